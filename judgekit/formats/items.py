@@ -1,0 +1,76 @@
+"""The kit's own item model, shared by every edition, importer, program and tool.
+
+One JSON object per line (``.jsonl``, UTF-8). Fields:
+
+- ``id`` (str, required): unique within the file;
+- ``texts`` (list of str, required): the pair (or more) of texts shown to systems;
+- ``lang`` (str): a language or language pair such as ``en`` or ``es-en``; ``genre`` (str) optional;
+- ``annotators`` (list of str): the item's annotators, in the order perspectivist predictions follow;
+- ``annotations`` (list, gold): one label per annotator, parallel to ``annotators``; a label is a
+  string, or a list of strings on multilabel tracks;
+- ``score`` (number, gold): the graded similarity score;
+- ``label`` (str or null, gold): the majority label of a classification item; null = no majority.
+
+Public input data is the same record without the gold fields (``GOLD_FIELDS``).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Dict, Iterable, List
+
+from ..errors import ConfigError, ProblemCollector
+
+GOLD_FIELDS = ("annotations", "score", "label")
+PUBLIC_FIELDS = ("id", "texts", "lang", "genre", "annotators")
+
+
+def public_view(item: dict) -> dict:
+    """The item as participants may see it: no gold field."""
+    return {k: item[k] for k in PUBLIC_FIELDS if k in item}
+
+
+def read_items(path: Path, display: str = None) -> List[dict]:
+    """Read and check a ``.jsonl`` item file written by the kit (organiser data: ConfigError)."""
+    display = display or str(path)
+    problems = ProblemCollector(display)
+    items: List[dict] = []
+    seen: Dict[str, int] = {}
+    try:
+        text = Path(path).read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError.single(display, f"cannot read the item file ({e.__class__.__name__}: {e})")
+    for lineno, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError as e:
+            problems.add(f"not valid JSON ({e.msg})", line=lineno)
+            continue
+        if not isinstance(item, dict) or not isinstance(item.get("id"), str):
+            problems.add("each line must be a JSON object with a string 'id'", line=lineno)
+            continue
+        if item["id"] in seen:
+            problems.add("duplicate id", line=lineno, item=item["id"],
+                         hint=f"first seen on line {seen[item['id']]}")
+            continue
+        seen[item["id"]] = lineno
+        texts = item.get("texts")
+        if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+            problems.add("'texts' must be a list of strings", line=lineno, item=item["id"])
+        annotators = item.get("annotators")
+        annotations = item.get("annotations")
+        if annotators is not None and annotations is not None and len(annotators) != len(annotations):
+            problems.add("'annotations' must have one entry per annotator", line=lineno, item=item["id"],
+                         expected=str(len(annotators)), found=str(len(annotations)))
+        items.append(item)
+    problems.raise_if_any(ConfigError)
+    return items
+
+
+def write_items(path: Path, items: Iterable[dict]) -> None:
+    """Write items as canonical JSON lines (sorted keys, UTF-8, LF) so builds are reproducible."""
+    lines = [json.dumps(item, ensure_ascii=False, sort_keys=True) for item in items]
+    Path(path).write_text("".join(line + "\n" for line in lines), encoding="utf-8")

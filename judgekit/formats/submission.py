@@ -1,0 +1,152 @@
+"""Reading one track's submission file and aligning it with the gold by item id.
+
+Accepted line formats:
+- ``ID<TAB>VALUE``: a number (similarity), a label (classification), or a JSON value (soft labels;
+  per-annotator labels; VariErrNLI's nested lists). An optional first line ``id<TAB>...`` is a header.
+- SemEval positional (similarity tracks): one score per line in input order, an optional second
+  column (confidence) ignored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List, Tuple
+
+import numpy as np
+
+from ..errors import ProblemCollector, SubmissionError
+from ..gold import GoldTrack
+from ..metrics import PerAnnotator
+from .textfile import read_lines
+from .values import ValueProblem, describe_value, parse_label, parse_number, parse_per_annotator, parse_soft
+
+MAX_IDS_LISTED = 5
+
+
+@dataclass
+class Prediction:
+    """A submission's values for one track, aligned with ``GoldTrack.ids``."""
+
+    values: object
+    warnings: List[str] = field(default_factory=list)
+    format: str = "id"
+
+
+def _list_ids(ids: List[str]) -> str:
+    shown = ", ".join(repr(i) for i in ids[:MAX_IDS_LISTED])
+    return shown + (f" and {len(ids) - MAX_IDS_LISTED} more" if len(ids) > MAX_IDS_LISTED else "")
+
+
+def _looks_positional(lines: List[Tuple[int, str]], id_set) -> bool:
+    first_fields = [line.split("\t", 1)[0].strip() for _, line in lines]
+    if any(f in id_set for f in first_fields):
+        return False
+    for _, line in lines:
+        fields = line.split()
+        if not 1 <= len(fields) <= 2:
+            return False
+        try:
+            for f in fields:
+                parse_number(f)
+        except ValueProblem:
+            return False
+    return True
+
+
+def read_prediction(path: Path, display: str, gold: GoldTrack) -> Prediction:
+    """Parse and align ``path`` for ``gold.track``; every problem is located and explained."""
+    track = gold.track
+    lines = read_lines(path, display)
+    id_set = {i: n for n, i in enumerate(gold.ids)}
+    if track.positional and _looks_positional(lines, id_set):
+        return _read_positional(lines, display, gold)
+    header = lines[0][1].split("\t", 1)[0].strip().lower()
+    warnings: List[str] = []
+    if header in ("id", "item", "item_id") and header not in id_set:
+        lines = lines[1:]
+        warnings.append("the first line was read as a header and skipped")
+    problems = ProblemCollector(display)
+    raw: Dict[str, Tuple[int, str]] = {}
+    unknown: List[str] = []
+    example = describe_value(track)
+    for number, line in lines:
+        if "\t" not in line:
+            problems.add("line has no tab", line=number, expected=f"ID<TAB>VALUE such as {example}",
+                         found=repr(line[:60]))
+            continue
+        item_id, value = line.split("\t", 1)
+        item_id = item_id.strip()
+        if item_id in raw:
+            problems.add("duplicate id", line=number, item=item_id,
+                         hint=f"it was already given on line {raw[item_id][0]}; keep one line per item")
+        elif item_id not in id_set:
+            unknown.append(item_id)
+            problems.add("unknown id: not an item of this track", line=number, item=item_id,
+                         hint=f"ids look like {gold.ids[0]!r}" if gold.ids else None)
+        else:
+            raw[item_id] = (number, value)
+    missing = [i for i in gold.ids if i not in raw]
+    if missing:
+        problems.add(f"{len(missing)} of the track's {len(gold.ids)} items have no prediction "
+                     f"(the file has {len(raw)} of them): {_list_ids(missing)}",
+                     hint="predict every item listed in the track's input file")
+    if unknown and len(unknown) == len(lines):
+        raise SubmissionError.single(display, "none of the ids in this file belong to the track",
+                                     expected=f"lines such as {example.replace('ID', repr(gold.ids[0]) if gold.ids else 'ID')}",
+                                     found=f"ids such as {unknown[0]!r}")
+    problems.raise_if_any()
+    ordered = [raw[i] for i in gold.ids]
+    return Prediction(_parse_values(ordered, display, gold, warnings), warnings, "id")
+
+
+def _read_positional(lines, display: str, gold: GoldTrack) -> Prediction:
+    if len(lines) != len(gold.ids):
+        raise SubmissionError.single(display, "wrong number of lines for the SemEval positional format",
+                                     expected=f"{len(gold.ids)} lines (one score per pair, in input order)",
+                                     found=f"{len(lines)} non-blank lines",
+                                     hint="or write ID<TAB>SCORE lines, which are matched by id")
+    last = lines[-1][0]
+    if last != len(lines):
+        gap = next(n for k, (n, _) in enumerate(lines, start=1) if n != k)
+        raise SubmissionError.single(display, "blank line inside a positional file", line=gap - 1,
+                                     expected="one score on every line", found="an empty line",
+                                     hint="positional files are matched by line number")
+    ordered = [(number, line.split()[0]) for number, line in lines]
+    return Prediction(_parse_values(ordered, display, gold, []), [], "positional")
+
+
+def _parse_values(ordered: List[Tuple[int, str]], display: str, gold: GoldTrack, warnings: List[str]):
+    track = gold.track
+    problems = ProblemCollector(display)
+    index = track.label_index()
+    notes: List[str] = []
+    out = []
+    for k, (number, text) in enumerate(ordered):
+        try:
+            if track.kind == "similarity":
+                out.append(parse_number(text))
+            elif track.kind == "classification":
+                out.append(parse_label(text, track, index))
+            elif track.kind == "soft_label":
+                out.append(parse_soft(text, track, notes))
+            else:
+                out.append(parse_per_annotator(text, track, gold.annotators[k]))
+        except ValueProblem as p:
+            problems.add(p.message, line=number, item=gold.ids[k], expected=p.expected, found=p.found, hint=p.hint)
+            out.append(None)
+    problems.raise_if_any()
+    if notes.count("renormalised"):
+        warnings.append(f"{notes.count('renormalised')} soft label(s) summed to within 0.02 of 1 "
+                        f"and were renormalised")
+    if notes.count("extra leading bin"):
+        warnings.append(f"{notes.count('extra leading bin')} soft label(s) had an extra, empty leading bin "
+                        f"(the 7-bin practice-phase format) that was dropped")
+    if track.kind in ("similarity",):
+        return np.array(out, dtype=float)
+    if track.kind == "classification":
+        return np.array(out, dtype=np.int64)
+    if track.kind == "soft_label":
+        return np.array(out, dtype=float)
+    values = np.concatenate(out) if out else np.zeros(0)
+    return PerAnnotator(values=values, item=gold.gold.item, n_items=gold.gold.n_items, n_labels=gold.gold.n_labels)

@@ -1,0 +1,214 @@
+"""Parsing one submitted value per kind. Each parser returns the value or raises ``ValueProblem``
+with the expected and found text, which the submission reader turns into a located message."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Dict, List, Optional, Sequence
+
+import numpy as np
+
+from ..gold import split_multilabel
+from ..tracks import Track
+
+#: Soft-label rows may sum to 1 within this tolerance; they are then renormalised (with a warning
+#: beyond 1e-6). Released LeWiDi test soft labels are rounded to 2 decimals and sum to 0.99-1.02.
+SUM_TOLERANCE = 0.02
+_NUMBER = re.compile(r"^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$")
+
+
+class ValueProblem(Exception):
+    def __init__(self, message: str, expected: str = None, found: str = None, hint: str = None):
+        super().__init__(message)
+        self.message, self.expected, self.found, self.hint = message, expected, found, hint
+
+
+def _show(text: str, limit: int = 60) -> str:
+    text = str(text)
+    return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
+def parse_number(text: str) -> float:
+    """A finite decimal number in ASCII digits (no nan, inf, hex, underscores or other scripts)."""
+    stripped = text.strip()
+    if not _NUMBER.match(stripped) or not stripped.isascii():
+        raise ValueProblem("not a number", expected="a decimal number such as 3.2", found=_show(text))
+    value = float(stripped)
+    if not math.isfinite(value):
+        raise ValueProblem("number out of range", expected="a finite number", found=_show(text))
+    return value
+
+
+def _reject_constant(name: str):
+    raise ValueProblem("not a finite number", expected="finite numbers", found=name)
+
+
+def parse_json(text: str):
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except ValueProblem:
+        raise
+    except (json.JSONDecodeError, RecursionError) as e:
+        raise ValueProblem(f"not valid JSON ({getattr(e, 'msg', 'too deeply nested')})",
+                           expected="a JSON list such as [0.2, 0.8]", found=_show(text))
+
+
+def _finite(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def parse_label(text: str, track: Track, index: Dict[str, int]) -> int:
+    label = text.strip()
+    if label not in index:
+        raise ValueProblem("label outside the track's label set",
+                           expected="one of " + ", ".join(track.labels), found=_show(text))
+    return index[label]
+
+
+def _numeric_labels(track: Track) -> Dict[float, int]:
+    out = {}
+    for i, label in enumerate(track.labels):
+        try:
+            out[float(label)] = i
+        except ValueError:
+            pass
+    return out
+
+
+def _label_of(value, track: Track, index: Dict[str, int], numeric: Dict[float, int]) -> int:
+    if isinstance(value, str):
+        key = value.strip()
+        if key in index:
+            return index[key]
+        try:
+            return numeric[float(key)]
+        except (ValueError, KeyError):
+            pass
+    elif _finite(value) and float(value) in numeric:
+        return numeric[float(value)]
+    raise ValueProblem("label outside the track's label set",
+                       expected="one of " + ", ".join(track.labels), found=_show(json.dumps(value)))
+
+
+def _probabilities(values, length: int, what: str) -> np.ndarray:
+    if not isinstance(values, list) or len(values) != length:
+        found = f"{len(values)} values" if isinstance(values, list) else _show(json.dumps(values))
+        raise ValueProblem(f"wrong {what} length", expected=f"a list of {length} probabilities", found=found)
+    if not all(_finite(v) for v in values):
+        bad = next(v for v in values if not _finite(v))
+        raise ValueProblem(f"{what} holds a value that is not a finite number",
+                           expected="finite numbers", found=_show(json.dumps(bad)))
+    arr = np.array(values, dtype=float)
+    if (arr < 0).any():
+        raise ValueProblem(f"{what} has a negative probability", expected="probabilities >= 0",
+                           found=f"{arr.min():g}")
+    return arr
+
+
+def normalise(arr: np.ndarray, what: str, warnings: List[str]) -> np.ndarray:
+    total = float(arr.sum())
+    if abs(total - 1.0) > SUM_TOLERANCE:
+        raise ValueProblem(f"{what} does not sum to 1", expected=f"a sum within {SUM_TOLERANCE} of 1",
+                           found=f"sum {total:.6g}", hint="divide each value by the row's sum")
+    if abs(total - 1.0) > 1e-6:
+        warnings.append("renormalised")
+    return arr / total
+
+
+def parse_soft(text: str, track: Track, warnings: List[str]) -> np.ndarray:
+    """A soft label: a JSON list of K probabilities in label order (or an object label -> probability).
+
+    Multilabel tracks take a list of L pairs [P(not chosen), P(chosen)] or L numbers P(chosen).
+    Ordinal tracks also accept K+1 values whose extra leading bin is 0 (the CSC practice-phase format).
+    """
+    value = parse_json(text)
+    k = len(track.labels)
+    if isinstance(value, dict):
+        unknown = sorted(set(value) - set(track.labels), key=str)
+        if unknown:
+            raise ValueProblem("soft label names an unknown label", expected="keys " + ", ".join(track.labels),
+                               found=_show(", ".join(map(str, unknown))))
+        value = [value.get(label, 0.0) for label in track.labels]
+    if track.scale == "multilabel":
+        if isinstance(value, list) and len(value) == k and all(_finite(v) for v in value):
+            chosen = _probabilities(value, k, "soft label")
+            if (chosen > 1 + 1e-9).any():
+                raise ValueProblem("a P(chosen) value is above 1", expected="values in [0, 1]",
+                                   found=f"{chosen.max():g}")
+            return np.column_stack([1.0 - chosen, chosen])
+        if not isinstance(value, list) or len(value) != k:
+            raise ValueProblem("wrong soft label length",
+                               expected=f"a list of {k} [P(not chosen), P(chosen)] pairs ({', '.join(track.labels)})",
+                               found=_show(json.dumps(value)))
+        return np.array([normalise(_probabilities(pair, 2, f"pair for '{label}'"), f"pair for '{label}'",
+                                   warnings) for pair, label in zip(value, track.labels)])
+    if (track.scale == "ordinal" and isinstance(value, list) and len(value) == k + 1
+            and _finite(value[0]) and value[0] == 0):
+        warnings.append("extra leading bin")
+        value = value[1:]
+    return normalise(_probabilities(value, k, "soft label"), "soft label", warnings)
+
+
+def parse_per_annotator(text: str, track: Track, annotators: Sequence[str]):
+    """One label per annotator of the item, in the item's annotator order (a JSON list), or an
+    object annotator -> label. Multilabel tracks take per annotator a list of labels, a
+    comma-separated string, or a 0/1 vector over the track's labels."""
+    value = parse_json(text)
+    n = len(annotators)
+    if isinstance(value, dict):
+        missing = [a for a in annotators if a not in value]
+        extra = [a for a in value if a not in set(annotators)]
+        if missing or extra:
+            raise ValueProblem("annotators do not match the item's annotators",
+                               expected=", ".join(annotators),
+                               found=f"missing {missing[:5]}, unknown {extra[:5]}")
+        value = [value[a] for a in annotators]
+    if not isinstance(value, list) or len(value) != n:
+        found = f"{len(value)} labels" if isinstance(value, list) else _show(json.dumps(value))
+        raise ValueProblem("wrong number of annotator labels",
+                           expected=f"a list of {n} labels, one per annotator ({', '.join(annotators[:8])}"
+                                    f"{', ...' if n > 8 else ''})", found=found)
+    index = track.label_index()
+    if track.scale == "multilabel":
+        return np.array([_multilabel_choice(v, track, index) for v in value], dtype=float)
+    numeric = _numeric_labels(track)
+    return np.array([_label_of(v, track, index, numeric) for v in value], dtype=np.int64)
+
+
+def _multilabel_choice(value, track: Track, index: Dict[str, int]) -> np.ndarray:
+    k = len(track.labels)
+    chosen = np.zeros(k)
+    if isinstance(value, list) and len(value) == k and all(
+            isinstance(v, int) and not isinstance(v, bool) and v in (0, 1) for v in value):
+        return np.array(value, dtype=float)
+    if isinstance(value, str):
+        parts = split_multilabel(value)
+    elif isinstance(value, list) and all(isinstance(v, str) for v in value):
+        parts = [v.strip() for v in value]
+    else:
+        raise ValueProblem("an annotator's labels must be a list of labels or a comma-separated string",
+                           expected='e.g. ["entailment", "neutral"]', found=_show(json.dumps(value)))
+    for part in parts:
+        if part not in index:
+            raise ValueProblem("label outside the track's label set",
+                               expected="one of " + ", ".join(track.labels), found=_show(part))
+        chosen[index[part]] = 1.0
+    return chosen
+
+
+def describe_value(track: Track) -> str:
+    """A short example of a valid line for this track, used in hints and the participant pages."""
+    if track.kind == "similarity":
+        return "ID<TAB>3.2"
+    if track.kind == "classification":
+        return f"ID<TAB>{track.labels[0]}"
+    if track.kind == "soft_label":
+        k = len(track.labels)
+        if track.scale == "multilabel":
+            return "ID<TAB>" + json.dumps([[0.5, 0.5]] * k)
+        return "ID<TAB>" + json.dumps([round(1.0 / k, 4)] * (k - 1) + [round(1 - (k - 1) * round(1.0 / k, 4), 4)])
+    if track.scale == "multilabel":
+        return "ID<TAB>" + json.dumps([[track.labels[0]], [track.labels[0], track.labels[-1]]])
+    return "ID<TAB>" + json.dumps([track.labels[0], track.labels[-1]])

@@ -1,0 +1,17 @@
+"""The kit's own format: ``<path>/<split>.jsonl`` item files (see ``formats.items``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List
+
+from ..errors import ConfigError
+from ..formats.items import read_items
+
+
+def load_split(source: dict, root: Path, split: str) -> List[dict]:
+    path = Path(root) / source["path"] / f"{split}.jsonl"
+    if not path.is_file():
+        raise ConfigError.single(str(path), f"the {split} split is missing",
+                                 hint=f"write {split}.jsonl in the kit's item format")
+    return read_items(path)

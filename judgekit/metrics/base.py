@@ -1,0 +1,98 @@
+"""The metric registry: every metric is a pair of small pure functions over numpy arrays.
+
+``item_stats(gold, pred) -> (N, S) array`` gives each item's contribution (or sufficient statistics,
+for correlations and F1); ``from_stats(sums, n) -> score`` turns column sums over any subset or
+resample of items into the score. Bootstrap intervals and paired tests therefore work for every
+metric through one code path: resample items, sum their rows, call ``from_stats``.
+``from_stats`` is vectorised: ``sums`` may be ``(S,)`` or ``(B, S)`` for B resamples.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Dict, Optional, Tuple
+
+import numpy as np
+
+HIGHER = "higher"
+LOWER = "lower"
+
+
+def round5(x):
+    """Python's ``round(x, 5)``, vectorised, bit-for-bit (the LeWiDi 2025 official rounding).
+
+    ``np.round`` multiplies by 1e5 first, which can break near-ties differently from Python;
+    those rare near-ties are recomputed with Python's own ``round``.
+    """
+    arr = np.asarray(x, dtype=float)
+    out = np.round(arr, 5)
+    scaled = arr * 1e5
+    near_tie = np.abs(scaled - np.floor(scaled) - 0.5) < 1e-6
+    if np.any(near_tie):
+        flat_out = out.reshape(-1)
+        flat_in = arr.reshape(-1)
+        for i in np.flatnonzero(near_tie.reshape(-1)):
+            flat_out[i] = round(float(flat_in[i]), 5)
+    return out if out.shape else float(out)
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A registered metric: its direction, range and the two functions that compute it.
+
+    ``upper`` is the worst (or best) value of the range; a callable takes the track's number of
+    labels, for metrics whose range depends on the scale (Wasserstein distance on K bins: K - 1).
+    """
+
+    name: str
+    title: str
+    direction: str
+    lower: float
+    upper: object
+    item_stats: Callable
+    from_stats: Callable
+    description: str
+    undefined_note: str = ""
+
+    @property
+    def higher_is_better(self) -> bool:
+        return self.direction == HIGHER
+
+    def bounds(self, n_labels: int = 0) -> Tuple[float, float]:
+        upper = self.upper(n_labels) if callable(self.upper) else self.upper
+        return float(self.lower), float(upper)
+
+    def worst(self, n_labels: int = 0) -> float:
+        lo, hi = self.bounds(n_labels)
+        return lo if self.higher_is_better else hi
+
+    def score(self, gold, pred) -> "MetricValue":
+        """The score of a whole track; an undefined value (NaN) becomes 0.0 with a warning."""
+        stats = self.item_stats(gold, pred)
+        value = float(self.from_stats(stats.sum(axis=0), stats.shape[0]))
+        if not np.isfinite(value):
+            return MetricValue(0.0, self.undefined_note or f"{self.name} is undefined here; reported as 0.0", stats)
+        return MetricValue(value, None, stats)
+
+
+@dataclass(frozen=True)
+class MetricValue:
+    """A track's score, the warning if it was undefined, and the per-item statistics behind it."""
+
+    value: float
+    warning: Optional[str]
+    stats: Optional[np.ndarray] = None
+
+
+REGISTRY: Dict[str, Metric] = {}
+
+
+def register(metric: Metric) -> Metric:
+    if metric.name in REGISTRY:
+        raise ValueError(f"metric {metric.name!r} registered twice")
+    REGISTRY[metric.name] = metric
+    return metric
+
+
+def get(name: str) -> Metric:
+    return REGISTRY[name]

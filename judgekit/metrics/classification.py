@@ -1,0 +1,67 @@
+"""Categorical inference: accuracy and macro-F1 (higher is better, range [0, 1]).
+
+Gold and predictions are label indices (ints); items without a gold majority are removed by the
+scoring layer before these functions see them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .base import HIGHER, Metric, register
+
+
+def accuracy_stats(gold, pred):
+    """Per item: 1.0 if the predicted label is the gold label, else 0.0."""
+    return (np.asarray(gold) == np.asarray(pred)).astype(float)[:, None]
+
+
+def _accuracy_from_sums(sums, n):
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.asarray(sums, dtype=float)[..., 0] / np.asarray(n, dtype=float)
+
+
+def _n_labels(gold, pred) -> int:
+    gold = np.asarray(gold)
+    pred = np.asarray(pred)
+    top = max(int(gold.max()) if gold.size else 0, int(pred.max()) if pred.size else 0)
+    return top + 1
+
+
+def f1_stats(gold, pred, n_labels: int = 0):
+    """Per item: a one-hot row over the K*K confusion matrix cells (gold * K + pred)."""
+    gold = np.asarray(gold, dtype=np.int64)
+    pred = np.asarray(pred, dtype=np.int64)
+    k = max(n_labels, _n_labels(gold, pred))
+    stats = np.zeros((gold.size, k * k))
+    stats[np.arange(gold.size), gold * k + pred] = 1.0
+    return stats
+
+
+def _macro_f1_from_sums(sums, n):
+    sums = np.asarray(sums, dtype=float)
+    k = int(round(np.sqrt(sums.shape[-1])))
+    confusion = sums.reshape(sums.shape[:-1] + (k, k))
+    tp = np.diagonal(confusion, axis1=-2, axis2=-1)
+    gold_count = confusion.sum(axis=-1)
+    pred_count = confusion.sum(axis=-2)
+    present = (gold_count + pred_count) > 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        f1 = np.where(present, 2 * tp / (gold_count + pred_count), 0.0)
+        return f1.sum(axis=-1) / present.sum(axis=-1)
+
+
+ACCURACY = register(Metric(
+    name="accuracy", title="Accuracy", direction=HIGHER, lower=0.0, upper=1.0,
+    item_stats=accuracy_stats, from_stats=_accuracy_from_sums,
+    description="Share of items with a gold majority label whose predicted label equals it. "
+                "Example: gold [e, n, c], pred [e, n, n] -> 0.667.",
+))
+
+MACRO_F1 = register(Metric(
+    name="macro_f1", title="Macro-F1", direction=HIGHER, lower=0.0, upper=1.0,
+    item_stats=f1_stats, from_stats=_macro_f1_from_sums,
+    description="Unweighted mean of per-label F1 over the labels present in the gold or the "
+                "predictions (scikit-learn's default label set). Example: gold [e, n, c], "
+                "pred [e, n, n] -> (1 + 0.667 + 0) / 3 = 0.556.",
+))

@@ -1,0 +1,1 @@
+"""Thin command-line edges: parse the platform's folders, call the layers, map errors to exit codes."""

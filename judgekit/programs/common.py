@@ -1,0 +1,50 @@
+"""What every program edge shares: running a body so that a participant never sees a traceback."""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from pathlib import Path
+from typing import Callable, Optional
+
+from ..errors import EXIT_DATA_ERROR, EXIT_USAGE_ERROR, ConfigError, KitError
+
+EXIT_INTERNAL_ERROR = 3
+
+
+def run_guarded(body: Callable[[], int], program: str, on_error: Optional[Callable[[str], None]] = None,
+                details_dir: Optional[Path] = None) -> int:
+    """Run ``body``; turn every failure into one clear message on stderr and a non-zero exit code.
+
+    A KitError is the user's (or the organiser's) to fix and is printed as is. Anything else is a
+    bug in the kit: a one-line message, with the traceback saved to ``details_dir`` for organisers.
+    """
+    try:
+        return body()
+    except ConfigError as e:
+        message = f"{program}: the bundle or its data has a problem (organisers must fix it):\n{e.render()}"
+        code = EXIT_USAGE_ERROR
+    except KitError as e:
+        message = f"{program}: the submission was not accepted:\n{e.render()}"
+        code = EXIT_DATA_ERROR
+    except KeyboardInterrupt:
+        message, code = f"{program}: interrupted", 130
+    except MemoryError:
+        message, code = f"{program}: out of memory while processing the submission", EXIT_DATA_ERROR
+    except Exception as e:  # noqa: BLE001 - the last line of defence before the participant
+        message = (f"{program}: internal error ({e.__class__.__name__}: {e}). This is a bug in the "
+                   f"kit, not in your submission; please report it to the organisers.")
+        code = EXIT_INTERNAL_ERROR
+        if details_dir is not None:
+            try:
+                Path(details_dir).mkdir(parents=True, exist_ok=True)
+                (Path(details_dir) / "internal_error.txt").write_text(traceback.format_exc(), encoding="utf-8")
+            except OSError:
+                pass
+    print(message, file=sys.stderr)
+    if on_error is not None:
+        try:
+            on_error(message)
+        except Exception:  # noqa: BLE001 - the report of a failure must not fail
+            pass
+    return code

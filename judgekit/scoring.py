@@ -1,0 +1,126 @@
+"""The scoring engine: gold and a submission folder in, per-track scores and warnings out.
+
+Primary score policy: the unweighted mean, over the edition's primary tracks, of each track's main
+metric. A primary track the submission does not cover counts as its metric's worst possible value
+(0 for correlations would reward skipping a negative track, so the worst of the range is used: -1
+for Pearson, 0 for accuracy, the upper bound for distances). So an incomplete submission never
+outranks the same submission completed, and the primary score is always a finite number.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional
+
+import numpy as np
+
+from .errors import SubmissionError
+from .formats.archive import locate_track_files
+from .formats.items import read_items
+from .formats.submission import Prediction, read_prediction
+from .gold import GoldTrack, build_gold
+from .metrics import PerAnnotator, get as get_metric
+from .spec import TaskSpec
+from .tracks import PRIMARY_KEY, Track, score_key
+
+
+@dataclass
+class TrackResult:
+    track: Track
+    scores: Dict[str, float]
+    n_items: int
+    n_scored: int
+    file: str
+    warnings: List[str] = field(default_factory=list)
+    stats: Dict[str, np.ndarray] = field(default_factory=dict)  # metric -> per-item statistics
+    gold: Optional[GoldTrack] = None
+    prediction: Optional[Prediction] = None
+
+
+@dataclass
+class Result:
+    spec: TaskSpec
+    tracks: Dict[str, TrackResult]
+    missing: List[str]
+    primary: float
+    warnings: List[str] = field(default_factory=list)
+
+    def scores(self) -> Dict[str, float]:
+        """The flat scores.json mapping: the primary score, then every covered track's metrics."""
+        out = {PRIMARY_KEY: self.primary}
+        for t in self.spec.tracks:
+            if t.id in self.tracks:
+                for metric, value in self.tracks[t.id].scores.items():
+                    out[score_key(t.id, metric)] = value
+        return out
+
+
+def load_gold(spec: TaskSpec, ref_dir: Path) -> Dict[str, GoldTrack]:
+    """Gold of every track, reading each dataset file once."""
+    items_by_dataset: Dict[str, list] = {}
+    gold: Dict[str, GoldTrack] = {}
+    for track in spec.tracks:
+        if track.dataset not in items_by_dataset:
+            path = Path(ref_dir) / f"{track.dataset}.jsonl"
+            items_by_dataset[track.dataset] = read_items(path, f"reference data {path.name}")
+        gold[track.id] = build_gold(track, items_by_dataset[track.dataset], f"reference data {track.dataset}.jsonl")
+    return gold
+
+
+def scored_subset(gold: GoldTrack, pred_values):
+    """Gold and prediction restricted to the items that have gold (classification majority)."""
+    if gold.track.kind == "classification" and not gold.scored.all():
+        return gold.gold[gold.scored], pred_values[gold.scored]
+    return gold.gold, pred_values
+
+
+def score_track(gold: GoldTrack, prediction: Prediction, file: str) -> TrackResult:
+    g, p = scored_subset(gold, prediction.values)
+    warnings = list(prediction.warnings)
+    scores, stats = {}, {}
+    for name in gold.track.metrics:
+        metric = get_metric(name)
+        result = metric.score(g, p)
+        if result.warning:
+            warnings.append(f"{metric.title}: {result.warning}")
+        scores[name] = result.value
+        stats[name] = result.stats
+    n_scored = int(g.n_items if isinstance(g, PerAnnotator) else len(g))
+    return TrackResult(gold.track, scores, len(gold.ids), n_scored, file, warnings, stats, gold, prediction)
+
+
+def primary_score(spec: TaskSpec, results: Dict[str, TrackResult]) -> float:
+    values = []
+    for t in spec.primary_tracks:
+        metric = get_metric(t.main_metric)
+        if t.id in results:
+            values.append(results[t.id].scores[t.main_metric])
+        else:
+            values.append(metric.worst(len(t.labels)))
+    return float(np.mean(values))
+
+
+def score_folder(spec: TaskSpec, ref_dir: Path, res_dir: Path) -> Result:
+    """Score every track file found in ``res_dir`` against the gold in ``ref_dir``."""
+    files, unclaimed = locate_track_files(res_dir, spec.tracks)
+    if not files:
+        expected = "; ".join(f"{t.id}: {t.file_names[0]}" for t in spec.tracks)
+        found = ", ".join(unclaimed[:10]) or "no files"
+        raise SubmissionError.single("submission", "no prediction file for any track was found",
+                                     expected=f"files named {expected}", found=found,
+                                     hint="name each file after its track (see the starting kit)")
+    gold = load_gold(spec, ref_dir)
+    results: Dict[str, TrackResult] = {}
+    for track in spec.tracks:
+        if track.id not in files:
+            continue
+        relative = files[track.id]
+        prediction = read_prediction(Path(res_dir) / relative, str(relative), gold[track.id])
+        results[track.id] = score_track(gold[track.id], prediction, str(relative))
+    missing = [t.id for t in spec.tracks if t.id not in results]
+    warnings = [f"file {name!r} matches no track and was ignored" for name in unclaimed]
+    if missing:
+        warnings.append("tracks not covered by this submission: " + ", ".join(missing)
+                        + " (primary tracks among them count as their metric's worst value)")
+    return Result(spec, results, missing, primary_score(spec, results), warnings)

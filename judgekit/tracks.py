@@ -1,0 +1,179 @@
+"""What a track is: its kind, labels or scale, metrics, accepted file names and leaderboard keys.
+
+A track is declared once, in an edition config, and travels with the reference and input data as
+``tracks.json`` so that the scoring and ingestion programs need no other configuration.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass, field
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from .errors import ConfigError, Problem
+
+KINDS = ("similarity", "classification", "soft_label", "perspectivist")
+SCALES = ("categorical", "ordinal", "multilabel")
+
+#: Metrics each kind (and scale) offers, the first being the track's primary metric.
+DEFAULT_METRICS: Dict[Tuple[str, Optional[str]], Tuple[str, ...]] = {
+    ("similarity", None): ("pearson", "spearman"),
+    ("classification", None): ("accuracy", "macro_f1"),
+    ("soft_label", "categorical"): ("amd",),
+    ("soft_label", "ordinal"): ("awd",),
+    ("soft_label", "multilabel"): ("mamd",),
+    ("perspectivist", "categorical"): ("error_rate",),
+    ("perspectivist", "ordinal"): ("anad",),
+    ("perspectivist", "multilabel"): ("mer",),
+}
+
+#: Codabench limits a leaderboard column key (and so a scores.json key) to 36 characters.
+MAX_KEY_LENGTH = 36
+PRIMARY_KEY = "primary"
+TRACK_ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_]*$")
+
+
+def score_key(track_id: str, metric: str) -> str:
+    """The scores.json and leaderboard key of one metric of one track (the only place keys are made)."""
+    return f"{track_id}_{metric}"
+
+
+@dataclass(frozen=True)
+class Track:
+    """One scored track. ``labels`` is ordered: soft-label vectors and ordinal distances follow it."""
+
+    id: str
+    kind: str
+    dataset: str
+    title: str = ""
+    scale: Optional[str] = None
+    labels: Tuple[str, ...] = ()
+    metrics: Tuple[str, ...] = ()
+    primary: bool = True
+    files: Tuple[str, ...] = ()
+    positional: bool = False  # accept the SemEval one-score-per-line format (similarity only)
+
+    @property
+    def main_metric(self) -> str:
+        return self.metrics[0]
+
+    @property
+    def keys(self) -> List[str]:
+        return [score_key(self.id, m) for m in self.metrics]
+
+    @property
+    def file_names(self) -> Tuple[str, ...]:
+        """Accepted submission file names, the canonical one first."""
+        return (f"{self.id}.tsv",) + tuple(f for f in self.files if f != f"{self.id}.tsv")
+
+    def label_index(self) -> Dict[str, int]:
+        return {label: i for i, label in enumerate(self.labels)}
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["labels"] = list(self.labels)
+        d["metrics"] = list(self.metrics)
+        d["files"] = list(self.files)
+        return d
+
+
+def _as_str_tuple(value, key: str, where: str, problems: List[Problem]) -> Tuple[str, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, (str, int, float)) for v in value):
+        problems.append(Problem(where, f"'{key}' must be a list of strings", found=repr(value)))
+        return ()
+    return tuple(str(v) for v in value)
+
+
+def track_from_dict(raw: dict, where: str = "tracks") -> Track:
+    """Build and validate a Track from a config mapping; errors name the key, expected and found."""
+    problems: List[Problem] = []
+    if not isinstance(raw, dict):
+        raise ConfigError.single(where, "a track must be a mapping", found=repr(raw))
+    known = {"id", "kind", "dataset", "title", "scale", "labels", "metrics", "primary", "files", "positional"}
+    for key in sorted(set(raw) - known):
+        problems.append(Problem(where, f"unknown key '{key}'", expected=", ".join(sorted(known))))
+    tid = raw.get("id")
+    if not isinstance(tid, str) or not TRACK_ID_PATTERN.match(tid):
+        problems.append(Problem(where, "'id' must be lowercase letters, digits and underscores",
+                                found=repr(tid)))
+        tid = str(tid)
+    where = f"{where} '{tid}'"
+    kind = raw.get("kind")
+    if kind not in KINDS:
+        problems.append(Problem(where, "unknown track kind", expected=" | ".join(KINDS), found=repr(kind)))
+    scale = raw.get("scale")
+    if kind in ("soft_label", "perspectivist"):
+        if scale not in SCALES:
+            problems.append(Problem(where, f"'scale' is required for kind {kind}",
+                                    expected=" | ".join(SCALES), found=repr(scale)))
+    elif scale is not None:
+        problems.append(Problem(where, f"'scale' does not apply to kind {kind}", found=repr(scale)))
+    labels = _as_str_tuple(raw.get("labels"), "labels", where, problems)
+    if kind in ("classification", "soft_label", "perspectivist"):
+        if len(labels) < 2:
+            problems.append(Problem(where, "'labels' must list at least two labels", found=repr(list(labels))))
+        if len(set(labels)) != len(labels):
+            problems.append(Problem(where, "'labels' has duplicates", found=repr(list(labels))))
+    metrics = _as_str_tuple(raw.get("metrics"), "metrics", where, problems)
+    allowed = DEFAULT_METRICS.get((kind, scale if kind in ("soft_label", "perspectivist") else None))
+    if allowed and not metrics:
+        metrics = allowed
+    elif allowed:
+        for m in metrics:
+            if m not in allowed:
+                problems.append(Problem(where, f"metric '{m}' does not apply to this track",
+                                        expected=" | ".join(allowed)))
+    dataset = raw.get("dataset", tid)
+    primary = raw.get("primary", True)
+    if not isinstance(primary, bool):
+        problems.append(Problem(where, "'primary' must be true or false", found=repr(primary)))
+    positional = bool(raw.get("positional", kind == "similarity"))
+    track = Track(id=tid, kind=str(kind), dataset=str(dataset), title=str(raw.get("title") or tid),
+                  scale=scale if kind in ("soft_label", "perspectivist") else None,
+                  labels=labels, metrics=metrics, primary=bool(primary),
+                  files=_as_str_tuple(raw.get("files"), "files", where, problems),
+                  positional=positional)
+    for key in track.keys:
+        if len(key) > MAX_KEY_LENGTH:
+            problems.append(Problem(where, f"leaderboard key '{key}' is longer than {MAX_KEY_LENGTH} characters",
+                                    expected=f"at most {MAX_KEY_LENGTH}", found=str(len(key)),
+                                    hint="use a shorter track id"))
+    if problems:
+        raise ConfigError(problems)
+    return track
+
+
+def tracks_from_list(raw: Sequence[dict], where: str = "tracks") -> List[Track]:
+    if not isinstance(raw, list) or not raw:
+        raise ConfigError.single(where, "'tracks' must be a non-empty list", found=repr(raw)[:80])
+    problems: List[Problem] = []
+    tracks: List[Track] = []
+    for i, item in enumerate(raw):
+        try:
+            tracks.append(track_from_dict(item, f"{where}[{i}]"))
+        except ConfigError as e:
+            problems.extend(e.problems)
+    seen: Dict[str, int] = {}
+    names: Dict[str, str] = {}
+    for t in tracks:
+        if t.id in seen:
+            problems.append(Problem(where, f"track id '{t.id}' is declared twice"))
+        seen[t.id] = 1
+        for name in t.file_names:
+            if name.lower() in names and names[name.lower()] != t.id:
+                problems.append(Problem(where, f"file name '{name}' is claimed by tracks "
+                                               f"'{names[name.lower()]}' and '{t.id}'"))
+            names[name.lower()] = t.id
+    if problems:
+        raise ConfigError(problems)
+    return tracks
+
+
+def leaderboard_keys(tracks: Sequence[Track]) -> List[str]:
+    """Every key the scorer writes for these tracks, primary first, in leaderboard order."""
+    keys = [PRIMARY_KEY]
+    for t in tracks:
+        keys.extend(t.keys)
+    return keys

@@ -1,0 +1,15 @@
+#!/usr/bin/env python3
+"""Codabench scoring program: ``python3 score.py INPUT OUTPUT`` (see judgekit.programs.score).
+
+In the bundle the engine ``judgekit`` sits beside this file; in the repository it is one folder up.
+"""
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE if os.path.isdir(os.path.join(HERE, "judgekit")) else os.path.dirname(HERE))
+
+from judgekit.programs.score import main  # noqa: E402
+
+if __name__ == "__main__":
+    sys.exit(main())
