@@ -1,0 +1,132 @@
+"""SemEval STS releases (2012-2017): ``STS.input.<track>.txt`` pairs and ``STS.gs.<track>.txt`` gold.
+
+Options of the dataset's source mapping:
+
+- ``path``: the release folder (relative to the edition root);
+- ``track``: the file infix, e.g. ``track1.ar-ar``;
+- ``lang``: the item language, e.g. ``ar-ar`` (default: the part of ``track`` after its last dot);
+- ``fallback``: optional mapping ``train``/``dev`` -> another dataset source (any importer), because
+  the STS 2017 release has only a test split; e.g. ``{train: {importer: stsb, path: data/stsbenchmark}}``.
+
+Input lines are exactly two tab-separated texts (no ids, no CSV quoting: sentences contain ``"``);
+gold is one number per line (0-5). Item ids are the 0-based line index as a string, as in STS-B's
+``track5.en-en`` rows. Only pairs that have gold are kept: gold line *i* belongs to input line *i*,
+so a gold file shorter than the input covers its first lines. STS 2017 track 6 (tr-en) has 500
+input lines for 250 gold scores, and the gold belongs to the first 250 lines (the official scorer
+reads only as many lines as there are gold scores), so that track yields 250 items. A blank gold
+line marks a pair without gold, as in the 2012-2016 releases.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List
+
+from ..errors import ConfigError, ProblemCollector
+from ..formats.values import ValueProblem, parse_number
+
+WHERE = "datasets (importer semeval_sts)"
+RELEASE_SPLIT = "test"
+FALLBACK_SPLITS = ("train", "dev")
+
+
+def require_option(source: dict, key: str, where: str, example: str) -> str:
+    """A non-empty string option of the source mapping, else ConfigError naming it."""
+    value = source.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise ConfigError.single(where, f"option '{key}' is missing", expected=f"a string such as {example!r}",
+                                 found=repr(value))
+    return value
+
+
+def read_release_lines(path: Path) -> List[str]:
+    """The physical lines of a UTF-8 release file (BOM and CR removed; no line after a final newline).
+
+    Line *k* (1-based, as in messages) is ``lines[k - 1]``; blank lines are kept because positional
+    releases give them meaning."""
+    if not path.is_file():
+        raise ConfigError.single(str(path), "release file not found", hint="check the dataset's 'path' option")
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise ConfigError.single(str(path), "file is not UTF-8 text", line=data[:e.start].count(b"\n") + 1,
+                                 expected="UTF-8", found=f"byte 0x{data[e.start]:02x} at offset {e.start}")
+    lines = [line.rstrip("\r") for line in text.split("\n")]
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def parse_gold_score(text: str, lineno: int, problems: ProblemCollector):
+    """The gold score on one line as a float, or None after recording a located problem."""
+    try:
+        return parse_number(text)
+    except ValueProblem as e:
+        problems.add(f"gold score is {e.message}", line=lineno, expected=e.expected, found=e.found)
+        return None
+
+
+def _read_gold(path: Path) -> List[object]:
+    """Gold scores by 0-based line; None where the line is blank (pair without gold)."""
+    problems = ProblemCollector(str(path))
+    scores = []
+    for lineno, line in enumerate(read_release_lines(path), start=1):
+        scores.append(parse_gold_score(line, lineno, problems) if line.strip() else None)
+    problems.raise_if_any(ConfigError)
+    return scores
+
+
+def _read_pairs(path: Path) -> List[List[str]]:
+    """[sentence1, sentence2] per input line, in line order; any other field count is a located problem."""
+    problems = ProblemCollector(str(path))
+    pairs = []
+    for lineno, line in enumerate(read_release_lines(path), start=1):
+        fields = line.split("\t")
+        if len(fields) != 2:
+            problems.add("wrong number of tab-separated fields", line=lineno, expected="2 (sentence1, sentence2)",
+                         found=str(len(fields)), hint="split on TAB only; do not apply CSV quoting")
+        pairs.append(fields[:2])
+    problems.raise_if_any(ConfigError)
+    return pairs
+
+
+def _load_release(source: dict, root: Path) -> List[dict]:
+    """The test items of one track: pairs aligned with gold by line, pairs without gold left out."""
+    folder = Path(root) / require_option(source, "path", WHERE, "data/sts2017")
+    track = require_option(source, "track", WHERE, "track1.ar-ar")
+    lang = source.get("lang") or track.rsplit(".", 1)[-1]
+    input_path = folder / f"STS.input.{track}.txt"
+    gold_path = folder / f"STS.gs.{track}.txt"
+    pairs = _read_pairs(input_path)
+    scores = _read_gold(gold_path)
+    if len(scores) > len(pairs):
+        raise ConfigError.single(str(gold_path), "more gold scores than input pairs",
+                                 expected=f"at most {len(pairs)} lines (as in {input_path.name})",
+                                 found=f"{len(scores)} lines")
+    return [{"id": str(index), "texts": pairs[index], "lang": lang, "score": score}
+            for index, score in enumerate(scores) if score is not None]
+
+
+def _load_fallback(source: dict, root: Path, split: str) -> List[dict]:
+    """Items of a split the release lacks, from the source named under ``fallback`` (any importer)."""
+    from . import load_split as load_any  # the registry; imported here to keep module import order trivial
+
+    fallback = source.get("fallback") or {}
+    if not isinstance(fallback, dict) or not set(fallback) <= set(FALLBACK_SPLITS):
+        raise ConfigError.single(WHERE, "option 'fallback' must map train/dev to another dataset source",
+                                 expected="keys among " + ", ".join(FALLBACK_SPLITS),
+                                 found=repr(sorted(fallback) if isinstance(fallback, dict) else fallback))
+    if split not in fallback:
+        raise ConfigError.single(WHERE, f"the SemEval STS release has no {split} split",
+                                 expected=f"split {RELEASE_SPLIT!r}, or a 'fallback' source for {split!r}",
+                                 found=repr(split),
+                                 hint="e.g. fallback: {%s: {importer: stsb, path: data/stsbenchmark}}" % split)
+    return load_any(fallback[split], root, split, where=f"{WHERE}, fallback.{split}")
+
+
+def load_split(source: dict, root: Path, split: str) -> List[dict]:
+    """Items of ``split``: the release for ``test``, the ``fallback`` source for ``train``/``dev``."""
+    if split == RELEASE_SPLIT:
+        return _load_release(source, root)
+    return _load_fallback(source, root, split)

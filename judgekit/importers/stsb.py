@@ -1,0 +1,57 @@
+"""STS Benchmark (English): ``sts-{train,dev,test}.csv``.
+
+Options: ``path`` (the release folder) and optionally ``files`` (split -> file name; default
+``sts-<split>.csv``).
+
+Despite the suffix the files are tab-separated with no header and no quoting (sentences contain
+``"``): ``genre file year id score sentence1 sentence2``. Some lines carry two more fields (source or
+licence credits); only the first 7 are used. The genre ``main-forum`` of train is spelled
+``main-forums`` in dev and test; both become ``main-forums``. Item ids are ``<split>-<line index>``
+(0-based), because the file's own ``id`` field repeats within a split (e.g. 352 repeated values in
+dev). Every item has ``lang`` ``en`` and its ``score`` (0-5, higher = more similar).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List
+
+from ..errors import ConfigError, ProblemCollector
+from .semeval_sts import parse_gold_score, read_release_lines, require_option
+
+WHERE = "datasets (importer stsb)"
+FIELDS = ("genre", "file", "year", "id", "score", "sentence1", "sentence2")
+#: Release spelling -> the kit's single spelling of a genre.
+GENRE_SPELLINGS = {"main-forum": "main-forums"}
+
+
+def _file_name(source: dict, split: str) -> str:
+    """The release file of ``split``: ``files[split]`` if given, else ``sts-<split>.csv``."""
+    files = source.get("files") or {}
+    if not isinstance(files, dict):
+        raise ConfigError.single(WHERE, "option 'files' must map a split to a file name",
+                                 expected="e.g. {dev: sts-dev.csv}", found=repr(files))
+    return files.get(split, f"sts-{split}.csv")
+
+
+def load_split(source: dict, root: Path, split: str) -> List[dict]:
+    """The STS-B items of ``split`` with their gold similarity ``score``."""
+    folder = Path(root) / require_option(source, "path", WHERE, "data/stsbenchmark")
+    path = folder / _file_name(source, split)
+    problems = ProblemCollector(str(path))
+    items = []
+    for index, line in enumerate(read_release_lines(path)):
+        fields = line.split("\t")
+        if len(fields) < len(FIELDS):
+            problems.add("too few tab-separated fields", line=index + 1,
+                         expected=f"at least {len(FIELDS)} ({' '.join(FIELDS)})", found=str(len(fields)),
+                         hint="split on TAB only; do not apply CSV quoting")
+            continue
+        genre, _, _, _, score_text, sentence1, sentence2 = fields[:len(FIELDS)]
+        score = parse_gold_score(score_text, index + 1, problems)
+        if score is None:
+            continue
+        items.append({"id": f"{split}-{index}", "texts": [sentence1, sentence2], "lang": "en",
+                      "genre": GENRE_SPELLINGS.get(genre, genre), "score": score})
+    problems.raise_if_any(ConfigError)
+    return items
