@@ -1,0 +1,100 @@
+"""ChaosNLI JSON lines: SNLI / MNLI items relabelled by 100 crowd workers each.
+
+Options: ``path`` (the release folder) and ``files`` (split -> a file name or a list of names, read
+in order and concatenated; required, since ChaosNLI has no splits of its own), e.g.
+``{test: [chaosNLI_snli.jsonl, chaosNLI_mnli_m.jsonl]}``.
+
+- ``id``: the record's ``uid``; ``texts``: ``example.premise`` and ``example.hypothesis``;
+  ``genre``: ``example.source`` (``snli_agree_3`` / ``mnli_agree_3``); ``lang``: ``en``;
+- ``label_count`` holds the votes in the fixed order [e, n, c] (README; checked against
+  ``label_counter`` when present) and is expanded into one annotation per vote, sorted by label
+  name so the output is deterministic, for annotators ``a000``..``a099`` (the workers are anonymous:
+  annotator ids carry no identity across items);
+- ``label``: ``majority_label`` as a full name. On ties (14 items in each released file) the release's
+  choice is kept, so the label of those items is one of the tied classes, not "no majority".
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+from ..errors import ConfigError, ProblemCollector
+from .ocnli import read_json_records, require_fields, split_file
+from .semeval_sts import require_option
+
+WHERE = "datasets (importer chaosnli)"
+#: Letter codes in the order of ``label_count`` / ``label_dist`` -> the kit's label names.
+CODES = ("e", "n", "c")
+NAMES = {"e": "entailment", "n": "neutral", "c": "contradiction"}
+
+
+def _counts(record: dict, lineno: int, item_id: str, problems: ProblemCollector) -> Optional[List[int]]:
+    """The vote counts in [e, n, c] order, or None after recording a located problem."""
+    counts = record["label_count"]
+    if (not isinstance(counts, list) or len(counts) != len(CODES)
+            or not all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in counts)
+            or sum(counts) == 0):
+        problems.add("'label_count' must be 3 vote counts [e, n, c]", line=lineno, item=item_id,
+                     expected="e.g. [30, 70, 0]", found=repr(counts)[:60])
+        return None
+    counter = record.get("label_counter")
+    if isinstance(counter, dict) and [counter.get(code, 0) for code in CODES] != counts:
+        problems.add("'label_count' disagrees with 'label_counter'", line=lineno, item=item_id,
+                     expected=f"counts in the order {CODES}", found=f"{counts} vs {counter}")
+        return None
+    return counts
+
+
+def _majority(record: dict, counts: List[int], lineno: int, item_id: str, problems: ProblemCollector):
+    """The full name of ``majority_label`` if it is a most-voted class, else None (problem recorded)."""
+    code = record["majority_label"]
+    if code not in NAMES or counts[CODES.index(code)] != max(counts):
+        problems.add("'majority_label' is not a most-voted class", line=lineno, item=item_id,
+                     expected=" or ".join(c for c, n in zip(CODES, counts) if n == max(counts)), found=repr(code))
+        return None
+    return NAMES[code]
+
+
+def _build_item(record: dict, lineno: int, problems: ProblemCollector) -> Optional[dict]:
+    """The kit item of one ChaosNLI record, or None after recording a located problem."""
+    if not require_fields(record, ("uid", "example", "label_count", "majority_label"), lineno, problems):
+        return None
+    item_id = str(record["uid"])
+    example = record["example"]
+    texts = [example.get(k) for k in ("premise", "hypothesis")] if isinstance(example, dict) else []
+    if not texts or not all(isinstance(text, str) for text in texts):
+        problems.add("'example' must hold a string premise and hypothesis", line=lineno, item=item_id)
+        return None
+    counts = _counts(record, lineno, item_id, problems)
+    label = _majority(record, counts, lineno, item_id, problems) if counts else None
+    if label is None:
+        return None
+    annotations = sorted(NAMES[code] for code, n in zip(CODES, counts) for _ in range(n))
+    width = max(3, len(str(len(annotations) - 1)))
+    item = {"id": item_id, "texts": texts, "lang": "en",
+            "annotators": [f"a{k:0{width}d}" for k in range(len(annotations))],
+            "annotations": annotations, "label": label}
+    if isinstance(example.get("source"), str):
+        item["genre"] = example["source"]
+    return item
+
+
+def load_split(source: dict, root: Path, split: str) -> List[dict]:
+    """The ChaosNLI items of ``split``: 100 expanded votes each and the majority ``label``."""
+    folder = Path(root) / require_option(source, "path", WHERE, "data/chaosnli")
+    names = split_file(source, split, {}, WHERE)
+    names = [names] if isinstance(names, str) else names
+    if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
+        raise ConfigError.single(WHERE, f"'files.{split}' must be a file name or a list of names",
+                                 found=repr(names))
+    items: List[dict] = []
+    seen = {}
+    for name in names:
+        for item in read_json_records(folder / name, _build_item):
+            if item["id"] in seen:
+                raise ConfigError.single(str(folder / name), "id already used by an earlier file of the split",
+                                         item=item["id"], hint=f"first seen in {seen[item['id']]}")
+            seen[item["id"]] = name
+            items.append(item)
+    return items

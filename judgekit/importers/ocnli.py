@@ -1,0 +1,129 @@
+"""OCNLI (and SNLI-style) JSON lines: ``sentence1``, ``sentence2``, ``label``, ``label0..label4``, ``genre``.
+
+Options: ``path`` (the release folder) and ``files`` (split -> file name; default ``dev`` ->
+``dev.json``, ``train`` -> ``train.10k.json``; the public test file has no labels).
+
+- ``id``: the record's ``id`` as a string (it must be unique within the file);
+- ``label``: ``entailment``/``neutral``/``contradiction``; ``-`` (no class has 3 of 5 votes) -> null,
+  so the item is shown to systems but not scored;
+- ``annotations``: the individual votes that are one of the three classes, with ``annotators``
+  ``ann0``..``ann4`` by vote position. ``unrelated``/``unknown`` votes are dropped (the item is kept);
+  ``null`` votes (most train items) are absent, and an item without any valid vote has neither field.
+Files need not end with a newline; ``lang`` is ``zh``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Callable, Dict, List, Optional, Tuple
+
+from ..errors import ConfigError, ProblemCollector
+from .semeval_sts import read_release_lines, require_option
+
+WHERE = "datasets (importer ocnli)"
+LABELS = ("entailment", "neutral", "contradiction")
+NO_MAJORITY = "-"
+#: Votes outside the three classes that the release is known to contain; they are not annotations.
+IGNORED_VOTES = ("unrelated", "unknown")
+N_VOTES = 5
+DEFAULT_FILES = {"dev": "dev.json", "train": "train.10k.json"}
+
+
+def split_file(source: dict, split: str, defaults: Dict[str, object], where: str):
+    """The file name (or list of names) of ``split`` from the ``files`` option, else ConfigError."""
+    files = source.get("files", defaults)
+    if not isinstance(files, dict):
+        raise ConfigError.single(where, "option 'files' must map a split to a file name",
+                                 expected="e.g. {dev: dev.json}", found=repr(files))
+    if split not in files:
+        known = ", ".join(sorted(files)) or "none"
+        raise ConfigError.single(where, f"no file for the {split} split", expected=f"a split among: {known}",
+                                 found=repr(split), hint=f"name the {split} file in the dataset's 'files' option")
+    return files[split]
+
+
+def read_json_records(path: Path, build: Callable[[dict, int, ProblemCollector], Optional[dict]]) -> List[dict]:
+    """Items built from each JSON object line of ``path`` by ``build(record, lineno, problems)``.
+
+    Blank lines are skipped; invalid JSON, non-objects and duplicate item ids are located problems;
+    all problems of the file are raised together as one ConfigError."""
+    problems = ProblemCollector(str(path))
+    items: List[dict] = []
+    first_line: Dict[str, int] = {}
+    for lineno, line in enumerate(read_release_lines(path), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as e:
+            problems.add(f"not valid JSON ({e.msg})", line=lineno)
+            continue
+        if not isinstance(record, dict):
+            problems.add("line is not a JSON object", line=lineno, found=type(record).__name__)
+            continue
+        item = build(record, lineno, problems)
+        if item is None:
+            continue
+        if item["id"] in first_line:
+            problems.add("duplicate id", line=lineno, item=item["id"],
+                         hint=f"first seen on line {first_line[item['id']]}")
+            continue
+        first_line[item["id"]] = lineno
+        items.append(item)
+    problems.raise_if_any(ConfigError)
+    return items
+
+
+def require_fields(record: dict, names: Tuple[str, ...], lineno: int, problems: ProblemCollector) -> bool:
+    """True if ``record`` has every field; else one located problem listing the missing ones."""
+    missing = [name for name in names if name not in record]
+    if missing:
+        problems.add("missing field(s)", line=lineno, expected=", ".join(names), found="no " + ", ".join(missing))
+    return not missing
+
+
+def _votes(record: dict, lineno: int, item_id: str, problems: ProblemCollector) -> List[Tuple[str, str]]:
+    """(annotator, label) for each vote in the three classes, in vote order."""
+    votes = []
+    for position in range(N_VOTES):
+        vote = record.get(f"label{position}")
+        if vote in LABELS:
+            votes.append((f"ann{position}", vote))
+        elif vote is not None and vote not in IGNORED_VOTES:
+            problems.add(f"unknown vote in 'label{position}'", line=lineno, item=item_id,
+                         expected=", ".join(LABELS + IGNORED_VOTES) + " or null", found=repr(vote))
+    return votes
+
+
+def _build_item(record: dict, lineno: int, problems: ProblemCollector) -> Optional[dict]:
+    """The kit item of one OCNLI record, or None after recording a located problem."""
+    if not require_fields(record, ("id", "sentence1", "sentence2", "label"), lineno, problems):
+        return None
+    item_id = str(record["id"])
+    label = record["label"]
+    if label not in LABELS and label != NO_MAJORITY:
+        problems.add("unknown gold label", line=lineno, item=item_id,
+                     expected=", ".join(LABELS) + f" or {NO_MAJORITY!r}", found=repr(label))
+        return None
+    texts = [record["sentence1"], record["sentence2"]]
+    if not all(isinstance(text, str) for text in texts):
+        problems.add("sentence1 and sentence2 must be strings", line=lineno, item=item_id)
+        return None
+    item = {"id": item_id, "texts": texts, "lang": "zh", "label": None if label == NO_MAJORITY else label}
+    if isinstance(record.get("genre"), str):
+        item["genre"] = record["genre"]
+    votes = _votes(record, lineno, item_id, problems)
+    if votes:
+        item["annotators"] = [annotator for annotator, _ in votes]
+        item["annotations"] = [vote for _, vote in votes]
+    return item
+
+
+def load_split(source: dict, root: Path, split: str) -> List[dict]:
+    """The OCNLI items of ``split`` (majority ``label`` and the individual 3-class votes)."""
+    folder = Path(root) / require_option(source, "path", WHERE, "data/ocnli")
+    name = split_file(source, split, DEFAULT_FILES, WHERE)
+    if not isinstance(name, str):
+        raise ConfigError.single(WHERE, f"'files.{split}' must be one file name", found=repr(name))
+    return read_json_records(folder / name, _build_item)
