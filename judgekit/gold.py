@@ -99,9 +99,11 @@ def _build_annotation_gold(track: Track, items, problems: ProblemCollector, scor
     for i, it in enumerate(items):
         names = it.get("annotators") or []
         labels = it.get("annotations") or []
+        if len(names) != len(labels):
+            problems.add("item needs one 'annotations' entry per annotator", item=it["id"],
+                         expected="equal lists", found=f"{len(names)} annotators, {len(labels)} labels")
         if not names or len(names) != len(labels):
-            problems.add("item needs 'annotators' and one 'annotations' entry per annotator", item=it["id"],
-                         expected="equal non-empty lists", found=f"{len(names)} annotators, {len(labels)} labels")
+            scored[i] = False  # no annotation (e.g. an OCNLI train item without votes): not scored
             annotators.append([])
             continue
         annotators.append([str(a) for a in names])

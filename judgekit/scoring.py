@@ -69,24 +69,30 @@ def load_gold(spec: TaskSpec, ref_dir: Path) -> Dict[str, GoldTrack]:
 
 
 def scored_subset(gold: GoldTrack, pred_values):
-    """Gold and prediction restricted to the items that have gold (classification majority)."""
-    if gold.track.kind == "classification" and not gold.scored.all():
-        return gold.gold[gold.scored], pred_values[gold.scored]
-    return gold.gold, pred_values
+    """Gold, prediction and a mask of per-item rows to keep, for the items that have gold.
+
+    Array kinds are cut before the metric (a missing classification label is -1); per-annotator
+    rows are cut after, by dropping the per-item statistics of items without annotations.
+    """
+    if gold.scored.all():
+        return gold.gold, pred_values, None
+    if isinstance(gold.gold, PerAnnotator):
+        return gold.gold, pred_values, gold.scored
+    return gold.gold[gold.scored], pred_values[gold.scored], None
 
 
 def score_track(gold: GoldTrack, prediction: Prediction, file: str) -> TrackResult:
-    g, p = scored_subset(gold, prediction.values)
+    g, p, keep = scored_subset(gold, prediction.values)
     warnings = list(prediction.warnings)
     scores, stats = {}, {}
     for name in gold.track.metrics:
         metric = get_metric(name)
-        result = metric.score(g, p)
+        result = metric.score(g, p, keep)
         if result.warning:
             warnings.append(f"{metric.title}: {result.warning}")
         scores[name] = result.value
         stats[name] = result.stats
-    n_scored = int(g.n_items if isinstance(g, PerAnnotator) else len(g))
+    n_scored = gold.n_scored
     return TrackResult(gold.track, scores, len(gold.ids), n_scored, file, warnings, stats, gold, prediction)
 
 

@@ -66,9 +66,14 @@ class Metric:
         lo, hi = self.bounds(n_labels)
         return lo if self.higher_is_better else hi
 
-    def score(self, gold, pred) -> "MetricValue":
-        """The score of a whole track; an undefined value (NaN) becomes 0.0 with a warning."""
+    def score(self, gold, pred, keep=None) -> "MetricValue":
+        """The score of a whole track; an undefined value (NaN) becomes 0.0 with a warning.
+
+        ``keep`` (a boolean mask over items) drops items without gold after per-item statistics.
+        """
         stats = self.item_stats(gold, pred)
+        if keep is not None:
+            stats = stats[keep]
         value = float(self.from_stats(stats.sum(axis=0), stats.shape[0]))
         if not np.isfinite(value):
             return MetricValue(0.0, self.undefined_note or f"{self.name} is undefined here; reported as 0.0", stats)
