@@ -1,0 +1,275 @@
+"""Building a bundle: import and validate everything first, then write the tree and the zip.
+
+Order matters: nothing is written until the config, every dataset split, every track's gold, the
+leaderboard keys (checked against what the scorer really writes for a perfect submission) and the
+absence of gold in public files have all been checked.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List
+
+import yaml
+
+from .. import __version__
+from ..errors import ConfigError, Problem
+from ..formats.items import public_view, write_items
+from ..formats.write import gold_as_values, write_prediction
+from ..gold import GoldTrack, build_gold
+from ..importers import load_split
+from ..metrics import get as get_metric
+from ..scoring import load_gold, score_folder
+from ..spec import read_spec, write_spec
+from ..tracks import leaderboard_keys
+from .baselines_run import baseline_scores, run_baseline, write_solutions
+from .compose import competition_yaml
+from .edition import Edition, Phase
+from .leaks import check_public_tree
+from .pages import generated_pages
+from .zipdet import tree_files, write_zip
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+ENGINE = REPO_ROOT / "judgekit"
+PROGRAMS = ("scoring_program", "ingestion_program")
+
+
+@dataclass
+class EditionData:
+    """Items per split and dataset: ``splits['train']['sts_en'] -> [item, ...]``."""
+
+    splits: Dict[str, Dict[str, List[dict]]]
+    baseline_scores: Dict[str, Dict[str, Dict[str, float]]] = field(default_factory=dict)
+
+
+def import_data(edition: Edition, data_root: Path) -> EditionData:
+    """Read every split every phase needs (and train) through the datasets' importers."""
+    needed = ["train"] + sorted({p.split for p in edition.phases})
+    splits: Dict[str, Dict[str, List[dict]]] = {s: {} for s in needed}
+    problems: List[Problem] = []
+    for dataset, source in sorted(edition.datasets.items()):
+        for split in needed:
+            try:
+                splits[split][dataset] = load_split(source, data_root, split, where=f"datasets '{dataset}'")
+            except ConfigError as e:
+                problems.extend(e.problems)
+    if problems:
+        raise ConfigError(problems)
+    for split in needed:
+        for dataset, items in splits[split].items():
+            if split != "train" and not items:
+                problems.append(Problem(f"datasets '{dataset}'", f"the {split} split has no items"))
+    _check_disjoint(splits, problems)
+    if problems:
+        raise ConfigError(problems)
+    for phase in edition.phases:
+        for track in edition.tracks:
+            build_gold(track, splits[phase.split][track.dataset], f"{track.dataset} ({phase.split})")
+    return EditionData(splits)
+
+
+def _check_disjoint(splits, problems: List[Problem]) -> None:
+    """Training items are public with their gold: none may also be a dev or test item."""
+    for dataset, train in splits.get("train", {}).items():
+        train_ids = {it["id"] for it in train}
+        for split in ("dev", "test"):
+            shared = train_ids & {it["id"] for it in splits.get(split, {}).get(dataset, [])}
+            if shared:
+                problems.append(Problem(f"datasets '{dataset}'", f"public training items are also {split} items, "
+                                        "so their gold would leak", found=f"{len(shared)} shared ids such as "
+                                        f"{sorted(shared)[0]!r}"))
+
+
+def write_phase_data(edition: Edition, data: EditionData, phase: Phase, root: Path) -> None:
+    """reference_data/<phase>/ (gold) and input_data/<phase>/ (public items + training split)."""
+    spec = edition.spec(phase)
+    ref, inp = root / "reference_data" / phase.id, root / "input_data" / phase.id
+    ref.mkdir(parents=True)
+    inp.mkdir(parents=True)
+    write_spec(ref, spec)
+    write_spec(inp, spec)
+    for dataset in sorted({t.dataset for t in edition.tracks}):
+        items = data.splits[phase.split][dataset]
+        write_items(ref / f"{dataset}.jsonl", items)
+        write_items(inp / f"{dataset}.jsonl", [public_view(it) for it in items])
+        write_items(inp / f"{dataset}.train.jsonl", data.splits["train"].get(dataset, []))
+
+
+def check_keys_with_gold(edition: Edition, phase: Phase, root: Path) -> None:
+    """Score the gold as a submission: the scorer's keys must be the leaderboard's, every score perfect."""
+    ref = root / "reference_data" / phase.id
+    spec = read_spec(ref)
+    with tempfile.TemporaryDirectory(prefix="judgekit-gold-") as tmp:
+        golds = load_gold(spec, ref)
+        for track in spec.tracks:
+            write_prediction(Path(tmp) / track.file_names[0], track, golds[track.id].ids,
+                             gold_as_values(golds[track.id]))
+        result = score_folder(spec, ref, Path(tmp))
+    written, expected = list(result.scores()), leaderboard_keys(edition.tracks)
+    if written != expected:
+        raise ConfigError.single("leaderboard", "the scorer's keys differ from the leaderboard columns",
+                                 expected=", ".join(expected), found=", ".join(written))
+    for track_id, tr in result.tracks.items():
+        for name, value in tr.scores.items():
+            metric = get_metric(name)
+            best = metric.bounds(len(tr.track.labels))[1 if metric.higher_is_better else 0]
+            if abs(value - best) > 1e-9:
+                raise ConfigError.single(f"reference_data/{phase.id}", f"gold scored against itself is not "
+                                         f"perfect on track '{track_id}'", expected=f"{name} = {best:g}",
+                                         found=f"{value:.6g}")
+
+
+def copy_program(name: str, destination: Path, with_engine: bool = True) -> None:
+    """A program folder as Codabench mounts it: its own files plus the engine beside them."""
+    shutil.copytree(REPO_ROOT / name, destination, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    if with_engine:
+        shutil.copytree(ENGINE, destination / "judgekit", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+
+
+def write_pages(edition: Edition, data: EditionData, root: Path) -> List[dict]:
+    pages_dir = root / "pages"
+    pages_dir.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(edition.folder / edition.terms, pages_dir / "terms.md")
+    shutil.copyfile(edition.folder / edition.logo, root / "logo.png")
+    pages = []
+    for page in edition.pages:
+        target = pages_dir / Path(page["file"]).name
+        shutil.copyfile(edition.folder / page["file"], target)
+        pages.append({"title": page["title"], "file": f"pages/{target.name}"})
+    for title, name, text in generated_pages(edition, data.baseline_scores):
+        (pages_dir / name).write_text(text, encoding="utf-8")
+        pages.append({"title": title, "file": f"pages/{name}"})
+    pages.append({"title": "Terms", "file": "pages/terms.md"})
+    return pages
+
+
+def write_yaml(path: Path, doc: dict) -> None:
+    text = yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=110, default_flow_style=False)
+    Path(path).write_text(f"# Generated by judgekit {__version__} build_bundle.py; edit the edition config instead.\n"
+                          + text, encoding="utf-8")
+
+
+def hidden_gold(edition: Edition, data: EditionData) -> Dict[str, GoldTrack]:
+    """Gold that no public file may contain: the splits of phases whose gold is not public."""
+    public_splits = {p.split for p in edition.phases if p.public_gold}
+    hidden: Dict[str, GoldTrack] = {}
+    for phase in edition.phases:
+        if phase.public_gold or phase.split in public_splits:
+            continue
+        for track in edition.tracks:
+            hidden[f"{track.id} ({phase.split})"] = build_gold(
+                track, data.splits[phase.split][track.dataset], f"{track.dataset} ({phase.split})")
+    return hidden
+
+
+def write_starting_kit(edition: Edition, data: EditionData, root: Path, bundle_pages: List[dict]) -> None:
+    """The starting kit is itself a small bundle of the practice phase, so the local runner works on it:
+    programs with the engine, the practice input data (and its gold when public), run_local.py,
+    the participant README and sample submissions."""
+    kit = root / "starting_kit"
+    shutil.copytree(REPO_ROOT / "starting_kit", kit, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    practice = [p for p in edition.phases if p.public_gold] or edition.phases[:1]
+    for name in PROGRAMS:
+        copy_program(name, kit / name)
+    for phase in practice:
+        shutil.copytree(root / "input_data" / phase.id, kit / "input_data" / phase.id)
+        if phase.public_gold:
+            shutil.copytree(root / "reference_data" / phase.id, kit / "reference_data" / phase.id)
+    shutil.copyfile(root / "logo.png", kit / "logo.png")
+    (kit / "pages").mkdir(exist_ok=True)
+    for page in bundle_pages:
+        shutil.copyfile(root / page["file"], kit / page["file"])
+    write_yaml(kit / "competition.yaml", competition_yaml(edition, bundle_pages, phases=practice,
+                                                          starting_kit=None))
+
+
+@dataclass
+class BuildSummary:
+    edition: Edition
+    tree: Path
+    zip_path: Path
+    sha256: str
+    sizes: Dict[str, int]
+
+    def render(self) -> str:
+        lines = [f"edition {self.edition.name}: {self.edition.title}"]
+        for p in self.edition.phases:
+            lines.append(f"  phase {p.id:<14} {p.date_text('start')} .. {p.date_text('end') or 'open':<19} "
+                         f"gold: {p.split}{' (public)' if p.public_gold else ''}")
+        for t in self.edition.tracks:
+            lines.append(f"  track {t.id:<14} {t.kind:<14} {t.scale or '':<11} metrics {', '.join(t.metrics)}"
+                         f"{'  [primary]' if t.primary else ''}")
+        lines.append("  sizes: " + ", ".join(f"{k} {v / 1024:.0f} KiB" for k, v in self.sizes.items()))
+        lines.append(f"  tree   {self.tree}")
+        lines.append(f"  zip    {self.zip_path}  sha256 {self.sha256}")
+        return "\n".join(lines)
+
+
+def _size(path: Path) -> int:
+    return sum(full.stat().st_size for full, _ in tree_files(path)) if path.is_dir() else path.stat().st_size
+
+
+def write_sample_submission(edition: Edition, root: Path) -> None:
+    """The starting kit's sample result submission: cosine_bow predictions for the first phase."""
+    phase = edition.phases[0]
+    samples = root / "starting_kit" / "sample_submissions"
+    samples.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="judgekit-sample-") as tmp:
+        predictions = Path(tmp) / "predictions"
+        run_baseline("cosine_bow", root / "input_data" / phase.id, predictions, edition.seed)
+        (predictions / "ingestion_status.json").unlink(missing_ok=True)
+        write_zip(predictions, samples / "result_submission.zip")
+
+
+def write_tree(edition: Edition, data: EditionData, root: Path, with_engine: bool = True) -> None:
+    """Every file of the bundle under ``root`` (which must not exist yet)."""
+    root.mkdir(parents=True)
+    for phase in edition.phases:
+        write_phase_data(edition, data, phase, root)
+    for phase in edition.phases:
+        check_keys_with_gold(edition, phase, root)
+    data.baseline_scores = baseline_scores(edition, root)
+    pages = write_pages(edition, data, root)
+    for name in PROGRAMS:
+        copy_program(name, root / name, with_engine=with_engine)
+    solutions = write_solutions(edition, root)
+    write_starting_kit(edition, data, root, pages)
+    write_sample_submission(edition, root)
+    write_yaml(root / "competition.yaml", competition_yaml(edition, pages, solutions=solutions))
+    public = [root / "input_data", root / "starting_kit", root / "pages", root / "solutions"]
+    check_public_tree(public, hidden_gold(edition, data), root)
+
+
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def build(edition: Edition, data_root: Path, out_dir: Path) -> BuildSummary:
+    """Validate everything, then write ``OUT/<edition>/`` and ``OUT/<edition>.zip`` (replacing old ones)."""
+    data = import_data(edition, data_root)
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{edition.name}-", dir=out_dir))
+    try:
+        tree = staging / edition.name
+        write_tree(edition, data, tree)
+        write_zip(tree, staging / f"{edition.name}.zip")
+        final_tree, final_zip = out_dir / edition.name, out_dir / f"{edition.name}.zip"
+        if final_tree.exists():
+            shutil.rmtree(final_tree)
+        os.replace(tree, final_tree)
+        os.replace(staging / f"{edition.name}.zip", final_zip)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    sizes = {name: _size(final_tree / name) for name in ("reference_data", "input_data", "starting_kit")}
+    sizes["zip"] = final_zip.stat().st_size
+    return BuildSummary(edition, final_tree, final_zip, sha256_of(final_zip), sizes)

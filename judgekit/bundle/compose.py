@@ -1,0 +1,89 @@
+"""competition.yaml (Codabench v2) from an edition: tasks, phases, the leaderboard, solutions.
+
+The leaderboard's columns come from ``tracks.leaderboard_keys``, the same function whose keys the
+scoring program writes, so the two cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Optional
+
+from ..metrics import get as get_metric
+from ..tracks import MAX_KEY_LENGTH, PRIMARY_KEY, Track
+from .edition import Edition, Phase
+
+PRECISION = 4
+MAX_COLUMN_TITLE = 36
+
+
+def program_paths(phase: Phase) -> Dict[str, str]:
+    """Where a phase's programs and data live inside a bundle (and inside the repository)."""
+    return {"scoring_program": "scoring_program", "ingestion_program": "ingestion_program",
+            "reference_data": f"reference_data/{phase.id}", "input_data": f"input_data/{phase.id}"}
+
+
+def _column_title(track: Track, metric: str) -> str:
+    title = f"{track.title} {get_metric(metric).title}"
+    return title if len(title) <= MAX_COLUMN_TITLE else title[:MAX_COLUMN_TITLE - 1].rstrip() + "."
+
+
+def leaderboard_columns(edition: Edition) -> List[dict]:
+    """Primary score first, then every track's metrics in declaration order."""
+    primary_metric = get_metric(next(t for t in edition.tracks if t.primary).main_metric)
+    columns = [{"title": "Primary score", "key": PRIMARY_KEY, "index": 0,
+                "sorting": "desc" if primary_metric.higher_is_better else "asc", "precision": PRECISION}]
+    for track in edition.tracks:
+        for key, metric in zip(track.keys, track.metrics):
+            assert len(key) <= MAX_KEY_LENGTH  # guaranteed by tracks.track_from_dict
+            columns.append({"title": _column_title(track, metric), "key": key, "index": len(columns),
+                            "sorting": "desc" if get_metric(metric).higher_is_better else "asc",
+                            "precision": PRECISION})
+    return columns
+
+
+def competition_yaml(edition: Edition, pages: List[dict], phases: Optional[List[Phase]] = None,
+                     solutions: Optional[List[str]] = None, starting_kit: Optional[str] = "starting_kit") -> dict:
+    """The competition.yaml mapping. ``phases`` restricts it (the starting kit holds the practice phase only)."""
+    phases = phases or edition.phases
+    tasks, phase_entries = [], []
+    for index, phase in enumerate(phases):
+        tasks.append({"index": index, "name": f"{edition.title} - {phase.name}",
+                      "description": f"All tracks, {phase.split} split", **program_paths(phase)})
+        entry = {"index": index, "name": phase.name, "description": phase.description or phase.name,
+                 "start": phase.date_text("start")}
+        if phase.end is not None:
+            entry["end"] = phase.date_text("end")
+        entry.update({"max_submissions_per_day": phase.max_submissions_per_day,
+                      "max_submissions": phase.max_submissions,
+                      "execution_time_limit": phase.execution_time_limit,
+                      "tasks": [index]})
+        if starting_kit:
+            entry["starting_kit"] = starting_kit
+        entry["public_data"] = f"input_data/{phase.id}"
+        phase_entries.append(entry)
+    doc = {
+        "version": 2,
+        "title": edition.title,
+        "description": edition.description or edition.title,
+        "image": "logo.png",
+        "terms": "pages/terms.md",
+        "docker_image": edition.docker_image,
+        "registration_auto_approve": True,
+        "enable_detailed_results": True,
+        "show_detailed_results_in_submission_panel": True,
+        "show_detailed_results_in_leaderboard": True,
+        "make_programs_available": True,
+        "make_input_data_available": True,
+        "pages": pages,
+        "tasks": tasks,
+    }
+    if edition.contact_email:
+        doc["contact_email"] = edition.contact_email
+    if solutions:
+        doc["solutions"] = [{"index": i, "tasks": [t["index"] for t in tasks], "path": path}
+                            for i, path in enumerate(solutions)]
+    doc["phases"] = phase_entries
+    doc["leaderboards"] = [{"title": edition.leaderboard["title"], "key": edition.leaderboard["key"],
+                            "submission_rule": edition.leaderboard["submission_rule"],
+                            "primary_index": 0, "columns": leaderboard_columns(edition)}]
+    return doc
