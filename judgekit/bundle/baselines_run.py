@@ -18,9 +18,9 @@ from ..spec import read_spec
 from .edition import Edition
 
 SOLUTION_TEMPLATE = '''"""Baseline solution '{name}': a code submission that runs the kit's built-in baseline."""
-from judgekit.baselines import get_baseline
+from judgekit.baselines import baseline_class
 
-Model = get_baseline("{name}")
+Model = baseline_class("{name}")
 '''
 
 

@@ -1,0 +1,109 @@
+"""``run_local.py BUNDLE SUBMISSION --phase PHASE [--output DIR]``: Codabench's two steps, locally.
+
+BUNDLE is a bundle folder or zip (or the starting kit, which is a bundle of the practice phase);
+SUBMISSION is a result zip or folder, a code submission (folder or zip with model.py) or
+``baseline:NAME`` (random, most_frequent, cosine_bow); PHASE is practice, evaluation or post-campaign.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+from typing import Dict, List, Optional
+
+from ..errors import SubmissionError
+from ..formats.archive import safe_extract
+from ..runner.bundle_view import phase_task
+from ..runner.local import RunResult, run_submission
+from .common import run_guarded
+
+KEPT_OUTPUTS = ("scores.json", "scores.txt", "detailed_results.html")
+
+
+def open_bundle(path: Path, work: Path) -> Path:
+    if path.is_dir():
+        return path
+    if path.is_file():
+        target = work / "bundle"
+        target.mkdir()
+        safe_extract(path, target, path.name)
+        return target
+    raise SubmissionError.single(str(path), "bundle not found", expected="a bundle folder or zip")
+
+
+def _tail(text: str, lines: int = 25) -> str:
+    return "\n".join(text.strip().splitlines()[-lines:])
+
+
+def run_once(bundle_dir: Path, submission: str, phase: str, time_limit: Optional[int] = None,
+             output: Optional[Path] = None) -> Dict[str, float]:
+    """Run one submission through both steps of a bundle folder (see ``open_bundle``); returns its
+    scores or raises with the failing step's message."""
+    with tempfile.TemporaryDirectory(prefix="judgekit-run-") as tmp:
+        task = phase_task(Path(bundle_dir), phase)
+        result = run_submission(task, submission, Path(tmp) / "app", time_limit)
+        if output is not None:
+            keep_outputs(result, Path(output))
+        return read_scores(result)
+
+
+def keep_outputs(result: RunResult, output: Path) -> None:
+    output.mkdir(parents=True, exist_ok=True)
+    for name in KEPT_OUTPUTS:
+        if (result.output / name).is_file():
+            shutil.copyfile(result.output / name, output / name)
+    predictions = output / "predictions"
+    if predictions.exists():
+        shutil.rmtree(predictions)
+    shutil.copytree(result.predictions, predictions)
+
+
+def read_scores(result: RunResult) -> Dict[str, float]:
+    if result.prediction is not None and result.prediction.exit_code != 0:
+        reason = "ran past the time limit" if result.prediction.timed_out else \
+            f"exited with code {result.prediction.exit_code}"
+        raise SubmissionError.single("prediction step", f"the prediction step {reason}",
+                                     found=_tail(result.prediction.stderr) or "no message")
+    if result.scoring.exit_code != 0:
+        raise SubmissionError.single("scoring step", f"the scoring step exited with code {result.scoring.exit_code}",
+                                     found=_tail(result.scoring.stderr) or "no message")
+    return json.loads((result.output / "scores.json").read_text(encoding="utf-8"))
+
+
+def leaderboard_row(scores: Dict[str, float], columns: List[dict]) -> str:
+    width = max((len(c["title"]) for c in columns), default=10)
+    lines = []
+    for column in columns:
+        value = scores.get(column["key"])
+        shown = "n/a" if value is None else f"{value:.{column.get('precision', 4)}f}"
+        lines.append(f"  {column['title']:<{width}}  {shown}")
+    return "\n".join(lines)
+
+
+def run(args) -> int:
+    with tempfile.TemporaryDirectory(prefix="judgekit-bundle-") as tmp:
+        bundle = open_bundle(Path(args.bundle), Path(tmp))
+        columns = phase_task(bundle, args.phase).columns
+        scores = run_once(bundle, args.submission, args.phase, args.time_limit,
+                          Path(args.output) if args.output else None)
+    print(f"{args.submission} on the {args.phase} phase:")
+    print(leaderboard_row(scores, columns))
+    if args.output:
+        print(f"kept scores.json, scores.txt, detailed_results.html and predictions/ in {args.output}")
+    return 0
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = argparse.ArgumentParser(prog="run_local.py", description=__doc__.splitlines()[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    parser.add_argument("bundle", help="bundle folder or zip (or the starting kit folder)")
+    parser.add_argument("submission", help="result zip/folder, code submission, or baseline:NAME")
+    parser.add_argument("--phase", required=True, help="practice, evaluation or post-campaign")
+    parser.add_argument("--output", help="keep scores, detailed results and predictions here")
+    parser.add_argument("--time-limit", type=int, help="seconds per step (default: the phase's limit)")
+    args = parser.parse_args(argv)
+    return run_guarded(lambda: run(args), "run_local.py")

@@ -1,0 +1,51 @@
+"""Reading what the runner needs from a bundle: a phase, its task's programs and data, its limits."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+
+import yaml
+
+from ..errors import ConfigError
+
+
+@dataclass(frozen=True)
+class PhaseTask:
+    name: str
+    time_limit: int
+    scoring_program: Path
+    ingestion_program: Optional[Path]
+    reference_data: Path
+    input_data: Optional[Path]
+    columns: list
+
+
+def _slug(text: str) -> str:
+    return "".join(ch for ch in str(text).lower() if ch.isalnum())
+
+
+def phase_task(bundle: Path, phase: str) -> PhaseTask:
+    """The (single) task of the named phase; names match ignoring case and punctuation."""
+    path = bundle / "competition.yaml"
+    if not path.is_file():
+        raise ConfigError.single(str(bundle), "not a bundle: competition.yaml is missing",
+                                 hint="give the bundle folder or zip built by build_bundle.py, or the starting kit")
+    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    phases = doc.get("phases") or []
+    match = [p for p in phases if _slug(p.get("name")) == _slug(phase)]
+    if not match:
+        raise ConfigError.single(str(path), "no such phase in this bundle",
+                                 expected=" | ".join(str(p.get("name")) for p in phases), found=repr(phase))
+    entry = match[0]
+    tasks = {t["index"]: t for t in doc.get("tasks") or []}
+    task = tasks[entry["tasks"][0]]
+
+    def where(key: str) -> Optional[Path]:
+        return bundle / task[key] if task.get(key) else None
+
+    columns = (doc.get("leaderboards") or [{}])[0].get("columns", [])
+    return PhaseTask(name=str(entry.get("name")), time_limit=int(entry.get("execution_time_limit", 600)),
+                     scoring_program=where("scoring_program"), ingestion_program=where("ingestion_program"),
+                     reference_data=where("reference_data"), input_data=where("input_data"), columns=columns)

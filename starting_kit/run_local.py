@@ -1,0 +1,20 @@
+#!/usr/bin/env python3
+"""Run a submission through the same two steps as Codabench, locally: python3 run_local.py --help.
+
+Examples (from inside the starting kit, which is itself a bundle of the practice phase):
+    python3 run_local.py . baseline:cosine_bow --phase practice
+    python3 run_local.py . sample_submissions/result_submission.zip --phase practice --output out
+"""
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+for candidate in (HERE, os.path.join(HERE, "scoring_program"), os.path.dirname(HERE)):
+    if os.path.isdir(os.path.join(candidate, "judgekit", "runner")):
+        sys.path.insert(0, candidate)
+        break
+
+from judgekit.programs.run_local import main  # noqa: E402
+
+if __name__ == "__main__":
+    sys.exit(main())
