@@ -87,11 +87,12 @@ def baselines_page(edition: Edition, scores: Dict[str, Dict[str, Dict[str, float
     for phase_id, by_baseline in scores.items():
         if not by_baseline:
             continue
-        keys = list(next(iter(by_baseline.values())).keys())
-        lines += [f"## {phase_id}", "", "| baseline | " + " | ".join(keys) + " |",
-                  "|---|" + "---|" * len(keys)]
-        for name, row in by_baseline.items():
-            lines.append(f"| {name} | " + " | ".join(f"{row[k]:.4f}" if k in row else "n/a" for k in keys) + " |")
+        names = list(by_baseline)
+        keys = list(by_baseline[names[0]])
+        lines += [f"## {phase_id}", "", "| score | " + " | ".join(names) + " |", "|---|" + "---:|" * len(names)]
+        for key in keys:
+            cells = [f"{by_baseline[n][key]:.4f}" if key in by_baseline[n] else "n/a" for n in names]
+            lines.append(f"| `{key}` | " + " | ".join(cells) + " |")
         lines.append("")
     return "\n".join(lines) + "\n"
 
