@@ -1,0 +1,182 @@
+"""The scoring program's contract (issue 2): perfect predictions score perfectly, negated gold gives
+r = -1, missing tracks follow the primary policy, failures write no scores.json, and the outputs are
+what Codabench reads."""
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from judgekit.formats.items import write_items
+from judgekit.formats.write import gold_as_values, write_prediction
+from judgekit.gold import build_gold
+from judgekit.metrics import get as get_metric
+from judgekit.spec import TaskSpec, write_spec
+from judgekit.tracks import leaderboard_keys, tracks_from_list
+
+REPO = Path(__file__).resolve().parents[1]
+SCORE = REPO / "scoring_program" / "score.py"
+
+TRACKS = tracks_from_list([
+    {"id": "sim", "kind": "similarity", "dataset": "pairs"},
+    {"id": "nli", "kind": "classification", "dataset": "nli", "labels": ["entailment", "neutral", "contradiction"]},
+    {"id": "nli_soft", "kind": "soft_label", "scale": "categorical", "dataset": "nli",
+     "labels": ["entailment", "neutral", "contradiction"], "primary": False},
+    {"id": "sar_soft", "kind": "soft_label", "scale": "ordinal", "dataset": "sar",
+     "labels": ["1", "2", "3", "4", "5", "6"], "primary": False},
+    {"id": "sar_pe", "kind": "perspectivist", "scale": "ordinal", "dataset": "sar",
+     "labels": ["1", "2", "3", "4", "5", "6"], "primary": False},
+    {"id": "var_soft", "kind": "soft_label", "scale": "multilabel", "dataset": "var",
+     "labels": ["contradiction", "entailment", "neutral"], "primary": False},
+    {"id": "var_pe", "kind": "perspectivist", "scale": "multilabel", "dataset": "var",
+     "labels": ["contradiction", "entailment", "neutral"], "primary": False},
+])
+NLI = ["entailment", "neutral", "contradiction"]
+
+
+def _items():
+    pairs = [{"id": f"p{i}", "texts": ["a b", "b c"], "score": float((i * 7) % 11) / 2} for i in range(12)]
+    nli = []
+    for i in range(10):
+        votes = [NLI[(i + k * (i % 3)) % 3] for k in range(5)]
+        top = max(set(votes), key=votes.count)
+        nli.append({"id": f"n{i}", "texts": ["x", "y"], "annotators": [f"a{k}" for k in range(5)],
+                    "annotations": votes, "label": top if votes.count(top) >= 3 else None})
+    sar = [{"id": f"s{i}", "texts": ["c", "r"], "annotators": ["S1", "S2", f"S{3 + i % 4}"],
+            "annotations": [str(1 + i % 6), str(1 + (i * 5) % 6), "3"]} for i in range(8)]
+    var = [{"id": f"v{i}", "texts": ["c", "s"], "annotators": ["V1", "V2", "V3"],
+            "annotations": [["neutral"], ["entailment", "neutral"] if i % 2 else ["contradiction"], ["entailment"]]}
+           for i in range(6)]
+    return {"pairs": pairs, "nli": nli, "sar": sar, "var": var}
+
+
+@pytest.fixture()
+def task(tmp_path):
+    ref = tmp_path / "input" / "ref"
+    ref.mkdir(parents=True)
+    (tmp_path / "input" / "res").mkdir()
+    write_spec(ref, TaskSpec(edition="t", title="Test", phase="evaluation", tracks=TRACKS))
+    items = _items()
+    for name, rows in items.items():
+        write_items(ref / f"{name}.jsonl", rows)
+    golds = {t.id: build_gold(t, items[t.dataset], t.dataset) for t in TRACKS}
+    return tmp_path, golds
+
+
+def run_score(root: Path):
+    done = subprocess.run([sys.executable, str(SCORE), str(root / "input"), str(root / "out")],
+                          capture_output=True, text=True)
+    assert "Traceback" not in done.stderr + done.stdout
+    scores_path = root / "out" / "scores.json"
+    scores = json.loads(scores_path.read_text()) if scores_path.exists() else None
+    return done, scores
+
+
+def write_gold_submission(root: Path, golds, tracks=TRACKS):
+    for t in tracks:
+        write_prediction(root / "input" / "res" / f"{t.id}.tsv", t, golds[t.id].ids, gold_as_values(golds[t.id]))
+
+
+def test_perfect_predictions_score_perfectly_on_every_track(task):
+    root, golds = task
+    write_gold_submission(root, golds)
+    done, scores = run_score(root)
+    assert done.returncode == 0, done.stderr
+    assert list(scores) == leaderboard_keys(TRACKS)
+    for t in TRACKS:
+        for m in t.metrics:
+            metric = get_metric(m)
+            best = 1.0 if metric.higher_is_better else 0.0
+            assert scores[f"{t.id}_{m}"] == pytest.approx(best, abs=1e-12), (t.id, m)
+    assert scores["primary"] == pytest.approx(1.0)
+    txt = (root / "out" / "scores.txt").read_text().splitlines()
+    assert [line.split(": ")[0] for line in txt] == list(scores)
+    assert not (root / "out" / "metadata").exists()
+    assert all(len(k) <= 36 and math.isfinite(v) for k, v in scores.items())
+
+
+def test_negated_gold_gives_minus_one(task):
+    root, golds = task
+    sim = TRACKS[0]
+    write_prediction(root / "input" / "res" / "sim.tsv", sim, golds["sim"].ids, [-v for v in golds["sim"].gold])
+    done, scores = run_score(root)
+    assert done.returncode == 0, done.stderr
+    assert scores["sim_pearson"] == pytest.approx(-1.0, abs=1e-12)
+    assert scores["sim_spearman"] == pytest.approx(-1.0, abs=1e-12)
+
+
+def test_semeval_positional_format_is_accepted(task):
+    root, golds = task
+    lines = "".join(f"{v}\t100\n" for v in golds["sim"].gold)
+    (root / "input" / "res" / "sim.tsv").write_text(lines)
+    done, scores = run_score(root)
+    assert done.returncode == 0, done.stderr
+    assert scores["sim_pearson"] == pytest.approx(1.0)
+
+
+def test_constant_predictions_give_zero_and_a_warning(task):
+    root, golds = task
+    write_prediction(root / "input" / "res" / "sim.tsv", TRACKS[0], golds["sim"].ids, [2.5] * len(golds["sim"].ids))
+    done, scores = run_score(root)
+    assert done.returncode == 0
+    assert scores["sim_pearson"] == 0.0 and scores["sim_spearman"] == 0.0
+    assert "undefined" in (root / "out" / "detailed_results.html").read_text()
+
+
+def test_missing_primary_track_counts_as_worst_value(task):
+    root, golds = task
+    write_gold_submission(root, golds, tracks=[TRACKS[0]])
+    done, scores = run_score(root)
+    assert done.returncode == 0
+    # sim is perfect (1.0); nli is missing and counts as accuracy's worst value, 0.0
+    assert scores["primary"] == pytest.approx(0.5)
+    assert "nli_accuracy" not in scores
+    assert "not covered" in done.stdout
+
+
+def test_subset_and_zip_with_one_top_folder(task, tmp_path):
+    import zipfile
+    root, golds = task
+    folder = tmp_path / "pred"
+    folder.mkdir()
+    write_prediction(folder / "nli.tsv", TRACKS[1], golds["nli"].ids, gold_as_values(golds["nli"]))
+    with zipfile.ZipFile(root / "input" / "res" / "submission.zip", "w") as zf:
+        zf.write(folder / "nli.tsv", "my_team/nli.tsv")
+        zf.writestr("__MACOSX/my_team/._nli.tsv", "junk")
+        zf.writestr("my_team/.DS_Store", "junk")
+    done, scores = run_score(root)
+    assert done.returncode == 0, done.stderr
+    assert scores["nli_accuracy"] == 1.0
+
+
+@pytest.mark.parametrize("metadata", ['{"exitCode": 1, "ingestionExitCode": 1}', "ingestionExitCode: 137\n"])
+def test_failed_prediction_step_is_reported_not_scored(task, metadata):
+    root, golds = task
+    write_gold_submission(root, golds)
+    (root / "input" / "res" / "metadata").write_text(metadata)
+    done, scores = run_score(root)
+    assert done.returncode != 0 and scores is None
+    assert "prediction step failed" in done.stderr
+
+
+def test_ingestion_status_failed_is_reported(task):
+    root, golds = task
+    write_gold_submission(root, golds)
+    (root / "input" / "res" / "ingestion_status.json").write_text('{"status": "failed", "message": "model.py raised"}')
+    done, scores = run_score(root)
+    assert done.returncode != 0 and scores is None
+    assert "model.py raised" in done.stderr
+
+
+def test_error_leaves_no_scores_json_even_after_an_earlier_success(task):
+    root, golds = task
+    write_gold_submission(root, golds)
+    assert run_score(root)[1] is not None
+    (root / "input" / "res" / "sim.tsv").write_text("p0\tnan\n")
+    done, scores = run_score(root)
+    assert done.returncode != 0 and scores is None
+    assert not (root / "out" / "scores.txt").exists()
+    assert "sim.tsv" in done.stderr
