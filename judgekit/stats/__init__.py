@@ -1,0 +1,10 @@
+"""Statistics over per-item metric statistics: bootstrap intervals, paired tests, ranks with ties.
+
+Every metric exposes ``item_stats`` (per-item rows) and ``from_stats`` (score from column sums), so
+one resampling code path serves every metric. Nothing here reads or writes files.
+"""
+
+from .bootstrap import (DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, Interval, bootstrap_scores,  # noqa: F401
+                        interval, resample_counts, track_intervals)
+from .signature import Signature  # noqa: F401
+from . import summaries  # noqa: F401

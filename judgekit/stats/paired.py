@@ -1,0 +1,93 @@
+"""Paired tests of two systems on the same items: paired bootstrap (any metric) and Wilcoxon
+signed-rank on per-item losses (LeWiDi 2025's test for statistical ties). Both are two-sided.
+
+``choose_test`` picks the test of a metric for ``--test auto``: Williams for Pearson r, Wilcoxon for
+the lower-is-better LeWiDi metrics, the paired bootstrap otherwise.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Optional, Tuple
+
+import numpy as np
+from scipy.stats import wilcoxon
+
+from ..metrics import Metric, get as get_metric
+from .bootstrap import bootstrap_scores, undefined_as_zero
+from .williams import TestResult
+
+TESTS = ("williams", "bootstrap", "wilcoxon", "auto")
+#: Metrics whose per-item statistics are sufficient statistics, not per-item contributions to a mean.
+WITHOUT_ITEM_LOSSES = ("pearson", "spearman", "macro_f1")
+
+
+def oriented_score(metric: Metric, stats: np.ndarray) -> float:
+    """The score of full per-item statistics, undefined as 0.0, signed so that higher is better."""
+    stats = np.asarray(stats, dtype=float).reshape(len(stats), -1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        value = float(undefined_as_zero(np.asarray(metric.from_stats(stats.sum(axis=0), stats.shape[0]))))
+    return value if metric.higher_is_better else -value
+
+
+def paired_bootstrap(metric: Metric, stats_a, stats_b, resamples: int, seed: int) -> TestResult:
+    """Two-sided paired bootstrap p-value for "A and B score the same" (Berg-Kirkpatrick et al. 2012).
+
+    Both systems are scored on the same resamples; with delta = A - B (oriented so that positive
+    means A is better) and delta_b its resampled values, p = (1 + #{|delta_b - delta| >= |delta|})
+    / (resamples + 1): how often the resampled difference strays from the observed one by as much
+    as the observed one strays from zero. ``statistic`` is the observed oriented delta.
+    """
+    delta = oriented_score(metric, stats_a) - oriented_score(metric, stats_b)
+    if delta == 0.0 or resamples < 1:
+        return TestResult(delta, 1.0, "bootstrap")
+    raw_a, raw_b = bootstrap_scores([(metric, stats_a), (metric, stats_b)], resamples, seed)
+    sign = 1.0 if metric.higher_is_better else -1.0
+    deltas = sign * (undefined_as_zero(raw_a) - undefined_as_zero(raw_b))
+    extreme = int(np.count_nonzero(np.abs(deltas - delta) >= abs(delta)))
+    return TestResult(delta, (1.0 + extreme) / (resamples + 1.0), "bootstrap")
+
+
+def per_item_losses(metric: Metric, stats) -> Optional[np.ndarray]:
+    """Per-item losses (lower is better) of a metric whose score is a mean of per-item values.
+
+    Those metrics have one statistic per item (accuracy and the six LeWiDi metrics); correlations
+    and macro-F1 have none (None).
+    """
+    stats = np.asarray(stats, dtype=float)
+    if stats.ndim != 2 or stats.shape[1] != 1:
+        return None
+    return stats[:, 0] if not metric.higher_is_better else -stats[:, 0]
+
+
+def wilcoxon_test(losses_a, losses_b) -> TestResult:
+    """Two-sided Wilcoxon signed-rank test on paired per-item losses (zero differences dropped).
+
+    When every difference is zero the systems are indistinguishable: p = 1.0 (scipy refuses that case).
+    """
+    diff = np.asarray(losses_a, dtype=float) - np.asarray(losses_b, dtype=float)
+    if diff.size == 0 or not np.any(diff != 0.0):
+        return TestResult(0.0, 1.0, "wilcoxon")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # small-sample notes from scipy are not the user's business
+        result = wilcoxon(diff, zero_method="wilcox", alternative="two-sided")
+    p = float(result.pvalue)
+    return TestResult(float(result.statistic), p if np.isfinite(p) else 1.0, "wilcoxon")
+
+
+def choose_test(metric_name: str, requested: str = "auto") -> Tuple[str, Optional[str]]:
+    """The test to run for a metric and the note to print when the requested one does not apply."""
+    if requested not in TESTS:
+        raise ValueError(f"unknown test {requested!r}; expected one of {', '.join(TESTS)}")
+    metric = get_metric(metric_name)
+    has_losses = metric_name not in WITHOUT_ITEM_LOSSES
+    if requested == "auto":
+        if metric_name == "pearson":
+            return "williams", None
+        return ("wilcoxon" if has_losses and not metric.higher_is_better else "bootstrap"), None
+    if requested == "williams" and metric_name != "pearson":
+        return "bootstrap", f"Williams' test applies to Pearson r only; {metric_name} uses the paired bootstrap"
+    if requested == "wilcoxon" and not has_losses:
+        return "bootstrap", (f"{metric_name} has no per-item losses for Wilcoxon's test; "
+                             f"it uses the paired bootstrap")
+    return requested, None

@@ -1,0 +1,147 @@
+"""Official rankings: per-track ranks with statistical ties and an overall rank by mean rank.
+
+Per track, systems are ordered by the track's main metric. Ties are groups: the best remaining
+system leads a group, and every remaining system not significantly different from it (p > alpha)
+joins that group; repeat on the rest. Every member of a group gets the leader's rank (competition
+ranking: 1, 1, 3). The first group is "the best system and every system not significantly
+different from it" that SemEval-2017 marked. A system that did not submit a track ranks after all
+that did. The overall rank orders systems by their mean rank over the primary tracks (LeWiDi 2025).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ..metrics import get as get_metric
+from .bootstrap import DEFAULT_RESAMPLES, Interval, interval
+from .paired import choose_test, paired_bootstrap, per_item_losses, wilcoxon_test
+from .williams import TestResult, compare_pearson
+
+
+@dataclass
+class RankedSystem:
+    """One system on one track: its main score, rank, and test against the track's best system."""
+
+    system: str
+    value: float
+    rank: int
+    tied_with_best: bool
+    p_value: Optional[float] = None  # against the best system (None for the best itself)
+    interval: Optional[Interval] = None
+
+
+@dataclass
+class TrackRanking:
+    track: object  # tracks.Track
+    metric: str
+    test: str
+    note: Optional[str]
+    rows: List[RankedSystem]
+    missing: List[str] = field(default_factory=list)
+
+    def rank_of(self, system: str) -> Optional[int]:
+        return next((r.rank for r in self.rows if r.system == system), None)
+
+
+@dataclass
+class OverallRow:
+    system: str
+    rank: int
+    mean_rank: float
+    primary: float
+    track_ranks: Dict[str, int]
+
+
+def order_best_first(scores: Dict[str, float], higher_is_better: bool) -> List[str]:
+    """System names from best to worst score; equal scores in name order (deterministic)."""
+    sign = -1.0 if higher_is_better else 1.0
+    return sorted(scores, key=lambda name: (sign * scores[name], name))
+
+
+def tie_groups(order: Sequence[str], p_value: Callable[[str, str], float], alpha: float) -> Dict[str, int]:
+    """Competition ranks with statistical ties (see the module docstring).
+
+    ``order`` is best first; ``p_value(leader, other)`` tests two systems. Returns name -> rank.
+    """
+    ranks: Dict[str, int] = {}
+    remaining = list(order)
+    position = 1
+    while remaining:
+        leader = remaining[0]
+        group = [leader] + [s for s in remaining[1:] if p_value(leader, s) > alpha]
+        for name in group:
+            ranks[name] = position
+        position += len(group)
+        remaining = [s for s in remaining if s not in ranks]
+    return ranks
+
+
+def compare_systems(test: str, metric_name: str, a, b, resamples: int, seed: int) -> TestResult:
+    """Test two ``scoring.TrackResult`` of the same track on its main metric with ``test``."""
+    metric = get_metric(metric_name)
+    if test == "williams":
+        return compare_pearson(a.gold.gold[a.gold.scored], a.prediction.values[a.gold.scored],
+                               b.prediction.values[b.gold.scored])
+    if test == "wilcoxon":
+        return wilcoxon_test(per_item_losses(metric, a.stats[metric_name]),
+                             per_item_losses(metric, b.stats[metric_name]))
+    return paired_bootstrap(metric, a.stats[metric_name], b.stats[metric_name], resamples, seed)
+
+
+def rank_track(track, results: Dict[str, object], test: str = "auto", alpha: float = 0.05,
+               resamples: int = DEFAULT_RESAMPLES, seed: int = 12345) -> TrackRanking:
+    """Rank the systems (name -> ``scoring.Result``) that submitted ``track``."""
+    metric_name = track.main_metric
+    metric = get_metric(metric_name)
+    chosen, note = choose_test(metric_name, test)
+    submitted = {name: r.tracks[track.id] for name, r in results.items() if track.id in r.tracks}
+    scores = {name: tr.scores[metric_name] for name, tr in submitted.items()}
+    order = order_best_first(scores, metric.higher_is_better)
+    cache: Dict[Tuple[str, str], float] = {}
+
+    def p_value(a: str, b: str) -> float:
+        if (a, b) not in cache:
+            cache[(a, b)] = compare_systems(chosen, metric_name, submitted[a], submitted[b],
+                                            resamples, seed).p_value
+        return cache[(a, b)]
+
+    ranks = tie_groups(order, p_value, alpha)
+    rows = []
+    for name in sorted(order, key=lambda s: (ranks[s], order.index(s))):
+        p = None if name == order[0] else p_value(order[0], name)
+        tr = submitted[name]
+        rows.append(RankedSystem(name, scores[name], ranks[name], ranks[name] == 1, p,
+                                 interval(metric, tr.stats[metric_name], scores[name], resamples, seed)))
+    missing = sorted(name for name in results if name not in submitted)
+    return TrackRanking(track, metric_name, chosen, note, rows, missing)
+
+
+def missing_rank(ranking: TrackRanking) -> int:
+    """The rank of a system that did not submit a track: after every system that did."""
+    return len(ranking.rows) + 1
+
+
+def rank_overall(primary_track_ids: Sequence[str], rankings: Dict[str, TrackRanking],
+                 primary_scores: Dict[str, float], primary_higher_is_better: bool = True) -> List[OverallRow]:
+    """Overall ranks by mean rank over the primary tracks (lower is better); equal means tie.
+
+    Systems with equal mean ranks share a rank and are listed by primary score, then name.
+    """
+    sign = -1.0 if primary_higher_is_better else 1.0
+    rows = []
+    for system in primary_scores:
+        track_ranks = {}
+        for tid in primary_track_ids:
+            ranking = rankings[tid]
+            found = ranking.rank_of(system)
+            track_ranks[tid] = found if found is not None else missing_rank(ranking)
+        mean_rank = float(np.mean(list(track_ranks.values()))) if track_ranks else 0.0
+        rows.append(OverallRow(system, 0, round(mean_rank, 9), primary_scores[system], track_ranks))
+    rows.sort(key=lambda r: (r.mean_rank, sign * r.primary, r.system))
+    for position, row in enumerate(rows, start=1):
+        previous = rows[position - 2] if position > 1 else None
+        row.rank = previous.rank if previous is not None and previous.mean_rank == row.mean_rank else position
+    return rows

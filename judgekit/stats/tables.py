@@ -1,0 +1,176 @@
+"""The official ranking as text: markdown, CSV and LaTeX tables in the style of the SemEval-2017
+results table (one row per system, per-track main scores, the best system of each track and every
+system not significantly different from it marked with ``*``). No files are written here.
+
+Correlations, accuracy and macro-F1 are printed x 100 with two decimals, as the published tables;
+the LeWiDi distances as they are, with four decimals. The CSV keeps full precision.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Tuple
+
+from ..metrics import get as get_metric
+from .ranking import OverallRow, TrackRanking
+
+PERCENT_METRICS = ("pearson", "spearman", "accuracy", "macro_f1")
+MARK = "*"
+
+
+@dataclass
+class RankingReport:
+    """Everything the tables show. ``failures`` are (submission, reason) pairs that were not ranked."""
+
+    title: str
+    phase: str
+    signature: str
+    alpha: float
+    rankings: Dict[str, TrackRanking]
+    overall: List[OverallRow]
+    primary_tracks: List[str]
+    failures: List[Tuple[str, str]] = field(default_factory=list)
+
+
+def shown_value(metric_name: str, value: Optional[float]) -> str:
+    """A score as the tables print it (x 100 for correlations and accuracies)."""
+    if value is None:
+        return "-"
+    if metric_name in PERCENT_METRICS:
+        return f"{100.0 * value:.2f}"
+    return f"{value:.4f}"
+
+
+def _unit(metric_name: str) -> str:
+    title = get_metric(metric_name).title
+    return f"{title} x 100" if metric_name in PERCENT_METRICS else title
+
+
+def _cell(ranking: TrackRanking, system: str) -> Tuple[str, bool, bool]:
+    """(value text, has the best score, is marked) of a system on a track."""
+    row = next((r for r in ranking.rows if r.system == system), None)
+    if row is None:
+        return "-", False, False
+    best = row.value == ranking.rows[0].value
+    return shown_value(ranking.metric, row.value), best, row.tied_with_best
+
+
+def _track_heading(ranking: TrackRanking) -> str:
+    return ranking.track.title or ranking.track.id
+
+
+def _test_text(report: RankingReport, ranking: TrackRanking) -> str:
+    return f"{ranking.test}, two-sided, alpha {report.alpha:g}"
+
+
+def _md(text) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def render_markdown(report: RankingReport) -> str:
+    out = [f"# Official ranking: {_md(report.title)} ({_md(report.phase)})", "",
+           f"Reproduce with: `{report.signature}`", "",
+           "## Overall", "",
+           f"Systems ordered by their mean rank over the primary tracks ({', '.join(report.primary_tracks)}); "
+           f"a track a system did not submit counts as last place. `{MARK}` marks the best system of a track "
+           f"and every system not significantly different from it; per-track ranks in brackets.", ""]
+    track_ids = list(report.rankings)
+    header = ["Rank", "System", "Mean rank", "Primary"] + [_md(report.rankings[t].track.id) for t in track_ids]
+    out.append("| " + " | ".join(header) + " |")
+    out.append("|" + "|".join(["---:", "---", "---:", "---:"] + ["---:"] * len(track_ids)) + "|")
+    for row in report.overall:
+        cells = [str(row.rank), _md(row.system), f"{row.mean_rank:.2f}", f"{row.primary:.4f}"]
+        for tid in track_ids:
+            text, best, marked = _cell(report.rankings[tid], row.system)
+            rank = report.rankings[tid].rank_of(row.system)
+            text = (f"**{text}**" if best else text) + (MARK if marked else "")
+            cells.append(text + (f" ({rank})" if rank is not None else ""))
+        out.append("| " + " | ".join(cells) + " |")
+    for tid in track_ids:
+        out.extend(_markdown_track(report, report.rankings[tid]))
+    if report.failures:
+        out += ["", "## Not ranked", ""]
+        out += [f"- {_md(name)}: {_md(reason)}" for name, reason in report.failures]
+    return "\n".join(out) + "\n"
+
+
+def _markdown_track(report: RankingReport, ranking: TrackRanking) -> List[str]:
+    out = ["", f"## {_md(_track_heading(ranking))} ({_md(ranking.track.id)})", "",
+           f"Main metric: {_unit(ranking.metric)} ({get_metric(ranking.metric).direction} is better); "
+           f"test against the best system: {_test_text(report, ranking)}."]
+    if ranking.note:
+        out.append(f"Note: {_md(ranking.note)}.")
+    out += ["", "| Rank | System | Score | 95% interval | p vs best | |", "|---:|---|---:|---|---:|---|"]
+    for r in ranking.rows:
+        ci = (f"[{shown_value(ranking.metric, r.interval.low)}, {shown_value(ranking.metric, r.interval.high)}]"
+              if r.interval is not None else "n/a")
+        p = "-" if r.p_value is None else f"{r.p_value:.4f}"
+        out.append(f"| {r.rank} | {_md(r.system)} | {shown_value(ranking.metric, r.value)} | {ci} | {p} | "
+                   f"{MARK if r.tied_with_best else ''} |")
+    if ranking.missing:
+        out.append("")
+        out.append("Not submitted: " + ", ".join(_md(m) for m in ranking.missing) + ".")
+    return out
+
+
+CSV_COLUMNS = ("table", "rank", "system", "metric", "value", "ci_low", "ci_high", "test", "p_vs_best",
+               "tied_with_best", "mean_rank", "primary", "note")
+
+
+def render_csv(report: RankingReport) -> str:
+    """One row per (track, system) and one per system overall; empty cells where not applicable."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for row in report.overall:
+        writer.writerow(["overall", row.rank, row.system, "mean_rank", "", "", "", "", "", "",
+                         repr(row.mean_rank), repr(row.primary), ""])
+    for tid, ranking in report.rankings.items():
+        for r in ranking.rows:
+            writer.writerow([tid, r.rank, r.system, ranking.metric, repr(r.value),
+                             repr(r.interval.low) if r.interval else "", repr(r.interval.high) if r.interval else "",
+                             ranking.test, "" if r.p_value is None else repr(r.p_value),
+                             int(r.tied_with_best), "", "", ranking.note or ""])
+    for name, reason in report.failures:
+        writer.writerow(["not_ranked", "", name, "", "", "", "", "", "", "", "", "", reason])
+    return buffer.getvalue()
+
+
+_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+                  "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+
+
+def latex_escape(text) -> str:
+    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in str(text).replace("\n", " "))
+
+
+def render_latex(report: RankingReport) -> str:
+    """The overall table (booktabs), best per track in bold, ties with the best starred."""
+    track_ids = list(report.rankings)
+    lines = [f"% judgekit official ranking: {latex_escape(report.title)} ({latex_escape(report.phase)})",
+             f"% reproduce with: {report.signature}",
+             "% needs \\usepackage{booktabs}",
+             "\\begin{table}[t]", "\\centering", "\\small",
+             "\\begin{tabular}{rlrr" + "r" * len(track_ids) + "}", "\\toprule",
+             " & ".join(["Rank", "System", "Mean rank", "Primary"]
+                        + [latex_escape(report.rankings[t].track.id) for t in track_ids]) + " \\\\",
+             "\\midrule"]
+    for row in report.overall:
+        cells = [str(row.rank), latex_escape(row.system), f"{row.mean_rank:.2f}", f"{row.primary:.4f}"]
+        for tid in track_ids:
+            text, best, marked = _cell(report.rankings[tid], row.system)
+            text = f"\\textbf{{{text}}}" if best else text
+            cells.append(text + ("$^{\\ast}$" if marked else ""))
+        lines.append(" & ".join(cells) + " \\\\")
+    metrics = sorted({report.rankings[t].metric for t in track_ids})
+    tests = sorted({report.rankings[t].test for t in track_ids})
+    lines += ["\\bottomrule", "\\end{tabular}",
+              "\\caption{Official ranking by mean rank over the primary tracks. Track columns: "
+              + latex_escape(", ".join(_unit(m) for m in metrics))
+              + ". Bold: best system of the track; $^{\\ast}$: the best system and every system not "
+              f"significantly different from it ({latex_escape(', '.join(tests))}, two-sided, "
+              f"$\\alpha={report.alpha:g}$).}}",
+              "\\label{tab:official-ranking}", "\\end{table}"]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,79 @@
+"""Williams' t-test for two dependent Pearson correlations that share the gold (metrics.md §7).
+
+Systems 2 and 3 are each correlated with the same gold (variable 1): r12 and r13, with r23 the
+correlation between the two systems' predictions. Under H0 (r12 = r13)
+
+    t = (r12 - r13) * sqrt((n-1)(1+r23)) / sqrt(2 ((n-1)/(n-3)) |R| + ((r12+r13)^2 / 4) (1-r23)^3)
+
+with |R| = 1 - r12^2 - r13^2 - r23^2 + 2 r12 r13 r23, follows Student's t with n - 3 degrees of
+freedom (Williams 1959; used by SemEval-2017 STS and WMT). The kit's tests are two-sided.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.stats import t as student_t
+
+from ..metrics import get as get_metric
+
+ALTERNATIVES = ("two-sided", "greater", "less")
+
+
+@dataclass(frozen=True)
+class TestResult:
+    """A test statistic (None when the test has none), its p-value and the test's name."""
+
+    statistic: object
+    p_value: float
+    test: str
+
+
+def williams_t(r12: float, r13: float, r23: float, n: int) -> float:
+    """Williams' t statistic (positive when r12 > r13); needs n > 3.
+
+    Identical systems (r23 = 1, r12 = r13) give 0.0; a zero denominator with a non-zero
+    difference (impossible in exact arithmetic) gives an infinite t of the difference's sign.
+    """
+    if n <= 3:
+        raise ValueError(f"Williams' test needs more than 3 items, got {n}")
+    det_r = 1.0 - r12 * r12 - r13 * r13 - r23 * r23 + 2.0 * r12 * r13 * r23
+    det_r = max(det_r, 0.0)  # a correlation matrix is positive semi-definite; clip rounding noise
+    numerator = (r12 - r13) * math.sqrt(max((n - 1) * (1.0 + r23), 0.0))
+    denominator_sq = 2.0 * ((n - 1) / (n - 3)) * det_r + ((r12 + r13) ** 2 / 4.0) * (1.0 - r23) ** 3
+    if denominator_sq <= 0.0:
+        return 0.0 if numerator == 0.0 else math.copysign(math.inf, numerator)
+    return numerator / math.sqrt(denominator_sq)
+
+
+def williams_test(r12: float, r13: float, r23: float, n: int, alternative: str = "two-sided") -> TestResult:
+    """p-value of Williams' test; ``greater`` tests r12 > r13. With n <= 3 there is no test: p = 1."""
+    if alternative not in ALTERNATIVES:
+        raise ValueError(f"alternative must be one of {ALTERNATIVES}, got {alternative!r}")
+    if n <= 3:
+        return TestResult(None, 1.0, "williams")
+    t = williams_t(r12, r13, r23, n)
+    df = n - 3
+    if alternative == "greater":
+        p = float(student_t.sf(t, df))
+    elif alternative == "less":
+        p = float(student_t.cdf(t, df))
+    else:
+        p = float(min(1.0, 2.0 * student_t.sf(abs(t), df)))
+    return TestResult(t, p, "williams")
+
+
+def pearson_or_zero(x, y) -> float:
+    """Pearson r as scoring reports it: 0.0 when undefined (a constant series)."""
+    return float(get_metric("pearson").score(np.asarray(x, float), np.asarray(y, float)).value)
+
+
+def compare_pearson(gold, pred_a, pred_b, alternative: str = "two-sided") -> TestResult:
+    """Williams' test of system A's Pearson r against system B's, on the same gold and items."""
+    gold = np.asarray(gold, dtype=float)
+    r12 = pearson_or_zero(gold, pred_a)
+    r13 = pearson_or_zero(gold, pred_b)
+    r23 = pearson_or_zero(pred_a, pred_b)
+    return williams_test(r12, r13, r23, int(gold.size), alternative)

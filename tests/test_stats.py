@@ -1,0 +1,294 @@
+"""Bootstrap intervals, Williams' test, paired tests and the page's aggregates (judgekit.stats).
+
+Expected values are worked out here independently: Williams' t by hand from the formula in
+metrics.md §7, intervals by a plain Python loop over the documented resampling procedure.
+"""
+
+import math
+import time
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from scipy import stats as sps
+
+from judgekit.metrics import get as get_metric
+from judgekit.stats import Signature, bootstrap_scores, interval, resample_counts, track_intervals
+from judgekit.stats.bootstrap import CHUNK_BYTES, chunk_rows
+from judgekit.stats.paired import choose_test, paired_bootstrap, per_item_losses, wilcoxon_test
+from judgekit.stats.summaries import (MIN_CELL_COUNT, confusion_counts, gold_bin_edges, group_scores,
+                                      mean_distributions, similarity_grid, suppress_small)
+from judgekit.stats.williams import compare_pearson, williams_t, williams_test
+
+
+# --- resampling -------------------------------------------------------------------------------
+
+def test_resample_counts_are_draws_with_replacement():
+    chunks = list(resample_counts(37, 250, seed=3))
+    counts = np.vstack(chunks)
+    assert counts.shape == (250, 37)
+    assert np.all(counts.sum(axis=1) == 37)
+    assert np.all(counts >= 0) and np.all(counts == np.round(counts))
+    # each item is drawn once per resample on average
+    assert abs(counts.mean() - 1.0) < 1e-12
+    assert 0.8 < counts.var() < 1.2  # multinomial(37, 1/37) variance ~ 1 - 1/37
+
+
+def test_resample_counts_match_documented_procedure():
+    """Index sampling with default_rng(seed).integers(0, N) in chunks: anyone can redo it."""
+    n, b, seed = 50, 120, 11
+    rng = np.random.default_rng(seed)
+    index = rng.integers(0, n, size=(b, n))  # one chunk, as chunk_rows(50, 120) == 120
+    assert chunk_rows(n, b) == b
+    expected = np.stack([np.bincount(row, minlength=n) for row in index])
+    assert np.array_equal(np.vstack(list(resample_counts(n, b, seed))), expected)
+
+
+def test_chunks_stay_within_the_memory_budget():
+    rows = chunk_rows(100_000, 1000)
+    assert 1 <= rows and rows * 100_000 * 8 <= CHUNK_BYTES
+    assert chunk_rows(10_000_000, 1000) == 1
+
+
+def test_pearson_interval_matches_a_plain_loop_over_the_same_resamples():
+    rng = np.random.default_rng(0)
+    gold = rng.uniform(0, 5, 250)
+    pred = gold + rng.normal(0, 1.2, 250)
+    metric = get_metric("pearson")
+    value = metric.score(gold, pred)
+    found = interval(metric, value.stats, value.value, resamples=400, seed=99)
+    draws = np.random.default_rng(99).integers(0, 250, size=(400, 250))
+    loop = [sps.pearsonr(gold[i], pred[i])[0] for i in draws]
+    low, high = np.percentile(loop, [2.5, 97.5])
+    assert found.low == pytest.approx(low, abs=1e-9)
+    assert found.high == pytest.approx(high, abs=1e-9)
+    assert found.low < value.value < found.high
+    assert (found.resamples, found.seed, found.confidence) == (400, 99, 0.95)
+
+
+def test_mean_metric_interval_agrees_with_normal_theory():
+    rng = np.random.default_rng(5)
+    losses = rng.exponential(0.4, 3000)
+    metric = get_metric("error_rate")  # a plain mean of per-item values
+    found = interval(metric, losses[:, None], float(losses.mean()), resamples=2000, seed=1)
+    se = losses.std(ddof=1) / math.sqrt(losses.size)
+    assert found.low == pytest.approx(losses.mean() - 1.96 * se, abs=0.2 * se)
+    assert found.high == pytest.approx(losses.mean() + 1.96 * se, abs=0.2 * se)
+
+
+def test_same_seed_same_interval_other_seed_other_interval():
+    rng = np.random.default_rng(1)
+    gold, pred = rng.integers(0, 3, 500), rng.integers(0, 3, 500)
+    metric = get_metric("macro_f1")
+    stats = metric.score(gold, pred).stats
+    a = interval(metric, stats, 0.3, 300, seed=7)
+    b = interval(metric, stats, 0.3, 300, seed=7)
+    c = interval(metric, stats, 0.3, 300, seed=8)
+    assert a == b and repr(a) == repr(b)
+    assert (a.low, a.high) != (c.low, c.high)
+
+
+def test_undefined_resamples_count_as_zero():
+    metric = get_metric("pearson")
+    gold = np.arange(20, dtype=float)
+    value = metric.score(gold, np.full(20, 2.5))  # constant predictions: undefined everywhere
+    found = interval(metric, value.stats, value.value, 100, seed=1)
+    assert found.undefined == 100 and found.low == 0.0 and found.high == 0.0
+
+
+def test_track_intervals_share_resamples_and_skip_tiny_tracks():
+    rng = np.random.default_rng(2)
+    gold = rng.normal(size=80)
+    pred = gold + rng.normal(size=80)
+    stats = {m: get_metric(m).score(gold, pred).stats for m in ("pearson", "spearman")}
+    scores = {m: float(get_metric(m).score(gold, pred).value) for m in stats}
+    tr = SimpleNamespace(stats=stats, scores=scores)
+    both = track_intervals(tr, 200, seed=4)
+    alone = interval(get_metric("spearman"), stats["spearman"], scores["spearman"], 200, seed=4)
+    assert set(both) == {"pearson", "spearman"} and both["spearman"] == alone
+    tiny = SimpleNamespace(stats={"pearson": stats["pearson"][:1]}, scores={"pearson": 0.0})
+    assert track_intervals(tiny, 200) == {}
+    assert track_intervals(tr, 0) == {}
+
+
+def test_thousand_resamples_of_100k_items_are_fast():
+    rng = np.random.default_rng(0)
+    gold = rng.normal(size=100_000)
+    pred = gold + rng.normal(size=100_000)
+    metric = get_metric("pearson")
+    value = metric.score(gold, pred)
+    started = time.monotonic()
+    found = interval(metric, value.stats, value.value, 1000, seed=1)
+    assert time.monotonic() - started < 30
+    se = (1 - value.value ** 2) / math.sqrt(100_000)  # Fisher's approximation of r's standard error
+    assert found.high - found.low == pytest.approx(2 * 1.96 * se, rel=0.15)
+
+
+def test_signature_names_version_resamples_seed_and_level():
+    from judgekit import __version__
+    assert Signature(1000, 12345).render() == f"judgekit {__version__}|bootstrap 1000|seed 12345|ci 95%"
+    assert Signature(200, 1, test="williams", alpha=0.05).render().endswith("|test williams|alpha 0.05")
+
+
+# --- Williams' test -----------------------------------------------------------------------------
+
+def test_williams_t_worked_by_hand():
+    # r12 = .6, r13 = .4, r23 = .5, n = 50:
+    # |R| = 1 - .36 - .16 - .25 + 2(.6)(.4)(.5) = .47
+    # numerator^2 = (.2)^2 (49)(1.5) = 2.94; denominator^2 = 2 (49/47)(.47) + (1^2/4)(.5)^3 = .98 + .03125
+    assert williams_t(0.6, 0.4, 0.5, 50) == pytest.approx(math.sqrt(2.94 / 1.01125), rel=1e-12)
+    # r12 = .3, r13 = .5, r23 = .2, n = 30: |R| = 1 - .09 - .25 - .04 + .06 = .68
+    # numerator^2 = (.2)^2 (29)(1.2) = 1.392; denominator^2 = 2 (29/27)(.68) + (.8^2/4)(.8)^3
+    expected = -math.sqrt(1.392 / (2 * 29 / 27 * 0.68 + 0.16 * 0.512))
+    assert williams_t(0.3, 0.5, 0.2, 30) == pytest.approx(expected, rel=1e-12)
+    assert williams_t(0.7, 0.7, 0.3, 40) == 0.0
+
+
+def test_williams_p_values_use_t_with_n_minus_3_degrees_of_freedom():
+    t = math.sqrt(2.94 / 1.01125)
+    assert williams_test(0.6, 0.4, 0.5, 50).p_value == pytest.approx(2 * sps.t.sf(t, 47), rel=1e-10)
+    assert williams_test(0.6, 0.4, 0.5, 50, "greater").p_value == pytest.approx(sps.t.sf(t, 47), rel=1e-10)
+    assert williams_test(0.6, 0.4, 0.5, 3).p_value == 1.0
+    # swapping the systems flips t and keeps the two-sided p
+    assert williams_test(0.4, 0.6, 0.5, 50).statistic == pytest.approx(-t)
+    assert williams_test(0.4, 0.6, 0.5, 50).p_value == pytest.approx(williams_test(0.6, 0.4, 0.5, 50).p_value)
+
+
+def test_compare_pearson_reads_the_three_correlations_from_data():
+    rng = np.random.default_rng(8)
+    gold = rng.normal(size=60)
+    a, b = gold + rng.normal(size=60), gold + rng.normal(0, 2, 60)
+    r = np.corrcoef([gold, a, b])
+    found = compare_pearson(gold, a, b)
+    assert found.statistic == pytest.approx(williams_t(r[0, 1], r[0, 2], r[1, 2], 60), rel=1e-9)
+    assert compare_pearson(gold, a, a).p_value == 1.0
+
+
+def _williams_rejection_rate(noise_a, noise_b, sims=2000, n=50, seed=2017):
+    rng = np.random.default_rng(seed)
+    rejected = 0
+    for _ in range(sims):
+        gold = rng.normal(size=n)
+        a = gold + rng.normal(0, noise_a, n)
+        b = gold + rng.normal(0, noise_b, n)
+        r = np.corrcoef([gold, a, b])
+        rejected += williams_test(r[0, 1], r[0, 2], r[1, 2], n).p_value < 0.05
+    return rejected / sims
+
+
+def test_williams_false_positive_rate_is_near_nominal():
+    rate = _williams_rejection_rate(1.0, 1.0)
+    assert 0.035 <= rate <= 0.065, rate
+
+
+def test_williams_detects_a_real_difference():
+    assert _williams_rejection_rate(0.5, 1.5, sims=300) > 0.8
+
+
+# --- paired bootstrap and Wilcoxon ---------------------------------------------------------------
+
+def test_paired_bootstrap_identical_and_clearly_different_systems():
+    rng = np.random.default_rng(4)
+    gold = rng.integers(0, 3, 400)
+    good = np.where(rng.random(400) < 0.8, gold, (gold + 1) % 3)
+    bad = np.where(rng.random(400) < 0.4, gold, (gold + 1) % 3)
+    metric = get_metric("accuracy")
+    s_good, s_bad = metric.score(gold, good).stats, metric.score(gold, bad).stats
+    assert paired_bootstrap(metric, s_good, s_good, 500, 1).p_value == 1.0
+    found = paired_bootstrap(metric, s_good, s_bad, 500, 1)
+    assert found.p_value == pytest.approx(1 / 501)
+    assert found.statistic == pytest.approx(good.__eq__(gold).mean() - bad.__eq__(gold).mean())
+
+
+def test_paired_bootstrap_orients_lower_is_better_metrics():
+    metric = get_metric("error_rate")
+    low, high = np.full((100, 1), 0.1), np.full((100, 1), 0.3)
+    low[::7] = 0.5
+    assert paired_bootstrap(metric, low, high, 200, 1).statistic > 0  # A (lower error) is better
+
+
+def test_paired_bootstrap_false_positive_rate_is_moderate():
+    rng = np.random.default_rng(6)
+    metric = get_metric("accuracy")
+    rejected = 0
+    sims = 300
+    for k in range(sims):
+        a = (rng.random(150) < 0.7).astype(float)[:, None]
+        b = (rng.random(150) < 0.7).astype(float)[:, None]
+        rejected += paired_bootstrap(metric, a, b, 300, k).p_value < 0.05
+    assert 0.01 <= rejected / sims <= 0.10
+
+
+def test_wilcoxon_exact_p_value_worked_by_hand():
+    # 8 positive differences, no ties: the exact two-sided p is 2 / 2^8
+    found = wilcoxon_test(np.arange(1, 9, dtype=float) + 10, np.full(8, 10.0))
+    assert found.p_value == pytest.approx(2 / 256)
+
+
+def test_wilcoxon_all_zero_differences_mean_no_difference():
+    losses = np.array([0.1, 0.2, 0.3])
+    assert wilcoxon_test(losses, losses.copy()).p_value == 1.0
+    assert wilcoxon_test(np.zeros(0), np.zeros(0)).p_value == 1.0
+
+
+def test_per_item_losses_and_test_choice():
+    stats = np.array([[1.0], [0.0]])
+    assert per_item_losses(get_metric("accuracy"), stats).tolist() == [-1.0, 0.0]
+    assert per_item_losses(get_metric("amd"), stats).tolist() == [1.0, 0.0]
+    assert per_item_losses(get_metric("pearson"), np.zeros((2, 5))) is None
+    assert choose_test("pearson") == ("williams", None)
+    assert choose_test("anad") == ("wilcoxon", None)
+    assert choose_test("accuracy") == ("bootstrap", None)
+    assert choose_test("macro_f1", "wilcoxon")[0] == "bootstrap"
+    assert choose_test("amd", "williams")[0] == "bootstrap"
+    assert choose_test("spearman", "bootstrap") == ("bootstrap", None)
+    with pytest.raises(ValueError):
+        choose_test("pearson", "t-test")
+
+
+def test_bootstrap_scores_refuse_misaligned_systems():
+    with pytest.raises(ValueError):
+        bootstrap_scores([(get_metric("amd"), np.zeros((3, 1))), (get_metric("amd"), np.zeros((4, 1)))], 10, 1)
+
+
+# --- aggregates for the detailed results page ----------------------------------------------------
+
+def test_similarity_grid_counts_items_by_gold_range_and_prediction_fifth():
+    rng = np.random.default_rng(3)
+    gold = rng.uniform(0, 5, 500)
+    pred = gold + rng.normal(0, 1, 500)
+    grid = similarity_grid(gold, pred)
+    assert grid.counts.sum() == 500
+    assert grid.counts.sum(axis=0).tolist() == [100] * 5  # equal-count fifths of the predictions
+    edges = gold_bin_edges(gold)
+    assert edges.tolist() == [0, 1, 2, 3, 4, 5]
+    # rows are gold bins, highest first
+    expected_top = np.count_nonzero(gold >= 4)
+    assert grid.counts[0].sum() == expected_top
+    assert grid.row_labels[0] == "4 to 5" and grid.row_labels[-1] == "0 to 1"
+
+
+def test_suppression_hides_small_cells_zeros_and_thin_columns():
+    counts = np.array([[0, 7, 3], [12, 5, 1]])
+    assert suppress_small(counts) == [[None, 7, None], [12, 5, None]]
+    assert suppress_small(counts, min_column=10) == [[None, 7, None], [12, 5, None]]
+    assert suppress_small(counts, min_column=13) == [[None, None, None], [None, None, None]]
+    assert MIN_CELL_COUNT == 5
+
+
+def test_confusion_mean_distributions_and_group_scores():
+    gold = np.array([0, 0, 1, 2, 2, 2])
+    pred = np.array([0, 1, 1, 2, 0, 2])
+    assert confusion_counts(gold, pred, 3).tolist() == [[1, 1, 0], [0, 1, 0], [1, 0, 2]]
+    soft_gold = np.array([[1.0, 0.0], [0.5, 0.5]])
+    soft_pred = np.array([[0.25, 0.75], [0.75, 0.25]])
+    g, p = mean_distributions(soft_gold, soft_pred)
+    assert g.tolist() == [0.75, 0.25] and p.tolist() == [0.5, 0.5]
+    metric = get_metric("accuracy")
+    stats = metric.score(gold, pred).stats
+    groups = ["en", "en", "es", "es", "es", "en"]
+    found = group_scores(metric, stats, groups)
+    assert found == [("en", 3, pytest.approx(2 / 3)), ("es", 3, pytest.approx(2 / 3))]
+    undefined = group_scores(get_metric("pearson"), get_metric("pearson").score(
+        np.array([1.0, 2.0, 3.0, 4.0]), np.array([1.0, 1.0, 2.0, 3.0])).stats, ["a", "a", "b", "b"])
+    assert undefined[0] == ("a", 2, None) and undefined[1][2] == pytest.approx(1.0)
