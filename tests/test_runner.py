@@ -1,0 +1,107 @@
+"""The local runner (issue 3): both steps as on Codabench, the time limit, no reference data for
+submitted code, and the leaderboard row."""
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+
+from judgekit.bundle.build import build
+from judgekit.bundle.edition import load_edition
+from judgekit.errors import SubmissionError
+from judgekit.programs import run_local
+from small_edition import make_edition
+
+
+@pytest.fixture(scope="module")
+def bundle(tmp_path_factory):
+    root = tmp_path_factory.mktemp("runner")
+    edition = load_edition(make_edition(root / "edition"))
+    summary = build(edition, edition.folder, root / "dist")
+    return summary
+
+
+@pytest.mark.parametrize("phase", ["practice", "evaluation", "post-campaign"])
+@pytest.mark.parametrize("baseline", ["random", "most_frequent", "cosine_bow"])
+def test_every_baseline_runs_on_every_phase(bundle, baseline, phase):
+    scores = run_local.run_once(bundle.tree, f"baseline:{baseline}", phase)
+    keys = [c["key"] for c in bundle_columns(bundle.tree)]
+    assert list(scores) == keys
+
+
+def bundle_columns(tree: Path):
+    import yaml
+    return yaml.safe_load((tree / "competition.yaml").read_text())["leaderboards"][0]["columns"]
+
+
+def test_cli_on_the_zip_prints_the_leaderboard_row_and_keeps_outputs(bundle, tmp_path, capsys):
+    code = run_local.main([str(bundle.zip_path), "baseline:cosine_bow", "--phase", "practice",
+                           "--output", str(tmp_path / "out")])
+    assert code == 0
+    printed = capsys.readouterr().out
+    assert "Primary score" in printed and "sim Pearson r" in printed
+    kept = sorted(p.name for p in (tmp_path / "out").iterdir())
+    assert kept == ["detailed_results.html", "predictions", "scores.json", "scores.txt"]
+    assert (tmp_path / "out" / "predictions" / "sim.tsv").is_file()
+    assert json.loads((tmp_path / "out" / "scores.json").read_text())["primary"] >= -1
+
+
+def test_starting_kit_is_a_bundle_of_the_practice_phase(bundle):
+    kit = bundle.tree / "starting_kit"
+    scores = run_local.run_once(kit, str(kit / "sample_submissions" / "code_submission"), "practice")
+    assert "sim_pearson" in scores
+    scores = run_local.run_once(kit, str(kit / "sample_submissions" / "result_submission.zip"), "practice")
+    assert "var_pe_mer" in scores
+    with pytest.raises(Exception, match="no such phase"):
+        run_local.run_once(kit, "baseline:random", "evaluation")
+
+
+def _code_submission(folder: Path, body: str) -> str:
+    folder.mkdir()
+    (folder / "model.py").write_text(body)
+    return str(folder)
+
+
+def test_submitted_code_cannot_read_the_reference_data(bundle, tmp_path):
+    ref = bundle.tree / "reference_data" / "evaluation"
+    body = f'''
+import os
+class Model:
+    def __init__(self, track):
+        self.track = track
+    def fit(self, items):
+        pass
+    def predict(self, items):
+        os.listdir({str(ref)!r})
+        return open({str(ref / "sim.jsonl")!r}).read()
+'''
+    submission = _code_submission(tmp_path / "peek", body)
+    with pytest.raises(SubmissionError, match="reference data is not readable"):
+        run_local.run_once(bundle.tree, submission, "evaluation")
+
+
+def test_code_that_sleeps_past_the_limit_is_stopped(bundle, tmp_path):
+    body = '''
+import time
+class Model:
+    def __init__(self, track):
+        pass
+    def fit(self, items):
+        time.sleep(60)
+    def predict(self, items):
+        return []
+'''
+    submission = _code_submission(tmp_path / "sleepy", body)
+    start = time.monotonic()
+    with pytest.raises(SubmissionError, match="time limit"):
+        run_local.run_once(bundle.tree, submission, "practice", time_limit=3)
+    assert time.monotonic() - start < 30
+
+
+def test_missing_bundle_and_unknown_phase_are_clear(bundle, capsys):
+    assert run_local.main(["/nonexistent/bundle.zip", "baseline:random", "--phase", "practice"]) != 0
+    assert "bundle not found" in capsys.readouterr().err
+    assert run_local.main([str(bundle.tree), "baseline:random", "--phase", "final"]) != 0
+    err = capsys.readouterr().err
+    assert "no such phase" in err and "Traceback" not in err
