@@ -1,0 +1,170 @@
+"""The code-submission interface at run time: loading ``model.py``, calling it safely, and turning
+what it returns into ``id<TAB>value`` lines checked by the scorer's own value parsers.
+
+The interface itself is described in the package docstring (``judgekit.baselines``).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import numbers
+import sys
+import traceback
+from pathlib import Path
+from typing import Callable, Dict, List, Optional
+
+import numpy as np
+
+from ..errors import ProblemCollector, SubmissionError
+from ..formats.values import ValueProblem, parse_label, parse_number, parse_per_annotator, parse_soft
+from ..tracks import Track
+
+MODEL_FILE = "model.py"
+MAX_ERROR_CHARS = 400
+INTERFACE_HINT = ("model.py must define class Model with __init__(self, track), fit(self, train_items) and "
+                  "predict(self, items); for example 'from judgekit.baselines import CosineBow as Model'")
+
+
+def track_settings(track: Track, seed: int) -> dict:
+    """The ``track`` dict a Model receives: the track's declaration plus the run's seed."""
+    return {**track.to_dict(), "seed": int(seed)}
+
+
+def _exception_line(error: BaseException) -> str:
+    """The last line of the exception, as Python would print it (never the whole traceback)."""
+    if isinstance(error, SystemExit):
+        return f"SystemExit({error.code!r}): the code called sys.exit()"
+    line = traceback.format_exception_only(type(error), error)[-1].strip()
+    return line if len(line) <= MAX_ERROR_CHARS else line[:MAX_ERROR_CHARS] + "..."
+
+
+def _raised_at(error: BaseException, root: Optional[Path]) -> Optional[str]:
+    """'model.py, line 12': the innermost frame inside the submission folder, if any."""
+    if root is None:
+        return None
+    where = None
+    frames = traceback.extract_tb(error.__traceback__)
+    if isinstance(error, SyntaxError) and error.filename:
+        frames.append(traceback.FrameSummary(error.filename, error.lineno or 0, "<module>"))
+    for frame in frames:
+        try:
+            relative = Path(frame.filename).resolve().relative_to(root)
+        except ValueError:
+            continue
+        where = f"{relative.as_posix()}, line {frame.lineno}"
+    return where
+
+
+def call_participant(what: str, root: Optional[Path], function: Callable, *args):
+    """Call participant code; any exception (even SystemExit) becomes a one-line SubmissionError."""
+    try:
+        return function(*args)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as error:  # noqa: BLE001 - participant code may raise anything
+        where = _raised_at(error, root)
+        raise SubmissionError.single(MODEL_FILE, f"{what} failed with {_exception_line(error)}",
+                                     hint=f"the error was raised at {where}" if where else None) from None
+
+
+def load_model_class(folder: Path) -> type:
+    """Import ``folder/model.py`` (with ``folder`` on sys.path for its own helper modules) and
+    return its ``Model`` class."""
+    folder = Path(folder).resolve()
+    sys.path.insert(0, str(folder))
+    spec = importlib.util.spec_from_file_location("model", folder / MODEL_FILE)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["model"] = module
+    call_participant("importing model.py", folder, spec.loader.exec_module, module)
+    model_class = getattr(module, "Model", None)
+    if not isinstance(model_class, type):
+        raise SubmissionError.single(MODEL_FILE, "no class named Model", expected="class Model",
+                                     found=f"Model = {model_class!r}"[:80] if model_class is not None else "nothing",
+                                     hint=INTERFACE_HINT)
+    missing = [name for name in ("fit", "predict") if not callable(getattr(model_class, name, None))]
+    if missing:
+        raise SubmissionError.single(MODEL_FILE, "class Model lacks " + " and ".join(missing),
+                                     expected="methods fit and predict", hint=INTERFACE_HINT)
+    return model_class
+
+
+def as_sequence(predictions, display: str) -> list:
+    """``predict``'s return value as a list (numpy arrays and tuples accepted)."""
+    if isinstance(predictions, np.ndarray):
+        return predictions.tolist()
+    if isinstance(predictions, (list, tuple)):
+        return list(predictions)
+    raise SubmissionError.single(display, "predict() must return a list with one value per item",
+                                 expected="a list", found=type(predictions).__name__)
+
+
+def _plain(value):
+    """numpy arrays and scalars and tuples as JSON-ready Python values."""
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _as_json(value) -> str:
+    try:
+        return json.dumps(_plain(value), ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        raise ValueProblem("the value cannot be written as JSON", expected="a list of numbers or labels",
+                           found=type(value).__name__)
+
+
+def _scalar_text(value, what: str) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        try:
+            return repr(float(value)) if what == "number" else str(value)
+        except OverflowError:
+            pass
+    raise ValueProblem(f"not a {what}", expected="a float" if what == "number" else "a label string",
+                       found=f"{type(value).__name__} {str(value)[:40]!r}")
+
+
+def canonical_value(track: Track, item: dict, value, index: Dict[str, int], notes: List[str]) -> str:
+    """The ``VALUE`` text of one prediction, after the scorer's parser accepted it; ValueProblem if not."""
+    if track.kind == "similarity":
+        return repr(parse_number(_scalar_text(value, "number")))
+    if track.kind == "classification":
+        return track.labels[parse_label(_scalar_text(value, "label"), track, index)]
+    if track.kind == "soft_label":
+        return json.dumps(parse_soft(_as_json(value), track, notes).tolist())
+    annotators = [str(a) for a in (item.get("annotators") or [])]
+    parsed = parse_per_annotator(_as_json(value), track, annotators)
+    if track.scale == "multilabel":
+        labels = [[label for label, chosen in zip(track.labels, row) if chosen] for row in parsed]
+    else:
+        labels = [track.labels[int(i)] for i in parsed]
+    return json.dumps(labels, ensure_ascii=False)
+
+
+def prediction_lines(track: Track, items: List[dict], predictions, display: str) -> List[str]:
+    """``id<TAB>value`` lines for ``items``; a SubmissionError names the item, expected and found."""
+    values = as_sequence(predictions, display)
+    if len(values) != len(items):
+        raise SubmissionError.single(display, "wrong number of predictions",
+                                     expected=f"{len(items)} (one per item, in input order)",
+                                     found=f"{len(values)}")
+    problems = ProblemCollector(display)
+    index = track.label_index()
+    notes: List[str] = []
+    lines = []
+    for item, value in zip(items, values):
+        try:
+            lines.append(f"{item['id']}\t{canonical_value(track, item, value, index, notes)}")
+        except ValueProblem as p:
+            problems.add(p.message, item=item["id"], expected=p.expected, found=p.found, hint=p.hint)
+    problems.raise_if_any()
+    if notes.count("renormalised"):
+        print(f"note: {display}: {notes.count('renormalised')} soft label(s) summed to within 0.02 of 1 "
+              f"and were renormalised")
+    return lines

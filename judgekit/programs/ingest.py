@@ -1,0 +1,358 @@
+"""The ingestion program: runs a code submission (or a built-in baseline) and writes predictions.
+
+``ingest.py INPUT_DATA OUTPUT [SUBMISSION] [--time-limit S] [--seed N]`` or
+``python3 -m judgekit.programs.ingest --baseline NAME [--seed N] INPUT_DATA OUTPUT``.
+
+INPUT_DATA holds ``task.json`` and, per dataset, ``<dataset>.jsonl`` (public items) and
+``<dataset>.train.jsonl`` (training items with gold). SUBMISSION (Codabench mounts it at
+/app/ingested_program) is a folder or zip with ``model.py`` (a code submission, see
+``judgekit.baselines``) or with ``<track_id>.tsv`` files (a result submission, checked and passed on).
+
+Participant code runs in a child process, killed at the time limit (``--time-limit`` or the
+``execution_time_limit`` of task.json, the smaller wins). ``<track_id>.tsv`` files reach OUTPUT only
+when every track succeeded; ``ingestion_status.json`` always says ``ok`` or ``failed`` with a message,
+and the scoring program refuses to score a failed prediction step.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import dataclasses
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Dict, List, Optional
+
+import numpy as np
+
+from ..baselines.interface import MODEL_FILE, call_participant, load_model_class, prediction_lines, track_settings
+from ..errors import ConfigError, KitError, Problem, SubmissionError
+from ..formats.archive import locate_track_files, safe_extract, submission_files
+from ..formats.items import public_view, read_items
+from ..formats.submission import read_prediction
+from ..gold import GoldTrack
+from ..metrics import PerAnnotator
+from ..report import atomic_write
+from ..spec import TaskSpec, read_spec
+from ..tracks import Track
+from .common import run_guarded
+
+INGESTION_STATUS = "ingestion_status.json"
+PROGRAM = "ingestion program"
+REPORT_FILE = "report.json"
+PROGRESS_FILE = "progress.txt"
+BASELINE_PREFIX = "baseline:"
+_CHILD_BOOT = ("import sys; sys.path.insert(0, sys.argv.pop(1)); "
+               "from judgekit.programs.ingest import child_main; sys.exit(child_main(sys.argv[1:]))")
+
+
+# ---------------------------------------------------------------- reading the input data
+
+def load_dataset(input_dir: Path, dataset: str) -> Dict[str, List[dict]]:
+    """The public items and the training items (with gold) of one dataset; no training file = []."""
+    public = read_items(input_dir / f"{dataset}.jsonl", f"input data {dataset}.jsonl")
+    train_path = input_dir / f"{dataset}.train.jsonl"
+    if train_path.is_file():
+        train = read_items(train_path, f"input data {train_path.name}")
+    else:
+        print(f"note: no training split for dataset '{dataset}' ({train_path.name} is absent); fit() gets []")
+        train = []
+    return {"items": [public_view(item) for item in public], "train": train}
+
+
+def time_limit_of(spec: TaskSpec, option: Optional[float]) -> Optional[float]:
+    """Seconds the code submission may run: the smaller of --time-limit and task.json's limit."""
+    limits = [] if option is None else [float(option)]
+    raw = spec.extra.get("execution_time_limit")
+    if raw is not None:
+        if isinstance(raw, bool) or not isinstance(raw, (int, float)) or not raw > 0:
+            raise ConfigError.single("task.json", "'execution_time_limit' must be a positive number of seconds",
+                                     found=repr(raw))
+        limits.append(float(raw))
+    return min(limits) if limits else None
+
+
+# ---------------------------------------------------------------- the child process (participant code)
+
+def _write_report(work: Path, report: dict) -> None:
+    atomic_write(work / REPORT_FILE, json.dumps(report, ensure_ascii=False))
+
+
+def _error_report(error: KitError) -> dict:
+    kind = "config" if isinstance(error, ConfigError) else "submission"
+    return {"status": "failed", "kind": kind, "omitted": error.omitted,
+            "problems": [dataclasses.asdict(p) for p in error.problems]}
+
+
+def run_models(input_dir: Path, out_dir: Path, work: Path, source: str, seed: int) -> None:
+    """Fit and run one Model per track; write ``<track_id>.tsv`` into ``out_dir``."""
+    spec = read_spec(input_dir)
+    if source.startswith(BASELINE_PREFIX):
+        from ..baselines import baseline_class
+        model_class, root = baseline_class(source[len(BASELINE_PREFIX):]), None
+    else:
+        root = Path(source).resolve()
+        model_class = load_model_class(root)
+    datasets: Dict[str, Dict[str, List[dict]]] = {}
+    for track in spec.tracks:
+        (work / PROGRESS_FILE).write_text(track.id, encoding="utf-8")
+        if track.dataset not in datasets:
+            datasets[track.dataset] = load_dataset(input_dir, track.dataset)
+        data = datasets[track.dataset]
+        started = time.monotonic()
+        model = call_participant(f"track '{track.id}': Model(track)", root, model_class, track_settings(track, seed))
+        call_participant(f"track '{track.id}': Model.fit", root, model.fit, copy.deepcopy(data["train"]))
+        fitted = time.monotonic()
+        predictions = call_participant(f"track '{track.id}': Model.predict", root, model.predict,
+                                       copy.deepcopy(data["items"]))
+        lines = prediction_lines(track, data["items"], predictions, f"predictions for track '{track.id}'")
+        (out_dir / f"{track.id}.tsv").write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+        print(f"track {track.id}: fit {fitted - started:.1f} s, predict {time.monotonic() - fitted:.1f} s, "
+              f"{len(lines)} predictions")
+
+
+def child_main(argv: List[str]) -> int:
+    """Entry of the child process; reports through ``WORK/report.json``, never with a traceback."""
+    parser = argparse.ArgumentParser(prog="ingest child")
+    for name in ("input", "out", "work", "source"):
+        parser.add_argument(name)
+    parser.add_argument("--seed", type=int, required=True)
+    args = parser.parse_args(argv)
+    work = Path(args.work)
+    try:
+        run_models(Path(args.input), Path(args.out), work, args.source, args.seed)
+    except KitError as error:
+        _write_report(work, _error_report(error))
+        return 2
+    except BaseException as error:  # noqa: BLE001 - reported to the parent, which explains it
+        import traceback
+        (work / "internal_error.txt").write_text(traceback.format_exc(), encoding="utf-8")
+        _write_report(work, {"status": "failed", "kind": "internal",
+                             "message": f"{error.__class__.__name__}: {error}"[:400]})
+        return 3
+    _write_report(work, {"status": "ok"})
+    return 0
+
+
+# ---------------------------------------------------------------- the parent side
+
+def _stop(process: subprocess.Popen) -> None:
+    """Kill the child. It stays in our process group on purpose: whoever runs the whole step (the
+    worker, the local runner) can then still kill it together with us."""
+    if process.poll() is None:
+        process.kill()
+    process.wait()
+
+
+def run_child(input_dir: Path, out_dir: Path, work: Path, source: str, seed: int,
+              time_limit: Optional[float], details_dir: Path) -> None:
+    """Run the models in a child process under ``time_limit``; raise its failure as a KitError."""
+    root = Path(__file__).resolve().parents[2]
+    command = [sys.executable, "-c", _CHILD_BOOT, str(root), str(input_dir.resolve()), str(out_dir.resolve()),
+               str(work.resolve()), source, "--seed", str(seed)]
+    env = dict(os.environ)
+    env.setdefault("PYTHONHASHSEED", "0")  # set iteration order in participant code stays reproducible
+    process = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL)
+    try:
+        process.wait(timeout=time_limit)
+    except subprocess.TimeoutExpired:
+        _stop(process)
+        raise SubmissionError.single("code submission", f"the code submission ran past the time limit of "
+                                                        f"{time_limit:g} s{_during(work)}",
+                                     hint="make fit() and predict() faster, or train offline and load the "
+                                          "model's parameters from files in the submission")
+    except BaseException:
+        _stop(process)
+        raise
+    _raise_child_failure(work, process.returncode, details_dir)
+
+
+def _during(work: Path) -> str:
+    progress = work / PROGRESS_FILE
+    return f" (while running track '{progress.read_text(encoding='utf-8')}')" if progress.is_file() else ""
+
+
+def _raise_child_failure(work: Path, returncode: int, details_dir: Path) -> None:
+    report_path = work / REPORT_FILE
+    report = json.loads(report_path.read_text(encoding="utf-8")) if report_path.is_file() else None
+    if report is not None and report.get("status") == "ok":
+        return  # every file was written and checked; an exit code set later (atexit) changes nothing
+    if report is None:
+        how = (f"was killed by signal {-returncode} (out of memory?)" if returncode < 0
+               else f"exited with code {returncode}")
+        raise SubmissionError.single("code submission", f"the code submission stopped unexpectedly: the process "
+                                                        f"{how}{_during(work)}",
+                                     hint="look for os._exit(), crashes in native libraries or memory use")
+    if report.get("kind") == "internal":
+        if (work / "internal_error.txt").is_file():
+            details_dir.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(work / "internal_error.txt", details_dir / "internal_error_child.txt")
+        raise RuntimeError(report.get("message", "the ingestion child process failed"))
+    problems = [Problem(**p) for p in report.get("problems", [])]
+    error_type = ConfigError if report.get("kind") == "config" else SubmissionError
+    raise error_type(problems, int(report.get("omitted", 0)))
+
+
+def public_gold(track: Track, items: List[dict]) -> GoldTrack:
+    """A GoldTrack with the public items' ids and annotators only, so that result files are checked
+    by the scorer's own reader (``read_prediction``) without any gold."""
+    annotators = [[str(a) for a in (item.get("annotators") or [])] for item in items]
+    placeholder = None
+    if track.kind == "perspectivist":
+        counts = [len(names) for names in annotators]
+        placeholder = PerAnnotator(values=np.zeros(sum(counts)), item=np.repeat(np.arange(len(items)), counts),
+                                   n_items=len(items), n_labels=len(track.labels))
+    return GoldTrack(track=track, ids=[item["id"] for item in items], scored=np.ones(len(items), dtype=bool),
+                     gold=placeholder, annotators=annotators)
+
+
+def check_result_files(spec: TaskSpec, input_dir: Path, folder: Path, out_dir: Path) -> List[str]:
+    """A result submission: check each track file like the scorer does and copy it as ``<track_id>.tsv``."""
+    files, unclaimed = locate_track_files(folder, spec.tracks)
+    if not files:
+        expected = ", ".join(t.file_names[0] for t in spec.tracks)
+        raise SubmissionError.single("submission", f"neither {MODEL_FILE} nor any prediction file was found",
+                                     expected=f"{MODEL_FILE} (a code submission) or files named {expected}",
+                                     found=", ".join(unclaimed[:10]) or "an empty submission")
+    items_by_dataset: Dict[str, List[dict]] = {}
+    for track in spec.tracks:
+        if track.id not in files:
+            continue
+        if track.dataset not in items_by_dataset:
+            items_by_dataset[track.dataset] = read_items(input_dir / f"{track.dataset}.jsonl",
+                                                         f"input data {track.dataset}.jsonl")
+        relative = files[track.id]
+        read_prediction(folder / relative, str(relative), public_gold(track, items_by_dataset[track.dataset]))
+        shutil.copyfile(folder / relative, out_dir / f"{track.id}.tsv")
+    for name in unclaimed:
+        print(f"note: file {name!r} matches no track and was ignored")
+    return [t.id for t in spec.tracks if t.id in files]
+
+
+def find_model_folder(folder: Path) -> Optional[Path]:
+    """The folder holding the submission's model.py (at the root, or alone one level down)."""
+    found = [f for f in submission_files(folder) if f.name == MODEL_FILE]
+    if not found:
+        return None
+    shallowest = min(len(f.parts) for f in found)
+    top = [f for f in found if len(f.parts) == shallowest]
+    if len(top) > 1:
+        raise SubmissionError.single("submission", f"more than one {MODEL_FILE}",
+                                     expected=f"one {MODEL_FILE}", found=", ".join(map(str, top[:5])))
+    return folder / top[0].parent
+
+
+def unpack_submission(submission: Path, work: Path) -> Path:
+    """The submission as a folder: a zip (or a folder holding just one zip) is safely extracted."""
+    if not submission.exists():
+        raise SubmissionError.single(str(submission), "the submission is missing",
+                                     hint="the platform mounts the submitted zip here")
+    archive = submission if submission.is_file() else None
+    if archive is None:
+        files = submission_files(submission)
+        if len(files) == 1 and files[0].suffix.lower() == ".zip":
+            archive = submission / files[0]
+    if archive is None:
+        return submission
+    target = work / "submission"
+    target.mkdir()
+    for warning in safe_extract(archive, target, archive.name):
+        print(f"note: {warning}")
+    return target
+
+
+def ingest(input_dir: Path, output_dir: Path, submission: Optional[Path], baseline: Optional[str],
+           seed: Optional[int], time_limit: Optional[float], written: List[Path]) -> int:
+    """The whole prediction step. Files reach ``output_dir`` only at the end, when all succeeded."""
+    spec = read_spec(input_dir)
+    seed = spec.seed if seed is None else seed
+    started = time.monotonic()
+    for track in spec.tracks:
+        stale = output_dir / f"{track.id}.tsv"
+        if stale.is_file():
+            stale.unlink()
+    with tempfile.TemporaryDirectory(prefix="judgekit-ingest-") as tmp:
+        work = Path(tmp)
+        out = work / "predictions"
+        out.mkdir()
+        if baseline is not None:
+            source = f"{BASELINE_PREFIX}{baseline}"
+            run_child(input_dir, out, work, source, seed, time_limit_of(spec, time_limit), output_dir)
+            tracks, what = [t.id for t in spec.tracks], f"baseline {baseline}"
+        else:
+            folder = unpack_submission(submission, work)
+            model_folder = find_model_folder(folder)
+            if model_folder is not None:
+                run_child(input_dir, out, work, str(model_folder), seed, time_limit_of(spec, time_limit),
+                          output_dir)
+                tracks, what = [t.id for t in spec.tracks], "code submission"
+            else:
+                tracks, what = check_result_files(spec, input_dir, folder, out), "result submission"
+        for name in sorted(os.listdir(out)):
+            shutil.move(str(out / name), str(output_dir / name))
+            written.append(output_dir / name)
+    message = f"{what}: predictions written for track(s) {', '.join(tracks)}"
+    write_status(output_dir, "ok", message, tracks)
+    print(f"{message} in {time.monotonic() - started:.1f} s")
+    return 0
+
+
+def write_status(output_dir: Path, status: str, message: str, tracks: List[str] = ()) -> None:
+    text = json.dumps({"status": status, "message": message, "tracks": list(tracks)}, ensure_ascii=False,
+                      indent=1) + "\n"
+    atomic_write(output_dir / INGESTION_STATUS, text)
+
+
+def parse_arguments(argv: Optional[List[str]]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="ingest.py", description=__doc__.splitlines()[0])
+    parser.add_argument("input_data", nargs="?", default="/app/input_data", help="folder with task.json and items")
+    parser.add_argument("output", nargs="?", default="/app/output", help="folder for <track_id>.tsv files")
+    parser.add_argument("submission", nargs="?", default=None,
+                        help="the submission folder or zip (default /app/ingested_program)")
+    parser.add_argument("--baseline", help="run a built-in baseline instead: random, most_frequent, cosine_bow")
+    parser.add_argument("--seed", type=int, help="seed given to the model (default: task.json's seed)")
+    parser.add_argument("--time-limit", type=float, metavar="SECONDS", help="kill the code submission after this")
+    args = parser.parse_args(argv)
+    if args.baseline is not None:
+        from ..baselines import BASELINES, baseline_class
+        try:
+            baseline_class(args.baseline)
+        except KeyError:
+            parser.error(f"unknown baseline {args.baseline!r}; choose one of {', '.join(BASELINES)}")
+        if args.submission is not None:
+            parser.error("give either a submission folder or --baseline, not both")
+    elif args.submission is None:
+        args.submission = "/app/ingested_program"
+    if args.time_limit is not None and not args.time_limit > 0:
+        parser.error("--time-limit must be a positive number of seconds")
+    return args
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    args = parse_arguments(argv)
+    output_dir = Path(args.output)
+    output_dir.mkdir(parents=True, exist_ok=True)
+    written: List[Path] = []
+    if (output_dir / INGESTION_STATUS).exists():
+        (output_dir / INGESTION_STATUS).unlink()
+
+    def on_error(message: str) -> None:
+        for path in written:
+            if path.exists():
+                path.unlink()
+        write_status(output_dir, "failed", message)
+
+    submission = Path(args.submission) if args.submission is not None else None
+    return run_guarded(lambda: ingest(Path(args.input_data), output_dir, submission, args.baseline, args.seed,
+                                      args.time_limit, written),
+                       PROGRAM, on_error=on_error, details_dir=output_dir)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

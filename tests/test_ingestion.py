@@ -1,0 +1,364 @@
+"""The ingestion program (judgekit.programs.ingest): baselines, code and result submissions, and
+every way a code submission can fail, down to the scoring program refusing the failed step.
+
+Each test builds a small phase in tmp_path: ``input`` (task.json, public items, training items
+with gold) and ``ref`` (task.json, gold), covering every track kind and scale.
+"""
+
+import json
+import random
+import subprocess
+import sys
+import time
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+from judgekit.baselines.interface import prediction_lines
+from judgekit.errors import SubmissionError
+from judgekit.formats.items import public_view, write_items
+from judgekit.programs.ingest import INGESTION_STATUS, main
+from judgekit.scoring import score_folder
+from judgekit.spec import TaskSpec, read_spec, write_spec
+from judgekit.tracks import track_from_dict
+
+REPO = Path(__file__).resolve().parents[1]
+NLI = ["entailment", "neutral", "contradiction"]
+VEN = ["contradiction", "entailment", "neutral"]
+ORDINAL = ["1", "2", "3", "4", "5", "6"]
+ANNOTATORS = ["Ann1", "Ann2", "Ann3", "Ann4", "Ann5"]
+WORDS = "a man is playing the guitar woman cuts an onion dog runs in park , . ! 我 爱 猫".split()
+
+#: Every kind and scale once; lower-is-better tracks are not primary (the primary score averages one direction).
+ALL_TRACKS = [
+    {"id": "sts", "kind": "similarity", "dataset": "sts"},
+    {"id": "nli", "kind": "classification", "dataset": "nli", "labels": NLI},
+    {"id": "mp_soft", "kind": "soft_label", "scale": "categorical", "dataset": "mp", "labels": ["0", "1"],
+     "primary": False},
+    {"id": "mp_pe", "kind": "perspectivist", "scale": "categorical", "dataset": "mp", "labels": ["0", "1"],
+     "primary": False},
+    {"id": "csc_soft", "kind": "soft_label", "scale": "ordinal", "dataset": "csc", "labels": ORDINAL,
+     "primary": False},
+    {"id": "csc_pe", "kind": "perspectivist", "scale": "ordinal", "dataset": "csc", "labels": ORDINAL,
+     "primary": False},
+    {"id": "ven_soft", "kind": "soft_label", "scale": "multilabel", "dataset": "ven", "labels": VEN,
+     "primary": False},
+    {"id": "ven_pe", "kind": "perspectivist", "scale": "multilabel", "dataset": "ven", "labels": VEN,
+     "primary": False},
+]
+SMALL_TRACKS = ALL_TRACKS[:2]
+
+
+def _items(dataset: str, prefix: str, n: int, rng: random.Random) -> list:
+    items = []
+    for i in range(n):
+        texts = [" ".join(rng.choice(WORDS) for _ in range(rng.randint(0, 6))) for _ in range(2)]
+        item = {"id": f"{prefix}{i}", "texts": texts, "lang": "en"}
+        if dataset == "sts":
+            item["score"] = round(rng.uniform(0, 5), 1)
+        elif dataset == "nli":
+            item["label"] = rng.choice(NLI + [None])
+        else:
+            names = rng.sample(ANNOTATORS, rng.randint(1, 4))
+            if dataset == "mp":
+                labels = [rng.choice("01") for _ in names]
+            elif dataset == "csc":
+                labels = [rng.choice(ORDINAL) for _ in names]
+            else:
+                labels = [rng.sample(VEN, rng.randint(1, 2)) for _ in names]
+            item.update(annotators=names, annotations=labels)
+        items.append(item)
+    return items
+
+
+def make_phase(root: Path, tracks=ALL_TRACKS, n_test=14, n_train=30, **extra) -> dict:
+    """Input data and reference data of one small phase; returns their folders and the spec."""
+    spec = TaskSpec(edition="test", title="Test", phase="practice", seed=5,
+                    tracks=[track_from_dict(t) for t in tracks], extra=extra)
+    folders = {"input": root / "input", "ref": root / "ref"}
+    for folder in folders.values():
+        folder.mkdir(parents=True)
+        write_spec(folder, spec)
+    rng = random.Random(17)
+    for dataset in sorted({t["dataset"] for t in tracks}):
+        test = _items(dataset, f"{dataset}-t", n_test, rng)
+        write_items(folders["ref"] / f"{dataset}.jsonl", test)
+        write_items(folders["input"] / f"{dataset}.jsonl", [public_view(it) for it in test])
+        write_items(folders["input"] / f"{dataset}.train.jsonl", _items(dataset, f"{dataset}-tr", n_train, rng))
+    return {**folders, "spec": spec}
+
+
+def status_of(output: Path) -> dict:
+    return json.loads((output / INGESTION_STATUS).read_text(encoding="utf-8"))
+
+
+def folder_bytes(folder: Path) -> dict:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def write_submission(folder: Path, code: str) -> Path:
+    folder.mkdir(parents=True)
+    (folder / "model.py").write_text(code, encoding="utf-8")
+    return folder
+
+
+def run_scoring_program(phase_root: Path, res: Path):
+    """The real scoring program on INPUT = {ref, res}, as a subprocess."""
+    input_dir = phase_root / "scoring_input"
+    input_dir.mkdir()
+    (input_dir / "ref").symlink_to(phase_root / "ref", target_is_directory=True)
+    (input_dir / "res").symlink_to(res, target_is_directory=True)
+    return subprocess.run([sys.executable, str(REPO / "scoring_program" / "score.py"), str(input_dir),
+                           str(phase_root / "scores")], capture_output=True, text=True, timeout=120)
+
+
+# ---------------------------------------------------------------- baselines through the program
+
+@pytest.mark.parametrize("baseline", ["random", "most_frequent", "cosine_bow"])
+def test_each_baseline_is_accepted_by_the_scorer_on_every_kind(tmp_path, baseline):
+    phase = make_phase(tmp_path)
+    out = tmp_path / "out"
+    assert main(["--baseline", baseline, str(phase["input"]), str(out)]) == 0
+    assert status_of(out)["status"] == "ok"
+    assert sorted(p.name for p in out.glob("*.tsv")) == sorted(f"{t['id']}.tsv" for t in ALL_TRACKS)
+    result = score_folder(read_spec(phase["ref"]), phase["ref"], out)
+    assert sorted(result.tracks) == sorted(t["id"] for t in ALL_TRACKS) and not result.missing
+    for track in result.tracks.values():
+        assert all(np.isfinite(v) for v in track.scores.values())
+
+
+def test_most_frequent_lines_follow_the_training_split(tmp_path):
+    """The written classification file is the training majority label for every item, computed here."""
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    out = tmp_path / "out"
+    assert main(["--baseline", "most-frequent", str(phase["input"]), str(out)]) == 0
+    train = [json.loads(line) for line in (phase["input"] / "nli.train.jsonl").read_text().splitlines()]
+    counts = {label: sum(it["label"] == label for it in train) for label in NLI}
+    majority = max(NLI, key=lambda label: (counts[label], -NLI.index(label)))
+    lines = (out / "nli.tsv").read_text(encoding="utf-8").splitlines()
+    test_ids = [json.loads(line)["id"] for line in (phase["input"] / "nli.jsonl").read_text().splitlines()]
+    assert lines == [f"{i}\t{majority}" for i in test_ids]
+
+
+def test_same_seed_same_bytes_other_seed_other_bytes(tmp_path):
+    phase = make_phase(tmp_path)
+    runs = {}
+    for name, seed in (("a", "7"), ("b", "7"), ("c", "8")):
+        assert main(["--baseline", "random", "--seed", seed, str(phase["input"]), str(tmp_path / name)]) == 0
+        runs[name] = folder_bytes(tmp_path / name)
+    assert runs["a"] == runs["b"]
+    for track in ALL_TRACKS:
+        assert runs["a"][f"{track['id']}.tsv"] != runs["c"][f"{track['id']}.tsv"], track["id"]
+
+
+def test_cosine_baseline_is_deterministic_and_equals_its_code_submission(tmp_path):
+    phase = make_phase(tmp_path)
+    assert main(["--baseline", "cosine_bow", str(phase["input"]), str(tmp_path / "a")]) == 0
+    assert main(["--baseline", "cosine_bow", str(phase["input"]), str(tmp_path / "b")]) == 0
+    submission = write_submission(tmp_path / "sub", "from judgekit.baselines import CosineBow as Model\n")
+    assert main([str(phase["input"]), str(tmp_path / "c"), str(submission)]) == 0
+    a, b, c = (folder_bytes(tmp_path / n) for n in "abc")
+    assert a == b
+    assert {k: v for k, v in a.items() if k.endswith(".tsv")} == {k: v for k, v in c.items() if k.endswith(".tsv")}
+    assert status_of(tmp_path / "c")["message"].startswith("code submission")
+
+
+# ---------------------------------------------------------------- code submissions that work
+
+GOOD_MODEL = '''
+import helper
+
+class Model:
+    def __init__(self, track):
+        self.track = track
+
+    def fit(self, train_items):
+        self.n_train = len(train_items)
+        assert all("score" in it or "label" in it for it in train_items), "training items carry gold"
+
+    def predict(self, items):
+        assert not any("score" in it or "label" in it for it in items), "public items carry no gold"
+        if self.track["kind"] == "similarity":
+            import numpy as np
+            return np.array([helper.length(it) for it in items], dtype=float)  # a numpy array is fine
+        return [self.track["labels"][len(it["texts"][0]) % 3] for it in items]
+'''
+
+
+def test_zipped_code_submission_in_a_folder_with_a_helper_module(tmp_path):
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    archive = tmp_path / "submission.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("my_team/model.py", GOOD_MODEL)
+        zf.writestr("my_team/helper.py", "def length(item):\n    return float(len(item['texts'][1]))\n")
+    out = tmp_path / "out"
+    assert main([str(phase["input"]), str(out), str(archive)]) == 0
+    public = [json.loads(line) for line in (phase["input"] / "sts.jsonl").read_text().splitlines()]
+    expected = [f"{it['id']}\t{float(len(it['texts'][1]))!r}" for it in public]
+    assert (out / "sts.tsv").read_text(encoding="utf-8").splitlines() == expected
+    assert score_folder(read_spec(phase["ref"]), phase["ref"], out).tracks["nli"].n_items == len(public)
+
+
+def test_thin_entry_point_with_the_codabench_command(tmp_path):
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    meta = yaml.safe_load((REPO / "ingestion_program" / "metadata.yaml").read_text(encoding="utf-8"))
+    assert meta["command"] == "python3 /app/program/ingest.py /app/input_data /app/output /app/ingested_program"
+    submission = write_submission(tmp_path / "sub", "from judgekit.baselines import MostFrequent as Model\n")
+    done = subprocess.run([sys.executable, str(REPO / "ingestion_program" / "ingest.py"), str(phase["input"]),
+                           str(tmp_path / "out"), str(submission)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert status_of(tmp_path / "out")["status"] == "ok"
+    assert run_scoring_program(tmp_path, tmp_path / "out").returncode == 0
+    done = subprocess.run([sys.executable, "-m", "judgekit.programs.ingest", "--baseline", "most_frequent",
+                           str(phase["input"]), str(tmp_path / "out_m")], cwd=REPO, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert folder_bytes(tmp_path / "out_m")["sts.tsv"] == folder_bytes(tmp_path / "out")["sts.tsv"]
+
+
+# ---------------------------------------------------------------- code submissions that fail
+
+FAILING_MODELS = {
+    "raises": ("class Model:\n    def __init__(self, track):\n        pass\n    def fit(self, items):\n"
+               "        pass\n    def predict(self, items):\n        raise ValueError('boom from the model')\n",
+               ["track 'sts'", "Model.predict", "ValueError: boom from the model", "model.py, line 7"]),
+    "wrong_count": ("class Model:\n    def __init__(self, track):\n        pass\n    def fit(self, items):\n"
+                    "        pass\n    def predict(self, items):\n        return [1.0] * (len(items) - 1)\n",
+                    ["track 'sts'", "wrong number of predictions", "expected 14", "found 13"]),
+    "bad_label": ("class Model:\n    def __init__(self, track):\n        self.kind = track['kind']\n"
+                  "    def fit(self, items):\n        pass\n    def predict(self, items):\n"
+                  "        return [2.5 if self.kind == 'similarity' else 'maybe' for _ in items]\n",
+                  ["track 'nli'", "item 'nli-t0'", "label outside the track's label set",
+                   "expected one of entailment, neutral, contradiction", "found 'maybe'"]),
+    "exits": ("import os\nclass Model:\n    def __init__(self, track):\n        os._exit(7)\n"
+              "    def fit(self, items):\n        pass\n    def predict(self, items):\n        return []\n",
+              ["stopped unexpectedly", "exited with code 7", "track 'sts'"]),
+    "no_model_class": ("class Modle:\n    pass\n", ["no class named Model", "from judgekit.baselines"]),
+    "syntax_error": ("class Model:\n    def fit(self, items)\n        pass\n",
+                     ["importing model.py failed with SyntaxError", "model.py, line 2"]),
+}
+
+
+def assert_failed_cleanly(out: Path, stderr: str, code: int, needles) -> str:
+    """Non-zero exit, status failed with the message, no prediction file, no traceback anywhere."""
+    assert code != 0
+    status = status_of(out)
+    assert status["status"] == "failed"
+    for needle in needles:
+        assert needle in status["message"], (needle, status["message"])
+        assert needle in stderr, (needle, stderr)
+    assert not list(out.glob("*.tsv"))
+    assert "Traceback" not in stderr and "Traceback" not in status["message"]
+    return status["message"]
+
+
+@pytest.mark.parametrize("case", sorted(FAILING_MODELS))
+def test_failing_code_submission_is_reported_and_not_scored(tmp_path, capfd, case):
+    code, needles = FAILING_MODELS[case]
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "sts.tsv").write_text("stale\t1.0\n", encoding="utf-8")  # a previous run's file must not survive
+    submission = write_submission(tmp_path / "sub", code)
+    result = main([str(phase["input"]), str(out), str(submission)])
+    assert_failed_cleanly(out, capfd.readouterr().err, result, needles)
+    scored = run_scoring_program(tmp_path, out)
+    assert scored.returncode != 0
+    assert "prediction step failed" in scored.stderr
+    assert not (tmp_path / "scores" / "scores.json").exists()
+
+
+SLOW_MODEL = ("import time\nclass Model:\n    def __init__(self, track):\n        pass\n"
+              "    def fit(self, items):\n        time.sleep(60)\n    def predict(self, items):\n        return []\n")
+
+
+@pytest.mark.parametrize("where", ["option", "task.json"])
+def test_code_submission_past_the_time_limit_is_killed(tmp_path, capfd, where):
+    extra = {"execution_time_limit": 2} if where == "task.json" else {}
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS, **extra)
+    submission = write_submission(tmp_path / "sub", SLOW_MODEL)
+    out = tmp_path / "out"
+    args = [str(phase["input"]), str(out), str(submission)] + (["--time-limit", "2"] if where == "option" else [])
+    started = time.monotonic()
+    result = main(args)
+    assert time.monotonic() - started < 20
+    assert_failed_cleanly(out, capfd.readouterr().err, result,
+                          ["the code submission ran past the time limit of 2 s", "track 'sts'"])
+    scored = run_scoring_program(tmp_path, out)
+    assert scored.returncode != 0 and "prediction step failed" in scored.stderr
+
+
+def test_empty_training_split_makes_most_frequent_fail_clearly(tmp_path, capfd):
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    (phase["input"] / "nli.train.jsonl").unlink()
+    out = tmp_path / "out"
+    result = main(["--baseline", "most_frequent", str(phase["input"]), str(out)])
+    assert_failed_cleanly(out, capfd.readouterr().err, result, ["track 'nli'", "training split is empty"])
+
+
+# ---------------------------------------------------------------- result submissions
+
+def test_result_submission_is_checked_and_copied(tmp_path):
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    assert main(["--baseline", "random", str(phase["input"]), str(tmp_path / "made")]) == 0
+    submission = tmp_path / "sub"
+    submission.mkdir()
+    sts_bytes = (tmp_path / "made" / "sts.tsv").read_bytes()
+    (submission / "sts.tsv").write_bytes(sts_bytes)
+    (submission / "notes.txt").write_text("not a track file\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert main([str(phase["input"]), str(out), str(submission)]) == 0
+    assert status_of(out)["tracks"] == ["sts"] and status_of(out)["message"].startswith("result submission")
+    assert (out / "sts.tsv").read_bytes() == sts_bytes and not (out / "nli.tsv").exists()
+    assert run_scoring_program(tmp_path, out).returncode == 0
+
+
+def test_bad_result_submission_fails_with_line_and_item(tmp_path, capfd):
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    submission = tmp_path / "sub"
+    submission.mkdir()
+    ids = [json.loads(line)["id"] for line in (phase["input"] / "nli.jsonl").read_text().splitlines()]
+    lines = [f"{i}\tneutral" for i in ids]
+    lines[3] = f"{ids[3]}\tNeutral"
+    (submission / "nli.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = tmp_path / "out"
+    result = main([str(phase["input"]), str(out), str(submission)])
+    assert_failed_cleanly(out, capfd.readouterr().err, result, ["nli.tsv, line 4", f"item '{ids[3]}'", "'Neutral'"])
+
+
+def test_empty_submission_names_both_kinds(tmp_path, capfd):
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    (tmp_path / "sub").mkdir()
+    out = tmp_path / "out"
+    result = main([str(phase["input"]), str(out), str(tmp_path / "sub")])
+    assert_failed_cleanly(out, capfd.readouterr().err, result, ["neither model.py nor any prediction file",
+                                                                "sts.tsv", "nli.tsv"])
+
+
+# ---------------------------------------------------------------- value conversion (in process)
+
+def test_prediction_lines_accept_numpy_and_refuse_nan_with_the_item():
+    track = track_from_dict({"id": "sts", "kind": "similarity", "dataset": "sts"})
+    items = [{"id": "a", "texts": []}, {"id": "b", "texts": []}]
+    assert prediction_lines(track, items, np.array([1.5, 2]), "t") == ["a\t1.5", "b\t2.0"]
+    with pytest.raises(SubmissionError) as info:
+        prediction_lines(track, items, [1.0, float("nan")], "t")
+    assert "item 'b'" in str(info.value) and "'nan'" in str(info.value)
+
+
+def test_prediction_lines_soft_and_perspectivist_forms():
+    soft = track_from_dict({"id": "s", "kind": "soft_label", "scale": "multilabel", "dataset": "v", "labels": VEN})
+    items = [{"id": "a", "texts": [], "annotators": ["x", "y"]}]
+    # K probabilities P(chosen) become K [P(not), P(chosen)] pairs
+    assert prediction_lines(soft, items, [np.array([0.25, 1.0, 0.0])], "t") == \
+        ["a\t[[0.75, 0.25], [0.0, 1.0], [1.0, 0.0]]"]
+    persp = track_from_dict({"id": "p", "kind": "perspectivist", "scale": "multilabel", "dataset": "v",
+                             "labels": VEN})
+    assert prediction_lines(persp, items, [[["neutral", "contradiction"], ["entailment"]]], "t") == \
+        ['a\t[["contradiction", "neutral"], ["entailment"]]']
+    with pytest.raises(SubmissionError) as info:
+        prediction_lines(persp, items, [[["neutral"]]], "t")
+    assert "wrong number of annotator labels" in str(info.value) and "found 1 labels" in str(info.value)
