@@ -1,6 +1,10 @@
 #!/usr/bin/env python3
 """Codabench scoring program: ``python3 score.py INPUT OUTPUT`` (see judgekit.programs.score).
 
+Reads INPUT/ref (gold and task.json) and INPUT/res (the submission or the prediction step's output);
+writes OUTPUT/scores.json, OUTPUT/scores.txt and OUTPUT/detailed_results.html, or on any problem a
+clear message on stderr, a non-zero exit and no scores.json.
+
 In the bundle the engine ``judgekit`` sits beside this file; in the repository it is one folder up.
 """
 import os

@@ -1,0 +1,4 @@
+"""Baseline solution 'cosine_bow': a code submission that runs the kit's built-in baseline."""
+from judgekit.baselines import baseline_class
+
+Model = baseline_class("cosine_bow")
