@@ -113,6 +113,17 @@ def test_most_frequent_soft_label_is_the_binwise_mean():
     assert np.allclose(model.predict([{"id": "x"}])[0], [[0.5, 0.5], [0.5, 0.5], [0.75, 0.25]])
 
 
+def test_training_items_without_annotations_are_skipped():
+    """OCNLI-style training items without votes must not pull soft labels towards all-zero rows."""
+    train = [annotated("1", [("A", "0"), ("B", "1"), ("C", "1"), ("D", "1")]),  # [0.25, 0.75]
+             {"id": "2", "texts": ["a b", "c d"]}]
+    soft = track("soft_label", ["0", "1"], "categorical")
+    assert MostFrequent(soft).fit(train).predict([{"id": "x"}]) == [[0.25, 0.75]]
+    assert CosineBow(soft).fit(train).predict([{"id": "x", "texts": ["a b", "c d"]}]) == [[0.25, 0.75]]
+    persp = MostFrequent(dict(MP, seed=0)).fit(train)
+    assert persp.predict([{"id": "x", "annotators": ["A", "Z"]}]) == [["0", "1"]]
+
+
 def test_most_frequent_perspectivist_tie_rule_and_unseen_annotators():
     train = [annotated("1", [("A", "1"), ("B", "0")]),
              annotated("2", [("A", "0"), ("B", "0")]),

@@ -63,9 +63,12 @@ class CosineBow(BaselineModel):
         if self.kind == "classification":
             self._fit_classification(gold, bins, n_bins)
         elif self.kind == "soft_label":
-            overall = np.mean(gold.gold, axis=0)
-            self.per_bin = [as_plain(np.mean(gold.gold[bins == b], axis=0) if (bins == b).any() else overall)
-                            for b in range(n_bins)]
+            scored = gold.scored  # items without annotations have all-zero rows
+            if not scored.any():
+                raise ValueError(f"track '{self.track.id}': no training item has annotations")
+            overall = np.mean(gold.gold[scored], axis=0)
+            self.per_bin = [as_plain(np.mean(gold.gold[scored & (bins == b)], axis=0)
+                                     if (scored & (bins == b)).any() else overall) for b in range(n_bins)]
         else:
             rows = annotator_rows(gold)
             overall = AnnotatorMajority((name, key) for _, name, key in rows)

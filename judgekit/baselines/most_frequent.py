@@ -34,7 +34,9 @@ class MostFrequent(BaselineModel):
                 raise ValueError(f"track '{self.track.id}': no training item has a majority label")
             self.constant = self.track.labels[most_frequent_index(scored, len(self.track.labels))]
         elif self.kind == "soft_label":
-            self.constant = as_plain(np.mean(gold.gold, axis=0))
+            if not gold.scored.any():
+                raise ValueError(f"track '{self.track.id}': no training item has annotations")
+            self.constant = as_plain(np.mean(gold.gold[gold.scored], axis=0))  # unannotated rows are zeros
         else:
             self.majority = AnnotatorMajority((name, key) for _, name, key in annotator_rows(gold))
         return self
