@@ -41,7 +41,8 @@ def prediction_lines(track: Track, ids: Sequence[str], values: Iterable) -> List
 
 
 def write_prediction(path: Path, track: Track, ids: Sequence[str], values: Iterable) -> None:
-    Path(path).write_text("".join(prediction_lines(track, ids, values)), encoding="utf-8", newline="\n")
+    with open(path, "w", encoding="utf-8", newline="\n") as f:
+        f.write("".join(prediction_lines(track, ids, values)))
 
 
 def gold_as_values(gold: GoldTrack) -> list:
