@@ -1,8 +1,10 @@
 """Opening submission archives defensively and finding each track's file.
 
 A zip is extracted only after every entry is checked: no absolute paths or ``..``, no links, no
-nested archives, a bounded number of entries and a bounded uncompressed size (zip bombs), names
-that are valid UTF-8. Nothing is ever written outside the target folder.
+encrypted entries, no path given twice, names that are valid UTF-8, a bounded number of entries and
+a bounded uncompressed size (zip bombs: per entry, in total, and by compression ratio). Nested
+archives are skipped with a warning. Nothing is ever written outside the target folder, and a
+corrupt entry is reported as the submission's problem, never as a crash.
 """
 
 from __future__ import annotations
@@ -11,17 +13,25 @@ import fnmatch
 import os
 import stat
 import zipfile
+import zlib
 from pathlib import Path, PurePosixPath
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, Iterator, List, Sequence, Tuple
 
 from ..errors import SubmissionError
 from ..tracks import Track
+from .textfile import MAX_FILE_BYTES, safe_display
 
 MAX_ENTRIES = 1000
 MAX_UNCOMPRESSED_BYTES = 2 * 1024 ** 3
+MAX_ENTRY_BYTES = MAX_FILE_BYTES  # a larger prediction file would be refused anyway
 MAX_RATIO = 200  # compressed -> uncompressed expansion beyond this on a large entry is a bomb
+RATIO_CHECK_BYTES = 10 * 1024 ** 2
 IGNORED_NAMES = {"metadata", "ingestion_status.json", "thumbs.db", "desktop.ini"}
 ARCHIVE_SUFFIXES = (".zip", ".tar", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".rar")
+
+#: What reading a damaged or unusual zip can raise (CRC errors, truncation, unknown compression,
+#: encryption, names the file system refuses).
+_READ_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError, OSError, ValueError)
 
 
 def is_ignored(relative: PurePosixPath) -> bool:
@@ -31,83 +41,149 @@ def is_ignored(relative: PurePosixPath) -> bool:
             or (len(parts) == 1 and parts[0].lower() in IGNORED_NAMES))
 
 
+def _entry(name: str, limit: int = 80) -> str:
+    """An entry name fit for a message: unprintable characters escaped, long names cut."""
+    name = safe_display(name)
+    return repr(name if len(name) <= limit else name[:limit] + "...")
+
+
+def _open_zip(archive: Path, display: str) -> zipfile.ZipFile:
+    try:
+        return zipfile.ZipFile(archive)
+    except UnicodeDecodeError:
+        raise SubmissionError.single(display, "an entry name is not valid UTF-8", expected="UTF-8 file names",
+                                     found="a name marked UTF-8 with invalid bytes",
+                                     hint="rename the files with ASCII characters")
+    except _READ_ERRORS as e:
+        raise SubmissionError.single(display, "not a valid zip archive", found=str(e)[:200] or e.__class__.__name__,
+                                     hint="create it with 'zip -r submission.zip FILES'")
+
+
+def _entry_path(info: zipfile.ZipInfo, display: str) -> PurePosixPath:
+    """The entry's relative path, after refusing names that are not UTF-8, escape or are links."""
+    name = info.filename
+    if info.flag_bits & 0x800 == 0:
+        try:
+            name = name.encode("cp437").decode("utf-8")
+        except UnicodeError:
+            raise SubmissionError.single(display, "an entry name is not valid UTF-8", found=_entry(name),
+                                         hint="rename the file with ASCII characters")
+    relative = PurePosixPath(name.replace("\\", "/"))
+    if relative.is_absolute() or ".." in relative.parts or name[1:2] == ":":
+        raise SubmissionError.single(display, "entry path escapes the archive", found=_entry(name),
+                                     hint="archive entries must be relative paths without '..'")
+    if stat.S_ISLNK(info.external_attr >> 16):
+        raise SubmissionError.single(display, "archive contains a symbolic link", found=_entry(name),
+                                     hint="put the file itself in the archive")
+    if info.flag_bits & 0x1:
+        raise SubmissionError.single(display, "archive entry is encrypted", found=_entry(name),
+                                     hint="create the archive without a password")
+    return relative
+
+
+def _check_size(info: zipfile.ZipInfo, total: int, display: str) -> None:
+    name = _entry(info.filename)
+    if info.file_size > MAX_ENTRY_BYTES:
+        raise SubmissionError.single(display, "archive entry is too large", expected=f"at most {MAX_ENTRY_BYTES} bytes",
+                                     found=f"{info.file_size} bytes declared by {name}")
+    if total > MAX_UNCOMPRESSED_BYTES or (
+            info.file_size > RATIO_CHECK_BYTES and info.file_size > MAX_RATIO * max(info.compress_size, 1)):
+        raise SubmissionError.single(display, "archive expands too much (a zip bomb?)",
+                                     expected=f"at most {MAX_UNCOMPRESSED_BYTES} bytes uncompressed in all, and "
+                                              f"at most {MAX_RATIO}:1 compression on entries over "
+                                              f"{RATIO_CHECK_BYTES} bytes",
+                                     found=f"{total} bytes in all, {info.file_size} bytes from "
+                                           f"{info.compress_size} compressed in {name}")
+
+
+def _plan(infos: List[zipfile.ZipInfo], display: str) -> Tuple[List[Tuple[zipfile.ZipInfo, PurePosixPath]], List[str]]:
+    """The entries to extract, after every check; raises before anything is written."""
+    if len(infos) > MAX_ENTRIES:
+        raise SubmissionError.single(display, "archive has too many entries",
+                                     expected=f"at most {MAX_ENTRIES}", found=str(len(infos)))
+    warnings: List[str] = []
+    plan: List[Tuple[zipfile.ZipInfo, PurePosixPath]] = []
+    seen: Dict[PurePosixPath, str] = {}
+    total = 0
+    for info in infos:
+        relative = _entry_path(info, display)
+        if not relative.parts:  # checked first: ZipInfo.is_dir() fails on an empty name
+            warnings.append(f"archive entry {_entry(info.filename)} has no file name and was ignored")
+            continue
+        if info.is_dir() or is_ignored(relative):
+            continue
+        if relative.suffix.lower() in ARCHIVE_SUFFIXES:
+            warnings.append(f"nested archive {_entry(info.filename)} ignored: put the prediction files "
+                            f"in the zip itself")
+            continue
+        if relative in seen:
+            raise SubmissionError.single(display, "archive holds the same path twice", found=_entry(info.filename),
+                                         hint="keep one copy of each file")
+        seen[relative] = info.filename
+        total += info.file_size
+        _check_size(info, total, display)
+        plan.append((info, relative))
+    if not plan and warnings:
+        raise SubmissionError.single(display, "archive holds no prediction file", found="; ".join(warnings),
+                                     hint="zip the prediction files themselves")
+    return plan, warnings
+
+
+def _extract_entry(zf: zipfile.ZipFile, info: zipfile.ZipInfo, destination: Path, display: str) -> None:
+    """Copy one entry, stopping as soon as it yields more than it declared."""
+    destination.parent.mkdir(parents=True, exist_ok=True)
+    written = 0
+    with zf.open(info) as source, open(destination, "wb") as sink:
+        while True:
+            chunk = source.read(1 << 20)
+            if not chunk:
+                return
+            written += len(chunk)
+            if written > info.file_size:
+                raise SubmissionError.single(display, "archive entry is larger than it declares",
+                                             found=_entry(info.filename))
+            sink.write(chunk)
+
+
 def safe_extract(archive: Path, target: Path, display: str = None) -> List[str]:
     """Extract a zip into ``target``; returns warnings about entries skipped. Refuses dangerous zips."""
-    display = display or Path(archive).name
-    try:
-        zf = zipfile.ZipFile(archive)
-    except (zipfile.BadZipFile, OSError) as e:
-        raise SubmissionError.single(display, "not a valid zip archive", found=str(e),
-                                     hint="create it with 'zip -r submission.zip FILES'")
-    warnings: List[str] = []
-    with zf:
-        infos = zf.infolist()
-        if len(infos) > MAX_ENTRIES:
-            raise SubmissionError.single(display, "archive has too many entries",
-                                         expected=f"at most {MAX_ENTRIES}", found=str(len(infos)))
-        total = 0
-        plan: List[Tuple[zipfile.ZipInfo, PurePosixPath]] = []
-        for info in infos:
-            name = info.filename
-            if info.flag_bits & 0x800 == 0:
-                try:
-                    name.encode("cp437").decode("utf-8")
-                except UnicodeError:
-                    raise SubmissionError.single(display, "an entry name is not valid UTF-8",
-                                                 found=repr(name), hint="rename the file with ASCII characters")
-            relative = PurePosixPath(name.replace("\\", "/"))
-            if relative.is_absolute() or ".." in relative.parts or (name[1:2] == ":"):
-                raise SubmissionError.single(display, "entry path escapes the archive", found=repr(name),
-                                             hint="archive entries must be relative paths without '..'")
-            mode = info.external_attr >> 16
-            if stat.S_ISLNK(mode):
-                raise SubmissionError.single(display, "archive contains a symbolic link", found=repr(name),
-                                             hint="put the file itself in the archive")
-            if info.is_dir() or is_ignored(relative):
-                continue
-            if relative.suffix.lower() in ARCHIVE_SUFFIXES:
-                warnings.append(f"nested archive {name!r} ignored: put the prediction files in the zip itself")
-                continue
-            total += info.file_size
-            if total > MAX_UNCOMPRESSED_BYTES or (
-                    info.file_size > 10 * 1024 ** 2 and info.file_size > MAX_RATIO * max(info.compress_size, 1)):
-                raise SubmissionError.single(display, "archive expands too much (a zip bomb?)",
-                                             expected=f"at most {MAX_UNCOMPRESSED_BYTES} bytes uncompressed",
-                                             found=f"{total} bytes declared by {name!r}")
-            plan.append((info, relative))
+    display = safe_display(display or Path(archive).name)
+    with _open_zip(archive, display) as zf:
+        plan, warnings = _plan(zf.infolist(), display)
         target = Path(target).resolve()
         for info, relative in plan:
             destination = target.joinpath(*relative.parts).resolve()
             if target not in destination.parents:
-                raise SubmissionError.single(display, "entry path escapes the archive", found=repr(info.filename))
-            destination.parent.mkdir(parents=True, exist_ok=True)
-            written = 0
-            with zf.open(info) as source, open(destination, "wb") as sink:
-                while True:
-                    chunk = source.read(1 << 20)
-                    if not chunk:
-                        break
-                    written += len(chunk)
-                    if written > info.file_size or written > MAX_UNCOMPRESSED_BYTES:
-                        raise SubmissionError.single(display, "archive entry is larger than it declares",
-                                                     found=repr(info.filename))
-                    sink.write(chunk)
+                raise SubmissionError.single(display, "entry path escapes the archive", found=_entry(info.filename))
+            try:
+                _extract_entry(zf, info, destination, display)
+            except _READ_ERRORS as e:
+                detail = e.strerror if isinstance(e, OSError) and e.strerror else str(e)  # no temp paths
+                raise SubmissionError.single(display, "archive entry cannot be extracted", found=_entry(info.filename),
+                                             hint=f"the archive is damaged or unusual ({e.__class__.__name__}: "
+                                                  f"{detail[:120]}); create it again with 'zip -r'")
     return warnings
 
 
-def submission_files(folder: Path) -> List[PurePosixPath]:
-    """Every regular file of a submission folder, relative, skipping ignored entries and links."""
-    folder = Path(folder)
-    found: List[PurePosixPath] = []
+def _walk(folder: Path) -> Iterator[Tuple[PurePosixPath, Path]]:
+    """Every non-directory entry of a folder (links and special files included), relative, skipping
+    ignored ones; links to folders are not followed."""
     for root, dirs, files in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if not os.path.islink(os.path.join(root, d)))
         for name in sorted(files):
             full = Path(root) / name
             relative = PurePosixPath(full.relative_to(folder).as_posix())
-            if is_ignored(relative) or full.is_symlink() or not full.is_file():
-                continue
-            found.append(relative)
-    return found
+            if not is_ignored(relative):
+                yield relative, full
+
+
+def _is_regular(full: Path) -> bool:
+    return not full.is_symlink() and full.is_file()
+
+
+def submission_files(folder: Path) -> List[PurePosixPath]:
+    """Every regular file of a submission folder, relative, skipping ignored entries and links."""
+    return [relative for relative, full in _walk(Path(folder)) if _is_regular(full)]
 
 
 def _matches(track: Track, name: str) -> bool:
@@ -118,21 +194,27 @@ def _matches(track: Track, name: str) -> bool:
 def locate_track_files(folder: Path, tracks: Sequence[Track]) -> Tuple[Dict[str, PurePosixPath], List[str]]:
     """Map track id -> the one file for it; returns it and the names of files no track claims.
 
-    A file may sit at the root or inside folders; a track with two candidate files is refused.
+    A file may sit at the root or inside folders; a track with two candidate files is refused, and
+    so is a track file that is a symbolic link or not a regular file (it is never opened).
     """
     by_track: Dict[str, List[PurePosixPath]] = {}
     unclaimed: List[str] = []
-    for relative in submission_files(folder):
+    for relative, full in _walk(Path(folder)):
         owners = [t for t in tracks if _matches(t, relative.name)]
+        if owners and not _is_regular(full):
+            what = "a symbolic link" if full.is_symlink() else "not a regular file"
+            raise SubmissionError.single(safe_display(str(relative)), f"the prediction file is {what}",
+                                         expected="a regular file", hint="write the predictions into the file itself")
         if not owners:
-            unclaimed.append(str(relative))
+            unclaimed.append(safe_display(str(relative)))
             continue
         for t in owners:
             by_track.setdefault(t.id, []).append(relative)
     doubles = {tid: paths for tid, paths in by_track.items() if len(paths) > 1}
     if doubles:
         tid, paths = sorted(doubles.items())[0]
-        raise SubmissionError.single(", ".join(map(str, paths)), f"track '{tid}' is given by more than one file",
+        raise SubmissionError.single(", ".join(safe_display(str(p)) for p in paths),
+                                     f"track '{tid}' is given by more than one file",
                                      expected="exactly one file per track",
                                      found=f"{len(paths)} files", hint="remove all but one of them")
     return {tid: paths[0] for tid, paths in by_track.items()}, unclaimed

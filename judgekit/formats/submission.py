@@ -18,7 +18,7 @@ import numpy as np
 from ..errors import ProblemCollector, SubmissionError
 from ..gold import GoldTrack
 from ..metrics import PerAnnotator
-from .textfile import read_lines
+from .textfile import read_lines, safe_display
 from .values import ValueProblem, describe_value, parse_label, parse_number, parse_per_annotator, parse_soft
 
 MAX_IDS_LISTED = 5
@@ -33,30 +33,36 @@ class Prediction:
     format: str = "id"
 
 
+def _shorten(text: str, limit: int = 60) -> str:
+    """A submitted id cut to a readable length for messages."""
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def _list_ids(ids: List[str]) -> str:
     shown = ", ".join(repr(i) for i in ids[:MAX_IDS_LISTED])
     return shown + (f" and {len(ids) - MAX_IDS_LISTED} more" if len(ids) > MAX_IDS_LISTED else "")
 
 
 def _looks_positional(lines: List[Tuple[int, str]], id_set) -> bool:
-    first_fields = [line.split("\t", 1)[0].strip() for _, line in lines]
-    if any(f in id_set for f in first_fields):
-        return False
+    """SemEval positional: no line starts with an item id, every line has one or two fields, and
+    most first fields are numbers (so that a bad value is reported as such, at its line)."""
+    numbers = 0
     for _, line in lines:
         fields = line.split()
-        if not 1 <= len(fields) <= 2:
+        if not 1 <= len(fields) <= 2 or line.split("\t", 1)[0].strip() in id_set or fields[0] in id_set:
             return False
         try:
-            for f in fields:
-                parse_number(f)
+            parse_number(fields[0])
+            numbers += 1
         except ValueProblem:
-            return False
-    return True
+            pass
+    return 2 * numbers >= len(lines)
 
 
 def read_prediction(path: Path, display: str, gold: GoldTrack) -> Prediction:
     """Parse and align ``path`` for ``gold.track``; every problem is located and explained."""
     track = gold.track
+    display = safe_display(display)
     lines = read_lines(path, display)
     id_set = {i: n for n, i in enumerate(gold.ids)}
     if track.positional and _looks_positional(lines, id_set):
@@ -82,7 +88,7 @@ def read_prediction(path: Path, display: str, gold: GoldTrack) -> Prediction:
                          hint=f"it was already given on line {raw[item_id][0]}; keep one line per item")
         elif item_id not in id_set:
             unknown.append(item_id)
-            problems.add("unknown id: not an item of this track", line=number, item=item_id,
+            problems.add("unknown id: not an item of this track", line=number, item=_shorten(item_id),
                          hint=f"ids look like {gold.ids[0]!r}" if gold.ids else None)
         else:
             raw[item_id] = (number, value)
@@ -94,7 +100,7 @@ def read_prediction(path: Path, display: str, gold: GoldTrack) -> Prediction:
     if unknown and len(unknown) == len(lines):
         raise SubmissionError.single(display, "none of the ids in this file belong to the track",
                                      expected=f"lines such as {example.replace('ID', repr(gold.ids[0]) if gold.ids else 'ID')}",
-                                     found=f"ids such as {unknown[0]!r}")
+                                     found=f"ids such as {_shorten(unknown[0])!r}")
     problems.raise_if_any()
     ordered = [raw[i] for i in gold.ids]
     return Prediction(_parse_values(ordered, display, gold, warnings), warnings, "id")
@@ -112,6 +118,16 @@ def _read_positional(lines, display: str, gold: GoldTrack) -> Prediction:
         raise SubmissionError.single(display, "blank line inside a positional file", line=gap - 1,
                                      expected="one score on every line", found="an empty line",
                                      hint="positional files are matched by line number")
+    problems = ProblemCollector(display)
+    for number, line in lines:
+        fields = line.split()
+        if len(fields) == 2:
+            try:
+                parse_number(fields[1])
+            except ValueProblem as p:
+                problems.add("the second column (confidence) is not a number", line=number,
+                             expected="a score and, optionally, a confidence such as 3.2<TAB>80", found=p.found)
+    problems.raise_if_any()
     ordered = [(number, line.split()[0]) for number, line in lines]
     return Prediction(_parse_values(ordered, display, gold, []), [], "positional")
 

@@ -1,45 +1,99 @@
-"""Decoding a submitted text file defensively: UTF-8 (with or without BOM), CRLF, no binary."""
+"""Decoding a submitted text file defensively: UTF-8 (with or without BOM), CRLF, no binary.
+
+The file is read line by line with a bounded ``readline``, so a huge single line (a 1 GB file with
+no newline) is refused after reading at most ``MAX_LINE_BYTES``, never loaded whole.
+"""
 
 from __future__ import annotations
 
+import codecs
 from pathlib import Path
 from typing import List, Tuple
 
 from ..errors import SubmissionError
 
-#: Largest accepted prediction file and line. A million-item similarity track is about 20 MB.
+#: Largest accepted prediction file and line. A million-item similarity track is about 20 MB; a
+#: perspectivist line with a thousand annotators is about 20 kB.
 MAX_FILE_BYTES = 512 * 1024 * 1024
-MAX_LINE_CHARS = 1024 * 1024
+MAX_LINE_BYTES = 1024 * 1024
+
+_UTF8_BOM = codecs.BOM_UTF8
+_OTHER_BOMS = ((codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"),
+               (codecs.BOM_UTF16_LE, "UTF-16"), (codecs.BOM_UTF16_BE, "UTF-16"))
+
+
+def safe_display(name: str) -> str:
+    """A file name fit to print: control, bidi and other unprintable characters are escaped."""
+    name = str(name)
+    return name if name.isprintable() else repr(name)[1:-1]
+
+
+def _refuse_other_encodings(head: bytes, display: str) -> None:
+    for bom, encoding in _OTHER_BOMS:
+        if head.startswith(bom):
+            raise SubmissionError.single(display, f"file is {encoding} text", expected="UTF-8 text",
+                                         found=f"a {encoding} byte-order mark",
+                                         hint="save the file as UTF-8")
+
+
+def _decode_line(raw: bytes, number: int, offset: int, display: str) -> str:
+    """One line (without its LF) as text; refuses NUL bytes, invalid UTF-8 and bare CRs."""
+    nul = raw.find(b"\x00")
+    if nul >= 0:
+        raise SubmissionError.single(display, "file is binary, not text", line=number, expected="UTF-8 text",
+                                     found=f"a NUL byte at offset {offset + nul}")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise SubmissionError.single(display, "file is not UTF-8 text", line=number, expected="UTF-8",
+                                     found=f"byte 0x{raw[e.start]:02x} at offset {offset + e.start}",
+                                     hint="save the file as UTF-8 (Latin-1 and other encodings are refused)")
+    if text.endswith("\r"):
+        text = text[:-1]
+    if "\r" in text:
+        raise SubmissionError.single(display, "line holds a carriage return (CR) in the middle", line=number,
+                                     expected="lines ending in LF or CRLF",
+                                     found="CR inside the line (old Mac line endings?)",
+                                     hint="save the file with Unix (LF) or Windows (CRLF) line endings")
+    return text
 
 
 def read_lines(path: Path, display: str) -> List[Tuple[int, str]]:
-    """Non-blank lines with their 1-based numbers. Refuses binary, non-UTF-8 and huge files or lines."""
-    size = Path(path).stat().st_size
-    if size > MAX_FILE_BYTES:
-        raise SubmissionError.single(display, "file is too large", expected=f"at most {MAX_FILE_BYTES} bytes",
-                                     found=f"{size} bytes")
-    data = Path(path).read_bytes()
-    if not data.strip():
+    """Non-blank lines with their 1-based numbers. Refuses binary, non-UTF-8, empty and huge files or lines."""
+    display = safe_display(display)
+    try:
+        size = Path(path).stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise SubmissionError.single(display, "file is too large", expected=f"at most {MAX_FILE_BYTES} bytes",
+                                         found=f"{size} bytes")
+        with open(path, "rb") as f:
+            lines = _read_bounded(f, display)
+    except OSError as e:
+        raise SubmissionError.single(display, "the file cannot be read", found=e.strerror or e.__class__.__name__)
+    if not lines:
         raise SubmissionError.single(display, "file is empty", expected="one line per item",
                                      found="no content", hint="check that predictions were written")
-    if b"\x00" in data:
-        offset = data.index(b"\x00")
-        raise SubmissionError.single(display, "file is binary, not text", expected="UTF-8 text",
-                                     found=f"a NUL byte at offset {offset}")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        line = data[:e.start].count(b"\n") + 1
-        raise SubmissionError.single(display, "file is not UTF-8 text", line=line, expected="UTF-8",
-                                     found=f"byte 0x{data[e.start]:02x} at offset {e.start}",
-                                     hint="save the file as UTF-8 (Latin-1 and other encodings are refused)")
+    return lines
+
+
+def _read_bounded(f, display: str) -> List[Tuple[int, str]]:
     lines: List[Tuple[int, str]] = []
-    for number, line in enumerate(text.split("\n"), start=1):
-        line = line.rstrip("\r")
-        if len(line) > MAX_LINE_CHARS:
+    offset, number = 0, 0
+    while True:
+        raw = f.readline(MAX_LINE_BYTES + 1)
+        if not raw:
+            return lines
+        number += 1
+        if number == 1:
+            _refuse_other_encodings(raw[:4], display)
+            if raw.startswith(_UTF8_BOM):
+                raw, offset = raw[len(_UTF8_BOM):], len(_UTF8_BOM)
+        body = raw[:-1] if raw.endswith(b"\n") else raw
+        if len(body) > MAX_LINE_BYTES:
             raise SubmissionError.single(display, "line is too long", line=number,
-                                         expected=f"at most {MAX_LINE_CHARS} characters",
-                                         found=f"{len(line)} characters")
+                                         expected=f"at most {MAX_LINE_BYTES} bytes per line",
+                                         found="a longer line", hint="write one item per line")
+        line = _decode_line(body, number, offset, display)
+        offset += len(raw)
         if line.strip():
             lines.append((number, line))
-    return lines

@@ -30,28 +30,64 @@ def _show(text: str, limit: int = 60) -> str:
     return repr(text if len(text) <= limit else text[:limit] + "...")
 
 
+def _show_json(value) -> str:
+    """A submitted JSON value, shortened for a message (it is the participant's, never gold)."""
+    try:
+        return _show(json.dumps(value, ensure_ascii=False))
+    except (ValueError, RecursionError):
+        return "a value too deeply nested to show"
+
+
 def parse_number(text: str) -> float:
     """A finite decimal number in ASCII digits (no nan, inf, hex, underscores or other scripts)."""
     stripped = text.strip()
-    if not _NUMBER.match(stripped) or not stripped.isascii():
-        raise ValueProblem("not a number", expected="a decimal number such as 3.2", found=_show(text))
+    if not stripped.isascii() or not _NUMBER.match(stripped):
+        hint = "use a dot as the decimal separator" if re.match(r"^[+-]?\d+,\d+$", stripped) else None
+        raise ValueProblem("not a number", expected="a decimal number such as 3.2", found=_show(text), hint=hint)
     value = float(stripped)
     if not math.isfinite(value):
         raise ValueProblem("number out of range", expected="a finite number", found=_show(text))
     return value
 
 
+#: JSON integers longer than this are read as floats (Python refuses to convert very long digit
+#: strings to int, and a float of them is infinite, hence refused).
+_MAX_INT_DIGITS = 300
+
+
 def _reject_constant(name: str):
     raise ValueProblem("not a finite number", expected="finite numbers", found=name)
 
 
+def _json_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueProblem("number out of range", expected="finite numbers", found=_show(text))
+    return value
+
+
+def _json_int(text: str):
+    return int(text) if len(text) <= _MAX_INT_DIGITS else _json_float(text)
+
+
+def _unique_keys(pairs):
+    out = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueProblem("a JSON object has the same key twice", expected="each key once", found=_show(key))
+        out[key] = value
+    return out
+
+
 def parse_json(text: str):
+    """A JSON value; NaN, Infinity, numbers that overflow to infinity and duplicate keys are refused."""
     try:
-        return json.loads(text, parse_constant=_reject_constant)
+        return json.loads(text, parse_constant=_reject_constant, parse_float=_json_float,
+                          parse_int=_json_int, object_pairs_hook=_unique_keys)
     except ValueProblem:
         raise
-    except (json.JSONDecodeError, RecursionError) as e:
-        raise ValueProblem(f"not valid JSON ({getattr(e, 'msg', 'too deeply nested')})",
+    except (ValueError, RecursionError) as e:  # JSONDecodeError is a ValueError
+        raise ValueProblem(f"not valid JSON ({getattr(e, 'msg', 'too deeply nested or too long')})",
                            expected="a JSON list such as [0.2, 0.8]", found=_show(text))
 
 
@@ -83,23 +119,23 @@ def _label_of(value, track: Track, index: Dict[str, int], numeric: Dict[float, i
         if key in index:
             return index[key]
         try:
-            return numeric[float(key)]
-        except (ValueError, KeyError):
+            return numeric[parse_number(key)]
+        except (ValueProblem, KeyError):
             pass
     elif _finite(value) and float(value) in numeric:
         return numeric[float(value)]
     raise ValueProblem("label outside the track's label set",
-                       expected="one of " + ", ".join(track.labels), found=_show(json.dumps(value)))
+                       expected="one of " + ", ".join(track.labels), found=_show_json(value))
 
 
 def _probabilities(values, length: int, what: str) -> np.ndarray:
     if not isinstance(values, list) or len(values) != length:
-        found = f"{len(values)} values" if isinstance(values, list) else _show(json.dumps(values))
+        found = f"{len(values)} values" if isinstance(values, list) else _show_json(values)
         raise ValueProblem(f"wrong {what} length", expected=f"a list of {length} probabilities", found=found)
     if not all(_finite(v) for v in values):
         bad = next(v for v in values if not _finite(v))
         raise ValueProblem(f"{what} holds a value that is not a finite number",
-                           expected="finite numbers", found=_show(json.dumps(bad)))
+                           expected="finite numbers", found=_show_json(bad))
     arr = np.array(values, dtype=float)
     if (arr < 0).any():
         raise ValueProblem(f"{what} has a negative probability", expected="probabilities >= 0",
@@ -141,7 +177,7 @@ def parse_soft(text: str, track: Track, warnings: List[str]) -> np.ndarray:
         if not isinstance(value, list) or len(value) != k:
             raise ValueProblem("wrong soft label length",
                                expected=f"a list of {k} [P(not chosen), P(chosen)] pairs ({', '.join(track.labels)})",
-                               found=_show(json.dumps(value)))
+                               found=_show_json(value))
         return np.array([normalise(_probabilities(pair, 2, f"pair for '{label}'"), f"pair for '{label}'",
                                    warnings) for pair, label in zip(value, track.labels)])
     if (track.scale == "ordinal" and isinstance(value, list) and len(value) == k + 1
@@ -163,10 +199,10 @@ def parse_per_annotator(text: str, track: Track, annotators: Sequence[str]):
         if missing or extra:
             raise ValueProblem("annotators do not match the item's annotators",
                                expected=", ".join(annotators),
-                               found=f"missing {missing[:5]}, unknown {extra[:5]}")
+                               found=f"missing {missing[:5]}, unknown {[a if len(a) <= 40 else a[:40] + '...' for a in extra[:5]]}")
         value = [value[a] for a in annotators]
     if not isinstance(value, list) or len(value) != n:
-        found = f"{len(value)} labels" if isinstance(value, list) else _show(json.dumps(value))
+        found = f"{len(value)} labels" if isinstance(value, list) else _show_json(value)
         raise ValueProblem("wrong number of annotator labels",
                            expected=f"a list of {n} labels, one per annotator ({', '.join(annotators[:8])}"
                                     f"{', ...' if n > 8 else ''})", found=found)
@@ -189,7 +225,7 @@ def _multilabel_choice(value, track: Track, index: Dict[str, int]) -> np.ndarray
         parts = [v.strip() for v in value]
     else:
         raise ValueProblem("an annotator's labels must be a list of labels or a comma-separated string",
-                           expected='e.g. ["entailment", "neutral"]', found=_show(json.dumps(value)))
+                           expected='e.g. ["entailment", "neutral"]', found=_show_json(value))
     for part in parts:
         if part not in index:
             raise ValueProblem("label outside the track's label set",
