@@ -12,12 +12,13 @@ import json
 import shutil
 import tempfile
 from pathlib import Path
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 import yaml
 
-from ..errors import SubmissionError
-from ..formats.archive import safe_extract, submission_files
+from ..errors import ConfigError, SubmissionError
+from ..formats.archive import ARCHIVE_SUFFIXES, safe_extract, submission_files
+from ..formats.textfile import safe_display
 from ..report import DETAILED_HTML, SCORES_JSON, SCORES_TXT, atomic_write, failure_html, write_outputs
 from ..scoring import score_folder
 from ..spec import read_spec
@@ -26,39 +27,81 @@ from .common import run_guarded
 INGESTION_STATUS = "ingestion_status.json"
 
 
+#: The prediction step's status files are small; a larger one is treated as unreadable.
+MAX_STATUS_BYTES = 64 * 1024
+
+
+def _read_small(path: Path) -> Optional[str]:
+    """The text of a small status file, or None if it is a link, unreadable or implausibly large."""
+    try:
+        if path.is_symlink() or path.stat().st_size > MAX_STATUS_BYTES:
+            return None
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+
+
+def _status_failure(res_dir: Path) -> Optional[str]:
+    """What ingestion_status.json says went wrong, or None when it is absent or says ok."""
+    path = res_dir / INGESTION_STATUS
+    if not (path.is_file() or path.is_symlink()):
+        return None
+    text = _read_small(path)
+    try:
+        status = json.loads(text) if text is not None else None
+    except (ValueError, RecursionError):
+        status = None
+    if not isinstance(status, dict):
+        return "the ingestion status file is unreadable"
+    if status.get("status") == "ok":
+        return None
+    message = safe_display(str(status.get("message") or "no message"))
+    return message if len(message) <= 500 else message[:500] + "..."
+
+
+def _metadata_failure(res_dir: Path) -> Optional[str]:
+    """The non-zero exit code the worker recorded in res/metadata, or None."""
+    path = res_dir / "metadata"
+    text = _read_small(path) if path.is_file() else None
+    if text is None:
+        return None
+    try:
+        meta = yaml.safe_load(text)
+    except Exception:  # noqa: BLE001 - the worker's file; whatever cannot be parsed carries no exit code
+        return None
+    if not isinstance(meta, dict):
+        return None
+    for key in ("ingestionExitCode", "exitCode"):
+        code = meta.get(key)
+        if isinstance(code, int) and not isinstance(code, bool) and code != 0:
+            return f"{key} {code}"
+    return None
+
+
 def check_prediction_step(res_dir: Path) -> None:
     """Refuse to score when the prediction step (ingestion or submitted code) failed."""
-    status_path = res_dir / INGESTION_STATUS
-    if status_path.is_file():
-        try:
-            status = json.loads(status_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            status = {"status": "failed", "message": "the ingestion status file is unreadable"}
-        if status.get("status") != "ok":
-            raise SubmissionError.single("prediction step", "the prediction step failed, so nothing was scored",
-                                         found=str(status.get("message", "no message")),
-                                         hint="see the ingestion log for details")
-    meta_path = res_dir / "metadata"
-    if meta_path.is_file():
-        try:
-            meta = yaml.safe_load(meta_path.read_text(encoding="utf-8", errors="replace"))
-        except yaml.YAMLError:
-            meta = None
-        if isinstance(meta, dict):
-            for key in ("ingestionExitCode", "exitCode"):
-                code = meta.get(key)
-                if isinstance(code, int) and not isinstance(code, bool) and code != 0:
-                    raise SubmissionError.single("prediction step", "the prediction step failed, so nothing was scored",
-                                                 found=f"{key} {code}", hint="see the prediction logs for the error")
+    failure = _status_failure(res_dir)
+    if failure is not None:
+        raise SubmissionError.single(INGESTION_STATUS, "the prediction step failed, so nothing was scored",
+                                     found=failure, hint="see the ingestion log for details")
+    failure = _metadata_failure(res_dir)
+    if failure is not None:
+        raise SubmissionError.single("metadata", "the prediction step failed, so nothing was scored",
+                                     found=failure, hint="see the prediction logs for the error")
 
 
-def unpack_if_archive(res_dir: Path, work: Path) -> Path:
-    """A folder holding only a zip (a submission copied as is) is read through a safe extraction."""
+def unpack_if_archive(res_dir: Path, work: Path) -> Tuple[Path, List[str]]:
+    """A folder holding only a zip (a submission copied as is) is read through a safe extraction.
+
+    Returns the folder to score and the extraction's warnings (entries skipped)."""
     files = submission_files(res_dir)
     if len(files) == 1 and files[0].suffix.lower() == ".zip":
-        safe_extract(res_dir / files[0], work, str(files[0]))
-        return work
-    return res_dir
+        return work, safe_extract(res_dir / files[0], work, str(files[0]))
+    if len(files) == 1 and files[0].suffix.lower() in ARCHIVE_SUFFIXES:
+        raise SubmissionError.single(safe_display(str(files[0])), "only zip archives are read",
+                                     expected="a .zip file or the prediction files themselves",
+                                     found=f"a {files[0].suffix} file", hint="zip the prediction files")
+    return res_dir, []
 
 
 def score_submission(input_dir: Path, output_dir: Path) -> int:
@@ -69,11 +112,15 @@ def score_submission(input_dir: Path, output_dir: Path) -> int:
                                      hint="the platform mounts the submission (or the prediction output) here")
     check_prediction_step(res_dir)
     with tempfile.TemporaryDirectory(prefix="judgekit-res-") as tmp:
-        folder = unpack_if_archive(res_dir, Path(tmp))
+        folder, archive_warnings = unpack_if_archive(res_dir, Path(tmp))
         result = score_folder(spec, ref_dir, folder)
-        write_outputs(output_dir, result, _detailed_page(result))
+    result.warnings[:0] = archive_warnings
+    write_outputs(output_dir, result, _detailed_page(result))
     for warning in result.warnings:
         print(f"note: {warning}")
+    for track_result in result.tracks.values():
+        for warning in track_result.warnings:
+            print(f"note: {safe_display(track_result.file)}: {warning}")
     for key, value in result.scores().items():
         print(f"{key}: {value:.6f}")
     return 0
@@ -85,19 +132,30 @@ def _detailed_page(result) -> str:
     return detailed_html(result)
 
 
+def _prepare_output(output_dir: Path) -> None:
+    """Create the output folder and remove scores of an earlier run: only a complete run leaves scores."""
+    try:
+        output_dir.mkdir(parents=True, exist_ok=True)
+        for stale in (SCORES_JSON, SCORES_TXT):
+            if (output_dir / stale).exists():
+                (output_dir / stale).unlink()
+    except OSError as e:
+        raise ConfigError.single(str(output_dir), "cannot write to the output folder",
+                                 found=e.strerror or e.__class__.__name__)
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     parser = argparse.ArgumentParser(prog="score.py", description=__doc__.splitlines()[0])
     parser.add_argument("input", nargs="?", default="/app/input", help="folder with ref/ and res/")
     parser.add_argument("output", nargs="?", default="/app/output", help="folder for scores.json")
     args = parser.parse_args(argv)
     input_dir, output_dir = Path(args.input), Path(args.output)
-    output_dir.mkdir(parents=True, exist_ok=True)
-    for stale in (SCORES_JSON, SCORES_TXT):
-        if (output_dir / stale).exists():
-            (output_dir / stale).unlink()
+
+    def body() -> int:
+        _prepare_output(output_dir)
+        return score_submission(input_dir, output_dir)
 
     def on_error(message: str) -> None:
         atomic_write(output_dir / DETAILED_HTML, failure_html("Submission not scored", message))
 
-    return run_guarded(lambda: score_submission(input_dir, output_dir), "scoring program",
-                       on_error=on_error, details_dir=output_dir)
+    return run_guarded(body, "scoring program", on_error=on_error, details_dir=output_dir)
