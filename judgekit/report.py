@@ -1,5 +1,10 @@
 """Writing results: scores.json (flat, finite, leaderboard keys), scores.txt (legacy CodaLab) and a
-self-contained detailed_results.html. Nothing here knows how scores were computed."""
+self-contained detailed_results.html (inline CSS and SVG, no script, nothing fetched).
+
+The page shows, per track, each score with its seeded bootstrap interval and the signature that
+reproduces it, a plot (predicted vs gold scatter, confusion matrix, mean soft labels, error per
+annotator), and per-language / per-genre scores. Phases that hide their gold get aggregates only.
+Scores themselves come from ``scoring``; intervals and aggregates from ``stats``."""
 
 from __future__ import annotations
 
@@ -7,13 +12,16 @@ import html
 import json
 import math
 import os
+import re
+import sys
 import tempfile
 from pathlib import Path
-from typing import Dict
+from typing import Dict, Optional
 
-from . import __version__
+from . import __version__, plots
 from .metrics import get as get_metric
-from .scoring import Result
+from .scoring import Result, scored_subset
+from .stats import DEFAULT_RESAMPLES, Signature, summaries, track_intervals
 
 SCORES_JSON = "scores.json"
 SCORES_TXT = "scores.txt"
@@ -64,7 +72,8 @@ def failure_html(title: str, message: str) -> str:
 _CSS = """body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:1.5em;color:#222;max-width:70em}
 table{border-collapse:collapse;margin:.5em 0 1.2em}td,th{border:1px solid #ccc;padding:.25em .6em;text-align:right}
 th{background:#f3f3f3}td.l,th.l{text-align:left}.warn{color:#8a5a00}.err{color:#a00;white-space:pre-wrap}
-.sig{color:#666;font-size:.85em}h2{border-bottom:1px solid #ddd;padding-bottom:.2em}"""
+.sig{color:#666;font-size:.85em}h2{border-bottom:1px solid #ddd;padding-bottom:.2em}
+.fig{margin:.5em 0;overflow-x:auto}svg.plot{background:#fff;margin-right:1em}h3{font-size:1em}"""
 
 
 def _page(title: str, body: str) -> str:
@@ -76,10 +85,25 @@ def _fmt(value: float) -> str:
     return f"{value:.4f}"
 
 
-def detailed_html(result: Result, extra_sections: Dict[str, str] = None) -> str:
-    """Per-track scores, sizes and warnings. No item-level gold is ever written here."""
+def bootstrap_resamples(spec) -> int:
+    """Resamples behind the page's intervals: the spec's ``bootstrap_resamples`` (task.json), else
+    ``stats.DEFAULT_RESAMPLES`` (1,000: about a second for 100,000 items; 0 turns intervals off)."""
+    value = spec.extra.get("bootstrap_resamples", DEFAULT_RESAMPLES)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100_000:
+        return DEFAULT_RESAMPLES
+    return value
+
+
+def detailed_html(result: Result, extra_sections: Dict[str, str] = None, resamples: Optional[int] = None) -> str:
+    """Per-track scores with bootstrap intervals, plots, breakdowns and warnings.
+
+    When the phase hides its gold (``spec.hide_gold``) nothing item-level is written: plots and
+    breakdowns are aggregates under the rules of ``stats.summaries``.
+    """
     spec = result.spec
     esc = html.escape
+    resamples = bootstrap_resamples(spec) if resamples is None else resamples
+    signature = Signature(resamples, spec.seed).render()
     parts = [f"<h1>{esc(spec.title)}</h1>",
              f"<p>Phase: <b>{esc(spec.phase)}</b>. Primary score: <b>{_fmt(result.primary)}</b> "
              f"(mean of the primary tracks' main metric; a missing primary track counts as its worst value).</p>"]
@@ -99,14 +123,11 @@ def detailed_html(result: Result, extra_sections: Dict[str, str] = None) -> str:
         tr = result.tracks.get(t.id)
         if tr is None:
             continue
-        section = [f"<h2>{esc(t.title)}</h2>"]
-        for m, v in tr.scores.items():
-            metric = get_metric(m)
-            lo, hi = metric.bounds(len(t.labels))
-            section.append(f"<p><b>{esc(metric.title)}</b>: {_fmt(v)} "
-                           f"({metric.direction} is better; range {lo:g} to {hi:g})</p>")
+        section = [f"<h2>{esc(t.title)}</h2>", _guarded(lambda: _score_table(tr, resamples, spec.seed, signature),
+                                                          "the confidence intervals")]
         if extra_sections and t.id in extra_sections:
             section.append(extra_sections[t.id])
+        section.append(_guarded(lambda: track_visuals(tr, spec.hide_gold), "the plots"))
         for w in tr.warnings:
             section.append(f"<p class='warn'>Warning: {esc(w)}</p>")
         parts.append("\n".join(section))
@@ -114,5 +135,142 @@ def detailed_html(result: Result, extra_sections: Dict[str, str] = None) -> str:
         parts.append("<h2>Submission notes</h2><ul>" +
                      "".join(f"<li class='warn'>{esc(w)}</li>" for w in result.warnings) + "</ul>")
     parts.append(f"<p class='sig'>judgekit {esc(__version__)} | edition {esc(spec.edition)} | "
-                 f"phase {esc(spec.phase)}</p>")
+                 f"phase {esc(spec.phase)} | intervals: {esc(signature)}</p>")
     return _page(f"{spec.title}: detailed results", "\n".join(parts))
+
+
+def _guarded(build, what: str) -> str:
+    """A part of the page that must not cost the participant their scores if it fails to draw."""
+    try:
+        return build()
+    except Exception as e:  # noqa: BLE001 - scores are written whatever happens to a plot
+        print(f"note: {what} could not be drawn ({e.__class__.__name__}: {e})", file=sys.stderr)
+        return f"<p class='warn'>{html.escape(what.capitalize())} could not be drawn (an internal problem of the kit).</p>"
+
+
+def _score_table(tr, resamples: int, seed: int, signature: str) -> str:
+    """Each metric's value, its percentile bootstrap interval, direction and range."""
+    intervals = track_intervals(tr, resamples, seed) if resamples else {}
+    rows = []
+    for m, v in tr.scores.items():
+        metric = get_metric(m)
+        lo, hi = metric.bounds(len(tr.track.labels))
+        iv = intervals.get(m)
+        ci = f"[{_fmt(iv.low)}, {_fmt(iv.high)}]" if iv is not None else "n/a"
+        rows.append(f"<tr><td class='l'>{html.escape(metric.title)}</td><td><b>{_fmt(v)}</b></td><td>{ci}</td>"
+                    f"<td class='l'>{metric.direction} is better</td><td>{lo:g} to {hi:g}</td></tr>")
+    note = (f"<p class='sig'>95% percentile bootstrap intervals over items; recompute with: "
+            f"{html.escape(signature)}</p>" if intervals else "")
+    return ("<table><tr><th class='l'>Metric</th><th>Score</th><th>95% interval</th><th class='l'>Direction</th>"
+            "<th>Range</th></tr>" + "".join(rows) + "</table>" + note)
+
+
+def track_visuals(tr, hide_gold: bool) -> str:
+    """The track's plot and its per-language / per-genre breakdown (aggregates only if ``hide_gold``)."""
+    kind = tr.track.kind
+    if kind == "similarity":
+        figure = _similarity_figure(tr, hide_gold)
+    elif kind == "classification":
+        figure = _confusion_figure(tr, hide_gold)
+    elif kind == "soft_label":
+        figure = _distribution_figure(tr)
+    else:
+        figure = _annotator_figure(tr, hide_gold)
+    return "<div class='fig'>" + figure + "</div>" + _breakdowns(tr, hide_gold)
+
+
+def _scored(tr):
+    """Gold and predicted arrays of the scored items (similarity, classification, soft labels)."""
+    gold, pred, _ = scored_subset(tr.gold, tr.prediction.values)
+    return gold, pred
+
+
+def _similarity_figure(tr, hide_gold: bool) -> str:
+    gold, pred = _scored(tr)
+    if not hide_gold:
+        return plots.scatter(gold, pred, "gold score", "predicted score", "Predicted vs gold, one point per item")
+    if len(gold) < summaries.GRID_BINS * summaries.MIN_GROUP_ITEMS:
+        return (f"<p class='sig'>Too few items ({len(gold)}) for an aggregate plot that keeps the hidden gold "
+                f"hidden.</p>")
+    grid = summaries.similarity_grid(gold, pred)
+    cells = summaries.suppress_small(grid.counts)
+    return (plots.heatmap(cells, grid.row_labels, grid.col_labels, "gold score", "your predictions, in fifths",
+                          "Items per gold range and fifth of your predictions", hidden_text="<5")
+            + f"<p class='sig'>The gold is hidden in this phase: counts only, and counts below "
+              f"{summaries.MIN_CELL_COUNT} are shown as &lt;5.</p>")
+
+
+def _confusion_figure(tr, hide_gold: bool) -> str:
+    gold, pred = _scored(tr)
+    labels = list(tr.track.labels)
+    counts = summaries.confusion_counts(gold, pred, len(labels))
+    if hide_gold:
+        cells = summaries.suppress_small(counts, summaries.MIN_CELL_COUNT, summaries.MIN_GROUP_ITEMS)
+        note = (f"<p class='sig'>The gold is hidden in this phase: counts below {summaries.MIN_CELL_COUNT} are shown "
+                f"as &lt;5, and a predicted label given to fewer than {summaries.MIN_GROUP_ITEMS} items is not "
+                f"broken down.</p>")
+    else:
+        cells, note = counts.tolist(), ""
+    return plots.heatmap(cells, labels, labels, "gold label", "predicted label", "Confusion matrix (items)",
+                         hidden_text="<5") + note
+
+
+def _distribution_figure(tr) -> str:
+    gold_mean, pred_mean = summaries.mean_distributions(*_scored(tr))
+    multilabel = tr.track.scale == "multilabel"
+    return plots.bar_chart(list(tr.track.labels), {"gold": gold_mean, "predicted": pred_mean},
+                           "Mean soft label over items" + (": P(label chosen)" if multilabel else ""),
+                           "mean probability", y_max=1.0)
+
+
+#: The per-annotator chart shows at most this many annotators (those with the most labels).
+MAX_ANNOTATOR_BARS = 40
+
+
+def _annotator_figure(tr, hide_gold: bool) -> str:
+    rows_of = [name for names in tr.gold.annotators for name in names]
+    errors = summaries.per_annotator_errors(tr.gold.gold, tr.prediction.values, rows_of, tr.track.scale or "")
+    minimum = summaries.MIN_GROUP_ITEMS if hide_gold else 1
+    shown = sorted((e for e in errors if e[1] >= minimum), key=lambda e: (-e[1], e[0]))[:MAX_ANNOTATOR_BARS]
+    left_out = len(errors) - len(shown)
+    unit = {"ordinal": "mean |gold - predicted| / number of labels",
+            "multilabel": "share of labels mispredicted"}.get(tr.track.scale, "error rate")
+    note = ""
+    if left_out:
+        why = (f"fewer than {minimum} labels or " if minimum > 1 else "")
+        note = (f"<p class='sig'>{left_out} annotator(s) not shown ({why}beyond the {MAX_ANNOTATOR_BARS} "
+                f"with the most labels).</p>")
+    if not shown:
+        return note or "<p class='sig'>No annotator to show.</p>"
+    shown.sort(key=lambda e: _natural_key(e[0]))
+    return plots.bar_chart([f"{name} ({n})" for name, n, _ in shown], {"error": [e for _, _, e in shown]},
+                           "Error per annotator (labels in brackets)", unit) + note
+
+
+def _natural_key(name: str):
+    """Sort key putting A2 before A10."""
+    return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", name)]
+
+
+def _breakdowns(tr, hide_gold: bool) -> str:
+    """Main-metric score per language and per genre, where the track has more than one."""
+    metric = get_metric(tr.track.main_metric)
+    stats = tr.stats.get(tr.track.main_metric)
+    if stats is None:
+        return ""
+    out = []
+    for key, values in sorted(tr.gold.groups.items()):
+        values = [v for v, s in zip(values, tr.gold.scored) if s] if len(values) != len(stats) else values
+        if len(values) != len(stats) or len(set(values)) < 2:
+            continue
+        rows = []
+        for value, n, score in summaries.group_scores(metric, stats, values):
+            if hide_gold and n < summaries.MIN_GROUP_ITEMS:
+                shown = f"hidden (fewer than {summaries.MIN_GROUP_ITEMS} items)"
+            else:
+                shown = _fmt(score) if score is not None else "undefined"
+            rows.append(f"<tr><td class='l'>{html.escape(value or '(none)')}</td><td>{n}</td><td>{shown}</td></tr>")
+        out.append(f"<h3>{html.escape(metric.title)} by {html.escape(key)}</h3><table><tr><th class='l'>"
+                   f"{html.escape(key)}</th><th>Items</th><th>{html.escape(metric.title)}</th></tr>"
+                   + "".join(rows) + "</table>")
+    return "".join(out)

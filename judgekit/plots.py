@@ -1,0 +1,207 @@
+"""Tiny inline-SVG charts for the detailed results page: scatter, heat map and grouped bar chart.
+
+Output is a self-contained ``<svg>`` element (no scripts, fonts or external references); every
+label is escaped. Sizes are in CSS pixels. Numbers are drawn with at most 4 significant decimals.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from typing import Dict, List, Optional, Sequence
+
+import numpy as np
+
+PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b")
+#: A scatter plot keeps at most this many points (an evenly spaced subset beyond it).
+MAX_SCATTER_POINTS = 5000
+_FONT = "font-family='sans-serif' font-size='11'"
+
+
+def _e(text) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _num(x: float) -> str:
+    """A coordinate with two decimals (keeps the page small and deterministic)."""
+    return f"{x:.2f}"
+
+
+def nice_ticks(lo: float, hi: float, count: int = 5) -> List[float]:
+    """About ``count`` round tick values covering [lo, hi]."""
+    if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
+        return [lo] if math.isfinite(lo) else [0.0]
+    raw = (hi - lo) / max(count - 1, 1)
+    magnitude = 10 ** math.floor(math.log10(raw))
+    step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
+    first = math.ceil(lo / step - 1e-9) * step
+    ticks = []
+    value = first
+    while value <= hi + 1e-9 * step:
+        ticks.append(round(value, 10))
+        value += step
+    return ticks
+
+
+def _tick_label(value: float) -> str:
+    return f"{value:.4g}"
+
+
+def _svg(width: int, height: int, title: str, body: List[str]) -> str:
+    return (f"<svg width='{width}' height='{height}' "
+            f"viewBox='0 0 {width} {height}' role='img' aria-label='{_e(title)}' class='plot'>"
+            f"<title>{_e(title)}</title>"
+            f"<text x='{width / 2:.0f}' y='14' text-anchor='middle' {_FONT} font-weight='bold'>{_e(title)}</text>"
+            + "".join(body) + "</svg>")
+
+
+def scatter(x: Sequence[float], y: Sequence[float], x_label: str, y_label: str, title: str,
+            width: int = 380, height: int = 320) -> str:
+    """Points (x_i, y_i), with axes and ticks; more than ``MAX_SCATTER_POINTS`` are thinned evenly."""
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    keep = np.isfinite(x) & np.isfinite(y)
+    x, y = x[keep], y[keep]
+    if x.size > MAX_SCATTER_POINTS:
+        step = int(math.ceil(x.size / MAX_SCATTER_POINTS))
+        x, y = x[::step], y[::step]
+        title = f"{title} (every {step}th point)"
+    left, right, top, bottom = 48, 12, 24, 40
+    plot_w, plot_h = width - left - right, height - top - bottom
+    x_lo, x_hi = _padded_range(x)
+    y_lo, y_hi = _padded_range(y)
+
+    def px(v):
+        return left + (v - x_lo) / (x_hi - x_lo) * plot_w
+
+    def py(v):
+        return top + plot_h - (v - y_lo) / (y_hi - y_lo) * plot_h
+
+    body = _axes(left, top, plot_w, plot_h, x_lo, x_hi, y_lo, y_hi, px, py, x_label, y_label)
+    body.append(f"<g fill='{PALETTE[0]}' fill-opacity='0.55'>")
+    body.extend(f"<circle cx='{_num(px(a))}' cy='{_num(py(b))}' r='2.5'/>" for a, b in zip(x, y))
+    body.append("</g>")
+    return _svg(width, height, title, body)
+
+
+def _padded_range(values: np.ndarray):
+    if values.size == 0:
+        return 0.0, 1.0
+    lo, hi = float(values.min()), float(values.max())
+    if hi - lo < 1e-12:
+        return lo - 0.5, hi + 0.5
+    pad = (hi - lo) * 0.04
+    return lo - pad, hi + pad
+
+
+def _axes(left, top, plot_w, plot_h, x_lo, x_hi, y_lo, y_hi, px, py, x_label, y_label) -> List[str]:
+    body = [f"<rect x='{left}' y='{top}' width='{plot_w}' height='{plot_h}' fill='none' stroke='#999'/>"]
+    for t in nice_ticks(x_lo, x_hi):
+        body.append(f"<line x1='{_num(px(t))}' y1='{top + plot_h}' x2='{_num(px(t))}' y2='{top + plot_h + 4}' "
+                    f"stroke='#666'/><text x='{_num(px(t))}' y='{top + plot_h + 15}' text-anchor='middle' "
+                    f"{_FONT}>{_e(_tick_label(t))}</text>")
+    for t in nice_ticks(y_lo, y_hi):
+        body.append(f"<line x1='{left - 4}' y1='{_num(py(t))}' x2='{left}' y2='{_num(py(t))}' stroke='#666'/>"
+                    f"<text x='{left - 6}' y='{_num(py(t) + 4)}' text-anchor='end' {_FONT}>{_e(_tick_label(t))}</text>")
+    body.append(f"<text x='{left + plot_w / 2:.0f}' y='{top + plot_h + 32}' text-anchor='middle' {_FONT}>"
+                f"{_e(x_label)}</text>")
+    body.append(f"<text x='12' y='{top + plot_h / 2:.0f}' text-anchor='middle' {_FONT} "
+                f"transform='rotate(-90 12 {top + plot_h / 2:.0f})'>{_e(y_label)}</text>")
+    return body
+
+
+def _blue(share: float) -> str:
+    """White to dark blue for a share in [0, 1]."""
+    share = min(max(share, 0.0), 1.0)
+    r = int(round(247 - share * (247 - 8)))
+    g = int(round(251 - share * (251 - 69)))
+    b = int(round(255 - share * (255 - 148)))
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+def heatmap(cells: Sequence[Sequence[Optional[float]]], row_labels: Sequence[str], col_labels: Sequence[str],
+            row_title: str, col_title: str, title: str, hidden_text: str = "") -> str:
+    """A matrix of counts: darker is larger. ``None`` cells are hidden (grey, ``hidden_text``).
+
+    Rows run top to bottom, columns left to right; every visible count is printed in its cell.
+    Cells are as wide as the longest column label needs.
+    """
+    n_rows, n_cols = len(row_labels), len(col_labels)
+    cell_w = int(max(46, 7 * max([len(str(c)) for c in col_labels] + [1]) + 10))
+    cell_h = 40
+    left = 8 + 7 * max([len(str(r)) for r in row_labels] + [4]) + 22
+    top = 58
+    width = max(left + n_cols * cell_w + 12, 8 * len(title) + 20)
+    height = top + n_rows * cell_h + 12
+    visible = [v for row in cells for v in row if v is not None]
+    top_value = max(visible) if visible and max(visible) > 0 else 1.0
+    body = []
+    for i, row in enumerate(cells):
+        y = top + i * cell_h
+        body.append(f"<text x='{left - 6}' y='{y + cell_h / 2 + 4:.0f}' text-anchor='end' {_FONT}>"
+                    f"{_e(row_labels[i])}</text>")
+        for j, value in enumerate(row):
+            x = left + j * cell_w
+            if value is None:
+                fill, text, colour = "#dddddd", hidden_text, "#555"
+            else:
+                share = value / top_value
+                fill, text = _blue(share), _tick_label(value)
+                colour = "#fff" if share > 0.55 else "#222"
+            body.append(f"<rect x='{x}' y='{y}' width='{cell_w}' height='{cell_h}' fill='{fill}' "
+                        f"stroke='#fff'/><text x='{x + cell_w / 2:.0f}' y='{y + cell_h / 2 + 4:.0f}' "
+                        f"text-anchor='middle' fill='{colour}' {_FONT}>{_e(text)}</text>")
+    for j, label in enumerate(col_labels):
+        x = left + j * cell_w + cell_w / 2
+        body.append(f"<text x='{x:.0f}' y='{top - 6}' text-anchor='middle' {_FONT}>{_e(label)}</text>")
+    body.append(f"<text x='{left + n_cols * cell_w / 2:.0f}' y='{top - 24}' text-anchor='middle' "
+                f"{_FONT} font-style='italic'>{_e(col_title)}</text>")
+    middle = top + n_rows * cell_h / 2
+    body.append(f"<text x='10' y='{middle:.0f}' text-anchor='middle' {_FONT} font-style='italic' "
+                f"transform='rotate(-90 10 {middle:.0f})'>{_e(row_title)}</text>")
+    return _svg(width, height, title, body)
+
+
+def bar_chart(categories: Sequence[str], series: Dict[str, Sequence[float]], title: str, y_label: str,
+              y_max: Optional[float] = None, width: int = 0, height: int = 280) -> str:
+    """Grouped vertical bars: one group per category, one bar per series (with a legend)."""
+    names = list(series)
+    n_cat, n_series = len(categories), max(len(names), 1)
+    group_w = max(18 * n_series + 10, 34)
+    left, right, top, bottom = 52, 12, 40, 64
+    width = width or max(300, left + right + max(n_cat, 1) * group_w)
+    plot_w, plot_h = width - left - right, height - top - bottom
+    values = [float(v) for name in names for v in series[name] if math.isfinite(float(v))]
+    hi = y_max if y_max is not None else (max(values) if values and max(values) > 0 else 1.0)
+    hi = hi if hi > 0 else 1.0
+
+    def py(v):
+        return top + plot_h - min(max(v, 0.0), hi) / hi * plot_h
+
+    body = [f"<line x1='{left}' y1='{top + plot_h}' x2='{left + plot_w}' y2='{top + plot_h}' stroke='#666'/>",
+            f"<line x1='{left}' y1='{top}' x2='{left}' y2='{top + plot_h}' stroke='#666'/>"]
+    for t in nice_ticks(0.0, hi):
+        body.append(f"<line x1='{left}' y1='{_num(py(t))}' x2='{left + plot_w}' y2='{_num(py(t))}' stroke='#eee'/>"
+                    f"<text x='{left - 5}' y='{_num(py(t) + 4)}' text-anchor='end' {_FONT}>{_e(_tick_label(t))}</text>")
+    slot = plot_w / max(n_cat, 1)
+    bar_w = max(min((slot - 8) / n_series, 24), 2)
+    for c, category in enumerate(categories):
+        x0 = left + c * slot + (slot - bar_w * n_series) / 2
+        for s, name in enumerate(names):
+            v = float(series[name][c])
+            if not math.isfinite(v):
+                continue
+            x = x0 + s * bar_w
+            body.append(f"<rect x='{_num(x)}' y='{_num(py(v))}' width='{_num(bar_w - 1)}' "
+                        f"height='{_num(top + plot_h - py(v))}' fill='{PALETTE[s % len(PALETTE)]}'>"
+                        f"<title>{_e(name)} {_e(category)}: {_e(_tick_label(v))}</title></rect>")
+        cx = left + c * slot + slot / 2
+        body.append(f"<text x='{cx:.0f}' y='{top + plot_h + 12}' text-anchor='end' {_FONT} "
+                    f"transform='rotate(-35 {cx:.0f} {top + plot_h + 12})'>{_e(category)}</text>")
+    for s, name in enumerate(names):
+        x = left + s * 120
+        body.append(f"<rect x='{x}' y='{top - 16}' width='10' height='10' fill='{PALETTE[s % len(PALETTE)]}'/>"
+                    f"<text x='{x + 14}' y='{top - 7}' {_FONT}>{_e(name)}</text>")
+    body.append(f"<text x='12' y='{top + plot_h / 2:.0f}' text-anchor='middle' {_FONT} "
+                f"transform='rotate(-90 12 {top + plot_h / 2:.0f})'>{_e(y_label)}</text>")
+    return _svg(width, height, title, body)
