@@ -1,0 +1,197 @@
+"""Organiser ranking: score every final submission of a phase and write the official ranking.
+
+    python3 rank_submissions.py SUBMISSIONS_DIR REFERENCE_DIR [--out DIR]
+        [--test williams|bootstrap|wilcoxon|auto] [--alpha 0.05] [--resamples N] [--seed N]
+
+SUBMISSIONS_DIR holds one result zip per team or run (a folder of prediction files also works);
+the file name without ``.zip`` names the system. REFERENCE_DIR is a phase's reference folder
+(``task.json`` and the gold ``<dataset>.jsonl``), e.g. ``reference_data/evaluation`` of a bundle.
+Each zip is opened with the scoring program's safe extraction and scored by the same engine; one
+that cannot be scored is reported (name and reason) and left out, and the others go on. Progress
+goes to stderr. Written to ``--out`` (default: the current folder): ``ranking.md``, ``ranking.csv``
+and ``ranking.tex`` (see ``judgekit.stats.tables``).
+
+Per track, systems are ranked on the main metric with statistical ties (``judgekit.stats.ranking``):
+``auto`` uses Williams' t-test for Pearson r, Wilcoxon signed-rank on per-item losses for the
+LeWiDi metrics and the paired bootstrap otherwise; all tests are two-sided at ``--alpha``. The
+overall rank is the mean rank over the primary tracks. Intervals and bootstrap tests use
+``--resamples`` resamples seeded with ``--seed`` (default: the phase's seed in task.json).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+import zipfile
+from pathlib import Path
+from typing import Dict, List, Optional, Tuple
+
+from ..errors import ConfigError, KitError
+from ..formats.archive import safe_extract
+from ..metrics import get as get_metric
+from ..report import atomic_write
+from ..scoring import Result, score_folder
+from ..spec import TaskSpec, read_spec
+from ..stats import DEFAULT_RESAMPLES, Signature
+from ..stats.paired import TESTS
+from ..stats.ranking import rank_overall, rank_track
+from ..stats.tables import RankingReport, render_csv, render_latex, render_markdown
+from .common import run_guarded
+from .score import check_prediction_step
+
+OUTPUT_FILES = ("ranking.md", "ranking.csv", "ranking.tex")
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def find_submissions(folder: Path) -> List[Tuple[str, Path]]:
+    """(system name, path) of every zip and sub-folder, sorted by name; hidden entries skipped."""
+    if not folder.is_dir():
+        raise ConfigError.single(str(folder), "the submissions folder does not exist",
+                                 hint="give a folder holding one result zip per team or run")
+    found = []
+    for path in sorted(folder.iterdir()):
+        if path.name.startswith("."):
+            continue
+        if path.is_file() and path.suffix.lower() == ".zip":
+            found.append((path.stem, path))
+        elif path.is_dir():
+            found.append((path.name, path))
+    names = [name for name, _ in found]
+    return [(name if names.count(name) == 1 else path.name, path) for name, path in found]
+
+
+#: Files of the platform that extraction leaves out but that tell whether the prediction step failed.
+STATUS_FILES = ("ingestion_status.json", "metadata")
+MAX_STATUS_BYTES = 64 * 1024
+
+
+def copy_status_files(archive: Path, folder: Path) -> None:
+    """Copy the prediction step's status files from the zip's root (safe_extract skips them)."""
+    with zipfile.ZipFile(archive) as zf:
+        for info in zf.infolist():
+            if info.filename in STATUS_FILES and info.file_size <= MAX_STATUS_BYTES:
+                (folder / info.filename).write_bytes(zf.read(info))
+
+
+def score_submission(path: Path, spec: TaskSpec, ref_dir: Path) -> Result:
+    """Score one zip or folder against the reference; KitError when it cannot be scored.
+
+    A prediction output whose ``ingestion_status.json`` (or worker ``metadata``) records a failure
+    is refused, as the scoring program refuses it.
+    """
+    with tempfile.TemporaryDirectory(prefix="judgekit-rank-") as tmp:
+        folder = path
+        if path.is_file():
+            folder = Path(tmp)
+            safe_extract(path, folder, path.name)
+            copy_status_files(path, folder)
+        check_prediction_step(folder)
+        return score_folder(spec, ref_dir, folder)
+
+
+def score_all(submissions: List[Tuple[str, Path]], spec: TaskSpec,
+              ref_dir: Path) -> Tuple[Dict[str, Result], List[Tuple[str, str]]]:
+    """Score every submission; a failure is logged and recorded, and the others go on."""
+    results: Dict[str, Result] = {}
+    failures: List[Tuple[str, str]] = []
+    for number, (name, path) in enumerate(submissions, start=1):
+        started = time.monotonic()
+        prefix = f"[{number}/{len(submissions)}] {name}"
+        try:
+            results[name] = score_submission(path, spec, ref_dir)
+        except ConfigError:
+            raise  # the reference data is wrong: no submission can be ranked
+        except KitError as e:
+            failures.append((name, " / ".join(e.render().splitlines())))
+            log(f"{prefix}: NOT SCORED: {failures[-1][1]}")
+            continue
+        except Exception as e:  # noqa: BLE001 - one broken submission must not stop the others
+            failures.append((name, f"internal error ({e.__class__.__name__}: {e})"))
+            log(f"{prefix}: NOT SCORED: {failures[-1][1]}")
+            continue
+        covered = ", ".join(sorted(results[name].tracks))
+        log(f"{prefix}: scored ({covered}) in {time.monotonic() - started:.1f} s")
+    return results, failures
+
+
+def build_report(spec: TaskSpec, results: Dict[str, Result], failures, test: str, alpha: float,
+                 resamples: int, seed: int) -> RankingReport:
+    rankings = {}
+    for track in spec.tracks:
+        started = time.monotonic()
+        rankings[track.id] = rank_track(track, results, test, alpha, resamples, seed)
+        log(f"ranked track {track.id} ({len(rankings[track.id].rows)} systems, test "
+            f"{rankings[track.id].test}) in {time.monotonic() - started:.1f} s")
+    primary = [t.id for t in spec.primary_tracks]
+    higher = get_metric(spec.primary_tracks[0].main_metric).higher_is_better
+    overall = rank_overall(primary, rankings, {name: r.primary for name, r in results.items()}, higher)
+    signature = Signature(resamples, seed, test=test, alpha=alpha).render()
+    return RankingReport(spec.title, spec.phase, signature, alpha, rankings, overall, primary, failures)
+
+
+def write_report(report: RankingReport, out_dir: Path) -> List[Path]:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    texts = (render_markdown(report), render_csv(report), render_latex(report))
+    paths = [out_dir / name for name in OUTPUT_FILES]
+    for path, text in zip(paths, texts):
+        atomic_write(path, text)
+    return paths
+
+
+def _probability(text: str) -> float:
+    value = float(text)
+    if not 0.0 < value < 1.0:
+        raise argparse.ArgumentTypeError("alpha must be between 0 and 1")
+    return value
+
+
+def _resamples(text: str) -> int:
+    value = int(text)
+    if not 0 <= value <= 1_000_000:
+        raise argparse.ArgumentTypeError("resamples must be between 0 and 1000000")
+    return value
+
+
+def parse_args(argv: Optional[List[str]]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="rank_submissions.py", description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter,
+                                     epilog=__doc__.split("\n\n", 2)[2])
+    parser.add_argument("submissions", type=Path, help="folder of final submissions (one zip per team or run)")
+    parser.add_argument("reference", type=Path, help="a phase's reference folder (task.json + gold)")
+    parser.add_argument("--out", type=Path, default=Path("."), help="folder for the tables (default: .)")
+    parser.add_argument("--test", choices=TESTS, default="auto", help="significance test (default: auto)")
+    parser.add_argument("--alpha", type=_probability, default=0.05, help="significance level (default: 0.05)")
+    parser.add_argument("--resamples", type=_resamples, default=DEFAULT_RESAMPLES,
+                        help=f"bootstrap resamples (default: {DEFAULT_RESAMPLES})")
+    parser.add_argument("--seed", type=int, default=None, help="bootstrap seed (default: the phase's seed)")
+    return parser.parse_args(argv)
+
+
+def run(args: argparse.Namespace) -> int:
+    spec = read_spec(args.reference)
+    submissions = find_submissions(args.submissions)
+    if not submissions:
+        raise ConfigError.single(str(args.submissions), "no submission found",
+                                 expected="result zips (or folders), one per team or run")
+    log(f"scoring {len(submissions)} submission(s) against {args.reference}")
+    results, failures = score_all(submissions, spec, args.reference)
+    if not results:
+        log("no submission could be scored; nothing to rank")
+        return 2
+    seed = spec.seed if args.seed is None else args.seed
+    report = build_report(spec, results, failures, args.test, args.alpha, args.resamples, seed)
+    for path in write_report(report, args.out):
+        log(f"wrote {path}")
+    if failures:
+        log(f"{len(failures)} submission(s) not ranked: " + ", ".join(name for name, _ in failures))
+    return 0
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    args = parse_args(argv)
+    return run_guarded(lambda: run(args), "rank_submissions")

@@ -1,0 +1,297 @@
+"""Official rankings: ties, mean ranks, the tables, the organiser command, and the real STS 2017
+data ranked with the three baselines and two noisy copies of the gold."""
+
+import csv
+import io
+import json
+import math
+import zipfile
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+from scipy import stats as sps
+
+from judgekit.formats.items import public_view, write_items
+from judgekit.programs.rank import main as rank_main
+from judgekit.stats.ranking import OverallRow, RankedSystem, TrackRanking, order_best_first, rank_overall, tie_groups
+from judgekit.stats.tables import RankingReport, latex_escape, render_csv, render_latex, render_markdown
+
+from conftest import shared_data
+
+
+# --- ranks with ties ---------------------------------------------------------------------------
+
+def test_tie_groups_follow_the_tests_against_each_leader():
+    p = {("A", "B"): 0.30, ("A", "C"): 0.01, ("A", "D"): 0.20, ("A", "E"): 0.001,
+         ("C", "E"): 0.50}
+    ranks = tie_groups(["A", "B", "C", "D", "E"], lambda a, b: p[(a, b)], alpha=0.05)
+    # D is not significantly worse than A although C (between them) is: D ties with the best
+    assert ranks == {"A": 1, "B": 1, "D": 1, "C": 4, "E": 4}
+
+
+def test_tie_groups_without_ties_is_the_plain_order():
+    ranks = tie_groups(["x", "y", "z"], lambda a, b: 0.0, alpha=0.05)
+    assert ranks == {"x": 1, "y": 2, "z": 3}
+    assert tie_groups(["x", "y", "z"], lambda a, b: 1.0, alpha=0.05) == {"x": 1, "y": 1, "z": 1}
+    assert tie_groups([], lambda a, b: 1.0, alpha=0.05) == {}
+
+
+def test_order_respects_the_metric_direction():
+    scores = {"a": 0.2, "b": 0.5, "c": 0.5}
+    assert order_best_first(scores, higher_is_better=True) == ["b", "c", "a"]
+    assert order_best_first(scores, higher_is_better=False) == ["a", "b", "c"]
+
+
+def _ranking(track_id, ranks):
+    rows = [RankedSystem(name, 0.0, rank, rank == 1) for name, rank in ranks.items()]
+    return TrackRanking(SimpleNamespace(id=track_id, title=track_id), "pearson", "williams", None, rows)
+
+
+def test_overall_rank_is_the_mean_rank_with_missing_tracks_last():
+    rankings = {"t1": _ranking("t1", {"a": 1, "b": 1, "c": 3}),
+                "t2": _ranking("t2", {"a": 2, "b": 1}),  # c did not submit t2: rank 3 (after 2 systems)
+                "t3": _ranking("t3", {"c": 1})}  # not a primary track
+    primary = {"a": 0.7, "b": 0.8, "c": 0.1}
+    rows = rank_overall(["t1", "t2"], rankings, primary)
+    assert [(r.system, r.rank, r.mean_rank) for r in rows] == [("b", 1, 1.0), ("a", 2, 1.5), ("c", 3, 3.0)]
+    assert rows[2].track_ranks == {"t1": 3, "t2": 3}
+    tied = rank_overall(["t1"], rankings, primary)
+    assert [(r.system, r.rank) for r in tied] == [("b", 1), ("a", 1), ("c", 3)]  # equal mean: primary orders
+    lower = rank_overall(["t1"], rankings, primary, primary_higher_is_better=False)
+    assert [r.system for r in lower] == ["a", "b", "c"]
+
+
+# --- tables ----------------------------------------------------------------------------------------
+
+def _report():
+    rows = [RankedSystem("team_a&b", 0.81234, 1, True, None), RankedSystem("x|y", 0.80001, 1, True, 0.2),
+            RankedSystem("z", 0.5, 3, False, 0.001)]
+    ranking = TrackRanking(SimpleNamespace(id="en_en", title="STS en-en"), "pearson", "williams", None, rows,
+                           missing=["late"])
+    overall = [OverallRow("team_a&b", 1, 1.0, 0.81234, {"en_en": 1}), OverallRow("x|y", 1, 1.0, 0.80001, {"en_en": 1}),
+               OverallRow("z", 3, 3.0, 0.5, {"en_en": 3}), OverallRow("late", 4, 4.0, -1.0, {"en_en": 4})]
+    return RankingReport("STS <2017>", "evaluation", "judgekit 0.1.0|bootstrap 10|seed 1|ci 95%", 0.05,
+                         {"en_en": ranking}, overall, ["en_en"], [("bad_zip", "not a valid zip archive")])
+
+
+def test_markdown_table_marks_the_best_group_and_lists_failures():
+    text = render_markdown(_report())
+    assert "| 1 | team_a&b | 1.00 | 0.8123 | **81.23*** (1) |" in text
+    assert "| 1 | x\\|y | 1.00 | 0.8000 | 80.00* (1) |" in text
+    assert "| 3 | z | 3.00 | 0.5000 | 50.00 (3) |" in text
+    assert "| 4 | late | 4.00 | -1.0000 | - |" in text
+    assert "bad_zip: not a valid zip archive" in text and "judgekit 0.1.0|bootstrap 10|seed 1" in text
+    assert "Not submitted: late." in text
+
+
+def test_csv_has_one_row_per_system_and_track_and_the_failures():
+    rows = list(csv.DictReader(io.StringIO(render_csv(_report()))))
+    track = [r for r in rows if r["table"] == "en_en"]
+    assert [(r["system"], r["rank"], r["tied_with_best"]) for r in track] == [
+        ("team_a&b", "1", "1"), ("x|y", "1", "1"), ("z", "3", "0")]
+    assert float(track[2]["p_vs_best"]) == 0.001 and float(track[0]["value"]) == 0.81234
+    assert [r["system"] for r in rows if r["table"] == "overall"] == ["team_a&b", "x|y", "z", "late"]
+    assert [r["note"] for r in rows if r["table"] == "not_ranked"] == ["not a valid zip archive"]
+
+
+def test_latex_table_escapes_names_and_marks_ties():
+    text = render_latex(_report())
+    assert r"team\_a\&b & 1.00 & 0.8123 & \textbf{81.23}$^{\ast}$ \\" in text
+    assert r"z & 3.00 & 0.5000 & 50.00 \\" in text
+    assert text.count(r"\begin{tabular}") == 1 and r"\bottomrule" in text
+    assert latex_escape("50% #1 $x$ ~ ^ \\") == r"50\% \#1 \$x\$ \textasciitilde{} \textasciicircum{} \textbackslash{}"
+
+
+# --- the organiser command ---------------------------------------------------------------------------
+
+def _spec(tracks, phase="evaluation"):
+    return {"edition": "test", "title": "Ranking test", "phase": phase, "hide_gold": True, "seed": 7,
+            "tracks": tracks}
+
+
+def _zip(path: Path, files: dict):
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, text in files.items():
+            archive.writestr(name, text)
+
+
+def _tsv(ids, values):
+    return "".join(f"{i}\t{v}\n" for i, v in zip(ids, values))
+
+
+@pytest.fixture()
+def small_phase(tmp_path):
+    rng = np.random.default_rng(1)
+    ref = tmp_path / "ref"
+    ref.mkdir()
+    tracks = [{"id": "sim", "kind": "similarity", "dataset": "sim"},
+              {"id": "soft", "kind": "soft_label", "scale": "categorical", "dataset": "ann",
+               "labels": ["0", "1"], "primary": False}]
+    (ref / "task.json").write_text(json.dumps(_spec(tracks)))
+    n = 120
+    gold = rng.uniform(0, 5, n)
+    write_items(ref / "sim.jsonl", [{"id": f"s{i}", "texts": ["a", "b"], "score": float(g)}
+                                    for i, g in enumerate(gold)])
+    ann = [{"id": f"a{i}", "texts": ["x"], "annotators": ["p", "q", "r", "s"],
+            "annotations": [str(v) for v in rng.integers(0, 2, 4)]} for i in range(n)]
+    write_items(ref / "ann.jsonl", ann)
+    shares = np.array([[a["annotations"].count("1") / 4] for a in ann])
+    sim_ids, ann_ids = [f"s{i}" for i in range(n)], [a["id"] for a in ann]
+
+    def soft(noise):
+        p1 = np.clip(shares[:, 0] + rng.normal(0, noise, n), 0, 1)
+        return [json.dumps([round(1 - v, 6), round(v, 6)]) for v in p1]
+
+    subs = tmp_path / "subs"
+    subs.mkdir()
+    _zip(subs / "good.zip", {"sim.tsv": _tsv(sim_ids, gold + rng.normal(0, 0.3, n)), "soft.tsv": _tsv(ann_ids, soft(0.05))})
+    _zip(subs / "weak.zip", {"sim.tsv": _tsv(sim_ids, gold + rng.normal(0, 3, n)), "soft.tsv": _tsv(ann_ids, soft(0.4))})
+    _zip(subs / "sim_only.zip", {"sub/sim.tsv": _tsv(sim_ids, gold + rng.normal(0, 3, n))})
+    (subs / "not_a_zip.zip").write_bytes(b"PK\x03\x04 this is not a zip")
+    _zip(subs / "crashed.zip", {"ingestion_status.json": json.dumps({"status": "failed", "message": "model.py crashed"}),
+                                "sim.tsv": _tsv(sim_ids, gold)})
+    _zip(subs / "short.zip", {"sim.tsv": _tsv(sim_ids[:10], gold[:10])})
+    folder = subs / "folder_run"
+    folder.mkdir()
+    (folder / "sim.tsv").write_text(_tsv(sim_ids, gold + rng.normal(0, 0.3, n)))
+    return ref, subs, tmp_path / "out"
+
+
+def test_command_ranks_what_it_can_and_reports_the_rest(small_phase, capsys):
+    ref, subs, out = small_phase
+    assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "200"]) == 0
+    err = capsys.readouterr().err
+    assert "[1/7]" in err and "[7/7]" in err
+    for name in ("not_a_zip", "crashed", "short"):
+        assert f"{name}: NOT SCORED" in err
+    rows = list(csv.DictReader((out / "ranking.csv").open()))
+    reasons = {r["system"]: r["note"] for r in rows if r["table"] == "not_ranked"}
+    assert set(reasons) == {"not_a_zip", "crashed", "short"}
+    assert "model.py crashed" in reasons["crashed"] and "not a valid zip" in reasons["not_a_zip"]
+    assert "have no prediction" in reasons["short"]
+    sim = {r["system"]: r for r in rows if r["table"] == "sim"}
+    assert set(sim) == {"good", "weak", "sim_only", "folder_run"} and sim["good"]["test"] == "williams"
+    assert sim["weak"]["rank"] == "3" and sim["weak"]["tied_with_best"] == "0"
+    soft = {r["system"]: r for r in rows if r["table"] == "soft"}
+    assert soft["good"]["rank"] == "1" and soft["weak"]["rank"] == "2" and soft["good"]["test"] == "wilcoxon"
+    markdown = (out / "ranking.md").read_text()
+    assert "## Not ranked" in markdown and "Not submitted: folder_run, sim_only." in markdown
+    assert (out / "ranking.tex").read_text().startswith("% judgekit official ranking")
+
+
+def test_command_with_nothing_to_rank_or_no_reference(small_phase, tmp_path, capsys):
+    ref, subs, out = small_phase
+    only_bad = tmp_path / "bad"
+    only_bad.mkdir()
+    (only_bad / "x.zip").write_bytes(b"junk")
+    assert rank_main([str(only_bad), str(ref), "--out", str(out)]) == 2
+    assert not (out / "ranking.md").exists()
+    assert rank_main([str(subs), str(tmp_path / "missing"), "--out", str(out)]) == 1
+    assert "task.json" in capsys.readouterr().err
+
+
+def test_bootstrap_test_choice_and_reproducible_tables(small_phase, tmp_path):
+    ref, subs, out = small_phase
+    args = [str(subs), str(ref), "--test", "bootstrap", "--resamples", "300", "--seed", "3"]
+    assert rank_main(args + ["--out", str(tmp_path / "one")]) == 0
+    assert rank_main(args + ["--out", str(tmp_path / "two")]) == 0
+    for name in ("ranking.md", "ranking.csv", "ranking.tex"):
+        assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes()
+    rows = list(csv.DictReader((tmp_path / "one" / "ranking.csv").open()))
+    assert {r["test"] for r in rows if r["table"] in ("sim", "soft")} == {"bootstrap"}
+    assert "seed 3" in (tmp_path / "one" / "ranking.md").read_text()
+
+
+# --- the real STS 2017 data ----------------------------------------------------------------------------
+
+STS_TRACKS = {"ar_ar": "track1.ar-ar", "ar_en": "track2.ar-en", "es_es": "track3.es-es",
+              "es_en_a": "track4a.es-en", "es_en_b": "track4b.es-en", "en_en": "track5.en-en",
+              "tr_en": "track6.tr-en"}
+MONOLINGUAL = ("ar_ar", "es_es", "en_en")
+
+
+def williams_p(gold, a, b):
+    """Two-sided Williams p-value written out from metrics.md §7 (constant series: r = 0)."""
+    def r(x, y):
+        return 0.0 if np.std(x) == 0 or np.std(y) == 0 else float(np.corrcoef(x, y)[0, 1])
+    n = len(gold)
+    r12, r13, r23 = r(gold, a), r(gold, b), r(a, b)
+    det = 1 - r12 ** 2 - r13 ** 2 - r23 ** 2 + 2 * r12 * r13 * r23
+    t = (r12 - r13) * math.sqrt((n - 1) * (1 + r23)) / math.sqrt(
+        2 * (n - 1) / (n - 3) * det + (r12 + r13) ** 2 / 4 * (1 - r23) ** 3)
+    return 2 * sps.t.sf(abs(t), n - 3)
+
+
+@pytest.fixture(scope="module")
+def sts2017(tmp_path_factory):
+    from judgekit.baselines import CosineBow, MostFrequent, Random
+    from judgekit.importers import load_split
+
+    root = shared_data("sts2017").parent
+    train = load_split({"importer": "stsb", "path": "stsbenchmark"}, root, "train")
+    work = tmp_path_factory.mktemp("sts2017")
+    ref, subs = work / "ref", work / "subs"
+    ref.mkdir()
+    subs.mkdir()
+    tracks = [{"id": tid, "title": f"STS 2017 {infix}", "kind": "similarity", "dataset": tid}
+              for tid, infix in STS_TRACKS.items()]
+    (ref / "task.json").write_text(json.dumps(_spec(tracks)))
+    rng = np.random.default_rng(2017)
+    predictions = {name: {} for name in ("random", "most_frequent", "cosine_bow", "gold_noise_0.3", "gold_noise_0.8")}
+    gold, ids = {}, {}
+    for tid, infix in STS_TRACKS.items():
+        items = load_split({"importer": "semeval_sts", "path": "sts2017", "track": infix}, root, "test")
+        write_items(ref / f"{tid}.jsonl", items)
+        public = [public_view(it) for it in items]
+        ids[tid] = [it["id"] for it in items]
+        gold[tid] = np.array([it["score"] for it in items])
+        track = {"id": tid, "kind": "similarity", "dataset": tid, "seed": 0}
+        predictions["random"][tid] = Random(track).predict(public)
+        predictions["most_frequent"][tid] = MostFrequent(track).fit(train).predict(public)
+        predictions["cosine_bow"][tid] = CosineBow(track).fit(train).predict(public)
+        for level in (0.3, 0.8):
+            predictions[f"gold_noise_{level}"][tid] = gold[tid] + rng.normal(0, level, gold[tid].size)
+    for name, per_track in predictions.items():
+        for tid in per_track:
+            per_track[tid] = np.asarray(per_track[tid], dtype=float)
+        _zip(subs / f"{name}.zip", {f"{tid}.tsv": _tsv(ids[tid], [f"{v:.6f}" for v in values])
+                                    for tid, values in per_track.items()})
+    out = work / "out"
+    assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "200"]) == 0
+    rows = list(csv.DictReader((out / "ranking.csv").open()))
+    return gold, predictions, rows, out
+
+
+def test_sts2017_every_track_ranks_the_noisy_gold_copies_first(sts2017):
+    gold, predictions, rows, _ = sts2017
+    for tid in STS_TRACKS:
+        track = {r["system"]: r for r in rows if r["table"] == tid}
+        assert track["gold_noise_0.3"]["rank"] == "1" and track["gold_noise_0.8"]["rank"] == "2", tid
+        # only the best is marked: the larger noise is significantly worse (checked independently)
+        assert [s for s, r in track.items() if r["tied_with_best"] == "1"] == ["gold_noise_0.3"], tid
+        p = williams_p(gold[tid], predictions["gold_noise_0.3"][tid], predictions["gold_noise_0.8"][tid])
+        assert p < 0.05 and float(track["gold_noise_0.8"]["p_vs_best"]) == pytest.approx(p, rel=1e-6)
+        assert all(r["test"] == "williams" for r in track.values())
+
+
+def test_sts2017_monolingual_tracks_rank_cosine_third_and_tie_the_chance_baselines(sts2017):
+    gold, predictions, rows, _ = sts2017
+    for tid in MONOLINGUAL:
+        track = {r["system"]: r for r in rows if r["table"] == tid}
+        assert track["cosine_bow"]["rank"] == "3", tid
+        assert track["random"]["rank"] == track["most_frequent"]["rank"] == "4", tid
+        assert williams_p(gold[tid], predictions["random"][tid], predictions["most_frequent"][tid]) > 0.05
+        assert float(track["most_frequent"]["value"]) == 0.0  # a constant: Pearson undefined, reported 0
+
+
+def test_sts2017_published_cosine_baseline_and_overall_order(sts2017):
+    gold, predictions, rows, out = sts2017
+    en = next(r for r in rows if r["table"] == "en_en" and r["system"] == "cosine_bow")
+    assert float(en["value"]) * 100 == pytest.approx(72.78, abs=0.2)  # SemEval-2017 Table 10
+    overall = [r for r in rows if r["table"] == "overall"]
+    assert [r["system"] for r in overall[:3]] == ["gold_noise_0.3", "gold_noise_0.8", "cosine_bow"]
+    assert [r["rank"] for r in overall[:3]] == ["1", "2", "3"]
+    assert float(overall[0]["mean_rank"]) == 1.0
+    assert "**" in (out / "ranking.md").read_text()
