@@ -123,8 +123,9 @@ def detailed_html(result: Result, extra_sections: Dict[str, str] = None, resampl
         tr = result.tracks.get(t.id)
         if tr is None:
             continue
-        section = [f"<h2>{esc(t.title)}</h2>", _guarded(lambda: _score_table(tr, resamples, spec.seed, signature),
-                                                          "the confidence intervals")]
+        section = [f"<h2>{esc(t.title)}</h2>",
+                   _guarded(lambda: _score_table(tr, resamples, spec.seed, signature, spec.hide_gold),
+                            "the confidence intervals")]
         if extra_sections and t.id in extra_sections:
             section.append(extra_sections[t.id])
         section.append(_guarded(lambda: track_visuals(tr, spec.hide_gold), "the plots"))
@@ -148,9 +149,14 @@ def _guarded(build, what: str) -> str:
         return f"<p class='warn'>{html.escape(what.capitalize())} could not be drawn (an internal problem of the kit).</p>"
 
 
-def _score_table(tr, resamples: int, seed: int, signature: str) -> str:
-    """Each metric's value, its percentile bootstrap interval, direction and range."""
-    intervals = track_intervals(tr, resamples, seed) if resamples else {}
+def _score_table(tr, resamples: int, seed: int, signature: str, hide_gold: bool) -> str:
+    """Each metric's value, its percentile bootstrap interval, direction and range.
+
+    With hidden gold, a track of fewer than ``MIN_GROUP_ITEMS`` items gets no interval: the extreme
+    resamples of a handful of items would show single items' losses.
+    """
+    too_few = hide_gold and tr.n_scored < summaries.MIN_GROUP_ITEMS
+    intervals = track_intervals(tr, resamples, seed) if resamples and not too_few else {}
     rows = []
     for m, v in tr.scores.items():
         metric = get_metric(m)
@@ -173,7 +179,7 @@ def track_visuals(tr, hide_gold: bool) -> str:
     elif kind == "classification":
         figure = _confusion_figure(tr, hide_gold)
     elif kind == "soft_label":
-        figure = _distribution_figure(tr)
+        figure = _distribution_figure(tr, hide_gold)
     else:
         figure = _annotator_figure(tr, hide_gold)
     return "<div class='fig'>" + figure + "</div>" + _breakdowns(tr, hide_gold)
@@ -206,6 +212,8 @@ def _confusion_figure(tr, hide_gold: bool) -> str:
     counts = summaries.confusion_counts(gold, pred, len(labels))
     if hide_gold:
         cells = summaries.suppress_small(counts, summaries.MIN_CELL_COUNT, summaries.MIN_GROUP_ITEMS)
+        if all(v is None for row in cells for v in row):
+            return f"<p class='sig'>Too few items ({len(gold)}) for a plot that keeps the hidden gold hidden.</p>"
         note = (f"<p class='sig'>The gold is hidden in this phase: counts below {summaries.MIN_CELL_COUNT} are shown "
                 f"as &lt;5, and a predicted label given to fewer than {summaries.MIN_GROUP_ITEMS} items is not "
                 f"broken down.</p>")
@@ -215,8 +223,11 @@ def _confusion_figure(tr, hide_gold: bool) -> str:
                          hidden_text="<5") + note
 
 
-def _distribution_figure(tr) -> str:
-    gold_mean, pred_mean = summaries.mean_distributions(*_scored(tr))
+def _distribution_figure(tr, hide_gold: bool) -> str:
+    gold, pred = _scored(tr)
+    if hide_gold and len(gold) < summaries.MIN_GROUP_ITEMS:
+        return f"<p class='sig'>Too few items ({len(gold)}) for a plot that keeps the hidden gold hidden.</p>"
+    gold_mean, pred_mean = summaries.mean_distributions(gold, pred)
     multilabel = tr.track.scale == "multilabel"
     return plots.bar_chart(list(tr.track.labels), {"gold": gold_mean, "predicted": pred_mean},
                            "Mean soft label over items" + (": P(label chosen)" if multilabel else ""),

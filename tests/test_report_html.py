@@ -27,7 +27,7 @@ def _write_jsonl(path, rows):
     path.write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in rows), encoding="utf-8")
 
 
-def make_phase(root: Path, hide_gold: bool, seed: int = 0, extra: dict = None) -> dict:
+def make_phase(root: Path, hide_gold: bool, seed: int = 0, extra: dict = None, n_items: int = N_ITEMS) -> dict:
     """A phase with one track of each kind: ref/ (task.json + gold), res/ (predictions).
 
     Similarity gold has six decimals in [1.5, 5], away from every score and interval on the page,
@@ -44,21 +44,25 @@ def make_phase(root: Path, hide_gold: bool, seed: int = 0, extra: dict = None) -
          "labels": ["1", "2", "3", "4", "5", "6"], "primary": False},
         {"id": "persp", "kind": "perspectivist", "scale": "categorical", "dataset": "mp",
          "labels": ["0", "1"], "primary": False},
+        {"id": "ven_soft", "kind": "soft_label", "scale": "multilabel", "dataset": "ven", "labels": NLI,
+         "primary": False},
+        {"id": "ven_persp", "kind": "perspectivist", "scale": "multilabel", "dataset": "ven", "labels": NLI,
+         "primary": False},
     ]
     spec = {"edition": "demo", "title": "Demo", "phase": "evaluation" if hide_gold else "practice",
             "hide_gold": hide_gold, "seed": 12345, "tracks": tracks, **(extra or {})}
     (ref / "task.json").write_text(json.dumps(spec), encoding="utf-8")
     sim = [{"id": f"simitem-{i:04d}", "texts": ["a", "b"], "lang": "en" if i % 2 else "es",
-            "score": round(float(rng.uniform(1.5, 5.0)), 6)} for i in range(N_ITEMS)]
+            "score": round(float(rng.uniform(1.5, 5.0)), 6)} for i in range(n_items)]
     _write_jsonl(ref / "sim.jsonl", sim)
     (res / "sim.tsv").write_text("".join(f"{it['id']}\t{it['score'] + rng.normal(0, 1):.4f}\n" for it in sim))
     nli = [{"id": f"nliitem-{i:04d}", "texts": ["a", "b"], "genre": "news" if i % 3 else "fiction",
-            "label": NLI[rng.integers(3)] if i % 10 else None} for i in range(N_ITEMS)]
+            "label": NLI[rng.integers(3)] if i % 10 else None} for i in range(n_items)]
     _write_jsonl(ref / "nli.jsonl", nli)
     (res / "nli.tsv").write_text("".join(
         f"{it['id']}\t{it['label'] if it['label'] and rng.random() < 0.7 else NLI[rng.integers(3)]}\n" for it in nli))
     csc = []
-    for i in range(N_ITEMS):
+    for i in range(n_items):
         names = [f"C{k}" for k in rng.choice(10, size=4, replace=False)]
         csc.append({"id": f"cscitem-{i:04d}", "texts": ["x"], "annotators": names,
                     "annotations": [str(rng.integers(1, 7)) for _ in names]})
@@ -70,7 +74,7 @@ def make_phase(root: Path, hide_gold: bool, seed: int = 0, extra: dict = None) -
         soft_lines.append(f"{it['id']}\t{json.dumps(p.tolist())}\n")
     (res / "soft.tsv").write_text("".join(soft_lines))
     mp = []
-    for i in range(N_ITEMS):
+    for i in range(n_items):
         names = [f"M{k}" for k in rng.choice(30, size=5, replace=False)]
         if i < 3:
             names[0] = "Rare1"  # an annotator with 3 labels: never shown when the gold is hidden
@@ -80,14 +84,24 @@ def make_phase(root: Path, hide_gold: bool, seed: int = 0, extra: dict = None) -
     (res / "persp.tsv").write_text("".join(
         f"{it['id']}\t{json.dumps([a if rng.random() < 0.7 else str(1 - int(a)) for a in it['annotations']])}\n"
         for it in mp))
-    return {"sim": sim, "nli": nli, "csc": csc, "mp": mp}
+    ven = [{"id": f"venitem-{i:04d}", "texts": ["p", "h"], "annotators": ["V1", "V2", "V3", "V4"],
+            "annotations": [list(rng.choice(NLI, size=rng.integers(1, 3), replace=False)) for _ in range(4)]}
+           for i in range(n_items)]
+    _write_jsonl(ref / "ven.jsonl", ven)
+    (res / "ven_soft.tsv").write_text("".join(
+        f"{it['id']}\t{json.dumps([round(float(v), 3) for v in rng.uniform(0, 1, 3)])}\n" for it in ven))
+    (res / "ven_persp.tsv").write_text("".join(
+        f"{it['id']}\t{json.dumps([[NLI[rng.integers(3)]] for _ in range(4)])}\n" for it in ven))
+    return {"sim": sim, "nli": nli, "csc": csc, "mp": mp, "ven": ven}
 
 
-def run_scoring(root: Path) -> str:
+def run_scoring(root: Path, expect_drawn: bool = True) -> str:
     out = root / "out"
     assert score_main([str(root), str(out)]) == 0
     assert (out / "scores.json").is_file()
-    return (out / "detailed_results.html").read_text(encoding="utf-8")
+    page = (out / "detailed_results.html").read_text(encoding="utf-8")
+    assert ("could not be drawn" not in page) == expect_drawn
+    return page
 
 
 @pytest.fixture(scope="module")
@@ -106,12 +120,12 @@ def evaluation(tmp_path_factory):
 
 def test_page_shows_intervals_signature_plots_and_breakdowns(practice):
     root, _, page = practice
-    assert page.count("<svg") == 4
-    assert page.count("95% interval") == 4
+    assert page.count("<svg") == 6
+    assert page.count("95% interval") == 6
     signature = Signature(1000, 12345).render()
     assert signature in page
     result = score_folder(read_spec(root / "ref"), root / "ref", root / "res")
-    for track_id in ("sim", "nli", "soft", "persp"):
+    for track_id in ("sim", "nli", "soft", "persp", "ven_soft", "ven_persp"):
         for iv in track_intervals(result.tracks[track_id], 1000, 12345).values():
             assert f"[{iv.low:.4f}, {iv.high:.4f}]" in page
     assert "Pearson r by lang" in page and "Accuracy by genre" in page
@@ -149,6 +163,26 @@ def test_evaluation_page_reveals_no_item_gold(evaluation, practice):
     assert "<circle" in practice_page and "Rare1" in practice_page
 
 
+def test_tiny_tracks_with_hidden_gold_get_no_interval_and_no_plot(tmp_path):
+    make_phase(tmp_path, hide_gold=True, n_items=12)
+    page = run_scoring(tmp_path)
+    assert "<svg" not in page and "recompute with" not in page
+    assert page.count("Too few items (12)") == 3  # similarity grid and both mean soft-label charts
+    assert "Too few items (10)" in page  # the confusion matrix of the 10 items with a majority label
+    assert "<svg" in run_scoring_practice_copy(tmp_path)
+
+
+def run_scoring_practice_copy(root: Path) -> str:
+    """The same tiny phase with its gold public: plots come back."""
+    copy = root / "practice-copy"
+    shutil.copytree(root / "ref", copy / "ref")
+    shutil.copytree(root / "res", copy / "res")
+    spec = json.loads((copy / "ref" / "task.json").read_text())
+    spec.update(hide_gold=False, phase="practice")
+    (copy / "ref" / "task.json").write_text(json.dumps(spec))
+    return run_scoring(copy)
+
+
 def test_same_seed_same_bytes_other_seed_other_intervals(tmp_path):
     make_phase(tmp_path / "a", hide_gold=True)
     make_phase(tmp_path / "b", hide_gold=True)
@@ -173,7 +207,7 @@ def test_a_failing_plot_does_not_cost_the_scores(tmp_path, monkeypatch, capsys):
         raise RuntimeError("boom")
 
     monkeypatch.setattr(report, "track_visuals", broken)
-    page = run_scoring(tmp_path)
+    page = run_scoring(tmp_path, expect_drawn=False)
     assert "The plots could not be drawn" in page and "95% interval" in page
     assert "boom" not in page and "Traceback" not in page
 
