@@ -38,7 +38,12 @@ def run_baseline(name: str, input_dir: Path, output_dir: Path, seed: int) -> Non
 def baseline_scores(edition: Edition, root: Path) -> Dict[str, Dict[str, Dict[str, float]]]:
     """``scores[phase id][baseline][key]`` for every phase and baseline of the edition."""
     scores: Dict[str, Dict[str, Dict[str, float]]] = {}
+    scored_split: Dict[str, str] = {}
     for phase in edition.phases:
+        if phase.split in scored_split:  # same items and gold (evaluation, post-campaign): same scores
+            scores[phase.id] = scores[scored_split[phase.split]]
+            continue
+        scored_split[phase.split] = phase.id
         ref = root / "reference_data" / phase.id
         spec = read_spec(ref)
         scores[phase.id] = {}

@@ -47,6 +47,21 @@ class EditionData:
     baseline_scores: Dict[str, Dict[str, Dict[str, float]]] = field(default_factory=dict)
 
 
+def split_source(source, split: str, where: str):
+    """A dataset's source for one split: the entries of its optional ``splits: {SPLIT: {...}}`` mapping
+    replace the dataset's own (e.g. a training file that came only in another archive)."""
+    if not isinstance(source, dict) or "splits" not in source:
+        return source
+    splits = source["splits"]
+    override = splits.get(split, {}) if isinstance(splits, dict) else None
+    if not isinstance(override, dict):
+        raise ConfigError.single(where, "'splits' must map a split to the source options that change for it",
+                                 expected="e.g. {train: {path: release/train.zip}}", found=repr(splits)[:80])
+    merged = {k: v for k, v in source.items() if k != "splits"}
+    merged.update(override)
+    return merged
+
+
 def import_data(edition: Edition, data_root: Path) -> EditionData:
     """Read every split every phase needs (and train) through the datasets' importers."""
     needed = ["train"] + sorted({p.split for p in edition.phases})
@@ -55,7 +70,8 @@ def import_data(edition: Edition, data_root: Path) -> EditionData:
     for dataset, source in sorted(edition.datasets.items()):
         for split in needed:
             try:
-                splits[split][dataset] = load_split(source, data_root, split, where=f"datasets '{dataset}'")
+                where = f"datasets '{dataset}'"
+                splits[split][dataset] = load_split(split_source(source, split, where), data_root, split, where)
             except ConfigError as e:
                 problems.extend(e.problems)
     if problems:
@@ -73,12 +89,19 @@ def import_data(edition: Edition, data_root: Path) -> EditionData:
     return EditionData(splits)
 
 
+def _identity(item: dict) -> tuple:
+    """Same id and same texts: the same item. Releases reuse ids across splits for different items
+    (OCNLI train/dev, VariErrNLI), and repeat texts under new ids with new annotations (CSC, MP)."""
+    return (item["id"], tuple(item.get("texts") or ()))
+
+
 def _check_disjoint(splits, problems: List[Problem]) -> None:
     """Training items are public with their gold: none may also be a dev or test item."""
     for dataset, train in splits.get("train", {}).items():
-        train_ids = {it["id"] for it in train}
+        train_items = {_identity(it) for it in train}
         for split in ("dev", "test"):
-            shared = train_ids & {it["id"] for it in splits.get(split, {}).get(dataset, [])}
+            other = {_identity(it) for it in splits.get(split, {}).get(dataset, [])}
+            shared = {item_id for item_id, _ in train_items & other}
             if shared:
                 problems.append(Problem(f"datasets '{dataset}'", f"public training items are also {split} items, "
                                         "so their gold would leak", found=f"{len(shared)} shared ids such as "
@@ -186,6 +209,9 @@ def write_starting_kit(edition: Edition, data: EditionData, root: Path, bundle_p
         shutil.copyfile(root / page["file"], kit / page["file"])
     write_yaml(kit / "competition.yaml", competition_yaml(edition, bundle_pages, phases=practice,
                                                           starting_kit=None))
+    for name in edition.public_files:  # validated by load_edition: relative paths inside the edition folder
+        (kit / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(edition.folder / name, kit / name)
 
 
 @dataclass

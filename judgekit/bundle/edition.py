@@ -161,6 +161,23 @@ def _pages(raw, folder: Path, problems: List[Problem]) -> List[dict]:
     return pages
 
 
+def _check_public_files(raw, folder: Path, problems: List[Problem]) -> None:
+    """``public_files``: files of the edition folder copied into the starting kit (and leak-checked)."""
+    if raw is None:
+        return
+    if not isinstance(raw, list):
+        problems.append(Problem("public_files", "must be a list of file paths relative to the edition folder",
+                                found=repr(raw)[:80]))
+        return
+    for i, name in enumerate(raw):
+        relative = Path(str(name))
+        if not isinstance(name, str) or relative.is_absolute() or ".." in relative.parts:
+            problems.append(Problem(f"public_files[{i}]", "must be a path inside the edition folder",
+                                    expected="e.g. extra/lexicon.tsv", found=repr(name)))
+        elif not (folder / relative).is_file():
+            problems.append(Problem(f"public_files[{i}]", "file not found", found=str(folder / relative)))
+
+
 def load_edition(path: Path) -> Edition:
     """Read and validate ``edition.yaml`` (or a folder holding one)."""
     path = Path(path)
@@ -209,6 +226,7 @@ def load_edition(path: Path) -> Edition:
         problems.append(Problem(display, "unknown leaderboard submission_rule", expected=" | ".join(SUBMISSION_RULES),
                                 found=repr(rule)))
     pages = _pages(raw.get("pages"), folder, problems)
+    _check_public_files(raw.get("public_files"), folder, problems)
     if problems:
         raise ConfigError(problems)
     return Edition(name=raw["name"], title=raw["title"], description=str(raw.get("description", "")),

@@ -16,9 +16,9 @@ import numpy as np
 
 from ..errors import ConfigError, KitError, Problem
 from ..formats.archive import safe_extract
-from ..formats.items import PUBLIC_FIELDS
+from ..formats.items import PUBLIC_FIELDS, read_items
 from ..formats.submission import read_prediction
-from ..gold import GoldTrack
+from ..gold import GoldTrack, build_gold
 
 LEAK_SHARE = 0.9
 LEAK_MIN_ITEMS = 5
@@ -76,6 +76,28 @@ def _scan_text(path: Path, display: str, hidden: Dict[str, GoldTrack], problems:
                                     hint="remove the file, or mark the phase's gold public on purpose"))
 
 
+def _scan_items(path: Path, display: str, hidden: Dict[str, GoldTrack], problems: List[Problem]) -> None:
+    """A public item file with gold fields (a starting kit's reference data, a training file, a public
+    file) must not carry the hidden gold of every item of a track (e.g. dev and test are one file)."""
+    try:
+        by_id = {item["id"]: item for item in read_items(path, display)}
+    except ConfigError:
+        return
+    for track_id, gold in hidden.items():
+        if len(gold.ids) < LEAK_MIN_ITEMS or not all(i in by_id for i in gold.ids):
+            continue
+        try:
+            public = build_gold(gold.track, [by_id[i] for i in gold.ids], display)
+            share = exact_share(gold, public.gold)
+        except (KitError, ValueError, IndexError, KeyError):
+            continue  # not this track's items (other fields or annotators): nothing of its gold
+        if share >= LEAK_SHARE:
+            problems.append(Problem(display, f"public item file carries the hidden gold of track '{track_id}'",
+                                    expected="no hidden gold in public files", found=f"{share:.0%} of items exact",
+                                    hint="dev and test may not share items when the dev gold is public; "
+                                         "set 'public_gold: false' on the practice phase"))
+
+
 def check_public_tree(public_roots: List[Path], hidden: Dict[str, GoldTrack], base: Path) -> None:
     """Raise ConfigError if any public file leaks hidden gold. ``hidden``: track id -> hidden gold."""
     problems: List[Problem] = []
@@ -84,6 +106,8 @@ def check_public_tree(public_roots: List[Path], hidden: Dict[str, GoldTrack], ba
             display = path.relative_to(base).as_posix()
             if path.suffix == ".jsonl" and not path.name.endswith(".train.jsonl") and "input_data" in path.parts:
                 _check_item_file(path, display, problems)
+            elif path.suffix == ".jsonl":
+                _scan_items(path, display, hidden, problems)
             elif path.suffix.lower() == ".zip":
                 with tempfile.TemporaryDirectory(prefix="judgekit-leak-") as tmp:
                     try:

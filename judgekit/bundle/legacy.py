@@ -1,0 +1,238 @@
+"""A legacy CodaLab v1.5 bundle of an edition (``build_bundle.py --legacy``).
+
+The v2 tree is built first by the same code (so every check of a v2 build holds: config, gold,
+leaderboard keys, baselines, no hidden gold in public files), then re-packed as v1.5 expects:
+
+- ``competition.yaml`` without ``version``: ``html`` pages, ``competition_docker_image``, numbered
+  ``phases`` with ``phasenumber``/``label``/``start_date``, and the leaderboard in v1.5 form
+  (``leaderboards`` + ``columns`` pointing at it), with the same column keys as the v2 bundle;
+- every program and data set as a ``.zip`` inside the bundle, files at the zip's root (CodaLab
+  required zips): ``scoring_program.zip``, ``ingestion_program.zip``, ``reference_data_<phase>.zip``,
+  ``input_data_<phase>.zip`` and ``starting_kit.zip``;
+- the pages as HTML (CodaLab shows page files as HTML), converted from the v2 bundle's Markdown;
+- program commands with CodaLab's ``$program``-style variables, which Codabench also substitutes.
+
+What v1.5 cannot say: a phase ends when the next one starts (Codabench's conversion ends it one
+day before), there is no submission rule such as ``Force_Last`` (CodaLab's board is managed by
+hand) and no solutions.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import re
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Dict, List
+
+import yaml
+
+from .build import BuildSummary, import_data, sha256_of, write_tree, write_yaml
+from .compose import PRECISION, leaderboard_columns
+from .edition import Edition, Phase
+from .zipdet import write_zip
+
+#: Program commands with the legacy variables; on Codabench they expand to the v2 commands' paths.
+LEGACY_COMMANDS = {
+    "scoring_program": "python3 $program/score.py $input $output",
+    "ingestion_program": "python3 $ingestion_program/ingest.py $input $output $submission_program",
+}
+#: Pages CodaLab v1.5 required, in the order they are listed.
+REQUIRED_PAGES = ("overview", "evaluation", "terms", "data")
+
+
+# --- Markdown -> HTML, for the subset the kit's pages use -----------------------------------------
+
+def _inline(text: str) -> str:
+    """Escape, then render `code`, **bold**, *italic*, [text](url) and <url>."""
+    out = html.escape(text, quote=False)
+    out = re.sub(r"`([^`]+)`", r"<code>\1</code>", out)
+    out = re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", out)
+    out = re.sub(r"(?<![\w*])\*([^*\s][^*]*)\*(?![\w*])", r"<em>\1</em>", out)
+    out = re.sub(r"\[([^\]]+)\]\(([^)\s]+)\)", r'<a href="\2">\1</a>', out)
+    return re.sub(r"&lt;(https?://[^\s&]+)&gt;", r'<a href="\1">\1</a>', out)
+
+
+def _table(rows: List[str]) -> List[str]:
+    cells = [[c.strip() for c in re.split(r"(?<!\\)\|", row.strip().strip("|"))] for row in rows]
+    body = [r for r in cells[1:] if not all(re.fullmatch(r":?-+:?", c) for c in r)]
+    out = ["<table>", "<tr>" + "".join(f"<th>{_inline(c)}</th>" for c in cells[0]) + "</tr>"]
+    out += ["<tr>" + "".join(f"<td>{_inline(c.replace(chr(92) + '|', '|'))}</td>" for c in r) + "</tr>"
+            for r in body]
+    return out + ["</table>"]
+
+
+def markdown_to_html(text: str, title: str) -> str:
+    """A small, dependency-free renderer: headings, paragraphs, lists, tables and inline marks."""
+    out: List[str] = []
+    paragraph: List[str] = []
+    items: List[str] = []
+    table: List[str] = []
+
+    def flush() -> None:
+        if paragraph:
+            out.append(f"<p>{_inline(' '.join(paragraph))}</p>")
+            paragraph.clear()
+        if items:
+            out.append("<ul>" + "".join(f"<li>{_inline(i)}</li>" for i in items) + "</ul>")
+            items.clear()
+        if table:
+            out.extend(_table(table))
+            table.clear()
+
+    for line in text.splitlines():
+        stripped = line.strip()
+        heading = re.match(r"(#{1,6})\s+(.*)", stripped)
+        if not stripped:
+            flush()
+        elif heading:
+            flush()
+            level = len(heading.group(1))
+            out.append(f"<h{level}>{_inline(heading.group(2))}</h{level}>")
+        elif stripped.startswith("|"):
+            if not table:
+                flush()
+            table.append(stripped)
+        elif re.match(r"[-*]\s+", stripped):
+            if paragraph or table:
+                flush()
+            items.append(re.sub(r"^[-*]\s+", "", stripped))
+        elif items and line.startswith((" ", "\t")):
+            items[-1] += " " + stripped  # continuation of a list item
+        else:
+            if items or table:
+                flush()
+            paragraph.append(stripped)
+    flush()
+    return (f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>{html.escape(title)}</title></head>\n'
+            "<body>\n" + "\n".join(out) + "\n</body></html>\n")
+
+
+# --- the legacy tree -------------------------------------------------------------------------------
+
+def _slug(title: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", title.lower()).strip("_") or "page"
+
+
+def page_texts(edition: Edition, v2_root: Path) -> Dict[str, tuple]:
+    """Page key (the file's name: overview, data, evaluation, ...) -> (title, Markdown text) of the v2
+    bundle's pages, with an overview in any case."""
+    doc = yaml.safe_load((v2_root / "competition.yaml").read_text(encoding="utf-8"))
+    pages = {"terms": ("Terms", (v2_root / doc["terms"]).read_text(encoding="utf-8"))}
+    for page in doc["pages"]:
+        text = (v2_root / page["file"]).read_text(encoding="utf-8")
+        pages.setdefault(_slug(Path(page["file"]).stem), (page["title"], text))
+    pages.setdefault("overview", ("Overview", f"# {edition.title}\n\n{edition.description or edition.title}\n"))
+    return pages
+
+
+def write_html_pages(edition: Edition, v2_root: Path, root: Path) -> Dict[str, str]:
+    """The v2 bundle's pages as HTML files; returns the ``html`` mapping (page key -> file)."""
+    pages = page_texts(edition, v2_root)
+    mapping: Dict[str, str] = {}
+    for key in list(REQUIRED_PAGES) + sorted(set(pages) - set(REQUIRED_PAGES)):
+        title, text = pages[key]
+        (root / f"{key}.html").write_text(markdown_to_html(text, f"{edition.title}: {title}"), encoding="utf-8")
+        mapping[key] = f"{key}.html"
+    return mapping
+
+
+def _zip_program(v2_root: Path, name: str, root: Path) -> str:
+    """A program folder zipped with its metadata command rewritten to the legacy variables."""
+    with tempfile.TemporaryDirectory(prefix="judgekit-legacy-") as tmp:
+        folder = Path(tmp) / name
+        shutil.copytree(v2_root / name, folder)
+        meta = folder / "metadata.yaml"
+        data = yaml.safe_load(meta.read_text(encoding="utf-8")) or {}
+        data["command"] = LEGACY_COMMANDS[name]
+        meta.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+        write_zip(folder, root / f"{name}.zip")
+    return f"{name}.zip"
+
+
+def _phase_entry(number: int, phase: Phase, v2_root: Path, root: Path, starting_kit: str) -> dict:
+    files = {}
+    for kind in ("reference_data", "input_data"):
+        name = f"{kind}_{phase.id}.zip"
+        write_zip(v2_root / kind / phase.id, root / name)
+        files[kind] = name
+    return {
+        "phasenumber": number,
+        "label": phase.name,
+        "description": phase.description or phase.name,
+        "start_date": phase.date_text("start"),
+        "max_submissions": phase.max_submissions,
+        "max_submissions_per_day": phase.max_submissions_per_day,
+        "execution_time_limit": phase.execution_time_limit,
+        "scoring_program": "scoring_program.zip",
+        "ingestion_program": "ingestion_program.zip",
+        "reference_data": files["reference_data"],
+        "input_data": files["input_data"],
+        "public_data": files["input_data"],
+        "starting_kit": starting_kit,
+    }
+
+
+def legacy_leaderboard(edition: Edition) -> dict:
+    """``leaderboard: {leaderboards: {TITLE: {label, rank}}, columns: {key: {leaderboard: *TITLE, ...}}}``.
+
+    Every column refers to the same leaderboard mapping, which YAML writes as an anchor and aliases."""
+    board = {"label": edition.leaderboard["title"], "rank": 1}
+    columns = {}
+    for column in leaderboard_columns(edition):
+        columns[column["key"]] = {"leaderboard": board, "label": column["title"], "rank": column["index"] + 1,
+                                  "sort": column["sorting"], "numeric_format": PRECISION}
+    return {"leaderboards": {edition.leaderboard["title"]: board}, "columns": columns}
+
+
+def legacy_yaml(edition: Edition, pages: Dict[str, str], phases: List[dict]) -> dict:
+    return {
+        "title": edition.title,
+        "description": edition.description or edition.title,
+        "image": "logo.png",
+        "has_registration": False,
+        "competition_docker_image": edition.docker_image,
+        "enable_detailed_results": True,
+        "html": pages,
+        "phases": {entry["phasenumber"]: entry for entry in phases},
+        "leaderboard": legacy_leaderboard(edition),
+    }
+
+
+def write_legacy_tree(edition: Edition, v2_root: Path, root: Path) -> None:
+    """Every file of the legacy bundle under ``root`` (new), from a finished v2 tree."""
+    root.mkdir(parents=True)
+    shutil.copyfile(v2_root / "logo.png", root / "logo.png")
+    pages = write_html_pages(edition, v2_root, root)
+    for name in LEGACY_COMMANDS:
+        _zip_program(v2_root, name, root)
+    write_zip(v2_root / "starting_kit", root / "starting_kit.zip")
+    phases = [_phase_entry(number, phase, v2_root, root, "starting_kit.zip")
+              for number, phase in enumerate(edition.phases, start=1)]
+    write_yaml(root / "competition.yaml", legacy_yaml(edition, pages, phases))
+
+
+def build_legacy(edition: Edition, data_root: Path, out_dir: Path) -> BuildSummary:
+    """Validate and build as for v2, then write ``OUT/<edition>-legacy/`` and ``OUT/<edition>-legacy.zip``."""
+    data = import_data(edition, data_root)
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    name = f"{edition.name}-legacy"
+    staging = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=out_dir))
+    try:
+        write_tree(edition, data, staging / "v2")
+        write_legacy_tree(edition, staging / "v2", staging / name)
+        write_zip(staging / name, staging / f"{name}.zip")
+        final_tree, final_zip = out_dir / name, out_dir / f"{name}.zip"
+        if final_tree.exists():
+            shutil.rmtree(final_tree)
+        os.replace(staging / name, final_tree)
+        os.replace(staging / f"{name}.zip", final_zip)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    sizes = {kind: sum(f.stat().st_size for f in final_tree.glob(f"{kind}*.zip"))
+             for kind in ("reference_data", "input_data", "starting_kit")}
+    sizes["zip"] = final_zip.stat().st_size
+    return BuildSummary(edition, final_tree, final_zip, sha256_of(final_zip), sizes)

@@ -1,0 +1,304 @@
+"""The builder refuses bad editions before writing anything, with messages naming the key, the expected
+and the found value (issue 4); per-split sources; what counts as a shared train/test item; the legacy
+CodaLab v1.5 bundle.
+
+Configs are the default edition's, copied to a temporary folder and edited; expected messages and
+keys are derived here from the edited config, not from the builder.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+import yaml
+
+from judgekit.bundle.build import build, import_data
+from judgekit.bundle.edition import load_edition
+from judgekit.bundle.legacy import build_legacy, markdown_to_html
+from judgekit.errors import ConfigError
+
+REPO = Path(__file__).resolve().parents[1]
+DEFAULT = REPO / "editions" / "default"
+CHECKER = REPO.parent / "shared" / "tools" / "codabench_check.py"
+
+
+#: Metrics per kind and scale, and which are higher-is-better (README, "How scoring works").
+METRICS = {("similarity", None): ["pearson", "spearman"], ("classification", None): ["accuracy", "macro_f1"],
+           ("soft_label", "categorical"): ["amd"], ("soft_label", "ordinal"): ["awd"],
+           ("soft_label", "multilabel"): ["mamd"], ("perspectivist", "categorical"): ["error_rate"],
+           ("perspectivist", "ordinal"): ["anad"], ("perspectivist", "multilabel"): ["mer"]}
+HIGHER_IS_BETTER = {"pearson", "spearman", "accuracy", "macro_f1"}
+
+
+def needs_default_data():
+    if not (DEFAULT / "data").is_dir():
+        pytest.skip("editions/default/data is not there yet")
+
+
+def copy_edition(target: Path, with_data: bool = False) -> Path:
+    if with_data:
+        needs_default_data()
+    shutil.copytree(DEFAULT, target, ignore=None if with_data else shutil.ignore_patterns("data"))
+    return target
+
+
+def edit_config(folder: Path, change) -> dict:
+    path = folder / "edition.yaml"
+    config = yaml.safe_load(path.read_text(encoding="utf-8"))
+    change(config)
+    path.write_text(yaml.safe_dump(config, sort_keys=False, allow_unicode=True), encoding="utf-8")
+    return config
+
+
+def refusal(folder: Path) -> str:
+    with pytest.raises(ConfigError) as caught:
+        load_edition(folder)
+    return str(caught.value)
+
+
+def read_jsonl(path: Path) -> list:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def write_jsonl(path: Path, rows) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+
+
+# --- refusals at load time -------------------------------------------------------------------------
+
+def test_overlapping_phase_dates_are_refused(tmp_path):
+    folder = copy_edition(tmp_path / "ed")
+    config = edit_config(folder, lambda c: c["phases"][1].update(start="2027-02-20 00:00:00"))
+    text = refusal(folder)
+    assert "phases (evaluation)" in text and "overlap" in text
+    assert f"start after {config['phases'][0]['end']}" in text  # expected
+    assert "2027-02-20 00:00:00" in text  # found
+
+
+def test_a_phase_starting_exactly_when_the_previous_ends_is_refused(tmp_path):
+    folder = copy_edition(tmp_path / "ed")
+    edit_config(folder, lambda c: c["phases"][1].update(start=c["phases"][0]["end"]))
+    assert "phases (evaluation)" in refusal(folder)
+
+
+def test_an_unknown_track_kind_is_refused(tmp_path):
+    folder = copy_edition(tmp_path / "ed")
+    config = edit_config(folder, lambda c: c["tracks"][0].update(kind="regression"))
+    text = refusal(folder)
+    track_id = config["tracks"][0]["id"]
+    assert f"'{track_id}'" in text and "unknown track kind" in text
+    assert "similarity | classification | soft_label | perspectivist" in text  # expected
+    assert "'regression'" in text  # found
+
+
+def test_a_leaderboard_key_longer_than_36_characters_is_refused(tmp_path):
+    folder = copy_edition(tmp_path / "ed")
+    long_id = "semantic_similarity_english_en"  # + "_spearman" = 39 characters
+    edit_config(folder, lambda c: c["tracks"][0].update(id=long_id))
+    text = refusal(folder)
+    key = f"{long_id}_spearman"
+    assert len(key) > 36
+    assert f"leaderboard key '{key}'" in text and "at most 36" in text and str(len(key)) in text
+
+
+def test_a_public_file_outside_the_edition_folder_is_refused(tmp_path):
+    folder = copy_edition(tmp_path / "ed")
+    edit_config(folder, lambda c: c.update(public_files=["../secret.tsv", "missing.tsv"]))
+    text = refusal(folder)
+    assert "public_files[0]" in text and "'../secret.tsv'" in text
+    assert "public_files[1]" in text and "file not found" in text
+
+
+def test_the_command_line_refuses_before_writing_anything(tmp_path):
+    folder = copy_edition(tmp_path / "ed")
+    edit_config(folder, lambda c: c["tracks"][1].update(kind="ranking"))
+    out = tmp_path / "out"
+    done = subprocess.run([sys.executable, str(REPO / "build_bundle.py"), "--edition", str(folder),
+                           "--out", str(out)], capture_output=True, text=True)
+    assert done.returncode != 0
+    assert "unknown track kind" in done.stderr and "'ranking'" in done.stderr
+    assert "Traceback" not in done.stderr + done.stdout
+    assert not out.exists() or not any(out.iterdir())
+
+
+# --- refusals that need the data: hidden gold in public files --------------------------------------
+
+def _fast(config: dict) -> None:
+    config["baselines"] = []  # the leak check does not need the baselines' scores
+
+
+def _assert_nothing_written(out: Path, name: str = "default") -> None:
+    assert not (out / name).exists() and not (out / f"{name}.zip").exists()
+    assert not out.exists() or not [p for p in out.iterdir() if not p.name.startswith(".")]
+
+
+def test_a_public_file_holding_the_test_gold_is_refused(tmp_path):
+    folder = copy_edition(tmp_path / "ed", with_data=True)
+    test_items = read_jsonl(folder / "data" / "sts_en" / "test.jsonl")
+    answers = folder / "extra" / "answers.tsv"
+    answers.parent.mkdir()
+    answers.write_text("".join(f"{it['id']}\t{it['score']}\n" for it in test_items), encoding="utf-8")
+    config = edit_config(folder, lambda c: (_fast(c), c.update(public_files=["extra/answers.tsv"])))
+    track = next(t["id"] for t in config["tracks"] if t["dataset"] == "sts_en")
+    out = tmp_path / "out"
+    with pytest.raises(ConfigError) as caught:
+        build(load_edition(folder), folder, out)
+    text = str(caught.value)
+    assert "starting_kit/extra/answers.tsv" in text
+    assert f"hidden gold of track '{track} (test)'" in text and "100% of items exact" in text
+    _assert_nothing_written(out)
+
+
+def test_a_starting_kit_holding_the_test_gold_is_refused(tmp_path):
+    """A dev split that is the test split, with the practice gold public: the starting kit's reference
+    data would be the test gold."""
+    folder = copy_edition(tmp_path / "ed", with_data=True)
+    shutil.copyfile(folder / "data" / "sts_es" / "test.jsonl", folder / "data" / "sts_es" / "dev.jsonl")
+    config = edit_config(folder, _fast)
+    assert config["phases"][0].get("public_gold", True)  # the default: practice gold is public
+    track = next(t["id"] for t in config["tracks"] if t["dataset"] == "sts_es")
+    out = tmp_path / "out"
+    with pytest.raises(ConfigError) as caught:
+        build(load_edition(folder), folder, out)
+    text = str(caught.value)
+    assert "starting_kit/reference_data/practice/sts_es.jsonl" in text
+    assert f"hidden gold of track '{track} (test)'" in text and "public_gold: false" in text
+    _assert_nothing_written(out)
+
+
+# --- per-split sources and shared items ------------------------------------------------------------
+
+def _kit_edition(tmp_path: Path, train, dev, test, source=None) -> Path:
+    """The default edition reduced to one similarity track on one kit dataset."""
+    folder = copy_edition(tmp_path / "ed")
+    for split, rows in (("train", train), ("dev", dev), ("test", test)):
+        write_jsonl(folder / "data" / "sim" / f"{split}.jsonl", rows)
+    edit_config(folder, lambda c: c.update(
+        datasets={"sim": source or {"importer": "kit", "path": "data/sim"}},
+        tracks=[{"id": "sim", "kind": "similarity", "dataset": "sim"}]))
+    return folder
+
+
+def _pairs(prefix: str, n: int, texts: str = "x"):
+    return [{"id": f"{prefix}{i}", "texts": [f"{texts} {i}", f"b {i}"], "lang": "en", "score": float(i % 5)}
+            for i in range(n)]
+
+
+def test_a_training_item_that_is_a_test_item_is_refused(tmp_path):
+    test = _pairs("t", 6)
+    folder = _kit_edition(tmp_path, _pairs("r", 6) + [test[3]], _pairs("d", 6), test)
+    with pytest.raises(ConfigError) as caught:
+        import_data(load_edition(folder), folder)
+    text = str(caught.value)
+    assert "datasets 'sim'" in text and "also test items" in text and "'t3'" in text
+
+
+def test_reused_ids_with_other_texts_are_different_items(tmp_path):
+    """OCNLI train and dev share 1,036 numeric ids, VariErrNLI train and dev 4: different items."""
+    folder = _kit_edition(tmp_path, _pairs("t", 6, texts="training"), _pairs("d", 6), _pairs("t", 6))
+    data = import_data(load_edition(folder), folder)
+    assert [it["id"] for it in data.splits["train"]["sim"]] == [f"t{i}" for i in range(6)]
+
+
+def test_a_split_can_come_from_another_source(tmp_path):
+    other = _pairs("o", 7, texts="other")
+    source = {"importer": "kit", "path": "data/sim", "splits": {"train": {"path": "data/other"}}}
+    folder = _kit_edition(tmp_path, _pairs("r", 6), _pairs("d", 6), _pairs("t", 6), source)
+    write_jsonl(folder / "data" / "other" / "train.jsonl", other)
+    data = import_data(load_edition(folder), folder)
+    assert [it["id"] for it in data.splits["train"]["sim"]] == [it["id"] for it in other]
+    assert [it["id"] for it in data.splits["test"]["sim"]] == [f"t{i}" for i in range(6)]
+
+
+def test_malformed_split_sources_are_refused(tmp_path):
+    source = {"importer": "kit", "path": "data/sim", "splits": {"train": "data/other"}}
+    folder = _kit_edition(tmp_path, _pairs("r", 6), _pairs("d", 6), _pairs("t", 6), source)
+    with pytest.raises(ConfigError) as caught:
+        import_data(load_edition(folder), folder)
+    text = str(caught.value)
+    assert "datasets 'sim'" in text and "'splits'" in text and "data/other" in text
+
+
+# --- the legacy CodaLab v1.5 bundle ----------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def legacy(tmp_path_factory):
+    needs_default_data()
+    return build_legacy(load_edition(DEFAULT), DEFAULT, tmp_path_factory.mktemp("legacy"))
+
+
+def test_the_legacy_bundle_passes_the_checker_strictly(legacy):
+    for target in (legacy.zip_path, legacy.tree):
+        done = subprocess.run([sys.executable, str(CHECKER), "--strict", str(target)], capture_output=True,
+                              text=True)
+        assert done.returncode == 0, done.stdout[-3000:]
+        assert "legacy CodaLab v1/v1.5 bundle" in done.stdout
+        assert "0 error(s), 0 runtime problem(s), 0 warning(s)" in done.stdout
+
+
+def test_the_legacy_yaml_has_v15_phases_pages_and_the_same_column_keys(legacy):
+    doc = yaml.safe_load((legacy.tree / "competition.yaml").read_text(encoding="utf-8"))
+    raw = yaml.safe_load((DEFAULT / "edition.yaml").read_text(encoding="utf-8"))
+    assert "version" not in doc and "pages" not in doc and doc["competition_docker_image"] == raw["docker_image"]
+    assert {"overview", "evaluation", "terms", "data"} <= set(doc["html"])
+    for page in doc["html"].values():
+        assert (legacy.tree / page).read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    phases = [doc["phases"][k] for k in sorted(doc["phases"])]
+    assert [p["phasenumber"] for p in phases] == [1, 2, 3]
+    assert [p["start_date"] for p in phases] == [p["start"] for p in raw["phases"]]
+    for phase, raw_phase in zip(phases, raw["phases"]):
+        assert phase["reference_data"] == f"reference_data_{raw_phase['id']}.zip"
+        assert phase["max_submissions"] == raw_phase["max_submissions"]
+    expected = {"primary": "desc"}  # the default's primary tracks are higher-is-better
+    for track in raw["tracks"]:
+        for metric in METRICS[track["kind"], track.get("scale")]:
+            expected[f"{track['id']}_{metric}"] = "desc" if metric in HIGHER_IS_BETTER else "asc"
+    columns = doc["leaderboard"]["columns"]
+    assert {k: c["sort"] for k, c in columns.items()} == expected and list(columns) == list(expected)
+    board = doc["leaderboard"]["leaderboards"][raw["leaderboard"]["title"]]
+    assert all(c["leaderboard"] == board for c in columns.values())
+
+
+def test_every_legacy_zip_has_its_files_at_its_root(legacy):
+    def names(name):
+        with zipfile.ZipFile(legacy.tree / name) as zf:
+            return set(zf.namelist())
+    for program, script in (("scoring_program.zip", "score.py"), ("ingestion_program.zip", "ingest.py")):
+        inside = names(program)
+        assert {"metadata.yaml", script} <= inside and any(n.startswith("judgekit/") for n in inside)
+    for phase in ("practice", "evaluation", "post-campaign"):
+        assert "task.json" in names(f"reference_data_{phase}.zip")
+        assert "task.json" in names(f"input_data_{phase}.zip")
+    with zipfile.ZipFile(legacy.tree / "scoring_program.zip") as zf:
+        meta = yaml.safe_load(zf.read("metadata.yaml"))
+    assert meta["command"] == "python3 $program/score.py $input $output"
+
+
+@pytest.mark.slow
+def test_the_legacy_bundle_is_reproducible(legacy, tmp_path):
+    env = dict(os.environ, PYTHONHASHSEED="99")
+    done = subprocess.run([sys.executable, str(REPO / "build_bundle.py"), "--legacy", "--out", str(tmp_path)],
+                          capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    digest = hashlib.sha256((tmp_path / "default-legacy.zip").read_bytes()).hexdigest()
+    assert digest == hashlib.sha256(legacy.zip_path.read_bytes()).hexdigest() == legacy.sha256
+
+
+def test_markdown_pages_become_html():
+    text = ("# Title\n\nSome *emphasis*, **bold** & `a<b>` and <https://example.org>.\n\n"
+            "- one\n  continued\n- two\n\n| a | b |\n|---|---:|\n| 1 | x \\| y |\n")
+    page = markdown_to_html(text, "T")
+    assert "<h1>Title</h1>" in page
+    assert "<p>Some <em>emphasis</em>, <strong>bold</strong> &amp; <code>a&lt;b&gt;</code> and " \
+           '<a href="https://example.org">https://example.org</a>.</p>' in page
+    assert "<ul><li>one continued</li><li>two</li></ul>" in page
+    assert "<tr><th>a</th><th>b</th></tr>" in page and "<tr><td>1</td><td>x | y</td></tr>" in page
