@@ -1,0 +1,293 @@
+"""The editions that ship with the kit (issue 4): default, sts2017, ocnli and lewidi2025.
+
+Each is built once per session (the published ones from ../shared/data, skipped when the releases are
+absent) and then: checked with the offline Codabench validator (--strict, zip and tree); rebuilt by
+the command line in another process with another hash seed, to the same sha256; its gold scored against
+itself through the local runner; the published baselines reproduced; the participants' file names of
+LeWiDi 2025 and SemEval 2017 accepted. Expected values come from the releases and the papers, not
+from the kit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import zipfile
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import yaml
+
+from judgekit.bundle.build import build
+from judgekit.bundle.edition import load_edition
+from judgekit.formats.write import gold_as_values, write_prediction
+from judgekit.programs.run_local import run_once
+from judgekit.scoring import load_gold
+from judgekit.spec import read_spec
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+DATA = SHARED / "data"
+CHECKER = SHARED / "tools" / "codabench_check.py"
+
+#: Release folders (under ../shared/data) each published edition reads.
+RELEASES = {"sts2017": ("sts2017", "stsbenchmark"), "ocnli": ("ocnli",), "lewidi2025": ("lewidi2025",)}
+EDITIONS = ("default",) + tuple(RELEASES)
+
+#: What a perfect submission scores, per metric (from the metrics' definitions).
+PERFECT = {"pearson": 1.0, "spearman": 1.0, "accuracy": 1.0, "macro_f1": 1.0,
+           "amd": 0.0, "awd": 0.0, "mamd": 0.0, "error_rate": 0.0, "anad": 0.0, "mer": 0.0}
+
+#: SemEval-2017 Task 1 (Cer et al., 2017), the cosine bag-of-words baseline, Pearson r x 100.
+PUBLISHED_STS_BASELINE = {"ar_ar": 60.45, "es_es": 71.17, "en_en": 72.78}
+
+
+def data_root(name: str) -> Path:
+    """The --data folder of an edition, skipping the test when its releases are not present."""
+    if name == "default":
+        folder = REPO / "editions" / "default"
+        if not (folder / "data").is_dir():
+            pytest.skip("editions/default/data is not there yet")
+        return folder
+    missing = [r for r in RELEASES[name] if not (DATA / r).is_dir()]
+    if missing:
+        pytest.skip(f"../shared/data/{missing[0]} not found: the releases live beside the repository")
+    return DATA
+
+
+REPRODUCIBILITY_TEST = "test_building_twice_gives_the_same_bytes"
+
+
+class Builds:
+    """Each edition built once in this process; and, when the reproducibility test of that edition is
+    selected, a second time by the command line in a background process started just before, so
+    that both builds share the two cores."""
+
+    def __init__(self, out: Path, rebuild_wanted):
+        self.out, self.rebuild_wanted = out, rebuild_wanted
+        self.summaries, self.rebuilds = {}, {}
+
+    def __call__(self, name: str):
+        if name not in self.summaries:
+            root = data_root(name)
+            if name in self.rebuild_wanted:
+                self.rebuilds[name] = self._start_rebuild(name)
+            self.summaries[name] = build(load_edition(REPO / "editions" / name), root, self.out / "first")
+        return self.summaries[name]
+
+    def _start_rebuild(self, name: str):
+        """``build_bundle.py`` in a new process with another hash seed (set order must not matter)."""
+        out = self.out / "second" / name
+        out.mkdir(parents=True)
+        command = [sys.executable, str(REPO / "build_bundle.py"), "--edition", name, "--out", str(out)]
+        if name != "default":
+            command += ["--data", str(DATA)]
+        env = dict(os.environ, PYTHONHASHSEED="4242")
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                                   cwd=out)
+        return process, out
+
+    def rebuilt(self, name: str):
+        """(exit code, stdout, stderr, zip path) of the second build, waiting for it."""
+        self(name)
+        if name not in self.rebuilds:
+            self.rebuilds[name] = self._start_rebuild(name)
+        process, out = self.rebuilds[name]
+        stdout, stderr = process.communicate()
+        return process.returncode, stdout, stderr, out / f"{name}.zip"
+
+    def close(self):
+        for process, _ in self.rebuilds.values():
+            if process.poll() is None:
+                process.kill()
+                process.communicate()
+
+
+@pytest.fixture(scope="session")
+def built(tmp_path_factory, request):
+    """``built(name)`` -> the BuildSummary of that edition, built at most once per session."""
+    wanted = {item.callspec.params.get("name") for item in request.session.items
+              if getattr(item, "originalname", "") == REPRODUCIBILITY_TEST and hasattr(item, "callspec")}
+    builds = Builds(tmp_path_factory.mktemp("editions"), wanted)
+    yield builds
+    builds.close()
+
+
+def run_checker(path: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(CHECKER), "--strict", str(path)], capture_output=True, text=True)
+
+
+def file_sha256(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def perfect_scores(tree: Path, phase: str) -> dict:
+    """The scores a perfect submission must get: PERFECT per key, and their mean over primary tracks."""
+    spec = read_spec(tree / "reference_data" / phase)
+    expected = {}
+    for track in spec.tracks:
+        for metric in track.metrics:
+            expected[f"{track.id}_{metric}"] = PERFECT[metric]
+    primary = [PERFECT[t.metrics[0]] for t in spec.tracks if t.primary]
+    expected["primary"] = sum(primary) / len(primary)
+    return expected
+
+
+def gold_submission(tree: Path, phase: str, target: Path, names=None) -> Path:
+    """A result zip holding the phase's gold as predictions, one file per track (``names[track id]``
+    or the canonical ``<id>.tsv``)."""
+    ref = tree / "reference_data" / phase
+    spec = read_spec(ref)
+    golds = load_gold(spec, ref)
+    folder = target.with_suffix("")
+    folder.mkdir(parents=True)
+    for track in spec.tracks:
+        name = (names or {}).get(track.id, f"{track.id}.tsv")
+        write_prediction(folder / name, track, golds[track.id].ids, gold_as_values(golds[track.id]))
+    with zipfile.ZipFile(target, "w") as zf:
+        for path in sorted(folder.iterdir()):
+            zf.write(path, path.name)
+    return target
+
+
+def assert_scores(scores: dict, expected: dict) -> None:
+    assert set(scores) == set(expected)
+    wrong = {k: (scores[k], v) for k, v in expected.items() if abs(scores[k] - v) > 1e-9}
+    assert not wrong, f"not perfect (found, expected): {wrong}"
+
+
+# --- the validator ---------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", EDITIONS)
+def test_bundle_passes_the_codabench_checker_strictly(name, built):
+    summary = built(name)
+    for target in (summary.zip_path, summary.tree):
+        done = run_checker(target)
+        assert done.returncode == 0, f"{target}:\n{done.stdout[-3000:]}{done.stderr[-2000:]}"
+        assert "0 error(s), 0 runtime problem(s), 0 warning(s)" in done.stdout
+
+
+@pytest.mark.parametrize("name", EDITIONS)
+def test_leaderboard_columns_are_the_tracks_metrics(name, built):
+    """Column keys computed here from the raw edition.yaml and the metric table of the README."""
+    raw = yaml.safe_load((REPO / "editions" / name / "edition.yaml").read_text(encoding="utf-8"))
+    defaults = {("similarity", None): ["pearson", "spearman"], ("classification", None): ["accuracy", "macro_f1"],
+                ("soft_label", "categorical"): ["amd"], ("soft_label", "ordinal"): ["awd"],
+                ("soft_label", "multilabel"): ["mamd"], ("perspectivist", "categorical"): ["error_rate"],
+                ("perspectivist", "ordinal"): ["anad"], ("perspectivist", "multilabel"): ["mer"]}
+    keys = ["primary"] + [f"{t['id']}_{m}" for t in raw["tracks"]
+                          for m in t.get("metrics") or defaults[t["kind"], t.get("scale")]]
+    doc = yaml.safe_load((built(name).tree / "competition.yaml").read_text(encoding="utf-8"))
+    assert [c["key"] for c in doc["leaderboards"][0]["columns"]] == keys
+    assert all(len(k) <= 36 for k in keys)
+
+
+# --- reproducibility -------------------------------------------------------------------------------
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", EDITIONS)
+def test_building_twice_gives_the_same_bytes(name, built):
+    """The second build goes through the command line, in a new process with another hash seed."""
+    first = built(name)
+    code, stdout, stderr, second = built.rebuilt(name)
+    assert code == 0, stderr[-3000:]
+    assert file_sha256(second) == file_sha256(first.zip_path) == first.sha256
+    assert f"sha256 {first.sha256}" in stdout
+
+
+# --- gold against itself, through both steps ------------------------------------------------------
+
+@pytest.mark.parametrize("phase", ["practice", "evaluation"])
+@pytest.mark.parametrize("name", EDITIONS)
+def test_gold_against_itself_is_perfect_on_every_track(name, phase, built, tmp_path):
+    tree = built(name).tree
+    submission = gold_submission(tree, phase, tmp_path / "gold.zip")
+    assert_scores(run_once(tree, str(submission), phase), perfect_scores(tree, phase))
+
+
+# --- published baselines ---------------------------------------------------------------------------
+
+def test_sts2017_cosine_baseline_reproduces_the_published_monolingual_scores(built):
+    scores = run_once(built("sts2017").tree, "baseline:cosine_bow", "evaluation")
+    for track, published in PUBLISHED_STS_BASELINE.items():
+        assert abs(100 * scores[f"{track}_pearson"] - published) <= 0.5, (track, scores[f"{track}_pearson"])
+    # Cross-lingual tracks are computed without translation: reported as computed, far below monolingual.
+    for track in ("ar_en", "es_en", "es_en_mt", "tr_en"):
+        assert scores[f"{track}_pearson"] < 0.4
+
+
+def _ocnli_majority_share() -> float:
+    """Share of the dev items with a majority label that carry the most frequent train label,
+    counted from the raw release files."""
+    def labels(name):
+        with open(DATA / "ocnli" / name, encoding="utf-8") as f:
+            return [json.loads(line)["label"] for line in f if line.strip()]
+    train = Counter(label for label in labels("train.10k.json") if label != "-")
+    dev = [label for label in labels("dev.json") if label != "-"]
+    return dev.count(train.most_common(1)[0][0]) / len(dev)
+
+
+def test_ocnli_most_frequent_baseline_gives_37_4_percent_on_dev(built):
+    tree = built("ocnli").tree
+    expected = _ocnli_majority_share()
+    assert round(100 * expected, 1) == 37.4  # the published figure, from the raw files
+    for phase in ("practice", "evaluation"):  # both phases score OCNLI dev (its test has no labels)
+        scores = run_once(tree, "baseline:most_frequent", phase)
+        assert scores["nli_accuracy"] == pytest.approx(expected, abs=1e-9)
+        assert scores["primary"] == pytest.approx(expected, abs=1e-9)
+
+
+# --- participants' file names ----------------------------------------------------------------------
+
+LEWIDI_NAMES = {"csc_soft": "CSC_test_soft.tsv", "csc_pe": "csc_test_pe.tsv", "mp_soft": "mp_test_soft.tsv",
+                "mp_pe": "MP_test_pe.tsv", "par_soft": "Paraphrase_test_soft.tsv", "par_pe": "par_test_pe.tsv",
+                "ven_soft": "VariErrNLI_test_soft.tsv", "ven_pe": "ven_test_pe.tsv"}
+
+
+def test_lewidi2025_accepts_the_file_names_participants_used(built, tmp_path):
+    tree = built("lewidi2025").tree
+    submission = gold_submission(tree, "evaluation", tmp_path / "res.zip", LEWIDI_NAMES)
+    assert_scores(run_once(tree, str(submission), "evaluation"), perfect_scores(tree, "evaluation"))
+
+
+def test_sts2017_accepts_semeval_output_files_in_positional_form(built, tmp_path):
+    """SemEval-2017 output files: one score per line in input order, with a confidence column."""
+    tree = built("sts2017").tree
+    spec = read_spec(tree / "reference_data" / "evaluation")
+    golds = load_gold(spec, tree / "reference_data" / "evaluation")
+    files = {"ar_ar": "STS.output.track1.ar-ar.txt", "tr_en": "sts.OUTPUT.track6.tr-en.run1.txt"}
+    submission = tmp_path / "res.zip"
+    with zipfile.ZipFile(submission, "w") as zf:
+        for track_id, name in files.items():
+            lines = "".join(f"{score:.2f}\t100\n" for score in golds[track_id].gold)
+            zf.writestr(name, lines)
+    scores = run_once(tree, str(submission), "evaluation")
+    for track_id in files:
+        assert scores[f"{track_id}_pearson"] == pytest.approx(1.0, abs=1e-9)
+
+
+# --- what is public --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["sts2017", "ocnli"])
+def test_practice_gold_is_not_in_the_starting_kit_when_it_would_reveal_test_gold(name, built):
+    """sts2017: STS-B dev holds 125 en-en test pairs with their scores; ocnli: dev is also the test."""
+    tree = built(name).tree
+    assert not (tree / "starting_kit" / "reference_data").exists()
+    if name == "sts2017":
+        test_pairs = {tuple(json.loads(line)["texts"]) for line in
+                      (tree / "reference_data" / "evaluation" / "sts_en_en.jsonl").read_text().splitlines()}
+        for path in (tree / "input_data").rglob("*.train.jsonl"):
+            for line in path.read_text(encoding="utf-8").splitlines():
+                assert tuple(json.loads(line)["texts"]) not in test_pairs, path
+
+
+def test_lewidi2025_trains_csc_and_mp_from_the_practice_phase_zip(built):
+    """Training counts from the release README (CSC 5,628 and MP 12,017 items)."""
+    inputs = built("lewidi2025").tree / "input_data" / "evaluation"
+    counts = {name: len((inputs / f"{name}.train.jsonl").read_text(encoding="utf-8").splitlines())
+              for name in ("csc", "mp", "par", "ven")}
+    assert counts == {"csc": 5628, "mp": 12017, "par": 400, "ven": 388}
