@@ -1,0 +1,1 @@
+"""Hostile and broken submissions: a corpus of malformed cases and a fuzzer for the scoring program."""
