@@ -339,6 +339,16 @@ def test_amd_rounds_each_item_before_averaging():
     assert score("amd", gold, pred) == pytest.approx(0.00001, abs=1e-12)
 
 
+def test_amd_final_rounding_is_python_round_at_a_near_tie():
+    # item 1: gold [0.5, 0.5], pred [0.496875, 0.503125]: 0.003125 + 0.003125 = 0.00625 -> round5 0.00625
+    # item 2: perfect, 0
+    # mean 0.00625 / 2 = 0.003125, stored as 0.0031250000000000001734... (just above the tie), so
+    # Python's round(x, 5), as in the official code, gives 0.00313 (numpy's half-to-even: 0.00312)
+    gold = np.array([[0.5, 0.5], [0.5, 0.5]])
+    pred = np.array([[0.496875, 0.503125], [0.5, 0.5]])
+    assert score("amd", gold, pred) == 0.00313
+
+
 def test_awd_by_hand():
     # item 1: gold [1, 0, 0], pred [0, 0, 1]: all mass moves two bins: cumsums [1, 1, 1] vs [0, 0, 1]
     #         -> |1| + |1| + |0| = 2.0

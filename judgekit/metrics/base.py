@@ -25,15 +25,14 @@ def round5(x):
     those rare near-ties are recomputed with Python's own ``round``.
     """
     arr = np.asarray(x, dtype=float)
-    out = np.round(arr, 5)
-    scaled = arr * 1e5
+    # np.round of a 0-d input is a numpy scalar; work on a flat array so the fix-up below sticks
+    flat_out = np.array(np.round(arr, 5), dtype=float).reshape(-1)
+    flat_in = arr.reshape(-1)
+    scaled = flat_in * 1e5
     near_tie = np.abs(scaled - np.floor(scaled) - 0.5) < 1e-6
-    if np.any(near_tie):
-        flat_out = out.reshape(-1)
-        flat_in = arr.reshape(-1)
-        for i in np.flatnonzero(near_tie.reshape(-1)):
-            flat_out[i] = round(float(flat_in[i]), 5)
-    return out if out.shape else float(out)
+    for i in np.flatnonzero(near_tie):
+        flat_out[i] = round(float(flat_in[i]), 5)
+    return flat_out.reshape(arr.shape) if arr.ndim else float(flat_out[0])
 
 
 @dataclass(frozen=True)

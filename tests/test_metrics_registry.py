@@ -1,0 +1,242 @@
+"""Properties every registered metric must have (hypothesis, derandomized, modest example counts):
+perfect prediction scores best, item order does not matter, scores stay within the declared
+bounds and are never NaN, and ``from_stats`` on stacked (B, S) sums equals per-row calls.
+
+Inputs are drawn per family (the shape of gold and predictions a metric takes). Probabilities
+are multiples of 1/16, so sums are exact and summation order cannot move a rounded score.
+"""
+
+import math
+from dataclasses import dataclass
+from typing import List
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, Phase, given, settings, strategies as st
+
+from judgekit.metrics import HIGHER, LOWER, REGISTRY, PerAnnotator, round5
+
+#: metric name -> the family of inputs it takes; a new metric must be added here
+FAMILY = {
+    "pearson": "scores", "spearman": "scores",
+    "accuracy": "labels", "macro_f1": "labels",
+    "amd": "soft", "awd": "soft", "mamd": "multilabel_soft",
+    "error_rate": "annotator_labels", "anad": "annotator_labels", "mer": "annotator_choices",
+}
+
+PROPERTY_SETTINGS = settings(max_examples=25, derandomize=True, deadline=None, database=None,
+                             phases=[Phase.explicit, Phase.generate, Phase.shrink],
+                             suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+METRIC_NAMES = sorted(REGISTRY)
+TOLERANCE = 1e-9
+
+
+@dataclass
+class Case:
+    """Per-item gold and predictions of one metric's family; ``arrays`` builds the metric's inputs."""
+
+    name: str
+    family: str
+    n_labels: int
+    gold_items: List
+    pred_items: List
+
+    def arrays(self, order=None, perfect=False):
+        order = list(range(len(self.gold_items))) if order is None else list(order)
+        gold = [self.gold_items[i] for i in order]
+        pred = gold if perfect else [self.pred_items[i] for i in order]
+        if self.family.startswith("annotator"):
+            return self._per_annotator(gold), self._per_annotator(pred)
+        dtype = np.int64 if self.family == "labels" else float
+        return np.array(gold, dtype=dtype), np.array(pred, dtype=dtype)
+
+    def _per_annotator(self, items):
+        values = [v for row in items for v in row]
+        item = [i for i, row in enumerate(items) for _ in row]
+        return PerAnnotator(values=np.array(values, dtype=float if self.family == "annotator_choices" else np.int64),
+                            item=np.array(item, dtype=np.int64), n_items=len(items), n_labels=self.n_labels)
+
+
+def _distribution(draw, k):
+    counts = draw(st.lists(st.integers(0, 16), min_size=k, max_size=k).filter(lambda c: sum(c) > 0))
+    # scale to a total of 16 so every probability is a multiple of 1/16 (exact in binary)
+    total = sum(counts)
+    shares = [c * 16 // total for c in counts]
+    shares[int(np.argmax(counts))] += 16 - sum(shares)
+    return [s / 16 for s in shares]
+
+
+@st.composite
+def cases(draw, name):
+    family = FAMILY[name]
+    n = draw(st.integers(3 if family == "scores" else 1, 15))
+    if family == "scores":  # STS-like grid, optionally shifted far from zero
+        shift = draw(st.sampled_from([0.0, 100.0, -3.5]))
+        grid = st.integers(0, 25).map(lambda v: v * 0.2 + shift)
+        return Case(name, family, 0, draw(st.lists(grid, min_size=n, max_size=n)),
+                    draw(st.lists(grid, min_size=n, max_size=n)))
+    k = draw(st.integers(2, 11 if family in ("soft", "annotator_labels") else 5))
+    if family == "labels":
+        labels = st.lists(st.integers(0, k - 1), min_size=n, max_size=n)
+        return Case(name, family, k, draw(labels), draw(labels))
+    if family == "soft":
+        return Case(name, family, k, [_distribution(draw, k) for _ in range(n)],
+                    [_distribution(draw, k) for _ in range(n)])
+    if family == "multilabel_soft":
+        pair = st.integers(0, 16).map(lambda c: [1 - c / 16, c / 16])
+        rows = st.lists(st.lists(pair, min_size=k, max_size=k), min_size=n, max_size=n)
+        return Case(name, family, k, draw(rows), draw(rows))
+    sizes = draw(st.lists(st.integers(1, 6), min_size=n, max_size=n))
+    if family == "annotator_labels":
+        value = st.integers(0, k - 1)
+    else:
+        value = st.lists(st.integers(0, 1), min_size=k, max_size=k)
+    gold = [draw(st.lists(value, min_size=m, max_size=m)) for m in sizes]
+    pred = [draw(st.lists(value, min_size=m, max_size=m)) for m in sizes]
+    return Case(name, family, k, gold, pred)
+
+
+def best_value(metric, n_labels):
+    low, high = metric.bounds(n_labels)
+    return high if metric.direction == HIGHER else low
+
+
+def on_five_decimal_grid(x):
+    return abs(x * 1e5 - round(x * 1e5)) < 1e-6
+
+
+def test_every_registered_metric_has_an_input_family():
+    assert set(REGISTRY) <= set(FAMILY), f"add {sorted(set(REGISTRY) - set(FAMILY))} to FAMILY"
+
+
+@pytest.mark.parametrize("name", METRIC_NAMES)
+def test_every_metric_is_described(name):
+    metric = REGISTRY[name]
+    assert metric.name == name
+    assert metric.direction in (HIGHER, LOWER)
+    assert isinstance(metric.title, str) and metric.title.strip()
+    assert isinstance(metric.description, str) and len(metric.description.strip()) >= 20
+    for n_labels in (2, 3, 6, 11):
+        low, high = metric.bounds(n_labels)
+        assert math.isfinite(low) and math.isfinite(high) and low < high
+
+
+@pytest.mark.parametrize("name", METRIC_NAMES)
+@PROPERTY_SETTINGS
+@given(data=st.data())
+def test_perfect_prediction_gives_the_best_value(name, data):
+    case = data.draw(cases(name))
+    if case.family == "scores" and len(set(case.gold_items)) == 1:
+        return  # correlation with constant gold is undefined (tested below)
+    metric = REGISTRY[name]
+    result = metric.score(*case.arrays(perfect=True))
+    assert result.warning is None
+    assert result.value == pytest.approx(best_value(metric, case.n_labels), abs=1e-12)
+
+
+@pytest.mark.parametrize("name", METRIC_NAMES)
+@PROPERTY_SETTINGS
+@given(data=st.data())
+def test_item_order_does_not_matter(name, data):
+    case = data.draw(cases(name))
+    order = data.draw(st.permutations(range(len(case.gold_items))))
+    metric = REGISTRY[name]
+    before = metric.score(*case.arrays())
+    after = metric.score(*case.arrays(order))
+    # each item keeps its own statistics row (correlations centre on the mean: equal to rounding)
+    np.testing.assert_allclose(after.stats, before.stats[list(order)], rtol=0, atol=TOLERANCE)
+    same = abs(after.value - before.value) <= TOLERANCE
+    # exactly one unit of the 5th decimal apart can only be a rounding tie broken by summation order
+    tie = (on_five_decimal_grid(after.value) and on_five_decimal_grid(before.value)
+           and abs(after.value - before.value) <= 1e-5 + 1e-12)
+    assert same or tie, (before.value, after.value)
+    assert (after.warning is None) == (before.warning is None)
+
+
+@pytest.mark.parametrize("name", METRIC_NAMES)
+@PROPERTY_SETTINGS
+@given(data=st.data())
+def test_scores_stay_within_bounds_and_are_never_nan(name, data):
+    case = data.draw(cases(name))
+    metric = REGISTRY[name]
+    low, high = metric.bounds(case.n_labels)
+    result = metric.score(*case.arrays())
+    assert math.isfinite(result.value)
+    assert low - 1e-12 <= result.value <= high + 1e-12
+    if result.warning is not None:
+        assert result.value == 0.0
+
+
+@pytest.mark.parametrize("name", METRIC_NAMES)
+@PROPERTY_SETTINGS
+@given(data=st.data())
+def test_from_stats_on_stacked_sums_equals_per_row_calls(name, data):
+    case = data.draw(cases(name))
+    metric = REGISTRY[name]
+    stats = metric.item_stats(*case.arrays())
+    n = stats.shape[0]
+    resamples = data.draw(st.lists(st.lists(st.integers(0, n - 1), min_size=n, max_size=n),
+                                   min_size=1, max_size=6))
+    sums = np.stack([stats[idx].sum(axis=0) for idx in resamples])
+    stacked = np.asarray(metric.from_stats(sums, n), dtype=float)
+    one_by_one = np.array([float(metric.from_stats(row, n)) for row in sums])
+    assert stacked.shape == (len(resamples),)
+    np.testing.assert_array_equal(stacked, one_by_one)
+    whole = float(metric.from_stats(stats.sum(axis=0), n))
+    value = metric.score(*case.arrays()).value
+    assert value == (whole if math.isfinite(whole) else 0.0)
+
+
+# --- round5 is Python's round(x, 5) (the official LeWiDi rounding) for every input shape ---------
+
+@PROPERTY_SETTINGS
+@given(st.lists(st.one_of(st.integers(-400000, 400000).map(lambda m: m / 2e5),  # many near-ties
+                          st.floats(-10, 10, allow_nan=False)), min_size=1, max_size=20))
+def test_round5_is_python_round_for_scalars_and_arrays(values):
+    expected = [round(v, 5) for v in values]
+    assert [round5(v) for v in values] == expected  # Python floats
+    assert [round5(np.float64(v)) for v in values] == expected  # numpy scalars
+    assert [round5(np.array(v)) for v in values] == expected  # 0-d arrays (a metric's final mean)
+    assert round5(np.array(values)).tolist() == expected
+    assert round5(np.array(values).reshape(-1, 1)).tolist() == [[e] for e in expected]
+
+
+def test_round5_near_tie_example():
+    # 0.003125 is stored as 0.0031250000000000001734...: above the tie, so Python rounds up;
+    # np.round (x * 1e5 = 312.5 exactly after rounding, then half-to-even) would give 0.00312
+    assert round(0.00625 / 2, 5) == 0.00313
+    assert round5(0.00625 / 2) == 0.00313
+    assert round5(np.array(0.00625 / 2)) == 0.00313
+
+
+# --- the bounds are the real extremes (the primary score uses them for missing tracks) --------------
+
+def _one_hot(k, j):
+    return [1.0 if i == j else 0.0 for i in range(k)]
+
+
+@pytest.mark.parametrize("k", [2, 3, 6, 11])
+def test_the_worst_value_is_reached_by_the_worst_prediction(k):
+    def worst_case(name):
+        if name in ("pearson", "spearman"):
+            gold = np.arange(5.0)
+            return gold, -gold
+        if name in ("accuracy", "macro_f1"):
+            gold = np.arange(k) % k
+            return gold, (gold + 1) % k
+        if name == "amd":
+            return np.array([_one_hot(k, 0)]), np.array([_one_hot(k, 1)])
+        if name == "awd":
+            return np.array([_one_hot(k, 0)]), np.array([_one_hot(k, k - 1)])
+        if name == "mamd":
+            return np.array([[[1.0, 0.0]] * k]), np.array([[[0.0, 1.0]] * k])
+        case = Case(name, FAMILY[name], k, [], [])
+        if name in ("error_rate", "anad"):
+            case.gold_items, case.pred_items = [[0, 0, 0]], [[k - 1] * 3]
+        else:
+            case.gold_items, case.pred_items = [[[0] * k, [1] * k]], [[[1] * k, [0] * k]]
+        return case.arrays()
+
+    for name, metric in REGISTRY.items():
+        value = metric.score(*worst_case(name)).value
+        assert value == pytest.approx(metric.worst(k), abs=1e-12), name
