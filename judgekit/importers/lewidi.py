@@ -14,11 +14,11 @@ Each split file is one JSON object mapping an item id to a record with ``text`` 
   with its annotations by more than ``SOFT_LABEL_TOLERANCE`` (a sign the file was misread).
 
 Gold is the annotations only; the released ``soft_label`` (rounded to 2 decimals in the test files)
-is never used as gold. Release quirks handled here: CSC practice-phase annotator keys (all but the first)
-have a leading space and a 7th, always-empty ``"0"`` soft-label bin; MP soft-label keys are ``"0.0"``/``"1.0"``
-in dev and ``"0"``/``"1"`` in test; VariErrNLI labels may be multi-valued (``"entailment,neutral"``)
-and its ``annotators`` string repeats an annotator once per label; the ``split`` field of the
-practice-phase CSC train file says ``dev`` (ignored: the file name decides the split).
+is never used as gold. Release quirks handled here: CSC practice-phase annotator keys (all but the
+first) have a leading space and its soft labels a 7th, always-empty ``"0"`` bin; MP soft-label keys
+are ``"0.0"``/``"1.0"`` in dev and ``"0"``/``"1"`` in test; VariErrNLI labels may be multi-valued
+(``"entailment,neutral"``) and its ``annotators`` string repeats an annotator once per label; the
+``split`` field of the practice-phase CSC train file says ``dev`` (ignored: the file name decides).
 """
 
 from __future__ import annotations
@@ -103,8 +103,12 @@ def read_release_file(source: dict, root: Path, dataset: Dataset, split: str) ->
     if "path" not in source:
         raise ConfigError.single("datasets (lewidi importer)", "missing 'path'",
                                  expected="the release folder or data_practice_phase.zip")
+    files = source.get("files") or {}
+    if not isinstance(files, dict):
+        raise ConfigError.single("datasets (lewidi importer)", "'files' must map a split to a file name",
+                                 expected="e.g. {train: CSC_train.json}", found=repr(files)[:80])
     base = root / str(source["path"])
-    name = str((source.get("files") or {}).get(split) or f"{dataset.name}_{split}.json")
+    name = str(files.get(split) or f"{dataset.name}_{split}.json")
     if base.is_dir():
         for candidate in (base / name, base / dataset.name / name):
             if candidate.is_file():
