@@ -10,7 +10,7 @@ outranks the same submission completed, and the primary score is always a finite
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Dict, List, Optional
 
 import numpy as np
@@ -107,9 +107,34 @@ def primary_score(spec: TaskSpec, results: Dict[str, TrackResult]) -> float:
     return float(np.mean(values))
 
 
-def score_folder(spec: TaskSpec, ref_dir: Path, res_dir: Path) -> Result:
-    """Score every track file found in ``res_dir`` against the gold in ``ref_dir``."""
-    files, unclaimed = locate_track_files(res_dir, spec.tracks)
+def ingested_track_files(res_dir: Path, spec: TaskSpec, declared: List[str]):
+    """The files the ingestion program wrote: ``<track>.tsv`` at the root for each declared track.
+
+    The worker may also copy a result submission's own files into the prediction output; only the
+    ingestion program's checked copies are scored. A declared file that is missing means the
+    prediction output is partial, which is refused.
+    """
+    known = {t.id for t in spec.tracks}
+    unknown = [t for t in declared if t not in known]
+    missing = [t for t in declared if t in known and not (Path(res_dir) / f"{t}.tsv").is_file()]
+    if unknown or missing:
+        raise SubmissionError.single("prediction step", "the prediction output is incomplete",
+                                     expected="a file for every track the ingestion program reported",
+                                     found=f"missing {', '.join(f'{t}.tsv' for t in missing) or 'none'}; "
+                                           f"unknown tracks {', '.join(unknown) or 'none'}",
+                                     hint="the prediction step was probably interrupted; submit again")
+    return {t: PurePosixPath(f"{t}.tsv") for t in declared}, []
+
+
+def score_folder(spec: TaskSpec, ref_dir: Path, res_dir: Path, ingested: Optional[List[str]] = None) -> Result:
+    """Score every track file found in ``res_dir`` against the gold in ``ref_dir``.
+
+    ``ingested`` lists the tracks the ingestion program reported writing; then only its files count.
+    """
+    if ingested is not None:
+        files, unclaimed = ingested_track_files(res_dir, spec, ingested)
+    else:
+        files, unclaimed = locate_track_files(res_dir, spec.tracks)
     if not files:
         expected = "; ".join(f"{t.id}: {t.file_names[0]}" for t in spec.tracks)
         found = ", ".join(unclaimed[:10]) or "no files"

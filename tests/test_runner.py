@@ -114,3 +114,21 @@ def test_missing_bundle_and_unknown_phase_are_clear(bundle, capsys):
     assert run_local.main([str(bundle.tree), "baseline:random", "--phase", "final"]) != 0
     err = capsys.readouterr().err
     assert "no such phase" in err and "Traceback" not in err
+
+
+def test_result_zip_with_a_top_folder_runs_through_both_steps(tmp_path):
+    """As on Codabench, the worker copies the result files to the prediction output beside the
+    ingestion program's own checked copies; only the latter are scored."""
+    import zipfile
+    from judgekit.formats.write import gold_as_values, write_prediction
+    from judgekit.scoring import load_gold
+    from judgekit.spec import read_spec
+    ref = REPO / "reference_data" / "practice"
+    spec = read_spec(ref)
+    golds = load_gold(spec, ref)
+    track = spec.track("en_en")
+    write_prediction(tmp_path / "en_en.tsv", track, golds["en_en"].ids, gold_as_values(golds["en_en"]))
+    with zipfile.ZipFile(tmp_path / "sub.zip", "w") as zf:
+        zf.write(tmp_path / "en_en.tsv", "my_team/en_en.tsv")
+    scores = run_local.run_once(REPO, str(tmp_path / "sub.zip"), "practice")
+    assert scores["en_en_pearson"] == pytest.approx(1.0)

@@ -180,3 +180,27 @@ def test_error_leaves_no_scores_json_even_after_an_earlier_success(task):
     assert done.returncode != 0 and scores is None
     assert not (root / "out" / "scores.txt").exists()
     assert "sim.tsv" in done.stderr
+
+
+def test_only_the_ingestion_programs_files_count_after_a_successful_prediction_step(task):
+    """The worker also copies a result submission's own files into the prediction output; a copy in
+    a folder (or under another accepted name) must not count as a second file for the track."""
+    root, golds = task
+    res = root / "input" / "res"
+    write_gold_submission(root, golds, tracks=[TRACKS[0]])
+    (res / "team").mkdir()
+    (res / "team" / "sim.tsv").write_text("p0\tnot a number\n")
+    (res / "ingestion_status.json").write_text('{"status": "ok", "message": "", "tracks": ["sim"]}')
+    done, scores = run_score(root)
+    assert done.returncode == 0, done.stderr
+    assert scores["sim_pearson"] == pytest.approx(1.0)
+
+
+def test_partial_prediction_output_is_refused(task):
+    root, golds = task
+    write_gold_submission(root, golds, tracks=[TRACKS[0]])
+    (root / "input" / "res" / "ingestion_status.json").write_text(
+        '{"status": "ok", "message": "", "tracks": ["sim", "nli"]}')
+    done, scores = run_score(root)
+    assert done.returncode != 0 and scores is None
+    assert "incomplete" in done.stderr and "nli.tsv" in done.stderr

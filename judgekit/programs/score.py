@@ -41,6 +41,21 @@ def _read_small(path: Path) -> Optional[str]:
         return None
 
 
+def ingested_tracks(res_dir: Path) -> Optional[List[str]]:
+    """The tracks a successful ingestion step reports writing, or None for a plain result submission."""
+    text = _read_small(res_dir / INGESTION_STATUS) if (res_dir / INGESTION_STATUS).is_file() else None
+    try:
+        status = json.loads(text) if text is not None else None
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(status, dict) or status.get("status") != "ok":
+        return None
+    tracks = status.get("tracks")
+    if not isinstance(tracks, list) or not all(isinstance(t, str) for t in tracks):
+        return None
+    return tracks
+
+
 def _status_failure(res_dir: Path) -> Optional[str]:
     """What ingestion_status.json says went wrong, or None when it is absent or says ok."""
     path = res_dir / INGESTION_STATUS
@@ -112,8 +127,12 @@ def score_submission(input_dir: Path, output_dir: Path) -> int:
                                      hint="the platform mounts the submission (or the prediction output) here")
     check_prediction_step(res_dir)
     with tempfile.TemporaryDirectory(prefix="judgekit-res-") as tmp:
-        folder, archive_warnings = unpack_if_archive(res_dir, Path(tmp))
-        result = score_folder(spec, ref_dir, folder)
+        ingested = ingested_tracks(res_dir)
+        if ingested is not None:
+            folder, archive_warnings = res_dir, []
+        else:
+            folder, archive_warnings = unpack_if_archive(res_dir, Path(tmp))
+        result = score_folder(spec, ref_dir, folder, ingested)
     result.warnings[:0] = archive_warnings
     write_outputs(output_dir, result, _detailed_page(result))
     for warning in result.warnings:

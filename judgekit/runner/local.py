@@ -68,6 +68,13 @@ def copy_program(source: Path, target: Path) -> None:
         shutil.copytree(ENGINE, target / "judgekit", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
 
 
+def copy_plain_submission(submission: Path, output: Path) -> None:
+    """The worker copies a submission without a ``metadata`` file into the prediction output (it is
+    run as a "program" that has no command), beside what the ingestion program writes."""
+    if not any((submission / name).is_file() for name in ("metadata", "metadata.yaml")):
+        shutil.copytree(submission, output, dirs_exist_ok=True, symlinks=True)
+
+
 def run_submission(task: PhaseTask, submission: str, work: Path, time_limit: Optional[int] = None) -> RunResult:
     limit = time_limit or task.time_limit
     app = _layout(work)
@@ -79,6 +86,7 @@ def run_submission(task: PhaseTask, submission: str, work: Path, time_limit: Opt
         if task.input_data is not None:
             shutil.copytree(task.input_data, app["/app/input_data"])
         place_submission(submission, Path(app["/app/ingested_program"]))
+        copy_plain_submission(Path(app["/app/ingested_program"]), Path(app["/app/output"]))
         forbidden = {FORBIDDEN_ENV: str(task.reference_data.resolve()),
                      "PYTHONPATH": str(GUARD_SITE)}
         args = program_command(Path(app["/app/program"]), app, is_scoring=False)
