@@ -64,13 +64,15 @@ class Edition:
     leaderboard: Dict[str, str] = field(default_factory=dict)
     baselines: List[str] = field(default_factory=lambda: ["random", "most_frequent", "cosine_bow"])
     seed: int = 12345
+    bootstrap_resamples: int = 1000  # behind the detailed results' 95% intervals; 0 turns them off
     public_files: List[str] = field(default_factory=list)
     contact_email: Optional[str] = None
 
     def spec(self, phase: Phase) -> TaskSpec:
         return TaskSpec(edition=self.name, title=self.title, phase=phase.id, tracks=self.tracks,
                         hide_gold=phase.hide_gold, seed=self.seed,
-                        extra={"execution_time_limit": phase.execution_time_limit})
+                        extra={"execution_time_limit": phase.execution_time_limit,
+                               "bootstrap_resamples": self.bootstrap_resamples})
 
     def phase(self, phase_id: str) -> Phase:
         return next(p for p in self.phases if p.id == phase_id)
@@ -195,7 +197,8 @@ def load_edition(path: Path) -> Edition:
     folder = path.parent
     problems: List[Problem] = []
     known = {"name", "title", "description", "phases", "datasets", "tracks", "pages", "terms", "logo",
-             "docker_image", "leaderboard", "baselines", "seed", "public_files", "contact_email"}
+             "docker_image", "leaderboard", "baselines", "seed", "public_files", "contact_email",
+             "bootstrap_resamples"}
     for key in sorted(set(raw) - known):
         problems.append(Problem(display, f"unknown top-level key '{key}'", expected=", ".join(sorted(known))))
     for key in ("name", "title", "terms", "logo"):
@@ -227,6 +230,8 @@ def load_edition(path: Path) -> Edition:
                                 found=repr(rule)))
     pages = _pages(raw.get("pages"), folder, problems)
     _check_public_files(raw.get("public_files"), folder, problems)
+    seed = _int(raw, "seed", 12345, problems, display)
+    resamples = _int(raw, "bootstrap_resamples", 1000, problems, display)
     if problems:
         raise ConfigError(problems)
     return Edition(name=raw["name"], title=raw["title"], description=str(raw.get("description", "")),
@@ -235,5 +240,6 @@ def load_edition(path: Path) -> Edition:
                    leaderboard={"title": str(leaderboard.get("title", "Results")),
                                 "key": str(leaderboard.get("key", "main")), "submission_rule": rule},
                    baselines=list(raw.get("baselines", ["random", "most_frequent", "cosine_bow"])),
-                   seed=int(raw.get("seed", 12345)), public_files=list(raw.get("public_files") or []),
+                   seed=seed, bootstrap_resamples=resamples,
+                   public_files=list(raw.get("public_files") or []),
                    contact_email=raw.get("contact_email"))
