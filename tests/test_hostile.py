@@ -154,3 +154,25 @@ def test_a_failed_run_removes_scores_of_an_earlier_run(tmp_path):
     outcome = checks.run_program(input_dir, output_dir, tmp_path / "work")
     assert outcome.code == 2
     assert "scores.json" not in outcome.outputs and "scores.txt" not in outcome.outputs
+
+
+def test_a_1gb_single_line_is_refused_without_loading_it(tmp_path, monkeypatch):
+    """Even with the file-size limit lifted, a 1 GiB file without a newline is refused at line 1
+    after reading about one line's budget (a sparse file: nothing is really stored)."""
+    import tracemalloc
+
+    from judgekit.errors import SubmissionError
+    from judgekit.formats import textfile
+
+    path = tmp_path / "sim.tsv"
+    with open(path, "wb") as f:
+        f.truncate(1024 ** 3)
+    monkeypatch.setattr(textfile, "MAX_FILE_BYTES", 2 * 1024 ** 3)
+    tracemalloc.start()
+    try:
+        with pytest.raises(SubmissionError, match=r"sim.tsv, line 1: line is too long"):
+            textfile.read_lines(path, "sim.tsv")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 * textfile.MAX_LINE_BYTES

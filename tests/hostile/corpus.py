@@ -27,7 +27,7 @@ except ImportError:  # run as a script
 
 FAIL, OK = 2, 0
 #: Sparse files this large are refused from their size alone (never read).
-HUGE_BYTES = 600 * 1024 * 1024
+HUGE_BYTES = 1024 ** 3  # "a 1 GB single line"
 BOM = b"\xef\xbb\xbf"
 
 
