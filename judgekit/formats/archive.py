@@ -19,7 +19,7 @@ from typing import Dict, Iterator, List, Sequence, Tuple
 
 from ..errors import SubmissionError
 from ..tracks import Track
-from .textfile import MAX_FILE_BYTES, safe_display
+from .textfile import MAX_FILE_BYTES, safe_display, shorten
 
 MAX_ENTRIES = 1000
 MAX_UNCOMPRESSED_BYTES = 2 * 1024 ** 3
@@ -43,8 +43,7 @@ def is_ignored(relative: PurePosixPath) -> bool:
 
 def _entry(name: str, limit: int = 80) -> str:
     """An entry name fit for a message: unprintable characters escaped, long names cut."""
-    name = safe_display(name)
-    return repr(name if len(name) <= limit else name[:limit] + "...")
+    return repr(shorten(safe_display(name), limit))
 
 
 def _open_zip(archive: Path, display: str) -> zipfile.ZipFile:

@@ -18,7 +18,7 @@ import numpy as np
 from ..errors import ProblemCollector, SubmissionError
 from ..gold import GoldTrack
 from ..metrics import PerAnnotator
-from .textfile import read_lines, safe_display
+from .textfile import read_lines, safe_display, shorten
 from .values import ValueProblem, describe_value, parse_label, parse_number, parse_per_annotator, parse_soft
 
 MAX_IDS_LISTED = 5
@@ -31,11 +31,6 @@ class Prediction:
     values: object
     warnings: List[str] = field(default_factory=list)
     format: str = "id"
-
-
-def _shorten(text: str, limit: int = 60) -> str:
-    """A submitted id cut to a readable length for messages."""
-    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _list_ids(ids: List[str]) -> str:
@@ -88,7 +83,7 @@ def read_prediction(path: Path, display: str, gold: GoldTrack) -> Prediction:
                          hint=f"it was already given on line {raw[item_id][0]}; keep one line per item")
         elif item_id not in id_set:
             unknown.append(item_id)
-            problems.add("unknown id: not an item of this track", line=number, item=_shorten(item_id),
+            problems.add("unknown id: not an item of this track", line=number, item=shorten(item_id),
                          hint=f"ids look like {gold.ids[0]!r}" if gold.ids else None)
         else:
             raw[item_id] = (number, value)
@@ -100,7 +95,7 @@ def read_prediction(path: Path, display: str, gold: GoldTrack) -> Prediction:
     if unknown and len(unknown) == len(lines):
         raise SubmissionError.single(display, "none of the ids in this file belong to the track",
                                      expected=f"lines such as {example.replace('ID', repr(gold.ids[0]) if gold.ids else 'ID')}",
-                                     found=f"ids such as {_shorten(unknown[0])!r}")
+                                     found=f"ids such as {shorten(unknown[0])!r}")
     problems.raise_if_any()
     ordered = [raw[i] for i in gold.ids]
     return Prediction(_parse_values(ordered, display, gold, warnings), warnings, "id")

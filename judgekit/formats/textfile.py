@@ -22,6 +22,11 @@ _OTHER_BOMS = ((codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"),
                (codecs.BOM_UTF16_LE, "UTF-16"), (codecs.BOM_UTF16_BE, "UTF-16"))
 
 
+def shorten(text: str, limit: int = 60) -> str:
+    """Submitted text cut to ``limit`` characters for a message (an ellipsis marks the cut)."""
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def safe_display(name: str) -> str:
     """A file name fit to print: control, bidi and other unprintable characters are escaped."""
     name = str(name)

@@ -12,6 +12,7 @@ import numpy as np
 
 from ..gold import split_multilabel
 from ..tracks import Track
+from .textfile import shorten
 
 #: Soft-label rows may sum to 1 within this tolerance; they are then renormalised (with a warning
 #: beyond 1e-6). Released LeWiDi test soft labels are rounded to 2 decimals and sum to 0.99-1.02.
@@ -26,8 +27,7 @@ class ValueProblem(Exception):
 
 
 def _show(text: str, limit: int = 60) -> str:
-    text = str(text)
-    return repr(text if len(text) <= limit else text[:limit] + "...")
+    return repr(shorten(str(text), limit))
 
 
 def _show_json(value) -> str:
@@ -199,7 +199,7 @@ def parse_per_annotator(text: str, track: Track, annotators: Sequence[str]):
         if missing or extra:
             raise ValueProblem("annotators do not match the item's annotators",
                                expected=", ".join(annotators),
-                               found=f"missing {missing[:5]}, unknown {[a if len(a) <= 40 else a[:40] + '...' for a in extra[:5]]}")
+                               found=f"missing {missing[:5]}, unknown {[shorten(a, 40) for a in extra[:5]]}")
         value = [value[a] for a in annotators]
     if not isinstance(value, list) or len(value) != n:
         found = f"{len(value)} labels" if isinstance(value, list) else _show_json(value)

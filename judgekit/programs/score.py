@@ -18,7 +18,7 @@ import yaml
 
 from ..errors import ConfigError, SubmissionError
 from ..formats.archive import ARCHIVE_SUFFIXES, safe_extract, submission_files
-from ..formats.textfile import safe_display
+from ..formats.textfile import safe_display, shorten
 from ..report import DETAILED_HTML, SCORES_JSON, SCORES_TXT, atomic_write, failure_html, write_outputs
 from ..scoring import score_folder
 from ..spec import read_spec
@@ -70,8 +70,7 @@ def _status_failure(res_dir: Path) -> Optional[str]:
         return "the ingestion status file is unreadable"
     if status.get("status") == "ok":
         return None
-    message = safe_display(str(status.get("message") or "no message"))
-    return message if len(message) <= 500 else message[:500] + "..."
+    return shorten(safe_display(str(status.get("message") or "no message")), 500)
 
 
 def _metadata_failure(res_dir: Path) -> Optional[str]:
