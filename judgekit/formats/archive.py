@@ -47,6 +47,7 @@ def _entry(name: str, limit: int = 80) -> str:
 
 
 def _open_zip(archive: Path, display: str) -> zipfile.ZipFile:
+    """The open archive; anything that is not a readable zip is the submission's problem."""
     try:
         return zipfile.ZipFile(archive)
     except UnicodeDecodeError:
@@ -81,6 +82,7 @@ def _entry_path(info: zipfile.ZipInfo, display: str) -> PurePosixPath:
 
 
 def _check_size(info: zipfile.ZipInfo, total: int, display: str) -> None:
+    """Refuse an entry by its declared sizes (bytes) before anything is extracted."""
     name = _entry(info.filename)
     if info.file_size > MAX_ENTRY_BYTES:
         raise SubmissionError.single(display, "archive entry is too large", expected=f"at most {MAX_ENTRY_BYTES} bytes",
@@ -177,6 +179,7 @@ def _walk(folder: Path) -> Iterator[Tuple[PurePosixPath, Path]]:
 
 
 def _is_regular(full: Path) -> bool:
+    """A real file: not a link (even to a file), not a FIFO, device or socket (never opened)."""
     return not full.is_symlink() and full.is_file()
 
 

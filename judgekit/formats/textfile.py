@@ -34,6 +34,7 @@ def safe_display(name: str) -> str:
 
 
 def _refuse_other_encodings(head: bytes, display: str) -> None:
+    """Name UTF-16 and UTF-32 files as such (their NUL bytes would otherwise read as 'binary')."""
     for bom, encoding in _OTHER_BOMS:
         if head.startswith(bom):
             raise SubmissionError.single(display, f"file is {encoding} text", expected="UTF-8 text",
@@ -82,6 +83,7 @@ def read_lines(path: Path, display: str) -> List[Tuple[int, str]]:
 
 
 def _read_bounded(f, display: str) -> List[Tuple[int, str]]:
+    """Non-blank decoded lines of an open binary file, reading at most one line's budget at a time."""
     lines: List[Tuple[int, str]] = []
     offset, number = 0, 0
     while True:
