@@ -188,3 +188,17 @@ def test_classification_agrees_with_scikit_learn_when_installed():
             metrics.accuracy_score(gold, pred), abs=1e-12)
         assert get("macro_f1").score(np.array(gold), np.array(pred)).value == pytest.approx(
             metrics.f1_score(gold, pred, average="macro", zero_division=0), abs=1e-12)
+
+
+@pytest.mark.parametrize("scale", [1e200, 1e-170, 1e300])
+def test_correlation_is_scale_free_at_extreme_magnitudes(scale):
+    """Squares of 1e200 overflow and of 1e-170 underflow; neither may read as a constant series."""
+    import warnings
+    from judgekit.metrics import get as get_metric
+    gold = np.array([0.2, 1.4, 2.0, 3.6, 4.8, 5.0])
+    pred = gold * scale + scale
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for name in ("pearson", "spearman"):
+            value = get_metric(name).score(gold, pred)
+            assert value.value == pytest.approx(1.0, abs=1e-12) and value.warning is None

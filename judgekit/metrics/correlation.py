@@ -15,11 +15,26 @@ _CONSTANT_NOTE = ("correlation is undefined because the predictions (or the gold
                   "reported as 0.0")
 
 
+def _centred_unit(values) -> np.ndarray:
+    """Values centred on their mean and divided by their largest deviation.
+
+    Pearson r is unchanged by shifting and scaling either series; doing both first keeps squares and
+    products finite for predictions such as 1e200 and normal for 1e-170 (which would otherwise
+    overflow or underflow and read as a constant series).
+    """
+    v = np.asarray(values, dtype=float)
+    if not v.size:
+        return v
+    largest = np.max(np.abs(v))
+    if largest > 0:
+        v = v / largest
+    deviation = v - v.mean()
+    spread = np.max(np.abs(deviation))
+    return deviation / spread if spread > 0 else deviation
+
+
 def _moment_stats(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    x = np.asarray(x, dtype=float)
-    y = np.asarray(y, dtype=float)
-    dx = x - x.mean() if x.size else x
-    dy = y - y.mean() if y.size else y
+    dx, dy = _centred_unit(x), _centred_unit(y)
     return np.column_stack([dx, dy, dx * dx, dy * dy, dx * dy])
 
 
