@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Dict, Iterable, List
+from typing import Dict, Iterable, List, Optional
 
 from ..errors import ConfigError, ProblemCollector
+from .bulk import JSON_SPACE, SCAN_JSON, collector_paused
 
 GOLD_FIELDS = ("annotations", "score", "label")
 PUBLIC_FIELDS = ("id", "texts", "lang", "genre", "annotators")
@@ -32,16 +33,68 @@ def public_view(item: dict) -> dict:
 
 
 def read_items(path: Path, display: str = None) -> List[dict]:
-    """Read and check a ``.jsonl`` item file written by the kit (organiser data: ConfigError)."""
+    """Read and check a ``.jsonl`` item file written by the kit (organiser data: ConfigError).
+
+    A clean file is read by ``_clean_items`` in one pass; any problem sends the file to the
+    line-by-line reader, which locates and explains it.
+    """
     display = display or str(path)
-    problems = ProblemCollector(display)
-    items: List[dict] = []
-    seen: Dict[str, int] = {}
+    with collector_paused():
+        items = _clean_items(_item_lines(path, display))
+        return items if items is not None else _checked_items(_item_lines(path, display), display)
+
+
+def _item_lines(path: Path, display: str) -> List[str]:
     try:
         text = Path(path).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as e:
         raise ConfigError.single(display, f"cannot read the item file ({e.__class__.__name__}: {e})")
-    for lineno, line in enumerate(text.splitlines(), start=1):
+    return text.splitlines()
+
+
+def _clean_items(lines: List[str]) -> Optional[List[dict]]:
+    """The items of a file in which ``_checked_items`` finds no problem, or None.
+
+    Consumes ``lines`` (each line is released once parsed, so the text and the items are not both
+    held whole). Lines are parsed one by one with the C scanner, as ``json.loads`` reads them.
+    """
+    lines.reverse()
+    items: List[dict] = []
+    seen = set()
+    scan = SCAN_JSON
+    while lines:
+        line = lines.pop()
+        if not line.strip():
+            continue
+        body = line.strip(JSON_SPACE)
+        try:
+            item, end = scan(body, 0)
+        except (StopIteration, ValueError, RecursionError):
+            return None
+        if end != len(body) or type(item) is not dict:
+            return None
+        item_id = item.get("id")
+        texts = item.get("texts")
+        if type(item_id) is not str or item_id in seen or type(texts) is not list:
+            return None
+        for text in texts:
+            if type(text) is not str:
+                return None
+        annotators, annotations = item.get("annotators"), item.get("annotations")
+        if annotators is not None and annotations is not None:
+            if type(annotators) is not list or type(annotations) is not list or len(annotators) != len(annotations):
+                return None
+        seen.add(item_id)
+        items.append(item)
+    return items
+
+
+def _checked_items(lines: List[str], display: str) -> List[dict]:
+    """Items read line by line; every problem is collected with its line number and item id."""
+    problems = ProblemCollector(display)
+    items: List[dict] = []
+    seen: Dict[str, int] = {}
+    for lineno, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
