@@ -12,6 +12,7 @@ from typing import Dict, List, Optional
 import numpy as np
 
 from .errors import ConfigError, ProblemCollector
+from .formats.bulk import collector_paused, exact_lookup
 from .metrics import PerAnnotator
 from .tracks import Track
 
@@ -54,11 +55,24 @@ def _annotation_index(track: Track, problems: ProblemCollector, item_id: str):
 
 
 def build_gold(track: Track, items: List[dict], display: str) -> GoldTrack:
-    """Gold arrays for ``track`` from its dataset's items; organiser data errors raise ConfigError."""
-    problems = ProblemCollector(display)
+    """Gold arrays for ``track`` from its dataset's items; organiser data errors raise ConfigError.
+
+    Clean items go through ``_clean_gold`` (whole columns at once); anything else through the
+    item-by-item path, which names every problem.
+    """
+    with collector_paused():
+        return _build_gold(track, items, display)
+
+
+def _build_gold(track: Track, items: List[dict], display: str) -> GoldTrack:
     ids = [it["id"] for it in items]
-    scored = np.ones(len(items), dtype=bool)
     groups = {g: [str(it.get(g, "")) for it in items] for g in ("lang", "genre") if any(g in it for it in items)}
+    clean = _clean_gold(track, items)
+    if clean is not None:
+        gold, scored, annotators = clean
+        return GoldTrack(track=track, ids=ids, scored=scored, gold=gold, annotators=annotators, groups=groups)
+    problems = ProblemCollector(display)
+    scored = np.ones(len(items), dtype=bool)
     annotators: List[List[str]] = []
     if track.kind == "similarity":
         values = []
@@ -88,6 +102,89 @@ def build_gold(track: Track, items: List[dict], display: str) -> GoldTrack:
         gold, annotators = _build_annotation_gold(track, items, problems, scored)
     problems.raise_if_any(ConfigError)
     return GoldTrack(track=track, ids=ids, scored=scored, gold=gold, annotators=annotators, groups=groups)
+
+
+def _clean_gold(track: Track, items: List[dict]):
+    """(gold, scored mask, annotators) when every item's gold is well-formed, else None.
+
+    Gives exactly what the item-by-item path gives: soft labels are counts over an item's
+    annotations divided by their number, whatever the order of the sums.
+    """
+    n = len(items)
+    if track.kind == "similarity":
+        scores = [it.get("score") for it in items]
+        if not all([type(s) is float or type(s) is int for s in scores]):
+            return None
+        try:
+            gold = np.array(scores, dtype=float).reshape(n)
+        except OverflowError:
+            return None
+        return (gold, np.ones(n, dtype=bool), []) if np.isfinite(gold).all() else None
+    if track.kind == "classification":
+        codes = exact_lookup([it.get("label") for it in items], {**track.label_index(), None: -1})
+        if codes is None:
+            return None
+        gold = np.array(codes, dtype=np.int64).reshape(n)
+        return gold, gold >= 0, []
+    names = [it.get("annotators") or [] for it in items]
+    given = [it.get("annotations") or [] for it in items]
+    if not all([type(a) is list and type(b) is list and len(a) == len(b) for a, b in zip(names, given)]):
+        return None
+    if not all([type(name) is str for row in names for name in row]):
+        return None
+    counts = np.array([len(a) for a in names], dtype=np.int64).reshape(n)
+    flat = [label for row in given for label in row]
+    if track.scale == "multilabel":
+        values = _clean_choices(flat, track)
+    else:
+        values = exact_lookup(flat, track.label_index())
+        values = None if values is None else np.array(values, dtype=np.int64).reshape(len(flat))
+    if values is None:
+        return None
+    annotators = [list(row) for row in names]
+    row_item = np.repeat(np.arange(n, dtype=np.int64), counts)
+    scored = counts > 0
+    if track.kind == "soft_label":
+        return _soft_from_rows(values, row_item, counts, len(track.labels)), scored, annotators
+    return PerAnnotator(values=values, item=row_item, n_items=n, n_labels=len(track.labels)), scored, annotators
+
+
+def _clean_choices(annotations: list, track: Track) -> Optional[np.ndarray]:
+    """(rows, labels) 0/1 choices from multilabel annotations that are lists of labels or
+    comma-separated labels without spaces; None for any other form (the precise path reads it)."""
+    index = track.label_index()
+    parts = []
+    for annotation in annotations:
+        if type(annotation) is str:
+            annotation = annotation.split(",")
+        elif type(annotation) is not list:
+            return None
+        parts.append(annotation)
+    codes = exact_lookup([label for row in parts for label in row], index)
+    if codes is None:
+        return None
+    chosen = np.zeros((len(parts), len(track.labels)))
+    rows = np.repeat(np.arange(len(parts), dtype=np.int64), [len(row) for row in parts])
+    chosen[rows, np.array(codes, dtype=np.int64)] = 1.0
+    return chosen
+
+
+def _soft_from_rows(values: np.ndarray, row_item: np.ndarray, counts: np.ndarray, n_labels: int) -> np.ndarray:
+    """Per item, the share of its annotations on each label ((N, K)), or per label the share of its
+    annotators who chose it, as [P(not chosen), P(chosen)] pairs ((N, K, 2)) for 0/1 rows."""
+    n = counts.shape[0]
+    divisor = np.maximum(counts, 1)[:, None]
+    if values.ndim == 2:
+        totals = np.column_stack([np.bincount(row_item, weights=values[:, j], minlength=n)
+                                  for j in range(n_labels)]) if n_labels else np.zeros((n, 0))
+        share = totals.reshape(n, n_labels) / divisor
+        soft = np.zeros((n, n_labels, 2))
+        soft[:, :, 1] = share
+        soft[:, :, 0] = 1.0 - share
+        soft[counts == 0] = 0.0
+        return soft
+    totals = np.bincount(row_item * n_labels + values, minlength=n * n_labels).reshape(n, n_labels)
+    return totals / divisor
 
 
 def _build_annotation_gold(track: Track, items, problems: ProblemCollector, scored: np.ndarray):
