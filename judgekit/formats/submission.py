@@ -11,13 +11,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
 from ..errors import ProblemCollector, SubmissionError
 from ..gold import GoldTrack
 from ..metrics import PerAnnotator
+from .bulk import NUMBER_CHARS, collector_paused, number_column
+from .columns import clean_values
 from .textfile import read_lines, safe_display, shorten
 from .values import ValueProblem, describe_value, parse_label, parse_number, parse_per_annotator, parse_soft
 
@@ -56,10 +58,18 @@ def _looks_positional(lines: List[Tuple[int, str]], id_set) -> bool:
 
 def read_prediction(path: Path, display: str, gold: GoldTrack) -> Prediction:
     """Parse and align ``path`` for ``gold.track``; every problem is located and explained."""
+    with collector_paused():
+        return _read_prediction(path, display, gold)
+
+
+def _read_prediction(path: Path, display: str, gold: GoldTrack) -> Prediction:
     track = gold.track
     display = safe_display(display)
     lines = read_lines(path, display)
     id_set = {i: n for n, i in enumerate(gold.ids)}
+    clean = _read_clean(lines, gold, id_set)
+    if clean is not None:
+        return clean
     if track.positional and _looks_positional(lines, id_set):
         return _read_positional(lines, display, gold)
     header = lines[0][1].split("\t", 1)[0].strip().lower()
@@ -99,6 +109,62 @@ def read_prediction(path: Path, display: str, gold: GoldTrack) -> Prediction:
     problems.raise_if_any()
     ordered = [raw[i] for i in gold.ids]
     return Prediction(_parse_values(ordered, display, gold, warnings), warnings, "id")
+
+
+def _read_clean(lines: List[Tuple[int, str]], gold: GoldTrack, id_set) -> Optional[Prediction]:
+    """The Prediction of a file without any problem, read a whole column at a time, or None.
+
+    None sends the file to the line-by-line reader below, which then finds and reports the problem;
+    so every check stays where it is, and this path only has to be sure when it answers.
+    """
+    track = gold.track
+    texts = [line for _, line in lines]
+    if track.positional:
+        positional = _clean_positional(lines, texts, gold)
+        if positional is not False:
+            return positional
+    warnings: List[str] = []
+    header = texts[0].split("\t", 1)[0].strip().lower()
+    if header in ("id", "item", "item_id") and header not in id_set:
+        texts = texts[1:]
+        warnings.append("the first line was read as a header and skipped")
+    pairs = [text.split("\t", 1) for text in texts]
+    if not all([len(pair) == 2 for pair in pairs]):
+        return None
+    ids = [pair[0].strip() for pair in pairs]
+    values = [pair[1] for pair in pairs]
+    if ids != gold.ids:
+        position = {item_id: k for k, item_id in enumerate(ids)}
+        if len(position) != len(ids) or len(ids) != len(gold.ids) or not all([i in position for i in gold.ids]):
+            return None
+        values = [values[position[i]] for i in gold.ids]
+    parsed = clean_values(track, values, [len(names) for names in gold.annotators])
+    if parsed is None:
+        return None
+    return Prediction(_wrap(parsed[0], gold), warnings + _value_warnings(parsed[1], 0), "id")
+
+
+def _clean_positional(lines: List[Tuple[int, str]], texts: List[str], gold: GoldTrack):
+    """A clean SemEval positional file's Prediction; False when the file is surely not positional
+    (its first line does not look so); None when only the precise reader can tell."""
+    first = texts[0].split()
+    if not 1 <= len(first) <= 2 or number_column(first) is None:
+        return False
+    if len(texts) != len(gold.ids) or lines[-1][0] != len(texts):
+        return None
+    joined = "\n".join(texts)
+    if not joined.isascii() or joined.translate(NUMBER_CHARS).strip("\n"):
+        return None  # only digits, signs, dots, exponents, spaces and tabs: no line can start with an id ...
+    if any([not item_id.translate(NUMBER_CHARS) for item_id in gold.ids]):
+        return None  # ... unless an id is written like a number: the precise reader decides then
+    fields = [text.split() for text in texts]
+    if not all([1 <= len(row) <= 2 for row in fields]):
+        return None
+    scores = number_column([row[0] for row in fields])
+    confidences = number_column([row[1] for row in fields if len(row) == 2])
+    if scores is None or (confidences is None and any([len(row) == 2 for row in fields])):
+        return None
+    return Prediction(scores, [], "positional")
 
 
 def _read_positional(lines, display: str, gold: GoldTrack) -> Prediction:
@@ -147,17 +213,28 @@ def _parse_values(ordered: List[Tuple[int, str]], display: str, gold: GoldTrack,
             problems.add(p.message, line=number, item=gold.ids[k], expected=p.expected, found=p.found, hint=p.hint)
             out.append(None)
     problems.raise_if_any()
-    if notes.count("renormalised"):
-        warnings.append(f"{notes.count('renormalised')} soft label(s) summed to within 0.02 of 1 "
-                        f"and were renormalised")
-    if notes.count("extra leading bin"):
-        warnings.append(f"{notes.count('extra leading bin')} soft label(s) had an extra, empty leading bin "
-                        f"(the 7-bin practice-phase format) that was dropped")
+    warnings.extend(_value_warnings(notes.count("renormalised"), notes.count("extra leading bin")))
     if track.kind in ("similarity",):
         return np.array(out, dtype=float)
     if track.kind == "classification":
         return np.array(out, dtype=np.int64)
     if track.kind == "soft_label":
         return np.array(out, dtype=float)
-    values = np.concatenate(out) if out else np.zeros(0)
+    return _wrap(np.concatenate(out) if out else np.zeros(0), gold)
+
+
+def _value_warnings(renormalised: int, extra_bin: int) -> List[str]:
+    out = []
+    if renormalised:
+        out.append(f"{renormalised} soft label(s) summed to within 0.02 of 1 and were renormalised")
+    if extra_bin:
+        out.append(f"{extra_bin} soft label(s) had an extra, empty leading bin "
+                   f"(the 7-bin practice-phase format) that was dropped")
+    return out
+
+
+def _wrap(values, gold: GoldTrack):
+    """Perspectivist rows as ``PerAnnotator`` on the gold's items; other kinds' arrays as they are."""
+    if gold.track.kind != "perspectivist":
+        return values
     return PerAnnotator(values=values, item=gold.gold.item, n_items=gold.gold.n_items, n_labels=gold.gold.n_labels)

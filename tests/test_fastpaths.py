@@ -1,0 +1,266 @@
+"""The readers' whole-column fast paths agree with their precise, line-by-line paths.
+
+Every reader (``textfile.read_lines``, ``items.read_items``, ``gold.build_gold``,
+``submission.read_prediction``) first tries a fast path and falls back to the precise one when
+anything is unusual. Here both paths read the same inputs (valid files, the hostile corpus, fuzzed
+contents, mutated items) and must give the same values, warnings and error messages; and the fast
+paths must really be taken on clean files, or these comparisons would prove nothing.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hostile import corpus, edition, fuzz
+from judgekit import gold as gold_module
+from judgekit.errors import ConfigError, SubmissionError
+from judgekit.formats import items as items_module
+from judgekit.formats import submission, textfile
+from judgekit.formats.items import read_items
+from judgekit.gold import build_gold
+from judgekit.metrics import PerAnnotator
+from judgekit.spec import spec_from_dict
+
+SPEC = spec_from_dict(edition.spec(), "task.json")
+TRACKS = {t.id: t for t in SPEC.tracks}
+GOLD = {t.id: build_gold(t, edition.items_of(t.id), "gold") for t in SPEC.tracks}
+
+
+def outcome(action):
+    """('ok', result) or ('error', error type, message) of calling ``action``; a crash of the precise
+    path (a bug of its own) must then be the same crash on the fast path."""
+    try:
+        return ("ok", action())
+    except (SubmissionError, ConfigError) as e:
+        return ("error", type(e).__name__, str(e))
+    except (TypeError, ValueError, OverflowError) as e:
+        return ("error", type(e).__name__, "crash")
+
+
+def same_values(a, b) -> bool:
+    if isinstance(a, PerAnnotator) or isinstance(b, PerAnnotator):
+        return (isinstance(a, PerAnnotator) and isinstance(b, PerAnnotator) and a.item is b.item
+                and (a.n_items, a.n_labels) == (b.n_items, b.n_labels) and same_values(a.values, b.values))
+    return isinstance(a, np.ndarray) and a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a, b)
+
+
+def same_outcome(fast, precise) -> bool:
+    if fast[0] != precise[0]:
+        return False
+    if fast[0] == "error":
+        return fast == precise
+    a, b = fast[1], precise[1]
+    return same_values(a.values, b.values) and a.warnings == b.warnings and a.format == b.format
+
+
+# --- submissions ------------------------------------------------------------------------------
+
+def read_both(path, track_id, monkeypatch):
+    gold = GOLD[track_id]
+    fast = outcome(lambda: submission.read_prediction(path, f"{track_id}.tsv", gold))
+    with monkeypatch.context() as m:
+        m.setattr(submission, "_read_clean", lambda *args: None)
+        precise = outcome(lambda: submission.read_prediction(path, f"{track_id}.tsv", gold))
+    return fast, precise
+
+
+def _shuffled_valid(track_id: str, header: bool = False, crlf: bool = False) -> bytes:
+    lines = edition.valid_lines(track_id)
+    random.Random(track_id).shuffle(lines)
+    if header:
+        lines = ["id\tprediction"] + lines
+    return ("\r\n" if crlf else "\n").join(lines).encode() + b"\n"
+
+
+@pytest.mark.parametrize("track_id", sorted(TRACKS))
+def test_clean_files_take_the_fast_path_and_read_the_same(track_id, tmp_path, monkeypatch):
+    path = tmp_path / f"{track_id}.tsv"
+    for content in (edition.valid_file(track_id), _shuffled_valid(track_id, header=True, crlf=True)):
+        path.write_bytes(content)
+        lines = textfile.read_lines(path, "x")
+        gold = GOLD[track_id]
+        assert submission._read_clean(lines, gold, {i: n for n, i in enumerate(gold.ids)}) is not None
+        fast, precise = read_both(path, track_id, monkeypatch)
+        assert fast[0] == "ok" and same_outcome(fast, precise), (fast, precise)
+
+
+def test_positional_files_take_the_fast_path(tmp_path, monkeypatch):
+    path = tmp_path / "sim.tsv"
+    scores = [line.split("\t")[1] for line in edition.valid_lines("sim")]
+    for content in ("\n".join(scores) + "\n", "\n".join(s + "\t80" for s in scores) + "\n",
+                    "\n".join(f" {s} \t 9.5 " for s in scores) + "\n\n\n"):
+        path.write_text(content)
+        assert submission._read_clean(textfile.read_lines(path, "x"), GOLD["sim"], {}).format == "positional"
+        fast, precise = read_both(path, "sim", monkeypatch)
+        assert fast[0] == "ok" and fast[1].format == "positional" and same_outcome(fast, precise)
+
+
+def _corpus_files():
+    for case in corpus.cases():
+        if len(case.files) == 1 and not (case.links or case.fifos or case.sparse):
+            (name, data), = case.files.items()
+            track_id = name.rsplit(".", 1)[0].lower()
+            if track_id in TRACKS:
+                yield pytest.param(track_id, data, id=case.name)
+
+
+@pytest.mark.parametrize("track_id,data", list(_corpus_files()))
+def test_hostile_corpus_reads_the_same_on_both_paths(track_id, data, tmp_path, monkeypatch):
+    path = tmp_path / f"{track_id}.tsv"
+    path.write_bytes(data)
+    fast, precise = read_both(path, track_id, monkeypatch)
+    assert same_outcome(fast, precise), (fast, precise)
+
+
+@settings(max_examples=400, derandomize=True, database=None, deadline=None,
+          suppress_health_check=list(HealthCheck))
+@given(data=st.data())
+def test_fuzzed_submissions_read_the_same_on_both_paths(data, tmp_path_factory):
+    track_id = data.draw(st.sampled_from(sorted(TRACKS)), label="track")
+    content = data.draw(fuzz.submission_bytes(track_id), label="content")
+    path = tmp_path_factory.getbasetemp() / f"fast-{track_id}.tsv"
+    path.write_bytes(content)
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        fast, precise = read_both(path, track_id, monkeypatch)
+    assert same_outcome(fast, precise), (fast, precise)
+
+
+def _variants(track_id: str):
+    """Valid files edited the ways participants write them, and the near-misses of each edit."""
+    lines = edition.valid_lines(track_id)
+    ids = [line.split("\t")[0] for line in lines]
+    values = [json.loads(line.split("\t")[1]) if line.split("\t")[1][:1] in "[{" else line.split("\t")[1]
+              for line in lines]
+    yield [f"{i}\t{json.dumps(v)}" if not isinstance(v, str) else f"{i}\t {v} " for i, v in zip(ids, values)]
+    yield [f"{i}\t{json.dumps(v, separators=(',', ':'))}" for i, v in zip(ids, values)]
+    yield lines[:1] + lines  # a duplicate
+    yield lines[1:]  # a missing item
+    yield [line.replace("\t", "\t\t", 1) for line in lines]
+    if TRACKS[track_id].kind == "soft_label" and TRACKS[track_id].scale != "multilabel":
+        yield [f"{i}\t{json.dumps([x * 1.01 for x in v])}" for i, v in zip(ids, values)]  # renormalised
+        yield [f"{i}\t{json.dumps([x * 1.03 for x in v])}" for i, v in zip(ids, values)]  # off by 3%
+        yield [f"{i}\t{json.dumps([0] + v)}" for i, v in zip(ids, values)]  # the extra leading bin
+        yield [f"{i}\t{json.dumps([-0.0] + v[1:])}" for i, v in zip(ids, values)]
+    if TRACKS[track_id].kind == "soft_label" and TRACKS[track_id].scale == "multilabel":
+        yield [f"{i}\t{json.dumps([p for _, p in v])}" for i, v in zip(ids, values)]  # P(chosen) only
+        yield [f"{i}\t{json.dumps([[a * 1.01, b] for a, b in v])}" for i, v in zip(ids, values)]
+        yield [f"{i}\t{json.dumps([[a, b] for a, b in v[:1]] + [p for _, p in v[1:]])}" for i, v in zip(ids, values)]
+    if TRACKS[track_id].kind == "perspectivist":
+        flat = TRACKS[track_id].scale != "multilabel"
+        for convert in (int, float, str):  # ordinal labels given as numbers, or all as strings
+            yield [f"{i}\t{json.dumps([convert(x) if flat and str(x).isdigit() else x for x in v])}"
+                   for i, v in zip(ids, values)]
+        yield [f"{i}\t{json.dumps(v[:-1])}" for i, v in zip(ids, values)]  # one label short
+        if not flat:
+            yield [f"{i}\t{json.dumps([','.join(x) for x in v])}" for i, v in zip(ids, values)]
+            yield [f"{i}\t{json.dumps([[1, 0, 0] for _ in v])}" for i, v in zip(ids, values)]
+
+
+@pytest.mark.parametrize("track_id", sorted(TRACKS))
+def test_edited_files_read_the_same_on_both_paths(track_id, tmp_path, monkeypatch):
+    path = tmp_path / f"{track_id}.tsv"
+    for lines in _variants(track_id):
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        fast, precise = read_both(path, track_id, monkeypatch)
+        assert same_outcome(fast, precise), (lines, fast, precise)
+
+
+# --- text files -------------------------------------------------------------------------------
+
+PIECES = [b"a", b"b\tc", b"\n", b"\r\n", b"\r", b" ", b"\x00", b"\xef\xbb\xbf", b"\xc3\xa9", b"\xe9", b"\xff\xfe",
+          b"\t", b"\xe2\x80\xa8", b"1.5", b"\n\n", b"\x0b"]
+
+
+@pytest.mark.parametrize("block_bytes", [textfile.BLOCK_BYTES, 5, 3])
+def test_block_reader_agrees_with_the_line_reader(block_bytes, monkeypatch):
+    monkeypatch.setattr(textfile, "BLOCK_BYTES", block_bytes)
+    rng = random.Random(block_bytes)
+    taken = 0
+    for _ in range(20000):
+        data = b"".join(rng.choice(PIECES) for _ in range(rng.randint(0, 24)))
+        fast = outcome(lambda: textfile._read_blocks(io.BytesIO(data), "x"))
+        if fast == ("ok", None):
+            continue
+        taken += 1
+        assert fast == outcome(lambda: textfile._read_bounded(io.BytesIO(data), "x")), data
+    assert taken > 3000  # the fast path answered for many of them
+
+
+# --- item files and gold ------------------------------------------------------------------------
+
+def _item_mutations(items):
+    """Item lists with one change each: what the precise readers must explain, or quietly accept."""
+    yield items
+    first = dict(items[0])
+    for key, value in (("annotations", [3] * len(first.get("annotators", [0]))), ("annotators", [1, 2]),
+                       ("annotations", [" " + str(a) for a in first.get("annotations", ["x"])]),
+                       ("annotations", ["bogus"] * len(first.get("annotators", [0]))),
+                       ("annotations", ",".join(map(str, first.get("annotations", [])))),
+                       ("annotators", "ab"), ("annotators", []), ("annotations", None),
+                       ("score", "3.5"), ("score", True), ("score", float("nan")), ("score", 10 ** 400),
+                       ("label", 1), ("label", "bogus"), ("label", None), ("texts", "one text"),
+                       ("texts", ["a", 2]), ("id", 7)):
+        changed = dict(first, **{key: value})
+        yield [changed] + items[1:]
+    yield items + [items[0]]  # a duplicate id
+
+
+def _write_items(path, items, sep="\n", bom=False):
+    text = sep.join(json.dumps(it, ensure_ascii=False, allow_nan=True) for it in items) + sep
+    path.write_bytes((b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8"))
+
+
+@pytest.mark.parametrize("dataset", sorted(edition.GOLD))
+def test_item_files_read_the_same_on_both_paths(dataset, tmp_path):
+    path = tmp_path / f"{dataset}.jsonl"
+    items = edition.GOLD[dataset]
+    cases = [(mutated, "\n", False) for mutated in _item_mutations(items)]
+    cases += [(items, "\r\n", True), (items, "\n\n", False), (items, "\u2028", False), (items, "\r", False)]
+    cases += [([dict(items[0], texts=["a\u2028b", "c"])] + items[1:], "\n", False)]
+    taken = 0
+    for mutated, sep, bom in cases:
+        _write_items(path, mutated, sep, bom)
+        fast = outcome(lambda: read_items(path, "gold"))
+        precise = outcome(lambda: items_module._checked_items(items_module._item_lines(path, "gold"), "gold"))
+        assert fast == precise, (mutated, sep)
+        taken += items_module._clean_items(items_module._item_lines(path, "gold")) is not None
+    assert taken >= 3
+
+
+def _gold_both(track, items, monkeypatch):
+    fast = outcome(lambda: build_gold(track, items, "gold"))
+    with monkeypatch.context() as m:
+        m.setattr(gold_module, "_clean_gold", lambda *args: None)
+        precise = outcome(lambda: build_gold(track, items, "gold"))
+    return fast, precise
+
+
+def _same_gold(fast, precise) -> bool:
+    if fast[0] != precise[0] or fast[0] == "error":
+        return fast == precise
+    a, b = fast[1], precise[1]
+    gold_same = (same_values(a.gold, b.gold) if not isinstance(a.gold, PerAnnotator) else
+                 same_values(a.gold.values, b.gold.values) and same_values(a.gold.item, b.gold.item)
+                 and (a.gold.n_items, a.gold.n_labels) == (b.gold.n_items, b.gold.n_labels))
+    return (gold_same and same_values(a.scored, b.scored) and a.ids == b.ids and a.annotators == b.annotators
+            and a.groups == b.groups)
+
+
+@pytest.mark.parametrize("track_id", sorted(TRACKS))
+def test_gold_builds_the_same_on_both_paths(track_id, monkeypatch):
+    track = TRACKS[track_id]
+    items = edition.items_of(track_id)
+    assert gold_module._clean_gold(track, items) is not None
+    for mutated in _item_mutations(items):
+        fast, precise = _gold_both(track, mutated, monkeypatch)
+        assert _same_gold(fast, precise), (mutated[0], fast, precise)
+    without = [dict(it, annotators=[], annotations=[]) if k % 3 == 0 and "annotators" in it else it
+               for k, it in enumerate(items)]
+    assert _same_gold(*_gold_both(track, without, monkeypatch))
