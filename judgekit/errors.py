@@ -39,7 +39,7 @@ class Problem:
         if self.found is not None:
             text += f", found {self.found}"
         if self.hint:
-            text += f". {self.hint}"
+            text += f". {self.hint[:1].upper()}{self.hint[1:]}"
         return text
 
 

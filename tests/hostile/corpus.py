@@ -158,7 +158,7 @@ def _sim_values() -> List[Tuple[str, str]]:
            "true", "false", "null", "3.2.1", "[3.2]", "1e5e5", "0b101", "--1", "3.2\x07", "\u00bd", "1e"]
     cases = [(v, "not a number.*found " + re.escape(repr(v))) for v in bad]
     cases += [("1e999", r"number out of range.*found '1e999'"), ("-1e999", r"number out of range"),
-              ("3,5", r"not a number.*found '3,5'. use a dot as the decimal separator"),
+              ("3,5", r"not a number.*found '3,5'. Use a dot as the decimal separator"),
               ("9" * 400, r"number out of range")]
     return cases
 
