@@ -1,10 +1,12 @@
 """Seeded percentile bootstrap over per-item metric statistics.
 
-A resample draws N items with replacement. Instead of gathering rows, each resample is a vector of
-counts (how often each item was drawn), so a resample's column sums are ``counts @ stats`` and its
-score is ``metric.from_stats(sums, N)``: one code path for every metric, vectorised over resamples.
-Counts come in chunks sized by a fixed memory budget, so 1,000 resamples of 100,000 items need tens
-of megabytes, not gigabytes.
+A resample draws N items with replacement; its score is ``metric.from_stats(sums, N)`` with ``sums``
+the column sums of the drawn items' statistics: one code path for every metric, vectorised over
+resamples. The sums are taken the cheapest way for the statistics' shape: gathered and summed
+column by column (one or two columns), counted per cell (one-hot rows, such as macro-F1's
+confusion cells), or as ``counts @ stats`` with ``counts`` how often each item was drawn (many
+columns). Draws come in chunks sized by a fixed memory budget, so 1,000 resamples of 100,000 items
+need tens of megabytes, not gigabytes.
 
 Reproducibility: resample b of a track of N items is drawn by ``numpy.random.default_rng(seed)``
 with ``integers(0, N)`` in chunks whose size depends only on N; the same kit version, seed, number
@@ -27,6 +29,9 @@ DEFAULT_RESAMPLES = 1000
 DEFAULT_CONFIDENCE = 0.95
 #: Memory budget of one chunk of resample counts, in bytes (several arrays of this size coexist).
 CHUNK_BYTES = 4 * 1024 ** 2
+#: Statistics with at most this many columns are summed by gathering the drawn items' values (a
+#: matrix-vector product with the counts would be slower, and BLAS threads can make it much slower).
+GATHER_COLUMNS = 2
 
 
 @dataclass(frozen=True)
@@ -53,12 +58,8 @@ def chunk_rows(n_items: int, resamples: int) -> int:
     return int(max(1, min(resamples, CHUNK_BYTES // (8 * max(n_items, 1)))))
 
 
-def resample_counts(n_items: int, resamples: int, seed: int) -> Iterator[np.ndarray]:
-    """Yield ``(rows, n_items)`` float arrays of draw counts; over all chunks, ``resamples`` rows.
-
-    Each row sums to ``n_items``. Rows are drawn with index sampling and counted with one
-    ``bincount`` per chunk (offsetting each row's indices), not a Python loop over resamples.
-    """
+def resample_draws(n_items: int, resamples: int, seed: int) -> Iterator[np.ndarray]:
+    """Yield ``(rows, n_items)`` int arrays of drawn item indices; over all chunks, ``resamples`` rows."""
     if n_items <= 0 or resamples <= 0:
         return
     rng = np.random.default_rng(seed)
@@ -66,12 +67,66 @@ def resample_counts(n_items: int, resamples: int, seed: int) -> Iterator[np.ndar
     done = 0
     while done < resamples:
         b = min(rows, resamples - done)
-        index = rng.integers(0, n_items, size=(b, n_items))
-        index += (np.arange(b, dtype=index.dtype) * n_items)[:, None]
-        counts = np.bincount(index.ravel(), minlength=b * n_items).reshape(b, n_items)
-        del index
-        yield counts.astype(float)
+        yield rng.integers(0, n_items, size=(b, n_items))
         done += b
+
+
+def _cell_counts(cells: np.ndarray, n_cells: int, overwrite: bool = False) -> np.ndarray:
+    """Per row of ``cells`` (b, n) of cell numbers, how often each cell occurs: (b, n_cells) floats.
+
+    One ``bincount`` per chunk, offsetting each row's cells (in place if ``overwrite``), not a
+    Python loop over resamples."""
+    b = cells.shape[0]
+    offsets = (np.arange(b, dtype=cells.dtype) * n_cells)[:, None]
+    if overwrite:
+        cells += offsets
+    else:
+        cells = cells + offsets
+    return np.bincount(cells.ravel(), minlength=b * n_cells).reshape(b, n_cells).astype(float)
+
+
+def resample_counts(n_items: int, resamples: int, seed: int) -> Iterator[np.ndarray]:
+    """Yield ``(rows, n_items)`` float arrays of draw counts; over all chunks, ``resamples`` rows.
+
+    Each row sums to ``n_items``: the draws of ``resample_draws``, counted per item.
+    """
+    for index in resample_draws(n_items, resamples, seed):
+        yield _cell_counts(index, n_items, overwrite=True)
+
+
+def _one_hot_cells(stats: np.ndarray) -> Optional[np.ndarray]:
+    """Each row's column when every row is one 1 among 0s (macro-F1's confusion cells), else None."""
+    if stats.shape[1] <= GATHER_COLUMNS or not ((stats == 0.0) | (stats == 1.0)).all():
+        return None
+    return stats.argmax(axis=1) if (stats.sum(axis=1) == 1.0).all() else None
+
+
+class _Sums:
+    """Column sums of one (N, S) statistics array over the items drawn in each resample."""
+
+    def __init__(self, stats: np.ndarray):
+        self.columns = stats.shape[1]
+        self.cells = _one_hot_cells(stats)
+        self.gathered = [np.ascontiguousarray(stats[:, j]) for j in range(self.columns)] \
+            if self.cells is None and self.columns <= GATHER_COLUMNS else None
+        self.stats = stats
+
+    @property
+    def needs_counts(self) -> bool:
+        return self.cells is None and self.gathered is None
+
+    def of_draws(self, index: np.ndarray) -> np.ndarray:
+        """(b, S) sums over the draws ``index`` (b, N), for gathered or one-hot statistics."""
+        if self.cells is not None:
+            return _cell_counts(self.cells[index], self.columns, overwrite=True)
+        sums = np.empty((index.shape[0], self.columns))
+        for j, column in enumerate(self.gathered):
+            np.sum(column[index], axis=1, out=sums[:, j])
+        return sums
+
+    def of_counts(self, counts: np.ndarray) -> np.ndarray:
+        """(b, S) sums from the draws' per-item counts (b, N)."""
+        return counts @ self.stats
 
 
 def _scores_from_sums(metric: Metric, sums: np.ndarray, n_items: int) -> np.ndarray:
@@ -91,10 +146,15 @@ def bootstrap_scores(scored: Sequence[Tuple[Metric, np.ndarray]], resamples: int
     n_items = prepared[0][1].shape[0]
     if any(s.shape[0] != n_items for _, s in prepared):
         raise ValueError("a shared bootstrap needs per-item statistics over the same items")
+    sums = [_Sums(s) for _, s in prepared]
     out: List[List[np.ndarray]] = [[] for _ in prepared]
-    for counts in resample_counts(n_items, resamples, seed):
-        for k, (metric, s) in enumerate(prepared):
-            out[k].append(_scores_from_sums(metric, counts @ s, n_items))
+    for index in resample_draws(n_items, resamples, seed):
+        chunk = [None if s.needs_counts else s.of_draws(index) for s in sums]
+        if any(c is None for c in chunk):  # the draws become counts in place, once the gathers are done
+            counts = _cell_counts(index, n_items, overwrite=True)
+            chunk = [s.of_counts(counts) if s.needs_counts else c for s, c in zip(sums, chunk)]
+        for k, (metric, _) in enumerate(prepared):
+            out[k].append(_scores_from_sums(metric, chunk[k], n_items))
     return [np.concatenate(parts) if parts else np.zeros(0) for parts in out]
 
 
