@@ -108,12 +108,11 @@ def per_annotator_errors(gold, pred, annotator_of_row: Sequence[str], scale: str
         error = (g != p).mean(axis=1)
     else:
         error = (g != p).astype(float)
-    names = np.asarray(list(annotator_of_row), dtype=object)
-    out = []
-    for name in sorted(set(names.tolist())):
-        mask = names == name
-        out.append((str(name), int(mask.sum()), float(error[mask].mean())))
-    return out
+    codes: dict = {}  # annotator -> a number, in order of appearance (one pass, not one per annotator)
+    row_code = np.fromiter((codes.setdefault(name, len(codes)) for name in annotator_of_row), dtype=np.int64)
+    counts = np.bincount(row_code, minlength=len(codes))
+    totals = np.bincount(row_code, weights=error, minlength=len(codes))
+    return [(str(name), int(counts[k]), float(totals[k] / counts[k])) for name, k in sorted(codes.items())]
 
 
 def group_scores(metric: Metric, stats, groups: Sequence[str]) -> List[Tuple[str, int, Optional[float]]]:
