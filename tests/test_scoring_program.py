@@ -204,3 +204,14 @@ def test_partial_prediction_output_is_refused(task):
     done, scores = run_score(root)
     assert done.returncode != 0 and scores is None
     assert "incomplete" in done.stderr and "nli.tsv" in done.stderr
+
+
+def test_missing_items_and_bad_values_are_reported_together(task):
+    """One round of fixes should be enough: the missing ids and the bad values of the lines present."""
+    root, golds = task
+    ids = golds["sim"].ids
+    (root / "input" / "res" / "sim.tsv").write_text(f"{ids[0]}\tnan\n" + "".join(f"{i}\t1.0\n" for i in ids[1:-1]))
+    done, scores = run_score(root)
+    assert scores is None
+    assert f"1 of the track's {len(ids)} items have no prediction" in done.stderr
+    assert f"sim.tsv, line 1, item '{ids[0]}': not a number" in done.stderr

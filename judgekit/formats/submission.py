@@ -106,6 +106,10 @@ def _read_prediction(path: Path, display: str, gold: GoldTrack) -> Prediction:
         raise SubmissionError.single(display, "none of the ids in this file belong to the track",
                                      expected=f"lines such as {example.replace('ID', repr(gold.ids[0]) if gold.ids else 'ID')}",
                                      found=f"ids such as {shorten(unknown[0])!r}")
+    if problems:
+        # report the values' problems too, so that one round of fixes is enough
+        present = [(k, *raw[i]) for k, i in enumerate(gold.ids) if i in raw]
+        _check_values(present, gold, problems, [])
     problems.raise_if_any()
     ordered = [raw[i] for i in gold.ids]
     return Prediction(_parse_values(ordered, display, gold, warnings), warnings, "id")
@@ -193,13 +197,13 @@ def _read_positional(lines, display: str, gold: GoldTrack) -> Prediction:
     return Prediction(_parse_values(ordered, display, gold, []), [], "positional")
 
 
-def _parse_values(ordered: List[Tuple[int, str]], display: str, gold: GoldTrack, warnings: List[str]):
+def _check_values(entries: List[Tuple[int, int, str]], gold: GoldTrack, problems: ProblemCollector,
+                  notes: List[str]) -> list:
+    """Parse (item index, line number, text) entries; each bad value becomes a located problem."""
     track = gold.track
-    problems = ProblemCollector(display)
     index = track.label_index()
-    notes: List[str] = []
     out = []
-    for k, (number, text) in enumerate(ordered):
+    for k, number, text in entries:
         try:
             if track.kind == "similarity":
                 out.append(parse_number(text))
@@ -212,6 +216,14 @@ def _parse_values(ordered: List[Tuple[int, str]], display: str, gold: GoldTrack,
         except ValueProblem as p:
             problems.add(p.message, line=number, item=gold.ids[k], expected=p.expected, found=p.found, hint=p.hint)
             out.append(None)
+    return out
+
+
+def _parse_values(ordered: List[Tuple[int, str]], display: str, gold: GoldTrack, warnings: List[str]):
+    track = gold.track
+    problems = ProblemCollector(display)
+    notes: List[str] = []
+    out = _check_values([(k, number, text) for k, (number, text) in enumerate(ordered)], gold, problems, notes)
     problems.raise_if_any()
     warnings.extend(_value_warnings(notes.count("renormalised"), notes.count("extra leading bin")))
     if track.kind in ("similarity",):
