@@ -7,12 +7,13 @@ perspectivist gold is each annotator's own label, in the item's annotator order.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Dict, List, Optional
 
 import numpy as np
 
 from .errors import ConfigError, ProblemCollector
-from .formats.bulk import collector_paused, exact_lookup
+from .formats.bulk import choice_rows, collector_paused, exact_codes
 from .metrics import PerAnnotator
 from .tracks import Track
 
@@ -121,52 +122,39 @@ def _clean_gold(track: Track, items: List[dict]):
             return None
         return (gold, np.ones(n, dtype=bool), []) if np.isfinite(gold).all() else None
     if track.kind == "classification":
-        codes = exact_lookup([it.get("label") for it in items], {**track.label_index(), None: -1})
-        if codes is None:
-            return None
-        gold = np.array(codes, dtype=np.int64).reshape(n)
-        return gold, gold >= 0, []
+        gold = exact_codes([it.get("label") for it in items], {**track.label_index(), None: -1}, n)
+        return None if gold is None else (gold, gold >= 0, [])
     names = [it.get("annotators") or [] for it in items]
     given = [it.get("annotations") or [] for it in items]
     if not all([type(a) is list and type(b) is list and len(a) == len(b) for a, b in zip(names, given)]):
         return None
-    if not all([type(name) is str for row in names for name in row]):
+    try:
+        distinct = dict.fromkeys(chain.from_iterable(names))  # a pool of annotators, checked once each
+    except TypeError:
+        return None
+    if not all(type(name) is str for name in distinct):
         return None
     counts = np.array([len(a) for a in names], dtype=np.int64).reshape(n)
-    flat = [label for row in given for label in row]
     if track.scale == "multilabel":
-        values = _clean_choices(flat, track)
+        values = _clean_choices([label for row in given for label in row], track)
     else:
-        values = exact_lookup(flat, track.label_index())
-        values = None if values is None else np.array(values, dtype=np.int64).reshape(len(flat))
+        values = exact_codes(chain.from_iterable(given), track.label_index(), int(counts.sum()))
     if values is None:
         return None
-    annotators = [list(row) for row in names]
     row_item = np.repeat(np.arange(n, dtype=np.int64), counts)
     scored = counts > 0
+    # each item's own list of annotator names (all strings, as the precise path's copies would be)
     if track.kind == "soft_label":
-        return _soft_from_rows(values, row_item, counts, len(track.labels)), scored, annotators
-    return PerAnnotator(values=values, item=row_item, n_items=n, n_labels=len(track.labels)), scored, annotators
+        return _soft_from_rows(values, row_item, counts, len(track.labels)), scored, names
+    return PerAnnotator(values=values, item=row_item, n_items=n, n_labels=len(track.labels)), scored, names
 
 
 def _clean_choices(annotations: list, track: Track) -> Optional[np.ndarray]:
     """(rows, labels) 0/1 choices from multilabel annotations that are lists of labels or
     comma-separated labels without spaces; None for any other form (the precise path reads it)."""
-    index = track.label_index()
-    parts = []
-    for annotation in annotations:
-        if type(annotation) is str:
-            annotation = annotation.split(",")
-        elif type(annotation) is not list:
-            return None
-        parts.append(annotation)
-    codes = exact_lookup([label for row in parts for label in row], index)
-    if codes is None:
-        return None
-    chosen = np.zeros((len(parts), len(track.labels)))
-    rows = np.repeat(np.arange(len(parts), dtype=np.int64), [len(row) for row in parts])
-    chosen[rows, np.array(codes, dtype=np.int64)] = 1.0
-    return chosen
+    if str in set(map(type, annotations)):
+        annotations = [a.split(",") if type(a) is str else a for a in annotations]
+    return choice_rows(annotations, track.label_index(), len(track.labels))  # only strings are keys
 
 
 def _soft_from_rows(values: np.ndarray, row_item: np.ndarray, counts: np.ndarray, n_labels: int) -> np.ndarray:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import gc
 import json
 from contextlib import contextmanager
-from typing import Iterator, List, Optional, Sequence
+from typing import Iterable, Iterator, Optional, Sequence
 
 import numpy as np
 
@@ -82,11 +82,34 @@ def number_column(texts: Sequence[str]) -> Optional[np.ndarray]:
     return values
 
 
-def exact_lookup(values: Sequence, table: dict) -> Optional[List[int]]:
-    """``table[v]`` for every value, or None when one is missing (or cannot be a key)."""
-    get = table.get
+def exact_codes(values: Iterable, table: dict, count: int) -> Optional[np.ndarray]:
+    """``table[v]`` for each of the ``count`` values as an int64 array (in C: no list is built), or
+    None when a value is missing from ``table`` or cannot be a key."""
     try:
-        found = [get(v) for v in values]
-    except TypeError:  # an unhashable value, such as a list
+        return np.fromiter(map(table.__getitem__, values), dtype=np.int64, count=count)
+    except (KeyError, TypeError):
         return None
-    return None if None in found else found
+
+
+def choice_rows(values: list, index: dict, n_labels: int) -> Optional[np.ndarray]:
+    """0/1 rows ``(len(values), n_labels)``: row r marks the labels listed in ``values[r]``.
+
+    Each value must be a list of exact keys of ``index`` (label -> column), else None. Each distinct
+    list is looked up once (annotators choose among a handful of label combinations).
+    """
+    if set(map(type, values)) - {list}:
+        return None
+    try:
+        keys = list(map(tuple, values))
+        distinct = dict.fromkeys(keys)
+    except TypeError:  # a label that cannot be a key, such as a list
+        return None
+    table = np.zeros((len(distinct), n_labels))
+    for row, key in enumerate(distinct):
+        for label in key:
+            column = index.get(label)
+            if column is None:
+                return None
+            table[row, column] = 1.0
+        distinct[key] = row
+    return table[np.fromiter(map(distinct.__getitem__, keys), dtype=np.int64, count=len(keys))]

@@ -9,12 +9,13 @@ labels with an extra leading bin, comma-separated multilabel choices) simply tak
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ..tracks import Track
-from .bulk import exact_lookup, json_values, number_column
+from .bulk import choice_rows, exact_codes, json_values, number_column
 from .values import SUM_TOLERANCE, _numeric_labels as values_numeric_labels
 
 #: Text that only JSON strings, booleans, null or objects contain: such values take the precise path.
@@ -36,8 +37,8 @@ def clean_values(track: Track, texts: List[str], annotator_counts: Sequence[int]
         values = number_column(texts)
         return None if values is None else (values, 0)
     if track.kind == "classification":
-        codes = exact_lookup([text.strip() for text in texts], track.label_index())
-        return None if codes is None else (np.array(codes, dtype=np.int64).reshape(len(texts)), 0)
+        codes = exact_codes(map(str.strip, texts), track.label_index(), len(texts))
+        return None if codes is None else (codes, 0)
     if track.kind == "soft_label":
         return _soft_labels(track, texts)
     return _per_annotator(track, texts, annotator_counts)
@@ -90,12 +91,11 @@ def _per_annotator(track: Track, texts: List[str], counts: Sequence[int]) -> Opt
         return None
     if [len(row) for row in parsed] != list(counts):
         return None
-    given = [value for row in parsed for value in row]
     if track.scale == "multilabel":
-        return _choices(track, given)
+        return _choices(track, [value for row in parsed for value in row])
     table = {**_numeric_labels(track), **track.label_index()}
-    codes = exact_lookup(given, table)
-    return None if codes is None else (np.array(codes, dtype=np.int64).reshape(len(given)), 0)
+    codes = exact_codes(chain.from_iterable(parsed), table, sum(counts))
+    return None if codes is None else (codes, 0)
 
 
 def _numeric_labels(track: Track) -> dict:
@@ -105,13 +105,8 @@ def _numeric_labels(track: Track) -> dict:
 
 
 def _choices(track: Track, given: list) -> Optional[Tuple[np.ndarray, int]]:
-    """Each annotator's labels given as a list of label names -> a 0/1 row over the track's labels."""
-    if not all([type(value) is list and all([type(label) is str for label in value]) for value in given]):
-        return None
-    codes = exact_lookup([label for value in given for label in value], track.label_index())
-    if codes is None:
-        return None
-    chosen = np.zeros((len(given), len(track.labels)))
-    rows = np.repeat(np.arange(len(given), dtype=np.int64), [len(value) for value in given])
-    chosen[rows, np.array(codes, dtype=np.int64)] = 1.0
-    return chosen, 0
+    """Each annotator's labels given as a list of label names -> a 0/1 row over the track's labels.
+
+    (Only strings are keys of the label index, so a label of any other type is not found.)"""
+    chosen = choice_rows(given, track.label_index(), len(track.labels))
+    return None if chosen is None else (chosen, 0)

@@ -66,10 +66,10 @@ def _read_prediction(path: Path, display: str, gold: GoldTrack) -> Prediction:
     track = gold.track
     display = safe_display(display)
     lines = read_lines(path, display)
-    id_set = {i: n for n, i in enumerate(gold.ids)}
-    clean = _read_clean(lines, gold, id_set)
+    clean = _read_clean(lines, gold)
     if clean is not None:
         return clean
+    id_set = {i: n for n, i in enumerate(gold.ids)}
     if track.positional and _looks_positional(lines, id_set):
         return _read_positional(lines, display, gold)
     header = lines[0][1].split("\t", 1)[0].strip().lower()
@@ -115,7 +115,7 @@ def _read_prediction(path: Path, display: str, gold: GoldTrack) -> Prediction:
     return Prediction(_parse_values(ordered, display, gold, warnings), warnings, "id")
 
 
-def _read_clean(lines: List[Tuple[int, str]], gold: GoldTrack, id_set) -> Optional[Prediction]:
+def _read_clean(lines: List[Tuple[int, str]], gold: GoldTrack) -> Optional[Prediction]:
     """The Prediction of a file without any problem, read a whole column at a time, or None.
 
     None sends the file to the line-by-line reader below, which then finds and reports the problem;
@@ -129,7 +129,7 @@ def _read_clean(lines: List[Tuple[int, str]], gold: GoldTrack, id_set) -> Option
             return positional
     warnings: List[str] = []
     header = texts[0].split("\t", 1)[0].strip().lower()
-    if header in ("id", "item", "item_id") and header not in id_set:
+    if header in ("id", "item", "item_id") and header not in gold.ids:
         texts = texts[1:]
         warnings.append("the first line was read as a header and skipped")
     pairs = [text.split("\t", 1) for text in texts]
