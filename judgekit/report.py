@@ -87,11 +87,31 @@ def _fmt(value: float) -> str:
 
 def bootstrap_resamples(spec) -> int:
     """Resamples behind the page's intervals: the spec's ``bootstrap_resamples`` (task.json), else
-    ``stats.DEFAULT_RESAMPLES`` (1,000: about a second for 100,000 items; 0 turns intervals off)."""
+    ``stats.DEFAULT_RESAMPLES`` (1,000; 0 turns intervals off). A large track gets fewer, see
+    ``page_resamples``."""
     value = spec.extra.get("bootstrap_resamples", DEFAULT_RESAMPLES)
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100_000:
         return DEFAULT_RESAMPLES
     return value
+
+
+#: The page draws at most this many items per track for its intervals (resamples x items, about a
+#: tenth of a second): the scoring step must stay a small multiple of reading the files, whatever
+#: their size. A larger track gets fewer resamples ...
+PAGE_DRAWS = 20_000_000
+#: ... but not fewer than this: a track too large for it gets no interval on the page (organisers
+#: compute one with ``rank_submissions.py``, which has no such budget).
+PAGE_MIN_RESAMPLES = 100
+
+
+def page_resamples(requested: int, n_items: int) -> int:
+    """Resamples behind one track's intervals on the page: ``requested`` if ``requested x n_items``
+    draws fit in ``PAGE_DRAWS``, else as many as fit, and 0 (no interval) if that is fewer than
+    ``PAGE_MIN_RESAMPLES``. The page says which."""
+    if requested * max(n_items, 1) <= PAGE_DRAWS:
+        return requested
+    fitting = PAGE_DRAWS // n_items
+    return fitting if fitting >= PAGE_MIN_RESAMPLES else 0
 
 
 def detailed_html(result: Result, extra_sections: Dict[str, str] = None, resamples: Optional[int] = None) -> str:
@@ -156,7 +176,8 @@ def _score_table(tr, resamples: int, seed: int, signature: str, hide_gold: bool)
     resamples of a handful of items would show single items' losses.
     """
     too_few = hide_gold and tr.n_scored < summaries.MIN_GROUP_ITEMS
-    intervals = track_intervals(tr, resamples, seed) if resamples and not too_few else {}
+    used = page_resamples(resamples, tr.n_scored) if not too_few else 0
+    intervals = track_intervals(tr, used, seed) if used else {}
     rows = []
     for m, v in tr.scores.items():
         metric = get_metric(m)
@@ -165,8 +186,18 @@ def _score_table(tr, resamples: int, seed: int, signature: str, hide_gold: bool)
         ci = f"[{_fmt(iv.low)}, {_fmt(iv.high)}]" if iv is not None else "n/a"
         rows.append(f"<tr><td class='l'>{html.escape(metric.title)}</td><td><b>{_fmt(v)}</b></td><td>{ci}</td>"
                     f"<td class='l'>{metric.direction} is better</td><td>{lo:g} to {hi:g}</td></tr>")
-    note = (f"<p class='sig'>95% percentile bootstrap intervals over items; recompute with: "
-            f"{html.escape(signature)}</p>" if intervals else "")
+    note = ""
+    if intervals:
+        fewer = ""
+        if used != resamples:
+            signature = Signature(used, seed).render()
+            fewer = f" ({used} resamples, not {resamples}: the page draws at most {PAGE_DRAWS:,} items per track)"
+        note = (f"<p class='sig'>95% percentile bootstrap intervals over items{fewer}; recompute with: "
+                f"{html.escape(signature)}</p>")
+    elif resamples and not used and not too_few:
+        note = (f"<p class='sig'>No interval: {PAGE_MIN_RESAMPLES} resamples of these {tr.n_scored:,} items would "
+                f"draw more than the {PAGE_DRAWS:,} items the page may spend on a track; recompute with: "
+                f"{html.escape(signature)}</p>")
     return ("<table><tr><th class='l'>Metric</th><th>Score</th><th>95% interval</th><th class='l'>Direction</th>"
             "<th>Range</th></tr>" + "".join(rows) + "</table>" + note)
 
