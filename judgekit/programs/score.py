@@ -14,10 +14,9 @@ import tempfile
 from pathlib import Path
 from typing import List, Optional, Tuple
 
-import yaml
-
 from ..errors import ConfigError, SubmissionError
 from ..formats.archive import ARCHIVE_SUFFIXES, safe_extract, submission_files
+from ..formats.bulk import collector_paused
 from ..formats.textfile import safe_display, shorten
 from ..report import DETAILED_HTML, SCORES_JSON, SCORES_TXT, atomic_write, failure_html, write_outputs
 from ..scoring import score_folder
@@ -79,6 +78,8 @@ def _metadata_failure(res_dir: Path) -> Optional[str]:
     text = _read_small(path) if path.is_file() else None
     if text is None:
         return None
+    import yaml  # imported here: only the platform's worker writes this file, and yaml takes a while to load
+
     try:
         meta = yaml.safe_load(text)
     except Exception:  # noqa: BLE001 - the worker's file; whatever cannot be parsed carries no exit code
@@ -171,7 +172,8 @@ def main(argv: Optional[List[str]] = None) -> int:
 
     def body() -> int:
         _prepare_output(output_dir)
-        return score_submission(input_dir, output_dir)
+        with collector_paused():  # a run builds millions of objects and no reference cycle worth collecting
+            return score_submission(input_dir, output_dir)
 
     def on_error(message: str) -> None:
         atomic_write(output_dir / DETAILED_HTML, failure_html("Submission not scored", message))
