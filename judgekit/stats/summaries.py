@@ -108,8 +108,9 @@ def per_annotator_errors(gold, pred, annotator_of_row: Sequence[str], scale: str
         error = (g != p).mean(axis=1)
     else:
         error = (g != p).astype(float)
-    codes: dict = {}  # annotator -> a number, in order of appearance (one pass, not one per annotator)
-    row_code = np.fromiter((codes.setdefault(name, len(codes)) for name in annotator_of_row), dtype=np.int64)
+    names = annotator_of_row if isinstance(annotator_of_row, list) else list(annotator_of_row)
+    codes = {name: k for k, name in enumerate(dict.fromkeys(names))}  # one pass, not one per annotator
+    row_code = np.fromiter(map(codes.__getitem__, names), dtype=np.int64, count=len(names))
     counts = np.bincount(row_code, minlength=len(codes))
     totals = np.bincount(row_code, weights=error, minlength=len(codes))
     return [(str(name), int(counts[k]), float(totals[k] / counts[k])) for name, k in sorted(codes.items())]
