@@ -11,10 +11,14 @@ Perspectivist predictions are ``PerAnnotator`` rows: one per (item, annotator) p
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Optional, Tuple
 
 import numpy as np
 
 from .base import LOWER, Metric, register, round5
+
+#: Rows of soft labels handled at a time where a short axis is walked column by column (fits a cache).
+_BLOCK_ROWS = 8192
 
 
 @dataclass(frozen=True)
@@ -22,12 +26,52 @@ class PerAnnotator:
     """One row per (item, annotator): label indices ``(M,)`` or 0/1 choices ``(M, L)``.
 
     ``item`` gives each row's item index (0..n_items-1); ``n_labels`` is the size of the scale.
+    ``offsets`` (optional, ``n_items + 1`` values), when the rows are grouped by item in item order
+    as the kit's readers build them: item i's rows are ``values[offsets[i]:offsets[i + 1]]``, so
+    per-item sums need no pass over ``item``.
     """
 
     values: np.ndarray
     item: np.ndarray
     n_items: int
     n_labels: int
+    offsets: Optional[np.ndarray] = None
+
+
+def item_offsets(item: np.ndarray, n_items: int) -> Optional[np.ndarray]:
+    """``PerAnnotator.offsets`` of rows with these items, or None when the rows are not in item order."""
+    item = np.asarray(item)
+    if item.size > 1 and (item[1:] < item[:-1]).any():
+        return None
+    return np.concatenate(([0], np.cumsum(np.bincount(item, minlength=n_items))))
+
+
+def _per_item_sums(rows: np.ndarray, per: PerAnnotator) -> Tuple[np.ndarray, np.ndarray]:
+    """(sums, row counts) per item of per-row values ``(M,)`` or ``(M, L)``: one ``reduceat`` over each
+    item's contiguous rows, or ``bincount`` when the rows are in no particular order. Integer (and
+    boolean) rows are summed as 64-bit integers, exactly."""
+    offsets = per.offsets if per.offsets is not None else item_offsets(per.item, per.n_items)
+    if offsets is None:
+        counts = np.bincount(per.item, minlength=per.n_items)
+        columns = rows.reshape(rows.shape[0], -1).astype(float)
+        sums = np.column_stack([np.bincount(per.item, weights=columns[:, j], minlength=per.n_items)
+                                for j in range(columns.shape[1])]).reshape((per.n_items,) + rows.shape[1:])
+        return sums, counts
+    counts = np.diff(offsets)
+    if rows.shape[0] == 0:
+        return np.zeros((per.n_items,) + rows.shape[1:]), counts
+    exact = np.int64 if rows.dtype.kind in "biu" else None
+    sums = np.add.reduceat(rows, np.minimum(offsets[:-1], rows.shape[0] - 1), axis=0, dtype=exact)
+    sums[counts == 0] = 0  # reduceat gives an empty item's next row; it has none
+    return sums, counts
+
+
+def _last_axis_sums(values: np.ndarray) -> np.ndarray:
+    """Sums over a short last axis, column by column (numpy's row-wise sum of a few values is slow)."""
+    total = values[..., 0].copy()
+    for j in range(1, values.shape[-1]):
+        total += values[..., j]
+    return total
 
 
 def _mean_from_sums(sums, n):
@@ -39,47 +83,53 @@ def _rounded_mean_from_sums(sums, n):
     return round5(_mean_from_sums(sums, n))
 
 
-def _per_item_mean(row_values: np.ndarray, item: np.ndarray, n_items: int) -> np.ndarray:
-    totals = np.bincount(item, weights=row_values, minlength=n_items)
-    counts = np.bincount(item, minlength=n_items)
-    return totals / np.maximum(counts, 1)
-
-
 def amd_stats(gold, pred):
     """Per item: d_i = round5(sum_k |p_ik - t_ik|)."""
-    return round5(np.abs(np.asarray(pred, float) - np.asarray(gold, float)).sum(axis=1))[:, None]
+    return round5(_last_axis_sums(np.abs(np.asarray(pred, float) - np.asarray(gold, float))))[:, None]
 
 
 def awd_stats(gold, pred):
-    """Per item: 1-Wasserstein distance on unit-spaced bins, sum_j |cumsum(t)_j - cumsum(p)_j|."""
-    diff = np.cumsum(np.asarray(gold, float), axis=1) - np.cumsum(np.asarray(pred, float), axis=1)
-    return np.abs(diff).sum(axis=1)[:, None]
+    """Per item: 1-Wasserstein distance on unit-spaced bins, sum_j |cumsum(t)_j - cumsum(p)_j|.
+
+    Walked bin by bin over blocks of items: the running difference of the two cumulative sums
+    (numpy's cumsum along a short axis is slow)."""
+    gold, pred = np.asarray(gold, float), np.asarray(pred, float)
+    out = np.zeros(gold.shape[0])
+    for start in range(0, gold.shape[0], _BLOCK_ROWS):
+        diff = gold[start:start + _BLOCK_ROWS] - pred[start:start + _BLOCK_ROWS]
+        running = np.zeros(diff.shape[0])
+        total = out[start:start + _BLOCK_ROWS]
+        for j in range(diff.shape[1]):
+            running += diff[:, j]
+            total += np.abs(running)
+    return out[:, None]
 
 
 def mamd_stats(gold, pred):
     """Per item: s_i = round5(mean_j round5(|p_ij0 - t_ij0| + |p_ij1 - t_ij1|))."""
-    per_label = round5(np.abs(np.asarray(pred, float) - np.asarray(gold, float)).sum(axis=2))
-    return round5(per_label.mean(axis=1))[:, None]
+    per_label = round5(_last_axis_sums(np.abs(np.asarray(pred, float) - np.asarray(gold, float))))
+    return round5(_last_axis_sums(per_label) / per_label.shape[1])[:, None]
 
 
 def error_rate_stats(gold: PerAnnotator, pred: PerAnnotator):
     """Per item: e_i = round5(share of the item's annotators whose label is predicted wrongly)."""
-    wrong = (gold.values != pred.values).astype(float)
-    return round5(_per_item_mean(wrong, gold.item, gold.n_items))[:, None]
+    wrong, counts = _per_item_sums(gold.values != pred.values, gold)
+    return round5(wrong / np.maximum(counts, 1))[:, None]
 
 
 def anad_stats(gold: PerAnnotator, pred: PerAnnotator):
     """Per item: mean_k |t_ik - p_ik| / S, with S the number of possible label values."""
-    dist = np.abs(gold.values.astype(float) - pred.values.astype(float)) / gold.n_labels
-    return _per_item_mean(dist, gold.item, gold.n_items)[:, None]
+    dist = np.subtract(gold.values, pred.values)
+    np.abs(dist, out=dist)
+    totals, counts = _per_item_sums(dist, gold)
+    return (totals / gold.n_labels / np.maximum(counts, 1))[:, None]
 
 
 def mer_stats(gold: PerAnnotator, pred: PerAnnotator):
     """Per item: mean over labels j of round5(share of annotators whose choice of j is mispredicted)."""
-    wrong = (gold.values != pred.values).astype(float)  # (M, L)
-    per_label = np.column_stack([_per_item_mean(wrong[:, j], gold.item, gold.n_items)
-                                 for j in range(wrong.shape[1])])
-    return round5(per_label).mean(axis=1)[:, None]
+    wrong, counts = _per_item_sums(gold.values != pred.values, gold)  # (n_items, L)
+    per_label = round5(wrong / np.maximum(counts, 1)[:, None])
+    return (_last_axis_sums(per_label) / per_label.shape[1])[:, None]
 
 
 AMD = register(Metric(
