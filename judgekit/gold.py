@@ -15,7 +15,14 @@ import numpy as np
 from .errors import ConfigError, ProblemCollector
 from .formats.bulk import choice_rows, collector_paused, exact_codes
 from .metrics import PerAnnotator
+from .metrics.disagreement import item_offsets
 from .tracks import Track
+
+
+def label_codes(values: np.ndarray, n_labels: int) -> np.ndarray:
+    """Label indices in the smallest integer type that holds them: perspectivist tracks have a row per
+    annotator and item, and a byte per row instead of eight makes every pass over them faster."""
+    return np.asarray(values).astype(np.int8 if n_labels <= 127 else np.int16 if n_labels <= 32767 else np.int32)
 
 
 def split_multilabel(annotation) -> List[str]:
@@ -146,7 +153,11 @@ def _clean_gold(track: Track, items: List[dict]):
     # each item's own list of annotator names (all strings, as the precise path's copies would be)
     if track.kind == "soft_label":
         return _soft_from_rows(values, row_item, counts, len(track.labels)), scored, names
-    return PerAnnotator(values=values, item=row_item, n_items=n, n_labels=len(track.labels)), scored, names
+    offsets = np.concatenate(([0], np.cumsum(counts)))
+    if track.scale != "multilabel":
+        values = label_codes(values, len(track.labels))
+    per = PerAnnotator(values=values, item=row_item, n_items=n, n_labels=len(track.labels), offsets=offsets)
+    return per, scored, names
 
 
 def _clean_choices(annotations: list, track: Track) -> Optional[np.ndarray]:
@@ -214,9 +225,8 @@ def _build_annotation_gold(track: Track, items, problems: ProblemCollector, scor
             soft[i] = np.bincount(item_rows.astype(np.int64), minlength=n_labels) / len(labels)
     if track.kind == "soft_label":
         return soft, annotators
-    values = np.array(rows, dtype=float if multilabel else np.int64)
-    if multilabel:
-        values = values.reshape(-1, n_labels)
-    per_annotator = PerAnnotator(values=values, item=np.array(row_item, dtype=np.int64),
-                                 n_items=len(items), n_labels=n_labels)
+    values = np.array(rows, dtype=float).reshape(-1, n_labels) if multilabel else label_codes(rows, n_labels)
+    item = np.array(row_item, dtype=np.int64)
+    per_annotator = PerAnnotator(values=values, item=item, n_items=len(items), n_labels=n_labels,
+                                 offsets=item_offsets(item, len(items)))
     return per_annotator, annotators

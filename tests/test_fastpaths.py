@@ -47,7 +47,8 @@ def outcome(action):
 def same_values(a, b) -> bool:
     if isinstance(a, PerAnnotator) or isinstance(b, PerAnnotator):
         return (isinstance(a, PerAnnotator) and isinstance(b, PerAnnotator) and a.item is b.item
-                and (a.n_items, a.n_labels) == (b.n_items, b.n_labels) and same_values(a.values, b.values))
+                and a.offsets is b.offsets and (a.n_items, a.n_labels) == (b.n_items, b.n_labels)
+                and same_values(a.values, b.values))
     return isinstance(a, np.ndarray) and a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a, b)
 
 
@@ -248,6 +249,7 @@ def _same_gold(fast, precise) -> bool:
     a, b = fast[1], precise[1]
     gold_same = (same_values(a.gold, b.gold) if not isinstance(a.gold, PerAnnotator) else
                  same_values(a.gold.values, b.gold.values) and same_values(a.gold.item, b.gold.item)
+                 and same_values(a.gold.offsets, b.gold.offsets)
                  and (a.gold.n_items, a.gold.n_labels) == (b.gold.n_items, b.gold.n_labels))
     return (gold_same and same_values(a.scored, b.scored) and a.ids == b.ids and a.annotators == b.annotators
             and a.groups == b.groups)

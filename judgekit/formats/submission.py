@@ -16,7 +16,7 @@ from typing import Dict, List, Optional, Tuple
 import numpy as np
 
 from ..errors import ProblemCollector, SubmissionError
-from ..gold import GoldTrack
+from ..gold import GoldTrack, label_codes
 from ..metrics import PerAnnotator
 from .bulk import NUMBER_CHARS, collector_paused, number_column
 from .columns import clean_values
@@ -249,4 +249,7 @@ def _wrap(values, gold: GoldTrack):
     """Perspectivist rows as ``PerAnnotator`` on the gold's items; other kinds' arrays as they are."""
     if gold.track.kind != "perspectivist":
         return values
-    return PerAnnotator(values=values, item=gold.gold.item, n_items=gold.gold.n_items, n_labels=gold.gold.n_labels)
+    if gold.track.scale != "multilabel":
+        values = label_codes(values, len(gold.track.labels))
+    return PerAnnotator(values=values, item=gold.gold.item, n_items=gold.gold.n_items, n_labels=gold.gold.n_labels,
+                        offsets=gold.gold.offsets)
