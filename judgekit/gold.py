@@ -74,7 +74,7 @@ def build_gold(track: Track, items: List[dict], display: str) -> GoldTrack:
 
 def _build_gold(track: Track, items: List[dict], display: str) -> GoldTrack:
     ids = [it["id"] for it in items]
-    groups = {g: [str(it.get(g, "")) for it in items] for g in ("lang", "genre") if any(g in it for it in items)}
+    groups = {g: _group_column(items, g) for g in ("lang", "genre") if any(g in it for it in items)}
     clean = _clean_gold(track, items)
     if clean is not None:
         gold, scored, annotators = clean
@@ -112,6 +112,12 @@ def _build_gold(track: Track, items: List[dict], display: str) -> GoldTrack:
     return GoldTrack(track=track, ids=ids, scored=scored, gold=gold, annotators=annotators, groups=groups)
 
 
+def _group_column(items: List[dict], key: str) -> List[str]:
+    """Each item's ``key`` (lang, genre) as text, "" when absent."""
+    values = [it.get(key, "") for it in items]
+    return values if set(map(type, values)) <= {str} else [str(v) for v in values]
+
+
 def _clean_gold(track: Track, items: List[dict]):
     """(gold, scored mask, annotators) when every item's gold is well-formed, else None.
 
@@ -135,15 +141,11 @@ def _clean_gold(track: Track, items: List[dict]):
     given = [it.get("annotations") or [] for it in items]
     if not all([type(a) is list and type(b) is list and len(a) == len(b) for a, b in zip(names, given)]):
         return None
-    try:
-        distinct = dict.fromkeys(chain.from_iterable(names))  # a pool of annotators, checked once each
-    except TypeError:
+    if set(map(type, chain.from_iterable(names))) - {str}:
         return None
-    if not all(type(name) is str for name in distinct):
-        return None
-    counts = np.array([len(a) for a in names], dtype=np.int64).reshape(n)
+    counts = np.fromiter(map(len, names), dtype=np.int64, count=n)
     if track.scale == "multilabel":
-        values = _clean_choices([label for row in given for label in row], track)
+        values = _clean_choices(list(chain.from_iterable(given)), track)
     else:
         values = exact_codes(chain.from_iterable(given), track.label_index(), int(counts.sum()))
     if values is None:
@@ -163,9 +165,11 @@ def _clean_gold(track: Track, items: List[dict]):
 def _clean_choices(annotations: list, track: Track) -> Optional[np.ndarray]:
     """(rows, labels) 0/1 choices from multilabel annotations that are lists of labels or
     comma-separated labels without spaces; None for any other form (the precise path reads it)."""
-    if str in set(map(type, annotations)):
-        annotations = [a.split(",") if type(a) is str else a for a in annotations]
-    return choice_rows(annotations, track.label_index(), len(track.labels))  # only strings are keys
+    chosen = choice_rows(annotations, track.label_index(), len(track.labels))  # only strings are keys
+    if chosen is None and str in set(map(type, annotations)):
+        chosen = choice_rows([a.split(",") if type(a) is str else a for a in annotations], track.label_index(),
+                             len(track.labels))
+    return chosen
 
 
 def _soft_from_rows(values: np.ndarray, row_item: np.ndarray, counts: np.ndarray, n_labels: int) -> np.ndarray:

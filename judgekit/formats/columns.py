@@ -83,16 +83,20 @@ def _soft_labels(track: Track, texts: List[str]) -> Optional[Tuple[np.ndarray, i
 
 
 def _per_annotator(track: Track, texts: List[str], counts: Sequence[int]) -> Optional[Tuple[np.ndarray, int]]:
-    """Label indices (categorical, ordinal) or 0/1 choices (multilabel), one row per annotator."""
-    if _contains(texts, _NOT_LABEL_LISTS):
+    """Label indices (categorical, ordinal) or 0/1 choices (multilabel), one row per annotator.
+
+    Multilabel choices must be lists of label names, which only strings can match; categorical and
+    ordinal labels may also be numbers, so JSON's other literals are kept out of their lookup."""
+    multilabel = track.scale == "multilabel"
+    if not multilabel and _contains(texts, _NOT_LABEL_LISTS):
         return None
     parsed = json_values(texts)
-    if parsed is None or not all([type(row) is list for row in parsed]):
+    if parsed is None or set(map(type, parsed)) - {list}:
         return None
-    if [len(row) for row in parsed] != list(counts):
+    if list(map(len, parsed)) != list(counts):
         return None
-    if track.scale == "multilabel":
-        return _choices(track, [value for row in parsed for value in row])
+    if multilabel:
+        return _choices(track, list(chain.from_iterable(parsed)))
     table = {**_numeric_labels(track), **track.label_index()}
     codes = exact_codes(chain.from_iterable(parsed), table, sum(counts))
     return None if codes is None else (codes, 0)
