@@ -15,6 +15,7 @@ import os
 import re
 import sys
 import tempfile
+from itertools import chain
 from pathlib import Path
 from typing import Dict, Optional
 
@@ -95,10 +96,10 @@ def bootstrap_resamples(spec) -> int:
     return value
 
 
-#: The page draws at most this many items per track for its intervals (resamples x items, about a
-#: tenth of a second): the scoring step must stay a small multiple of reading the files, whatever
-#: their size. A larger track gets fewer resamples ...
-PAGE_DRAWS = 20_000_000
+#: The page draws at most this many items per track for its intervals (resamples x items, about
+#: 0.05 s): the scoring step must stay a small multiple of reading the files, whatever their size.
+#: A track of more than 10,000 items gets fewer resamples ...
+PAGE_DRAWS = 10_000_000
 #: ... but not fewer than this: a track too large for it gets no interval on the page (organisers
 #: compute one with ``rank_submissions.py``, which has no such budget).
 PAGE_MIN_RESAMPLES = 100
@@ -270,7 +271,7 @@ MAX_ANNOTATOR_BARS = 40
 
 
 def _annotator_figure(tr, hide_gold: bool) -> str:
-    rows_of = [name for names in tr.gold.annotators for name in names]
+    rows_of = list(chain.from_iterable(tr.gold.annotators))
     errors = summaries.per_annotator_errors(tr.gold.gold, tr.prediction.values, rows_of, tr.track.scale or "")
     minimum = summaries.MIN_GROUP_ITEMS if hide_gold else 1
     shown = sorted((e for e in errors if e[1] >= minimum), key=lambda e: (-e[1], e[0]))[:MAX_ANNOTATOR_BARS]
