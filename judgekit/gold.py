@@ -7,7 +7,8 @@ perspectivist gold is each annotator's own label, in the item's annotator order.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import chain
+from itertools import chain, repeat
+from operator import itemgetter
 from typing import Dict, List, Optional
 
 import numpy as np
@@ -73,7 +74,7 @@ def build_gold(track: Track, items: List[dict], display: str) -> GoldTrack:
 
 
 def _build_gold(track: Track, items: List[dict], display: str) -> GoldTrack:
-    ids = [it["id"] for it in items]
+    ids = list(map(itemgetter("id"), items))
     groups = {g: _group_column(items, g) for g in ("lang", "genre") if any(g in it for it in items)}
     clean = _clean_gold(track, items)
     if clean is not None:
@@ -114,8 +115,18 @@ def _build_gold(track: Track, items: List[dict], display: str) -> GoldTrack:
 
 def _group_column(items: List[dict], key: str) -> List[str]:
     """Each item's ``key`` (lang, genre) as text, "" when absent."""
-    values = [it.get(key, "") for it in items]
+    values = list(map(dict.get, items, repeat(key), repeat("")))
     return values if set(map(type, values)) <= {str} else [str(v) for v in values]
+
+
+def _list_column(items: List[dict], key: str) -> Optional[List[list]]:
+    """Each item's ``key`` as ``it.get(key) or []`` gives it, or None when one is not a list then."""
+    values = list(map(dict.get, items, repeat(key)))
+    if set(map(type, values)) - {list}:
+        values = [value or [] for value in values]
+        if set(map(type, values)) - {list}:
+            return None
+    return values
 
 
 def _clean_gold(track: Track, items: List[dict]):
@@ -137,13 +148,12 @@ def _clean_gold(track: Track, items: List[dict]):
     if track.kind == "classification":
         gold = exact_codes([it.get("label") for it in items], {**track.label_index(), None: -1}, n)
         return None if gold is None else (gold, gold >= 0, [])
-    names = [it.get("annotators") or [] for it in items]
-    given = [it.get("annotations") or [] for it in items]
-    if not all([type(a) is list and type(b) is list and len(a) == len(b) for a, b in zip(names, given)]):
-        return None
-    if set(map(type, chain.from_iterable(names))) - {str}:
+    names, given = _list_column(items, "annotators"), _list_column(items, "annotations")
+    if names is None or given is None or set(map(type, chain.from_iterable(names))) - {str}:
         return None
     counts = np.fromiter(map(len, names), dtype=np.int64, count=n)
+    if not np.array_equal(counts, np.fromiter(map(len, given), dtype=np.int64, count=n)):
+        return None
     if track.scale == "multilabel":
         values = _clean_choices(list(chain.from_iterable(given)), track)
     else:
