@@ -1,0 +1,152 @@
+"""The benchmark's cases. Each runs in a fresh worker process and returns one or more result rows.
+
+A row is a dict: ``case``, ``items``, ``seconds`` (the measured work), ``peak_mb``, and where they
+apply ``floor_seconds`` / ``floor_ratio``, ``loop_ratios`` (metric -> ratio), ``bootstrap_ratio``,
+``throughput`` and a free-text ``detail``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import shutil
+from pathlib import Path
+from typing import Callable, Dict, List
+
+from judgekit.formats.items import read_items
+from judgekit.formats.submission import read_prediction
+from judgekit.gold import build_gold
+from judgekit.metrics import get as get_metric
+from judgekit.scoring import score_folder
+from judgekit.spec import read_spec
+from judgekit.stats import track_intervals
+
+from . import floor, loops, synth
+from .measure import best_of, peak_mb, repeats_for, reset_peak, run_scorer
+
+ORDINAL_11 = [str(v) for v in range(-5, 6)]
+CSC_6 = [str(v) for v in range(1, 7)]
+
+
+#: ``--scale`` of run.py: a fraction of the documented sizes, for a quick look (targets still apply).
+SCALE = float(os.environ.get("JUDGEKIT_BENCH_SCALE", "1"))
+
+
+def sized(n_items: int) -> int:
+    return max(100, int(n_items * SCALE))
+
+
+def _case(track: dict, n_items: int, n_annotators: int = 0, **kw) -> synth.TrackCase:
+    return synth.TrackCase(track=track, n_items=sized(n_items), n_annotators=n_annotators, **kw)
+
+
+SCORING = {
+    "similarity_positional": (_case({"id": "sts", "kind": "similarity", "dataset": "sts"}, 1_000_000), True),
+    "similarity_id_tab": (_case({"id": "sts", "kind": "similarity", "dataset": "sts"}, 1_000_000), False),
+    "soft_ordinal_11": (_case({"id": "par_soft", "kind": "soft_label", "scale": "ordinal", "dataset": "par",
+                               "labels": ORDINAL_11}, 200_000, 5, text_words=20), False),
+    "perspectivist_ordinal": (_case({"id": "csc_pe", "kind": "perspectivist", "scale": "ordinal",
+                                     "dataset": "csc", "labels": CSC_6}, 200_000, 10, text_words=20), False),
+    "perspectivist_categorical": (_case({"id": "mp_pe", "kind": "perspectivist", "scale": "categorical",
+                                         "dataset": "mp", "labels": ["0", "1"]}, 200_000, 10, text_words=20), False),
+    "perspectivist_multilabel": (_case({"id": "ven_pe", "kind": "perspectivist", "scale": "multilabel",
+                                        "dataset": "ven", "labels": list(synth.NLI)}, 50_000, 4, pool=4,
+                                       text_words=20), False),
+}
+
+BOOTSTRAP = {
+    "similarity": {"kind": "similarity"},
+    "classification": {"kind": "classification", "labels": list(synth.NLI)},
+    "soft_categorical": {"kind": "soft_label", "scale": "categorical", "labels": list(synth.NLI)},
+    "soft_ordinal": {"kind": "soft_label", "scale": "ordinal", "labels": CSC_6},
+    "soft_multilabel": {"kind": "soft_label", "scale": "multilabel", "labels": list(synth.NLI)},
+    "perspectivist_categorical": {"kind": "perspectivist", "scale": "categorical", "labels": list(synth.NLI)},
+    "perspectivist_ordinal": {"kind": "perspectivist", "scale": "ordinal", "labels": CSC_6},
+    "perspectivist_multilabel": {"kind": "perspectivist", "scale": "multilabel", "labels": list(synth.NLI)},
+}
+
+
+def write_phase(root: Path, case: synth.TrackCase, positional: bool = False, noise: float = 0.3):
+    """root/ref (task.json + gold) and root/res (one submission) for a one-track phase."""
+    track = case.as_track()
+    items = synth.gold_items(case)
+    synth.write_reference(root / "ref", synth.task_spec([track]), {track.dataset: items})
+    synth.write_submission(root / "res", track, items, synth.predictions(case, items, noise=noise), positional)
+    return track
+
+
+def loop_ratios(track, ref: Path, res: Path) -> Dict[str, float]:
+    """Per LeWiDi metric of the track: per-item loop time over the kit's time, on the same data."""
+    out = {}
+    gold = build_gold(track, read_items(ref / f"{track.dataset}.jsonl"), "gold")
+    pred = read_prediction(res / f"{track.id}.tsv", f"{track.id}.tsv", gold)
+    for name in track.metrics:
+        if name not in loops.LEWIDI_METRICS:
+            continue
+        metric = get_metric(name)
+        kit_seconds, kit_value = best_of(5, lambda: metric.score(gold.gold, pred.values).value)
+        (g, p), extra = loops.as_lists(name, gold.gold, pred.values)
+        loop_seconds, loop_value = best_of(3, lambda: loops.loop_metric(name)(g, p, **extra))
+        if not math.isclose(loop_value, kit_value, abs_tol=1e-9):
+            raise AssertionError(f"{name}: the loop gives {loop_value!r}, the kit {kit_value!r}")
+        out[name] = loop_seconds / kit_seconds
+    return out
+
+
+def scoring_case(name: str, workdir: Path) -> List[dict]:
+    """The scoring program end to end (a subprocess) against the stdlib floor, on one big track."""
+    case, positional = SCORING[name]
+    root = workdir / name
+    track = write_phase(root, case, positional)
+    floors, runs = [], []
+    while len(runs) < repeats_for(runs[0].seconds if runs else 0.0):  # interleaved: the same load on both
+        floors.append(best_of(1, lambda: floor.read_phase(root / "ref", root / "res", [track]))[0])
+        runs.append(run_scorer(root, root / "out"))
+    floor_seconds = min(floors)
+    failed = [r for r in runs if r.returncode != 0]
+    if failed:
+        raise RuntimeError(f"the scoring program failed (exit {failed[0].returncode}): {failed[0].stderr}")
+    best = min(runs, key=lambda r: r.seconds)
+    row = {"case": f"score {name}", "items": case.n_items, "seconds": best.seconds,
+           "peak_mb": max(r.peak_mb for r in runs), "floor_seconds": floor_seconds,
+           "floor_ratio": best.seconds / floor_seconds, "loop_ratios": loop_ratios(track, root / "ref", root / "res")}
+    shutil.rmtree(root, ignore_errors=True)
+    return [row]
+
+
+def bootstrap_case(workdir: Path) -> List[dict]:
+    """1,000 resamples of a 100,000-item track against scoring it once, for every kind and scale."""
+    rows = []
+    for name, settings in BOOTSTRAP.items():
+        track = {"id": "t", "dataset": "d", **settings}
+        case = _case(track, 100_000, 5 if settings["kind"] != "similarity" else 0, pool=50)
+        root = workdir / f"bootstrap-{name}"
+        write_phase(root, case)
+        spec = read_spec(root / "ref")
+        reset_peak()
+        score_seconds, result = best_of(2, lambda: score_folder(spec, root / "ref", root / "res"))
+        tr = result.tracks["t"]
+        boot_seconds, intervals = best_of(1, lambda: track_intervals(tr, 1000, spec.seed))
+        assert set(intervals) == set(tr.scores), "every metric has an interval"
+        rows.append({"case": f"bootstrap {name}", "items": case.n_items, "seconds": boot_seconds,
+                     "peak_mb": peak_mb(), "score_seconds": score_seconds,
+                     "bootstrap_ratio": boot_seconds / score_seconds,
+                     "loop_ratios": loop_ratios(case.as_track(), root / "ref", root / "res"),
+                     "detail": ", ".join(tr.track.metrics)})
+        shutil.rmtree(root, ignore_errors=True)
+    return rows
+
+
+CASES: Dict[str, Callable[[Path], List[dict]]] = {
+    **{f"score_{name}": (lambda workdir, name=name: scoring_case(name, workdir)) for name in SCORING},
+    "bootstrap": bootstrap_case,
+}
+
+
+def lazy_cases() -> Dict[str, Callable[[Path], List[dict]]]:
+    """Every case, including those defined in other modules (imported when asked for)."""
+    from .ranking import ranking_case
+    from .throughput import cosine_case
+    return {**CASES, "ranking": ranking_case, "cosine": cosine_case}
+
+

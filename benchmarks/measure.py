@@ -1,0 +1,95 @@
+"""Timing and peak memory: the scoring program as a subprocess, in-process work with a reset peak.
+
+Peak memory is the resident set's high-water mark: a child's ``ru_maxrss`` from ``os.wait4`` (that
+child alone), or for in-process work ``VmHWM`` after resetting it through ``/proc/self/clear_refs``
+(Linux); where the reset is not possible, the process's whole-life ``ru_maxrss`` (an upper bound).
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import resource
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Tuple
+
+REPO = Path(__file__).resolve().parents[1]
+SCORER = REPO / "scoring_program" / "score.py"
+
+
+@dataclass(frozen=True)
+class Run:
+    """One subprocess run: wall seconds, peak resident memory in MB, exit code and stderr's end."""
+
+    seconds: float
+    peak_mb: float
+    returncode: int
+    stderr: str
+
+
+def run_scorer(input_dir: Path, output_dir: Path) -> Run:
+    """``python3 scoring_program/score.py INPUT OUTPUT`` as the platform runs it, with the real interpreter."""
+    err_path = output_dir.parent / f".{output_dir.name}.stderr"
+    with open(os.devnull, "wb") as out, open(err_path, "wb") as err:
+        started = time.perf_counter()
+        proc = subprocess.Popen([sys.executable, str(SCORER), str(input_dir), str(output_dir)],
+                                stdout=out, stderr=err, cwd=str(REPO))
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - started
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    stderr = err_path.read_text(encoding="utf-8", errors="replace")[-2000:]
+    return Run(seconds, usage.ru_maxrss / 1024.0, proc.returncode, stderr)
+
+
+def best_of(repeat: int, action: Callable[[], object]) -> Tuple[float, object]:
+    """The shortest wall time of ``repeat`` runs of ``action`` (seconds) and the last result.
+
+    As ``timeit`` does, the garbage collector is off while ``action`` runs (its passes would land
+    at random in one run or another), and no collection is forced between runs.
+    """
+    best, result = float("inf"), None
+    enabled = gc.isenabled()
+    for _ in range(max(1, repeat)):
+        result = None
+        gc.disable()
+        try:
+            started = time.perf_counter()
+            result = action()
+            best = min(best, time.perf_counter() - started)
+        finally:
+            if enabled:
+                gc.enable()
+    return best, result
+
+
+def repeats_for(seconds: float) -> int:
+    """How many times to measure something that took ``seconds`` once: short measurements are
+    noisy (the shortest of several is kept), long ones are steady and costly."""
+    return 5 if seconds < 1.5 else 3 if seconds < 4.0 else 2
+
+
+def reset_peak() -> bool:
+    """Reset this process's peak resident set to its current size; False where Linux does not allow it."""
+    gc.collect()
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+        return True
+    except OSError:
+        return False
+
+
+def peak_mb() -> float:
+    """This process's peak resident set since the last ``reset_peak`` (MB)."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024.0
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
