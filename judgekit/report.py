@@ -97,8 +97,8 @@ def bootstrap_resamples(spec) -> int:
 
 
 #: The page draws at most this many items per track for its intervals (resamples x items, about
-#: 0.05 s): the scoring step must stay a small multiple of reading the files, whatever their size.
-#: A track of more than 10,000 items gets fewer resamples ...
+#: 0.03 s): the scoring step must stay a small multiple of reading the files, whatever their size.
+#: A track of more than 5,000 items gets fewer resamples than asked for ...
 PAGE_DRAWS = 5_000_000
 #: ... but not fewer than this: a track too large for it gets no interval on the page (organisers
 #: compute one with ``rank_submissions.py``, which has no such budget).
