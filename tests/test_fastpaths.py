@@ -85,9 +85,8 @@ def test_clean_files_take_the_fast_path_and_read_the_same(track_id, tmp_path, mo
     path = tmp_path / f"{track_id}.tsv"
     for content in (edition.valid_file(track_id), _shuffled_valid(track_id, header=True, crlf=True)):
         path.write_bytes(content)
-        lines = textfile.read_lines(path, "x")
         gold = GOLD[track_id]
-        assert submission._read_clean(lines, gold) is not None
+        assert submission._read_clean(*textfile.read_texts(path, "x"), gold) is not None
         fast, precise = read_both(path, track_id, monkeypatch)
         assert fast[0] == "ok" and same_outcome(fast, precise), (fast, precise)
 
@@ -98,7 +97,7 @@ def test_positional_files_take_the_fast_path(tmp_path, monkeypatch):
     for content in ("\n".join(scores) + "\n", "\n".join(s + "\t80" for s in scores) + "\n",
                     "\n".join(f" {s} \t 9.5 " for s in scores) + "\n\n\n"):
         path.write_text(content)
-        assert submission._read_clean(textfile.read_lines(path, "x"), GOLD["sim"]).format == "positional"
+        assert submission._read_clean(*textfile.read_texts(path, "x"), GOLD["sim"]).format == "positional"
         fast, precise = read_both(path, "sim", monkeypatch)
         assert fast[0] == "ok" and fast[1].format == "positional" and same_outcome(fast, precise)
 
@@ -190,6 +189,8 @@ def test_block_reader_agrees_with_the_line_reader(block_bytes, monkeypatch):
         if fast == ("ok", None):
             continue
         taken += 1
+        if fast[0] == "ok":
+            fast = ("ok", list(zip(*fast[1])))
         assert fast == outcome(lambda: textfile._read_bounded(io.BytesIO(data), "x")), data
     assert taken > 3000  # the fast path answered for many of them
 

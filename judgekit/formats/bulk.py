@@ -98,9 +98,10 @@ def choice_rows(values: list, index: dict, n_labels: int) -> Optional[np.ndarray
     Each value must be a list of exact keys of ``index`` (label -> column), else None. The lists
     are flattened and looked up in C (``chain``, ``map``), not one by one.
     """
-    if set(map(type, values)) - {list}:
+    try:  # list.__len__ refuses anything but a list: one pass checks and measures
+        lengths = np.fromiter(map(list.__len__, values), dtype=np.int64, count=len(values))
+    except TypeError:
         return None
-    lengths = np.fromiter(map(len, values), dtype=np.int64, count=len(values))
     columns = exact_codes(chain.from_iterable(values), index, int(lengths.sum()))
     if columns is None:
         return None

@@ -91,9 +91,10 @@ def _per_annotator(track: Track, texts: List[str], counts: Sequence[int]) -> Opt
     if not multilabel and _contains(texts, _NOT_LABEL_LISTS):
         return None
     parsed = json_values(texts)
-    if parsed is None or set(map(type, parsed)) - {list}:
-        return None
-    if list(map(len, parsed)) != list(counts):
+    try:  # list.__len__ refuses anything but a list: one pass checks and measures
+        if parsed is None or list(map(list.__len__, parsed)) != list(counts):
+            return None
+    except TypeError:
         return None
     if multilabel:
         return _choices(track, list(chain.from_iterable(parsed)))

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -20,7 +20,7 @@ from ..gold import GoldTrack, label_codes
 from ..metrics import PerAnnotator
 from .bulk import NUMBER_CHARS, collector_paused, number_column
 from .columns import clean_values
-from .textfile import read_lines, safe_display, shorten
+from .textfile import read_texts, safe_display, shorten
 from .values import ValueProblem, describe_value, parse_label, parse_number, parse_per_annotator, parse_soft
 
 MAX_IDS_LISTED = 5
@@ -65,10 +65,11 @@ def read_prediction(path: Path, display: str, gold: GoldTrack) -> Prediction:
 def _read_prediction(path: Path, display: str, gold: GoldTrack) -> Prediction:
     track = gold.track
     display = safe_display(display)
-    lines = read_lines(path, display)
-    clean = _read_clean(lines, gold)
+    numbers, texts = read_texts(path, display)
+    clean = _read_clean(numbers, texts, gold)
     if clean is not None:
         return clean
+    lines = list(zip(numbers, texts))
     id_set = {i: n for n, i in enumerate(gold.ids)}
     if track.positional and _looks_positional(lines, id_set):
         return _read_positional(lines, display, gold)
@@ -115,16 +116,16 @@ def _read_prediction(path: Path, display: str, gold: GoldTrack) -> Prediction:
     return Prediction(_parse_values(ordered, display, gold, warnings), warnings, "id")
 
 
-def _read_clean(lines: List[Tuple[int, str]], gold: GoldTrack) -> Optional[Prediction]:
+def _read_clean(numbers: Sequence[int], texts: List[str], gold: GoldTrack) -> Optional[Prediction]:
     """The Prediction of a file without any problem, read a whole column at a time, or None.
 
-    None sends the file to the line-by-line reader below, which then finds and reports the problem;
-    so every check stays where it is, and this path only has to be sure when it answers.
+    ``numbers`` and ``texts`` are the file's non-blank lines (``textfile.read_texts``). None sends
+    the file to the line-by-line reader below, which then finds and reports the problem; so every
+    check stays where it is, and this path only has to be sure when it answers.
     """
     track = gold.track
-    texts = [line for _, line in lines]
     if track.positional:
-        positional = _clean_positional(lines, texts, gold)
+        positional = _clean_positional(numbers, texts, gold)
         if positional is not False:
             return positional
     warnings: List[str] = []
@@ -148,13 +149,13 @@ def _read_clean(lines: List[Tuple[int, str]], gold: GoldTrack) -> Optional[Predi
     return Prediction(_wrap(parsed[0], gold), warnings + _value_warnings(parsed[1], 0), "id")
 
 
-def _clean_positional(lines: List[Tuple[int, str]], texts: List[str], gold: GoldTrack):
+def _clean_positional(numbers: Sequence[int], texts: List[str], gold: GoldTrack):
     """A clean SemEval positional file's Prediction; False when the file is surely not positional
     (its first line does not look so); None when only the precise reader can tell."""
     first = texts[0].split()
     if not 1 <= len(first) <= 2 or number_column(first) is None:
         return False
-    if len(texts) != len(gold.ids) or lines[-1][0] != len(texts):
+    if len(texts) != len(gold.ids) or numbers[-1] != len(texts):
         return None
     joined = "\n".join(texts)
     if not joined.isascii() or joined.translate(NUMBER_CHARS).strip("\n"):

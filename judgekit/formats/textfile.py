@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import codecs
 from pathlib import Path
-from typing import List, Optional, Tuple
+from typing import List, Optional, Sequence, Tuple
 
 from ..errors import SubmissionError
 
@@ -71,6 +71,11 @@ def _decode_line(raw: bytes, number: int, offset: int, display: str) -> str:
 
 def read_lines(path: Path, display: str) -> List[Tuple[int, str]]:
     """Non-blank lines with their 1-based numbers. Refuses binary, non-UTF-8, empty and huge files or lines."""
+    return list(zip(*read_texts(path, display)))
+
+
+def read_texts(path: Path, display: str) -> Tuple[Sequence[int], List[str]]:
+    """``read_lines`` as two columns: the numbers (a ``range`` when no line is blank) and the texts."""
     display = safe_display(display)
     try:
         size = Path(path).stat().st_size
@@ -78,22 +83,25 @@ def read_lines(path: Path, display: str) -> List[Tuple[int, str]]:
             raise SubmissionError.single(display, "file is too large", expected=f"at most {MAX_FILE_BYTES} bytes",
                                          found=f"{size} bytes")
         with open(path, "rb") as f:
-            lines = _read_blocks(f, display)
-            if lines is None:
+            columns = _read_blocks(f, display)
+            if columns is None:
                 f.seek(0)
                 lines = _read_bounded(f, display)
+                columns = [number for number, _ in lines], [text for _, text in lines]
     except OSError as e:
         raise SubmissionError.single(display, "the file cannot be read", found=e.strerror or e.__class__.__name__)
-    if not lines:
+    if not columns[1]:
         raise SubmissionError.single(display, "file is empty", expected="one line per item",
                                      found="no content", hint="check that predictions were written")
-    return lines
+    return columns
 
 
-def _read_blocks(f, display: str) -> Optional[List[Tuple[int, str]]]:
-    """What ``_read_bounded`` returns for a clean file, a block of whole lines at a time; None as soon
-    as a block holds something the precise reader must report (or a line near the length limit)."""
-    lines: List[Tuple[int, str]] = []
+def _read_blocks(f, display: str) -> Optional[Tuple[Sequence[int], List[str]]]:
+    """What ``_read_bounded`` finds in a clean file, as (numbers, texts), a block of whole lines at a
+    time; None as soon as a block holds something the precise reader must report (or a line near the
+    length limit). The numbers stay a ``range`` until a blank line is met."""
+    texts: List[str] = []
+    numbers: Optional[List[int]] = None
     number = 0
     longest = MAX_LINE_BYTES // 4 - 1  # characters: at most 4 UTF-8 bytes each, plus a CR
     block = f.read(max(BLOCK_BYTES, 4))
@@ -122,10 +130,15 @@ def _read_blocks(f, display: str) -> Optional[List[Tuple[int, str]]]:
             parts.pop()
         if max(map(len, parts), default=0) > longest:
             return None
-        lines.extend((number + k, line) for k, line in enumerate(parts, start=1) if line.strip())
+        kept = [line for line in parts if line.strip()]
+        if numbers is None and len(kept) != len(parts):
+            numbers = list(range(1, len(texts) + 1))
+        if numbers is not None:
+            numbers.extend(number + k for k, line in enumerate(parts, start=1) if line.strip())
+        texts.extend(kept)
         number += len(parts)
         block = f.read(BLOCK_BYTES)
-    return lines
+    return (range(1, len(texts) + 1) if numbers is None else numbers), texts
 
 
 def _read_bounded(f, display: str) -> List[Tuple[int, str]]:
