@@ -119,10 +119,12 @@ def per_annotator_errors(gold, pred, annotator_of_row: Sequence[str], scale: str
 def group_scores(metric: Metric, stats, groups: Sequence[str]) -> List[Tuple[str, int, Optional[float]]]:
     """(group value, items, score) of each group of items; score None when undefined there."""
     stats = np.asarray(stats, dtype=float).reshape(len(stats), -1)
-    labels = np.asarray(list(groups), dtype=object)
+    groups = groups if isinstance(groups, list) else list(groups)
+    numbers = {value: k for k, value in enumerate(dict.fromkeys(groups))}  # compare numbers, not strings
+    codes = np.fromiter(map(numbers.__getitem__, groups), dtype=np.int64, count=len(groups))
     out = []
-    for value in sorted(set(labels.tolist())):
-        mask = labels == value
+    for value in sorted(numbers):
+        mask = codes == numbers[value]
         with np.errstate(divide="ignore", invalid="ignore"):
             score = float(np.asarray(metric.from_stats(stats[mask].sum(axis=0), int(mask.sum()))))
         out.append((str(value), int(mask.sum()), score if math.isfinite(score) else None))
