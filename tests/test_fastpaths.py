@@ -224,7 +224,8 @@ def test_item_files_read_the_same_on_both_paths(dataset, tmp_path):
     path = tmp_path / f"{dataset}.jsonl"
     items = edition.GOLD[dataset]
     cases = [(mutated, "\n", False) for mutated in _item_mutations(items)]
-    cases += [(items, "\r\n", True), (items, "\n\n", False), (items, "\u2028", False), (items, "\r", False)]
+    cases += [(items, "\r\n", True), (items, "\n\n", False), (items, "\u2028", False), (items, "\r", False),
+              (items, "\n\u3000\n", False), (items, "\n \t\n", False)]
     cases += [([dict(items[0], texts=["a\u2028b", "c"])] + items[1:], "\n", False)]
     taken = 0
     for mutated, sep, bom in cases:

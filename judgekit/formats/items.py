@@ -63,10 +63,9 @@ def _clean_items(lines: List[str]) -> Optional[List[dict]]:
     seen = set()
     scan = SCAN_JSON
     while lines:
-        line = lines.pop()
-        if not line.strip():
+        body = lines.pop().strip(JSON_SPACE)
+        if not body:  # blank (a line of other white space fails to parse below: the precise path skips it)
             continue
-        body = line.strip(JSON_SPACE)
         try:
             item, end = scan(body, 0)
         except (StopIteration, ValueError, RecursionError):
