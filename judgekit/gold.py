@@ -75,7 +75,7 @@ def build_gold(track: Track, items: List[dict], display: str) -> GoldTrack:
 
 def _build_gold(track: Track, items: List[dict], display: str) -> GoldTrack:
     ids = list(map(itemgetter("id"), items))
-    groups = {g: _group_column(items, g) for g in ("lang", "genre") if any(g in it for it in items)}
+    groups = {g: _group_column(items, g) for g in ("lang", "genre") if any(map(dict.__contains__, items, repeat(g)))}
     clean = _clean_gold(track, items)
     if clean is not None:
         gold, scored, annotators = clean

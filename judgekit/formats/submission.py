@@ -143,7 +143,7 @@ def _read_clean(numbers: Sequence[int], texts: List[str], gold: GoldTrack) -> Op
         if len(position) != len(ids) or len(ids) != len(gold.ids) or not all([i in position for i in gold.ids]):
             return None
         values = [values[position[i]] for i in gold.ids]
-    parsed = clean_values(track, values, [len(names) for names in gold.annotators])
+    parsed = clean_values(track, values, list(map(len, gold.annotators)))
     if parsed is None:
         return None
     return Prediction(_wrap(parsed[0], gold), warnings + _value_warnings(parsed[1], 0), "id")
