@@ -1,9 +1,10 @@
-"""The LeWiDi 2025 metrics written as the official evaluation code is: a Python loop over items.
+"""The LeWiDi 2025 metrics as straightforward per-item Python loops, as the official code computes them.
 
-Each function takes plain Python lists (one entry per item) and returns the score, rounding where
-the official definitions round (``docs/metrics.md`` sections 3 and 4). The Wasserstein distance is
-the cumulative-sum form in plain Python, which is faster than the optimal-transport solver the
-official code calls, so the loop ratio the benchmark reports is, if anything, an underestimate.
+Each function takes plain Python lists (one entry per item, built before the timing) and returns the
+score, rounding where the official definitions round (``docs/metrics.md`` sections 3 and 4). The loops
+are tight on purpose (no per-item numpy call, no conversions), and the Wasserstein distance is the
+cumulative-sum form rather than an optimal-transport solver: the loop ratio the benchmark reports is,
+if anything, an underestimate.
 """
 
 from __future__ import annotations
