@@ -134,10 +134,10 @@ def _read_clean(numbers: Sequence[int], texts: List[str], gold: GoldTrack) -> Op
         texts = texts[1:]
         warnings.append("the first line was read as a header and skipped")
     pairs = [text.split("\t", 1) for text in texts]
-    if not all([len(pair) == 2 for pair in pairs]):
+    if not pairs or set(map(len, pairs)) != {2}:
         return None
-    ids = [pair[0].strip() for pair in pairs]
-    values = [pair[1] for pair in pairs]
+    heads, values = map(list, zip(*pairs))
+    ids = list(map(str.strip, heads))
     if ids != gold.ids:
         position = {item_id: k for k, item_id in enumerate(ids)}
         if len(position) != len(ids) or len(ids) != len(gold.ids) or not all([i in position for i in gold.ids]):
