@@ -69,7 +69,7 @@ def best_of(repeat: int, action: Callable[[], object]) -> Tuple[float, object]:
 def repeats_for(seconds: float) -> int:
     """How many times to measure something that took ``seconds`` once: short measurements are
     noisy (the shortest of several is kept), long ones are steady and costly."""
-    return 5 if seconds < 1.5 else 3 if seconds < 4.0 else 2
+    return 9 if seconds < 1.5 else 3 if seconds < 4.0 else 2
 
 
 def reset_peak() -> bool:

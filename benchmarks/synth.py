@@ -87,13 +87,17 @@ def _annotator_sets(n_items: int, per_item: int, pool: int, rng: np.random.Gener
 
 
 def gold_items(case: TrackCase, seed: int = SEED) -> List[dict]:
-    """Kit items with gold for ``case`` (texts, lang, genre, annotators, annotations, score, label)."""
+    """Kit items with gold for ``case``: texts, lang, annotators and annotations, score or label; a
+    genre as STS Benchmark and OCNLI have one (similarity, classification), none as LeWiDi has none."""
     rng = np.random.default_rng(seed)
     n = case.n_items
     texts = text_pairs(n, case.text_words, seed)
     ids = [f"{case.track['dataset']}-{i:07d}" for i in range(n)]
     genre = rng.integers(0, len(GENRES), n)
-    base = [{"id": ids[i], "texts": texts[i], "lang": "en", "genre": GENRES[genre[i]]} for i in range(n)]
+    base = [{"id": ids[i], "texts": texts[i], "lang": "en"} for i in range(n)]
+    if case.kind in ("similarity", "classification"):
+        for item, g in zip(base, genre):
+            item["genre"] = GENRES[g]
     if case.kind == "similarity":
         scores = np.round(rng.uniform(0, 5, n), 2).tolist()
         for item, score in zip(base, scores):
