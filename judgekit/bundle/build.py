@@ -279,6 +279,16 @@ def sha256_of(path: Path) -> str:
     return digest.hexdigest()
 
 
+def replace_output(staged: Path, final: Path) -> None:
+    """Move a staged tree or zip to ``final`` (a plain name inside ``--out``; the edition name is a
+    checked slug), replacing an old one. A symbolic link found there is removed, never followed."""
+    if final.is_symlink() or final.is_file():
+        final.unlink()
+    elif final.exists():
+        shutil.rmtree(final)
+    os.replace(staged, final)
+
+
 def build(edition: Edition, data_root: Path, out_dir: Path) -> BuildSummary:
     """Validate everything, then write ``OUT/<edition>/`` and ``OUT/<edition>.zip`` (replacing old ones)."""
     data = import_data(edition, data_root)
@@ -290,10 +300,8 @@ def build(edition: Edition, data_root: Path, out_dir: Path) -> BuildSummary:
         write_tree(edition, data, tree)
         write_zip(tree, staging / f"{edition.name}.zip")
         final_tree, final_zip = out_dir / edition.name, out_dir / f"{edition.name}.zip"
-        if final_tree.exists():
-            shutil.rmtree(final_tree)
-        os.replace(tree, final_tree)
-        os.replace(staging / f"{edition.name}.zip", final_zip)
+        replace_output(tree, final_tree)
+        replace_output(staging / f"{edition.name}.zip", final_zip)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     sizes = {name: _size(final_tree / name) for name in ("reference_data", "input_data", "starting_kit")}

@@ -13,15 +13,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional
 
-import yaml
-
+from ..confine import path_problem, slug_problem
 from ..errors import ConfigError, Problem
 from ..spec import PHASES, TaskSpec, check_primary_direction
 from ..tracks import Track, tracks_from_list
+from .config_yaml import load_config_yaml
 
 DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
 DEFAULT_IMAGE = "codalab/codalab-legacy:py312"
 PHASE_NAMES = {"practice": "Practice", "evaluation": "Evaluation", "post-campaign": "Post-campaign"}
+#: Bounds of the config's numbers: Codabench stores limits as PostgreSQL integers (< 2**31); a time
+#: limit past a week is a typo (its default queue stops at 600 s); numpy seeds are 32-bit.
+MAX_COUNT = 2**31 - 1
+MAX_TIME_LIMIT = 7 * 24 * 3600
+MAX_SEED = 2**32 - 1
+MAX_RESAMPLES = 100_000
 SUBMISSION_RULES = ("Add", "Add_And_Delete", "Add_And_Delete_Multiple", "Force_Last",
                     "Force_Latest_Multiple", "Force_Best")
 
@@ -93,10 +99,12 @@ def _date(value, key: str, problems: List[Problem], where: str) -> Optional[dt.d
         return None
 
 
-def _int(raw: dict, key: str, default: int, problems: List[Problem], where: str, minimum: int = 0) -> int:
+def _int(raw: dict, key: str, default: int, problems: List[Problem], where: str, minimum: int = 0,
+         maximum: int = MAX_COUNT) -> int:
     value = raw.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        problems.append(Problem(where, f"'{key}' must be a whole number >= {minimum}", found=repr(value)))
+    if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= maximum:
+        problems.append(Problem(where, f"'{key}' must be a whole number from {minimum:,} to {maximum:,}",
+                                found=repr(value)[:80]))
         return default
     return value
 
@@ -132,7 +140,8 @@ def _phases(raw_phases, problems: List[Problem]) -> List[Phase]:
             description=str(raw.get("description", "")),
             max_submissions_per_day=_int(raw, "max_submissions_per_day", 5, problems, where),
             max_submissions=_int(raw, "max_submissions", 100, problems, where),
-            execution_time_limit=_int(raw, "execution_time_limit", 600, problems, where, minimum=1),
+            execution_time_limit=_int(raw, "execution_time_limit", 600, problems, where, minimum=1,
+                                      maximum=MAX_TIME_LIMIT),
             public_gold=bool(raw.get("public_gold", pid == "practice"))))
     ids = [p.id for p in phases]
     if len(set(ids)) != len(ids):
@@ -152,15 +161,27 @@ def _phases(raw_phases, problems: List[Problem]) -> List[Phase]:
 
 
 def _pages(raw, folder: Path, problems: List[Problem]) -> List[dict]:
+    if raw is not None and not isinstance(raw, list):
+        problems.append(Problem("pages", "must be a list of {title, file}", found=repr(raw)[:80]))
+        return []
     pages = []
     for i, page in enumerate(raw or []):
         if not isinstance(page, dict) or "title" not in page or "file" not in page:
             problems.append(Problem(f"pages[{i}]", "each page needs 'title' and 'file'", found=repr(page)[:80]))
             continue
-        if not (folder / page["file"]).is_file():
-            problems.append(Problem(f"pages[{i}]", "page file not found", found=str(folder / page["file"])))
-        pages.append({"title": str(page["title"]), "file": str(page["file"])})
+        if _edition_file(page["file"], folder, f"pages[{i}]", "page file", problems):
+            pages.append({"title": str(page["title"]), "file": str(page["file"])})
     return pages
+
+
+def _edition_file(value, folder: Path, where: str, key: str, problems: List[Problem]) -> bool:
+    """A file the config names must be a regular file inside the edition folder (links resolved)."""
+    problem = path_problem(value, folder, where, key, "the edition folder")
+    if problem is None and not (folder / value).is_file():
+        problem = Problem(where, f"'{key}' file not found", found=str(folder / value))
+    if problem is not None:
+        problems.append(problem)
+    return problem is None
 
 
 def _check_public_files(raw, folder: Path, problems: List[Problem]) -> None:
@@ -172,40 +193,40 @@ def _check_public_files(raw, folder: Path, problems: List[Problem]) -> None:
                                 found=repr(raw)[:80]))
         return
     for i, name in enumerate(raw):
-        relative = Path(str(name))
-        if not isinstance(name, str) or relative.is_absolute() or ".." in relative.parts:
-            problems.append(Problem(f"public_files[{i}]", "must be a path inside the edition folder",
-                                    expected="e.g. extra/lexicon.tsv", found=repr(name)))
-        elif not (folder / relative).is_file():
-            problems.append(Problem(f"public_files[{i}]", "file not found", found=str(folder / relative)))
+        _edition_file(name, folder, f"public_files[{i}]", f"public_files[{i}]", problems)
 
 
-def load_edition(path: Path) -> Edition:
-    """Read and validate ``edition.yaml`` (or a folder holding one)."""
-    path = Path(path)
-    if path.is_dir():
-        path = path / "edition.yaml"
-    display = str(path)
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as e:
-        raise ConfigError.single(display, f"cannot read the edition config ({e.strerror})")
-    except yaml.YAMLError as e:
-        raise ConfigError.single(display, f"not valid YAML ({e})")
-    if not isinstance(raw, dict):
-        raise ConfigError.single(display, "the edition config must be a YAML mapping")
-    folder = path.parent
-    problems: List[Problem] = []
-    known = {"name", "title", "description", "phases", "datasets", "tracks", "pages", "terms", "logo",
-             "docker_image", "leaderboard", "baselines", "seed", "public_files", "contact_email",
-             "bootstrap_resamples"}
-    for key in sorted(set(raw) - known):
-        problems.append(Problem(display, f"unknown top-level key '{key}'", expected=", ".join(sorted(known))))
+def _check_names(raw: dict, display: str, problems: List[Problem]) -> None:
+    """Required strings, and the names that become file or folder names (edition name, dataset ids)."""
     for key in ("name", "title", "terms", "logo"):
         if not isinstance(raw.get(key), str) or not raw.get(key):
             problems.append(Problem(display, f"'{key}' is required", expected="a non-empty string",
-                                    found=repr(raw.get(key))))
-    phases = _phases(raw.get("phases"), problems)
+                                    found=repr(raw.get(key))[:80]))
+    if isinstance(raw.get("name"), str) and raw.get("name"):
+        problem = slug_problem(raw["name"], display, "name")
+        if problem is not None:
+            problems.append(problem)
+    datasets = raw.get("datasets")
+    for dataset_id in datasets if isinstance(datasets, dict) else ():
+        problem = slug_problem(dataset_id, f"{display}: datasets", "dataset id")
+        if problem is not None:
+            problems.append(problem)
+        elif not isinstance(datasets[dataset_id], dict):
+            problems.append(Problem(f"{display}: datasets '{dataset_id}'", "must be a mapping of source options",
+                                    expected="e.g. {importer: kit, path: data/sts_en}",
+                                    found=repr(datasets[dataset_id])[:80]))
+
+
+def _check_files(raw: dict, folder: Path, display: str, problems: List[Problem]) -> List[dict]:
+    """terms, logo, pages and public_files: regular files inside the edition folder. Returns the pages."""
+    for key in ("terms", "logo"):
+        if isinstance(raw.get(key), str) and raw.get(key):
+            _edition_file(raw[key], folder, display, key, problems)
+    _check_public_files(raw.get("public_files"), folder, problems)
+    return _pages(raw.get("pages"), folder, problems)
+
+
+def _tracks_and_datasets(raw: dict, display: str, problems: List[Problem]):
     try:
         tracks = tracks_from_list(raw.get("tracks"), where=f"{display}: tracks")
         check_primary_direction(tracks, f"{display}: tracks")
@@ -219,19 +240,41 @@ def load_edition(path: Path) -> Edition:
     for t in tracks:
         if t.dataset not in datasets:
             problems.append(Problem(f"{display}: tracks '{t.id}'", "its dataset is not declared under 'datasets'",
-                                    expected=", ".join(sorted(datasets)) or "a datasets entry", found=repr(t.dataset)))
-    for key in ("terms", "logo"):
-        if isinstance(raw.get(key), str) and not (folder / raw[key]).is_file():
-            problems.append(Problem(display, f"'{key}' file not found", found=str(folder / raw[key])))
+                                    expected=", ".join(sorted(map(str, datasets))) or "a datasets entry",
+                                    found=repr(t.dataset)))
+    return tracks, datasets
+
+
+def load_edition(path: Path) -> Edition:
+    """Read and validate ``edition.yaml`` (or a folder holding one)."""
+    path = Path(path)
+    if path.is_dir():
+        path = path / "edition.yaml"
+    display = str(path)
+    raw = load_config_yaml(path, display)
+    if not isinstance(raw, dict):
+        raise ConfigError.single(display, "the edition config must be a YAML mapping")
+    folder = path.parent
+    problems: List[Problem] = []
+    known = {"name", "title", "description", "phases", "datasets", "tracks", "pages", "terms", "logo",
+             "docker_image", "leaderboard", "baselines", "seed", "public_files", "contact_email",
+             "bootstrap_resamples"}
+    for key in sorted(set(map(str, raw)) - known):
+        problems.append(Problem(display, f"unknown top-level key '{key}'", expected=", ".join(sorted(known))))
+    _check_names(raw, display, problems)
+    phases = _phases(raw.get("phases"), problems)
+    tracks, datasets = _tracks_and_datasets(raw, display, problems)
     leaderboard = raw.get("leaderboard") or {}
+    if not isinstance(leaderboard, dict):
+        problems.append(Problem(display, "'leaderboard' must be a mapping", found=repr(leaderboard)[:80]))
+        leaderboard = {}
     rule = leaderboard.get("submission_rule", "Force_Last")
     if rule not in SUBMISSION_RULES:
         problems.append(Problem(display, "unknown leaderboard submission_rule", expected=" | ".join(SUBMISSION_RULES),
-                                found=repr(rule)))
-    pages = _pages(raw.get("pages"), folder, problems)
-    _check_public_files(raw.get("public_files"), folder, problems)
-    seed = _int(raw, "seed", 12345, problems, display)
-    resamples = _int(raw, "bootstrap_resamples", 1000, problems, display)
+                                found=repr(rule)[:80]))
+    pages = _check_files(raw, folder, display, problems)
+    seed = _int(raw, "seed", 12345, problems, display, maximum=MAX_SEED)
+    resamples = _int(raw, "bootstrap_resamples", 1000, problems, display, maximum=MAX_RESAMPLES)
     if problems:
         raise ConfigError(problems)
     return Edition(name=raw["name"], title=raw["title"], description=str(raw.get("description", "")),

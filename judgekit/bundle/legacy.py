@@ -20,7 +20,6 @@ hand) and no solutions.
 from __future__ import annotations
 
 import html
-import os
 import re
 import shutil
 import tempfile
@@ -29,7 +28,7 @@ from typing import Dict, List
 
 import yaml
 
-from .build import BuildSummary, import_data, sha256_of, write_tree, write_yaml
+from .build import BuildSummary, import_data, replace_output, sha256_of, write_tree, write_yaml
 from .compose import PRECISION, leaderboard_columns
 from .edition import Edition, Phase
 from .zipdet import write_zip
@@ -226,10 +225,8 @@ def build_legacy(edition: Edition, data_root: Path, out_dir: Path) -> BuildSumma
         write_legacy_tree(edition, staging / "v2", staging / name)
         write_zip(staging / name, staging / f"{name}.zip")
         final_tree, final_zip = out_dir / name, out_dir / f"{name}.zip"
-        if final_tree.exists():
-            shutil.rmtree(final_tree)
-        os.replace(staging / name, final_tree)
-        os.replace(staging / f"{name}.zip", final_zip)
+        replace_output(staging / name, final_tree)
+        replace_output(staging / f"{name}.zip", final_zip)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     sizes = {kind: sum(f.stat().st_size for f in final_tree.glob(f"{kind}*.zip"))

@@ -15,6 +15,7 @@ import importlib
 from pathlib import Path
 from typing import Dict, List
 
+from ..confine import lexical_escapes, require_inside
 from ..errors import ConfigError
 
 #: importer name -> module (imported lazily, so one broken importer cannot break the others)
@@ -35,5 +36,18 @@ def load_split(source: dict, root: Path, split: str, where: str = "datasets") ->
     if name not in IMPORTERS:
         raise ConfigError.single(where, "unknown importer", expected=" | ".join(sorted(IMPORTERS)),
                                  found=repr(name))
+    check_source_paths(source, Path(root), where)
     module = importlib.import_module(IMPORTERS[name])
     return module.load_split(source, Path(root), split)
+
+
+def check_source_paths(source: dict, root: Path, where: str) -> None:
+    """Everything an importer reads must lie inside ``root`` (``--data``, or the edition folder):
+    no option may be absolute or climb with '..', and the release ``path`` (with every file below it)
+    must stay inside ``root`` once symbolic links are resolved. Nested sources (``fallback``) are
+    checked when their own turn comes."""
+    problems = list(lexical_escapes(source, where, "the data folder"))
+    if problems:
+        raise ConfigError(problems)
+    if "path" in source:
+        require_inside(source["path"], root, where, "path", f"the data folder ({root})")

@@ -1,0 +1,85 @@
+"""Reading an edition config's YAML with bounds, so a small file cannot take the machine.
+
+YAML aliases (``*name``) repeat an anchored node without copying its text: nine levels of ten
+aliases each ("billion laughs") make a 4 KB file stand for 10**9 strings, and any later walk over the
+loaded value (a message, a check) spends gigabytes. The file is composed into nodes first (linear in
+its size), the size of the value it stands for is counted with aliases expanded (linear in the
+number of distinct nodes), and only a value of at most ``MAX_EXPANDED_NODES`` nodes is built.
+Aliases themselves stay allowed: configs use them to share a source between datasets.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+
+from ..errors import ConfigError
+
+MAX_CONFIG_BYTES = 1024 * 1024
+MAX_EXPANDED_NODES = 100_000  # the shipped editions expand to under 2,000
+
+
+def _children(node) -> list:
+    if isinstance(node, yaml.SequenceNode):
+        return node.value
+    if isinstance(node, yaml.MappingNode):
+        return [part for pair in node.value for part in pair]
+    return []
+
+
+def expanded_size(root, limit: int) -> int:
+    """Nodes of the value ``root`` stands for, aliases expanded (stops counting past ``limit``).
+    Raises ValueError if an alias refers to a node that contains it (a value of infinite size)."""
+    done: dict = {}
+    visiting: set = set()
+    stack = [(root, False)]
+    while stack:
+        node, finished = stack.pop()
+        key = id(node)
+        if finished:
+            visiting.discard(key)
+            done[key] = min(limit + 1, 1 + sum(done[id(child)] for child in _children(node)))
+            continue
+        if key in done:
+            continue
+        if key in visiting:
+            raise ValueError("an alias refers to a node that contains it")
+        visiting.add(key)
+        stack.append((node, True))
+        stack.extend((child, False) for child in _children(node) if id(child) not in done)
+    return done[id(root)]
+
+
+def load_config_yaml(path: Path, display: str):
+    """The value of a YAML config file, or ConfigError naming the file and what is wrong with it."""
+    try:
+        size = Path(path).stat().st_size
+        if size > MAX_CONFIG_BYTES:
+            raise ConfigError.single(display, "the edition config is too large", expected=f"at most "
+                                     f"{MAX_CONFIG_BYTES // 1024} KiB", found=f"{size} bytes")
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise ConfigError.single(display, f"cannot read the edition config ({e.strerror})")
+    except UnicodeDecodeError as e:
+        raise ConfigError.single(display, "the edition config is not UTF-8 text", found=str(e))
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        if expanded_size(node, MAX_EXPANDED_NODES) > MAX_EXPANDED_NODES:
+            raise ConfigError.single(display, "the edition config's YAML aliases expand to too many values "
+                                     "(an alias bomb?)", expected=f"at most {MAX_EXPANDED_NODES:,} values "
+                                     "once every *alias is replaced by its &anchor",
+                                     found=f"more, from {len(text):,} characters",
+                                     hint="write the repeated parts out, or use fewer nested aliases")
+        return loader.construct_document(node)
+    except ValueError as e:
+        raise ConfigError.single(display, f"not a usable YAML config ({e})")
+    except RecursionError:
+        raise ConfigError.single(display, "the edition config is nested too deeply")
+    except yaml.YAMLError as e:
+        raise ConfigError.single(display, f"not valid YAML ({e})")
+    finally:
+        loader.dispose()

@@ -1,0 +1,107 @@
+"""Keeping an edition config's names and paths inside the folders they belong to.
+
+An edition config is code-adjacent input: a name becomes a folder the builder replaces, a page path
+a file copied into the public pages, a dataset path a release the importers read. None of them may
+reach outside its folder, by an absolute path, a ``..`` component or a symbolic link (links are
+resolved before the check). These helpers return a ``Problem`` (or raise ``ConfigError``) that names
+the key, what was found and what is allowed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path, PurePosixPath, PureWindowsPath
+from typing import Iterator, Optional
+
+from .errors import ConfigError, Problem
+
+#: Edition names and dataset ids: they become file and folder names, so no separators, no dot-only names.
+SLUG_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+SLUG_RULE = "letters, digits, '_', '-' and '.', starting with a letter or digit, at most 64 characters"
+
+
+def slug_problem(value, where: str, key: str) -> Optional[Problem]:
+    """A Problem if ``value`` is not a safe slug (usable as one file or folder name), else None."""
+    if isinstance(value, str) and SLUG_PATTERN.match(value):
+        return None
+    return Problem(where, f"'{key}' must be a plain name ({SLUG_RULE})", found=repr(value)[:80],
+                   hint="it becomes a file or folder name in the bundle")
+
+
+def _escapes_lexically(value: str) -> bool:
+    """Absolute (POSIX or Windows) or with a '..' component, whatever the separator."""
+    posix, windows = PurePosixPath(value), PureWindowsPath(value)
+    return (posix.is_absolute() or windows.is_absolute() or bool(windows.drive) or value.startswith(("\\", "/"))
+            or ".." in posix.parts or ".." in windows.parts)
+
+
+def _inside(path: Path, base: Path) -> bool:
+    try:
+        path.resolve().relative_to(base.resolve())
+        return True
+    except (ValueError, OSError, RuntimeError):  # RuntimeError: a symlink loop (Python < 3.13)
+        return False
+
+
+def path_problem(value, base: Path, where: str, key: str, base_name: str) -> Optional[Problem]:
+    """A Problem unless ``value`` is a relative path that stays inside ``base`` once symlinks are resolved."""
+    if not isinstance(value, str) or not value or "\0" in value:
+        return Problem(where, f"'{key}' must be a relative path inside {base_name}", found=repr(value)[:80])
+    if _escapes_lexically(value):
+        return Problem(where, f"'{key}' must be a relative path inside {base_name}",
+                       expected="no absolute path and no '..'", found=repr(value)[:80])
+    if not _inside(Path(base) / value, Path(base)):
+        return Problem(where, f"'{key}' leads outside {base_name} through a symbolic link",
+                       expected=f"a file inside {base}", found=f"{value} -> {(Path(base) / value).resolve()}",
+                       hint="copy the file into the folder instead of linking to it")
+    return None
+
+
+def escaping_links(folder: Path, base: Path) -> Iterator[Path]:
+    """Symbolic links under ``folder`` (or ``folder`` itself) whose target lies outside ``base``."""
+    folder, base = Path(folder), Path(base)
+    if folder.is_symlink() and not _inside(folder, base):
+        yield folder
+    if not folder.is_dir() or not _inside(folder, base):
+        return
+    for current, dirs, files in os.walk(folder):  # does not descend into linked folders; they are checked here
+        for name in dirs + files:
+            entry = Path(current) / name
+            if entry.is_symlink() and not _inside(entry, base):
+                yield entry
+
+
+def require_inside(value, base: Path, where: str, key: str, base_name: str) -> Path:
+    """``base / value`` after checking it (and any link below it) stays inside ``base``; ConfigError if not."""
+    problem = path_problem(value, base, where, key, base_name)
+    if problem is not None:
+        raise ConfigError([problem])
+    target = Path(base) / value
+    link = next(escaping_links(target, base), None)
+    if link is not None:
+        raise ConfigError.single(where, f"'{key}' holds a symbolic link that leads outside {base_name}",
+                                 found=f"{link} -> {link.resolve()}",
+                                 hint="copy the file into the folder instead of linking to it")
+    return target
+
+
+def string_leaves(value, key: str = "") -> Iterator[tuple]:
+    """(dotted key, string) for every string inside nested mappings and lists."""
+    if isinstance(value, str):
+        yield key, value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield from string_leaves(v, f"{key}.{k}" if key else str(k))
+    elif isinstance(value, (list, tuple)):
+        for i, v in enumerate(value):
+            yield from string_leaves(v, f"{key}[{i}]")
+
+
+def lexical_escapes(source, where: str, base_name: str) -> Iterator[Problem]:
+    """Problems for every string option of ``source`` that is absolute or climbs with '..' (importers
+    join options such as file names and track names to the release folder)."""
+    for key, value in string_leaves(source):
+        if "\0" in value or ((("/" in value or "\\" in value or value == "..") and _escapes_lexically(value))):
+            yield Problem(where, f"option '{key}' must stay inside {base_name}",
+                          expected="a relative path without '..'", found=repr(value)[:80])
