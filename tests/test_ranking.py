@@ -2,6 +2,7 @@
 data ranked with the three baselines and two noisy copies of the gold."""
 
 import csv
+import re
 import io
 import json
 import math
@@ -78,11 +79,11 @@ def _report():
 
 def test_markdown_table_marks_the_best_group_and_lists_failures():
     text = render_markdown(_report())
-    assert "| 1 | team_a&b | 1.00 | 0.8123 | **81.23*** (1) |" in text
+    assert "| 1 | team\\_a&amp;b | 1.00 | 0.8123 | **81.23*** (1) |" in text
     assert "| 1 | x\\|y | 1.00 | 0.8000 | 80.00* (1) |" in text
     assert "| 3 | z | 3.00 | 0.5000 | 50.00 (3) |" in text
     assert "| 4 | late | 4.00 | -1.0000 | - |" in text
-    assert "bad_zip: not a valid zip archive" in text and "judgekit 0.1.0|bootstrap 10|seed 1" in text
+    assert "bad\\_zip: not a valid zip archive" in text and "judgekit 0.1.0|bootstrap 10|seed 1" in text
     assert "Not submitted: late." in text
 
 
@@ -102,6 +103,61 @@ def test_latex_table_escapes_names_and_marks_ties():
     assert r"z & 3.00 & 0.5000 & 50.00 \\" in text
     assert text.count(r"\begin{tabular}") == 1 and r"\bottomrule" in text
     assert latex_escape("50% #1 $x$ ~ ^ \\") == r"50\% \#1 \$x\$ \textasciitilde{} \textasciicircum{} \textbackslash{}"
+
+
+# --- hostile names in the tables (a participant chooses a system name; a reason quotes their file) -----
+
+HOSTILE = ['<img src=x onerror=alert(1)>', '=HYPERLINK("http://evil.example","click")', "**bold** [l](http://x)",
+           "+1 | @SUM(A1)", "-2", "\ttab", "\rcr\n# heading", "`code` $x$", "\\input{/etc/passwd}\n\\end{document}"]
+
+
+def _hostile_report():
+    rows = [RankedSystem(name, -0.25 + i / 100, i + 1, i == 0, None if i == 0 else 0.5)
+            for i, name in enumerate(HOSTILE)]
+    ranking = TrackRanking(SimpleNamespace(id="en_en", title="<b>STS</b>"), "pearson", "williams",
+                           "=cmd|' /C calc'!A0", rows, missing=["<script>x</script>"])
+    overall = [OverallRow(name, i + 1, float(i + 1), -0.25 + i / 100, {"en_en": i + 1}) for i, name in enumerate(HOSTILE)]
+    return RankingReport("T <script>", "evaluation", "sig`x`\n# injected", 0.05, {"en_en": ranking}, overall,
+                         ["en_en"], [("=1+1", "@cmd\n<iframe>")])
+
+
+def test_markdown_shows_hostile_names_as_text():
+    text = render_markdown(_hostile_report())
+    for raw in ("<img", "<b>", "<script>", "<iframe>", "**bold**", "[l](", "`code`"):
+        assert raw not in text, raw
+    assert "&lt;img src=x onerror=alert\\(1\\)&gt;" in text and "\\*\\*bold\\*\\* \\[l\\]\\(http://x\\)" in text
+    assert "+1 \\| @SUM\\(A1\\)" in text and "\\`code\\` \\$x\\$" in text
+    assert "``sig`x` # injected``" in text  # the signature stays one code span on one line
+    lines = text.splitlines()
+    assert not any(line.startswith("# heading") or line.startswith("# injected") or line.startswith("\\end")
+                   for line in lines)
+    cells = [len(re.findall(r"(?<!\\)\|", line)) for line in lines if line.startswith("|")]
+    assert cells == [6] * (2 + len(HOSTILE)) + [7] * (2 + len(HOSTILE))  # no name adds a table column
+
+
+def test_csv_neutralises_formulas_in_text_cells_only():
+    rows = list(csv.DictReader(io.StringIO(render_csv(_hostile_report()))))
+    systems = [r["system"] for r in rows if r["table"] == "overall"]
+    assert systems[1] == "'" + HOSTILE[1] and systems[3] == "'" + HOSTILE[3] and systems[4] == "'-2"
+    assert systems[5] == "'\ttab" and systems[6] == "'\rcr\n# heading" and systems[0] == HOSTILE[0]
+    for r in rows:
+        for key, value in r.items():
+            if key in ("value", "mean_rank", "primary", "p_vs_best", "ci_low", "ci_high", "rank"):
+                assert value == "" or float(value) == float(value)  # numbers stay numbers, negatives too
+            else:
+                assert not value.startswith(("=", "+", "-", "@", "\t", "\r")), (key, value)
+    assert [r["value"] for r in rows if r["table"] == "en_en"][0] == "-0.25"
+    failed = [r for r in rows if r["table"] == "not_ranked"][0]
+    assert failed["system"] == "'=1+1" and failed["note"] == "'@cmd\n<iframe>"
+    assert {r["note"] for r in rows if r["table"] == "en_en"} == {"'=cmd|' /C calc'!A0"}
+
+
+def test_latex_escapes_hostile_names_and_keeps_comments_on_one_line():
+    text = render_latex(_hostile_report())
+    assert "\\input" not in text and "\\end{document}" not in text and "\n# injected" not in text
+    assert r"\textbackslash{}input\{/etc/passwd\} \textbackslash{}end\{document\}" in text
+    assert all(line.startswith("%") or not line.lstrip().startswith("#") for line in text.splitlines())
+    assert text.splitlines()[1] == "% reproduce with: sig`x` # injected"
 
 
 # --- the organiser command ---------------------------------------------------------------------------
@@ -177,7 +233,7 @@ def test_command_ranks_what_it_can_and_reports_the_rest(small_phase, capsys):
     soft = {r["system"]: r for r in rows if r["table"] == "soft"}
     assert soft["good"]["rank"] == "1" and soft["weak"]["rank"] == "2" and soft["good"]["test"] == "wilcoxon"
     markdown = (out / "ranking.md").read_text()
-    assert "## Not ranked" in markdown and "Not submitted: folder_run, sim_only." in markdown
+    assert "## Not ranked" in markdown and "Not submitted: folder\\_run, sim\\_only." in markdown
     assert (out / "ranking.tex").read_text().startswith("% judgekit official ranking")
 
 

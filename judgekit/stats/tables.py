@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
@@ -65,13 +66,37 @@ def _test_text(report: RankingReport, ranking: TrackRanking) -> str:
     return f"{ranking.test}, two-sided, alpha {report.alpha:g}"
 
 
-def _md(text) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
+#: Characters CommonMark/GFM give a meaning to inside a line (emphasis, code, links, images, table
+#: cells, strikethrough, headings, math); a backslash makes each one literal. ("+ - ." only matter at
+#: the start of a line, where no value is ever written.)
+_MD_PUNCTUATION = set("\\`*_{}[]()#!|~$")
+_HTML_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}
+
+
+def _one_line(text) -> str:
+    """Control characters (newlines, tabs, carriage returns...) as spaces: a value stays on its line."""
+    return "".join(" " if ord(ch) < 32 or ord(ch) == 127 or ch in "\u2028\u2029\x85" else ch for ch in str(text))
+
+
+def md_escape(text) -> str:
+    """Text shown as itself in Markdown (and the HTML it may contain): Markdown punctuation
+    backslash-escaped, ``& < > "`` as HTML entities, on one line."""
+    return "".join(_HTML_ENTITIES.get(ch) or ("\\" + ch if ch in _MD_PUNCTUATION else ch) for ch in _one_line(text))
+
+
+def md_code(text) -> str:
+    """An inline code span that holds ``text`` whatever backticks it contains."""
+    text = _one_line(text)
+    fence = "`" * (max(map(len, re.findall("`+", text)), default=0) + 1)
+    return f"{fence} {text} {fence}" if text.startswith("`") or text.endswith("`") else f"{fence}{text}{fence}"
+
+
+_md = md_escape
 
 
 def render_markdown(report: RankingReport) -> str:
     out = [f"# Official ranking: {_md(report.title)} ({_md(report.phase)})", "",
-           f"Reproduce with: `{report.signature}`", "",
+           f"Reproduce with: {md_code(report.signature)}", "",
            "## Overall", "",
            f"Systems ordered by their mean rank over the primary tracks ({', '.join(report.primary_tracks)}); "
            f"a track a system did not submit counts as last place. `{MARK}` marks the best system of a track "
@@ -119,22 +144,35 @@ CSV_COLUMNS = ("table", "rank", "system", "metric", "value", "ci_low", "ci_high"
                "tied_with_best", "mean_rank", "primary", "note")
 
 
+#: A spreadsheet reads a cell starting with one of these as a formula (OWASP "CSV injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_text(text) -> str:
+    """A text cell (a name, a reason) that a spreadsheet shows as text: a leading quote before a
+    formula start, as OWASP advises. Number cells are written by ``repr`` and never pass here, so a
+    negative score stays a number."""
+    text = str(text)
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
 def render_csv(report: RankingReport) -> str:
-    """One row per (track, system) and one per system overall; empty cells where not applicable."""
+    """One row per (track, system) and one per system overall; empty cells where not applicable.
+    Numbers at full precision (``repr``); every text cell through ``csv_text``."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for row in report.overall:
-        writer.writerow(["overall", row.rank, row.system, "mean_rank", "", "", "", "", "", "",
+        writer.writerow(["overall", row.rank, csv_text(row.system), "mean_rank", "", "", "", "", "", "",
                          repr(row.mean_rank), repr(row.primary), ""])
     for tid, ranking in report.rankings.items():
         for r in ranking.rows:
-            writer.writerow([tid, r.rank, r.system, ranking.metric, repr(r.value),
+            writer.writerow([csv_text(tid), r.rank, csv_text(r.system), csv_text(ranking.metric), repr(r.value),
                              repr(r.interval.low) if r.interval else "", repr(r.interval.high) if r.interval else "",
-                             ranking.test, "" if r.p_value is None else repr(r.p_value),
-                             int(r.tied_with_best), "", "", ranking.note or ""])
+                             csv_text(ranking.test), "" if r.p_value is None else repr(r.p_value),
+                             int(r.tied_with_best), "", "", csv_text(ranking.note or "")])
     for name, reason in report.failures:
-        writer.writerow(["not_ranked", "", name, "", "", "", "", "", "", "", "", "", reason])
+        writer.writerow(["not_ranked", "", csv_text(name), "", "", "", "", "", "", "", "", "", csv_text(reason)])
     return buffer.getvalue()
 
 
@@ -143,14 +181,16 @@ _LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$",
 
 
 def latex_escape(text) -> str:
-    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in str(text).replace("\n", " "))
+    """Text typeset as itself: TeX's special characters replaced, control characters as spaces (so a
+    value cannot end a ``%`` comment line or start a new one)."""
+    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in _one_line(text))
 
 
 def render_latex(report: RankingReport) -> str:
     """The overall table (booktabs), best per track in bold, ties with the best starred."""
     track_ids = list(report.rankings)
     lines = [f"% judgekit official ranking: {latex_escape(report.title)} ({latex_escape(report.phase)})",
-             f"% reproduce with: {report.signature}",
+             f"% reproduce with: {_one_line(report.signature)}",
              "% needs \\usepackage{booktabs}",
              "\\begin{table}[t]", "\\centering", "\\small",
              "\\begin{tabular}{rlrr" + "r" * len(track_ids) + "}", "\\toprule",
