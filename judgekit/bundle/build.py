@@ -21,7 +21,7 @@ from .. import __version__
 from ..errors import ConfigError, Problem
 from ..formats.items import public_view, write_items
 from ..formats.write import gold_as_values, write_prediction
-from ..gold import GoldTrack, build_gold
+from ..gold import build_gold
 from ..importers import load_split
 from ..metrics import get as get_metric
 from ..scoring import load_gold, score_folder
@@ -30,7 +30,7 @@ from ..tracks import leaderboard_keys
 from .baselines_run import baseline_scores, run_baseline, write_solutions
 from .compose import competition_yaml
 from .edition import Edition, Phase
-from .leaks import check_public_tree
+from .leaks import HiddenSplit, check_public_tree
 from .pages import generated_pages
 from .zipdet import tree_files, write_zip
 
@@ -177,16 +177,17 @@ def write_yaml(path: Path, doc: dict) -> None:
                           + text, encoding="utf-8")
 
 
-def hidden_gold(edition: Edition, data: EditionData) -> Dict[str, GoldTrack]:
+def hidden_gold(edition: Edition, data: EditionData) -> Dict[str, HiddenSplit]:
     """Gold that no public file may contain: the splits of phases whose gold is not public."""
     public_splits = {p.split for p in edition.phases if p.public_gold}
-    hidden: Dict[str, GoldTrack] = {}
+    hidden: Dict[str, HiddenSplit] = {}
     for phase in edition.phases:
         if phase.public_gold or phase.split in public_splits:
             continue
         for track in edition.tracks:
-            hidden[f"{track.id} ({phase.split})"] = build_gold(
-                track, data.splits[phase.split][track.dataset], f"{track.dataset} ({phase.split})")
+            items = data.splits[phase.split][track.dataset]
+            hidden[f"{track.id} ({phase.split})"] = HiddenSplit(
+                build_gold(track, items, f"{track.dataset} ({phase.split})"), items)
     return hidden
 
 

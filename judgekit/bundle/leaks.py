@@ -1,14 +1,22 @@
-"""Refusing public files that contain hidden gold, by item id and value.
+"""Refusing public files that contain hidden gold.
 
-Two checks: public item files may hold only public fields (training files aside, whose gold is
-public by design and whose ids may not be evaluation ids); and no public text file, read as a
-submission, may reproduce hidden gold (at least ``LEAK_SHARE`` of a track's items exactly right).
+Three checks on every public file (and every file inside a public zip):
+
+- public input item files may hold only public fields (training files aside, whose gold is public by
+  design and whose items may not be evaluation items);
+- an item file of the kit's format that holds hidden items (same id and texts) with their gold, for
+  a large share of a hidden track's items, is refused, even with items left out;
+- any other text file is read as a submission of each hidden track (``read_prediction``) and by its
+  content in any layout (``content_leaks``); reproducing most of a track's hidden gold refuses it.
+
+Binary files (a NUL byte in their first 8 KiB) and the engine's own code are not read.
 """
 
 from __future__ import annotations
 
 import json
 import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List
 
@@ -19,11 +27,20 @@ from ..formats.archive import safe_extract
 from ..formats.items import PUBLIC_FIELDS, read_items
 from ..formats.submission import read_prediction
 from ..gold import GoldTrack, build_gold
+from .content_leaks import LEAK_SHARE_MIN, MIN_ITEMS, content_leaks, probe_for
 
-LEAK_SHARE = 0.9
-LEAK_MIN_ITEMS = 5
-TEXT_SUFFIXES = (".tsv", ".txt", ".csv", ".json", ".jsonl", ".md", ".pred", "")
+LEAK_SHARE = 0.9  # a file read as a submission: share of items exactly right
+LEAK_MIN_ITEMS = MIN_ITEMS
 MAX_SCANNED_BYTES = 64 * 1024 * 1024
+HINT = "remove the file, or mark the phase's gold public on purpose"
+
+
+@dataclass
+class HiddenSplit:
+    """A track's gold on a split no public file may reveal, with the items it was built from."""
+
+    gold: GoldTrack
+    items: List[dict] = field(default_factory=list)
 
 
 def exact_share(gold: GoldTrack, values) -> float:
@@ -42,10 +59,15 @@ def exact_share(gold: GoldTrack, values) -> float:
     return float(np.mean(hits)) if len(hits) else 0.0
 
 
+def _is_text(path: Path) -> bool:
+    with open(path, "rb") as f:
+        return b"\0" not in f.read(8192)
+
+
 def _candidates(root: Path) -> List[Path]:
     return sorted(p for p in Path(root).rglob("*") if p.is_file() and not p.is_symlink()
                   and p.stat().st_size <= MAX_SCANNED_BYTES and "judgekit" not in p.parts
-                  and (p.suffix.lower() in TEXT_SUFFIXES or p.suffix.lower() == ".zip"))
+                  and (p.suffix.lower() == ".zip" or _is_text(p)))
 
 
 def _check_item_file(path: Path, display: str, problems: List[Problem]) -> None:
@@ -61,8 +83,9 @@ def _check_item_file(path: Path, display: str, problems: List[Problem]) -> None:
             return
 
 
-def _scan_text(path: Path, display: str, hidden: Dict[str, GoldTrack], problems: List[Problem]) -> None:
-    for track_id, gold in hidden.items():
+def _scan_text(path: Path, display: str, hidden: Dict[str, HiddenSplit], problems: List[Problem]) -> None:
+    for track_id, split in hidden.items():
+        gold = split.gold
         if len(gold.ids) < LEAK_MIN_ITEMS:
             continue
         try:
@@ -73,50 +96,80 @@ def _scan_text(path: Path, display: str, hidden: Dict[str, GoldTrack], problems:
         if share >= LEAK_SHARE:
             problems.append(Problem(display, f"public file reproduces the hidden gold of track '{track_id}'",
                                     expected="no hidden gold in public files", found=f"{share:.0%} of items exact",
-                                    hint="remove the file, or mark the phase's gold public on purpose"))
+                                    hint=HINT))
+            return
 
 
-def _scan_items(path: Path, display: str, hidden: Dict[str, GoldTrack], problems: List[Problem]) -> None:
+def _scan_content(path: Path, display: str, probes: list, problems: List[Problem]) -> None:
+    text = path.read_bytes().decode("utf-8", errors="replace")
+    for name, share, how in content_leaks(text, probes):
+        problems.append(Problem(display, f"public file reproduces the hidden gold of track '{name}'",
+                                expected="no hidden gold in public files",
+                                found=f"the gold of {share:.0%} of its items, {how}", hint=HINT))
+
+
+def _identity(item: dict) -> tuple:
+    return (item["id"], tuple(item.get("texts") or ()))
+
+
+def _scan_items(items: List[dict], display: str, hidden: Dict[str, HiddenSplit], problems: List[Problem]) -> None:
     """A public item file with gold fields (a starting kit's reference data, a training file, a public
-    file) must not carry the hidden gold of every item of a track (e.g. dev and test are one file)."""
-    try:
-        by_id = {item["id"]: item for item in read_items(path, display)}
-    except ConfigError:
-        return
-    for track_id, gold in hidden.items():
-        if len(gold.ids) < LEAK_MIN_ITEMS or not all(i in by_id for i in gold.ids):
+    file) must not carry the hidden gold of most items of a track (e.g. dev and test share items), even
+    with some items left out. Items are the same when their id and texts are."""
+    public = {_identity(item): item for item in items}
+    for track_id, split in hidden.items():
+        shared = [(item, public[_identity(item)]) for item in split.items if _identity(item) in public]
+        if len(shared) < LEAK_MIN_ITEMS:
             continue
         try:
-            public = build_gold(gold.track, [by_id[i] for i in gold.ids], display)
-            share = exact_share(gold, public.gold)
+            theirs = build_gold(split.gold.track, [p for _, p in shared], display)
+            ours = build_gold(split.gold.track, [h for h, _ in shared], display)
+            share = exact_share(ours, theirs.gold) * len(shared) / len(split.items)
         except (KitError, ValueError, IndexError, KeyError):
             continue  # not this track's items (other fields or annotators): nothing of its gold
-        if share >= LEAK_SHARE:
+        if share >= LEAK_SHARE_MIN:
             problems.append(Problem(display, f"public item file carries the hidden gold of track '{track_id}'",
                                     expected="no hidden gold in public files", found=f"{share:.0%} of items exact",
                                     hint="dev and test may not share items when the dev gold is public; "
                                          "set 'public_gold: false' on the practice phase"))
 
 
-def check_public_tree(public_roots: List[Path], hidden: Dict[str, GoldTrack], base: Path) -> None:
-    """Raise ConfigError if any public file leaks hidden gold. ``hidden``: track id -> hidden gold."""
+def _scan_file(path: Path, display: str, hidden: Dict[str, HiddenSplit], probes: list,
+               problems: List[Problem], in_input_data: bool) -> None:
+    if path.suffix.lower() == ".zip":
+        with tempfile.TemporaryDirectory(prefix="judgekit-leak-") as tmp:
+            try:
+                safe_extract(path, Path(tmp), display)
+            except KitError:
+                return
+            for inner in _candidates(Path(tmp)):
+                if inner.suffix.lower() != ".zip":  # one level of archives
+                    _scan_file(inner, f"{display}:{inner.relative_to(tmp).as_posix()}", hidden, probes,
+                               problems, in_input_data=False)
+        return
+    if path.suffix == ".jsonl" and in_input_data and not path.name.endswith(".train.jsonl"):
+        _check_item_file(path, display, problems)
+        return
+    if path.suffix == ".jsonl":
+        try:
+            items = read_items(path, display)
+        except (ConfigError, UnicodeDecodeError):
+            items = None
+        if items is not None:
+            _scan_items(items, display, hidden, problems)
+            return
+    _scan_text(path, display, hidden, problems)
+    _scan_content(path, display, probes, problems)
+
+
+def check_public_tree(public_roots: List[Path], hidden: Dict[str, HiddenSplit], base: Path) -> None:
+    """Raise ConfigError if any public file leaks hidden gold. ``hidden``: track (split) -> its gold."""
+    probes = [probe for name, split in hidden.items()
+              if (probe := probe_for(name, split.gold, split.items)) is not None]
     problems: List[Problem] = []
     for root in public_roots:
         for path in _candidates(root):
-            display = path.relative_to(base).as_posix()
-            if path.suffix == ".jsonl" and not path.name.endswith(".train.jsonl") and "input_data" in path.parts:
-                _check_item_file(path, display, problems)
-            elif path.suffix == ".jsonl":
-                _scan_items(path, display, hidden, problems)
-            elif path.suffix.lower() == ".zip":
-                with tempfile.TemporaryDirectory(prefix="judgekit-leak-") as tmp:
-                    try:
-                        safe_extract(path, Path(tmp), display)
-                    except KitError:
-                        continue
-                    for inner in _candidates(Path(tmp)):
-                        _scan_text(inner, f"{display}:{inner.relative_to(tmp).as_posix()}", hidden, problems)
-            else:
-                _scan_text(path, display, hidden, problems)
+            _scan_file(path, path.relative_to(base).as_posix(), hidden, probes, problems,
+                       in_input_data="input_data" in path.relative_to(base).parts)
     if problems:
         raise ConfigError(problems)

@@ -1,0 +1,220 @@
+"""Hidden gold in a public file of any text layout, found by its content.
+
+A file leaks a hidden split when its numbers or labels reproduce the split's gold for a large share of
+the items, whatever the layout (CSV, TSV, a JSON object keyed by id, JSON lines, Markdown, a column of
+scores without ids). The text is cut into tokens (runs of characters between blanks and the
+punctuation of CSV, JSON and Markdown tables) and read two ways:
+
+- **by id**: wherever a hidden item's id appears, the values just after it and just before it (the
+  nearest numbers, or the nearest of the track's labels) are compared with that item's gold: its
+  score, its label, its soft-label vector, or its annotators' labels in order (for a vector, the values
+  may be interleaved with keys, as ``{"0": 0.4, "1": 0.6}``);
+- **by order**: the file's numbers (or labels), and every sub-sequence of them taken with a stride of
+  up to ``MAX_STRIDE`` (a column of a table with numeric ids), are cut into runs of ``k`` values, and
+  a hidden item counts when the gold around it appears as such a run. ``k`` is chosen so that a run
+  carries ``ORDER_BITS`` bits of the gold's information (by its per-value entropy), so runs do not
+  match by chance; items missing from the file only break the runs around them.
+
+Numbers are compared at two decimals (so 0.3333 and 0.33 agree); labels exactly. A track is leaked
+when the share of its scored items found is at least ``leak_threshold(chance)``: half of its items,
+and more when the by-id comparison would often agree by chance (few labels, one dominant label).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ..gold import GoldTrack, split_multilabel
+
+TOKEN = re.compile(r"[^\s,;:|\"'{}\[\]()=<>]+")
+NUMBER = re.compile(r"^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$")
+LEAK_SHARE_MIN = 0.5
+MIN_ITEMS = 5
+ORDER_BITS = 40
+MAX_STRIDE = 8
+DECIMALS = 2
+
+
+def leak_threshold(chance: float) -> float:
+    """Share of a track's items a file must reproduce to be refused: at least ``LEAK_SHARE_MIN``, and
+    halfway between chance agreement and all items (chance = two independent guesses, before and
+    after an id, each right with the gold's own value frequencies)."""
+    either = 1.0 - (1.0 - chance) ** 2
+    return max(LEAK_SHARE_MIN, either + (1.0 - either) / 2)
+
+
+def quantise(value: float) -> int:
+    return int(round(value * 10 ** DECIMALS))
+
+
+@dataclass
+class Probe:
+    """What a track's hidden gold looks like in text: one pattern of values per scored item."""
+
+    name: str
+    ids: List[str]
+    patterns: List[Tuple]  # ints (quantised numbers) or label strings
+    numeric: bool
+    labels: frozenset
+
+    @cached_property
+    def chance(self) -> float:
+        counts: Dict[Tuple, int] = {}
+        for pattern in self.patterns:
+            counts[pattern] = counts.get(pattern, 0) + 1
+        n = len(self.patterns)
+        return sum((c / n) ** 2 for c in counts.values()) if n else 1.0
+
+
+def probe_for(name: str, gold: GoldTrack, items: Sequence[dict]) -> Optional[Probe]:
+    """The probe of a hidden track, or None when it has too few scored items to judge."""
+    track, kind = gold.track, gold.track.kind
+    keep = [i for i in range(len(gold.ids)) if gold.scored[i]]
+    if len(keep) < MIN_ITEMS:
+        return None
+    if kind == "similarity":
+        patterns = [(quantise(float(gold.gold[i])),) for i in keep]
+    elif kind == "soft_label":
+        rows = np.asarray(gold.gold).reshape(len(gold.ids), -1)
+        patterns = [tuple(quantise(float(v)) for v in rows[i]) for i in keep]
+    elif kind == "classification":
+        patterns = [(track.labels[int(gold.gold[i])],) for i in keep]
+    else:
+        patterns = [tuple(label for annotation in items[i].get("annotations") or []
+                          for label in (split_multilabel(annotation) if track.scale == "multilabel"
+                                        else [str(annotation).strip()])) for i in keep]
+    return Probe(name, [gold.ids[i] for i in keep], patterns, kind in ("similarity", "soft_label"),
+                 frozenset(track.labels))
+
+
+class TextValues:
+    """A text's tokens, and the positions and values of its numbers and of its label-like tokens."""
+
+    def __init__(self, text: str):
+        self.tokens = TOKEN.findall(text)
+        self.number_pos: List[int] = []
+        self.numbers: List[int] = []
+        for pos, token in enumerate(self.tokens):
+            if NUMBER.match(token):
+                value = float(token)
+                if math.isfinite(value) and abs(value) < 1e12:
+                    self.number_pos.append(pos)
+                    self.numbers.append(quantise(value))
+        self._labels: Dict[frozenset, Tuple[List[int], List[str]]] = {}
+
+    def stream(self, probe: Probe) -> Tuple[List[int], list]:
+        """(positions, values) of the tokens that can carry the probe's gold."""
+        if probe.numeric:
+            return self.number_pos, self.numbers
+        if probe.labels not in self._labels:
+            hits = [(pos, tok) for pos, tok in enumerate(self.tokens) if tok in probe.labels]
+            self._labels[probe.labels] = ([p for p, _ in hits], [t for _, t in hits])
+        return self._labels[probe.labels]
+
+
+def _in_order(pattern: Tuple, window: Sequence) -> bool:
+    """``pattern`` appears in ``window`` in order (other values may come between)."""
+    it = iter(window)
+    return all(any(value == candidate for candidate in it) for value in pattern)
+
+
+def share_by_id(probe: Probe, text: TextValues, id_positions: Dict[str, List[int]]) -> float:
+    """Share of the probe's items whose gold is next to an occurrence of their id
+    (``id_positions``: token -> its positions in the text, for the tokens that are hidden ids)."""
+    positions, values = text.stream(probe)
+    found = 0
+    for item_id, pattern in zip(probe.ids, probe.patterns):
+        width = 1 if len(pattern) == 1 else 2 * len(pattern)
+        for pos in id_positions.get(item_id, ()):
+            after, before = bisect_right(positions, pos), bisect_left(positions, pos)
+            if (_in_order(pattern, values[after:after + width])
+                    or _in_order(pattern, values[max(0, before - width):before])):
+                found += 1
+                break
+    return found / len(probe.ids)
+
+
+def _entropy_bits(stream: np.ndarray) -> float:
+    """Bits per value: the smaller of the marginal entropy and the entropy given the previous value
+    (so long runs of one value, as in sorted data, count as little information)."""
+    def entropy(keys) -> float:
+        _, counts = np.unique(keys, return_counts=True, axis=0)
+        p = counts / counts.sum()
+        return float(-(p * np.log2(p)).sum())
+    if len(stream) < 2:
+        return 0.0
+    pairs = np.stack([stream[:-1], stream[1:]], axis=1)
+    return min(entropy(stream), entropy(pairs) - entropy(stream[:-1]))
+
+
+def _hashes(values: np.ndarray, k: int) -> np.ndarray:
+    """A 64-bit hash of every run of ``k`` consecutive values."""
+    m = len(values) - k + 1
+    if m <= 0:
+        return np.zeros(0, dtype=np.uint64)
+    data = values.astype(np.uint64)
+    h = np.zeros(m, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for j in range(k):
+            h = h * np.uint64(1_000_003) + data[j:j + m] + np.uint64(0x9E3779B97F4A7C15)
+    return h
+
+
+def _codes(probe: Probe, values: list, codebook: Dict) -> np.ndarray:
+    if probe.numeric:
+        return np.asarray(values, dtype=np.int64)
+    return np.asarray([codebook.setdefault(v, len(codebook) + 1) for v in values], dtype=np.int64)
+
+
+def share_by_order(probe: Probe, text: TextValues) -> float:
+    """Share of the probe's items whose gold values appear, in order, within runs found in the file."""
+    codebook: Dict[str, int] = {}
+    gold = _codes(probe, [v for pattern in probe.patterns for v in pattern], codebook)
+    owner = np.repeat(np.arange(len(probe.patterns)), [len(p) for p in probe.patterns])
+    bits = _entropy_bits(gold)
+    if bits <= 0:
+        return 0.0
+    k = max(3, math.ceil(ORDER_BITS / bits))
+    if len(gold) < 4 * k:
+        return 0.0  # too few values for runs this long: the by-id reading alone decides
+    _, values = text.stream(probe)
+    found = _codes(probe, values, codebook)
+    if len(found) < k:
+        return 0.0
+    seen = np.unique(np.concatenate([_hashes(found[offset::stride], k)
+                                     for stride in range(1, MAX_STRIDE + 1) for offset in range(stride)]))
+    starts = np.flatnonzero(np.isin(_hashes(gold, k), seen))
+    covered = np.zeros(len(gold) + 1, dtype=np.int64)
+    np.add.at(covered, starts, 1)
+    np.add.at(covered, starts + k, -1)
+    element_covered = np.cumsum(covered[:-1]) > 0
+    missing = np.bincount(owner[~element_covered], minlength=len(probe.patterns))
+    return float(np.mean(missing == 0))
+
+
+def content_leaks(text: str, probes: List[Probe]) -> List[Tuple[str, float, str]]:
+    """(probe name, share, how) for every probe whose gold the text reproduces."""
+    values = TextValues(text)
+    hidden_ids = set().union(*(probe.ids for probe in probes)) if probes else set()
+    id_positions: Dict[str, List[int]] = {}
+    for pos, token in enumerate(values.tokens):
+        if token in hidden_ids:
+            id_positions.setdefault(token, []).append(pos)
+    leaks = []
+    for probe in probes:
+        threshold = leak_threshold(probe.chance)
+        by_id = share_by_id(probe, values, id_positions)
+        if by_id >= threshold:
+            leaks.append((probe.name, by_id, "next to their ids"))
+            continue
+        by_order = share_by_order(probe, values)
+        if by_order >= LEAK_SHARE_MIN:
+            leaks.append((probe.name, by_order, "in their order"))
+    return leaks

@@ -1,0 +1,174 @@
+"""The content-based leak check (issue 13, item 5): hidden gold in a public file is refused whatever
+the layout (CSV, TSV, a JSON object keyed by id, JSON lines, an item file with items left out, a
+column of scores without ids), and files that only look alike are not.
+
+The hidden splits are generated here (seeded), so expected shares come from the data, not the checker.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from judgekit.bundle.content_leaks import LEAK_SHARE_MIN, leak_threshold
+from judgekit.bundle.leaks import HiddenSplit, check_public_tree
+from judgekit.errors import ConfigError
+from judgekit.gold import build_gold
+from judgekit.tracks import track_from_dict
+
+NLI = ["entailment", "neutral", "contradiction"]
+WORDS = "the a cat dog runs sleeps red blue house tree sky big small man woman child plays eats".split()
+
+
+def _texts(rng):
+    return [" ".join(rng.sample(WORDS, 6)), " ".join(rng.sample(WORDS, 6))]
+
+
+def _items(kind: str, n: int, seed: int, prefix: str = "t"):
+    rng = random.Random(seed)
+    items = []
+    for i in range(n):
+        item = {"id": f"{prefix}-{i:04d}", "texts": _texts(rng), "lang": "en"}
+        if kind == "sim":
+            item["score"] = round(rng.uniform(0, 5), 2)
+        elif kind == "nli":
+            item["label"] = rng.choice(NLI)
+        else:
+            item["annotators"] = ["A1", "A2", "A3", "A4", "A5"]
+            item["annotations"] = [rng.choice(NLI) for _ in range(5)]
+        items.append(item)
+    return items
+
+
+TRACKS = {
+    "sim": {"id": "sim", "kind": "similarity", "dataset": "sim"},
+    "nli": {"id": "nli", "kind": "classification", "dataset": "nli", "labels": NLI},
+    "soft": {"id": "soft", "kind": "soft_label", "scale": "categorical", "dataset": "ann", "labels": NLI},
+    "pe": {"id": "pe", "kind": "perspectivist", "scale": "categorical", "dataset": "ann", "labels": NLI},
+}
+
+
+def _hidden(name: str, items) -> dict:
+    track = track_from_dict(TRACKS[name])
+    return {f"{name} (test)": HiddenSplit(build_gold(track, items, "test"), items)}
+
+
+def _check(tmp_path: Path, hidden: dict, name: str, text: str) -> str:
+    """'' if the public file passes, else the refusal's text."""
+    public = tmp_path / "public"
+    public.mkdir(exist_ok=True)
+    (public / name).write_text(text, encoding="utf-8")
+    try:
+        check_public_tree([public], hidden, tmp_path)
+    except ConfigError as e:
+        return str(e)
+    finally:
+        (public / name).unlink()
+    return ""
+
+
+def _csv(rows) -> str:
+    buffer = io.StringIO()
+    csv.writer(buffer, lineterminator="\n").writerows(rows)
+    return buffer.getvalue()
+
+
+SIM = _items("sim", 300, seed=1)
+NLI_ITEMS = _items("nli", 300, seed=2)
+ANN = _items("ann", 200, seed=3)
+
+
+def test_scores_as_csv_with_a_header_and_other_columns_are_refused(tmp_path):
+    rows = [["item", "lang", "gold"]] + [[it["id"], it["lang"], it["score"]] for it in SIM]
+    text = _check(tmp_path, _hidden("sim", SIM), "answers.csv", _csv(rows))
+    assert "public/answers.csv" in text and "hidden gold of track 'sim (test)'" in text
+    assert "100% of its items, next to their ids" in text
+
+
+def test_scores_before_their_ids_and_in_a_json_object_are_refused(tmp_path):
+    hidden = _hidden("sim", SIM)
+    reversed_tsv = "".join(f"{it['score']}\t{it['id']}\n" for it in SIM)
+    assert "next to their ids" in _check(tmp_path, hidden, "gold.tsv", reversed_tsv)
+    as_object = json.dumps({it["id"]: it["score"] for it in SIM}, indent=2)
+    assert "hidden gold of track 'sim (test)'" in _check(tmp_path, hidden, "gold.json", as_object)
+    nested = json.dumps({it["id"]: {"text": " ".join(it["texts"]), "score": it["score"]} for it in SIM})
+    assert "hidden gold of track 'sim (test)'" in _check(tmp_path, hidden, "gold.txt", nested)
+
+
+def test_labels_and_soft_labels_keyed_by_id_are_refused(tmp_path):
+    labels = json.dumps({it["id"]: it["label"] for it in NLI_ITEMS})
+    assert "hidden gold of track 'nli (test)'" in _check(tmp_path, _hidden("nli", NLI_ITEMS), "labels.json", labels)
+    soft_hidden = _hidden("soft", ANN)
+    soft = {it["id"]: {label: round(it["annotations"].count(label) / 5, 4) for label in NLI} for it in ANN}
+    assert "hidden gold of track 'soft (test)'" in _check(tmp_path, soft_hidden, "soft.json", json.dumps(soft))
+    per_annotator = {it["id"]: dict(zip(it["annotators"], it["annotations"])) for it in ANN}
+    assert "hidden gold of track 'pe (test)'" in _check(tmp_path, _hidden("pe", ANN), "pe.json",
+                                                        json.dumps(per_annotator))
+
+
+def test_an_item_file_with_one_item_removed_is_refused(tmp_path):
+    kept = SIM[:150] + SIM[151:]
+    text = "".join(json.dumps(it) + "\n" for it in kept)
+    found = _check(tmp_path, _hidden("sim", SIM), "items.jsonl", text)
+    assert "public item file carries the hidden gold of track 'sim (test)'" in found and "100%" in found
+    # the same in a release's own layout (not the kit's item format): read by its content instead
+    extra = "".join(json.dumps({"sentence1": it["texts"][0], "sentence2": it["texts"][1], "gold": it["score"],
+                                "pair_id": it["id"]}) + "\n" for it in kept)
+    found = _check(tmp_path, _hidden("sim", SIM), "items.jsonl", extra)
+    assert "public file reproduces the hidden gold of track 'sim (test)'" in found and "100%" in found
+
+
+def test_a_column_of_scores_without_ids_is_refused_with_items_missing(tmp_path):
+    scores = [it["score"] for it in SIM]
+    del scores[100], scores[40]
+    found = _check(tmp_path, _hidden("sim", SIM), "STS.gs.txt", "".join(f"{s}\n" for s in scores))
+    assert "hidden gold of track 'sim (test)'" in found and "in their order" in found
+    # a table with a numeric row number before each score: every other number
+    table = "".join(f"{i}\t{s}\n" for i, s in enumerate(scores))
+    assert "in their order" in _check(tmp_path, _hidden("sim", SIM), "table.tsv", table)
+    labels = [it["label"] for it in NLI_ITEMS][5:]
+    found = _check(tmp_path, _hidden("nli", NLI_ITEMS), "labels.txt", " ".join(labels))
+    assert "hidden gold of track 'nli (test)'" in found and "in their order" in found
+
+
+def test_look_alikes_are_not_refused(tmp_path):
+    """Ids with other values, other items with their own gold, and a short excerpt pass."""
+    rng = random.Random(9)
+    sim, nli = _hidden("sim", SIM), _hidden("nli", NLI_ITEMS)
+    shuffled = [it["score"] for it in SIM]
+    rng.shuffle(shuffled)
+    assert _check(tmp_path, sim, "guess.csv", _csv([[it["id"], s] for it, s in zip(SIM, shuffled)])) == ""
+    guesses = _csv([[it["id"], rng.choice(NLI)] for it in NLI_ITEMS])
+    assert _check(tmp_path, nli, "guess.csv", guesses) == ""
+    # a training file that reuses the test ids for other items (as OCNLI's release does), in any layout
+    train = _items("nli", 300, seed=5)
+    assert _check(tmp_path, nli, "train.jsonl", "".join(json.dumps(it) + "\n" for it in train)) == ""
+    assert _check(tmp_path, nli, "train.json", json.dumps(train)) == ""
+    other = _items("sim", 300, seed=6)
+    assert _check(tmp_path, sim, "other.txt", "".join(f"{it['score']}\n" for it in other)) == ""
+    # the public view of the test items, and a fifth of the gold
+    public = "".join(json.dumps({k: it[k] for k in ("id", "texts", "lang")}) + "\n" for it in SIM)
+    assert _check(tmp_path, sim, "test.jsonl", public) == ""
+    assert _check(tmp_path, sim, "part.csv", _csv([[it["id"], it["score"]] for it in SIM[:60]])) == ""
+
+
+def test_the_threshold_is_half_the_items_and_more_when_chance_agrees_often():
+    assert leak_threshold(0.0) == LEAK_SHARE_MIN
+    assert leak_threshold(1 / 3) == pytest.approx((1 - (2 / 3) ** 2 + 1) / 2)
+    assert leak_threshold(0.5) > leak_threshold(1 / 3) > LEAK_SHARE_MIN
+
+
+def test_a_leaking_file_inside_a_public_zip_is_refused(tmp_path):
+    import zipfile
+    public = tmp_path / "public"
+    public.mkdir()
+    with zipfile.ZipFile(public / "extra.zip", "w") as zf:
+        zf.writestr("data/gold.csv", _csv([[it["id"], it["score"]] for it in SIM]))
+    with pytest.raises(ConfigError) as caught:
+        check_public_tree([public], _hidden("sim", SIM), tmp_path)
+    assert "public/extra.zip:data/gold.csv" in str(caught.value)
