@@ -18,6 +18,7 @@ from .errors import ConfigError, Problem
 
 #: Edition names and dataset ids: they become file and folder names, so no separators, no dot-only names.
 SLUG_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+RELATIVE = "a relative path: no absolute path and no '..'"
 SLUG_RULE = "letters, digits, '_', '-' and '.', starting with a letter or digit, at most 64 characters"
 
 
@@ -50,7 +51,7 @@ def path_problem(value, base: Path, where: str, key: str, base_name: str) -> Opt
         return Problem(where, f"'{key}' must be a relative path inside {base_name}", found=repr(value)[:80])
     if _escapes_lexically(value):
         return Problem(where, f"'{key}' must be a relative path inside {base_name}",
-                       expected="no absolute path and no '..'", found=repr(value)[:80])
+                       expected=RELATIVE, found=repr(value)[:80])
     if not _inside(Path(base) / value, Path(base)):
         return Problem(where, f"'{key}' leads outside {base_name} through a symbolic link",
                        expected=f"a file inside {base}", found=f"{value} -> {(Path(base) / value).resolve()}",
@@ -104,4 +105,4 @@ def lexical_escapes(source, where: str, base_name: str) -> Iterator[Problem]:
     for key, value in string_leaves(source):
         if "\0" in value or ((("/" in value or "\\" in value or value == "..") and _escapes_lexically(value))):
             yield Problem(where, f"option '{key}' must stay inside {base_name}",
-                          expected="a relative path without '..'", found=repr(value)[:80])
+                          expected=RELATIVE, found=repr(value)[:80])
