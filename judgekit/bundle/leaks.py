@@ -83,7 +83,9 @@ def _check_item_file(path: Path, display: str, problems: List[Problem]) -> None:
             return
 
 
-def _scan_text(path: Path, display: str, hidden: Dict[str, HiddenSplit], problems: List[Problem]) -> None:
+def _scan_text(path: Path, display: str, hidden: Dict[str, HiddenSplit], problems: List[Problem]) -> set:
+    """The file read as a submission of each hidden track. Returns the tracks it leaks."""
+    leaked = set()
     for track_id, split in hidden.items():
         gold = split.gold
         if len(gold.ids) < LEAK_MIN_ITEMS:
@@ -97,7 +99,8 @@ def _scan_text(path: Path, display: str, hidden: Dict[str, HiddenSplit], problem
             problems.append(Problem(display, f"public file reproduces the hidden gold of track '{track_id}'",
                                     expected="no hidden gold in public files", found=f"{share:.0%} of items exact",
                                     hint=HINT))
-            return
+            leaked.add(track_id)
+    return leaked
 
 
 def _scan_content(path: Path, display: str, probes: list, problems: List[Problem]) -> None:
@@ -158,8 +161,8 @@ def _scan_file(path: Path, display: str, hidden: Dict[str, HiddenSplit], probes:
         if items is not None:
             _scan_items(items, display, hidden, problems)
             return
-    _scan_text(path, display, hidden, problems)
-    _scan_content(path, display, probes, problems)
+    leaked = _scan_text(path, display, hidden, problems)
+    _scan_content(path, display, [probe for probe in probes if probe.name not in leaked], problems)
 
 
 def check_public_tree(public_roots: List[Path], hidden: Dict[str, HiddenSplit], base: Path) -> None:
