@@ -65,6 +65,34 @@ class Probe:
     labels: frozenset
 
     @cached_property
+    def index(self) -> Dict[str, int]:
+        return {item_id: k for k, item_id in enumerate(self.ids)}
+
+    @cached_property
+    def codebook(self) -> Dict[str, int]:
+        return {label: code for code, label in enumerate(sorted(self.labels), start=1)}
+
+    def codes(self, values: Sequence) -> np.ndarray:
+        """Values as integers: quantised numbers as they are, labels by the probe's codebook."""
+        if self.numeric:
+            return np.asarray(values, dtype=np.int64)
+        return np.asarray([self.codebook[v] for v in values], dtype=np.int64)
+
+    @cached_property
+    def order(self) -> Optional[Tuple[int, np.ndarray, np.ndarray]]:
+        """(run length k, the gold's run hashes, the item of each gold value), or None when the gold has
+        too few values for runs that cannot match by chance."""
+        gold = self.codes([v for pattern in self.patterns for v in pattern])
+        bits = _entropy_bits(gold)
+        if bits <= 0:
+            return None
+        k = max(3, math.ceil(ORDER_BITS / bits))
+        if len(gold) < 4 * k:
+            return None  # too few values for runs this long: the by-id reading alone decides
+        owner = np.repeat(np.arange(len(self.patterns)), [len(p) for p in self.patterns])
+        return k, _hashes(gold, k), owner
+
+    @cached_property
     def chance(self) -> float:
         counts: Dict[Tuple, int] = {}
         for pattern in self.patterns:
@@ -108,6 +136,7 @@ class TextValues:
                     self.number_pos.append(pos)
                     self.numbers.append(quantise(value))
         self._labels: Dict[frozenset, Tuple[List[int], List[str]]] = {}
+        self._runs: Dict[tuple, np.ndarray] = {}
 
     def stream(self, probe: Probe) -> Tuple[List[int], list]:
         """(positions, values) of the tokens that can carry the probe's gold."""
@@ -117,6 +146,17 @@ class TextValues:
             hits = [(pos, tok) for pos, tok in enumerate(self.tokens) if tok in probe.labels]
             self._labels[probe.labels] = ([p for p, _ in hits], [t for _, t in hits])
         return self._labels[probe.labels]
+
+    def run_hashes(self, probe: Probe, k: int) -> np.ndarray:
+        """Sorted distinct hashes of every run of ``k`` of the probe's kind of values, taken with every
+        stride up to ``MAX_STRIDE`` and every offset."""
+        key = (probe.numeric or tuple(sorted(probe.labels)), k)
+        if key not in self._runs:
+            found = probe.codes(self.stream(probe)[1])
+            runs = [_hashes(found[offset::stride], k) for stride in range(1, MAX_STRIDE + 1)
+                    for offset in range(stride)]
+            self._runs[key] = np.unique(np.concatenate(runs)) if runs else np.zeros(0, dtype=np.uint64)
+        return self._runs[key]
 
 
 def _in_order(pattern: Tuple, window: Sequence) -> bool:
@@ -130,11 +170,17 @@ def share_by_id(probe: Probe, text: TextValues, id_positions: Dict[str, List[int
     (``id_positions``: token -> its positions in the text, for the tokens that are hidden ids)."""
     positions, values = text.stream(probe)
     found = 0
-    for item_id, pattern in zip(probe.ids, probe.patterns):
+    for item_id in id_positions.keys() & probe.index.keys():
+        pattern = probe.patterns[probe.index[item_id]]
         width = 1 if len(pattern) == 1 else 2 * len(pattern)
-        for pos in id_positions.get(item_id, ()):
+        for pos in id_positions[item_id]:
             after, before = bisect_right(positions, pos), bisect_left(positions, pos)
-            if (_in_order(pattern, values[after:after + width])
+            if width == 1:  # the nearest value after or before
+                if ((after < len(values) and values[after] == pattern[0])
+                        or (before > 0 and values[before - 1] == pattern[0])):
+                    found += 1
+                    break
+            elif (_in_order(pattern, values[after:after + width])
                     or _in_order(pattern, values[max(0, before - width):before])):
                 found += 1
                 break
@@ -167,31 +213,15 @@ def _hashes(values: np.ndarray, k: int) -> np.ndarray:
     return h
 
 
-def _codes(probe: Probe, values: list, codebook: Dict) -> np.ndarray:
-    if probe.numeric:
-        return np.asarray(values, dtype=np.int64)
-    return np.asarray([codebook.setdefault(v, len(codebook) + 1) for v in values], dtype=np.int64)
-
-
 def share_by_order(probe: Probe, text: TextValues) -> float:
-    """Share of the probe's items whose gold values appear, in order, within runs found in the file."""
-    codebook: Dict[str, int] = {}
-    gold = _codes(probe, [v for pattern in probe.patterns for v in pattern], codebook)
-    owner = np.repeat(np.arange(len(probe.patterns)), [len(p) for p in probe.patterns])
-    bits = _entropy_bits(gold)
-    if bits <= 0:
+    """Share of the probe's items whose gold values all lie within runs of gold found in the file."""
+    if probe.order is None:
         return 0.0
-    k = max(3, math.ceil(ORDER_BITS / bits))
-    if len(gold) < 4 * k:
-        return 0.0  # too few values for runs this long: the by-id reading alone decides
-    _, values = text.stream(probe)
-    found = _codes(probe, values, codebook)
-    if len(found) < k:
+    k, gold_runs, owner = probe.order
+    if len(text.stream(probe)[1]) < k:
         return 0.0
-    seen = np.unique(np.concatenate([_hashes(found[offset::stride], k)
-                                     for stride in range(1, MAX_STRIDE + 1) for offset in range(stride)]))
-    starts = np.flatnonzero(np.isin(_hashes(gold, k), seen))
-    covered = np.zeros(len(gold) + 1, dtype=np.int64)
+    starts = np.flatnonzero(np.isin(gold_runs, text.run_hashes(probe, k)))
+    covered = np.zeros(len(owner) + 1, dtype=np.int64)
     np.add.at(covered, starts, 1)
     np.add.at(covered, starts + k, -1)
     element_covered = np.cumsum(covered[:-1]) > 0

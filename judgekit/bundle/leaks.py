@@ -111,17 +111,17 @@ def _scan_content(path: Path, display: str, probes: list, problems: List[Problem
                                 found=f"the gold of {share:.0%} of its items, {how}", hint=HINT))
 
 
-def _identity(item: dict) -> tuple:
-    return (item["id"], tuple(item.get("texts") or ()))
-
-
 def _scan_items(items: List[dict], display: str, hidden: Dict[str, HiddenSplit], problems: List[Problem]) -> None:
     """A public item file with gold fields (a starting kit's reference data, a training file, a public
     file) must not carry the hidden gold of most items of a track (e.g. dev and test share items), even
     with some items left out. Items are the same when their id and texts are."""
-    public = {_identity(item): item for item in items}
+    by_id = {item["id"]: item for item in items}
     for track_id, split in hidden.items():
-        shared = [(item, public[_identity(item)]) for item in split.items if _identity(item) in public]
+        shared = []
+        for item in split.items:
+            other = by_id.get(item["id"])
+            if other is not None and (other.get("texts") or []) == (item.get("texts") or []):
+                shared.append((item, other))
         if len(shared) < LEAK_MIN_ITEMS:
             continue
         try:
