@@ -131,7 +131,8 @@ def test_dataset_paths_outside_the_data_folder_are_refused_before_anything_is_wr
     outside = sandbox / "outside_data"
     shutil.copytree(folder / "data" / "sim", outside)
     (folder / "data" / "linked").symlink_to(outside, target_is_directory=True)
-    cases = [("sim", {"path": str(outside)}, "no absolute path"), ("sim", {"path": "../outside_data"}, "no absolute path"),
+    cases = [("sim", {"path": str(outside)}, "no absolute path"),
+             ("sim", {"path": "../outside_data"}, "no absolute path"),
              ("sim", {"path": "data/linked"}, "through a symbolic link"),
              ("nli", {}, "holds a symbolic link that leads outside"),
              ("sim", {"importer": "semeval_sts", "track": "../../outside", "path": "data/sim"}, "must stay inside"),

@@ -116,7 +116,8 @@ def _hostile_report():
             for i, name in enumerate(HOSTILE)]
     ranking = TrackRanking(SimpleNamespace(id="en_en", title="<b>STS</b>"), "pearson", "williams",
                            "=cmd|' /C calc'!A0", rows, missing=["<script>x</script>"])
-    overall = [OverallRow(name, i + 1, float(i + 1), -0.25 + i / 100, {"en_en": i + 1}) for i, name in enumerate(HOSTILE)]
+    overall = [OverallRow(name, i + 1, float(i + 1), -0.25 + i / 100, {"en_en": i + 1})
+               for i, name in enumerate(HOSTILE)]
     return RankingReport("T <script>", "evaluation", "sig`x`\n# injected", 0.05, {"en_en": ranking}, overall,
                          ["en_en"], [("=1+1", "@cmd\n<iframe>")])
 
