@@ -108,7 +108,7 @@ def test_files_outside_the_edition_folder_are_refused(sandbox, key):
                            ("pages/dirlink/secret.md", "leads outside the edition folder through a symbolic link")]:
         set_path(value)
         text = refused(folder)
-        assert message in text and repr(value)[1:-1] in text, (value, text)
+        assert message in text and value[:40] in text, (value, text)  # long paths are cut at 80
     assert {k: v for k, v in snapshot(sandbox).items() if k != "ed/edition.yaml"} == \
         {k: v for k, v in before.items() if k != "ed/edition.yaml"}
 
