@@ -34,7 +34,8 @@ def atomic_write(path: Path, text: str) -> None:
     path = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+        # a stray surrogate (a file name that is not UTF-8) is escaped, never a crash
+        with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace", newline="\n") as f:
             f.write(text)
         os.replace(tmp, path)
     except BaseException:

@@ -19,6 +19,7 @@ from .errors import SubmissionError
 from .formats.archive import locate_track_files
 from .formats.items import read_items
 from .formats.submission import Prediction, read_prediction
+from .formats.textfile import safe_display
 from .gold import GoldTrack, build_gold
 from .metrics import PerAnnotator, get as get_metric
 from .spec import TaskSpec
@@ -148,7 +149,7 @@ def score_folder(spec: TaskSpec, ref_dir: Path, res_dir: Path, ingested: Optiona
             continue
         relative = files[track.id]
         prediction = read_prediction(Path(res_dir) / relative, str(relative), gold[track.id])
-        results[track.id] = score_track(gold[track.id], prediction, str(relative))
+        results[track.id] = score_track(gold[track.id], prediction, safe_display(str(relative)))
     missing = [t.id for t in spec.tracks if t.id not in results]
     warnings = [f"file {name!r} matches no track and was ignored" for name in unclaimed]
     if missing:

@@ -89,6 +89,54 @@ def load_model_class(folder: Path) -> type:
     return model_class
 
 
+class Foreign:
+    """Stands for an object of a type the interface does not read (its type name only), so that
+    reporting it never calls the participant's ``__str__`` or ``__repr__``."""
+
+    def __init__(self, value):
+        self.type_name = type(value).__name__
+
+    def __str__(self) -> str:
+        return f"<{self.type_name} object>"
+
+
+def type_name(value) -> str:
+    return value.type_name if isinstance(value, Foreign) else type(value).__name__
+
+
+_EXACT = (str, float, int, bool, type(None))
+
+
+def plain_data(value):
+    """``value`` rebuilt from built-in types only (str, float, int, bool, None, list, dict).
+
+    Every call into the participant's objects (iteration, ``__float__``, numpy conversions) happens
+    here, so that it runs under ``call_participant`` and a failure in it is the submission's problem;
+    what comes out holds no participant code. Unreadable objects become ``Foreign``.
+    """
+    if type(value) in _EXACT:
+        return value
+    if isinstance(value, np.ndarray):
+        return plain_data(value.tolist())
+    if isinstance(value, np.generic):
+        return plain_data(value.item())
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, int):
+        return int.__index__(value)
+    if isinstance(value, float):
+        return float.__float__(value)
+    if isinstance(value, numbers.Real):
+        return float(value)
+    if isinstance(value, (list, tuple)):
+        return [v if type(v) in _EXACT else plain_data(v) for v in value]
+    if isinstance(value, dict):
+        return {plain_data(k): plain_data(v) for k, v in value.items()}
+    return Foreign(value)
+
+
 def as_sequence(predictions, display: str) -> list:
     """``predict``'s return value as a list (numpy arrays and tuples accepted)."""
     if isinstance(predictions, np.ndarray):
@@ -96,7 +144,7 @@ def as_sequence(predictions, display: str) -> list:
     if isinstance(predictions, (list, tuple)):
         return list(predictions)
     raise SubmissionError.single(display, "predict() must return a list with one value per item",
-                                 expected="a list", found=type(predictions).__name__)
+                                 expected="a list", found=type_name(predictions))
 
 
 def _plain(value):
@@ -115,7 +163,7 @@ def _as_json(value) -> str:
         return json.dumps(_plain(value), ensure_ascii=False)
     except (TypeError, ValueError, RecursionError):
         raise ValueProblem("the value cannot be written as JSON", expected="a list of numbers or labels",
-                           found=type(value).__name__)
+                           found=type_name(value))
 
 
 def _scalar_text(value, what: str) -> str:
@@ -127,7 +175,7 @@ def _scalar_text(value, what: str) -> str:
         except OverflowError:
             pass
     raise ValueProblem(f"not a {what}", expected="a float" if what == "number" else "a label string",
-                       found=f"{type(value).__name__} {str(value)[:40]!r}")
+                       found=f"{type_name(value)} {str(value)[:40]!r}")
 
 
 def canonical_value(track: Track, item: dict, value, index: Dict[str, int], notes: List[str]) -> str:

@@ -31,10 +31,12 @@ from typing import Dict, List, Optional
 
 import numpy as np
 
-from ..baselines.interface import MODEL_FILE, call_participant, load_model_class, prediction_lines, track_settings
+from ..baselines.interface import (MODEL_FILE, call_participant, load_model_class, plain_data, prediction_lines,
+                                   track_settings)
 from ..errors import ConfigError, KitError, Problem, SubmissionError
 from ..formats.archive import locate_track_files, safe_extract, submission_files
 from ..formats.items import public_view, read_items
+from ..formats.textfile import safe_display, shorten
 from ..formats.submission import read_prediction
 from ..gold import GoldTrack
 from ..metrics import PerAnnotator
@@ -47,6 +49,7 @@ INGESTION_STATUS = "ingestion_status.json"
 PROGRAM = "ingestion program"
 REPORT_FILE = "report.json"
 PROGRESS_FILE = "progress.txt"
+MAX_REPORT_BYTES = 1024 * 1024
 BASELINE_PREFIX = "baseline:"
 _CHILD_BOOT = ("import sys; sys.path.insert(0, sys.argv.pop(1)); "
                "from judgekit.programs.ingest import child_main; sys.exit(child_main(sys.argv[1:]))")
@@ -111,6 +114,8 @@ def run_models(input_dir: Path, out_dir: Path, work: Path, source: str, seed: in
         fitted = time.monotonic()
         predictions = call_participant(f"track '{track.id}': Model.predict", root, model.predict,
                                        copy.deepcopy(data["items"]))
+        predictions = call_participant(f"track '{track.id}': reading what Model.predict returned", root,
+                                       plain_data, predictions)
         lines = prediction_lines(track, data["items"], predictions, f"predictions for track '{track.id}'")
         (out_dir / f"{track.id}.tsv").write_text("".join(line + "\n" for line in lines), encoding="utf-8")
         print(f"track {track.id}: fit {fitted - started:.1f} s, predict {time.monotonic() - fitted:.1f} s, "
@@ -170,17 +175,36 @@ def run_child(input_dir: Path, out_dir: Path, work: Path, source: str, seed: int
     except BaseException:
         _stop(process)
         raise
-    _raise_child_failure(work, process.returncode, details_dir)
+    _raise_child_failure(work, process.returncode, details_dir, trusted=source.startswith(BASELINE_PREFIX))
 
 
 def _during(work: Path) -> str:
-    progress = work / PROGRESS_FILE
-    return f" (while running track '{progress.read_text(encoding='utf-8')}')" if progress.is_file() else ""
+    progress = work / PROGRESS_FILE  # written by the child, so possibly by participant code: read with care
+    try:
+        with open(progress, "rb") as f:
+            track = f.read(200).decode("utf-8", errors="replace")
+    except OSError:
+        return ""
+    return f" (while running track '{shorten(safe_display(track), 80)}')"
 
 
-def _raise_child_failure(work: Path, returncode: int, details_dir: Path) -> None:
-    report_path = work / REPORT_FILE
-    report = json.loads(report_path.read_text(encoding="utf-8")) if report_path.is_file() else None
+def _read_report(path: Path) -> Optional[dict]:
+    """The child's report.json, or None when it is absent, unreadable or not a JSON object."""
+    try:
+        if path.is_symlink() or not path.is_file() or path.stat().st_size > MAX_REPORT_BYTES:
+            return None
+        report = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, RecursionError):
+        return None
+    return report if isinstance(report, dict) else None
+
+
+def _raise_child_failure(work: Path, returncode: int, details_dir: Path, trusted: bool = True) -> None:
+    """Raise the child's failure. ``trusted`` is False when the child ran participant code: its
+    report could then be written by that code, so it may say "ok" (the files are checked anyway)
+    or describe the submission's own failure, but never blame the bundle or the kit (exit 1 or 3):
+    the input data was checked by this process before the child started."""
+    report = _read_report(work / REPORT_FILE)
     if report is not None and report.get("status") == "ok":
         return  # every file was written and checked; an exit code set later (atexit) changes nothing
     if report is None:
@@ -189,14 +213,35 @@ def _raise_child_failure(work: Path, returncode: int, details_dir: Path) -> None
         raise SubmissionError.single("code submission", f"the code submission stopped unexpectedly: the process "
                                                         f"{how}{_during(work)}",
                                      hint="look for os._exit(), crashes in native libraries or memory use")
-    if report.get("kind") == "internal":
-        if (work / "internal_error.txt").is_file():
-            details_dir.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(work / "internal_error.txt", details_dir / "internal_error_child.txt")
-        raise RuntimeError(report.get("message", "the ingestion child process failed"))
-    problems = [Problem(**p) for p in report.get("problems", [])]
+    if report.get("kind") == "internal" and (work / "internal_error.txt").is_file():
+        details_dir.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(work / "internal_error.txt", details_dir / "internal_error_child.txt")
+    try:
+        problems = [Problem(**p) for p in report.get("problems", [])]
+        omitted = int(report.get("omitted", 0))
+    except (TypeError, ValueError, AttributeError):
+        problems, omitted = [], 0
+    if not trusted and (report.get("kind") != "submission" or not problems):
+        raise SubmissionError.single("code submission", "the process running the code submission failed"
+                                                        f"{_during(work)}",
+                                     found=shorten(safe_display(str(report.get("message") or "no message")), 400),
+                                     hint="the input data passed the kit's checks before your code ran, so a "
+                                          "failure in that process is counted as the submission's; if you believe "
+                                          "it is the kit's, send the ingestion log to the organisers")
+    if report.get("kind") == "internal" or not problems:
+        raise RuntimeError(str(report.get("message", "the ingestion child process failed")))
     error_type = ConfigError if report.get("kind") == "config" else SubmissionError
-    raise error_type(problems, int(report.get("omitted", 0)))
+    raise error_type(problems, omitted)
+
+
+def _check_child_output(spec: TaskSpec, out: Path) -> None:
+    """Every track's file is there after a child that says it succeeded (its report may be forged)."""
+    missing = [f"{t.id}.tsv" for t in spec.tracks if not (out / f"{t.id}.tsv").is_file()]
+    if missing:
+        raise SubmissionError.single("code submission", "the prediction step ended without writing every "
+                                                        "track's predictions",
+                                     expected="one file per track", found=f"missing: {', '.join(missing)}",
+                                     hint="let the ingestion program write the files; do not exit early")
 
 
 def public_gold(track: Track, items: List[dict]) -> GoldTrack:
@@ -289,8 +334,11 @@ def ingest(input_dir: Path, output_dir: Path, submission: Optional[Path], baseli
             folder = unpack_submission(submission, work)
             model_folder = find_model_folder(folder)
             if model_folder is not None:
+                for dataset in dict.fromkeys(t.dataset for t in spec.tracks):
+                    load_dataset(input_dir, dataset)  # the bundle's data is checked here, out of the code's reach
                 run_child(input_dir, out, work, str(model_folder), seed, time_limit_of(spec, time_limit),
                           output_dir)
+                _check_child_output(spec, out)
                 tracks, what = [t.id for t in spec.tracks], "code submission"
             else:
                 tracks, what = check_result_files(spec, input_dir, folder, out), "result submission"

@@ -1,0 +1,129 @@
+"""Exit codes that blame the right party (issue 13, item 4): 2 for the submission, 1 for the
+bundle, 3 for the kit. Participant code cannot shift the blame: a ``predict()`` result that fails
+while it is read, a forged ``report.json`` in the ingestion work folder, a garbled progress file;
+and a folder name that is not UTF-8 does not crash the results page."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from judgekit.programs.ingest import main
+from test_ingestion import SMALL_TRACKS, assert_failed_cleanly, make_phase, run_scoring_program, write_submission
+
+REPO = Path(__file__).resolve().parents[1]
+
+HEADER = "import json, os, sys\nclass Model:\n    def __init__(self, track):\n        self.track = track\n" \
+         "    def fit(self, items):\n        pass\n"
+
+#: name -> (predict body, needles in the message). Each must give exit 2, never 1 or 3.
+PARTICIPANT_FAILURES = {
+    "iteration_raises": (
+        "    def predict(self, items):\n"
+        "        class Bad(list):\n"
+        "            def __iter__(self):\n"
+        "                raise ZeroDivisionError('broken iterator')\n"
+        "        return Bad([1.0] * len(items))\n",
+        ["reading what Model.predict returned failed with ZeroDivisionError: broken iterator"]),
+    "float_raises": (
+        "    def predict(self, items):\n"
+        "        import numbers\n"
+        "        class Num(numbers.Real):\n"
+        "            def __float__(self):\n"
+        "                raise KeyError('no float')\n"
+        "        Num.__abstractmethods__ = frozenset()\n"
+        "        return [Num() for _ in items]\n",
+        ["reading what Model.predict returned failed with KeyError"]),
+    "str_raises": (
+        "    def predict(self, items):\n"
+        "        class Odd:\n"
+        "            def __str__(self):\n"
+        "                raise RuntimeError('no str')\n"
+        "            __repr__ = __str__\n"
+        "        return [Odd() for _ in items]\n",
+        ["not a number", "Odd"]),
+    "forged_config_report": (
+        "    def predict(self, items):\n"
+        "        work = sys.argv[3]\n"
+        "        problem = {'file': 'task.json', 'message': 'BUNDLE IS BROKEN, blame the organisers'}\n"
+        "        open(os.path.join(work, 'report.json'), 'w').write(json.dumps(\n"
+        "            {'status': 'failed', 'kind': 'config', 'omitted': 0, 'problems': [problem]}))\n"
+        "        os._exit(0)\n",
+        ["the process running the code submission failed"]),
+    "forged_internal_report": (
+        "    def predict(self, items):\n"
+        "        open(os.path.join(sys.argv[3], 'report.json'), 'w').write(json.dumps(\n"
+        "            {'status': 'failed', 'kind': 'internal', 'message': 'a bug in the kit, honest'}))\n"
+        "        os._exit(3)\n",
+        ["the process running the code submission failed", "a bug in the kit, honest"]),
+    "garbage_report": (
+        "    def predict(self, items):\n"
+        "        open(os.path.join(sys.argv[3], 'report.json'), 'wb').write(b'\\xff\\x00{not json')\n"
+        "        open(os.path.join(sys.argv[3], 'progress.txt'), 'wb').write(b'\\xff\\xfe' * 5000)\n"
+        "        os._exit(1)\n",
+        ["stopped unexpectedly"]),
+    "forged_ok_without_files": (
+        "    def predict(self, items):\n"
+        "        open(os.path.join(sys.argv[3], 'report.json'), 'w').write('{\"status\": \"ok\"}')\n"
+        "        os._exit(0)\n",
+        ["without writing every track's predictions", "sts.tsv"]),
+}
+
+
+@pytest.mark.parametrize("case", sorted(PARTICIPANT_FAILURES))
+def test_participant_caused_failures_exit_2(tmp_path, capfd, case):
+    body, needles = PARTICIPANT_FAILURES[case]
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    out = tmp_path / "out"
+    submission = write_submission(tmp_path / "sub", HEADER + body)
+    code = main([str(phase["input"]), str(out), str(submission)])
+    err = capfd.readouterr().err
+    message = assert_failed_cleanly(out, err, code, needles)
+    assert code == 2, err
+    assert message.startswith("ingestion program: the submission was not accepted:"), message
+    assert "the bundle or its data has a problem" not in message and "internal error (" not in message
+    assert not (out / "internal_error.txt").exists()
+    scored = run_scoring_program(tmp_path, out)
+    assert scored.returncode == 2 and "prediction step failed" in scored.stderr
+
+
+def test_a_baseline_child_still_reports_a_broken_bundle_as_the_bundle_s(tmp_path, capfd):
+    """The trusted path is unchanged: broken input data read by a baseline is exit 1."""
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    (phase["input"] / "nli.jsonl").write_text("{not json\n", encoding="utf-8")
+    code = main(["--baseline", "most_frequent", str(phase["input"]), str(tmp_path / "out")])
+    assert code == 1 and "organisers must fix" in capfd.readouterr().err
+
+
+def test_broken_input_data_under_a_code_submission_is_the_bundle_s(tmp_path, capfd):
+    """Checked by the parent before the participant's code runs, so still exit 1."""
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    (phase["input"] / "nli.jsonl").write_text("{not json\n", encoding="utf-8")
+    body = "    def predict(self, items):\n        return [1.0 for _ in items]\n"
+    submission = write_submission(tmp_path / "sub", HEADER + body)
+    code = main([str(phase["input"]), str(tmp_path / "out"), str(submission)])
+    assert code == 1 and "organisers must fix" in capfd.readouterr().err
+
+
+def test_a_non_utf8_folder_name_does_not_crash_the_results_page(tmp_path):
+    from judgekit.formats.write import gold_as_values, write_prediction
+    from judgekit.scoring import load_gold
+    from judgekit.spec import read_spec
+    ref = REPO / "reference_data" / "practice"
+    spec = read_spec(ref)
+    track = spec.tracks[0]
+    gold = load_gold(spec, ref)[track.id]
+    res = tmp_path / "input" / "res"
+    folder = os.fsdecode(os.path.join(os.fsencode(res), b"pr\xe9dictions"))
+    os.makedirs(folder)
+    write_prediction(Path(folder) / f"{track.id}.tsv", track, gold.ids, gold_as_values(gold))
+    os.symlink(ref, tmp_path / "input" / "ref")
+    done = subprocess.run([sys.executable, str(REPO / "scoring_program" / "score.py"), str(tmp_path / "input"),
+                           str(tmp_path / "out")], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    page = (tmp_path / "out" / "detailed_results.html").read_text(encoding="utf-8")
+    assert "pr\\udce9dictions" in page or "pr\\xe9dictions" in page
+    assert json.loads((tmp_path / "out" / "scores.json").read_text())[f"{track.id}_pearson"] == pytest.approx(1.0)
