@@ -16,7 +16,7 @@ from typing import Dict, List, Optional
 import numpy as np
 
 from .errors import SubmissionError
-from .formats.archive import locate_track_files
+from .formats.archive import locate_track_files, unused_file_note
 from .formats.items import read_items
 from .formats.submission import Prediction, read_prediction
 from .formats.textfile import safe_display
@@ -151,7 +151,7 @@ def score_folder(spec: TaskSpec, ref_dir: Path, res_dir: Path, ingested: Optiona
         prediction = read_prediction(Path(res_dir) / relative, str(relative), gold[track.id])
         results[track.id] = score_track(gold[track.id], prediction, safe_display(str(relative)))
     missing = [t.id for t in spec.tracks if t.id not in results]
-    warnings = [f"file {name!r} matches no track and was ignored" for name in unclaimed]
+    warnings = [unused_file_note(name) for name in unclaimed]
     if missing:
         warnings.append("tracks not covered by this submission: " + ", ".join(missing)
                         + " (primary tracks among them count as their metric's worst value)")

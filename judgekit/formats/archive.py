@@ -2,7 +2,9 @@
 
 A zip is extracted only after every entry is checked: no absolute paths or ``..``, no links, no
 encrypted entries, no path given twice, names that are valid UTF-8, a bounded number of entries and
-a bounded uncompressed size (zip bombs: per entry, in total, and by compression ratio). Nested
+a bounded uncompressed size (zip bombs: per entry, in total, and by compression ratio, per entry and
+over all entries, so that a bomb split into many small entries is caught too). When scoring, only
+the tracks' files are extracted. Nested
 archives are skipped with a warning. Nothing is ever written outside the target folder, and a
 corrupt entry is reported as the submission's problem, never as a crash.
 """
@@ -15,14 +17,14 @@ import stat
 import zipfile
 import zlib
 from pathlib import Path, PurePosixPath
-from typing import Dict, Iterator, List, Sequence, Tuple
+from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ..errors import SubmissionError
 from ..tracks import Track
 from .textfile import MAX_FILE_BYTES, safe_display, shorten
 
 MAX_ENTRIES = 1000
-MAX_UNCOMPRESSED_BYTES = 2 * 1024 ** 3
+MAX_UNCOMPRESSED_BYTES = 1024 ** 3
 MAX_ENTRY_BYTES = MAX_FILE_BYTES  # a larger prediction file would be refused anyway
 MAX_RATIO = 200  # compressed -> uncompressed expansion beyond this on a large entry is a bomb
 RATIO_CHECK_BYTES = 10 * 1024 ** 2
@@ -81,31 +83,42 @@ def _entry_path(info: zipfile.ZipInfo, display: str) -> PurePosixPath:
     return relative
 
 
-def _check_size(info: zipfile.ZipInfo, total: int, display: str) -> None:
-    """Refuse an entry by its declared sizes (bytes) before anything is extracted."""
+def _check_size(info: zipfile.ZipInfo, total: int, compressed: int, display: str) -> None:
+    """Refuse an entry by its declared sizes (bytes) before anything is extracted; ``total`` and
+    ``compressed`` add up the entries so far (a bomb split into many small entries)."""
     name = _entry(info.filename)
     if info.file_size > MAX_ENTRY_BYTES:
         raise SubmissionError.single(display, "archive entry is too large", expected=f"at most {MAX_ENTRY_BYTES} bytes",
                                      found=f"{info.file_size} bytes declared by {name}")
-    if total > MAX_UNCOMPRESSED_BYTES or (
-            info.file_size > RATIO_CHECK_BYTES and info.file_size > MAX_RATIO * max(info.compress_size, 1)):
+    too_much = total > MAX_UNCOMPRESSED_BYTES
+    if too_much or _bomb_like(info.file_size, info.compress_size) or _bomb_like(total, compressed):
         raise SubmissionError.single(display, "archive expands too much (a zip bomb?)",
                                      expected=f"at most {MAX_UNCOMPRESSED_BYTES} bytes uncompressed in all, and "
-                                              f"at most {MAX_RATIO}:1 compression on entries over "
-                                              f"{RATIO_CHECK_BYTES} bytes",
-                                     found=f"{total} bytes in all, {info.file_size} bytes from "
-                                           f"{info.compress_size} compressed in {name}")
+                                              f"at most {MAX_RATIO}:1 compression on an entry, or on all entries "
+                                              f"together, over {RATIO_CHECK_BYTES} bytes",
+                                     found=f"{total} bytes from {compressed} compressed in all, {info.file_size} "
+                                           f"bytes from {info.compress_size} compressed in {name}")
 
 
-def _plan(infos: List[zipfile.ZipInfo], display: str) -> Tuple[List[Tuple[zipfile.ZipInfo, PurePosixPath]], List[str]]:
-    """The entries to extract, after every check; raises before anything is written."""
+def _bomb_like(size: int, compressed: int) -> bool:
+    return size > RATIO_CHECK_BYTES and size > MAX_RATIO * max(compressed, 1)
+
+
+def _plan(infos: List[zipfile.ZipInfo], display: str, tracks: Optional[Sequence[Track]] = None
+          ) -> Tuple[List[Tuple[zipfile.ZipInfo, PurePosixPath]], List[str]]:
+    """The entries to extract, after every check; raises before anything is written.
+
+    With ``tracks``, only entries named after a track are extracted (the others get the note that
+    an unused file gets), and a track given by two entries is refused here, before any byte is
+    written: what is written is then bounded by the tracks' files, whatever else the zip holds."""
     if len(infos) > MAX_ENTRIES:
         raise SubmissionError.single(display, "archive has too many entries",
                                      expected=f"at most {MAX_ENTRIES}", found=str(len(infos)))
     warnings: List[str] = []
     plan: List[Tuple[zipfile.ZipInfo, PurePosixPath]] = []
     seen: Dict[PurePosixPath, str] = {}
-    total = 0
+    by_track: Dict[str, List[PurePosixPath]] = {}
+    total = compressed = 0
     for info in infos:
         relative = _entry_path(info, display)
         if not relative.parts:  # checked first: ZipInfo.is_dir() fails on an empty name
@@ -122,8 +135,23 @@ def _plan(infos: List[zipfile.ZipInfo], display: str) -> Tuple[List[Tuple[zipfil
                                          hint="keep one copy of each file")
         seen[relative] = info.filename
         total += info.file_size
-        _check_size(info, total, display)
+        compressed += info.compress_size
+        _check_size(info, total, compressed, display)
+        if tracks is not None:
+            owners = [t for t in tracks if _matches(t, relative.name)]
+            if not owners:
+                warnings.append(unused_file_note(safe_display(str(relative))))
+                continue
+            for t in owners:
+                by_track.setdefault(t.id, []).append(relative)
+            refuse_doubles(by_track)
         plan.append((info, relative))
+    if not plan and tracks is not None:
+        expected = "; ".join(f"{t.id}: {t.file_names[0]}" for t in tracks)
+        unused = [_entry(name) for relative, name in seen.items()][:10]
+        raise SubmissionError.single(display, "no prediction file for any track was found",
+                                     expected=f"files named {expected}", found=", ".join(unused) or "no files",
+                                     hint="name each file after its track (see the starting kit)")
     if not plan and warnings:
         raise SubmissionError.single(display, "archive holds no prediction file", found="; ".join(warnings),
                                      hint="zip the prediction files themselves")
@@ -146,11 +174,14 @@ def _extract_entry(zf: zipfile.ZipFile, info: zipfile.ZipInfo, destination: Path
             sink.write(chunk)
 
 
-def safe_extract(archive: Path, target: Path, display: str = None) -> List[str]:
-    """Extract a zip into ``target``; returns warnings about entries skipped. Refuses dangerous zips."""
+def safe_extract(archive: Path, target: Path, display: str = None, tracks: Optional[Sequence[Track]] = None
+                 ) -> List[str]:
+    """Extract a zip into ``target``; returns warnings about entries skipped. Refuses dangerous zips.
+
+    ``tracks``: extract only the files of these tracks (a result submission being scored)."""
     display = safe_display(display or Path(archive).name)
     with _open_zip(archive, display) as zf:
-        plan, warnings = _plan(zf.infolist(), display)
+        plan, warnings = _plan(zf.infolist(), display, tracks)
         target = Path(target).resolve()
         for info, relative in plan:
             destination = target.joinpath(*relative.parts).resolve()
@@ -212,6 +243,12 @@ def locate_track_files(folder: Path, tracks: Sequence[Track]) -> Tuple[Dict[str,
             continue
         for t in owners:
             by_track.setdefault(t.id, []).append(relative)
+    refuse_doubles(by_track)
+    return {tid: paths[0] for tid, paths in by_track.items()}, unclaimed
+
+
+def refuse_doubles(by_track: Dict[str, List[PurePosixPath]]) -> None:
+    """Refuse a track given by more than one file."""
     doubles = {tid: paths for tid, paths in by_track.items() if len(paths) > 1}
     if doubles:
         tid, paths = sorted(doubles.items())[0]
@@ -219,4 +256,8 @@ def locate_track_files(folder: Path, tracks: Sequence[Track]) -> Tuple[Dict[str,
                                      f"track '{tid}' is given by more than one file",
                                      expected="exactly one file per track",
                                      found=f"{len(paths)} files", hint="remove all but one of them")
-    return {tid: paths[0] for tid, paths in by_track.items()}, unclaimed
+
+
+def unused_file_note(name: str) -> str:
+    """The note on a submitted file that no track claims (it is neither read nor extracted)."""
+    return f"file {name!r} matches no track and was ignored"

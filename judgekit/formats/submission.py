@@ -65,7 +65,7 @@ def read_prediction(path: Path, display: str, gold: GoldTrack) -> Prediction:
 def _read_prediction(path: Path, display: str, gold: GoldTrack) -> Prediction:
     track = gold.track
     display = safe_display(display)
-    numbers, texts = read_texts(path, display)
+    numbers, texts = read_texts(path, display, len(gold.ids))
     clean = _read_clean(numbers, texts, gold)
     if clean is not None:
         return clean

@@ -21,6 +21,13 @@ MAX_FILE_BYTES = 512 * 1024 * 1024
 MAX_LINE_BYTES = 1024 * 1024
 #: Bytes the fast reader decodes at a time (rounded up to a line end).
 BLOCK_BYTES = 1024 * 1024
+#: Bounds relative to the track's size, so that memory grows with the track, not with the file: at
+#: most LINES_PER_ITEM lines per item plus LINE_SLACK (blank lines count; counted in C before any
+#: line is decoded), and at most BYTES_PER_ITEM bytes per item plus FILE_SLACK_BYTES.
+LINES_PER_ITEM = 2
+LINE_SLACK = 1000
+BYTES_PER_ITEM = 64 * 1024
+FILE_SLACK_BYTES = 1024 * 1024
 
 _UTF8_BOM = codecs.BOM_UTF8
 _OTHER_BOMS = ((codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"),
@@ -69,24 +76,42 @@ def _decode_line(raw: bytes, number: int, offset: int, display: str) -> str:
     return text
 
 
-def read_lines(path: Path, display: str) -> List[Tuple[int, str]]:
+def read_lines(path: Path, display: str, n_items: Optional[int] = None) -> List[Tuple[int, str]]:
     """Non-blank lines with their 1-based numbers. Refuses binary, non-UTF-8, empty and huge files or lines."""
-    return list(zip(*read_texts(path, display)))
+    return list(zip(*read_texts(path, display, n_items)))
 
 
-def read_texts(path: Path, display: str) -> Tuple[Sequence[int], List[str]]:
-    """``read_lines`` as two columns: the numbers (a ``range`` when no line is blank) and the texts."""
+def file_limits(n_items: Optional[int]) -> Tuple[Optional[int], int]:
+    """(most lines, most bytes) of a file for a track of ``n_items`` items (None: no line bound)."""
+    if n_items is None:
+        return None, MAX_FILE_BYTES
+    return LINES_PER_ITEM * n_items + LINE_SLACK, min(MAX_FILE_BYTES, BYTES_PER_ITEM * n_items + FILE_SLACK_BYTES)
+
+
+def _too_many_lines(display: str, max_lines: int, n_items: Optional[int]) -> SubmissionError:
+    return SubmissionError.single(display, "file has too many lines",
+                                  expected=f"at most {max_lines:,} lines for a track of {n_items:,} items "
+                                           f"({LINES_PER_ITEM} per item plus {LINE_SLACK:,}, blank lines included)",
+                                  found=f"more than {max_lines:,} lines", hint="write one line per item")
+
+
+def read_texts(path: Path, display: str, n_items: Optional[int] = None) -> Tuple[Sequence[int], List[str]]:
+    """``read_lines`` as two columns: the numbers (a ``range`` when no line is blank) and the texts.
+
+    ``n_items``: the track's number of items, which bounds the file's lines and bytes (``file_limits``)."""
     display = safe_display(display)
+    max_lines, max_bytes = file_limits(n_items)
     try:
         size = Path(path).stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise SubmissionError.single(display, "file is too large", expected=f"at most {MAX_FILE_BYTES} bytes",
+        if size > max_bytes:
+            per_track = f" for a track of {n_items:,} items" if max_bytes < MAX_FILE_BYTES else ""
+            raise SubmissionError.single(display, "file is too large", expected=f"at most {max_bytes} bytes{per_track}",
                                          found=f"{size} bytes")
         with open(path, "rb") as f:
-            columns = _read_blocks(f, display)
+            columns = _read_blocks(f, display, max_lines, n_items)
             if columns is None:
                 f.seek(0)
-                lines = _read_bounded(f, display)
+                lines = _read_bounded(f, display, max_lines, n_items)
                 columns = [number for number, _ in lines], [text for _, text in lines]
     except OSError as e:
         raise SubmissionError.single(display, "the file cannot be read", found=e.strerror or e.__class__.__name__)
@@ -96,7 +121,8 @@ def read_texts(path: Path, display: str) -> Tuple[Sequence[int], List[str]]:
     return columns
 
 
-def _read_blocks(f, display: str) -> Optional[Tuple[Sequence[int], List[str]]]:
+def _read_blocks(f, display: str, max_lines: Optional[int] = None,
+                 n_items: Optional[int] = None) -> Optional[Tuple[Sequence[int], List[str]]]:
     """What ``_read_bounded`` finds in a clean file, as (numbers, texts), a block of whole lines at a
     time; None as soon as a block holds something the precise reader must report (or a line near the
     length limit). The numbers stay a ``range`` until a blank line is met."""
@@ -115,6 +141,8 @@ def _read_blocks(f, display: str) -> Optional[Tuple[Sequence[int], List[str]]]:
             if len(rest) > MAX_LINE_BYTES:
                 return None
             block += rest
+        if max_lines is not None and number + block.count(b"\n") + (not block.endswith(b"\n")) > max_lines:
+            raise _too_many_lines(display, max_lines, n_items)
         if b"\x00" in block:
             return None
         try:
@@ -141,7 +169,8 @@ def _read_blocks(f, display: str) -> Optional[Tuple[Sequence[int], List[str]]]:
     return (range(1, len(texts) + 1) if numbers is None else numbers), texts
 
 
-def _read_bounded(f, display: str) -> List[Tuple[int, str]]:
+def _read_bounded(f, display: str, max_lines: Optional[int] = None,
+                  n_items: Optional[int] = None) -> List[Tuple[int, str]]:
     """Non-blank decoded lines of an open binary file, reading at most one line's budget at a time."""
     lines: List[Tuple[int, str]] = []
     offset, number = 0, 0
@@ -150,6 +179,8 @@ def _read_bounded(f, display: str) -> List[Tuple[int, str]]:
         if not raw:
             return lines
         number += 1
+        if max_lines is not None and number > max_lines:
+            raise _too_many_lines(display, max_lines, n_items)
         if number == 1:
             _refuse_other_encodings(raw[:4], display)
             if raw.startswith(_UTF8_BOM):

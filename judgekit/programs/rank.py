@@ -88,7 +88,7 @@ def score_submission(path: Path, spec: TaskSpec, ref_dir: Path) -> Result:
         folder = path
         if path.is_file():
             folder = Path(tmp)
-            safe_extract(path, folder, path.name)
+            safe_extract(path, folder, path.name, spec.tracks)
             copy_status_files(path, folder)
         check_prediction_step(folder)
         return score_folder(spec, ref_dir, folder)

@@ -111,13 +111,14 @@ def check_prediction_step(res_dir: Path) -> None:
                                      found=failure, hint="see the prediction logs for the error")
 
 
-def unpack_if_archive(res_dir: Path, work: Path) -> Tuple[Path, List[str]]:
-    """A folder holding only a zip (a submission copied as is) is read through a safe extraction.
+def unpack_if_archive(res_dir: Path, work: Path, tracks=None) -> Tuple[Path, List[str]]:
+    """A folder holding only a zip (a submission copied as is) is read through a safe extraction
+    of the ``tracks``' files (all files when None).
 
     Returns the folder to score and the extraction's warnings (entries skipped)."""
     files = submission_files(res_dir)
     if len(files) == 1 and files[0].suffix.lower() == ".zip":
-        return work, safe_extract(res_dir / files[0], work, str(files[0]))
+        return work, safe_extract(res_dir / files[0], work, str(files[0]), tracks)
     if len(files) == 1 and files[0].suffix.lower() in ARCHIVE_SUFFIXES:
         raise SubmissionError.single(safe_display(str(files[0])), "only zip archives are read",
                                      expected="a .zip file or the prediction files themselves",
@@ -137,7 +138,7 @@ def score_submission(input_dir: Path, output_dir: Path) -> int:
         if ingested is not None:
             folder, archive_warnings = res_dir, []
         else:
-            folder, archive_warnings = unpack_if_archive(res_dir, Path(tmp))
+            folder, archive_warnings = unpack_if_archive(res_dir, Path(tmp), spec.tracks)
         result = score_folder(spec, ref_dir, folder, ingested)
     result.warnings[:0] = archive_warnings
     write_outputs(output_dir, result, _detailed_page(result))
