@@ -3,8 +3,9 @@ self-contained detailed_results.html (inline CSS and SVG, no script, nothing fet
 
 The page shows, per track, each score with its seeded bootstrap interval and the signature that
 reproduces it, a plot (predicted vs gold scatter, confusion matrix, mean soft labels, error per
-annotator), and per-language / per-genre scores. Phases that hide their gold get aggregates only.
-Scores themselves come from ``scoring``; intervals and aggregates from ``stats``."""
+annotator), and per-language / per-genre scores. A phase that hides its gold shows the leaderboard's
+scores only (``HIDDEN_GOLD_NOTE``; the policy is in docs/participant-checks.md). Scores themselves
+come from ``scoring``; intervals and aggregates from ``stats``."""
 
 from __future__ import annotations
 
@@ -116,19 +117,30 @@ def page_resamples(requested: int, n_items: int) -> int:
     return fitting if fitting >= PAGE_MIN_RESAMPLES else 0
 
 
+#: What a page of a hidden-gold phase says instead of its intervals, plots and breakdowns.
+HIDDEN_GOLD_NOTE = ("The gold of this phase is hidden, so this page shows the leaderboard's scores only: no "
+                    "intervals, plots or breakdowns by annotator, language or genre. Comparing two submissions "
+                    "on those would tell the gold of single items. The practice phase's page shows them all.")
+
+
 def detailed_html(result: Result, extra_sections: Dict[str, str] = None, resamples: Optional[int] = None) -> str:
     """Per-track scores with bootstrap intervals, plots, breakdowns and warnings.
 
-    When the phase hides its gold (``spec.hide_gold``) nothing item-level is written: plots and
-    breakdowns are aggregates under the rules of ``stats.summaries``.
+    When the phase hides its gold (``spec.hide_gold``) the page holds nothing that depends on the
+    gold beyond the scores written to scores.json (and notes that depend on the submission alone):
+    every interval, plot or breakdown would let the difference between two submissions be
+    attributed to single items.
     """
     spec = result.spec
     esc = html.escape
-    resamples = bootstrap_resamples(spec) if resamples is None else resamples
+    hidden = spec.hide_gold
+    resamples = 0 if hidden else bootstrap_resamples(spec) if resamples is None else resamples
     signature = Signature(resamples, spec.seed).render()
     parts = [f"<h1>{esc(spec.title)}</h1>",
              f"<p>Phase: <b>{esc(spec.phase)}</b>. Primary score: <b>{_fmt(result.primary)}</b> "
              f"(mean of the primary tracks' main metric; a missing primary track counts as its worst value).</p>"]
+    if hidden:
+        parts.append(f"<p class='sig'>{esc(HIDDEN_GOLD_NOTE)}</p>")
     rows = []
     for t in spec.tracks:
         tr = result.tracks.get(t.id)
@@ -146,11 +158,12 @@ def detailed_html(result: Result, extra_sections: Dict[str, str] = None, resampl
         if tr is None:
             continue
         section = [f"<h2>{esc(t.title)}</h2>",
-                   _guarded(lambda: _score_table(tr, resamples, spec.seed, signature, spec.hide_gold),
+                   _guarded(lambda: _score_table(tr, resamples, spec.seed, signature, not hidden),
                             "the confidence intervals")]
         if extra_sections and t.id in extra_sections:
             section.append(extra_sections[t.id])
-        section.append(_guarded(lambda: track_visuals(tr, spec.hide_gold), "the plots"))
+        if not hidden:
+            section.append(_guarded(lambda: track_visuals(tr), "the plots"))
         for w in tr.warnings:
             section.append(f"<p class='warn'>Warning: {esc(w)}</p>")
         parts.append("\n".join(section))
@@ -158,7 +171,7 @@ def detailed_html(result: Result, extra_sections: Dict[str, str] = None, resampl
         parts.append("<h2>Submission notes</h2><ul>" +
                      "".join(f"<li class='warn'>{esc(w)}</li>" for w in result.warnings) + "</ul>")
     parts.append(f"<p class='sig'>judgekit {esc(__version__)} | edition {esc(spec.edition)} | "
-                 f"phase {esc(spec.phase)} | intervals: {esc(signature)}</p>")
+                 f"phase {esc(spec.phase)}" + ("" if hidden else f" | intervals: {esc(signature)}") + "</p>")
     return _page(f"{spec.title}: detailed results", "\n".join(parts))
 
 
@@ -171,14 +184,10 @@ def _guarded(build, what: str) -> str:
         return f"<p class='warn'>{html.escape(what.capitalize())} could not be drawn (an internal problem of the kit).</p>"
 
 
-def _score_table(tr, resamples: int, seed: int, signature: str, hide_gold: bool) -> str:
-    """Each metric's value, its percentile bootstrap interval, direction and range.
-
-    With hidden gold, a track of fewer than ``MIN_GROUP_ITEMS`` items gets no interval: the extreme
-    resamples of a handful of items would show single items' losses.
-    """
-    too_few = hide_gold and tr.n_scored < summaries.MIN_GROUP_ITEMS
-    used = page_resamples(resamples, tr.n_scored) if not too_few else 0
+def _score_table(tr, resamples: int, seed: int, signature: str, interval_column: bool = True) -> str:
+    """Each metric's value, its percentile bootstrap interval (n/a when ``resamples`` is 0; no such
+    column without ``interval_column``), direction and range."""
+    used = page_resamples(resamples, tr.n_scored)
     intervals = track_intervals(tr, used, seed) if used else {}
     rows = []
     for m, v in tr.scores.items():
@@ -186,7 +195,8 @@ def _score_table(tr, resamples: int, seed: int, signature: str, hide_gold: bool)
         lo, hi = metric.bounds(len(tr.track.labels))
         iv = intervals.get(m)
         ci = f"[{_fmt(iv.low)}, {_fmt(iv.high)}]" if iv is not None else "n/a"
-        rows.append(f"<tr><td class='l'>{html.escape(metric.title)}</td><td><b>{_fmt(v)}</b></td><td>{ci}</td>"
+        ci = f"<td>{ci}</td>" if interval_column else ""
+        rows.append(f"<tr><td class='l'>{html.escape(metric.title)}</td><td><b>{_fmt(v)}</b></td>{ci}"
                     f"<td class='l'>{metric.direction} is better</td><td>{lo:g} to {hi:g}</td></tr>")
     note = ""
     if intervals:
@@ -196,26 +206,27 @@ def _score_table(tr, resamples: int, seed: int, signature: str, hide_gold: bool)
             fewer = f" ({used} resamples, not {resamples}: the page draws at most {PAGE_DRAWS:,} items per track)"
         note = (f"<p class='sig'>95% percentile bootstrap intervals over items{fewer}; recompute with: "
                 f"{html.escape(signature)}</p>")
-    elif resamples and not used and not too_few:
+    elif resamples and not used:
         note = (f"<p class='sig'>No interval: {PAGE_MIN_RESAMPLES} resamples of these {tr.n_scored:,} items would "
                 f"draw more than the {PAGE_DRAWS:,} items the page may spend on a track; recompute with: "
                 f"{html.escape(signature)}</p>")
-    return ("<table><tr><th class='l'>Metric</th><th>Score</th><th>95% interval</th><th class='l'>Direction</th>"
+    head = "<th>95% interval</th>" if interval_column else ""
+    return (f"<table><tr><th class='l'>Metric</th><th>Score</th>{head}<th class='l'>Direction</th>"
             "<th>Range</th></tr>" + "".join(rows) + "</table>" + note)
 
 
-def track_visuals(tr, hide_gold: bool) -> str:
-    """The track's plot and its per-language / per-genre breakdown (aggregates only if ``hide_gold``)."""
+def track_visuals(tr) -> str:
+    """The track's plot and its per-language / per-genre breakdown (phases with public gold only)."""
     kind = tr.track.kind
     if kind == "similarity":
-        figure = _similarity_figure(tr, hide_gold)
+        figure = _similarity_figure(tr)
     elif kind == "classification":
-        figure = _confusion_figure(tr, hide_gold)
+        figure = _confusion_figure(tr)
     elif kind == "soft_label":
-        figure = _distribution_figure(tr, hide_gold)
+        figure = _distribution_figure(tr)
     else:
-        figure = _annotator_figure(tr, hide_gold)
-    return "<div class='fig'>" + figure + "</div>" + _breakdowns(tr, hide_gold)
+        figure = _annotator_figure(tr)
+    return "<div class='fig'>" + figure + "</div>" + _breakdowns(tr)
 
 
 def _scored(tr):
@@ -224,42 +235,20 @@ def _scored(tr):
     return gold, pred
 
 
-def _similarity_figure(tr, hide_gold: bool) -> str:
+def _similarity_figure(tr) -> str:
     gold, pred = _scored(tr)
-    if not hide_gold:
-        return plots.scatter(gold, pred, "gold score", "predicted score", "Predicted vs gold, one point per item")
-    if len(gold) < summaries.GRID_BINS * summaries.MIN_GROUP_ITEMS:
-        return (f"<p class='sig'>Too few items ({len(gold)}) for an aggregate plot that keeps the hidden gold "
-                f"hidden.</p>")
-    grid = summaries.similarity_grid(gold, pred)
-    cells = summaries.suppress_small(grid.counts)
-    return (plots.heatmap(cells, grid.row_labels, grid.col_labels, "gold score", "your predictions, in fifths",
-                          "Items per gold range and fifth of your predictions", hidden_text="<5")
-            + f"<p class='sig'>The gold is hidden in this phase: counts only, and counts below "
-              f"{summaries.MIN_CELL_COUNT} are shown as &lt;5.</p>")
+    return plots.scatter(gold, pred, "gold score", "predicted score", "Predicted vs gold, one point per item")
 
 
-def _confusion_figure(tr, hide_gold: bool) -> str:
+def _confusion_figure(tr) -> str:
     gold, pred = _scored(tr)
     labels = list(tr.track.labels)
     counts = summaries.confusion_counts(gold, pred, len(labels))
-    if hide_gold:
-        cells = summaries.suppress_small(counts, summaries.MIN_CELL_COUNT, summaries.MIN_GROUP_ITEMS)
-        if all(v is None for row in cells for v in row):
-            return f"<p class='sig'>Too few items ({len(gold)}) for a plot that keeps the hidden gold hidden.</p>"
-        note = (f"<p class='sig'>The gold is hidden in this phase: counts below {summaries.MIN_CELL_COUNT} are shown "
-                f"as &lt;5, and a predicted label given to fewer than {summaries.MIN_GROUP_ITEMS} items is not "
-                f"broken down.</p>")
-    else:
-        cells, note = counts.tolist(), ""
-    return plots.heatmap(cells, labels, labels, "gold label", "predicted label", "Confusion matrix (items)",
-                         hidden_text="<5") + note
+    return plots.heatmap(counts.tolist(), labels, labels, "gold label", "predicted label", "Confusion matrix (items)")
 
 
-def _distribution_figure(tr, hide_gold: bool) -> str:
+def _distribution_figure(tr) -> str:
     gold, pred = _scored(tr)
-    if hide_gold and len(gold) < summaries.MIN_GROUP_ITEMS:
-        return f"<p class='sig'>Too few items ({len(gold)}) for a plot that keeps the hidden gold hidden.</p>"
     gold_mean, pred_mean = summaries.mean_distributions(gold, pred)
     multilabel = tr.track.scale == "multilabel"
     return plots.bar_chart(list(tr.track.labels), {"gold": gold_mean, "predicted": pred_mean},
@@ -271,18 +260,16 @@ def _distribution_figure(tr, hide_gold: bool) -> str:
 MAX_ANNOTATOR_BARS = 40
 
 
-def _annotator_figure(tr, hide_gold: bool) -> str:
+def _annotator_figure(tr) -> str:
     rows_of = list(chain.from_iterable(tr.gold.annotators))
     errors = summaries.per_annotator_errors(tr.gold.gold, tr.prediction.values, rows_of, tr.track.scale or "")
-    minimum = summaries.MIN_GROUP_ITEMS if hide_gold else 1
-    shown = sorted((e for e in errors if e[1] >= minimum), key=lambda e: (-e[1], e[0]))[:MAX_ANNOTATOR_BARS]
+    shown = sorted(errors, key=lambda e: (-e[1], e[0]))[:MAX_ANNOTATOR_BARS]
     left_out = len(errors) - len(shown)
     unit = {"ordinal": "mean |gold - predicted| / number of labels",
             "multilabel": "share of labels mispredicted"}.get(tr.track.scale, "error rate")
     note = ""
     if left_out:
-        why = (f"fewer than {minimum} labels or " if minimum > 1 else "")
-        note = (f"<p class='sig'>{left_out} annotator(s) not shown ({why}beyond the {MAX_ANNOTATOR_BARS} "
+        note = (f"<p class='sig'>{left_out} annotator(s) not shown (beyond the {MAX_ANNOTATOR_BARS} "
                 f"with the most labels).</p>")
     if not shown:
         return note or "<p class='sig'>No annotator to show.</p>"
@@ -296,7 +283,7 @@ def _natural_key(name: str):
     return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", name)]
 
 
-def _breakdowns(tr, hide_gold: bool) -> str:
+def _breakdowns(tr) -> str:
     """Main-metric score per language and per genre, where the track has more than one."""
     metric = get_metric(tr.track.main_metric)
     stats = tr.stats.get(tr.track.main_metric)
@@ -309,10 +296,7 @@ def _breakdowns(tr, hide_gold: bool) -> str:
             continue  # a single group (counted in C: a set of a million strings takes a while)
         rows = []
         for value, n, score in summaries.group_scores(metric, stats, values):
-            if hide_gold and n < summaries.MIN_GROUP_ITEMS:
-                shown = f"hidden (fewer than {summaries.MIN_GROUP_ITEMS} items)"
-            else:
-                shown = _fmt(score) if score is not None else "undefined"
+            shown = _fmt(score) if score is not None else "undefined"
             rows.append(f"<tr><td class='l'>{html.escape(value or '(none)')}</td><td>{n}</td><td>{shown}</td></tr>")
         out.append(f"<h3>{html.escape(metric.title)} by {html.escape(key)}</h3><table><tr><th class='l'>"
                    f"{html.escape(key)}</th><th>Items</th><th>{html.escape(metric.title)}</th></tr>"

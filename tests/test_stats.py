@@ -16,8 +16,7 @@ from judgekit.metrics import get as get_metric
 from judgekit.stats import Signature, bootstrap_scores, interval, resample_counts, track_intervals
 from judgekit.stats.bootstrap import CHUNK_BYTES, chunk_rows
 from judgekit.stats.paired import choose_test, paired_bootstrap, per_item_losses, wilcoxon_test
-from judgekit.stats.summaries import (MIN_CELL_COUNT, confusion_counts, gold_bin_edges, group_scores,
-                                      mean_distributions, similarity_grid, suppress_small)
+from judgekit.stats.summaries import confusion_counts, group_scores, mean_distributions
 from judgekit.stats.williams import compare_pearson, williams_t, williams_test
 
 
@@ -252,29 +251,6 @@ def test_bootstrap_scores_refuse_misaligned_systems():
 
 
 # --- aggregates for the detailed results page ----------------------------------------------------
-
-def test_similarity_grid_counts_items_by_gold_range_and_prediction_fifth():
-    rng = np.random.default_rng(3)
-    gold = rng.uniform(0, 5, 500)
-    pred = gold + rng.normal(0, 1, 500)
-    grid = similarity_grid(gold, pred)
-    assert grid.counts.sum() == 500
-    assert grid.counts.sum(axis=0).tolist() == [100] * 5  # equal-count fifths of the predictions
-    edges = gold_bin_edges(gold)
-    assert edges.tolist() == [0, 1, 2, 3, 4, 5]
-    # rows are gold bins, highest first
-    expected_top = np.count_nonzero(gold >= 4)
-    assert grid.counts[0].sum() == expected_top
-    assert grid.row_labels[0] == "4 to 5" and grid.row_labels[-1] == "0 to 1"
-
-
-def test_suppression_hides_small_cells_zeros_and_thin_columns():
-    counts = np.array([[0, 7, 3], [12, 5, 1]])
-    assert suppress_small(counts) == [[None, 7, None], [12, 5, None]]
-    assert suppress_small(counts, min_column=10) == [[None, 7, None], [12, 5, None]]
-    assert suppress_small(counts, min_column=13) == [[None, None, None], [None, None, None]]
-    assert MIN_CELL_COUNT == 5
-
 
 def test_confusion_mean_distributions_and_group_scores():
     gold = np.array([0, 0, 1, 2, 2, 2])

@@ -61,7 +61,9 @@ def evaluation_page(edition: Edition) -> str:
     lines += ["", "Edge cases: a constant prediction (or constant gold) makes a correlation undefined; it is "
               "reported as 0.0 with a warning. Classification items without a gold majority are not scored. "
               "LeWiDi metrics round as the official 2025 code does (5 decimals per item).",
-              "", "The detailed results of each submission show every score with a 95% bootstrap interval."]
+              "", "The detailed results of each submission show every score; where the phase's gold is public "
+              "(practice) also a 95% bootstrap interval, plots and per-annotator, per-language and per-genre "
+              "scores, which phases with hidden gold leave out (they would tell single items' gold)."]
     return "\n".join(lines) + "\n"
 
 

@@ -1,72 +1,18 @@
-"""Aggregates behind the detailed results page, with the rules that keep hidden gold hidden.
+"""Aggregates behind the detailed results page of a phase whose gold is public (practice).
 
-In phases that hide the gold (evaluation, post-campaign) the page may show only aggregates, and no
-aggregate may pin down fewer than ``MIN_CELL_COUNT`` items: a smaller count is shown as "<5" (zeros
-included, or a lone "0" beside a "1" would give an item's gold away); a predicted label, an
-annotator or a group with fewer than ``MIN_GROUP_ITEMS`` items is not broken down at all, since a
-participant chooses which items share a predicted label. Gold bins of similarity grids have fixed,
-round edges; prediction bins are equal-count fifths of the participant's own predictions.
+A phase that hides its gold gets none of them (see ``report.HIDDEN_GOLD_NOTE`` and the policy in
+docs/participant-checks.md): each depends on single items' gold, so comparing two submissions on
+it would tell that gold.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ..metrics import Metric
-
-MIN_CELL_COUNT = 5
-MIN_GROUP_ITEMS = 20
-GRID_BINS = 5
-
-
-@dataclass(frozen=True)
-class Grid:
-    """Counts of items per (row bin, column bin), with the bins' labels."""
-
-    counts: np.ndarray
-    row_labels: List[str]
-    col_labels: List[str]
-
-
-def _range_label(lo: float, hi: float) -> str:
-    return f"{lo:.3g} to {hi:.3g}"
-
-
-def gold_bin_edges(gold: np.ndarray, bins: int = GRID_BINS) -> np.ndarray:
-    """``bins`` equal-width bins from floor(min) to ceil(max) of the gold (round edges only)."""
-    lo = math.floor(float(np.min(gold))) if gold.size else 0.0
-    hi = math.ceil(float(np.max(gold))) if gold.size else 1.0
-    if hi <= lo:
-        hi = lo + 1
-    return np.linspace(lo, hi, bins + 1)
-
-
-def similarity_grid(gold, pred, bins: int = GRID_BINS) -> Grid:
-    """Items counted by gold bin (rows, highest first) and by fifth of the predictions (columns).
-
-    Prediction bins are equal-count groups of the predictions' ranks (ties split by item order).
-    """
-    gold = np.asarray(gold, dtype=float)
-    pred = np.asarray(pred, dtype=float)
-    n = gold.size
-    bins = max(1, min(bins, n))
-    edges = gold_bin_edges(gold, bins)
-    gold_bin = np.clip(np.searchsorted(edges, gold, side="right") - 1, 0, bins - 1)
-    order = np.argsort(pred, kind="stable")
-    pred_bin = np.empty(n, dtype=np.int64)
-    pred_bin[order] = (np.arange(n) * bins) // max(n, 1)
-    counts = np.zeros((bins, bins), dtype=np.int64)
-    np.add.at(counts, (bins - 1 - gold_bin, pred_bin), 1)
-    col_labels = []
-    for b in range(bins):
-        members = pred[pred_bin == b]
-        col_labels.append(_range_label(members.min(), members.max()) if members.size else "-")
-    row_labels = [_range_label(edges[b], edges[b + 1]) for b in range(bins)][::-1]
-    return Grid(counts, row_labels, col_labels)
 
 
 def confusion_counts(gold, pred, n_labels: int) -> np.ndarray:
@@ -74,15 +20,6 @@ def confusion_counts(gold, pred, n_labels: int) -> np.ndarray:
     counts = np.zeros((n_labels, n_labels), dtype=np.int64)
     np.add.at(counts, (np.asarray(gold, dtype=np.int64), np.asarray(pred, dtype=np.int64)), 1)
     return counts
-
-
-def suppress_small(counts: np.ndarray, min_count: int = MIN_CELL_COUNT,
-                   min_column: int = 0) -> List[List[Optional[int]]]:
-    """Counts with cells below ``min_count`` and whole columns below ``min_column`` items as None."""
-    counts = np.asarray(counts)
-    column_total = counts.sum(axis=0)
-    return [[None if (v < min_count or column_total[j] < min_column) else int(v) for j, v in enumerate(row)]
-            for row in counts]
 
 
 def mean_distributions(gold, pred) -> Tuple[np.ndarray, np.ndarray]:

@@ -1,0 +1,124 @@
+"""The results of a hidden-gold phase cannot be probed for single items' gold (issue 13, item 2).
+
+The differencing attack: two submissions that differ in a few predictions, one per annotator (or
+per language, per genre). The leaderboard's scores move by the changes' sum, which the submission
+limits bound; any other output that moves (a per-annotator error, a group's score, an interval, a
+count in a plot) would tell each change's effect on its own, that is the gold of single items.
+Policy (docs/participant-checks.md, "Results page in hidden-gold phases"): in such a phase the page,
+scores.json, scores.txt and the program's messages of two submissions may differ only in the
+leaderboard's scores. On the practice phase (public gold) the same pair does show the difference,
+which shows that the attack is a real one.
+"""
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from judgekit.programs.score import main as score_main
+from test_report_html import make_phase
+
+NLI = ["entailment", "neutral", "contradiction"]
+
+
+def _flip_one_label_per_annotator(res: Path) -> int:
+    """persp.tsv: for every annotator, flip one of their labels (the first item they label)."""
+    lines = (res / "persp.tsv").read_text().splitlines()
+    gold = {json.loads(line)["id"]: json.loads(line) for line in (res.parent / "ref" / "mp.jsonl").read_text().splitlines()}
+    done, out = set(), []
+    for line in lines:
+        item_id, value = line.split("\t")
+        labels = json.loads(value)
+        for k, name in enumerate(gold[item_id]["annotators"]):
+            if name not in done:
+                done.add(name)
+                labels[k] = str(1 - int(labels[k]))
+        out.append(f"{item_id}\t{json.dumps(labels)}")
+    (res / "persp.tsv").write_text("\n".join(out) + "\n")
+    return len(done)
+
+
+def _change_one_per_group(res: Path, file: str, dataset: str, key: str, change) -> int:
+    """In ``file``, change the prediction of the first item of each ``key`` group (language or genre)."""
+    gold = [json.loads(line) for line in (res.parent / "ref" / f"{dataset}.jsonl").read_text().splitlines()]
+    first = {}
+    for item in gold:
+        first.setdefault(item.get(key), item["id"])
+    targets = set(first.values())
+    out = []
+    for line in (res / file).read_text().splitlines():
+        item_id, value = line.split("\t")
+        out.append(f"{item_id}\t{change(value) if item_id in targets else value}")
+    (res / file).write_text("\n".join(out) + "\n")
+    return len(targets)
+
+
+ATTACKS = {
+    "one_label_per_annotator": lambda res: _flip_one_label_per_annotator(res),
+    "one_score_per_language": lambda res: _change_one_per_group(
+        res, "sim.tsv", "sim", "lang", lambda v: f"{float(v) + 2.5:.4f}"),
+    "one_label_per_genre": lambda res: _change_one_per_group(
+        res, "nli.tsv", "nli", "genre", lambda v: NLI[(NLI.index(v) + 1) % 3]),
+}
+
+
+def _score(root: Path, capsys) -> dict:
+    out = root / "out"
+    assert score_main([str(root), str(out)]) == 0
+    printed = capsys.readouterr()
+    return {"scores": json.loads((out / "scores.json").read_text()), "txt": (out / "scores.txt").read_text(),
+            "page": (out / "detailed_results.html").read_text(encoding="utf-8"), "stdout": printed.out,
+            "stderr": printed.err}
+
+
+def _without_scores(run: dict) -> dict:
+    """Every output with each leaderboard score, in every rendering the kit prints, blanked out."""
+    renderings = set()
+    for value in run["scores"].values():
+        renderings |= {repr(value), f"{value:.6f}", f"{value:.4f}"}
+    pattern = re.compile("|".join(re.escape(r) for r in sorted(renderings, key=len, reverse=True)))
+    return {key: pattern.sub("<score>", run[key]) for key in ("txt", "page", "stdout", "stderr")}
+
+
+def _pair(tmp_path: Path, hide_gold: bool, attack: str, capsys):
+    first = tmp_path / f"{hide_gold}-a"
+    make_phase(first, hide_gold=hide_gold, seed=4)
+    second = tmp_path / f"{hide_gold}-b"
+    shutil.copytree(first / "ref", second / "ref")
+    shutil.copytree(first / "res", second / "res")
+    changes = ATTACKS[attack](second / "res")
+    assert changes >= 2  # several changes at once: only their sum may show
+    return _score(first, capsys), _score(second, capsys)
+
+
+@pytest.mark.parametrize("attack", sorted(ATTACKS))
+def test_two_submissions_differ_only_in_the_leaderboard_scores(tmp_path, capsys, attack):
+    a, b = _pair(tmp_path, True, attack, capsys)
+    assert list(a["scores"]) == list(b["scores"])
+    assert a["scores"] != b["scores"]  # the changes do move the leaderboard
+    assert _without_scores(a) == _without_scores(b)
+
+
+@pytest.mark.parametrize("attack", sorted(ATTACKS))
+def test_the_same_pair_is_told_apart_where_the_gold_is_public(tmp_path, capsys, attack):
+    """The practice page shows per-item detail on purpose: the attack sees more than the scores there."""
+    a, b = _pair(tmp_path, False, attack, capsys)
+    assert _without_scores(a)["page"] != _without_scores(b)["page"]
+
+
+def test_messages_show_the_participant_s_values_never_the_gold(tmp_path, capsys):
+    """A refused value is quoted as written; the gold of the item appears nowhere in the message."""
+    make_phase(tmp_path, hide_gold=True, seed=4)
+    gold = {json.loads(line)["id"]: json.loads(line)
+            for line in (tmp_path / "ref" / "sim.jsonl").read_text().splitlines()}
+    lines = (tmp_path / "res" / "sim.tsv").read_text().splitlines()
+    item_id = lines[5].split("\t")[0]
+    lines[5] = f"{item_id}\tnan"
+    (tmp_path / "res" / "sim.tsv").write_text("\n".join(lines) + "\n")
+    assert score_main([str(tmp_path), str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert item_id in err and "nan" in err
+    value = gold[item_id]["score"]
+    assert not {repr(value), f"{value:.4f}", f"{value:.3f}", f"{value:g}"} & set(re.findall(r"\d+\.\d+", err))
