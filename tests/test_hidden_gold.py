@@ -26,7 +26,8 @@ NLI = ["entailment", "neutral", "contradiction"]
 def _flip_one_label_per_annotator(res: Path) -> int:
     """persp.tsv: for every annotator, flip one of their labels (the first item they label)."""
     lines = (res / "persp.tsv").read_text().splitlines()
-    gold = {json.loads(line)["id"]: json.loads(line) for line in (res.parent / "ref" / "mp.jsonl").read_text().splitlines()}
+    rows = (res.parent / "ref" / "mp.jsonl").read_text().splitlines()
+    gold = {json.loads(line)["id"]: json.loads(line) for line in rows}
     done, out = set(), []
     for line in lines:
         item_id, value = line.split("\t")
