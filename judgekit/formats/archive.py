@@ -119,6 +119,7 @@ def _plan(infos: List[zipfile.ZipInfo], display: str, tracks: Optional[Sequence[
     seen: Dict[PurePosixPath, str] = {}
     by_track: Dict[str, List[PurePosixPath]] = {}
     total = compressed = 0
+    nested = False  # a zip inside: named in the message when nothing else is usable
     for info in infos:
         relative = _entry_path(info, display)
         if not relative.parts:  # checked first: ZipInfo.is_dir() fails on an empty name
@@ -129,6 +130,7 @@ def _plan(infos: List[zipfile.ZipInfo], display: str, tracks: Optional[Sequence[
         if relative.suffix.lower() in ARCHIVE_SUFFIXES:
             warnings.append(f"nested archive {_entry(info.filename)} ignored: put the prediction files "
                             f"in the zip itself")
+            nested = True
             continue
         if relative in seen:
             raise SubmissionError.single(display, "archive holds the same path twice", found=_entry(info.filename),
@@ -146,15 +148,15 @@ def _plan(infos: List[zipfile.ZipInfo], display: str, tracks: Optional[Sequence[
                 by_track.setdefault(t.id, []).append(relative)
             refuse_doubles(by_track)
         plan.append((info, relative))
+    if not plan and warnings and (nested or not seen or tracks is None):
+        raise SubmissionError.single(display, "archive holds no prediction file", found="; ".join(warnings),
+                                     hint="zip the prediction files themselves")
     if not plan and tracks is not None:
         expected = "; ".join(f"{t.id}: {t.file_names[0]}" for t in tracks)
-        unused = [_entry(name) for relative, name in seen.items()][:10]
+        unused = [_entry(name) for name in seen.values()][:10]
         raise SubmissionError.single(display, "no prediction file for any track was found",
                                      expected=f"files named {expected}", found=", ".join(unused) or "no files",
                                      hint="name each file after its track (see the starting kit)")
-    if not plan and warnings:
-        raise SubmissionError.single(display, "archive holds no prediction file", found="; ".join(warnings),
-                                     hint="zip the prediction files themselves")
     return plan, warnings
 
 
