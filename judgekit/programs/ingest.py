@@ -157,7 +157,9 @@ def _stop(process: subprocess.Popen) -> None:
 
 def run_child(input_dir: Path, out_dir: Path, work: Path, source: str, seed: int,
               time_limit: Optional[float], details_dir: Path) -> None:
-    """Run the models in a child process under ``time_limit``; raise its failure as a KitError."""
+    """Run the models in a child process under ``time_limit``; raise its failure as a KitError.
+
+    ``source`` is ``baseline:NAME`` (the kit's own code) or the absolute path of a code submission."""
     root = Path(__file__).resolve().parents[2]
     command = [sys.executable, "-c", _CHILD_BOOT, str(root), str(input_dir.resolve()), str(out_dir.resolve()),
                str(work.resolve()), source, "--seed", str(seed)]
@@ -336,7 +338,7 @@ def ingest(input_dir: Path, output_dir: Path, submission: Optional[Path], baseli
             if model_folder is not None:
                 for dataset in dict.fromkeys(t.dataset for t in spec.tracks):
                     load_dataset(input_dir, dataset)  # the bundle's data is checked here, out of the code's reach
-                run_child(input_dir, out, work, str(model_folder), seed, time_limit_of(spec, time_limit),
+                run_child(input_dir, out, work, str(model_folder.resolve()), seed, time_limit_of(spec, time_limit),
                           output_dir)
                 _check_child_output(spec, out)
                 tracks, what = [t.id for t in spec.tracks], "code submission"
