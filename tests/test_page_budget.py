@@ -5,7 +5,6 @@ import re
 from types import SimpleNamespace
 
 import numpy as np
-import pytest
 
 from judgekit import report
 from judgekit.metrics import get as get_metric
@@ -37,20 +36,20 @@ def _track_result(n: int):
                            scores={"accuracy": value.value})
 
 
-@pytest.mark.parametrize("hide_gold", [True, False])
-def test_the_page_says_how_many_resamples_it_used(monkeypatch, hide_gold):
+def test_the_page_says_how_many_resamples_it_used(monkeypatch):
+    """(Phases with public gold: a hidden-gold page has no interval, see test_hidden_gold.py.)"""
     monkeypatch.setattr(report, "PAGE_DRAWS", 400 * 500)
     tr = _track_result(500)
-    page = report._score_table(tr, 1000, 7, Signature(1000, 7).render(), hide_gold)
+    page = report._score_table(tr, 1000, 7, Signature(1000, 7).render())
     assert "400 resamples, not 1000" in page and Signature(400, 7).render() in page
     interval = track_intervals(tr, 400, 7)["accuracy"]
     assert f"[{interval.low:.4f}, {interval.high:.4f}]" in page
-    small = report._score_table(_track_result(200), 1000, 7, Signature(1000, 7).render(), hide_gold)
+    small = report._score_table(_track_result(200), 1000, 7, Signature(1000, 7).render())
     assert Signature(1000, 7).render() in small and "not 1000" not in small
 
 
 def test_a_track_too_large_for_the_minimum_gets_no_interval(monkeypatch):
     monkeypatch.setattr(report, "PAGE_DRAWS", report.PAGE_MIN_RESAMPLES * 500 - 1)
-    page = report._score_table(_track_result(500), 1000, 7, Signature(1000, 7).render(), True)
+    page = report._score_table(_track_result(500), 1000, 7, Signature(1000, 7).render())
     assert "No interval" in page and Signature(1000, 7).render() in page
     assert not re.search(r"\[\d\.\d{4}, \d\.\d{4}\]", page)
