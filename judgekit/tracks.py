@@ -7,7 +7,7 @@ A track is declared once, in an edition config, and travels with the reference a
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from .errors import ConfigError, Problem

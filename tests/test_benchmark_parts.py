@@ -9,7 +9,6 @@ from benchmarks import cases, floor, loops, report, synth
 from judgekit.formats.items import read_items
 from judgekit.formats.submission import read_prediction
 from judgekit.gold import build_gold
-from judgekit.metrics import get as get_metric
 from judgekit.scoring import score_folder
 from judgekit.spec import read_spec
 

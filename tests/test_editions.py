@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from conftest import shared_checker
 from judgekit.bundle.build import build
 from judgekit.bundle.edition import load_edition
 from judgekit.formats.write import gold_as_values, write_prediction
@@ -32,7 +33,6 @@ from judgekit.spec import read_spec
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 DATA = SHARED / "data"
-CHECKER = SHARED / "tools" / "codabench_check.py"
 
 #: Release folders (under ../shared/data) each published edition reads.
 RELEASES = {"sts2017": ("sts2017", "stsbenchmark"), "ocnli": ("ocnli",), "lewidi2025": ("lewidi2025",)}
@@ -118,7 +118,7 @@ def built(tmp_path_factory, request):
 
 
 def run_checker(path: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(CHECKER), "--strict", str(path)], capture_output=True, text=True)
+    return subprocess.run([sys.executable, str(shared_checker()), "--strict", str(path)], capture_output=True, text=True)
 
 
 def file_sha256(path: Path) -> str:

@@ -123,28 +123,40 @@ def write_phase_data(edition: Edition, data: EditionData, phase: Phase, root: Pa
         write_items(inp / f"{dataset}.train.jsonl", data.splits["train"].get(dataset, []))
 
 
-def check_keys_with_gold(edition: Edition, phase: Phase, root: Path) -> None:
-    """Score the gold as a submission: the scorer's keys must be the leaderboard's, every score perfect."""
-    ref = root / "reference_data" / phase.id
+def score_gold(ref: Path):
+    """The scorer's Result for the gold of ``ref`` submitted as predictions (a perfect submission)."""
     spec = read_spec(ref)
     with tempfile.TemporaryDirectory(prefix="judgekit-gold-") as tmp:
         golds = load_gold(spec, ref)
         for track in spec.tracks:
             write_prediction(Path(tmp) / track.file_names[0], track, golds[track.id].ids,
                              gold_as_values(golds[track.id]))
-        result = score_folder(spec, ref, Path(tmp))
-    written, expected = list(result.scores()), leaderboard_keys(edition.tracks)
-    if written != expected:
-        raise ConfigError.single("leaderboard", "the scorer's keys differ from the leaderboard columns",
-                                 expected=", ".join(expected), found=", ".join(written))
+        return score_folder(spec, ref, Path(tmp))
+
+
+def imperfect_scores(result, where: str) -> List[Problem]:
+    """The tracks whose metric is not at its best value although the gold was submitted."""
+    problems = []
     for track_id, tr in result.tracks.items():
         for name, value in tr.scores.items():
             metric = get_metric(name)
             best = metric.bounds(len(tr.track.labels))[1 if metric.higher_is_better else 0]
             if abs(value - best) > 1e-9:
-                raise ConfigError.single(f"reference_data/{phase.id}", f"gold scored against itself is not "
-                                         f"perfect on track '{track_id}'", expected=f"{name} = {best:g}",
-                                         found=f"{value:.6g}")
+                problems.append(Problem(where, f"gold scored against itself is not perfect on track '{track_id}'",
+                                        expected=f"{name} = {best:g}", found=f"{value:.6g}"))
+    return problems
+
+
+def check_keys_with_gold(edition: Edition, phase: Phase, root: Path) -> None:
+    """Score the gold as a submission: the scorer's keys must be the leaderboard's, every score perfect."""
+    result = score_gold(root / "reference_data" / phase.id)
+    written, expected = list(result.scores()), leaderboard_keys(edition.tracks)
+    if written != expected:
+        raise ConfigError.single("leaderboard", "the scorer's keys differ from the leaderboard columns",
+                                 expected=", ".join(expected), found=", ".join(written))
+    problems = imperfect_scores(result, f"reference_data/{phase.id}")
+    if problems:
+        raise ConfigError(problems[:1])
 
 
 def copy_program(name: str, destination: Path, with_engine: bool = True) -> None:
