@@ -18,6 +18,7 @@ from typing import Dict, List
 import yaml
 
 from .. import __version__
+from ..assets import PACKAGE, kit_root
 from ..errors import ConfigError, Problem
 from ..formats.items import public_view, write_items
 from ..formats.write import gold_as_values, write_prediction
@@ -34,8 +35,8 @@ from .leaks import HiddenSplit, check_public_tree
 from .pages import generated_pages
 from .zipdet import tree_files, write_zip
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-ENGINE = REPO_ROOT / "judgekit"
+REPO_ROOT = kit_root()
+ENGINE = PACKAGE
 PROGRAMS = ("scoring_program", "ingestion_program")
 
 
@@ -163,7 +164,7 @@ def copy_program(name: str, destination: Path, with_engine: bool = True) -> None
     """A program folder as Codabench mounts it: its own files plus the engine beside them."""
     shutil.copytree(REPO_ROOT / name, destination, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     if with_engine:
-        shutil.copytree(ENGINE, destination / "judgekit", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        shutil.copytree(ENGINE, destination / "judgekit", ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "_kit"))
 
 
 def write_pages(edition: Edition, data: EditionData, root: Path) -> List[dict]:
@@ -236,7 +237,7 @@ class BuildSummary:
     sizes: Dict[str, int]
 
     def render(self) -> str:
-        lines = [f"edition {self.edition.name}: {self.edition.title}"]
+        lines = [f"edition {self.edition.name}: {self.edition.title}  (judgekit {__version__})"]
         for p in self.edition.phases:
             lines.append(f"  phase {p.id:<14} {p.date_text('start')} .. {p.date_text('end') or 'open':<19} "
                          f"gold: {p.split}{' (public)' if p.public_gold else ''}")

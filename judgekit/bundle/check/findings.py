@@ -8,6 +8,7 @@ from typing import List, Optional
 class Findings:
     def __init__(self):
         self.problems: List[str] = []
+        self.checked: set = set()  # what was checked once already (a program shared by every task)
 
     def add(self, where: str, message: str, expected: Optional[str] = None, found: Optional[str] = None,
             hint: Optional[str] = None) -> None:

@@ -32,7 +32,11 @@ def program_files(path: Path) -> Tuple[List[str], callable]:
 
 def check_program(path: Path, where: str, what: str, findings: Findings,
                   metadata_names: Tuple[str, ...] = ("metadata.yaml", "metadata")) -> Optional[str]:
-    """The program's command (or None, with the problem in ``findings``)."""
+    """The program's command (or None, with the problem in ``findings``). A program shared by several
+    tasks or phases is checked (and reported) once."""
+    if (path, metadata_names) in findings.checked:
+        return None
+    findings.checked.add((path, metadata_names))
     try:
         names, read = program_files(path)
     except zipfile.BadZipFile:
@@ -41,6 +45,11 @@ def check_program(path: Path, where: str, what: str, findings: Findings,
     found = [n for n in metadata_names if n in names]
     if not found:
         nested = sorted(n for n in names if n.count("/") == 1 and n.split("/")[1] in metadata_names)
+        other = [n for n in ("metadata.yaml", "metadata") if n in names and n not in metadata_names]
+        if other:
+            findings.add(where, f"{what} has {other[0]} but no file named exactly 'metadata' at its root",
+                         hint="CodaLab v1.5 workers read the command only from 'metadata'")
+            return None
         findings.add(where, f"{what} has no {' or '.join(metadata_names)} at its root",
                      found=f"{nested[0]!r} one folder down" if nested else f"files {sorted(names)[:4]}",
                      hint="the worker runs the command of that file; zip the program folder's contents")
