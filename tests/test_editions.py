@@ -24,6 +24,7 @@ import yaml
 
 from conftest import shared_checker
 from judgekit.bundle.build import build
+from judgekit.bundle.check import check_bundle
 from judgekit.bundle.edition import load_edition
 from judgekit.formats.write import gold_as_values, write_prediction
 from judgekit.programs.run_local import run_once
@@ -169,6 +170,15 @@ def test_bundle_passes_the_codabench_checker_strictly(name, built):
         done = run_checker(target)
         assert done.returncode == 0, f"{target}:\n{done.stdout[-3000:]}{done.stderr[-2000:]}"
         assert "0 error(s), 0 runtime problem(s), 0 warning(s)" in done.stdout
+
+
+@pytest.mark.parametrize("name", EDITIONS)
+def test_the_kits_checker_agrees_with_the_codabench_checker(name, built):
+    """judgekit check finds nothing in the built edition (zip and tree), as codabench_check --strict
+    does not (the test above, when ../shared is present)."""
+    summary = built(name)
+    for target in (summary.zip_path, summary.tree):
+        assert check_bundle(target) == [], target
 
 
 @pytest.mark.parametrize("name", EDITIONS)

@@ -23,7 +23,7 @@ from ..errors import ConfigError, Problem
 from ..formats.items import public_view, write_items
 from ..formats.write import gold_as_values, write_prediction
 from ..gold import build_gold
-from ..importers import load_split
+from ..importers import load_split, missing_releases
 from ..metrics import get as get_metric
 from ..scoring import load_gold, score_folder
 from ..spec import read_spec, write_spec
@@ -67,7 +67,9 @@ def import_data(edition: Edition, data_root: Path) -> EditionData:
     """Read every split every phase needs (and train) through the datasets' importers."""
     needed = ["train"] + sorted({p.split for p in edition.phases})
     splits: Dict[str, Dict[str, List[dict]]] = {s: {} for s in needed}
-    problems: List[Problem] = []
+    problems: List[Problem] = missing_releases(edition.datasets, data_root)
+    if problems:
+        raise ConfigError(problems)
     for dataset, source in sorted(edition.datasets.items()):
         for split in needed:
             try:
