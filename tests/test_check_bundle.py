@@ -83,11 +83,15 @@ def gold_in_the_starting_kit(tree: Path):
 def gold_as_a_prediction_file(tree: Path):
     lines = [line for line in (tree / "reference_data" / "evaluation" / "sim.jsonl").read_text().splitlines()]
     rows = [yaml.safe_load(line) for line in lines]
-    (tree / "pages" / "sim.tsv").write_text("".join(f"{r['id']}\t{r['score']}\n" for r in rows))
+    (tree / "starting_kit" / "sim.tsv").write_text("".join(f"{r['id']}\t{r['score']}\n" for r in rows))
 
 
 def drop_solution_task(doc):
     doc["solutions"][0]["tasks"] = [0, 9]
+
+
+def gold_in_the_scoring_program(tree: Path):
+    shutil.copytree(tree / "reference_data" / "evaluation", tree / "scoring_program" / "gold")
 
 
 V2_CASES = {
@@ -135,7 +139,9 @@ V2_CASES = {
     "reference data without task.json": (remove("reference_data/evaluation/task.json"),
                                          "has no task.json, which the scoring program reads"),
     "gold item file in the starting kit": (gold_in_the_starting_kit, "public item file carries the hidden gold"),
-    "gold as a prediction file in the pages": (gold_as_a_prediction_file,
+    "gold in a program made available": (gold_in_the_scoring_program,
+                                         "scoring_program/gold/sim.jsonl: public item file carries the hidden gold"),
+    "gold as a prediction file in the starting kit": (gold_as_a_prediction_file,
                                                "public file reproduces the hidden gold of track 'sim"),
 }
 

@@ -118,9 +118,8 @@ def _check_leaks(doc: dict, root: Path, folders, work: Path, findings: Findings)
             hidden[f"{track_id} ({where})"] = gold
     if not hidden:
         return
-    private = {str(v) for _, v in _phase_references(doc)}
-    private |= {str(doc_value) for doc_value in _program_paths(doc)}
-    public = _public_roots(root, root, {s.strip("/") for s in private} | {"competition.yaml"})
+    public = sorted({path for path in (relative_path(root, v) for v in _published_paths(doc)) if path is not None
+                     and path.exists()})
     try:
         check_public_tree(public, hidden, root)
     except KitError as e:
@@ -128,24 +127,24 @@ def _check_leaks(doc: dict, root: Path, folders, work: Path, findings: Findings)
             findings.add(problem.file, problem.message, expected=problem.expected, found=problem.found)
 
 
-def _public_roots(root: Path, folder: Path, private: set) -> List[Path]:
-    """Everything under ``folder`` except the private paths (reference data, programs)."""
-    roots = []
-    for path in sorted(folder.iterdir()):
-        relative = path.relative_to(root).as_posix()
-        if relative in private:
-            continue
-        if path.is_dir() and any(p.startswith(relative + "/") for p in private):
-            roots += _public_roots(root, path, private)
-        else:
-            roots.append(path)
-    return roots
-
-
-def _program_paths(doc: dict) -> List[str]:
+def _published_paths(doc: dict) -> List[str]:
+    """What participants can see or their code can read: pages, starting kits, public data, the input
+    data their code runs on, solutions, and the programs when the bundle makes them available."""
+    values: List[str] = []
     if str(doc.get("version", "1")) == "2":
-        return [t[k] for t in doc.get("tasks") or [] if isinstance(t, dict) for k in PROGRAMS if t.get(k)]
-    return [p[k] for p in (doc.get("phases") or {}).values() for k in PROGRAMS if p.get(k)]
+        values += [p.get("file") for p in doc.get("pages") or [] if isinstance(p, dict)] + [doc.get("terms")]
+        for phase in doc.get("phases") or []:
+            values += [phase.get("starting_kit"), phase.get("public_data")]
+        for task in doc.get("tasks") or []:
+            values.append(task.get("input_data"))
+            if doc.get("make_programs_available"):
+                values += [task.get(kind) for kind in PROGRAMS]
+        values += [s.get("path") for s in doc.get("solutions") or [] if isinstance(s, dict)]
+    else:
+        values += list((doc.get("html") or {}).values())
+        for phase in (doc.get("phases") or {}).values():
+            values += [phase.get(kind) for kind in ("starting_kit", "public_data", "input_data")]
+    return [v for v in values if isinstance(v, str) and v]
 
 
 def _public_gold_digests(root: Path, work: Path) -> set:

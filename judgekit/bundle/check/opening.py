@@ -26,7 +26,7 @@ def opened_bundle(path: Path, findings: Findings) -> Iterator[Optional[Path]]:
             findings.add(str(path), "no competition.yaml at the bundle's root", expected="BUNDLE/competition.yaml")
             yield None
         else:
-            yield path
+            yield path.resolve()
         return
     if not path.is_file():
         findings.add(str(path), "no such file or folder", expected="a bundle folder or zip")
