@@ -79,7 +79,7 @@ def _check_leaderboard(board, findings: Findings) -> None:
     labels = {str(b.get("label")).lower() for b in board["leaderboards"].values() if isinstance(b, dict)}
     columns = []
     for key, column in board["columns"].items():
-        column = column or {}
+        column = column if isinstance(column, dict) else {}
         target = column.get("leaderboard")
         if not isinstance(target, dict) or str(target.get("label")).lower() not in labels:
             findings.add(f"leaderboard.columns.{key}", "the column points at no declared leaderboard",

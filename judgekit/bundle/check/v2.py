@@ -39,6 +39,7 @@ def _unknown(mapping: dict, allowed, where: str, what: str, findings: Findings) 
 def check(doc: dict, root: Path, findings: Findings) -> None:
     _unknown(doc, TOP_KEYS, "competition.yaml", "top-level", findings)
     check_text(doc, "title", "title", findings, 256)
+    check_text(doc, "description", "description", findings, 10000, required=False)
     check_image(root, doc.get("image"), "image", findings)
     for key in TOP_BOOLS:
         check_bool(doc, key, key, findings)
@@ -78,8 +79,8 @@ def _check_tasks(tasks, root: Path, findings: Findings) -> Dict[object, dict]:
         return known
     for number, task in enumerate(tasks):
         where = f"tasks[{number}]"
-        if not isinstance(task, dict) or "index" not in task:
-            findings.add(where, "a task needs an 'index'", found=repr(task)[:60])
+        if not isinstance(task, dict) or not is_int(task.get("index")):
+            findings.add(where, "a task needs an integer 'index'", found=repr(task)[:60])
             continue
         if task["index"] in known:
             findings.add(where, "task index used twice", found=repr(task["index"]))
@@ -89,6 +90,7 @@ def _check_tasks(tasks, root: Path, findings: Findings) -> Dict[object, dict]:
         if "key" in task:
             continue  # an existing task on the platform, by its UUID
         check_text(task, "name", where, findings, 256)
+        check_text(task, "description", where, findings, 10000, required=False)
         check_bool(task, "ingestion_only_during_scoring", where, findings)
         if "scoring_program" not in task:
             findings.add(where, "the task has no scoring_program")
@@ -112,11 +114,11 @@ def _check_solutions(solutions, tasks: Dict[object, dict], root: Path, findings:
             findings.add(where, "a solution must be a mapping", found=repr(solution)[:60])
             continue
         _unknown(solution, SOLUTION_KEYS, where, "solution", findings)
-        if "index" not in solution:
-            findings.add(where, "a solution needs an 'index'")
+        if not is_int(solution.get("index")):
+            findings.add(where, "a solution needs an integer 'index'", found=repr(solution.get("index")))
         refs = solution.get("tasks")
         refs = refs if isinstance(refs, list) else [refs]
-        unknown = [r for r in refs if r not in tasks]
+        unknown = [r for r in refs if not is_int(r) or r not in tasks]
         if unknown:
             findings.add(where, "the solution names tasks that do not exist", expected=f"indexes {sorted(tasks, key=str)}",
                          found=", ".join(map(repr, unknown)))
@@ -141,6 +143,7 @@ def _check_phases(phases, tasks: Dict[object, dict], root: Path, findings: Findi
         where = f"phases[{number}]"
         _unknown(phase, PHASE_KEYS, where, "phase", findings)
         check_text(phase, "name", where, findings, 256)
+        check_text(phase, "description", where, findings, 10000, required=False)
         for key in ("max_submissions_per_day", "max_submissions"):
             check_count(phase, key, where, findings)
         check_count(phase, "execution_time_limit", where, findings, positive=True)
@@ -157,7 +160,7 @@ def _check_phases(phases, tasks: Dict[object, dict], root: Path, findings: Findi
             findings.add(where, "a phase needs a non-empty list of task indexes", found=repr(refs))
         else:
             for ref in refs:
-                if ref not in tasks:
+                if not is_int(ref) or ref not in tasks:
                     findings.add(where, "the phase names a task that does not exist",
                                  expected=f"one of {sorted(tasks, key=str)}", found=repr(ref))
         for key in ("public_data", "starting_kit"):

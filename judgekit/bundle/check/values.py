@@ -31,9 +31,11 @@ def check_count(mapping: dict, key: str, where: str, findings: Findings, positiv
 
 def check_text(mapping: dict, key: str, where: str, findings: Findings, limit: int, required: bool = True) -> None:
     value = mapping.get(key)
-    if value in (None, ""):
+    if value is None or value == "":
         if required:
             findings.add(where, f"'{key}' is required")
+    elif isinstance(value, (list, dict, bool)):
+        findings.add(where, f"'{key}' must be text", found=type(value).__name__)
     elif len(str(value)) > limit:
         findings.add(where, f"'{key}' is longer than {limit} characters", found=f"{len(str(value))} characters")
 
