@@ -11,11 +11,11 @@ from pathlib import Path
 from typing import Dict, List, Tuple
 
 from ...errors import KitError
-from ...gold import GoldTrack
+from ...formats.items import read_items
 from ...scoring import load_gold
 from ...spec import read_spec
 from ..build import imperfect_scores, score_gold
-from ..leaks import check_public_tree
+from ..leaks import HiddenSplit, check_public_tree
 from . import legacy
 from .findings import Findings
 from .leaderboard import score_keys
@@ -106,7 +106,7 @@ def _check_perfect_submission(where: str, folder: Path, expected: List[str], fin
 
 def _check_leaks(doc: dict, root: Path, folders, work: Path, findings: Findings) -> None:
     public_gold = _public_gold_digests(root, work)
-    hidden: Dict[str, GoldTrack] = {}
+    hidden: Dict[str, HiddenSplit] = {}
     seen = set()
     for where, folder in folders.values():
         digest = _gold_digest(folder)
@@ -114,8 +114,10 @@ def _check_leaks(doc: dict, root: Path, folders, work: Path, findings: Findings)
             continue
         seen.add(digest)
         spec = read_spec(folder)
-        for track_id, gold in load_gold(spec, folder).items():
-            hidden[f"{track_id} ({where})"] = gold
+        golds = load_gold(spec, folder)
+        for track in spec.tracks:
+            items = read_items(folder / f"{track.dataset}.jsonl", f"{where}/{track.dataset}.jsonl")
+            hidden[f"{track.id} ({where})"] = HiddenSplit(golds[track.id], items)
     if not hidden:
         return
     public = sorted({path for path in (relative_path(root, v) for v in _published_paths(doc)) if path is not None
