@@ -1,13 +1,18 @@
 #!/usr/bin/env python3
 """Codabench ingestion program: ``python3 ingest.py INPUT_DATA OUTPUT SUBMISSION`` (see judgekit.programs.ingest).
 
-In the bundle the engine ``judgekit`` sits beside this file; in the repository it is one folder up.
+In a built bundle the engine ``judgekit`` sits beside this file; in the repository (the source tree,
+not an uploadable bundle) it is one folder up. Anywhere else the script says so in one line and exits 1.
 """
 import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE if os.path.isdir(os.path.join(HERE, "judgekit")) else os.path.dirname(HERE))
+ENGINE_HOME = next((d for d in (HERE, os.path.dirname(HERE)) if os.path.isdir(os.path.join(d, "judgekit"))), None)
+if ENGINE_HOME is None:
+    sys.exit("ingestion program: the judgekit engine is not beside this script: this is the source tree's copy; "
+             "upload the bundle built by build_bundle.py (python3 build_bundle.py --out dist)")
+sys.path.insert(0, ENGINE_HOME)
 
 from judgekit.programs.ingest import main  # noqa: E402
 

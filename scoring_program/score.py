@@ -5,13 +5,18 @@ Reads INPUT/ref (gold and task.json) and INPUT/res (the submission or the predic
 writes OUTPUT/scores.json, OUTPUT/scores.txt and OUTPUT/detailed_results.html, or on any problem a
 clear message on stderr, a non-zero exit and no scores.json.
 
-In the bundle the engine ``judgekit`` sits beside this file; in the repository it is one folder up.
+In a built bundle the engine ``judgekit`` sits beside this file; in the repository (the source tree,
+not an uploadable bundle) it is one folder up. Anywhere else the script says so in one line and exits 1.
 """
 import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE if os.path.isdir(os.path.join(HERE, "judgekit")) else os.path.dirname(HERE))
+ENGINE_HOME = next((d for d in (HERE, os.path.dirname(HERE)) if os.path.isdir(os.path.join(d, "judgekit"))), None)
+if ENGINE_HOME is None:
+    sys.exit("scoring program: the judgekit engine is not beside this script: this is the source tree's copy; "
+             "upload the bundle built by build_bundle.py (python3 build_bundle.py --out dist)")
+sys.path.insert(0, ENGINE_HOME)
 
 from judgekit.programs.score import main  # noqa: E402
 

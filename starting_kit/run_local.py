@@ -13,6 +13,9 @@ for candidate in (HERE, os.path.join(HERE, "scoring_program"), os.path.dirname(H
     if os.path.isdir(os.path.join(candidate, "judgekit", "runner")):
         sys.path.insert(0, candidate)
         break
+else:
+    sys.exit("run_local.py: the judgekit engine is not beside this script: this is the source tree's copy; "
+             "use the starting kit of a bundle built by build_bundle.py")
 
 from judgekit.programs.run_local import main  # noqa: E402
 

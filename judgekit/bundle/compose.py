@@ -9,22 +9,23 @@ from __future__ import annotations
 from typing import Dict, List, Optional
 
 from ..metrics import get as get_metric
-from ..tracks import MAX_KEY_LENGTH, PRIMARY_KEY, Track
+from ..tracks import MAX_KEY_LENGTH, PRIMARY_KEY
+from .columns import column_title
 from .edition import Edition, Phase
 
 PRECISION = 4
-MAX_COLUMN_TITLE = 36
+SOLUTION_DESCRIPTION = "A built-in baseline of the kit, run as a code submission"
+
+
+def solution_name(path: str) -> str:
+    """A solution's name on the platform (else Codabench lists it as "solution @ <timestamp>")."""
+    return path.rstrip("/").rsplit("/", 1)[-1]
 
 
 def program_paths(phase: Phase) -> Dict[str, str]:
     """Where a phase's programs and data live inside a bundle (and inside the repository)."""
     return {"scoring_program": "scoring_program", "ingestion_program": "ingestion_program",
             "reference_data": f"reference_data/{phase.id}", "input_data": f"input_data/{phase.id}"}
-
-
-def _column_title(track: Track, metric: str) -> str:
-    title = f"{track.title} {get_metric(metric).title}"
-    return title if len(title) <= MAX_COLUMN_TITLE else title[:MAX_COLUMN_TITLE - 1].rstrip() + "."
 
 
 def leaderboard_columns(edition: Edition) -> List[dict]:
@@ -35,7 +36,7 @@ def leaderboard_columns(edition: Edition) -> List[dict]:
     for track in edition.tracks:
         for key, metric in zip(track.keys, track.metrics):
             assert len(key) <= MAX_KEY_LENGTH  # guaranteed by tracks.track_from_dict
-            columns.append({"title": _column_title(track, metric), "key": key, "index": len(columns),
+            columns.append({"title": column_title(track, metric), "key": key, "index": len(columns),
                             "sorting": "desc" if get_metric(metric).higher_is_better else "asc",
                             "precision": PRECISION})
     return columns
@@ -79,8 +80,11 @@ def competition_yaml(edition: Edition, pages: List[dict], phases: Optional[List[
     }
     if edition.contact_email:
         doc["contact_email"] = edition.contact_email
+    if edition.queue:
+        doc["queue"] = edition.queue
     if solutions:
-        doc["solutions"] = [{"index": i, "tasks": [t["index"] for t in tasks], "path": path}
+        doc["solutions"] = [{"index": i, "name": solution_name(path), "description": SOLUTION_DESCRIPTION,
+                             "tasks": [t["index"] for t in tasks], "path": path}
                             for i, path in enumerate(solutions)]
     doc["phases"] = phase_entries
     doc["leaderboards"] = [{"title": edition.leaderboard["title"], "key": edition.leaderboard["key"],

@@ -9,6 +9,7 @@ Every error names the key, what was expected and what was found.
 from __future__ import annotations
 
 import datetime as dt
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional
@@ -17,6 +18,7 @@ from ..confine import path_problem, slug_problem
 from ..errors import ConfigError, Problem
 from ..spec import PHASES, TaskSpec, check_primary_direction
 from ..tracks import Track, tracks_from_list
+from .columns import column_title_problems
 from .config_yaml import load_config_yaml
 
 DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
@@ -73,6 +75,7 @@ class Edition:
     bootstrap_resamples: int = 1000  # behind the detailed results' 95% intervals; 0 turns them off
     public_files: List[str] = field(default_factory=list)
     contact_email: Optional[str] = None
+    queue: Optional[str] = None  # Codabench queue (its vhost UUID) for the organiser's own compute workers
 
     def spec(self, phase: Phase) -> TaskSpec:
         return TaskSpec(edition=self.name, title=self.title, phase=phase.id, tracks=self.tracks,
@@ -160,6 +163,20 @@ def _phases(raw_phases, problems: List[Problem]) -> List[Phase]:
     return phases
 
 
+def _queue(raw, problems: List[Problem], where: str) -> Optional[str]:
+    """``queue``: the vhost of a Codabench queue, a UUID (Codabench's Queue.vhost is a UUIDField and
+    its unpacker looks the queue up by it; the queue page shows it as the last part of the broker URL)."""
+    if raw is None:
+        return None
+    try:
+        return str(uuid.UUID(raw.strip() if isinstance(raw, str) else ""))
+    except ValueError:
+        problems.append(Problem(where, "'queue' must be the vhost of a Codabench queue (a UUID)",
+                                expected="e.g. '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d' (Codabench: Resources > "
+                                         "Queue Management, the queue's details)", found=repr(raw)[:80]))
+        return None
+
+
 def _pages(raw, folder: Path, problems: List[Problem]) -> List[dict]:
     if raw is not None and not isinstance(raw, list):
         problems.append(Problem("pages", "must be a list of {title, file}", found=repr(raw)[:80]))
@@ -233,6 +250,7 @@ def _tracks_and_datasets(raw: dict, display: str, problems: List[Problem]):
     except ConfigError as e:
         problems.extend(e.problems)
         tracks = []
+    problems.extend(column_title_problems(tracks, f"{display}: tracks"))
     datasets = raw.get("datasets") or {}
     if not isinstance(datasets, dict):
         problems.append(Problem(display, "'datasets' must map a dataset id to its source", found=repr(datasets)[:80]))
@@ -258,7 +276,7 @@ def load_edition(path: Path) -> Edition:
     problems: List[Problem] = []
     known = {"name", "title", "description", "phases", "datasets", "tracks", "pages", "terms", "logo",
              "docker_image", "leaderboard", "baselines", "seed", "public_files", "contact_email",
-             "bootstrap_resamples"}
+             "bootstrap_resamples", "queue"}
     for key in sorted(set(map(str, raw)) - known):
         problems.append(Problem(display, f"unknown top-level key '{key}'", expected=", ".join(sorted(known))))
     _check_names(raw, display, problems)
@@ -274,6 +292,7 @@ def load_edition(path: Path) -> Edition:
                                 found=repr(rule)[:80]))
     pages = _check_files(raw, folder, display, problems)
     seed = _int(raw, "seed", 12345, problems, display, maximum=MAX_SEED)
+    queue = _queue(raw.get("queue"), problems, display)
     resamples = _int(raw, "bootstrap_resamples", 1000, problems, display, maximum=MAX_RESAMPLES)
     if problems:
         raise ConfigError(problems)
@@ -285,4 +304,4 @@ def load_edition(path: Path) -> Edition:
                    baselines=list(raw.get("baselines", ["random", "most_frequent", "cosine_bow"])),
                    seed=seed, bootstrap_resamples=resamples,
                    public_files=list(raw.get("public_files") or []),
-                   contact_email=raw.get("contact_email"))
+                   contact_email=raw.get("contact_email"), queue=queue)

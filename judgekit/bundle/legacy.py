@@ -10,15 +10,25 @@ leaderboard keys, baselines, no hidden gold in public files), then re-packed as 
   required zips): ``scoring_program.zip``, ``ingestion_program.zip``, ``reference_data_<phase>.zip``,
   ``input_data_<phase>.zip`` and ``starting_kit.zip``;
 - the pages as HTML (CodaLab shows page files as HTML), converted from the v2 bundle's Markdown;
-- program commands with CodaLab's ``$program``-style variables, which Codabench also substitutes.
+- program commands with CodaLab's ``$program``-style variables, which Codabench also substitutes,
+  in a file named exactly ``metadata`` at each program zip's root: the v1 compute worker reads no
+  other name (Codabench reads ``metadata`` too when there is no ``metadata.yaml``);
+- the extra pages keyed by their titles, since v1.5 (and Codabench's v1 unpacker) shows a page's
+  ``html`` key as its tab title; ``overview``, ``evaluation``, ``terms`` and ``data`` are the keys
+  v1.5 requires and labels itself.
 
-What v1.5 cannot say: a phase ends when the next one starts (Codabench's conversion ends it one
-day before), there is no submission rule such as ``Force_Last`` (CodaLab's board is managed by
-hand) and no solutions.
+On v1.5 the ingestion program runs only for a submission that carries its own ``metadata`` file;
+any other zip is scored as results. The starting kit's code submission carries one, and the
+data page and the starting kit's README of a legacy bundle say so.
+
+What v1.5 cannot say: a phase ends when the next one starts (Codabench's v1 unpacker ends it one
+day before; the timeline page says both), there is no submission rule such as ``Force_Last`` (a
+``Force_*`` rule becomes ``force_submission_to_leaderboard``) and no solutions.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import html
 import re
 import shutil
@@ -30,7 +40,7 @@ import yaml
 
 from .build import BuildSummary, import_data, replace_output, sha256_of, write_tree, write_yaml
 from .compose import PRECISION, leaderboard_columns
-from .edition import Edition, Phase
+from .edition import DATE_FORMAT, Edition, Phase
 from .zipdet import write_zip
 
 #: Program commands with the legacy variables; on Codabench they expand to the v2 commands' paths.
@@ -40,6 +50,17 @@ LEGACY_COMMANDS = {
 }
 #: Pages CodaLab v1.5 required, in the order they are listed.
 REQUIRED_PAGES = ("overview", "evaluation", "terms", "data")
+#: The only program (and code submission) file name the v1 compute worker reads.
+LEGACY_METADATA = "metadata"
+#: What a participant must know about submitting on v1.5, appended to the data page and the kit README.
+SUBMITTING_ON_CODALAB = """
+## Submitting on CodaLab
+
+On CodaLab the ingestion program runs your code only when the zip contains a file named exactly
+`metadata` at its root, beside `model.py` (one line such as `description: my model` is enough; do
+not put a `command` in it). A zip without `metadata` is scored as a result submission. The sample
+`sample_submissions/code_submission/` already carries this file; keep it in your own code submissions.
+"""
 
 
 # --- Markdown -> HTML, for the subset the kit's pages use -----------------------------------------
@@ -84,7 +105,10 @@ def markdown_to_html(text: str, title: str) -> str:
     for line in text.splitlines():
         stripped = line.strip()
         heading = re.match(r"(#{1,6})\s+(.*)", stripped)
-        if not stripped:
+        if re.fullmatch(r"<!--.*-->", stripped):  # a one-line comment (the generated marker) stays a comment
+            flush()
+            out.append(stripped)
+        elif not stripped:
             flush()
         elif heading:
             flush()
@@ -127,26 +151,53 @@ def page_texts(edition: Edition, v2_root: Path) -> Dict[str, tuple]:
     return pages
 
 
+def _next_day_before(phase: Phase) -> str:
+    return (phase.start - dt.timedelta(days=1)).strftime(DATE_FORMAT)
+
+
+def legacy_timeline_page(edition: Edition) -> str:
+    """The timeline as the platforms will run it: v1.5 phases have start dates only."""
+    lines = ["# Timeline", "",
+             "All times are UTC. CodaLab (v1.5) phases have a start date only: each phase stays open until the "
+             "next one starts, and the last one stays open. If this bundle is uploaded to Codabench instead, "
+             "Codabench's conversion ends each phase one day before the next one starts.", "",
+             "| phase | start | CodaLab: open until | Codabench: ends | gold | submissions |",
+             "|---|---|---|---|---|---|"]
+    for phase, following in zip(edition.phases, list(edition.phases[1:]) + [None]):
+        until = following.date_text("start") if following else (phase.date_text("end") or "open")
+        ends = _next_day_before(following) if following else (phase.date_text("end") or "open")
+        limits = f"{phase.max_submissions_per_day} a day, {phase.max_submissions} in all"
+        lines.append(f"| {phase.name} | {phase.date_text('start')} | {until} | {ends} | {phase.split} | {limits} |")
+    return "\n".join(lines) + "\n"
+
+
 def write_html_pages(edition: Edition, v2_root: Path, root: Path) -> Dict[str, str]:
-    """The v2 bundle's pages as HTML files; returns the ``html`` mapping (page key -> file)."""
+    """The v2 bundle's pages as HTML files; returns the ``html`` mapping (page key -> file). The pages
+    v1.5 requires keep their fixed keys (it labels them itself); the others are keyed by their title,
+    which both platforms show as the tab's title."""
     pages = page_texts(edition, v2_root)
+    pages["data"] = (pages["data"][0], pages["data"][1] + SUBMITTING_ON_CODALAB)
+    pages["timeline"] = (pages.get("timeline", ("Timeline",))[0], legacy_timeline_page(edition))
     mapping: Dict[str, str] = {}
-    for key in list(REQUIRED_PAGES) + sorted(set(pages) - set(REQUIRED_PAGES)):
-        title, text = pages[key]
-        (root / f"{key}.html").write_text(markdown_to_html(text, f"{edition.title}: {title}"), encoding="utf-8")
-        mapping[key] = f"{key}.html"
+    for slug in list(REQUIRED_PAGES) + [k for k in pages if k not in REQUIRED_PAGES]:
+        title, text = pages[slug]
+        (root / f"{slug}.html").write_text(markdown_to_html(text, f"{edition.title}: {title}"), encoding="utf-8")
+        key = slug if slug in REQUIRED_PAGES or title in mapping or title in REQUIRED_PAGES else title
+        mapping[key] = f"{slug}.html"
     return mapping
 
 
 def _zip_program(v2_root: Path, name: str, root: Path) -> str:
-    """A program folder zipped with its metadata command rewritten to the legacy variables."""
+    """A program folder zipped with its ``metadata.yaml`` turned into the ``metadata`` file the v1
+    worker reads, its command rewritten to the legacy variables."""
     with tempfile.TemporaryDirectory(prefix="judgekit-legacy-") as tmp:
         folder = Path(tmp) / name
         shutil.copytree(v2_root / name, folder)
-        meta = folder / "metadata.yaml"
-        data = yaml.safe_load(meta.read_text(encoding="utf-8")) or {}
+        v2_meta = folder / "metadata.yaml"
+        data = yaml.safe_load(v2_meta.read_text(encoding="utf-8")) or {}
         data["command"] = LEGACY_COMMANDS[name]
-        meta.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+        v2_meta.unlink()  # one command only: Codabench would prefer metadata.yaml over metadata
+        (folder / LEGACY_METADATA).write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
         write_zip(folder, root / f"{name}.zip")
     return f"{name}.zip"
 
@@ -187,17 +238,32 @@ def legacy_leaderboard(edition: Edition) -> dict:
 
 
 def legacy_yaml(edition: Edition, pages: Dict[str, str], phases: List[dict]) -> dict:
-    return {
+    doc = {
         "title": edition.title,
         "description": edition.description or edition.title,
         "image": "logo.png",
         "has_registration": False,
         "competition_docker_image": edition.docker_image,
         "enable_detailed_results": True,
-        "html": pages,
-        "phases": {entry["phasenumber"]: entry for entry in phases},
-        "leaderboard": legacy_leaderboard(edition),
+        # Force_Last/Force_Latest_Multiple/Force_Best: every submission goes on the board, as on Codabench
+        "force_submission_to_leaderboard": edition.leaderboard["submission_rule"].startswith("Force_"),
     }
+    if edition.phases[-1].end is not None:  # v1.5 and Codabench's v1 unpacker read it as the last phase's end
+        doc["end_date"] = edition.phases[-1].date_text("end")
+    doc.update({"html": pages, "phases": {entry["phasenumber"]: entry for entry in phases},
+                "leaderboard": legacy_leaderboard(edition)})
+    return doc
+
+
+def write_legacy_starting_kit(v2_root: Path, root: Path) -> None:
+    """The v2 starting kit with the CodaLab submitting note added to its README."""
+    with tempfile.TemporaryDirectory(prefix="judgekit-legacy-kit-") as tmp:
+        kit = Path(tmp) / "starting_kit"
+        shutil.copytree(v2_root / "starting_kit", kit)
+        readme = kit / "README.md"
+        readme.write_text(readme.read_text(encoding="utf-8").rstrip("\n") + "\n" + SUBMITTING_ON_CODALAB,
+                          encoding="utf-8")
+        write_zip(kit, root / "starting_kit.zip")
 
 
 def write_legacy_tree(edition: Edition, v2_root: Path, root: Path) -> None:
@@ -207,10 +273,10 @@ def write_legacy_tree(edition: Edition, v2_root: Path, root: Path) -> None:
     pages = write_html_pages(edition, v2_root, root)
     for name in LEGACY_COMMANDS:
         _zip_program(v2_root, name, root)
-    write_zip(v2_root / "starting_kit", root / "starting_kit.zip")
+    write_legacy_starting_kit(v2_root, root)
     phases = [_phase_entry(number, phase, v2_root, root, "starting_kit.zip")
               for number, phase in enumerate(edition.phases, start=1)]
-    write_yaml(root / "competition.yaml", legacy_yaml(edition, pages, phases))
+    write_yaml(root / "competition.yaml", legacy_yaml(edition, pages, phases), edition)
 
 
 def build_legacy(edition: Edition, data_root: Path, out_dir: Path) -> BuildSummary:

@@ -52,6 +52,7 @@ class Metric:
     from_stats: Callable
     description: str
     undefined_note: str = ""
+    short_title: str = ""  # for leaderboard columns whose full title would not fit (default: title)
 
     @property
     def higher_is_better(self) -> bool:

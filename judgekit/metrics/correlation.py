@@ -70,7 +70,7 @@ def spearman_stats(gold, pred):
 
 
 PEARSON = register(Metric(
-    name="pearson", title="Pearson r", direction=HIGHER, lower=-1.0, upper=1.0,
+    name="pearson", title="Pearson r", short_title="Pearson", direction=HIGHER, lower=-1.0, upper=1.0,
     item_stats=pearson_stats, from_stats=_correlation_from_sums,
     description="Pearson correlation between predicted and gold scores. Scale-free: 0-5 or 0-1 "
                 "predictions score the same. Example: gold [1, 2, 3], pred [2, 4, 6] -> 1.0.",
@@ -78,7 +78,7 @@ PEARSON = register(Metric(
 ))
 
 SPEARMAN = register(Metric(
-    name="spearman", title="Spearman rho", direction=HIGHER, lower=-1.0, upper=1.0,
+    name="spearman", title="Spearman rho", short_title="Spearman", direction=HIGHER, lower=-1.0, upper=1.0,
     item_stats=spearman_stats, from_stats=_correlation_from_sums,
     description="Spearman rank correlation (Pearson r of average ranks). Example: gold [1, 2, 3], "
                 "pred [1, 10, 100] -> 1.0.",

@@ -133,14 +133,14 @@ def mer_stats(gold: PerAnnotator, pred: PerAnnotator):
 
 
 AMD = register(Metric(
-    name="amd", title="Avg Manhattan dist", direction=LOWER, lower=0.0, upper=2.0,
+    name="amd", title="Avg Manhattan dist", short_title="Avg Manhattan", direction=LOWER, lower=0.0, upper=2.0,
     item_stats=amd_stats, from_stats=_rounded_mean_from_sums,
     description="Average Manhattan distance between predicted and gold soft labels (categorical). "
                 "Example: gold [0.5, 0.5], pred [1, 0] -> 1.0.",
 ))
 
 AWD = register(Metric(
-    name="awd", title="Avg Wasserstein dist", direction=LOWER, lower=0.0,
+    name="awd", title="Avg Wasserstein dist", short_title="Avg Wasserstein", direction=LOWER, lower=0.0,
     upper=lambda k: max(k - 1, 1),
     item_stats=awd_stats, from_stats=_rounded_mean_from_sums,
     description="Average 1-Wasserstein distance between predicted and gold soft labels over ordinal "
@@ -148,7 +148,8 @@ AWD = register(Metric(
 ))
 
 MAMD = register(Metric(
-    name="mamd", title="Multilabel avg Manhattan", direction=LOWER, lower=0.0, upper=2.0,
+    name="mamd", title="Multilabel avg Manhattan", short_title="ML avg Manhattan", direction=LOWER,
+    lower=0.0, upper=2.0,
     item_stats=mamd_stats, from_stats=_rounded_mean_from_sums,
     description="Multilabel average Manhattan distance: per label, the Manhattan distance of the "
                 "[not chosen, chosen] distributions, averaged over labels, then items.",
@@ -162,7 +163,7 @@ ERROR_RATE = register(Metric(
 ))
 
 ANAD = register(Metric(
-    name="anad", title="Avg norm abs dist", direction=LOWER, lower=0.0,
+    name="anad", title="Avg norm abs dist", short_title="Norm abs dist", direction=LOWER, lower=0.0,
     upper=lambda k: (k - 1) / k if k else 1.0,
     item_stats=anad_stats, from_stats=_mean_from_sums,
     description="Average normalised absolute distance between each annotator's label and its "
@@ -171,7 +172,7 @@ ANAD = register(Metric(
 ))
 
 MER = register(Metric(
-    name="mer", title="Multilabel error rate", direction=LOWER, lower=0.0, upper=1.0,
+    name="mer", title="Multilabel error rate", short_title="ML error rate", direction=LOWER, lower=0.0, upper=1.0,
     item_stats=mer_stats, from_stats=_mean_from_sums,
     description="Multilabel error rate: per label, the share of the item's annotators whose choice "
                 "(chosen or not) is mispredicted, averaged over labels, then items.",

@@ -8,8 +8,8 @@ INPUT_DATA holds ``task.json`` and, per dataset, ``<dataset>.jsonl`` (public ite
 /app/ingested_program) is a folder or zip with ``model.py`` (a code submission, see
 ``judgekit.baselines``) or with ``<track_id>.tsv`` files (a result submission, checked and passed on).
 
-Participant code runs in a child process, killed at the time limit (``--time-limit`` or the
-``execution_time_limit`` of task.json, the smaller wins). ``<track_id>.tsv`` files reach OUTPUT only
+Participant code runs in a child process, killed at the time limit (``--time-limit`` or the phase's
+``execution_time_limit`` of task.json minus 60 s kept for scoring, the smaller wins). ``<track_id>.tsv`` files reach OUTPUT only
 when every track succeeded; ``ingestion_status.json`` always says ``ok`` or ``failed`` with a message,
 and the scoring program refuses to score a failed prediction step.
 """
@@ -51,6 +51,7 @@ REPORT_FILE = "report.json"
 PROGRESS_FILE = "progress.txt"
 MAX_REPORT_BYTES = 1024 * 1024
 BASELINE_PREFIX = "baseline:"
+SCORING_MARGIN = 60.0  # seconds of the phase's execution_time_limit kept for the scoring step
 _CHILD_BOOT = ("import sys; sys.path.insert(0, sys.argv.pop(1)); "
                "from judgekit.programs.ingest import child_main; sys.exit(child_main(sys.argv[1:]))")
 
@@ -69,16 +70,37 @@ def load_dataset(input_dir: Path, dataset: str) -> Dict[str, List[dict]]:
     return {"items": [public_view(item) for item in public], "train": train}
 
 
+def code_time_limit(phase_limit: float) -> float:
+    """Seconds a code submission may run in a phase whose ``execution_time_limit`` is ``phase_limit``:
+    that limit minus SCORING_MARGIN (a quarter of it for limits under 240 s), kept for the scoring step.
+    Codabench's worker does not enforce the phase limit (its alarm is swallowed while it reads the
+    logs), so this is the only limit a submission meets; it must end before the phase's."""
+    return phase_limit - min(SCORING_MARGIN, phase_limit / 4)
+
+
 def time_limit_of(spec: TaskSpec, option: Optional[float]) -> Optional[float]:
-    """Seconds the code submission may run: the smaller of --time-limit and task.json's limit."""
+    """Seconds the code submission may run: the smaller of --time-limit and code_time_limit() of
+    task.json's ``execution_time_limit`` (the phase's)."""
     limits = [] if option is None else [float(option)]
     raw = spec.extra.get("execution_time_limit")
     if raw is not None:
         if isinstance(raw, bool) or not isinstance(raw, (int, float)) or not raw > 0:
             raise ConfigError.single("task.json", "'execution_time_limit' must be a positive number of seconds",
                                      found=repr(raw))
-        limits.append(float(raw))
+        limits.append(code_time_limit(float(raw)))
     return min(limits) if limits else None
+
+
+def remove_submitted_pages(output_dir: Path) -> None:
+    """Delete every ``*.html`` in the prediction output before anything else. Codabench's worker copies a
+    submission without a ``metadata`` file into this folder and shows its html as the detailed results
+    while the step runs; only the scoring program writes that page."""
+    for folder, _, names in os.walk(output_dir):
+        for name in names:
+            if name.lower().endswith((".html", ".htm")):
+                os.unlink(os.path.join(folder, name))
+                print(f"note: removed {os.path.relpath(os.path.join(folder, name), output_dir)!r} from the "
+                      "prediction output: only the scoring program writes the detailed results page")
 
 
 # ---------------------------------------------------------------- the child process (participant code)
@@ -173,7 +195,8 @@ def run_child(input_dir: Path, out_dir: Path, work: Path, source: str, seed: int
         raise SubmissionError.single("code submission", f"the code submission ran past the time limit of "
                                                         f"{time_limit:g} s{_during(work)}",
                                      hint="make fit() and predict() faster, or train offline and load the "
-                                          "model's parameters from files in the submission")
+                                          "model's parameters from files in the submission (code gets the "
+                                          "phase's time limit minus up to 60 s kept for scoring)")
     except BaseException:
         _stop(process)
         raise
@@ -388,6 +411,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     args = parse_arguments(argv)
     output_dir = Path(args.output)
     output_dir.mkdir(parents=True, exist_ok=True)
+    remove_submitted_pages(output_dir)
     written: List[Path] = []
     if (output_dir / INGESTION_STATUS).exists():
         (output_dir / INGESTION_STATUS).unlink()

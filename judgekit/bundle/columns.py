@@ -1,0 +1,43 @@
+"""Leaderboard column titles: "<track title> <metric title>", whole words, within Codabench's limit.
+
+Codabench stores a column title in 36 characters (``leaderboards.Column.title``). A title that does
+not fit uses the metric's short title; a track title too long even for that is a config error, so
+no title is ever cut inside a word.
+"""
+
+from __future__ import annotations
+
+from typing import List, Optional, Sequence
+
+from ..errors import Problem
+from ..metrics import get as get_metric
+from ..tracks import Track
+
+MAX_COLUMN_TITLE = 36
+
+
+def column_title(track: Track, metric: str) -> Optional[str]:
+    """The column title of one metric of one track, or None when even the short form is too long."""
+    found = get_metric(metric)
+    for name in (found.title, found.short_title or found.title):
+        title = f"{track.title} {name}"
+        if len(title) <= MAX_COLUMN_TITLE:
+            return title
+    return None
+
+
+def column_title_problems(tracks: Sequence[Track], where: str) -> List[Problem]:
+    """One problem per track whose title leaves no room for a metric's (short) title."""
+    problems = []
+    for track in tracks:
+        for metric in track.metrics:
+            if column_title(track, metric) is None:
+                shortest = get_metric(metric).short_title or get_metric(metric).title
+                room = MAX_COLUMN_TITLE - len(shortest) - 1
+                problems.append(Problem(f"{where} '{track.id}'", f"the track's title is too long for the leaderboard "
+                                        f"column of metric '{metric}' ('<title> {shortest}' must fit in "
+                                        f"{MAX_COLUMN_TITLE} characters)", expected=f"a title of at most {room} "
+                                        "characters", found=f"{track.title!r} ({len(track.title)} characters)",
+                                        hint="set a shorter 'title' on the track"))
+                break
+    return problems
