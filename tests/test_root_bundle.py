@@ -1,6 +1,7 @@
-"""The repository root is the default edition's bundle (issue 2): it is up to date with
-editions/default, passes the offline Codabench checker, and a sample submission's scores.json
-matches its leaderboard."""
+"""The repository root holds the default edition's generated bundle files (issue 2): they are up to
+date with editions/default, the root passes the offline Codabench checker as a bundle layout, and a
+sample submission's scores.json matches its leaderboard. The root is the source tree, not an
+uploadable bundle (its programs carry no engine; issue 12, tests/test_platforms.py)."""
 
 import subprocess
 import sys

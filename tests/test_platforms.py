@@ -1,0 +1,238 @@
+"""What the real platforms do with a bundle (issue 12): solution names, the kit's own time limit
+below the phase's, submitted html removed from the prediction output, whole-word column titles for
+every shipped edition, the ``queue`` key, the legacy v1.5 ``metadata`` files and pages, and the
+honest repository root (entry scripts that say it is the source tree; generated-file markers).
+
+Expected values are written out here from the platforms' rules (Codabench's 36-character column
+title, the v1 worker's ``metadata`` file name), not read back from the builder.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+import yaml
+
+from judgekit.bundle.compose import competition_yaml, leaderboard_columns
+from judgekit.bundle.edition import load_edition
+from judgekit.errors import ConfigError
+from judgekit.metrics import get as get_metric
+from judgekit.programs.ingest import code_time_limit, main as ingest_main, time_limit_of
+from judgekit.spec import read_spec
+from test_ingestion import SMALL_TRACKS, make_phase, write_submission
+
+REPO = Path(__file__).resolve().parents[1]
+EDITIONS = sorted(p.parent.name for p in (REPO / "editions").glob("*/edition.yaml"))
+QUEUE = "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
+
+
+def edited_default(tmp_path: Path, change) -> Path:
+    folder = tmp_path / "edition"
+    shutil.copytree(REPO / "editions" / "default", folder, ignore=shutil.ignore_patterns("data"))
+    config = yaml.safe_load((folder / "edition.yaml").read_text(encoding="utf-8"))
+    change(config)
+    (folder / "edition.yaml").write_text(yaml.safe_dump(config, sort_keys=False, allow_unicode=True),
+                                         encoding="utf-8")
+    return folder
+
+
+# ---------------------------------------------------------------- solutions have names
+
+def test_root_solutions_are_named_after_their_baseline():
+    doc = yaml.safe_load((REPO / "competition.yaml").read_text(encoding="utf-8"))
+    raw = yaml.safe_load((REPO / "editions" / "default" / "edition.yaml").read_text(encoding="utf-8"))
+    baselines = raw.get("baselines", ["random", "most_frequent", "cosine_bow"])
+    assert [s["name"] for s in doc["solutions"]] == baselines
+    assert [s["path"] for s in doc["solutions"]] == [f"solutions/{b}" for b in baselines]
+    assert all(s["description"] for s in doc["solutions"])
+
+
+# ---------------------------------------------------------------- the time-limit margin
+
+@pytest.mark.parametrize("phase_limit, code_limit", [(600, 540), (3600, 3540), (240, 180), (120, 90), (4, 3)])
+def test_code_gets_the_phase_limit_minus_the_scoring_margin(phase_limit, code_limit):
+    assert code_time_limit(phase_limit) == code_limit
+
+
+def test_task_json_limit_is_the_phases_and_an_option_can_only_lower_it(tmp_path):
+    spec = read_spec(make_phase(tmp_path, tracks=SMALL_TRACKS, execution_time_limit=600)["input"])
+    assert time_limit_of(spec, None) == 540
+    assert time_limit_of(spec, 30) == 30
+    assert time_limit_of(spec, 900) == 540
+
+
+def test_shipped_task_json_carries_the_phase_limit():
+    for phase in ("practice", "evaluation", "post-campaign"):
+        spec = read_spec(REPO / "input_data" / phase)
+        raw = yaml.safe_load((REPO / "editions" / "default" / "edition.yaml").read_text(encoding="utf-8"))
+        expected = next(p for p in raw["phases"] if p["id"] == phase).get("execution_time_limit", 600)
+        assert spec.extra["execution_time_limit"] == expected
+        assert time_limit_of(spec, None) == expected - 60
+
+
+SLOW = ("import time\nclass Model:\n    def __init__(self, track):\n        pass\n"
+        "    def fit(self, items):\n        time.sleep(60)\n    def predict(self, items):\n        return []\n")
+
+
+def test_a_submission_past_the_kits_limit_fails_before_the_phase_limit(tmp_path, capfd):
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS, execution_time_limit=8)
+    out = tmp_path / "out"
+    assert ingest_main([str(phase["input"]), str(out), str(write_submission(tmp_path / "sub", SLOW))]) == 2
+    err = capfd.readouterr().err
+    assert "the code submission ran past the time limit of 6 s" in err
+    assert "minus up to 60 s kept for scoring" in err and "Traceback" not in err
+    assert not list(out.glob("*.tsv"))
+
+
+# ---------------------------------------------------------------- submitted html leaves the output
+
+def test_submitted_html_is_removed_from_the_prediction_output(tmp_path, capfd):
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    assert ingest_main(["--baseline", "random", str(phase["input"]), str(tmp_path / "made")]) == 0
+    submission = tmp_path / "sub"
+    submission.mkdir()
+    shutil.copyfile(tmp_path / "made" / "sts.tsv", submission / "sts.tsv")
+    out = tmp_path / "out"
+    # what Codabench's worker does with a submission without 'metadata': its files land in the output
+    shutil.copytree(submission, out)
+    (out / "detailed_results.html").write_text("<html>not the kit's results</html>")
+    (out / "inner").mkdir()
+    (out / "inner" / "Page.HTM").write_text("<html></html>")
+    capfd.readouterr()
+    assert ingest_main([str(phase["input"]), str(out), str(submission)]) == 0
+    assert not [p for p in out.rglob("*") if p.suffix.lower() in (".html", ".htm")]
+    assert (out / "sts.tsv").is_file()
+    assert "removed 'detailed_results.html' from the prediction output" in capfd.readouterr().out
+
+
+# ---------------------------------------------------------------- column titles
+
+@pytest.mark.parametrize("name", EDITIONS)
+def test_every_shipped_column_title_is_whole_words_within_36_characters(name):
+    edition = load_edition(REPO / "editions" / name)
+    columns = leaderboard_columns(edition)[1:]
+    assert len(columns) == sum(len(t.metrics) for t in edition.tracks)
+    pairs = [(t, m) for t in edition.tracks for m in t.metrics]
+    for column, (track, metric) in zip(columns, pairs):
+        title = column["title"]
+        assert len(title) <= 36, title
+        found = get_metric(metric)
+        allowed = {f"{track.title} {found.title}", f"{track.title} {found.short_title or found.title}"}
+        assert title in allowed, title
+        if len(f"{track.title} {found.title}") <= 36:
+            assert title == f"{track.title} {found.title}"  # the full title whenever it fits
+
+
+def test_a_track_title_too_long_for_any_column_title_is_refused(tmp_path):
+    long_title = "A very long track title of forty chars!"
+    folder = edited_default(tmp_path, lambda c: c["tracks"][0].update(title=long_title))
+    with pytest.raises(ConfigError) as caught:
+        load_edition(folder)
+    text = str(caught.value)
+    assert "title is too long" in text and repr(long_title) in text and "36" in text
+
+
+# ---------------------------------------------------------------- the queue key
+
+def test_queue_goes_from_the_edition_to_competition_yaml(tmp_path):
+    edition = load_edition(edited_default(tmp_path, lambda c: c.update(queue=QUEUE.upper())))
+    assert edition.queue == QUEUE
+    assert competition_yaml(edition, [])["queue"] == QUEUE
+    assert "queue" not in competition_yaml(load_edition(REPO / "editions" / "default"), [])
+
+
+@pytest.mark.parametrize("value", ["my-gpu-queue", 42, "", ["x"]])
+def test_a_queue_that_is_not_a_vhost_uuid_is_refused(tmp_path, value):
+    with pytest.raises(ConfigError) as caught:
+        load_edition(edited_default(tmp_path, lambda c: c.update(queue=value)))
+    assert "'queue' must be the vhost of a Codabench queue (a UUID)" in str(caught.value)
+
+
+# ---------------------------------------------------------------- the repository root is the source tree
+
+ENTRY_SCRIPTS = [("scoring_program", "score.py", "upload the bundle built by build_bundle.py"),
+                 ("ingestion_program", "ingest.py", "upload the bundle built by build_bundle.py"),
+                 ("starting_kit", "run_local.py", "bundle built by build_bundle.py")]
+
+
+@pytest.mark.parametrize("folder, script, says", ENTRY_SCRIPTS)
+def test_an_entry_script_without_the_engine_says_so_in_one_line(tmp_path, folder, script, says):
+    # the folder as a platform mounts it on its own (e.g. /app/program), with no judgekit beside or above
+    mounted = tmp_path / "app" / "program"
+    shutil.copytree(REPO / folder, mounted, ignore=shutil.ignore_patterns("__pycache__", "sample_submissions"))
+    done = subprocess.run([sys.executable, str(mounted / script), "in", "out"], capture_output=True, text=True,
+                          cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stderr.count("\n") == 1 and says in done.stderr and "source tree" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_every_generated_root_file_says_where_it_comes_from():
+    marker = "Generated by judgekit"
+    assert (REPO / "competition.yaml").read_text(encoding="utf-8").splitlines()[0].startswith(f"# {marker}")
+    for page in (REPO / "pages").glob("*.md"):
+        first = page.read_text(encoding="utf-8").splitlines()[0]
+        assert first.startswith(f"<!-- {marker}") and "edition 'default'" in first, page
+    for model in (REPO / "solutions").glob("*/model.py"):
+        assert "Generated by build_bundle.py" in model.read_text(encoding="utf-8")
+    for spec in list((REPO / "input_data").glob("*/task.json")) + list((REPO / "reference_data").glob("*/task.json")):
+        assert read_spec(spec.parent).edition == "default"
+    attributes = (REPO / ".gitattributes").read_text(encoding="utf-8")
+    for name in ("competition.yaml", "logo.png", "pages/**", "reference_data/**", "input_data/**", "solutions/**"):
+        assert f"/{name} linguist-generated=true" in attributes
+
+
+# ---------------------------------------------------------------- CodaLab v1.5 (legacy) bundles
+
+@pytest.fixture(scope="module")
+def legacy_tree(tmp_path_factory):
+    from judgekit.bundle.legacy import build_legacy
+    from small_edition import make_edition
+    folder = make_edition(tmp_path_factory.mktemp("edition") / "small")
+    return build_legacy(load_edition(folder), folder, tmp_path_factory.mktemp("legacy")).tree
+
+
+def test_legacy_programs_carry_the_metadata_file_the_v1_worker_reads(legacy_tree):
+    commands = {"scoring_program.zip": "python3 $program/score.py $input $output",
+                "ingestion_program.zip": "python3 $ingestion_program/ingest.py $input $output $submission_program"}
+    for name, command in commands.items():
+        with zipfile.ZipFile(legacy_tree / name) as zf:
+            names = zf.namelist()
+            assert "metadata" in names and "metadata.yaml" not in names
+            assert yaml.safe_load(zf.read("metadata"))["command"] == command
+
+
+def test_legacy_kit_code_submission_is_run_as_code_on_v15(legacy_tree):
+    with zipfile.ZipFile(legacy_tree / "starting_kit.zip") as zf:
+        meta = yaml.safe_load(zf.read("sample_submissions/code_submission/metadata"))
+        readme = zf.read("README.md").decode("utf-8")
+    # v1.5 runs the ingestion program only for a zip with 'metadata'; a command in it would be run too,
+    # and any key but these would be fetched as a bundle by the v1 worker
+    assert isinstance(meta, dict) and "command" not in meta and set(meta) <= {"description"}
+    assert "## Submitting on CodaLab" in readme and "`metadata`" in readme
+
+
+def test_legacy_pages_say_how_to_submit_and_what_the_platforms_do_with_dates(legacy_tree):
+    doc = yaml.safe_load((legacy_tree / "competition.yaml").read_text(encoding="utf-8"))
+    html = doc["html"]
+    assert {"overview", "evaluation", "terms", "data", "Baselines", "Timeline"} <= set(html)
+    data = (legacy_tree / html["data"]).read_text(encoding="utf-8")
+    assert "Submitting on CodaLab" in data and "<code>metadata</code>" in data
+    timeline = (legacy_tree / html["Timeline"]).read_text(encoding="utf-8")
+    # small edition: practice 2027-01-01.., evaluation starts 2027-02-01, post-campaign 2027-02-15
+    assert "<td>2027-02-01 00:00:00</td><td>2027-01-31 00:00:00</td>" in timeline
+    assert "<td>2027-02-15 00:00:00</td><td>2027-02-14 00:00:00</td>" in timeline
+    assert doc["force_submission_to_leaderboard"] is True
+    assert "&lt;!--" not in data  # the generated marker stays an HTML comment, never shown as text
+
+
+def test_the_sample_code_submission_carries_a_commandless_metadata():
+    meta = yaml.safe_load((REPO / "starting_kit" / "sample_submissions" / "code_submission" / "metadata")
+                          .read_text(encoding="utf-8"))
+    assert set(meta) == {"description"}
+
