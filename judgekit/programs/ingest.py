@@ -9,9 +9,9 @@ INPUT_DATA holds ``task.json`` and, per dataset, ``<dataset>.jsonl`` (public ite
 ``judgekit.baselines``) or with ``<track_id>.tsv`` files (a result submission, checked and passed on).
 
 Participant code runs in a child process, killed at the time limit (``--time-limit`` or the phase's
-``execution_time_limit`` of task.json minus 60 s kept for scoring, the smaller wins). ``<track_id>.tsv`` files reach OUTPUT only
-when every track succeeded; ``ingestion_status.json`` always says ``ok`` or ``failed`` with a message,
-and the scoring program refuses to score a failed prediction step.
+``execution_time_limit`` of task.json minus 60 s kept for scoring, the smaller wins). ``<track_id>.tsv``
+files reach OUTPUT only when every track succeeded; ``ingestion_status.json`` always says ``ok`` or
+``failed`` with a message, and the scoring program refuses to score a failed prediction step.
 """
 
 from __future__ import annotations
