@@ -249,6 +249,13 @@ def test_the_legacy_bundle_passes_the_checker(legacy):
         assert len(warnings) == 1 and "['force_submission_to_leaderboard']" in warnings[0]
 
 
+
+def test_the_shipped_legacy_bundle_passes_judgekit_check(legacy, capsys):
+    from judgekit.programs.check import main as check_main
+    for target in (legacy.zip_path, legacy.tree):
+        assert check_main([str(target)]) == 0, capsys.readouterr()
+        assert "ok, no problems found" in capsys.readouterr().out
+
 def test_the_legacy_yaml_has_v15_phases_pages_and_the_same_column_keys(legacy):
     doc = yaml.safe_load((legacy.tree / "competition.yaml").read_text(encoding="utf-8"))
     raw = yaml.safe_load((DEFAULT / "edition.yaml").read_text(encoding="utf-8"))

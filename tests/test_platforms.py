@@ -236,3 +236,13 @@ def test_the_sample_code_submission_carries_a_commandless_metadata():
                           .read_text(encoding="utf-8"))
     assert set(meta) == {"description"}
 
+
+
+def test_legacy_bundles_pass_the_kits_own_checker(legacy_tree, capsys):
+    # judgekit check refuses a legacy program zip without 'metadata'; the legacy zip and tree pass it
+    from judgekit.bundle.zipdet import write_zip
+    from judgekit.programs.check import main as check_main
+    write_zip(legacy_tree, legacy_tree.parent / "small-legacy-check.zip")
+    for target in (legacy_tree, legacy_tree.parent / "small-legacy-check.zip"):
+        assert check_main([str(target)]) == 0, capsys.readouterr()
+        assert "ok, no problems found" in capsys.readouterr().out
