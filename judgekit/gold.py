@@ -44,6 +44,8 @@ class GoldTrack:
     gold: object
     annotators: List[List[str]] = field(default_factory=list)
     groups: Dict[str, List[str]] = field(default_factory=dict)  # 'lang'/'genre' -> value per item
+    #: per item, the release's own annotators list when it repeats names (``annotators_listed``), else None
+    listed: List[Optional[List[str]]] = field(default_factory=list)
 
     @property
     def n_scored(self) -> int:
@@ -79,7 +81,8 @@ def _build_gold(track: Track, items: List[dict], display: str) -> GoldTrack:
     clean = _clean_gold(track, items)
     if clean is not None:
         gold, scored, annotators = clean
-        return GoldTrack(track=track, ids=ids, scored=scored, gold=gold, annotators=annotators, groups=groups)
+        return GoldTrack(track=track, ids=ids, scored=scored, gold=gold, annotators=annotators, groups=groups,
+                         listed=listed_annotators(items))
     problems = ProblemCollector(display)
     scored = np.ones(len(items), dtype=bool)
     annotators: List[List[str]] = []
@@ -110,7 +113,17 @@ def _build_gold(track: Track, items: List[dict], display: str) -> GoldTrack:
     else:
         gold, annotators = _build_annotation_gold(track, items, problems, scored)
     problems.raise_if_any(ConfigError)
-    return GoldTrack(track=track, ids=ids, scored=scored, gold=gold, annotators=annotators, groups=groups)
+    return GoldTrack(track=track, ids=ids, scored=scored, gold=gold, annotators=annotators, groups=groups,
+                     listed=listed_annotators(items))
+
+
+def listed_annotators(items: List[dict]) -> List[Optional[List[str]]]:
+    """Per item its ``annotators_listed`` (public: the release's annotators list, which may repeat
+    an annotator once per label given), or None; an empty list when no item has one."""
+    if not any(map(dict.__contains__, items, repeat("annotators_listed"))):
+        return []
+    return [[str(a) for a in it["annotators_listed"]] if isinstance(it.get("annotators_listed"), list) else None
+            for it in items]
 
 
 def _group_column(items: List[dict], key: str) -> List[str]:

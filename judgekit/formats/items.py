@@ -6,6 +6,8 @@ One JSON object per line (``.jsonl``, UTF-8). Fields:
 - ``texts`` (list of str, required): the pair (or more) of texts shown to systems;
 - ``lang`` (str): a language or language pair such as ``en`` or ``es-en``; ``genre`` (str) optional;
 - ``annotators`` (list of str): the item's annotators, in the order perspectivist predictions follow;
+- ``annotators_listed`` (list of str, optional): the release's own annotators list when it names an
+  annotator more than once (VariErrNLI: once per label given); public, as in the release;
 - ``annotations`` (list, gold): one label per annotator, parallel to ``annotators``; a label is a
   string, or a list of strings on multilabel tracks;
 - ``score`` (number, gold): the graded similarity score;
@@ -24,7 +26,7 @@ from ..errors import ConfigError, ProblemCollector
 from .bulk import JSON_SPACE, SCAN_JSON, collector_paused
 
 GOLD_FIELDS = ("annotations", "score", "label")
-PUBLIC_FIELDS = ("id", "texts", "lang", "genre", "annotators")
+PUBLIC_FIELDS = ("id", "texts", "lang", "genre", "annotators", "annotators_listed")
 
 
 def public_view(item: dict) -> dict:

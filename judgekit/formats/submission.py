@@ -21,7 +21,8 @@ from ..metrics import PerAnnotator
 from .bulk import NUMBER_CHARS, collector_paused, number_column
 from .columns import clean_values
 from .textfile import read_texts, safe_display, shorten
-from .values import ValueProblem, describe_value, parse_label, parse_number, parse_per_annotator, parse_soft
+from .annotators import RowFit, layout_warnings
+from .values import ValueProblem, annotator_entries, describe_value, parse_label, parse_number, parse_soft
 
 MAX_IDS_LISTED = 5
 
@@ -202,6 +203,8 @@ def _check_values(entries: List[Tuple[int, int, str]], gold: GoldTrack, problems
                   notes: List[str]) -> list:
     """Parse (item index, line number, text) entries; each bad value becomes a located problem."""
     track = gold.track
+    if track.kind == "perspectivist":
+        return _check_rows(entries, gold, problems, notes)
     index = track.label_index()
     out = []
     for k, number, text in entries:
@@ -212,8 +215,27 @@ def _check_values(entries: List[Tuple[int, int, str]], gold: GoldTrack, problems
                 out.append(parse_label(text, track, index))
             elif track.kind == "soft_label":
                 out.append(parse_soft(text, track, notes))
-            else:
-                out.append(parse_per_annotator(text, track, gold.annotators[k]))
+        except ValueProblem as p:
+            problems.add(p.message, line=number, item=gold.ids[k], expected=p.expected, found=p.found, hint=p.hint)
+            out.append(None)
+    return out
+
+
+def _check_rows(entries: List[Tuple[int, int, str]], gold: GoldTrack, problems: ProblemCollector,
+                notes: List[str]) -> list:
+    """Perspectivist rows: each row's entries first, then the file's layout (``RowFit``) from all
+    rows' lengths, then each row fitted to its item's annotators."""
+    parsed = {}
+    for k, number, text in entries:
+        try:
+            parsed[k] = annotator_entries(text, gold.track, gold.annotators[k])
+        except ValueProblem as p:
+            problems.add(p.message, line=number, item=gold.ids[k], expected=p.expected, found=p.found, hint=p.hint)
+    fit = RowFit.for_file(gold.annotators, gold.listed, {k: len(row) for k, row in parsed.items()})
+    out = []
+    for k, number, _ in entries:
+        try:
+            out.append(fit.fit(k, parsed[k], notes) if k in parsed else None)
         except ValueProblem as p:
             problems.add(p.message, line=number, item=gold.ids[k], expected=p.expected, found=p.found, hint=p.hint)
             out.append(None)
@@ -227,6 +249,7 @@ def _parse_values(ordered: List[Tuple[int, str]], display: str, gold: GoldTrack,
     out = _check_values([(k, number, text) for k, (number, text) in enumerate(ordered)], gold, problems, notes)
     problems.raise_if_any()
     warnings.extend(_value_warnings(notes.count("renormalised"), notes.count("extra leading bin")))
+    warnings.extend(layout_warnings(notes))
     if track.kind in ("similarity",):
         return np.array(out, dtype=float)
     if track.kind == "classification":

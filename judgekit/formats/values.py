@@ -187,12 +187,17 @@ def parse_soft(text: str, track: Track, warnings: List[str]) -> np.ndarray:
     return normalise(_probabilities(value, k, "soft label"), "soft label", warnings)
 
 
-def parse_per_annotator(text: str, track: Track, annotators: Sequence[str]):
-    """One label per annotator of the item, in the item's annotator order (a JSON list), or an
-    object annotator -> label. Multilabel tracks take per annotator a list of labels, a
-    comma-separated string, or a 0/1 vector over the track's labels."""
+def annotator_entries(text: str, track: Track, annotators: Sequence[str]) -> np.ndarray:
+    """The entries of one perspectivist row, one per annotator position as written: label indices
+    ``(m,)``, or on multilabel tracks 0/1 choices ``(m, K)``. How many entries the row must hold,
+    and for which annotators, is ``annotators.RowFit``'s business.
+
+    A row is a JSON list with one label per annotator, or an object annotator -> label. Multilabel
+    tracks take it in either of two layouts, told apart by type: *label-major*, the LeWiDi 2025 layout,
+    K vectors of 0/1 numbers (one per label, in the track's label order), each with one entry per
+    annotator; or *annotator-major*, per annotator a list of label names or a comma-separated string.
+    """
     value = parse_json(text)
-    n = len(annotators)
     if isinstance(value, dict):
         missing = [a for a in annotators if a not in value]
         extra = [a for a in value if a not in set(annotators)]
@@ -201,31 +206,59 @@ def parse_per_annotator(text: str, track: Track, annotators: Sequence[str]):
                                expected=", ".join(annotators),
                                found=f"missing {missing[:5]}, unknown {[shorten(a, 40) for a in extra[:5]]}")
         value = [value[a] for a in annotators]
-    if not isinstance(value, list) or len(value) != n:
-        found = f"{len(value)} labels" if isinstance(value, list) else _show_json(value)
-        raise ValueProblem("wrong number of annotator labels",
-                           expected=f"a list of {n} labels, one per annotator ({', '.join(annotators[:8])}"
-                                    f"{', ...' if n > 8 else ''})", found=found)
+    if not isinstance(value, list):
+        raise ValueProblem("a perspectivist prediction must be a JSON list",
+                           expected=f"a list with one entry per annotator ({len(annotators)})",
+                           found=_show_json(value))
     index = track.label_index()
     if track.scale == "multilabel":
-        return np.array([_multilabel_choice(v, track, index) for v in value], dtype=float)
+        if _is_label_major(value, len(track.labels)):
+            return _label_major(value, track)
+        return np.array([_multilabel_choice(v, track, index) for v in value], dtype=float).reshape(-1, len(track.labels))
     numeric = _numeric_labels(track)
     return np.array([_label_of(v, track, index, numeric) for v in value], dtype=np.int64)
 
 
-def _multilabel_choice(value, track: Track, index: Dict[str, int]) -> np.ndarray:
+def _is_number(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def _is_label_major(value: list, k: int) -> bool:
+    """Lists of numbers only (the 0/1 layout); K empty lists are an item without annotators."""
+    return bool(value) and all(isinstance(v, list) and all(map(_is_number, v)) for v in value) and (
+        any(v for v in value) or len(value) == k)
+
+
+def _label_major(value: list, track: Track) -> np.ndarray:
     k = len(track.labels)
-    chosen = np.zeros(k)
-    if isinstance(value, list) and len(value) == k and all(
-            isinstance(v, int) and not isinstance(v, bool) and v in (0, 1) for v in value):
-        return np.array(value, dtype=float)
+    lengths = sorted({len(v) for v in value})
+    layout = f"{k} vectors of 0/1 ({', '.join(track.labels)}), each with one entry per annotator of the item"
+    if len(value) != k:
+        hint = ("this looks like one vector per annotator: write one vector per label instead (transpose it)"
+                if lengths == [k] else None)
+        raise ValueProblem("0/1 vectors are read label-major: one vector per label", expected=layout,
+                           found=f"{len(value)} vectors of {'/'.join(map(str, lengths))} entries", hint=hint)
+    if len(lengths) > 1:
+        raise ValueProblem("the label vectors have different lengths", expected=layout + ", all equally long",
+                           found=f"vectors of {', '.join(str(len(v)) for v in value)} entries")
+    bad = [x for v in value for x in v if x not in (0, 1)]
+    if bad:
+        raise ValueProblem("a label vector holds a value other than 0 or 1", expected=layout,
+                           found=_show_json(bad[0]), hint="1 = the annotator chose the label, 0 = not")
+    return np.array(value, dtype=float).reshape(k, lengths[0]).T.copy()
+
+
+def _multilabel_choice(value, track: Track, index: Dict[str, int]) -> np.ndarray:
+    chosen = np.zeros(len(track.labels))
     if isinstance(value, str):
         parts = split_multilabel(value)
     elif isinstance(value, list) and all(isinstance(v, str) for v in value):
         parts = [v.strip() for v in value]
     else:
         raise ValueProblem("an annotator's labels must be a list of labels or a comma-separated string",
-                           expected='e.g. ["entailment", "neutral"]', found=_show_json(value))
+                           expected=f'e.g. ["entailment", "neutral"], or the whole row label-major: '
+                                    f'{len(track.labels)} vectors of 0/1 entries, one per label',
+                           found=_show_json(value))
     for part in parts:
         if part not in index:
             raise ValueProblem("label outside the track's label set",

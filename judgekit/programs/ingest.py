@@ -38,7 +38,7 @@ from ..formats.archive import locate_track_files, safe_extract, submission_files
 from ..formats.items import public_view, read_items
 from ..formats.textfile import safe_display, shorten
 from ..formats.submission import read_prediction
-from ..gold import GoldTrack
+from ..gold import GoldTrack, listed_annotators
 from ..metrics import PerAnnotator
 from ..report import atomic_write
 from ..spec import TaskSpec, read_spec
@@ -256,7 +256,7 @@ def public_gold(track: Track, items: List[dict]) -> GoldTrack:
         placeholder = PerAnnotator(values=np.zeros(sum(counts)), item=np.repeat(np.arange(len(items)), counts),
                                    n_items=len(items), n_labels=len(track.labels))
     return GoldTrack(track=track, ids=[item["id"] for item in items], scored=np.ones(len(items), dtype=bool),
-                     gold=placeholder, annotators=annotators)
+                     gold=placeholder, annotators=annotators, listed=listed_annotators(items))
 
 
 def check_result_files(spec: TaskSpec, input_dir: Path, folder: Path, out_dir: Path) -> List[str]:
