@@ -16,7 +16,7 @@ from typing import Dict, List, Optional
 import numpy as np
 
 from .errors import SubmissionError
-from .formats.archive import locate_track_files, unused_file_note
+from .formats.archive import ignored_file_note, locate_track_files, naming_hint
 from .formats.items import read_items
 from .formats.submission import Prediction, read_prediction
 from .formats.textfile import safe_display
@@ -141,7 +141,7 @@ def score_folder(spec: TaskSpec, ref_dir: Path, res_dir: Path, ingested: Optiona
         found = ", ".join(unclaimed[:10]) or "no files"
         raise SubmissionError.single("submission", "no prediction file for any track was found",
                                      expected=f"files named {expected}", found=found,
-                                     hint="name each file after its track (see the starting kit)")
+                                     hint=naming_hint(unclaimed, spec.tracks))
     gold = load_gold(spec, ref_dir)
     results: Dict[str, TrackResult] = {}
     for track in spec.tracks:
@@ -151,7 +151,7 @@ def score_folder(spec: TaskSpec, ref_dir: Path, res_dir: Path, ingested: Optiona
         prediction = read_prediction(Path(res_dir) / relative, str(relative), gold[track.id])
         results[track.id] = score_track(gold[track.id], prediction, safe_display(str(relative)))
     missing = [t.id for t in spec.tracks if t.id not in results]
-    warnings = [unused_file_note(name) for name in unclaimed]
+    warnings = [ignored_file_note(name, spec.tracks) for name in unclaimed]
     if missing:
         warnings.append("tracks not covered by this submission: " + ", ".join(missing)
                         + " (primary tracks among them count as their metric's worst value)")

@@ -95,11 +95,22 @@ def _finite(x) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
 
 
+def _loose_label(text: str) -> str:
+    return re.sub(r"[\s_-]+", "", str(text)).casefold()
+
+
+def outside_label_set(value, track: Track, shown: str) -> ValueProblem:
+    """The problem of a label outside the set, naming the label it probably meant (``Neutral``)."""
+    near = [label for label in track.labels if _loose_label(label) == _loose_label(value)]
+    hint = f"labels are matched exactly: write {near[0]!r} (case and spaces count)" if near else None
+    return ValueProblem("label outside the track's label set", expected="one of " + ", ".join(track.labels),
+                        found=shown, hint=hint)
+
+
 def parse_label(text: str, track: Track, index: Dict[str, int]) -> int:
     label = text.strip()
     if label not in index:
-        raise ValueProblem("label outside the track's label set",
-                           expected="one of " + ", ".join(track.labels), found=_show(text))
+        raise outside_label_set(label, track, _show(text))
     return index[label]
 
 
@@ -124,8 +135,7 @@ def _label_of(value, track: Track, index: Dict[str, int], numeric: Dict[float, i
             pass
     elif _finite(value) and float(value) in numeric:
         return numeric[float(value)]
-    raise ValueProblem("label outside the track's label set",
-                       expected="one of " + ", ".join(track.labels), found=_show_json(value))
+    raise outside_label_set(value, track, _show_json(value))
 
 
 def _probabilities(values, length: int, what: str) -> np.ndarray:
@@ -180,8 +190,14 @@ def parse_soft(text: str, track: Track, warnings: List[str]) -> np.ndarray:
                                found=_show_json(value))
         return np.array([normalise(_probabilities(pair, 2, f"pair for '{label}'"), f"pair for '{label}'",
                                    warnings) for pair, label in zip(value, track.labels)])
-    if (track.scale == "ordinal" and isinstance(value, list) and len(value) == k + 1
-            and _finite(value[0]) and value[0] == 0):
+    if track.scale == "ordinal" and isinstance(value, list) and len(value) == k + 1 and _finite(value[0]):
+        if value[0] != 0:
+            raise ValueProblem("wrong soft label length", expected=f"a list of {k} probabilities",
+                               found=f"{k + 1} values, the first {value[0]:g}",
+                               hint=f"a row of {k + 1} values looks like the 2025 practice-phase layout, which "
+                                    f"had an extra, always-zero first bin \"0\": drop the first value (it "
+                                    f"holds probability here, so check that the other {k} are the labels "
+                                    f"{track.labels[0]}..{track.labels[-1]})")
         warnings.append("extra leading bin")
         value = value[1:]
     return normalise(_probabilities(value, k, "soft label"), "soft label", warnings)
@@ -261,8 +277,7 @@ def _multilabel_choice(value, track: Track, index: Dict[str, int]) -> np.ndarray
                            found=_show_json(value))
     for part in parts:
         if part not in index:
-            raise ValueProblem("label outside the track's label set",
-                               expected="one of " + ", ".join(track.labels), found=_show(part))
+            raise outside_label_set(part, track, _show(part))
         chosen[index[part]] = 1.0
     return chosen
 

@@ -34,7 +34,7 @@ import numpy as np
 from ..baselines.interface import (MODEL_FILE, call_participant, load_model_class, plain_data, prediction_lines,
                                    track_settings)
 from ..errors import ConfigError, KitError, Problem, SubmissionError
-from ..formats.archive import locate_track_files, safe_extract, submission_files
+from ..formats.archive import ignored_file_note, locate_track_files, naming_hint, safe_extract, submission_files
 from ..formats.items import public_view, read_items
 from ..formats.textfile import safe_display, shorten
 from ..formats.submission import read_prediction
@@ -259,14 +259,17 @@ def public_gold(track: Track, items: List[dict]) -> GoldTrack:
                      gold=placeholder, annotators=annotators, listed=listed_annotators(items))
 
 
-def check_result_files(spec: TaskSpec, input_dir: Path, folder: Path, out_dir: Path) -> List[str]:
-    """A result submission: check each track file like the scorer does and copy it as ``<track_id>.tsv``."""
+def check_result_files(spec: TaskSpec, input_dir: Path, folder: Path, out_dir: Path,
+                       notes: Optional[List[str]] = None) -> List[str]:
+    """A result submission: check each track file like the scorer does and copy it as ``<track_id>.tsv``;
+    what the participant should know (files ignored) is appended to ``notes``."""
     files, unclaimed = locate_track_files(folder, spec.tracks)
     if not files:
         expected = ", ".join(t.file_names[0] for t in spec.tracks)
         raise SubmissionError.single("submission", f"neither {MODEL_FILE} nor any prediction file was found",
                                      expected=f"{MODEL_FILE} (a code submission) or files named {expected}",
-                                     found=", ".join(unclaimed[:10]) or "an empty submission")
+                                     found=", ".join(unclaimed[:10]) or "an empty submission",
+                                     hint=naming_hint(unclaimed, spec.tracks) if unclaimed else None)
     items_by_dataset: Dict[str, List[dict]] = {}
     for track in spec.tracks:
         if track.id not in files:
@@ -278,7 +281,10 @@ def check_result_files(spec: TaskSpec, input_dir: Path, folder: Path, out_dir: P
         read_prediction(folder / relative, str(relative), public_gold(track, items_by_dataset[track.dataset]))
         shutil.copyfile(folder / relative, out_dir / f"{track.id}.tsv")
     for name in unclaimed:
-        print(f"note: file {name!r} matches no track and was ignored")
+        note = ignored_file_note(name, spec.tracks)
+        if notes is not None:
+            notes.append(note)
+        print(f"note: {note}")
     return [t.id for t in spec.tracks if t.id in files]
 
 
@@ -320,6 +326,7 @@ def ingest(input_dir: Path, output_dir: Path, submission: Optional[Path], baseli
     spec = read_spec(input_dir)
     seed = spec.seed if seed is None else seed
     started = time.monotonic()
+    notes: List[str] = []
     for track in spec.tracks:
         stale = output_dir / f"{track.id}.tsv"
         if stale.is_file():
@@ -343,19 +350,20 @@ def ingest(input_dir: Path, output_dir: Path, submission: Optional[Path], baseli
                 _check_child_output(spec, out)
                 tracks, what = [t.id for t in spec.tracks], "code submission"
             else:
-                tracks, what = check_result_files(spec, input_dir, folder, out), "result submission"
+                tracks, what = check_result_files(spec, input_dir, folder, out, notes), "result submission"
         for name in sorted(os.listdir(out)):
             shutil.move(str(out / name), str(output_dir / name))
             written.append(output_dir / name)
     message = f"{what}: predictions written for track(s) {', '.join(tracks)}"
-    write_status(output_dir, "ok", message, tracks)
+    write_status(output_dir, "ok", message, tracks, notes)
     print(f"{message} in {time.monotonic() - started:.1f} s")
     return 0
 
 
-def write_status(output_dir: Path, status: str, message: str, tracks: List[str] = ()) -> None:
-    text = json.dumps({"status": status, "message": message, "tracks": list(tracks)}, ensure_ascii=False,
-                      indent=1) + "\n"
+def write_status(output_dir: Path, status: str, message: str, tracks: List[str] = (), notes: List[str] = ()) -> None:
+    """``ingestion_status.json``; its ``notes`` (files ignored) reach the results page through the scorer."""
+    text = json.dumps({"status": status, "message": message, "tracks": list(tracks), "notes": list(notes)},
+                      ensure_ascii=False, indent=1) + "\n"
     atomic_write(output_dir / INGESTION_STATUS, text)
 
 

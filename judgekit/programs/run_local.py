@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import Dict, List, Optional
 
-from ..errors import SubmissionError
+from ..errors import ConfigError, KitError, Problem, SubmissionError
 from ..formats.archive import safe_extract
 from ..runner.bundle_view import phase_task
 from ..runner.local import RunResult, run_submission
@@ -40,14 +40,16 @@ def _tail(text: str, lines: int = 25) -> str:
 
 
 def run_once(bundle_dir: Path, submission: str, phase: str, time_limit: Optional[int] = None,
-             output: Optional[Path] = None) -> Dict[str, float]:
+             output: Optional[Path] = None, notes: Optional[List[str]] = None) -> Dict[str, float]:
     """Run one submission through both steps of a bundle folder (see ``open_bundle``); returns its
-    scores or raises with the failing step's message."""
+    scores or raises with the failing step's message. The steps' notes are appended to ``notes``."""
     with tempfile.TemporaryDirectory(prefix="judgekit-run-") as tmp:
         task = phase_task(Path(bundle_dir), phase)
         result = run_submission(task, submission, Path(tmp) / "app", time_limit)
         if output is not None:
             keep_outputs(result, Path(output))
+        if notes is not None:
+            notes.extend(step_notes(result))
         return read_scores(result)
 
 
@@ -62,16 +64,48 @@ def keep_outputs(result: RunResult, output: Path) -> None:
     shutil.copytree(result.predictions, predictions)
 
 
+#: How the programs' own messages begin (``common.run_guarded``), and the error each one stands for.
+_STEP_MESSAGES = ((": the submission was not accepted:\n", SubmissionError),
+                  (": the bundle or its data has a problem (organisers must fix it):\n", ConfigError))
+
+
+def _step_error(step: str, stderr: str, reason: str) -> KitError:
+    """The failed step's own message, said once (not wrapped in a second "not accepted")."""
+    text = stderr.strip()
+    for marker, error_type in _STEP_MESSAGES:
+        if marker in text:
+            return _reported(error_type, text.rsplit(marker, 1)[1].strip())
+    return SubmissionError.single(step, f"the {step} {reason}", found=_tail(stderr) or "no message")
+
+
+def _reported(error_type, text: str) -> KitError:
+    """An error of ``error_type`` whose text is a program's already rendered message."""
+
+    class Reported(error_type):
+        def render(self) -> str:
+            return text
+
+    return Reported([Problem("", text)])
+
+
 def read_scores(result: RunResult) -> Dict[str, float]:
     if result.prediction is not None and result.prediction.exit_code != 0:
         reason = "ran past the time limit" if result.prediction.timed_out else \
             f"exited with code {result.prediction.exit_code}"
-        raise SubmissionError.single("prediction step", f"the prediction step {reason}",
-                                     found=_tail(result.prediction.stderr) or "no message")
+        raise _step_error("prediction step", result.prediction.stderr, reason)
     if result.scoring.exit_code != 0:
-        raise SubmissionError.single("scoring step", f"the scoring step exited with code {result.scoring.exit_code}",
-                                     found=_tail(result.scoring.stderr) or "no message")
+        raise _step_error("scoring step", result.scoring.stderr, f"exited with code {result.scoring.exit_code}")
     return json.loads((result.output / "scores.json").read_text(encoding="utf-8"))
+
+
+def step_notes(result: RunResult) -> List[str]:
+    """The notes both steps printed for the participant (files ignored, rows read another way), once each."""
+    notes: List[str] = []
+    for step in (result.prediction, result.scoring):
+        for line in (step.stdout.splitlines() if step is not None else []):
+            if line.startswith("note: ") and line[6:] not in notes:
+                notes.append(line[6:])
+    return notes
 
 
 def leaderboard_row(scores: Dict[str, float], columns: List[dict]) -> str:
@@ -88,8 +122,11 @@ def run(args) -> int:
     with tempfile.TemporaryDirectory(prefix="judgekit-bundle-") as tmp:
         bundle = open_bundle(Path(args.bundle), Path(tmp))
         columns = phase_task(bundle, args.phase).columns
+        notes: List[str] = []
         scores = run_once(bundle, args.submission, args.phase, args.time_limit,
-                          Path(args.output) if args.output else None)
+                          Path(args.output) if args.output else None, notes)
+    for note in notes:
+        print(f"note: {note}")
     print(f"{args.submission} on the {args.phase} phase:")
     print(leaderboard_row(scores, columns))
     if args.output:
