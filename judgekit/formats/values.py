@@ -293,6 +293,6 @@ def describe_value(track: Track) -> str:
         if track.scale == "multilabel":
             return "ID<TAB>" + json.dumps([[0.5, 0.5]] * k)
         return "ID<TAB>" + json.dumps([round(1.0 / k, 4)] * (k - 1) + [round(1 - (k - 1) * round(1.0 / k, 4), 4)])
-    if track.scale == "multilabel":
-        return "ID<TAB>" + json.dumps([[track.labels[0]], [track.labels[0], track.labels[-1]]])
+    if track.scale == "multilabel":  # label-major: per label a 0/1 per annotator (here 2 annotators)
+        return "ID<TAB>" + json.dumps([[1, 0]] + [[0, 0]] * (len(track.labels) - 2) + [[0, 1]])
     return "ID<TAB>" + json.dumps([track.labels[0], track.labels[-1]])

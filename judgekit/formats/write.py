@@ -58,10 +58,13 @@ def gold_as_values(gold: GoldTrack) -> list:
     if track.kind == "soft_label":
         return [row.tolist() for row in gold.gold]
     per: PerAnnotator = gold.gold
-    out: List[list] = [[] for _ in range(per.n_items)]
+    if track.scale == "multilabel":  # label-major, the LeWiDi 2025 layout: per label a 0/1 per annotator
+        out: List[list] = [[[] for _ in track.labels] for _ in range(per.n_items)]
+        for row, item in zip(per.values, per.item):
+            for j, chosen in enumerate(row):
+                out[item][j].append(int(chosen))
+        return out
+    out = [[] for _ in range(per.n_items)]
     for row, item in zip(per.values, per.item):
-        if track.scale == "multilabel":
-            out[item].append([label for label, chosen in zip(track.labels, row) if chosen])
-        else:
-            out[item].append(track.labels[int(row)])
+        out[item].append(track.labels[int(row)])
     return out

@@ -93,9 +93,11 @@ def _error_report(error: KitError) -> dict:
             "problems": [dataclasses.asdict(p) for p in error.problems]}
 
 
-def run_models(input_dir: Path, out_dir: Path, work: Path, source: str, seed: int) -> None:
-    """Fit and run one Model per track; write ``<track_id>.tsv`` into ``out_dir``."""
+def run_models(input_dir: Path, out_dir: Path, work: Path, source: str, seed: int) -> List[str]:
+    """Fit and run one Model per track; write ``<track_id>.tsv`` into ``out_dir``. Returns the tracks
+    the model skipped (``predict`` returned None)."""
     spec = read_spec(input_dir)
+    skipped: List[str] = []
     if source.startswith(BASELINE_PREFIX):
         from ..baselines import baseline_class
         model_class, root = baseline_class(source[len(BASELINE_PREFIX):]), None
@@ -114,12 +116,17 @@ def run_models(input_dir: Path, out_dir: Path, work: Path, source: str, seed: in
         fitted = time.monotonic()
         predictions = call_participant(f"track '{track.id}': Model.predict", root, model.predict,
                                        copy.deepcopy(data["items"]))
+        if predictions is None:  # the model skips this track: not submitted, as a missing result file
+            print(f"note: track {track.id}: predict() returned None, so the track is not submitted")
+            skipped.append(track.id)
+            continue
         predictions = call_participant(f"track '{track.id}': reading what Model.predict returned", root,
                                        plain_data, predictions)
         lines = prediction_lines(track, data["items"], predictions, f"predictions for track '{track.id}'")
         (out_dir / f"{track.id}.tsv").write_text("".join(line + "\n" for line in lines), encoding="utf-8")
         print(f"track {track.id}: fit {fitted - started:.1f} s, predict {time.monotonic() - fitted:.1f} s, "
               f"{len(lines)} predictions")
+    return skipped
 
 
 def child_main(argv: List[str]) -> int:
@@ -131,7 +138,7 @@ def child_main(argv: List[str]) -> int:
     args = parser.parse_args(argv)
     work = Path(args.work)
     try:
-        run_models(Path(args.input), Path(args.out), work, args.source, args.seed)
+        skipped = run_models(Path(args.input), Path(args.out), work, args.source, args.seed)
     except KitError as error:
         _write_report(work, _error_report(error))
         return 2
@@ -141,7 +148,7 @@ def child_main(argv: List[str]) -> int:
         _write_report(work, {"status": "failed", "kind": "internal",
                              "message": f"{error.__class__.__name__}: {error}"[:400]})
         return 3
-    _write_report(work, {"status": "ok"})
+    _write_report(work, {"status": "ok", "skipped": skipped})
     return 0
 
 
@@ -156,8 +163,10 @@ def _stop(process: subprocess.Popen) -> None:
 
 
 def run_child(input_dir: Path, out_dir: Path, work: Path, source: str, seed: int,
-              time_limit: Optional[float], details_dir: Path) -> None:
+              time_limit: Optional[float], details_dir: Path) -> List[str]:
     """Run the models in a child process under ``time_limit``; raise its failure as a KitError.
+    Returns the tracks the model skipped (its report's word: skipping gains nothing, so a forged
+    list only withdraws tracks).
 
     ``source`` is ``baseline:NAME`` (the kit's own code) or the absolute path of a code submission."""
     root = Path(__file__).resolve().parents[2]
@@ -178,6 +187,8 @@ def run_child(input_dir: Path, out_dir: Path, work: Path, source: str, seed: int
         _stop(process)
         raise
     _raise_child_failure(work, process.returncode, details_dir, trusted=source.startswith(BASELINE_PREFIX))
+    skipped = (_read_report(work / REPORT_FILE) or {}).get("skipped")
+    return [t for t in skipped if isinstance(t, str)] if isinstance(skipped, list) else []
 
 
 def _during(work: Path) -> str:
@@ -221,6 +232,8 @@ def _raise_child_failure(work: Path, returncode: int, details_dir: Path, trusted
     try:
         problems = [Problem(**p) for p in report.get("problems", [])]
         omitted = int(report.get("omitted", 0))
+        for problem in problems:  # a forged report's fields must not fail later, when shown
+            problem.render()
     except (TypeError, ValueError, AttributeError):
         problems, omitted = [], 0
     if not trusted and (report.get("kind") != "submission" or not problems):
@@ -236,9 +249,10 @@ def _raise_child_failure(work: Path, returncode: int, details_dir: Path, trusted
     raise error_type(problems, omitted)
 
 
-def _check_child_output(spec: TaskSpec, out: Path) -> None:
-    """Every track's file is there after a child that says it succeeded (its report may be forged)."""
-    missing = [f"{t.id}.tsv" for t in spec.tracks if not (out / f"{t.id}.tsv").is_file()]
+def _check_child_output(spec: TaskSpec, out: Path, skipped: List[str] = ()) -> None:
+    """Every track's file is there after a child that says it succeeded (its report may be forged),
+    the tracks it skipped aside."""
+    missing = [f"{t.id}.tsv" for t in spec.tracks if t.id not in skipped and not (out / f"{t.id}.tsv").is_file()]
     if missing:
         raise SubmissionError.single("code submission", "the prediction step ended without writing every "
                                                         "track's predictions",
@@ -345,10 +359,14 @@ def ingest(input_dir: Path, output_dir: Path, submission: Optional[Path], baseli
             if model_folder is not None:
                 for dataset in dict.fromkeys(t.dataset for t in spec.tracks):
                     load_dataset(input_dir, dataset)  # the bundle's data is checked here, out of the code's reach
-                run_child(input_dir, out, work, str(model_folder.resolve()), seed, time_limit_of(spec, time_limit),
-                          output_dir)
-                _check_child_output(spec, out)
-                tracks, what = [t.id for t in spec.tracks], "code submission"
+                skipped = run_child(input_dir, out, work, str(model_folder.resolve()), seed,
+                                    time_limit_of(spec, time_limit), output_dir)
+                _check_child_output(spec, out, skipped)
+                tracks, what = [t.id for t in spec.tracks if t.id not in skipped], "code submission"
+                if not tracks:
+                    raise SubmissionError.single(MODEL_FILE, "predict() returned None for every track, so "
+                                                             "nothing can be scored",
+                                                 hint="return one prediction per item for at least one track")
             else:
                 tracks, what = check_result_files(spec, input_dir, folder, out, notes), "result submission"
         for name in sorted(os.listdir(out)):

@@ -118,10 +118,37 @@ def leaderboard_row(scores: Dict[str, float], columns: List[dict]) -> str:
     return "\n".join(lines)
 
 
+def kit_phase_task(bundle: Path, phase: str):
+    """``phase_task``; in a starting kit, a phase it does not hold (its gold is hidden) is the
+    participant's question, answered with what the kit can do instead."""
+    try:
+        task = phase_task(bundle, phase)
+    except ConfigError as error:
+        if not (bundle / "sample_submissions").is_dir() or "no such phase" not in str(error):
+            raise
+        task = None
+    if task is not None and (task.reference_data is None or task.reference_data.is_dir()):
+        return task
+    raise SubmissionError.single(
+        f"--phase {phase}", "this starting kit holds only the phases whose gold is public, so it cannot score "
+                            "this one", expected="--phase " + " or ".join(_kit_phases(bundle)),
+        hint="to check the format and coverage of your files for that phase without scores, download the "
+             "phase's public data (Files tab on the platform) and run: python3 ingestion_program/ingest.py "
+             "PHASE_DATA checked YOUR_SUBMISSION (a result zip or a folder with model.py)")
+
+
+def _kit_phases(bundle: Path) -> List[str]:
+    import yaml
+
+    doc = yaml.safe_load((bundle / "competition.yaml").read_text(encoding="utf-8")) or {}
+    return ["".join(ch for ch in str(p.get("name", "")).lower() if ch.isalnum() or ch == "-")
+            for p in doc.get("phases") or []]
+
+
 def run(args) -> int:
     with tempfile.TemporaryDirectory(prefix="judgekit-bundle-") as tmp:
         bundle = open_bundle(Path(args.bundle), Path(tmp))
-        columns = phase_task(bundle, args.phase).columns
+        columns = kit_phase_task(bundle, args.phase).columns
         notes: List[str] = []
         scores = run_once(bundle, args.submission, args.phase, args.time_limit,
                           Path(args.output) if args.output else None, notes)
