@@ -357,8 +357,10 @@ def test_prediction_lines_soft_and_perspectivist_forms():
         ["a\t[[0.75, 0.25], [0.0, 1.0], [1.0, 0.0]]"]
     persp = track_from_dict({"id": "p", "kind": "perspectivist", "scale": "multilabel", "dataset": "v",
                              "labels": VEN})
+    # written label-major (the LeWiDi 2025 layout): per label, a 0/1 per annotator (x, y)
     assert prediction_lines(persp, items, [[["neutral", "contradiction"], ["entailment"]]], "t") == \
-        ['a\t[["contradiction", "neutral"], ["entailment"]]']
+        ["a\t[[1, 0], [0, 1], [1, 0]]"]
+    assert prediction_lines(persp, items, [[[1, 0], [0, 1], [1, 0]]], "t") == ["a\t[[1, 0], [0, 1], [1, 0]]"]
     with pytest.raises(SubmissionError) as info:
         prediction_lines(persp, items, [[["neutral"]]], "t")
-    assert "wrong number of annotator labels" in str(info.value) and "found 1 labels" in str(info.value)
+    assert "wrong number of annotator entries" in str(info.value) and "found 1 entries" in str(info.value)
