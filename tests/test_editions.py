@@ -254,6 +254,54 @@ def test_lewidi2025_accepts_the_file_names_participants_used(built, tmp_path):
     assert_scores(run_once(tree, str(submission), "evaluation"), perfect_scores(tree, "evaluation"))
 
 
+LEWIDI_KEYS = {"csc": ("CSC", "awd", "anad"), "mp": ("MP", "amd", "error_rate"),
+               "par": ("Paraphrase", "awd", "anad"), "ven": ("VariErrNLI", "mamd", "mer")}
+
+
+def _official_baseline_scores(split: str):
+    """The starter kit's most-frequent baseline in the official file layouts, and the official values
+    of its 8 files (``tests/lewidi_official.py``: the definitions as plain Python, not the kit)."""
+    import lewidi_official as official
+    files, expected = {}, {}
+    for key, (dataset, soft_metric, pe_metric) in LEWIDI_KEYS.items():
+        train, test = official.load(dataset, "train"), official.load(dataset, split)
+        soft = official.baseline_soft(train, dataset)
+        per, fallback = official.baseline_pe(train, dataset)
+        rows = {i: official.pe_row(r, dataset, per, fallback) for i, r in test.items()}
+        files[f"{key}_soft"] = "".join(f"{i}\t{json.dumps(soft)}\n" for i in test)
+        files[f"{key}_pe"] = "".join(f"{i}\t{json.dumps(row)}\n" for i, row in rows.items())
+        expected[f"{key}_soft_{soft_metric}"] = official.soft_score(
+            [official.soft_gold(r, dataset) for r in test.values()], [soft] * len(test), dataset)
+        expected[f"{key}_pe_{pe_metric}"] = official.pe_score(
+            [official.pe_gold(r, dataset) for r in test.values()], list(rows.values()), dataset)
+    return files, expected
+
+
+def test_lewidi2025_official_files_score_the_official_values(built, tmp_path):
+    """All 8 files of the test phase, as the 2025 starter kit wrote them, under long and short names."""
+    tree = built("lewidi2025").tree
+    files, expected = _official_baseline_scores("test")
+    names = {"csc_soft": "CSC_test_soft.tsv", "csc_pe": "csc_test_pe.tsv", "mp_soft": "mp_test_soft.tsv",
+             "mp_pe": "MP_test_pe.tsv", "par_soft": "Paraphrase_test_soft.tsv", "par_pe": "par_test_pe.tsv",
+             "ven_soft": "VariErrNLI_test_soft.tsv", "ven_pe": "VariErrNLI_test_pe.tsv"}
+    submission = tmp_path / "res.zip"
+    with zipfile.ZipFile(submission, "w") as zf:
+        for track_id, text in files.items():
+            zf.writestr(names[track_id], text)
+    scores = run_once(tree, str(submission), "evaluation")
+    assert {k: round(scores[k], 5) for k in expected} == {k: round(v, 5) for k, v in expected.items()}
+
+
+def test_lewidi2025_most_frequent_baseline_gives_the_starter_kit_numbers(built):
+    """The kit's own baseline on the practice phase (dev) against the official values, all 8 columns;
+    VariErrNLI's are the published MAMD 0.65292 and MER 0.31500 (metrics.md §6)."""
+    tree = built("lewidi2025").tree
+    _, expected = _official_baseline_scores("dev")
+    scores = run_once(tree, "baseline:most_frequent", "practice")
+    assert {k: round(scores[k], 5) for k in expected} == {k: round(v, 5) for k, v in expected.items()}
+    assert (round(scores["ven_soft_mamd"], 5), round(scores["ven_pe_mer"], 5)) == (0.65292, 0.315)
+
+
 def test_sts2017_accepts_semeval_output_files_in_positional_form(built, tmp_path):
     """SemEval-2017 output files: one score per line in input order, with a confidence column."""
     tree = built("sts2017").tree
