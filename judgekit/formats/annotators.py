@@ -21,7 +21,7 @@ from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
-from .values import ValueProblem, annotator_entries
+from .values import ValueProblem, annotator_entries, annotator_values
 
 LISTED, POOL = "annotators list", "annotator pool"
 
@@ -97,7 +97,7 @@ class RowFit:
         mode = decisive.pop() if len(decisive) == 1 else POOL
         return cls(annotators, listed, pool, mode)
 
-    def fit(self, i: int, entries: np.ndarray, notes: List[str]) -> np.ndarray:
+    def fit(self, i: int, entries: list, notes: List[str]) -> list:
         """Item ``i``'s entries, one per annotator in order; ValueProblem if the row cannot fit."""
         names = self.annotators[i]
         m, n = len(entries), len(names)
@@ -112,7 +112,7 @@ class RowFit:
             return _merge_listed(entries, names, listed)
         if positions is not None:
             notes.append(POOL)
-            return entries[positions]
+            return [entries[p] for p in positions]
         expected = f"{n} entries, one per annotator of the item in this order: {_names(names)}"
         if listed is not None:
             expected += f" (or {len(listed)}, one per name of the release's annotators list {_names(listed, 12)})"
@@ -120,10 +120,14 @@ class RowFit:
                            hint="the item's annotators are in the input file's 'annotators' field")
 
 
-def _merge_listed(entries: np.ndarray, names: Sequence[str], listed: Sequence[str]) -> np.ndarray:
+def _same(a, b) -> bool:
+    return np.array_equal(a, b) if isinstance(a, np.ndarray) or isinstance(b, np.ndarray) else a == b
+
+
+def _merge_listed(entries: list, names: Sequence[str], listed: Sequence[str]) -> list:
     first: Dict[str, int] = {}
     for k, name in enumerate(listed):
-        if name in first and not np.array_equal(entries[k], entries[first[name]]):
+        if name in first and not _same(entries[k], entries[first[name]]):
             raise ValueProblem(
                 f"annotator {name} is given different entries at positions {first[name] + 1} and {k + 1}",
                 expected=(f"one entry per annotator ({len(names)}: {_names(names)}), or one per name of the "
@@ -131,7 +135,7 @@ def _merge_listed(entries: np.ndarray, names: Sequence[str], listed: Sequence[st
                           f"for a repeated annotator"),
                 found=f"{len(entries)} entries")
         first.setdefault(name, k)
-    return entries[[first[name] for name in names]]
+    return [entries[first[name]] for name in names]
 
 
 def layout_warnings(notes: List[str]) -> List[str]:
@@ -148,4 +152,5 @@ def layout_warnings(notes: List[str]) -> List[str]:
 
 def parse_per_annotator(text: str, track, annotators: Sequence[str]) -> np.ndarray:
     """One row with exactly one entry per annotator of the item (``values.annotator_entries``)."""
-    return RowFit([list(annotators)]).fit(0, annotator_entries(text, track, annotators), [])
+    return annotator_values(RowFit([list(annotators)]).fit(0, annotator_entries(text, track, annotators), []),
+                            track)

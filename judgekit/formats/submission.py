@@ -22,7 +22,7 @@ from .bulk import NUMBER_CHARS, collector_paused, number_column
 from .columns import clean_values
 from .textfile import read_texts, safe_display, shorten
 from .annotators import RowFit, layout_warnings
-from .values import ValueProblem, annotator_entries, describe_value, parse_label, parse_number, parse_soft
+from .values import ValueProblem, annotator_entries, annotator_values, describe_value, parse_label, parse_number, parse_soft
 
 MAX_IDS_LISTED = 5
 
@@ -255,7 +255,7 @@ def _check_values(entries: List[Tuple[int, int, str]], gold: GoldTrack, problems
 def _check_rows(entries: List[Tuple[int, int, str]], gold: GoldTrack, problems: ProblemCollector,
                 notes: List[str]) -> list:
     """Perspectivist rows: each row's entries first, then the file's layout (``RowFit``) from all
-    rows' lengths, then each row fitted to its item's annotators."""
+    rows' lengths, then each row fitted to its item's annotators, then its labels read."""
     parsed = {}
     for k, number, text in entries:
         try:
@@ -266,7 +266,7 @@ def _check_rows(entries: List[Tuple[int, int, str]], gold: GoldTrack, problems: 
     out = []
     for k, number, _ in entries:
         try:
-            out.append(fit.fit(k, parsed[k], notes) if k in parsed else None)
+            out.append(annotator_values(fit.fit(k, parsed[k], notes), gold.track) if k in parsed else None)
         except ValueProblem as p:
             problems.add(p.message, line=number, item=gold.ids[k], expected=p.expected, found=p.found, hint=p.hint)
             out.append(None)

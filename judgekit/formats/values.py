@@ -203,10 +203,11 @@ def parse_soft(text: str, track: Track, warnings: List[str]) -> np.ndarray:
     return normalise(_probabilities(value, k, "soft label"), "soft label", warnings)
 
 
-def annotator_entries(text: str, track: Track, annotators: Sequence[str]) -> np.ndarray:
-    """The entries of one perspectivist row, one per annotator position as written: label indices
-    ``(m,)``, or on multilabel tracks 0/1 choices ``(m, K)``. How many entries the row must hold,
-    and for which annotators, is ``annotators.RowFit``'s business.
+def annotator_entries(text: str, track: Track, annotators: Sequence[str]) -> list:
+    """The entries of one perspectivist row, one per annotator position as written (a label; on
+    multilabel tracks the annotator's labels, or their 0/1 choices from the label-major layout).
+    How many entries the row must hold, and for which annotators, is ``annotators.RowFit``'s
+    business; ``annotator_values`` then reads the labels.
 
     A row is a JSON list with one label per annotator, or an object annotator -> label. Multilabel
     tracks take it in either of two layouts, told apart by type: *label-major*, the LeWiDi 2025 layout,
@@ -226,13 +227,19 @@ def annotator_entries(text: str, track: Track, annotators: Sequence[str]) -> np.
         raise ValueProblem("a perspectivist prediction must be a JSON list",
                            expected=f"a list with one entry per annotator ({len(annotators)})",
                            found=_show_json(value))
+    if track.scale == "multilabel" and _is_label_major(value, len(track.labels)):
+        return list(_label_major(value, track))
+    return value
+
+
+def annotator_values(entries: list, track: Track) -> np.ndarray:
+    """Label indices ``(m,)``, or on multilabel tracks 0/1 choices ``(m, K)``, of a row's entries."""
     index = track.label_index()
     if track.scale == "multilabel":
-        if _is_label_major(value, len(track.labels)):
-            return _label_major(value, track)
-        return np.array([_multilabel_choice(v, track, index) for v in value], dtype=float).reshape(-1, len(track.labels))
+        rows = [e if isinstance(e, np.ndarray) else _multilabel_choice(e, track, index) for e in entries]
+        return np.array(rows, dtype=float).reshape(-1, len(track.labels))
     numeric = _numeric_labels(track)
-    return np.array([_label_of(v, track, index, numeric) for v in value], dtype=np.int64)
+    return np.array([_label_of(v, track, index, numeric) for v in entries], dtype=np.int64)
 
 
 def _is_number(x) -> bool:

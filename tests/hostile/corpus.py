@@ -212,10 +212,10 @@ def _soft_values(scale: str) -> List[Tuple[str, str]]:
 def _persp_values(scale: str, n: int) -> List[Tuple[str, str]]:
     first = ed.NLI[0] if scale != "ordinal" else "2"
     fill = lambda v: "[" + ", ".join([v] + [json.dumps(first if scale != "multilabel" else [first])] * (n - 1)) + "]"  # noqa: E731
-    cases = list(_JSON_COMMON) + [(v, "wrong number of annotator labels") for v in ("true", "null", '"x"')]
+    cases = list(_JSON_COMMON) + [(v, "a perspectivist prediction must be a JSON list") for v in ("true", "null", '"x"')]
     cases += [(fill(json.dumps(first if scale != "multilabel" else [first]))[:-1] + ", \"extra\"]",
-               f"wrong number of annotator labels.*found {n + 1} labels"),
-              ("[" + ", ".join([json.dumps(first)] * (n - 1)) + "]", f"found {n - 1} labels"),
+               f"wrong number of annotator entries.*found {n + 1} entries"),
+              ("[" + ", ".join([json.dumps(first)] * (n - 1)) + "]", f"found {n - 1} entries"),
               ('{"ann1": "%s"}' % first, "annotators do not match the item's annotators"),
               ('{"ann1": "%s", "ann1": "%s"}' % (first, first), "same key twice"),
               (fill("NaN"), "not a finite number"), (fill("1e999"), "number out of range")]
