@@ -302,8 +302,11 @@ def test_lewidi2025_most_frequent_baseline_gives_the_starter_kit_numbers(built):
     assert (round(scores["ven_soft_mamd"], 5), round(scores["ven_pe_mer"], 5)) == (0.65292, 0.315)
 
 
-def test_sts2017_accepts_semeval_output_files_in_positional_form(built, tmp_path):
-    """SemEval-2017 output files: one score per line in input order, with a confidence column."""
+@pytest.mark.parametrize("integers", [False, True], ids=["decimals", "integers"])
+def test_sts2017_accepts_semeval_output_files_in_positional_form(built, tmp_path, integers):
+    """SemEval-2017 output files: one score per line in input order, with a confidence column. The
+    track's ids are "0".."249", so integer scores look like ids: the file is still positional."""
+    import numpy as np
     tree = built("sts2017").tree
     spec = read_spec(tree / "reference_data" / "evaluation")
     golds = load_gold(spec, tree / "reference_data" / "evaluation")
@@ -311,11 +314,16 @@ def test_sts2017_accepts_semeval_output_files_in_positional_form(built, tmp_path
     submission = tmp_path / "res.zip"
     with zipfile.ZipFile(submission, "w") as zf:
         for track_id, name in files.items():
-            lines = "".join(f"{score:.2f}\t100\n" for score in golds[track_id].gold)
+            assert golds[track_id].ids[:3] == ["0", "1", "2"]
+            lines = "".join((f"{round(score)}\t{50 + k % 50}\r\n" if integers else f"{score:.2f}\t100\n")
+                            for k, score in enumerate(golds[track_id].gold))
             zf.writestr(name, lines)
     scores = run_once(tree, str(submission), "evaluation")
     for track_id in files:
-        assert scores[f"{track_id}_pearson"] == pytest.approx(1.0, abs=1e-9)
+        gold = golds[track_id].gold
+        expected = np.corrcoef(np.array([round(s) for s in gold], dtype=float), gold)[0, 1] if integers else 1.0
+        assert scores[f"{track_id}_pearson"] == pytest.approx(expected, abs=1e-9)
+        assert expected > 0.9
 
 
 # --- what is public --------------------------------------------------------------------------------

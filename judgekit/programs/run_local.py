@@ -19,7 +19,7 @@ from ..errors import ConfigError, KitError, Problem, SubmissionError
 from ..formats.archive import safe_extract
 from ..runner.bundle_view import phase_task
 from ..runner.local import RunResult, run_submission
-from .common import run_guarded
+from .common import BUNDLE_PROBLEM, REFUSED, own_words, run_guarded
 
 KEPT_OUTPUTS = ("scores.json", "scores.txt", "detailed_results.html")
 
@@ -64,17 +64,11 @@ def keep_outputs(result: RunResult, output: Path) -> None:
     shutil.copytree(result.predictions, predictions)
 
 
-#: How the programs' own messages begin (``common.run_guarded``), and the error each one stands for.
-_STEP_MESSAGES = ((": the submission was not accepted:\n", SubmissionError),
-                  (": the bundle or its data has a problem (organisers must fix it):\n", ConfigError))
-
-
 def _step_error(step: str, stderr: str, reason: str) -> KitError:
     """The failed step's own message, said once (not wrapped in a second "not accepted")."""
-    text = stderr.strip()
-    for marker, error_type in _STEP_MESSAGES:
-        if marker in text:
-            return _reported(error_type, text.rsplit(marker, 1)[1].strip())
+    for marker, error_type in ((REFUSED, SubmissionError), (BUNDLE_PROBLEM, ConfigError)):
+        if marker in stderr:
+            return _reported(error_type, own_words(stderr))
     return SubmissionError.single(step, f"the {step} {reason}", found=_tail(stderr) or "no message")
 
 

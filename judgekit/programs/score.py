@@ -27,7 +27,7 @@ from ..formats.textfile import safe_display, shorten  # noqa: E402
 from ..report import DETAILED_HTML, SCORES_JSON, SCORES_TXT, atomic_write, failure_html, write_outputs  # noqa: E402
 from ..scoring import score_folder  # noqa: E402
 from ..spec import read_spec  # noqa: E402
-from .common import run_guarded  # noqa: E402
+from .common import own_words, run_guarded  # noqa: E402
 
 INGESTION_STATUS = "ingestion_status.json"
 
@@ -85,7 +85,7 @@ def _status_failure(res_dir: Path) -> Optional[str]:
         return "the ingestion status file is unreadable"
     if status.get("status") == "ok":
         return None
-    return shorten(safe_display(str(status.get("message") or "no message")), 500)
+    return shorten(safe_display(own_words(str(status.get("message") or "no message"))), 500)
 
 
 def _metadata_failure(res_dir: Path) -> Optional[str]:
