@@ -347,3 +347,42 @@ def test_lewidi2025_trains_csc_and_mp_from_the_practice_phase_zip(built):
     counts = {name: len((inputs / f"{name}.train.jsonl").read_text(encoding="utf-8").splitlines())
               for name in ("csc", "mp", "par", "ven")}
     assert counts == {"csc": 5628, "mp": 12017, "par": 400, "ven": 388}
+
+
+# --- the participant's path through the phases ------------------------------------------------------
+
+def test_starting_kit_explains_what_it_can_do_for_the_evaluation_phase(built, tmp_path, capsys):
+    """The kit holds no evaluation gold: run_local says so (exit 2), and the commands its README gives
+    predict the evaluation phase's public data and check a result zip for it, without scores."""
+    from judgekit.programs.run_local import main as run_local_main
+    tree = built("default").tree
+    kit = tree / "starting_kit"
+    assert run_local_main([str(kit), "baseline:random", "--phase", "evaluation"]) == 2
+    assert capsys.readouterr().err == (
+        "run_local.py: the submission was not accepted:\n--phase evaluation: this starting kit holds only the "
+        "phases whose gold is public, so it cannot score this one; expected --phase practice. To check the format "
+        "and coverage of your files for that phase without scores, download the phase's public data (Files tab "
+        "on the platform) and run: python3 ingestion_program/ingest.py PHASE_DATA checked YOUR_SUBMISSION (a "
+        "result zip or a folder with model.py)\n")
+    readme = (kit / "README.md").read_text(encoding="utf-8")
+    assert "python3 ingestion_program/ingest.py EVALUATION_DATA checked my_submission.zip" in readme
+    public = tree / "input_data" / "evaluation"  # what the Files tab gives for the evaluation phase
+    ingest = [sys.executable, str(kit / "ingestion_program" / "ingest.py")]
+    made = subprocess.run(ingest + [str(public), str(tmp_path / "predictions"), "--baseline", "cosine_bow"],
+                          capture_output=True, text=True, timeout=600)
+    assert made.returncode == 0, made.stderr
+    submission = tmp_path / "sub.zip"
+    with zipfile.ZipFile(submission, "w") as zf:
+        for path in sorted((tmp_path / "predictions").glob("*.tsv")):
+            zf.write(path, path.name)
+    checked = subprocess.run(ingest + [str(public), str(tmp_path / "checked"), str(submission)],
+                             capture_output=True, text=True, timeout=600)
+    assert checked.returncode == 0, checked.stderr
+    assert "result submission: predictions written for track(s)" in checked.stdout
+    bad = tmp_path / "bad.zip"
+    with zipfile.ZipFile(bad, "w") as zf:
+        zf.writestr("en-en.tsv", (tmp_path / "predictions" / "en_en.tsv").read_text(encoding="utf-8"))
+    refused = subprocess.run(ingest + [str(public), str(tmp_path / "refused"), str(bad)],
+                             capture_output=True, text=True, timeout=600)
+    assert refused.returncode == 2
+    assert refused.stderr.rstrip().endswith("File 'en-en.tsv' was probably meant for track 'en_en': name it en_en.tsv")
