@@ -16,7 +16,7 @@ from typing import Dict, List, Optional
 import numpy as np
 
 from .errors import SubmissionError
-from .formats.archive import ignored_file_note, locate_track_files, naming_hint
+from .formats.archive import ignored_file_notes, locate_track_files, naming_hint
 from .formats.items import read_items
 from .formats.submission import Prediction, read_prediction
 from .formats.textfile import safe_display
@@ -151,7 +151,7 @@ def score_folder(spec: TaskSpec, ref_dir: Path, res_dir: Path, ingested: Optiona
         prediction = read_prediction(Path(res_dir) / relative, str(relative), gold[track.id])
         results[track.id] = score_track(gold[track.id], prediction, safe_display(str(relative)))
     missing = [t.id for t in spec.tracks if t.id not in results]
-    warnings = [ignored_file_note(name, spec.tracks) for name in unclaimed]
+    warnings = ignored_file_notes(unclaimed, spec.tracks)
     if missing:
         warnings.append("tracks not covered by this submission: " + ", ".join(missing)
                         + " (primary tracks among them count as their metric's worst value)")

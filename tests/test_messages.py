@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from judgekit.errors import SubmissionError
-from judgekit.formats.archive import ignored_file_note, naming_hint
+from judgekit.formats.archive import ignored_file_note, ignored_file_notes, naming_hint
 from judgekit.formats.submission import read_prediction
 from judgekit.gold import build_gold
 from judgekit.tracks import track_from_dict
@@ -111,3 +111,12 @@ def test_file_name_near_miss_names_the_track():
     assert ignored_file_note("notes.md", tracks) == "file 'notes.md' matches no track and was ignored"
     assert naming_hint(["readme.txt", "en-en.txt"], tracks) == (
         "file 'en-en.txt' was probably meant for track 'en_en': name it en_en.tsv")
+
+
+def test_700_ignored_files_are_one_note():
+    tracks = [track_from_dict({"id": "en_en", "kind": "similarity", "dataset": "sts"})]
+    names = [f"run{k}.log" for k in range(700)] + ["en-en.tsv"]
+    assert ignored_file_notes(names, tracks) == [
+        "file 'en-en.tsv' matches no track and was ignored; it was probably meant for track 'en_en': name it "
+        "en_en.tsv",
+        "700 files match no track and were ignored: 'run0.log', 'run1.log', 'run2.log', 'run3.log', 'run4.log', ..."]

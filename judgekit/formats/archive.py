@@ -249,6 +249,21 @@ def ignored_file_note(name: str, tracks: Sequence[Track]) -> str:
     return note
 
 
+def ignored_file_notes(unclaimed: Sequence[str], tracks: Sequence[Track], shown: int = 5) -> List[str]:
+    """The notes about files no track claims: one per near miss (at most ``shown``), one for the rest."""
+    near = [name for name in unclaimed if probable_track(name, tracks) is not None]
+    other = [name for name in unclaimed if name not in set(near)]
+    notes = [ignored_file_note(name, tracks) for name in near[:shown]]
+    if len(near) > shown:
+        notes.append(f"{len(near) - shown} more files named like a track's file were ignored")
+    if len(other) == 1:
+        notes.append(ignored_file_note(other[0], tracks))
+    elif other:
+        listed = ", ".join(repr(name) for name in other[:shown]) + (", ..." if len(other) > shown else "")
+        notes.append(f"{len(other)} files match no track and were ignored: {listed}")
+    return notes
+
+
 def naming_hint(unclaimed: Sequence[str], tracks: Sequence[Track]) -> str:
     """How to name the files of a submission in which no file matched a track."""
     for name in unclaimed:

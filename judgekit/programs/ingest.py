@@ -34,7 +34,7 @@ import numpy as np
 from ..baselines.interface import (MODEL_FILE, call_participant, load_model_class, plain_data, prediction_lines,
                                    track_settings)
 from ..errors import ConfigError, KitError, Problem, SubmissionError
-from ..formats.archive import ignored_file_note, locate_track_files, naming_hint, safe_extract, submission_files
+from ..formats.archive import ignored_file_notes, locate_track_files, naming_hint, safe_extract, submission_files
 from ..formats.items import public_view, read_items
 from ..formats.textfile import safe_display, shorten
 from ..formats.submission import read_prediction
@@ -294,8 +294,7 @@ def check_result_files(spec: TaskSpec, input_dir: Path, folder: Path, out_dir: P
         relative = files[track.id]
         read_prediction(folder / relative, str(relative), public_gold(track, items_by_dataset[track.dataset]))
         shutil.copyfile(folder / relative, out_dir / f"{track.id}.tsv")
-    for name in unclaimed:
-        note = ignored_file_note(name, spec.tracks)
+    for note in ignored_file_notes(unclaimed, spec.tracks):
         if notes is not None:
             notes.append(note)
         print(f"note: {note}")
