@@ -6,6 +6,7 @@ perspectivist gold is each annotator's own label, in the item's annotator order.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from itertools import chain, repeat
 from operator import itemgetter
@@ -15,6 +16,7 @@ import numpy as np
 
 from .errors import ConfigError, ProblemCollector
 from .formats.bulk import choice_rows, collector_paused, exact_codes
+from .formats.textfile import shorten
 from .metrics import PerAnnotator
 from .metrics.disagreement import item_offsets
 from .tracks import Track
@@ -87,8 +89,8 @@ def _build_gold(track: Track, items: List[dict], display: str) -> GoldTrack:
         values = []
         for it in items:
             score = it.get("score")
-            if isinstance(score, bool) or not isinstance(score, (int, float)) or not np.isfinite(score):
-                problems.add("gold 'score' must be a finite number", item=it["id"], found=repr(score))
+            if not _finite_number(score):
+                problems.add("gold 'score' must be a finite number", item=it["id"], found=shorten(repr(score)))
                 score = 0.0
             values.append(float(score))
         gold = np.array(values, dtype=float)
@@ -111,6 +113,16 @@ def _build_gold(track: Track, items: List[dict], display: str) -> GoldTrack:
         gold, annotators = _build_annotation_gold(track, items, problems, scored)
     problems.raise_if_any(ConfigError)
     return GoldTrack(track=track, ids=ids, scored=scored, gold=gold, annotators=annotators, groups=groups)
+
+
+def _finite_number(value) -> bool:
+    """True for an int or float (not a bool) that is a finite float: ``10**400`` is not."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
 
 
 def _group_column(items: List[dict], key: str) -> List[str]:

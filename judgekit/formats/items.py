@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional
+from typing import Dict, Iterable, Iterator, List, Optional, Tuple
 
 from ..errors import ConfigError, ProblemCollector
 from .bulk import JSON_SPACE, SCAN_JSON, collector_paused
@@ -49,7 +49,27 @@ def _item_lines(path: Path, display: str) -> List[str]:
         text = Path(path).read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as e:
         raise ConfigError.single(display, f"cannot read the item file ({e.__class__.__name__}: {e})")
-    return text.splitlines()
+    return json_lines(text)
+
+
+def json_lines(text: str) -> List[str]:
+    """The lines of a JSON-lines text read with universal newlines (line ends are LF by then).
+
+    Not ``str.splitlines``: U+2028, U+0085 and friends are legal inside a JSON string and are text,
+    not line ends (``write_items`` writes them as they are)."""
+    return text.split("\n")
+
+
+def parsed_json_lines(lines: Iterable[str], problems: ProblemCollector) -> Iterator[Tuple[int, object]]:
+    """(line number, value) of every non-blank line read by ``json.loads``; a line that is not JSON
+    becomes a located problem ("not valid JSON (...)") and is skipped."""
+    for lineno, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            yield lineno, json.loads(line)
+        except json.JSONDecodeError as e:
+            problems.add(f"not valid JSON ({e.msg})", line=lineno)
 
 
 def _clean_items(lines: List[str]) -> Optional[List[dict]]:
@@ -93,14 +113,7 @@ def _checked_items(lines: List[str], display: str) -> List[dict]:
     problems = ProblemCollector(display)
     items: List[dict] = []
     seen: Dict[str, int] = {}
-    for lineno, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            item = json.loads(line)
-        except json.JSONDecodeError as e:
-            problems.add(f"not valid JSON ({e.msg})", line=lineno)
-            continue
+    for lineno, item in parsed_json_lines(lines, problems):
         if not isinstance(item, dict) or not isinstance(item.get("id"), str):
             problems.add("each line must be a JSON object with a string 'id'", line=lineno)
             continue

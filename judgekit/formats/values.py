@@ -208,7 +208,8 @@ def parse_per_annotator(text: str, track: Track, annotators: Sequence[str]):
                                     f"{', ...' if n > 8 else ''})", found=found)
     index = track.label_index()
     if track.scale == "multilabel":
-        return np.array([_multilabel_choice(v, track, index) for v in value], dtype=float)
+        rows = [_multilabel_choice(v, track, index) for v in value]
+        return np.array(rows, dtype=float).reshape(n, len(track.labels))  # (0, K) for an item without annotators
     numeric = _numeric_labels(track)
     return np.array([_label_of(v, track, index, numeric) for v in value], dtype=np.int64)
 

@@ -15,8 +15,8 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..metrics import get as get_metric
-from .bootstrap import DEFAULT_RESAMPLES, Interval, interval
+from ..metrics import WILCOXON, WILLIAMS, get as get_metric
+from .bootstrap import DEFAULT_RESAMPLES, DEFAULT_SEED, Interval, interval
 from .paired import choose_test, paired_bootstrap, per_item_losses, wilcoxon_test
 from .williams import TestResult, compare_pearson
 
@@ -82,17 +82,17 @@ def tie_groups(order: Sequence[str], p_value: Callable[[str, str], float], alpha
 def compare_systems(test: str, metric_name: str, a, b, resamples: int, seed: int) -> TestResult:
     """Test two ``scoring.TrackResult`` of the same track on its main metric with ``test``."""
     metric = get_metric(metric_name)
-    if test == "williams":
+    if test == WILLIAMS:
         return compare_pearson(a.gold.gold[a.gold.scored], a.prediction.values[a.gold.scored],
                                b.prediction.values[b.gold.scored])
-    if test == "wilcoxon":
+    if test == WILCOXON:
         return wilcoxon_test(per_item_losses(metric, a.stats[metric_name]),
                              per_item_losses(metric, b.stats[metric_name]))
     return paired_bootstrap(metric, a.stats[metric_name], b.stats[metric_name], resamples, seed)
 
 
 def rank_track(track, results: Dict[str, object], test: str = "auto", alpha: float = 0.05,
-               resamples: int = DEFAULT_RESAMPLES, seed: int = 12345) -> TrackRanking:
+               resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> TrackRanking:
     """Rank the systems (name -> ``scoring.Result``) that submitted ``track``."""
     metric_name = track.main_metric
     metric = get_metric(metric_name)
