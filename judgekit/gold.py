@@ -86,33 +86,44 @@ def _build_gold(track: Track, items: List[dict], display: str) -> GoldTrack:
     scored = np.ones(len(items), dtype=bool)
     annotators: List[List[str]] = []
     if track.kind == "similarity":
-        values = []
-        for it in items:
-            score = it.get("score")
-            if not _finite_number(score):
-                problems.add("gold 'score' must be a finite number", item=it["id"], found=shorten(repr(score)))
-                score = 0.0
-            values.append(float(score))
-        gold = np.array(values, dtype=float)
+        gold = _similarity_gold(items, problems)
     elif track.kind == "classification":
-        index = track.label_index()
-        values = []
-        for i, it in enumerate(items):
-            label = it.get("label")
-            if label is None:
-                scored[i] = False
-                values.append(-1)
-            elif str(label) not in index:
-                problems.add("gold label outside the track's label set", item=it["id"],
-                             expected=", ".join(track.labels), found=repr(label))
-                values.append(-1)
-            else:
-                values.append(index[str(label)])
-        gold = np.array(values, dtype=np.int64)
+        gold = _classification_gold(track, items, problems, scored)
     else:
         gold, annotators = _build_annotation_gold(track, items, problems, scored)
     problems.raise_if_any(ConfigError)
     return GoldTrack(track=track, ids=ids, scored=scored, gold=gold, annotators=annotators, groups=groups)
+
+
+def _similarity_gold(items: List[dict], problems: ProblemCollector) -> np.ndarray:
+    """Each item's gold ``score`` read one by one; a score that is not a finite number is a problem."""
+    values = []
+    for it in items:
+        score = it.get("score")
+        if not _finite_number(score):
+            problems.add("gold 'score' must be a finite number", item=it["id"], found=shorten(repr(score)))
+            score = 0.0
+        values.append(float(score))
+    return np.array(values, dtype=float)
+
+
+def _classification_gold(track: Track, items: List[dict], problems: ProblemCollector,
+                         scored: np.ndarray) -> np.ndarray:
+    """Each item's majority ``label`` as an index; null (no majority) is -1 and not scored."""
+    index = track.label_index()
+    values = []
+    for i, it in enumerate(items):
+        label = it.get("label")
+        if label is None:
+            scored[i] = False
+            values.append(-1)
+        elif str(label) not in index:
+            problems.add("gold label outside the track's label set", item=it["id"],
+                         expected=", ".join(track.labels), found=repr(label))
+            values.append(-1)
+        else:
+            values.append(index[str(label)])
+    return np.array(values, dtype=np.int64)
 
 
 def _finite_number(value) -> bool:
@@ -160,6 +171,12 @@ def _clean_gold(track: Track, items: List[dict]):
     if track.kind == "classification":
         gold = exact_codes([it.get("label") for it in items], {**track.label_index(), None: -1}, n)
         return None if gold is None else (gold, gold >= 0, [])
+    return _clean_annotation_gold(track, items)
+
+
+def _clean_annotation_gold(track: Track, items: List[dict]):
+    """``_clean_gold`` of the soft-label and perspectivist kinds, built from the annotations."""
+    n = len(items)
     names, given = _list_column(items, "annotators"), _list_column(items, "annotations")
     if names is None or given is None or set(map(type, chain.from_iterable(names))) - {str}:
         return None
@@ -212,11 +229,25 @@ def _soft_from_rows(values: np.ndarray, row_item: np.ndarray, counts: np.ndarray
     return totals / divisor
 
 
+def _annotation_rows(track: Track, item_id: str, labels: list, problems: ProblemCollector) -> list:
+    """One row per annotation of an item: a label index, or a 0/1 row over the labels (multilabel);
+    a label outside the label set is a located problem (and counts as index 0 / not chosen)."""
+    lookup = _annotation_index(track, problems, item_id)
+    if track.scale != "multilabel":
+        return [j if j is not None else 0 for j in map(lookup, labels)]
+    rows = []
+    for label in labels:
+        chosen = np.zeros(len(track.labels))
+        columns = [j for j in map(lookup, split_multilabel(label)) if j is not None]
+        chosen[columns] = 1.0
+        rows.append(chosen)
+    return rows
+
+
 def _build_annotation_gold(track: Track, items, problems: ProblemCollector, scored: np.ndarray):
+    """Soft labels or per-annotator gold read item by item, every problem located."""
     n_labels = len(track.labels)
-    multilabel = track.scale == "multilabel"
     annotators: List[List[str]] = []
-    soft = np.zeros((len(items), n_labels, 2) if multilabel else (len(items), n_labels))
     rows, row_item = [], []
     for i, it in enumerate(items):
         names = it.get("annotators") or []
@@ -229,30 +260,16 @@ def _build_annotation_gold(track: Track, items, problems: ProblemCollector, scor
             annotators.append([])
             continue
         annotators.append([str(a) for a in names])
-        lookup = _annotation_index(track, problems, it["id"])
-        for label in labels:
-            if multilabel:
-                chosen = np.zeros(n_labels)
-                for part in split_multilabel(label):
-                    j = lookup(part)
-                    if j is not None:
-                        chosen[j] = 1.0
-                rows.append(chosen)
-            else:
-                j = lookup(label)
-                rows.append(j if j is not None else 0)
-            row_item.append(i)
-        item_rows = np.array(rows[-len(labels):], dtype=float)
-        if multilabel:
-            share = item_rows.mean(axis=0)
-            soft[i, :, 1] = share
-            soft[i, :, 0] = 1.0 - share
-        else:
-            soft[i] = np.bincount(item_rows.astype(np.int64), minlength=n_labels) / len(labels)
-    if track.kind == "soft_label":
-        return soft, annotators
-    values = np.array(rows, dtype=float).reshape(-1, n_labels) if multilabel else label_codes(rows, n_labels)
+        rows += _annotation_rows(track, it["id"], labels, problems)
+        row_item += [i] * len(labels)
+    multilabel = track.scale == "multilabel"
+    values = np.array(rows, dtype=float).reshape(-1, n_labels) if multilabel else np.array(rows, dtype=np.int64)
     item = np.array(row_item, dtype=np.int64)
+    if track.kind == "soft_label":
+        counts = np.bincount(item, minlength=len(items)).astype(np.int64)
+        return _soft_from_rows(values, item, counts, n_labels), annotators
+    if not multilabel:
+        values = label_codes(values, n_labels)
     per_annotator = PerAnnotator(values=values, item=item, n_items=len(items), n_labels=n_labels,
                                  offsets=item_offsets(item, len(items)))
     return per_annotator, annotators

@@ -103,13 +103,17 @@ def parse_label(text: str, track: Track, index: Dict[str, int]) -> int:
     return index[label]
 
 
-def _numeric_labels(track: Track) -> Dict[float, int]:
+def numeric_labels(track: Track) -> Dict[float, int]:
+    """Finite label value -> index, for labels written as numbers (an ordinal prediction may give 3
+    for "3"); a number that overflowed to infinity never finds a label here."""
     out = {}
     for i, label in enumerate(track.labels):
         try:
-            out[float(label)] = i
+            value = float(label)
         except ValueError:
-            pass
+            continue
+        if math.isfinite(value):
+            out[value] = i
     return out
 
 
@@ -210,7 +214,7 @@ def parse_per_annotator(text: str, track: Track, annotators: Sequence[str]):
     if track.scale == "multilabel":
         rows = [_multilabel_choice(v, track, index) for v in value]
         return np.array(rows, dtype=float).reshape(n, len(track.labels))  # (0, K) for an item without annotators
-    numeric = _numeric_labels(track)
+    numeric = numeric_labels(track)
     return np.array([_label_of(v, track, index, numeric) for v in value], dtype=np.int64)
 
 

@@ -10,6 +10,8 @@ from typing import Callable, Optional
 from ..errors import EXIT_DATA_ERROR, EXIT_USAGE_ERROR, ConfigError, KitError
 
 EXIT_INTERNAL_ERROR = 3
+#: The status file the ingestion program writes beside its predictions and the scoring program reads.
+INGESTION_STATUS = "ingestion_status.json"
 
 
 def run_guarded(body: Callable[[], int], program: str, on_error: Optional[Callable[[str], None]] = None,
