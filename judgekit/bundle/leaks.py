@@ -120,7 +120,7 @@ def _scan_items(items: List[dict], display: str, hidden: Dict[str, HiddenSplit],
         shared = []
         for item in split.items:
             other = by_id.get(item["id"])
-            if other is not None and (other.get("texts") or []) == (item.get("texts") or []):
+            if other is not None and ("texts" not in other or other["texts"] == (item.get("texts") or [])):
                 shared.append((item, other))
         if len(shared) < LEAK_MIN_ITEMS:
             continue
@@ -155,7 +155,7 @@ def _scan_file(path: Path, display: str, hidden: Dict[str, HiddenSplit], probes:
         return
     if path.suffix == ".jsonl":
         try:
-            items = read_items(path, display)
+            items = read_items(path, display, texts=False)  # reference data holds no texts
         except (ConfigError, UnicodeDecodeError):
             items = None
         if items is not None:

@@ -11,7 +11,8 @@ One JSON object per line (``.jsonl``, UTF-8). Fields:
 - ``score`` (number, gold): the graded similarity score;
 - ``label`` (str or null, gold): the majority label of a classification item; null = no majority.
 
-Public input data is the same record without the gold fields (``GOLD_FIELDS``).
+Public input data is the same record without the gold fields (``GOLD_FIELDS``); reference data is
+the record without its texts (``REFERENCE_FIELDS``: what scoring reads, the texts being public).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from .bulk import JSON_SPACE, SCAN_JSON, collector_paused
 
 GOLD_FIELDS = ("annotations", "score", "label")
 PUBLIC_FIELDS = ("id", "texts", "lang", "genre", "annotators")
+REFERENCE_FIELDS = ("id", "lang", "genre", "annotators") + GOLD_FIELDS
 
 
 def public_view(item: dict) -> dict:
@@ -32,16 +34,22 @@ def public_view(item: dict) -> dict:
     return {k: item[k] for k in PUBLIC_FIELDS if k in item}
 
 
-def read_items(path: Path, display: str = None) -> List[dict]:
+def reference_view(item: dict) -> dict:
+    """The item as scoring needs it: ids, gold, annotators and breakdown groups, no texts."""
+    return {k: item[k] for k in REFERENCE_FIELDS if k in item}
+
+
+def read_items(path: Path, display: str = None, texts: bool = True) -> List[dict]:
     """Read and check a ``.jsonl`` item file written by the kit (organiser data: ConfigError).
 
-    A clean file is read by ``_clean_items`` in one pass; any problem sends the file to the
-    line-by-line reader, which locates and explains it.
+    ``texts=False`` reads reference data, whose items may leave their texts out. A clean file is
+    read by ``_clean_items`` in one pass; any problem sends the file to the line-by-line reader,
+    which locates and explains it.
     """
     display = display or str(path)
     with collector_paused():
-        items = _clean_items(_item_lines(path, display))
-        return items if items is not None else _checked_items(_item_lines(path, display), display)
+        items = _clean_items(_item_lines(path, display), texts)
+        return items if items is not None else _checked_items(_item_lines(path, display), display, texts)
 
 
 def _item_lines(path: Path, display: str) -> List[str]:
@@ -72,7 +80,7 @@ def parsed_json_lines(lines: Iterable[str], problems: ProblemCollector) -> Itera
             problems.add(f"not valid JSON ({e.msg})", line=lineno)
 
 
-def _clean_items(lines: List[str]) -> Optional[List[dict]]:
+def _clean_items(lines: List[str], need_texts: bool = True) -> Optional[List[dict]]:
     """The items of a file in which ``_checked_items`` finds no problem, or None.
 
     Consumes ``lines`` (each line is released once parsed, so the text and the items are not both
@@ -93,7 +101,7 @@ def _clean_items(lines: List[str]) -> Optional[List[dict]]:
         if end != len(body) or type(item) is not dict:
             return None
         item_id = item.get("id")
-        texts = item.get("texts")
+        texts = item.get("texts", None if need_texts else [])
         if type(item_id) is not str or item_id in seen or type(texts) is not list:
             return None
         for text in texts:
@@ -108,7 +116,7 @@ def _clean_items(lines: List[str]) -> Optional[List[dict]]:
     return items
 
 
-def _checked_items(lines: List[str], display: str) -> List[dict]:
+def _checked_items(lines: List[str], display: str, need_texts: bool = True) -> List[dict]:
     """Items read line by line; every problem is collected with its line number and item id."""
     problems = ProblemCollector(display)
     items: List[dict] = []
@@ -122,7 +130,7 @@ def _checked_items(lines: List[str], display: str) -> List[dict]:
                          hint=f"first seen on line {seen[item['id']]}")
             continue
         seen[item["id"]] = lineno
-        texts = item.get("texts")
+        texts = item.get("texts", None if need_texts else [])
         if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
             problems.add("'texts' must be a list of strings", line=lineno, item=item["id"])
         annotators = item.get("annotators")

@@ -41,6 +41,15 @@ def paired_bootstrap(metric: Metric, stats_a, stats_b, resamples: int, seed: int
     if delta == 0.0 or resamples < 1:
         return TestResult(delta, 1.0, "bootstrap")
     raw_a, raw_b = bootstrap_scores([(metric, stats_a), (metric, stats_b)], resamples, seed)
+    return bootstrap_p_value(metric, delta, raw_a, raw_b)
+
+
+def bootstrap_p_value(metric: Metric, delta: float, raw_a: np.ndarray, raw_b: np.ndarray) -> TestResult:
+    """``paired_bootstrap``'s result from both systems' scores on the same resamples (``raw_a``,
+    ``raw_b``, NaN = undefined), as a ranking computes them once per system for every pair."""
+    resamples = raw_a.shape[0]
+    if delta == 0.0 or resamples < 1:
+        return TestResult(delta, 1.0, "bootstrap")
     sign = 1.0 if metric.higher_is_better else -1.0
     deltas = sign * (undefined_as_zero(raw_a) - undefined_as_zero(raw_b))
     extreme = int(np.count_nonzero(np.abs(deltas - delta) >= abs(delta)))
