@@ -15,24 +15,12 @@ from typing import Dict, List, Optional
 import numpy as np
 
 from .errors import ConfigError, ProblemCollector
-from .formats.bulk import choice_rows, collector_paused, exact_codes
+from .formats.bulk import choice_rows, collector_paused, exact_codes, label_codes  # noqa: F401 (re-exported)
 from .formats.textfile import shorten
+from .formats.values import split_multilabel
 from .metrics import PerAnnotator
 from .metrics.disagreement import item_offsets
 from .tracks import Track
-
-
-def label_codes(values: np.ndarray, n_labels: int) -> np.ndarray:
-    """Label indices in the smallest integer type that holds them: perspectivist tracks have a row per
-    annotator and item, and a byte per row instead of eight makes every pass over them faster."""
-    return np.asarray(values).astype(np.int8 if n_labels <= 127 else np.int16 if n_labels <= 32767 else np.int32)
-
-
-def split_multilabel(annotation) -> List[str]:
-    """A multilabel annotation as a list of labels: a list, or a comma-separated string."""
-    if isinstance(annotation, list):
-        return [str(a).strip() for a in annotation]
-    return [part.strip() for part in str(annotation).split(",") if part.strip()]
 
 
 @dataclass
@@ -273,3 +261,25 @@ def _build_annotation_gold(track: Track, items, problems: ProblemCollector, scor
     per_annotator = PerAnnotator(values=values, item=item, n_items=len(items), n_labels=n_labels,
                                  offsets=item_offsets(item, len(items)))
     return per_annotator, annotators
+
+
+def gold_as_values(gold: GoldTrack) -> list:
+    """The gold of a track as prediction values (a perfect submission), for self-checks and tests.
+
+    Classification items without a majority get the first label (they are not scored).
+    """
+    track = gold.track
+    if track.kind == "similarity":
+        return [float(v) for v in gold.gold]
+    if track.kind == "classification":
+        return [track.labels[i] if i >= 0 else track.labels[0] for i in gold.gold]
+    if track.kind == "soft_label":
+        return [row.tolist() for row in gold.gold]
+    per: PerAnnotator = gold.gold
+    out: List[list] = [[] for _ in range(per.n_items)]
+    for row, item in zip(per.values, per.item):
+        if track.scale == "multilabel":
+            out[item].append([label for label, chosen in zip(track.labels, row) if chosen])
+        else:
+            out[item].append(track.labels[int(row)])
+    return out

@@ -26,7 +26,8 @@ from conftest import shared_checker
 from judgekit.bundle.build import build
 from judgekit.bundle.check import check_bundle
 from judgekit.bundle.edition import load_edition
-from judgekit.formats.write import gold_as_values, write_prediction
+from judgekit.formats.write import write_prediction
+from judgekit.gold import gold_as_values
 from judgekit.programs.run_local import run_once
 from judgekit.scoring import load_gold
 from judgekit.spec import read_spec

@@ -21,8 +21,8 @@ from .. import __version__
 from ..assets import PACKAGE, kit_root
 from ..errors import ConfigError, Problem
 from ..formats.items import public_view, reference_view, write_items
-from ..formats.write import gold_as_values, write_prediction
-from ..gold import build_gold
+from ..formats.write import write_prediction
+from ..gold import build_gold, gold_as_values
 from ..importers import load_split, missing_releases
 from ..metrics import get as get_metric
 from ..scoring import load_gold, score_folder

@@ -108,3 +108,9 @@ def choice_rows(values: list, index: dict, n_labels: int) -> Optional[np.ndarray
     chosen = np.zeros((len(values), n_labels))
     chosen[np.repeat(np.arange(len(values)), lengths), columns] = 1.0
     return chosen
+
+
+def label_codes(values: np.ndarray, n_labels: int) -> np.ndarray:
+    """Label indices in the smallest integer type that holds them: perspectivist tracks have a row per
+    annotator and item, and a byte per row instead of eight makes every pass over them faster."""
+    return np.asarray(values).astype(np.int8 if n_labels <= 127 else np.int16 if n_labels <= 32767 else np.int32)

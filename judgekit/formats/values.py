@@ -10,7 +10,6 @@ from typing import Dict, List, Sequence
 
 import numpy as np
 
-from ..gold import split_multilabel
 from ..tracks import Track
 from .textfile import shorten
 
@@ -24,6 +23,13 @@ class ValueProblem(Exception):
     def __init__(self, message: str, expected: str = None, found: str = None, hint: str = None):
         super().__init__(message)
         self.message, self.expected, self.found, self.hint = message, expected, found, hint
+
+
+def split_multilabel(annotation) -> List[str]:
+    """A multilabel annotation as a list of labels: a list, or a comma-separated string."""
+    if isinstance(annotation, list):
+        return [str(a).strip() for a in annotation]
+    return [part.strip() for part in str(annotation).split(",") if part.strip()]
 
 
 def _show(text: str, limit: int = 60) -> str:
