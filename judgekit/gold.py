@@ -15,7 +15,7 @@ from typing import Dict, List, Optional
 import numpy as np
 
 from .errors import ConfigError, ProblemCollector
-from .formats.bulk import choice_rows, collector_paused, exact_codes, label_codes  # noqa: F401 (re-exported)
+from .formats.bulk import choice_row, choice_rows, collector_paused, exact_codes, label_codes  # noqa: F401 (re-exported)
 from .formats.textfile import shorten
 from .formats.values import split_multilabel
 from .metrics import PerAnnotator
@@ -223,13 +223,8 @@ def _annotation_rows(track: Track, item_id: str, labels: list, problems: Problem
     lookup = _annotation_index(track, problems, item_id)
     if track.scale != "multilabel":
         return [j if j is not None else 0 for j in map(lookup, labels)]
-    rows = []
-    for label in labels:
-        chosen = np.zeros(len(track.labels))
-        columns = [j for j in map(lookup, split_multilabel(label)) if j is not None]
-        chosen[columns] = 1.0
-        rows.append(chosen)
-    return rows
+    return [choice_row([j for j in map(lookup, split_multilabel(label)) if j is not None], len(track.labels))
+            for label in labels]
 
 
 def _build_annotation_gold(track: Track, items, problems: ProblemCollector, scored: np.ndarray):

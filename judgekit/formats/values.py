@@ -11,6 +11,7 @@ from typing import Dict, List, Sequence
 import numpy as np
 
 from ..tracks import Track
+from .bulk import choice_row
 from .textfile import shorten
 
 #: Soft-label rows may sum to 1 within this tolerance; they are then renormalised (with a warning
@@ -226,7 +227,6 @@ def parse_per_annotator(text: str, track: Track, annotators: Sequence[str]):
 
 def _multilabel_choice(value, track: Track, index: Dict[str, int]) -> np.ndarray:
     k = len(track.labels)
-    chosen = np.zeros(k)
     if isinstance(value, list) and len(value) == k and all(
             isinstance(v, int) and not isinstance(v, bool) and v in (0, 1) for v in value):
         return np.array(value, dtype=float)
@@ -241,8 +241,7 @@ def _multilabel_choice(value, track: Track, index: Dict[str, int]) -> np.ndarray
         if part not in index:
             raise ValueProblem("label outside the track's label set",
                                expected="one of " + ", ".join(track.labels), found=_show(part))
-        chosen[index[part]] = 1.0
-    return chosen
+    return choice_row([index[part] for part in parts], k)
 
 
 def describe_value(track: Track) -> str:
