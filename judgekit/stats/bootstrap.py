@@ -160,6 +160,30 @@ def bootstrap_scores(scored: Sequence[Tuple[Metric, np.ndarray]], resamples: int
     return [np.concatenate(parts) if parts else np.zeros(0) for parts in out]
 
 
+def systems_bootstrap_scores(metric: Metric, stats: Sequence[np.ndarray], resamples: int,
+                             seed: int) -> List[np.ndarray]:
+    """Several systems' resampled scores of one metric on the same resamples (a ranking's track).
+
+    The systems' (N, S) statistics stand side by side, and each chunk of resamples is summed for all
+    of them by one matrix product ``counts @ stacked``. The draws are those of ``bootstrap_scores``
+    with the same seed; sums may differ from its gathered ones by rounding (1e-16 relative).
+    One-hot statistics are counted per cell as ``bootstrap_scores`` does.
+    """
+    prepared = [np.asarray(s, dtype=float).reshape(len(s), -1) for s in stats]
+    if metric.stats_form == ONE_HOT or len(prepared) < 2:
+        return bootstrap_scores([(metric, s) for s in prepared], resamples, seed)
+    n_items, columns = prepared[0].shape
+    if any(s.shape != (n_items, columns) for s in prepared):
+        raise ValueError("a shared bootstrap needs per-item statistics over the same items")
+    stacked = np.hstack(prepared)
+    out: List[List[np.ndarray]] = [[] for _ in prepared]
+    for index in resample_draws(n_items, resamples, seed):
+        sums = _cell_counts(index, n_items, overwrite=True) @ stacked
+        for k in range(len(prepared)):
+            out[k].append(_scores_from_sums(metric, sums[:, k * columns:(k + 1) * columns], n_items))
+    return [np.concatenate(parts) if parts else np.zeros(0) for parts in out]
+
+
 def undefined_as_zero(values: np.ndarray) -> np.ndarray:
     """The scoring policy for undefined resampled scores: NaN counts as 0.0."""
     return np.where(np.isfinite(values), values, 0.0)

@@ -16,7 +16,8 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..metrics import WILCOXON, WILLIAMS, get as get_metric
-from .bootstrap import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, Interval, bootstrap_scores, percentile_interval
+from .bootstrap import (DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, Interval, percentile_interval,
+                        systems_bootstrap_scores)
 from .paired import bootstrap_p_value, choose_test, oriented_score, paired_bootstrap, per_item_losses, wilcoxon_test
 from .williams import TestResult, compare_pearson
 
@@ -101,13 +102,14 @@ def compare_systems(test: str, metric_name: str, a, b, resamples: int, seed: int
 def shared_resamples(metric_name: str, submitted: Dict[str, object], resamples: int,
                      seed: int) -> Dict[str, np.ndarray]:
     """Every system's resampled main score on one set of resamples of the track (seeded, so the
-    very resamples each pairwise test and interval would draw on its own): drawn and counted once
-    for all systems. Empty when there is nothing to resample."""
+    very resamples each pairwise test and interval would draw on its own): drawn and counted once,
+    and summed for all systems by one matrix product per chunk. Empty when there is nothing to
+    resample."""
     names = sorted(submitted)
     stats = [np.asarray(submitted[name].stats[metric_name]) for name in names]
     if not names or resamples < 1 or stats[0].ndim == 0 or stats[0].shape[0] < 2:
         return {}
-    raws = bootstrap_scores([(get_metric(metric_name), s) for s in stats], resamples, seed)
+    raws = systems_bootstrap_scores(get_metric(metric_name), stats, resamples, seed)
     return dict(zip(names, raws))
 
 
