@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 
 from judgekit.metrics import (BOOTSTRAP, HIGHER, LOWER, MEAN, MOMENTS, ONE_HOT, REGISTRY, WILCOXON, WILLIAMS,
                               PerAnnotator, round5)
-from judgekit.stats.bootstrap import bootstrap_scores, resample_draws
+from judgekit.stats.bootstrap import bootstrap_scores, resample_draws, systems_bootstrap_scores
 from judgekit.stats.paired import choose_test, per_item_losses
 
 #: metric name -> the family of inputs it takes; a new metric must be added here
@@ -300,3 +300,20 @@ def test_bootstrap_sums_by_the_registered_form_equal_plain_resampled_sums(name, 
     with np.errstate(divide="ignore", invalid="ignore"):
         plain = np.array([float(metric.from_stats(stats[row].sum(axis=0), stats.shape[0])) for row in draws])
     np.testing.assert_allclose(raw, plain, rtol=0, atol=1e-9)
+
+
+@pytest.mark.parametrize("name", METRIC_NAMES)
+@PROPERTY_SETTINGS
+@given(data=st.data())
+def test_systems_summed_side_by_side_equal_each_system_alone(name, data):
+    """A ranking's one matrix product per chunk gives each system's resampled scores (to rounding)."""
+    metric = REGISTRY[name]
+    case = data.draw(cases(name))
+    # a second system on the same gold: the predictions in another order (per annotator, within the item)
+    flipped = [row[::-1] for row in case.pred_items] if case.family.startswith("annotator") else case.pred_items[::-1]
+    other = Case(name, case.family, case.n_labels, case.gold_items, flipped)
+    stats = [np.asarray(metric.item_stats(*c.arrays()), dtype=float) for c in (case, other)]
+    together = systems_bootstrap_scores(metric, stats, 9, 5)
+    for s, raw in zip(stats, together):
+        (alone,) = bootstrap_scores([(metric, s)], 9, 5)
+        np.testing.assert_allclose(raw, alone, rtol=0, atol=1e-9)
