@@ -114,7 +114,8 @@ def _scan_content(path: Path, display: str, probes: list, problems: List[Problem
 def _scan_items(items: List[dict], display: str, hidden: Dict[str, HiddenSplit], problems: List[Problem]) -> None:
     """A public item file with gold fields (a starting kit's reference data, a training file, a public
     file) must not carry the hidden gold of most items of a track (e.g. dev and test share items), even
-    with some items left out. Items are the same when their id and texts are."""
+    with some items left out. Items are the same when their id and texts are (the id alone when the
+    public item has no texts, as reference data has none)."""
     by_id = {item["id"]: item for item in items}
     for track_id, split in hidden.items():
         shared = []
