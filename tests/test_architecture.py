@@ -9,7 +9,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "judgekit"
 
 #: Top-level part of ``judgekit`` -> layer (docs/architecture.md). A new part must be placed here.
 LAYERS = {
-    "": 0, "errors": 0,
+    "": 0, "errors": 0, "confine": 0,
     "metrics": 1,
     "stats": 2,
     "tracks": 3, "spec": 3,
