@@ -6,10 +6,11 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"
+SHARED_CHECKER = REPO.parent / "shared" / "tools" / "codabench_check.py"
 
-#: Test modules of the scoring engine that CI reruns with numpy 1.26.4 / scipy 1.11.4 (the hostile
+#: Test modules of the scoring engine and its readers that CI reruns with numpy 1.26.4 / scipy 1.11.4 (the hostile
 #: corpus runs once: it is dominated by process start-up, not by the libraries).
-PLATFORM_MODULES = ("test_metrics", "test_scoring", "test_stats", "test_fuzz")
+PLATFORM_MODULES = ("test_metrics", "test_scoring", "test_stats", "test_fuzz", "test_fastpaths")
 
 
 def pytest_collection_modifyitems(items):
@@ -24,3 +25,10 @@ def shared_data(*parts) -> Path:
     if not path.exists():
         pytest.skip(f"{path} not found: the real releases live in ../shared/data beside the repository")
     return path
+
+
+def shared_checker() -> Path:
+    """../shared/tools/codabench_check.py (the second opinion run in CI), skipping the test when absent."""
+    if not SHARED_CHECKER.is_file():
+        pytest.skip(f"{SHARED_CHECKER} not found: the offline Codabench validator lives in ../shared/tools")
+    return SHARED_CHECKER

@@ -23,11 +23,11 @@ import yaml
 from judgekit.bundle.build import build, import_data
 from judgekit.bundle.edition import load_edition
 from judgekit.bundle.legacy import build_legacy, markdown_to_html
+from conftest import shared_checker
 from judgekit.errors import ConfigError
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT = REPO / "editions" / "default"
-CHECKER = REPO.parent / "shared" / "tools" / "codabench_check.py"
 
 
 #: Metrics per kind and scale, and which are higher-is-better (README, "How scoring works").
@@ -238,7 +238,7 @@ def legacy(tmp_path_factory):
 
 def test_the_legacy_bundle_passes_the_checker_strictly(legacy):
     for target in (legacy.zip_path, legacy.tree):
-        done = subprocess.run([sys.executable, str(CHECKER), "--strict", str(target)], capture_output=True,
+        done = subprocess.run([sys.executable, str(shared_checker()), "--strict", str(target)], capture_output=True,
                               text=True)
         assert done.returncode == 0, done.stdout[-3000:]
         assert "legacy CodaLab v1/v1.5 bundle" in done.stdout

@@ -46,7 +46,7 @@ def snapshot(root: Path, skip: Path = None) -> dict:
 @pytest.fixture
 def sandbox(tmp_path):
     """A small edition at sandbox/ed, a victim folder and a secret file beside it."""
-    edition = make_edition(tmp_path / "ed")
+    make_edition(tmp_path / "ed")
     (tmp_path / "victim").mkdir()
     (tmp_path / "victim" / "keep.txt").write_text("must survive\n")
     (tmp_path / "secret.md").write_text("# secret outside the edition folder\n")

@@ -22,9 +22,12 @@ from pathlib import Path
 import pytest
 import yaml
 
+from conftest import shared_checker
 from judgekit.bundle.build import build
+from judgekit.bundle.check import check_bundle
 from judgekit.bundle.edition import load_edition
-from judgekit.formats.write import gold_as_values, write_prediction
+from judgekit.formats.write import write_prediction
+from judgekit.gold import gold_as_values
 from judgekit.programs.run_local import run_once
 from judgekit.scoring import load_gold
 from judgekit.spec import read_spec
@@ -32,7 +35,6 @@ from judgekit.spec import read_spec
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 DATA = SHARED / "data"
-CHECKER = SHARED / "tools" / "codabench_check.py"
 
 #: Release folders (under ../shared/data) each published edition reads.
 RELEASES = {"sts2017": ("sts2017", "stsbenchmark"), "ocnli": ("ocnli",), "lewidi2025": ("lewidi2025",)}
@@ -118,7 +120,7 @@ def built(tmp_path_factory, request):
 
 
 def run_checker(path: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(CHECKER), "--strict", str(path)], capture_output=True, text=True)
+    return subprocess.run([sys.executable, str(shared_checker()), "--strict", str(path)], capture_output=True, text=True)
 
 
 def file_sha256(path: Path) -> str:
@@ -169,6 +171,15 @@ def test_bundle_passes_the_codabench_checker_strictly(name, built):
         done = run_checker(target)
         assert done.returncode == 0, f"{target}:\n{done.stdout[-3000:]}{done.stderr[-2000:]}"
         assert "0 error(s), 0 runtime problem(s), 0 warning(s)" in done.stdout
+
+
+@pytest.mark.parametrize("name", EDITIONS)
+def test_the_kits_checker_agrees_with_the_codabench_checker(name, built):
+    """judgekit check finds nothing in the built edition (zip and tree), as codabench_check --strict
+    does not (the test above, when ../shared is present)."""
+    summary = built(name)
+    for target in (summary.zip_path, summary.tree):
+        assert check_bundle(target) == [], target
 
 
 @pytest.mark.parametrize("name", EDITIONS)
@@ -335,7 +346,7 @@ def test_practice_gold_is_not_in_the_starting_kit_when_it_would_reveal_test_gold
     assert not (tree / "starting_kit" / "reference_data").exists()
     if name == "sts2017":
         test_pairs = {tuple(json.loads(line)["texts"]) for line in
-                      (tree / "reference_data" / "evaluation" / "sts_en_en.jsonl").read_text().splitlines()}
+                      (tree / "input_data" / "evaluation" / "sts_en_en.jsonl").read_text().splitlines()}  # texts are public
         for path in (tree / "input_data").rglob("*.train.jsonl"):
             for line in path.read_text(encoding="utf-8").splitlines():
                 assert tuple(json.loads(line)["texts"]) not in test_pairs, path

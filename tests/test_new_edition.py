@@ -1,6 +1,7 @@
 """The README's "Making a new edition", step by step, as an organiser would run it: copy the default
 edition, edit its name, title and dates, replace a dataset's data with new kit item files, build with
-the command line, check with the offline Codabench validator, and run a baseline as a participant."""
+the command line, check it with build_bundle.py --check (and the offline Codabench validator when
+present), and run a baseline as a participant."""
 
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ from pathlib import Path
 import pytest
 import yaml
 
+from conftest import shared_checker
+
 REPO = Path(__file__).resolve().parents[1]
-CHECKER = REPO.parent / "shared" / "tools" / "codabench_check.py"
 WORDS = ("river stone light music window garden paper coffee train bridge winter market road song cloud "
          "table city night bird field").split()
 
@@ -72,11 +74,18 @@ def organiser(tmp_path_factory):
     out = work / "dist"
     done = run(str(REPO / "build_bundle.py"), "--edition", str(edition), "--out", str(out), cwd=work)
     assert "edition myedition: My shared task 2028" in done.stdout
-    # 5. check
+    # 5. check, with the kit's own checker
     zip_path = out / "myedition.zip"
-    checked = run(str(CHECKER), "--strict", str(zip_path), cwd=work)
-    assert "0 error(s), 0 runtime problem(s), 0 warning(s)" in checked.stdout
+    checked = run(str(REPO / "build_bundle.py"), "--check", str(zip_path), cwd=work)
+    assert "ok, no problems found" in checked.stdout
     return out / "myedition", zip_path, config
+
+
+def test_the_offline_codabench_validator_agrees(organiser):
+    """The second opinion of step 5, when ../shared/tools is beside the repository."""
+    _, zip_path, _ = organiser
+    checked = run(str(shared_checker()), "--strict", str(zip_path), cwd=zip_path.parent)
+    assert "0 error(s), 0 runtime problem(s), 0 warning(s)" in checked.stdout
 
 
 def test_the_new_edition_carries_its_name_title_dates_and_data(organiser):

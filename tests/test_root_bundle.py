@@ -31,3 +31,8 @@ def test_root_passes_the_checker_with_a_sample_submissions_scores(tmp_path):
     done = checker("--scores", tmp_path / "scores.json", REPO)
     assert done.returncode == 0, done.stdout[-3000:]
     assert "0 error(s), 0 runtime problem(s), 0 warning(s)" in done.stdout
+
+
+def test_root_passes_the_kits_own_checker():
+    from judgekit.bundle.check import check_bundle
+    assert check_bundle(REPO) == []

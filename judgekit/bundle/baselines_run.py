@@ -12,6 +12,7 @@ import tempfile
 from pathlib import Path
 from typing import Dict
 
+from ..assets import kit_root
 from ..errors import ConfigError
 from ..scoring import score_folder
 from ..spec import read_spec
@@ -26,7 +27,7 @@ Model = baseline_class("{name}")
 
 def run_baseline(name: str, input_dir: Path, output_dir: Path, seed: int) -> None:
     """Predictions of baseline ``name`` for one phase, written by the ingestion program itself."""
-    script = Path(__file__).resolve().parents[2] / "ingestion_program" / "ingest.py"
+    script = kit_root() / "ingestion_program" / "ingest.py"
     command = [sys.executable, str(script), "--baseline", name, "--seed", str(seed),
                str(input_dir), str(output_dir)]
     done = subprocess.run(command, capture_output=True, text=True)

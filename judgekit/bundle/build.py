@@ -18,11 +18,12 @@ from typing import Dict, List
 import yaml
 
 from .. import __version__
+from ..assets import PACKAGE, kit_root
 from ..errors import ConfigError, Problem
-from ..formats.items import public_view, write_items
-from ..formats.write import gold_as_values, write_prediction
-from ..gold import build_gold
-from ..importers import load_split
+from ..formats.items import public_view, reference_view, write_items
+from ..formats.write import write_prediction
+from ..gold import build_gold, gold_as_values
+from ..importers import load_split, missing_releases
 from ..metrics import get as get_metric
 from ..scoring import load_gold, score_folder
 from ..spec import read_spec, write_spec
@@ -34,8 +35,8 @@ from .leaks import HiddenSplit, check_public_tree
 from .pages import generated_pages
 from .zipdet import tree_files, write_zip
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-ENGINE = REPO_ROOT / "judgekit"
+REPO_ROOT = kit_root()
+ENGINE = PACKAGE
 PROGRAMS = ("scoring_program", "ingestion_program")
 
 
@@ -66,7 +67,9 @@ def import_data(edition: Edition, data_root: Path) -> EditionData:
     """Read every split every phase needs (and train) through the datasets' importers."""
     needed = ["train"] + sorted({p.split for p in edition.phases})
     splits: Dict[str, Dict[str, List[dict]]] = {s: {} for s in needed}
-    problems: List[Problem] = []
+    problems: List[Problem] = missing_releases(edition.datasets, data_root)
+    if problems:
+        raise ConfigError(problems)
     for dataset, source in sorted(edition.datasets.items()):
         for split in needed:
             try:
@@ -118,40 +121,52 @@ def write_phase_data(edition: Edition, data: EditionData, phase: Phase, root: Pa
     write_spec(inp, spec)
     for dataset in sorted({t.dataset for t in edition.tracks}):
         items = data.splits[phase.split][dataset]
-        write_items(ref / f"{dataset}.jsonl", items)
+        write_items(ref / f"{dataset}.jsonl", [reference_view(it) for it in items])  # texts are public inputs
         write_items(inp / f"{dataset}.jsonl", [public_view(it) for it in items])
         write_items(inp / f"{dataset}.train.jsonl", data.splits["train"].get(dataset, []))
 
 
-def check_keys_with_gold(edition: Edition, phase: Phase, root: Path) -> None:
-    """Score the gold as a submission: the scorer's keys must be the leaderboard's, every score perfect."""
-    ref = root / "reference_data" / phase.id
+def score_gold(ref: Path):
+    """The scorer's Result for the gold of ``ref`` submitted as predictions (a perfect submission)."""
     spec = read_spec(ref)
     with tempfile.TemporaryDirectory(prefix="judgekit-gold-") as tmp:
         golds = load_gold(spec, ref)
         for track in spec.tracks:
             write_prediction(Path(tmp) / track.file_names[0], track, golds[track.id].ids,
                              gold_as_values(golds[track.id]))
-        result = score_folder(spec, ref, Path(tmp))
-    written, expected = list(result.scores()), leaderboard_keys(edition.tracks)
-    if written != expected:
-        raise ConfigError.single("leaderboard", "the scorer's keys differ from the leaderboard columns",
-                                 expected=", ".join(expected), found=", ".join(written))
+        return score_folder(spec, ref, Path(tmp))
+
+
+def imperfect_scores(result, where: str) -> List[Problem]:
+    """The tracks whose metric is not at its best value although the gold was submitted."""
+    problems = []
     for track_id, tr in result.tracks.items():
         for name, value in tr.scores.items():
             metric = get_metric(name)
             best = metric.bounds(len(tr.track.labels))[1 if metric.higher_is_better else 0]
             if abs(value - best) > 1e-9:
-                raise ConfigError.single(f"reference_data/{phase.id}", f"gold scored against itself is not "
-                                         f"perfect on track '{track_id}'", expected=f"{name} = {best:g}",
-                                         found=f"{value:.6g}")
+                problems.append(Problem(where, f"gold scored against itself is not perfect on track '{track_id}'",
+                                        expected=f"{name} = {best:g}", found=f"{value:.6g}"))
+    return problems
+
+
+def check_keys_with_gold(edition: Edition, phase: Phase, root: Path) -> None:
+    """Score the gold as a submission: the scorer's keys must be the leaderboard's, every score perfect."""
+    result = score_gold(root / "reference_data" / phase.id)
+    written, expected = list(result.scores()), leaderboard_keys(edition.tracks)
+    if written != expected:
+        raise ConfigError.single("leaderboard", "the scorer's keys differ from the leaderboard columns",
+                                 expected=", ".join(expected), found=", ".join(written))
+    problems = imperfect_scores(result, f"reference_data/{phase.id}")
+    if problems:
+        raise ConfigError(problems[:1])
 
 
 def copy_program(name: str, destination: Path, with_engine: bool = True) -> None:
     """A program folder as Codabench mounts it: its own files plus the engine beside them."""
     shutil.copytree(REPO_ROOT / name, destination, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     if with_engine:
-        shutil.copytree(ENGINE, destination / "judgekit", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        shutil.copytree(ENGINE, destination / "judgekit", ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "_kit"))
 
 
 def write_pages(edition: Edition, data: EditionData, root: Path) -> List[dict]:
@@ -224,7 +239,7 @@ class BuildSummary:
     sizes: Dict[str, int]
 
     def render(self) -> str:
-        lines = [f"edition {self.edition.name}: {self.edition.title}"]
+        lines = [f"edition {self.edition.name}: {self.edition.title}  (judgekit {__version__})"]
         for p in self.edition.phases:
             lines.append(f"  phase {p.id:<14} {p.date_text('start')} .. {p.date_text('end') or 'open':<19} "
                          f"gold: {p.split}{' (public)' if p.public_gold else ''}")

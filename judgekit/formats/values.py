@@ -6,12 +6,12 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Sequence
 
 import numpy as np
 
-from ..gold import split_multilabel
 from ..tracks import Track
+from .bulk import choice_row
 from .textfile import shorten
 
 #: Soft-label rows may sum to 1 within this tolerance; they are then renormalised (with a warning
@@ -24,6 +24,13 @@ class ValueProblem(Exception):
     def __init__(self, message: str, expected: str = None, found: str = None, hint: str = None):
         super().__init__(message)
         self.message, self.expected, self.found, self.hint = message, expected, found, hint
+
+
+def split_multilabel(annotation) -> List[str]:
+    """A multilabel annotation as a list of labels: a list, or a comma-separated string."""
+    if isinstance(annotation, list):
+        return [str(a).strip() for a in annotation]
+    return [part.strip() for part in str(annotation).split(",") if part.strip()]
 
 
 def _show(text: str, limit: int = 60) -> str:
@@ -114,13 +121,17 @@ def parse_label(text: str, track: Track, index: Dict[str, int]) -> int:
     return index[label]
 
 
-def _numeric_labels(track: Track) -> Dict[float, int]:
+def numeric_labels(track: Track) -> Dict[float, int]:
+    """Finite label value -> index, for labels written as numbers (an ordinal prediction may give 3
+    for "3"); a number that overflowed to infinity never finds a label here."""
     out = {}
     for i, label in enumerate(track.labels):
         try:
-            out[float(label)] = i
+            value = float(label)
         except ValueError:
-            pass
+            continue
+        if math.isfinite(value):
+            out[value] = i
     return out
 
 
@@ -238,7 +249,7 @@ def annotator_values(entries: list, track: Track) -> np.ndarray:
     if track.scale == "multilabel":
         rows = [e if isinstance(e, np.ndarray) else _multilabel_choice(e, track, index) for e in entries]
         return np.array(rows, dtype=float).reshape(-1, len(track.labels))
-    numeric = _numeric_labels(track)
+    numeric = numeric_labels(track)
     return np.array([_label_of(v, track, index, numeric) for v in entries], dtype=np.int64)
 
 
@@ -272,7 +283,6 @@ def _label_major(value: list, track: Track) -> np.ndarray:
 
 
 def _multilabel_choice(value, track: Track, index: Dict[str, int]) -> np.ndarray:
-    chosen = np.zeros(len(track.labels))
     if isinstance(value, str):
         parts = split_multilabel(value)
     elif isinstance(value, list) and all(isinstance(v, str) for v in value):
@@ -285,8 +295,7 @@ def _multilabel_choice(value, track: Track, index: Dict[str, int]) -> np.ndarray
     for part in parts:
         if part not in index:
             raise outside_label_set(part, track, _show(part))
-        chosen[index[part]] = 1.0
-    return chosen
+    return choice_row([index[part] for part in parts], len(track.labels))
 
 
 def describe_value(track: Track) -> str:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Dict, List
 
 from ..confine import lexical_escapes, require_inside
-from ..errors import ConfigError
+from ..errors import ConfigError, Problem
 
 #: importer name -> module (imported lazily, so one broken importer cannot break the others)
 IMPORTERS: Dict[str, str] = {
@@ -29,6 +29,58 @@ IMPORTERS: Dict[str, str] = {
 }
 
 SPLITS = ("train", "dev", "test")
+
+#: importer name -> (the release it reads and the files it expects under the dataset's ``path``,
+#: where the release is published). Used by "release not found" messages and the editions' READMEs.
+RELEASES: Dict[str, tuple] = {
+    "kit": ("kit item files train.jsonl, dev.jsonl, test.jsonl (see judgekit/formats/items.py)",
+            "the edition's own data folder"),
+    "semeval_sts": ("the SemEval-2017 Task 1 test data: STS.input.<track>.txt and STS.gs.<track>.txt side by "
+                    "side (the files of Sts2017.eval.v1.1.zip and Sts2017.gs.zip)",
+                    "the STS wiki, https://ixa2.si.ehu.eus/stswiki (CC BY-SA 4.0)"),
+    "stsb": ("the STS Benchmark: sts-train.csv, sts-dev.csv, sts-test.csv (folder stsbenchmark/ of "
+             "Stsbenchmark.tar.gz)", "https://ixa2.si.ehu.eus/stswiki/images/4/48/Stsbenchmark.tar.gz"),
+    "ocnli": ("OCNLI: dev.json and train.10k.json (or train.json), the files of data/ocnli/",
+              "https://github.com/CLUEbenchmark/OCNLI (CC BY-NC 2.0)"),
+    "chaosnli": ("ChaosNLI: chaosNLI_snli.jsonl and chaosNLI_mnli_m.jsonl (from chaosNLI_v1.0.zip)",
+                 "https://github.com/easonnie/ChaosNLI (CC BY-NC 4.0)"),
+    "lewidi": ("LeWiDi 2025: one folder per dataset (CSC, MP, Paraphrase, VariErrNLI) with "
+               "<Dataset>_<split>.json, and data_practice_phase.zip for the CSC and MP training splits",
+               "https://github.com/Le-Wi-Di/le-wi-di.github.io, folder LeWiDi_3-2025"),
+}
+
+
+def _release_sources(source: dict):
+    """The source and those it names for some splits (``fallback`` and ``splits`` overrides)."""
+    yield source
+    for sub in (source.get("fallback") or {}).values() if isinstance(source.get("fallback"), dict) else ():
+        if isinstance(sub, dict):
+            yield sub
+    for sub in (source.get("splits") or {}).values() if isinstance(source.get("splits"), dict) else ():
+        if isinstance(sub, dict):
+            yield {**source, **sub}
+
+
+def missing_releases(datasets: dict, root: Path) -> List[Problem]:
+    """One problem per release folder or file that is not under the --data folder ``root`` (not one per
+    track or split), naming the folder searched, what was expected there and where it is published."""
+    missing: Dict[str, str] = {}
+    for source in datasets.values():
+        if not isinstance(source, dict):
+            continue
+        for sub in _release_sources(source):
+            path = sub.get("path")
+            if not isinstance(path, str) or (Path(root) / path).exists():
+                continue
+            missing.setdefault(path, sub.get("importer", "kit"))
+    problems = []
+    for path, importer in sorted(missing.items()):
+        if any(path.startswith(other.rstrip("/") + "/") for other in missing if other != path):
+            continue  # inside a missing folder already reported
+        what, published = RELEASES.get(importer, ("the release", "its publisher's site"))
+        problems.append(Problem(str(Path(root) / path), f"release not found in the --data folder {root}",
+                                expected=f"{path}: {what}", hint=f"download it from {published}"))
+    return problems
 
 
 def load_split(source: dict, root: Path, split: str, where: str = "datasets") -> List[dict]:

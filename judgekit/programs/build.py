@@ -3,6 +3,8 @@
     python3 build_bundle.py [--edition NAME|CONFIG] [--data DIR] [--out DIR]
     python3 build_bundle.py --sync-root     # regenerate the default edition's files at the repository root
     python3 build_bundle.py --check-root    # fail if they are out of date (run by the tests)
+    python3 build_bundle.py --edition NAME --data DIR --dry-run   # read and validate a release, write nothing
+    python3 build_bundle.py --check BUNDLE  # check a built bundle (folder or zip), as judgekit check
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from pathlib import Path
 from typing import List, Optional
 
 from ..bundle.build import REPO_ROOT, build, import_data, write_tree
+from .. import __version__
+from ..assets import is_source_checkout
 from ..bundle.edition import load_edition
 from ..errors import ConfigError
 from .common import run_guarded
@@ -78,11 +82,29 @@ def sync_root(check_only: bool) -> int:
         return 0
 
 
+def dry_run(edition, data_root: Path) -> int:
+    """Everything a build validates (config, every split, gold, leaderboard keys, leaks), in a
+    temporary folder that is removed: nothing is written where the organiser looks."""
+    with tempfile.TemporaryDirectory(prefix="judgekit-dry-run-") as tmp:
+        write_tree(edition, import_data(edition, data_root), Path(tmp) / edition.name)
+    print(f"edition {edition.name}: the data in {data_root} is complete and valid; nothing was written "
+          f"(drop --dry-run to build)")
+    return 0
+
+
 def run(args) -> int:
+    if args.check:
+        from .check import check
+        return check(args.check)
     if args.sync_root or args.check_root:
+        if not is_source_checkout():
+            raise ConfigError.single("--sync-root/--check-root", "only in a source checkout of the repository",
+                                     found=f"an installed kit in {REPO_ROOT}")
         return sync_root(check_only=args.check_root)
     edition = load_edition(edition_path(args.edition))
     data_root = Path(args.data) if args.data else edition.folder
+    if args.dry_run:
+        return dry_run(edition, data_root)
     if args.legacy:
         from ..bundle.legacy import build_legacy
         summary = build_legacy(edition, data_root, Path(args.out))
@@ -92,8 +114,8 @@ def run(args) -> int:
     return 0
 
 
-def main(argv: Optional[List[str]] = None) -> int:
-    parser = argparse.ArgumentParser(prog="build_bundle.py", description=__doc__.splitlines()[0],
+def main(argv: Optional[List[str]] = None, prog: str = "build_bundle.py") -> int:
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     parser.add_argument("--edition", default="default", help="edition name (editions/NAME) or a config path")
     parser.add_argument("--data", help="folder the edition's dataset paths are relative to "
@@ -102,5 +124,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--legacy", action="store_true", help="write a CodaLab v1.5 bundle instead")
     parser.add_argument("--sync-root", action="store_true", help="regenerate the default edition at the repo root")
     parser.add_argument("--check-root", action="store_true", help="check the repo root is up to date")
+    parser.add_argument("--dry-run", action="store_true", help="read and validate the edition and its data; "
+                                                               "write nothing")
+    parser.add_argument("--check", metavar="BUNDLE", help="check a built bundle (folder or zip) and exit")
+    parser.add_argument("--version", action="version", version=f"judgekit {__version__}")
     args = parser.parse_args(argv)
-    return run_guarded(lambda: run(args), "build_bundle.py")
+    return run_guarded(lambda: run(args), prog)

@@ -22,6 +22,8 @@ def own_words(message: str) -> str:
         if marker in message:
             return message.rsplit(marker, 1)[1].strip()
     return message.strip()
+#: The status file the ingestion program writes beside its predictions and the scoring program reads.
+INGESTION_STATUS = "ingestion_status.json"
 
 
 def run_guarded(body: Callable[[], int], program: str, on_error: Optional[Callable[[str], None]] = None,

@@ -43,9 +43,8 @@ from ..metrics import PerAnnotator
 from ..report import atomic_write
 from ..spec import TaskSpec, read_spec
 from ..tracks import Track
-from .common import run_guarded
+from .common import INGESTION_STATUS, run_guarded
 
-INGESTION_STATUS = "ingestion_status.json"
 PROGRAM = "ingestion program"
 REPORT_FILE = "report.json"
 PROGRESS_FILE = "progress.txt"

@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import tempfile
 from pathlib import Path
 from typing import List, Optional, Tuple
@@ -27,9 +26,7 @@ from ..formats.textfile import safe_display, shorten  # noqa: E402
 from ..report import DETAILED_HTML, SCORES_JSON, SCORES_TXT, atomic_write, failure_html, write_outputs  # noqa: E402
 from ..scoring import score_folder  # noqa: E402
 from ..spec import read_spec  # noqa: E402
-from .common import own_words, run_guarded  # noqa: E402
-
-INGESTION_STATUS = "ingestion_status.json"
+from .common import INGESTION_STATUS, own_words, run_guarded  # noqa: E402
 
 
 #: The prediction step's status files are small; a larger one is treated as unreadable.

@@ -1,0 +1,25 @@
+"""The problems found in a bundle, one line each."""
+
+from __future__ import annotations
+
+from typing import List, Optional
+
+
+class Findings:
+    def __init__(self):
+        self.problems: List[str] = []
+        self.checked: set = set()  # what was checked once already (a program shared by every task)
+
+    def add(self, where: str, message: str, expected: Optional[str] = None, found: Optional[str] = None,
+            hint: Optional[str] = None) -> None:
+        line = f"{where}: {message}"
+        if expected is not None:
+            line += f"; expected {expected}"
+        if found is not None:
+            line += f", found {found}"
+        if hint:
+            line += f" ({hint})"
+        self.problems.append(" ".join(line.split()))
+
+    def lines(self) -> List[str]:
+        return list(self.problems)

@@ -1,0 +1,95 @@
+"""Program folders and zips: the compute worker runs the command of the ``metadata.yaml`` (or
+``metadata``) file at the program's root, from /app/program, without a shell."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import zipfile
+from pathlib import Path
+from typing import List, Optional, Tuple
+
+import yaml
+
+from .findings import Findings
+
+SCRIPT = re.compile(r"\.(py|sh|R|r|jl|pl)$")
+SHELL_SYNTAX = re.compile(r"(&&|\|\||[|;<>`]|\$\()")
+#: The variables the worker substitutes in legacy commands.
+LEGACY_VARIABLES = ("$ingestion_program", "$submission_program", "$predictions", "$program", "$input",
+                    "$output", "$hidden", "$shared", "$tmp")
+
+
+def program_files(path: Path) -> Tuple[List[str], callable]:
+    """The program's file names (relative, '/'-separated) and a reader of one of them."""
+    if path.is_dir():
+        names = [p.relative_to(path).as_posix() for p in path.rglob("*") if p.is_file()]
+        return names, lambda name: (path / name).read_bytes()
+    archive = zipfile.ZipFile(path)
+    names = [n for n in archive.namelist() if not n.endswith("/")]
+    return names, archive.read
+
+
+def check_program(path: Path, where: str, what: str, findings: Findings,
+                  metadata_names: Tuple[str, ...] = ("metadata.yaml", "metadata")) -> Optional[str]:
+    """The program's command (or None, with the problem in ``findings``). A program shared by several
+    tasks or phases is checked (and reported) once."""
+    if (path, metadata_names) in findings.checked:
+        return None
+    findings.checked.add((path, metadata_names))
+    try:
+        names, read = program_files(path)
+    except zipfile.BadZipFile:
+        findings.add(where, f"{what} is not a readable zip", found=path.name)
+        return None
+    found = [n for n in metadata_names if n in names]
+    if not found:
+        nested = sorted(n for n in names if n.count("/") == 1 and n.split("/")[1] in metadata_names)
+        other = [n for n in ("metadata.yaml", "metadata") if n in names and n not in metadata_names]
+        if other:
+            findings.add(where, f"{what} has {other[0]} but no file named exactly 'metadata' at its root",
+                         hint="CodaLab v1.5 workers read the command only from 'metadata'")
+            return None
+        findings.add(where, f"{what} has no {' or '.join(metadata_names)} at its root",
+                     found=f"{nested[0]!r} one folder down" if nested else f"files {sorted(names)[:4]}",
+                     hint="the worker runs the command of that file; zip the program folder's contents")
+        return None
+    if len(found) == 2:
+        findings.add(where, f"{what} has both metadata.yaml and metadata; the worker reads only metadata.yaml")
+    try:
+        meta = yaml.safe_load(read(found[0]).decode("utf-8"))
+    except (yaml.YAMLError, UnicodeDecodeError) as e:
+        findings.add(where, f"{what}'s {found[0]} is not valid YAML", found=" ".join(str(e).split())[:120])
+        return None
+    command = meta.get("command") if isinstance(meta, dict) else None
+    if not isinstance(command, str) or not command.strip():
+        findings.add(where, f"{what}'s {found[0]} has no 'command'", expected="command: python3 /app/program/...",
+                     found=repr(command))
+        return None
+    _check_command(command, names, where, what, findings)
+    return command
+
+
+def _check_command(command: str, names: List[str], where: str, what: str, findings: Findings) -> None:
+    effective = command.replace("$ingestion_program", "/app/program").replace("$program", "/app/program")
+    try:
+        tokens = shlex.split(effective)
+    except ValueError as e:
+        findings.add(where, f"{what}'s command cannot be split into arguments", found=str(e))
+        return
+    if len(tokens) >= 2 and tokens[0].split("/")[-1] in ("bash", "sh") and "-c" in tokens[1:3]:
+        return
+    if SHELL_SYNTAX.search(effective):
+        findings.add(where, f"{what}'s command uses shell syntax but is not run by a shell",
+                     found=repr(command), hint="wrap it in bash -c '...'")
+    leftover = [v for v in re.findall(r"\$\{?[A-Za-z_]\w*", effective) if v not in LEGACY_VARIABLES]
+    if leftover:
+        findings.add(where, f"{what}'s command has variables nothing expands", found=", ".join(sorted(set(leftover))))
+    for token in tokens[1:]:
+        relative = token[len("/app/program/"):] if token.startswith("/app/program/") else (
+            token if not token.startswith(("/", "-", "$")) and SCRIPT.search(token) else None)
+        if relative is not None:
+            if relative not in names:
+                findings.add(where, f"{what}'s command runs a script the program does not have",
+                             found=repr(token))
+            return

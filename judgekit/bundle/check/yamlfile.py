@@ -1,0 +1,51 @@
+"""Reading competition.yaml as Codabench does (a safe load), refusing duplicated keys it would hide."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import yaml
+
+from .findings import Findings
+
+
+class _Loader(yaml.SafeLoader):
+    """A SafeLoader that records keys given twice in one mapping (the last one silently wins)."""
+
+
+def _mapping(loader, node, deep=False):
+    seen = set()
+    for key_node, _ in node.value:
+        key = key_node.value if isinstance(key_node, yaml.ScalarNode) else None
+        if key is not None and key in seen:
+            loader.duplicates.append((key, key_node.start_mark.line + 1))
+        seen.add(key)
+    return yaml.SafeLoader.construct_mapping(loader, node, deep=deep)
+
+
+_Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping)
+
+
+def load_competition_yaml(root: Path, findings: Findings) -> Optional[dict]:
+    path = root / "competition.yaml"
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except UnicodeDecodeError:
+        findings.add("competition.yaml", "not UTF-8 text")
+        return None
+    loader = _Loader(text)
+    loader.duplicates = []
+    try:
+        doc = loader.get_single_data()
+    except yaml.YAMLError as e:
+        findings.add("competition.yaml", "not valid YAML", found=" ".join(str(e).split())[:200])
+        return None
+    finally:
+        loader.dispose()
+    for key, line in loader.duplicates:
+        findings.add(f"competition.yaml, line {line}", f"key {key!r} given twice; only the last value counts")
+    if not isinstance(doc, dict):
+        findings.add("competition.yaml", "the top level must be a mapping", found=type(doc).__name__)
+        return None
+    return doc

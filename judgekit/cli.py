@@ -1,0 +1,75 @@
+"""``judgekit``: one command for organisers and participants, a thin layer over the programs.
+
+    judgekit build [--edition NAME|CONFIG] [--data DIR] [--out DIR] [--legacy] [--dry-run]
+    judgekit check BUNDLE                 # a bundle folder or zip, before uploading it
+    judgekit run BUNDLE SUBMISSION --phase PHASE [--output DIR]   # the local runner (both steps)
+    judgekit score INPUT OUTPUT           # the scoring program's contract (INPUT/ref, INPUT/res)
+    judgekit ingest INPUT_DATA OUTPUT SUBMISSION   # the ingestion program's contract
+    judgekit rank SUBMISSIONS_DIR REFERENCE_DIR --out DIR   # final ranking with statistical ties
+    judgekit bench [ARGS]                 # benchmarks/run.py (source checkout only)
+
+``judgekit COMMAND --help`` gives each command's options.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from typing import List, Optional
+
+from . import __version__
+from .assets import SOURCE_CHECKOUT, is_source_checkout
+
+COMMANDS = {
+    "build": ("judgekit.programs.build", "build a bundle from an edition (build_bundle.py)"),
+    "check": ("judgekit.programs.check", "check a bundle folder or zip before uploading it"),
+    "run": ("judgekit.programs.run_local", "run a submission through both steps locally (run_local.py)"),
+    "score": ("judgekit.programs.score", "the scoring program (scoring_program/score.py)"),
+    "ingest": ("judgekit.programs.ingest", "the ingestion program (ingestion_program/ingest.py)"),
+    "rank": ("judgekit.programs.rank", "rank final submissions with statistical ties (rank_submissions.py)"),
+    "bench": (None, "performance benchmarks (benchmarks/run.py, in a source checkout)"),
+}
+
+
+def usage() -> str:
+    lines = [f"usage: judgekit COMMAND [ARGS]   (judgekit {__version__})", "", "commands:"]
+    lines += [f"  {name:<7} {text}" for name, (_, text) in COMMANDS.items()]
+    lines += ["", "judgekit COMMAND --help shows the options of one command; judgekit --version the version."]
+    return "\n".join(lines)
+
+
+def bench(argv: List[str]) -> int:
+    script = SOURCE_CHECKOUT / "benchmarks" / "run.py"
+    if not is_source_checkout() or not script.is_file():
+        print("judgekit bench: the benchmarks are not installed with the package; run them from a clone of the "
+              "repository: python3 benchmarks/run.py", file=sys.stderr)
+        return 1
+    return subprocess.call([sys.executable, str(script), *argv])
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if not argv or argv[0] in ("-h", "--help", "help"):
+        print(usage())
+        return 0 if argv else 1
+    if argv[0] in ("-V", "--version"):
+        print(f"judgekit {__version__}")
+        return 0
+    command, rest = argv[0], argv[1:]
+    if command not in COMMANDS:
+        print(f"judgekit: unknown command {command!r}; expected one of {', '.join(COMMANDS)}\n\n{usage()}",
+              file=sys.stderr)
+        return 1
+    if command == "bench":
+        return bench(rest)
+    from .deps import require_runtime
+    require_runtime(f"judgekit {command}")
+    import importlib
+    module = importlib.import_module(COMMANDS[command][0])
+    if command in ("build", "check"):
+        return module.main(rest, prog=f"judgekit {command}")
+    return module.main(rest)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

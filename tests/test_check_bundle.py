@@ -1,0 +1,234 @@
+"""``judgekit check`` (and ``build_bundle.py --check``) on a corpus of broken bundles: each defect is
+found with its own message, a clean bundle (folder and zip) has none, and the command line prints
+one line per problem and exits 1. Built from a small generated edition, so ../shared is not needed."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+import yaml
+
+from judgekit.bundle.build import build
+from judgekit.bundle.check import check_bundle
+from judgekit.bundle.edition import load_edition
+from judgekit.bundle.legacy import build_legacy
+from judgekit.bundle.zipdet import write_zip
+from small_edition import make_edition
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory):
+    root = tmp_path_factory.mktemp("check")
+    edition = load_edition(make_edition(root / "edition"))
+    return build(edition, edition.folder, root / "dist"), build_legacy(edition, edition.folder, root / "legacy")
+
+
+# --- mutations ---------------------------------------------------------------------------------------
+
+def edit_yaml(change):
+    def mutate(tree: Path):
+        path = tree / "competition.yaml"
+        doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+        change(doc)
+        path.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
+    return mutate
+
+
+def edit_text(old: str, new: str, file: str = "competition.yaml"):
+    def mutate(tree: Path):
+        path = tree / file
+        text = path.read_text(encoding="utf-8")
+        assert old in text, old
+        path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return mutate
+
+
+def write_file(relative: str, text: str):
+    def mutate(tree: Path):
+        (tree / relative).write_text(text, encoding="utf-8")
+    return mutate
+
+
+def remove(relative: str):
+    def mutate(tree: Path):
+        (tree / relative).unlink()
+    return mutate
+
+
+def phase(index: int, **changes):
+    def change(doc):
+        for key, value in changes.items():
+            if value is None:
+                doc["phases"][index].pop(key, None)
+            else:
+                doc["phases"][index][key] = value
+    return edit_yaml(change)
+
+
+def add_column(**column):
+    return edit_yaml(lambda doc: doc["leaderboards"][0]["columns"].append(column))
+
+
+def gold_in_the_starting_kit(tree: Path):
+    shutil.copyfile(tree / "reference_data" / "evaluation" / "sim.jsonl", tree / "starting_kit" / "extra.jsonl")
+
+
+def gold_as_a_prediction_file(tree: Path):
+    lines = [line for line in (tree / "reference_data" / "evaluation" / "sim.jsonl").read_text().splitlines()]
+    rows = [yaml.safe_load(line) for line in lines]
+    (tree / "starting_kit" / "sim.tsv").write_text("".join(f"{r['id']}\t{r['score']}\n" for r in rows))
+
+
+def drop_solution_task(doc):
+    doc["solutions"][0]["tasks"] = [0, 9]
+
+
+def gold_in_the_scoring_program(tree: Path):
+    shutil.copytree(tree / "reference_data" / "evaluation", tree / "scoring_program" / "gold")
+
+
+V2_CASES = {
+    "overlapping phases": (phase(1, start="2027-01-15 00:00:00"), "starts before phase 'Practice' ends"),
+    "end before start": (phase(0, end="2026-12-01 00:00:00"), "ends before it starts"),
+    "unquoted date and time": (edit_text("start: '2027-02-01 00:00:00'", "start: 2027-02-01 08:30:00"),
+                               "unquoted date and time"),
+    "not a date": (phase(0, start="next monday"), "not a date; expected 'YYYY-MM-DD HH:MM:SS'"),
+    "date with a time zone": (phase(0, start="2027-01-01T00:00:00+02:00"), "date with a time zone"),
+    "no end before the next phase": (phase(0, end=None), "has no end but phase 'Evaluation' follows it"),
+    "no start": (phase(2, start=None), "a phase needs a 'start' date"),
+    "singular leaderboard key": (edit_yaml(lambda d: d.update(leaderboard={"title": "x"})),
+                                 "unknown top-level key 'leaderboard'"),
+    "unknown phase key": (phase(1, max_submissions_per_person=3), "unknown phase key 'max_submissions_per_person'"),
+    "flag that is not a boolean": (edit_yaml(lambda d: d.update(registration_auto_approve="yes")),
+                                   "'registration_auto_approve' must be true or false"),
+    "time limit zero": (phase(0, execution_time_limit=0), "'execution_time_limit' must be an integer > 0"),
+    "phase names an unknown task": (phase(1, tasks=[7]), "the phase names a task that does not exist"),
+    "solution names an unknown task": (edit_yaml(drop_solution_task), "the solution names tasks that do not exist"),
+    "missing reference data": (edit_yaml(lambda d: d["tasks"][1].update(reference_data="reference_data/nope")),
+                               "reference_data not found in the bundle"),
+    "no scoring program metadata": (remove("scoring_program/metadata.yaml"),
+                                    "scoring program has no metadata.yaml or metadata at its root"),
+    "metadata without a command": (write_file("ingestion_program/metadata.yaml", "description: x\n"),
+                                   "ingestion program's metadata.yaml has no 'command'"),
+    "command runs a missing script": (remove("scoring_program/score.py"),
+                                      "scoring program's command runs a script the program does not have"),
+    "shell syntax without a shell": (write_file("scoring_program/metadata.yaml",
+                                                "command: cd /app/program && python3 score.py\n"),
+                                     "uses shell syntax but is not run by a shell"),
+    "leaderboard key the scorer never writes": (add_column(title="Bogus", key="bogus", index=99, sorting="desc"),
+                                                "column key 'bogus' is never written by the scoring program"),
+    "scorer key no column shows": (edit_yaml(lambda d: d["leaderboards"][0]["columns"].pop()),
+                                   "which no leaderboard column shows"),
+    "duplicate column keys": (add_column(title="Again", key="primary", index=98), "column keys must be unique"),
+    "unknown submission rule": (edit_yaml(lambda d: d["leaderboards"][0].update(submission_rule="Force Last")),
+                                "unknown submission_rule"),
+    "column title too long": (add_column(title="X" * 40, key="sim_pearson2", index=97),
+                              "'title' is longer than 36 characters"),
+    "logo missing": (remove("logo.png"), "the competition logo is required"),
+    "empty terms page": (write_file("pages/terms.md", "\n"), "page file is empty"),
+    "unsupported version": (edit_text("version: 2", "version: 2.0"), "unsupported 'version'"),
+    "key given twice": (edit_text("title: Small test edition", "title: Small test edition\ntitle: Again"),
+                        "key 'title' given twice"),
+    "reference data without task.json": (remove("reference_data/evaluation/task.json"),
+                                         "has no task.json, which the scoring program reads"),
+    "gold item file in the starting kit": (gold_in_the_starting_kit, "public item file carries the hidden gold"),
+    "gold in a program made available": (gold_in_the_scoring_program,
+                                         "scoring_program/gold/sim.jsonl: public item file carries the hidden gold"),
+    "gold as a prediction file in the starting kit": (gold_as_a_prediction_file,
+                                               "public file reproduces the hidden gold of track 'sim"),
+}
+
+
+def without_metadata_file(tree: Path):
+    """A v1.5 program zip whose command is only in metadata.yaml (CodaLab reads a file named metadata)."""
+    path = tree / "scoring_program.zip"
+    with zipfile.ZipFile(path) as archive:
+        files = {n: archive.read(n) for n in archive.namelist() if not n.endswith("/")}
+    command = yaml.safe_load(files.pop("metadata", b"") or files.get("metadata.yaml", b"")) or {}
+    files["metadata.yaml"] = yaml.safe_dump(command).encode()
+    path.unlink()
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, data in files.items():
+            archive.writestr(name, data)
+
+
+def legacy_phase(number: int, **changes):
+    def change(doc):
+        doc["phases"][number].update(changes)
+    return edit_yaml(change)
+
+
+LEGACY_CASES = {
+    "v1.5 program zip without metadata": (without_metadata_file,
+                                          "scoring program has metadata.yaml but no file named exactly 'metadata'"),
+    "v1.5 phases less than a day apart": (legacy_phase(2, start_date="2027-01-01 12:00:00"),
+                                          "must start more than a day after the previous one"),
+    "v1.5 pages without terms": (edit_yaml(lambda d: d["html"].pop("terms")), "the pages need a 'terms' entry"),
+    "v1.5 program as a folder": (legacy_phase(1, scoring_program="logo.png"), "scoring_program is a plain file"),
+}
+
+
+def broken_copy(tree: Path, mutate, target: Path) -> Path:
+    shutil.copytree(tree, target)
+    mutate(target)
+    return target
+
+
+def test_the_corpus_has_twenty_defects_each_with_its_own_message():
+    cases = {**V2_CASES, **LEGACY_CASES}
+    assert len(cases) >= 20
+    messages = [expected for _, expected in cases.values()]
+    assert len(set(messages)) == len(messages)
+
+
+def test_a_clean_bundle_has_no_problem_as_folder_and_as_zip(small):
+    summary, _ = small
+    assert check_bundle(summary.tree) == []
+    assert check_bundle(summary.zip_path) == []
+
+
+@pytest.mark.parametrize("case", sorted(V2_CASES))
+def test_each_v2_defect_is_found(case, small, tmp_path):
+    mutate, expected = V2_CASES[case]
+    problems = check_bundle(broken_copy(small[0].tree, mutate, tmp_path / "bundle"))
+    assert any(expected in line for line in problems), "\n".join(problems) or "no problem found"
+    assert all("\n" not in line for line in problems)
+
+
+@pytest.mark.parametrize("case", sorted(LEGACY_CASES))
+def test_each_legacy_defect_is_found(case, small, tmp_path):
+    mutate, expected = LEGACY_CASES[case]
+    problems = check_bundle(broken_copy(small[1].tree, mutate, tmp_path / "bundle"))
+    assert any(expected in line for line in problems), "\n".join(problems) or "no problem found"
+
+
+def test_a_zip_whose_bundle_is_one_folder_down_is_refused(small, tmp_path):
+    nested = tmp_path / "wrapped"
+    shutil.copytree(small[0].tree, nested / "small")
+    write_zip(nested, tmp_path / "wrapped.zip")
+    problems = check_bundle(tmp_path / "wrapped.zip")
+    assert len(problems) == 1 and "no competition.yaml at the zip's root" in problems[0]
+    assert "'small/competition.yaml'" in problems[0]
+
+
+@pytest.mark.parametrize("entry", ["build_bundle.py --check", "judgekit check"])
+def test_the_command_prints_one_line_per_problem_and_exits_1(entry, small, tmp_path):
+    broken = broken_copy(small[0].tree, phase(0, end=None, execution_time_limit=0), tmp_path / "bundle")
+    command = ([str(REPO / "build_bundle.py"), "--check"] if entry.startswith("build")
+               else ["-m", "judgekit", "check"])
+    done = subprocess.run([sys.executable, *command, str(broken)], capture_output=True, text=True, cwd=tmp_path,
+                          env={**__import__("os").environ, "PYTHONPATH": str(REPO)})
+    assert done.returncode == 1, done.stderr
+    lines = done.stdout.splitlines()
+    assert len(lines) == 2 and all(line.startswith("phases[0]") for line in lines), done.stdout
+    assert "2 problem(s)" in done.stderr and "Traceback" not in done.stderr
+    clean = subprocess.run([sys.executable, *command, str(small[0].zip_path)], capture_output=True, text=True,
+                           cwd=tmp_path, env={**__import__("os").environ, "PYTHONPATH": str(REPO)})
+    assert clean.returncode == 0 and "ok, no problems found" in clean.stdout

@@ -1,0 +1,97 @@
+"""The ``judgekit`` command (python -m judgekit in a checkout; the console script after pip install),
+its version, the dry run, and the one-line message every entry point gives when numpy, scipy or
+PyYAML is missing (never a traceback)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from judgekit import __version__
+
+REPO = Path(__file__).resolve().parents[1]
+ENV = {**os.environ, "PYTHONPATH": str(REPO)}
+
+
+def judgekit(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "judgekit", *args], capture_output=True, text=True, cwd=cwd, env=ENV)
+
+
+def test_help_lists_every_subcommand(tmp_path):
+    done = judgekit("--help", cwd=tmp_path)
+    assert done.returncode == 0
+    for command in ("build", "check", "run", "score", "rank", "bench"):
+        assert f"  {command} " in done.stdout
+
+
+def test_the_version_is_defined_once_and_shown_everywhere(tmp_path):
+    assert judgekit("--version", cwd=tmp_path).stdout.strip() == f"judgekit {__version__}"
+    done = subprocess.run([sys.executable, str(REPO / "build_bundle.py"), "--version"], capture_output=True, text=True)
+    assert done.stdout.strip() == f"judgekit {__version__}"
+    text = (REPO / "pyproject.toml").read_text(encoding="utf-8")
+    assert 'version = {attr = "judgekit.__version__"}' in text and "\nversion =" not in text.split("[tool")[0]
+
+
+def test_an_unknown_subcommand_is_one_clear_line(tmp_path):
+    done = judgekit("buidl", cwd=tmp_path)
+    assert done.returncode == 1 and "unknown command 'buidl'" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_each_subcommand_has_its_own_help(tmp_path):
+    for command in ("build", "check", "run", "score", "rank"):
+        done = judgekit(command, "--help", cwd=tmp_path)
+        assert done.returncode == 0 and "usage:" in done.stdout, (command, done.stderr)
+
+
+def test_the_dry_run_validates_and_writes_nothing(tmp_path):
+    done = judgekit("build", "--edition", "default", "--dry-run", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "complete and valid; nothing was written" in done.stdout
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_dry_run_reports_a_missing_release_once_with_the_folder_searched(tmp_path):
+    done = judgekit("build", "--edition", "sts2017", "--data", str(tmp_path), "--dry-run", cwd=tmp_path)
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    lines = [line for line in done.stderr.splitlines() if "release not found" in line]
+    # two releases (STS 2017 for the test split, STS Benchmark for train and dev), seven tracks: two lines
+    assert len(lines) == 2, done.stderr
+    assert all(f"--data folder {tmp_path}" in line for line in lines)
+    assert "STS.input.<track>.txt" in lines[0] and "stswiki" in lines[0]
+    assert "sts-train.csv" in lines[1] and "Stsbenchmark.tar.gz" in lines[1]
+    assert list(tmp_path.iterdir()) == []
+
+
+ENTRY_POINTS = {
+    "build_bundle.py": [str(REPO / "build_bundle.py"), "--help"],
+    "rank_submissions.py": [str(REPO / "rank_submissions.py"), "--help"],
+    "score.py": [str(REPO / "scoring_program" / "score.py"), "in", "out"],
+    "ingest.py": [str(REPO / "ingestion_program" / "ingest.py"), "in", "out", "sub"],
+    "run_local.py": [str(REPO / "starting_kit" / "run_local.py"), "--help"],
+    "judgekit": ["-m", "judgekit", "build", "--help"],
+    "run.sh demo": ["-m", "judgekit.programs.demo", "--help"],
+}
+
+
+CASES = [(entry, "scipy") for entry in sorted(ENTRY_POINTS)] + [("score.py", "numpy"), ("build_bundle.py", "yaml")]
+
+
+@pytest.mark.parametrize("entry, package", CASES)
+def test_a_missing_library_is_one_line_naming_what_to_install(entry, package, tmp_path):
+    """The library is blocked as if not installed (sys.modules[name] = None makes its import fail)."""
+    blocker = tmp_path / "blocker"
+    blocker.mkdir()
+    (blocker / "sitecustomize.py").write_text(f"import sys\nsys.modules[{package!r}] = None\n")
+    env = {**ENV, "PYTHONPATH": f"{blocker}{os.pathsep}{REPO}"}
+    done = subprocess.run([sys.executable, *ENTRY_POINTS[entry]], capture_output=True, text=True, cwd=tmp_path,
+                          env=env)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    name = {"yaml": "PyYAML"}.get(package, package)
+    assert f"missing Python package(s) {name}" in lines[0] and "pip install numpy scipy pyyaml" in lines[0]
