@@ -9,7 +9,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "judgekit"
 
 #: Top-level part of ``judgekit`` -> layer (docs/architecture.md). A new part must be placed here.
 LAYERS = {
-    "": 0, "errors": 0, "confine": 0,
+    "": 0, "errors": 0, "confine": 0, "assets": 0, "deps": 0,
     "metrics": 1,
     "stats": 2,
     "tracks": 3, "spec": 3,
@@ -19,7 +19,7 @@ LAYERS = {
     "report": 7, "plots": 7,
     "importers": 8, "baselines": 8,
     "bundle": 9, "runner": 9,
-    "programs": 10,
+    "programs": 10, "cli": 10, "__main__": 10,
 }
 
 #: (importing module, imported module) pairs allowed against the layers, each with its reason.

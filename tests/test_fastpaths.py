@@ -304,4 +304,4 @@ def test_a_perspectivist_item_without_annotators_reads_the_same_on_both_paths(tr
     path.write_text("\n".join(lines) + "\n")
     fast, precise = read_both(path, track_id, monkeypatch)
     assert fast[0] == "error" and same_outcome(fast, precise)
-    assert "wrong number of annotator labels; expected a list of 0 labels" in fast[2]
+    assert "wrong number of annotator entries; expected an empty list []: the item has no annotators, found 1 entries" in fast[2]

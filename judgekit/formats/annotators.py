@@ -113,7 +113,8 @@ class RowFit:
         if positions is not None:
             notes.append(POOL)
             return [entries[p] for p in positions]
-        expected = f"{n} entries, one per annotator of the item in this order: {_names(names)}"
+        expected = (f"{n} entries, one per annotator of the item in this order: {_names(names)}" if n else
+                    "an empty list []: the item has no annotators")
         if listed is not None:
             expected += f" (or {len(listed)}, one per name of the release's annotators list {_names(listed, 12)})"
         raise ValueProblem("wrong number of annotator entries", expected=expected, found=f"{m} entries",
