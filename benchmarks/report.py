@@ -58,8 +58,11 @@ def check_targets(rows: List[dict], total_seconds: float, complete: bool = True)
         if "error" in row:
             misses.append(f"{name} failed: {row['error'].splitlines()[-1]}")
             continue
-        if row["peak_mb"] >= PEAK_MB_MAX:
-            misses.append(f"{name}: peak memory {row['peak_mb']:.0f} MB >= {PEAK_MB_MAX:.0f} MB")
+        peak_max = row.get("peak_mb_max", PEAK_MB_MAX)
+        if row["peak_mb"] >= peak_max:
+            misses.append(f"{name}: peak memory {row['peak_mb']:.0f} MB >= {peak_max:.0f} MB")
+        if row.get("seconds_max") is not None and row["seconds"] > row["seconds_max"]:
+            misses.append(f"{name}: {row['seconds']:.1f} s > {row['seconds_max']:.0f} s")
         if row.get("floor_ratio") is not None and row["floor_ratio"] > FLOOR_RATIO_MAX:
             misses.append(f"{name}: floor ratio {row['floor_ratio']:.2f} > {FLOOR_RATIO_MAX}")
         for metric, ratio in row.get("loop_ratios", {}).items():

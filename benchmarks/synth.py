@@ -15,7 +15,7 @@ from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
-from judgekit.formats.items import write_items
+from judgekit.formats.items import reference_view, write_items
 from judgekit.formats.write import write_prediction
 from judgekit.spec import TaskSpec, write_spec
 from judgekit.tracks import Track, track_from_dict
@@ -181,11 +181,12 @@ def task_spec(tracks: Sequence[Track], extra: Optional[dict] = None) -> TaskSpec
 
 
 def write_reference(ref: Path, spec: TaskSpec, items_by_dataset: Dict[str, List[dict]]) -> None:
-    """INPUT/ref: task.json and one gold ``<dataset>.jsonl`` per dataset."""
+    """INPUT/ref: task.json and one gold ``<dataset>.jsonl`` per dataset, as the kit's builder writes
+    reference data (``reference_view``: no texts, which are public inputs)."""
     ref.mkdir(parents=True, exist_ok=True)
     write_spec(ref, spec)
     for dataset, items in items_by_dataset.items():
-        write_items(ref / f"{dataset}.jsonl", items)
+        write_items(ref / f"{dataset}.jsonl", [reference_view(it) for it in items])
 
 
 def write_submission(res: Path, track: Track, items: Sequence[dict], values: list, positional: bool = False) -> Path:

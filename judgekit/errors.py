@@ -3,8 +3,8 @@ what was found, and how to fix it. Only the command-line edges turn them into ex
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import List, Optional
+from dataclasses import dataclass, field, replace
+from typing import Dict, List, Optional, Tuple
 
 #: Stop collecting problems in one file after this many; the rest are summarised as a count.
 MAX_PROBLEMS_PER_FILE = 20
@@ -15,9 +15,15 @@ EXIT_DATA_ERROR = 2
 EXIT_USAGE_ERROR = 1
 
 
+#: A problem met on several lines is one message listing its first few lines and item ids.
+MAX_PLACES_SHOWN = 5
+
+
 @dataclass(frozen=True)
 class Problem:
-    """One precise problem in one file."""
+    """One precise problem in one file; ``count`` > 1 when the same problem (same message) hit
+    several lines or items, of which ``lines`` and ``items`` hold the first few (``line``,
+    ``item``, ``expected`` and ``found`` are those of the first)."""
 
     file: str
     message: str
@@ -26,14 +32,22 @@ class Problem:
     expected: Optional[str] = None
     found: Optional[str] = None
     hint: Optional[str] = None
+    count: int = 1
+    lines: Tuple[int, ...] = ()
+    items: Tuple[str, ...] = ()
 
     def render(self) -> str:
+        if self.count > 1:
+            return self._render_many()
         where = self.file
         if self.line is not None:
             where += f", line {self.line}"
         if self.item is not None:
             where += f", item {self.item!r}"
-        text = f"{where}: {self.message}"
+        return f"{where}: {self.message}" + self._details()
+
+    def _details(self) -> str:
+        text = ""
         if self.expected is not None:
             text += f"; expected {self.expected}"
         if self.found is not None:
@@ -41,6 +55,33 @@ class Problem:
         if self.hint:
             text += f". {self.hint[:1].upper()}{self.hint[1:]}"
         return text
+
+    def _render_many(self) -> str:
+        more = ", ..." if self.count > MAX_PLACES_SHOWN else ""
+        places = []
+        if self.lines:
+            places.append(f"lines {', '.join(map(str, self.lines))}{more}")
+        if self.items:
+            places.append(f"items {', '.join(repr(i) for i in self.items)}{more}")
+        unit = "lines" if self.lines else "items"
+        text = f"{self.file}: {self.message}, on {self.count} {unit}"
+        if places:
+            text += f" ({'; '.join(places)})"
+        if self.found is not None and self.expected is not None:
+            first = f"line {self.line}" if self.line is not None else f"item {self.item!r}"
+            return text + f"; expected {self.expected}, found {self.found} on {first}" + (
+                f". {self.hint[:1].upper()}{self.hint[1:]}" if self.hint else "")
+        return text + self._details()
+
+    def joined(self, other: "Problem") -> "Problem":
+        """This problem, counted once more at ``other``'s line and item."""
+        lines = tuple(self.lines) if self.line is None else (tuple(self.lines) or (self.line,))
+        items = tuple(self.items) if self.item is None else (tuple(self.items) or (self.item,))
+        if other.line is not None and len(lines) < MAX_PLACES_SHOWN:
+            lines += (other.line,)
+        if other.item is not None and len(items) < MAX_PLACES_SHOWN:
+            items += (other.item,)
+        return replace(self, count=self.count + other.count, lines=lines, items=items)
 
 
 class KitError(Exception):
@@ -58,7 +99,7 @@ class KitError(Exception):
     def render(self) -> str:
         lines = [p.render() for p in self.problems]
         if self.omitted:
-            lines.append(f"... and {self.omitted} more problem(s) of the same kind not shown")
+            lines.append(f"... and {self.omitted} more problem(s) of other kinds not shown")
         return "\n".join(lines)
 
 
@@ -72,16 +113,23 @@ class ConfigError(KitError):
 
 @dataclass
 class ProblemCollector:
-    """Collects problems for one file and stops after ``limit`` so messages stay readable."""
+    """Collects problems for one file: the same problem (same message) on many lines becomes one
+    Problem with a count; after ``limit`` different problems the rest are only counted."""
 
     file: str
     limit: int = MAX_PROBLEMS_PER_FILE
     problems: List[Problem] = field(default_factory=list)
     omitted: int = 0
+    _index: Dict[str, int] = field(default_factory=dict, repr=False)
 
     def add(self, message: str, **kw) -> None:
-        if len(self.problems) < self.limit:
-            self.problems.append(Problem(self.file, message, **kw))
+        problem = Problem(self.file, message, **kw)
+        position = self._index.get(message)
+        if position is not None:
+            self.problems[position] = self.problems[position].joined(problem)
+        elif len(self.problems) < self.limit:
+            self._index[message] = len(self.problems)
+            self.problems.append(problem)
         else:
             self.omitted += 1
 

@@ -6,6 +6,7 @@ perspectivist gold is each annotator's own label, in the item's annotator order.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from itertools import chain, repeat
 from operator import itemgetter
@@ -14,23 +15,12 @@ from typing import Dict, List, Optional
 import numpy as np
 
 from .errors import ConfigError, ProblemCollector
-from .formats.bulk import choice_rows, collector_paused, exact_codes
+from .formats.bulk import choice_row, choice_rows, collector_paused, exact_codes, label_codes  # noqa: F401 (re-exported)
+from .formats.textfile import shorten
+from .formats.values import split_multilabel
 from .metrics import PerAnnotator
 from .metrics.disagreement import item_offsets
 from .tracks import Track
-
-
-def label_codes(values: np.ndarray, n_labels: int) -> np.ndarray:
-    """Label indices in the smallest integer type that holds them: perspectivist tracks have a row per
-    annotator and item, and a byte per row instead of eight makes every pass over them faster."""
-    return np.asarray(values).astype(np.int8 if n_labels <= 127 else np.int16 if n_labels <= 32767 else np.int32)
-
-
-def split_multilabel(annotation) -> List[str]:
-    """A multilabel annotation as a list of labels: a list, or a comma-separated string."""
-    if isinstance(annotation, list):
-        return [str(a).strip() for a in annotation]
-    return [part.strip() for part in str(annotation).split(",") if part.strip()]
 
 
 @dataclass
@@ -44,6 +34,8 @@ class GoldTrack:
     gold: object
     annotators: List[List[str]] = field(default_factory=list)
     groups: Dict[str, List[str]] = field(default_factory=dict)  # 'lang'/'genre' -> value per item
+    #: per item, the release's own annotators list when it repeats names (``annotators_listed``), else None
+    listed: List[Optional[List[str]]] = field(default_factory=list)
 
     @property
     def n_scored(self) -> int:
@@ -79,38 +71,70 @@ def _build_gold(track: Track, items: List[dict], display: str) -> GoldTrack:
     clean = _clean_gold(track, items)
     if clean is not None:
         gold, scored, annotators = clean
-        return GoldTrack(track=track, ids=ids, scored=scored, gold=gold, annotators=annotators, groups=groups)
+        return GoldTrack(track=track, ids=ids, scored=scored, gold=gold, annotators=annotators, groups=groups,
+                         listed=listed_annotators(items))
     problems = ProblemCollector(display)
     scored = np.ones(len(items), dtype=bool)
     annotators: List[List[str]] = []
     if track.kind == "similarity":
-        values = []
-        for it in items:
-            score = it.get("score")
-            if isinstance(score, bool) or not isinstance(score, (int, float)) or not np.isfinite(score):
-                problems.add("gold 'score' must be a finite number", item=it["id"], found=repr(score))
-                score = 0.0
-            values.append(float(score))
-        gold = np.array(values, dtype=float)
+        gold = _similarity_gold(items, problems)
     elif track.kind == "classification":
-        index = track.label_index()
-        values = []
-        for i, it in enumerate(items):
-            label = it.get("label")
-            if label is None:
-                scored[i] = False
-                values.append(-1)
-            elif str(label) not in index:
-                problems.add("gold label outside the track's label set", item=it["id"],
-                             expected=", ".join(track.labels), found=repr(label))
-                values.append(-1)
-            else:
-                values.append(index[str(label)])
-        gold = np.array(values, dtype=np.int64)
+        gold = _classification_gold(track, items, problems, scored)
     else:
         gold, annotators = _build_annotation_gold(track, items, problems, scored)
     problems.raise_if_any(ConfigError)
-    return GoldTrack(track=track, ids=ids, scored=scored, gold=gold, annotators=annotators, groups=groups)
+    return GoldTrack(track=track, ids=ids, scored=scored, gold=gold, annotators=annotators, groups=groups,
+                     listed=listed_annotators(items))
+
+
+def listed_annotators(items: List[dict]) -> List[Optional[List[str]]]:
+    """Per item its ``annotators_listed`` (public: the release's annotators list, which may repeat
+    an annotator once per label given), or None; an empty list when no item has one."""
+    if not any(map(dict.__contains__, items, repeat("annotators_listed"))):
+        return []
+    return [[str(a) for a in it["annotators_listed"]] if isinstance(it.get("annotators_listed"), list) else None
+            for it in items]
+
+
+def _similarity_gold(items: List[dict], problems: ProblemCollector) -> np.ndarray:
+    """Each item's gold ``score`` read one by one; a score that is not a finite number is a problem."""
+    values = []
+    for it in items:
+        score = it.get("score")
+        if not _finite_number(score):
+            problems.add("gold 'score' must be a finite number", item=it["id"], found=shorten(repr(score)))
+            score = 0.0
+        values.append(float(score))
+    return np.array(values, dtype=float)
+
+
+def _classification_gold(track: Track, items: List[dict], problems: ProblemCollector,
+                         scored: np.ndarray) -> np.ndarray:
+    """Each item's majority ``label`` as an index; null (no majority) is -1 and not scored."""
+    index = track.label_index()
+    values = []
+    for i, it in enumerate(items):
+        label = it.get("label")
+        if label is None:
+            scored[i] = False
+            values.append(-1)
+        elif str(label) not in index:
+            problems.add("gold label outside the track's label set", item=it["id"],
+                         expected=", ".join(track.labels), found=repr(label))
+            values.append(-1)
+        else:
+            values.append(index[str(label)])
+    return np.array(values, dtype=np.int64)
+
+
+def _finite_number(value) -> bool:
+    """True for an int or float (not a bool) that is a finite float: ``10**400`` is not."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
 
 
 def _group_column(items: List[dict], key: str) -> List[str]:
@@ -148,6 +172,12 @@ def _clean_gold(track: Track, items: List[dict]):
     if track.kind == "classification":
         gold = exact_codes([it.get("label") for it in items], {**track.label_index(), None: -1}, n)
         return None if gold is None else (gold, gold >= 0, [])
+    return _clean_annotation_gold(track, items)
+
+
+def _clean_annotation_gold(track: Track, items: List[dict]):
+    """``_clean_gold`` of the soft-label and perspectivist kinds, built from the annotations."""
+    n = len(items)
     names, given = _list_column(items, "annotators"), _list_column(items, "annotations")
     if names is None or given is None or set(map(type, chain.from_iterable(names))) - {str}:
         return None
@@ -200,11 +230,20 @@ def _soft_from_rows(values: np.ndarray, row_item: np.ndarray, counts: np.ndarray
     return totals / divisor
 
 
+def _annotation_rows(track: Track, item_id: str, labels: list, problems: ProblemCollector) -> list:
+    """One row per annotation of an item: a label index, or a 0/1 row over the labels (multilabel);
+    a label outside the label set is a located problem (and counts as index 0 / not chosen)."""
+    lookup = _annotation_index(track, problems, item_id)
+    if track.scale != "multilabel":
+        return [j if j is not None else 0 for j in map(lookup, labels)]
+    return [choice_row([j for j in map(lookup, split_multilabel(label)) if j is not None], len(track.labels))
+            for label in labels]
+
+
 def _build_annotation_gold(track: Track, items, problems: ProblemCollector, scored: np.ndarray):
+    """Soft labels or per-annotator gold read item by item, every problem located."""
     n_labels = len(track.labels)
-    multilabel = track.scale == "multilabel"
     annotators: List[List[str]] = []
-    soft = np.zeros((len(items), n_labels, 2) if multilabel else (len(items), n_labels))
     rows, row_item = [], []
     for i, it in enumerate(items):
         names = it.get("annotators") or []
@@ -217,30 +256,41 @@ def _build_annotation_gold(track: Track, items, problems: ProblemCollector, scor
             annotators.append([])
             continue
         annotators.append([str(a) for a in names])
-        lookup = _annotation_index(track, problems, it["id"])
-        for label in labels:
-            if multilabel:
-                chosen = np.zeros(n_labels)
-                for part in split_multilabel(label):
-                    j = lookup(part)
-                    if j is not None:
-                        chosen[j] = 1.0
-                rows.append(chosen)
-            else:
-                j = lookup(label)
-                rows.append(j if j is not None else 0)
-            row_item.append(i)
-        item_rows = np.array(rows[-len(labels):], dtype=float)
-        if multilabel:
-            share = item_rows.mean(axis=0)
-            soft[i, :, 1] = share
-            soft[i, :, 0] = 1.0 - share
-        else:
-            soft[i] = np.bincount(item_rows.astype(np.int64), minlength=n_labels) / len(labels)
-    if track.kind == "soft_label":
-        return soft, annotators
-    values = np.array(rows, dtype=float).reshape(-1, n_labels) if multilabel else label_codes(rows, n_labels)
+        rows += _annotation_rows(track, it["id"], labels, problems)
+        row_item += [i] * len(labels)
+    multilabel = track.scale == "multilabel"
+    values = np.array(rows, dtype=float).reshape(-1, n_labels) if multilabel else np.array(rows, dtype=np.int64)
     item = np.array(row_item, dtype=np.int64)
+    if track.kind == "soft_label":
+        counts = np.bincount(item, minlength=len(items)).astype(np.int64)
+        return _soft_from_rows(values, item, counts, n_labels), annotators
+    if not multilabel:
+        values = label_codes(values, n_labels)
     per_annotator = PerAnnotator(values=values, item=item, n_items=len(items), n_labels=n_labels,
                                  offsets=item_offsets(item, len(items)))
     return per_annotator, annotators
+
+
+def gold_as_values(gold: GoldTrack) -> list:
+    """The gold of a track as prediction values (a perfect submission), for self-checks and tests.
+
+    Classification items without a majority get the first label (they are not scored).
+    """
+    track = gold.track
+    if track.kind == "similarity":
+        return [float(v) for v in gold.gold]
+    if track.kind == "classification":
+        return [track.labels[i] if i >= 0 else track.labels[0] for i in gold.gold]
+    if track.kind == "soft_label":
+        return [row.tolist() for row in gold.gold]
+    per: PerAnnotator = gold.gold
+    if track.scale == "multilabel":  # label-major, the LeWiDi 2025 layout: per label a 0/1 per annotator
+        out: List[list] = [[[] for _ in track.labels] for _ in range(per.n_items)]
+        for row, item in zip(per.values, per.item):
+            for j, chosen in enumerate(row):
+                out[item][j].append(int(chosen))
+        return out
+    out = [[] for _ in range(per.n_items)]
+    for row, item in zip(per.values, per.item):
+        out[item].append(track.labels[int(row)])
+    return out

@@ -141,18 +141,7 @@ def detailed_html(result: Result, extra_sections: Dict[str, str] = None, resampl
              f"(mean of the primary tracks' main metric; a missing primary track counts as its worst value).</p>"]
     if hidden:
         parts.append(f"<p class='sig'>{esc(HIDDEN_GOLD_NOTE)}</p>")
-    rows = []
-    for t in spec.tracks:
-        tr = result.tracks.get(t.id)
-        if tr is None:
-            rows.append(f"<tr><td class='l'>{esc(t.title)}</td><td class='l'>{esc(t.kind)}</td>"
-                        f"<td colspan='3' class='l warn'>not submitted</td></tr>")
-            continue
-        metrics = "; ".join(f"{esc(get_metric(m).title)} {_fmt(v)}" for m, v in tr.scores.items())
-        rows.append(f"<tr><td class='l'>{esc(t.title)}</td><td class='l'>{esc(t.kind)}</td>"
-                    f"<td class='l'>{metrics}</td><td>{tr.n_scored}</td><td class='l'>{esc(tr.file)}</td></tr>")
-    parts.append("<table><tr><th class='l'>Track</th><th class='l'>Kind</th><th class='l'>Scores</th>"
-                 "<th>Items scored</th><th class='l'>File</th></tr>" + "".join(rows) + "</table>")
+    parts.append(_summary_table(result))
     for t in spec.tracks:
         tr = result.tracks.get(t.id)
         if tr is None:
@@ -173,6 +162,23 @@ def detailed_html(result: Result, extra_sections: Dict[str, str] = None, resampl
     parts.append(f"<p class='sig'>judgekit {esc(__version__)} | edition {esc(spec.edition)} | "
                  f"phase {esc(spec.phase)}" + ("" if hidden else f" | intervals: {esc(signature)}") + "</p>")
     return _page(f"{spec.title}: detailed results", "\n".join(parts))
+
+
+def _summary_table(result: Result) -> str:
+    """One row per track of the edition: its scores, items scored and file, or "not submitted"."""
+    esc = html.escape
+    rows = []
+    for t in result.spec.tracks:
+        tr = result.tracks.get(t.id)
+        if tr is None:
+            rows.append(f"<tr><td class='l'>{esc(t.title)}</td><td class='l'>{esc(t.kind)}</td>"
+                        f"<td colspan='3' class='l warn'>not submitted</td></tr>")
+            continue
+        metrics = "; ".join(f"{esc(get_metric(m).title)} {_fmt(v)}" for m, v in tr.scores.items())
+        rows.append(f"<tr><td class='l'>{esc(t.title)}</td><td class='l'>{esc(t.kind)}</td>"
+                    f"<td class='l'>{metrics}</td><td>{tr.n_scored}</td><td class='l'>{esc(tr.file)}</td></tr>")
+    return ("<table><tr><th class='l'>Track</th><th class='l'>Kind</th><th class='l'>Scores</th>"
+            "<th>Items scored</th><th class='l'>File</th></tr>" + "".join(rows) + "</table>")
 
 
 def _guarded(build, what: str) -> str:

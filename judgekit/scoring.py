@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Dict, List, Optional
+from typing import Dict, Iterable, List, Optional
 
 import numpy as np
 
 from .errors import SubmissionError
-from .formats.archive import locate_track_files, unused_file_note
+from .formats.archive import ignored_file_notes, locate_track_files, naming_hint
 from .formats.items import read_items
 from .formats.submission import Prediction, read_prediction
 from .formats.textfile import safe_display
@@ -57,14 +57,19 @@ class Result:
         return out
 
 
-def load_gold(spec: TaskSpec, ref_dir: Path) -> Dict[str, GoldTrack]:
-    """Gold of every track, reading each dataset file once."""
+def load_gold(spec: TaskSpec, ref_dir: Path, track_ids: Optional[Iterable[str]] = None) -> Dict[str, GoldTrack]:
+    """Gold of every track (or only of ``track_ids``), reading each dataset file needed once.
+
+    Reference items may leave out their texts (the kit's builder does: they are public inputs)."""
+    wanted = None if track_ids is None else set(track_ids)
     items_by_dataset: Dict[str, list] = {}
     gold: Dict[str, GoldTrack] = {}
     for track in spec.tracks:
+        if wanted is not None and track.id not in wanted:
+            continue
         if track.dataset not in items_by_dataset:
             path = Path(ref_dir) / f"{track.dataset}.jsonl"
-            items_by_dataset[track.dataset] = read_items(path, f"reference data {path.name}")
+            items_by_dataset[track.dataset] = read_items(path, f"reference data {path.name}", texts=False)
         gold[track.id] = build_gold(track, items_by_dataset[track.dataset], f"reference data {track.dataset}.jsonl")
     return gold
 
@@ -127,10 +132,13 @@ def ingested_track_files(res_dir: Path, spec: TaskSpec, declared: List[str]):
     return {t: PurePosixPath(f"{t}.tsv") for t in declared}, []
 
 
-def score_folder(spec: TaskSpec, ref_dir: Path, res_dir: Path, ingested: Optional[List[str]] = None) -> Result:
+def score_folder(spec: TaskSpec, ref_dir: Path, res_dir: Path, ingested: Optional[List[str]] = None,
+                 gold: Optional[Dict[str, GoldTrack]] = None) -> Result:
     """Score every track file found in ``res_dir`` against the gold in ``ref_dir``.
 
     ``ingested`` lists the tracks the ingestion program reported writing; then only its files count.
+    Only the gold of the tracks found is read, unless ``gold`` (``load_gold`` of every track, as the
+    ranking tool loads it once for all submissions) is given.
     """
     if ingested is not None:
         files, unclaimed = ingested_track_files(res_dir, spec, ingested)
@@ -141,8 +149,9 @@ def score_folder(spec: TaskSpec, ref_dir: Path, res_dir: Path, ingested: Optiona
         found = ", ".join(unclaimed[:10]) or "no files"
         raise SubmissionError.single("submission", "no prediction file for any track was found",
                                      expected=f"files named {expected}", found=found,
-                                     hint="name each file after its track (see the starting kit)")
-    gold = load_gold(spec, ref_dir)
+                                     hint=naming_hint(unclaimed, spec.tracks))
+    if gold is None:
+        gold = load_gold(spec, ref_dir, files)
     results: Dict[str, TrackResult] = {}
     for track in spec.tracks:
         if track.id not in files:
@@ -151,7 +160,7 @@ def score_folder(spec: TaskSpec, ref_dir: Path, res_dir: Path, ingested: Optiona
         prediction = read_prediction(Path(res_dir) / relative, str(relative), gold[track.id])
         results[track.id] = score_track(gold[track.id], prediction, safe_display(str(relative)))
     missing = [t.id for t in spec.tracks if t.id not in results]
-    warnings = [unused_file_note(name) for name in unclaimed]
+    warnings = ignored_file_notes(unclaimed, spec.tracks)
     if missing:
         warnings.append("tracks not covered by this submission: " + ", ".join(missing)
                         + " (primary tracks among them count as their metric's worst value)")

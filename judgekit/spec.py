@@ -14,6 +14,7 @@ from typing import List, Optional
 from . import __version__
 from .errors import ConfigError, Problem
 from .metrics import get as get_metric
+from .stats.bootstrap import DEFAULT_SEED
 from .tracks import Track, tracks_from_list
 
 SPEC_FILE = "task.json"
@@ -30,7 +31,7 @@ class TaskSpec:
     tracks: List[Track]
     hide_gold: bool = True
     kit_version: str = __version__
-    seed: int = 12345
+    seed: int = DEFAULT_SEED
     extra: dict = field(default_factory=dict)
 
     def track(self, track_id: str) -> Optional[Track]:
@@ -70,7 +71,7 @@ def spec_from_dict(raw: dict, where: str) -> TaskSpec:
     known = {"edition", "title", "phase", "tracks", "hide_gold", "kit_version", "seed"}
     return TaskSpec(edition=str(raw["edition"]), title=str(raw.get("title", raw["edition"])),
                     phase=str(raw["phase"]), tracks=tracks, hide_gold=bool(raw.get("hide_gold", True)),
-                    kit_version=str(raw.get("kit_version", __version__)), seed=int(raw.get("seed", 12345)),
+                    kit_version=str(raw.get("kit_version", __version__)), seed=int(raw.get("seed", DEFAULT_SEED)),
                     extra={k: v for k, v in raw.items() if k not in known})
 
 

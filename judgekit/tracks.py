@@ -103,28 +103,9 @@ def track_from_dict(raw: dict, where: str = "tracks") -> Track:
     kind = raw.get("kind")
     if kind not in KINDS:
         problems.append(Problem(where, "unknown track kind", expected=" | ".join(KINDS), found=repr(kind)))
-    scale = raw.get("scale")
-    if kind in ("soft_label", "perspectivist"):
-        if scale not in SCALES:
-            problems.append(Problem(where, f"'scale' is required for kind {kind}",
-                                    expected=" | ".join(SCALES), found=repr(scale)))
-    elif scale is not None:
-        problems.append(Problem(where, f"'scale' does not apply to kind {kind}", found=repr(scale)))
-    labels = _as_str_tuple(raw.get("labels"), "labels", where, problems)
-    if kind in ("classification", "soft_label", "perspectivist"):
-        if len(labels) < 2:
-            problems.append(Problem(where, "'labels' must list at least two labels", found=repr(list(labels))))
-        if len(set(labels)) != len(labels):
-            problems.append(Problem(where, "'labels' has duplicates", found=repr(list(labels))))
-    metrics = _as_str_tuple(raw.get("metrics"), "metrics", where, problems)
-    allowed = DEFAULT_METRICS.get((kind, scale if kind in ("soft_label", "perspectivist") else None))
-    if allowed and not metrics:
-        metrics = allowed
-    elif allowed:
-        for m in metrics:
-            if m not in allowed:
-                problems.append(Problem(where, f"metric '{m}' does not apply to this track",
-                                        expected=" | ".join(allowed)))
+    scale = _checked_scale(kind, raw.get("scale"), where, problems)
+    labels = _checked_labels(kind, raw.get("labels"), where, problems)
+    metrics = _checked_metrics(kind, scale, raw.get("metrics"), where, problems)
     dataset = raw.get("dataset", tid)
     primary = raw.get("primary", True)
     if not isinstance(primary, bool):
@@ -143,6 +124,42 @@ def track_from_dict(raw: dict, where: str = "tracks") -> Track:
     if problems:
         raise ConfigError(problems)
     return track
+
+
+def _checked_scale(kind, scale, where: str, problems: List[Problem]):
+    """The track's ``scale``: required for soft-label and perspectivist kinds, refused for the others."""
+    if kind in ("soft_label", "perspectivist"):
+        if scale not in SCALES:
+            problems.append(Problem(where, f"'scale' is required for kind {kind}",
+                                    expected=" | ".join(SCALES), found=repr(scale)))
+    elif scale is not None:
+        problems.append(Problem(where, f"'scale' does not apply to kind {kind}", found=repr(scale)))
+    return scale
+
+
+def _checked_labels(kind, raw, where: str, problems: List[Problem]) -> Tuple[str, ...]:
+    """The track's ``labels``: at least two, no duplicates, for the kinds that have labels."""
+    labels = _as_str_tuple(raw, "labels", where, problems)
+    if kind in ("classification", "soft_label", "perspectivist"):
+        if len(labels) < 2:
+            problems.append(Problem(where, "'labels' must list at least two labels", found=repr(list(labels))))
+        if len(set(labels)) != len(labels):
+            problems.append(Problem(where, "'labels' has duplicates", found=repr(list(labels))))
+    return labels
+
+
+def _checked_metrics(kind, scale, raw, where: str, problems: List[Problem]) -> Tuple[str, ...]:
+    """The track's ``metrics``: the kind's defaults when absent, else only metrics that apply to it."""
+    metrics = _as_str_tuple(raw, "metrics", where, problems)
+    allowed = DEFAULT_METRICS.get((kind, scale if kind in ("soft_label", "perspectivist") else None))
+    if allowed and not metrics:
+        return allowed
+    if allowed:
+        for m in metrics:
+            if m not in allowed:
+                problems.append(Problem(where, f"metric '{m}' does not apply to this track",
+                                        expected=" | ".join(allowed)))
+    return metrics
 
 
 def tracks_from_list(raw: Sequence[dict], where: str = "tracks") -> List[Track]:

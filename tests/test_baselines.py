@@ -140,13 +140,21 @@ def test_most_frequent_perspectivist_overall_tie_goes_to_the_first_label_met():
     assert MostFrequent(dict(MP, seed=0)).fit(train).predict([{"id": "x", "annotators": ["Z"]}]) == [["1"]]
 
 
-def test_most_frequent_multilabel_annotators_repeat_their_usual_set():
+def test_most_frequent_multilabel_decides_each_label_separately():
+    """The 2025 starter kit's definition (metrics.md §6): per annotator and label, the 0/1 value met
+    most often (ties: the value met first); written label-major."""
     train = [annotated("1", [("A", ["neutral", "entailment"]), ("B", ["contradiction"])]),
              annotated("2", [("A", ["entailment", "neutral"]), ("B", ["neutral"])])]
     model = MostFrequent(track("perspectivist", VEN, "multilabel")).fit(train)
-    # A chose {entailment, neutral} twice; B's two sets tie and {contradiction} came first
-    assert model.predict([{"id": "x", "annotators": ["A", "B"]}]) == [[["entailment", "neutral"],
-                                                                       ["contradiction"]]]
+    # A: entailment and neutral twice each. B: contradiction 1 then 0 (tie: 1), entailment 0, 0,
+    # neutral 0 then 1 (tie: 0)
+    assert model.predict([{"id": "x", "annotators": ["A", "B"]}]) == [[[0, 1], [1, 0], [1, 0]]]
+    # the most frequent *set* would be {contradiction} (each set once, that one first); per label,
+    # contradiction (2 of 3) and entailment (2 of 3) are both chosen
+    train = [annotated(str(k), [("C", labels)]) for k, labels in
+             enumerate([["contradiction"], ["entailment"], ["contradiction", "entailment"]])]
+    model = MostFrequent(track("perspectivist", VEN, "multilabel")).fit(train)
+    assert model.predict([{"id": "x", "annotators": ["C"]}]) == [[[1], [1], [0]]]
 
 
 def test_most_frequent_refuses_an_empty_training_split():

@@ -1,6 +1,7 @@
 """The benchmark's parts, at a tiny size (the benchmark itself, benchmarks/run.py, is not a test):
 its synthetic phases score, its per-item loops compute the kit's metrics, its targets are checked."""
 
+import dataclasses
 import math
 
 import pytest
@@ -25,7 +26,7 @@ def test_synthetic_phases_score_and_loops_agree_with_the_kit(name, tmp_path):
     scores = result.tracks["t"].scores
     assert set(scores) == set(spec.tracks[0].metrics) and all(math.isfinite(v) for v in scores.values())
     assert floor.read_phase(tmp_path / "ref", tmp_path / "res", spec.tracks) == 300
-    gold = build_gold(spec.tracks[0], read_items(tmp_path / "ref" / "d.jsonl"), "gold")
+    gold = build_gold(spec.tracks[0], read_items(tmp_path / "ref" / "d.jsonl", texts=False), "gold")
     pred = read_prediction(tmp_path / "res" / "t.tsv", "t.tsv", gold)
     for metric in spec.tracks[0].metrics:
         if metric in loops.LEWIDI_METRICS:
@@ -52,3 +53,21 @@ def test_every_missed_target_is_reported():
     assert len(misses) == 7
     assert report.check_targets([good], 700.0, complete=False) == []
     assert "| c | 1 |" in report.render_table([good])
+
+
+def test_a_case_may_set_its_own_time_and_memory_targets():
+    row = {"case": "ranking", "items": 1, "seconds": 31.0, "peak_mb": 650.0, "seconds_max": 30.0,
+           "peak_mb_max": 600.0}
+    misses = report.check_targets([row], 100.0)
+    assert misses == ["ranking: peak memory 650 MB >= 600 MB", "ranking: 31.0 s > 30 s"]
+    assert report.check_targets([dict(row, seconds=29.0, peak_mb=500.0)], 100.0) == []
+
+
+def test_the_ranking_case_runs_at_a_tiny_size(tmp_path, monkeypatch):
+    from benchmarks import ranking
+    monkeypatch.setattr(ranking, "N_SYSTEMS", 4)
+    monkeypatch.setattr(ranking, "RESAMPLES", 50)
+    monkeypatch.setattr(ranking, "TRACKS", {name: dataclasses.replace(case, n_items=120)
+                                            for name, case in ranking.TRACKS.items()})
+    (row,) = ranking.ranking_case(tmp_path)
+    assert row["seconds"] > 0 and "6 paired tests" not in row["detail"] and "24 paired tests" in row["detail"]

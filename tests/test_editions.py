@@ -26,7 +26,8 @@ from conftest import shared_checker
 from judgekit.bundle.build import build
 from judgekit.bundle.check import check_bundle
 from judgekit.bundle.edition import load_edition
-from judgekit.formats.write import gold_as_values, write_prediction
+from judgekit.formats.write import write_prediction
+from judgekit.gold import gold_as_values
 from judgekit.programs.run_local import run_once
 from judgekit.scoring import load_gold
 from judgekit.spec import read_spec
@@ -264,8 +265,59 @@ def test_lewidi2025_accepts_the_file_names_participants_used(built, tmp_path):
     assert_scores(run_once(tree, str(submission), "evaluation"), perfect_scores(tree, "evaluation"))
 
 
-def test_sts2017_accepts_semeval_output_files_in_positional_form(built, tmp_path):
-    """SemEval-2017 output files: one score per line in input order, with a confidence column."""
+LEWIDI_KEYS = {"csc": ("CSC", "awd", "anad"), "mp": ("MP", "amd", "error_rate"),
+               "par": ("Paraphrase", "awd", "anad"), "ven": ("VariErrNLI", "mamd", "mer")}
+
+
+def _official_baseline_scores(split: str):
+    """The starter kit's most-frequent baseline in the official file layouts, and the official values
+    of its 8 files (``tests/lewidi_official.py``: the definitions as plain Python, not the kit)."""
+    import lewidi_official as official
+    files, expected = {}, {}
+    for key, (dataset, soft_metric, pe_metric) in LEWIDI_KEYS.items():
+        train, test = official.load(dataset, "train"), official.load(dataset, split)
+        soft = official.baseline_soft(train, dataset)
+        per, fallback = official.baseline_pe(train, dataset)
+        rows = {i: official.pe_row(r, dataset, per, fallback) for i, r in test.items()}
+        files[f"{key}_soft"] = "".join(f"{i}\t{json.dumps(soft)}\n" for i in test)
+        files[f"{key}_pe"] = "".join(f"{i}\t{json.dumps(row)}\n" for i, row in rows.items())
+        expected[f"{key}_soft_{soft_metric}"] = official.soft_score(
+            [official.soft_gold(r, dataset) for r in test.values()], [soft] * len(test), dataset)
+        expected[f"{key}_pe_{pe_metric}"] = official.pe_score(
+            [official.pe_gold(r, dataset) for r in test.values()], list(rows.values()), dataset)
+    return files, expected
+
+
+def test_lewidi2025_official_files_score_the_official_values(built, tmp_path):
+    """All 8 files of the test phase, as the 2025 starter kit wrote them, under long and short names."""
+    tree = built("lewidi2025").tree
+    files, expected = _official_baseline_scores("test")
+    names = {"csc_soft": "CSC_test_soft.tsv", "csc_pe": "csc_test_pe.tsv", "mp_soft": "mp_test_soft.tsv",
+             "mp_pe": "MP_test_pe.tsv", "par_soft": "Paraphrase_test_soft.tsv", "par_pe": "par_test_pe.tsv",
+             "ven_soft": "VariErrNLI_test_soft.tsv", "ven_pe": "VariErrNLI_test_pe.tsv"}
+    submission = tmp_path / "res.zip"
+    with zipfile.ZipFile(submission, "w") as zf:
+        for track_id, text in files.items():
+            zf.writestr(names[track_id], text)
+    scores = run_once(tree, str(submission), "evaluation")
+    assert {k: round(scores[k], 5) for k in expected} == {k: round(v, 5) for k, v in expected.items()}
+
+
+def test_lewidi2025_most_frequent_baseline_gives_the_starter_kit_numbers(built):
+    """The kit's own baseline on the practice phase (dev) against the official values, all 8 columns;
+    VariErrNLI's are the published MAMD 0.65292 and MER 0.31500 (metrics.md §6)."""
+    tree = built("lewidi2025").tree
+    _, expected = _official_baseline_scores("dev")
+    scores = run_once(tree, "baseline:most_frequent", "practice")
+    assert {k: round(scores[k], 5) for k in expected} == {k: round(v, 5) for k, v in expected.items()}
+    assert (round(scores["ven_soft_mamd"], 5), round(scores["ven_pe_mer"], 5)) == (0.65292, 0.315)
+
+
+@pytest.mark.parametrize("integers", [False, True], ids=["decimals", "integers"])
+def test_sts2017_accepts_semeval_output_files_in_positional_form(built, tmp_path, integers):
+    """SemEval-2017 output files: one score per line in input order, with a confidence column. The
+    track's ids are "0".."249", so integer scores look like ids: the file is still positional."""
+    import numpy as np
     tree = built("sts2017").tree
     spec = read_spec(tree / "reference_data" / "evaluation")
     golds = load_gold(spec, tree / "reference_data" / "evaluation")
@@ -273,11 +325,16 @@ def test_sts2017_accepts_semeval_output_files_in_positional_form(built, tmp_path
     submission = tmp_path / "res.zip"
     with zipfile.ZipFile(submission, "w") as zf:
         for track_id, name in files.items():
-            lines = "".join(f"{score:.2f}\t100\n" for score in golds[track_id].gold)
+            assert golds[track_id].ids[:3] == ["0", "1", "2"]
+            lines = "".join((f"{round(score)}\t{50 + k % 50}\r\n" if integers else f"{score:.2f}\t100\n")
+                            for k, score in enumerate(golds[track_id].gold))
             zf.writestr(name, lines)
     scores = run_once(tree, str(submission), "evaluation")
     for track_id in files:
-        assert scores[f"{track_id}_pearson"] == pytest.approx(1.0, abs=1e-9)
+        gold = golds[track_id].gold
+        expected = np.corrcoef(np.array([round(s) for s in gold], dtype=float), gold)[0, 1] if integers else 1.0
+        assert scores[f"{track_id}_pearson"] == pytest.approx(expected, abs=1e-9)
+        assert expected > 0.9
 
 
 # --- what is public --------------------------------------------------------------------------------
@@ -289,7 +346,7 @@ def test_practice_gold_is_not_in_the_starting_kit_when_it_would_reveal_test_gold
     assert not (tree / "starting_kit" / "reference_data").exists()
     if name == "sts2017":
         test_pairs = {tuple(json.loads(line)["texts"]) for line in
-                      (tree / "reference_data" / "evaluation" / "sts_en_en.jsonl").read_text().splitlines()}
+                      (tree / "input_data" / "evaluation" / "sts_en_en.jsonl").read_text().splitlines()}  # texts are public
         for path in (tree / "input_data").rglob("*.train.jsonl"):
             for line in path.read_text(encoding="utf-8").splitlines():
                 assert tuple(json.loads(line)["texts"]) not in test_pairs, path
@@ -301,3 +358,42 @@ def test_lewidi2025_trains_csc_and_mp_from_the_practice_phase_zip(built):
     counts = {name: len((inputs / f"{name}.train.jsonl").read_text(encoding="utf-8").splitlines())
               for name in ("csc", "mp", "par", "ven")}
     assert counts == {"csc": 5628, "mp": 12017, "par": 400, "ven": 388}
+
+
+# --- the participant's path through the phases ------------------------------------------------------
+
+def test_starting_kit_explains_what_it_can_do_for_the_evaluation_phase(built, tmp_path, capsys):
+    """The kit holds no evaluation gold: run_local says so (exit 2), and the commands its README gives
+    predict the evaluation phase's public data and check a result zip for it, without scores."""
+    from judgekit.programs.run_local import main as run_local_main
+    tree = built("default").tree
+    kit = tree / "starting_kit"
+    assert run_local_main([str(kit), "baseline:random", "--phase", "evaluation"]) == 2
+    assert capsys.readouterr().err == (
+        "run_local.py: the submission was not accepted:\n--phase evaluation: this starting kit holds only the "
+        "phases whose gold is public, so it cannot score this one; expected --phase practice. To check the format "
+        "and coverage of your files for that phase without scores, download the phase's public data (Files tab "
+        "on the platform) and run: python3 ingestion_program/ingest.py PHASE_DATA checked YOUR_SUBMISSION (a "
+        "result zip or a folder with model.py)\n")
+    readme = (kit / "README.md").read_text(encoding="utf-8")
+    assert "python3 ingestion_program/ingest.py EVALUATION_DATA checked my_submission.zip" in readme
+    public = tree / "input_data" / "evaluation"  # what the Files tab gives for the evaluation phase
+    ingest = [sys.executable, str(kit / "ingestion_program" / "ingest.py")]
+    made = subprocess.run(ingest + [str(public), str(tmp_path / "predictions"), "--baseline", "cosine_bow"],
+                          capture_output=True, text=True, timeout=600)
+    assert made.returncode == 0, made.stderr
+    submission = tmp_path / "sub.zip"
+    with zipfile.ZipFile(submission, "w") as zf:
+        for path in sorted((tmp_path / "predictions").glob("*.tsv")):
+            zf.write(path, path.name)
+    checked = subprocess.run(ingest + [str(public), str(tmp_path / "checked"), str(submission)],
+                             capture_output=True, text=True, timeout=600)
+    assert checked.returncode == 0, checked.stderr
+    assert "result submission: predictions written for track(s)" in checked.stdout
+    bad = tmp_path / "bad.zip"
+    with zipfile.ZipFile(bad, "w") as zf:
+        zf.writestr("en-en.tsv", (tmp_path / "predictions" / "en_en.tsv").read_text(encoding="utf-8"))
+    refused = subprocess.run(ingest + [str(public), str(tmp_path / "refused"), str(bad)],
+                             capture_output=True, text=True, timeout=600)
+    assert refused.returncode == 2
+    assert refused.stderr.rstrip().endswith("File 'en-en.tsv' was probably meant for track 'en_en': name it en_en.tsv")

@@ -109,7 +109,8 @@ def test_broken_input_data_under_a_code_submission_is_the_bundle_s(tmp_path, cap
 
 
 def test_a_non_utf8_folder_name_does_not_crash_the_results_page(tmp_path):
-    from judgekit.formats.write import gold_as_values, write_prediction
+    from judgekit.formats.write import write_prediction
+    from judgekit.gold import gold_as_values
     from judgekit.scoring import load_gold
     from judgekit.spec import read_spec
     ref = REPO / "reference_data" / "practice"

@@ -251,10 +251,12 @@ def tmp_sts17(tmp_path, inputs, gold):
 
 def assert_located(error: ConfigError, file_name: str, lines):
     """Exactly ``lines`` are reported, each in ``file_name``, and the message shows each location."""
-    assert sorted(p.line for p in error.problems) == sorted(lines)
-    for problem in error.problems:
+    assert sorted(line for p in error.problems for line in (p.lines or (p.line,))) == sorted(lines)
+    for problem in error.problems:  # the same problem on several lines is one message listing them
         assert Path(problem.file).name == file_name
-        assert f"{file_name}, line {problem.line}" in str(error)
+        shown = f"{file_name}, line {problem.line}" if problem.count == 1 else \
+            f"{file_name}: {problem.message}, on {problem.count} lines (lines {', '.join(map(str, problem.lines))}"
+        assert shown in str(error)
 
 
 def test_sts_wrong_field_count_names_file_and_lines(tmp_path):

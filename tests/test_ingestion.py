@@ -360,8 +360,48 @@ def test_prediction_lines_soft_and_perspectivist_forms():
         ["a\t[[0.75, 0.25], [0.0, 1.0], [1.0, 0.0]]"]
     persp = track_from_dict({"id": "p", "kind": "perspectivist", "scale": "multilabel", "dataset": "v",
                              "labels": VEN})
+    # written label-major (the LeWiDi 2025 layout): per label, a 0/1 per annotator (x, y)
     assert prediction_lines(persp, items, [[["neutral", "contradiction"], ["entailment"]]], "t") == \
-        ['a\t[["contradiction", "neutral"], ["entailment"]]']
+        ["a\t[[1, 0], [0, 1], [1, 0]]"]
+    assert prediction_lines(persp, items, [[[1, 0], [0, 1], [1, 0]]], "t") == ["a\t[[1, 0], [0, 1], [1, 0]]"]
     with pytest.raises(SubmissionError) as info:
         prediction_lines(persp, items, [[["neutral"]]], "t")
-    assert "wrong number of annotator labels" in str(info.value) and "found 1 labels" in str(info.value)
+    assert "wrong number of annotator entries" in str(info.value) and "found 1 entries" in str(info.value)
+
+
+# ---------------------------------------------------------------- skipping a track
+
+SKIPPING_MODEL = '''
+class Model:
+    def __init__(self, track):
+        self.track = track
+    def fit(self, train_items):
+        pass
+    def predict(self, items):
+        if self.track["id"] in SKIPPED:
+            return None
+        return [2.5 + (len(it["texts"][0]) % 3) for it in items]
+'''
+
+
+def test_a_code_submission_may_skip_a_track(tmp_path, capfd):
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    submission = write_submission(tmp_path / "sub", "SKIPPED = {'nli'}\n" + SKIPPING_MODEL)
+    out = tmp_path / "out"
+    assert main([str(phase["input"]), str(out), str(submission)]) == 0
+    assert "note: track nli: predict() returned None, so the track is not submitted" in capfd.readouterr().out
+    assert status_of(out)["tracks"] == ["sts"] and not (out / "nli.tsv").exists()
+    scored = run_scoring_program(tmp_path, out)
+    assert scored.returncode == 0
+    assert "note: tracks not covered by this submission: nli" in scored.stdout
+
+
+def test_a_code_submission_that_skips_every_track_is_refused(tmp_path, capfd):
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    submission = write_submission(tmp_path / "sub", "SKIPPED = {'nli', 'sts'}\n" + SKIPPING_MODEL)
+    out = tmp_path / "out"
+    assert main([str(phase["input"]), str(out), str(submission)]) == 2
+    assert capfd.readouterr().err.endswith(
+        "ingestion program: the submission was not accepted:\nmodel.py: predict() returned None for every track, "
+        "so nothing can be scored. Return one prediction per item for at least one track\n")
+    assert status_of(out)["status"] == "failed"

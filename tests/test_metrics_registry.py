@@ -14,7 +14,11 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 
-from judgekit.metrics import HIGHER, LOWER, REGISTRY, PerAnnotator, round5
+from judgekit.metrics import (BOOTSTRAP, HIGHER, LOWER, MEAN, MOMENTS, ONE_HOT, REGISTRY, WILCOXON, WILLIAMS,
+                              PerAnnotator, round5)
+from judgekit.stats.bootstrap import bootstrap_scores, resample_draws, systems_bootstrap_scores
+from judgekit.stats.paired import choose_test, per_item_losses
+from judgekit.metrics.base import item_order_sum
 
 #: metric name -> the family of inputs it takes; a new metric must be added here
 FAMILY = {
@@ -182,7 +186,7 @@ def test_from_stats_on_stacked_sums_equals_per_row_calls(name, data):
     one_by_one = np.array([float(metric.from_stats(row, n)) for row in sums])
     assert stacked.shape == (len(resamples),)
     np.testing.assert_array_equal(stacked, one_by_one)
-    whole = float(metric.from_stats(stats.sum(axis=0), n))
+    whole = float(metric.from_stats(item_order_sum(stats), n))
     value = metric.score(*case.arrays()).value
     assert value == (whole if math.isfinite(whole) else 0.0)
 
@@ -240,3 +244,77 @@ def test_the_worst_value_is_reached_by_the_worst_prediction(k):
     for name, metric in REGISTRY.items():
         value = metric.score(*worst_case(name)).value
         assert value == pytest.approx(metric.worst(k), abs=1e-12), name
+
+
+# --- the facts a registration carries, which the statistics layer asks instead of naming metrics ----
+
+@pytest.mark.parametrize("name", METRIC_NAMES)
+@PROPERTY_SETTINGS
+@given(data=st.data())
+def test_the_stats_form_describes_what_item_stats_returns(name, data):
+    case = data.draw(cases(name))
+    metric = REGISTRY[name]
+    stats = np.asarray(metric.item_stats(*case.arrays()), dtype=float)
+    assert stats.ndim == 2 and stats.shape[0] == len(case.gold_items)
+    losses = per_item_losses(metric, stats)
+    if metric.stats_form == MEAN:  # the score is the mean of the one column (LeWiDi: rounded to 5 places)
+        assert stats.shape[1] == 1 and metric.has_item_losses
+        value = metric.score(*case.arrays()).value
+        assert abs(value - stats[:, 0].mean()) <= 5e-6 + 1e-12
+        oriented = -losses if metric.higher_is_better else losses
+        np.testing.assert_array_equal(oriented, stats[:, 0])
+    else:
+        assert losses is None and not metric.has_item_losses
+    if metric.stats_form == ONE_HOT:
+        assert ((stats == 0.0) | (stats == 1.0)).all() and (stats.sum(axis=1) == 1.0).all()
+    if metric.stats_form == MOMENTS:
+        assert stats.shape[1] > 1
+
+
+@pytest.mark.parametrize("name", METRIC_NAMES)
+def test_the_significance_test_is_the_registered_one_and_applies(name):
+    metric = REGISTRY[name]
+    assert choose_test(name, "auto") == (metric.significance, None)
+    if metric.significance == WILCOXON:
+        assert metric.has_item_losses and not metric.higher_is_better
+    if metric.significance == WILLIAMS:  # Williams' test is for Pearson r: the registered from_stats is r
+        gold, pred = np.array([1.0, 2.0, 4.0, 3.0, 5.0]), np.array([2.0, 1.0, 4.0, 5.0, 3.0])
+        stats = metric.item_stats(gold, pred)
+        assert float(metric.from_stats(stats.sum(axis=0), 5)) == pytest.approx(np.corrcoef(gold, pred)[0, 1])
+    wilcoxon_chosen, note = choose_test(name, WILCOXON)
+    assert (wilcoxon_chosen == WILCOXON) == metric.has_item_losses and (note is None) == metric.has_item_losses
+    williams_chosen, note = choose_test(name, WILLIAMS)
+    assert (williams_chosen == WILLIAMS) == (metric.significance == WILLIAMS)
+    assert choose_test(name, BOOTSTRAP) == (BOOTSTRAP, None)
+
+
+@pytest.mark.parametrize("name", METRIC_NAMES)
+@PROPERTY_SETTINGS
+@given(data=st.data())
+def test_bootstrap_sums_by_the_registered_form_equal_plain_resampled_sums(name, data):
+    case = data.draw(cases(name))
+    metric = REGISTRY[name]
+    stats = np.asarray(metric.item_stats(*case.arrays()), dtype=float)
+    seed = data.draw(st.integers(0, 2 ** 31 - 1))
+    (raw,) = bootstrap_scores([(metric, stats)], 7, seed)
+    draws = np.concatenate(list(resample_draws(stats.shape[0], 7, seed)))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        plain = np.array([float(metric.from_stats(stats[row].sum(axis=0), stats.shape[0])) for row in draws])
+    np.testing.assert_allclose(raw, plain, rtol=0, atol=1e-9)
+
+
+@pytest.mark.parametrize("name", METRIC_NAMES)
+@PROPERTY_SETTINGS
+@given(data=st.data())
+def test_systems_summed_side_by_side_equal_each_system_alone(name, data):
+    """A ranking's one matrix product per chunk gives each system's resampled scores (to rounding)."""
+    metric = REGISTRY[name]
+    case = data.draw(cases(name))
+    # a second system on the same gold: the predictions in another order (per annotator, within the item)
+    flipped = [row[::-1] for row in case.pred_items] if case.family.startswith("annotator") else case.pred_items[::-1]
+    other = Case(name, case.family, case.n_labels, case.gold_items, flipped)
+    stats = [np.asarray(metric.item_stats(*c.arrays()), dtype=float) for c in (case, other)]
+    together = systems_bootstrap_scores(metric, stats, 9, 5)
+    for s, raw in zip(stats, together):
+        (alone,) = bootstrap_scores([(metric, s)], 9, 5)
+        np.testing.assert_allclose(raw, alone, rtol=0, atol=1e-9)

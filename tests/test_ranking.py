@@ -15,6 +15,7 @@ import pytest
 from scipy import stats as sps
 
 from judgekit.formats.items import public_view, write_items
+from judgekit.metrics import get as get_metric
 from judgekit.programs.rank import main as rank_main
 from judgekit.stats.ranking import OverallRow, RankedSystem, TrackRanking, order_best_first, rank_overall, tie_groups
 from judgekit.stats.tables import RankingReport, latex_escape, render_csv, render_latex, render_markdown
@@ -352,3 +353,40 @@ def test_sts2017_published_cosine_baseline_and_overall_order(sts2017):
     assert [r["rank"] for r in overall[:3]] == ["1", "2", "3"]
     assert float(overall[0]["mean_rank"]) == 1.0
     assert "**" in (out / "ranking.md").read_text()
+
+
+def test_gold_loaded_once_and_shared_resamples_give_per_submission_results(small_phase):
+    """The ranking tool reads the gold once and draws each track's resamples once for all systems;
+    every score and per-item statistic equals scoring each submission on its own, and every p-value
+    and interval testing each pair on its own draws (to the rounding of a matrix product's sums)."""
+    from judgekit.programs.rank import find_submissions, score_all, score_submission
+    from judgekit.spec import read_spec
+    from judgekit.stats.bootstrap import interval
+    from judgekit.stats.ranking import compare_systems, rank_track
+
+    ref, subs, _ = small_phase
+    spec = read_spec(ref)
+    results, failures = score_all(find_submissions(subs), spec, ref)
+    assert sorted(results) == ["folder_run", "good", "sim_only", "weak"] and len(failures) == 3
+    for name, path in find_submissions(subs):
+        if name not in results:
+            continue
+        alone = score_submission(path, spec, ref)  # reads the gold itself
+        assert alone.scores() == results[name].scores()
+        for tid, tr in alone.tracks.items():
+            for metric, stats in tr.stats.items():
+                np.testing.assert_array_equal(stats, results[name].tracks[tid].stats[metric])
+    for track in spec.tracks:
+        for test in ("bootstrap", "auto"):
+            ranking = rank_track(track, results, test, 0.05, 150, 11)
+            submitted = {n: r.tracks[track.id] for n, r in results.items() if track.id in r.tracks}
+            best = ranking.rows[0].system
+            for row in ranking.rows:
+                tr = submitted[row.system]
+                alone = interval(get_metric(ranking.metric), tr.stats[ranking.metric], row.value, 150, 11)
+                assert (row.interval.low, row.interval.high) == pytest.approx((alone.low, alone.high), abs=1e-12)
+                assert (row.interval.resamples, row.interval.seed, row.interval.undefined) == \
+                    (alone.resamples, alone.seed, alone.undefined)
+                if row.system != best:
+                    alone = compare_systems(ranking.test, ranking.metric, submitted[best], tr, 150, 11)
+                    assert abs(row.p_value - alone.p_value) <= 1 / 151  # a resample on the boundary at most

@@ -120,7 +120,8 @@ def test_result_zip_with_a_top_folder_runs_through_both_steps(tmp_path):
     """As on Codabench, the worker copies the result files to the prediction output beside the
     ingestion program's own checked copies; only the latter are scored."""
     import zipfile
-    from judgekit.formats.write import gold_as_values, write_prediction
+    from judgekit.formats.write import write_prediction
+    from judgekit.gold import gold_as_values
     from judgekit.scoring import load_gold
     from judgekit.spec import read_spec
     ref = REPO / "reference_data" / "practice"

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from judgekit.formats.items import write_items
-from judgekit.formats.write import gold_as_values, write_prediction
+from judgekit.formats.write import write_prediction
+from judgekit.gold import gold_as_values
 from judgekit.gold import build_gold
 from judgekit.metrics import get as get_metric
 from judgekit.spec import TaskSpec, write_spec

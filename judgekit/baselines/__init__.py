@@ -28,10 +28,14 @@ A code submission is a folder (or a zip of its contents) holding ``model.py``, w
   soft_label     multilabel      a list of K pairs [P(not chosen), P(chosen)], one per label
   perspectivist  categorical,    a list of labels, one per entry of the item's ``annotators``,
                  ordinal         in that order
-  perspectivist  multilabel      a list of label lists, one per annotator
+  perspectivist  multilabel      K lists of 0/1, one per label, each with one entry per
+                                 annotator (label-major, as LeWiDi 2025); or a list of label
+                                 lists, one per annotator
   ============== =============== =============================================================
 
-  numpy arrays and numpy numbers are accepted wherever lists and floats are.
+  numpy arrays and numpy numbers are accepted wherever lists and floats are. ``predict`` may
+  return ``None`` to skip a track: it is then reported as not submitted, as a result submission
+  without that track's file.
 
 The ingestion program (``judgekit.programs.ingest``) runs the model in a child process under the
 phase's time limit, checks every value with the same parsers as the scoring program and writes

@@ -17,7 +17,8 @@ from typing import Callable, Dict, List, Optional
 import numpy as np
 
 from ..errors import ProblemCollector, SubmissionError
-from ..formats.values import ValueProblem, parse_label, parse_number, parse_per_annotator, parse_soft
+from ..formats.annotators import parse_per_annotator
+from ..formats.values import ValueProblem, parse_label, parse_number, parse_soft
 from ..tracks import Track
 
 MODEL_FILE = "model.py"
@@ -188,8 +189,8 @@ def canonical_value(track: Track, item: dict, value, index: Dict[str, int], note
         return json.dumps(parse_soft(_as_json(value), track, notes).tolist())
     annotators = [str(a) for a in (item.get("annotators") or [])]
     parsed = parse_per_annotator(_as_json(value), track, annotators)
-    if track.scale == "multilabel":
-        labels = [[label for label, chosen in zip(track.labels, row) if chosen] for row in parsed]
+    if track.scale == "multilabel":  # label-major, the LeWiDi 2025 layout: per label a 0/1 per annotator
+        labels = parsed.T.astype(int).tolist() if len(parsed) else [[] for _ in track.labels]
     else:
         labels = [track.labels[int(i)] for i in parsed]
     return json.dumps(labels, ensure_ascii=False)

@@ -6,8 +6,10 @@
 - soft labels: the bin-wise mean of the training soft labels;
 - perspectivist: each annotator's most frequent training label, ties broken by the label met first
   in that annotator's training history; annotators unseen in training get the most frequent
-  label over all training annotations (ties: the first met). On multilabel tracks an annotator's
-  "label" is the whole set of labels they chose.
+  label over all training annotations (ties: the first met). On multilabel tracks each label is
+  decided separately, as the LeWiDi 2025 starter kit does: for annotator k and label j, the 0/1
+  value k's training items give most often (1 = k chose j; ties: the value met first in k's
+  history); the prediction is written label-major (one 0/1 vector per label).
 """
 
 from __future__ import annotations
@@ -37,11 +39,18 @@ class MostFrequent(BaselineModel):
             if not gold.scored.any():
                 raise ValueError(f"track '{self.track.id}': no training item has annotations")
             self.constant = as_plain(np.mean(gold.gold[gold.scored], axis=0))  # unannotated rows are zeros
+        elif self.multilabel:
+            rows = annotator_rows(gold)
+            self.per_label = [AnnotatorMajority((name, key[j]) for _, name, key in rows)
+                              for j in range(len(self.track.labels))]
         else:
             self.majority = AnnotatorMajority((name, key) for _, name, key in annotator_rows(gold))
         return self
 
     def predict(self, items: List[dict]) -> list:
+        if self.kind == "perspectivist" and self.multilabel:
+            return [[[majority.label(a) for a in item_annotators(item)] for majority in self.per_label]
+                    for item in items]
         if self.kind == "perspectivist":
             return [[self.label_of(self.majority.label(a)) for a in item_annotators(item)] for item in items]
         return [self.constant for _ in items]

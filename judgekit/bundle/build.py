@@ -20,9 +20,9 @@ import yaml
 from .. import __version__
 from ..assets import PACKAGE, kit_root
 from ..errors import ConfigError, Problem
-from ..formats.items import public_view, write_items
-from ..formats.write import gold_as_values, write_prediction
-from ..gold import build_gold
+from ..formats.items import public_view, reference_view, write_items
+from ..formats.write import write_prediction
+from ..gold import build_gold, gold_as_values
 from ..importers import load_split, missing_releases
 from ..metrics import get as get_metric
 from ..scoring import load_gold, score_folder
@@ -121,7 +121,7 @@ def write_phase_data(edition: Edition, data: EditionData, phase: Phase, root: Pa
     write_spec(inp, spec)
     for dataset in sorted({t.dataset for t in edition.tracks}):
         items = data.splits[phase.split][dataset]
-        write_items(ref / f"{dataset}.jsonl", items)
+        write_items(ref / f"{dataset}.jsonl", [reference_view(it) for it in items])  # texts are public inputs
         write_items(inp / f"{dataset}.jsonl", [public_view(it) for it in items])
         write_items(inp / f"{dataset}.train.jsonl", data.splits["train"].get(dataset, []))
 

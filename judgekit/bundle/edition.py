@@ -16,6 +16,7 @@ from typing import Dict, List, Optional
 
 from ..confine import path_problem, slug_problem
 from ..errors import ConfigError, Problem
+from ..stats.bootstrap import DEFAULT_SEED
 from ..spec import PHASES, TaskSpec, check_primary_direction
 from ..tracks import Track, tracks_from_list
 from .columns import column_title_problems
@@ -71,7 +72,7 @@ class Edition:
     docker_image: str = DEFAULT_IMAGE
     leaderboard: Dict[str, str] = field(default_factory=dict)
     baselines: List[str] = field(default_factory=lambda: ["random", "most_frequent", "cosine_bow"])
-    seed: int = 12345
+    seed: int = DEFAULT_SEED
     bootstrap_resamples: int = 1000  # behind the detailed results' 95% intervals; 0 turns them off
     public_files: List[str] = field(default_factory=list)
     contact_email: Optional[str] = None
@@ -291,7 +292,7 @@ def load_edition(path: Path) -> Edition:
         problems.append(Problem(display, "unknown leaderboard submission_rule", expected=" | ".join(SUBMISSION_RULES),
                                 found=repr(rule)[:80]))
     pages = _check_files(raw, folder, display, problems)
-    seed = _int(raw, "seed", 12345, problems, display, maximum=MAX_SEED)
+    seed = _int(raw, "seed", DEFAULT_SEED, problems, display, maximum=MAX_SEED)
     queue = _queue(raw.get("queue"), problems, display)
     resamples = _int(raw, "bootstrap_resamples", 1000, problems, display, maximum=MAX_RESAMPLES)
     if problems:

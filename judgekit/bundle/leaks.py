@@ -71,7 +71,7 @@ def _candidates(root: Path) -> List[Path]:
 
 
 def _check_item_file(path: Path, display: str, problems: List[Problem]) -> None:
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), start=1):  # not splitlines: U+2028 is text
         if not line.strip():
             continue
         record = json.loads(line)
@@ -114,13 +114,14 @@ def _scan_content(path: Path, display: str, probes: list, problems: List[Problem
 def _scan_items(items: List[dict], display: str, hidden: Dict[str, HiddenSplit], problems: List[Problem]) -> None:
     """A public item file with gold fields (a starting kit's reference data, a training file, a public
     file) must not carry the hidden gold of most items of a track (e.g. dev and test share items), even
-    with some items left out. Items are the same when their id and texts are."""
+    with some items left out. Items are the same when their id and texts are (the id alone when the
+    public item has no texts, as reference data has none)."""
     by_id = {item["id"]: item for item in items}
     for track_id, split in hidden.items():
         shared = []
         for item in split.items:
             other = by_id.get(item["id"])
-            if other is not None and (other.get("texts") or []) == (item.get("texts") or []):
+            if other is not None and ("texts" not in other or other["texts"] == (item.get("texts") or [])):
                 shared.append((item, other))
         if len(shared) < LEAK_MIN_ITEMS:
             continue
@@ -155,7 +156,7 @@ def _scan_file(path: Path, display: str, hidden: Dict[str, HiddenSplit], probes:
         return
     if path.suffix == ".jsonl":
         try:
-            items = read_items(path, display)
+            items = read_items(path, display, texts=False)  # reference data holds no texts
         except (ConfigError, UnicodeDecodeError):
             items = None
         if items is not None:

@@ -34,7 +34,14 @@ def data_page(edition: Edition) -> str:
               f"one per label. Values must be finite and non-negative; each distribution must sum to 1 within "
               f"{SUM_TOLERANCE} (it is then renormalised).",
               "- **perspectivist**: a JSON list with one label per annotator, in the item's `annotators` order "
-              "(or an object annotator -> label). Multi-label tracks: per annotator a list of labels.", "",
+              "(or an object annotator -> label). Multi-label tracks take two layouts, told apart by type: "
+              "*label-major* (the LeWiDi 2025 layout, which the kit writes): one 0/1 vector per label in the "
+              "track's label order, each with one entry per annotator (1 = chosen), e.g. `[[0, 0], [1, 0], "
+              "[0, 1]]` for 2 annotators; or *annotator-major*: per annotator a list of labels, e.g. "
+              "`[[\"entailment\"], [\"neutral\"]]`. A row with one entry per name of the release's annotators "
+              "list (`annotators_listed`, a name repeated once per label given) is merged when the repeated "
+              "entries agree; a row with one entry per annotator of the dataset's whole pool is read by pool "
+              "position (as the 2025 baseline files were written); each with one warning per file.", "",
               "Files are UTF-8 (a byte-order mark and CRLF line ends are fine). Every error message names the "
               "file, the line or item id, what was expected and what was found."]
     return "\n".join(lines) + "\n"

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import fnmatch
 import os
+import re
 import stat
 import zipfile
 import zlib
@@ -224,6 +225,52 @@ def submission_files(folder: Path) -> List[PurePosixPath]:
 def _matches(track: Track, name: str) -> bool:
     lowered = name.lower()
     return any(fnmatch.fnmatchcase(lowered, pattern.lower()) for pattern in track.file_names)
+
+
+def _loose(name: str) -> str:
+    """A file name without extension, lower case, with '-', '.' and spaces as '_'."""
+    stem = name.rsplit(".", 1)[0] if "." in name else name
+    return re.sub(r"[-.\s]+", "_", stem.lower())
+
+
+def probable_track(name: str, tracks: Sequence[Track]) -> Optional[Track]:
+    """The track a file that matches none was probably meant for (``en-en.tsv`` for ``en_en``)."""
+    loose = _loose(PurePosixPath(name).name)
+    found = [t for t in tracks if any(fnmatch.fnmatchcase(loose, _loose(pattern)) for pattern in t.file_names)]
+    return found[0] if len(found) == 1 else None
+
+
+def ignored_file_note(name: str, tracks: Sequence[Track]) -> str:
+    """What a participant reads about a file no track claims."""
+    note = unused_file_note(name)
+    track = probable_track(name, tracks)
+    if track is not None:
+        note += f"; it was probably meant for track '{track.id}': name it {track.file_names[0]}"
+    return note
+
+
+def ignored_file_notes(unclaimed: Sequence[str], tracks: Sequence[Track], shown: int = 5) -> List[str]:
+    """The notes about files no track claims: one per near miss (at most ``shown``), one for the rest."""
+    near = [name for name in unclaimed if probable_track(name, tracks) is not None]
+    other = [name for name in unclaimed if name not in set(near)]
+    notes = [ignored_file_note(name, tracks) for name in near[:shown]]
+    if len(near) > shown:
+        notes.append(f"{len(near) - shown} more files named like a track's file were ignored")
+    if len(other) == 1:
+        notes.append(ignored_file_note(other[0], tracks))
+    elif other:
+        listed = ", ".join(repr(name) for name in other[:shown]) + (", ..." if len(other) > shown else "")
+        notes.append(f"{len(other)} files match no track and were ignored: {listed}")
+    return notes
+
+
+def naming_hint(unclaimed: Sequence[str], tracks: Sequence[Track]) -> str:
+    """How to name the files of a submission in which no file matched a track."""
+    for name in unclaimed:
+        track = probable_track(name, tracks)
+        if track is not None:
+            return f"file {name!r} was probably meant for track '{track.id}': name it {track.file_names[0]}"
+    return "name each file after its track (see the starting kit)"
 
 
 def locate_track_files(folder: Path, tracks: Sequence[Track]) -> Tuple[Dict[str, PurePosixPath], List[str]]:

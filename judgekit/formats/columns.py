@@ -16,7 +16,7 @@ import numpy as np
 
 from ..tracks import Track
 from .bulk import choice_rows, exact_codes, json_values, number_column
-from .values import SUM_TOLERANCE, _numeric_labels as values_numeric_labels
+from .values import SUM_TOLERANCE, numeric_labels
 
 #: Text that only JSON strings, booleans, null or objects contain: such values take the precise path.
 _NOT_NUMERIC_JSON = ('"', "true", "false", "null", "{")
@@ -98,15 +98,9 @@ def _per_annotator(track: Track, texts: List[str], counts: Sequence[int]) -> Opt
         return None
     if multilabel:
         return _choices(track, list(chain.from_iterable(parsed)))
-    table = {**_numeric_labels(track), **track.label_index()}
+    table = {**numeric_labels(track), **track.label_index()}
     codes = exact_codes(chain.from_iterable(parsed), table, sum(counts))
     return None if codes is None else (codes, 0)
-
-
-def _numeric_labels(track: Track) -> dict:
-    """Finite label value -> index, as ``values._numeric_labels`` (an ordinal prediction may give 3
-    for "3"); a number that overflowed to infinity must never find a label here."""
-    return {value: index for value, index in values_numeric_labels(track).items() if np.isfinite(value)}
 
 
 def _choices(track: Track, given: list) -> Optional[Tuple[np.ndarray, int]]:

@@ -21,7 +21,8 @@ from ..metrics import PerAnnotator
 from .bulk import NUMBER_CHARS, collector_paused, number_column
 from .columns import clean_values
 from .textfile import read_texts, safe_display, shorten
-from .values import ValueProblem, describe_value, parse_label, parse_number, parse_per_annotator, parse_soft
+from .annotators import RowFit, layout_warnings
+from .values import ValueProblem, annotator_entries, annotator_values, describe_value, parse_label, parse_number, parse_soft
 
 MAX_IDS_LISTED = 5
 
@@ -40,20 +41,46 @@ def _list_ids(ids: List[str]) -> str:
     return shown + (f" and {len(ids) - MAX_IDS_LISTED} more" if len(ids) > MAX_IDS_LISTED else "")
 
 
-def _looks_positional(lines: List[Tuple[int, str]], id_set) -> bool:
-    """SemEval positional: no line starts with an item id, every line has one or two fields, and
-    most first fields are numbers (so that a bad value is reported as such, at its line)."""
-    numbers = 0
-    for _, line in lines:
-        fields = line.split()
-        if not 1 <= len(fields) <= 2 or line.split("\t", 1)[0].strip() in id_set or fields[0] in id_set:
-            return False
-        try:
-            parse_number(fields[0])
-            numbers += 1
-        except ValueProblem:
-            pass
-    return 2 * numbers >= len(lines)
+HEADER_NAMES = ("id", "item", "item_id")
+
+
+def _layout(texts: List[str], gold: GoldTrack) -> str:
+    """How a file of a positional track is read, decided once for the whole file: "id", "positional"
+    or "ambiguous".
+
+    The first column is read as ids only when every value of it is a known id of the track, each
+    once (a header line aside): when ids are numbers ("0".."249"), integer scores and a confidence
+    column would otherwise pass for ids. Else the file is positional when every line holds one or
+    two fields and most first fields are numbers (so a bad value is reported at its line). A file
+    that fits both readings, with every id in its first column, no header line, and first-column
+    values that could also be scores on the 0-5 scale, is ambiguous.
+    """
+    body = texts[1:] if texts and texts[0].split("\t", 1)[0].strip().lower() in HEADER_NAMES else texts
+    firsts = [text.split("\t", 1)[0].strip() for text in body]
+    id_set = set(gold.ids)
+    as_ids = bool(body) and all(["\t" in text for text in body]) and len(set(firsts)) == len(firsts) \
+        and id_set.issuperset(firsts)
+    fields = [text.split() for text in texts]
+    numbers = sum(1 for row in fields if row and number_column(row[:1]) is not None)
+    as_positional = all([1 <= len(row) <= 2 for row in fields]) and 2 * numbers >= len(texts)
+    if as_ids and as_positional and len(firsts) == len(gold.ids) and body is texts:  # a header says "ids"
+        values = number_column(firsts)
+        if values is not None and ((values >= 0) & (values <= 5)).all():
+            return "ambiguous"
+    if as_ids:
+        return "id"
+    return "positional" if as_positional else "id"
+
+
+def _ambiguous(display: str, gold: GoldTrack) -> SubmissionError:
+    return SubmissionError.single(
+        display, "the file can be read two ways: its first column holds every item id once, and could "
+                 "also be the scores of a positional file",
+        expected=f"ID<TAB>SCORE lines (matched by id, e.g. {gold.ids[0]!r}<TAB>3.2) or one score per line "
+                 f"in input order (SemEval positional, an optional confidence column)",
+        found=f"{len(gold.ids)} lines of two numbers",
+        hint="write the ID<TAB>SCORE lines with a header line 'id<TAB>score' to mean ids, or give the "
+             "scores with decimals (3.0) to mean positional")
 
 
 def read_prediction(path: Path, display: str, gold: GoldTrack) -> Prediction:
@@ -71,11 +98,14 @@ def _read_prediction(path: Path, display: str, gold: GoldTrack) -> Prediction:
         return clean
     lines = list(zip(numbers, texts))
     id_set = {i: n for n, i in enumerate(gold.ids)}
-    if track.positional and _looks_positional(lines, id_set):
+    layout = _layout(texts, gold) if track.positional else "id"
+    if layout == "ambiguous":
+        raise _ambiguous(display, gold)
+    if layout == "positional":
         return _read_positional(lines, display, gold)
     header = lines[0][1].split("\t", 1)[0].strip().lower()
     warnings: List[str] = []
-    if header in ("id", "item", "item_id") and header not in id_set:
+    if header in HEADER_NAMES and header not in id_set:
         lines = lines[1:]
         warnings.append("the first line was read as a header and skipped")
     problems = ProblemCollector(display)
@@ -130,7 +160,7 @@ def _read_clean(numbers: Sequence[int], texts: List[str], gold: GoldTrack) -> Op
             return positional
     warnings: List[str] = []
     header = texts[0].split("\t", 1)[0].strip().lower()
-    if header in ("id", "item", "item_id") and header not in gold.ids:
+    if header in HEADER_NAMES and header not in gold.ids:
         texts = texts[1:]
         warnings.append("the first line was read as a header and skipped")
     pairs = [text.split("\t", 1) for text in texts]
@@ -161,7 +191,9 @@ def _clean_positional(numbers: Sequence[int], texts: List[str], gold: GoldTrack)
     if not joined.isascii() or joined.translate(NUMBER_CHARS).strip("\n"):
         return None  # only digits, signs, dots, exponents, spaces and tabs: no line can start with an id ...
     if any([not item_id.translate(NUMBER_CHARS) for item_id in gold.ids]):
-        return None  # ... unless an id is written like a number: the precise reader decides then
+        layout = _layout(texts, gold)  # ... unless an id is written like a number: then the file decides
+        if layout != "positional":
+            return False if layout == "id" else None
     fields = [text.split() for text in texts]
     if not all([1 <= len(row) <= 2 for row in fields]):
         return None
@@ -202,6 +234,8 @@ def _check_values(entries: List[Tuple[int, int, str]], gold: GoldTrack, problems
                   notes: List[str]) -> list:
     """Parse (item index, line number, text) entries; each bad value becomes a located problem."""
     track = gold.track
+    if track.kind == "perspectivist":
+        return _check_rows(entries, gold, problems, notes)
     index = track.label_index()
     out = []
     for k, number, text in entries:
@@ -212,8 +246,27 @@ def _check_values(entries: List[Tuple[int, int, str]], gold: GoldTrack, problems
                 out.append(parse_label(text, track, index))
             elif track.kind == "soft_label":
                 out.append(parse_soft(text, track, notes))
-            else:
-                out.append(parse_per_annotator(text, track, gold.annotators[k]))
+        except ValueProblem as p:
+            problems.add(p.message, line=number, item=gold.ids[k], expected=p.expected, found=p.found, hint=p.hint)
+            out.append(None)
+    return out
+
+
+def _check_rows(entries: List[Tuple[int, int, str]], gold: GoldTrack, problems: ProblemCollector,
+                notes: List[str]) -> list:
+    """Perspectivist rows: each row's entries first, then the file's layout (``RowFit``) from all
+    rows' lengths, then each row fitted to its item's annotators, then its labels read."""
+    parsed = {}
+    for k, number, text in entries:
+        try:
+            parsed[k] = annotator_entries(text, gold.track, gold.annotators[k])
+        except ValueProblem as p:
+            problems.add(p.message, line=number, item=gold.ids[k], expected=p.expected, found=p.found, hint=p.hint)
+    fit = RowFit.for_file(gold.annotators, gold.listed, {k: len(row) for k, row in parsed.items()})
+    out = []
+    for k, number, _ in entries:
+        try:
+            out.append(annotator_values(fit.fit(k, parsed[k], notes), gold.track) if k in parsed else None)
         except ValueProblem as p:
             problems.add(p.message, line=number, item=gold.ids[k], expected=p.expected, found=p.found, hint=p.hint)
             out.append(None)
@@ -227,6 +280,7 @@ def _parse_values(ordered: List[Tuple[int, str]], display: str, gold: GoldTrack,
     out = _check_values([(k, number, text) for k, (number, text) in enumerate(ordered)], gold, problems, notes)
     problems.raise_if_any()
     warnings.extend(_value_warnings(notes.count("renormalised"), notes.count("extra leading bin")))
+    warnings.extend(layout_warnings(notes))
     if track.kind in ("similarity",):
         return np.array(out, dtype=float)
     if track.kind == "classification":

@@ -10,8 +10,8 @@ from typing import Dict, List, Sequence
 
 import numpy as np
 
-from ..gold import split_multilabel
 from ..tracks import Track
+from .bulk import choice_row
 from .textfile import shorten
 
 #: Soft-label rows may sum to 1 within this tolerance; they are then renormalised (with a warning
@@ -24,6 +24,13 @@ class ValueProblem(Exception):
     def __init__(self, message: str, expected: str = None, found: str = None, hint: str = None):
         super().__init__(message)
         self.message, self.expected, self.found, self.hint = message, expected, found, hint
+
+
+def split_multilabel(annotation) -> List[str]:
+    """A multilabel annotation as a list of labels: a list, or a comma-separated string."""
+    if isinstance(annotation, list):
+        return [str(a).strip() for a in annotation]
+    return [part.strip() for part in str(annotation).split(",") if part.strip()]
 
 
 def _show(text: str, limit: int = 60) -> str:
@@ -95,21 +102,36 @@ def _finite(x) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
 
 
+def _loose_label(text: str) -> str:
+    return re.sub(r"[\s_-]+", "", str(text)).casefold()
+
+
+def outside_label_set(value, track: Track, shown: str) -> ValueProblem:
+    """The problem of a label outside the set, naming the label it probably meant (``Neutral``)."""
+    near = [label for label in track.labels if _loose_label(label) == _loose_label(value)]
+    hint = f"labels are matched exactly: write {near[0]!r} (case and spaces count)" if near else None
+    return ValueProblem("label outside the track's label set", expected="one of " + ", ".join(track.labels),
+                        found=shown, hint=hint)
+
+
 def parse_label(text: str, track: Track, index: Dict[str, int]) -> int:
     label = text.strip()
     if label not in index:
-        raise ValueProblem("label outside the track's label set",
-                           expected="one of " + ", ".join(track.labels), found=_show(text))
+        raise outside_label_set(label, track, _show(text))
     return index[label]
 
 
-def _numeric_labels(track: Track) -> Dict[float, int]:
+def numeric_labels(track: Track) -> Dict[float, int]:
+    """Finite label value -> index, for labels written as numbers (an ordinal prediction may give 3
+    for "3"); a number that overflowed to infinity never finds a label here."""
     out = {}
     for i, label in enumerate(track.labels):
         try:
-            out[float(label)] = i
+            value = float(label)
         except ValueError:
-            pass
+            continue
+        if math.isfinite(value):
+            out[value] = i
     return out
 
 
@@ -124,8 +146,7 @@ def _label_of(value, track: Track, index: Dict[str, int], numeric: Dict[float, i
             pass
     elif _finite(value) and float(value) in numeric:
         return numeric[float(value)]
-    raise ValueProblem("label outside the track's label set",
-                       expected="one of " + ", ".join(track.labels), found=_show_json(value))
+    raise outside_label_set(value, track, _show_json(value))
 
 
 def _probabilities(values, length: int, what: str) -> np.ndarray:
@@ -180,19 +201,31 @@ def parse_soft(text: str, track: Track, warnings: List[str]) -> np.ndarray:
                                found=_show_json(value))
         return np.array([normalise(_probabilities(pair, 2, f"pair for '{label}'"), f"pair for '{label}'",
                                    warnings) for pair, label in zip(value, track.labels)])
-    if (track.scale == "ordinal" and isinstance(value, list) and len(value) == k + 1
-            and _finite(value[0]) and value[0] == 0):
+    if track.scale == "ordinal" and isinstance(value, list) and len(value) == k + 1 and _finite(value[0]):
+        if value[0] != 0:
+            raise ValueProblem("wrong soft label length", expected=f"a list of {k} probabilities",
+                               found=f"{k + 1} values, the first {value[0]:g}",
+                               hint=f"a row of {k + 1} values looks like the 2025 practice-phase layout, which "
+                                    f"had an extra, always-zero first bin \"0\": drop the first value (it "
+                                    f"holds probability here, so check that the other {k} are the labels "
+                                    f"{track.labels[0]}..{track.labels[-1]})")
         warnings.append("extra leading bin")
         value = value[1:]
     return normalise(_probabilities(value, k, "soft label"), "soft label", warnings)
 
 
-def parse_per_annotator(text: str, track: Track, annotators: Sequence[str]):
-    """One label per annotator of the item, in the item's annotator order (a JSON list), or an
-    object annotator -> label. Multilabel tracks take per annotator a list of labels, a
-    comma-separated string, or a 0/1 vector over the track's labels."""
+def annotator_entries(text: str, track: Track, annotators: Sequence[str]) -> list:
+    """The entries of one perspectivist row, one per annotator position as written (a label; on
+    multilabel tracks the annotator's labels, or their 0/1 choices from the label-major layout).
+    How many entries the row must hold, and for which annotators, is ``annotators.RowFit``'s
+    business; ``annotator_values`` then reads the labels.
+
+    A row is a JSON list with one label per annotator, or an object annotator -> label. Multilabel
+    tracks take it in either of two layouts, told apart by type: *label-major*, the LeWiDi 2025 layout,
+    K vectors of 0/1 numbers (one per label, in the track's label order), each with one entry per
+    annotator; or *annotator-major*, per annotator a list of label names or a comma-separated string.
+    """
     value = parse_json(text)
-    n = len(annotators)
     if isinstance(value, dict):
         missing = [a for a in annotators if a not in value]
         extra = [a for a in value if a not in set(annotators)]
@@ -201,37 +234,68 @@ def parse_per_annotator(text: str, track: Track, annotators: Sequence[str]):
                                expected=", ".join(annotators),
                                found=f"missing {missing[:5]}, unknown {[shorten(a, 40) for a in extra[:5]]}")
         value = [value[a] for a in annotators]
-    if not isinstance(value, list) or len(value) != n:
-        found = f"{len(value)} labels" if isinstance(value, list) else _show_json(value)
-        raise ValueProblem("wrong number of annotator labels",
-                           expected=f"a list of {n} labels, one per annotator ({', '.join(annotators[:8])}"
-                                    f"{', ...' if n > 8 else ''})", found=found)
+    if not isinstance(value, list):
+        raise ValueProblem("a perspectivist prediction must be a JSON list",
+                           expected=f"a list with one entry per annotator ({len(annotators)})",
+                           found=_show_json(value))
+    if track.scale == "multilabel" and _is_label_major(value, len(track.labels)):
+        return list(_label_major(value, track))
+    return value
+
+
+def annotator_values(entries: list, track: Track) -> np.ndarray:
+    """Label indices ``(m,)``, or on multilabel tracks 0/1 choices ``(m, K)``, of a row's entries."""
     index = track.label_index()
     if track.scale == "multilabel":
-        return np.array([_multilabel_choice(v, track, index) for v in value], dtype=float)
-    numeric = _numeric_labels(track)
-    return np.array([_label_of(v, track, index, numeric) for v in value], dtype=np.int64)
+        rows = [e if isinstance(e, np.ndarray) else _multilabel_choice(e, track, index) for e in entries]
+        return np.array(rows, dtype=float).reshape(-1, len(track.labels))
+    numeric = numeric_labels(track)
+    return np.array([_label_of(v, track, index, numeric) for v in entries], dtype=np.int64)
+
+
+def _is_number(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
+
+
+def _is_label_major(value: list, k: int) -> bool:
+    """Lists of numbers only (the 0/1 layout); K empty lists are an item without annotators."""
+    return bool(value) and all(isinstance(v, list) and all(map(_is_number, v)) for v in value) and (
+        any(v for v in value) or len(value) == k)
+
+
+def _label_major(value: list, track: Track) -> np.ndarray:
+    k = len(track.labels)
+    lengths = sorted({len(v) for v in value})
+    layout = f"{k} vectors of 0/1 ({', '.join(track.labels)}), each with one entry per annotator of the item"
+    if len(value) != k:
+        hint = ("this looks like one vector per annotator: write one vector per label instead (transpose it)"
+                if lengths == [k] else None)
+        raise ValueProblem("0/1 vectors are read label-major: one vector per label", expected=layout,
+                           found=f"{len(value)} vectors of {'/'.join(map(str, lengths))} entries", hint=hint)
+    if len(lengths) > 1:
+        raise ValueProblem("the label vectors have different lengths", expected=layout + ", all equally long",
+                           found=f"vectors of {', '.join(str(len(v)) for v in value)} entries")
+    bad = [x for v in value for x in v if x not in (0, 1)]
+    if bad:
+        raise ValueProblem("a label vector holds a value other than 0 or 1", expected=layout,
+                           found=_show_json(bad[0]), hint="1 = the annotator chose the label, 0 = not")
+    return np.array(value, dtype=float).reshape(k, lengths[0]).T.copy()
 
 
 def _multilabel_choice(value, track: Track, index: Dict[str, int]) -> np.ndarray:
-    k = len(track.labels)
-    chosen = np.zeros(k)
-    if isinstance(value, list) and len(value) == k and all(
-            isinstance(v, int) and not isinstance(v, bool) and v in (0, 1) for v in value):
-        return np.array(value, dtype=float)
     if isinstance(value, str):
         parts = split_multilabel(value)
     elif isinstance(value, list) and all(isinstance(v, str) for v in value):
         parts = [v.strip() for v in value]
     else:
         raise ValueProblem("an annotator's labels must be a list of labels or a comma-separated string",
-                           expected='e.g. ["entailment", "neutral"]', found=_show_json(value))
+                           expected=f'e.g. ["entailment", "neutral"], or the whole row label-major: '
+                                    f'{len(track.labels)} vectors of 0/1 entries, one per label',
+                           found=_show_json(value))
     for part in parts:
         if part not in index:
-            raise ValueProblem("label outside the track's label set",
-                               expected="one of " + ", ".join(track.labels), found=_show(part))
-        chosen[index[part]] = 1.0
-    return chosen
+            raise outside_label_set(part, track, _show(part))
+    return choice_row([index[part] for part in parts], len(track.labels))
 
 
 def describe_value(track: Track) -> str:
@@ -245,6 +309,6 @@ def describe_value(track: Track) -> str:
         if track.scale == "multilabel":
             return "ID<TAB>" + json.dumps([[0.5, 0.5]] * k)
         return "ID<TAB>" + json.dumps([round(1.0 / k, 4)] * (k - 1) + [round(1 - (k - 1) * round(1.0 / k, 4), 4)])
-    if track.scale == "multilabel":
-        return "ID<TAB>" + json.dumps([[track.labels[0]], [track.labels[0], track.labels[-1]]])
+    if track.scale == "multilabel":  # label-major: per label a 0/1 per annotator (here 2 annotators)
+        return "ID<TAB>" + json.dumps([[1, 0]] + [[0, 0]] * (len(track.labels) - 2) + [[0, 1]])
     return "ID<TAB>" + json.dumps([track.labels[0], track.labels[-1]])

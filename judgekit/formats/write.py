@@ -12,8 +12,6 @@ from typing import Iterable, List, Sequence
 
 import numpy as np
 
-from ..gold import GoldTrack
-from ..metrics import PerAnnotator
 from ..tracks import Track
 
 
@@ -43,25 +41,3 @@ def prediction_lines(track: Track, ids: Sequence[str], values: Iterable) -> List
 def write_prediction(path: Path, track: Track, ids: Sequence[str], values: Iterable) -> None:
     with open(path, "w", encoding="utf-8", newline="\n") as f:
         f.write("".join(prediction_lines(track, ids, values)))
-
-
-def gold_as_values(gold: GoldTrack) -> list:
-    """The gold of a track as prediction values (a perfect submission), for self-checks and tests.
-
-    Classification items without a majority get the first label (they are not scored).
-    """
-    track = gold.track
-    if track.kind == "similarity":
-        return [float(v) for v in gold.gold]
-    if track.kind == "classification":
-        return [track.labels[i] if i >= 0 else track.labels[0] for i in gold.gold]
-    if track.kind == "soft_label":
-        return [row.tolist() for row in gold.gold]
-    per: PerAnnotator = gold.gold
-    out: List[list] = [[] for _ in range(per.n_items)]
-    for row, item in zip(per.values, per.item):
-        if track.scale == "multilabel":
-            out[item].append([label for label, chosen in zip(track.labels, row) if chosen])
-        else:
-            out[item].append(track.labels[int(row)])
-    return out

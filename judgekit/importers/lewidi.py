@@ -206,6 +206,9 @@ def record_to_item(item_id: str, record, dataset: Dataset, problems: ProblemColl
         return None
     item = {"id": item_id, "texts": texts, "lang": str(record.get("lang", "")),
             "annotators": [name for name, _ in pairs], "annotations": [label for _, label in pairs]}
+    listed = _listed_names(record)
+    if listed is not None and len(listed) != len(pairs) and set(listed) == set(item["annotators"]):
+        item["annotators_listed"] = listed  # VariErrNLI: a name once per label given (public, as released)
     other = record.get("other_info")
     if dataset.genre_field and isinstance(other, dict) and isinstance(other.get(dataset.genre_field), str):
         item["genre"] = other[dataset.genre_field]
@@ -236,6 +239,11 @@ def _annotator_labels(item_id: str, record: dict, dataset: Dataset, problems: Pr
             return None
         pairs.append((name, label))
     return pairs
+
+
+def _listed_names(record: dict) -> Optional[List[str]]:
+    listed = record.get("annotators")
+    return [n.strip() for n in listed.split(",") if n.strip()] if isinstance(listed, str) else None
 
 
 def _annotator_order(item_id: str, record: dict, dataset: Dataset, keys: List[str],

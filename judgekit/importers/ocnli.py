@@ -14,11 +14,11 @@ Files need not end with a newline; ``lang`` is ``zh``.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Tuple
 
 from ..errors import ConfigError, ProblemCollector
+from ..formats.items import parsed_json_lines
 from .semeval_sts import read_release_lines, require_option
 
 WHERE = "datasets (importer ocnli)"
@@ -51,14 +51,7 @@ def read_json_records(path: Path, build: Callable[[dict, int, ProblemCollector],
     problems = ProblemCollector(str(path))
     items: List[dict] = []
     first_line: Dict[str, int] = {}
-    for lineno, line in enumerate(read_release_lines(path), start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as e:
-            problems.add(f"not valid JSON ({e.msg})", line=lineno)
-            continue
+    for lineno, record in parsed_json_lines(read_release_lines(path), problems):
         if not isinstance(record, dict):
             problems.add("line is not a JSON object", line=lineno, found=type(record).__name__)
             continue

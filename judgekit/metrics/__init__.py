@@ -3,6 +3,7 @@
 See ``base`` for the contract; importing this package registers every metric.
 """
 
-from .base import HIGHER, LOWER, REGISTRY, Metric, MetricValue, get, round5  # noqa: F401
+from .base import (BOOTSTRAP, HIGHER, LOWER, MEAN, MOMENTS, ONE_HOT, REGISTRY, WILCOXON, WILLIAMS,  # noqa: F401
+                   Metric, MetricValue, get, round5)
 from . import classification, correlation, disagreement  # noqa: F401  (registration)
 from .disagreement import PerAnnotator  # noqa: F401

@@ -17,6 +17,19 @@ import numpy as np
 HIGHER = "higher"
 LOWER = "lower"
 
+#: The significance tests a metric can name as its own (``Metric.significance``, ``--test auto``).
+WILLIAMS = "williams"
+WILCOXON = "wilcoxon"
+BOOTSTRAP = "bootstrap"
+
+#: The forms of per-item statistics (``Metric.stats_form``), which say how a bootstrap sums them:
+#: MEAN: one column, each item's contribution to a mean (the metric has per-item losses), gathered;
+#: MOMENTS: a few columns of sufficient statistics (correlations), summed as counts @ stats;
+#: ONE_HOT: one 1 per row among 0s (confusion cells), counted per cell.
+MEAN = "mean"
+MOMENTS = "moments"
+ONE_HOT = "one_hot"
+
 
 def round5(x):
     """Python's ``round(x, 5)``, vectorised, bit-for-bit (the LeWiDi 2025 official rounding).
@@ -35,12 +48,29 @@ def round5(x):
     return flat_out.reshape(arr.shape) if arr.ndim else float(flat_out[0])
 
 
+def item_order_sum(stats: np.ndarray) -> np.ndarray:
+    """Column sums of per-item statistics added in item order, as the official scripts' Python
+    ``sum`` adds them: numpy's pairwise sum can land on the other side of a rounding tie (LeWiDi 2025
+    VariErrNLI dev, most-frequent baseline: MAMD 0.65291 instead of the official 0.65292)."""
+    return np.cumsum(stats, axis=0)[-1] if stats.shape[0] else stats.sum(axis=0)
+
+
+def mean_from_sums(sums, n):
+    """The mean of a one-column statistic from its sum over ``n`` items (vectorised over resamples)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.asarray(sums, dtype=float)[..., 0] / np.asarray(n, dtype=float)
+
+
 @dataclass(frozen=True)
 class Metric:
-    """A registered metric: its direction, range and the two functions that compute it.
+    """A registered metric: its direction, range, the two functions that compute it, and the facts
+    the statistics layer asks about it.
 
     ``upper`` is the worst (or best) value of the range; a callable takes the track's number of
     labels, for metrics whose range depends on the scale (Wasserstein distance on K bins: K - 1).
+    ``stats_form`` (MEAN, MOMENTS, ONE_HOT) says what ``item_stats`` returns and so whether the
+    metric has per-item losses and how a bootstrap sums its rows; ``significance`` is the paired test
+    that applies to it (WILLIAMS, WILCOXON or BOOTSTRAP); ``percent`` says tables print it x 100.
     """
 
     name: str
@@ -53,10 +83,25 @@ class Metric:
     description: str
     undefined_note: str = ""
     short_title: str = ""  # for leaderboard columns whose full title would not fit (default: title)
+    stats_form: str = MEAN
+    significance: str = BOOTSTRAP
+    percent: bool = False
+
+    def __post_init__(self):
+        if self.direction not in (HIGHER, LOWER) or self.stats_form not in (MEAN, MOMENTS, ONE_HOT) \
+                or self.significance not in (WILLIAMS, WILCOXON, BOOTSTRAP):
+            raise ValueError(f"metric {self.name!r}: unknown direction, stats form or significance test")
+        if self.significance == WILCOXON and self.stats_form != MEAN:
+            raise ValueError(f"metric {self.name!r}: Wilcoxon's test needs per-item losses (stats_form MEAN)")
 
     @property
     def higher_is_better(self) -> bool:
         return self.direction == HIGHER
+
+    @property
+    def has_item_losses(self) -> bool:
+        """True when the score is a mean of one per-item value (a loss, once oriented)."""
+        return self.stats_form == MEAN
 
     def bounds(self, n_labels: int = 0) -> Tuple[float, float]:
         upper = self.upper(n_labels) if callable(self.upper) else self.upper
@@ -74,7 +119,7 @@ class Metric:
         stats = self.item_stats(gold, pred)
         if keep is not None:
             stats = stats[keep]
-        value = float(self.from_stats(stats.sum(axis=0), stats.shape[0]))
+        value = float(self.from_stats(item_order_sum(stats), stats.shape[0]))
         if not np.isfinite(value):
             return MetricValue(0.0, self.undefined_note or f"{self.name} is undefined here; reported as 0.0", stats)
         return MetricValue(value, None, stats)

@@ -8,17 +8,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import HIGHER, Metric, register
+from .base import HIGHER, ONE_HOT, Metric, mean_from_sums, register
 
 
 def accuracy_stats(gold, pred):
     """Per item: 1.0 if the predicted label is the gold label, else 0.0."""
     return (np.asarray(gold) == np.asarray(pred)).astype(float)[:, None]
-
-
-def _accuracy_from_sums(sums, n):
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.asarray(sums, dtype=float)[..., 0] / np.asarray(n, dtype=float)
 
 
 def _n_labels(gold, pred) -> int:
@@ -53,14 +48,14 @@ def _macro_f1_from_sums(sums, n):
 
 ACCURACY = register(Metric(
     name="accuracy", title="Accuracy", direction=HIGHER, lower=0.0, upper=1.0,
-    item_stats=accuracy_stats, from_stats=_accuracy_from_sums,
+    item_stats=accuracy_stats, from_stats=mean_from_sums, percent=True,
     description="Share of items with a gold majority label whose predicted label equals it. "
                 "Example: gold [e, n, c], pred [e, n, n] -> 0.667.",
 ))
 
 MACRO_F1 = register(Metric(
     name="macro_f1", title="Macro-F1", direction=HIGHER, lower=0.0, upper=1.0,
-    item_stats=f1_stats, from_stats=_macro_f1_from_sums,
+    item_stats=f1_stats, from_stats=_macro_f1_from_sums, stats_form=ONE_HOT, percent=True,
     description="Unweighted mean of per-label F1 over the labels present in the gold or the "
                 "predictions (scikit-learn's default label set). Example: gold [e, n, c], "
                 "pred [e, n, n] -> (1 + 0.667 + 0) / 3 = 0.556.",

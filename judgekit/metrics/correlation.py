@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import HIGHER, Metric, register
+from .base import HIGHER, MOMENTS, WILLIAMS, Metric, register
 
 _CONSTANT_NOTE = ("correlation is undefined because the predictions (or the gold) are constant; "
                   "reported as 0.0")
@@ -71,7 +71,8 @@ def spearman_stats(gold, pred):
 
 PEARSON = register(Metric(
     name="pearson", title="Pearson r", short_title="Pearson", direction=HIGHER, lower=-1.0, upper=1.0,
-    item_stats=pearson_stats, from_stats=_correlation_from_sums,
+    item_stats=pearson_stats, from_stats=_correlation_from_sums, stats_form=MOMENTS,
+    significance=WILLIAMS, percent=True,
     description="Pearson correlation between predicted and gold scores. Scale-free: 0-5 or 0-1 "
                 "predictions score the same. Example: gold [1, 2, 3], pred [2, 4, 6] -> 1.0.",
     undefined_note=_CONSTANT_NOTE,
@@ -79,7 +80,7 @@ PEARSON = register(Metric(
 
 SPEARMAN = register(Metric(
     name="spearman", title="Spearman rho", short_title="Spearman", direction=HIGHER, lower=-1.0, upper=1.0,
-    item_stats=spearman_stats, from_stats=_correlation_from_sums,
+    item_stats=spearman_stats, from_stats=_correlation_from_sums, stats_form=MOMENTS, percent=True,
     description="Spearman rank correlation (Pearson r of average ranks). Example: gold [1, 2, 3], "
                 "pred [1, 10, 100] -> 1.0.",
     undefined_note=_CONSTANT_NOTE,

@@ -15,7 +15,7 @@ from typing import Optional, Tuple
 
 import numpy as np
 
-from .base import LOWER, Metric, register, round5
+from .base import LOWER, WILCOXON, Metric, mean_from_sums, register, round5
 
 #: Rows of soft labels handled at a time where a short axis is walked column by column (fits a cache).
 _BLOCK_ROWS = 8192
@@ -74,13 +74,8 @@ def _last_axis_sums(values: np.ndarray) -> np.ndarray:
     return total
 
 
-def _mean_from_sums(sums, n):
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.asarray(sums, dtype=float)[..., 0] / np.asarray(n, dtype=float)
-
-
 def _rounded_mean_from_sums(sums, n):
-    return round5(_mean_from_sums(sums, n))
+    return round5(mean_from_sums(sums, n))
 
 
 def amd_stats(gold, pred):
@@ -134,7 +129,7 @@ def mer_stats(gold: PerAnnotator, pred: PerAnnotator):
 
 AMD = register(Metric(
     name="amd", title="Avg Manhattan dist", short_title="Avg Manhattan", direction=LOWER, lower=0.0, upper=2.0,
-    item_stats=amd_stats, from_stats=_rounded_mean_from_sums,
+    item_stats=amd_stats, from_stats=_rounded_mean_from_sums, significance=WILCOXON,
     description="Average Manhattan distance between predicted and gold soft labels (categorical). "
                 "Example: gold [0.5, 0.5], pred [1, 0] -> 1.0.",
 ))
@@ -142,7 +137,7 @@ AMD = register(Metric(
 AWD = register(Metric(
     name="awd", title="Avg Wasserstein dist", short_title="Avg Wasserstein", direction=LOWER, lower=0.0,
     upper=lambda k: max(k - 1, 1),
-    item_stats=awd_stats, from_stats=_rounded_mean_from_sums,
+    item_stats=awd_stats, from_stats=_rounded_mean_from_sums, significance=WILCOXON,
     description="Average 1-Wasserstein distance between predicted and gold soft labels over ordinal "
                 "bins one step apart; range [0, K-1]. Example: gold [1, 0, 0], pred [0, 0, 1] -> 2.0.",
 ))
@@ -150,14 +145,14 @@ AWD = register(Metric(
 MAMD = register(Metric(
     name="mamd", title="Multilabel avg Manhattan", short_title="ML avg Manhattan", direction=LOWER,
     lower=0.0, upper=2.0,
-    item_stats=mamd_stats, from_stats=_rounded_mean_from_sums,
+    item_stats=mamd_stats, from_stats=_rounded_mean_from_sums, significance=WILCOXON,
     description="Multilabel average Manhattan distance: per label, the Manhattan distance of the "
                 "[not chosen, chosen] distributions, averaged over labels, then items.",
 ))
 
 ERROR_RATE = register(Metric(
     name="error_rate", title="Error rate", direction=LOWER, lower=0.0, upper=1.0,
-    item_stats=error_rate_stats, from_stats=_mean_from_sums,
+    item_stats=error_rate_stats, from_stats=mean_from_sums, significance=WILCOXON,
     description="Perspectivist error rate: the share of each item's annotators whose own label is "
                 "predicted wrongly, averaged over items. Example: gold [1, 0], pred [1, 1] -> 0.5.",
 ))
@@ -165,15 +160,16 @@ ERROR_RATE = register(Metric(
 ANAD = register(Metric(
     name="anad", title="Avg norm abs dist", short_title="Norm abs dist", direction=LOWER, lower=0.0,
     upper=lambda k: (k - 1) / k if k else 1.0,
-    item_stats=anad_stats, from_stats=_mean_from_sums,
+    item_stats=anad_stats, from_stats=mean_from_sums, significance=WILCOXON,
     description="Average normalised absolute distance between each annotator's label and its "
                 "prediction, divided by the number of possible label values S (not the range). "
                 "Example: CSC (S=6) gold [1, 6], pred [2, 6] -> (1/6 + 0)/2 = 0.0833.",
 ))
 
 MER = register(Metric(
-    name="mer", title="Multilabel error rate", short_title="ML error rate", direction=LOWER, lower=0.0, upper=1.0,
-    item_stats=mer_stats, from_stats=_mean_from_sums,
+    name="mer", title="Multilabel error rate", short_title="ML error rate", direction=LOWER, lower=0.0,
+    upper=1.0,
+    item_stats=mer_stats, from_stats=mean_from_sums, significance=WILCOXON,
     description="Multilabel error rate: per label, the share of the item's annotators whose choice "
                 "(chosen or not) is mispredicted, averaged over labels, then items.",
 ))

@@ -10,6 +10,20 @@ from typing import Callable, Optional
 from ..errors import EXIT_DATA_ERROR, EXIT_USAGE_ERROR, ConfigError, KitError
 
 EXIT_INTERNAL_ERROR = 3
+#: How a program's message about a refused submission, or a bundle problem, begins after its name.
+REFUSED = ": the submission was not accepted:\n"
+BUNDLE_PROBLEM = ": the bundle or its data has a problem (organisers must fix it):\n"
+
+
+def own_words(message: str) -> str:
+    """A program's message without its "PROGRAM: the submission was not accepted:" opening, so that
+    another program quoting it says that once."""
+    for marker in (REFUSED, BUNDLE_PROBLEM):
+        if marker in message:
+            return message.rsplit(marker, 1)[1].strip()
+    return message.strip()
+#: The status file the ingestion program writes beside its predictions and the scoring program reads.
+INGESTION_STATUS = "ingestion_status.json"
 
 
 def run_guarded(body: Callable[[], int], program: str, on_error: Optional[Callable[[str], None]] = None,
@@ -22,10 +36,10 @@ def run_guarded(body: Callable[[], int], program: str, on_error: Optional[Callab
     try:
         return body()
     except ConfigError as e:
-        message = f"{program}: the bundle or its data has a problem (organisers must fix it):\n{e.render()}"
+        message = f"{program}{BUNDLE_PROBLEM}{e.render()}"
         code = EXIT_USAGE_ERROR
     except KitError as e:
-        message = f"{program}: the submission was not accepted:\n{e.render()}"
+        message = f"{program}{REFUSED}{e.render()}"
         code = EXIT_DATA_ERROR
     except KeyboardInterrupt:
         message, code = f"{program}: interrupted", 130

@@ -34,18 +34,17 @@ import numpy as np
 from ..baselines.interface import (MODEL_FILE, call_participant, load_model_class, plain_data, prediction_lines,
                                    track_settings)
 from ..errors import ConfigError, KitError, Problem, SubmissionError
-from ..formats.archive import locate_track_files, safe_extract, submission_files
+from ..formats.archive import ignored_file_notes, locate_track_files, naming_hint, safe_extract, submission_files
 from ..formats.items import public_view, read_items
 from ..formats.textfile import safe_display, shorten
 from ..formats.submission import read_prediction
-from ..gold import GoldTrack
+from ..gold import GoldTrack, listed_annotators
 from ..metrics import PerAnnotator
 from ..report import atomic_write
 from ..spec import TaskSpec, read_spec
 from ..tracks import Track
-from .common import run_guarded
+from .common import INGESTION_STATUS, run_guarded
 
-INGESTION_STATUS = "ingestion_status.json"
 PROGRAM = "ingestion program"
 REPORT_FILE = "report.json"
 PROGRESS_FILE = "progress.txt"
@@ -115,9 +114,11 @@ def _error_report(error: KitError) -> dict:
             "problems": [dataclasses.asdict(p) for p in error.problems]}
 
 
-def run_models(input_dir: Path, out_dir: Path, work: Path, source: str, seed: int) -> None:
-    """Fit and run one Model per track; write ``<track_id>.tsv`` into ``out_dir``."""
+def run_models(input_dir: Path, out_dir: Path, work: Path, source: str, seed: int) -> List[str]:
+    """Fit and run one Model per track; write ``<track_id>.tsv`` into ``out_dir``. Returns the tracks
+    the model skipped (``predict`` returned None)."""
     spec = read_spec(input_dir)
+    skipped: List[str] = []
     if source.startswith(BASELINE_PREFIX):
         from ..baselines import baseline_class
         model_class, root = baseline_class(source[len(BASELINE_PREFIX):]), None
@@ -136,12 +137,17 @@ def run_models(input_dir: Path, out_dir: Path, work: Path, source: str, seed: in
         fitted = time.monotonic()
         predictions = call_participant(f"track '{track.id}': Model.predict", root, model.predict,
                                        copy.deepcopy(data["items"]))
+        if predictions is None:  # the model skips this track: not submitted, as a missing result file
+            print(f"note: track {track.id}: predict() returned None, so the track is not submitted")
+            skipped.append(track.id)
+            continue
         predictions = call_participant(f"track '{track.id}': reading what Model.predict returned", root,
                                        plain_data, predictions)
         lines = prediction_lines(track, data["items"], predictions, f"predictions for track '{track.id}'")
         (out_dir / f"{track.id}.tsv").write_text("".join(line + "\n" for line in lines), encoding="utf-8")
         print(f"track {track.id}: fit {fitted - started:.1f} s, predict {time.monotonic() - fitted:.1f} s, "
               f"{len(lines)} predictions")
+    return skipped
 
 
 def child_main(argv: List[str]) -> int:
@@ -153,7 +159,7 @@ def child_main(argv: List[str]) -> int:
     args = parser.parse_args(argv)
     work = Path(args.work)
     try:
-        run_models(Path(args.input), Path(args.out), work, args.source, args.seed)
+        skipped = run_models(Path(args.input), Path(args.out), work, args.source, args.seed)
     except KitError as error:
         _write_report(work, _error_report(error))
         return 2
@@ -163,7 +169,7 @@ def child_main(argv: List[str]) -> int:
         _write_report(work, {"status": "failed", "kind": "internal",
                              "message": f"{error.__class__.__name__}: {error}"[:400]})
         return 3
-    _write_report(work, {"status": "ok"})
+    _write_report(work, {"status": "ok", "skipped": skipped})
     return 0
 
 
@@ -178,8 +184,10 @@ def _stop(process: subprocess.Popen) -> None:
 
 
 def run_child(input_dir: Path, out_dir: Path, work: Path, source: str, seed: int,
-              time_limit: Optional[float], details_dir: Path) -> None:
+              time_limit: Optional[float], details_dir: Path) -> List[str]:
     """Run the models in a child process under ``time_limit``; raise its failure as a KitError.
+    Returns the tracks the model skipped (its report's word: skipping gains nothing, so a forged
+    list only withdraws tracks).
 
     ``source`` is ``baseline:NAME`` (the kit's own code) or the absolute path of a code submission."""
     root = Path(__file__).resolve().parents[2]
@@ -201,6 +209,8 @@ def run_child(input_dir: Path, out_dir: Path, work: Path, source: str, seed: int
         _stop(process)
         raise
     _raise_child_failure(work, process.returncode, details_dir, trusted=source.startswith(BASELINE_PREFIX))
+    skipped = (_read_report(work / REPORT_FILE) or {}).get("skipped")
+    return [t for t in skipped if isinstance(t, str)] if isinstance(skipped, list) else []
 
 
 def _during(work: Path) -> str:
@@ -244,6 +254,8 @@ def _raise_child_failure(work: Path, returncode: int, details_dir: Path, trusted
     try:
         problems = [Problem(**p) for p in report.get("problems", [])]
         omitted = int(report.get("omitted", 0))
+        for problem in problems:  # a forged report's fields must not fail later, when shown
+            problem.render()
     except (TypeError, ValueError, AttributeError):
         problems, omitted = [], 0
     if not trusted and (report.get("kind") != "submission" or not problems):
@@ -259,9 +271,10 @@ def _raise_child_failure(work: Path, returncode: int, details_dir: Path, trusted
     raise error_type(problems, omitted)
 
 
-def _check_child_output(spec: TaskSpec, out: Path) -> None:
-    """Every track's file is there after a child that says it succeeded (its report may be forged)."""
-    missing = [f"{t.id}.tsv" for t in spec.tracks if not (out / f"{t.id}.tsv").is_file()]
+def _check_child_output(spec: TaskSpec, out: Path, skipped: List[str] = ()) -> None:
+    """Every track's file is there after a child that says it succeeded (its report may be forged),
+    the tracks it skipped aside."""
+    missing = [f"{t.id}.tsv" for t in spec.tracks if t.id not in skipped and not (out / f"{t.id}.tsv").is_file()]
     if missing:
         raise SubmissionError.single("code submission", "the prediction step ended without writing every "
                                                         "track's predictions",
@@ -279,17 +292,20 @@ def public_gold(track: Track, items: List[dict]) -> GoldTrack:
         placeholder = PerAnnotator(values=np.zeros(sum(counts)), item=np.repeat(np.arange(len(items)), counts),
                                    n_items=len(items), n_labels=len(track.labels))
     return GoldTrack(track=track, ids=[item["id"] for item in items], scored=np.ones(len(items), dtype=bool),
-                     gold=placeholder, annotators=annotators)
+                     gold=placeholder, annotators=annotators, listed=listed_annotators(items))
 
 
-def check_result_files(spec: TaskSpec, input_dir: Path, folder: Path, out_dir: Path) -> List[str]:
-    """A result submission: check each track file like the scorer does and copy it as ``<track_id>.tsv``."""
+def check_result_files(spec: TaskSpec, input_dir: Path, folder: Path, out_dir: Path,
+                       notes: Optional[List[str]] = None) -> List[str]:
+    """A result submission: check each track file like the scorer does and copy it as ``<track_id>.tsv``;
+    what the participant should know (files ignored) is appended to ``notes``."""
     files, unclaimed = locate_track_files(folder, spec.tracks)
     if not files:
         expected = ", ".join(t.file_names[0] for t in spec.tracks)
         raise SubmissionError.single("submission", f"neither {MODEL_FILE} nor any prediction file was found",
                                      expected=f"{MODEL_FILE} (a code submission) or files named {expected}",
-                                     found=", ".join(unclaimed[:10]) or "an empty submission")
+                                     found=", ".join(unclaimed[:10]) or "an empty submission",
+                                     hint=naming_hint(unclaimed, spec.tracks) if unclaimed else None)
     items_by_dataset: Dict[str, List[dict]] = {}
     for track in spec.tracks:
         if track.id not in files:
@@ -300,8 +316,10 @@ def check_result_files(spec: TaskSpec, input_dir: Path, folder: Path, out_dir: P
         relative = files[track.id]
         read_prediction(folder / relative, str(relative), public_gold(track, items_by_dataset[track.dataset]))
         shutil.copyfile(folder / relative, out_dir / f"{track.id}.tsv")
-    for name in unclaimed:
-        print(f"note: file {name!r} matches no track and was ignored")
+    for note in ignored_file_notes(unclaimed, spec.tracks):
+        if notes is not None:
+            notes.append(note)
+        print(f"note: {note}")
     return [t.id for t in spec.tracks if t.id in files]
 
 
@@ -343,6 +361,7 @@ def ingest(input_dir: Path, output_dir: Path, submission: Optional[Path], baseli
     spec = read_spec(input_dir)
     seed = spec.seed if seed is None else seed
     started = time.monotonic()
+    notes: List[str] = []
     for track in spec.tracks:
         stale = output_dir / f"{track.id}.tsv"
         if stale.is_file():
@@ -361,24 +380,29 @@ def ingest(input_dir: Path, output_dir: Path, submission: Optional[Path], baseli
             if model_folder is not None:
                 for dataset in dict.fromkeys(t.dataset for t in spec.tracks):
                     load_dataset(input_dir, dataset)  # the bundle's data is checked here, out of the code's reach
-                run_child(input_dir, out, work, str(model_folder.resolve()), seed, time_limit_of(spec, time_limit),
-                          output_dir)
-                _check_child_output(spec, out)
-                tracks, what = [t.id for t in spec.tracks], "code submission"
+                skipped = run_child(input_dir, out, work, str(model_folder.resolve()), seed,
+                                    time_limit_of(spec, time_limit), output_dir)
+                _check_child_output(spec, out, skipped)
+                tracks, what = [t.id for t in spec.tracks if t.id not in skipped], "code submission"
+                if not tracks:
+                    raise SubmissionError.single(MODEL_FILE, "predict() returned None for every track, so "
+                                                             "nothing can be scored",
+                                                 hint="return one prediction per item for at least one track")
             else:
-                tracks, what = check_result_files(spec, input_dir, folder, out), "result submission"
+                tracks, what = check_result_files(spec, input_dir, folder, out, notes), "result submission"
         for name in sorted(os.listdir(out)):
             shutil.move(str(out / name), str(output_dir / name))
             written.append(output_dir / name)
     message = f"{what}: predictions written for track(s) {', '.join(tracks)}"
-    write_status(output_dir, "ok", message, tracks)
+    write_status(output_dir, "ok", message, tracks, notes)
     print(f"{message} in {time.monotonic() - started:.1f} s")
     return 0
 
 
-def write_status(output_dir: Path, status: str, message: str, tracks: List[str] = ()) -> None:
-    text = json.dumps({"status": status, "message": message, "tracks": list(tracks)}, ensure_ascii=False,
-                      indent=1) + "\n"
+def write_status(output_dir: Path, status: str, message: str, tracks: List[str] = (), notes: List[str] = ()) -> None:
+    """``ingestion_status.json``; its ``notes`` (files ignored) reach the results page through the scorer."""
+    text = json.dumps({"status": status, "message": message, "tracks": list(tracks), "notes": list(notes)},
+                      ensure_ascii=False, indent=1) + "\n"
     atomic_write(output_dir / INGESTION_STATUS, text)
 
 

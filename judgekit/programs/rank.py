@@ -32,7 +32,8 @@ from ..errors import ConfigError, KitError
 from ..formats.archive import safe_extract
 from ..metrics import get as get_metric
 from ..report import atomic_write
-from ..scoring import Result, score_folder
+from ..gold import GoldTrack
+from ..scoring import Result, load_gold, score_folder
 from ..spec import TaskSpec, read_spec
 from ..stats import DEFAULT_RESAMPLES, Signature
 from ..stats.paired import TESTS
@@ -78,8 +79,10 @@ def copy_status_files(archive: Path, folder: Path) -> None:
                 (folder / info.filename).write_bytes(zf.read(info))
 
 
-def score_submission(path: Path, spec: TaskSpec, ref_dir: Path) -> Result:
-    """Score one zip or folder against the reference; KitError when it cannot be scored.
+def score_submission(path: Path, spec: TaskSpec, ref_dir: Path,
+                     gold: Optional[Dict[str, GoldTrack]] = None) -> Result:
+    """Score one zip or folder against the reference (or its ``gold``, loaded once for every
+    submission); KitError when it cannot be scored.
 
     A prediction output whose ``ingestion_status.json`` (or worker ``metadata``) records a failure
     is refused, as the scoring program refuses it.
@@ -91,19 +94,21 @@ def score_submission(path: Path, spec: TaskSpec, ref_dir: Path) -> Result:
             safe_extract(path, folder, path.name, spec.tracks)
             copy_status_files(path, folder)
         check_prediction_step(folder)
-        return score_folder(spec, ref_dir, folder)
+        return score_folder(spec, ref_dir, folder, gold=gold)
 
 
 def score_all(submissions: List[Tuple[str, Path]], spec: TaskSpec,
               ref_dir: Path) -> Tuple[Dict[str, Result], List[Tuple[str, str]]]:
-    """Score every submission; a failure is logged and recorded, and the others go on."""
+    """Score every submission against the phase's gold, read once; a failure is logged and recorded,
+    and the others go on. A reference that cannot be read stops everything (ConfigError)."""
+    gold = load_gold(spec, ref_dir)
     results: Dict[str, Result] = {}
     failures: List[Tuple[str, str]] = []
     for number, (name, path) in enumerate(submissions, start=1):
         started = time.monotonic()
         prefix = f"[{number}/{len(submissions)}] {name}"
         try:
-            results[name] = score_submission(path, spec, ref_dir)
+            results[name] = score_submission(path, spec, ref_dir, gold)
         except ConfigError:
             raise  # the reference data is wrong: no submission can be ranked
         except KitError as e:

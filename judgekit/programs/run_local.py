@@ -14,11 +14,11 @@ import tempfile
 from pathlib import Path
 from typing import Dict, List, Optional
 
-from ..errors import SubmissionError
+from ..errors import ConfigError, KitError, Problem, SubmissionError
 from ..formats.archive import safe_extract
 from ..runner.bundle_view import phase_task
 from ..runner.local import RunResult, run_submission
-from .common import run_guarded
+from .common import BUNDLE_PROBLEM, REFUSED, own_words, run_guarded
 
 KEPT_OUTPUTS = ("scores.json", "scores.txt", "detailed_results.html")
 
@@ -39,14 +39,16 @@ def _tail(text: str, lines: int = 25) -> str:
 
 
 def run_once(bundle_dir: Path, submission: str, phase: str, time_limit: Optional[int] = None,
-             output: Optional[Path] = None) -> Dict[str, float]:
+             output: Optional[Path] = None, notes: Optional[List[str]] = None) -> Dict[str, float]:
     """Run one submission through both steps of a bundle folder (see ``open_bundle``); returns its
-    scores or raises with the failing step's message."""
+    scores or raises with the failing step's message. The steps' notes are appended to ``notes``."""
     with tempfile.TemporaryDirectory(prefix="judgekit-run-") as tmp:
         task = phase_task(Path(bundle_dir), phase)
         result = run_submission(task, submission, Path(tmp) / "app", time_limit)
         if output is not None:
             keep_outputs(result, Path(output))
+        if notes is not None:
+            notes.extend(step_notes(result))
         return read_scores(result)
 
 
@@ -61,16 +63,42 @@ def keep_outputs(result: RunResult, output: Path) -> None:
     shutil.copytree(result.predictions, predictions)
 
 
+def _step_error(step: str, stderr: str, reason: str) -> KitError:
+    """The failed step's own message, said once (not wrapped in a second "not accepted")."""
+    for marker, error_type in ((REFUSED, SubmissionError), (BUNDLE_PROBLEM, ConfigError)):
+        if marker in stderr:
+            return _reported(error_type, own_words(stderr))
+    return SubmissionError.single(step, f"the {step} {reason}", found=_tail(stderr) or "no message")
+
+
+def _reported(error_type, text: str) -> KitError:
+    """An error of ``error_type`` whose text is a program's already rendered message."""
+
+    class Reported(error_type):
+        def render(self) -> str:
+            return text
+
+    return Reported([Problem("", text)])
+
+
 def read_scores(result: RunResult) -> Dict[str, float]:
     if result.prediction is not None and result.prediction.exit_code != 0:
         reason = "ran past the time limit" if result.prediction.timed_out else \
             f"exited with code {result.prediction.exit_code}"
-        raise SubmissionError.single("prediction step", f"the prediction step {reason}",
-                                     found=_tail(result.prediction.stderr) or "no message")
+        raise _step_error("prediction step", result.prediction.stderr, reason)
     if result.scoring.exit_code != 0:
-        raise SubmissionError.single("scoring step", f"the scoring step exited with code {result.scoring.exit_code}",
-                                     found=_tail(result.scoring.stderr) or "no message")
+        raise _step_error("scoring step", result.scoring.stderr, f"exited with code {result.scoring.exit_code}")
     return json.loads((result.output / "scores.json").read_text(encoding="utf-8"))
+
+
+def step_notes(result: RunResult) -> List[str]:
+    """The notes both steps printed for the participant (files ignored, rows read another way), once each."""
+    notes: List[str] = []
+    for step in (result.prediction, result.scoring):
+        for line in (step.stdout.splitlines() if step is not None else []):
+            if line.startswith("note: ") and line[6:] not in notes:
+                notes.append(line[6:])
+    return notes
 
 
 def leaderboard_row(scores: Dict[str, float], columns: List[dict]) -> str:
@@ -83,12 +111,42 @@ def leaderboard_row(scores: Dict[str, float], columns: List[dict]) -> str:
     return "\n".join(lines)
 
 
+def kit_phase_task(bundle: Path, phase: str):
+    """``phase_task``; in a starting kit, a phase it does not hold (its gold is hidden) is the
+    participant's question, answered with what the kit can do instead."""
+    try:
+        task = phase_task(bundle, phase)
+    except ConfigError as error:
+        if not (bundle / "sample_submissions").is_dir() or "no such phase" not in str(error):
+            raise
+        task = None
+    if task is not None and (task.reference_data is None or task.reference_data.is_dir()):
+        return task
+    raise SubmissionError.single(
+        f"--phase {phase}", "this starting kit holds only the phases whose gold is public, so it cannot score "
+                            "this one", expected="--phase " + " or ".join(_kit_phases(bundle)),
+        hint="to check the format and coverage of your files for that phase without scores, download the "
+             "phase's public data (Files tab on the platform) and run: python3 ingestion_program/ingest.py "
+             "PHASE_DATA checked YOUR_SUBMISSION (a result zip or a folder with model.py)")
+
+
+def _kit_phases(bundle: Path) -> List[str]:
+    import yaml
+
+    doc = yaml.safe_load((bundle / "competition.yaml").read_text(encoding="utf-8")) or {}
+    return ["".join(ch for ch in str(p.get("name", "")).lower() if ch.isalnum() or ch == "-")
+            for p in doc.get("phases") or []]
+
+
 def run(args) -> int:
     with tempfile.TemporaryDirectory(prefix="judgekit-bundle-") as tmp:
         bundle = open_bundle(Path(args.bundle), Path(tmp))
-        columns = phase_task(bundle, args.phase).columns
+        columns = kit_phase_task(bundle, args.phase).columns
+        notes: List[str] = []
         scores = run_once(bundle, args.submission, args.phase, args.time_limit,
-                          Path(args.output) if args.output else None)
+                          Path(args.output) if args.output else None, notes)
+    for note in notes:
+        print(f"note: {note}")
     print(f"{args.submission} on the {args.phase} phase:")
     print(leaderboard_row(scores, columns))
     if args.output:

@@ -26,9 +26,7 @@ from ..formats.textfile import safe_display, shorten  # noqa: E402
 from ..report import DETAILED_HTML, SCORES_JSON, SCORES_TXT, atomic_write, failure_html, write_outputs  # noqa: E402
 from ..scoring import score_folder  # noqa: E402
 from ..spec import read_spec  # noqa: E402
-from .common import run_guarded  # noqa: E402
-
-INGESTION_STATUS = "ingestion_status.json"
+from .common import INGESTION_STATUS, own_words, run_guarded  # noqa: E402
 
 
 #: The prediction step's status files are small; a larger one is treated as unreadable.
@@ -45,19 +43,29 @@ def _read_small(path: Path) -> Optional[str]:
         return None
 
 
-def ingested_tracks(res_dir: Path) -> Optional[List[str]]:
-    """The tracks a successful ingestion step reports writing, or None for a plain result submission."""
+def _ok_status(res_dir: Path) -> Optional[dict]:
     text = _read_small(res_dir / INGESTION_STATUS) if (res_dir / INGESTION_STATUS).is_file() else None
     try:
         status = json.loads(text) if text is not None else None
     except (ValueError, RecursionError):
         return None
-    if not isinstance(status, dict) or status.get("status") != "ok":
-        return None
-    tracks = status.get("tracks")
+    return status if isinstance(status, dict) and status.get("status") == "ok" else None
+
+
+def ingested_tracks(res_dir: Path) -> Optional[List[str]]:
+    """The tracks a successful ingestion step reports writing, or None for a plain result submission."""
+    tracks = (_ok_status(res_dir) or {}).get("tracks")
     if not isinstance(tracks, list) or not all(isinstance(t, str) for t in tracks):
         return None
     return tracks
+
+
+def ingestion_notes(res_dir: Path) -> List[str]:
+    """What the prediction step told the participant (files it ignored), shown on the results page."""
+    notes = (_ok_status(res_dir) or {}).get("notes")
+    if not isinstance(notes, list):
+        return []
+    return [shorten(safe_display(str(note)), 300) for note in notes[:20]]
 
 
 def _status_failure(res_dir: Path) -> Optional[str]:
@@ -74,7 +82,7 @@ def _status_failure(res_dir: Path) -> Optional[str]:
         return "the ingestion status file is unreadable"
     if status.get("status") == "ok":
         return None
-    return shorten(safe_display(str(status.get("message") or "no message")), 500)
+    return shorten(safe_display(own_words(str(status.get("message") or "no message"))), 500)
 
 
 def _metadata_failure(res_dir: Path) -> Optional[str]:
@@ -139,7 +147,7 @@ def score_submission(input_dir: Path, output_dir: Path) -> int:
         else:
             folder, archive_warnings = unpack_if_archive(res_dir, Path(tmp), spec.tracks)
         result = score_folder(spec, ref_dir, folder, ingested)
-    result.warnings[:0] = archive_warnings
+    result.warnings[:0] = archive_warnings + ingestion_notes(res_dir)
     write_outputs(output_dir, result, _detailed_page(result))
     for warning in result.warnings:
         print(f"note: {warning}")

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Tuple
 
+from ..baselines import BASELINES, baseline_class
 from ..bundle.baselines_run import SOLUTION_TEMPLATE
 from ..errors import SubmissionError
 from ..formats.archive import safe_extract
@@ -52,9 +53,15 @@ def _layout(work: Path) -> dict:
 def place_submission(submission: str, target: Path) -> None:
     """A zip (extracted safely), a folder (copied) or ``baseline:NAME`` (a one-line code submission)."""
     if submission.startswith("baseline:"):
+        name = submission.split(":", 1)[1]
+        try:
+            baseline_class(name)
+        except KeyError:
+            raise SubmissionError.single(submission, "no built-in baseline has this name",
+                                         expected="one of " + ", ".join(f"baseline:{n}" for n in BASELINES),
+                                         found=repr(name)) from None
         target.mkdir(parents=True)
-        (target / "model.py").write_text(SOLUTION_TEMPLATE.format(name=submission.split(":", 1)[1]),
-                                         encoding="utf-8")
+        (target / "model.py").write_text(SOLUTION_TEMPLATE.format(name=name), encoding="utf-8")
         return
     source = Path(submission)
     if source.is_dir():

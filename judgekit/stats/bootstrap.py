@@ -22,10 +22,12 @@ from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..metrics import Metric, get as get_metric
+from ..metrics import ONE_HOT, Metric, get as get_metric
 
 #: Default number of resamples of the scoring program and the ranking tool.
 DEFAULT_RESAMPLES = 1000
+#: Default seed of every resampling (an edition's ``seed`` overrides it).
+DEFAULT_SEED = 12345
 DEFAULT_CONFIDENCE = 0.95
 #: Memory budget of one chunk of resample counts, in bytes (several arrays of this size coexist).
 CHUNK_BYTES = 4 * 1024 ** 2
@@ -104,9 +106,9 @@ def _one_hot_cells(stats: np.ndarray) -> Optional[np.ndarray]:
 class _Sums:
     """Column sums of one (N, S) statistics array over the items drawn in each resample."""
 
-    def __init__(self, stats: np.ndarray):
+    def __init__(self, metric: Metric, stats: np.ndarray):
         self.columns = stats.shape[1]
-        self.cells = _one_hot_cells(stats)
+        self.cells = _one_hot_cells(stats) if metric.stats_form == ONE_HOT else None
         self.gathered = [np.ascontiguousarray(stats[:, j]) for j in range(self.columns)] \
             if self.cells is None and self.columns <= GATHER_COLUMNS else None
         self.stats = stats
@@ -146,7 +148,7 @@ def bootstrap_scores(scored: Sequence[Tuple[Metric, np.ndarray]], resamples: int
     n_items = prepared[0][1].shape[0]
     if any(s.shape[0] != n_items for _, s in prepared):
         raise ValueError("a shared bootstrap needs per-item statistics over the same items")
-    sums = [_Sums(s) for _, s in prepared]
+    sums = [_Sums(metric, s) for metric, s in prepared]
     out: List[List[np.ndarray]] = [[] for _ in prepared]
     for index in resample_draws(n_items, resamples, seed):
         chunk = [None if s.needs_counts else s.of_draws(index) for s in sums]
@@ -155,6 +157,30 @@ def bootstrap_scores(scored: Sequence[Tuple[Metric, np.ndarray]], resamples: int
             chunk = [s.of_counts(counts) if s.needs_counts else c for s, c in zip(sums, chunk)]
         for k, (metric, _) in enumerate(prepared):
             out[k].append(_scores_from_sums(metric, chunk[k], n_items))
+    return [np.concatenate(parts) if parts else np.zeros(0) for parts in out]
+
+
+def systems_bootstrap_scores(metric: Metric, stats: Sequence[np.ndarray], resamples: int,
+                             seed: int) -> List[np.ndarray]:
+    """Several systems' resampled scores of one metric on the same resamples (a ranking's track).
+
+    The systems' (N, S) statistics stand side by side, and each chunk of resamples is summed for all
+    of them by one matrix product ``counts @ stacked``. The draws are those of ``bootstrap_scores``
+    with the same seed; sums may differ from its gathered ones by rounding (1e-16 relative).
+    One-hot statistics are counted per cell as ``bootstrap_scores`` does.
+    """
+    prepared = [np.asarray(s, dtype=float).reshape(len(s), -1) for s in stats]
+    if metric.stats_form == ONE_HOT or len(prepared) < 2:
+        return bootstrap_scores([(metric, s) for s in prepared], resamples, seed)
+    n_items, columns = prepared[0].shape
+    if any(s.shape != (n_items, columns) for s in prepared):
+        raise ValueError("a shared bootstrap needs per-item statistics over the same items")
+    stacked = np.hstack(prepared)
+    out: List[List[np.ndarray]] = [[] for _ in prepared]
+    for index in resample_draws(n_items, resamples, seed):
+        sums = _cell_counts(index, n_items, overwrite=True) @ stacked
+        for k in range(len(prepared)):
+            out[k].append(_scores_from_sums(metric, sums[:, k * columns:(k + 1) * columns], n_items))
     return [np.concatenate(parts) if parts else np.zeros(0) for parts in out]
 
 
@@ -174,7 +200,7 @@ def percentile_interval(raw: np.ndarray, value: float, confidence: float, resamp
 
 
 def interval(metric: Metric, stats: np.ndarray, value: float, resamples: int = DEFAULT_RESAMPLES,
-             seed: int = 12345, confidence: float = DEFAULT_CONFIDENCE) -> Optional[Interval]:
+             seed: int = DEFAULT_SEED, confidence: float = DEFAULT_CONFIDENCE) -> Optional[Interval]:
     """The percentile bootstrap interval of one score; None when there is nothing to resample."""
     stats = np.asarray(stats)
     if stats.ndim == 0 or stats.shape[0] < 2 or resamples < 1:
@@ -183,7 +209,7 @@ def interval(metric: Metric, stats: np.ndarray, value: float, resamples: int = D
     return percentile_interval(raw, value, confidence, resamples, seed)
 
 
-def track_intervals(track_result, resamples: int = DEFAULT_RESAMPLES, seed: int = 12345,
+def track_intervals(track_result, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
                     confidence: float = DEFAULT_CONFIDENCE) -> Dict[str, Interval]:
     """Intervals of every metric of a ``scoring.TrackResult``, all metrics on the same resamples.
 

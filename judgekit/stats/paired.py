@@ -1,8 +1,9 @@
 """Paired tests of two systems on the same items: paired bootstrap (any metric) and Wilcoxon
 signed-rank on per-item losses (LeWiDi 2025's test for statistical ties). Both are two-sided.
 
-``choose_test`` picks the test of a metric for ``--test auto``: Williams for Pearson r, Wilcoxon for
-the lower-is-better LeWiDi metrics, the paired bootstrap otherwise.
+``choose_test`` picks the test of a metric for ``--test auto`` from its registration
+(``Metric.significance``): Williams for Pearson r, Wilcoxon for the lower-is-better LeWiDi metrics,
+the paired bootstrap otherwise. No metric is named here.
 """
 
 from __future__ import annotations
@@ -13,13 +14,11 @@ from typing import Optional, Tuple
 import numpy as np
 from scipy.stats import wilcoxon
 
-from ..metrics import Metric, get as get_metric
+from ..metrics import BOOTSTRAP, WILCOXON, WILLIAMS, Metric, get as get_metric
 from .bootstrap import bootstrap_scores, undefined_as_zero
 from .williams import TestResult
 
-TESTS = ("williams", "bootstrap", "wilcoxon", "auto")
-#: Metrics whose per-item statistics are sufficient statistics, not per-item contributions to a mean.
-WITHOUT_ITEM_LOSSES = ("pearson", "spearman", "macro_f1")
+TESTS = (WILLIAMS, BOOTSTRAP, WILCOXON, "auto")
 
 
 def oriented_score(metric: Metric, stats: np.ndarray) -> float:
@@ -42,6 +41,15 @@ def paired_bootstrap(metric: Metric, stats_a, stats_b, resamples: int, seed: int
     if delta == 0.0 or resamples < 1:
         return TestResult(delta, 1.0, "bootstrap")
     raw_a, raw_b = bootstrap_scores([(metric, stats_a), (metric, stats_b)], resamples, seed)
+    return bootstrap_p_value(metric, delta, raw_a, raw_b)
+
+
+def bootstrap_p_value(metric: Metric, delta: float, raw_a: np.ndarray, raw_b: np.ndarray) -> TestResult:
+    """``paired_bootstrap``'s result from both systems' scores on the same resamples (``raw_a``,
+    ``raw_b``, NaN = undefined), as a ranking computes them once per system for every pair."""
+    resamples = raw_a.shape[0]
+    if delta == 0.0 or resamples < 1:
+        return TestResult(delta, 1.0, "bootstrap")
     sign = 1.0 if metric.higher_is_better else -1.0
     deltas = sign * (undefined_as_zero(raw_a) - undefined_as_zero(raw_b))
     extreme = int(np.count_nonzero(np.abs(deltas - delta) >= abs(delta)))
@@ -49,13 +57,10 @@ def paired_bootstrap(metric: Metric, stats_a, stats_b, resamples: int, seed: int
 
 
 def per_item_losses(metric: Metric, stats) -> Optional[np.ndarray]:
-    """Per-item losses (lower is better) of a metric whose score is a mean of per-item values.
-
-    Those metrics have one statistic per item (accuracy and the six LeWiDi metrics); correlations
-    and macro-F1 have none (None).
-    """
+    """Per-item losses (lower is better) of a metric whose score is a mean of per-item values
+    (``Metric.has_item_losses``: accuracy and the six LeWiDi metrics); None for the others."""
     stats = np.asarray(stats, dtype=float)
-    if stats.ndim != 2 or stats.shape[1] != 1:
+    if not metric.has_item_losses or stats.ndim != 2 or stats.shape[1] != 1:
         return None
     return stats[:, 0] if not metric.higher_is_better else -stats[:, 0]
 
@@ -80,14 +85,11 @@ def choose_test(metric_name: str, requested: str = "auto") -> Tuple[str, Optiona
     if requested not in TESTS:
         raise ValueError(f"unknown test {requested!r}; expected one of {', '.join(TESTS)}")
     metric = get_metric(metric_name)
-    has_losses = metric_name not in WITHOUT_ITEM_LOSSES
     if requested == "auto":
-        if metric_name == "pearson":
-            return "williams", None
-        return ("wilcoxon" if has_losses and not metric.higher_is_better else "bootstrap"), None
-    if requested == "williams" and metric_name != "pearson":
-        return "bootstrap", f"Williams' test applies to Pearson r only; {metric_name} uses the paired bootstrap"
-    if requested == "wilcoxon" and not has_losses:
-        return "bootstrap", (f"{metric_name} has no per-item losses for Wilcoxon's test; "
-                             f"it uses the paired bootstrap")
+        return metric.significance, None
+    if requested == WILLIAMS and metric.significance != WILLIAMS:
+        return BOOTSTRAP, f"Williams' test applies to Pearson r only; {metric_name} uses the paired bootstrap"
+    if requested == WILCOXON and not metric.has_item_losses:
+        return BOOTSTRAP, (f"{metric_name} has no per-item losses for Wilcoxon's test; "
+                           f"it uses the paired bootstrap")
     return requested, None

@@ -15,9 +15,10 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..metrics import get as get_metric
-from .bootstrap import DEFAULT_RESAMPLES, Interval, interval
-from .paired import choose_test, paired_bootstrap, per_item_losses, wilcoxon_test
+from ..metrics import WILCOXON, WILLIAMS, get as get_metric
+from .bootstrap import (DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, Interval, percentile_interval,
+                        systems_bootstrap_scores)
+from .paired import bootstrap_p_value, choose_test, oriented_score, paired_bootstrap, per_item_losses, wilcoxon_test
 from .williams import TestResult, compare_pearson
 
 
@@ -79,20 +80,41 @@ def tie_groups(order: Sequence[str], p_value: Callable[[str, str], float], alpha
     return ranks
 
 
-def compare_systems(test: str, metric_name: str, a, b, resamples: int, seed: int) -> TestResult:
-    """Test two ``scoring.TrackResult`` of the same track on its main metric with ``test``."""
+def compare_systems(test: str, metric_name: str, a, b, resamples: int, seed: int,
+                    raws: Optional[Tuple[np.ndarray, np.ndarray]] = None) -> TestResult:
+    """Test two ``scoring.TrackResult`` of the same track on its main metric with ``test``.
+
+    ``raws``: both systems' scores on the track's shared resamples (``shared_resamples``), which
+    give the paired bootstrap without drawing again."""
     metric = get_metric(metric_name)
-    if test == "williams":
+    if test == WILLIAMS:
         return compare_pearson(a.gold.gold[a.gold.scored], a.prediction.values[a.gold.scored],
                                b.prediction.values[b.gold.scored])
-    if test == "wilcoxon":
+    if test == WILCOXON:
         return wilcoxon_test(per_item_losses(metric, a.stats[metric_name]),
                              per_item_losses(metric, b.stats[metric_name]))
+    if raws is not None:
+        delta = oriented_score(metric, a.stats[metric_name]) - oriented_score(metric, b.stats[metric_name])
+        return bootstrap_p_value(metric, delta, *raws)
     return paired_bootstrap(metric, a.stats[metric_name], b.stats[metric_name], resamples, seed)
 
 
+def shared_resamples(metric_name: str, submitted: Dict[str, object], resamples: int,
+                     seed: int) -> Dict[str, np.ndarray]:
+    """Every system's resampled main score on one set of resamples of the track (seeded, so the
+    very resamples each pairwise test and interval would draw on its own): drawn and counted once,
+    and summed for all systems by one matrix product per chunk. Empty when there is nothing to
+    resample."""
+    names = sorted(submitted)
+    stats = [np.asarray(submitted[name].stats[metric_name]) for name in names]
+    if not names or resamples < 1 or stats[0].ndim == 0 or stats[0].shape[0] < 2:
+        return {}
+    raws = systems_bootstrap_scores(get_metric(metric_name), stats, resamples, seed)
+    return dict(zip(names, raws))
+
+
 def rank_track(track, results: Dict[str, object], test: str = "auto", alpha: float = 0.05,
-               resamples: int = DEFAULT_RESAMPLES, seed: int = 12345) -> TrackRanking:
+               resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> TrackRanking:
     """Rank the systems (name -> ``scoring.Result``) that submitted ``track``."""
     metric_name = track.main_metric
     metric = get_metric(metric_name)
@@ -100,21 +122,21 @@ def rank_track(track, results: Dict[str, object], test: str = "auto", alpha: flo
     submitted = {name: r.tracks[track.id] for name, r in results.items() if track.id in r.tracks}
     scores = {name: tr.scores[metric_name] for name, tr in submitted.items()}
     order = order_best_first(scores, metric.higher_is_better)
+    raws = shared_resamples(metric_name, submitted, resamples, seed)
     cache: Dict[Tuple[str, str], float] = {}
 
     def p_value(a: str, b: str) -> float:
         if (a, b) not in cache:
-            cache[(a, b)] = compare_systems(chosen, metric_name, submitted[a], submitted[b],
-                                            resamples, seed).p_value
+            cache[(a, b)] = compare_systems(chosen, metric_name, submitted[a], submitted[b], resamples, seed,
+                                            (raws[a], raws[b]) if raws else None).p_value
         return cache[(a, b)]
 
     ranks = tie_groups(order, p_value, alpha)
     rows = []
     for name in sorted(order, key=lambda s: (ranks[s], order.index(s))):
         p = None if name == order[0] else p_value(order[0], name)
-        tr = submitted[name]
-        rows.append(RankedSystem(name, scores[name], ranks[name], ranks[name] == 1, p,
-                                 interval(metric, tr.stats[metric_name], scores[name], resamples, seed)))
+        ci = percentile_interval(raws[name], scores[name], DEFAULT_CONFIDENCE, resamples, seed) if raws else None
+        rows.append(RankedSystem(name, scores[name], ranks[name], ranks[name] == 1, p, ci))
     missing = sorted(name for name in results if name not in submitted)
     return TrackRanking(track, metric_name, chosen, note, rows, missing)
 

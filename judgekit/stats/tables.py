@@ -17,7 +17,6 @@ from typing import Dict, List, Optional, Tuple
 from ..metrics import get as get_metric
 from .ranking import OverallRow, TrackRanking
 
-PERCENT_METRICS = ("pearson", "spearman", "accuracy", "macro_f1")
 MARK = "*"
 
 
@@ -39,14 +38,14 @@ def shown_value(metric_name: str, value: Optional[float]) -> str:
     """A score as the tables print it (x 100 for correlations and accuracies)."""
     if value is None:
         return "-"
-    if metric_name in PERCENT_METRICS:
+    if get_metric(metric_name).percent:
         return f"{100.0 * value:.2f}"
     return f"{value:.4f}"
 
 
 def _unit(metric_name: str) -> str:
     title = get_metric(metric_name).title
-    return f"{title} x 100" if metric_name in PERCENT_METRICS else title
+    return f"{title} x 100" if get_metric(metric_name).percent else title
 
 
 def _cell(ranking: TrackRanking, system: str) -> Tuple[str, bool, bool]:

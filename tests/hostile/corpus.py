@@ -82,6 +82,7 @@ def _file_cases(tid: str) -> List[Case]:
     f = _file(tid)
     lines = ed.valid_lines(tid)
     ids = [it["id"] for it in ed.items_of(tid)]
+    n = len(ids)  # the messages below count the edition's items and number its lines
     value = lambda i: ed.valid_value(tid, i)  # noqa: E731
     good = ed.valid_file(tid)
     out = [
@@ -106,16 +107,16 @@ def _file_cases(tid: str) -> List[Case]:
         Case("bare_cr", tid, {f: _lines_to_bytes(lines, "\r")},
              pattern=at(f, 1) + r"line holds a carriage return \(CR\) in the middle"),
         Case("missing_item", tid, {f: _lines_to_bytes(lines[:3] + lines[4:])},
-             pattern=at(f) + rf"1 of the track's 8 items have no prediction .*'{ids[3]}'"),
+             pattern=at(f) + rf"1 of the track's {n} items have no prediction .*'{ids[3]}'"),
         Case("missing_most", tid, {f: _lines_to_bytes(lines[:2])},
-             pattern=at(f) + rf"6 of the track's 8 items have no prediction \(the file has 2 of them\): "
-                             rf"'{ids[2]}', '{ids[3]}'.* and 1 more"),
+             pattern=at(f) + rf"{n - 2} of the track's {n} items have no prediction \(the file has 2 of them\): "
+                             rf"'{ids[2]}', '{ids[3]}'.* and {n - 2 - 5} more"),
         Case("duplicate_id", tid, {f: good + _lines_to_bytes(lines[1:2])},
-             pattern=at(f, 9, ids[1]) + r"duplicate id.*already given on line 2"),
+             pattern=at(f, n + 1, ids[1]) + r"duplicate id.*already given on line 2"),
         Case("duplicate_id_other_value", tid, {f: _lines_to_bytes(lines[:2] + [f"{ids[0]}\t{value(3)}"] + lines[2:])},
              pattern=at(f, 3, ids[0]) + r"duplicate id"),
         Case("unknown_id", tid, {f: good + f"zz99\t{value(0)}\n".encode()},
-             pattern=at(f, 9, "zz99") + r"unknown id: not an item of this track"),
+             pattern=at(f, n + 1, "zz99") + r"unknown id: not an item of this track"),
         Case("id_case_changed", tid, {f: _lines_to_bytes(lines[:2] + [lines[2].upper()] + lines[3:])},
              pattern=at(f, 3, lines[2].upper().split("\t")[0]) + r"unknown id"),
         Case("no_tab", tid, {f: _lines_to_bytes(lines[:2] + [lines[2].replace("\t", " ", 1)] + lines[3:])},
@@ -123,19 +124,19 @@ def _file_cases(tid: str) -> List[Case]:
         Case("all_ids_wrong", tid, {f: _lines_to_bytes(["X" + line for line in lines])},
              pattern=at(f) + r"none of the ids in this file belong to the track.*found ids such as 'X"),
         Case("script_id", tid, {f: good + f"<script>alert(1)</script>\t{value(0)}\n".encode()},
-             pattern=at(f, 9, "<script>alert(1)</script>") + "unknown id", hostile=("<script>alert(1)</script>",)),
+             pattern=at(f, n + 1, "<script>alert(1)</script>") + "unknown id", hostile=("<script>alert(1)</script>",)),
         Case("terminal_escape_id", tid, {f: good + f"\x1b[31mred\x1b[0m\t{value(0)}\n".encode()},
-             pattern=at(f, 9, "\x1b[31mred\x1b[0m") + "unknown id"),
+             pattern=at(f, n + 1, "\x1b[31mred\x1b[0m") + "unknown id"),
         Case("very_long_id", tid, {f: good + ("q" * 5000 + f"\t{value(0)}\n").encode()},
-             pattern=r"(?m)^" + re.escape(f) + r", line 9, item 'q{60}\.\.\.': unknown id"),
+             pattern=r"(?m)^" + re.escape(f) + rf", line {n + 1}, item 'q{{60}}\.\.\.': unknown id"),
         Case("truncated_write", tid, {f: _lines_to_bytes(lines[:-1]) + lines[-1][:2].encode()},
-             pattern=at(f, 8) + r"line has no tab"),
+             pattern=at(f, n) + r"line has no tab"),
         Case("header_only", tid, {f: b"id\tprediction\n"},
-             pattern=at(f) + r"8 of the track's 8 items have no prediction"),
-        Case("trailing_garbage", tid, {f: good + b"garbage\n"}, pattern=at(f, 9) + r"line has no tab"),
+             pattern=at(f) + rf"{n} of the track's {n} items have no prediction"),
+        Case("trailing_garbage", tid, {f: good + b"garbage\n"}, pattern=at(f, n + 1) + r"line has no tab"),
         Case("empty_value", tid, {f: _lines_to_bytes(lines[:2] + [ids[2] + "\t"] + lines[3:])},
              pattern=at(f, 3, ids[2])),
-        Case("empty_id", tid, {f: _lines_to_bytes(lines + [f"\t{value(0)}"])}, pattern=at(f, 9, "") + "unknown id"),
+        Case("empty_id", tid, {f: _lines_to_bytes(lines + [f"\t{value(0)}"])}, pattern=at(f, n + 1, "") + "unknown id"),
     ]
     return out if tid in FULL_FILE_TRACKS else [case for case in out if case.name in CORE_FILE_CASES]
 
@@ -212,10 +213,10 @@ def _soft_values(scale: str) -> List[Tuple[str, str]]:
 def _persp_values(scale: str, n: int) -> List[Tuple[str, str]]:
     first = ed.NLI[0] if scale != "ordinal" else "2"
     fill = lambda v: "[" + ", ".join([v] + [json.dumps(first if scale != "multilabel" else [first])] * (n - 1)) + "]"  # noqa: E731
-    cases = list(_JSON_COMMON) + [(v, "wrong number of annotator labels") for v in ("true", "null", '"x"')]
+    cases = list(_JSON_COMMON) + [(v, "a perspectivist prediction must be a JSON list") for v in ("true", "null", '"x"')]
     cases += [(fill(json.dumps(first if scale != "multilabel" else [first]))[:-1] + ", \"extra\"]",
-               f"wrong number of annotator labels.*found {n + 1} labels"),
-              ("[" + ", ".join([json.dumps(first)] * (n - 1)) + "]", f"found {n - 1} labels"),
+               f"wrong number of annotator entries.*found {n + 1} entries"),
+              ("[" + ", ".join([json.dumps(first)] * (n - 1)) + "]", f"found {n - 1} entries"),
               ('{"ann1": "%s"}' % first, "annotators do not match the item's annotators"),
               ('{"ann1": "%s", "ann1": "%s"}' % (first, first), "same key twice"),
               (fill("NaN"), "not a finite number"), (fill("1e999"), "number out of range")]
@@ -469,7 +470,7 @@ def _ingestion_cases() -> List[Case]:
         Case("metadata_ok_partial_predictions", "ingestion",
              {"metadata": b"exitCode: 0\ningestionExitCode: 0\n",
               "sim.tsv": _lines_to_bytes(ed.valid_lines("sim")[:5]) + b"s06\t2."},
-             pattern=at("sim.tsv") + r"2 of the track's 8 items have no prediction"),
+             pattern=at("sim.tsv") + rf"{len(ed.items_of('sim')) - 6} of the track's {len(ed.items_of('sim'))} items have no prediction"),
         Case("metadata_ok_no_predictions", "ingestion", {"metadata": b"exitCode: 0\ningestionExitCode: 0\n"},
              pattern=r"(?m)^submission: no prediction file for any track was found"),
     ]

@@ -20,6 +20,9 @@ N_ITEMS = 8
 BAD_INDEX = 2
 #: An item with only three annotators (its soft-label gold is in thirds).
 SMALL_INDEX = 5
+#: The last item: no annotator at all (not scored; a perspectivist prediction for it is ``[]``), and
+#: texts with U+2028 and U+0085, which are text inside a JSON line, not line ends.
+EMPTY_INDEX = N_ITEMS
 
 TRACKS = [
     {"id": "sim", "kind": "similarity", "dataset": "sts", "primary": True},
@@ -75,7 +78,21 @@ def _dataset_items(dataset: str) -> List[dict]:
                 item["annotations"] = [sorted(rng.sample(NLI, rng.choice([1, 1, 2])), key=NLI.index)
                                        for _ in names]
         items.append(item)
+    items.append(_empty_item(dataset, rng))
     return items
+
+
+def _empty_item(dataset: str, rng: random.Random) -> dict:
+    """An item without annotators (as an OCNLI train item without votes) whose texts hold U+2028 and U+0085."""
+    item = {"id": f"{PREFIX[dataset]}{EMPTY_INDEX + 1:02d}", "lang": "en",
+            "texts": ["line\u2028separator inside a text", "next\u0085line inside a text"]}
+    if dataset == "sts":
+        item["score"] = round(rng.uniform(0.05, 4.95), 6)
+    else:
+        item.update(annotators=[], annotations=[])
+        if dataset == "nli":
+            item["label"] = None
+    return item
 
 
 GOLD: Dict[str, List[dict]] = {d: _dataset_items(d) for d in PREFIX}
@@ -90,7 +107,7 @@ def write_reference(ref_dir: Path, phase: str = "evaluation") -> None:
     ref_dir.mkdir(parents=True, exist_ok=True)
     (ref_dir / "task.json").write_text(json.dumps(spec(phase), indent=1, sort_keys=True), encoding="utf-8")
     for dataset, items in GOLD.items():
-        text = "".join(json.dumps(it, sort_keys=True) + "\n" for it in items)
+        text = "".join(json.dumps(it, sort_keys=True, ensure_ascii=False) + "\n" for it in items)
         (ref_dir / f"{dataset}.jsonl").write_text(text, encoding="utf-8")
 
 
@@ -134,7 +151,7 @@ def gold_markers(strict: bool = True) -> List[str]:
     for it in GOLD["sts"]:
         markers += [f"{it['score']:.6f}".rstrip("0"), f"{it['score']:.4f}"]
     for dataset in ("nli", "csc", "ver"):
-        for it in GOLD[dataset]:
+        for it in filter(lambda it: it["annotations"], GOLD[dataset]):  # "[]" reveals nothing
             markers.append(json.dumps(it["annotations"]))
             markers.append(json.dumps(it["annotations"], ensure_ascii=False, separators=(",", ":")))
     if strict:

@@ -116,7 +116,8 @@ def _check_leaks(doc: dict, root: Path, folders, work: Path, findings: Findings)
         spec = read_spec(folder)
         golds = load_gold(spec, folder)
         for track in spec.tracks:
-            items = read_items(folder / f"{track.dataset}.jsonl", f"{where}/{track.dataset}.jsonl")
+            items = read_items(folder / f"{track.dataset}.jsonl", f"{where}/{track.dataset}.jsonl",
+                               texts=False)  # reference data holds no texts
             hidden[f"{track.id} ({where})"] = HiddenSplit(golds[track.id], items)
     if not hidden:
         return

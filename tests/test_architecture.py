@@ -1,0 +1,90 @@
+"""The import directions of docs/architecture.md: no module imports from a layer above its own."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "judgekit"
+
+#: Top-level part of ``judgekit`` -> layer (docs/architecture.md). A new part must be placed here.
+LAYERS = {
+    "": 0, "errors": 0, "confine": 0, "assets": 0, "deps": 0,
+    "metrics": 1,
+    "stats": 2,
+    "tracks": 3, "spec": 3,
+    "formats": 4,
+    "gold": 5,
+    "scoring": 6,
+    "report": 7, "plots": 7,
+    "importers": 8, "baselines": 8,
+    "bundle": 9, "runner": 9,
+    "programs": 10, "cli": 10, "__main__": 10,
+}
+
+#: (importing module, imported module) pairs allowed against the layers, each with its reason.
+KNOWN_EXCEPTIONS = {
+    # read_prediction takes a whole GoldTrack; narrow inputs (ids, annotators, offsets) will replace
+    # it once the submission readers' rework (issue 10) has landed (docs/architecture.md).
+    ("judgekit.formats.submission", "judgekit.gold"),
+}
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(path: Path):
+    """Every ``judgekit`` module imported by ``path`` (relative imports resolved), anywhere in it."""
+    module = _module_name(path)
+    package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            yield from (a.name for a in node.names if a.name.split(".")[0] == "judgekit")
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[:len(base) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if target.split(".")[0] != "judgekit":
+                continue
+            if node.module is None or target in ("judgekit",):  # from . import x: x may be a module
+                yield from (f"{target}.{a.name}" if (PACKAGE.parent / f"{target}.{a.name}".replace(".", "/")).exists()
+                            or (PACKAGE.parent / (f"{target}.{a.name}".replace(".", "/") + ".py")).exists()
+                            else target for a in node.names)
+            else:
+                yield target
+
+
+def layer(module: str) -> int:
+    part = module.split(".")[1] if "." in module else ""
+    assert part in LAYERS, f"{module}: place judgekit.{part} in a layer (docs/architecture.md, LAYERS)"
+    return LAYERS[part]
+
+
+def test_no_module_imports_from_a_layer_above_its_own():
+    upward = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = _module_name(path)
+        for imported in _imports(path):
+            if layer(imported) > layer(module) and (module, imported) not in KNOWN_EXCEPTIONS:
+                upward.append(f"{module} (layer {layer(module)}) imports {imported} (layer {layer(imported)})")
+    assert not upward, "imports against docs/architecture.md:\n" + "\n".join(upward)
+
+
+def test_the_known_exceptions_are_still_needed():
+    found = {(_module_name(p), i) for p in PACKAGE.rglob("*.py") for i in _imports(p)}
+    assert KNOWN_EXCEPTIONS <= found, f"remove {sorted(KNOWN_EXCEPTIONS - found)} from KNOWN_EXCEPTIONS"
+
+
+def test_the_layers_table_matches_the_package_and_the_document():
+    parts = {p.stem if p.parent == PACKAGE else p.relative_to(PACKAGE).parts[0] for p in PACKAGE.rglob("*.py")}
+    parts = {"" if part == "__init__" else part for part in parts}
+    assert parts == set(LAYERS), parts ^ set(LAYERS)
+    document = (PACKAGE.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    for part in LAYERS:
+        if part:
+            assert f"`{part}`" in document, part

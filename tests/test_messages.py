@@ -1,0 +1,122 @@
+"""What a participant reads: one message per problem (with counts), named likely causes, sentences.
+
+Each family has a test of the exact text and a test that 700 identical problems give one line.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from judgekit.errors import SubmissionError
+from judgekit.formats.archive import ignored_file_note, ignored_file_notes, naming_hint
+from judgekit.formats.submission import read_prediction
+from judgekit.gold import build_gold
+from judgekit.tracks import track_from_dict
+
+REPO = Path(__file__).resolve().parents[1]
+CSC = track_from_dict({"id": "csc_soft", "kind": "soft_label", "scale": "ordinal", "dataset": "csc",
+                       "labels": ["1", "2", "3", "4", "5", "6"]})
+NLI = track_from_dict({"id": "nli", "kind": "classification", "dataset": "nli",
+                       "labels": ["entailment", "neutral", "contradiction"]})
+MP_PE = track_from_dict({"id": "mp_pe", "kind": "perspectivist", "scale": "categorical", "dataset": "mp",
+                         "labels": ["0", "1"]})
+VEN_PE = track_from_dict({"id": "ven_pe", "kind": "perspectivist", "scale": "multilabel", "dataset": "ven",
+                          "labels": ["contradiction", "entailment", "neutral"]})
+
+
+def gold_of(track, n: int):
+    if track.kind == "classification":
+        items = [{"id": f"i{k}", "texts": ["a", "b"], "label": "neutral"} for k in range(n)]
+    elif track.scale == "multilabel":
+        items = [{"id": f"i{k}", "texts": ["a", "b"], "annotators": ["Ann1", "Ann2", "Ann3"],
+                  "annotations": [["neutral"], ["entailment"], ["neutral"]]} for k in range(n)]
+    else:
+        labels = list(track.labels)
+        items = [{"id": f"i{k}", "texts": ["a", "b"], "annotators": ["A1", "A2", "A3", "A4"],
+                  "annotations": [labels[0], labels[-1], labels[0], labels[-1]]} for k in range(n)]
+    return build_gold(track, items, "gold")
+
+
+def refusal(track, n: int, value, tmp_path: Path, first=None) -> str:
+    path = tmp_path / "f.tsv"
+    rows = [f"i{k}\t{json.dumps(value) if not isinstance(value, str) else value}\n" for k in range(n)]
+    if first is not None:
+        rows[0] = f"i0\t{first}\n"
+    path.write_text("".join(rows), encoding="utf-8")
+    with pytest.raises(SubmissionError) as error:
+        read_prediction(path, "f.tsv", gold_of(track, n))
+    return str(error.value)
+
+
+def test_csc_rows_of_seven_values_name_the_practice_phase_bin(tmp_path):
+    text = refusal(CSC, 700, [0.1, 0.1, 0.1, 0.1, 0.2, 0.2, 0.2], tmp_path)
+    assert text == (
+        "f.tsv: wrong soft label length, on 700 lines (lines 1, 2, 3, 4, 5, ...; items 'i0', 'i1', 'i2', 'i3', "
+        "'i4', ...); expected a list of 6 probabilities, found 7 values, the first 0.1 on line 1. A row of 7 "
+        "values looks like the 2025 practice-phase layout, which had an extra, always-zero first bin \"0\": "
+        "drop the first value (it holds probability here, so check that the other 6 are the labels 1..6)")
+
+
+def test_one_row_of_seven_values_reads_as_one_problem(tmp_path):
+    text = refusal(CSC, 3, [0.2, 0.2, 0.2, 0.2, 0.1, 0.1], tmp_path, first="[0.1, 0.1, 0.1, 0.1, 0.2, 0.2, 0.2]")
+    assert text.startswith("f.tsv, line 1, item 'i0': wrong soft label length; expected a list of 6 "
+                           "probabilities, found 7 values, the first 0.1. A row of 7 values")
+    assert "\n" not in text
+
+
+def test_labels_that_differ_by_case_name_the_label_meant(tmp_path):
+    text = refusal(NLI, 700, "Neutral", tmp_path)
+    assert text == (
+        "f.tsv: label outside the track's label set, on 700 lines (lines 1, 2, 3, 4, 5, ...; items 'i0', 'i1', "
+        "'i2', 'i3', 'i4', ...); expected one of entailment, neutral, contradiction, found 'Neutral' on line 1. "
+        "Labels are matched exactly: write 'neutral' (case and spaces count)")
+
+
+def test_multilabel_names_with_case_and_spaces(tmp_path):
+    text = refusal(VEN_PE, 2, [["Entail ment"], ["neutral"], ["neutral"]], tmp_path)
+    assert text.splitlines()[0].endswith(
+        "expected one of contradiction, entailment, neutral, found 'Entail ment' on line 1. Labels are matched "
+        "exactly: write 'entailment' (case and spaces count)")
+
+
+def test_wrong_row_length_on_every_row_is_one_line(tmp_path):
+    text = refusal(MP_PE, 704, ["0", "1", "0"], tmp_path)
+    assert text == (
+        "f.tsv: wrong number of annotator entries, on 704 lines (lines 1, 2, 3, 4, 5, ...; items 'i0', 'i1', "
+        "'i2', 'i3', 'i4', ...); expected 4 entries, one per annotator of the item in this order: A1, A2, A3, "
+        "A4, found 3 entries on line 1. The item's annotators are in the input file's 'annotators' field")
+
+
+def test_two_different_problems_are_two_lines(tmp_path):
+    path = tmp_path / "f.tsv"
+    path.write_text("".join(f"i{k}\tNeutral\n" for k in range(700)) + "x\tneutral\n", encoding="utf-8")
+    with pytest.raises(SubmissionError) as error:
+        read_prediction(path, "f.tsv", gold_of(NLI, 700))
+    lines = str(error.value).splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith("f.tsv, line 701, item 'x': unknown id: not an item of this track")
+
+
+def test_file_name_near_miss_names_the_track():
+    tracks = [track_from_dict({"id": "en_en", "kind": "similarity", "dataset": "sts"}),
+              track_from_dict({"id": "ven_pe", "kind": "perspectivist", "scale": "multilabel", "dataset": "ven",
+                               "labels": ["a", "b"], "files": ["ven_*_pe.tsv", "varierrnli_*_pe.tsv"]})]
+    assert ignored_file_note("en-en.tsv", tracks) == (
+        "file 'en-en.tsv' matches no track and was ignored; it was probably meant for track 'en_en': name it "
+        "en_en.tsv")
+    assert ignored_file_note("VariErrNLI-test-pe.tsv", tracks).endswith("track 'ven_pe': name it ven_pe.tsv")
+    assert ignored_file_note("notes.md", tracks) == "file 'notes.md' matches no track and was ignored"
+    assert naming_hint(["readme.txt", "en-en.txt"], tracks) == (
+        "file 'en-en.txt' was probably meant for track 'en_en': name it en_en.tsv")
+
+
+def test_700_ignored_files_are_one_note():
+    tracks = [track_from_dict({"id": "en_en", "kind": "similarity", "dataset": "sts"})]
+    names = [f"run{k}.log" for k in range(700)] + ["en-en.tsv"]
+    assert ignored_file_notes(names, tracks) == [
+        "file 'en-en.tsv' matches no track and was ignored; it was probably meant for track 'en_en': name it "
+        "en_en.tsv",
+        "700 files match no track and were ignored: 'run0.log', 'run1.log', 'run2.log', 'run3.log', 'run4.log', ..."]

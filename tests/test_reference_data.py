@@ -1,0 +1,38 @@
+"""Reference data holds what scoring needs (ids, gold, annotators, lang/genre), not the texts, and
+the scorer reads only the gold of the tracks a submission covers."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from hostile import edition
+from judgekit.formats.items import REFERENCE_FIELDS, read_items, reference_view
+from judgekit.scoring import score_folder
+from judgekit.spec import read_spec
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_bundle_reference_data_has_no_texts():
+    files = sorted((ROOT / "reference_data").glob("*/*.jsonl"))
+    assert files
+    for path in files:
+        for item in read_items(path, texts=False):
+            assert "texts" not in item and set(item) <= set(REFERENCE_FIELDS), path
+
+
+def test_the_scorer_reads_only_the_gold_of_the_tracks_it_scores(tmp_path):
+    ref, res = tmp_path / "ref", tmp_path / "res"
+    edition.write_reference(ref)
+    res.mkdir()
+    (res / "sim.tsv").write_bytes(edition.valid_file("sim"))
+    (res / "cls.tsv").write_bytes(edition.valid_file("cls"))
+    full = score_folder(read_spec(ref), ref, res)
+    for dataset in ("csc", "ver"):  # no submitted track uses them: they are never opened
+        (ref / f"{dataset}.jsonl").write_text("not json at all\n")
+    for dataset in ("sts", "nli"):  # and the scored ones are read without their texts
+        lines = (ref / f"{dataset}.jsonl").read_text(encoding="utf-8").split("\n")  # texts hold U+2028
+        items = [reference_view(json.loads(line)) for line in lines if line]
+        (ref / f"{dataset}.jsonl").write_text("".join(json.dumps(it) + "\n" for it in items))
+    assert score_folder(read_spec(ref), ref, res).scores() == full.scores()
