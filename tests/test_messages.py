@@ -120,3 +120,22 @@ def test_700_ignored_files_are_one_note():
         "file 'en-en.tsv' matches no track and was ignored; it was probably meant for track 'en_en': name it "
         "en_en.tsv",
         "700 files match no track and were ignored: 'run0.log', 'run1.log', 'run2.log', 'run3.log', 'run4.log', ..."]
+
+
+def test_700_rows_whose_repeated_annotator_disagrees_are_one_line(tmp_path):
+    """Rows written over the release's annotators string (Ann2 listed twice) whose two Ann2 entries differ."""
+    items = [{"id": f"i{k}", "texts": ["a", "b"], "annotators": ["Ann1", "Ann2", "Ann3"],
+              "annotators_listed": ["Ann1", "Ann2", "Ann2", "Ann3"],
+              "annotations": [["neutral"], ["entailment", "neutral"], ["neutral"]]} for k in range(700)]
+    path = tmp_path / "f.tsv"
+    path.write_text("".join(f"i{k}\t[[0, 0, 0, 0], [0, 1, 0, 0], [1, 1, 1, 1]]\n" for k in range(700)),
+                    encoding="utf-8")
+    with pytest.raises(SubmissionError) as error:
+        read_prediction(path, "f.tsv", build_gold(VEN_PE, items, "gold"))
+    text = str(error.value)
+    assert len(text.splitlines()) == 1, text
+    assert text.startswith(
+        "f.tsv: annotator Ann2 is given different entries at positions 2 and 3, on 700 lines (lines 1, 2, 3, 4, "
+        "5, ...; items 'i0', 'i1', 'i2', 'i3', 'i4', ...); expected one entry per annotator (3: Ann1, Ann2, "
+        "Ann3), or one per name of the release's annotators list (4: Ann1, Ann2, Ann2, Ann3) with equal "
+        "entries for a repeated annotator"), text
