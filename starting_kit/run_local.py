@@ -14,8 +14,11 @@ for candidate in (HERE, os.path.join(HERE, "scoring_program"), os.path.dirname(H
         sys.path.insert(0, candidate)
         break
 else:
-    sys.exit("run_local.py: the judgekit engine is not beside this script: this is the source tree's copy; "
-             "use the starting kit of a bundle built by build_bundle.py")
+    import importlib.util  # an installed kit (pip install .) runs its packaged copy of this script
+
+    if importlib.util.find_spec("judgekit") is None:
+        sys.exit("run_local.py: the judgekit engine is not beside this script: this is the source tree's copy; "
+                 "use the starting kit of a bundle built by build_bundle.py")
 
 from judgekit.programs.run_local import main  # noqa: E402
 
