@@ -27,14 +27,8 @@ def check_leaderboards(value, findings: Findings) -> None:
 
 
 def check_leaderboard(board, where: str, findings: Findings, rules: bool = True) -> None:
-    if not isinstance(board, dict):
-        findings.add(where, "a leaderboard must be a mapping", found=type(board).__name__)
+    if not _known_mapping(board, "leaderboard", LEADERBOARD_KEYS, where, findings, title_limit=64):
         return
-    for key in sorted(set(board) - LEADERBOARD_KEYS, key=str):
-        findings.add(where, f"unknown leaderboard key {key!r}", expected=", ".join(sorted(LEADERBOARD_KEYS)))
-    check_text(board, "title", where, findings, 64)
-    check_text(board, "key", where, findings, 36)
-    check_bool(board, "hidden", where, findings)
     if rules and board.get("submission_rule", "Add") not in SUBMISSION_RULES:
         findings.add(where, "unknown submission_rule", expected=" | ".join(SUBMISSION_RULES),
                      found=repr(board.get("submission_rule")))
@@ -60,15 +54,23 @@ def check_leaderboard(board, where: str, findings: Findings, rules: bool = True)
         findings.add(where, "primary_index names no column's index", expected=f"one of {indexes}", found=repr(primary))
 
 
+def _known_mapping(value, what: str, allowed, where: str, findings: Findings, title_limit: int) -> bool:
+    """A leaderboard or column: a mapping of known keys with a text title and key and a bool hidden.
+    False (after saying so) when it is not a mapping, so that nothing more is checked."""
+    if not isinstance(value, dict):
+        findings.add(where, f"a {what} must be a mapping", found=type(value).__name__)
+        return False
+    for key in sorted(set(value) - allowed, key=str):
+        findings.add(where, f"unknown {what} key {key!r}", expected=", ".join(sorted(allowed)))
+    check_text(value, "title", where, findings, title_limit)
+    check_text(value, "key", where, findings, 36)
+    check_bool(value, "hidden", where, findings)
+    return True
+
+
 def _check_column(column, where: str, findings: Findings, indexes: List[int], keys: List[str]) -> None:
-    if not isinstance(column, dict):
-        findings.add(where, "a column must be a mapping", found=type(column).__name__)
+    if not _known_mapping(column, "column", COLUMN_KEYS, where, findings, title_limit=36):
         return
-    for key in sorted(set(column) - COLUMN_KEYS, key=str):
-        findings.add(where, f"unknown column key {key!r}", expected=", ".join(sorted(COLUMN_KEYS)))
-    check_text(column, "title", where, findings, 36)
-    check_text(column, "key", where, findings, 36)
-    check_bool(column, "hidden", where, findings)
     index = column.get("index")
     if not is_int(index) or index < 0:
         findings.add(where, "column 'index' must be an integer >= 0", found=repr(index))
