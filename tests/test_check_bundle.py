@@ -93,6 +93,17 @@ def drop_solution_task(doc):
 def gold_in_the_scoring_program(tree: Path):
     shutil.copytree(tree / "reference_data" / "evaluation", tree / "scoring_program" / "gold")
 
+#: "Billion laughs": nine levels of ten aliases, 10**9 strings from a few hundred bytes.
+ALIAS_BOMB = "a0: &a0 lol\n" + "".join(
+    f"a{k}: &a{k} [{', '.join([f'*a{k - 1}'] * 10)}]\n" for k in range(1, 10))
+
+
+def append_text(text: str, file: str):
+    def mutate(tree: Path):
+        with open(tree / file, "a", encoding="utf-8") as f:
+            f.write(text)
+    return mutate
+
 
 V2_CASES = {
     "overlapping phases": (phase(1, start="2027-01-15 00:00:00"), "starts before phase 'Practice' ends"),
@@ -134,6 +145,10 @@ V2_CASES = {
     "logo missing": (remove("logo.png"), "the competition logo is required"),
     "empty terms page": (write_file("pages/terms.md", "\n"), "page file is empty"),
     "unsupported version": (edit_text("version: 2", "version: 2.0"), "unsupported 'version'"),
+    "alias bomb in competition.yaml": (append_text(ALIAS_BOMB, "competition.yaml"),
+                                       "competition.yaml: not valid YAML, found its aliases expand to more"),
+    "alias bomb in a program's metadata": (append_text(ALIAS_BOMB, "scoring_program/metadata.yaml"),
+                                           "metadata.yaml is not valid YAML, found its aliases expand"),
     "key given twice": (edit_text("title: Small test edition", "title: Small test edition\ntitle: Again"),
                         "key 'title' given twice"),
     "reference data without task.json": (remove("reference_data/evaluation/task.json"),

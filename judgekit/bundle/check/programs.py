@@ -12,6 +12,7 @@ from typing import List, Optional, Tuple
 import yaml
 
 from .findings import Findings
+from .yamlfile import bounded_yaml
 
 SCRIPT = re.compile(r"\.(py|sh|R|r|jl|pl)$")
 SHELL_SYNTAX = re.compile(r"(&&|\|\||[|;<>`]|\$\()")
@@ -57,7 +58,11 @@ def check_program(path: Path, where: str, what: str, findings: Findings,
     if len(found) == 2:
         findings.add(where, f"{what} has both metadata.yaml and metadata; the worker reads only metadata.yaml")
     try:
-        meta = yaml.safe_load(read(found[0]).decode("utf-8"))
+        loader = yaml.SafeLoader(read(found[0]).decode("utf-8"))
+        try:
+            meta = bounded_yaml(loader)
+        finally:
+            loader.dispose()
     except (yaml.YAMLError, UnicodeDecodeError) as e:
         findings.add(where, f"{what}'s {found[0]} is not valid YAML", found=" ".join(str(e).split())[:120])
         return None

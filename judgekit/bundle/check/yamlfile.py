@@ -1,4 +1,8 @@
-"""Reading competition.yaml as Codabench does (a safe load), refusing duplicated keys it would hide."""
+"""Reading competition.yaml as Codabench does (a safe load), refusing duplicated keys it would hide.
+
+A bundle comes from anybody: its YAML is composed into nodes first and only built when its aliases
+expand to a bounded value (``config_yaml.expanded_size``), so an alias bomb is a finding, not a hang.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ from typing import Optional
 
 import yaml
 
+from ..config_yaml import MAX_EXPANDED_NODES, expanded_size
 from .findings import Findings
 
 
@@ -27,6 +32,22 @@ def _mapping(loader, node, deep=False):
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping)
 
 
+def bounded_yaml(loader: yaml.SafeLoader):
+    """The loader's single document, built only when its aliases expand to at most
+    ``MAX_EXPANDED_NODES`` values; yaml.YAMLError (a bomb or a self-containing alias) otherwise."""
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        if expanded_size(node, MAX_EXPANDED_NODES) > MAX_EXPANDED_NODES:
+            raise yaml.YAMLError(f"its aliases expand to more than {MAX_EXPANDED_NODES:,} values (an alias bomb?)")
+        return loader.construct_document(node)
+    except ValueError as e:  # an alias inside the node it names
+        raise yaml.YAMLError(str(e))
+    except RecursionError:
+        raise yaml.YAMLError("nested too deeply")
+
+
 def load_competition_yaml(root: Path, findings: Findings) -> Optional[dict]:
     path = root / "competition.yaml"
     try:
@@ -37,7 +58,7 @@ def load_competition_yaml(root: Path, findings: Findings) -> Optional[dict]:
     loader = _Loader(text)
     loader.duplicates = []
     try:
-        doc = loader.get_single_data()
+        doc = bounded_yaml(loader)
     except yaml.YAMLError as e:
         findings.add("competition.yaml", "not valid YAML", found=" ".join(str(e).split())[:200])
         return None
