@@ -1,6 +1,6 @@
 """The readers' whole-column fast paths agree with their precise, line-by-line paths.
 
-Every reader (``textfile.read_lines``, ``items.read_items``, ``gold.build_gold``,
+Every reader (``items.read_items``, ``gold.build_gold``,
 ``submission.read_prediction``) first tries a fast path and falls back to the precise one when
 anything is unusual. Here both paths read the same inputs (valid files, the hostile corpus, fuzzed
 contents, mutated items) and must give the same values, warnings and error messages; and the fast
@@ -9,7 +9,6 @@ paths must really be taken on clean files, or these comparisons would prove noth
 
 from __future__ import annotations
 
-import io
 import json
 import random
 
@@ -168,29 +167,6 @@ def test_edited_files_read_the_same_on_both_paths(track_id, tmp_path, monkeypatc
         path.write_text("\n".join(lines) + "\n", encoding="utf-8")
         fast, precise = read_both(path, track_id, monkeypatch)
         assert same_outcome(fast, precise), (lines, fast, precise)
-
-
-# --- text files -------------------------------------------------------------------------------
-
-PIECES = [b"a", b"b\tc", b"\n", b"\r\n", b"\r", b" ", b"\x00", b"\xef\xbb\xbf", b"\xc3\xa9", b"\xe9", b"\xff\xfe",
-          b"\t", b"\xe2\x80\xa8", b"1.5", b"\n\n", b"\x0b"]
-
-
-@pytest.mark.parametrize("block_bytes", [textfile.BLOCK_BYTES, 5, 3])
-def test_block_reader_agrees_with_the_line_reader(block_bytes, monkeypatch):
-    monkeypatch.setattr(textfile, "BLOCK_BYTES", block_bytes)
-    rng = random.Random(block_bytes)
-    taken = 0
-    for _ in range(20000):
-        data = b"".join(rng.choice(PIECES) for _ in range(rng.randint(0, 24)))
-        fast = outcome(lambda: textfile._read_blocks(io.BytesIO(data), "x"))
-        if fast == ("ok", None):
-            continue
-        taken += 1
-        if fast[0] == "ok":
-            fast = ("ok", list(zip(*fast[1])))
-        assert fast == outcome(lambda: textfile._read_bounded(io.BytesIO(data), "x")), data
-    assert taken > 3000  # the fast path answered for many of them
 
 
 # --- item files and gold ------------------------------------------------------------------------

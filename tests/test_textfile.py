@@ -2,21 +2,90 @@
 
 ``hostile/expected_textfile.json`` holds the reader's outcomes (values digest or full message) over
 the hostile corpus, seeded awkward inputs at several block sizes and bounds, and the bounds cases,
-recorded before the reader's two paths became one (``hostile/textfile_outcomes.py``).
+recorded before the reader's fast block path and precise line path became one reader
+(``hostile/textfile_outcomes.py``).
 """
 
 from __future__ import annotations
 
-from hostile import textfile_outcomes
+import re
 
-#: Outcomes that changed on purpose since the recording, with why.
-CHANGED = {}
+import pytest
+
+from hostile import textfile_outcomes
+from judgekit.errors import SubmissionError
+from judgekit.formats import textfile
+
+BOM = b"\xef\xbb\xbf"
+
+
+def _comparable(outcome):
+    """An outcome without whether the numbers were a ``range`` (the line path gave lists)."""
+    return outcome[::2] if outcome[0] == "ok" else outcome
+
+
+def _first_line(data: bytes) -> bytes:
+    return data[len(BOM):].split(b"\n", 1)[0]
 
 
 def test_outcomes_are_the_recorded_ones():
-    now = textfile_outcomes.record()
+    """The same outcomes as recorded, but for one bug fixed: the recorded line path counted a UTF-8
+    BOM in the budget of the first line it read, so it read a first line longer than
+    ``MAX_LINE_BYTES`` - 3 bytes as two lines (and accepted one of 1 MB and 8 bytes). Such a line
+    is now refused as too long when it is, and otherwise read as if there were no BOM (the offsets
+    in messages still count it)."""
+    cases = list(textfile_outcomes.inputs())
+    now = textfile_outcomes.record(cases)
     recorded = textfile_outcomes.expected()
     assert now.keys() == recorded.keys()
+    limit = {case[0]: case[3][1] or textfile.MAX_LINE_BYTES for case in cases}
+    split = {case[0]: case for case in cases
+             if case[1].startswith(BOM) and len(_first_line(case[1])) > limit[case[0]] - len(BOM)}
+    assert len(split) > 20
     differ = {case_id: (recorded[case_id], now[case_id]) for case_id in now
-              if now[case_id] != CHANGED.get(case_id, recorded[case_id])}
+              if case_id not in split and _comparable(now[case_id]) != _comparable(recorded[case_id])}
     assert not differ, differ
+    long = {case_id for case_id, case in split.items() if len(_first_line(case[1])) > limit[case_id]}
+    assert "bounds/long_bom" in long
+    for case_id in long:
+        assert now[case_id][2].startswith("x.tsv, line 1: line is too long"), case_id
+    without_bom = textfile_outcomes.record((case_id, data[3:], n, s) for case_id, data, n, s in split.values()
+                                           if case_id not in long)
+    for case_id, outcome in without_bom.items():
+        shifted = [re.sub(r"offset (\d+)", lambda m: f"offset {int(m[1]) + 3}", str(x)) for x in outcome]
+        assert [str(x) for x in now[case_id]] == shifted, case_id
+
+
+class _Refused(Exception):
+    pass
+
+
+def test_clean_files_are_never_explained(tmp_path, monkeypatch):
+    """A clean file is read without building any message: the per-line explanation is not reached."""
+    monkeypatch.setattr(textfile, "SubmissionError", _Refused)
+    path = tmp_path / "x.tsv"
+    for data in (b"a\t1\nb\t2\n", BOM + b"a\t1\r\n\r\n \n\xc3\xa9\t\xe2\x80\xa8\r\n", b"x\r", b"a\n" * 400000):
+        path.write_bytes(data)
+        numbers, texts = textfile.read_texts(path, "x.tsv", 10 ** 6)
+        assert len(texts) == len(numbers) > 0
+
+
+@pytest.mark.parametrize("block_bytes", [3, 5, 64])
+def test_outcomes_do_not_depend_on_the_block_size(block_bytes, monkeypatch):
+    """With no line bound, where the blocks end changes no line number, offset or text."""
+    cases = [case for case in textfile_outcomes.inputs() if case[0].startswith("pieces/") and case[3][0] is None
+             and case[3][1] is None and case[2] is None]
+    default = textfile_outcomes.record(cases)
+    monkeypatch.setattr(textfile, "BLOCK_BYTES", block_bytes)
+    blocks = textfile_outcomes.record((case_id, data, n, (block_bytes, None, None)) for case_id, data, n, _ in cases)
+    assert {k: _comparable(v) for k, v in blocks.items()} == {k: _comparable(v) for k, v in default.items()}
+
+
+def test_a_line_of_exactly_the_limit_is_read_and_one_byte_more_is_refused(tmp_path, monkeypatch):
+    monkeypatch.setattr(textfile, "MAX_LINE_BYTES", 8)
+    path = tmp_path / "x.tsv"
+    path.write_bytes(b"a\t345678\nb\t34567\r\n")
+    assert textfile.read_lines(path, "x.tsv") == [(1, "a\t345678"), (2, "b\t34567")]
+    path.write_bytes(b"a\t3456789\n")
+    with pytest.raises(SubmissionError, match=r"x.tsv, line 1: line is too long; expected at most 8 bytes"):
+        textfile.read_lines(path, "x.tsv")
