@@ -4,9 +4,8 @@ A zip is extracted only after every entry is checked: no absolute paths or ``..`
 encrypted entries, no path given twice, names that are valid UTF-8, a bounded number of entries and
 a bounded uncompressed size (zip bombs: per entry, in total, and by compression ratio, per entry and
 over all entries, so that a bomb split into many small entries is caught too). When scoring, only
-the tracks' files are extracted. Nested
-archives are skipped with a warning. Nothing is ever written outside the target folder, and a
-corrupt entry is reported as the submission's problem, never as a crash.
+the tracks' files are extracted. Nested archives are skipped with a warning. Nothing is ever
+written outside the target folder, and a corrupt entry is reported as the submission's problem.
 """
 
 from __future__ import annotations
@@ -14,9 +13,11 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
+import shutil
 import stat
 import zipfile
 import zlib
+from collections import defaultdict
 from pathlib import Path, PurePosixPath
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
@@ -72,15 +73,14 @@ def _entry_path(info: zipfile.ZipInfo, display: str) -> PurePosixPath:
             raise SubmissionError.single(display, "an entry name is not valid UTF-8", found=_entry(name),
                                          hint="rename the file with ASCII characters")
     relative = PurePosixPath(name.replace("\\", "/"))
-    if relative.is_absolute() or ".." in relative.parts or name[1:2] == ":":
-        raise SubmissionError.single(display, "entry path escapes the archive", found=_entry(name),
-                                     hint="archive entries must be relative paths without '..'")
-    if stat.S_ISLNK(info.external_attr >> 16):
-        raise SubmissionError.single(display, "archive contains a symbolic link", found=_entry(name),
-                                     hint="put the file itself in the archive")
-    if info.flag_bits & 0x1:
-        raise SubmissionError.single(display, "archive entry is encrypted", found=_entry(name),
-                                     hint="create the archive without a password")
+    for refused, problem, hint in (
+            (relative.is_absolute() or ".." in relative.parts or name[1:2] == ":", "entry path escapes the archive",
+             "archive entries must be relative paths without '..'"),
+            (stat.S_ISLNK(info.external_attr >> 16), "archive contains a symbolic link",
+             "put the file itself in the archive"),
+            (info.flag_bits & 0x1, "archive entry is encrypted", "create the archive without a password")):
+        if refused:
+            raise SubmissionError.single(display, problem, found=_entry(name), hint=hint)
     return relative
 
 
@@ -116,65 +116,48 @@ def _plan(infos: List[zipfile.ZipInfo], display: str, tracks: Optional[Sequence[
         raise SubmissionError.single(display, "archive has too many entries",
                                      expected=f"at most {MAX_ENTRIES}", found=str(len(infos)))
     warnings: List[str] = []
-    plan: List[Tuple[zipfile.ZipInfo, PurePosixPath]] = []
-    seen: Dict[PurePosixPath, str] = {}
-    by_track: Dict[str, List[PurePosixPath]] = {}
-    total = compressed = 0
-    nested = False  # a zip inside: named in the message when nothing else is usable
+    plan, files = [], {}  # files: relative path -> entry name, of every file that is neither skipped nor nested
+    by_track: Dict[str, List[PurePosixPath]] = defaultdict(list)
+    total = compressed = nested = 0
     for info in infos:
         relative = _entry_path(info, display)
         if not relative.parts:  # checked first: ZipInfo.is_dir() fails on an empty name
             warnings.append(f"archive entry {_entry(info.filename)} has no file name and was ignored")
+        elif info.is_dir() or is_ignored(relative):
             continue
-        if info.is_dir() or is_ignored(relative):
-            continue
-        if relative.suffix.lower() in ARCHIVE_SUFFIXES:
+        elif relative.suffix.lower() in ARCHIVE_SUFFIXES:
             warnings.append(f"nested archive {_entry(info.filename)} ignored: put the prediction files "
-                            f"in the zip itself")
-            nested = True
-            continue
-        if relative in seen:
+                            "in the zip itself")
+            nested += 1
+        elif relative in files:
             raise SubmissionError.single(display, "archive holds the same path twice", found=_entry(info.filename),
                                          hint="keep one copy of each file")
-        seen[relative] = info.filename
-        total += info.file_size
-        compressed += info.compress_size
-        _check_size(info, total, compressed, display)
-        if tracks is not None:
-            owners = [t for t in tracks if _matches(t, relative.name)]
-            if not owners:
+        else:
+            files[relative] = info.filename
+            total, compressed = total + info.file_size, compressed + info.compress_size
+            _check_size(info, total, compressed, display)
+            if tracks is None or _claim(by_track, relative, tracks):
+                refuse_doubles(by_track)
+                plan.append((info, relative))
+            else:
                 warnings.append(unused_file_note(safe_display(str(relative))))
-                continue
-            for t in owners:
-                by_track.setdefault(t.id, []).append(relative)
-            refuse_doubles(by_track)
-        plan.append((info, relative))
-    if not plan and warnings and (nested or not seen or tracks is None):
-        raise SubmissionError.single(display, "archive holds no prediction file", found="; ".join(warnings),
-                                     hint="zip the prediction files themselves")
-    if not plan and tracks is not None:
-        expected = "; ".join(f"{t.id}: {t.file_names[0]}" for t in tracks)
-        unused = [_entry(name) for name in seen.values()][:10]
-        raise SubmissionError.single(display, "no prediction file for any track was found",
-                                     expected=f"files named {expected}", found=", ".join(unused) or "no files",
-                                     hint="name each file after its track (see the starting kit)")
+    if not plan and (warnings or tracks is not None):
+        _refuse_no_plan(display, tracks, warnings, nested or not files, list(files.values()))
     return plan, warnings
 
 
-def _extract_entry(zf: zipfile.ZipFile, info: zipfile.ZipInfo, destination: Path, display: str) -> None:
-    """Copy one entry, stopping as soon as it yields more than it declared."""
-    destination.parent.mkdir(parents=True, exist_ok=True)
-    written = 0
-    with zf.open(info) as source, open(destination, "wb") as sink:
-        while True:
-            chunk = source.read(1 << 20)
-            if not chunk:
-                return
-            written += len(chunk)
-            if written > info.file_size:
-                raise SubmissionError.single(display, "archive entry is larger than it declares",
-                                             found=_entry(info.filename))
-            sink.write(chunk)
+def _refuse_no_plan(display: str, tracks: Optional[Sequence[Track]], warnings: List[str], nothing_usable: bool,
+                    names: List[str]) -> None:
+    """Refuse an archive with nothing to extract: naming what was skipped when nothing was usable
+    (only nested archives, or no file), else the files that match no track."""
+    if warnings and (nothing_usable or tracks is None):
+        raise SubmissionError.single(display, "archive holds no prediction file", found="; ".join(warnings),
+                                     hint="zip the prediction files themselves")
+    expected = "; ".join(f"{t.id}: {t.file_names[0]}" for t in tracks)
+    raise SubmissionError.single(display, "no prediction file for any track was found",
+                                 expected=f"files named {expected}",
+                                 found=", ".join(_entry(name) for name in names[:10]) or "no files",
+                                 hint="name each file after its track (see the starting kit)")
 
 
 def safe_extract(archive: Path, target: Path, display: str = None, tracks: Optional[Sequence[Track]] = None
@@ -190,8 +173,10 @@ def safe_extract(archive: Path, target: Path, display: str = None, tracks: Optio
             destination = target.joinpath(*relative.parts).resolve()
             if target not in destination.parents:
                 raise SubmissionError.single(display, "entry path escapes the archive", found=_entry(info.filename))
-            try:
-                _extract_entry(zf, info, destination, display)
+            try:  # zipfile yields at most the declared size (checked above), then checks the CRC
+                destination.parent.mkdir(parents=True, exist_ok=True)
+                with zf.open(info) as source, open(destination, "wb") as sink:
+                    shutil.copyfileobj(source, sink, 1 << 20)
             except _READ_ERRORS as e:
                 detail = e.strerror if isinstance(e, OSError) and e.strerror else str(e)  # no temp paths
                 raise SubmissionError.single(display, "archive entry cannot be extracted", found=_entry(info.filename),
@@ -222,9 +207,13 @@ def submission_files(folder: Path) -> List[PurePosixPath]:
     return [relative for relative, full in _walk(Path(folder)) if _is_regular(full)]
 
 
-def _matches(track: Track, name: str) -> bool:
-    lowered = name.lower()
-    return any(fnmatch.fnmatchcase(lowered, pattern.lower()) for pattern in track.file_names)
+def _claim(by_track: Dict[str, List[PurePosixPath]], relative: PurePosixPath, tracks: Sequence[Track]) -> bool:
+    """Add the file to each track whose file-name patterns (any case) match its name; False if none does."""
+    owners = [t.id for t in tracks if any(fnmatch.fnmatchcase(relative.name.lower(), pattern.lower())
+                                          for pattern in t.file_names)]
+    for owner in owners:
+        by_track[owner].append(relative)
+    return bool(owners)
 
 
 def _loose(name: str) -> str:
@@ -233,31 +222,29 @@ def _loose(name: str) -> str:
     return re.sub(r"[-.\s]+", "_", stem.lower())
 
 
-def probable_track(name: str, tracks: Sequence[Track]) -> Optional[Track]:
-    """The track a file that matches none was probably meant for (``en-en.tsv`` for ``en_en``)."""
+def _meant_for(name: str, tracks: Sequence[Track]) -> str:
+    """"track 'en_en': name it en_en.tsv" for a file no track claims but one probably was meant to
+    (``en-en.tsv``: the same name loosely), else ''."""
     loose = _loose(PurePosixPath(name).name)
     found = [t for t in tracks if any(fnmatch.fnmatchcase(loose, _loose(pattern)) for pattern in t.file_names)]
-    return found[0] if len(found) == 1 else None
+    return f"track '{found[0].id}': name it {found[0].file_names[0]}" if len(found) == 1 else ""
 
 
 def ignored_file_note(name: str, tracks: Sequence[Track]) -> str:
     """What a participant reads about a file no track claims."""
-    note = unused_file_note(name)
-    track = probable_track(name, tracks)
-    if track is not None:
-        note += f"; it was probably meant for track '{track.id}': name it {track.file_names[0]}"
-    return note
+    meant = _meant_for(name, tracks)
+    return unused_file_note(name) + (f"; it was probably meant for {meant}" if meant else "")
 
 
 def ignored_file_notes(unclaimed: Sequence[str], tracks: Sequence[Track], shown: int = 5) -> List[str]:
     """The notes about files no track claims: one per near miss (at most ``shown``), one for the rest."""
-    near = [name for name in unclaimed if probable_track(name, tracks) is not None]
-    other = [name for name in unclaimed if name not in set(near)]
+    near = [name for name in unclaimed if _meant_for(name, tracks)]
+    other = [name for name in unclaimed if name not in near]
     notes = [ignored_file_note(name, tracks) for name in near[:shown]]
     if len(near) > shown:
         notes.append(f"{len(near) - shown} more files named like a track's file were ignored")
     if len(other) == 1:
-        notes.append(ignored_file_note(other[0], tracks))
+        notes.append(unused_file_note(other[0]))
     elif other:
         listed = ", ".join(repr(name) for name in other[:shown]) + (", ..." if len(other) > shown else "")
         notes.append(f"{len(other)} files match no track and were ignored: {listed}")
@@ -267,9 +254,9 @@ def ignored_file_notes(unclaimed: Sequence[str], tracks: Sequence[Track], shown:
 def naming_hint(unclaimed: Sequence[str], tracks: Sequence[Track]) -> str:
     """How to name the files of a submission in which no file matched a track."""
     for name in unclaimed:
-        track = probable_track(name, tracks)
-        if track is not None:
-            return f"file {name!r} was probably meant for track '{track.id}': name it {track.file_names[0]}"
+        meant = _meant_for(name, tracks)
+        if meant:
+            return f"file {name!r} was probably meant for {meant}"
     return "name each file after its track (see the starting kit)"
 
 
@@ -279,19 +266,15 @@ def locate_track_files(folder: Path, tracks: Sequence[Track]) -> Tuple[Dict[str,
     A file may sit at the root or inside folders; a track with two candidate files is refused, and
     so is a track file that is a symbolic link or not a regular file (it is never opened).
     """
-    by_track: Dict[str, List[PurePosixPath]] = {}
+    by_track: Dict[str, List[PurePosixPath]] = defaultdict(list)
     unclaimed: List[str] = []
     for relative, full in _walk(Path(folder)):
-        owners = [t for t in tracks if _matches(t, relative.name)]
-        if owners and not _is_regular(full):
+        if not _claim(by_track, relative, tracks):
+            unclaimed.append(safe_display(str(relative)))
+        elif not _is_regular(full):
             what = "a symbolic link" if full.is_symlink() else "not a regular file"
             raise SubmissionError.single(safe_display(str(relative)), f"the prediction file is {what}",
                                          expected="a regular file", hint="write the predictions into the file itself")
-        if not owners:
-            unclaimed.append(safe_display(str(relative)))
-            continue
-        for t in owners:
-            by_track.setdefault(t.id, []).append(relative)
     refuse_doubles(by_track)
     return {tid: paths[0] for tid, paths in by_track.items()}, unclaimed
 

@@ -35,7 +35,7 @@ FILE_SLACK_BYTES = 1024 * 1024
 _UTF8_BOM = codecs.BOM_UTF8
 _OTHER_BOMS = ((codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"),
                (codecs.BOM_UTF16_LE, "UTF-16"), (codecs.BOM_UTF16_BE, "UTF-16"))
-_CR_INSIDE = re.compile(rb"\r(?!\n|\Z)")
+_CR_INSIDE = re.compile(rb"\r(?!\n|\Z)")  # a CR that ends neither its line (before the LF) nor the file
 
 
 def shorten(text: str, limit: int = 60) -> str:
@@ -90,10 +90,11 @@ def _read_blocks(f, display: str, max_lines: Optional[int], n_items: Optional[in
     numbers: Optional[List[int]] = None
     number = 0
     for block, offset in _blocks(f, display):
-        if max_lines is not None and number + block.count(b"\n") + (not block.endswith(b"\n")) > max_lines:
+        lines = number + block.count(b"\n") + (not block.endswith(b"\n"))
+        if max_lines is not None and lines > max_lines:
             raise SubmissionError.single(display, "file has too many lines", hint="write one line per item",
                                          expected=f"at most {max_lines:,} lines for a track of {n_items:,} items "
-                                                  f"({LINES_PER_ITEM} per item plus {LINE_SLACK:,}, blank lines included)",
+                                         f"({LINES_PER_ITEM} per item plus {LINE_SLACK:,}, blank lines included)",
                                          found=f"more than {max_lines:,} lines")
         _refuse_breach(block, number, offset, display)
         parts = _lines(block.decode("utf-8"))
@@ -101,9 +102,9 @@ def _read_blocks(f, display: str, max_lines: Optional[int], n_items: Optional[in
         if numbers is None and len(kept) != len(parts):
             numbers = list(range(1, len(texts) + 1))
         if numbers is not None:
-            numbers.extend(compress(range(number + 1, number + len(parts) + 1), map(str.strip, parts)))
+            numbers.extend(compress(range(number + 1, lines + 1), map(str.strip, parts)))
         texts.extend(kept)
-        number += len(parts)
+        number = lines
     return (range(1, len(texts) + 1) if numbers is None else numbers), texts
 
 
@@ -140,15 +141,13 @@ def _lines(text: str) -> List[str]:
 
 
 def _long_line(block: bytes) -> int:
-    """Offset of the block's last line when it is longer than ``MAX_LINE_BYTES`` (its bytes before
-    the LF, a CR included), else -1."""
+    """Where the block's last line starts if it is longer than ``MAX_LINE_BYTES`` (before its LF)."""
     end = len(block) - block.endswith(b"\n")
     start = block.rfind(b"\n", 0, end) + 1
     return start if end - start > MAX_LINE_BYTES else -1
 
 
 def _not_utf8(block: bytes) -> int:
-    """Offset of the first byte that is not UTF-8, or -1."""
     try:
         block.isascii() or block.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -156,22 +155,16 @@ def _not_utf8(block: bytes) -> int:
     return -1
 
 
-def _inner_cr(block: bytes) -> int:
-    """Offset of the first CR that neither ends its line (before the LF) nor the file, or -1."""
-    match = b"\r" in block and _CR_INSIDE.search(block)
-    return match.start() if match else -1
-
-
-#: The rules of a line, in the order they are checked: an offset finder (its first hit in a block,
-#: or -1), then the problem, what was expected and found (formatted with the rule's ``limit``, the
-#: hit's ``offset`` in the file and its ``byte``) and the hint.
+#: The rules of a line, in the order a line is checked: where a block first breaks it (-1: nowhere),
+#: the problem, what was expected and found (with the hit's ``offset`` in the file and ``byte``), the hint.
 _RULES = (
     (_long_line, "line is too long", "at most {limit} bytes per line", "a longer line", "write one item per line"),
     (lambda block: block.find(b"\x00"), "file is binary, not text", "UTF-8 text", "a NUL byte at offset {offset}",
      None),
     (_not_utf8, "file is not UTF-8 text", "UTF-8", "byte 0x{byte:02x} at offset {offset}",
      "save the file as UTF-8 (Latin-1 and other encodings are refused)"),
-    (_inner_cr, "line holds a carriage return (CR) in the middle", "lines ending in LF or CRLF",
+    (lambda block: next((m.start() for m in _CR_INSIDE.finditer(block)), -1) if b"\r" in block else -1,
+     "line holds a carriage return (CR) in the middle", "lines ending in LF or CRLF",
      "CR inside the line (old Mac line endings?)", "save the file with Unix (LF) or Windows (CRLF) line endings"),
 )
 
@@ -179,8 +172,7 @@ _RULES = (
 def _refuse_breach(block: bytes, number: int, offset: int, display: str) -> None:
     """Refuse the block's earliest line that breaks a rule, naming the first rule it breaks; the
     block follows ``number`` lines and starts ``offset`` bytes into the file."""
-    hits = [(block.count(b"\n", 0, at), rank, at) for rank, rule in enumerate(_RULES) for at in [rule[0](block)]
-            if at >= 0]
+    hits = [(block.count(b"\n", 0, at), rank, at) for rank, at in enumerate(r[0](block) for r in _RULES) if at >= 0]
     if hits:
         line, rank, at = min(hits)
         _, problem, expected, found, hint = _RULES[rank]
