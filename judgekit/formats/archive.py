@@ -45,9 +45,9 @@ def is_ignored(relative: PurePosixPath) -> bool:
             or (len(parts) == 1 and parts[0].lower() in IGNORED_NAMES))
 
 
-def _entry(name: str, limit: int = 80) -> str:
+def _entry(name: str) -> str:
     """An entry name fit for a message: unprintable characters escaped, long names cut."""
-    return repr(shorten(safe_display(name), limit))
+    return repr(shorten(safe_display(name), 80))
 
 
 def _open_zip(archive: Path, display: str) -> zipfile.ZipFile:
@@ -189,7 +189,7 @@ def _walk(folder: Path) -> Iterator[Tuple[PurePosixPath, Path]]:
     """Every non-directory entry of a folder (links and special files included), relative, skipping
     ignored ones; links to folders are not followed."""
     for root, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if not os.path.islink(os.path.join(root, d)))
+        dirs.sort()  # links to folders are listed here, never followed (os.walk's default)
         for name in sorted(files):
             full = Path(root) / name
             relative = PurePosixPath(full.relative_to(folder).as_posix())
