@@ -238,8 +238,8 @@ def ignored_file_note(name: str, tracks: Sequence[Track]) -> str:
 
 def ignored_file_notes(unclaimed: Sequence[str], tracks: Sequence[Track], shown: int = 5) -> List[str]:
     """The notes about files no track claims: one per near miss (at most ``shown``), one for the rest."""
-    near = [name for name in unclaimed if _meant_for(name, tracks)]
-    other = [name for name in unclaimed if name not in near]
+    meant = {name: _meant_for(name, tracks) for name in unclaimed}
+    near, other = [name for name in unclaimed if meant[name]], [name for name in unclaimed if not meant[name]]
     notes = [ignored_file_note(name, tracks) for name in near[:shown]]
     if len(near) > shown:
         notes.append(f"{len(near) - shown} more files named like a track's file were ignored")
