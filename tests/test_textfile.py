@@ -9,14 +9,16 @@ recorded before the reader's fast block path and precise line path became one re
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
-from hostile import textfile_outcomes
+from hostile import edition, textfile_outcomes
 from judgekit.errors import SubmissionError
 from judgekit.formats import textfile
 
 BOM = b"\xef\xbb\xbf"
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 
 
 def _comparable(outcome):
@@ -56,18 +58,39 @@ def test_outcomes_are_the_recorded_ones():
         assert [str(x) for x in now[case_id]] == shifted, case_id
 
 
-class _Refused(Exception):
-    pass
+class _NoMessage:
+    """Stands for SubmissionError: building any message fails the test."""
+
+    @staticmethod
+    def single(*args, **kwargs):
+        raise AssertionError(f"a message was built for a clean file: {args}")
 
 
-def test_clean_files_are_never_explained(tmp_path, monkeypatch):
-    """A clean file is read without building any message: the per-line explanation is not reached."""
-    monkeypatch.setattr(textfile, "SubmissionError", _Refused)
+def _clean_files():
+    """The hostile edition's valid files (LF and CRLF, with a BOM and blank lines) and the real STS
+    releases' text files when ../shared/data is present."""
+    for track_id in sorted(edition.TRACK_BY_ID):
+        yield edition.valid_file(track_id)
+        yield BOM + edition.valid_file(track_id).replace(b"\n", b"\r\n\r\n")
+    yield from (path.read_bytes() for path in sorted(SHARED.glob("sts*/*.txt")) + sorted(SHARED.glob("sts*/*.csv")))
+    yield b"a\t1\n" * 400000 + b"x\r"  # several blocks, and a CR ending the file
+
+
+@pytest.mark.parametrize("block_bytes", [textfile.BLOCK_BYTES, 7])
+def test_clean_files_never_build_a_message(block_bytes, tmp_path, monkeypatch):
+    """A clean file is read without building any message: the rules' offsets are all that runs."""
+    monkeypatch.setattr(textfile, "SubmissionError", _NoMessage)
+    monkeypatch.setattr(textfile, "BLOCK_BYTES", block_bytes)
     path = tmp_path / "x.tsv"
-    for data in (b"a\t1\nb\t2\n", BOM + b"a\t1\r\n\r\n \n\xc3\xa9\t\xe2\x80\xa8\r\n", b"x\r", b"a\n" * 400000):
+    read = 0
+    for data in _clean_files():
+        if block_bytes < 1000 and len(data) > 200000:
+            continue
         path.write_bytes(data)
-        numbers, texts = textfile.read_texts(path, "x.tsv", 10 ** 6)
+        numbers, texts = textfile.read_texts(path, "x.tsv")
         assert len(texts) == len(numbers) > 0
+        read += 1
+    assert read >= 2 * len(edition.TRACK_BY_ID)
 
 
 @pytest.mark.parametrize("block_bytes", [3, 5, 64])
