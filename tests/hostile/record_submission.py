@@ -28,7 +28,7 @@ if __name__ == "__main__":  # run as a script: the repository and tests/ on the 
 
 from hostile import corpus, edition, fuzz  # noqa: E402
 from judgekit.errors import ConfigError, SubmissionError  # noqa: E402
-from judgekit.formats.submission import read_prediction  # noqa: E402
+from judgekit.formats.submission import ItemKeys, read_prediction  # noqa: E402
 from judgekit.gold import build_gold  # noqa: E402
 from judgekit.metrics import PerAnnotator  # noqa: E402
 from judgekit.spec import spec_from_dict  # noqa: E402
@@ -41,7 +41,7 @@ GOLD = {t.id: build_gold(t, edition.items_of(t.id), "gold") for t in SPEC.tracks
 def read(path: Path, track_id: str):
     """``read_prediction`` of ``path`` as the hostile edition's track ``track_id``."""
     gold = GOLD[track_id]
-    return read_prediction(path, f"{track_id}.tsv", gold)
+    return read_prediction(path, f"{track_id}.tsv", gold.track, ItemKeys(gold.ids, gold.annotators, gold.listed))
 
 
 def _digest(values) -> str:
