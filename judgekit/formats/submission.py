@@ -311,13 +311,35 @@ def _per_annotator_bulk(track: Track, texts: List[str], counts: List[int]) -> Op
         return None
     parsed = json_values(texts)
     try:  # list.__len__ refuses anything but a list: one pass checks and measures
-        if parsed is None or list(map(list.__len__, parsed)) != counts:
+        if parsed is None:
             return None
+        if list(map(list.__len__, parsed)) != counts:
+            return _label_major(parsed, counts, len(track.labels)) if multilabel and "true" not in joined \
+                and "false" not in joined else None
     except TypeError:
         return None
     if multilabel:
         return choice_rows(list(chain.from_iterable(parsed)), track.label_index(), len(track.labels))
     return exact_codes(chain.from_iterable(parsed), {**numeric_labels(track), **track.label_index()}, sum(counts))
+
+
+def _label_major(parsed: list, counts: List[int], k: int) -> Optional[np.ndarray]:
+    """Multilabel rows written label-major (``values.annotator_entries``): per row K vectors of 0/1,
+    each with one entry per annotator, turned into one 0/1 row per annotator. Raises TypeError when
+    a vector is not a list."""
+    lengths = np.repeat(np.asarray(counts, dtype=np.int64), k)
+    vectors = list(chain.from_iterable(parsed))
+    if list(map(list.__len__, parsed)) != [k] * len(parsed) or list(map(list.__len__, vectors)) != lengths.tolist():
+        return None
+    chosen = exact_codes(chain.from_iterable(vectors), {0: 0, 1: 1}, int(lengths.sum()))
+    if chosen is None:
+        return None
+    vector = np.repeat(np.arange(len(vectors)), lengths)
+    first_row = np.concatenate(([0], np.cumsum(counts)))[vector // k]
+    position = np.arange(len(vector)) - np.concatenate(([0], np.cumsum(lengths)))[vector]
+    out = np.zeros((sum(counts), k))
+    out[first_row + position, vector % k] = chosen
+    return out
 
 
 def _value_warnings(renormalised: int, extra_bin: int) -> List[str]:
