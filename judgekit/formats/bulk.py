@@ -1,9 +1,8 @@
-"""Whole-column fast paths for reading big files: check and convert every line at C speed.
+"""Whole-column operations for reading big files: check and convert every line at C speed.
 
-Each helper either returns the converted column or None. None means only "not sure": the caller
-then runs its precise per-line reader, which finds the problem and reports it with its file, line,
-item id, expected and found text. A fast path never accepts what the precise reader refuses, and
-returns the very values it would return.
+A helper returns the converted column and the mask of the rows its rule refuses (``number_column``),
+or None when the column is not all of the plain form it converts: the reader then applies the
+per-value rule of ``values`` to the rows, which explains each problem.
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ applied to that row. A clean file is read a whole column at a time.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import chain, compress, repeat
 from operator import itemgetter
 from pathlib import Path
@@ -76,22 +77,49 @@ def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> P
     with collector_paused():
         display = safe_display(display)
         numbers, texts = read_texts(path, display, len(keys.ids))
-        layout = _layout(texts, keys.ids) if track.positional else "id"
+        columns = Columns(texts, keys.ids)
+        layout = _layout(columns, keys.ids) if track.positional else "id"
         if layout == "ambiguous":
             raise _ambiguous(display, keys.ids)
         problems = ProblemCollector(display)
         warnings: List[str] = []
         if layout == "positional":
-            rows = _positional_rows(numbers, texts, keys, problems)
+            rows = _positional_rows(numbers, columns, keys, problems)
         else:
-            rows = _id_rows(numbers, texts, track, keys, problems, warnings)
+            rows = _id_rows(numbers, columns, track, keys, problems, warnings)
         values, notes = _values(track, keys, rows, problems)
         problems.raise_if_any()
         warnings += _value_warnings(notes.count("renormalised"), notes.count("extra leading bin"))
         return Prediction(_wrap(values, track, keys), warnings + layout_warnings(notes), layout)
 
 
-def _layout(texts: List[str], ids: List[str]) -> str:
+class Columns:
+    """A file's lines split once: at the first tab (``parts``: head, tab, rest; ``heads`` stripped),
+    each head's item index (``position``, -1 for none) and, for positional files, the fields."""
+
+    def __init__(self, texts: List[str], ids: List[str]):
+        self.texts, self.ids = texts, ids
+        self.parts = list(map(str.partition, texts, repeat("\t")))
+        self.heads = list(map(str.strip, map(itemgetter(0), self.parts)))
+        self.tabbed = np.fromiter(map(len, map(itemgetter(1), self.parts)), dtype=bool, count=len(texts))
+
+    @cached_property
+    def position(self) -> np.ndarray:
+        """Looked up in C, and not at all when the ids are in item order (after a header line)."""
+        ids, heads = self.ids, self.heads
+        skip = 1 if heads[1:] == ids else 0
+        if heads[skip:] == ids:
+            head = [ids.index(heads[0]) if heads[0] in ids else -1] if skip else []
+            return np.concatenate((np.array(head, dtype=np.int64), np.arange(len(ids), dtype=np.int64)))
+        index = dict(zip(ids, range(len(ids))))
+        return np.fromiter(map(index.get, heads, repeat(-1)), dtype=np.int64, count=len(heads))
+
+    @cached_property
+    def fields(self) -> List[List[str]]:
+        return list(map(str.split, self.texts))
+
+
+def _layout(columns: Columns, ids: List[str]) -> str:
     """How a file of a positional track is read, decided once for the whole file: "id", "positional"
     or "ambiguous".
 
@@ -102,20 +130,24 @@ def _layout(texts: List[str], ids: List[str]) -> str:
     that fits both readings, with every id in its first column, no header line, and first-column
     values that could also be scores on the 0-5 scale, is ambiguous.
     """
-    parts = list(map(str.partition, texts, repeat("\t")))
-    header = parts[0][0].strip().lower() in HEADER_NAMES
-    firsts = list(map(str.strip, map(itemgetter(0), parts[header:])))
-    as_ids = bool(firsts) and "" not in map(itemgetter(1), parts[header:]) and len(set(firsts)) == len(firsts) \
-        and set(ids).issuperset(firsts)
-    fields = list(map(str.split, texts))
+    header = int(columns.heads[0].lower() in HEADER_NAMES)
+    as_ids = len(columns.heads) > header and bool(columns.tabbed[header:].all()) and columns.heads[header] in ids \
+        and bool((columns.position[header:] >= 0).all()) and np.bincount(columns.position[header:]).max() == 1
+    body = columns.heads[header:]
+    if as_ids and (header or len(body) != len(ids) or not _scores_in_range(columns.heads)):
+        return "id"  # cannot be ambiguous: the costlier positional reading is not needed
+    fields = columns.fields
     lengths = np.fromiter(map(len, fields), dtype=np.int64, count=len(fields))
     as_positional = bool(((lengths >= 1) & (lengths <= 2)).all()) and \
-        2 * int(number_column(list(map(itemgetter(0), compress(fields, lengths))))[1].sum()) >= len(texts)
-    if as_ids and as_positional and len(firsts) == len(ids) and not header:
-        values = plain_numbers(firsts)
-        if values is not None and ((values >= 0) & (values <= 5)).all():
-            return "ambiguous"
-    return "id" if as_ids or not as_positional else "positional"
+        2 * int(number_column(list(map(itemgetter(0), compress(fields, lengths))))[1].sum()) >= len(fields)
+    if as_ids:
+        return "ambiguous" if as_positional else "id"
+    return "positional" if as_positional else "id"
+
+
+def _scores_in_range(texts: List[str]) -> bool:
+    values = plain_numbers(texts)
+    return values is not None and bool(((values >= 0) & (values <= 5)).all())
 
 
 def _ambiguous(display: str, ids: List[str]) -> SubmissionError:
@@ -129,10 +161,10 @@ def _ambiguous(display: str, ids: List[str]) -> SubmissionError:
              "scores with decimals (3.0) to mean positional")
 
 
-def _positional_rows(numbers: Sequence[int], texts: List[str], keys: ItemKeys, problems: ProblemCollector) -> Rows:
+def _positional_rows(numbers: Sequence[int], columns: Columns, keys: ItemKeys, problems: ProblemCollector) -> Rows:
     """The scores of a SemEval positional file (one per line, in item order); a second column
     (confidence) must be a number too."""
-    display = problems.file
+    display, texts = problems.file, columns.texts
     if len(texts) != len(keys.ids):
         raise SubmissionError.single(display, "wrong number of lines for the SemEval positional format",
                                      expected=f"{len(keys.ids)} lines (one score per pair, in input order)",
@@ -143,7 +175,7 @@ def _positional_rows(numbers: Sequence[int], texts: List[str], keys: ItemKeys, p
         raise SubmissionError.single(display, "blank line inside a positional file", line=gap - 1,
                                      expected="one score on every line", found="an empty line",
                                      hint="positional files are matched by line number")
-    fields = list(map(str.split, texts))
+    fields = columns.fields
     two = np.flatnonzero(np.fromiter(map(len, fields), dtype=np.int64, count=len(fields)) == 2)
     confidences = list(map(itemgetter(1), map(fields.__getitem__, two)))
     for j in two[~number_column(confidences)[1]]:
@@ -154,21 +186,19 @@ def _positional_rows(numbers: Sequence[int], texts: List[str], keys: ItemKeys, p
     return Rows(range(len(texts)), numbers, list(map(itemgetter(0), fields)))
 
 
-def _id_rows(numbers: Sequence[int], texts: List[str], track: Track, keys: ItemKeys, problems: ProblemCollector,
+def _id_rows(numbers: Sequence[int], columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCollector,
              warnings: List[str]) -> Rows:
     """The value column of an ``ID<TAB>VALUE`` file, in item order; each line without a tab, with a
     duplicate or unknown id is flagged and explained, and the items without a line are listed."""
-    index = dict(zip(keys.ids, range(len(keys.ids))))
-    parts = list(map(str.partition, texts, repeat("\t")))
-    heads = list(map(str.strip, map(itemgetter(0), parts)))
-    if heads[0].lower() in HEADER_NAMES and heads[0].lower() not in index:
-        parts, heads, numbers = parts[1:], heads[1:], numbers[1:]
+    parts, heads, tabbed, position = columns.parts, columns.heads, columns.tabbed, columns.position
+    if heads[0].lower() in HEADER_NAMES and heads[0].lower() not in keys.ids:
+        parts, heads, tabbed, position, numbers = parts[1:], heads[1:], tabbed[1:], position[1:], numbers[1:]
         warnings.append("the first line was read as a header and skipped")
-    tabbed = np.fromiter(map(len, map(itemgetter(1), parts)), dtype=bool, count=len(parts))
-    position = np.fromiter(map(index.get, heads, repeat(-1)), dtype=np.int64, count=len(heads))
     known = np.flatnonzero(tabbed & (position >= 0))
-    given, first = np.unique(position[known], return_index=True)
-    first = known[first]  # the row of each given item's first line, in item order
+    given, first = position[known], known  # the items given and the row of each one's first line, in item order
+    if (given[1:] <= given[:-1]).any():
+        given, first = np.unique(given, return_index=True)
+        first = known[first]
     if len(given) != len(parts) or len(given) != len(keys.ids):
         _id_problems(numbers, parts, heads, tabbed, position, first, track, keys, problems)
     lines = first.tolist()
@@ -260,9 +290,8 @@ def _soft_labels(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemColl
 
 def _soft_bulk(track: Track, texts: List[str]):
     """(values, notes) when every row is a JSON list of finite numbers >= 0 of the track's shape."""
-    joined = "\n".join(texts)
-    parsed = None if any(needle in joined for needle in _NOT_NUMERIC_JSON) else json_values(texts)
-    if parsed is None or not all([type(row) is list for row in parsed]):
+    parsed = None if _mentions(texts, _NOT_NUMERIC_JSON) else json_values(texts)
+    if parsed is None or set(map(type, parsed)) != {list}:
         return None
     try:
         values = np.array(parsed, dtype=float)
@@ -283,7 +312,8 @@ def _soft_bulk(track: Track, texts: List[str]):
 def _per_annotator(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector):
     """Label indices (categorical, ordinal) or 0/1 choices (multilabel), one row per annotator:
     read as one column when every row holds one entry per annotator, else row by row (``RowFit``)."""
-    counts = list(map(len, map(keys.annotators.__getitem__, rows.item)))
+    every = len(rows.item) == len(keys.ids)  # then the rows are the items in order
+    counts = list(map(len, keys.annotators if every else map(keys.annotators.__getitem__, rows.item)))
     bulk = _per_annotator_bulk(track, rows.text, counts)
     if bulk is not None:
         return bulk, []
@@ -306,16 +336,15 @@ def _per_annotator_bulk(track: Track, texts: List[str], counts: List[int]) -> Op
     """The rows of a file whose every row is a JSON list with one exact label (multilabel: one list
     of label names) per annotator; None when any row is anything else."""
     multilabel = track.scale == "multilabel"
-    joined = "\n".join(texts)
-    if not multilabel and any(needle in joined for needle in _NOT_LABEL_LISTS):
+    if not multilabel and _mentions(texts, _NOT_LABEL_LISTS):
         return None
     parsed = json_values(texts)
     try:  # list.__len__ refuses anything but a list: one pass checks and measures
         if parsed is None:
             return None
         if list(map(list.__len__, parsed)) != counts:
-            return _label_major(parsed, counts, len(track.labels)) if multilabel and "true" not in joined \
-                and "false" not in joined else None
+            return _label_major(parsed, counts, len(track.labels)) if multilabel and \
+                not _mentions(texts, ("true", "false")) else None
     except TypeError:
         return None
     if multilabel:
@@ -340,6 +369,11 @@ def _label_major(parsed: list, counts: List[int], k: int) -> Optional[np.ndarray
     out = np.zeros((sum(counts), k))
     out[first_row + position, vector % k] = chosen
     return out
+
+
+def _mentions(texts: List[str], needles: Sequence[str]) -> bool:
+    joined = "\n".join(texts)
+    return any(needle in joined for needle in needles)
 
 
 def _value_warnings(renormalised: int, extra_bin: int) -> List[str]:
