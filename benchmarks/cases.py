@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Callable, Dict, List
 
 from judgekit.formats.items import read_items
-from judgekit.formats.submission import read_prediction
+from judgekit.scoring import read_track_file
 from judgekit.gold import build_gold
 from judgekit.metrics import get as get_metric
 from judgekit.scoring import score_folder
@@ -82,7 +82,7 @@ def loop_ratios(track, ref: Path, res: Path) -> Dict[str, float]:
     """Per LeWiDi metric of the track: per-item loop time over the kit's time, on the same data."""
     out = {}
     gold = build_gold(track, read_items(ref / f"{track.dataset}.jsonl", texts=False), "gold")
-    pred = read_prediction(res / f"{track.id}.tsv", f"{track.id}.tsv", gold)
+    pred = read_track_file(res / f"{track.id}.tsv", f"{track.id}.tsv", gold)
     for name in track.metrics:
         if name not in loops.LEWIDI_METRICS:
             continue

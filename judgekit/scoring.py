@@ -18,7 +18,7 @@ import numpy as np
 from .errors import SubmissionError
 from .formats.archive import ignored_file_notes, locate_track_files, naming_hint
 from .formats.items import read_items
-from .formats.submission import Prediction, read_prediction
+from .formats.submission import ItemKeys, Prediction, read_prediction
 from .formats.textfile import safe_display
 from .gold import GoldTrack, build_gold
 from .metrics import PerAnnotator, get as get_metric
@@ -72,6 +72,11 @@ def load_gold(spec: TaskSpec, ref_dir: Path, track_ids: Optional[Iterable[str]] 
             items_by_dataset[track.dataset] = read_items(path, f"reference data {path.name}", texts=False)
         gold[track.id] = build_gold(track, items_by_dataset[track.dataset], f"reference data {track.dataset}.jsonl")
     return gold
+
+
+def read_track_file(path: Path, display: str, gold: GoldTrack) -> Prediction:
+    """``read_prediction`` of ``path`` against the items of ``gold`` (ids, annotators, listed names)."""
+    return read_prediction(path, display, gold.track, ItemKeys(gold.ids, gold.annotators, gold.listed))
 
 
 def scored_subset(gold: GoldTrack, pred_values):
@@ -157,7 +162,7 @@ def score_folder(spec: TaskSpec, ref_dir: Path, res_dir: Path, ingested: Optiona
         if track.id not in files:
             continue
         relative = files[track.id]
-        prediction = read_prediction(Path(res_dir) / relative, str(relative), gold[track.id])
+        prediction = read_track_file(Path(res_dir) / relative, str(relative), gold[track.id])
         results[track.id] = score_track(gold[track.id], prediction, safe_display(str(relative)))
     missing = [t.id for t in spec.tracks if t.id not in results]
     warnings = ignored_file_notes(unclaimed, spec.tracks)

@@ -23,11 +23,7 @@ LAYERS = {
 }
 
 #: (importing module, imported module) pairs allowed against the layers, each with its reason.
-KNOWN_EXCEPTIONS = {
-    # read_prediction takes a whole GoldTrack; narrow inputs (ids, annotators, offsets) will replace
-    # it once the submission readers' rework (issue 10) has landed (docs/architecture.md).
-    ("judgekit.formats.submission", "judgekit.gold"),
-}
+KNOWN_EXCEPTIONS = set()  # none: formats reads narrow inputs (ItemKeys), never a GoldTrack
 
 
 def _module_name(path: Path) -> str:

@@ -8,7 +8,7 @@ import pytest
 
 from benchmarks import cases, floor, loops, report, synth
 from judgekit.formats.items import read_items
-from judgekit.formats.submission import read_prediction
+from judgekit.scoring import read_track_file
 from judgekit.gold import build_gold
 from judgekit.scoring import score_folder
 from judgekit.spec import read_spec
@@ -27,7 +27,7 @@ def test_synthetic_phases_score_and_loops_agree_with_the_kit(name, tmp_path):
     assert set(scores) == set(spec.tracks[0].metrics) and all(math.isfinite(v) for v in scores.values())
     assert floor.read_phase(tmp_path / "ref", tmp_path / "res", spec.tracks) == 300
     gold = build_gold(spec.tracks[0], read_items(tmp_path / "ref" / "d.jsonl", texts=False), "gold")
-    pred = read_prediction(tmp_path / "res" / "t.tsv", "t.tsv", gold)
+    pred = read_track_file(tmp_path / "res" / "t.tsv", "t.tsv", gold)
     for metric in spec.tracks[0].metrics:
         if metric in loops.LEWIDI_METRICS:
             (g, p), extra = loops.as_lists(metric, gold.gold, pred.values)

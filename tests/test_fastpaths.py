@@ -1,14 +1,15 @@
-"""The readers' whole-column fast paths agree with their precise, line-by-line paths.
+"""The readers' whole-column paths: clean files never take the per-row ones, and what they read is right.
 
-Every reader (``items.read_items``, ``gold.build_gold``,
-``submission.read_prediction``) first tries a fast path and falls back to the precise one when
-anything is unusual. Here both paths read the same inputs (valid files, the hostile corpus, fuzzed
-contents, mutated items) and must give the same values, warnings and error messages; and the fast
-paths must really be taken on clean files, or these comparisons would prove nothing.
+``items.read_items`` and ``gold.build_gold`` first try a fast path and fall
+back to the precise one when anything is unusual: both paths read the same inputs and must agree.
+``submission.read_prediction`` is one reader (bulk masks, messages only for flagged rows): clean
+files must never reach its per-row message builder, and its outcomes over the hostile corpus,
+fuzzed contents and edited files are the recorded ones (``hostile/record_submission.py``).
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import random
 
@@ -17,11 +18,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hostile import corpus, edition, fuzz
+from conftest import shared_data
+from hostile import edition, fuzz, record_submission
 from judgekit import gold as gold_module
 from judgekit.errors import ConfigError, SubmissionError
 from judgekit.formats import items as items_module
-from judgekit.formats import submission, textfile
+from judgekit.formats import submission
 from judgekit.formats.items import read_items
 from judgekit.gold import build_gold
 from judgekit.metrics import PerAnnotator
@@ -49,24 +51,24 @@ def same_values(a, b) -> bool:
     return isinstance(a, np.ndarray) and a.dtype == b.dtype and a.shape == b.shape and np.array_equal(a, b)
 
 
-def same_outcome(fast, precise) -> bool:
-    if fast[0] != precise[0]:
-        return False
-    if fast[0] == "error":
-        return fast == precise
-    a, b = fast[1], precise[1]
-    return same_values(a.values, b.values) and a.warnings == b.warnings and a.format == b.format
+# --- submissions: one reader, messages only for flagged rows -------------------------------------
 
-
-# --- submissions ------------------------------------------------------------------------------
-
-def read_both(path, track_id, monkeypatch):
+def read(path, track_id):
     gold = GOLD[track_id]
-    fast = outcome(lambda: submission.read_prediction(path, f"{track_id}.tsv", gold))
-    with monkeypatch.context() as m:
-        m.setattr(submission, "_read_clean", lambda *args: None)
-        precise = outcome(lambda: submission.read_prediction(path, f"{track_id}.tsv", gold))
-    return fast, precise
+    return submission.read_prediction(path, f"{track_id}.tsv", gold.track,
+                                      submission.ItemKeys(gold.ids, gold.annotators, gold.listed))
+
+
+def _refuse_per_row(*args, **kwargs):
+    raise AssertionError("a clean file took the per-row message builder")
+
+
+@pytest.fixture
+def rows_never_explained(monkeypatch):
+    """The per-row rules (``_explain``) and the id messages (``_id_problems``) made to fail: a clean
+    file must be read a whole column at a time."""
+    monkeypatch.setattr(submission, "_explain", _refuse_per_row)
+    monkeypatch.setattr(submission, "_id_problems", _refuse_per_row)
 
 
 def _shuffled_valid(track_id: str, header: bool = False, crlf: bool = False) -> bytes:
@@ -78,95 +80,76 @@ def _shuffled_valid(track_id: str, header: bool = False, crlf: bool = False) -> 
 
 
 @pytest.mark.parametrize("track_id", sorted(TRACKS))
-def test_clean_files_take_the_fast_path_and_read_the_same(track_id, tmp_path, monkeypatch):
+def test_clean_files_never_take_the_per_row_messages(track_id, tmp_path, rows_never_explained):
     path = tmp_path / f"{track_id}.tsv"
     for content in (edition.valid_file(track_id), _shuffled_valid(track_id, header=True, crlf=True)):
         path.write_bytes(content)
-        gold = GOLD[track_id]
-        assert submission._read_clean(*textfile.read_texts(path, "x"), gold) is not None
-        fast, precise = read_both(path, track_id, monkeypatch)
-        assert fast[0] == "ok" and same_outcome(fast, precise), (fast, precise)
+        prediction = read(path, track_id)
+        values = prediction.values.values if isinstance(prediction.values, PerAnnotator) else prediction.values
+        assert np.isfinite(values).all() and prediction.format == "id"
 
 
-def test_positional_files_take_the_fast_path(tmp_path, monkeypatch):
+def test_label_major_multilabel_rows_are_read_a_column_at_a_time(tmp_path, rows_never_explained):
+    track = TRACKS["persp_ml"]
+    lines = []
+    for line in edition.valid_lines("persp_ml"):
+        item_id, value = line.split("\t")
+        chosen = json.loads(value)
+        lines.append(f"{item_id}\t{json.dumps([[int(label in c) for c in chosen] for label in track.labels])}")
+    path = tmp_path / "persp_ml.tsv"
+    path.write_text("\n".join(lines) + "\n")
+    label_major = read(path, "persp_ml")
+    path.write_bytes(edition.valid_file("persp_ml"))
+    assert same_values(label_major.values.values, read(path, "persp_ml").values.values)
+
+
+def test_positional_files_never_take_the_per_row_messages(tmp_path, rows_never_explained):
     path = tmp_path / "sim.tsv"
     scores = [line.split("\t")[1] for line in edition.valid_lines("sim")]
     for content in ("\n".join(scores) + "\n", "\n".join(s + "\t80" for s in scores) + "\n",
                     "\n".join(f" {s} \t 9.5 " for s in scores) + "\n\n\n"):
         path.write_text(content)
-        assert submission._read_clean(*textfile.read_texts(path, "x"), GOLD["sim"]).format == "positional"
-        fast, precise = read_both(path, "sim", monkeypatch)
-        assert fast[0] == "ok" and fast[1].format == "positional" and same_outcome(fast, precise)
+        prediction = read(path, "sim")
+        assert prediction.format == "positional" and prediction.values.tolist() == list(map(float, scores))
 
 
-def _corpus_files():
-    for case in corpus.cases():
-        if len(case.files) == 1 and not (case.links or case.fifos or case.sparse):
-            (name, data), = case.files.items()
-            track_id = name.rsplit(".", 1)[0].lower()
-            if track_id in TRACKS:
-                yield pytest.param(track_id, data, id=case.name)
+def test_the_semeval_2017_gold_files_read_as_positional_submissions(tmp_path, rows_never_explained):
+    """The real STS 2017 gold files are one score per line: clean positional files."""
+    for gs in sorted(shared_data("sts2017").glob("STS.gs.track*.txt")):
+        scores = np.loadtxt(gs, ndmin=1)
+        keys = submission.ItemKeys([f"p{k}" for k in range(len(scores))])
+        prediction = submission.read_prediction(gs, gs.name, TRACKS["sim"], keys)
+        assert prediction.format == "positional" and np.array_equal(prediction.values, scores)
 
 
-@pytest.mark.parametrize("track_id,data", list(_corpus_files()))
-def test_hostile_corpus_reads_the_same_on_both_paths(track_id, data, tmp_path, monkeypatch):
-    path = tmp_path / f"{track_id}.tsv"
-    path.write_bytes(data)
-    fast, precise = read_both(path, track_id, monkeypatch)
-    assert same_outcome(fast, precise), (fast, precise)
+def test_every_recorded_outcome_is_unchanged(tmp_path):
+    """The outcomes recorded before the readers became one (tests/hostile/record_submission.py):
+    the hostile corpus, fuzzed contents and edited valid files give the same values, warnings and
+    messages, word for word."""
+    cases = json.loads(record_submission.EXPECTED.read_text(encoding="utf-8"))
+    inputs = {name: content for name, _, content in record_submission.regenerated_inputs()}
+    assert {name: record_submission.sha(data) for name, data in inputs.items()} == \
+        {case["name"]: case["sha"] for case in cases if "data" not in case}
+    inputs.update({case["name"]: base64.b64decode(case["data"]) for case in cases if "data" in case})
+    changed = []
+    for case in cases:
+        path = tmp_path / f"{case['track']}.tsv"
+        path.write_bytes(inputs[case["name"]])
+        now = record_submission.outcome(lambda: read(path, case["track"]))
+        if now != case["outcome"]:
+            changed.append((case["name"], case["outcome"], now))
+    assert not changed, changed[:3]
 
 
 @settings(max_examples=400, derandomize=True, database=None, deadline=None,
           suppress_health_check=list(HealthCheck))
 @given(data=st.data())
-def test_fuzzed_submissions_read_the_same_on_both_paths(data, tmp_path_factory):
+def test_fuzzed_submissions_are_read_or_refused_never_crash(data, tmp_path_factory):
     track_id = data.draw(st.sampled_from(sorted(TRACKS)), label="track")
     content = data.draw(fuzz.submission_bytes(track_id), label="content")
     path = tmp_path_factory.getbasetemp() / f"fast-{track_id}.tsv"
     path.write_bytes(content)
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        fast, precise = read_both(path, track_id, monkeypatch)
-    assert same_outcome(fast, precise), (fast, precise)
-
-
-def _variants(track_id: str):
-    """Valid files edited the ways participants write them, and the near-misses of each edit."""
-    lines = edition.valid_lines(track_id)
-    ids = [line.split("\t")[0] for line in lines]
-    values = [json.loads(line.split("\t")[1]) if line.split("\t")[1][:1] in "[{" else line.split("\t")[1]
-              for line in lines]
-    yield [f"{i}\t{json.dumps(v)}" if not isinstance(v, str) else f"{i}\t {v} " for i, v in zip(ids, values)]
-    yield [f"{i}\t{json.dumps(v, separators=(',', ':'))}" for i, v in zip(ids, values)]
-    yield lines[:1] + lines  # a duplicate
-    yield lines[1:]  # a missing item
-    yield [line.replace("\t", "\t\t", 1) for line in lines]
-    if TRACKS[track_id].kind == "soft_label" and TRACKS[track_id].scale != "multilabel":
-        yield [f"{i}\t{json.dumps([x * 1.01 for x in v])}" for i, v in zip(ids, values)]  # renormalised
-        yield [f"{i}\t{json.dumps([x * 1.03 for x in v])}" for i, v in zip(ids, values)]  # off by 3%
-        yield [f"{i}\t{json.dumps([0] + v)}" for i, v in zip(ids, values)]  # the extra leading bin
-        yield [f"{i}\t{json.dumps([-0.0] + v[1:])}" for i, v in zip(ids, values)]
-    if TRACKS[track_id].kind == "soft_label" and TRACKS[track_id].scale == "multilabel":
-        yield [f"{i}\t{json.dumps([p for _, p in v])}" for i, v in zip(ids, values)]  # P(chosen) only
-        yield [f"{i}\t{json.dumps([[a * 1.01, b] for a, b in v])}" for i, v in zip(ids, values)]
-        yield [f"{i}\t{json.dumps([[a, b] for a, b in v[:1]] + [p for _, p in v[1:]])}" for i, v in zip(ids, values)]
-    if TRACKS[track_id].kind == "perspectivist":
-        flat = TRACKS[track_id].scale != "multilabel"
-        for convert in (int, float, str):  # ordinal labels given as numbers, or all as strings
-            yield [f"{i}\t{json.dumps([convert(x) if flat and str(x).isdigit() else x for x in v])}"
-                   for i, v in zip(ids, values)]
-        yield [f"{i}\t{json.dumps(v[:-1])}" for i, v in zip(ids, values)]  # one label short
-        if not flat:
-            yield [f"{i}\t{json.dumps([','.join(x) for x in v])}" for i, v in zip(ids, values)]
-            yield [f"{i}\t{json.dumps([[1, 0, 0] for _ in v])}" for i, v in zip(ids, values)]
-
-
-@pytest.mark.parametrize("track_id", sorted(TRACKS))
-def test_edited_files_read_the_same_on_both_paths(track_id, tmp_path, monkeypatch):
-    path = tmp_path / f"{track_id}.tsv"
-    for lines in _variants(track_id):
-        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-        fast, precise = read_both(path, track_id, monkeypatch)
-        assert same_outcome(fast, precise), (lines, fast, precise)
+    assert outcome(lambda: read(path, track_id))[0] in ("ok", "error")
 
 
 # --- item files and gold ------------------------------------------------------------------------
@@ -264,7 +247,7 @@ def test_texts_with_unicode_line_separators_read_back_as_written(separator, tmp_
 
 
 @pytest.mark.parametrize("track_id", ["persp_ml", "persp_cat", "persp_ord"])
-def test_a_perspectivist_item_without_annotators_reads_the_same_on_both_paths(track_id, tmp_path, monkeypatch):
+def test_a_perspectivist_item_without_annotators_takes_an_empty_list(track_id, tmp_path):
     track = TRACKS[track_id]
     items = edition.items_of(track_id)
     empty = next(k for k, it in enumerate(items) if not it["annotators"])  # the hostile edition has one
@@ -273,11 +256,10 @@ def test_a_perspectivist_item_without_annotators_reads_the_same_on_both_paths(tr
     path = tmp_path / f"{track_id}.tsv"
     path.write_bytes(edition.valid_file(track_id))
     assert edition.valid_lines(track_id)[empty].endswith("\t[]")
-    fast, precise = read_both(path, track_id, monkeypatch)
-    assert fast[0] == "ok" and same_outcome(fast, precise), (fast, precise)
+    assert outcome(lambda: read(path, track_id))[0] == "ok"
     lines = edition.valid_lines(track_id)
     lines[empty] = lines[empty].replace("[]", '["entailment"]' if track_id != "persp_ml" else '[["neutral"]]')
     path.write_text("\n".join(lines) + "\n")
-    fast, precise = read_both(path, track_id, monkeypatch)
-    assert fast[0] == "error" and same_outcome(fast, precise)
-    assert "wrong number of annotator entries; expected an empty list []: the item has no annotators, found 1 entries" in fast[2]
+    refused = outcome(lambda: read(path, track_id))
+    assert refused[0] == "error"
+    assert "wrong number of annotator entries; expected an empty list []: the item has no annotators, found 1 entries" in refused[2]

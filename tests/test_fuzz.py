@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from hostile import edition, fuzz
 from judgekit.errors import SubmissionError
-from judgekit.formats.submission import read_prediction
+from judgekit.scoring import read_track_file
 from judgekit.gold import build_gold
 from judgekit.metrics import PerAnnotator
 from judgekit.spec import spec_from_dict
@@ -65,7 +65,7 @@ def test_reader_returns_aligned_finite_values_or_a_located_refusal(data, tmp_pat
     path.write_bytes(content)
     gold = GOLD[track_id]
     try:
-        prediction = read_prediction(path, f"{track_id}.tsv", gold)
+        prediction = read_track_file(path, f"{track_id}.tsv", gold)
     except SubmissionError as e:
         assert e.problems and all(p.file == f"{track_id}.tsv" for p in e.problems)
         return

@@ -16,7 +16,7 @@ from judgekit.baselines import MostFrequent
 from judgekit.baselines.interface import prediction_lines, track_settings
 from judgekit.bundle.edition import load_edition
 from judgekit.errors import SubmissionError
-from judgekit.formats.submission import read_prediction
+from judgekit.scoring import read_track_file
 from judgekit.gold import build_gold
 from judgekit.importers import load_split
 from judgekit.metrics import get
@@ -52,7 +52,7 @@ def records(key: str, split: str):
 
 def kit_score(track_id: str, split: str, path: Path):
     gold = build_gold(track(track_id), items(track_id.split("_")[0], split), "gold")
-    prediction = read_prediction(path, path.name, gold)
+    prediction = read_track_file(path, path.name, gold)
     metric = get(track(track_id).main_metric)
     return metric.score(gold.gold, prediction.values, gold.scored).value, prediction
 

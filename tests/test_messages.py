@@ -12,7 +12,7 @@ import pytest
 
 from judgekit.errors import SubmissionError
 from judgekit.formats.archive import ignored_file_note, ignored_file_notes, naming_hint
-from judgekit.formats.submission import read_prediction
+from judgekit.scoring import read_track_file
 from judgekit.gold import build_gold
 from judgekit.tracks import track_from_dict
 
@@ -47,7 +47,7 @@ def refusal(track, n: int, value, tmp_path: Path, first=None) -> str:
         rows[0] = f"i0\t{first}\n"
     path.write_text("".join(rows), encoding="utf-8")
     with pytest.raises(SubmissionError) as error:
-        read_prediction(path, "f.tsv", gold_of(track, n))
+        read_track_file(path, "f.tsv", gold_of(track, n))
     return str(error.value)
 
 
@@ -94,7 +94,7 @@ def test_two_different_problems_are_two_lines(tmp_path):
     path = tmp_path / "f.tsv"
     path.write_text("".join(f"i{k}\tNeutral\n" for k in range(700)) + "x\tneutral\n", encoding="utf-8")
     with pytest.raises(SubmissionError) as error:
-        read_prediction(path, "f.tsv", gold_of(NLI, 700))
+        read_track_file(path, "f.tsv", gold_of(NLI, 700))
     lines = str(error.value).splitlines()
     assert len(lines) == 2
     assert lines[0].startswith("f.tsv, line 701, item 'x': unknown id: not an item of this track")
@@ -131,7 +131,7 @@ def test_700_rows_whose_repeated_annotator_disagrees_are_one_line(tmp_path):
     path.write_text("".join(f"i{k}\t[[0, 0, 0, 0], [0, 1, 0, 0], [1, 1, 1, 1]]\n" for k in range(700)),
                     encoding="utf-8")
     with pytest.raises(SubmissionError) as error:
-        read_prediction(path, "f.tsv", build_gold(VEN_PE, items, "gold"))
+        read_track_file(path, "f.tsv", build_gold(VEN_PE, items, "gold"))
     text = str(error.value)
     assert len(text.splitlines()) == 1, text
     assert text.startswith(

@@ -14,7 +14,7 @@ import pytest
 
 from judgekit.bundle.edition import load_edition
 from judgekit.errors import SubmissionError
-from judgekit.formats.submission import read_prediction
+from judgekit.scoring import read_track_file
 from judgekit.gold import build_gold
 from judgekit.importers import load_split
 from judgekit.tracks import Track
@@ -47,7 +47,7 @@ def write(tmp_path: Path, text: str, newline: str = "\n") -> Path:
 def test_integer_scores_one_per_line_are_positional(gold, tmp_path):
     """Misreading 1: every line was refused with "line has no tab" (its score read as an id)."""
     scores = np.rint(gold.gold)
-    prediction = read_prediction(write(tmp_path, "".join(f"{s:.0f}\n" for s in scores)), "f", gold)
+    prediction = read_track_file(write(tmp_path, "".join(f"{s:.0f}\n" for s in scores)), "f", gold)
     assert prediction.format == "positional"
     assert np.array_equal(prediction.values, scores)
     assert pearson(prediction.values, gold.gold) > 0.95
@@ -57,7 +57,7 @@ def test_integer_scores_with_a_confidence_column_are_positional(gold, tmp_path):
     """Misreading 2: "score<TAB>confidence" lines were taken for "id<TAB>value" pairs."""
     scores = np.rint(gold.gold)
     text = "".join(f"{s:.0f}\t{50 + k % 50}\n" for k, s in enumerate(scores))
-    prediction = read_prediction(write(tmp_path, text), "f", gold)
+    prediction = read_track_file(write(tmp_path, text), "f", gold)
     assert prediction.format == "positional" and np.array_equal(prediction.values, scores)
 
 
@@ -65,7 +65,7 @@ def test_clipped_scores_with_confidence_and_crlf_are_positional(gold, tmp_path):
     """Misreading 3: a mix of clipped integers (0, 5) and decimals, CRLF line ends."""
     scores = np.clip(gold.gold * 1.3 - 0.5, 0, 5).round(2)
     text = "".join((f"{s:g}" if s in (0, 5) else f"{s:.2f}") + "\t100\n" for s in scores)
-    prediction = read_prediction(write(tmp_path, text, "\r\n"), "f", gold)
+    prediction = read_track_file(write(tmp_path, text, "\r\n"), "f", gold)
     assert prediction.format == "positional"
     assert np.allclose(prediction.values, scores)
     assert pearson(prediction.values, gold.gold) == pytest.approx(pearson(scores, gold.gold))
@@ -74,7 +74,7 @@ def test_clipped_scores_with_confidence_and_crlf_are_positional(gold, tmp_path):
 def test_id_lines_with_number_ids_are_still_matched_by_id(gold, tmp_path):
     order = np.random.default_rng(1).permutation(len(gold.ids))
     text = "".join(f"{gold.ids[k]}\t{gold.gold[k]:.1f}\n" for k in order)
-    prediction = read_prediction(write(tmp_path, text), "f", gold)
+    prediction = read_track_file(write(tmp_path, text), "f", gold)
     assert prediction.format == "id"
     assert np.allclose(prediction.values, np.round(gold.gold, 1))
 
@@ -82,7 +82,7 @@ def test_id_lines_with_number_ids_are_still_matched_by_id(gold, tmp_path):
 def test_id_lines_missing_an_item_report_the_missing_item(gold, tmp_path):
     text = "".join(f"{i}\t{s:.2f}\n" for i, s in zip(gold.ids[1:], gold.gold[1:]))
     with pytest.raises(SubmissionError) as error:
-        read_prediction(write(tmp_path, text), "f", gold)
+        read_track_file(write(tmp_path, text), "f", gold)
     assert str(error.value) == ("f: 1 of the track's 250 items have no prediction (the file has 249 of them): "
                                 "'0'. Predict every item listed in the track's input file")
 
@@ -96,7 +96,7 @@ def test_a_file_readable_both_ways_is_refused_with_both_readings():
         path = Path(tmp) / "t.tsv"
         path.write_text("0\t3\n1\t2\n2\t4\n3\t1\n4\t0\n", encoding="utf-8")
         with pytest.raises(SubmissionError) as error:
-            read_prediction(path, "t.tsv", gold)
+            read_track_file(path, "t.tsv", gold)
         assert str(error.value) == (
             "t.tsv: the file can be read two ways: its first column holds every item id once, and could also "
             "be the scores of a positional file; expected ID<TAB>SCORE lines (matched by id, e.g. '0'<TAB>3.2) "
@@ -104,4 +104,4 @@ def test_a_file_readable_both_ways_is_refused_with_both_readings():
             "5 lines of two numbers. Write the ID<TAB>SCORE lines with a header line 'id<TAB>score' to mean "
             "ids, or give the scores with decimals (3.0) to mean positional")
         path.write_text("id\tscore\n0\t3\n1\t2\n2\t4\n3\t1\n4\t0\n", encoding="utf-8")
-        assert read_prediction(path, "t.tsv", gold).values.tolist() == [3, 2, 4, 1, 0]
+        assert read_track_file(path, "t.tsv", gold).values.tolist() == [3, 2, 4, 1, 0]

@@ -6,7 +6,7 @@ Three checks on every public file (and every file inside a public zip):
   design and whose items may not be evaluation items);
 - an item file of the kit's format that holds hidden items (same id and texts) with their gold, for
   a large share of a hidden track's items, is refused, even with items left out;
-- any other text file is read as a submission of each hidden track (``read_prediction``) and by its
+- any other text file is read as a submission of each hidden track (``scoring.read_track_file``) and by its
   content in any layout (``content_leaks``); reproducing most of a track's hidden gold refuses it.
 
 Binary files (a NUL byte in their first 8 KiB) and the engine's own code are not read.
@@ -25,7 +25,7 @@ import numpy as np
 from ..errors import ConfigError, KitError, Problem
 from ..formats.archive import safe_extract
 from ..formats.items import PUBLIC_FIELDS, read_items
-from ..formats.submission import read_prediction
+from ..scoring import read_track_file
 from ..gold import GoldTrack, build_gold
 from .content_leaks import LEAK_SHARE_MIN, MIN_ITEMS, content_leaks, probe_for
 
@@ -91,7 +91,7 @@ def _scan_text(path: Path, display: str, hidden: Dict[str, HiddenSplit], problem
         if len(gold.ids) < LEAK_MIN_ITEMS:
             continue
         try:
-            prediction = read_prediction(path, display, gold)
+            prediction = read_track_file(path, display, gold)
         except (KitError, ValueError, OSError):
             continue
         share = exact_share(gold, prediction.values)

@@ -1,18 +1,19 @@
-"""Whole-column fast paths for reading big files: check and convert every line at C speed.
+"""Whole-column operations for reading big files: check and convert every line at C speed.
 
-Each helper either returns the converted column or None. None means only "not sure": the caller
-then runs its precise per-line reader, which finds the problem and reports it with its file, line,
-item id, expected and found text. A fast path never accepts what the precise reader refuses, and
-returns the very values it would return.
+A helper returns the converted column and the mask of the rows its rule refuses (``number_column``),
+or None when the column is not all of the plain form it converts: the reader then applies the
+per-value rule of ``values`` to the rows, which explains each problem.
 """
 
 from __future__ import annotations
 
 import gc
 import json
+import re
 from contextlib import contextmanager
-from itertools import chain
-from typing import Iterable, Iterator, Optional, Sequence
+from itertools import chain, compress, repeat
+from operator import itemgetter
+from typing import Iterable, Iterator, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -21,8 +22,9 @@ JSON_SPACE = " \t\n\r"
 #: The C scanner behind ``json.loads``: ``SCAN_JSON(text, start) -> (value, end)``, StopIteration
 #: when no value starts at ``start``.
 SCAN_JSON = json.JSONDecoder().scan_once
-#: Every character a decimal number can be written with (as ``values.parse_number`` accepts them),
-#: padding included. Within this set Python's ``float`` and that parser accept the same strings.
+#: A decimal number as a participant may write one (no nan, inf, hex, underscores or other scripts).
+NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
+#: Every character such a number can be written with, padding included.
 NUMBER_CHARS = str.maketrans("", "", "0123456789.eE+- \t")
 
 
@@ -45,32 +47,25 @@ def collector_paused() -> Iterator[None]:
 def json_values(texts: Sequence[str]) -> Optional[list]:
     """Each text read as ``json.loads(text)`` would read it alone, or None if any is not one JSON value.
 
-    The values are parsed line by line with the C scanner (so a value can never run across two
-    lines), without the per-call overhead of ``json.loads``. NaN and Infinity are read as floats,
-    as ``json.loads`` reads them: callers that refuse them check finiteness.
+    The C scanner reads each line on its own (so a value can never run across two lines), mapped
+    over the column without the per-call overhead of ``json.loads``; a text without a value stops
+    the map early (StopIteration), which the count reveals. NaN and Infinity are read as floats, as
+    ``json.loads`` reads them: callers that refuse them check finiteness.
     """
-    out = []
-    append = out.append
-    scan = SCAN_JSON
+    stripped = list(map(str.strip, texts, repeat(JSON_SPACE)))
     try:
-        with collector_paused():
-            for text in texts:
-                text = text.strip(JSON_SPACE)
-                value, end = scan(text, 0)
-                if end != len(text):
-                    return None
-                append(value)
-    except (StopIteration, ValueError, RecursionError):
+        scanned = list(map(SCAN_JSON, stripped, repeat(0)))
+    except (ValueError, RecursionError):
         return None
-    return out
+    if len(scanned) != len(stripped) or list(map(itemgetter(1), scanned)) != list(map(len, stripped)):
+        return None
+    return list(map(itemgetter(0), scanned))
 
 
-def number_column(texts: Sequence[str]) -> Optional[np.ndarray]:
-    """Finite decimal numbers written as ``values.parse_number`` accepts them, or None.
-
-    Only ASCII digits, sign, dot, exponent and space or tab padding are let through; the
-    conversion itself (``float`` of each text) refuses any malformed arrangement of them.
-    """
+def plain_numbers(texts: Sequence[str]) -> Optional[np.ndarray]:
+    """The column as floats when every text is a number written with ASCII digits, sign, dot and
+    exponent, padded with spaces or tabs only; else None. Within these characters numpy's parser
+    accepts exactly the texts ``NUMBER`` matches (infinite values are the caller's to refuse)."""
     joined = "\n".join(texts)
     if not joined.isascii() or joined.translate(NUMBER_CHARS).strip("\n"):
         return None
@@ -78,9 +73,20 @@ def number_column(texts: Sequence[str]) -> Optional[np.ndarray]:
         values = np.array(texts, dtype=float)
     except (ValueError, OverflowError):
         return None
-    if values.shape != (len(texts),) or not np.isfinite(values).all():
-        return None
-    return values
+    return values if values.shape == (len(texts),) else None
+
+
+def number_column(texts: Sequence[str]) -> Tuple[np.ndarray, np.ndarray]:
+    """(values, ok): each text as a float, and where it is a finite decimal number in ASCII digits
+    (``NUMBER`` after stripping whitespace: the rule ``values.parse_number`` explains)."""
+    values = plain_numbers(texts)
+    if values is not None:
+        return values, np.isfinite(values)
+    stripped = list(map(str.strip, texts))
+    ok = np.fromiter(map(bool, map(NUMBER.fullmatch, stripped)), dtype=bool, count=len(stripped))
+    values = np.full(len(stripped), np.nan)
+    values[ok] = np.array(list(compress(stripped, ok)), dtype=float)
+    return values, ok & np.isfinite(values)
 
 
 def exact_codes(values: Iterable, table: dict, count: int) -> Optional[np.ndarray]:

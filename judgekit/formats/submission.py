@@ -1,50 +1,125 @@
-"""Reading one track's submission file and aligning it with the gold by item id.
+"""Reading one track's submission file and aligning it with the track's items by id.
 
 Accepted line formats:
 - ``ID<TAB>VALUE``: a number (similarity), a label (classification), or a JSON value (soft labels;
   per-annotator labels; VariErrNLI's nested lists). An optional first line ``id<TAB>...`` is a header.
 - SemEval positional (similarity tracks): one score per line in input order, an optional second
   column (confidence) ignored.
+
+One reader: the file's columns are checked in bulk (``bulk``), each check giving a mask of the rows
+it refuses, and a message is built only for a flagged row, by the per-value rule of ``values``
+applied to that row. A clean file is read a whole column at a time.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
+from itertools import chain, compress, repeat
+from operator import itemgetter
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import List, NamedTuple, Optional, Sequence
 
 import numpy as np
 
 from ..errors import ProblemCollector, SubmissionError
-from ..gold import GoldTrack, label_codes
 from ..metrics import PerAnnotator
-from .bulk import NUMBER_CHARS, collector_paused, number_column
-from .columns import clean_values
-from .textfile import read_texts, safe_display, shorten
+from ..tracks import Track
 from .annotators import RowFit, layout_warnings
-from .values import ValueProblem, annotator_entries, annotator_values, describe_value, parse_label, parse_number, parse_soft
+from .bulk import choice_rows, collector_paused, exact_codes, json_values, label_codes, number_column, plain_numbers
+from .textfile import read_texts, safe_display, shorten
+from .values import (SUM_TOLERANCE, ValueProblem, annotator_entries, annotator_values, describe_value,
+                     numeric_labels, parse_label, parse_number, parse_soft)
 
 MAX_IDS_LISTED = 5
+HEADER_NAMES = ("id", "item", "item_id")
+#: Text that only JSON strings, booleans, null or objects contain: such soft labels take the per-row rule.
+_NOT_NUMERIC_JSON = ('"', "true", "false", "null", "{")
+_NOT_LABEL_LISTS = ("true", "false", "null", "{", "NaN", "Infinity")
+
+
+@dataclass(frozen=True)
+class ItemKeys:
+    """What a file is read against: the track's item ids in order, each item's annotators (a
+    perspectivist row holds one entry per annotator) and, per item, the release's own annotators
+    list when it repeats names (else None; empty when no item has one)."""
+
+    ids: List[str]
+    annotators: Sequence[Sequence[str]] = ()
+    listed: Sequence[Optional[Sequence[str]]] = ()
+
+    def per_annotator(self, values: np.ndarray, n_labels: int) -> PerAnnotator:
+        """``values`` (one row per item and annotator, in item order) on these items."""
+        counts = np.fromiter(map(len, self.annotators), dtype=np.int64, count=len(self.ids))
+        return PerAnnotator(values=values, item=np.repeat(np.arange(len(self.ids), dtype=np.int64), counts),
+                            n_items=len(self.ids), n_labels=n_labels, offsets=np.concatenate(([0], np.cumsum(counts))))
 
 
 @dataclass
 class Prediction:
-    """A submission's values for one track, aligned with ``GoldTrack.ids``."""
+    """A submission's values for one track, aligned with ``ItemKeys.ids``."""
 
     values: object
     warnings: List[str] = field(default_factory=list)
     format: str = "id"
 
 
-def _list_ids(ids: List[str]) -> str:
-    shown = ", ".join(repr(i) for i in ids[:MAX_IDS_LISTED])
-    return shown + (f" and {len(ids) - MAX_IDS_LISTED} more" if len(ids) > MAX_IDS_LISTED else "")
+class Rows(NamedTuple):
+    """The value column of a file's rows: each row's item index, line number and value text."""
+
+    item: Sequence[int]
+    line: Sequence[int]
+    text: List[str]
 
 
-HEADER_NAMES = ("id", "item", "item_id")
+def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> Prediction:
+    """Parse ``path`` for ``track`` and align it with ``keys.ids``; every problem is located and explained."""
+    with collector_paused():
+        display = safe_display(display)
+        numbers, texts = read_texts(path, display, len(keys.ids))
+        columns = Columns(texts, keys.ids)
+        layout = _layout(columns, keys.ids) if track.positional else "id"
+        if layout == "ambiguous":
+            raise _ambiguous(display, keys.ids)
+        problems = ProblemCollector(display)
+        warnings: List[str] = []
+        if layout == "positional":
+            rows = _positional_rows(numbers, columns, keys, problems)
+        else:
+            rows = _id_rows(numbers, columns, track, keys, problems, warnings)
+        values, notes = _values(track, keys, rows, problems)
+        problems.raise_if_any()
+        warnings += _value_warnings(notes.count("renormalised"), notes.count("extra leading bin"))
+        return Prediction(_wrap(values, track, keys), warnings + layout_warnings(notes), layout)
 
 
-def _layout(texts: List[str], gold: GoldTrack) -> str:
+class Columns:
+    """A file's lines split once: at the first tab (``parts``: head, tab, rest; ``heads`` stripped),
+    each head's item index (``position``, -1 for none) and, for positional files, the fields."""
+
+    def __init__(self, texts: List[str], ids: List[str]):
+        self.texts, self.ids = texts, ids
+        self.parts = list(map(str.partition, texts, repeat("\t")))
+        self.heads = list(map(str.strip, map(itemgetter(0), self.parts)))
+        self.tabbed = np.fromiter(map(len, map(itemgetter(1), self.parts)), dtype=bool, count=len(texts))
+
+    @cached_property
+    def position(self) -> np.ndarray:
+        """Looked up in C, and not at all when the ids are in item order (after a header line)."""
+        ids, heads = self.ids, self.heads
+        skip = 1 if heads[1:] == ids else 0
+        if heads[skip:] == ids:
+            head = [ids.index(heads[0]) if heads[0] in ids else -1] if skip else []
+            return np.concatenate((np.array(head, dtype=np.int64), np.arange(len(ids), dtype=np.int64)))
+        index = dict(zip(ids, range(len(ids))))
+        return np.fromiter(map(index.get, heads, repeat(-1)), dtype=np.int64, count=len(heads))
+
+    @cached_property
+    def fields(self) -> List[List[str]]:
+        return list(map(str.split, self.texts))
+
+
+def _layout(columns: Columns, ids: List[str]) -> str:
     """How a file of a positional track is read, decided once for the whole file: "id", "positional"
     or "ambiguous".
 
@@ -55,239 +130,250 @@ def _layout(texts: List[str], gold: GoldTrack) -> str:
     that fits both readings, with every id in its first column, no header line, and first-column
     values that could also be scores on the 0-5 scale, is ambiguous.
     """
-    body = texts[1:] if texts and texts[0].split("\t", 1)[0].strip().lower() in HEADER_NAMES else texts
-    firsts = [text.split("\t", 1)[0].strip() for text in body]
-    id_set = set(gold.ids)
-    as_ids = bool(body) and all(["\t" in text for text in body]) and len(set(firsts)) == len(firsts) \
-        and id_set.issuperset(firsts)
-    fields = [text.split() for text in texts]
-    numbers = sum(1 for row in fields if row and number_column(row[:1]) is not None)
-    as_positional = all([1 <= len(row) <= 2 for row in fields]) and 2 * numbers >= len(texts)
-    if as_ids and as_positional and len(firsts) == len(gold.ids) and body is texts:  # a header says "ids"
-        values = number_column(firsts)
-        if values is not None and ((values >= 0) & (values <= 5)).all():
-            return "ambiguous"
+    header = int(columns.heads[0].lower() in HEADER_NAMES)
+    as_ids = len(columns.heads) > header and bool(columns.tabbed[header:].all()) and columns.heads[header] in ids \
+        and bool((columns.position[header:] >= 0).all()) and np.bincount(columns.position[header:]).max() == 1
+    body = columns.heads[header:]
+    if as_ids and (header or len(body) != len(ids) or not _scores_in_range(columns.heads)):
+        return "id"  # cannot be ambiguous: the costlier positional reading is not needed
+    fields = columns.fields
+    lengths = np.fromiter(map(len, fields), dtype=np.int64, count=len(fields))
+    as_positional = bool(((lengths >= 1) & (lengths <= 2)).all()) and \
+        2 * int(number_column(list(map(itemgetter(0), compress(fields, lengths))))[1].sum()) >= len(fields)
     if as_ids:
-        return "id"
+        return "ambiguous" if as_positional else "id"
     return "positional" if as_positional else "id"
 
 
-def _ambiguous(display: str, gold: GoldTrack) -> SubmissionError:
+def _scores_in_range(texts: List[str]) -> bool:
+    values = plain_numbers(texts)
+    return values is not None and bool(((values >= 0) & (values <= 5)).all())
+
+
+def _ambiguous(display: str, ids: List[str]) -> SubmissionError:
     return SubmissionError.single(
         display, "the file can be read two ways: its first column holds every item id once, and could "
                  "also be the scores of a positional file",
-        expected=f"ID<TAB>SCORE lines (matched by id, e.g. {gold.ids[0]!r}<TAB>3.2) or one score per line "
+        expected=f"ID<TAB>SCORE lines (matched by id, e.g. {ids[0]!r}<TAB>3.2) or one score per line "
                  f"in input order (SemEval positional, an optional confidence column)",
-        found=f"{len(gold.ids)} lines of two numbers",
+        found=f"{len(ids)} lines of two numbers",
         hint="write the ID<TAB>SCORE lines with a header line 'id<TAB>score' to mean ids, or give the "
              "scores with decimals (3.0) to mean positional")
 
 
-def read_prediction(path: Path, display: str, gold: GoldTrack) -> Prediction:
-    """Parse and align ``path`` for ``gold.track``; every problem is located and explained."""
-    with collector_paused():
-        return _read_prediction(path, display, gold)
-
-
-def _read_prediction(path: Path, display: str, gold: GoldTrack) -> Prediction:
-    track = gold.track
-    display = safe_display(display)
-    numbers, texts = read_texts(path, display, len(gold.ids))
-    clean = _read_clean(numbers, texts, gold)
-    if clean is not None:
-        return clean
-    lines = list(zip(numbers, texts))
-    id_set = {i: n for n, i in enumerate(gold.ids)}
-    layout = _layout(texts, gold) if track.positional else "id"
-    if layout == "ambiguous":
-        raise _ambiguous(display, gold)
-    if layout == "positional":
-        return _read_positional(lines, display, gold)
-    header = lines[0][1].split("\t", 1)[0].strip().lower()
-    warnings: List[str] = []
-    if header in HEADER_NAMES and header not in id_set:
-        lines = lines[1:]
-        warnings.append("the first line was read as a header and skipped")
-    problems = ProblemCollector(display)
-    raw: Dict[str, Tuple[int, str]] = {}
-    unknown: List[str] = []
-    example = describe_value(track)
-    for number, line in lines:
-        if "\t" not in line:
-            problems.add("line has no tab", line=number, expected=f"ID<TAB>VALUE such as {example}",
-                         found=repr(line[:60]))
-            continue
-        item_id, value = line.split("\t", 1)
-        item_id = item_id.strip()
-        if item_id in raw:
-            problems.add("duplicate id", line=number, item=item_id,
-                         hint=f"it was already given on line {raw[item_id][0]}; keep one line per item")
-        elif item_id not in id_set:
-            unknown.append(item_id)
-            problems.add("unknown id: not an item of this track", line=number, item=shorten(item_id),
-                         hint=f"ids look like {gold.ids[0]!r}" if gold.ids else None)
-        else:
-            raw[item_id] = (number, value)
-    missing = [i for i in gold.ids if i not in raw]
-    if missing:
-        problems.add(f"{len(missing)} of the track's {len(gold.ids)} items have no prediction "
-                     f"(the file has {len(raw)} of them): {_list_ids(missing)}",
-                     hint="predict every item listed in the track's input file")
-    if unknown and len(unknown) == len(lines):
-        raise SubmissionError.single(display, "none of the ids in this file belong to the track",
-                                     expected=f"lines such as {example.replace('ID', repr(gold.ids[0]) if gold.ids else 'ID')}",
-                                     found=f"ids such as {shorten(unknown[0])!r}")
-    if problems:
-        # report the values' problems too, so that one round of fixes is enough
-        present = [(k, *raw[i]) for k, i in enumerate(gold.ids) if i in raw]
-        _check_values(present, gold, problems, [])
-    problems.raise_if_any()
-    ordered = [raw[i] for i in gold.ids]
-    return Prediction(_parse_values(ordered, display, gold, warnings), warnings, "id")
-
-
-def _read_clean(numbers: Sequence[int], texts: List[str], gold: GoldTrack) -> Optional[Prediction]:
-    """The Prediction of a file without any problem, read a whole column at a time, or None.
-
-    ``numbers`` and ``texts`` are the file's non-blank lines (``textfile.read_texts``). None sends
-    the file to the line-by-line reader below, which then finds and reports the problem; so every
-    check stays where it is, and this path only has to be sure when it answers.
-    """
-    track = gold.track
-    if track.positional:
-        positional = _clean_positional(numbers, texts, gold)
-        if positional is not False:
-            return positional
-    warnings: List[str] = []
-    header = texts[0].split("\t", 1)[0].strip().lower()
-    if header in HEADER_NAMES and header not in gold.ids:
-        texts = texts[1:]
-        warnings.append("the first line was read as a header and skipped")
-    pairs = [text.split("\t", 1) for text in texts]
-    if not pairs or set(map(len, pairs)) != {2}:
-        return None
-    heads, values = map(list, zip(*pairs))
-    ids = list(map(str.strip, heads))
-    if ids != gold.ids:
-        position = {item_id: k for k, item_id in enumerate(ids)}
-        if len(position) != len(ids) or len(ids) != len(gold.ids) or not all([i in position for i in gold.ids]):
-            return None
-        values = [values[position[i]] for i in gold.ids]
-    parsed = clean_values(track, values, list(map(len, gold.annotators)))
-    if parsed is None:
-        return None
-    return Prediction(_wrap(parsed[0], gold), warnings + _value_warnings(parsed[1], 0), "id")
-
-
-def _clean_positional(numbers: Sequence[int], texts: List[str], gold: GoldTrack):
-    """A clean SemEval positional file's Prediction; False when the file is surely not positional
-    (its first line does not look so); None when only the precise reader can tell."""
-    first = texts[0].split()
-    if not 1 <= len(first) <= 2 or number_column(first) is None:
-        return False
-    if len(texts) != len(gold.ids) or numbers[-1] != len(texts):
-        return None
-    joined = "\n".join(texts)
-    if not joined.isascii() or joined.translate(NUMBER_CHARS).strip("\n"):
-        return None  # only digits, signs, dots, exponents, spaces and tabs: no line can start with an id ...
-    if any([not item_id.translate(NUMBER_CHARS) for item_id in gold.ids]):
-        layout = _layout(texts, gold)  # ... unless an id is written like a number: then the file decides
-        if layout != "positional":
-            return False if layout == "id" else None
-    fields = [text.split() for text in texts]
-    if not all([1 <= len(row) <= 2 for row in fields]):
-        return None
-    scores = number_column([row[0] for row in fields])
-    confidences = number_column([row[1] for row in fields if len(row) == 2])
-    if scores is None or (confidences is None and any([len(row) == 2 for row in fields])):
-        return None
-    return Prediction(scores, [], "positional")
-
-
-def _read_positional(lines, display: str, gold: GoldTrack) -> Prediction:
-    if len(lines) != len(gold.ids):
+def _positional_rows(numbers: Sequence[int], columns: Columns, keys: ItemKeys, problems: ProblemCollector) -> Rows:
+    """The scores of a SemEval positional file (one per line, in item order); a second column
+    (confidence) must be a number too."""
+    display, texts = problems.file, columns.texts
+    if len(texts) != len(keys.ids):
         raise SubmissionError.single(display, "wrong number of lines for the SemEval positional format",
-                                     expected=f"{len(gold.ids)} lines (one score per pair, in input order)",
-                                     found=f"{len(lines)} non-blank lines",
+                                     expected=f"{len(keys.ids)} lines (one score per pair, in input order)",
+                                     found=f"{len(texts)} non-blank lines",
                                      hint="or write ID<TAB>SCORE lines, which are matched by id")
-    last = lines[-1][0]
-    if last != len(lines):
-        gap = next(n for k, (n, _) in enumerate(lines, start=1) if n != k)
+    if numbers[-1] != len(texts):
+        gap = next(n for k, n in enumerate(numbers, start=1) if n != k)
         raise SubmissionError.single(display, "blank line inside a positional file", line=gap - 1,
                                      expected="one score on every line", found="an empty line",
                                      hint="positional files are matched by line number")
-    problems = ProblemCollector(display)
-    for number, line in lines:
-        fields = line.split()
-        if len(fields) == 2:
-            try:
-                parse_number(fields[1])
-            except ValueProblem as p:
-                problems.add("the second column (confidence) is not a number", line=number,
-                             expected="a score and, optionally, a confidence such as 3.2<TAB>80", found=p.found)
+    fields = columns.fields
+    two = np.flatnonzero(np.fromiter(map(len, fields), dtype=np.int64, count=len(fields)) == 2)
+    confidences = list(map(itemgetter(1), map(fields.__getitem__, two)))
+    for j in two[~number_column(confidences)[1]]:
+        _explain(parse_number, fields[j][1], problems, line=numbers[j],
+                 message="the second column (confidence) is not a number",
+                 expected="a score and, optionally, a confidence such as 3.2<TAB>80")
     problems.raise_if_any()
-    ordered = [(number, line.split()[0]) for number, line in lines]
-    return Prediction(_parse_values(ordered, display, gold, []), [], "positional")
+    return Rows(range(len(texts)), numbers, list(map(itemgetter(0), fields)))
 
 
-def _check_values(entries: List[Tuple[int, int, str]], gold: GoldTrack, problems: ProblemCollector,
-                  notes: List[str]) -> list:
-    """Parse (item index, line number, text) entries; each bad value becomes a located problem."""
-    track = gold.track
+def _id_rows(numbers: Sequence[int], columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCollector,
+             warnings: List[str]) -> Rows:
+    """The value column of an ``ID<TAB>VALUE`` file, in item order; each line without a tab, with a
+    duplicate or unknown id is flagged and explained, and the items without a line are listed."""
+    parts, heads, tabbed, position = columns.parts, columns.heads, columns.tabbed, columns.position
+    if heads[0].lower() in HEADER_NAMES and heads[0].lower() not in keys.ids:
+        parts, heads, tabbed, position, numbers = parts[1:], heads[1:], tabbed[1:], position[1:], numbers[1:]
+        warnings.append("the first line was read as a header and skipped")
+    known = np.flatnonzero(tabbed & (position >= 0))
+    given, first = position[known], known  # the items given and the row of each one's first line, in item order
+    if (given[1:] <= given[:-1]).any():
+        given, first = np.unique(given, return_index=True)
+        first = known[first]
+    if len(given) != len(parts) or len(given) != len(keys.ids):
+        _id_problems(numbers, parts, heads, tabbed, position, first, track, keys, problems)
+    lines = first.tolist()
+    return Rows(given, list(map(numbers.__getitem__, lines)), list(map(itemgetter(2), map(parts.__getitem__, lines))))
+
+
+def _id_problems(numbers, parts, heads, tabbed, position, first, track: Track, keys: ItemKeys,
+                 problems: ProblemCollector) -> None:
+    """The messages of the rows ``_id_rows`` flagged, in line order, and of the items without a line."""
+    example = describe_value(track)
+    firsts = np.zeros(len(parts), dtype=bool)
+    firsts[first] = True
+    first_line = dict(zip(position[first].tolist(), map(numbers.__getitem__, first.tolist())))
+    unknown = []
+    for j in np.flatnonzero(~firsts).tolist():
+        if not tabbed[j]:
+            problems.add("line has no tab", line=numbers[j], expected=f"ID<TAB>VALUE such as {example}",
+                         found=repr(parts[j][0][:60]))
+        elif position[j] >= 0:
+            problems.add("duplicate id", line=numbers[j], item=heads[j],
+                         hint=f"it was already given on line {first_line[int(position[j])]}; keep one line per item")
+        else:
+            unknown.append(heads[j])
+            problems.add("unknown id: not an item of this track", line=numbers[j], item=shorten(heads[j]),
+                         hint=f"ids look like {keys.ids[0]!r}" if keys.ids else None)
+    missing = np.ones(len(keys.ids), dtype=bool)
+    missing[position[first]] = False
+    if missing.any():
+        names = [keys.ids[i] for i in np.flatnonzero(missing)[:MAX_IDS_LISTED + 1]]
+        shown = ", ".join(repr(i) for i in names[:MAX_IDS_LISTED])
+        more = int(missing.sum()) - MAX_IDS_LISTED
+        problems.add(f"{int(missing.sum())} of the track's {len(keys.ids)} items have no prediction "
+                     f"(the file has {len(first)} of them): {shown}" + (f" and {more} more" if more > 0 else ""),
+                     hint="predict every item listed in the track's input file")
+    if unknown and len(unknown) == len(parts):
+        raise SubmissionError.single(problems.file, "none of the ids in this file belong to the track",
+                                     expected=f"lines such as {example.replace('ID', repr(keys.ids[0]) if keys.ids else 'ID')}",
+                                     found=f"ids such as {shorten(unknown[0])!r}")
+
+
+def _explain(rule, text: str, problems: ProblemCollector, message: str = None, expected: str = None, **where):
+    """``rule(text)``, or None with the problem the rule names (``ValueProblem``) added at ``where``."""
+    try:
+        return rule(text)
+    except ValueProblem as p:
+        problems.add(message or p.message, expected=expected or p.expected, found=p.found,
+                     hint=None if message else p.hint, **where)
+        return None
+
+
+def _each(rows: Rows, flagged, rule, keys: ItemKeys, problems: ProblemCollector) -> dict:
+    """``{row: rule(text)}`` for the ``flagged`` rows the rule accepts; the others' problems added."""
+    out = {}
+    for j in flagged:
+        value = _explain(rule, rows.text[j], problems, line=rows.line[j], item=keys.ids[rows.item[j]])
+        if value is not None:
+            out[j] = value
+    return out
+
+
+def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector):
+    """(values in row order, notes for the warnings) of ``rows``; each refused value becomes a problem."""
     if track.kind == "perspectivist":
-        return _check_rows(entries, gold, problems, notes)
-    index = track.label_index()
-    out = []
-    for k, number, text in entries:
-        try:
-            if track.kind == "similarity":
-                out.append(parse_number(text))
-            elif track.kind == "classification":
-                out.append(parse_label(text, track, index))
-            elif track.kind == "soft_label":
-                out.append(parse_soft(text, track, notes))
-        except ValueProblem as p:
-            problems.add(p.message, line=number, item=gold.ids[k], expected=p.expected, found=p.found, hint=p.hint)
-            out.append(None)
-    return out
-
-
-def _check_rows(entries: List[Tuple[int, int, str]], gold: GoldTrack, problems: ProblemCollector,
-                notes: List[str]) -> list:
-    """Perspectivist rows: each row's entries first, then the file's layout (``RowFit``) from all
-    rows' lengths, then each row fitted to its item's annotators, then its labels read."""
-    parsed = {}
-    for k, number, text in entries:
-        try:
-            parsed[k] = annotator_entries(text, gold.track, gold.annotators[k])
-        except ValueProblem as p:
-            problems.add(p.message, line=number, item=gold.ids[k], expected=p.expected, found=p.found, hint=p.hint)
-    fit = RowFit.for_file(gold.annotators, gold.listed, {k: len(row) for k, row in parsed.items()})
-    out = []
-    for k, number, _ in entries:
-        try:
-            out.append(annotator_values(fit.fit(k, parsed[k], notes), gold.track) if k in parsed else None)
-        except ValueProblem as p:
-            problems.add(p.message, line=number, item=gold.ids[k], expected=p.expected, found=p.found, hint=p.hint)
-            out.append(None)
-    return out
-
-
-def _parse_values(ordered: List[Tuple[int, str]], display: str, gold: GoldTrack, warnings: List[str]):
-    track = gold.track
-    problems = ProblemCollector(display)
-    notes: List[str] = []
-    out = _check_values([(k, number, text) for k, (number, text) in enumerate(ordered)], gold, problems, notes)
-    problems.raise_if_any()
-    warnings.extend(_value_warnings(notes.count("renormalised"), notes.count("extra leading bin")))
-    warnings.extend(layout_warnings(notes))
-    if track.kind in ("similarity",):
-        return np.array(out, dtype=float)
-    if track.kind == "classification":
-        return np.array(out, dtype=np.int64)
+        return _per_annotator(track, keys, rows, problems)
     if track.kind == "soft_label":
-        return np.array(out, dtype=float)
-    return _wrap(np.concatenate(out) if out else np.zeros(0), gold)
+        return _soft_labels(track, keys, rows, problems)
+    if track.kind == "similarity":
+        values, ok = number_column(rows.text)
+        rule = parse_number
+    else:
+        index = track.label_index()
+        values = np.fromiter(map(index.get, map(str.strip, rows.text), repeat(-1)), dtype=np.int64, count=len(rows.text))
+        ok = values >= 0
+        rule = lambda text: parse_label(text, track, index)  # noqa: E731
+    for j, value in _each(rows, np.flatnonzero(~ok), rule, keys, problems).items():
+        values[j] = value
+    return values, []
+
+
+def _soft_labels(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector):
+    """Soft labels read as one array when every row is a plain list of the right shape, else row by row."""
+    bulk = _soft_bulk(track, rows.text)
+    if bulk is not None:
+        return bulk
+    notes: List[str] = []
+    parsed = _each(rows, range(len(rows.text)), lambda text: parse_soft(text, track, notes), keys, problems)
+    return (np.array([parsed[j] for j in range(len(rows.text))]) if len(parsed) == len(rows.text) else None), notes
+
+
+def _soft_bulk(track: Track, texts: List[str]):
+    """(values, notes) when every row is a JSON list of finite numbers >= 0 of the track's shape."""
+    parsed = None if _mentions(texts, _NOT_NUMERIC_JSON) else json_values(texts)
+    if parsed is None or set(map(type, parsed)) != {list}:
+        return None
+    try:
+        values = np.array(parsed, dtype=float)
+    except (ValueError, OverflowError, TypeError):
+        return None
+    k = len(track.labels)
+    if not np.isfinite(values).all() or (values < 0).any():
+        return None
+    if track.scale == "multilabel" and values.shape == (len(texts), k):  # P(chosen) per label
+        return (np.stack([1.0 - values, values], axis=2), []) if (values <= 1 + 1e-9).all() else None
+    if values.shape != ((len(texts), k, 2) if track.scale == "multilabel" else (len(texts), k)):
+        return None
+    totals = values.sum(axis=-1, keepdims=True)
+    off = np.abs(totals - 1.0)
+    return None if (off > SUM_TOLERANCE).any() else (values / totals, ["renormalised"] * int((off > 1e-6).sum()))
+
+
+def _per_annotator(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector):
+    """Label indices (categorical, ordinal) or 0/1 choices (multilabel), one row per annotator:
+    read as one column when every row holds one entry per annotator, else row by row (``RowFit``)."""
+    every = len(rows.item) == len(keys.ids)  # then the rows are the items in order
+    counts = list(map(len, keys.annotators if every else map(keys.annotators.__getitem__, rows.item)))
+    bulk = _per_annotator_bulk(track, rows.text, counts)
+    if bulk is not None:
+        return bulk, []
+    entries = {}
+    for j, text in enumerate(rows.text):
+        row = _explain(lambda t: annotator_entries(t, track, keys.annotators[rows.item[j]]), text, problems,
+                       line=rows.line[j], item=keys.ids[rows.item[j]])
+        if row is not None:
+            entries[j] = row
+    fit = RowFit.for_file(keys.annotators, keys.listed, {rows.item[j]: len(row) for j, row in entries.items()})
+    notes: List[str] = []
+    out = [_explain(lambda row: annotator_values(fit.fit(rows.item[j], row, notes), track), entries[j], problems,
+                    line=rows.line[j], item=keys.ids[rows.item[j]]) for j in sorted(entries)]
+    if problems or len(entries) != len(rows.text):
+        return None, notes
+    return (np.concatenate(out) if out else np.zeros(0)), notes
+
+
+def _per_annotator_bulk(track: Track, texts: List[str], counts: List[int]) -> Optional[np.ndarray]:
+    """The rows of a file whose every row is a JSON list with one exact label (multilabel: one list
+    of label names) per annotator; None when any row is anything else."""
+    multilabel = track.scale == "multilabel"
+    if not multilabel and _mentions(texts, _NOT_LABEL_LISTS):
+        return None
+    parsed = json_values(texts)
+    try:  # list.__len__ refuses anything but a list: one pass checks and measures
+        if parsed is None:
+            return None
+        if list(map(list.__len__, parsed)) != counts:
+            return _label_major(parsed, counts, len(track.labels)) if multilabel and \
+                not _mentions(texts, ("true", "false")) else None
+    except TypeError:
+        return None
+    if multilabel:
+        return choice_rows(list(chain.from_iterable(parsed)), track.label_index(), len(track.labels))
+    return exact_codes(chain.from_iterable(parsed), {**numeric_labels(track), **track.label_index()}, sum(counts))
+
+
+def _label_major(parsed: list, counts: List[int], k: int) -> Optional[np.ndarray]:
+    """Multilabel rows written label-major (``values.annotator_entries``): per row K vectors of 0/1,
+    each with one entry per annotator, turned into one 0/1 row per annotator. Raises TypeError when
+    a vector is not a list."""
+    lengths = np.repeat(np.asarray(counts, dtype=np.int64), k)
+    vectors = list(chain.from_iterable(parsed))
+    if list(map(list.__len__, parsed)) != [k] * len(parsed) or list(map(list.__len__, vectors)) != lengths.tolist():
+        return None
+    chosen = exact_codes(chain.from_iterable(vectors), {0: 0, 1: 1}, int(lengths.sum()))
+    if chosen is None:
+        return None
+    vector = np.repeat(np.arange(len(vectors)), lengths)
+    first_row = np.concatenate(([0], np.cumsum(counts)))[vector // k]
+    position = np.arange(len(vector)) - np.concatenate(([0], np.cumsum(lengths)))[vector]
+    out = np.zeros((sum(counts), k))
+    out[first_row + position, vector % k] = chosen
+    return out
+
+
+def _mentions(texts: List[str], needles: Sequence[str]) -> bool:
+    joined = "\n".join(texts)
+    return any(needle in joined for needle in needles)
 
 
 def _value_warnings(renormalised: int, extra_bin: int) -> List[str]:
@@ -300,11 +386,10 @@ def _value_warnings(renormalised: int, extra_bin: int) -> List[str]:
     return out
 
 
-def _wrap(values, gold: GoldTrack):
-    """Perspectivist rows as ``PerAnnotator`` on the gold's items; other kinds' arrays as they are."""
-    if gold.track.kind != "perspectivist":
+def _wrap(values, track: Track, keys: ItemKeys):
+    """Perspectivist rows as ``PerAnnotator`` on the track's items; other kinds' arrays as they are."""
+    if track.kind != "perspectivist":
         return values
-    if gold.track.scale != "multilabel":
-        values = label_codes(values, len(gold.track.labels))
-    return PerAnnotator(values=values, item=gold.gold.item, n_items=gold.gold.n_items, n_labels=gold.gold.n_labels,
-                        offsets=gold.gold.offsets)
+    if track.scale != "multilabel":
+        values = label_codes(values, len(track.labels))
+    return keys.per_annotator(values, len(track.labels))

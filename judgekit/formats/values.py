@@ -11,13 +11,12 @@ from typing import Dict, List, Sequence
 import numpy as np
 
 from ..tracks import Track
-from .bulk import choice_row
+from .bulk import NUMBER, choice_row
 from .textfile import shorten
 
 #: Soft-label rows may sum to 1 within this tolerance; they are then renormalised (with a warning
 #: beyond 1e-6). Released LeWiDi test soft labels are rounded to 2 decimals and sum to 0.99-1.02.
 SUM_TOLERANCE = 0.02
-_NUMBER = re.compile(r"^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$")
 
 
 class ValueProblem(Exception):
@@ -48,7 +47,7 @@ def _show_json(value) -> str:
 def parse_number(text: str) -> float:
     """A finite decimal number in ASCII digits (no nan, inf, hex, underscores or other scripts)."""
     stripped = text.strip()
-    if not stripped.isascii() or not _NUMBER.match(stripped):
+    if not NUMBER.fullmatch(stripped):
         hint = "use a dot as the decimal separator" if re.match(r"^[+-]?\d+,\d+$", stripped) else None
         raise ValueProblem("not a number", expected="a decimal number such as 3.2", found=_show(text), hint=hint)
     value = float(stripped)

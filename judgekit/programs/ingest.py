@@ -29,7 +29,6 @@ import time
 from pathlib import Path
 from typing import Dict, List, Optional
 
-import numpy as np
 
 from ..baselines.interface import (MODEL_FILE, call_participant, load_model_class, plain_data, prediction_lines,
                                    track_settings)
@@ -37,12 +36,10 @@ from ..errors import ConfigError, KitError, Problem, SubmissionError
 from ..formats.archive import ignored_file_notes, locate_track_files, naming_hint, safe_extract, submission_files
 from ..formats.items import public_view, read_items
 from ..formats.textfile import safe_display, shorten
-from ..formats.submission import read_prediction
-from ..gold import GoldTrack, listed_annotators
-from ..metrics import PerAnnotator
+from ..formats.submission import ItemKeys, read_prediction
+from ..gold import listed_annotators
 from ..report import atomic_write
 from ..spec import TaskSpec, read_spec
-from ..tracks import Track
 from .common import INGESTION_STATUS, run_guarded
 
 PROGRAM = "ingestion program"
@@ -282,17 +279,11 @@ def _check_child_output(spec: TaskSpec, out: Path, skipped: List[str] = ()) -> N
                                      hint="let the ingestion program write the files; do not exit early")
 
 
-def public_gold(track: Track, items: List[dict]) -> GoldTrack:
-    """A GoldTrack with the public items' ids and annotators only, so that result files are checked
-    by the scorer's own reader (``read_prediction``) without any gold."""
+def public_keys(items: List[dict]) -> ItemKeys:
+    """The public items' ids and annotators, so that result files are checked by the scorer's own
+    reader (``read_prediction``) without any gold."""
     annotators = [[str(a) for a in (item.get("annotators") or [])] for item in items]
-    placeholder = None
-    if track.kind == "perspectivist":
-        counts = [len(names) for names in annotators]
-        placeholder = PerAnnotator(values=np.zeros(sum(counts)), item=np.repeat(np.arange(len(items)), counts),
-                                   n_items=len(items), n_labels=len(track.labels))
-    return GoldTrack(track=track, ids=[item["id"] for item in items], scored=np.ones(len(items), dtype=bool),
-                     gold=placeholder, annotators=annotators, listed=listed_annotators(items))
+    return ItemKeys([item["id"] for item in items], annotators, listed_annotators(items))
 
 
 def check_result_files(spec: TaskSpec, input_dir: Path, folder: Path, out_dir: Path,
@@ -314,7 +305,7 @@ def check_result_files(spec: TaskSpec, input_dir: Path, folder: Path, out_dir: P
             items_by_dataset[track.dataset] = read_items(input_dir / f"{track.dataset}.jsonl",
                                                          f"input data {track.dataset}.jsonl")
         relative = files[track.id]
-        read_prediction(folder / relative, str(relative), public_gold(track, items_by_dataset[track.dataset]))
+        read_prediction(folder / relative, str(relative), track, public_keys(items_by_dataset[track.dataset]))
         shutil.copyfile(folder / relative, out_dir / f"{track.id}.tsv")
     for note in ignored_file_notes(unclaimed, spec.tracks):
         if notes is not None:
