@@ -305,3 +305,14 @@ def test_a_perspectivist_item_without_annotators_reads_the_same_on_both_paths(tr
     fast, precise = read_both(path, track_id, monkeypatch)
     assert fast[0] == "error" and same_outcome(fast, precise)
     assert "wrong number of annotator entries; expected an empty list []: the item has no annotators, found 1 entries" in fast[2]
+
+
+# --- recorded outcomes of the reference readers ------------------------------------------------
+
+def test_reference_readers_give_the_recorded_outcomes():
+    """Every item-file and gold case of ``hostile/gold_cases.py`` reads as recorded (messages identical)."""
+    from hostile import gold_cases
+    expected = json.loads(gold_cases.EXPECTED.read_text(encoding="utf-8"))
+    actual = gold_cases.outcomes()
+    assert actual.keys() == expected.keys()
+    assert [k for k in expected if actual[k] != expected[k]] == []
