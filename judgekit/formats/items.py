@@ -20,8 +20,12 @@ the record without its texts (``REFERENCE_FIELDS``: what scoring reads, the text
 from __future__ import annotations
 
 import json
+from itertools import chain, compress, repeat
+from operator import is_, itemgetter
 from pathlib import Path
-from typing import Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import Callable, Dict, Iterable, Iterator, List, Tuple
+
+import numpy as np
 
 from ..errors import ConfigError, ProblemCollector
 from .bulk import JSON_SPACE, SCAN_JSON, collector_paused
@@ -29,6 +33,10 @@ from .bulk import JSON_SPACE, SCAN_JSON, collector_paused
 GOLD_FIELDS = ("annotations", "score", "label")
 PUBLIC_FIELDS = ("id", "texts", "lang", "genre", "annotators", "annotators_listed")
 REFERENCE_FIELDS = ("id", "lang", "genre", "annotators", "annotators_listed") + GOLD_FIELDS
+GROUP_FIELDS = ("lang", "genre")
+#: Lines parsed and checked together: enough to run at C speed, few enough that a million items
+#: never exist as dicts at once.
+CHUNK_LINES = 4096
 
 
 def public_view(item: dict) -> dict:
@@ -44,14 +52,31 @@ def reference_view(item: dict) -> dict:
 def read_items(path: Path, display: str = None, texts: bool = True) -> List[dict]:
     """Read and check a ``.jsonl`` item file written by the kit (organiser data: ConfigError).
 
-    ``texts=False`` reads reference data, whose items may leave their texts out. A clean file is
-    read by ``_clean_items`` in one pass; any problem sends the file to the line-by-line reader,
-    which locates and explains it.
-    """
-    display = display or str(path)
-    with collector_paused():
-        items = _clean_items(_item_lines(path, display), texts)
-        return items if items is not None else _checked_items(_item_lines(path, display), display, texts)
+    ``texts=False`` reads reference data, whose items may leave their texts out."""
+    items: List[dict] = []
+    _read_checked(path, display or str(path), texts, items.extend)
+    return items
+
+
+def read_item_columns(path: Path, display: str, defaults: Dict[str, object]) -> Dict[str, list]:
+    """Reference data as columns: for each field of ``defaults`` some item has, each item's value
+    (the default when it has none); ``id`` always. Read as ``read_items(texts=False)`` reads it, a
+    chunk of items at a time, without keeping a dict per item (a million items fit in little memory)."""
+    columns: Dict[str, list] = {"id": [], **{name: [] for name in defaults}}
+    present = {"id"}
+    shared: Dict[object, object] = {}  # one copy of each repeated group value (lang, genre)
+
+    def keep(items: List[dict]) -> None:
+        columns["id"] += map(dict.__getitem__, items, repeat("id"))
+        for name, default in defaults.items():
+            values = list(map(dict.get, items, repeat(name), repeat(default)))
+            if name in GROUP_FIELDS and set(map(type, values)) <= {str}:
+                values = map(shared.setdefault, values, values)
+            columns[name] += values
+            if name not in present and any(map(dict.__contains__, items, repeat(name))):
+                present.add(name)
+    _read_checked(path, display, False, keep)
+    return {name: column for name, column in columns.items() if name in present}
 
 
 def _item_lines(path: Path, display: str) -> List[str]:
@@ -70,10 +95,11 @@ def json_lines(text: str) -> List[str]:
     return text.split("\n")
 
 
-def parsed_json_lines(lines: Iterable[str], problems: ProblemCollector) -> Iterator[Tuple[int, object]]:
+def parsed_json_lines(lines: Iterable[str], problems: ProblemCollector,
+                      start: int = 1) -> Iterator[Tuple[int, object]]:
     """(line number, value) of every non-blank line read by ``json.loads``; a line that is not JSON
     becomes a located problem ("not valid JSON (...)") and is skipped."""
-    for lineno, line in enumerate(lines, start=1):
+    for lineno, line in enumerate(lines, start=start):
         if not line.strip():
             continue
         try:
@@ -82,67 +108,133 @@ def parsed_json_lines(lines: Iterable[str], problems: ProblemCollector) -> Itera
             problems.add(f"not valid JSON ({e.msg})", line=lineno)
 
 
-def _clean_items(lines: List[str], need_texts: bool = True) -> Optional[List[dict]]:
-    """The items of a file in which ``_checked_items`` finds no problem, or None.
+def _read_checked(path: Path, display: str, need_texts: bool, keep: Callable[[List[dict]], None]) -> None:
+    """Every item of the file, checked, handed to ``keep`` a chunk at a time; problems are located
+    (line, item id) in line order and raised together as a ConfigError.
 
-    Consumes ``lines`` (each line is released once parsed, so the text and the items are not both
-    held whole). Lines are parsed one by one with the C scanner, as ``json.loads`` reads them.
-    """
-    lines.reverse()
-    items: List[dict] = []
-    seen = set()
-    scan = SCAN_JSON
-    while lines:
-        body = lines.pop().strip(JSON_SPACE)
-        if not body:  # blank (a line of other white space fails to parse below: the precise path skips it)
-            continue
-        try:
-            item, end = scan(body, 0)
-        except (StopIteration, ValueError, RecursionError):
-            return None
-        if end != len(body) or type(item) is not dict:
-            return None
-        item_id = item.get("id")
-        texts = item.get("texts", None if need_texts else [])
-        if type(item_id) is not str or item_id in seen or type(texts) is not list:
-            return None
-        for text in texts:
-            if type(text) is not str:
-                return None
-        annotators, annotations = item.get("annotators"), item.get("annotations")
-        if annotators is not None and annotations is not None:
-            if type(annotators) is not list or type(annotations) is not list or len(annotators) != len(annotations):
-                return None
-        seen.add(item_id)
-        items.append(item)
-    return items
+    Each chunk is parsed and checked a column at a time; a chunk only goes line by line when its
+    bulk parse fails (to name the line that is not JSON)."""
+    lines = _item_lines(path, display)
+    lines.reverse()  # chunks are taken from the end, so each is released once read
+    problems = Located()  # of the flagged rows only
+    ids: List[str] = []
+    line_numbers: List[np.ndarray] = []
+    start = 1
+    with collector_paused():
+        while lines:
+            chunk = lines[-CHUNK_LINES:][::-1]
+            del lines[-CHUNK_LINES:]
+            numbers, values = _parsed_chunk(chunk, start, problems)
+            start += len(chunk)
+            numbers, items = _checked_chunk(numbers, values, need_texts, problems)
+            ids += map(dict.__getitem__, items, repeat("id"))
+            line_numbers.append(numbers)
+            keep(items)
+        _duplicates(ids, np.concatenate(line_numbers) if line_numbers else np.zeros(0, int), problems)
+    problems.raise_if_any(display)
 
 
-def _checked_items(lines: List[str], display: str, need_texts: bool = True) -> List[dict]:
-    """Items read line by line; every problem is collected with its line number and item id."""
-    problems = ProblemCollector(display)
-    items: List[dict] = []
-    seen: Dict[str, int] = {}
-    for lineno, item in parsed_json_lines(lines, problems):
-        if not isinstance(item, dict) or not isinstance(item.get("id"), str):
-            problems.add("each line must be a JSON object with a string 'id'", line=lineno)
-            continue
-        if item["id"] in seen:
-            problems.add("duplicate id", line=lineno, item=item["id"],
-                         hint=f"first seen on line {seen[item['id']]}")
-            continue
-        seen[item["id"]] = lineno
-        texts = item.get("texts", None if need_texts else [])
-        if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
-            problems.add("'texts' must be a list of strings", line=lineno, item=item["id"])
-        annotators = item.get("annotators")
-        annotations = item.get("annotations")
-        if annotators is not None and annotations is not None and len(annotators) != len(annotations):
-            problems.add("'annotations' must have one entry per annotator", line=lineno, item=item["id"],
-                         expected=str(len(annotators)), found=str(len(annotations)))
-        items.append(item)
-    problems.raise_if_any(ConfigError)
-    return items
+def _parsed_chunk(chunk: List[str], start: int, problems: "Located") -> Tuple[np.ndarray, list]:
+    """(line numbers, values) of the chunk's non-blank lines, each read as ``json.loads`` reads it;
+    the lines that are not JSON are located problems (and left out)."""
+    bodies = list(map(str.strip, chunk, repeat(JSON_SPACE)))
+    filled = np.fromiter(map(bool, bodies), dtype=bool, count=len(bodies))
+    bodies = list(compress(bodies, filled))
+    try:
+        scanned = list(map(SCAN_JSON, bodies, repeat(0)))
+        if list(map(itemgetter(1), scanned)) == list(map(len, bodies)):
+            return start + np.flatnonzero(filled), list(map(itemgetter(0), scanned))
+    except (StopIteration, ValueError, RecursionError):
+        pass
+    parsed = list(parsed_json_lines(chunk, problems, start))
+    return np.array([line for line, _ in parsed], dtype=np.int64), [value for _, value in parsed]
+
+
+class Located(list):
+    """Problems found a rule (a column) at a time, as (line or row, rule order, message, details),
+    reported in file order as one reader going line by line would report them."""
+
+    def add(self, message: str, line: int, order: int = 0, **details) -> None:
+        self.append((line, order, message, details))
+
+    def raise_if_any(self, display: str, located: bool = True) -> None:
+        """All problems as one ConfigError, the line named when ``located`` (else the row only orders)."""
+        collector = ProblemCollector(display)
+        for line, _, message, details in sorted(self, key=itemgetter(0, 1)):
+            collector.add(message, **({"line": line} if located else {}), **details)
+        collector.raise_if_any(ConfigError)
+
+
+def _checked_chunk(numbers: np.ndarray, values: list, need_texts: bool, problems: Located):
+    """(line numbers, items) of the values that are objects with a string ``id``; every rule of the
+    item model is a mask over the chunk's columns, and only the rows it flags get a message."""
+    is_item = types_are(values, dict)
+    is_item[is_item] = types_are(list(map(dict.get, compress(values, is_item), repeat("id"))), str)
+    for line in numbers[~is_item].tolist():
+        problems.add("each line must be a JSON object with a string 'id'", line, 1)
+    items, numbers = list(compress(values, is_item)), numbers[is_item]
+    texts = list(map(dict.get, items, repeat("texts"), repeat(None if need_texts else [])))
+    for row in np.flatnonzero(~lists_of(texts, str)).tolist():
+        problems.add("'texts' must be a list of strings", int(numbers[row]), 3, item=items[row]["id"])
+    _check_counts(items, numbers, problems)
+    return numbers, items
+
+
+def _check_counts(items: List[dict], numbers: np.ndarray, problems: Located) -> None:
+    """An item with both ``annotators`` and ``annotations`` has one annotation per annotator."""
+    names, given = (list(map(dict.get, items, repeat(key))) for key in ("annotators", "annotations"))
+    both = ~(nones(names) | nones(given))
+    names, given = list(compress(names, both)), list(compress(given, both))
+    wanted, found = lengths(names), lengths(given)
+    for k in np.flatnonzero(wanted != found).tolist():
+        row = int(np.flatnonzero(both)[k])
+        problems.add("'annotations' must have one entry per annotator", int(numbers[row]), 4, item=items[row]["id"],
+                     expected=_count(names[k], wanted[k]), found=_count(given[k], found[k]))
+
+
+def _count(value, size: int) -> str:
+    return str(size) if size >= 0 else f"{type(value).__name__} {value!r:.40}"
+
+
+def _duplicates(ids: List[str], numbers: np.ndarray, problems: "Located") -> None:
+    """An id seen on an earlier line is a problem (and that line's other problems are not reported)."""
+    if len(set(ids)) == len(ids):
+        return
+    first = dict(zip(reversed(ids), reversed(numbers.tolist())))
+    firsts = np.fromiter(map(first.__getitem__, ids), dtype=np.int64, count=len(ids))
+    again = np.flatnonzero(firsts != numbers)
+    lines = set(numbers[again].tolist())
+    problems[:] = [p for p in problems if p[0] not in lines or p[1] < 2]
+    for row in again.tolist():
+        problems.add("duplicate id", int(numbers[row]), 2, item=ids[row], hint=f"first seen on line {firsts[row]}")
+
+
+def types_are(values: list, kind: type) -> np.ndarray:
+    """Per value, whether its type is exactly ``kind`` (in C: no Python loop over the values)."""
+    return np.fromiter(map(is_, map(type, values), repeat(kind)), dtype=bool, count=len(values))
+
+
+def nones(values: list) -> np.ndarray:
+    """Per value, whether it is None."""
+    return np.fromiter(map(is_, values, repeat(None)), dtype=bool, count=len(values))
+
+
+def lists_of(values: list, kind: type) -> np.ndarray:
+    """Per value, whether it is a list whose elements are all of type ``kind``."""
+    ok = types_are(values, list)
+    lists = list(compress(values, ok))
+    sizes = lengths(lists)
+    wrong = ~types_are(list(chain.from_iterable(lists)), kind)
+    ok[ok] = np.bincount(np.repeat(np.arange(len(lists)), sizes), weights=wrong, minlength=len(lists)) == 0
+    return ok
+
+
+def lengths(values: list) -> np.ndarray:
+    """``len`` of each value, -1 for a value without one (a number where a list belongs)."""
+    try:
+        return np.fromiter(map(len, values), dtype=np.int64, count=len(values))
+    except TypeError:
+        return np.array([len(v) if hasattr(v, "__len__") else -1 for v in values], dtype=np.int64)
 
 
 def write_items(path: Path, items: Iterable[dict]) -> None:
