@@ -7,21 +7,20 @@ perspectivist gold is each annotator's own label, in the item's annotator order.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from types import NoneType
 from itertools import chain, compress, repeat
 from operator import itemgetter
 from typing import Dict, List, Optional
 
 import numpy as np
 
-from .formats.bulk import label_codes
-from .formats.items import GROUP_FIELDS, Located, lengths, lists_of, nones, types_are
+from .formats.bulk import label_codes  # noqa: F401 (re-exported)
+from .formats.items import GROUP_FIELDS, Located, lengths, lists_of, types_are
 from .formats.textfile import shorten
-from .formats.values import split_multilabel
+from .formats.values import split_multilabel  # noqa: F401 (re-exported)
 from .metrics import PerAnnotator
 from .tracks import Track
 
-__all__ = ["GoldTrack", "build_gold", "gold_fields", "gold_from_columns", "gold_as_values", "label_codes",
-           "listed_annotators", "split_multilabel"]
 NUMBER_TYPES = frozenset({int, float})  # not bool: True is no score
 
 
@@ -91,7 +90,7 @@ def listed_annotators(items: List[dict]) -> List[Optional[List[str]]]:
 
 
 def _listed(values: list) -> List[Optional[List[str]]]:
-    if (nones(values) | lists_of(values, str)).all():
+    if (types_are(values, NoneType) | lists_of(values, str)).all():
         return values
     return [[str(a) for a in v] if isinstance(v, list) else None for v in values]
 
@@ -121,7 +120,7 @@ def _labels(track: Track, values: list, ids: List[str], problems: Located) -> np
     """Each item's majority ``label`` as an index; null (no majority) is -1 and not scored."""
     codes = np.fromiter(map(track.label_index().get, map(str, values), repeat(-2)), dtype=np.int64,
                         count=len(values))
-    codes[nones(values)] = -1
+    codes[types_are(values, NoneType)] = -1
     for row in np.flatnonzero(codes == -2).tolist():
         problems.add("gold label outside the track's label set", row, item=ids[row],
                      expected=", ".join(track.labels), found=repr(values[row]))
@@ -212,13 +211,11 @@ def gold_as_values(gold: GoldTrack) -> list:
     if track.kind == "soft_label":
         return [row.tolist() for row in gold.gold]
     per: PerAnnotator = gold.gold
-    if track.scale == "multilabel":  # label-major, the LeWiDi 2025 layout: per label a 0/1 per annotator
-        out: List[list] = [[[] for _ in track.labels] for _ in range(per.n_items)]
-        for row, item in zip(per.values, per.item):
-            for j, chosen in enumerate(row):
-                out[item][j].append(int(chosen))
-        return out
-    out = [[] for _ in range(per.n_items)]
-    for row, item in zip(per.values, per.item):
-        out[item].append(track.labels[int(row)])
+    multilabel = track.scale == "multilabel"
+    rows = per.values.astype(int).tolist() if multilabel else [track.labels[int(v)] for v in per.values]
+    out: List[list] = [[] for _ in range(per.n_items)]
+    for row, item in zip(rows, per.item.tolist()):
+        out[item].append(row)
+    if multilabel:  # label-major, the LeWiDi 2025 layout: per label a 0/1 per annotator
+        return [[list(chosen) for chosen in zip(*given)] if given else [[] for _ in track.labels] for given in out]
     return out

@@ -23,6 +23,7 @@ import json
 from itertools import chain, compress, repeat
 from operator import is_, itemgetter
 from pathlib import Path
+from types import NoneType
 from typing import Callable, Dict, Iterable, Iterator, List, Tuple
 
 import numpy as np
@@ -62,12 +63,11 @@ def read_item_columns(path: Path, display: str, defaults: Dict[str, object]) -> 
     """Reference data as columns: for each field of ``defaults`` some item has, each item's value
     (the default when it has none); ``id`` always. Read as ``read_items(texts=False)`` reads it, a
     chunk of items at a time, without keeping a dict per item (a million items fit in little memory)."""
-    columns: Dict[str, list] = {"id": [], **{name: [] for name in defaults}}
-    present = {"id"}
+    columns: Dict[str, list] = {name: [] for name in defaults}
+    present = set()
     shared: Dict[object, object] = {}  # one copy of each repeated group value (lang, genre)
 
     def keep(items: List[dict]) -> None:
-        columns["id"] += map(dict.__getitem__, items, repeat("id"))
         for name, default in defaults.items():
             values = list(map(dict.get, items, repeat(name), repeat(default)))
             if name in GROUP_FIELDS and set(map(type, values)) <= {str}:
@@ -75,24 +75,17 @@ def read_item_columns(path: Path, display: str, defaults: Dict[str, object]) -> 
             columns[name] += values
             if name not in present and any(map(dict.__contains__, items, repeat(name))):
                 present.add(name)
-    _read_checked(path, display, False, keep)
-    return {name: column for name, column in columns.items() if name in present}
+    ids = _read_checked(path, display, False, keep)
+    return {"id": ids, **{name: column for name, column in columns.items() if name in present}}
 
 
 def _item_lines(path: Path, display: str) -> List[str]:
+    """The file's lines, read with universal newlines. Not ``str.splitlines``: U+2028, U+0085 and
+    friends are legal inside a JSON string and are text, not line ends (``write_items`` writes them)."""
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
+        return Path(path).read_text(encoding="utf-8-sig").split("\n")
     except (OSError, UnicodeDecodeError) as e:
         raise ConfigError.single(display, f"cannot read the item file ({e.__class__.__name__}: {e})")
-    return json_lines(text)
-
-
-def json_lines(text: str) -> List[str]:
-    """The lines of a JSON-lines text read with universal newlines (line ends are LF by then).
-
-    Not ``str.splitlines``: U+2028, U+0085 and friends are legal inside a JSON string and are text,
-    not line ends (``write_items`` writes them as they are)."""
-    return text.split("\n")
 
 
 def parsed_json_lines(lines: Iterable[str], problems: ProblemCollector,
@@ -108,7 +101,7 @@ def parsed_json_lines(lines: Iterable[str], problems: ProblemCollector,
             problems.add(f"not valid JSON ({e.msg})", line=lineno)
 
 
-def _read_checked(path: Path, display: str, need_texts: bool, keep: Callable[[List[dict]], None]) -> None:
+def _read_checked(path: Path, display: str, need_texts: bool, keep: Callable[[List[dict]], None]) -> List[str]:
     """Every item of the file, checked, handed to ``keep`` a chunk at a time; problems are located
     (line, item id) in line order and raised together as a ConfigError.
 
@@ -132,6 +125,7 @@ def _read_checked(path: Path, display: str, need_texts: bool, keep: Callable[[Li
             keep(items)
         _duplicates(ids, np.concatenate(line_numbers) if line_numbers else np.zeros(0, int), problems)
     problems.raise_if_any(display)
+    return ids
 
 
 def _parsed_chunk(chunk: List[str], start: int, problems: "Located") -> Tuple[np.ndarray, list]:
@@ -183,17 +177,13 @@ def _checked_chunk(numbers: np.ndarray, values: list, need_texts: bool, problems
 def _check_counts(items: List[dict], numbers: np.ndarray, problems: Located) -> None:
     """An item with both ``annotators`` and ``annotations`` has one annotation per annotator."""
     names, given = (list(map(dict.get, items, repeat(key))) for key in ("annotators", "annotations"))
-    both = ~(nones(names) | nones(given))
+    both = ~(types_are(names, NoneType) | types_are(given, NoneType))
     names, given = list(compress(names, both)), list(compress(given, both))
     wanted, found = lengths(names), lengths(given)
     for k in np.flatnonzero(wanted != found).tolist():
         row = int(np.flatnonzero(both)[k])
         problems.add("'annotations' must have one entry per annotator", int(numbers[row]), 4, item=items[row]["id"],
-                     expected=_count(names[k], wanted[k]), found=_count(given[k], found[k]))
-
-
-def _count(value, size: int) -> str:
-    return str(size) if size >= 0 else f"{type(value).__name__} {value!r:.40}"
+                     expected=str(wanted[k]), found=str(found[k]))  # -1: not a list
 
 
 def _duplicates(ids: List[str], numbers: np.ndarray, problems: "Located") -> None:
@@ -212,11 +202,6 @@ def _duplicates(ids: List[str], numbers: np.ndarray, problems: "Located") -> Non
 def types_are(values: list, kind: type) -> np.ndarray:
     """Per value, whether its type is exactly ``kind`` (in C: no Python loop over the values)."""
     return np.fromiter(map(is_, map(type, values), repeat(kind)), dtype=bool, count=len(values))
-
-
-def nones(values: list) -> np.ndarray:
-    """Per value, whether it is None."""
-    return np.fromiter(map(is_, values, repeat(None)), dtype=bool, count=len(values))
 
 
 def lists_of(values: list, kind: type) -> np.ndarray:
