@@ -294,3 +294,15 @@ def test_reference_readers_give_the_recorded_outcomes():
     actual = gold_cases.outcomes()
     assert actual.keys() == expected.keys()
     assert [k for k in expected if actual[k] != expected[k]] == []
+
+
+def test_lines_that_only_parse_together_are_still_refused(tmp_path):
+    """The chunk's one-parse read accepts a chunk only when every line is one object of its own."""
+    path = tmp_path / "d.jsonl"
+    path.write_text('{"id": "a"},{"id": "b"}\n{"id": "q", "x": [{"y": 1}\n{"z": 2}]}\n', encoding="utf-8")
+    with pytest.raises(ConfigError) as error:
+        read_items(path, "gold", texts=False)
+    assert str(error.value).splitlines() == ["gold: not valid JSON (Extra data), on 2 lines (lines 1, 3)",
+                                             "gold, line 2: not valid JSON (Expecting ',' delimiter)"]
+    path.write_text('{"id": "a", "texts": ["x},{y", "}, {"]}\n', encoding="utf-8")
+    assert read_items(path, "gold") == [{"id": "a", "texts": ["x},{y", "}, {"]}]

@@ -20,6 +20,7 @@ the record without its texts (``REFERENCE_FIELDS``: what scoring reads, the text
 from __future__ import annotations
 
 import json
+import re
 from itertools import chain, compress, repeat
 from operator import is_, itemgetter
 from pathlib import Path
@@ -38,6 +39,8 @@ GROUP_FIELDS = ("lang", "genre")
 #: Lines parsed and checked together: enough to run at C speed, few enough that a million items
 #: never exist as dicts at once.
 CHUNK_LINES = 4096
+#: Two objects on one line (``}`` and ``{`` around a comma): the one way a line adds two values to an array.
+TWO_OBJECTS = re.compile(r"}[ \t\r]*,[ \t\r]*{")
 
 
 def public_view(item: dict) -> dict:
@@ -70,8 +73,10 @@ def read_item_columns(path: Path, display: str, defaults: Dict[str, object]) -> 
     def keep(items: List[dict]) -> None:
         for name, default in defaults.items():
             values = list(map(dict.get, items, repeat(name), repeat(default)))
-            if name in GROUP_FIELDS and set(map(type, values)) <= {str}:
-                values = map(shared.setdefault, values, values)
+            try:
+                values = list(map(shared.setdefault, values, values)) if name in GROUP_FIELDS else values
+            except TypeError:  # a group value that is no key (a list): kept as it is
+                pass
             columns[name] += values
             if name not in present and any(map(dict.__contains__, items, repeat(name))):
                 present.add(name)
@@ -119,8 +124,8 @@ def _read_checked(path: Path, display: str, need_texts: bool, keep: Callable[[Li
             del lines[-CHUNK_LINES:]
             numbers, values = _parsed_chunk(chunk, start, problems)
             start += len(chunk)
-            numbers, items = _checked_chunk(numbers, values, need_texts, problems)
-            ids += map(dict.__getitem__, items, repeat("id"))
+            numbers, items, chunk_ids = _checked_chunk(numbers, values, need_texts, problems)
+            ids += chunk_ids
             line_numbers.append(numbers)
             keep(items)
         _duplicates(ids, np.concatenate(line_numbers) if line_numbers else np.zeros(0, int), problems)
@@ -134,10 +139,18 @@ def _parsed_chunk(chunk: List[str], start: int, problems: "Located") -> Tuple[np
     bodies = list(map(str.strip, chunk, repeat(JSON_SPACE)))
     filled = np.fromiter(map(bool, bodies), dtype=bool, count=len(bodies))
     bodies = list(compress(bodies, filled))
+    numbers = start + np.flatnonzero(filled)
+    try:  # one parse of the whole chunk: each line is one object when there are as many objects as
+        # lines and no line holds two (strings never span lines: JSON refuses a raw line end in them)
+        values = json.loads("[" + ",".join(bodies) + "]")
+        if len(values) == len(bodies) and types_are(values, dict).all() and not TWO_OBJECTS.search("\n".join(bodies)):
+            return numbers, values
+    except (ValueError, RecursionError):
+        pass
     try:
         scanned = list(map(SCAN_JSON, bodies, repeat(0)))
         if list(map(itemgetter(1), scanned)) == list(map(len, bodies)):
-            return start + np.flatnonzero(filled), list(map(itemgetter(0), scanned))
+            return numbers, list(map(itemgetter(0), scanned))
     except (StopIteration, ValueError, RecursionError):
         pass
     parsed = list(parsed_json_lines(chunk, problems, start))
@@ -160,30 +173,34 @@ class Located(list):
 
 
 def _checked_chunk(numbers: np.ndarray, values: list, need_texts: bool, problems: Located):
-    """(line numbers, items) of the values that are objects with a string ``id``; every rule of the
-    item model is a mask over the chunk's columns, and only the rows it flags get a message."""
+    """(line numbers, items, ids) of the values that are objects with a string ``id``; every rule of
+    the item model is a mask over the chunk's columns, and only the rows it flags get a message."""
     is_item = types_are(values, dict)
-    is_item[is_item] = types_are(list(map(dict.get, compress(values, is_item), repeat("id"))), str)
-    for line in numbers[~is_item].tolist():
-        problems.add("each line must be a JSON object with a string 'id'", line, 1)
-    items, numbers = list(compress(values, is_item)), numbers[is_item]
-    texts = list(map(dict.get, items, repeat("texts"), repeat(None if need_texts else [])))
+    ids = list(map(dict.get, values if is_item.all() else compress(values, is_item), repeat("id")))
+    is_item[is_item] = types_are(ids, str)
+    if not is_item.all():
+        for line in numbers[~is_item].tolist():
+            problems.add("each line must be a JSON object with a string 'id'", line, 1)
+        values, numbers = list(compress(values, is_item)), numbers[is_item]
+        ids = list(map(dict.get, values, repeat("id")))
+    texts = list(map(dict.get, values, repeat("texts"), repeat(None if need_texts else [])))
     for row in np.flatnonzero(~lists_of(texts, str)).tolist():
-        problems.add("'texts' must be a list of strings", int(numbers[row]), 3, item=items[row]["id"])
-    _check_counts(items, numbers, problems)
-    return numbers, items
+        problems.add("'texts' must be a list of strings", int(numbers[row]), 3, item=ids[row])
+    _check_counts(values, ids, numbers, problems)
+    return numbers, values, ids
 
 
-def _check_counts(items: List[dict], numbers: np.ndarray, problems: Located) -> None:
+def _check_counts(items: List[dict], ids: List[str], numbers: np.ndarray, problems: Located) -> None:
     """An item with both ``annotators`` and ``annotations`` has one annotation per annotator."""
-    names, given = (list(map(dict.get, items, repeat(key))) for key in ("annotators", "annotations"))
-    both = ~(types_are(names, NoneType) | types_are(given, NoneType))
-    names, given = list(compress(names, both)), list(compress(given, both))
-    wanted, found = lengths(names), lengths(given)
+    names = list(map(dict.get, items, repeat("annotators")))
+    if names.count(None) == len(names):
+        return
+    given = list(map(dict.get, items, repeat("annotations")))
+    both = np.flatnonzero(~(types_are(names, NoneType) | types_are(given, NoneType)))
+    wanted, found = lengths([names[r] for r in both]), lengths([given[r] for r in both])
     for k in np.flatnonzero(wanted != found).tolist():
-        row = int(np.flatnonzero(both)[k])
-        problems.add("'annotations' must have one entry per annotator", int(numbers[row]), 4, item=items[row]["id"],
-                     expected=str(wanted[k]), found=str(found[k]))  # -1: not a list
+        problems.add("'annotations' must have one entry per annotator", int(numbers[both[k]]), 4,
+                     item=ids[both[k]], expected=str(wanted[k]), found=str(found[k]))  # -1: not a list
 
 
 def _duplicates(ids: List[str], numbers: np.ndarray, problems: "Located") -> None:
@@ -206,6 +223,8 @@ def types_are(values: list, kind: type) -> np.ndarray:
 
 def lists_of(values: list, kind: type) -> np.ndarray:
     """Per value, whether it is a list whose elements are all of type ``kind``."""
+    if set(map(type, values)) <= {list} and set(map(type, chain.from_iterable(values))) <= {kind}:
+        return np.ones(len(values), dtype=bool)
     ok = types_are(values, list)
     lists = list(compress(values, ok))
     sizes = lengths(lists)
