@@ -214,7 +214,7 @@ def test_clean_item_files_never_take_the_message_path(dataset, tmp_path, monkeyp
         assert read_items(path, "gold") == items
         columns = items_module.read_item_columns(path, "gold", {"annotators": [], "lang": ""})
         assert columns["id"] == [it["id"] for it in items] and len(columns["lang"]) == len(items)
-    monkeypatch.setattr(items_module, "CHUNK_LINES", 3)  # items spread over several chunks read the same
+    monkeypatch.setattr(items_module, "CHUNK_CHARS", 100)  # items spread over several chunks read the same
     assert read_items(path, "gold") == items
 
 

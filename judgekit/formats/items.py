@@ -36,9 +36,9 @@ GOLD_FIELDS = ("annotations", "score", "label")
 PUBLIC_FIELDS = ("id", "texts", "lang", "genre", "annotators", "annotators_listed")
 REFERENCE_FIELDS = ("id", "lang", "genre", "annotators", "annotators_listed") + GOLD_FIELDS
 GROUP_FIELDS = ("lang", "genre")
-#: Lines parsed and checked together: enough to run at C speed, few enough that a million items
-#: never exist as dicts at once.
-CHUNK_LINES = 4096
+#: Characters of lines parsed and checked together: enough to run at C speed, few enough that a
+#: million items never exist as lines or dicts at once.
+CHUNK_CHARS = 1 << 20
 #: Two objects on one line (``}`` and ``{`` around a comma): the one way a line adds two values to an array.
 TWO_OBJECTS = re.compile(r"}[ \t\r]*,[ \t\r]*{")
 
@@ -84,13 +84,20 @@ def read_item_columns(path: Path, display: str, defaults: Dict[str, object]) -> 
     return {"id": ids, **{name: column for name, column in columns.items() if name in present}}
 
 
-def _item_lines(path: Path, display: str) -> List[str]:
-    """The file's lines, read with universal newlines. Not ``str.splitlines``: U+2028, U+0085 and
-    friends are legal inside a JSON string and are text, not line ends (``write_items`` writes them)."""
+def _item_chunks(path: Path, display: str) -> Iterator[List[str]]:
+    """The file's lines (universal newlines), a chunk of about ``CHUNK_CHARS`` at a time, so the whole
+    text is never held. Not ``str.splitlines``: U+2028, U+0085 and friends are legal inside a JSON
+    string and are text, not line ends (``write_items`` writes them as they are)."""
     try:
-        return Path(path).read_text(encoding="utf-8-sig").split("\n")
-    except (OSError, UnicodeDecodeError) as e:
-        raise ConfigError.single(display, f"cannot read the item file ({e.__class__.__name__}: {e})")
+        with open(path, encoding="utf-8-sig") as f:
+            yield from iter(lambda: f.readlines(CHUNK_CHARS), [])
+    except (OSError, UnicodeDecodeError) as first:
+        error = first
+        try:  # a decoding error is named by its place in the file, not in the chunk
+            Path(path).read_bytes().decode("utf-8-sig")
+        except (OSError, UnicodeDecodeError) as whole:
+            error = whole
+        raise ConfigError.single(display, f"cannot read the item file ({error.__class__.__name__}: {error})")
 
 
 def parsed_json_lines(lines: Iterable[str], problems: ProblemCollector,
@@ -112,16 +119,12 @@ def _read_checked(path: Path, display: str, need_texts: bool, keep: Callable[[Li
 
     Each chunk is parsed and checked a column at a time; a chunk only goes line by line when its
     bulk parse fails (to name the line that is not JSON)."""
-    lines = _item_lines(path, display)
-    lines.reverse()  # chunks are taken from the end, so each is released once read
     problems = Located()  # of the flagged rows only
     ids: List[str] = []
     line_numbers: List[np.ndarray] = []
     start = 1
     with collector_paused():
-        while lines:
-            chunk = lines[-CHUNK_LINES:][::-1]
-            del lines[-CHUNK_LINES:]
+        for chunk in _item_chunks(path, display):
             numbers, values = _parsed_chunk(chunk, start, problems)
             start += len(chunk)
             numbers, items, chunk_ids = _checked_chunk(numbers, values, need_texts, problems)

@@ -69,7 +69,8 @@ def item_files(dataset: str) -> Iterator[Tuple[str, list, str, bool]]:
 RAW_FILES = {"not json": b'{"id": "a", "texts": []}\n{"id": \n[1, 2]\n"text"\n{"id": "b"} x\n',
              "values": b'{"id": "a", "texts": ["x"]}\n{"id": 5}\n{"texts": []}\n[]\n{"id": "a", "texts": ["y"]}\n',
              "padded": b' \t{"id": "a", "texts": ["x"]} \t\n\n  \n{"id": "b", "texts": []}',
-             "empty": b"", "only blank": b"\n \n\t\n"}
+             "empty": b"", "only blank": b"\n \n\t\n", "not utf-8": b'{"id": "a"}\n{"id": "b\xff"}\n',
+             "no final line end": b'{"id": "a", "texts": []}\n\n{"id": "b", "texts": []}'}
 
 
 def _plain(value):
