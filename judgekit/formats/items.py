@@ -208,7 +208,8 @@ def _check_counts(items: List[dict], ids: List[str], numbers: np.ndarray, proble
 
 def _duplicates(ids: List[str], numbers: np.ndarray, problems: "Located") -> None:
     """An id seen on an earlier line is a problem (and that line's other problems are not reported)."""
-    if len(set(ids)) == len(ids):
+    hashes = np.sort(np.fromiter(map(hash, ids), dtype=np.int64, count=len(ids)))  # a set of a million ids is 60 MB
+    if not (hashes[1:] == hashes[:-1]).any() or len(set(ids)) == len(ids):
         return
     first = dict(zip(reversed(ids), reversed(numbers.tolist())))
     firsts = np.fromiter(map(first.__getitem__, ids), dtype=np.int64, count=len(ids))
