@@ -30,7 +30,7 @@ from typing import Callable, Dict, Iterable, Iterator, List, Tuple
 import numpy as np
 
 from ..errors import ConfigError, ProblemCollector
-from .bulk import JSON_SPACE, SCAN_JSON, collector_paused
+from .bulk import JSON_SPACE, collector_paused
 
 GOLD_FIELDS = ("annotations", "score", "label")
 PUBLIC_FIELDS = ("id", "texts", "lang", "genre", "annotators", "annotators_listed")
@@ -63,9 +63,8 @@ def read_items(path: Path, display: str = None, texts: bool = True) -> List[dict
 
 
 def read_item_columns(path: Path, display: str, defaults: Dict[str, object]) -> Dict[str, list]:
-    """Reference data as columns: for each field of ``defaults`` some item has, each item's value
-    (the default when it has none); ``id`` always. Read as ``read_items(texts=False)`` reads it, a
-    chunk of items at a time, without keeping a dict per item (a million items fit in little memory)."""
+    """Reference data (as ``read_items(texts=False)`` reads it) as columns without a dict per item:
+    ``id``, and each field of ``defaults`` some item has (per item its value or the default)."""
     columns: Dict[str, list] = {name: [] for name in defaults}
     present = set()
     shared: Dict[object, object] = {}  # one copy of each repeated group value (lang, genre)
@@ -85,9 +84,8 @@ def read_item_columns(path: Path, display: str, defaults: Dict[str, object]) -> 
 
 
 def _item_chunks(path: Path, display: str) -> Iterator[List[str]]:
-    """The file's lines (universal newlines), a chunk of about ``CHUNK_CHARS`` at a time, so the whole
-    text is never held. Not ``str.splitlines``: U+2028, U+0085 and friends are legal inside a JSON
-    string and are text, not line ends (``write_items`` writes them as they are)."""
+    """The file's lines (universal newlines, not ``str.splitlines``: U+2028 and U+0085 are text in
+    JSON strings), a chunk of about ``CHUNK_CHARS`` at a time: the whole text is never held."""
     try:
         with open(path, encoding="utf-8-sig") as f:
             yield from iter(lambda: f.readlines(CHUNK_CHARS), [])
@@ -114,11 +112,8 @@ def parsed_json_lines(lines: Iterable[str], problems: ProblemCollector,
 
 
 def _read_checked(path: Path, display: str, need_texts: bool, keep: Callable[[List[dict]], None]) -> List[str]:
-    """Every item of the file, checked, handed to ``keep`` a chunk at a time; problems are located
-    (line, item id) in line order and raised together as a ConfigError.
-
-    Each chunk is parsed and checked a column at a time; a chunk only goes line by line when its
-    bulk parse fails (to name the line that is not JSON)."""
+    """The ids of the file's items, checked a chunk and a column at a time, each chunk's items handed
+    to ``keep``; problems are located (line, item id) in line order and raised as one ConfigError."""
     problems = Located()  # of the flagged rows only
     ids: List[str] = []
     line_numbers: List[np.ndarray] = []
@@ -137,8 +132,8 @@ def _read_checked(path: Path, display: str, need_texts: bool, keep: Callable[[Li
 
 
 def _parsed_chunk(chunk: List[str], start: int, problems: "Located") -> Tuple[np.ndarray, list]:
-    """(line numbers, values) of the chunk's non-blank lines, each read as ``json.loads`` reads it;
-    the lines that are not JSON are located problems (and left out)."""
+    """(line numbers, values) of the chunk's non-blank lines, each read as ``json.loads`` reads it
+    (line by line when the whole chunk cannot be read at once); lines that are not JSON are problems."""
     bodies = list(map(str.strip, chunk, repeat(JSON_SPACE)))
     filled = np.fromiter(map(bool, bodies), dtype=bool, count=len(bodies))
     bodies = list(compress(bodies, filled))
@@ -149,12 +144,6 @@ def _parsed_chunk(chunk: List[str], start: int, problems: "Located") -> Tuple[np
         if len(values) == len(bodies) and types_are(values, dict).all() and not TWO_OBJECTS.search("\n".join(bodies)):
             return numbers, values
     except (ValueError, RecursionError):
-        pass
-    try:
-        scanned = list(map(SCAN_JSON, bodies, repeat(0)))
-        if list(map(itemgetter(1), scanned)) == list(map(len, bodies)):
-            return numbers, list(map(itemgetter(0), scanned))
-    except (StopIteration, ValueError, RecursionError):
         pass
     parsed = list(parsed_json_lines(chunk, problems, start))
     return np.array([line for line, _ in parsed], dtype=np.int64), [value for _, value in parsed]
