@@ -6,21 +6,22 @@ perspectivist gold is each annotator's own label, in the item's annotator order.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
-from itertools import chain, repeat
+from types import NoneType
+from itertools import chain, compress, repeat
 from operator import itemgetter
 from typing import Dict, List, Optional
 
 import numpy as np
 
-from .errors import ConfigError, ProblemCollector
-from .formats.bulk import choice_row, choice_rows, collector_paused, exact_codes, label_codes  # noqa: F401 (re-exported)
+from .formats.bulk import label_codes  # noqa: F401 (re-exported)
+from .formats.items import GROUP_FIELDS, Located, lengths, lists_of, types_are
 from .formats.textfile import shorten
-from .formats.values import split_multilabel
+from .formats.values import split_multilabel  # noqa: F401 (re-exported)
 from .metrics import PerAnnotator
-from .metrics.disagreement import item_offsets
 from .tracks import Track
+
+NUMBER_TYPES = frozenset({int, float})  # not bool: True is no score
 
 
 @dataclass
@@ -42,49 +43,42 @@ class GoldTrack:
         return int(self.scored.sum())
 
 
-def _annotation_index(track: Track, problems: ProblemCollector, item_id: str):
-    index = track.label_index()
-
-    def lookup(label) -> Optional[int]:
-        key = str(label).strip()
-        if key not in index:
-            problems.add("annotation outside the track's label set", item=item_id,
-                         expected=", ".join(track.labels), found=repr(label))
-            return None
-        return index[key]
-    return lookup
+def gold_fields(track: Track) -> Dict[str, object]:
+    """The item fields the gold of ``track`` is built from, each with its value when an item has none."""
+    own = {"similarity": {"score": None}, "classification": {"label": None}}.get(
+        track.kind, {"annotators": [], "annotations": []})
+    return {**own, "lang": "", "genre": "", "annotators_listed": None}
 
 
 def build_gold(track: Track, items: List[dict], display: str) -> GoldTrack:
-    """Gold arrays for ``track`` from its dataset's items; organiser data errors raise ConfigError.
+    """Gold arrays for ``track`` from its dataset's items (dicts); organiser data errors raise ConfigError."""
+    columns = {"id": list(map(itemgetter("id"), items))}
+    for name, default in gold_fields(track).items():
+        if any(map(dict.__contains__, items, repeat(name))):
+            columns[name] = list(map(dict.get, items, repeat(name), repeat(default)))
+    return gold_from_columns(track, columns, display)
 
-    Clean items go through ``_clean_gold`` (whole columns at once); anything else through the
-    item-by-item path, which names every problem.
-    """
-    with collector_paused():
-        return _build_gold(track, items, display)
 
-
-def _build_gold(track: Track, items: List[dict], display: str) -> GoldTrack:
-    ids = list(map(itemgetter("id"), items))
-    groups = {g: _group_column(items, g) for g in ("lang", "genre") if any(map(dict.__contains__, items, repeat(g)))}
-    clean = _clean_gold(track, items)
-    if clean is not None:
-        gold, scored, annotators = clean
-        return GoldTrack(track=track, ids=ids, scored=scored, gold=gold, annotators=annotators, groups=groups,
-                         listed=listed_annotators(items))
-    problems = ProblemCollector(display)
-    scored = np.ones(len(items), dtype=bool)
+def gold_from_columns(track: Track, columns: Dict[str, list], display: str) -> GoldTrack:
+    """Gold arrays for ``track`` from its items' columns (``id`` and the ``gold_fields`` some item has,
+    as ``items.read_item_columns`` reads them). Each rule is a mask over a column; only the items it
+    flags get a message, in item order, all raised together as one ConfigError."""
+    ids, problems = columns["id"], Located()
+    n = len(ids)
+    column = {name: columns.get(name, [default] * n) for name, default in gold_fields(track).items()}.get
     annotators: List[List[str]] = []
     if track.kind == "similarity":
-        gold = _similarity_gold(items, problems)
+        gold, scored = _scores(column("score"), ids, problems), np.ones(n, dtype=bool)
     elif track.kind == "classification":
-        gold = _classification_gold(track, items, problems, scored)
+        gold = _labels(track, column("label"), ids, problems)
+        scored = gold >= 0
     else:
-        gold, annotators = _build_annotation_gold(track, items, problems, scored)
-    problems.raise_if_any(ConfigError)
+        gold, scored, annotators = _annotation_gold(track, column("annotators"), column("annotations"), ids, problems)
+    problems.raise_if_any(display, located=False)
+    groups = {name: _texts(columns[name]) for name in GROUP_FIELDS if name in columns}
+    listed = _listed(columns["annotators_listed"]) if "annotators_listed" in columns else []
     return GoldTrack(track=track, ids=ids, scored=scored, gold=gold, annotators=annotators, groups=groups,
-                     listed=listed_annotators(items))
+                     listed=listed)
 
 
 def listed_annotators(items: List[dict]) -> List[Optional[List[str]]]:
@@ -92,123 +86,97 @@ def listed_annotators(items: List[dict]) -> List[Optional[List[str]]]:
     an annotator once per label given), or None; an empty list when no item has one."""
     if not any(map(dict.__contains__, items, repeat("annotators_listed"))):
         return []
-    return [[str(a) for a in it["annotators_listed"]] if isinstance(it.get("annotators_listed"), list) else None
-            for it in items]
+    return _listed(list(map(dict.get, items, repeat("annotators_listed"))))
 
 
-def _similarity_gold(items: List[dict], problems: ProblemCollector) -> np.ndarray:
-    """Each item's gold ``score`` read one by one; a score that is not a finite number is a problem."""
-    values = []
-    for it in items:
-        score = it.get("score")
-        if not _finite_number(score):
-            problems.add("gold 'score' must be a finite number", item=it["id"], found=shorten(repr(score)))
-            score = 0.0
-        values.append(float(score))
-    return np.array(values, dtype=float)
+def _listed(values: list) -> List[Optional[List[str]]]:
+    if (types_are(values, NoneType) | lists_of(values, str)).all():
+        return values
+    return [[str(a) for a in v] if isinstance(v, list) else None for v in values]
 
 
-def _classification_gold(track: Track, items: List[dict], problems: ProblemCollector,
-                         scored: np.ndarray) -> np.ndarray:
-    """Each item's majority ``label`` as an index; null (no majority) is -1 and not scored."""
-    index = track.label_index()
-    values = []
-    for i, it in enumerate(items):
-        label = it.get("label")
-        if label is None:
-            scored[i] = False
-            values.append(-1)
-        elif str(label) not in index:
-            problems.add("gold label outside the track's label set", item=it["id"],
-                         expected=", ".join(track.labels), found=repr(label))
-            values.append(-1)
-        else:
-            values.append(index[str(label)])
-    return np.array(values, dtype=np.int64)
+def _texts(values: list) -> List[str]:
+    """Each item's group value (lang, genre) as text."""
+    return values if types_are(values, str).all() else [str(v) for v in values]
 
 
-def _finite_number(value) -> bool:
-    """True for an int or float (not a bool) that is a finite float: ``10**400`` is not."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return False
+def _scores(values: list, ids: List[str], problems: Located) -> np.ndarray:
+    """Each item's gold ``score``; one that is not a finite number (an int or float, ``10**400`` is
+    not) is a problem."""
+    ok = np.fromiter(map(NUMBER_TYPES.__contains__, map(type, values)), dtype=bool, count=len(values))
+    numbers = values if ok.all() else [v if k else 0.0 for v, k in zip(values, ok)]
     try:
-        return math.isfinite(value)
-    except OverflowError:
-        return False
+        gold = np.array(numbers, dtype=float).reshape(len(values))
+    except OverflowError:  # an integer beyond the float range
+        gold = np.array([v if abs(v) < 2.0 ** 1023 else np.inf for v in numbers], dtype=float)
+    ok &= np.isfinite(gold)
+    for row in np.flatnonzero(~ok).tolist():
+        problems.add("gold 'score' must be a finite number", row, item=ids[row], found=shorten(repr(values[row])))
+    gold[~ok] = 0.0
+    return gold
 
 
-def _group_column(items: List[dict], key: str) -> List[str]:
-    """Each item's ``key`` (lang, genre) as text, "" when absent."""
-    values = list(map(dict.get, items, repeat(key), repeat("")))
-    return values if set(map(type, values)) <= {str} else [str(v) for v in values]
+def _labels(track: Track, values: list, ids: List[str], problems: Located) -> np.ndarray:
+    """Each item's majority ``label`` as an index; null (no majority) is -1 and not scored."""
+    codes = np.fromiter(map(track.label_index().get, map(str, values), repeat(-2)), dtype=np.int64,
+                        count=len(values))
+    codes[types_are(values, NoneType)] = -1
+    for row in np.flatnonzero(codes == -2).tolist():
+        problems.add("gold label outside the track's label set", row, item=ids[row],
+                     expected=", ".join(track.labels), found=repr(values[row]))
+    codes[codes == -2] = -1
+    return codes
 
 
-def _list_column(items: List[dict], key: str) -> Optional[List[list]]:
-    """Each item's ``key`` as ``it.get(key) or []`` gives it, or None when one is not a list then."""
-    values = list(map(dict.get, items, repeat(key)))
-    if set(map(type, values)) - {list}:
-        values = [value or [] for value in values]
-        if set(map(type, values)) - {list}:
-            return None
-    return values
-
-
-def _clean_gold(track: Track, items: List[dict]):
-    """(gold, scored mask, annotators) when every item's gold is well-formed, else None.
-
-    Gives exactly what the item-by-item path gives: soft labels are counts over an item's
-    annotations divided by their number, whatever the order of the sums.
-    """
-    n = len(items)
-    if track.kind == "similarity":
-        scores = [it.get("score") for it in items]
-        if not all([type(s) is float or type(s) is int for s in scores]):
-            return None
-        try:
-            gold = np.array(scores, dtype=float).reshape(n)
-        except OverflowError:
-            return None
-        return (gold, np.ones(n, dtype=bool), []) if np.isfinite(gold).all() else None
-    if track.kind == "classification":
-        gold = exact_codes([it.get("label") for it in items], {**track.label_index(), None: -1}, n)
-        return None if gold is None else (gold, gold >= 0, [])
-    return _clean_annotation_gold(track, items)
-
-
-def _clean_annotation_gold(track: Track, items: List[dict]):
-    """``_clean_gold`` of the soft-label and perspectivist kinds, built from the annotations."""
-    n = len(items)
-    names, given = _list_column(items, "annotators"), _list_column(items, "annotations")
-    if names is None or given is None or set(map(type, chain.from_iterable(names))) - {str}:
-        return None
-    counts = np.fromiter(map(len, names), dtype=np.int64, count=n)
-    if not np.array_equal(counts, np.fromiter(map(len, given), dtype=np.int64, count=n)):
-        return None
-    if track.scale == "multilabel":
-        values = _clean_choices(list(chain.from_iterable(given)), track)
-    else:
-        values = exact_codes(chain.from_iterable(given), track.label_index(), int(counts.sum()))
-    if values is None:
-        return None
-    row_item = np.repeat(np.arange(n, dtype=np.int64), counts)
-    scored = counts > 0
-    # each item's own list of annotator names (all strings, as the precise path's copies would be)
+def _annotation_gold(track: Track, names: list, labels: list, ids: List[str], problems: Located):
+    """(soft labels or per-annotator gold, scored mask, annotator names) from one annotation per
+    annotator; an item without annotations (an OCNLI train item without votes) is not scored."""
+    names, labels = _or_empty(names), _or_empty(labels)
+    counts, given = lengths(names), lengths(labels)
+    for row in np.flatnonzero((counts != given) | (counts < 0)).tolist():
+        problems.add("item needs one 'annotations' entry per annotator", row, item=ids[row],
+                     expected="equal lists", found=f"{counts[row]} annotators, {given[row]} labels")
+    scored = (counts > 0) & (counts == given)
+    counts = np.where(scored, counts, 0)
+    annotations = list(chain.from_iterable(compress(labels, scored)))
+    row_item = np.repeat(np.arange(len(ids), dtype=np.int64), counts)
+    values = _annotation_values(track, annotations, lambda k: ids[row_item[k]], problems, row_item)
+    if not lists_of(names, str).all():
+        names = [[str(a) for a in row] if keep else [] for row, keep in zip(names, scored)]
     if track.kind == "soft_label":
         return _soft_from_rows(values, row_item, counts, len(track.labels)), scored, names
-    offsets = np.concatenate(([0], np.cumsum(counts)))
     if track.scale != "multilabel":
         values = label_codes(values, len(track.labels))
-    per = PerAnnotator(values=values, item=row_item, n_items=n, n_labels=len(track.labels), offsets=offsets)
+    per = PerAnnotator(values=values, item=row_item, n_items=len(ids), n_labels=len(track.labels),
+                       offsets=np.concatenate(([0], np.cumsum(counts))))
     return per, scored, names
 
 
-def _clean_choices(annotations: list, track: Track) -> Optional[np.ndarray]:
-    """(rows, labels) 0/1 choices from multilabel annotations that are lists of labels or
-    comma-separated labels without spaces; None for any other form (the precise path reads it)."""
-    chosen = choice_rows(annotations, track.label_index(), len(track.labels))  # only strings are keys
-    if chosen is None and str in set(map(type, annotations)):
-        chosen = choice_rows([a.split(",") if type(a) is str else a for a in annotations], track.label_index(),
-                             len(track.labels))
+def _or_empty(values: list) -> list:
+    """``value or []`` of each value (an explicit null is no list)."""
+    return values if types_are(values, list).all() else [v or [] for v in values]
+
+
+def _annotation_values(track: Track, annotations: list, item_of, problems: Located, rows: np.ndarray):
+    """One row per annotation: a label index, or a 0/1 row over the labels (multilabel: a list of
+    labels or comma-separated labels); a label outside the label set is a problem (index 0, not chosen)."""
+    index, multilabel = track.label_index(), track.scale == "multilabel"
+    parts = annotations
+    if multilabel and not types_are(annotations, list).all():
+        parts = list(map(split_multilabel, annotations))
+    sizes = lengths(parts) if multilabel else np.ones(len(parts), dtype=np.int64)
+    given = list(chain.from_iterable(parts)) if multilabel else parts
+    keys = list(map(str.strip, map(str, given)))
+    codes = np.fromiter(map(index.get, keys, repeat(-1)), dtype=np.int64, count=len(keys))
+    owner = np.repeat(np.arange(len(parts)), sizes)
+    for k in np.flatnonzero(codes < 0).tolist():
+        problems.add("annotation outside the track's label set", int(rows[owner[k]]), order=1,
+                     item=item_of(owner[k]), expected=", ".join(track.labels),
+                     found=repr(keys[k] if multilabel else given[k]))
+    if not multilabel:
+        return np.maximum(codes, 0)
+    chosen = np.zeros((len(parts), len(track.labels)))
+    chosen[owner[codes >= 0], codes[codes >= 0]] = 1.0
     return chosen
 
 
@@ -230,47 +198,6 @@ def _soft_from_rows(values: np.ndarray, row_item: np.ndarray, counts: np.ndarray
     return totals / divisor
 
 
-def _annotation_rows(track: Track, item_id: str, labels: list, problems: ProblemCollector) -> list:
-    """One row per annotation of an item: a label index, or a 0/1 row over the labels (multilabel);
-    a label outside the label set is a located problem (and counts as index 0 / not chosen)."""
-    lookup = _annotation_index(track, problems, item_id)
-    if track.scale != "multilabel":
-        return [j if j is not None else 0 for j in map(lookup, labels)]
-    return [choice_row([j for j in map(lookup, split_multilabel(label)) if j is not None], len(track.labels))
-            for label in labels]
-
-
-def _build_annotation_gold(track: Track, items, problems: ProblemCollector, scored: np.ndarray):
-    """Soft labels or per-annotator gold read item by item, every problem located."""
-    n_labels = len(track.labels)
-    annotators: List[List[str]] = []
-    rows, row_item = [], []
-    for i, it in enumerate(items):
-        names = it.get("annotators") or []
-        labels = it.get("annotations") or []
-        if len(names) != len(labels):
-            problems.add("item needs one 'annotations' entry per annotator", item=it["id"],
-                         expected="equal lists", found=f"{len(names)} annotators, {len(labels)} labels")
-        if not names or len(names) != len(labels):
-            scored[i] = False  # no annotation (e.g. an OCNLI train item without votes): not scored
-            annotators.append([])
-            continue
-        annotators.append([str(a) for a in names])
-        rows += _annotation_rows(track, it["id"], labels, problems)
-        row_item += [i] * len(labels)
-    multilabel = track.scale == "multilabel"
-    values = np.array(rows, dtype=float).reshape(-1, n_labels) if multilabel else np.array(rows, dtype=np.int64)
-    item = np.array(row_item, dtype=np.int64)
-    if track.kind == "soft_label":
-        counts = np.bincount(item, minlength=len(items)).astype(np.int64)
-        return _soft_from_rows(values, item, counts, n_labels), annotators
-    if not multilabel:
-        values = label_codes(values, n_labels)
-    per_annotator = PerAnnotator(values=values, item=item, n_items=len(items), n_labels=n_labels,
-                                 offsets=item_offsets(item, len(items)))
-    return per_annotator, annotators
-
-
 def gold_as_values(gold: GoldTrack) -> list:
     """The gold of a track as prediction values (a perfect submission), for self-checks and tests.
 
@@ -284,13 +211,11 @@ def gold_as_values(gold: GoldTrack) -> list:
     if track.kind == "soft_label":
         return [row.tolist() for row in gold.gold]
     per: PerAnnotator = gold.gold
-    if track.scale == "multilabel":  # label-major, the LeWiDi 2025 layout: per label a 0/1 per annotator
-        out: List[list] = [[[] for _ in track.labels] for _ in range(per.n_items)]
-        for row, item in zip(per.values, per.item):
-            for j, chosen in enumerate(row):
-                out[item][j].append(int(chosen))
-        return out
-    out = [[] for _ in range(per.n_items)]
-    for row, item in zip(per.values, per.item):
-        out[item].append(track.labels[int(row)])
+    multilabel = track.scale == "multilabel"
+    rows = per.values.astype(int).tolist() if multilabel else [track.labels[int(v)] for v in per.values]
+    out: List[list] = [[] for _ in range(per.n_items)]
+    for row, item in zip(rows, per.item.tolist()):
+        out[item].append(row)
+    if multilabel:  # label-major, the LeWiDi 2025 layout: per label a 0/1 per annotator
+        return [[list(chosen) for chosen in zip(*given)] if given else [[] for _ in track.labels] for given in out]
     return out

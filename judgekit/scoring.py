@@ -17,10 +17,10 @@ import numpy as np
 
 from .errors import SubmissionError
 from .formats.archive import ignored_file_notes, locate_track_files, naming_hint
-from .formats.items import read_items
+from .formats.items import read_item_columns
 from .formats.submission import ItemKeys, Prediction, read_prediction
 from .formats.textfile import safe_display
-from .gold import GoldTrack, build_gold
+from .gold import GoldTrack, gold_fields, gold_from_columns
 from .metrics import PerAnnotator, get as get_metric
 from .spec import TaskSpec
 from .tracks import PRIMARY_KEY, Track, score_key
@@ -58,20 +58,17 @@ class Result:
 
 
 def load_gold(spec: TaskSpec, ref_dir: Path, track_ids: Optional[Iterable[str]] = None) -> Dict[str, GoldTrack]:
-    """Gold of every track (or only of ``track_ids``), reading each dataset file needed once.
-
-    Reference items may leave out their texts (the kit's builder does: they are public inputs)."""
-    wanted = None if track_ids is None else set(track_ids)
-    items_by_dataset: Dict[str, list] = {}
+    """Gold of every track (or only of ``track_ids``), reading each dataset file needed once, and of
+    it only the columns those tracks score (never the texts, which reference data may leave out)."""
+    tracks = [t for t in spec.tracks if track_ids is None or t.id in set(track_ids)]
     gold: Dict[str, GoldTrack] = {}
-    for track in spec.tracks:
-        if wanted is not None and track.id not in wanted:
-            continue
-        if track.dataset not in items_by_dataset:
-            path = Path(ref_dir) / f"{track.dataset}.jsonl"
-            items_by_dataset[track.dataset] = read_items(path, f"reference data {path.name}", texts=False)
-        gold[track.id] = build_gold(track, items_by_dataset[track.dataset], f"reference data {track.dataset}.jsonl")
-    return gold
+    for dataset in dict.fromkeys(t.dataset for t in tracks):
+        path = Path(ref_dir) / f"{dataset}.jsonl"
+        fields = {name: default for t in tracks if t.dataset == dataset for name, default in gold_fields(t).items()}
+        columns = read_item_columns(path, f"reference data {path.name}", fields)
+        for track in (t for t in tracks if t.dataset == dataset):
+            gold[track.id] = gold_from_columns(track, columns, f"reference data {dataset}.jsonl")
+    return {track.id: gold[track.id] for track in tracks}
 
 
 def read_track_file(path: Path, display: str, gold: GoldTrack) -> Prediction:

@@ -1,10 +1,13 @@
-"""The readers' whole-column paths: clean files never take the per-row ones, and what they read is right.
+"""The readers read each input once, by one path, and a clean file never takes the message path.
 
-``items.read_items`` and ``gold.build_gold`` first try a fast path and fall
-back to the precise one when anything is unusual: both paths read the same inputs and must agree.
 ``submission.read_prediction`` is one reader (bulk masks, messages only for flagged rows): clean
 files must never reach its per-row message builder, and its outcomes over the hostile corpus,
 fuzzed contents and edited files are the recorded ones (``hostile/record_submission.py``).
+The reference readers (``items.read_items``/``read_item_columns``, ``gold.build_gold``/``gold_from_columns``)
+have one path each: clean files (the hostile edition's, the real LeWiDi releases) are read with the
+message builders made to raise, and mutated items give the outcomes recorded in
+``hostile/expected_gold.json`` (identical messages). The text-file reader's own tests are in
+``test_textfile.py``. ``outcome()`` fails on any crash.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import shared_data
-from hostile import edition, fuzz, record_submission
+from hostile import edition, fuzz, gold_cases, record_submission
 from judgekit import gold as gold_module
 from judgekit.errors import ConfigError, SubmissionError
 from judgekit.formats import items as items_module
@@ -152,79 +155,58 @@ def test_fuzzed_submissions_are_read_or_refused_never_crash(data, tmp_path_facto
     assert outcome(lambda: read(path, track_id))[0] in ("ok", "error")
 
 
-# --- item files and gold ------------------------------------------------------------------------
+# --- item files and gold: one path each ----------------------------------------------------------
 
-def _item_mutations(items):
-    """Item lists with one change each: what the precise readers must explain, or quietly accept."""
-    yield items
-    first = dict(items[0])
-    for key, value in (("annotations", [3] * len(first.get("annotators", [0]))), ("annotators", [1, 2]),
-                       ("annotations", [" " + str(a) for a in first.get("annotations", ["x"])]),
-                       ("annotations", ["bogus"] * len(first.get("annotators", [0]))),
-                       ("annotations", ",".join(map(str, first.get("annotations", [])))),
-                       ("annotators", "ab"), ("annotators", []), ("annotations", None),
-                       ("score", "3.5"), ("score", True), ("score", float("nan")), ("score", 10 ** 400),
-                       ("label", 1), ("label", "bogus"), ("label", None), ("texts", "one text"),
-                       ("texts", ["a", 2]), ("id", 7)):
-        changed = dict(first, **{key: value})
-        yield [changed] + items[1:]
-    yield items + [items[0]]  # a duplicate id
-
-
-def _write_items(path, items, sep="\n", bom=False):
-    text = sep.join(json.dumps(it, ensure_ascii=False, allow_nan=True) for it in items) + sep
-    path.write_bytes((b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8"))
+def _no_messages(monkeypatch):
+    """Make the readers' message builders raise: a clean file must never reach them."""
+    def refuse(*args, **kwargs):
+        raise AssertionError("a clean file reached the per-line message path")
+    monkeypatch.setattr(items_module.Located, "add", refuse)
+    monkeypatch.setattr(items_module, "parsed_json_lines", refuse)
 
 
 @pytest.mark.parametrize("dataset", sorted(edition.GOLD))
-def test_item_files_read_the_same_on_both_paths(dataset, tmp_path):
-    path = tmp_path / f"{dataset}.jsonl"
+def test_clean_item_files_never_take_the_message_path(dataset, tmp_path, monkeypatch):
     items = edition.GOLD[dataset]
-    cases = [(mutated, "\n", False) for mutated in _item_mutations(items)]
-    cases += [(items, "\r\n", True), (items, "\n\n", False), (items, "\u2028", False), (items, "\r", False),
-              (items, "\n\u3000\n", False), (items, "\n \t\n", False)]
-    cases += [([dict(items[0], texts=["a\u2028b", "c"])] + items[1:], "\n", False)]
-    taken = 0
-    for mutated, sep, bom in cases:
-        _write_items(path, mutated, sep, bom)
-        fast = outcome(lambda: read_items(path, "gold"))
-        precise = outcome(lambda: items_module._checked_items(items_module._item_lines(path, "gold"), "gold"))
-        assert fast == precise, (mutated, sep)
-        taken += items_module._clean_items(items_module._item_lines(path, "gold")) is not None
-    assert taken >= 3
-
-
-def _gold_both(track, items, monkeypatch):
-    fast = outcome(lambda: build_gold(track, items, "gold"))
-    with monkeypatch.context() as m:
-        m.setattr(gold_module, "_clean_gold", lambda *args: None)
-        precise = outcome(lambda: build_gold(track, items, "gold"))
-    return fast, precise
-
-
-def _same_gold(fast, precise) -> bool:
-    if fast[0] != precise[0] or fast[0] == "error":
-        return fast == precise
-    a, b = fast[1], precise[1]
-    gold_same = (same_values(a.gold, b.gold) if not isinstance(a.gold, PerAnnotator) else
-                 same_values(a.gold.values, b.gold.values) and same_values(a.gold.item, b.gold.item)
-                 and same_values(a.gold.offsets, b.gold.offsets)
-                 and (a.gold.n_items, a.gold.n_labels) == (b.gold.n_items, b.gold.n_labels))
-    return (gold_same and same_values(a.scored, b.scored) and a.ids == b.ids and a.annotators == b.annotators
-            and a.groups == b.groups)
+    path = tmp_path / f"{dataset}.jsonl"
+    _no_messages(monkeypatch)
+    for sep, bom in (("\n", False), ("\r\n", True), ("\n\n", False), ("\r", False), ("\n \t\n", False)):
+        gold_cases.write_item_file(path, items, sep, bom)
+        assert read_items(path, "gold") == items
+        columns = items_module.read_item_columns(path, "gold", {"annotators": [], "lang": ""})
+        assert columns["id"] == [it["id"] for it in items] and len(columns["lang"]) == len(items)
+    monkeypatch.setattr(items_module, "CHUNK_CHARS", 100)  # items spread over several chunks read the same
+    assert read_items(path, "gold") == items
 
 
 @pytest.mark.parametrize("track_id", sorted(TRACKS))
-def test_gold_builds_the_same_on_both_paths(track_id, monkeypatch):
+def test_clean_gold_never_takes_the_message_path(track_id, tmp_path, monkeypatch):
     track = TRACKS[track_id]
     items = edition.items_of(track_id)
-    assert gold_module._clean_gold(track, items) is not None
-    for mutated in _item_mutations(items):
-        fast, precise = _gold_both(track, mutated, monkeypatch)
-        assert _same_gold(fast, precise), (mutated[0], fast, precise)
-    without = [dict(it, annotators=[], annotations=[]) if k % 3 == 0 and "annotators" in it else it
-               for k, it in enumerate(items)]
-    assert _same_gold(*_gold_both(track, without, monkeypatch))
+    expected = gold_cases.gold_summary(build_gold(track, items, "gold"))
+    path = tmp_path / "d.jsonl"
+    items_module.write_items(path, items)
+    _no_messages(monkeypatch)
+    assert gold_cases.gold_summary(build_gold(track, items, "gold")) == expected
+    columns = items_module.read_item_columns(path, "gold", gold_module.gold_fields(track))
+    assert gold_cases.gold_summary(gold_module.gold_from_columns(track, columns, "gold")) == expected
+
+
+def test_real_releases_never_take_the_message_path(tmp_path, monkeypatch):
+    """The LeWiDi 2025 dev items (every kind and scale) read and build without the message path."""
+    import test_lewidi_files as real
+    if not real.official.PRACTICE_ZIP.is_file() or real.EDITION is None:
+        pytest.skip("../shared/data/lewidi2025 not found: the release lives beside the repository")
+    for track in real.EDITION.tracks:
+        items = real.items(track.dataset, "dev")
+        path = tmp_path / f"{track.dataset}.jsonl"
+        items_module.write_items(path, items)
+        with monkeypatch.context() as m:
+            _no_messages(m)
+            assert read_items(path, "dev") == items
+            build_gold(track, items, "dev")
+            columns = items_module.read_item_columns(path, "dev", gold_module.gold_fields(track))
+            gold_module.gold_from_columns(track, columns, "dev")
 
 
 # --- the three bugs the path comparison once counted as agreement (a crash on both paths) -------------
@@ -243,7 +225,6 @@ def test_texts_with_unicode_line_separators_read_back_as_written(separator, tmp_
     items_module.write_items(path, items)
     assert separator in path.read_text(encoding="utf-8")  # written as it is, not escaped
     assert read_items(path, "gold") == items
-    assert items_module._checked_items(items_module._item_lines(path, "gold"), "gold") == items
 
 
 @pytest.mark.parametrize("track_id", ["persp_ml", "persp_cat", "persp_ord"])
@@ -263,3 +244,25 @@ def test_a_perspectivist_item_without_annotators_takes_an_empty_list(track_id, t
     refused = outcome(lambda: read(path, track_id))
     assert refused[0] == "error"
     assert "wrong number of annotator entries; expected an empty list []: the item has no annotators, found 1 entries" in refused[2]
+
+
+# --- recorded outcomes of the reference readers ------------------------------------------------
+
+def test_reference_readers_give_the_recorded_outcomes():
+    """Every item-file and gold case of ``hostile/gold_cases.py`` reads as recorded (messages identical)."""
+    expected = json.loads(gold_cases.EXPECTED.read_text(encoding="utf-8"))
+    actual = gold_cases.outcomes()
+    assert actual.keys() == expected.keys()
+    assert [k for k in expected if actual[k] != expected[k]] == []
+
+
+def test_lines_that_only_parse_together_are_still_refused(tmp_path):
+    """The chunk's one-parse read accepts a chunk only when every line is one object of its own."""
+    path = tmp_path / "d.jsonl"
+    path.write_text('{"id": "a"},{"id": "b"}\n{"id": "q", "x": [{"y": 1}\n{"z": 2}]}\n', encoding="utf-8")
+    with pytest.raises(ConfigError) as error:
+        read_items(path, "gold", texts=False)
+    assert str(error.value).splitlines() == ["gold: not valid JSON (Extra data), on 2 lines (lines 1, 3)",
+                                             "gold, line 2: not valid JSON (Expecting ',' delimiter)"]
+    path.write_text('{"id": "a", "texts": ["x},{y", "}, {"]}\n', encoding="utf-8")
+    assert read_items(path, "gold") == [{"id": "a", "texts": ["x},{y", "}, {"]}]
