@@ -9,7 +9,6 @@ intervals, and the paired tests. Targets: at most 30 s and 600 MB in all.
 
 from __future__ import annotations
 
-import itertools
 import time
 from pathlib import Path
 from typing import List
@@ -19,7 +18,8 @@ import numpy as np
 from judgekit.programs.rank import score_all
 from judgekit.spec import read_spec
 from judgekit.stats.paired import choose_test
-from judgekit.stats.ranking import compare_systems, rank_track, shared_resamples
+from judgekit.stats.pairs import TrackTests
+from judgekit.stats.ranking import rank_track
 
 from . import synth
 from .cases import sized
@@ -57,16 +57,16 @@ def write_systems(root: Path) -> None:
 
 
 def all_pair_tests(spec, results) -> int:
-    """Every pair of systems tested on every track (bootstrap tests on the track's shared resamples)."""
+    """Every pair of systems tested on every track with the test ``auto`` picks, each system against
+    all that follow it at once (``TrackTests``: bootstrap tests on the track's shared resamples)."""
     tests = 0
     for track in spec.tracks:
         test, _ = choose_test(track.main_metric, "auto")
         submitted = {name: r.tracks[track.id] for name, r in results.items()}
-        raws = shared_resamples(track.main_metric, submitted, RESAMPLES, spec.seed) if test == "bootstrap" else {}
-        for a, b in itertools.combinations(sorted(results), 2):
-            compare_systems(test, track.main_metric, submitted[a], submitted[b], RESAMPLES, spec.seed,
-                            (raws[a], raws[b]) if raws else None)
-            tests += 1
+        pairs = TrackTests(test, track.main_metric, submitted, RESAMPLES, spec.seed)
+        names = sorted(submitted)
+        for k, leader in enumerate(names):
+            tests += len(pairs.against(leader, names[k + 1:]))
     return tests
 
 

@@ -19,7 +19,8 @@ from judgekit.stats.bootstrap import CHUNK_BYTES, chunk_rows
 from judgekit.stats.paired import choose_test, paired_bootstrap, per_item_losses, wilcoxon_test
 from judgekit.stats.signed_rank import signed_rank_tests
 from judgekit.stats.summaries import confusion_counts, group_scores, mean_distributions
-from judgekit.stats.williams import compare_pearson, williams_t, williams_test
+from judgekit.stats.williams import (compare_pearson, pearson_or_zero, pearson_with_each, unit_series, williams_t,
+                                     williams_test, williams_tests)
 
 
 # --- resampling -------------------------------------------------------------------------------
@@ -163,6 +164,23 @@ def test_compare_pearson_reads_the_three_correlations_from_data():
     found = compare_pearson(gold, a, b)
     assert found.statistic == pytest.approx(williams_t(r[0, 1], r[0, 2], r[1, 2], 60), rel=1e-9)
     assert compare_pearson(gold, a, a).p_value == 1.0
+
+
+def test_williams_against_many_systems_is_the_pairwise_test_bit_for_bit():
+    """One series prepared once and correlated with many: the very r, t and p of compare_pearson,
+    including constant predictions (r undefined, counted 0) and values far from 1."""
+    rng = np.random.default_rng(12)
+    for n in (3, 4, 9, 200):
+        gold = rng.normal(size=n) * 1e6
+        systems = [gold + rng.normal(0, s, n) for s in (0.5, 1.0, 3.0)]
+        systems += [np.full(n, 2.5), gold * -1e-170, rng.normal(size=n) * 1e200]
+        units = [unit_series(s) for s in systems]
+        r_gold = pearson_with_each(unit_series(gold), units)
+        for a, unit in enumerate(units):
+            r_pairs = pearson_with_each(unit, units)
+            assert r_pairs.tolist() == [pearson_or_zero(systems[a], s) for s in systems]
+            found = williams_tests(r_gold[a], list(r_gold), list(r_pairs), n)
+            assert found == [compare_pearson(gold, systems[a], s) for s in systems]
 
 
 def _williams_rejection_rate(noise_a, noise_b, sims=2000, n=50, seed=2017):
