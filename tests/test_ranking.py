@@ -377,6 +377,15 @@ def test_gold_loaded_once_and_shared_resamples_give_per_submission_results(small
         for tid, tr in alone.tracks.items():
             for metric, stats in tr.stats.items():
                 np.testing.assert_array_equal(stats, results[name].tracks[tid].stats[metric])
+    pooled, pooled_failures = score_all(find_submissions(subs), spec, ref, jobs=2)  # in two worker processes
+    assert pooled_failures == failures and list(pooled) == list(results)
+    for name, result in pooled.items():
+        assert result.scores() == results[name].scores() and result.spec is spec
+        for tid, tr in result.tracks.items():
+            assert tr.gold is pooled["good"].tracks[tid].gold  # the parent's gold, read once, for all
+            np.testing.assert_array_equal(tr.prediction.values, results[name].tracks[tid].prediction.values)
+            for metric, stats in tr.stats.items():
+                np.testing.assert_array_equal(stats, results[name].tracks[tid].stats[metric])
     for track in spec.tracks:
         for test in ("bootstrap", "auto"):
             ranking = rank_track(track, results, test, 0.05, 150, 11)
