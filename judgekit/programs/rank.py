@@ -118,8 +118,9 @@ def score_one(path: Path, spec: TaskSpec, ref_dir: Path,
 
 
 def default_jobs() -> int:
-    """Worker processes for scoring: one per core, at most 4 (reading files is the work)."""
-    return max(1, min(4, os.cpu_count() or 1))
+    """Worker processes for scoring: one per core this process may use, at most 4."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, min(4, cores or 1))
 
 
 def score_all(submissions: List[Tuple[str, Path]], spec: TaskSpec, ref_dir: Path,
