@@ -2,8 +2,8 @@
 its synthetic phases score, its per-item loops compute the kit's metrics, its targets are checked."""
 
 import dataclasses
-import re
 import math
+import re
 
 import pytest
 
