@@ -3,6 +3,7 @@ its synthetic phases score, its per-item loops compute the kit's metrics, its ta
 
 import dataclasses
 import math
+import re
 
 import pytest
 
@@ -71,3 +72,6 @@ def test_the_ranking_case_runs_at_a_tiny_size(tmp_path, monkeypatch):
                                             for name, case in ranking.TRACKS.items()})
     (row,) = ranking.ranking_case(tmp_path)
     assert row["seconds"] > 0 and "6 paired tests" not in row["detail"] and "24 paired tests" in row["detail"]
+    for part in ("scoring in 2 processes", "ranks with intervals", "24 paired tests"):  # wall and CPU of each
+        assert re.search(re.escape(part) + r" [0-9.]+ s \(CPU [0-9.]+ s\)", row["detail"]), row["detail"]
+    assert 0 < row["peak_mb"] < row["peak_mb_max"]

@@ -28,16 +28,16 @@ from conftest import shared_data
 def test_tie_groups_follow_the_tests_against_each_leader():
     p = {("A", "B"): 0.30, ("A", "C"): 0.01, ("A", "D"): 0.20, ("A", "E"): 0.001,
          ("C", "E"): 0.50}
-    ranks = tie_groups(["A", "B", "C", "D", "E"], lambda a, b: p[(a, b)], alpha=0.05)
+    ranks = tie_groups(["A", "B", "C", "D", "E"], lambda a, others: [p[(a, b)] for b in others], alpha=0.05)
     # D is not significantly worse than A although C (between them) is: D ties with the best
     assert ranks == {"A": 1, "B": 1, "D": 1, "C": 4, "E": 4}
 
 
 def test_tie_groups_without_ties_is_the_plain_order():
-    ranks = tie_groups(["x", "y", "z"], lambda a, b: 0.0, alpha=0.05)
+    ranks = tie_groups(["x", "y", "z"], lambda a, others: [0.0] * len(others), alpha=0.05)
     assert ranks == {"x": 1, "y": 2, "z": 3}
-    assert tie_groups(["x", "y", "z"], lambda a, b: 1.0, alpha=0.05) == {"x": 1, "y": 1, "z": 1}
-    assert tie_groups([], lambda a, b: 1.0, alpha=0.05) == {}
+    assert tie_groups(["x", "y", "z"], lambda a, others: [1.0] * len(others), alpha=0.05) == {"x": 1, "y": 1, "z": 1}
+    assert tie_groups([], lambda a, others: [1.0] * len(others), alpha=0.05) == {}
 
 
 def test_order_respects_the_metric_direction():
@@ -362,6 +362,7 @@ def test_gold_loaded_once_and_shared_resamples_give_per_submission_results(small
     from judgekit.programs.rank import find_submissions, score_all, score_submission
     from judgekit.spec import read_spec
     from judgekit.stats.bootstrap import interval
+    from judgekit.stats.pairs import TrackTests
     from judgekit.stats.ranking import compare_systems, rank_track
 
     ref, subs, _ = small_phase
@@ -374,6 +375,15 @@ def test_gold_loaded_once_and_shared_resamples_give_per_submission_results(small
         alone = score_submission(path, spec, ref)  # reads the gold itself
         assert alone.scores() == results[name].scores()
         for tid, tr in alone.tracks.items():
+            for metric, stats in tr.stats.items():
+                np.testing.assert_array_equal(stats, results[name].tracks[tid].stats[metric])
+    pooled, pooled_failures = score_all(find_submissions(subs), spec, ref, jobs=2)  # in two worker processes
+    assert pooled_failures == failures and list(pooled) == list(results)
+    for name, result in pooled.items():
+        assert result.scores() == results[name].scores() and result.spec is spec
+        for tid, tr in result.tracks.items():
+            assert tr.gold is pooled["good"].tracks[tid].gold  # the parent's gold, read once, for all
+            np.testing.assert_array_equal(tr.prediction.values, results[name].tracks[tid].prediction.values)
             for metric, stats in tr.stats.items():
                 np.testing.assert_array_equal(stats, results[name].tracks[tid].stats[metric])
     for track in spec.tracks:
@@ -390,3 +400,13 @@ def test_gold_loaded_once_and_shared_resamples_give_per_submission_results(small
                 if row.system != best:
                     alone = compare_systems(ranking.test, ranking.metric, submitted[best], tr, 150, 11)
                     assert abs(row.p_value - alone.p_value) <= 1 / 151  # a resample on the boundary at most
+            tests = TrackTests(ranking.test, ranking.metric, submitted, 150, 11)
+            names = sorted(submitted)
+            for k, a in enumerate(names):  # every pair, both ways
+                others = names[:k] + names[k + 1:]
+                for b, shared in zip(others, tests.against(a, others)):
+                    alone = compare_systems(ranking.test, ranking.metric, submitted[a], submitted[b], 150, 11)
+                    if ranking.test == "bootstrap":
+                        assert shared.statistic == alone.statistic and abs(shared.p_value - alone.p_value) <= 1 / 151
+                    else:  # Williams and Wilcoxon: the same numbers to the last bit
+                        assert shared == alone, (track.id, a, b)

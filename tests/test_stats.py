@@ -6,6 +6,7 @@ metrics.md §7, intervals by a plain Python loop over the documented resampling 
 
 import math
 import time
+import warnings
 from types import SimpleNamespace
 
 import numpy as np
@@ -16,8 +17,10 @@ from judgekit.metrics import get as get_metric
 from judgekit.stats import Signature, bootstrap_scores, interval, resample_counts, track_intervals
 from judgekit.stats.bootstrap import CHUNK_BYTES, chunk_rows
 from judgekit.stats.paired import choose_test, paired_bootstrap, per_item_losses, wilcoxon_test
+from judgekit.stats.signed_rank import signed_rank_tests
 from judgekit.stats.summaries import confusion_counts, group_scores, mean_distributions
-from judgekit.stats.williams import compare_pearson, williams_t, williams_test
+from judgekit.stats.williams import (compare_pearson, pearson_or_zero, pearson_with_each, unit_series, williams_t,
+                                     williams_test, williams_tests)
 
 
 # --- resampling -------------------------------------------------------------------------------
@@ -163,6 +166,23 @@ def test_compare_pearson_reads_the_three_correlations_from_data():
     assert compare_pearson(gold, a, a).p_value == 1.0
 
 
+def test_williams_against_many_systems_is_the_pairwise_test_bit_for_bit():
+    """One series prepared once and correlated with many: the very r, t and p of compare_pearson,
+    including constant predictions (r undefined, counted 0) and values far from 1."""
+    rng = np.random.default_rng(12)
+    for n in (3, 4, 9, 200):
+        gold = rng.normal(size=n) * 1e6
+        systems = [gold + rng.normal(0, s, n) for s in (0.5, 1.0, 3.0)]
+        systems += [np.full(n, 2.5), gold * -1e-170, rng.normal(size=n) * 1e200]
+        units = [unit_series(s) for s in systems]
+        r_gold = pearson_with_each(unit_series(gold), units)
+        for a, unit in enumerate(units):
+            r_pairs = pearson_with_each(unit, units)
+            assert r_pairs.tolist() == [pearson_or_zero(systems[a], s) for s in systems]
+            found = williams_tests(r_gold[a], list(r_gold), list(r_pairs), n)
+            assert found == [compare_pearson(gold, systems[a], s) for s in systems]
+
+
 def _williams_rejection_rate(noise_a, noise_b, sims=2000, n=50, seed=2017):
     rng = np.random.default_rng(seed)
     rejected = 0
@@ -228,6 +248,41 @@ def test_wilcoxon_all_zero_differences_mean_no_difference():
     losses = np.array([0.1, 0.2, 0.3])
     assert wilcoxon_test(losses, losses.copy()).p_value == 1.0
     assert wilcoxon_test(np.zeros(0), np.zeros(0)).p_value == 1.0
+
+
+def _scipy_wilcoxon(a, b):
+    diff = a - b
+    if not np.any(diff != 0):
+        return 0.0, 1.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = sps.wilcoxon(diff, zero_method="wilcox", alternative="two-sided")
+    return float(result.statistic), float(result.pvalue)
+
+
+@pytest.mark.parametrize("n", [8, 50, 51, 52, 300, 4000])
+@pytest.mark.parametrize("values", ["continuous", "tenths", "few_levels", "zero_one"])
+def test_wilcoxon_against_many_systems_is_scipys_test_bit_for_bit(n, values):
+    """Ranked in one sort per pair with exact half-rank sums: the statistic and p-value of
+    scipy.stats.wilcoxon on each pair's differences (ties, zero differences and identical systems
+    included), with whatever method scipy picks for the sample size."""
+    rng = np.random.default_rng(n)
+    losses = {"continuous": lambda: rng.random((7, n)), "tenths": lambda: np.round(rng.random((7, n)), 1),
+              "few_levels": lambda: rng.integers(0, 3, (7, n)) / 10, "zero_one": lambda: rng.integers(0, 2, (7, n)) * 1.0}[values]()
+    losses[3] = losses[0]  # an identical system: p = 1
+    losses[4, : n // 2] = losses[0, : n // 2]  # half the items equal: many zero differences
+    found = signed_rank_tests(losses[0], list(losses[1:]))
+    for other, result in zip(losses[1:], found):
+        assert (result.statistic, result.p_value) == _scipy_wilcoxon(losses[0], other)
+        assert result.test == "wilcoxon" and wilcoxon_test(losses[0], other) == result
+    assert (found[2].statistic, found[2].p_value) == (0.0, 1.0)
+
+
+def test_wilcoxon_with_a_nan_loss_is_scipys_answer():
+    rng = np.random.default_rng(3)
+    a, b = rng.random(80), rng.random(80)
+    a[5] = np.nan
+    assert wilcoxon_test(a, b).p_value == 1.0  # scipy's NaN p-value: no evidence of a difference
 
 
 def test_per_item_losses_and_test_choice():

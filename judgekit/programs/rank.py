@@ -1,13 +1,14 @@
 """Organiser ranking: score every final submission of a phase and write the official ranking.
 
     python3 rank_submissions.py SUBMISSIONS_DIR REFERENCE_DIR [--out DIR]
-        [--test williams|bootstrap|wilcoxon|auto] [--alpha 0.05] [--resamples N] [--seed N]
+        [--test williams|bootstrap|wilcoxon|auto] [--alpha 0.05] [--resamples N] [--seed N] [--jobs N]
 
 SUBMISSIONS_DIR holds one result zip per team or run (a folder of prediction files also works);
 the file name without ``.zip`` names the system. REFERENCE_DIR is a phase's reference folder
 (``task.json`` and the gold ``<dataset>.jsonl``), e.g. ``reference_data/evaluation`` of a bundle.
 Each zip is opened with the scoring program's safe extraction and scored by the same engine; one
-that cannot be scored is reported (name and reason) and left out, and the others go on. Progress
+that cannot be scored is reported (name and reason) and left out, and the others go on. The gold is
+read once; ``--jobs`` processes (default: one per core, at most 4) score the submissions. Progress
 goes to stderr. Written to ``--out`` (default: the current folder): ``ranking.md``, ``ranking.csv``
 and ``ranking.tex`` (see ``judgekit.stats.tables``).
 
@@ -21,12 +22,14 @@ overall rank is the mean rank over the primary tracks. Intervals and bootstrap t
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import tempfile
 import time
 import zipfile
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple
 
 from ..errors import ConfigError, KitError
 from ..formats.archive import safe_extract
@@ -97,31 +100,93 @@ def score_submission(path: Path, spec: TaskSpec, ref_dir: Path,
         return score_folder(spec, ref_dir, folder, gold=gold)
 
 
-def score_all(submissions: List[Tuple[str, Path]], spec: TaskSpec,
-              ref_dir: Path) -> Tuple[Dict[str, Result], List[Tuple[str, str]]]:
-    """Score every submission against the phase's gold, read once; a failure is logged and recorded,
-    and the others go on. A reference that cannot be read stops everything (ConfigError)."""
+def score_one(path: Path, spec: TaskSpec, ref_dir: Path,
+              gold: Dict[str, GoldTrack]) -> Tuple[str, object, float]:
+    """``("scored", Result, seconds)`` or ``("not scored", reason, seconds)`` for one submission;
+    a ConfigError (the reference data is wrong) propagates."""
+    started = time.monotonic()
+    try:
+        result: object = score_submission(path, spec, ref_dir, gold)
+        outcome = "scored"
+    except ConfigError:
+        raise  # the reference data is wrong: no submission can be ranked
+    except KitError as e:
+        outcome, result = "not scored", " / ".join(e.render().splitlines())
+    except Exception as e:  # noqa: BLE001 - one broken submission must not stop the others
+        outcome, result = "not scored", f"internal error ({e.__class__.__name__}: {e})"
+    return outcome, result, time.monotonic() - started
+
+
+def default_jobs() -> int:
+    """Worker processes for scoring: one per core this process may use, at most 4."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, min(4, cores or 1))
+
+
+def score_all(submissions: List[Tuple[str, Path]], spec: TaskSpec, ref_dir: Path,
+              jobs: int = 1) -> Tuple[Dict[str, Result], List[Tuple[str, str]]]:
+    """Score every submission against the phase's gold, read once, in ``jobs`` worker processes
+    (each holding the gold); a failure is logged and recorded, and the others go on. A reference
+    that cannot be read stops everything (ConfigError). Results are those of scoring each
+    submission on its own, in the submissions' order, sharing the parent's gold."""
     gold = load_gold(spec, ref_dir)
     results: Dict[str, Result] = {}
     failures: List[Tuple[str, str]] = []
-    for number, (name, path) in enumerate(submissions, start=1):
-        started = time.monotonic()
+    outcomes = _outcomes(submissions, spec, ref_dir, gold, jobs)
+    for number, ((name, _), (outcome, value, seconds)) in enumerate(zip(submissions, outcomes), start=1):
         prefix = f"[{number}/{len(submissions)}] {name}"
-        try:
-            results[name] = score_submission(path, spec, ref_dir, gold)
-        except ConfigError:
-            raise  # the reference data is wrong: no submission can be ranked
-        except KitError as e:
-            failures.append((name, " / ".join(e.render().splitlines())))
-            log(f"{prefix}: NOT SCORED: {failures[-1][1]}")
-            continue
-        except Exception as e:  # noqa: BLE001 - one broken submission must not stop the others
-            failures.append((name, f"internal error ({e.__class__.__name__}: {e})"))
-            log(f"{prefix}: NOT SCORED: {failures[-1][1]}")
-            continue
-        covered = ", ".join(sorted(results[name].tracks))
-        log(f"{prefix}: scored ({covered}) in {time.monotonic() - started:.1f} s")
+        if outcome == "scored":
+            results[name] = _with_gold(value, spec, gold)
+            log(f"{prefix}: scored ({', '.join(sorted(value.tracks))}) in {seconds:.1f} s")
+        else:
+            failures.append((name, value))
+            log(f"{prefix}: NOT SCORED: {value}")
     return results, failures
+
+
+def _outcomes(submissions, spec: TaskSpec, ref_dir: Path, gold, jobs: int) -> Iterator[Tuple[str, object, float]]:
+    """``score_one`` of each submission, in order: here, or in a pool of ``jobs`` processes."""
+    if jobs <= 1 or len(submissions) < 2:
+        return (score_one(path, spec, ref_dir, gold) for _, path in submissions)
+    return _pooled(submissions, spec, ref_dir, gold, min(jobs, len(submissions)))
+
+
+def _pooled(submissions, spec: TaskSpec, ref_dir: Path, gold, jobs: int) -> Iterator[Tuple[str, object, float]]:
+    with ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(spec, ref_dir, gold)) as pool:
+        for outcome, value, seconds in pool.map(_score_in_worker, [path for _, path in submissions]):
+            if outcome == "config":
+                raise ConfigError(*value)
+            yield outcome, value, seconds
+
+
+_WORKER: Dict[str, object] = {}
+
+
+def _start_worker(spec: TaskSpec, ref_dir: Path, gold: Dict[str, GoldTrack]) -> None:
+    _WORKER.update(spec=spec, ref_dir=ref_dir, gold=gold)
+
+
+def _score_in_worker(path: Path) -> Tuple[str, object, float]:
+    """``score_one`` in a worker, returned without the gold (the parent holds it); a ConfigError
+    travels as its problems (exceptions with user-facing problems do not pickle)."""
+    try:
+        outcome, value, seconds = score_one(path, _WORKER["spec"], _WORKER["ref_dir"], _WORKER["gold"])
+    except ConfigError as e:
+        return "config", (e.problems, e.omitted), 0.0
+    if outcome == "scored":
+        value.spec = None
+        for track_result in value.tracks.values():
+            track_result.gold = None
+    return outcome, value, seconds
+
+
+def _with_gold(result: Result, spec: TaskSpec, gold: Dict[str, GoldTrack]) -> Result:
+    """A result scored in a worker, given back the parent's spec and gold (the same objects as
+    scoring here would hold)."""
+    result.spec = spec
+    for track_id, track_result in result.tracks.items():
+        track_result.gold = gold[track_id]
+    return result
 
 
 def build_report(spec: TaskSpec, results: Dict[str, Result], failures, test: str, alpha: float,
@@ -162,6 +227,13 @@ def _resamples(text: str) -> int:
     return value
 
 
+def _jobs(text: str) -> int:
+    value = int(text)
+    if not 1 <= value <= 64:
+        raise argparse.ArgumentTypeError("jobs must be between 1 and 64")
+    return value
+
+
 def parse_args(argv: Optional[List[str]]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="rank_submissions.py", description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -174,6 +246,8 @@ def parse_args(argv: Optional[List[str]]) -> argparse.Namespace:
     parser.add_argument("--resamples", type=_resamples, default=DEFAULT_RESAMPLES,
                         help=f"bootstrap resamples (default: {DEFAULT_RESAMPLES})")
     parser.add_argument("--seed", type=int, default=None, help="bootstrap seed (default: the phase's seed)")
+    parser.add_argument("--jobs", type=_jobs, default=default_jobs(),
+                        help=f"processes scoring submissions (default: {default_jobs()}, the cores up to 4)")
     return parser.parse_args(argv)
 
 
@@ -184,7 +258,7 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigError.single(str(args.submissions), "no submission found",
                                  expected="result zips (or folders), one per team or run")
     log(f"scoring {len(submissions)} submission(s) against {args.reference}")
-    results, failures = score_all(submissions, spec, args.reference)
+    results, failures = score_all(submissions, spec, args.reference, args.jobs)
     if not results:
         log("no submission could be scored; nothing to rank")
         return 2

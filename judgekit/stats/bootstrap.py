@@ -164,10 +164,12 @@ def systems_bootstrap_scores(metric: Metric, stats: Sequence[np.ndarray], resamp
                              seed: int) -> List[np.ndarray]:
     """Several systems' resampled scores of one metric on the same resamples (a ranking's track).
 
-    The systems' (N, S) statistics stand side by side, and each chunk of resamples is summed for all
-    of them by one matrix product ``counts @ stacked``. The draws are those of ``bootstrap_scores``
-    with the same seed; sums may differ from its gathered ones by rounding (1e-16 relative).
-    One-hot statistics are counted per cell as ``bootstrap_scores`` does.
+    The systems' (N, S) statistics stand side by side, a column that equals the first system's
+    (one that depends on the gold alone, such as a correlation's gold moments) only once, and each
+    chunk of resamples is summed for all of them by one matrix product ``counts @ columns`` and
+    scored by one ``from_stats`` call. The draws are those of ``bootstrap_scores`` with the same
+    seed; sums may differ from its gathered ones by rounding (1e-16 relative). One-hot statistics
+    are counted per cell as ``bootstrap_scores`` does.
     """
     prepared = [np.asarray(s, dtype=float).reshape(len(s), -1) for s in stats]
     if metric.stats_form == ONE_HOT or len(prepared) < 2:
@@ -175,13 +177,31 @@ def systems_bootstrap_scores(metric: Metric, stats: Sequence[np.ndarray], resamp
     n_items, columns = prepared[0].shape
     if any(s.shape != (n_items, columns) for s in prepared):
         raise ValueError("a shared bootstrap needs per-item statistics over the same items")
-    stacked = np.hstack(prepared)
-    out: List[List[np.ndarray]] = [[] for _ in prepared]
+    distinct, where = _distinct_columns(prepared)
+    out: List[np.ndarray] = []
     for index in resample_draws(n_items, resamples, seed):
-        sums = _cell_counts(index, n_items, overwrite=True) @ stacked
-        for k in range(len(prepared)):
-            out[k].append(_scores_from_sums(metric, sums[:, k * columns:(k + 1) * columns], n_items))
-    return [np.concatenate(parts) if parts else np.zeros(0) for parts in out]
+        sums = (_cell_counts(index, n_items, overwrite=True) @ distinct)[:, where]  # (b, systems, S)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out.append(np.asarray(metric.from_stats(sums, n_items), dtype=float).reshape(len(sums), -1))
+    scores = np.concatenate(out) if out else np.zeros((0, len(prepared)))
+    return [np.ascontiguousarray(scores[:, k]) for k in range(len(prepared))]
+
+
+def _distinct_columns(prepared: List[np.ndarray]) -> Tuple[np.ndarray, np.ndarray]:
+    """The systems' statistics columns side by side (N, K), a column equal to the first system's
+    kept once, and ``where`` (systems, S): the position of each system's column j among them."""
+    first = prepared[0]
+    kept = list(first.T)
+    where = np.empty((len(prepared), first.shape[1]), dtype=np.intp)
+    where[0] = np.arange(first.shape[1])
+    for k, s in enumerate(prepared[1:], start=1):
+        for j in range(first.shape[1]):
+            if np.array_equal(s[:, j], first[:, j]):
+                where[k, j] = j
+            else:
+                where[k, j] = len(kept)
+                kept.append(s[:, j])
+    return np.stack(kept, axis=1), where
 
 
 def undefined_as_zero(values: np.ndarray) -> np.ndarray:

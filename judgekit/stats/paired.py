@@ -8,14 +8,13 @@ the paired bootstrap otherwise. No metric is named here.
 
 from __future__ import annotations
 
-import warnings
 from typing import Optional, Tuple
 
 import numpy as np
-from scipy.stats import wilcoxon
 
 from ..metrics import BOOTSTRAP, WILCOXON, WILLIAMS, Metric, get as get_metric
 from .bootstrap import bootstrap_scores, undefined_as_zero
+from .signed_rank import signed_rank_tests
 from .williams import TestResult
 
 TESTS = (WILLIAMS, BOOTSTRAP, WILCOXON, "auto")
@@ -69,15 +68,10 @@ def wilcoxon_test(losses_a, losses_b) -> TestResult:
     """Two-sided Wilcoxon signed-rank test on paired per-item losses (zero differences dropped).
 
     When every difference is zero the systems are indistinguishable: p = 1.0 (scipy refuses that case).
+    The numbers are ``scipy.stats.wilcoxon``'s (see ``signed_rank``, which tests many pairs faster).
     """
-    diff = np.asarray(losses_a, dtype=float) - np.asarray(losses_b, dtype=float)
-    if diff.size == 0 or not np.any(diff != 0.0):
-        return TestResult(0.0, 1.0, "wilcoxon")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # small-sample notes from scipy are not the user's business
-        result = wilcoxon(diff, zero_method="wilcox", alternative="two-sided")
-    p = float(result.pvalue)
-    return TestResult(float(result.statistic), p if np.isfinite(p) else 1.0, "wilcoxon")
+    (result,) = signed_rank_tests(losses_a, [losses_b])
+    return result
 
 
 def choose_test(metric_name: str, requested: str = "auto") -> Tuple[str, Optional[str]]:

@@ -11,15 +11,14 @@ that did. The overall rank orders systems by their mean rank over the primary tr
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Optional, Sequence
 
 import numpy as np
 
-from ..metrics import WILCOXON, WILLIAMS, get as get_metric
-from .bootstrap import (DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, Interval, percentile_interval,
-                        systems_bootstrap_scores)
-from .paired import bootstrap_p_value, choose_test, oriented_score, paired_bootstrap, per_item_losses, wilcoxon_test
-from .williams import TestResult, compare_pearson
+from ..metrics import get as get_metric
+from .bootstrap import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, Interval, percentile_interval
+from .pairs import TrackTests, compare_systems, shared_resamples  # noqa: F401 (compare_systems: the API)
+from .paired import choose_test
 
 
 @dataclass
@@ -62,55 +61,24 @@ def order_best_first(scores: Dict[str, float], higher_is_better: bool) -> List[s
     return sorted(scores, key=lambda name: (sign * scores[name], name))
 
 
-def tie_groups(order: Sequence[str], p_value: Callable[[str, str], float], alpha: float) -> Dict[str, int]:
+def tie_groups(order: Sequence[str], p_values: Callable[[str, Sequence[str]], Sequence[float]],
+               alpha: float) -> Dict[str, int]:
     """Competition ranks with statistical ties (see the module docstring).
 
-    ``order`` is best first; ``p_value(leader, other)`` tests two systems. Returns name -> rank.
+    ``order`` is best first; ``p_values(leader, others)`` tests the leader against each of the
+    others (all at once, so the tests can share their work). Returns name -> rank.
     """
     ranks: Dict[str, int] = {}
     remaining = list(order)
     position = 1
     while remaining:
-        leader = remaining[0]
-        group = [leader] + [s for s in remaining[1:] if p_value(leader, s) > alpha]
+        leader, others = remaining[0], remaining[1:]
+        group = [leader] + [s for s, p in zip(others, p_values(leader, others)) if p > alpha]
         for name in group:
             ranks[name] = position
         position += len(group)
         remaining = [s for s in remaining if s not in ranks]
     return ranks
-
-
-def compare_systems(test: str, metric_name: str, a, b, resamples: int, seed: int,
-                    raws: Optional[Tuple[np.ndarray, np.ndarray]] = None) -> TestResult:
-    """Test two ``scoring.TrackResult`` of the same track on its main metric with ``test``.
-
-    ``raws``: both systems' scores on the track's shared resamples (``shared_resamples``), which
-    give the paired bootstrap without drawing again."""
-    metric = get_metric(metric_name)
-    if test == WILLIAMS:
-        return compare_pearson(a.gold.gold[a.gold.scored], a.prediction.values[a.gold.scored],
-                               b.prediction.values[b.gold.scored])
-    if test == WILCOXON:
-        return wilcoxon_test(per_item_losses(metric, a.stats[metric_name]),
-                             per_item_losses(metric, b.stats[metric_name]))
-    if raws is not None:
-        delta = oriented_score(metric, a.stats[metric_name]) - oriented_score(metric, b.stats[metric_name])
-        return bootstrap_p_value(metric, delta, *raws)
-    return paired_bootstrap(metric, a.stats[metric_name], b.stats[metric_name], resamples, seed)
-
-
-def shared_resamples(metric_name: str, submitted: Dict[str, object], resamples: int,
-                     seed: int) -> Dict[str, np.ndarray]:
-    """Every system's resampled main score on one set of resamples of the track (seeded, so the
-    very resamples each pairwise test and interval would draw on its own): drawn and counted once,
-    and summed for all systems by one matrix product per chunk. Empty when there is nothing to
-    resample."""
-    names = sorted(submitted)
-    stats = [np.asarray(submitted[name].stats[metric_name]) for name in names]
-    if not names or resamples < 1 or stats[0].ndim == 0 or stats[0].shape[0] < 2:
-        return {}
-    raws = systems_bootstrap_scores(get_metric(metric_name), stats, resamples, seed)
-    return dict(zip(names, raws))
 
 
 def rank_track(track, results: Dict[str, object], test: str = "auto", alpha: float = 0.05,
@@ -123,20 +91,13 @@ def rank_track(track, results: Dict[str, object], test: str = "auto", alpha: flo
     scores = {name: tr.scores[metric_name] for name, tr in submitted.items()}
     order = order_best_first(scores, metric.higher_is_better)
     raws = shared_resamples(metric_name, submitted, resamples, seed)
-    cache: Dict[Tuple[str, str], float] = {}
-
-    def p_value(a: str, b: str) -> float:
-        if (a, b) not in cache:
-            cache[(a, b)] = compare_systems(chosen, metric_name, submitted[a], submitted[b], resamples, seed,
-                                            (raws[a], raws[b]) if raws else None).p_value
-        return cache[(a, b)]
-
-    ranks = tie_groups(order, p_value, alpha)
+    tests = TrackTests(chosen, metric_name, submitted, resamples, seed, raws)
+    ranks = tie_groups(order, tests.p_values, alpha)
+    against_best = dict(zip(order[1:], tests.p_values(order[0], order[1:]))) if order else {}
     rows = []
     for name in sorted(order, key=lambda s: (ranks[s], order.index(s))):
-        p = None if name == order[0] else p_value(order[0], name)
         ci = percentile_interval(raws[name], scores[name], DEFAULT_CONFIDENCE, resamples, seed) if raws else None
-        rows.append(RankedSystem(name, scores[name], ranks[name], ranks[name] == 1, p, ci))
+        rows.append(RankedSystem(name, scores[name], ranks[name], ranks[name] == 1, against_best.get(name), ci))
     missing = sorted(name for name in results if name not in submitted)
     return TrackRanking(track, metric_name, chosen, note, rows, missing)
 

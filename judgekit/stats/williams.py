@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import List, Sequence
 
 import numpy as np
 from scipy.stats import t as student_t
 
 from ..metrics import get as get_metric
+from ..metrics.base import item_order_sum
 
 ALTERNATIVES = ("two-sided", "greater", "less")
 
@@ -52,17 +54,22 @@ def williams_test(r12: float, r13: float, r23: float, n: int, alternative: str =
     """p-value of Williams' test; ``greater`` tests r12 > r13. With n <= 3 there is no test: p = 1."""
     if alternative not in ALTERNATIVES:
         raise ValueError(f"alternative must be one of {ALTERNATIVES}, got {alternative!r}")
-    if n <= 3:
-        return TestResult(None, 1.0, "williams")
+    if alternative == "two-sided" or n <= 3:
+        (result,) = williams_tests(r12, [r13], [r23], n)
+        return result
     t = williams_t(r12, r13, r23, n)
-    df = n - 3
-    if alternative == "greater":
-        p = float(student_t.sf(t, df))
-    elif alternative == "less":
-        p = float(student_t.cdf(t, df))
-    else:
-        p = float(min(1.0, 2.0 * student_t.sf(abs(t), df)))
-    return TestResult(t, p, "williams")
+    p = student_t.sf(t, n - 3) if alternative == "greater" else student_t.cdf(t, n - 3)
+    return TestResult(t, float(p), "williams")
+
+
+def williams_tests(r12: float, r13s: Sequence[float], r23s: Sequence[float], n: int) -> List[TestResult]:
+    """Two-sided Williams' tests of one system (r12 with the gold) against several (their r13 with
+    the gold, r23 with the first system): the t distribution is evaluated once for all of them."""
+    if n <= 3:
+        return [TestResult(None, 1.0, "williams") for _ in r13s]
+    ts = [williams_t(r12, r13, r23, n) for r13, r23 in zip(r13s, r23s)]
+    ps = np.minimum(1.0, 2.0 * student_t.sf(np.abs(np.asarray(ts, dtype=float)), n - 3))
+    return [TestResult(t, float(p), "williams") for t, p in zip(ts, ps.tolist())]
 
 
 def pearson_or_zero(x, y) -> float:
@@ -77,3 +84,32 @@ def compare_pearson(gold, pred_a, pred_b, alternative: str = "two-sided") -> Tes
     r13 = pearson_or_zero(gold, pred_b)
     r23 = pearson_or_zero(pred_a, pred_b)
     return williams_test(r12, r13, r23, int(gold.size), alternative)
+
+
+@dataclass(frozen=True)
+class UnitSeries:
+    """A series as Pearson r's per-item statistics hold it (``metrics.correlation``: centred, scaled
+    to a largest deviation of 1), with its sum and sum of squares added in item order."""
+
+    unit: np.ndarray
+    total: float
+    squares: float
+
+
+def unit_series(values) -> UnitSeries:
+    """``values`` prepared once for ``pearson_with_each``."""
+    stats = get_metric("pearson").item_stats(values, values)  # columns x, y, x², y², xy; here x = y
+    sums = item_order_sum(stats)
+    return UnitSeries(stats[:, 0], float(sums[0]), float(sums[2]))
+
+
+def pearson_with_each(x: UnitSeries, ys: Sequence[UnitSeries]) -> np.ndarray:
+    """``pearson_or_zero(x, y)`` for every y, bit for bit: the same five sums in item order (only
+    the cross products depend on the pair), turned into r by Pearson's ``from_stats`` at once."""
+    sums = np.empty((len(ys), 5))
+    for k, y in enumerate(ys):
+        cross = y.unit * x.unit
+        sums[k] = (y.total, x.total, y.squares, x.squares, np.cumsum(cross)[-1] if cross.size else 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = np.asarray(get_metric("pearson").from_stats(sums, x.unit.size), dtype=float).reshape(-1)
+    return np.where(np.isfinite(r), r, 0.0)

@@ -1,0 +1,111 @@
+"""Paired tests between the systems of one track, with the work they share done once.
+
+``compare_systems`` tests one pair of ``scoring.TrackResult`` on the track's main metric.
+``TrackTests`` tests a leader against many others, as a ranking does thousands of times, with the
+same numbers: Williams' test prepares each series (gold and predictions) once and correlates the
+leader with every other in one pass; Wilcoxon's test takes each system's per-item losses once
+(``signed_rank``); the paired bootstrap reads every system's scores on the track's shared resamples
+(``shared_resamples``: drawn once, summed for all systems by one matrix product per chunk, so equal
+to the pair's own draws to that product's rounding). Which test applies comes from the metric's
+registration (``paired.choose_test``); no metric is named here.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from ..metrics import WILCOXON, WILLIAMS, get as get_metric
+from .bootstrap import systems_bootstrap_scores
+from .paired import bootstrap_p_value, oriented_score, paired_bootstrap, per_item_losses, wilcoxon_test
+from .signed_rank import signed_rank_tests
+from .williams import TestResult, UnitSeries, compare_pearson, pearson_with_each, unit_series, williams_tests
+
+
+def compare_systems(test: str, metric_name: str, a, b, resamples: int, seed: int,
+                    raws: Optional[Tuple[np.ndarray, np.ndarray]] = None) -> TestResult:
+    """Test two ``scoring.TrackResult`` of the same track on its main metric with ``test``.
+
+    ``raws``: both systems' scores on the track's shared resamples (``shared_resamples``), which
+    give the paired bootstrap without drawing again."""
+    metric = get_metric(metric_name)
+    if test == WILLIAMS:
+        return compare_pearson(a.gold.gold[a.gold.scored], a.prediction.values[a.gold.scored],
+                               b.prediction.values[b.gold.scored])
+    if test == WILCOXON:
+        return wilcoxon_test(per_item_losses(metric, a.stats[metric_name]),
+                             per_item_losses(metric, b.stats[metric_name]))
+    if raws is not None:
+        delta = oriented_score(metric, a.stats[metric_name]) - oriented_score(metric, b.stats[metric_name])
+        return bootstrap_p_value(metric, delta, *raws)
+    return paired_bootstrap(metric, a.stats[metric_name], b.stats[metric_name], resamples, seed)
+
+
+def shared_resamples(metric_name: str, submitted: Dict[str, object], resamples: int,
+                     seed: int) -> Dict[str, np.ndarray]:
+    """Every system's resampled main score on one set of resamples of the track (seeded, so the
+    very resamples each pairwise test and interval would draw on its own): drawn and counted once,
+    and summed for all systems by one matrix product per chunk. Empty when there is nothing to
+    resample."""
+    names = sorted(submitted)
+    stats = [np.asarray(submitted[name].stats[metric_name]) for name in names]
+    if not names or resamples < 1 or stats[0].ndim == 0 or stats[0].shape[0] < 2:
+        return {}
+    raws = systems_bootstrap_scores(get_metric(metric_name), stats, resamples, seed)
+    return dict(zip(names, raws))
+
+
+class TrackTests:
+    """The paired tests of one track's systems (name -> ``scoring.TrackResult``) with ``test`` on
+    ``metric_name``: each answer equals ``compare_systems`` on that pair, and is kept."""
+
+    def __init__(self, test: str, metric_name: str, submitted: Dict[str, object], resamples: int,
+                 seed: int, raws: Optional[Dict[str, np.ndarray]] = None):
+        self.test, self.metric_name, self.metric = test, metric_name, get_metric(metric_name)
+        self.submitted, self.resamples, self.seed = submitted, resamples, seed
+        if raws is None and test not in (WILLIAMS, WILCOXON):
+            raws = shared_resamples(metric_name, submitted, resamples, seed)
+        self.raws = raws or {}
+        self._done: Dict[Tuple[str, str], TestResult] = {}
+        self._series: Dict[str, Tuple[UnitSeries, float]] = {}
+        self._losses: Dict[str, np.ndarray] = {}
+
+    def against(self, leader: str, others: Sequence[str]) -> List[TestResult]:
+        """The test of ``leader`` against each of ``others`` (statistic oriented as leader - other)."""
+        todo = [name for name in dict.fromkeys(others) if (leader, name) not in self._done]
+        if todo:
+            for name, result in zip(todo, self._run(leader, todo)):
+                self._done[(leader, name)] = result
+        return [self._done[(leader, name)] for name in others]
+
+    def p_values(self, leader: str, others: Sequence[str]) -> List[float]:
+        return [result.p_value for result in self.against(leader, others)]
+
+    def _run(self, leader: str, others: List[str]) -> List[TestResult]:
+        if self.test == WILLIAMS:
+            (unit, r12), pairs = self._pearson(leader), [self._pearson(name) for name in others]
+            r23 = pearson_with_each(unit, [u for u, _ in pairs]) if pairs else []
+            return williams_tests(r12, [r for _, r in pairs], list(r23), unit.unit.size)
+        if self.test == WILCOXON:
+            return signed_rank_tests(self._loss(leader), [self._loss(name) for name in others])
+        if not self.raws:
+            return [compare_systems(self.test, self.metric_name, self.submitted[leader], self.submitted[name],
+                                    self.resamples, self.seed) for name in others]
+        a = self.submitted[leader]
+        return [compare_systems(self.test, self.metric_name, a, self.submitted[name], self.resamples, self.seed,
+                                (self.raws[leader], self.raws[name])) for name in others]
+
+    def _pearson(self, name: str) -> Tuple[UnitSeries, float]:
+        """A system's prepared scored predictions and their Pearson r with the gold (0.0 if undefined)."""
+        if name not in self._series:
+            gold = self.submitted[name].gold
+            unit = unit_series(self.submitted[name].prediction.values[gold.scored])
+            r = pearson_with_each(unit_series(gold.gold[gold.scored]), [unit])[0]
+            self._series[name] = (unit, float(r))
+        return self._series[name]
+
+    def _loss(self, name: str) -> np.ndarray:
+        if name not in self._losses:
+            self._losses[name] = per_item_losses(self.metric, self.submitted[name].stats[self.metric_name])
+        return self._losses[name]
