@@ -19,6 +19,7 @@ from ..errors import ConfigError, Problem
 from ..stats.bootstrap import DEFAULT_SEED
 from ..spec import PHASES, TaskSpec, check_primary_direction
 from ..tracks import Track, tracks_from_list
+from .check.leaderboard import SUBMISSION_RULES
 from .columns import column_title_problems
 from .config_yaml import load_config_yaml
 
@@ -31,8 +32,6 @@ MAX_COUNT = 2**31 - 1
 MAX_TIME_LIMIT = 7 * 24 * 3600
 MAX_SEED = 2**32 - 1
 MAX_RESAMPLES = 100_000
-SUBMISSION_RULES = ("Add", "Add_And_Delete", "Add_And_Delete_Multiple", "Force_Last",
-                    "Force_Latest_Multiple", "Force_Best")
 
 
 @dataclass(frozen=True)

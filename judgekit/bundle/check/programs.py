@@ -14,6 +14,8 @@ import yaml
 from .findings import Findings
 from .yamlfile import bounded_yaml
 
+#: The program folders (or zips) of a bundle, each run by the compute worker with its metadata's command.
+PROGRAMS = ("scoring_program", "ingestion_program")
 SCRIPT = re.compile(r"\.(py|sh|R|r|jl|pl)$")
 SHELL_SYNTAX = re.compile(r"(&&|\|\||[|;<>`]|\$\()")
 #: The variables the worker substitutes in legacy commands.
