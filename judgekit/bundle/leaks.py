@@ -24,7 +24,7 @@ import numpy as np
 
 from ..errors import ConfigError, KitError, Problem
 from ..formats.archive import safe_extract
-from ..formats.items import PUBLIC_FIELDS, read_items
+from ..formats.items import PUBLIC_FIELDS, json_lines, read_items
 from ..formats.submission import read_prediction
 from ..gold import GoldTrack, build_gold
 from .content_leaks import LEAK_SHARE_MIN, MIN_ITEMS, content_leaks, probe_for
@@ -71,7 +71,7 @@ def _candidates(root: Path) -> List[Path]:
 
 
 def _check_item_file(path: Path, display: str, problems: List[Problem]) -> None:
-    for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), start=1):  # not splitlines: U+2028 is text
+    for number, line in enumerate(json_lines(path.read_text(encoding="utf-8")), start=1):
         if not line.strip():
             continue
         record = json.loads(line)
