@@ -25,6 +25,7 @@ from .config_yaml import load_config_yaml
 
 DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
 DEFAULT_IMAGE = "codalab/codalab-legacy:py312"
+DEFAULT_BASELINES = ("random", "most_frequent", "cosine_bow")
 PHASE_NAMES = {"practice": "Practice", "evaluation": "Evaluation", "post-campaign": "Post-campaign"}
 #: Bounds of the config's numbers: Codabench stores limits as PostgreSQL integers (< 2**31); a time
 #: limit past a week is a typo (its default queue stops at 600 s); numpy seeds are 32-bit.
@@ -70,7 +71,7 @@ class Edition:
     logo: str
     docker_image: str = DEFAULT_IMAGE
     leaderboard: Dict[str, str] = field(default_factory=dict)
-    baselines: List[str] = field(default_factory=lambda: ["random", "most_frequent", "cosine_bow"])
+    baselines: List[str] = field(default_factory=lambda: list(DEFAULT_BASELINES))
     seed: int = DEFAULT_SEED
     bootstrap_resamples: int = 1000  # behind the detailed results' 95% intervals; 0 turns them off
     public_files: List[str] = field(default_factory=list)
@@ -325,7 +326,7 @@ def load_edition(path: Path) -> Edition:
                    folder=folder, phases=phases, datasets=datasets, tracks=tracks, pages=pages,
                    terms=raw["terms"], logo=raw["logo"], docker_image=str(raw.get("docker_image", DEFAULT_IMAGE)),
                    leaderboard=leaderboard,
-                   baselines=list(raw.get("baselines", ["random", "most_frequent", "cosine_bow"])),
+                   baselines=list(raw.get("baselines", DEFAULT_BASELINES)),
                    seed=seed, bootstrap_resamples=resamples,
                    public_files=list(raw.get("public_files") or []),
                    contact_email=raw.get("contact_email"), queue=queue)
