@@ -18,6 +18,7 @@ import numpy as np
 from judgekit.formats.items import reference_view, write_items
 from judgekit.formats.write import write_prediction
 from judgekit.spec import TaskSpec, write_spec
+from judgekit.stats.bootstrap import DEFAULT_SEED
 from judgekit.tracks import Track, track_from_dict
 
 SEED = 2025
@@ -177,7 +178,7 @@ def _soft_predictions(items, labels, scale, noise, rng) -> list:
 def task_spec(tracks: Sequence[Track], extra: Optional[dict] = None) -> TaskSpec:
     """The evaluation phase's spec (gold hidden, as on the platform's main phase)."""
     return TaskSpec(edition="bench", title="Benchmark", phase="evaluation", tracks=list(tracks),
-                    hide_gold=True, seed=12345, extra=dict(extra or {}))
+                    hide_gold=True, seed=DEFAULT_SEED, extra=dict(extra or {}))
 
 
 def write_reference(ref: Path, spec: TaskSpec, items_by_dataset: Dict[str, List[dict]]) -> None:

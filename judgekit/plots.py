@@ -140,17 +140,8 @@ def heatmap(cells: Sequence[Sequence[Optional[float]]], row_labels: Sequence[str
         y = top + i * cell_h
         body.append(f"<text x='{left - 6}' y='{y + cell_h / 2 + 4:.0f}' text-anchor='end' {_FONT}>"
                     f"{_e(row_labels[i])}</text>")
-        for j, value in enumerate(row):
-            x = left + j * cell_w
-            if value is None:
-                fill, text, colour = "#dddddd", hidden_text, "#555"
-            else:
-                share = value / top_value
-                fill, text = _blue(share), _tick_label(value)
-                colour = "#fff" if share > 0.55 else "#222"
-            body.append(f"<rect x='{x}' y='{y}' width='{cell_w}' height='{cell_h}' fill='{fill}' "
-                        f"stroke='#fff'/><text x='{x + cell_w / 2:.0f}' y='{y + cell_h / 2 + 4:.0f}' "
-                        f"text-anchor='middle' fill='{colour}' {_FONT}>{_e(text)}</text>")
+        body.extend(_heat_cell(left + j * cell_w, y, cell_w, cell_h, value, top_value, hidden_text)
+                    for j, value in enumerate(row))
     for j, label in enumerate(col_labels):
         x = left + j * cell_w + cell_w / 2
         body.append(f"<text x='{x:.0f}' y='{top - 6}' text-anchor='middle' {_FONT}>{_e(label)}</text>")
@@ -160,6 +151,20 @@ def heatmap(cells: Sequence[Sequence[Optional[float]]], row_labels: Sequence[str
     body.append(f"<text x='10' y='{middle:.0f}' text-anchor='middle' {_FONT} font-style='italic' "
                 f"transform='rotate(-90 10 {middle:.0f})'>{_e(row_title)}</text>")
     return _svg(width, height, title, body)
+
+
+def _heat_cell(x: int, y: int, cell_w: int, cell_h: int, value: Optional[float], top_value: float,
+               hidden_text: str) -> str:
+    """One cell at (x, y): shaded by ``value / top_value`` with the count printed, or grey when hidden."""
+    if value is None:
+        fill, text, colour = "#dddddd", hidden_text, "#555"
+    else:
+        share = value / top_value
+        fill, text = _blue(share), _tick_label(value)
+        colour = "#fff" if share > 0.55 else "#222"
+    return (f"<rect x='{x}' y='{y}' width='{cell_w}' height='{cell_h}' fill='{fill}' "
+            f"stroke='#fff'/><text x='{x + cell_w / 2:.0f}' y='{y + cell_h / 2 + 4:.0f}' "
+            f"text-anchor='middle' fill='{colour}' {_FONT}>{_e(text)}</text>")
 
 
 def bar_chart(categories: Sequence[str], series: Dict[str, Sequence[float]], title: str, y_label: str,
@@ -187,21 +192,30 @@ def bar_chart(categories: Sequence[str], series: Dict[str, Sequence[float]], tit
     bar_w = max(min((slot - 8) / n_series, 24), 2)
     for c, category in enumerate(categories):
         x0 = left + c * slot + (slot - bar_w * n_series) / 2
-        for s, name in enumerate(names):
-            v = float(series[name][c])
-            if not math.isfinite(v):
-                continue
-            x = x0 + s * bar_w
-            body.append(f"<rect x='{_num(x)}' y='{_num(py(v))}' width='{_num(bar_w - 1)}' "
-                        f"height='{_num(top + plot_h - py(v))}' fill='{PALETTE[s % len(PALETTE)]}'>"
-                        f"<title>{_e(name)} {_e(category)}: {_e(_tick_label(v))}</title></rect>")
+        values_here = [(name, float(series[name][c])) for name in names]
+        body.extend(_bar(x0 + s * bar_w, bar_w, py(v), top + plot_h, s, f"{_e(name)} {_e(category)}", v)
+                    for s, (name, v) in enumerate(values_here) if math.isfinite(v))
         cx = left + c * slot + slot / 2
         body.append(f"<text x='{cx:.0f}' y='{top + plot_h + 12}' text-anchor='end' {_FONT} "
                     f"transform='rotate(-35 {cx:.0f} {top + plot_h + 12})'>{_e(category)}</text>")
+    body.extend(_legend(names, left, top))
+    body.append(f"<text x='12' y='{top + plot_h / 2:.0f}' text-anchor='middle' {_FONT} "
+                f"transform='rotate(-90 12 {top + plot_h / 2:.0f})'>{_e(y_label)}</text>")
+    return _svg(width, height, title, body)
+
+
+def _bar(x: float, bar_w: float, y: float, base: float, s: int, what: str, value: float) -> str:
+    """Series ``s``'s bar from ``base`` up to ``y``, its tooltip ``what: value``."""
+    return (f"<rect x='{_num(x)}' y='{_num(y)}' width='{_num(bar_w - 1)}' "
+            f"height='{_num(base - y)}' fill='{PALETTE[s % len(PALETTE)]}'>"
+            f"<title>{what}: {_e(_tick_label(value))}</title></rect>")
+
+
+def _legend(names: List[str], left: int, top: int) -> List[str]:
+    """One coloured square and name per series, in a row above the plot."""
+    body = []
     for s, name in enumerate(names):
         x = left + s * 120
         body.append(f"<rect x='{x}' y='{top - 16}' width='10' height='10' fill='{PALETTE[s % len(PALETTE)]}'/>"
                     f"<text x='{x + 14}' y='{top - 7}' {_FONT}>{_e(name)}</text>")
-    body.append(f"<text x='12' y='{top + plot_h / 2:.0f}' text-anchor='middle' {_FONT} "
-                f"transform='rotate(-90 12 {top + plot_h / 2:.0f})'>{_e(y_label)}</text>")
-    return _svg(width, height, title, body)
+    return body

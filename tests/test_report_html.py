@@ -18,6 +18,7 @@ from judgekit.programs.score import main as score_main
 from judgekit.scoring import score_folder
 from judgekit.spec import read_spec
 from judgekit.stats import Signature, track_intervals
+from judgekit.stats.bootstrap import DEFAULT_SEED
 
 CHROMIUM = Path("/usr/bin/chromium")
 NLI = ["entailment", "neutral", "contradiction"]
@@ -51,7 +52,7 @@ def make_phase(root: Path, hide_gold: bool, seed: int = 0, extra: dict = None, n
          "primary": False},
     ]
     spec = {"edition": "demo", "title": "Demo", "phase": "evaluation" if hide_gold else "practice",
-            "hide_gold": hide_gold, "seed": 12345, "tracks": tracks, **(extra or {})}
+            "hide_gold": hide_gold, "seed": DEFAULT_SEED, "tracks": tracks, **(extra or {})}
     (ref / "task.json").write_text(json.dumps(spec), encoding="utf-8")
     sim = [{"id": f"simitem-{i:04d}", "texts": ["a", "b"], "lang": "en" if i % 2 else "es",
             "score": round(float(rng.uniform(1.5, 5.0)), 6)} for i in range(n_items)]
@@ -123,11 +124,11 @@ def test_page_shows_intervals_signature_plots_and_breakdowns(practice):
     root, _, page = practice
     assert page.count("<svg") == 6
     assert page.count("95% interval") == 6
-    signature = Signature(1000, 12345).render()
+    signature = Signature(1000, DEFAULT_SEED).render()
     assert signature in page
     result = score_folder(read_spec(root / "ref"), root / "ref", root / "res")
     for track_id in ("sim", "nli", "soft", "persp", "ven_soft", "ven_persp"):
-        for iv in track_intervals(result.tracks[track_id], 1000, 12345).values():
+        for iv in track_intervals(result.tracks[track_id], 1000, DEFAULT_SEED).values():
             assert f"[{iv.low:.4f}, {iv.high:.4f}]" in page
     assert "Pearson r by lang" in page and "Accuracy by genre" in page
     assert "Similarity &lt;en/es&gt;" in page and "<en/es>" not in page
@@ -197,7 +198,7 @@ def test_resamples_come_from_the_task_spec(tmp_path):
     make_phase(tmp_path / "few", hide_gold=False, extra={"bootstrap_resamples": 200})
     off, few = run_scoring(tmp_path / "off"), run_scoring(tmp_path / "few")
     assert "n/a" in off and "recompute with" not in off
-    assert Signature(200, 12345).render() in few
+    assert Signature(200, DEFAULT_SEED).render() in few
 
 
 def test_a_failing_plot_does_not_cost_the_scores(tmp_path, monkeypatch, capsys):

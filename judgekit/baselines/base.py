@@ -11,11 +11,11 @@ from typing import Dict, Hashable, Iterable, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..gold import GoldTrack, build_gold
+from ..stats.bootstrap import DEFAULT_SEED
 from ..tracks import Track, track_from_dict
 
 #: The graded-similarity scale of every STS edition (0 = unrelated, 5 = equivalent).
 SIMILARITY_RANGE = (0.0, 5.0)
-DEFAULT_SEED = 0
 
 
 class BaselineModel:

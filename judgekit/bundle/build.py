@@ -29,6 +29,7 @@ from ..scoring import load_gold, score_folder
 from ..spec import read_spec, write_spec
 from ..tracks import leaderboard_keys
 from .baselines_run import baseline_scores, run_baseline, write_solutions
+from .check.programs import PROGRAMS
 from .compose import competition_yaml
 from .edition import Edition, Phase
 from .leaks import HiddenSplit, check_public_tree
@@ -37,7 +38,6 @@ from .zipdet import tree_files, write_zip
 
 REPO_ROOT = kit_root()
 ENGINE = PACKAGE
-PROGRAMS = ("scoring_program", "ingestion_program")
 
 
 @dataclass

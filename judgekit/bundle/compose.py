@@ -46,22 +46,43 @@ def competition_yaml(edition: Edition, pages: List[dict], phases: Optional[List[
                      solutions: Optional[List[str]] = None, starting_kit: Optional[str] = "starting_kit") -> dict:
     """The competition.yaml mapping. ``phases`` restricts it (the starting kit holds the practice phase only)."""
     phases = phases or edition.phases
-    tasks, phase_entries = [], []
-    for index, phase in enumerate(phases):
-        tasks.append({"index": index, "name": f"{edition.title} - {phase.name}",
-                      "description": f"All tracks, {phase.split} split", **program_paths(phase)})
-        entry = {"index": index, "name": phase.name, "description": phase.description or phase.name,
-                 "start": phase.date_text("start")}
-        if phase.end is not None:
-            entry["end"] = phase.date_text("end")
-        entry.update({"max_submissions_per_day": phase.max_submissions_per_day,
-                      "max_submissions": phase.max_submissions,
-                      "execution_time_limit": phase.execution_time_limit,
-                      "tasks": [index]})
-        if starting_kit:
-            entry["starting_kit"] = starting_kit
-        entry["public_data"] = f"input_data/{phase.id}"
-        phase_entries.append(entry)
+    tasks = [_task(edition, phase, index) for index, phase in enumerate(phases)]
+    doc = _competition_header(edition, pages, tasks)
+    if solutions:
+        doc["solutions"] = [{"index": i, "name": solution_name(path), "description": SOLUTION_DESCRIPTION,
+                             "tasks": [t["index"] for t in tasks], "path": path}
+                            for i, path in enumerate(solutions)]
+    doc["phases"] = [_phase_entry(phase, index, starting_kit) for index, phase in enumerate(phases)]
+    doc["leaderboards"] = [{"title": edition.leaderboard["title"], "key": edition.leaderboard["key"],
+                            "submission_rule": edition.leaderboard["submission_rule"],
+                            "primary_index": 0, "columns": leaderboard_columns(edition)}]
+    return doc
+
+
+def _task(edition: Edition, phase: Phase, index: int) -> dict:
+    """One task per phase: all tracks of the phase's split, scored by the one scoring program."""
+    return {"index": index, "name": f"{edition.title} - {phase.name}",
+            "description": f"All tracks, {phase.split} split", **program_paths(phase)}
+
+
+def _phase_entry(phase: Phase, index: int, starting_kit: Optional[str]) -> dict:
+    """A phase of competition.yaml: dates, limits, its task, the starting kit and its public data."""
+    entry = {"index": index, "name": phase.name, "description": phase.description or phase.name,
+             "start": phase.date_text("start")}
+    if phase.end is not None:
+        entry["end"] = phase.date_text("end")
+    entry.update({"max_submissions_per_day": phase.max_submissions_per_day,
+                  "max_submissions": phase.max_submissions,
+                  "execution_time_limit": phase.execution_time_limit,
+                  "tasks": [index]})
+    if starting_kit:
+        entry["starting_kit"] = starting_kit
+    entry["public_data"] = f"input_data/{phase.id}"
+    return entry
+
+
+def _competition_header(edition: Edition, pages: List[dict], tasks: List[dict]) -> dict:
+    """The competition's own keys (title, image, platform switches, pages, tasks, contact, queue)."""
     doc = {
         "version": 2,
         "title": edition.title,
@@ -82,12 +103,4 @@ def competition_yaml(edition: Edition, pages: List[dict], phases: Optional[List[
         doc["contact_email"] = edition.contact_email
     if edition.queue:
         doc["queue"] = edition.queue
-    if solutions:
-        doc["solutions"] = [{"index": i, "name": solution_name(path), "description": SOLUTION_DESCRIPTION,
-                             "tasks": [t["index"] for t in tasks], "path": path}
-                            for i, path in enumerate(solutions)]
-    doc["phases"] = phase_entries
-    doc["leaderboards"] = [{"title": edition.leaderboard["title"], "key": edition.leaderboard["key"],
-                            "submission_rule": edition.leaderboard["submission_rule"],
-                            "primary_index": 0, "columns": leaderboard_columns(edition)}]
     return doc

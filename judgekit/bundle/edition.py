@@ -19,11 +19,13 @@ from ..errors import ConfigError, Problem
 from ..stats.bootstrap import DEFAULT_SEED
 from ..spec import PHASES, TaskSpec, check_primary_direction
 from ..tracks import Track, tracks_from_list
+from .check.leaderboard import SUBMISSION_RULES
 from .columns import column_title_problems
 from .config_yaml import load_config_yaml
 
 DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
 DEFAULT_IMAGE = "codalab/codalab-legacy:py312"
+DEFAULT_BASELINES = ("random", "most_frequent", "cosine_bow")
 PHASE_NAMES = {"practice": "Practice", "evaluation": "Evaluation", "post-campaign": "Post-campaign"}
 #: Bounds of the config's numbers: Codabench stores limits as PostgreSQL integers (< 2**31); a time
 #: limit past a week is a typo (its default queue stops at 600 s); numpy seeds are 32-bit.
@@ -31,8 +33,6 @@ MAX_COUNT = 2**31 - 1
 MAX_TIME_LIMIT = 7 * 24 * 3600
 MAX_SEED = 2**32 - 1
 MAX_RESAMPLES = 100_000
-SUBMISSION_RULES = ("Add", "Add_And_Delete", "Add_And_Delete_Multiple", "Force_Last",
-                    "Force_Latest_Multiple", "Force_Best")
 
 
 @dataclass(frozen=True)
@@ -71,7 +71,7 @@ class Edition:
     logo: str
     docker_image: str = DEFAULT_IMAGE
     leaderboard: Dict[str, str] = field(default_factory=dict)
-    baselines: List[str] = field(default_factory=lambda: ["random", "most_frequent", "cosine_bow"])
+    baselines: List[str] = field(default_factory=lambda: list(DEFAULT_BASELINES))
     seed: int = DEFAULT_SEED
     bootstrap_resamples: int = 1000  # behind the detailed results' 95% intervals; 0 turns them off
     public_files: List[str] = field(default_factory=list)
@@ -113,40 +113,52 @@ def _int(raw: dict, key: str, default: int, problems: List[Problem], where: str,
     return value
 
 
+PHASE_KEYS = {"id", "name", "start", "end", "split", "description", "max_submissions_per_day",
+              "max_submissions", "execution_time_limit", "public_gold"}
+
+
 def _phases(raw_phases, problems: List[Problem]) -> List[Phase]:
     if not isinstance(raw_phases, list) or not raw_phases:
         problems.append(Problem("phases", "must be a non-empty list", found=repr(raw_phases)[:80]))
         return []
-    phases: List[Phase] = []
-    for i, raw in enumerate(raw_phases):
-        where = f"phases[{i}]"
-        if not isinstance(raw, dict):
-            problems.append(Problem(where, "must be a mapping", found=repr(raw)[:80]))
-            continue
-        pid = raw.get("id")
-        if pid not in PHASES:
-            problems.append(Problem(where, "unknown phase id", expected=" | ".join(PHASES), found=repr(pid)))
-            continue
-        where = f"phases[{i}] ({pid})"
-        known = {"id", "name", "start", "end", "split", "description", "max_submissions_per_day",
-                 "max_submissions", "execution_time_limit", "public_gold"}
-        for key in sorted(set(raw) - known):
-            problems.append(Problem(where, f"unknown key '{key}'", expected=", ".join(sorted(known))))
-        split = raw.get("split", "dev" if pid == "practice" else "test")
-        if split not in ("dev", "test"):
-            problems.append(Problem(where, "'split' must be dev or test", found=repr(split)))
-        start = _date(raw.get("start"), "start", problems, where)
-        if start is None and "start" not in raw:
-            problems.append(Problem(where, "'start' is required", expected="'YYYY-MM-DD HH:MM:SS'"))
-        phases.append(Phase(
-            id=pid, name=str(raw.get("name", PHASE_NAMES[pid])), start=start or dt.datetime(1970, 1, 1),
-            end=_date(raw.get("end"), "end", problems, where), split=split,
-            description=str(raw.get("description", "")),
-            max_submissions_per_day=_int(raw, "max_submissions_per_day", 5, problems, where),
-            max_submissions=_int(raw, "max_submissions", 100, problems, where),
-            execution_time_limit=_int(raw, "execution_time_limit", 600, problems, where, minimum=1,
-                                      maximum=MAX_TIME_LIMIT),
-            public_gold=bool(raw.get("public_gold", pid == "practice"))))
+    read = (_phase(raw, i, problems) for i, raw in enumerate(raw_phases))
+    phases = [phase for phase in read if phase is not None]
+    _check_phase_dates(phases, problems)
+    return phases
+
+
+def _phase(raw, i: int, problems: List[Problem]) -> Optional[Phase]:
+    """The phase ``phases[i]`` describes, or None when it is not a mapping or its id is unknown."""
+    where = f"phases[{i}]"
+    if not isinstance(raw, dict):
+        problems.append(Problem(where, "must be a mapping", found=repr(raw)[:80]))
+        return None
+    pid = raw.get("id")
+    if pid not in PHASES:
+        problems.append(Problem(where, "unknown phase id", expected=" | ".join(PHASES), found=repr(pid)))
+        return None
+    where = f"phases[{i}] ({pid})"
+    for key in sorted(set(raw) - PHASE_KEYS):
+        problems.append(Problem(where, f"unknown key '{key}'", expected=", ".join(sorted(PHASE_KEYS))))
+    split = raw.get("split", "dev" if pid == "practice" else "test")
+    if split not in ("dev", "test"):
+        problems.append(Problem(where, "'split' must be dev or test", found=repr(split)))
+    start = _date(raw.get("start"), "start", problems, where)
+    if start is None and "start" not in raw:
+        problems.append(Problem(where, "'start' is required", expected="'YYYY-MM-DD HH:MM:SS'"))
+    return Phase(
+        id=pid, name=str(raw.get("name", PHASE_NAMES[pid])), start=start or dt.datetime(1970, 1, 1),
+        end=_date(raw.get("end"), "end", problems, where), split=split,
+        description=str(raw.get("description", "")),
+        max_submissions_per_day=_int(raw, "max_submissions_per_day", 5, problems, where),
+        max_submissions=_int(raw, "max_submissions", 100, problems, where),
+        execution_time_limit=_int(raw, "execution_time_limit", 600, problems, where, minimum=1,
+                                  maximum=MAX_TIME_LIMIT),
+        public_gold=bool(raw.get("public_gold", pid == "practice")))
+
+
+def _check_phase_dates(phases: List[Phase], problems: List[Problem]) -> None:
+    """Phase ids unique, each phase followed by another ends before it starts, none ends before it starts."""
     ids = [p.id for p in phases]
     if len(set(ids)) != len(ids):
         problems.append(Problem("phases", "a phase id is repeated", found=", ".join(ids)))
@@ -161,7 +173,6 @@ def _phases(raw_phases, problems: List[Problem]) -> List[Phase]:
         if p.end is not None and p.end <= p.start:
             problems.append(Problem(f"phases ({p.id})", "phase ends before it starts",
                                     expected=f"end after {p.date_text('start')}", found=p.date_text("end")))
-    return phases
 
 
 def _queue(raw, problems: List[Problem], where: str) -> Optional[str]:
@@ -264,25 +275,13 @@ def _tracks_and_datasets(raw: dict, display: str, problems: List[Problem]):
     return tracks, datasets
 
 
-def load_edition(path: Path) -> Edition:
-    """Read and validate ``edition.yaml`` (or a folder holding one)."""
-    path = Path(path)
-    if path.is_dir():
-        path = path / "edition.yaml"
-    display = str(path)
-    raw = load_config_yaml(path, display)
-    if not isinstance(raw, dict):
-        raise ConfigError.single(display, "the edition config must be a YAML mapping")
-    folder = path.parent
-    problems: List[Problem] = []
-    known = {"name", "title", "description", "phases", "datasets", "tracks", "pages", "terms", "logo",
-             "docker_image", "leaderboard", "baselines", "seed", "public_files", "contact_email",
-             "bootstrap_resamples", "queue"}
-    for key in sorted(set(map(str, raw)) - known):
-        problems.append(Problem(display, f"unknown top-level key '{key}'", expected=", ".join(sorted(known))))
-    _check_names(raw, display, problems)
-    phases = _phases(raw.get("phases"), problems)
-    tracks, datasets = _tracks_and_datasets(raw, display, problems)
+TOP_LEVEL_KEYS = {"name", "title", "description", "phases", "datasets", "tracks", "pages", "terms", "logo",
+                  "docker_image", "leaderboard", "baselines", "seed", "public_files", "contact_email",
+                  "bootstrap_resamples", "queue"}
+
+
+def _leaderboard(raw: dict, display: str, problems: List[Problem]) -> Dict[str, str]:
+    """``leaderboard``: its title, key and submission rule (Codabench's), with the kit's defaults."""
     leaderboard = raw.get("leaderboard") or {}
     if not isinstance(leaderboard, dict):
         problems.append(Problem(display, "'leaderboard' must be a mapping", found=repr(leaderboard)[:80]))
@@ -291,6 +290,32 @@ def load_edition(path: Path) -> Edition:
     if rule not in SUBMISSION_RULES:
         problems.append(Problem(display, "unknown leaderboard submission_rule", expected=" | ".join(SUBMISSION_RULES),
                                 found=repr(rule)[:80]))
+    return {"title": str(leaderboard.get("title", "Results")), "key": str(leaderboard.get("key", "main")),
+            "submission_rule": rule}
+
+
+def _raw_config(path: Path):
+    """The edition config's path (``edition.yaml`` inside a folder) and its YAML mapping."""
+    path = Path(path)
+    if path.is_dir():
+        path = path / "edition.yaml"
+    raw = load_config_yaml(path, str(path))
+    if not isinstance(raw, dict):
+        raise ConfigError.single(str(path), "the edition config must be a YAML mapping")
+    return path, raw
+
+
+def load_edition(path: Path) -> Edition:
+    """Read and validate ``edition.yaml`` (or a folder holding one)."""
+    path, raw = _raw_config(path)
+    display, folder = str(path), path.parent
+    problems: List[Problem] = []
+    for key in sorted(set(map(str, raw)) - TOP_LEVEL_KEYS):
+        problems.append(Problem(display, f"unknown top-level key '{key}'", expected=", ".join(sorted(TOP_LEVEL_KEYS))))
+    _check_names(raw, display, problems)
+    phases = _phases(raw.get("phases"), problems)
+    tracks, datasets = _tracks_and_datasets(raw, display, problems)
+    leaderboard = _leaderboard(raw, display, problems)
     pages = _check_files(raw, folder, display, problems)
     seed = _int(raw, "seed", DEFAULT_SEED, problems, display, maximum=MAX_SEED)
     queue = _queue(raw.get("queue"), problems, display)
@@ -300,9 +325,8 @@ def load_edition(path: Path) -> Edition:
     return Edition(name=raw["name"], title=raw["title"], description=str(raw.get("description", "")),
                    folder=folder, phases=phases, datasets=datasets, tracks=tracks, pages=pages,
                    terms=raw["terms"], logo=raw["logo"], docker_image=str(raw.get("docker_image", DEFAULT_IMAGE)),
-                   leaderboard={"title": str(leaderboard.get("title", "Results")),
-                                "key": str(leaderboard.get("key", "main")), "submission_rule": rule},
-                   baselines=list(raw.get("baselines", ["random", "most_frequent", "cosine_bow"])),
+                   leaderboard=leaderboard,
+                   baselines=list(raw.get("baselines", DEFAULT_BASELINES)),
                    seed=seed, bootstrap_resamples=resamples,
                    public_files=list(raw.get("public_files") or []),
                    contact_email=raw.get("contact_email"), queue=queue)

@@ -84,53 +84,63 @@ def _table(rows: List[str]) -> List[str]:
     return out + ["</table>"]
 
 
-def markdown_to_html(text: str, title: str) -> str:
-    """A small, dependency-free renderer: headings, paragraphs, lists, tables and inline marks."""
-    out: List[str] = []
-    paragraph: List[str] = []
-    items: List[str] = []
-    table: List[str] = []
+class _HtmlBlocks:
+    """The HTML of a page read line by line: the blocks written so far, and the paragraph, list or
+    table still open (a block is written when a line of another kind, a blank or a heading ends it)."""
 
-    def flush() -> None:
-        if paragraph:
-            out.append(f"<p>{_inline(' '.join(paragraph))}</p>")
-            paragraph.clear()
-        if items:
-            out.append("<ul>" + "".join(f"<li>{_inline(i)}</li>" for i in items) + "</ul>")
-            items.clear()
-        if table:
-            out.extend(_table(table))
-            table.clear()
+    def __init__(self) -> None:
+        self.out: List[str] = []
+        self.paragraph: List[str] = []
+        self.items: List[str] = []
+        self.table: List[str] = []
 
-    for line in text.splitlines():
+    def flush(self) -> None:
+        if self.paragraph:
+            self.out.append(f"<p>{_inline(' '.join(self.paragraph))}</p>")
+            self.paragraph.clear()
+        if self.items:
+            self.out.append("<ul>" + "".join(f"<li>{_inline(i)}</li>" for i in self.items) + "</ul>")
+            self.items.clear()
+        if self.table:
+            self.out.extend(_table(self.table))
+            self.table.clear()
+
+    def add(self, line: str) -> None:
         stripped = line.strip()
         heading = re.match(r"(#{1,6})\s+(.*)", stripped)
         if re.fullmatch(r"<!--.*-->", stripped):  # a one-line comment (the generated marker) stays a comment
-            flush()
-            out.append(stripped)
+            self.flush()
+            self.out.append(stripped)
         elif not stripped:
-            flush()
+            self.flush()
         elif heading:
-            flush()
+            self.flush()
             level = len(heading.group(1))
-            out.append(f"<h{level}>{_inline(heading.group(2))}</h{level}>")
+            self.out.append(f"<h{level}>{_inline(heading.group(2))}</h{level}>")
         elif stripped.startswith("|"):
-            if not table:
-                flush()
-            table.append(stripped)
+            if not self.table:
+                self.flush()
+            self.table.append(stripped)
         elif re.match(r"[-*]\s+", stripped):
-            if paragraph or table:
-                flush()
-            items.append(re.sub(r"^[-*]\s+", "", stripped))
-        elif items and line.startswith((" ", "\t")):
-            items[-1] += " " + stripped  # continuation of a list item
+            if self.paragraph or self.table:
+                self.flush()
+            self.items.append(re.sub(r"^[-*]\s+", "", stripped))
+        elif self.items and line.startswith((" ", "\t")):
+            self.items[-1] += " " + stripped  # continuation of a list item
         else:
-            if items or table:
-                flush()
-            paragraph.append(stripped)
-    flush()
+            if self.items or self.table:
+                self.flush()
+            self.paragraph.append(stripped)
+
+
+def markdown_to_html(text: str, title: str) -> str:
+    """A small, dependency-free renderer: headings, paragraphs, lists, tables and inline marks."""
+    blocks = _HtmlBlocks()
+    for line in text.splitlines():
+        blocks.add(line)
+    blocks.flush()
     return (f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>{html.escape(title)}</title></head>\n'
-            "<body>\n" + "\n".join(out) + "\n</body></html>\n")
+            "<body>\n" + "\n".join(blocks.out) + "\n</body></html>\n")
 
 
 # --- the legacy tree -------------------------------------------------------------------------------

@@ -24,6 +24,8 @@ def own_words(message: str) -> str:
     return message.strip()
 #: The status file the ingestion program writes beside its predictions and the scoring program reads.
 INGESTION_STATUS = "ingestion_status.json"
+#: The prediction step's status files are small; a larger one is treated as unreadable.
+MAX_STATUS_BYTES = 64 * 1024
 
 
 def run_guarded(body: Callable[[], int], program: str, on_error: Optional[Callable[[str], None]] = None,

@@ -367,20 +367,8 @@ def ingest(input_dir: Path, output_dir: Path, submission: Optional[Path], baseli
             tracks, what = [t.id for t in spec.tracks], f"baseline {baseline}"
         else:
             folder = unpack_submission(submission, work)
-            model_folder = find_model_folder(folder)
-            if model_folder is not None:
-                for dataset in dict.fromkeys(t.dataset for t in spec.tracks):
-                    load_dataset(input_dir, dataset)  # the bundle's data is checked here, out of the code's reach
-                skipped = run_child(input_dir, out, work, str(model_folder.resolve()), seed,
-                                    time_limit_of(spec, time_limit), output_dir)
-                _check_child_output(spec, out, skipped)
-                tracks, what = [t.id for t in spec.tracks if t.id not in skipped], "code submission"
-                if not tracks:
-                    raise SubmissionError.single(MODEL_FILE, "predict() returned None for every track, so "
-                                                             "nothing can be scored",
-                                                 hint="return one prediction per item for at least one track")
-            else:
-                tracks, what = check_result_files(spec, input_dir, folder, out, notes), "result submission"
+            tracks, what = _predict_submission(spec, input_dir, folder, work, out, seed, time_limit, output_dir,
+                                               notes)
         for name in sorted(os.listdir(out)):
             shutil.move(str(out / name), str(output_dir / name))
             written.append(output_dir / name)
@@ -388,6 +376,26 @@ def ingest(input_dir: Path, output_dir: Path, submission: Optional[Path], baseli
     write_status(output_dir, "ok", message, tracks, notes)
     print(f"{message} in {time.monotonic() - started:.1f} s")
     return 0
+
+
+def _predict_submission(spec: TaskSpec, input_dir: Path, folder: Path, work: Path, out: Path, seed: int,
+                        time_limit: Optional[float], output_dir: Path, notes: List[str]):
+    """(track ids predicted, what the submission was): a code submission's ``model.py`` run on the
+    tracks, or a result submission's files checked; the predictions are written to ``out``."""
+    model_folder = find_model_folder(folder)
+    if model_folder is None:
+        return check_result_files(spec, input_dir, folder, out, notes), "result submission"
+    for dataset in dict.fromkeys(t.dataset for t in spec.tracks):
+        load_dataset(input_dir, dataset)  # the bundle's data is checked here, out of the code's reach
+    skipped = run_child(input_dir, out, work, str(model_folder.resolve()), seed, time_limit_of(spec, time_limit),
+                        output_dir)
+    _check_child_output(spec, out, skipped)
+    tracks = [t.id for t in spec.tracks if t.id not in skipped]
+    if not tracks:
+        raise SubmissionError.single(MODEL_FILE, "predict() returned None for every track, so "
+                                                 "nothing can be scored",
+                                     hint="return one prediction per item for at least one track")
+    return tracks, "code submission"
 
 
 def write_status(output_dir: Path, status: str, message: str, tracks: List[str] = (), notes: List[str] = ()) -> None:

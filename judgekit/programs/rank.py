@@ -42,7 +42,7 @@ from ..stats import DEFAULT_RESAMPLES, Signature
 from ..stats.paired import TESTS
 from ..stats.ranking import rank_overall, rank_track
 from ..stats.tables import RankingReport, render_csv, render_latex, render_markdown
-from .common import run_guarded
+from .common import INGESTION_STATUS, MAX_STATUS_BYTES, run_guarded
 from .score import check_prediction_step
 
 OUTPUT_FILES = ("ranking.md", "ranking.csv", "ranking.tex")
@@ -70,8 +70,7 @@ def find_submissions(folder: Path) -> List[Tuple[str, Path]]:
 
 
 #: Files of the platform that extraction leaves out but that tell whether the prediction step failed.
-STATUS_FILES = ("ingestion_status.json", "metadata")
-MAX_STATUS_BYTES = 64 * 1024
+STATUS_FILES = (INGESTION_STATUS, "metadata")
 
 
 def copy_status_files(archive: Path, folder: Path) -> None:

@@ -26,11 +26,7 @@ from ..formats.textfile import safe_display, shorten  # noqa: E402
 from ..report import DETAILED_HTML, SCORES_JSON, SCORES_TXT, atomic_write, failure_html, write_outputs  # noqa: E402
 from ..scoring import score_folder  # noqa: E402
 from ..spec import read_spec  # noqa: E402
-from .common import INGESTION_STATUS, own_words, run_guarded  # noqa: E402
-
-
-#: The prediction step's status files are small; a larger one is treated as unreadable.
-MAX_STATUS_BYTES = 64 * 1024
+from .common import INGESTION_STATUS, MAX_STATUS_BYTES, own_words, run_guarded  # noqa: E402
 
 
 def _read_small(path: Path) -> Optional[str]:

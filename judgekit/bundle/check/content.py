@@ -20,8 +20,7 @@ from . import legacy
 from .findings import Findings
 from .leaderboard import score_keys
 from .opening import relative_path
-
-PROGRAMS = ("scoring_program", "ingestion_program")
+from .programs import PROGRAMS
 
 
 def _phase_references(doc: dict) -> List[Tuple[str, str]]:

@@ -9,6 +9,7 @@ from .values import check_bool, check_text, is_int
 
 LEADERBOARD_KEYS = {"title", "key", "columns", "hidden", "submission_rule", "primary_index", "index"}
 COLUMN_KEYS = {"title", "key", "index", "sorting", "precision", "hidden", "computation", "computation_indexes"}
+#: Codabench's leaderboard submission rules (also what an edition's ``leaderboard.submission_rule`` may be).
 SUBMISSION_RULES = ("Add", "Add_And_Delete", "Add_And_Delete_Multiple", "Force_Last", "Force_Latest_Multiple",
                     "Force_Best")
 SORTINGS = ("desc", "asc")

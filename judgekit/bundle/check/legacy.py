@@ -10,10 +10,9 @@ from pathlib import Path
 
 from .findings import Findings
 from .leaderboard import check_leaderboard
-from .programs import check_program
+from .programs import PROGRAMS, check_program
 from .values import check_image, check_in_bundle, check_page_file, check_text, is_int, parse_date
 
-PROGRAMS = ("scoring_program", "ingestion_program")
 DATA = ("reference_data", "input_data", "public_data", "starting_kit")
 
 

@@ -41,29 +41,33 @@ def opened_bundle(path: Path, findings: Findings) -> Iterator[Optional[Path]]:
     tmp = Path(tempfile.mkdtemp(prefix="judgekit-check-"))
     try:
         with archive:
-            names = archive.namelist()
-            if "competition.yaml" not in names:
-                nested = sorted(n for n in names if n.endswith("/competition.yaml"))
-                findings.add(path.name, "no competition.yaml at the zip's root", expected="competition.yaml",
-                             found=repr(nested[0]) if nested else "none",
-                             hint="zip the bundle folder's contents, not the folder")
-                yield None
-                return
-            unsafe = [n for n in names if _unsafe(n)]
-            for name in unsafe:
-                findings.add(path.name, "zip member escapes the bundle", found=repr(name))
-            if unsafe:
-                yield None
-                return
-            try:
-                archive.extractall(tmp)
-            except (zipfile.BadZipFile, OSError, EOFError) as e:
-                findings.add(path.name, "a zip member cannot be read", found=str(e)[:120])
-                yield None
-                return
-        yield tmp
+            extracted = _extract(archive, path.name, tmp, findings)
+        yield tmp if extracted else None
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _extract(archive: zipfile.ZipFile, name: str, tmp: Path, findings: Findings) -> bool:
+    """Extract a bundle zip into ``tmp``: True, or False (with the reason in ``findings``) when it has no
+    competition.yaml at its root, a member would land outside ``tmp`` or a member cannot be read."""
+    names = archive.namelist()
+    if "competition.yaml" not in names:
+        nested = sorted(n for n in names if n.endswith("/competition.yaml"))
+        findings.add(name, "no competition.yaml at the zip's root", expected="competition.yaml",
+                     found=repr(nested[0]) if nested else "none",
+                     hint="zip the bundle folder's contents, not the folder")
+        return False
+    unsafe = [n for n in names if _unsafe(n)]
+    for member in unsafe:
+        findings.add(name, "zip member escapes the bundle", found=repr(member))
+    if unsafe:
+        return False
+    try:
+        archive.extractall(tmp)
+    except (zipfile.BadZipFile, OSError, EOFError) as e:
+        findings.add(name, "a zip member cannot be read", found=str(e)[:120])
+        return False
+    return True
 
 
 def relative_path(root: Path, value) -> Optional[Path]:

@@ -14,6 +14,8 @@ import yaml
 from .findings import Findings
 from .yamlfile import bounded_yaml
 
+#: The program folders (or zips) of a bundle, each run by the compute worker with its metadata's command.
+PROGRAMS = ("scoring_program", "ingestion_program")
 SCRIPT = re.compile(r"\.(py|sh|R|r|jl|pl)$")
 SHELL_SYNTAX = re.compile(r"(&&|\|\||[|;<>`]|\$\()")
 #: The variables the worker substitutes in legacy commands.
@@ -43,6 +45,16 @@ def check_program(path: Path, where: str, what: str, findings: Findings,
     except zipfile.BadZipFile:
         findings.add(where, f"{what} is not a readable zip", found=path.name)
         return None
+    name = _metadata_file(names, metadata_names, where, what, findings)
+    command = _metadata_command(read, name, where, what, findings) if name is not None else None
+    if command is not None:
+        _check_command(command, names, where, what, findings)
+    return command
+
+
+def _metadata_file(names: List[str], metadata_names: Tuple[str, ...], where: str, what: str,
+                   findings: Findings) -> Optional[str]:
+    """The metadata file the worker reads at the program's root, or None (with the problem in ``findings``)."""
     found = [n for n in metadata_names if n in names]
     if not found:
         nested = sorted(n for n in names if n.count("/") == 1 and n.split("/")[1] in metadata_names)
@@ -57,21 +69,25 @@ def check_program(path: Path, where: str, what: str, findings: Findings,
         return None
     if len(found) == 2:
         findings.add(where, f"{what} has both metadata.yaml and metadata; the worker reads only metadata.yaml")
+    return found[0]
+
+
+def _metadata_command(read, name: str, where: str, what: str, findings: Findings) -> Optional[str]:
+    """The ``command`` of the metadata file ``name``, or None (with the problem in ``findings``)."""
     try:
-        loader = yaml.SafeLoader(read(found[0]).decode("utf-8"))
+        loader = yaml.SafeLoader(read(name).decode("utf-8"))
         try:
             meta = bounded_yaml(loader)
         finally:
             loader.dispose()
     except (yaml.YAMLError, UnicodeDecodeError) as e:
-        findings.add(where, f"{what}'s {found[0]} is not valid YAML", found=" ".join(str(e).split())[:120])
+        findings.add(where, f"{what}'s {name} is not valid YAML", found=" ".join(str(e).split())[:120])
         return None
     command = meta.get("command") if isinstance(meta, dict) else None
     if not isinstance(command, str) or not command.strip():
-        findings.add(where, f"{what}'s {found[0]} has no 'command'", expected="command: python3 /app/program/...",
+        findings.add(where, f"{what}'s {name} has no 'command'", expected="command: python3 /app/program/...",
                      found=repr(command))
         return None
-    _check_command(command, names, where, what, findings)
     return command
 
 

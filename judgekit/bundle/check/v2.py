@@ -138,42 +138,51 @@ def _check_phases(phases, tasks: Dict[object, dict], root: Path, findings: Findi
         findings.add("phases", "every phase needs its own integer 'index'", found=str(indexes))
         return
     ordered = sorted(phases, key=lambda p: p["index"])
-    schedule: List[tuple] = []
-    for number, phase in enumerate(ordered):
-        where = f"phases[{number}]"
-        _unknown(phase, PHASE_KEYS, where, "phase", findings)
-        check_text(phase, "name", where, findings, 256)
-        check_text(phase, "description", where, findings, 10000, required=False)
-        for key in ("max_submissions_per_day", "max_submissions"):
-            check_count(phase, key, where, findings)
-        check_count(phase, "execution_time_limit", where, findings, positive=True)
-        limit = phase.get("execution_time_limit")
-        if is_int(limit) and limit > SHARED_QUEUE_TIME_LIMIT and not has_queue:
-            findings.add(where, "execution_time_limit above what the shared queue allows",
-                         expected=f"at most {SHARED_QUEUE_TIME_LIMIT} s, or a 'queue' of your own", found=f"{limit} s")
-        for key in ("auto_migrate_to_this_phase", "hide_output", "hide_prediction_output", "hide_score_output"):
-            check_bool(phase, key, where, findings)
-        if number == 0 and phase.get("auto_migrate_to_this_phase") is True:
-            findings.add(where, "the first phase cannot have auto_migrate_to_this_phase")
-        refs = phase.get("tasks")
-        if not isinstance(refs, list) or not refs:
-            findings.add(where, "a phase needs a non-empty list of task indexes", found=repr(refs))
-        else:
-            for ref in refs:
-                if not is_int(ref) or ref not in tasks:
-                    findings.add(where, "the phase names a task that does not exist",
-                                 expected=f"one of {sorted(tasks, key=str)}", found=repr(ref))
-        for key in ("public_data", "starting_kit"):
-            if phase.get(key) not in (None, ""):
-                check_in_bundle(root, phase[key], where, key, findings)
-        if phase.get("start") in (None, ""):
-            findings.add(where, "a phase needs a 'start' date")
-            start = None
-        else:
-            start = parse_date(phase["start"], f"{where}.start", findings)
-        end = parse_date(phase["end"], f"{where}.end", findings) if phase.get("end") not in (None, "") else None
-        schedule.append((where, phase.get("name"), start, end, phase.get("end") not in (None, "")))
+    schedule = [_check_phase(phase, number, tasks, root, findings, has_queue) for number, phase in enumerate(ordered)]
     check_schedule(schedule, findings)
+
+
+def _check_phase(phase: dict, number: int, tasks: Dict[object, dict], root: Path, findings: Findings,
+                 has_queue: bool) -> tuple:
+    """The ``number``-th phase (in index order); returns its entry for ``check_schedule``."""
+    where = f"phases[{number}]"
+    _unknown(phase, PHASE_KEYS, where, "phase", findings)
+    check_text(phase, "name", where, findings, 256)
+    check_text(phase, "description", where, findings, 10000, required=False)
+    _check_phase_limits(phase, where, findings, has_queue)
+    for key in ("auto_migrate_to_this_phase", "hide_output", "hide_prediction_output", "hide_score_output"):
+        check_bool(phase, key, where, findings)
+    if number == 0 and phase.get("auto_migrate_to_this_phase") is True:
+        findings.add(where, "the first phase cannot have auto_migrate_to_this_phase")
+    refs = phase.get("tasks")
+    if not isinstance(refs, list) or not refs:
+        findings.add(where, "a phase needs a non-empty list of task indexes", found=repr(refs))
+    else:
+        for ref in refs:
+            if not is_int(ref) or ref not in tasks:
+                findings.add(where, "the phase names a task that does not exist",
+                             expected=f"one of {sorted(tasks, key=str)}", found=repr(ref))
+    for key in ("public_data", "starting_kit"):
+        if phase.get(key) not in (None, ""):
+            check_in_bundle(root, phase[key], where, key, findings)
+    if phase.get("start") in (None, ""):
+        findings.add(where, "a phase needs a 'start' date")
+        start = None
+    else:
+        start = parse_date(phase["start"], f"{where}.start", findings)
+    end = parse_date(phase["end"], f"{where}.end", findings) if phase.get("end") not in (None, "") else None
+    return where, phase.get("name"), start, end, phase.get("end") not in (None, "")
+
+
+def _check_phase_limits(phase: dict, where: str, findings: Findings, has_queue: bool) -> None:
+    """Submission counts and the time limit: whole numbers, the limit within the shared queue's."""
+    for key in ("max_submissions_per_day", "max_submissions"):
+        check_count(phase, key, where, findings)
+    check_count(phase, "execution_time_limit", where, findings, positive=True)
+    limit = phase.get("execution_time_limit")
+    if is_int(limit) and limit > SHARED_QUEUE_TIME_LIMIT and not has_queue:
+        findings.add(where, "execution_time_limit above what the shared queue allows",
+                     expected=f"at most {SHARED_QUEUE_TIME_LIMIT} s, or a 'queue' of your own", found=f"{limit} s")
 
 
 def check_schedule(schedule: List[tuple], findings: Findings) -> None:
