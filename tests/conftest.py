@@ -1,5 +1,7 @@
 """Shared test fixtures and markers."""
 
+import os
+import re
 from pathlib import Path
 
 import pytest
@@ -15,8 +17,44 @@ PLATFORM_MODULES = ("test_metrics", "test_scoring", "test_stats", "test_fuzz", "
 
 def pytest_collection_modifyitems(items):
     for item in items:
-        if item.module.__name__.split(".")[-1].startswith(PLATFORM_MODULES):
+        module = item.module.__name__.split(".")[-1]
+        if module.startswith(PLATFORM_MODULES):
             item.add_marker(pytest.mark.platform)
+        if _uses_a_shared_fixture_of_its_module(item):
+            # test.sh runs pytest-xdist with --dist loadgroup: the tests of one group go to one worker,
+            # so a module's bundles, corpus runs or editions are built once, not once per worker.
+            item.add_marker(pytest.mark.xdist_group(module))
+
+
+def _uses_a_shared_fixture_of_its_module(item) -> bool:
+    """Whether the test uses a module- or session-scoped fixture defined in a test module."""
+    info = getattr(item, "_fixtureinfo", None)
+    for definitions in (info.name2fixturedefs.values() if info else ()):
+        definition = definitions[-1]
+        if definition.scope in ("module", "session") and definition.baseid.endswith(".py"):
+            return True
+    return False
+
+
+#: CI sets this to a file: every test (or module) that skips is appended to it, one node id a line, so
+#: that .ci/run can run in the development tree exactly what a fresh clone without ../shared skipped.
+SKIPPED_LIST = os.environ.get("JUDGEKIT_SKIPPED_LIST")
+
+
+def pytest_runtest_logreport(report):
+    if SKIPPED_LIST and report.skipped:
+        _append_skipped(report.nodeid)
+
+
+def pytest_collectreport(report):
+    if SKIPPED_LIST and report.skipped:
+        _append_skipped(report.nodeid)
+
+
+def _append_skipped(nodeid: str) -> None:
+    nodeid = re.sub(r"@test_\w+$", "", nodeid)  # the xdist_group suffix --dist loadgroup adds
+    with open(SKIPPED_LIST, "a", encoding="utf-8") as f:  # one short append per line: workers may write at once
+        f.write(nodeid + "\n")
 
 
 def shared_data(*parts) -> Path:

@@ -136,11 +136,18 @@ class Model:
 '''
 
 
+@pytest.fixture(scope="module")
+def pristine(tmp_path_factory):
+    """The small edition's bundle, built once for the module (a build runs every baseline)."""
+    root = tmp_path_factory.mktemp("sandbox")
+    edition = load_edition(make_edition(root / "edition"))
+    return build(edition, edition.folder, root / "dist").tree
+
+
 @pytest.fixture()
-def bundle(tmp_path):
-    """A fresh small bundle per test: the rigging attack may change it."""
-    edition = load_edition(make_edition(tmp_path / "edition"))
-    return build(edition, edition.folder, tmp_path / "dist").tree
+def bundle(pristine, tmp_path):
+    """A fresh copy of that bundle per test: the rigging attack may change it."""
+    return Path(shutil.copytree(pristine, tmp_path / "dist" / pristine.name, symlinks=True))
 
 
 def _submission(folder: Path, code: str) -> str:
