@@ -18,7 +18,7 @@ from functools import cached_property
 from itertools import chain, compress, repeat
 from operator import itemgetter
 from pathlib import Path
-from typing import List, NamedTuple, Optional, Sequence
+from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -70,6 +70,7 @@ class Rows(NamedTuple):
     item: Sequence[int]
     line: Sequence[int]
     text: List[str]
+    numbers: Optional[Tuple[np.ndarray, np.ndarray]] = None  # ``number_column(text)`` when already known
 
 
 def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> Prediction:
@@ -102,6 +103,7 @@ class Columns:
         self.parts = list(map(str.partition, texts, repeat("\t")))
         self.heads = list(map(str.strip, map(itemgetter(0), self.parts)))
         self.tabbed = np.fromiter(map(len, map(itemgetter(1), self.parts)), dtype=bool, count=len(texts))
+        self.scores = None  # the first fields as numbers (``number_column``), once the layout has read them
 
     @cached_property
     def position(self) -> np.ndarray:
@@ -138,8 +140,8 @@ def _layout(columns: Columns, ids: List[str]) -> str:
         return "id"  # cannot be ambiguous: the costlier positional reading is not needed
     fields = columns.fields
     lengths = np.fromiter(map(len, fields), dtype=np.int64, count=len(fields))
-    as_positional = bool(((lengths >= 1) & (lengths <= 2)).all()) and \
-        2 * int(number_column(list(map(itemgetter(0), compress(fields, lengths))))[1].sum()) >= len(fields)
+    columns.scores = number_column(list(map(itemgetter(0), compress(fields, lengths))))
+    as_positional = bool(((lengths >= 1) & (lengths <= 2)).all()) and 2 * int(columns.scores[1].sum()) >= len(fields)
     if as_ids:
         return "ambiguous" if as_positional else "id"
     return "positional" if as_positional else "id"
@@ -183,7 +185,7 @@ def _positional_rows(numbers: Sequence[int], columns: Columns, keys: ItemKeys, p
                  message="the second column (confidence) is not a number",
                  expected="a score and, optionally, a confidence such as 3.2<TAB>80")
     problems.raise_if_any()
-    return Rows(range(len(texts)), numbers, list(map(itemgetter(0), fields)))
+    return Rows(range(len(texts)), numbers, list(map(itemgetter(0), fields)), columns.scores)
 
 
 def _id_rows(numbers: Sequence[int], columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCollector,
@@ -266,7 +268,7 @@ def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector
     if track.kind == "soft_label":
         return _soft_labels(track, keys, rows, problems)
     if track.kind == "similarity":
-        values, ok = number_column(rows.text)
+        values, ok = rows.numbers or number_column(rows.text)
         rule = parse_number
     else:
         index = track.label_index()
