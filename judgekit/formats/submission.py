@@ -28,8 +28,9 @@ from ..tracks import Track
 from .annotators import RowFit, layout_warnings
 from .bulk import choice_rows, collector_paused, exact_codes, json_values, label_codes, number_column, plain_numbers
 from .textfile import read_texts, safe_display, shorten
-from .values import (SUM_TOLERANCE, ValueProblem, annotator_entries, annotator_values, describe_value,
-                     numeric_labels, parse_label, parse_number, parse_soft)
+from .values import (ValueProblem, annotator_entries, annotator_values, chosen_above_one, chosen_pairs,
+                     describe_value, label_major_rows, label_table, not_probabilities, parse_label,
+                     parse_number, parse_soft, sums_to_one)
 
 MAX_IDS_LISTED = 5
 HEADER_NAMES = ("id", "item", "item_id")
@@ -300,15 +301,14 @@ def _soft_bulk(track: Track, texts: List[str]):
     except (ValueError, OverflowError, TypeError):
         return None
     k = len(track.labels)
-    if not np.isfinite(values).all() or (values < 0).any():
+    if not_probabilities(values).any():
         return None
     if track.scale == "multilabel" and values.shape == (len(texts), k):  # P(chosen) per label
-        return (np.stack([1.0 - values, values], axis=2), []) if (values <= 1 + 1e-9).all() else None
+        return None if chosen_above_one(values).any() else (chosen_pairs(values), [])
     if values.shape != ((len(texts), k, 2) if track.scale == "multilabel" else (len(texts), k)):
         return None
-    totals = values.sum(axis=-1, keepdims=True)
-    off = np.abs(totals - 1.0)
-    return None if (off > SUM_TOLERANCE).any() else (values / totals, ["renormalised"] * int((off > 1e-6).sum()))
+    totals, wrong, renormalised = sums_to_one(values)
+    return None if wrong.any() else (values / totals, ["renormalised"] * int(renormalised.sum()))
 
 
 def _per_annotator(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector):
@@ -345,32 +345,13 @@ def _per_annotator_bulk(track: Track, texts: List[str], counts: List[int]) -> Op
         if parsed is None:
             return None
         if list(map(list.__len__, parsed)) != counts:
-            return _label_major(parsed, counts, len(track.labels)) if multilabel and \
+            return label_major_rows(parsed, counts, len(track.labels)) if multilabel and \
                 not _mentions(texts, ("true", "false")) else None
     except TypeError:
         return None
     if multilabel:
         return choice_rows(list(chain.from_iterable(parsed)), track.label_index(), len(track.labels))
-    return exact_codes(chain.from_iterable(parsed), {**numeric_labels(track), **track.label_index()}, sum(counts))
-
-
-def _label_major(parsed: list, counts: List[int], k: int) -> Optional[np.ndarray]:
-    """Multilabel rows written label-major (``values.annotator_entries``): per row K vectors of 0/1,
-    each with one entry per annotator, turned into one 0/1 row per annotator. Raises TypeError when
-    a vector is not a list."""
-    lengths = np.repeat(np.asarray(counts, dtype=np.int64), k)
-    vectors = list(chain.from_iterable(parsed))
-    if list(map(list.__len__, parsed)) != [k] * len(parsed) or list(map(list.__len__, vectors)) != lengths.tolist():
-        return None
-    chosen = exact_codes(chain.from_iterable(vectors), {0: 0, 1: 1}, int(lengths.sum()))
-    if chosen is None:
-        return None
-    vector = np.repeat(np.arange(len(vectors)), lengths)
-    first_row = np.concatenate(([0], np.cumsum(counts)))[vector // k]
-    position = np.arange(len(vector)) - np.concatenate(([0], np.cumsum(lengths)))[vector]
-    out = np.zeros((sum(counts), k))
-    out[first_row + position, vector % k] = chosen
-    return out
+    return exact_codes(chain.from_iterable(parsed), label_table(track), sum(counts))
 
 
 def _mentions(texts: List[str], needles: Sequence[str]) -> bool:

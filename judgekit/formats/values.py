@@ -6,12 +6,13 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Dict, List, Sequence
+from itertools import chain
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ..tracks import Track
-from .bulk import NUMBER, choice_row
+from .bulk import NUMBER, choice_row, exact_codes
 from .textfile import shorten
 
 #: Soft-label rows may sum to 1 within this tolerance; they are then renormalised (with a warning
@@ -120,9 +121,9 @@ def parse_label(text: str, track: Track, index: Dict[str, int]) -> int:
     return index[label]
 
 
-def numeric_labels(track: Track) -> Dict[float, int]:
-    """Finite label value -> index, for labels written as numbers (an ordinal prediction may give 3
-    for "3"); a number that overflowed to infinity never finds a label here."""
+def label_table(track: Track) -> Dict[object, int]:
+    """Label -> index, and finite label value -> index for labels written as numbers (an ordinal
+    prediction may give 3 for "3"); a number that overflowed to infinity never finds a label here."""
     out = {}
     for i, label in enumerate(track.labels):
         try:
@@ -131,20 +132,22 @@ def numeric_labels(track: Track) -> Dict[float, int]:
             continue
         if math.isfinite(value):
             out[value] = i
-    return out
+    return {**out, **track.label_index()}
 
 
-def _label_of(value, track: Track, index: Dict[str, int], numeric: Dict[float, int]) -> int:
+def _label_of(value, track: Track, table: Dict[object, int]) -> int:
+    """The index of a perspectivist label: an exact ``label_table`` key, or text (stripped) or a
+    number naming a label."""
     if isinstance(value, str):
         key = value.strip()
-        if key in index:
-            return index[key]
+        if key in table:
+            return table[key]
         try:
-            return numeric[parse_number(key)]
+            return table[parse_number(key)]
         except (ValueProblem, KeyError):
             pass
-    elif _finite(value) and float(value) in numeric:
-        return numeric[float(value)]
+    elif _finite(value) and float(value) in table:
+        return table[float(value)]
     raise outside_label_set(value, track, _show_json(value))
 
 
@@ -157,18 +160,36 @@ def _probabilities(values, length: int, what: str) -> np.ndarray:
         raise ValueProblem(f"{what} holds a value that is not a finite number",
                            expected="finite numbers", found=_show_json(bad))
     arr = np.array(values, dtype=float)
-    if (arr < 0).any():
+    if not_probabilities(arr):  # the numbers are finite here: a value is negative
         raise ValueProblem(f"{what} has a negative probability", expected="probabilities >= 0",
                            found=f"{arr.min():g}")
     return arr
 
 
+def not_probabilities(values: np.ndarray) -> np.ndarray:
+    """Per row (the last axis): whether a value is not finite or is negative."""
+    return ~(np.isfinite(values) & (values >= 0)).all(axis=-1)
+
+
+def chosen_above_one(values: np.ndarray) -> np.ndarray:
+    """Per row of P(chosen) values (the last axis): whether one is above 1 (rounding aside)."""
+    return (values > 1 + 1e-9).any(axis=-1)
+
+
+def sums_to_one(values: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(the sums of the rows over the last axis (kept as an axis, to divide by), rows whose sum is
+    not within SUM_TOLERANCE of 1, rows to renormalise: sum off by more than 1e-6)."""
+    totals = values.sum(axis=-1, keepdims=True)
+    off = np.abs(totals[..., 0] - 1.0)
+    return totals, off > SUM_TOLERANCE, off > 1e-6
+
+
 def normalise(arr: np.ndarray, what: str, warnings: List[str]) -> np.ndarray:
-    total = float(arr.sum())
-    if abs(total - 1.0) > SUM_TOLERANCE:
+    total, wrong, renormalised = sums_to_one(arr)
+    if wrong:
         raise ValueProblem(f"{what} does not sum to 1", expected=f"a sum within {SUM_TOLERANCE} of 1",
-                           found=f"sum {total:.6g}", hint="divide each value by the row's sum")
-    if abs(total - 1.0) > 1e-6:
+                           found=f"sum {float(total[0]):.6g}", hint="divide each value by the row's sum")
+    if renormalised:
         warnings.append("renormalised")
     return arr / total
 
@@ -190,10 +211,10 @@ def parse_soft(text: str, track: Track, warnings: List[str]) -> np.ndarray:
     if track.scale == "multilabel":
         if isinstance(value, list) and len(value) == k and all(_finite(v) for v in value):
             chosen = _probabilities(value, k, "soft label")
-            if (chosen > 1 + 1e-9).any():
+            if chosen_above_one(chosen):
                 raise ValueProblem("a P(chosen) value is above 1", expected="values in [0, 1]",
                                    found=f"{chosen.max():g}")
-            return np.column_stack([1.0 - chosen, chosen])
+            return chosen_pairs(chosen)
         if not isinstance(value, list) or len(value) != k:
             raise ValueProblem("wrong soft label length",
                                expected=f"a list of {k} [P(not chosen), P(chosen)] pairs ({', '.join(track.labels)})",
@@ -211,6 +232,11 @@ def parse_soft(text: str, track: Track, warnings: List[str]) -> np.ndarray:
         warnings.append("extra leading bin")
         value = value[1:]
     return normalise(_probabilities(value, k, "soft label"), "soft label", warnings)
+
+
+def chosen_pairs(chosen: np.ndarray) -> np.ndarray:
+    """P(chosen) values ``(..., K)`` as [P(not chosen), P(chosen)] pairs ``(..., K, 2)``."""
+    return np.stack([1.0 - chosen, chosen], axis=-1)
 
 
 def annotator_entries(text: str, track: Track, annotators: Sequence[str]) -> list:
@@ -248,8 +274,8 @@ def annotator_values(entries: list, track: Track) -> np.ndarray:
     if track.scale == "multilabel":
         rows = [e if isinstance(e, np.ndarray) else _multilabel_choice(e, track, index) for e in entries]
         return np.array(rows, dtype=float).reshape(-1, len(track.labels))
-    numeric = numeric_labels(track)
-    return np.array([_label_of(v, track, index, numeric) for v in entries], dtype=np.int64)
+    table = label_table(track)
+    return np.array([_label_of(v, track, table) for v in entries], dtype=np.int64)
 
 
 def _is_number(x) -> bool:
@@ -262,8 +288,31 @@ def _is_label_major(value: list, k: int) -> bool:
         any(v for v in value) or len(value) == k)
 
 
+def label_major_rows(parsed: list, counts: List[int], k: int) -> Optional[np.ndarray]:
+    """The label-major rule (``annotator_entries``) over a column of rows: each row K vectors of 0/1,
+    each with one entry per annotator (``counts`` per row), as one 0/1 row per annotator; None when
+    a row breaks the rule. Raises TypeError when a row or a vector is not a list."""
+    lengths = np.repeat(np.asarray(counts, dtype=np.int64), k)
+    vectors = list(chain.from_iterable(parsed))
+    if list(map(list.__len__, parsed)) != [k] * len(parsed) or list(map(list.__len__, vectors)) != lengths.tolist():
+        return None
+    chosen = exact_codes(chain.from_iterable(vectors), {0: 0, 1: 1}, int(lengths.sum()))
+    if chosen is None:
+        return None
+    vector = np.repeat(np.arange(len(vectors)), lengths)
+    first_row = np.concatenate(([0], np.cumsum(counts)))[vector // k]
+    position = np.arange(len(vector)) - np.concatenate(([0], np.cumsum(lengths)))[vector]
+    out = np.zeros((sum(counts), k))
+    out[first_row + position, vector % k] = chosen
+    return out
+
+
 def _label_major(value: list, track: Track) -> np.ndarray:
+    """One row by ``label_major_rows``; when it breaks the rule, which part and how."""
     k = len(track.labels)
+    rows = label_major_rows([value], [len(value[0])], k)
+    if rows is not None:
+        return rows
     lengths = sorted({len(v) for v in value})
     layout = f"{k} vectors of 0/1 ({', '.join(track.labels)}), each with one entry per annotator of the item"
     if len(value) != k:
@@ -274,11 +323,9 @@ def _label_major(value: list, track: Track) -> np.ndarray:
     if len(lengths) > 1:
         raise ValueProblem("the label vectors have different lengths", expected=layout + ", all equally long",
                            found=f"vectors of {', '.join(str(len(v)) for v in value)} entries")
-    bad = [x for v in value for x in v if x not in (0, 1)]
-    if bad:
-        raise ValueProblem("a label vector holds a value other than 0 or 1", expected=layout,
-                           found=_show_json(bad[0]), hint="1 = the annotator chose the label, 0 = not")
-    return np.array(value, dtype=float).reshape(k, lengths[0]).T.copy()
+    bad = next(x for v in value for x in v if x not in (0, 1))
+    raise ValueProblem("a label vector holds a value other than 0 or 1", expected=layout,
+                       found=_show_json(bad), hint="1 = the annotator chose the label, 0 = not")
 
 
 def _multilabel_choice(value, track: Track, index: Dict[str, int]) -> np.ndarray:
