@@ -98,13 +98,6 @@ def exact_codes(values: Iterable, table: dict, count: int) -> Optional[np.ndarra
         return None
 
 
-def choice_row(columns: Iterable[int], n_labels: int) -> np.ndarray:
-    """One 0/1 row over ``n_labels`` labels with a 1 in each of ``columns`` (one annotator's choices)."""
-    row = np.zeros(n_labels)
-    row[list(columns)] = 1.0
-    return row
-
-
 def choice_rows(values: list, index: dict, n_labels: int) -> Optional[np.ndarray]:
     """0/1 rows ``(len(values), n_labels)``: row r marks the labels listed in ``values[r]``.
 

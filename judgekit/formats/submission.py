@@ -28,7 +28,7 @@ from ..tracks import Track
 from .annotators import RowFit, layout_warnings
 from .bulk import choice_rows, collector_paused, exact_codes, json_values, label_codes, number_column, plain_numbers
 from .textfile import read_texts, safe_display, shorten
-from .values import (ValueProblem, annotator_entries, annotator_values, chosen_above_one, chosen_pairs,
+from .values import (ValueProblem, annotator_entries, annotator_values, chosen_pairs,
                      describe_value, label_major_rows, label_table, not_probabilities, parse_label,
                      parse_number, parse_soft, sums_to_one)
 
@@ -253,10 +253,10 @@ def _explain(rule, text: str, problems: ProblemCollector, message: str = None, e
 
 
 def _each(rows: Rows, flagged, rule, keys: ItemKeys, problems: ProblemCollector) -> dict:
-    """``{row: rule(text)}`` for the ``flagged`` rows the rule accepts; the others' problems added."""
+    """``{j: rule(j)}`` for the ``flagged`` rows ``j`` the rule accepts; the others' problems added."""
     out = {}
     for j in flagged:
-        value = _explain(rule, rows.text[j], problems, line=rows.line[j], item=keys.ids[rows.item[j]])
+        value = _explain(rule, j, problems, line=rows.line[j], item=keys.ids[rows.item[j]])
         if value is not None:
             out[j] = value
     return out
@@ -270,12 +270,12 @@ def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector
         return _soft_labels(track, keys, rows, problems)
     if track.kind == "similarity":
         values, ok = rows.numbers or number_column(rows.text)
-        rule = parse_number
+        rule = lambda j: parse_number(rows.text[j])  # noqa: E731
     else:
         index = track.label_index()
         values = np.fromiter(map(index.get, map(str.strip, rows.text), repeat(-1)), dtype=np.int64, count=len(rows.text))
         ok = values >= 0
-        rule = lambda text: parse_label(text, track, index)  # noqa: E731
+        rule = lambda j: parse_label(rows.text[j], track, index)  # noqa: E731
     for j, value in _each(rows, np.flatnonzero(~ok), rule, keys, problems).items():
         values[j] = value
     return values, []
@@ -287,8 +287,8 @@ def _soft_labels(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemColl
     if bulk is not None:
         return bulk
     notes: List[str] = []
-    parsed = _each(rows, range(len(rows.text)), lambda text: parse_soft(text, track, notes), keys, problems)
-    return (np.array([parsed[j] for j in range(len(rows.text))]) if len(parsed) == len(rows.text) else None), notes
+    parsed = _each(rows, range(len(rows.text)), lambda j: parse_soft(rows.text[j], track, notes), keys, problems)
+    return (np.array(list(parsed.values())) if len(parsed) == len(rows.text) else None), notes
 
 
 def _soft_bulk(track: Track, texts: List[str]):
@@ -301,10 +301,11 @@ def _soft_bulk(track: Track, texts: List[str]):
     except (ValueError, OverflowError, TypeError):
         return None
     k = len(track.labels)
-    if not_probabilities(values).any():
+    chosen = track.scale == "multilabel" and values.shape == (len(texts), k)  # P(chosen) per label
+    if not_probabilities(values, chosen).any():
         return None
-    if track.scale == "multilabel" and values.shape == (len(texts), k):  # P(chosen) per label
-        return None if chosen_above_one(values).any() else (chosen_pairs(values), [])
+    if chosen:
+        return chosen_pairs(values), []
     if values.shape != ((len(texts), k, 2) if track.scale == "multilabel" else (len(texts), k)):
         return None
     totals, wrong, renormalised = sums_to_one(values)
@@ -319,19 +320,15 @@ def _per_annotator(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCo
     bulk = _per_annotator_bulk(track, rows.text, counts)
     if bulk is not None:
         return bulk, []
-    entries = {}
-    for j, text in enumerate(rows.text):
-        row = _explain(lambda t: annotator_entries(t, track, keys.annotators[rows.item[j]]), text, problems,
-                       line=rows.line[j], item=keys.ids[rows.item[j]])
-        if row is not None:
-            entries[j] = row
+    entries = _each(rows, range(len(rows.text)), lambda j: annotator_entries(
+        rows.text[j], track, keys.annotators[rows.item[j]]), keys, problems)
     fit = RowFit.for_file(keys.annotators, keys.listed, {rows.item[j]: len(row) for j, row in entries.items()})
     notes: List[str] = []
-    out = [_explain(lambda row: annotator_values(fit.fit(rows.item[j], row, notes), track), entries[j], problems,
-                    line=rows.line[j], item=keys.ids[rows.item[j]]) for j in sorted(entries)]
+    out = _each(rows, sorted(entries), lambda j: annotator_values(fit.fit(rows.item[j], entries[j], notes), track),
+                keys, problems)
     if problems or len(entries) != len(rows.text):
         return None, notes
-    return (np.concatenate(out) if out else np.zeros(0)), notes
+    return (np.concatenate(list(out.values())) if out else np.zeros(0)), notes
 
 
 def _per_annotator_bulk(track: Track, texts: List[str], counts: List[int]) -> Optional[np.ndarray]:

@@ -12,7 +12,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..tracks import Track
-from .bulk import NUMBER, choice_row, exact_codes
+from .bulk import NUMBER, choice_rows, exact_codes
 from .textfile import shorten
 
 #: Soft-label rows may sum to 1 within this tolerance; they are then renormalised (with a warning
@@ -98,8 +98,9 @@ def parse_json(text: str):
                            expected="a JSON list such as [0.2, 0.8]", found=_show(text))
 
 
-def _finite(x) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+def _is_number(x) -> bool:
+    """A JSON number (``parse_json`` refuses those that are not finite), not a boolean."""
+    return isinstance(x, (int, float)) and not isinstance(x, bool)
 
 
 def _loose_label(text: str) -> str:
@@ -146,7 +147,7 @@ def _label_of(value, track: Track, table: Dict[object, int]) -> int:
             return table[parse_number(key)]
         except (ValueProblem, KeyError):
             pass
-    elif _finite(value) and float(value) in table:
+    elif _is_number(value) and float(value) in table:
         return table[float(value)]
     raise outside_label_set(value, track, _show_json(value))
 
@@ -155,8 +156,8 @@ def _probabilities(values, length: int, what: str) -> np.ndarray:
     if not isinstance(values, list) or len(values) != length:
         found = f"{len(values)} values" if isinstance(values, list) else _show_json(values)
         raise ValueProblem(f"wrong {what} length", expected=f"a list of {length} probabilities", found=found)
-    if not all(_finite(v) for v in values):
-        bad = next(v for v in values if not _finite(v))
+    if not all(_is_number(v) for v in values):
+        bad = next(v for v in values if not _is_number(v))
         raise ValueProblem(f"{what} holds a value that is not a finite number",
                            expected="finite numbers", found=_show_json(bad))
     arr = np.array(values, dtype=float)
@@ -166,14 +167,11 @@ def _probabilities(values, length: int, what: str) -> np.ndarray:
     return arr
 
 
-def not_probabilities(values: np.ndarray) -> np.ndarray:
-    """Per row (the last axis): whether a value is not finite or is negative."""
-    return ~(np.isfinite(values) & (values >= 0)).all(axis=-1)
-
-
-def chosen_above_one(values: np.ndarray) -> np.ndarray:
-    """Per row of P(chosen) values (the last axis): whether one is above 1 (rounding aside)."""
-    return (values > 1 + 1e-9).any(axis=-1)
+def not_probabilities(values: np.ndarray, chosen: bool = False) -> np.ndarray:
+    """Per row (the last axis): whether a value is not finite, is negative or, for P(chosen) values
+    (``chosen``), is above 1 (rounding aside)."""
+    ok = np.isfinite(values) & (values >= 0)
+    return ~(ok & (values <= 1 + 1e-9) if chosen else ok).all(axis=-1)
 
 
 def sums_to_one(values: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -209,9 +207,9 @@ def parse_soft(text: str, track: Track, warnings: List[str]) -> np.ndarray:
                                found=_show(", ".join(map(str, unknown))))
         value = [value.get(label, 0.0) for label in track.labels]
     if track.scale == "multilabel":
-        if isinstance(value, list) and len(value) == k and all(_finite(v) for v in value):
+        if isinstance(value, list) and len(value) == k and all(_is_number(v) for v in value):
             chosen = _probabilities(value, k, "soft label")
-            if chosen_above_one(chosen):
+            if not_probabilities(chosen, chosen=True):  # the values are probabilities here: one is above 1
                 raise ValueProblem("a P(chosen) value is above 1", expected="values in [0, 1]",
                                    found=f"{chosen.max():g}")
             return chosen_pairs(chosen)
@@ -221,7 +219,7 @@ def parse_soft(text: str, track: Track, warnings: List[str]) -> np.ndarray:
                                found=_show_json(value))
         return np.array([normalise(_probabilities(pair, 2, f"pair for '{label}'"), f"pair for '{label}'",
                                    warnings) for pair, label in zip(value, track.labels)])
-    if track.scale == "ordinal" and isinstance(value, list) and len(value) == k + 1 and _finite(value[0]):
+    if track.scale == "ordinal" and isinstance(value, list) and len(value) == k + 1 and _is_number(value[0]):
         if value[0] != 0:
             raise ValueProblem("wrong soft label length", expected=f"a list of {k} probabilities",
                                found=f"{k + 1} values, the first {value[0]:g}",
@@ -276,10 +274,6 @@ def annotator_values(entries: list, track: Track) -> np.ndarray:
         return np.array(rows, dtype=float).reshape(-1, len(track.labels))
     table = label_table(track)
     return np.array([_label_of(v, track, table) for v in entries], dtype=np.int64)
-
-
-def _is_number(x) -> bool:
-    return isinstance(x, (int, float)) and not isinstance(x, bool)
 
 
 def _is_label_major(value: list, k: int) -> bool:
@@ -338,10 +332,11 @@ def _multilabel_choice(value, track: Track, index: Dict[str, int]) -> np.ndarray
                            expected=f'e.g. ["entailment", "neutral"], or the whole row label-major: '
                                     f'{len(track.labels)} vectors of 0/1 entries, one per label',
                            found=_show_json(value))
-    for part in parts:
-        if part not in index:
-            raise outside_label_set(part, track, _show(part))
-    return choice_row([index[part] for part in parts], len(track.labels))
+    row = choice_rows([parts], index, len(track.labels))
+    if row is None:
+        part = next(part for part in parts if part not in index)
+        raise outside_label_set(part, track, _show(part))
+    return row[0]
 
 
 def describe_value(track: Track) -> str:
