@@ -1,8 +1,12 @@
 """Timing and peak memory: the scoring program as a subprocess, in-process work with a reset peak.
 
-Peak memory is the resident set's high-water mark: a child's ``ru_maxrss`` from ``os.wait4`` (that
-child alone), or for in-process work ``VmHWM`` after resetting it through ``/proc/self/clear_refs``
-(Linux); where the reset is not possible, the process's whole-life ``ru_maxrss`` (an upper bound).
+Peak memory is the resident set's high-water mark (``VmHWM``). For the scoring program it is read by
+the child itself as it exits (``PEAK_WRAPPER``), because a child's ``ru_maxrss`` from ``os.wait4``
+also counts the memory of the process it was forked from, before ``exec`` (Linux keeps the old
+image's high-water mark), and the benchmark's worker holds the generated files' data; ``ru_maxrss``
+remains the fallback where ``/proc`` is missing. For in-process work, ``VmHWM`` after resetting it
+through ``/proc/self/clear_refs``; where the reset is not possible, the process's whole-life
+``ru_maxrss`` (an upper bound).
 """
 
 from __future__ import annotations
@@ -19,6 +23,24 @@ from typing import Callable, Tuple
 
 REPO = Path(__file__).resolve().parents[1]
 SCORER = REPO / "scoring_program" / "score.py"
+#: Runs a script as ``python3 SCRIPT ARGS`` would (``sys.argv``, ``sys.path[0]``, ``__main__``) and,
+#: as the interpreter exits, writes its own VmHWM (kB) to the file named by ``argv[1]``.
+PEAK_WRAPPER = """
+import atexit, runpy, sys
+out, script = sys.argv[1], sys.argv[2]
+def _write_peak():
+    try:
+        with open("/proc/self/status") as f:
+            peak = next(line.split()[1] for line in f if line.startswith("VmHWM:"))
+    except (OSError, StopIteration):
+        return
+    with open(out, "w") as f:
+        f.write(peak)
+atexit.register(_write_peak)
+sys.argv = sys.argv[2:]
+sys.path[0] = script.rsplit("/", 1)[0]
+runpy.run_path(script, run_name="__main__")
+"""
 
 
 @dataclass(frozen=True)
@@ -34,15 +56,18 @@ class Run:
 def run_scorer(input_dir: Path, output_dir: Path) -> Run:
     """``python3 scoring_program/score.py INPUT OUTPUT`` as the platform runs it, with the real interpreter."""
     err_path = output_dir.parent / f".{output_dir.name}.stderr"
+    peak_path = output_dir.parent / f".{output_dir.name}.peak"
+    peak_path.unlink(missing_ok=True)
     with open(os.devnull, "wb") as out, open(err_path, "wb") as err:
         started = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, str(SCORER), str(input_dir), str(output_dir)],
-                                stdout=out, stderr=err, cwd=str(REPO))
+        proc = subprocess.Popen([sys.executable, "-c", PEAK_WRAPPER, str(peak_path), str(SCORER), str(input_dir),
+                                 str(output_dir)], stdout=out, stderr=err, cwd=str(REPO))
         _, status, usage = os.wait4(proc.pid, 0)
         seconds = time.perf_counter() - started
     proc.returncode = os.waitstatus_to_exitcode(status)
     stderr = err_path.read_text(encoding="utf-8", errors="replace")[-2000:]
-    return Run(seconds, usage.ru_maxrss / 1024.0, proc.returncode, stderr)
+    peak_kb = int(peak_path.read_text()) if peak_path.is_file() else usage.ru_maxrss
+    return Run(seconds, peak_kb / 1024.0, proc.returncode, stderr)
 
 
 def best_of(repeat: int, action: Callable[[], object]) -> Tuple[float, object]:
