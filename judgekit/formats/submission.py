@@ -96,14 +96,15 @@ def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> P
 
 
 class Columns:
-    """A file's lines split once: at the first tab (``parts``: head, tab, rest; ``heads`` stripped),
+    """A file's lines split at the first tab (``heads``, stripped; ``rests``; ``tabbed``),
     each head's item index (``position``, -1 for none) and, for positional files, the fields."""
 
     def __init__(self, texts: List[str], ids: List[str]):
         self.texts, self.ids = texts, ids
-        self.parts = list(map(str.partition, texts, repeat("\t")))
-        self.heads = list(map(str.strip, map(itemgetter(0), self.parts)))
-        self.tabbed = np.fromiter(map(len, map(itemgetter(1), self.parts)), dtype=bool, count=len(texts))
+        # two passes rather than a list of (head, tab, rest) tuples: a million tuples cost ~60 MB
+        self.heads = list(map(str.strip, map(itemgetter(0), map(str.partition, texts, repeat("\t")))))
+        self.rests = list(map(itemgetter(2), map(str.partition, texts, repeat("\t"))))
+        self.tabbed = np.fromiter(map(str.__contains__, texts, repeat("\t")), dtype=bool, count=len(texts))
         self.scores = None  # the first fields as numbers (``number_column``), once the layout has read them
 
     @cached_property
@@ -193,33 +194,34 @@ def _id_rows(numbers: Sequence[int], columns: Columns, track: Track, keys: ItemK
              warnings: List[str]) -> Rows:
     """The value column of an ``ID<TAB>VALUE`` file, in item order; each line without a tab, with a
     duplicate or unknown id is flagged and explained, and the items without a line are listed."""
-    parts, heads, tabbed, position = columns.parts, columns.heads, columns.tabbed, columns.position
+    texts, rests, heads, tabbed, position = columns.texts, columns.rests, columns.heads, columns.tabbed, columns.position
     if heads[0].lower() in HEADER_NAMES and heads[0].lower() not in keys.ids:
-        parts, heads, tabbed, position, numbers = parts[1:], heads[1:], tabbed[1:], position[1:], numbers[1:]
+        texts, rests, heads, tabbed, position, numbers = (texts[1:], rests[1:], heads[1:], tabbed[1:], position[1:],
+                                                          numbers[1:])
         warnings.append("the first line was read as a header and skipped")
     known = np.flatnonzero(tabbed & (position >= 0))
     given, first = position[known], known  # the items given and the row of each one's first line, in item order
     if (given[1:] <= given[:-1]).any():
         given, first = np.unique(given, return_index=True)
         first = known[first]
-    if len(given) != len(parts) or len(given) != len(keys.ids):
-        _id_problems(numbers, parts, heads, tabbed, position, first, track, keys, problems)
+    if len(given) != len(texts) or len(given) != len(keys.ids):
+        _id_problems(numbers, texts, heads, tabbed, position, first, track, keys, problems)
     lines = first.tolist()
-    return Rows(given, list(map(numbers.__getitem__, lines)), list(map(itemgetter(2), map(parts.__getitem__, lines))))
+    return Rows(given, list(map(numbers.__getitem__, lines)), list(map(rests.__getitem__, lines)))
 
 
-def _id_problems(numbers, parts, heads, tabbed, position, first, track: Track, keys: ItemKeys,
+def _id_problems(numbers, texts, heads, tabbed, position, first, track: Track, keys: ItemKeys,
                  problems: ProblemCollector) -> None:
     """The messages of the rows ``_id_rows`` flagged, in line order, and of the items without a line."""
     example = describe_value(track)
-    firsts = np.zeros(len(parts), dtype=bool)
+    firsts = np.zeros(len(texts), dtype=bool)
     firsts[first] = True
     first_line = dict(zip(position[first].tolist(), map(numbers.__getitem__, first.tolist())))
     unknown = []
     for j in np.flatnonzero(~firsts).tolist():
         if not tabbed[j]:
             problems.add("line has no tab", line=numbers[j], expected=f"ID<TAB>VALUE such as {example}",
-                         found=repr(parts[j][0][:60]))
+                         found=repr(texts[j][:60]))
         elif position[j] >= 0:
             problems.add("duplicate id", line=numbers[j], item=heads[j],
                          hint=f"it was already given on line {first_line[int(position[j])]}; keep one line per item")
@@ -236,7 +238,7 @@ def _id_problems(numbers, parts, heads, tabbed, position, first, track: Track, k
         problems.add(f"{int(missing.sum())} of the track's {len(keys.ids)} items have no prediction "
                      f"(the file has {len(first)} of them): {shown}" + (f" and {more} more" if more > 0 else ""),
                      hint="predict every item listed in the track's input file")
-    if unknown and len(unknown) == len(parts):
+    if unknown and len(unknown) == len(texts):
         raise SubmissionError.single(problems.file, "none of the ids in this file belong to the track",
                                      expected=f"lines such as {example.replace('ID', repr(keys.ids[0]) if keys.ids else 'ID')}",
                                      found=f"ids such as {shorten(unknown[0])!r}")
