@@ -24,7 +24,7 @@ if __package__ in (None, ""):  # run as a script: make the repository and tests/
     sys.path.insert(0, str(ROOT / "tests"))
 
 from hostile import corpus, edition  # noqa: E402
-from judgekit.errors import ConfigError, SubmissionError  # noqa: E402
+from hostile.recording import recorded_outcome  # noqa: E402
 from judgekit.formats import archive  # noqa: E402
 from judgekit.spec import spec_from_dict  # noqa: E402
 
@@ -32,10 +32,7 @@ TRACKS = spec_from_dict(edition.spec(), "task.json").tracks
 
 
 def _outcome(action: Callable[[], object]) -> list:
-    try:
-        return ["ok", action()]
-    except (SubmissionError, ConfigError) as e:
-        return ["error", type(e).__name__, str(e)]
+    return recorded_outcome(action, lambda result: [result])
 
 
 def _files(folder: Path) -> list:

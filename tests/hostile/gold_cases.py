@@ -20,7 +20,7 @@ import numpy as np
 
 sys.path[:0] = [str(Path(__file__).resolve().parents[1]), str(Path(__file__).resolve().parents[2])]
 from hostile import edition  # noqa: E402
-from judgekit.errors import ConfigError, SubmissionError  # noqa: E402
+from hostile.recording import recorded_outcome  # noqa: E402
 from judgekit.formats.items import read_items  # noqa: E402
 from judgekit.gold import build_gold  # noqa: E402
 from judgekit.metrics import PerAnnotator  # noqa: E402
@@ -89,10 +89,7 @@ def digest(value) -> str:
 
 def outcome(action: Callable, summary: Callable = digest) -> list:
     """['ok', digest] or ['error', type, message]; any other exception is a crash and propagates."""
-    try:
-        return ["ok", summary(action())]
-    except (SubmissionError, ConfigError) as e:
-        return ["error", type(e).__name__, str(e)]
+    return recorded_outcome(action, lambda result: [summary(result)])
 
 
 def gold_summary(gold) -> str:

@@ -3,7 +3,7 @@ contents and edited valid files, so a rewrite of the reader can prove its messag
 
 ``python3 tests/hostile/record_submission.py`` rewrites ``expected_submission.json``: per case the
 track, the file's bytes (base64) and the outcome: ``ok`` with the format, the warnings and a digest
-of the values, or the error's type and full message. ``tests/test_submission_outcomes.py`` replays
+of the values, or the error's type and full message. ``tests/test_fastpaths.py`` replays
 every case and compares.
 """
 
@@ -27,10 +27,10 @@ if __name__ == "__main__":  # run as a script: the repository and tests/ on the 
     sys.path[:0] = [str(HERE.parents[1]), str(HERE.parent)]
 
 from hostile import corpus, edition, fuzz  # noqa: E402
-from judgekit.errors import ConfigError, SubmissionError  # noqa: E402
-from judgekit.formats.submission import ItemKeys, read_prediction  # noqa: E402
+from hostile.recording import recorded_outcome  # noqa: E402
 from judgekit.gold import build_gold  # noqa: E402
 from judgekit.metrics import PerAnnotator  # noqa: E402
+from judgekit.scoring import read_track_file  # noqa: E402
 from judgekit.spec import spec_from_dict  # noqa: E402
 
 SPEC = spec_from_dict(edition.spec(), "task.json")
@@ -40,8 +40,7 @@ GOLD = {t.id: build_gold(t, edition.items_of(t.id), "gold") for t in SPEC.tracks
 
 def read(path: Path, track_id: str):
     """``read_prediction`` of ``path`` as the hostile edition's track ``track_id``."""
-    gold = GOLD[track_id]
-    return read_prediction(path, f"{track_id}.tsv", gold.track, ItemKeys(gold.ids, gold.annotators, gold.listed))
+    return read_track_file(path, f"{track_id}.tsv", GOLD[track_id])
 
 
 def _digest(values) -> str:
@@ -54,11 +53,7 @@ def _digest(values) -> str:
 
 def outcome(action) -> list:
     """['ok', format, warnings, digest] or ['error', type, message]; any other exception propagates."""
-    try:
-        prediction = action()
-    except (SubmissionError, ConfigError) as e:
-        return ["error", type(e).__name__, str(e)]
-    return ["ok", prediction.format, list(prediction.warnings), _digest(prediction.values)]
+    return recorded_outcome(action, lambda p: [p.format, list(p.warnings), _digest(p.values)])
 
 
 def variants(track_id: str) -> Iterator[List[str]]:
