@@ -56,10 +56,7 @@ def same_values(a, b) -> bool:
 
 # --- submissions: one reader, messages only for flagged rows -------------------------------------
 
-def read(path, track_id):
-    gold = GOLD[track_id]
-    return submission.read_prediction(path, f"{track_id}.tsv", gold.track,
-                                      submission.ItemKeys(gold.ids, gold.annotators, gold.listed))
+read = record_submission.read  # read_prediction as the hostile edition's track, the way the recording read it
 
 
 def _refuse_per_row(*args, **kwargs):
