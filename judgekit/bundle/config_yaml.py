@@ -51,6 +51,21 @@ def expanded_size(root, limit: int) -> int:
     return done[id(root)]
 
 
+class AliasBomb(yaml.YAMLError):
+    """A YAML document whose aliases expand to more than ``MAX_EXPANDED_NODES`` values."""
+
+
+def bounded_document(loader: yaml.SafeLoader):
+    """The loader's single document, built only when it stands for at most ``MAX_EXPANDED_NODES``
+    values with aliases expanded; AliasBomb otherwise, ValueError for an alias inside its own node."""
+    node = loader.get_single_node()
+    if node is None:
+        return None
+    if expanded_size(node, MAX_EXPANDED_NODES) > MAX_EXPANDED_NODES:
+        raise AliasBomb(f"its aliases expand to more than {MAX_EXPANDED_NODES:,} values (an alias bomb?)")
+    return loader.construct_document(node)
+
+
 def load_config_yaml(path: Path, display: str):
     """The value of a YAML config file, or ConfigError naming the file and what is wrong with it."""
     try:
@@ -65,16 +80,13 @@ def load_config_yaml(path: Path, display: str):
         raise ConfigError.single(display, "the edition config is not UTF-8 text", found=str(e))
     loader = yaml.SafeLoader(text)
     try:
-        node = loader.get_single_node()
-        if node is None:
-            return None
-        if expanded_size(node, MAX_EXPANDED_NODES) > MAX_EXPANDED_NODES:
-            raise ConfigError.single(display, "the edition config's YAML aliases expand to too many values "
-                                     "(an alias bomb?)", expected=f"at most {MAX_EXPANDED_NODES:,} values "
-                                     "once every *alias is replaced by its &anchor",
-                                     found=f"more, from {len(text):,} characters",
-                                     hint="write the repeated parts out, or use fewer nested aliases")
-        return loader.construct_document(node)
+        return bounded_document(loader)
+    except AliasBomb:
+        raise ConfigError.single(display, "the edition config's YAML aliases expand to too many values "
+                                 "(an alias bomb?)", expected=f"at most {MAX_EXPANDED_NODES:,} values "
+                                 "once every *alias is replaced by its &anchor",
+                                 found=f"more, from {len(text):,} characters",
+                                 hint="write the repeated parts out, or use fewer nested aliases")
     except ValueError as e:
         raise ConfigError.single(display, f"not a usable YAML config ({e})")
     except RecursionError:

@@ -1,7 +1,7 @@
 """Reading competition.yaml as Codabench does (a safe load), refusing duplicated keys it would hide.
 
 A bundle comes from anybody: its YAML is composed into nodes first and only built when its aliases
-expand to a bounded value (``config_yaml.expanded_size``), so an alias bomb is a finding, not a hang.
+expand to a bounded value (``config_yaml.bounded_document``), so an alias bomb is a finding, not a hang.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Optional
 
 import yaml
 
-from ..config_yaml import MAX_EXPANDED_NODES, expanded_size
+from ..config_yaml import bounded_document
 from .findings import Findings
 
 
@@ -33,16 +33,11 @@ _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping
 
 
 def bounded_yaml(loader: yaml.SafeLoader):
-    """The loader's single document, built only when its aliases expand to at most
-    ``MAX_EXPANDED_NODES`` values; yaml.YAMLError (a bomb or a self-containing alias) otherwise."""
+    """``config_yaml.bounded_document`` with every refusal as a yaml.YAMLError (a bomb, an alias inside
+    its own node, nesting too deep), which the checks report as invalid YAML."""
     try:
-        node = loader.get_single_node()
-        if node is None:
-            return None
-        if expanded_size(node, MAX_EXPANDED_NODES) > MAX_EXPANDED_NODES:
-            raise yaml.YAMLError(f"its aliases expand to more than {MAX_EXPANDED_NODES:,} values (an alias bomb?)")
-        return loader.construct_document(node)
-    except ValueError as e:  # an alias inside the node it names
+        return bounded_document(loader)
+    except ValueError as e:
         raise yaml.YAMLError(str(e))
     except RecursionError:
         raise yaml.YAMLError("nested too deeply")
