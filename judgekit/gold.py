@@ -14,10 +14,10 @@ from typing import Dict, List, Optional
 
 import numpy as np
 
-from .formats.bulk import label_codes  # noqa: F401 (re-exported)
+from .formats.bulk import label_codes
 from .formats.items import GROUP_FIELDS, Located, lengths, lists_of, types_are
 from .formats.textfile import shorten
-from .formats.values import split_multilabel  # noqa: F401 (re-exported)
+from .formats.values import split_multilabel
 from .metrics import PerAnnotator
 from .tracks import Track
 

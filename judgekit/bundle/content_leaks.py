@@ -31,7 +31,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..gold import GoldTrack, split_multilabel
+from ..formats.values import split_multilabel
+from ..gold import GoldTrack
 
 TOKEN = re.compile(r"[^\s,;:|\"'{}\[\]()=<>]+")
 NUMBER = re.compile(r"^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$")
