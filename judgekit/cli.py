@@ -66,9 +66,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     require_runtime(f"judgekit {command}")
     import importlib
     module = importlib.import_module(COMMANDS[command][0])
-    if command in ("build", "check"):
-        return module.main(rest, prog=f"judgekit {command}")
-    return module.main(rest)
+    return module.main(rest, prog=f"judgekit {command}")
 
 
 if __name__ == "__main__":

@@ -5,13 +5,14 @@ PyYAML is missing (never a traceback)."""
 from __future__ import annotations
 
 import os
+import importlib
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from judgekit import __version__
+from judgekit import __version__, cli
 
 REPO = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": str(REPO)}
@@ -45,6 +46,49 @@ def test_each_subcommand_has_its_own_help(tmp_path):
     for command in ("build", "check", "run", "score", "rank"):
         done = judgekit(command, "--help", cwd=tmp_path)
         assert done.returncode == 0 and "usage:" in done.stdout, (command, done.stderr)
+
+
+SUBCOMMANDS = [name for name, (module, _) in cli.COMMANDS.items() if module is not None]
+SCRIPTS = {"build": "build_bundle.py", "check": "judgekit check", "run": "run_local.py", "score": "score.py",
+           "ingest": "ingest.py", "rank": "rank_submissions.py"}
+
+
+def exit_code(call) -> int:
+    try:
+        return call()
+    except SystemExit as e:
+        return e.code
+
+
+@pytest.mark.parametrize("command", SUBCOMMANDS)
+def test_a_subcommand_names_itself_in_its_usage_and_error_lines(command, capsys):
+    """``judgekit run --help`` says ``usage: judgekit run``, not the script it runs (run_local.py)."""
+    assert exit_code(lambda: cli.main([command, "--help"])) == 0
+    assert capsys.readouterr().out.startswith(f"usage: judgekit {command} ")
+    assert exit_code(lambda: cli.main([command, "--no-such-option"])) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"usage: judgekit {command} ") and f"\njudgekit {command}: error: " in err, err
+
+
+@pytest.mark.parametrize("command", sorted(set(SUBCOMMANDS) - {"check"}))
+def test_a_script_run_directly_keeps_its_own_name(command, capsys):
+    module = importlib.import_module(cli.COMMANDS[command][0])
+    assert exit_code(lambda: module.main(["--help"])) == 0
+    assert capsys.readouterr().out.startswith(f"usage: {SCRIPTS[command]} ")
+
+
+@pytest.mark.parametrize("command, args", [
+    ("run", ["no-such-bundle", "no-such-submission", "--phase", "practice"]),
+    ("rank", ["no-such-submissions", "no-such-reference"]),
+    ("score", ["no-such-input", "{out}"]),
+    ("ingest", ["no-such-input", "{out}", "no-such-submission"]),
+    ("build", ["--edition", "no-such-edition", "--dry-run"]),
+])
+def test_a_subcommand_names_itself_when_it_refuses_its_input(command, args, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code = cli.main([command, *(arg.format(out=tmp_path / "out") for arg in args)])
+    err = capsys.readouterr().err
+    assert code in (1, 2) and err.startswith(f"judgekit {command}: "), err
 
 
 def test_the_dry_run_validates_and_writes_nothing(tmp_path):

@@ -405,8 +405,8 @@ def write_status(output_dir: Path, status: str, message: str, tracks: List[str] 
     atomic_write(output_dir / INGESTION_STATUS, text)
 
 
-def parse_arguments(argv: Optional[List[str]]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="ingest.py", description=__doc__.splitlines()[0])
+def parse_arguments(argv: Optional[List[str]], prog: str = "ingest.py") -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
     parser.add_argument("input_data", nargs="?", default="/app/input_data", help="folder with task.json and items")
     parser.add_argument("output", nargs="?", default="/app/output", help="folder for <track_id>.tsv files")
     parser.add_argument("submission", nargs="?", default=None,
@@ -430,8 +430,10 @@ def parse_arguments(argv: Optional[List[str]]) -> argparse.Namespace:
     return args
 
 
-def main(argv: Optional[List[str]] = None) -> int:
-    args = parse_arguments(argv)
+def main(argv: Optional[List[str]] = None, prog: str = "ingest.py") -> int:
+    """``prog`` names the command in usage and error lines (``judgekit ingest`` from the CLI); the
+    platform's script says "ingestion program" in the messages its logs and status file show."""
+    args = parse_arguments(argv, prog)
     output_dir = Path(args.output)
     output_dir.mkdir(parents=True, exist_ok=True)
     remove_submitted_pages(output_dir)
@@ -448,7 +450,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     submission = Path(args.submission) if args.submission is not None else None
     return run_guarded(lambda: ingest(Path(args.input_data), output_dir, submission, args.baseline, args.seed,
                                       args.time_limit, written),
-                       PROGRAM, on_error=on_error, details_dir=output_dir)
+                       PROGRAM if prog == "ingest.py" else prog, on_error=on_error, details_dir=output_dir)
 
 
 if __name__ == "__main__":

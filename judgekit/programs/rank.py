@@ -233,8 +233,8 @@ def _jobs(text: str) -> int:
     return value
 
 
-def parse_args(argv: Optional[List[str]]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="rank_submissions.py", description=__doc__.split("\n\n")[0],
+def parse_args(argv: Optional[List[str]], prog: str = "rank_submissions.py") -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter,
                                      epilog=__doc__.split("\n\n", 2)[2])
     parser.add_argument("submissions", type=Path, help="folder of final submissions (one zip per team or run)")
@@ -270,6 +270,6 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: Optional[List[str]] = None) -> int:
-    args = parse_args(argv)
-    return run_guarded(lambda: run(args), "rank_submissions")
+def main(argv: Optional[List[str]] = None, prog: str = "rank_submissions.py") -> int:
+    args = parse_args(argv, prog)
+    return run_guarded(lambda: run(args), prog)

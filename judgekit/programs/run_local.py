@@ -154,8 +154,8 @@ def run(args) -> int:
     return 0
 
 
-def main(argv: Optional[List[str]] = None) -> int:
-    parser = argparse.ArgumentParser(prog="run_local.py", description=__doc__.splitlines()[0],
+def main(argv: Optional[List[str]] = None, prog: str = "run_local.py") -> int:
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     parser.add_argument("bundle", help="bundle folder or zip (or the starting kit folder)")
     parser.add_argument("submission", help="result zip/folder, code submission, or baseline:NAME")
@@ -163,4 +163,4 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--output", help="keep scores, detailed results and predictions here")
     parser.add_argument("--time-limit", type=int, help="seconds per step (default: the phase's limit)")
     args = parser.parse_args(argv)
-    return run_guarded(lambda: run(args), "run_local.py")
+    return run_guarded(lambda: run(args), prog)

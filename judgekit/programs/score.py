@@ -173,8 +173,10 @@ def _prepare_output(output_dir: Path) -> None:
                                  found=e.strerror or e.__class__.__name__)
 
 
-def main(argv: Optional[List[str]] = None) -> int:
-    parser = argparse.ArgumentParser(prog="score.py", description=__doc__.splitlines()[0])
+def main(argv: Optional[List[str]] = None, prog: str = "score.py") -> int:
+    """``prog`` names the command in usage and error lines (``judgekit score`` from the CLI); the
+    platform's script says "scoring program" in the messages its logs show."""
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
     parser.add_argument("input", nargs="?", default="/app/input", help="folder with ref/ and res/")
     parser.add_argument("output", nargs="?", default="/app/output", help="folder for scores.json")
     args = parser.parse_args(argv)
@@ -188,4 +190,5 @@ def main(argv: Optional[List[str]] = None) -> int:
     def on_error(message: str) -> None:
         atomic_write(output_dir / DETAILED_HTML, failure_html("Submission not scored", message))
 
-    return run_guarded(body, "scoring program", on_error=on_error, details_dir=output_dir)
+    program = "scoring program" if prog == "score.py" else prog
+    return run_guarded(body, program, on_error=on_error, details_dir=output_dir)
