@@ -65,7 +65,8 @@ def refusal(folder: Path) -> str:
 
 
 def read_jsonl(path: Path) -> list:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    """Split at "\n" only: U+2028 and U+0085 in a text are text, not line ends."""
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line.strip()]
 
 
 def write_jsonl(path: Path, rows) -> None:
@@ -313,3 +314,12 @@ def test_markdown_pages_become_html():
            '<a href="https://example.org">https://example.org</a>.</p>' in page
     assert "<ul><li>one continued</li><li>two</li></ul>" in page
     assert "<tr><th>a</th><th>b</th></tr>" in page and "<tr><td>1</td><td>x | y</td></tr>" in page
+
+
+def test_a_line_separator_inside_a_page_line_is_text():
+    """A page quoting an item's text (U+2028, U+0085) keeps the table row and the paragraph whole;
+    only "\n" (with an optional "\r") ends a line."""
+    text = "| id | text |\r\n|---|---|\r\n| t1 | one\u2028two\x85three |\r\n\r\nA para\u2028graph.\n- an item\n"
+    page = markdown_to_html(text, "T")
+    assert "<tr><td>t1</td><td>one\u2028two\x85three</td></tr>" in page
+    assert "<p>A para\u2028graph.</p>" in page and "<ul><li>an item</li></ul>" in page

@@ -81,7 +81,7 @@ def gold_in_the_starting_kit(tree: Path):
 
 
 def gold_as_a_prediction_file(tree: Path):
-    lines = [line for line in (tree / "reference_data" / "evaluation" / "sim.jsonl").read_text().splitlines()]
+    lines = (tree / "reference_data" / "evaluation" / "sim.jsonl").read_text(encoding="utf-8").split("\n")[:-1]
     rows = [yaml.safe_load(line) for line in lines]
     (tree / "starting_kit" / "sim.tsv").write_text("".join(f"{r['id']}\t{r['score']}\n" for r in rows))
 

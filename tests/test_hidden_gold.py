@@ -23,10 +23,15 @@ from test_report_html import make_phase
 NLI = ["entailment", "neutral", "contradiction"]
 
 
+def lines_of(path: Path) -> list:
+    """The lines of a file the kit (or the test) wrote, split at "\n" only: U+2028 and U+0085 are text."""
+    return path.read_text(encoding="utf-8").removesuffix("\n").split("\n")
+
+
 def _flip_one_label_per_annotator(res: Path) -> int:
     """persp.tsv: for every annotator, flip one of their labels (the first item they label)."""
-    lines = (res / "persp.tsv").read_text().splitlines()
-    rows = (res.parent / "ref" / "mp.jsonl").read_text().splitlines()
+    lines = lines_of(res / "persp.tsv")
+    rows = lines_of(res.parent / "ref" / "mp.jsonl")
     gold = {json.loads(line)["id"]: json.loads(line) for line in rows}
     done, out = set(), []
     for line in lines:
@@ -43,13 +48,13 @@ def _flip_one_label_per_annotator(res: Path) -> int:
 
 def _change_one_per_group(res: Path, file: str, dataset: str, key: str, change) -> int:
     """In ``file``, change the prediction of the first item of each ``key`` group (language or genre)."""
-    gold = [json.loads(line) for line in (res.parent / "ref" / f"{dataset}.jsonl").read_text().splitlines()]
+    gold = [json.loads(line) for line in lines_of(res.parent / "ref" / f"{dataset}.jsonl")]
     first = {}
     for item in gold:
         first.setdefault(item.get(key), item["id"])
     targets = set(first.values())
     out = []
-    for line in (res / file).read_text().splitlines():
+    for line in lines_of(res / file):
         item_id, value = line.split("\t")
         out.append(f"{item_id}\t{change(value) if item_id in targets else value}")
     (res / file).write_text("\n".join(out) + "\n")
@@ -113,8 +118,8 @@ def test_messages_show_the_participant_s_values_never_the_gold(tmp_path, capsys)
     """A refused value is quoted as written; the gold of the item appears nowhere in the message."""
     make_phase(tmp_path, hide_gold=True, seed=4)
     gold = {json.loads(line)["id"]: json.loads(line)
-            for line in (tmp_path / "ref" / "sim.jsonl").read_text().splitlines()}
-    lines = (tmp_path / "res" / "sim.tsv").read_text().splitlines()
+            for line in lines_of(tmp_path / "ref" / "sim.jsonl")}
+    lines = lines_of(tmp_path / "res" / "sim.tsv")
     item_id = lines[5].split("\t")[0]
     lines[5] = f"{item_id}\tnan"
     (tmp_path / "res" / "sim.tsv").write_text("\n".join(lines) + "\n")

@@ -56,6 +56,8 @@ def _items(dataset: str, prefix: str, n: int, rng: random.Random) -> list:
     items = []
     for i in range(n):
         texts = [" ".join(rng.choice(WORDS) for _ in range(rng.randint(0, 6))) for _ in range(2)]
+        if i == 1:  # a text may hold U+2028 and U+0085 (web and social-media text does): text, not line ends
+            texts[0] += " line\u2028separator\x85next"
         item = {"id": f"{prefix}{i}", "texts": texts, "lang": "en"}
         if dataset == "sts":
             item["score"] = round(rng.uniform(0, 5), 1)
@@ -89,6 +91,15 @@ def make_phase(root: Path, tracks=ALL_TRACKS, n_test=14, n_train=30, **extra) ->
         write_items(folders["input"] / f"{dataset}.jsonl", [public_view(it) for it in test])
         write_items(folders["input"] / f"{dataset}.train.jsonl", _items(dataset, f"{dataset}-tr", n_train, rng))
     return {**folders, "spec": spec}
+
+
+def json_lines(path: Path) -> list:
+    """The rows of a JSON-lines file the kit wrote, split at "\n" only: U+2028 and U+0085 are text."""
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line.strip()]
+
+
+def tsv_lines(path: Path) -> list:
+    return path.read_text(encoding="utf-8").removesuffix("\n").split("\n")
 
 
 def status_of(output: Path) -> dict:
@@ -135,11 +146,11 @@ def test_most_frequent_lines_follow_the_training_split(tmp_path):
     phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
     out = tmp_path / "out"
     assert main(["--baseline", "most-frequent", str(phase["input"]), str(out)]) == 0
-    train = [json.loads(line) for line in (phase["input"] / "nli.train.jsonl").read_text().splitlines()]
+    train = json_lines(phase["input"] / "nli.train.jsonl")
     counts = {label: sum(it["label"] == label for it in train) for label in NLI}
     majority = max(NLI, key=lambda label: (counts[label], -NLI.index(label)))
-    lines = (out / "nli.tsv").read_text(encoding="utf-8").splitlines()
-    test_ids = [json.loads(line)["id"] for line in (phase["input"] / "nli.jsonl").read_text().splitlines()]
+    lines = tsv_lines(out / "nli.tsv")
+    test_ids = [it["id"] for it in json_lines(phase["input"] / "nli.jsonl")]
     assert lines == [f"{i}\t{majority}" for i in test_ids]
 
 
@@ -196,9 +207,9 @@ def test_zipped_code_submission_in_a_folder_with_a_helper_module(tmp_path):
         zf.writestr("my_team/helper.py", "def length(item):\n    return float(len(item['texts'][1]))\n")
     out = tmp_path / "out"
     assert main([str(phase["input"]), str(out), str(archive)]) == 0
-    public = [json.loads(line) for line in (phase["input"] / "sts.jsonl").read_text().splitlines()]
+    public = json_lines(phase["input"] / "sts.jsonl")
     expected = [f"{it['id']}\t{float(len(it['texts'][1]))!r}" for it in public]
-    assert (out / "sts.tsv").read_text(encoding="utf-8").splitlines() == expected
+    assert tsv_lines(out / "sts.tsv") == expected
     assert score_folder(read_spec(phase["ref"]), phase["ref"], out).tracks["nli"].n_items == len(public)
 
 
@@ -336,7 +347,7 @@ def test_bad_result_submission_fails_with_line_and_item(tmp_path, capfd):
     phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
     submission = tmp_path / "sub"
     submission.mkdir()
-    ids = [json.loads(line)["id"] for line in (phase["input"] / "nli.jsonl").read_text().splitlines()]
+    ids = [it["id"] for it in json_lines(phase["input"] / "nli.jsonl")]
     lines = [f"{i}\tneutral" for i in ids]
     lines[3] = f"{ids[3]}\tNeutral"
     (submission / "nli.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")

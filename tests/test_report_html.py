@@ -26,7 +26,8 @@ N_ITEMS = 300
 
 
 def _write_jsonl(path, rows):
-    path.write_text("".join(json.dumps(r, sort_keys=True) + "\n" for r in rows), encoding="utf-8")
+    """As the kit writes items (formats.items.write_items): U+2028 and U+0085 in a text stay raw."""
+    path.write_text("".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in rows), encoding="utf-8")
 
 
 def make_phase(root: Path, hide_gold: bool, seed: int = 0, extra: dict = None, n_items: int = N_ITEMS) -> dict:
@@ -54,7 +55,8 @@ def make_phase(root: Path, hide_gold: bool, seed: int = 0, extra: dict = None, n
     spec = {"edition": "demo", "title": "Demo", "phase": "evaluation" if hide_gold else "practice",
             "hide_gold": hide_gold, "seed": DEFAULT_SEED, "tracks": tracks, **(extra or {})}
     (ref / "task.json").write_text(json.dumps(spec), encoding="utf-8")
-    sim = [{"id": f"simitem-{i:04d}", "texts": ["a", "b"], "lang": "en" if i % 2 else "es",
+    # a text may hold U+2028 and U+0085 (web and social-media text does): text, not line ends
+    sim = [{"id": f"simitem-{i:04d}", "texts": ["a\u2028b", "c\x85d"], "lang": "en" if i % 2 else "es",
             "score": round(float(rng.uniform(1.5, 5.0)), 6)} for i in range(n_items)]
     _write_jsonl(ref / "sim.jsonl", sim)
     (res / "sim.tsv").write_text("".join(f"{it['id']}\t{it['score'] + rng.normal(0, 1):.4f}\n" for it in sim))

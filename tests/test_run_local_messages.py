@@ -14,7 +14,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 def en_en_lines() -> str:
     items = [json.loads(line) for line in (REPO / "reference_data" / "practice" / "sts_en.jsonl").read_text(
-        encoding="utf-8").splitlines()]
+        encoding="utf-8").split("\n") if line]
     return "".join(f"{it['id']}\t{it['score']}\n" for it in items)
 
 

@@ -67,7 +67,7 @@ def steal(dataset):
         try:
             text = how(path)
             print("READ-OK", getattr(how, "__name__", "proc"), file=sys.stderr)
-            return {{json.loads(l)["id"]: json.loads(l) for l in text.splitlines() if l.strip()}}
+            return {{json.loads(l)["id"]: json.loads(l) for l in text.split("\n") if l.strip()}}
         except Exception as e:
             print("READ-FAILED", getattr(how, "__name__", "proc"), type(e).__name__, e, file=sys.stderr)
     return None

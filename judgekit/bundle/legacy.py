@@ -136,7 +136,7 @@ class _HtmlBlocks:
 def markdown_to_html(text: str, title: str) -> str:
     """A small, dependency-free renderer: headings, paragraphs, lists, tables and inline marks."""
     blocks = _HtmlBlocks()
-    for line in text.splitlines():
+    for line in text.split("\n"):  # not splitlines: U+2028 or U+0085 quoted from an item is text ("\r" is stripped)
         blocks.add(line)
     blocks.flush()
     return (f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>{html.escape(title)}</title></head>\n'
