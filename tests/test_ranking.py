@@ -239,6 +239,35 @@ def test_command_ranks_what_it_can_and_reports_the_rest(small_phase, capsys):
     assert (out / "ranking.tex").read_text().startswith("% judgekit official ranking")
 
 
+def test_command_reports_each_ranked_submission_s_notes_as_the_scoring_program(small_phase, capsys):
+    """Files the extraction ignored, the prediction step's notes and the tracks' notes reach the
+    organiser: on stderr, in ranking.md and in ranking.csv, per submission, worded as score.py's."""
+    ref, subs, out = small_phase
+    with zipfile.ZipFile(subs / "good.zip", "a") as archive:
+        archive.writestr("README.txt", "our system")
+        archive.writestr("ingestion_status.json", json.dumps(
+            {"status": "ok", "message": "", "tracks": ["sim", "soft"], "notes": ["model.py: notes.txt ignored"]}))
+    sim_ids = [f"s{i}" for i in range(120)]
+    _zip(subs / "constant.zip", {"sim.tsv": _tsv(sim_ids, [2.5] * 120)})
+    assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "50", "--jobs", "1"]) == 0
+    err = capsys.readouterr().err
+    ignored, step = "file 'README.txt' matches no track and was ignored", "model.py: notes.txt ignored"
+    missing = "tracks not covered by this submission: soft"
+    assert "good: scored (sim, soft)" in err and f"  note: {ignored}\n  note: {step}\n" in err
+    rows = list(csv.DictReader((out / "ranking.csv").open(encoding="utf-8")))
+    notes = {}
+    for row in rows:
+        if row["table"] == "submission_note":
+            notes.setdefault(row["system"], []).append(row["note"])
+    assert notes["good"] == [ignored, step]
+    assert notes["sim_only"] == notes["folder_run"] and len(notes["sim_only"]) == 1
+    assert notes["sim_only"][0].startswith(missing)
+    assert notes["constant"][0].startswith(missing) and notes["constant"][1].startswith("sim.tsv: ")
+    assert "weak" not in notes  # nothing to note: no row
+    markdown = (out / "ranking.md").read_text(encoding="utf-8")
+    assert "## Notes" in markdown and f"- good: {ignored.replace('_', chr(92) + '_')}" in markdown
+
+
 def test_command_with_nothing_to_rank_or_no_reference(small_phase, tmp_path, capsys):
     ref, subs, out = small_phase
     only_bad = tmp_path / "bad"

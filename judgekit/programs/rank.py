@@ -7,7 +7,9 @@ SUBMISSIONS_DIR holds one result zip per team or run (a folder of prediction fil
 the file name without ``.zip`` names the system. REFERENCE_DIR is a phase's reference folder
 (``task.json`` and the gold ``<dataset>.jsonl``), e.g. ``reference_data/evaluation`` of a bundle.
 Each zip is opened with the scoring program's safe extraction and scored by the same engine; one
-that cannot be scored is reported (name and reason) and left out, and the others go on. The gold is
+that cannot be scored is reported (name and reason) and left out, and the others go on; what the
+scoring program would note on a ranked one (files ignored, tracks not covered, metric warnings) is
+listed per submission (stderr, ranking.md, and ranking.csv rows ``submission_note``). The gold is
 read once; ``--jobs`` processes (default: one per core, at most 4) score the submissions. Progress
 goes to stderr. Written to ``--out`` (default: the current folder): ``ranking.md``, ``ranking.csv``
 and ``ranking.tex`` (see ``judgekit.stats.tables``).
@@ -43,7 +45,7 @@ from ..stats.paired import TESTS
 from ..stats.ranking import rank_overall, rank_track
 from ..stats.tables import RankingReport, render_csv, render_latex, render_markdown
 from .common import INGESTION_STATUS, MAX_STATUS_BYTES, run_guarded
-from .score import check_prediction_step
+from .score import check_prediction_step, ingestion_notes, submission_notes
 
 OUTPUT_FILES = ("ranking.md", "ranking.csv", "ranking.tex")
 
@@ -87,16 +89,19 @@ def score_submission(path: Path, spec: TaskSpec, ref_dir: Path,
     submission); KitError when it cannot be scored.
 
     A prediction output whose ``ingestion_status.json`` (or worker ``metadata``) records a failure
-    is refused, as the scoring program refuses it.
+    is refused, as the scoring program refuses it. The result's warnings begin, as the scoring
+    program's, with the extraction's (entries skipped) and the prediction step's notes.
     """
     with tempfile.TemporaryDirectory(prefix="judgekit-rank-") as tmp:
-        folder = path
+        folder, extraction = path, []
         if path.is_file():
             folder = Path(tmp)
-            safe_extract(path, folder, path.name, spec.tracks)
+            extraction = safe_extract(path, folder, path.name, spec.tracks)
             copy_status_files(path, folder)
         check_prediction_step(folder)
-        return score_folder(spec, ref_dir, folder, gold=gold)
+        result = score_folder(spec, ref_dir, folder, gold=gold)
+        result.warnings[:0] = extraction + ingestion_notes(folder)
+        return result
 
 
 def score_one(path: Path, spec: TaskSpec, ref_dir: Path,
@@ -137,6 +142,8 @@ def score_all(submissions: List[Tuple[str, Path]], spec: TaskSpec, ref_dir: Path
         if outcome == "scored":
             results[name] = _with_gold(value, spec, gold)
             log(f"{prefix}: scored ({', '.join(sorted(value.tracks))}) in {seconds:.1f} s")
+            for note in submission_notes(value):
+                log(f"  note: {note}")
         else:
             failures.append((name, value))
             log(f"{prefix}: NOT SCORED: {value}")
@@ -200,7 +207,9 @@ def build_report(spec: TaskSpec, results: Dict[str, Result], failures, test: str
     higher = get_metric(spec.primary_tracks[0].main_metric).higher_is_better
     overall = rank_overall(primary, rankings, {name: r.primary for name, r in results.items()}, higher)
     signature = Signature(resamples, seed, test=test, alpha=alpha).render()
-    return RankingReport(spec.title, spec.phase, signature, alpha, rankings, overall, primary, failures)
+    notes = {name: submission_notes(result) for name, result in results.items()}
+    return RankingReport(spec.title, spec.phase, signature, alpha, rankings, overall, primary, failures,
+                         {name: lines for name, lines in notes.items() if lines})
 
 
 def write_report(report: RankingReport, out_dir: Path) -> List[Path]:

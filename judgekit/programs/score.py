@@ -145,14 +145,18 @@ def score_submission(input_dir: Path, output_dir: Path) -> int:
         result = score_folder(spec, ref_dir, folder, ingested)
     result.warnings[:0] = archive_warnings + ingestion_notes(res_dir)
     write_outputs(output_dir, result, _detailed_page(result))
-    for warning in result.warnings:
-        print(f"note: {warning}")
-    for track_result in result.tracks.values():
-        for warning in track_result.warnings:
-            print(f"note: {safe_display(track_result.file)}: {warning}")
+    for note in submission_notes(result):
+        print(f"note: {note}")
     for key, value in result.scores().items():
         print(f"{key}: {value:.6f}")
     return 0
+
+
+def submission_notes(result) -> List[str]:
+    """Every note on a scored submission, as the scoring program prints them: the submission's own
+    (archive entries skipped, files ignored, tracks not covered), then each track's, after its file."""
+    return list(result.warnings) + [f"{safe_display(track_result.file)}: {warning}"
+                                    for track_result in result.tracks.values() for warning in track_result.warnings]
 
 
 def _detailed_page(result) -> str:

@@ -22,7 +22,8 @@ MARK = "*"
 
 @dataclass
 class RankingReport:
-    """Everything the tables show. ``failures`` are (submission, reason) pairs that were not ranked."""
+    """Everything the tables show. ``failures`` are (submission, reason) pairs that were not ranked;
+    ``notes`` the scoring program's notes on each ranked submission that has any (files ignored...)."""
 
     title: str
     phase: str
@@ -32,6 +33,7 @@ class RankingReport:
     overall: List[OverallRow]
     primary_tracks: List[str]
     failures: List[Tuple[str, str]] = field(default_factory=list)
+    notes: Dict[str, List[str]] = field(default_factory=dict)
 
 
 def shown_value(metric_name: str, value: Optional[float]) -> str:
@@ -114,6 +116,10 @@ def render_markdown(report: RankingReport) -> str:
         out.append("| " + " | ".join(cells) + " |")
     for tid in track_ids:
         out.extend(_markdown_track(report, report.rankings[tid]))
+    if report.notes:
+        out += ["", "## Notes", "", "What the scoring program noted on ranked submissions (files it ignored, "
+                "tracks not covered, metric warnings):", ""]
+        out += [f"- {_md(name)}: {_md(note)}" for name, notes in report.notes.items() for note in notes]
     if report.failures:
         out += ["", "## Not ranked", ""]
         out += [f"- {_md(name)}: {_md(reason)}" for name, reason in report.failures]
@@ -170,6 +176,10 @@ def render_csv(report: RankingReport) -> str:
                              repr(r.interval.low) if r.interval else "", repr(r.interval.high) if r.interval else "",
                              csv_text(ranking.test), "" if r.p_value is None else repr(r.p_value),
                              int(r.tied_with_best), "", "", csv_text(ranking.note or "")])
+    for name, notes in report.notes.items():
+        for note in notes:
+            writer.writerow(["submission_note", "", csv_text(name), "", "", "", "", "", "", "", "", "",
+                             csv_text(note)])
     for name, reason in report.failures:
         writer.writerow(["not_ranked", "", csv_text(name), "", "", "", "", "", "", "", "", "", csv_text(reason)])
     return buffer.getvalue()
