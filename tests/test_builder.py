@@ -8,6 +8,7 @@ keys are derived here from the edited config, not from the builder.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -22,7 +23,7 @@ import yaml
 
 from judgekit.bundle.build import build, import_data
 from judgekit.bundle.edition import load_edition
-from judgekit.bundle.legacy import build_legacy, markdown_to_html
+from judgekit.bundle.legacy import build_legacy, legacy_yaml, markdown_to_html
 from conftest import shared_checker
 from judgekit.errors import ConfigError
 
@@ -323,3 +324,20 @@ def test_a_line_separator_inside_a_page_line_is_text():
     page = markdown_to_html(text, "T")
     assert "<tr><td>t1</td><td>one\u2028two\x85three</td></tr>" in page
     assert "<p>A para\u2028graph.</p>" in page and "<ul><li>an item</li></ul>" in page
+
+
+@pytest.mark.parametrize("rule, competition, phase", [
+    ("Force_Last", {"force_submission_to_leaderboard": True}, {}),
+    ("Force_Latest_Multiple", {"force_submission_to_leaderboard": True}, {}),
+    ("Force_Best", {}, {"force_best_submission_to_leaderboard": True}),
+    ("Add", {}, {}), ("Add_And_Delete", {}, {}), ("Add_And_Delete_Multiple", {}, {})])
+def test_the_legacy_yaml_places_submissions_as_the_rule_says(rule, competition, phase):
+    """v1.5 keeps one board entry per participant: ``force_submission_to_leaderboard`` replaces it by
+    each finished submission (CodaLab's tasks.py), a phase's ``force_best_submission_to_leaderboard``
+    only by a better one (Force_Best); the Add rules write neither key (v1.5's default: by hand)."""
+    default = load_edition(DEFAULT)
+    edition = dataclasses.replace(default, leaderboard={**default.leaderboard, "submission_rule": rule})
+    doc = legacy_yaml(edition, {}, [{"phasenumber": 1}, {"phasenumber": 2}])
+    keys = ("force_submission_to_leaderboard", "force_best_submission_to_leaderboard")
+    assert {k: doc[k] for k in keys if k in doc} == competition
+    assert all({k: p[k] for k in keys if k in p} == phase for p in doc["phases"].values())

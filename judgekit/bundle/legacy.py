@@ -22,8 +22,8 @@ any other zip is scored as results. The starting kit's code submission carries o
 data page and the starting kit's README of a legacy bundle say so.
 
 What v1.5 cannot say: a phase ends when the next one starts (Codabench's v1 unpacker ends it one
-day before; the timeline page says both), there is no submission rule such as ``Force_Last`` (a
-``Force_*`` rule becomes ``force_submission_to_leaderboard``) and no solutions.
+day before; the timeline page says both), there is no submission rule such as ``Force_Last`` (see
+``placement_keys`` for the keys that stand for one) and no solutions.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ import re
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Dict, List
+from typing import Dict, List, Tuple
 
 import yaml
 
@@ -247,7 +247,24 @@ def legacy_leaderboard(edition: Edition) -> dict:
     return {"leaderboards": {edition.leaderboard["title"]: board}, "columns": columns}
 
 
+def placement_keys(rule: str) -> Tuple[dict, dict]:
+    """The v1.5 keys standing for Codabench's ``submission_rule``: (competition keys, each phase's keys).
+
+    v1.5 keeps one board entry per participant (CodaLab's ``add_submission_to_leaderboard``).
+    ``force_submission_to_leaderboard`` puts every finished submission there in place of the last
+    (Force_Last; Force_Latest_Multiple too, whose several entries v1.5 cannot show); a phase's
+    ``force_best_submission_to_leaderboard`` only one that beats it (Force_Best). With neither, as with
+    the Add rules, participants put submissions there by hand. Codabench's v1 unpacker reads neither
+    key: a legacy bundle uploaded there gets the Add rule (the v2 bundle keeps the rule)."""
+    if rule == "Force_Best":
+        return {}, {"force_best_submission_to_leaderboard": True}
+    if rule.startswith("Force_"):
+        return {"force_submission_to_leaderboard": True}, {}
+    return {}, {}
+
+
 def legacy_yaml(edition: Edition, pages: Dict[str, str], phases: List[dict]) -> dict:
+    competition_keys, phase_keys = placement_keys(edition.leaderboard["submission_rule"])
     doc = {
         "title": edition.title,
         "description": edition.description or edition.title,
@@ -255,12 +272,11 @@ def legacy_yaml(edition: Edition, pages: Dict[str, str], phases: List[dict]) -> 
         "has_registration": False,
         "competition_docker_image": edition.docker_image,
         "enable_detailed_results": True,
-        # Force_Last/Force_Latest_Multiple/Force_Best: every submission goes on the board, as on Codabench
-        "force_submission_to_leaderboard": edition.leaderboard["submission_rule"].startswith("Force_"),
+        **competition_keys,
     }
     if edition.phases[-1].end is not None:  # v1.5 and Codabench's v1 unpacker read it as the last phase's end
         doc["end_date"] = edition.phases[-1].date_text("end")
-    doc.update({"html": pages, "phases": {entry["phasenumber"]: entry for entry in phases},
+    doc.update({"html": pages, "phases": {entry["phasenumber"]: {**entry, **phase_keys} for entry in phases},
                 "leaderboard": legacy_leaderboard(edition)})
     return doc
 
