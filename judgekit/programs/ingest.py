@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Dict, List, Optional
 
 
+from ..baselines.base import item_annotators
 from ..baselines.interface import (MODEL_FILE, call_participant, load_model_class, plain_data, prediction_lines,
                                    track_settings)
 from ..errors import ConfigError, KitError, Problem, SubmissionError
@@ -282,8 +283,7 @@ def _check_child_output(spec: TaskSpec, out: Path, skipped: List[str] = ()) -> N
 def public_keys(items: List[dict]) -> ItemKeys:
     """The public items' ids and annotators, so that result files are checked by the scorer's own
     reader (``read_prediction``) without any gold."""
-    annotators = [[str(a) for a in (item.get("annotators") or [])] for item in items]
-    return ItemKeys([item["id"] for item in items], annotators, listed_annotators(items))
+    return ItemKeys([item["id"] for item in items], list(map(item_annotators, items)), listed_annotators(items))
 
 
 def check_result_files(spec: TaskSpec, input_dir: Path, folder: Path, out_dir: Path,

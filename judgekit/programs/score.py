@@ -39,13 +39,19 @@ def _read_small(path: Path) -> Optional[str]:
         return None
 
 
-def _ok_status(res_dir: Path) -> Optional[dict]:
-    text = _read_small(res_dir / INGESTION_STATUS) if (res_dir / INGESTION_STATUS).is_file() else None
+def _read_status(path: Path) -> Optional[dict]:
+    """The status file's mapping, or None when it is a link, too large, unreadable or no mapping."""
+    text = _read_small(path)
     try:
         status = json.loads(text) if text is not None else None
     except (ValueError, RecursionError):
         return None
-    return status if isinstance(status, dict) and status.get("status") == "ok" else None
+    return status if isinstance(status, dict) else None
+
+
+def _ok_status(res_dir: Path) -> Optional[dict]:
+    status = _read_status(res_dir / INGESTION_STATUS) if (res_dir / INGESTION_STATUS).is_file() else None
+    return status if status is not None and status.get("status") == "ok" else None
 
 
 def ingested_tracks(res_dir: Path) -> Optional[List[str]]:
@@ -69,12 +75,8 @@ def _status_failure(res_dir: Path) -> Optional[str]:
     path = res_dir / INGESTION_STATUS
     if not (path.is_file() or path.is_symlink()):
         return None
-    text = _read_small(path)
-    try:
-        status = json.loads(text) if text is not None else None
-    except (ValueError, RecursionError):
-        status = None
-    if not isinstance(status, dict):
+    status = _read_status(path)
+    if status is None:
         return "the ingestion status file is unreadable"
     if status.get("status") == "ok":
         return None
