@@ -61,8 +61,8 @@ def worker(case: str, workdir: Path) -> int:
     return 0
 
 
-def main(argv: Optional[List[str]] = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def main(argv: Optional[List[str]] = None, prog: Optional[str] = None) -> int:
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", nargs="+", choices=ORDER, help="run only these cases")
     parser.add_argument("--list", action="store_true", help="list the cases and exit")
     parser.add_argument("--json", type=Path, help="also write the rows to this file")

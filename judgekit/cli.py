@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from typing import List, Optional
 
@@ -44,7 +43,10 @@ def bench(argv: List[str]) -> int:
         print("judgekit bench: the benchmarks are not installed with the package; run them from a clone of the "
               "repository: python3 benchmarks/run.py", file=sys.stderr)
         return 1
-    return subprocess.call([sys.executable, str(script), *argv])
+    if str(SOURCE_CHECKOUT) not in sys.path:
+        sys.path.insert(0, str(SOURCE_CHECKOUT))
+    from benchmarks.run import main as run_benchmarks  # each case is measured in a fresh worker process
+    return run_benchmarks(argv, prog="judgekit bench")
 
 
 def main(argv: Optional[List[str]] = None) -> int:

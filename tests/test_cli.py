@@ -60,7 +60,7 @@ def exit_code(call) -> int:
         return e.code
 
 
-@pytest.mark.parametrize("command", SUBCOMMANDS)
+@pytest.mark.parametrize("command", SUBCOMMANDS + ["bench"])
 def test_a_subcommand_names_itself_in_its_usage_and_error_lines(command, capsys):
     """``judgekit run --help`` says ``usage: judgekit run``, not the script it runs (run_local.py)."""
     assert exit_code(lambda: cli.main([command, "--help"])) == 0
