@@ -9,13 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from types import NoneType
 from itertools import chain, compress, repeat
-from operator import itemgetter
 from typing import Dict, List, Optional
 
 import numpy as np
 
 from .formats.bulk import label_codes
-from .formats.items import GROUP_FIELDS, Located, lengths, lists_of, types_are
+from .formats.items import GROUP_FIELDS, Located, annotation_counts, item_columns, lengths, lists_of, types_are
 from .formats.textfile import shorten
 from .formats.values import split_multilabel
 from .metrics import PerAnnotator
@@ -52,11 +51,7 @@ def gold_fields(track: Track) -> Dict[str, object]:
 
 def build_gold(track: Track, items: List[dict], display: str) -> GoldTrack:
     """Gold arrays for ``track`` from its dataset's items (dicts); organiser data errors raise ConfigError."""
-    columns = {"id": list(map(itemgetter("id"), items))}
-    for name, default in gold_fields(track).items():
-        if any(map(dict.__contains__, items, repeat(name))):
-            columns[name] = list(map(dict.get, items, repeat(name), repeat(default)))
-    return gold_from_columns(track, columns, display)
+    return gold_from_columns(track, item_columns(items, gold_fields(track)), display)
 
 
 def gold_from_columns(track: Track, columns: Dict[str, list], display: str) -> GoldTrack:
@@ -84,9 +79,7 @@ def gold_from_columns(track: Track, columns: Dict[str, list], display: str) -> G
 def listed_annotators(items: List[dict]) -> List[Optional[List[str]]]:
     """Per item its ``annotators_listed`` (public: the release's annotators list, which may repeat
     an annotator once per label given), or None; an empty list when no item has one."""
-    if not any(map(dict.__contains__, items, repeat("annotators_listed"))):
-        return []
-    return _listed(list(map(dict.get, items, repeat("annotators_listed"))))
+    return _listed(item_columns(items, {"annotators_listed": None}).get("annotators_listed", []))
 
 
 def _listed(values: list) -> List[Optional[List[str]]]:
@@ -131,12 +124,8 @@ def _labels(track: Track, values: list, ids: List[str], problems: Located) -> np
 def _annotation_gold(track: Track, names: list, labels: list, ids: List[str], problems: Located):
     """(soft labels or per-annotator gold, scored mask, annotator names) from one annotation per
     annotator; an item without annotations (an OCNLI train item without votes) is not scored."""
-    names, labels = _or_empty(names), _or_empty(labels)
-    counts, given = lengths(names), lengths(labels)
-    for row in np.flatnonzero((counts != given) | (counts < 0)).tolist():
-        problems.add("item needs one 'annotations' entry per annotator", row, item=ids[row],
-                     expected="equal lists", found=f"{counts[row]} annotators, {given[row]} labels")
-    scored = (counts > 0) & (counts == given)
+    counts = annotation_counts(names, labels, ids, np.arange(len(ids)), problems)
+    scored = counts > 0
     counts = np.where(scored, counts, 0)
     annotations = list(chain.from_iterable(compress(labels, scored)))
     row_item = np.repeat(np.arange(len(ids), dtype=np.int64), counts)
@@ -150,11 +139,6 @@ def _annotation_gold(track: Track, names: list, labels: list, ids: List[str], pr
     per = PerAnnotator(values=values, item=row_item, n_items=len(ids), n_labels=len(track.labels),
                        offsets=np.concatenate(([0], np.cumsum(counts))))
     return per, scored, names
-
-
-def _or_empty(values: list) -> list:
-    """``value or []`` of each value (an explicit null is no list)."""
-    return values if types_are(values, list).all() else [v or [] for v in values]
 
 
 def _annotation_values(track: Track, annotations: list, item_of, problems: Located, rows: np.ndarray):

@@ -1,26 +1,22 @@
-"""The kit's own item model, shared by every edition, importer, program and tool.
+"""The kit's item model, shared by every edition, importer, program and tool: one JSON object per
+line (``.jsonl``, UTF-8) with
 
-One JSON object per line (``.jsonl``, UTF-8). Fields:
+- ``id`` (str, unique in the file) and ``texts`` (list of str: the pair or more shown to systems);
+- optional ``lang`` (a language or pair such as ``en`` or ``es-en``) and ``genre``;
+- ``annotators`` (list of str), the order perspectivist predictions follow, and ``annotators_listed``
+  (optional, public): the release's own list when it repeats a name (VariErrNLI: once per label given);
+- gold: ``annotations`` (one label per annotator, a list of labels on multilabel tracks), ``score``
+  (number: graded similarity) or ``label`` (majority label; null = no majority).
 
-- ``id`` (str, required): unique within the file;
-- ``texts`` (list of str, required): the pair (or more) of texts shown to systems;
-- ``lang`` (str): a language or language pair such as ``en`` or ``es-en``; ``genre`` (str) optional;
-- ``annotators`` (list of str): the item's annotators, in the order perspectivist predictions follow;
-- ``annotators_listed`` (list of str, optional): the release's own annotators list when it names an
-  annotator more than once (VariErrNLI: once per label given); public, as in the release;
-- ``annotations`` (list, gold): one label per annotator, parallel to ``annotators``; a label is a
-  string, or a list of strings on multilabel tracks;
-- ``score`` (number, gold): the graded similarity score;
-- ``label`` (str or null, gold): the majority label of a classification item; null = no majority.
-
-Public input data is the same record without the gold fields (``GOLD_FIELDS``); reference data is
-the record without its texts (``REFERENCE_FIELDS``: what scoring reads, the texts being public).
+Public input data is the item without ``GOLD_FIELDS``; reference data without its texts
+(``REFERENCE_FIELDS``: what scoring reads, the texts being public).
 """
 
 from __future__ import annotations
 
 import json
 import re
+from contextlib import suppress
 from itertools import chain, compress, repeat
 from operator import is_, itemgetter
 from pathlib import Path
@@ -44,12 +40,10 @@ TWO_OBJECTS = re.compile(r"}[ \t\r]*,[ \t\r]*{")
 
 
 def public_view(item: dict) -> dict:
-    """The item as participants may see it: no gold field."""
     return {k: item[k] for k in PUBLIC_FIELDS if k in item}
 
 
 def reference_view(item: dict) -> dict:
-    """The item as scoring needs it: ids, gold, annotators and breakdown groups, no texts."""
     return {k: item[k] for k in REFERENCE_FIELDS if k in item}
 
 
@@ -62,25 +56,31 @@ def read_items(path: Path, display: str = None, texts: bool = True) -> List[dict
     return items
 
 
+def item_columns(items: List[dict], defaults: Dict[str, object]) -> Dict[str, list]:
+    """``id`` and each field of ``defaults`` some item has, as columns (per item its value or the default)."""
+    columns = {"id": list(map(dict.get, items, repeat("id")))}
+    for name, default in defaults.items():
+        if any(map(dict.__contains__, items, repeat(name))):
+            columns[name] = list(map(dict.get, items, repeat(name), repeat(default)))
+    return columns
+
+
 def read_item_columns(path: Path, display: str, defaults: Dict[str, object]) -> Dict[str, list]:
-    """Reference data (as ``read_items(texts=False)`` reads it) as columns without a dict per item:
-    ``id``, and each field of ``defaults`` some item has (per item its value or the default)."""
-    columns: Dict[str, list] = {name: [] for name in defaults}
-    present = set()
-    shared: Dict[object, object] = {}  # one copy of each repeated group value (lang, genre)
+    """The ``item_columns`` of reference data (read as ``read_items(texts=False)`` reads it), without
+    a dict per item at once; a repeated group value (lang, genre) is one object."""
+    chunks: List[Dict[str, list]] = []
+    shared: Dict[object, object] = {}
 
     def keep(items: List[dict]) -> None:
-        for name, default in defaults.items():
-            values = list(map(dict.get, items, repeat(name), repeat(default)))
-            try:
-                values = list(map(shared.setdefault, values, values)) if name in GROUP_FIELDS else values
-            except TypeError:  # a group value that is no key (a list): kept as it is
-                pass
-            columns[name] += values
-            if name not in present and any(map(dict.__contains__, items, repeat(name))):
-                present.add(name)
-    ids = _read_checked(path, display, False, keep)
-    return {"id": ids, **{name: column for name, column in columns.items() if name in present}}
+        columns = item_columns(items, defaults)
+        for name in set(GROUP_FIELDS) & set(columns):
+            with suppress(TypeError):  # a value that is no key (a list) is kept as it is
+                columns[name] = list(map(shared.setdefault, columns[name], columns[name]))
+        chunks.append(columns)
+    _read_checked(path, display, False, keep)
+    names = dict.fromkeys(chain(["id"], *chunks))
+    return {name: list(chain.from_iterable(c.get(name) or repeat(defaults.get(name), len(c["id"])) for c in chunks))
+            for name in names}
 
 
 def _item_chunks(path: Path, display: str) -> Iterator[List[str]]:
@@ -100,8 +100,7 @@ def _item_chunks(path: Path, display: str) -> Iterator[List[str]]:
 
 def parsed_json_lines(lines: Iterable[str], problems: ProblemCollector,
                       start: int = 1) -> Iterator[Tuple[int, object]]:
-    """(line number, value) of every non-blank line read by ``json.loads``; a line that is not JSON
-    becomes a located problem ("not valid JSON (...)") and is skipped."""
+    """(line number, value) of every non-blank line; a line that is not JSON is a located problem."""
     for lineno, line in enumerate(lines, start=start):
         if not line.strip():
             continue
@@ -111,12 +110,12 @@ def parsed_json_lines(lines: Iterable[str], problems: ProblemCollector,
             problems.add(f"not valid JSON ({e.msg})", line=lineno)
 
 
-def _read_checked(path: Path, display: str, need_texts: bool, keep: Callable[[List[dict]], None]) -> List[str]:
-    """The ids of the file's items, checked a chunk and a column at a time, each chunk's items handed
-    to ``keep``; problems are located (line, item id) in line order and raised as one ConfigError."""
-    problems = Located()  # of the flagged rows only
+def _read_checked(path: Path, display: str, need_texts: bool, keep: Callable[[List[dict]], None]) -> None:
+    """Check the file a chunk and a column at a time, handing each chunk's items to ``keep``; problems
+    are located (line, item id) in line order and raised as one ConfigError."""
+    problems = Located()
     ids: List[str] = []
-    line_numbers: List[np.ndarray] = []
+    line_numbers = [np.zeros(0, np.int64)]
     start = 1
     with collector_paused():
         for chunk in _item_chunks(path, display):
@@ -126,23 +125,20 @@ def _read_checked(path: Path, display: str, need_texts: bool, keep: Callable[[Li
             ids += chunk_ids
             line_numbers.append(numbers)
             keep(items)
-        _duplicates(ids, np.concatenate(line_numbers) if line_numbers else np.zeros(0, int), problems)
+        _duplicates(ids, np.concatenate(line_numbers), problems)
     problems.raise_if_any(display)
-    return ids
 
 
 def _parsed_chunk(chunk: List[str], start: int, problems: "Located") -> Tuple[np.ndarray, list]:
-    """(line numbers, values) of the chunk's non-blank lines, each read as ``json.loads`` reads it
-    (line by line when the whole chunk cannot be read at once); lines that are not JSON are problems."""
+    """(line numbers, values) of the chunk's non-blank lines, each read as ``json.loads`` reads it."""
     bodies = list(map(str.strip, chunk, repeat(JSON_SPACE)))
     filled = np.fromiter(map(bool, bodies), dtype=bool, count=len(bodies))
     bodies = list(compress(bodies, filled))
-    numbers = start + np.flatnonzero(filled)
     try:  # one parse of the whole chunk: each line is one object when there are as many objects as
         # lines and no line holds two (strings never span lines: JSON refuses a raw line end in them)
         values = json.loads("[" + ",".join(bodies) + "]")
         if len(values) == len(bodies) and types_are(values, dict).all() and not TWO_OBJECTS.search("\n".join(bodies)):
-            return numbers, values
+            return start + np.flatnonzero(filled), values
     except (ValueError, RecursionError):
         pass
     parsed = list(parsed_json_lines(chunk, problems, start))
@@ -165,7 +161,7 @@ class Located(list):
 
 
 def _checked_chunk(numbers: np.ndarray, values: list, need_texts: bool, problems: Located):
-    """(line numbers, items, ids) of the values that are objects with a string ``id``; every rule of
+    """(line numbers, items, ids) of the values that are objects with a string ``id``; each rule of
     the item model is a mask over the chunk's columns, and only the rows it flags get a message."""
     is_item = types_are(values, dict)
     ids = list(map(dict.get, values if is_item.all() else compress(values, is_item), repeat("id")))
@@ -178,24 +174,30 @@ def _checked_chunk(numbers: np.ndarray, values: list, need_texts: bool, problems
     texts = list(map(dict.get, values, repeat("texts"), repeat(None if need_texts else [])))
     for row in np.flatnonzero(~lists_of(texts, str)).tolist():
         problems.add("'texts' must be a list of strings", int(numbers[row]), 3, item=ids[row])
-    _check_counts(values, ids, numbers, problems)
+    names = list(map(dict.get, values, repeat("annotators")))
+    if names.count(None) < len(names):  # an item with both lists has one annotation per annotator
+        given = list(map(dict.get, values, repeat("annotations")))
+        both = np.flatnonzero(~(types_are(names, NoneType) | types_are(given, NoneType))).tolist()
+        annotation_counts([names[r] for r in both], [given[r] for r in both], [ids[r] for r in both],
+                          numbers[both], problems, 4)
     return numbers, values, ids
 
 
-def _check_counts(items: List[dict], ids: List[str], numbers: np.ndarray, problems: Located) -> None:
-    """An item with both ``annotators`` and ``annotations`` has one annotation per annotator."""
-    names = list(map(dict.get, items, repeat("annotators")))
-    if names.count(None) == len(names):
-        return
-    given = list(map(dict.get, items, repeat("annotations")))
-    both = np.flatnonzero(~(types_are(names, NoneType) | types_are(given, NoneType)))
-    wanted, found = lengths([names[r] for r in both]), lengths([given[r] for r in both])
-    for k in np.flatnonzero(wanted != found).tolist():
-        problems.add("'annotations' must have one entry per annotator", int(numbers[both[k]]), 4,
-                     item=ids[both[k]], expected=str(wanted[k]), found=str(found[k]))  # -1: not a list
+def annotation_counts(names: list, given: list, ids: List[str], places, problems: Located,
+                      order: int = 0) -> np.ndarray:
+    """Per item, its number of annotators when ``annotations`` is a list with one entry per annotator
+    (null: an empty list), else -1 and a problem at the item's place (its line, or its row)."""
+    wanted, found = lengths(names), lengths(given)
+    wrong = (wanted != found) | (wanted < 0)
+    for k in np.flatnonzero(wrong).tolist():
+        counted = (f"{n} {what}" if n >= 0 else f"'{what}' not a list"
+                   for n, what in ((wanted[k], "annotators"), (found[k], "annotations")))
+        problems.add("'annotations' must have one entry per annotator", int(places[k]), order, item=ids[k],
+                     expected="equally long lists", found=" and ".join(counted))
+    return np.where(wrong, -1, wanted)
 
 
-def _duplicates(ids: List[str], numbers: np.ndarray, problems: "Located") -> None:
+def _duplicates(ids: List[str], numbers: np.ndarray, problems: Located) -> None:
     """An id seen on an earlier line is a problem (and that line's other problems are not reported)."""
     hashes = np.sort(np.fromiter(map(hash, ids), dtype=np.int64, count=len(ids)))  # a set of a million ids is 60 MB
     if not (hashes[1:] == hashes[:-1]).any() or len(set(ids)) == len(ids):
@@ -216,22 +218,20 @@ def types_are(values: list, kind: type) -> np.ndarray:
 
 def lists_of(values: list, kind: type) -> np.ndarray:
     """Per value, whether it is a list whose elements are all of type ``kind``."""
-    if set(map(type, values)) <= {list} and set(map(type, chain.from_iterable(values))) <= {kind}:
-        return np.ones(len(values), dtype=bool)
     ok = types_are(values, list)
-    lists = list(compress(values, ok))
-    sizes = lengths(lists)
+    lists = values if ok.all() else list(compress(values, ok))
     wrong = ~types_are(list(chain.from_iterable(lists)), kind)
-    ok[ok] = np.bincount(np.repeat(np.arange(len(lists)), sizes), weights=wrong, minlength=len(lists)) == 0
+    if wrong.any():
+        ok[ok] = np.bincount(np.repeat(np.arange(len(lists)), lengths(lists)), weights=wrong, minlength=len(lists)) == 0
     return ok
 
 
 def lengths(values: list) -> np.ndarray:
-    """``len`` of each value, -1 for a value without one (a number where a list belongs)."""
-    try:
-        return np.fromiter(map(len, values), dtype=np.int64, count=len(values))
-    except TypeError:
-        return np.array([len(v) if hasattr(v, "__len__") else -1 for v in values], dtype=np.int64)
+    """``len`` of each list; 0 for null (no list), -1 for any other value."""
+    is_list = types_are(values, list)
+    sizes = np.zeros(len(values), np.int64) if is_list.all() else np.where(types_are(values, NoneType), 0, -1)
+    sizes[is_list] = np.fromiter(map(len, compress(values, is_list)), dtype=np.int64, count=int(is_list.sum()))
+    return sizes
 
 
 def write_items(path: Path, items: Iterable[dict]) -> None:
