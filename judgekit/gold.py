@@ -17,6 +17,7 @@ from .formats.bulk import label_codes
 from .formats.items import GROUP_FIELDS, Located, annotation_counts, item_columns, lengths, lists_of, types_are
 from .formats.textfile import shorten
 from .formats.values import split_multilabel
+from .formats.write import per_annotator_value
 from .metrics import PerAnnotator
 from .tracks import Track
 
@@ -183,23 +184,14 @@ def _soft_from_rows(values: np.ndarray, row_item: np.ndarray, counts: np.ndarray
 
 
 def gold_as_values(gold: GoldTrack) -> list:
-    """The gold of a track as prediction values (a perfect submission), for self-checks and tests.
-
-    Classification items without a majority get the first label (they are not scored).
-    """
+    """The gold of a track as prediction values (a perfect submission), for self-checks and tests;
+    classification items without a majority get the first label (they are not scored)."""
     track = gold.track
     if track.kind == "similarity":
         return [float(v) for v in gold.gold]
     if track.kind == "classification":
-        return [track.labels[i] if i >= 0 else track.labels[0] for i in gold.gold]
+        return [track.labels[max(i, 0)] for i in gold.gold.tolist()]
     if track.kind == "soft_label":
         return [row.tolist() for row in gold.gold]
-    per: PerAnnotator = gold.gold
-    multilabel = track.scale == "multilabel"
-    rows = per.values.astype(int).tolist() if multilabel else [track.labels[int(v)] for v in per.values]
-    out: List[list] = [[] for _ in range(per.n_items)]
-    for row, item in zip(rows, per.item.tolist()):
-        out[item].append(row)
-    if multilabel:  # label-major, the LeWiDi 2025 layout: per label a 0/1 per annotator
-        return [[list(chosen) for chosen in zip(*given)] if given else [[] for _ in track.labels] for given in out]
-    return out
+    bounds = gold.gold.offsets.tolist()
+    return [per_annotator_value(track, gold.gold.values[a:b]) for a, b in zip(bounds, bounds[1:])]

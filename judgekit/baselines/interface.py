@@ -19,6 +19,7 @@ import numpy as np
 from ..errors import ProblemCollector, SubmissionError
 from ..formats.annotators import parse_per_annotator
 from ..formats.values import ValueProblem, parse_label, parse_number, parse_soft
+from ..formats.write import format_value, per_annotator_value, plain
 from ..tracks import Track
 
 MODEL_FILE = "model.py"
@@ -148,20 +149,9 @@ def as_sequence(predictions, display: str) -> list:
                                  expected="a list", found=type_name(predictions))
 
 
-def _plain(value):
-    """numpy arrays and scalars and tuples as JSON-ready Python values."""
-    if isinstance(value, np.ndarray):
-        return value.tolist()
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value
-
-
 def _as_json(value) -> str:
     try:
-        return json.dumps(_plain(value), ensure_ascii=False)
+        return json.dumps(plain(value), ensure_ascii=False)
     except (TypeError, ValueError, RecursionError):
         raise ValueProblem("the value cannot be written as JSON", expected="a list of numbers or labels",
                            found=type_name(value))
@@ -182,18 +172,15 @@ def _scalar_text(value, what: str) -> str:
 def canonical_value(track: Track, item: dict, value, index: Dict[str, int], notes: List[str]) -> str:
     """The ``VALUE`` text of one prediction, after the scorer's parser accepted it; ValueProblem if not."""
     if track.kind == "similarity":
-        return repr(parse_number(_scalar_text(value, "number")))
-    if track.kind == "classification":
-        return track.labels[parse_label(_scalar_text(value, "label"), track, index)]
-    if track.kind == "soft_label":
-        return json.dumps(parse_soft(_as_json(value), track, notes).tolist())
-    annotators = [str(a) for a in (item.get("annotators") or [])]
-    parsed = parse_per_annotator(_as_json(value), track, annotators)
-    if track.scale == "multilabel":  # label-major, the LeWiDi 2025 layout: per label a 0/1 per annotator
-        labels = parsed.T.astype(int).tolist() if len(parsed) else [[] for _ in track.labels]
+        value = parse_number(_scalar_text(value, "number"))
+    elif track.kind == "classification":
+        value = track.labels[parse_label(_scalar_text(value, "label"), track, index)]
+    elif track.kind == "soft_label":
+        value = parse_soft(_as_json(value), track, notes)
     else:
-        labels = [track.labels[int(i)] for i in parsed]
-    return json.dumps(labels, ensure_ascii=False)
+        annotators = [str(a) for a in (item.get("annotators") or [])]
+        value = per_annotator_value(track, parse_per_annotator(_as_json(value), track, annotators))
+    return format_value(track, value)
 
 
 def prediction_lines(track: Track, items: List[dict], predictions, display: str) -> List[str]:

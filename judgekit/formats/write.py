@@ -1,28 +1,35 @@
-"""Writing predictions in the format the scorer reads: one ``ID<TAB>VALUE`` line per item.
-
-The one place that turns a Python value into submission text, used by the ingestion program, the
-baselines, the builder's sample submissions and its gold self-check.
-"""
+"""Predictions as the scorer reads them, one ``ID<TAB>VALUE`` line per item: the one place that turns
+a Python value into submission text (ingestion program, baselines, the builder's sample submissions
+and its gold self-check)."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Iterable, List, Sequence
+from typing import Iterable, Sequence
 
 import numpy as np
 
 from ..tracks import Track
 
 
-def _plain(value):
+def plain(value):
+    """numpy arrays and scalars and tuples as JSON-ready Python values."""
     if isinstance(value, np.ndarray):
-        return [_plain(v) for v in value.tolist()]
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
+        return plain(value.tolist())
     if isinstance(value, np.generic):
         return value.item()
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
     return value
+
+
+def per_annotator_value(track: Track, rows: np.ndarray) -> list:
+    """One item's per-annotator value from its rows (label indices, or 0/1 rows on multilabel tracks):
+    the labels in annotator order, or the LeWiDi 2025 label-major layout (per label a 0/1 per annotator)."""
+    if track.scale != "multilabel":
+        return [track.labels[i] for i in rows.astype(int).tolist()]
+    return rows.T.astype(int).tolist() if len(rows) else [[] for _ in track.labels]
 
 
 def format_value(track: Track, value) -> str:
@@ -31,13 +38,9 @@ def format_value(track: Track, value) -> str:
         return repr(float(value))
     if track.kind == "classification":
         return str(value)
-    return json.dumps(_plain(value), ensure_ascii=False, separators=(", ", ": "))
-
-
-def prediction_lines(track: Track, ids: Sequence[str], values: Iterable) -> List[str]:
-    return [f"{item_id}\t{format_value(track, value)}\n" for item_id, value in zip(ids, values)]
+    return json.dumps(plain(value), ensure_ascii=False)
 
 
 def write_prediction(path: Path, track: Track, ids: Sequence[str], values: Iterable) -> None:
     with open(path, "w", encoding="utf-8", newline="\n") as f:
-        f.write("".join(prediction_lines(track, ids, values)))
+        f.write("".join(f"{item_id}\t{format_value(track, value)}\n" for item_id, value in zip(ids, values)))
