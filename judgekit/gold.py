@@ -90,8 +90,8 @@ def _listed(values: list) -> List[Optional[List[str]]]:
 
 
 def _texts(values: list) -> List[str]:
-    """Each item's group value (lang, genre) as text."""
-    return values if types_are(values, str).all() else [str(v) for v in values]
+    """Each item's group value (lang, genre) as text; null is no group (""), as a missing value is."""
+    return values if types_are(values, str).all() else ["" if v is None else str(v) for v in values]
 
 
 def _scores(values: list, ids: List[str], problems: Located) -> np.ndarray:

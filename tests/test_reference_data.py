@@ -7,9 +7,10 @@ import json
 from pathlib import Path
 
 from hostile import edition
-from judgekit.formats.items import REFERENCE_FIELDS, read_items, reference_view
+from judgekit.formats.items import REFERENCE_FIELDS, read_item_columns, read_items, reference_view, write_items
+from judgekit.gold import build_gold, gold_fields, gold_from_columns
 from judgekit.scoring import score_folder
-from judgekit.spec import read_spec
+from judgekit.spec import read_spec, spec_from_dict
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -36,3 +37,16 @@ def test_the_scorer_reads_only_the_gold_of_the_tracks_it_scores(tmp_path):
         items = [reference_view(json.loads(line)) for line in lines if line]
         (ref / f"{dataset}.jsonl").write_text("".join(json.dumps(it) + "\n" for it in items))
     assert score_folder(read_spec(ref), ref, res).scores() == full.scores()
+
+
+def test_a_null_or_missing_group_value_is_no_group(tmp_path):
+    """A breakdown puts an item whose lang is null or left out in the group "" (shown as "(none)"),
+    not in a group named "None"; any other value is its text."""
+    track = next(t for t in spec_from_dict(edition.spec(), "task.json").tracks if t.id == "sim")
+    items = [dict(it) for it in edition.items_of("sim")]
+    items[0]["lang"], items[1]["lang"] = None, 3
+    del items[2]["lang"]
+    write_items(tmp_path / "d.jsonl", items)
+    columns = read_item_columns(tmp_path / "d.jsonl", "d", gold_fields(track))
+    for gold in (build_gold(track, items, "d"), gold_from_columns(track, columns, "d")):
+        assert gold.groups["lang"][:4] == ["", "3", "", items[3]["lang"]] and items[3]["lang"]
