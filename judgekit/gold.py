@@ -127,7 +127,6 @@ def _annotation_gold(track: Track, names: list, labels: list, ids: List[str], pr
     annotator; an item without annotations (an OCNLI train item without votes) is not scored."""
     counts = annotation_counts(names, labels, ids, np.arange(len(ids)), problems)
     scored = counts > 0
-    counts = np.where(scored, counts, 0)
     annotations = list(chain.from_iterable(compress(labels, scored)))
     row_item = np.repeat(np.arange(len(ids), dtype=np.int64), counts)
     values = _annotation_values(track, annotations, lambda k: ids[row_item[k]], problems, row_item)

@@ -1,12 +1,10 @@
 """The kit's item model, shared by every edition, importer, program and tool: one JSON object per
-line (``.jsonl``, UTF-8) with
-
-- ``id`` (str, unique in the file) and ``texts`` (list of str: the pair or more shown to systems);
-- optional ``lang`` (a language or pair such as ``en`` or ``es-en``) and ``genre``;
-- ``annotators`` (list of str), the order perspectivist predictions follow, and ``annotators_listed``
-  (optional, public): the release's own list when it repeats a name (VariErrNLI: once per label given);
-- gold: ``annotations`` (one label per annotator, a list of labels on multilabel tracks), ``score``
-  (number: graded similarity) or ``label`` (majority label; null = no majority).
+line (``.jsonl``, UTF-8) with ``id`` (str, unique in the file), ``texts`` (list of str: the pair or
+more shown to systems), optional ``lang`` (``en``, ``es-en``) and ``genre``, ``annotators`` (list of
+str: the order perspectivist predictions follow), ``annotators_listed`` (optional, public: the
+release's own list when it repeats a name, as VariErrNLI does once per label given), and the gold:
+``annotations`` (one label per annotator, a list of labels on multilabel tracks), ``score`` (number:
+graded similarity) or ``label`` (majority label; null = no majority).
 
 Public input data is the item without ``GOLD_FIELDS``; reference data without its texts
 (``REFERENCE_FIELDS``: what scoring reads, the texts being public).
@@ -48,54 +46,34 @@ def reference_view(item: dict) -> dict:
 
 
 def read_items(path: Path, display: str = None, texts: bool = True) -> List[dict]:
-    """Read and check a ``.jsonl`` item file written by the kit (organiser data: ConfigError).
-
-    ``texts=False`` reads reference data, whose items may leave their texts out."""
+    """The checked items of a ``.jsonl`` file (organiser data: ConfigError); ``texts=False`` reads
+    reference data, whose items may leave their texts out."""
     items: List[dict] = []
     _read_checked(path, display or str(path), texts, items.extend)
     return items
 
 
-def item_columns(items: List[dict], defaults: Dict[str, object]) -> Dict[str, list]:
-    """``id`` and each field of ``defaults`` some item has, as columns (per item its value or the default)."""
+def item_columns(items: List[dict], defaults: Dict[str, object], shared: dict = None) -> Dict[str, list]:
+    """``id`` and each field of ``defaults`` some item has, as columns (per item its value or the
+    default); equal group values (lang, genre) become one object, the one in ``shared`` if given."""
+    shared = {} if shared is None else shared
     columns = {"id": list(map(dict.get, items, repeat("id")))}
     for name, default in defaults.items():
         if any(map(dict.__contains__, items, repeat(name))):
-            columns[name] = list(map(dict.get, items, repeat(name), repeat(default)))
+            columns[name] = values = list(map(dict.get, items, repeat(name), repeat(default)))
+            with suppress(TypeError):  # a group value that is no key (a list) is kept as it is
+                columns[name] = list(map(shared.setdefault, values, values)) if name in GROUP_FIELDS else values
     return columns
 
 
 def read_item_columns(path: Path, display: str, defaults: Dict[str, object]) -> Dict[str, list]:
-    """The ``item_columns`` of reference data (read as ``read_items(texts=False)`` reads it), without
-    a dict per item at once; a repeated group value (lang, genre) is one object."""
+    """The ``item_columns`` of reference data (checked as ``read_items(texts=False)`` checks it),
+    without a dict per item at once."""
     chunks: List[Dict[str, list]] = []
-    shared: Dict[object, object] = {}
-
-    def keep(items: List[dict]) -> None:
-        columns = item_columns(items, defaults)
-        for name in set(GROUP_FIELDS) & set(columns):
-            with suppress(TypeError):  # a value that is no key (a list) is kept as it is
-                columns[name] = list(map(shared.setdefault, columns[name], columns[name]))
-        chunks.append(columns)
-    _read_checked(path, display, False, keep)
-    names = dict.fromkeys(chain(["id"], *chunks))
+    shared: dict = {}
+    _read_checked(path, display, False, lambda items: chunks.append(item_columns(items, defaults, shared)))
     return {name: list(chain.from_iterable(c.get(name) or repeat(defaults.get(name), len(c["id"])) for c in chunks))
-            for name in names}
-
-
-def _item_chunks(path: Path, display: str) -> Iterator[List[str]]:
-    """The file's lines (universal newlines, not ``str.splitlines``: U+2028 and U+0085 are text in
-    JSON strings), a chunk of about ``CHUNK_CHARS`` at a time: the whole text is never held."""
-    try:
-        with open(path, encoding="utf-8-sig") as f:
-            yield from iter(lambda: f.readlines(CHUNK_CHARS), [])
-    except (OSError, UnicodeDecodeError) as first:
-        error = first
-        try:  # a decoding error is named by its place in the file, not in the chunk
-            Path(path).read_bytes().decode("utf-8-sig")
-        except (OSError, UnicodeDecodeError) as whole:
-            error = whole
-        raise ConfigError.single(display, f"cannot read the item file ({error.__class__.__name__}: {error})")
+            for name in dict.fromkeys(chain(["id"], *chunks))}
 
 
 def parsed_json_lines(lines: Iterable[str], problems: ProblemCollector,
@@ -111,21 +89,26 @@ def parsed_json_lines(lines: Iterable[str], problems: ProblemCollector,
 
 
 def _read_checked(path: Path, display: str, need_texts: bool, keep: Callable[[List[dict]], None]) -> None:
-    """Check the file a chunk and a column at a time, handing each chunk's items to ``keep``; problems
-    are located (line, item id) in line order and raised as one ConfigError."""
-    problems = Located()
-    ids: List[str] = []
-    line_numbers = [np.zeros(0, np.int64)]
-    start = 1
-    with collector_paused():
-        for chunk in _item_chunks(path, display):
-            numbers, values = _parsed_chunk(chunk, start, problems)
-            start += len(chunk)
-            numbers, items, chunk_ids = _checked_chunk(numbers, values, need_texts, problems)
-            ids += chunk_ids
-            line_numbers.append(numbers)
-            keep(items)
-        _duplicates(ids, np.concatenate(line_numbers), problems)
+    """Check the file a chunk of about ``CHUNK_CHARS`` (the text is never held whole) and a column at a
+    time, handing each chunk's items to ``keep``; problems are raised in line order as one ConfigError.
+    Lines end as universal newlines, not ``str.splitlines``: U+2028 and U+0085 are text in JSON strings."""
+    problems, ids, line_numbers, start = Located(), [], [np.zeros(0, np.int64)], 1
+    try:
+        with collector_paused(), open(path, encoding="utf-8-sig") as f:
+            for chunk in iter(lambda: f.readlines(CHUNK_CHARS), []):
+                numbers, items, chunk_ids = _checked_chunk(*_parsed_chunk(chunk, start, problems), need_texts, problems)
+                start += len(chunk)
+                ids += chunk_ids
+                line_numbers.append(numbers)
+                keep(items)
+            _duplicates(ids, np.concatenate(line_numbers), problems)
+    except (OSError, UnicodeDecodeError) as first:
+        error = first
+        try:  # a decoding error is named by its place in the file, not in the chunk
+            Path(path).read_bytes().decode("utf-8-sig")
+        except (OSError, UnicodeDecodeError) as whole:
+            error = whole
+        raise ConfigError.single(display, f"cannot read the item file ({error.__class__.__name__}: {error})")
     problems.raise_if_any(display)
 
 
@@ -161,8 +144,8 @@ class Located(list):
 
 
 def _checked_chunk(numbers: np.ndarray, values: list, need_texts: bool, problems: Located):
-    """(line numbers, items, ids) of the values that are objects with a string ``id``; each rule of
-    the item model is a mask over the chunk's columns, and only the rows it flags get a message."""
+    """(line numbers, items, ids) of the values that are objects with a string ``id``; each rule is a
+    mask over the chunk's columns, and only the rows it flags get a message."""
     is_item = types_are(values, dict)
     ids = list(map(dict.get, values if is_item.all() else compress(values, is_item), repeat("id")))
     is_item[is_item] = types_are(ids, str)
@@ -175,18 +158,17 @@ def _checked_chunk(numbers: np.ndarray, values: list, need_texts: bool, problems
     for row in np.flatnonzero(~lists_of(texts, str)).tolist():
         problems.add("'texts' must be a list of strings", int(numbers[row]), 3, item=ids[row])
     names = list(map(dict.get, values, repeat("annotators")))
-    if names.count(None) < len(names):  # an item with both lists has one annotation per annotator
+    if names.count(None) < len(names):  # the count rule holds where an item has both lists
         given = list(map(dict.get, values, repeat("annotations")))
         both = np.flatnonzero(~(types_are(names, NoneType) | types_are(given, NoneType))).tolist()
-        annotation_counts([names[r] for r in both], [given[r] for r in both], [ids[r] for r in both],
-                          numbers[both], problems, 4)
+        annotation_counts(*([column[r] for r in both] for column in (names, given, ids)), numbers[both], problems, 4)
     return numbers, values, ids
 
 
 def annotation_counts(names: list, given: list, ids: List[str], places, problems: Located,
                       order: int = 0) -> np.ndarray:
-    """Per item, its number of annotators when ``annotations`` is a list with one entry per annotator
-    (null: an empty list), else -1 and a problem at the item's place (its line, or its row)."""
+    """Per item, its number of annotators if ``annotations`` has one entry per annotator (null is an
+    empty list), else 0 and a problem at the item's place (its line, or its row)."""
     wanted, found = lengths(names), lengths(given)
     wrong = (wanted != found) | (wanted < 0)
     for k in np.flatnonzero(wrong).tolist():
@@ -194,7 +176,7 @@ def annotation_counts(names: list, given: list, ids: List[str], places, problems
                    for n, what in ((wanted[k], "annotators"), (found[k], "annotations")))
         problems.add("'annotations' must have one entry per annotator", int(places[k]), order, item=ids[k],
                      expected="equally long lists", found=" and ".join(counted))
-    return np.where(wrong, -1, wanted)
+    return np.where(wrong, 0, wanted)
 
 
 def _duplicates(ids: List[str], numbers: np.ndarray, problems: Located) -> None:
