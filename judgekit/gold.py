@@ -129,7 +129,7 @@ def _annotation_gold(track: Track, names: list, labels: list, ids: List[str], pr
     scored = counts > 0
     annotations = list(chain.from_iterable(compress(labels, scored)))
     row_item = np.repeat(np.arange(len(ids), dtype=np.int64), counts)
-    values = _annotation_values(track, annotations, lambda k: ids[row_item[k]], problems, row_item)
+    values = _annotation_values(track, annotations, row_item, ids, problems)
     if not lists_of(names, str).all():
         names = [[str(a) for a in row] if keep else [] for row, keep in zip(names, scored)]
     if track.kind == "soft_label":
@@ -141,25 +141,23 @@ def _annotation_gold(track: Track, names: list, labels: list, ids: List[str], pr
     return per, scored, names
 
 
-def _annotation_values(track: Track, annotations: list, item_of, problems: Located, rows: np.ndarray):
+def _annotation_values(track: Track, annotations: list, row_item: np.ndarray, ids: List[str], problems: Located):
     """One row per annotation: a label index, or a 0/1 row over the labels (multilabel: a list of
     labels or comma-separated labels); a label outside the label set is a problem (index 0, not chosen)."""
     index, multilabel = track.label_index(), track.scale == "multilabel"
-    parts = annotations
     if multilabel and not types_are(annotations, list).all():
-        parts = list(map(split_multilabel, annotations))
-    sizes = lengths(parts) if multilabel else np.ones(len(parts), dtype=np.int64)
-    given = list(chain.from_iterable(parts)) if multilabel else parts
+        annotations = list(map(split_multilabel, annotations))
+    given = list(chain.from_iterable(annotations)) if multilabel else annotations
     keys = list(map(str.strip, map(str, given)))
     codes = np.fromiter(map(index.get, keys, repeat(-1)), dtype=np.int64, count=len(keys))
-    owner = np.repeat(np.arange(len(parts)), sizes)
+    owner = np.repeat(np.arange(len(annotations)), lengths(annotations)) if multilabel else np.arange(len(keys))
     for k in np.flatnonzero(codes < 0).tolist():
-        problems.add("annotation outside the track's label set", int(rows[owner[k]]), order=1,
-                     item=item_of(owner[k]), expected=", ".join(track.labels),
+        problems.add("annotation outside the track's label set", int(row_item[owner[k]]), order=1,
+                     item=ids[row_item[owner[k]]], expected=", ".join(track.labels),
                      found=repr(keys[k] if multilabel else given[k]))
     if not multilabel:
         return np.maximum(codes, 0)
-    chosen = np.zeros((len(parts), len(track.labels)))
+    chosen = np.zeros((len(annotations), len(track.labels)))
     chosen[owner[codes >= 0], codes[codes >= 0]] = 1.0
     return chosen
 
@@ -167,19 +165,13 @@ def _annotation_values(track: Track, annotations: list, item_of, problems: Locat
 def _soft_from_rows(values: np.ndarray, row_item: np.ndarray, counts: np.ndarray, n_labels: int) -> np.ndarray:
     """Per item, the share of its annotations on each label ((N, K)), or per label the share of its
     annotators who chose it, as [P(not chosen), P(chosen)] pairs ((N, K, 2)) for 0/1 rows."""
-    n = counts.shape[0]
-    divisor = np.maximum(counts, 1)[:, None]
-    if values.ndim == 2:
-        totals = np.column_stack([np.bincount(row_item, weights=values[:, j], minlength=n)
-                                  for j in range(n_labels)]) if n_labels else np.zeros((n, 0))
-        share = totals.reshape(n, n_labels) / divisor
-        soft = np.zeros((n, n_labels, 2))
-        soft[:, :, 1] = share
-        soft[:, :, 0] = 1.0 - share
-        soft[counts == 0] = 0.0
-        return soft
-    totals = np.bincount(row_item * n_labels + values, minlength=n * n_labels).reshape(n, n_labels)
-    return totals / divisor
+    n, divisor = len(counts), np.maximum(counts, 1)[:, None]
+    if values.ndim == 1:
+        return np.bincount(row_item * n_labels + values, minlength=n * n_labels).reshape(n, n_labels) / divisor
+    share = np.column_stack([np.bincount(row_item, weights=values[:, j], minlength=n) for j in range(n_labels)]) / divisor
+    soft = np.stack([1.0 - share, share], axis=2)
+    soft[counts == 0] = 0.0
+    return soft
 
 
 def gold_as_values(gold: GoldTrack) -> list:

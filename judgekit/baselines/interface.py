@@ -19,7 +19,7 @@ import numpy as np
 from ..errors import ProblemCollector, SubmissionError
 from ..formats.annotators import parse_per_annotator
 from ..formats.values import ValueProblem, parse_label, parse_number, parse_soft
-from ..formats.write import format_value, per_annotator_value, plain
+from ..formats.write import format_value, numpy_json, per_annotator_value
 from ..tracks import Track
 
 MODEL_FILE = "model.py"
@@ -151,7 +151,7 @@ def as_sequence(predictions, display: str) -> list:
 
 def _as_json(value) -> str:
     try:
-        return json.dumps(plain(value), ensure_ascii=False)
+        return json.dumps(value, ensure_ascii=False, default=numpy_json)
     except (TypeError, ValueError, RecursionError):
         raise ValueProblem("the value cannot be written as JSON", expected="a list of numbers or labels",
                            found=type_name(value))

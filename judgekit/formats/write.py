@@ -13,15 +13,11 @@ import numpy as np
 from ..tracks import Track
 
 
-def plain(value):
-    """numpy arrays and scalars and tuples as JSON-ready Python values."""
-    if isinstance(value, np.ndarray):
-        return plain(value.tolist())
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, (list, tuple)):
-        return [plain(v) for v in value]
-    return value
+def numpy_json(value):
+    """``json.dumps``'s ``default``: numpy arrays and scalars as Python values."""
+    if isinstance(value, (np.ndarray, np.generic)):
+        return value.tolist()
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
 def per_annotator_value(track: Track, rows: np.ndarray) -> list:
@@ -38,7 +34,7 @@ def format_value(track: Track, value) -> str:
         return repr(float(value))
     if track.kind == "classification":
         return str(value)
-    return json.dumps(plain(value), ensure_ascii=False)
+    return json.dumps(value, ensure_ascii=False, default=numpy_json)
 
 
 def write_prediction(path: Path, track: Track, ids: Sequence[str], values: Iterable) -> None:
