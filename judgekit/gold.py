@@ -168,7 +168,8 @@ def _soft_from_rows(values: np.ndarray, row_item: np.ndarray, counts: np.ndarray
     n, divisor = len(counts), np.maximum(counts, 1)[:, None]
     if values.ndim == 1:
         return np.bincount(row_item * n_labels + values, minlength=n * n_labels).reshape(n, n_labels) / divisor
-    share = np.column_stack([np.bincount(row_item, weights=values[:, j], minlength=n) for j in range(n_labels)]) / divisor
+    totals = [np.bincount(row_item, weights=values[:, j], minlength=n) for j in range(n_labels)]
+    share = np.column_stack(totals) / divisor
     soft = np.stack([1.0 - share, share], axis=2)
     soft[counts == 0] = 0.0
     return soft

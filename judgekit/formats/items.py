@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from contextlib import suppress
 from itertools import chain, compress, repeat
 from operator import is_, itemgetter
@@ -53,16 +54,15 @@ def read_items(path: Path, display: str = None, texts: bool = True) -> List[dict
     return items
 
 
-def item_columns(items: List[dict], defaults: Dict[str, object], shared: dict = None) -> Dict[str, list]:
+def item_columns(items: List[dict], defaults: Dict[str, object]) -> Dict[str, list]:
     """``id`` and each field of ``defaults`` some item has, as columns (per item its value or the
-    default); equal group values (lang, genre) become one object, the one in ``shared`` if given."""
-    shared = {} if shared is None else shared
+    default); group values (lang, genre) are interned: a million items share a few strings."""
     columns = {"id": list(map(dict.get, items, repeat("id")))}
     for name, default in defaults.items():
         if any(map(dict.__contains__, items, repeat(name))):
             columns[name] = values = list(map(dict.get, items, repeat(name), repeat(default)))
-            with suppress(TypeError):  # a group value that is no key (a list) is kept as it is
-                columns[name] = list(map(shared.setdefault, values, values)) if name in GROUP_FIELDS else values
+            with suppress(TypeError):  # a column with a value that is not a string is kept as it is
+                columns[name] = list(map(sys.intern, values)) if name in GROUP_FIELDS else values
     return columns
 
 
@@ -70,14 +70,12 @@ def read_item_columns(path: Path, display: str, defaults: Dict[str, object]) -> 
     """The ``item_columns`` of reference data (checked as ``read_items(texts=False)`` checks it),
     without a dict per item at once."""
     chunks: List[Dict[str, list]] = []
-    shared: dict = {}
-    _read_checked(path, display, False, lambda items: chunks.append(item_columns(items, defaults, shared)))
+    _read_checked(path, display, False, lambda items: chunks.append(item_columns(items, defaults)))
     return {name: list(chain.from_iterable(c.get(name) or repeat(defaults.get(name), len(c["id"])) for c in chunks))
             for name in dict.fromkeys(chain(["id"], *chunks))}
 
 
-def parsed_json_lines(lines: Iterable[str], problems: ProblemCollector,
-                      start: int = 1) -> Iterator[Tuple[int, object]]:
+def parsed_json_lines(lines: Iterable[str], problems: ProblemCollector, start: int = 1) -> Iterator[Tuple[int, object]]:
     """(line number, value) of every non-blank line; a line that is not JSON is a located problem."""
     for lineno, line in enumerate(lines, start=start):
         if not line.strip():
@@ -165,8 +163,7 @@ def _checked_chunk(numbers: np.ndarray, values: list, need_texts: bool, problems
     return numbers, values, ids
 
 
-def annotation_counts(names: list, given: list, ids: List[str], places, problems: Located,
-                      order: int = 0) -> np.ndarray:
+def annotation_counts(names: list, given: list, ids: list, places, problems: Located, order: int = 0) -> np.ndarray:
     """Per item, its number of annotators if ``annotations`` has one entry per annotator (null is an
     empty list), else 0 and a problem at the item's place (its line, or its row)."""
     wanted, found = lengths(names), lengths(given)
@@ -218,5 +215,5 @@ def lengths(values: list) -> np.ndarray:
 
 def write_items(path: Path, items: Iterable[dict]) -> None:
     """Write items as canonical JSON lines (sorted keys, UTF-8, LF) so builds are reproducible."""
-    lines = [json.dumps(item, ensure_ascii=False, sort_keys=True) for item in items]
-    Path(path).write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+    lines = (json.dumps(item, ensure_ascii=False, sort_keys=True) + "\n" for item in items)
+    Path(path).write_text("".join(lines), encoding="utf-8")
