@@ -182,12 +182,10 @@ def _duplicates(ids: List[str], numbers: np.ndarray, problems: Located) -> None:
     if not (hashes[1:] == hashes[:-1]).any() or len(set(ids)) == len(ids):
         return
     first = dict(zip(reversed(ids), reversed(numbers.tolist())))
-    firsts = np.fromiter(map(first.__getitem__, ids), dtype=np.int64, count=len(ids))
-    again = np.flatnonzero(firsts != numbers)
-    lines = set(numbers[again].tolist())
-    problems[:] = [p for p in problems if p[0] not in lines or p[1] < 2]
-    for row in again.tolist():
-        problems.add("duplicate id", int(numbers[row]), 2, item=ids[row], hint=f"first seen on line {firsts[row]}")
+    again = {line: item for line, item in zip(numbers.tolist(), ids) if first[item] != line}  # a file with problems
+    problems[:] = [p for p in problems if p[0] not in again or p[1] < 2]
+    for line, item in again.items():
+        problems.add("duplicate id", line, 2, item=item, hint=f"first seen on line {first[item]}")
 
 
 def types_are(values: list, kind: type) -> np.ndarray:
