@@ -158,8 +158,9 @@ def _checked_chunk(numbers: np.ndarray, values: list, need_texts: bool, problems
     names = list(map(dict.get, values, repeat("annotators")))
     if names.count(None) < len(names):  # the count rule holds where an item has both lists
         given = list(map(dict.get, values, repeat("annotations")))
-        both = np.flatnonzero(~(types_are(names, NoneType) | types_are(given, NoneType))).tolist()
-        annotation_counts(*([column[r] for r in both] for column in (names, given, ids)), numbers[both], problems, 4)
+        both = ~(types_are(names, NoneType) | types_are(given, NoneType))
+        kept = (names, given, ids) if both.all() else [list(compress(c, both)) for c in (names, given, ids)]
+        annotation_counts(*kept, numbers[both], problems, 4)
     return numbers, values, ids
 
 
@@ -195,20 +196,21 @@ def types_are(values: list, kind: type) -> np.ndarray:
 
 def lists_of(values: list, kind: type) -> np.ndarray:
     """Per value, whether it is a list whose elements are all of type ``kind``."""
+    if set(map(type, values)) <= {list} and set(map(type, chain.from_iterable(values))) <= {kind}:
+        return np.ones(len(values), dtype=bool)
     ok = types_are(values, list)
-    lists = values if ok.all() else list(compress(values, ok))
+    lists = list(compress(values, ok))
     wrong = ~types_are(list(chain.from_iterable(lists)), kind)
-    if wrong.any():
-        ok[ok] = np.bincount(np.repeat(np.arange(len(lists)), lengths(lists)), weights=wrong, minlength=len(lists)) == 0
+    ok[ok] = np.bincount(np.repeat(np.arange(len(lists)), lengths(lists)), weights=wrong, minlength=len(lists)) == 0
     return ok
 
 
 def lengths(values: list) -> np.ndarray:
     """``len`` of each list; 0 for null (no list), -1 for any other value."""
-    is_list = types_are(values, list)
-    sizes = np.zeros(len(values), np.int64) if is_list.all() else np.where(types_are(values, NoneType), 0, -1)
-    sizes[is_list] = np.fromiter(map(len, compress(values, is_list)), dtype=np.int64, count=int(is_list.sum()))
-    return sizes
+    try:
+        return np.fromiter(map(list.__len__, values), dtype=np.int64, count=len(values))
+    except TypeError:  # a value that is not a list
+        return np.array([len(v) if isinstance(v, list) else -1 if v is not None else 0 for v in values], np.int64)
 
 
 def write_items(path: Path, items: Iterable[dict]) -> None:
