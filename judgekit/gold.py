@@ -71,10 +71,9 @@ def gold_from_columns(track: Track, columns: Dict[str, list], display: str) -> G
     else:
         gold, scored, annotators = _annotation_gold(track, column("annotators"), column("annotations"), ids, problems)
     problems.raise_if_any(display, located=False)
-    groups = {name: _texts(columns[name]) for name in GROUP_FIELDS if name in columns}
-    listed = _listed(columns["annotators_listed"]) if "annotators_listed" in columns else []
-    return GoldTrack(track=track, ids=ids, scored=scored, gold=gold, annotators=annotators, groups=groups,
-                     listed=listed)
+    return GoldTrack(track=track, ids=ids, scored=scored, gold=gold, annotators=annotators,
+                     groups={name: _texts(columns[name]) for name in GROUP_FIELDS if name in columns},
+                     listed=_listed(columns.get("annotators_listed", [])))
 
 
 def listed_annotators(items: List[dict]) -> List[Optional[List[str]]]:
