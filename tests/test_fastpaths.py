@@ -263,3 +263,19 @@ def test_lines_that_only_parse_together_are_still_refused(tmp_path):
                                              "gold, line 2: not valid JSON (Expecting ',' delimiter)"]
     path.write_text('{"id": "a", "texts": ["x},{y", "}, {"]}\n', encoding="utf-8")
     assert read_items(path, "gold") == [{"id": "a", "texts": ["x},{y", "}, {"]}]
+
+
+@pytest.mark.parametrize("annotations, found", [(["neutral"] * 8, "7 annotators and 8 annotations"),
+                                                ("neutral,neutral", "7 annotators and 'annotations' not a list")])
+def test_both_readers_state_the_annotation_count_rule_with_one_message(annotations, found, tmp_path):
+    """The item reader and gold apply one rule (``items.annotation_counts``) and say it the same way."""
+    items = [dict(it) for it in edition.items_of("persp_cat")]
+    items[0]["annotations"] = annotations
+    path = tmp_path / "d.jsonl"
+    items_module.write_items(path, items)
+    message = ("item 'n01': 'annotations' must have one entry per annotator; expected equally long lists, "
+               f"found {found}")
+    for read_or_build in (lambda: read_items(path, "gold"), lambda: build_gold(TRACKS["persp_cat"], items, "gold")):
+        with pytest.raises(ConfigError) as error:
+            read_or_build()
+        assert message in str(error.value)
