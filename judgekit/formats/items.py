@@ -67,8 +67,8 @@ def item_columns(items: List[dict], defaults: Dict[str, object]) -> Dict[str, li
 
 
 def read_item_columns(path: Path, display: str, defaults: Dict[str, object]) -> Dict[str, list]:
-    """The ``item_columns`` of reference data (checked as ``read_items(texts=False)`` checks it),
-    without a dict per item at once."""
+    """The ``item_columns`` of reference data (checked as ``read_items(texts=False)`` checks it), taken a
+    chunk at a time (never a dict per item at once) and joined, a field a chunk lacks being its default there."""
     chunks: List[Dict[str, list]] = []
     _read_checked(path, display, False, lambda items: chunks.append(item_columns(items, defaults)))
     return {name: list(chain.from_iterable(c.get(name) or repeat(defaults.get(name), len(c["id"])) for c in chunks))
