@@ -1,8 +1,7 @@
 """Opening submission archives defensively and finding each track's file.
 
-A zip is extracted only after every entry passes ``_entry_path`` and ``_check_file`` (paths, links,
-encryption, names, count, sizes: zip bombs per entry, in total and by compression ratio); when
-scoring, only the tracks' files are extracted. A corrupt entry is the submission's problem.
+Every entry of a zip is checked (``_plan``: paths, links, encryption, names, count, sizes and zip
+bombs) before anything is written, and a corrupt entry is the submission's problem.
 """
 
 from __future__ import annotations
@@ -63,14 +62,13 @@ def _entry_path(info: zipfile.ZipInfo, display: str) -> PurePosixPath:
     except UnicodeError:
         raise SubmissionError.single(display, "an entry name is not valid UTF-8", found=_entry(name),
                                      hint="rename the file with ASCII characters")
-    relative = PurePosixPath(name.replace("\\", "/"))
+    relative, found = PurePosixPath(name.replace("\\", "/")), _entry(name)
     _refuse_first(display, [
         (relative.is_absolute() or ".." in relative.parts or name[1:2] == ":", "entry path escapes the archive",
-         None, _entry(name), "archive entries must be relative paths without '..'"),
-        (stat.S_ISLNK(info.external_attr >> 16), "archive contains a symbolic link", None, _entry(name),
+         None, found, "archive entries must be relative paths without '..'"),
+        (stat.S_ISLNK(info.external_attr >> 16), "archive contains a symbolic link", None, found,
          "put the file itself in the archive"),
-        (info.flag_bits & 0x1, "archive entry is encrypted", None, _entry(name),
-         "create the archive without a password")])
+        (info.flag_bits & 0x1, "archive entry is encrypted", None, found, "create the archive without a password")])
     return relative
 
 
@@ -93,14 +91,11 @@ def _check_file(info: zipfile.ZipInfo, twice: bool, total: int, compressed: int,
 
 def _plan(infos: List[zipfile.ZipInfo], display: str, tracks: Optional[Sequence[Track]] = None
           ) -> Tuple[List[Tuple[zipfile.ZipInfo, PurePosixPath]], List[str]]:
-    """The entries to extract and the warnings, after every check; raises before anything is written.
-
-    With ``tracks``, only the tracks' files are extracted and a track given twice is refused, so what
-    is written is bounded by the tracks' files, whatever else the zip holds."""
+    """The entries to extract and the warnings; raises before anything is written. With ``tracks``, only
+    each track's one file is extracted: what is written is bounded by them, whatever else the zip holds."""
     _refuse_first(display, [(len(infos) > MAX_ENTRIES, "archive has too many entries", f"at most {MAX_ENTRIES}",
                              str(len(infos)), None)])
-    warnings: List[str] = []
-    plan, files = [], {}  # files: relative path -> entry name, of every file neither skipped nor nested
+    warnings, plan, files = [], [], {}  # files: relative path -> entry name, of every file neither skipped nor nested
     by_track: Dict[str, List[PurePosixPath]] = defaultdict(list)
     total = compressed = nested = 0
     for info in infos:
