@@ -126,8 +126,7 @@ def _plan(infos: List[zipfile.ZipInfo], display: str, tracks: Optional[Sequence[
 
 def refuse_no_track_file(display: str, tracks: Sequence[Track], unclaimed: Sequence[str],
                          shown: Optional[Sequence[str]] = None) -> None:
-    """Refuse a submission with no file named after a track; ``shown``: its files as the caller shows
-    them (default: the ``unclaimed`` names)."""
+    """Refuse a submission without any track's file; ``shown``: its files as shown (default: ``unclaimed``)."""
     expected = "; ".join(f"{t.id}: {t.file_names[0]}" for t in tracks)
     found = ", ".join((shown or unclaimed)[:10]) or "no files"
     raise SubmissionError.single(display, "no prediction file for any track was found",
@@ -136,8 +135,7 @@ def refuse_no_track_file(display: str, tracks: Sequence[Track], unclaimed: Seque
 
 def safe_extract(archive: Path, target: Path, display: str = None, tracks: Optional[Sequence[Track]] = None
                  ) -> List[str]:
-    """Extract a zip into ``target`` (only the ``tracks``' files, if given); returns warnings about
-    entries skipped. Refuses dangerous zips."""
+    """Extract a zip into ``target`` (only the ``tracks``' files if given); returns warnings on skipped entries."""
     display = safe_display(display or Path(archive).name)
     try:
         zf = zipfile.ZipFile(archive)
@@ -168,9 +166,8 @@ def safe_extract(archive: Path, target: Path, display: str = None, tracks: Optio
 
 
 def _walk(folder: Path) -> Iterator[Tuple[PurePosixPath, str]]:
-    """Every non-directory entry of a folder, relative, skipping ignored ones, with what it is if it is
-    not a regular file ('' if it is); links to folders are listed, never followed (os.walk's default)."""
-    for root, dirs, files in os.walk(folder):
+    """Every non-directory entry of a folder (relative, ignored ones skipped) and what it is if not a regular file."""
+    for root, dirs, files in os.walk(folder):  # links to folders are listed in dirs, never followed
         dirs.sort()
         for name in sorted(files):
             full = Path(root) / name
