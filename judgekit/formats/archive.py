@@ -13,7 +13,6 @@ import shutil
 import stat
 import zipfile
 import zlib
-from collections import defaultdict
 from pathlib import Path, PurePosixPath
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
@@ -96,7 +95,7 @@ def _plan(infos: List[zipfile.ZipInfo], display: str, tracks: Optional[Sequence[
     _refuse_first(display, [(len(infos) > MAX_ENTRIES, "archive has too many entries", f"at most {MAX_ENTRIES}",
                              str(len(infos)), None)])
     warnings, plan, files = [], [], {}  # files: relative path -> entry name, of every file neither skipped nor nested
-    by_track: Dict[str, List[PurePosixPath]] = defaultdict(list)
+    claimed: Dict[str, PurePosixPath] = {}
     total = compressed = nested = 0
     for info in infos:
         relative = _entry_path(info, display)
@@ -112,7 +111,7 @@ def _plan(infos: List[zipfile.ZipInfo], display: str, tracks: Optional[Sequence[
             total, compressed = total + info.file_size, compressed + info.compress_size
             _check_file(info, relative in files, total, compressed, display)
             files[relative] = info.filename
-            if tracks is None or _claim(by_track, relative, tracks):
+            if tracks is None or _claim(claimed, relative, tracks):
                 plan.append((info, relative))
             else:
                 warnings.append(UNUSED_FILE.format(safe_display(str(relative))))
@@ -182,35 +181,33 @@ def submission_files(folder: Path) -> List[PurePosixPath]:
     return [relative for relative, irregular in _walk(Path(folder)) if not irregular]
 
 
-def _claim(by_track: Dict[str, List[PurePosixPath]], relative: PurePosixPath, tracks: Sequence[Track]) -> bool:
-    """Add the file to each track whose file-name patterns (any case) match its name, refusing a track
-    then given by two files; False if no track claims it."""
+def _claim(claimed: Dict[str, PurePosixPath], relative: PurePosixPath, tracks: Sequence[Track]) -> bool:
+    """Record the file as the one of each track whose file-name patterns (any case) match its name,
+    refusing a track's second file; False if no track claims it."""
     owners = [t.id for t in tracks if any(fnmatch.fnmatchcase(relative.name.lower(), pattern.lower())
                                           for pattern in t.file_names)]
-    for owner in owners:
-        by_track[owner].append(relative)
-    doubles = sorted(owner for owner in owners if len(by_track[owner]) > 1)
-    if doubles:
-        paths = by_track[doubles[0]]
-        raise SubmissionError.single(", ".join(safe_display(str(p)) for p in paths),
-                                     f"track '{doubles[0]}' is given by more than one file",
-                                     expected="exactly one file per track",
-                                     found=f"{len(paths)} files", hint="remove all but one of them")
+    for tid in sorted(owners):
+        if tid in claimed:
+            raise SubmissionError.single(f"{safe_display(str(claimed[tid]))}, {safe_display(str(relative))}",
+                                         f"track '{tid}' is given by more than one file",
+                                         expected="exactly one file per track", found="2 files",
+                                         hint="remove all but one of them")
+        claimed[tid] = relative
     return bool(owners)
 
 
 def locate_track_files(folder: Path, tracks: Sequence[Track]) -> Tuple[Dict[str, PurePosixPath], List[str]]:
     """Map track id -> the one file for it (at the root or inside folders); returns it and the names
     of files no track claims. A track file that is not a regular file is refused (never opened)."""
-    by_track: Dict[str, List[PurePosixPath]] = defaultdict(list)
+    claimed: Dict[str, PurePosixPath] = {}
     unclaimed: List[str] = []
     for relative, irregular in _walk(Path(folder)):
-        if not _claim(by_track, relative, tracks):
+        if not _claim(claimed, relative, tracks):
             unclaimed.append(safe_display(str(relative)))
         elif irregular:
             raise SubmissionError.single(safe_display(str(relative)), f"the prediction file is {irregular}",
                                          expected="a regular file", hint="write the predictions into the file itself")
-    return {tid: paths[0] for tid, paths in by_track.items()}, unclaimed
+    return claimed, unclaimed
 
 
 def _loose(name: str) -> str:
