@@ -29,8 +29,7 @@ IGNORED_NAMES = {"metadata", "ingestion_status.json", "thumbs.db", "desktop.ini"
 ARCHIVE_SUFFIXES = (".zip", ".tar", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".rar")
 UNUSED_FILE = "file {!r} matches no track and was ignored"
 
-#: What reading a damaged or unusual zip can raise (CRC errors, truncation, unknown compression,
-#: encryption, names the file system refuses).
+#: What reading a damaged or unusual zip raises (CRC, truncation, compression, encryption, names the OS refuses).
 _READ_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError, OSError, ValueError)
 
 
@@ -182,8 +181,7 @@ def submission_files(folder: Path) -> List[PurePosixPath]:
 
 
 def _claim(claimed: Dict[str, PurePosixPath], relative: PurePosixPath, tracks: Sequence[Track]) -> bool:
-    """Record the file as the one of each track whose file-name patterns (any case) match its name,
-    refusing a track's second file; False if no track claims it."""
+    """Record the file for each track whose file patterns (any case) match it, refusing a second; False if none."""
     owners = [t.id for t in tracks if any(fnmatch.fnmatchcase(relative.name.lower(), pattern.lower())
                                           for pattern in t.file_names)]
     for tid in sorted(owners):
