@@ -16,7 +16,7 @@ from typing import Dict, Iterable, List, Optional
 import numpy as np
 
 from .errors import SubmissionError
-from .formats.archive import ignored_file_notes, locate_track_files, naming_hint
+from .formats.archive import ignored_file_notes, locate_track_files, refuse_no_track_file
 from .formats.items import read_item_columns
 from .formats.submission import ItemKeys, Prediction, read_prediction
 from .formats.textfile import safe_display
@@ -147,11 +147,7 @@ def score_folder(spec: TaskSpec, ref_dir: Path, res_dir: Path, ingested: Optiona
     else:
         files, unclaimed = locate_track_files(res_dir, spec.tracks)
     if not files:
-        expected = "; ".join(f"{t.id}: {t.file_names[0]}" for t in spec.tracks)
-        found = ", ".join(unclaimed[:10]) or "no files"
-        raise SubmissionError.single("submission", "no prediction file for any track was found",
-                                     expected=f"files named {expected}", found=found,
-                                     hint=naming_hint(unclaimed, spec.tracks))
+        refuse_no_track_file("submission", spec.tracks, unclaimed)
     if gold is None:
         gold = load_gold(spec, ref_dir, files)
     results: Dict[str, TrackResult] = {}

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from judgekit.errors import SubmissionError
-from judgekit.formats.archive import ignored_file_note, ignored_file_notes, naming_hint
+from judgekit.formats.archive import ignored_file_notes, naming_hint
 from judgekit.scoring import read_track_file
 from judgekit.gold import build_gold
 from judgekit.tracks import track_from_dict
@@ -104,11 +104,11 @@ def test_file_name_near_miss_names_the_track():
     tracks = [track_from_dict({"id": "en_en", "kind": "similarity", "dataset": "sts"}),
               track_from_dict({"id": "ven_pe", "kind": "perspectivist", "scale": "multilabel", "dataset": "ven",
                                "labels": ["a", "b"], "files": ["ven_*_pe.tsv", "varierrnli_*_pe.tsv"]})]
-    assert ignored_file_note("en-en.tsv", tracks) == (
+    assert ignored_file_notes(["en-en.tsv"], tracks) == [
         "file 'en-en.tsv' matches no track and was ignored; it was probably meant for track 'en_en': name it "
-        "en_en.tsv")
-    assert ignored_file_note("VariErrNLI-test-pe.tsv", tracks).endswith("track 'ven_pe': name it ven_pe.tsv")
-    assert ignored_file_note("notes.md", tracks) == "file 'notes.md' matches no track and was ignored"
+        "en_en.tsv"]
+    assert ignored_file_notes(["VariErrNLI-test-pe.tsv"], tracks)[0].endswith("track 'ven_pe': name it ven_pe.tsv")
+    assert ignored_file_notes(["notes.md"], tracks) == ["file 'notes.md' matches no track and was ignored"]
     assert naming_hint(["readme.txt", "en-en.txt"], tracks) == (
         "file 'en-en.txt' was probably meant for track 'en_en': name it en_en.tsv")
 
