@@ -13,7 +13,7 @@ import re
 from contextlib import contextmanager
 from itertools import chain, compress, repeat
 from operator import itemgetter
-from typing import Iterable, Iterator, Optional, Sequence, Tuple
+from typing import Iterator, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -89,31 +89,40 @@ def number_column(texts: Sequence[str]) -> Tuple[np.ndarray, np.ndarray]:
     return values, ok & np.isfinite(values)
 
 
-def exact_codes(values: Iterable, table: dict, count: int) -> Optional[np.ndarray]:
-    """``table[v]`` for each of the ``count`` values as an int64 array (in C: no list is built), or
-    None when a value is missing from ``table`` or cannot be a key."""
-    try:
-        return np.fromiter(map(table.__getitem__, values), dtype=np.int64, count=count)
-    except (KeyError, TypeError):
-        return None
+#: The JSON types a table key can have: a boolean is none (True == 1 and hashes alike).
+_KEY_TYPES = frozenset({str, int, float})
 
 
-def choice_rows(values: list, index: dict, n_labels: int) -> Optional[np.ndarray]:
-    """0/1 rows ``(len(values), n_labels)``: row r marks the labels listed in ``values[r]``.
+def exact_codes(values: list, table: dict) -> np.ndarray:
+    """``table[v]`` for each value as int64 (in C), -1 where ``v`` is not a key of ``table``."""
+    if not (True in table or False in table):  # then no boolean can find a key
+        try:
+            return np.fromiter(map(table.get, values, repeat(-1)), dtype=np.int64, count=len(values))
+        except TypeError:  # a list or an object is no key
+            pass
+    keys = np.fromiter(map(_KEY_TYPES.__contains__, map(type, values)), dtype=bool, count=len(values))
+    codes = np.full(len(values), -1, dtype=np.int64)
+    codes[keys] = np.fromiter(map(table.get, compress(values, keys), repeat(-1)), dtype=np.int64, count=int(keys.sum()))
+    return codes
 
-    Each value must be a list of exact keys of ``index`` (label -> column), else None. The lists
-    are flattened and looked up in C (``chain``, ``map``), not one by one.
-    """
-    try:  # list.__len__ refuses anything but a list: one pass checks and measures
-        lengths = np.fromiter(map(list.__len__, values), dtype=np.int64, count=len(values))
-    except TypeError:
-        return None
-    columns = exact_codes(chain.from_iterable(values), index, int(lengths.sum()))
-    if columns is None:
-        return None
-    chosen = np.zeros((len(values), n_labels))
-    chosen[np.repeat(np.arange(len(values)), lengths), columns] = 1.0
-    return chosen
+
+def list_entries(values: list, lengths: Optional[np.ndarray] = None) -> Tuple[list, np.ndarray, np.ndarray]:
+    """(the entries of the values that are lists, of ``lengths[i]`` entries when given, chained; how
+    many entries each value gave (0 for the others); which values gave them)."""
+    taken = np.fromiter(map(isinstance, values, repeat(list)), dtype=bool, count=len(values))
+    sizes = np.zeros(len(values), dtype=np.int64)
+    sizes[taken] = np.fromiter(map(len, compress(values, taken)), dtype=np.int64, count=int(taken.sum()))
+    if lengths is not None:
+        taken &= sizes == lengths
+        sizes[~taken] = 0
+    return list(chain.from_iterable(compress(values, taken))), sizes, taken
+
+
+def refuse_owners(taken: np.ndarray, sizes: np.ndarray, good: np.ndarray) -> np.ndarray:
+    """Each entry's value (``list_entries``), after clearing ``taken`` for the values with an entry not ``good``."""
+    owner = np.repeat(np.arange(len(sizes)), sizes)
+    taken[owner[~good]] = False
+    return owner
 
 
 def label_codes(values: np.ndarray, n_labels: int) -> np.ndarray:

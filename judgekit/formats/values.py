@@ -6,13 +6,12 @@ from __future__ import annotations
 import json
 import math
 import re
-from itertools import chain
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Sequence, Tuple
 
 import numpy as np
 
 from ..tracks import Track
-from .bulk import NUMBER, choice_rows, exact_codes
+from .bulk import NUMBER, exact_codes, list_entries, refuse_owners
 from .textfile import shorten
 
 #: Soft-label rows may sum to 1 within this tolerance; they are then renormalised (with a warning
@@ -237,17 +236,67 @@ def chosen_pairs(chosen: np.ndarray) -> np.ndarray:
     return np.stack([1.0 - chosen, chosen], axis=-1)
 
 
-def annotator_entries(text: str, track: Track, annotators: Sequence[str]) -> list:
-    """The entries of one perspectivist row, one per annotator position as written (a label; on
-    multilabel tracks the annotator's labels, or their 0/1 choices from the label-major layout).
-    How many entries the row must hold, and for which annotators, is ``annotators.RowFit``'s
-    business; ``annotator_values`` then reads the labels.
+def annotator_rows(rows: list, counts: np.ndarray, track: Track) -> Tuple[np.ndarray, np.ndarray]:
+    """The perspectivist rules over a column of JSON rows, row i for ``counts[i]`` annotators: (the
+    values of the rows that follow them, in row order, one per annotator; which rows these are).
 
-    A row is a JSON list with one label per annotator, or an object annotator -> label. Multilabel
-    tracks take it in either of two layouts, told apart by type: *label-major*, the LeWiDi 2025 layout,
-    K vectors of 0/1 numbers (one per label, in the track's label order), each with one entry per
-    annotator; or *annotator-major*, per annotator a list of label names or a comma-separated string.
+    A row is a list with one exact label per annotator (label indices ``(m,)``). On multilabel tracks
+    (0/1 choices ``(m, K)``) a row is, per annotator, a list of exact label names (annotator-major;
+    an empty list: no label chosen), or K vectors of 0/1 numbers, one per label in the track's
+    order, each with one entry per annotator (label-major, the LeWiDi 2025 layout).
     """
+    k = len(track.labels)
+    entries, sizes, ok = list_entries(rows, counts)
+    if track.scale != "multilabel":
+        codes = exact_codes(entries, label_table(track))
+        annotator = refuse_owners(ok, sizes, codes >= 0)
+        return codes[ok[annotator]], ok
+    chosen, listed = choice_rows(entries, track.label_index(), k)
+    annotator = refuse_owners(ok, sizes, listed)
+    chosen = chosen[ok[annotator]]
+    if ok.all():
+        return chosen, ok
+    major, label_major = label_major_rows(rows, counts, k)  # never a row annotator-major reads
+    read = ok | label_major
+    out = np.zeros((int(counts[read].sum()), k))
+    annotator_major = np.repeat(ok[read], counts[read])
+    out[annotator_major], out[~annotator_major] = chosen, major
+    return out, read
+
+
+def choice_rows(values: list, index: Dict[str, int], k: int) -> Tuple[np.ndarray, np.ndarray]:
+    """(0/1 rows ``(len(values), k)`` marking the labels each value lists; which values are lists of
+    exact keys of ``index``)."""
+    names, sizes, ok = list_entries(values)
+    columns = exact_codes(names, index)
+    owner = refuse_owners(ok, sizes, columns >= 0)
+    chosen = np.zeros((len(values), k))
+    chosen[owner[ok[owner]], columns[ok[owner]]] = 1.0
+    return chosen, ok
+
+
+def label_major_rows(rows: list, counts: np.ndarray, k: int) -> Tuple[np.ndarray, np.ndarray]:
+    """The label-major rule (``annotator_rows``): (0/1 choices, one row per annotator, of the rows
+    that are k vectors of ``counts[i]`` 0/1 numbers; which rows these are)."""
+    vectors, sizes, ok = list_entries(rows, np.full(len(rows), k))
+    row = np.repeat(np.arange(len(rows)), sizes)
+    bits, lengths, full = list_entries(vectors, counts[row])
+    chosen = exact_codes(bits, {0: 0, 1: 1})
+    vector = refuse_owners(full, lengths, chosen >= 0)
+    ok[row[~full]] = False
+    kept = ok[row[vector]]
+    position = np.arange(len(bits)) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    first = np.cumsum(counts * ok) - counts * ok  # each read row's first annotator in the output
+    out = np.zeros((int((counts * ok).sum()), k))
+    out[(first[row[vector]] + position)[kept], (vector % k)[kept]] = chosen[kept]
+    return out, ok
+
+
+def annotator_entries(text: str, track: Track, annotators: Sequence[str]) -> list:
+    """The entries of one perspectivist row, one per annotator position as written (label-major rows
+    read into 0/1 rows): ``annotator_rows``'s rules, also taking an object annotator -> entry. How
+    many entries the row must hold, and for which annotators, is ``annotators.RowFit``'s business;
+    ``annotator_values`` then reads the labels."""
     value = parse_json(text)
     if isinstance(value, dict):
         missing = [a for a in annotators if a not in value]
@@ -261,7 +310,7 @@ def annotator_entries(text: str, track: Track, annotators: Sequence[str]) -> lis
         raise ValueProblem("a perspectivist prediction must be a JSON list",
                            expected=f"a list with one entry per annotator ({len(annotators)})",
                            found=_show_json(value))
-    if track.scale == "multilabel" and _is_label_major(value, len(track.labels)):
+    if track.scale == "multilabel" and _is_label_major(value, len(track.labels), len(annotators)):
         return list(_label_major(value, track))
     return value
 
@@ -276,36 +325,18 @@ def annotator_values(entries: list, track: Track) -> np.ndarray:
     return np.array([_label_of(v, track, table) for v in entries], dtype=np.int64)
 
 
-def _is_label_major(value: list, k: int) -> bool:
-    """Lists of numbers only (the 0/1 layout); K empty lists are an item without annotators."""
+def _is_label_major(value: list, k: int, n: int) -> bool:
+    """Lists of numbers only, with a number among them; all empty, they are label-major only as the
+    K vectors of an item without annotators (else each annotator chose no label)."""
     return bool(value) and all(isinstance(v, list) and all(map(_is_number, v)) for v in value) and (
-        any(v for v in value) or len(value) == k)
-
-
-def label_major_rows(parsed: list, counts: List[int], k: int) -> Optional[np.ndarray]:
-    """The label-major rule (``annotator_entries``) over a column of rows: each row K vectors of 0/1,
-    each with one entry per annotator (``counts`` per row), as one 0/1 row per annotator; None when
-    a row breaks the rule. Raises TypeError when a row or a vector is not a list."""
-    lengths = np.repeat(np.asarray(counts, dtype=np.int64), k)
-    vectors = list(chain.from_iterable(parsed))
-    if list(map(list.__len__, parsed)) != [k] * len(parsed) or list(map(list.__len__, vectors)) != lengths.tolist():
-        return None
-    chosen = exact_codes(chain.from_iterable(vectors), {0: 0, 1: 1}, int(lengths.sum()))
-    if chosen is None:
-        return None
-    vector = np.repeat(np.arange(len(vectors)), lengths)
-    first_row = np.concatenate(([0], np.cumsum(counts)))[vector // k]
-    position = np.arange(len(vector)) - np.concatenate(([0], np.cumsum(lengths)))[vector]
-    out = np.zeros((sum(counts), k))
-    out[first_row + position, vector % k] = chosen
-    return out
+        any(value) or (len(value) == k and not n))
 
 
 def _label_major(value: list, track: Track) -> np.ndarray:
     """One row by ``label_major_rows``; when it breaks the rule, which part and how."""
     k = len(track.labels)
-    rows = label_major_rows([value], [len(value[0])], k)
-    if rows is not None:
+    rows, ok = label_major_rows([value], np.array([len(value[0])]), k)
+    if ok[0]:
         return rows
     lengths = sorted({len(v) for v in value})
     layout = f"{k} vectors of 0/1 ({', '.join(track.labels)}), each with one entry per annotator of the item"
@@ -332,8 +363,8 @@ def _multilabel_choice(value, track: Track, index: Dict[str, int]) -> np.ndarray
                            expected=f'e.g. ["entailment", "neutral"], or the whole row label-major: '
                                     f'{len(track.labels)} vectors of 0/1 entries, one per label',
                            found=_show_json(value))
-    row = choice_rows([parts], index, len(track.labels))
-    if row is None:
+    row, ok = choice_rows([parts], index, len(track.labels))
+    if not ok[0]:
         part = next(part for part in parts if part not in index)
         raise outside_label_set(part, track, _show(part))
     return row[0]
