@@ -16,11 +16,6 @@ Anything else is refused with the item's annotators, their count and the order t
 
 from __future__ import annotations
 
-from collections import Counter
-from dataclasses import dataclass
-from functools import cached_property
-from heapq import heappop, heappush
-from itertools import chain
 from typing import Dict, List, Optional, Sequence
 
 import numpy as np
@@ -37,53 +32,34 @@ WARNINGS = {LISTED: "row(s) had one entry per name of the release's annotators l
 def annotator_pool(annotators: Sequence[Sequence[str]]) -> List[str]:
     """Every annotator of the items, in an order every item's own order follows when one exists
     (a stable topological order: ties by first appearance), else in first-appearance order."""
-    first: Dict[str, int] = {}
-    after: Dict[str, set] = {}
+    before: Dict[str, set] = {}  # each annotator's predecessors, in first-appearance order
     for names in annotators:
-        for name in names:
-            first.setdefault(name, len(first))
-        for name, successor in zip(names, names[1:]):
-            after.setdefault(name, set()).add(successor)
-    names = list(first)
-    indegree = Counter(chain.from_iterable(after.values()))
-    ready = [first[name] for name in names if not indegree[name]]  # sorted, hence a heap
-    order: List[str] = []
-    while ready:
-        order.append(names[heappop(ready)])
-        for successor in after.get(order[-1], ()):
-            indegree[successor] -= 1
-            if not indegree[successor]:
-                heappush(ready, first[successor])
-    return order if len(order) == len(names) else names
+        for k, name in enumerate(names):
+            before.setdefault(name, set()).update(names[k - 1:k])
+    placed: Dict[str, None] = {}
+    while len(placed) < len(before):
+        name = next((name for name in before if name not in placed and before[name] <= placed.keys()), None)
+        if name is None:  # a cycle: the items' orders disagree
+            return list(before)
+        placed[name] = None
+    return list(placed)
 
 
 def _names(names: Sequence[str], limit: int = 8) -> str:
     return ", ".join(names[:limit]) + (", ..." if len(names) > limit else "")
 
 
-@dataclass
 class RowFit:
-    """Fits a row's entries to its item's annotators, for one file (see the module docstring).
+    """Fits a file's rows to their items' annotators (see the module docstring). ``listed[i]``: item
+    i's annotators list as the release wrote it (None when it names each annotator once);
+    ``lengths[i]``: how many entries the file's row for item i holds."""
 
-    ``listed[i]``: item i's annotators list as the release wrote it (None when it names each
-    annotator once); ``pool``: the dataset's annotator pool; ``mode``: the file's layout for rows
-    whose length fits both.
-    """
-
-    annotators: Sequence[Sequence[str]]
-    listed: Sequence[Optional[Sequence[str]]] = ()
-    pool: Sequence[str] = ()
-    mode: str = POOL
-
-    @classmethod
-    def for_file(cls, annotators, listed, lengths: Dict[int, int]) -> "RowFit":
-        """The fit for a file whose item ``i`` row holds ``lengths[i]`` entries: the layout that the
-        rows fitting only one layout agree on, else the pool."""
-        mismatched = {i: m for i, m in lengths.items() if m != len(annotators[i])}
-        fit = cls(annotators, listed, annotator_pool(annotators) if mismatched else [])
-        decisive = {fits[0] for fits in map(fit._layouts, mismatched, mismatched.values()) if len(fits) == 1}
-        fit.mode = decisive.pop() if len(decisive) == 1 else POOL
-        return fit
+    def __init__(self, annotators, listed=(), lengths: Optional[Dict[int, int]] = None):
+        self.annotators, self.listed = annotators, listed
+        mismatched = {i: m for i, m in (lengths or {}).items() if m != len(annotators[i])}
+        self.pool = {name: k for k, name in enumerate(annotator_pool(annotators) if mismatched else [])}
+        decisive = {fits[0] for fits in map(self._layouts, mismatched, mismatched.values()) if len(fits) == 1}
+        self.mode = decisive.pop() if len(decisive) == 1 else POOL  # for rows that fit both layouts
 
     def fit(self, i: int, entries: list, notes: List[str]) -> list:
         """Item ``i``'s entries, one per annotator in order; ValueProblem if the row cannot fit."""
@@ -111,13 +87,9 @@ class RowFit:
         fits = [LISTED] if self._listed(i) is not None and m == len(self._listed(i)) else []
         return fits + [POOL] if m == len(self.pool) and self._positions(i) is not None else fits
 
-    @cached_property
-    def _pool_index(self) -> Dict[str, int]:
-        return {name: k for k, name in enumerate(self.pool)}
-
     def _positions(self, i: int) -> Optional[List[int]]:
         """Pool positions of item i's annotators when all are in the pool, in its order; else None."""
-        positions = [self._pool_index.get(name, -1) for name in self.annotators[i]]
+        positions = [self.pool.get(name, -1) for name in self.annotators[i]]
         return positions if all(a < b for a, b in zip([-1] + positions, positions)) else None
 
 

@@ -107,22 +107,14 @@ def exact_codes(values: list, table: dict) -> np.ndarray:
 
 
 def list_entries(values: list, lengths: Optional[np.ndarray] = None) -> Tuple[list, np.ndarray, np.ndarray]:
-    """(the entries of the values that are lists, of ``lengths[i]`` entries when given, chained; how
-    many entries each value gave (0 for the others); which values gave them)."""
+    """(the entries of the values that are lists, of ``lengths[i]`` entries when given, chained; the
+    value each entry is from; which values are such lists)."""
     taken = np.fromiter(map(isinstance, values, repeat(list)), dtype=bool, count=len(values))
     sizes = np.zeros(len(values), dtype=np.int64)
     sizes[taken] = np.fromiter(map(len, compress(values, taken)), dtype=np.int64, count=int(taken.sum()))
     if lengths is not None:
         taken &= sizes == lengths
-        sizes[~taken] = 0
-    return list(chain.from_iterable(compress(values, taken))), sizes, taken
-
-
-def refuse_owners(taken: np.ndarray, sizes: np.ndarray, good: np.ndarray) -> np.ndarray:
-    """Each entry's value (``list_entries``), after clearing ``taken`` for the values with an entry not ``good``."""
-    owner = np.repeat(np.arange(len(sizes)), sizes)
-    taken[owner[~good]] = False
-    return owner
+    return list(chain.from_iterable(compress(values, taken))), np.repeat(np.arange(len(values)), sizes * taken), taken
 
 
 def label_codes(values: np.ndarray, n_labels: int) -> np.ndarray:

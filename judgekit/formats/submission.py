@@ -47,12 +47,6 @@ class ItemKeys:
     annotators: Sequence[Sequence[str]] = ()
     listed: Sequence[Optional[Sequence[str]]] = ()
 
-    def per_annotator(self, values: np.ndarray, n_labels: int) -> PerAnnotator:
-        """``values`` (one row per item and annotator, in item order) on these items."""
-        counts = np.fromiter(map(len, self.annotators), dtype=np.int64, count=len(self.ids))
-        return PerAnnotator(values=values, item=np.repeat(np.arange(len(self.ids), dtype=np.int64), counts),
-                            n_items=len(self.ids), n_labels=n_labels, offsets=np.concatenate(([0], np.cumsum(counts))))
-
 
 @dataclass
 class Prediction:
@@ -313,31 +307,24 @@ def _soft_bulk(track: Track, texts: List[str]):
 
 
 def _per_annotator(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector):
-    """Label indices (categorical, ordinal) or 0/1 choices (multilabel), one row per annotator: the
-    rows ``annotator_rows`` accepts read as one column, the others row by row (``annotator_entries``,
-    ``RowFit``, ``annotator_values``), which reads the other layouts or explains the problem."""
+    """Label indices or 0/1 choices, one row per annotator: the rows ``annotator_rows`` accepts read as
+    one column, the others row by row (``RowFit``), which reads other layouts or explains the problem."""
     every = len(rows.item) == len(keys.ids)  # then the rows are the items in order
     sizes = map(len, keys.annotators if every else map(keys.annotators.__getitem__, rows.item))
     counts = np.fromiter(sizes, dtype=np.int64, count=len(rows.item))
     parsed = json_values(rows.text) or [(json_values([text]) or [None])[0] for text in rows.text]
     values, ok = annotator_rows(parsed, counts, track)
-    if ok.all():
-        return values, []
     flagged = np.flatnonzero(~ok)
     entries = _each(rows, flagged, lambda j: annotator_entries(
         rows.text[j], track, keys.annotators[rows.item[j]]), keys, problems)
-    fit = RowFit.for_file(keys.annotators, keys.listed, {rows.item[j]: len(row) for j, row in entries.items()})
+    fit = RowFit(keys.annotators, keys.listed, {rows.item[j]: len(row) for j, row in entries.items()})
     notes: List[str] = []
     out = _each(rows, sorted(entries), lambda j: annotator_values(fit.fit(rows.item[j], entries[j], notes), track),
                 keys, problems)
-    if problems or len(out) != len(flagged):
-        return None, notes
-    everything = np.zeros((int(counts.sum()),) + values.shape[1:], dtype=values.dtype)
-    everything[np.repeat(ok, counts)] = values
     ends = np.cumsum(counts)
     for j, row in out.items():
-        everything[ends[j] - counts[j]:ends[j]] = row
-    return everything, notes
+        values[ends[j] - counts[j]:ends[j]] = row
+    return (None if problems or len(out) != len(flagged) else values), notes
 
 
 def _mentions(texts: List[str], needles: Sequence[str]) -> bool:
@@ -359,6 +346,7 @@ def _wrap(values, track: Track, keys: ItemKeys):
     """Perspectivist rows as ``PerAnnotator`` on the track's items; other kinds' arrays as they are."""
     if track.kind != "perspectivist":
         return values
-    if track.scale != "multilabel":
-        values = label_codes(values, len(track.labels))
-    return keys.per_annotator(values, len(track.labels))
+    counts = np.fromiter(map(len, keys.annotators), dtype=np.int64, count=len(keys.ids))
+    return PerAnnotator(values=values if track.scale == "multilabel" else label_codes(values, len(track.labels)),
+                        item=np.repeat(np.arange(len(keys.ids), dtype=np.int64), counts), n_items=len(keys.ids),
+                        n_labels=len(track.labels), offsets=np.concatenate(([0], np.cumsum(counts))))
