@@ -1,15 +1,15 @@
-"""How many entries a perspectivist row holds, and which annotator each entry belongs to.
+"""Which annotator each entry of a perspectivist row belongs to.
 
-A row holds one entry per annotator of the item, in the item's ``annotators`` order, or follows one
-of two layouts written by LeWiDi 2025 participants and organisers, decided once per file
-(``RowFit.for_file``) and announced with one warning:
+A row holds one entry per annotator of the item, in its ``annotators`` order. Two other layouts
+written by LeWiDi 2025 participants and organisers are read, decided once per file (``RowFit``) and
+announced with one warning:
 
 - **the release's annotators list**: VariErrNLI's ``annotators`` string repeats an annotator once per
-  label given (``Ann1,Ann2,Ann2,Ann3``); a row as long as that list is read by merging the repeated
-  positions, which must then agree;
-- **the annotator pool**: the 2025 most-frequent baseline wrote every VariErrNLI row over the
-  dataset's whole pool (``Ann1..Ann4``, 4 entries even for a 3-annotator item); a row as long as the
-  pool whose item's annotators appear in the pool's order is read by pool position.
+  label given (``Ann1,Ann2,Ann2,Ann3``); a row that long is read by merging the repeated positions,
+  which must then agree;
+- **the annotator pool**: the 2025 most-frequent baseline wrote every VariErrNLI row over the whole
+  pool (``Ann1..Ann4``, even for a 3-annotator item); a row that long is read by pool position when
+  the item's annotators appear in the pool's order.
 
 Anything else is refused with the item's annotators, their count and the order the entries follow.
 """
@@ -36,12 +36,12 @@ def annotator_pool(annotators: Sequence[Sequence[str]]) -> List[str]:
     for names in annotators:
         for k, name in enumerate(names):
             before.setdefault(name, set()).update(names[k - 1:k])
-    placed: Dict[str, None] = {}
-    while len(placed) < len(before):
-        name = next((name for name in before if name not in placed and before[name] <= placed.keys()), None)
-        if name is None:  # a cycle: the items' orders disagree
+    waiting, placed = list(before), {}
+    while waiting:
+        k = next((k for k, name in enumerate(waiting) if before[name] <= placed.keys()), None)
+        if k is None:  # a cycle: the items' orders disagree
             return list(before)
-        placed[name] = None
+        placed[waiting.pop(k)] = None
     return list(placed)
 
 
@@ -55,7 +55,7 @@ class RowFit:
     ``lengths[i]``: how many entries the file's row for item i holds."""
 
     def __init__(self, annotators, listed=(), lengths: Optional[Dict[int, int]] = None):
-        self.annotators, self.listed = annotators, listed
+        self.annotators, self.listed = annotators, listed or [None] * len(annotators)
         mismatched = {i: m for i, m in (lengths or {}).items() if m != len(annotators[i])}
         self.pool = {name: k for k, name in enumerate(annotator_pool(annotators) if mismatched else [])}
         decisive = {fits[0] for fits in map(self._layouts, mismatched, mismatched.values()) if len(fits) == 1}
@@ -63,7 +63,7 @@ class RowFit:
 
     def fit(self, i: int, entries: list, notes: List[str]) -> list:
         """Item ``i``'s entries, one per annotator in order; ValueProblem if the row cannot fit."""
-        names, listed, m = self.annotators[i], self._listed(i), len(entries)
+        names, listed, m = self.annotators[i], self.listed[i], len(entries)
         if m == len(names):
             return entries
         fits = self._layouts(i, m)
@@ -79,12 +79,9 @@ class RowFit:
         raise ValueProblem("wrong number of annotator entries", expected=expected, found=f"{m} entries",
                            hint="the item's annotators are in the input file's 'annotators' field")
 
-    def _listed(self, i: int) -> Optional[Sequence[str]]:
-        return self.listed[i] if i < len(self.listed) else None
-
     def _layouts(self, i: int, m: int) -> List[str]:
         """The layouts a row of ``m`` entries (not item i's number of annotators) fits."""
-        fits = [LISTED] if self._listed(i) is not None and m == len(self._listed(i)) else []
+        fits = [LISTED] if self.listed[i] is not None and m == len(self.listed[i]) else []
         return fits + [POOL] if m == len(self.pool) and self._positions(i) is not None else fits
 
     def _positions(self, i: int) -> Optional[List[int]]:

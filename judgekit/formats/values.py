@@ -226,12 +226,11 @@ def chosen_pairs(chosen: np.ndarray) -> np.ndarray:
 
 
 def annotator_rows(rows: list, counts: np.ndarray, track: Track) -> Tuple[np.ndarray, np.ndarray]:
-    """The perspectivist rules over a column of JSON rows, ``counts[i]`` annotators for row i: (one
-    value per annotator of every row, in row order, right for the rows that follow the rules; which
-    rows these are). A row is one exact label per annotator (values: label indices); on multilabel
-    tracks (0/1 choices ``(m, K)``) per annotator a list of exact labels (annotator-major: none
-    chosen is ``[]``), or K vectors of 0/1, one per label, each with one entry per annotator
-    (label-major, the LeWiDi 2025 layout)."""
+    """The perspectivist rules over JSON rows, ``counts[i]`` annotators for row i: (a value per annotator
+    of every row, in row order, right for the rows that follow the rules; which rows these are). A row
+    holds one exact label per annotator (label indices); on multilabel tracks (0/1 choices ``(m, K)``)
+    per annotator a list of exact labels (none chosen: ``[]``), or K vectors of 0/1, one per label, each
+    with one entry per annotator (label-major, the LeWiDi 2025 layout)."""
     entries, annotator, ok = list_entries(rows, counts)
     placed = np.repeat(ok, counts)
     if track.scale != "multilabel":
@@ -315,16 +314,16 @@ def _label_major(value: list, track: Track) -> np.ndarray:
     lengths = sorted({len(v) for v in value})
     layout = f"{k} vectors of 0/1 ({', '.join(track.labels)}), each with one entry per annotator of the item"
     if len(value) != k:
-        hint = ("this looks like one vector per annotator: write one vector per label instead (transpose it)"
-                if lengths == [k] else None)
         raise ValueProblem("0/1 vectors are read label-major: one vector per label", expected=layout,
-                           found=f"{len(value)} vectors of {'/'.join(map(str, lengths))} entries", hint=hint)
+                           found=f"{len(value)} vectors of {'/'.join(map(str, lengths))} entries",
+                           hint="this looks like one vector per annotator: write one vector per label instead "
+                                "(transpose it)" if lengths == [k] else None)
     if len(lengths) > 1:
         raise ValueProblem("the label vectors have different lengths", expected=layout + ", all equally long",
                            found=f"vectors of {', '.join(str(len(v)) for v in value)} entries")
-    bad = next(x for v in value for x in v if x not in (0, 1))
     raise ValueProblem("a label vector holds a value other than 0 or 1", expected=layout,
-                       found=_show_json(bad), hint="1 = the annotator chose the label, 0 = not")
+                       found=_show_json(next(x for v in value for x in v if x not in (0, 1))),
+                       hint="1 = the annotator chose the label, 0 = not")
 
 
 def _multilabel_choice(value, track: Track) -> np.ndarray:
