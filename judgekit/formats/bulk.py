@@ -109,12 +109,17 @@ def exact_codes(values: list, table: dict) -> np.ndarray:
 def list_entries(values: list, lengths: Optional[np.ndarray] = None) -> Tuple[list, np.ndarray, np.ndarray]:
     """(the entries of the values that are lists, of ``lengths[i]`` entries when given, chained; the
     value each entry is from; which values are such lists)."""
-    taken = np.fromiter(map(isinstance, values, repeat(list)), dtype=bool, count=len(values))
-    sizes = np.zeros(len(values), dtype=np.int64)
-    sizes[taken] = np.fromiter(map(len, compress(values, taken)), dtype=np.int64, count=int(taken.sum()))
+    try:  # list.__len__ refuses anything but a list: one pass checks and measures
+        sizes = np.fromiter(map(list.__len__, values), dtype=np.int64, count=len(values))
+        taken = np.ones(len(values), dtype=bool)
+    except TypeError:
+        taken = np.fromiter(map(isinstance, values, repeat(list)), dtype=bool, count=len(values))
+        sizes = np.zeros(len(values), dtype=np.int64)
+        sizes[taken] = np.fromiter(map(len, compress(values, taken)), dtype=np.int64, count=int(taken.sum()))
     if lengths is not None:
         taken &= sizes == lengths
-    return list(chain.from_iterable(compress(values, taken))), np.repeat(np.arange(len(values)), sizes * taken), taken
+    kept = values if taken.all() else compress(values, taken)
+    return list(chain.from_iterable(kept)), np.repeat(np.arange(len(values)), sizes * taken), taken
 
 
 def label_codes(values: np.ndarray, n_labels: int) -> np.ndarray:

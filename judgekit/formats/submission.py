@@ -309,9 +309,7 @@ def _soft_bulk(track: Track, texts: List[str]):
 def _per_annotator(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector):
     """Label indices or 0/1 choices, one row per annotator: the rows ``annotator_rows`` accepts read as
     one column, the others row by row (``RowFit``), which reads other layouts or explains the problem."""
-    every = len(rows.item) == len(keys.ids)  # then the rows are the items in order
-    sizes = map(len, keys.annotators if every else map(keys.annotators.__getitem__, rows.item))
-    counts = np.fromiter(sizes, dtype=np.int64, count=len(rows.item))
+    counts = np.fromiter(map(len, map(keys.annotators.__getitem__, rows.item)), dtype=np.int64, count=len(rows.item))
     parsed = json_values(rows.text) or [(json_values([text]) or [None])[0] for text in rows.text]
     values, ok = annotator_rows(parsed, counts, track)
     flagged = np.flatnonzero(~ok)

@@ -251,9 +251,10 @@ def choice_rows(values: list, index: Dict[str, int], k: int) -> Tuple[np.ndarray
     exact keys of ``index``)."""
     names, owner, ok = list_entries(values)
     columns = exact_codes(names, index)
-    ok[owner[columns < 0]] = False
+    known = columns >= 0
+    ok[owner[~known]] = False
     chosen = np.zeros((len(values), k))
-    chosen[owner[columns >= 0], columns[columns >= 0]] = 1.0
+    chosen[owner[known], columns[known]] = 1.0
     return chosen, ok
 
 
