@@ -281,15 +281,14 @@ def annotator_entries(text: str, track: Track, annotators: Sequence[str]) -> lis
         missing = [a for a in annotators if a not in value]
         extra = [a for a in value if a not in set(annotators)]
         if missing or extra:
-            raise ValueProblem("annotators do not match the item's annotators",
-                               expected=", ".join(annotators),
+            raise ValueProblem("annotators do not match the item's annotators", expected=", ".join(annotators),
                                found=f"missing {missing[:5]}, unknown {[shorten(a, 40) for a in extra[:5]]}")
         value = [value[a] for a in annotators]
     if not isinstance(value, list):
         raise ValueProblem("a perspectivist prediction must be a JSON list",
                            expected=f"a list with one entry per annotator ({len(annotators)})",
                            found=_show_json(value))
-    # label-major: lists of numbers with a number among them, or the K empty vectors of an item without
+    # label-major: lists of numbers, with a number among them or as the K empty vectors of an item without
     # annotators (K empty lists for K annotators are annotator-major: no label chosen)
     if track.scale == "multilabel" and value and all(isinstance(v, list) and all(map(_is_number, v)) for v in value) \
             and (any(value) or (len(value) == len(track.labels) and not annotators)):
