@@ -89,18 +89,15 @@ def number_column(texts: Sequence[str]) -> Tuple[np.ndarray, np.ndarray]:
     return values, ok & np.isfinite(values)
 
 
-#: The JSON types a table key can have: a boolean is none (True == 1 and hashes alike).
-_KEY_TYPES = frozenset({str, int, float})
-
-
 def exact_codes(values: list, table: dict) -> np.ndarray:
-    """``table[v]`` for each value as int64 (in C), -1 where ``v`` is not a key of ``table``."""
+    """``table[v]`` for each value as int64 (in C), -1 where ``v`` is not a key of ``table``: only a
+    str, int or float can be one (a boolean is none, though True == 1 and hashes alike)."""
     if not (True in table or False in table):  # then no boolean can find a key
         try:
             return np.fromiter(map(table.get, values, repeat(-1)), dtype=np.int64, count=len(values))
         except TypeError:  # a list or an object is no key
             pass
-    keys = np.fromiter(map(_KEY_TYPES.__contains__, map(type, values)), dtype=bool, count=len(values))
+    keys = np.fromiter(map({str, int, float}.__contains__, map(type, values)), dtype=bool, count=len(values))
     codes = np.full(len(values), -1, dtype=np.int64)
     codes[keys] = np.fromiter(map(table.get, compress(values, keys), repeat(-1)), dtype=np.int64, count=int(keys.sum()))
     return codes
