@@ -13,7 +13,7 @@ import re
 from contextlib import contextmanager
 from itertools import chain, compress, repeat
 from operator import itemgetter
-from typing import Iterable, Iterator, Optional, Sequence, Tuple
+from typing import Iterator, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -89,31 +89,34 @@ def number_column(texts: Sequence[str]) -> Tuple[np.ndarray, np.ndarray]:
     return values, ok & np.isfinite(values)
 
 
-def exact_codes(values: Iterable, table: dict, count: int) -> Optional[np.ndarray]:
-    """``table[v]`` for each of the ``count`` values as an int64 array (in C: no list is built), or
-    None when a value is missing from ``table`` or cannot be a key."""
-    try:
-        return np.fromiter(map(table.__getitem__, values), dtype=np.int64, count=count)
-    except (KeyError, TypeError):
-        return None
+def exact_codes(values: list, table: dict) -> np.ndarray:
+    """``table[v]`` for each value as int64 (in C), -1 where ``v`` is not a key of ``table``: only a
+    str, int or float can be one (a boolean is none, though True == 1 and hashes alike)."""
+    if not (True in table or False in table):  # then no boolean can find a key
+        try:
+            return np.fromiter(map(table.get, values, repeat(-1)), dtype=np.int64, count=len(values))
+        except TypeError:  # a list or an object is no key
+            pass
+    keys = np.fromiter(map({str, int, float}.__contains__, map(type, values)), dtype=bool, count=len(values))
+    codes = np.full(len(values), -1, dtype=np.int64)
+    codes[keys] = np.fromiter(map(table.get, compress(values, keys), repeat(-1)), dtype=np.int64, count=int(keys.sum()))
+    return codes
 
 
-def choice_rows(values: list, index: dict, n_labels: int) -> Optional[np.ndarray]:
-    """0/1 rows ``(len(values), n_labels)``: row r marks the labels listed in ``values[r]``.
-
-    Each value must be a list of exact keys of ``index`` (label -> column), else None. The lists
-    are flattened and looked up in C (``chain``, ``map``), not one by one.
-    """
+def list_entries(values: list, lengths: Optional[np.ndarray] = None) -> Tuple[list, np.ndarray, np.ndarray]:
+    """(the entries of the values that are lists, of ``lengths[i]`` entries when given, chained; the
+    value each entry is from; which values are such lists)."""
     try:  # list.__len__ refuses anything but a list: one pass checks and measures
-        lengths = np.fromiter(map(list.__len__, values), dtype=np.int64, count=len(values))
+        sizes = np.fromiter(map(list.__len__, values), dtype=np.int64, count=len(values))
+        taken = np.ones(len(values), dtype=bool)
     except TypeError:
-        return None
-    columns = exact_codes(chain.from_iterable(values), index, int(lengths.sum()))
-    if columns is None:
-        return None
-    chosen = np.zeros((len(values), n_labels))
-    chosen[np.repeat(np.arange(len(values)), lengths), columns] = 1.0
-    return chosen
+        taken = np.fromiter(map(isinstance, values, repeat(list)), dtype=bool, count=len(values))
+        sizes = np.zeros(len(values), dtype=np.int64)
+        sizes[taken] = np.fromiter(map(len, compress(values, taken)), dtype=np.int64, count=int(taken.sum()))
+    if lengths is not None:
+        taken &= sizes == lengths
+    kept = values if taken.all() else compress(values, taken)
+    return list(chain.from_iterable(kept)), np.repeat(np.arange(len(values)), sizes * taken), taken
 
 
 def label_codes(values: np.ndarray, n_labels: int) -> np.ndarray:

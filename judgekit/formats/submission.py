@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import chain, compress, repeat
+from itertools import compress, repeat
 from operator import itemgetter
 from pathlib import Path
 from typing import List, NamedTuple, Optional, Sequence, Tuple
@@ -26,17 +26,15 @@ from ..errors import ProblemCollector, SubmissionError
 from ..metrics import PerAnnotator
 from ..tracks import Track
 from .annotators import RowFit, layout_warnings
-from .bulk import choice_rows, collector_paused, exact_codes, json_values, label_codes, number_column, plain_numbers
+from .bulk import collector_paused, json_values, label_codes, number_column, plain_numbers
 from .textfile import read_texts, safe_display, shorten
-from .values import (ValueProblem, annotator_entries, annotator_values, chosen_pairs,
-                     describe_value, label_major_rows, label_table, not_probabilities, parse_label,
-                     parse_number, parse_soft, sums_to_one)
+from .values import (ValueProblem, annotator_entries, annotator_rows, annotator_values, chosen_pairs,
+                     describe_value, not_probabilities, parse_label, parse_number, parse_soft, sums_to_one)
 
 MAX_IDS_LISTED = 5
 HEADER_NAMES = ("id", "item", "item_id")
 #: Text that only JSON strings, booleans, null or objects contain: such soft labels take the per-row rule.
 _NOT_NUMERIC_JSON = ('"', "true", "false", "null", "{")
-_NOT_LABEL_LISTS = ("true", "false", "null", "{", "NaN", "Infinity")
 
 
 @dataclass(frozen=True)
@@ -48,12 +46,6 @@ class ItemKeys:
     ids: List[str]
     annotators: Sequence[Sequence[str]] = ()
     listed: Sequence[Optional[Sequence[str]]] = ()
-
-    def per_annotator(self, values: np.ndarray, n_labels: int) -> PerAnnotator:
-        """``values`` (one row per item and annotator, in item order) on these items."""
-        counts = np.fromiter(map(len, self.annotators), dtype=np.int64, count=len(self.ids))
-        return PerAnnotator(values=values, item=np.repeat(np.arange(len(self.ids), dtype=np.int64), counts),
-                            n_items=len(self.ids), n_labels=n_labels, offsets=np.concatenate(([0], np.cumsum(counts))))
 
 
 @dataclass
@@ -315,42 +307,22 @@ def _soft_bulk(track: Track, texts: List[str]):
 
 
 def _per_annotator(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector):
-    """Label indices (categorical, ordinal) or 0/1 choices (multilabel), one row per annotator:
-    read as one column when every row holds one entry per annotator, else row by row (``RowFit``)."""
-    every = len(rows.item) == len(keys.ids)  # then the rows are the items in order
-    counts = list(map(len, keys.annotators if every else map(keys.annotators.__getitem__, rows.item)))
-    bulk = _per_annotator_bulk(track, rows.text, counts)
-    if bulk is not None:
-        return bulk, []
-    entries = _each(rows, range(len(rows.text)), lambda j: annotator_entries(
+    """Label indices or 0/1 choices, one row per annotator: the rows ``annotator_rows`` accepts read as
+    one column, the others row by row (``RowFit``), which reads other layouts or explains the problem."""
+    counts = np.fromiter(map(len, map(keys.annotators.__getitem__, rows.item)), dtype=np.int64, count=len(rows.item))
+    parsed = json_values(rows.text) or [(json_values([text]) or [None])[0] for text in rows.text]
+    values, ok = annotator_rows(parsed, counts, track)
+    flagged = np.flatnonzero(~ok)
+    entries = _each(rows, flagged, lambda j: annotator_entries(
         rows.text[j], track, keys.annotators[rows.item[j]]), keys, problems)
-    fit = RowFit.for_file(keys.annotators, keys.listed, {rows.item[j]: len(row) for j, row in entries.items()})
+    fit = RowFit(keys.annotators, keys.listed, {rows.item[j]: len(row) for j, row in entries.items()})
     notes: List[str] = []
     out = _each(rows, sorted(entries), lambda j: annotator_values(fit.fit(rows.item[j], entries[j], notes), track),
                 keys, problems)
-    if problems or len(entries) != len(rows.text):
-        return None, notes
-    return (np.concatenate(list(out.values())) if out else np.zeros(0)), notes
-
-
-def _per_annotator_bulk(track: Track, texts: List[str], counts: List[int]) -> Optional[np.ndarray]:
-    """The rows of a file whose every row is a JSON list with one exact label (multilabel: one list
-    of label names) per annotator; None when any row is anything else."""
-    multilabel = track.scale == "multilabel"
-    if not multilabel and _mentions(texts, _NOT_LABEL_LISTS):
-        return None
-    parsed = json_values(texts)
-    try:  # list.__len__ refuses anything but a list: one pass checks and measures
-        if parsed is None:
-            return None
-        if list(map(list.__len__, parsed)) != counts:
-            return label_major_rows(parsed, counts, len(track.labels)) if multilabel and \
-                not _mentions(texts, ("true", "false")) else None
-    except TypeError:
-        return None
-    if multilabel:
-        return choice_rows(list(chain.from_iterable(parsed)), track.label_index(), len(track.labels))
-    return exact_codes(chain.from_iterable(parsed), label_table(track), sum(counts))
+    ends = np.cumsum(counts)
+    for j, row in out.items():
+        values[ends[j] - counts[j]:ends[j]] = row
+    return (None if problems or len(out) != len(flagged) else values), notes
 
 
 def _mentions(texts: List[str], needles: Sequence[str]) -> bool:
@@ -372,6 +344,7 @@ def _wrap(values, track: Track, keys: ItemKeys):
     """Perspectivist rows as ``PerAnnotator`` on the track's items; other kinds' arrays as they are."""
     if track.kind != "perspectivist":
         return values
-    if track.scale != "multilabel":
-        values = label_codes(values, len(track.labels))
-    return keys.per_annotator(values, len(track.labels))
+    counts = np.fromiter(map(len, keys.annotators), dtype=np.int64, count=len(keys.ids))
+    return PerAnnotator(values=values if track.scale == "multilabel" else label_codes(values, len(track.labels)),
+                        item=np.repeat(np.arange(len(keys.ids), dtype=np.int64), counts), n_items=len(keys.ids),
+                        n_labels=len(track.labels), offsets=np.concatenate(([0], np.cumsum(counts))))

@@ -6,13 +6,12 @@ from __future__ import annotations
 import json
 import math
 import re
-from itertools import chain
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Sequence, Tuple
 
 import numpy as np
 
 from ..tracks import Track
-from .bulk import NUMBER, choice_rows, exact_codes
+from .bulk import NUMBER, exact_codes, list_entries
 from .textfile import shorten
 
 #: Soft-label rows may sum to 1 within this tolerance; they are then renormalised (with a warning
@@ -123,32 +122,21 @@ def parse_label(text: str, track: Track, index: Dict[str, int]) -> int:
 
 
 def label_table(track: Track) -> Dict[object, int]:
-    """Label -> index, and finite label value -> index for labels written as numbers (an ordinal
-    prediction may give 3 for "3"); a number that overflowed to infinity never finds a label here."""
-    out = {}
-    for i, label in enumerate(track.labels):
-        try:
-            value = float(label)
-        except ValueError:
-            continue
-        if math.isfinite(value):
-            out[value] = i
-    return {**out, **track.label_index()}
+    """Label -> index, and value -> index for the labels that are finite numbers (an ordinal
+    prediction may give 3 for "3")."""
+    numbers = {float(label): i for i, label in enumerate(track.labels)
+               if NUMBER.fullmatch(label.strip()) and math.isfinite(float(label))}
+    return {**numbers, **track.label_index()}
 
 
 def _label_of(value, track: Track, table: Dict[object, int]) -> int:
-    """The index of a perspectivist label: an exact ``label_table`` key, or text (stripped) or a
-    number naming a label."""
-    if isinstance(value, str):
-        key = value.strip()
-        if key in table:
-            return table[key]
-        try:
-            return table[parse_number(key)]
-        except (ValueProblem, KeyError):
-            pass
-    elif _is_number(value) and float(value) in table:
-        return table[float(value)]
+    """The index of a perspectivist label: a ``label_table`` key, text with spaces around one, or text
+    naming a number that is one."""
+    key = value.strip() if isinstance(value, str) else float(value) if _is_number(value) else None
+    if isinstance(key, str) and key not in table and NUMBER.fullmatch(key):
+        key = float(key)
+    if key in table:
+        return table[key]
     raise outside_label_set(value, track, _show_json(value))
 
 
@@ -237,104 +225,118 @@ def chosen_pairs(chosen: np.ndarray) -> np.ndarray:
     return np.stack([1.0 - chosen, chosen], axis=-1)
 
 
-def annotator_entries(text: str, track: Track, annotators: Sequence[str]) -> list:
-    """The entries of one perspectivist row, one per annotator position as written (a label; on
-    multilabel tracks the annotator's labels, or their 0/1 choices from the label-major layout).
-    How many entries the row must hold, and for which annotators, is ``annotators.RowFit``'s
-    business; ``annotator_values`` then reads the labels.
+def annotator_rows(rows: list, counts: np.ndarray, track: Track) -> Tuple[np.ndarray, np.ndarray]:
+    """The perspectivist rules over JSON rows, ``counts[i]`` annotators for row i: (a value per annotator
+    of every row, in row order, right for the rows that follow the rules; which rows these are). A row
+    holds one exact label per annotator (label indices); on multilabel tracks (0/1 choices ``(m, K)``)
+    per annotator a list of exact labels (none chosen: ``[]``), or K vectors of 0/1, one per label, each
+    with one entry per annotator (label-major, the LeWiDi 2025 layout)."""
+    entries, annotator, ok = list_entries(rows, counts)
+    placed = np.repeat(ok, counts)
+    if track.scale != "multilabel":
+        out = np.zeros(len(placed), dtype=np.int64)
+        out[placed] = codes = exact_codes(entries, label_table(track))
+        ok[annotator[codes < 0]] = False
+        return out, ok
+    out = np.zeros((len(placed), len(track.labels)))
+    out[placed], listed = choice_rows(entries, track.label_index(), len(track.labels))
+    ok[annotator[~listed]] = False
+    if not ok.all():  # label-major never reads a row annotator-major reads
+        ok |= label_major_rows(rows, counts, out)
+    return out, ok
 
-    A row is a JSON list with one label per annotator, or an object annotator -> label. Multilabel
-    tracks take it in either of two layouts, told apart by type: *label-major*, the LeWiDi 2025 layout,
-    K vectors of 0/1 numbers (one per label, in the track's label order), each with one entry per
-    annotator; or *annotator-major*, per annotator a list of label names or a comma-separated string.
-    """
+
+def choice_rows(values: list, index: Dict[str, int], k: int) -> Tuple[np.ndarray, np.ndarray]:
+    """(0/1 rows ``(len(values), k)`` marking the labels each value lists; which values are lists of
+    exact keys of ``index``)."""
+    names, owner, ok = list_entries(values)
+    columns = exact_codes(names, index)
+    known = columns >= 0
+    ok[owner[~known]] = False
+    chosen = np.zeros((len(values), k))
+    chosen[owner[known], columns[known]] = 1.0
+    return chosen, ok
+
+
+def label_major_rows(rows: list, counts: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """Which rows follow the label-major rule (``annotator_rows``): K vectors of ``counts[i]`` 0/1
+    numbers; their choices are written into ``out`` (one row per annotator of every row)."""
+    k = out.shape[1]
+    vectors, row, ok = list_entries(rows, np.full(len(rows), k))
+    bits, vector, full = list_entries(vectors, counts[row])
+    chosen = exact_codes(bits, {0: 0, 1: 1})
+    full[vector[chosen < 0]] = False
+    ok[row[~full]] = False
+    kept = ok[row[vector]]
+    annotator = np.arange(len(bits)) - np.searchsorted(vector, vector) + (np.cumsum(counts) - counts)[row[vector]]
+    out[annotator[kept], (vector % k)[kept]] = chosen[kept]
+    return ok
+
+
+def annotator_entries(text: str, track: Track, annotators: Sequence[str]) -> list:
+    """A row's entries as written (label-major rows as 0/1 rows): ``annotator_rows``'s rules, and also
+    an object annotator -> entry. ``annotators.RowFit`` fits them to the item's annotators."""
     value = parse_json(text)
     if isinstance(value, dict):
         missing = [a for a in annotators if a not in value]
         extra = [a for a in value if a not in set(annotators)]
         if missing or extra:
-            raise ValueProblem("annotators do not match the item's annotators",
-                               expected=", ".join(annotators),
+            raise ValueProblem("annotators do not match the item's annotators", expected=", ".join(annotators),
                                found=f"missing {missing[:5]}, unknown {[shorten(a, 40) for a in extra[:5]]}")
         value = [value[a] for a in annotators]
     if not isinstance(value, list):
         raise ValueProblem("a perspectivist prediction must be a JSON list",
                            expected=f"a list with one entry per annotator ({len(annotators)})",
                            found=_show_json(value))
-    if track.scale == "multilabel" and _is_label_major(value, len(track.labels)):
+    # label-major: lists of numbers, with a number among them or as the K empty vectors of an item without
+    # annotators (K empty lists for K annotators are annotator-major: no label chosen)
+    if track.scale == "multilabel" and value and all(isinstance(v, list) and all(map(_is_number, v)) for v in value) \
+            and (any(value) or (len(value) == len(track.labels) and not annotators)):
         return list(_label_major(value, track))
     return value
 
 
 def annotator_values(entries: list, track: Track) -> np.ndarray:
     """Label indices ``(m,)``, or on multilabel tracks 0/1 choices ``(m, K)``, of a row's entries."""
-    index = track.label_index()
     if track.scale == "multilabel":
-        rows = [e if isinstance(e, np.ndarray) else _multilabel_choice(e, track, index) for e in entries]
+        rows = [e if isinstance(e, np.ndarray) else _multilabel_choice(e, track) for e in entries]
         return np.array(rows, dtype=float).reshape(-1, len(track.labels))
     table = label_table(track)
     return np.array([_label_of(v, track, table) for v in entries], dtype=np.int64)
 
 
-def _is_label_major(value: list, k: int) -> bool:
-    """Lists of numbers only (the 0/1 layout); K empty lists are an item without annotators."""
-    return bool(value) and all(isinstance(v, list) and all(map(_is_number, v)) for v in value) and (
-        any(v for v in value) or len(value) == k)
-
-
-def label_major_rows(parsed: list, counts: List[int], k: int) -> Optional[np.ndarray]:
-    """The label-major rule (``annotator_entries``) over a column of rows: each row K vectors of 0/1,
-    each with one entry per annotator (``counts`` per row), as one 0/1 row per annotator; None when
-    a row breaks the rule. Raises TypeError when a row or a vector is not a list."""
-    lengths = np.repeat(np.asarray(counts, dtype=np.int64), k)
-    vectors = list(chain.from_iterable(parsed))
-    if list(map(list.__len__, parsed)) != [k] * len(parsed) or list(map(list.__len__, vectors)) != lengths.tolist():
-        return None
-    chosen = exact_codes(chain.from_iterable(vectors), {0: 0, 1: 1}, int(lengths.sum()))
-    if chosen is None:
-        return None
-    vector = np.repeat(np.arange(len(vectors)), lengths)
-    first_row = np.concatenate(([0], np.cumsum(counts)))[vector // k]
-    position = np.arange(len(vector)) - np.concatenate(([0], np.cumsum(lengths)))[vector]
-    out = np.zeros((sum(counts), k))
-    out[first_row + position, vector % k] = chosen
-    return out
-
-
 def _label_major(value: list, track: Track) -> np.ndarray:
     """One row by ``label_major_rows``; when it breaks the rule, which part and how."""
     k = len(track.labels)
-    rows = label_major_rows([value], [len(value[0])], k)
-    if rows is not None:
-        return rows
+    out = np.zeros((len(value[0]), k))
+    if label_major_rows([value], np.array([len(value[0])]), out)[0]:
+        return out
     lengths = sorted({len(v) for v in value})
     layout = f"{k} vectors of 0/1 ({', '.join(track.labels)}), each with one entry per annotator of the item"
     if len(value) != k:
-        hint = ("this looks like one vector per annotator: write one vector per label instead (transpose it)"
-                if lengths == [k] else None)
         raise ValueProblem("0/1 vectors are read label-major: one vector per label", expected=layout,
-                           found=f"{len(value)} vectors of {'/'.join(map(str, lengths))} entries", hint=hint)
+                           found=f"{len(value)} vectors of {'/'.join(map(str, lengths))} entries",
+                           hint="this looks like one vector per annotator: write one vector per label instead "
+                                "(transpose it)" if lengths == [k] else None)
     if len(lengths) > 1:
         raise ValueProblem("the label vectors have different lengths", expected=layout + ", all equally long",
                            found=f"vectors of {', '.join(str(len(v)) for v in value)} entries")
-    bad = next(x for v in value for x in v if x not in (0, 1))
     raise ValueProblem("a label vector holds a value other than 0 or 1", expected=layout,
-                       found=_show_json(bad), hint="1 = the annotator chose the label, 0 = not")
+                       found=_show_json(next(x for v in value for x in v if x not in (0, 1))),
+                       hint="1 = the annotator chose the label, 0 = not")
 
 
-def _multilabel_choice(value, track: Track, index: Dict[str, int]) -> np.ndarray:
-    if isinstance(value, str):
-        parts = split_multilabel(value)
-    elif isinstance(value, list) and all(isinstance(v, str) for v in value):
-        parts = [v.strip() for v in value]
-    else:
+def _multilabel_choice(value, track: Track) -> np.ndarray:
+    parts = split_multilabel(value) if isinstance(value, str) else value
+    if not (isinstance(parts, list) and all(isinstance(v, str) for v in parts)):
         raise ValueProblem("an annotator's labels must be a list of labels or a comma-separated string",
                            expected=f'e.g. ["entailment", "neutral"], or the whole row label-major: '
                                     f'{len(track.labels)} vectors of 0/1 entries, one per label',
                            found=_show_json(value))
-    row = choice_rows([parts], index, len(track.labels))
-    if row is None:
-        part = next(part for part in parts if part not in index)
+    parts = [part.strip() for part in parts]
+    row, ok = choice_rows([parts], track.label_index(), len(track.labels))
+    if not ok[0]:
+        part = next(part for part in parts if part not in track.label_index())
         raise outside_label_set(part, track, _show(part))
     return row[0]
 

@@ -1,0 +1,125 @@
+"""Perspectivist rows: the column rules (``values.annotator_rows``) and the per-row reading
+(``annotator_entries`` -> ``RowFit`` -> ``annotator_values``) agree row by row, one odd row is the
+only one read row by row, and ``annotator_pool`` keeps its stable topological order."""
+
+from __future__ import annotations
+
+import json
+from itertools import chain
+from typing import Dict, List, Sequence
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hostile import edition
+from hostile.record_submission import TRACKS, read
+from judgekit.errors import SubmissionError
+from judgekit.formats import submission
+from judgekit.formats.annotators import RowFit, annotator_pool
+from judgekit.formats.values import annotator_entries, annotator_rows, annotator_values
+
+ITEMS = edition.items_of("persp_ml")
+
+
+def _per_row(text: str, track, names: Sequence[str]) -> np.ndarray:
+    return annotator_values(RowFit([list(names)]).fit(0, annotator_entries(text, track, names), []), track)
+
+
+def _column(text: str, track, names: Sequence[str]):
+    values, ok = annotator_rows([json.loads(text)], np.array([len(names)]), track)
+    return values if ok[0] else None
+
+
+def test_k_empty_lists_for_k_annotators_mean_each_chose_no_label():
+    """VariErrNLI annotators choose one or more labels, but a prediction of no label for an annotator
+    is a prediction (label-major all-zero columns say the same): K empty lists for an item with K
+    annotators are read annotator-major by both paths, whatever the file's other rows."""
+    track = TRACKS["persp_ml"]
+    names = ITEMS[edition.SMALL_INDEX]["annotators"]
+    assert len(names) == len(track.labels) == 3
+    for text in ("[[], [], []]", "[[0, 0, 0], [0, 0, 0], [0, 0, 0]]"):
+        assert np.array_equal(_per_row(text, track, names), np.zeros((3, 3)))
+        assert np.array_equal(_column(text, track, names), np.zeros((3, 3)))
+    for text in ("[[], [], []]", "[]"):  # the item without annotators: K vectors of 0 entries, or none
+        assert _per_row(text, track, []).shape == _column(text, track, []).shape == (0, 3)
+
+
+def _file(tmp_path, track_id: str, edits: Dict[int, str]):
+    lines = edition.valid_lines(track_id)
+    for index, value in edits.items():
+        lines[index] = lines[index].split("\t")[0] + "\t" + value
+    path = tmp_path / f"{track_id}.tsv"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_k_empty_lists_read_the_same_beside_an_odd_row(tmp_path, monkeypatch):
+    small = edition.SMALL_INDEX
+    clean = read(_file(tmp_path, "persp_ml", {small: "[[], [], []]"}), "persp_ml").values
+    names = ITEMS[0]["annotators"]
+    as_object = json.dumps({name: labels for name, labels in zip(names, json.loads(
+        edition.valid_lines("persp_ml")[0].split("\t")[1]))})
+    explained = []
+    real = submission.annotator_entries
+    monkeypatch.setattr(submission, "annotator_entries", lambda text, *a: explained.append(text) or real(text, *a))
+    odd = read(_file(tmp_path, "persp_ml", {small: "[[], [], []]", 0: as_object}), "persp_ml").values
+    assert explained == [as_object]  # only the odd row went row by row
+    assert np.array_equal(clean.values, odd.values)
+    start = clean.offsets[small]
+    assert not clean.values[start:start + 3].any()
+
+
+def test_a_boolean_is_no_label_in_either_path(tmp_path):
+    """True == 1 and hashes alike: a column lookup must not take ``true`` for the label "1"."""
+    row = json.loads(edition.valid_lines("persp_ord")[edition.BAD_INDEX].split("\t")[1])
+    path = _file(tmp_path, "persp_ord", {edition.BAD_INDEX: json.dumps([True] + row[1:])})
+    with pytest.raises(SubmissionError) as error:
+        read(path, "persp_ord")
+    assert str(error.value) == ("persp_ord.tsv, line 3, item 'c03': label outside the track's label set; "
+                                "expected one of 1, 2, 3, 4, 5, 6, found 'true'")
+
+
+def _pool_before(annotators: Sequence[Sequence[str]]) -> List[str]:
+    """``annotator_pool`` as it was written before (Kahn's algorithm, the ready list sorted by first
+    appearance), the reference for the shorter one."""
+    first: Dict[str, int] = {}
+    after: Dict[str, set] = {}
+    for names in annotators:
+        for k, name in enumerate(names):
+            first.setdefault(name, len(first))
+            after.setdefault(name, set())
+            if k:
+                after[names[k - 1]].add(name)
+    indegree = {name: 0 for name in first}
+    for successors in after.values():
+        for name in successors:
+            indegree[name] += 1
+    ready = sorted((n for n, d in indegree.items() if d == 0), key=first.get)
+    order: List[str] = []
+    while ready:
+        name = ready.pop(0)
+        order.append(name)
+        for successor in after[name]:
+            indegree[successor] -= 1
+            if indegree[successor] == 0:
+                ready.append(successor)
+        ready.sort(key=first.get)
+    return order if len(order) == len(first) else sorted(first, key=first.get)
+
+
+@settings(max_examples=500, derandomize=True, database=None, deadline=None)
+@given(st.lists(st.lists(st.sampled_from([f"A{k}" for k in range(8)]), max_size=6), max_size=8))
+def test_annotator_pool_is_the_stable_topological_order_it_was(annotators):
+    assert annotator_pool(annotators) == _pool_before(annotators)
+
+
+@settings(max_examples=200, derandomize=True, database=None, deadline=None)
+@given(st.permutations([f"A{k}" for k in range(8)]), st.lists(st.sets(st.integers(0, 7)), min_size=1, max_size=6))
+def test_annotator_pool_follows_every_item_order_when_they_agree(order, subsets):
+    annotators = [[order[k] for k in sorted(subset)] for subset in subsets]
+    pool = annotator_pool(annotators)
+    assert sorted(pool) == sorted(set(chain.from_iterable(annotators)))
+    assert all([pool.index(name) for name in names] == sorted(pool.index(name) for name in names)
+               for names in annotators)
