@@ -148,8 +148,8 @@ def test_line_and_byte_bounds_follow_the_track_size(tmp_path):
     path.write_text("a\t1\n\n" * 10 + "\n" * 1001, encoding="utf-8")
     with pytest.raises(SubmissionError, match="file has too many lines.*at most 1,020 lines for a track of 10 items"):
         textfile.read_texts(path, "t.tsv", 10)
-    path.write_bytes(b"a\t1\n" * 10 + b"\xff\n" + b"\n" * 1010)  # counted before the bad byte is explained
-    with pytest.raises(SubmissionError, match="file has too many lines"):
+    path.write_bytes(b"a\t1\n" * 10 + b"\xff\n" + b"\n" * 1010)  # the first problem in the file is reported
+    with pytest.raises(SubmissionError, match="line 11: file is not UTF-8 text"):
         textfile.read_texts(path, "t.tsv", 10)
     path.write_text("a\t" + "1" * (64 * 1024 * 10 + 1024 * 1024) + "\n", encoding="utf-8")
     with pytest.raises(SubmissionError, match="file is too large.*for a track of 10 items"):
