@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import chain, compress, repeat
+from itertools import chain, repeat
 from operator import itemgetter
 from pathlib import Path
 from typing import List, NamedTuple, Optional, Sequence, Tuple
@@ -108,37 +108,32 @@ class Columns:
         return np.fromiter(map(index.get, self.heads, repeat(-1)), dtype=np.int64, count=len(self.heads))
 
     @cached_property
-    def fields(self) -> List[List[str]]:
-        """Each line's whitespace-separated fields (a header line included), for the positional reading."""
-        return list(map(str.split, self.texts))
+    def fields(self) -> Tuple[List[List[str]], np.ndarray]:
+        """Each line's whitespace-separated fields (a header line included) and their number."""
+        fields = list(map(str.split, self.texts))
+        return fields, np.fromiter(map(len, fields), dtype=np.int64, count=len(fields))
 
     @cached_property
-    def lengths(self) -> np.ndarray:
-        return np.fromiter(map(len, self.fields), dtype=np.int64, count=len(self.fields))
-
-    @cached_property
-    def scores(self) -> Tuple[np.ndarray, np.ndarray]:
-        """The first fields as numbers (``number_column``)."""
-        return number_column(list(map(itemgetter(0), compress(self.fields, self.lengths))))
+    def scores(self) -> Tuple[List[str], Tuple[np.ndarray, np.ndarray]]:
+        """The first fields (a line is never blank) as texts and as numbers (``number_column``)."""
+        firsts = list(map(itemgetter(0), self.fields[0]))
+        return firsts, number_column(firsts)
 
 
 def _layout(columns: Columns, ids: List[str], display: str) -> str:
-    """How a file of a positional track is read, decided once for the whole file: "id" or "positional".
+    """How a file of a positional track is read, "id" or "positional", decided once for the whole file.
 
-    The first column is read as ids only when every value of it is a known id of the track, each
-    once (a header line aside): when ids are numbers ("0".."249"), integer scores and a confidence
-    column would otherwise pass for ids. Else the file is positional when every line holds one or
-    two fields and most first fields are numbers (so a bad value is reported at its line). A file
-    that fits both readings, with every id in its first column, no header line, and first-column
-    values that could also be scores on the 0-5 scale, is refused as ambiguous.
-    """
+    Ids only when every first-column value is a known id, each once (a header line aside): numeric ids
+    ("0".."249") would otherwise take integer scores and a confidence column for ids. Else positional
+    when every line holds one or two fields and most first fields are numbers (so a bad value is
+    reported at its line). A file read both ways (no header, every id, each a 0-5 score) is refused."""
     heads = columns.heads
     as_ids = bool(heads) and heads[0] in ids and bool(columns.tabbed.all() and (columns.position >= 0).all()) \
         and np.bincount(columns.position).max() == 1
     if as_ids and (columns.header or len(heads) != len(ids) or not _scores_in_range(heads)):
         return "id"  # cannot be ambiguous: the costlier positional reading is not needed
-    lengths = columns.lengths
-    if not (((lengths >= 1) & (lengths <= 2)).all() and 2 * int(columns.scores[1].sum()) >= len(lengths)):
+    lengths = columns.fields[1]
+    if not ((lengths <= 2).all() and 2 * int(columns.scores[1][1].sum()) >= len(lengths)):
         return "id"
     if not as_ids:
         return "positional"
@@ -160,7 +155,7 @@ def _scores_in_range(texts: List[str]) -> bool:
 def _positional_rows(columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCollector) -> Rows:
     """The scores of a SemEval positional file (one per line, in item order); a second column
     (confidence) must be a number too."""
-    numbers, fields = columns.numbers, columns.fields
+    numbers, (fields, lengths) = columns.numbers, columns.fields
     if len(fields) != len(keys.ids):
         raise SubmissionError.single(problems.file, "wrong number of lines for the SemEval positional format",
                                      expected=f"{len(keys.ids)} lines (one score per pair, in input order)",
@@ -171,13 +166,13 @@ def _positional_rows(columns: Columns, track: Track, keys: ItemKeys, problems: P
         raise SubmissionError.single(problems.file, "blank line inside a positional file", line=gap - 1,
                                      expected="one score on every line", found="an empty line",
                                      hint="positional files are matched by line number")
-    two = np.flatnonzero(columns.lengths == 2)
+    two = np.flatnonzero(lengths == 2)
     for j in two[~number_column(list(map(itemgetter(1), map(fields.__getitem__, two))))[1]]:
         _explain(parse_number, fields[j][1], problems, line=numbers[j],
                  message="the second column (confidence) is not a number",
                  expected="a score and, optionally, a confidence such as 3.2<TAB>80")
     problems.raise_if_any()
-    return Rows(range(len(fields)), numbers, list(map(itemgetter(0), fields)), columns.scores)
+    return Rows(range(len(fields)), numbers, *columns.scores)
 
 
 def _id_rows(columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCollector) -> Rows:
