@@ -108,16 +108,12 @@ class Columns:
         return np.fromiter(map(index.get, self.heads, repeat(-1)), dtype=np.int64, count=len(self.heads))
 
     @cached_property
-    def fields(self) -> Tuple[List[List[str]], np.ndarray]:
-        """Each line's whitespace-separated fields (a header line included) and their number."""
+    def fields(self) -> Tuple[List[List[str]], np.ndarray, List[str], Tuple[np.ndarray, np.ndarray]]:
+        """For a positional reading: each line's whitespace-separated fields (a header line included),
+        their count, the first fields (a line is never blank) and these as numbers (``number_column``)."""
         fields = list(map(str.split, self.texts))
-        return fields, np.fromiter(map(len, fields), dtype=np.int64, count=len(fields))
-
-    @cached_property
-    def scores(self) -> Tuple[List[str], Tuple[np.ndarray, np.ndarray]]:
-        """The first fields (a line is never blank) as texts and as numbers (``number_column``)."""
-        firsts = list(map(itemgetter(0), self.fields[0]))
-        return firsts, number_column(firsts)
+        firsts = list(map(itemgetter(0), fields))
+        return fields, np.fromiter(map(len, fields), dtype=np.int64, count=len(fields)), firsts, number_column(firsts)
 
 
 def _layout(columns: Columns, ids: List[str], display: str) -> str:
@@ -130,10 +126,11 @@ def _layout(columns: Columns, ids: List[str], display: str) -> str:
     heads = columns.heads
     as_ids = bool(heads) and heads[0] in ids and bool(columns.tabbed.all() and (columns.position >= 0).all()) \
         and np.bincount(columns.position).max() == 1
-    if as_ids and (columns.header or len(heads) != len(ids) or not _scores_in_range(heads)):
+    scores = plain_numbers(heads) if as_ids and not columns.header and len(heads) == len(ids) else None
+    if as_ids and (scores is None or not ((scores >= 0) & (scores <= 5)).all()):
         return "id"  # cannot be ambiguous: the costlier positional reading is not needed
-    lengths = columns.fields[1]
-    if not ((lengths <= 2).all() and 2 * int(columns.scores[1][1].sum()) >= len(lengths)):
+    _, lengths, _, (_, numeric) = columns.fields
+    if not ((lengths <= 2).all() and 2 * int(numeric.sum()) >= len(lengths)):
         return "id"
     if not as_ids:
         return "positional"
@@ -147,15 +144,10 @@ def _layout(columns: Columns, ids: List[str], display: str) -> str:
              "scores with decimals (3.0) to mean positional")
 
 
-def _scores_in_range(texts: List[str]) -> bool:
-    values = plain_numbers(texts)
-    return values is not None and bool(((values >= 0) & (values <= 5)).all())
-
-
 def _positional_rows(columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCollector) -> Rows:
     """The scores of a SemEval positional file (one per line, in item order); a second column
     (confidence) must be a number too."""
-    numbers, (fields, lengths) = columns.numbers, columns.fields
+    numbers, (fields, lengths, firsts, scores) = columns.numbers, columns.fields
     if len(fields) != len(keys.ids):
         raise SubmissionError.single(problems.file, "wrong number of lines for the SemEval positional format",
                                      expected=f"{len(keys.ids)} lines (one score per pair, in input order)",
@@ -172,7 +164,7 @@ def _positional_rows(columns: Columns, track: Track, keys: ItemKeys, problems: P
                  message="the second column (confidence) is not a number",
                  expected="a score and, optionally, a confidence such as 3.2<TAB>80")
     problems.raise_if_any()
-    return Rows(range(len(fields)), numbers, *columns.scores)
+    return Rows(range(len(fields)), numbers, firsts, scores)
 
 
 def _id_rows(columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCollector) -> Rows:
@@ -192,11 +184,9 @@ def _id_rows(columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCo
 def _id_problems(columns: Columns, first: np.ndarray, track: Track, keys: ItemKeys, problems: ProblemCollector) -> None:
     """The messages of the rows ``_id_rows`` flagged, in line order, and of the items without a line."""
     heads, lines, position, example = columns.heads, columns.lines, columns.position, describe_value(track)
-    flagged = np.ones(len(heads), dtype=bool)
-    flagged[first] = False
     first_line = dict(zip(position[first].tolist(), map(lines.__getitem__, first.tolist())))
     unknown = []
-    for j in np.flatnonzero(flagged).tolist():
+    for j in np.setdiff1d(np.arange(len(heads)), first).tolist():
         if not columns.tabbed[j]:
             problems.add("line has no tab", line=lines[j], expected=f"ID<TAB>VALUE such as {example}",
                          found=repr(columns.texts[columns.header + j][:60]))

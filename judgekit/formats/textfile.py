@@ -1,10 +1,8 @@
 """Decoding a submitted text file defensively: UTF-8 (with or without BOM), CRLF, no binary.
 
-The file is read a block of whole lines at a time, each block checked at once, in C, by the rules in
-``_RULES``; the first problem in the file is reported. A block holds at most ``BLOCK_BYTES`` and
-the rest of its last line, read with a bounded ``readline``: a 1 GB file with no newline is refused
-after reading about one line's budget, never loaded whole.
-"""
+The file is read a block of whole lines at a time (a bounded ``readline`` ends a block's last line:
+a 1 GB line is refused after about one line's budget), each block checked at once, in C, by the
+rules in ``_RULES``; the first problem in the file is reported."""
 
 from __future__ import annotations
 
@@ -22,15 +20,12 @@ MAX_FILE_BYTES = 512 * 1024 * 1024
 MAX_LINE_BYTES = 1024 * 1024
 #: Bytes read at a time (at most MAX_LINE_BYTES), then rounded up to a line end.
 BLOCK_BYTES = 1024 * 1024
-#: Bounds relative to the track's size, so that memory grows with the track, not with the file: at
-#: most LINES_PER_ITEM lines per item plus LINE_SLACK (blank lines count), and at most
-#: BYTES_PER_ITEM bytes per item plus FILE_SLACK_BYTES.
+#: Bounds that grow with the track, not with the file (``file_limits``; blank lines count).
 LINES_PER_ITEM = 2
 LINE_SLACK = 1000
 BYTES_PER_ITEM = 64 * 1024
 FILE_SLACK_BYTES = 1024 * 1024
 
-_UTF8_BOM = codecs.BOM_UTF8
 _OTHER_BOMS = ((codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"),
                (codecs.BOM_UTF16_LE, "UTF-16"), (codecs.BOM_UTF16_BE, "UTF-16"))
 _CR_INSIDE = re.compile(rb"\r(?!\n|\Z)")  # a CR that ends neither its line (before the LF) nor the file
@@ -76,16 +71,16 @@ def read_texts(path: Path, display: str, n_items: Optional[int] = None) -> Tuple
 
 
 def _read_blocks(f, display: str, max_lines: Optional[int], n_items: Optional[int]) -> Tuple[Sequence[int], List[str]]:
-    """``read_texts`` of an open binary file, a block at a time after any UTF-8 BOM."""
+    """``read_texts`` of an open binary file, after any UTF-8 BOM."""
     block = f.read(max(min(BLOCK_BYTES, MAX_LINE_BYTES), 4))
     for bom, encoding in _OTHER_BOMS:  # named as such: their NUL bytes would read as 'binary'
         if block.startswith(bom):
             raise SubmissionError.single(display, f"file is {encoding} text", expected="UTF-8 text",
                                          found=f"a {encoding} byte-order mark", hint="save the file as UTF-8")
-    offset = len(_UTF8_BOM) if block.startswith(_UTF8_BOM) else 0
+    offset = len(codecs.BOM_UTF8) if block.startswith(codecs.BOM_UTF8) else 0
     block = block[offset:] or f.read(min(BLOCK_BYTES, MAX_LINE_BYTES))
     texts: List[str] = []
-    numbers: Optional[List[int]] = None  # a list once a blank line is met
+    numbers: Optional[List[int]] = None  # a list once a blank line is met, else range(1, len(texts) + 1)
     number = 0
     while block:
         if not block.endswith(b"\n"):
@@ -93,9 +88,8 @@ def _read_blocks(f, display: str, max_lines: Optional[int], n_items: Optional[in
         _refuse_breach(block, number, offset, display, max_lines, n_items)
         parts = block.decode("utf-8").replace("\r\n", "\n").removesuffix("\n").removesuffix("\r").split("\n")
         kept = list(filter(str.strip, parts))
-        if numbers is None and len(kept) != len(parts):
-            numbers = list(range(1, len(texts) + 1))
-        if numbers is not None:
+        if numbers is not None or len(kept) != len(parts):
+            numbers = numbers or list(range(1, len(texts) + 1))
             numbers.extend(compress(range(number + 1, number + len(parts) + 1), map(str.strip, parts)))
         texts.extend(kept)
         number, offset = number + len(parts), offset + len(block)
