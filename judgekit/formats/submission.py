@@ -1,10 +1,6 @@
-"""Reading one track's submission file and aligning it with the track's items by id.
-
-Lines are ``ID<TAB>VALUE`` (a number, a label or a JSON value; an optional header line ``id<TAB>...``)
-or, for similarity tracks, SemEval positional: one score per line in input order, an optional second
-column (confidence) ignored. The columns are checked in bulk (``bulk``), each check a mask of the rows
-it refuses; only a flagged row gets a message, by the per-value rule of ``values``.
-"""
+"""Reading one track's submission file (``ID<TAB>VALUE`` lines or, for similarity, SemEval positional)
+and aligning it with the track's items. The columns are checked in bulk (``bulk``), each check a mask
+of the rows it refuses; only a flagged row gets a message, by the per-value rule of ``values``."""
 
 from __future__ import annotations
 
@@ -184,8 +180,11 @@ def _id_rows(columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCo
 def _id_problems(columns: Columns, first: np.ndarray, track: Track, keys: ItemKeys, problems: ProblemCollector) -> None:
     """The messages of the rows ``_id_rows`` flagged, in line order, and of the items without a line."""
     heads, lines, position, example = columns.heads, columns.lines, columns.position, describe_value(track)
+    if len(heads) and columns.tabbed.all() and (position < 0).all():
+        raise SubmissionError.single(problems.file, "none of the ids in this file belong to the track",
+                                     expected=f"lines such as {example.replace('ID', repr(keys.ids[0]) if keys.ids else 'ID')}",
+                                     found=f"ids such as {shorten(heads[0])!r}")
     first_line = dict(zip(position[first].tolist(), map(lines.__getitem__, first.tolist())))
-    unknown = []
     for j in np.setdiff1d(np.arange(len(heads)), first).tolist():
         if not columns.tabbed[j]:
             problems.add("line has no tab", line=lines[j], expected=f"ID<TAB>VALUE such as {example}",
@@ -194,7 +193,6 @@ def _id_problems(columns: Columns, first: np.ndarray, track: Track, keys: ItemKe
             problems.add("duplicate id", line=lines[j], item=heads[j],
                          hint=f"it was already given on line {first_line[int(position[j])]}; keep one line per item")
         else:
-            unknown.append(heads[j])
             problems.add("unknown id: not an item of this track", line=lines[j], item=shorten(heads[j]),
                          hint=f"ids look like {keys.ids[0]!r}" if keys.ids else None)
     missing = np.setdiff1d(np.arange(len(keys.ids)), position[first])
@@ -203,10 +201,6 @@ def _id_problems(columns: Columns, first: np.ndarray, track: Track, keys: ItemKe
         problems.add(f"{len(missing)} of the track's {len(keys.ids)} items have no prediction "
                      f"(the file has {len(first)} of them): {shown}" + (f" and {more} more" if more > 0 else ""),
                      hint="predict every item listed in the track's input file")
-    if unknown and len(unknown) == len(heads):
-        raise SubmissionError.single(problems.file, "none of the ids in this file belong to the track",
-                                     expected=f"lines such as {example.replace('ID', repr(keys.ids[0]) if keys.ids else 'ID')}",
-                                     found=f"ids such as {shorten(unknown[0])!r}")
 
 
 def _explain(rule, text: str, problems: ProblemCollector, message: str = None, expected: str = None, **where):
