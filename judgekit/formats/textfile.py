@@ -20,7 +20,7 @@ MAX_FILE_BYTES = 512 * 1024 * 1024
 MAX_LINE_BYTES = 1024 * 1024
 #: Bytes read at a time (at most MAX_LINE_BYTES), then rounded up to a line end.
 BLOCK_BYTES = 1024 * 1024
-#: Bounds that grow with the track, not with the file (``file_limits``; blank lines count).
+#: Bounds that grow with the track (``n_items``), not with the file; blank lines count.
 LINES_PER_ITEM = 2
 LINE_SLACK = 1000
 BYTES_PER_ITEM = 64 * 1024
@@ -42,18 +42,12 @@ def safe_display(name: str) -> str:
     return name if name.isprintable() else repr(name)[1:-1]
 
 
-def file_limits(n_items: Optional[int]) -> Tuple[Optional[int], int]:
-    """(most lines, most bytes) of a file for a track of ``n_items`` items (None: no line bound)."""
-    if n_items is None:
-        return None, MAX_FILE_BYTES
-    return LINES_PER_ITEM * n_items + LINE_SLACK, min(MAX_FILE_BYTES, BYTES_PER_ITEM * n_items + FILE_SLACK_BYTES)
-
-
 def read_texts(path: Path, display: str, n_items: Optional[int] = None) -> Tuple[Sequence[int], List[str]]:
     """A file's non-blank lines as two columns: their 1-based numbers (a ``range`` when no line is
-    blank) and texts. ``n_items``, the track's size, bounds the file's lines and bytes (``file_limits``)."""
+    blank) and texts. ``n_items``, the track's size, bounds the file's lines and bytes (None: no line bound)."""
     display = safe_display(display)
-    max_lines, max_bytes = file_limits(n_items)
+    max_lines = None if n_items is None else LINES_PER_ITEM * n_items + LINE_SLACK
+    max_bytes = MAX_FILE_BYTES if n_items is None else min(MAX_FILE_BYTES, BYTES_PER_ITEM * n_items + FILE_SLACK_BYTES)
     try:
         size = Path(path).stat().st_size
         if size > max_bytes:
