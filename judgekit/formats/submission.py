@@ -4,7 +4,7 @@ of the rows it refuses; only a flagged row gets a message, by the per-value rule
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from itertools import chain, repeat
 from operator import itemgetter
@@ -47,13 +47,12 @@ class ItemKeys:
                             n_items=len(self.ids), n_labels=n_labels, offsets=np.concatenate(([0], np.cumsum(counts))))
 
 
-@dataclass
-class Prediction:
-    """A submission's values for one track, aligned with ``ItemKeys.ids``."""
+class Prediction(NamedTuple):
+    """A submission's values for one track, aligned with ``ItemKeys.ids``, and how it was read."""
 
     values: object
-    warnings: List[str] = field(default_factory=list)
-    format: str = "id"
+    warnings: List[str]
+    format: str  # "id" or "positional"
 
 
 class Rows(NamedTuple):
@@ -168,7 +167,7 @@ def _id_rows(columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCo
     duplicate or unknown id is flagged and explained, and the items without a line are listed."""
     known = np.flatnonzero(columns.tabbed & (columns.position >= 0))
     given, first = columns.position[known], known  # the items given and the row of each one's first line, in item order
-    if (given[1:] <= given[:-1]).any():
+    if (given[1:] <= given[:-1]).any():  # sorting costs 0.1 s a million rows: only when needed
         given, first = np.unique(given, return_index=True)
         first = known[first]
     if len(given) != len(columns.heads) or len(given) != len(keys.ids):
