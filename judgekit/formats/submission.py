@@ -32,9 +32,8 @@ _NOT_LABEL_LISTS = ("true", "false", "null", "{", "NaN", "Infinity")
 
 @dataclass(frozen=True)
 class ItemKeys:
-    """What a file is read against: the track's item ids in order, each item's annotators (a
-    perspectivist row holds one entry per annotator) and, per item, the release's own annotators
-    list when it repeats names (else None; empty when no item has one)."""
+    """What a file is read against: the track's item ids in order, each item's annotators and, per item,
+    the release's own annotators list when it repeats names (else None; empty when no item has one)."""
 
     ids: List[str]
     annotators: Sequence[Sequence[str]] = ()
@@ -125,10 +124,9 @@ def _layout(columns: Columns, ids: List[str], display: str) -> str:
     if as_ids and (scores is None or not ((scores >= 0) & (scores <= 5)).all()):
         return "id"  # cannot be ambiguous: the costlier positional reading is not needed
     _, lengths, _, (_, numeric) = columns.fields
-    if not ((lengths <= 2).all() and 2 * int(numeric.sum()) >= len(lengths)):
-        return "id"
-    if not as_ids:
-        return "positional"
+    positional = bool((lengths <= 2).all() and 2 * int(numeric.sum()) >= len(lengths))
+    if not (as_ids and positional):
+        return "positional" if positional else "id"
     raise SubmissionError.single(
         display, "the file can be read two ways: its first column holds every item id once, and could "
                  "also be the scores of a positional file",
@@ -148,11 +146,10 @@ def _positional_rows(columns: Columns, track: Track, keys: ItemKeys, problems: P
                                      expected=f"{len(keys.ids)} lines (one score per pair, in input order)",
                                      found=f"{len(fields)} non-blank lines",
                                      hint="or write ID<TAB>SCORE lines, which are matched by id")
-    if numbers[-1] != len(fields):
-        gap = next(n for k, n in enumerate(numbers, start=1) if n != k)
-        raise SubmissionError.single(problems.file, "blank line inside a positional file", line=gap - 1,
-                                     expected="one score on every line", found="an empty line",
-                                     hint="positional files are matched by line number")
+    if numbers[-1] != len(fields):  # the line before the first line whose number is not its rank
+        raise SubmissionError.single(problems.file, "blank line inside a positional file", found="an empty line",
+                                     line=next(n for k, n in enumerate(numbers, start=1) if n != k) - 1,
+                                     expected="one score on every line", hint="positional files are matched by line number")
     two = np.flatnonzero(lengths == 2)
     for j in two[~number_column(list(map(itemgetter(1), map(fields.__getitem__, two))))[1]]:
         _explain(parse_number, fields[j][1], problems, line=numbers[j],
