@@ -138,8 +138,7 @@ def _layout(columns: Columns, ids: List[str], display: str) -> str:
 
 
 def _positional_rows(columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCollector) -> Rows:
-    """The scores of a SemEval positional file (one per line, in item order); a second column
-    (confidence) must be a number too."""
+    """The scores of a SemEval positional file, one per line in item order (a confidence must be a number)."""
     numbers, (fields, lengths, firsts, scores) = columns.numbers, columns.fields
     if len(fields) != len(keys.ids):
         raise SubmissionError.single(problems.file, "wrong number of lines for the SemEval positional format",
@@ -160,8 +159,7 @@ def _positional_rows(columns: Columns, track: Track, keys: ItemKeys, problems: P
 
 
 def _id_rows(columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCollector) -> Rows:
-    """The value column of an ``ID<TAB>VALUE`` file, in item order; each line without a tab, with a
-    duplicate or unknown id is flagged and explained, and the items without a line are listed."""
+    """The value column of an ``ID<TAB>VALUE`` file in item order (``_id_problems`` explains the rest)."""
     known = np.flatnonzero(columns.tabbed & (columns.position >= 0))
     given, first = columns.position[known], known  # the items given and the row of each one's first line, in item order
     if (given[1:] <= given[:-1]).any():  # sorting costs 0.1 s a million rows: only when needed
