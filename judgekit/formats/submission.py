@@ -1,21 +1,12 @@
-"""Reading one track's submission file and aligning it with the track's items by id.
-
-Accepted line formats:
-- ``ID<TAB>VALUE``: a number (similarity), a label (classification), or a JSON value (soft labels;
-  per-annotator labels; VariErrNLI's nested lists). An optional first line ``id<TAB>...`` is a header.
-- SemEval positional (similarity tracks): one score per line in input order, an optional second
-  column (confidence) ignored.
-
-One reader: the file's columns are checked in bulk (``bulk``), each check giving a mask of the rows
-it refuses, and a message is built only for a flagged row, by the per-value rule of ``values``
-applied to that row. A clean file is read a whole column at a time.
-"""
+"""Reading one track's submission file (``ID<TAB>VALUE`` lines or, for similarity, SemEval positional)
+and aligning it with the track's items. The columns are checked in bulk (``bulk``), each check a mask
+of the rows it refuses; only a flagged row gets a message, by the per-value rule of ``values``."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
-from itertools import compress, repeat
+from itertools import repeat
 from operator import itemgetter
 from pathlib import Path
 from typing import List, NamedTuple, Optional, Sequence, Tuple
@@ -39,22 +30,20 @@ _NOT_NUMERIC_JSON = ('"', "true", "false", "null", "{")
 
 @dataclass(frozen=True)
 class ItemKeys:
-    """What a file is read against: the track's item ids in order, each item's annotators (a
-    perspectivist row holds one entry per annotator) and, per item, the release's own annotators
-    list when it repeats names (else None; empty when no item has one)."""
+    """What a file is read against: the track's item ids in order, each item's annotators and, per item,
+    the release's own annotators list when it repeats names (else None; empty when no item has one)."""
 
     ids: List[str]
     annotators: Sequence[Sequence[str]] = ()
     listed: Sequence[Optional[Sequence[str]]] = ()
 
 
-@dataclass
-class Prediction:
-    """A submission's values for one track, aligned with ``ItemKeys.ids``."""
+class Prediction(NamedTuple):
+    """A submission's values for one track, aligned with ``ItemKeys.ids``, and how it was read."""
 
     values: object
-    warnings: List[str] = field(default_factory=list)
-    format: str = "id"
+    warnings: List[str]
+    format: str  # "id" or "positional"
 
 
 class Rows(NamedTuple):
@@ -70,84 +59,67 @@ def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> P
     """Parse ``path`` for ``track`` and align it with ``keys.ids``; every problem is located and explained."""
     with collector_paused():
         display = safe_display(display)
-        numbers, texts = read_texts(path, display, len(keys.ids))
-        columns = Columns(texts, keys.ids)
-        layout = _layout(columns, keys.ids) if track.positional else "id"
-        if layout == "ambiguous":
-            raise _ambiguous(display, keys.ids)
+        columns = Columns(*read_texts(path, display, len(keys.ids)), keys.ids)
+        layout = _layout(columns, keys.ids, display) if track.positional else "id"
         problems = ProblemCollector(display)
-        warnings: List[str] = []
-        if layout == "positional":
-            rows = _positional_rows(numbers, columns, keys, problems)
-        else:
-            rows = _id_rows(numbers, columns, track, keys, problems, warnings)
+        rows = (_positional_rows if layout == "positional" else _id_rows)(columns, track, keys, problems)
         values, notes = _values(track, keys, rows, problems)
         problems.raise_if_any()
+        warnings = ["the first line was read as a header and skipped"] if layout == "id" and columns.header else []
         warnings += _value_warnings(notes.count("renormalised"), notes.count("extra leading bin"))
         return Prediction(_wrap(values, track, keys), warnings + layout_warnings(notes), layout)
 
 
 class Columns:
-    """A file's lines split at the first tab (``heads``, stripped; ``rests``; ``tabbed``),
-    each head's item index (``position``, -1 for none) and, for positional files, the fields."""
+    """A file's lines (``numbers``, ``texts``) and, after its header line if any (``header``: 1, else 0),
+    each line's number (``lines``) and parts around its first tab (``heads``, stripped; ``rests``;
+    ``tabbed``), with each head's item index (``position``, -1 for none)."""
 
-    def __init__(self, texts: List[str], ids: List[str]):
-        self.texts, self.ids = texts, ids
+    def __init__(self, numbers: Sequence[int], texts: List[str], ids: List[str]):
+        self.numbers, self.texts, self.ids = numbers, texts, ids
+        first = texts[0].partition("\t")[0].strip().lower()
+        self.header = int(first in HEADER_NAMES and first not in ids)
+        body, self.lines = (texts[1:], numbers[1:]) if self.header else (texts, numbers)
         # two passes rather than a list of (head, tab, rest) tuples: a million tuples cost ~60 MB
-        self.heads = list(map(str.strip, map(itemgetter(0), map(str.partition, texts, repeat("\t")))))
-        self.rests = list(map(itemgetter(2), map(str.partition, texts, repeat("\t"))))
-        self.tabbed = np.fromiter(map(str.__contains__, texts, repeat("\t")), dtype=bool, count=len(texts))
-        self.scores = None  # the first fields as numbers (``number_column``), once the layout has read them
+        self.heads = list(map(str.strip, map(itemgetter(0), map(str.partition, body, repeat("\t")))))
+        self.rests = list(map(itemgetter(2), map(str.partition, body, repeat("\t"))))
+        self.tabbed = np.fromiter(map(str.__contains__, body, repeat("\t")), dtype=bool, count=len(body))
 
     @cached_property
     def position(self) -> np.ndarray:
-        """Looked up in C, and not at all when the ids are in item order (after a header line)."""
-        ids, heads = self.ids, self.heads
-        skip = 1 if heads[1:] == ids else 0
-        if heads[skip:] == ids:
-            head = [ids.index(heads[0]) if heads[0] in ids else -1] if skip else []
-            return np.concatenate((np.array(head, dtype=np.int64), np.arange(len(ids), dtype=np.int64)))
-        index = dict(zip(ids, range(len(ids))))
-        return np.fromiter(map(index.get, heads, repeat(-1)), dtype=np.int64, count=len(heads))
+        """Looked up in C, and not at all when the ids are in item order."""
+        if self.heads == self.ids:
+            return np.arange(len(self.ids), dtype=np.int64)
+        index = dict(zip(self.ids, range(len(self.ids))))
+        return np.fromiter(map(index.get, self.heads, repeat(-1)), dtype=np.int64, count=len(self.heads))
 
     @cached_property
-    def fields(self) -> List[List[str]]:
-        return list(map(str.split, self.texts))
+    def fields(self) -> Tuple[List[List[str]], np.ndarray, List[str], Tuple[np.ndarray, np.ndarray]]:
+        """For a positional reading: each line's whitespace-separated fields (a header line included),
+        their count, the first fields (a line is never blank) and these as numbers (``number_column``)."""
+        fields = list(map(str.split, self.texts))
+        firsts = list(map(itemgetter(0), fields))
+        return fields, np.fromiter(map(len, fields), dtype=np.int64, count=len(fields)), firsts, number_column(firsts)
 
 
-def _layout(columns: Columns, ids: List[str]) -> str:
-    """How a file of a positional track is read, decided once for the whole file: "id", "positional"
-    or "ambiguous".
+def _layout(columns: Columns, ids: List[str], display: str) -> str:
+    """How a file of a positional track is read, "id" or "positional", decided once for the whole file.
 
-    The first column is read as ids only when every value of it is a known id of the track, each
-    once (a header line aside): when ids are numbers ("0".."249"), integer scores and a confidence
-    column would otherwise pass for ids. Else the file is positional when every line holds one or
-    two fields and most first fields are numbers (so a bad value is reported at its line). A file
-    that fits both readings, with every id in its first column, no header line, and first-column
-    values that could also be scores on the 0-5 scale, is ambiguous.
-    """
-    header = int(columns.heads[0].lower() in HEADER_NAMES)
-    as_ids = len(columns.heads) > header and bool(columns.tabbed[header:].all()) and columns.heads[header] in ids \
-        and bool((columns.position[header:] >= 0).all()) and np.bincount(columns.position[header:]).max() == 1
-    body = columns.heads[header:]
-    if as_ids and (header or len(body) != len(ids) or not _scores_in_range(columns.heads)):
+    Ids only when every first-column value is a known id, each once (a header line aside): numeric ids
+    ("0".."249") would otherwise take integer scores and a confidence column for ids. Else positional
+    when every line holds one or two fields and most first fields are numbers (so a bad value is
+    reported at its line). A file read both ways (no header, every id, each a 0-5 score) is refused."""
+    heads = columns.heads
+    as_ids = bool(heads) and heads[0] in ids and bool(columns.tabbed.all() and (columns.position >= 0).all()) \
+        and np.bincount(columns.position).max() == 1
+    scores = plain_numbers(heads) if as_ids and not columns.header and len(heads) == len(ids) else None
+    if as_ids and (scores is None or not ((scores >= 0) & (scores <= 5)).all()):
         return "id"  # cannot be ambiguous: the costlier positional reading is not needed
-    fields = columns.fields
-    lengths = np.fromiter(map(len, fields), dtype=np.int64, count=len(fields))
-    columns.scores = number_column(list(map(itemgetter(0), compress(fields, lengths))))
-    as_positional = bool(((lengths >= 1) & (lengths <= 2)).all()) and 2 * int(columns.scores[1].sum()) >= len(fields)
-    if as_ids:
-        return "ambiguous" if as_positional else "id"
-    return "positional" if as_positional else "id"
-
-
-def _scores_in_range(texts: List[str]) -> bool:
-    values = plain_numbers(texts)
-    return values is not None and bool(((values >= 0) & (values <= 5)).all())
-
-
-def _ambiguous(display: str, ids: List[str]) -> SubmissionError:
-    return SubmissionError.single(
+    _, lengths, _, (_, numeric) = columns.fields
+    positional = bool((lengths <= 2).all() and 2 * int(numeric.sum()) >= len(lengths))
+    if not (as_ids and positional):
+        return "positional" if positional else "id"
+    raise SubmissionError.single(
         display, "the file can be read two ways: its first column holds every item id once, and could "
                  "also be the scores of a positional file",
         expected=f"ID<TAB>SCORE lines (matched by id, e.g. {ids[0]!r}<TAB>3.2) or one score per line "
@@ -157,83 +129,64 @@ def _ambiguous(display: str, ids: List[str]) -> SubmissionError:
              "scores with decimals (3.0) to mean positional")
 
 
-def _positional_rows(numbers: Sequence[int], columns: Columns, keys: ItemKeys, problems: ProblemCollector) -> Rows:
-    """The scores of a SemEval positional file (one per line, in item order); a second column
-    (confidence) must be a number too."""
-    display, texts = problems.file, columns.texts
-    if len(texts) != len(keys.ids):
-        raise SubmissionError.single(display, "wrong number of lines for the SemEval positional format",
+def _positional_rows(columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCollector) -> Rows:
+    """The scores of a SemEval positional file, one per line in item order (a confidence must be a number)."""
+    numbers, (fields, lengths, firsts, scores) = columns.numbers, columns.fields
+    if len(fields) != len(keys.ids):
+        raise SubmissionError.single(problems.file, "wrong number of lines for the SemEval positional format",
                                      expected=f"{len(keys.ids)} lines (one score per pair, in input order)",
-                                     found=f"{len(texts)} non-blank lines",
+                                     found=f"{len(fields)} non-blank lines",
                                      hint="or write ID<TAB>SCORE lines, which are matched by id")
-    if numbers[-1] != len(texts):
-        gap = next(n for k, n in enumerate(numbers, start=1) if n != k)
-        raise SubmissionError.single(display, "blank line inside a positional file", line=gap - 1,
-                                     expected="one score on every line", found="an empty line",
-                                     hint="positional files are matched by line number")
-    fields = columns.fields
-    two = np.flatnonzero(np.fromiter(map(len, fields), dtype=np.int64, count=len(fields)) == 2)
-    confidences = list(map(itemgetter(1), map(fields.__getitem__, two)))
-    for j in two[~number_column(confidences)[1]]:
+    if numbers[-1] != len(fields):  # the line before the first line whose number is not its rank
+        raise SubmissionError.single(problems.file, "blank line inside a positional file", found="an empty line",
+                                     line=next(n for k, n in enumerate(numbers, start=1) if n != k) - 1,
+                                     expected="one score on every line", hint="positional files are matched by line number")
+    two = np.flatnonzero(lengths == 2)
+    for j in two[~number_column(list(map(itemgetter(1), map(fields.__getitem__, two))))[1]]:
         _explain(parse_number, fields[j][1], problems, line=numbers[j],
                  message="the second column (confidence) is not a number",
                  expected="a score and, optionally, a confidence such as 3.2<TAB>80")
     problems.raise_if_any()
-    return Rows(range(len(texts)), numbers, list(map(itemgetter(0), fields)), columns.scores)
+    return Rows(range(len(fields)), numbers, firsts, scores)
 
 
-def _id_rows(numbers: Sequence[int], columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCollector,
-             warnings: List[str]) -> Rows:
-    """The value column of an ``ID<TAB>VALUE`` file, in item order; each line without a tab, with a
-    duplicate or unknown id is flagged and explained, and the items without a line are listed."""
-    texts, rests, heads, tabbed, position = columns.texts, columns.rests, columns.heads, columns.tabbed, columns.position
-    if heads[0].lower() in HEADER_NAMES and heads[0].lower() not in keys.ids:
-        texts, rests, heads, tabbed, position, numbers = (texts[1:], rests[1:], heads[1:], tabbed[1:], position[1:],
-                                                          numbers[1:])
-        warnings.append("the first line was read as a header and skipped")
-    known = np.flatnonzero(tabbed & (position >= 0))
-    given, first = position[known], known  # the items given and the row of each one's first line, in item order
-    if (given[1:] <= given[:-1]).any():
+def _id_rows(columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCollector) -> Rows:
+    """The value column of an ``ID<TAB>VALUE`` file in item order (``_id_problems`` explains the rest)."""
+    known = np.flatnonzero(columns.tabbed & (columns.position >= 0))
+    given, first = columns.position[known], known  # the items given and the row of each one's first line, in item order
+    if (given[1:] <= given[:-1]).any():  # sorting costs 0.1 s a million rows: only when needed
         given, first = np.unique(given, return_index=True)
         first = known[first]
-    if len(given) != len(texts) or len(given) != len(keys.ids):
-        _id_problems(numbers, texts, heads, tabbed, position, first, track, keys, problems)
+    if len(given) != len(columns.heads) or len(given) != len(keys.ids):
+        _id_problems(columns, first, track, keys, problems)
     lines = first.tolist()
-    return Rows(given, list(map(numbers.__getitem__, lines)), list(map(rests.__getitem__, lines)))
+    return Rows(given, list(map(columns.lines.__getitem__, lines)), list(map(columns.rests.__getitem__, lines)))
 
 
-def _id_problems(numbers, texts, heads, tabbed, position, first, track: Track, keys: ItemKeys,
-                 problems: ProblemCollector) -> None:
+def _id_problems(columns: Columns, first: np.ndarray, track: Track, keys: ItemKeys, problems: ProblemCollector) -> None:
     """The messages of the rows ``_id_rows`` flagged, in line order, and of the items without a line."""
-    example = describe_value(track)
-    firsts = np.zeros(len(texts), dtype=bool)
-    firsts[first] = True
-    first_line = dict(zip(position[first].tolist(), map(numbers.__getitem__, first.tolist())))
-    unknown = []
-    for j in np.flatnonzero(~firsts).tolist():
-        if not tabbed[j]:
-            problems.add("line has no tab", line=numbers[j], expected=f"ID<TAB>VALUE such as {example}",
-                         found=repr(texts[j][:60]))
-        elif position[j] >= 0:
-            problems.add("duplicate id", line=numbers[j], item=heads[j],
-                         hint=f"it was already given on line {first_line[int(position[j])]}; keep one line per item")
-        else:
-            unknown.append(heads[j])
-            problems.add("unknown id: not an item of this track", line=numbers[j], item=shorten(heads[j]),
-                         hint=f"ids look like {keys.ids[0]!r}" if keys.ids else None)
-    missing = np.ones(len(keys.ids), dtype=bool)
-    missing[position[first]] = False
-    if missing.any():
-        names = [keys.ids[i] for i in np.flatnonzero(missing)[:MAX_IDS_LISTED + 1]]
-        shown = ", ".join(repr(i) for i in names[:MAX_IDS_LISTED])
-        more = int(missing.sum()) - MAX_IDS_LISTED
-        problems.add(f"{int(missing.sum())} of the track's {len(keys.ids)} items have no prediction "
-                     f"(the file has {len(first)} of them): {shown}" + (f" and {more} more" if more > 0 else ""),
-                     hint="predict every item listed in the track's input file")
-    if unknown and len(unknown) == len(texts):
+    heads, lines, position, example = columns.heads, columns.lines, columns.position, describe_value(track)
+    if len(heads) and columns.tabbed.all() and (position < 0).all():
         raise SubmissionError.single(problems.file, "none of the ids in this file belong to the track",
                                      expected=f"lines such as {example.replace('ID', repr(keys.ids[0]) if keys.ids else 'ID')}",
-                                     found=f"ids such as {shorten(unknown[0])!r}")
+                                     found=f"ids such as {shorten(heads[0])!r}")
+    first_line = dict(zip(position[first].tolist(), map(lines.__getitem__, first.tolist())))
+    for j in np.setdiff1d(np.arange(len(heads)), first).tolist():
+        if not columns.tabbed[j]:
+            problems.add("line has no tab", line=lines[j], expected=f"ID<TAB>VALUE such as {example}",
+                         found=repr(columns.texts[columns.header + j][:60]))
+        elif position[j] >= 0:
+            problems.add("duplicate id", line=lines[j], item=heads[j],
+                         hint=f"it was already given on line {first_line[int(position[j])]}; keep one line per item")
+        else:
+            problems.add("unknown id: not an item of this track", line=lines[j], item=shorten(heads[j]),
+                         hint=f"ids look like {keys.ids[0]!r}" if keys.ids else None)
+    missing = np.setdiff1d(np.arange(len(keys.ids)), position[first])
+    if len(missing):
+        shown, more = ", ".join(repr(keys.ids[i]) for i in missing[:MAX_IDS_LISTED]), len(missing) - MAX_IDS_LISTED
+        problems.add(f"{len(missing)} of the track's {len(keys.ids)} items have no prediction "
+                     f"(the file has {len(first)} of them): {shown}" + (f" and {more} more" if more > 0 else ""),
+                     hint="predict every item listed in the track's input file")
 
 
 def _explain(rule, text: str, problems: ProblemCollector, message: str = None, expected: str = None, **where):
