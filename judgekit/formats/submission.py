@@ -28,14 +28,11 @@ from ..tracks import Track
 from .annotators import RowFit, layout_warnings
 from .bulk import choice_rows, collector_paused, exact_codes, json_values, label_codes, number_column, plain_numbers
 from .textfile import read_texts, safe_display, shorten
-from .values import (ValueProblem, annotator_entries, annotator_values, chosen_pairs,
-                     describe_value, label_major_rows, label_table, not_probabilities, parse_label,
-                     parse_number, parse_soft, sums_to_one)
+from .values import (ValueProblem, annotator_entries, annotator_values, describe_value, label_major_rows,
+                     label_table, parse_label, parse_number, parse_soft, soft_label_rows)
 
 MAX_IDS_LISTED = 5
 HEADER_NAMES = ("id", "item", "item_id")
-#: Text that only JSON strings, booleans, null or objects contain: such soft labels take the per-row rule.
-_NOT_NUMERIC_JSON = ('"', "true", "false", "null", "{")
 _NOT_LABEL_LISTS = ("true", "false", "null", "{", "NaN", "Infinity")
 
 
@@ -265,53 +262,24 @@ def _each(rows: Rows, flagged, rule, keys: ItemKeys, problems: ProblemCollector)
 
 
 def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector):
-    """(values in row order, notes for the warnings) of ``rows``; each refused value becomes a problem."""
+    """(values in row order, notes for the warnings) of ``rows``: read a column at a time, and each row
+    a rule flags read alone, by the same rule, which accepts it or adds its problem."""
     if track.kind == "perspectivist":
         return _per_annotator(track, keys, rows, problems)
+    notes: List[str] = []
     if track.kind == "soft_label":
-        return _soft_labels(track, keys, rows, problems)
-    if track.kind == "similarity":
+        values, flagged, _, notes = soft_label_rows(track, json_values(rows.text))
+        rule = lambda j: parse_soft(rows.text[j], track, notes)  # noqa: E731
+    elif track.kind == "similarity":
         values, ok = rows.numbers or number_column(rows.text)
-        rule = lambda j: parse_number(rows.text[j])  # noqa: E731
+        flagged, rule = ~ok, lambda j: parse_number(rows.text[j])  # noqa: E731
     else:
         index = track.label_index()
         values = np.fromiter(map(index.get, map(str.strip, rows.text), repeat(-1)), dtype=np.int64, count=len(rows.text))
-        ok = values >= 0
-        rule = lambda j: parse_label(rows.text[j], track, index)  # noqa: E731
-    for j, value in _each(rows, np.flatnonzero(~ok), rule, keys, problems).items():
+        flagged, rule = values < 0, lambda j: parse_label(rows.text[j], track, index)  # noqa: E731
+    for j, value in _each(rows, np.flatnonzero(flagged), rule, keys, problems).items():
         values[j] = value
-    return values, []
-
-
-def _soft_labels(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector):
-    """Soft labels read as one array when every row is a plain list of the right shape, else row by row."""
-    bulk = _soft_bulk(track, rows.text)
-    if bulk is not None:
-        return bulk
-    notes: List[str] = []
-    parsed = _each(rows, range(len(rows.text)), lambda j: parse_soft(rows.text[j], track, notes), keys, problems)
-    return (np.array(list(parsed.values())) if len(parsed) == len(rows.text) else None), notes
-
-
-def _soft_bulk(track: Track, texts: List[str]):
-    """(values, notes) when every row is a JSON list of finite numbers >= 0 of the track's shape."""
-    parsed = None if _mentions(texts, _NOT_NUMERIC_JSON) else json_values(texts)
-    if parsed is None or set(map(type, parsed)) != {list}:
-        return None
-    try:
-        values = np.array(parsed, dtype=float)
-    except (ValueError, OverflowError, TypeError):
-        return None
-    k = len(track.labels)
-    chosen = track.scale == "multilabel" and values.shape == (len(texts), k)  # P(chosen) per label
-    if not_probabilities(values, chosen).any():
-        return None
-    if chosen:
-        return chosen_pairs(values), []
-    if values.shape != ((len(texts), k, 2) if track.scale == "multilabel" else (len(texts), k)):
-        return None
-    totals, wrong, renormalised = sums_to_one(values)
-    return None if wrong.any() else (values / totals, ["renormalised"] * int(renormalised.sum()))
+    return values, notes
 
 
 def _per_annotator(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector):

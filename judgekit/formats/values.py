@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 import math
 import re
-from itertools import chain
-from typing import Dict, List, Optional, Sequence, Tuple
+from itertools import chain, compress, repeat
+from operator import is_, itemgetter
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -98,9 +99,13 @@ def parse_json(text: str):
                            expected="a JSON list such as [0.2, 0.8]", found=_show(text))
 
 
+#: The types of a JSON number (true and false are bools, a type of their own).
+_NUMBER_TYPES = frozenset((int, float))
+
+
 def _is_number(x) -> bool:
-    """A JSON number (``parse_json`` refuses those that are not finite), not a boolean."""
-    return isinstance(x, (int, float)) and not isinstance(x, bool)
+    """A JSON number (``parse_json`` refuses those that are not finite)."""
+    return type(x) in _NUMBER_TYPES
 
 
 def _loose_label(text: str) -> str:
@@ -152,89 +157,129 @@ def _label_of(value, track: Track, table: Dict[object, int]) -> int:
     raise outside_label_set(value, track, _show_json(value))
 
 
-def _probabilities(values, length: int, what: str) -> np.ndarray:
-    if not isinstance(values, list) or len(values) != length:
-        found = f"{len(values)} values" if isinstance(values, list) else _show_json(values)
-        raise ValueProblem(f"wrong {what} length", expected=f"a list of {length} probabilities", found=found)
-    if not all(_is_number(v) for v in values):
-        bad = next(v for v in values if not _is_number(v))
-        raise ValueProblem(f"{what} holds a value that is not a finite number",
-                           expected="finite numbers", found=_show_json(bad))
-    arr = np.array(values, dtype=float)
-    if not_probabilities(arr):  # the numbers are finite here: a value is negative
-        raise ValueProblem(f"{what} has a negative probability", expected="probabilities >= 0",
-                           found=f"{arr.min():g}")
-    return arr
+def _sizes(values: list) -> np.ndarray:
+    """Each value's length where it is a list, else -1."""
+    lists = np.fromiter(map(is_, map(type, values), repeat(list)), dtype=bool, count=len(values))
+    sizes = np.full(len(values), -1)
+    sizes[lists] = np.fromiter(map(len, compress(values, lists)), dtype=np.int64, count=int(lists.sum()))
+    return sizes
 
 
-def not_probabilities(values: np.ndarray, chosen: bool = False) -> np.ndarray:
-    """Per row (the last axis): whether a value is not finite, is negative or, for P(chosen) values
-    (``chosen``), is above 1 (rounding aside)."""
-    ok = np.isfinite(values) & (values >= 0)
-    return ~(ok & (values <= 1 + 1e-9) if chosen else ok).all(axis=-1)
+def probability_rows(values: list, length: int, chosen: bool = False) -> Tuple[np.ndarray, np.ndarray]:
+    """(rows, broken): the values that are lists of ``length`` JSON numbers as float rows ``(n, length)``
+    (NaN for the others), and per value the first rule of ``_problem`` it breaks (-1: none). P(chosen)
+    values (``chosen``) must be at most 1 (rounding aside) rather than sum to 1."""
+    fits = _sizes(values) == length
+    numbers = fits.copy()
+    numbers[fits] = np.fromiter(map(_NUMBER_TYPES.__contains__, map(type, chain.from_iterable(compress(values, fits)))),
+                                dtype=bool, count=int(fits.sum()) * length).reshape(-1, length).all(axis=1)
+    rows = np.full((len(values), length), np.nan)
+    rows[numbers] = np.array(list(compress(values, numbers)), dtype=float).reshape(-1, length)
+    checks = np.array([~fits, ~numbers, ~(np.isfinite(rows) & (rows >= 0)).all(axis=1),
+                       (rows > 1 + 1e-9).any(axis=1) if chosen else np.abs(rows.sum(axis=1) - 1) > SUM_TOLERANCE])
+    return rows, np.where(checks.any(axis=0), checks.argmax(axis=0), -1)
 
 
-def sums_to_one(values: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(the sums of the rows over the last axis (kept as an axis, to divide by), rows whose sum is
-    not within SUM_TOLERANCE of 1, rows to renormalise: sum off by more than 1e-6)."""
-    totals = values.sum(axis=-1, keepdims=True)
-    off = np.abs(totals[..., 0] - 1.0)
-    return totals, off > SUM_TOLERANCE, off > 1e-6
+def _problem(rule: int, value, row: np.ndarray, what: str, length: int, chosen: bool = False) -> ValueProblem:
+    """The problem of a value breaking ``rule`` of ``probability_rows``, in order: the length, numbers
+    only, none negative (nor infinite: ``parse_json`` explains those), the sum (P(chosen): at most 1)."""
+    if rule == 0:
+        return ValueProblem(f"wrong {what} length", expected=f"a list of {length} probabilities",
+                            found=f"{len(value)} values" if type(value) is list else _show_json(value))
+    if rule == 1:
+        return ValueProblem(f"{what} holds a value that is not a finite number", expected="finite numbers",
+                            found=_show_json(next(v for v in value if not _is_number(v))))
+    if rule == 2:
+        return ValueProblem(f"{what} has a negative probability", expected="probabilities >= 0", found=f"{row.min():g}")
+    if chosen:
+        return ValueProblem("a P(chosen) value is above 1", expected="values in [0, 1]", found=f"{row.max():g}")
+    return ValueProblem(f"{what} does not sum to 1", expected=f"a sum within {SUM_TOLERANCE} of 1",
+                        found=f"sum {row.sum():.6g}", hint="divide each value by the row's sum")
 
 
-def normalise(arr: np.ndarray, what: str, warnings: List[str]) -> np.ndarray:
-    total, wrong, renormalised = sums_to_one(arr)
-    if wrong:
-        raise ValueProblem(f"{what} does not sum to 1", expected=f"a sum within {SUM_TOLERANCE} of 1",
-                           found=f"sum {float(total[0]):.6g}", hint="divide each value by the row's sum")
-    if renormalised:
-        warnings.append("renormalised")
-    return arr / total
+def _normalised(rows: np.ndarray, bad: np.ndarray) -> Tuple[np.ndarray, List[str]]:
+    """The rows divided by their sums (NaN for ``bad`` rows), and a note per row renormalised: its
+    sum was off by more than 1e-6."""
+    rows = np.where(bad[:, None], np.nan, rows)
+    totals = rows.sum(axis=1, keepdims=True)
+    return rows / totals, ["renormalised"] * int((np.abs(totals - 1) > 1e-6).sum())
 
 
-def parse_soft(text: str, track: Track, warnings: List[str]) -> np.ndarray:
-    """A soft label: a JSON list of K probabilities in label order (or an object label -> probability).
+def soft_label_rows(track: Track, values: list) -> Tuple[np.ndarray, np.ndarray, Callable[[int], ValueProblem], list]:
+    """A column of soft labels (JSON values): (probabilities ``(n, K)`` in label order, the rows breaking
+    a rule, ``problem(j)``: the first rule row j breaks, the notes of the other rows for the warnings).
 
-    Multilabel tracks take a list of L pairs [P(not chosen), P(chosen)] or L numbers P(chosen).
     Ordinal tracks also accept K+1 values whose extra leading bin is 0 (the CSC practice-phase format).
     """
-    value = parse_json(text)
     k = len(track.labels)
+    if track.scale == "multilabel":
+        return _multilabel_rows(track, values)
+    extra = np.flatnonzero(_sizes(values) == k + 1) if track.scale == "ordinal" else np.zeros(0, dtype=np.int64)
+    heads = list(map(itemgetter(0), map(values.__getitem__, extra.tolist())))
+    numeric = np.fromiter(map(_NUMBER_TYPES.__contains__, map(type, heads)), dtype=bool, count=len(heads))
+    first = np.full(len(values), np.nan)
+    first[extra[numeric]] = np.array(list(compress(heads, numeric)), dtype=float)
+    values = list(values)
+    for j in np.flatnonzero(first == 0).tolist():
+        values[j] = values[j][1:]
+    rows, broken = probability_rows(values, k)
+    wrong_bin = ~np.isnan(first) & (first != 0)
+    bad = wrong_bin | (broken >= 0)
+    out, notes = _normalised(rows, bad)
+
+    def problem(j: int) -> ValueProblem:
+        if not wrong_bin[j]:
+            return _problem(broken[j], values[j], rows[j], "soft label", k)
+        return ValueProblem("wrong soft label length", expected=f"a list of {k} probabilities",
+                            found=f"{k + 1} values, the first {first[j]:g}",
+                            hint=f"a row of {k + 1} values looks like the 2025 practice-phase layout, which "
+                                 f"had an extra, always-zero first bin \"0\": drop the first value (it "
+                                 f"holds probability here, so check that the other {k} are the labels "
+                                 f"{track.labels[0]}..{track.labels[-1]})")
+    return out, bad, problem, notes + ["extra leading bin"] * int(((first == 0) & ~bad).sum())
+
+
+def _multilabel_rows(track: Track, values: list):
+    """``soft_label_rows`` of a multilabel track: per row K pairs [P(not chosen), P(chosen)] ``(n, K, 2)``,
+    given as such or as K numbers P(chosen)."""
+    k = len(track.labels)
+    chosen, chosen_broken = probability_rows(values, k, chosen=True)
+    as_chosen = (chosen_broken < 0) | (chosen_broken >= 2)  # lists of K numbers
+    shaped = ~as_chosen & (_sizes(values) == k)
+    pairs, pair_broken = probability_rows(list(chain.from_iterable(compress(values, shaped))), 2)
+    bad_pairs = (pair_broken >= 0).reshape(-1, k)
+    bad = np.where(as_chosen, chosen_broken >= 0, ~shaped)
+    bad[shaped] = bad_pairs.any(axis=1)
+    out = np.stack([1.0 - chosen, chosen], axis=-1)
+    normalised, notes = _normalised(pairs, np.repeat(bad[shaped], k))
+    out[shaped] = normalised.reshape(-1, k, 2)
+
+    def problem(j: int) -> ValueProblem:
+        if as_chosen[j]:
+            return _problem(chosen_broken[j], values[j], chosen[j], "soft label", k, chosen=True)
+        if not shaped[j]:
+            return ValueProblem("wrong soft label length", found=_show_json(values[j]),
+                                expected=f"a list of {k} [P(not chosen), P(chosen)] pairs ({', '.join(track.labels)})")
+        r = int(shaped[:j].sum())
+        pair = r * k + int(bad_pairs[r].argmax())
+        return _problem(pair_broken[pair], values[j][pair % k], pairs[pair], f"pair for '{track.labels[pair % k]}'", 2)
+    return out, bad, problem, notes
+
+
+def parse_soft(text: str, track: Track, notes: List[str]) -> np.ndarray:
+    """One soft label by ``soft_label_rows``; it may also be an object label -> probability."""
+    value = parse_json(text)
     if isinstance(value, dict):
         unknown = sorted(set(value) - set(track.labels), key=str)
         if unknown:
             raise ValueProblem("soft label names an unknown label", expected="keys " + ", ".join(track.labels),
                                found=_show(", ".join(map(str, unknown))))
         value = [value.get(label, 0.0) for label in track.labels]
-    if track.scale == "multilabel":
-        if isinstance(value, list) and len(value) == k and all(_is_number(v) for v in value):
-            chosen = _probabilities(value, k, "soft label")
-            if not_probabilities(chosen, chosen=True):  # the values are probabilities here: one is above 1
-                raise ValueProblem("a P(chosen) value is above 1", expected="values in [0, 1]",
-                                   found=f"{chosen.max():g}")
-            return chosen_pairs(chosen)
-        if not isinstance(value, list) or len(value) != k:
-            raise ValueProblem("wrong soft label length",
-                               expected=f"a list of {k} [P(not chosen), P(chosen)] pairs ({', '.join(track.labels)})",
-                               found=_show_json(value))
-        return np.array([normalise(_probabilities(pair, 2, f"pair for '{label}'"), f"pair for '{label}'",
-                                   warnings) for pair, label in zip(value, track.labels)])
-    if track.scale == "ordinal" and isinstance(value, list) and len(value) == k + 1 and _is_number(value[0]):
-        if value[0] != 0:
-            raise ValueProblem("wrong soft label length", expected=f"a list of {k} probabilities",
-                               found=f"{k + 1} values, the first {value[0]:g}",
-                               hint=f"a row of {k + 1} values looks like the 2025 practice-phase layout, which "
-                                    f"had an extra, always-zero first bin \"0\": drop the first value (it "
-                                    f"holds probability here, so check that the other {k} are the labels "
-                                    f"{track.labels[0]}..{track.labels[-1]})")
-        warnings.append("extra leading bin")
-        value = value[1:]
-    return normalise(_probabilities(value, k, "soft label"), "soft label", warnings)
-
-
-def chosen_pairs(chosen: np.ndarray) -> np.ndarray:
-    """P(chosen) values ``(..., K)`` as [P(not chosen), P(chosen)] pairs ``(..., K, 2)``."""
-    return np.stack([1.0 - chosen, chosen], axis=-1)
+    values, bad, problem, row_notes = soft_label_rows(track, [value])
+    if bad[0]:
+        raise problem(0)
+    notes += row_notes
+    return values[0]
 
 
 def annotator_entries(text: str, track: Track, annotators: Sequence[str]) -> list:
