@@ -81,13 +81,12 @@ def number_column(texts: Sequence[str]) -> Tuple[np.ndarray, np.ndarray]:
     """(values, ok): each text as a float, and where it is a finite decimal number in ASCII digits
     (``NUMBER`` after stripping whitespace: the rule ``values.parse_number`` explains)."""
     values = plain_numbers(texts)
-    if values is not None:
-        return values, np.isfinite(values)
-    stripped = list(map(str.strip, texts))
-    ok = np.fromiter(map(bool, map(NUMBER.fullmatch, stripped)), dtype=bool, count=len(stripped))
-    values = np.full(len(stripped), np.nan)
-    values[ok] = np.array(list(compress(stripped, ok)), dtype=float)
-    return values, ok & np.isfinite(values)
+    if values is None:
+        stripped = list(map(str.strip, texts))
+        ok = np.fromiter(map(bool, map(NUMBER.fullmatch, stripped)), dtype=bool, count=len(stripped))
+        values = np.full(len(stripped), np.nan)
+        values[ok] = np.array(list(compress(stripped, ok)), dtype=float)
+    return values, np.isfinite(values)
 
 
 def exact_codes(values: Iterable, table: dict, count: int) -> Optional[np.ndarray]:

@@ -29,7 +29,7 @@ from .annotators import RowFit, layout_warnings
 from .bulk import choice_rows, collector_paused, exact_codes, json_values, label_codes, number_column, plain_numbers
 from .textfile import read_texts, safe_display, shorten
 from .values import (ValueProblem, annotator_entries, annotator_values, describe_value, label_major_rows,
-                     label_table, parse_label, parse_number, parse_soft, soft_label_rows)
+                     label_table, parse_label, parse_number, parse_soft, soft_label_rows, value_warnings)
 
 MAX_IDS_LISTED = 5
 HEADER_NAMES = ("id", "item", "item_id")
@@ -88,7 +88,7 @@ def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> P
             rows = _id_rows(numbers, columns, track, keys, problems, warnings)
         values, notes = _values(track, keys, rows, problems)
         problems.raise_if_any()
-        warnings += _value_warnings(notes.count("renormalised"), notes.count("extra leading bin"))
+        warnings += value_warnings(notes)
         return Prediction(_wrap(values, track, keys), warnings + layout_warnings(notes), layout)
 
 
@@ -324,16 +324,6 @@ def _per_annotator_bulk(track: Track, texts: List[str], counts: List[int]) -> Op
 def _mentions(texts: List[str], needles: Sequence[str]) -> bool:
     joined = "\n".join(texts)
     return any(needle in joined for needle in needles)
-
-
-def _value_warnings(renormalised: int, extra_bin: int) -> List[str]:
-    out = []
-    if renormalised:
-        out.append(f"{renormalised} soft label(s) summed to within 0.02 of 1 and were renormalised")
-    if extra_bin:
-        out.append(f"{extra_bin} soft label(s) had an extra, empty leading bin "
-                   f"(the 7-bin practice-phase format) that was dropped")
-    return out
 
 
 def _wrap(values, track: Track, keys: ItemKeys):

@@ -7,7 +7,7 @@ import json
 import math
 import re
 from itertools import chain, compress, repeat
-from operator import is_, itemgetter
+from operator import is_
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -58,11 +58,6 @@ def parse_number(text: str) -> float:
     return value
 
 
-#: JSON integers longer than this are read as floats (Python refuses to convert very long digit
-#: strings to int, and a float of them is infinite, hence refused).
-_MAX_INT_DIGITS = 300
-
-
 def _reject_constant(name: str):
     raise ValueProblem("not a finite number", expected="finite numbers", found=name)
 
@@ -72,10 +67,6 @@ def _json_float(text: str) -> float:
     if not math.isfinite(value):
         raise ValueProblem("number out of range", expected="finite numbers", found=_show(text))
     return value
-
-
-def _json_int(text: str):
-    return int(text) if len(text) <= _MAX_INT_DIGITS else _json_float(text)
 
 
 def _unique_keys(pairs):
@@ -88,10 +79,11 @@ def _unique_keys(pairs):
 
 
 def parse_json(text: str):
-    """A JSON value; NaN, Infinity, numbers that overflow to infinity and duplicate keys are refused."""
+    """A JSON value; NaN, Infinity, numbers that overflow to infinity and duplicate keys are refused.
+    Integers of over 300 digits are read as floats (Python refuses to convert very long ones to int)."""
     try:
-        return json.loads(text, parse_constant=_reject_constant, parse_float=_json_float,
-                          parse_int=_json_int, object_pairs_hook=_unique_keys)
+        return json.loads(text, parse_constant=_reject_constant, parse_float=_json_float, object_pairs_hook=_unique_keys,
+                          parse_int=lambda digits: int(digits) if len(digits) <= 300 else _json_float(digits))
     except ValueProblem:
         raise
     except (ValueError, RecursionError) as e:  # JSONDecodeError is a ValueError
@@ -165,41 +157,47 @@ def _sizes(values: list) -> np.ndarray:
     return sizes
 
 
+#: The rules of a list of probabilities in the order ``probability_rows`` checks them: the message,
+#: expected and found (of the value and its row of floats) of a value breaking each.
+_RULES = (
+    ("wrong {what} length", "a list of {length} probabilities",
+     lambda value, row: f"{len(value)} values" if type(value) is list else _show_json(value)),
+    ("{what} holds a value that is not a finite number", "finite numbers",
+     lambda value, row: _show_json(next(v for v in value if not _is_number(v)))),
+    ("{what} has a negative probability", "probabilities >= 0", lambda value, row: f"{row.min():g}"),
+    ("{what} does not sum to 1", f"a sum within {SUM_TOLERANCE} of 1", lambda value, row: f"sum {row.sum():.6g}"),
+    ("a P(chosen) value is above 1", "values in [0, 1]", lambda value, row: f"{row.max():g}"),
+)
+
+
 def probability_rows(values: list, length: int, chosen: bool = False) -> Tuple[np.ndarray, np.ndarray]:
     """(rows, broken): the values that are lists of ``length`` JSON numbers as float rows ``(n, length)``
-    (NaN for the others), and per value the first rule of ``_problem`` it breaks (-1: none). P(chosen)
-    values (``chosen``) must be at most 1 (rounding aside) rather than sum to 1."""
+    (NaN for the others), and per value the first of ``_RULES`` it breaks (-1: none). P(chosen) values
+    (``chosen``) must be at most 1 (rounding aside) rather than sum to 1."""
     fits = _sizes(values) == length
     numbers = fits.copy()
-    numbers[fits] = np.fromiter(map(_NUMBER_TYPES.__contains__, map(type, chain.from_iterable(compress(values, fits)))),
-                                dtype=bool, count=int(fits.sum()) * length).reshape(-1, length).all(axis=1)
+    if not set(map(type, chain.from_iterable(compress(values, fits)))) <= _NUMBER_TYPES:  # which rows hold others
+        numbers[fits] = np.fromiter(map(_NUMBER_TYPES.__contains__, map(type, chain.from_iterable(compress(
+            values, fits)))), dtype=bool, count=int(fits.sum()) * length).reshape(-1, length).all(axis=1)
     rows = np.full((len(values), length), np.nan)
-    rows[numbers] = np.array(list(compress(values, numbers)), dtype=float).reshape(-1, length)
-    checks = np.array([~fits, ~numbers, ~(np.isfinite(rows) & (rows >= 0)).all(axis=1),
-                       (rows > 1 + 1e-9).any(axis=1) if chosen else np.abs(rows.sum(axis=1) - 1) > SUM_TOLERANCE])
+    rows[numbers] = np.fromiter(chain.from_iterable(compress(values, numbers)), dtype=float,
+                                count=int(numbers.sum()) * length).reshape(-1, length)
+    with np.errstate(over="ignore"):  # a sum of huge values is infinite: refused, not a warning
+        checks = np.array([~fits, ~numbers, ~(np.isfinite(rows) & (rows >= 0)).all(axis=1),
+                           (not chosen) & (np.abs(rows.sum(axis=1) - 1) > SUM_TOLERANCE),
+                           chosen & (rows > 1 + 1e-9).any(axis=1)])
     return rows, np.where(checks.any(axis=0), checks.argmax(axis=0), -1)
 
 
-def _problem(rule: int, value, row: np.ndarray, what: str, length: int, chosen: bool = False) -> ValueProblem:
-    """The problem of a value breaking ``rule`` of ``probability_rows``, in order: the length, numbers
-    only, none negative (nor infinite: ``parse_json`` explains those), the sum (P(chosen): at most 1)."""
-    if rule == 0:
-        return ValueProblem(f"wrong {what} length", expected=f"a list of {length} probabilities",
-                            found=f"{len(value)} values" if type(value) is list else _show_json(value))
-    if rule == 1:
-        return ValueProblem(f"{what} holds a value that is not a finite number", expected="finite numbers",
-                            found=_show_json(next(v for v in value if not _is_number(v))))
-    if rule == 2:
-        return ValueProblem(f"{what} has a negative probability", expected="probabilities >= 0", found=f"{row.min():g}")
-    if chosen:
-        return ValueProblem("a P(chosen) value is above 1", expected="values in [0, 1]", found=f"{row.max():g}")
-    return ValueProblem(f"{what} does not sum to 1", expected=f"a sum within {SUM_TOLERANCE} of 1",
-                        found=f"sum {row.sum():.6g}", hint="divide each value by the row's sum")
+def _problem(rule: int, value, row: np.ndarray, what: str, length: int) -> ValueProblem:
+    message, expected, found = _RULES[rule]
+    return ValueProblem(message.format(what=what), expected=expected.format(length=length), found=found(value, row),
+                        hint="divide each value by the row's sum" if rule == 3 else None)
 
 
 def _normalised(rows: np.ndarray, bad: np.ndarray) -> Tuple[np.ndarray, List[str]]:
-    """The rows divided by their sums (NaN for ``bad`` rows), and a note per row renormalised: its
-    sum was off by more than 1e-6."""
+    """The rows divided by their sums (NaN for ``bad`` rows), and a note per row renormalised (a sum
+    off by more than 1e-6)."""
     rows = np.where(bad[:, None], np.nan, rows)
     totals = rows.sum(axis=1, keepdims=True)
     return rows / totals, ["renormalised"] * int((np.abs(totals - 1) > 1e-6).sum())
@@ -208,20 +206,15 @@ def _normalised(rows: np.ndarray, bad: np.ndarray) -> Tuple[np.ndarray, List[str
 def soft_label_rows(track: Track, values: list) -> Tuple[np.ndarray, np.ndarray, Callable[[int], ValueProblem], list]:
     """A column of soft labels (JSON values): (probabilities ``(n, K)`` in label order, the rows breaking
     a rule, ``problem(j)``: the first rule row j breaks, the notes of the other rows for the warnings).
-
-    Ordinal tracks also accept K+1 values whose extra leading bin is 0 (the CSC practice-phase format).
-    """
+    Ordinal tracks also take K+1 values whose extra leading bin is 0 (the CSC practice-phase layout)."""
     k = len(track.labels)
     if track.scale == "multilabel":
         return _multilabel_rows(track, values)
-    extra = np.flatnonzero(_sizes(values) == k + 1) if track.scale == "ordinal" else np.zeros(0, dtype=np.int64)
-    heads = list(map(itemgetter(0), map(values.__getitem__, extra.tolist())))
-    numeric = np.fromiter(map(_NUMBER_TYPES.__contains__, map(type, heads)), dtype=bool, count=len(heads))
-    first = np.full(len(values), np.nan)
-    first[extra[numeric]] = np.array(list(compress(heads, numeric)), dtype=float)
-    values = list(values)
-    for j in np.flatnonzero(first == 0).tolist():
-        values[j] = values[j][1:]
+    values, first = list(values), np.full(len(values), np.nan)  # per row, a leading bin's value
+    for j in np.flatnonzero(_sizes(values) == k + 1).tolist() if track.scale == "ordinal" else ():
+        if _is_number(values[j][0]):
+            first[j] = values[j][0]
+            values[j] = values[j][1:] if values[j][0] == 0 else values[j]
     rows, broken = probability_rows(values, k)
     wrong_bin = ~np.isnan(first) & (first != 0)
     bad = wrong_bin | (broken >= 0)
@@ -240,28 +233,26 @@ def soft_label_rows(track: Track, values: list) -> Tuple[np.ndarray, np.ndarray,
 
 
 def _multilabel_rows(track: Track, values: list):
-    """``soft_label_rows`` of a multilabel track: per row K pairs [P(not chosen), P(chosen)] ``(n, K, 2)``,
+    """``soft_label_rows`` of a multilabel track: K pairs [P(not chosen), P(chosen)] per row ``(n, K, 2)``,
     given as such or as K numbers P(chosen)."""
     k = len(track.labels)
     chosen, chosen_broken = probability_rows(values, k, chosen=True)
-    as_chosen = (chosen_broken < 0) | (chosen_broken >= 2)  # lists of K numbers
-    shaped = ~as_chosen & (_sizes(values) == k)
+    shaped = chosen_broken == 1  # K entries, not all numbers: K pairs
     pairs, pair_broken = probability_rows(list(chain.from_iterable(compress(values, shaped))), 2)
-    bad_pairs = (pair_broken >= 0).reshape(-1, k)
-    bad = np.where(as_chosen, chosen_broken >= 0, ~shaped)
-    bad[shaped] = bad_pairs.any(axis=1)
+    bad = chosen_broken >= 0
+    bad[shaped] = (pair_broken >= 0).reshape(-1, k).any(axis=1)
     out = np.stack([1.0 - chosen, chosen], axis=-1)
     normalised, notes = _normalised(pairs, np.repeat(bad[shaped], k))
     out[shaped] = normalised.reshape(-1, k, 2)
 
     def problem(j: int) -> ValueProblem:
-        if as_chosen[j]:
-            return _problem(chosen_broken[j], values[j], chosen[j], "soft label", k, chosen=True)
-        if not shaped[j]:
+        if chosen_broken[j] == 0:
             return ValueProblem("wrong soft label length", found=_show_json(values[j]),
                                 expected=f"a list of {k} [P(not chosen), P(chosen)] pairs ({', '.join(track.labels)})")
-        r = int(shaped[:j].sum())
-        pair = r * k + int(bad_pairs[r].argmax())
+        if not shaped[j]:
+            return _problem(chosen_broken[j], values[j], chosen[j], "soft label", k)
+        pair = int(shaped[:j].sum()) * k
+        pair += int((pair_broken[pair:pair + k] >= 0).argmax())
         return _problem(pair_broken[pair], values[j][pair % k], pairs[pair], f"pair for '{track.labels[pair % k]}'", 2)
     return out, bad, problem, notes
 
@@ -280,6 +271,16 @@ def parse_soft(text: str, track: Track, notes: List[str]) -> np.ndarray:
         raise problem(0)
     notes += row_notes
     return values[0]
+
+
+#: The warning of each note ``soft_label_rows`` leaves, in the order they are given.
+_WARNINGS = {"renormalised": f"soft label(s) summed to within {SUM_TOLERANCE} of 1 and were renormalised",
+             "extra leading bin": "soft label(s) had an extra, empty leading bin (the 7-bin practice-phase format) "
+                                  "that was dropped"}
+
+
+def value_warnings(notes: List[str]) -> List[str]:
+    return [f"{notes.count(note)} {warning}" for note, warning in _WARNINGS.items() if note in notes]
 
 
 def annotator_entries(text: str, track: Track, annotators: Sequence[str]) -> list:
@@ -386,15 +387,13 @@ def _multilabel_choice(value, track: Track, index: Dict[str, int]) -> np.ndarray
 
 def describe_value(track: Track) -> str:
     """A short example of a valid line for this track, used in hints and the participant pages."""
+    k, multilabel = len(track.labels), track.scale == "multilabel"
     if track.kind == "similarity":
         return "ID<TAB>3.2"
     if track.kind == "classification":
         return f"ID<TAB>{track.labels[0]}"
     if track.kind == "soft_label":
-        k = len(track.labels)
-        if track.scale == "multilabel":
-            return "ID<TAB>" + json.dumps([[0.5, 0.5]] * k)
-        return "ID<TAB>" + json.dumps([round(1.0 / k, 4)] * (k - 1) + [round(1 - (k - 1) * round(1.0 / k, 4), 4)])
-    if track.scale == "multilabel":  # label-major: per label a 0/1 per annotator (here 2 annotators)
-        return "ID<TAB>" + json.dumps([[1, 0]] + [[0, 0]] * (len(track.labels) - 2) + [[0, 1]])
-    return "ID<TAB>" + json.dumps([track.labels[0], track.labels[-1]])
+        even = round(1.0 / k, 4)
+        return "ID<TAB>" + json.dumps([[0.5, 0.5]] * k if multilabel else [even] * (k - 1) + [round(1 - (k - 1) * even, 4)])
+    label_major = [[1, 0]] + [[0, 0]] * (k - 2) + [[0, 1]]  # per label a 0/1 per annotator (here 2 annotators)
+    return "ID<TAB>" + json.dumps(label_major if multilabel else [track.labels[0], track.labels[-1]])
