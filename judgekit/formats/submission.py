@@ -29,7 +29,7 @@ from .annotators import RowFit, layout_warnings
 from .bulk import choice_rows, collector_paused, exact_codes, json_values, label_codes, number_column, plain_numbers
 from .textfile import read_texts, safe_display, shorten
 from .values import (ValueProblem, annotator_entries, annotator_values, describe_value, label_major_rows,
-                     label_table, parse_label, parse_number, parse_soft, soft_label_rows, value_warnings)
+                     label_column, label_table, parse_label, parse_number, parse_soft, soft_label_rows, value_warnings)
 
 MAX_IDS_LISTED = 5
 HEADER_NAMES = ("id", "item", "item_id")
@@ -275,7 +275,7 @@ def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector
         flagged, rule = ~ok, lambda j: parse_number(rows.text[j])  # noqa: E731
     else:
         index = track.label_index()
-        values = np.fromiter(map(index.get, map(str.strip, rows.text), repeat(-1)), dtype=np.int64, count=len(rows.text))
+        values = label_column(rows.text, index)
         flagged, rule = values < 0, lambda j: parse_label(rows.text[j], track, index)  # noqa: E731
     for j, value in _each(rows, np.flatnonzero(flagged), rule, keys, problems).items():
         values[j] = value

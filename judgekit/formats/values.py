@@ -13,7 +13,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..tracks import Track
-from .bulk import NUMBER, choice_rows, exact_codes
+from .bulk import choice_rows, exact_codes, number_column
 from .textfile import shorten
 
 #: Soft-label rows may sum to 1 within this tolerance; they are then renormalised (with a warning
@@ -47,15 +47,14 @@ def _show_json(value) -> str:
 
 
 def parse_number(text: str) -> float:
-    """A finite decimal number in ASCII digits (no nan, inf, hex, underscores or other scripts)."""
-    stripped = text.strip()
-    if not NUMBER.fullmatch(stripped):
-        hint = "use a dot as the decimal separator" if re.match(r"^[+-]?\d+,\d+$", stripped) else None
+    """One number by ``bulk.number_column``: finite, decimal, in ASCII digits."""
+    value, ok = number_column([text])
+    if ok[0]:
+        return float(value[0])
+    if np.isnan(value[0]):  # not written as ``NUMBER``
+        hint = "use a dot as the decimal separator" if re.match(r"^[+-]?\d+,\d+$", text.strip()) else None
         raise ValueProblem("not a number", expected="a decimal number such as 3.2", found=_show(text), hint=hint)
-    value = float(stripped)
-    if not math.isfinite(value):
-        raise ValueProblem("number out of range", expected="a finite number", found=_show(text))
-    return value
+    raise ValueProblem("number out of range", expected="a finite number", found=_show(text))
 
 
 def _reject_constant(name: str):
@@ -112,11 +111,17 @@ def outside_label_set(value, track: Track, shown: str) -> ValueProblem:
                         found=shown, hint=hint)
 
 
+def label_column(texts: Sequence[str], index: Dict[str, int]) -> np.ndarray:
+    """Each text's label index (the text stripped is a label), -1 for none."""
+    return np.fromiter(map(index.get, map(str.strip, texts), repeat(-1)), dtype=np.int64, count=len(texts))
+
+
 def parse_label(text: str, track: Track, index: Dict[str, int]) -> int:
-    label = text.strip()
-    if label not in index:
-        raise outside_label_set(label, track, _show(text))
-    return index[label]
+    """One label by ``label_column``."""
+    code = int(label_column([text], index)[0])
+    if code < 0:
+        raise outside_label_set(text.strip(), track, _show(text))
+    return code
 
 
 def label_table(track: Track) -> Dict[object, int]:
