@@ -248,17 +248,12 @@ def _explain(rule, text: str, problems: ProblemCollector, message: str = None, e
     except ValueProblem as p:
         problems.add(message or p.message, expected=expected or p.expected, found=p.found,
                      hint=None if message else p.hint, **where)
-        return None
 
 
 def _each(rows: Rows, flagged, rule, keys: ItemKeys, problems: ProblemCollector) -> dict:
     """``{j: rule(j)}`` for the ``flagged`` rows ``j`` the rule accepts; the others' problems added."""
-    out = {}
-    for j in flagged:
-        value = _explain(rule, j, problems, line=rows.line[j], item=keys.ids[rows.item[j]])
-        if value is not None:
-            out[j] = value
-    return out
+    return {j: value for j in flagged
+            if (value := _explain(rule, j, problems, line=rows.line[j], item=keys.ids[rows.item[j]])) is not None}
 
 
 def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector):

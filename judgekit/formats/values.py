@@ -1,5 +1,5 @@
-"""Parsing one submitted value per kind. Each parser returns the value or raises ``ValueProblem``
-with the expected and found text, which the submission reader turns into a located message."""
+"""The rules of submitted values (numbers, labels, soft labels, perspectivist rows), over a column
+(a mask of the rows each refuses) and on one value, which raises ``ValueProblem`` (expected, found)."""
 
 from __future__ import annotations
 
