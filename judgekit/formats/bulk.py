@@ -8,7 +8,7 @@ from __future__ import annotations
 import gc
 import json
 import re
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from itertools import chain, compress, repeat
 from operator import itemgetter
 from typing import Iterable, Iterator, Optional, Sequence, Tuple
@@ -43,16 +43,14 @@ def collector_paused() -> Iterator[None]:
 
 
 def json_values(texts: Sequence[str]) -> list:
-    """Each text read as ``json.loads(text)`` would read it alone (NaN and Infinity too, as floats),
-    or ``NOT_JSON[0]`` where it is not one JSON value. The C scanner is mapped over the column and
-    restarted after each text it refuses (StopIteration ends the map, an error leaves what it read)."""
+    """Each text read as ``json.loads(text)`` would read it alone (but integers as floats; NaN and
+    Infinity too), or ``NOT_JSON[0]`` where it is not one JSON value. The C scanner is mapped over the
+    column, and restarted after each text it refuses (StopIteration ends the map, an error keeps what it read)."""
     stripped = list(map(str.strip, texts, repeat(JSON_SPACE)))
     scanned, rest = [], iter(stripped)
     while len(scanned) < len(stripped):
-        try:
+        with suppress(ValueError, RecursionError):
             scanned.extend(map(SCAN_JSON, rest, repeat(0)))
-        except (ValueError, RecursionError):
-            pass
         if len(scanned) < len(stripped):
             scanned.append(NOT_JSON)
     whole = np.fromiter(map(int.__eq__, map(itemgetter(1), scanned), map(len, stripped)), dtype=bool,
