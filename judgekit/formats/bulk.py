@@ -22,7 +22,7 @@ JSON_SPACE = " \t\n\r"
 #: infinite, which callers refuse, where numpy could not convert the integer.
 SCAN_JSON = json.JSONDecoder(parse_int=float).scan_once
 #: What ``json_values`` gives for a text that is not one JSON value.
-NOT_JSON = (object(), -1)
+NOT_JSON = object()
 #: A decimal number as a participant may write one (no nan, inf, hex, underscores or other scripts).
 NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
 #: Every character such a number can be written with, padding included.
@@ -44,7 +44,7 @@ def collector_paused() -> Iterator[None]:
 
 def json_values(texts: Sequence[str]) -> list:
     """Each text read as ``json.loads(text)`` would read it alone (but integers as floats; NaN and
-    Infinity too), or ``NOT_JSON[0]`` where it is not one JSON value. The C scanner is mapped over the
+    Infinity too), or ``NOT_JSON`` where it is not one JSON value. The C scanner is mapped over the
     column, and restarted after each text it refuses (StopIteration ends the map, an error keeps what it read)."""
     stripped = list(map(str.strip, texts, repeat(JSON_SPACE)))
     scanned, rest = [], iter(stripped)
@@ -52,12 +52,10 @@ def json_values(texts: Sequence[str]) -> list:
         with suppress(ValueError, RecursionError):
             scanned.extend(map(SCAN_JSON, rest, repeat(0)))
         if len(scanned) < len(stripped):
-            scanned.append(NOT_JSON)
-    whole = np.fromiter(map(int.__eq__, map(itemgetter(1), scanned), map(len, stripped)), dtype=bool,
-                        count=len(stripped))
+            scanned.append((NOT_JSON, -1))
     values = list(map(itemgetter(0), scanned))
-    for j in np.flatnonzero(~whole).tolist():
-        values[j] = NOT_JSON[0]
+    for j in compress(range(len(values)), map(int.__ne__, map(itemgetter(1), scanned), map(len, stripped))):
+        values[j] = NOT_JSON  # a value with more text after it
     return values
 
 
@@ -66,13 +64,10 @@ def plain_numbers(texts: Sequence[str]) -> Optional[np.ndarray]:
     exponent, padded with spaces or tabs only; else None. Within these characters numpy's parser
     accepts exactly the texts ``NUMBER`` matches (infinite values are the caller's to refuse)."""
     joined = "\n".join(texts)
-    if not joined.isascii() or joined.translate(NUMBER_CHARS).strip("\n"):
-        return None
-    try:
-        values = np.array(texts, dtype=float)
-    except (ValueError, OverflowError):
-        return None
-    return values if values.shape == (len(texts),) else None
+    if joined.isascii() and not joined.translate(NUMBER_CHARS).strip("\n"):
+        with suppress(ValueError, OverflowError):
+            return np.array(texts, dtype=float)
+    return None
 
 
 def number_column(texts: Sequence[str]) -> Tuple[np.ndarray, np.ndarray]:
