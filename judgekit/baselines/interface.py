@@ -18,7 +18,7 @@ import numpy as np
 
 from ..errors import ProblemCollector, SubmissionError
 from ..formats.annotators import parse_per_annotator
-from ..formats.values import ValueProblem, parse_label, parse_number, parse_soft
+from ..formats.values import ValueProblem, parse_label, parse_number, parse_soft, value_warnings
 from ..formats.write import format_value, numpy_json, per_annotator_value
 from ..tracks import Track
 
@@ -200,7 +200,6 @@ def prediction_lines(track: Track, items: List[dict], predictions, display: str)
         except ValueProblem as p:
             problems.add(p.message, item=item["id"], expected=p.expected, found=p.found, hint=p.hint)
     problems.raise_if_any()
-    if notes.count("renormalised"):
-        print(f"note: {display}: {notes.count('renormalised')} soft label(s) summed to within 0.02 of 1 "
-              f"and were renormalised")
+    for warning in value_warnings(notes):
+        print(f"note: {display}: {warning}")
     return lines

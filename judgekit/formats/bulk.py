@@ -1,8 +1,6 @@
-"""Whole-column operations for reading big files: check and convert every line at C speed.
-
-A helper returns the converted column and the mask of the rows its rule refuses (``number_column``),
-or None when the column is not all of the plain form it converts: the reader then applies the
-per-value rule of ``values`` to the rows, which explains each problem.
+"""Whole-column operations for reading big files: check and convert every line at C speed. A helper
+returns the converted column and the mask of the rows its rule refuses (``number_column``); the reader
+explains only those rows, by the same rule applied to one row (``values``).
 """
 
 from __future__ import annotations
@@ -10,7 +8,7 @@ from __future__ import annotations
 import gc
 import json
 import re
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from itertools import chain, compress, repeat
 from operator import itemgetter
 from typing import Iterator, Optional, Sequence, Tuple
@@ -20,8 +18,11 @@ import numpy as np
 #: JSON's own whitespace, the only one ``json.loads`` allows around a value.
 JSON_SPACE = " \t\n\r"
 #: The C scanner behind ``json.loads``: ``SCAN_JSON(text, start) -> (value, end)``, StopIteration
-#: when no value starts at ``start``.
-SCAN_JSON = json.JSONDecoder().scan_once
+#: when no value starts at ``start``. Integers are read as floats: a float of a too-long one is
+#: infinite, which callers refuse, where numpy could not convert the integer.
+SCAN_JSON = json.JSONDecoder(parse_int=float).scan_once
+#: What ``json_values`` gives for a text that is not one JSON value.
+NOT_JSON = object()
 #: A decimal number as a participant may write one (no nan, inf, hex, underscores or other scripts).
 NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
 #: Every character such a number can be written with, padding included.
@@ -30,11 +31,8 @@ NUMBER_CHARS = str.maketrans("", "", "0123456789.eE+- \t")
 
 @contextmanager
 def collector_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while parsing.
-
-    Parsing a million lines creates millions of containers, and the collector's repeated passes
-    over them cost more than the parsing itself; what is parsed here holds no reference cycles.
-    """
+    """Pause the cyclic garbage collector while parsing: its passes over the millions of containers
+    parsing a million lines creates cost more than the parsing, and these hold no reference cycles."""
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -44,22 +42,21 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def json_values(texts: Sequence[str]) -> Optional[list]:
-    """Each text read as ``json.loads(text)`` would read it alone, or None if any is not one JSON value.
-
-    The C scanner reads each line on its own (so a value can never run across two lines), mapped
-    over the column without the per-call overhead of ``json.loads``; a text without a value stops
-    the map early (StopIteration), which the count reveals. NaN and Infinity are read as floats, as
-    ``json.loads`` reads them: callers that refuse them check finiteness.
-    """
+def json_values(texts: Sequence[str]) -> list:
+    """Each text read as ``json.loads(text)`` would read it alone (but integers as floats; NaN and
+    Infinity too), or ``NOT_JSON`` where it is not one JSON value. The C scanner is mapped over the
+    column, and restarted after each text it refuses (StopIteration ends the map, an error keeps what it read)."""
     stripped = list(map(str.strip, texts, repeat(JSON_SPACE)))
-    try:
-        scanned = list(map(SCAN_JSON, stripped, repeat(0)))
-    except (ValueError, RecursionError):
-        return None
-    if len(scanned) != len(stripped) or list(map(itemgetter(1), scanned)) != list(map(len, stripped)):
-        return None
-    return list(map(itemgetter(0), scanned))
+    scanned, rest = [], iter(stripped)
+    while len(scanned) < len(stripped):
+        with suppress(ValueError, RecursionError):
+            scanned.extend(map(SCAN_JSON, rest, repeat(0)))
+        if len(scanned) < len(stripped):
+            scanned.append((NOT_JSON, -1))
+    values = list(map(itemgetter(0), scanned))
+    for j in compress(range(len(values)), map(int.__ne__, map(itemgetter(1), scanned), map(len, stripped))):
+        values[j] = NOT_JSON  # a value with more text after it
+    return values
 
 
 def plain_numbers(texts: Sequence[str]) -> Optional[np.ndarray]:
@@ -67,26 +64,22 @@ def plain_numbers(texts: Sequence[str]) -> Optional[np.ndarray]:
     exponent, padded with spaces or tabs only; else None. Within these characters numpy's parser
     accepts exactly the texts ``NUMBER`` matches (infinite values are the caller's to refuse)."""
     joined = "\n".join(texts)
-    if not joined.isascii() or joined.translate(NUMBER_CHARS).strip("\n"):
-        return None
-    try:
-        values = np.array(texts, dtype=float)
-    except (ValueError, OverflowError):
-        return None
-    return values if values.shape == (len(texts),) else None
+    if joined.isascii() and not joined.translate(NUMBER_CHARS).strip("\n"):
+        with suppress(ValueError, OverflowError):
+            return np.array(texts, dtype=float)
+    return None
 
 
 def number_column(texts: Sequence[str]) -> Tuple[np.ndarray, np.ndarray]:
     """(values, ok): each text as a float, and where it is a finite decimal number in ASCII digits
     (``NUMBER`` after stripping whitespace: the rule ``values.parse_number`` explains)."""
     values = plain_numbers(texts)
-    if values is not None:
-        return values, np.isfinite(values)
-    stripped = list(map(str.strip, texts))
-    ok = np.fromiter(map(bool, map(NUMBER.fullmatch, stripped)), dtype=bool, count=len(stripped))
-    values = np.full(len(stripped), np.nan)
-    values[ok] = np.array(list(compress(stripped, ok)), dtype=float)
-    return values, ok & np.isfinite(values)
+    if values is None:
+        stripped = list(map(str.strip, texts))
+        ok = np.fromiter(map(bool, map(NUMBER.fullmatch, stripped)), dtype=bool, count=len(stripped))
+        values = np.full(len(stripped), np.nan)
+        values[ok] = np.array(list(compress(stripped, ok)), dtype=float)
+    return values, np.isfinite(values)
 
 
 def exact_codes(values: list, table: dict) -> np.ndarray:

@@ -19,13 +19,11 @@ from ..tracks import Track
 from .annotators import RowFit, layout_warnings
 from .bulk import collector_paused, json_values, label_codes, number_column, plain_numbers
 from .textfile import read_texts, safe_display, shorten
-from .values import (ValueProblem, annotator_entries, annotator_rows, annotator_values, chosen_pairs,
-                     describe_value, not_probabilities, parse_label, parse_number, parse_soft, sums_to_one)
+from .values import (ValueProblem, annotator_entries, annotator_rows, annotator_values, describe_value,
+                     label_column, parse_label, parse_number, parse_soft, soft_label_rows, value_warnings)
 
 MAX_IDS_LISTED = 5
 HEADER_NAMES = ("id", "item", "item_id")
-#: Text that only JSON strings, booleans, null or objects contain: such soft labels take the per-row rule.
-_NOT_NUMERIC_JSON = ('"', "true", "false", "null", "{")
 
 
 @dataclass(frozen=True)
@@ -66,7 +64,7 @@ def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> P
         values, notes = _values(track, keys, rows, problems)
         problems.raise_if_any()
         warnings = ["the first line was read as a header and skipped"] if layout == "id" and columns.header else []
-        warnings += _value_warnings(notes.count("renormalised"), notes.count("extra leading bin"))
+        warnings += value_warnings(notes)
         return Prediction(_wrap(values, track, keys), warnings + layout_warnings(notes), layout)
 
 
@@ -196,75 +194,40 @@ def _explain(rule, text: str, problems: ProblemCollector, message: str = None, e
     except ValueProblem as p:
         problems.add(message or p.message, expected=expected or p.expected, found=p.found,
                      hint=None if message else p.hint, **where)
-        return None
 
 
 def _each(rows: Rows, flagged, rule, keys: ItemKeys, problems: ProblemCollector) -> dict:
     """``{j: rule(j)}`` for the ``flagged`` rows ``j`` the rule accepts; the others' problems added."""
-    out = {}
-    for j in flagged:
-        value = _explain(rule, j, problems, line=rows.line[j], item=keys.ids[rows.item[j]])
-        if value is not None:
-            out[j] = value
-    return out
+    return {j: value for j in flagged
+            if (value := _explain(rule, j, problems, line=rows.line[j], item=keys.ids[rows.item[j]])) is not None}
 
 
 def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector):
-    """(values in row order, notes for the warnings) of ``rows``; each refused value becomes a problem."""
+    """(values in row order, notes for the warnings) of ``rows``: read a column at a time, and each row
+    a rule flags read alone, by the same rule, which accepts it or adds its problem."""
     if track.kind == "perspectivist":
         return _per_annotator(track, keys, rows, problems)
+    notes: List[str] = []
     if track.kind == "soft_label":
-        return _soft_labels(track, keys, rows, problems)
-    if track.kind == "similarity":
+        values, flagged, _, notes = soft_label_rows(track, json_values(rows.text))
+        rule = lambda j: parse_soft(rows.text[j], track, notes)  # noqa: E731
+    elif track.kind == "similarity":
         values, ok = rows.numbers or number_column(rows.text)
-        rule = lambda j: parse_number(rows.text[j])  # noqa: E731
+        flagged, rule = ~ok, lambda j: parse_number(rows.text[j])  # noqa: E731
     else:
         index = track.label_index()
-        values = np.fromiter(map(index.get, map(str.strip, rows.text), repeat(-1)), dtype=np.int64, count=len(rows.text))
-        ok = values >= 0
-        rule = lambda j: parse_label(rows.text[j], track, index)  # noqa: E731
-    for j, value in _each(rows, np.flatnonzero(~ok), rule, keys, problems).items():
+        values = label_column(rows.text, index)
+        flagged, rule = values < 0, lambda j: parse_label(rows.text[j], track, index)  # noqa: E731
+    for j, value in _each(rows, np.flatnonzero(flagged), rule, keys, problems).items():
         values[j] = value
-    return values, []
-
-
-def _soft_labels(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector):
-    """Soft labels read as one array when every row is a plain list of the right shape, else row by row."""
-    bulk = _soft_bulk(track, rows.text)
-    if bulk is not None:
-        return bulk
-    notes: List[str] = []
-    parsed = _each(rows, range(len(rows.text)), lambda j: parse_soft(rows.text[j], track, notes), keys, problems)
-    return (np.array(list(parsed.values())) if len(parsed) == len(rows.text) else None), notes
-
-
-def _soft_bulk(track: Track, texts: List[str]):
-    """(values, notes) when every row is a JSON list of finite numbers >= 0 of the track's shape."""
-    parsed = None if _mentions(texts, _NOT_NUMERIC_JSON) else json_values(texts)
-    if parsed is None or set(map(type, parsed)) != {list}:
-        return None
-    try:
-        values = np.array(parsed, dtype=float)
-    except (ValueError, OverflowError, TypeError):
-        return None
-    k = len(track.labels)
-    chosen = track.scale == "multilabel" and values.shape == (len(texts), k)  # P(chosen) per label
-    if not_probabilities(values, chosen).any():
-        return None
-    if chosen:
-        return chosen_pairs(values), []
-    if values.shape != ((len(texts), k, 2) if track.scale == "multilabel" else (len(texts), k)):
-        return None
-    totals, wrong, renormalised = sums_to_one(values)
-    return None if wrong.any() else (values / totals, ["renormalised"] * int(renormalised.sum()))
+    return values, notes
 
 
 def _per_annotator(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector):
     """Label indices or 0/1 choices, one row per annotator: the rows ``annotator_rows`` accepts read as
     one column, the others row by row (``RowFit``), which reads other layouts or explains the problem."""
     counts = np.fromiter(map(len, map(keys.annotators.__getitem__, rows.item)), dtype=np.int64, count=len(rows.item))
-    parsed = json_values(rows.text) or [(json_values([text]) or [None])[0] for text in rows.text]
-    values, ok = annotator_rows(parsed, counts, track)
+    values, ok = annotator_rows(json_values(rows.text), counts, track)
     flagged = np.flatnonzero(~ok)
     entries = _each(rows, flagged, lambda j: annotator_entries(
         rows.text[j], track, keys.annotators[rows.item[j]]), keys, problems)
@@ -276,21 +239,6 @@ def _per_annotator(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCo
     for j, row in out.items():
         values[ends[j] - counts[j]:ends[j]] = row
     return (None if problems or len(out) != len(flagged) else values), notes
-
-
-def _mentions(texts: List[str], needles: Sequence[str]) -> bool:
-    joined = "\n".join(texts)
-    return any(needle in joined for needle in needles)
-
-
-def _value_warnings(renormalised: int, extra_bin: int) -> List[str]:
-    out = []
-    if renormalised:
-        out.append(f"{renormalised} soft label(s) summed to within 0.02 of 1 and were renormalised")
-    if extra_bin:
-        out.append(f"{extra_bin} soft label(s) had an extra, empty leading bin "
-                   f"(the 7-bin practice-phase format) that was dropped")
-    return out
 
 
 def _wrap(values, track: Track, keys: ItemKeys):

@@ -1,17 +1,19 @@
-"""Parsing one submitted value per kind. Each parser returns the value or raises ``ValueProblem``
-with the expected and found text, which the submission reader turns into a located message."""
+"""The rules of submitted values (numbers, labels, soft labels, perspectivist rows), over a column
+(a mask of the rows each refuses) and on one value, which raises ``ValueProblem`` (expected, found)."""
 
 from __future__ import annotations
 
 import json
 import math
 import re
-from typing import Dict, List, Sequence, Tuple
+from itertools import chain, compress, repeat
+from operator import is_
+from typing import Callable, Dict, List, Sequence, Tuple
 
 import numpy as np
 
 from ..tracks import Track
-from .bulk import NUMBER, exact_codes, list_entries
+from .bulk import NUMBER, exact_codes, list_entries, number_column
 from .textfile import shorten
 
 #: Soft-label rows may sum to 1 within this tolerance; they are then renormalised (with a warning
@@ -45,20 +47,14 @@ def _show_json(value) -> str:
 
 
 def parse_number(text: str) -> float:
-    """A finite decimal number in ASCII digits (no nan, inf, hex, underscores or other scripts)."""
-    stripped = text.strip()
-    if not NUMBER.fullmatch(stripped):
-        hint = "use a dot as the decimal separator" if re.match(r"^[+-]?\d+,\d+$", stripped) else None
+    """One number by ``bulk.number_column``: finite, decimal, in ASCII digits."""
+    value, ok = number_column([text])
+    if ok[0]:
+        return float(value[0])
+    if np.isnan(value[0]):  # not written as ``NUMBER``
+        hint = "use a dot as the decimal separator" if re.match(r"^[+-]?\d+,\d+$", text.strip()) else None
         raise ValueProblem("not a number", expected="a decimal number such as 3.2", found=_show(text), hint=hint)
-    value = float(stripped)
-    if not math.isfinite(value):
-        raise ValueProblem("number out of range", expected="a finite number", found=_show(text))
-    return value
-
-
-#: JSON integers longer than this are read as floats (Python refuses to convert very long digit
-#: strings to int, and a float of them is infinite, hence refused).
-_MAX_INT_DIGITS = 300
+    raise ValueProblem("number out of range", expected="a finite number", found=_show(text))
 
 
 def _reject_constant(name: str):
@@ -72,10 +68,6 @@ def _json_float(text: str) -> float:
     return value
 
 
-def _json_int(text: str):
-    return int(text) if len(text) <= _MAX_INT_DIGITS else _json_float(text)
-
-
 def _unique_keys(pairs):
     out = {}
     for key, value in pairs:
@@ -86,10 +78,11 @@ def _unique_keys(pairs):
 
 
 def parse_json(text: str):
-    """A JSON value; NaN, Infinity, numbers that overflow to infinity and duplicate keys are refused."""
+    """A JSON value; NaN, Infinity, numbers that overflow to infinity and duplicate keys are refused.
+    Integers of over 300 digits are read as floats (Python refuses to convert very long ones to int)."""
     try:
-        return json.loads(text, parse_constant=_reject_constant, parse_float=_json_float,
-                          parse_int=_json_int, object_pairs_hook=_unique_keys)
+        return json.loads(text, parse_constant=_reject_constant, parse_float=_json_float, object_pairs_hook=_unique_keys,
+                          parse_int=lambda digits: int(digits) if len(digits) <= 300 else _json_float(digits))
     except ValueProblem:
         raise
     except (ValueError, RecursionError) as e:  # JSONDecodeError is a ValueError
@@ -97,9 +90,13 @@ def parse_json(text: str):
                            expected="a JSON list such as [0.2, 0.8]", found=_show(text))
 
 
+#: The types of a JSON number (true and false are bools, a type of their own).
+_NUMBER_TYPES = frozenset((int, float))
+
+
 def _is_number(x) -> bool:
-    """A JSON number (``parse_json`` refuses those that are not finite), not a boolean."""
-    return isinstance(x, (int, float)) and not isinstance(x, bool)
+    """A JSON number (``parse_json`` refuses those that are not finite)."""
+    return type(x) in _NUMBER_TYPES
 
 
 def _loose_label(text: str) -> str:
@@ -114,11 +111,17 @@ def outside_label_set(value, track: Track, shown: str) -> ValueProblem:
                         found=shown, hint=hint)
 
 
+def label_column(texts: Sequence[str], index: Dict[str, int]) -> np.ndarray:
+    """Each text's label index (the text stripped is a label), -1 for none."""
+    return np.fromiter(map(index.get, map(str.strip, texts), repeat(-1)), dtype=np.int64, count=len(texts))
+
+
 def parse_label(text: str, track: Track, index: Dict[str, int]) -> int:
-    label = text.strip()
-    if label not in index:
-        raise outside_label_set(label, track, _show(text))
-    return index[label]
+    """One label by ``label_column``."""
+    code = int(label_column([text], index)[0])
+    if code < 0:
+        raise outside_label_set(text.strip(), track, _show(text))
+    return code
 
 
 def label_table(track: Track) -> Dict[object, int]:
@@ -140,89 +143,138 @@ def _label_of(value, track: Track, table: Dict[object, int]) -> int:
     raise outside_label_set(value, track, _show_json(value))
 
 
-def _probabilities(values, length: int, what: str) -> np.ndarray:
-    if not isinstance(values, list) or len(values) != length:
-        found = f"{len(values)} values" if isinstance(values, list) else _show_json(values)
-        raise ValueProblem(f"wrong {what} length", expected=f"a list of {length} probabilities", found=found)
-    if not all(_is_number(v) for v in values):
-        bad = next(v for v in values if not _is_number(v))
-        raise ValueProblem(f"{what} holds a value that is not a finite number",
-                           expected="finite numbers", found=_show_json(bad))
-    arr = np.array(values, dtype=float)
-    if not_probabilities(arr):  # the numbers are finite here: a value is negative
-        raise ValueProblem(f"{what} has a negative probability", expected="probabilities >= 0",
-                           found=f"{arr.min():g}")
-    return arr
+def _sizes(values: list) -> np.ndarray:
+    """Each value's length where it is a list, else -1."""
+    lists = np.fromiter(map(is_, map(type, values), repeat(list)), dtype=bool, count=len(values))
+    sizes = np.full(len(values), -1)
+    sizes[lists] = np.fromiter(map(len, compress(values, lists)), dtype=np.int64, count=int(lists.sum()))
+    return sizes
 
 
-def not_probabilities(values: np.ndarray, chosen: bool = False) -> np.ndarray:
-    """Per row (the last axis): whether a value is not finite, is negative or, for P(chosen) values
-    (``chosen``), is above 1 (rounding aside)."""
-    ok = np.isfinite(values) & (values >= 0)
-    return ~(ok & (values <= 1 + 1e-9) if chosen else ok).all(axis=-1)
+#: The rules of a list of probabilities in the order ``probability_rows`` checks them: the message,
+#: expected and found (of the value and its row of floats) of a value breaking each.
+_RULES = (
+    ("wrong {what} length", "a list of {length} probabilities",
+     lambda value, row: f"{len(value)} values" if type(value) is list else _show_json(value)),
+    ("{what} holds a value that is not a finite number", "finite numbers",
+     lambda value, row: _show_json(next(v for v in value if not _is_number(v)))),
+    ("{what} has a negative probability", "probabilities >= 0", lambda value, row: f"{row.min():g}"),
+    ("{what} does not sum to 1", f"a sum within {SUM_TOLERANCE} of 1", lambda value, row: f"sum {row.sum():.6g}"),
+    ("a P(chosen) value is above 1", "values in [0, 1]", lambda value, row: f"{row.max():g}"),
+)
 
 
-def sums_to_one(values: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(the sums of the rows over the last axis (kept as an axis, to divide by), rows whose sum is
-    not within SUM_TOLERANCE of 1, rows to renormalise: sum off by more than 1e-6)."""
-    totals = values.sum(axis=-1, keepdims=True)
-    off = np.abs(totals[..., 0] - 1.0)
-    return totals, off > SUM_TOLERANCE, off > 1e-6
+def probability_rows(values: list, length: int, chosen: bool = False) -> Tuple[np.ndarray, np.ndarray]:
+    """(rows, broken): the values that are lists of ``length`` JSON numbers as float rows ``(n, length)``
+    (NaN for the others), and per value the first of ``_RULES`` it breaks (-1: none). P(chosen) values
+    (``chosen``) must be at most 1 (rounding aside) rather than sum to 1."""
+    fits = _sizes(values) == length
+    numbers = fits.copy()
+    if not set(map(type, chain.from_iterable(compress(values, fits)))) <= _NUMBER_TYPES:  # which rows hold others
+        numbers[fits] = np.fromiter(map(_NUMBER_TYPES.__contains__, map(type, chain.from_iterable(compress(
+            values, fits)))), dtype=bool, count=int(fits.sum()) * length).reshape(-1, length).all(axis=1)
+    rows = np.full((len(values), length), np.nan)
+    rows[numbers] = np.fromiter(chain.from_iterable(compress(values, numbers)), dtype=float,
+                                count=int(numbers.sum()) * length).reshape(-1, length)
+    with np.errstate(over="ignore"):  # a sum of huge values is infinite: refused, not a warning
+        checks = np.array([~fits, ~numbers, ~(np.isfinite(rows) & (rows >= 0)).all(axis=1),
+                           (not chosen) & (np.abs(rows.sum(axis=1) - 1) > SUM_TOLERANCE),
+                           chosen & (rows > 1 + 1e-9).any(axis=1)])
+    return rows, np.where(checks.any(axis=0), checks.argmax(axis=0), -1)
 
 
-def normalise(arr: np.ndarray, what: str, warnings: List[str]) -> np.ndarray:
-    total, wrong, renormalised = sums_to_one(arr)
-    if wrong:
-        raise ValueProblem(f"{what} does not sum to 1", expected=f"a sum within {SUM_TOLERANCE} of 1",
-                           found=f"sum {float(total[0]):.6g}", hint="divide each value by the row's sum")
-    if renormalised:
-        warnings.append("renormalised")
-    return arr / total
+def _problem(rule: int, value, row: np.ndarray, what: str, length: int) -> ValueProblem:
+    message, expected, found = _RULES[rule]
+    return ValueProblem(message.format(what=what), expected=expected.format(length=length), found=found(value, row),
+                        hint="divide each value by the row's sum" if rule == 3 else None)
 
 
-def parse_soft(text: str, track: Track, warnings: List[str]) -> np.ndarray:
-    """A soft label: a JSON list of K probabilities in label order (or an object label -> probability).
+def _normalised(rows: np.ndarray, bad: np.ndarray) -> Tuple[np.ndarray, List[str]]:
+    """The rows divided by their sums (NaN for ``bad`` rows), and a note per row renormalised (a sum
+    off by more than 1e-6)."""
+    rows = np.where(bad[:, None], np.nan, rows)
+    totals = rows.sum(axis=1, keepdims=True)
+    return rows / totals, ["renormalised"] * int((np.abs(totals - 1) > 1e-6).sum())
 
-    Multilabel tracks take a list of L pairs [P(not chosen), P(chosen)] or L numbers P(chosen).
-    Ordinal tracks also accept K+1 values whose extra leading bin is 0 (the CSC practice-phase format).
-    """
-    value = parse_json(text)
+
+def soft_label_rows(track: Track, values: list) -> Tuple[np.ndarray, np.ndarray, Callable[[int], ValueProblem], list]:
+    """A column of soft labels (JSON values): (probabilities ``(n, K)`` in label order, the rows breaking
+    a rule, ``problem(j)``: the first rule row j breaks, the notes of the other rows for the warnings).
+    Ordinal tracks also take K+1 values whose extra leading bin is 0 (the CSC practice-phase layout)."""
     k = len(track.labels)
+    if track.scale == "multilabel":
+        return _multilabel_rows(track, values)
+    values, first = list(values), np.full(len(values), np.nan)  # per row, a leading bin's value
+    for j in np.flatnonzero(_sizes(values) == k + 1).tolist() if track.scale == "ordinal" else ():
+        if _is_number(values[j][0]):
+            first[j] = values[j][0]
+            values[j] = values[j][1:] if values[j][0] == 0 else values[j]
+    rows, broken = probability_rows(values, k)
+    wrong_bin = ~np.isnan(first) & (first != 0)
+    bad = wrong_bin | (broken >= 0)
+    out, notes = _normalised(rows, bad)
+
+    def problem(j: int) -> ValueProblem:
+        if not wrong_bin[j]:
+            return _problem(broken[j], values[j], rows[j], "soft label", k)
+        return ValueProblem("wrong soft label length", expected=f"a list of {k} probabilities",
+                            found=f"{k + 1} values, the first {first[j]:g}",
+                            hint=f"a row of {k + 1} values looks like the 2025 practice-phase layout, which "
+                                 f"had an extra, always-zero first bin \"0\": drop the first value (it "
+                                 f"holds probability here, so check that the other {k} are the labels "
+                                 f"{track.labels[0]}..{track.labels[-1]})")
+    return out, bad, problem, notes + ["extra leading bin"] * int(((first == 0) & ~bad).sum())
+
+
+def _multilabel_rows(track: Track, values: list):
+    """``soft_label_rows`` of a multilabel track: K pairs [P(not chosen), P(chosen)] per row ``(n, K, 2)``,
+    given as such or as K numbers P(chosen)."""
+    k = len(track.labels)
+    chosen, chosen_broken = probability_rows(values, k, chosen=True)
+    shaped = chosen_broken == 1  # K entries, not all numbers: K pairs
+    pairs, pair_broken = probability_rows(list(chain.from_iterable(compress(values, shaped))), 2)
+    bad = chosen_broken >= 0
+    bad[shaped] = (pair_broken >= 0).reshape(-1, k).any(axis=1)
+    out = np.stack([1.0 - chosen, chosen], axis=-1)
+    normalised, notes = _normalised(pairs, np.repeat(bad[shaped], k))
+    out[shaped] = normalised.reshape(-1, k, 2)
+
+    def problem(j: int) -> ValueProblem:
+        if chosen_broken[j] == 0:
+            return ValueProblem("wrong soft label length", found=_show_json(values[j]),
+                                expected=f"a list of {k} [P(not chosen), P(chosen)] pairs ({', '.join(track.labels)})")
+        if not shaped[j]:
+            return _problem(chosen_broken[j], values[j], chosen[j], "soft label", k)
+        pair = int(shaped[:j].sum()) * k
+        pair += int((pair_broken[pair:pair + k] >= 0).argmax())
+        return _problem(pair_broken[pair], values[j][pair % k], pairs[pair], f"pair for '{track.labels[pair % k]}'", 2)
+    return out, bad, problem, notes
+
+
+def parse_soft(text: str, track: Track, notes: List[str]) -> np.ndarray:
+    """One soft label by ``soft_label_rows``; it may also be an object label -> probability."""
+    value = parse_json(text)
     if isinstance(value, dict):
         unknown = sorted(set(value) - set(track.labels), key=str)
         if unknown:
             raise ValueProblem("soft label names an unknown label", expected="keys " + ", ".join(track.labels),
                                found=_show(", ".join(map(str, unknown))))
         value = [value.get(label, 0.0) for label in track.labels]
-    if track.scale == "multilabel":
-        if isinstance(value, list) and len(value) == k and all(_is_number(v) for v in value):
-            chosen = _probabilities(value, k, "soft label")
-            if not_probabilities(chosen, chosen=True):  # the values are probabilities here: one is above 1
-                raise ValueProblem("a P(chosen) value is above 1", expected="values in [0, 1]",
-                                   found=f"{chosen.max():g}")
-            return chosen_pairs(chosen)
-        if not isinstance(value, list) or len(value) != k:
-            raise ValueProblem("wrong soft label length",
-                               expected=f"a list of {k} [P(not chosen), P(chosen)] pairs ({', '.join(track.labels)})",
-                               found=_show_json(value))
-        return np.array([normalise(_probabilities(pair, 2, f"pair for '{label}'"), f"pair for '{label}'",
-                                   warnings) for pair, label in zip(value, track.labels)])
-    if track.scale == "ordinal" and isinstance(value, list) and len(value) == k + 1 and _is_number(value[0]):
-        if value[0] != 0:
-            raise ValueProblem("wrong soft label length", expected=f"a list of {k} probabilities",
-                               found=f"{k + 1} values, the first {value[0]:g}",
-                               hint=f"a row of {k + 1} values looks like the 2025 practice-phase layout, which "
-                                    f"had an extra, always-zero first bin \"0\": drop the first value (it "
-                                    f"holds probability here, so check that the other {k} are the labels "
-                                    f"{track.labels[0]}..{track.labels[-1]})")
-        warnings.append("extra leading bin")
-        value = value[1:]
-    return normalise(_probabilities(value, k, "soft label"), "soft label", warnings)
+    values, bad, problem, row_notes = soft_label_rows(track, [value])
+    if bad[0]:
+        raise problem(0)
+    notes += row_notes
+    return values[0]
 
 
-def chosen_pairs(chosen: np.ndarray) -> np.ndarray:
-    """P(chosen) values ``(..., K)`` as [P(not chosen), P(chosen)] pairs ``(..., K, 2)``."""
-    return np.stack([1.0 - chosen, chosen], axis=-1)
+#: The warning of each note ``soft_label_rows`` leaves, in the order they are given.
+_WARNINGS = {"renormalised": f"soft label(s) summed to within {SUM_TOLERANCE} of 1 and were renormalised",
+             "extra leading bin": "soft label(s) had an extra, empty leading bin (the 7-bin practice-phase format) "
+                                  "that was dropped"}
+
+
+def value_warnings(notes: List[str]) -> List[str]:
+    return [f"{notes.count(note)} {warning}" for note, warning in _WARNINGS.items() if note in notes]
 
 
 def annotator_rows(rows: list, counts: np.ndarray, track: Track) -> Tuple[np.ndarray, np.ndarray]:
@@ -343,15 +395,13 @@ def _multilabel_choice(value, track: Track) -> np.ndarray:
 
 def describe_value(track: Track) -> str:
     """A short example of a valid line for this track, used in hints and the participant pages."""
+    k, multilabel = len(track.labels), track.scale == "multilabel"
     if track.kind == "similarity":
         return "ID<TAB>3.2"
     if track.kind == "classification":
         return f"ID<TAB>{track.labels[0]}"
     if track.kind == "soft_label":
-        k = len(track.labels)
-        if track.scale == "multilabel":
-            return "ID<TAB>" + json.dumps([[0.5, 0.5]] * k)
-        return "ID<TAB>" + json.dumps([round(1.0 / k, 4)] * (k - 1) + [round(1 - (k - 1) * round(1.0 / k, 4), 4)])
-    if track.scale == "multilabel":  # label-major: per label a 0/1 per annotator (here 2 annotators)
-        return "ID<TAB>" + json.dumps([[1, 0]] + [[0, 0]] * (len(track.labels) - 2) + [[0, 1]])
-    return "ID<TAB>" + json.dumps([track.labels[0], track.labels[-1]])
+        even = round(1.0 / k, 4)
+        return "ID<TAB>" + json.dumps([[0.5, 0.5]] * k if multilabel else [even] * (k - 1) + [round(1 - (k - 1) * even, 4)])
+    label_major = [[1, 0]] + [[0, 0]] * (k - 2) + [[0, 1]]  # per label a 0/1 per annotator (here 2 annotators)
+    return "ID<TAB>" + json.dumps(label_major if multilabel else [track.labels[0], track.labels[-1]])
