@@ -15,7 +15,9 @@ SHARED_CHECKER = REPO.parent / "shared" / "tools" / "codabench_check.py"
 PLATFORM_MODULES = ("test_metrics", "test_scoring", "test_stats", "test_fuzz", "test_fastpaths")
 
 
-def pytest_collection_modifyitems(items):
+def pytest_collection_modifyitems(config, items):
+    if RERUN_LIST:
+        _keep_only_listed(config, items)
     for item in items:
         module = item.module.__name__.split(".")[-1]
         if module.startswith(PLATFORM_MODULES):
@@ -39,6 +41,26 @@ def _uses_a_shared_fixture_of_its_module(item) -> bool:
 #: CI sets this to a file: every test (or module) that skips is appended to it, one node id a line, so
 #: that .ci/run can run in the development tree exactly what a fresh clone without ../shared skipped.
 SKIPPED_LIST = os.environ.get("JUDGEKIT_SKIPPED_LIST")
+
+
+#: CI sets this to the file SKIPPED_LIST wrote in the clone without ../shared: only the tests listed there
+#: run (a listed module: all of its tests), so that no test runs twice and none is left out. Node ids are
+#: compared exactly, and one that matches no collected test is an error, not a silent gap in coverage.
+RERUN_LIST = os.environ.get("JUDGEKIT_RERUN_LIST")
+
+
+def _keep_only_listed(config, items) -> None:
+    with open(RERUN_LIST, encoding="utf-8") as f:
+        wanted = {line.strip() for line in f if line.strip()}
+    kept = [item for item in items if item.nodeid in wanted or item.nodeid.split("::")[0] in wanted]
+    found = {item.nodeid for item in kept} | {item.nodeid.split("::")[0] for item in kept}
+    unmatched = sorted(wanted - found)
+    if unmatched:
+        raise pytest.UsageError(f"{RERUN_LIST}: {len(unmatched)} listed test(s) not collected here "
+                                f"(give their modules on the command line): {', '.join(unmatched[:5])}")
+    kept_ids = {id(item) for item in kept}
+    config.hook.pytest_deselected(items=[item for item in items if id(item) not in kept_ids])
+    items[:] = kept
 
 
 def pytest_runtest_logreport(report):
