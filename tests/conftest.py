@@ -50,17 +50,32 @@ RERUN_LIST = os.environ.get("JUDGEKIT_RERUN_LIST")
 
 
 def _keep_only_listed(config, items) -> None:
-    with open(RERUN_LIST, encoding="utf-8") as f:
-        wanted = {line.strip() for line in f if line.strip()}
+    wanted = _rerun_list()
     kept = [item for item in items if item.nodeid in wanted or item.nodeid.split("::")[0] in wanted]
-    found = {item.nodeid for item in kept} | {item.nodeid.split("::")[0] for item in kept}
-    unmatched = sorted(wanted - found)
-    if unmatched:
-        raise pytest.UsageError(f"{RERUN_LIST}: {len(unmatched)} listed test(s) not collected here "
-                                f"(give their modules on the command line): {', '.join(unmatched[:5])}")
     kept_ids = {id(item) for item in kept}
     config.hook.pytest_deselected(items=[item for item in items if id(item) not in kept_ids])
     items[:] = kept
+    if not hasattr(config, "workerinput"):  # under pytest-xdist the controller checks (the hook below)
+        _stop_unless_all_collected(wanted, [item.nodeid for item in kept])
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_node_collection_finished(node, ids):
+    if RERUN_LIST:
+        _stop_unless_all_collected(_rerun_list(), [_without_group(nodeid) for nodeid in ids])
+
+
+def _rerun_list() -> set:
+    with open(RERUN_LIST, encoding="utf-8") as f:
+        return {line.strip() for line in f if line.strip()}
+
+
+def _stop_unless_all_collected(wanted: set, nodeids) -> None:
+    found = set(nodeids) | {nodeid.split("::")[0] for nodeid in nodeids}
+    unmatched = sorted(wanted - found)
+    if unmatched:
+        pytest.exit(f"{RERUN_LIST}: {len(unmatched)} listed test(s) not collected (name their modules on the "
+                    f"command line): {', '.join(unmatched[:5])}", returncode=4)
 
 
 def pytest_runtest_logreport(report):
@@ -74,9 +89,12 @@ def pytest_collectreport(report):
 
 
 def _append_skipped(nodeid: str) -> None:
-    nodeid = re.sub(r"@test_\w+$", "", nodeid)  # the xdist_group suffix --dist loadgroup adds
     with open(SKIPPED_LIST, "a", encoding="utf-8") as f:  # one short append per line: workers may write at once
-        f.write(nodeid + "\n")
+        f.write(_without_group(nodeid) + "\n")
+
+
+def _without_group(nodeid: str) -> str:
+    return re.sub(r"@test_\w+$", "", nodeid)  # the xdist_group suffix --dist loadgroup adds
 
 
 def shared_data(*parts) -> Path:
