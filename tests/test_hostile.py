@@ -1,5 +1,6 @@
 """Issue 6: hostile and broken submissions. Every corpus case is scored as the platform does it --
-``python3 scoring_program/score.py INPUT OUTPUT`` in a fresh process, cases in parallel -- and must
+``score.py INPUT OUTPUT``'s main with its own working folder, TMPDIR and C.UTF-8 streams, many cases
+to an interpreter (tests/score_batch.py), two interpreters in parallel -- and must
 exit with the expected code and message, without a traceback, a partial scores.json, a gold value in
 a message, unescaped hostile text in the HTML, or a file written outside its own folder.
 
@@ -10,9 +11,12 @@ prints the counts).
 from __future__ import annotations
 
 import html
+import json
 import os
 import re
 import shutil
+import subprocess
+import sys
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -30,6 +34,7 @@ KEYS = leaderboard_keys(spec_from_dict(edition.spec(), "task.json").tracks)
 FILE_NAMES = tuple(f"{t['id']}.tsv" for t in edition.TRACKS) + (
     "SIM.tsv", "CLS.TSV", "submission", "metadata", "ingestion_status.json", "/res")
 ABSOLUTE_ESCAPES = [Path("/tmp/escaped-absolute.txt")]
+BATCH = Path(__file__).resolve().parent / "score_batch.py"
 
 
 def _tree(folder: Path) -> dict:
@@ -48,19 +53,41 @@ def runs(tmp_path_factory):
     """case name -> (case root, Outcome, the root's reference and outside trees before the run)."""
     base = tmp_path_factory.mktemp("hostile")
     before_absolute = {p: p.exists() for p in ABSOLUTE_ESCAPES}
-
-    def run(indexed):
-        index, case = indexed
+    roots, guarded, jobs = [], [], []
+    for index, case in enumerate(CASES):
         root = base / f"case{index:03d}"
         input_dir, output_dir = corpus.materialise(case, root)
-        guarded = {"ref": _tree(input_dir / "ref"), "outside": _tree(root / "outside")}
-        outcome = checks.run_program(input_dir, output_dir, root / "work")
-        return case.name, (root, outcome, guarded)
-
-    with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
-        results = dict(pool.map(run, enumerate(CASES)))
+        roots.append(root)
+        guarded.append({"ref": _tree(input_dir / "ref"), "outside": _tree(root / "outside")})
+        jobs.append((input_dir, output_dir, root / "work"))
+    outcomes = run_in_batches(jobs, tmp_path_factory.mktemp("batches"), max(2, os.cpu_count() or 2))
+    results = {case.name: (root, outcome, before) for case, root, outcome, before in zip(CASES, roots, outcomes, guarded)}
     yield base, results, before_absolute
     shutil.rmtree(base, ignore_errors=True)
+
+
+def run_in_batches(jobs, folder: Path, batches: int) -> list:
+    """``checks.run_program`` for each (input, output, work), the jobs shared among ``batches`` interpreters
+    (tests/score_batch.py) rather than one interpreter each: a fresh process per case would cost the
+    corpus 300 starts of Python and numpy. The tests below that score twice, or remove stale scores,
+    start the real ``score.py`` in a process of its own."""
+    size = -(-len(jobs) // batches)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "COV_"))}
+    env.update(PYTHONDONTWRITEBYTECODE="1", PYTHONUNBUFFERED="1", LC_ALL="C.UTF-8")
+
+    def run(k):
+        jobs_file = folder / f"batch{k}.json"
+        jobs_file.write_text(json.dumps([[str(p) for p in job] for job in jobs[k * size:(k + 1) * size]]))
+        done = subprocess.run([sys.executable, str(BATCH), str(jobs_file)], cwd=folder, env=env,
+                              capture_output=True, text=True, timeout=1800)
+        assert done.returncode == 0, done.stderr[-3000:]
+        return json.loads(jobs_file.with_suffix(".out").read_text())
+
+    with ThreadPoolExecutor(max_workers=batches) as pool:
+        results = [result for chunk in pool.map(run, range(batches)) for result in chunk]
+    assert len(results) == len(jobs)
+    return [checks.collect(code, stdout, stderr, output_dir)
+            for (code, stdout, stderr), (_, output_dir, _) in zip(results, jobs)]
 
 
 def test_corpus_is_large_distinct_and_covers_every_track():
