@@ -96,18 +96,22 @@ def exact_codes(values: list, table: dict) -> np.ndarray:
     return codes
 
 
+def list_sizes(values: list) -> np.ndarray:
+    """Each value's length where it is a list, else -1 (one pass in C when every value is a list)."""
+    try:  # list.__len__ refuses anything but a list: one pass checks and measures
+        return np.fromiter(map(list.__len__, values), dtype=np.int64, count=len(values))
+    except TypeError:
+        lists = np.fromiter(map(isinstance, values, repeat(list)), dtype=bool, count=len(values))
+        sizes = np.full(len(values), -1, dtype=np.int64)
+        sizes[lists] = np.fromiter(map(len, compress(values, lists)), dtype=np.int64, count=int(lists.sum()))
+        return sizes
+
+
 def list_entries(values: list, lengths: Optional[np.ndarray] = None) -> Tuple[list, np.ndarray, np.ndarray]:
     """(the entries of the values that are lists, of ``lengths[i]`` entries when given, chained; the
     value each entry is from; which values are such lists)."""
-    try:  # list.__len__ refuses anything but a list: one pass checks and measures
-        sizes = np.fromiter(map(list.__len__, values), dtype=np.int64, count=len(values))
-        taken = np.ones(len(values), dtype=bool)
-    except TypeError:
-        taken = np.fromiter(map(isinstance, values, repeat(list)), dtype=bool, count=len(values))
-        sizes = np.zeros(len(values), dtype=np.int64)
-        sizes[taken] = np.fromiter(map(len, compress(values, taken)), dtype=np.int64, count=int(taken.sum()))
-    if lengths is not None:
-        taken &= sizes == lengths
+    sizes = list_sizes(values)
+    taken = sizes >= 0 if lengths is None else sizes == lengths
     kept = values if taken.all() else compress(values, taken)
     return list(chain.from_iterable(kept)), np.repeat(np.arange(len(values)), sizes * taken), taken
 

@@ -25,7 +25,7 @@ from typing import Callable, Dict, Iterable, Iterator, List, Tuple
 import numpy as np
 
 from ..errors import ConfigError, ProblemCollector
-from .bulk import JSON_SPACE, collector_paused
+from .bulk import JSON_SPACE, collector_paused, list_sizes
 
 GOLD_FIELDS = ("annotations", "score", "label")
 PUBLIC_FIELDS = ("id", "texts", "lang", "genre", "annotators", "annotators_listed")
@@ -207,10 +207,10 @@ def lists_of(values: list, kind: type) -> np.ndarray:
 
 def lengths(values: list) -> np.ndarray:
     """``len`` of each list; 0 for null (no list), -1 for any other value."""
-    try:
-        return np.fromiter(map(list.__len__, values), dtype=np.int64, count=len(values))
-    except TypeError:  # a value that is not a list
-        return np.array([len(v) if isinstance(v, list) else -1 if v is not None else 0 for v in values], np.int64)
+    sizes = list_sizes(values)
+    if (sizes < 0).any():
+        sizes[types_are(values, NoneType)] = 0
+    return sizes
 
 
 def write_items(path: Path, items: Iterable[dict]) -> None:

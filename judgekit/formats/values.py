@@ -7,13 +7,12 @@ import json
 import math
 import re
 from itertools import chain, compress, repeat
-from operator import is_
 from typing import Callable, Dict, List, Sequence, Tuple
 
 import numpy as np
 
 from ..tracks import Track
-from .bulk import NUMBER, exact_codes, list_entries, number_column
+from .bulk import NUMBER, exact_codes, list_entries, list_sizes, number_column
 from .textfile import shorten
 
 #: Soft-label rows may sum to 1 within this tolerance; they are then renormalised (with a warning
@@ -143,14 +142,6 @@ def _label_of(value, track: Track, table: Dict[object, int]) -> int:
     raise outside_label_set(value, track, _show_json(value))
 
 
-def _sizes(values: list) -> np.ndarray:
-    """Each value's length where it is a list, else -1."""
-    lists = np.fromiter(map(is_, map(type, values), repeat(list)), dtype=bool, count=len(values))
-    sizes = np.full(len(values), -1)
-    sizes[lists] = np.fromiter(map(len, compress(values, lists)), dtype=np.int64, count=int(lists.sum()))
-    return sizes
-
-
 #: The rules of a list of probabilities in the order ``probability_rows`` checks them: the message,
 #: expected and found (of the value and its row of floats) of a value breaking each.
 _RULES = (
@@ -168,7 +159,7 @@ def probability_rows(values: list, length: int, chosen: bool = False) -> Tuple[n
     """(rows, broken): the values that are lists of ``length`` JSON numbers as float rows ``(n, length)``
     (NaN for the others), and per value the first of ``_RULES`` it breaks (-1: none). P(chosen) values
     (``chosen``) must be at most 1 (rounding aside) rather than sum to 1."""
-    fits = _sizes(values) == length
+    fits = list_sizes(values) == length
     numbers = fits.copy()
     if not set(map(type, chain.from_iterable(compress(values, fits)))) <= _NUMBER_TYPES:  # which rows hold others
         numbers[fits] = np.fromiter(map(_NUMBER_TYPES.__contains__, map(type, chain.from_iterable(compress(
@@ -205,7 +196,7 @@ def soft_label_rows(track: Track, values: list) -> Tuple[np.ndarray, np.ndarray,
     if track.scale == "multilabel":
         return _multilabel_rows(track, values)
     values, first = list(values), np.full(len(values), np.nan)  # per row, a leading bin's value
-    for j in np.flatnonzero(_sizes(values) == k + 1).tolist() if track.scale == "ordinal" else ():
+    for j in np.flatnonzero(list_sizes(values) == k + 1).tolist() if track.scale == "ordinal" else ():
         if _is_number(values[j][0]):
             first[j] = values[j][0]
             values[j] = values[j][1:] if values[j][0] == 0 else values[j]
