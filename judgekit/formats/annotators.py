@@ -1,8 +1,7 @@
 """Which annotator each entry of a perspectivist row belongs to.
 
-A row holds one entry per annotator of the item, in its ``annotators`` order. Two other layouts
-written by LeWiDi 2025 participants and organisers are read, decided once per file (``RowFit``) and
-announced with one warning:
+A row holds one entry per annotator of the item, in its ``annotators`` order. Two other layouts seen
+in LeWiDi 2025 are read, decided once per file (``RowFit``) and announced with one warning:
 
 - **the release's annotators list**: VariErrNLI's ``annotators`` string repeats an annotator once per
   label given (``Ann1,Ann2,Ann2,Ann3``); a row that long is read by merging the repeated positions,
@@ -16,6 +15,8 @@ Anything else is refused with the item's annotators, their count and the order t
 
 from __future__ import annotations
 
+from collections import Counter
+from heapq import heappop, heappush
 from typing import Dict, List, Optional, Sequence
 
 import numpy as np
@@ -32,17 +33,20 @@ WARNINGS = {LISTED: "row(s) had one entry per name of the release's annotators l
 def annotator_pool(annotators: Sequence[Sequence[str]]) -> List[str]:
     """Every annotator of the items, in an order every item's own order follows when one exists
     (a stable topological order: ties by first appearance), else in first-appearance order."""
-    before: Dict[str, set] = {}  # each annotator's predecessors, in first-appearance order
+    after: Dict[str, set] = {}  # each annotator's successors, in first-appearance order
     for names in annotators:
         for k, name in enumerate(names):
-            before.setdefault(name, set()).update(names[k - 1:k])
-    waiting, placed = list(before), {}
-    while waiting:
-        k = next((k for k, name in enumerate(waiting) if before[name] <= placed.keys()), None)
-        if k is None:  # a cycle: the items' orders disagree
-            return list(before)
-        placed[waiting.pop(k)] = None
-    return list(placed)
+            after.setdefault(name, set()).update(names[k + 1:k + 2])
+    rank = {name: r for r, name in enumerate(after)}
+    waiting = Counter(name for successors in after.values() for name in successors)  # predecessors not yet placed
+    ready, placed = [(rank[name], name) for name in after if not waiting[name]], []  # sorted: a heap
+    while ready:  # Kahn's algorithm, the first ready annotator in first-appearance order placed first
+        placed.append(heappop(ready)[1])
+        for name in after[placed[-1]]:
+            waiting[name] -= 1
+            if not waiting[name]:
+                heappush(ready, (rank[name], name))
+    return placed if len(placed) == len(after) else list(after)  # else a cycle: the items' orders disagree
 
 
 def _names(names: Sequence[str], limit: int = 8) -> str:
@@ -50,9 +54,8 @@ def _names(names: Sequence[str], limit: int = 8) -> str:
 
 
 class RowFit:
-    """Fits a file's rows to their items' annotators (see the module docstring). ``listed[i]``: item
-    i's annotators list as the release wrote it (None when it names each annotator once);
-    ``lengths[i]``: how many entries the file's row for item i holds."""
+    """Fits a file's rows to their items' annotators. ``listed[i]``: item i's annotators list as the
+    release wrote it (None when it names each annotator once); ``lengths[i]``: the length of its row."""
 
     def __init__(self, annotators, listed=(), lengths: Optional[Dict[int, int]] = None):
         self.annotators, self.listed = annotators, listed or [None] * len(annotators)
@@ -67,17 +70,16 @@ class RowFit:
         if m == len(names):
             return entries
         fits = self._layouts(i, m)
-        layout = self.mode if len(fits) == 2 else fits[0] if fits else None
-        if layout:
-            notes.append(layout)
-            return _merge_listed(entries, names, listed) if layout == LISTED else \
-                [entries[p] for p in self._positions(i)]
-        expected = (f"{len(names)} entries, one per annotator of the item in this order: {_names(names)}" if names
-                    else "an empty list []: the item has no annotators")
-        if listed is not None:
-            expected += f" (or {len(listed)}, one per name of the release's annotators list {_names(listed, 12)})"
-        raise ValueProblem("wrong number of annotator entries", expected=expected, found=f"{m} entries",
-                           hint="the item's annotators are in the input file's 'annotators' field")
+        if not fits:
+            expected = (f"{len(names)} entries, one per annotator of the item in this order: {_names(names)}" if names
+                        else "an empty list []: the item has no annotators")
+            if listed is not None:
+                expected += f" (or {len(listed)}, one per name of the release's annotators list {_names(listed, 12)})"
+            raise ValueProblem("wrong number of annotator entries", expected=expected, found=f"{m} entries",
+                               hint="the item's annotators are in the input file's 'annotators' field")
+        layout = self.mode if len(fits) == 2 else fits[0]
+        notes.append(layout)
+        return _merge_listed(entries, names, listed) if layout == LISTED else [entries[p] for p in self._positions(i)]
 
     def _layouts(self, i: int, m: int) -> List[str]:
         """The layouts a row of ``m`` entries (not item i's number of annotators) fits."""
@@ -102,8 +104,7 @@ def _merge_listed(entries: list, names: Sequence[str], listed: Sequence[str]) ->
                 f"annotator {name} is given different entries at positions {first[name] + 1} and {k + 1}",
                 expected=(f"one entry per annotator ({len(names)}: {_names(names)}), or one per name of the "
                           f"release's annotators list ({len(listed)}: {_names(listed, 12)}) with equal entries "
-                          f"for a repeated annotator"),
-                found=f"{len(entries)} entries")
+                          "for a repeated annotator"), found=f"{len(entries)} entries")
         first.setdefault(name, k)
     return [entries[first[name]] for name in names]
 
@@ -115,5 +116,4 @@ def layout_warnings(notes: List[str]) -> List[str]:
 
 def parse_per_annotator(text: str, track, annotators: Sequence[str]) -> np.ndarray:
     """One row with exactly one entry per annotator of the item (``values.annotator_entries``)."""
-    return annotator_values(RowFit([list(annotators)]).fit(0, annotator_entries(text, track, annotators), []),
-                            track)
+    return annotator_values(RowFit([annotators]).fit(0, annotator_entries(text, track, annotators), []), track)
