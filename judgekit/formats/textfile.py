@@ -72,7 +72,7 @@ def _read_blocks(f, display: str, max_lines: Optional[int], n_items: Optional[in
             raise SubmissionError.single(display, f"file is {encoding} text", expected="UTF-8 text",
                                          found=f"a {encoding} byte-order mark", hint="save the file as UTF-8")
     offset = len(codecs.BOM_UTF8) if block.startswith(codecs.BOM_UTF8) else 0
-    block = block[offset:] or f.read(min(BLOCK_BYTES, MAX_LINE_BYTES))
+    block = block[offset:]
     texts: List[str] = []
     numbers: Optional[List[int]] = None  # a list once a blank line is met, else range(1, len(texts) + 1)
     number = 0
