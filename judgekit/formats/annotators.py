@@ -54,8 +54,8 @@ def _names(names: Sequence[str], limit: int = 8) -> str:
 
 
 class RowFit:
-    """Fits a file's rows to their items' annotators. ``listed[i]``: item i's annotators list as the
-    release wrote it (None when it names each annotator once); ``lengths[i]``: the length of its row."""
+    """Fits a file's rows to their items' annotators. ``listed[i]``: item i's annotators list as the release
+    wrote it (None when it names each annotator once); ``lengths[i]``: how many entries item i's row has."""
 
     def __init__(self, annotators, listed=(), lengths: Optional[Dict[int, int]] = None):
         self.annotators, self.listed = annotators, listed or [None] * len(annotators)
