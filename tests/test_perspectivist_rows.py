@@ -128,7 +128,7 @@ def test_annotator_pool_follows_every_item_order_when_they_agree(order, subsets)
 def test_annotator_pool_work_grows_with_the_entries_not_the_pool_squared(n):
     """A made-up pool of n annotators, 3n items of 4 each in pool order, the items shuffled (first
     appearance far from the pool order): a few hashes of names per entry, at 300 and at 3,000
-    annotators (a first-ready scan over the waiting annotators made 21 and 182 per entry)."""
+    annotators (a first-ready scan over the waiting annotators made about 20 and 180 per entry)."""
     rng = random.Random(n)
     pool = [_CountedName(f"Ann{k}") for k in range(n)]
     items = [[pool[k] for k in sorted(rng.sample(range(n), 4))] for _ in range(3 * n)]
