@@ -483,3 +483,17 @@ def test_a_prediction_output_is_ranked_with_the_scoring_program_s_scores_and_not
         result = score_submission(submission, spec, ref)
         assert json.loads(json.dumps(result.scores())) == scores
         assert submission_notes(result) == notes
+
+
+def test_a_folder_holding_only_a_result_zip_is_ranked_as_the_zip(small_phase, tmp_path):
+    """As score.py reads INPUT/res holding just the submitted zip (a submission copied as is)."""
+    import shutil
+
+    from judgekit.programs.rank import score_submission
+    from judgekit.spec import read_spec
+
+    ref, subs, _ = small_phase
+    spec = read_spec(ref)
+    (tmp_path / "copied").mkdir()
+    shutil.copy(subs / "good.zip", tmp_path / "copied" / "good.zip")
+    assert score_submission(tmp_path / "copied", spec, ref).scores() == score_submission(subs / "good.zip", spec, ref).scores()
