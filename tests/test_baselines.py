@@ -240,3 +240,16 @@ def test_random_soft_label_without_annotators_is_a_random_distribution():
 def test_baseline_names():
     assert set(BASELINES) == {"random", "most_frequent", "cosine_bow"}
     assert baseline_class("most-frequent") is MostFrequent and baseline_class("cosine_bow") is CosineBow
+
+
+def test_each_training_annotation_as_item_annotator_and_label_key():
+    """The baselines' view of the training gold: one (item index, annotator, label key) per
+    annotation, in training order; the key is the label's index, or 0/1 choices on multilabel tracks."""
+    from judgekit.baselines.base import BaselineModel, item_annotator_labels
+
+    train = [annotated("1", [("A", "1"), ("B", "0")]), annotated("2", []), annotated("3", [("B", "1")])]
+    gold = BaselineModel(dict(MP, seed=0)).training_gold(train)
+    assert item_annotator_labels(gold) == [(0, "A", 1), (0, "B", 0), (2, "B", 1)]
+    train = [annotated("1", [("A", ["neutral", "entailment"]), ("B", [])])]
+    gold = BaselineModel(track("perspectivist", VEN, "multilabel")).training_gold(train)
+    assert item_annotator_labels(gold) == [(0, "A", (0, 1, 1)), (0, "B", (0, 0, 0))]

@@ -18,8 +18,8 @@ from typing import List, Sequence
 
 import numpy as np
 
-from .base import (SIMILARITY_RANGE, AnnotatorMajority, BaselineModel, annotator_rows, as_plain, item_annotators,
-                   most_frequent_index)
+from .base import (SIMILARITY_RANGE, AnnotatorMajority, BaselineModel, as_plain, item_annotator_labels,
+                   item_annotators, most_frequent_index)
 from .tokenize import tokenize
 
 N_BINS = 5
@@ -70,7 +70,7 @@ class CosineBow(BaselineModel):
             self.per_bin = [as_plain(np.mean(gold.gold[scored & (bins == b)], axis=0)
                                      if (scored & (bins == b)).any() else overall) for b in range(n_bins)]
         else:
-            rows = annotator_rows(gold)
+            rows = item_annotator_labels(gold)
             overall = AnnotatorMajority((name, key) for _, name, key in rows)
             self.per_bin = [AnnotatorMajority(((name, key) for i, name, key in rows if bins[i] == b), overall)
                             for b in range(n_bins)]
