@@ -1,6 +1,7 @@
 """The baselines in memory: the tokenizer, the cosine, and hand-checked predictions on tiny
 training sets. Expected values are worked out by hand in the comments, not by the code under test."""
 
+import importlib
 import math
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 from judgekit.baselines import BASELINES, CosineBow, MostFrequent, Random, baseline_class, cosine_bow, tokenize
 
 STS2017 = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "sts2017"
+cosine_bow_module = importlib.import_module("judgekit.baselines.cosine_bow")  # the package exports the function
 MP = {"id": "mp", "kind": "perspectivist", "scale": "categorical", "dataset": "mp", "labels": ["0", "1"]}
 VEN = ["contradiction", "entailment", "neutral"]
 
@@ -192,6 +194,21 @@ def test_cosine_bins_for_soft_and_perspectivist_labels():
     assert persp.predict(test) == [["1", "0", "1"], ["1", "0"]]
 
 
+def test_a_text_is_tokenized_once_for_every_track_and_item_that_holds_it(monkeypatch):
+    """The soft-label and perspectivist tracks of a dataset (separate models) share its texts, and
+    items repeat texts (a context and its responses): each distinct text is tokenized once."""
+    calls = []
+    real = cosine_bow_module.tokenize
+    monkeypatch.setattr(cosine_bow_module, "tokenize", lambda text: calls.append(text) or real(text))
+    texts = ["qzx a b", "qzx a c", "qzy d e"]  # met by no other test, so not already remembered
+    train = [annotated("1", [("A", "1")], (texts[0], texts[1])), annotated("2", [("A", "0")], (texts[0], texts[2]))]
+    test = [{"id": "x", "texts": [texts[1], texts[2]], "annotators": ["A"]}]
+    soft = CosineBow(track("soft_label", ["0", "1"], "categorical")).fit(train).predict(test)
+    persp = CosineBow(dict(MP, seed=0)).fit(train).predict(test)
+    assert sorted(calls) == texts
+    assert soft == [[1.0, 0.0]] and persp == [["0"]]  # cosines: item 1 2/3, item 2 and the test item 0
+
+
 # ---------------------------------------------------------------- random
 
 ITEMS = [{"id": str(i), "texts": ["a", "b"], "annotators": ["A", "B", "C"][: 1 + i % 3]} for i in range(40)]
@@ -240,3 +257,16 @@ def test_random_soft_label_without_annotators_is_a_random_distribution():
 def test_baseline_names():
     assert set(BASELINES) == {"random", "most_frequent", "cosine_bow"}
     assert baseline_class("most-frequent") is MostFrequent and baseline_class("cosine_bow") is CosineBow
+
+
+def test_each_training_annotation_as_item_annotator_and_label_key():
+    """The baselines' view of the training gold: one (item index, annotator, label key) per
+    annotation, in training order; the key is the label's index, or 0/1 choices on multilabel tracks."""
+    from judgekit.baselines.base import BaselineModel, item_annotator_labels
+
+    train = [annotated("1", [("A", "1"), ("B", "0")]), annotated("2", []), annotated("3", [("B", "1")])]
+    gold = BaselineModel(dict(MP, seed=0)).training_gold(train)
+    assert item_annotator_labels(gold) == [(0, "A", 1), (0, "B", 0), (2, "B", 1)]
+    train = [annotated("1", [("A", ["neutral", "entailment"]), ("B", [])])]
+    gold = BaselineModel(track("perspectivist", VEN, "multilabel")).training_gold(train)
+    assert item_annotator_labels(gold) == [(0, "A", (0, 1, 1)), (0, "B", (0, 0, 0))]

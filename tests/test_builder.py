@@ -75,6 +75,46 @@ def write_jsonl(path: Path, rows) -> None:
     path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
 
 
+# --- what a build runs ------------------------------------------------------------------------------
+
+def test_each_baseline_runs_once_per_split_and_the_sample_submission_is_the_scored_cosine_run(tmp_path,
+                                                                                                 monkeypatch):
+    """The Baselines page scores each baseline once per split (evaluation and post-campaign share the
+    test split); the starting kit's sample result submission is cosine_bow's predictions on the first
+    phase, the very files the page scored, not a second run of the same baseline."""
+    from judgekit.bundle import baselines_run, build as build_module
+    from judgekit.programs.ingest import main as ingest_main
+    from small_edition import make_edition
+
+    runs = []
+    run_baseline = baselines_run.run_baseline
+
+    def counting(name, input_dir, output_dir, seed):
+        runs.append((name, input_dir.name))
+        run_baseline(name, input_dir, output_dir, seed)
+
+    monkeypatch.setattr(baselines_run, "run_baseline", counting)
+    monkeypatch.setattr(build_module, "run_baseline", counting, raising=False)
+    edition = load_edition(make_edition(tmp_path / "edition"))
+    summary = build(edition, edition.folder, tmp_path / "dist")
+    first_of_split = {}
+    for phase in edition.phases:
+        first_of_split.setdefault(phase.split, phase.id)
+    assert sorted(runs) == sorted((name, phase) for phase in first_of_split.values() for name in edition.baselines)
+    fresh = tmp_path / "fresh"
+    first = edition.phases[0].id
+    assert ingest_main(["--baseline", "cosine_bow", "--seed", str(edition.seed),
+                        str(summary.tree / "input_data" / first), str(fresh)]) == 0
+    sample = summary.tree / "starting_kit" / "sample_submissions" / "result_submission.zip"
+    with zipfile.ZipFile(sample) as archive:
+        files = {name: archive.read(name) for name in archive.namelist()}
+    assert files == {p.name: p.read_bytes() for p in fresh.iterdir() if p.name != "ingestion_status.json"}
+    assert sorted(files) == sorted(f"{track.id}.tsv" for track in edition.tracks)
+    kept = sample.read_bytes()
+    build_module.write_sample_submission(edition, summary.tree, {})  # an edition without cosine_bow runs it
+    assert runs[-1] == ("cosine_bow", first) and sample.read_bytes() == kept
+
+
 # --- refusals at load time -------------------------------------------------------------------------
 
 def test_overlapping_phase_dates_are_refused(tmp_path):

@@ -17,6 +17,7 @@ from scipy import stats as sps
 from judgekit.formats.items import public_view, write_items
 from judgekit.metrics import get as get_metric
 from judgekit.programs.rank import main as rank_main
+from judgekit.programs.score import submission_notes
 from judgekit.stats.ranking import OverallRow, RankedSystem, TrackRanking, order_best_first, rank_overall, tie_groups
 from judgekit.stats.tables import RankingReport, latex_escape, render_csv, render_latex, render_markdown
 
@@ -241,8 +242,14 @@ def test_command_ranks_what_it_can_and_reports_the_rest(small_phase, capsys):
 
 def test_command_reports_each_ranked_submission_s_notes_as_the_scoring_program(small_phase, capsys):
     """Files the extraction ignored, the prediction step's notes and the tracks' notes reach the
-    organiser: on stderr, in ranking.md and in ranking.csv, per submission, worded as score.py's."""
+    organiser: on stderr, in ranking.md and in ranking.csv, per submission, worded as score.py's.
+    A prediction output's other files (the worker's copies of the submission) are not noted, as
+    score.py does not note them."""
     ref, subs, out = small_phase
+    with zipfile.ZipFile(subs / "weak.zip") as archive:
+        _zip(subs / "quiet.zip", {name: archive.read(name).decode() for name in archive.namelist()})
+    with zipfile.ZipFile(subs / "weak.zip", "a") as archive:
+        archive.writestr("README.txt", "our system")
     with zipfile.ZipFile(subs / "good.zip", "a") as archive:
         archive.writestr("README.txt", "our system")
         archive.writestr("ingestion_status.json", json.dumps(
@@ -253,19 +260,20 @@ def test_command_reports_each_ranked_submission_s_notes_as_the_scoring_program(s
     err = capsys.readouterr().err
     ignored, step = "file 'README.txt' matches no track and was ignored", "model.py: notes.txt ignored"
     missing = "tracks not covered by this submission: soft"
-    assert "good: scored (sim, soft)" in err and f"  note: {ignored}\n  note: {step}\n" in err
+    assert re.search(r"good: scored \(sim, soft\) in [0-9.]+ s\n  note: model.py: notes.txt ignored\n\[", err)
+    assert re.search(r"weak: scored \(sim, soft\) in [0-9.]+ s\n  note: file 'README.txt' matches no track", err)
     rows = list(csv.DictReader((out / "ranking.csv").open(encoding="utf-8")))
     notes = {}
     for row in rows:
         if row["table"] == "submission_note":
             notes.setdefault(row["system"], []).append(row["note"])
-    assert notes["good"] == [ignored, step]
+    assert notes["good"] == [step] and notes["weak"] == [ignored]
     assert notes["sim_only"] == notes["folder_run"] and len(notes["sim_only"]) == 1
     assert notes["sim_only"][0].startswith(missing)
     assert notes["constant"][0].startswith(missing) and notes["constant"][1].startswith("sim.tsv: ")
-    assert "weak" not in notes  # nothing to note: no row
+    assert "quiet" not in notes  # nothing to note: no row
     markdown = (out / "ranking.md").read_text(encoding="utf-8")
-    assert "## Notes" in markdown and f"- good: {ignored.replace('_', chr(92) + '_')}" in markdown
+    assert "## Notes" in markdown and f"- weak: {ignored.replace('_', chr(92) + '_')}" in markdown
 
 
 def test_command_with_nothing_to_rank_or_no_reference(small_phase, tmp_path, capsys):
@@ -439,3 +447,53 @@ def test_gold_loaded_once_and_shared_resamples_give_per_submission_results(small
                         assert shared.statistic == alone.statistic and abs(shared.p_value - alone.p_value) <= 1 / 151
                     else:  # Williams and Wilcoxon: the same numbers to the last bit
                         assert shared == alone, (track.id, a, b)
+
+
+def test_a_prediction_output_is_ranked_with_the_scoring_program_s_scores_and_notes(small_phase, tmp_path, capsys):
+    """A code submission's prediction output (zip or folder) lists the tracks its ingestion wrote;
+    as score.py, the ranking tool scores only those files, not the copy of the participant's own
+    files the worker may leave beside them (which would otherwise give a track two files)."""
+    import shutil
+
+    from judgekit.programs.rank import score_submission
+    from judgekit.programs.score import main as score_main
+    from judgekit.spec import read_spec
+
+    ref, _, _ = small_phase
+    sim_ids = [f"s{i}" for i in range(120)]
+    files = {"ingestion_status.json": json.dumps({"status": "ok", "message": "", "tracks": ["sim"],
+                                                  "notes": ["model.py: cache.bin ignored"]}),
+             "sim.tsv": _tsv(sim_ids, [i % 5 for i in range(120)]),
+             "submitted/sim.tsv": _tsv(sim_ids, [1.0] * 120)}
+    folder = tmp_path / "output"
+    for name, text in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text)
+    _zip(tmp_path / "output.zip", files)
+    shutil.copytree(ref, tmp_path / "input" / "ref")
+    shutil.copytree(folder, tmp_path / "input" / "res")
+    capsys.readouterr()
+    assert score_main([str(tmp_path / "input"), str(tmp_path / "scored")]) == 0
+    printed = capsys.readouterr().out
+    scores = json.loads((tmp_path / "scored" / "scores.json").read_text())
+    notes = [line[len("note: "):] for line in printed.splitlines() if line.startswith("note: ")]
+    assert "model.py: cache.bin ignored" in notes
+    spec = read_spec(ref)
+    for submission in (folder, tmp_path / "output.zip"):
+        result = score_submission(submission, spec, ref)
+        assert json.loads(json.dumps(result.scores())) == scores
+        assert submission_notes(result) == notes
+
+
+def test_a_folder_holding_only_a_result_zip_is_ranked_as_the_zip(small_phase, tmp_path):
+    """As score.py reads INPUT/res holding just the submitted zip (a submission copied as is)."""
+    import shutil
+
+    from judgekit.programs.rank import score_submission
+    from judgekit.spec import read_spec
+
+    ref, subs, _ = small_phase
+    spec = read_spec(ref)
+    (tmp_path / "copied").mkdir()
+    shutil.copy(subs / "good.zip", tmp_path / "copied" / "good.zip")
+    assert score_submission(tmp_path / "copied", spec, ref).scores() == score_submission(subs / "good.zip", spec, ref).scores()

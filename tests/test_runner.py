@@ -66,6 +66,27 @@ def test_starting_kit_is_a_bundle_of_the_practice_phase(bundle):
         run_local.run_once(kit, "baseline:random", "evaluation")
 
 
+def test_run_local_reads_competition_yaml_once(bundle, monkeypatch, capsys):
+    """A run, and a starting kit's answer about a phase it does not hold (its phases listed), use the
+    competition.yaml read first."""
+    kit = bundle.tree / "starting_kit"
+    reads = []
+    read_text = Path.read_text
+
+    def counting(self, *args, **kwargs):
+        if self.name == "competition.yaml":
+            reads.append(self)
+        return read_text(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "read_text", counting)
+    assert run_local.main([str(kit), "baseline:random", "--phase", "evaluation"]) == 2
+    assert "expected --phase practice" in capsys.readouterr().err and len(reads) == 1
+    reads.clear()
+    assert run_local.main([str(kit), str(kit / "sample_submissions" / "result_submission.zip"), "--phase",
+                           "practice"]) == 0
+    assert "Primary score" in capsys.readouterr().out and len(reads) == 1
+
+
 def _code_submission(folder: Path, body: str) -> str:
     folder.mkdir()
     (folder / "model.py").write_text(body)

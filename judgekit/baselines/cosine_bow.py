@@ -13,21 +13,29 @@ first two texts; 0 when a side has no token or the item has fewer than two texts
 
 from __future__ import annotations
 
+import functools
 import math
-from typing import List, Sequence
+from typing import FrozenSet, List, Sequence
 
 import numpy as np
 
-from .base import (SIMILARITY_RANGE, AnnotatorMajority, BaselineModel, annotator_rows, as_plain, item_annotators,
-                   most_frequent_index)
+from .base import (SIMILARITY_RANGE, AnnotatorMajority, BaselineModel, as_plain, item_annotator_labels,
+                   item_annotators, most_frequent_index)
 from .tokenize import tokenize
 
 N_BINS = 5
 
 
+@functools.lru_cache(maxsize=1 << 17)
+def token_set(text: str) -> FrozenSet[str]:
+    """The set of ``tokenize(text)``, remembered: a dataset's soft-label and perspectivist tracks
+    (separate models) and items repeating a text would tokenize it again (most of a run's time)."""
+    return frozenset(tokenize(text))
+
+
 def cosine_bow(text_a: str, text_b: str) -> float:
     """Cosine of the binary bag-of-words vectors of two texts, in [0, 1] (higher = more overlap)."""
-    a, b = set(tokenize(text_a)), set(tokenize(text_b))
+    a, b = token_set(text_a), token_set(text_b)
     if not a or not b:
         return 0.0
     return len(a & b) / math.sqrt(len(a) * len(b))
@@ -70,7 +78,7 @@ class CosineBow(BaselineModel):
             self.per_bin = [as_plain(np.mean(gold.gold[scored & (bins == b)], axis=0)
                                      if (scored & (bins == b)).any() else overall) for b in range(n_bins)]
         else:
-            rows = annotator_rows(gold)
+            rows = item_annotator_labels(gold)
             overall = AnnotatorMajority((name, key) for _, name, key in rows)
             self.per_bin = [AnnotatorMajority(((name, key) for i, name, key in rows if bins[i] == b), overall)
                             for b in range(n_bins)]

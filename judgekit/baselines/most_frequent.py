@@ -18,7 +18,8 @@ from typing import List
 
 import numpy as np
 
-from .base import AnnotatorMajority, BaselineModel, annotator_rows, as_plain, item_annotators, most_frequent_index
+from .base import (AnnotatorMajority, BaselineModel, as_plain, item_annotator_labels, item_annotators,
+                   most_frequent_index)
 
 
 class MostFrequent(BaselineModel):
@@ -40,11 +41,11 @@ class MostFrequent(BaselineModel):
                 raise ValueError(f"track '{self.track.id}': no training item has annotations")
             self.constant = as_plain(np.mean(gold.gold[gold.scored], axis=0))  # unannotated rows are zeros
         elif self.multilabel:
-            rows = annotator_rows(gold)
+            rows = item_annotator_labels(gold)
             self.per_label = [AnnotatorMajority((name, key[j]) for _, name, key in rows)
                               for j in range(len(self.track.labels))]
         else:
-            self.majority = AnnotatorMajority((name, key) for _, name, key in annotator_rows(gold))
+            self.majority = AnnotatorMajority((name, key) for _, name, key in item_annotator_labels(gold))
         return self
 
     def predict(self, items: List[dict]) -> list:

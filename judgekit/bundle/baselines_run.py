@@ -10,7 +10,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Dict
+from typing import Dict, Optional
 
 from ..assets import kit_root
 from ..errors import ConfigError
@@ -27,6 +27,11 @@ from judgekit.baselines import baseline_class
 Model = baseline_class("{name}")
 '''
 
+#: The baseline whose predictions on the first phase are the starting kit's sample result submission.
+SAMPLE_BASELINE = "cosine_bow"
+#: The ingestion program's status file, which a result submission does not hold.
+INGESTION_STATUS = "ingestion_status.json"
+
 
 def run_baseline(name: str, input_dir: Path, output_dir: Path, seed: int) -> None:
     """Predictions of baseline ``name`` for one phase, written by the ingestion program itself."""
@@ -39,8 +44,16 @@ def run_baseline(name: str, input_dir: Path, output_dir: Path, seed: int) -> Non
                                  found=(done.stderr or done.stdout).strip()[-800:])
 
 
-def baseline_scores(edition: Edition, root: Path) -> Dict[str, Dict[str, Dict[str, float]]]:
-    """``scores[phase id][baseline][key]`` for every phase and baseline of the edition."""
+def prediction_files(folder: Path) -> Dict[str, bytes]:
+    """The prediction files an ingestion run wrote into ``folder`` (its status file left out), by name."""
+    return {path.name: path.read_bytes() for path in sorted(folder.iterdir())
+            if path.is_file() and path.name != INGESTION_STATUS}
+
+
+def baseline_scores(edition: Edition, root: Path, sample: Optional[Dict[str, bytes]] = None
+                    ) -> Dict[str, Dict[str, Dict[str, float]]]:
+    """``scores[phase id][baseline][key]`` for every phase and baseline of the edition. ``sample``
+    receives the ``prediction_files`` of SAMPLE_BASELINE on the first phase, when it is one of them."""
     scores: Dict[str, Dict[str, Dict[str, float]]] = {}
     scored_split: Dict[str, str] = {}
     for phase in edition.phases:
@@ -55,6 +68,8 @@ def baseline_scores(edition: Edition, root: Path) -> Dict[str, Dict[str, Dict[st
             with tempfile.TemporaryDirectory(prefix="judgekit-baseline-") as tmp:
                 run_baseline(name, root / "input_data" / phase.id, Path(tmp), edition.seed)
                 scores[phase.id][name] = score_folder(spec, ref, Path(tmp)).scores()
+                if sample is not None and phase is edition.phases[0] and name == SAMPLE_BASELINE:
+                    sample.update(prediction_files(Path(tmp)))
     return scores
 
 

@@ -28,7 +28,7 @@ from ..metrics import get as get_metric
 from ..scoring import load_gold, score_folder
 from ..spec import read_spec, write_spec
 from ..tracks import leaderboard_keys
-from .baselines_run import baseline_scores, run_baseline, write_solutions
+from .baselines_run import SAMPLE_BASELINE, baseline_scores, prediction_files, run_baseline, write_solutions
 from .check.programs import PROGRAMS
 from .compose import competition_yaml
 from .edition import Edition, Phase
@@ -269,16 +269,21 @@ def _size(path: Path) -> int:
     return sum(full.stat().st_size for full, _ in tree_files(path)) if path.is_dir() else path.stat().st_size
 
 
-def write_sample_submission(edition: Edition, root: Path) -> None:
-    """The starting kit's sample result submission: cosine_bow predictions for the first phase."""
-    phase = edition.phases[0]
+def write_sample_submission(edition: Edition, root: Path, predictions: Dict[str, bytes]) -> None:
+    """The starting kit's sample result submission: SAMPLE_BASELINE's ``predictions`` for the first
+    phase, kept from ``baseline_scores`` (run here when the edition lists other baselines only)."""
     samples = root / "starting_kit" / "sample_submissions"
     samples.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="judgekit-sample-") as tmp:
-        predictions = Path(tmp) / "predictions"
-        run_baseline("cosine_bow", root / "input_data" / phase.id, predictions, edition.seed)
-        (predictions / "ingestion_status.json").unlink(missing_ok=True)
-        write_zip(predictions, samples / "result_submission.zip")
+        if not predictions:
+            ran = Path(tmp) / "predictions"
+            run_baseline(SAMPLE_BASELINE, root / "input_data" / edition.phases[0].id, ran, edition.seed)
+            predictions = prediction_files(ran)
+        folder = Path(tmp) / "sample"
+        folder.mkdir()
+        for name, data in predictions.items():
+            (folder / name).write_bytes(data)
+        write_zip(folder, samples / "result_submission.zip")
 
 
 def write_tree(edition: Edition, data: EditionData, root: Path, with_engine: bool = True) -> None:
@@ -288,13 +293,14 @@ def write_tree(edition: Edition, data: EditionData, root: Path, with_engine: boo
         write_phase_data(edition, data, phase, root)
     for phase in edition.phases:
         check_keys_with_gold(edition, phase, root)
-    data.baseline_scores = baseline_scores(edition, root)
+    sample: Dict[str, bytes] = {}
+    data.baseline_scores = baseline_scores(edition, root, sample)
     pages = write_pages(edition, data, root)
     for name in PROGRAMS:
         copy_program(name, root / name, with_engine=with_engine)
     solutions = write_solutions(edition, root)
     write_starting_kit(edition, data, root, pages)
-    write_sample_submission(edition, root)
+    write_sample_submission(edition, root, sample)
     write_yaml(root / "competition.yaml", competition_yaml(edition, pages, solutions=solutions), edition)
     public = [root / "input_data", root / "starting_kit", root / "pages", root / "solutions"]
     check_public_tree(public, hidden_gold(edition, data), root)

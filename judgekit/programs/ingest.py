@@ -17,7 +17,6 @@ files reach OUTPUT only when every track succeeded; ``ingestion_status.json`` al
 from __future__ import annotations
 
 import argparse
-import copy
 import dataclasses
 import json
 import os
@@ -31,8 +30,8 @@ from typing import Dict, List, Optional
 
 
 from ..baselines.base import item_annotators
-from ..baselines.interface import (MODEL_FILE, call_participant, load_model_class, plain_data, prediction_lines,
-                                   track_settings)
+from ..baselines.interface import (MODEL_FILE, call_participant, fresh_copy, load_model_class, plain_data,
+                                   prediction_lines, track_settings)
 from ..errors import ConfigError, KitError, Problem, SubmissionError
 from ..formats.archive import ignored_file_notes, locate_track_files, naming_hint, safe_extract, submission_files
 from ..formats.items import public_view, read_items
@@ -131,10 +130,10 @@ def run_models(input_dir: Path, out_dir: Path, work: Path, source: str, seed: in
         data = datasets[track.dataset]
         started = time.monotonic()
         model = call_participant(f"track '{track.id}': Model(track)", root, model_class, track_settings(track, seed))
-        call_participant(f"track '{track.id}': Model.fit", root, model.fit, copy.deepcopy(data["train"]))
+        call_participant(f"track '{track.id}': Model.fit", root, model.fit, fresh_copy(data["train"]))
         fitted = time.monotonic()
         predictions = call_participant(f"track '{track.id}': Model.predict", root, model.predict,
-                                       copy.deepcopy(data["items"]))
+                                       fresh_copy(data["items"]))
         if predictions is None:  # the model skips this track: not submitted, as a missing result file
             print(f"note: track {track.id}: predict() returned None, so the track is not submitted")
             skipped.append(track.id)

@@ -38,14 +38,14 @@ from ..formats.archive import safe_extract
 from ..metrics import get as get_metric
 from ..report import atomic_write
 from ..gold import GoldTrack
-from ..scoring import Result, load_gold, score_folder
+from ..scoring import Result, load_gold
 from ..spec import TaskSpec, read_spec
 from ..stats import DEFAULT_RESAMPLES, Signature
 from ..stats.paired import TESTS
 from ..stats.ranking import rank_overall, rank_track
 from ..stats.tables import RankingReport, render_csv, render_latex, render_markdown
 from .common import INGESTION_STATUS, MAX_STATUS_BYTES, run_guarded
-from .score import check_prediction_step, ingestion_notes, submission_notes
+from .score import ingested_tracks, score_submission_folder, submission_notes
 
 OUTPUT_FILES = ("ranking.md", "ranking.csv", "ranking.tex")
 
@@ -76,31 +76,39 @@ STATUS_FILES = (INGESTION_STATUS, "metadata")
 
 
 def copy_status_files(archive: Path, folder: Path) -> None:
-    """Copy the prediction step's status files from the zip's root (safe_extract skips them)."""
-    with zipfile.ZipFile(archive) as zf:
-        for info in zf.infolist():
-            if info.filename in STATUS_FILES and info.file_size <= MAX_STATUS_BYTES:
-                (folder / info.filename).write_bytes(zf.read(info))
+    """Copy the prediction step's status files from the zip's root (safe_extract skips them); a zip
+    that cannot be read has none (its extraction then says what is wrong with it)."""
+    try:
+        with zipfile.ZipFile(archive) as zf:
+            for info in zf.infolist():
+                if info.filename in STATUS_FILES and info.file_size <= MAX_STATUS_BYTES:
+                    (folder / info.filename).write_bytes(zf.read(info))
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, RuntimeError, ValueError,
+            NotImplementedError, UnicodeDecodeError):
+        return
 
 
 def score_submission(path: Path, spec: TaskSpec, ref_dir: Path,
                      gold: Optional[Dict[str, GoldTrack]] = None) -> Result:
     """Score one zip or folder against the reference (or its ``gold``, loaded once for every
-    submission); KitError when it cannot be scored.
+    submission) as the scoring program scores it as INPUT/res; KitError when it cannot be scored.
 
-    A prediction output whose ``ingestion_status.json`` (or worker ``metadata``) records a failure
-    is refused, as the scoring program refuses it. The result's warnings begin, as the scoring
-    program's, with the extraction's (entries skipped) and the prediction step's notes.
+    A zip is read as the platform gives it to the scoring program: a result submission through a
+    safe extraction of the tracks' files (the result's warnings begin with the entries skipped); a
+    prediction output (``ingestion_status.json`` at its root) as the folder the worker extracts,
+    of which only the files its ingestion status lists are scored.
     """
     with tempfile.TemporaryDirectory(prefix="judgekit-rank-") as tmp:
         folder, extraction = path, []
         if path.is_file():
             folder = Path(tmp)
-            extraction = safe_extract(path, folder, path.name, spec.tracks)
             copy_status_files(path, folder)
-        check_prediction_step(folder)
-        result = score_folder(spec, ref_dir, folder, gold=gold)
-        result.warnings[:0] = extraction + ingestion_notes(folder)
+            if ingested_tracks(folder) is None:
+                extraction = safe_extract(path, folder, path.name, spec.tracks)
+            else:
+                safe_extract(path, folder, path.name)  # notes on entries skipped are not the participant's
+        result = score_submission_folder(spec, ref_dir, folder, gold)
+        result.warnings[:0] = extraction
         return result
 
 

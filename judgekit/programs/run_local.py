@@ -16,7 +16,7 @@ from typing import Dict, List, Optional
 
 from ..errors import ConfigError, KitError, Problem, SubmissionError
 from ..formats.archive import safe_extract
-from ..runner.bundle_view import phase_task
+from ..runner.bundle_view import PhaseTask, phase_task, read_competition
 from ..runner.local import RunResult, run_submission
 from .common import BUNDLE_PROBLEM, REFUSED, own_words, run_guarded
 
@@ -39,11 +39,13 @@ def _tail(text: str, lines: int = 25) -> str:
 
 
 def run_once(bundle_dir: Path, submission: str, phase: str, time_limit: Optional[int] = None,
-             output: Optional[Path] = None, notes: Optional[List[str]] = None) -> Dict[str, float]:
+             output: Optional[Path] = None, notes: Optional[List[str]] = None,
+             task: Optional[PhaseTask] = None) -> Dict[str, float]:
     """Run one submission through both steps of a bundle folder (see ``open_bundle``); returns its
-    scores or raises with the failing step's message. The steps' notes are appended to ``notes``."""
+    scores or raises with the failing step's message. The steps' notes are appended to ``notes``.
+    ``task``: the phase's ``phase_task``, when the caller has read it already."""
     with tempfile.TemporaryDirectory(prefix="judgekit-run-") as tmp:
-        task = phase_task(Path(bundle_dir), phase)
+        task = phase_task(Path(bundle_dir), phase) if task is None else task
         result = run_submission(task, submission, Path(tmp) / "app", time_limit)
         if output is not None:
             keep_outputs(result, Path(output))
@@ -111,11 +113,12 @@ def leaderboard_row(scores: Dict[str, float], columns: List[dict]) -> str:
     return "\n".join(lines)
 
 
-def kit_phase_task(bundle: Path, phase: str):
+def kit_phase_task(bundle: Path, phase: str) -> PhaseTask:
     """``phase_task``; in a starting kit, a phase it does not hold (its gold is hidden) is the
     participant's question, answered with what the kit can do instead."""
+    doc = read_competition(bundle)
     try:
-        task = phase_task(bundle, phase)
+        task = phase_task(bundle, phase, doc)
     except ConfigError as error:
         if not (bundle / "sample_submissions").is_dir() or "no such phase" not in str(error):
             raise
@@ -124,16 +127,14 @@ def kit_phase_task(bundle: Path, phase: str):
         return task
     raise SubmissionError.single(
         f"--phase {phase}", "this starting kit holds only the phases whose gold is public, so it cannot score "
-                            "this one", expected="--phase " + " or ".join(_kit_phases(bundle)),
+                            "this one", expected="--phase " + " or ".join(_kit_phases(doc)),
         hint="to check the format and coverage of your files for that phase without scores, download the "
              "phase's public data (Files tab on the platform) and run: python3 ingestion_program/ingest.py "
              "PHASE_DATA checked YOUR_SUBMISSION (a result zip or a folder with model.py)")
 
 
-def _kit_phases(bundle: Path) -> List[str]:
-    import yaml
-
-    doc = yaml.safe_load((bundle / "competition.yaml").read_text(encoding="utf-8")) or {}
+def _kit_phases(doc: dict) -> List[str]:
+    """The phase names of a starting kit's competition.yaml, as ``--phase`` takes them."""
     return ["".join(ch for ch in str(p.get("name", "")).lower() if ch.isalnum() or ch == "-")
             for p in doc.get("phases") or []]
 
@@ -141,14 +142,14 @@ def _kit_phases(bundle: Path) -> List[str]:
 def run(args) -> int:
     with tempfile.TemporaryDirectory(prefix="judgekit-bundle-") as tmp:
         bundle = open_bundle(Path(args.bundle), Path(tmp))
-        columns = kit_phase_task(bundle, args.phase).columns
+        task = kit_phase_task(bundle, args.phase)
         notes: List[str] = []
         scores = run_once(bundle, args.submission, args.phase, args.time_limit,
-                          Path(args.output) if args.output else None, notes)
+                          Path(args.output) if args.output else None, notes, task)
     for note in notes:
         print(f"note: {note}")
     print(f"{args.submission} on the {args.phase} phase:")
-    print(leaderboard_row(scores, columns))
+    print(leaderboard_row(scores, task.columns))
     if args.output:
         print(f"kept scores.json, scores.txt, detailed_results.html and predictions/ in {args.output}")
     return 0

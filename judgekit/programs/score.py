@@ -12,7 +12,7 @@ import json
 import os
 import tempfile
 from pathlib import Path
-from typing import List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 # One BLAS thread, set before numpy is first imported (an organiser's own setting wins): scoring is
 # element-wise work, and more OpenBLAS threads would only start, busy-wait and take CPU from the
@@ -23,9 +23,10 @@ from ..errors import ConfigError, SubmissionError  # noqa: E402
 from ..formats.archive import ARCHIVE_SUFFIXES, safe_extract, submission_files  # noqa: E402
 from ..formats.bulk import collector_paused  # noqa: E402
 from ..formats.textfile import safe_display, shorten  # noqa: E402
+from ..gold import GoldTrack  # noqa: E402
 from ..report import DETAILED_HTML, SCORES_JSON, SCORES_TXT, atomic_write, failure_html, write_outputs  # noqa: E402
-from ..scoring import score_folder  # noqa: E402
-from ..spec import read_spec  # noqa: E402
+from ..scoring import Result, score_folder  # noqa: E402
+from ..spec import TaskSpec, read_spec  # noqa: E402
 from .common import INGESTION_STATUS, MAX_STATUS_BYTES, own_words, run_guarded  # noqa: E402
 
 
@@ -131,12 +132,15 @@ def unpack_if_archive(res_dir: Path, work: Path, tracks=None) -> Tuple[Path, Lis
     return res_dir, []
 
 
-def score_submission(input_dir: Path, output_dir: Path) -> int:
-    ref_dir, res_dir = input_dir / "ref", input_dir / "res"
-    spec = read_spec(ref_dir)
-    if not res_dir.is_dir():
-        raise SubmissionError.single(str(res_dir), "the submission folder is missing",
-                                     hint="the platform mounts the submission (or the prediction output) here")
+def score_submission_folder(spec: TaskSpec, ref_dir: Path, res_dir: Path,
+                            gold: Optional[Dict[str, GoldTrack]] = None) -> Result:
+    """Score a submission folder (INPUT/res) as the scoring program does; the ranking tool shares it.
+
+    A failed prediction step is refused. A prediction output scores only the tracks its ingestion
+    status lists; otherwise a folder holding only a zip is read through a safe extraction. The
+    result's warnings begin with the extraction's (entries skipped) and the prediction step's notes.
+    ``gold``: ``load_gold`` of every track, read once by the caller (else only the needed gold is read).
+    """
     check_prediction_step(res_dir)
     with tempfile.TemporaryDirectory(prefix="judgekit-res-") as tmp:
         ingested = ingested_tracks(res_dir)
@@ -144,8 +148,18 @@ def score_submission(input_dir: Path, output_dir: Path) -> int:
             folder, archive_warnings = res_dir, []
         else:
             folder, archive_warnings = unpack_if_archive(res_dir, Path(tmp), spec.tracks)
-        result = score_folder(spec, ref_dir, folder, ingested)
+        result = score_folder(spec, ref_dir, folder, ingested, gold)
     result.warnings[:0] = archive_warnings + ingestion_notes(res_dir)
+    return result
+
+
+def score_submission(input_dir: Path, output_dir: Path) -> int:
+    ref_dir, res_dir = input_dir / "ref", input_dir / "res"
+    spec = read_spec(ref_dir)
+    if not res_dir.is_dir():
+        raise SubmissionError.single(str(res_dir), "the submission folder is missing",
+                                     hint="the platform mounts the submission (or the prediction output) here")
+    result = score_submission_folder(spec, ref_dir, res_dir)
     write_outputs(output_dir, result, _detailed_page(result))
     for note in submission_notes(result):
         print(f"note: {note}")

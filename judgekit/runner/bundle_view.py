@@ -26,17 +26,23 @@ def _slug(text: str) -> str:
     return "".join(ch for ch in str(text).lower() if ch.isalnum())
 
 
-def phase_task(bundle: Path, phase: str) -> PhaseTask:
-    """The (single) task of the named phase; names match ignoring case and punctuation."""
+def read_competition(bundle: Path) -> dict:
+    """The bundle's competition.yaml."""
     path = bundle / "competition.yaml"
     if not path.is_file():
         raise ConfigError.single(str(bundle), "not a bundle: competition.yaml is missing",
                                  hint="give the bundle folder or zip built by build_bundle.py, or the starting kit")
-    doc = yaml.safe_load(path.read_text(encoding="utf-8"))
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
+
+
+def phase_task(bundle: Path, phase: str, doc: Optional[dict] = None) -> PhaseTask:
+    """The (single) task of the named phase; names match ignoring case and punctuation. ``doc``: the
+    bundle's ``read_competition``, when the caller has read it already."""
+    doc = read_competition(bundle) if doc is None else doc
     phases = doc.get("phases") or []
     match = [p for p in phases if _slug(p.get("name")) == _slug(phase)]
     if not match:
-        raise ConfigError.single(str(path), "no such phase in this bundle",
+        raise ConfigError.single(str(bundle / "competition.yaml"), "no such phase in this bundle",
                                  expected=" | ".join(str(p.get("name")) for p in phases), found=repr(phase))
     entry = match[0]
     tasks = {t["index"]: t for t in doc.get("tasks") or []}
