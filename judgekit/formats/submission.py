@@ -23,7 +23,7 @@ from .values import (ValueProblem, annotator_entries, annotator_rows, annotator_
                      label_column, parse_label, parse_number, parse_soft, soft_label_rows, value_warnings)
 
 MAX_IDS_LISTED = 5
-HEADER_NAMES = ("id", "item", "item_id")
+HEADER_NAMES = ("id", "item", "item_id", "index", "idx")  # index: GLUE's index<TAB>prediction; idx: HF datasets
 
 
 @dataclass(frozen=True)
