@@ -150,3 +150,44 @@ def test_participant_varierrnli_rows_over_the_annotators_string(tmp_path):
     assert prediction.warnings == [
         "1 row(s) had one entry per name of the release's annotators list (an annotator repeated once per "
         "label given); the repeated entries were merged"]
+
+
+# --- JSON lines, CLUE's submission layout --------------------------------------------------------
+
+JSON_LINES_NOTE = 'the file was read as JSON lines, one object {"id": ID, "any name": VALUE} a line (CLUE\'s layout)'
+
+
+def test_clue_json_lines_with_number_ids_in_either_key_order(tmp_path):
+    """CLUE's ocnli_50k_predict.json: ``{"id": 0, "label": "neutral"}`` a line; pandas' to_json of
+    ``df[["label", "id"]]`` puts the label first."""
+    labels = [NLI.labels[(k + 1) % 3] for k in range(len(NLI_ITEMS))]
+    lines = [json.dumps({"id": k, "label": label}) if k % 2 else json.dumps({"label": label, "id": k})
+             for k, label in enumerate(labels)]
+    prediction = read(NLI, NLI_ITEMS, "\n".join(lines) + "\n", tmp_path, "ocnli_50k_predict.json")
+    assert prediction.values.tolist() == [NLI.labels.index(label) for label in labels]
+    assert prediction.warnings == [JSON_LINES_NOTE]
+
+
+def test_json_lines_of_scores_are_read_by_id_never_positionally(tmp_path):
+    """Six items with ids "0".."5" and 0-5 scores would make ID<TAB>SCORE lines ambiguous; an object
+    names its id."""
+    items = STS_ITEMS[:6]
+    text = "".join(json.dumps({"id": int(item["id"]), "prediction": 5 - k}) + "\n" for k, item in enumerate(items))
+    prediction = read(STS, items, text, tmp_path)
+    assert prediction.format == "id" and prediction.values.tolist() == [5, 4, 3, 2, 1, 0]
+
+
+def test_json_lines_of_soft_labels(tmp_path):
+    text = "".join(json.dumps({"id": item["id"], "soft_label": {"0.0": 0.25, "1.0": 0.75}}) + "\n" for item in MP_ITEMS)
+    prediction = read(MP_SOFT, MP_ITEMS, text, tmp_path)
+    assert np.allclose(prediction.values, [0.25, 0.75]) and prediction.warnings == [JSON_LINES_NOTE]
+
+
+def test_a_json_line_without_one_id_and_one_value_is_refused_as_written(tmp_path):
+    lines = [json.dumps({"id": k, "label": item["label"]}) for k, item in enumerate(NLI_ITEMS)]
+    lines[2] = json.dumps({"id": 2, "label": "neutral", "score": 0.9})
+    with pytest.raises(SubmissionError) as error:
+        read(NLI, NLI_ITEMS, "\n".join(lines) + "\n", tmp_path, "nli.tsv")
+    assert str(error.value).startswith(
+        "nli.tsv, line 3: line has no tab; expected ID<TAB>VALUE such as ID<TAB>entailment, found "
+        "'{\"id\": 2, \"label\": \"neutral\", \"score\": 0.9}'")
