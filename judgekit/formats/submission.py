@@ -25,6 +25,7 @@ from .values import (ValueProblem, annotator_entries, annotator_rows, annotator_
 
 MAX_IDS_LISTED = 5
 HEADER_NAMES = ("id", "item", "item_id", "index", "idx")  # index: GLUE's index<TAB>prediction; idx: HF datasets
+JSON_LINES_NOTE = 'the file was read as JSON lines, one object {"id": ID, "any name": VALUE} a line (CLUE\'s layout)'
 
 
 @dataclass(frozen=True)
@@ -102,9 +103,6 @@ class Columns:
         fields = list(map(str.split, self.texts))
         firsts = list(map(itemgetter(0), fields))
         return fields, np.fromiter(map(len, fields), dtype=np.int64, count=len(fields)), firsts, number_column(firsts)
-
-
-JSON_LINES_NOTE = 'the file was read as JSON lines, one object {"id": ID, "any name": VALUE} a line (CLUE\'s layout)'
 
 
 def _id_tab_value(text: str) -> str:

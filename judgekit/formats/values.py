@@ -243,9 +243,8 @@ def _multilabel_rows(track: Track, values: list):
 
 
 def parse_soft(text: str, track: Track, notes: List[str]) -> np.ndarray:
-    """One soft label by ``soft_label_rows``; it may also be an object label -> probability, keyed as the
-    releases key their own: a numeric label by its value ("0.0" for "0", MP dev) and, multilabel, each
-    label's pair as an object {"0": P(not chosen), "1": P(chosen)} (VariErrNLI)."""
+    """One soft label by ``soft_label_rows``, or an object label -> probability keyed as releases key theirs:
+    a number label also by value ("0.0", MP dev), a multilabel pair as {"0": .., "1": ..} (VariErrNLI)."""
     value = parse_json(text)
     if isinstance(value, dict):
         table = label_table(track)
