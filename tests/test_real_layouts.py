@@ -64,6 +64,26 @@ def test_similarity_file_with_a_glue_header_is_read_by_id(id_column, tmp_path):
     assert prediction.warnings == ["the first line was read as a header and skipped"]
 
 
+def test_id_and_score_separated_by_a_space_are_refused_not_read_positionally(tmp_path):
+    """``f"{id} {score}"`` lines: two numbers a line, so positional by shape, which took every id for a
+    score and the score for a confidence (Pearson r 0.07 instead of 0.91 on the 2017 en-en test, and no
+    message). The first column holds every id once and values a 0-5 score cannot take."""
+    text = "".join(f"{k} {p}\n" for k, p in reversed(list(enumerate(STS_SCORES))))
+    with pytest.raises(SubmissionError) as error:
+        read(STS, STS_ITEMS, text, tmp_path, "en_en.tsv")
+    assert str(error.value) == (
+        "en_en.tsv: the first column holds every item id once, then a value after a space; expected ID<TAB>SCORE "
+        "lines (a tab after the id) or one score per line in input order, found lines such as '7 3.0'. Separate "
+        "each id from its score with a tab")
+
+
+def test_scores_and_confidences_are_still_positional(tmp_path):
+    """The SemEval layout with a confidence column, space-separated: its first column is 0-5 scores."""
+    text = "".join(f"{p} {k * 10}\n" for k, p in enumerate(STS_SCORES))
+    prediction = read(STS, STS_ITEMS, text, tmp_path)
+    assert prediction.format == "positional" and prediction.values.tolist() == STS_SCORES
+
+
 def test_classification_file_in_glue_submission_layout(tmp_path):
     """GLUE's MNLI.tsv layout: ``index<TAB>prediction`` and a label name per line, here in another order."""
     labels = [item["label"] for item in NLI_ITEMS]
