@@ -15,7 +15,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from judgekit.bundle.edition import load_edition
 from judgekit.errors import SubmissionError
+from judgekit.formats.archive import locate_track_files
 from judgekit.gold import build_gold
 from judgekit.scoring import read_track_file
 from judgekit.tracks import track_from_dict
@@ -211,3 +213,12 @@ def test_a_json_line_without_one_id_and_one_value_is_refused_as_written(tmp_path
     assert str(error.value).startswith(
         "nli.tsv, line 3: line has no tab; expected ID<TAB>VALUE such as ID<TAB>entailment, found "
         "'{\"id\": 2, \"label\": \"neutral\", \"score\": 0.9}'")
+
+
+def test_the_ocnli_edition_takes_clues_file_name(tmp_path):
+    """A CLUE submission zip holds ocnli_50k_predict.json; the OCNLI edition's nli track claims it."""
+    edition = load_edition(Path(__file__).resolve().parents[1] / "editions" / "ocnli")
+    (tmp_path / "ocnli_50k_predict.json").write_text('{"id": 0, "label": "neutral"}\n', encoding="utf-8")
+    claimed, unclaimed = locate_track_files(tmp_path, edition.tracks)
+    assert {track: str(path) for track, path in claimed.items()} == {"nli": "ocnli_50k_predict.json"}
+    assert unclaimed == []
