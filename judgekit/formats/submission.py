@@ -4,6 +4,7 @@ of the rows it refuses; only a flagged row gets a message, by the per-value rule
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import repeat
@@ -20,10 +21,11 @@ from .annotators import RowFit, layout_warnings
 from .bulk import collector_paused, json_values, label_codes, number_column, plain_numbers
 from .textfile import read_texts, safe_display, shorten
 from .values import (ValueProblem, annotator_entries, annotator_rows, annotator_values, describe_value,
-                     label_column, parse_label, parse_number, parse_soft, soft_label_rows, value_warnings)
+                     label_column, parse_json, parse_label, parse_number, parse_soft, soft_label_rows, value_warnings)
 
 MAX_IDS_LISTED = 5
-HEADER_NAMES = ("id", "item", "item_id")
+HEADER_NAMES = ("id", "item", "item_id", "index", "idx")  # index: GLUE's index<TAB>prediction; idx: HF datasets
+JSON_LINES_NOTE = 'the file was read as JSON lines, one object {"id": ID, "any name": VALUE} a line (CLUE\'s layout)'
 
 
 @dataclass(frozen=True)
@@ -58,12 +60,13 @@ def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> P
     with collector_paused():
         display = safe_display(display)
         columns = Columns(*read_texts(path, display, len(keys.ids)), keys.ids)
-        layout = _layout(columns, keys.ids, display) if track.positional else "id"
+        layout = _layout(columns, keys.ids, display) if track.positional and not columns.json_lines else "id"
         problems = ProblemCollector(display)
         rows = (_positional_rows if layout == "positional" else _id_rows)(columns, track, keys, problems)
         values, notes = _values(track, keys, rows, problems)
         problems.raise_if_any()
         warnings = ["the first line was read as a header and skipped"] if layout == "id" and columns.header else []
+        warnings += [JSON_LINES_NOTE] if columns.json_lines else []
         warnings += value_warnings(notes)
         return Prediction(_wrap(values, track, keys), warnings + layout_warnings(notes), layout)
 
@@ -75,6 +78,8 @@ class Columns:
 
     def __init__(self, numbers: Sequence[int], texts: List[str], ids: List[str]):
         self.numbers, self.texts, self.ids = numbers, texts, ids
+        self.json_lines = bool(texts[0].lstrip().startswith("{") and not any(map(str.__contains__, texts, repeat("\t"))))
+        texts = list(map(_id_tab_value, texts)) if self.json_lines else texts
         first = texts[0].partition("\t")[0].strip().lower()
         self.header = int(first in HEADER_NAMES and first not in ids)
         body, self.lines = (texts[1:], numbers[1:]) if self.header else (texts, numbers)
@@ -100,6 +105,19 @@ class Columns:
         return fields, np.fromiter(map(len, fields), dtype=np.int64, count=len(fields)), firsts, number_column(firsts)
 
 
+def _id_tab_value(text: str) -> str:
+    """A JSON line of an ``"id"`` and one value under any name (CLUE's ``{"id": 0, "label": "neutral"}``)
+    as ``ID<TAB>VALUE``; any other line as written (it is refused as a line without a tab)."""
+    try:
+        line = parse_json(text)
+    except ValueProblem:
+        return text
+    if not (isinstance(line, dict) and len(line) == 2 and type(line.get("id")) in (str, int)):
+        return text
+    value = next(value for name, value in line.items() if name != "id")
+    return f"{line['id']}\t{value if isinstance(value, str) else json.dumps(value)}"
+
+
 def _layout(columns: Columns, ids: List[str], display: str) -> str:
     """How a file of a positional track is read, "id" or "positional", decided once for the whole file.
 
@@ -113,8 +131,14 @@ def _layout(columns: Columns, ids: List[str], display: str) -> str:
     scores = plain_numbers(heads) if as_ids and not columns.header and len(heads) == len(ids) else None
     if as_ids and (scores is None or not ((scores >= 0) & (scores <= 5)).all()):
         return "id"  # cannot be ambiguous: the costlier positional reading is not needed
-    _, lengths, _, (_, numeric) = columns.fields
+    _, lengths, firsts, (first_values, numeric) = columns.fields
     positional = bool((lengths <= 2).all() and 2 * int(numeric.sum()) >= len(lengths))
+    if positional and (lengths == 2).all() and not ((first_values >= 0) & (first_values <= 5)).all() \
+            and len(firsts) == len(ids) and set(firsts) == set(ids):  # "ID SCORE": read positionally, ids as scores
+        raise SubmissionError.single(display, "the first column holds every item id once, then a value after a space",
+                                     expected="ID<TAB>SCORE lines (a tab after the id) or one score per line in input order",
+                                     found=f"lines such as {shorten(columns.texts[0])!r}",
+                                     hint="separate each id from its score with a tab")
     if not (as_ids and positional):
         return "positional" if positional else "id"
     raise SubmissionError.single(

@@ -243,14 +243,22 @@ def _multilabel_rows(track: Track, values: list):
 
 
 def parse_soft(text: str, track: Track, notes: List[str]) -> np.ndarray:
-    """One soft label by ``soft_label_rows``; it may also be an object label -> probability."""
+    """One soft label by ``soft_label_rows``, or an object label -> probability keyed as releases key theirs:
+    a number label also by value ("0.0", MP dev), a multilabel pair as {"0": .., "1": ..} (VariErrNLI)."""
     value = parse_json(text)
     if isinstance(value, dict):
-        unknown = sorted(set(value) - set(track.labels), key=str)
+        table = label_table(track)
+        codes = {key: table.get(float(key) if key not in table and NUMBER.fullmatch(key) else key) for key in value}
+        unknown = sorted((key for key, code in codes.items() if code is None), key=str)
         if unknown:
             raise ValueProblem("soft label names an unknown label", expected="keys " + ", ".join(track.labels),
                                found=_show(", ".join(map(str, unknown))))
-        value = [value.get(label, 0.0) for label in track.labels]
+        if len(set(codes.values())) < len(codes):
+            raise ValueProblem("soft label names a label twice", expected="each label once", found=_show(", ".join(value)))
+        given = {code: value[key] for key, code in codes.items()}
+        value = [given.get(code, 0.0) for code in range(len(track.labels))]
+        if track.scale == "multilabel":
+            value = [[v["0"], v["1"]] if isinstance(v, dict) and v.keys() == {"0", "1"} else v for v in value]
     values, bad, problem, row_notes = soft_label_rows(track, [value])
     if bad[0]:
         raise problem(0)

@@ -1,0 +1,224 @@
+"""Layouts that real third-party writers produce, as small synthetic files on synthetic tracks.
+
+Each test names the writer whose layout it reproduces (the files themselves are not shipped):
+GLUE's submission files and Hugging Face's run_glue.py (``index<TAB>prediction``), Hugging Face
+datasets (an ``idx`` column), the LeWiDi 2025 releases' own ``soft_label`` objects (MP dev keys
+``"0.0"``/``"1.0"``, VariErrNLI's ``{"0": ..., "1": ...}`` per label), and LeWiDi 2025 participants'
+files as they were submitted to Codabench.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from judgekit.bundle.edition import load_edition
+from judgekit.errors import SubmissionError
+from judgekit.formats.archive import locate_track_files
+from judgekit.gold import build_gold
+from judgekit.scoring import read_track_file
+from judgekit.tracks import track_from_dict
+
+STS = track_from_dict({"id": "en_en", "kind": "similarity", "dataset": "sts"})
+NLI = track_from_dict({"id": "nli", "kind": "classification", "dataset": "nli",
+                       "labels": ["entailment", "neutral", "contradiction"]})
+MP_SOFT = track_from_dict({"id": "mp_soft", "kind": "soft_label", "scale": "categorical", "dataset": "mp",
+                           "labels": ["0", "1"]})
+MP_PE = track_from_dict({"id": "mp_pe", "kind": "perspectivist", "scale": "categorical", "dataset": "mp",
+                         "labels": ["0", "1"]})
+PAR_SOFT = track_from_dict({"id": "par_soft", "kind": "soft_label", "scale": "ordinal", "dataset": "par",
+                            "labels": [str(k) for k in range(-5, 6)]})
+VEN = ["contradiction", "entailment", "neutral"]
+VEN_SOFT = track_from_dict({"id": "ven_soft", "kind": "soft_label", "scale": "multilabel", "dataset": "ven",
+                            "labels": VEN})
+VEN_PE = track_from_dict({"id": "ven_pe", "kind": "perspectivist", "scale": "multilabel", "dataset": "ven",
+                          "labels": VEN})
+#: STS ids are numbers, as in the SemEval-2017 test files ("0".."249")
+STS_SCORES = [0.0, 1.2, 2.4, 3.6, 4.8, 5.0, 0.6, 3.0]
+STS_ITEMS = [{"id": str(k), "texts": ["a", "b"], "score": s} for k, s in enumerate(STS_SCORES)]
+NLI_ITEMS = [{"id": str(k), "texts": ["a", "b"], "label": NLI.labels[k % 3]} for k in range(7)]
+MP_ITEMS = [{"id": str(10 * k + 3), "texts": ["a", "b"], "annotators": ["Ann0", "Ann7", "Ann9"],
+             "annotations": ["0", "1", str(k % 2)]} for k in range(5)]
+VEN_ITEMS = [{"id": f"4980{k}", "texts": ["a", "b"], "annotators": ["Ann1", "Ann2", "Ann3"],
+              "annotations": [["contradiction"], ["contradiction", "neutral"], [VEN[k % 3]]]} for k in range(4)]
+
+
+def read(track, items, text: str, tmp_path: Path, name: str = "f.tsv"):
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return read_track_file(path, name, build_gold(track, items, "gold"))
+
+
+# --- a header line as GLUE and Hugging Face write it ---------------------------------------------
+
+@pytest.mark.parametrize("id_column", ["index", "idx", "Index"])
+def test_similarity_file_with_a_glue_header_is_read_by_id(id_column, tmp_path):
+    """run_glue.py's predict_results_stsb.txt: ``index<TAB>prediction``, then ``%3.3f`` scores. Without
+    the rule the header made the file one line too long for the positional reading, and was refused."""
+    predicted = [4.1, 0.3, 2.2, 3.9, 4.4, 4.9, 1.0, 2.5]
+    text = f"{id_column}\tprediction\n" + "".join(f"{k}\t{p:3.3f}\n" for k, p in enumerate(predicted))
+    prediction = read(STS, STS_ITEMS, text, tmp_path)
+    assert prediction.format == "id"
+    assert np.array_equal(prediction.values, predicted)
+    assert prediction.warnings == ["the first line was read as a header and skipped"]
+
+
+def test_id_and_score_separated_by_a_space_are_refused_not_read_positionally(tmp_path):
+    """``f"{id} {score}"`` lines: two numbers a line, so positional by shape, which took every id for a
+    score and the score for a confidence (Pearson r 0.07 instead of 0.91 on the 2017 en-en test, and no
+    message). The first column holds every id once and values a 0-5 score cannot take."""
+    text = "".join(f"{k} {p}\n" for k, p in reversed(list(enumerate(STS_SCORES))))
+    with pytest.raises(SubmissionError) as error:
+        read(STS, STS_ITEMS, text, tmp_path, "en_en.tsv")
+    assert str(error.value) == (
+        "en_en.tsv: the first column holds every item id once, then a value after a space; expected ID<TAB>SCORE "
+        "lines (a tab after the id) or one score per line in input order, found lines such as '7 3.0'. Separate "
+        "each id from its score with a tab")
+
+
+def test_scores_and_confidences_are_still_positional(tmp_path):
+    """The SemEval layout with a confidence column, space-separated: its first column is 0-5 scores."""
+    text = "".join(f"{p} {k * 10}\n" for k, p in enumerate(STS_SCORES))
+    prediction = read(STS, STS_ITEMS, text, tmp_path)
+    assert prediction.format == "positional" and prediction.values.tolist() == STS_SCORES
+
+
+def test_classification_file_in_glue_submission_layout(tmp_path):
+    """GLUE's MNLI.tsv layout: ``index<TAB>prediction`` and a label name per line, here in another order."""
+    labels = [item["label"] for item in NLI_ITEMS]
+    lines = [f"{k}\t{label}\n" for k, label in enumerate(labels)]
+    prediction = read(NLI, NLI_ITEMS, "index\tprediction\n" + "".join(reversed(lines)), tmp_path)
+    assert prediction.values.tolist() == [NLI.labels.index(label) for label in labels]
+
+
+def test_an_id_named_index_is_still_an_item(tmp_path):
+    """A header name that is one of the track's ids is read as that item, as before."""
+    items = [{"id": "index", "texts": ["a", "b"], "label": "neutral"}] + NLI_ITEMS[1:]
+    text = "index\tneutral\n" + "".join(f"{k}\t{item['label']}\n" for k, item in enumerate(NLI_ITEMS) if k)
+    prediction = read(NLI, items, text, tmp_path)
+    assert prediction.warnings == [] and prediction.values[0] == NLI.labels.index("neutral")
+
+
+# --- soft labels keyed as the LeWiDi 2025 releases key their own -----------------------------------
+
+def test_mp_soft_label_objects_with_the_dev_release_keys(tmp_path):
+    """MP_dev.json keys its soft labels "0.0"/"1.0" (MP_test.json "0"/"1"): a file echoing either reads
+    as the list in label order."""
+    rows = [[0.7, 0.3], [0.25, 0.75], [1.0, 0.0], [0.5, 0.5], [0.1, 0.9]]
+    as_list = read(MP_SOFT, MP_ITEMS, "".join(f"{i['id']}\t{json.dumps(r)}\n" for i, r in zip(MP_ITEMS, rows)), tmp_path)
+    keyed = "".join(f"{i['id']}\t{json.dumps({'1.0': r[1], '0.0': r[0]})}\n" for i, r in zip(MP_ITEMS, rows))
+    assert np.array_equal(read(MP_SOFT, MP_ITEMS, keyed, tmp_path).values, as_list.values)
+    assert np.allclose(as_list.values, rows)
+
+
+def test_ordinal_soft_label_objects_keyed_by_number(tmp_path):
+    """Keys that are the labels' values; a label left out has probability 0."""
+    items = [{"id": "108774", "texts": ["a", "b"], "annotators": ["Ann1"], "annotations": ["-3"]}]
+    keyed = {"-3.0": 0.25, "0.0": 0.25, "+4": 0.5}
+    values = read(PAR_SOFT, items, f"108774\t{json.dumps(keyed)}\n", tmp_path).values
+    assert values[0].tolist() == [0, 0, 0.25, 0, 0, 0.25, 0, 0, 0, 0.5, 0]
+
+
+def test_a_label_keyed_twice_is_refused(tmp_path):
+    text = "".join(f"{i['id']}\t{json.dumps({'0': 0.5, '0.0': 0.25, '1': 0.5})}\n" for i in MP_ITEMS)
+    with pytest.raises(SubmissionError) as error:
+        read(MP_SOFT, MP_ITEMS, text, tmp_path, "mp_soft.tsv")
+    assert str(error.value).startswith(
+        "mp_soft.tsv: soft label names a label twice, on 5 lines (lines 1, 2, 3, 4, 5; items '3', '13', '23', "
+        "'33', '43'); expected each label once, found '0, 0.0, 1' on line 1")
+
+
+def test_keys_that_are_no_label_are_still_refused_by_name(tmp_path):
+    text = "".join(f"{i['id']}\t{json.dumps({'0': 0.5, '2.0': 0.5})}\n" for i in MP_ITEMS)
+    with pytest.raises(SubmissionError) as error:
+        read(MP_SOFT, MP_ITEMS, text, tmp_path, "mp_soft.tsv")
+    assert "soft label names an unknown label" in str(error.value) and "found '2.0'" in str(error.value)
+
+
+def test_varierrnli_soft_labels_in_the_release_layout(tmp_path):
+    """VariErrNLI_*.json: {label: {"0": P(not chosen), "1": P(chosen)}}; the same as the 2025 pairs."""
+    chosen = [[1.0, 0.0, 1 / 3], [0.5, 0.25, 0.5], [0.0, 1.0, 0.0], [2 / 3, 0.0, 1 / 3]]
+    pairs = "".join(f"{i['id']}\t{json.dumps([[1 - p, p] for p in c])}\n" for i, c in zip(VEN_ITEMS, chosen))
+    release = "".join(f"{i['id']}\t{json.dumps({lab: {'0': 1 - p, '1': p} for lab, p in zip(VEN, c)})}\n"
+                      for i, c in zip(VEN_ITEMS, chosen))
+    expected = read(VEN_SOFT, VEN_ITEMS, pairs, tmp_path).values
+    assert np.array_equal(read(VEN_SOFT, VEN_ITEMS, release, tmp_path).values, expected)
+    assert np.allclose(expected[..., 1], chosen)
+
+
+# --- LeWiDi 2025 participants' files (already read; kept as regression tests) ----------------------
+
+def test_participant_soft_and_perspectivist_rows(tmp_path):
+    """A Codabench submission of 2025: ``[0.8115619421,0.1884380579]`` (no spaces, 10 decimals), and
+    per-annotator rows ``[0, 1, 1]``; another team wrote float labels ``[0.0, 1.0, 1.0]``."""
+    soft = read(MP_SOFT, MP_ITEMS, "".join(f"{i['id']}\t[0.8115619421,0.1884380579]\n" for i in MP_ITEMS), tmp_path)
+    assert np.allclose(soft.values, [0.8115619421, 0.1884380579]) and soft.warnings == []
+    ints = read(MP_PE, MP_ITEMS, "".join(f"{i['id']}\t[0, 1, 1]\n" for i in MP_ITEMS), tmp_path)
+    floats = read(MP_PE, MP_ITEMS, "".join(f"{i['id']}\t[0.0, 1.0, 1.0]\n" for i in MP_ITEMS), tmp_path)
+    assert np.array_equal(ints.values.values, floats.values.values)
+
+
+def test_participant_varierrnli_rows_over_the_annotators_string(tmp_path):
+    """``[[0, 0, 0, 0], [0, 0, 0, 0], [1, 1, 1, 1]]``: label-major over the release's ``annotators``
+    string, in which Ann2 appears once per label given (here twice)."""
+    items = [dict(VEN_ITEMS[0], annotators_listed=["Ann1", "Ann2", "Ann2", "Ann3"])] + VEN_ITEMS[1:]
+    rows = [[[1, 1, 1, 0], [0, 0, 0, 0], [0, 1, 1, 1]]] + [[[1, 1, 0], [0, 0, 0], [0, 1, 1]]] * 3
+    text = "".join(f"{i['id']}\t{json.dumps(r)}\n" for i, r in zip(items, rows))
+    prediction = read(VEN_PE, items, text, tmp_path)
+    assert prediction.values.values[:3].tolist() == [[1, 0, 0], [1, 0, 1], [0, 0, 1]]
+    assert prediction.warnings == [
+        "1 row(s) had one entry per name of the release's annotators list (an annotator repeated once per "
+        "label given); the repeated entries were merged"]
+
+
+# --- JSON lines, CLUE's submission layout --------------------------------------------------------
+
+JSON_LINES_NOTE = 'the file was read as JSON lines, one object {"id": ID, "any name": VALUE} a line (CLUE\'s layout)'
+
+
+def test_clue_json_lines_with_number_ids_in_either_key_order(tmp_path):
+    """CLUE's ocnli_50k_predict.json: ``{"id": 0, "label": "neutral"}`` a line; pandas' to_json of
+    ``df[["label", "id"]]`` puts the label first."""
+    labels = [NLI.labels[(k + 1) % 3] for k in range(len(NLI_ITEMS))]
+    lines = [json.dumps({"id": k, "label": label}) if k % 2 else json.dumps({"label": label, "id": k})
+             for k, label in enumerate(labels)]
+    prediction = read(NLI, NLI_ITEMS, "\n".join(lines) + "\n", tmp_path, "ocnli_50k_predict.json")
+    assert prediction.values.tolist() == [NLI.labels.index(label) for label in labels]
+    assert prediction.warnings == [JSON_LINES_NOTE]
+
+
+def test_json_lines_of_scores_are_read_by_id_never_positionally(tmp_path):
+    """Six items with ids "0".."5" and 0-5 scores would make ID<TAB>SCORE lines ambiguous; an object
+    names its id."""
+    items = STS_ITEMS[:6]
+    text = "".join(json.dumps({"id": int(item["id"]), "prediction": 5 - k}) + "\n" for k, item in enumerate(items))
+    prediction = read(STS, items, text, tmp_path)
+    assert prediction.format == "id" and prediction.values.tolist() == [5, 4, 3, 2, 1, 0]
+
+
+def test_json_lines_of_soft_labels(tmp_path):
+    text = "".join(json.dumps({"id": item["id"], "soft_label": {"0.0": 0.25, "1.0": 0.75}}) + "\n" for item in MP_ITEMS)
+    prediction = read(MP_SOFT, MP_ITEMS, text, tmp_path)
+    assert np.allclose(prediction.values, [0.25, 0.75]) and prediction.warnings == [JSON_LINES_NOTE]
+
+
+def test_a_json_line_without_one_id_and_one_value_is_refused_as_written(tmp_path):
+    lines = [json.dumps({"id": k, "label": item["label"]}) for k, item in enumerate(NLI_ITEMS)]
+    lines[2] = json.dumps({"id": 2, "label": "neutral", "score": 0.9})
+    with pytest.raises(SubmissionError) as error:
+        read(NLI, NLI_ITEMS, "\n".join(lines) + "\n", tmp_path, "nli.tsv")
+    assert str(error.value).startswith(
+        "nli.tsv, line 3: line has no tab; expected ID<TAB>VALUE such as ID<TAB>entailment, found "
+        "'{\"id\": 2, \"label\": \"neutral\", \"score\": 0.9}'")
+
+
+def test_the_ocnli_edition_takes_clues_file_name(tmp_path):
+    """A CLUE submission zip holds ocnli_50k_predict.json; the OCNLI edition's nli track claims it."""
+    edition = load_edition(Path(__file__).resolve().parents[1] / "editions" / "ocnli")
+    (tmp_path / "ocnli_50k_predict.json").write_text('{"id": 0, "label": "neutral"}\n', encoding="utf-8")
+    claimed, unclaimed = locate_track_files(tmp_path, edition.tracks)
+    assert {track: str(path) for track, path in claimed.items()} == {"nli": "ocnli_50k_predict.json"}
+    assert unclaimed == []
