@@ -66,17 +66,22 @@ def test_similarity_file_with_a_glue_header_is_read_by_id(id_column, tmp_path):
     assert prediction.warnings == ["the first line was read as a header and skipped"]
 
 
-def test_id_and_score_separated_by_a_space_are_refused_not_read_positionally(tmp_path):
-    """``f"{id} {score}"`` lines: two numbers a line, so positional by shape, which took every id for a
-    score and the score for a confidence (Pearson r 0.07 instead of 0.91 on the 2017 en-en test, and no
-    message). The first column holds every id once and values a 0-5 score cannot take."""
-    text = "".join(f"{k} {p}\n" for k, p in reversed(list(enumerate(STS_SCORES))))
+@pytest.mark.parametrize("first, dev", [("{k} ", False), ("{k}\t", True), ("{line} ", True), ("{line}\t", True)])
+def test_ids_or_line_numbers_before_the_scores_are_refused_not_read_positionally(first, dev, tmp_path):
+    """``f"{id} {score}"`` (a space, not a tab) or ``f"{k}\t{score}"`` with k from enumerate() where the
+    ids are not line numbers: two numbers a line, so positional by shape, which took each id or line
+    number for a score and the score for a confidence (on the 2017 en-en test, Pearson r 0.07 for a
+    0.91 system, without a word). A column of whole numbers, each once, up to 7 holds no 0-5 scores."""
+    items = [dict(item, id=f"dev-{item['id']}") for item in STS_ITEMS] if dev else STS_ITEMS
+    text = "".join(first.format(k=k, line=k + 1) + f"{p}\n" for k, p in reversed(list(enumerate(STS_SCORES))))
     with pytest.raises(SubmissionError) as error:
-        read(STS, STS_ITEMS, text, tmp_path, "en_en.tsv")
+        read(STS, items, text, tmp_path, "en_en.tsv")
+    top, shown = (8, first.format(line=8)) if "line" in first else (7, first.format(k=7))
     assert str(error.value) == (
-        "en_en.tsv: the first column holds every item id once, then a value after a space; expected ID<TAB>SCORE "
-        "lines (a tab after the id) or one score per line in input order, found lines such as '7 3.0'. Separate "
-        "each id from its score with a tab")
+        f"en_en.tsv: the first column holds whole numbers, each once, up to {top}: item ids or line numbers, not "
+        f"scores; expected ID<TAB>SCORE lines with the track's ids (such as {items[0]['id']!r}<TAB>3.2) or one "
+        f"score per line in input order, found lines such as {shown + '3.0'!r}. Write each item's id (the 'id' "
+        "field of the input file) and a tab before its score")
 
 
 def test_scores_and_confidences_are_still_positional(tmp_path):

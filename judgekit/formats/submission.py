@@ -131,14 +131,16 @@ def _layout(columns: Columns, ids: List[str], display: str) -> str:
     scores = plain_numbers(heads) if as_ids and not columns.header and len(heads) == len(ids) else None
     if as_ids and (scores is None or not ((scores >= 0) & (scores <= 5)).all()):
         return "id"  # cannot be ambiguous: the costlier positional reading is not needed
-    _, lengths, firsts, (first_values, numeric) = columns.fields
+    _, lengths, _, (first_values, numeric) = columns.fields
     positional = bool((lengths <= 2).all() and 2 * int(numeric.sum()) >= len(lengths))
-    if positional and (lengths == 2).all() and not ((first_values >= 0) & (first_values <= 5)).all() \
-            and len(firsts) == len(ids) and set(firsts) == set(ids):  # "ID SCORE": read positionally, ids as scores
-        raise SubmissionError.single(display, "the first column holds every item id once, then a value after a space",
-                                     expected="ID<TAB>SCORE lines (a tab after the id) or one score per line in input order",
+    if positional and numeric.all() and (first_values % 1 == 0).all() and first_values.max() > 5 \
+            and len(np.unique(first_values)) == len(first_values):  # ids or line numbers, read as scores
+        raise SubmissionError.single(display, "the first column holds whole numbers, each once, up to "
+                                              f"{first_values.max():.0f}: item ids or line numbers, not scores",
+                                     expected=f"ID<TAB>SCORE lines with the track's ids (such as {ids[0]!r}<TAB>3.2) "
+                                              "or one score per line in input order",
                                      found=f"lines such as {shorten(columns.texts[0])!r}",
-                                     hint="separate each id from its score with a tab")
+                                     hint="write each item's id (the 'id' field of the input file) and a tab before its score")
     if not (as_ids and positional):
         return "positional" if positional else "id"
     raise SubmissionError.single(
