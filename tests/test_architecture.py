@@ -5,6 +5,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
+
 PACKAGE = Path(__file__).resolve().parent.parent / "judgekit"
 
 #: Top-level part of ``judgekit`` -> layer (docs/architecture.md). A new part must be placed here.
@@ -125,3 +127,14 @@ def test_the_long_function_exceptions_are_still_needed():
     found = {(path, name) for path, name, _ in _package_long_functions()}
     stale = sorted(set(LONG_FUNCTION_EXCEPTIONS) - found)
     assert not stale, f"remove {stale} from LONG_FUNCTION_EXCEPTIONS: they are no longer over {MAX_FUNCTION_LINES} lines"
+
+
+#: Names of files and values that the programs, the builder and the readers share: each is written in
+#: one module and imported everywhere else (issue 14: "INGESTION_STATUS defined twice").
+SHARED_LITERALS = {'"ingestion_status.json"': "formats/archive.py"}
+
+
+@pytest.mark.parametrize("literal, home", sorted(SHARED_LITERALS.items()))
+def test_a_shared_literal_is_written_in_one_module(literal, home):
+    found = sorted(str(path.relative_to(PACKAGE)) for path in PACKAGE.rglob("*.py") if literal in path.read_text("utf-8"))
+    assert found == [home]

@@ -14,6 +14,7 @@ from typing import Dict, Optional
 
 from ..assets import kit_root
 from ..errors import ConfigError
+from ..formats.archive import INGESTION_STATUS
 from ..scoring import score_folder
 from ..spec import read_spec
 from .edition import Edition
@@ -29,8 +30,6 @@ Model = baseline_class("{name}")
 
 #: The baseline whose predictions on the first phase are the starting kit's sample result submission.
 SAMPLE_BASELINE = "cosine_bow"
-#: The ingestion program's status file, which a result submission does not hold.
-INGESTION_STATUS = "ingestion_status.json"
 
 
 def run_baseline(name: str, input_dir: Path, output_dir: Path, seed: int) -> None:

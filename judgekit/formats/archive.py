@@ -25,7 +25,9 @@ MAX_UNCOMPRESSED_BYTES = 1024 ** 3
 MAX_ENTRY_BYTES = MAX_FILE_BYTES  # a larger prediction file would be refused anyway
 MAX_RATIO = 200  # compressed -> uncompressed expansion beyond this on a large entry is a bomb
 RATIO_CHECK_BYTES = 10 * 1024 ** 2
-IGNORED_NAMES = {"metadata", "ingestion_status.json", "thumbs.db", "desktop.ini"}
+#: The status file the ingestion program writes beside its predictions and the scoring program reads.
+INGESTION_STATUS = "ingestion_status.json"
+IGNORED_NAMES = {"metadata", INGESTION_STATUS, "thumbs.db", "desktop.ini"}
 ARCHIVE_SUFFIXES = (".zip", ".tar", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".rar")
 UNUSED_FILE = "file {!r} matches no track and was ignored"
 

@@ -22,8 +22,6 @@ def own_words(message: str) -> str:
         if marker in message:
             return message.rsplit(marker, 1)[1].strip()
     return message.strip()
-#: The status file the ingestion program writes beside its predictions and the scoring program reads.
-INGESTION_STATUS = "ingestion_status.json"
 #: The prediction step's status files are small; a larger one is treated as unreadable.
 MAX_STATUS_BYTES = 64 * 1024
 

@@ -33,14 +33,15 @@ from ..baselines.base import item_annotators
 from ..baselines.interface import (MODEL_FILE, call_participant, fresh_copy, load_model_class, plain_data,
                                    prediction_lines, track_settings)
 from ..errors import ConfigError, KitError, Problem, SubmissionError
-from ..formats.archive import ignored_file_notes, locate_track_files, naming_hint, safe_extract, submission_files
+from ..formats.archive import (INGESTION_STATUS, ignored_file_notes, locate_track_files, naming_hint, safe_extract,
+                               submission_files)
 from ..formats.items import public_view, read_items
 from ..formats.textfile import safe_display, shorten
 from ..formats.submission import ItemKeys, read_prediction
 from ..gold import listed_annotators
 from ..report import atomic_write
 from ..spec import TaskSpec, read_spec
-from .common import INGESTION_STATUS, run_guarded
+from .common import run_guarded
 
 PROGRAM = "ingestion program"
 REPORT_FILE = "report.json"

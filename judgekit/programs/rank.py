@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Tuple
 
 from ..errors import ConfigError, KitError
-from ..formats.archive import safe_extract
+from ..formats.archive import INGESTION_STATUS, safe_extract
 from ..metrics import get as get_metric
 from ..report import atomic_write
 from ..gold import GoldTrack
@@ -44,7 +44,7 @@ from ..stats import DEFAULT_RESAMPLES, Signature
 from ..stats.paired import TESTS
 from ..stats.ranking import rank_overall, rank_track
 from ..stats.tables import RankingReport, render_csv, render_latex, render_markdown
-from .common import INGESTION_STATUS, MAX_STATUS_BYTES, run_guarded
+from .common import MAX_STATUS_BYTES, run_guarded
 from .score import ingested_tracks, score_submission_folder, submission_notes
 
 OUTPUT_FILES = ("ranking.md", "ranking.csv", "ranking.tex")

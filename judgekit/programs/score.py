@@ -20,14 +20,14 @@ from typing import Dict, List, Optional, Tuple
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from ..errors import ConfigError, SubmissionError  # noqa: E402
-from ..formats.archive import ARCHIVE_SUFFIXES, safe_extract, submission_files  # noqa: E402
+from ..formats.archive import ARCHIVE_SUFFIXES, INGESTION_STATUS, safe_extract, submission_files  # noqa: E402
 from ..formats.bulk import collector_paused  # noqa: E402
 from ..formats.textfile import safe_display, shorten  # noqa: E402
 from ..gold import GoldTrack  # noqa: E402
 from ..report import DETAILED_HTML, SCORES_JSON, SCORES_TXT, atomic_write, failure_html, write_outputs  # noqa: E402
 from ..scoring import Result, score_folder  # noqa: E402
 from ..spec import TaskSpec, read_spec  # noqa: E402
-from .common import INGESTION_STATUS, MAX_STATUS_BYTES, own_words, run_guarded  # noqa: E402
+from .common import MAX_STATUS_BYTES, own_words, run_guarded  # noqa: E402
 
 
 def _read_small(path: Path) -> Optional[str]:
