@@ -9,12 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from types import NoneType
 from itertools import chain, compress, repeat
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
-from .formats.bulk import label_codes
-from .formats.items import GROUP_FIELDS, Located, annotation_counts, item_columns, lengths, lists_of, types_are
+from .formats.bulk import exact_codes, label_codes, list_sizes
+from .formats.items import GROUP_FIELDS, Located, annotation_counts, item_columns, lists_of, types_are
 from .formats.textfile import shorten
 from .formats.values import split_multilabel
 from .formats.write import per_annotator_value
@@ -143,13 +143,14 @@ def _annotation_gold(track: Track, names: list, labels: list, ids: List[str], pr
 def _annotation_values(track: Track, annotations: list, row_item: np.ndarray, ids: List[str], problems: Located):
     """One row per annotation: a label index, or a 0/1 row over the labels (multilabel: a list of
     labels or comma-separated labels); a label outside the label set is a problem (index 0, not chosen)."""
-    index, multilabel = track.label_index(), track.scale == "multilabel"
-    if multilabel and not types_are(annotations, list).all():
+    multilabel = track.scale == "multilabel"
+    sizes = list_sizes(annotations) if multilabel else None
+    if multilabel and (sizes < 0).any():
         annotations = list(map(split_multilabel, annotations))
+        sizes = list_sizes(annotations)
     given = list(chain.from_iterable(annotations)) if multilabel else annotations
-    keys = list(map(str.strip, map(str, given)))
-    codes = np.fromiter(map(index.get, keys, repeat(-1)), dtype=np.int64, count=len(keys))
-    owner = np.repeat(np.arange(len(annotations)), lengths(annotations)) if multilabel else np.arange(len(keys))
+    codes, keys = _label_codes(given, track.label_index())
+    owner = np.repeat(np.arange(len(annotations)), sizes) if multilabel else np.arange(len(given))
     for k in np.flatnonzero(codes < 0).tolist():
         problems.add("annotation outside the track's label set", int(row_item[owner[k]]), order=1,
                      item=ids[row_item[owner[k]]], expected=", ".join(track.labels),
@@ -159,6 +160,16 @@ def _annotation_values(track: Track, annotations: list, row_item: np.ndarray, id
     chosen = np.zeros((len(annotations), len(track.labels)))
     chosen[owner[codes >= 0], codes[codes >= 0]] = 1.0
     return chosen
+
+
+def _label_codes(given: list, index: Dict[str, int]) -> Tuple[np.ndarray, Dict[int, str]]:
+    """Each annotation's label index by its text stripped (-1: none), and that text of each one that is
+    not a label as written (looked up exactly first: a clean file needs no text of its own)."""
+    codes = exact_codes(given, {label: i for label, i in index.items() if label == label.strip()})
+    again = np.flatnonzero(codes < 0)
+    keys = dict(zip(again.tolist(), map(str.strip, map(str, map(given.__getitem__, again.tolist())))))
+    codes[again] = np.fromiter(map(index.get, keys.values(), repeat(-1)), dtype=np.int64, count=len(keys))
+    return codes, keys
 
 
 def _soft_from_rows(values: np.ndarray, row_item: np.ndarray, counts: np.ndarray, n_labels: int) -> np.ndarray:
