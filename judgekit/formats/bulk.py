@@ -54,8 +54,9 @@ def json_values(texts: Sequence[str]) -> list:
         if len(scanned) < len(stripped):
             scanned.append((NOT_JSON, -1))
     values = list(map(itemgetter(0), scanned))
-    for j in compress(range(len(values)), map(int.__ne__, map(itemgetter(1), scanned), map(len, stripped))):
-        values[j] = NOT_JSON  # a value with more text after it
+    if sum(map(itemgetter(1), scanned)) != sum(map(len, stripped)):  # no value ends after its text
+        for j in compress(range(len(values)), map(int.__ne__, map(itemgetter(1), scanned), map(len, stripped))):
+            values[j] = NOT_JSON  # a value with more text after it
     return values
 
 

@@ -37,6 +37,11 @@ class ItemKeys:
     annotators: Sequence[Sequence[str]] = ()
     listed: Sequence[Optional[Sequence[str]]] = ()
 
+    @cached_property
+    def counts(self) -> np.ndarray:
+        """Each item's number of annotators."""
+        return np.fromiter(map(len, self.annotators), dtype=np.int64, count=len(self.annotators))
+
 
 class Prediction(NamedTuple):
     """A submission's values for one track, aligned with ``ItemKeys.ids``, and how it was read."""
@@ -183,6 +188,8 @@ def _id_rows(columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCo
         first = known[first]
     if len(given) != len(columns.heads) or len(given) != len(keys.ids):
         _id_problems(columns, first, track, keys, problems)
+    if first is known and len(known) == len(columns.heads):  # every line, in item order: the columns as they are
+        return Rows(given, columns.lines, columns.rests)
     lines = first.tolist()
     return Rows(given, list(map(columns.lines.__getitem__, lines)), list(map(columns.rests.__getitem__, lines)))
 
@@ -252,7 +259,7 @@ def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector
 def _per_annotator(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector):
     """Label indices or 0/1 choices, one row per annotator: the rows ``annotator_rows`` accepts read as
     one column, the others row by row (``RowFit``), which reads other layouts or explains the problem."""
-    counts = np.fromiter(map(len, map(keys.annotators.__getitem__, rows.item)), dtype=np.int64, count=len(rows.item))
+    counts = keys.counts[rows.item]
     values, ok = annotator_rows(json_values(rows.text), counts, track)
     flagged = np.flatnonzero(~ok)
     entries = _each(rows, flagged, lambda j: annotator_entries(
@@ -271,7 +278,7 @@ def _wrap(values, track: Track, keys: ItemKeys):
     """Perspectivist rows as ``PerAnnotator`` on the track's items; other kinds' arrays as they are."""
     if track.kind != "perspectivist":
         return values
-    counts = np.fromiter(map(len, keys.annotators), dtype=np.int64, count=len(keys.ids))
+    counts = keys.counts
     return PerAnnotator(values=values if track.scale == "multilabel" else label_codes(values, len(track.labels)),
                         item=np.repeat(np.arange(len(keys.ids), dtype=np.int64), counts), n_items=len(keys.ids),
                         n_labels=len(track.labels), offsets=np.concatenate(([0], np.cumsum(counts))))
