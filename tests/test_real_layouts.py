@@ -15,10 +15,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import lewidi_official as official
 from judgekit.bundle.edition import load_edition
 from judgekit.errors import SubmissionError
 from judgekit.formats.archive import locate_track_files
 from judgekit.gold import build_gold
+from judgekit.metrics import get
 from judgekit.scoring import read_track_file
 from judgekit.tracks import track_from_dict
 
@@ -227,3 +229,41 @@ def test_the_ocnli_edition_takes_clues_file_name(tmp_path):
     claimed, unclaimed = locate_track_files(tmp_path, edition.tracks)
     assert {track: str(path) for track, path in claimed.items()} == {"nli": "ocnli_50k_predict.json"}
     assert unclaimed == []
+
+
+# --- CSC soft labels with the practice phase's extra leading bin ---------------------------------
+
+CSC_SOFT = track_from_dict({"id": "csc_soft", "kind": "soft_label", "scale": "ordinal", "dataset": "csc",
+                            "labels": [str(v) for v in range(1, 7)]})
+CSC_ITEMS = [{"id": f"{700 + k}", "texts": ["a", "b"], "annotators": ["Ann1", "Ann2", "Ann3", "Ann4"],
+              "annotations": [str(1 + k % 6), str(1 + (k + 2) % 6), "4", "6"]} for k in range(6)]
+
+
+def test_csc_rows_of_seven_with_a_small_leading_bin_are_renormalised(tmp_path):
+    """A 2025 submission (CSC_test_soft.tsv in a team's res.zip) has 7 values a row, from a model trained
+    on the practice-phase 7-bin labels: the first, bin "0", is not zero but 3e-05..0.0022. It is dropped
+    and the other 6 renormalised; the score is the official AWD of the renormalised rows."""
+    firsts = [2.97e-05, 0.0022, 1.0e-04, 0.0, 0.02, 5e-04]
+    rows = [[f] + [(1 - f) * w for w in (0.1, 0.2, 0.3, 0.2, 0.1, 0.1)] for f in firsts]
+    text = "".join(f"{i['id']}\t[{','.join(f'{v:.10f}' for v in r)}]\n" for i, r in zip(CSC_ITEMS, rows))
+    gold = build_gold(CSC_SOFT, CSC_ITEMS, "gold")
+    prediction = read(CSC_SOFT, CSC_ITEMS, text, tmp_path)
+    assert prediction.warnings == [
+        "1 soft label(s) had an extra, empty leading bin (the 7-bin practice-phase format) that was dropped",
+        "5 soft label(s) had an extra leading bin (the 7-bin practice-phase format) holding a little probability, "
+        "at most 0.02; it was dropped and the rows renormalised"]
+    renormalised = [[v / sum(r[1:]) for v in r[1:]] for r in rows]
+    assert np.allclose(prediction.values, renormalised, atol=1e-9)
+    gold_rows = [[sum(a == str(v) for a in i["annotations"]) / 4 for v in range(1, 7)] for i in CSC_ITEMS]
+    score = get(CSC_SOFT.main_metric).score(gold.gold, prediction.values, gold.scored).value
+    assert score == official.soft_score(gold_rows, renormalised, "CSC")
+
+
+def test_csc_rows_of_seven_with_more_than_the_tolerance_in_the_first_bin_are_still_refused(tmp_path):
+    rows = [[0.0201, 0.1, 0.1, 0.2, 0.2, 0.2, 0.1799]] * len(CSC_ITEMS)
+    with pytest.raises(SubmissionError) as error:
+        read(CSC_SOFT, CSC_ITEMS, "".join(f"{i['id']}\t{json.dumps(r)}\n" for i, r in zip(CSC_ITEMS, rows)), tmp_path)
+    assert str(error.value).startswith(
+        "f.tsv: wrong soft label length, on 6 lines (lines 1, 2, 3, 4, 5, ...; items '700', '701', '702', '703', "
+        "'704', ...); expected a list of 6 probabilities, found 7 values, the first 0.0201 on line 1. A row of 7 "
+        "values looks like the 2025 practice-phase layout")

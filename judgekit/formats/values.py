@@ -7,6 +7,7 @@ import json
 import math
 import re
 from itertools import chain, compress, repeat
+from operator import itemgetter
 from typing import Callable, Dict, List, Sequence, Tuple
 
 import numpy as np
@@ -180,41 +181,55 @@ def _problem(rule: int, value, row: np.ndarray, what: str, length: int) -> Value
                         hint="divide each value by the row's sum" if rule == 3 else None)
 
 
-def _normalised(rows: np.ndarray, bad: np.ndarray) -> Tuple[np.ndarray, List[str]]:
+def _normalised(rows: np.ndarray, bad: np.ndarray, quiet=False) -> Tuple[np.ndarray, List[str]]:
     """The rows divided by their sums (NaN for ``bad`` rows), and a note per row renormalised (a sum
-    off by more than 1e-6)."""
+    off by more than 1e-6) that is not ``quiet`` (a row whose change another note announces)."""
     rows = np.where(bad[:, None], np.nan, rows)
     totals = rows.sum(axis=1, keepdims=True)
-    return rows / totals, ["renormalised"] * int((np.abs(totals - 1) > 1e-6).sum())
+    return rows / totals, ["renormalised"] * int(((np.abs(totals[:, 0] - 1) > 1e-6) & ~quiet).sum())
+
+
+def _leading_bins(values: list, k: int) -> Tuple[np.ndarray, np.ndarray]:
+    """Per value, the first entry of a list of ``k + 1`` whose first entry is a number (else NaN), and
+    the rows whose first entry is a bin to drop: a mass of at most ``SUM_TOLERANCE``."""
+    first = np.full(len(values), np.nan)
+    longer = np.flatnonzero(list_sizes(values) == k + 1)
+    heads = list(map(itemgetter(0), map(values.__getitem__, longer.tolist())))
+    numeric = np.fromiter(map(_is_number, heads), dtype=bool, count=len(heads))
+    first[longer[numeric]] = np.fromiter(compress(heads, numeric), dtype=float, count=int(numeric.sum()))
+    return first, np.flatnonzero((first >= 0) & (first <= SUM_TOLERANCE))
 
 
 def soft_label_rows(track: Track, values: list) -> Tuple[np.ndarray, np.ndarray, Callable[[int], ValueProblem], list]:
     """A column of soft labels (JSON values): (probabilities ``(n, K)`` in label order, the rows breaking
     a rule, ``problem(j)``: the first rule row j breaks, the notes of the other rows for the warnings).
-    Ordinal tracks also take K+1 values whose extra leading bin is 0 (the CSC practice-phase layout)."""
+    Ordinal tracks also take K+1 values whose extra leading bin holds at most ``SUM_TOLERANCE`` (the CSC
+    practice-phase layout): the K+1 values follow the rules, then the bin is dropped and the rest renormalised."""
     k = len(track.labels)
     if track.scale == "multilabel":
         return _multilabel_rows(track, values)
-    values, first = list(values), np.full(len(values), np.nan)  # per row, a leading bin's value
-    for j in np.flatnonzero(list_sizes(values) == k + 1).tolist() if track.scale == "ordinal" else ():
-        if _is_number(values[j][0]):
-            first[j] = values[j][0]
-            values[j] = values[j][1:] if values[j][0] == 0 else values[j]
     rows, broken = probability_rows(values, k)
-    wrong_bin = ~np.isnan(first) & (first != 0)
+    first, cut = _leading_bins(values, k) if track.scale == "ordinal" else (np.full(len(values), np.nan), np.array([], int))
+    longer, broken[cut] = probability_rows(list(map(values.__getitem__, cut.tolist())), k + 1)
+    rows[cut] = longer[:, 1:]
+    wrong_bin = ~np.isnan(first)
+    wrong_bin[cut] = False
     bad = wrong_bin | (broken >= 0)
-    out, notes = _normalised(rows, bad)
+    out, notes = _normalised(rows, bad, quiet=~np.isnan(first) & (first > 0))
 
     def problem(j: int) -> ValueProblem:
         if not wrong_bin[j]:
-            return _problem(broken[j], values[j], rows[j], "soft label", k)
+            row = probability_rows([values[j]], k + 1)[0][0] if j in cut else rows[j]
+            return _problem(broken[j], values[j], row, "soft label", k)
         return ValueProblem("wrong soft label length", expected=f"a list of {k} probabilities",
                             found=f"{k + 1} values, the first {first[j]:g}",
                             hint=f"a row of {k + 1} values looks like the 2025 practice-phase layout, which "
                                  f"had an extra, always-zero first bin \"0\": drop the first value (it "
                                  f"holds probability here, so check that the other {k} are the labels "
                                  f"{track.labels[0]}..{track.labels[-1]})")
-    return out, bad, problem, notes + ["extra leading bin"] * int(((first == 0) & ~bad).sum())
+    dropped = ~bad & ~np.isnan(first)
+    return out, bad, problem, notes + ["extra leading bin"] * int((dropped & (first == 0)).sum()) \
+        + first[dropped & (first > 0)].tolist()
 
 
 def _multilabel_rows(track: Track, values: list):
@@ -273,7 +288,11 @@ _WARNINGS = {"renormalised": f"soft label(s) summed to within {SUM_TOLERANCE} of
 
 
 def value_warnings(notes: List[str]) -> List[str]:
-    return [f"{notes.count(note)} {warning}" for note, warning in _WARNINGS.items() if note in notes]
+    """One warning per kind of note; a number is the mass of a leading bin that was dropped."""
+    masses = [note for note in notes if type(note) is float]
+    return [f"{notes.count(note)} {warning}" for note, warning in _WARNINGS.items() if note in notes] + (
+        [f"{len(masses)} soft label(s) had an extra leading bin (the 7-bin practice-phase format) holding a "
+         f"little probability, at most {max(masses):.2g}; it was dropped and the rows renormalised"] if masses else [])
 
 
 def annotator_rows(rows: list, counts: np.ndarray, track: Track) -> Tuple[np.ndarray, np.ndarray]:
