@@ -267,3 +267,60 @@ def test_csc_rows_of_seven_with_more_than_the_tolerance_in_the_first_bin_are_sti
         "f.tsv: wrong soft label length, on 6 lines (lines 1, 2, 3, 4, 5, ...; items '700', '701', '702', '703', "
         "'704', ...); expected a list of 6 probabilities, found 7 values, the first 0.0201 on line 1. A row of 7 "
         "values looks like the 2025 practice-phase layout")
+
+
+# --- values written by Python's str() of a list (pandas' to_csv of a list column) -----------------
+
+PYTHON_LITERALS = ("1 value(s) were not JSON but Python literals (str() of a list: single quotes, tuples) and were "
+                   "read as such; json.dumps(x) writes JSON")
+
+
+def test_python_lists_of_string_labels_are_read_with_one_warning(tmp_path):
+    """``df[["id", "pred"]].to_csv(sep="\\t")`` of list cells writes ``str(list)``: ``['0', '1', '1']``."""
+    rows = [["0", "1", "1"], ["1", "1", "0"], ["0", "0", "0"], ["1", "0", "1"], ["0", "1", "0"]]
+    as_json = read(MP_PE, MP_ITEMS, "".join(f"{i['id']}\t{json.dumps(r)}\n" for i, r in zip(MP_ITEMS, rows)), tmp_path)
+    text = "".join(f"{i['id']}\t{r}\n" for i, r in zip(MP_ITEMS, rows))
+    prediction = read(MP_PE, MP_ITEMS, text, tmp_path)
+    assert np.array_equal(prediction.values.values, as_json.values.values)
+    assert prediction.warnings == [PYTHON_LITERALS.replace("1 value(s)", "5 value(s)")]
+
+
+def test_python_tuples_of_pairs_are_read_as_lists(tmp_path):
+    """``f"{idx}\\t{trio}"`` of a tuple of (P(not chosen), P(chosen)) pairs (VariErrNLI); one JSON row beside it."""
+    chosen = [[0.25, 0.5, 0.0], [1.0, 0.0, 0.75], [0.5, 0.5, 0.5], [0.0, 1.0, 0.25]]
+    rows = [tuple((1 - p, p) for p in c) for c in chosen]
+    text = "".join(f"{i['id']}\t{json.dumps(r) if k == 0 else r}\n" for k, (i, r) in enumerate(zip(VEN_ITEMS, rows)))
+    prediction = read(VEN_SOFT, VEN_ITEMS, text, tmp_path)
+    assert np.allclose(prediction.values[..., 1], chosen)
+    assert prediction.warnings == [PYTHON_LITERALS.replace("1 value(s)", "3 value(s)")]
+
+
+@pytest.mark.parametrize("value, found, hint", [
+    ("[0.3 0.7]", "'[0.3 0.7]'", ". This is numpy's printing: write json.dumps(x.tolist())"),
+    ("[np.float64(0.3), np.float64(0.7)]", "'[np.float64(0.3), np.float64(0.7)]'",
+     ". This is numpy's printing: write json.dumps(x.tolist())"),
+    ("array([0.3, 0.7])", "'array([0.3, 0.7])'", ". This is numpy's printing: write json.dumps(x.tolist())"),
+    ('"[""0.3"", ""0.7""]"', "'\"[\"\"0.3\"\", \"\"0.7\"\"]\"'",
+     ". The value is CSV-quoted: write it without quotes (csv.QUOTE_NONE)"),
+    ("[0.3, 0.7, True]", "'[0.3, 0.7, True]'", ""),
+    ("0,3", "'0,3'", ""),  # no tuple: a decimal comma
+    ("[0x1, 0]", "'[0x1, 0]'", ""),  # a Python number that JSON does not write
+])
+def test_values_that_are_neither_json_nor_a_python_literal_name_their_writer(value, found, hint, tmp_path):
+    text = "".join(f"{i['id']}\t{value if k == 1 else '[0.5, 0.5]'}\n" for k, i in enumerate(MP_ITEMS))
+    with pytest.raises(SubmissionError) as error:
+        read(MP_SOFT, MP_ITEMS, text, tmp_path, "mp_soft.tsv")
+    reason = str(error.value).split("not valid JSON (")[1].split(")")[0]
+    assert str(error.value) == (f"mp_soft.tsv, line 2, item '13': not valid JSON ({reason}); expected a JSON list "
+                                f"such as [0.5, 0.5], found {found}{hint}")
+
+
+@pytest.mark.parametrize("track, items, example", [
+    (MP_PE, MP_ITEMS, '["0", "1"]'), (VEN_PE, VEN_ITEMS, "[[1, 0], [0, 0], [0, 1]]"),
+    (VEN_SOFT, VEN_ITEMS, "[[0.5, 0.5], [0.5, 0.5], [0.5, 0.5]]")])
+def test_not_valid_json_gives_the_tracks_own_example(track, items, example, tmp_path):
+    with pytest.raises(SubmissionError) as error:
+        read(track, items, "".join(f"{i['id']}\t[1, 2\n" for i in items[:1]) +
+             "".join(f"{i['id']}\t[]\n" for i in items[1:]), tmp_path, "f.tsv")
+    assert str(error.value).splitlines()[0] == (f"f.tsv, line 1, item '{items[0]['id']}': not valid JSON (Expecting "
+                                                f"',' delimiter); expected a JSON list such as {example}, found '[1, 2'")

@@ -254,11 +254,10 @@ def _per_annotator(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCo
     one column, the others row by row (``RowFit``), which reads other layouts or explains the problem."""
     counts = np.fromiter(map(len, map(keys.annotators.__getitem__, rows.item)), dtype=np.int64, count=len(rows.item))
     values, ok = annotator_rows(json_values(rows.text), counts, track)
-    flagged = np.flatnonzero(~ok)
+    flagged, notes = np.flatnonzero(~ok), []
     entries = _each(rows, flagged, lambda j: annotator_entries(
-        rows.text[j], track, keys.annotators[rows.item[j]]), keys, problems)
+        rows.text[j], track, keys.annotators[rows.item[j]], notes), keys, problems)
     fit = RowFit(keys.annotators, keys.listed, {rows.item[j]: len(row) for j, row in entries.items()})
-    notes: List[str] = []
     out = _each(rows, sorted(entries), lambda j: annotator_values(fit.fit(rows.item[j], entries[j], notes), track),
                 keys, problems)
     ends = np.cumsum(counts)

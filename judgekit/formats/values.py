@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import math
 import re
@@ -77,9 +78,10 @@ def _unique_keys(pairs):
     return out
 
 
-def parse_json(text: str):
+def parse_json(text: str, example: str = "[0.2, 0.8]"):
     """A JSON value; NaN, Infinity, numbers that overflow to infinity and duplicate keys are refused.
-    Integers of over 300 digits are read as floats (Python refuses to convert very long ones to int)."""
+    Integers of over 300 digits are read as floats (Python refuses to convert very long ones to int).
+    ``example``: a valid value, for the message of a text that is not JSON."""
     try:
         return json.loads(text, parse_constant=_reject_constant, parse_float=_json_float, object_pairs_hook=_unique_keys,
                           parse_int=lambda digits: int(digits) if len(digits) <= 300 else _json_float(digits))
@@ -87,7 +89,56 @@ def parse_json(text: str):
         raise
     except (ValueError, RecursionError) as e:  # JSONDecodeError is a ValueError
         raise ValueProblem(f"not valid JSON ({getattr(e, 'msg', 'too deeply nested or too long')})",
-                           expected="a JSON list such as [0.2, 0.8]", found=_show(text))
+                           expected=f"a JSON list such as {example}", found=_show(text))
+
+
+def parse_value(text: str, track: Track, notes: list):
+    """A submitted value: JSON or, where it is not, a Python literal of lists (``python_literal``: pandas'
+    to_csv of a list column writes ``str(list)``), noted; else the JSON problem, with a hint on its cause."""
+    try:
+        return parse_json(text, describe_value(track).partition("<TAB>")[2])
+    except ValueProblem as problem:
+        value = python_literal(text) if problem.message.startswith("not valid JSON") else None
+        if value is None:
+            problem.hint = problem.hint or _not_json_hint(text.strip())
+            raise
+    notes.append("python literal")
+    return value
+
+
+def python_literal(text: str):
+    """``text`` as one Python list or tuple in brackets (``3,5`` is no tuple: a decimal comma) of lists,
+    tuples, strings and numbers, tuples read as lists and each number, its sign included, written as JSON
+    writes one; else None. The syntax tree is read node by node: nothing is evaluated."""
+    source = text.strip() + ","  # one expression then a comma: a tuple of one element, unless the text is a tuple itself
+    try:
+        tree = ast.parse(source, mode="eval").body
+        one = isinstance(tree, ast.Tuple) and len(tree.elts) == 1 and isinstance(tree.elts[0], (ast.List, ast.Tuple))
+        return _literal(tree.elts[0], source) if one else None
+    except (SyntaxError, ValueError, RecursionError, MemoryError, ValueProblem):
+        return None
+
+
+def _literal(node: ast.AST, source: str):
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return [_literal(element, source) for element in node.elts]
+    if isinstance(node, ast.Constant) and type(node.value) is str:
+        return node.value
+    if isinstance(node, ast.Constant) or isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        number = parse_json(ast.get_source_segment(source, node))
+        if _is_number(number):
+            return number
+    raise ValueError("not a literal of lists, strings and numbers")
+
+
+def _not_json_hint(text: str):
+    """The likely writer of a value that is neither JSON nor a ``python_literal``, and what to write instead."""
+    if re.search(r"\b(?:np|numpy)\.\w+\(|\barray\(", text) or (
+            text.startswith("[") and "," not in text and re.search(r"[\d.]\s+[-+.\d]", text)):
+        return "this is numpy's printing: write json.dumps(x.tolist())"
+    if text.startswith('"') and '""' in text:
+        return "the value is CSV-quoted: write it without quotes (csv.QUOTE_NONE)"
+    return None
 
 
 #: The types of a JSON number (true and false are bools, a type of their own).
@@ -260,7 +311,7 @@ def _multilabel_rows(track: Track, values: list):
 def parse_soft(text: str, track: Track, notes: List[str]) -> np.ndarray:
     """One soft label by ``soft_label_rows``, or an object label -> probability keyed as releases key theirs:
     a number label also by value ("0.0", MP dev), a multilabel pair as {"0": .., "1": ..} (VariErrNLI)."""
-    value = parse_json(text)
+    value = parse_value(text, track, notes)
     if isinstance(value, dict):
         table = label_table(track)
         codes = {key: table.get(float(key) if key not in table and NUMBER.fullmatch(key) else key) for key in value}
@@ -284,7 +335,9 @@ def parse_soft(text: str, track: Track, notes: List[str]) -> np.ndarray:
 #: The warning of each note ``soft_label_rows`` leaves, in the order they are given.
 _WARNINGS = {"renormalised": f"soft label(s) summed to within {SUM_TOLERANCE} of 1 and were renormalised",
              "extra leading bin": "soft label(s) had an extra, empty leading bin (the 7-bin practice-phase format) "
-                                  "that was dropped"}
+                                  "that was dropped",
+             "python literal": "value(s) were not JSON but Python literals (str() of a list: single quotes, "
+                               "tuples) and were read as such; json.dumps(x) writes JSON"}
 
 
 def value_warnings(notes: List[str]) -> List[str]:
@@ -343,10 +396,10 @@ def label_major_rows(rows: list, counts: np.ndarray, out: np.ndarray) -> np.ndar
     return ok
 
 
-def annotator_entries(text: str, track: Track, annotators: Sequence[str]) -> list:
+def annotator_entries(text: str, track: Track, annotators: Sequence[str], notes: list = None) -> list:
     """A row's entries as written (label-major rows as 0/1 rows): ``annotator_rows``'s rules, and also
     an object annotator -> entry. ``annotators.RowFit`` fits them to the item's annotators."""
-    value = parse_json(text)
+    value = parse_value(text, track, [] if notes is None else notes)
     if isinstance(value, dict):
         missing = [a for a in annotators if a not in value]
         extra = [a for a in value if a not in set(annotators)]
