@@ -156,6 +156,12 @@ CHANGED.update({name: _example_of(TRACK_EXAMPLES[track]) for track, names in {
 CHANGED.update({name: _example_of(TRACK_EXAMPLES["soft_ml"]) for name in (
     "fuzz-78", "fuzz-79", "fuzz-80", "fuzz-81", "fuzz-82", "fuzz-83", "fuzz-102", "fuzz-103", "fuzz-104")})
 CHANGED.update({name: _example_of(TRACK_EXAMPLES["soft_cat"]) for name in ("fuzz-88", "fuzz-89", "fuzz-90")})
+#: A whole number where the labels are names (CLUE's {"id": 0, "label": 1} written from a class index) is
+#: still refused, now with the hint that labels are names, naming the label that index would be.
+NAMES_HINT = (". Labels are names, not class indices: write the name itself (if 0 is an index from 0 in the order "
+              "entailment, neutral, contradiction, that is 'entailment'; your model's own label order may differ)")
+CHANGED.update({name: (lambda outcome: outcome[:2] + [outcome[2] + NAMES_HINT])
+                for name in ("cls/value_13_0", "persp_cat/value_24_0_entailment_entailment")})
 
 
 def test_every_recorded_outcome_is_unchanged(tmp_path):

@@ -324,3 +324,59 @@ def test_not_valid_json_gives_the_tracks_own_example(track, items, example, tmp_
              "".join(f"{i['id']}\t[]\n" for i in items[1:]), tmp_path, "f.tsv")
     assert str(error.value).splitlines()[0] == (f"f.tsv, line 1, item '{items[0]['id']}': not valid JSON (Expecting "
                                                 f"',' delimiter); expected a JSON list such as {example}, found '[1, 2'")
+
+
+# --- label indices where labels are values or names ----------------------------------------------
+
+PAR_PE = track_from_dict({"id": "par_pe", "kind": "perspectivist", "scale": "ordinal", "dataset": "par",
+                          "labels": [str(k) for k in range(-5, 6)]})
+CSC_PE = track_from_dict({"id": "csc_pe", "kind": "perspectivist", "scale": "ordinal", "dataset": "csc",
+                          "labels": [str(v) for v in range(1, 7)]})
+PAR_ITEMS = [{"id": f"{108770 + k}", "texts": ["a", "b"], "annotators": ["Ann1", "Ann2", "Ann3"],
+              "annotations": ["-3", "0", "4"]} for k in range(4)]
+
+
+def test_paraphrase_rows_of_label_indices_are_refused_with_the_conversion(tmp_path):
+    """A 2025 team's convert_to_codabench_format wrote Paraphrase rows as ``p + 5`` (0..10): a row with an
+    index above 5 is outside the labels -5..5, and every entry of the file fits 0..10."""
+    rows = [[10, 5, 7], [0, 3, 5], [8, 9, 10], [1, 2, 4]]
+    with pytest.raises(SubmissionError) as error:
+        read(PAR_PE, PAR_ITEMS, "".join(f"{i['id']}\t{json.dumps(r)}\n" for i, r in zip(PAR_ITEMS, rows)), tmp_path)
+    assert str(error.value) == (
+        "f.tsv: label outside the track's label set, on 2 lines (lines 1, 3; items '108770', '108772'); expected "
+        "one of -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, found '10' on line 1. Every entry of the file is a whole number "
+        "in 0..10: these look like label indices; write the label values -5..5 instead (value = labels[index], here "
+        "index - 5)")
+
+
+def test_csc_rows_of_label_indices_are_refused_with_the_conversion(tmp_path):
+    items = [dict(item, annotations=["1", "3", "6"]) for item in PAR_ITEMS]
+    rows = [[0, 2, 5], [1, 2, 3], [4, 4, 4], [5, 0, 1]]
+    with pytest.raises(SubmissionError) as error:
+        read(CSC_PE, items, "".join(f"{i['id']}\t{json.dumps(r)}\n" for i, r in zip(items, rows)), tmp_path)
+    assert str(error.value).endswith(
+        "found '0' on line 1. Every entry of the file is a whole number in 0..5: these look like label indices; "
+        "write the label values 1..6 instead (value = labels[index], here index + 1)")
+
+
+def test_a_label_outside_the_set_among_label_values_has_no_index_hint(tmp_path):
+    """A negative entry: the file holds label values, so a 10 is only out of the set."""
+    rows = [[10, 5, -2], [0, 3, 5], [1, 2, 4], [1, 2, 4]]
+    with pytest.raises(SubmissionError) as error:
+        read(PAR_PE, PAR_ITEMS, "".join(f"{i['id']}\t{json.dumps(r)}\n" for i, r in zip(PAR_ITEMS, rows)), tmp_path)
+    assert str(error.value) == ("f.tsv, line 1, item '108770': label outside the track's label set; expected one of "
+                                "-5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, found '10'")
+
+
+@pytest.mark.parametrize("value", ["1", "1.0"])
+def test_a_class_index_where_labels_are_names_names_the_label_as_an_example(value, tmp_path):
+    """CLUE's ``{"id": 0, "label": 1}`` from a model's class index; the track's labels are names."""
+    lines = [f'{{"id": {k}, "label": {value}}}' for k in range(len(NLI_ITEMS))]
+    with pytest.raises(SubmissionError) as error:
+        read(NLI, NLI_ITEMS, "\n".join(lines) + "\n", tmp_path, "ocnli_50k_predict.json")
+    assert str(error.value) == (
+        "ocnli_50k_predict.json: label outside the track's label set, on 7 lines (lines 1, 2, 3, 4, 5, ...; items "
+        "'0', '1', '2', '3', '4', ...); expected one of entailment, neutral, contradiction, found "
+        f"'{value}' on line 1. Labels are names, not class indices: write the name itself (if {value} is an index "
+        "from 0 in the order entailment, neutral, contradiction, that is 'neutral'; your model's own label order "
+        "may differ)")

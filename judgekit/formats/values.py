@@ -154,12 +154,37 @@ def _loose_label(text: str) -> str:
     return re.sub(r"[\s_-]+", "", str(text)).casefold()
 
 
-def outside_label_set(value, track: Track, shown: str) -> ValueProblem:
-    """The problem of a label outside the set, naming the label it probably meant (``Neutral``)."""
+def outside_label_set(value, track: Track, shown: str, hint: str = None) -> ValueProblem:
+    """The problem of a label outside the set, naming the label it probably meant (``Neutral``), or, where
+    no label is a number, the label a whole number would be as a class index; else ``hint``."""
     near = [label for label in track.labels if _loose_label(label) == _loose_label(value)]
-    hint = f"labels are matched exactly: write {near[0]!r} (case and spaces count)" if near else None
+    index = str(value).strip()
+    if near:
+        hint = f"labels are matched exactly: write {near[0]!r} (case and spaces count)"
+    elif NUMBER.fullmatch(index) and float(index) in range(len(track.labels)) and len(label_table(track)) == len(track.labels):
+        hint = (f"labels are names, not class indices: write the name itself (if {index} is an index from 0 in the "
+                f"order {', '.join(track.labels)}, that is {track.labels[int(float(index))]!r}; your model's own label "
+                "order may differ)")
     return ValueProblem("label outside the track's label set", expected="one of " + ", ".join(track.labels),
                         found=shown, hint=hint)
+
+
+def index_hint(track: Track, values: list):
+    """On an ordinal track whose labels are not 0..K-1, when every entry of the rows that are lists is a
+    whole number in 0..K-1: the hint that these look like label indices, and how to write the labels."""
+    k = len(track.labels)
+    numbers = {i: value for value, i in label_table(track).items() if type(value) is float}
+    indices = dict(zip(map(float, range(k)), range(k)))
+    if track.scale != "ordinal" or numbers == {i: value for value, i in indices.items()}:
+        return None
+    entries = list_entries(values)[0]
+    if not entries or (exact_codes(entries, indices) < 0).any():
+        return None
+    shifts = {value - i for i, value in numbers.items()}
+    shift = shifts.pop() if len(shifts) == 1 and len(numbers) == k else None
+    return (f"every entry of the file is a whole number in 0..{k - 1}: these look like label indices; write the "
+            f"label values {track.labels[0]}..{track.labels[-1]} instead (value = labels[index]"
+            + (f", here index {'+' if shift >= 0 else '-'} {abs(shift):g})" if shift is not None else ")"))
 
 
 def label_column(texts: Sequence[str], index: Dict[str, int]) -> np.ndarray:
@@ -183,7 +208,7 @@ def label_table(track: Track) -> Dict[object, int]:
     return {**numbers, **track.label_index()}
 
 
-def _label_of(value, track: Track, table: Dict[object, int]) -> int:
+def _label_of(value, track: Track, table: Dict[object, int], hint: str = None) -> int:
     """The index of a perspectivist label: a ``label_table`` key, text with spaces around one, or text
     naming a number that is one."""
     key = value.strip() if isinstance(value, str) else float(value) if _is_number(value) else None
@@ -191,7 +216,7 @@ def _label_of(value, track: Track, table: Dict[object, int]) -> int:
         key = float(key)
     if key in table:
         return table[key]
-    raise outside_label_set(value, track, _show_json(value))
+    raise outside_label_set(value, track, _show_json(value), hint)
 
 
 #: The rules of a list of probabilities in the order ``probability_rows`` checks them: the message,
@@ -419,13 +444,14 @@ def annotator_entries(text: str, track: Track, annotators: Sequence[str], notes:
     return value
 
 
-def annotator_values(entries: list, track: Track) -> np.ndarray:
-    """Label indices ``(m,)``, or on multilabel tracks 0/1 choices ``(m, K)``, of a row's entries."""
+def annotator_values(entries: list, track: Track, hint: str = None) -> np.ndarray:
+    """Label indices ``(m,)``, or on multilabel tracks 0/1 choices ``(m, K)``, of a row's entries (``hint``:
+    for a label outside the set, ``index_hint``'s)."""
     if track.scale == "multilabel":
         rows = [e if isinstance(e, np.ndarray) else _multilabel_choice(e, track) for e in entries]
         return np.array(rows, dtype=float).reshape(-1, len(track.labels))
     table = label_table(track)
-    return np.array([_label_of(v, track, table) for v in entries], dtype=np.int64)
+    return np.array([_label_of(v, track, table, hint) for v in entries], dtype=np.int64)
 
 
 def _label_major(value: list, track: Track) -> np.ndarray:
