@@ -15,10 +15,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import lewidi_official as official
 from judgekit.bundle.edition import load_edition
 from judgekit.errors import SubmissionError
 from judgekit.formats.archive import locate_track_files
 from judgekit.gold import build_gold
+from judgekit.metrics import get
 from judgekit.scoring import read_track_file
 from judgekit.tracks import track_from_dict
 
@@ -227,3 +229,154 @@ def test_the_ocnli_edition_takes_clues_file_name(tmp_path):
     claimed, unclaimed = locate_track_files(tmp_path, edition.tracks)
     assert {track: str(path) for track, path in claimed.items()} == {"nli": "ocnli_50k_predict.json"}
     assert unclaimed == []
+
+
+# --- CSC soft labels with the practice phase's extra leading bin ---------------------------------
+
+CSC_SOFT = track_from_dict({"id": "csc_soft", "kind": "soft_label", "scale": "ordinal", "dataset": "csc",
+                            "labels": [str(v) for v in range(1, 7)]})
+CSC_ITEMS = [{"id": f"{700 + k}", "texts": ["a", "b"], "annotators": ["Ann1", "Ann2", "Ann3", "Ann4"],
+              "annotations": [str(1 + k % 6), str(1 + (k + 2) % 6), "4", "6"]} for k in range(6)]
+
+
+def test_csc_rows_of_seven_with_a_small_leading_bin_are_renormalised(tmp_path):
+    """A 2025 submission (CSC_test_soft.tsv in a team's res.zip) has 7 values a row, from a model trained
+    on the practice-phase 7-bin labels: the first, bin "0", is not zero but 3e-05..0.0022. It is dropped
+    and the other 6 renormalised; the score is the official AWD of the renormalised rows."""
+    firsts = [2.97e-05, 0.0022, 1.0e-04, 0.0, 0.02, 5e-04]
+    rows = [[f] + [(1 - f) * w for w in (0.1, 0.2, 0.3, 0.2, 0.1, 0.1)] for f in firsts]
+    text = "".join(f"{i['id']}\t[{','.join(f'{v:.10f}' for v in r)}]\n" for i, r in zip(CSC_ITEMS, rows))
+    gold = build_gold(CSC_SOFT, CSC_ITEMS, "gold")
+    prediction = read(CSC_SOFT, CSC_ITEMS, text, tmp_path)
+    assert prediction.warnings == [
+        "1 soft label(s) had an extra, empty leading bin (the 7-bin practice-phase format) that was dropped",
+        "5 soft label(s) had an extra leading bin (the 7-bin practice-phase format) holding a little probability, "
+        "at most 0.02; it was dropped and the rows renormalised"]
+    renormalised = [[v / sum(r[1:]) for v in r[1:]] for r in rows]
+    assert np.allclose(prediction.values, renormalised, atol=1e-9)
+    gold_rows = [[sum(a == str(v) for a in i["annotations"]) / 4 for v in range(1, 7)] for i in CSC_ITEMS]
+    score = get(CSC_SOFT.main_metric).score(gold.gold, prediction.values, gold.scored).value
+    assert score == official.soft_score(gold_rows, renormalised, "CSC")
+
+
+def test_csc_rows_of_seven_with_more_than_the_tolerance_in_the_first_bin_are_still_refused(tmp_path):
+    rows = [[0.0201, 0.1, 0.1, 0.2, 0.2, 0.2, 0.1799]] * len(CSC_ITEMS)
+    with pytest.raises(SubmissionError) as error:
+        read(CSC_SOFT, CSC_ITEMS, "".join(f"{i['id']}\t{json.dumps(r)}\n" for i, r in zip(CSC_ITEMS, rows)), tmp_path)
+    assert str(error.value).startswith(
+        "f.tsv: wrong soft label length, on 6 lines (lines 1, 2, 3, 4, 5, ...; items '700', '701', '702', '703', "
+        "'704', ...); expected a list of 6 probabilities, found 7 values, the first 0.0201 on line 1. A row of 7 "
+        "values looks like the 2025 practice-phase layout")
+
+
+# --- values written by Python's str() of a list (pandas' to_csv of a list column) -----------------
+
+PYTHON_LITERALS = ("1 value(s) were not JSON but Python literals (str() of a list: single quotes, tuples) and were "
+                   "read as such; json.dumps(x) writes JSON")
+
+
+def test_python_lists_of_string_labels_are_read_with_one_warning(tmp_path):
+    """``df[["id", "pred"]].to_csv(sep="\\t")`` of list cells writes ``str(list)``: ``['0', '1', '1']``."""
+    rows = [["0", "1", "1"], ["1", "1", "0"], ["0", "0", "0"], ["1", "0", "1"], ["0", "1", "0"]]
+    as_json = read(MP_PE, MP_ITEMS, "".join(f"{i['id']}\t{json.dumps(r)}\n" for i, r in zip(MP_ITEMS, rows)), tmp_path)
+    text = "".join(f"{i['id']}\t{r}\n" for i, r in zip(MP_ITEMS, rows))
+    prediction = read(MP_PE, MP_ITEMS, text, tmp_path)
+    assert np.array_equal(prediction.values.values, as_json.values.values)
+    assert prediction.warnings == [PYTHON_LITERALS.replace("1 value(s)", "5 value(s)")]
+
+
+def test_python_tuples_of_pairs_are_read_as_lists(tmp_path):
+    """``f"{idx}\\t{trio}"`` of a tuple of (P(not chosen), P(chosen)) pairs (VariErrNLI); one JSON row beside it."""
+    chosen = [[0.25, 0.5, 0.0], [1.0, 0.0, 0.75], [0.5, 0.5, 0.5], [0.0, 1.0, 0.25]]
+    rows = [tuple((1 - p, p) for p in c) for c in chosen]
+    text = "".join(f"{i['id']}\t{json.dumps(r) if k == 0 else r}\n" for k, (i, r) in enumerate(zip(VEN_ITEMS, rows)))
+    prediction = read(VEN_SOFT, VEN_ITEMS, text, tmp_path)
+    assert np.allclose(prediction.values[..., 1], chosen)
+    assert prediction.warnings == [PYTHON_LITERALS.replace("1 value(s)", "3 value(s)")]
+
+
+@pytest.mark.parametrize("value, found, hint", [
+    ("[0.3 0.7]", "'[0.3 0.7]'", ". This is numpy's printing: write json.dumps(x.tolist())"),
+    ("[np.float64(0.3), np.float64(0.7)]", "'[np.float64(0.3), np.float64(0.7)]'",
+     ". This is numpy's printing: write json.dumps(x.tolist())"),
+    ("array([0.3, 0.7])", "'array([0.3, 0.7])'", ". This is numpy's printing: write json.dumps(x.tolist())"),
+    ('"[""0.3"", ""0.7""]"', "'\"[\"\"0.3\"\", \"\"0.7\"\"]\"'",
+     ". The value is CSV-quoted: write it without quotes (csv.QUOTE_NONE)"),
+    ("[0.3, 0.7, True]", "'[0.3, 0.7, True]'", ""),
+    ("0,3", "'0,3'", ""),  # no tuple: a decimal comma
+    ("[0x1, 0]", "'[0x1, 0]'", ""),  # a Python number that JSON does not write
+])
+def test_values_that_are_neither_json_nor_a_python_literal_name_their_writer(value, found, hint, tmp_path):
+    text = "".join(f"{i['id']}\t{value if k == 1 else '[0.5, 0.5]'}\n" for k, i in enumerate(MP_ITEMS))
+    with pytest.raises(SubmissionError) as error:
+        read(MP_SOFT, MP_ITEMS, text, tmp_path, "mp_soft.tsv")
+    reason = str(error.value).split("not valid JSON (")[1].split(")")[0]
+    assert str(error.value) == (f"mp_soft.tsv, line 2, item '13': not valid JSON ({reason}); expected a JSON list "
+                                f"such as [0.5, 0.5], found {found}{hint}")
+
+
+@pytest.mark.parametrize("track, items, example", [
+    (MP_PE, MP_ITEMS, '["0", "1"]'), (VEN_PE, VEN_ITEMS, "[[1, 0], [0, 0], [0, 1]]"),
+    (VEN_SOFT, VEN_ITEMS, "[[0.5, 0.5], [0.5, 0.5], [0.5, 0.5]]")])
+def test_not_valid_json_gives_the_tracks_own_example(track, items, example, tmp_path):
+    with pytest.raises(SubmissionError) as error:
+        read(track, items, "".join(f"{i['id']}\t[1, 2\n" for i in items[:1]) +
+             "".join(f"{i['id']}\t[]\n" for i in items[1:]), tmp_path, "f.tsv")
+    assert str(error.value).splitlines()[0] == (f"f.tsv, line 1, item '{items[0]['id']}': not valid JSON (Expecting "
+                                                f"',' delimiter); expected a JSON list such as {example}, found '[1, 2'")
+
+
+# --- label indices where labels are values or names ----------------------------------------------
+
+PAR_PE = track_from_dict({"id": "par_pe", "kind": "perspectivist", "scale": "ordinal", "dataset": "par",
+                          "labels": [str(k) for k in range(-5, 6)]})
+CSC_PE = track_from_dict({"id": "csc_pe", "kind": "perspectivist", "scale": "ordinal", "dataset": "csc",
+                          "labels": [str(v) for v in range(1, 7)]})
+PAR_ITEMS = [{"id": f"{108770 + k}", "texts": ["a", "b"], "annotators": ["Ann1", "Ann2", "Ann3"],
+              "annotations": ["-3", "0", "4"]} for k in range(4)]
+
+
+def test_paraphrase_rows_of_label_indices_are_refused_with_the_conversion(tmp_path):
+    """A 2025 team's convert_to_codabench_format wrote Paraphrase rows as ``p + 5`` (0..10): a row with an
+    index above 5 is outside the labels -5..5, and every entry of the file fits 0..10."""
+    rows = [[10, 5, 7], [0, 3, 5], [8, 9, 10], [1, 2, 4]]
+    with pytest.raises(SubmissionError) as error:
+        read(PAR_PE, PAR_ITEMS, "".join(f"{i['id']}\t{json.dumps(r)}\n" for i, r in zip(PAR_ITEMS, rows)), tmp_path)
+    assert str(error.value) == (
+        "f.tsv: label outside the track's label set, on 2 lines (lines 1, 3; items '108770', '108772'); expected "
+        "one of -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, found '10' on line 1. Every entry of the file is a whole number "
+        "in 0..10: these look like label indices; write the label values -5..5 instead (value = labels[index], here "
+        "index - 5)")
+
+
+def test_csc_rows_of_label_indices_are_refused_with_the_conversion(tmp_path):
+    items = [dict(item, annotations=["1", "3", "6"]) for item in PAR_ITEMS]
+    rows = [[0, 2, 5], [1, 2, 3], [4, 4, 4], [5, 0, 1]]
+    with pytest.raises(SubmissionError) as error:
+        read(CSC_PE, items, "".join(f"{i['id']}\t{json.dumps(r)}\n" for i, r in zip(items, rows)), tmp_path)
+    assert str(error.value).endswith(
+        "found '0' on line 1. Every entry of the file is a whole number in 0..5: these look like label indices; "
+        "write the label values 1..6 instead (value = labels[index], here index + 1)")
+
+
+def test_a_label_outside_the_set_among_label_values_has_no_index_hint(tmp_path):
+    """A negative entry: the file holds label values, so a 10 is only out of the set."""
+    rows = [[10, 5, -2], [0, 3, 5], [1, 2, 4], [1, 2, 4]]
+    with pytest.raises(SubmissionError) as error:
+        read(PAR_PE, PAR_ITEMS, "".join(f"{i['id']}\t{json.dumps(r)}\n" for i, r in zip(PAR_ITEMS, rows)), tmp_path)
+    assert str(error.value) == ("f.tsv, line 1, item '108770': label outside the track's label set; expected one of "
+                                "-5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, found '10'")
+
+
+@pytest.mark.parametrize("value", ["1", "1.0"])
+def test_a_class_index_where_labels_are_names_names_the_label_as_an_example(value, tmp_path):
+    """CLUE's ``{"id": 0, "label": 1}`` from a model's class index; the track's labels are names."""
+    lines = [f'{{"id": {k}, "label": {value}}}' for k in range(len(NLI_ITEMS))]
+    with pytest.raises(SubmissionError) as error:
+        read(NLI, NLI_ITEMS, "\n".join(lines) + "\n", tmp_path, "ocnli_50k_predict.json")
+    assert str(error.value) == (
+        "ocnli_50k_predict.json: label outside the track's label set, on 7 lines (lines 1, 2, 3, 4, 5, ...; items "
+        "'0', '1', '2', '3', '4', ...); expected one of entailment, neutral, contradiction, found "
+        f"'{value}' on line 1. Labels are names, not class indices: write the name itself (if {value} is an index "
+        "from 0 in the order entailment, neutral, contradiction, that is 'neutral'; your model's own label order "
+        "may differ)")

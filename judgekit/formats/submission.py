@@ -21,7 +21,7 @@ from .annotators import RowFit, layout_warnings
 from .bulk import collector_paused, json_values, label_codes, number_column, plain_numbers
 from .textfile import read_texts, safe_display, shorten
 from .values import (ValueProblem, annotator_entries, annotator_rows, annotator_values, describe_value,
-                     label_column, parse_json, parse_label, parse_number, parse_soft, soft_label_rows, value_warnings)
+                     index_hint, label_column, parse_json, parse_label, parse_number, parse_soft, soft_label_rows, value_warnings)
 
 MAX_IDS_LISTED = 5
 HEADER_NAMES = ("id", "item", "item_id", "index", "idx")  # index: GLUE's index<TAB>prediction; idx: HF datasets
@@ -260,13 +260,14 @@ def _per_annotator(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCo
     """Label indices or 0/1 choices, one row per annotator: the rows ``annotator_rows`` accepts read as
     one column, the others row by row (``RowFit``), which reads other layouts or explains the problem."""
     counts = keys.counts[rows.item]
-    values, ok = annotator_rows(json_values(rows.text), counts, track)
-    flagged = np.flatnonzero(~ok)
+    column = json_values(rows.text)
+    values, ok = annotator_rows(column, counts, track)
+    flagged, notes = np.flatnonzero(~ok), []
+    hint = index_hint(track, column) if len(flagged) else None
     entries = _each(rows, flagged, lambda j: annotator_entries(
-        rows.text[j], track, keys.annotators[rows.item[j]]), keys, problems)
+        rows.text[j], track, keys.annotators[rows.item[j]], notes), keys, problems)
     fit = RowFit(keys.annotators, keys.listed, {rows.item[j]: len(row) for j, row in entries.items()})
-    notes: List[str] = []
-    out = _each(rows, sorted(entries), lambda j: annotator_values(fit.fit(rows.item[j], entries[j], notes), track),
+    out = _each(rows, sorted(entries), lambda j: annotator_values(fit.fit(rows.item[j], entries[j], notes), track, hint),
                 keys, problems)
     ends = np.cumsum(counts)
     for j, row in out.items():

@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import math
 import re
 from itertools import chain, compress, repeat
+from operator import itemgetter
 from typing import Callable, Dict, List, Sequence, Tuple
 
 import numpy as np
@@ -76,9 +78,10 @@ def _unique_keys(pairs):
     return out
 
 
-def parse_json(text: str):
+def parse_json(text: str, example: str = "[0.2, 0.8]"):
     """A JSON value; NaN, Infinity, numbers that overflow to infinity and duplicate keys are refused.
-    Integers of over 300 digits are read as floats (Python refuses to convert very long ones to int)."""
+    Integers of over 300 digits are read as floats (Python refuses to convert very long ones to int).
+    ``example``: a valid value, for the message of a text that is not JSON."""
     try:
         return json.loads(text, parse_constant=_reject_constant, parse_float=_json_float, object_pairs_hook=_unique_keys,
                           parse_int=lambda digits: int(digits) if len(digits) <= 300 else _json_float(digits))
@@ -86,7 +89,56 @@ def parse_json(text: str):
         raise
     except (ValueError, RecursionError) as e:  # JSONDecodeError is a ValueError
         raise ValueProblem(f"not valid JSON ({getattr(e, 'msg', 'too deeply nested or too long')})",
-                           expected="a JSON list such as [0.2, 0.8]", found=_show(text))
+                           expected=f"a JSON list such as {example}", found=_show(text))
+
+
+def parse_value(text: str, track: Track, notes: list):
+    """A submitted value: JSON or, where it is not, a Python literal of lists (``python_literal``: pandas'
+    to_csv of a list column writes ``str(list)``), noted; else the JSON problem, with a hint on its cause."""
+    try:
+        return parse_json(text, describe_value(track).partition("<TAB>")[2])
+    except ValueProblem as problem:
+        value = python_literal(text) if problem.message.startswith("not valid JSON") else None
+        if value is None:
+            problem.hint = problem.hint or _not_json_hint(text.strip())
+            raise
+    notes.append("python literal")
+    return value
+
+
+def python_literal(text: str):
+    """``text`` as one Python list or tuple in brackets (``3,5`` is no tuple: a decimal comma) of lists,
+    tuples, strings and numbers, tuples read as lists and each number, its sign included, written as JSON
+    writes one; else None. The syntax tree is read node by node: nothing is evaluated."""
+    source = text.strip() + ","  # one expression then a comma: a tuple of one element, unless the text is a tuple itself
+    try:
+        tree = ast.parse(source, mode="eval").body
+        one = isinstance(tree, ast.Tuple) and len(tree.elts) == 1 and isinstance(tree.elts[0], (ast.List, ast.Tuple))
+        return _literal(tree.elts[0], source) if one else None
+    except (SyntaxError, ValueError, RecursionError, MemoryError, ValueProblem):
+        return None
+
+
+def _literal(node: ast.AST, source: str):
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return [_literal(element, source) for element in node.elts]
+    if isinstance(node, ast.Constant) and type(node.value) is str:
+        return node.value
+    if isinstance(node, ast.Constant) or isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        number = parse_json(ast.get_source_segment(source, node))
+        if _is_number(number):
+            return number
+    raise ValueError("not a literal of lists, strings and numbers")
+
+
+def _not_json_hint(text: str):
+    """The likely writer of a value that is neither JSON nor a ``python_literal``, and what to write instead."""
+    if re.search(r"\b(?:np|numpy)\.\w+\(|\barray\(", text) or (
+            text.startswith("[") and "," not in text and re.search(r"[\d.]\s+[-+.\d]", text)):
+        return "this is numpy's printing: write json.dumps(x.tolist())"
+    if text.startswith('"') and '""' in text:
+        return "the value is CSV-quoted: write it without quotes (csv.QUOTE_NONE)"
+    return None
 
 
 #: The types of a JSON number (true and false are bools, a type of their own).
@@ -102,12 +154,37 @@ def _loose_label(text: str) -> str:
     return re.sub(r"[\s_-]+", "", str(text)).casefold()
 
 
-def outside_label_set(value, track: Track, shown: str) -> ValueProblem:
-    """The problem of a label outside the set, naming the label it probably meant (``Neutral``)."""
+def outside_label_set(value, track: Track, shown: str, hint: str = None) -> ValueProblem:
+    """The problem of a label outside the set, naming the label it probably meant (``Neutral``), or, where
+    no label is a number, the label a whole number would be as a class index; else ``hint``."""
     near = [label for label in track.labels if _loose_label(label) == _loose_label(value)]
-    hint = f"labels are matched exactly: write {near[0]!r} (case and spaces count)" if near else None
+    index = str(value).strip()
+    if near:
+        hint = f"labels are matched exactly: write {near[0]!r} (case and spaces count)"
+    elif NUMBER.fullmatch(index) and float(index) in range(len(track.labels)) and len(label_table(track)) == len(track.labels):
+        hint = (f"labels are names, not class indices: write the name itself (if {index} is an index from 0 in the "
+                f"order {', '.join(track.labels)}, that is {track.labels[int(float(index))]!r}; your model's own label "
+                "order may differ)")
     return ValueProblem("label outside the track's label set", expected="one of " + ", ".join(track.labels),
                         found=shown, hint=hint)
+
+
+def index_hint(track: Track, values: list):
+    """On an ordinal track whose labels are not 0..K-1, when every entry of the rows that are lists is a
+    whole number in 0..K-1: the hint that these look like label indices, and how to write the labels."""
+    k = len(track.labels)
+    numbers = {i: value for value, i in label_table(track).items() if type(value) is float}
+    indices = dict(zip(map(float, range(k)), range(k)))
+    if track.scale != "ordinal" or numbers == {i: value for value, i in indices.items()}:
+        return None
+    entries = list_entries(values)[0]
+    if not entries or (exact_codes(entries, indices) < 0).any():
+        return None
+    shifts = {value - i for i, value in numbers.items()}
+    shift = shifts.pop() if len(shifts) == 1 and len(numbers) == k else None
+    return (f"every entry of the file is a whole number in 0..{k - 1}: these look like label indices; write the "
+            f"label values {track.labels[0]}..{track.labels[-1]} instead (value = labels[index]"
+            + (f", here index {'+' if shift >= 0 else '-'} {abs(shift):g})" if shift is not None else ")"))
 
 
 def label_column(texts: Sequence[str], index: Dict[str, int]) -> np.ndarray:
@@ -131,7 +208,7 @@ def label_table(track: Track) -> Dict[object, int]:
     return {**numbers, **track.label_index()}
 
 
-def _label_of(value, track: Track, table: Dict[object, int]) -> int:
+def _label_of(value, track: Track, table: Dict[object, int], hint: str = None) -> int:
     """The index of a perspectivist label: a ``label_table`` key, text with spaces around one, or text
     naming a number that is one."""
     key = value.strip() if isinstance(value, str) else float(value) if _is_number(value) else None
@@ -139,7 +216,7 @@ def _label_of(value, track: Track, table: Dict[object, int]) -> int:
         key = float(key)
     if key in table:
         return table[key]
-    raise outside_label_set(value, track, _show_json(value))
+    raise outside_label_set(value, track, _show_json(value), hint)
 
 
 #: The rules of a list of probabilities in the order ``probability_rows`` checks them: the message,
@@ -180,41 +257,55 @@ def _problem(rule: int, value, row: np.ndarray, what: str, length: int) -> Value
                         hint="divide each value by the row's sum" if rule == 3 else None)
 
 
-def _normalised(rows: np.ndarray, bad: np.ndarray) -> Tuple[np.ndarray, List[str]]:
+def _normalised(rows: np.ndarray, bad: np.ndarray, quiet=False) -> Tuple[np.ndarray, List[str]]:
     """The rows divided by their sums (NaN for ``bad`` rows), and a note per row renormalised (a sum
-    off by more than 1e-6)."""
+    off by more than 1e-6) that is not ``quiet`` (a row whose change another note announces)."""
     rows = np.where(bad[:, None], np.nan, rows)
     totals = rows.sum(axis=1, keepdims=True)
-    return rows / totals, ["renormalised"] * int((np.abs(totals - 1) > 1e-6).sum())
+    return rows / totals, ["renormalised"] * int(((np.abs(totals[:, 0] - 1) > 1e-6) & ~quiet).sum())
+
+
+def _leading_bins(values: list, k: int) -> Tuple[np.ndarray, np.ndarray]:
+    """Per value, the first entry of a list of ``k + 1`` whose first entry is a number (else NaN), and
+    the rows whose first entry is a bin to drop: a mass of at most ``SUM_TOLERANCE``."""
+    first = np.full(len(values), np.nan)
+    longer = np.flatnonzero(list_sizes(values) == k + 1)
+    heads = list(map(itemgetter(0), map(values.__getitem__, longer.tolist())))
+    numeric = np.fromiter(map(_is_number, heads), dtype=bool, count=len(heads))
+    first[longer[numeric]] = np.fromiter(compress(heads, numeric), dtype=float, count=int(numeric.sum()))
+    return first, np.flatnonzero((first >= 0) & (first <= SUM_TOLERANCE))
 
 
 def soft_label_rows(track: Track, values: list) -> Tuple[np.ndarray, np.ndarray, Callable[[int], ValueProblem], list]:
     """A column of soft labels (JSON values): (probabilities ``(n, K)`` in label order, the rows breaking
     a rule, ``problem(j)``: the first rule row j breaks, the notes of the other rows for the warnings).
-    Ordinal tracks also take K+1 values whose extra leading bin is 0 (the CSC practice-phase layout)."""
+    Ordinal tracks also take K+1 values whose extra leading bin holds at most ``SUM_TOLERANCE`` (the CSC
+    practice-phase layout): the K+1 values follow the rules, then the bin is dropped and the rest renormalised."""
     k = len(track.labels)
     if track.scale == "multilabel":
         return _multilabel_rows(track, values)
-    values, first = list(values), np.full(len(values), np.nan)  # per row, a leading bin's value
-    for j in np.flatnonzero(list_sizes(values) == k + 1).tolist() if track.scale == "ordinal" else ():
-        if _is_number(values[j][0]):
-            first[j] = values[j][0]
-            values[j] = values[j][1:] if values[j][0] == 0 else values[j]
     rows, broken = probability_rows(values, k)
-    wrong_bin = ~np.isnan(first) & (first != 0)
+    first, cut = _leading_bins(values, k) if track.scale == "ordinal" else (np.full(len(values), np.nan), np.array([], int))
+    longer, broken[cut] = probability_rows(list(map(values.__getitem__, cut.tolist())), k + 1)
+    rows[cut] = longer[:, 1:]
+    wrong_bin = ~np.isnan(first)
+    wrong_bin[cut] = False
     bad = wrong_bin | (broken >= 0)
-    out, notes = _normalised(rows, bad)
+    out, notes = _normalised(rows, bad, quiet=~np.isnan(first) & (first > 0))
 
     def problem(j: int) -> ValueProblem:
         if not wrong_bin[j]:
-            return _problem(broken[j], values[j], rows[j], "soft label", k)
+            row = probability_rows([values[j]], k + 1)[0][0] if j in cut else rows[j]
+            return _problem(broken[j], values[j], row, "soft label", k)
         return ValueProblem("wrong soft label length", expected=f"a list of {k} probabilities",
                             found=f"{k + 1} values, the first {first[j]:g}",
                             hint=f"a row of {k + 1} values looks like the 2025 practice-phase layout, which "
                                  f"had an extra, always-zero first bin \"0\": drop the first value (it "
                                  f"holds probability here, so check that the other {k} are the labels "
                                  f"{track.labels[0]}..{track.labels[-1]})")
-    return out, bad, problem, notes + ["extra leading bin"] * int(((first == 0) & ~bad).sum())
+    dropped = ~bad & ~np.isnan(first)
+    return out, bad, problem, notes + ["extra leading bin"] * int((dropped & (first == 0)).sum()) \
+        + first[dropped & (first > 0)].tolist()
 
 
 def _multilabel_rows(track: Track, values: list):
@@ -245,7 +336,7 @@ def _multilabel_rows(track: Track, values: list):
 def parse_soft(text: str, track: Track, notes: List[str]) -> np.ndarray:
     """One soft label by ``soft_label_rows``, or an object label -> probability keyed as releases key theirs:
     a number label also by value ("0.0", MP dev), a multilabel pair as {"0": .., "1": ..} (VariErrNLI)."""
-    value = parse_json(text)
+    value = parse_value(text, track, notes)
     if isinstance(value, dict):
         table = label_table(track)
         codes = {key: table.get(float(key) if key not in table and NUMBER.fullmatch(key) else key) for key in value}
@@ -269,11 +360,17 @@ def parse_soft(text: str, track: Track, notes: List[str]) -> np.ndarray:
 #: The warning of each note ``soft_label_rows`` leaves, in the order they are given.
 _WARNINGS = {"renormalised": f"soft label(s) summed to within {SUM_TOLERANCE} of 1 and were renormalised",
              "extra leading bin": "soft label(s) had an extra, empty leading bin (the 7-bin practice-phase format) "
-                                  "that was dropped"}
+                                  "that was dropped",
+             "python literal": "value(s) were not JSON but Python literals (str() of a list: single quotes, "
+                               "tuples) and were read as such; json.dumps(x) writes JSON"}
 
 
 def value_warnings(notes: List[str]) -> List[str]:
-    return [f"{notes.count(note)} {warning}" for note, warning in _WARNINGS.items() if note in notes]
+    """One warning per kind of note; a number is the mass of a leading bin that was dropped."""
+    masses = [note for note in notes if type(note) is float]
+    return [f"{notes.count(note)} {warning}" for note, warning in _WARNINGS.items() if note in notes] + (
+        [f"{len(masses)} soft label(s) had an extra leading bin (the 7-bin practice-phase format) holding a "
+         f"little probability, at most {max(masses):.2g}; it was dropped and the rows renormalised"] if masses else [])
 
 
 def annotator_rows(rows: list, counts: np.ndarray, track: Track) -> Tuple[np.ndarray, np.ndarray]:
@@ -324,10 +421,10 @@ def label_major_rows(rows: list, counts: np.ndarray, out: np.ndarray) -> np.ndar
     return ok
 
 
-def annotator_entries(text: str, track: Track, annotators: Sequence[str]) -> list:
+def annotator_entries(text: str, track: Track, annotators: Sequence[str], notes: list = None) -> list:
     """A row's entries as written (label-major rows as 0/1 rows): ``annotator_rows``'s rules, and also
     an object annotator -> entry. ``annotators.RowFit`` fits them to the item's annotators."""
-    value = parse_json(text)
+    value = parse_value(text, track, [] if notes is None else notes)
     if isinstance(value, dict):
         missing = [a for a in annotators if a not in value]
         extra = [a for a in value if a not in set(annotators)]
@@ -347,13 +444,14 @@ def annotator_entries(text: str, track: Track, annotators: Sequence[str]) -> lis
     return value
 
 
-def annotator_values(entries: list, track: Track) -> np.ndarray:
-    """Label indices ``(m,)``, or on multilabel tracks 0/1 choices ``(m, K)``, of a row's entries."""
+def annotator_values(entries: list, track: Track, hint: str = None) -> np.ndarray:
+    """Label indices ``(m,)``, or on multilabel tracks 0/1 choices ``(m, K)``, of a row's entries (``hint``:
+    for a label outside the set, ``index_hint``'s)."""
     if track.scale == "multilabel":
         rows = [e if isinstance(e, np.ndarray) else _multilabel_choice(e, track) for e in entries]
         return np.array(rows, dtype=float).reshape(-1, len(track.labels))
     table = label_table(track)
-    return np.array([_label_of(v, track, table) for v in entries], dtype=np.int64)
+    return np.array([_label_of(v, track, table, hint) for v in entries], dtype=np.int64)
 
 
 def _label_major(value: list, track: Track) -> np.ndarray:
