@@ -112,14 +112,19 @@ def step_env() -> Dict[str, str]:
     return env
 
 
-@functools.lru_cache(maxsize=4)
 def probe(bwrap: Optional[str]) -> Optional[str]:
     """None if ``bwrap`` can run the kit's Python in a sandbox here, else the reason it cannot
-    (not installed, user namespaces refused, ...). Checked once per process."""
+    (turned off or not installed, as the environment says now; user namespaces refused, ...)."""
     if bwrap is None:
         chosen = os.environ.get(BWRAP_ENV, "bwrap")
         return ("turned off by JUDGEKIT_BWRAP" if chosen.lower() in ("", "none", "off", "0")
                 else "bubblewrap (bwrap) is not installed")
+    return _probe_binary(bwrap)
+
+
+@functools.lru_cache(maxsize=4)
+def _probe_binary(bwrap: str) -> Optional[str]:
+    """``probe`` of an installed bwrap: it runs the kit's Python once per process."""
     args = command(bwrap, [sys.executable, "-c", "import numpy"], {}, step_env())
     try:
         done = subprocess.run(args, capture_output=True, text=True, errors="replace", timeout=60)
