@@ -227,3 +227,49 @@ def test_the_ocnli_edition_takes_clues_file_name(tmp_path):
     claimed, unclaimed = locate_track_files(tmp_path, edition.tracks)
     assert {track: str(path) for track, path in claimed.items()} == {"nli": "ocnli_50k_predict.json"}
     assert unclaimed == []
+
+
+# --- SemEval's own rules: comment lines ------------------------------------------------------------
+
+COMMENTS_NOTE = "{} comment line(s) starting with '#' were skipped (SemEval's scorer, correlation.pl, skips them too)"
+
+
+@pytest.mark.parametrize("by_id", [False, True])
+def test_comment_lines_of_a_similarity_file_are_skipped_as_correlation_pl_skips_them(by_id, tmp_path):
+    """correlation.pl does ``next if /^\\#/``: a run's name, a comment between the scores, one indented."""
+    lines = [f"{k}\t{p}" if by_id else f"{p}" for k, p in enumerate(STS_SCORES)]
+    text = "# team X run 1\n" + "\n".join(lines[:4]) + "\n  # second half\n" + "\n".join(lines[4:]) + "\n"
+    prediction = read(STS, STS_ITEMS, text, tmp_path)
+    assert prediction.format == ("id" if by_id else "positional") and prediction.values.tolist() == STS_SCORES
+    assert prediction.warnings == [COMMENTS_NOTE.format(2)]
+
+
+def test_a_bad_score_after_comment_lines_is_named_at_its_own_line(tmp_path):
+    text = "# run 1\n" + "".join(f"{p}\n" for p in STS_SCORES[:5]) + "# more\nhigh\n" + "".join(
+        f"{p}\n" for p in STS_SCORES[6:])
+    with pytest.raises(SubmissionError) as error:
+        read(STS, STS_ITEMS, text, tmp_path, "en_en.tsv")
+    assert str(error.value) == ("en_en.tsv, line 8, item '5': not a number; expected a decimal number such as 3.2, "
+                                "found 'high'")
+
+
+def test_a_blank_line_among_comment_lines_is_still_refused_at_its_place(tmp_path):
+    text = "# run 1\n" + "".join(f"{p}\n" for p in STS_SCORES[:3]) + "# gap\n\n" + "".join(f"{p}\n" for p in STS_SCORES[3:])
+    with pytest.raises(SubmissionError) as error:
+        read(STS, STS_ITEMS, text, tmp_path, "en_en.tsv")
+    assert str(error.value) == ("en_en.tsv, line 6: blank line inside a positional file; expected one score on every "
+                                "line, found an empty line. Positional files are matched by line number")
+
+
+def test_no_line_is_a_comment_when_an_item_id_starts_with_a_hash(tmp_path):
+    items = [dict(item, id=f"#{item['id']}") for item in STS_ITEMS]
+    text = "".join(f"#{k}\t{p}\n" for k, p in enumerate(STS_SCORES))
+    prediction = read(STS, items, text, tmp_path)
+    assert prediction.values.tolist() == STS_SCORES and prediction.warnings == []
+
+
+def test_hash_lines_are_no_comments_on_other_tracks(tmp_path):
+    text = "# labels\n" + "".join(f"{k}\t{item['label']}\n" for k, item in enumerate(NLI_ITEMS))
+    with pytest.raises(SubmissionError) as error:
+        read(NLI, NLI_ITEMS, text, tmp_path, "nli.tsv")
+    assert str(error.value).startswith("nli.tsv, line 1: line has no tab")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import repeat
+from itertools import compress, repeat
 from operator import itemgetter
 from pathlib import Path
 from typing import List, NamedTuple, Optional, Sequence, Tuple
@@ -25,6 +25,8 @@ from .values import (ValueProblem, annotator_entries, annotator_rows, annotator_
 
 MAX_IDS_LISTED = 5
 HEADER_NAMES = ("id", "item", "item_id", "index", "idx")  # index: GLUE's index<TAB>prediction; idx: HF datasets
+COMMENTS_NOTE = ("{} comment line(s) starting with '#' were skipped (SemEval's scorer, correlation.pl, "
+                 "skips them too)")
 JSON_LINES_NOTE = 'the file was read as JSON lines, one object {"id": ID, "any name": VALUE} a line (CLUE\'s layout)'
 
 
@@ -59,25 +61,42 @@ def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> P
     """Parse ``path`` for ``track`` and align it with ``keys.ids``; every problem is located and explained."""
     with collector_paused():
         display = safe_display(display)
-        columns = Columns(*read_texts(path, display, len(keys.ids)), keys.ids)
+        numbers, texts, comments = _without_comments(*read_texts(path, display, len(keys.ids)), track, keys.ids, display)
+        columns = Columns(numbers, texts, keys.ids, comments)
         layout = _layout(columns, keys.ids, display) if track.positional and not columns.json_lines else "id"
         problems = ProblemCollector(display)
         rows = (_positional_rows if layout == "positional" else _id_rows)(columns, track, keys, problems)
         values, notes = _values(track, keys, rows, problems)
         problems.raise_if_any()
-        warnings = ["the first line was read as a header and skipped"] if layout == "id" and columns.header else []
+        warnings = [COMMENTS_NOTE.format(len(comments))] if comments else []
+        warnings += ["the first line was read as a header and skipped"] if layout == "id" and columns.header else []
         warnings += [JSON_LINES_NOTE] if columns.json_lines else []
         warnings += value_warnings(notes)
         return Prediction(_wrap(values, track, keys), warnings + layout_warnings(notes), layout)
 
 
+def _without_comments(numbers: Sequence[int], texts: List[str], track: Track, ids: List[str], display: str):
+    """(numbers, texts, the comment lines' numbers) of a file: on a positional (SemEval) track, a line
+    whose first non-blank character is '#' is a comment, skipped as the official scorer skips it, unless
+    an item id of the track starts with '#'. A file without '#' is not looked at line by line."""
+    if not track.positional or not any(map(str.__contains__, texts, repeat("#"))) \
+            or any(map(str.startswith, map(str.lstrip, ids), repeat("#"))):
+        return numbers, texts, []
+    comment = np.fromiter(map(str.startswith, map(str.lstrip, texts), repeat("#")), dtype=bool, count=len(texts))
+    if comment.all():
+        raise SubmissionError.single(display, "the file holds only comment lines (starting with '#')",
+                                     expected="one line per item", found=f"{len(texts)} comment line(s)")
+    where = np.asarray(numbers)
+    return where[~comment].tolist(), list(compress(texts, ~comment)), where[comment].tolist()
+
+
 class Columns:
-    """A file's lines (``numbers``, ``texts``) and, after its header line if any (``header``: 1, else 0),
+    """A file's lines (``numbers``, ``texts``; ``comments``: the numbers of comment lines skipped) and, after its header line if any (``header``: 1, else 0),
     each line's number (``lines``) and parts around its first tab (``heads``, stripped; ``rests``;
     ``tabbed``), with each head's item index (``position``, -1 for none)."""
 
-    def __init__(self, numbers: Sequence[int], texts: List[str], ids: List[str]):
-        self.numbers, self.texts, self.ids = numbers, texts, ids
+    def __init__(self, numbers: Sequence[int], texts: List[str], ids: List[str], comments: Sequence[int] = ()):
+        self.numbers, self.texts, self.ids, self.comments = numbers, texts, ids, comments
         self.json_lines = bool(texts[0].lstrip().startswith("{") and not any(map(str.__contains__, texts, repeat("\t"))))
         texts = list(map(_id_tab_value, texts)) if self.json_lines else texts
         first = texts[0].partition("\t")[0].strip().lower()
@@ -159,11 +178,12 @@ def _positional_rows(columns: Columns, track: Track, keys: ItemKeys, problems: P
     if len(fields) != len(keys.ids):
         raise SubmissionError.single(problems.file, "wrong number of lines for the SemEval positional format",
                                      expected=f"{len(keys.ids)} lines (one score per pair, in input order)",
-                                     found=f"{len(fields)} non-blank lines",
+                                     found=f"{len(fields)} non-blank lines" + (" besides comments" if columns.comments else ""),
                                      hint="or write ID<TAB>SCORE lines, which are matched by id")
-    if numbers[-1] != len(fields):  # the line before the first line whose number is not its rank
+    lines = sorted([*numbers, *(n for n in columns.comments if n < numbers[-1])]) if columns.comments else numbers
+    if lines[-1] != len(lines):  # the line before the first line whose number is not its rank
         raise SubmissionError.single(problems.file, "blank line inside a positional file", found="an empty line",
-                                     line=next(n for k, n in enumerate(numbers, start=1) if n != k) - 1,
+                                     line=next(n for k, n in enumerate(lines, start=1) if n != k) - 1,
                                      expected="one score on every line", hint="positional files are matched by line number")
     two = np.flatnonzero(lengths == 2)
     for j in two[~number_column(list(map(itemgetter(1), map(fields.__getitem__, two))))[1]]:
