@@ -273,3 +273,40 @@ def test_hash_lines_are_no_comments_on_other_tracks(tmp_path):
     with pytest.raises(SubmissionError) as error:
         read(NLI, NLI_ITEMS, text, tmp_path, "nli.tsv")
     assert str(error.value).startswith("nli.tsv, line 1: line has no tab")
+
+
+# --- pandas' to_csv defaults: header=True, index=True ----------------------------------------------
+
+@pytest.mark.parametrize("track, items, value", [
+    (MP_SOFT, MP_ITEMS, "[0.3, 0.7]"), (MP_PE, MP_ITEMS, "[0, 1, 1]"), (NLI, NLI_ITEMS, "neutral"),
+    (STS, STS_ITEMS, "2.5")])
+def test_a_pandas_header_line_of_any_column_names_is_read_as_a_header(track, items, value, tmp_path):
+    """``df[["dataset_idx", "pred"]].to_csv(sep="\\t", index=False)`` (tomasruizt/lewidi2025 with
+    header=True left as is): no name of ``HEADER_NAMES``, but its first field is no id and its second
+    no value of the track. It was refused as "unknown id: not an item of this track"."""
+    text = "dataset_idx\tpred\n" + "".join(f"{item['id']}\t{value}\n" for item in items)
+    prediction = read(track, items, text, tmp_path)
+    assert prediction.format == "id" and prediction.warnings == ["the first line was read as a header and skipped"]
+
+
+@pytest.mark.parametrize("first", ["3x\t[0.3, 0.7]", "item_3\t[0.3, 0.7]", "x3\t[0.3]"])
+def test_a_first_line_holding_a_value_or_a_value_attempt_is_no_header(first, tmp_path):
+    """A mistyped id before a value, or before a value attempt (a list of the wrong length), stays a line
+    of the file, refused at its place."""
+    text = first + "\n" + "".join(f"{item['id']}\t[0.3, 0.7]\n" for item in MP_ITEMS[1:])
+    with pytest.raises(SubmissionError) as error:
+        read(MP_SOFT, MP_ITEMS, text, tmp_path, "mp_soft.tsv")
+    assert str(error.value).startswith(f"mp_soft.tsv, line 1, item {first.split()[0]!r}: unknown id: not an item "
+                                       "of this track. Ids look like '3'")
+
+
+def test_a_pandas_index_column_is_one_problem_naming_the_cause(tmp_path):
+    """to_csv's default index=True: a first header field left empty, and row numbers before each line.
+    It gave one problem per line (unknown ids, values that were the ids), none naming the cause."""
+    text = "\tdataset_idx\tpred\n" + "".join(f"{k}\t{item['id']}\t[0.3, 0.7]\n" for k, item in enumerate(MP_ITEMS))
+    with pytest.raises(SubmissionError) as error:
+        read(MP_SOFT, MP_ITEMS, text, tmp_path, "mp_soft.tsv")
+    assert str(error.value) == (
+        "mp_soft.tsv, line 1: the file has an extra first column, a DataFrame's index: its header line starts "
+        "with a tab; expected ID<TAB>VALUE lines, after at most one header line such as id<TAB>label, found "
+        "'\\tdataset_idx\\tpred'. Write the file with index=False (df.to_csv(path, sep='\\t', index=False))")

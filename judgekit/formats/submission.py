@@ -5,12 +5,13 @@ of the rows it refuses; only a flagged row gets a message, by the per-value rule
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import compress, repeat
 from operator import itemgetter
 from pathlib import Path
-from typing import List, NamedTuple, Optional, Sequence, Tuple
+from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -27,6 +28,9 @@ MAX_IDS_LISTED = 5
 HEADER_NAMES = ("id", "item", "item_id", "index", "idx")  # index: GLUE's index<TAB>prediction; idx: HF datasets
 COMMENTS_NOTE = ("{} comment line(s) starting with '#' were skipped (SemEval's scorer, correlation.pl, "
                  "skips them too)")
+#: A column name in a header line: a word (letters, digits, '_', '-', '.' or spaces inside), never a value
+#: attempt such as a JSON list, a signed number or a text with control characters.
+COLUMN_NAME = re.compile(r"[^\W\d][\w .-]*")
 JSON_LINES_NOTE = 'the file was read as JSON lines, one object {"id": ID, "any name": VALUE} a line (CLUE\'s layout)'
 
 
@@ -62,7 +66,8 @@ def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> P
     with collector_paused():
         display = safe_display(display)
         numbers, texts, comments = _without_comments(*read_texts(path, display, len(keys.ids)), track, keys.ids, display)
-        columns = Columns(numbers, texts, keys.ids, comments)
+        _refuse_index_column(numbers, texts, display)
+        columns = Columns(numbers, texts, keys.ids, comments, lambda text: _is_value(track, keys, text))
         layout = _layout(columns, keys.ids, display) if track.positional and not columns.json_lines else "id"
         problems = ProblemCollector(display)
         rows = (_positional_rows if layout == "positional" else _id_rows)(columns, track, keys, problems)
@@ -90,17 +95,40 @@ def _without_comments(numbers: Sequence[int], texts: List[str], track: Track, id
     return where[~comment].tolist(), list(compress(texts, ~comment)), where[comment].tolist()
 
 
-class Columns:
-    """A file's lines (``numbers``, ``texts``; ``comments``: the numbers of comment lines skipped) and, after its header line if any (``header``: 1, else 0),
-    each line's number (``lines``) and parts around its first tab (``heads``, stripped; ``rests``;
-    ``tabbed``), with each head's item index (``position``, -1 for none)."""
+def _refuse_index_column(numbers: Sequence[int], texts: List[str], display: str) -> None:
+    """Refuse, as one problem, a file whose header line starts with a tab before two or more names: the
+    header of an unnamed first column, the index pandas' ``to_csv`` writes by default (``index=True``)."""
+    fields = texts[0].split("\t")
+    if len(fields) >= 3 and not fields[0].strip() and all(map(str.strip, fields[1:])):
+        raise SubmissionError.single(display, "the file has an extra first column, a DataFrame's index: its header "
+                                              "line starts with a tab", line=numbers[0],
+                                     expected="ID<TAB>VALUE lines, after at most one header line such as id<TAB>label",
+                                     found=repr(shorten(texts[0])),
+                                     hint="write the file with index=False (df.to_csv(path, sep='\\t', index=False))")
 
-    def __init__(self, numbers: Sequence[int], texts: List[str], ids: List[str], comments: Sequence[int] = ()):
+
+def _is_value(track: Track, keys: ItemKeys, text: str) -> bool:
+    """Whether ``text`` is a value of the track by the track's own rule (``_values`` of one row); a
+    perspectivist row is one when it is a JSON list or object (its length is its item's: a header has none)."""
+    if track.kind == "perspectivist":
+        return isinstance(json_values([text])[0], (list, dict))
+    problems = ProblemCollector("")
+    _values(track, keys, Rows([0], [1], [text]), problems)
+    return not problems
+
+
+class Columns:
+    """A file's lines (``numbers``, ``texts``; ``comments``: the numbers of the comment lines skipped) and,
+    after its header line if any (``header``: 1, else 0; ``_is_header``), each line's number (``lines``)
+    and parts around its first tab (``heads``, stripped; ``rests``; ``tabbed``), with each head's item
+    index (``position``, -1 for none)."""
+
+    def __init__(self, numbers: Sequence[int], texts: List[str], ids: List[str], comments: Sequence[int] = (),
+                 is_value: Callable[[str], bool] = bool):
         self.numbers, self.texts, self.ids, self.comments = numbers, texts, ids, comments
         self.json_lines = bool(texts[0].lstrip().startswith("{") and not any(map(str.__contains__, texts, repeat("\t"))))
         texts = list(map(_id_tab_value, texts)) if self.json_lines else texts
-        first = texts[0].partition("\t")[0].strip().lower()
-        self.header = int(first in HEADER_NAMES and first not in ids)
+        self.header = int(_is_header(texts[0], ids, is_value if not self.json_lines else bool))
         body, self.lines = (texts[1:], numbers[1:]) if self.header else (texts, numbers)
         # two passes rather than a list of (head, tab, rest) tuples: a million tuples cost ~60 MB
         self.heads = list(map(str.strip, map(itemgetter(0), map(str.partition, body, repeat("\t")))))
@@ -122,6 +150,18 @@ class Columns:
         fields = list(map(str.split, self.texts))
         firsts = list(map(itemgetter(0), fields))
         return fields, np.fromiter(map(len, fields), dtype=np.int64, count=len(fields)), firsts, number_column(firsts)
+
+
+def _is_header(text: str, ids: List[str], is_value: Callable[[str], bool]) -> bool:
+    """Whether a file's first line is a header: its first field is no item id and is a header name
+    (``HEADER_NAMES``, any case) or, as pandas writes its column names (``dataset_idx<TAB>pred``), both its
+    fields are names (``COLUMN_NAME``) and the second is no value of the track (``is_value``)."""
+    first, tab, value = text.partition("\t")
+    first = first.strip()
+    if first.lower() in HEADER_NAMES:
+        return first.lower() not in ids
+    return bool(tab and COLUMN_NAME.fullmatch(first) and COLUMN_NAME.fullmatch(value.strip())) \
+        and not is_value(value) and first not in ids
 
 
 def _id_tab_value(text: str) -> str:
