@@ -18,6 +18,7 @@ import pytest
 from judgekit.bundle.edition import load_edition
 from judgekit.errors import SubmissionError
 from judgekit.formats.archive import locate_track_files
+from judgekit.formats.textfile import shorten
 from judgekit.gold import build_gold
 from judgekit.scoring import read_track_file
 from judgekit.tracks import track_from_dict
@@ -210,14 +211,62 @@ def test_json_lines_of_soft_labels(tmp_path):
     assert np.allclose(prediction.values, [0.25, 0.75]) and prediction.warnings == [JSON_LINES_NOTE]
 
 
-def test_a_json_line_without_one_id_and_one_value_is_refused_as_written(tmp_path):
+JSON_LINE_EXPECTED = 'expected one object {"id": ID, "any name": VALUE} a line, the id a string or an integer'
+KEEP_TWO_KEYS = 'Keep only "id" and the prediction: df[["id", "label"]].to_json(orient="records", lines=True)'
+
+
+@pytest.mark.parametrize("line, found, hint", [
+    ({"id": 2, "label": "neutral", "prob": 0.9}, "keys id, label, prob", KEEP_TWO_KEYS),
+    ({"idx": 2, "label": "neutral"}, "keys idx, label", KEEP_TWO_KEYS),
+    ({"id": 2.5, "label": "neutral"}, "the id 2.5", KEEP_TWO_KEYS),
+    (["2", "neutral"], "'[\"2\", \"neutral\"]'", None),
+    ('{"id": 2, "label": "neutr', "'{\"id\": 2, \"label\": \"neutr': not valid JSON (Unterminated string "
+                                  "starting at)", None)])
+def test_a_json_line_without_one_id_and_one_value_names_the_keys_it_has(line, found, hint, tmp_path):
+    """A line with an extra key ({"id":0,"label":"neutral","prob":0.9}) was refused as "line has no tab",
+    which named a layout the file does not use; the message says what a JSON line must hold and what it holds."""
     lines = [json.dumps({"id": k, "label": item["label"]}) for k, item in enumerate(NLI_ITEMS)]
-    lines[2] = json.dumps({"id": 2, "label": "neutral", "score": 0.9})
+    lines[2] = line if isinstance(line, str) else json.dumps(line)
     with pytest.raises(SubmissionError) as error:
         read(NLI, NLI_ITEMS, "\n".join(lines) + "\n", tmp_path, "nli.tsv")
-    assert str(error.value).startswith(
-        "nli.tsv, line 3: line has no tab; expected ID<TAB>VALUE such as ID<TAB>entailment, found "
-        "'{\"id\": 2, \"label\": \"neutral\", \"score\": 0.9}'")
+    assert str(error.value).split("\n")[0] == (
+        f'nli.tsv, line 3: a JSON line must hold exactly "id" and one value; {JSON_LINE_EXPECTED}, found {found}'
+        + (f". {hint}" if hint else ""))
+
+
+def test_a_json_array_of_records_on_one_line_is_read_as_json_lines(tmp_path):
+    """``json.dump(records, f)`` or pandas' ``to_json(orient="records")`` without lines=True: the same
+    objects as CLUE's JSON lines, each naming its id, in one array on one line. It was refused as one
+    line without a tab and every item missing."""
+    labels = [NLI.labels[(k + 1) % 3] for k in range(len(NLI_ITEMS))]
+    records = [{"label": label, "id": k} for k, label in reversed(list(enumerate(labels)))]
+    prediction = read(NLI, NLI_ITEMS, json.dumps(records) + "\n", tmp_path, "ocnli_50k_predict.json")
+    assert prediction.values.tolist() == [NLI.labels.index(label) for label in labels]
+    assert prediction.warnings == [JSON_LINES_NOTE]
+
+
+def test_a_bad_record_in_a_json_array_is_named_by_its_item(tmp_path):
+    records = [{"id": k, "label": "neutral" if k != 4 else "Neutral"} for k in range(len(NLI_ITEMS))]
+    with pytest.raises(SubmissionError) as error:
+        read(NLI, NLI_ITEMS, json.dumps(records), tmp_path, "nli.tsv")
+    assert str(error.value) == (
+        "nli.tsv, line 1, item '4': label outside the track's label set; expected one of entailment, neutral, "
+        "contradiction, found 'Neutral'. Labels are matched exactly: write 'neutral' (case and spaces count)")
+
+
+@pytest.mark.parametrize("items", [3, 3000])
+def test_a_pretty_printed_json_array_is_named_as_such_not_as_too_many_lines(items, tmp_path):
+    """``json.dump(records, f, indent=2)``: four lines a record. Over 2 lines per item plus 1,000 the line
+    bound fired first ("file has too many lines"), under it every line had no tab."""
+    track_items = [{"id": str(k), "texts": ["a", "b"], "label": "neutral"} for k in range(items)]
+    records = [{"id": k, "label": "neutral"} for k in range(items)]
+    with pytest.raises(SubmissionError) as error:
+        read(NLI, track_items, "\ufeff\n" + json.dumps(records, indent=2), tmp_path, "ocnli_50k_predict.json")
+    assert str(error.value) == (
+        "ocnli_50k_predict.json, line 2: the file is one JSON document over many lines (pretty-printed), not one "
+        'prediction a line; expected one line per item: JSON lines, one object {"id": ID, "label": VALUE} a line, '
+        "or ID<TAB>VALUE lines, found a line holding only '['. Write one object a line, without indent: "
+        'to_json(orient="records", lines=True)')
 
 
 def test_the_ocnli_edition_takes_clues_file_name(tmp_path):
@@ -310,3 +359,33 @@ def test_a_pandas_index_column_is_one_problem_naming_the_cause(tmp_path):
         "mp_soft.tsv, line 1: the file has an extra first column, a DataFrame's index: its header line starts "
         "with a tab; expected ID<TAB>VALUE lines, after at most one header line such as id<TAB>label, found "
         "'\\tdataset_idx\\tpred'. Write the file with index=False (df.to_csv(path, sep='\\t', index=False))")
+
+
+# --- the values of many items on one line ----------------------------------------------------------
+
+@pytest.mark.parametrize("line", ["[{}]", "{} ", "{}\t", "{},"])
+def test_scores_on_one_line_are_named_as_one_line_of_values(line, tmp_path):
+    """``print(list(scores))`` or ``np.savetxt`` of a row: every score on one line. It was refused as a line
+    without a tab and every item missing."""
+    body = line.format((", " if line[0] == "[" else line[2:]).join(map(str, STS_SCORES)))
+    with pytest.raises(SubmissionError) as error:
+        read(STS, STS_ITEMS, body + "\n", tmp_path, "en_en.tsv")
+    assert str(error.value) == (
+        f"en_en.tsv, line 1: the file holds one line of 8 values; expected one line per item (8 items): one score "
+        f"per line in input order, or lines such as ID<TAB>3.2, found {shorten(body)!r}. Write one score per line")
+
+
+def test_labels_in_one_json_list_are_named_as_one_line_of_values(tmp_path):
+    with pytest.raises(SubmissionError) as error:
+        read(NLI, NLI_ITEMS, json.dumps([item["label"] for item in NLI_ITEMS]), tmp_path, "nli.tsv")
+    assert str(error.value).startswith("nli.tsv, line 1: the file holds one line of 7 values; expected one line per "
+                                       "item (7 items): lines such as ID<TAB>entailment, found '[")
+    assert str(error.value).endswith(". Write one line per item")
+
+
+@pytest.mark.parametrize("text", ["0\t[0.3, 0.7]", "i0 [0.3, 0.7]", '{"id": 0, "label": "neutral"}', "2.5 80"])
+def test_one_line_of_one_item_is_not_one_line_of_values(text, tmp_path):
+    items = STS_ITEMS if text == "2.5 80" else NLI_ITEMS
+    with pytest.raises(SubmissionError) as error:
+        read(STS if text == "2.5 80" else NLI, items, text + "\n", tmp_path)
+    assert "one line of" not in str(error.value)

@@ -19,7 +19,7 @@ from ..errors import ProblemCollector, SubmissionError
 from ..metrics import PerAnnotator
 from ..tracks import Track
 from .annotators import RowFit, layout_warnings
-from .bulk import collector_paused, json_values, label_codes, number_column, plain_numbers
+from .bulk import NOT_JSON, collector_paused, json_values, label_codes, number_column, plain_numbers
 from .textfile import read_texts, safe_display, shorten
 from .values import (ValueProblem, annotator_entries, annotator_rows, annotator_values, describe_value,
                      label_column, parse_json, parse_label, parse_number, parse_soft, soft_label_rows, value_warnings)
@@ -66,7 +66,9 @@ def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> P
     with collector_paused():
         display = safe_display(display)
         numbers, texts, comments = _without_comments(*read_texts(path, display, len(keys.ids)), track, keys.ids, display)
+        numbers, texts = _records_array(numbers, texts)
         _refuse_index_column(numbers, texts, display)
+        _refuse_one_line_of_values(numbers, texts, track, keys.ids, display)
         columns = Columns(numbers, texts, keys.ids, comments, lambda text: _is_value(track, keys, text))
         layout = _layout(columns, keys.ids, display) if track.positional and not columns.json_lines else "id"
         problems = ProblemCollector(display)
@@ -93,6 +95,36 @@ def _without_comments(numbers: Sequence[int], texts: List[str], track: Track, id
                                      expected="one line per item", found=f"{len(texts)} comment line(s)")
     where = np.asarray(numbers)
     return where[~comment].tolist(), list(compress(texts, ~comment)), where[comment].tolist()
+
+
+def _records_array(numbers: Sequence[int], texts: List[str]) -> Tuple[Sequence[int], List[str]]:
+    """A file of one line holding a JSON array of objects (``json.dump(records)``, pandas'
+    ``to_json(orient="records")`` without ``lines=True``) as JSON lines, each object on that line."""
+    if len(texts) != 1 or not texts[0].lstrip().startswith("["):
+        return numbers, texts
+    try:
+        records = parse_json(texts[0])
+    except ValueProblem:
+        return numbers, texts
+    if not (isinstance(records, list) and records and all(isinstance(record, dict) for record in records)):
+        return numbers, texts
+    return [numbers[0]] * len(records), [json.dumps(record, ensure_ascii=False) for record in records]
+
+
+def _refuse_one_line_of_values(numbers: Sequence[int], texts: List[str], track: Track, ids: List[str], display: str):
+    """Refuse, as one problem, a file of one line holding the values of many items: a JSON list, or three
+    or more numbers apart (``print(list(scores))``, ``np.savetxt`` of a row), unless that line is an item's."""
+    if len(texts) != 1 or len(ids) < 2 or texts[0].partition("\t")[0].strip() in ids:
+        return
+    value, parts = json_values(texts)[0], re.split(r"[\s,;]+", texts[0].strip(" \t,;"))
+    count = len(value) if isinstance(value, list) else len(parts) if value is NOT_JSON and len(parts) > 2 \
+        and number_column(parts)[1].all() else 0
+    if count > 1:
+        raise SubmissionError.single(
+            display, f"the file holds one line of {count} values", line=numbers[0], found=repr(shorten(texts[0])),
+            expected=f"one line per item ({len(ids):,} items): " + (
+                "one score per line in input order, or " if track.positional else "") + f"lines such as {describe_value(track)}",
+            hint="write one score per line" if track.kind == "similarity" else "write one line per item")
 
 
 def _refuse_index_column(numbers: Sequence[int], texts: List[str], display: str) -> None:
@@ -166,7 +198,7 @@ def _is_header(text: str, ids: List[str], is_value: Callable[[str], bool]) -> bo
 
 def _id_tab_value(text: str) -> str:
     """A JSON line of an ``"id"`` and one value under any name (CLUE's ``{"id": 0, "label": "neutral"}``)
-    as ``ID<TAB>VALUE``; any other line as written (it is refused as a line without a tab)."""
+    as ``ID<TAB>VALUE``; any other line as written (refused as a line without a tab, by ``_no_tab``)."""
     try:
         line = parse_json(text)
     except ValueProblem:
@@ -257,8 +289,8 @@ def _id_problems(columns: Columns, first: np.ndarray, track: Track, keys: ItemKe
     first_line = dict(zip(position[first].tolist(), map(lines.__getitem__, first.tolist())))
     for j in np.setdiff1d(np.arange(len(heads)), first).tolist():
         if not columns.tabbed[j]:
-            problems.add("line has no tab", line=lines[j], expected=f"ID<TAB>VALUE such as {example}",
-                         found=repr(columns.texts[columns.header + j][:60]))
+            message, details = _no_tab(columns.texts[columns.header + j], columns.json_lines, example)
+            problems.add(message, line=lines[j], **details)
         elif position[j] >= 0:
             problems.add("duplicate id", line=lines[j], item=heads[j],
                          hint=f"it was already given on line {first_line[int(position[j])]}; keep one line per item")
@@ -271,6 +303,29 @@ def _id_problems(columns: Columns, first: np.ndarray, track: Track, keys: ItemKe
         problems.add(f"{len(missing)} of the track's {len(keys.ids)} items have no prediction "
                      f"(the file has {len(first)} of them): {shown}" + (f" and {more} more" if more > 0 else ""),
                      hint="predict every item listed in the track's input file")
+
+
+def _no_tab(text: str, json_lines: bool, example: str) -> Tuple[str, dict]:
+    """(problem, details) of a line without a tab: in a JSON-lines file, a line that is no object of an
+    ``"id"`` and one value (``_id_tab_value``), named by the keys it has."""
+    if not json_lines:
+        return "line has no tab", {"expected": f"ID<TAB>VALUE such as {example}", "found": repr(text[:60])}
+    details = {"expected": 'one object {"id": ID, "any name": VALUE} a line, the id a string or an integer',
+               "found": repr(shorten(text))}
+    try:
+        line = parse_json(text)
+    except ValueProblem as p:
+        details["found"] += f": {p.message}"
+        line = None
+    if isinstance(line, dict):
+        keys = shorten(", ".join(map(str, line)))
+        details["found"] = f"keys {keys}" if len(line) != 2 or "id" not in line else f"the id {_shown(line['id'])}"
+        details["hint"] = 'keep only "id" and the prediction: df[["id", "label"]].to_json(orient="records", lines=True)'
+    return 'a JSON line must hold exactly "id" and one value', details
+
+
+def _shown(value) -> str:
+    return shorten(json.dumps(value, ensure_ascii=False))
 
 
 def _explain(rule, text: str, problems: ProblemCollector, message: str = None, expected: str = None, **where):
