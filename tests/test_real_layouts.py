@@ -389,3 +389,24 @@ def test_one_line_of_one_item_is_not_one_line_of_values(text, tmp_path):
     with pytest.raises(SubmissionError) as error:
         read(STS if text == "2.5 80" else NLI, items, text + "\n", tmp_path)
     assert "one line of" not in str(error.value)
+
+
+@pytest.mark.parametrize("confidence", ["", "\t80"])
+def test_decimal_commas_in_a_positional_file_are_named_as_such(confidence, tmp_path):
+    """A German or French locale's ``2,68`` one score per line: it was refused as lines without a tab (read
+    as ID<TAB>VALUE) and every item missing; the id reading already said "use a dot"."""
+    text = "".join(f"{p:.2f}".replace(".", ",") + f"{confidence}\n" for p in STS_SCORES)
+    with pytest.raises(SubmissionError) as error:
+        read(STS, STS_ITEMS, text, tmp_path, "en_en.tsv")
+    assert str(error.value) == (
+        "en_en.tsv: not a number, on 8 lines (lines 1, 2, 3, 4, 5, ...; items '0', '1', '2', '3', '4', ...); "
+        "expected a decimal number such as 3.2, found '0,00' on line 1. Use a dot as the decimal separator")
+
+
+def test_a_few_decimal_commas_among_scores_are_named_at_their_lines(tmp_path):
+    text = "".join((f"{p:.1f}".replace(".", ",") if k in (2, 5) else f"{p}") + "\n" for k, p in enumerate(STS_SCORES))
+    with pytest.raises(SubmissionError) as error:
+        read(STS, STS_ITEMS, text, tmp_path, "en_en.tsv")
+    assert str(error.value) == (
+        "en_en.tsv: not a number, on 2 lines (lines 3, 6; items '2', '5'); expected a decimal number such as 3.2, "
+        "found '2,4' on line 3. Use a dot as the decimal separator")

@@ -19,7 +19,7 @@ from ..errors import ProblemCollector, SubmissionError
 from ..metrics import PerAnnotator
 from ..tracks import Track
 from .annotators import RowFit, layout_warnings
-from .bulk import NOT_JSON, collector_paused, json_values, label_codes, number_column, plain_numbers
+from .bulk import COMMA_DECIMAL, NOT_JSON, collector_paused, json_values, label_codes, number_column, plain_numbers
 from .textfile import read_texts, safe_display, shorten
 from .values import (ValueProblem, annotator_entries, annotator_rows, annotator_values, describe_value,
                      label_column, parse_json, parse_label, parse_number, parse_soft, soft_label_rows, value_warnings)
@@ -222,16 +222,9 @@ def _layout(columns: Columns, ids: List[str], display: str) -> str:
     scores = plain_numbers(heads) if as_ids and not columns.header and len(heads) == len(ids) else None
     if as_ids and (scores is None or not ((scores >= 0) & (scores <= 5)).all()):
         return "id"  # cannot be ambiguous: the costlier positional reading is not needed
-    _, lengths, _, (first_values, numeric) = columns.fields
-    positional = bool((lengths <= 2).all() and 2 * int(numeric.sum()) >= len(lengths))
-    if positional and numeric.all() and (first_values % 1 == 0).all() and first_values.max() > 5 \
-            and len(np.unique(first_values)) == len(first_values):  # ids or line numbers, read as scores
-        raise SubmissionError.single(display, "the first column holds whole numbers, each once, up to "
-                                              f"{first_values.max():.0f}: item ids or line numbers, not scores",
-                                     expected=f"ID<TAB>SCORE lines with the track's ids (such as {ids[0]!r}<TAB>3.2) "
-                                              "or one score per line in input order",
-                                     found=f"lines such as {shorten(columns.texts[0])!r}",
-                                     hint="write each item's id (the 'id' field of the input file) and a tab before its score")
+    positional = _reads_positionally(columns)
+    if positional:
+        _refuse_row_numbers(columns, ids, display)
     if not (as_ids and positional):
         return "positional" if positional else "id"
     raise SubmissionError.single(
@@ -242,6 +235,33 @@ def _layout(columns: Columns, ids: List[str], display: str) -> str:
         found=f"{len(ids)} lines of two numbers",
         hint="write the ID<TAB>SCORE lines with a header line 'id<TAB>score' to mean ids, or give the "
              "scores with decimals (3.0) to mean positional")
+
+
+def _reads_positionally(columns: Columns) -> bool:
+    """Whether every line holds one or two fields and most first fields are numbers, decimal commas
+    counted ("2,68", ``COMMA_DECIMAL``): such lines are then refused one by one, with the hint of
+    ``parse_number`` (use a dot), rather than all as lines without a tab."""
+    _, lengths, firsts, (_, numeric) = columns.fields
+    if not (lengths <= 2).all():
+        return False
+    count = int(numeric.sum())
+    if 2 * count < len(lengths):  # looked at only when the numbers alone are too few
+        count += int(np.fromiter(map(bool, map(COMMA_DECIMAL.fullmatch, firsts)), dtype=bool, count=len(firsts)).sum())
+    return 2 * count >= len(lengths)
+
+
+def _refuse_row_numbers(columns: Columns, ids: List[str], display: str) -> None:
+    """Refuse a positional reading whose first column holds whole numbers, each once, some above 5: ids
+    or line numbers, which would be read as scores (and the scores as confidences)."""
+    _, _, _, (first_values, numeric) = columns.fields
+    if numeric.all() and (first_values % 1 == 0).all() and first_values.max() > 5 \
+            and len(np.unique(first_values)) == len(first_values):
+        raise SubmissionError.single(display, "the first column holds whole numbers, each once, up to "
+                                              f"{first_values.max():.0f}: item ids or line numbers, not scores",
+                                     expected=f"ID<TAB>SCORE lines with the track's ids (such as {ids[0]!r}<TAB>3.2) "
+                                              "or one score per line in input order",
+                                     found=f"lines such as {shorten(columns.texts[0])!r}",
+                                     hint="write each item's id (the 'id' field of the input file) and a tab before its score")
 
 
 def _positional_rows(columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCollector) -> Rows:
