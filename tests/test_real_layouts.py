@@ -410,3 +410,14 @@ def test_a_few_decimal_commas_among_scores_are_named_at_their_lines(tmp_path):
     assert str(error.value) == (
         "en_en.tsv: not a number, on 2 lines (lines 3, 6; items '2', '5'); expected a decimal number such as 3.2, "
         "found '2,4' on line 3. Use a dot as the decimal separator")
+
+
+@pytest.mark.parametrize("rows, refused", [(1, False), (4, False), (5, True)])
+def test_rows_on_one_line_are_one_line_of_values_only_when_one_per_item(rows, refused, tmp_path):
+    """A soft label is itself a list: one row alone on a line is one item's value without its id, not many
+    items' values; a list of one row per item is."""
+    text = json.dumps([[0.3, 0.7]] * rows if rows > 1 else [0.3, 0.7]) + "\n"
+    with pytest.raises(SubmissionError) as error:
+        read(MP_SOFT, MP_ITEMS, text, tmp_path, "mp_soft.tsv")
+    assert str(error.value).startswith("mp_soft.tsv, line 1: the file holds one line of 5 values" if refused else
+                                       "mp_soft.tsv, line 1: line has no tab")

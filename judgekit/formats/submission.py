@@ -112,19 +112,28 @@ def _records_array(numbers: Sequence[int], texts: List[str]) -> Tuple[Sequence[i
 
 
 def _refuse_one_line_of_values(numbers: Sequence[int], texts: List[str], track: Track, ids: List[str], display: str):
-    """Refuse, as one problem, a file of one line holding the values of many items: a JSON list, or three
-    or more numbers apart (``print(list(scores))``, ``np.savetxt`` of a row), unless that line is an item's."""
-    if len(texts) != 1 or len(ids) < 2 or texts[0].partition("\t")[0].strip() in ids:
-        return
-    value, parts = json_values(texts)[0], re.split(r"[\s,;]+", texts[0].strip(" \t,;"))
-    count = len(value) if isinstance(value, list) else len(parts) if value is NOT_JSON and len(parts) > 2 \
-        and number_column(parts)[1].all() else 0
-    if count > 1:
+    """Refuse, as one problem, a file of one line holding the values of many items (``_values_on_one_line``)."""
+    count = _values_on_one_line(texts, track, ids)
+    if count:
         raise SubmissionError.single(
             display, f"the file holds one line of {count} values", line=numbers[0], found=repr(shorten(texts[0])),
             expected=f"one line per item ({len(ids):,} items): " + (
                 "one score per line in input order, or " if track.positional else "") + f"lines such as {describe_value(track)}",
             hint="write one score per line" if track.kind == "similarity" else "write one line per item")
+
+
+def _values_on_one_line(texts: List[str], track: Track, ids: List[str]) -> int:
+    """How many items' values a one-line file holds (0: it is no such file), unless that line is an item's:
+    a JSON list of two or more scores or labels, or three or more numbers apart (``print(list(scores))``,
+    ``np.savetxt`` of a row); on tracks whose value is itself a list, a JSON list of one row per item."""
+    if len(texts) != 1 or len(ids) < 2 or texts[0].partition("\t")[0].strip() in ids:
+        return 0
+    value, rows = json_values(texts)[0], track.kind in ("soft_label", "perspectivist")
+    if isinstance(value, list):
+        shaped = all(isinstance(v, (list, dict)) for v in value) if rows else not any(isinstance(v, (list, dict)) for v in value)
+        return len(value) if shaped and len(value) >= (len(ids) if rows else 2) else 0
+    parts = re.split(r"[\s,;]+", texts[0].strip(" \t,;"))
+    return len(parts) if value is NOT_JSON and not rows and len(parts) > 2 and number_column(parts)[1].all() else 0
 
 
 def _refuse_index_column(numbers: Sequence[int], texts: List[str], display: str) -> None:
