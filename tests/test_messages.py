@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from judgekit.errors import SubmissionError
-from judgekit.formats.archive import ignored_file_notes, naming_hint
+from judgekit.formats.archive import ignored_file_notes, naming_hint, refuse_no_track_file
 from judgekit.scoring import read_track_file
 from judgekit.gold import build_gold
 from judgekit.tracks import track_from_dict
@@ -111,6 +111,23 @@ def test_file_name_near_miss_names_the_track():
     assert ignored_file_notes(["notes.md"], tracks) == ["file 'notes.md' matches no track and was ignored"]
     assert naming_hint(["readme.txt", "en-en.txt"], tracks) == (
         "file 'en-en.txt' was probably meant for track 'en_en': name it en_en.tsv")
+
+
+def test_no_track_file_lists_each_tracks_other_accepted_names():
+    """A zip following the 2025 instructions with a team suffix (MP_test_soft_teamX.tsv): the refusal listed
+    only the canonical names (mp_soft.tsv), not the 2025 names a participant would recognise."""
+    tracks = [track_from_dict({"id": "en_en", "kind": "similarity", "dataset": "sts"}),
+              track_from_dict({"id": "ven_pe", "kind": "perspectivist", "scale": "multilabel", "dataset": "ven",
+                               "labels": ["a", "b"], "files": ["ven_*_pe.tsv", "varierrnli_*_pe.tsv"]})]
+    with pytest.raises(SubmissionError) as error:
+        refuse_no_track_file("res.zip", tracks, ["VEN_test_pe_teamX.tsv"])
+    assert str(error.value) == (
+        "res.zip: no prediction file for any track was found; expected files named en_en: en_en.tsv; ven_pe: "
+        "ven_pe.tsv or ven_*_pe.tsv or varierrnli_*_pe.tsv (any case; * stands for any text), found "
+        "VEN_test_pe_teamX.tsv. Name each file after its track (see the starting kit)")
+    with pytest.raises(SubmissionError) as error:
+        refuse_no_track_file("res.zip", tracks[:1], [])
+    assert "expected files named en_en: en_en.tsv, found no files" in str(error.value)
 
 
 def test_700_ignored_files_are_one_note():

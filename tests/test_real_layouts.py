@@ -19,6 +19,7 @@ import lewidi_official as official
 from judgekit.bundle.edition import load_edition
 from judgekit.errors import SubmissionError
 from judgekit.formats.archive import locate_track_files
+from judgekit.formats.textfile import shorten
 from judgekit.gold import build_gold
 from judgekit.metrics import get
 from judgekit.scoring import read_track_file
@@ -212,14 +213,62 @@ def test_json_lines_of_soft_labels(tmp_path):
     assert np.allclose(prediction.values, [0.25, 0.75]) and prediction.warnings == [JSON_LINES_NOTE]
 
 
-def test_a_json_line_without_one_id_and_one_value_is_refused_as_written(tmp_path):
+JSON_LINE_EXPECTED = 'expected one object {"id": ID, "any name": VALUE} a line, the id a string or an integer'
+KEEP_TWO_KEYS = 'Keep only "id" and the prediction: df[["id", "label"]].to_json(orient="records", lines=True)'
+
+
+@pytest.mark.parametrize("line, found, hint", [
+    ({"id": 2, "label": "neutral", "prob": 0.9}, "keys id, label, prob", KEEP_TWO_KEYS),
+    ({"idx": 2, "label": "neutral"}, "keys idx, label", KEEP_TWO_KEYS),
+    ({"id": 2.5, "label": "neutral"}, "the id 2.5", KEEP_TWO_KEYS),
+    (["2", "neutral"], "'[\"2\", \"neutral\"]'", None),
+    ('{"id": 2, "label": "neutr', "'{\"id\": 2, \"label\": \"neutr': not valid JSON (Unterminated string "
+                                  "starting at)", None)])
+def test_a_json_line_without_one_id_and_one_value_names_the_keys_it_has(line, found, hint, tmp_path):
+    """A line with an extra key ({"id":0,"label":"neutral","prob":0.9}) was refused as "line has no tab",
+    which named a layout the file does not use; the message says what a JSON line must hold and what it holds."""
     lines = [json.dumps({"id": k, "label": item["label"]}) for k, item in enumerate(NLI_ITEMS)]
-    lines[2] = json.dumps({"id": 2, "label": "neutral", "score": 0.9})
+    lines[2] = line if isinstance(line, str) else json.dumps(line)
     with pytest.raises(SubmissionError) as error:
         read(NLI, NLI_ITEMS, "\n".join(lines) + "\n", tmp_path, "nli.tsv")
-    assert str(error.value).startswith(
-        "nli.tsv, line 3: line has no tab; expected ID<TAB>VALUE such as ID<TAB>entailment, found "
-        "'{\"id\": 2, \"label\": \"neutral\", \"score\": 0.9}'")
+    assert str(error.value).split("\n")[0] == (
+        f'nli.tsv, line 3: a JSON line must hold exactly "id" and one value; {JSON_LINE_EXPECTED}, found {found}'
+        + (f". {hint}" if hint else ""))
+
+
+def test_a_json_array_of_records_on_one_line_is_read_as_json_lines(tmp_path):
+    """``json.dump(records, f)`` or pandas' ``to_json(orient="records")`` without lines=True: the same
+    objects as CLUE's JSON lines, each naming its id, in one array on one line. It was refused as one
+    line without a tab and every item missing."""
+    labels = [NLI.labels[(k + 1) % 3] for k in range(len(NLI_ITEMS))]
+    records = [{"label": label, "id": k} for k, label in reversed(list(enumerate(labels)))]
+    prediction = read(NLI, NLI_ITEMS, json.dumps(records) + "\n", tmp_path, "ocnli_50k_predict.json")
+    assert prediction.values.tolist() == [NLI.labels.index(label) for label in labels]
+    assert prediction.warnings == [JSON_LINES_NOTE]
+
+
+def test_a_bad_record_in_a_json_array_is_named_by_its_item(tmp_path):
+    records = [{"id": k, "label": "neutral" if k != 4 else "Neutral"} for k in range(len(NLI_ITEMS))]
+    with pytest.raises(SubmissionError) as error:
+        read(NLI, NLI_ITEMS, json.dumps(records), tmp_path, "nli.tsv")
+    assert str(error.value) == (
+        "nli.tsv, line 1, item '4': label outside the track's label set; expected one of entailment, neutral, "
+        "contradiction, found 'Neutral'. Labels are matched exactly: write 'neutral' (case and spaces count)")
+
+
+@pytest.mark.parametrize("items", [3, 3000])
+def test_a_pretty_printed_json_array_is_named_as_such_not_as_too_many_lines(items, tmp_path):
+    """``json.dump(records, f, indent=2)``: four lines a record. Over 2 lines per item plus 1,000 the line
+    bound fired first ("file has too many lines"), under it every line had no tab."""
+    track_items = [{"id": str(k), "texts": ["a", "b"], "label": "neutral"} for k in range(items)]
+    records = [{"id": k, "label": "neutral"} for k in range(items)]
+    with pytest.raises(SubmissionError) as error:
+        read(NLI, track_items, "\ufeff\n" + json.dumps(records, indent=2), tmp_path, "ocnli_50k_predict.json")
+    assert str(error.value) == (
+        "ocnli_50k_predict.json, line 2: the file is one JSON document over many lines (pretty-printed), not one "
+        'prediction a line; expected one line per item: JSON lines, one object {"id": ID, "label": VALUE} a line, '
+        "or ID<TAB>VALUE lines, found a line holding only '['. Write one object a line, without indent: "
+        'to_json(orient="records", lines=True)')
 
 
 def test_the_ocnli_edition_takes_clues_file_name(tmp_path):
@@ -380,3 +429,147 @@ def test_a_class_index_where_labels_are_names_names_the_label_as_an_example(valu
         f"'{value}' on line 1. Labels are names, not class indices: write the name itself (if {value} is an index "
         "from 0 in the order entailment, neutral, contradiction, that is 'neutral'; your model's own label order "
         "may differ)")
+
+# --- SemEval's own rules: comment lines ------------------------------------------------------------
+
+COMMENTS_NOTE = "{} comment line(s) starting with '#' were skipped (SemEval's scorer, correlation.pl, skips them too)"
+
+
+@pytest.mark.parametrize("by_id", [False, True])
+def test_comment_lines_of_a_similarity_file_are_skipped_as_correlation_pl_skips_them(by_id, tmp_path):
+    """correlation.pl does ``next if /^\\#/``: a run's name, a comment between the scores, one indented."""
+    lines = [f"{k}\t{p}" if by_id else f"{p}" for k, p in enumerate(STS_SCORES)]
+    text = "# team X run 1\n" + "\n".join(lines[:4]) + "\n  # second half\n" + "\n".join(lines[4:]) + "\n"
+    prediction = read(STS, STS_ITEMS, text, tmp_path)
+    assert prediction.format == ("id" if by_id else "positional") and prediction.values.tolist() == STS_SCORES
+    assert prediction.warnings == [COMMENTS_NOTE.format(2)]
+
+
+def test_a_bad_score_after_comment_lines_is_named_at_its_own_line(tmp_path):
+    text = "# run 1\n" + "".join(f"{p}\n" for p in STS_SCORES[:5]) + "# more\nhigh\n" + "".join(
+        f"{p}\n" for p in STS_SCORES[6:])
+    with pytest.raises(SubmissionError) as error:
+        read(STS, STS_ITEMS, text, tmp_path, "en_en.tsv")
+    assert str(error.value) == ("en_en.tsv, line 8, item '5': not a number; expected a decimal number such as 3.2, "
+                                "found 'high'")
+
+
+def test_a_blank_line_among_comment_lines_is_still_refused_at_its_place(tmp_path):
+    text = "# run 1\n" + "".join(f"{p}\n" for p in STS_SCORES[:3]) + "# gap\n\n" + "".join(f"{p}\n" for p in STS_SCORES[3:])
+    with pytest.raises(SubmissionError) as error:
+        read(STS, STS_ITEMS, text, tmp_path, "en_en.tsv")
+    assert str(error.value) == ("en_en.tsv, line 6: blank line inside a positional file; expected one score on every "
+                                "line, found an empty line. Positional files are matched by line number")
+
+
+def test_no_line_is_a_comment_when_an_item_id_starts_with_a_hash(tmp_path):
+    items = [dict(item, id=f"#{item['id']}") for item in STS_ITEMS]
+    text = "".join(f"#{k}\t{p}\n" for k, p in enumerate(STS_SCORES))
+    prediction = read(STS, items, text, tmp_path)
+    assert prediction.values.tolist() == STS_SCORES and prediction.warnings == []
+
+
+def test_hash_lines_are_no_comments_on_other_tracks(tmp_path):
+    text = "# labels\n" + "".join(f"{k}\t{item['label']}\n" for k, item in enumerate(NLI_ITEMS))
+    with pytest.raises(SubmissionError) as error:
+        read(NLI, NLI_ITEMS, text, tmp_path, "nli.tsv")
+    assert str(error.value).startswith("nli.tsv, line 1: line has no tab")
+
+
+# --- pandas' to_csv defaults: header=True, index=True ----------------------------------------------
+
+@pytest.mark.parametrize("track, items, value", [
+    (MP_SOFT, MP_ITEMS, "[0.3, 0.7]"), (MP_PE, MP_ITEMS, "[0, 1, 1]"), (NLI, NLI_ITEMS, "neutral"),
+    (STS, STS_ITEMS, "2.5")])
+def test_a_pandas_header_line_of_any_column_names_is_read_as_a_header(track, items, value, tmp_path):
+    """``df[["dataset_idx", "pred"]].to_csv(sep="\\t", index=False)`` (tomasruizt/lewidi2025 with
+    header=True left as is): no name of ``HEADER_NAMES``, but its first field is no id and its second
+    no value of the track. It was refused as "unknown id: not an item of this track"."""
+    text = "dataset_idx\tpred\n" + "".join(f"{item['id']}\t{value}\n" for item in items)
+    prediction = read(track, items, text, tmp_path)
+    assert prediction.format == "id" and prediction.warnings == ["the first line was read as a header and skipped"]
+
+
+@pytest.mark.parametrize("first", ["3x\t[0.3, 0.7]", "item_3\t[0.3, 0.7]", "x3\t[0.3]"])
+def test_a_first_line_holding_a_value_or_a_value_attempt_is_no_header(first, tmp_path):
+    """A mistyped id before a value, or before a value attempt (a list of the wrong length), stays a line
+    of the file, refused at its place."""
+    text = first + "\n" + "".join(f"{item['id']}\t[0.3, 0.7]\n" for item in MP_ITEMS[1:])
+    with pytest.raises(SubmissionError) as error:
+        read(MP_SOFT, MP_ITEMS, text, tmp_path, "mp_soft.tsv")
+    assert str(error.value).startswith(f"mp_soft.tsv, line 1, item {first.split()[0]!r}: unknown id: not an item "
+                                       "of this track. Ids look like '3'")
+
+
+def test_a_pandas_index_column_is_one_problem_naming_the_cause(tmp_path):
+    """to_csv's default index=True: a first header field left empty, and row numbers before each line.
+    It gave one problem per line (unknown ids, values that were the ids), none naming the cause."""
+    text = "\tdataset_idx\tpred\n" + "".join(f"{k}\t{item['id']}\t[0.3, 0.7]\n" for k, item in enumerate(MP_ITEMS))
+    with pytest.raises(SubmissionError) as error:
+        read(MP_SOFT, MP_ITEMS, text, tmp_path, "mp_soft.tsv")
+    assert str(error.value) == (
+        "mp_soft.tsv, line 1: the file has an extra first column, a DataFrame's index: its header line starts "
+        "with a tab; expected ID<TAB>VALUE lines, after at most one header line such as id<TAB>label, found "
+        "'\\tdataset_idx\\tpred'. Write the file with index=False (df.to_csv(path, sep='\\t', index=False))")
+
+
+# --- the values of many items on one line ----------------------------------------------------------
+
+@pytest.mark.parametrize("line", ["[{}]", "{} ", "{}\t", "{},"])
+def test_scores_on_one_line_are_named_as_one_line_of_values(line, tmp_path):
+    """``print(list(scores))`` or ``np.savetxt`` of a row: every score on one line. It was refused as a line
+    without a tab and every item missing."""
+    body = line.format((", " if line[0] == "[" else line[2:]).join(map(str, STS_SCORES)))
+    with pytest.raises(SubmissionError) as error:
+        read(STS, STS_ITEMS, body + "\n", tmp_path, "en_en.tsv")
+    assert str(error.value) == (
+        f"en_en.tsv, line 1: the file holds one line of 8 values; expected one line per item (8 items): one score "
+        f"per line in input order, or lines such as ID<TAB>3.2, found {shorten(body)!r}. Write one score per line")
+
+
+def test_labels_in_one_json_list_are_named_as_one_line_of_values(tmp_path):
+    with pytest.raises(SubmissionError) as error:
+        read(NLI, NLI_ITEMS, json.dumps([item["label"] for item in NLI_ITEMS]), tmp_path, "nli.tsv")
+    assert str(error.value).startswith("nli.tsv, line 1: the file holds one line of 7 values; expected one line per "
+                                       "item (7 items): lines such as ID<TAB>entailment, found '[")
+    assert str(error.value).endswith(". Write one line per item")
+
+
+@pytest.mark.parametrize("text", ["0\t[0.3, 0.7]", "i0 [0.3, 0.7]", '{"id": 0, "label": "neutral"}', "2.5 80"])
+def test_one_line_of_one_item_is_not_one_line_of_values(text, tmp_path):
+    items = STS_ITEMS if text == "2.5 80" else NLI_ITEMS
+    with pytest.raises(SubmissionError) as error:
+        read(STS if text == "2.5 80" else NLI, items, text + "\n", tmp_path)
+    assert "one line of" not in str(error.value)
+
+
+@pytest.mark.parametrize("confidence", ["", "\t80"])
+def test_decimal_commas_in_a_positional_file_are_named_as_such(confidence, tmp_path):
+    """A German or French locale's ``2,68`` one score per line: it was refused as lines without a tab (read
+    as ID<TAB>VALUE) and every item missing; the id reading already said "use a dot"."""
+    text = "".join(f"{p:.2f}".replace(".", ",") + f"{confidence}\n" for p in STS_SCORES)
+    with pytest.raises(SubmissionError) as error:
+        read(STS, STS_ITEMS, text, tmp_path, "en_en.tsv")
+    assert str(error.value) == (
+        "en_en.tsv: not a number, on 8 lines (lines 1, 2, 3, 4, 5, ...; items '0', '1', '2', '3', '4', ...); "
+        "expected a decimal number such as 3.2, found '0,00' on line 1. Use a dot as the decimal separator")
+
+
+def test_a_few_decimal_commas_among_scores_are_named_at_their_lines(tmp_path):
+    text = "".join((f"{p:.1f}".replace(".", ",") if k in (2, 5) else f"{p}") + "\n" for k, p in enumerate(STS_SCORES))
+    with pytest.raises(SubmissionError) as error:
+        read(STS, STS_ITEMS, text, tmp_path, "en_en.tsv")
+    assert str(error.value) == (
+        "en_en.tsv: not a number, on 2 lines (lines 3, 6; items '2', '5'); expected a decimal number such as 3.2, "
+        "found '2,4' on line 3. Use a dot as the decimal separator")
+
+
+@pytest.mark.parametrize("rows, refused", [(1, False), (4, False), (5, True)])
+def test_rows_on_one_line_are_one_line_of_values_only_when_one_per_item(rows, refused, tmp_path):
+    """A soft label is itself a list: one row alone on a line is one item's value without its id, not many
+    items' values; a list of one row per item is."""
+    text = json.dumps([[0.3, 0.7]] * rows if rows > 1 else [0.3, 0.7]) + "\n"
+    with pytest.raises(SubmissionError) as error:
+        read(MP_SOFT, MP_ITEMS, text, tmp_path, "mp_soft.tsv")
+    assert str(error.value).startswith("mp_soft.tsv, line 1: the file holds one line of 5 values" if refused else
+                                       "mp_soft.tsv, line 1: line has no tab")

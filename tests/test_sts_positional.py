@@ -105,3 +105,13 @@ def test_a_file_readable_both_ways_is_refused_with_both_readings():
             "ids, or give the scores with decimals (3.0) to mean positional")
         path.write_text("id\tscore\n0\t3\n1\t2\n2\t4\n3\t1\n4\t0\n", encoding="utf-8")
         assert read_track_file(path, "t.tsv", gold).values.tolist() == [3, 2, 4, 1, 0]
+
+
+def test_comment_lines_are_skipped_as_the_official_scorer_skips_them(gold, tmp_path):
+    """correlation.pl skips lines starting with '#' (``next if /^\\#/``): a run's name on the first line."""
+    scores = gold.gold.round(4)
+    text = "# team X run 1\n" + "".join(f"{s:.4f}\n" for s in scores)
+    prediction = read_track_file(write(tmp_path, text), "f", gold)
+    assert prediction.format == "positional" and np.array_equal(prediction.values, scores)
+    assert prediction.warnings == [
+        "1 comment line(s) starting with '#' were skipped (SemEval's scorer, correlation.pl, skips them too)"]

@@ -127,10 +127,23 @@ def _plan(infos: List[zipfile.ZipInfo], display: str, tracks: Optional[Sequence[
 def refuse_no_track_file(display: str, tracks: Sequence[Track], unclaimed: Sequence[str],
                          shown: Optional[Sequence[str]] = None) -> None:
     """Refuse a submission without any track's file; ``shown``: its files as shown (default: ``unclaimed``)."""
-    expected = "; ".join(f"{t.id}: {t.file_names[0]}" for t in tracks)
+    expected = "; ".join(f"{t.id}: {track_file_names(t)}" for t in tracks) + ALTERNATIVES_NOTE * any_alternative(tracks)
     found = ", ".join((shown or unclaimed)[:10]) or "no files"
     raise SubmissionError.single(display, "no prediction file for any track was found",
                                  expected=f"files named {expected}", found=found, hint=naming_hint(unclaimed, tracks))
+
+
+#: How the names ``track_file_names`` lists are matched, said once after them when some track has others.
+ALTERNATIVES_NOTE = " (any case; * stands for any text)"
+
+
+def track_file_names(track: Track) -> str:
+    """A track's accepted file names for a message: the canonical one, then the others (``mp_*_soft.tsv``)."""
+    return " or ".join(track.file_names)
+
+
+def any_alternative(tracks: Sequence[Track]) -> bool:
+    return any(len(t.file_names) > 1 for t in tracks)
 
 
 def safe_extract(archive: Path, target: Path, display: str = None, tracks: Optional[Sequence[Track]] = None

@@ -25,6 +25,8 @@ SCAN_JSON = json.JSONDecoder(parse_int=float).scan_once
 NOT_JSON = object()
 #: A decimal number as a participant may write one (no nan, inf, hex, underscores or other scripts).
 NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
+#: A number written with a decimal comma (``2,68``): not a number, named as such by ``values.parse_number``.
+COMMA_DECIMAL = re.compile(r"[+-]?\d+,\d+")
 #: Every character such a number can be written with, padding included.
 NUMBER_CHARS = str.maketrans("", "", "0123456789.eE+- \t")
 

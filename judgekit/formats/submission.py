@@ -5,12 +5,13 @@ of the rows it refuses; only a flagged row gets a message, by the per-value rule
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import repeat
+from itertools import compress, repeat
 from operator import itemgetter
 from pathlib import Path
-from typing import List, NamedTuple, Optional, Sequence, Tuple
+from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -18,13 +19,18 @@ from ..errors import ProblemCollector, SubmissionError
 from ..metrics import PerAnnotator
 from ..tracks import Track
 from .annotators import RowFit, layout_warnings
-from .bulk import collector_paused, json_values, label_codes, number_column, plain_numbers
+from .bulk import COMMA_DECIMAL, NOT_JSON, collector_paused, json_values, label_codes, number_column, plain_numbers
 from .textfile import read_texts, safe_display, shorten
 from .values import (ValueProblem, annotator_entries, annotator_rows, annotator_values, describe_value,
                      index_hint, label_column, parse_json, parse_label, parse_number, parse_soft, soft_label_rows, value_warnings)
 
 MAX_IDS_LISTED = 5
 HEADER_NAMES = ("id", "item", "item_id", "index", "idx")  # index: GLUE's index<TAB>prediction; idx: HF datasets
+COMMENTS_NOTE = ("{} comment line(s) starting with '#' were skipped (SemEval's scorer, correlation.pl, "
+                 "skips them too)")
+#: A column name in a header line: a word (letters, digits, '_', '-', '.' or spaces inside), never a value
+#: attempt such as a JSON list, a signed number or a text with control characters.
+COLUMN_NAME = re.compile(r"[^\W\d][\w .-]*")
 JSON_LINES_NOTE = 'the file was read as JSON lines, one object {"id": ID, "any name": VALUE} a line (CLUE\'s layout)'
 
 
@@ -64,29 +70,111 @@ def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> P
     """Parse ``path`` for ``track`` and align it with ``keys.ids``; every problem is located and explained."""
     with collector_paused():
         display = safe_display(display)
-        columns = Columns(*read_texts(path, display, len(keys.ids)), keys.ids)
+        numbers, texts, comments = _without_comments(*read_texts(path, display, len(keys.ids)), track, keys.ids, display)
+        numbers, texts = _records_array(numbers, texts)
+        _refuse_index_column(numbers, texts, display)
+        _refuse_one_line_of_values(numbers, texts, track, keys.ids, display)
+        columns = Columns(numbers, texts, keys.ids, comments, lambda text: _is_value(track, keys, text))
         layout = _layout(columns, keys.ids, display) if track.positional and not columns.json_lines else "id"
         problems = ProblemCollector(display)
         rows = (_positional_rows if layout == "positional" else _id_rows)(columns, track, keys, problems)
         values, notes = _values(track, keys, rows, problems)
         problems.raise_if_any()
-        warnings = ["the first line was read as a header and skipped"] if layout == "id" and columns.header else []
+        warnings = [COMMENTS_NOTE.format(len(comments))] if comments else []
+        warnings += ["the first line was read as a header and skipped"] if layout == "id" and columns.header else []
         warnings += [JSON_LINES_NOTE] if columns.json_lines else []
         warnings += value_warnings(notes)
         return Prediction(_wrap(values, track, keys), warnings + layout_warnings(notes), layout)
 
 
-class Columns:
-    """A file's lines (``numbers``, ``texts``) and, after its header line if any (``header``: 1, else 0),
-    each line's number (``lines``) and parts around its first tab (``heads``, stripped; ``rests``;
-    ``tabbed``), with each head's item index (``position``, -1 for none)."""
+def _without_comments(numbers: Sequence[int], texts: List[str], track: Track, ids: List[str], display: str):
+    """(numbers, texts, the comment lines' numbers) of a file: on a positional (SemEval) track, a line
+    whose first non-blank character is '#' is a comment, skipped as the official scorer skips it, unless
+    an item id of the track starts with '#'. A file without '#' is not looked at line by line."""
+    if not track.positional or not any(map(str.__contains__, texts, repeat("#"))) \
+            or any(map(str.startswith, map(str.lstrip, ids), repeat("#"))):
+        return numbers, texts, []
+    comment = np.fromiter(map(str.startswith, map(str.lstrip, texts), repeat("#")), dtype=bool, count=len(texts))
+    if comment.all():
+        raise SubmissionError.single(display, "the file holds only comment lines (starting with '#')",
+                                     expected="one line per item", found=f"{len(texts)} comment line(s)")
+    where = np.asarray(numbers)
+    return where[~comment].tolist(), list(compress(texts, ~comment)), where[comment].tolist()
 
-    def __init__(self, numbers: Sequence[int], texts: List[str], ids: List[str]):
-        self.numbers, self.texts, self.ids = numbers, texts, ids
+
+def _records_array(numbers: Sequence[int], texts: List[str]) -> Tuple[Sequence[int], List[str]]:
+    """A file of one line holding a JSON array of objects (``json.dump(records)``, pandas'
+    ``to_json(orient="records")`` without ``lines=True``) as JSON lines, each object on that line."""
+    if len(texts) != 1 or not texts[0].lstrip().startswith("["):
+        return numbers, texts
+    try:
+        records = parse_json(texts[0])
+    except ValueProblem:
+        return numbers, texts
+    if not (isinstance(records, list) and records and all(isinstance(record, dict) for record in records)):
+        return numbers, texts
+    return [numbers[0]] * len(records), [json.dumps(record, ensure_ascii=False) for record in records]
+
+
+def _refuse_one_line_of_values(numbers: Sequence[int], texts: List[str], track: Track, ids: List[str], display: str):
+    """Refuse, as one problem, a file of one line holding the values of many items (``_values_on_one_line``)."""
+    count = _values_on_one_line(texts, track, ids)
+    if count:
+        raise SubmissionError.single(
+            display, f"the file holds one line of {count} values", line=numbers[0], found=repr(shorten(texts[0])),
+            expected=f"one line per item ({len(ids):,} items): " + (
+                "one score per line in input order, or " if track.positional else "") + f"lines such as {describe_value(track)}",
+            hint="write one score per line" if track.kind == "similarity" else "write one line per item")
+
+
+def _values_on_one_line(texts: List[str], track: Track, ids: List[str]) -> int:
+    """How many items' values a one-line file holds (0: it is no such file), unless that line is an item's:
+    a JSON list of two or more scores or labels, or three or more numbers apart (``print(list(scores))``,
+    ``np.savetxt`` of a row); on tracks whose value is itself a list, a JSON list of one row per item."""
+    if len(texts) != 1 or len(ids) < 2 or texts[0].partition("\t")[0].strip() in ids:
+        return 0
+    value, rows = json_values(texts)[0], track.kind in ("soft_label", "perspectivist")
+    if isinstance(value, list):
+        shaped = all(isinstance(v, (list, dict)) for v in value) if rows else not any(isinstance(v, (list, dict)) for v in value)
+        return len(value) if shaped and len(value) >= (len(ids) if rows else 2) else 0
+    parts = re.split(r"[\s,;]+", texts[0].strip(" \t,;"))
+    return len(parts) if value is NOT_JSON and not rows and len(parts) > 2 and number_column(parts)[1].all() else 0
+
+
+def _refuse_index_column(numbers: Sequence[int], texts: List[str], display: str) -> None:
+    """Refuse, as one problem, a file whose header line starts with a tab before two or more names: the
+    header of an unnamed first column, the index pandas' ``to_csv`` writes by default (``index=True``)."""
+    fields = texts[0].split("\t")
+    if len(fields) >= 3 and not fields[0].strip() and all(map(str.strip, fields[1:])):
+        raise SubmissionError.single(display, "the file has an extra first column, a DataFrame's index: its header "
+                                              "line starts with a tab", line=numbers[0],
+                                     expected="ID<TAB>VALUE lines, after at most one header line such as id<TAB>label",
+                                     found=repr(shorten(texts[0])),
+                                     hint="write the file with index=False (df.to_csv(path, sep='\\t', index=False))")
+
+
+def _is_value(track: Track, keys: ItemKeys, text: str) -> bool:
+    """Whether ``text`` is a value of the track by the track's own rule (``_values`` of one row); a
+    perspectivist row is one when it is a JSON list or object (its length is its item's: a header has none)."""
+    if track.kind == "perspectivist":
+        return isinstance(json_values([text])[0], (list, dict))
+    problems = ProblemCollector("")
+    _values(track, keys, Rows([0], [1], [text]), problems)
+    return not problems
+
+
+class Columns:
+    """A file's lines (``numbers``, ``texts``; ``comments``: the numbers of the comment lines skipped) and,
+    after its header line if any (``header``: 1, else 0; ``_is_header``), each line's number (``lines``)
+    and parts around its first tab (``heads``, stripped; ``rests``; ``tabbed``), with each head's item
+    index (``position``, -1 for none)."""
+
+    def __init__(self, numbers: Sequence[int], texts: List[str], ids: List[str], comments: Sequence[int] = (),
+                 is_value: Callable[[str], bool] = bool):
+        self.numbers, self.texts, self.ids, self.comments = numbers, texts, ids, comments
         self.json_lines = bool(texts[0].lstrip().startswith("{") and not any(map(str.__contains__, texts, repeat("\t"))))
         texts = list(map(_id_tab_value, texts)) if self.json_lines else texts
-        first = texts[0].partition("\t")[0].strip().lower()
-        self.header = int(first in HEADER_NAMES and first not in ids)
+        self.header = int(_is_header(texts[0], ids, is_value if not self.json_lines else bool))
         body, self.lines = (texts[1:], numbers[1:]) if self.header else (texts, numbers)
         # two passes rather than a list of (head, tab, rest) tuples: a million tuples cost ~60 MB
         self.heads = list(map(str.strip, map(itemgetter(0), map(str.partition, body, repeat("\t")))))
@@ -110,9 +198,21 @@ class Columns:
         return fields, np.fromiter(map(len, fields), dtype=np.int64, count=len(fields)), firsts, number_column(firsts)
 
 
+def _is_header(text: str, ids: List[str], is_value: Callable[[str], bool]) -> bool:
+    """Whether a file's first line is a header: its first field is no item id and is a header name
+    (``HEADER_NAMES``, any case) or, as pandas writes its column names (``dataset_idx<TAB>pred``), both its
+    fields are names (``COLUMN_NAME``) and the second is no value of the track (``is_value``)."""
+    first, tab, value = text.partition("\t")
+    first = first.strip()
+    if first.lower() in HEADER_NAMES:
+        return first.lower() not in ids
+    return bool(tab and COLUMN_NAME.fullmatch(first) and COLUMN_NAME.fullmatch(value.strip())) \
+        and not is_value(value) and first not in ids
+
+
 def _id_tab_value(text: str) -> str:
     """A JSON line of an ``"id"`` and one value under any name (CLUE's ``{"id": 0, "label": "neutral"}``)
-    as ``ID<TAB>VALUE``; any other line as written (it is refused as a line without a tab)."""
+    as ``ID<TAB>VALUE``; any other line as written (refused as a line without a tab, by ``_no_tab``)."""
     try:
         line = parse_json(text)
     except ValueProblem:
@@ -136,16 +236,9 @@ def _layout(columns: Columns, ids: List[str], display: str) -> str:
     scores = plain_numbers(heads) if as_ids and not columns.header and len(heads) == len(ids) else None
     if as_ids and (scores is None or not ((scores >= 0) & (scores <= 5)).all()):
         return "id"  # cannot be ambiguous: the costlier positional reading is not needed
-    _, lengths, _, (first_values, numeric) = columns.fields
-    positional = bool((lengths <= 2).all() and 2 * int(numeric.sum()) >= len(lengths))
-    if positional and numeric.all() and (first_values % 1 == 0).all() and first_values.max() > 5 \
-            and len(np.unique(first_values)) == len(first_values):  # ids or line numbers, read as scores
-        raise SubmissionError.single(display, "the first column holds whole numbers, each once, up to "
-                                              f"{first_values.max():.0f}: item ids or line numbers, not scores",
-                                     expected=f"ID<TAB>SCORE lines with the track's ids (such as {ids[0]!r}<TAB>3.2) "
-                                              "or one score per line in input order",
-                                     found=f"lines such as {shorten(columns.texts[0])!r}",
-                                     hint="write each item's id (the 'id' field of the input file) and a tab before its score")
+    positional = _reads_positionally(columns)
+    if positional:
+        _refuse_row_numbers(columns, ids, display)
     if not (as_ids and positional):
         return "positional" if positional else "id"
     raise SubmissionError.single(
@@ -158,17 +251,45 @@ def _layout(columns: Columns, ids: List[str], display: str) -> str:
              "scores with decimals (3.0) to mean positional")
 
 
+def _reads_positionally(columns: Columns) -> bool:
+    """Whether every line holds one or two fields and most first fields are numbers, decimal commas
+    counted ("2,68", ``COMMA_DECIMAL``): such lines are then refused one by one, with the hint of
+    ``parse_number`` (use a dot), rather than all as lines without a tab."""
+    _, lengths, firsts, (_, numeric) = columns.fields
+    if not (lengths <= 2).all():
+        return False
+    count = int(numeric.sum())
+    if 2 * count < len(lengths):  # looked at only when the numbers alone are too few
+        count += int(np.fromiter(map(bool, map(COMMA_DECIMAL.fullmatch, firsts)), dtype=bool, count=len(firsts)).sum())
+    return 2 * count >= len(lengths)
+
+
+def _refuse_row_numbers(columns: Columns, ids: List[str], display: str) -> None:
+    """Refuse a positional reading whose first column holds whole numbers, each once, some above 5: ids
+    or line numbers, which would be read as scores (and the scores as confidences)."""
+    _, _, _, (first_values, numeric) = columns.fields
+    if numeric.all() and (first_values % 1 == 0).all() and first_values.max() > 5 \
+            and len(np.unique(first_values)) == len(first_values):
+        raise SubmissionError.single(display, "the first column holds whole numbers, each once, up to "
+                                              f"{first_values.max():.0f}: item ids or line numbers, not scores",
+                                     expected=f"ID<TAB>SCORE lines with the track's ids (such as {ids[0]!r}<TAB>3.2) "
+                                              "or one score per line in input order",
+                                     found=f"lines such as {shorten(columns.texts[0])!r}",
+                                     hint="write each item's id (the 'id' field of the input file) and a tab before its score")
+
+
 def _positional_rows(columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCollector) -> Rows:
     """The scores of a SemEval positional file, one per line in item order (a confidence must be a number)."""
     numbers, (fields, lengths, firsts, scores) = columns.numbers, columns.fields
     if len(fields) != len(keys.ids):
         raise SubmissionError.single(problems.file, "wrong number of lines for the SemEval positional format",
                                      expected=f"{len(keys.ids)} lines (one score per pair, in input order)",
-                                     found=f"{len(fields)} non-blank lines",
+                                     found=f"{len(fields)} non-blank lines" + (" besides comments" if columns.comments else ""),
                                      hint="or write ID<TAB>SCORE lines, which are matched by id")
-    if numbers[-1] != len(fields):  # the line before the first line whose number is not its rank
+    lines = sorted([*numbers, *(n for n in columns.comments if n < numbers[-1])]) if columns.comments else numbers
+    if lines[-1] != len(lines):  # the line before the first line whose number is not its rank
         raise SubmissionError.single(problems.file, "blank line inside a positional file", found="an empty line",
-                                     line=next(n for k, n in enumerate(numbers, start=1) if n != k) - 1,
+                                     line=next(n for k, n in enumerate(lines, start=1) if n != k) - 1,
                                      expected="one score on every line", hint="positional files are matched by line number")
     two = np.flatnonzero(lengths == 2)
     for j in two[~number_column(list(map(itemgetter(1), map(fields.__getitem__, two))))[1]]:
@@ -204,8 +325,8 @@ def _id_problems(columns: Columns, first: np.ndarray, track: Track, keys: ItemKe
     first_line = dict(zip(position[first].tolist(), map(lines.__getitem__, first.tolist())))
     for j in np.setdiff1d(np.arange(len(heads)), first).tolist():
         if not columns.tabbed[j]:
-            problems.add("line has no tab", line=lines[j], expected=f"ID<TAB>VALUE such as {example}",
-                         found=repr(columns.texts[columns.header + j][:60]))
+            message, details = _no_tab(columns.texts[columns.header + j], columns.json_lines, example)
+            problems.add(message, line=lines[j], **details)
         elif position[j] >= 0:
             problems.add("duplicate id", line=lines[j], item=heads[j],
                          hint=f"it was already given on line {first_line[int(position[j])]}; keep one line per item")
@@ -218,6 +339,29 @@ def _id_problems(columns: Columns, first: np.ndarray, track: Track, keys: ItemKe
         problems.add(f"{len(missing)} of the track's {len(keys.ids)} items have no prediction "
                      f"(the file has {len(first)} of them): {shown}" + (f" and {more} more" if more > 0 else ""),
                      hint="predict every item listed in the track's input file")
+
+
+def _no_tab(text: str, json_lines: bool, example: str) -> Tuple[str, dict]:
+    """(problem, details) of a line without a tab: in a JSON-lines file, a line that is no object of an
+    ``"id"`` and one value (``_id_tab_value``), named by the keys it has."""
+    if not json_lines:
+        return "line has no tab", {"expected": f"ID<TAB>VALUE such as {example}", "found": repr(text[:60])}
+    details = {"expected": 'one object {"id": ID, "any name": VALUE} a line, the id a string or an integer',
+               "found": repr(shorten(text))}
+    try:
+        line = parse_json(text)
+    except ValueProblem as p:
+        details["found"] += f": {p.message}"
+        line = None
+    if isinstance(line, dict):
+        keys = shorten(", ".join(map(str, line)))
+        details["found"] = f"keys {keys}" if len(line) != 2 or "id" not in line else f"the id {_shown(line['id'])}"
+        details["hint"] = 'keep only "id" and the prediction: df[["id", "label"]].to_json(orient="records", lines=True)'
+    return 'a JSON line must hold exactly "id" and one value', details
+
+
+def _shown(value) -> str:
+    return shorten(json.dumps(value, ensure_ascii=False))
 
 
 def _explain(rule, text: str, problems: ProblemCollector, message: str = None, expected: str = None, **where):

@@ -2,7 +2,8 @@
 
 The file is read a block of whole lines at a time (a bounded ``readline`` ends a block's last line:
 a 1 GB line is refused after about one line's budget), each block checked at once, in C, by the
-rules in ``_RULES``; the first problem in the file is reported."""
+rules in ``_RULES``; the first problem in the file is reported. A file that opens as a pretty-printed
+JSON document is refused as such first (``_PRETTY_JSON``): its line count would otherwise be the problem named."""
 
 from __future__ import annotations
 
@@ -29,6 +30,9 @@ FILE_SLACK_BYTES = 1024 * 1024
 _OTHER_BOMS = ((codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"),
                (codecs.BOM_UTF16_LE, "UTF-16"), (codecs.BOM_UTF16_BE, "UTF-16"))
 _CR_INSIDE = re.compile(rb"\r(?!\n|\Z)")  # a CR that ends neither its line (before the LF) nor the file
+#: A file whose first line holds only '[' or '{': one JSON document over many lines (``json.dump(records,
+#: indent=2)``, pandas' ``to_json(orient="records", indent=2)``), whatever its size, named before any bound.
+_PRETTY_JSON = re.compile(rb"[ \t\r\n]*([\[{])[ \t]*\r?\n")
 
 
 def shorten(text: str, limit: int = 60) -> str:
@@ -73,6 +77,7 @@ def _read_blocks(f, display: str, max_lines: Optional[int], n_items: Optional[in
                                          found=f"a {encoding} byte-order mark", hint="save the file as UTF-8")
     offset = len(codecs.BOM_UTF8) if block.startswith(codecs.BOM_UTF8) else 0
     block = block[offset:]
+    _refuse_json_document(block, display)
     texts: List[str] = []
     numbers: Optional[List[int]] = None  # a list once a blank line is met, else range(1, len(texts) + 1)
     number = 0
@@ -89,6 +94,17 @@ def _read_blocks(f, display: str, max_lines: Optional[int], n_items: Optional[in
         number, offset = number + len(parts), offset + len(block)
         block = f.read(min(BLOCK_BYTES, MAX_LINE_BYTES))
     return (range(1, len(texts) + 1) if numbers is None else numbers), texts
+
+
+def _refuse_json_document(block: bytes, display: str) -> None:
+    """Refuse a file that opens as a JSON document over many lines (``_PRETTY_JSON``) by its layout."""
+    start = _PRETTY_JSON.match(block)
+    if start:
+        raise SubmissionError.single(
+            display, "the file is one JSON document over many lines (pretty-printed), not one prediction a line",
+            line=block.count(b"\n", 0, start.start(1)) + 1, found=f"a line holding only {chr(block[start.start(1)])!r}",
+            expected='one line per item: JSON lines, one object {"id": ID, "label": VALUE} a line, or ID<TAB>VALUE lines',
+            hint='write one object a line, without indent: to_json(orient="records", lines=True)')
 
 
 def _long_line(block: bytes) -> int:

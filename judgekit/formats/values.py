@@ -14,7 +14,7 @@ from typing import Callable, Dict, List, Sequence, Tuple
 import numpy as np
 
 from ..tracks import Track
-from .bulk import NUMBER, exact_codes, list_entries, list_sizes, number_column
+from .bulk import COMMA_DECIMAL, NUMBER, exact_codes, list_entries, list_sizes, number_column
 from .textfile import shorten
 
 #: Soft-label rows may sum to 1 within this tolerance; they are then renormalised (with a warning
@@ -53,7 +53,7 @@ def parse_number(text: str) -> float:
     if ok[0]:
         return float(value[0])
     if np.isnan(value[0]):  # not written as ``NUMBER``
-        hint = "use a dot as the decimal separator" if re.match(r"^[+-]?\d+,\d+$", text.strip()) else None
+        hint = "use a dot as the decimal separator" if COMMA_DECIMAL.fullmatch(text.strip()) else None
         raise ValueProblem("not a number", expected="a decimal number such as 3.2", found=_show(text), hint=hint)
     raise ValueProblem("number out of range", expected="a finite number", found=_show(text))
 
