@@ -1,4 +1,4 @@
-"""Perspectivist rows: the column rules (``values.annotator_rows``) and the per-row reading
+"""Perspectivist rows: the column rules (``perspectivist.annotator_rows``) and the per-row reading
 (``annotator_entries`` -> ``RowFit`` -> ``annotator_values``) agree row by row, one odd row is the
 only one read row by row, and ``annotator_pool`` keeps its stable topological order in n log n."""
 
@@ -19,7 +19,7 @@ from hostile.record_submission import TRACKS, read
 from judgekit.errors import SubmissionError
 from judgekit.formats import submission
 from judgekit.formats.annotators import RowFit, annotator_pool
-from judgekit.formats.values import annotator_entries, annotator_rows, annotator_values
+from judgekit.formats.perspectivist import annotator_entries, annotator_rows, annotator_values
 
 ITEMS = edition.items_of("persp_ml")
 

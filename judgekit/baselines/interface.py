@@ -19,7 +19,8 @@ import numpy as np
 
 from ..errors import ProblemCollector, SubmissionError
 from ..formats.annotators import parse_per_annotator
-from ..formats.values import ValueProblem, parse_label, parse_number, parse_soft, value_warnings
+from ..formats.soft import parse_soft
+from ..formats.values import ValueProblem, parse_label, parse_number, value_warnings
 from ..formats.write import format_value, numpy_json, per_annotator_value
 from ..tracks import Track
 

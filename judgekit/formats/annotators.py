@@ -21,7 +21,8 @@ from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
-from .values import ValueProblem, annotator_entries, annotator_values
+from .perspectivist import annotator_entries, annotator_values
+from .values import ValueProblem
 
 LISTED, POOL = "annotators list", "annotator pool"
 WARNINGS = {LISTED: "row(s) had one entry per name of the release's annotators list (an annotator repeated "
@@ -115,5 +116,5 @@ def layout_warnings(notes: List[str]) -> List[str]:
 
 
 def parse_per_annotator(text: str, track, annotators: Sequence[str]) -> np.ndarray:
-    """One row with exactly one entry per annotator of the item (``values.annotator_entries``)."""
+    """One row with exactly one entry per annotator of the item (``perspectivist.annotator_entries``)."""
     return annotator_values(RowFit([annotators]).fit(0, annotator_entries(text, track, annotators), []), track)

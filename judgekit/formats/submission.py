@@ -1,17 +1,16 @@
-"""Reading one track's submission file (``ID<TAB>VALUE`` lines or, for similarity, SemEval positional)
-and aligning it with the track's items. The columns are checked in bulk (``bulk``), each check a mask
-of the rows it refuses; only a flagged row gets a message, by the per-value rule of ``values``."""
+"""Reading one track's submission file (``ID<TAB>VALUE`` lines or, for similarity, SemEval positional;
+the layout is ``layout``'s) and aligning it with the track's items. The columns are checked in bulk
+(``bulk``), each check a mask of the rows it refuses; only a flagged row gets a message, by the
+per-value rule (``values``, ``soft``, ``perspectivist``)."""
 
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import compress, repeat
 from operator import itemgetter
 from pathlib import Path
-from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
+from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -19,19 +18,16 @@ from ..errors import ProblemCollector, SubmissionError
 from ..metrics import PerAnnotator
 from ..tracks import Track
 from .annotators import RowFit, layout_warnings
-from .bulk import COMMA_DECIMAL, NOT_JSON, collector_paused, json_values, label_codes, number_column, plain_numbers
+from .bulk import collector_paused, json_values, label_codes, number_column
+from .layout import (COMMENTS_NOTE, JSON_LINES_NOTE, Columns, layout_of, records_array, refuse_index_column,
+                     refuse_one_line_of_values, without_comments)
+from .perspectivist import annotator_entries, annotator_rows, annotator_values
+from .soft import parse_soft, soft_label_rows
 from .textfile import read_texts, safe_display, shorten
-from .values import (ValueProblem, annotator_entries, annotator_rows, annotator_values, describe_value,
-                     index_hint, label_column, parse_json, parse_label, parse_number, parse_soft, soft_label_rows, value_warnings)
+from .values import (ValueProblem, describe_value, index_hint, label_column, parse_json, parse_label, parse_number,
+                     value_warnings)
 
 MAX_IDS_LISTED = 5
-HEADER_NAMES = ("id", "item", "item_id", "index", "idx")  # index: GLUE's index<TAB>prediction; idx: HF datasets
-COMMENTS_NOTE = ("{} comment line(s) starting with '#' were skipped (SemEval's scorer, correlation.pl, "
-                 "skips them too)")
-#: A column name in a header line: a word (letters, digits, '_', '-', '.' or spaces inside), never a value
-#: attempt such as a JSON list, a signed number or a text with control characters.
-COLUMN_NAME = re.compile(r"[^\W\d][\w .-]*")
-JSON_LINES_NOTE = 'the file was read as JSON lines, one object {"id": ID, "any name": VALUE} a line (CLUE\'s layout)'
 
 
 @dataclass(frozen=True)
@@ -70,12 +66,12 @@ def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> P
     """Parse ``path`` for ``track`` and align it with ``keys.ids``; every problem is located and explained."""
     with collector_paused():
         display = safe_display(display)
-        numbers, texts, comments = _without_comments(*read_texts(path, display, len(keys.ids)), track, keys.ids, display)
-        numbers, texts = _records_array(numbers, texts)
-        _refuse_index_column(numbers, texts, display)
-        _refuse_one_line_of_values(numbers, texts, track, keys.ids, display)
+        numbers, texts, comments = without_comments(*read_texts(path, display, len(keys.ids)), track, keys.ids, display)
+        numbers, texts = records_array(numbers, texts)
+        refuse_index_column(numbers, texts, display)
+        refuse_one_line_of_values(numbers, texts, track, keys.ids, display)
         columns = Columns(numbers, texts, keys.ids, comments, lambda text: _is_value(track, keys, text))
-        layout = _layout(columns, keys.ids, display) if track.positional and not columns.json_lines else "id"
+        layout = layout_of(columns, keys.ids, display) if track.positional and not columns.json_lines else "id"
         problems = ProblemCollector(display)
         rows = (_positional_rows if layout == "positional" else _id_rows)(columns, track, keys, problems)
         values, notes = _values(track, keys, rows, problems)
@@ -87,72 +83,6 @@ def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> P
         return Prediction(_wrap(values, track, keys), warnings + layout_warnings(notes), layout)
 
 
-def _without_comments(numbers: Sequence[int], texts: List[str], track: Track, ids: List[str], display: str):
-    """(numbers, texts, the comment lines' numbers) of a file: on a positional (SemEval) track, a line
-    whose first non-blank character is '#' is a comment, skipped as the official scorer skips it, unless
-    an item id of the track starts with '#'. A file without '#' is not looked at line by line."""
-    if not track.positional or not any(map(str.__contains__, texts, repeat("#"))) \
-            or any(map(str.startswith, map(str.lstrip, ids), repeat("#"))):
-        return numbers, texts, []
-    comment = np.fromiter(map(str.startswith, map(str.lstrip, texts), repeat("#")), dtype=bool, count=len(texts))
-    if comment.all():
-        raise SubmissionError.single(display, "the file holds only comment lines (starting with '#')",
-                                     expected="one line per item", found=f"{len(texts)} comment line(s)")
-    where = np.asarray(numbers)
-    return where[~comment].tolist(), list(compress(texts, ~comment)), where[comment].tolist()
-
-
-def _records_array(numbers: Sequence[int], texts: List[str]) -> Tuple[Sequence[int], List[str]]:
-    """A file of one line holding a JSON array of objects (``json.dump(records)``, pandas'
-    ``to_json(orient="records")`` without ``lines=True``) as JSON lines, each object on that line."""
-    if len(texts) != 1 or not texts[0].lstrip().startswith("["):
-        return numbers, texts
-    try:
-        records = parse_json(texts[0])
-    except ValueProblem:
-        return numbers, texts
-    if not (isinstance(records, list) and records and all(isinstance(record, dict) for record in records)):
-        return numbers, texts
-    return [numbers[0]] * len(records), [json.dumps(record, ensure_ascii=False) for record in records]
-
-
-def _refuse_one_line_of_values(numbers: Sequence[int], texts: List[str], track: Track, ids: List[str], display: str):
-    """Refuse, as one problem, a file of one line holding the values of many items (``_values_on_one_line``)."""
-    count = _values_on_one_line(texts, track, ids)
-    if count:
-        raise SubmissionError.single(
-            display, f"the file holds one line of {count} values", line=numbers[0], found=repr(shorten(texts[0])),
-            expected=f"one line per item ({len(ids):,} items): " + (
-                "one score per line in input order, or " if track.positional else "") + f"lines such as {describe_value(track)}",
-            hint="write one score per line" if track.kind == "similarity" else "write one line per item")
-
-
-def _values_on_one_line(texts: List[str], track: Track, ids: List[str]) -> int:
-    """How many items' values a one-line file holds (0: it is no such file), unless that line is an item's:
-    a JSON list of two or more scores or labels, or three or more numbers apart (``print(list(scores))``,
-    ``np.savetxt`` of a row); on tracks whose value is itself a list, a JSON list of one row per item."""
-    if len(texts) != 1 or len(ids) < 2 or texts[0].partition("\t")[0].strip() in ids:
-        return 0
-    value, rows = json_values(texts)[0], track.kind in ("soft_label", "perspectivist")
-    if isinstance(value, list):
-        shaped = all(isinstance(v, (list, dict)) for v in value) if rows else not any(isinstance(v, (list, dict)) for v in value)
-        return len(value) if shaped and len(value) >= (len(ids) if rows else 2) else 0
-    parts = re.split(r"[\s,;]+", texts[0].strip(" \t,;"))
-    return len(parts) if value is NOT_JSON and not rows and len(parts) > 2 and number_column(parts)[1].all() else 0
-
-
-def _refuse_index_column(numbers: Sequence[int], texts: List[str], display: str) -> None:
-    """Refuse, as one problem, a file whose header line starts with a tab before two or more names: the
-    header of an unnamed first column, the index pandas' ``to_csv`` writes by default (``index=True``)."""
-    fields = texts[0].split("\t")
-    if len(fields) >= 3 and not fields[0].strip() and all(map(str.strip, fields[1:])):
-        raise SubmissionError.single(display, "the file has an extra first column, a DataFrame's index: its header "
-                                              "line starts with a tab", line=numbers[0],
-                                     expected="ID<TAB>VALUE lines, after at most one header line such as id<TAB>label",
-                                     found=repr(shorten(texts[0])),
-                                     hint="write the file with index=False (df.to_csv(path, sep='\\t', index=False))")
-
-
 def _is_value(track: Track, keys: ItemKeys, text: str) -> bool:
     """Whether ``text`` is a value of the track by the track's own rule (``_values`` of one row); a
     perspectivist row is one when it is a JSON list or object (its length is its item's: a header has none)."""
@@ -161,121 +91,6 @@ def _is_value(track: Track, keys: ItemKeys, text: str) -> bool:
     problems = ProblemCollector("")
     _values(track, keys, Rows([0], [1], [text]), problems)
     return not problems
-
-
-class Columns:
-    """A file's lines (``numbers``, ``texts``; ``comments``: the numbers of the comment lines skipped) and,
-    after its header line if any (``header``: 1, else 0; ``_is_header``), each line's number (``lines``)
-    and parts around its first tab (``heads``, stripped; ``rests``; ``tabbed``), with each head's item
-    index (``position``, -1 for none)."""
-
-    def __init__(self, numbers: Sequence[int], texts: List[str], ids: List[str], comments: Sequence[int] = (),
-                 is_value: Callable[[str], bool] = bool):
-        self.numbers, self.texts, self.ids, self.comments = numbers, texts, ids, comments
-        self.json_lines = bool(texts[0].lstrip().startswith("{") and not any(map(str.__contains__, texts, repeat("\t"))))
-        texts = list(map(_id_tab_value, texts)) if self.json_lines else texts
-        self.header = int(_is_header(texts[0], ids, is_value if not self.json_lines else bool))
-        body, self.lines = (texts[1:], numbers[1:]) if self.header else (texts, numbers)
-        # two passes rather than a list of (head, tab, rest) tuples: a million tuples cost ~60 MB
-        self.heads = list(map(str.strip, map(itemgetter(0), map(str.partition, body, repeat("\t")))))
-        self.rests = list(map(itemgetter(2), map(str.partition, body, repeat("\t"))))
-        self.tabbed = np.fromiter(map(str.__contains__, body, repeat("\t")), dtype=bool, count=len(body))
-
-    @cached_property
-    def position(self) -> np.ndarray:
-        """Looked up in C, and not at all when the ids are in item order."""
-        if self.heads == self.ids:
-            return np.arange(len(self.ids), dtype=np.int64)
-        index = dict(zip(self.ids, range(len(self.ids))))
-        return np.fromiter(map(index.get, self.heads, repeat(-1)), dtype=np.int64, count=len(self.heads))
-
-    @cached_property
-    def fields(self) -> Tuple[List[List[str]], np.ndarray, List[str], Tuple[np.ndarray, np.ndarray]]:
-        """For a positional reading: each line's whitespace-separated fields (a header line included),
-        their count, the first fields (a line is never blank) and these as numbers (``number_column``)."""
-        fields = list(map(str.split, self.texts))
-        firsts = list(map(itemgetter(0), fields))
-        return fields, np.fromiter(map(len, fields), dtype=np.int64, count=len(fields)), firsts, number_column(firsts)
-
-
-def _is_header(text: str, ids: List[str], is_value: Callable[[str], bool]) -> bool:
-    """Whether a file's first line is a header: its first field is no item id and is a header name
-    (``HEADER_NAMES``, any case) or, as pandas writes its column names (``dataset_idx<TAB>pred``), both its
-    fields are names (``COLUMN_NAME``) and the second is no value of the track (``is_value``)."""
-    first, tab, value = text.partition("\t")
-    first = first.strip()
-    if first.lower() in HEADER_NAMES:
-        return first.lower() not in ids
-    return bool(tab and COLUMN_NAME.fullmatch(first) and COLUMN_NAME.fullmatch(value.strip())) \
-        and not is_value(value) and first not in ids
-
-
-def _id_tab_value(text: str) -> str:
-    """A JSON line of an ``"id"`` and one value under any name (CLUE's ``{"id": 0, "label": "neutral"}``)
-    as ``ID<TAB>VALUE``; any other line as written (refused as a line without a tab, by ``_no_tab``)."""
-    try:
-        line = parse_json(text)
-    except ValueProblem:
-        return text
-    if not (isinstance(line, dict) and len(line) == 2 and type(line.get("id")) in (str, int)):
-        return text
-    value = next(value for name, value in line.items() if name != "id")
-    return f"{line['id']}\t{value if isinstance(value, str) else json.dumps(value)}"
-
-
-def _layout(columns: Columns, ids: List[str], display: str) -> str:
-    """How a file of a positional track is read, "id" or "positional", decided once for the whole file.
-
-    Ids only when every first-column value is a known id, each once (a header line aside): numeric ids
-    ("0".."249") would otherwise take integer scores and a confidence column for ids. Else positional
-    when every line holds one or two fields and most first fields are numbers (so a bad value is
-    reported at its line). A file read both ways (no header, every id, each a 0-5 score) is refused."""
-    heads = columns.heads
-    as_ids = bool(heads) and heads[0] in ids and bool(columns.tabbed.all() and (columns.position >= 0).all()) \
-        and np.bincount(columns.position).max() == 1
-    scores = plain_numbers(heads) if as_ids and not columns.header and len(heads) == len(ids) else None
-    if as_ids and (scores is None or not ((scores >= 0) & (scores <= 5)).all()):
-        return "id"  # cannot be ambiguous: the costlier positional reading is not needed
-    positional = _reads_positionally(columns)
-    if positional:
-        _refuse_row_numbers(columns, ids, display)
-    if not (as_ids and positional):
-        return "positional" if positional else "id"
-    raise SubmissionError.single(
-        display, "the file can be read two ways: its first column holds every item id once, and could "
-                 "also be the scores of a positional file",
-        expected=f"ID<TAB>SCORE lines (matched by id, e.g. {ids[0]!r}<TAB>3.2) or one score per line "
-                 f"in input order (SemEval positional, an optional confidence column)",
-        found=f"{len(ids)} lines of two numbers",
-        hint="write the ID<TAB>SCORE lines with a header line 'id<TAB>score' to mean ids, or give the "
-             "scores with decimals (3.0) to mean positional")
-
-
-def _reads_positionally(columns: Columns) -> bool:
-    """Whether every line holds one or two fields and most first fields are numbers, decimal commas
-    counted ("2,68", ``COMMA_DECIMAL``): such lines are then refused one by one, with the hint of
-    ``parse_number`` (use a dot), rather than all as lines without a tab."""
-    _, lengths, firsts, (_, numeric) = columns.fields
-    if not (lengths <= 2).all():
-        return False
-    count = int(numeric.sum())
-    if 2 * count < len(lengths):  # looked at only when the numbers alone are too few
-        count += int(np.fromiter(map(bool, map(COMMA_DECIMAL.fullmatch, firsts)), dtype=bool, count=len(firsts)).sum())
-    return 2 * count >= len(lengths)
-
-
-def _refuse_row_numbers(columns: Columns, ids: List[str], display: str) -> None:
-    """Refuse a positional reading whose first column holds whole numbers, each once, some above 5: ids
-    or line numbers, which would be read as scores (and the scores as confidences)."""
-    _, _, _, (first_values, numeric) = columns.fields
-    if numeric.all() and (first_values % 1 == 0).all() and first_values.max() > 5 \
-            and len(np.unique(first_values)) == len(first_values):
-        raise SubmissionError.single(display, "the first column holds whole numbers, each once, up to "
-                                              f"{first_values.max():.0f}: item ids or line numbers, not scores",
-                                     expected=f"ID<TAB>SCORE lines with the track's ids (such as {ids[0]!r}<TAB>3.2) "
-                                              "or one score per line in input order",
-                                     found=f"lines such as {shorten(columns.texts[0])!r}",
-                                     hint="write each item's id (the 'id' field of the input file) and a tab before its score")
 
 
 def _positional_rows(columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCollector) -> Rows:

@@ -1,0 +1,131 @@
+"""The rules of perspectivist rows (one label, or one list of labels, per annotator of the item), over a
+column (``annotator_rows``) and on one row (``annotator_entries`` then ``annotator_values``)."""
+
+from __future__ import annotations
+
+from typing import Dict, Sequence, Tuple
+
+import numpy as np
+
+from ..tracks import Track
+from .bulk import exact_codes, list_entries
+from .textfile import shorten
+from .values import (ValueProblem, is_number, label_of, label_table, outside_label_set, parse_value, show, show_json,
+                     split_multilabel)
+
+
+def annotator_rows(rows: list, counts: np.ndarray, track: Track) -> Tuple[np.ndarray, np.ndarray]:
+    """The perspectivist rules over JSON rows, ``counts[i]`` annotators for row i: (a value per annotator
+    of every row, in row order, right for the rows that follow the rules; which rows these are). A row
+    holds one exact label per annotator (label indices); on multilabel tracks (0/1 choices ``(m, K)``)
+    per annotator a list of exact labels (none chosen: ``[]``), or K vectors of 0/1, one per label, each
+    with one entry per annotator (label-major, the LeWiDi 2025 layout)."""
+    entries, annotator, ok = list_entries(rows, counts)
+    placed = np.repeat(ok, counts)
+    if track.scale != "multilabel":
+        out = np.zeros(len(placed), dtype=np.int64)
+        out[placed] = codes = exact_codes(entries, label_table(track))
+        ok[annotator[codes < 0]] = False
+        return out, ok
+    out = np.zeros((len(placed), len(track.labels)))
+    out[placed], listed = choice_rows(entries, track.label_index(), len(track.labels))
+    ok[annotator[~listed]] = False
+    if not ok.all():  # label-major never reads a row annotator-major reads
+        ok |= label_major_rows(rows, counts, out)
+    return out, ok
+
+
+def choice_rows(values: list, index: Dict[str, int], k: int) -> Tuple[np.ndarray, np.ndarray]:
+    """(0/1 rows ``(len(values), k)`` marking the labels each value lists; which values are lists of
+    exact keys of ``index``)."""
+    names, owner, ok = list_entries(values)
+    columns = exact_codes(names, index)
+    known = columns >= 0
+    ok[owner[~known]] = False
+    chosen = np.zeros((len(values), k))
+    chosen[owner[known], columns[known]] = 1.0
+    return chosen, ok
+
+
+def label_major_rows(rows: list, counts: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """Which rows follow the label-major rule (``annotator_rows``): K vectors of ``counts[i]`` 0/1
+    numbers; their choices are written into ``out`` (one row per annotator of every row)."""
+    k = out.shape[1]
+    vectors, row, ok = list_entries(rows, np.full(len(rows), k))
+    bits, vector, full = list_entries(vectors, counts[row])
+    chosen = exact_codes(bits, {0: 0, 1: 1})
+    full[vector[chosen < 0]] = False
+    ok[row[~full]] = False
+    kept = ok[row[vector]]
+    annotator = np.arange(len(bits)) - np.searchsorted(vector, vector) + (np.cumsum(counts) - counts)[row[vector]]
+    out[annotator[kept], (vector % k)[kept]] = chosen[kept]
+    return ok
+
+
+def annotator_entries(text: str, track: Track, annotators: Sequence[str], notes: list = None) -> list:
+    """A row's entries as written (label-major rows as 0/1 rows): ``annotator_rows``'s rules, and also
+    an object annotator -> entry. ``annotators.RowFit`` fits them to the item's annotators."""
+    value = parse_value(text, track, [] if notes is None else notes)
+    if isinstance(value, dict):
+        missing = [a for a in annotators if a not in value]
+        extra = [a for a in value if a not in set(annotators)]
+        if missing or extra:
+            raise ValueProblem("annotators do not match the item's annotators", expected=", ".join(annotators),
+                               found=f"missing {missing[:5]}, unknown {[shorten(a, 40) for a in extra[:5]]}")
+        value = [value[a] for a in annotators]
+    if not isinstance(value, list):
+        raise ValueProblem("a perspectivist prediction must be a JSON list",
+                           expected=f"a list with one entry per annotator ({len(annotators)})",
+                           found=show_json(value))
+    # label-major: lists of numbers, with a number among them or as the K empty vectors of an item without
+    # annotators (K empty lists for K annotators are annotator-major: no label chosen)
+    if track.scale == "multilabel" and value and all(isinstance(v, list) and all(map(is_number, v)) for v in value) \
+            and (any(value) or (len(value) == len(track.labels) and not annotators)):
+        return list(_label_major(value, track))
+    return value
+
+
+def annotator_values(entries: list, track: Track, hint: str = None) -> np.ndarray:
+    """Label indices ``(m,)``, or on multilabel tracks 0/1 choices ``(m, K)``, of a row's entries (``hint``:
+    for a label outside the set, ``index_hint``'s)."""
+    if track.scale == "multilabel":
+        rows = [e if isinstance(e, np.ndarray) else _multilabel_choice(e, track) for e in entries]
+        return np.array(rows, dtype=float).reshape(-1, len(track.labels))
+    table = label_table(track)
+    return np.array([label_of(v, track, table, hint) for v in entries], dtype=np.int64)
+
+
+def _label_major(value: list, track: Track) -> np.ndarray:
+    """One row by ``label_major_rows``; when it breaks the rule, which part and how."""
+    k = len(track.labels)
+    out = np.zeros((len(value[0]), k))
+    if label_major_rows([value], np.array([len(value[0])]), out)[0]:
+        return out
+    lengths = sorted({len(v) for v in value})
+    layout = f"{k} vectors of 0/1 ({', '.join(track.labels)}), each with one entry per annotator of the item"
+    if len(value) != k:
+        raise ValueProblem("0/1 vectors are read label-major: one vector per label", expected=layout,
+                           found=f"{len(value)} vectors of {'/'.join(map(str, lengths))} entries",
+                           hint="this looks like one vector per annotator: write one vector per label instead "
+                                "(transpose it)" if lengths == [k] else None)
+    if len(lengths) > 1:
+        raise ValueProblem("the label vectors have different lengths", expected=layout + ", all equally long",
+                           found=f"vectors of {', '.join(str(len(v)) for v in value)} entries")
+    raise ValueProblem("a label vector holds a value other than 0 or 1", expected=layout,
+                       found=show_json(next(x for v in value for x in v if x not in (0, 1))),
+                       hint="1 = the annotator chose the label, 0 = not")
+
+
+def _multilabel_choice(value, track: Track) -> np.ndarray:
+    parts = split_multilabel(value) if isinstance(value, str) else value
+    if not (isinstance(parts, list) and all(isinstance(v, str) for v in parts)):
+        raise ValueProblem("an annotator's labels must be a list of labels or a comma-separated string",
+                           expected=f'e.g. ["entailment", "neutral"], or the whole row label-major: '
+                                    f'{len(track.labels)} vectors of 0/1 entries, one per label',
+                           found=show_json(value))
+    parts = [part.strip() for part in parts]
+    row, ok = choice_rows([parts], track.label_index(), len(track.labels))
+    if not ok[0]:
+        part = next(part for part in parts if part not in track.label_index())
+        raise outside_label_set(part, track, show(part))
+    return row[0]
