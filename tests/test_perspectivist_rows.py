@@ -72,6 +72,26 @@ def test_k_empty_lists_read_the_same_beside_an_odd_row(tmp_path, monkeypatch):
     assert not clean.values[start:start + 3].any()
 
 
+def test_each_distinct_row_is_parsed_once_and_every_row_gets_its_values(tmp_path, monkeypatch):
+    """Annotators choose among few labels, so rows repeat: the column is read once per distinct row text
+    (and annotator count), and each row's values are its own, as when every row is read."""
+    first: Dict[int, str] = {}  # per annotator count, the first row of that many entries
+    repeated = []
+    for line in edition.valid_lines("persp_cat"):
+        item, value = line.split("\t")
+        repeated.append(item + "\t" + first.setdefault(len(json.loads(value)), value))
+    path = tmp_path / "persp_cat.tsv"
+    path.write_text("\n".join(repeated) + "\n")
+    parsed = []
+    real = submission.json_values
+    monkeypatch.setattr(submission, "json_values", lambda texts: parsed.extend(texts) or real(texts))
+    values = read(path, "persp_cat").values
+    assert sorted(parsed) == sorted({line.split("\t")[1] for line in repeated})
+    codes = {label: i for i, label in enumerate(TRACKS["persp_cat"].labels)}
+    expected = [codes[label] for line in repeated for label in json.loads(line.split("\t")[1])]
+    assert values.values.tolist() == expected and len(parsed) == len(first) < len(repeated)
+
+
 def test_a_boolean_is_no_label_in_either_path(tmp_path):
     """True == 1 and hashes alike: a column lookup must not take ``true`` for the label "1"."""
     row = json.loads(edition.valid_lines("persp_ord")[edition.BAD_INDEX].split("\t")[1])

@@ -119,6 +119,14 @@ def list_entries(values: list, lengths: Optional[np.ndarray] = None) -> Tuple[li
     return list(chain.from_iterable(kept)), np.repeat(np.arange(len(values)), sizes * taken), taken
 
 
+def distinct(keys: list) -> Tuple[list, np.ndarray]:
+    """(each distinct key once, in first-seen order; each key's index among them): a rule applied to the
+    distinct keys and indexed back gives its result on all, at the cost of one hash per key."""
+    table = dict.fromkeys(keys)
+    table.update(zip(table, range(len(table))))
+    return list(table), np.fromiter(map(table.__getitem__, keys), dtype=np.int64, count=len(keys))
+
+
 def label_codes(values: np.ndarray, n_labels: int) -> np.ndarray:
     """Label indices in the smallest integer type that holds them: perspectivist tracks have a row per
     annotator and item, and a byte per row instead of eight makes every pass over them faster."""

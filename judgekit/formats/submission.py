@@ -18,7 +18,7 @@ from ..errors import ProblemCollector, SubmissionError
 from ..metrics import PerAnnotator
 from ..tracks import Track
 from .annotators import RowFit, layout_warnings
-from .bulk import collector_paused, json_values, label_codes, number_column
+from .bulk import collector_paused, distinct, json_values, label_codes, number_column
 from .layout import (COMMENTS_NOTE, JSON_LINES_NOTE, Columns, layout_of, records_array, refuse_index_column,
                      refuse_one_line_of_values, without_comments)
 from .perspectivist import annotator_entries, annotator_rows, annotator_values
@@ -219,8 +219,7 @@ def _per_annotator(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCo
     """Label indices or 0/1 choices, one row per annotator: the rows ``annotator_rows`` accepts read as
     one column, the others row by row (``RowFit``), which reads other layouts or explains the problem."""
     counts = keys.counts[rows.item]
-    column = json_values(rows.text)
-    values, ok = annotator_rows(column, counts, track)
+    values, ok, column = _distinct_rows(rows.text, counts, track)
     flagged, notes = np.flatnonzero(~ok), []
     hint = index_hint(track, column) if len(flagged) else None
     entries = _each(rows, flagged, lambda j: annotator_entries(
@@ -232,6 +231,18 @@ def _per_annotator(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCo
     for j, row in out.items():
         values[ends[j] - counts[j]:ends[j]] = row
     return (None if problems or len(out) != len(flagged) else values), notes
+
+
+def _distinct_rows(texts: List[str], counts: np.ndarray, track: Track):
+    """``annotator_rows`` of the rows (and the JSON values it read), each distinct text and annotator count
+    read once and indexed back: annotators choose among few labels, so rows repeat."""
+    shared, row = distinct(list(zip(texts, counts.tolist())))
+    column = json_values(list(map(itemgetter(0), shared)))
+    lengths = np.fromiter(map(itemgetter(1), shared), dtype=np.int64, count=len(shared))
+    values, ok = annotator_rows(column, lengths, track)
+    starts = np.cumsum(lengths) - lengths
+    own = np.repeat(starts[row] - (np.cumsum(counts) - counts), counts) + np.arange(int(counts.sum()))
+    return values[own], ok[row], column
 
 
 def _wrap(values, track: Track, keys: ItemKeys):
