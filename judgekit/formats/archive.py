@@ -127,23 +127,19 @@ def _plan(infos: List[zipfile.ZipInfo], display: str, tracks: Optional[Sequence[
 def refuse_no_track_file(display: str, tracks: Sequence[Track], unclaimed: Sequence[str],
                          shown: Optional[Sequence[str]] = None) -> None:
     """Refuse a submission without any track's file; ``shown``: its files as shown (default: ``unclaimed``)."""
-    expected = "; ".join(f"{t.id}: {track_file_names(t)}" for t in tracks) + ALTERNATIVES_NOTE * any_alternative(tracks)
+    expected = accepted_file_names(tracks, by_track=True)
     found = ", ".join((shown or unclaimed)[:10]) or "no files"
     raise SubmissionError.single(display, "no prediction file for any track was found",
                                  expected=f"files named {expected}", found=found, hint=naming_hint(unclaimed, tracks))
 
 
-#: How the names ``track_file_names`` lists are matched, said once after them when some track has others.
-ALTERNATIVES_NOTE = " (any case; * stands for any text)"
-
-
-def track_file_names(track: Track) -> str:
-    """A track's accepted file names for a message: the canonical one, then the others (``mp_*_soft.tsv``)."""
-    return " or ".join(track.file_names)
-
-
-def any_alternative(tracks: Sequence[Track]) -> bool:
-    return any(len(t.file_names) > 1 for t in tracks)
+def accepted_file_names(tracks: Sequence[Track], by_track: bool = False) -> str:
+    """The tracks' accepted file names for a message, each track's canonical one first, then the others
+    (``mp_soft.tsv or mp_*_soft.tsv``), each list after its track's id when ``by_track``; how names are
+    matched is said once after them when some track has other names."""
+    names = [" or ".join(t.file_names) for t in tracks]
+    listed = "; ".join(f"{t.id}: {n}" for t, n in zip(tracks, names)) if by_track else ", ".join(names)
+    return listed + (" (any case; * stands for any text)" if any(len(t.file_names) > 1 for t in tracks) else "")
 
 
 def safe_extract(archive: Path, target: Path, display: str = None, tracks: Optional[Sequence[Track]] = None

@@ -33,8 +33,8 @@ from ..baselines.base import item_annotators
 from ..baselines.interface import (MODEL_FILE, call_participant, fresh_copy, load_model_class, plain_data,
                                    prediction_lines, track_settings)
 from ..errors import ConfigError, KitError, Problem, SubmissionError
-from ..formats.archive import (ALTERNATIVES_NOTE, INGESTION_STATUS, any_alternative, ignored_file_notes,
-                               locate_track_files, naming_hint, safe_extract, submission_files, track_file_names)
+from ..formats.archive import (INGESTION_STATUS, accepted_file_names, ignored_file_notes, locate_track_files,
+                               naming_hint, safe_extract, submission_files)
 from ..formats.items import public_view, read_items
 from ..formats.textfile import safe_display, shorten
 from ..formats.submission import ItemKeys, read_prediction
@@ -292,7 +292,7 @@ def check_result_files(spec: TaskSpec, input_dir: Path, folder: Path, out_dir: P
     what the participant should know (files ignored) is appended to ``notes``."""
     files, unclaimed = locate_track_files(folder, spec.tracks)
     if not files:
-        expected = ", ".join(map(track_file_names, spec.tracks)) + ALTERNATIVES_NOTE * any_alternative(spec.tracks)
+        expected = accepted_file_names(spec.tracks)
         raise SubmissionError.single("submission", f"neither {MODEL_FILE} nor any prediction file was found",
                                      expected=f"{MODEL_FILE} (a code submission) or files named {expected}",
                                      found=", ".join(unclaimed[:10]) or "an empty submission",
