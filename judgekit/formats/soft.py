@@ -86,7 +86,7 @@ def soft_label_rows(track: Track, values: list) -> Tuple[np.ndarray, np.ndarray,
     wrong_bin = ~np.isnan(first)
     wrong_bin[cut] = False
     bad = wrong_bin | (broken >= 0)
-    out, notes = _normalised(rows, bad, quiet=~np.isnan(first) & (first > 0))
+    out, notes = _normalised(rows, bad, quiet=first > 0)  # NaN, no bin, is not above 0
 
     def problem(j: int) -> ValueProblem:
         if not wrong_bin[j]:
