@@ -57,18 +57,22 @@ class Problem:
         return text
 
     def _render_many(self) -> str:
+        # several items on one line (a one-line JSON array of records) are counted as items
+        unit = "lines" if len(self.lines) > 1 or (self.lines and not self.items) else "items"
         more = ", ..." if self.count > MAX_PLACES_SHOWN else ""
         places = []
-        if self.lines:
+        if unit == "lines":
             places.append(f"lines {', '.join(map(str, self.lines))}{more}")
+        elif self.lines:
+            places.append(f"line {self.lines[0]}")
         if self.items:
             places.append(f"items {', '.join(repr(i) for i in self.items)}{more}")
-        unit = "lines" if self.lines else "items"
         text = f"{self.file}: {self.message}, on {self.count} {unit}"
         if places:
             text += f" ({'; '.join(places)})"
         if self.found is not None and self.expected is not None:
-            first = f"line {self.line}" if self.line is not None else f"item {self.item!r}"
+            by_line = self.line is not None and (unit == "lines" or self.item is None)
+            first = f"line {self.line}" if by_line else f"item {self.item!r}"
             return text + f"; expected {self.expected}, found {self.found} on {first}" + (
                 f". {self.hint[:1].upper()}{self.hint[1:]}" if self.hint else "")
         return text + self._details()
@@ -77,7 +81,7 @@ class Problem:
         """This problem, counted once more at ``other``'s line and item."""
         lines = tuple(self.lines) if self.line is None else (tuple(self.lines) or (self.line,))
         items = tuple(self.items) if self.item is None else (tuple(self.items) or (self.item,))
-        if other.line is not None and len(lines) < MAX_PLACES_SHOWN:
+        if other.line is not None and other.line not in lines and len(lines) < MAX_PLACES_SHOWN:
             lines += (other.line,)
         if other.item is not None and len(items) < MAX_PLACES_SHOWN:
             items += (other.item,)

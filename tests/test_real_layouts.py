@@ -94,6 +94,53 @@ def test_scores_and_confidences_are_still_positional(tmp_path):
     assert prediction.format == "positional" and prediction.values.tolist() == STS_SCORES
 
 
+@pytest.mark.parametrize("header", ["score", "prediction\tconfidence", "predicted_score", "Predicted Score"])
+def test_a_positional_file_with_a_header_line_is_read_after_it(header, tmp_path):
+    """``df[["score"]].to_csv(path, index=False)``: a line of column names, then one score per pair. It
+    was refused as one line too many for the positional format."""
+    scores = "".join(f"{p}\t80\n" if "\t" in header else f"{p}\n" for p in STS_SCORES)
+    prediction = read(STS, STS_ITEMS, f"{header}\n{scores}", tmp_path)
+    assert prediction.format == "positional" and prediction.values.tolist() == STS_SCORES
+    assert prediction.warnings == ["the first line was read as a header and skipped"]
+
+
+@pytest.mark.parametrize("first", ["nan", "score"])
+def test_a_first_word_is_no_header_when_the_file_has_a_line_per_item(first, tmp_path):
+    """A word on the first line of a file with as many lines as items is that item's score (a NaN from
+    the model, a stray word), refused at its line; skipping it would shift every score by one."""
+    text = f"{first}\n" + "".join(f"{p}\n" for p in STS_SCORES[1:])
+    with pytest.raises(SubmissionError) as error:
+        read(STS, STS_ITEMS, text, tmp_path)
+    assert str(error.value) == (f"f.tsv, line 1, item '0': not a number; expected a decimal number such as 3.2, "
+                                f"found {first!r}")
+
+
+def test_a_glue_header_over_row_numbers_is_refused_as_row_numbers(tmp_path):
+    """``index<TAB>prediction`` over row numbers where the ids are not row numbers: after the header the
+    first column is 0..7, refused as such (it was "one line too many", which hid the cause)."""
+    items = [dict(item, id=f"dev-{item['id']}") for item in STS_ITEMS]
+    text = "index\tprediction\n" + "".join(f"{k}\t{p}\n" for k, p in enumerate(STS_SCORES))
+    with pytest.raises(SubmissionError) as error:
+        read(STS, items, text, tmp_path)
+    assert str(error.value).startswith("f.tsv: the first column holds whole numbers, each once, up to 7: item ids "
+                                       "or line numbers, not scores;")
+
+
+def test_a_file_whose_every_line_is_refused_does_not_also_list_every_item_as_missing(tmp_path):
+    """Seven JSON lines with an extra key each: the seven line problems say it; "7 of the track's 7 items
+    have no prediction (the file has 0 of them)" added nothing. One good line brings the count back."""
+    lines = [json.dumps({"id": k, "label": "neutral", "prob": 0.3}) for k in range(len(NLI_ITEMS))]
+    with pytest.raises(SubmissionError) as error:
+        read(NLI, NLI_ITEMS, "\n".join(lines) + "\n", tmp_path)
+    assert str(error.value).count("\n") == 0 and "on 7 lines" in str(error.value)
+    lines[3] = json.dumps({"id": 3, "label": "neutral"})
+    with pytest.raises(SubmissionError) as error:
+        read(NLI, NLI_ITEMS, "\n".join(lines) + "\n", tmp_path)
+    assert str(error.value).split("\n")[1] == (
+        "f.tsv: 6 of the track's 7 items have no prediction (the file has 1 of them): '0', '1', '2', '4', '5' and "
+        "1 more. Predict every item listed in the track's input file")
+
+
 def test_classification_file_in_glue_submission_layout(tmp_path):
     """GLUE's MNLI.tsv layout: ``index<TAB>prediction`` and a label name per line, here in another order."""
     labels = [item["label"] for item in NLI_ITEMS]
@@ -256,6 +303,18 @@ def test_a_bad_record_in_a_json_array_is_named_by_its_item(tmp_path):
         "contradiction, found 'Neutral'. Labels are matched exactly: write 'neutral' (case and spaces count)")
 
 
+
+def test_bad_records_in_a_json_array_are_counted_as_items_on_its_one_line(tmp_path):
+    """Every record of the array is on line 1: the same problem in three records is "on 3 items (line 1;
+    items ...)", not "on 3 lines (lines 1, 1, 1)"."""
+    records = [{"id": k, "label": "Neutral" if k in (1, 4, 6) else "neutral"} for k in range(len(NLI_ITEMS))]
+    with pytest.raises(SubmissionError) as error:
+        read(NLI, NLI_ITEMS, json.dumps(records), tmp_path, "nli.tsv")
+    assert str(error.value) == (
+        "nli.tsv: label outside the track's label set, on 3 items (line 1; items '1', '4', '6'); expected one of "
+        "entailment, neutral, contradiction, found 'Neutral' on item '1'. Labels are matched exactly: write "
+        "'neutral' (case and spaces count)")
+
 @pytest.mark.parametrize("items", [3, 3000])
 def test_a_pretty_printed_json_array_is_named_as_such_not_as_too_many_lines(items, tmp_path):
     """``json.dump(records, f, indent=2)``: four lines a record. Over 2 lines per item plus 1,000 the line
@@ -298,8 +357,10 @@ def test_csc_rows_of_seven_with_a_small_leading_bin_are_renormalised(tmp_path):
     gold = build_gold(CSC_SOFT, CSC_ITEMS, "gold")
     prediction = read(CSC_SOFT, CSC_ITEMS, text, tmp_path)
     assert prediction.warnings == [
-        "1 soft label(s) had an extra, empty leading bin (the 7-bin practice-phase format) that was dropped",
-        "5 soft label(s) had an extra leading bin (the 7-bin practice-phase format) holding a little probability, "
+        "1 soft label(s) had an extra, empty leading bin (one value more than the track's labels, the 2025 "
+        "practice-phase layout) that was dropped",
+        "5 soft label(s) had an extra leading bin (one value more than the track's labels, the 2025 "
+        "practice-phase layout) holding a little probability, "
         "at most 0.02; it was dropped and the rows renormalised"]
     renormalised = [[v / sum(r[1:]) for v in r[1:]] for r in rows]
     assert np.allclose(prediction.values, renormalised, atol=1e-9)

@@ -122,10 +122,18 @@ class Columns:
         return np.fromiter(map(index.get, self.heads, repeat(-1)), dtype=np.int64, count=len(self.heads))
 
     @cached_property
+    def positional_header(self) -> int:
+        """1 when, for a positional reading, the first line is a header (``score``, ``prediction<TAB>confidence``:
+        one or two names, none a number such as "nan") and the lines after it are one per item, else 0."""
+        names = self.texts[0].split()
+        return int(len(self.texts) == len(self.ids) + 1 and 1 <= len(names) <= 2
+                   and all(COLUMN_NAME.fullmatch(name) and not _is_float(name) for name in names))
+
+    @cached_property
     def fields(self) -> Tuple[List[List[str]], np.ndarray, List[str], Tuple[np.ndarray, np.ndarray]]:
-        """For a positional reading: each line's whitespace-separated fields (a header line included),
+        """For a positional reading: each line's whitespace-separated fields (after ``positional_header``),
         their count, the first fields (a line is never blank) and these as numbers (``number_column``)."""
-        fields = list(map(str.split, self.texts))
+        fields = list(map(str.split, self.texts[self.positional_header:]))
         firsts = list(map(itemgetter(0), fields))
         return fields, np.fromiter(map(len, fields), dtype=np.int64, count=len(fields)), firsts, number_column(firsts)
 
@@ -140,6 +148,14 @@ def _is_header(text: str, ids: List[str], is_value: Callable[[str], bool]) -> bo
         return first.lower() not in ids
     return bool(tab and COLUMN_NAME.fullmatch(first) and COLUMN_NAME.fullmatch(value.strip())) \
         and not is_value(value) and first not in ids
+
+
+def _is_float(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _id_tab_value(text: str) -> str:
@@ -206,5 +222,5 @@ def _refuse_row_numbers(columns: Columns, ids: List[str], display: str) -> None:
                                               f"{first_values.max():.0f}: item ids or line numbers, not scores",
                                      expected=f"ID<TAB>SCORE lines with the track's ids (such as {ids[0]!r}<TAB>3.2) "
                                               "or one score per line in input order",
-                                     found=f"lines such as {shorten(columns.texts[0])!r}",
+                                     found=f"lines such as {shorten(columns.texts[columns.positional_header])!r}",
                                      hint="write each item's id (the 'id' field of the input file) and a tab before its score")

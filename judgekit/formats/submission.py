@@ -77,7 +77,8 @@ def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> P
         values, notes = _values(track, keys, rows, problems)
         problems.raise_if_any()
         warnings = [COMMENTS_NOTE.format(len(comments))] if comments else []
-        warnings += ["the first line was read as a header and skipped"] if layout == "id" and columns.header else []
+        warnings += ["the first line was read as a header and skipped"] if (
+            columns.header if layout == "id" else columns.positional_header) else []
         warnings += [JSON_LINES_NOTE] if columns.json_lines else []
         warnings += value_warnings(notes)
         return Prediction(_wrap(values, track, keys), warnings + layout_warnings(notes), layout)
@@ -95,13 +96,14 @@ def _is_value(track: Track, keys: ItemKeys, text: str) -> bool:
 
 def _positional_rows(columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCollector) -> Rows:
     """The scores of a SemEval positional file, one per line in item order (a confidence must be a number)."""
-    numbers, (fields, lengths, firsts, scores) = columns.numbers, columns.fields
+    every, (fields, lengths, firsts, scores) = columns.numbers, columns.fields
+    numbers = every[columns.positional_header:]  # the header's line stays in the blank-line check
     if len(fields) != len(keys.ids):
         raise SubmissionError.single(problems.file, "wrong number of lines for the SemEval positional format",
                                      expected=f"{len(keys.ids)} lines (one score per pair, in input order)",
                                      found=f"{len(fields)} non-blank lines" + (" besides comments" if columns.comments else ""),
                                      hint="or write ID<TAB>SCORE lines, which are matched by id")
-    lines = sorted([*numbers, *(n for n in columns.comments if n < numbers[-1])]) if columns.comments else numbers
+    lines = sorted([*every, *(n for n in columns.comments if n < every[-1])]) if columns.comments else every
     if lines[-1] != len(lines):  # the line before the first line whose number is not its rank
         raise SubmissionError.single(problems.file, "blank line inside a positional file", found="an empty line",
                                      line=next(n for k, n in enumerate(lines, start=1) if n != k) - 1,
@@ -149,7 +151,7 @@ def _id_problems(columns: Columns, first: np.ndarray, track: Track, keys: ItemKe
             problems.add("unknown id: not an item of this track", line=lines[j], item=shorten(heads[j]),
                          hint=f"ids look like {keys.ids[0]!r}" if keys.ids else None)
     missing = np.setdiff1d(np.arange(len(keys.ids)), position[first])
-    if len(missing):
+    if len(missing) and (len(first) or not problems):  # no line gave an item: its lines' problems say why
         shown, more = ", ".join(repr(keys.ids[i]) for i in missing[:MAX_IDS_LISTED]), len(missing) - MAX_IDS_LISTED
         problems.add(f"{len(missing)} of the track's {len(keys.ids)} items have no prediction "
                      f"(the file has {len(first)} of them): {shown}" + (f" and {more} more" if more > 0 else ""),

@@ -221,8 +221,8 @@ def label_of(value, track: Track, table: Dict[object, int], hint: str = None) ->
 
 #: The warning of each note ``soft_label_rows`` leaves, in the order they are given.
 _WARNINGS = {"renormalised": f"soft label(s) summed to within {SUM_TOLERANCE} of 1 and were renormalised",
-             "extra leading bin": "soft label(s) had an extra, empty leading bin (the 7-bin practice-phase format) "
-                                  "that was dropped",
+             "extra leading bin": "soft label(s) had an extra, empty leading bin (one value more than the track's "
+                                  "labels, the 2025 practice-phase layout) that was dropped",
              "python literal": "value(s) were not JSON but Python literals (str() of a list: single quotes, "
                                "tuples) and were read as such; json.dumps(x) writes JSON"}
 
@@ -231,7 +231,8 @@ def value_warnings(notes: List[str]) -> List[str]:
     """One warning per kind of note; a number is the mass of a leading bin that was dropped."""
     masses = [note for note in notes if type(note) is float]
     return [f"{notes.count(note)} {warning}" for note, warning in _WARNINGS.items() if note in notes] + (
-        [f"{len(masses)} soft label(s) had an extra leading bin (the 7-bin practice-phase format) holding a "
+        [f"{len(masses)} soft label(s) had an extra leading bin (one value more than the track's labels, the 2025 "
+         "practice-phase layout) holding a "
          f"little probability, at most {max(masses):.2g}; it was dropped and the rows renormalised"] if masses else [])
 
 
