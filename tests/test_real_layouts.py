@@ -141,6 +141,21 @@ def test_a_file_whose_every_line_is_refused_does_not_also_list_every_item_as_mis
         "1 more. Predict every item listed in the track's input file")
 
 
+@pytest.mark.parametrize("separator, hint", [
+    (",", "The line looks comma-separated (CSV): write a tab between the id and the value "
+          "(df.to_csv(path, sep='\\t', index=False))"),
+    (" ", "The id and the value look separated by spaces: write one tab between them")])
+def test_a_line_without_a_tab_names_the_separator_written_instead(separator, hint, tmp_path):
+    """pandas' ``to_csv(path)`` without ``sep="\\t"`` (a comma), or ``f"{id} {label}"``: each line was
+    refused as having no tab, and nothing said what it had instead."""
+    text = f"id{separator}label\n" + "".join(f"{item['id']}{separator}{item['label']}\n" for item in NLI_ITEMS)
+    with pytest.raises(SubmissionError) as error:
+        read(NLI, NLI_ITEMS, text, tmp_path)
+    assert str(error.value) == (
+        f"f.tsv: line has no tab, on 8 lines (lines 1, 2, 3, 4, 5, ...); expected ID<TAB>VALUE such as "
+        f"ID<TAB>entailment, found 'id{separator}label' on line 1. {hint}")
+
+
 def test_classification_file_in_glue_submission_layout(tmp_path):
     """GLUE's MNLI.tsv layout: ``index<TAB>prediction`` and a label name per line, here in another order."""
     labels = [item["label"] for item in NLI_ITEMS]

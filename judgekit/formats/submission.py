@@ -6,6 +6,7 @@ per-value rule (``values``, ``soft``, ``perspectivist``)."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from functools import cached_property
 from operator import itemgetter
@@ -28,6 +29,8 @@ from .values import (ValueProblem, describe_value, index_hint, label_column, par
                      value_warnings)
 
 MAX_IDS_LISTED = 5
+#: A line's first field, then the separator written where a tab should be: a comma (CSV) or spaces.
+SEPARATOR = re.compile(r"[^\s,\[{\"']+( *,|[ \u3000]+)\S")
 
 
 @dataclass(frozen=True)
@@ -159,10 +162,17 @@ def _id_problems(columns: Columns, first: np.ndarray, track: Track, keys: ItemKe
 
 
 def _no_tab(text: str, json_lines: bool, example: str) -> Tuple[str, dict]:
-    """(problem, details) of a line without a tab: in a JSON-lines file, a line that is no object of an
-    ``"id"`` and one value (``_id_tab_value``), named by the keys it has."""
+    """(problem, details) of a line without a tab, with the separator it has if any (a comma: CSV, or
+    spaces); in a JSON-lines file, a line that is no object of an ``"id"`` and one value
+    (``_id_tab_value``), named by the keys it has."""
     if not json_lines:
-        return "line has no tab", {"expected": f"ID<TAB>VALUE such as {example}", "found": repr(text[:60])}
+        details = {"expected": f"ID<TAB>VALUE such as {example}", "found": repr(text[:60])}
+        separator = SEPARATOR.match(text.strip())
+        if separator:
+            details["hint"] = ("the line looks comma-separated (CSV): write a tab between the id and the value "
+                               "(df.to_csv(path, sep='\\t', index=False))") if separator.group(1).strip() \
+                else "the id and the value look separated by spaces: write one tab between them"
+        return "line has no tab", details
     details = {"expected": 'one object {"id": ID, "any name": VALUE} a line, the id a string or an integer',
                "found": repr(shorten(text))}
     try:
