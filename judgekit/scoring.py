@@ -135,12 +135,13 @@ def ingested_track_files(res_dir: Path, spec: TaskSpec, declared: List[str]):
 
 
 def score_folder(spec: TaskSpec, ref_dir: Path, res_dir: Path, ingested: Optional[List[str]] = None,
-                 gold: Optional[Dict[str, GoldTrack]] = None) -> Result:
+                 gold: Optional[Dict[str, GoldTrack]] = None, names: Optional[Dict[str, str]] = None) -> Result:
     """Score every track file found in ``res_dir`` against the gold in ``ref_dir``.
 
     ``ingested`` lists the tracks the ingestion program reported writing; then only its files count.
     Only the gold of the tracks found is read, unless ``gold`` (``load_gold`` of every track, as the
-    ranking tool loads it once for all submissions) is given.
+    ranking tool loads it once for all submissions) is given. ``names``: track id -> the file's name as
+    the participant wrote it, shown instead of the ingested copy's ``<track_id>.tsv``.
     """
     if ingested is not None:
         files, unclaimed = ingested_track_files(res_dir, spec, ingested)
@@ -155,8 +156,9 @@ def score_folder(spec: TaskSpec, ref_dir: Path, res_dir: Path, ingested: Optiona
         if track.id not in files:
             continue
         relative = files[track.id]
-        prediction = read_track_file(Path(res_dir) / relative, str(relative), gold[track.id])
-        results[track.id] = score_track(gold[track.id], prediction, safe_display(str(relative)))
+        shown = (names or {}).get(track.id, str(relative))
+        prediction = read_track_file(Path(res_dir) / relative, shown, gold[track.id])
+        results[track.id] = score_track(gold[track.id], prediction, safe_display(shown))
     missing = [t.id for t in spec.tracks if t.id not in results]
     warnings = ignored_file_notes(unclaimed, spec.tracks)
     if missing:

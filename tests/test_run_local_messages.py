@@ -30,6 +30,18 @@ def test_ignored_files_are_shown_with_the_track_they_were_meant_for(tmp_path, ca
     assert note.replace("'", "&#x27;") in (tmp_path / "out" / "detailed_results.html").read_text(encoding="utf-8")
 
 
+def test_notes_and_the_results_page_name_the_participants_own_file(tmp_path, capsys):
+    """The ingestion program copies a result submission's file to ``<track_id>.tsv`` for the scorer, whose
+    notes and "File" column then named that copy (``en_en.tsv``), a file the participant never wrote."""
+    submission = tmp_path / "sub" / "Run1"
+    submission.mkdir(parents=True)
+    (submission / "EN_EN.tsv").write_text("id\tscore\n" + en_en_lines(), encoding="utf-8")
+    assert main([str(REPO), str(tmp_path / "sub"), "--phase", "practice", "--output", str(tmp_path / "out")]) == 0
+    assert "note: Run1/EN_EN.tsv: the first line was read as a header and skipped\n" in capsys.readouterr().out
+    page = (tmp_path / "out" / "detailed_results.html").read_text(encoding="utf-8")
+    assert "Run1/EN_EN.tsv" in page and "en_en.tsv" not in page
+
+
 def test_a_result_submission_without_any_track_file_is_refused(tmp_path, capsys):
     submission = tmp_path / "sub"
     submission.mkdir()

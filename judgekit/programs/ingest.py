@@ -287,9 +287,10 @@ def public_keys(items: List[dict]) -> ItemKeys:
 
 
 def check_result_files(spec: TaskSpec, input_dir: Path, folder: Path, out_dir: Path,
-                       notes: Optional[List[str]] = None) -> List[str]:
+                       notes: Optional[List[str]] = None, names: Optional[Dict[str, str]] = None) -> List[str]:
     """A result submission: check each track file like the scorer does and copy it as ``<track_id>.tsv``;
-    what the participant should know (files ignored) is appended to ``notes``."""
+    what the participant should know (files ignored) is appended to ``notes``, and each track's file
+    name as the participant wrote it is put in ``names`` (for the scorer's notes and results page)."""
     files, unclaimed = locate_track_files(folder, spec.tracks)
     if not files:
         expected = accepted_file_names(spec.tracks)
@@ -307,6 +308,8 @@ def check_result_files(spec: TaskSpec, input_dir: Path, folder: Path, out_dir: P
         relative = files[track.id]
         read_prediction(folder / relative, str(relative), track, public_keys(items_by_dataset[track.dataset]))
         shutil.copyfile(folder / relative, out_dir / f"{track.id}.tsv")
+        if names is not None:
+            names[track.id] = str(relative)
     for note in ignored_file_notes(unclaimed, spec.tracks):
         if notes is not None:
             notes.append(note)
@@ -353,6 +356,7 @@ def ingest(input_dir: Path, output_dir: Path, submission: Optional[Path], baseli
     seed = spec.seed if seed is None else seed
     started = time.monotonic()
     notes: List[str] = []
+    names: Dict[str, str] = {}
     for track in spec.tracks:
         stale = output_dir / f"{track.id}.tsv"
         if stale.is_file():
@@ -368,23 +372,23 @@ def ingest(input_dir: Path, output_dir: Path, submission: Optional[Path], baseli
         else:
             folder = unpack_submission(submission, work)
             tracks, what = _predict_submission(spec, input_dir, folder, work, out, seed, time_limit, output_dir,
-                                               notes)
+                                               notes, names)
         for name in sorted(os.listdir(out)):
             shutil.move(str(out / name), str(output_dir / name))
             written.append(output_dir / name)
     message = f"{what}: predictions written for track(s) {', '.join(tracks)}"
-    write_status(output_dir, "ok", message, tracks, notes)
+    write_status(output_dir, "ok", message, tracks, notes, names)
     print(f"{message} in {time.monotonic() - started:.1f} s")
     return 0
 
 
 def _predict_submission(spec: TaskSpec, input_dir: Path, folder: Path, work: Path, out: Path, seed: int,
-                        time_limit: Optional[float], output_dir: Path, notes: List[str]):
+                        time_limit: Optional[float], output_dir: Path, notes: List[str], names: Dict[str, str]):
     """(track ids predicted, what the submission was): a code submission's ``model.py`` run on the
     tracks, or a result submission's files checked; the predictions are written to ``out``."""
     model_folder = find_model_folder(folder)
     if model_folder is None:
-        return check_result_files(spec, input_dir, folder, out, notes), "result submission"
+        return check_result_files(spec, input_dir, folder, out, notes, names), "result submission"
     for dataset in dict.fromkeys(t.dataset for t in spec.tracks):
         load_dataset(input_dir, dataset)  # the bundle's data is checked here, out of the code's reach
     skipped = run_child(input_dir, out, work, str(model_folder.resolve()), seed, time_limit_of(spec, time_limit),
@@ -398,10 +402,12 @@ def _predict_submission(spec: TaskSpec, input_dir: Path, folder: Path, work: Pat
     return tracks, "code submission"
 
 
-def write_status(output_dir: Path, status: str, message: str, tracks: List[str] = (), notes: List[str] = ()) -> None:
-    """``ingestion_status.json``; its ``notes`` (files ignored) reach the results page through the scorer."""
-    text = json.dumps({"status": status, "message": message, "tracks": list(tracks), "notes": list(notes)},
-                      ensure_ascii=False, indent=1) + "\n"
+def write_status(output_dir: Path, status: str, message: str, tracks: List[str] = (), notes: List[str] = (),
+                 names: Optional[Dict[str, str]] = None) -> None:
+    """``ingestion_status.json``; its ``notes`` (files ignored) reach the results page through the scorer,
+    and so do its ``names`` (track id -> the participant's own file name, for a result submission)."""
+    text = json.dumps({"status": status, "message": message, "tracks": list(tracks), "notes": list(notes),
+                       "names": dict(names or {})}, ensure_ascii=False, indent=1) + "\n"
     atomic_write(output_dir / INGESTION_STATUS, text)
 
 

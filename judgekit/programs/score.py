@@ -71,6 +71,15 @@ def ingestion_notes(res_dir: Path) -> List[str]:
     return [shorten(safe_display(str(note)), 300) for note in notes[:20]]
 
 
+def ingested_names(res_dir: Path) -> Dict[str, str]:
+    """Track id -> the participant's own name of the file the prediction step copied (a result submission)."""
+    names = (_ok_status(res_dir) or {}).get("names")
+    if not isinstance(names, dict):
+        return {}
+    return {track: shorten(safe_display(name), 200) for track, name in names.items()
+            if isinstance(track, str) and isinstance(name, str)}
+
+
 def _status_failure(res_dir: Path) -> Optional[str]:
     """What ingestion_status.json says went wrong, or None when it is absent or says ok."""
     path = res_dir / INGESTION_STATUS
@@ -148,7 +157,7 @@ def score_submission_folder(spec: TaskSpec, ref_dir: Path, res_dir: Path,
             folder, archive_warnings = res_dir, []
         else:
             folder, archive_warnings = unpack_if_archive(res_dir, Path(tmp), spec.tracks)
-        result = score_folder(spec, ref_dir, folder, ingested, gold)
+        result = score_folder(spec, ref_dir, folder, ingested, gold, ingested_names(res_dir))
     result.warnings[:0] = archive_warnings + ingestion_notes(res_dir)
     return result
 
