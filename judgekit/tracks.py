@@ -52,6 +52,9 @@ class Track:
     primary: bool = True
     files: Tuple[str, ...] = ()
     positional: bool = False  # accept the SemEval one-score-per-line format (similarity only)
+    #: A positional track's release input lines when only its first items have gold (STS 2017 track 6:
+    #: 500 lines, gold for the first 250): a positional file of that many lines is scored on its first ones.
+    release_lines: Optional[int] = None
 
     @property
     def main_metric(self) -> str:
@@ -74,6 +77,8 @@ class Track:
         d["labels"] = list(self.labels)
         d["metrics"] = list(self.metrics)
         d["files"] = list(self.files)
+        if self.release_lines is None:
+            del d["release_lines"]
         return d
 
 
@@ -91,7 +96,8 @@ def track_from_dict(raw: dict, where: str = "tracks") -> Track:
     problems: List[Problem] = []
     if not isinstance(raw, dict):
         raise ConfigError.single(where, "a track must be a mapping", found=repr(raw))
-    known = {"id", "kind", "dataset", "title", "scale", "labels", "metrics", "primary", "files", "positional"}
+    known = {"id", "kind", "dataset", "title", "scale", "labels", "metrics", "primary", "files", "positional",
+             "release_lines"}
     for key in sorted(set(raw) - known):
         problems.append(Problem(where, f"unknown key '{key}'", expected=", ".join(sorted(known))))
     tid = raw.get("id")
@@ -111,11 +117,12 @@ def track_from_dict(raw: dict, where: str = "tracks") -> Track:
     if not isinstance(primary, bool):
         problems.append(Problem(where, "'primary' must be true or false", found=repr(primary)))
     positional = bool(raw.get("positional", kind == "similarity"))
+    release_lines = _checked_release_lines(raw.get("release_lines"), positional, where, problems)
     track = Track(id=tid, kind=str(kind), dataset=str(dataset), title=str(raw.get("title") or tid),
                   scale=scale if kind in ("soft_label", "perspectivist") else None,
                   labels=labels, metrics=metrics, primary=bool(primary),
                   files=_as_str_tuple(raw.get("files"), "files", where, problems),
-                  positional=positional)
+                  positional=positional, release_lines=release_lines)
     for key in track.keys:
         if len(key) > MAX_KEY_LENGTH:
             problems.append(Problem(where, f"leaderboard key '{key}' is longer than {MAX_KEY_LENGTH} characters",
@@ -124,6 +131,15 @@ def track_from_dict(raw: dict, where: str = "tracks") -> Track:
     if problems:
         raise ConfigError(problems)
     return track
+
+
+def _checked_release_lines(value, positional: bool, where: str, problems: List[Problem]) -> Optional[int]:
+    """The track's ``release_lines``: absent, or a whole number (at least 2) on a positional track."""
+    if value is None or (positional and type(value) is int and value >= 2):
+        return value
+    problems.append(Problem(where, "'release_lines' must be a whole number of lines (at least 2) on a positional "
+                                   "track", found=repr(value)[:80]))
+    return None
 
 
 def _checked_scale(kind, scale, where: str, problems: List[Problem]):

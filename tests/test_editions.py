@@ -337,6 +337,32 @@ def test_sts2017_accepts_semeval_output_files_in_positional_form(built, tmp_path
         assert expected > 0.9
 
 
+def test_sts2017_scores_a_submission_laid_out_as_the_2017_competition_asked(built, tmp_path):
+    """The 2017 CodaLab competition's scorer (lgazpio/semeval-codalab, scoring_program/evaluation.py, 16 Jan
+    2017) read only STS.sys.track<N>.<lang>.txt, its instructions page naming tracks 3, 4a/4b and 6 sp-sp,
+    sp-en and su-su; track 6's input had 500 lines for 250 gold scores, and correlation.pl read as many
+    lines as there are gold scores. Such a zip was refused (no file matched a track, and 500 lines were
+    "wrong number of lines"); each track now scores numpy's Pearson r of its first 250 lines."""
+    import numpy as np
+    tree = built("sts2017").tree
+    spec = read_spec(tree / "reference_data" / "evaluation")
+    golds = load_gold(spec, tree / "reference_data" / "evaluation")
+    names = {"ar_ar": "1.ar-ar", "ar_en": "2.ar-en", "es_es": "3.sp-sp", "es_en": "4a.es-en",
+             "es_en_mt": "4b.sp-en", "en_en": "5.en-en", "tr_en": "6.su-su"}
+    rng = np.random.default_rng(2017)
+    predicted = {}
+    with zipfile.ZipFile(tmp_path / "run1.zip", "w") as zf:
+        for track_id, infix in names.items():
+            gold = golds[track_id].gold
+            predicted[track_id] = np.round(np.clip(gold + rng.normal(0, 1, gold.size), 0, 5), 4)
+            lines = list(predicted[track_id]) + (list(rng.uniform(0, 5, 250)) if track_id == "tr_en" else [])
+            zf.writestr(f"STS.sys.track{infix}.txt", "".join(f"{v:.4f}\n" for v in lines))
+    scores = run_once(tree, str(tmp_path / "run1.zip"), "evaluation")
+    for track_id in names:
+        expected = np.corrcoef(predicted[track_id], golds[track_id].gold)[0, 1]
+        assert scores[f"{track_id}_pearson"] == pytest.approx(expected, abs=1e-9)
+
+
 # --- what is public --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("name", ["sts2017", "ocnli"])

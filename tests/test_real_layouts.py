@@ -17,7 +17,7 @@ import pytest
 
 import lewidi_official as official
 from judgekit.bundle.edition import load_edition
-from judgekit.errors import SubmissionError
+from judgekit.errors import ConfigError, SubmissionError
 from judgekit.formats.archive import locate_track_files
 from judgekit.formats.textfile import shorten
 from judgekit.gold import build_gold
@@ -154,6 +154,43 @@ def test_a_line_without_a_tab_names_the_separator_written_instead(separator, hin
     assert str(error.value) == (
         f"f.tsv: line has no tab, on 8 lines (lines 1, 2, 3, 4, 5, ...); expected ID<TAB>VALUE such as "
         f"ID<TAB>entailment, found 'id{separator}label' on line 1. {hint}")
+
+
+RELEASE = track_from_dict({"id": "tr_en", "kind": "similarity", "dataset": "sts", "release_lines": 16})
+
+
+def test_a_positional_file_of_the_releases_lines_is_scored_on_its_first_lines(tmp_path):
+    """STS 2017 track 6: 500 input lines, gold for the first 250, and correlation.pl reads as many lines
+    as there are gold scores. A track with ``release_lines`` reads such a file on its first lines."""
+    scores = STS_SCORES + [9.0] * 8
+    prediction = read(RELEASE, STS_ITEMS, "".join(f"{p}\t80\n" for p in scores), tmp_path)
+    assert prediction.format == "positional" and prediction.values.tolist() == STS_SCORES
+    assert prediction.warnings == ["the file has the release's 16 lines: the first 8, which have gold, were scored "
+                                   "and the others ignored, as the official scorer reads them"]
+
+
+@pytest.mark.parametrize("track, expected", [
+    (STS, "expected 8 lines (one score per pair, in input order)"),
+    (RELEASE, "expected 8 lines (one score per pair, in input order), or the release's 16 lines, of which the "
+              "first 8 are scored")])
+def test_other_line_counts_are_refused_naming_the_releases_count(track, expected, tmp_path):
+    with pytest.raises(SubmissionError) as error:
+        read(track, STS_ITEMS, "".join(f"{p}\n" for p in STS_SCORES + [1.0] * 4), tmp_path)
+    assert str(error.value) == (f"f.tsv: wrong number of lines for the SemEval positional format; {expected}, "
+                                "found 12 non-blank lines. Or write ID<TAB>SCORE lines, which are matched by id")
+
+
+@pytest.mark.parametrize("raw", [{"kind": "classification", "labels": ["a", "b"], "release_lines": 500},
+                                 {"kind": "similarity", "release_lines": "500"},
+                                 {"kind": "similarity", "release_lines": True},
+                                 {"kind": "similarity", "positional": False, "release_lines": 500}])
+def test_release_lines_is_a_whole_number_on_a_positional_track(raw):
+    with pytest.raises(ConfigError) as error:
+        track_from_dict({"id": "t", "dataset": "d", **raw})
+    assert str(error.value) == ("tracks 't': 'release_lines' must be a whole number of lines (at least 2) on a "
+                                f"positional track, found {raw['release_lines']!r}")
+    assert "release_lines" not in STS.to_dict() and RELEASE.to_dict()["release_lines"] == 16
+    assert track_from_dict(RELEASE.to_dict()) == RELEASE
 
 
 def test_classification_file_in_glue_submission_layout(tmp_path):

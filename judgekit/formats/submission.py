@@ -29,6 +29,8 @@ from .values import (ValueProblem, describe_value, index_hint, label_column, par
                      value_warnings)
 
 MAX_IDS_LISTED = 5
+RELEASE_LINES_NOTE = ("the file has the release's {} lines: the first {}, which have gold, were scored and the "
+                      "others ignored, as the official scorer reads them")
 #: A line's first field, then the separator written where a tab should be: a comma (CSV) or spaces.
 SEPARATOR = re.compile(r"[^\s,\[{\"']+( *,|[ \u3000]+)\S")
 
@@ -83,6 +85,8 @@ def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> P
         warnings += ["the first line was read as a header and skipped"] if (
             columns.header if layout == "id" else columns.positional_header) else []
         warnings += [JSON_LINES_NOTE] if columns.json_lines else []
+        warnings += [RELEASE_LINES_NOTE.format(track.release_lines, len(keys.ids))] if layout == "positional" \
+            and len(columns.fields[0]) > len(keys.ids) else []
         warnings += value_warnings(notes)
         return Prediction(_wrap(values, track, keys), warnings + layout_warnings(notes), layout)
 
@@ -101,9 +105,12 @@ def _positional_rows(columns: Columns, track: Track, keys: ItemKeys, problems: P
     """The scores of a SemEval positional file, one per line in item order (a confidence must be a number)."""
     every, (fields, lengths, firsts, scores) = columns.numbers, columns.fields
     numbers = every[columns.positional_header:]  # the header's line stays in the blank-line check
-    if len(fields) != len(keys.ids):
+    release = track.release_lines if (track.release_lines or 0) > len(keys.ids) else None
+    if len(fields) != len(keys.ids) and len(fields) != release:
         raise SubmissionError.single(problems.file, "wrong number of lines for the SemEval positional format",
-                                     expected=f"{len(keys.ids)} lines (one score per pair, in input order)",
+                                     expected=f"{len(keys.ids)} lines (one score per pair, in input order)" + (
+                                         f", or the release's {release} lines, of which the first {len(keys.ids)} "
+                                         "are scored" if release else ""),
                                      found=f"{len(fields)} non-blank lines" + (" besides comments" if columns.comments else ""),
                                      hint="or write ID<TAB>SCORE lines, which are matched by id")
     lines = sorted([*every, *(n for n in columns.comments if n < every[-1])]) if columns.comments else every
@@ -111,6 +118,9 @@ def _positional_rows(columns: Columns, track: Track, keys: ItemKeys, problems: P
         raise SubmissionError.single(problems.file, "blank line inside a positional file", found="an empty line",
                                      line=next(n for k, n in enumerate(lines, start=1) if n != k) - 1,
                                      expected="one score on every line", hint="positional files are matched by line number")
+    n = len(keys.ids)
+    if len(fields) > n:  # the release's lines: read on the first n, as the official scorer reads them
+        fields, lengths, firsts, scores, numbers = fields[:n], lengths[:n], firsts[:n], (scores[0][:n], scores[1][:n]), numbers[:n]
     two = np.flatnonzero(lengths == 2)
     for j in two[~number_column(list(map(itemgetter(1), map(fields.__getitem__, two))))[1]]:
         _explain(parse_number, fields[j][1], problems, line=numbers[j],
