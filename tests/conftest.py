@@ -15,6 +15,7 @@ SHARED_CHECKER = REPO.parent / "shared" / "tools" / "codabench_check.py"
 PLATFORM_MODULES = ("test_metrics", "test_scoring", "test_stats", "test_fuzz", "test_fastpaths")
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook, which reads the groups into the node ids
 def pytest_collection_modifyitems(config, items):
     if RERUN_LIST:
         _keep_only_listed(config, items)
@@ -22,10 +23,13 @@ def pytest_collection_modifyitems(config, items):
         module = item.module.__name__.split(".")[-1]
         if module.startswith(PLATFORM_MODULES):
             item.add_marker(pytest.mark.platform)
-        if _uses_a_shared_fixture_of_its_module(item):
+        if _uses_a_shared_fixture_of_its_module(item) and not item.get_closest_marker("xdist_group"):
             # test.sh runs pytest-xdist with --dist loadgroup: the tests of one group go to one worker,
-            # so a module's bundles, corpus runs or editions are built once, not once per worker.
-            item.add_marker(pytest.mark.xdist_group(module))
+            # so a module's bundles, corpus runs or editions are built once, not once per worker. A
+            # module whose shared fixture builds one thing per parameter (test_editions: an edition per
+            # ``name``) says so in XDIST_GROUP_BY: then each parameter's tests are a group of their own.
+            param = getattr(item, "callspec", None) and item.callspec.params.get(getattr(item.module, "XDIST_GROUP_BY", None))
+            item.add_marker(pytest.mark.xdist_group(f"{module}-{param}" if param else module))
 
 
 def _uses_a_shared_fixture_of_its_module(item) -> bool:

@@ -62,6 +62,13 @@ def data_root(name: str) -> Path:
 
 
 REPRODUCIBILITY_TEST = "test_building_twice_gives_the_same_bytes"
+#: Each edition's tests are one pytest-xdist group (conftest.py): an edition is built on one worker only,
+#: and two editions build at once. A test of one edition that is not parametrized names its group.
+XDIST_GROUP_BY = "name"
+
+
+def edition_group(name: str):
+    return pytest.mark.xdist_group(f"test_editions-{name}")
 
 
 class Builds:
@@ -222,6 +229,7 @@ def test_gold_against_itself_is_perfect_on_every_track(name, phase, built, tmp_p
 
 # --- published baselines ---------------------------------------------------------------------------
 
+@edition_group("sts2017")
 def test_sts2017_cosine_baseline_reproduces_the_published_monolingual_scores(built):
     scores = run_once(built("sts2017").tree, "baseline:cosine_bow", "evaluation")
     for track, published in PUBLISHED_STS_BASELINE.items():
@@ -242,6 +250,7 @@ def _ocnli_majority_share() -> float:
     return dev.count(train.most_common(1)[0][0]) / len(dev)
 
 
+@edition_group("ocnli")
 def test_ocnli_most_frequent_baseline_gives_37_4_percent_on_dev(built):
     tree = built("ocnli").tree
     expected = _ocnli_majority_share()
@@ -259,6 +268,7 @@ LEWIDI_NAMES = {"csc_soft": "CSC_test_soft.tsv", "csc_pe": "csc_test_pe.tsv", "m
                 "ven_soft": "VariErrNLI_test_soft.tsv", "ven_pe": "ven_test_pe.tsv"}
 
 
+@edition_group("lewidi2025")
 def test_lewidi2025_accepts_the_file_names_participants_used(built, tmp_path):
     tree = built("lewidi2025").tree
     submission = gold_submission(tree, "evaluation", tmp_path / "res.zip", LEWIDI_NAMES)
@@ -288,6 +298,7 @@ def _official_baseline_scores(split: str):
     return files, expected
 
 
+@edition_group("lewidi2025")
 def test_lewidi2025_official_files_score_the_official_values(built, tmp_path):
     """All 8 files of the test phase, as the 2025 starter kit wrote them, under long and short names."""
     tree = built("lewidi2025").tree
@@ -303,6 +314,7 @@ def test_lewidi2025_official_files_score_the_official_values(built, tmp_path):
     assert {k: round(scores[k], 5) for k in expected} == {k: round(v, 5) for k, v in expected.items()}
 
 
+@edition_group("lewidi2025")
 def test_lewidi2025_most_frequent_baseline_gives_the_starter_kit_numbers(built):
     """The kit's own baseline on the practice phase (dev) against the official values, all 8 columns;
     VariErrNLI's are the published MAMD 0.65292 and MER 0.31500 (metrics.md §6)."""
@@ -313,6 +325,7 @@ def test_lewidi2025_most_frequent_baseline_gives_the_starter_kit_numbers(built):
     assert (round(scores["ven_soft_mamd"], 5), round(scores["ven_pe_mer"], 5)) == (0.65292, 0.315)
 
 
+@edition_group("sts2017")
 @pytest.mark.parametrize("integers", [False, True], ids=["decimals", "integers"])
 def test_sts2017_accepts_semeval_output_files_in_positional_form(built, tmp_path, integers):
     """SemEval-2017 output files: one score per line in input order, with a confidence column. The
@@ -337,6 +350,7 @@ def test_sts2017_accepts_semeval_output_files_in_positional_form(built, tmp_path
         assert expected > 0.9
 
 
+@edition_group("sts2017")
 def test_sts2017_scores_a_submission_laid_out_as_the_2017_competition_asked(built, tmp_path):
     """The 2017 CodaLab competition's scorer (lgazpio/semeval-codalab, scoring_program/evaluation.py, 16 Jan
     2017) read only STS.sys.track<N>.<lang>.txt, its instructions page naming tracks 3, 4a/4b and 6 sp-sp,
@@ -379,6 +393,7 @@ def test_practice_gold_is_not_in_the_starting_kit_when_it_would_reveal_test_gold
                 assert tuple(json.loads(line)["texts"]) not in test_pairs, path
 
 
+@edition_group("lewidi2025")
 def test_lewidi2025_trains_csc_and_mp_from_the_practice_phase_zip(built):
     """Training counts from the release README (CSC 5,628 and MP 12,017 items)."""
     inputs = built("lewidi2025").tree / "input_data" / "evaluation"
@@ -389,6 +404,7 @@ def test_lewidi2025_trains_csc_and_mp_from_the_practice_phase_zip(built):
 
 # --- the participant's path through the phases ------------------------------------------------------
 
+@edition_group("default")
 def test_starting_kit_explains_what_it_can_do_for_the_evaluation_phase(built, tmp_path, capsys):
     """The kit holds no evaluation gold: run_local says so (exit 2), and the commands its README gives
     predict the evaluation phase's public data and check a result zip for it, without scores."""

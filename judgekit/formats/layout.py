@@ -133,7 +133,7 @@ class Columns:
     def fields(self) -> Tuple[List[List[str]], np.ndarray, List[str], Tuple[np.ndarray, np.ndarray]]:
         """For a positional reading: each line's whitespace-separated fields (after ``positional_header``),
         their count, the first fields (a line is never blank) and these as numbers (``number_column``)."""
-        fields = list(map(str.split, self.texts[self.positional_header:]))
+        fields = list(map(str.split, self.texts[1:] if self.positional_header else self.texts))
         firsts = list(map(itemgetter(0), fields))
         return fields, np.fromiter(map(len, fields), dtype=np.int64, count=len(fields)), firsts, number_column(firsts)
 
