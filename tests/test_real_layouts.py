@@ -193,6 +193,19 @@ def test_release_lines_is_a_whole_number_on_a_positional_track(raw):
     assert track_from_dict(RELEASE.to_dict()) == RELEASE
 
 
+def test_ids_in_runs_of_a_batch_size_are_named_as_a_batch_index(tmp_path):
+    """A CLUE OCNLI writer (``{"label": ..., "id": i}`` with i the batch's index, 32 lines a batch) gave
+    every id 32 times: refused as duplicates, and now the runs are named as their likely cause."""
+    items = [{"id": str(k), "texts": ["a", "b"], "label": "neutral"} for k in range(12)]
+    text = "".join(json.dumps({"label": "neutral", "id": k // 4}) + "\n" for k in range(12))
+    with pytest.raises(SubmissionError) as error:
+        read(NLI, items, text, tmp_path)
+    assert str(error.value).split("\n")[0] == (
+        "f.tsv: duplicate id, on 9 lines (lines 2, 3, 4, 6, 7, ...; items '0', '0', '0', '1', '1', ...). It was "
+        "already given on line 1; keep one line per item (the ids come in runs of 4 equal ids on consecutive "
+        "lines: a batch's index written in place of each item's id?)")
+
+
 def test_classification_file_in_glue_submission_layout(tmp_path):
     """GLUE's MNLI.tsv layout: ``index<TAB>prediction`` and a label name per line, here in another order."""
     labels = [item["label"] for item in NLI_ITEMS]

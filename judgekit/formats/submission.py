@@ -153,13 +153,16 @@ def _id_problems(columns: Columns, first: np.ndarray, track: Track, keys: ItemKe
                                      expected=f"lines such as {example.replace('ID', repr(keys.ids[0]) if keys.ids else 'ID')}",
                                      found=f"ids such as {shorten(heads[0])!r}")
     first_line = dict(zip(position[first].tolist(), map(lines.__getitem__, first.tolist())))
+    batch = _batch_runs(position)
     for j in np.setdiff1d(np.arange(len(heads)), first).tolist():
         if not columns.tabbed[j]:
             message, details = _no_tab(columns.texts[columns.header + j], columns.json_lines, example)
             problems.add(message, line=lines[j], **details)
         elif position[j] >= 0:
             problems.add("duplicate id", line=lines[j], item=heads[j],
-                         hint=f"it was already given on line {first_line[int(position[j])]}; keep one line per item")
+                         hint=f"it was already given on line {first_line[int(position[j])]}; keep one line per item"
+                         + (f" (the ids come in runs of {batch} equal ids on consecutive lines: a batch's index "
+                            "written in place of each item's id?)" if batch else ""))
         else:
             problems.add("unknown id: not an item of this track", line=lines[j], item=shorten(heads[j]),
                          hint=f"ids look like {keys.ids[0]!r}" if keys.ids else None)
@@ -169,6 +172,16 @@ def _id_problems(columns: Columns, first: np.ndarray, track: Track, keys: ItemKe
         problems.add(f"{len(missing)} of the track's {len(keys.ids)} items have no prediction "
                      f"(the file has {len(first)} of them): {shown}" + (f" and {more} more" if more > 0 else ""),
                      hint="predict every item listed in the track's input file")
+
+
+def _batch_runs(position: np.ndarray) -> int:
+    """k when a file's ids come in runs of k (> 1) equal ids on consecutive lines, each run but the last
+    exactly k long and no id in two runs (a batch counter written as the id), else 0."""
+    ends = np.flatnonzero(np.diff(position) != 0) + 1
+    runs = np.diff(np.concatenate(([0], ends, [len(position)])))
+    if len(runs) < 2 or runs[0] < 2 or (runs[:-1] != runs[0]).any() or runs[-1] > runs[0]:
+        return 0
+    return int(runs[0]) if len(np.unique(position[np.concatenate(([0], ends))])) == len(runs) else 0
 
 
 def _no_tab(text: str, json_lines: bool, example: str) -> Tuple[str, dict]:
