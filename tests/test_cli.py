@@ -139,3 +139,15 @@ def test_a_missing_library_is_one_line_naming_what_to_install(entry, package, tm
     assert len(lines) == 1, done.stderr
     name = {"yaml": "PyYAML"}.get(package, package)
     assert f"missing Python package(s) {name}" in lines[0] and "pip install numpy scipy pyyaml" in lines[0]
+
+
+def test_a_built_trees_folder_in_the_working_folder_does_not_hide_the_edition(tmp_path, monkeypatch):
+    """``build_bundle.py --out .`` leaves the tree ``default/`` there; a second ``--edition default`` (the
+    legacy build, say) read that folder as the config and failed: "default/edition.yaml: cannot read"."""
+    from judgekit.programs.build import REPO_ROOT, edition_path
+    (tmp_path / "default").mkdir()
+    monkeypatch.chdir(tmp_path)
+    assert edition_path("default") == REPO_ROOT / "editions" / "default"
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "edition.yaml").write_text("name: mine\n", encoding="utf-8")
+    assert edition_path("mine") == Path("mine")

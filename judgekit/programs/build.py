@@ -29,12 +29,17 @@ ROOT_GENERATED = ("competition.yaml", "logo.png", "pages", "reference_data", "in
 
 
 def edition_path(value: str) -> Path:
+    """A config file or edition folder given as a path, else the edition of that name in ``editions/``
+    (a folder of that name without edition.yaml in the working folder, such as a built bundle's tree
+    ``sts2017/``, does not hide it)."""
     candidate = Path(value)
-    if candidate.exists():
+    if candidate.is_file() or (candidate / "edition.yaml").is_file():
         return candidate
     named = REPO_ROOT / "editions" / value
     if named.exists():
         return named
+    if candidate.exists():
+        return candidate
     known = sorted(p.name for p in (REPO_ROOT / "editions").iterdir() if (p / "edition.yaml").is_file())
     raise ConfigError.single("--edition", "no such edition or config file", expected=" | ".join(known) + " or a path",
                              found=repr(value))
