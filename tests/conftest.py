@@ -104,7 +104,7 @@ def _append_skipped(nodeid: str) -> None:
 
 
 def _without_group(nodeid: str) -> str:
-    return re.sub(r"@test_\w+$", "", nodeid)  # the xdist_group suffix --dist loadgroup adds
+    return re.sub(r"@test_[\w.-]+$", "", nodeid)  # the xdist_group suffix --dist loadgroup adds (module[-param])
 
 
 def shared_data(*parts) -> Path:
