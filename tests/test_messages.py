@@ -113,6 +113,32 @@ def test_file_name_near_miss_names_the_track():
         "file 'en-en.txt' was probably meant for track 'en_en': name it en_en.tsv")
 
 
+def test_a_name_holding_every_word_of_one_tracks_name_is_a_near_miss():
+    """Words in another order or with more words (a team suffix, STS.out for STS.output) were no near
+    miss: only the same name loosely was. A name holding the words of two tracks (en_es_en) gets no
+    guess, nor one holding no track's words all (csc_test)."""
+    tracks = [track_from_dict({"id": "en_en", "kind": "similarity", "dataset": "sts"}),
+              track_from_dict({"id": "es_en", "kind": "similarity", "dataset": "sts"}),
+              track_from_dict({"id": "csc_soft", "kind": "soft_label", "scale": "ordinal", "dataset": "csc",
+                               "labels": ["1", "2"], "files": ["csc_*_soft.tsv"]}),
+              track_from_dict({"id": "csc_pe", "kind": "perspectivist", "scale": "ordinal", "dataset": "csc",
+                               "labels": ["1", "2"], "files": ["csc_*_pe.tsv"]})]
+    meant = {name: naming_hint([name], tracks) for name in (
+        "CSC_soft_test.tsv", "csc_test_soft_final.tsv", "STS.out.track5.en-en.txt", "en_en_predictions.tsv",
+        "csc_test.tsv", "en_es_en.tsv", "en_es.tsv", "notes.txt")}
+    guess = "name each file after its track (see the starting kit)"
+    assert meant == {
+        "CSC_soft_test.tsv": "file 'CSC_soft_test.tsv' was probably meant for track 'csc_soft': name it csc_soft.tsv",
+        "csc_test_soft_final.tsv": "file 'csc_test_soft_final.tsv' was probably meant for track 'csc_soft': name it "
+                                   "csc_soft.tsv",
+        "STS.out.track5.en-en.txt": "file 'STS.out.track5.en-en.txt' was probably meant for track 'en_en': name it "
+                                    "en_en.tsv",
+        "en_en_predictions.tsv": "file 'en_en_predictions.tsv' was probably meant for track 'en_en': name it "
+                                 "en_en.tsv",
+        "en_es.tsv": "file 'en_es.tsv' was probably meant for track 'es_en': name it es_en.tsv",  # the pair reversed
+        "csc_test.tsv": guess, "en_es_en.tsv": guess, "notes.txt": guess}
+
+
 def test_no_track_file_lists_each_tracks_other_accepted_names():
     """A zip following the 2025 instructions with a team suffix (MP_test_soft_teamX.tsv): the refusal listed
     only the canonical names (mp_soft.tsv), not the 2025 names a participant would recognise."""
@@ -124,7 +150,8 @@ def test_no_track_file_lists_each_tracks_other_accepted_names():
     assert str(error.value) == (
         "res.zip: no prediction file for any track was found; expected files named en_en: en_en.tsv; ven_pe: "
         "ven_pe.tsv or ven_*_pe.tsv or varierrnli_*_pe.tsv (any case; * stands for any text), found "
-        "VEN_test_pe_teamX.tsv. Name each file after its track (see the starting kit)")
+        "VEN_test_pe_teamX.tsv. File 'VEN_test_pe_teamX.tsv' was probably meant for track 'ven_pe': name it "
+        "ven_pe.tsv")
     with pytest.raises(SubmissionError) as error:
         refuse_no_track_file("res.zip", tracks[:1], [])
     assert "expected files named en_en: en_en.tsv, found no files" in str(error.value)

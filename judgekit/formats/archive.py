@@ -13,6 +13,7 @@ import shutil
 import stat
 import zipfile
 import zlib
+from collections import Counter
 from pathlib import Path, PurePosixPath
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
@@ -225,11 +226,22 @@ def _loose(name: str) -> str:
 
 
 def _meant_for(name: str, tracks: Sequence[Track]) -> str:
-    """"track 'en_en': name it en_en.tsv" for a file no track claims but one probably was meant to
-    (``en-en.tsv``: the same name loosely), else ''."""
+    """"track 'en_en': name it en_en.tsv" for a file no track claims but one probably was meant to, else
+    '': the same name loosely (``en-en.tsv``) or, failing that, a name holding every word of one track's
+    name or pattern (``VEN_test_pe_teamX.tsv`` for ``ven_*_pe.tsv``, ``STS.out.track5.en-en.txt`` for
+    ``en_en.tsv``), the words of a pattern's ``*`` parts aside; one track only, never a guess between two."""
     loose = _loose(PurePosixPath(name).name)
     found = [t for t in tracks if any(fnmatch.fnmatchcase(loose, _loose(pattern)) for pattern in t.file_names)]
+    if not found:
+        words = Counter(loose.split("_"))
+        found = [t for t in tracks if any(_holds_words(words, pattern) for pattern in t.file_names)]
     return f"track '{found[0].id}': name it {found[0].file_names[0]}" if len(found) == 1 else ""
+
+
+def _holds_words(words: Counter, pattern: str) -> bool:
+    """Whether ``words`` (of a loose name) hold every word of ``pattern`` without a ``*``, each as often."""
+    wanted = Counter(word for word in _loose(pattern).split("_") if word and "*" not in word)
+    return bool(wanted) and not wanted - words
 
 
 def ignored_file_notes(unclaimed: Sequence[str], tracks: Sequence[Track], shown: int = 5) -> List[str]:
