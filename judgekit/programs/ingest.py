@@ -8,7 +8,7 @@ INPUT_DATA holds ``task.json`` and, per dataset, ``<dataset>.jsonl`` (public ite
 /app/ingested_program) is a folder or zip with ``model.py`` (a code submission, see
 ``judgekit.baselines``) or with ``<track_id>.tsv`` files (a result submission, checked and passed on).
 
-Participant code runs in a child process, killed at the time limit (``--time-limit`` or the phase's
+Participant code runs in a child process (``programs.child``), killed at the time limit (``--time-limit`` or the phase's
 ``execution_time_limit`` of task.json minus 60 s kept for scoring, the smaller wins). ``<track_id>.tsv``
 files reach OUTPUT only when every track succeeded; ``ingestion_status.json`` always says ``ok`` or
 ``failed`` with a message, and the scoring program refuses to score a failed prediction step.
@@ -17,55 +17,33 @@ files reach OUTPUT only when every track succeeded; ``ingestion_status.json`` al
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Dict, List, Optional
 
-
 from ..baselines.base import item_annotators
-from ..baselines.interface import (MODEL_FILE, call_participant, fresh_copy, load_model_class, plain_data,
-                                   prediction_lines, track_settings)
-from ..errors import ConfigError, KitError, Problem, SubmissionError
+from ..baselines.interface import MODEL_FILE
+from ..errors import ConfigError, SubmissionError
 from ..formats.archive import (INGESTION_STATUS, accepted_file_names, ignored_file_notes, locate_track_files,
                                naming_hint, safe_extract, submission_files)
-from ..formats.items import public_view, read_items
-from ..formats.textfile import safe_display, shorten
+from ..formats.items import read_items
 from ..formats.submission import ItemKeys, read_prediction
 from ..gold import listed_annotators
 from ..report import atomic_write
 from ..spec import TaskSpec, read_spec
+from .child import BASELINE_PREFIX, check_child_output, load_dataset, run_child
 from .common import run_guarded
 
 PROGRAM = "ingestion program"
-REPORT_FILE = "report.json"
-PROGRESS_FILE = "progress.txt"
-MAX_REPORT_BYTES = 1024 * 1024
-BASELINE_PREFIX = "baseline:"
 SCORING_MARGIN = 60.0  # seconds of the phase's execution_time_limit kept for the scoring step
-_CHILD_BOOT = ("import sys; sys.path.insert(0, sys.argv.pop(1)); "
-               "from judgekit.programs.ingest import child_main; sys.exit(child_main(sys.argv[1:]))")
 
 
-# ---------------------------------------------------------------- reading the input data
-
-def load_dataset(input_dir: Path, dataset: str) -> Dict[str, List[dict]]:
-    """The public items and the training items (with gold) of one dataset; no training file = []."""
-    public = read_items(input_dir / f"{dataset}.jsonl", f"input data {dataset}.jsonl")
-    train_path = input_dir / f"{dataset}.train.jsonl"
-    if train_path.is_file():
-        train = read_items(train_path, f"input data {train_path.name}")
-    else:
-        print(f"note: no training split for dataset '{dataset}' ({train_path.name} is absent); fit() gets []")
-        train = []
-    return {"items": [public_view(item) for item in public], "train": train}
-
+# ---------------------------------------------------------------- time limits
 
 def code_time_limit(phase_limit: float) -> float:
     """Seconds a code submission may run in a phase whose ``execution_time_limit`` is ``phase_limit``:
@@ -98,186 +76,6 @@ def remove_submitted_pages(output_dir: Path) -> None:
                 os.unlink(os.path.join(folder, name))
                 print(f"note: removed {os.path.relpath(os.path.join(folder, name), output_dir)!r} from the "
                       "prediction output: only the scoring program writes the detailed results page")
-
-
-# ---------------------------------------------------------------- the child process (participant code)
-
-def _write_report(work: Path, report: dict) -> None:
-    atomic_write(work / REPORT_FILE, json.dumps(report, ensure_ascii=False))
-
-
-def _error_report(error: KitError) -> dict:
-    kind = "config" if isinstance(error, ConfigError) else "submission"
-    return {"status": "failed", "kind": kind, "omitted": error.omitted,
-            "problems": [dataclasses.asdict(p) for p in error.problems]}
-
-
-def run_models(input_dir: Path, out_dir: Path, work: Path, source: str, seed: int) -> List[str]:
-    """Fit and run one Model per track; write ``<track_id>.tsv`` into ``out_dir``. Returns the tracks
-    the model skipped (``predict`` returned None)."""
-    spec = read_spec(input_dir)
-    skipped: List[str] = []
-    if source.startswith(BASELINE_PREFIX):
-        from ..baselines import baseline_class
-        model_class, root = baseline_class(source[len(BASELINE_PREFIX):]), None
-    else:
-        root = Path(source).resolve()
-        model_class = load_model_class(root)
-    datasets: Dict[str, Dict[str, List[dict]]] = {}
-    for track in spec.tracks:
-        (work / PROGRESS_FILE).write_text(track.id, encoding="utf-8")
-        if track.dataset not in datasets:
-            datasets[track.dataset] = load_dataset(input_dir, track.dataset)
-        data = datasets[track.dataset]
-        started = time.monotonic()
-        model = call_participant(f"track '{track.id}': Model(track)", root, model_class, track_settings(track, seed))
-        call_participant(f"track '{track.id}': Model.fit", root, model.fit, fresh_copy(data["train"]))
-        fitted = time.monotonic()
-        predictions = call_participant(f"track '{track.id}': Model.predict", root, model.predict,
-                                       fresh_copy(data["items"]))
-        if predictions is None:  # the model skips this track: not submitted, as a missing result file
-            print(f"note: track {track.id}: predict() returned None, so the track is not submitted")
-            skipped.append(track.id)
-            continue
-        predictions = call_participant(f"track '{track.id}': reading what Model.predict returned", root,
-                                       plain_data, predictions)
-        lines = prediction_lines(track, data["items"], predictions, f"predictions for track '{track.id}'")
-        (out_dir / f"{track.id}.tsv").write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-        print(f"track {track.id}: fit {fitted - started:.1f} s, predict {time.monotonic() - fitted:.1f} s, "
-              f"{len(lines)} predictions")
-    return skipped
-
-
-def child_main(argv: List[str]) -> int:
-    """Entry of the child process; reports through ``WORK/report.json``, never with a traceback."""
-    parser = argparse.ArgumentParser(prog="ingest child")
-    for name in ("input", "out", "work", "source"):
-        parser.add_argument(name)
-    parser.add_argument("--seed", type=int, required=True)
-    args = parser.parse_args(argv)
-    work = Path(args.work)
-    try:
-        skipped = run_models(Path(args.input), Path(args.out), work, args.source, args.seed)
-    except KitError as error:
-        _write_report(work, _error_report(error))
-        return 2
-    except BaseException as error:  # noqa: BLE001 - reported to the parent, which explains it
-        import traceback
-        (work / "internal_error.txt").write_text(traceback.format_exc(), encoding="utf-8")
-        _write_report(work, {"status": "failed", "kind": "internal",
-                             "message": f"{error.__class__.__name__}: {error}"[:400]})
-        return 3
-    _write_report(work, {"status": "ok", "skipped": skipped})
-    return 0
-
-
-# ---------------------------------------------------------------- the parent side
-
-def _stop(process: subprocess.Popen) -> None:
-    """Kill the child. It stays in our process group on purpose: whoever runs the whole step (the
-    worker, the local runner) can then still kill it together with us."""
-    if process.poll() is None:
-        process.kill()
-    process.wait()
-
-
-def run_child(input_dir: Path, out_dir: Path, work: Path, source: str, seed: int,
-              time_limit: Optional[float], details_dir: Path) -> List[str]:
-    """Run the models in a child process under ``time_limit``; raise its failure as a KitError.
-    Returns the tracks the model skipped (its report's word: skipping gains nothing, so a forged
-    list only withdraws tracks).
-
-    ``source`` is ``baseline:NAME`` (the kit's own code) or the absolute path of a code submission."""
-    root = Path(__file__).resolve().parents[2]
-    command = [sys.executable, "-c", _CHILD_BOOT, str(root), str(input_dir.resolve()), str(out_dir.resolve()),
-               str(work.resolve()), source, "--seed", str(seed)]
-    env = dict(os.environ)
-    env.setdefault("PYTHONHASHSEED", "0")  # set iteration order in participant code stays reproducible
-    process = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL)
-    try:
-        process.wait(timeout=time_limit)
-    except subprocess.TimeoutExpired:
-        _stop(process)
-        raise SubmissionError.single("code submission", f"the code submission ran past the time limit of "
-                                                        f"{time_limit:g} s{_during(work)}",
-                                     hint="make fit() and predict() faster, or train offline and load the "
-                                          "model's parameters from files in the submission (code gets the "
-                                          "phase's time limit minus up to 60 s kept for scoring)")
-    except BaseException:
-        _stop(process)
-        raise
-    _raise_child_failure(work, process.returncode, details_dir, trusted=source.startswith(BASELINE_PREFIX))
-    skipped = (_read_report(work / REPORT_FILE) or {}).get("skipped")
-    return [t for t in skipped if isinstance(t, str)] if isinstance(skipped, list) else []
-
-
-def _during(work: Path) -> str:
-    progress = work / PROGRESS_FILE  # written by the child, so possibly by participant code: read with care
-    try:
-        with open(progress, "rb") as f:
-            track = f.read(200).decode("utf-8", errors="replace")
-    except OSError:
-        return ""
-    return f" (while running track '{shorten(safe_display(track), 80)}')"
-
-
-def _read_report(path: Path) -> Optional[dict]:
-    """The child's report.json, or None when it is absent, unreadable or not a JSON object."""
-    try:
-        if path.is_symlink() or not path.is_file() or path.stat().st_size > MAX_REPORT_BYTES:
-            return None
-        report = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError):
-        return None
-    return report if isinstance(report, dict) else None
-
-
-def _raise_child_failure(work: Path, returncode: int, details_dir: Path, trusted: bool = True) -> None:
-    """Raise the child's failure. ``trusted`` is False when the child ran participant code: its
-    report could then be written by that code, so it may say "ok" (the files are checked anyway)
-    or describe the submission's own failure, but never blame the bundle or the kit (exit 1 or 3):
-    the input data was checked by this process before the child started."""
-    report = _read_report(work / REPORT_FILE)
-    if report is not None and report.get("status") == "ok":
-        return  # every file was written and checked; an exit code set later (atexit) changes nothing
-    if report is None:
-        how = (f"was killed by signal {-returncode} (out of memory?)" if returncode < 0
-               else f"exited with code {returncode}")
-        raise SubmissionError.single("code submission", f"the code submission stopped unexpectedly: the process "
-                                                        f"{how}{_during(work)}",
-                                     hint="look for os._exit(), crashes in native libraries or memory use")
-    if report.get("kind") == "internal" and (work / "internal_error.txt").is_file():
-        details_dir.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(work / "internal_error.txt", details_dir / "internal_error_child.txt")
-    try:
-        problems = [Problem(**p) for p in report.get("problems", [])]
-        omitted = int(report.get("omitted", 0))
-        for problem in problems:  # a forged report's fields must not fail later, when shown
-            problem.render()
-    except (TypeError, ValueError, AttributeError):
-        problems, omitted = [], 0
-    if not trusted and (report.get("kind") != "submission" or not problems):
-        raise SubmissionError.single("code submission", "the process running the code submission failed"
-                                                        f"{_during(work)}",
-                                     found=shorten(safe_display(str(report.get("message") or "no message")), 400),
-                                     hint="the input data passed the kit's checks before your code ran, so a "
-                                          "failure in that process is counted as the submission's; if you believe "
-                                          "it is the kit's, send the ingestion log to the organisers")
-    if report.get("kind") == "internal" or not problems:
-        raise RuntimeError(str(report.get("message", "the ingestion child process failed")))
-    error_type = ConfigError if report.get("kind") == "config" else SubmissionError
-    raise error_type(problems, omitted)
-
-
-def _check_child_output(spec: TaskSpec, out: Path, skipped: List[str] = ()) -> None:
-    """Every track's file is there after a child that says it succeeded (its report may be forged),
-    the tracks it skipped aside."""
-    missing = [f"{t.id}.tsv" for t in spec.tracks if t.id not in skipped and not (out / f"{t.id}.tsv").is_file()]
-    if missing:
-        raise SubmissionError.single("code submission", "the prediction step ended without writing every "
-                                                        "track's predictions",
-                                     expected="one file per track", found=f"missing: {', '.join(missing)}",
-                                     hint="let the ingestion program write the files; do not exit early")
 
 
 def public_keys(items: List[dict]) -> ItemKeys:
@@ -393,7 +191,7 @@ def _predict_submission(spec: TaskSpec, input_dir: Path, folder: Path, work: Pat
         load_dataset(input_dir, dataset)  # the bundle's data is checked here, out of the code's reach
     skipped = run_child(input_dir, out, work, str(model_folder.resolve()), seed, time_limit_of(spec, time_limit),
                         output_dir)
-    _check_child_output(spec, out, skipped)
+    check_child_output(spec, out, skipped)
     tracks = [t.id for t in spec.tracks if t.id not in skipped]
     if not tracks:
         raise SubmissionError.single(MODEL_FILE, "predict() returned None for every track, so "
