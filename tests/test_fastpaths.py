@@ -181,8 +181,11 @@ CSV = ". The line looks comma-separated (CSV): write a tab between the id and th
 
 def _no_tab_hint(hint: str, before=lambda outcome: outcome):
     """The outcome (after an earlier change ``before``, if any) with ``hint`` after its "line has no tab" problem."""
-    return lambda outcome: before(outcome)[:2] + ["\n".join(line + hint if "line has no tab" in line else line
-                                                             for line in before(outcome)[2].split("\n"))]
+    def changed(outcome):
+        outcome = before(outcome)
+        return outcome[:2] + ["\n".join(line + hint if "line has no tab" in line else line
+                                         for line in outcome[2].split("\n"))]
+    return changed
 
 
 CHANGED.update({name: _no_tab_hint(CSV) for name in ("fuzz-105", "fuzz-106")})

@@ -33,6 +33,9 @@ RELEASE_LINES_NOTE = ("the file has the release's {} lines: the first {}, which 
                       "others ignored, as the official scorer reads them")
 #: A line's first field, then the separator written where a tab should be: a comma (CSV) or spaces.
 SEPARATOR = re.compile(r"[^\s,\[{\"']+( *,|[ \u3000]+)\S")
+CSV_HINT = ("the line looks comma-separated (CSV): write a tab between the id and the value "
+            "(df.to_csv(path, sep='\\t', index=False))")
+SPACES_HINT = "the id and the value look separated by spaces: write one tab between them"
 
 
 @dataclass(frozen=True)
@@ -192,9 +195,7 @@ def _no_tab(text: str, json_lines: bool, example: str) -> Tuple[str, dict]:
         details = {"expected": f"ID<TAB>VALUE such as {example}", "found": repr(text[:60])}
         separator = SEPARATOR.match(text.strip())
         if separator:
-            details["hint"] = ("the line looks comma-separated (CSV): write a tab between the id and the value "
-                               "(df.to_csv(path, sep='\\t', index=False))") if separator.group(1).strip() \
-                else "the id and the value look separated by spaces: write one tab between them"
+            details["hint"] = CSV_HINT if separator.group(1).strip() else SPACES_HINT
         return "line has no tab", details
     details = {"expected": 'one object {"id": ID, "any name": VALUE} a line, the id a string or an integer',
                "found": repr(shorten(text))}
