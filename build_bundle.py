@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 """Build a Codabench bundle from an edition: python3 build_bundle.py --help."""
+
 import sys
 
 from judgekit.programs.build import main

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
 """Official ranking of a phase's final submissions: python3 rank_submissions.py --help."""
+
 import sys
 
 from judgekit.programs.rank import main

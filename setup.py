@@ -20,7 +20,9 @@ class BuildWithKit(build_py):
         for name in KIT_FOLDERS:
             if (target / name).exists():
                 shutil.rmtree(target / name)
-            shutil.copytree(HERE / name, target / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+            shutil.copytree(
+                HERE / name, target / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
+            )
 
 
 setup(cmdclass={"build_py": BuildWithKit})

@@ -44,17 +44,75 @@ def _case(track: dict, n_items: int, n_annotators: int = 0, **kw) -> synth.Track
 
 
 SCORING = {
-    "similarity_positional": (_case({"id": "sts", "kind": "similarity", "dataset": "sts"}, 1_000_000), True),
-    "similarity_id_tab": (_case({"id": "sts", "kind": "similarity", "dataset": "sts"}, 1_000_000), False),
-    "soft_ordinal_11": (_case({"id": "par_soft", "kind": "soft_label", "scale": "ordinal", "dataset": "par",
-                               "labels": ORDINAL_11}, 200_000, 5, text_words=20), False),
-    "perspectivist_ordinal": (_case({"id": "csc_pe", "kind": "perspectivist", "scale": "ordinal",
-                                     "dataset": "csc", "labels": CSC_6}, 200_000, 10, text_words=20), False),
-    "perspectivist_categorical": (_case({"id": "mp_pe", "kind": "perspectivist", "scale": "categorical",
-                                         "dataset": "mp", "labels": ["0", "1"]}, 200_000, 10, text_words=20), False),
-    "perspectivist_multilabel": (_case({"id": "ven_pe", "kind": "perspectivist", "scale": "multilabel",
-                                        "dataset": "ven", "labels": list(synth.NLI)}, 50_000, 4, pool=4,
-                                       text_words=20), False),
+    "similarity_positional": (
+        _case({"id": "sts", "kind": "similarity", "dataset": "sts"}, 1_000_000),
+        True,
+    ),
+    "similarity_id_tab": (
+        _case({"id": "sts", "kind": "similarity", "dataset": "sts"}, 1_000_000),
+        False,
+    ),
+    "soft_ordinal_11": (
+        _case(
+            {
+                "id": "par_soft",
+                "kind": "soft_label",
+                "scale": "ordinal",
+                "dataset": "par",
+                "labels": ORDINAL_11,
+            },
+            200_000,
+            5,
+            text_words=20,
+        ),
+        False,
+    ),
+    "perspectivist_ordinal": (
+        _case(
+            {
+                "id": "csc_pe",
+                "kind": "perspectivist",
+                "scale": "ordinal",
+                "dataset": "csc",
+                "labels": CSC_6,
+            },
+            200_000,
+            10,
+            text_words=20,
+        ),
+        False,
+    ),
+    "perspectivist_categorical": (
+        _case(
+            {
+                "id": "mp_pe",
+                "kind": "perspectivist",
+                "scale": "categorical",
+                "dataset": "mp",
+                "labels": ["0", "1"],
+            },
+            200_000,
+            10,
+            text_words=20,
+        ),
+        False,
+    ),
+    "perspectivist_multilabel": (
+        _case(
+            {
+                "id": "ven_pe",
+                "kind": "perspectivist",
+                "scale": "multilabel",
+                "dataset": "ven",
+                "labels": list(synth.NLI),
+            },
+            50_000,
+            4,
+            pool=4,
+            text_words=20,
+        ),
+        False,
+    ),
 }
 
 BOOTSTRAP = {
@@ -63,9 +121,17 @@ BOOTSTRAP = {
     "soft_categorical": {"kind": "soft_label", "scale": "categorical", "labels": list(synth.NLI)},
     "soft_ordinal": {"kind": "soft_label", "scale": "ordinal", "labels": CSC_6},
     "soft_multilabel": {"kind": "soft_label", "scale": "multilabel", "labels": list(synth.NLI)},
-    "perspectivist_categorical": {"kind": "perspectivist", "scale": "categorical", "labels": list(synth.NLI)},
+    "perspectivist_categorical": {
+        "kind": "perspectivist",
+        "scale": "categorical",
+        "labels": list(synth.NLI),
+    },
     "perspectivist_ordinal": {"kind": "perspectivist", "scale": "ordinal", "labels": CSC_6},
-    "perspectivist_multilabel": {"kind": "perspectivist", "scale": "multilabel", "labels": list(synth.NLI)},
+    "perspectivist_multilabel": {
+        "kind": "perspectivist",
+        "scale": "multilabel",
+        "labels": list(synth.NLI),
+    },
 }
 
 
@@ -74,7 +140,9 @@ def write_phase(root: Path, case: synth.TrackCase, positional: bool = False, noi
     track = case.as_track()
     items = synth.gold_items(case)
     synth.write_reference(root / "ref", synth.task_spec([track]), {track.dataset: items})
-    synth.write_submission(root / "res", track, items, synth.predictions(case, items, noise=noise), positional)
+    synth.write_submission(
+        root / "res", track, items, synth.predictions(case, items, noise=noise), positional
+    )
     return track
 
 
@@ -102,18 +170,28 @@ def scoring_case(name: str, workdir: Path) -> List[dict]:
     root = workdir / name
     track = write_phase(root, case, positional)
     floors, runs = [], []
-    while len(runs) < repeats_for(runs[0].seconds if runs else 0.0):  # interleaved: the same load on both
+    while len(runs) < repeats_for(
+        runs[0].seconds if runs else 0.0
+    ):  # interleaved: the same load on both
         floors.append(best_of(1, lambda: floor.read_phase(root / "ref", root / "res", [track]))[0])
         runs.append(run_scorer(root, root / "out"))
     floor_seconds = min(floors)
     failed = [r for r in runs if r.returncode != 0]
     if failed:
-        raise RuntimeError(f"the scoring program failed (exit {failed[0].returncode}): {failed[0].stderr}")
+        raise RuntimeError(
+            f"the scoring program failed (exit {failed[0].returncode}): {failed[0].stderr}"
+        )
     best = min(runs, key=lambda r: r.seconds)
-    row = {"case": f"score {name}", "items": case.n_items, "seconds": best.seconds,
-           "peak_mb": max(r.peak_mb for r in runs), "floor_seconds": floor_seconds,
-           **({"peak_mb_max": SIMILARITY_PEAK_MB_MAX} if track.kind == "similarity" else {}),
-           "floor_ratio": best.seconds / floor_seconds, "loop_ratios": loop_ratios(track, root / "ref", root / "res")}
+    row = {
+        "case": f"score {name}",
+        "items": case.n_items,
+        "seconds": best.seconds,
+        "peak_mb": max(r.peak_mb for r in runs),
+        "floor_seconds": floor_seconds,
+        **({"peak_mb_max": SIMILARITY_PEAK_MB_MAX} if track.kind == "similarity" else {}),
+        "floor_ratio": best.seconds / floor_seconds,
+        "loop_ratios": loop_ratios(track, root / "ref", root / "res"),
+    }
     shutil.rmtree(root, ignore_errors=True)
     return [row]
 
@@ -132,17 +210,27 @@ def bootstrap_case(workdir: Path) -> List[dict]:
         tr = result.tracks["t"]
         boot_seconds, intervals = best_of(1, lambda: track_intervals(tr, 1000, spec.seed))
         assert set(intervals) == set(tr.scores), "every metric has an interval"
-        rows.append({"case": f"bootstrap {name}", "items": case.n_items, "seconds": boot_seconds,
-                     "peak_mb": peak_mb(), "score_seconds": score_seconds,
-                     "bootstrap_ratio": boot_seconds / score_seconds,
-                     "loop_ratios": loop_ratios(case.as_track(), root / "ref", root / "res"),
-                     "detail": ", ".join(tr.track.metrics)})
+        rows.append(
+            {
+                "case": f"bootstrap {name}",
+                "items": case.n_items,
+                "seconds": boot_seconds,
+                "peak_mb": peak_mb(),
+                "score_seconds": score_seconds,
+                "bootstrap_ratio": boot_seconds / score_seconds,
+                "loop_ratios": loop_ratios(case.as_track(), root / "ref", root / "res"),
+                "detail": ", ".join(tr.track.metrics),
+            }
+        )
         shutil.rmtree(root, ignore_errors=True)
     return rows
 
 
 CASES: Dict[str, Callable[[Path], List[dict]]] = {
-    **{f"score_{name}": (lambda workdir, name=name: scoring_case(name, workdir)) for name in SCORING},
+    **{
+        f"score_{name}": (lambda workdir, name=name: scoring_case(name, workdir))
+        for name in SCORING
+    },
     "bootstrap": bootstrap_case,
 }
 
@@ -151,6 +239,5 @@ def lazy_cases() -> Dict[str, Callable[[Path], List[dict]]]:
     """Every case, including those defined in other modules (imported when asked for)."""
     from .ranking import ranking_case
     from .throughput import cosine_case
+
     return {**CASES, "ranking": ranking_case, "cosine": cosine_case}
-
-

@@ -48,8 +48,11 @@ def read_phase(ref: Path, res: Path, tracks) -> int:
         for dataset in sorted({t["dataset"] for t in spec["tracks"]}):
             n += len(read_gold(ref / f"{dataset}.jsonl"))
         for track in tracks:
-            read_submission(res / f"{track.id}.tsv", track.kind,
-                            positional=track.positional and _is_positional(res, track))
+            read_submission(
+                res / f"{track.id}.tsv",
+                track.kind,
+                positional=track.positional and _is_positional(res, track),
+            )
     finally:
         gc.enable()
     return n

@@ -93,7 +93,13 @@ def per_item_lists(per_annotator) -> list:
 
 def loop_metric(name: str) -> Callable:
     """The loop implementation of a LeWiDi metric, as ``f(gold, pred)`` over kit arrays turned into lists."""
-    table: Dict[str, Callable] = {"amd": amd, "awd": awd, "mamd": mamd, "error_rate": error_rate, "mer": mer}
+    table: Dict[str, Callable] = {
+        "amd": amd,
+        "awd": awd,
+        "mamd": mamd,
+        "error_rate": error_rate,
+        "mer": mer,
+    }
     return table[name] if name in table else anad
 
 

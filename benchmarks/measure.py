@@ -60,8 +60,20 @@ def run_scorer(input_dir: Path, output_dir: Path) -> Run:
     peak_path.unlink(missing_ok=True)
     with open(os.devnull, "wb") as out, open(err_path, "wb") as err:
         started = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-c", PEAK_WRAPPER, str(peak_path), str(SCORER), str(input_dir),
-                                 str(output_dir)], stdout=out, stderr=err, cwd=str(REPO))
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                PEAK_WRAPPER,
+                str(peak_path),
+                str(SCORER),
+                str(input_dir),
+                str(output_dir),
+            ],
+            stdout=out,
+            stderr=err,
+            cwd=str(REPO),
+        )
         _, status, usage = os.wait4(proc.pid, 0)
         seconds = time.perf_counter() - started
     proc.returncode = os.waitstatus_to_exitcode(status)

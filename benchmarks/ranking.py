@@ -38,11 +38,33 @@ JOBS = 2  # scoring processes: the benchmark's machine has 2 cores
 NLI = list(synth.NLI)
 TRACKS = {
     "sts": synth.TrackCase({"id": "sts", "kind": "similarity", "dataset": "sts"}, N_ITEMS),
-    "nli": synth.TrackCase({"id": "nli", "kind": "classification", "dataset": "nli", "labels": NLI}, N_ITEMS, 5),
-    "nli_soft": synth.TrackCase({"id": "nli_soft", "kind": "soft_label", "scale": "categorical", "dataset": "nli",
-                                 "labels": NLI, "primary": False}, N_ITEMS, 5),
-    "mp_pe": synth.TrackCase({"id": "mp_pe", "kind": "perspectivist", "scale": "categorical", "dataset": "mp",
-                              "labels": ["0", "1"], "primary": False}, N_ITEMS, 10),
+    "nli": synth.TrackCase(
+        {"id": "nli", "kind": "classification", "dataset": "nli", "labels": NLI}, N_ITEMS, 5
+    ),
+    "nli_soft": synth.TrackCase(
+        {
+            "id": "nli_soft",
+            "kind": "soft_label",
+            "scale": "categorical",
+            "dataset": "nli",
+            "labels": NLI,
+            "primary": False,
+        },
+        N_ITEMS,
+        5,
+    ),
+    "mp_pe": synth.TrackCase(
+        {
+            "id": "mp_pe",
+            "kind": "perspectivist",
+            "scale": "categorical",
+            "dataset": "mp",
+            "labels": ["0", "1"],
+            "primary": False,
+        },
+        N_ITEMS,
+        10,
+    ),
 }
 
 
@@ -71,7 +93,7 @@ def all_pair_tests(spec, results) -> int:
         pairs = TrackTests(test, track.main_metric, submitted, RESAMPLES, spec.seed)
         names = sorted(submitted)
         for k, leader in enumerate(names):
-            tests += len(pairs.against(leader, names[k + 1:]))
+            tests += len(pairs.against(leader, names[k + 1 :]))
     return tests
 
 
@@ -161,7 +183,15 @@ def ranking_case(workdir: Path) -> List[dict]:
         clock.lap(f"{tests} paired tests")
     workers_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024.0
     seconds = sum(wall for _, wall, _ in clock.parts)
-    return [{"case": "ranking 50 systems x 4 tracks", "items": N_ITEMS, "seconds": seconds,
-             "peak_mb": memory.peak, "seconds_max": SECONDS_MAX, "peak_mb_max": PEAK_MB_MAX,
-             "detail": f"{clock.text()}; peak: all processes, shared pages once (largest scoring "
-                       f"process {workers_mb:.0f} MB resident, with the pages it shares)"}]
+    return [
+        {
+            "case": "ranking 50 systems x 4 tracks",
+            "items": N_ITEMS,
+            "seconds": seconds,
+            "peak_mb": memory.peak,
+            "seconds_max": SECONDS_MAX,
+            "peak_mb_max": PEAK_MB_MAX,
+            "detail": f"{clock.text()}; peak: all processes, shared pages once (largest scoring "
+            f"process {workers_mb:.0f} MB resident, with the pages it shares)",
+        }
+    ]

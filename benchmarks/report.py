@@ -17,8 +17,11 @@ TOTAL_SECONDS_MAX = 600.0
 def machine_line() -> str:
     import numpy
     import scipy
-    return (f"{os.cpu_count()} cores, Python {platform.python_version()}, numpy {numpy.__version__}, "
-            f"scipy {scipy.__version__}, {platform.system()} {platform.machine()}")
+
+    return (
+        f"{os.cpu_count()} cores, Python {platform.python_version()}, numpy {numpy.__version__}, "
+        f"scipy {scipy.__version__}, {platform.system()} {platform.machine()}"
+    )
 
 
 def _num(value, digits: int = 2) -> str:
@@ -32,21 +35,27 @@ def _ratios(row: dict) -> str:
 
 def render_table(rows: List[dict]) -> str:
     """One Markdown row per case: time, peak memory and the ratios that apply to it."""
-    lines = ["| case | items | time (s) | peak (MB) | floor (s) | floor ratio | bootstrap / scoring once "
-             "| loop ratio | notes |",
-             "|---|---:|---:|---:|---:|---:|---:|---|---|"]
+    lines = [
+        "| case | items | time (s) | peak (MB) | floor (s) | floor ratio | bootstrap / scoring once "
+        "| loop ratio | notes |",
+        "|---|---:|---:|---:|---:|---:|---:|---|---|",
+    ]
     for row in rows:
         if "error" in row:
-            lines.append(f"| {row['case']} | | | | | | | | FAILED: {row['error'].splitlines()[-1]} |")
+            lines.append(
+                f"| {row['case']} | | | | | | | | FAILED: {row['error'].splitlines()[-1]} |"
+            )
             continue
         notes = row.get("detail", "")
         if "score_seconds" in row:
             notes = f"scoring once {row['score_seconds']:.2f} s; " + notes
         if "throughput_ratio" in row:
             notes += f" (ratio 1/{1 / row['throughput_ratio']:.1f})"
-        lines.append(f"| {row['case']} | {row['items']:,} | {_num(row['seconds'])} | {row['peak_mb']:.0f} | "
-                     f"{_num(row.get('floor_seconds'))} | {_num(row.get('floor_ratio'))} | "
-                     f"{_num(row.get('bootstrap_ratio'), 1)} | {_ratios(row)} | {notes} |")
+        lines.append(
+            f"| {row['case']} | {row['items']:,} | {_num(row['seconds'])} | {row['peak_mb']:.0f} | "
+            f"{_num(row.get('floor_seconds'))} | {_num(row.get('floor_ratio'))} | "
+            f"{_num(row.get('bootstrap_ratio'), 1)} | {_ratios(row)} | {notes} |"
+        )
     return "\n".join(lines)
 
 
@@ -54,25 +63,35 @@ def check_targets(rows: List[dict], total_seconds: float, complete: bool = True)
     """Every missed target, as a sentence; empty when all are met."""
     misses = []
     for row in rows:
-        name = row["case"]
-        if "error" in row:
-            misses.append(f"{name} failed: {row['error'].splitlines()[-1]}")
-            continue
-        peak_max = row.get("peak_mb_max", PEAK_MB_MAX)
-        if row["peak_mb"] >= peak_max:
-            misses.append(f"{name}: peak memory {row['peak_mb']:.0f} MB >= {peak_max:.0f} MB")
-        if row.get("seconds_max") is not None and row["seconds"] > row["seconds_max"]:
-            misses.append(f"{name}: {row['seconds']:.1f} s > {row['seconds_max']:.0f} s")
-        if row.get("floor_ratio") is not None and row["floor_ratio"] > FLOOR_RATIO_MAX:
-            misses.append(f"{name}: floor ratio {row['floor_ratio']:.2f} > {FLOOR_RATIO_MAX}")
-        for metric, ratio in row.get("loop_ratios", {}).items():
-            if ratio < LOOP_RATIO_MIN:
-                misses.append(f"{name}: loop ratio of {metric} {ratio:.1f} < {LOOP_RATIO_MIN:.0f}")
-        if row.get("bootstrap_ratio") is not None and row["bootstrap_ratio"] >= BOOTSTRAP_RATIO_MAX:
-            misses.append(f"{name}: bootstrap takes {row['bootstrap_ratio']:.1f} x scoring once "
-                          f"(>= {BOOTSTRAP_RATIO_MAX:.0f})")
-        if row.get("throughput_ratio") is not None and row["throughput_ratio"] < THROUGHPUT_RATIO_MIN:
-            misses.append(f"{name}: throughput 1/{1 / row['throughput_ratio']:.1f} of the floor (< 1/30)")
+        misses.extend(_row_misses(row))
     if complete and total_seconds > TOTAL_SECONDS_MAX:
         misses.append(f"the whole benchmark took {total_seconds:.0f} s > {TOTAL_SECONDS_MAX:.0f} s")
+    return misses
+
+
+def _row_misses(row: dict) -> List[str]:
+    """The missed targets of one benchmark case, as sentences."""
+    misses = []
+    name = row["case"]
+    if "error" in row:
+        return [f"{name} failed: {row['error'].splitlines()[-1]}"]
+    peak_max = row.get("peak_mb_max", PEAK_MB_MAX)
+    if row["peak_mb"] >= peak_max:
+        misses.append(f"{name}: peak memory {row['peak_mb']:.0f} MB >= {peak_max:.0f} MB")
+    if row.get("seconds_max") is not None and row["seconds"] > row["seconds_max"]:
+        misses.append(f"{name}: {row['seconds']:.1f} s > {row['seconds_max']:.0f} s")
+    if row.get("floor_ratio") is not None and row["floor_ratio"] > FLOOR_RATIO_MAX:
+        misses.append(f"{name}: floor ratio {row['floor_ratio']:.2f} > {FLOOR_RATIO_MAX}")
+    for metric, ratio in row.get("loop_ratios", {}).items():
+        if ratio < LOOP_RATIO_MIN:
+            misses.append(f"{name}: loop ratio of {metric} {ratio:.1f} < {LOOP_RATIO_MIN:.0f}")
+    if row.get("bootstrap_ratio") is not None and row["bootstrap_ratio"] >= BOOTSTRAP_RATIO_MAX:
+        misses.append(
+            f"{name}: bootstrap takes {row['bootstrap_ratio']:.1f} x scoring once "
+            f"(>= {BOOTSTRAP_RATIO_MAX:.0f})"
+        )
+    if row.get("throughput_ratio") is not None and row["throughput_ratio"] < THROUGHPUT_RATIO_MIN:
+        misses.append(
+            f"{name}: throughput 1/{1 / row['throughput_ratio']:.1f} of the floor (< 1/30)"
+        )
     return misses

@@ -38,24 +38,49 @@ if str(REPO) not in sys.path:
 
 from benchmarks.report import check_targets, machine_line, render_table  # noqa: E402
 
-ORDER = ("score_similarity_positional", "score_similarity_id_tab", "score_soft_ordinal_11",
-         "score_perspectivist_ordinal", "score_perspectivist_categorical", "score_perspectivist_multilabel",
-         "bootstrap", "ranking", "cosine")
+ORDER = (
+    "score_similarity_positional",
+    "score_similarity_id_tab",
+    "score_soft_ordinal_11",
+    "score_perspectivist_ordinal",
+    "score_perspectivist_categorical",
+    "score_perspectivist_multilabel",
+    "bootstrap",
+    "ranking",
+    "cosine",
+)
 MARK = "BENCH-ROWS "
 
 
 def run_worker(case: str, workdir: Path) -> List[dict]:
     """Run one case in a fresh interpreter; its rows, or one failed row with the error's end."""
-    proc = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--worker", case,
-                           "--workdir", str(workdir)], capture_output=True, text=True, cwd=str(REPO))
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(Path(__file__).resolve()),
+            "--worker",
+            case,
+            "--workdir",
+            str(workdir),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=str(REPO),
+    )
     for line in proc.stdout.splitlines():
         if line.startswith(MARK):
-            return json.loads(line[len(MARK):])
-    return [{"case": case, "error": (proc.stderr or proc.stdout).strip()[-1500:] or f"exit {proc.returncode}"}]
+            return json.loads(line[len(MARK) :])
+    return [
+        {
+            "case": case,
+            "error": (proc.stderr or proc.stdout).strip()[-1500:] or f"exit {proc.returncode}",
+        }
+    ]
 
 
 def worker(case: str, workdir: Path) -> int:
     from benchmarks.cases import lazy_cases
+
     rows = lazy_cases()[case](workdir)
     print(MARK + json.dumps(rows), flush=True)
     return 0
@@ -66,8 +91,12 @@ def main(argv: Optional[List[str]] = None, prog: Optional[str] = None) -> int:
     parser.add_argument("--only", nargs="+", choices=ORDER, help="run only these cases")
     parser.add_argument("--list", action="store_true", help="list the cases and exit")
     parser.add_argument("--json", type=Path, help="also write the rows to this file")
-    parser.add_argument("--scale", type=float, default=1.0,
-                        help="a fraction of the documented sizes, for a quick look (default 1)")
+    parser.add_argument(
+        "--scale",
+        type=float,
+        default=1.0,
+        help="a fraction of the documented sizes, for a quick look (default 1)",
+    )
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--workdir", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -85,7 +114,9 @@ def main(argv: Optional[List[str]] = None, prog: Optional[str] = None) -> int:
         for case in args.only or ORDER:
             case_started = time.perf_counter()
             new = run_worker(case, workdir)
-            print(f"  {case}: {time.perf_counter() - case_started:.1f} s", file=sys.stderr, flush=True)
+            print(
+                f"  {case}: {time.perf_counter() - case_started:.1f} s", file=sys.stderr, flush=True
+            )
             rows.extend(new)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
@@ -96,7 +127,9 @@ def main(argv: Optional[List[str]] = None, prog: Optional[str] = None) -> int:
     for line in misses:
         print(f"TARGET MISSED: {line}")
     if args.json:
-        args.json.write_text(json.dumps({"machine": machine_line(), "total_seconds": total, "rows": rows}, indent=1))
+        args.json.write_text(
+            json.dumps({"machine": machine_line(), "total_seconds": total, "rows": rows}, indent=1)
+        )
     print("all targets met" if not misses else f"{len(misses)} target(s) missed")
     return 1 if misses else 0
 

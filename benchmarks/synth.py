@@ -23,12 +23,14 @@ from judgekit.tracks import Track, track_from_dict
 
 SEED = 2025
 
-WORDS = ("the a man woman child dog cat bird horse car bus train plane boat house street park beach city "
-         "field river table chair kitchen window door road bridge market school office garden tree flower "
-         "is are was were runs walks plays eats drinks reads writes sings rides drives cooks cuts opens "
-         "holds throws catches watches sits stands jumps sleeps talks looks smiles laughs waits climbs "
-         "red blue green small big young old happy quiet fast slow black white brown long short new "
-         "in on at near with under over behind into through across along from to of and but while").split()
+WORDS = (
+    "the a man woman child dog cat bird horse car bus train plane boat house street park beach city "
+    "field river table chair kitchen window door road bridge market school office garden tree flower "
+    "is are was were runs walks plays eats drinks reads writes sings rides drives cooks cuts opens "
+    "holds throws catches watches sits stands jumps sleeps talks looks smiles laughs waits climbs "
+    "red blue green small big young old happy quiet fast slow black white brown long short new "
+    "in on at near with under over behind into through across along from to of and but while"
+).split()
 CLITICS = ("don't", "it's", "can't", "she's", "they're", "we've", "isn't", "I'm", "you'll", "he'd")
 NLI = ("contradiction", "entailment", "neutral")
 GENRES = ("news", "captions", "forums")
@@ -107,25 +109,36 @@ def gold_items(case: TrackCase, seed: int = SEED) -> List[dict]:
     labels = case.track["labels"]
     names = [f"A{k:03d}" for k in range(case.pool)]
     who = _annotator_sets(n, case.n_annotators, case.pool, rng)
-    leaning = rng.integers(0, len(labels), n)  # each item leans to one label, so annotators mostly agree
-    votes = np.where(rng.random((n, case.n_annotators)) < 0.6, leaning[:, None],
-                     rng.integers(0, len(labels), (n, case.n_annotators)))
+    leaning = rng.integers(
+        0, len(labels), n
+    )  # each item leans to one label, so annotators mostly agree
+    votes = np.where(
+        rng.random((n, case.n_annotators)) < 0.6,
+        leaning[:, None],
+        rng.integers(0, len(labels), (n, case.n_annotators)),
+    )
     second = rng.integers(0, len(labels), (n, case.n_annotators))
     double = rng.random((n, case.n_annotators)) < 0.3
     for i, item in enumerate(base):
         item["annotators"] = [names[a] for a in who[i]]
         if case.track.get("scale") == "multilabel":
-            item["annotations"] = [sorted({labels[v], labels[s]}) if d else [labels[v]]
-                                   for v, s, d in zip(votes[i], second[i], double[i])]
+            item["annotations"] = [
+                sorted({labels[v], labels[s]}) if d else [labels[v]]
+                for v, s, d in zip(votes[i], second[i], double[i])
+            ]
         else:
             item["annotations"] = [labels[v] for v in votes[i]]
         if case.kind == "classification":
             counts = np.bincount(votes[i], minlength=len(labels))
-            item["label"] = labels[int(counts.argmax())] if counts.max() * 2 > case.n_annotators else None
+            item["label"] = (
+                labels[int(counts.argmax())] if counts.max() * 2 > case.n_annotators else None
+            )
     return base
 
 
-def predictions(case: TrackCase, items: Sequence[dict], seed: int = SEED + 1, noise: float = 0.3) -> list:
+def predictions(
+    case: TrackCase, items: Sequence[dict], seed: int = SEED + 1, noise: float = 0.3
+) -> list:
     """A plausible system's values for ``items``: gold plus ``noise`` (0 = the gold itself)."""
     rng = np.random.default_rng(seed)
     n = len(items)
@@ -137,7 +150,10 @@ def predictions(case: TrackCase, items: Sequence[dict], seed: int = SEED + 1, no
     if kind == "classification":
         drawn = rng.integers(0, len(labels), n)
         keep = rng.random(n) >= noise
-        return [it["label"] if k and it["label"] is not None else labels[d] for it, k, d in zip(items, keep, drawn)]
+        return [
+            it["label"] if k and it["label"] is not None else labels[d]
+            for it, k, d in zip(items, keep, drawn)
+        ]
     if kind == "soft_label":
         return _soft_predictions(items, labels, scale, noise, rng)
     out = []
@@ -177,8 +193,15 @@ def _soft_predictions(items, labels, scale, noise, rng) -> list:
 
 def task_spec(tracks: Sequence[Track], extra: Optional[dict] = None) -> TaskSpec:
     """The evaluation phase's spec (gold hidden, as on the platform's main phase)."""
-    return TaskSpec(edition="bench", title="Benchmark", phase="evaluation", tracks=list(tracks),
-                    hide_gold=True, seed=DEFAULT_SEED, extra=dict(extra or {}))
+    return TaskSpec(
+        edition="bench",
+        title="Benchmark",
+        phase="evaluation",
+        tracks=list(tracks),
+        hide_gold=True,
+        seed=DEFAULT_SEED,
+        extra=dict(extra or {}),
+    )
 
 
 def write_reference(ref: Path, spec: TaskSpec, items_by_dataset: Dict[str, List[dict]]) -> None:
@@ -190,7 +213,9 @@ def write_reference(ref: Path, spec: TaskSpec, items_by_dataset: Dict[str, List[
         write_items(ref / f"{dataset}.jsonl", [reference_view(it) for it in items])
 
 
-def write_submission(res: Path, track: Track, items: Sequence[dict], values: list, positional: bool = False) -> Path:
+def write_submission(
+    res: Path, track: Track, items: Sequence[dict], values: list, positional: bool = False
+) -> Path:
     """INPUT/res/<track>.tsv: ``id<TAB>value`` lines, or SemEval positional scores (one per line)."""
     res.mkdir(parents=True, exist_ok=True)
     path = res / f"{track.id}.tsv"
@@ -204,4 +229,7 @@ def write_submission(res: Path, track: Track, items: Sequence[dict], values: lis
 
 def english_pairs(n: int, seed: int = SEED) -> List[dict]:
     """Public items of a similarity track: ``n`` English text pairs (the cosine baseline's input)."""
-    return [{"id": f"pair-{i:07d}", "texts": pair, "lang": "en"} for i, pair in enumerate(text_pairs(n, 12, seed))]
+    return [
+        {"id": f"pair-{i:07d}", "texts": pair, "lang": "en"}
+        for i, pair in enumerate(text_pairs(n, 12, seed))
+    ]

@@ -38,7 +38,16 @@ def cosine_case(workdir: Path) -> List[dict]:
     kit_seconds, predicted = best_of(2, lambda: model.predict(items))
     assert len(predicted) == N_PAIRS
     kit_rate, floor_rate = N_PAIRS / kit_seconds, N_PAIRS / floor_seconds
-    return [{"case": "cosine_bow baseline", "items": N_PAIRS, "seconds": kit_seconds, "peak_mb": peak_mb(),
-             "floor_seconds": floor_seconds, "throughput": kit_rate, "floor_throughput": floor_rate,
-             "throughput_ratio": kit_rate / floor_rate,
-             "detail": f"{kit_rate:,.0f} pairs/s; set-cosine floor {floor_rate:,.0f} pairs/s"}]
+    return [
+        {
+            "case": "cosine_bow baseline",
+            "items": N_PAIRS,
+            "seconds": kit_seconds,
+            "peak_mb": peak_mb(),
+            "floor_seconds": floor_seconds,
+            "throughput": kit_rate,
+            "floor_throughput": floor_rate,
+            "throughput_ratio": kit_rate / floor_rate,
+            "detail": f"{kit_rate:,.0f} pairs/s; set-cosine floor {floor_rate:,.0f} pairs/s",
+        }
+    ]

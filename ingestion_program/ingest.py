@@ -5,19 +5,24 @@ In a built bundle the engine ``judgekit`` sits beside this file; in the reposito
 not an uploadable bundle) it is one folder up; an installed kit imports its own. Anywhere else the
 script says so in one line and exits 1.
 """
+
 import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ENGINE_HOME = next((d for d in (HERE, os.path.dirname(HERE)) if os.path.isdir(os.path.join(d, "judgekit"))), None)
+ENGINE_HOME = next(
+    (d for d in (HERE, os.path.dirname(HERE)) if os.path.isdir(os.path.join(d, "judgekit"))), None
+)
 if ENGINE_HOME is not None:
     sys.path.insert(0, ENGINE_HOME)
 else:
     import importlib.util  # an installed kit (pip install .) runs its packaged copy of this script
 
     if importlib.util.find_spec("judgekit") is None:
-        sys.exit("ingestion program: the judgekit engine is not beside this script: this is the source tree's copy; "
-                 "upload the bundle built by build_bundle.py (python3 build_bundle.py --out dist)")
+        sys.exit(
+            "ingestion program: the judgekit engine is not beside this script: this is the source tree's copy; "
+            "upload the bundle built by build_bundle.py (python3 build_bundle.py --out dist)"
+        )
 
 from judgekit.programs.ingest import main  # noqa: E402
 

@@ -22,10 +22,16 @@ from .assets import SOURCE_CHECKOUT, is_source_checkout
 COMMANDS = {
     "build": ("judgekit.programs.build", "build a bundle from an edition (build_bundle.py)"),
     "check": ("judgekit.programs.check", "check a bundle folder or zip before uploading it"),
-    "run": ("judgekit.programs.run_local", "run a submission through both steps locally (run_local.py)"),
+    "run": (
+        "judgekit.programs.run_local",
+        "run a submission through both steps locally (run_local.py)",
+    ),
     "score": ("judgekit.programs.score", "the scoring program (scoring_program/score.py)"),
     "ingest": ("judgekit.programs.ingest", "the ingestion program (ingestion_program/ingest.py)"),
-    "rank": ("judgekit.programs.rank", "rank final submissions with statistical ties (rank_submissions.py)"),
+    "rank": (
+        "judgekit.programs.rank",
+        "rank final submissions with statistical ties (rank_submissions.py)",
+    ),
     "bench": (None, "performance benchmarks (benchmarks/run.py, in a source checkout)"),
 }
 
@@ -33,19 +39,28 @@ COMMANDS = {
 def usage() -> str:
     lines = [f"usage: judgekit COMMAND [ARGS]   (judgekit {__version__})", "", "commands:"]
     lines += [f"  {name:<7} {text}" for name, (_, text) in COMMANDS.items()]
-    lines += ["", "judgekit COMMAND --help shows the options of one command; judgekit --version the version."]
+    lines += [
+        "",
+        "judgekit COMMAND --help shows the options of one command; judgekit --version the version.",
+    ]
     return "\n".join(lines)
 
 
 def bench(argv: List[str]) -> int:
     script = SOURCE_CHECKOUT / "benchmarks" / "run.py"
     if not is_source_checkout() or not script.is_file():
-        print("judgekit bench: the benchmarks are not installed with the package; run them from a clone of the "
-              "repository: python3 benchmarks/run.py", file=sys.stderr)
+        print(
+            "judgekit bench: the benchmarks are not installed with the package; run them from a clone of the "
+            "repository: python3 benchmarks/run.py",
+            file=sys.stderr,
+        )
         return 1
     if str(SOURCE_CHECKOUT) not in sys.path:
         sys.path.insert(0, str(SOURCE_CHECKOUT))
-    from benchmarks.run import main as run_benchmarks  # each case is measured in a fresh worker process
+    from benchmarks.run import (
+        main as run_benchmarks,
+    )  # each case is measured in a fresh worker process
+
     return run_benchmarks(argv, prog="judgekit bench")
 
 
@@ -59,14 +74,18 @@ def main(argv: Optional[List[str]] = None) -> int:
         return 0
     command, rest = argv[0], argv[1:]
     if command not in COMMANDS:
-        print(f"judgekit: unknown command {command!r}; expected one of {', '.join(COMMANDS)}\n\n{usage()}",
-              file=sys.stderr)
+        print(
+            f"judgekit: unknown command {command!r}; expected one of {', '.join(COMMANDS)}\n\n{usage()}",
+            file=sys.stderr,
+        )
         return 1
     if command == "bench":
         return bench(rest)
     from .deps import require_runtime
+
     require_runtime(f"judgekit {command}")
     import importlib
+
     module = importlib.import_module(COMMANDS[command][0])
     return module.main(rest, prog=f"judgekit {command}")
 

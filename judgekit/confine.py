@@ -19,22 +19,34 @@ from .errors import ConfigError, Problem
 #: Edition names and dataset ids: they become file and folder names, so no separators, no dot-only names.
 SLUG_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 RELATIVE = "a relative path: no absolute path and no '..'"
-SLUG_RULE = "letters, digits, '_', '-' and '.', starting with a letter or digit, at most 64 characters"
+SLUG_RULE = (
+    "letters, digits, '_', '-' and '.', starting with a letter or digit, at most 64 characters"
+)
 
 
 def slug_problem(value, where: str, key: str) -> Optional[Problem]:
     """A Problem if ``value`` is not a safe slug (usable as one file or folder name), else None."""
     if isinstance(value, str) and SLUG_PATTERN.match(value):
         return None
-    return Problem(where, f"'{key}' must be a plain name ({SLUG_RULE})", found=repr(value)[:80],
-                   hint="it becomes a file or folder name in the bundle")
+    return Problem(
+        where,
+        f"'{key}' must be a plain name ({SLUG_RULE})",
+        found=repr(value)[:80],
+        hint="it becomes a file or folder name in the bundle",
+    )
 
 
 def _escapes_lexically(value: str) -> bool:
     """Absolute (POSIX or Windows) or with a '..' component, whatever the separator."""
     posix, windows = PurePosixPath(value), PureWindowsPath(value)
-    return (posix.is_absolute() or windows.is_absolute() or bool(windows.drive) or value.startswith(("\\", "/"))
-            or ".." in posix.parts or ".." in windows.parts)
+    return (
+        posix.is_absolute()
+        or windows.is_absolute()
+        or bool(windows.drive)
+        or value.startswith(("\\", "/"))
+        or ".." in posix.parts
+        or ".." in windows.parts
+    )
 
 
 def _inside(path: Path, base: Path) -> bool:
@@ -48,14 +60,24 @@ def _inside(path: Path, base: Path) -> bool:
 def path_problem(value, base: Path, where: str, key: str, base_name: str) -> Optional[Problem]:
     """A Problem unless ``value`` is a relative path that stays inside ``base`` once symlinks are resolved."""
     if not isinstance(value, str) or not value or "\0" in value:
-        return Problem(where, f"'{key}' must be a relative path inside {base_name}", found=repr(value)[:80])
+        return Problem(
+            where, f"'{key}' must be a relative path inside {base_name}", found=repr(value)[:80]
+        )
     if _escapes_lexically(value):
-        return Problem(where, f"'{key}' must be a relative path inside {base_name}",
-                       expected=RELATIVE, found=repr(value)[:80])
+        return Problem(
+            where,
+            f"'{key}' must be a relative path inside {base_name}",
+            expected=RELATIVE,
+            found=repr(value)[:80],
+        )
     if not _inside(Path(base) / value, Path(base)):
-        return Problem(where, f"'{key}' leads outside {base_name} through a symbolic link",
-                       expected=f"a file inside {base}", found=f"{value} -> {(Path(base) / value).resolve()}",
-                       hint="copy the file into the folder instead of linking to it")
+        return Problem(
+            where,
+            f"'{key}' leads outside {base_name} through a symbolic link",
+            expected=f"a file inside {base}",
+            found=f"{value} -> {(Path(base) / value).resolve()}",
+            hint="copy the file into the folder instead of linking to it",
+        )
     return None
 
 
@@ -66,7 +88,9 @@ def escaping_links(folder: Path, base: Path) -> Iterator[Path]:
         yield folder
     if not folder.is_dir() or not _inside(folder, base):
         return
-    for current, dirs, files in os.walk(folder):  # does not descend into linked folders; they are checked here
+    for current, dirs, files in os.walk(
+        folder
+    ):  # does not descend into linked folders; they are checked here
         for name in dirs + files:
             entry = Path(current) / name
             if entry.is_symlink() and not _inside(entry, base):
@@ -81,9 +105,12 @@ def require_inside(value, base: Path, where: str, key: str, base_name: str) -> P
     target = Path(base) / value
     link = next(escaping_links(target, base), None)
     if link is not None:
-        raise ConfigError.single(where, f"'{key}' holds a symbolic link that leads outside {base_name}",
-                                 found=f"{link} -> {link.resolve()}",
-                                 hint="copy the file into the folder instead of linking to it")
+        raise ConfigError.single(
+            where,
+            f"'{key}' holds a symbolic link that leads outside {base_name}",
+            found=f"{link} -> {link.resolve()}",
+            hint="copy the file into the folder instead of linking to it",
+        )
     return target
 
 
@@ -103,6 +130,12 @@ def lexical_escapes(source, where: str, base_name: str) -> Iterator[Problem]:
     """Problems for every string option of ``source`` that is absolute or climbs with '..' (importers
     join options such as file names and track names to the release folder)."""
     for key, value in string_leaves(source):
-        if "\0" in value or ((("/" in value or "\\" in value or value == "..") and _escapes_lexically(value))):
-            yield Problem(where, f"option '{key}' must stay inside {base_name}",
-                          expected=RELATIVE, found=repr(value)[:80])
+        if "\0" in value or (
+            ("/" in value or "\\" in value or value == "..") and _escapes_lexically(value)
+        ):
+            yield Problem(
+                where,
+                f"option '{key}' must stay inside {base_name}",
+                expected=RELATIVE,
+                found=repr(value)[:80],
+            )

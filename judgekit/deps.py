@@ -29,7 +29,9 @@ def require_runtime(program: str = "") -> None:
     missing = missing_runtime()
     if missing:
         program = program or os.path.basename(sys.argv[0] or "judgekit") or "judgekit"
-        print(f"{program}: missing Python package(s) {', '.join(missing)} for {sys.executable}; install them with "
-              f"'{sys.executable} -m pip install numpy scipy pyyaml' (or run 'bash run.sh', which sets up .venv)",
-              file=sys.stderr)
+        print(
+            f"{program}: missing Python package(s) {', '.join(missing)} for {sys.executable}; install them with "
+            f"'{sys.executable} -m pip install numpy scipy pyyaml' (or run 'bash run.sh', which sets up .venv)",
+            file=sys.stderr,
+        )
         raise SystemExit(EXIT_MISSING)

@@ -73,8 +73,11 @@ class Problem:
         if self.found is not None and self.expected is not None:
             by_line = self.line is not None and (unit == "lines" or self.item is None)
             first = f"line {self.line}" if by_line else f"item {self.item!r}"
-            return text + f"; expected {self.expected}, found {self.found} on {first}" + (
-                f". {self.hint[:1].upper()}{self.hint[1:]}" if self.hint else "")
+            return (
+                text
+                + f"; expected {self.expected}, found {self.found} on {first}"
+                + (f". {self.hint[:1].upper()}{self.hint[1:]}" if self.hint else "")
+            )
         return text + self._details()
 
     def joined(self, other: "Problem") -> "Problem":

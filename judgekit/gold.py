@@ -14,7 +14,14 @@ from typing import Dict, List, Optional, Tuple
 import numpy as np
 
 from .formats.bulk import exact_codes, label_codes, list_sizes
-from .formats.items import GROUP_FIELDS, Located, annotation_counts, item_columns, lists_of, types_are
+from .formats.items import (
+    GROUP_FIELDS,
+    Located,
+    annotation_counts,
+    item_columns,
+    lists_of,
+    types_are,
+)
 from .formats.textfile import shorten
 from .formats.values import split_multilabel
 from .formats.write import per_annotator_value
@@ -46,7 +53,8 @@ class GoldTrack:
 def gold_fields(track: Track) -> Dict[str, object]:
     """The item fields the gold of ``track`` is built from, each with its value when an item has none."""
     own = {"similarity": {"score": None}, "classification": {"label": None}}.get(
-        track.kind, {"annotators": [], "annotations": []})
+        track.kind, {"annotators": [], "annotations": []}
+    )
     return {**own, "lang": "", "genre": "", "annotators_listed": None}
 
 
@@ -61,7 +69,9 @@ def gold_from_columns(track: Track, columns: Dict[str, list], display: str) -> G
     flags get a message, in item order, all raised together as one ConfigError."""
     ids, problems = columns["id"], Located()
     n = len(ids)
-    column = {name: columns.get(name, [default] * n) for name, default in gold_fields(track).items()}.get
+    column = {
+        name: columns.get(name, [default] * n) for name, default in gold_fields(track).items()
+    }.get
     annotators: List[List[str]] = []
     if track.kind == "similarity":
         gold, scored = _scores(column("score"), ids, problems), np.ones(n, dtype=bool)
@@ -69,11 +79,19 @@ def gold_from_columns(track: Track, columns: Dict[str, list], display: str) -> G
         gold = _labels(track, column("label"), ids, problems)
         scored = gold >= 0
     else:
-        gold, scored, annotators = _annotation_gold(track, column("annotators"), column("annotations"), ids, problems)
+        gold, scored, annotators = _annotation_gold(
+            track, column("annotators"), column("annotations"), ids, problems
+        )
     problems.raise_if_any(display, located=False)
-    return GoldTrack(track=track, ids=ids, scored=scored, gold=gold, annotators=annotators,
-                     groups={name: _texts(columns[name]) for name in GROUP_FIELDS if name in columns},
-                     listed=_listed(columns.get("annotators_listed", [])))
+    return GoldTrack(
+        track=track,
+        ids=ids,
+        scored=scored,
+        gold=gold,
+        annotators=annotators,
+        groups={name: _texts(columns[name]) for name in GROUP_FIELDS if name in columns},
+        listed=_listed(columns.get("annotators_listed", [])),
+    )
 
 
 def listed_annotators(items: List[dict]) -> List[Optional[List[str]]]:
@@ -96,27 +114,42 @@ def _texts(values: list) -> List[str]:
 def _scores(values: list, ids: List[str], problems: Located) -> np.ndarray:
     """Each item's gold ``score``; one that is not a finite number (an int or float, ``10**400`` is
     not) is a problem."""
-    ok = np.fromiter(map(NUMBER_TYPES.__contains__, map(type, values)), dtype=bool, count=len(values))
+    ok = np.fromiter(
+        map(NUMBER_TYPES.__contains__, map(type, values)), dtype=bool, count=len(values)
+    )
     numbers = values if ok.all() else [v if k else 0.0 for v, k in zip(values, ok)]
     try:
         gold = np.array(numbers, dtype=float).reshape(len(values))
     except OverflowError:  # an integer beyond the float range
-        gold = np.array([v if abs(v) < 2.0 ** 1023 else np.inf for v in numbers], dtype=float)
+        gold = np.array([v if abs(v) < 2.0**1023 else np.inf for v in numbers], dtype=float)
     ok &= np.isfinite(gold)
     for row in np.flatnonzero(~ok).tolist():
-        problems.add("gold 'score' must be a finite number", row, item=ids[row], found=shorten(repr(values[row])))
+        problems.add(
+            "gold 'score' must be a finite number",
+            row,
+            item=ids[row],
+            found=shorten(repr(values[row])),
+        )
     gold[~ok] = 0.0
     return gold
 
 
 def _labels(track: Track, values: list, ids: List[str], problems: Located) -> np.ndarray:
     """Each item's majority ``label`` as an index; null (no majority) is -1 and not scored."""
-    codes = np.fromiter(map(track.label_index().get, map(str, values), repeat(-2)), dtype=np.int64,
-                        count=len(values))
+    codes = np.fromiter(
+        map(track.label_index().get, map(str, values), repeat(-2)),
+        dtype=np.int64,
+        count=len(values),
+    )
     codes[types_are(values, NoneType)] = -1
     for row in np.flatnonzero(codes == -2).tolist():
-        problems.add("gold label outside the track's label set", row, item=ids[row],
-                     expected=", ".join(track.labels), found=repr(values[row]))
+        problems.add(
+            "gold label outside the track's label set",
+            row,
+            item=ids[row],
+            expected=", ".join(track.labels),
+            found=repr(values[row]),
+        )
     codes[codes == -2] = -1
     return codes
 
@@ -135,12 +168,19 @@ def _annotation_gold(track: Track, names: list, labels: list, ids: List[str], pr
         return _soft_from_rows(values, row_item, counts, len(track.labels)), scored, names
     if track.scale != "multilabel":
         values = label_codes(values, len(track.labels))
-    per = PerAnnotator(values=values, item=row_item, n_items=len(ids), n_labels=len(track.labels),
-                       offsets=np.concatenate(([0], np.cumsum(counts))))
+    per = PerAnnotator(
+        values=values,
+        item=row_item,
+        n_items=len(ids),
+        n_labels=len(track.labels),
+        offsets=np.concatenate(([0], np.cumsum(counts))),
+    )
     return per, scored, names
 
 
-def _annotation_values(track: Track, annotations: list, row_item: np.ndarray, ids: List[str], problems: Located):
+def _annotation_values(
+    track: Track, annotations: list, row_item: np.ndarray, ids: List[str], problems: Located
+):
     """One row per annotation: a label index, or a 0/1 row over the labels (multilabel: a list of
     labels or comma-separated labels); a label outside the label set is a problem (index 0, not chosen)."""
     multilabel = track.scale == "multilabel"
@@ -152,9 +192,14 @@ def _annotation_values(track: Track, annotations: list, row_item: np.ndarray, id
     codes, keys = _label_codes(given, track.label_index())
     owner = np.repeat(np.arange(len(annotations)), sizes) if multilabel else np.arange(len(given))
     for k in np.flatnonzero(codes < 0).tolist():
-        problems.add("annotation outside the track's label set", int(row_item[owner[k]]), order=1,
-                     item=ids[row_item[owner[k]]], expected=", ".join(track.labels),
-                     found=repr(keys[k] if multilabel else given[k]))
+        problems.add(
+            "annotation outside the track's label set",
+            int(row_item[owner[k]]),
+            order=1,
+            item=ids[row_item[owner[k]]],
+            expected=", ".join(track.labels),
+            found=repr(keys[k] if multilabel else given[k]),
+        )
     if not multilabel:
         return np.maximum(codes, 0)
     chosen = np.zeros((len(annotations), len(track.labels)))
@@ -167,17 +212,26 @@ def _label_codes(given: list, index: Dict[str, int]) -> Tuple[np.ndarray, Dict[i
     not a label as written (looked up exactly first: a clean file needs no text of its own)."""
     codes = exact_codes(given, {label: i for label, i in index.items() if label == label.strip()})
     again = np.flatnonzero(codes < 0)
-    keys = dict(zip(again.tolist(), map(str.strip, map(str, map(given.__getitem__, again.tolist())))))
-    codes[again] = np.fromiter(map(index.get, keys.values(), repeat(-1)), dtype=np.int64, count=len(keys))
+    keys = dict(
+        zip(again.tolist(), map(str.strip, map(str, map(given.__getitem__, again.tolist()))))
+    )
+    codes[again] = np.fromiter(
+        map(index.get, keys.values(), repeat(-1)), dtype=np.int64, count=len(keys)
+    )
     return codes, keys
 
 
-def _soft_from_rows(values: np.ndarray, row_item: np.ndarray, counts: np.ndarray, n_labels: int) -> np.ndarray:
+def _soft_from_rows(
+    values: np.ndarray, row_item: np.ndarray, counts: np.ndarray, n_labels: int
+) -> np.ndarray:
     """Per item, the share of its annotations on each label ((N, K)), or per label the share of its
     annotators who chose it, as [P(not chosen), P(chosen)] pairs ((N, K, 2)) for 0/1 rows."""
     n, divisor = len(counts), np.maximum(counts, 1)[:, None]
     if values.ndim == 1:
-        return np.bincount(row_item * n_labels + values, minlength=n * n_labels).reshape(n, n_labels) / divisor
+        return (
+            np.bincount(row_item * n_labels + values, minlength=n * n_labels).reshape(n, n_labels)
+            / divisor
+        )
     totals = [np.bincount(row_item, weights=values[:, j], minlength=n) for j in range(n_labels)]
     share = np.column_stack(totals) / divisor
     soft = np.stack([1.0 - share, share], axis=2)

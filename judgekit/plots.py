@@ -48,15 +48,25 @@ def _tick_label(value: float) -> str:
 
 
 def _svg(width: int, height: int, title: str, body: List[str]) -> str:
-    return (f"<svg width='{width}' height='{height}' "
-            f"viewBox='0 0 {width} {height}' role='img' aria-label='{_e(title)}' class='plot'>"
-            f"<title>{_e(title)}</title>"
-            f"<text x='{width / 2:.0f}' y='14' text-anchor='middle' {_FONT} font-weight='bold'>{_e(title)}</text>"
-            + "".join(body) + "</svg>")
+    return (
+        f"<svg width='{width}' height='{height}' "
+        f"viewBox='0 0 {width} {height}' role='img' aria-label='{_e(title)}' class='plot'>"
+        f"<title>{_e(title)}</title>"
+        f"<text x='{width / 2:.0f}' y='14' text-anchor='middle' {_FONT} font-weight='bold'>{_e(title)}</text>"
+        + "".join(body)
+        + "</svg>"
+    )
 
 
-def scatter(x: Sequence[float], y: Sequence[float], x_label: str, y_label: str, title: str,
-            width: int = 380, height: int = 320) -> str:
+def scatter(
+    x: Sequence[float],
+    y: Sequence[float],
+    x_label: str,
+    y_label: str,
+    title: str,
+    width: int = 380,
+    height: int = 320,
+) -> str:
     """Points (x_i, y_i), with axes and ticks; more than ``MAX_SCATTER_POINTS`` are thinned evenly."""
     x = np.asarray(x, dtype=float)
     y = np.asarray(y, dtype=float)
@@ -95,18 +105,28 @@ def _padded_range(values: np.ndarray):
 
 
 def _axes(left, top, plot_w, plot_h, x_lo, x_hi, y_lo, y_hi, px, py, x_label, y_label) -> List[str]:
-    body = [f"<rect x='{left}' y='{top}' width='{plot_w}' height='{plot_h}' fill='none' stroke='#999'/>"]
+    body = [
+        f"<rect x='{left}' y='{top}' width='{plot_w}' height='{plot_h}' fill='none' stroke='#999'/>"
+    ]
     for t in nice_ticks(x_lo, x_hi):
-        body.append(f"<line x1='{_num(px(t))}' y1='{top + plot_h}' x2='{_num(px(t))}' y2='{top + plot_h + 4}' "
-                    f"stroke='#666'/><text x='{_num(px(t))}' y='{top + plot_h + 15}' text-anchor='middle' "
-                    f"{_FONT}>{_e(_tick_label(t))}</text>")
+        body.append(
+            f"<line x1='{_num(px(t))}' y1='{top + plot_h}' x2='{_num(px(t))}' y2='{top + plot_h + 4}' "
+            f"stroke='#666'/><text x='{_num(px(t))}' y='{top + plot_h + 15}' text-anchor='middle' "
+            f"{_FONT}>{_e(_tick_label(t))}</text>"
+        )
     for t in nice_ticks(y_lo, y_hi):
-        body.append(f"<line x1='{left - 4}' y1='{_num(py(t))}' x2='{left}' y2='{_num(py(t))}' stroke='#666'/>"
-                    f"<text x='{left - 6}' y='{_num(py(t) + 4)}' text-anchor='end' {_FONT}>{_e(_tick_label(t))}</text>")
-    body.append(f"<text x='{left + plot_w / 2:.0f}' y='{top + plot_h + 32}' text-anchor='middle' {_FONT}>"
-                f"{_e(x_label)}</text>")
-    body.append(f"<text x='12' y='{top + plot_h / 2:.0f}' text-anchor='middle' {_FONT} "
-                f"transform='rotate(-90 12 {top + plot_h / 2:.0f})'>{_e(y_label)}</text>")
+        body.append(
+            f"<line x1='{left - 4}' y1='{_num(py(t))}' x2='{left}' y2='{_num(py(t))}' stroke='#666'/>"
+            f"<text x='{left - 6}' y='{_num(py(t) + 4)}' text-anchor='end' {_FONT}>{_e(_tick_label(t))}</text>"
+        )
+    body.append(
+        f"<text x='{left + plot_w / 2:.0f}' y='{top + plot_h + 32}' text-anchor='middle' {_FONT}>"
+        f"{_e(x_label)}</text>"
+    )
+    body.append(
+        f"<text x='12' y='{top + plot_h / 2:.0f}' text-anchor='middle' {_FONT} "
+        f"transform='rotate(-90 12 {top + plot_h / 2:.0f})'>{_e(y_label)}</text>"
+    )
     return body
 
 
@@ -119,8 +139,15 @@ def _blue(share: float) -> str:
     return f"#{r:02x}{g:02x}{b:02x}"
 
 
-def heatmap(cells: Sequence[Sequence[Optional[float]]], row_labels: Sequence[str], col_labels: Sequence[str],
-            row_title: str, col_title: str, title: str, hidden_text: str = "") -> str:
+def heatmap(
+    cells: Sequence[Sequence[Optional[float]]],
+    row_labels: Sequence[str],
+    col_labels: Sequence[str],
+    row_title: str,
+    col_title: str,
+    title: str,
+    hidden_text: str = "",
+) -> str:
     """A matrix of counts: darker is larger. ``None`` cells are hidden (grey, ``hidden_text``).
 
     Rows run top to bottom, columns left to right; every visible count is printed in its cell.
@@ -138,23 +165,40 @@ def heatmap(cells: Sequence[Sequence[Optional[float]]], row_labels: Sequence[str
     body = []
     for i, row in enumerate(cells):
         y = top + i * cell_h
-        body.append(f"<text x='{left - 6}' y='{y + cell_h / 2 + 4:.0f}' text-anchor='end' {_FONT}>"
-                    f"{_e(row_labels[i])}</text>")
-        body.extend(_heat_cell(left + j * cell_w, y, cell_w, cell_h, value, top_value, hidden_text)
-                    for j, value in enumerate(row))
+        body.append(
+            f"<text x='{left - 6}' y='{y + cell_h / 2 + 4:.0f}' text-anchor='end' {_FONT}>"
+            f"{_e(row_labels[i])}</text>"
+        )
+        body.extend(
+            _heat_cell(left + j * cell_w, y, cell_w, cell_h, value, top_value, hidden_text)
+            for j, value in enumerate(row)
+        )
     for j, label in enumerate(col_labels):
         x = left + j * cell_w + cell_w / 2
-        body.append(f"<text x='{x:.0f}' y='{top - 6}' text-anchor='middle' {_FONT}>{_e(label)}</text>")
-    body.append(f"<text x='{left + n_cols * cell_w / 2:.0f}' y='{top - 24}' text-anchor='middle' "
-                f"{_FONT} font-style='italic'>{_e(col_title)}</text>")
+        body.append(
+            f"<text x='{x:.0f}' y='{top - 6}' text-anchor='middle' {_FONT}>{_e(label)}</text>"
+        )
+    body.append(
+        f"<text x='{left + n_cols * cell_w / 2:.0f}' y='{top - 24}' text-anchor='middle' "
+        f"{_FONT} font-style='italic'>{_e(col_title)}</text>"
+    )
     middle = top + n_rows * cell_h / 2
-    body.append(f"<text x='10' y='{middle:.0f}' text-anchor='middle' {_FONT} font-style='italic' "
-                f"transform='rotate(-90 10 {middle:.0f})'>{_e(row_title)}</text>")
+    body.append(
+        f"<text x='10' y='{middle:.0f}' text-anchor='middle' {_FONT} font-style='italic' "
+        f"transform='rotate(-90 10 {middle:.0f})'>{_e(row_title)}</text>"
+    )
     return _svg(width, height, title, body)
 
 
-def _heat_cell(x: int, y: int, cell_w: int, cell_h: int, value: Optional[float], top_value: float,
-               hidden_text: str) -> str:
+def _heat_cell(
+    x: int,
+    y: int,
+    cell_w: int,
+    cell_h: int,
+    value: Optional[float],
+    top_value: float,
+    hidden_text: str,
+) -> str:
     """One cell at (x, y): shaded by ``value / top_value`` with the count printed, or grey when hidden."""
     if value is None:
         fill, text, colour = "#dddddd", hidden_text, "#555"
@@ -162,13 +206,22 @@ def _heat_cell(x: int, y: int, cell_w: int, cell_h: int, value: Optional[float],
         share = value / top_value
         fill, text = _blue(share), _tick_label(value)
         colour = "#fff" if share > 0.55 else "#222"
-    return (f"<rect x='{x}' y='{y}' width='{cell_w}' height='{cell_h}' fill='{fill}' "
-            f"stroke='#fff'/><text x='{x + cell_w / 2:.0f}' y='{y + cell_h / 2 + 4:.0f}' "
-            f"text-anchor='middle' fill='{colour}' {_FONT}>{_e(text)}</text>")
+    return (
+        f"<rect x='{x}' y='{y}' width='{cell_w}' height='{cell_h}' fill='{fill}' "
+        f"stroke='#fff'/><text x='{x + cell_w / 2:.0f}' y='{y + cell_h / 2 + 4:.0f}' "
+        f"text-anchor='middle' fill='{colour}' {_FONT}>{_e(text)}</text>"
+    )
 
 
-def bar_chart(categories: Sequence[str], series: Dict[str, Sequence[float]], title: str, y_label: str,
-              y_max: Optional[float] = None, width: int = 0, height: int = 280) -> str:
+def bar_chart(
+    categories: Sequence[str],
+    series: Dict[str, Sequence[float]],
+    title: str,
+    y_label: str,
+    y_max: Optional[float] = None,
+    width: int = 0,
+    height: int = 280,
+) -> str:
     """Grouped vertical bars: one group per category, one bar per series (with a legend)."""
     names = list(series)
     n_cat, n_series = len(categories), max(len(names), 1)
@@ -183,32 +236,45 @@ def bar_chart(categories: Sequence[str], series: Dict[str, Sequence[float]], tit
     def py(v):
         return top + plot_h - min(max(v, 0.0), hi) / hi * plot_h
 
-    body = [f"<line x1='{left}' y1='{top + plot_h}' x2='{left + plot_w}' y2='{top + plot_h}' stroke='#666'/>",
-            f"<line x1='{left}' y1='{top}' x2='{left}' y2='{top + plot_h}' stroke='#666'/>"]
+    body = [
+        f"<line x1='{left}' y1='{top + plot_h}' x2='{left + plot_w}' y2='{top + plot_h}' stroke='#666'/>",
+        f"<line x1='{left}' y1='{top}' x2='{left}' y2='{top + plot_h}' stroke='#666'/>",
+    ]
     for t in nice_ticks(0.0, hi):
-        body.append(f"<line x1='{left}' y1='{_num(py(t))}' x2='{left + plot_w}' y2='{_num(py(t))}' stroke='#eee'/>"
-                    f"<text x='{left - 5}' y='{_num(py(t) + 4)}' text-anchor='end' {_FONT}>{_e(_tick_label(t))}</text>")
+        body.append(
+            f"<line x1='{left}' y1='{_num(py(t))}' x2='{left + plot_w}' y2='{_num(py(t))}' stroke='#eee'/>"
+            f"<text x='{left - 5}' y='{_num(py(t) + 4)}' text-anchor='end' {_FONT}>{_e(_tick_label(t))}</text>"
+        )
     slot = plot_w / max(n_cat, 1)
     bar_w = max(min((slot - 8) / n_series, 24), 2)
     for c, category in enumerate(categories):
         x0 = left + c * slot + (slot - bar_w * n_series) / 2
         values_here = [(name, float(series[name][c])) for name in names]
-        body.extend(_bar(x0 + s * bar_w, bar_w, py(v), top + plot_h, s, f"{_e(name)} {_e(category)}", v)
-                    for s, (name, v) in enumerate(values_here) if math.isfinite(v))
+        body.extend(
+            _bar(x0 + s * bar_w, bar_w, py(v), top + plot_h, s, f"{_e(name)} {_e(category)}", v)
+            for s, (name, v) in enumerate(values_here)
+            if math.isfinite(v)
+        )
         cx = left + c * slot + slot / 2
-        body.append(f"<text x='{cx:.0f}' y='{top + plot_h + 12}' text-anchor='end' {_FONT} "
-                    f"transform='rotate(-35 {cx:.0f} {top + plot_h + 12})'>{_e(category)}</text>")
+        body.append(
+            f"<text x='{cx:.0f}' y='{top + plot_h + 12}' text-anchor='end' {_FONT} "
+            f"transform='rotate(-35 {cx:.0f} {top + plot_h + 12})'>{_e(category)}</text>"
+        )
     body.extend(_legend(names, left, top))
-    body.append(f"<text x='12' y='{top + plot_h / 2:.0f}' text-anchor='middle' {_FONT} "
-                f"transform='rotate(-90 12 {top + plot_h / 2:.0f})'>{_e(y_label)}</text>")
+    body.append(
+        f"<text x='12' y='{top + plot_h / 2:.0f}' text-anchor='middle' {_FONT} "
+        f"transform='rotate(-90 12 {top + plot_h / 2:.0f})'>{_e(y_label)}</text>"
+    )
     return _svg(width, height, title, body)
 
 
 def _bar(x: float, bar_w: float, y: float, base: float, s: int, what: str, value: float) -> str:
     """Series ``s``'s bar from ``base`` up to ``y``, its tooltip ``what: value``."""
-    return (f"<rect x='{_num(x)}' y='{_num(y)}' width='{_num(bar_w - 1)}' "
-            f"height='{_num(base - y)}' fill='{PALETTE[s % len(PALETTE)]}'>"
-            f"<title>{what}: {_e(_tick_label(value))}</title></rect>")
+    return (
+        f"<rect x='{_num(x)}' y='{_num(y)}' width='{_num(bar_w - 1)}' "
+        f"height='{_num(base - y)}' fill='{PALETTE[s % len(PALETTE)]}'>"
+        f"<title>{what}: {_e(_tick_label(value))}</title></rect>"
+    )
 
 
 def _legend(names: List[str], left: int, top: int) -> List[str]:
@@ -216,6 +282,8 @@ def _legend(names: List[str], left: int, top: int) -> List[str]:
     body = []
     for s, name in enumerate(names):
         x = left + s * 120
-        body.append(f"<rect x='{x}' y='{top - 16}' width='10' height='10' fill='{PALETTE[s % len(PALETTE)]}'/>"
-                    f"<text x='{x + 14}' y='{top - 7}' {_FONT}>{_e(name)}</text>")
+        body.append(
+            f"<rect x='{x}' y='{top - 16}' width='10' height='10' fill='{PALETTE[s % len(PALETTE)]}'/>"
+            f"<text x='{x + 14}' y='{top - 7}' {_FONT}>{_e(name)}</text>"
+        )
     return body

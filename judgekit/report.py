@@ -62,14 +62,18 @@ def write_outputs(output_dir: Path, result: Result, html_text: str = None) -> No
     output_dir.mkdir(parents=True, exist_ok=True)
     scores = result.scores()
     json_text = scores_json_text(scores)
-    atomic_write(output_dir / DETAILED_HTML, html_text if html_text is not None else detailed_html(result))
+    atomic_write(
+        output_dir / DETAILED_HTML, html_text if html_text is not None else detailed_html(result)
+    )
     atomic_write(output_dir / SCORES_TXT, scores_txt_text(scores))
     atomic_write(output_dir / SCORES_JSON, json_text)
 
 
 def failure_html(title: str, message: str) -> str:
     """A detailed-results page for a submission that could not be scored."""
-    return _page(title, f"<h2>Submission not scored</h2><pre class='err'>{html.escape(message)}</pre>")
+    return _page(
+        title, f"<h2>Submission not scored</h2><pre class='err'>{html.escape(message)}</pre>"
+    )
 
 
 _CSS = """body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:1.5em;color:#222;max-width:70em}
@@ -80,8 +84,10 @@ th{background:#f3f3f3}td.l,th.l{text-align:left}.warn{color:#8a5a00}.err{color:#
 
 
 def _page(title: str, body: str) -> str:
-    return ("<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
-            f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>\n{body}\n</body></html>\n")
+    return (
+        "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
+        f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>\n{body}\n</body></html>\n"
+    )
 
 
 def _fmt(value: float) -> str:
@@ -118,12 +124,16 @@ def page_resamples(requested: int, n_items: int) -> int:
 
 
 #: What a page of a hidden-gold phase says instead of its intervals, plots and breakdowns.
-HIDDEN_GOLD_NOTE = ("The gold of this phase is hidden, so this page shows the leaderboard's scores only: no "
-                    "intervals, plots or breakdowns by annotator, language or genre. Comparing two submissions "
-                    "on those would tell the gold of single items. The practice phase's page shows them all.")
+HIDDEN_GOLD_NOTE = (
+    "The gold of this phase is hidden, so this page shows the leaderboard's scores only: no "
+    "intervals, plots or breakdowns by annotator, language or genre. Comparing two submissions "
+    "on those would tell the gold of single items. The practice phase's page shows them all."
+)
 
 
-def detailed_html(result: Result, extra_sections: Dict[str, str] = None, resamples: Optional[int] = None) -> str:
+def detailed_html(
+    result: Result, extra_sections: Dict[str, str] = None, resamples: Optional[int] = None
+) -> str:
     """Per-track scores with bootstrap intervals, plots, breakdowns and warnings.
 
     When the phase hides its gold (``spec.hide_gold``) the page holds nothing that depends on the
@@ -136,9 +146,11 @@ def detailed_html(result: Result, extra_sections: Dict[str, str] = None, resampl
     hidden = spec.hide_gold
     resamples = 0 if hidden else bootstrap_resamples(spec) if resamples is None else resamples
     signature = Signature(resamples, spec.seed).render()
-    parts = [f"<h1>{esc(spec.title)}</h1>",
-             f"<p>Phase: <b>{esc(spec.phase)}</b>. Primary score: <b>{_fmt(result.primary)}</b> "
-             f"(mean of the primary tracks' main metric; a missing primary track counts as its worst value).</p>"]
+    parts = [
+        f"<h1>{esc(spec.title)}</h1>",
+        f"<p>Phase: <b>{esc(spec.phase)}</b>. Primary score: <b>{_fmt(result.primary)}</b> "
+        f"(mean of the primary tracks' main metric; a missing primary track counts as its worst value).</p>",
+    ]
     if hidden:
         parts.append(f"<p class='sig'>{esc(HIDDEN_GOLD_NOTE)}</p>")
     parts.append(_summary_table(result))
@@ -146,9 +158,13 @@ def detailed_html(result: Result, extra_sections: Dict[str, str] = None, resampl
         tr = result.tracks.get(t.id)
         if tr is None:
             continue
-        section = [f"<h2>{esc(t.title)}</h2>",
-                   _guarded(lambda: _score_table(tr, resamples, spec.seed, signature, not hidden),
-                            "the confidence intervals")]
+        section = [
+            f"<h2>{esc(t.title)}</h2>",
+            _guarded(
+                lambda: _score_table(tr, resamples, spec.seed, signature, not hidden),
+                "the confidence intervals",
+            ),
+        ]
         if extra_sections and t.id in extra_sections:
             section.append(extra_sections[t.id])
         if not hidden:
@@ -157,10 +173,15 @@ def detailed_html(result: Result, extra_sections: Dict[str, str] = None, resampl
             section.append(f"<p class='warn'>Warning: {esc(w)}</p>")
         parts.append("\n".join(section))
     if result.warnings:
-        parts.append("<h2>Submission notes</h2><ul>" +
-                     "".join(f"<li class='warn'>{esc(w)}</li>" for w in result.warnings) + "</ul>")
-    parts.append(f"<p class='sig'>judgekit {esc(__version__)} | edition {esc(spec.edition)} | "
-                 f"phase {esc(spec.phase)}" + ("" if hidden else f" | intervals: {esc(signature)}") + "</p>")
+        parts.append(
+            "<h2>Submission notes</h2><ul>"
+            + "".join(f"<li class='warn'>{esc(w)}</li>" for w in result.warnings)
+            + "</ul>"
+        )
+    parts.append(
+        f"<p class='sig'>judgekit {esc(__version__)} | edition {esc(spec.edition)} | "
+        f"phase {esc(spec.phase)}" + ("" if hidden else f" | intervals: {esc(signature)}") + "</p>"
+    )
     return _page(f"{spec.title}: detailed results", "\n".join(parts))
 
 
@@ -171,14 +192,20 @@ def _summary_table(result: Result) -> str:
     for t in result.spec.tracks:
         tr = result.tracks.get(t.id)
         if tr is None:
-            rows.append(f"<tr><td class='l'>{esc(t.title)}</td><td class='l'>{esc(t.kind)}</td>"
-                        f"<td colspan='3' class='l warn'>not submitted</td></tr>")
+            rows.append(
+                f"<tr><td class='l'>{esc(t.title)}</td><td class='l'>{esc(t.kind)}</td>"
+                f"<td colspan='3' class='l warn'>not submitted</td></tr>"
+            )
             continue
         metrics = "; ".join(f"{esc(get_metric(m).title)} {_fmt(v)}" for m, v in tr.scores.items())
-        rows.append(f"<tr><td class='l'>{esc(t.title)}</td><td class='l'>{esc(t.kind)}</td>"
-                    f"<td class='l'>{metrics}</td><td>{tr.n_scored}</td><td class='l'>{esc(tr.file)}</td></tr>")
-    return ("<table><tr><th class='l'>Track</th><th class='l'>Kind</th><th class='l'>Scores</th>"
-            "<th>Items scored</th><th class='l'>File</th></tr>" + "".join(rows) + "</table>")
+        rows.append(
+            f"<tr><td class='l'>{esc(t.title)}</td><td class='l'>{esc(t.kind)}</td>"
+            f"<td class='l'>{metrics}</td><td>{tr.n_scored}</td><td class='l'>{esc(tr.file)}</td></tr>"
+        )
+    return (
+        "<table><tr><th class='l'>Track</th><th class='l'>Kind</th><th class='l'>Scores</th>"
+        "<th>Items scored</th><th class='l'>File</th></tr>" + "".join(rows) + "</table>"
+    )
 
 
 def _guarded(build, what: str) -> str:
@@ -190,7 +217,9 @@ def _guarded(build, what: str) -> str:
         return f"<p class='warn'>{html.escape(what.capitalize())} could not be drawn (an internal problem of the kit).</p>"
 
 
-def _score_table(tr, resamples: int, seed: int, signature: str, interval_column: bool = True) -> str:
+def _score_table(
+    tr, resamples: int, seed: int, signature: str, interval_column: bool = True
+) -> str:
     """Each metric's value, its percentile bootstrap interval (n/a when ``resamples`` is 0; no such
     column without ``interval_column``), direction and range."""
     used = page_resamples(resamples, tr.n_scored)
@@ -202,23 +231,31 @@ def _score_table(tr, resamples: int, seed: int, signature: str, interval_column:
         iv = intervals.get(m)
         ci = f"[{_fmt(iv.low)}, {_fmt(iv.high)}]" if iv is not None else "n/a"
         ci = f"<td>{ci}</td>" if interval_column else ""
-        rows.append(f"<tr><td class='l'>{html.escape(metric.title)}</td><td><b>{_fmt(v)}</b></td>{ci}"
-                    f"<td class='l'>{metric.direction} is better</td><td>{lo:g} to {hi:g}</td></tr>")
+        rows.append(
+            f"<tr><td class='l'>{html.escape(metric.title)}</td><td><b>{_fmt(v)}</b></td>{ci}"
+            f"<td class='l'>{metric.direction} is better</td><td>{lo:g} to {hi:g}</td></tr>"
+        )
     note = ""
     if intervals:
         fewer = ""
         if used != resamples:
             signature = Signature(used, seed).render()
             fewer = f" ({used} resamples, not {resamples}: the page draws at most {PAGE_DRAWS:,} items per track)"
-        note = (f"<p class='sig'>95% percentile bootstrap intervals over items{fewer}; recompute with: "
-                f"{html.escape(signature)}</p>")
+        note = (
+            f"<p class='sig'>95% percentile bootstrap intervals over items{fewer}; recompute with: "
+            f"{html.escape(signature)}</p>"
+        )
     elif resamples and not used:
-        note = (f"<p class='sig'>No interval: {PAGE_MIN_RESAMPLES} resamples of these {tr.n_scored:,} items would "
-                f"draw more than the {PAGE_DRAWS:,} items the page may spend on a track; recompute with: "
-                f"{html.escape(signature)}</p>")
+        note = (
+            f"<p class='sig'>No interval: {PAGE_MIN_RESAMPLES} resamples of these {tr.n_scored:,} items would "
+            f"draw more than the {PAGE_DRAWS:,} items the page may spend on a track; recompute with: "
+            f"{html.escape(signature)}</p>"
+        )
     head = "<th>95% interval</th>" if interval_column else ""
-    return (f"<table><tr><th class='l'>Metric</th><th>Score</th>{head}<th class='l'>Direction</th>"
-            "<th>Range</th></tr>" + "".join(rows) + "</table>" + note)
+    return (
+        f"<table><tr><th class='l'>Metric</th><th>Score</th>{head}<th class='l'>Direction</th>"
+        "<th>Range</th></tr>" + "".join(rows) + "</table>" + note
+    )
 
 
 def track_visuals(tr) -> str:
@@ -243,23 +280,31 @@ def _scored(tr):
 
 def _similarity_figure(tr) -> str:
     gold, pred = _scored(tr)
-    return plots.scatter(gold, pred, "gold score", "predicted score", "Predicted vs gold, one point per item")
+    return plots.scatter(
+        gold, pred, "gold score", "predicted score", "Predicted vs gold, one point per item"
+    )
 
 
 def _confusion_figure(tr) -> str:
     gold, pred = _scored(tr)
     labels = list(tr.track.labels)
     counts = summaries.confusion_counts(gold, pred, len(labels))
-    return plots.heatmap(counts.tolist(), labels, labels, "gold label", "predicted label", "Confusion matrix (items)")
+    return plots.heatmap(
+        counts.tolist(), labels, labels, "gold label", "predicted label", "Confusion matrix (items)"
+    )
 
 
 def _distribution_figure(tr) -> str:
     gold, pred = _scored(tr)
     gold_mean, pred_mean = summaries.mean_distributions(gold, pred)
     multilabel = tr.track.scale == "multilabel"
-    return plots.bar_chart(list(tr.track.labels), {"gold": gold_mean, "predicted": pred_mean},
-                           "Mean soft label over items" + (": P(label chosen)" if multilabel else ""),
-                           "mean probability", y_max=1.0)
+    return plots.bar_chart(
+        list(tr.track.labels),
+        {"gold": gold_mean, "predicted": pred_mean},
+        "Mean soft label over items" + (": P(label chosen)" if multilabel else ""),
+        "mean probability",
+        y_max=1.0,
+    )
 
 
 #: The per-annotator chart shows at most this many annotators (those with the most labels).
@@ -268,25 +313,40 @@ MAX_ANNOTATOR_BARS = 40
 
 def _annotator_figure(tr) -> str:
     rows_of = list(chain.from_iterable(tr.gold.annotators))
-    errors = summaries.per_annotator_errors(tr.gold.gold, tr.prediction.values, rows_of, tr.track.scale or "")
+    errors = summaries.per_annotator_errors(
+        tr.gold.gold, tr.prediction.values, rows_of, tr.track.scale or ""
+    )
     shown = sorted(errors, key=lambda e: (-e[1], e[0]))[:MAX_ANNOTATOR_BARS]
     left_out = len(errors) - len(shown)
-    unit = {"ordinal": "mean |gold - predicted| / number of labels",
-            "multilabel": "share of labels mispredicted"}.get(tr.track.scale, "error rate")
+    unit = {
+        "ordinal": "mean |gold - predicted| / number of labels",
+        "multilabel": "share of labels mispredicted",
+    }.get(tr.track.scale, "error rate")
     note = ""
     if left_out:
-        note = (f"<p class='sig'>{left_out} annotator(s) not shown (beyond the {MAX_ANNOTATOR_BARS} "
-                f"with the most labels).</p>")
+        note = (
+            f"<p class='sig'>{left_out} annotator(s) not shown (beyond the {MAX_ANNOTATOR_BARS} "
+            f"with the most labels).</p>"
+        )
     if not shown:
         return note or "<p class='sig'>No annotator to show.</p>"
     shown.sort(key=lambda e: _natural_key(e[0]))
-    return plots.bar_chart([f"{name} ({n})" for name, n, _ in shown], {"error": [e for _, _, e in shown]},
-                           "Error per annotator (labels in brackets)", unit) + note
+    return (
+        plots.bar_chart(
+            [f"{name} ({n})" for name, n, _ in shown],
+            {"error": [e for _, _, e in shown]},
+            "Error per annotator (labels in brackets)",
+            unit,
+        )
+        + note
+    )
 
 
 def _natural_key(name: str):
     """Sort key putting A2 before A10."""
-    return [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", name)]
+    return [
+        (0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", name)
+    ]
 
 
 def _breakdowns(tr) -> str:
@@ -297,14 +357,23 @@ def _breakdowns(tr) -> str:
         return ""
     out = []
     for key, values in sorted(tr.gold.groups.items()):
-        values = [v for v, s in zip(values, tr.gold.scored) if s] if len(values) != len(stats) else values
+        values = (
+            [v for v, s in zip(values, tr.gold.scored) if s]
+            if len(values) != len(stats)
+            else values
+        )
         if len(values) != len(stats) or not values or values.count(values[0]) == len(values):
             continue  # a single group (counted in C: a set of a million strings takes a while)
         rows = []
         for value, n, score in summaries.group_scores(metric, stats, values):
             shown = _fmt(score) if score is not None else "undefined"
-            rows.append(f"<tr><td class='l'>{html.escape(value or '(none)')}</td><td>{n}</td><td>{shown}</td></tr>")
-        out.append(f"<h3>{html.escape(metric.title)} by {html.escape(key)}</h3><table><tr><th class='l'>"
-                   f"{html.escape(key)}</th><th>Items</th><th>{html.escape(metric.title)}</th></tr>"
-                   + "".join(rows) + "</table>")
+            rows.append(
+                f"<tr><td class='l'>{html.escape(value or '(none)')}</td><td>{n}</td><td>{shown}</td></tr>"
+            )
+        out.append(
+            f"<h3>{html.escape(metric.title)} by {html.escape(key)}</h3><table><tr><th class='l'>"
+            f"{html.escape(key)}</th><th>Items</th><th>{html.escape(metric.title)}</th></tr>"
+            + "".join(rows)
+            + "</table>"
+        )
     return "".join(out)

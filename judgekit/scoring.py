@@ -57,14 +57,21 @@ class Result:
         return out
 
 
-def load_gold(spec: TaskSpec, ref_dir: Path, track_ids: Optional[Iterable[str]] = None) -> Dict[str, GoldTrack]:
+def load_gold(
+    spec: TaskSpec, ref_dir: Path, track_ids: Optional[Iterable[str]] = None
+) -> Dict[str, GoldTrack]:
     """Gold of every track (or only of ``track_ids``), reading each dataset file needed once, and of
     it only the columns those tracks score (never the texts, which reference data may leave out)."""
     tracks = [t for t in spec.tracks if track_ids is None or t.id in set(track_ids)]
     gold: Dict[str, GoldTrack] = {}
     for dataset in dict.fromkeys(t.dataset for t in tracks):
         path = Path(ref_dir) / f"{dataset}.jsonl"
-        fields = {name: default for t in tracks if t.dataset == dataset for name, default in gold_fields(t).items()}
+        fields = {
+            name: default
+            for t in tracks
+            if t.dataset == dataset
+            for name, default in gold_fields(t).items()
+        }
         columns = read_item_columns(path, f"reference data {path.name}", fields)
         for track in (t for t in tracks if t.dataset == dataset):
             gold[track.id] = gold_from_columns(track, columns, f"reference data {dataset}.jsonl")
@@ -73,7 +80,9 @@ def load_gold(spec: TaskSpec, ref_dir: Path, track_ids: Optional[Iterable[str]] 
 
 def read_track_file(path: Path, display: str, gold: GoldTrack) -> Prediction:
     """``read_prediction`` of ``path`` against the items of ``gold`` (ids, annotators, listed names)."""
-    return read_prediction(path, display, gold.track, ItemKeys(gold.ids, gold.annotators, gold.listed))
+    return read_prediction(
+        path, display, gold.track, ItemKeys(gold.ids, gold.annotators, gold.listed)
+    )
 
 
 def scored_subset(gold: GoldTrack, pred_values):
@@ -101,7 +110,9 @@ def score_track(gold: GoldTrack, prediction: Prediction, file: str) -> TrackResu
         scores[name] = result.value
         stats[name] = result.stats
     n_scored = gold.n_scored
-    return TrackResult(gold.track, scores, len(gold.ids), n_scored, file, warnings, stats, gold, prediction)
+    return TrackResult(
+        gold.track, scores, len(gold.ids), n_scored, file, warnings, stats, gold, prediction
+    )
 
 
 def primary_score(spec: TaskSpec, results: Dict[str, TrackResult]) -> float:
@@ -126,16 +137,25 @@ def ingested_track_files(res_dir: Path, spec: TaskSpec, declared: List[str]):
     unknown = [t for t in declared if t not in known]
     missing = [t for t in declared if t in known and not (Path(res_dir) / f"{t}.tsv").is_file()]
     if unknown or missing:
-        raise SubmissionError.single("prediction step", "the prediction output is incomplete",
-                                     expected="a file for every track the ingestion program reported",
-                                     found=f"missing {', '.join(f'{t}.tsv' for t in missing) or 'none'}; "
-                                           f"unknown tracks {', '.join(unknown) or 'none'}",
-                                     hint="the prediction step was probably interrupted; submit again")
+        raise SubmissionError.single(
+            "prediction step",
+            "the prediction output is incomplete",
+            expected="a file for every track the ingestion program reported",
+            found=f"missing {', '.join(f'{t}.tsv' for t in missing) or 'none'}; "
+            f"unknown tracks {', '.join(unknown) or 'none'}",
+            hint="the prediction step was probably interrupted; submit again",
+        )
     return {t: PurePosixPath(f"{t}.tsv") for t in declared}, []
 
 
-def score_folder(spec: TaskSpec, ref_dir: Path, res_dir: Path, ingested: Optional[List[str]] = None,
-                 gold: Optional[Dict[str, GoldTrack]] = None, names: Optional[Dict[str, str]] = None) -> Result:
+def score_folder(
+    spec: TaskSpec,
+    ref_dir: Path,
+    res_dir: Path,
+    ingested: Optional[List[str]] = None,
+    gold: Optional[Dict[str, GoldTrack]] = None,
+    names: Optional[Dict[str, str]] = None,
+) -> Result:
     """Score every track file found in ``res_dir`` against the gold in ``ref_dir``.
 
     ``ingested`` lists the tracks the ingestion program reported writing; then only its files count.
@@ -162,6 +182,9 @@ def score_folder(spec: TaskSpec, ref_dir: Path, res_dir: Path, ingested: Optiona
     missing = [t.id for t in spec.tracks if t.id not in results]
     warnings = ignored_file_notes(unclaimed, spec.tracks)
     if missing:
-        warnings.append("tracks not covered by this submission: " + ", ".join(missing)
-                        + " (primary tracks among them count as their metric's worst value)")
+        warnings.append(
+            "tracks not covered by this submission: "
+            + ", ".join(missing)
+            + " (primary tracks among them count as their metric's worst value)"
+        )
     return Result(spec, results, missing, primary_score(spec, results), warnings)

@@ -42,22 +42,37 @@ class TaskSpec:
         return [t for t in self.tracks if t.primary]
 
     def to_dict(self) -> dict:
-        return {"edition": self.edition, "title": self.title, "phase": self.phase,
-                "hide_gold": self.hide_gold, "kit_version": self.kit_version, "seed": self.seed,
-                "tracks": [t.to_dict() for t in self.tracks], **self.extra}
+        return {
+            "edition": self.edition,
+            "title": self.title,
+            "phase": self.phase,
+            "hide_gold": self.hide_gold,
+            "kit_version": self.kit_version,
+            "seed": self.seed,
+            "tracks": [t.to_dict() for t in self.tracks],
+            **self.extra,
+        }
 
 
 def check_primary_direction(tracks: List[Track], where: str) -> None:
     """The primary score averages the primary tracks' main metrics: they must share a direction."""
     primary = [t for t in tracks if t.primary]
     if not primary:
-        raise ConfigError.single(where, "no track has 'primary: true'; the primary score needs at least one")
+        raise ConfigError.single(
+            where, "no track has 'primary: true'; the primary score needs at least one"
+        )
     directions = {get_metric(t.main_metric).direction for t in primary}
     if len(directions) > 1:
-        detail = ", ".join(f"{t.id} ({t.main_metric}: {get_metric(t.main_metric).direction} is better)"
-                           for t in primary)
-        raise ConfigError.single(where, "primary tracks mix higher-is-better and lower-is-better metrics",
-                                 found=detail, hint="mark only tracks of one direction as primary")
+        detail = ", ".join(
+            f"{t.id} ({t.main_metric}: {get_metric(t.main_metric).direction} is better)"
+            for t in primary
+        )
+        raise ConfigError.single(
+            where,
+            "primary tracks mix higher-is-better and lower-is-better metrics",
+            found=detail,
+            hint="mark only tracks of one direction as primary",
+        )
 
 
 def spec_from_dict(raw: dict, where: str) -> TaskSpec:
@@ -69,19 +84,28 @@ def spec_from_dict(raw: dict, where: str) -> TaskSpec:
     tracks = tracks_from_list(raw["tracks"], where=f"{where}: tracks")
     check_primary_direction(tracks, where)
     known = {"edition", "title", "phase", "tracks", "hide_gold", "kit_version", "seed"}
-    return TaskSpec(edition=str(raw["edition"]), title=str(raw.get("title", raw["edition"])),
-                    phase=str(raw["phase"]), tracks=tracks, hide_gold=bool(raw.get("hide_gold", True)),
-                    kit_version=str(raw.get("kit_version", __version__)), seed=int(raw.get("seed", DEFAULT_SEED)),
-                    extra={k: v for k, v in raw.items() if k not in known})
+    return TaskSpec(
+        edition=str(raw["edition"]),
+        title=str(raw.get("title", raw["edition"])),
+        phase=str(raw["phase"]),
+        tracks=tracks,
+        hide_gold=bool(raw.get("hide_gold", True)),
+        kit_version=str(raw.get("kit_version", __version__)),
+        seed=int(raw.get("seed", DEFAULT_SEED)),
+        extra={k: v for k, v in raw.items() if k not in known},
+    )
 
 
 def read_spec(folder: Path) -> TaskSpec:
     path = Path(folder) / SPEC_FILE
     display = f"{Path(folder).name}/{SPEC_FILE}"
     if not path.is_file():
-        raise ConfigError.single(display, "the task spec is missing",
-                                 hint="the bundle's reference and input data must each contain task.json, "
-                                      "written by build_bundle.py")
+        raise ConfigError.single(
+            display,
+            "the task spec is missing",
+            hint="the bundle's reference and input data must each contain task.json, "
+            "written by build_bundle.py",
+        )
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:

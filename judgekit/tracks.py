@@ -85,7 +85,9 @@ class Track:
 def _as_str_tuple(value, key: str, where: str, problems: List[Problem]) -> Tuple[str, ...]:
     if value is None:
         return ()
-    if not isinstance(value, (list, tuple)) or not all(isinstance(v, (str, int, float)) for v in value):
+    if not isinstance(value, (list, tuple)) or not all(
+        isinstance(v, (str, int, float)) for v in value
+    ):
         problems.append(Problem(where, f"'{key}' must be a list of strings", found=repr(value)))
         return ()
     return tuple(str(v) for v in value)
@@ -96,19 +98,35 @@ def track_from_dict(raw: dict, where: str = "tracks") -> Track:
     problems: List[Problem] = []
     if not isinstance(raw, dict):
         raise ConfigError.single(where, "a track must be a mapping", found=repr(raw))
-    known = {"id", "kind", "dataset", "title", "scale", "labels", "metrics", "primary", "files", "positional",
-             "release_lines"}
+    known = {
+        "id",
+        "kind",
+        "dataset",
+        "title",
+        "scale",
+        "labels",
+        "metrics",
+        "primary",
+        "files",
+        "positional",
+        "release_lines",
+    }
     for key in sorted(set(raw) - known):
         problems.append(Problem(where, f"unknown key '{key}'", expected=", ".join(sorted(known))))
     tid = raw.get("id")
     if not isinstance(tid, str) or not TRACK_ID_PATTERN.match(tid):
-        problems.append(Problem(where, "'id' must be lowercase letters, digits and underscores",
-                                found=repr(tid)))
+        problems.append(
+            Problem(
+                where, "'id' must be lowercase letters, digits and underscores", found=repr(tid)
+            )
+        )
         tid = str(tid)
     where = f"{where} '{tid}'"
     kind = raw.get("kind")
     if kind not in KINDS:
-        problems.append(Problem(where, "unknown track kind", expected=" | ".join(KINDS), found=repr(kind)))
+        problems.append(
+            Problem(where, "unknown track kind", expected=" | ".join(KINDS), found=repr(kind))
+        )
     scale = _checked_scale(kind, raw.get("scale"), where, problems)
     labels = _checked_labels(kind, raw.get("labels"), where, problems)
     metrics = _checked_metrics(kind, scale, raw.get("metrics"), where, problems)
@@ -118,27 +136,48 @@ def track_from_dict(raw: dict, where: str = "tracks") -> Track:
         problems.append(Problem(where, "'primary' must be true or false", found=repr(primary)))
     positional = bool(raw.get("positional", kind == "similarity"))
     release_lines = _checked_release_lines(raw.get("release_lines"), positional, where, problems)
-    track = Track(id=tid, kind=str(kind), dataset=str(dataset), title=str(raw.get("title") or tid),
-                  scale=scale if kind in ("soft_label", "perspectivist") else None,
-                  labels=labels, metrics=metrics, primary=bool(primary),
-                  files=_as_str_tuple(raw.get("files"), "files", where, problems),
-                  positional=positional, release_lines=release_lines)
+    track = Track(
+        id=tid,
+        kind=str(kind),
+        dataset=str(dataset),
+        title=str(raw.get("title") or tid),
+        scale=scale if kind in ("soft_label", "perspectivist") else None,
+        labels=labels,
+        metrics=metrics,
+        primary=bool(primary),
+        files=_as_str_tuple(raw.get("files"), "files", where, problems),
+        positional=positional,
+        release_lines=release_lines,
+    )
     for key in track.keys:
         if len(key) > MAX_KEY_LENGTH:
-            problems.append(Problem(where, f"leaderboard key '{key}' is longer than {MAX_KEY_LENGTH} characters",
-                                    expected=f"at most {MAX_KEY_LENGTH}", found=str(len(key)),
-                                    hint="use a shorter track id"))
+            problems.append(
+                Problem(
+                    where,
+                    f"leaderboard key '{key}' is longer than {MAX_KEY_LENGTH} characters",
+                    expected=f"at most {MAX_KEY_LENGTH}",
+                    found=str(len(key)),
+                    hint="use a shorter track id",
+                )
+            )
     if problems:
         raise ConfigError(problems)
     return track
 
 
-def _checked_release_lines(value, positional: bool, where: str, problems: List[Problem]) -> Optional[int]:
+def _checked_release_lines(
+    value, positional: bool, where: str, problems: List[Problem]
+) -> Optional[int]:
     """The track's ``release_lines``: absent, or a whole number (at least 2) on a positional track."""
     if value is None or (positional and type(value) is int and value >= 2):
         return value
-    problems.append(Problem(where, "'release_lines' must be a whole number of lines (at least 2) on a positional "
-                                   "track", found=repr(value)[:80]))
+    problems.append(
+        Problem(
+            where,
+            "'release_lines' must be a whole number of lines (at least 2) on a positional track",
+            found=repr(value)[:80],
+        )
+    )
     return None
 
 
@@ -146,8 +185,14 @@ def _checked_scale(kind, scale, where: str, problems: List[Problem]):
     """The track's ``scale``: required for soft-label and perspectivist kinds, refused for the others."""
     if kind in ("soft_label", "perspectivist"):
         if scale not in SCALES:
-            problems.append(Problem(where, f"'scale' is required for kind {kind}",
-                                    expected=" | ".join(SCALES), found=repr(scale)))
+            problems.append(
+                Problem(
+                    where,
+                    f"'scale' is required for kind {kind}",
+                    expected=" | ".join(SCALES),
+                    found=repr(scale),
+                )
+            )
     elif scale is not None:
         problems.append(Problem(where, f"'scale' does not apply to kind {kind}", found=repr(scale)))
     return scale
@@ -158,7 +203,9 @@ def _checked_labels(kind, raw, where: str, problems: List[Problem]) -> Tuple[str
     labels = _as_str_tuple(raw, "labels", where, problems)
     if kind in ("classification", "soft_label", "perspectivist"):
         if len(labels) < 2:
-            problems.append(Problem(where, "'labels' must list at least two labels", found=repr(list(labels))))
+            problems.append(
+                Problem(where, "'labels' must list at least two labels", found=repr(list(labels)))
+            )
         if len(set(labels)) != len(labels):
             problems.append(Problem(where, "'labels' has duplicates", found=repr(list(labels))))
     return labels
@@ -167,14 +214,21 @@ def _checked_labels(kind, raw, where: str, problems: List[Problem]) -> Tuple[str
 def _checked_metrics(kind, scale, raw, where: str, problems: List[Problem]) -> Tuple[str, ...]:
     """The track's ``metrics``: the kind's defaults when absent, else only metrics that apply to it."""
     metrics = _as_str_tuple(raw, "metrics", where, problems)
-    allowed = DEFAULT_METRICS.get((kind, scale if kind in ("soft_label", "perspectivist") else None))
+    allowed = DEFAULT_METRICS.get(
+        (kind, scale if kind in ("soft_label", "perspectivist") else None)
+    )
     if allowed and not metrics:
         return allowed
     if allowed:
         for m in metrics:
             if m not in allowed:
-                problems.append(Problem(where, f"metric '{m}' does not apply to this track",
-                                        expected=" | ".join(allowed)))
+                problems.append(
+                    Problem(
+                        where,
+                        f"metric '{m}' does not apply to this track",
+                        expected=" | ".join(allowed),
+                    )
+                )
     return metrics
 
 
@@ -196,8 +250,13 @@ def tracks_from_list(raw: Sequence[dict], where: str = "tracks") -> List[Track]:
         seen[t.id] = 1
         for name in t.file_names:
             if name.lower() in names and names[name.lower()] != t.id:
-                problems.append(Problem(where, f"file name '{name}' is claimed by tracks "
-                                               f"'{names[name.lower()]}' and '{t.id}'"))
+                problems.append(
+                    Problem(
+                        where,
+                        f"file name '{name}' is claimed by tracks "
+                        f"'{names[name.lower()]}' and '{t.id}'",
+                    )
+                )
             names[name.lower()] = t.id
     if problems:
         raise ConfigError(problems)

@@ -5,6 +5,7 @@ Examples (from inside the starting kit, which is itself a bundle of the practice
     python3 run_local.py . baseline:cosine_bow --phase practice
     python3 run_local.py . sample_submissions/result_submission.zip --phase practice --output out
 """
+
 import os
 import sys
 
@@ -17,8 +18,10 @@ else:
     import importlib.util  # an installed kit (pip install .) runs its packaged copy of this script
 
     if importlib.util.find_spec("judgekit") is None:
-        sys.exit("run_local.py: the judgekit engine is not beside this script: this is the source tree's copy; "
-                 "use the starting kit of a bundle built by build_bundle.py")
+        sys.exit(
+            "run_local.py: the judgekit engine is not beside this script: this is the source tree's copy; "
+            "use the starting kit of a bundle built by build_bundle.py"
+        )
 
 from judgekit.programs.run_local import main  # noqa: E402
 

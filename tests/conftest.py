@@ -15,7 +15,9 @@ SHARED_CHECKER = REPO.parent / "shared" / "tools" / "codabench_check.py"
 PLATFORM_MODULES = ("test_metrics", "test_scoring", "test_stats", "test_fuzz", "test_fastpaths")
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's own hook, which reads the groups into the node ids
+@pytest.hookimpl(
+    tryfirst=True
+)  # before pytest-xdist's own hook, which reads the groups into the node ids
 def pytest_collection_modifyitems(config, items):
     if RERUN_LIST:
         _keep_only_listed(config, items)
@@ -23,19 +25,23 @@ def pytest_collection_modifyitems(config, items):
         module = item.module.__name__.split(".")[-1]
         if module.startswith(PLATFORM_MODULES):
             item.add_marker(pytest.mark.platform)
-        if _uses_a_shared_fixture_of_its_module(item) and not item.get_closest_marker("xdist_group"):
+        if _uses_a_shared_fixture_of_its_module(item) and not item.get_closest_marker(
+            "xdist_group"
+        ):
             # test.sh runs pytest-xdist with --dist loadgroup: the tests of one group go to one worker,
             # so a module's bundles, corpus runs or editions are built once, not once per worker. A
             # module whose shared fixture builds one thing per parameter (test_editions: an edition per
             # ``name``) says so in XDIST_GROUP_BY: then each parameter's tests are a group of their own.
-            param = getattr(item, "callspec", None) and item.callspec.params.get(getattr(item.module, "XDIST_GROUP_BY", None))
+            param = getattr(item, "callspec", None) and item.callspec.params.get(
+                getattr(item.module, "XDIST_GROUP_BY", None)
+            )
             item.add_marker(pytest.mark.xdist_group(f"{module}-{param}" if param else module))
 
 
 def _uses_a_shared_fixture_of_its_module(item) -> bool:
     """Whether the test uses a module- or session-scoped fixture defined in a test module."""
     info = getattr(item, "_fixtureinfo", None)
-    for definitions in (info.name2fixturedefs.values() if info else ()):
+    for definitions in info.name2fixturedefs.values() if info else ():
         definition = definitions[-1]
         if definition.scope in ("module", "session") and definition.baseid.endswith(".py"):
             return True
@@ -59,12 +65,19 @@ def _keep_only_listed(config, items) -> None:
     # parameter list that was empty without it): all parametrizations of that test function run.
     missing = wanted - {item.nodeid for item in items}
     whole = {nodeid.split("[")[0] for nodeid in missing}
-    kept = [item for item in items if item.nodeid in wanted or item.nodeid.split("::")[0] in wanted
-            or item.nodeid.split("[")[0] in whole]
+    kept = [
+        item
+        for item in items
+        if item.nodeid in wanted
+        or item.nodeid.split("::")[0] in wanted
+        or item.nodeid.split("[")[0] in whole
+    ]
     kept_ids = {id(item) for item in kept}
     config.hook.pytest_deselected(items=[item for item in items if id(item) not in kept_ids])
     items[:] = kept
-    if not hasattr(config, "workerinput"):  # under pytest-xdist the controller checks (the hook below)
+    if not hasattr(
+        config, "workerinput"
+    ):  # under pytest-xdist the controller checks (the hook below)
         _stop_unless_all_collected(wanted, [item.nodeid for item in kept])
 
 
@@ -84,8 +97,11 @@ def _stop_unless_all_collected(wanted: set, nodeids) -> None:
     functions = {nodeid.split("[")[0] for nodeid in nodeids}
     unmatched = sorted(n for n in wanted - found if n.split("[")[0] not in functions)
     if unmatched:
-        pytest.exit(f"{RERUN_LIST}: {len(unmatched)} listed test(s) not collected (name their modules on the "
-                    f"command line): {', '.join(unmatched[:5])}", returncode=4)
+        pytest.exit(
+            f"{RERUN_LIST}: {len(unmatched)} listed test(s) not collected (name their modules on the "
+            f"command line): {', '.join(unmatched[:5])}",
+            returncode=4,
+        )
 
 
 def pytest_runtest_logreport(report):
@@ -99,24 +115,32 @@ def pytest_collectreport(report):
 
 
 def _append_skipped(nodeid: str) -> None:
-    with open(SKIPPED_LIST, "a", encoding="utf-8") as f:  # one short append per line: workers may write at once
+    with open(
+        SKIPPED_LIST, "a", encoding="utf-8"
+    ) as f:  # one short append per line: workers may write at once
         f.write(_without_group(nodeid) + "\n")
 
 
 def _without_group(nodeid: str) -> str:
-    return re.sub(r"@test_[\w.-]+$", "", nodeid)  # the xdist_group suffix --dist loadgroup adds (module[-param])
+    return re.sub(
+        r"@test_[\w.-]+$", "", nodeid
+    )  # the xdist_group suffix --dist loadgroup adds (module[-param])
 
 
 def shared_data(*parts) -> Path:
     """A path in ../shared/data, skipping the test when the releases are not beside the repository."""
     path = SHARED_DATA.joinpath(*parts)
     if not path.exists():
-        pytest.skip(f"{path} not found: the real releases live in ../shared/data beside the repository")
+        pytest.skip(
+            f"{path} not found: the real releases live in ../shared/data beside the repository"
+        )
     return path
 
 
 def shared_checker() -> Path:
     """../shared/tools/codabench_check.py (the second opinion run in CI), skipping the test when absent."""
     if not SHARED_CHECKER.is_file():
-        pytest.skip(f"{SHARED_CHECKER} not found: the offline Codabench validator lives in ../shared/tools")
+        pytest.skip(
+            f"{SHARED_CHECKER} not found: the offline Codabench validator lives in ../shared/tools"
+        )
     return SHARED_CHECKER

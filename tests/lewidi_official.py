@@ -37,7 +37,9 @@ def annotations(record: dict) -> dict:
     multilabel = "contradiction" in json.dumps(record.get("soft_label", {}))
     out = {}
     for name, label in record["annotations"].items():
-        out[name.strip()] = [p.strip() for p in label.split(",")] if multilabel else str(label).strip()
+        out[name.strip()] = (
+            [p.strip() for p in label.split(",")] if multilabel else str(label).strip()
+        )
     return out
 
 
@@ -45,12 +47,15 @@ def soft_gold(record: dict, dataset: str) -> list:
     labels, scale = DATASETS[dataset]
     given = list(annotations(record).values())
     if scale == "multilabel":
-        return [[1 - sum(l in g for g in given) / len(given), sum(l in g for g in given) / len(given)]
-                for l in labels]
+        return [
+            [1 - sum(l in g for g in given) / len(given), sum(l in g for g in given) / len(given)]
+            for l in labels
+        ]
     return [sum(g == l for g in given) / len(given) for l in labels]
 
 
 # --- the starter kit's most-frequent baseline ---------------------------------------------------
+
 
 def baseline_soft(train: dict, dataset: str) -> list:
     rows = [soft_gold(r, dataset) for r in train.values()]
@@ -77,9 +82,14 @@ def baseline_pe(train: dict, dataset: str):
             history.setdefault(name, []).append(value)
             overall.append(value)
     if scale == "multilabel":
-        per = {name: [_most_frequent([v[j] for v in values]) for j in range(3)] for name, values in history.items()}
+        per = {
+            name: [_most_frequent([v[j] for v in values]) for j in range(3)]
+            for name, values in history.items()
+        }
         return per, [_most_frequent([v[j] for v in overall]) for j in range(3)]
-    return {name: _most_frequent(values) for name, values in history.items()}, _most_frequent(overall)
+    return {name: _most_frequent(values) for name, values in history.items()}, _most_frequent(
+        overall
+    )
 
 
 def pe_row(record: dict, dataset: str, per: dict, fallback, names=None) -> list:
@@ -93,6 +103,7 @@ def pe_row(record: dict, dataset: str, per: dict, fallback, names=None) -> list:
 
 # --- the official metrics -------------------------------------------------------------------------
 
+
 def r5(x: float) -> float:
     return round(x, 5)
 
@@ -103,7 +114,9 @@ def soft_score(gold: list, pred: list, dataset: str) -> float:
     per_item = []
     for t, p in zip(gold, pred):
         if scale == "multilabel":
-            per_item.append(r5(sum(r5(abs(p[j][0] - t[j][0]) + abs(p[j][1] - t[j][1])) for j in range(3)) / 3))
+            per_item.append(
+                r5(sum(r5(abs(p[j][0] - t[j][0]) + abs(p[j][1] - t[j][1])) for j in range(3)) / 3)
+            )
         elif scale == "categorical":
             per_item.append(r5(sum(abs(a - b) for a, b in zip(p, t))))
         else:
@@ -122,7 +135,10 @@ def pe_score(gold: list, pred: list, dataset: str) -> float:
     per_item = []
     for t, p in zip(gold, pred):
         if scale == "multilabel":
-            per_item.append(sum(r5(sum(abs(a - b) for a, b in zip(t[j], p[j])) / len(t[j])) for j in range(3)) / 3)
+            per_item.append(
+                sum(r5(sum(abs(a - b) for a, b in zip(t[j], p[j])) / len(t[j])) for j in range(3))
+                / 3
+            )
         elif scale == "categorical":
             per_item.append(r5(sum(int(a) != int(b) for a, b in zip(t, p)) / len(t)))
         else:

@@ -29,7 +29,9 @@ def run_one(main, input_dir: str, output_dir: str, work: str):
     os.environ["TMPDIR"] = str(tmp)
     tempfile.tempdir = None  # read TMPDIR again
     out = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="strict", write_through=True)
-    err = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="backslashreplace", write_through=True)
+    err = io.TextIOWrapper(
+        io.BytesIO(), encoding="utf-8", errors="backslashreplace", write_through=True
+    )
     with redirect_stdout(out), redirect_stderr(err):
         try:
             code = exit_code(main([input_dir, output_dir]))
@@ -54,7 +56,10 @@ def main(argv) -> int:
     sys.path.insert(0, str(REPO))
     sys.argv[0] = str(REPO / "scoring_program" / "score.py")
     from judgekit.programs.score import main as score_main
-    results = [run_one(score_main, *job) for job in json.loads(jobs_file.read_text(encoding="utf-8"))]
+
+    results = [
+        run_one(score_main, *job) for job in json.loads(jobs_file.read_text(encoding="utf-8"))
+    ]
     jobs_file.with_suffix(".out").write_text(json.dumps(results), encoding="utf-8")
     return 0
 

@@ -24,15 +24,24 @@ def _item(rng, dataset, split, i):
     elif dataset == "nli":
         votes = [rng.choice(["entailment", "neutral", "contradiction"]) for _ in range(5)]
         top = max(set(votes), key=votes.count)
-        item.update(annotators=[f"ann{k}" for k in range(1, 6)], annotations=votes,
-                    label=top if votes.count(top) >= 3 else None)
+        item.update(
+            annotators=[f"ann{k}" for k in range(1, 6)],
+            annotations=votes,
+            label=top if votes.count(top) >= 3 else None,
+        )
     elif dataset == "sar":
-        item.update(annotators=rng.sample([f"S{k:02d}" for k in range(1, 8)], 3),
-                    annotations=[rng.choice("123456") for _ in range(3)])
+        item.update(
+            annotators=rng.sample([f"S{k:02d}" for k in range(1, 8)], 3),
+            annotations=[rng.choice("123456") for _ in range(3)],
+        )
     else:
-        item.update(annotators=["V1", "V2", "V3"],
-                    annotations=[rng.sample(["contradiction", "entailment", "neutral"], rng.choice([1, 2]))
-                                 for _ in range(3)])
+        item.update(
+            annotators=["V1", "V2", "V3"],
+            annotations=[
+                rng.sample(["contradiction", "entailment", "neutral"], rng.choice([1, 2]))
+                for _ in range(3)
+            ],
+        )
     return item
 
 
@@ -51,32 +60,76 @@ def make_edition(folder: Path, name: str = "small", seed: int = 7) -> Path:
         for split, n in (("train", 24), ("dev", 14), ("test", 14)):
             rows = [_item(rng, dataset, split, i) for i in range(n)]
             (folder / "data" / dataset / f"{split}.jsonl").write_text(
-                "".join(json.dumps(r, sort_keys=True) + "\n" for r in rows))
+                "".join(json.dumps(r, sort_keys=True) + "\n" for r in rows)
+            )
     nli = ["entailment", "neutral", "contradiction"]
     var = ["contradiction", "entailment", "neutral"]
     config = {
-        "name": name, "title": "Small test edition", "logo": "logo.png", "terms": "pages/terms.md",
+        "name": name,
+        "title": "Small test edition",
+        "logo": "logo.png",
+        "terms": "pages/terms.md",
         "pages": [{"title": "Overview", "file": "pages/overview.md"}],
         "phases": [
-            {"id": "practice", "start": "2027-01-01 00:00:00", "end": "2027-01-31 23:59:59",
-             "execution_time_limit": 120},
-            {"id": "evaluation", "start": "2027-02-01 00:00:00", "end": "2027-02-14 23:59:59",
-             "execution_time_limit": 120},
-            {"id": "post-campaign", "start": "2027-02-15 00:00:00", "execution_time_limit": 120}],
+            {
+                "id": "practice",
+                "start": "2027-01-01 00:00:00",
+                "end": "2027-01-31 23:59:59",
+                "execution_time_limit": 120,
+            },
+            {
+                "id": "evaluation",
+                "start": "2027-02-01 00:00:00",
+                "end": "2027-02-14 23:59:59",
+                "execution_time_limit": 120,
+            },
+            {"id": "post-campaign", "start": "2027-02-15 00:00:00", "execution_time_limit": 120},
+        ],
         "datasets": datasets,
         "tracks": [
             {"id": "sim", "kind": "similarity", "dataset": "sim"},
             {"id": "nli", "kind": "classification", "dataset": "nli", "labels": nli},
-            {"id": "nli_soft", "kind": "soft_label", "scale": "categorical", "dataset": "nli", "labels": nli,
-             "primary": False},
-            {"id": "sar_soft", "kind": "soft_label", "scale": "ordinal", "dataset": "sar",
-             "labels": list("123456"), "primary": False},
-            {"id": "sar_pe", "kind": "perspectivist", "scale": "ordinal", "dataset": "sar",
-             "labels": list("123456"), "primary": False},
-            {"id": "var_soft", "kind": "soft_label", "scale": "multilabel", "dataset": "var", "labels": var,
-             "primary": False},
-            {"id": "var_pe", "kind": "perspectivist", "scale": "multilabel", "dataset": "var", "labels": var,
-             "primary": False}],
+            {
+                "id": "nli_soft",
+                "kind": "soft_label",
+                "scale": "categorical",
+                "dataset": "nli",
+                "labels": nli,
+                "primary": False,
+            },
+            {
+                "id": "sar_soft",
+                "kind": "soft_label",
+                "scale": "ordinal",
+                "dataset": "sar",
+                "labels": list("123456"),
+                "primary": False,
+            },
+            {
+                "id": "sar_pe",
+                "kind": "perspectivist",
+                "scale": "ordinal",
+                "dataset": "sar",
+                "labels": list("123456"),
+                "primary": False,
+            },
+            {
+                "id": "var_soft",
+                "kind": "soft_label",
+                "scale": "multilabel",
+                "dataset": "var",
+                "labels": var,
+                "primary": False,
+            },
+            {
+                "id": "var_pe",
+                "kind": "perspectivist",
+                "scale": "multilabel",
+                "dataset": "var",
+                "labels": var,
+                "primary": False,
+            },
+        ],
     }
     (folder / "edition.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
     return folder

@@ -11,17 +11,27 @@ PACKAGE = Path(__file__).resolve().parent.parent / "judgekit"
 
 #: Top-level part of ``judgekit`` -> layer (docs/architecture.md). A new part must be placed here.
 LAYERS = {
-    "": 0, "errors": 0, "confine": 0, "assets": 0, "deps": 0,
+    "": 0,
+    "errors": 0,
+    "confine": 0,
+    "assets": 0,
+    "deps": 0,
     "metrics": 1,
     "stats": 2,
-    "tracks": 3, "spec": 3,
+    "tracks": 3,
+    "spec": 3,
     "formats": 4,
     "gold": 5,
     "scoring": 6,
-    "report": 7, "plots": 7,
-    "importers": 8, "baselines": 8,
-    "bundle": 9, "runner": 9,
-    "programs": 10, "cli": 10, "__main__": 10,
+    "report": 7,
+    "plots": 7,
+    "importers": 8,
+    "baselines": 8,
+    "bundle": 9,
+    "runner": 9,
+    "programs": 10,
+    "cli": 10,
+    "__main__": 10,
 }
 
 #: (importing module, imported module) pairs allowed against the layers, each with its reason.
@@ -43,23 +53,29 @@ def _imports(path: Path):
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.split(".")
-                base = base[:len(base) - (node.level - 1)]
+                base = base[: len(base) - (node.level - 1)]
                 target = ".".join(base + ([node.module] if node.module else []))
             else:
                 target = node.module or ""
             if target.split(".")[0] != "judgekit":
                 continue
             if node.module is None or target in ("judgekit",):  # from . import x: x may be a module
-                yield from (f"{target}.{a.name}" if (PACKAGE.parent / f"{target}.{a.name}".replace(".", "/")).exists()
-                            or (PACKAGE.parent / (f"{target}.{a.name}".replace(".", "/") + ".py")).exists()
-                            else target for a in node.names)
+                yield from (
+                    f"{target}.{a.name}"
+                    if (PACKAGE.parent / f"{target}.{a.name}".replace(".", "/")).exists()
+                    or (PACKAGE.parent / (f"{target}.{a.name}".replace(".", "/") + ".py")).exists()
+                    else target
+                    for a in node.names
+                )
             else:
                 yield target
 
 
 def layer(module: str) -> int:
     part = module.split(".")[1] if "." in module else ""
-    assert part in LAYERS, f"{module}: place judgekit.{part} in a layer (docs/architecture.md, LAYERS)"
+    assert part in LAYERS, (
+        f"{module}: place judgekit.{part} in a layer (docs/architecture.md, LAYERS)"
+    )
     return LAYERS[part]
 
 
@@ -69,17 +85,24 @@ def test_no_module_imports_from_a_layer_above_its_own():
         module = _module_name(path)
         for imported in _imports(path):
             if layer(imported) > layer(module) and (module, imported) not in KNOWN_EXCEPTIONS:
-                upward.append(f"{module} (layer {layer(module)}) imports {imported} (layer {layer(imported)})")
+                upward.append(
+                    f"{module} (layer {layer(module)}) imports {imported} (layer {layer(imported)})"
+                )
     assert not upward, "imports against docs/architecture.md:\n" + "\n".join(upward)
 
 
 def test_the_known_exceptions_are_still_needed():
     found = {(_module_name(p), i) for p in PACKAGE.rglob("*.py") for i in _imports(p)}
-    assert KNOWN_EXCEPTIONS <= found, f"remove {sorted(KNOWN_EXCEPTIONS - found)} from KNOWN_EXCEPTIONS"
+    assert KNOWN_EXCEPTIONS <= found, (
+        f"remove {sorted(KNOWN_EXCEPTIONS - found)} from KNOWN_EXCEPTIONS"
+    )
 
 
 def test_the_layers_table_matches_the_package_and_the_document():
-    parts = {p.stem if p.parent == PACKAGE else p.relative_to(PACKAGE).parts[0] for p in PACKAGE.rglob("*.py")}
+    parts = {
+        p.stem if p.parent == PACKAGE else p.relative_to(PACKAGE).parts[0]
+        for p in PACKAGE.rglob("*.py")
+    }
     parts = {"" if part == "__init__" else part for part in parts}
     assert parts == set(LAYERS), parts ^ set(LAYERS)
     document = (PACKAGE.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
@@ -88,45 +111,25 @@ def test_the_layers_table_matches_the_package_and_the_document():
             assert f"`{part}`" in document, part
 
 
-#: No function (or method) in judgekit/ is longer than this many lines, its ``def`` to its last line
-#: (docs/architecture.md: a reader should not have to scroll through one function).
-MAX_FUNCTION_LINES = 40
+def _ruff_settings() -> dict:
+    import tomllib
 
-#: Temporary: (file under judgekit/, function) still over MAX_FUNCTION_LINES, each with its reason.
-#: The lead removes each entry once the rework named beside it has landed.
-LONG_FUNCTION_EXCEPTIONS: dict = {}  # (path, name) -> why it may stay long; none today
+    with open(PACKAGE.parent / "pyproject.toml", "rb") as handle:
+        return tomllib.load(handle)["tool"]["ruff"]
 
 
-def long_functions(source: str, limit: int = MAX_FUNCTION_LINES):
-    """(name, lines) of every function in ``source`` longer than ``limit`` lines."""
-    return [(node.name, node.end_lineno - node.lineno + 1) for node in ast.walk(ast.parse(source))
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.end_lineno - node.lineno + 1 > limit]
-
-
-def _package_long_functions():
-    for path in sorted(PACKAGE.rglob("*.py")):
-        for name, lines in long_functions(path.read_text(encoding="utf-8")):
-            yield path.relative_to(PACKAGE).as_posix(), name, lines
-
-
-def test_the_line_counter_sees_a_long_function():
-    body = "".join(f"        x{i} = {i}\n" for i in range(MAX_FUNCTION_LINES))  # def + 40 lines = 41
-    source = f"def short():\n    return 1\n\n\nclass C:\n    async def long(self):\n{body}"
-    assert long_functions(source) == [("long", MAX_FUNCTION_LINES + 1)]
-    assert long_functions(source, limit=MAX_FUNCTION_LINES + 1) == []
-
-
-def test_no_function_is_longer_than_the_limit():
-    long = [f"judgekit/{path}: {name} has {lines} lines" for path, name, lines in _package_long_functions()
-            if (path, name) not in LONG_FUNCTION_EXCEPTIONS]
-    assert not long, (f"functions over {MAX_FUNCTION_LINES} lines (split them into well-named helpers):\n"
-                      + "\n".join(long))
-
-
-def test_the_long_function_exceptions_are_still_needed():
-    found = {(path, name) for path, name, _ in _package_long_functions()}
-    stale = sorted(set(LONG_FUNCTION_EXCEPTIONS) - found)
-    assert not stale, f"remove {stale} from LONG_FUNCTION_EXCEPTIONS: they are no longer over {MAX_FUNCTION_LINES} lines"
+def test_ruff_bounds_line_length_and_complexity():
+    """The limits are the ecosystem's: ``ruff format`` at 100 columns (CI runs ``ruff format
+    --check``) and McCabe complexity at most 10 (ruff's C901); docs/architecture.md says so."""
+    pytest.importorskip("tomllib")
+    settings = _ruff_settings()
+    assert settings["line-length"] <= 100
+    assert "C901" in settings["lint"]["select"]
+    assert settings["lint"]["mccabe"]["max-complexity"] <= 10
+    document = (PACKAGE.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
+    assert "C901" in document and "ruff format" in document
+    ci = (PACKAGE.parent / ".ci" / "run").read_text(encoding="utf-8")
+    assert "ruff format --check" in ci
 
 
 #: Names of files and values that the programs, the builder and the readers share: each is written in
@@ -136,5 +139,9 @@ SHARED_LITERALS = {'"ingestion_status.json"': "formats/archive.py"}
 
 @pytest.mark.parametrize("literal, home", sorted(SHARED_LITERALS.items()))
 def test_a_shared_literal_is_written_in_one_module(literal, home):
-    found = sorted(str(path.relative_to(PACKAGE)) for path in PACKAGE.rglob("*.py") if literal in path.read_text("utf-8"))
+    found = sorted(
+        str(path.relative_to(PACKAGE))
+        for path in PACKAGE.rglob("*.py")
+        if literal in path.read_text("utf-8")
+    )
     assert found == [home]

@@ -8,11 +8,27 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from judgekit.baselines import BASELINES, CosineBow, MostFrequent, Random, baseline_class, cosine_bow, tokenize
+from judgekit.baselines import (
+    BASELINES,
+    CosineBow,
+    MostFrequent,
+    Random,
+    baseline_class,
+    cosine_bow,
+    tokenize,
+)
 
 STS2017 = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "sts2017"
-cosine_bow_module = importlib.import_module("judgekit.baselines.cosine_bow")  # the package exports the function
-MP = {"id": "mp", "kind": "perspectivist", "scale": "categorical", "dataset": "mp", "labels": ["0", "1"]}
+cosine_bow_module = importlib.import_module(
+    "judgekit.baselines.cosine_bow"
+)  # the package exports the function
+MP = {
+    "id": "mp",
+    "kind": "perspectivist",
+    "scale": "categorical",
+    "dataset": "mp",
+    "labels": ["0", "1"],
+}
 VEN = ["contradiction", "entailment", "neutral"]
 
 
@@ -26,26 +42,54 @@ def track(kind, labels=None, scale=None, seed=0):
 
 
 def annotated(item_id, pairs, texts=("a b", "c d")):
-    return {"id": item_id, "texts": list(texts), "annotators": [a for a, _ in pairs],
-            "annotations": [label for _, label in pairs]}
+    return {
+        "id": item_id,
+        "texts": list(texts),
+        "annotators": [a for a, _ in pairs],
+        "annotations": [label for _, label in pairs],
+    }
 
 
 # ---------------------------------------------------------------- tokenizer
 
-@pytest.mark.parametrize("text, tokens", [
-    ("Don't stop, John's dog isn't here...", ["do", "n't", "stop", ",", "john", "'s", "dog", "is", "n't", "here",
-                                            "..."]),
-    ("The U.S. paid $1,000.50 at 12:30 -- a well-known fact!", ["the", "u.s.", "paid", "$", "1,000.50", "at",
-                                                                 "12:30", "--", "a", "well-known", "fact", "!"]),
-    ("¿Dónde está el niño? ¡Hola!", ["¿", "dónde", "está", "el", "niño", "?", "¡", "hola", "!"]),
-    ("تمشي النساء جنبا إلى جنب، هل؟", ["تمشي", "النساء", "جنبا", "إلى", "جنب", "،", "هل", "؟"]),
-    ("كَتَبَ الوَلَدُ", ["كَتَبَ", "الوَلَدُ"]),  # diacritics (combining marks) stay inside the word
-    ("İstanbul'da ÇOK güzel.", ["istanbul'da", "çok", "güzel", "."]),
-    ("我爱北京。", ["我", "爱", "北", "京", "。"]),
-    ("GPU与CPU", ["gpu", "与", "cpu"]),
-    ("«Hola»  (test)", ["«", "hola", "»", "(", "test", ")"]),
-    ("", []),
-])
+
+@pytest.mark.parametrize(
+    "text, tokens",
+    [
+        (
+            "Don't stop, John's dog isn't here...",
+            ["do", "n't", "stop", ",", "john", "'s", "dog", "is", "n't", "here", "..."],
+        ),
+        (
+            "The U.S. paid $1,000.50 at 12:30 -- a well-known fact!",
+            [
+                "the",
+                "u.s.",
+                "paid",
+                "$",
+                "1,000.50",
+                "at",
+                "12:30",
+                "--",
+                "a",
+                "well-known",
+                "fact",
+                "!",
+            ],
+        ),
+        (
+            "¿Dónde está el niño? ¡Hola!",
+            ["¿", "dónde", "está", "el", "niño", "?", "¡", "hola", "!"],
+        ),
+        ("تمشي النساء جنبا إلى جنب، هل؟", ["تمشي", "النساء", "جنبا", "إلى", "جنب", "،", "هل", "؟"]),
+        ("كَتَبَ الوَلَدُ", ["كَتَبَ", "الوَلَدُ"]),  # diacritics (combining marks) stay inside the word
+        ("İstanbul'da ÇOK güzel.", ["istanbul'da", "çok", "güzel", "."]),
+        ("我爱北京。", ["我", "爱", "北", "京", "。"]),
+        ("GPU与CPU", ["gpu", "与", "cpu"]),
+        ("«Hola»  (test)", ["«", "hola", "»", "(", "test", ")"]),
+        ("", []),
+    ],
+)
 def test_tokenizer(text, tokens):
     assert tokenize(text) == tokens
 
@@ -56,35 +100,45 @@ def test_tokenizer_normalises_width_and_case():
 
 # ---------------------------------------------------------------- cosine
 
-@pytest.mark.parametrize("a, b, expected", [
-    ("A cat sat.", "The cat sat!", 2 / math.sqrt(4 * 4)),  # {a,cat,sat,.} vs {the,cat,sat,!}
-    ("the the the cat", "the cat", 1.0),                     # binary: repeats do not count
-    ("one two three", "four five", 0.0),
-    ("", "anything", 0.0),
-    ("我爱你", "我爱他们", 2 / math.sqrt(3 * 4)),             # {我,爱,你} vs {我,爱,他,们}
-])
+
+@pytest.mark.parametrize(
+    "a, b, expected",
+    [
+        ("A cat sat.", "The cat sat!", 2 / math.sqrt(4 * 4)),  # {a,cat,sat,.} vs {the,cat,sat,!}
+        ("the the the cat", "the cat", 1.0),  # binary: repeats do not count
+        ("one two three", "four five", 0.0),
+        ("", "anything", 0.0),
+        ("我爱你", "我爱他们", 2 / math.sqrt(3 * 4)),  # {我,爱,你} vs {我,爱,他,们}
+    ],
+)
 def test_cosine_on_hand_computed_pairs(a, b, expected):
     assert cosine_bow(a, b) == pytest.approx(expected)
 
 
 def test_cosine_similarity_is_scaled_to_five():
     model = CosineBow(track("similarity")).fit([])
-    items = [{"id": "1", "texts": ["A cat sat.", "The cat sat!"]}, {"id": "2", "texts": ["only one"]}]
+    items = [
+        {"id": "1", "texts": ["A cat sat.", "The cat sat!"]},
+        {"id": "2", "texts": ["only one"]},
+    ]
     assert model.predict(items) == [pytest.approx(2.5), 0.0]
 
 
 def _sts2017_pearson(name: str) -> float:
     if not STS2017.is_dir():
-        pytest.skip(f"{STS2017} not found: the real releases live in ../shared/data beside the repository")
+        pytest.skip(
+            f"{STS2017} not found: the real releases live in ../shared/data beside the repository"
+        )
     lines = (STS2017 / f"STS.input.{name}.txt").read_text(encoding="utf-8").splitlines()
     gold = np.array([float(x) for x in (STS2017 / f"STS.gs.{name}.txt").read_text().split()])
     items = [{"id": str(i), "texts": line.split("\t")} for i, line in enumerate(lines)]
     predicted = np.array(CosineBow(track("similarity")).fit([]).predict(items))
-    return 100 * np.corrcoef(predicted[:len(gold)], gold)[0, 1]
+    return 100 * np.corrcoef(predicted[: len(gold)], gold)[0, 1]
 
 
-@pytest.mark.parametrize("name, published", [("track1.ar-ar", 60.45), ("track3.es-es", 71.17),
-                                             ("track5.en-en", 72.78)])
+@pytest.mark.parametrize(
+    "name, published", [("track1.ar-ar", 60.45), ("track3.es-es", 71.17), ("track5.en-en", 72.78)]
+)
 def test_cosine_reproduces_the_published_sts2017_baseline(name, published):
     """SemEval-2017 Task 1 paper, Table 10 (monolingual tracks), within 0.2 points."""
     assert abs(_sts2017_pearson(name) - published) <= 0.2
@@ -92,24 +146,32 @@ def test_cosine_reproduces_the_published_sts2017_baseline(name, published):
 
 # ---------------------------------------------------------------- most frequent
 
+
 def test_most_frequent_similarity_and_classification():
     train = [{"id": str(i), "texts": [], "score": s} for i, s in enumerate([1.0, 2.0, 4.5])]
     assert MostFrequent(track("similarity")).fit(train).predict([{"id": "x"}] * 2) == [2.5, 2.5]
     labels = ["e", "n", "c"]
     # n twice, c once, null (no majority) skipped; then a tie e/c goes to e, first in label order
-    train = [{"id": str(i), "texts": [], "label": lab} for i, lab in enumerate(["c", "n", None, "n", None, None])]
+    train = [
+        {"id": str(i), "texts": [], "label": lab}
+        for i, lab in enumerate(["c", "n", None, "n", None, None])
+    ]
     assert MostFrequent(track("classification", labels)).fit(train).predict([{"id": "x"}]) == ["n"]
     tie = [{"id": "1", "texts": [], "label": "c"}, {"id": "2", "texts": [], "label": "e"}]
     assert MostFrequent(track("classification", labels)).fit(tie).predict([{"id": "x"}]) == ["e"]
 
 
 def test_most_frequent_soft_label_is_the_binwise_mean():
-    train = [annotated("1", [("A", "0"), ("B", "0"), ("C", "1"), ("D", "1")]),  # [0.5, 0.5]
-             annotated("2", [("A", "1"), ("B", "1"), ("C", "1")])]              # [0, 1]
+    train = [
+        annotated("1", [("A", "0"), ("B", "0"), ("C", "1"), ("D", "1")]),  # [0.5, 0.5]
+        annotated("2", [("A", "1"), ("B", "1"), ("C", "1")]),
+    ]  # [0, 1]
     model = MostFrequent(track("soft_label", ["0", "1"], "categorical")).fit(train)
     assert model.predict([{"id": "x"}]) == [[pytest.approx(0.25), pytest.approx(0.75)]]
-    train = [annotated("1", [("A", ["entailment"]), ("B", ["entailment", "neutral"])]),
-             annotated("2", [("A", ["contradiction"])])]
+    train = [
+        annotated("1", [("A", ["entailment"]), ("B", ["entailment", "neutral"])]),
+        annotated("2", [("A", ["contradiction"])]),
+    ]
     # P(chosen): item 1 = [0, 1, 0.5], item 2 = [1, 0, 0]; mean = [0.5, 0.5, 0.25]
     model = MostFrequent(track("soft_label", VEN, "multilabel")).fit(train)
     assert np.allclose(model.predict([{"id": "x"}])[0], [[0.5, 0.5], [0.5, 0.5], [0.75, 0.25]])
@@ -117,44 +179,61 @@ def test_most_frequent_soft_label_is_the_binwise_mean():
 
 def test_training_items_without_annotations_are_skipped():
     """OCNLI-style training items without votes must not pull soft labels towards all-zero rows."""
-    train = [annotated("1", [("A", "0"), ("B", "1"), ("C", "1"), ("D", "1")]),  # [0.25, 0.75]
-             {"id": "2", "texts": ["a b", "c d"]}]
+    train = [
+        annotated("1", [("A", "0"), ("B", "1"), ("C", "1"), ("D", "1")]),  # [0.25, 0.75]
+        {"id": "2", "texts": ["a b", "c d"]},
+    ]
     soft = track("soft_label", ["0", "1"], "categorical")
     assert MostFrequent(soft).fit(train).predict([{"id": "x"}]) == [[0.25, 0.75]]
-    assert CosineBow(soft).fit(train).predict([{"id": "x", "texts": ["a b", "c d"]}]) == [[0.25, 0.75]]
+    assert CosineBow(soft).fit(train).predict([{"id": "x", "texts": ["a b", "c d"]}]) == [
+        [0.25, 0.75]
+    ]
     persp = MostFrequent(dict(MP, seed=0)).fit(train)
     assert persp.predict([{"id": "x", "annotators": ["A", "Z"]}]) == [["0", "1"]]
 
 
 def test_most_frequent_perspectivist_tie_rule_and_unseen_annotators():
-    train = [annotated("1", [("A", "1"), ("B", "0")]),
-             annotated("2", [("A", "0"), ("B", "0")]),
-             annotated("3", [("A", "0")]),
-             annotated("4", [("A", "1")])]
+    train = [
+        annotated("1", [("A", "1"), ("B", "0")]),
+        annotated("2", [("A", "0"), ("B", "0")]),
+        annotated("3", [("A", "0")]),
+        annotated("4", [("A", "1")]),
+    ]
     # A: 1, 0, 0, 1 -> a 2-2 tie, and A's history starts with "1" (the label order would say "0")
     # B: 0, 0 -> "0"; overall: 0 x4, 1 x2 -> "0" for annotators never seen in training
     model = MostFrequent(dict(MP, seed=0)).fit(train)
-    assert model.predict([{"id": "x", "annotators": ["B", "A", "Z"]}, {"id": "y"}]) == [["0", "1", "0"], []]
+    assert model.predict([{"id": "x", "annotators": ["B", "A", "Z"]}, {"id": "y"}]) == [
+        ["0", "1", "0"],
+        [],
+    ]
 
 
 def test_most_frequent_perspectivist_overall_tie_goes_to_the_first_label_met():
     train = [annotated("1", [("A", "1"), ("B", "0")])]  # overall 1 x1, 0 x1: "1" was met first
-    assert MostFrequent(dict(MP, seed=0)).fit(train).predict([{"id": "x", "annotators": ["Z"]}]) == [["1"]]
+    assert MostFrequent(dict(MP, seed=0)).fit(train).predict(
+        [{"id": "x", "annotators": ["Z"]}]
+    ) == [["1"]]
 
 
 def test_most_frequent_multilabel_decides_each_label_separately():
     """The 2025 starter kit's definition (metrics.md §6): per annotator and label, the 0/1 value met
     most often (ties: the value met first); written label-major."""
-    train = [annotated("1", [("A", ["neutral", "entailment"]), ("B", ["contradiction"])]),
-             annotated("2", [("A", ["entailment", "neutral"]), ("B", ["neutral"])])]
+    train = [
+        annotated("1", [("A", ["neutral", "entailment"]), ("B", ["contradiction"])]),
+        annotated("2", [("A", ["entailment", "neutral"]), ("B", ["neutral"])]),
+    ]
     model = MostFrequent(track("perspectivist", VEN, "multilabel")).fit(train)
     # A: entailment and neutral twice each. B: contradiction 1 then 0 (tie: 1), entailment 0, 0,
     # neutral 0 then 1 (tie: 0)
     assert model.predict([{"id": "x", "annotators": ["A", "B"]}]) == [[[0, 1], [1, 0], [1, 0]]]
     # the most frequent *set* would be {contradiction} (each set once, that one first); per label,
     # contradiction (2 of 3) and entailment (2 of 3) are both chosen
-    train = [annotated(str(k), [("C", labels)]) for k, labels in
-             enumerate([["contradiction"], ["entailment"], ["contradiction", "entailment"]])]
+    train = [
+        annotated(str(k), [("C", labels)])
+        for k, labels in enumerate(
+            [["contradiction"], ["entailment"], ["contradiction", "entailment"]]
+        )
+    ]
     model = MostFrequent(track("perspectivist", VEN, "multilabel")).fit(train)
     assert model.predict([{"id": "x", "annotators": ["C"]}]) == [[[1], [1], [0]]]
 
@@ -171,20 +250,26 @@ SAME, DIFFERENT = ("x y z", "x y z"), ("x y z", "p q r")  # cosine 1 and cosine 
 
 def test_cosine_bins_predict_the_majority_of_their_training_items():
     labels = ["e", "n", "c"]
-    train = ([{"id": f"s{i}", "texts": list(SAME), "label": lab} for i, lab in enumerate("eec")]
-             + [{"id": f"d{i}", "texts": list(DIFFERENT), "label": lab} for i, lab in enumerate("ccn")])
+    train = [{"id": f"s{i}", "texts": list(SAME), "label": lab} for i, lab in enumerate("eec")] + [
+        {"id": f"d{i}", "texts": list(DIFFERENT), "label": lab} for i, lab in enumerate("ccn")
+    ]
     model = CosineBow(track("classification", labels)).fit(train)
     test = [{"id": "1", "texts": ["a b", "a b"]}, {"id": "2", "texts": ["a", "b"]}]
     assert model.predict(test) == ["e", "c"]
 
 
 def test_cosine_bins_for_soft_and_perspectivist_labels():
-    train = [annotated("s1", [("A", "1"), ("B", "1")], SAME), annotated("s2", [("A", "1"), ("B", "0")], SAME),
-             annotated("d1", [("A", "0"), ("C", "0")], DIFFERENT), annotated("d2", [("A", "0"), ("C", "1")],
-                                                                             DIFFERENT)]
+    train = [
+        annotated("s1", [("A", "1"), ("B", "1")], SAME),
+        annotated("s2", [("A", "1"), ("B", "0")], SAME),
+        annotated("d1", [("A", "0"), ("C", "0")], DIFFERENT),
+        annotated("d2", [("A", "0"), ("C", "1")], DIFFERENT),
+    ]
     soft = CosineBow(track("soft_label", ["0", "1"], "categorical")).fit(train)
-    test = [{"id": "1", "texts": ["a b", "a b"], "annotators": ["A", "C", "Z"]},
-            {"id": "2", "texts": ["a", "b"], "annotators": ["B", "A"]}]
+    test = [
+        {"id": "1", "texts": ["a b", "a b"], "annotators": ["A", "C", "Z"]},
+        {"id": "2", "texts": ["a", "b"], "annotators": ["B", "A"]},
+    ]
     # cosine-1 items: [0, 1] and [0.5, 0.5] -> [0.25, 0.75]; cosine-0 items: [1, 0], [0.5, 0.5] -> [0.75, 0.25]
     assert np.allclose(soft.predict(test), [[0.25, 0.75], [0.75, 0.25]])
     persp = CosineBow(dict(MP, seed=0)).fit(train)
@@ -199,26 +284,43 @@ def test_a_text_is_tokenized_once_for_every_track_and_item_that_holds_it(monkeyp
     items repeat texts (a context and its responses): each distinct text is tokenized once."""
     calls = []
     real = cosine_bow_module.tokenize
-    monkeypatch.setattr(cosine_bow_module, "tokenize", lambda text: calls.append(text) or real(text))
+    monkeypatch.setattr(
+        cosine_bow_module, "tokenize", lambda text: calls.append(text) or real(text)
+    )
     texts = ["qzx a b", "qzx a c", "qzy d e"]  # met by no other test, so not already remembered
-    train = [annotated("1", [("A", "1")], (texts[0], texts[1])), annotated("2", [("A", "0")], (texts[0], texts[2]))]
+    train = [
+        annotated("1", [("A", "1")], (texts[0], texts[1])),
+        annotated("2", [("A", "0")], (texts[0], texts[2])),
+    ]
     test = [{"id": "x", "texts": [texts[1], texts[2]], "annotators": ["A"]}]
     soft = CosineBow(track("soft_label", ["0", "1"], "categorical")).fit(train).predict(test)
     persp = CosineBow(dict(MP, seed=0)).fit(train).predict(test)
     assert sorted(calls) == texts
-    assert soft == [[1.0, 0.0]] and persp == [["0"]]  # cosines: item 1 2/3, item 2 and the test item 0
+    assert soft == [[1.0, 0.0]] and persp == [
+        ["0"]
+    ]  # cosines: item 1 2/3, item 2 and the test item 0
 
 
 # ---------------------------------------------------------------- random
 
-ITEMS = [{"id": str(i), "texts": ["a", "b"], "annotators": ["A", "B", "C"][: 1 + i % 3]} for i in range(40)]
+ITEMS = [
+    {"id": str(i), "texts": ["a", "b"], "annotators": ["A", "B", "C"][: 1 + i % 3]}
+    for i in range(40)
+]
 
 
-@pytest.mark.parametrize("kind, labels, scale", [
-    ("similarity", None, None), ("classification", ["e", "n", "c"], None),
-    ("soft_label", ["0", "1"], "categorical"), ("soft_label", ["1", "2", "3", "4"], "ordinal"),
-    ("soft_label", VEN, "multilabel"), ("perspectivist", ["0", "1"], "categorical"),
-    ("perspectivist", VEN, "multilabel")])
+@pytest.mark.parametrize(
+    "kind, labels, scale",
+    [
+        ("similarity", None, None),
+        ("classification", ["e", "n", "c"], None),
+        ("soft_label", ["0", "1"], "categorical"),
+        ("soft_label", ["1", "2", "3", "4"], "ordinal"),
+        ("soft_label", VEN, "multilabel"),
+        ("perspectivist", ["0", "1"], "categorical"),
+        ("perspectivist", VEN, "multilabel"),
+    ],
+)
 def test_random_is_seeded(kind, labels, scale):
     first = Random(track(kind, labels, scale, seed=3)).fit([]).predict(ITEMS)
     again = Random(track(kind, labels, scale, seed=3)).fit([]).predict(ITEMS)
@@ -251,12 +353,18 @@ def test_random_soft_label_without_annotators_is_a_random_distribution():
         assert len(row) == 3 and min(row) >= 0 and sum(row) == pytest.approx(1.0)
     assert rows[0] != rows[1]
     pairs = Random(track("soft_label", VEN, "multilabel", seed=5)).predict(items)
-    assert all(len(p) == 3 and all(a + b == pytest.approx(1.0) and 0 <= b <= 1 for a, b in p) for p in pairs)
+    assert all(
+        len(p) == 3 and all(a + b == pytest.approx(1.0) and 0 <= b <= 1 for a, b in p)
+        for p in pairs
+    )
 
 
 def test_baseline_names():
     assert set(BASELINES) == {"random", "most_frequent", "cosine_bow"}
-    assert baseline_class("most-frequent") is MostFrequent and baseline_class("cosine_bow") is CosineBow
+    assert (
+        baseline_class("most-frequent") is MostFrequent
+        and baseline_class("cosine_bow") is CosineBow
+    )
 
 
 def test_each_training_annotation_as_item_annotator_and_label_key():
@@ -264,7 +372,11 @@ def test_each_training_annotation_as_item_annotator_and_label_key():
     annotation, in training order; the key is the label's index, or 0/1 choices on multilabel tracks."""
     from judgekit.baselines.base import BaselineModel, item_annotator_labels
 
-    train = [annotated("1", [("A", "1"), ("B", "0")]), annotated("2", []), annotated("3", [("B", "1")])]
+    train = [
+        annotated("1", [("A", "1"), ("B", "0")]),
+        annotated("2", []),
+        annotated("3", [("B", "1")]),
+    ]
     gold = BaselineModel(dict(MP, seed=0)).training_gold(train)
     assert item_annotator_labels(gold) == [(0, "A", 1), (0, "B", 0), (2, "B", 1)]
     train = [annotated("1", [("A", ["neutral", "entailment"]), ("B", [])])]

@@ -22,7 +22,7 @@ from judgekit.spec import read_spec
 
 REPO = Path(__file__).resolve().parents[1]
 REF = REPO / "reference_data" / "evaluation"
-LIMIT = 1024 ** 3
+LIMIT = 1024**3
 
 
 def _cap_memory():
@@ -39,14 +39,27 @@ def _score_capped(tmp_path: Path, res_files: dict, ref: Path = REF):
         else:
             (res / name).write_bytes(content)
     os.symlink(ref, tmp_path / "input" / "ref")
-    return subprocess.run([sys.executable, str(REPO / "scoring_program" / "score.py"), str(tmp_path / "input"),
-                           str(tmp_path / "out")], capture_output=True, text=True, timeout=600,
-                          preexec_fn=_cap_memory)
+    return subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "scoring_program" / "score.py"),
+            str(tmp_path / "input"),
+            str(tmp_path / "out"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        preexec_fn=_cap_memory,
+    )
 
 
 def _assert_refused(done, *needles):
     assert done.returncode == 2, done.stderr[-3000:]
-    assert "Traceback" not in done.stderr and "internal error" not in done.stderr and "out of memory" not in done.stderr
+    assert (
+        "Traceback" not in done.stderr
+        and "internal error" not in done.stderr
+        and "out of memory" not in done.stderr
+    )
     for needle in needles:
         assert needle in done.stderr, done.stderr[-3000:]
 
@@ -61,25 +74,32 @@ def big_ref(tmp_path_factory):
     """A phase with a 2,000-item similarity track: 30 MB is then within its byte bound (126 MiB), so
     it is the line bound that refuses the file."""
     from test_ingestion import ALL_TRACKS, make_phase
-    return make_phase(tmp_path_factory.mktemp("big"), tracks=ALL_TRACKS[:1], n_test=2000, n_train=5)["ref"]
+
+    return make_phase(
+        tmp_path_factory.mktemp("big"), tracks=ALL_TRACKS[:1], n_test=2000, n_train=5
+    )["ref"]
 
 
 def _short_lines(count: int) -> bytes:
     """``count`` 3-byte lines of two random letters (they compress about 3:1, as text does)."""
     import random
+
     letters = [bytes([a, b]) + b"\n" for a in range(97, 123) for b in range(97, 123)]
     return b"".join(random.Random(3).choices(letters, k=count))
 
 
 def test_a_30_mb_file_of_3_byte_lines_is_refused_under_1_gb(tmp_path, big_ref):
     done = _score_capped(tmp_path, {"sts.tsv": _short_lines(10 * 1024 * 1024)}, big_ref)
-    _assert_refused(done, "sts.tsv: file has too many lines", "at most 5,000 lines for a track of 2,000 items")
+    _assert_refused(
+        done, "sts.tsv: file has too many lines", "at most 5,000 lines for a track of 2,000 items"
+    )
 
 
 def test_a_30_mb_file_of_3_byte_lines_in_a_zip_is_refused_under_1_gb(tmp_path, big_ref):
     def write(path):
         with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
             zf.writestr("sts.tsv", _short_lines(10 * 1024 * 1024))
+
     done = _score_capped(tmp_path, {"submission.zip": write}, big_ref)
     _assert_refused(done, "sts.tsv: file has too many lines")
 
@@ -101,8 +121,11 @@ def _split_bomb(path: Path, names):
 @pytest.mark.parametrize("naming", ["unused", "track_in_folders"])
 def test_a_bomb_split_into_small_entries_is_refused_under_1_gb(tmp_path, naming):
     track = _track_file()
-    names = ([f"part{k:02d}.bin" for k in range(60)] if naming == "unused"
-             else [f"copy{k:02d}/{track.id}.tsv" for k in range(60)])
+    names = (
+        [f"part{k:02d}.bin" for k in range(60)]
+        if naming == "unused"
+        else [f"copy{k:02d}/{track.id}.tsv" for k in range(60)]
+    )
     done = _score_capped(tmp_path, {"submission.zip": lambda p: _split_bomb(p, names)})
     _assert_refused(done, "submission.zip: archive expands too much (a zip bomb?)")
     assert os.path.getsize(tmp_path / "input" / "res" / "submission.zip") < 2 * 1024 * 1024
@@ -119,10 +142,13 @@ def test_only_the_tracks_files_are_extracted(tmp_path):
     target = tmp_path / "out"
     target.mkdir()
     warnings = archive.safe_extract(tmp_path / "s.zip", target, "s.zip", spec.tracks)
-    assert sorted(p.relative_to(target).as_posix() for p in target.rglob("*") if p.is_file()) == \
-        [f"team/{track.id}.tsv"]
-    assert warnings == ["file 'team/notes.txt' matches no track and was ignored",
-                        "file 'team/model.bin' matches no track and was ignored"]
+    assert sorted(p.relative_to(target).as_posix() for p in target.rglob("*") if p.is_file()) == [
+        f"team/{track.id}.tsv"
+    ]
+    assert warnings == [
+        "file 'team/notes.txt' matches no track and was ignored",
+        "file 'team/model.bin' matches no track and was ignored",
+    ]
 
 
 def test_a_track_given_twice_in_a_zip_is_refused_before_extraction(tmp_path):
@@ -144,15 +170,26 @@ def test_line_and_byte_bounds_follow_the_track_size(tmp_path):
     numbers, texts = textfile.read_texts(path, "t.tsv", 10)
     assert len(texts) == 10
     path.write_text("a\t1\n\n" * 10 + "\n" * 1001, encoding="utf-8")
-    with pytest.raises(SubmissionError, match="file has too many lines.*at most 1,020 lines for a track of 10 items"):
+    with pytest.raises(
+        SubmissionError,
+        match="file has too many lines.*at most 1,020 lines for a track of 10 items",
+    ):
         textfile.read_texts(path, "t.tsv", 10)
-    path.write_bytes(b"a\t1\n" * 10 + b"\xff\n" + b"\n" * 1010)  # the first problem in the file is reported
+    path.write_bytes(
+        b"a\t1\n" * 10 + b"\xff\n" + b"\n" * 1010
+    )  # the first problem in the file is reported
     with pytest.raises(SubmissionError, match="line 11: file is not UTF-8 text"):
         textfile.read_texts(path, "t.tsv", 10)
     path.write_text("a\t" + "1" * (64 * 1024 * 10 + 1024 * 1024) + "\n", encoding="utf-8")
-    with pytest.raises(SubmissionError, match="file is too large; expected at most 1703936 bytes for a track of 10 items"):
+    with pytest.raises(
+        SubmissionError,
+        match="file is too large; expected at most 1703936 bytes for a track of 10 items",
+    ):
         textfile.read_texts(path, "t.tsv", 10)  # 64 KiB per item + 1 MiB
     with open(path, "wb") as f:  # sparse: nothing is really stored
         f.truncate(textfile.MAX_FILE_BYTES + 1)
-    with pytest.raises(SubmissionError, match=f"file is too large; expected at most {textfile.MAX_FILE_BYTES} bytes, "):
-        textfile.read_texts(path, "t.tsv", 10 ** 7)  # a huge track is still capped at MAX_FILE_BYTES
+    with pytest.raises(
+        SubmissionError,
+        match=f"file is too large; expected at most {textfile.MAX_FILE_BYTES} bytes, ",
+    ):
+        textfile.read_texts(path, "t.tsv", 10**7)  # a huge track is still capped at MAX_FILE_BYTES

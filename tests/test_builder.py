@@ -32,10 +32,16 @@ DEFAULT = REPO / "editions" / "default"
 
 
 #: Metrics per kind and scale, and which are higher-is-better (README, "How scoring works").
-METRICS = {("similarity", None): ["pearson", "spearman"], ("classification", None): ["accuracy", "macro_f1"],
-           ("soft_label", "categorical"): ["amd"], ("soft_label", "ordinal"): ["awd"],
-           ("soft_label", "multilabel"): ["mamd"], ("perspectivist", "categorical"): ["error_rate"],
-           ("perspectivist", "ordinal"): ["anad"], ("perspectivist", "multilabel"): ["mer"]}
+METRICS = {
+    ("similarity", None): ["pearson", "spearman"],
+    ("classification", None): ["accuracy", "macro_f1"],
+    ("soft_label", "categorical"): ["amd"],
+    ("soft_label", "ordinal"): ["awd"],
+    ("soft_label", "multilabel"): ["mamd"],
+    ("perspectivist", "categorical"): ["error_rate"],
+    ("perspectivist", "ordinal"): ["anad"],
+    ("perspectivist", "multilabel"): ["mer"],
+}
 HIGHER_IS_BETTER = {"pearson", "spearman", "accuracy", "macro_f1"}
 
 
@@ -67,18 +73,24 @@ def refusal(folder: Path) -> str:
 
 def read_jsonl(path: Path) -> list:
     """Split at "\n" only: U+2028 and U+0085 in a text are text, not line ends."""
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line.strip()]
+    return [
+        json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line.strip()
+    ]
 
 
 def write_jsonl(path: Path, rows) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8")
+    path.write_text(
+        "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8"
+    )
 
 
 # --- what a build runs ------------------------------------------------------------------------------
 
-def test_each_baseline_runs_once_per_split_and_the_sample_submission_is_the_scored_cosine_run(tmp_path,
-                                                                                                 monkeypatch):
+
+def test_each_baseline_runs_once_per_split_and_the_sample_submission_is_the_scored_cosine_run(
+    tmp_path, monkeypatch
+):
     """The Baselines page scores each baseline once per split (evaluation and post-campaign share the
     test split); the starting kit's sample result submission is cosine_bow's predictions on the first
     phase, the very files the page scored, not a second run of the same baseline."""
@@ -100,22 +112,40 @@ def test_each_baseline_runs_once_per_split_and_the_sample_submission_is_the_scor
     first_of_split = {}
     for phase in edition.phases:
         first_of_split.setdefault(phase.split, phase.id)
-    assert sorted(runs) == sorted((name, phase) for phase in first_of_split.values() for name in edition.baselines)
+    assert sorted(runs) == sorted(
+        (name, phase) for phase in first_of_split.values() for name in edition.baselines
+    )
     fresh = tmp_path / "fresh"
     first = edition.phases[0].id
-    assert ingest_main(["--baseline", "cosine_bow", "--seed", str(edition.seed),
-                        str(summary.tree / "input_data" / first), str(fresh)]) == 0
+    assert (
+        ingest_main(
+            [
+                "--baseline",
+                "cosine_bow",
+                "--seed",
+                str(edition.seed),
+                str(summary.tree / "input_data" / first),
+                str(fresh),
+            ]
+        )
+        == 0
+    )
     sample = summary.tree / "starting_kit" / "sample_submissions" / "result_submission.zip"
     with zipfile.ZipFile(sample) as archive:
         files = {name: archive.read(name) for name in archive.namelist()}
-    assert files == {p.name: p.read_bytes() for p in fresh.iterdir() if p.name != "ingestion_status.json"}
+    assert files == {
+        p.name: p.read_bytes() for p in fresh.iterdir() if p.name != "ingestion_status.json"
+    }
     assert sorted(files) == sorted(f"{track.id}.tsv" for track in edition.tracks)
     kept = sample.read_bytes()
-    build_module.write_sample_submission(edition, summary.tree, {})  # an edition without cosine_bow runs it
+    build_module.write_sample_submission(
+        edition, summary.tree, {}
+    )  # an edition without cosine_bow runs it
     assert runs[-1] == ("cosine_bow", first) and sample.read_bytes() == kept
 
 
 # --- refusals at load time -------------------------------------------------------------------------
+
 
 def test_overlapping_phase_dates_are_refused(tmp_path):
     folder = copy_edition(tmp_path / "ed")
@@ -164,8 +194,18 @@ def test_the_command_line_refuses_before_writing_anything(tmp_path):
     folder = copy_edition(tmp_path / "ed")
     edit_config(folder, lambda c: c["tracks"][1].update(kind="ranking"))
     out = tmp_path / "out"
-    done = subprocess.run([sys.executable, str(REPO / "build_bundle.py"), "--edition", str(folder),
-                           "--out", str(out)], capture_output=True, text=True)
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "build_bundle.py"),
+            "--edition",
+            str(folder),
+            "--out",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode != 0
     assert "unknown track kind" in done.stderr and "'ranking'" in done.stderr
     assert "Traceback" not in done.stderr + done.stdout
@@ -173,6 +213,7 @@ def test_the_command_line_refuses_before_writing_anything(tmp_path):
 
 
 # --- refusals that need the data: hidden gold in public files --------------------------------------
+
 
 def _fast(config: dict) -> None:
     config["baselines"] = []  # the leak check does not need the baselines' scores
@@ -188,7 +229,9 @@ def test_a_public_file_holding_the_test_gold_is_refused(tmp_path):
     test_items = read_jsonl(folder / "data" / "sts_en" / "test.jsonl")
     answers = folder / "extra" / "answers.tsv"
     answers.parent.mkdir()
-    answers.write_text("".join(f"{it['id']}\t{it['score']}\n" for it in test_items), encoding="utf-8")
+    answers.write_text(
+        "".join(f"{it['id']}\t{it['score']}\n" for it in test_items), encoding="utf-8"
+    )
     config = edit_config(folder, lambda c: (_fast(c), c.update(public_files=["extra/answers.tsv"])))
     track = next(t["id"] for t in config["tracks"] if t["dataset"] == "sts_en")
     out = tmp_path / "out"
@@ -204,7 +247,9 @@ def test_a_starting_kit_holding_the_test_gold_is_refused(tmp_path):
     """A dev split that is the test split, with the practice gold public: the starting kit's reference
     data would be the test gold."""
     folder = copy_edition(tmp_path / "ed", with_data=True)
-    shutil.copyfile(folder / "data" / "sts_es" / "test.jsonl", folder / "data" / "sts_es" / "dev.jsonl")
+    shutil.copyfile(
+        folder / "data" / "sts_es" / "test.jsonl", folder / "data" / "sts_es" / "dev.jsonl"
+    )
     config = edit_config(folder, _fast)
     assert config["phases"][0].get("public_gold", True)  # the default: practice gold is public
     track = next(t["id"] for t in config["tracks"] if t["dataset"] == "sts_es")
@@ -219,20 +264,32 @@ def test_a_starting_kit_holding_the_test_gold_is_refused(tmp_path):
 
 # --- per-split sources and shared items ------------------------------------------------------------
 
+
 def _kit_edition(tmp_path: Path, train, dev, test, source=None) -> Path:
     """The default edition reduced to one similarity track on one kit dataset."""
     folder = copy_edition(tmp_path / "ed")
     for split, rows in (("train", train), ("dev", dev), ("test", test)):
         write_jsonl(folder / "data" / "sim" / f"{split}.jsonl", rows)
-    edit_config(folder, lambda c: c.update(
-        datasets={"sim": source or {"importer": "kit", "path": "data/sim"}},
-        tracks=[{"id": "sim", "kind": "similarity", "dataset": "sim"}]))
+    edit_config(
+        folder,
+        lambda c: c.update(
+            datasets={"sim": source or {"importer": "kit", "path": "data/sim"}},
+            tracks=[{"id": "sim", "kind": "similarity", "dataset": "sim"}],
+        ),
+    )
     return folder
 
 
 def _pairs(prefix: str, n: int, texts: str = "x"):
-    return [{"id": f"{prefix}{i}", "texts": [f"{texts} {i}", f"b {i}"], "lang": "en", "score": float(i % 5)}
-            for i in range(n)]
+    return [
+        {
+            "id": f"{prefix}{i}",
+            "texts": [f"{texts} {i}", f"b {i}"],
+            "lang": "en",
+            "score": float(i % 5),
+        }
+        for i in range(n)
+    ]
 
 
 def test_a_training_item_that_is_a_test_item_is_refused(tmp_path):
@@ -246,7 +303,9 @@ def test_a_training_item_that_is_a_test_item_is_refused(tmp_path):
 
 def test_reused_ids_with_other_texts_are_different_items(tmp_path):
     """OCNLI train and dev share 1,036 numeric ids, VariErrNLI train and dev 4: different items."""
-    folder = _kit_edition(tmp_path, _pairs("t", 6, texts="training"), _pairs("d", 6), _pairs("t", 6))
+    folder = _kit_edition(
+        tmp_path, _pairs("t", 6, texts="training"), _pairs("d", 6), _pairs("t", 6)
+    )
     data = import_data(load_edition(folder), folder)
     assert [it["id"] for it in data.splits["train"]["sim"]] == [f"t{i}" for i in range(6)]
 
@@ -272,6 +331,7 @@ def test_malformed_split_sources_are_refused(tmp_path):
 
 # --- the legacy CodaLab v1.5 bundle ----------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def legacy(tmp_path_factory):
     needs_default_data()
@@ -282,8 +342,9 @@ def test_the_legacy_bundle_passes_the_checker(legacy):
     # One warning on purpose: force_submission_to_leaderboard, which CodaLab v1.5 needs to put each
     # submission on the board (else participants push it by hand), is a key Codabench ignores.
     for target in (legacy.zip_path, legacy.tree):
-        done = subprocess.run([sys.executable, str(shared_checker()), str(target)], capture_output=True,
-                              text=True)
+        done = subprocess.run(
+            [sys.executable, str(shared_checker()), str(target)], capture_output=True, text=True
+        )
         assert done.returncode == 0, done.stdout[-3000:]
         assert "legacy CodaLab v1/v1.5 bundle" in done.stdout
         assert "0 error(s), 0 runtime problem(s), 1 warning(s)" in done.stdout
@@ -291,17 +352,22 @@ def test_the_legacy_bundle_passes_the_checker(legacy):
         assert len(warnings) == 1 and "['force_submission_to_leaderboard']" in warnings[0]
 
 
-
 def test_the_shipped_legacy_bundle_passes_judgekit_check(legacy, capsys):
     from judgekit.programs.check import main as check_main
+
     for target in (legacy.zip_path, legacy.tree):
         assert check_main([str(target)]) == 0, capsys.readouterr()
         assert "ok, no problems found" in capsys.readouterr().out
 
+
 def test_the_legacy_yaml_has_v15_phases_pages_and_the_same_column_keys(legacy):
     doc = yaml.safe_load((legacy.tree / "competition.yaml").read_text(encoding="utf-8"))
     raw = yaml.safe_load((DEFAULT / "edition.yaml").read_text(encoding="utf-8"))
-    assert "version" not in doc and "pages" not in doc and doc["competition_docker_image"] == raw["docker_image"]
+    assert (
+        "version" not in doc
+        and "pages" not in doc
+        and doc["competition_docker_image"] == raw["docker_image"]
+    )
     assert {"overview", "evaluation", "terms", "data"} <= set(doc["html"])
     for page in doc["html"].values():
         assert (legacy.tree / page).read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
@@ -316,7 +382,9 @@ def test_the_legacy_yaml_has_v15_phases_pages_and_the_same_column_keys(legacy):
         for metric in METRICS[track["kind"], track.get("scale")]:
             expected[f"{track['id']}_{metric}"] = "desc" if metric in HIGHER_IS_BETTER else "asc"
     columns = doc["leaderboard"]["columns"]
-    assert {k: c["sort"] for k, c in columns.items()} == expected and list(columns) == list(expected)
+    assert {k: c["sort"] for k, c in columns.items()} == expected and list(columns) == list(
+        expected
+    )
     board = doc["leaderboard"]["leaderboards"][raw["leaderboard"]["title"]]
     assert all(c["leaderboard"] == board for c in columns.values())
 
@@ -325,7 +393,11 @@ def test_every_legacy_zip_has_its_files_at_its_root(legacy):
     def names(name):
         with zipfile.ZipFile(legacy.tree / name) as zf:
             return set(zf.namelist())
-    for program, script in (("scoring_program.zip", "score.py"), ("ingestion_program.zip", "ingest.py")):
+
+    for program, script in (
+        ("scoring_program.zip", "score.py"),
+        ("ingestion_program.zip", "ingest.py"),
+    ):
         inside = names(program)
         assert {"metadata", script} <= inside and any(n.startswith("judgekit/") for n in inside)
     for phase in ("practice", "evaluation", "post-campaign"):
@@ -339,20 +411,29 @@ def test_every_legacy_zip_has_its_files_at_its_root(legacy):
 @pytest.mark.slow
 def test_the_legacy_bundle_is_reproducible(legacy, tmp_path):
     env = dict(os.environ, PYTHONHASHSEED="99")
-    done = subprocess.run([sys.executable, str(REPO / "build_bundle.py"), "--legacy", "--out", str(tmp_path)],
-                          capture_output=True, text=True, env=env, cwd=tmp_path)
+    done = subprocess.run(
+        [sys.executable, str(REPO / "build_bundle.py"), "--legacy", "--out", str(tmp_path)],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     digest = hashlib.sha256((tmp_path / "default-legacy.zip").read_bytes()).hexdigest()
     assert digest == hashlib.sha256(legacy.zip_path.read_bytes()).hexdigest() == legacy.sha256
 
 
 def test_markdown_pages_become_html():
-    text = ("# Title\n\nSome *emphasis*, **bold** & `a<b>` and <https://example.org>.\n\n"
-            "- one\n  continued\n- two\n\n| a | b |\n|---|---:|\n| 1 | x \\| y |\n")
+    text = (
+        "# Title\n\nSome *emphasis*, **bold** & `a<b>` and <https://example.org>.\n\n"
+        "- one\n  continued\n- two\n\n| a | b |\n|---|---:|\n| 1 | x \\| y |\n"
+    )
     page = markdown_to_html(text, "T")
     assert "<h1>Title</h1>" in page
-    assert "<p>Some <em>emphasis</em>, <strong>bold</strong> &amp; <code>a&lt;b&gt;</code> and " \
-           '<a href="https://example.org">https://example.org</a>.</p>' in page
+    assert (
+        "<p>Some <em>emphasis</em>, <strong>bold</strong> &amp; <code>a&lt;b&gt;</code> and "
+        '<a href="https://example.org">https://example.org</a>.</p>' in page
+    )
     assert "<ul><li>one continued</li><li>two</li></ul>" in page
     assert "<tr><th>a</th><th>b</th></tr>" in page and "<tr><td>1</td><td>x | y</td></tr>" in page
 
@@ -366,17 +447,25 @@ def test_a_line_separator_inside_a_page_line_is_text():
     assert "<p>A para\u2028graph.</p>" in page and "<ul><li>an item</li></ul>" in page
 
 
-@pytest.mark.parametrize("rule, competition, phase", [
-    ("Force_Last", {"force_submission_to_leaderboard": True}, {}),
-    ("Force_Latest_Multiple", {"force_submission_to_leaderboard": True}, {}),
-    ("Force_Best", {}, {"force_best_submission_to_leaderboard": True}),
-    ("Add", {}, {}), ("Add_And_Delete", {}, {}), ("Add_And_Delete_Multiple", {}, {})])
+@pytest.mark.parametrize(
+    "rule, competition, phase",
+    [
+        ("Force_Last", {"force_submission_to_leaderboard": True}, {}),
+        ("Force_Latest_Multiple", {"force_submission_to_leaderboard": True}, {}),
+        ("Force_Best", {}, {"force_best_submission_to_leaderboard": True}),
+        ("Add", {}, {}),
+        ("Add_And_Delete", {}, {}),
+        ("Add_And_Delete_Multiple", {}, {}),
+    ],
+)
 def test_the_legacy_yaml_places_submissions_as_the_rule_says(rule, competition, phase):
     """v1.5 keeps one board entry per participant: ``force_submission_to_leaderboard`` replaces it by
     each finished submission (CodaLab's tasks.py), a phase's ``force_best_submission_to_leaderboard``
     only by a better one (Force_Best); the Add rules write neither key (v1.5's default: by hand)."""
     default = load_edition(DEFAULT)
-    edition = dataclasses.replace(default, leaderboard={**default.leaderboard, "submission_rule": rule})
+    edition = dataclasses.replace(
+        default, leaderboard={**default.leaderboard, "submission_rule": rule}
+    )
     doc = legacy_yaml(edition, {}, [{"phasenumber": 1}, {"phasenumber": 2}])
     keys = ("force_submission_to_leaderboard", "force_best_submission_to_leaderboard")
     assert {k: doc[k] for k in keys if k in doc} == competition

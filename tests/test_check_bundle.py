@@ -27,10 +27,13 @@ REPO = Path(__file__).resolve().parents[1]
 def small(tmp_path_factory):
     root = tmp_path_factory.mktemp("check")
     edition = load_edition(make_edition(root / "edition"))
-    return build(edition, edition.folder, root / "dist"), build_legacy(edition, edition.folder, root / "legacy")
+    return build(edition, edition.folder, root / "dist"), build_legacy(
+        edition, edition.folder, root / "legacy"
+    )
 
 
 # --- mutations ---------------------------------------------------------------------------------------
+
 
 def edit_yaml(change):
     def mutate(tree: Path):
@@ -38,6 +41,7 @@ def edit_yaml(change):
         doc = yaml.safe_load(path.read_text(encoding="utf-8"))
         change(doc)
         path.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
+
     return mutate
 
 
@@ -47,18 +51,21 @@ def edit_text(old: str, new: str, file: str = "competition.yaml"):
         text = path.read_text(encoding="utf-8")
         assert old in text, old
         path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
     return mutate
 
 
 def write_file(relative: str, text: str):
     def mutate(tree: Path):
         (tree / relative).write_text(text, encoding="utf-8")
+
     return mutate
 
 
 def remove(relative: str):
     def mutate(tree: Path):
         (tree / relative).unlink()
+
     return mutate
 
 
@@ -69,6 +76,7 @@ def phase(index: int, **changes):
                 doc["phases"][index].pop(key, None)
             else:
                 doc["phases"][index][key] = value
+
     return edit_yaml(change)
 
 
@@ -77,13 +85,21 @@ def add_column(**column):
 
 
 def gold_in_the_starting_kit(tree: Path):
-    shutil.copyfile(tree / "reference_data" / "evaluation" / "sim.jsonl", tree / "starting_kit" / "extra.jsonl")
+    shutil.copyfile(
+        tree / "reference_data" / "evaluation" / "sim.jsonl", tree / "starting_kit" / "extra.jsonl"
+    )
 
 
 def gold_as_a_prediction_file(tree: Path):
-    lines = (tree / "reference_data" / "evaluation" / "sim.jsonl").read_text(encoding="utf-8").split("\n")[:-1]
+    lines = (
+        (tree / "reference_data" / "evaluation" / "sim.jsonl")
+        .read_text(encoding="utf-8")
+        .split("\n")[:-1]
+    )
     rows = [yaml.safe_load(line) for line in lines]
-    (tree / "starting_kit" / "sim.tsv").write_text("".join(f"{r['id']}\t{r['score']}\n" for r in rows))
+    (tree / "starting_kit" / "sim.tsv").write_text(
+        "".join(f"{r['id']}\t{r['score']}\n" for r in rows)
+    )
 
 
 def drop_solution_task(doc):
@@ -93,71 +109,135 @@ def drop_solution_task(doc):
 def gold_in_the_scoring_program(tree: Path):
     shutil.copytree(tree / "reference_data" / "evaluation", tree / "scoring_program" / "gold")
 
+
 #: "Billion laughs": nine levels of ten aliases, 10**9 strings from a few hundred bytes.
 ALIAS_BOMB = "a0: &a0 lol\n" + "".join(
-    f"a{k}: &a{k} [{', '.join([f'*a{k - 1}'] * 10)}]\n" for k in range(1, 10))
+    f"a{k}: &a{k} [{', '.join([f'*a{k - 1}'] * 10)}]\n" for k in range(1, 10)
+)
 
 
 def append_text(text: str, file: str):
     def mutate(tree: Path):
         with open(tree / file, "a", encoding="utf-8") as f:
             f.write(text)
+
     return mutate
 
 
 V2_CASES = {
-    "overlapping phases": (phase(1, start="2027-01-15 00:00:00"), "starts before phase 'Practice' ends"),
+    "overlapping phases": (
+        phase(1, start="2027-01-15 00:00:00"),
+        "starts before phase 'Practice' ends",
+    ),
     "end before start": (phase(0, end="2026-12-01 00:00:00"), "ends before it starts"),
-    "unquoted date and time": (edit_text("start: '2027-02-01 00:00:00'", "start: 2027-02-01 08:30:00"),
-                               "unquoted date and time"),
+    "unquoted date and time": (
+        edit_text("start: '2027-02-01 00:00:00'", "start: 2027-02-01 08:30:00"),
+        "unquoted date and time",
+    ),
     "not a date": (phase(0, start="next monday"), "not a date; expected 'YYYY-MM-DD HH:MM:SS'"),
     "date with a time zone": (phase(0, start="2027-01-01T00:00:00+02:00"), "date with a time zone"),
-    "no end before the next phase": (phase(0, end=None), "has no end but phase 'Evaluation' follows it"),
+    "no end before the next phase": (
+        phase(0, end=None),
+        "has no end but phase 'Evaluation' follows it",
+    ),
     "no start": (phase(2, start=None), "a phase needs a 'start' date"),
-    "singular leaderboard key": (edit_yaml(lambda d: d.update(leaderboard={"title": "x"})),
-                                 "unknown top-level key 'leaderboard'"),
-    "unknown phase key": (phase(1, max_submissions_per_person=3), "unknown phase key 'max_submissions_per_person'"),
-    "flag that is not a boolean": (edit_yaml(lambda d: d.update(registration_auto_approve="yes")),
-                                   "'registration_auto_approve' must be true or false"),
-    "time limit zero": (phase(0, execution_time_limit=0), "'execution_time_limit' must be an integer > 0"),
-    "phase names an unknown task": (phase(1, tasks=[7]), "the phase names a task that does not exist"),
-    "solution names an unknown task": (edit_yaml(drop_solution_task), "the solution names tasks that do not exist"),
-    "missing reference data": (edit_yaml(lambda d: d["tasks"][1].update(reference_data="reference_data/nope")),
-                               "reference_data not found in the bundle"),
-    "no scoring program metadata": (remove("scoring_program/metadata.yaml"),
-                                    "scoring program has no metadata.yaml or metadata at its root"),
-    "metadata without a command": (write_file("ingestion_program/metadata.yaml", "description: x\n"),
-                                   "ingestion program's metadata.yaml has no 'command'"),
-    "command runs a missing script": (remove("scoring_program/score.py"),
-                                      "scoring program's command runs a script the program does not have"),
-    "shell syntax without a shell": (write_file("scoring_program/metadata.yaml",
-                                                "command: cd /app/program && python3 score.py\n"),
-                                     "uses shell syntax but is not run by a shell"),
-    "leaderboard key the scorer never writes": (add_column(title="Bogus", key="bogus", index=99, sorting="desc"),
-                                                "column key 'bogus' is never written by the scoring program"),
-    "scorer key no column shows": (edit_yaml(lambda d: d["leaderboards"][0]["columns"].pop()),
-                                   "which no leaderboard column shows"),
-    "duplicate column keys": (add_column(title="Again", key="primary", index=98), "column keys must be unique"),
-    "unknown submission rule": (edit_yaml(lambda d: d["leaderboards"][0].update(submission_rule="Force Last")),
-                                "unknown submission_rule"),
-    "column title too long": (add_column(title="X" * 40, key="sim_pearson2", index=97),
-                              "'title' is longer than 36 characters"),
+    "singular leaderboard key": (
+        edit_yaml(lambda d: d.update(leaderboard={"title": "x"})),
+        "unknown top-level key 'leaderboard'",
+    ),
+    "unknown phase key": (
+        phase(1, max_submissions_per_person=3),
+        "unknown phase key 'max_submissions_per_person'",
+    ),
+    "flag that is not a boolean": (
+        edit_yaml(lambda d: d.update(registration_auto_approve="yes")),
+        "'registration_auto_approve' must be true or false",
+    ),
+    "time limit zero": (
+        phase(0, execution_time_limit=0),
+        "'execution_time_limit' must be an integer > 0",
+    ),
+    "phase names an unknown task": (
+        phase(1, tasks=[7]),
+        "the phase names a task that does not exist",
+    ),
+    "solution names an unknown task": (
+        edit_yaml(drop_solution_task),
+        "the solution names tasks that do not exist",
+    ),
+    "missing reference data": (
+        edit_yaml(lambda d: d["tasks"][1].update(reference_data="reference_data/nope")),
+        "reference_data not found in the bundle",
+    ),
+    "no scoring program metadata": (
+        remove("scoring_program/metadata.yaml"),
+        "scoring program has no metadata.yaml or metadata at its root",
+    ),
+    "metadata without a command": (
+        write_file("ingestion_program/metadata.yaml", "description: x\n"),
+        "ingestion program's metadata.yaml has no 'command'",
+    ),
+    "command runs a missing script": (
+        remove("scoring_program/score.py"),
+        "scoring program's command runs a script the program does not have",
+    ),
+    "shell syntax without a shell": (
+        write_file(
+            "scoring_program/metadata.yaml", "command: cd /app/program && python3 score.py\n"
+        ),
+        "uses shell syntax but is not run by a shell",
+    ),
+    "leaderboard key the scorer never writes": (
+        add_column(title="Bogus", key="bogus", index=99, sorting="desc"),
+        "column key 'bogus' is never written by the scoring program",
+    ),
+    "scorer key no column shows": (
+        edit_yaml(lambda d: d["leaderboards"][0]["columns"].pop()),
+        "which no leaderboard column shows",
+    ),
+    "duplicate column keys": (
+        add_column(title="Again", key="primary", index=98),
+        "column keys must be unique",
+    ),
+    "unknown submission rule": (
+        edit_yaml(lambda d: d["leaderboards"][0].update(submission_rule="Force Last")),
+        "unknown submission_rule",
+    ),
+    "column title too long": (
+        add_column(title="X" * 40, key="sim_pearson2", index=97),
+        "'title' is longer than 36 characters",
+    ),
     "logo missing": (remove("logo.png"), "the competition logo is required"),
     "empty terms page": (write_file("pages/terms.md", "\n"), "page file is empty"),
     "unsupported version": (edit_text("version: 2", "version: 2.0"), "unsupported 'version'"),
-    "alias bomb in competition.yaml": (append_text(ALIAS_BOMB, "competition.yaml"),
-                                       "competition.yaml: not valid YAML, found its aliases expand to more"),
-    "alias bomb in a program's metadata": (append_text(ALIAS_BOMB, "scoring_program/metadata.yaml"),
-                                           "metadata.yaml is not valid YAML, found its aliases expand"),
-    "key given twice": (edit_text("title: Small test edition", "title: Small test edition\ntitle: Again"),
-                        "key 'title' given twice"),
-    "reference data without task.json": (remove("reference_data/evaluation/task.json"),
-                                         "has no task.json, which the scoring program reads"),
-    "gold item file in the starting kit": (gold_in_the_starting_kit, "public item file carries the hidden gold"),
-    "gold in a program made available": (gold_in_the_scoring_program,
-                                         "scoring_program/gold/sim.jsonl: public item file carries the hidden gold"),
-    "gold as a prediction file in the starting kit": (gold_as_a_prediction_file,
-                                               "public file reproduces the hidden gold of track 'sim"),
+    "alias bomb in competition.yaml": (
+        append_text(ALIAS_BOMB, "competition.yaml"),
+        "competition.yaml: not valid YAML, found its aliases expand to more",
+    ),
+    "alias bomb in a program's metadata": (
+        append_text(ALIAS_BOMB, "scoring_program/metadata.yaml"),
+        "metadata.yaml is not valid YAML, found its aliases expand",
+    ),
+    "key given twice": (
+        edit_text("title: Small test edition", "title: Small test edition\ntitle: Again"),
+        "key 'title' given twice",
+    ),
+    "reference data without task.json": (
+        remove("reference_data/evaluation/task.json"),
+        "has no task.json, which the scoring program reads",
+    ),
+    "gold item file in the starting kit": (
+        gold_in_the_starting_kit,
+        "public item file carries the hidden gold",
+    ),
+    "gold in a program made available": (
+        gold_in_the_scoring_program,
+        "scoring_program/gold/sim.jsonl: public item file carries the hidden gold",
+    ),
+    "gold as a prediction file in the starting kit": (
+        gold_as_a_prediction_file,
+        "public file reproduces the hidden gold of track 'sim",
+    ),
 }
 
 
@@ -177,16 +257,27 @@ def without_metadata_file(tree: Path):
 def legacy_phase(number: int, **changes):
     def change(doc):
         doc["phases"][number].update(changes)
+
     return edit_yaml(change)
 
 
 LEGACY_CASES = {
-    "v1.5 program zip without metadata": (without_metadata_file,
-                                          "scoring program has metadata.yaml but no file named exactly 'metadata'"),
-    "v1.5 phases less than a day apart": (legacy_phase(2, start_date="2027-01-01 12:00:00"),
-                                          "must start more than a day after the previous one"),
-    "v1.5 pages without terms": (edit_yaml(lambda d: d["html"].pop("terms")), "the pages need a 'terms' entry"),
-    "v1.5 program as a folder": (legacy_phase(1, scoring_program="logo.png"), "scoring_program is a plain file"),
+    "v1.5 program zip without metadata": (
+        without_metadata_file,
+        "scoring program has metadata.yaml but no file named exactly 'metadata'",
+    ),
+    "v1.5 phases less than a day apart": (
+        legacy_phase(2, start_date="2027-01-01 12:00:00"),
+        "must start more than a day after the previous one",
+    ),
+    "v1.5 pages without terms": (
+        edit_yaml(lambda d: d["html"].pop("terms")),
+        "the pages need a 'terms' entry",
+    ),
+    "v1.5 program as a folder": (
+        legacy_phase(1, scoring_program="logo.png"),
+        "scoring_program is a plain file",
+    ),
 }
 
 
@@ -235,15 +326,30 @@ def test_a_zip_whose_bundle_is_one_folder_down_is_refused(small, tmp_path):
 
 @pytest.mark.parametrize("entry", ["build_bundle.py --check", "judgekit check"])
 def test_the_command_prints_one_line_per_problem_and_exits_1(entry, small, tmp_path):
-    broken = broken_copy(small[0].tree, phase(0, end=None, execution_time_limit=0), tmp_path / "bundle")
-    command = ([str(REPO / "build_bundle.py"), "--check"] if entry.startswith("build")
-               else ["-m", "judgekit", "check"])
-    done = subprocess.run([sys.executable, *command, str(broken)], capture_output=True, text=True, cwd=tmp_path,
-                          env={**__import__("os").environ, "PYTHONPATH": str(REPO)})
+    broken = broken_copy(
+        small[0].tree, phase(0, end=None, execution_time_limit=0), tmp_path / "bundle"
+    )
+    command = (
+        [str(REPO / "build_bundle.py"), "--check"]
+        if entry.startswith("build")
+        else ["-m", "judgekit", "check"]
+    )
+    done = subprocess.run(
+        [sys.executable, *command, str(broken)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**__import__("os").environ, "PYTHONPATH": str(REPO)},
+    )
     assert done.returncode == 1, done.stderr
     lines = done.stdout.splitlines()
     assert len(lines) == 2 and all(line.startswith("phases[0]") for line in lines), done.stdout
     assert "2 problem(s)" in done.stderr and "Traceback" not in done.stderr
-    clean = subprocess.run([sys.executable, *command, str(small[0].zip_path)], capture_output=True, text=True,
-                           cwd=tmp_path, env={**__import__("os").environ, "PYTHONPATH": str(REPO)})
+    clean = subprocess.run(
+        [sys.executable, *command, str(small[0].zip_path)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**__import__("os").environ, "PYTHONPATH": str(REPO)},
+    )
     assert clean.returncode == 0 and "ok, no problems found" in clean.stdout

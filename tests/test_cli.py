@@ -19,7 +19,9 @@ ENV = {**os.environ, "PYTHONPATH": str(REPO)}
 
 
 def judgekit(*args: str, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "judgekit", *args], capture_output=True, text=True, cwd=cwd, env=ENV)
+    return subprocess.run(
+        [sys.executable, "-m", "judgekit", *args], capture_output=True, text=True, cwd=cwd, env=ENV
+    )
 
 
 def test_help_lists_every_subcommand(tmp_path):
@@ -31,15 +33,24 @@ def test_help_lists_every_subcommand(tmp_path):
 
 def test_the_version_is_defined_once_and_shown_everywhere(tmp_path):
     assert judgekit("--version", cwd=tmp_path).stdout.strip() == f"judgekit {__version__}"
-    done = subprocess.run([sys.executable, str(REPO / "build_bundle.py"), "--version"], capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, str(REPO / "build_bundle.py"), "--version"], capture_output=True, text=True
+    )
     assert done.stdout.strip() == f"judgekit {__version__}"
     text = (REPO / "pyproject.toml").read_text(encoding="utf-8")
-    assert 'version = {attr = "judgekit.__version__"}' in text and "\nversion =" not in text.split("[tool")[0]
+    assert (
+        'version = {attr = "judgekit.__version__"}' in text
+        and "\nversion =" not in text.split("[tool")[0]
+    )
 
 
 def test_an_unknown_subcommand_is_one_clear_line(tmp_path):
     done = judgekit("buidl", cwd=tmp_path)
-    assert done.returncode == 1 and "unknown command 'buidl'" in done.stderr and "Traceback" not in done.stderr
+    assert (
+        done.returncode == 1
+        and "unknown command 'buidl'" in done.stderr
+        and "Traceback" not in done.stderr
+    )
 
 
 def test_each_subcommand_has_its_own_help(tmp_path):
@@ -49,8 +60,14 @@ def test_each_subcommand_has_its_own_help(tmp_path):
 
 
 SUBCOMMANDS = [name for name, (module, _) in cli.COMMANDS.items() if module is not None]
-SCRIPTS = {"build": "build_bundle.py", "check": "judgekit check", "run": "run_local.py", "score": "score.py",
-           "ingest": "ingest.py", "rank": "rank_submissions.py"}
+SCRIPTS = {
+    "build": "build_bundle.py",
+    "check": "judgekit check",
+    "run": "run_local.py",
+    "score": "score.py",
+    "ingest": "ingest.py",
+    "rank": "rank_submissions.py",
+}
 
 
 def exit_code(call) -> int:
@@ -67,7 +84,9 @@ def test_a_subcommand_names_itself_in_its_usage_and_error_lines(command, capsys)
     assert capsys.readouterr().out.startswith(f"usage: judgekit {command} ")
     assert exit_code(lambda: cli.main([command, "--no-such-option"])) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"usage: judgekit {command} ") and f"\njudgekit {command}: error: " in err, err
+    assert (
+        err.startswith(f"usage: judgekit {command} ") and f"\njudgekit {command}: error: " in err
+    ), err
 
 
 @pytest.mark.parametrize("command", sorted(set(SUBCOMMANDS) - {"check"}))
@@ -77,14 +96,19 @@ def test_a_script_run_directly_keeps_its_own_name(command, capsys):
     assert capsys.readouterr().out.startswith(f"usage: {SCRIPTS[command]} ")
 
 
-@pytest.mark.parametrize("command, args", [
-    ("run", ["no-such-bundle", "no-such-submission", "--phase", "practice"]),
-    ("rank", ["no-such-submissions", "no-such-reference"]),
-    ("score", ["no-such-input", "{out}"]),
-    ("ingest", ["no-such-input", "{out}", "no-such-submission"]),
-    ("build", ["--edition", "no-such-edition", "--dry-run"]),
-])
-def test_a_subcommand_names_itself_when_it_refuses_its_input(command, args, tmp_path, capsys, monkeypatch):
+@pytest.mark.parametrize(
+    "command, args",
+    [
+        ("run", ["no-such-bundle", "no-such-submission", "--phase", "practice"]),
+        ("rank", ["no-such-submissions", "no-such-reference"]),
+        ("score", ["no-such-input", "{out}"]),
+        ("ingest", ["no-such-input", "{out}", "no-such-submission"]),
+        ("build", ["--edition", "no-such-edition", "--dry-run"]),
+    ],
+)
+def test_a_subcommand_names_itself_when_it_refuses_its_input(
+    command, args, tmp_path, capsys, monkeypatch
+):
     monkeypatch.chdir(tmp_path)
     code = cli.main([command, *(arg.format(out=tmp_path / "out") for arg in args)])
     err = capsys.readouterr().err
@@ -99,7 +123,9 @@ def test_the_dry_run_validates_and_writes_nothing(tmp_path):
 
 
 def test_the_dry_run_reports_a_missing_release_once_with_the_folder_searched(tmp_path):
-    done = judgekit("build", "--edition", "sts2017", "--data", str(tmp_path), "--dry-run", cwd=tmp_path)
+    done = judgekit(
+        "build", "--edition", "sts2017", "--data", str(tmp_path), "--dry-run", cwd=tmp_path
+    )
     assert done.returncode == 1 and "Traceback" not in done.stderr
     lines = [line for line in done.stderr.splitlines() if "release not found" in line]
     # two releases (STS 2017 for the test split, STS Benchmark for train and dev), seven tracks: two lines
@@ -121,7 +147,10 @@ ENTRY_POINTS = {
 }
 
 
-CASES = [(entry, "scipy") for entry in sorted(ENTRY_POINTS)] + [("score.py", "numpy"), ("build_bundle.py", "yaml")]
+CASES = [(entry, "scipy") for entry in sorted(ENTRY_POINTS)] + [
+    ("score.py", "numpy"),
+    ("build_bundle.py", "yaml"),
+]
 
 
 @pytest.mark.parametrize("entry, package", CASES)
@@ -131,20 +160,31 @@ def test_a_missing_library_is_one_line_naming_what_to_install(entry, package, tm
     blocker.mkdir()
     (blocker / "sitecustomize.py").write_text(f"import sys\nsys.modules[{package!r}] = None\n")
     env = {**ENV, "PYTHONPATH": f"{blocker}{os.pathsep}{REPO}"}
-    done = subprocess.run([sys.executable, *ENTRY_POINTS[entry]], capture_output=True, text=True, cwd=tmp_path,
-                          env=env)
+    done = subprocess.run(
+        [sys.executable, *ENTRY_POINTS[entry]],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+    )
     assert done.returncode == 1, done.stdout + done.stderr
     assert "Traceback" not in done.stderr
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1, done.stderr
     name = {"yaml": "PyYAML"}.get(package, package)
-    assert f"missing Python package(s) {name}" in lines[0] and "pip install numpy scipy pyyaml" in lines[0]
+    assert (
+        f"missing Python package(s) {name}" in lines[0]
+        and "pip install numpy scipy pyyaml" in lines[0]
+    )
 
 
-def test_a_built_trees_folder_in_the_working_folder_does_not_hide_the_edition(tmp_path, monkeypatch):
+def test_a_built_trees_folder_in_the_working_folder_does_not_hide_the_edition(
+    tmp_path, monkeypatch
+):
     """``build_bundle.py --out .`` leaves the tree ``default/`` there; a second ``--edition default`` (the
     legacy build, say) read that folder as the config and failed: "default/edition.yaml: cannot read"."""
     from judgekit.programs.build import REPO_ROOT, edition_path
+
     (tmp_path / "default").mkdir()
     monkeypatch.chdir(tmp_path)
     assert edition_path("default") == REPO_ROOT / "editions" / "default"

@@ -38,8 +38,12 @@ def snapshot(root: Path, skip: Path = None) -> dict:
             if skip is not None and (path == skip or skip in path.parents):
                 continue
             st = path.lstat()
-            state[str(path.relative_to(root))] = (st.st_mode, st.st_size, st.st_mtime_ns,
-                                                  os.readlink(path) if path.is_symlink() else None)
+            state[str(path.relative_to(root))] = (
+                st.st_mode,
+                st.st_size,
+                st.st_mtime_ns,
+                os.readlink(path) if path.is_symlink() else None,
+            )
     return state
 
 
@@ -66,9 +70,23 @@ def refused(folder: Path) -> str:
     return str(caught.value)
 
 
-def run_builder(edition: Path, out: Path, *extra: str, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(REPO / "build_bundle.py"), "--edition", str(edition),
-                           "--out", str(out), *extra], capture_output=True, text=True, timeout=timeout)
+def run_builder(
+    edition: Path, out: Path, *extra: str, timeout: float = 300
+) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "build_bundle.py"),
+            "--edition",
+            str(edition),
+            "--out",
+            str(out),
+            *extra,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 def test_an_edition_name_climbing_out_of_out_is_refused_and_nothing_is_deleted(sandbox):
@@ -99,18 +117,23 @@ def test_files_outside_the_edition_folder_are_refused(sandbox, key):
                 c["public_files"] = [value]
             else:
                 c[key] = value
+
         edit(folder, change)
 
     before = snapshot(sandbox)
-    for value, message in [(str(sandbox / "secret.md"), "no absolute path"), ("../secret.md", "no absolute path"),
-                           ("pages/../../secret.md", "no absolute path"),
-                           ("pages/link.md", "leads outside the edition folder through a symbolic link"),
-                           ("pages/dirlink/secret.md", "leads outside the edition folder through a symbolic link")]:
+    for value, message in [
+        (str(sandbox / "secret.md"), "no absolute path"),
+        ("../secret.md", "no absolute path"),
+        ("pages/../../secret.md", "no absolute path"),
+        ("pages/link.md", "leads outside the edition folder through a symbolic link"),
+        ("pages/dirlink/secret.md", "leads outside the edition folder through a symbolic link"),
+    ]:
         set_path(value)
         text = refused(folder)
         assert message in text and value[:40] in text, (value, text)  # long paths are cut at 80
-    assert {k: v for k, v in snapshot(sandbox).items() if k != "ed/edition.yaml"} == \
-        {k: v for k, v in before.items() if k != "ed/edition.yaml"}
+    assert {k: v for k, v in snapshot(sandbox).items() if k != "ed/edition.yaml"} == {
+        k: v for k, v in before.items() if k != "ed/edition.yaml"
+    }
 
 
 def test_dataset_ids_must_be_plain_names(sandbox):
@@ -119,6 +142,7 @@ def test_dataset_ids_must_be_plain_names(sandbox):
     def change(c):
         c["datasets"]["../../../../../escaped_ds"] = c["datasets"].pop("sim")
         c["tracks"][0]["dataset"] = "../../../../../escaped_ds"
+
     edit(folder, change)
     before = snapshot(sandbox)
     done = run_builder(folder, sandbox / "out")
@@ -131,15 +155,23 @@ def test_dataset_paths_outside_the_data_folder_are_refused_before_anything_is_wr
     outside = sandbox / "outside_data"
     shutil.copytree(folder / "data" / "sim", outside)
     (folder / "data" / "linked").symlink_to(outside, target_is_directory=True)
-    cases = [("sim", {"path": str(outside)}, "no absolute path"),
-             ("sim", {"path": "../outside_data"}, "no absolute path"),
-             ("sim", {"path": "data/linked"}, "through a symbolic link"),
-             ("nli", {}, "holds a symbolic link that leads outside"),
-             ("sim", {"importer": "semeval_sts", "track": "../../outside", "path": "data/sim"}, "must stay inside"),
-             ("sim", {"splits": {"test": {"path": "../outside_data"}}}, "no absolute path")]
+    cases = [
+        ("sim", {"path": str(outside)}, "no absolute path"),
+        ("sim", {"path": "../outside_data"}, "no absolute path"),
+        ("sim", {"path": "data/linked"}, "through a symbolic link"),
+        ("nli", {}, "holds a symbolic link that leads outside"),
+        (
+            "sim",
+            {"importer": "semeval_sts", "track": "../../outside", "path": "data/sim"},
+            "must stay inside",
+        ),
+        ("sim", {"splits": {"test": {"path": "../outside_data"}}}, "no absolute path"),
+    ]
     for dataset, change, message in cases:
         if dataset == "nli":  # a file of the release folder that links outside
-            (folder / "data" / "nli" / "test.jsonl").rename(folder / "data" / "nli" / "real_test.jsonl")
+            (folder / "data" / "nli" / "test.jsonl").rename(
+                folder / "data" / "nli" / "real_test.jsonl"
+            )
             (folder / "data" / "nli" / "test.jsonl").symlink_to(outside / "test.jsonl")
         edition = load_edition(folder)
         source = dict(edition.datasets[dataset], **change)
@@ -151,7 +183,9 @@ def test_dataset_paths_outside_the_data_folder_are_refused_before_anything_is_wr
         assert snapshot(sandbox) == before  # --out not even created
         if dataset == "nli":
             (folder / "data" / "nli" / "test.jsonl").unlink()
-            (folder / "data" / "nli" / "real_test.jsonl").rename(folder / "data" / "nli" / "test.jsonl")
+            (folder / "data" / "nli" / "real_test.jsonl").rename(
+                folder / "data" / "nli" / "test.jsonl"
+            )
     import_data(load_edition(folder), folder)  # links that stay inside are fine
 
 
@@ -186,20 +220,32 @@ def test_a_yaml_alias_bomb_is_refused_fast_within_bounded_memory(sandbox):
     config = (folder / "edition.yaml").read_text()
     bomb = "x-laughs:\n  " + billion_laughs().replace("\n", "\n  ") + "\ndescription: *j\n"
     (folder / "edition.yaml").write_text(bomb + config.replace("description:", "x-description:"))
-    assert (folder / "edition.yaml").stat().st_size < 4096  # a whole config of under 4 KB, for 10**9 strings
-    limit = ("import resource; resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30)); "
-             "import sys; sys.argv = ['build_bundle.py', '--edition', sys.argv[1], '--out', sys.argv[2]]; "
-             f"sys.path.insert(0, {str(REPO)!r}); from judgekit.programs.build import main; sys.exit(main())")
-    done = subprocess.run([sys.executable, "-c", limit, str(folder), str(sandbox / "out")],
-                          capture_output=True, text=True, timeout=120)
+    assert (
+        folder / "edition.yaml"
+    ).stat().st_size < 4096  # a whole config of under 4 KB, for 10**9 strings
+    limit = (
+        "import resource; resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30)); "
+        "import sys; sys.argv = ['build_bundle.py', '--edition', sys.argv[1], '--out', sys.argv[2]]; "
+        f"sys.path.insert(0, {str(REPO)!r}); from judgekit.programs.build import main; sys.exit(main())"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", limit, str(folder), str(sandbox / "out")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 1, done.stderr
     assert "YAML aliases expand to too many values (an alias bomb?)" in done.stderr
-    assert f"at most {MAX_EXPANDED_NODES:,} values" in done.stderr and "Traceback" not in done.stderr
+    assert (
+        f"at most {MAX_EXPANDED_NODES:,} values" in done.stderr and "Traceback" not in done.stderr
+    )
     assert not (sandbox / "out").exists()
 
 
 def test_yaml_aliases_that_stay_small_still_work_and_cycles_are_refused(sandbox):
-    edition = load_edition(REPO / "editions" / "sts2017")  # shares one fallback source through an alias
+    edition = load_edition(
+        REPO / "editions" / "sts2017"
+    )  # shares one fallback source through an alias
     assert len({id(source["fallback"]) for source in edition.datasets.values()}) == 1
     folder = sandbox / "ed"
     config = (folder / "edition.yaml").read_text()
@@ -209,10 +255,20 @@ def test_yaml_aliases_that_stay_small_still_work_and_cycles_are_refused(sandbox)
     assert "nested too deeply" in refused(folder) or "not valid YAML" in refused(folder)
 
 
-@pytest.mark.parametrize("key, value", [("execution_time_limit", 10 ** 20), ("execution_time_limit", "1e20"),
-                                        ("execution_time_limit", 1.0e20), ("execution_time_limit", 0),
-                                        ("max_submissions", 2 ** 40), ("max_submissions_per_day", -1),
-                                        ("seed", 2 ** 40), ("bootstrap_resamples", 10 ** 9), ("seed", True)])
+@pytest.mark.parametrize(
+    "key, value",
+    [
+        ("execution_time_limit", 10**20),
+        ("execution_time_limit", "1e20"),
+        ("execution_time_limit", 1.0e20),
+        ("execution_time_limit", 0),
+        ("max_submissions", 2**40),
+        ("max_submissions_per_day", -1),
+        ("seed", 2**40),
+        ("bootstrap_resamples", 10**9),
+        ("seed", True),
+    ],
+)
 def test_numbers_outside_a_sane_range_are_refused(sandbox, key, value):
     folder = sandbox / "ed"
     if key in ("seed", "bootstrap_resamples"):

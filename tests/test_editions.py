@@ -37,12 +37,26 @@ SHARED = REPO.parent / "shared"
 DATA = SHARED / "data"
 
 #: Release folders (under ../shared/data) each published edition reads.
-RELEASES = {"sts2017": ("sts2017", "stsbenchmark"), "ocnli": ("ocnli",), "lewidi2025": ("lewidi2025",)}
+RELEASES = {
+    "sts2017": ("sts2017", "stsbenchmark"),
+    "ocnli": ("ocnli",),
+    "lewidi2025": ("lewidi2025",),
+}
 EDITIONS = ("default",) + tuple(RELEASES)
 
 #: What a perfect submission scores, per metric (from the metrics' definitions).
-PERFECT = {"pearson": 1.0, "spearman": 1.0, "accuracy": 1.0, "macro_f1": 1.0,
-           "amd": 0.0, "awd": 0.0, "mamd": 0.0, "error_rate": 0.0, "anad": 0.0, "mer": 0.0}
+PERFECT = {
+    "pearson": 1.0,
+    "spearman": 1.0,
+    "accuracy": 1.0,
+    "macro_f1": 1.0,
+    "amd": 0.0,
+    "awd": 0.0,
+    "mamd": 0.0,
+    "error_rate": 0.0,
+    "anad": 0.0,
+    "mer": 0.0,
+}
 
 #: SemEval-2017 Task 1 (Cer et al., 2017), the cosine bag-of-words baseline, Pearson r x 100.
 PUBLISHED_STS_BASELINE = {"ar_ar": 60.45, "es_es": 71.17, "en_en": 72.78}
@@ -57,7 +71,9 @@ def data_root(name: str) -> Path:
         return folder
     missing = [r for r in RELEASES[name] if not (DATA / r).is_dir()]
     if missing:
-        pytest.skip(f"../shared/data/{missing[0]} not found: the releases live beside the repository")
+        pytest.skip(
+            f"../shared/data/{missing[0]} not found: the releases live beside the repository"
+        )
     return DATA
 
 
@@ -85,19 +101,29 @@ class Builds:
             root = data_root(name)
             if name in self.rebuild_wanted:
                 self.rebuilds[name] = self._start_rebuild(name)
-            self.summaries[name] = build(load_edition(REPO / "editions" / name), root, self.out / "first")
+            self.summaries[name] = build(
+                load_edition(REPO / "editions" / name), root, self.out / "first"
+            )
         return self.summaries[name]
 
     def _start_rebuild(self, name: str):
         """``build_bundle.py`` in a new process with another hash seed (set order must not matter)."""
         out = self.out / "second" / name
         out.mkdir(parents=True)
-        command = [sys.executable, str(REPO / "build_bundle.py"), "--edition", name, "--out", str(out)]
+        command = [
+            sys.executable,
+            str(REPO / "build_bundle.py"),
+            "--edition",
+            name,
+            "--out",
+            str(out),
+        ]
         if name != "default":
             command += ["--data", str(DATA)]
         env = dict(os.environ, PYTHONHASHSEED="4242")
-        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
-                                   cwd=out)
+        process = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env, cwd=out
+        )
         return process, out
 
     def rebuilt(self, name: str):
@@ -119,15 +145,22 @@ class Builds:
 @pytest.fixture(scope="session")
 def built(tmp_path_factory, request):
     """``built(name)`` -> the BuildSummary of that edition, built at most once per session."""
-    wanted = {item.callspec.params.get("name") for item in request.session.items
-              if getattr(item, "originalname", "") == REPRODUCIBILITY_TEST and hasattr(item, "callspec")}
+    wanted = {
+        item.callspec.params.get("name")
+        for item in request.session.items
+        if getattr(item, "originalname", "") == REPRODUCIBILITY_TEST and hasattr(item, "callspec")
+    }
     builds = Builds(tmp_path_factory.mktemp("editions"), wanted)
     yield builds
     builds.close()
 
 
 def run_checker(path: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, str(shared_checker()), "--strict", str(path)], capture_output=True, text=True)
+    return subprocess.run(
+        [sys.executable, str(shared_checker()), "--strict", str(path)],
+        capture_output=True,
+        text=True,
+    )
 
 
 def file_sha256(path: Path) -> str:
@@ -171,6 +204,7 @@ def assert_scores(scores: dict, expected: dict) -> None:
 
 # --- the validator ---------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("name", EDITIONS)
 def test_bundle_passes_the_codabench_checker_strictly(name, built):
     summary = built(name)
@@ -193,18 +227,28 @@ def test_the_kits_checker_agrees_with_the_codabench_checker(name, built):
 def test_leaderboard_columns_are_the_tracks_metrics(name, built):
     """Column keys computed here from the raw edition.yaml and the metric table of the README."""
     raw = yaml.safe_load((REPO / "editions" / name / "edition.yaml").read_text(encoding="utf-8"))
-    defaults = {("similarity", None): ["pearson", "spearman"], ("classification", None): ["accuracy", "macro_f1"],
-                ("soft_label", "categorical"): ["amd"], ("soft_label", "ordinal"): ["awd"],
-                ("soft_label", "multilabel"): ["mamd"], ("perspectivist", "categorical"): ["error_rate"],
-                ("perspectivist", "ordinal"): ["anad"], ("perspectivist", "multilabel"): ["mer"]}
-    keys = ["primary"] + [f"{t['id']}_{m}" for t in raw["tracks"]
-                          for m in t.get("metrics") or defaults[t["kind"], t.get("scale")]]
+    defaults = {
+        ("similarity", None): ["pearson", "spearman"],
+        ("classification", None): ["accuracy", "macro_f1"],
+        ("soft_label", "categorical"): ["amd"],
+        ("soft_label", "ordinal"): ["awd"],
+        ("soft_label", "multilabel"): ["mamd"],
+        ("perspectivist", "categorical"): ["error_rate"],
+        ("perspectivist", "ordinal"): ["anad"],
+        ("perspectivist", "multilabel"): ["mer"],
+    }
+    keys = ["primary"] + [
+        f"{t['id']}_{m}"
+        for t in raw["tracks"]
+        for m in t.get("metrics") or defaults[t["kind"], t.get("scale")]
+    ]
     doc = yaml.safe_load((built(name).tree / "competition.yaml").read_text(encoding="utf-8"))
     assert [c["key"] for c in doc["leaderboards"][0]["columns"]] == keys
     assert all(len(k) <= 36 for k in keys)
 
 
 # --- reproducibility -------------------------------------------------------------------------------
+
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", EDITIONS)
@@ -219,6 +263,7 @@ def test_building_twice_gives_the_same_bytes(name, built):
 
 # --- gold against itself, through both steps ------------------------------------------------------
 
+
 @pytest.mark.parametrize("phase", ["practice", "evaluation"])
 @pytest.mark.parametrize("name", EDITIONS)
 def test_gold_against_itself_is_perfect_on_every_track(name, phase, built, tmp_path):
@@ -229,11 +274,15 @@ def test_gold_against_itself_is_perfect_on_every_track(name, phase, built, tmp_p
 
 # --- published baselines ---------------------------------------------------------------------------
 
+
 @edition_group("sts2017")
 def test_sts2017_cosine_baseline_reproduces_the_published_monolingual_scores(built):
     scores = run_once(built("sts2017").tree, "baseline:cosine_bow", "evaluation")
     for track, published in PUBLISHED_STS_BASELINE.items():
-        assert abs(100 * scores[f"{track}_pearson"] - published) <= 0.5, (track, scores[f"{track}_pearson"])
+        assert abs(100 * scores[f"{track}_pearson"] - published) <= 0.5, (
+            track,
+            scores[f"{track}_pearson"],
+        )
     # Cross-lingual tracks are computed without translation: reported as computed, far below monolingual.
     for track in ("ar_en", "es_en", "es_en_mt", "tr_en"):
         assert scores[f"{track}_pearson"] < 0.4
@@ -242,9 +291,11 @@ def test_sts2017_cosine_baseline_reproduces_the_published_monolingual_scores(bui
 def _ocnli_majority_share() -> float:
     """Share of the dev items with a majority label that carry the most frequent train label,
     counted from the raw release files."""
+
     def labels(name):
         with open(DATA / "ocnli" / name, encoding="utf-8") as f:
             return [json.loads(line)["label"] for line in f if line.strip()]
+
     train = Counter(label for label in labels("train.10k.json") if label != "-")
     dev = [label for label in labels("dev.json") if label != "-"]
     return dev.count(train.most_common(1)[0][0]) / len(dev)
@@ -263,9 +314,16 @@ def test_ocnli_most_frequent_baseline_gives_37_4_percent_on_dev(built):
 
 # --- participants' file names ----------------------------------------------------------------------
 
-LEWIDI_NAMES = {"csc_soft": "CSC_test_soft.tsv", "csc_pe": "csc_test_pe.tsv", "mp_soft": "mp_test_soft.tsv",
-                "mp_pe": "MP_test_pe.tsv", "par_soft": "Paraphrase_test_soft.tsv", "par_pe": "par_test_pe.tsv",
-                "ven_soft": "VariErrNLI_test_soft.tsv", "ven_pe": "ven_test_pe.tsv"}
+LEWIDI_NAMES = {
+    "csc_soft": "CSC_test_soft.tsv",
+    "csc_pe": "csc_test_pe.tsv",
+    "mp_soft": "mp_test_soft.tsv",
+    "mp_pe": "MP_test_pe.tsv",
+    "par_soft": "Paraphrase_test_soft.tsv",
+    "par_pe": "par_test_pe.tsv",
+    "ven_soft": "VariErrNLI_test_soft.tsv",
+    "ven_pe": "ven_test_pe.tsv",
+}
 
 
 @edition_group("lewidi2025")
@@ -275,14 +333,19 @@ def test_lewidi2025_accepts_the_file_names_participants_used(built, tmp_path):
     assert_scores(run_once(tree, str(submission), "evaluation"), perfect_scores(tree, "evaluation"))
 
 
-LEWIDI_KEYS = {"csc": ("CSC", "awd", "anad"), "mp": ("MP", "amd", "error_rate"),
-               "par": ("Paraphrase", "awd", "anad"), "ven": ("VariErrNLI", "mamd", "mer")}
+LEWIDI_KEYS = {
+    "csc": ("CSC", "awd", "anad"),
+    "mp": ("MP", "amd", "error_rate"),
+    "par": ("Paraphrase", "awd", "anad"),
+    "ven": ("VariErrNLI", "mamd", "mer"),
+}
 
 
 def _official_baseline_scores(split: str):
     """The starter kit's most-frequent baseline in the official file layouts, and the official values
     of its 8 files (``tests/lewidi_official.py``: the definitions as plain Python, not the kit)."""
     import lewidi_official as official
+
     files, expected = {}, {}
     for key, (dataset, soft_metric, pe_metric) in LEWIDI_KEYS.items():
         train, test = official.load(dataset, "train"), official.load(dataset, split)
@@ -292,9 +355,11 @@ def _official_baseline_scores(split: str):
         files[f"{key}_soft"] = "".join(f"{i}\t{json.dumps(soft)}\n" for i in test)
         files[f"{key}_pe"] = "".join(f"{i}\t{json.dumps(row)}\n" for i, row in rows.items())
         expected[f"{key}_soft_{soft_metric}"] = official.soft_score(
-            [official.soft_gold(r, dataset) for r in test.values()], [soft] * len(test), dataset)
+            [official.soft_gold(r, dataset) for r in test.values()], [soft] * len(test), dataset
+        )
         expected[f"{key}_pe_{pe_metric}"] = official.pe_score(
-            [official.pe_gold(r, dataset) for r in test.values()], list(rows.values()), dataset)
+            [official.pe_gold(r, dataset) for r in test.values()], list(rows.values()), dataset
+        )
     return files, expected
 
 
@@ -303,15 +368,24 @@ def test_lewidi2025_official_files_score_the_official_values(built, tmp_path):
     """All 8 files of the test phase, as the 2025 starter kit wrote them, under long and short names."""
     tree = built("lewidi2025").tree
     files, expected = _official_baseline_scores("test")
-    names = {"csc_soft": "CSC_test_soft.tsv", "csc_pe": "csc_test_pe.tsv", "mp_soft": "mp_test_soft.tsv",
-             "mp_pe": "MP_test_pe.tsv", "par_soft": "Paraphrase_test_soft.tsv", "par_pe": "par_test_pe.tsv",
-             "ven_soft": "VariErrNLI_test_soft.tsv", "ven_pe": "VariErrNLI_test_pe.tsv"}
+    names = {
+        "csc_soft": "CSC_test_soft.tsv",
+        "csc_pe": "csc_test_pe.tsv",
+        "mp_soft": "mp_test_soft.tsv",
+        "mp_pe": "MP_test_pe.tsv",
+        "par_soft": "Paraphrase_test_soft.tsv",
+        "par_pe": "par_test_pe.tsv",
+        "ven_soft": "VariErrNLI_test_soft.tsv",
+        "ven_pe": "VariErrNLI_test_pe.tsv",
+    }
     submission = tmp_path / "res.zip"
     with zipfile.ZipFile(submission, "w") as zf:
         for track_id, text in files.items():
             zf.writestr(names[track_id], text)
     scores = run_once(tree, str(submission), "evaluation")
-    assert {k: round(scores[k], 5) for k in expected} == {k: round(v, 5) for k, v in expected.items()}
+    assert {k: round(scores[k], 5) for k in expected} == {
+        k: round(v, 5) for k, v in expected.items()
+    }
 
 
 @edition_group("lewidi2025")
@@ -321,7 +395,9 @@ def test_lewidi2025_most_frequent_baseline_gives_the_starter_kit_numbers(built):
     tree = built("lewidi2025").tree
     _, expected = _official_baseline_scores("dev")
     scores = run_once(tree, "baseline:most_frequent", "practice")
-    assert {k: round(scores[k], 5) for k in expected} == {k: round(v, 5) for k, v in expected.items()}
+    assert {k: round(scores[k], 5) for k in expected} == {
+        k: round(v, 5) for k, v in expected.items()
+    }
     assert (round(scores["ven_soft_mamd"], 5), round(scores["ven_pe_mer"], 5)) == (0.65292, 0.315)
 
 
@@ -331,6 +407,7 @@ def test_sts2017_accepts_semeval_output_files_in_positional_form(built, tmp_path
     """SemEval-2017 output files: one score per line in input order, with a confidence column. The
     track's ids are "0".."249", so integer scores look like ids: the file is still positional."""
     import numpy as np
+
     tree = built("sts2017").tree
     spec = read_spec(tree / "reference_data" / "evaluation")
     golds = load_gold(spec, tree / "reference_data" / "evaluation")
@@ -339,13 +416,19 @@ def test_sts2017_accepts_semeval_output_files_in_positional_form(built, tmp_path
     with zipfile.ZipFile(submission, "w") as zf:
         for track_id, name in files.items():
             assert golds[track_id].ids[:3] == ["0", "1", "2"]
-            lines = "".join((f"{round(score)}\t{50 + k % 50}\r\n" if integers else f"{score:.2f}\t100\n")
-                            for k, score in enumerate(golds[track_id].gold))
+            lines = "".join(
+                (f"{round(score)}\t{50 + k % 50}\r\n" if integers else f"{score:.2f}\t100\n")
+                for k, score in enumerate(golds[track_id].gold)
+            )
             zf.writestr(name, lines)
     scores = run_once(tree, str(submission), "evaluation")
     for track_id in files:
         gold = golds[track_id].gold
-        expected = np.corrcoef(np.array([round(s) for s in gold], dtype=float), gold)[0, 1] if integers else 1.0
+        expected = (
+            np.corrcoef(np.array([round(s) for s in gold], dtype=float), gold)[0, 1]
+            if integers
+            else 1.0
+        )
         assert scores[f"{track_id}_pearson"] == pytest.approx(expected, abs=1e-9)
         assert expected > 0.9
 
@@ -358,18 +441,28 @@ def test_sts2017_scores_a_submission_laid_out_as_the_2017_competition_asked(buil
     lines as there are gold scores. Such a zip was refused (no file matched a track, and 500 lines were
     "wrong number of lines"); each track now scores numpy's Pearson r of its first 250 lines."""
     import numpy as np
+
     tree = built("sts2017").tree
     spec = read_spec(tree / "reference_data" / "evaluation")
     golds = load_gold(spec, tree / "reference_data" / "evaluation")
-    names = {"ar_ar": "1.ar-ar", "ar_en": "2.ar-en", "es_es": "3.sp-sp", "es_en": "4a.es-en",
-             "es_en_mt": "4b.sp-en", "en_en": "5.en-en", "tr_en": "6.su-su"}
+    names = {
+        "ar_ar": "1.ar-ar",
+        "ar_en": "2.ar-en",
+        "es_es": "3.sp-sp",
+        "es_en": "4a.es-en",
+        "es_en_mt": "4b.sp-en",
+        "en_en": "5.en-en",
+        "tr_en": "6.su-su",
+    }
     rng = np.random.default_rng(2017)
     predicted = {}
     with zipfile.ZipFile(tmp_path / "run1.zip", "w") as zf:
         for track_id, infix in names.items():
             gold = golds[track_id].gold
             predicted[track_id] = np.round(np.clip(gold + rng.normal(0, 1, gold.size), 0, 5), 4)
-            lines = list(predicted[track_id]) + (list(rng.uniform(0, 5, 250)) if track_id == "tr_en" else [])
+            lines = list(predicted[track_id]) + (
+                list(rng.uniform(0, 5, 250)) if track_id == "tr_en" else []
+            )
             zf.writestr(f"STS.sys.track{infix}.txt", "".join(f"{v:.4f}\n" for v in lines))
     scores = run_once(tree, str(tmp_path / "run1.zip"), "evaluation")
     for track_id in names:
@@ -379,15 +472,20 @@ def test_sts2017_scores_a_submission_laid_out_as_the_2017_competition_asked(buil
 
 # --- what is public --------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("name", ["sts2017", "ocnli"])
 def test_practice_gold_is_not_in_the_starting_kit_when_it_would_reveal_test_gold(name, built):
     """sts2017: STS-B dev holds 125 en-en test pairs with their scores; ocnli: dev is also the test."""
     tree = built(name).tree
     assert not (tree / "starting_kit" / "reference_data").exists()
     if name == "sts2017":
-        test_pairs = {tuple(json.loads(line)["texts"]) for line in
-                      (tree / "input_data" / "evaluation" / "sts_en_en.jsonl").read_text(encoding="utf-8").split("\n")
-                      if line}  # texts are public; split at "\n" only: U+2028 is text
+        test_pairs = {
+            tuple(json.loads(line)["texts"])
+            for line in (tree / "input_data" / "evaluation" / "sts_en_en.jsonl")
+            .read_text(encoding="utf-8")
+            .split("\n")
+            if line
+        }  # texts are public; split at "\n" only: U+2028 is text
         for path in (tree / "input_data").rglob("*.train.jsonl"):
             for line in path.read_text(encoding="utf-8").split("\n")[:-1]:
                 assert tuple(json.loads(line)["texts"]) not in test_pairs, path
@@ -397,18 +495,22 @@ def test_practice_gold_is_not_in_the_starting_kit_when_it_would_reveal_test_gold
 def test_lewidi2025_trains_csc_and_mp_from_the_practice_phase_zip(built):
     """Training counts from the release README (CSC 5,628 and MP 12,017 items)."""
     inputs = built("lewidi2025").tree / "input_data" / "evaluation"
-    counts = {name: (inputs / f"{name}.train.jsonl").read_text(encoding="utf-8").count("\n")
-              for name in ("csc", "mp", "par", "ven")}
+    counts = {
+        name: (inputs / f"{name}.train.jsonl").read_text(encoding="utf-8").count("\n")
+        for name in ("csc", "mp", "par", "ven")
+    }
     assert counts == {"csc": 5628, "mp": 12017, "par": 400, "ven": 388}
 
 
 # --- the participant's path through the phases ------------------------------------------------------
+
 
 @edition_group("default")
 def test_starting_kit_explains_what_it_can_do_for_the_evaluation_phase(built, tmp_path, capsys):
     """The kit holds no evaluation gold: run_local says so (exit 2), and the commands its README gives
     predict the evaluation phase's public data and check a result zip for it, without scores."""
     from judgekit.programs.run_local import main as run_local_main
+
     tree = built("default").tree
     kit = tree / "starting_kit"
     assert run_local_main([str(kit), "baseline:random", "--phase", "evaluation"]) == 2
@@ -417,26 +519,43 @@ def test_starting_kit_explains_what_it_can_do_for_the_evaluation_phase(built, tm
         "phases whose gold is public, so it cannot score this one; expected --phase practice. To check the format "
         "and coverage of your files for that phase without scores, download the phase's public data (Files tab "
         "on the platform) and run: python3 ingestion_program/ingest.py PHASE_DATA checked YOUR_SUBMISSION (a "
-        "result zip or a folder with model.py)\n")
+        "result zip or a folder with model.py)\n"
+    )
     readme = (kit / "README.md").read_text(encoding="utf-8")
     assert "python3 ingestion_program/ingest.py EVALUATION_DATA checked my_submission.zip" in readme
     public = tree / "input_data" / "evaluation"  # what the Files tab gives for the evaluation phase
     ingest = [sys.executable, str(kit / "ingestion_program" / "ingest.py")]
-    made = subprocess.run(ingest + [str(public), str(tmp_path / "predictions"), "--baseline", "cosine_bow"],
-                          capture_output=True, text=True, timeout=600)
+    made = subprocess.run(
+        ingest + [str(public), str(tmp_path / "predictions"), "--baseline", "cosine_bow"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert made.returncode == 0, made.stderr
     submission = tmp_path / "sub.zip"
     with zipfile.ZipFile(submission, "w") as zf:
         for path in sorted((tmp_path / "predictions").glob("*.tsv")):
             zf.write(path, path.name)
-    checked = subprocess.run(ingest + [str(public), str(tmp_path / "checked"), str(submission)],
-                             capture_output=True, text=True, timeout=600)
+    checked = subprocess.run(
+        ingest + [str(public), str(tmp_path / "checked"), str(submission)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert checked.returncode == 0, checked.stderr
     assert "result submission: predictions written for track(s)" in checked.stdout
     bad = tmp_path / "bad.zip"
     with zipfile.ZipFile(bad, "w") as zf:
-        zf.writestr("en-en.tsv", (tmp_path / "predictions" / "en_en.tsv").read_text(encoding="utf-8"))
-    refused = subprocess.run(ingest + [str(public), str(tmp_path / "refused"), str(bad)],
-                             capture_output=True, text=True, timeout=600)
+        zf.writestr(
+            "en-en.tsv", (tmp_path / "predictions" / "en_en.tsv").read_text(encoding="utf-8")
+        )
+    refused = subprocess.run(
+        ingest + [str(public), str(tmp_path / "refused"), str(bad)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert refused.returncode == 2
-    assert refused.stderr.rstrip().endswith("File 'en-en.tsv' was probably meant for track 'en_en': name it en_en.tsv")
+    assert refused.stderr.rstrip().endswith(
+        "File 'en-en.tsv' was probably meant for track 'en_en': name it en_en.tsv"
+    )

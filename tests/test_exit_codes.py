@@ -12,12 +12,20 @@ from pathlib import Path
 import pytest
 
 from judgekit.programs.ingest import main
-from test_ingestion import SMALL_TRACKS, assert_failed_cleanly, make_phase, run_scoring_program, write_submission
+from test_ingestion import (
+    SMALL_TRACKS,
+    assert_failed_cleanly,
+    make_phase,
+    run_scoring_program,
+    write_submission,
+)
 
 REPO = Path(__file__).resolve().parents[1]
 
-HEADER = "import json, os, sys\nclass Model:\n    def __init__(self, track):\n        self.track = track\n" \
-         "    def fit(self, items):\n        pass\n"
+HEADER = (
+    "import json, os, sys\nclass Model:\n    def __init__(self, track):\n        self.track = track\n"
+    "    def fit(self, items):\n        pass\n"
+)
 
 #: name -> (predict body, needles in the message). Each must give exit 2, never 1 or 3.
 PARTICIPANT_FAILURES = {
@@ -27,7 +35,8 @@ PARTICIPANT_FAILURES = {
         "            def __iter__(self):\n"
         "                raise ZeroDivisionError('broken iterator')\n"
         "        return Bad([1.0] * len(items))\n",
-        ["reading what Model.predict returned failed with ZeroDivisionError: broken iterator"]),
+        ["reading what Model.predict returned failed with ZeroDivisionError: broken iterator"],
+    ),
     "float_raises": (
         "    def predict(self, items):\n"
         "        import numbers\n"
@@ -36,7 +45,8 @@ PARTICIPANT_FAILURES = {
         "                raise KeyError('no float')\n"
         "        Num.__abstractmethods__ = frozenset()\n"
         "        return [Num() for _ in items]\n",
-        ["reading what Model.predict returned failed with KeyError"]),
+        ["reading what Model.predict returned failed with KeyError"],
+    ),
     "str_raises": (
         "    def predict(self, items):\n"
         "        class Odd:\n"
@@ -44,7 +54,8 @@ PARTICIPANT_FAILURES = {
         "                raise RuntimeError('no str')\n"
         "            __repr__ = __str__\n"
         "        return [Odd() for _ in items]\n",
-        ["not a number", "Odd"]),
+        ["not a number", "Odd"],
+    ),
     "forged_config_report": (
         "    def predict(self, items):\n"
         "        work = sys.argv[3]\n"
@@ -52,24 +63,28 @@ PARTICIPANT_FAILURES = {
         "        open(os.path.join(work, 'report.json'), 'w').write(json.dumps(\n"
         "            {'status': 'failed', 'kind': 'config', 'omitted': 0, 'problems': [problem]}))\n"
         "        os._exit(0)\n",
-        ["the process running the code submission failed"]),
+        ["the process running the code submission failed"],
+    ),
     "forged_internal_report": (
         "    def predict(self, items):\n"
         "        open(os.path.join(sys.argv[3], 'report.json'), 'w').write(json.dumps(\n"
         "            {'status': 'failed', 'kind': 'internal', 'message': 'a bug in the kit, honest'}))\n"
         "        os._exit(3)\n",
-        ["the process running the code submission failed", "a bug in the kit, honest"]),
+        ["the process running the code submission failed", "a bug in the kit, honest"],
+    ),
     "garbage_report": (
         "    def predict(self, items):\n"
         "        open(os.path.join(sys.argv[3], 'report.json'), 'wb').write(b'\\xff\\x00{not json')\n"
         "        open(os.path.join(sys.argv[3], 'progress.txt'), 'wb').write(b'\\xff\\xfe' * 5000)\n"
         "        os._exit(1)\n",
-        ["stopped unexpectedly"]),
+        ["stopped unexpectedly"],
+    ),
     "forged_ok_without_files": (
         "    def predict(self, items):\n"
         "        open(os.path.join(sys.argv[3], 'report.json'), 'w').write('{\"status\": \"ok\"}')\n"
         "        os._exit(0)\n",
-        ["without writing every track's predictions", "sts.tsv"]),
+        ["without writing every track's predictions", "sts.tsv"],
+    ),
 }
 
 
@@ -84,7 +99,9 @@ def test_participant_caused_failures_exit_2(tmp_path, capfd, case):
     message = assert_failed_cleanly(out, err, code, needles)
     assert code == 2, err
     assert message.startswith("ingestion program: the submission was not accepted:"), message
-    assert "the bundle or its data has a problem" not in message and "internal error (" not in message
+    assert (
+        "the bundle or its data has a problem" not in message and "internal error (" not in message
+    )
     assert not (out / "internal_error.txt").exists()
     scored = run_scoring_program(tmp_path, out)
     assert scored.returncode == 2 and "prediction step failed" in scored.stderr
@@ -113,6 +130,7 @@ def test_a_non_utf8_folder_name_does_not_crash_the_results_page(tmp_path):
     from judgekit.gold import gold_as_values
     from judgekit.scoring import load_gold
     from judgekit.spec import read_spec
+
     ref = REPO / "reference_data" / "practice"
     spec = read_spec(ref)
     track = spec.tracks[0]
@@ -122,9 +140,20 @@ def test_a_non_utf8_folder_name_does_not_crash_the_results_page(tmp_path):
     os.makedirs(folder)
     write_prediction(Path(folder) / f"{track.id}.tsv", track, gold.ids, gold_as_values(gold))
     os.symlink(ref, tmp_path / "input" / "ref")
-    done = subprocess.run([sys.executable, str(REPO / "scoring_program" / "score.py"), str(tmp_path / "input"),
-                           str(tmp_path / "out")], capture_output=True, text=True, timeout=300)
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "scoring_program" / "score.py"),
+            str(tmp_path / "input"),
+            str(tmp_path / "out"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     page = (tmp_path / "out" / "detailed_results.html").read_text(encoding="utf-8")
     assert "pr\\udce9dictions" in page or "pr\\xe9dictions" in page
-    assert json.loads((tmp_path / "out" / "scores.json").read_text())[f"{track.id}_pearson"] == pytest.approx(1.0)
+    assert json.loads((tmp_path / "out" / "scores.json").read_text())[
+        f"{track.id}_pearson"
+    ] == pytest.approx(1.0)

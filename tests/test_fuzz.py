@@ -53,8 +53,13 @@ def _finite_values(values) -> bool:
     return bool(np.all(np.isfinite(np.asarray(array, dtype=float))))
 
 
-@settings(max_examples=CASES * 8, derandomize=True, database=None, deadline=None,
-          suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=CASES * 8,
+    derandomize=True,
+    database=None,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+)
 @given(data=st.data())
 def test_reader_returns_aligned_finite_values_or_a_located_refusal(data, tmp_path_factory):
     """read_prediction on any content: an aligned prediction of finite values, or a SubmissionError

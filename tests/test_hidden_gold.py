@@ -64,9 +64,11 @@ def _change_one_per_group(res: Path, file: str, dataset: str, key: str, change) 
 ATTACKS = {
     "one_label_per_annotator": lambda res: _flip_one_label_per_annotator(res),
     "one_score_per_language": lambda res: _change_one_per_group(
-        res, "sim.tsv", "sim", "lang", lambda v: f"{float(v) + 2.5:.4f}"),
+        res, "sim.tsv", "sim", "lang", lambda v: f"{float(v) + 2.5:.4f}"
+    ),
     "one_label_per_genre": lambda res: _change_one_per_group(
-        res, "nli.tsv", "nli", "genre", lambda v: NLI[(NLI.index(v) + 1) % 3]),
+        res, "nli.tsv", "nli", "genre", lambda v: NLI[(NLI.index(v) + 1) % 3]
+    ),
 }
 
 
@@ -74,9 +76,13 @@ def _score(root: Path, capsys) -> dict:
     out = root / "out"
     assert score_main([str(root), str(out)]) == 0
     printed = capsys.readouterr()
-    return {"scores": json.loads((out / "scores.json").read_text()), "txt": (out / "scores.txt").read_text(),
-            "page": (out / "detailed_results.html").read_text(encoding="utf-8"), "stdout": printed.out,
-            "stderr": printed.err}
+    return {
+        "scores": json.loads((out / "scores.json").read_text()),
+        "txt": (out / "scores.txt").read_text(),
+        "page": (out / "detailed_results.html").read_text(encoding="utf-8"),
+        "stdout": printed.out,
+        "stderr": printed.err,
+    }
 
 
 def _without_scores(run: dict) -> dict:
@@ -117,8 +123,10 @@ def test_the_same_pair_is_told_apart_where_the_gold_is_public(tmp_path, capsys, 
 def test_messages_show_the_participant_s_values_never_the_gold(tmp_path, capsys):
     """A refused value is quoted as written; the gold of the item appears nowhere in the message."""
     make_phase(tmp_path, hide_gold=True, seed=4)
-    gold = {json.loads(line)["id"]: json.loads(line)
-            for line in lines_of(tmp_path / "ref" / "sim.jsonl")}
+    gold = {
+        json.loads(line)["id"]: json.loads(line)
+        for line in lines_of(tmp_path / "ref" / "sim.jsonl")
+    }
     lines = lines_of(tmp_path / "res" / "sim.tsv")
     item_id = lines[5].split("\t")[0]
     lines[5] = f"{item_id}\tnan"
@@ -127,4 +135,6 @@ def test_messages_show_the_participant_s_values_never_the_gold(tmp_path, capsys)
     err = capsys.readouterr().err
     assert item_id in err and "nan" in err
     value = gold[item_id]["score"]
-    assert not {repr(value), f"{value:.4f}", f"{value:.3f}", f"{value:g}"} & set(re.findall(r"\d+\.\d+", err))
+    assert not {repr(value), f"{value:.4f}", f"{value:.3f}", f"{value:g}"} & set(
+        re.findall(r"\d+\.\d+", err)
+    )

@@ -32,7 +32,13 @@ BY_NAME = {case.name: case for case in CASES}
 KEYS = leaderboard_keys(spec_from_dict(edition.spec(), "task.json").tracks)
 #: Where a refusal may point: a track file, the archive, the platform's files, the submission as a whole.
 FILE_NAMES = tuple(f"{t['id']}.tsv" for t in edition.TRACKS) + (
-    "SIM.tsv", "CLS.TSV", "submission", "metadata", "ingestion_status.json", "/res")
+    "SIM.tsv",
+    "CLS.TSV",
+    "submission",
+    "metadata",
+    "ingestion_status.json",
+    "/res",
+)
 ABSOLUTE_ESCAPES = [Path("/tmp/escaped-absolute.txt")]
 BATCH = Path(__file__).resolve().parent / "score_batch.py"
 
@@ -61,7 +67,10 @@ def runs(tmp_path_factory):
         guarded.append({"ref": _tree(input_dir / "ref"), "outside": _tree(root / "outside")})
         jobs.append((input_dir, output_dir, root / "work"))
     outcomes = run_in_batches(jobs, tmp_path_factory.mktemp("batches"), max(2, os.cpu_count() or 2))
-    results = {case.name: (root, outcome, before) for case, root, outcome, before in zip(CASES, roots, outcomes, guarded)}
+    results = {
+        case.name: (root, outcome, before)
+        for case, root, outcome, before in zip(CASES, roots, outcomes, guarded)
+    }
     yield base, results, before_absolute
     shutil.rmtree(base, ignore_errors=True)
 
@@ -77,23 +86,35 @@ def run_in_batches(jobs, folder: Path, batches: int) -> list:
 
     def run(k):
         jobs_file = folder / f"batch{k}.json"
-        jobs_file.write_text(json.dumps([[str(p) for p in job] for job in jobs[k * size:(k + 1) * size]]))
-        done = subprocess.run([sys.executable, str(BATCH), str(jobs_file)], cwd=folder, env=env,
-                              capture_output=True, text=True, timeout=1800)
+        jobs_file.write_text(
+            json.dumps([[str(p) for p in job] for job in jobs[k * size : (k + 1) * size]])
+        )
+        done = subprocess.run(
+            [sys.executable, str(BATCH), str(jobs_file)],
+            cwd=folder,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=1800,
+        )
         assert done.returncode == 0, done.stderr[-3000:]
         return json.loads(jobs_file.with_suffix(".out").read_text())
 
     with ThreadPoolExecutor(max_workers=batches) as pool:
         results = [result for chunk in pool.map(run, range(batches)) for result in chunk]
     assert len(results) == len(jobs)
-    return [checks.collect(code, stdout, stderr, output_dir)
-            for (code, stdout, stderr), (_, output_dir, _) in zip(results, jobs)]
+    return [
+        checks.collect(code, stdout, stderr, output_dir)
+        for (code, stdout, stderr), (_, output_dir, _) in zip(results, jobs)
+    ]
 
 
 def test_corpus_is_large_distinct_and_covers_every_track():
     assert len(CASES) >= 200
     assert len(BY_NAME) == len(CASES), "case names are unique"
-    assert len({case.fingerprint() for case in CASES}) == len(CASES), "no two cases submit the same thing"
+    assert len({case.fingerprint() for case in CASES}) == len(CASES), (
+        "no two cases submit the same thing"
+    )
     refused = Counter(case.group for case in CASES if case.exit_code != 0)
     for track in edition.TRACKS:
         assert refused[track["id"]] >= 20, f"track {track['id']} has too few malformed cases"
@@ -110,7 +131,9 @@ def test_case(name, runs):
     stream = outcome.stdout if case.exit_code == 0 else outcome.stderr
     if not re.search(case.pattern, stream):
         problems.append(f"message does not match {case.pattern!r}")
-    assert not problems, f"{name}: {problems}\n--- stdout:\n{outcome.stdout[:2000]}\n--- stderr:\n{outcome.stderr[:3000]}"
+    assert not problems, (
+        f"{name}: {problems}\n--- stdout:\n{outcome.stdout[:2000]}\n--- stderr:\n{outcome.stderr[:3000]}"
+    )
 
 
 @pytest.mark.parametrize("name", sorted(BY_NAME))
@@ -134,7 +157,9 @@ def test_hostile_text_is_escaped_in_html(name, runs):
     for text in case.hostile:
         assert text not in page, f"raw {text!r} in the HTML"
     if case.exit_code != 0:
-        assert any(html.escape(text) in page for text in case.hostile), "the refusal is shown on the page"
+        assert any(html.escape(text) in page for text in case.hostile), (
+            "the refusal is shown on the page"
+        )
 
 
 def test_nothing_written_outside_each_work_folder(runs):
@@ -152,13 +177,21 @@ def test_nothing_written_outside_each_work_folder(runs):
         assert _tree(root / "input" / "ref") == guarded["ref"], f"{name} changed the reference data"
         assert _tree(root / "outside") == guarded["outside"], f"{name} changed a folder outside"
         work = root / "work"
-        assert sorted(p.name for p in work.iterdir()) == ["tmp"], f"{name} wrote into the working directory"
+        assert sorted(p.name for p in work.iterdir()) == ["tmp"], (
+            f"{name} wrote into the working directory"
+        )
         assert not list((work / "tmp").iterdir()), f"{name} left temporary files"
 
 
-@pytest.mark.parametrize("name,phase", [("multi/all_tracks", "evaluation"), ("multi/all_tracks", "practice"),
-                                        ("archive/zip_of_files", "evaluation"),
-                                        ("multi/hostile_unclaimed_name", "practice")])
+@pytest.mark.parametrize(
+    "name,phase",
+    [
+        ("multi/all_tracks", "evaluation"),
+        ("multi/all_tracks", "practice"),
+        ("archive/zip_of_files", "evaluation"),
+        ("multi/hostile_unclaimed_name", "practice"),
+    ],
+)
 def test_scoring_twice_is_byte_identical(name, phase, tmp_path):
     """The same submission scored twice into the same output folder gives the same bytes (the
     practice phase shows gold-based plots and bootstrap intervals, so they are covered too)."""
@@ -193,8 +226,8 @@ def test_a_1gb_single_line_is_refused_without_loading_it(tmp_path, monkeypatch):
 
     path = tmp_path / "sim.tsv"
     with open(path, "wb") as f:
-        f.truncate(1024 ** 3)
-    monkeypatch.setattr(textfile, "MAX_FILE_BYTES", 2 * 1024 ** 3)
+        f.truncate(1024**3)
+    monkeypatch.setattr(textfile, "MAX_FILE_BYTES", 2 * 1024**3)
     tracemalloc.start()
     try:
         with pytest.raises(SubmissionError, match=r"sim.tsv, line 1: line is too long"):

@@ -18,18 +18,38 @@ from judgekit.tracks import track_from_dict
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 RELEASE = DATA / "lewidi2025"
 ZIP_NAME = "data_practice_phase.zip"
-pytestmark = pytest.mark.skipif(not RELEASE.is_dir(), reason="../shared/data/lewidi2025 is not present")
+pytestmark = pytest.mark.skipif(
+    not RELEASE.is_dir(), reason="../shared/data/lewidi2025 is not present"
+)
 
 NAMES = ("CSC", "MP", "Paraphrase", "VariErrNLI")
 # item counts from the README's file table (train of CSC and MP: the practice-phase zip)
-COUNTS = {("CSC", "dev"): 704, ("CSC", "test"): 704, ("CSC", "train"): 5628,
-          ("MP", "dev"): 3005, ("MP", "test"): 3756, ("MP", "train"): 12017,
-          ("Paraphrase", "train"): 400, ("Paraphrase", "dev"): 50, ("Paraphrase", "test"): 50,
-          ("VariErrNLI", "train"): 388, ("VariErrNLI", "dev"): 50, ("VariErrNLI", "test"): 50}
-TEXT_FIELDS = {"CSC": ("context", "response"), "MP": ("post", "reply"),
-               "Paraphrase": ("Question1", "Question2"), "VariErrNLI": ("context", "statement")}
-LABELS = {"CSC": [str(v) for v in range(1, 7)], "MP": ["0", "1"],
-          "Paraphrase": [str(v) for v in range(-5, 6)], "VariErrNLI": ["contradiction", "entailment", "neutral"]}
+COUNTS = {
+    ("CSC", "dev"): 704,
+    ("CSC", "test"): 704,
+    ("CSC", "train"): 5628,
+    ("MP", "dev"): 3005,
+    ("MP", "test"): 3756,
+    ("MP", "train"): 12017,
+    ("Paraphrase", "train"): 400,
+    ("Paraphrase", "dev"): 50,
+    ("Paraphrase", "test"): 50,
+    ("VariErrNLI", "train"): 388,
+    ("VariErrNLI", "dev"): 50,
+    ("VariErrNLI", "test"): 50,
+}
+TEXT_FIELDS = {
+    "CSC": ("context", "response"),
+    "MP": ("post", "reply"),
+    "Paraphrase": ("Question1", "Question2"),
+    "VariErrNLI": ("context", "statement"),
+}
+LABELS = {
+    "CSC": [str(v) for v in range(1, 7)],
+    "MP": ["0", "1"],
+    "Paraphrase": [str(v) for v in range(-5, 6)],
+    "VariErrNLI": ["contradiction", "entailment", "neutral"],
+}
 
 _cache = {}
 
@@ -51,8 +71,15 @@ def raw_of(dataset, split, from_zip=False):
 
 def soft_track(dataset):
     scale = DATASETS[dataset].scale
-    return track_from_dict({"id": f"{dataset.lower()}_soft", "kind": "soft_label", "dataset": dataset,
-                            "scale": scale, "labels": LABELS[dataset]})
+    return track_from_dict(
+        {
+            "id": f"{dataset.lower()}_soft",
+            "kind": "soft_label",
+            "dataset": dataset,
+            "scale": scale,
+            "labels": LABELS[dataset],
+        }
+    )
 
 
 def released_soft(record, dataset):
@@ -121,7 +148,12 @@ def test_varierrnli_repeated_annotators_become_one_annotator_with_several_labels
     item = next(it for it in items_of("VariErrNLI", "dev") if it["id"] == "49807")
     assert raw["49807"]["annotators"] == "Ann1,Ann2,Ann2,Ann3,Ann4"
     assert item["annotators"] == ["Ann1", "Ann2", "Ann3", "Ann4"]
-    assert item["annotations"] == [["neutral"], ["entailment", "neutral"], ["neutral"], ["entailment"]]
+    assert item["annotations"] == [
+        ["neutral"],
+        ["entailment", "neutral"],
+        ["neutral"],
+        ["entailment"],
+    ]
     for split in ("train", "dev", "test"):
         raw = raw_of("VariErrNLI", split)
         repeated = 0
@@ -180,6 +212,7 @@ def test_the_importer_registry_dispatches_to_lewidi():
 
 # --- problems are reported, not crashed on ----------------------------------------------------
 
+
 def write_release(folder: Path, name: str, records) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / name
@@ -188,9 +221,14 @@ def write_release(folder: Path, name: str, records) -> Path:
 
 
 def mp_record(**changes):
-    record = {"text": {"post": "p", "reply": "r"}, "annotators": "Ann1,Ann2",
-              "annotations": {"Ann1": "0", "Ann2": "1"}, "soft_label": {"0.0": 0.5, "1.0": 0.5},
-              "lang": "en", "other_info": {"source": "twitter"}}
+    record = {
+        "text": {"post": "p", "reply": "r"},
+        "annotators": "Ann1,Ann2",
+        "annotations": {"Ann1": "0", "Ann2": "1"},
+        "soft_label": {"0.0": 0.5, "1.0": 0.5},
+        "lang": "en",
+        "other_info": {"source": "twitter"},
+    }
     record.update(changes)
     return record
 
@@ -202,10 +240,14 @@ def error_text(source, root, split="dev"):
 
 
 def test_unknown_dataset_and_missing_path_are_config_errors(tmp_path):
-    assert "CSC | MP | Paraphrase | VariErrNLI" in error_text({"path": ".", "dataset": "SNLI"}, tmp_path)
+    assert "CSC | MP | Paraphrase | VariErrNLI" in error_text(
+        {"path": ".", "dataset": "SNLI"}, tmp_path
+    )
     assert "missing 'path'" in error_text({"dataset": "MP"}, tmp_path)
     assert "nothing at this path" in error_text({"path": "nowhere", "dataset": "MP"}, tmp_path)
-    assert "'files' must map a split" in error_text({"path": ".", "dataset": "MP", "files": ["x"]}, tmp_path)
+    assert "'files' must map a split" in error_text(
+        {"path": ".", "dataset": "MP", "files": ["x"]}, tmp_path
+    )
 
 
 def test_missing_train_split_points_to_the_practice_zip():
@@ -215,11 +257,23 @@ def test_missing_train_split_points_to_the_practice_zip():
 
 def test_files_mapping_and_folder_layouts(tmp_path):
     write_release(tmp_path / "rel", "mine.json", {"7": mp_record()})
-    items = load_split({"path": "rel", "dataset": "MP", "files": {"dev": "mine.json"}}, tmp_path, "dev")
-    assert items == [{"id": "7", "texts": ["p", "r"], "lang": "en", "annotators": ["Ann1", "Ann2"],
-                      "annotations": ["0", "1"], "genre": "twitter"}]
+    items = load_split(
+        {"path": "rel", "dataset": "MP", "files": {"dev": "mine.json"}}, tmp_path, "dev"
+    )
+    assert items == [
+        {
+            "id": "7",
+            "texts": ["p", "r"],
+            "lang": "en",
+            "annotators": ["Ann1", "Ann2"],
+            "annotations": ["0", "1"],
+            "genre": "twitter",
+        }
+    ]
     write_release(tmp_path / "rel" / "MP", "MP_dev.json", {"8": mp_record()})
-    assert [it["id"] for it in load_split({"path": "rel", "dataset": "MP"}, tmp_path, "dev")] == ["8"]
+    assert [it["id"] for it in load_split({"path": "rel", "dataset": "MP"}, tmp_path, "dev")] == [
+        "8"
+    ]
 
 
 def test_zip_junk_entries_are_skipped(tmp_path):
@@ -228,26 +282,35 @@ def test_zip_junk_entries_are_skipped(tmp_path):
         z.writestr("MP/._MP_dev.json", b"\x00\x05\x16\x07 not json")
         z.writestr("MP/.DS_Store", b"\x00")
         z.writestr("MP/MP_dev.json", json.dumps({"1": mp_record()}))
-    assert [it["id"] for it in load_split({"path": "r.zip", "dataset": "MP"}, tmp_path, "dev")] == ["1"]
+    assert [it["id"] for it in load_split({"path": "r.zip", "dataset": "MP"}, tmp_path, "dev")] == [
+        "1"
+    ]
 
 
 def test_bad_json_and_duplicate_ids_name_the_file(tmp_path):
     write_release(tmp_path, "MP_dev.json", '{"1": {"text": }')
     text = error_text({"path": ".", "dataset": "MP"}, tmp_path)
     assert "MP_dev.json" in text and "not valid JSON" in text and "line 1" in text
-    write_release(tmp_path, "MP_dev.json", '{"1": %s, "1": %s}' % (json.dumps(mp_record()), json.dumps(mp_record())))
+    write_release(
+        tmp_path,
+        "MP_dev.json",
+        '{"1": %s, "1": %s}' % (json.dumps(mp_record()), json.dumps(mp_record())),
+    )
     assert "duplicate keys" in error_text({"path": ".", "dataset": "MP"}, tmp_path)
 
 
-@pytest.mark.parametrize("record,expected", [
-    (mp_record(annotations={"Ann1": "0", "Ann2": "2"}), "outside the MP label set"),
-    (mp_record(annotators="Ann1,Ann3"), "name different annotators"),
-    (mp_record(annotators="Ann1,Ann1,Ann2"), "listed twice"),
-    (mp_record(annotations={}), "non-empty object"),
-    (mp_record(text={"post": "p"}), "text.reply"),
-    (mp_record(soft_label={"0": 0.9, "1": 0.1}), "disagrees with the annotations"),
-    (mp_record(soft_label={"0": 0.5, "2": 0.5}), "does not fit the dataset"),
-])
+@pytest.mark.parametrize(
+    "record,expected",
+    [
+        (mp_record(annotations={"Ann1": "0", "Ann2": "2"}), "outside the MP label set"),
+        (mp_record(annotators="Ann1,Ann3"), "name different annotators"),
+        (mp_record(annotators="Ann1,Ann1,Ann2"), "listed twice"),
+        (mp_record(annotations={}), "non-empty object"),
+        (mp_record(text={"post": "p"}), "text.reply"),
+        (mp_record(soft_label={"0": 0.9, "1": 0.1}), "disagrees with the annotations"),
+        (mp_record(soft_label={"0": 0.5, "2": 0.5}), "does not fit the dataset"),
+    ],
+)
 def test_bad_records_are_located_and_explained(tmp_path, record, expected):
     write_release(tmp_path, "MP_dev.json", {"42": record})
     text = error_text({"path": ".", "dataset": "MP"}, tmp_path)

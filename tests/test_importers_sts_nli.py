@@ -13,8 +13,15 @@ from judgekit.errors import ConfigError
 from judgekit.importers import load_split
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
-STS17_TRACKS = ("track1.ar-ar", "track2.ar-en", "track3.es-es", "track4a.es-en", "track4b.es-en",
-                "track5.en-en", "track6.tr-en")
+STS17_TRACKS = (
+    "track1.ar-ar",
+    "track2.ar-en",
+    "track3.es-es",
+    "track4a.es-en",
+    "track4b.es-en",
+    "track5.en-en",
+    "track6.tr-en",
+)
 CHAOS_FILES = ("chaosNLI_snli.jsonl", "chaosNLI_mnli_m.jsonl")
 
 needs_data = pytest.mark.skipif(not DATA.is_dir(), reason="shared release data not available")
@@ -25,7 +32,9 @@ def raw_lines(path: Path):
 
 
 def sts17(track, split="test", **options):
-    return load_split({"importer": "semeval_sts", "path": "sts2017", "track": track, **options}, DATA, split)
+    return load_split(
+        {"importer": "semeval_sts", "path": "sts2017", "track": track, **options}, DATA, split
+    )
 
 
 def stsb(split):
@@ -37,10 +46,13 @@ def ocnli(split):
 
 
 def chaosnli(*names):
-    return load_split({"importer": "chaosnli", "path": "chaosnli", "files": {"test": list(names)}}, DATA, "test")
+    return load_split(
+        {"importer": "chaosnli", "path": "chaosnli", "files": {"test": list(names)}}, DATA, "test"
+    )
 
 
 # --- SemEval STS 2017 -------------------------------------------------------------------------------
+
 
 @needs_data
 @pytest.mark.parametrize("track", STS17_TRACKS)
@@ -67,7 +79,9 @@ def test_sts17_track6_keeps_only_the_first_250_of_500_pairs():
 
 @needs_data
 def test_sts17_quotes_are_text_not_csv_quoting():
-    quoted = [line for line in raw_lines(DATA / "sts2017" / "STS.input.track4b.es-en.txt") if '"' in line]
+    quoted = [
+        line for line in raw_lines(DATA / "sts2017" / "STS.input.track4b.es-en.txt") if '"' in line
+    ]
     assert len(quoted) == 53
     items = sts17("track4b.es-en")
     assert sum('"' in "\t".join(it["texts"]) for it in items) == 53
@@ -104,17 +118,25 @@ def test_sts17_has_no_train_split_unless_a_fallback_is_named():
     with pytest.raises(ConfigError, match="no train split"):
         sts17("track5.en-en", split="train", fallback=fallback)
     with pytest.raises(ConfigError, match="fallback"):
-        sts17("track5.en-en", split="dev", fallback={"test": {"importer": "stsb", "path": "stsbenchmark"}})
+        sts17(
+            "track5.en-en",
+            split="dev",
+            fallback={"test": {"importer": "stsb", "path": "stsbenchmark"}},
+        )
 
 
 # --- STS Benchmark ----------------------------------------------------------------------------------
 
+
 @needs_data
-@pytest.mark.parametrize("split,n_items,n_nine_fields,genres", [
-    ("train", 5749, 197, {"main-news": 3299, "main-captions": 2000, "main-forums": 450}),
-    ("dev", 1500, 22, {"main-news": 500, "main-captions": 625, "main-forums": 375}),
-    ("test", 1379, 284, {"main-news": 500, "main-captions": 625, "main-forums": 254}),
-])
+@pytest.mark.parametrize(
+    "split,n_items,n_nine_fields,genres",
+    [
+        ("train", 5749, 197, {"main-news": 3299, "main-captions": 2000, "main-forums": 450}),
+        ("dev", 1500, 22, {"main-news": 500, "main-captions": 625, "main-forums": 375}),
+        ("test", 1379, 284, {"main-news": 500, "main-captions": 625, "main-forums": 254}),
+    ],
+)
 def test_stsb_counts_genres_and_nine_field_lines(split, n_items, n_nine_fields, genres):
     lines = raw_lines(DATA / "stsbenchmark" / f"sts-{split}.csv")
     items = stsb(split)
@@ -133,7 +155,9 @@ def test_stsb_counts_genres_and_nine_field_lines(split, n_items, n_nine_fields, 
 @needs_data
 def test_stsb_id_field_is_not_unique_so_line_ids_are_used():
     for split in ("train", "dev", "test"):
-        id_field = [line.split("\t")[3] for line in raw_lines(DATA / "stsbenchmark" / f"sts-{split}.csv")]
+        id_field = [
+            line.split("\t")[3] for line in raw_lines(DATA / "stsbenchmark" / f"sts-{split}.csv")
+        ]
         assert len(set(id_field)) < len(id_field)
         assert len({it["id"] for it in stsb(split)}) == len(id_field)
 
@@ -147,14 +171,24 @@ def test_stsb_mean_scores_match_the_readme():
 
 # --- OCNLI ------------------------------------------------------------------------------------------
 
+
 @needs_data
 def test_ocnli_dev_counts_and_no_majority_items():
     items = ocnli("dev")
     assert len(items) == 3000
     assert sum(it["label"] is None for it in items) == 50
     assert Counter(it["label"] for it in items if it["label"]) == {
-        "neutral": 1103, "entailment": 947, "contradiction": 900}
-    assert Counter(it["genre"] for it in items) == {"news": 662, "gov": 622, "tv": 615, "lit": 609, "phone": 492}
+        "neutral": 1103,
+        "entailment": 947,
+        "contradiction": 900,
+    }
+    assert Counter(it["genre"] for it in items) == {
+        "news": 662,
+        "gov": 622,
+        "tv": 615,
+        "lit": 609,
+        "phone": 492,
+    }
     assert [it["id"] for it in items] == [str(i) for i in range(3000)]
 
 
@@ -184,8 +218,11 @@ def test_ocnli_votes_outside_the_three_classes_are_dropped():
     odd_votes = odd_items = 0
     for record in records:
         item = items[str(record["id"])]
-        expected = [(f"ann{k}", record[f"label{k}"]) for k in range(5)
-                    if record[f"label{k}"] in ("entailment", "neutral", "contradiction")]
+        expected = [
+            (f"ann{k}", record[f"label{k}"])
+            for k in range(5)
+            if record[f"label{k}"] in ("entailment", "neutral", "contradiction")
+        ]
         assert list(zip(item["annotators"], item["annotations"])) == expected
         odd = 5 - len(expected)
         odd_votes += odd
@@ -205,11 +242,15 @@ def test_ocnli_train_items_without_votes_have_no_annotators():
 
 # --- ChaosNLI ---------------------------------------------------------------------------------------
 
+
 @needs_data
-@pytest.mark.parametrize("name,n_items,majority", [
-    ("chaosNLI_snli.jsonl", 1514, (421, 813, 280)),
-    ("chaosNLI_mnli_m.jsonl", 1599, (741, 583, 275)),
-])
+@pytest.mark.parametrize(
+    "name,n_items,majority",
+    [
+        ("chaosNLI_snli.jsonl", 1514, (421, 813, 280)),
+        ("chaosNLI_mnli_m.jsonl", 1599, (741, 583, 275)),
+    ],
+)
 def test_chaosnli_counts_and_label_distributions(name, n_items, majority):
     records = [json.loads(line) for line in raw_lines(DATA / "chaosnli" / name)]
     items = chaosnli(name)
@@ -237,6 +278,7 @@ def test_chaosnli_files_of_a_split_are_concatenated_and_required():
 
 # --- malformed releases -----------------------------------------------------------------------------
 
+
 def write(path: Path, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
@@ -246,7 +288,9 @@ def write(path: Path, text: str) -> Path:
 def tmp_sts17(tmp_path, inputs, gold):
     write(tmp_path / "sts" / "STS.input.track9.xx-yy.txt", inputs)
     write(tmp_path / "sts" / "STS.gs.track9.xx-yy.txt", gold)
-    return load_split({"importer": "semeval_sts", "path": "sts", "track": "track9.xx-yy"}, tmp_path, "test")
+    return load_split(
+        {"importer": "semeval_sts", "path": "sts", "track": "track9.xx-yy"}, tmp_path, "test"
+    )
 
 
 def assert_located(error: ConfigError, file_name: str, lines):
@@ -254,8 +298,11 @@ def assert_located(error: ConfigError, file_name: str, lines):
     assert sorted(line for p in error.problems for line in (p.lines or (p.line,))) == sorted(lines)
     for problem in error.problems:  # the same problem on several lines is one message listing them
         assert Path(problem.file).name == file_name
-        shown = f"{file_name}, line {problem.line}" if problem.count == 1 else \
-            f"{file_name}: {problem.message}, on {problem.count} lines (lines {', '.join(map(str, problem.lines))}"
+        shown = (
+            f"{file_name}, line {problem.line}"
+            if problem.count == 1
+            else f"{file_name}: {problem.message}, on {problem.count} lines (lines {', '.join(map(str, problem.lines))}"
+        )
         assert shown in str(error)
 
 
@@ -273,8 +320,10 @@ def test_sts_non_numeric_gold_names_file_and_line(tmp_path):
 
 def test_sts_blank_gold_and_short_gold_leave_pairs_out(tmp_path):
     items = tmp_sts17(tmp_path, "a\tb\nc\td\ne\tf\r\ng\th", "1\n\n2.5\n")
-    assert [(it["id"], it["texts"], it["score"]) for it in items] == [("0", ["a", "b"], 1.0),
-                                                                      ("2", ["e", "f"], 2.5)]
+    assert [(it["id"], it["texts"], it["score"]) for it in items] == [
+        ("0", ["a", "b"], 1.0),
+        ("2", ["e", "f"], 2.5),
+    ]
     assert {it["lang"] for it in items} == {"xx-yy"}
     with pytest.raises(ConfigError, match="more gold scores than input pairs"):
         tmp_sts17(tmp_path, "a\tb\n", "1\n2\n")
@@ -282,25 +331,45 @@ def test_sts_blank_gold_and_short_gold_leave_pairs_out(tmp_path):
 
 def test_sts_missing_file_and_option(tmp_path):
     with pytest.raises(ConfigError, match="STS.input.track1.ar-ar.txt"):
-        load_split({"importer": "semeval_sts", "path": ".", "track": "track1.ar-ar"}, tmp_path, "test")
+        load_split(
+            {"importer": "semeval_sts", "path": ".", "track": "track1.ar-ar"}, tmp_path, "test"
+        )
     with pytest.raises(ConfigError, match="option 'track'"):
         load_split({"importer": "semeval_sts", "path": "."}, tmp_path, "test")
 
 
 def test_stsb_short_line_and_bad_score(tmp_path):
-    write(tmp_path / "b" / "sts-dev.csv", "main-news\tf\t2012\t0001\t3.0\tA\tB\n"
-                                         "main-forum\tf\t2012\t0002\tx\tA\tB\n"
-                                         "main-news\tf\t2012\t0003\t1.0\tA\n")
+    write(
+        tmp_path / "b" / "sts-dev.csv",
+        "main-news\tf\t2012\t0001\t3.0\tA\tB\n"
+        "main-forum\tf\t2012\t0002\tx\tA\tB\n"
+        "main-news\tf\t2012\t0003\t1.0\tA\n",
+    )
     with pytest.raises(ConfigError) as caught:
         load_split({"importer": "stsb", "path": "b"}, tmp_path, "dev")
     assert_located(caught.value, "sts-dev.csv", [2, 3])
 
 
 def test_ocnli_malformed_lines(tmp_path):
-    good = {"id": 1, "sentence1": "p", "sentence2": "h", "label": "neutral", "genre": "tv",
-            "label0": "neutral", "label1": None, "label2": "unknown", "label3": "entailment", "label4": None}
-    lines = [json.dumps(good), "{not json", json.dumps({**good, "id": 2, "label": "maybe"}),
-             json.dumps({**good, "label1": "nuetral", "id": 3}), json.dumps(good)]
+    good = {
+        "id": 1,
+        "sentence1": "p",
+        "sentence2": "h",
+        "label": "neutral",
+        "genre": "tv",
+        "label0": "neutral",
+        "label1": None,
+        "label2": "unknown",
+        "label3": "entailment",
+        "label4": None,
+    }
+    lines = [
+        json.dumps(good),
+        "{not json",
+        json.dumps({**good, "id": 2, "label": "maybe"}),
+        json.dumps({**good, "label1": "nuetral", "id": 3}),
+        json.dumps(good),
+    ]
     write(tmp_path / "o" / "dev.json", "\n".join(lines))
     with pytest.raises(ConfigError) as caught:
         load_split({"importer": "ocnli", "path": "o"}, tmp_path, "dev")
@@ -308,20 +377,32 @@ def test_ocnli_malformed_lines(tmp_path):
     assert "duplicate id" in str(caught.value)
     write(tmp_path / "o" / "dev.json", json.dumps(good))
     [item] = load_split({"importer": "ocnli", "path": "o"}, tmp_path, "dev")
-    assert item["annotators"] == ["ann0", "ann3"] and item["annotations"] == ["neutral", "entailment"]
+    assert item["annotators"] == ["ann0", "ann3"] and item["annotations"] == [
+        "neutral",
+        "entailment",
+    ]
     with pytest.raises(ConfigError, match="no file for the test split"):
         load_split({"importer": "ocnli", "path": "o"}, tmp_path, "test")
 
 
 def test_chaosnli_rejects_counts_that_disagree_with_the_counter(tmp_path):
-    record = {"uid": "x1", "example": {"premise": "p", "hypothesis": "h", "source": "s"},
-              "label_count": [1, 2, 0], "label_counter": {"e": 2, "n": 1}, "majority_label": "n"}
+    record = {
+        "uid": "x1",
+        "example": {"premise": "p", "hypothesis": "h", "source": "s"},
+        "label_count": [1, 2, 0],
+        "label_counter": {"e": 2, "n": 1},
+        "majority_label": "n",
+    }
     write(tmp_path / "c" / "c.jsonl", json.dumps(record) + "\n")
     with pytest.raises(ConfigError) as caught:
-        load_split({"importer": "chaosnli", "path": "c", "files": {"dev": "c.jsonl"}}, tmp_path, "dev")
+        load_split(
+            {"importer": "chaosnli", "path": "c", "files": {"dev": "c.jsonl"}}, tmp_path, "dev"
+        )
     assert_located(caught.value, "c.jsonl", [1])
     record["label_counter"] = {"e": 1, "n": 2}
     write(tmp_path / "c" / "c.jsonl", json.dumps(record) + "\n")
-    [item] = load_split({"importer": "chaosnli", "path": "c", "files": {"dev": "c.jsonl"}}, tmp_path, "dev")
+    [item] = load_split(
+        {"importer": "chaosnli", "path": "c", "files": {"dev": "c.jsonl"}}, tmp_path, "dev"
+    )
     assert item["annotations"] == ["entailment", "neutral", "neutral"]
     assert item["annotators"] == ["a000", "a001", "a002"] and item["label"] == "neutral"

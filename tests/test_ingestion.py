@@ -36,18 +36,54 @@ WORDS = "a man is playing the guitar woman cuts an onion dog runs in park , . ! 
 ALL_TRACKS = [
     {"id": "sts", "kind": "similarity", "dataset": "sts"},
     {"id": "nli", "kind": "classification", "dataset": "nli", "labels": NLI},
-    {"id": "mp_soft", "kind": "soft_label", "scale": "categorical", "dataset": "mp", "labels": ["0", "1"],
-     "primary": False},
-    {"id": "mp_pe", "kind": "perspectivist", "scale": "categorical", "dataset": "mp", "labels": ["0", "1"],
-     "primary": False},
-    {"id": "csc_soft", "kind": "soft_label", "scale": "ordinal", "dataset": "csc", "labels": ORDINAL,
-     "primary": False},
-    {"id": "csc_pe", "kind": "perspectivist", "scale": "ordinal", "dataset": "csc", "labels": ORDINAL,
-     "primary": False},
-    {"id": "ven_soft", "kind": "soft_label", "scale": "multilabel", "dataset": "ven", "labels": VEN,
-     "primary": False},
-    {"id": "ven_pe", "kind": "perspectivist", "scale": "multilabel", "dataset": "ven", "labels": VEN,
-     "primary": False},
+    {
+        "id": "mp_soft",
+        "kind": "soft_label",
+        "scale": "categorical",
+        "dataset": "mp",
+        "labels": ["0", "1"],
+        "primary": False,
+    },
+    {
+        "id": "mp_pe",
+        "kind": "perspectivist",
+        "scale": "categorical",
+        "dataset": "mp",
+        "labels": ["0", "1"],
+        "primary": False,
+    },
+    {
+        "id": "csc_soft",
+        "kind": "soft_label",
+        "scale": "ordinal",
+        "dataset": "csc",
+        "labels": ORDINAL,
+        "primary": False,
+    },
+    {
+        "id": "csc_pe",
+        "kind": "perspectivist",
+        "scale": "ordinal",
+        "dataset": "csc",
+        "labels": ORDINAL,
+        "primary": False,
+    },
+    {
+        "id": "ven_soft",
+        "kind": "soft_label",
+        "scale": "multilabel",
+        "dataset": "ven",
+        "labels": VEN,
+        "primary": False,
+    },
+    {
+        "id": "ven_pe",
+        "kind": "perspectivist",
+        "scale": "multilabel",
+        "dataset": "ven",
+        "labels": VEN,
+        "primary": False,
+    },
 ]
 SMALL_TRACKS = ALL_TRACKS[:2]
 
@@ -56,7 +92,9 @@ def _items(dataset: str, prefix: str, n: int, rng: random.Random) -> list:
     items = []
     for i in range(n):
         texts = [" ".join(rng.choice(WORDS) for _ in range(rng.randint(0, 6))) for _ in range(2)]
-        if i == 1:  # a text may hold U+2028 and U+0085 (web and social-media text does): text, not line ends
+        if (
+            i == 1
+        ):  # a text may hold U+2028 and U+0085 (web and social-media text does): text, not line ends
             texts[0] += " line\u2028separator\x85next"
         item = {"id": f"{prefix}{i}", "texts": texts, "lang": "en"}
         if dataset == "sts":
@@ -78,8 +116,14 @@ def _items(dataset: str, prefix: str, n: int, rng: random.Random) -> list:
 
 def make_phase(root: Path, tracks=ALL_TRACKS, n_test=14, n_train=30, **extra) -> dict:
     """Input data and reference data of one small phase; returns their folders and the spec."""
-    spec = TaskSpec(edition="test", title="Test", phase="practice", seed=5,
-                    tracks=[track_from_dict(t) for t in tracks], extra=extra)
+    spec = TaskSpec(
+        edition="test",
+        title="Test",
+        phase="practice",
+        seed=5,
+        tracks=[track_from_dict(t) for t in tracks],
+        extra=extra,
+    )
     folders = {"input": root / "input", "ref": root / "ref"}
     for folder in folders.values():
         folder.mkdir(parents=True)
@@ -89,13 +133,18 @@ def make_phase(root: Path, tracks=ALL_TRACKS, n_test=14, n_train=30, **extra) ->
         test = _items(dataset, f"{dataset}-t", n_test, rng)
         write_items(folders["ref"] / f"{dataset}.jsonl", test)
         write_items(folders["input"] / f"{dataset}.jsonl", [public_view(it) for it in test])
-        write_items(folders["input"] / f"{dataset}.train.jsonl", _items(dataset, f"{dataset}-tr", n_train, rng))
+        write_items(
+            folders["input"] / f"{dataset}.train.jsonl",
+            _items(dataset, f"{dataset}-tr", n_train, rng),
+        )
     return {**folders, "spec": spec}
 
 
 def json_lines(path: Path) -> list:
     """The rows of a JSON-lines file the kit wrote, split at "\n" only: U+2028 and U+0085 are text."""
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line.strip()]
+    return [
+        json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line.strip()
+    ]
 
 
 def tsv_lines(path: Path) -> list:
@@ -122,11 +171,21 @@ def run_scoring_program(phase_root: Path, res: Path):
     input_dir.mkdir()
     (input_dir / "ref").symlink_to(phase_root / "ref", target_is_directory=True)
     (input_dir / "res").symlink_to(res, target_is_directory=True)
-    return subprocess.run([sys.executable, str(REPO / "scoring_program" / "score.py"), str(input_dir),
-                           str(phase_root / "scores")], capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "scoring_program" / "score.py"),
+            str(input_dir),
+            str(phase_root / "scores"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 # ---------------------------------------------------------------- baselines through the program
+
 
 @pytest.mark.parametrize("baseline", ["random", "most_frequent", "cosine_bow"])
 def test_each_baseline_is_accepted_by_the_scorer_on_every_kind(tmp_path, baseline):
@@ -158,7 +217,12 @@ def test_same_seed_same_bytes_other_seed_other_bytes(tmp_path):
     phase = make_phase(tmp_path)
     runs = {}
     for name, seed in (("a", "7"), ("b", "7"), ("c", "8")):
-        assert main(["--baseline", "random", "--seed", seed, str(phase["input"]), str(tmp_path / name)]) == 0
+        assert (
+            main(
+                ["--baseline", "random", "--seed", seed, str(phase["input"]), str(tmp_path / name)]
+            )
+            == 0
+        )
         runs[name] = folder_bytes(tmp_path / name)
     assert runs["a"] == runs["b"]
     for track in ALL_TRACKS:
@@ -169,17 +233,21 @@ def test_cosine_baseline_is_deterministic_and_equals_its_code_submission(tmp_pat
     phase = make_phase(tmp_path)
     assert main(["--baseline", "cosine_bow", str(phase["input"]), str(tmp_path / "a")]) == 0
     assert main(["--baseline", "cosine_bow", str(phase["input"]), str(tmp_path / "b")]) == 0
-    submission = write_submission(tmp_path / "sub", "from judgekit.baselines import CosineBow as Model\n")
+    submission = write_submission(
+        tmp_path / "sub", "from judgekit.baselines import CosineBow as Model\n"
+    )
     assert main([str(phase["input"]), str(tmp_path / "c"), str(submission)]) == 0
     a, b, c = (folder_bytes(tmp_path / n) for n in "abc")
     assert a == b
-    assert {k: v for k, v in a.items() if k.endswith(".tsv")} == {k: v for k, v in c.items() if k.endswith(".tsv")}
+    assert {k: v for k, v in a.items() if k.endswith(".tsv")} == {
+        k: v for k, v in c.items() if k.endswith(".tsv")
+    }
     assert status_of(tmp_path / "c")["message"].startswith("code submission")
 
 
 # ---------------------------------------------------------------- code submissions that work
 
-GOOD_MODEL = '''
+GOOD_MODEL = """
 import helper
 
 class Model:
@@ -196,7 +264,7 @@ class Model:
             import numpy as np
             return np.array([helper.length(it) for it in items], dtype=float)  # a numpy array is fine
         return [self.track["labels"][len(it["texts"][0]) % 3] for it in items]
-'''
+"""
 
 
 def test_zipped_code_submission_in_a_folder_with_a_helper_module(tmp_path):
@@ -204,28 +272,61 @@ def test_zipped_code_submission_in_a_folder_with_a_helper_module(tmp_path):
     archive = tmp_path / "submission.zip"
     with zipfile.ZipFile(archive, "w") as zf:
         zf.writestr("my_team/model.py", GOOD_MODEL)
-        zf.writestr("my_team/helper.py", "def length(item):\n    return float(len(item['texts'][1]))\n")
+        zf.writestr(
+            "my_team/helper.py", "def length(item):\n    return float(len(item['texts'][1]))\n"
+        )
     out = tmp_path / "out"
     assert main([str(phase["input"]), str(out), str(archive)]) == 0
     public = json_lines(phase["input"] / "sts.jsonl")
     expected = [f"{it['id']}\t{float(len(it['texts'][1]))!r}" for it in public]
     assert tsv_lines(out / "sts.tsv") == expected
-    assert score_folder(read_spec(phase["ref"]), phase["ref"], out).tracks["nli"].n_items == len(public)
+    assert score_folder(read_spec(phase["ref"]), phase["ref"], out).tracks["nli"].n_items == len(
+        public
+    )
 
 
 def test_thin_entry_point_with_the_codabench_command(tmp_path):
     phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
-    meta = yaml.safe_load((REPO / "ingestion_program" / "metadata.yaml").read_text(encoding="utf-8"))
-    assert meta["command"] == "python3 /app/program/ingest.py /app/input_data /app/output /app/ingested_program"
-    submission = write_submission(tmp_path / "sub", "from judgekit.baselines import MostFrequent as Model\n")
-    done = subprocess.run([sys.executable, str(REPO / "ingestion_program" / "ingest.py"), str(phase["input"]),
-                           str(tmp_path / "out"), str(submission)], capture_output=True, text=True, timeout=120)
+    meta = yaml.safe_load(
+        (REPO / "ingestion_program" / "metadata.yaml").read_text(encoding="utf-8")
+    )
+    assert (
+        meta["command"]
+        == "python3 /app/program/ingest.py /app/input_data /app/output /app/ingested_program"
+    )
+    submission = write_submission(
+        tmp_path / "sub", "from judgekit.baselines import MostFrequent as Model\n"
+    )
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "ingestion_program" / "ingest.py"),
+            str(phase["input"]),
+            str(tmp_path / "out"),
+            str(submission),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     assert status_of(tmp_path / "out")["status"] == "ok"
     assert run_scoring_program(tmp_path, tmp_path / "out").returncode == 0
-    done = subprocess.run([sys.executable, "-m", "judgekit.programs.ingest", "--baseline", "most_frequent",
-                           str(phase["input"]), str(tmp_path / "out_m")], cwd=REPO, capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "judgekit.programs.ingest",
+            "--baseline",
+            "most_frequent",
+            str(phase["input"]),
+            str(tmp_path / "out_m"),
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     assert folder_bytes(tmp_path / "out_m")["sts.tsv"] == folder_bytes(tmp_path / "out")["sts.tsv"]
 
@@ -233,23 +334,41 @@ def test_thin_entry_point_with_the_codabench_command(tmp_path):
 # ---------------------------------------------------------------- code submissions that fail
 
 FAILING_MODELS = {
-    "raises": ("class Model:\n    def __init__(self, track):\n        pass\n    def fit(self, items):\n"
-               "        pass\n    def predict(self, items):\n        raise ValueError('boom from the model')\n",
-               ["track 'sts'", "Model.predict", "ValueError: boom from the model", "model.py, line 7"]),
-    "wrong_count": ("class Model:\n    def __init__(self, track):\n        pass\n    def fit(self, items):\n"
-                    "        pass\n    def predict(self, items):\n        return [1.0] * (len(items) - 1)\n",
-                    ["track 'sts'", "wrong number of predictions", "expected 14", "found 13"]),
-    "bad_label": ("class Model:\n    def __init__(self, track):\n        self.kind = track['kind']\n"
-                  "    def fit(self, items):\n        pass\n    def predict(self, items):\n"
-                  "        return [2.5 if self.kind == 'similarity' else 'maybe' for _ in items]\n",
-                  ["track 'nli'", "item 'nli-t0'", "label outside the track's label set",
-                   "expected one of entailment, neutral, contradiction", "found 'maybe'"]),
-    "exits": ("import os\nclass Model:\n    def __init__(self, track):\n        os._exit(7)\n"
-              "    def fit(self, items):\n        pass\n    def predict(self, items):\n        return []\n",
-              ["stopped unexpectedly", "exited with code 7", "track 'sts'"]),
-    "no_model_class": ("class Modle:\n    pass\n", ["no class named Model", "from judgekit.baselines"]),
-    "syntax_error": ("class Model:\n    def fit(self, items)\n        pass\n",
-                     ["importing model.py failed with SyntaxError", "model.py, line 2"]),
+    "raises": (
+        "class Model:\n    def __init__(self, track):\n        pass\n    def fit(self, items):\n"
+        "        pass\n    def predict(self, items):\n        raise ValueError('boom from the model')\n",
+        ["track 'sts'", "Model.predict", "ValueError: boom from the model", "model.py, line 7"],
+    ),
+    "wrong_count": (
+        "class Model:\n    def __init__(self, track):\n        pass\n    def fit(self, items):\n"
+        "        pass\n    def predict(self, items):\n        return [1.0] * (len(items) - 1)\n",
+        ["track 'sts'", "wrong number of predictions", "expected 14", "found 13"],
+    ),
+    "bad_label": (
+        "class Model:\n    def __init__(self, track):\n        self.kind = track['kind']\n"
+        "    def fit(self, items):\n        pass\n    def predict(self, items):\n"
+        "        return [2.5 if self.kind == 'similarity' else 'maybe' for _ in items]\n",
+        [
+            "track 'nli'",
+            "item 'nli-t0'",
+            "label outside the track's label set",
+            "expected one of entailment, neutral, contradiction",
+            "found 'maybe'",
+        ],
+    ),
+    "exits": (
+        "import os\nclass Model:\n    def __init__(self, track):\n        os._exit(7)\n"
+        "    def fit(self, items):\n        pass\n    def predict(self, items):\n        return []\n",
+        ["stopped unexpectedly", "exited with code 7", "track 'sts'"],
+    ),
+    "no_model_class": (
+        "class Modle:\n    pass\n",
+        ["no class named Model", "from judgekit.baselines"],
+    ),
+    "syntax_error": (
+        "class Model:\n    def fit(self, items)\n        pass\n",
+        ["importing model.py failed with SyntaxError", "model.py, line 2"],
+    ),
 }
 
 
@@ -272,7 +391,9 @@ def test_failing_code_submission_is_reported_and_not_scored(tmp_path, capfd, cas
     phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
     out = tmp_path / "out"
     out.mkdir()
-    (out / "sts.tsv").write_text("stale\t1.0\n", encoding="utf-8")  # a previous run's file must not survive
+    (out / "sts.tsv").write_text(
+        "stale\t1.0\n", encoding="utf-8"
+    )  # a previous run's file must not survive
     submission = write_submission(tmp_path / "sub", code)
     result = main([str(phase["input"]), str(out), str(submission)])
     assert_failed_cleanly(out, capfd.readouterr().err, result, needles)
@@ -282,9 +403,11 @@ def test_failing_code_submission_is_reported_and_not_scored(tmp_path, capfd, cas
     assert not (tmp_path / "scores" / "scores.json").exists()
 
 
-SLOW_MODEL = ("import time\nclass Model:\n    def __init__(self, track):\n        pass\n"
-              "    def fit(self, items):\n        open(MARKER, 'w').close()\n        time.sleep(60)\n"
-              "    def predict(self, items):\n        return []\n")
+SLOW_MODEL = (
+    "import time\nclass Model:\n    def __init__(self, track):\n        pass\n"
+    "    def fit(self, items):\n        open(MARKER, 'w').close()\n        time.sleep(60)\n"
+    "    def predict(self, items):\n        return []\n"
+)
 
 
 @pytest.mark.parametrize("where", ["option", "task.json"])
@@ -313,7 +436,9 @@ def test_code_submission_past_the_time_limit_is_killed(tmp_path, capfd, where):
         if marker.exists():
             break
     else:
-        pytest.fail("the child never reached Model.fit within 18 s: the machine is too loaded to test the message")
+        pytest.fail(
+            "the child never reached Model.fit within 18 s: the machine is too loaded to test the message"
+        )
     scored = run_scoring_program(attempt, out)
     assert scored.returncode != 0 and "prediction step failed" in scored.stderr
 
@@ -323,10 +448,13 @@ def test_empty_training_split_makes_most_frequent_fail_clearly(tmp_path, capfd):
     (phase["input"] / "nli.train.jsonl").unlink()
     out = tmp_path / "out"
     result = main(["--baseline", "most_frequent", str(phase["input"]), str(out)])
-    assert_failed_cleanly(out, capfd.readouterr().err, result, ["track 'nli'", "training split is empty"])
+    assert_failed_cleanly(
+        out, capfd.readouterr().err, result, ["track 'nli'", "training split is empty"]
+    )
 
 
 # ---------------------------------------------------------------- result submissions
+
 
 def test_result_submission_is_checked_and_copied(tmp_path):
     phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
@@ -338,7 +466,9 @@ def test_result_submission_is_checked_and_copied(tmp_path):
     (submission / "notes.txt").write_text("not a track file\n", encoding="utf-8")
     out = tmp_path / "out"
     assert main([str(phase["input"]), str(out), str(submission)]) == 0
-    assert status_of(out)["tracks"] == ["sts"] and status_of(out)["message"].startswith("result submission")
+    assert status_of(out)["tracks"] == ["sts"] and status_of(out)["message"].startswith(
+        "result submission"
+    )
     assert (out / "sts.tsv").read_bytes() == sts_bytes and not (out / "nli.tsv").exists()
     assert run_scoring_program(tmp_path, out).returncode == 0
 
@@ -353,7 +483,9 @@ def test_bad_result_submission_fails_with_line_and_item(tmp_path, capfd):
     (submission / "nli.tsv").write_text("\n".join(lines) + "\n", encoding="utf-8")
     out = tmp_path / "out"
     result = main([str(phase["input"]), str(out), str(submission)])
-    assert_failed_cleanly(out, capfd.readouterr().err, result, ["nli.tsv, line 4", f"item '{ids[3]}'", "'Neutral'"])
+    assert_failed_cleanly(
+        out, capfd.readouterr().err, result, ["nli.tsv, line 4", f"item '{ids[3]}'", "'Neutral'"]
+    )
 
 
 def test_empty_submission_names_both_kinds(tmp_path, capfd):
@@ -361,21 +493,38 @@ def test_empty_submission_names_both_kinds(tmp_path, capfd):
     (tmp_path / "sub").mkdir()
     out = tmp_path / "out"
     result = main([str(phase["input"]), str(out), str(tmp_path / "sub")])
-    assert_failed_cleanly(out, capfd.readouterr().err, result, ["neither model.py nor any prediction file",
-                                                                "sts.tsv", "nli.tsv"])
+    assert_failed_cleanly(
+        out,
+        capfd.readouterr().err,
+        result,
+        ["neither model.py nor any prediction file", "sts.tsv", "nli.tsv"],
+    )
 
 
 # ---------------------------------------------------------------- value conversion (in process)
+
 
 def test_each_model_gets_a_fresh_copy_of_the_data():
     """What a model receives (the training items, the items) is its own: JSON data rebuilt to the last
     list, anything else deep-copied."""
     from judgekit.baselines.interface import fresh_copy
 
-    data = [{"id": "a", "texts": ["x", "y"], "annotations": [["e", "n"], []], "score": 1.5, "ok": True, "no": None}]
+    data = [
+        {
+            "id": "a",
+            "texts": ["x", "y"],
+            "annotations": [["e", "n"], []],
+            "score": 1.5,
+            "ok": True,
+            "no": None,
+        }
+    ]
     copied = fresh_copy(data)
     assert copied == data and copied is not data and copied[0] is not data[0]
-    assert copied[0]["texts"] is not data[0]["texts"] and copied[0]["annotations"][0] is not data[0]["annotations"][0]
+    assert (
+        copied[0]["texts"] is not data[0]["texts"]
+        and copied[0]["annotations"][0] is not data[0]["annotations"][0]
+    )
     odd = {"pair": (1, [2])}
     assert fresh_copy(odd) == odd and type(fresh_copy(odd)["pair"]) is tuple
     assert fresh_copy(odd)["pair"][1] is not odd["pair"][1]
@@ -391,25 +540,34 @@ def test_prediction_lines_accept_numpy_and_refuse_nan_with_the_item():
 
 
 def test_prediction_lines_soft_and_perspectivist_forms():
-    soft = track_from_dict({"id": "s", "kind": "soft_label", "scale": "multilabel", "dataset": "v", "labels": VEN})
+    soft = track_from_dict(
+        {"id": "s", "kind": "soft_label", "scale": "multilabel", "dataset": "v", "labels": VEN}
+    )
     items = [{"id": "a", "texts": [], "annotators": ["x", "y"]}]
     # K probabilities P(chosen) become K [P(not), P(chosen)] pairs
-    assert prediction_lines(soft, items, [np.array([0.25, 1.0, 0.0])], "t") == \
-        ["a\t[[0.75, 0.25], [0.0, 1.0], [1.0, 0.0]]"]
-    persp = track_from_dict({"id": "p", "kind": "perspectivist", "scale": "multilabel", "dataset": "v",
-                             "labels": VEN})
+    assert prediction_lines(soft, items, [np.array([0.25, 1.0, 0.0])], "t") == [
+        "a\t[[0.75, 0.25], [0.0, 1.0], [1.0, 0.0]]"
+    ]
+    persp = track_from_dict(
+        {"id": "p", "kind": "perspectivist", "scale": "multilabel", "dataset": "v", "labels": VEN}
+    )
     # written label-major (the LeWiDi 2025 layout): per label, a 0/1 per annotator (x, y)
-    assert prediction_lines(persp, items, [[["neutral", "contradiction"], ["entailment"]]], "t") == \
-        ["a\t[[1, 0], [0, 1], [1, 0]]"]
-    assert prediction_lines(persp, items, [[[1, 0], [0, 1], [1, 0]]], "t") == ["a\t[[1, 0], [0, 1], [1, 0]]"]
+    assert prediction_lines(
+        persp, items, [[["neutral", "contradiction"], ["entailment"]]], "t"
+    ) == ["a\t[[1, 0], [0, 1], [1, 0]]"]
+    assert prediction_lines(persp, items, [[[1, 0], [0, 1], [1, 0]]], "t") == [
+        "a\t[[1, 0], [0, 1], [1, 0]]"
+    ]
     with pytest.raises(SubmissionError) as info:
         prediction_lines(persp, items, [[["neutral"]]], "t")
-    assert "wrong number of annotator entries" in str(info.value) and "found 1 entries" in str(info.value)
+    assert "wrong number of annotator entries" in str(info.value) and "found 1 entries" in str(
+        info.value
+    )
 
 
 # ---------------------------------------------------------------- skipping a track
 
-SKIPPING_MODEL = '''
+SKIPPING_MODEL = """
 class Model:
     def __init__(self, track):
         self.track = track
@@ -419,7 +577,7 @@ class Model:
         if self.track["id"] in SKIPPED:
             return None
         return [2.5 + (len(it["texts"][0]) % 3) for it in items]
-'''
+"""
 
 
 def test_a_code_submission_may_skip_a_track(tmp_path, capfd):
@@ -427,7 +585,10 @@ def test_a_code_submission_may_skip_a_track(tmp_path, capfd):
     submission = write_submission(tmp_path / "sub", "SKIPPED = {'nli'}\n" + SKIPPING_MODEL)
     out = tmp_path / "out"
     assert main([str(phase["input"]), str(out), str(submission)]) == 0
-    assert "note: track nli: predict() returned None, so the track is not submitted" in capfd.readouterr().out
+    assert (
+        "note: track nli: predict() returned None, so the track is not submitted"
+        in capfd.readouterr().out
+    )
     assert status_of(out)["tracks"] == ["sts"] and not (out / "nli.tsv").exists()
     scored = run_scoring_program(tmp_path, out)
     assert scored.returncode == 0
@@ -441,5 +602,6 @@ def test_a_code_submission_that_skips_every_track_is_refused(tmp_path, capfd):
     assert main([str(phase["input"]), str(out), str(submission)]) == 2
     assert capfd.readouterr().err.endswith(
         "ingestion program: the submission was not accepted:\nmodel.py: predict() returned None for every track, "
-        "so nothing can be scored. Return one prediction per item for at least one track\n")
+        "so nothing can be scored. Return one prediction per item for at least one track\n"
+    )
     assert status_of(out)["status"] == "failed"

@@ -22,7 +22,9 @@ from judgekit.gold import build_gold
 from judgekit.tracks import track_from_dict
 
 NLI = ["entailment", "neutral", "contradiction"]
-WORDS = "the a cat dog runs sleeps red blue house tree sky big small man woman child plays eats".split()
+WORDS = (
+    "the a cat dog runs sleeps red blue house tree sky big small man woman child plays eats".split()
+)
 
 
 def _texts(rng):
@@ -48,8 +50,20 @@ def _items(kind: str, n: int, seed: int, prefix: str = "t"):
 TRACKS = {
     "sim": {"id": "sim", "kind": "similarity", "dataset": "sim"},
     "nli": {"id": "nli", "kind": "classification", "dataset": "nli", "labels": NLI},
-    "soft": {"id": "soft", "kind": "soft_label", "scale": "categorical", "dataset": "ann", "labels": NLI},
-    "pe": {"id": "pe", "kind": "perspectivist", "scale": "categorical", "dataset": "ann", "labels": NLI},
+    "soft": {
+        "id": "soft",
+        "kind": "soft_label",
+        "scale": "categorical",
+        "dataset": "ann",
+        "labels": NLI,
+    },
+    "pe": {
+        "id": "pe",
+        "kind": "perspectivist",
+        "scale": "categorical",
+        "dataset": "ann",
+        "labels": NLI,
+    },
 }
 
 
@@ -96,31 +110,56 @@ def test_scores_before_their_ids_and_in_a_json_object_are_refused(tmp_path):
     assert "next to their ids" in _check(tmp_path, hidden, "gold.tsv", reversed_tsv)
     as_object = json.dumps({it["id"]: it["score"] for it in SIM}, indent=2)
     assert "hidden gold of track 'sim (test)'" in _check(tmp_path, hidden, "gold.json", as_object)
-    nested = json.dumps({it["id"]: {"text": " ".join(it["texts"]), "score": it["score"]} for it in SIM})
+    nested = json.dumps(
+        {it["id"]: {"text": " ".join(it["texts"]), "score": it["score"]} for it in SIM}
+    )
     assert "hidden gold of track 'sim (test)'" in _check(tmp_path, hidden, "gold.txt", nested)
 
 
 def test_labels_and_soft_labels_keyed_by_id_are_refused(tmp_path):
     labels = json.dumps({it["id"]: it["label"] for it in NLI_ITEMS})
-    assert "hidden gold of track 'nli (test)'" in _check(tmp_path, _hidden("nli", NLI_ITEMS), "labels.json", labels)
+    assert "hidden gold of track 'nli (test)'" in _check(
+        tmp_path, _hidden("nli", NLI_ITEMS), "labels.json", labels
+    )
     soft_hidden = _hidden("soft", ANN)
-    soft = {it["id"]: {label: round(it["annotations"].count(label) / 5, 4) for label in NLI} for it in ANN}
-    assert "hidden gold of track 'soft (test)'" in _check(tmp_path, soft_hidden, "soft.json", json.dumps(soft))
+    soft = {
+        it["id"]: {label: round(it["annotations"].count(label) / 5, 4) for label in NLI}
+        for it in ANN
+    }
+    assert "hidden gold of track 'soft (test)'" in _check(
+        tmp_path, soft_hidden, "soft.json", json.dumps(soft)
+    )
     per_annotator = {it["id"]: dict(zip(it["annotators"], it["annotations"])) for it in ANN}
-    assert "hidden gold of track 'pe (test)'" in _check(tmp_path, _hidden("pe", ANN), "pe.json",
-                                                        json.dumps(per_annotator))
+    assert "hidden gold of track 'pe (test)'" in _check(
+        tmp_path, _hidden("pe", ANN), "pe.json", json.dumps(per_annotator)
+    )
 
 
 def test_an_item_file_with_one_item_removed_is_refused(tmp_path):
     kept = SIM[:150] + SIM[151:]
     text = "".join(json.dumps(it) + "\n" for it in kept)
     found = _check(tmp_path, _hidden("sim", SIM), "items.jsonl", text)
-    assert "public item file carries the hidden gold of track 'sim (test)'" in found and "100%" in found
+    assert (
+        "public item file carries the hidden gold of track 'sim (test)'" in found
+        and "100%" in found
+    )
     # the same in a release's own layout (not the kit's item format): read by its content instead
-    extra = "".join(json.dumps({"sentence1": it["texts"][0], "sentence2": it["texts"][1], "gold": it["score"],
-                                "pair_id": it["id"]}) + "\n" for it in kept)
+    extra = "".join(
+        json.dumps(
+            {
+                "sentence1": it["texts"][0],
+                "sentence2": it["texts"][1],
+                "gold": it["score"],
+                "pair_id": it["id"],
+            }
+        )
+        + "\n"
+        for it in kept
+    )
     found = _check(tmp_path, _hidden("sim", SIM), "items.jsonl", extra)
-    assert "public file reproduces the hidden gold of track 'sim (test)'" in found and "100%" in found
+    assert (
+        "public file reproduces the hidden gold of track 'sim (test)'" in found and "100%" in found
+    )
 
 
 def test_a_column_of_scores_without_ids_is_refused_with_items_missing(tmp_path):
@@ -142,19 +181,26 @@ def test_look_alikes_are_not_refused(tmp_path):
     sim, nli = _hidden("sim", SIM), _hidden("nli", NLI_ITEMS)
     shuffled = [it["score"] for it in SIM]
     rng.shuffle(shuffled)
-    assert _check(tmp_path, sim, "guess.csv", _csv([[it["id"], s] for it, s in zip(SIM, shuffled)])) == ""
+    assert (
+        _check(tmp_path, sim, "guess.csv", _csv([[it["id"], s] for it, s in zip(SIM, shuffled)]))
+        == ""
+    )
     guesses = _csv([[it["id"], rng.choice(NLI)] for it in NLI_ITEMS])
     assert _check(tmp_path, nli, "guess.csv", guesses) == ""
     # a training file that reuses the test ids for other items (as OCNLI's release does), in any layout
     train = _items("nli", 300, seed=5)
-    assert _check(tmp_path, nli, "train.jsonl", "".join(json.dumps(it) + "\n" for it in train)) == ""
+    assert (
+        _check(tmp_path, nli, "train.jsonl", "".join(json.dumps(it) + "\n" for it in train)) == ""
+    )
     assert _check(tmp_path, nli, "train.json", json.dumps(train)) == ""
     other = _items("sim", 300, seed=6)
     assert _check(tmp_path, sim, "other.txt", "".join(f"{it['score']}\n" for it in other)) == ""
     # the public view of the test items, and a fifth of the gold
     public = "".join(json.dumps({k: it[k] for k in ("id", "texts", "lang")}) + "\n" for it in SIM)
     assert _check(tmp_path, sim, "test.jsonl", public) == ""
-    assert _check(tmp_path, sim, "part.csv", _csv([[it["id"], it["score"]] for it in SIM[:60]])) == ""
+    assert (
+        _check(tmp_path, sim, "part.csv", _csv([[it["id"], it["score"]] for it in SIM[:60]])) == ""
+    )
 
 
 def test_the_threshold_is_half_the_items_and_more_when_chance_agrees_often():
@@ -165,6 +211,7 @@ def test_the_threshold_is_half_the_items_and_more_when_chance_agrees_often():
 
 def test_a_leaking_file_inside_a_public_zip_is_refused(tmp_path):
     import zipfile
+
     public = tmp_path / "public"
     public.mkdir()
     with zipfile.ZipFile(public / "extra.zip", "w") as zf:

@@ -22,9 +22,15 @@ from judgekit.importers import load_split
 from judgekit.metrics import get
 
 REPO = Path(__file__).resolve().parents[1]
-pytestmark = pytest.mark.skipif(not official.PRACTICE_ZIP.is_file(),
-                                reason="../shared/data/lewidi2025 not found: the release lives beside the repository")
-EDITION = load_edition(REPO / "editions" / "lewidi2025") if (REPO / "editions" / "lewidi2025").is_dir() else None
+pytestmark = pytest.mark.skipif(
+    not official.PRACTICE_ZIP.is_file(),
+    reason="../shared/data/lewidi2025 not found: the release lives beside the repository",
+)
+EDITION = (
+    load_edition(REPO / "editions" / "lewidi2025")
+    if (REPO / "editions" / "lewidi2025").is_dir()
+    else None
+)
 DATASET_OF = {"csc": "CSC", "mp": "MP", "par": "Paraphrase", "ven": "VariErrNLI"}
 #: the 2025 file names: <dataset>_<split>_<soft|pe>.tsv with long or short dataset names
 LONG = {"csc": "CSC", "mp": "MP", "par": "Paraphrase", "ven": "VariErrNLI"}
@@ -39,7 +45,9 @@ def track(track_id: str):
 def items(key: str, split: str):
     if (key, split) not in _CACHE:
         source = dict(EDITION.datasets[key])
-        source.update((source.pop("splits", None) or {}).get(split, {}))  # CSC, MP: train from the zip
+        source.update(
+            (source.pop("splits", None) or {}).get(split, {})
+        )  # CSC, MP: train from the zip
         _CACHE[key, split] = load_split(source, official.RELEASE.parent, split)
     return _CACHE[key, split]
 
@@ -58,7 +66,9 @@ def kit_score(track_id: str, split: str, path: Path):
 
 
 def write(path: Path, rows) -> Path:
-    path.write_text("".join(f"{item_id}\t{json.dumps(row)}\n" for item_id, row in rows), encoding="utf-8")
+    path.write_text(
+        "".join(f"{item_id}\t{json.dumps(row)}\n" for item_id, row in rows), encoding="utf-8"
+    )
     return path
 
 
@@ -73,17 +83,21 @@ def official_files(key: str, split: str, tmp_path: Path, long_names: bool):
     soft_file = write(tmp_path / f"{name}_{split}_soft.tsv", [(i, soft) for i in test])
     pe_rows = [(i, official.pe_row(r, dataset, per, fallback)) for i, r in test.items()]
     pe_file = write(tmp_path / f"{name}_{split}_pe.tsv", pe_rows)
-    expected_soft = official.soft_score([official.soft_gold(r, dataset) for r in test.values()],
-                                        [soft] * len(test), dataset)
-    expected_pe = official.pe_score([official.pe_gold(r, dataset) for r in test.values()],
-                                    [row for _, row in pe_rows], dataset)
+    expected_soft = official.soft_score(
+        [official.soft_gold(r, dataset) for r in test.values()], [soft] * len(test), dataset
+    )
+    expected_pe = official.pe_score(
+        [official.pe_gold(r, dataset) for r in test.values()], [row for _, row in pe_rows], dataset
+    )
     return (soft_file, expected_soft), (pe_file, expected_pe)
 
 
 @pytest.mark.parametrize("split", ["dev", "test"])
 @pytest.mark.parametrize("key", ["csc", "mp", "par", "ven"])
 def test_the_starter_kit_baseline_files_score_their_official_values(key, split, tmp_path):
-    (soft_file, expected_soft), (pe_file, expected_pe) = official_files(key, split, tmp_path, key in ("par", "ven"))
+    (soft_file, expected_soft), (pe_file, expected_pe) = official_files(
+        key, split, tmp_path, key in ("par", "ven")
+    )
     assert round(kit_score(f"{key}_soft", split, soft_file)[0], 5) == round(expected_soft, 5)
     assert round(kit_score(f"{key}_pe", split, pe_file)[0], 5) == round(expected_pe, 5)
 
@@ -104,22 +118,33 @@ def test_the_kits_most_frequent_baseline_reproduces_the_starter_kit(key, tmp_pat
     for kind in ("soft", "pe"):
         model = MostFrequent(track_settings(track(f"{key}_{kind}"), 0)).fit(items(key, "train"))
         public = items(key, "dev")
-        lines = prediction_lines(track(f"{key}_{kind}"), public, model.predict(public), "predictions")
+        lines = prediction_lines(
+            track(f"{key}_{kind}"), public, model.predict(public), "predictions"
+        )
         path = tmp_path / f"{key}_{kind}.tsv"
         path.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
         score = kit_score(f"{key}_{kind}", "dev", path)[0]
         train = records(key, "train")
         if kind == "soft":
-            expected = official.soft_score([official.soft_gold(r, dataset) for r in dev.values()],
-                                           [official.baseline_soft(train, dataset)] * len(dev), dataset)
+            expected = official.soft_score(
+                [official.soft_gold(r, dataset) for r in dev.values()],
+                [official.baseline_soft(train, dataset)] * len(dev),
+                dataset,
+            )
         else:
             per, fallback = official.baseline_pe(train, dataset)
-            expected = official.pe_score([official.pe_gold(r, dataset) for r in dev.values()],
-                                         [official.pe_row(r, dataset, per, fallback) for r in dev.values()], dataset)
+            expected = official.pe_score(
+                [official.pe_gold(r, dataset) for r in dev.values()],
+                [official.pe_row(r, dataset, per, fallback) for r in dev.values()],
+                dataset,
+            )
         assert round(score, 5) == round(expected, 5), kind
     if key == "ven":  # the kit writes the label-major layout of 2025
         assert json.loads(lines[0].split("\t")[1]) == official.pe_row(
-            dev[lines[0].split("\t")[0]], dataset, *official.baseline_pe(records(key, "train"), dataset))
+            dev[lines[0].split("\t")[0]],
+            dataset,
+            *official.baseline_pe(records(key, "train"), dataset),
+        )
 
 
 # --- VariErrNLI rows over other annotator lists ----------------------------------------------------
@@ -131,13 +156,18 @@ def test_rows_over_the_annotator_pool_are_read_by_pool_position(tmp_path):
     """The organisers' 2025 baseline file: 4 entries on every row, even for 3-annotator items."""
     dev = records("ven", "dev")
     per, fallback = official.baseline_pe(records("ven", "train"), "VariErrNLI")
-    rows = [(i, official.pe_row(r, "VariErrNLI", per, fallback, names=POOL)) for i, r in dev.items()]
-    assert {len(row[0]) for _, row in rows} == {4} and any(len(r["annotations"]) < 4 for r in dev.values())
+    rows = [
+        (i, official.pe_row(r, "VariErrNLI", per, fallback, names=POOL)) for i, r in dev.items()
+    ]
+    assert {len(row[0]) for _, row in rows} == {4} and any(
+        len(r["annotations"]) < 4 for r in dev.values()
+    )
     score, prediction = kit_score("ven_pe", "dev", write(tmp_path / "VariErrNLI_dev_pe.tsv", rows))
     assert round(score, 5) == 0.315
     assert prediction.warnings == [
         "13 row(s) had one entry per annotator of the dataset's whole pool; the entries of each item's own "
-        "annotators were kept"]
+        "annotators were kept"
+    ]
 
 
 def _listed(record):
@@ -147,18 +177,25 @@ def _listed(record):
 def test_rows_over_the_release_annotators_string_are_merged(tmp_path):
     dev = records("ven", "dev")
     per, fallback = official.baseline_pe(records("ven", "train"), "VariErrNLI")
-    rows = [(i, official.pe_row(r, "VariErrNLI", per, fallback, names=_listed(r))) for i, r in dev.items()]
+    rows = [
+        (i, official.pe_row(r, "VariErrNLI", per, fallback, names=_listed(r)))
+        for i, r in dev.items()
+    ]
     assert sum(len(_listed(r)) > len(r["annotations"]) for r in dev.values()) == 5
     score, prediction = kit_score("ven_pe", "dev", write(tmp_path / "ven_dev_pe.tsv", rows))
     assert round(score, 5) == 0.315
     assert prediction.warnings == [
         "5 row(s) had one entry per name of the release's annotators list (an annotator repeated once per "
-        "label given); the repeated entries were merged"]
+        "label given); the repeated entries were merged"
+    ]
 
 
 def test_rows_over_the_annotators_string_that_disagree_are_refused(tmp_path):
     dev = records("ven", "dev")
-    rows = [(i, [[0] * len(_listed(r)), [0] * len(_listed(r)), [1] * len(_listed(r))]) for i, r in dev.items()]
+    rows = [
+        (i, [[0] * len(_listed(r)), [0] * len(_listed(r)), [1] * len(_listed(r))])
+        for i, r in dev.items()
+    ]
     rows[0] = ("49807", [[0, 0, 0, 0, 0], [0, 1, 0, 0, 0], [1, 1, 1, 1, 1]])  # Ann2 twice: 1 then 0
     with pytest.raises(SubmissionError) as error:
         kit_score("ven_pe", "dev", write(tmp_path / "ven_dev_pe.tsv", rows))
@@ -166,12 +203,16 @@ def test_rows_over_the_annotators_string_that_disagree_are_refused(tmp_path):
         "ven_dev_pe.tsv, line 1, item '49807': annotator Ann2 is given different entries at positions 2 and 3; "
         "expected one entry per annotator (4: Ann1, Ann2, Ann3, Ann4), or one per name of the release's "
         "annotators list (5: Ann1, Ann2, Ann2, Ann3, Ann4) with equal entries for a repeated annotator, "
-        "found 5 entries")
+        "found 5 entries"
+    )
 
 
 def test_another_length_names_the_items_annotators(tmp_path):
     dev = records("ven", "dev")
-    rows = [(i, [[0] * len(r["annotations"])] * 2 + [[1] * len(r["annotations"])]) for i, r in dev.items()]
+    rows = [
+        (i, [[0] * len(r["annotations"])] * 2 + [[1] * len(r["annotations"])])
+        for i, r in dev.items()
+    ]
     rows[0] = ("49807", [[0, 0], [0, 0], [1, 1]])
     with pytest.raises(SubmissionError) as error:
         kit_score("ven_pe", "dev", write(tmp_path / "ven_dev_pe.tsv", rows))
@@ -179,13 +220,17 @@ def test_another_length_names_the_items_annotators(tmp_path):
         "ven_dev_pe.tsv, line 1, item '49807': wrong number of annotator entries; expected 4 entries, one per "
         "annotator of the item in this order: Ann1, Ann2, Ann3, Ann4 (or 5, one per name of the release's "
         "annotators list Ann1, Ann2, Ann2, Ann3, Ann4), found 2 entries. The item's annotators are in the "
-        "input file's 'annotators' field")
+        "input file's 'annotators' field"
+    )
 
 
 def test_annotator_major_label_names_are_still_read(tmp_path):
     dev = records("ven", "dev")
     rows = [(i, [[label] for label in ["neutral"] * len(r["annotations"])]) for i, r in dev.items()]
-    label_major = [(i, [[0] * len(r["annotations"])] * 2 + [[1] * len(r["annotations"])]) for i, r in dev.items()]
+    label_major = [
+        (i, [[0] * len(r["annotations"])] * 2 + [[1] * len(r["annotations"])])
+        for i, r in dev.items()
+    ]
     a = kit_score("ven_pe", "dev", write(tmp_path / "a.tsv", rows))[0]
     b = kit_score("ven_pe", "dev", write(tmp_path / "b.tsv", label_major))[0]
     assert a == b
@@ -193,7 +238,10 @@ def test_annotator_major_label_names_are_still_read(tmp_path):
 
 def test_annotator_major_0_1_vectors_are_refused_with_the_transpose_hint(tmp_path):
     dev = records("ven", "dev")
-    rows = [(i, [[0] * len(r["annotations"])] * 2 + [[1] * len(r["annotations"])]) for i, r in dev.items()]
+    rows = [
+        (i, [[0] * len(r["annotations"])] * 2 + [[1] * len(r["annotations"])])
+        for i, r in dev.items()
+    ]
     rows[0] = ("49807", [[0, 0, 1]] * 4)
     with pytest.raises(SubmissionError) as error:
         kit_score("ven_pe", "dev", write(tmp_path / "ven_dev_pe.tsv", rows))
@@ -201,4 +249,5 @@ def test_annotator_major_0_1_vectors_are_refused_with_the_transpose_hint(tmp_pat
         "ven_dev_pe.tsv, line 1, item '49807': 0/1 vectors are read label-major: one vector per label; expected "
         "3 vectors of 0/1 (contradiction, entailment, neutral), each with one entry per annotator of the item, "
         "found 4 vectors of 3 entries. This looks like one vector per annotator: write one vector per label "
-        "instead (transpose it)")
+        "instead (transpose it)"
+    )

@@ -17,32 +17,75 @@ from judgekit.gold import build_gold
 from judgekit.tracks import track_from_dict
 
 REPO = Path(__file__).resolve().parents[1]
-CSC = track_from_dict({"id": "csc_soft", "kind": "soft_label", "scale": "ordinal", "dataset": "csc",
-                       "labels": ["1", "2", "3", "4", "5", "6"]})
-NLI = track_from_dict({"id": "nli", "kind": "classification", "dataset": "nli",
-                       "labels": ["entailment", "neutral", "contradiction"]})
-MP_PE = track_from_dict({"id": "mp_pe", "kind": "perspectivist", "scale": "categorical", "dataset": "mp",
-                         "labels": ["0", "1"]})
-VEN_PE = track_from_dict({"id": "ven_pe", "kind": "perspectivist", "scale": "multilabel", "dataset": "ven",
-                          "labels": ["contradiction", "entailment", "neutral"]})
+CSC = track_from_dict(
+    {
+        "id": "csc_soft",
+        "kind": "soft_label",
+        "scale": "ordinal",
+        "dataset": "csc",
+        "labels": ["1", "2", "3", "4", "5", "6"],
+    }
+)
+NLI = track_from_dict(
+    {
+        "id": "nli",
+        "kind": "classification",
+        "dataset": "nli",
+        "labels": ["entailment", "neutral", "contradiction"],
+    }
+)
+MP_PE = track_from_dict(
+    {
+        "id": "mp_pe",
+        "kind": "perspectivist",
+        "scale": "categorical",
+        "dataset": "mp",
+        "labels": ["0", "1"],
+    }
+)
+VEN_PE = track_from_dict(
+    {
+        "id": "ven_pe",
+        "kind": "perspectivist",
+        "scale": "multilabel",
+        "dataset": "ven",
+        "labels": ["contradiction", "entailment", "neutral"],
+    }
+)
 
 
 def gold_of(track, n: int):
     if track.kind == "classification":
         items = [{"id": f"i{k}", "texts": ["a", "b"], "label": "neutral"} for k in range(n)]
     elif track.scale == "multilabel":
-        items = [{"id": f"i{k}", "texts": ["a", "b"], "annotators": ["Ann1", "Ann2", "Ann3"],
-                  "annotations": [["neutral"], ["entailment"], ["neutral"]]} for k in range(n)]
+        items = [
+            {
+                "id": f"i{k}",
+                "texts": ["a", "b"],
+                "annotators": ["Ann1", "Ann2", "Ann3"],
+                "annotations": [["neutral"], ["entailment"], ["neutral"]],
+            }
+            for k in range(n)
+        ]
     else:
         labels = list(track.labels)
-        items = [{"id": f"i{k}", "texts": ["a", "b"], "annotators": ["A1", "A2", "A3", "A4"],
-                  "annotations": [labels[0], labels[-1], labels[0], labels[-1]]} for k in range(n)]
+        items = [
+            {
+                "id": f"i{k}",
+                "texts": ["a", "b"],
+                "annotators": ["A1", "A2", "A3", "A4"],
+                "annotations": [labels[0], labels[-1], labels[0], labels[-1]],
+            }
+            for k in range(n)
+        ]
     return build_gold(track, items, "gold")
 
 
 def refusal(track, n: int, value, tmp_path: Path, first=None) -> str:
     path = tmp_path / "f.tsv"
-    rows = [f"i{k}\t{json.dumps(value) if not isinstance(value, str) else value}\n" for k in range(n)]
+    rows = [
+        f"i{k}\t{json.dumps(value) if not isinstance(value, str) else value}\n" for k in range(n)
+    ]
     if first is not None:
         rows[0] = f"i0\t{first}\n"
     path.write_text("".join(rows), encoding="utf-8")
@@ -56,14 +99,23 @@ def test_csc_rows_of_seven_values_name_the_practice_phase_bin(tmp_path):
     assert text == (
         "f.tsv: wrong soft label length, on 700 lines (lines 1, 2, 3, 4, 5, ...; items 'i0', 'i1', 'i2', 'i3', "
         "'i4', ...); expected a list of 6 probabilities, found 7 values, the first 0.1 on line 1. A row of 7 "
-        "values looks like the 2025 practice-phase layout, which had an extra, always-zero first bin \"0\": "
-        "drop the first value (it holds probability here, so check that the other 6 are the labels 1..6)")
+        'values looks like the 2025 practice-phase layout, which had an extra, always-zero first bin "0": '
+        "drop the first value (it holds probability here, so check that the other 6 are the labels 1..6)"
+    )
 
 
 def test_one_row_of_seven_values_reads_as_one_problem(tmp_path):
-    text = refusal(CSC, 3, [0.2, 0.2, 0.2, 0.2, 0.1, 0.1], tmp_path, first="[0.1, 0.1, 0.1, 0.1, 0.2, 0.2, 0.2]")
-    assert text.startswith("f.tsv, line 1, item 'i0': wrong soft label length; expected a list of 6 "
-                           "probabilities, found 7 values, the first 0.1. A row of 7 values")
+    text = refusal(
+        CSC,
+        3,
+        [0.2, 0.2, 0.2, 0.2, 0.1, 0.1],
+        tmp_path,
+        first="[0.1, 0.1, 0.1, 0.1, 0.2, 0.2, 0.2]",
+    )
+    assert text.startswith(
+        "f.tsv, line 1, item 'i0': wrong soft label length; expected a list of 6 "
+        "probabilities, found 7 values, the first 0.1. A row of 7 values"
+    )
     assert "\n" not in text
 
 
@@ -72,14 +124,16 @@ def test_labels_that_differ_by_case_name_the_label_meant(tmp_path):
     assert text == (
         "f.tsv: label outside the track's label set, on 700 lines (lines 1, 2, 3, 4, 5, ...; items 'i0', 'i1', "
         "'i2', 'i3', 'i4', ...); expected one of entailment, neutral, contradiction, found 'Neutral' on line 1. "
-        "Labels are matched exactly: write 'neutral' (case and spaces count)")
+        "Labels are matched exactly: write 'neutral' (case and spaces count)"
+    )
 
 
 def test_multilabel_names_with_case_and_spaces(tmp_path):
     text = refusal(VEN_PE, 2, [["Entail ment"], ["neutral"], ["neutral"]], tmp_path)
     assert text.splitlines()[0].endswith(
         "expected one of contradiction, entailment, neutral, found 'Entail ment' on line 1. Labels are matched "
-        "exactly: write 'entailment' (case and spaces count)")
+        "exactly: write 'entailment' (case and spaces count)"
+    )
 
 
 def test_wrong_row_length_on_every_row_is_one_line(tmp_path):
@@ -87,12 +141,15 @@ def test_wrong_row_length_on_every_row_is_one_line(tmp_path):
     assert text == (
         "f.tsv: wrong number of annotator entries, on 704 lines (lines 1, 2, 3, 4, 5, ...; items 'i0', 'i1', "
         "'i2', 'i3', 'i4', ...); expected 4 entries, one per annotator of the item in this order: A1, A2, A3, "
-        "A4, found 3 entries on line 1. The item's annotators are in the input file's 'annotators' field")
+        "A4, found 3 entries on line 1. The item's annotators are in the input file's 'annotators' field"
+    )
 
 
 def test_two_different_problems_are_two_lines(tmp_path):
     path = tmp_path / "f.tsv"
-    path.write_text("".join(f"i{k}\tNeutral\n" for k in range(700)) + "x\tneutral\n", encoding="utf-8")
+    path.write_text(
+        "".join(f"i{k}\tNeutral\n" for k in range(700)) + "x\tneutral\n", encoding="utf-8"
+    )
     with pytest.raises(SubmissionError) as error:
         read_track_file(path, "f.tsv", gold_of(NLI, 700))
     lines = str(error.value).splitlines()
@@ -101,57 +158,118 @@ def test_two_different_problems_are_two_lines(tmp_path):
 
 
 def test_file_name_near_miss_names_the_track():
-    tracks = [track_from_dict({"id": "en_en", "kind": "similarity", "dataset": "sts"}),
-              track_from_dict({"id": "ven_pe", "kind": "perspectivist", "scale": "multilabel", "dataset": "ven",
-                               "labels": ["a", "b"], "files": ["ven_*_pe.tsv", "varierrnli_*_pe.tsv"]})]
+    tracks = [
+        track_from_dict({"id": "en_en", "kind": "similarity", "dataset": "sts"}),
+        track_from_dict(
+            {
+                "id": "ven_pe",
+                "kind": "perspectivist",
+                "scale": "multilabel",
+                "dataset": "ven",
+                "labels": ["a", "b"],
+                "files": ["ven_*_pe.tsv", "varierrnli_*_pe.tsv"],
+            }
+        ),
+    ]
     assert ignored_file_notes(["en-en.tsv"], tracks) == [
         "file 'en-en.tsv' matches no track and was ignored; it was probably meant for track 'en_en': name it "
-        "en_en.tsv"]
-    assert ignored_file_notes(["VariErrNLI-test-pe.tsv"], tracks)[0].endswith("track 'ven_pe': name it ven_pe.tsv")
-    assert ignored_file_notes(["notes.md"], tracks) == ["file 'notes.md' matches no track and was ignored"]
+        "en_en.tsv"
+    ]
+    assert ignored_file_notes(["VariErrNLI-test-pe.tsv"], tracks)[0].endswith(
+        "track 'ven_pe': name it ven_pe.tsv"
+    )
+    assert ignored_file_notes(["notes.md"], tracks) == [
+        "file 'notes.md' matches no track and was ignored"
+    ]
     assert naming_hint(["readme.txt", "en-en.txt"], tracks) == (
-        "file 'en-en.txt' was probably meant for track 'en_en': name it en_en.tsv")
+        "file 'en-en.txt' was probably meant for track 'en_en': name it en_en.tsv"
+    )
 
 
 def test_a_name_holding_every_word_of_one_tracks_name_is_a_near_miss():
     """Words in another order or with more words (a team suffix, STS.out for STS.output) were no near
     miss: only the same name loosely was. A name holding the words of two tracks (en_es_en) gets no
     guess, nor one holding no track's words all (csc_test)."""
-    tracks = [track_from_dict({"id": "en_en", "kind": "similarity", "dataset": "sts"}),
-              track_from_dict({"id": "es_en", "kind": "similarity", "dataset": "sts"}),
-              track_from_dict({"id": "csc_soft", "kind": "soft_label", "scale": "ordinal", "dataset": "csc",
-                               "labels": ["1", "2"], "files": ["csc_*_soft.tsv"]}),
-              track_from_dict({"id": "csc_pe", "kind": "perspectivist", "scale": "ordinal", "dataset": "csc",
-                               "labels": ["1", "2"], "files": ["csc_*_pe.tsv"]})]
-    meant = {name: naming_hint([name], tracks) for name in (
-        "CSC_soft_test.tsv", "csc_test_soft_final.tsv", "STS.out.track5.en-en.txt", "en_en_predictions.tsv",
-        "csc_test.tsv", "en_es_en.tsv", "en_es.tsv", "notes.txt")}
+    tracks = [
+        track_from_dict({"id": "en_en", "kind": "similarity", "dataset": "sts"}),
+        track_from_dict({"id": "es_en", "kind": "similarity", "dataset": "sts"}),
+        track_from_dict(
+            {
+                "id": "csc_soft",
+                "kind": "soft_label",
+                "scale": "ordinal",
+                "dataset": "csc",
+                "labels": ["1", "2"],
+                "files": ["csc_*_soft.tsv"],
+            }
+        ),
+        track_from_dict(
+            {
+                "id": "csc_pe",
+                "kind": "perspectivist",
+                "scale": "ordinal",
+                "dataset": "csc",
+                "labels": ["1", "2"],
+                "files": ["csc_*_pe.tsv"],
+            }
+        ),
+    ]
+    meant = {
+        name: naming_hint([name], tracks)
+        for name in (
+            "CSC_soft_test.tsv",
+            "csc_test_soft_final.tsv",
+            "STS.out.track5.en-en.txt",
+            "en_en_predictions.tsv",
+            "csc_test.tsv",
+            "en_es_en.tsv",
+            "en_es.tsv",
+            "notes.txt",
+        )
+    }
     guess = "name each file after its track (see the starting kit)"
-    assert meant == {
-        "CSC_soft_test.tsv": "file 'CSC_soft_test.tsv' was probably meant for track 'csc_soft': name it csc_soft.tsv",
-        "csc_test_soft_final.tsv": "file 'csc_test_soft_final.tsv' was probably meant for track 'csc_soft': name it "
-                                   "csc_soft.tsv",
-        "STS.out.track5.en-en.txt": "file 'STS.out.track5.en-en.txt' was probably meant for track 'en_en': name it "
-                                    "en_en.tsv",
-        "en_en_predictions.tsv": "file 'en_en_predictions.tsv' was probably meant for track 'en_en': name it "
-                                 "en_en.tsv",
-        "en_es.tsv": "file 'en_es.tsv' was probably meant for track 'es_en': name it es_en.tsv",  # the pair reversed
-        "csc_test.tsv": guess, "en_es_en.tsv": guess, "notes.txt": guess}
+    assert (
+        meant
+        == {
+            "CSC_soft_test.tsv": "file 'CSC_soft_test.tsv' was probably meant for track 'csc_soft': name it csc_soft.tsv",
+            "csc_test_soft_final.tsv": "file 'csc_test_soft_final.tsv' was probably meant for track 'csc_soft': name it "
+            "csc_soft.tsv",
+            "STS.out.track5.en-en.txt": "file 'STS.out.track5.en-en.txt' was probably meant for track 'en_en': name it "
+            "en_en.tsv",
+            "en_en_predictions.tsv": "file 'en_en_predictions.tsv' was probably meant for track 'en_en': name it "
+            "en_en.tsv",
+            "en_es.tsv": "file 'en_es.tsv' was probably meant for track 'es_en': name it es_en.tsv",  # the pair reversed
+            "csc_test.tsv": guess,
+            "en_es_en.tsv": guess,
+            "notes.txt": guess,
+        }
+    )
 
 
 def test_no_track_file_lists_each_tracks_other_accepted_names():
     """A zip following the 2025 instructions with a team suffix (MP_test_soft_teamX.tsv): the refusal listed
     only the canonical names (mp_soft.tsv), not the 2025 names a participant would recognise."""
-    tracks = [track_from_dict({"id": "en_en", "kind": "similarity", "dataset": "sts"}),
-              track_from_dict({"id": "ven_pe", "kind": "perspectivist", "scale": "multilabel", "dataset": "ven",
-                               "labels": ["a", "b"], "files": ["ven_*_pe.tsv", "varierrnli_*_pe.tsv"]})]
+    tracks = [
+        track_from_dict({"id": "en_en", "kind": "similarity", "dataset": "sts"}),
+        track_from_dict(
+            {
+                "id": "ven_pe",
+                "kind": "perspectivist",
+                "scale": "multilabel",
+                "dataset": "ven",
+                "labels": ["a", "b"],
+                "files": ["ven_*_pe.tsv", "varierrnli_*_pe.tsv"],
+            }
+        ),
+    ]
     with pytest.raises(SubmissionError) as error:
         refuse_no_track_file("res.zip", tracks, ["VEN_test_pe_teamX.tsv"])
     assert str(error.value) == (
         "res.zip: no prediction file for any track was found; expected files named en_en: en_en.tsv; ven_pe: "
         "ven_pe.tsv or ven_*_pe.tsv or varierrnli_*_pe.tsv (any case; * stands for any text), found "
         "VEN_test_pe_teamX.tsv. File 'VEN_test_pe_teamX.tsv' was probably meant for track 'ven_pe': name it "
-        "ven_pe.tsv")
+        "ven_pe.tsv"
+    )
     with pytest.raises(SubmissionError) as error:
         refuse_no_track_file("res.zip", tracks[:1], [])
     assert "expected files named en_en: en_en.tsv, found no files" in str(error.value)
@@ -163,17 +281,27 @@ def test_700_ignored_files_are_one_note():
     assert ignored_file_notes(names, tracks) == [
         "file 'en-en.tsv' matches no track and was ignored; it was probably meant for track 'en_en': name it "
         "en_en.tsv",
-        "700 files match no track and were ignored: 'run0.log', 'run1.log', 'run2.log', 'run3.log', 'run4.log', ..."]
+        "700 files match no track and were ignored: 'run0.log', 'run1.log', 'run2.log', 'run3.log', 'run4.log', ...",
+    ]
 
 
 def test_700_rows_whose_repeated_annotator_disagrees_are_one_line(tmp_path):
     """Rows written over the release's annotators string (Ann2 listed twice) whose two Ann2 entries differ."""
-    items = [{"id": f"i{k}", "texts": ["a", "b"], "annotators": ["Ann1", "Ann2", "Ann3"],
-              "annotators_listed": ["Ann1", "Ann2", "Ann2", "Ann3"],
-              "annotations": [["neutral"], ["entailment", "neutral"], ["neutral"]]} for k in range(700)]
+    items = [
+        {
+            "id": f"i{k}",
+            "texts": ["a", "b"],
+            "annotators": ["Ann1", "Ann2", "Ann3"],
+            "annotators_listed": ["Ann1", "Ann2", "Ann2", "Ann3"],
+            "annotations": [["neutral"], ["entailment", "neutral"], ["neutral"]],
+        }
+        for k in range(700)
+    ]
     path = tmp_path / "f.tsv"
-    path.write_text("".join(f"i{k}\t[[0, 0, 0, 0], [0, 1, 0, 0], [1, 1, 1, 1]]\n" for k in range(700)),
-                    encoding="utf-8")
+    path.write_text(
+        "".join(f"i{k}\t[[0, 0, 0, 0], [0, 1, 0, 0], [1, 1, 1, 1]]\n" for k in range(700)),
+        encoding="utf-8",
+    )
     with pytest.raises(SubmissionError) as error:
         read_track_file(path, "f.tsv", build_gold(VEN_PE, items, "gold"))
     text = str(error.value)
@@ -182,4 +310,5 @@ def test_700_rows_whose_repeated_annotator_disagrees_are_one_line(tmp_path):
         "f.tsv: annotator Ann2 is given different entries at positions 2 and 3, on 700 lines (lines 1, 2, 3, 4, "
         "5, ...; items 'i0', 'i1', 'i2', 'i3', 'i4', ...); expected one entry per annotator (3: Ann1, Ann2, "
         "Ann3), or one per name of the release's annotators list (4: Ann1, Ann2, Ann2, Ann3) with equal "
-        "entries for a repeated annotator"), text
+        "entries for a repeated annotator"
+    ), text

@@ -18,14 +18,20 @@ STS = DATA / "sts2017"
 OCNLI_DEV = DATA / "ocnli" / "dev.json"
 GOLD_FILES = sorted(STS.glob("STS.gs.track*.txt")) if STS.is_dir() else []
 needs_sts = pytest.mark.skipif(len(GOLD_FILES) != 7, reason="../shared/data/sts2017 is not present")
-needs_ocnli = pytest.mark.skipif(not OCNLI_DEV.is_file(), reason="../shared/data/ocnli is not present")
+needs_ocnli = pytest.mark.skipif(
+    not OCNLI_DEV.is_file(), reason="../shared/data/ocnli is not present"
+)
 
 
 def read_track(gold_file):
     """Gold scores and the first len(gold) input pairs (track 6 has 500 inputs, 250 gold)."""
-    gold = [float(line) for line in gold_file.read_text(encoding="utf-8").splitlines() if line.strip()]
+    gold = [
+        float(line) for line in gold_file.read_text(encoding="utf-8").splitlines() if line.strip()
+    ]
     inputs = gold_file.with_name(gold_file.name.replace("STS.gs.", "STS.input."))
-    pairs = [line.split("\t") for line in inputs.read_text(encoding="utf-8").splitlines()][:len(gold)]
+    pairs = [line.split("\t") for line in inputs.read_text(encoding="utf-8").splitlines()][
+        : len(gold)
+    ]
     return np.array(gold), pairs
 
 
@@ -85,7 +91,8 @@ def test_negated_gold_gives_minus_one_and_scale_does_not_matter(gold_file):
         assert get(name).score(gold, gold).value == pytest.approx(1.0, abs=1e-12)
     noisy = gold + np.random.default_rng(3).normal(0.0, 1.0, gold.size)
     assert get("pearson").score(gold, noisy / 5.0).value == pytest.approx(
-        get("pearson").score(gold, noisy).value, abs=1e-12)
+        get("pearson").score(gold, noisy).value, abs=1e-12
+    )
 
 
 @needs_sts
@@ -105,6 +112,7 @@ def test_constant_predictions_or_gold_give_zero_and_a_warning(name, constant):
 
 
 # --- classification -----------------------------------------------------------------------------
+
 
 def hand_accuracy(gold, pred):
     return sum(1 for g, p in zip(gold, pred) if g == p) / len(gold)
@@ -126,14 +134,20 @@ def hand_macro_f1(gold, pred):
 def ocnli_systems():
     """OCNLI dev items with a majority label, as label indices, and a few prediction systems."""
     labels = ["entailment", "neutral", "contradiction"]
-    rows = [json.loads(line) for line in OCNLI_DEV.read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows = [
+        json.loads(line)
+        for line in OCNLI_DEV.read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
     rows = [r for r in rows if r["label"] in labels]
     gold = [labels.index(r["label"]) for r in rows]
     rng = random.Random(11)
     return gold, {
         "random": [rng.randrange(3) for _ in gold],
         "most_frequent": [labels.index("neutral")] * len(gold),
-        "first_annotator": [labels.index(r["label0"]) if r["label0"] in labels else 0 for r in rows],
+        "first_annotator": [
+            labels.index(r["label0"]) if r["label0"] in labels else 0 for r in rows
+        ],
         "perturbed": [g if rng.random() < 0.7 else rng.randrange(3) for g in gold],
         "never_neutral": [0 if g == 1 else g for g in gold],
     }
@@ -145,15 +159,19 @@ def test_accuracy_and_macro_f1_agree_with_a_hand_loop_on_ocnli_dev():
     assert len(gold) == 2950  # the README: 50 of 3,000 dev items have no majority
     for system, pred in systems.items():
         assert get("accuracy").score(np.array(gold), np.array(pred)).value == pytest.approx(
-            hand_accuracy(gold, pred), abs=1e-12), system
+            hand_accuracy(gold, pred), abs=1e-12
+        ), system
         assert get("macro_f1").score(np.array(gold), np.array(pred)).value == pytest.approx(
-            hand_macro_f1(gold, pred), abs=1e-12), system
+            hand_macro_f1(gold, pred), abs=1e-12
+        ), system
     # most-frequent: accuracy is neutral's share, macro-F1 averages over the labels seen (all three)
     neutral_share = gold.count(1) / len(gold)
-    assert get("accuracy").score(np.array(gold), np.array(systems["most_frequent"])).value == pytest.approx(
-        neutral_share, abs=1e-12)
-    assert get("macro_f1").score(np.array(gold), np.array(systems["most_frequent"])).value == pytest.approx(
-        (2 * neutral_share / (1 + neutral_share)) / 3, abs=1e-12)
+    assert get("accuracy").score(
+        np.array(gold), np.array(systems["most_frequent"])
+    ).value == pytest.approx(neutral_share, abs=1e-12)
+    assert get("macro_f1").score(
+        np.array(gold), np.array(systems["most_frequent"])
+    ).value == pytest.approx((2 * neutral_share / (1 + neutral_share)) / 3, abs=1e-12)
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -164,30 +182,41 @@ def test_accuracy_and_macro_f1_agree_with_a_hand_loop_on_random_labels(seed):
     gold = [rng.randrange(k) for _ in range(n)]
     pred = [rng.randrange(k) for _ in range(n)]
     assert get("accuracy").score(np.array(gold), np.array(pred)).value == pytest.approx(
-        hand_accuracy(gold, pred), abs=1e-12)
+        hand_accuracy(gold, pred), abs=1e-12
+    )
     assert get("macro_f1").score(np.array(gold), np.array(pred)).value == pytest.approx(
-        hand_macro_f1(gold, pred), abs=1e-12)
+        hand_macro_f1(gold, pred), abs=1e-12
+    )
 
 
 def test_macro_f1_by_hand():
     # gold [e, n, c], pred [e, n, n]: F1(e) = 1, F1(n): P = 1/2, R = 1 -> 2/3, F1(c) = 0 -> mean 5/9
-    assert get("macro_f1").score(np.array([0, 1, 2]), np.array([0, 1, 1])).value == pytest.approx(5 / 9)
+    assert get("macro_f1").score(np.array([0, 1, 2]), np.array([0, 1, 1])).value == pytest.approx(
+        5 / 9
+    )
     # a label in neither gold nor predictions (index 1 here) does not count: (1 + 0 + 0) / 3
-    assert get("macro_f1").score(np.array([0, 2, 3]), np.array([0, 3, 2])).value == pytest.approx(1 / 3)
+    assert get("macro_f1").score(np.array([0, 2, 3]), np.array([0, 3, 2])).value == pytest.approx(
+        1 / 3
+    )
 
 
 def test_classification_agrees_with_scikit_learn_when_installed():
     metrics = pytest.importorskip("sklearn.metrics")
     rng = random.Random(5)
-    cases = [([rng.randrange(4) for _ in range(60)], [rng.randrange(4) for _ in range(60)]) for _ in range(5)]
+    cases = [
+        ([rng.randrange(4) for _ in range(60)], [rng.randrange(4) for _ in range(60)])
+        for _ in range(5)
+    ]
     if OCNLI_DEV.is_file():
         gold, systems = ocnli_systems()
         cases += [(gold, pred) for pred in systems.values()]
     for gold, pred in cases:
         assert get("accuracy").score(np.array(gold), np.array(pred)).value == pytest.approx(
-            metrics.accuracy_score(gold, pred), abs=1e-12)
+            metrics.accuracy_score(gold, pred), abs=1e-12
+        )
         assert get("macro_f1").score(np.array(gold), np.array(pred)).value == pytest.approx(
-            metrics.f1_score(gold, pred, average="macro", zero_division=0), abs=1e-12)
+            metrics.f1_score(gold, pred, average="macro", zero_division=0), abs=1e-12
+        )
 
 
 @pytest.mark.parametrize("scale", [1e200, 1e-170, 1e300])
@@ -195,6 +224,7 @@ def test_correlation_is_scale_free_at_extreme_magnitudes(scale):
     """Squares of 1e200 overflow and of 1e-170 underflow; neither may read as a constant series."""
     import warnings
     from judgekit.metrics import get as get_metric
+
     gold = np.array([0.2, 1.4, 2.0, 3.6, 4.8, 5.0])
     pred = gold * scale + scale
     with warnings.catch_warnings():

@@ -25,21 +25,35 @@ from judgekit.tracks import track_from_dict
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 RELEASE = DATA / "lewidi2025"
-needs_release = pytest.mark.skipif(not RELEASE.is_dir(), reason="../shared/data/lewidi2025 is not present")
+needs_release = pytest.mark.skipif(
+    not RELEASE.is_dir(), reason="../shared/data/lewidi2025 is not present"
+)
 
-LABELS = {"CSC": [str(v) for v in range(1, 7)], "MP": ["0", "1"],
-          "Paraphrase": [str(v) for v in range(-5, 6)], "VariErrNLI": ["contradiction", "entailment", "neutral"]}
+LABELS = {
+    "CSC": [str(v) for v in range(1, 7)],
+    "MP": ["0", "1"],
+    "Paraphrase": [str(v) for v in range(-5, 6)],
+    "VariErrNLI": ["contradiction", "entailment", "neutral"],
+}
 SCALE = {"CSC": "ordinal", "MP": "categorical", "Paraphrase": "ordinal", "VariErrNLI": "multilabel"}
 SOFT_METRIC = {"MP": "amd", "CSC": "awd", "Paraphrase": "awd", "VariErrNLI": "mamd"}
-PERSPECTIVIST_METRIC = {"MP": "error_rate", "CSC": "anad", "Paraphrase": "anad", "VariErrNLI": "mer"}
+PERSPECTIVIST_METRIC = {
+    "MP": "error_rate",
+    "CSC": "anad",
+    "Paraphrase": "anad",
+    "VariErrNLI": "mer",
+}
 SYSTEMS = ("gold", "random", "most_frequent", "perturbed")
 
 
 # --- the reference: raw JSON and plain loops ----------------------------------------------------
 
+
 def raw_items(dataset, split):
     """[(id, [(annotator, label or list of labels), ...]), ...] straight from the release file."""
-    records = json.loads((RELEASE / dataset / f"{dataset}_{split}.json").read_text(encoding="utf-8"))
+    records = json.loads(
+        (RELEASE / dataset / f"{dataset}_{split}.json").read_text(encoding="utf-8")
+    )
     out = []
     for item_id, record in records.items():
         order = []
@@ -98,13 +112,17 @@ def ref_mamd(gold, pred):
 
 def ref_error_rate(gold, pred):
     """gold/pred: per item a list of 0/1 labels (ints), one per annotator."""
-    per_item = [round(sum(abs(t - p) for t, p in zip(ti, pi)) / len(ti), 5) for ti, pi in zip(gold, pred)]
+    per_item = [
+        round(sum(abs(t - p) for t, p in zip(ti, pi)) / len(ti), 5) for ti, pi in zip(gold, pred)
+    ]
     return sum(per_item) / len(per_item), None
 
 
 def ref_anad(gold, pred, n_values):
     """gold/pred: per item a list of integer label values, one per annotator."""
-    per_item = [sum(abs(t - p) for t, p in zip(ti, pi)) / len(ti) / n_values for ti, pi in zip(gold, pred)]
+    per_item = [
+        sum(abs(t - p) for t, p in zip(ti, pi)) / len(ti) / n_values for ti, pi in zip(gold, pred)
+    ]
     return sum(per_item) / len(per_item), None
 
 
@@ -128,10 +146,15 @@ def reference_soft(dataset, gold, pred):
 def reference_perspectivist(dataset, gold, pred):
     metric = PERSPECTIVIST_METRIC[dataset]
     if metric == "error_rate":
-        return ref_error_rate([[int(x) for x in g] for g in gold], [[int(x) for x in p] for p in pred])
+        return ref_error_rate(
+            [[int(x) for x in g] for g in gold], [[int(x) for x in p] for p in pred]
+        )
     if metric == "anad":
-        return ref_anad([[int(x) for x in g] for g in gold], [[int(x) for x in p] for p in pred],
-                        n_values=len(LABELS[dataset]))
+        return ref_anad(
+            [[int(x) for x in g] for g in gold],
+            [[int(x) for x in p] for p in pred],
+            n_values=len(LABELS[dataset]),
+        )
     return ref_mer(gold, pred, LABELS[dataset])
 
 
@@ -148,6 +171,7 @@ def assert_agree_at_5_decimals(kit, reference):
 
 # --- prediction systems (seeded; they need not be independent of anything) -----------------------
 
+
 def soft_predictions(dataset, system, gold, rng):
     if system == "gold":
         return [json.loads(json.dumps(g)) for g in gold]
@@ -157,8 +181,13 @@ def soft_predictions(dataset, system, gold, rng):
         if system == "most_frequent":
             mean = [sum(g[j][1] for g in gold) / len(gold) for j in range(len(LABELS[dataset]))]
             return [[[1 - m, m] for m in mean] for _ in gold]
-        return [[[1 - q, q] for q in (min(1.0, max(0.0, pair[1] + rng.uniform(-0.1, 0.1))) for pair in g)]
-                for g in gold]
+        return [
+            [
+                [1 - q, q]
+                for q in (min(1.0, max(0.0, pair[1] + rng.uniform(-0.1, 0.1))) for pair in g)
+            ]
+            for g in gold
+        ]
     k = len(LABELS[dataset])
     if system == "random":
         rows = [[rng.random() for _ in range(k)] for _ in gold]
@@ -174,40 +203,62 @@ def perspectivist_predictions(dataset, system, items, rng):
     labels = LABELS[dataset]
     if system == "gold":
         return [[given for _, given in annotations] for _, annotations in items]
-    if system == "most_frequent":  # each annotator's most frequent label in this split
-        history = {}
-        for _, annotations in items:
-            for name, given in annotations:
-                history.setdefault(name, []).append(tuple(given) if isinstance(given, list) else given)
-        favourite = {name: max(seen, key=lambda v: (seen.count(v), -seen.index(v))) for name, seen in history.items()}
-        return [[list(favourite[n]) if dataset == "VariErrNLI" else favourite[n] for n, _ in annotations]
-                for _, annotations in items]
+    if system == "most_frequent":
+        return _most_frequent_rows(dataset, items)
     out = []
     for _, annotations in items:
         row = []
         for _, given in annotations:
-            if dataset == "VariErrNLI":
-                if system == "random" or rng.random() < 0.2:
-                    given = [label for label in labels if rng.random() < 0.4]
-                row.append(given)
-            elif system == "random":
-                row.append(rng.choice(labels))
-            elif rng.random() < 0.25:  # perturbed: one step up or down the scale, or a flip for MP
-                j = labels.index(given) + rng.choice((-1, 1))
-                row.append(labels[min(max(j, 0), len(labels) - 1)])
-            else:
-                row.append(given)
+            row.append(_system_label(dataset, system, labels, given, rng))
         out.append(row)
     return out
 
 
+def _most_frequent_rows(dataset, items):
+    """Each annotator's most frequent label in this split, for every item they annotated."""
+    history = {}
+    for _, annotations in items:
+        for name, given in annotations:
+            history.setdefault(name, []).append(tuple(given) if isinstance(given, list) else given)
+    favourite = {
+        name: max(seen, key=lambda v: (seen.count(v), -seen.index(v)))
+        for name, seen in history.items()
+    }
+    return [
+        [list(favourite[n]) if dataset == "VariErrNLI" else favourite[n] for n, _ in annotations]
+        for _, annotations in items
+    ]
+
+
+def _system_label(dataset, system, labels, given, rng):
+    """One annotator's label as a random or perturbed system predicts it."""
+    if dataset == "VariErrNLI":
+        if system == "random" or rng.random() < 0.2:
+            return [label for label in labels if rng.random() < 0.4]
+        return given
+    if system == "random":
+        return rng.choice(labels)
+    if rng.random() < 0.25:  # perturbed: one step up or down the scale, or a flip for MP
+        j = labels.index(given) + rng.choice((-1, 1))
+        return labels[min(max(j, 0), len(labels) - 1)]
+    return given
+
+
 # --- the kit's side ----------------------------------------------------------------------------
+
 
 def kit_track(dataset, kind):
     metric = SOFT_METRIC[dataset] if kind == "soft_label" else PERSPECTIVIST_METRIC[dataset]
-    return track_from_dict({"id": f"{dataset.lower()}_{'soft' if kind == 'soft_label' else 'pe'}",
-                            "kind": kind, "dataset": dataset, "scale": SCALE[dataset],
-                            "labels": LABELS[dataset], "metrics": [metric]})
+    return track_from_dict(
+        {
+            "id": f"{dataset.lower()}_{'soft' if kind == 'soft_label' else 'pe'}",
+            "kind": kind,
+            "dataset": dataset,
+            "scale": SCALE[dataset],
+            "labels": LABELS[dataset],
+            "metrics": [metric],
+        }
+    )
 
 
 def kit_per_annotator(track, gold, pred_rows):
@@ -219,8 +270,12 @@ def kit_per_annotator(track, gold, pred_rows):
                 values.append([1.0 if label in given else 0.0 for label in track.labels])
             else:
                 values.append(index[given])
-    return PerAnnotator(values=np.array(values), item=gold.gold.item, n_items=gold.gold.n_items,
-                        n_labels=gold.gold.n_labels)
+    return PerAnnotator(
+        values=np.array(values),
+        item=gold.gold.item,
+        n_items=gold.gold.n_items,
+        n_labels=gold.gold.n_labels,
+    )
 
 
 _items_cache = {}
@@ -228,7 +283,9 @@ _items_cache = {}
 
 def kit_items(dataset, split):
     if (dataset, split) not in _items_cache:
-        _items_cache[dataset, split] = load_split({"path": "lewidi2025", "dataset": dataset}, DATA, split)
+        _items_cache[dataset, split] = load_split(
+            {"path": "lewidi2025", "dataset": dataset}, DATA, split
+        )
     return _items_cache[dataset, split]
 
 
@@ -240,7 +297,9 @@ CASES = [(d, s, system) for d in LABELS for s in ("dev", "test") for system in S
 def test_soft_label_metric_matches_the_reference(dataset, split, system):
     raw = raw_items(dataset, split)
     reference_gold = [reference_soft_gold(dataset, annotations) for _, annotations in raw]
-    pred = soft_predictions(dataset, system, reference_gold, random.Random(f"{dataset}{split}{system}"))
+    pred = soft_predictions(
+        dataset, system, reference_gold, random.Random(f"{dataset}{split}{system}")
+    )
     expected = reference_soft(dataset, reference_gold, pred)
 
     track = kit_track(dataset, "soft_label")
@@ -258,7 +317,9 @@ def test_soft_label_metric_matches_the_reference(dataset, split, system):
 def test_perspectivist_metric_matches_the_reference(dataset, split, system):
     raw = raw_items(dataset, split)
     reference_gold = [[given for _, given in annotations] for _, annotations in raw]
-    pred = perspectivist_predictions(dataset, system, raw, random.Random(f"{dataset}{split}{system}"))
+    pred = perspectivist_predictions(
+        dataset, system, raw, random.Random(f"{dataset}{split}{system}")
+    )
     expected = reference_perspectivist(dataset, reference_gold, pred)
 
     track = kit_track(dataset, "perspectivist")
@@ -294,7 +355,9 @@ def test_scoring_a_submission_folder_matches_the_reference(dataset, tmp_path):
     persp_score = result.tracks[tracks[1].id].scores[tracks[1].main_metric]
     assert_agree_at_5_decimals(soft_score, reference_soft(dataset, soft_gold, soft_pred))
     gold_labels = [[given for _, given in annotations] for _, annotations in raw]
-    assert_agree_at_5_decimals(persp_score, reference_perspectivist(dataset, gold_labels, persp_pred))
+    assert_agree_at_5_decimals(
+        persp_score, reference_perspectivist(dataset, gold_labels, persp_pred)
+    )
     assert result.primary == pytest.approx((soft_score + persp_score) / 2, abs=1e-12)
 
 
@@ -311,10 +374,12 @@ def test_the_wasserstein_loop_agrees_with_scipy(dataset):
         p = [rng.random() for _ in positions]
         p = [v / sum(p) for v in p]
         assert wasserstein_by_loop(t, p) == pytest.approx(
-            wasserstein_distance(positions, positions, t, p), abs=1e-12)
+            wasserstein_distance(positions, positions, t, p), abs=1e-12
+        )
 
 
 # --- hand-worked tiny cases ----------------------------------------------------------------------
+
 
 def score(name, gold, pred):
     return get(name).score(gold, pred).value
@@ -385,7 +450,9 @@ def per_annotator(rows, n_labels):
     """PerAnnotator from per-item lists of label indices (or 0/1 vectors)."""
     values = [v for row in rows for v in row]
     item = [i for i, row in enumerate(rows) for _ in row]
-    return PerAnnotator(values=np.array(values), item=np.array(item), n_items=len(rows), n_labels=n_labels)
+    return PerAnnotator(
+        values=np.array(values), item=np.array(item), n_items=len(rows), n_labels=n_labels
+    )
 
 
 def test_error_rate_by_hand():
@@ -407,8 +474,9 @@ def test_anad_by_hand():
     pred = per_annotator([[1, 5], [5, 0, 2, 2]], 6)
     assert score("anad", gold, pred) == pytest.approx(7 / 48, abs=1e-15)
     # Paraphrase (S = 11, values -5..5): gold [-5, 5, 0, 0], pred [5, 5, 0, 1]: (10 + 0 + 0 + 1) / 4 / 11 = 0.25
-    assert score("anad", per_annotator([[0, 10, 5, 5]], 11), per_annotator([[10, 10, 5, 6]], 11)) == \
-        pytest.approx(0.25, abs=1e-15)
+    assert score(
+        "anad", per_annotator([[0, 10, 5, 5]], 11), per_annotator([[10, 10, 5, 6]], 11)
+    ) == pytest.approx(0.25, abs=1e-15)
 
 
 def test_mer_by_hand():

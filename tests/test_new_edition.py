@@ -18,8 +18,10 @@ import yaml
 from conftest import shared_checker
 
 REPO = Path(__file__).resolve().parents[1]
-WORDS = ("river stone light music window garden paper coffee train bridge winter market road song cloud "
-         "table city night bird field").split()
+WORDS = (
+    "river stone light music window garden paper coffee train bridge winter market road song cloud "
+    "table city night bird field"
+).split()
 
 
 def run(*command: str, cwd: Path) -> subprocess.CompletedProcess:
@@ -37,8 +39,14 @@ def similarity_items(rng: random.Random, split: str, n: int) -> list:
         kept = rng.randint(0, 6)
         second = first[:kept] + rng.sample([w for w in WORDS if w not in first], 6 - kept)
         rng.shuffle(second)
-        items.append({"id": f"new-{split}-{i}", "texts": [" ".join(first), " ".join(second)], "lang": "en",
-                      "score": round(5 * kept / 6, 2)})
+        items.append(
+            {
+                "id": f"new-{split}-{i}",
+                "texts": [" ".join(first), " ".join(second)],
+                "lang": "en",
+                "score": round(5 * kept / 6, 2),
+            }
+        )
     return items
 
 
@@ -56,8 +64,11 @@ def organiser(tmp_path_factory):
     config = yaml.safe_load(path.read_text(encoding="utf-8"))
     config["name"] = "myedition"
     config["title"] = "My shared task 2028"
-    dates = [("2028-01-10 00:00:00", "2028-02-27 23:59:59"), ("2028-03-01 00:00:00", "2028-03-10 23:59:59"),
-             ("2028-03-11 00:00:00", None)]
+    dates = [
+        ("2028-01-10 00:00:00", "2028-02-27 23:59:59"),
+        ("2028-03-01 00:00:00", "2028-03-10 23:59:59"),
+        ("2028-03-11 00:00:00", None),
+    ]
     for phase, (start, end) in zip(config["phases"], dates):
         phase["start"] = start
         if end:
@@ -69,10 +80,13 @@ def organiser(tmp_path_factory):
     for split, n in (("train", 60), ("dev", 40), ("test", 50)):
         rows = similarity_items(rng, split, n)
         (edition / dataset / f"{split}.jsonl").write_text(
-            "".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+            "".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8"
+        )
     # 4. build
     out = work / "dist"
-    done = run(str(REPO / "build_bundle.py"), "--edition", str(edition), "--out", str(out), cwd=work)
+    done = run(
+        str(REPO / "build_bundle.py"), "--edition", str(edition), "--out", str(out), cwd=work
+    )
     assert "edition myedition: My shared task 2028" in done.stdout
     # 5. check, with the kit's own checker
     zip_path = out / "myedition.zip"
@@ -93,16 +107,29 @@ def test_the_new_edition_carries_its_name_title_dates_and_data(organiser):
     doc = yaml.safe_load((tree / "competition.yaml").read_text(encoding="utf-8"))
     assert doc["title"] == "My shared task 2028"
     assert [p["start"] for p in doc["phases"]] == [p["start"] for p in config["phases"]]
-    gold = [json.loads(line) for line in (tree / "reference_data" / "evaluation" / "sts_en.jsonl")
-            .read_text(encoding="utf-8").split("\n") if line]
+    gold = [
+        json.loads(line)
+        for line in (tree / "reference_data" / "evaluation" / "sts_en.jsonl")
+        .read_text(encoding="utf-8")
+        .split("\n")
+        if line
+    ]
     assert [g["id"] for g in gold] == [f"new-test-{i}" for i in range(50)]
 
 
 def test_a_participant_runs_the_cosine_baseline_on_the_practice_phase(organiser, tmp_path):
     """6. python3 starting_kit/run_local.py dist/myedition.zip baseline:cosine_bow --phase practice"""
     _, zip_path, config = organiser
-    done = run(str(REPO / "starting_kit" / "run_local.py"), str(zip_path), "baseline:cosine_bow",
-               "--phase", "practice", "--output", str(tmp_path / "out"), cwd=tmp_path)
+    done = run(
+        str(REPO / "starting_kit" / "run_local.py"),
+        str(zip_path),
+        "baseline:cosine_bow",
+        "--phase",
+        "practice",
+        "--output",
+        str(tmp_path / "out"),
+        cwd=tmp_path,
+    )
     assert "baseline:cosine_bow on the practice phase" in done.stdout
     scores = json.loads((tmp_path / "out" / "scores.json").read_text(encoding="utf-8"))
     track = next(t["id"] for t in config["tracks"] if t["dataset"] == "sts_en")

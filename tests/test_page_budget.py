@@ -19,8 +19,8 @@ def test_page_resamples_fit_the_draw_budget():
     assert report.page_resamples(1000, budget // 250) == 250
     assert report.page_resamples(1000, budget // minimum) == minimum
     assert report.page_resamples(1000, budget // minimum + 1) == 0
-    assert report.page_resamples(0, 10 ** 9) == 0
-    for n in (1, 999, 54321, 10 ** 6):
+    assert report.page_resamples(0, 10**9) == 0
+    for n in (1, 999, 54321, 10**6):
         used = report.page_resamples(1000, n)
         assert used * n <= budget and used in (0, 1000) or minimum <= used < 1000
 
@@ -30,10 +30,13 @@ def _track_result(n: int):
     gold = rng.integers(0, 2, n)
     pred = np.where(rng.random(n) < 0.8, gold, 1 - gold)
     metric = get_metric("accuracy")
-    track = track_from_dict({"id": "t", "kind": "classification", "dataset": "d", "labels": ["0", "1"]})
+    track = track_from_dict(
+        {"id": "t", "kind": "classification", "dataset": "d", "labels": ["0", "1"]}
+    )
     value = metric.score(gold, pred)
-    return SimpleNamespace(track=track, n_scored=n, stats={"accuracy": value.stats},
-                           scores={"accuracy": value.value})
+    return SimpleNamespace(
+        track=track, n_scored=n, stats={"accuracy": value.stats}, scores={"accuracy": value.value}
+    )
 
 
 def test_the_page_says_how_many_resamples_it_used(monkeypatch):

@@ -25,7 +25,9 @@ ITEMS = edition.items_of("persp_ml")
 
 
 def _per_row(text: str, track, names: Sequence[str]) -> np.ndarray:
-    return annotator_values(RowFit([list(names)]).fit(0, annotator_entries(text, track, names), []), track)
+    return annotator_values(
+        RowFit([list(names)]).fit(0, annotator_entries(text, track, names), []), track
+    )
 
 
 def _column(text: str, track, names: Sequence[str]):
@@ -43,7 +45,10 @@ def test_k_empty_lists_for_k_annotators_mean_each_chose_no_label():
     for text in ("[[], [], []]", "[[0, 0, 0], [0, 0, 0], [0, 0, 0]]"):
         assert np.array_equal(_per_row(text, track, names), np.zeros((3, 3)))
         assert np.array_equal(_column(text, track, names), np.zeros((3, 3)))
-    for text in ("[[], [], []]", "[]"):  # the item without annotators: K vectors of 0 entries, or none
+    for text in (
+        "[[], [], []]",
+        "[]",
+    ):  # the item without annotators: K vectors of 0 entries, or none
         assert _per_row(text, track, []).shape == _column(text, track, []).shape == (0, 3)
 
 
@@ -60,16 +65,26 @@ def test_k_empty_lists_read_the_same_beside_an_odd_row(tmp_path, monkeypatch):
     small = edition.SMALL_INDEX
     clean = read(_file(tmp_path, "persp_ml", {small: "[[], [], []]"}), "persp_ml").values
     names = ITEMS[0]["annotators"]
-    as_object = json.dumps({name: labels for name, labels in zip(names, json.loads(
-        edition.valid_lines("persp_ml")[0].split("\t")[1]))})
+    as_object = json.dumps(
+        {
+            name: labels
+            for name, labels in zip(
+                names, json.loads(edition.valid_lines("persp_ml")[0].split("\t")[1])
+            )
+        }
+    )
     explained = []
     real = submission.annotator_entries
-    monkeypatch.setattr(submission, "annotator_entries", lambda text, *a: explained.append(text) or real(text, *a))
-    odd = read(_file(tmp_path, "persp_ml", {small: "[[], [], []]", 0: as_object}), "persp_ml").values
+    monkeypatch.setattr(
+        submission, "annotator_entries", lambda text, *a: explained.append(text) or real(text, *a)
+    )
+    odd = read(
+        _file(tmp_path, "persp_ml", {small: "[[], [], []]", 0: as_object}), "persp_ml"
+    ).values
     assert explained == [as_object]  # only the odd row went row by row
     assert np.array_equal(clean.values, odd.values)
     start = clean.offsets[small]
-    assert not clean.values[start:start + 3].any()
+    assert not clean.values[start : start + 3].any()
 
 
 def test_each_distinct_row_is_parsed_once_and_every_row_gets_its_values(tmp_path, monkeypatch):
@@ -84,7 +99,9 @@ def test_each_distinct_row_is_parsed_once_and_every_row_gets_its_values(tmp_path
     path.write_text("\n".join(repeated) + "\n")
     parsed = []
     real = submission.json_values
-    monkeypatch.setattr(submission, "json_values", lambda texts: parsed.extend(texts) or real(texts))
+    monkeypatch.setattr(
+        submission, "json_values", lambda texts: parsed.extend(texts) or real(texts)
+    )
     values = read(path, "persp_cat").values
     assert sorted(parsed) == sorted({line.split("\t")[1] for line in repeated})
     codes = {label: i for i, label in enumerate(TRACKS["persp_cat"].labels)}
@@ -98,8 +115,10 @@ def test_a_boolean_is_no_label_in_either_path(tmp_path):
     path = _file(tmp_path, "persp_ord", {edition.BAD_INDEX: json.dumps([True] + row[1:])})
     with pytest.raises(SubmissionError) as error:
         read(path, "persp_ord")
-    assert str(error.value) == ("persp_ord.tsv, line 3, item 'c03': label outside the track's label set; "
-                                "expected one of 1, 2, 3, 4, 5, 6, found 'true'")
+    assert str(error.value) == (
+        "persp_ord.tsv, line 3, item 'c03': label outside the track's label set; "
+        "expected one of 1, 2, 3, 4, 5, 6, found 'true'"
+    )
 
 
 def _pool_by_definition(annotators: Sequence[Sequence[str]]) -> List[str]:
@@ -109,7 +128,7 @@ def _pool_by_definition(annotators: Sequence[Sequence[str]]) -> List[str]:
     before: Dict[str, set] = {}
     for names in annotators:
         for k, name in enumerate(names):
-            before.setdefault(name, set()).update(names[k - 1:k])
+            before.setdefault(name, set()).update(names[k - 1 : k])
     placed: List[str] = []
     while len(placed) < len(before):
         ready = [name for name in before if name not in placed and before[name] <= set(placed)]
@@ -121,6 +140,7 @@ def _pool_by_definition(annotators: Sequence[Sequence[str]]) -> List[str]:
 
 class _CountedName(str):
     """An annotator name that counts how often it is hashed (every dict or set lookup)."""
+
     hashes = 0
 
     def __hash__(self):
@@ -135,13 +155,18 @@ def test_annotator_pool_is_the_stable_topological_order_by_definition(annotators
 
 
 @settings(max_examples=200, derandomize=True, database=None, deadline=None)
-@given(st.permutations([f"A{k}" for k in range(8)]), st.lists(st.sets(st.integers(0, 7)), min_size=1, max_size=6))
+@given(
+    st.permutations([f"A{k}" for k in range(8)]),
+    st.lists(st.sets(st.integers(0, 7)), min_size=1, max_size=6),
+)
 def test_annotator_pool_follows_every_item_order_when_they_agree(order, subsets):
     annotators = [[order[k] for k in sorted(subset)] for subset in subsets]
     pool = annotator_pool(annotators)
     assert sorted(pool) == sorted(set(chain.from_iterable(annotators)))
-    assert all([pool.index(name) for name in names] == sorted(pool.index(name) for name in names)
-               for names in annotators)
+    assert all(
+        [pool.index(name) for name in names] == sorted(pool.index(name) for name in names)
+        for names in annotators
+    )
 
 
 @pytest.mark.parametrize("n", [300, 3000])
@@ -157,4 +182,6 @@ def test_annotator_pool_work_grows_with_the_entries_not_the_pool_squared(n):
     placed = annotator_pool(items)
     assert _CountedName.hashes < 8 * 4 * len(items)
     rank = {name: r for r, name in enumerate(placed)}
-    assert sorted(rank) == sorted(pool) and all(rank[a] < rank[b] for names in items for a, b in zip(names, names[1:]))
+    assert sorted(rank) == sorted(pool) and all(
+        rank[a] < rank[b] for names in items for a, b in zip(names, names[1:])
+    )

@@ -36,16 +36,20 @@ def edited_default(tmp_path: Path, change) -> Path:
     shutil.copytree(REPO / "editions" / "default", folder, ignore=shutil.ignore_patterns("data"))
     config = yaml.safe_load((folder / "edition.yaml").read_text(encoding="utf-8"))
     change(config)
-    (folder / "edition.yaml").write_text(yaml.safe_dump(config, sort_keys=False, allow_unicode=True),
-                                         encoding="utf-8")
+    (folder / "edition.yaml").write_text(
+        yaml.safe_dump(config, sort_keys=False, allow_unicode=True), encoding="utf-8"
+    )
     return folder
 
 
 # ---------------------------------------------------------------- solutions have names
 
+
 def test_root_solutions_are_named_after_their_baseline():
     doc = yaml.safe_load((REPO / "competition.yaml").read_text(encoding="utf-8"))
-    raw = yaml.safe_load((REPO / "editions" / "default" / "edition.yaml").read_text(encoding="utf-8"))
+    raw = yaml.safe_load(
+        (REPO / "editions" / "default" / "edition.yaml").read_text(encoding="utf-8")
+    )
     baselines = raw.get("baselines", ["random", "most_frequent", "cosine_bow"])
     assert [s["name"] for s in doc["solutions"]] == baselines
     assert [s["path"] for s in doc["solutions"]] == [f"solutions/{b}" for b in baselines]
@@ -54,7 +58,10 @@ def test_root_solutions_are_named_after_their_baseline():
 
 # ---------------------------------------------------------------- the time-limit margin
 
-@pytest.mark.parametrize("phase_limit, code_limit", [(600, 540), (3600, 3540), (240, 180), (120, 90), (4, 3)])
+
+@pytest.mark.parametrize(
+    "phase_limit, code_limit", [(600, 540), (3600, 3540), (240, 180), (120, 90), (4, 3)]
+)
 def test_code_gets_the_phase_limit_minus_the_scoring_margin(phase_limit, code_limit):
     assert code_time_limit(phase_limit) == code_limit
 
@@ -69,20 +76,29 @@ def test_task_json_limit_is_the_phases_and_an_option_can_only_lower_it(tmp_path)
 def test_shipped_task_json_carries_the_phase_limit():
     for phase in ("practice", "evaluation", "post-campaign"):
         spec = read_spec(REPO / "input_data" / phase)
-        raw = yaml.safe_load((REPO / "editions" / "default" / "edition.yaml").read_text(encoding="utf-8"))
-        expected = next(p for p in raw["phases"] if p["id"] == phase).get("execution_time_limit", 600)
+        raw = yaml.safe_load(
+            (REPO / "editions" / "default" / "edition.yaml").read_text(encoding="utf-8")
+        )
+        expected = next(p for p in raw["phases"] if p["id"] == phase).get(
+            "execution_time_limit", 600
+        )
         assert spec.extra["execution_time_limit"] == expected
         assert time_limit_of(spec, None) == expected - 60
 
 
-SLOW = ("import time\nclass Model:\n    def __init__(self, track):\n        pass\n"
-        "    def fit(self, items):\n        time.sleep(60)\n    def predict(self, items):\n        return []\n")
+SLOW = (
+    "import time\nclass Model:\n    def __init__(self, track):\n        pass\n"
+    "    def fit(self, items):\n        time.sleep(60)\n    def predict(self, items):\n        return []\n"
+)
 
 
 def test_a_submission_past_the_kits_limit_fails_before_the_phase_limit(tmp_path, capfd):
     phase = make_phase(tmp_path, tracks=SMALL_TRACKS, execution_time_limit=8)
     out = tmp_path / "out"
-    assert ingest_main([str(phase["input"]), str(out), str(write_submission(tmp_path / "sub", SLOW))]) == 2
+    assert (
+        ingest_main([str(phase["input"]), str(out), str(write_submission(tmp_path / "sub", SLOW))])
+        == 2
+    )
     err = capfd.readouterr().err
     assert "the code submission ran past the time limit of 6 s" in err
     assert "minus up to 60 s kept for scoring" in err and "Traceback" not in err
@@ -90,6 +106,7 @@ def test_a_submission_past_the_kits_limit_fails_before_the_phase_limit(tmp_path,
 
 
 # ---------------------------------------------------------------- submitted html leaves the output
+
 
 def test_submitted_html_is_removed_from_the_prediction_output(tmp_path, capfd):
     phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
@@ -112,6 +129,7 @@ def test_submitted_html_is_removed_from_the_prediction_output(tmp_path, capfd):
 
 # ---------------------------------------------------------------- column titles
 
+
 @pytest.mark.parametrize("name", EDITIONS)
 def test_every_shipped_column_title_is_whole_words_within_36_characters(name):
     edition = load_edition(REPO / "editions" / name)
@@ -122,7 +140,10 @@ def test_every_shipped_column_title_is_whole_words_within_36_characters(name):
         title = column["title"]
         assert len(title) <= 36, title
         found = get_metric(metric)
-        allowed = {f"{track.title} {found.title}", f"{track.title} {found.short_title or found.title}"}
+        allowed = {
+            f"{track.title} {found.title}",
+            f"{track.title} {found.short_title or found.title}",
+        }
         assert title in allowed, title
         if len(f"{track.title} {found.title}") <= 36:
             assert title == f"{track.title} {found.title}"  # the full title whenever it fits
@@ -138,6 +159,7 @@ def test_a_track_title_too_long_for_any_column_title_is_refused(tmp_path):
 
 
 # ---------------------------------------------------------------- the queue key
+
 
 def test_queue_goes_from_the_edition_to_competition_yaml(tmp_path):
     edition = load_edition(edited_default(tmp_path, lambda c: c.update(queue=QUEUE.upper())))
@@ -155,18 +177,26 @@ def test_a_queue_that_is_not_a_vhost_uuid_is_refused(tmp_path, value):
 
 # ---------------------------------------------------------------- the repository root is the source tree
 
-ENTRY_SCRIPTS = [("scoring_program", "score.py", "upload the bundle built by build_bundle.py"),
-                 ("ingestion_program", "ingest.py", "upload the bundle built by build_bundle.py"),
-                 ("starting_kit", "run_local.py", "bundle built by build_bundle.py")]
+ENTRY_SCRIPTS = [
+    ("scoring_program", "score.py", "upload the bundle built by build_bundle.py"),
+    ("ingestion_program", "ingest.py", "upload the bundle built by build_bundle.py"),
+    ("starting_kit", "run_local.py", "bundle built by build_bundle.py"),
+]
 
 
 @pytest.mark.parametrize("folder, script, says", ENTRY_SCRIPTS)
 def test_an_entry_script_without_the_engine_says_so_in_one_line(tmp_path, folder, script, says):
     # the folder as a platform mounts it on its own (e.g. /app/program), with no judgekit beside or above
     mounted = tmp_path / "app" / "program"
-    shutil.copytree(REPO / folder, mounted, ignore=shutil.ignore_patterns("__pycache__", "sample_submissions"))
-    done = subprocess.run([sys.executable, str(mounted / script), "in", "out"], capture_output=True, text=True,
-                          cwd=tmp_path)
+    shutil.copytree(
+        REPO / folder, mounted, ignore=shutil.ignore_patterns("__pycache__", "sample_submissions")
+    )
+    done = subprocess.run(
+        [sys.executable, str(mounted / script), "in", "out"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
     assert done.returncode == 1
     assert done.stderr.count("\n") == 1 and says in done.stderr and "source tree" in done.stderr
     assert "Traceback" not in done.stderr
@@ -174,32 +204,50 @@ def test_an_entry_script_without_the_engine_says_so_in_one_line(tmp_path, folder
 
 def test_every_generated_root_file_says_where_it_comes_from():
     marker = "Generated by judgekit"
-    assert (REPO / "competition.yaml").read_text(encoding="utf-8").splitlines()[0].startswith(f"# {marker}")
+    assert (
+        (REPO / "competition.yaml")
+        .read_text(encoding="utf-8")
+        .splitlines()[0]
+        .startswith(f"# {marker}")
+    )
     for page in (REPO / "pages").glob("*.md"):
         first = page.read_text(encoding="utf-8").splitlines()[0]
         assert first.startswith(f"<!-- {marker}") and "edition 'default'" in first, page
     for model in (REPO / "solutions").glob("*/model.py"):
         assert "Generated by build_bundle.py" in model.read_text(encoding="utf-8")
-    for spec in list((REPO / "input_data").glob("*/task.json")) + list((REPO / "reference_data").glob("*/task.json")):
+    for spec in list((REPO / "input_data").glob("*/task.json")) + list(
+        (REPO / "reference_data").glob("*/task.json")
+    ):
         assert read_spec(spec.parent).edition == "default"
     attributes = (REPO / ".gitattributes").read_text(encoding="utf-8")
-    for name in ("competition.yaml", "logo.png", "pages/**", "reference_data/**", "input_data/**", "solutions/**"):
+    for name in (
+        "competition.yaml",
+        "logo.png",
+        "pages/**",
+        "reference_data/**",
+        "input_data/**",
+        "solutions/**",
+    ):
         assert f"/{name} linguist-generated=true" in attributes
 
 
 # ---------------------------------------------------------------- CodaLab v1.5 (legacy) bundles
 
+
 @pytest.fixture(scope="module")
 def legacy_tree(tmp_path_factory):
     from judgekit.bundle.legacy import build_legacy
     from small_edition import make_edition
+
     folder = make_edition(tmp_path_factory.mktemp("edition") / "small")
     return build_legacy(load_edition(folder), folder, tmp_path_factory.mktemp("legacy")).tree
 
 
 def test_legacy_programs_carry_the_metadata_file_the_v1_worker_reads(legacy_tree):
-    commands = {"scoring_program.zip": "python3 $program/score.py $input $output",
-                "ingestion_program.zip": "python3 $ingestion_program/ingest.py $input $output $submission_program"}
+    commands = {
+        "scoring_program.zip": "python3 $program/score.py $input $output",
+        "ingestion_program.zip": "python3 $ingestion_program/ingest.py $input $output $submission_program",
+    }
     for name, command in commands.items():
         with zipfile.ZipFile(legacy_tree / name) as zf:
             names = zf.namelist()
@@ -232,16 +280,19 @@ def test_legacy_pages_say_how_to_submit_and_what_the_platforms_do_with_dates(leg
 
 
 def test_the_sample_code_submission_carries_a_commandless_metadata():
-    meta = yaml.safe_load((REPO / "starting_kit" / "sample_submissions" / "code_submission" / "metadata")
-                          .read_text(encoding="utf-8"))
+    meta = yaml.safe_load(
+        (REPO / "starting_kit" / "sample_submissions" / "code_submission" / "metadata").read_text(
+            encoding="utf-8"
+        )
+    )
     assert set(meta) == {"description"}
-
 
 
 def test_legacy_bundles_pass_the_kits_own_checker(legacy_tree, capsys):
     # judgekit check refuses a legacy program zip without 'metadata'; the legacy zip and tree pass it
     from judgekit.bundle.zipdet import write_zip
     from judgekit.programs.check import main as check_main
+
     write_zip(legacy_tree, legacy_tree.parent / "small-legacy-check.zip")
     for target in (legacy_tree, legacy_tree.parent / "small-legacy-check.zip"):
         assert check_main([str(target)]) == 0, capsys.readouterr()

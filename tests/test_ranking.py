@@ -18,18 +18,33 @@ from judgekit.formats.items import public_view, write_items
 from judgekit.metrics import get as get_metric
 from judgekit.programs.rank import main as rank_main
 from judgekit.programs.score import submission_notes
-from judgekit.stats.ranking import OverallRow, RankedSystem, TrackRanking, order_best_first, rank_overall, tie_groups
-from judgekit.stats.tables import RankingReport, latex_escape, render_csv, render_latex, render_markdown
+from judgekit.stats.ranking import (
+    OverallRow,
+    RankedSystem,
+    TrackRanking,
+    order_best_first,
+    rank_overall,
+    tie_groups,
+)
+from judgekit.stats.tables import (
+    RankingReport,
+    latex_escape,
+    render_csv,
+    render_latex,
+    render_markdown,
+)
 
 from conftest import shared_data
 
 
 # --- ranks with ties ---------------------------------------------------------------------------
 
+
 def test_tie_groups_follow_the_tests_against_each_leader():
-    p = {("A", "B"): 0.30, ("A", "C"): 0.01, ("A", "D"): 0.20, ("A", "E"): 0.001,
-         ("C", "E"): 0.50}
-    ranks = tie_groups(["A", "B", "C", "D", "E"], lambda a, others: [p[(a, b)] for b in others], alpha=0.05)
+    p = {("A", "B"): 0.30, ("A", "C"): 0.01, ("A", "D"): 0.20, ("A", "E"): 0.001, ("C", "E"): 0.50}
+    ranks = tie_groups(
+        ["A", "B", "C", "D", "E"], lambda a, others: [p[(a, b)] for b in others], alpha=0.05
+    )
     # D is not significantly worse than A although C (between them) is: D ties with the best
     assert ranks == {"A": 1, "B": 1, "D": 1, "C": 4, "E": 4}
 
@@ -37,7 +52,11 @@ def test_tie_groups_follow_the_tests_against_each_leader():
 def test_tie_groups_without_ties_is_the_plain_order():
     ranks = tie_groups(["x", "y", "z"], lambda a, others: [0.0] * len(others), alpha=0.05)
     assert ranks == {"x": 1, "y": 2, "z": 3}
-    assert tie_groups(["x", "y", "z"], lambda a, others: [1.0] * len(others), alpha=0.05) == {"x": 1, "y": 1, "z": 1}
+    assert tie_groups(["x", "y", "z"], lambda a, others: [1.0] * len(others), alpha=0.05) == {
+        "x": 1,
+        "y": 1,
+        "z": 1,
+    }
     assert tie_groups([], lambda a, others: [1.0] * len(others), alpha=0.05) == {}
 
 
@@ -49,34 +68,68 @@ def test_order_respects_the_metric_direction():
 
 def _ranking(track_id, ranks):
     rows = [RankedSystem(name, 0.0, rank, rank == 1) for name, rank in ranks.items()]
-    return TrackRanking(SimpleNamespace(id=track_id, title=track_id), "pearson", "williams", None, rows)
+    return TrackRanking(
+        SimpleNamespace(id=track_id, title=track_id), "pearson", "williams", None, rows
+    )
 
 
 def test_overall_rank_is_the_mean_rank_with_missing_tracks_last():
-    rankings = {"t1": _ranking("t1", {"a": 1, "b": 1, "c": 3}),
-                "t2": _ranking("t2", {"a": 2, "b": 1}),  # c did not submit t2: rank 3 (after 2 systems)
-                "t3": _ranking("t3", {"c": 1})}  # not a primary track
+    rankings = {
+        "t1": _ranking("t1", {"a": 1, "b": 1, "c": 3}),
+        "t2": _ranking("t2", {"a": 2, "b": 1}),  # c did not submit t2: rank 3 (after 2 systems)
+        "t3": _ranking("t3", {"c": 1}),
+    }  # not a primary track
     primary = {"a": 0.7, "b": 0.8, "c": 0.1}
     rows = rank_overall(["t1", "t2"], rankings, primary)
-    assert [(r.system, r.rank, r.mean_rank) for r in rows] == [("b", 1, 1.0), ("a", 2, 1.5), ("c", 3, 3.0)]
+    assert [(r.system, r.rank, r.mean_rank) for r in rows] == [
+        ("b", 1, 1.0),
+        ("a", 2, 1.5),
+        ("c", 3, 3.0),
+    ]
     assert rows[2].track_ranks == {"t1": 3, "t2": 3}
     tied = rank_overall(["t1"], rankings, primary)
-    assert [(r.system, r.rank) for r in tied] == [("b", 1), ("a", 1), ("c", 3)]  # equal mean: primary orders
+    assert [(r.system, r.rank) for r in tied] == [
+        ("b", 1),
+        ("a", 1),
+        ("c", 3),
+    ]  # equal mean: primary orders
     lower = rank_overall(["t1"], rankings, primary, primary_higher_is_better=False)
     assert [r.system for r in lower] == ["a", "b", "c"]
 
 
 # --- tables ----------------------------------------------------------------------------------------
 
+
 def _report():
-    rows = [RankedSystem("team_a&b", 0.81234, 1, True, None), RankedSystem("x|y", 0.80001, 1, True, 0.2),
-            RankedSystem("z", 0.5, 3, False, 0.001)]
-    ranking = TrackRanking(SimpleNamespace(id="en_en", title="STS en-en"), "pearson", "williams", None, rows,
-                           missing=["late"])
-    overall = [OverallRow("team_a&b", 1, 1.0, 0.81234, {"en_en": 1}), OverallRow("x|y", 1, 1.0, 0.80001, {"en_en": 1}),
-               OverallRow("z", 3, 3.0, 0.5, {"en_en": 3}), OverallRow("late", 4, 4.0, -1.0, {"en_en": 4})]
-    return RankingReport("STS <2017>", "evaluation", "judgekit 0.1.0|bootstrap 10|seed 1|ci 95%", 0.05,
-                         {"en_en": ranking}, overall, ["en_en"], [("bad_zip", "not a valid zip archive")])
+    rows = [
+        RankedSystem("team_a&b", 0.81234, 1, True, None),
+        RankedSystem("x|y", 0.80001, 1, True, 0.2),
+        RankedSystem("z", 0.5, 3, False, 0.001),
+    ]
+    ranking = TrackRanking(
+        SimpleNamespace(id="en_en", title="STS en-en"),
+        "pearson",
+        "williams",
+        None,
+        rows,
+        missing=["late"],
+    )
+    overall = [
+        OverallRow("team_a&b", 1, 1.0, 0.81234, {"en_en": 1}),
+        OverallRow("x|y", 1, 1.0, 0.80001, {"en_en": 1}),
+        OverallRow("z", 3, 3.0, 0.5, {"en_en": 3}),
+        OverallRow("late", 4, 4.0, -1.0, {"en_en": 4}),
+    ]
+    return RankingReport(
+        "STS <2017>",
+        "evaluation",
+        "judgekit 0.1.0|bootstrap 10|seed 1|ci 95%",
+        0.05,
+        {"en_en": ranking},
+        overall,
+        ["en_en"],
+        [("bad_zip", "not a valid zip archive")],
+    )
 
 
 def test_markdown_table_marks_the_best_group_and_lists_failures():
@@ -85,7 +138,10 @@ def test_markdown_table_marks_the_best_group_and_lists_failures():
     assert "| 1 | x\\|y | 1.00 | 0.8000 | 80.00* (1) |" in text
     assert "| 3 | z | 3.00 | 0.5000 | 50.00 (3) |" in text
     assert "| 4 | late | 4.00 | -1.0000 | - |" in text
-    assert "bad\\_zip: not a valid zip archive" in text and "judgekit 0.1.0|bootstrap 10|seed 1" in text
+    assert (
+        "bad\\_zip: not a valid zip archive" in text
+        and "judgekit 0.1.0|bootstrap 10|seed 1" in text
+    )
     assert "Not submitted: late." in text
 
 
@@ -93,9 +149,17 @@ def test_csv_has_one_row_per_system_and_track_and_the_failures():
     rows = list(csv.DictReader(io.StringIO(render_csv(_report()))))
     track = [r for r in rows if r["table"] == "en_en"]
     assert [(r["system"], r["rank"], r["tied_with_best"]) for r in track] == [
-        ("team_a&b", "1", "1"), ("x|y", "1", "1"), ("z", "3", "0")]
+        ("team_a&b", "1", "1"),
+        ("x|y", "1", "1"),
+        ("z", "3", "0"),
+    ]
     assert float(track[2]["p_vs_best"]) == 0.001 and float(track[0]["value"]) == 0.81234
-    assert [r["system"] for r in rows if r["table"] == "overall"] == ["team_a&b", "x|y", "z", "late"]
+    assert [r["system"] for r in rows if r["table"] == "overall"] == [
+        "team_a&b",
+        "x|y",
+        "z",
+        "late",
+    ]
     assert [r["note"] for r in rows if r["table"] == "not_ranked"] == ["not a valid zip archive"]
 
 
@@ -104,38 +168,75 @@ def test_latex_table_escapes_names_and_marks_ties():
     assert r"team\_a\&b & 1.00 & 0.8123 & \textbf{81.23}$^{\ast}$ \\" in text
     assert r"z & 3.00 & 0.5000 & 50.00 \\" in text
     assert text.count(r"\begin{tabular}") == 1 and r"\bottomrule" in text
-    assert latex_escape("50% #1 $x$ ~ ^ \\") == r"50\% \#1 \$x\$ \textasciitilde{} \textasciicircum{} \textbackslash{}"
+    assert (
+        latex_escape("50% #1 $x$ ~ ^ \\")
+        == r"50\% \#1 \$x\$ \textasciitilde{} \textasciicircum{} \textbackslash{}"
+    )
 
 
 # --- hostile names in the tables (a participant chooses a system name; a reason quotes their file) -----
 
-HOSTILE = ['<img src=x onerror=alert(1)>', '=HYPERLINK("http://evil.example","click")', "**bold** [l](http://x)",
-           "+1 | @SUM(A1)", "-2", "\ttab", "\rcr\n# heading", "`code` $x$", "\\input{/etc/passwd}\n\\end{document}"]
+HOSTILE = [
+    "<img src=x onerror=alert(1)>",
+    '=HYPERLINK("http://evil.example","click")',
+    "**bold** [l](http://x)",
+    "+1 | @SUM(A1)",
+    "-2",
+    "\ttab",
+    "\rcr\n# heading",
+    "`code` $x$",
+    "\\input{/etc/passwd}\n\\end{document}",
+]
 
 
 def _hostile_report():
-    rows = [RankedSystem(name, -0.25 + i / 100, i + 1, i == 0, None if i == 0 else 0.5)
-            for i, name in enumerate(HOSTILE)]
-    ranking = TrackRanking(SimpleNamespace(id="en_en", title="<b>STS</b>"), "pearson", "williams",
-                           "=cmd|' /C calc'!A0", rows, missing=["<script>x</script>"])
-    overall = [OverallRow(name, i + 1, float(i + 1), -0.25 + i / 100, {"en_en": i + 1})
-               for i, name in enumerate(HOSTILE)]
-    return RankingReport("T <script>", "evaluation", "sig`x`\n# injected", 0.05, {"en_en": ranking}, overall,
-                         ["en_en"], [("=1+1", "@cmd\n<iframe>")])
+    rows = [
+        RankedSystem(name, -0.25 + i / 100, i + 1, i == 0, None if i == 0 else 0.5)
+        for i, name in enumerate(HOSTILE)
+    ]
+    ranking = TrackRanking(
+        SimpleNamespace(id="en_en", title="<b>STS</b>"),
+        "pearson",
+        "williams",
+        "=cmd|' /C calc'!A0",
+        rows,
+        missing=["<script>x</script>"],
+    )
+    overall = [
+        OverallRow(name, i + 1, float(i + 1), -0.25 + i / 100, {"en_en": i + 1})
+        for i, name in enumerate(HOSTILE)
+    ]
+    return RankingReport(
+        "T <script>",
+        "evaluation",
+        "sig`x`\n# injected",
+        0.05,
+        {"en_en": ranking},
+        overall,
+        ["en_en"],
+        [("=1+1", "@cmd\n<iframe>")],
+    )
 
 
 def test_markdown_shows_hostile_names_as_text():
     text = render_markdown(_hostile_report())
     for raw in ("<img", "<b>", "<script>", "<iframe>", "**bold**", "[l](", "`code`"):
         assert raw not in text, raw
-    assert "&lt;img src=x onerror=alert\\(1\\)&gt;" in text and "\\*\\*bold\\*\\* \\[l\\]\\(http://x\\)" in text
+    assert (
+        "&lt;img src=x onerror=alert\\(1\\)&gt;" in text
+        and "\\*\\*bold\\*\\* \\[l\\]\\(http://x\\)" in text
+    )
     assert "+1 \\| @SUM\\(A1\\)" in text and "\\`code\\` \\$x\\$" in text
     assert "``sig`x` # injected``" in text  # the signature stays one code span on one line
     lines = text.splitlines()
-    assert not any(line.startswith("# heading") or line.startswith("# injected") or line.startswith("\\end")
-                   for line in lines)
+    assert not any(
+        line.startswith("# heading") or line.startswith("# injected") or line.startswith("\\end")
+        for line in lines
+    )
     cells = [len(re.findall(r"(?<!\\)\|", line)) for line in lines if line.startswith("|")]
-    assert cells == [6] * (2 + len(HOSTILE)) + [7] * (2 + len(HOSTILE))  # no name adds a table column
+    assert cells == [6] * (2 + len(HOSTILE)) + [7] * (
+        2 + len(HOSTILE)
+    )  # no name adds a table column
 
 
 def test_csv_neutralises_formulas_in_text_cells_only():
@@ -146,7 +247,9 @@ def test_csv_neutralises_formulas_in_text_cells_only():
     for r in rows:
         for key, value in r.items():
             if key in ("value", "mean_rank", "primary", "p_vs_best", "ci_low", "ci_high", "rank"):
-                assert value == "" or float(value) == float(value)  # numbers stay numbers, negatives too
+                assert value == "" or float(value) == float(
+                    value
+                )  # numbers stay numbers, negatives too
             else:
                 assert not value.startswith(("=", "+", "-", "@", "\t", "\r")), (key, value)
     assert [r["value"] for r in rows if r["table"] == "en_en"][0] == "-0.25"
@@ -159,15 +262,24 @@ def test_latex_escapes_hostile_names_and_keeps_comments_on_one_line():
     text = render_latex(_hostile_report())
     assert "\\input" not in text and "\\end{document}" not in text and "\n# injected" not in text
     assert r"\textbackslash{}input\{/etc/passwd\} \textbackslash{}end\{document\}" in text
-    assert all(line.startswith("%") or not line.lstrip().startswith("#") for line in text.splitlines())
+    assert all(
+        line.startswith("%") or not line.lstrip().startswith("#") for line in text.splitlines()
+    )
     assert text.splitlines()[1] == "% reproduce with: sig`x` # injected"
 
 
 # --- the organiser command ---------------------------------------------------------------------------
 
+
 def _spec(tracks, phase="evaluation"):
-    return {"edition": "test", "title": "Ranking test", "phase": phase, "hide_gold": True, "seed": 7,
-            "tracks": tracks}
+    return {
+        "edition": "test",
+        "title": "Ranking test",
+        "phase": phase,
+        "hide_gold": True,
+        "seed": 7,
+        "tracks": tracks,
+    }
 
 
 def _zip(path: Path, files: dict):
@@ -185,16 +297,33 @@ def small_phase(tmp_path):
     rng = np.random.default_rng(1)
     ref = tmp_path / "ref"
     ref.mkdir()
-    tracks = [{"id": "sim", "kind": "similarity", "dataset": "sim"},
-              {"id": "soft", "kind": "soft_label", "scale": "categorical", "dataset": "ann",
-               "labels": ["0", "1"], "primary": False}]
+    tracks = [
+        {"id": "sim", "kind": "similarity", "dataset": "sim"},
+        {
+            "id": "soft",
+            "kind": "soft_label",
+            "scale": "categorical",
+            "dataset": "ann",
+            "labels": ["0", "1"],
+            "primary": False,
+        },
+    ]
     (ref / "task.json").write_text(json.dumps(_spec(tracks)))
     n = 120
     gold = rng.uniform(0, 5, n)
-    write_items(ref / "sim.jsonl", [{"id": f"s{i}", "texts": ["a", "b"], "score": float(g)}
-                                    for i, g in enumerate(gold)])
-    ann = [{"id": f"a{i}", "texts": ["x"], "annotators": ["p", "q", "r", "s"],
-            "annotations": [str(v) for v in rng.integers(0, 2, 4)]} for i in range(n)]
+    write_items(
+        ref / "sim.jsonl",
+        [{"id": f"s{i}", "texts": ["a", "b"], "score": float(g)} for i, g in enumerate(gold)],
+    )
+    ann = [
+        {
+            "id": f"a{i}",
+            "texts": ["x"],
+            "annotators": ["p", "q", "r", "s"],
+            "annotations": [str(v) for v in rng.integers(0, 2, 4)],
+        }
+        for i in range(n)
+    ]
     write_items(ref / "ann.jsonl", ann)
     shares = np.array([[a["annotations"].count("1") / 4] for a in ann])
     sim_ids, ann_ids = [f"s{i}" for i in range(n)], [a["id"] for a in ann]
@@ -205,12 +334,31 @@ def small_phase(tmp_path):
 
     subs = tmp_path / "subs"
     subs.mkdir()
-    _zip(subs / "good.zip", {"sim.tsv": _tsv(sim_ids, gold + rng.normal(0, 0.3, n)), "soft.tsv": _tsv(ann_ids, soft(0.05))})
-    _zip(subs / "weak.zip", {"sim.tsv": _tsv(sim_ids, gold + rng.normal(0, 3, n)), "soft.tsv": _tsv(ann_ids, soft(0.4))})
+    _zip(
+        subs / "good.zip",
+        {
+            "sim.tsv": _tsv(sim_ids, gold + rng.normal(0, 0.3, n)),
+            "soft.tsv": _tsv(ann_ids, soft(0.05)),
+        },
+    )
+    _zip(
+        subs / "weak.zip",
+        {
+            "sim.tsv": _tsv(sim_ids, gold + rng.normal(0, 3, n)),
+            "soft.tsv": _tsv(ann_ids, soft(0.4)),
+        },
+    )
     _zip(subs / "sim_only.zip", {"sub/sim.tsv": _tsv(sim_ids, gold + rng.normal(0, 3, n))})
     (subs / "not_a_zip.zip").write_bytes(b"PK\x03\x04 this is not a zip")
-    _zip(subs / "crashed.zip", {"ingestion_status.json": json.dumps({"status": "failed", "message": "model.py crashed"}),
-                                "sim.tsv": _tsv(sim_ids, gold)})
+    _zip(
+        subs / "crashed.zip",
+        {
+            "ingestion_status.json": json.dumps(
+                {"status": "failed", "message": "model.py crashed"}
+            ),
+            "sim.tsv": _tsv(sim_ids, gold),
+        },
+    )
     _zip(subs / "short.zip", {"sim.tsv": _tsv(sim_ids[:10], gold[:10])})
     folder = subs / "folder_run"
     folder.mkdir()
@@ -231,10 +379,16 @@ def test_command_ranks_what_it_can_and_reports_the_rest(small_phase, capsys):
     assert "model.py crashed" in reasons["crashed"] and "not a valid zip" in reasons["not_a_zip"]
     assert "have no prediction" in reasons["short"]
     sim = {r["system"]: r for r in rows if r["table"] == "sim"}
-    assert set(sim) == {"good", "weak", "sim_only", "folder_run"} and sim["good"]["test"] == "williams"
+    assert (
+        set(sim) == {"good", "weak", "sim_only", "folder_run"} and sim["good"]["test"] == "williams"
+    )
     assert sim["weak"]["rank"] == "3" and sim["weak"]["tied_with_best"] == "0"
     soft = {r["system"]: r for r in rows if r["table"] == "soft"}
-    assert soft["good"]["rank"] == "1" and soft["weak"]["rank"] == "2" and soft["good"]["test"] == "wilcoxon"
+    assert (
+        soft["good"]["rank"] == "1"
+        and soft["weak"]["rank"] == "2"
+        and soft["good"]["test"] == "wilcoxon"
+    )
     markdown = (out / "ranking.md").read_text()
     assert "## Not ranked" in markdown and "Not submitted: folder\\_run, sim\\_only." in markdown
     assert (out / "ranking.tex").read_text().startswith("% judgekit official ranking")
@@ -252,16 +406,34 @@ def test_command_reports_each_ranked_submission_s_notes_as_the_scoring_program(s
         archive.writestr("README.txt", "our system")
     with zipfile.ZipFile(subs / "good.zip", "a") as archive:
         archive.writestr("README.txt", "our system")
-        archive.writestr("ingestion_status.json", json.dumps(
-            {"status": "ok", "message": "", "tracks": ["sim", "soft"], "notes": ["model.py: notes.txt ignored"]}))
+        archive.writestr(
+            "ingestion_status.json",
+            json.dumps(
+                {
+                    "status": "ok",
+                    "message": "",
+                    "tracks": ["sim", "soft"],
+                    "notes": ["model.py: notes.txt ignored"],
+                }
+            ),
+        )
     sim_ids = [f"s{i}" for i in range(120)]
     _zip(subs / "constant.zip", {"sim.tsv": _tsv(sim_ids, [2.5] * 120)})
-    assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "50", "--jobs", "1"]) == 0
+    assert (
+        rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "50", "--jobs", "1"]) == 0
+    )
     err = capsys.readouterr().err
-    ignored, step = "file 'README.txt' matches no track and was ignored", "model.py: notes.txt ignored"
+    ignored, step = (
+        "file 'README.txt' matches no track and was ignored",
+        "model.py: notes.txt ignored",
+    )
     missing = "tracks not covered by this submission: soft"
-    assert re.search(r"good: scored \(sim, soft\) in [0-9.]+ s\n  note: model.py: notes.txt ignored\n\[", err)
-    assert re.search(r"weak: scored \(sim, soft\) in [0-9.]+ s\n  note: file 'README.txt' matches no track", err)
+    assert re.search(
+        r"good: scored \(sim, soft\) in [0-9.]+ s\n  note: model.py: notes.txt ignored\n\[", err
+    )
+    assert re.search(
+        r"weak: scored \(sim, soft\) in [0-9.]+ s\n  note: file 'README.txt' matches no track", err
+    )
     rows = list(csv.DictReader((out / "ranking.csv").open(encoding="utf-8")))
     notes = {}
     for row in rows:
@@ -301,21 +473,32 @@ def test_bootstrap_test_choice_and_reproducible_tables(small_phase, tmp_path):
 
 # --- the real STS 2017 data ----------------------------------------------------------------------------
 
-STS_TRACKS = {"ar_ar": "track1.ar-ar", "ar_en": "track2.ar-en", "es_es": "track3.es-es",
-              "es_en_a": "track4a.es-en", "es_en_b": "track4b.es-en", "en_en": "track5.en-en",
-              "tr_en": "track6.tr-en"}
+STS_TRACKS = {
+    "ar_ar": "track1.ar-ar",
+    "ar_en": "track2.ar-en",
+    "es_es": "track3.es-es",
+    "es_en_a": "track4a.es-en",
+    "es_en_b": "track4b.es-en",
+    "en_en": "track5.en-en",
+    "tr_en": "track6.tr-en",
+}
 MONOLINGUAL = ("ar_ar", "es_es", "en_en")
 
 
 def williams_p(gold, a, b):
     """Two-sided Williams p-value written out from metrics.md §7 (constant series: r = 0)."""
+
     def r(x, y):
         return 0.0 if np.std(x) == 0 or np.std(y) == 0 else float(np.corrcoef(x, y)[0, 1])
+
     n = len(gold)
     r12, r13, r23 = r(gold, a), r(gold, b), r(a, b)
-    det = 1 - r12 ** 2 - r13 ** 2 - r23 ** 2 + 2 * r12 * r13 * r23
-    t = (r12 - r13) * math.sqrt((n - 1) * (1 + r23)) / math.sqrt(
-        2 * (n - 1) / (n - 3) * det + (r12 + r13) ** 2 / 4 * (1 - r23) ** 3)
+    det = 1 - r12**2 - r13**2 - r23**2 + 2 * r12 * r13 * r23
+    t = (
+        (r12 - r13)
+        * math.sqrt((n - 1) * (1 + r23))
+        / math.sqrt(2 * (n - 1) / (n - 3) * det + (r12 + r13) ** 2 / 4 * (1 - r23) ** 3)
+    )
     return 2 * sps.t.sf(abs(t), n - 3)
 
 
@@ -330,14 +513,21 @@ def sts2017(tmp_path_factory):
     ref, subs = work / "ref", work / "subs"
     ref.mkdir()
     subs.mkdir()
-    tracks = [{"id": tid, "title": f"STS 2017 {infix}", "kind": "similarity", "dataset": tid}
-              for tid, infix in STS_TRACKS.items()]
+    tracks = [
+        {"id": tid, "title": f"STS 2017 {infix}", "kind": "similarity", "dataset": tid}
+        for tid, infix in STS_TRACKS.items()
+    ]
     (ref / "task.json").write_text(json.dumps(_spec(tracks)))
     rng = np.random.default_rng(2017)
-    predictions = {name: {} for name in ("random", "most_frequent", "cosine_bow", "gold_noise_0.3", "gold_noise_0.8")}
+    predictions = {
+        name: {}
+        for name in ("random", "most_frequent", "cosine_bow", "gold_noise_0.3", "gold_noise_0.8")
+    }
     gold, ids = {}, {}
     for tid, infix in STS_TRACKS.items():
-        items = load_split({"importer": "semeval_sts", "path": "sts2017", "track": infix}, root, "test")
+        items = load_split(
+            {"importer": "semeval_sts", "path": "sts2017", "track": infix}, root, "test"
+        )
         write_items(ref / f"{tid}.jsonl", items)
         public = [public_view(it) for it in items]
         ids[tid] = [it["id"] for it in items]
@@ -347,12 +537,19 @@ def sts2017(tmp_path_factory):
         predictions["most_frequent"][tid] = MostFrequent(track).fit(train).predict(public)
         predictions["cosine_bow"][tid] = CosineBow(track).fit(train).predict(public)
         for level in (0.3, 0.8):
-            predictions[f"gold_noise_{level}"][tid] = gold[tid] + rng.normal(0, level, gold[tid].size)
+            predictions[f"gold_noise_{level}"][tid] = gold[tid] + rng.normal(
+                0, level, gold[tid].size
+            )
     for name, per_track in predictions.items():
         for tid in per_track:
             per_track[tid] = np.asarray(per_track[tid], dtype=float)
-        _zip(subs / f"{name}.zip", {f"{tid}.tsv": _tsv(ids[tid], [f"{v:.6f}" for v in values])
-                                    for tid, values in per_track.items()})
+        _zip(
+            subs / f"{name}.zip",
+            {
+                f"{tid}.tsv": _tsv(ids[tid], [f"{v:.6f}" for v in values])
+                for tid, values in per_track.items()
+            },
+        )
     out = work / "out"
     assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "200"]) == 0
     rows = list(csv.DictReader((out / "ranking.csv").open()))
@@ -363,11 +560,19 @@ def test_sts2017_every_track_ranks_the_noisy_gold_copies_first(sts2017):
     gold, predictions, rows, _ = sts2017
     for tid in STS_TRACKS:
         track = {r["system"]: r for r in rows if r["table"] == tid}
-        assert track["gold_noise_0.3"]["rank"] == "1" and track["gold_noise_0.8"]["rank"] == "2", tid
+        assert track["gold_noise_0.3"]["rank"] == "1" and track["gold_noise_0.8"]["rank"] == "2", (
+            tid
+        )
         # only the best is marked: the larger noise is significantly worse (checked independently)
-        assert [s for s, r in track.items() if r["tied_with_best"] == "1"] == ["gold_noise_0.3"], tid
-        p = williams_p(gold[tid], predictions["gold_noise_0.3"][tid], predictions["gold_noise_0.8"][tid])
-        assert p < 0.05 and float(track["gold_noise_0.8"]["p_vs_best"]) == pytest.approx(p, rel=1e-6)
+        assert [s for s, r in track.items() if r["tied_with_best"] == "1"] == ["gold_noise_0.3"], (
+            tid
+        )
+        p = williams_p(
+            gold[tid], predictions["gold_noise_0.3"][tid], predictions["gold_noise_0.8"][tid]
+        )
+        assert p < 0.05 and float(track["gold_noise_0.8"]["p_vs_best"]) == pytest.approx(
+            p, rel=1e-6
+        )
         assert all(r["test"] == "williams" for r in track.values())
 
 
@@ -377,8 +582,13 @@ def test_sts2017_monolingual_tracks_rank_cosine_third_and_tie_the_chance_baselin
         track = {r["system"]: r for r in rows if r["table"] == tid}
         assert track["cosine_bow"]["rank"] == "3", tid
         assert track["random"]["rank"] == track["most_frequent"]["rank"] == "4", tid
-        assert williams_p(gold[tid], predictions["random"][tid], predictions["most_frequent"][tid]) > 0.05
-        assert float(track["most_frequent"]["value"]) == 0.0  # a constant: Pearson undefined, reported 0
+        assert (
+            williams_p(gold[tid], predictions["random"][tid], predictions["most_frequent"][tid])
+            > 0.05
+        )
+        assert (
+            float(track["most_frequent"]["value"]) == 0.0
+        )  # a constant: Pearson undefined, reported 0
 
 
 def test_sts2017_published_cosine_baseline_and_overall_order(sts2017):
@@ -392,19 +602,27 @@ def test_sts2017_published_cosine_baseline_and_overall_order(sts2017):
     assert "**" in (out / "ranking.md").read_text()
 
 
-def test_gold_loaded_once_and_shared_resamples_give_per_submission_results(small_phase):
-    """The ranking tool reads the gold once and draws each track's resamples once for all systems;
-    every score and per-item statistic equals scoring each submission on its own, and every p-value
-    and interval testing each pair on its own draws (to the rounding of a matrix product's sums)."""
-    from judgekit.programs.rank import find_submissions, score_all, score_submission
+def _scored_small_phase(small_phase):
+    from judgekit.programs.rank import find_submissions, score_all
     from judgekit.spec import read_spec
-    from judgekit.stats.bootstrap import interval
-    from judgekit.stats.pairs import TrackTests
-    from judgekit.stats.ranking import compare_systems, rank_track
 
     ref, subs, _ = small_phase
     spec = read_spec(ref)
     results, failures = score_all(find_submissions(subs), spec, ref)
+    return spec, ref, subs, results, failures
+
+
+def _assert_same_stats(track_result, other_result) -> None:
+    for metric, stats in track_result.stats.items():
+        np.testing.assert_array_equal(stats, other_result.stats[metric])
+
+
+def test_gold_loaded_once_gives_the_scores_of_each_submission_alone(small_phase):
+    """The ranking tool reads the gold once; every score and per-item statistic equals scoring
+    each submission on its own."""
+    from judgekit.programs.rank import find_submissions, score_submission
+
+    spec, ref, subs, results, failures = _scored_small_phase(small_phase)
     assert sorted(results) == ["folder_run", "good", "sim_only", "weak"] and len(failures) == 3
     for name, path in find_submissions(subs):
         if name not in results:
@@ -412,44 +630,84 @@ def test_gold_loaded_once_and_shared_resamples_give_per_submission_results(small
         alone = score_submission(path, spec, ref)  # reads the gold itself
         assert alone.scores() == results[name].scores()
         for tid, tr in alone.tracks.items():
-            for metric, stats in tr.stats.items():
-                np.testing.assert_array_equal(stats, results[name].tracks[tid].stats[metric])
-    pooled, pooled_failures = score_all(find_submissions(subs), spec, ref, jobs=2)  # in two worker processes
+            _assert_same_stats(tr, results[name].tracks[tid])
+
+
+def test_worker_processes_share_the_parent_s_gold_and_give_the_same_results(small_phase):
+    from judgekit.programs.rank import find_submissions, score_all
+
+    spec, ref, subs, results, failures = _scored_small_phase(small_phase)
+    pooled, pooled_failures = score_all(find_submissions(subs), spec, ref, jobs=2)
     assert pooled_failures == failures and list(pooled) == list(results)
     for name, result in pooled.items():
         assert result.scores() == results[name].scores() and result.spec is spec
         for tid, tr in result.tracks.items():
-            assert tr.gold is pooled["good"].tracks[tid].gold  # the parent's gold, read once, for all
-            np.testing.assert_array_equal(tr.prediction.values, results[name].tracks[tid].prediction.values)
-            for metric, stats in tr.stats.items():
-                np.testing.assert_array_equal(stats, results[name].tracks[tid].stats[metric])
+            # the parent's gold, read once, for all
+            assert tr.gold is pooled["good"].tracks[tid].gold
+            np.testing.assert_array_equal(
+                tr.prediction.values, results[name].tracks[tid].prediction.values
+            )
+            _assert_same_stats(tr, results[name].tracks[tid])
+
+
+def _assert_intervals_and_p_values_match_alone(ranking, submitted) -> None:
+    from judgekit.stats.bootstrap import interval
+    from judgekit.stats.ranking import compare_systems
+
+    best = ranking.rows[0].system
+    for row in ranking.rows:
+        tr = submitted[row.system]
+        alone = interval(get_metric(ranking.metric), tr.stats[ranking.metric], row.value, 150, 11)
+        assert (row.interval.low, row.interval.high) == pytest.approx(
+            (alone.low, alone.high), abs=1e-12
+        )
+        assert (row.interval.resamples, row.interval.seed, row.interval.undefined) == (
+            alone.resamples,
+            alone.seed,
+            alone.undefined,
+        )
+        if row.system != best:
+            alone = compare_systems(ranking.test, ranking.metric, submitted[best], tr, 150, 11)
+            # a resample on the boundary at most
+            assert abs(row.p_value - alone.p_value) <= 1 / 151
+
+
+def _assert_every_pair_matches_alone(ranking, submitted, track_id) -> None:
+    from judgekit.stats.pairs import TrackTests
+    from judgekit.stats.ranking import compare_systems
+
+    tests = TrackTests(ranking.test, ranking.metric, submitted, 150, 11)
+    names = sorted(submitted)
+    for k, a in enumerate(names):  # every pair, both ways
+        others = names[:k] + names[k + 1 :]
+        for b, shared in zip(others, tests.against(a, others)):
+            alone = compare_systems(
+                ranking.test, ranking.metric, submitted[a], submitted[b], 150, 11
+            )
+            if ranking.test == "bootstrap":
+                assert shared.statistic == alone.statistic
+                assert abs(shared.p_value - alone.p_value) <= 1 / 151
+            else:  # Williams and Wilcoxon: the same numbers to the last bit
+                assert shared == alone, (track_id, a, b)
+
+
+def test_shared_resamples_give_the_intervals_and_p_values_of_each_pair_alone(small_phase):
+    """Each track's resamples are drawn once for all systems; every p-value and interval equals
+    testing each pair on its own draws (to the rounding of a matrix product's sums)."""
+    from judgekit.stats.ranking import rank_track
+
+    spec, _, _, results, _ = _scored_small_phase(small_phase)
     for track in spec.tracks:
         for test in ("bootstrap", "auto"):
             ranking = rank_track(track, results, test, 0.05, 150, 11)
             submitted = {n: r.tracks[track.id] for n, r in results.items() if track.id in r.tracks}
-            best = ranking.rows[0].system
-            for row in ranking.rows:
-                tr = submitted[row.system]
-                alone = interval(get_metric(ranking.metric), tr.stats[ranking.metric], row.value, 150, 11)
-                assert (row.interval.low, row.interval.high) == pytest.approx((alone.low, alone.high), abs=1e-12)
-                assert (row.interval.resamples, row.interval.seed, row.interval.undefined) == \
-                    (alone.resamples, alone.seed, alone.undefined)
-                if row.system != best:
-                    alone = compare_systems(ranking.test, ranking.metric, submitted[best], tr, 150, 11)
-                    assert abs(row.p_value - alone.p_value) <= 1 / 151  # a resample on the boundary at most
-            tests = TrackTests(ranking.test, ranking.metric, submitted, 150, 11)
-            names = sorted(submitted)
-            for k, a in enumerate(names):  # every pair, both ways
-                others = names[:k] + names[k + 1:]
-                for b, shared in zip(others, tests.against(a, others)):
-                    alone = compare_systems(ranking.test, ranking.metric, submitted[a], submitted[b], 150, 11)
-                    if ranking.test == "bootstrap":
-                        assert shared.statistic == alone.statistic and abs(shared.p_value - alone.p_value) <= 1 / 151
-                    else:  # Williams and Wilcoxon: the same numbers to the last bit
-                        assert shared == alone, (track.id, a, b)
+            _assert_intervals_and_p_values_match_alone(ranking, submitted)
+            _assert_every_pair_matches_alone(ranking, submitted, track.id)
 
 
-def test_a_prediction_output_is_ranked_with_the_scoring_program_s_scores_and_notes(small_phase, tmp_path, capsys):
+def test_a_prediction_output_is_ranked_with_the_scoring_program_s_scores_and_notes(
+    small_phase, tmp_path, capsys
+):
     """A code submission's prediction output (zip or folder) lists the tracks its ingestion wrote;
     as score.py, the ranking tool scores only those files, not the copy of the participant's own
     files the worker may leave beside them (which would otherwise give a track two files)."""
@@ -461,10 +719,18 @@ def test_a_prediction_output_is_ranked_with_the_scoring_program_s_scores_and_not
 
     ref, _, _ = small_phase
     sim_ids = [f"s{i}" for i in range(120)]
-    files = {"ingestion_status.json": json.dumps({"status": "ok", "message": "", "tracks": ["sim"],
-                                                  "notes": ["model.py: cache.bin ignored"]}),
-             "sim.tsv": _tsv(sim_ids, [i % 5 for i in range(120)]),
-             "submitted/sim.tsv": _tsv(sim_ids, [1.0] * 120)}
+    files = {
+        "ingestion_status.json": json.dumps(
+            {
+                "status": "ok",
+                "message": "",
+                "tracks": ["sim"],
+                "notes": ["model.py: cache.bin ignored"],
+            }
+        ),
+        "sim.tsv": _tsv(sim_ids, [i % 5 for i in range(120)]),
+        "submitted/sim.tsv": _tsv(sim_ids, [1.0] * 120),
+    }
     folder = tmp_path / "output"
     for name, text in files.items():
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
@@ -476,7 +742,7 @@ def test_a_prediction_output_is_ranked_with_the_scoring_program_s_scores_and_not
     assert score_main([str(tmp_path / "input"), str(tmp_path / "scored")]) == 0
     printed = capsys.readouterr().out
     scores = json.loads((tmp_path / "scored" / "scores.json").read_text())
-    notes = [line[len("note: "):] for line in printed.splitlines() if line.startswith("note: ")]
+    notes = [line[len("note: ") :] for line in printed.splitlines() if line.startswith("note: ")]
     assert "model.py: cache.bin ignored" in notes
     spec = read_spec(ref)
     for submission in (folder, tmp_path / "output.zip"):
@@ -496,4 +762,7 @@ def test_a_folder_holding_only_a_result_zip_is_ranked_as_the_zip(small_phase, tm
     spec = read_spec(ref)
     (tmp_path / "copied").mkdir()
     shutil.copy(subs / "good.zip", tmp_path / "copied" / "good.zip")
-    assert score_submission(tmp_path / "copied", spec, ref).scores() == score_submission(subs / "good.zip", spec, ref).scores()
+    assert (
+        score_submission(tmp_path / "copied", spec, ref).scores()
+        == score_submission(subs / "good.zip", spec, ref).scores()
+    )

@@ -26,27 +26,76 @@ from judgekit.scoring import read_track_file
 from judgekit.tracks import track_from_dict
 
 STS = track_from_dict({"id": "en_en", "kind": "similarity", "dataset": "sts"})
-NLI = track_from_dict({"id": "nli", "kind": "classification", "dataset": "nli",
-                       "labels": ["entailment", "neutral", "contradiction"]})
-MP_SOFT = track_from_dict({"id": "mp_soft", "kind": "soft_label", "scale": "categorical", "dataset": "mp",
-                           "labels": ["0", "1"]})
-MP_PE = track_from_dict({"id": "mp_pe", "kind": "perspectivist", "scale": "categorical", "dataset": "mp",
-                         "labels": ["0", "1"]})
-PAR_SOFT = track_from_dict({"id": "par_soft", "kind": "soft_label", "scale": "ordinal", "dataset": "par",
-                            "labels": [str(k) for k in range(-5, 6)]})
+NLI = track_from_dict(
+    {
+        "id": "nli",
+        "kind": "classification",
+        "dataset": "nli",
+        "labels": ["entailment", "neutral", "contradiction"],
+    }
+)
+MP_SOFT = track_from_dict(
+    {
+        "id": "mp_soft",
+        "kind": "soft_label",
+        "scale": "categorical",
+        "dataset": "mp",
+        "labels": ["0", "1"],
+    }
+)
+MP_PE = track_from_dict(
+    {
+        "id": "mp_pe",
+        "kind": "perspectivist",
+        "scale": "categorical",
+        "dataset": "mp",
+        "labels": ["0", "1"],
+    }
+)
+PAR_SOFT = track_from_dict(
+    {
+        "id": "par_soft",
+        "kind": "soft_label",
+        "scale": "ordinal",
+        "dataset": "par",
+        "labels": [str(k) for k in range(-5, 6)],
+    }
+)
 VEN = ["contradiction", "entailment", "neutral"]
-VEN_SOFT = track_from_dict({"id": "ven_soft", "kind": "soft_label", "scale": "multilabel", "dataset": "ven",
-                            "labels": VEN})
-VEN_PE = track_from_dict({"id": "ven_pe", "kind": "perspectivist", "scale": "multilabel", "dataset": "ven",
-                          "labels": VEN})
+VEN_SOFT = track_from_dict(
+    {"id": "ven_soft", "kind": "soft_label", "scale": "multilabel", "dataset": "ven", "labels": VEN}
+)
+VEN_PE = track_from_dict(
+    {
+        "id": "ven_pe",
+        "kind": "perspectivist",
+        "scale": "multilabel",
+        "dataset": "ven",
+        "labels": VEN,
+    }
+)
 #: STS ids are numbers, as in the SemEval-2017 test files ("0".."249")
 STS_SCORES = [0.0, 1.2, 2.4, 3.6, 4.8, 5.0, 0.6, 3.0]
 STS_ITEMS = [{"id": str(k), "texts": ["a", "b"], "score": s} for k, s in enumerate(STS_SCORES)]
 NLI_ITEMS = [{"id": str(k), "texts": ["a", "b"], "label": NLI.labels[k % 3]} for k in range(7)]
-MP_ITEMS = [{"id": str(10 * k + 3), "texts": ["a", "b"], "annotators": ["Ann0", "Ann7", "Ann9"],
-             "annotations": ["0", "1", str(k % 2)]} for k in range(5)]
-VEN_ITEMS = [{"id": f"4980{k}", "texts": ["a", "b"], "annotators": ["Ann1", "Ann2", "Ann3"],
-              "annotations": [["contradiction"], ["contradiction", "neutral"], [VEN[k % 3]]]} for k in range(4)]
+MP_ITEMS = [
+    {
+        "id": str(10 * k + 3),
+        "texts": ["a", "b"],
+        "annotators": ["Ann0", "Ann7", "Ann9"],
+        "annotations": ["0", "1", str(k % 2)],
+    }
+    for k in range(5)
+]
+VEN_ITEMS = [
+    {
+        "id": f"4980{k}",
+        "texts": ["a", "b"],
+        "annotators": ["Ann1", "Ann2", "Ann3"],
+        "annotations": [["contradiction"], ["contradiction", "neutral"], [VEN[k % 3]]],
+    }
+    for k in range(4)
+]
 
 
 def read(track, items, text: str, tmp_path: Path, name: str = "f.tsv"):
@@ -57,26 +106,35 @@ def read(track, items, text: str, tmp_path: Path, name: str = "f.tsv"):
 
 # --- a header line as GLUE and Hugging Face write it ---------------------------------------------
 
+
 @pytest.mark.parametrize("id_column", ["index", "idx", "Index"])
 def test_similarity_file_with_a_glue_header_is_read_by_id(id_column, tmp_path):
     """run_glue.py's predict_results_stsb.txt: ``index<TAB>prediction``, then ``%3.3f`` scores. Without
     the rule the header made the file one line too long for the positional reading, and was refused."""
     predicted = [4.1, 0.3, 2.2, 3.9, 4.4, 4.9, 1.0, 2.5]
-    text = f"{id_column}\tprediction\n" + "".join(f"{k}\t{p:3.3f}\n" for k, p in enumerate(predicted))
+    text = f"{id_column}\tprediction\n" + "".join(
+        f"{k}\t{p:3.3f}\n" for k, p in enumerate(predicted)
+    )
     prediction = read(STS, STS_ITEMS, text, tmp_path)
     assert prediction.format == "id"
     assert np.array_equal(prediction.values, predicted)
     assert prediction.warnings == ["the first line was read as a header and skipped"]
 
 
-@pytest.mark.parametrize("first, dev", [("{k} ", False), ("{k}\t", True), ("{line} ", True), ("{line}\t", True)])
-def test_ids_or_line_numbers_before_the_scores_are_refused_not_read_positionally(first, dev, tmp_path):
+@pytest.mark.parametrize(
+    "first, dev", [("{k} ", False), ("{k}\t", True), ("{line} ", True), ("{line}\t", True)]
+)
+def test_ids_or_line_numbers_before_the_scores_are_refused_not_read_positionally(
+    first, dev, tmp_path
+):
     """``f"{id} {score}"`` (a space, not a tab) or ``f"{k}\t{score}"`` with k from enumerate() where the
     ids are not line numbers: two numbers a line, so positional by shape, which took each id or line
     number for a score and the score for a confidence (on the 2017 en-en test, Pearson r 0.07 for a
     0.91 system, without a word). A column of whole numbers, each once, up to 7 holds no 0-5 scores."""
     items = [dict(item, id=f"dev-{item['id']}") for item in STS_ITEMS] if dev else STS_ITEMS
-    text = "".join(first.format(k=k, line=k + 1) + f"{p}\n" for k, p in reversed(list(enumerate(STS_SCORES))))
+    text = "".join(
+        first.format(k=k, line=k + 1) + f"{p}\n" for k, p in reversed(list(enumerate(STS_SCORES)))
+    )
     with pytest.raises(SubmissionError) as error:
         read(STS, items, text, tmp_path, "en_en.tsv")
     top, shown = (8, first.format(line=8)) if "line" in first else (7, first.format(k=7))
@@ -84,7 +142,8 @@ def test_ids_or_line_numbers_before_the_scores_are_refused_not_read_positionally
         f"en_en.tsv: the first column holds whole numbers, each once, up to {top}: item ids or line numbers, not "
         f"scores; expected ID<TAB>SCORE lines with the track's ids (such as {items[0]['id']!r}<TAB>3.2) or one "
         f"score per line in input order, found lines such as {shown + '3.0'!r}. Write each item's id (the 'id' "
-        "field of the input file) and a tab before its score")
+        "field of the input file) and a tab before its score"
+    )
 
 
 def test_scores_and_confidences_are_still_positional(tmp_path):
@@ -94,7 +153,9 @@ def test_scores_and_confidences_are_still_positional(tmp_path):
     assert prediction.format == "positional" and prediction.values.tolist() == STS_SCORES
 
 
-@pytest.mark.parametrize("header", ["score", "prediction\tconfidence", "predicted_score", "Predicted Score"])
+@pytest.mark.parametrize(
+    "header", ["score", "prediction\tconfidence", "predicted_score", "Predicted Score"]
+)
 def test_a_positional_file_with_a_header_line_is_read_after_it(header, tmp_path):
     """``df[["score"]].to_csv(path, index=False)``: a line of column names, then one score per pair. It
     was refused as one line too many for the positional format."""
@@ -111,8 +172,10 @@ def test_a_first_word_is_no_header_when_the_file_has_a_line_per_item(first, tmp_
     text = f"{first}\n" + "".join(f"{p}\n" for p in STS_SCORES[1:])
     with pytest.raises(SubmissionError) as error:
         read(STS, STS_ITEMS, text, tmp_path)
-    assert str(error.value) == (f"f.tsv, line 1, item '0': not a number; expected a decimal number such as 3.2, "
-                                f"found {first!r}")
+    assert str(error.value) == (
+        f"f.tsv, line 1, item '0': not a number; expected a decimal number such as 3.2, "
+        f"found {first!r}"
+    )
 
 
 def test_a_glue_header_over_row_numbers_is_refused_as_row_numbers(tmp_path):
@@ -122,8 +185,10 @@ def test_a_glue_header_over_row_numbers_is_refused_as_row_numbers(tmp_path):
     text = "index\tprediction\n" + "".join(f"{k}\t{p}\n" for k, p in enumerate(STS_SCORES))
     with pytest.raises(SubmissionError) as error:
         read(STS, items, text, tmp_path)
-    assert str(error.value).startswith("f.tsv: the first column holds whole numbers, each once, up to 7: item ids "
-                                       "or line numbers, not scores;")
+    assert str(error.value).startswith(
+        "f.tsv: the first column holds whole numbers, each once, up to 7: item ids "
+        "or line numbers, not scores;"
+    )
 
 
 def test_a_file_whose_every_line_is_refused_does_not_also_list_every_item_as_missing(tmp_path):
@@ -138,25 +203,38 @@ def test_a_file_whose_every_line_is_refused_does_not_also_list_every_item_as_mis
         read(NLI, NLI_ITEMS, "\n".join(lines) + "\n", tmp_path)
     assert str(error.value).split("\n")[1] == (
         "f.tsv: 6 of the track's 7 items have no prediction (the file has 1 of them): '0', '1', '2', '4', '5' and "
-        "1 more. Predict every item listed in the track's input file")
+        "1 more. Predict every item listed in the track's input file"
+    )
 
 
-@pytest.mark.parametrize("separator, hint", [
-    (",", "The line looks comma-separated (CSV): write a tab between the id and the value "
-          "(df.to_csv(path, sep='\\t', index=False))"),
-    (" ", "The id and the value look separated by spaces: write one tab between them")])
+@pytest.mark.parametrize(
+    "separator, hint",
+    [
+        (
+            ",",
+            "The line looks comma-separated (CSV): write a tab between the id and the value "
+            "(df.to_csv(path, sep='\\t', index=False))",
+        ),
+        (" ", "The id and the value look separated by spaces: write one tab between them"),
+    ],
+)
 def test_a_line_without_a_tab_names_the_separator_written_instead(separator, hint, tmp_path):
     """pandas' ``to_csv(path)`` without ``sep="\\t"`` (a comma), or ``f"{id} {label}"``: each line was
     refused as having no tab, and nothing said what it had instead."""
-    text = f"id{separator}label\n" + "".join(f"{item['id']}{separator}{item['label']}\n" for item in NLI_ITEMS)
+    text = f"id{separator}label\n" + "".join(
+        f"{item['id']}{separator}{item['label']}\n" for item in NLI_ITEMS
+    )
     with pytest.raises(SubmissionError) as error:
         read(NLI, NLI_ITEMS, text, tmp_path)
     assert str(error.value) == (
         f"f.tsv: line has no tab, on 8 lines (lines 1, 2, 3, 4, 5, ...); expected ID<TAB>VALUE such as "
-        f"ID<TAB>entailment, found 'id{separator}label' on line 1. {hint}")
+        f"ID<TAB>entailment, found 'id{separator}label' on line 1. {hint}"
+    )
 
 
-RELEASE = track_from_dict({"id": "tr_en", "kind": "similarity", "dataset": "sts", "release_lines": 16})
+RELEASE = track_from_dict(
+    {"id": "tr_en", "kind": "similarity", "dataset": "sts", "release_lines": 16}
+)
 
 
 def test_a_positional_file_of_the_releases_lines_is_scored_on_its_first_lines(tmp_path):
@@ -165,30 +243,48 @@ def test_a_positional_file_of_the_releases_lines_is_scored_on_its_first_lines(tm
     scores = STS_SCORES + [9.0] * 8
     prediction = read(RELEASE, STS_ITEMS, "".join(f"{p}\t80\n" for p in scores), tmp_path)
     assert prediction.format == "positional" and prediction.values.tolist() == STS_SCORES
-    assert prediction.warnings == ["the file has the release's 16 lines: the first 8, which have gold, were scored "
-                                   "and the others ignored, as the official scorer reads them"]
+    assert prediction.warnings == [
+        "the file has the release's 16 lines: the first 8, which have gold, were scored "
+        "and the others ignored, as the official scorer reads them"
+    ]
 
 
-@pytest.mark.parametrize("track, expected", [
-    (STS, "expected 8 lines (one score per pair, in input order)"),
-    (RELEASE, "expected 8 lines (one score per pair, in input order), or the release's 16 lines, of which the "
-              "first 8 are scored")])
+@pytest.mark.parametrize(
+    "track, expected",
+    [
+        (STS, "expected 8 lines (one score per pair, in input order)"),
+        (
+            RELEASE,
+            "expected 8 lines (one score per pair, in input order), or the release's 16 lines, of which the "
+            "first 8 are scored",
+        ),
+    ],
+)
 def test_other_line_counts_are_refused_naming_the_releases_count(track, expected, tmp_path):
     with pytest.raises(SubmissionError) as error:
         read(track, STS_ITEMS, "".join(f"{p}\n" for p in STS_SCORES + [1.0] * 4), tmp_path)
-    assert str(error.value) == (f"f.tsv: wrong number of lines for the SemEval positional format; {expected}, "
-                                "found 12 non-blank lines. Or write ID<TAB>SCORE lines, which are matched by id")
+    assert str(error.value) == (
+        f"f.tsv: wrong number of lines for the SemEval positional format; {expected}, "
+        "found 12 non-blank lines. Or write ID<TAB>SCORE lines, which are matched by id"
+    )
 
 
-@pytest.mark.parametrize("raw", [{"kind": "classification", "labels": ["a", "b"], "release_lines": 500},
-                                 {"kind": "similarity", "release_lines": "500"},
-                                 {"kind": "similarity", "release_lines": True},
-                                 {"kind": "similarity", "positional": False, "release_lines": 500}])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        {"kind": "classification", "labels": ["a", "b"], "release_lines": 500},
+        {"kind": "similarity", "release_lines": "500"},
+        {"kind": "similarity", "release_lines": True},
+        {"kind": "similarity", "positional": False, "release_lines": 500},
+    ],
+)
 def test_release_lines_is_a_whole_number_on_a_positional_track(raw):
     with pytest.raises(ConfigError) as error:
         track_from_dict({"id": "t", "dataset": "d", **raw})
-    assert str(error.value) == ("tracks 't': 'release_lines' must be a whole number of lines (at least 2) on a "
-                                f"positional track, found {raw['release_lines']!r}")
+    assert str(error.value) == (
+        "tracks 't': 'release_lines' must be a whole number of lines (at least 2) on a "
+        f"positional track, found {raw['release_lines']!r}"
+    )
     assert "release_lines" not in STS.to_dict() and RELEASE.to_dict()["release_lines"] == 16
     assert track_from_dict(RELEASE.to_dict()) == RELEASE
 
@@ -203,7 +299,8 @@ def test_ids_in_runs_of_a_batch_size_are_named_as_a_batch_index(tmp_path):
     assert str(error.value).split("\n")[0] == (
         "f.tsv: duplicate id, on 9 lines (lines 2, 3, 4, 6, 7, ...; items '0', '0', '0', '1', '1', ...). It was "
         "already given on line 1; keep one line per item (the ids come in runs of 4 equal ids on consecutive "
-        "lines: a batch's index written in place of each item's id?)")
+        "lines: a batch's index written in place of each item's id?)"
+    )
 
 
 def test_classification_file_in_glue_submission_layout(tmp_path):
@@ -217,19 +314,29 @@ def test_classification_file_in_glue_submission_layout(tmp_path):
 def test_an_id_named_index_is_still_an_item(tmp_path):
     """A header name that is one of the track's ids is read as that item, as before."""
     items = [{"id": "index", "texts": ["a", "b"], "label": "neutral"}] + NLI_ITEMS[1:]
-    text = "index\tneutral\n" + "".join(f"{k}\t{item['label']}\n" for k, item in enumerate(NLI_ITEMS) if k)
+    text = "index\tneutral\n" + "".join(
+        f"{k}\t{item['label']}\n" for k, item in enumerate(NLI_ITEMS) if k
+    )
     prediction = read(NLI, items, text, tmp_path)
     assert prediction.warnings == [] and prediction.values[0] == NLI.labels.index("neutral")
 
 
 # --- soft labels keyed as the LeWiDi 2025 releases key their own -----------------------------------
 
+
 def test_mp_soft_label_objects_with_the_dev_release_keys(tmp_path):
     """MP_dev.json keys its soft labels "0.0"/"1.0" (MP_test.json "0"/"1"): a file echoing either reads
     as the list in label order."""
     rows = [[0.7, 0.3], [0.25, 0.75], [1.0, 0.0], [0.5, 0.5], [0.1, 0.9]]
-    as_list = read(MP_SOFT, MP_ITEMS, "".join(f"{i['id']}\t{json.dumps(r)}\n" for i, r in zip(MP_ITEMS, rows)), tmp_path)
-    keyed = "".join(f"{i['id']}\t{json.dumps({'1.0': r[1], '0.0': r[0]})}\n" for i, r in zip(MP_ITEMS, rows))
+    as_list = read(
+        MP_SOFT,
+        MP_ITEMS,
+        "".join(f"{i['id']}\t{json.dumps(r)}\n" for i, r in zip(MP_ITEMS, rows)),
+        tmp_path,
+    )
+    keyed = "".join(
+        f"{i['id']}\t{json.dumps({'1.0': r[1], '0.0': r[0]})}\n" for i, r in zip(MP_ITEMS, rows)
+    )
     assert np.array_equal(read(MP_SOFT, MP_ITEMS, keyed, tmp_path).values, as_list.values)
     assert np.allclose(as_list.values, rows)
 
@@ -243,27 +350,36 @@ def test_ordinal_soft_label_objects_keyed_by_number(tmp_path):
 
 
 def test_a_label_keyed_twice_is_refused(tmp_path):
-    text = "".join(f"{i['id']}\t{json.dumps({'0': 0.5, '0.0': 0.25, '1': 0.5})}\n" for i in MP_ITEMS)
+    text = "".join(
+        f"{i['id']}\t{json.dumps({'0': 0.5, '0.0': 0.25, '1': 0.5})}\n" for i in MP_ITEMS
+    )
     with pytest.raises(SubmissionError) as error:
         read(MP_SOFT, MP_ITEMS, text, tmp_path, "mp_soft.tsv")
     assert str(error.value).startswith(
         "mp_soft.tsv: soft label names a label twice, on 5 lines (lines 1, 2, 3, 4, 5; items '3', '13', '23', "
-        "'33', '43'); expected each label once, found '0, 0.0, 1' on line 1")
+        "'33', '43'); expected each label once, found '0, 0.0, 1' on line 1"
+    )
 
 
 def test_keys_that_are_no_label_are_still_refused_by_name(tmp_path):
     text = "".join(f"{i['id']}\t{json.dumps({'0': 0.5, '2.0': 0.5})}\n" for i in MP_ITEMS)
     with pytest.raises(SubmissionError) as error:
         read(MP_SOFT, MP_ITEMS, text, tmp_path, "mp_soft.tsv")
-    assert "soft label names an unknown label" in str(error.value) and "found '2.0'" in str(error.value)
+    assert "soft label names an unknown label" in str(error.value) and "found '2.0'" in str(
+        error.value
+    )
 
 
 def test_varierrnli_soft_labels_in_the_release_layout(tmp_path):
     """VariErrNLI_*.json: {label: {"0": P(not chosen), "1": P(chosen)}}; the same as the 2025 pairs."""
     chosen = [[1.0, 0.0, 1 / 3], [0.5, 0.25, 0.5], [0.0, 1.0, 0.0], [2 / 3, 0.0, 1 / 3]]
-    pairs = "".join(f"{i['id']}\t{json.dumps([[1 - p, p] for p in c])}\n" for i, c in zip(VEN_ITEMS, chosen))
-    release = "".join(f"{i['id']}\t{json.dumps({lab: {'0': 1 - p, '1': p} for lab, p in zip(VEN, c)})}\n"
-                      for i, c in zip(VEN_ITEMS, chosen))
+    pairs = "".join(
+        f"{i['id']}\t{json.dumps([[1 - p, p] for p in c])}\n" for i, c in zip(VEN_ITEMS, chosen)
+    )
+    release = "".join(
+        f"{i['id']}\t{json.dumps({lab: {'0': 1 - p, '1': p} for lab, p in zip(VEN, c)})}\n"
+        for i, c in zip(VEN_ITEMS, chosen)
+    )
     expected = read(VEN_SOFT, VEN_ITEMS, pairs, tmp_path).values
     assert np.array_equal(read(VEN_SOFT, VEN_ITEMS, release, tmp_path).values, expected)
     assert np.allclose(expected[..., 1], chosen)
@@ -271,13 +387,21 @@ def test_varierrnli_soft_labels_in_the_release_layout(tmp_path):
 
 # --- LeWiDi 2025 participants' files (already read; kept as regression tests) ----------------------
 
+
 def test_participant_soft_and_perspectivist_rows(tmp_path):
     """A Codabench submission of 2025: ``[0.8115619421,0.1884380579]`` (no spaces, 10 decimals), and
     per-annotator rows ``[0, 1, 1]``; another team wrote float labels ``[0.0, 1.0, 1.0]``."""
-    soft = read(MP_SOFT, MP_ITEMS, "".join(f"{i['id']}\t[0.8115619421,0.1884380579]\n" for i in MP_ITEMS), tmp_path)
+    soft = read(
+        MP_SOFT,
+        MP_ITEMS,
+        "".join(f"{i['id']}\t[0.8115619421,0.1884380579]\n" for i in MP_ITEMS),
+        tmp_path,
+    )
     assert np.allclose(soft.values, [0.8115619421, 0.1884380579]) and soft.warnings == []
     ints = read(MP_PE, MP_ITEMS, "".join(f"{i['id']}\t[0, 1, 1]\n" for i in MP_ITEMS), tmp_path)
-    floats = read(MP_PE, MP_ITEMS, "".join(f"{i['id']}\t[0.0, 1.0, 1.0]\n" for i in MP_ITEMS), tmp_path)
+    floats = read(
+        MP_PE, MP_ITEMS, "".join(f"{i['id']}\t[0.0, 1.0, 1.0]\n" for i in MP_ITEMS), tmp_path
+    )
     assert np.array_equal(ints.values.values, floats.values.values)
 
 
@@ -291,7 +415,8 @@ def test_participant_varierrnli_rows_over_the_annotators_string(tmp_path):
     assert prediction.values.values[:3].tolist() == [[1, 0, 0], [1, 0, 1], [0, 0, 1]]
     assert prediction.warnings == [
         "1 row(s) had one entry per name of the release's annotators list (an annotator repeated once per "
-        "label given); the repeated entries were merged"]
+        "label given); the repeated entries were merged"
+    ]
 
 
 # --- JSON lines, CLUE's submission layout --------------------------------------------------------
@@ -303,8 +428,10 @@ def test_clue_json_lines_with_number_ids_in_either_key_order(tmp_path):
     """CLUE's ocnli_50k_predict.json: ``{"id": 0, "label": "neutral"}`` a line; pandas' to_json of
     ``df[["label", "id"]]`` puts the label first."""
     labels = [NLI.labels[(k + 1) % 3] for k in range(len(NLI_ITEMS))]
-    lines = [json.dumps({"id": k, "label": label}) if k % 2 else json.dumps({"label": label, "id": k})
-             for k, label in enumerate(labels)]
+    lines = [
+        json.dumps({"id": k, "label": label}) if k % 2 else json.dumps({"label": label, "id": k})
+        for k, label in enumerate(labels)
+    ]
     prediction = read(NLI, NLI_ITEMS, "\n".join(lines) + "\n", tmp_path, "ocnli_50k_predict.json")
     assert prediction.values.tolist() == [NLI.labels.index(label) for label in labels]
     assert prediction.warnings == [JSON_LINES_NOTE]
@@ -314,29 +441,48 @@ def test_json_lines_of_scores_are_read_by_id_never_positionally(tmp_path):
     """Six items with ids "0".."5" and 0-5 scores would make ID<TAB>SCORE lines ambiguous; an object
     names its id."""
     items = STS_ITEMS[:6]
-    text = "".join(json.dumps({"id": int(item["id"]), "prediction": 5 - k}) + "\n" for k, item in enumerate(items))
+    text = "".join(
+        json.dumps({"id": int(item["id"]), "prediction": 5 - k}) + "\n"
+        for k, item in enumerate(items)
+    )
     prediction = read(STS, items, text, tmp_path)
     assert prediction.format == "id" and prediction.values.tolist() == [5, 4, 3, 2, 1, 0]
 
 
 def test_json_lines_of_soft_labels(tmp_path):
-    text = "".join(json.dumps({"id": item["id"], "soft_label": {"0.0": 0.25, "1.0": 0.75}}) + "\n" for item in MP_ITEMS)
+    text = "".join(
+        json.dumps({"id": item["id"], "soft_label": {"0.0": 0.25, "1.0": 0.75}}) + "\n"
+        for item in MP_ITEMS
+    )
     prediction = read(MP_SOFT, MP_ITEMS, text, tmp_path)
     assert np.allclose(prediction.values, [0.25, 0.75]) and prediction.warnings == [JSON_LINES_NOTE]
 
 
-JSON_LINE_EXPECTED = 'expected one object {"id": ID, "any name": VALUE} a line, the id a string or an integer'
-KEEP_TWO_KEYS = 'Keep only "id" and the prediction: df[["id", "label"]].to_json(orient="records", lines=True)'
+JSON_LINE_EXPECTED = (
+    'expected one object {"id": ID, "any name": VALUE} a line, the id a string or an integer'
+)
+KEEP_TWO_KEYS = (
+    'Keep only "id" and the prediction: df[["id", "label"]].to_json(orient="records", lines=True)'
+)
 
 
-@pytest.mark.parametrize("line, found, hint", [
-    ({"id": 2, "label": "neutral", "prob": 0.9}, "keys id, label, prob", KEEP_TWO_KEYS),
-    ({"idx": 2, "label": "neutral"}, "keys idx, label", KEEP_TWO_KEYS),
-    ({"id": 2.5, "label": "neutral"}, "the id 2.5", KEEP_TWO_KEYS),
-    (["2", "neutral"], "'[\"2\", \"neutral\"]'", None),
-    ('{"id": 2, "label": "neutr', "'{\"id\": 2, \"label\": \"neutr': not valid JSON (Unterminated string "
-                                  "starting at)", None)])
-def test_a_json_line_without_one_id_and_one_value_names_the_keys_it_has(line, found, hint, tmp_path):
+@pytest.mark.parametrize(
+    "line, found, hint",
+    [
+        ({"id": 2, "label": "neutral", "prob": 0.9}, "keys id, label, prob", KEEP_TWO_KEYS),
+        ({"idx": 2, "label": "neutral"}, "keys idx, label", KEEP_TWO_KEYS),
+        ({"id": 2.5, "label": "neutral"}, "the id 2.5", KEEP_TWO_KEYS),
+        (["2", "neutral"], '\'["2", "neutral"]\'', None),
+        (
+            '{"id": 2, "label": "neutr',
+            '\'{"id": 2, "label": "neutr\': not valid JSON (Unterminated string starting at)',
+            None,
+        ),
+    ],
+)
+def test_a_json_line_without_one_id_and_one_value_names_the_keys_it_has(
+    line, found, hint, tmp_path
+):
     """A line with an extra key ({"id":0,"label":"neutral","prob":0.9}) was refused as "line has no tab",
     which named a layout the file does not use; the message says what a JSON line must hold and what it holds."""
     lines = [json.dumps({"id": k, "label": item["label"]}) for k, item in enumerate(NLI_ITEMS)]
@@ -345,7 +491,8 @@ def test_a_json_line_without_one_id_and_one_value_names_the_keys_it_has(line, fo
         read(NLI, NLI_ITEMS, "\n".join(lines) + "\n", tmp_path, "nli.tsv")
     assert str(error.value).split("\n")[0] == (
         f'nli.tsv, line 3: a JSON line must hold exactly "id" and one value; {JSON_LINE_EXPECTED}, found {found}'
-        + (f". {hint}" if hint else ""))
+        + (f". {hint}" if hint else "")
+    )
 
 
 def test_a_json_array_of_records_on_one_line_is_read_as_json_lines(tmp_path):
@@ -354,31 +501,40 @@ def test_a_json_array_of_records_on_one_line_is_read_as_json_lines(tmp_path):
     line without a tab and every item missing."""
     labels = [NLI.labels[(k + 1) % 3] for k in range(len(NLI_ITEMS))]
     records = [{"label": label, "id": k} for k, label in reversed(list(enumerate(labels)))]
-    prediction = read(NLI, NLI_ITEMS, json.dumps(records) + "\n", tmp_path, "ocnli_50k_predict.json")
+    prediction = read(
+        NLI, NLI_ITEMS, json.dumps(records) + "\n", tmp_path, "ocnli_50k_predict.json"
+    )
     assert prediction.values.tolist() == [NLI.labels.index(label) for label in labels]
     assert prediction.warnings == [JSON_LINES_NOTE]
 
 
 def test_a_bad_record_in_a_json_array_is_named_by_its_item(tmp_path):
-    records = [{"id": k, "label": "neutral" if k != 4 else "Neutral"} for k in range(len(NLI_ITEMS))]
+    records = [
+        {"id": k, "label": "neutral" if k != 4 else "Neutral"} for k in range(len(NLI_ITEMS))
+    ]
     with pytest.raises(SubmissionError) as error:
         read(NLI, NLI_ITEMS, json.dumps(records), tmp_path, "nli.tsv")
     assert str(error.value) == (
         "nli.tsv, line 1, item '4': label outside the track's label set; expected one of entailment, neutral, "
-        "contradiction, found 'Neutral'. Labels are matched exactly: write 'neutral' (case and spaces count)")
-
+        "contradiction, found 'Neutral'. Labels are matched exactly: write 'neutral' (case and spaces count)"
+    )
 
 
 def test_bad_records_in_a_json_array_are_counted_as_items_on_its_one_line(tmp_path):
     """Every record of the array is on line 1: the same problem in three records is "on 3 items (line 1;
     items ...)", not "on 3 lines (lines 1, 1, 1)"."""
-    records = [{"id": k, "label": "Neutral" if k in (1, 4, 6) else "neutral"} for k in range(len(NLI_ITEMS))]
+    records = [
+        {"id": k, "label": "Neutral" if k in (1, 4, 6) else "neutral"}
+        for k in range(len(NLI_ITEMS))
+    ]
     with pytest.raises(SubmissionError) as error:
         read(NLI, NLI_ITEMS, json.dumps(records), tmp_path, "nli.tsv")
     assert str(error.value) == (
         "nli.tsv: label outside the track's label set, on 3 items (line 1; items '1', '4', '6'); expected one of "
         "entailment, neutral, contradiction, found 'Neutral' on item '1'. Labels are matched exactly: write "
-        "'neutral' (case and spaces count)")
+        "'neutral' (case and spaces count)"
+    )
+
 
 @pytest.mark.parametrize("items", [3, 3000])
 def test_a_pretty_printed_json_array_is_named_as_such_not_as_too_many_lines(items, tmp_path):
@@ -387,29 +543,54 @@ def test_a_pretty_printed_json_array_is_named_as_such_not_as_too_many_lines(item
     track_items = [{"id": str(k), "texts": ["a", "b"], "label": "neutral"} for k in range(items)]
     records = [{"id": k, "label": "neutral"} for k in range(items)]
     with pytest.raises(SubmissionError) as error:
-        read(NLI, track_items, "\ufeff\n" + json.dumps(records, indent=2), tmp_path, "ocnli_50k_predict.json")
+        read(
+            NLI,
+            track_items,
+            "\ufeff\n" + json.dumps(records, indent=2),
+            tmp_path,
+            "ocnli_50k_predict.json",
+        )
     assert str(error.value) == (
         "ocnli_50k_predict.json, line 2: the file is one JSON document over many lines (pretty-printed), not one "
         'prediction a line; expected one line per item: JSON lines, one object {"id": ID, "label": VALUE} a line, '
         "or ID<TAB>VALUE lines, found a line holding only '['. Write one object a line, without indent: "
-        'to_json(orient="records", lines=True)')
+        'to_json(orient="records", lines=True)'
+    )
 
 
 def test_the_ocnli_edition_takes_clues_file_name(tmp_path):
     """A CLUE submission zip holds ocnli_50k_predict.json; the OCNLI edition's nli track claims it."""
     edition = load_edition(Path(__file__).resolve().parents[1] / "editions" / "ocnli")
-    (tmp_path / "ocnli_50k_predict.json").write_text('{"id": 0, "label": "neutral"}\n', encoding="utf-8")
+    (tmp_path / "ocnli_50k_predict.json").write_text(
+        '{"id": 0, "label": "neutral"}\n', encoding="utf-8"
+    )
     claimed, unclaimed = locate_track_files(tmp_path, edition.tracks)
-    assert {track: str(path) for track, path in claimed.items()} == {"nli": "ocnli_50k_predict.json"}
+    assert {track: str(path) for track, path in claimed.items()} == {
+        "nli": "ocnli_50k_predict.json"
+    }
     assert unclaimed == []
 
 
 # --- CSC soft labels with the practice phase's extra leading bin ---------------------------------
 
-CSC_SOFT = track_from_dict({"id": "csc_soft", "kind": "soft_label", "scale": "ordinal", "dataset": "csc",
-                            "labels": [str(v) for v in range(1, 7)]})
-CSC_ITEMS = [{"id": f"{700 + k}", "texts": ["a", "b"], "annotators": ["Ann1", "Ann2", "Ann3", "Ann4"],
-              "annotations": [str(1 + k % 6), str(1 + (k + 2) % 6), "4", "6"]} for k in range(6)]
+CSC_SOFT = track_from_dict(
+    {
+        "id": "csc_soft",
+        "kind": "soft_label",
+        "scale": "ordinal",
+        "dataset": "csc",
+        "labels": [str(v) for v in range(1, 7)],
+    }
+)
+CSC_ITEMS = [
+    {
+        "id": f"{700 + k}",
+        "texts": ["a", "b"],
+        "annotators": ["Ann1", "Ann2", "Ann3", "Ann4"],
+        "annotations": [str(1 + k % 6), str(1 + (k + 2) % 6), "4", "6"],
+    }
+    for k in range(6)
+]
 
 
 def test_csc_rows_of_seven_with_a_small_leading_bin_are_renormalised(tmp_path):
@@ -418,7 +599,9 @@ def test_csc_rows_of_seven_with_a_small_leading_bin_are_renormalised(tmp_path):
     and the other 6 renormalised; the score is the official AWD of the renormalised rows."""
     firsts = [2.97e-05, 0.0022, 1.0e-04, 0.0, 0.02, 5e-04]
     rows = [[f] + [(1 - f) * w for w in (0.1, 0.2, 0.3, 0.2, 0.1, 0.1)] for f in firsts]
-    text = "".join(f"{i['id']}\t[{','.join(f'{v:.10f}' for v in r)}]\n" for i, r in zip(CSC_ITEMS, rows))
+    text = "".join(
+        f"{i['id']}\t[{','.join(f'{v:.10f}' for v in r)}]\n" for i, r in zip(CSC_ITEMS, rows)
+    )
     gold = build_gold(CSC_SOFT, CSC_ITEMS, "gold")
     prediction = read(CSC_SOFT, CSC_ITEMS, text, tmp_path)
     assert prediction.warnings == [
@@ -426,34 +609,52 @@ def test_csc_rows_of_seven_with_a_small_leading_bin_are_renormalised(tmp_path):
         "practice-phase layout) that was dropped",
         "5 soft label(s) had an extra leading bin (one value more than the track's labels, the 2025 "
         "practice-phase layout) holding a little probability, "
-        "at most 0.02; it was dropped and the rows renormalised"]
+        "at most 0.02; it was dropped and the rows renormalised",
+    ]
     renormalised = [[v / sum(r[1:]) for v in r[1:]] for r in rows]
     assert np.allclose(prediction.values, renormalised, atol=1e-9)
-    gold_rows = [[sum(a == str(v) for a in i["annotations"]) / 4 for v in range(1, 7)] for i in CSC_ITEMS]
+    gold_rows = [
+        [sum(a == str(v) for a in i["annotations"]) / 4 for v in range(1, 7)] for i in CSC_ITEMS
+    ]
     score = get(CSC_SOFT.main_metric).score(gold.gold, prediction.values, gold.scored).value
     assert score == official.soft_score(gold_rows, renormalised, "CSC")
 
 
-def test_csc_rows_of_seven_with_more_than_the_tolerance_in_the_first_bin_are_still_refused(tmp_path):
+def test_csc_rows_of_seven_with_more_than_the_tolerance_in_the_first_bin_are_still_refused(
+    tmp_path,
+):
     rows = [[0.0201, 0.1, 0.1, 0.2, 0.2, 0.2, 0.1799]] * len(CSC_ITEMS)
     with pytest.raises(SubmissionError) as error:
-        read(CSC_SOFT, CSC_ITEMS, "".join(f"{i['id']}\t{json.dumps(r)}\n" for i, r in zip(CSC_ITEMS, rows)), tmp_path)
+        read(
+            CSC_SOFT,
+            CSC_ITEMS,
+            "".join(f"{i['id']}\t{json.dumps(r)}\n" for i, r in zip(CSC_ITEMS, rows)),
+            tmp_path,
+        )
     assert str(error.value).startswith(
         "f.tsv: wrong soft label length, on 6 lines (lines 1, 2, 3, 4, 5, ...; items '700', '701', '702', '703', "
         "'704', ...); expected a list of 6 probabilities, found 7 values, the first 0.0201 on line 1. A row of 7 "
-        "values looks like the 2025 practice-phase layout")
+        "values looks like the 2025 practice-phase layout"
+    )
 
 
 # --- values written by Python's str() of a list (pandas' to_csv of a list column) -----------------
 
-PYTHON_LITERALS = ("1 value(s) were not JSON but Python literals (str() of a list: single quotes, tuples) and were "
-                   "read as such; json.dumps(x) writes JSON")
+PYTHON_LITERALS = (
+    "1 value(s) were not JSON but Python literals (str() of a list: single quotes, tuples) and were "
+    "read as such; json.dumps(x) writes JSON"
+)
 
 
 def test_python_lists_of_string_labels_are_read_with_one_warning(tmp_path):
     """``df[["id", "pred"]].to_csv(sep="\\t")`` of list cells writes ``str(list)``: ``['0', '1', '1']``."""
     rows = [["0", "1", "1"], ["1", "1", "0"], ["0", "0", "0"], ["1", "0", "1"], ["0", "1", "0"]]
-    as_json = read(MP_PE, MP_ITEMS, "".join(f"{i['id']}\t{json.dumps(r)}\n" for i, r in zip(MP_ITEMS, rows)), tmp_path)
+    as_json = read(
+        MP_PE,
+        MP_ITEMS,
+        "".join(f"{i['id']}\t{json.dumps(r)}\n" for i, r in zip(MP_ITEMS, rows)),
+        tmp_path,
+    )
     text = "".join(f"{i['id']}\t{r}\n" for i, r in zip(MP_ITEMS, rows))
     prediction = read(MP_PE, MP_ITEMS, text, tmp_path)
     assert np.array_equal(prediction.values.values, as_json.values.values)
@@ -464,51 +665,107 @@ def test_python_tuples_of_pairs_are_read_as_lists(tmp_path):
     """``f"{idx}\\t{trio}"`` of a tuple of (P(not chosen), P(chosen)) pairs (VariErrNLI); one JSON row beside it."""
     chosen = [[0.25, 0.5, 0.0], [1.0, 0.0, 0.75], [0.5, 0.5, 0.5], [0.0, 1.0, 0.25]]
     rows = [tuple((1 - p, p) for p in c) for c in chosen]
-    text = "".join(f"{i['id']}\t{json.dumps(r) if k == 0 else r}\n" for k, (i, r) in enumerate(zip(VEN_ITEMS, rows)))
+    text = "".join(
+        f"{i['id']}\t{json.dumps(r) if k == 0 else r}\n"
+        for k, (i, r) in enumerate(zip(VEN_ITEMS, rows))
+    )
     prediction = read(VEN_SOFT, VEN_ITEMS, text, tmp_path)
     assert np.allclose(prediction.values[..., 1], chosen)
     assert prediction.warnings == [PYTHON_LITERALS.replace("1 value(s)", "3 value(s)")]
 
 
-@pytest.mark.parametrize("value, found, hint", [
-    ("[0.3 0.7]", "'[0.3 0.7]'", ". This is numpy's printing: write json.dumps(x.tolist())"),
-    ("[np.float64(0.3), np.float64(0.7)]", "'[np.float64(0.3), np.float64(0.7)]'",
-     ". This is numpy's printing: write json.dumps(x.tolist())"),
-    ("array([0.3, 0.7])", "'array([0.3, 0.7])'", ". This is numpy's printing: write json.dumps(x.tolist())"),
-    ('"[""0.3"", ""0.7""]"', "'\"[\"\"0.3\"\", \"\"0.7\"\"]\"'",
-     ". The value is CSV-quoted: write it without quotes (csv.QUOTE_NONE)"),
-    ("[0.3, 0.7, True]", "'[0.3, 0.7, True]'", ""),
-    ("0,3", "'0,3'", ""),  # no tuple: a decimal comma
-    ("[0x1, 0]", "'[0x1, 0]'", ""),  # a Python number that JSON does not write
-])
-def test_values_that_are_neither_json_nor_a_python_literal_name_their_writer(value, found, hint, tmp_path):
-    text = "".join(f"{i['id']}\t{value if k == 1 else '[0.5, 0.5]'}\n" for k, i in enumerate(MP_ITEMS))
+@pytest.mark.parametrize(
+    "value, found, hint",
+    [
+        ("[0.3 0.7]", "'[0.3 0.7]'", ". This is numpy's printing: write json.dumps(x.tolist())"),
+        (
+            "[np.float64(0.3), np.float64(0.7)]",
+            "'[np.float64(0.3), np.float64(0.7)]'",
+            ". This is numpy's printing: write json.dumps(x.tolist())",
+        ),
+        (
+            "array([0.3, 0.7])",
+            "'array([0.3, 0.7])'",
+            ". This is numpy's printing: write json.dumps(x.tolist())",
+        ),
+        (
+            '"[""0.3"", ""0.7""]"',
+            '\'"[""0.3"", ""0.7""]"\'',
+            ". The value is CSV-quoted: write it without quotes (csv.QUOTE_NONE)",
+        ),
+        ("[0.3, 0.7, True]", "'[0.3, 0.7, True]'", ""),
+        ("0,3", "'0,3'", ""),  # no tuple: a decimal comma
+        ("[0x1, 0]", "'[0x1, 0]'", ""),  # a Python number that JSON does not write
+    ],
+)
+def test_values_that_are_neither_json_nor_a_python_literal_name_their_writer(
+    value, found, hint, tmp_path
+):
+    text = "".join(
+        f"{i['id']}\t{value if k == 1 else '[0.5, 0.5]'}\n" for k, i in enumerate(MP_ITEMS)
+    )
     with pytest.raises(SubmissionError) as error:
         read(MP_SOFT, MP_ITEMS, text, tmp_path, "mp_soft.tsv")
     reason = str(error.value).split("not valid JSON (")[1].split(")")[0]
-    assert str(error.value) == (f"mp_soft.tsv, line 2, item '13': not valid JSON ({reason}); expected a JSON list "
-                                f"such as [0.5, 0.5], found {found}{hint}")
+    assert str(error.value) == (
+        f"mp_soft.tsv, line 2, item '13': not valid JSON ({reason}); expected a JSON list "
+        f"such as [0.5, 0.5], found {found}{hint}"
+    )
 
 
-@pytest.mark.parametrize("track, items, example", [
-    (MP_PE, MP_ITEMS, '["0", "1"]'), (VEN_PE, VEN_ITEMS, "[[1, 0], [0, 0], [0, 1]]"),
-    (VEN_SOFT, VEN_ITEMS, "[[0.5, 0.5], [0.5, 0.5], [0.5, 0.5]]")])
+@pytest.mark.parametrize(
+    "track, items, example",
+    [
+        (MP_PE, MP_ITEMS, '["0", "1"]'),
+        (VEN_PE, VEN_ITEMS, "[[1, 0], [0, 0], [0, 1]]"),
+        (VEN_SOFT, VEN_ITEMS, "[[0.5, 0.5], [0.5, 0.5], [0.5, 0.5]]"),
+    ],
+)
 def test_not_valid_json_gives_the_tracks_own_example(track, items, example, tmp_path):
     with pytest.raises(SubmissionError) as error:
-        read(track, items, "".join(f"{i['id']}\t[1, 2\n" for i in items[:1]) +
-             "".join(f"{i['id']}\t[]\n" for i in items[1:]), tmp_path, "f.tsv")
-    assert str(error.value).splitlines()[0] == (f"f.tsv, line 1, item '{items[0]['id']}': not valid JSON (Expecting "
-                                                f"',' delimiter); expected a JSON list such as {example}, found '[1, 2'")
+        read(
+            track,
+            items,
+            "".join(f"{i['id']}\t[1, 2\n" for i in items[:1])
+            + "".join(f"{i['id']}\t[]\n" for i in items[1:]),
+            tmp_path,
+            "f.tsv",
+        )
+    assert str(error.value).splitlines()[0] == (
+        f"f.tsv, line 1, item '{items[0]['id']}': not valid JSON (Expecting "
+        f"',' delimiter); expected a JSON list such as {example}, found '[1, 2'"
+    )
 
 
 # --- label indices where labels are values or names ----------------------------------------------
 
-PAR_PE = track_from_dict({"id": "par_pe", "kind": "perspectivist", "scale": "ordinal", "dataset": "par",
-                          "labels": [str(k) for k in range(-5, 6)]})
-CSC_PE = track_from_dict({"id": "csc_pe", "kind": "perspectivist", "scale": "ordinal", "dataset": "csc",
-                          "labels": [str(v) for v in range(1, 7)]})
-PAR_ITEMS = [{"id": f"{108770 + k}", "texts": ["a", "b"], "annotators": ["Ann1", "Ann2", "Ann3"],
-              "annotations": ["-3", "0", "4"]} for k in range(4)]
+PAR_PE = track_from_dict(
+    {
+        "id": "par_pe",
+        "kind": "perspectivist",
+        "scale": "ordinal",
+        "dataset": "par",
+        "labels": [str(k) for k in range(-5, 6)],
+    }
+)
+CSC_PE = track_from_dict(
+    {
+        "id": "csc_pe",
+        "kind": "perspectivist",
+        "scale": "ordinal",
+        "dataset": "csc",
+        "labels": [str(v) for v in range(1, 7)],
+    }
+)
+PAR_ITEMS = [
+    {
+        "id": f"{108770 + k}",
+        "texts": ["a", "b"],
+        "annotators": ["Ann1", "Ann2", "Ann3"],
+        "annotations": ["-3", "0", "4"],
+    }
+    for k in range(4)
+]
 
 
 def test_paraphrase_rows_of_label_indices_are_refused_with_the_conversion(tmp_path):
@@ -516,31 +773,50 @@ def test_paraphrase_rows_of_label_indices_are_refused_with_the_conversion(tmp_pa
     index above 5 is outside the labels -5..5, and every entry of the file fits 0..10."""
     rows = [[10, 5, 7], [0, 3, 5], [8, 9, 10], [1, 2, 4]]
     with pytest.raises(SubmissionError) as error:
-        read(PAR_PE, PAR_ITEMS, "".join(f"{i['id']}\t{json.dumps(r)}\n" for i, r in zip(PAR_ITEMS, rows)), tmp_path)
+        read(
+            PAR_PE,
+            PAR_ITEMS,
+            "".join(f"{i['id']}\t{json.dumps(r)}\n" for i, r in zip(PAR_ITEMS, rows)),
+            tmp_path,
+        )
     assert str(error.value) == (
         "f.tsv: label outside the track's label set, on 2 lines (lines 1, 3; items '108770', '108772'); expected "
         "one of -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, found '10' on line 1. Every entry of the file is a whole number "
         "in 0..10: these look like label indices; write the label values -5..5 instead (value = labels[index], here "
-        "index - 5)")
+        "index - 5)"
+    )
 
 
 def test_csc_rows_of_label_indices_are_refused_with_the_conversion(tmp_path):
     items = [dict(item, annotations=["1", "3", "6"]) for item in PAR_ITEMS]
     rows = [[0, 2, 5], [1, 2, 3], [4, 4, 4], [5, 0, 1]]
     with pytest.raises(SubmissionError) as error:
-        read(CSC_PE, items, "".join(f"{i['id']}\t{json.dumps(r)}\n" for i, r in zip(items, rows)), tmp_path)
+        read(
+            CSC_PE,
+            items,
+            "".join(f"{i['id']}\t{json.dumps(r)}\n" for i, r in zip(items, rows)),
+            tmp_path,
+        )
     assert str(error.value).endswith(
         "found '0' on line 1. Every entry of the file is a whole number in 0..5: these look like label indices; "
-        "write the label values 1..6 instead (value = labels[index], here index + 1)")
+        "write the label values 1..6 instead (value = labels[index], here index + 1)"
+    )
 
 
 def test_a_label_outside_the_set_among_label_values_has_no_index_hint(tmp_path):
     """A negative entry: the file holds label values, so a 10 is only out of the set."""
     rows = [[10, 5, -2], [0, 3, 5], [1, 2, 4], [1, 2, 4]]
     with pytest.raises(SubmissionError) as error:
-        read(PAR_PE, PAR_ITEMS, "".join(f"{i['id']}\t{json.dumps(r)}\n" for i, r in zip(PAR_ITEMS, rows)), tmp_path)
-    assert str(error.value) == ("f.tsv, line 1, item '108770': label outside the track's label set; expected one of "
-                                "-5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, found '10'")
+        read(
+            PAR_PE,
+            PAR_ITEMS,
+            "".join(f"{i['id']}\t{json.dumps(r)}\n" for i, r in zip(PAR_ITEMS, rows)),
+            tmp_path,
+        )
+    assert str(error.value) == (
+        "f.tsv, line 1, item '108770': label outside the track's label set; expected one of "
+        "-5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, found '10'"
+    )
 
 
 @pytest.mark.parametrize("value", ["1", "1.0"])
@@ -554,7 +830,9 @@ def test_a_class_index_where_labels_are_names_names_the_label_as_an_example(valu
         "'0', '1', '2', '3', '4', ...); expected one of entailment, neutral, contradiction, found "
         f"'{value}' on line 1. Labels are names, not class indices: write the name itself (if {value} is an index "
         "from 0 in the order entailment, neutral, contradiction, that is 'neutral'; your model's own label order "
-        "may differ)")
+        "may differ)"
+    )
+
 
 # --- SemEval's own rules: comment lines ------------------------------------------------------------
 
@@ -562,30 +840,54 @@ COMMENTS_NOTE = "{} comment line(s) starting with '#' were skipped (SemEval's sc
 
 
 @pytest.mark.parametrize("by_id", [False, True])
-def test_comment_lines_of_a_similarity_file_are_skipped_as_correlation_pl_skips_them(by_id, tmp_path):
+def test_comment_lines_of_a_similarity_file_are_skipped_as_correlation_pl_skips_them(
+    by_id, tmp_path
+):
     """correlation.pl does ``next if /^\\#/``: a run's name, a comment between the scores, one indented."""
     lines = [f"{k}\t{p}" if by_id else f"{p}" for k, p in enumerate(STS_SCORES)]
-    text = "# team X run 1\n" + "\n".join(lines[:4]) + "\n  # second half\n" + "\n".join(lines[4:]) + "\n"
+    text = (
+        "# team X run 1\n"
+        + "\n".join(lines[:4])
+        + "\n  # second half\n"
+        + "\n".join(lines[4:])
+        + "\n"
+    )
     prediction = read(STS, STS_ITEMS, text, tmp_path)
-    assert prediction.format == ("id" if by_id else "positional") and prediction.values.tolist() == STS_SCORES
+    assert (
+        prediction.format == ("id" if by_id else "positional")
+        and prediction.values.tolist() == STS_SCORES
+    )
     assert prediction.warnings == [COMMENTS_NOTE.format(2)]
 
 
 def test_a_bad_score_after_comment_lines_is_named_at_its_own_line(tmp_path):
-    text = "# run 1\n" + "".join(f"{p}\n" for p in STS_SCORES[:5]) + "# more\nhigh\n" + "".join(
-        f"{p}\n" for p in STS_SCORES[6:])
+    text = (
+        "# run 1\n"
+        + "".join(f"{p}\n" for p in STS_SCORES[:5])
+        + "# more\nhigh\n"
+        + "".join(f"{p}\n" for p in STS_SCORES[6:])
+    )
     with pytest.raises(SubmissionError) as error:
         read(STS, STS_ITEMS, text, tmp_path, "en_en.tsv")
-    assert str(error.value) == ("en_en.tsv, line 8, item '5': not a number; expected a decimal number such as 3.2, "
-                                "found 'high'")
+    assert str(error.value) == (
+        "en_en.tsv, line 8, item '5': not a number; expected a decimal number such as 3.2, "
+        "found 'high'"
+    )
 
 
 def test_a_blank_line_among_comment_lines_is_still_refused_at_its_place(tmp_path):
-    text = "# run 1\n" + "".join(f"{p}\n" for p in STS_SCORES[:3]) + "# gap\n\n" + "".join(f"{p}\n" for p in STS_SCORES[3:])
+    text = (
+        "# run 1\n"
+        + "".join(f"{p}\n" for p in STS_SCORES[:3])
+        + "# gap\n\n"
+        + "".join(f"{p}\n" for p in STS_SCORES[3:])
+    )
     with pytest.raises(SubmissionError) as error:
         read(STS, STS_ITEMS, text, tmp_path, "en_en.tsv")
-    assert str(error.value) == ("en_en.tsv, line 6: blank line inside a positional file; expected one score on every "
-                                "line, found an empty line. Positional files are matched by line number")
+    assert str(error.value) == (
+        "en_en.tsv, line 6: blank line inside a positional file; expected one score on every "
+        "line, found an empty line. Positional files are matched by line number"
+    )
 
 
 def test_no_line_is_a_comment_when_an_item_id_starts_with_a_hash(tmp_path):
@@ -604,16 +906,27 @@ def test_hash_lines_are_no_comments_on_other_tracks(tmp_path):
 
 # --- pandas' to_csv defaults: header=True, index=True ----------------------------------------------
 
-@pytest.mark.parametrize("track, items, value", [
-    (MP_SOFT, MP_ITEMS, "[0.3, 0.7]"), (MP_PE, MP_ITEMS, "[0, 1, 1]"), (NLI, NLI_ITEMS, "neutral"),
-    (STS, STS_ITEMS, "2.5")])
-def test_a_pandas_header_line_of_any_column_names_is_read_as_a_header(track, items, value, tmp_path):
+
+@pytest.mark.parametrize(
+    "track, items, value",
+    [
+        (MP_SOFT, MP_ITEMS, "[0.3, 0.7]"),
+        (MP_PE, MP_ITEMS, "[0, 1, 1]"),
+        (NLI, NLI_ITEMS, "neutral"),
+        (STS, STS_ITEMS, "2.5"),
+    ],
+)
+def test_a_pandas_header_line_of_any_column_names_is_read_as_a_header(
+    track, items, value, tmp_path
+):
     """``df[["dataset_idx", "pred"]].to_csv(sep="\\t", index=False)`` (tomasruizt/lewidi2025 with
     header=True left as is): no name of ``HEADER_NAMES``, but its first field is no id and its second
     no value of the track. It was refused as "unknown id: not an item of this track"."""
     text = "dataset_idx\tpred\n" + "".join(f"{item['id']}\t{value}\n" for item in items)
     prediction = read(track, items, text, tmp_path)
-    assert prediction.format == "id" and prediction.warnings == ["the first line was read as a header and skipped"]
+    assert prediction.format == "id" and prediction.warnings == [
+        "the first line was read as a header and skipped"
+    ]
 
 
 @pytest.mark.parametrize("first", ["3x\t[0.3, 0.7]", "item_3\t[0.3, 0.7]", "x3\t[0.3]"])
@@ -623,23 +936,29 @@ def test_a_first_line_holding_a_value_or_a_value_attempt_is_no_header(first, tmp
     text = first + "\n" + "".join(f"{item['id']}\t[0.3, 0.7]\n" for item in MP_ITEMS[1:])
     with pytest.raises(SubmissionError) as error:
         read(MP_SOFT, MP_ITEMS, text, tmp_path, "mp_soft.tsv")
-    assert str(error.value).startswith(f"mp_soft.tsv, line 1, item {first.split()[0]!r}: unknown id: not an item "
-                                       "of this track. Ids look like '3'")
+    assert str(error.value).startswith(
+        f"mp_soft.tsv, line 1, item {first.split()[0]!r}: unknown id: not an item "
+        "of this track. Ids look like '3'"
+    )
 
 
 def test_a_pandas_index_column_is_one_problem_naming_the_cause(tmp_path):
     """to_csv's default index=True: a first header field left empty, and row numbers before each line.
     It gave one problem per line (unknown ids, values that were the ids), none naming the cause."""
-    text = "\tdataset_idx\tpred\n" + "".join(f"{k}\t{item['id']}\t[0.3, 0.7]\n" for k, item in enumerate(MP_ITEMS))
+    text = "\tdataset_idx\tpred\n" + "".join(
+        f"{k}\t{item['id']}\t[0.3, 0.7]\n" for k, item in enumerate(MP_ITEMS)
+    )
     with pytest.raises(SubmissionError) as error:
         read(MP_SOFT, MP_ITEMS, text, tmp_path, "mp_soft.tsv")
     assert str(error.value) == (
         "mp_soft.tsv, line 1: the file has an extra first column, a DataFrame's index: its header line starts "
         "with a tab; expected ID<TAB>VALUE lines, after at most one header line such as id<TAB>label, found "
-        "'\\tdataset_idx\\tpred'. Write the file with index=False (df.to_csv(path, sep='\\t', index=False))")
+        "'\\tdataset_idx\\tpred'. Write the file with index=False (df.to_csv(path, sep='\\t', index=False))"
+    )
 
 
 # --- the values of many items on one line ----------------------------------------------------------
+
 
 @pytest.mark.parametrize("line", ["[{}]", "{} ", "{}\t", "{},"])
 def test_scores_on_one_line_are_named_as_one_line_of_values(line, tmp_path):
@@ -650,18 +969,23 @@ def test_scores_on_one_line_are_named_as_one_line_of_values(line, tmp_path):
         read(STS, STS_ITEMS, body + "\n", tmp_path, "en_en.tsv")
     assert str(error.value) == (
         f"en_en.tsv, line 1: the file holds one line of 8 values; expected one line per item (8 items): one score "
-        f"per line in input order, or lines such as ID<TAB>3.2, found {shorten(body)!r}. Write one score per line")
+        f"per line in input order, or lines such as ID<TAB>3.2, found {shorten(body)!r}. Write one score per line"
+    )
 
 
 def test_labels_in_one_json_list_are_named_as_one_line_of_values(tmp_path):
     with pytest.raises(SubmissionError) as error:
         read(NLI, NLI_ITEMS, json.dumps([item["label"] for item in NLI_ITEMS]), tmp_path, "nli.tsv")
-    assert str(error.value).startswith("nli.tsv, line 1: the file holds one line of 7 values; expected one line per "
-                                       "item (7 items): lines such as ID<TAB>entailment, found '[")
+    assert str(error.value).startswith(
+        "nli.tsv, line 1: the file holds one line of 7 values; expected one line per "
+        "item (7 items): lines such as ID<TAB>entailment, found '["
+    )
     assert str(error.value).endswith(". Write one line per item")
 
 
-@pytest.mark.parametrize("text", ["0\t[0.3, 0.7]", "i0 [0.3, 0.7]", '{"id": 0, "label": "neutral"}', "2.5 80"])
+@pytest.mark.parametrize(
+    "text", ["0\t[0.3, 0.7]", "i0 [0.3, 0.7]", '{"id": 0, "label": "neutral"}', "2.5 80"]
+)
 def test_one_line_of_one_item_is_not_one_line_of_values(text, tmp_path):
     items = STS_ITEMS if text == "2.5 80" else NLI_ITEMS
     with pytest.raises(SubmissionError) as error:
@@ -678,16 +1002,21 @@ def test_decimal_commas_in_a_positional_file_are_named_as_such(confidence, tmp_p
         read(STS, STS_ITEMS, text, tmp_path, "en_en.tsv")
     assert str(error.value) == (
         "en_en.tsv: not a number, on 8 lines (lines 1, 2, 3, 4, 5, ...; items '0', '1', '2', '3', '4', ...); "
-        "expected a decimal number such as 3.2, found '0,00' on line 1. Use a dot as the decimal separator")
+        "expected a decimal number such as 3.2, found '0,00' on line 1. Use a dot as the decimal separator"
+    )
 
 
 def test_a_few_decimal_commas_among_scores_are_named_at_their_lines(tmp_path):
-    text = "".join((f"{p:.1f}".replace(".", ",") if k in (2, 5) else f"{p}") + "\n" for k, p in enumerate(STS_SCORES))
+    text = "".join(
+        (f"{p:.1f}".replace(".", ",") if k in (2, 5) else f"{p}") + "\n"
+        for k, p in enumerate(STS_SCORES)
+    )
     with pytest.raises(SubmissionError) as error:
         read(STS, STS_ITEMS, text, tmp_path, "en_en.tsv")
     assert str(error.value) == (
         "en_en.tsv: not a number, on 2 lines (lines 3, 6; items '2', '5'); expected a decimal number such as 3.2, "
-        "found '2,4' on line 3. Use a dot as the decimal separator")
+        "found '2,4' on line 3. Use a dot as the decimal separator"
+    )
 
 
 @pytest.mark.parametrize("rows, refused", [(1, False), (4, False), (5, True)])
@@ -697,5 +1026,8 @@ def test_rows_on_one_line_are_one_line_of_values_only_when_one_per_item(rows, re
     text = json.dumps([[0.3, 0.7]] * rows if rows > 1 else [0.3, 0.7]) + "\n"
     with pytest.raises(SubmissionError) as error:
         read(MP_SOFT, MP_ITEMS, text, tmp_path, "mp_soft.tsv")
-    assert str(error.value).startswith("mp_soft.tsv, line 1: the file holds one line of 5 values" if refused else
-                                       "mp_soft.tsv, line 1: line has no tab")
+    assert str(error.value).startswith(
+        "mp_soft.tsv, line 1: the file holds one line of 5 values"
+        if refused
+        else "mp_soft.tsv, line 1: line has no tab"
+    )

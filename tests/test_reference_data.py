@@ -7,7 +7,13 @@ import json
 from pathlib import Path
 
 from hostile import edition
-from judgekit.formats.items import REFERENCE_FIELDS, read_item_columns, read_items, reference_view, write_items
+from judgekit.formats.items import (
+    REFERENCE_FIELDS,
+    read_item_columns,
+    read_items,
+    reference_view,
+    write_items,
+)
 from judgekit.gold import build_gold, gold_fields, gold_from_columns
 from judgekit.scoring import score_folder
 from judgekit.spec import read_spec, spec_from_dict
@@ -33,7 +39,9 @@ def test_the_scorer_reads_only_the_gold_of_the_tracks_it_scores(tmp_path):
     for dataset in ("csc", "ver"):  # no submitted track uses them: they are never opened
         (ref / f"{dataset}.jsonl").write_text("not json at all\n")
     for dataset in ("sts", "nli"):  # and the scored ones are read without their texts
-        lines = (ref / f"{dataset}.jsonl").read_text(encoding="utf-8").split("\n")  # texts hold U+2028
+        lines = (
+            (ref / f"{dataset}.jsonl").read_text(encoding="utf-8").split("\n")
+        )  # texts hold U+2028
         items = [reference_view(json.loads(line)) for line in lines if line]
         (ref / f"{dataset}.jsonl").write_text("".join(json.dumps(it) + "\n" for it in items))
     assert score_folder(read_spec(ref), ref, res).scores() == full.scores()

@@ -27,10 +27,15 @@ N_ITEMS = 300
 
 def _write_jsonl(path, rows):
     """As the kit writes items (formats.items.write_items): U+2028 and U+0085 in a text stay raw."""
-    path.write_text("".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in rows), encoding="utf-8")
+    path.write_text(
+        "".join(json.dumps(r, ensure_ascii=False, sort_keys=True) + "\n" for r in rows),
+        encoding="utf-8",
+    )
 
 
-def make_phase(root: Path, hide_gold: bool, seed: int = 0, extra: dict = None, n_items: int = N_ITEMS) -> dict:
+def make_phase(
+    root: Path, hide_gold: bool, seed: int = 0, extra: dict = None, n_items: int = N_ITEMS
+) -> dict:
     """A phase with one track of each kind: ref/ (task.json + gold), res/ (predictions).
 
     Similarity gold has six decimals in [1.5, 5], away from every score and interval on the page,
@@ -43,33 +48,90 @@ def make_phase(root: Path, hide_gold: bool, seed: int = 0, extra: dict = None, n
     tracks = [
         {"id": "sim", "title": "Similarity <en/es>", "kind": "similarity", "dataset": "sim"},
         {"id": "nli", "kind": "classification", "dataset": "nli", "labels": NLI},
-        {"id": "soft", "kind": "soft_label", "scale": "ordinal", "dataset": "csc",
-         "labels": ["1", "2", "3", "4", "5", "6"], "primary": False},
-        {"id": "persp", "kind": "perspectivist", "scale": "categorical", "dataset": "mp",
-         "labels": ["0", "1"], "primary": False},
-        {"id": "ven_soft", "kind": "soft_label", "scale": "multilabel", "dataset": "ven", "labels": NLI,
-         "primary": False},
-        {"id": "ven_persp", "kind": "perspectivist", "scale": "multilabel", "dataset": "ven", "labels": NLI,
-         "primary": False},
+        {
+            "id": "soft",
+            "kind": "soft_label",
+            "scale": "ordinal",
+            "dataset": "csc",
+            "labels": ["1", "2", "3", "4", "5", "6"],
+            "primary": False,
+        },
+        {
+            "id": "persp",
+            "kind": "perspectivist",
+            "scale": "categorical",
+            "dataset": "mp",
+            "labels": ["0", "1"],
+            "primary": False,
+        },
+        {
+            "id": "ven_soft",
+            "kind": "soft_label",
+            "scale": "multilabel",
+            "dataset": "ven",
+            "labels": NLI,
+            "primary": False,
+        },
+        {
+            "id": "ven_persp",
+            "kind": "perspectivist",
+            "scale": "multilabel",
+            "dataset": "ven",
+            "labels": NLI,
+            "primary": False,
+        },
     ]
-    spec = {"edition": "demo", "title": "Demo", "phase": "evaluation" if hide_gold else "practice",
-            "hide_gold": hide_gold, "seed": DEFAULT_SEED, "tracks": tracks, **(extra or {})}
+    spec = {
+        "edition": "demo",
+        "title": "Demo",
+        "phase": "evaluation" if hide_gold else "practice",
+        "hide_gold": hide_gold,
+        "seed": DEFAULT_SEED,
+        "tracks": tracks,
+        **(extra or {}),
+    }
     (ref / "task.json").write_text(json.dumps(spec), encoding="utf-8")
     # a text may hold U+2028 and U+0085 (web and social-media text does): text, not line ends
-    sim = [{"id": f"simitem-{i:04d}", "texts": ["a\u2028b", "c\x85d"], "lang": "en" if i % 2 else "es",
-            "score": round(float(rng.uniform(1.5, 5.0)), 6)} for i in range(n_items)]
+    sim = [
+        {
+            "id": f"simitem-{i:04d}",
+            "texts": ["a\u2028b", "c\x85d"],
+            "lang": "en" if i % 2 else "es",
+            "score": round(float(rng.uniform(1.5, 5.0)), 6),
+        }
+        for i in range(n_items)
+    ]
     _write_jsonl(ref / "sim.jsonl", sim)
-    (res / "sim.tsv").write_text("".join(f"{it['id']}\t{it['score'] + rng.normal(0, 1):.4f}\n" for it in sim))
-    nli = [{"id": f"nliitem-{i:04d}", "texts": ["a", "b"], "genre": "news" if i % 3 else "fiction",
-            "label": NLI[rng.integers(3)] if i % 10 else None} for i in range(n_items)]
+    (res / "sim.tsv").write_text(
+        "".join(f"{it['id']}\t{it['score'] + rng.normal(0, 1):.4f}\n" for it in sim)
+    )
+    nli = [
+        {
+            "id": f"nliitem-{i:04d}",
+            "texts": ["a", "b"],
+            "genre": "news" if i % 3 else "fiction",
+            "label": NLI[rng.integers(3)] if i % 10 else None,
+        }
+        for i in range(n_items)
+    ]
     _write_jsonl(ref / "nli.jsonl", nli)
-    (res / "nli.tsv").write_text("".join(
-        f"{it['id']}\t{it['label'] if it['label'] and rng.random() < 0.7 else NLI[rng.integers(3)]}\n" for it in nli))
+    (res / "nli.tsv").write_text(
+        "".join(
+            f"{it['id']}\t{it['label'] if it['label'] and rng.random() < 0.7 else NLI[rng.integers(3)]}\n"
+            for it in nli
+        )
+    )
     csc = []
     for i in range(n_items):
         names = [f"C{k}" for k in rng.choice(10, size=4, replace=False)]
-        csc.append({"id": f"cscitem-{i:04d}", "texts": ["x"], "annotators": names,
-                    "annotations": [str(rng.integers(1, 7)) for _ in names]})
+        csc.append(
+            {
+                "id": f"cscitem-{i:04d}",
+                "texts": ["x"],
+                "annotators": names,
+                "annotations": [str(rng.integers(1, 7)) for _ in names],
+            }
+        )
     _write_jsonl(ref / "csc.jsonl", csc)
     soft_lines = []
     for it in csc:
@@ -82,20 +144,44 @@ def make_phase(root: Path, hide_gold: bool, seed: int = 0, extra: dict = None, n
         names = [f"M{k}" for k in rng.choice(30, size=5, replace=False)]
         if i < 3:
             names[0] = "Rare1"  # an annotator with 3 labels: never shown when the gold is hidden
-        mp.append({"id": f"mpitem-{i:04d}", "texts": ["x"], "annotators": names,
-                   "annotations": [str(rng.integers(0, 2)) for _ in names]})
+        mp.append(
+            {
+                "id": f"mpitem-{i:04d}",
+                "texts": ["x"],
+                "annotators": names,
+                "annotations": [str(rng.integers(0, 2)) for _ in names],
+            }
+        )
     _write_jsonl(ref / "mp.jsonl", mp)
-    (res / "persp.tsv").write_text("".join(
-        f"{it['id']}\t{json.dumps([a if rng.random() < 0.7 else str(1 - int(a)) for a in it['annotations']])}\n"
-        for it in mp))
-    ven = [{"id": f"venitem-{i:04d}", "texts": ["p", "h"], "annotators": ["V1", "V2", "V3", "V4"],
-            "annotations": [list(rng.choice(NLI, size=rng.integers(1, 3), replace=False)) for _ in range(4)]}
-           for i in range(n_items)]
+    (res / "persp.tsv").write_text(
+        "".join(
+            f"{it['id']}\t{json.dumps([a if rng.random() < 0.7 else str(1 - int(a)) for a in it['annotations']])}\n"
+            for it in mp
+        )
+    )
+    ven = [
+        {
+            "id": f"venitem-{i:04d}",
+            "texts": ["p", "h"],
+            "annotators": ["V1", "V2", "V3", "V4"],
+            "annotations": [
+                list(rng.choice(NLI, size=rng.integers(1, 3), replace=False)) for _ in range(4)
+            ],
+        }
+        for i in range(n_items)
+    ]
     _write_jsonl(ref / "ven.jsonl", ven)
-    (res / "ven_soft.tsv").write_text("".join(
-        f"{it['id']}\t{json.dumps([round(float(v), 3) for v in rng.uniform(0, 1, 3)])}\n" for it in ven))
-    (res / "ven_persp.tsv").write_text("".join(
-        f"{it['id']}\t{json.dumps([[NLI[rng.integers(3)]] for _ in range(4)])}\n" for it in ven))
+    (res / "ven_soft.tsv").write_text(
+        "".join(
+            f"{it['id']}\t{json.dumps([round(float(v), 3) for v in rng.uniform(0, 1, 3)])}\n"
+            for it in ven
+        )
+    )
+    (res / "ven_persp.tsv").write_text(
+        "".join(
+            f"{it['id']}\t{json.dumps([[NLI[rng.integers(3)]] for _ in range(4)])}\n" for it in ven
+        )
+    )
     return {"sim": sim, "nli": nli, "csc": csc, "mp": mp, "ven": ven}
 
 
@@ -140,8 +226,21 @@ def test_page_shows_intervals_signature_plots_and_breakdowns(practice):
 def test_page_is_self_contained(practice, evaluation):
     for _, _, page in (practice, evaluation):
         lowered = page.lower()
-        for forbidden in ("<script", "http://", "https://", "url(", "@import", "<link", "<img", "<iframe",
-                          "src=", "href=", "<object", "<embed", "xlink"):
+        for forbidden in (
+            "<script",
+            "http://",
+            "https://",
+            "url(",
+            "@import",
+            "<link",
+            "<img",
+            "<iframe",
+            "src=",
+            "href=",
+            "<object",
+            "<embed",
+            "xlink",
+        ):
             assert forbidden not in lowered, forbidden
 
 
@@ -160,12 +259,23 @@ def test_evaluation_page_reveals_no_item_gold(evaluation, practice):
         for item in dataset:
             assert item["id"] not in page
     # the leaderboard's scores only: no plot, interval, breakdown or annotator (docs/participant-checks.md)
-    for absent in ("<svg", "<circle", "95% interval", "recompute with", " by lang", " by genre", "Rare1", "M1 ("):
+    for absent in (
+        "<svg",
+        "<circle",
+        "95% interval",
+        "recompute with",
+        " by lang",
+        " by genre",
+        "Rare1",
+        "M1 (",
+    ):
         assert absent not in page, absent
     assert html_escape(report.HIDDEN_GOLD_NOTE) in page
     # the same checks see per-item content when the phase may show it
     _, _, practice_page = practice
-    assert "<circle" in practice_page and "Rare1" in practice_page and "95% interval" in practice_page
+    assert (
+        "<circle" in practice_page and "Rare1" in practice_page and "95% interval" in practice_page
+    )
 
 
 def test_a_hidden_gold_page_comes_back_whole_when_the_gold_is_public(tmp_path):
@@ -232,6 +342,7 @@ def test_nice_ticks_are_round_and_cover_the_range():
 
 # --- a real browser --------------------------------------------------------------------------
 
+
 def _paeth(a, b, c):
     p = a + b - c
     pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
@@ -246,8 +357,8 @@ def read_png(path: Path) -> np.ndarray:
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     pos, idat = 8, b""
     while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + length]
+        length, kind = struct.unpack(">I4s", data[pos : pos + 8])
+        body = data[pos + 8 : pos + 8 + length]
         pos += 12 + length
         if kind == b"IHDR":
             width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", body)
@@ -261,7 +372,9 @@ def read_png(path: Path) -> np.ndarray:
     previous = np.zeros(stride, dtype=np.int64)
     for y in range(height):
         kind = raw[y * (stride + 1)]
-        line = np.frombuffer(raw, dtype=np.uint8, count=stride, offset=y * (stride + 1) + 1).astype(np.int64)
+        line = np.frombuffer(raw, dtype=np.uint8, count=stride, offset=y * (stride + 1) + 1).astype(
+            np.int64
+        )
         if kind == 0:
             current = line
         elif kind == 1:  # Sub: a running sum per channel
@@ -285,12 +398,27 @@ def read_png(path: Path) -> np.ndarray:
 
 
 def screenshot(html_path: Path, png_path: Path, profile: Path) -> np.ndarray:
-    command = [str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-               "--disable-component-update", "--disable-sync", "--no-first-run", f"--user-data-dir={profile}",
-               "--host-resolver-rules=MAP * ~NOTFOUND", "--force-device-scale-factor=1", "--hide-scrollbars",
-               "--window-size=900,3400", f"--screenshot={png_path}", html_path.as_uri()]
+    command = [
+        str(CHROMIUM),
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        f"--user-data-dir={profile}",
+        "--host-resolver-rules=MAP * ~NOTFOUND",
+        "--force-device-scale-factor=1",
+        "--hide-scrollbars",
+        "--window-size=900,3400",
+        f"--screenshot={png_path}",
+        html_path.as_uri(),
+    ]
     done = subprocess.run(command, capture_output=True, text=True, timeout=120)
-    assert png_path.is_file(), f"chromium wrote no screenshot (exit {done.returncode}): {done.stderr[-2000:]}"
+    assert png_path.is_file(), (
+        f"chromium wrote no screenshot (exit {done.returncode}): {done.stderr[-2000:]}"
+    )
     return read_png(png_path)
 
 
@@ -303,21 +431,30 @@ def plot_pixels(image: np.ndarray):
     return blue, orange
 
 
-@pytest.mark.skipif(not CHROMIUM.exists(), reason="no headless browser: /usr/bin/chromium is not installed "
-                                                  "(CI installs Debian's chromium package)")
+@pytest.mark.skipif(
+    not CHROMIUM.exists(),
+    reason="no headless browser: /usr/bin/chromium is not installed "
+    "(CI installs Debian's chromium package)",
+)
 def test_pages_render_with_plots_in_a_real_browser(practice, evaluation, tmp_path):
     html_path = tmp_path / "practice.html"
     html_path.write_text(practice[2], encoding="utf-8")
-    blue, orange = plot_pixels(screenshot(html_path, tmp_path / "practice.png", tmp_path / "profile"))
+    blue, orange = plot_pixels(
+        screenshot(html_path, tmp_path / "practice.png", tmp_path / "profile")
+    )
     assert blue > 20_000 and orange > 500, (blue, orange)  # scatter/heat map/bars, soft-label bars
     # the same page without its SVG elements has none of those colours: the count measures the plots
     # (and so has the evaluation page, whose gold is hidden)
     bare_path = tmp_path / "bare.html"
     bare_path.write_text(re.sub(r"<svg.*?</svg>", "", practice[2], flags=re.S), encoding="utf-8")
-    bare_blue, bare_orange = plot_pixels(screenshot(bare_path, tmp_path / "bare.png", tmp_path / "profile"))
+    bare_blue, bare_orange = plot_pixels(
+        screenshot(bare_path, tmp_path / "bare.png", tmp_path / "profile")
+    )
     assert bare_blue < 200 and bare_orange < 50, (bare_blue, bare_orange)
     hidden_path = tmp_path / "evaluation.html"
     hidden_path.write_text(evaluation[2], encoding="utf-8")
-    hidden_blue, hidden_orange = plot_pixels(screenshot(hidden_path, tmp_path / "evaluation.png", tmp_path / "profile"))
+    hidden_blue, hidden_orange = plot_pixels(
+        screenshot(hidden_path, tmp_path / "evaluation.png", tmp_path / "profile")
+    )
     assert hidden_blue < 200 and hidden_orange < 50, (hidden_blue, hidden_orange)
     shutil.rmtree(tmp_path / "profile", ignore_errors=True)

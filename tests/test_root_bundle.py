@@ -17,13 +17,21 @@ CHECKER = REPO.parent / "shared" / "tools" / "codabench_check.py"
 
 def checker(*args):
     if not CHECKER.is_file():
-        pytest.skip(f"{CHECKER} not found: the checker lives in ../shared/tools beside the repository")
-    return subprocess.run([sys.executable, str(CHECKER), "--strict", *map(str, args)], capture_output=True, text=True)
+        pytest.skip(
+            f"{CHECKER} not found: the checker lives in ../shared/tools beside the repository"
+        )
+    return subprocess.run(
+        [sys.executable, str(CHECKER), "--strict", *map(str, args)], capture_output=True, text=True
+    )
 
 
 def test_root_files_are_generated_from_the_default_edition():
-    done = subprocess.run([sys.executable, str(REPO / "build_bundle.py"), "--check-root"], capture_output=True,
-                          text=True, cwd=REPO)
+    done = subprocess.run(
+        [sys.executable, str(REPO / "build_bundle.py"), "--check-root"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+    )
     assert done.returncode == 0, done.stderr
 
 
@@ -36,4 +44,5 @@ def test_root_passes_the_checker_with_a_sample_submissions_scores(tmp_path):
 
 def test_root_passes_the_kits_own_checker():
     from judgekit.bundle.check import check_bundle
+
     assert check_bundle(REPO) == []

@@ -13,8 +13,13 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def en_en_lines() -> str:
-    items = [json.loads(line) for line in (REPO / "reference_data" / "practice" / "sts_en.jsonl").read_text(
-        encoding="utf-8").split("\n") if line]
+    items = [
+        json.loads(line)
+        for line in (REPO / "reference_data" / "practice" / "sts_en.jsonl")
+        .read_text(encoding="utf-8")
+        .split("\n")
+        if line
+    ]
     return "".join(f"{it['id']}\t{it['score']}\n" for it in items)
 
 
@@ -23,11 +28,18 @@ def test_ignored_files_are_shown_with_the_track_they_were_meant_for(tmp_path, ca
     submission.mkdir()
     (submission / "en_en.tsv").write_text(en_en_lines(), encoding="utf-8")
     (submission / "es-es.tsv").write_text("x\t1\n", encoding="utf-8")
-    assert main([str(REPO), str(submission), "--phase", "practice", "--output", str(tmp_path / "out")]) == 0
-    note = ("file 'es-es.tsv' matches no track and was ignored; it was probably meant for track 'es_es': "
-            "name it es_es.tsv")
+    assert (
+        main([str(REPO), str(submission), "--phase", "practice", "--output", str(tmp_path / "out")])
+        == 0
+    )
+    note = (
+        "file 'es-es.tsv' matches no track and was ignored; it was probably meant for track 'es_es': "
+        "name it es_es.tsv"
+    )
     assert f"note: {note}\n" in capsys.readouterr().out
-    assert note.replace("'", "&#x27;") in (tmp_path / "out" / "detailed_results.html").read_text(encoding="utf-8")
+    assert note.replace("'", "&#x27;") in (tmp_path / "out" / "detailed_results.html").read_text(
+        encoding="utf-8"
+    )
 
 
 def test_notes_and_the_results_page_name_the_participants_own_file(tmp_path, capsys):
@@ -36,8 +48,23 @@ def test_notes_and_the_results_page_name_the_participants_own_file(tmp_path, cap
     submission = tmp_path / "sub" / "Run1"
     submission.mkdir(parents=True)
     (submission / "EN_EN.tsv").write_text("id\tscore\n" + en_en_lines(), encoding="utf-8")
-    assert main([str(REPO), str(tmp_path / "sub"), "--phase", "practice", "--output", str(tmp_path / "out")]) == 0
-    assert "note: Run1/EN_EN.tsv: the first line was read as a header and skipped\n" in capsys.readouterr().out
+    assert (
+        main(
+            [
+                str(REPO),
+                str(tmp_path / "sub"),
+                "--phase",
+                "practice",
+                "--output",
+                str(tmp_path / "out"),
+            ]
+        )
+        == 0
+    )
+    assert (
+        "note: Run1/EN_EN.tsv: the first line was read as a header and skipped\n"
+        in capsys.readouterr().out
+    )
     page = (tmp_path / "out" / "detailed_results.html").read_text(encoding="utf-8")
     assert "Run1/EN_EN.tsv" in page and "en_en.tsv" not in page
 
@@ -48,21 +75,31 @@ def test_a_result_submission_without_any_track_file_is_refused(tmp_path, capsys)
     (submission / "en-en.tsv").write_text(en_en_lines(), encoding="utf-8")
     assert main([str(REPO), str(submission), "--phase", "practice"]) == 2
     err = capsys.readouterr().err
-    assert err.count("not accepted") == 1 and "prediction step" not in err and "exited with code" not in err
-    assert err.startswith("run_local.py: the submission was not accepted:\nsubmission: neither model.py nor any "
-                          "prediction file was found; expected model.py (a code submission) or files named en_en.tsv")
-    assert err.rstrip().endswith("found en-en.tsv. File 'en-en.tsv' was probably meant for track 'en_en': name it "
-                                 "en_en.tsv")
+    assert (
+        err.count("not accepted") == 1
+        and "prediction step" not in err
+        and "exited with code" not in err
+    )
+    assert err.startswith(
+        "run_local.py: the submission was not accepted:\nsubmission: neither model.py nor any "
+        "prediction file was found; expected model.py (a code submission) or files named en_en.tsv"
+    )
+    assert err.rstrip().endswith(
+        "found en-en.tsv. File 'en-en.tsv' was probably meant for track 'en_en': name it en_en.tsv"
+    )
 
 
 def test_a_bad_value_is_reported_once_in_plain_words(tmp_path, capsys):
     submission = tmp_path / "sub"
     submission.mkdir()
-    (submission / "en_en.tsv").write_text(en_en_lines().replace("\t4.8\n", "\tfour\n", 1), encoding="utf-8")
+    (submission / "en_en.tsv").write_text(
+        en_en_lines().replace("\t4.8\n", "\tfour\n", 1), encoding="utf-8"
+    )
     assert main([str(REPO), str(submission), "--phase", "practice"]) == 2
     assert capsys.readouterr().err == (
         "run_local.py: the submission was not accepted:\n"
-        "en_en.tsv, line 1, item 'en-dev-001': not a number; expected a decimal number such as 3.2, found 'four'\n")
+        "en_en.tsv, line 1, item 'en-dev-001': not a number; expected a decimal number such as 3.2, found 'four'\n"
+    )
 
 
 def test_an_unknown_baseline_lists_the_known_ones(tmp_path, capsys):
@@ -70,4 +107,5 @@ def test_an_unknown_baseline_lists_the_known_ones(tmp_path, capsys):
     assert capsys.readouterr().err == (
         "run_local.py: the submission was not accepted:\nbaseline:most_frequnet: no built-in baseline has this "
         "name; expected one of baseline:random, baseline:most_frequent, baseline:cosine_bow, found "
-        "'most_frequnet'\n")
+        "'most_frequnet'\n"
+    )

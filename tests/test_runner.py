@@ -41,12 +41,21 @@ def test_baselines_on_a_small_edition_cover_every_kind(bundle):
 
 def bundle_columns(tree: Path):
     import yaml
+
     return yaml.safe_load((tree / "competition.yaml").read_text())["leaderboards"][0]["columns"]
 
 
 def test_cli_on_the_zip_prints_the_leaderboard_row_and_keeps_outputs(bundle, tmp_path, capsys):
-    code = run_local.main([str(bundle.zip_path), "baseline:cosine_bow", "--phase", "practice",
-                           "--output", str(tmp_path / "out")])
+    code = run_local.main(
+        [
+            str(bundle.zip_path),
+            "baseline:cosine_bow",
+            "--phase",
+            "practice",
+            "--output",
+            str(tmp_path / "out"),
+        ]
+    )
     assert code == 0
     printed = capsys.readouterr().out
     assert "Primary score" in printed and "sim Pearson r" in printed
@@ -58,9 +67,13 @@ def test_cli_on_the_zip_prints_the_leaderboard_row_and_keeps_outputs(bundle, tmp
 
 def test_starting_kit_is_a_bundle_of_the_practice_phase(bundle):
     kit = bundle.tree / "starting_kit"
-    scores = run_local.run_once(kit, str(kit / "sample_submissions" / "code_submission"), "practice")
+    scores = run_local.run_once(
+        kit, str(kit / "sample_submissions" / "code_submission"), "practice"
+    )
     assert "sim_pearson" in scores
-    scores = run_local.run_once(kit, str(kit / "sample_submissions" / "result_submission.zip"), "practice")
+    scores = run_local.run_once(
+        kit, str(kit / "sample_submissions" / "result_submission.zip"), "practice"
+    )
     assert "var_pe_mer" in scores
     with pytest.raises(Exception, match="no such phase"):
         run_local.run_once(kit, "baseline:random", "evaluation")
@@ -82,8 +95,17 @@ def test_run_local_reads_competition_yaml_once(bundle, monkeypatch, capsys):
     assert run_local.main([str(kit), "baseline:random", "--phase", "evaluation"]) == 2
     assert "expected --phase practice" in capsys.readouterr().err and len(reads) == 1
     reads.clear()
-    assert run_local.main([str(kit), str(kit / "sample_submissions" / "result_submission.zip"), "--phase",
-                           "practice"]) == 0
+    assert (
+        run_local.main(
+            [
+                str(kit),
+                str(kit / "sample_submissions" / "result_submission.zip"),
+                "--phase",
+                "practice",
+            ]
+        )
+        == 0
+    )
     assert "Primary score" in capsys.readouterr().out and len(reads) == 1
 
 
@@ -95,7 +117,7 @@ def _code_submission(folder: Path, body: str) -> str:
 
 def test_submitted_code_cannot_read_the_reference_data(bundle, tmp_path):
     ref = bundle.tree / "reference_data" / "evaluation"
-    body = f'''
+    body = f"""
 import os
 class Model:
     def __init__(self, track):
@@ -105,14 +127,14 @@ class Model:
     def predict(self, items):
         os.listdir({str(ref)!r})
         return open({str(ref / "sim.jsonl")!r}).read()
-'''
+"""
     submission = _code_submission(tmp_path / "peek", body)
     with pytest.raises(SubmissionError, match="reference data is not readable|FileNotFoundError"):
         run_local.run_once(bundle.tree, submission, "evaluation")
 
 
 def test_code_that_sleeps_past_the_limit_is_stopped(bundle, tmp_path):
-    body = '''
+    body = """
 import time
 class Model:
     def __init__(self, track):
@@ -121,7 +143,7 @@ class Model:
         time.sleep(60)
     def predict(self, items):
         return []
-'''
+"""
     submission = _code_submission(tmp_path / "sleepy", body)
     start = time.monotonic()
     with pytest.raises(SubmissionError, match="time limit"):
@@ -130,7 +152,9 @@ class Model:
 
 
 def test_missing_bundle_and_unknown_phase_are_clear(bundle, capsys):
-    assert run_local.main(["/nonexistent/bundle.zip", "baseline:random", "--phase", "practice"]) != 0
+    assert (
+        run_local.main(["/nonexistent/bundle.zip", "baseline:random", "--phase", "practice"]) != 0
+    )
     assert "bundle not found" in capsys.readouterr().err
     assert run_local.main([str(bundle.tree), "baseline:random", "--phase", "final"]) != 0
     err = capsys.readouterr().err
@@ -145,11 +169,14 @@ def test_result_zip_with_a_top_folder_runs_through_both_steps(tmp_path):
     from judgekit.gold import gold_as_values
     from judgekit.scoring import load_gold
     from judgekit.spec import read_spec
+
     ref = REPO / "reference_data" / "practice"
     spec = read_spec(ref)
     golds = load_gold(spec, ref)
     track = spec.track("en_en")
-    write_prediction(tmp_path / "en_en.tsv", track, golds["en_en"].ids, gold_as_values(golds["en_en"]))
+    write_prediction(
+        tmp_path / "en_en.tsv", track, golds["en_en"].ids, gold_as_values(golds["en_en"])
+    )
     with zipfile.ZipFile(tmp_path / "sub.zip", "w") as zf:
         zf.write(tmp_path / "en_en.tsv", "my_team/en_en.tsv")
     scores = run_local.run_once(REPO, str(tmp_path / "sub.zip"), "practice")

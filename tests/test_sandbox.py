@@ -23,11 +23,13 @@ from judgekit.runner.local import run_submission
 from small_edition import make_edition
 
 SANDBOX_REASON = sandbox.probe(shutil.which("bwrap"))
-needs_bwrap = pytest.mark.skipif(SANDBOX_REASON is not None, reason=f"no working sandbox here: {SANDBOX_REASON}")
+needs_bwrap = pytest.mark.skipif(
+    SANDBOX_REASON is not None, reason=f"no working sandbox here: {SANDBOX_REASON}"
+)
 
 #: A code submission that tries every way it knows to read the gold of its tracks; it predicts the
 #: gold when it gets it (a perfect score) and prints READ-OK or READ-FAILED for each attempt.
-READ_GOLD = r'''
+READ_GOLD = r"""
 import ctypes, ctypes.util, json, os, sys
 
 REF = {ref!r}
@@ -86,12 +88,12 @@ class Model:
                 return [self.gold[it["id"]]["score"] for it in items]
             return [2.5 + (k % 3) for k, _ in enumerate(items)]
         return self.fallback.predict(items)
-'''
+"""
 
 #: A code submission that looks for the bundle (its path given outright, as the strongest attacker
 #: would know it, and through /proc/*/cmdline) and rewrites the scoring program so that every later
 #: run writes a perfect score.
-RIG_SCORER = r'''
+RIG_SCORER = r"""
 import os, sys
 
 KNOWN = [{score!r}]
@@ -133,7 +135,7 @@ class Model:
         self.fallback.fit(items)
     def predict(self, items):
         return self.fallback.predict(items)
-'''
+"""
 
 
 @pytest.fixture(scope="module")
@@ -179,12 +181,17 @@ def test_reading_the_evaluation_gold_fails_inside_the_sandbox(bundle, tmp_path, 
 
 
 @needs_bwrap
-def test_rewriting_the_bundle_s_scoring_program_fails_inside_the_sandbox(bundle, tmp_path, monkeypatch):
+def test_rewriting_the_bundle_s_scoring_program_fails_inside_the_sandbox(
+    bundle, tmp_path, monkeypatch
+):
     monkeypatch.delenv(sandbox.BWRAP_ENV, raising=False)
     score_py = (bundle / "scoring_program" / "score.py").resolve()
     before = _digest(score_py)
-    result = _run(bundle, _submission(tmp_path / "rigger", RIG_SCORER.format(score=str(score_py))),
-                  tmp_path / "work")
+    result = _run(
+        bundle,
+        _submission(tmp_path / "rigger", RIG_SCORER.format(score=str(score_py))),
+        tmp_path / "work",
+    )
     err = result.prediction.stderr
     assert "RIG-OK" not in err and "RIG-FAILED" in err, err
     assert _digest(score_py) == before
@@ -195,7 +202,7 @@ def test_rewriting_the_bundle_s_scoring_program_fails_inside_the_sandbox(bundle,
 @needs_bwrap
 def test_the_sandbox_holds_only_the_step_s_folders(bundle, tmp_path, monkeypatch):
     monkeypatch.delenv(sandbox.BWRAP_ENV, raising=False)
-    code = r'''
+    code = r"""
 import os, sys, socket
 def report():
     print("ROOT", sorted(os.listdir("/")), file=sys.stderr)
@@ -213,7 +220,7 @@ def report():
         print("NO-NETWORK", file=sys.stderr)
 report()
 from judgekit.baselines import MostFrequent as Model
-'''
+"""
     result = _run(bundle, _submission(tmp_path / "looker", code), tmp_path / "work")
     err = result.prediction.stderr
     assert "APP ['ingested_program', 'input_data', 'output', 'program', 'shared']" in err, err
@@ -221,7 +228,9 @@ from judgekit.baselines import MostFrequent as Model
     assert "reference_data" not in err and str(tmp_path) not in err
 
 
-def test_without_a_sandbox_the_runner_says_so_and_the_attack_works(bundle, tmp_path, monkeypatch, capsys):
+def test_without_a_sandbox_the_runner_says_so_and_the_attack_works(
+    bundle, tmp_path, monkeypatch, capsys
+):
     """The fallback path: one note on stderr and on the results page. The gold attack then
     succeeds (the audit hook is no sandbox), which shows the attack above is a real one."""
     monkeypatch.setenv(sandbox.BWRAP_ENV, "none")
@@ -230,7 +239,9 @@ def test_without_a_sandbox_the_runner_says_so_and_the_attack_works(bundle, tmp_p
     result = _run(bundle, _submission(tmp_path / "thief", code), tmp_path / "work")
     assert result.unisolated == "turned off by JUDGEKIT_BWRAP"
     assert "READ-OK by_link" in result.prediction.stderr
-    assert json.loads((result.output / "scores.json").read_text())["sim_pearson"] == pytest.approx(1.0)
+    assert json.loads((result.output / "scores.json").read_text())["sim_pearson"] == pytest.approx(
+        1.0
+    )
     page = (result.output / "detailed_results.html").read_text(encoding="utf-8")
     assert "ran without isolation" in page
     run_local.run_once(bundle, "baseline:random", "evaluation")

@@ -21,36 +21,100 @@ from judgekit.tracks import leaderboard_keys, tracks_from_list
 REPO = Path(__file__).resolve().parents[1]
 SCORE = REPO / "scoring_program" / "score.py"
 
-TRACKS = tracks_from_list([
-    {"id": "sim", "kind": "similarity", "dataset": "pairs"},
-    {"id": "nli", "kind": "classification", "dataset": "nli", "labels": ["entailment", "neutral", "contradiction"]},
-    {"id": "nli_soft", "kind": "soft_label", "scale": "categorical", "dataset": "nli",
-     "labels": ["entailment", "neutral", "contradiction"], "primary": False},
-    {"id": "sar_soft", "kind": "soft_label", "scale": "ordinal", "dataset": "sar",
-     "labels": ["1", "2", "3", "4", "5", "6"], "primary": False},
-    {"id": "sar_pe", "kind": "perspectivist", "scale": "ordinal", "dataset": "sar",
-     "labels": ["1", "2", "3", "4", "5", "6"], "primary": False},
-    {"id": "var_soft", "kind": "soft_label", "scale": "multilabel", "dataset": "var",
-     "labels": ["contradiction", "entailment", "neutral"], "primary": False},
-    {"id": "var_pe", "kind": "perspectivist", "scale": "multilabel", "dataset": "var",
-     "labels": ["contradiction", "entailment", "neutral"], "primary": False},
-])
+TRACKS = tracks_from_list(
+    [
+        {"id": "sim", "kind": "similarity", "dataset": "pairs"},
+        {
+            "id": "nli",
+            "kind": "classification",
+            "dataset": "nli",
+            "labels": ["entailment", "neutral", "contradiction"],
+        },
+        {
+            "id": "nli_soft",
+            "kind": "soft_label",
+            "scale": "categorical",
+            "dataset": "nli",
+            "labels": ["entailment", "neutral", "contradiction"],
+            "primary": False,
+        },
+        {
+            "id": "sar_soft",
+            "kind": "soft_label",
+            "scale": "ordinal",
+            "dataset": "sar",
+            "labels": ["1", "2", "3", "4", "5", "6"],
+            "primary": False,
+        },
+        {
+            "id": "sar_pe",
+            "kind": "perspectivist",
+            "scale": "ordinal",
+            "dataset": "sar",
+            "labels": ["1", "2", "3", "4", "5", "6"],
+            "primary": False,
+        },
+        {
+            "id": "var_soft",
+            "kind": "soft_label",
+            "scale": "multilabel",
+            "dataset": "var",
+            "labels": ["contradiction", "entailment", "neutral"],
+            "primary": False,
+        },
+        {
+            "id": "var_pe",
+            "kind": "perspectivist",
+            "scale": "multilabel",
+            "dataset": "var",
+            "labels": ["contradiction", "entailment", "neutral"],
+            "primary": False,
+        },
+    ]
+)
 NLI = ["entailment", "neutral", "contradiction"]
 
 
 def _items():
-    pairs = [{"id": f"p{i}", "texts": ["a b", "b c"], "score": float((i * 7) % 11) / 2} for i in range(12)]
+    pairs = [
+        {"id": f"p{i}", "texts": ["a b", "b c"], "score": float((i * 7) % 11) / 2}
+        for i in range(12)
+    ]
     nli = []
     for i in range(10):
         votes = [NLI[(i + k * (i % 3)) % 3] for k in range(5)]
         top = max(set(votes), key=votes.count)
-        nli.append({"id": f"n{i}", "texts": ["x", "y"], "annotators": [f"a{k}" for k in range(5)],
-                    "annotations": votes, "label": top if votes.count(top) >= 3 else None})
-    sar = [{"id": f"s{i}", "texts": ["c", "r"], "annotators": ["S1", "S2", f"S{3 + i % 4}"],
-            "annotations": [str(1 + i % 6), str(1 + (i * 5) % 6), "3"]} for i in range(8)]
-    var = [{"id": f"v{i}", "texts": ["c", "s"], "annotators": ["V1", "V2", "V3"],
-            "annotations": [["neutral"], ["entailment", "neutral"] if i % 2 else ["contradiction"], ["entailment"]]}
-           for i in range(6)]
+        nli.append(
+            {
+                "id": f"n{i}",
+                "texts": ["x", "y"],
+                "annotators": [f"a{k}" for k in range(5)],
+                "annotations": votes,
+                "label": top if votes.count(top) >= 3 else None,
+            }
+        )
+    sar = [
+        {
+            "id": f"s{i}",
+            "texts": ["c", "r"],
+            "annotators": ["S1", "S2", f"S{3 + i % 4}"],
+            "annotations": [str(1 + i % 6), str(1 + (i * 5) % 6), "3"],
+        }
+        for i in range(8)
+    ]
+    var = [
+        {
+            "id": f"v{i}",
+            "texts": ["c", "s"],
+            "annotators": ["V1", "V2", "V3"],
+            "annotations": [
+                ["neutral"],
+                ["entailment", "neutral"] if i % 2 else ["contradiction"],
+                ["entailment"],
+            ],
+        }
+        for i in range(6)
+    ]
     return {"pairs": pairs, "nli": nli, "sar": sar, "var": var}
 
 
@@ -68,8 +132,11 @@ def task(tmp_path):
 
 
 def run_score(root: Path):
-    done = subprocess.run([sys.executable, str(SCORE), str(root / "input"), str(root / "out")],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, str(SCORE), str(root / "input"), str(root / "out")],
+        capture_output=True,
+        text=True,
+    )
     assert "Traceback" not in done.stderr + done.stdout
     scores_path = root / "out" / "scores.json"
     scores = json.loads(scores_path.read_text()) if scores_path.exists() else None
@@ -78,7 +145,9 @@ def run_score(root: Path):
 
 def write_gold_submission(root: Path, golds, tracks=TRACKS):
     for t in tracks:
-        write_prediction(root / "input" / "res" / f"{t.id}.tsv", t, golds[t.id].ids, gold_as_values(golds[t.id]))
+        write_prediction(
+            root / "input" / "res" / f"{t.id}.tsv", t, golds[t.id].ids, gold_as_values(golds[t.id])
+        )
 
 
 def test_perfect_predictions_score_perfectly_on_every_track(task):
@@ -102,7 +171,9 @@ def test_perfect_predictions_score_perfectly_on_every_track(task):
 def test_negated_gold_gives_minus_one(task):
     root, golds = task
     sim = TRACKS[0]
-    write_prediction(root / "input" / "res" / "sim.tsv", sim, golds["sim"].ids, [-v for v in golds["sim"].gold])
+    write_prediction(
+        root / "input" / "res" / "sim.tsv", sim, golds["sim"].ids, [-v for v in golds["sim"].gold]
+    )
     done, scores = run_score(root)
     assert done.returncode == 0, done.stderr
     assert scores["sim_pearson"] == pytest.approx(-1.0, abs=1e-12)
@@ -120,7 +191,12 @@ def test_semeval_positional_format_is_accepted(task):
 
 def test_constant_predictions_give_zero_and_a_warning(task):
     root, golds = task
-    write_prediction(root / "input" / "res" / "sim.tsv", TRACKS[0], golds["sim"].ids, [2.5] * len(golds["sim"].ids))
+    write_prediction(
+        root / "input" / "res" / "sim.tsv",
+        TRACKS[0],
+        golds["sim"].ids,
+        [2.5] * len(golds["sim"].ids),
+    )
     done, scores = run_score(root)
     assert done.returncode == 0
     assert scores["sim_pearson"] == 0.0 and scores["sim_spearman"] == 0.0
@@ -140,6 +216,7 @@ def test_missing_primary_track_counts_as_worst_value(task):
 
 def test_subset_and_zip_with_one_top_folder(task, tmp_path):
     import zipfile
+
     root, golds = task
     folder = tmp_path / "pred"
     folder.mkdir()
@@ -153,7 +230,9 @@ def test_subset_and_zip_with_one_top_folder(task, tmp_path):
     assert scores["nli_accuracy"] == 1.0
 
 
-@pytest.mark.parametrize("metadata", ['{"exitCode": 1, "ingestionExitCode": 1}', "ingestionExitCode: 137\n"])
+@pytest.mark.parametrize(
+    "metadata", ['{"exitCode": 1, "ingestionExitCode": 1}', "ingestionExitCode: 137\n"]
+)
 def test_failed_prediction_step_is_reported_not_scored(task, metadata):
     root, golds = task
     write_gold_submission(root, golds)
@@ -166,7 +245,9 @@ def test_failed_prediction_step_is_reported_not_scored(task, metadata):
 def test_ingestion_status_failed_is_reported(task):
     root, golds = task
     write_gold_submission(root, golds)
-    (root / "input" / "res" / "ingestion_status.json").write_text('{"status": "failed", "message": "model.py raised"}')
+    (root / "input" / "res" / "ingestion_status.json").write_text(
+        '{"status": "failed", "message": "model.py raised"}'
+    )
     done, scores = run_score(root)
     assert done.returncode != 0 and scores is None
     assert "model.py raised" in done.stderr
@@ -201,7 +282,8 @@ def test_partial_prediction_output_is_refused(task):
     root, golds = task
     write_gold_submission(root, golds, tracks=[TRACKS[0]])
     (root / "input" / "res" / "ingestion_status.json").write_text(
-        '{"status": "ok", "message": "", "tracks": ["sim", "nli"]}')
+        '{"status": "ok", "message": "", "tracks": ["sim", "nli"]}'
+    )
     done, scores = run_score(root)
     assert done.returncode != 0 and scores is None
     assert "incomplete" in done.stderr and "nli.tsv" in done.stderr
@@ -211,7 +293,9 @@ def test_missing_items_and_bad_values_are_reported_together(task):
     """One round of fixes should be enough: the missing ids and the bad values of the lines present."""
     root, golds = task
     ids = golds["sim"].ids
-    (root / "input" / "res" / "sim.tsv").write_text(f"{ids[0]}\tnan\n" + "".join(f"{i}\t1.0\n" for i in ids[1:-1]))
+    (root / "input" / "res" / "sim.tsv").write_text(
+        f"{ids[0]}\tnan\n" + "".join(f"{i}\t1.0\n" for i in ids[1:-1])
+    )
     done, scores = run_score(root)
     assert scores is None
     assert f"1 of the track's {len(ids)} items have no prediction" in done.stderr

@@ -18,11 +18,19 @@ from judgekit.stats.bootstrap import CHUNK_BYTES, chunk_rows
 from judgekit.stats.paired import choose_test, paired_bootstrap, per_item_losses, wilcoxon_test
 from judgekit.stats.signed_rank import signed_rank_tests
 from judgekit.stats.summaries import confusion_counts, group_scores, mean_distributions
-from judgekit.stats.williams import (compare_pearson, pearson_or_zero, pearson_with_each, unit_series, williams_t,
-                                     williams_test, williams_tests)
+from judgekit.stats.williams import (
+    compare_pearson,
+    pearson_or_zero,
+    pearson_with_each,
+    unit_series,
+    williams_t,
+    williams_test,
+    williams_tests,
+)
 
 
 # --- resampling -------------------------------------------------------------------------------
+
 
 def test_resample_counts_are_draws_with_replacement():
     chunks = list(resample_counts(37, 250, seed=3))
@@ -120,17 +128,26 @@ def test_thousand_resamples_of_100k_items_match_fishers_interval():
     metric = get_metric("pearson")
     value = metric.score(gold, pred)
     found = interval(metric, value.stats, value.value, 1000, seed=1)
-    se = (1 - value.value ** 2) / math.sqrt(100_000)  # Fisher's approximation of r's standard error
+    se = (1 - value.value**2) / math.sqrt(100_000)  # Fisher's approximation of r's standard error
     assert found.high - found.low == pytest.approx(2 * 1.96 * se, rel=0.15)
 
 
 def test_signature_names_version_resamples_seed_and_level():
     from judgekit import __version__
-    assert Signature(1000, 12345).render() == f"judgekit {__version__}|bootstrap 1000|seed 12345|ci 95%"
-    assert Signature(200, 1, test="williams", alpha=0.05).render().endswith("|test williams|alpha 0.05")
+
+    assert (
+        Signature(1000, 12345).render()
+        == f"judgekit {__version__}|bootstrap 1000|seed 12345|ci 95%"
+    )
+    assert (
+        Signature(200, 1, test="williams", alpha=0.05)
+        .render()
+        .endswith("|test williams|alpha 0.05")
+    )
 
 
 # --- Williams' test -----------------------------------------------------------------------------
+
 
 def test_williams_t_worked_by_hand():
     # r12 = .6, r13 = .4, r23 = .5, n = 50:
@@ -147,11 +164,15 @@ def test_williams_t_worked_by_hand():
 def test_williams_p_values_use_t_with_n_minus_3_degrees_of_freedom():
     t = math.sqrt(2.94 / 1.01125)
     assert williams_test(0.6, 0.4, 0.5, 50).p_value == pytest.approx(2 * sps.t.sf(t, 47), rel=1e-10)
-    assert williams_test(0.6, 0.4, 0.5, 50, "greater").p_value == pytest.approx(sps.t.sf(t, 47), rel=1e-10)
+    assert williams_test(0.6, 0.4, 0.5, 50, "greater").p_value == pytest.approx(
+        sps.t.sf(t, 47), rel=1e-10
+    )
     assert williams_test(0.6, 0.4, 0.5, 3).p_value == 1.0
     # swapping the systems flips t and keeps the two-sided p
     assert williams_test(0.4, 0.6, 0.5, 50).statistic == pytest.approx(-t)
-    assert williams_test(0.4, 0.6, 0.5, 50).p_value == pytest.approx(williams_test(0.6, 0.4, 0.5, 50).p_value)
+    assert williams_test(0.4, 0.6, 0.5, 50).p_value == pytest.approx(
+        williams_test(0.6, 0.4, 0.5, 50).p_value
+    )
 
 
 def test_compare_pearson_reads_the_three_correlations_from_data():
@@ -203,6 +224,7 @@ def test_williams_detects_a_real_difference():
 
 
 # --- paired bootstrap and Wilcoxon ---------------------------------------------------------------
+
 
 def test_paired_bootstrap_identical_and_clearly_different_systems():
     rng = np.random.default_rng(4)
@@ -265,8 +287,12 @@ def test_wilcoxon_against_many_systems_is_scipys_test_bit_for_bit(n, values):
     scipy.stats.wilcoxon on each pair's differences (ties, zero differences and identical systems
     included), with whatever method scipy picks for the sample size."""
     rng = np.random.default_rng(n)
-    losses = {"continuous": lambda: rng.random((7, n)), "tenths": lambda: np.round(rng.random((7, n)), 1),
-              "few_levels": lambda: rng.integers(0, 3, (7, n)) / 10, "zero_one": lambda: rng.integers(0, 2, (7, n)) * 1.0}[values]()
+    losses = {
+        "continuous": lambda: rng.random((7, n)),
+        "tenths": lambda: np.round(rng.random((7, n)), 1),
+        "few_levels": lambda: rng.integers(0, 3, (7, n)) / 10,
+        "zero_one": lambda: rng.integers(0, 2, (7, n)) * 1.0,
+    }[values]()
     losses[3] = losses[0]  # an identical system: p = 1
     losses[4, : n // 2] = losses[0, : n // 2]  # half the items equal: many zero differences
     found = signed_rank_tests(losses[0], list(losses[1:]))
@@ -300,10 +326,13 @@ def test_per_item_losses_and_test_choice():
 
 def test_bootstrap_scores_refuse_misaligned_systems():
     with pytest.raises(ValueError):
-        bootstrap_scores([(get_metric("amd"), np.zeros((3, 1))), (get_metric("amd"), np.zeros((4, 1)))], 10, 1)
+        bootstrap_scores(
+            [(get_metric("amd"), np.zeros((3, 1))), (get_metric("amd"), np.zeros((4, 1)))], 10, 1
+        )
 
 
 # --- aggregates for the detailed results page ----------------------------------------------------
+
 
 def test_confusion_mean_distributions_and_group_scores():
     gold = np.array([0, 0, 1, 2, 2, 2])
@@ -318,6 +347,11 @@ def test_confusion_mean_distributions_and_group_scores():
     groups = ["en", "en", "es", "es", "es", "en"]
     found = group_scores(metric, stats, groups)
     assert found == [("en", 3, pytest.approx(2 / 3)), ("es", 3, pytest.approx(2 / 3))]
-    undefined = group_scores(get_metric("pearson"), get_metric("pearson").score(
-        np.array([1.0, 2.0, 3.0, 4.0]), np.array([1.0, 1.0, 2.0, 3.0])).stats, ["a", "a", "b", "b"])
+    undefined = group_scores(
+        get_metric("pearson"),
+        get_metric("pearson")
+        .score(np.array([1.0, 2.0, 3.0, 4.0]), np.array([1.0, 1.0, 2.0, 3.0]))
+        .stats,
+        ["a", "a", "b", "b"],
+    )
     assert undefined[0] == ("a", 2, None) and undefined[1][2] == pytest.approx(1.0)

@@ -21,8 +21,10 @@ from judgekit.tracks import Track
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO.parent / "shared" / "data"
-pytestmark = pytest.mark.skipif(not (DATA / "sts2017").is_dir(),
-                                reason="../shared/data/sts2017 not found: the release lives beside the repository")
+pytestmark = pytest.mark.skipif(
+    not (DATA / "sts2017").is_dir(),
+    reason="../shared/data/sts2017 not found: the release lives beside the repository",
+)
 
 
 @pytest.fixture(scope="module")
@@ -83,8 +85,10 @@ def test_id_lines_missing_an_item_report_the_missing_item(gold, tmp_path):
     text = "".join(f"{i}\t{s:.2f}\n" for i, s in zip(gold.ids[1:], gold.gold[1:]))
     with pytest.raises(SubmissionError) as error:
         read_track_file(write(tmp_path, text), "f", gold)
-    assert str(error.value) == ("f: 1 of the track's 250 items have no prediction (the file has 249 of them): "
-                                "'0'. Predict every item listed in the track's input file")
+    assert str(error.value) == (
+        "f: 1 of the track's 250 items have no prediction (the file has 249 of them): "
+        "'0'. Predict every item listed in the track's input file"
+    )
 
 
 def test_a_file_readable_both_ways_is_refused_with_both_readings():
@@ -92,6 +96,7 @@ def test_a_file_readable_both_ways_is_refused_with_both_readings():
     items = [{"id": str(k), "texts": ["a", "b"], "score": float(k)} for k in range(5)]
     gold = build_gold(track, items, "gold")
     import tempfile
+
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "t.tsv"
         path.write_text("0\t3\n1\t2\n2\t4\n3\t1\n4\t0\n", encoding="utf-8")
@@ -102,7 +107,8 @@ def test_a_file_readable_both_ways_is_refused_with_both_readings():
             "be the scores of a positional file; expected ID<TAB>SCORE lines (matched by id, e.g. '0'<TAB>3.2) "
             "or one score per line in input order (SemEval positional, an optional confidence column), found "
             "5 lines of two numbers. Write the ID<TAB>SCORE lines with a header line 'id<TAB>score' to mean "
-            "ids, or give the scores with decimals (3.0) to mean positional")
+            "ids, or give the scores with decimals (3.0) to mean positional"
+        )
         path.write_text("id\tscore\n0\t3\n1\t2\n2\t4\n3\t1\n4\t0\n", encoding="utf-8")
         assert read_track_file(path, "t.tsv", gold).values.tolist() == [3, 2, 4, 1, 0]
 
@@ -114,4 +120,5 @@ def test_comment_lines_are_skipped_as_the_official_scorer_skips_them(gold, tmp_p
     prediction = read_track_file(write(tmp_path, text), "f", gold)
     assert prediction.format == "positional" and np.array_equal(prediction.values, scores)
     assert prediction.warnings == [
-        "1 comment line(s) starting with '#' were skipped (SemEval's scorer, correlation.pl, skips them too)"]
+        "1 comment line(s) starting with '#' were skipped (SemEval's scorer, correlation.pl, skips them too)"
+    ]

@@ -23,8 +23,10 @@ SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 
 #: Outcomes changed on purpose since the recording: a file past its line bound reports its first
 #: problem in file order (a bad byte on line 11 comes before line 1,021), whatever the block size.
-CHANGED = {"bounds/bad_byte_then_blanks": "x.tsv, line 11: file is not UTF-8 text; expected UTF-8, found byte 0xff "
-                                          "at offset 40. Save the file as UTF-8 (Latin-1 and other encodings are refused)"}
+CHANGED = {
+    "bounds/bad_byte_then_blanks": "x.tsv, line 11: file is not UTF-8 text; expected UTF-8, found byte 0xff "
+    "at offset 40. Save the file as UTF-8 (Latin-1 and other encodings are refused)"
+}
 
 
 def _comparable(outcome):
@@ -33,7 +35,7 @@ def _comparable(outcome):
 
 
 def _first_line(data: bytes) -> bytes:
-    return data[len(BOM):].split(b"\n", 1)[0]
+    return data[len(BOM) :].split(b"\n", 1)[0]
 
 
 def test_outcomes_are_the_recorded_ones():
@@ -47,21 +49,34 @@ def test_outcomes_are_the_recorded_ones():
     recorded = textfile_outcomes.expected()
     assert now.keys() == recorded.keys()
     limit = {case[0]: case[3][1] or textfile.MAX_LINE_BYTES for case in cases}
-    split = {case[0]: case for case in cases
-             if case[1].startswith(BOM) and len(_first_line(case[1])) > limit[case[0]] - len(BOM)}
+    split = {
+        case[0]: case
+        for case in cases
+        if case[1].startswith(BOM) and len(_first_line(case[1])) > limit[case[0]] - len(BOM)
+    }
     assert len(split) > 20
-    differ = {case_id: (recorded[case_id], now[case_id]) for case_id in now if case_id not in split
-              and case_id not in CHANGED and _comparable(now[case_id]) != _comparable(recorded[case_id])}
+    differ = {
+        case_id: (recorded[case_id], now[case_id])
+        for case_id in now
+        if case_id not in split
+        and case_id not in CHANGED
+        and _comparable(now[case_id]) != _comparable(recorded[case_id])
+    }
     assert not differ, differ
     assert {case_id: now[case_id][2] for case_id in CHANGED} == CHANGED
-    long = {case_id for case_id, case in split.items() if len(_first_line(case[1])) > limit[case_id]}
+    long = {
+        case_id for case_id, case in split.items() if len(_first_line(case[1])) > limit[case_id]
+    }
     assert "bounds/long_bom" in long
     for case_id in long:
         assert now[case_id][2].startswith("x.tsv, line 1: line is too long"), case_id
-    without_bom = textfile_outcomes.record((case_id, data[3:], n, s) for case_id, data, n, s in split.values()
-                                           if case_id not in long)
+    without_bom = textfile_outcomes.record(
+        (case_id, data[3:], n, s) for case_id, data, n, s in split.values() if case_id not in long
+    )
     for case_id, outcome in without_bom.items():
-        shifted = [re.sub(r"offset (\d+)", lambda m: f"offset {int(m[1]) + 3}", str(x)) for x in outcome]
+        shifted = [
+            re.sub(r"offset (\d+)", lambda m: f"offset {int(m[1]) + 3}", str(x)) for x in outcome
+        ]
         assert [str(x) for x in now[case_id]] == shifted, case_id
 
 
@@ -79,7 +94,10 @@ def _clean_files():
     for track_id in sorted(edition.TRACK_BY_ID):
         yield edition.valid_file(track_id)
         yield BOM + edition.valid_file(track_id).replace(b"\n", b"\r\n\r\n")
-    yield from (path.read_bytes() for path in sorted(SHARED.glob("sts*/*.txt")) + sorted(SHARED.glob("sts*/*.csv")))
+    yield from (
+        path.read_bytes()
+        for path in sorted(SHARED.glob("sts*/*.txt")) + sorted(SHARED.glob("sts*/*.csv"))
+    )
     yield b"a\t1\n" * 400000 + b"x\r"  # several blocks, and a CR ending the file
 
 
@@ -104,11 +122,21 @@ def test_clean_files_never_build_a_message(block_bytes, tmp_path, monkeypatch):
 def test_outcomes_do_not_depend_on_the_block_size(block_bytes):
     """Where the blocks end changes no line number, offset or text, nor which problem comes first:
     with no line bound, and with a small one (5 or 7 lines) and a small line-length limit."""
-    cases = [case for case in textfile_outcomes.inputs() if case[0].startswith("pieces/")
-             and (case[3] == (None, None, None) and case[2] is None or case[3][2] is not None and case[2])]
+    cases = [
+        case
+        for case in textfile_outcomes.inputs()
+        if case[0].startswith("pieces/")
+        and (
+            case[3] == (None, None, None) and case[2] is None or case[3][2] is not None and case[2]
+        )
+    ]
     default = textfile_outcomes.record(cases)
-    blocks = textfile_outcomes.record((case_id, data, n, (block_bytes, *s[1:])) for case_id, data, n, s in cases)
-    assert {k: _comparable(v) for k, v in blocks.items()} == {k: _comparable(v) for k, v in default.items()}
+    blocks = textfile_outcomes.record(
+        (case_id, data, n, (block_bytes, *s[1:])) for case_id, data, n, s in cases
+    )
+    assert {k: _comparable(v) for k, v in blocks.items()} == {
+        k: _comparable(v) for k, v in default.items()
+    }
     assert sum("too many lines" in str(v) for v in default.values()) >= 3
 
 
@@ -133,5 +161,7 @@ def test_a_line_of_exactly_the_limit_is_read_and_one_byte_more_is_refused(tmp_pa
     path.write_bytes(b"a\t345678\nb\t34567\r\n")
     assert list(zip(*textfile.read_texts(path, "x.tsv"))) == [(1, "a\t345678"), (2, "b\t34567")]
     path.write_bytes(b"a\t3456789\n")
-    with pytest.raises(SubmissionError, match=r"x.tsv, line 1: line is too long; expected at most 8 bytes"):
+    with pytest.raises(
+        SubmissionError, match=r"x.tsv, line 1: line is too long; expected at most 8 bytes"
+    ):
         textfile.read_texts(path, "x.tsv")

@@ -74,5 +74,13 @@ def baseline_class(name: str) -> Type[BaselineModel]:
     return BASELINES[name.strip().lower().replace("-", "_")]
 
 
-__all__ = ["BASELINES", "BaselineModel", "CosineBow", "MostFrequent", "Random", "baseline_class", "cosine_bow",
-           "tokenize"]
+__all__ = [
+    "BASELINES",
+    "BaselineModel",
+    "CosineBow",
+    "MostFrequent",
+    "Random",
+    "baseline_class",
+    "cosine_bow",
+    "tokenize",
+]

@@ -39,8 +39,10 @@ class BaselineModel:
     def training_gold(self, train_items: List[dict]) -> GoldTrack:
         """Gold of the training split, refusing an empty one when this model needs training data."""
         if self.needs_training and not train_items:
-            raise ValueError(f"track '{self.track.id}': the training split is empty, "
-                             f"and the {type(self).__name__} baseline learns from it")
+            raise ValueError(
+                f"track '{self.track.id}': the training split is empty, "
+                f"and the {type(self).__name__} baseline learns from it"
+            )
         return build_gold(self.track, train_items, f"training split of track '{self.track.id}'")
 
     def label_of(self, key) -> object:
@@ -79,7 +81,9 @@ class AnnotatorMajority:
     history. Unseen annotators get the most frequent label overall (ties: the first met), or
     ``fallback``'s answer when one is given."""
 
-    def __init__(self, rows: Iterable[Tuple[str, Hashable]], fallback: Optional["AnnotatorMajority"] = None):
+    def __init__(
+        self, rows: Iterable[Tuple[str, Hashable]], fallback: Optional["AnnotatorMajority"] = None
+    ):
         self.fallback = fallback
         per_annotator: Dict[str, Dict[Hashable, List[int]]] = {}
         overall: Dict[Hashable, List[int]] = {}

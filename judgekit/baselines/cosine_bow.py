@@ -19,8 +19,15 @@ from typing import FrozenSet, List, Sequence
 
 import numpy as np
 
-from .base import (SIMILARITY_RANGE, AnnotatorMajority, BaselineModel, as_plain, item_annotator_labels,
-                   item_annotators, most_frequent_index)
+from .base import (
+    SIMILARITY_RANGE,
+    AnnotatorMajority,
+    BaselineModel,
+    as_plain,
+    item_annotator_labels,
+    item_annotators,
+    most_frequent_index,
+)
 from .tokenize import tokenize
 
 N_BINS = 5
@@ -75,13 +82,21 @@ class CosineBow(BaselineModel):
             if not scored.any():
                 raise ValueError(f"track '{self.track.id}': no training item has annotations")
             overall = np.mean(gold.gold[scored], axis=0)
-            self.per_bin = [as_plain(np.mean(gold.gold[scored & (bins == b)], axis=0)
-                                     if (scored & (bins == b)).any() else overall) for b in range(n_bins)]
+            self.per_bin = [
+                as_plain(
+                    np.mean(gold.gold[scored & (bins == b)], axis=0)
+                    if (scored & (bins == b)).any()
+                    else overall
+                )
+                for b in range(n_bins)
+            ]
         else:
             rows = item_annotator_labels(gold)
             overall = AnnotatorMajority((name, key) for _, name, key in rows)
-            self.per_bin = [AnnotatorMajority(((name, key) for i, name, key in rows if bins[i] == b), overall)
-                            for b in range(n_bins)]
+            self.per_bin = [
+                AnnotatorMajority(((name, key) for i, name, key in rows if bins[i] == b), overall)
+                for b in range(n_bins)
+            ]
         return self
 
     def _fit_classification(self, gold, bins: np.ndarray, n_bins: int) -> None:
@@ -106,6 +121,8 @@ class CosineBow(BaselineModel):
             return [float(low + (high - low) * c) for c in cosines]
         bins = self._bins(cosines)
         if self.kind == "perspectivist":
-            return [[self.label_of(self.per_bin[b].label(a)) for a in item_annotators(item)]
-                    for item, b in zip(items, bins)]
+            return [
+                [self.label_of(self.per_bin[b].label(a)) for a in item_annotators(item)]
+                for item, b in zip(items, bins)
+            ]
         return [self.per_bin[b] for b in bins]

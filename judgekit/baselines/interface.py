@@ -26,8 +26,10 @@ from ..tracks import Track
 
 MODEL_FILE = "model.py"
 MAX_ERROR_CHARS = 400
-INTERFACE_HINT = ("model.py must define class Model with __init__(self, track), fit(self, train_items) and "
-                  "predict(self, items); for example 'from judgekit.baselines import CosineBow as Model'")
+INTERFACE_HINT = (
+    "model.py must define class Model with __init__(self, track), fit(self, train_items) and "
+    "predict(self, items); for example 'from judgekit.baselines import CosineBow as Model'"
+)
 
 
 def track_settings(track: Track, seed: int) -> dict:
@@ -68,8 +70,11 @@ def call_participant(what: str, root: Optional[Path], function: Callable, *args)
         raise
     except BaseException as error:  # noqa: BLE001 - participant code may raise anything
         where = _raised_at(error, root)
-        raise SubmissionError.single(MODEL_FILE, f"{what} failed with {_exception_line(error)}",
-                                     hint=f"the error was raised at {where}" if where else None) from None
+        raise SubmissionError.single(
+            MODEL_FILE,
+            f"{what} failed with {_exception_line(error)}",
+            hint=f"the error was raised at {where}" if where else None,
+        ) from None
 
 
 def load_model_class(folder: Path) -> type:
@@ -83,13 +88,23 @@ def load_model_class(folder: Path) -> type:
     call_participant("importing model.py", folder, spec.loader.exec_module, module)
     model_class = getattr(module, "Model", None)
     if not isinstance(model_class, type):
-        raise SubmissionError.single(MODEL_FILE, "no class named Model", expected="class Model",
-                                     found=f"Model = {model_class!r}"[:80] if model_class is not None else "nothing",
-                                     hint=INTERFACE_HINT)
-    missing = [name for name in ("fit", "predict") if not callable(getattr(model_class, name, None))]
+        raise SubmissionError.single(
+            MODEL_FILE,
+            "no class named Model",
+            expected="class Model",
+            found=f"Model = {model_class!r}"[:80] if model_class is not None else "nothing",
+            hint=INTERFACE_HINT,
+        )
+    missing = [
+        name for name in ("fit", "predict") if not callable(getattr(model_class, name, None))
+    ]
     if missing:
-        raise SubmissionError.single(MODEL_FILE, "class Model lacks " + " and ".join(missing),
-                                     expected="methods fit and predict", hint=INTERFACE_HINT)
+        raise SubmissionError.single(
+            MODEL_FILE,
+            "class Model lacks " + " and ".join(missing),
+            expected="methods fit and predict",
+            hint=INTERFACE_HINT,
+        )
     return model_class
 
 
@@ -116,7 +131,9 @@ def fresh_copy(value):
     as ``copy.deepcopy`` makes it in a quarter of the time; anything else goes through deepcopy."""
     kind = type(value)
     if kind is dict:
-        return {key: item if type(item) in _EXACT else fresh_copy(item) for key, item in value.items()}
+        return {
+            key: item if type(item) in _EXACT else fresh_copy(item) for key, item in value.items()
+        }
     if kind is list:
         return [item if type(item) in _EXACT else fresh_copy(item) for item in value]
     return value if kind in _EXACT else copy.deepcopy(value)
@@ -135,6 +152,15 @@ def plain_data(value):
         return plain_data(value.tolist())
     if isinstance(value, np.generic):
         return plain_data(value.item())
+    if isinstance(value, (list, tuple)):
+        return [v if type(v) in _EXACT else plain_data(v) for v in value]
+    if isinstance(value, dict):
+        return {plain_data(k): plain_data(v) for k, v in value.items()}
+    return _plain_scalar(value)
+
+
+def _plain_scalar(value):
+    """A subclass of str, bool, int or float (or another real number) as the built-in value."""
     if isinstance(value, str):
         return str.__str__(value)
     if isinstance(value, bool):
@@ -145,10 +171,6 @@ def plain_data(value):
         return float.__float__(value)
     if isinstance(value, numbers.Real):
         return float(value)
-    if isinstance(value, (list, tuple)):
-        return [v if type(v) in _EXACT else plain_data(v) for v in value]
-    if isinstance(value, dict):
-        return {plain_data(k): plain_data(v) for k, v in value.items()}
     return Foreign(value)
 
 
@@ -158,16 +180,23 @@ def as_sequence(predictions, display: str) -> list:
         return predictions.tolist()
     if isinstance(predictions, (list, tuple)):
         return list(predictions)
-    raise SubmissionError.single(display, "predict() must return a list with one value per item",
-                                 expected="a list", found=type_name(predictions))
+    raise SubmissionError.single(
+        display,
+        "predict() must return a list with one value per item",
+        expected="a list",
+        found=type_name(predictions),
+    )
 
 
 def _as_json(value) -> str:
     try:
         return json.dumps(value, ensure_ascii=False, default=numpy_json)
     except (TypeError, ValueError, RecursionError):
-        raise ValueProblem("the value cannot be written as JSON", expected="a list of numbers or labels",
-                           found=type_name(value))
+        raise ValueProblem(
+            "the value cannot be written as JSON",
+            expected="a list of numbers or labels",
+            found=type_name(value),
+        )
 
 
 def _scalar_text(value, what: str) -> str:
@@ -178,11 +207,16 @@ def _scalar_text(value, what: str) -> str:
             return repr(float(value)) if what == "number" else str(value)
         except OverflowError:
             pass
-    raise ValueProblem(f"not a {what}", expected="a float" if what == "number" else "a label string",
-                       found=f"{type_name(value)} {str(value)[:40]!r}")
+    raise ValueProblem(
+        f"not a {what}",
+        expected="a float" if what == "number" else "a label string",
+        found=f"{type_name(value)} {str(value)[:40]!r}",
+    )
 
 
-def canonical_value(track: Track, item: dict, value, index: Dict[str, int], notes: List[str]) -> str:
+def canonical_value(
+    track: Track, item: dict, value, index: Dict[str, int], notes: List[str]
+) -> str:
     """The ``VALUE`` text of one prediction, after the scorer's parser accepted it; ValueProblem if not."""
     if track.kind == "similarity":
         value = parse_number(_scalar_text(value, "number"))
@@ -200,9 +234,12 @@ def prediction_lines(track: Track, items: List[dict], predictions, display: str)
     """``id<TAB>value`` lines for ``items``; a SubmissionError names the item, expected and found."""
     values = as_sequence(predictions, display)
     if len(values) != len(items):
-        raise SubmissionError.single(display, "wrong number of predictions",
-                                     expected=f"{len(items)} (one per item, in input order)",
-                                     found=f"{len(values)}")
+        raise SubmissionError.single(
+            display,
+            "wrong number of predictions",
+            expected=f"{len(items)} (one per item, in input order)",
+            found=f"{len(values)}",
+        )
     problems = ProblemCollector(display)
     index = track.label_index()
     notes: List[str] = []
@@ -211,7 +248,9 @@ def prediction_lines(track: Track, items: List[dict], predictions, display: str)
         try:
             lines.append(f"{item['id']}\t{canonical_value(track, item, value, index, notes)}")
         except ValueProblem as p:
-            problems.add(p.message, item=item["id"], expected=p.expected, found=p.found, hint=p.hint)
+            problems.add(
+                p.message, item=item["id"], expected=p.expected, found=p.found, hint=p.hint
+            )
     problems.raise_if_any()
     for warning in value_warnings(notes):
         print(f"note: {display}: {warning}")

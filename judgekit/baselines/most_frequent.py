@@ -18,8 +18,14 @@ from typing import List
 
 import numpy as np
 
-from .base import (AnnotatorMajority, BaselineModel, as_plain, item_annotator_labels, item_annotators,
-                   most_frequent_index)
+from .base import (
+    AnnotatorMajority,
+    BaselineModel,
+    as_plain,
+    item_annotator_labels,
+    item_annotators,
+    most_frequent_index,
+)
 
 
 class MostFrequent(BaselineModel):
@@ -39,19 +45,30 @@ class MostFrequent(BaselineModel):
         elif self.kind == "soft_label":
             if not gold.scored.any():
                 raise ValueError(f"track '{self.track.id}': no training item has annotations")
-            self.constant = as_plain(np.mean(gold.gold[gold.scored], axis=0))  # unannotated rows are zeros
+            self.constant = as_plain(
+                np.mean(gold.gold[gold.scored], axis=0)
+            )  # unannotated rows are zeros
         elif self.multilabel:
             rows = item_annotator_labels(gold)
-            self.per_label = [AnnotatorMajority((name, key[j]) for _, name, key in rows)
-                              for j in range(len(self.track.labels))]
+            self.per_label = [
+                AnnotatorMajority((name, key[j]) for _, name, key in rows)
+                for j in range(len(self.track.labels))
+            ]
         else:
-            self.majority = AnnotatorMajority((name, key) for _, name, key in item_annotator_labels(gold))
+            self.majority = AnnotatorMajority(
+                (name, key) for _, name, key in item_annotator_labels(gold)
+            )
         return self
 
     def predict(self, items: List[dict]) -> list:
         if self.kind == "perspectivist" and self.multilabel:
-            return [[[majority.label(a) for a in item_annotators(item)] for majority in self.per_label]
-                    for item in items]
+            return [
+                [[majority.label(a) for a in item_annotators(item)] for majority in self.per_label]
+                for item in items
+            ]
         if self.kind == "perspectivist":
-            return [[self.label_of(self.majority.label(a)) for a in item_annotators(item)] for item in items]
+            return [
+                [self.label_of(self.majority.label(a)) for a in item_annotators(item)]
+                for item in items
+            ]
         return [self.constant for _ in items]

@@ -46,13 +46,17 @@ class Random(BaselineModel):
         if not self.multilabel:
             return [int(k) for k in rng.integers(n_labels, size=n_annotators)]
         # A uniform non-empty subset: a uniform integer in [1, 2^L), read as bits in label order.
-        subsets = rng.integers(1, 2 ** n_labels, size=n_annotators)
+        subsets = rng.integers(1, 2**n_labels, size=n_annotators)
         return [tuple((int(s) >> j) & 1 for j in range(n_labels)) for s in subsets]
 
     def _soft_label(self, drawn: list, rng: np.random.Generator) -> list:
         n_labels = len(self.track.labels)
         if self.multilabel:
-            chosen = np.mean(np.array(drawn, dtype=float), axis=0) if drawn else rng.uniform(size=n_labels)
+            chosen = (
+                np.mean(np.array(drawn, dtype=float), axis=0)
+                if drawn
+                else rng.uniform(size=n_labels)
+            )
             return as_plain(np.column_stack([1.0 - chosen, chosen]))
         if not drawn:
             return as_plain(rng.dirichlet(np.ones(n_labels)))

@@ -20,8 +20,10 @@ import unicodedata
 from typing import List
 
 # Han (with extensions and compatibility ideographs), Hiragana, Katakana and CJK symbols.
-_CJK = ("\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-        "\U00020000-\U0002fa1f\U00030000-\U0003134f")
+_CJK = (
+    "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+    "\U00020000-\U0002fa1f\U00030000-\U0003134f"
+)
 
 
 def _combining_mark_ranges() -> str:
@@ -41,7 +43,10 @@ def _combining_mark_ranges() -> str:
             previous = code
     if start is not None:
         ranges.append((start, previous))
-    return "".join(re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}" for a, b in ranges)
+    return "".join(
+        re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}"
+        for a, b in ranges
+    )
 
 
 _MARKS = _combining_mark_ranges()
@@ -50,13 +55,13 @@ _APOSTROPHES = "'\u2019"
 
 _CLITIC_SPLIT = re.compile(rf"(?<=\w)(n[{_APOSTROPHES}]t|[{_APOSTROPHES}](?:s|m|d|ll|re|ve))(?!\w)")
 _TOKEN = re.compile(
-    rf"[{_CJK}][{_MARKS}]*"                                   # one CJK character
+    rf"[{_CJK}][{_MARKS}]*"  # one CJK character
     rf"|(?:n[{_APOSTROPHES}]t|[{_APOSTROPHES}](?:s|m|d|ll|re|ve))(?!\w)"  # a split-off clitic
-    rf"|(?:[^\W\d_]\.){{2,}}"                                 # initialisms such as u.s.
-    rf"|\d+(?:[.,:/]\d+)+(?!\w)"                              # numbers with inner separators
-    rf"|{_WORD_CHAR}+(?:[-{_APOSTROPHES}]{_WORD_CHAR}+)*"     # words, with inner - or '
-    rf"|\.\.\.+|\u2026|--+"                                   # ellipses and dashes
-    rf"|\S[{_MARKS}]*"                                        # any other visible character
+    rf"|(?:[^\W\d_]\.){{2,}}"  # initialisms such as u.s.
+    rf"|\d+(?:[.,:/]\d+)+(?!\w)"  # numbers with inner separators
+    rf"|{_WORD_CHAR}+(?:[-{_APOSTROPHES}]{_WORD_CHAR}+)*"  # words, with inner - or '
+    rf"|\.\.\.+|\u2026|--+"  # ellipses and dashes
+    rf"|\S[{_MARKS}]*"  # any other visible character
 )
 
 

@@ -28,7 +28,13 @@ from ..metrics import get as get_metric
 from ..scoring import load_gold, score_folder
 from ..spec import read_spec, write_spec
 from ..tracks import leaderboard_keys
-from .baselines_run import SAMPLE_BASELINE, baseline_scores, prediction_files, run_baseline, write_solutions
+from .baselines_run import (
+    SAMPLE_BASELINE,
+    baseline_scores,
+    prediction_files,
+    run_baseline,
+    write_solutions,
+)
 from .check.programs import PROGRAMS
 from .compose import competition_yaml
 from .edition import Edition, Phase
@@ -56,8 +62,12 @@ def split_source(source, split: str, where: str):
     splits = source["splits"]
     override = splits.get(split, {}) if isinstance(splits, dict) else None
     if not isinstance(override, dict):
-        raise ConfigError.single(where, "'splits' must map a split to the source options that change for it",
-                                 expected="e.g. {train: {path: release/train.zip}}", found=repr(splits)[:80])
+        raise ConfigError.single(
+            where,
+            "'splits' must map a split to the source options that change for it",
+            expected="e.g. {train: {path: release/train.zip}}",
+            found=repr(splits)[:80],
+        )
     merged = {k: v for k, v in source.items() if k != "splits"}
     merged.update(override)
     return merged
@@ -66,19 +76,10 @@ def split_source(source, split: str, where: str):
 def import_data(edition: Edition, data_root: Path) -> EditionData:
     """Read every split every phase needs (and train) through the datasets' importers."""
     needed = ["train"] + sorted({p.split for p in edition.phases})
-    splits: Dict[str, Dict[str, List[dict]]] = {s: {} for s in needed}
     problems: List[Problem] = missing_releases(edition.datasets, data_root)
     if problems:
         raise ConfigError(problems)
-    for dataset, source in sorted(edition.datasets.items()):
-        for split in needed:
-            try:
-                where = f"datasets '{dataset}'"
-                splits[split][dataset] = load_split(split_source(source, split, where), data_root, split, where)
-            except ConfigError as e:
-                problems.extend(e.problems)
-    if problems:
-        raise ConfigError(problems)
+    splits = _load_splits(edition, data_root, needed)
     for split in needed:
         for dataset, items in splits[split].items():
             if split != "train" and not items:
@@ -88,8 +89,27 @@ def import_data(edition: Edition, data_root: Path) -> EditionData:
         raise ConfigError(problems)
     for phase in edition.phases:
         for track in edition.tracks:
-            build_gold(track, splits[phase.split][track.dataset], f"{track.dataset} ({phase.split})")
+            build_gold(
+                track, splits[phase.split][track.dataset], f"{track.dataset} ({phase.split})"
+            )
     return EditionData(splits)
+
+
+def _load_splits(edition: Edition, data_root: Path, needed: List[str]):
+    """split -> dataset -> items, every dataset's problems reported together."""
+    splits: Dict[str, Dict[str, List[dict]]] = {s: {} for s in needed}
+    problems: List[Problem] = []
+    for dataset, source in sorted(edition.datasets.items()):
+        where = f"datasets '{dataset}'"
+        for split in needed:
+            try:
+                source_of_split = split_source(source, split, where)
+                splits[split][dataset] = load_split(source_of_split, data_root, split, where)
+            except ConfigError as e:
+                problems.extend(e.problems)
+    if problems:
+        raise ConfigError(problems)
+    return splits
 
 
 def _identity(item: dict) -> tuple:
@@ -106,9 +126,13 @@ def _check_disjoint(splits, problems: List[Problem]) -> None:
             other = {_identity(it) for it in splits.get(split, {}).get(dataset, [])}
             shared = {item_id for item_id, _ in train_items & other}
             if shared:
-                problems.append(Problem(f"datasets '{dataset}'", f"public training items are also {split} items, "
-                                        "so their gold would leak", found=f"{len(shared)} shared ids such as "
-                                        f"{sorted(shared)[0]!r}"))
+                problems.append(
+                    Problem(
+                        f"datasets '{dataset}'",
+                        f"public training items are also {split} items, so their gold would leak",
+                        found=f"{len(shared)} shared ids such as {sorted(shared)[0]!r}",
+                    )
+                )
 
 
 def write_phase_data(edition: Edition, data: EditionData, phase: Phase, root: Path) -> None:
@@ -121,7 +145,9 @@ def write_phase_data(edition: Edition, data: EditionData, phase: Phase, root: Pa
     write_spec(inp, spec)
     for dataset in sorted({t.dataset for t in edition.tracks}):
         items = data.splits[phase.split][dataset]
-        write_items(ref / f"{dataset}.jsonl", [reference_view(it) for it in items])  # texts are public inputs
+        write_items(
+            ref / f"{dataset}.jsonl", [reference_view(it) for it in items]
+        )  # texts are public inputs
         write_items(inp / f"{dataset}.jsonl", [public_view(it) for it in items])
         write_items(inp / f"{dataset}.train.jsonl", data.splits["train"].get(dataset, []))
 
@@ -132,8 +158,12 @@ def score_gold(ref: Path):
     with tempfile.TemporaryDirectory(prefix="judgekit-gold-") as tmp:
         golds = load_gold(spec, ref)
         for track in spec.tracks:
-            write_prediction(Path(tmp) / track.file_names[0], track, golds[track.id].ids,
-                             gold_as_values(golds[track.id]))
+            write_prediction(
+                Path(tmp) / track.file_names[0],
+                track,
+                golds[track.id].ids,
+                gold_as_values(golds[track.id]),
+            )
         return score_folder(spec, ref, Path(tmp))
 
 
@@ -145,8 +175,14 @@ def imperfect_scores(result, where: str) -> List[Problem]:
             metric = get_metric(name)
             best = metric.bounds(len(tr.track.labels))[1 if metric.higher_is_better else 0]
             if abs(value - best) > 1e-9:
-                problems.append(Problem(where, f"gold scored against itself is not perfect on track '{track_id}'",
-                                        expected=f"{name} = {best:g}", found=f"{value:.6g}"))
+                problems.append(
+                    Problem(
+                        where,
+                        f"gold scored against itself is not perfect on track '{track_id}'",
+                        expected=f"{name} = {best:g}",
+                        found=f"{value:.6g}",
+                    )
+                )
     return problems
 
 
@@ -155,8 +191,12 @@ def check_keys_with_gold(edition: Edition, phase: Phase, root: Path) -> None:
     result = score_gold(root / "reference_data" / phase.id)
     written, expected = list(result.scores()), leaderboard_keys(edition.tracks)
     if written != expected:
-        raise ConfigError.single("leaderboard", "the scorer's keys differ from the leaderboard columns",
-                                 expected=", ".join(expected), found=", ".join(written))
+        raise ConfigError.single(
+            "leaderboard",
+            "the scorer's keys differ from the leaderboard columns",
+            expected=", ".join(expected),
+            found=", ".join(written),
+        )
     problems = imperfect_scores(result, f"reference_data/{phase.id}")
     if problems:
         raise ConfigError(problems[:1])
@@ -164,24 +204,38 @@ def check_keys_with_gold(edition: Edition, phase: Phase, root: Path) -> None:
 
 def copy_program(name: str, destination: Path, with_engine: bool = True) -> None:
     """A program folder as Codabench mounts it: its own files plus the engine beside them."""
-    shutil.copytree(REPO_ROOT / name, destination, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    shutil.copytree(
+        REPO_ROOT / name, destination, ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
+    )
     if with_engine:
-        shutil.copytree(ENGINE, destination / "judgekit", ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "_kit"))
+        shutil.copytree(
+            ENGINE,
+            destination / "judgekit",
+            ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "_kit"),
+        )
 
 
 def write_pages(edition: Edition, data: EditionData, root: Path) -> List[dict]:
     pages_dir = root / "pages"
     pages_dir.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(edition.folder / edition.logo, root / "logo.png")
-    copied = [(edition.terms, "terms.md")] + [(page["file"], Path(page["file"]).name) for page in edition.pages]
+    copied = [(edition.terms, "terms.md")] + [
+        (page["file"], Path(page["file"]).name) for page in edition.pages
+    ]
     for source, name in copied:
         try:
             text = (edition.folder / source).read_text(encoding="utf-8")
         except UnicodeDecodeError as e:
-            raise ConfigError.single(str(edition.folder / source), "a page must be UTF-8 text",
-                                     found=f"byte {e.object[e.start]:#04x} at offset {e.start}")
+            raise ConfigError.single(
+                str(edition.folder / source),
+                "a page must be UTF-8 text",
+                found=f"byte {e.object[e.start]:#04x} at offset {e.start}",
+            )
         (pages_dir / name).write_text(marked_page(text, edition), encoding="utf-8")
-    pages = [{"title": page["title"], "file": f"pages/{Path(page['file']).name}"} for page in edition.pages]
+    pages = [
+        {"title": page["title"], "file": f"pages/{Path(page['file']).name}"}
+        for page in edition.pages
+    ]
     for title, name, text in generated_pages(edition, data.baseline_scores):
         (pages_dir / name).write_text(marked_page(text, edition), encoding="utf-8")
         pages.append({"title": title, "file": f"pages/{name}"})
@@ -191,12 +245,16 @@ def write_pages(edition: Edition, data: EditionData, root: Path) -> List[dict]:
 
 def generated_marker(edition: Edition) -> str:
     """What every generated text file says of itself (a header line where the format allows)."""
-    return (f"Generated by judgekit {__version__} build_bundle.py from edition '{edition.name}' "
-            "(its edition.yaml); edit that instead and rebuild.")
+    return (
+        f"Generated by judgekit {__version__} build_bundle.py from edition '{edition.name}' "
+        "(its edition.yaml); edit that instead and rebuild."
+    )
 
 
 def write_yaml(path: Path, doc: dict, edition: Edition) -> None:
-    text = yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=110, default_flow_style=False)
+    text = yaml.safe_dump(
+        doc, sort_keys=False, allow_unicode=True, width=110, default_flow_style=False
+    )
     Path(path).write_text(f"# {generated_marker(edition)}\n" + text, encoding="utf-8")
 
 
@@ -215,16 +273,21 @@ def hidden_gold(edition: Edition, data: EditionData) -> Dict[str, HiddenSplit]:
         for track in edition.tracks:
             items = data.splits[phase.split][track.dataset]
             hidden[f"{track.id} ({phase.split})"] = HiddenSplit(
-                build_gold(track, items, f"{track.dataset} ({phase.split})"), items)
+                build_gold(track, items, f"{track.dataset} ({phase.split})"), items
+            )
     return hidden
 
 
-def write_starting_kit(edition: Edition, data: EditionData, root: Path, bundle_pages: List[dict]) -> None:
+def write_starting_kit(
+    edition: Edition, data: EditionData, root: Path, bundle_pages: List[dict]
+) -> None:
     """The starting kit is itself a small bundle of the practice phase, so the local runner works on it:
     programs with the engine, the practice input data (and its gold when public), run_local.py,
     the participant README and sample submissions."""
     kit = root / "starting_kit"
-    shutil.copytree(REPO_ROOT / "starting_kit", kit, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    shutil.copytree(
+        REPO_ROOT / "starting_kit", kit, ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
+    )
     practice = [p for p in edition.phases if p.public_gold] or edition.phases[:1]
     for name in PROGRAMS:
         copy_program(name, kit / name)
@@ -236,9 +299,14 @@ def write_starting_kit(edition: Edition, data: EditionData, root: Path, bundle_p
     (kit / "pages").mkdir(exist_ok=True)
     for page in bundle_pages:
         shutil.copyfile(root / page["file"], kit / page["file"])
-    write_yaml(kit / "competition.yaml", competition_yaml(edition, bundle_pages, phases=practice,
-                                                          starting_kit=None), edition)
-    for name in edition.public_files:  # validated by load_edition: relative paths inside the edition folder
+    write_yaml(
+        kit / "competition.yaml",
+        competition_yaml(edition, bundle_pages, phases=practice, starting_kit=None),
+        edition,
+    )
+    for name in (
+        edition.public_files
+    ):  # validated by load_edition: relative paths inside the edition folder
         (kit / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(edition.folder / name, kit / name)
 
@@ -254,19 +322,29 @@ class BuildSummary:
     def render(self) -> str:
         lines = [f"edition {self.edition.name}: {self.edition.title}  (judgekit {__version__})"]
         for p in self.edition.phases:
-            lines.append(f"  phase {p.id:<14} {p.date_text('start')} .. {p.date_text('end') or 'open':<19} "
-                         f"gold: {p.split}{' (public)' if p.public_gold else ''}")
+            lines.append(
+                f"  phase {p.id:<14} {p.date_text('start')} .. {p.date_text('end') or 'open':<19} "
+                f"gold: {p.split}{' (public)' if p.public_gold else ''}"
+            )
         for t in self.edition.tracks:
-            lines.append(f"  track {t.id:<14} {t.kind:<14} {t.scale or '':<11} metrics {', '.join(t.metrics)}"
-                         f"{'  [primary]' if t.primary else ''}")
-        lines.append("  sizes: " + ", ".join(f"{k} {v / 1024:.0f} KiB" for k, v in self.sizes.items()))
+            lines.append(
+                f"  track {t.id:<14} {t.kind:<14} {t.scale or '':<11} metrics {', '.join(t.metrics)}"
+                f"{'  [primary]' if t.primary else ''}"
+            )
+        lines.append(
+            "  sizes: " + ", ".join(f"{k} {v / 1024:.0f} KiB" for k, v in self.sizes.items())
+        )
         lines.append(f"  tree   {self.tree}")
         lines.append(f"  zip    {self.zip_path}  sha256 {self.sha256}")
         return "\n".join(lines)
 
 
 def _size(path: Path) -> int:
-    return sum(full.stat().st_size for full, _ in tree_files(path)) if path.is_dir() else path.stat().st_size
+    return (
+        sum(full.stat().st_size for full, _ in tree_files(path))
+        if path.is_dir()
+        else path.stat().st_size
+    )
 
 
 def write_sample_submission(edition: Edition, root: Path, predictions: Dict[str, bytes]) -> None:
@@ -277,7 +355,9 @@ def write_sample_submission(edition: Edition, root: Path, predictions: Dict[str,
     with tempfile.TemporaryDirectory(prefix="judgekit-sample-") as tmp:
         if not predictions:
             ran = Path(tmp) / "predictions"
-            run_baseline(SAMPLE_BASELINE, root / "input_data" / edition.phases[0].id, ran, edition.seed)
+            run_baseline(
+                SAMPLE_BASELINE, root / "input_data" / edition.phases[0].id, ran, edition.seed
+            )
             predictions = prediction_files(ran)
         folder = Path(tmp) / "sample"
         folder.mkdir()
@@ -301,7 +381,9 @@ def write_tree(edition: Edition, data: EditionData, root: Path, with_engine: boo
     solutions = write_solutions(edition, root)
     write_starting_kit(edition, data, root, pages)
     write_sample_submission(edition, root, sample)
-    write_yaml(root / "competition.yaml", competition_yaml(edition, pages, solutions=solutions), edition)
+    write_yaml(
+        root / "competition.yaml", competition_yaml(edition, pages, solutions=solutions), edition
+    )
     public = [root / "input_data", root / "starting_kit", root / "pages", root / "solutions"]
     check_public_tree(public, hidden_gold(edition, data), root)
 
@@ -339,6 +421,8 @@ def build(edition: Edition, data_root: Path, out_dir: Path) -> BuildSummary:
         replace_output(staging / f"{edition.name}.zip", final_zip)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    sizes = {name: _size(final_tree / name) for name in ("reference_data", "input_data", "starting_kit")}
+    sizes = {
+        name: _size(final_tree / name) for name in ("reference_data", "input_data", "starting_kit")
+    }
     sizes["zip"] = final_zip.stat().st_size
     return BuildSummary(edition, final_tree, final_zip, sha256_of(final_zip), sizes)

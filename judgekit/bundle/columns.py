@@ -34,10 +34,16 @@ def column_title_problems(tracks: Sequence[Track], where: str) -> List[Problem]:
             if column_title(track, metric) is None:
                 shortest = get_metric(metric).short_title or get_metric(metric).title
                 room = MAX_COLUMN_TITLE - len(shortest) - 1
-                problems.append(Problem(f"{where} '{track.id}'", f"the track's title is too long for the leaderboard "
-                                        f"column of metric '{metric}' ('<title> {shortest}' must fit in "
-                                        f"{MAX_COLUMN_TITLE} characters)", expected=f"a title of at most {room} "
-                                        "characters", found=f"{track.title!r} ({len(track.title)} characters)",
-                                        hint="set a shorter 'title' on the track"))
+                problems.append(
+                    Problem(
+                        f"{where} '{track.id}'",
+                        f"the track's title is too long for the leaderboard "
+                        f"column of metric '{metric}' ('<title> {shortest}' must fit in "
+                        f"{MAX_COLUMN_TITLE} characters)",
+                        expected=f"a title of at most {room} characters",
+                        found=f"{track.title!r} ({len(track.title)} characters)",
+                        hint="set a shorter 'title' on the track",
+                    )
+                )
                 break
     return problems

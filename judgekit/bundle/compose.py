@@ -24,57 +24,104 @@ def solution_name(path: str) -> str:
 
 def program_paths(phase: Phase) -> Dict[str, str]:
     """Where a phase's programs and data live inside a bundle (and inside the repository)."""
-    return {"scoring_program": "scoring_program", "ingestion_program": "ingestion_program",
-            "reference_data": f"reference_data/{phase.id}", "input_data": f"input_data/{phase.id}"}
+    return {
+        "scoring_program": "scoring_program",
+        "ingestion_program": "ingestion_program",
+        "reference_data": f"reference_data/{phase.id}",
+        "input_data": f"input_data/{phase.id}",
+    }
 
 
 def leaderboard_columns(edition: Edition) -> List[dict]:
     """Primary score first, then every track's metrics in declaration order."""
     primary_metric = get_metric(next(t for t in edition.tracks if t.primary).main_metric)
-    columns = [{"title": "Primary score", "key": PRIMARY_KEY, "index": 0,
-                "sorting": "desc" if primary_metric.higher_is_better else "asc", "precision": PRECISION}]
+    columns = [
+        {
+            "title": "Primary score",
+            "key": PRIMARY_KEY,
+            "index": 0,
+            "sorting": "desc" if primary_metric.higher_is_better else "asc",
+            "precision": PRECISION,
+        }
+    ]
     for track in edition.tracks:
         for key, metric in zip(track.keys, track.metrics):
             assert len(key) <= MAX_KEY_LENGTH  # guaranteed by tracks.track_from_dict
-            columns.append({"title": column_title(track, metric), "key": key, "index": len(columns),
-                            "sorting": "desc" if get_metric(metric).higher_is_better else "asc",
-                            "precision": PRECISION})
+            columns.append(
+                {
+                    "title": column_title(track, metric),
+                    "key": key,
+                    "index": len(columns),
+                    "sorting": "desc" if get_metric(metric).higher_is_better else "asc",
+                    "precision": PRECISION,
+                }
+            )
     return columns
 
 
-def competition_yaml(edition: Edition, pages: List[dict], phases: Optional[List[Phase]] = None,
-                     solutions: Optional[List[str]] = None, starting_kit: Optional[str] = "starting_kit") -> dict:
+def competition_yaml(
+    edition: Edition,
+    pages: List[dict],
+    phases: Optional[List[Phase]] = None,
+    solutions: Optional[List[str]] = None,
+    starting_kit: Optional[str] = "starting_kit",
+) -> dict:
     """The competition.yaml mapping. ``phases`` restricts it (the starting kit holds the practice phase only)."""
     phases = phases or edition.phases
     tasks = [_task(edition, phase, index) for index, phase in enumerate(phases)]
     doc = _competition_header(edition, pages, tasks)
     if solutions:
-        doc["solutions"] = [{"index": i, "name": solution_name(path), "description": SOLUTION_DESCRIPTION,
-                             "tasks": [t["index"] for t in tasks], "path": path}
-                            for i, path in enumerate(solutions)]
+        doc["solutions"] = [
+            {
+                "index": i,
+                "name": solution_name(path),
+                "description": SOLUTION_DESCRIPTION,
+                "tasks": [t["index"] for t in tasks],
+                "path": path,
+            }
+            for i, path in enumerate(solutions)
+        ]
     doc["phases"] = [_phase_entry(phase, index, starting_kit) for index, phase in enumerate(phases)]
-    doc["leaderboards"] = [{"title": edition.leaderboard["title"], "key": edition.leaderboard["key"],
-                            "submission_rule": edition.leaderboard["submission_rule"],
-                            "primary_index": 0, "columns": leaderboard_columns(edition)}]
+    doc["leaderboards"] = [
+        {
+            "title": edition.leaderboard["title"],
+            "key": edition.leaderboard["key"],
+            "submission_rule": edition.leaderboard["submission_rule"],
+            "primary_index": 0,
+            "columns": leaderboard_columns(edition),
+        }
+    ]
     return doc
 
 
 def _task(edition: Edition, phase: Phase, index: int) -> dict:
     """One task per phase: all tracks of the phase's split, scored by the one scoring program."""
-    return {"index": index, "name": f"{edition.title} - {phase.name}",
-            "description": f"All tracks, {phase.split} split", **program_paths(phase)}
+    return {
+        "index": index,
+        "name": f"{edition.title} - {phase.name}",
+        "description": f"All tracks, {phase.split} split",
+        **program_paths(phase),
+    }
 
 
 def _phase_entry(phase: Phase, index: int, starting_kit: Optional[str]) -> dict:
     """A phase of competition.yaml: dates, limits, its task, the starting kit and its public data."""
-    entry = {"index": index, "name": phase.name, "description": phase.description or phase.name,
-             "start": phase.date_text("start")}
+    entry = {
+        "index": index,
+        "name": phase.name,
+        "description": phase.description or phase.name,
+        "start": phase.date_text("start"),
+    }
     if phase.end is not None:
         entry["end"] = phase.date_text("end")
-    entry.update({"max_submissions_per_day": phase.max_submissions_per_day,
-                  "max_submissions": phase.max_submissions,
-                  "execution_time_limit": phase.execution_time_limit,
-                  "tasks": [index]})
+    entry.update(
+        {
+            "max_submissions_per_day": phase.max_submissions_per_day,
+            "max_submissions": phase.max_submissions,
+            "execution_time_limit": phase.execution_time_limit,
+            "tasks": [index],
+        }
+    )
     if starting_kit:
         entry["starting_kit"] = starting_kit
     entry["public_data"] = f"input_data/{phase.id}"

@@ -62,7 +62,9 @@ def bounded_document(loader: yaml.SafeLoader):
     if node is None:
         return None
     if expanded_size(node, MAX_EXPANDED_NODES) > MAX_EXPANDED_NODES:
-        raise AliasBomb(f"its aliases expand to more than {MAX_EXPANDED_NODES:,} values (an alias bomb?)")
+        raise AliasBomb(
+            f"its aliases expand to more than {MAX_EXPANDED_NODES:,} values (an alias bomb?)"
+        )
     return loader.construct_document(node)
 
 
@@ -71,8 +73,12 @@ def load_config_yaml(path: Path, display: str):
     try:
         size = Path(path).stat().st_size
         if size > MAX_CONFIG_BYTES:
-            raise ConfigError.single(display, "the edition config is too large", expected=f"at most "
-                                     f"{MAX_CONFIG_BYTES // 1024} KiB", found=f"{size} bytes")
+            raise ConfigError.single(
+                display,
+                "the edition config is too large",
+                expected=f"at most {MAX_CONFIG_BYTES // 1024} KiB",
+                found=f"{size} bytes",
+            )
         text = Path(path).read_text(encoding="utf-8")
     except OSError as e:
         raise ConfigError.single(display, f"cannot read the edition config ({e.strerror})")
@@ -82,11 +88,14 @@ def load_config_yaml(path: Path, display: str):
     try:
         return bounded_document(loader)
     except AliasBomb:
-        raise ConfigError.single(display, "the edition config's YAML aliases expand to too many values "
-                                 "(an alias bomb?)", expected=f"at most {MAX_EXPANDED_NODES:,} values "
-                                 "once every *alias is replaced by its &anchor",
-                                 found=f"more, from {len(text):,} characters",
-                                 hint="write the repeated parts out, or use fewer nested aliases")
+        raise ConfigError.single(
+            display,
+            "the edition config's YAML aliases expand to too many values (an alias bomb?)",
+            expected=f"at most {MAX_EXPANDED_NODES:,} values "
+            "once every *alias is replaced by its &anchor",
+            found=f"more, from {len(text):,} characters",
+            hint="write the repeated parts out, or use fewer nested aliases",
+        )
     except ValueError as e:
         raise ConfigError.single(display, f"not a usable YAML config ({e})")
     except RecursionError:

@@ -52,7 +52,7 @@ def leak_threshold(chance: float) -> float:
 
 
 def quantise(value: float) -> int:
-    return int(round(value * 10 ** DECIMALS))
+    return int(round(value * 10**DECIMALS))
 
 
 @dataclass
@@ -116,11 +116,25 @@ def probe_for(name: str, gold: GoldTrack, items: Sequence[dict]) -> Optional[Pro
     elif kind == "classification":
         patterns = [(track.labels[int(gold.gold[i])],) for i in keep]
     else:
-        patterns = [tuple(label for annotation in items[i].get("annotations") or []
-                          for label in (split_multilabel(annotation) if track.scale == "multilabel"
-                                        else [str(annotation).strip()])) for i in keep]
-    return Probe(name, [gold.ids[i] for i in keep], patterns, kind in ("similarity", "soft_label"),
-                 frozenset(track.labels))
+        patterns = [
+            tuple(
+                label
+                for annotation in items[i].get("annotations") or []
+                for label in (
+                    split_multilabel(annotation)
+                    if track.scale == "multilabel"
+                    else [str(annotation).strip()]
+                )
+            )
+            for i in keep
+        ]
+    return Probe(
+        name,
+        [gold.ids[i] for i in keep],
+        patterns,
+        kind in ("similarity", "soft_label"),
+        frozenset(track.labels),
+    )
 
 
 class TextValues:
@@ -154,9 +168,14 @@ class TextValues:
         key = (probe.numeric or tuple(sorted(probe.labels)), k)
         if key not in self._runs:
             found = probe.codes(self.stream(probe)[1])
-            runs = [_hashes(found[offset::stride], k) for stride in range(1, MAX_STRIDE + 1)
-                    for offset in range(stride)]
-            self._runs[key] = np.unique(np.concatenate(runs)) if runs else np.zeros(0, dtype=np.uint64)
+            runs = [
+                _hashes(found[offset::stride], k)
+                for stride in range(1, MAX_STRIDE + 1)
+                for offset in range(stride)
+            ]
+            self._runs[key] = (
+                np.unique(np.concatenate(runs)) if runs else np.zeros(0, dtype=np.uint64)
+            )
         return self._runs[key]
 
 
@@ -177,12 +196,14 @@ def share_by_id(probe: Probe, text: TextValues, id_positions: Dict[str, List[int
         for pos in id_positions[item_id]:
             after, before = bisect_right(positions, pos), bisect_left(positions, pos)
             if width == 1:  # the nearest value after or before
-                if ((after < len(values) and values[after] == pattern[0])
-                        or (before > 0 and values[before - 1] == pattern[0])):
+                if (after < len(values) and values[after] == pattern[0]) or (
+                    before > 0 and values[before - 1] == pattern[0]
+                ):
                     found += 1
                     break
-            elif (_in_order(pattern, values[after:after + width])
-                    or _in_order(pattern, values[max(0, before - width):before])):
+            elif _in_order(pattern, values[after : after + width]) or _in_order(
+                pattern, values[max(0, before - width) : before]
+            ):
                 found += 1
                 break
     return found / len(probe.ids)
@@ -191,10 +212,12 @@ def share_by_id(probe: Probe, text: TextValues, id_positions: Dict[str, List[int
 def _entropy_bits(stream: np.ndarray) -> float:
     """Bits per value: the smaller of the marginal entropy and the entropy given the previous value
     (so long runs of one value, as in sorted data, count as little information)."""
+
     def entropy(keys) -> float:
         _, counts = np.unique(keys, return_counts=True, axis=0)
         p = counts / counts.sum()
         return float(-(p * np.log2(p)).sum())
+
     if len(stream) < 2:
         return 0.0
     pairs = np.stack([stream[:-1], stream[1:]], axis=1)
@@ -210,7 +233,7 @@ def _hashes(values: np.ndarray, k: int) -> np.ndarray:
     h = np.zeros(m, dtype=np.uint64)
     with np.errstate(over="ignore"):
         for j in range(k):
-            h = h * np.uint64(1_000_003) + data[j:j + m] + np.uint64(0x9E3779B97F4A7C15)
+            h = h * np.uint64(1_000_003) + data[j : j + m] + np.uint64(0x9E3779B97F4A7C15)
     return h
 
 

@@ -76,13 +76,23 @@ class Edition:
     bootstrap_resamples: int = 1000  # behind the detailed results' 95% intervals; 0 turns them off
     public_files: List[str] = field(default_factory=list)
     contact_email: Optional[str] = None
-    queue: Optional[str] = None  # Codabench queue (its vhost UUID) for the organiser's own compute workers
+    queue: Optional[str] = (
+        None  # Codabench queue (its vhost UUID) for the organiser's own compute workers
+    )
 
     def spec(self, phase: Phase) -> TaskSpec:
-        return TaskSpec(edition=self.name, title=self.title, phase=phase.id, tracks=self.tracks,
-                        hide_gold=phase.hide_gold, seed=self.seed,
-                        extra={"execution_time_limit": phase.execution_time_limit,
-                               "bootstrap_resamples": self.bootstrap_resamples})
+        return TaskSpec(
+            edition=self.name,
+            title=self.title,
+            phase=phase.id,
+            tracks=self.tracks,
+            hide_gold=phase.hide_gold,
+            seed=self.seed,
+            extra={
+                "execution_time_limit": phase.execution_time_limit,
+                "bootstrap_resamples": self.bootstrap_resamples,
+            },
+        )
 
     def phase(self, phase_id: str) -> Phase:
         return next(p for p in self.phases if p.id == phase_id)
@@ -98,23 +108,51 @@ def _date(value, key: str, problems: List[Problem], where: str) -> Optional[dt.d
     try:
         return dt.datetime.strptime(str(value), DATE_FORMAT)
     except ValueError:
-        problems.append(Problem(where, f"'{key}' is not a UTC date and time",
-                                expected="'YYYY-MM-DD HH:MM:SS' (quoted)", found=repr(value)))
+        problems.append(
+            Problem(
+                where,
+                f"'{key}' is not a UTC date and time",
+                expected="'YYYY-MM-DD HH:MM:SS' (quoted)",
+                found=repr(value),
+            )
+        )
         return None
 
 
-def _int(raw: dict, key: str, default: int, problems: List[Problem], where: str, minimum: int = 0,
-         maximum: int = MAX_COUNT) -> int:
+def _int(
+    raw: dict,
+    key: str,
+    default: int,
+    problems: List[Problem],
+    where: str,
+    minimum: int = 0,
+    maximum: int = MAX_COUNT,
+) -> int:
     value = raw.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= maximum:
-        problems.append(Problem(where, f"'{key}' must be a whole number from {minimum:,} to {maximum:,}",
-                                found=repr(value)[:80]))
+        problems.append(
+            Problem(
+                where,
+                f"'{key}' must be a whole number from {minimum:,} to {maximum:,}",
+                found=repr(value)[:80],
+            )
+        )
         return default
     return value
 
 
-PHASE_KEYS = {"id", "name", "start", "end", "split", "description", "max_submissions_per_day",
-              "max_submissions", "execution_time_limit", "public_gold"}
+PHASE_KEYS = {
+    "id",
+    "name",
+    "start",
+    "end",
+    "split",
+    "description",
+    "max_submissions_per_day",
+    "max_submissions",
+    "execution_time_limit",
+    "public_gold",
+}
 
 
 def _phases(raw_phases, problems: List[Problem]) -> List[Phase]:
@@ -135,11 +173,15 @@ def _phase(raw, i: int, problems: List[Problem]) -> Optional[Phase]:
         return None
     pid = raw.get("id")
     if pid not in PHASES:
-        problems.append(Problem(where, "unknown phase id", expected=" | ".join(PHASES), found=repr(pid)))
+        problems.append(
+            Problem(where, "unknown phase id", expected=" | ".join(PHASES), found=repr(pid))
+        )
         return None
     where = f"phases[{i}] ({pid})"
     for key in sorted(set(raw) - PHASE_KEYS):
-        problems.append(Problem(where, f"unknown key '{key}'", expected=", ".join(sorted(PHASE_KEYS))))
+        problems.append(
+            Problem(where, f"unknown key '{key}'", expected=", ".join(sorted(PHASE_KEYS)))
+        )
     split = raw.get("split", "dev" if pid == "practice" else "test")
     if split not in ("dev", "test"):
         problems.append(Problem(where, "'split' must be dev or test", found=repr(split)))
@@ -147,14 +189,19 @@ def _phase(raw, i: int, problems: List[Problem]) -> Optional[Phase]:
     if start is None and "start" not in raw:
         problems.append(Problem(where, "'start' is required", expected="'YYYY-MM-DD HH:MM:SS'"))
     return Phase(
-        id=pid, name=str(raw.get("name", PHASE_NAMES[pid])), start=start or dt.datetime(1970, 1, 1),
-        end=_date(raw.get("end"), "end", problems, where), split=split,
+        id=pid,
+        name=str(raw.get("name", PHASE_NAMES[pid])),
+        start=start or dt.datetime(1970, 1, 1),
+        end=_date(raw.get("end"), "end", problems, where),
+        split=split,
         description=str(raw.get("description", "")),
         max_submissions_per_day=_int(raw, "max_submissions_per_day", 5, problems, where),
         max_submissions=_int(raw, "max_submissions", 100, problems, where),
-        execution_time_limit=_int(raw, "execution_time_limit", 600, problems, where, minimum=1,
-                                  maximum=MAX_TIME_LIMIT),
-        public_gold=bool(raw.get("public_gold", pid == "practice")))
+        execution_time_limit=_int(
+            raw, "execution_time_limit", 600, problems, where, minimum=1, maximum=MAX_TIME_LIMIT
+        ),
+        public_gold=bool(raw.get("public_gold", pid == "practice")),
+    )
 
 
 def _check_phase_dates(phases: List[Phase], problems: List[Problem]) -> None:
@@ -164,15 +211,29 @@ def _check_phase_dates(phases: List[Phase], problems: List[Problem]) -> None:
         problems.append(Problem("phases", "a phase id is repeated", found=", ".join(ids)))
     for prev, nxt in zip(phases, phases[1:]):
         if prev.end is None:
-            problems.append(Problem(f"phases ({prev.id})", "every phase followed by another needs an 'end'"))
+            problems.append(
+                Problem(f"phases ({prev.id})", "every phase followed by another needs an 'end'")
+            )
         elif nxt.start <= prev.end:
-            problems.append(Problem(f"phases ({nxt.id})", "phase dates overlap or touch: Codabench needs each "
-                                    "phase to start strictly after the previous one ends",
-                                    expected=f"start after {prev.date_text('end')}", found=nxt.date_text("start")))
+            problems.append(
+                Problem(
+                    f"phases ({nxt.id})",
+                    "phase dates overlap or touch: Codabench needs each "
+                    "phase to start strictly after the previous one ends",
+                    expected=f"start after {prev.date_text('end')}",
+                    found=nxt.date_text("start"),
+                )
+            )
     for p in phases:
         if p.end is not None and p.end <= p.start:
-            problems.append(Problem(f"phases ({p.id})", "phase ends before it starts",
-                                    expected=f"end after {p.date_text('start')}", found=p.date_text("end")))
+            problems.append(
+                Problem(
+                    f"phases ({p.id})",
+                    "phase ends before it starts",
+                    expected=f"end after {p.date_text('start')}",
+                    found=p.date_text("end"),
+                )
+            )
 
 
 def _queue(raw, problems: List[Problem], where: str) -> Optional[str]:
@@ -183,9 +244,15 @@ def _queue(raw, problems: List[Problem], where: str) -> Optional[str]:
     try:
         return str(uuid.UUID(raw.strip() if isinstance(raw, str) else ""))
     except ValueError:
-        problems.append(Problem(where, "'queue' must be the vhost of a Codabench queue (a UUID)",
-                                expected="e.g. '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d' (Codabench: Resources > "
-                                         "Queue Management, the queue's details)", found=repr(raw)[:80]))
+        problems.append(
+            Problem(
+                where,
+                "'queue' must be the vhost of a Codabench queue (a UUID)",
+                expected="e.g. '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d' (Codabench: Resources > "
+                "Queue Management, the queue's details)",
+                found=repr(raw)[:80],
+            )
+        )
         return None
 
 
@@ -196,7 +263,9 @@ def _pages(raw, folder: Path, problems: List[Problem]) -> List[dict]:
     pages = []
     for i, page in enumerate(raw or []):
         if not isinstance(page, dict) or "title" not in page or "file" not in page:
-            problems.append(Problem(f"pages[{i}]", "each page needs 'title' and 'file'", found=repr(page)[:80]))
+            problems.append(
+                Problem(f"pages[{i}]", "each page needs 'title' and 'file'", found=repr(page)[:80])
+            )
             continue
         if _edition_file(page["file"], folder, f"pages[{i}]", "page file", problems):
             pages.append({"title": str(page["title"]), "file": str(page["file"])})
@@ -218,8 +287,13 @@ def _check_public_files(raw, folder: Path, problems: List[Problem]) -> None:
     if raw is None:
         return
     if not isinstance(raw, list):
-        problems.append(Problem("public_files", "must be a list of file paths relative to the edition folder",
-                                found=repr(raw)[:80]))
+        problems.append(
+            Problem(
+                "public_files",
+                "must be a list of file paths relative to the edition folder",
+                found=repr(raw)[:80],
+            )
+        )
         return
     for i, name in enumerate(raw):
         _edition_file(name, folder, f"public_files[{i}]", f"public_files[{i}]", problems)
@@ -229,8 +303,14 @@ def _check_names(raw: dict, display: str, problems: List[Problem]) -> None:
     """Required strings, and the names that become file or folder names (edition name, dataset ids)."""
     for key in ("name", "title", "terms", "logo"):
         if not isinstance(raw.get(key), str) or not raw.get(key):
-            problems.append(Problem(display, f"'{key}' is required", expected="a non-empty string",
-                                    found=repr(raw.get(key))[:80]))
+            problems.append(
+                Problem(
+                    display,
+                    f"'{key}' is required",
+                    expected="a non-empty string",
+                    found=repr(raw.get(key))[:80],
+                )
+            )
     if isinstance(raw.get("name"), str) and raw.get("name"):
         problem = slug_problem(raw["name"], display, "name")
         if problem is not None:
@@ -241,9 +321,14 @@ def _check_names(raw: dict, display: str, problems: List[Problem]) -> None:
         if problem is not None:
             problems.append(problem)
         elif not isinstance(datasets[dataset_id], dict):
-            problems.append(Problem(f"{display}: datasets '{dataset_id}'", "must be a mapping of source options",
-                                    expected="e.g. {importer: kit, path: data/sts_en}",
-                                    found=repr(datasets[dataset_id])[:80]))
+            problems.append(
+                Problem(
+                    f"{display}: datasets '{dataset_id}'",
+                    "must be a mapping of source options",
+                    expected="e.g. {importer: kit, path: data/sts_en}",
+                    found=repr(datasets[dataset_id])[:80],
+                )
+            )
 
 
 def _check_files(raw: dict, folder: Path, display: str, problems: List[Problem]) -> List[dict]:
@@ -265,33 +350,69 @@ def _tracks_and_datasets(raw: dict, display: str, problems: List[Problem]):
     problems.extend(column_title_problems(tracks, f"{display}: tracks"))
     datasets = raw.get("datasets") or {}
     if not isinstance(datasets, dict):
-        problems.append(Problem(display, "'datasets' must map a dataset id to its source", found=repr(datasets)[:80]))
+        problems.append(
+            Problem(
+                display, "'datasets' must map a dataset id to its source", found=repr(datasets)[:80]
+            )
+        )
         datasets = {}
     for t in tracks:
         if t.dataset not in datasets:
-            problems.append(Problem(f"{display}: tracks '{t.id}'", "its dataset is not declared under 'datasets'",
-                                    expected=", ".join(sorted(map(str, datasets))) or "a datasets entry",
-                                    found=repr(t.dataset)))
+            problems.append(
+                Problem(
+                    f"{display}: tracks '{t.id}'",
+                    "its dataset is not declared under 'datasets'",
+                    expected=", ".join(sorted(map(str, datasets))) or "a datasets entry",
+                    found=repr(t.dataset),
+                )
+            )
     return tracks, datasets
 
 
-TOP_LEVEL_KEYS = {"name", "title", "description", "phases", "datasets", "tracks", "pages", "terms", "logo",
-                  "docker_image", "leaderboard", "baselines", "seed", "public_files", "contact_email",
-                  "bootstrap_resamples", "queue"}
+TOP_LEVEL_KEYS = {
+    "name",
+    "title",
+    "description",
+    "phases",
+    "datasets",
+    "tracks",
+    "pages",
+    "terms",
+    "logo",
+    "docker_image",
+    "leaderboard",
+    "baselines",
+    "seed",
+    "public_files",
+    "contact_email",
+    "bootstrap_resamples",
+    "queue",
+}
 
 
 def _leaderboard(raw: dict, display: str, problems: List[Problem]) -> Dict[str, str]:
     """``leaderboard``: its title, key and submission rule (Codabench's), with the kit's defaults."""
     leaderboard = raw.get("leaderboard") or {}
     if not isinstance(leaderboard, dict):
-        problems.append(Problem(display, "'leaderboard' must be a mapping", found=repr(leaderboard)[:80]))
+        problems.append(
+            Problem(display, "'leaderboard' must be a mapping", found=repr(leaderboard)[:80])
+        )
         leaderboard = {}
     rule = leaderboard.get("submission_rule", "Force_Last")
     if rule not in SUBMISSION_RULES:
-        problems.append(Problem(display, "unknown leaderboard submission_rule", expected=" | ".join(SUBMISSION_RULES),
-                                found=repr(rule)[:80]))
-    return {"title": str(leaderboard.get("title", "Results")), "key": str(leaderboard.get("key", "main")),
-            "submission_rule": rule}
+        problems.append(
+            Problem(
+                display,
+                "unknown leaderboard submission_rule",
+                expected=" | ".join(SUBMISSION_RULES),
+                found=repr(rule)[:80],
+            )
+        )
+    return {
+        "title": str(leaderboard.get("title", "Results")),
+        "key": str(leaderboard.get("key", "main")),
+        "submission_rule": rule,
+    }
 
 
 def _raw_config(path: Path):
@@ -311,7 +432,13 @@ def load_edition(path: Path) -> Edition:
     display, folder = str(path), path.parent
     problems: List[Problem] = []
     for key in sorted(set(map(str, raw)) - TOP_LEVEL_KEYS):
-        problems.append(Problem(display, f"unknown top-level key '{key}'", expected=", ".join(sorted(TOP_LEVEL_KEYS))))
+        problems.append(
+            Problem(
+                display,
+                f"unknown top-level key '{key}'",
+                expected=", ".join(sorted(TOP_LEVEL_KEYS)),
+            )
+        )
     _check_names(raw, display, problems)
     phases = _phases(raw.get("phases"), problems)
     tracks, datasets = _tracks_and_datasets(raw, display, problems)
@@ -322,11 +449,23 @@ def load_edition(path: Path) -> Edition:
     resamples = _int(raw, "bootstrap_resamples", 1000, problems, display, maximum=MAX_RESAMPLES)
     if problems:
         raise ConfigError(problems)
-    return Edition(name=raw["name"], title=raw["title"], description=str(raw.get("description", "")),
-                   folder=folder, phases=phases, datasets=datasets, tracks=tracks, pages=pages,
-                   terms=raw["terms"], logo=raw["logo"], docker_image=str(raw.get("docker_image", DEFAULT_IMAGE)),
-                   leaderboard=leaderboard,
-                   baselines=list(raw.get("baselines", DEFAULT_BASELINES)),
-                   seed=seed, bootstrap_resamples=resamples,
-                   public_files=list(raw.get("public_files") or []),
-                   contact_email=raw.get("contact_email"), queue=queue)
+    return Edition(
+        name=raw["name"],
+        title=raw["title"],
+        description=str(raw.get("description", "")),
+        folder=folder,
+        phases=phases,
+        datasets=datasets,
+        tracks=tracks,
+        pages=pages,
+        terms=raw["terms"],
+        logo=raw["logo"],
+        docker_image=str(raw.get("docker_image", DEFAULT_IMAGE)),
+        leaderboard=leaderboard,
+        baselines=list(raw.get("baselines", DEFAULT_BASELINES)),
+        seed=seed,
+        bootstrap_resamples=resamples,
+        public_files=list(raw.get("public_files") or []),
+        contact_email=raw.get("contact_email"),
+        queue=queue,
+    )

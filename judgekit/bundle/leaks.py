@@ -65,25 +65,42 @@ def _is_text(path: Path) -> bool:
 
 
 def _candidates(root: Path) -> List[Path]:
-    return sorted(p for p in Path(root).rglob("*") if p.is_file() and not p.is_symlink()
-                  and p.stat().st_size <= MAX_SCANNED_BYTES and "judgekit" not in p.parts
-                  and (p.suffix.lower() == ".zip" or _is_text(p)))
+    return sorted(
+        p
+        for p in Path(root).rglob("*")
+        if p.is_file()
+        and not p.is_symlink()
+        and p.stat().st_size <= MAX_SCANNED_BYTES
+        and "judgekit" not in p.parts
+        and (p.suffix.lower() == ".zip" or _is_text(p))
+    )
 
 
 def _check_item_file(path: Path, display: str, problems: List[Problem]) -> None:
-    for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), start=1):  # not splitlines: U+2028 is text
+    for number, line in enumerate(
+        path.read_text(encoding="utf-8").split("\n"), start=1
+    ):  # not splitlines: U+2028 is text
         if not line.strip():
             continue
         record = json.loads(line)
         extra = sorted(set(record) - set(PUBLIC_FIELDS))
         if extra:
-            problems.append(Problem(display, "public input item carries non-public fields", line=number,
-                                    item=str(record.get("id")), expected=", ".join(PUBLIC_FIELDS),
-                                    found=", ".join(extra)))
+            problems.append(
+                Problem(
+                    display,
+                    "public input item carries non-public fields",
+                    line=number,
+                    item=str(record.get("id")),
+                    expected=", ".join(PUBLIC_FIELDS),
+                    found=", ".join(extra),
+                )
+            )
             return
 
 
-def _scan_text(path: Path, display: str, hidden: Dict[str, HiddenSplit], problems: List[Problem]) -> set:
+def _scan_text(
+    path: Path, display: str, hidden: Dict[str, HiddenSplit], problems: List[Problem]
+) -> set:
     """The file read as a submission of each hidden track. Returns the tracks it leaks."""
     leaked = set()
     for track_id, split in hidden.items():
@@ -96,9 +113,15 @@ def _scan_text(path: Path, display: str, hidden: Dict[str, HiddenSplit], problem
             continue
         share = exact_share(gold, prediction.values)
         if share >= LEAK_SHARE:
-            problems.append(Problem(display, f"public file reproduces the hidden gold of track '{track_id}'",
-                                    expected="no hidden gold in public files", found=f"{share:.0%} of items exact",
-                                    hint=HINT))
+            problems.append(
+                Problem(
+                    display,
+                    f"public file reproduces the hidden gold of track '{track_id}'",
+                    expected="no hidden gold in public files",
+                    found=f"{share:.0%} of items exact",
+                    hint=HINT,
+                )
+            )
             leaked.add(track_id)
     return leaked
 
@@ -106,12 +129,20 @@ def _scan_text(path: Path, display: str, hidden: Dict[str, HiddenSplit], problem
 def _scan_content(path: Path, display: str, probes: list, problems: List[Problem]) -> None:
     text = path.read_bytes().decode("utf-8", errors="replace")
     for name, share, how in content_leaks(text, probes):
-        problems.append(Problem(display, f"public file reproduces the hidden gold of track '{name}'",
-                                expected="no hidden gold in public files",
-                                found=f"the gold of {share:.0%} of its items, {how}", hint=HINT))
+        problems.append(
+            Problem(
+                display,
+                f"public file reproduces the hidden gold of track '{name}'",
+                expected="no hidden gold in public files",
+                found=f"the gold of {share:.0%} of its items, {how}",
+                hint=HINT,
+            )
+        )
 
 
-def _scan_items(items: List[dict], display: str, hidden: Dict[str, HiddenSplit], problems: List[Problem]) -> None:
+def _scan_items(
+    items: List[dict], display: str, hidden: Dict[str, HiddenSplit], problems: List[Problem]
+) -> None:
     """A public item file with gold fields (a starting kit's reference data, a training file, a public
     file) must not carry the hidden gold of most items of a track (e.g. dev and test share items), even
     with some items left out. Items are the same when their id and texts are (the id alone when the
@@ -121,7 +152,9 @@ def _scan_items(items: List[dict], display: str, hidden: Dict[str, HiddenSplit],
         shared = []
         for item in split.items:
             other = by_id.get(item["id"])
-            if other is not None and ("texts" not in other or other["texts"] == (item.get("texts") or [])):
+            if other is not None and (
+                "texts" not in other or other["texts"] == (item.get("texts") or [])
+            ):
                 shared.append((item, other))
         if len(shared) < LEAK_MIN_ITEMS:
             continue
@@ -132,14 +165,26 @@ def _scan_items(items: List[dict], display: str, hidden: Dict[str, HiddenSplit],
         except (KitError, ValueError, IndexError, KeyError):
             continue  # not this track's items (other fields or annotators): nothing of its gold
         if share >= LEAK_SHARE_MIN:
-            problems.append(Problem(display, f"public item file carries the hidden gold of track '{track_id}'",
-                                    expected="no hidden gold in public files", found=f"{share:.0%} of items exact",
-                                    hint="dev and test may not share items when the dev gold is public; "
-                                         "set 'public_gold: false' on the practice phase"))
+            problems.append(
+                Problem(
+                    display,
+                    f"public item file carries the hidden gold of track '{track_id}'",
+                    expected="no hidden gold in public files",
+                    found=f"{share:.0%} of items exact",
+                    hint="dev and test may not share items when the dev gold is public; "
+                    "set 'public_gold: false' on the practice phase",
+                )
+            )
 
 
-def _scan_file(path: Path, display: str, hidden: Dict[str, HiddenSplit], probes: list,
-               problems: List[Problem], in_input_data: bool) -> None:
+def _scan_file(
+    path: Path,
+    display: str,
+    hidden: Dict[str, HiddenSplit],
+    probes: list,
+    problems: List[Problem],
+    in_input_data: bool,
+) -> None:
     if path.suffix.lower() == ".zip":
         with tempfile.TemporaryDirectory(prefix="judgekit-leak-") as tmp:
             try:
@@ -148,8 +193,14 @@ def _scan_file(path: Path, display: str, hidden: Dict[str, HiddenSplit], probes:
                 return
             for inner in _candidates(Path(tmp)):
                 if inner.suffix.lower() != ".zip":  # one level of archives
-                    _scan_file(inner, f"{display}:{inner.relative_to(tmp).as_posix()}", hidden, probes,
-                               problems, in_input_data=False)
+                    _scan_file(
+                        inner,
+                        f"{display}:{inner.relative_to(tmp).as_posix()}",
+                        hidden,
+                        probes,
+                        problems,
+                        in_input_data=False,
+                    )
         return
     if path.suffix == ".jsonl" and in_input_data and not path.name.endswith(".train.jsonl"):
         _check_item_file(path, display, problems)
@@ -168,12 +219,21 @@ def _scan_file(path: Path, display: str, hidden: Dict[str, HiddenSplit], probes:
 
 def check_public_tree(public_roots: List[Path], hidden: Dict[str, HiddenSplit], base: Path) -> None:
     """Raise ConfigError if any public file leaks hidden gold. ``hidden``: track (split) -> its gold."""
-    probes = [probe for name, split in hidden.items()
-              if (probe := probe_for(name, split.gold, split.items)) is not None]
+    probes = [
+        probe
+        for name, split in hidden.items()
+        if (probe := probe_for(name, split.gold, split.items)) is not None
+    ]
     problems: List[Problem] = []
     for root in public_roots:
         for path in _candidates(root):
-            _scan_file(path, path.relative_to(base).as_posix(), hidden, probes, problems,
-                       in_input_data="input_data" in path.relative_to(base).parts)
+            _scan_file(
+                path,
+                path.relative_to(base).as_posix(),
+                hidden,
+                probes,
+                problems,
+                in_input_data="input_data" in path.relative_to(base).parts,
+            )
     if problems:
         raise ConfigError(problems)

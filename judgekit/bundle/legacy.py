@@ -65,6 +65,7 @@ not put a `command` in it). A zip without `metadata` is scored as a result submi
 
 # --- Markdown -> HTML, for the subset the kit's pages use -----------------------------------------
 
+
 def _inline(text: str) -> str:
     """Escape, then render `code`, **bold**, *italic*, [text](url) and <url>."""
     out = html.escape(text, quote=False)
@@ -79,8 +80,10 @@ def _table(rows: List[str]) -> List[str]:
     cells = [[c.strip() for c in re.split(r"(?<!\\)\|", row.strip().strip("|"))] for row in rows]
     body = [r for r in cells[1:] if not all(re.fullmatch(r":?-+:?", c) for c in r)]
     out = ["<table>", "<tr>" + "".join(f"<th>{_inline(c)}</th>" for c in cells[0]) + "</tr>"]
-    out += ["<tr>" + "".join(f"<td>{_inline(c.replace(chr(92) + '|', '|'))}</td>" for c in r) + "</tr>"
-            for r in body]
+    out += [
+        "<tr>" + "".join(f"<td>{_inline(c.replace(chr(92) + '|', '|'))}</td>" for c in r) + "</tr>"
+        for r in body
+    ]
     return out + ["</table>"]
 
 
@@ -99,7 +102,9 @@ class _HtmlBlocks:
             self.out.append(f"<p>{_inline(' '.join(self.paragraph))}</p>")
             self.paragraph.clear()
         if self.items:
-            self.out.append("<ul>" + "".join(f"<li>{_inline(i)}</li>" for i in self.items) + "</ul>")
+            self.out.append(
+                "<ul>" + "".join(f"<li>{_inline(i)}</li>" for i in self.items) + "</ul>"
+            )
             self.items.clear()
         if self.table:
             self.out.extend(_table(self.table))
@@ -108,7 +113,9 @@ class _HtmlBlocks:
     def add(self, line: str) -> None:
         stripped = line.strip()
         heading = re.match(r"(#{1,6})\s+(.*)", stripped)
-        if re.fullmatch(r"<!--.*-->", stripped):  # a one-line comment (the generated marker) stays a comment
+        if re.fullmatch(
+            r"<!--.*-->", stripped
+        ):  # a one-line comment (the generated marker) stays a comment
             self.flush()
             self.out.append(stripped)
         elif not stripped:
@@ -136,14 +143,19 @@ class _HtmlBlocks:
 def markdown_to_html(text: str, title: str) -> str:
     """A small, dependency-free renderer: headings, paragraphs, lists, tables and inline marks."""
     blocks = _HtmlBlocks()
-    for line in text.split("\n"):  # not splitlines: U+2028 or U+0085 quoted from an item is text ("\r" is stripped)
+    for line in text.split(
+        "\n"
+    ):  # not splitlines: U+2028 or U+0085 quoted from an item is text ("\r" is stripped)
         blocks.add(line)
     blocks.flush()
-    return (f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>{html.escape(title)}</title></head>\n'
-            "<body>\n" + "\n".join(blocks.out) + "\n</body></html>\n")
+    return (
+        f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>{html.escape(title)}</title></head>\n'
+        "<body>\n" + "\n".join(blocks.out) + "\n</body></html>\n"
+    )
 
 
 # --- the legacy tree -------------------------------------------------------------------------------
+
 
 def _slug(title: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", title.lower()).strip("_") or "page"
@@ -157,7 +169,9 @@ def page_texts(edition: Edition, v2_root: Path) -> Dict[str, tuple]:
     for page in doc["pages"]:
         text = (v2_root / page["file"]).read_text(encoding="utf-8")
         pages.setdefault(_slug(Path(page["file"]).stem), (page["title"], text))
-    pages.setdefault("overview", ("Overview", f"# {edition.title}\n\n{edition.description or edition.title}\n"))
+    pages.setdefault(
+        "overview", ("Overview", f"# {edition.title}\n\n{edition.description or edition.title}\n")
+    )
     return pages
 
 
@@ -167,17 +181,23 @@ def _next_day_before(phase: Phase) -> str:
 
 def legacy_timeline_page(edition: Edition) -> str:
     """The timeline as the platforms will run it: v1.5 phases have start dates only."""
-    lines = ["# Timeline", "",
-             "All times are UTC. CodaLab (v1.5) phases have a start date only: each phase stays open until the "
-             "next one starts, and the last one stays open. If this bundle is uploaded to Codabench instead, "
-             "Codabench's conversion ends each phase one day before the next one starts.", "",
-             "| phase | start | CodaLab: open until | Codabench: ends | gold | submissions |",
-             "|---|---|---|---|---|---|"]
+    lines = [
+        "# Timeline",
+        "",
+        "All times are UTC. CodaLab (v1.5) phases have a start date only: each phase stays open until the "
+        "next one starts, and the last one stays open. If this bundle is uploaded to Codabench instead, "
+        "Codabench's conversion ends each phase one day before the next one starts.",
+        "",
+        "| phase | start | CodaLab: open until | Codabench: ends | gold | submissions |",
+        "|---|---|---|---|---|---|",
+    ]
     for phase, following in zip(edition.phases, list(edition.phases[1:]) + [None]):
         until = following.date_text("start") if following else (phase.date_text("end") or "open")
         ends = _next_day_before(following) if following else (phase.date_text("end") or "open")
         limits = f"{phase.max_submissions_per_day} a day, {phase.max_submissions} in all"
-        lines.append(f"| {phase.name} | {phase.date_text('start')} | {until} | {ends} | {phase.split} | {limits} |")
+        lines.append(
+            f"| {phase.name} | {phase.date_text('start')} | {until} | {ends} | {phase.split} | {limits} |"
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -191,8 +211,12 @@ def write_html_pages(edition: Edition, v2_root: Path, root: Path) -> Dict[str, s
     mapping: Dict[str, str] = {}
     for slug in list(REQUIRED_PAGES) + [k for k in pages if k not in REQUIRED_PAGES]:
         title, text = pages[slug]
-        (root / f"{slug}.html").write_text(markdown_to_html(text, f"{edition.title}: {title}"), encoding="utf-8")
-        key = slug if slug in REQUIRED_PAGES or title in mapping or title in REQUIRED_PAGES else title
+        (root / f"{slug}.html").write_text(
+            markdown_to_html(text, f"{edition.title}: {title}"), encoding="utf-8"
+        )
+        key = (
+            slug if slug in REQUIRED_PAGES or title in mapping or title in REQUIRED_PAGES else title
+        )
         mapping[key] = f"{slug}.html"
     return mapping
 
@@ -207,7 +231,9 @@ def _zip_program(v2_root: Path, name: str, root: Path) -> str:
         data = yaml.safe_load(v2_meta.read_text(encoding="utf-8")) or {}
         data["command"] = LEGACY_COMMANDS[name]
         v2_meta.unlink()  # one command only: Codabench would prefer metadata.yaml over metadata
-        (folder / LEGACY_METADATA).write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+        (folder / LEGACY_METADATA).write_text(
+            yaml.safe_dump(data, sort_keys=False), encoding="utf-8"
+        )
         write_zip(folder, root / f"{name}.zip")
     return f"{name}.zip"
 
@@ -242,8 +268,13 @@ def legacy_leaderboard(edition: Edition) -> dict:
     board = {"label": edition.leaderboard["title"], "rank": 1}
     columns = {}
     for column in leaderboard_columns(edition):
-        columns[column["key"]] = {"leaderboard": board, "label": column["title"], "rank": column["index"] + 1,
-                                  "sort": column["sorting"], "numeric_format": PRECISION}
+        columns[column["key"]] = {
+            "leaderboard": board,
+            "label": column["title"],
+            "rank": column["index"] + 1,
+            "sort": column["sorting"],
+            "numeric_format": PRECISION,
+        }
     return {"leaderboards": {edition.leaderboard["title"]: board}, "columns": columns}
 
 
@@ -274,10 +305,17 @@ def legacy_yaml(edition: Edition, pages: Dict[str, str], phases: List[dict]) -> 
         "enable_detailed_results": True,
         **competition_keys,
     }
-    if edition.phases[-1].end is not None:  # v1.5 and Codabench's v1 unpacker read it as the last phase's end
+    if (
+        edition.phases[-1].end is not None
+    ):  # v1.5 and Codabench's v1 unpacker read it as the last phase's end
         doc["end_date"] = edition.phases[-1].date_text("end")
-    doc.update({"html": pages, "phases": {entry["phasenumber"]: {**entry, **phase_keys} for entry in phases},
-                "leaderboard": legacy_leaderboard(edition)})
+    doc.update(
+        {
+            "html": pages,
+            "phases": {entry["phasenumber"]: {**entry, **phase_keys} for entry in phases},
+            "leaderboard": legacy_leaderboard(edition),
+        }
+    )
     return doc
 
 
@@ -287,8 +325,10 @@ def write_legacy_starting_kit(v2_root: Path, root: Path) -> None:
         kit = Path(tmp) / "starting_kit"
         shutil.copytree(v2_root / "starting_kit", kit)
         readme = kit / "README.md"
-        readme.write_text(readme.read_text(encoding="utf-8").rstrip("\n") + "\n" + SUBMITTING_ON_CODALAB,
-                          encoding="utf-8")
+        readme.write_text(
+            readme.read_text(encoding="utf-8").rstrip("\n") + "\n" + SUBMITTING_ON_CODALAB,
+            encoding="utf-8",
+        )
         write_zip(kit, root / "starting_kit.zip")
 
 
@@ -300,8 +340,10 @@ def write_legacy_tree(edition: Edition, v2_root: Path, root: Path) -> None:
     for name in LEGACY_COMMANDS:
         _zip_program(v2_root, name, root)
     write_legacy_starting_kit(v2_root, root)
-    phases = [_phase_entry(number, phase, v2_root, root, "starting_kit.zip")
-              for number, phase in enumerate(edition.phases, start=1)]
+    phases = [
+        _phase_entry(number, phase, v2_root, root, "starting_kit.zip")
+        for number, phase in enumerate(edition.phases, start=1)
+    ]
     write_yaml(root / "competition.yaml", legacy_yaml(edition, pages, phases), edition)
 
 
@@ -321,7 +363,9 @@ def build_legacy(edition: Edition, data_root: Path, out_dir: Path) -> BuildSumma
         replace_output(staging / f"{name}.zip", final_zip)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    sizes = {kind: sum(f.stat().st_size for f in final_tree.glob(f"{kind}*.zip"))
-             for kind in ("reference_data", "input_data", "starting_kit")}
+    sizes = {
+        kind: sum(f.stat().st_size for f in final_tree.glob(f"{kind}*.zip"))
+        for kind in ("reference_data", "input_data", "starting_kit")
+    }
     sizes["zip"] = final_zip.stat().st_size
     return BuildSummary(edition, final_tree, final_zip, sha256_of(final_zip), sizes)

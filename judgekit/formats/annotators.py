@@ -25,10 +25,12 @@ from .perspectivist import annotator_entries, annotator_values
 from .values import ValueProblem
 
 LISTED, POOL = "annotators list", "annotator pool"
-WARNINGS = {LISTED: "row(s) had one entry per name of the release's annotators list (an annotator repeated "
-                    "once per label given); the repeated entries were merged",
-            POOL: "row(s) had one entry per annotator of the dataset's whole pool; the entries of each "
-                  "item's own annotators were kept"}
+WARNINGS = {
+    LISTED: "row(s) had one entry per name of the release's annotators list (an annotator repeated "
+    "once per label given); the repeated entries were merged",
+    POOL: "row(s) had one entry per annotator of the dataset's whole pool; the entries of each "
+    "item's own annotators were kept",
+}
 
 
 def annotator_pool(annotators: Sequence[Sequence[str]]) -> List[str]:
@@ -37,17 +39,26 @@ def annotator_pool(annotators: Sequence[Sequence[str]]) -> List[str]:
     after: Dict[str, set] = {}  # each annotator's successors, in first-appearance order
     for names in annotators:
         for k, name in enumerate(names):
-            after.setdefault(name, set()).update(names[k + 1:k + 2])
+            after.setdefault(name, set()).update(names[k + 1 : k + 2])
     rank = {name: r for r, name in enumerate(after)}
-    waiting = Counter(name for successors in after.values() for name in successors)  # predecessors not yet placed
-    ready, placed = [(rank[name], name) for name in after if not waiting[name]], []  # sorted: a heap
-    while ready:  # Kahn's algorithm, the first ready annotator in first-appearance order placed first
+    waiting = Counter(
+        name for successors in after.values() for name in successors
+    )  # predecessors not yet placed
+    ready, placed = (
+        [(rank[name], name) for name in after if not waiting[name]],
+        [],
+    )  # sorted: a heap
+    while (
+        ready
+    ):  # Kahn's algorithm, the first ready annotator in first-appearance order placed first
         placed.append(heappop(ready)[1])
         for name in after[placed[-1]]:
             waiting[name] -= 1
             if not waiting[name]:
                 heappush(ready, (rank[name], name))
-    return placed if len(placed) == len(after) else list(after)  # else a cycle: the items' orders disagree
+    return (
+        placed if len(placed) == len(after) else list(after)
+    )  # else a cycle: the items' orders disagree
 
 
 def _names(names: Sequence[str], limit: int = 8) -> str:
@@ -61,8 +72,14 @@ class RowFit:
     def __init__(self, annotators, listed=(), lengths: Optional[Dict[int, int]] = None):
         self.annotators, self.listed = annotators, listed or [None] * len(annotators)
         mismatched = {i: m for i, m in (lengths or {}).items() if m != len(annotators[i])}
-        self.pool = {name: k for k, name in enumerate(annotator_pool(annotators) if mismatched else [])}
-        decisive = {fits[0] for fits in map(self._layouts, mismatched, mismatched.values()) if len(fits) == 1}
+        self.pool = {
+            name: k for k, name in enumerate(annotator_pool(annotators) if mismatched else [])
+        }
+        decisive = {
+            fits[0]
+            for fits in map(self._layouts, mismatched, mismatched.values())
+            if len(fits) == 1
+        }
         self.mode = decisive.pop() if len(decisive) == 1 else POOL  # for rows that fit both layouts
 
     def fit(self, i: int, entries: list, notes: List[str]) -> list:
@@ -72,15 +89,26 @@ class RowFit:
             return entries
         fits = self._layouts(i, m)
         if not fits:
-            expected = (f"{len(names)} entries, one per annotator of the item in this order: {_names(names)}" if names
-                        else "an empty list []: the item has no annotators")
+            expected = (
+                f"{len(names)} entries, one per annotator of the item in this order: {_names(names)}"
+                if names
+                else "an empty list []: the item has no annotators"
+            )
             if listed is not None:
                 expected += f" (or {len(listed)}, one per name of the release's annotators list {_names(listed, 12)})"
-            raise ValueProblem("wrong number of annotator entries", expected=expected, found=f"{m} entries",
-                               hint="the item's annotators are in the input file's 'annotators' field")
+            raise ValueProblem(
+                "wrong number of annotator entries",
+                expected=expected,
+                found=f"{m} entries",
+                hint="the item's annotators are in the input file's 'annotators' field",
+            )
         layout = self.mode if len(fits) == 2 else fits[0]
         notes.append(layout)
-        return _merge_listed(entries, names, listed) if layout == LISTED else [entries[p] for p in self._positions(i)]
+        return (
+            _merge_listed(entries, names, listed)
+            if layout == LISTED
+            else [entries[p] for p in self._positions(i)]
+        )
 
     def _layouts(self, i: int, m: int) -> List[str]:
         """The layouts a row of ``m`` entries (not item i's number of annotators) fits."""
@@ -94,7 +122,9 @@ class RowFit:
 
 
 def _same(a, b) -> bool:
-    return np.array_equal(a, b) if isinstance(a, np.ndarray) or isinstance(b, np.ndarray) else a == b
+    return (
+        np.array_equal(a, b) if isinstance(a, np.ndarray) or isinstance(b, np.ndarray) else a == b
+    )
 
 
 def _merge_listed(entries: list, names: Sequence[str], listed: Sequence[str]) -> list:
@@ -103,9 +133,13 @@ def _merge_listed(entries: list, names: Sequence[str], listed: Sequence[str]) ->
         if name in first and not _same(entries[k], entries[first[name]]):
             raise ValueProblem(
                 f"annotator {name} is given different entries at positions {first[name] + 1} and {k + 1}",
-                expected=(f"one entry per annotator ({len(names)}: {_names(names)}), or one per name of the "
-                          f"release's annotators list ({len(listed)}: {_names(listed, 12)}) with equal entries "
-                          "for a repeated annotator"), found=f"{len(entries)} entries")
+                expected=(
+                    f"one entry per annotator ({len(names)}: {_names(names)}), or one per name of the "
+                    f"release's annotators list ({len(listed)}: {_names(listed, 12)}) with equal entries "
+                    "for a repeated annotator"
+                ),
+                found=f"{len(entries)} entries",
+            )
         first.setdefault(name, k)
     return [entries[first[name]] for name in names]
 
@@ -117,4 +151,6 @@ def layout_warnings(notes: List[str]) -> List[str]:
 
 def parse_per_annotator(text: str, track, annotators: Sequence[str]) -> np.ndarray:
     """One row with exactly one entry per annotator of the item (``perspectivist.annotator_entries``)."""
-    return annotator_values(RowFit([annotators]).fit(0, annotator_entries(text, track, annotators), []), track)
+    return annotator_values(
+        RowFit([annotators]).fit(0, annotator_entries(text, track, annotators), []), track
+    )

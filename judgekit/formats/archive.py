@@ -22,10 +22,10 @@ from ..tracks import Track
 from .textfile import MAX_FILE_BYTES, safe_display, shorten
 
 MAX_ENTRIES = 1000
-MAX_UNCOMPRESSED_BYTES = 1024 ** 3
+MAX_UNCOMPRESSED_BYTES = 1024**3
 MAX_ENTRY_BYTES = MAX_FILE_BYTES  # a larger prediction file would be refused anyway
 MAX_RATIO = 200  # compressed -> uncompressed expansion beyond this on a large entry is a bomb
-RATIO_CHECK_BYTES = 10 * 1024 ** 2
+RATIO_CHECK_BYTES = 10 * 1024**2
 #: The status file the ingestion program writes beside its predictions and the scoring program reads.
 INGESTION_STATUS = "ingestion_status.json"
 IGNORED_NAMES = {"metadata", INGESTION_STATUS, "thumbs.db", "desktop.ini"}
@@ -33,14 +33,23 @@ ARCHIVE_SUFFIXES = (".zip", ".tar", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".rar")
 UNUSED_FILE = "file {!r} matches no track and was ignored"
 
 #: What reading a damaged or unusual zip raises (CRC, truncation, compression, encryption, names the OS refuses).
-_READ_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError, OSError, ValueError)
+_READ_ERRORS = (
+    zipfile.BadZipFile,
+    zlib.error,
+    EOFError,
+    NotImplementedError,
+    RuntimeError,
+    OSError,
+    ValueError,
+)
 
 
 def is_ignored(relative: PurePosixPath) -> bool:
     """macOS resource forks, dotfiles and the platform's own files are not part of a submission."""
     parts = relative.parts
-    return (any(p == "__MACOSX" or p.startswith(".") for p in parts)
-            or (len(parts) == 1 and parts[0].lower() in IGNORED_NAMES))
+    return any(p == "__MACOSX" or p.startswith(".") for p in parts) or (
+        len(parts) == 1 and parts[0].lower() in IGNORED_NAMES
+    )
 
 
 def _entry(name: str) -> str:
@@ -52,7 +61,9 @@ def _refuse_first(display: str, rules: Sequence[tuple]) -> None:
     """Raise the problem of the first rule broken; a rule is (broken, problem, expected, found, hint)."""
     for broken, problem, expected, found, hint in rules:
         if broken:
-            raise SubmissionError.single(display, problem, expected=expected, found=found, hint=hint)
+            raise SubmissionError.single(
+                display, problem, expected=expected, found=found, hint=hint
+            )
 
 
 def _entry_path(info: zipfile.ZipInfo, display: str) -> PurePosixPath:
@@ -61,53 +72,116 @@ def _entry_path(info: zipfile.ZipInfo, display: str) -> PurePosixPath:
     try:  # zipfile decodes a name not flagged UTF-8 as cp437
         name = name if info.flag_bits & 0x800 else name.encode("cp437").decode("utf-8")
     except UnicodeError:
-        raise SubmissionError.single(display, "an entry name is not valid UTF-8", found=_entry(name),
-                                     hint="rename the file with ASCII characters")
+        raise SubmissionError.single(
+            display,
+            "an entry name is not valid UTF-8",
+            found=_entry(name),
+            hint="rename the file with ASCII characters",
+        )
     relative, found = PurePosixPath(name.replace("\\", "/")), _entry(name)
-    _refuse_first(display, [
-        (relative.is_absolute() or ".." in relative.parts or name[1:2] == ":", "entry path escapes the archive",
-         None, found, "archive entries must be relative paths without '..'"),
-        (stat.S_ISLNK(info.external_attr >> 16), "archive contains a symbolic link", None, found,
-         "put the file itself in the archive"),
-        (info.flag_bits & 0x1, "archive entry is encrypted", None, found, "create the archive without a password")])
+    _refuse_first(
+        display,
+        [
+            (
+                relative.is_absolute() or ".." in relative.parts or name[1:2] == ":",
+                "entry path escapes the archive",
+                None,
+                found,
+                "archive entries must be relative paths without '..'",
+            ),
+            (
+                stat.S_ISLNK(info.external_attr >> 16),
+                "archive contains a symbolic link",
+                None,
+                found,
+                "put the file itself in the archive",
+            ),
+            (
+                info.flag_bits & 0x1,
+                "archive entry is encrypted",
+                None,
+                found,
+                "create the archive without a password",
+            ),
+        ],
+    )
     return relative
 
 
-def _check_file(info: zipfile.ZipInfo, twice: bool, total: int, compressed: int, display: str) -> None:
+def _check_file(
+    info: zipfile.ZipInfo, twice: bool, total: int, compressed: int, display: str
+) -> None:
     """Refuse a file entry given twice, or by its declared sizes (bytes) before anything is extracted;
     ``total`` and ``compressed`` add up the files so far (a bomb split into many small entries)."""
     name, size = _entry(info.filename), info.file_size
-    ratios = ((size, info.compress_size), (total, compressed))  # this entry's, and all files' so far
-    bomb = total > MAX_UNCOMPRESSED_BYTES or any(n > RATIO_CHECK_BYTES and n > MAX_RATIO * max(c, 1) for n, c in ratios)
-    _refuse_first(display, [
-        (twice, "archive holds the same path twice", None, name, "keep one copy of each file"),
-        (size > MAX_ENTRY_BYTES, "archive entry is too large", f"at most {MAX_ENTRY_BYTES} bytes",
-         f"{size} bytes declared by {name}", None),
-        (bomb, "archive expands too much (a zip bomb?)",
-         f"at most {MAX_UNCOMPRESSED_BYTES} bytes uncompressed in all, and at most {MAX_RATIO}:1 compression on an "
-         f"entry, or on all entries together, over {RATIO_CHECK_BYTES} bytes",
-         f"{total} bytes from {compressed} compressed in all, {size} bytes from {info.compress_size} compressed in "
-         f"{name}", None)])
+    ratios = (
+        (size, info.compress_size),
+        (total, compressed),
+    )  # this entry's, and all files' so far
+    bomb = total > MAX_UNCOMPRESSED_BYTES or any(
+        n > RATIO_CHECK_BYTES and n > MAX_RATIO * max(c, 1) for n, c in ratios
+    )
+    _refuse_first(
+        display,
+        [
+            (twice, "archive holds the same path twice", None, name, "keep one copy of each file"),
+            (
+                size > MAX_ENTRY_BYTES,
+                "archive entry is too large",
+                f"at most {MAX_ENTRY_BYTES} bytes",
+                f"{size} bytes declared by {name}",
+                None,
+            ),
+            (
+                bomb,
+                "archive expands too much (a zip bomb?)",
+                f"at most {MAX_UNCOMPRESSED_BYTES} bytes uncompressed in all, and at most {MAX_RATIO}:1 compression on an "
+                f"entry, or on all entries together, over {RATIO_CHECK_BYTES} bytes",
+                f"{total} bytes from {compressed} compressed in all, {size} bytes from {info.compress_size} compressed in "
+                f"{name}",
+                None,
+            ),
+        ],
+    )
 
 
-def _plan(infos: List[zipfile.ZipInfo], display: str, tracks: Optional[Sequence[Track]] = None
-          ) -> Tuple[List[Tuple[zipfile.ZipInfo, PurePosixPath]], List[str]]:
+def _plan(
+    infos: List[zipfile.ZipInfo], display: str, tracks: Optional[Sequence[Track]] = None
+) -> Tuple[List[Tuple[zipfile.ZipInfo, PurePosixPath]], List[str]]:
     """The entries to extract and the warnings; raises before anything is written. With ``tracks``, only
     each track's one file is extracted: what is written is bounded by them, whatever else the zip holds."""
-    _refuse_first(display, [(len(infos) > MAX_ENTRIES, "archive has too many entries", f"at most {MAX_ENTRIES}",
-                             str(len(infos)), None)])
-    warnings, plan, files = [], [], {}  # files: relative path -> entry name, of every file neither skipped nor nested
+    _refuse_first(
+        display,
+        [
+            (
+                len(infos) > MAX_ENTRIES,
+                "archive has too many entries",
+                f"at most {MAX_ENTRIES}",
+                str(len(infos)),
+                None,
+            )
+        ],
+    )
+    warnings, plan, files = (
+        [],
+        [],
+        {},
+    )  # files: relative path -> entry name, of every file neither skipped nor nested
     claimed: Dict[str, PurePosixPath] = {}
     total = compressed = nested = 0
     for info in infos:
         relative = _entry_path(info, display)
         if not relative.parts:  # checked first: ZipInfo.is_dir() fails on an empty name
-            warnings.append(f"archive entry {_entry(info.filename)} has no file name and was ignored")
+            warnings.append(
+                f"archive entry {_entry(info.filename)} has no file name and was ignored"
+            )
         elif info.is_dir() or is_ignored(relative):
             continue
         elif relative.suffix.lower() in ARCHIVE_SUFFIXES:
-            warnings.append(f"nested archive {_entry(info.filename)} ignored: put the prediction files "
-                            "in the zip itself")
+            warnings.append(
+                f"nested archive {_entry(info.filename)} ignored: put the prediction files "
+                "in the zip itself"
+            )
             nested += 1
         else:
             total, compressed = total + info.file_size, compressed + info.compress_size
@@ -117,21 +191,44 @@ def _plan(infos: List[zipfile.ZipInfo], display: str, tracks: Optional[Sequence[
                 plan.append((info, relative))
             else:
                 warnings.append(UNUSED_FILE.format(safe_display(str(relative))))
-    _refuse_first(display, [(not plan and warnings and (nested or not files), "archive holds no prediction file",
-                             None, "; ".join(warnings), "zip the prediction files themselves")])
+    _refuse_first(
+        display,
+        [
+            (
+                not plan and warnings and (nested or not files),
+                "archive holds no prediction file",
+                None,
+                "; ".join(warnings),
+                "zip the prediction files themselves",
+            )
+        ],
+    )
     if not plan and tracks is not None:
-        refuse_no_track_file(display, tracks, [safe_display(str(relative)) for relative in files],
-                             [_entry(name) for name in files.values()])
+        refuse_no_track_file(
+            display,
+            tracks,
+            [safe_display(str(relative)) for relative in files],
+            [_entry(name) for name in files.values()],
+        )
     return plan, warnings
 
 
-def refuse_no_track_file(display: str, tracks: Sequence[Track], unclaimed: Sequence[str],
-                         shown: Optional[Sequence[str]] = None) -> None:
+def refuse_no_track_file(
+    display: str,
+    tracks: Sequence[Track],
+    unclaimed: Sequence[str],
+    shown: Optional[Sequence[str]] = None,
+) -> None:
     """Refuse a submission without any track's file; ``shown``: its files as shown (default: ``unclaimed``)."""
     expected = accepted_file_names(tracks, by_track=True)
     found = ", ".join((shown or unclaimed)[:10]) or "no files"
-    raise SubmissionError.single(display, "no prediction file for any track was found",
-                                 expected=f"files named {expected}", found=found, hint=naming_hint(unclaimed, tracks))
+    raise SubmissionError.single(
+        display,
+        "no prediction file for any track was found",
+        expected=f"files named {expected}",
+        found=found,
+        hint=naming_hint(unclaimed, tracks),
+    )
 
 
 def accepted_file_names(tracks: Sequence[Track], by_track: bool = False) -> str:
@@ -139,39 +236,60 @@ def accepted_file_names(tracks: Sequence[Track], by_track: bool = False) -> str:
     (``mp_soft.tsv or mp_*_soft.tsv``), each list after its track's id when ``by_track``; how names are
     matched is said once after them when some track has other names."""
     names = [" or ".join(t.file_names) for t in tracks]
-    listed = "; ".join(f"{t.id}: {n}" for t, n in zip(tracks, names)) if by_track else ", ".join(names)
-    return listed + (" (any case; * stands for any text)" if any(len(t.file_names) > 1 for t in tracks) else "")
+    listed = (
+        "; ".join(f"{t.id}: {n}" for t, n in zip(tracks, names)) if by_track else ", ".join(names)
+    )
+    return listed + (
+        " (any case; * stands for any text)" if any(len(t.file_names) > 1 for t in tracks) else ""
+    )
 
 
-def safe_extract(archive: Path, target: Path, display: str = None, tracks: Optional[Sequence[Track]] = None
-                 ) -> List[str]:
+def safe_extract(
+    archive: Path, target: Path, display: str = None, tracks: Optional[Sequence[Track]] = None
+) -> List[str]:
     """Extract a zip into ``target`` (only the ``tracks``' files if given); returns warnings on skipped entries."""
     display = safe_display(display or Path(archive).name)
     try:
         zf = zipfile.ZipFile(archive)
     except UnicodeDecodeError:
-        raise SubmissionError.single(display, "an entry name is not valid UTF-8", expected="UTF-8 file names",
-                                     found="a name marked UTF-8 with invalid bytes",
-                                     hint="rename the files with ASCII characters")
+        raise SubmissionError.single(
+            display,
+            "an entry name is not valid UTF-8",
+            expected="UTF-8 file names",
+            found="a name marked UTF-8 with invalid bytes",
+            hint="rename the files with ASCII characters",
+        )
     except _READ_ERRORS as e:  # anything that is not a readable zip is the submission's problem
-        raise SubmissionError.single(display, "not a valid zip archive", found=str(e)[:200] or e.__class__.__name__,
-                                     hint="create it with 'zip -r submission.zip FILES'")
+        raise SubmissionError.single(
+            display,
+            "not a valid zip archive",
+            found=str(e)[:200] or e.__class__.__name__,
+            hint="create it with 'zip -r submission.zip FILES'",
+        )
     with zf:
         plan, warnings = _plan(zf.infolist(), display, tracks)
         target = Path(target).resolve()
         for info, relative in plan:
             destination = target.joinpath(*relative.parts).resolve()
             if target not in destination.parents:
-                raise SubmissionError.single(display, "entry path escapes the archive", found=_entry(info.filename))
+                raise SubmissionError.single(
+                    display, "entry path escapes the archive", found=_entry(info.filename)
+                )
             try:  # zipfile yields at most the declared size (checked above), then checks the CRC
                 destination.parent.mkdir(parents=True, exist_ok=True)
                 with zf.open(info) as source, open(destination, "wb") as sink:
                     shutil.copyfileobj(source, sink, 1 << 20)
             except _READ_ERRORS as e:
-                detail = e.strerror if isinstance(e, OSError) and e.strerror else str(e)  # no temp paths
-                raise SubmissionError.single(display, "archive entry cannot be extracted", found=_entry(info.filename),
-                                             hint=f"the archive is damaged or unusual ({e.__class__.__name__}: "
-                                                  f"{detail[:120]}); create it again with 'zip -r'")
+                detail = (
+                    e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+                )  # no temp paths
+                raise SubmissionError.single(
+                    display,
+                    "archive entry cannot be extracted",
+                    found=_entry(info.filename),
+                    hint=f"the archive is damaged or unusual ({e.__class__.__name__}: "
+                    f"{detail[:120]}); create it again with 'zip -r'",
+                )
     return warnings
 
 
@@ -182,9 +300,19 @@ def _walk(folder: Path) -> Iterator[Tuple[PurePosixPath, str]]:
         for name in sorted(files):
             full = Path(root) / name
             relative = PurePosixPath(full.relative_to(folder).as_posix())
-            if not is_ignored(relative):  # a link (even to a file), FIFO, device or socket is never opened
-                yield relative, ("a symbolic link" if full.is_symlink() else "" if full.is_file()
-                                 else "not a regular file")
+            if not is_ignored(
+                relative
+            ):  # a link (even to a file), FIFO, device or socket is never opened
+                yield (
+                    relative,
+                    (
+                        "a symbolic link"
+                        if full.is_symlink()
+                        else ""
+                        if full.is_file()
+                        else "not a regular file"
+                    ),
+                )
 
 
 def submission_files(folder: Path) -> List[PurePosixPath]:
@@ -192,21 +320,33 @@ def submission_files(folder: Path) -> List[PurePosixPath]:
     return [relative for relative, irregular in _walk(Path(folder)) if not irregular]
 
 
-def _claim(claimed: Dict[str, PurePosixPath], relative: PurePosixPath, tracks: Sequence[Track]) -> bool:
+def _claim(
+    claimed: Dict[str, PurePosixPath], relative: PurePosixPath, tracks: Sequence[Track]
+) -> bool:
     """Record the file for each track whose file patterns (any case) match it, refusing a second; False if none."""
-    owners = [t.id for t in tracks if any(fnmatch.fnmatchcase(relative.name.lower(), pattern.lower())
-                                          for pattern in t.file_names)]
+    owners = [
+        t.id
+        for t in tracks
+        if any(
+            fnmatch.fnmatchcase(relative.name.lower(), pattern.lower()) for pattern in t.file_names
+        )
+    ]
     for tid in sorted(owners):
         if tid in claimed:
-            raise SubmissionError.single(f"{safe_display(str(claimed[tid]))}, {safe_display(str(relative))}",
-                                         f"track '{tid}' is given by more than one file",
-                                         expected="exactly one file per track", found="2 files",
-                                         hint="remove all but one of them")
+            raise SubmissionError.single(
+                f"{safe_display(str(claimed[tid]))}, {safe_display(str(relative))}",
+                f"track '{tid}' is given by more than one file",
+                expected="exactly one file per track",
+                found="2 files",
+                hint="remove all but one of them",
+            )
         claimed[tid] = relative
     return bool(owners)
 
 
-def locate_track_files(folder: Path, tracks: Sequence[Track]) -> Tuple[Dict[str, PurePosixPath], List[str]]:
+def locate_track_files(
+    folder: Path, tracks: Sequence[Track]
+) -> Tuple[Dict[str, PurePosixPath], List[str]]:
     """Map track id -> the one file for it (at the root or inside folders); returns it and the names
     of files no track claims. A track file that is not a regular file is refused (never opened)."""
     claimed: Dict[str, PurePosixPath] = {}
@@ -215,8 +355,12 @@ def locate_track_files(folder: Path, tracks: Sequence[Track]) -> Tuple[Dict[str,
         if not _claim(claimed, relative, tracks):
             unclaimed.append(safe_display(str(relative)))
         elif irregular:
-            raise SubmissionError.single(safe_display(str(relative)), f"the prediction file is {irregular}",
-                                         expected="a regular file", hint="write the predictions into the file itself")
+            raise SubmissionError.single(
+                safe_display(str(relative)),
+                f"the prediction file is {irregular}",
+                expected="a regular file",
+                hint="write the predictions into the file itself",
+            )
     return claimed, unclaimed
 
 
@@ -226,12 +370,16 @@ def _loose(name: str) -> str:
 
 
 def _meant_for(name: str, tracks: Sequence[Track]) -> str:
-    """"track 'en_en': name it en_en.tsv" for a file no track claims but one probably was meant to, else
+    """ "track 'en_en': name it en_en.tsv" for a file no track claims but one probably was meant to, else
     '': the same name loosely (``en-en.tsv``) or, failing that, a name holding every word of one track's
     name or pattern (``VEN_test_pe_teamX.tsv`` for ``ven_*_pe.tsv``, ``STS.out.track5.en-en.txt`` for
     ``en_en.tsv``), the words of a pattern's ``*`` parts aside; one track only, never a guess between two."""
     loose = _loose(PurePosixPath(name).name)
-    found = [t for t in tracks if any(fnmatch.fnmatchcase(loose, _loose(pattern)) for pattern in t.file_names)]
+    found = [
+        t
+        for t in tracks
+        if any(fnmatch.fnmatchcase(loose, _loose(pattern)) for pattern in t.file_names)
+    ]
     if not found:
         words = Counter(loose.split("_"))
         found = [t for t in tracks if any(_holds_words(words, pattern) for pattern in t.file_names)]
@@ -244,17 +392,27 @@ def _holds_words(words: Counter, pattern: str) -> bool:
     return bool(wanted) and not wanted - words
 
 
-def ignored_file_notes(unclaimed: Sequence[str], tracks: Sequence[Track], shown: int = 5) -> List[str]:
+def ignored_file_notes(
+    unclaimed: Sequence[str], tracks: Sequence[Track], shown: int = 5
+) -> List[str]:
     """The notes about files no track claims: one per near miss (at most ``shown``), one for the rest."""
     meant = {name: _meant_for(name, tracks) for name in unclaimed}
-    near, other = [name for name in unclaimed if meant[name]], [name for name in unclaimed if not meant[name]]
-    notes = [f"{UNUSED_FILE.format(name)}; it was probably meant for {meant[name]}" for name in near[:shown]]
+    near, other = (
+        [name for name in unclaimed if meant[name]],
+        [name for name in unclaimed if not meant[name]],
+    )
+    notes = [
+        f"{UNUSED_FILE.format(name)}; it was probably meant for {meant[name]}"
+        for name in near[:shown]
+    ]
     if len(near) > shown:
         notes.append(f"{len(near) - shown} more files named like a track's file were ignored")
     if len(other) == 1:
         notes.append(UNUSED_FILE.format(other[0]))
     elif other:
-        listed = ", ".join(repr(name) for name in other[:shown]) + (", ..." if len(other) > shown else "")
+        listed = ", ".join(repr(name) for name in other[:shown]) + (
+            ", ..." if len(other) > shown else ""
+        )
         notes.append(f"{len(other)} files match no track and were ignored: {listed}")
     return notes
 
@@ -262,5 +420,7 @@ def ignored_file_notes(unclaimed: Sequence[str], tracks: Sequence[Track], shown:
 def naming_hint(unclaimed: Sequence[str], tracks: Sequence[Track]) -> str:
     """How to name the files of a submission in which no file matched a track."""
     near = ((name, _meant_for(name, tracks)) for name in unclaimed)
-    return next((f"file {name!r} was probably meant for {meant}" for name, meant in near if meant),
-                "name each file after its track (see the starting kit)")
+    return next(
+        (f"file {name!r} was probably meant for {meant}" for name, meant in near if meant),
+        "name each file after its track (see the starting kit)",
+    )

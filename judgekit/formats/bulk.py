@@ -57,7 +57,9 @@ def json_values(texts: Sequence[str]) -> list:
             scanned.append((NOT_JSON, -1))
     values = list(map(itemgetter(0), scanned))
     if sum(map(itemgetter(1), scanned)) != sum(map(len, stripped)):  # no value ends after its text
-        for j in compress(range(len(values)), map(int.__ne__, map(itemgetter(1), scanned), map(len, stripped))):
+        for j in compress(
+            range(len(values)), map(int.__ne__, map(itemgetter(1), scanned), map(len, stripped))
+        ):
             values[j] = NOT_JSON  # a value with more text after it
     return values
 
@@ -79,7 +81,9 @@ def number_column(texts: Sequence[str]) -> Tuple[np.ndarray, np.ndarray]:
     values = plain_numbers(texts)
     if values is None:
         stripped = list(map(str.strip, texts))
-        ok = np.fromiter(map(bool, map(NUMBER.fullmatch, stripped)), dtype=bool, count=len(stripped))
+        ok = np.fromiter(
+            map(bool, map(NUMBER.fullmatch, stripped)), dtype=bool, count=len(stripped)
+        )
         values = np.full(len(stripped), np.nan)
         values[ok] = np.array(list(compress(stripped, ok)), dtype=float)
     return values, np.isfinite(values)
@@ -90,12 +94,18 @@ def exact_codes(values: list, table: dict) -> np.ndarray:
     str, int or float can be one (a boolean is none, though True == 1 and hashes alike)."""
     if not (True in table or False in table):  # then no boolean can find a key
         try:
-            return np.fromiter(map(table.get, values, repeat(-1)), dtype=np.int64, count=len(values))
+            return np.fromiter(
+                map(table.get, values, repeat(-1)), dtype=np.int64, count=len(values)
+            )
         except TypeError:  # a list or an object is no key
             pass
-    keys = np.fromiter(map({str, int, float}.__contains__, map(type, values)), dtype=bool, count=len(values))
+    keys = np.fromiter(
+        map({str, int, float}.__contains__, map(type, values)), dtype=bool, count=len(values)
+    )
     codes = np.full(len(values), -1, dtype=np.int64)
-    codes[keys] = np.fromiter(map(table.get, compress(values, keys), repeat(-1)), dtype=np.int64, count=int(keys.sum()))
+    codes[keys] = np.fromiter(
+        map(table.get, compress(values, keys), repeat(-1)), dtype=np.int64, count=int(keys.sum())
+    )
     return codes
 
 
@@ -106,11 +116,15 @@ def list_sizes(values: list) -> np.ndarray:
     except TypeError:
         lists = np.fromiter(map(isinstance, values, repeat(list)), dtype=bool, count=len(values))
         sizes = np.full(len(values), -1, dtype=np.int64)
-        sizes[lists] = np.fromiter(map(len, compress(values, lists)), dtype=np.int64, count=int(lists.sum()))
+        sizes[lists] = np.fromiter(
+            map(len, compress(values, lists)), dtype=np.int64, count=int(lists.sum())
+        )
         return sizes
 
 
-def list_entries(values: list, lengths: Optional[np.ndarray] = None) -> Tuple[list, np.ndarray, np.ndarray]:
+def list_entries(
+    values: list, lengths: Optional[np.ndarray] = None
+) -> Tuple[list, np.ndarray, np.ndarray]:
     """(the entries of the values that are lists, of ``lengths[i]`` entries when given, chained; the
     value each entry is from; which values are such lists)."""
     sizes = list_sizes(values)
@@ -130,4 +144,6 @@ def distinct(keys: list) -> Tuple[list, np.ndarray]:
 def label_codes(values: np.ndarray, n_labels: int) -> np.ndarray:
     """Label indices in the smallest integer type that holds them: perspectivist tracks have a row per
     annotator and item, and a byte per row instead of eight makes every pass over them faster."""
-    return np.asarray(values).astype(np.int8 if n_labels <= 127 else np.int16 if n_labels <= 32767 else np.int32)
+    return np.asarray(values).astype(
+        np.int8 if n_labels <= 127 else np.int16 if n_labels <= 32767 else np.int32
+    )

@@ -71,11 +71,19 @@ def read_item_columns(path: Path, display: str, defaults: Dict[str, object]) -> 
     chunk at a time (never a dict per item at once) and joined, a field a chunk lacks being its default there."""
     chunks: List[Dict[str, list]] = []
     _read_checked(path, display, False, lambda items: chunks.append(item_columns(items, defaults)))
-    return {name: list(chain.from_iterable(c.get(name) or repeat(defaults.get(name), len(c["id"])) for c in chunks))
-            for name in dict.fromkeys(chain(["id"], *chunks))}
+    return {
+        name: list(
+            chain.from_iterable(
+                c.get(name) or repeat(defaults.get(name), len(c["id"])) for c in chunks
+            )
+        )
+        for name in dict.fromkeys(chain(["id"], *chunks))
+    }
 
 
-def parsed_json_lines(lines: Iterable[str], problems: ProblemCollector, start: int = 1) -> Iterator[Tuple[int, object]]:
+def parsed_json_lines(
+    lines: Iterable[str], problems: ProblemCollector, start: int = 1
+) -> Iterator[Tuple[int, object]]:
     """(line number, value) of every non-blank line; a line that is not JSON is a located problem."""
     for lineno, line in enumerate(lines, start=start):
         if not line.strip():
@@ -86,7 +94,9 @@ def parsed_json_lines(lines: Iterable[str], problems: ProblemCollector, start: i
             problems.add(f"not valid JSON ({e.msg})", line=lineno)
 
 
-def _read_checked(path: Path, display: str, need_texts: bool, keep: Callable[[List[dict]], None]) -> None:
+def _read_checked(
+    path: Path, display: str, need_texts: bool, keep: Callable[[List[dict]], None]
+) -> None:
     """Check the file a chunk of about ``CHUNK_CHARS`` (the text is never held whole) and a column at a
     time, handing each chunk's items to ``keep``; problems are raised in line order as one ConfigError.
     Lines end as universal newlines, not ``str.splitlines``: U+2028 and U+0085 are text in JSON strings."""
@@ -94,7 +104,9 @@ def _read_checked(path: Path, display: str, need_texts: bool, keep: Callable[[Li
     try:
         with collector_paused(), open(path, encoding="utf-8-sig") as f:
             for chunk in iter(lambda: f.readlines(CHUNK_CHARS), []):
-                numbers, items, chunk_ids = _checked_chunk(*_parsed_chunk(chunk, start, problems), need_texts, problems)
+                numbers, items, chunk_ids = _checked_chunk(
+                    *_parsed_chunk(chunk, start, problems), need_texts, problems
+                )
                 start += len(chunk)
                 ids += chunk_ids
                 line_numbers.append(numbers)
@@ -106,7 +118,9 @@ def _read_checked(path: Path, display: str, need_texts: bool, keep: Callable[[Li
             Path(path).read_bytes().decode("utf-8-sig")
         except (OSError, UnicodeDecodeError) as whole:
             error = whole
-        raise ConfigError.single(display, f"cannot read the item file ({error.__class__.__name__}: {error})")
+        raise ConfigError.single(
+            display, f"cannot read the item file ({error.__class__.__name__}: {error})"
+        )
     problems.raise_if_any(display)
 
 
@@ -118,7 +132,11 @@ def _parsed_chunk(chunk: List[str], start: int, problems: "Located") -> Tuple[np
     try:  # one parse of the whole chunk: each line is one object when there are as many objects as
         # lines and no line holds two (strings never span lines: JSON refuses a raw line end in them)
         values = json.loads("[" + ",".join(bodies) + "]")
-        if len(values) == len(bodies) and types_are(values, dict).all() and not TWO_OBJECTS.search("\n".join(bodies)):
+        if (
+            len(values) == len(bodies)
+            and types_are(values, dict).all()
+            and not TWO_OBJECTS.search("\n".join(bodies))
+        ):
             return start + np.flatnonzero(filled), values
     except (ValueError, RecursionError):
         pass
@@ -159,31 +177,49 @@ def _checked_chunk(numbers: np.ndarray, values: list, need_texts: bool, problems
     if names.count(None) < len(names):  # the count rule holds where an item has both lists
         given = list(map(dict.get, values, repeat("annotations")))
         both = ~(types_are(names, NoneType) | types_are(given, NoneType))
-        kept = (names, given, ids) if both.all() else [list(compress(c, both)) for c in (names, given, ids)]
+        kept = (
+            (names, given, ids)
+            if both.all()
+            else [list(compress(c, both)) for c in (names, given, ids)]
+        )
         annotation_counts(*kept, numbers[both], problems, 4)
     return numbers, values, ids
 
 
-def annotation_counts(names: list, given: list, ids: list, places, problems: Located, order: int = 0) -> np.ndarray:
+def annotation_counts(
+    names: list, given: list, ids: list, places, problems: Located, order: int = 0
+) -> np.ndarray:
     """Per item, its number of annotators if ``annotations`` has one entry per annotator (null is an
     empty list), else 0 and a problem at the item's place (its line, or its row)."""
     wanted, found = lengths(names), lengths(given)
     wrong = (wanted != found) | (wanted < 0)
     for k in np.flatnonzero(wrong).tolist():
-        counted = (f"{n} {what}" if n >= 0 else f"'{what}' not a list"
-                   for n, what in ((wanted[k], "annotators"), (found[k], "annotations")))
-        problems.add("'annotations' must have one entry per annotator", int(places[k]), order, item=ids[k],
-                     expected="equally long lists", found=" and ".join(counted))
+        counted = (
+            f"{n} {what}" if n >= 0 else f"'{what}' not a list"
+            for n, what in ((wanted[k], "annotators"), (found[k], "annotations"))
+        )
+        problems.add(
+            "'annotations' must have one entry per annotator",
+            int(places[k]),
+            order,
+            item=ids[k],
+            expected="equally long lists",
+            found=" and ".join(counted),
+        )
     return np.where(wrong, 0, wanted)
 
 
 def _duplicates(ids: List[str], numbers: np.ndarray, problems: Located) -> None:
     """An id seen on an earlier line is a problem (and that line's other problems are not reported)."""
-    hashes = np.sort(np.fromiter(map(hash, ids), dtype=np.int64, count=len(ids)))  # a set of a million ids is 60 MB
+    hashes = np.sort(
+        np.fromiter(map(hash, ids), dtype=np.int64, count=len(ids))
+    )  # a set of a million ids is 60 MB
     if not (hashes[1:] == hashes[:-1]).any() or len(set(ids)) == len(ids):
         return
     first = dict(zip(reversed(ids), reversed(numbers.tolist())))
-    again = {line: item for line, item in zip(numbers.tolist(), ids) if first[item] != line}  # a file with problems
+    again = {
+        line: item for line, item in zip(numbers.tolist(), ids) if first[item] != line
+    }  # a file with problems
     problems[:] = [p for p in problems if p[0] not in again or p[1] < 2]
     for line, item in again.items():
         problems.add("duplicate id", line, 2, item=item, hint=f"first seen on line {first[item]}")
@@ -201,7 +237,12 @@ def lists_of(values: list, kind: type) -> np.ndarray:
     ok = types_are(values, list)
     lists = list(compress(values, ok))
     wrong = ~types_are(list(chain.from_iterable(lists)), kind)
-    ok[ok] = np.bincount(np.repeat(np.arange(len(lists)), lengths(lists)), weights=wrong, minlength=len(lists)) == 0
+    ok[ok] = (
+        np.bincount(
+            np.repeat(np.arange(len(lists)), lengths(lists)), weights=wrong, minlength=len(lists)
+        )
+        == 0
+    )
     return ok
 
 

@@ -20,26 +20,45 @@ from .bulk import COMMA_DECIMAL, NOT_JSON, json_values, number_column, plain_num
 from .textfile import shorten
 from .values import ValueProblem, describe_value, parse_json
 
-HEADER_NAMES = ("id", "item", "item_id", "index", "idx")  # index: GLUE's index<TAB>prediction; idx: HF datasets
-COMMENTS_NOTE = ("{} comment line(s) starting with '#' were skipped (SemEval's scorer, correlation.pl, "
-                 "skips them too)")
+HEADER_NAMES = (
+    "id",
+    "item",
+    "item_id",
+    "index",
+    "idx",
+)  # index: GLUE's index<TAB>prediction; idx: HF datasets
+COMMENTS_NOTE = (
+    "{} comment line(s) starting with '#' were skipped (SemEval's scorer, correlation.pl, "
+    "skips them too)"
+)
 #: A column name in a header line: a word (letters, digits, '_', '-', '.' or spaces inside), never a value
 #: attempt such as a JSON list, a signed number or a text with control characters.
 COLUMN_NAME = re.compile(r"[^\W\d][\w .-]*")
 JSON_LINES_NOTE = 'the file was read as JSON lines, one object {"id": ID, "any name": VALUE} a line (CLUE\'s layout)'
 
 
-def without_comments(numbers: Sequence[int], texts: List[str], track: Track, ids: List[str], display: str):
+def without_comments(
+    numbers: Sequence[int], texts: List[str], track: Track, ids: List[str], display: str
+):
     """(numbers, texts, the comment lines' numbers) of a file: on a positional (SemEval) track, a line
     whose first non-blank character is '#' is a comment, skipped as the official scorer skips it, unless
     an item id of the track starts with '#'. A file without '#' is not looked at line by line."""
-    if not track.positional or not any(map(str.__contains__, texts, repeat("#"))) \
-            or any(map(str.startswith, map(str.lstrip, ids), repeat("#"))):
+    if (
+        not track.positional
+        or not any(map(str.__contains__, texts, repeat("#")))
+        or any(map(str.startswith, map(str.lstrip, ids), repeat("#")))
+    ):
         return numbers, texts, []
-    comment = np.fromiter(map(str.startswith, map(str.lstrip, texts), repeat("#")), dtype=bool, count=len(texts))
+    comment = np.fromiter(
+        map(str.startswith, map(str.lstrip, texts), repeat("#")), dtype=bool, count=len(texts)
+    )
     if comment.all():
-        raise SubmissionError.single(display, "the file holds only comment lines (starting with '#')",
-                                     expected="one line per item", found=f"{len(texts)} comment line(s)")
+        raise SubmissionError.single(
+            display,
+            "the file holds only comment lines (starting with '#')",
+            expected="one line per item",
+            found=f"{len(texts)} comment line(s)",
+        )
     where = np.asarray(numbers)
     return where[~comment].tolist(), list(compress(texts, ~comment)), where[comment].tolist()
 
@@ -53,20 +72,35 @@ def records_array(numbers: Sequence[int], texts: List[str]) -> Tuple[Sequence[in
         records = parse_json(texts[0])
     except ValueProblem:
         return numbers, texts
-    if not (isinstance(records, list) and records and all(isinstance(record, dict) for record in records)):
+    if not (
+        isinstance(records, list)
+        and records
+        and all(isinstance(record, dict) for record in records)
+    ):
         return numbers, texts
-    return [numbers[0]] * len(records), [json.dumps(record, ensure_ascii=False) for record in records]
+    return [numbers[0]] * len(records), [
+        json.dumps(record, ensure_ascii=False) for record in records
+    ]
 
 
-def refuse_one_line_of_values(numbers: Sequence[int], texts: List[str], track: Track, ids: List[str], display: str):
+def refuse_one_line_of_values(
+    numbers: Sequence[int], texts: List[str], track: Track, ids: List[str], display: str
+):
     """Refuse, as one problem, a file of one line holding the values of many items (``_values_on_one_line``)."""
     count = _values_on_one_line(texts, track, ids)
     if count:
         raise SubmissionError.single(
-            display, f"the file holds one line of {count} values", line=numbers[0], found=repr(shorten(texts[0])),
-            expected=f"one line per item ({len(ids):,} items): " + (
-                "one score per line in input order, or " if track.positional else "") + f"lines such as {describe_value(track)}",
-            hint="write one score per line" if track.kind == "similarity" else "write one line per item")
+            display,
+            f"the file holds one line of {count} values",
+            line=numbers[0],
+            found=repr(shorten(texts[0])),
+            expected=f"one line per item ({len(ids):,} items): "
+            + ("one score per line in input order, or " if track.positional else "")
+            + f"lines such as {describe_value(track)}",
+            hint="write one score per line"
+            if track.kind == "similarity"
+            else "write one line per item",
+        )
 
 
 def _values_on_one_line(texts: List[str], track: Track, ids: List[str]) -> int:
@@ -77,10 +111,18 @@ def _values_on_one_line(texts: List[str], track: Track, ids: List[str]) -> int:
         return 0
     value, rows = json_values(texts)[0], track.kind in ("soft_label", "perspectivist")
     if isinstance(value, list):
-        shaped = all(isinstance(v, (list, dict)) for v in value) if rows else not any(isinstance(v, (list, dict)) for v in value)
+        shaped = (
+            all(isinstance(v, (list, dict)) for v in value)
+            if rows
+            else not any(isinstance(v, (list, dict)) for v in value)
+        )
         return len(value) if shaped and len(value) >= (len(ids) if rows else 2) else 0
     parts = re.split(r"[\s,;]+", texts[0].strip(" \t,;"))
-    return len(parts) if value is NOT_JSON and not rows and len(parts) > 2 and number_column(parts)[1].all() else 0
+    return (
+        len(parts)
+        if value is NOT_JSON and not rows and len(parts) > 2 and number_column(parts)[1].all()
+        else 0
+    )
 
 
 def refuse_index_column(numbers: Sequence[int], texts: List[str], display: str) -> None:
@@ -88,11 +130,15 @@ def refuse_index_column(numbers: Sequence[int], texts: List[str], display: str) 
     header of an unnamed first column, the index pandas' ``to_csv`` writes by default (``index=True``)."""
     fields = texts[0].split("\t")
     if len(fields) >= 3 and not fields[0].strip() and all(map(str.strip, fields[1:])):
-        raise SubmissionError.single(display, "the file has an extra first column, a DataFrame's index: its header "
-                                              "line starts with a tab", line=numbers[0],
-                                     expected="ID<TAB>VALUE lines, after at most one header line such as id<TAB>label",
-                                     found=repr(shorten(texts[0])),
-                                     hint="write the file with index=False (df.to_csv(path, sep='\\t', index=False))")
+        raise SubmissionError.single(
+            display,
+            "the file has an extra first column, a DataFrame's index: its header "
+            "line starts with a tab",
+            line=numbers[0],
+            expected="ID<TAB>VALUE lines, after at most one header line such as id<TAB>label",
+            found=repr(shorten(texts[0])),
+            hint="write the file with index=False (df.to_csv(path, sep='\\t', index=False))",
+        )
 
 
 class Columns:
@@ -101,17 +147,30 @@ class Columns:
     and parts around its first tab (``heads``, stripped; ``rests``; ``tabbed``), with each head's item
     index (``position``, -1 for none)."""
 
-    def __init__(self, numbers: Sequence[int], texts: List[str], ids: List[str], comments: Sequence[int] = (),
-                 is_value: Callable[[str], bool] = bool):
+    def __init__(
+        self,
+        numbers: Sequence[int],
+        texts: List[str],
+        ids: List[str],
+        comments: Sequence[int] = (),
+        is_value: Callable[[str], bool] = bool,
+    ):
         self.numbers, self.texts, self.ids, self.comments = numbers, texts, ids, comments
-        self.json_lines = bool(texts[0].lstrip().startswith("{") and not any(map(str.__contains__, texts, repeat("\t"))))
+        self.json_lines = bool(
+            texts[0].lstrip().startswith("{")
+            and not any(map(str.__contains__, texts, repeat("\t")))
+        )
         texts = list(map(_id_tab_value, texts)) if self.json_lines else texts
         self.header = int(_is_header(texts[0], ids, is_value if not self.json_lines else bool))
         body, self.lines = (texts[1:], numbers[1:]) if self.header else (texts, numbers)
         # two passes rather than a list of (head, tab, rest) tuples: a million tuples cost ~60 MB
-        self.heads = list(map(str.strip, map(itemgetter(0), map(str.partition, body, repeat("\t")))))
+        self.heads = list(
+            map(str.strip, map(itemgetter(0), map(str.partition, body, repeat("\t"))))
+        )
         self.rests = list(map(itemgetter(2), map(str.partition, body, repeat("\t"))))
-        self.tabbed = np.fromiter(map(str.__contains__, body, repeat("\t")), dtype=bool, count=len(body))
+        self.tabbed = np.fromiter(
+            map(str.__contains__, body, repeat("\t")), dtype=bool, count=len(body)
+        )
 
     @cached_property
     def position(self) -> np.ndarray:
@@ -119,23 +178,35 @@ class Columns:
         if self.heads == self.ids:
             return np.arange(len(self.ids), dtype=np.int64)
         index = dict(zip(self.ids, range(len(self.ids))))
-        return np.fromiter(map(index.get, self.heads, repeat(-1)), dtype=np.int64, count=len(self.heads))
+        return np.fromiter(
+            map(index.get, self.heads, repeat(-1)), dtype=np.int64, count=len(self.heads)
+        )
 
     @cached_property
     def positional_header(self) -> int:
         """1 when, for a positional reading, the first line is a header (``score``, ``prediction<TAB>confidence``:
         one or two names, none a number such as "nan") and the lines after it are one per item, else 0."""
         names = self.texts[0].split()
-        return int(len(self.texts) == len(self.ids) + 1 and 1 <= len(names) <= 2
-                   and all(COLUMN_NAME.fullmatch(name) and not _is_float(name) for name in names))
+        return int(
+            len(self.texts) == len(self.ids) + 1
+            and 1 <= len(names) <= 2
+            and all(COLUMN_NAME.fullmatch(name) and not _is_float(name) for name in names)
+        )
 
     @cached_property
-    def fields(self) -> Tuple[List[List[str]], np.ndarray, List[str], Tuple[np.ndarray, np.ndarray]]:
+    def fields(
+        self,
+    ) -> Tuple[List[List[str]], np.ndarray, List[str], Tuple[np.ndarray, np.ndarray]]:
         """For a positional reading: each line's whitespace-separated fields (after ``positional_header``),
         their count, the first fields (a line is never blank) and these as numbers (``number_column``)."""
         fields = list(map(str.split, self.texts[1:] if self.positional_header else self.texts))
         firsts = list(map(itemgetter(0), fields))
-        return fields, np.fromiter(map(len, fields), dtype=np.int64, count=len(fields)), firsts, number_column(firsts)
+        return (
+            fields,
+            np.fromiter(map(len, fields), dtype=np.int64, count=len(fields)),
+            firsts,
+            number_column(firsts),
+        )
 
 
 def _is_header(text: str, ids: List[str], is_value: Callable[[str], bool]) -> bool:
@@ -146,8 +217,11 @@ def _is_header(text: str, ids: List[str], is_value: Callable[[str], bool]) -> bo
     first = first.strip()
     if first.lower() in HEADER_NAMES:
         return first.lower() not in ids
-    return bool(tab and COLUMN_NAME.fullmatch(first) and COLUMN_NAME.fullmatch(value.strip())) \
-        and not is_value(value) and first not in ids
+    return (
+        bool(tab and COLUMN_NAME.fullmatch(first) and COLUMN_NAME.fullmatch(value.strip()))
+        and not is_value(value)
+        and first not in ids
+    )
 
 
 def _is_float(text: str) -> bool:
@@ -179,9 +253,15 @@ def layout_of(columns: Columns, ids: List[str], display: str) -> str:
     when every line holds one or two fields and most first fields are numbers (so a bad value is
     reported at its line). A file read both ways (no header, every id, each a 0-5 score) is refused."""
     heads = columns.heads
-    as_ids = bool(heads) and heads[0] in ids and bool(columns.tabbed.all() and (columns.position >= 0).all()) \
+    as_ids = (
+        bool(heads)
+        and heads[0] in ids
+        and bool(columns.tabbed.all() and (columns.position >= 0).all())
         and np.bincount(columns.position).max() == 1
-    scores = plain_numbers(heads) if as_ids and not columns.header and len(heads) == len(ids) else None
+    )
+    scores = (
+        plain_numbers(heads) if as_ids and not columns.header and len(heads) == len(ids) else None
+    )
     if as_ids and (scores is None or not ((scores >= 0) & (scores <= 5)).all()):
         return "id"  # cannot be ambiguous: the costlier positional reading is not needed
     positional = _reads_positionally(columns)
@@ -190,13 +270,15 @@ def layout_of(columns: Columns, ids: List[str], display: str) -> str:
     if not (as_ids and positional):
         return "positional" if positional else "id"
     raise SubmissionError.single(
-        display, "the file can be read two ways: its first column holds every item id once, and could "
-                 "also be the scores of a positional file",
+        display,
+        "the file can be read two ways: its first column holds every item id once, and could "
+        "also be the scores of a positional file",
         expected=f"ID<TAB>SCORE lines (matched by id, e.g. {ids[0]!r}<TAB>3.2) or one score per line "
-                 f"in input order (SemEval positional, an optional confidence column)",
+        f"in input order (SemEval positional, an optional confidence column)",
         found=f"{len(ids)} lines of two numbers",
         hint="write the ID<TAB>SCORE lines with a header line 'id<TAB>score' to mean ids, or give the "
-             "scores with decimals (3.0) to mean positional")
+        "scores with decimals (3.0) to mean positional",
+    )
 
 
 def _reads_positionally(columns: Columns) -> bool:
@@ -208,7 +290,11 @@ def _reads_positionally(columns: Columns) -> bool:
         return False
     count = int(numeric.sum())
     if 2 * count < len(lengths):  # looked at only when the numbers alone are too few
-        count += int(np.fromiter(map(bool, map(COMMA_DECIMAL.fullmatch, firsts)), dtype=bool, count=len(firsts)).sum())
+        count += int(
+            np.fromiter(
+                map(bool, map(COMMA_DECIMAL.fullmatch, firsts)), dtype=bool, count=len(firsts)
+            ).sum()
+        )
     return 2 * count >= len(lengths)
 
 
@@ -216,11 +302,18 @@ def _refuse_row_numbers(columns: Columns, ids: List[str], display: str) -> None:
     """Refuse a positional reading whose first column holds whole numbers, each once, some above 5: ids
     or line numbers, which would be read as scores (and the scores as confidences)."""
     _, _, _, (first_values, numeric) = columns.fields
-    if numeric.all() and (first_values % 1 == 0).all() and first_values.max() > 5 \
-            and len(np.unique(first_values)) == len(first_values):
-        raise SubmissionError.single(display, "the first column holds whole numbers, each once, up to "
-                                              f"{first_values.max():.0f}: item ids or line numbers, not scores",
-                                     expected=f"ID<TAB>SCORE lines with the track's ids (such as {ids[0]!r}<TAB>3.2) "
-                                              "or one score per line in input order",
-                                     found=f"lines such as {shorten(columns.texts[columns.positional_header])!r}",
-                                     hint="write each item's id (the 'id' field of the input file) and a tab before its score")
+    if (
+        numeric.all()
+        and (first_values % 1 == 0).all()
+        and first_values.max() > 5
+        and len(np.unique(first_values)) == len(first_values)
+    ):
+        raise SubmissionError.single(
+            display,
+            "the first column holds whole numbers, each once, up to "
+            f"{first_values.max():.0f}: item ids or line numbers, not scores",
+            expected=f"ID<TAB>SCORE lines with the track's ids (such as {ids[0]!r}<TAB>3.2) "
+            "or one score per line in input order",
+            found=f"lines such as {shorten(columns.texts[columns.positional_header])!r}",
+            hint="write each item's id (the 'id' field of the input file) and a tab before its score",
+        )

@@ -10,8 +10,17 @@ import numpy as np
 from ..tracks import Track
 from .bulk import exact_codes, list_entries
 from .textfile import shorten
-from .values import (ValueProblem, is_number, label_of, label_table, outside_label_set, parse_value, show, show_json,
-                     split_multilabel)
+from .values import (
+    ValueProblem,
+    is_number,
+    label_of,
+    label_table,
+    outside_label_set,
+    parse_value,
+    show,
+    show_json,
+    split_multilabel,
+)
 
 
 def annotator_rows(rows: list, counts: np.ndarray, track: Track) -> Tuple[np.ndarray, np.ndarray]:
@@ -57,12 +66,18 @@ def label_major_rows(rows: list, counts: np.ndarray, out: np.ndarray) -> np.ndar
     full[vector[chosen < 0]] = False
     ok[row[~full]] = False
     kept = ok[row[vector]]
-    annotator = np.arange(len(bits)) - np.searchsorted(vector, vector) + (np.cumsum(counts) - counts)[row[vector]]
+    annotator = (
+        np.arange(len(bits))
+        - np.searchsorted(vector, vector)
+        + (np.cumsum(counts) - counts)[row[vector]]
+    )
     out[annotator[kept], (vector % k)[kept]] = chosen[kept]
     return ok
 
 
-def annotator_entries(text: str, track: Track, annotators: Sequence[str], notes: list = None) -> list:
+def annotator_entries(
+    text: str, track: Track, annotators: Sequence[str], notes: list = None
+) -> list:
     """A row's entries as written (label-major rows as 0/1 rows): ``annotator_rows``'s rules, and also
     an object annotator -> entry. ``annotators.RowFit`` fits them to the item's annotators."""
     value = parse_value(text, track, [] if notes is None else notes)
@@ -70,17 +85,26 @@ def annotator_entries(text: str, track: Track, annotators: Sequence[str], notes:
         missing = [a for a in annotators if a not in value]
         extra = [a for a in value if a not in set(annotators)]
         if missing or extra:
-            raise ValueProblem("annotators do not match the item's annotators", expected=", ".join(annotators),
-                               found=f"missing {missing[:5]}, unknown {[shorten(a, 40) for a in extra[:5]]}")
+            raise ValueProblem(
+                "annotators do not match the item's annotators",
+                expected=", ".join(annotators),
+                found=f"missing {missing[:5]}, unknown {[shorten(a, 40) for a in extra[:5]]}",
+            )
         value = [value[a] for a in annotators]
     if not isinstance(value, list):
-        raise ValueProblem("a perspectivist prediction must be a JSON list",
-                           expected=f"a list with one entry per annotator ({len(annotators)})",
-                           found=show_json(value))
+        raise ValueProblem(
+            "a perspectivist prediction must be a JSON list",
+            expected=f"a list with one entry per annotator ({len(annotators)})",
+            found=show_json(value),
+        )
     # label-major: lists of numbers, with a number among them or as the K empty vectors of an item without
     # annotators (K empty lists for K annotators are annotator-major: no label chosen)
-    if track.scale == "multilabel" and value and all(isinstance(v, list) and all(map(is_number, v)) for v in value) \
-            and (any(value) or (len(value) == len(track.labels) and not annotators)):
+    if (
+        track.scale == "multilabel"
+        and value
+        and all(isinstance(v, list) and all(map(is_number, v)) for v in value)
+        and (any(value) or (len(value) == len(track.labels) and not annotators))
+    ):
         return list(_label_major(value, track))
     return value
 
@@ -104,25 +128,38 @@ def _label_major(value: list, track: Track) -> np.ndarray:
     lengths = sorted({len(v) for v in value})
     layout = f"{k} vectors of 0/1 ({', '.join(track.labels)}), each with one entry per annotator of the item"
     if len(value) != k:
-        raise ValueProblem("0/1 vectors are read label-major: one vector per label", expected=layout,
-                           found=f"{len(value)} vectors of {'/'.join(map(str, lengths))} entries",
-                           hint="this looks like one vector per annotator: write one vector per label instead "
-                                "(transpose it)" if lengths == [k] else None)
+        raise ValueProblem(
+            "0/1 vectors are read label-major: one vector per label",
+            expected=layout,
+            found=f"{len(value)} vectors of {'/'.join(map(str, lengths))} entries",
+            hint="this looks like one vector per annotator: write one vector per label instead "
+            "(transpose it)"
+            if lengths == [k]
+            else None,
+        )
     if len(lengths) > 1:
-        raise ValueProblem("the label vectors have different lengths", expected=layout + ", all equally long",
-                           found=f"vectors of {', '.join(str(len(v)) for v in value)} entries")
-    raise ValueProblem("a label vector holds a value other than 0 or 1", expected=layout,
-                       found=show_json(next(x for v in value for x in v if x not in (0, 1))),
-                       hint="1 = the annotator chose the label, 0 = not")
+        raise ValueProblem(
+            "the label vectors have different lengths",
+            expected=layout + ", all equally long",
+            found=f"vectors of {', '.join(str(len(v)) for v in value)} entries",
+        )
+    raise ValueProblem(
+        "a label vector holds a value other than 0 or 1",
+        expected=layout,
+        found=show_json(next(x for v in value for x in v if x not in (0, 1))),
+        hint="1 = the annotator chose the label, 0 = not",
+    )
 
 
 def _multilabel_choice(value, track: Track) -> np.ndarray:
     parts = split_multilabel(value) if isinstance(value, str) else value
     if not (isinstance(parts, list) and all(isinstance(v, str) for v in parts)):
-        raise ValueProblem("an annotator's labels must be a list of labels or a comma-separated string",
-                           expected=f'e.g. ["entailment", "neutral"], or the whole row label-major: '
-                                    f'{len(track.labels)} vectors of 0/1 entries, one per label',
-                           found=show_json(value))
+        raise ValueProblem(
+            "an annotator's labels must be a list of labels or a comma-separated string",
+            expected=f'e.g. ["entailment", "neutral"], or the whole row label-major: '
+            f"{len(track.labels)} vectors of 0/1 entries, one per label",
+            found=show_json(value),
+        )
     parts = [part.strip() for part in parts]
     row, ok = choice_rows([parts], track.label_index(), len(track.labels))
     if not ok[0]:

@@ -11,45 +11,95 @@ import numpy as np
 
 from ..tracks import Track
 from .bulk import NUMBER, list_sizes
-from .values import NUMBER_TYPES, SUM_TOLERANCE, ValueProblem, is_number, label_table, parse_value, show, show_json
+from .values import (
+    NUMBER_TYPES,
+    SUM_TOLERANCE,
+    ValueProblem,
+    is_number,
+    label_table,
+    parse_value,
+    show,
+    show_json,
+)
 
 
 #: The rules of a list of probabilities in the order ``probability_rows`` checks them: the message,
 #: expected and found (of the value and its row of floats) of a value breaking each.
 _RULES = (
-    ("wrong {what} length", "a list of {length} probabilities",
-     lambda value, row: f"{len(value)} values" if type(value) is list else show_json(value)),
-    ("{what} holds a value that is not a finite number", "finite numbers",
-     lambda value, row: show_json(next(v for v in value if not is_number(v)))),
-    ("{what} has a negative probability", "probabilities >= 0", lambda value, row: f"{row.min():g}"),
-    ("{what} does not sum to 1", f"a sum within {SUM_TOLERANCE} of 1", lambda value, row: f"sum {row.sum():.6g}"),
+    (
+        "wrong {what} length",
+        "a list of {length} probabilities",
+        lambda value, row: f"{len(value)} values" if type(value) is list else show_json(value),
+    ),
+    (
+        "{what} holds a value that is not a finite number",
+        "finite numbers",
+        lambda value, row: show_json(next(v for v in value if not is_number(v))),
+    ),
+    (
+        "{what} has a negative probability",
+        "probabilities >= 0",
+        lambda value, row: f"{row.min():g}",
+    ),
+    (
+        "{what} does not sum to 1",
+        f"a sum within {SUM_TOLERANCE} of 1",
+        lambda value, row: f"sum {row.sum():.6g}",
+    ),
     ("a P(chosen) value is above 1", "values in [0, 1]", lambda value, row: f"{row.max():g}"),
 )
 
 
-def probability_rows(values: list, length: int, chosen: bool = False) -> Tuple[np.ndarray, np.ndarray]:
+def probability_rows(
+    values: list, length: int, chosen: bool = False
+) -> Tuple[np.ndarray, np.ndarray]:
     """(rows, broken): the values that are lists of ``length`` JSON numbers as float rows ``(n, length)``
     (NaN for the others), and per value the first of ``_RULES`` it breaks (-1: none). P(chosen) values
     (``chosen``) must be at most 1 (rounding aside) rather than sum to 1."""
     fits = list_sizes(values) == length
     numbers = fits.copy()
-    if not set(map(type, chain.from_iterable(compress(values, fits)))) <= NUMBER_TYPES:  # which rows hold others
-        numbers[fits] = np.fromiter(map(NUMBER_TYPES.__contains__, map(type, chain.from_iterable(compress(
-            values, fits)))), dtype=bool, count=int(fits.sum()) * length).reshape(-1, length).all(axis=1)
+    if (
+        not set(map(type, chain.from_iterable(compress(values, fits)))) <= NUMBER_TYPES
+    ):  # which rows hold others
+        numbers[fits] = (
+            np.fromiter(
+                map(
+                    NUMBER_TYPES.__contains__,
+                    map(type, chain.from_iterable(compress(values, fits))),
+                ),
+                dtype=bool,
+                count=int(fits.sum()) * length,
+            )
+            .reshape(-1, length)
+            .all(axis=1)
+        )
     rows = np.full((len(values), length), np.nan)
-    rows[numbers] = np.fromiter(chain.from_iterable(compress(values, numbers)), dtype=float,
-                                count=int(numbers.sum()) * length).reshape(-1, length)
+    rows[numbers] = np.fromiter(
+        chain.from_iterable(compress(values, numbers)),
+        dtype=float,
+        count=int(numbers.sum()) * length,
+    ).reshape(-1, length)
     with np.errstate(over="ignore"):  # a sum of huge values is infinite: refused, not a warning
-        checks = np.array([~fits, ~numbers, ~(np.isfinite(rows) & (rows >= 0)).all(axis=1),
-                           (not chosen) & (np.abs(rows.sum(axis=1) - 1) > SUM_TOLERANCE),
-                           chosen & (rows > 1 + 1e-9).any(axis=1)])
+        checks = np.array(
+            [
+                ~fits,
+                ~numbers,
+                ~(np.isfinite(rows) & (rows >= 0)).all(axis=1),
+                (not chosen) & (np.abs(rows.sum(axis=1) - 1) > SUM_TOLERANCE),
+                chosen & (rows > 1 + 1e-9).any(axis=1),
+            ]
+        )
     return rows, np.where(checks.any(axis=0), checks.argmax(axis=0), -1)
 
 
 def _problem(rule: int, value, row: np.ndarray, what: str, length: int) -> ValueProblem:
     message, expected, found = _RULES[rule]
-    return ValueProblem(message.format(what=what), expected=expected.format(length=length), found=found(value, row),
-                        hint="divide each value by the row's sum" if rule == 3 else None)
+    return ValueProblem(
+        message.format(what=what),
+        expected=expected.format(length=length),
+        found=found(value, row),
+        hint="divide each value by the row's sum" if rule == 3 else None,
+    )
 
 
 def _normalised(rows: np.ndarray, bad: np.ndarray, quiet=False) -> Tuple[np.ndarray, List[str]]:
@@ -67,11 +117,15 @@ def _leading_bins(values: list, k: int) -> Tuple[np.ndarray, np.ndarray]:
     longer = np.flatnonzero(list_sizes(values) == k + 1)
     heads = list(map(itemgetter(0), map(values.__getitem__, longer.tolist())))
     numeric = np.fromiter(map(is_number, heads), dtype=bool, count=len(heads))
-    first[longer[numeric]] = np.fromiter(compress(heads, numeric), dtype=float, count=int(numeric.sum()))
+    first[longer[numeric]] = np.fromiter(
+        compress(heads, numeric), dtype=float, count=int(numeric.sum())
+    )
     return first, np.flatnonzero((first >= 0) & (first <= SUM_TOLERANCE))
 
 
-def soft_label_rows(track: Track, values: list) -> Tuple[np.ndarray, np.ndarray, Callable[[int], ValueProblem], list]:
+def soft_label_rows(
+    track: Track, values: list
+) -> Tuple[np.ndarray, np.ndarray, Callable[[int], ValueProblem], list]:
     """A column of soft labels (JSON values): (probabilities ``(n, K)`` in label order, the rows breaking
     a rule, ``problem(j)``: the first rule row j breaks, the notes of the other rows for the warnings).
     Ordinal tracks also take K+1 values whose extra leading bin holds at most ``SUM_TOLERANCE`` (the CSC
@@ -80,7 +134,11 @@ def soft_label_rows(track: Track, values: list) -> Tuple[np.ndarray, np.ndarray,
     if track.scale == "multilabel":
         return _multilabel_rows(track, values)
     rows, broken = probability_rows(values, k)
-    first, cut = _leading_bins(values, k) if track.scale == "ordinal" else (np.full(len(values), np.nan), np.array([], int))
+    first, cut = (
+        _leading_bins(values, k)
+        if track.scale == "ordinal"
+        else (np.full(len(values), np.nan), np.array([], int))
+    )
     longer, broken[cut] = probability_rows(list(map(values.__getitem__, cut.tolist())), k + 1)
     rows[cut] = longer[:, 1:]
     wrong_bin = ~np.isnan(first)
@@ -92,15 +150,25 @@ def soft_label_rows(track: Track, values: list) -> Tuple[np.ndarray, np.ndarray,
         if not wrong_bin[j]:
             row = probability_rows([values[j]], k + 1)[0][0] if j in cut else rows[j]
             return _problem(broken[j], values[j], row, "soft label", k)
-        return ValueProblem("wrong soft label length", expected=f"a list of {k} probabilities",
-                            found=f"{k + 1} values, the first {first[j]:g}",
-                            hint=f"a row of {k + 1} values looks like the 2025 practice-phase layout, which "
-                                 f"had an extra, always-zero first bin \"0\": drop the first value (it "
-                                 f"holds probability here, so check that the other {k} are the labels "
-                                 f"{track.labels[0]}..{track.labels[-1]})")
+        return ValueProblem(
+            "wrong soft label length",
+            expected=f"a list of {k} probabilities",
+            found=f"{k + 1} values, the first {first[j]:g}",
+            hint=f"a row of {k + 1} values looks like the 2025 practice-phase layout, which "
+            f'had an extra, always-zero first bin "0": drop the first value (it '
+            f"holds probability here, so check that the other {k} are the labels "
+            f"{track.labels[0]}..{track.labels[-1]})",
+        )
+
     dropped = ~bad & ~np.isnan(first)
-    return out, bad, problem, notes + ["extra leading bin"] * int((dropped & (first == 0)).sum()) \
-        + first[dropped & (first > 0)].tolist()
+    return (
+        out,
+        bad,
+        problem,
+        notes
+        + ["extra leading bin"] * int((dropped & (first == 0)).sum())
+        + first[dropped & (first > 0)].tolist(),
+    )
 
 
 def _multilabel_rows(track: Track, values: list):
@@ -118,13 +186,23 @@ def _multilabel_rows(track: Track, values: list):
 
     def problem(j: int) -> ValueProblem:
         if chosen_broken[j] == 0:
-            return ValueProblem("wrong soft label length", found=show_json(values[j]),
-                                expected=f"a list of {k} [P(not chosen), P(chosen)] pairs ({', '.join(track.labels)})")
+            return ValueProblem(
+                "wrong soft label length",
+                found=show_json(values[j]),
+                expected=f"a list of {k} [P(not chosen), P(chosen)] pairs ({', '.join(track.labels)})",
+            )
         if not shaped[j]:
             return _problem(chosen_broken[j], values[j], chosen[j], "soft label", k)
         pair = int(shaped[:j].sum()) * k
-        pair += int((pair_broken[pair:pair + k] >= 0).argmax())
-        return _problem(pair_broken[pair], values[j][pair % k], pairs[pair], f"pair for '{track.labels[pair % k]}'", 2)
+        pair += int((pair_broken[pair : pair + k] >= 0).argmax())
+        return _problem(
+            pair_broken[pair],
+            values[j][pair % k],
+            pairs[pair],
+            f"pair for '{track.labels[pair % k]}'",
+            2,
+        )
+
     return out, bad, problem, notes
 
 
@@ -134,17 +212,30 @@ def parse_soft(text: str, track: Track, notes: List[str]) -> np.ndarray:
     value = parse_value(text, track, notes)
     if isinstance(value, dict):
         table = label_table(track)
-        codes = {key: table.get(float(key) if key not in table and NUMBER.fullmatch(key) else key) for key in value}
+        codes = {
+            key: table.get(float(key) if key not in table and NUMBER.fullmatch(key) else key)
+            for key in value
+        }
         unknown = sorted((key for key, code in codes.items() if code is None), key=str)
         if unknown:
-            raise ValueProblem("soft label names an unknown label", expected="keys " + ", ".join(track.labels),
-                               found=show(", ".join(map(str, unknown))))
+            raise ValueProblem(
+                "soft label names an unknown label",
+                expected="keys " + ", ".join(track.labels),
+                found=show(", ".join(map(str, unknown))),
+            )
         if len(set(codes.values())) < len(codes):
-            raise ValueProblem("soft label names a label twice", expected="each label once", found=show(", ".join(value)))
+            raise ValueProblem(
+                "soft label names a label twice",
+                expected="each label once",
+                found=show(", ".join(value)),
+            )
         given = {code: value[key] for key, code in codes.items()}
         value = [given.get(code, 0.0) for code in range(len(track.labels))]
         if track.scale == "multilabel":
-            value = [[v["0"], v["1"]] if isinstance(v, dict) and v.keys() == {"0", "1"} else v for v in value]
+            value = [
+                [v["0"], v["1"]] if isinstance(v, dict) and v.keys() == {"0", "1"} else v
+                for v in value
+            ]
     values, bad, problem, row_notes = soft_label_rows(track, [value])
     if bad[0]:
         raise problem(0)

@@ -20,21 +20,41 @@ from ..metrics import PerAnnotator
 from ..tracks import Track
 from .annotators import RowFit, layout_warnings
 from .bulk import collector_paused, distinct, json_values, label_codes, number_column
-from .layout import (COMMENTS_NOTE, JSON_LINES_NOTE, Columns, layout_of, records_array, refuse_index_column,
-                     refuse_one_line_of_values, without_comments)
+from .layout import (
+    COMMENTS_NOTE,
+    JSON_LINES_NOTE,
+    Columns,
+    layout_of,
+    records_array,
+    refuse_index_column,
+    refuse_one_line_of_values,
+    without_comments,
+)
 from .perspectivist import annotator_entries, annotator_rows, annotator_values
 from .soft import parse_soft, soft_label_rows
 from .textfile import read_texts, safe_display, shorten
-from .values import (ValueProblem, describe_value, index_hint, label_column, parse_json, parse_label, parse_number,
-                     value_warnings)
+from .values import (
+    ValueProblem,
+    describe_value,
+    index_hint,
+    label_column,
+    parse_json,
+    parse_label,
+    parse_number,
+    value_warnings,
+)
 
 MAX_IDS_LISTED = 5
-RELEASE_LINES_NOTE = ("the file has the release's {} lines: the first {}, which have gold, were scored and the "
-                      "others ignored, as the official scorer reads them")
+RELEASE_LINES_NOTE = (
+    "the file has the release's {} lines: the first {}, which have gold, were scored and the "
+    "others ignored, as the official scorer reads them"
+)
 #: A line's first field, then the separator written where a tab should be: a comma (CSV) or spaces.
 SEPARATOR = re.compile(r"[^\s,\[{\"']+( *,|[ \u3000]+)\S")
-CSV_HINT = ("the line looks comma-separated (CSV): write a tab between the id and the value "
-            "(df.to_csv(path, sep='\\t', index=False))")
+CSV_HINT = (
+    "the line looks comma-separated (CSV): write a tab between the id and the value "
+    "(df.to_csv(path, sep='\\t', index=False))"
+)
 SPACES_HINT = "the id and the value look separated by spaces: write one tab between them"
 
 
@@ -67,29 +87,47 @@ class Rows(NamedTuple):
     item: Sequence[int]
     line: Sequence[int]
     text: List[str]
-    numbers: Optional[Tuple[np.ndarray, np.ndarray]] = None  # ``number_column(text)`` when already known
+    numbers: Optional[Tuple[np.ndarray, np.ndarray]] = (
+        None  # ``number_column(text)`` when already known
+    )
 
 
 def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> Prediction:
     """Parse ``path`` for ``track`` and align it with ``keys.ids``; every problem is located and explained."""
     with collector_paused():
         display = safe_display(display)
-        numbers, texts, comments = without_comments(*read_texts(path, display, len(keys.ids)), track, keys.ids, display)
+        numbers, texts, comments = without_comments(
+            *read_texts(path, display, len(keys.ids)), track, keys.ids, display
+        )
         numbers, texts = records_array(numbers, texts)
         refuse_index_column(numbers, texts, display)
         refuse_one_line_of_values(numbers, texts, track, keys.ids, display)
-        columns = Columns(numbers, texts, keys.ids, comments, lambda text: _is_value(track, keys, text))
-        layout = layout_of(columns, keys.ids, display) if track.positional and not columns.json_lines else "id"
+        columns = Columns(
+            numbers, texts, keys.ids, comments, lambda text: _is_value(track, keys, text)
+        )
+        layout = (
+            layout_of(columns, keys.ids, display)
+            if track.positional and not columns.json_lines
+            else "id"
+        )
         problems = ProblemCollector(display)
-        rows = (_positional_rows if layout == "positional" else _id_rows)(columns, track, keys, problems)
+        rows = (_positional_rows if layout == "positional" else _id_rows)(
+            columns, track, keys, problems
+        )
         values, notes = _values(track, keys, rows, problems)
         problems.raise_if_any()
         warnings = [COMMENTS_NOTE.format(len(comments))] if comments else []
-        warnings += ["the first line was read as a header and skipped"] if (
-            columns.header if layout == "id" else columns.positional_header) else []
+        warnings += (
+            ["the first line was read as a header and skipped"]
+            if (columns.header if layout == "id" else columns.positional_header)
+            else []
+        )
         warnings += [JSON_LINES_NOTE] if columns.json_lines else []
-        warnings += [RELEASE_LINES_NOTE.format(track.release_lines, len(keys.ids))] if layout == "positional" \
-            and len(columns.fields[0]) > len(keys.ids) else []
+        warnings += (
+            [RELEASE_LINES_NOTE.format(track.release_lines, len(keys.ids))]
+            if layout == "positional" and len(columns.fields[0]) > len(keys.ids)
+            else []
+        )
         warnings += value_warnings(notes)
         return Prediction(_wrap(values, track, keys), warnings + layout_warnings(notes), layout)
 
@@ -104,31 +142,62 @@ def _is_value(track: Track, keys: ItemKeys, text: str) -> bool:
     return not problems
 
 
-def _positional_rows(columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCollector) -> Rows:
+def _positional_rows(
+    columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCollector
+) -> Rows:
     """The scores of a SemEval positional file, one per line in item order (a confidence must be a number)."""
     every, (fields, lengths, firsts, scores) = columns.numbers, columns.fields
-    numbers = every[columns.positional_header:]  # the header's line stays in the blank-line check
+    numbers = every[columns.positional_header :]  # the header's line stays in the blank-line check
     release = track.release_lines if (track.release_lines or 0) > len(keys.ids) else None
     if len(fields) != len(keys.ids) and len(fields) != release:
-        raise SubmissionError.single(problems.file, "wrong number of lines for the SemEval positional format",
-                                     expected=f"{len(keys.ids)} lines (one score per pair, in input order)" + (
-                                         f", or the release's {release} lines, of which the first {len(keys.ids)} "
-                                         "are scored" if release else ""),
-                                     found=f"{len(fields)} non-blank lines" + (" besides comments" if columns.comments else ""),
-                                     hint="or write ID<TAB>SCORE lines, which are matched by id")
-    lines = sorted([*every, *(n for n in columns.comments if n < every[-1])]) if columns.comments else every
+        raise SubmissionError.single(
+            problems.file,
+            "wrong number of lines for the SemEval positional format",
+            expected=f"{len(keys.ids)} lines (one score per pair, in input order)"
+            + (
+                f", or the release's {release} lines, of which the first {len(keys.ids)} are scored"
+                if release
+                else ""
+            ),
+            found=f"{len(fields)} non-blank lines"
+            + (" besides comments" if columns.comments else ""),
+            hint="or write ID<TAB>SCORE lines, which are matched by id",
+        )
+    lines = (
+        sorted([*every, *(n for n in columns.comments if n < every[-1])])
+        if columns.comments
+        else every
+    )
     if lines[-1] != len(lines):  # the line before the first line whose number is not its rank
-        raise SubmissionError.single(problems.file, "blank line inside a positional file", found="an empty line",
-                                     line=next(n for k, n in enumerate(lines, start=1) if n != k) - 1,
-                                     expected="one score on every line", hint="positional files are matched by line number")
+        raise SubmissionError.single(
+            problems.file,
+            "blank line inside a positional file",
+            found="an empty line",
+            line=next(n for k, n in enumerate(lines, start=1) if n != k) - 1,
+            expected="one score on every line",
+            hint="positional files are matched by line number",
+        )
     n = len(keys.ids)
-    if len(fields) > n:  # the release's lines: read on the first n, as the official scorer reads them
-        fields, lengths, firsts, scores, numbers = fields[:n], lengths[:n], firsts[:n], (scores[0][:n], scores[1][:n]), numbers[:n]
+    if (
+        len(fields) > n
+    ):  # the release's lines: read on the first n, as the official scorer reads them
+        fields, lengths, firsts, scores, numbers = (
+            fields[:n],
+            lengths[:n],
+            firsts[:n],
+            (scores[0][:n], scores[1][:n]),
+            numbers[:n],
+        )
     two = np.flatnonzero(lengths == 2)
     for j in two[~number_column(list(map(itemgetter(1), map(fields.__getitem__, two))))[1]]:
-        _explain(parse_number, fields[j][1], problems, line=numbers[j],
-                 message="the second column (confidence) is not a number",
-                 expected="a score and, optionally, a confidence such as 3.2<TAB>80")
+        _explain(
+            parse_number,
+            fields[j][1],
+            problems,
+            line=numbers[j],
+            message="the second column (confidence) is not a number",
+            expected="a score and, optionally, a confidence such as 3.2<TAB>80",
+        )
     problems.raise_if_any()
     return Rows(range(len(fields)), numbers, firsts, scores)
 
@@ -136,45 +205,86 @@ def _positional_rows(columns: Columns, track: Track, keys: ItemKeys, problems: P
 def _id_rows(columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCollector) -> Rows:
     """The value column of an ``ID<TAB>VALUE`` file in item order (``_id_problems`` explains the rest)."""
     known = np.flatnonzero(columns.tabbed & (columns.position >= 0))
-    given, first = columns.position[known], known  # the items given and the row of each one's first line, in item order
+    given, first = (
+        columns.position[known],
+        known,
+    )  # the items given and the row of each one's first line, in item order
     if (given[1:] <= given[:-1]).any():  # sorting costs 0.1 s a million rows: only when needed
         given, first = np.unique(given, return_index=True)
         first = known[first]
     if len(given) != len(columns.heads) or len(given) != len(keys.ids):
         _id_problems(columns, first, track, keys, problems)
-    if first is known and len(known) == len(columns.heads):  # every line, in item order: the columns as they are
+    if first is known and len(known) == len(
+        columns.heads
+    ):  # every line, in item order: the columns as they are
         return Rows(given, columns.lines, columns.rests)
     lines = first.tolist()
-    return Rows(given, list(map(columns.lines.__getitem__, lines)), list(map(columns.rests.__getitem__, lines)))
+    return Rows(
+        given,
+        list(map(columns.lines.__getitem__, lines)),
+        list(map(columns.rests.__getitem__, lines)),
+    )
 
 
-def _id_problems(columns: Columns, first: np.ndarray, track: Track, keys: ItemKeys, problems: ProblemCollector) -> None:
+def _id_problems(
+    columns: Columns, first: np.ndarray, track: Track, keys: ItemKeys, problems: ProblemCollector
+) -> None:
     """The messages of the rows ``_id_rows`` flagged, in line order, and of the items without a line."""
-    heads, lines, position, example = columns.heads, columns.lines, columns.position, describe_value(track)
+    heads, lines, position, example = (
+        columns.heads,
+        columns.lines,
+        columns.position,
+        describe_value(track),
+    )
     if len(heads) and columns.tabbed.all() and (position < 0).all():
-        raise SubmissionError.single(problems.file, "none of the ids in this file belong to the track",
-                                     expected=f"lines such as {example.replace('ID', repr(keys.ids[0]) if keys.ids else 'ID')}",
-                                     found=f"ids such as {shorten(heads[0])!r}")
+        raise SubmissionError.single(
+            problems.file,
+            "none of the ids in this file belong to the track",
+            expected=f"lines such as {example.replace('ID', repr(keys.ids[0]) if keys.ids else 'ID')}",
+            found=f"ids such as {shorten(heads[0])!r}",
+        )
     first_line = dict(zip(position[first].tolist(), map(lines.__getitem__, first.tolist())))
     batch = _batch_runs(position)
     for j in np.setdiff1d(np.arange(len(heads)), first).tolist():
         if not columns.tabbed[j]:
-            message, details = _no_tab(columns.texts[columns.header + j], columns.json_lines, example)
+            message, details = _no_tab(
+                columns.texts[columns.header + j], columns.json_lines, example
+            )
             problems.add(message, line=lines[j], **details)
         elif position[j] >= 0:
-            problems.add("duplicate id", line=lines[j], item=heads[j],
-                         hint=f"it was already given on line {first_line[int(position[j])]}; keep one line per item"
-                         + (f" (the ids come in runs of {batch} equal ids on consecutive lines: a batch's index "
-                            "written in place of each item's id?)" if batch else ""))
+            problems.add(
+                "duplicate id",
+                line=lines[j],
+                item=heads[j],
+                hint=f"it was already given on line {first_line[int(position[j])]}; keep one line per item"
+                + (
+                    f" (the ids come in runs of {batch} equal ids on consecutive lines: a batch's index "
+                    "written in place of each item's id?)"
+                    if batch
+                    else ""
+                ),
+            )
         else:
-            problems.add("unknown id: not an item of this track", line=lines[j], item=shorten(heads[j]),
-                         hint=f"ids look like {keys.ids[0]!r}" if keys.ids else None)
+            problems.add(
+                "unknown id: not an item of this track",
+                line=lines[j],
+                item=shorten(heads[j]),
+                hint=f"ids look like {keys.ids[0]!r}" if keys.ids else None,
+            )
     missing = np.setdiff1d(np.arange(len(keys.ids)), position[first])
-    if len(missing) and (len(first) or not problems):  # no line gave an item: its lines' problems say why
-        shown, more = ", ".join(repr(keys.ids[i]) for i in missing[:MAX_IDS_LISTED]), len(missing) - MAX_IDS_LISTED
-        problems.add(f"{len(missing)} of the track's {len(keys.ids)} items have no prediction "
-                     f"(the file has {len(first)} of them): {shown}" + (f" and {more} more" if more > 0 else ""),
-                     hint="predict every item listed in the track's input file")
+    if len(missing) and (
+        len(first) or not problems
+    ):  # no line gave an item: its lines' problems say why
+        shown, more = (
+            ", ".join(repr(keys.ids[i]) for i in missing[:MAX_IDS_LISTED]),
+            len(missing) - MAX_IDS_LISTED,
+        )
+        problems.add(
+            f"{len(missing)} of the track's {len(keys.ids)} items have no prediction "
+            f"(the file has {len(first)} of them): {shown}"
+            + (f" and {more} more" if more > 0 else ""),
+            hint="predict every item listed in the track's input file",
+        )
 
 
 def _batch_runs(position: np.ndarray) -> int:
@@ -197,8 +307,10 @@ def _no_tab(text: str, json_lines: bool, example: str) -> Tuple[str, dict]:
         if separator:
             details["hint"] = CSV_HINT if separator.group(1).strip() else SPACES_HINT
         return "line has no tab", details
-    details = {"expected": 'one object {"id": ID, "any name": VALUE} a line, the id a string or an integer',
-               "found": repr(shorten(text))}
+    details = {
+        "expected": 'one object {"id": ID, "any name": VALUE} a line, the id a string or an integer',
+        "found": repr(shorten(text)),
+    }
     try:
         line = parse_json(text)
     except ValueProblem as p:
@@ -206,8 +318,12 @@ def _no_tab(text: str, json_lines: bool, example: str) -> Tuple[str, dict]:
         line = None
     if isinstance(line, dict):
         keys = shorten(", ".join(map(str, line)))
-        details["found"] = f"keys {keys}" if len(line) != 2 or "id" not in line else f"the id {_shown(line['id'])}"
-        details["hint"] = 'keep only "id" and the prediction: df[["id", "label"]].to_json(orient="records", lines=True)'
+        details["found"] = (
+            f"keys {keys}" if len(line) != 2 or "id" not in line else f"the id {_shown(line['id'])}"
+        )
+        details["hint"] = (
+            'keep only "id" and the prediction: df[["id", "label"]].to_json(orient="records", lines=True)'
+        )
     return 'a JSON line must hold exactly "id" and one value', details
 
 
@@ -215,19 +331,30 @@ def _shown(value) -> str:
     return shorten(json.dumps(value, ensure_ascii=False))
 
 
-def _explain(rule, text: str, problems: ProblemCollector, message: str = None, expected: str = None, **where):
+def _explain(
+    rule, text: str, problems: ProblemCollector, message: str = None, expected: str = None, **where
+):
     """``rule(text)``, or None with the problem the rule names (``ValueProblem``) added at ``where``."""
     try:
         return rule(text)
     except ValueProblem as p:
-        problems.add(message or p.message, expected=expected or p.expected, found=p.found,
-                     hint=None if message else p.hint, **where)
+        problems.add(
+            message or p.message,
+            expected=expected or p.expected,
+            found=p.found,
+            hint=None if message else p.hint,
+            **where,
+        )
 
 
 def _each(rows: Rows, flagged, rule, keys: ItemKeys, problems: ProblemCollector) -> dict:
     """``{j: rule(j)}`` for the ``flagged`` rows ``j`` the rule accepts; the others' problems added."""
-    return {j: value for j in flagged
-            if (value := _explain(rule, j, problems, line=rows.line[j], item=keys.ids[rows.item[j]])) is not None}
+    return {
+        j: value
+        for j in flagged
+        if (value := _explain(rule, j, problems, line=rows.line[j], item=keys.ids[rows.item[j]]))
+        is not None
+    }
 
 
 def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector):
@@ -258,14 +385,26 @@ def _per_annotator(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCo
     values, ok, column = _distinct_rows(rows.text, counts, track)
     flagged, notes = np.flatnonzero(~ok), []
     hint = index_hint(track, column) if len(flagged) else None
-    entries = _each(rows, flagged, lambda j: annotator_entries(
-        rows.text[j], track, keys.annotators[rows.item[j]], notes), keys, problems)
-    fit = RowFit(keys.annotators, keys.listed, {rows.item[j]: len(row) for j, row in entries.items()})
-    out = _each(rows, sorted(entries), lambda j: annotator_values(fit.fit(rows.item[j], entries[j], notes), track, hint),
-                keys, problems)
+    entries = _each(
+        rows,
+        flagged,
+        lambda j: annotator_entries(rows.text[j], track, keys.annotators[rows.item[j]], notes),
+        keys,
+        problems,
+    )
+    fit = RowFit(
+        keys.annotators, keys.listed, {rows.item[j]: len(row) for j, row in entries.items()}
+    )
+    out = _each(
+        rows,
+        sorted(entries),
+        lambda j: annotator_values(fit.fit(rows.item[j], entries[j], notes), track, hint),
+        keys,
+        problems,
+    )
     ends = np.cumsum(counts)
     for j, row in out.items():
-        values[ends[j] - counts[j]:ends[j]] = row
+        values[ends[j] - counts[j] : ends[j]] = row
     return (None if problems or len(out) != len(flagged) else values), notes
 
 
@@ -277,7 +416,9 @@ def _distinct_rows(texts: List[str], counts: np.ndarray, track: Track):
     lengths = np.fromiter(map(itemgetter(1), shared), dtype=np.int64, count=len(shared))
     values, ok = annotator_rows(column, lengths, track)
     starts = np.cumsum(lengths) - lengths
-    own = np.repeat(starts[row] - (np.cumsum(counts) - counts), counts) + np.arange(int(counts.sum()))
+    own = np.repeat(starts[row] - (np.cumsum(counts) - counts), counts) + np.arange(
+        int(counts.sum())
+    )
     return values[own], ok[row], column
 
 
@@ -286,6 +427,10 @@ def _wrap(values, track: Track, keys: ItemKeys):
     if track.kind != "perspectivist":
         return values
     counts = keys.counts
-    return PerAnnotator(values=values if track.scale == "multilabel" else label_codes(values, len(track.labels)),
-                        item=np.repeat(np.arange(len(keys.ids), dtype=np.int64), counts), n_items=len(keys.ids),
-                        n_labels=len(track.labels), offsets=np.concatenate(([0], np.cumsum(counts))))
+    return PerAnnotator(
+        values=values if track.scale == "multilabel" else label_codes(values, len(track.labels)),
+        item=np.repeat(np.arange(len(keys.ids), dtype=np.int64), counts),
+        n_items=len(keys.ids),
+        n_labels=len(track.labels),
+        offsets=np.concatenate(([0], np.cumsum(counts))),
+    )

@@ -27,9 +27,15 @@ LINE_SLACK = 1000
 BYTES_PER_ITEM = 64 * 1024
 FILE_SLACK_BYTES = 1024 * 1024
 
-_OTHER_BOMS = ((codecs.BOM_UTF32_LE, "UTF-32"), (codecs.BOM_UTF32_BE, "UTF-32"),
-               (codecs.BOM_UTF16_LE, "UTF-16"), (codecs.BOM_UTF16_BE, "UTF-16"))
-_CR_INSIDE = re.compile(rb"\r(?!\n|\Z)")  # a CR that ends neither its line (before the LF) nor the file
+_OTHER_BOMS = (
+    (codecs.BOM_UTF32_LE, "UTF-32"),
+    (codecs.BOM_UTF32_BE, "UTF-32"),
+    (codecs.BOM_UTF16_LE, "UTF-16"),
+    (codecs.BOM_UTF16_BE, "UTF-16"),
+)
+_CR_INSIDE = re.compile(
+    rb"\r(?!\n|\Z)"
+)  # a CR that ends neither its line (before the LF) nor the file
 #: A file whose first line holds only '[' or '{': one JSON document over many lines (``json.dump(records,
 #: indent=2)``, pandas' ``to_json(orient="records", indent=2)``), whatever its size, named before any bound.
 _PRETTY_JSON = re.compile(rb"[ \t\r\n]*([\[{])[ \t]*\r?\n")
@@ -46,50 +52,84 @@ def safe_display(name: str) -> str:
     return name if name.isprintable() else repr(name)[1:-1]
 
 
-def read_texts(path: Path, display: str, n_items: Optional[int] = None) -> Tuple[Sequence[int], List[str]]:
+def read_texts(
+    path: Path, display: str, n_items: Optional[int] = None
+) -> Tuple[Sequence[int], List[str]]:
     """A file's non-blank lines as two columns: their 1-based numbers (a ``range`` when no line is
     blank) and texts. ``n_items``, the track's size, bounds the file's lines and bytes (None: no line bound)."""
     display = safe_display(display)
     max_lines = None if n_items is None else LINES_PER_ITEM * n_items + LINE_SLACK
-    max_bytes = MAX_FILE_BYTES if n_items is None else min(MAX_FILE_BYTES, BYTES_PER_ITEM * n_items + FILE_SLACK_BYTES)
+    max_bytes = (
+        MAX_FILE_BYTES
+        if n_items is None
+        else min(MAX_FILE_BYTES, BYTES_PER_ITEM * n_items + FILE_SLACK_BYTES)
+    )
     try:
         size = Path(path).stat().st_size
         if size > max_bytes:
             per_track = f" for a track of {n_items:,} items" if max_bytes < MAX_FILE_BYTES else ""
-            raise SubmissionError.single(display, "file is too large", expected=f"at most {max_bytes} bytes{per_track}",
-                                         found=f"{size} bytes")
+            raise SubmissionError.single(
+                display,
+                "file is too large",
+                expected=f"at most {max_bytes} bytes{per_track}",
+                found=f"{size} bytes",
+            )
         with open(path, "rb") as f:
             numbers, texts = _read_blocks(f, display, max_lines, n_items)
     except OSError as e:
-        raise SubmissionError.single(display, "the file cannot be read", found=e.strerror or e.__class__.__name__)
+        raise SubmissionError.single(
+            display, "the file cannot be read", found=e.strerror or e.__class__.__name__
+        )
     if not texts:
-        raise SubmissionError.single(display, "file is empty", expected="one line per item",
-                                     found="no content", hint="check that predictions were written")
+        raise SubmissionError.single(
+            display,
+            "file is empty",
+            expected="one line per item",
+            found="no content",
+            hint="check that predictions were written",
+        )
     return numbers, texts
 
 
-def _read_blocks(f, display: str, max_lines: Optional[int], n_items: Optional[int]) -> Tuple[Sequence[int], List[str]]:
+def _read_blocks(
+    f, display: str, max_lines: Optional[int], n_items: Optional[int]
+) -> Tuple[Sequence[int], List[str]]:
     """``read_texts`` of an open binary file, after any UTF-8 BOM."""
     block = f.read(max(min(BLOCK_BYTES, MAX_LINE_BYTES), 4))
     for bom, encoding in _OTHER_BOMS:  # named as such: their NUL bytes would read as 'binary'
         if block.startswith(bom):
-            raise SubmissionError.single(display, f"file is {encoding} text", expected="UTF-8 text",
-                                         found=f"a {encoding} byte-order mark", hint="save the file as UTF-8")
+            raise SubmissionError.single(
+                display,
+                f"file is {encoding} text",
+                expected="UTF-8 text",
+                found=f"a {encoding} byte-order mark",
+                hint="save the file as UTF-8",
+            )
     offset = len(codecs.BOM_UTF8) if block.startswith(codecs.BOM_UTF8) else 0
     block = block[offset:]
     _refuse_json_document(block, display)
     texts: List[str] = []
-    numbers: Optional[List[int]] = None  # a list once a blank line is met, else range(1, len(texts) + 1)
+    numbers: Optional[List[int]] = (
+        None  # a list once a blank line is met, else range(1, len(texts) + 1)
+    )
     number = 0
     while block:
         if not block.endswith(b"\n"):
             block += f.readline(MAX_LINE_BYTES + 1)
         _refuse_breach(block, number, offset, display, max_lines, n_items)
-        parts = block.decode("utf-8").replace("\r\n", "\n").removesuffix("\n").removesuffix("\r").split("\n")
+        parts = (
+            block.decode("utf-8")
+            .replace("\r\n", "\n")
+            .removesuffix("\n")
+            .removesuffix("\r")
+            .split("\n")
+        )
         kept = list(filter(str.strip, parts))
         if numbers is not None or len(kept) != len(parts):
             numbers = numbers or list(range(1, len(texts) + 1))
-            numbers.extend(compress(range(number + 1, number + len(parts) + 1), map(str.strip, parts)))
+            numbers.extend(
+                compress(range(number + 1, number + len(parts) + 1), map(str.strip, parts))
+            )
         texts.extend(kept)
         number, offset = number + len(parts), offset + len(block)
         block = f.read(min(BLOCK_BYTES, MAX_LINE_BYTES))
@@ -101,10 +141,13 @@ def _refuse_json_document(block: bytes, display: str) -> None:
     start = _PRETTY_JSON.match(block)
     if start:
         raise SubmissionError.single(
-            display, "the file is one JSON document over many lines (pretty-printed), not one prediction a line",
-            line=block.count(b"\n", 0, start.start(1)) + 1, found=f"a line holding only {chr(block[start.start(1)])!r}",
+            display,
+            "the file is one JSON document over many lines (pretty-printed), not one prediction a line",
+            line=block.count(b"\n", 0, start.start(1)) + 1,
+            found=f"a line holding only {chr(block[start.start(1)])!r}",
             expected='one line per item: JSON lines, one object {"id": ID, "label": VALUE} a line, or ID<TAB>VALUE lines',
-            hint='write one object a line, without indent: to_json(orient="records", lines=True)')
+            hint='write one object a line, without indent: to_json(orient="records", lines=True)',
+        )
 
 
 def _long_line(block: bytes) -> int:
@@ -125,33 +168,78 @@ def _not_utf8(block: bytes) -> int:
 #: The rules of a line, in the order a line is checked: where a block first breaks it (-1: nowhere),
 #: the problem, what was expected and found (with the hit's ``offset`` in the file and ``byte``), the hint.
 _RULES = (
-    (_long_line, "line is too long", "at most {limit} bytes per line", "a longer line", "write one item per line"),
-    (lambda block: block.find(b"\x00"), "file is binary, not text", "UTF-8 text", "a NUL byte at offset {offset}",
-     None),
-    (_not_utf8, "file is not UTF-8 text", "UTF-8", "byte 0x{byte:02x} at offset {offset}",
-     "save the file as UTF-8 (Latin-1 and other encodings are refused)"),
-    (lambda block: next((m.start() for m in _CR_INSIDE.finditer(block)), -1) if b"\r" in block else -1,
-     "line holds a carriage return (CR) in the middle", "lines ending in LF or CRLF",
-     "CR inside the line (old Mac line endings?)", "save the file with Unix (LF) or Windows (CRLF) line endings"),
+    (
+        _long_line,
+        "line is too long",
+        "at most {limit} bytes per line",
+        "a longer line",
+        "write one item per line",
+    ),
+    (
+        lambda block: block.find(b"\x00"),
+        "file is binary, not text",
+        "UTF-8 text",
+        "a NUL byte at offset {offset}",
+        None,
+    ),
+    (
+        _not_utf8,
+        "file is not UTF-8 text",
+        "UTF-8",
+        "byte 0x{byte:02x} at offset {offset}",
+        "save the file as UTF-8 (Latin-1 and other encodings are refused)",
+    ),
+    (
+        lambda block: (
+            next((m.start() for m in _CR_INSIDE.finditer(block)), -1) if b"\r" in block else -1
+        ),
+        "line holds a carriage return (CR) in the middle",
+        "lines ending in LF or CRLF",
+        "CR inside the line (old Mac line endings?)",
+        "save the file with Unix (LF) or Windows (CRLF) line endings",
+    ),
 )
 
 
-def _refuse_breach(block: bytes, number: int, offset: int, display: str, max_lines: Optional[int],
-                   n_items: Optional[int]) -> None:
+def _refuse_breach(
+    block: bytes,
+    number: int,
+    offset: int,
+    display: str,
+    max_lines: Optional[int],
+    n_items: Optional[int],
+) -> None:
     """Refuse the block's earliest line that breaks a rule, naming the first rule it breaks, or that is
     past ``max_lines``; the block follows ``number`` lines and starts ``offset`` bytes into the file."""
-    hits = [(block.count(b"\n", 0, at), rank, at) for rank, at in enumerate(r[0](block) for r in _RULES) if at >= 0]
-    if max_lines is not None and number + block.count(b"\n") + (not block.endswith(b"\n")) > max_lines:
+    hits = [
+        (block.count(b"\n", 0, at), rank, at)
+        for rank, at in enumerate(r[0](block) for r in _RULES)
+        if at >= 0
+    ]
+    if (
+        max_lines is not None
+        and number + block.count(b"\n") + (not block.endswith(b"\n")) > max_lines
+    ):
         hits.append((max_lines - number, -1, 0))  # checked first on its line
     if not hits:
         return
     line, rank, at = min(hits)
     if rank < 0:
-        raise SubmissionError.single(display, "file has too many lines", hint="write one line per item",
-                                     expected=f"at most {max_lines:,} lines for a track of {n_items:,} items "
-                                     f"({LINES_PER_ITEM} per item plus {LINE_SLACK:,}, blank lines included)",
-                                     found=f"more than {max_lines:,} lines")
+        raise SubmissionError.single(
+            display,
+            "file has too many lines",
+            hint="write one line per item",
+            expected=f"at most {max_lines:,} lines for a track of {n_items:,} items "
+            f"({LINES_PER_ITEM} per item plus {LINE_SLACK:,}, blank lines included)",
+            found=f"more than {max_lines:,} lines",
+        )
     _, problem, expected, found, hint = _RULES[rank]
     where = {"limit": MAX_LINE_BYTES, "offset": offset + at, "byte": block[at]}
-    raise SubmissionError.single(display, problem, line=number + line + 1, expected=expected.format(**where),
-                                 found=found.format(**where), hint=hint)
+    raise SubmissionError.single(
+        display,
+        problem,
+        line=number + line + 1,
+        expected=expected.format(**where),
+        found=found.format(**where),
+        hint=hint,
+    )

@@ -53,8 +53,12 @@ def parse_number(text: str) -> float:
     if ok[0]:
         return float(value[0])
     if np.isnan(value[0]):  # not written as ``NUMBER``
-        hint = "use a dot as the decimal separator" if COMMA_DECIMAL.fullmatch(text.strip()) else None
-        raise ValueProblem("not a number", expected="a decimal number such as 3.2", found=show(text), hint=hint)
+        hint = (
+            "use a dot as the decimal separator" if COMMA_DECIMAL.fullmatch(text.strip()) else None
+        )
+        raise ValueProblem(
+            "not a number", expected="a decimal number such as 3.2", found=show(text), hint=hint
+        )
     raise ValueProblem("number out of range", expected="a finite number", found=show(text))
 
 
@@ -73,7 +77,9 @@ def _unique_keys(pairs):
     out = {}
     for key, value in pairs:
         if key in out:
-            raise ValueProblem("a JSON object has the same key twice", expected="each key once", found=show(key))
+            raise ValueProblem(
+                "a JSON object has the same key twice", expected="each key once", found=show(key)
+            )
         out[key] = value
     return out
 
@@ -83,13 +89,21 @@ def parse_json(text: str, example: str = "[0.2, 0.8]"):
     Integers of over 300 digits are read as floats (Python refuses to convert very long ones to int).
     ``example``: a valid value, for the message of a text that is not JSON."""
     try:
-        return json.loads(text, parse_constant=_reject_constant, parse_float=_json_float, object_pairs_hook=_unique_keys,
-                          parse_int=lambda digits: int(digits) if len(digits) <= 300 else _json_float(digits))
+        return json.loads(
+            text,
+            parse_constant=_reject_constant,
+            parse_float=_json_float,
+            object_pairs_hook=_unique_keys,
+            parse_int=lambda digits: int(digits) if len(digits) <= 300 else _json_float(digits),
+        )
     except ValueProblem:
         raise
     except (ValueError, RecursionError) as e:  # JSONDecodeError is a ValueError
-        raise ValueProblem(f"not valid JSON ({getattr(e, 'msg', 'too deeply nested or too long')})",
-                           expected=f"a JSON list such as {example}", found=show(text))
+        raise ValueProblem(
+            f"not valid JSON ({getattr(e, 'msg', 'too deeply nested or too long')})",
+            expected=f"a JSON list such as {example}",
+            found=show(text),
+        )
 
 
 def parse_value(text: str, track: Track, notes: list):
@@ -110,10 +124,16 @@ def python_literal(text: str):
     """``text`` as one Python list or tuple in brackets (``3,5`` is no tuple: a decimal comma) of lists,
     tuples, strings and numbers, tuples read as lists and each number, its sign included, written as JSON
     writes one; else None. The syntax tree is read node by node: nothing is evaluated."""
-    source = text.strip() + ","  # one expression then a comma: a tuple of one element, unless the text is a tuple itself
+    source = (
+        text.strip() + ","
+    )  # one expression then a comma: a tuple of one element, unless the text is a tuple itself
     try:
         tree = ast.parse(source, mode="eval").body
-        one = isinstance(tree, ast.Tuple) and len(tree.elts) == 1 and isinstance(tree.elts[0], (ast.List, ast.Tuple))
+        one = (
+            isinstance(tree, ast.Tuple)
+            and len(tree.elts) == 1
+            and isinstance(tree.elts[0], (ast.List, ast.Tuple))
+        )
         return _literal(tree.elts[0], source) if one else None
     except (SyntaxError, ValueError, RecursionError, MemoryError, ValueProblem):
         return None
@@ -124,7 +144,11 @@ def _literal(node: ast.AST, source: str):
         return [_literal(element, source) for element in node.elts]
     if isinstance(node, ast.Constant) and type(node.value) is str:
         return node.value
-    if isinstance(node, ast.Constant) or isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+    if (
+        isinstance(node, ast.Constant)
+        or isinstance(node, ast.UnaryOp)
+        and isinstance(node.op, ast.USub)
+    ):
         number = parse_json(ast.get_source_segment(source, node))
         if is_number(number):
             return number
@@ -134,7 +158,8 @@ def _literal(node: ast.AST, source: str):
 def _not_json_hint(text: str):
     """The likely writer of a value that is neither JSON nor a ``python_literal``, and what to write instead."""
     if re.search(r"\b(?:np|numpy)\.\w+\(|\barray\(", text) or (
-            text.startswith("[") and "," not in text and re.search(r"[\d.]\s+[-+.\d]", text)):
+        text.startswith("[") and "," not in text and re.search(r"[\d.]\s+[-+.\d]", text)
+    ):
         return "this is numpy's printing: write json.dumps(x.tolist())"
     if text.startswith('"') and '""' in text:
         return "the value is CSV-quoted: write it without quotes (csv.QUOTE_NONE)"
@@ -161,12 +186,22 @@ def outside_label_set(value, track: Track, shown: str, hint: str = None) -> Valu
     index = str(value).strip()
     if near:
         hint = f"labels are matched exactly: write {near[0]!r} (case and spaces count)"
-    elif NUMBER.fullmatch(index) and float(index) in range(len(track.labels)) and len(label_table(track)) == len(track.labels):
-        hint = (f"labels are names, not class indices: write the name itself (if {index} is an index from 0 in the "
-                f"order {', '.join(track.labels)}, that is {track.labels[int(float(index))]!r}; your model's own label "
-                "order may differ)")
-    return ValueProblem("label outside the track's label set", expected="one of " + ", ".join(track.labels),
-                        found=shown, hint=hint)
+    elif (
+        NUMBER.fullmatch(index)
+        and float(index) in range(len(track.labels))
+        and len(label_table(track)) == len(track.labels)
+    ):
+        hint = (
+            f"labels are names, not class indices: write the name itself (if {index} is an index from 0 in the "
+            f"order {', '.join(track.labels)}, that is {track.labels[int(float(index))]!r}; your model's own label "
+            "order may differ)"
+        )
+    return ValueProblem(
+        "label outside the track's label set",
+        expected="one of " + ", ".join(track.labels),
+        found=shown,
+        hint=hint,
+    )
 
 
 def index_hint(track: Track, values: list):
@@ -182,14 +217,22 @@ def index_hint(track: Track, values: list):
         return None
     shifts = {value - i for i, value in numbers.items()}
     shift = shifts.pop() if len(shifts) == 1 and len(numbers) == k else None
-    return (f"every entry of the file is a whole number in 0..{k - 1}: these look like label indices; write the "
-            f"label values {track.labels[0]}..{track.labels[-1]} instead (value = labels[index]"
-            + (f", here index {'+' if shift >= 0 else '-'} {abs(shift):g})" if shift is not None else ")"))
+    return (
+        f"every entry of the file is a whole number in 0..{k - 1}: these look like label indices; write the "
+        f"label values {track.labels[0]}..{track.labels[-1]} instead (value = labels[index]"
+        + (
+            f", here index {'+' if shift >= 0 else '-'} {abs(shift):g})"
+            if shift is not None
+            else ")"
+        )
+    )
 
 
 def label_column(texts: Sequence[str], index: Dict[str, int]) -> np.ndarray:
     """Each text's label index (the text stripped is a label), -1 for none."""
-    return np.fromiter(map(index.get, map(str.strip, texts), repeat(-1)), dtype=np.int64, count=len(texts))
+    return np.fromiter(
+        map(index.get, map(str.strip, texts), repeat(-1)), dtype=np.int64, count=len(texts)
+    )
 
 
 def parse_label(text: str, track: Track, index: Dict[str, int]) -> int:
@@ -203,8 +246,11 @@ def parse_label(text: str, track: Track, index: Dict[str, int]) -> int:
 def label_table(track: Track) -> Dict[object, int]:
     """Label -> index, and value -> index for the labels that are finite numbers (an ordinal
     prediction may give 3 for "3")."""
-    numbers = {float(label): i for i, label in enumerate(track.labels)
-               if NUMBER.fullmatch(label.strip()) and math.isfinite(float(label))}
+    numbers = {
+        float(label): i
+        for i, label in enumerate(track.labels)
+        if NUMBER.fullmatch(label.strip()) and math.isfinite(float(label))
+    }
     return {**numbers, **track.label_index()}
 
 
@@ -220,20 +266,29 @@ def label_of(value, track: Track, table: Dict[object, int], hint: str = None) ->
 
 
 #: The warning of each note ``soft_label_rows`` leaves, in the order they are given.
-_WARNINGS = {"renormalised": f"soft label(s) summed to within {SUM_TOLERANCE} of 1 and were renormalised",
-             "extra leading bin": "soft label(s) had an extra, empty leading bin (one value more than the track's "
-                                  "labels, the 2025 practice-phase layout) that was dropped",
-             "python literal": "value(s) were not JSON but Python literals (str() of a list: single quotes, "
-                               "tuples) and were read as such; json.dumps(x) writes JSON"}
+_WARNINGS = {
+    "renormalised": f"soft label(s) summed to within {SUM_TOLERANCE} of 1 and were renormalised",
+    "extra leading bin": "soft label(s) had an extra, empty leading bin (one value more than the track's "
+    "labels, the 2025 practice-phase layout) that was dropped",
+    "python literal": "value(s) were not JSON but Python literals (str() of a list: single quotes, "
+    "tuples) and were read as such; json.dumps(x) writes JSON",
+}
 
 
 def value_warnings(notes: List[str]) -> List[str]:
     """One warning per kind of note; a number is the mass of a leading bin that was dropped."""
     masses = [note for note in notes if type(note) is float]
-    return [f"{notes.count(note)} {warning}" for note, warning in _WARNINGS.items() if note in notes] + (
-        [f"{len(masses)} soft label(s) had an extra leading bin (one value more than the track's labels, the 2025 "
-         "practice-phase layout) holding a "
-         f"little probability, at most {max(masses):.2g}; it was dropped and the rows renormalised"] if masses else [])
+    return [
+        f"{notes.count(note)} {warning}" for note, warning in _WARNINGS.items() if note in notes
+    ] + (
+        [
+            f"{len(masses)} soft label(s) had an extra leading bin (one value more than the track's labels, the 2025 "
+            "practice-phase layout) holding a "
+            f"little probability, at most {max(masses):.2g}; it was dropped and the rows renormalised"
+        ]
+        if masses
+        else []
+    )
 
 
 def describe_value(track: Track) -> str:
@@ -245,6 +300,12 @@ def describe_value(track: Track) -> str:
         return f"ID<TAB>{track.labels[0]}"
     if track.kind == "soft_label":
         even = round(1.0 / k, 4)
-        return "ID<TAB>" + json.dumps([[0.5, 0.5]] * k if multilabel else [even] * (k - 1) + [round(1 - (k - 1) * even, 4)])
-    label_major = [[1, 0]] + [[0, 0]] * (k - 2) + [[0, 1]]  # per label a 0/1 per annotator (here 2 annotators)
-    return "ID<TAB>" + json.dumps(label_major if multilabel else [track.labels[0], track.labels[-1]])
+        return "ID<TAB>" + json.dumps(
+            [[0.5, 0.5]] * k if multilabel else [even] * (k - 1) + [round(1 - (k - 1) * even, 4)]
+        )
+    label_major = (
+        [[1, 0]] + [[0, 0]] * (k - 2) + [[0, 1]]
+    )  # per label a 0/1 per annotator (here 2 annotators)
+    return "ID<TAB>" + json.dumps(
+        label_major if multilabel else [track.labels[0], track.labels[-1]]
+    )

@@ -39,4 +39,8 @@ def format_value(track: Track, value) -> str:
 
 def write_prediction(path: Path, track: Track, ids: Sequence[str], values: Iterable) -> None:
     with open(path, "w", encoding="utf-8", newline="\n") as f:
-        f.write("".join(f"{item_id}\t{format_value(track, value)}\n" for item_id, value in zip(ids, values)))
+        f.write(
+            "".join(
+                f"{item_id}\t{format_value(track, value)}\n" for item_id, value in zip(ids, values)
+            )
+        )

@@ -33,30 +33,47 @@ SPLITS = ("train", "dev", "test")
 #: importer name -> (the release it reads and the files it expects under the dataset's ``path``,
 #: where the release is published). Used by "release not found" messages and the editions' READMEs.
 RELEASES: Dict[str, tuple] = {
-    "kit": ("kit item files train.jsonl, dev.jsonl, test.jsonl (see judgekit/formats/items.py)",
-            "the edition's own data folder"),
-    "semeval_sts": ("the SemEval-2017 Task 1 test data: STS.input.<track>.txt and STS.gs.<track>.txt side by "
-                    "side (the files of Sts2017.eval.v1.1.zip and Sts2017.gs.zip)",
-                    "the STS wiki, https://ixa2.si.ehu.eus/stswiki (CC BY-SA 4.0)"),
-    "stsb": ("the STS Benchmark: sts-train.csv, sts-dev.csv, sts-test.csv (folder stsbenchmark/ of "
-             "Stsbenchmark.tar.gz)", "https://ixa2.si.ehu.eus/stswiki/images/4/48/Stsbenchmark.tar.gz"),
-    "ocnli": ("OCNLI: dev.json and train.10k.json (or train.json), the files of data/ocnli/",
-              "https://github.com/CLUEbenchmark/OCNLI (CC BY-NC 2.0)"),
-    "chaosnli": ("ChaosNLI: chaosNLI_snli.jsonl and chaosNLI_mnli_m.jsonl (from chaosNLI_v1.0.zip)",
-                 "https://github.com/easonnie/ChaosNLI (CC BY-NC 4.0)"),
-    "lewidi": ("LeWiDi 2025: one folder per dataset (CSC, MP, Paraphrase, VariErrNLI) with "
-               "<Dataset>_<split>.json, and data_practice_phase.zip for the CSC and MP training splits",
-               "https://github.com/Le-Wi-Di/le-wi-di.github.io, folder LeWiDi_3-2025"),
+    "kit": (
+        "kit item files train.jsonl, dev.jsonl, test.jsonl (see judgekit/formats/items.py)",
+        "the edition's own data folder",
+    ),
+    "semeval_sts": (
+        "the SemEval-2017 Task 1 test data: STS.input.<track>.txt and STS.gs.<track>.txt side by "
+        "side (the files of Sts2017.eval.v1.1.zip and Sts2017.gs.zip)",
+        "the STS wiki, https://ixa2.si.ehu.eus/stswiki (CC BY-SA 4.0)",
+    ),
+    "stsb": (
+        "the STS Benchmark: sts-train.csv, sts-dev.csv, sts-test.csv (folder stsbenchmark/ of "
+        "Stsbenchmark.tar.gz)",
+        "https://ixa2.si.ehu.eus/stswiki/images/4/48/Stsbenchmark.tar.gz",
+    ),
+    "ocnli": (
+        "OCNLI: dev.json and train.10k.json (or train.json), the files of data/ocnli/",
+        "https://github.com/CLUEbenchmark/OCNLI (CC BY-NC 2.0)",
+    ),
+    "chaosnli": (
+        "ChaosNLI: chaosNLI_snli.jsonl and chaosNLI_mnli_m.jsonl (from chaosNLI_v1.0.zip)",
+        "https://github.com/easonnie/ChaosNLI (CC BY-NC 4.0)",
+    ),
+    "lewidi": (
+        "LeWiDi 2025: one folder per dataset (CSC, MP, Paraphrase, VariErrNLI) with "
+        "<Dataset>_<split>.json, and data_practice_phase.zip for the CSC and MP training splits",
+        "https://github.com/Le-Wi-Di/le-wi-di.github.io, folder LeWiDi_3-2025",
+    ),
 }
 
 
 def _release_sources(source: dict):
     """The source and those it names for some splits (``fallback`` and ``splits`` overrides)."""
     yield source
-    for sub in (source.get("fallback") or {}).values() if isinstance(source.get("fallback"), dict) else ():
+    for sub in (
+        (source.get("fallback") or {}).values() if isinstance(source.get("fallback"), dict) else ()
+    ):
         if isinstance(sub, dict):
             yield sub
-    for sub in (source.get("splits") or {}).values() if isinstance(source.get("splits"), dict) else ():
+    for sub in (
+        (source.get("splits") or {}).values() if isinstance(source.get("splits"), dict) else ()
+    ):
         if isinstance(sub, dict):
             yield {**source, **sub}
 
@@ -78,16 +95,23 @@ def missing_releases(datasets: dict, root: Path) -> List[Problem]:
         if any(path.startswith(other.rstrip("/") + "/") for other in missing if other != path):
             continue  # inside a missing folder already reported
         what, published = RELEASES.get(importer, ("the release", "its publisher's site"))
-        problems.append(Problem(str(Path(root) / path), f"release not found in the --data folder {root}",
-                                expected=f"{path}: {what}", hint=f"download it from {published}"))
+        problems.append(
+            Problem(
+                str(Path(root) / path),
+                f"release not found in the --data folder {root}",
+                expected=f"{path}: {what}",
+                hint=f"download it from {published}",
+            )
+        )
     return problems
 
 
 def load_split(source: dict, root: Path, split: str, where: str = "datasets") -> List[dict]:
     name = source.get("importer", "kit") if isinstance(source, dict) else None
     if name not in IMPORTERS:
-        raise ConfigError.single(where, "unknown importer", expected=" | ".join(sorted(IMPORTERS)),
-                                 found=repr(name))
+        raise ConfigError.single(
+            where, "unknown importer", expected=" | ".join(sorted(IMPORTERS)), found=repr(name)
+        )
     check_source_paths(source, Path(root), where)
     module = importlib.import_module(IMPORTERS[name])
     return module.load_split(source, Path(root), split)

@@ -29,42 +29,68 @@ CODES = ("e", "n", "c")
 NAMES = {"e": "entailment", "n": "neutral", "c": "contradiction"}
 
 
-def _counts(record: dict, lineno: int, item_id: str, problems: ProblemCollector) -> Optional[List[int]]:
+def _counts(
+    record: dict, lineno: int, item_id: str, problems: ProblemCollector
+) -> Optional[List[int]]:
     """The vote counts in [e, n, c] order, or None after recording a located problem."""
     counts = record["label_count"]
-    if (not isinstance(counts, list) or len(counts) != len(CODES)
-            or not all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in counts)
-            or sum(counts) == 0):
-        problems.add("'label_count' must be 3 vote counts [e, n, c]", line=lineno, item=item_id,
-                     expected="e.g. [30, 70, 0]", found=repr(counts)[:60])
+    if (
+        not isinstance(counts, list)
+        or len(counts) != len(CODES)
+        or not all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in counts)
+        or sum(counts) == 0
+    ):
+        problems.add(
+            "'label_count' must be 3 vote counts [e, n, c]",
+            line=lineno,
+            item=item_id,
+            expected="e.g. [30, 70, 0]",
+            found=repr(counts)[:60],
+        )
         return None
     counter = record.get("label_counter")
     if isinstance(counter, dict) and [counter.get(code, 0) for code in CODES] != counts:
-        problems.add("'label_count' disagrees with 'label_counter'", line=lineno, item=item_id,
-                     expected=f"counts in the order {CODES}", found=f"{counts} vs {counter}")
+        problems.add(
+            "'label_count' disagrees with 'label_counter'",
+            line=lineno,
+            item=item_id,
+            expected=f"counts in the order {CODES}",
+            found=f"{counts} vs {counter}",
+        )
         return None
     return counts
 
 
-def _majority(record: dict, counts: List[int], lineno: int, item_id: str, problems: ProblemCollector):
+def _majority(
+    record: dict, counts: List[int], lineno: int, item_id: str, problems: ProblemCollector
+):
     """The full name of ``majority_label`` if it is a most-voted class, else None (problem recorded)."""
     code = record["majority_label"]
     if code not in NAMES or counts[CODES.index(code)] != max(counts):
-        problems.add("'majority_label' is not a most-voted class", line=lineno, item=item_id,
-                     expected=" or ".join(c for c, n in zip(CODES, counts) if n == max(counts)), found=repr(code))
+        problems.add(
+            "'majority_label' is not a most-voted class",
+            line=lineno,
+            item=item_id,
+            expected=" or ".join(c for c, n in zip(CODES, counts) if n == max(counts)),
+            found=repr(code),
+        )
         return None
     return NAMES[code]
 
 
 def _build_item(record: dict, lineno: int, problems: ProblemCollector) -> Optional[dict]:
     """The kit item of one ChaosNLI record, or None after recording a located problem."""
-    if not require_fields(record, ("uid", "example", "label_count", "majority_label"), lineno, problems):
+    if not require_fields(
+        record, ("uid", "example", "label_count", "majority_label"), lineno, problems
+    ):
         return None
     item_id = str(record["uid"])
     example = record["example"]
     texts = [example.get(k) for k in ("premise", "hypothesis")] if isinstance(example, dict) else []
     if not texts or not all(isinstance(text, str) for text in texts):
-        problems.add("'example' must hold a string premise and hypothesis", line=lineno, item=item_id)
+        problems.add(
+            "'example' must hold a string premise and hypothesis", line=lineno, item=item_id
+        )
         return None
     counts = _counts(record, lineno, item_id, problems)
     label = _majority(record, counts, lineno, item_id, problems) if counts else None
@@ -72,9 +98,14 @@ def _build_item(record: dict, lineno: int, problems: ProblemCollector) -> Option
         return None
     annotations = sorted(NAMES[code] for code, n in zip(CODES, counts) for _ in range(n))
     width = max(3, len(str(len(annotations) - 1)))
-    item = {"id": item_id, "texts": texts, "lang": "en",
-            "annotators": [f"a{k:0{width}d}" for k in range(len(annotations))],
-            "annotations": annotations, "label": label}
+    item = {
+        "id": item_id,
+        "texts": texts,
+        "lang": "en",
+        "annotators": [f"a{k:0{width}d}" for k in range(len(annotations))],
+        "annotations": annotations,
+        "label": label,
+    }
     if isinstance(example.get("source"), str):
         item["genre"] = example["source"]
     return item
@@ -86,15 +117,20 @@ def load_split(source: dict, root: Path, split: str) -> List[dict]:
     names = split_file(source, split, {}, WHERE)
     names = [names] if isinstance(names, str) else names
     if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
-        raise ConfigError.single(WHERE, f"'files.{split}' must be a file name or a list of names",
-                                 found=repr(names))
+        raise ConfigError.single(
+            WHERE, f"'files.{split}' must be a file name or a list of names", found=repr(names)
+        )
     items: List[dict] = []
     seen = {}
     for name in names:
         for item in read_json_records(folder / name, _build_item):
             if item["id"] in seen:
-                raise ConfigError.single(str(folder / name), "id already used by an earlier file of the split",
-                                         item=item["id"], hint=f"first seen in {seen[item['id']]}")
+                raise ConfigError.single(
+                    str(folder / name),
+                    "id already used by an earlier file of the split",
+                    item=item["id"],
+                    hint=f"first seen in {seen[item['id']]}",
+                )
             seen[item["id"]] = name
             items.append(item)
     return items

@@ -11,10 +11,16 @@ from ..formats.items import read_items
 
 def load_split(source: dict, root: Path, split: str) -> List[dict]:
     if not isinstance(source.get("path"), str):
-        raise ConfigError.single("datasets", "a kit dataset needs 'path', the folder of its split files",
-                                 found=repr(source.get("path")))
+        raise ConfigError.single(
+            "datasets",
+            "a kit dataset needs 'path', the folder of its split files",
+            found=repr(source.get("path")),
+        )
     path = Path(root) / source["path"] / f"{split}.jsonl"
     if not path.is_file():
-        raise ConfigError.single(str(path), f"the {split} split is missing",
-                                 hint=f"write {split}.jsonl in the kit's item format")
+        raise ConfigError.single(
+            str(path),
+            f"the {split} split is missing",
+            hint=f"write {split}.jsonl in the kit's item format",
+        )
     return read_items(path)

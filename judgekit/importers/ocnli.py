@@ -34,16 +34,27 @@ def split_file(source: dict, split: str, defaults: Dict[str, object], where: str
     """The file name (or list of names) of ``split`` from the ``files`` option, else ConfigError."""
     files = source.get("files", defaults)
     if not isinstance(files, dict):
-        raise ConfigError.single(where, "option 'files' must map a split to a file name",
-                                 expected="e.g. {dev: dev.json}", found=repr(files))
+        raise ConfigError.single(
+            where,
+            "option 'files' must map a split to a file name",
+            expected="e.g. {dev: dev.json}",
+            found=repr(files),
+        )
     if split not in files:
         known = ", ".join(sorted(files)) or "none"
-        raise ConfigError.single(where, f"no file for the {split} split", expected=f"a split among: {known}",
-                                 found=repr(split), hint=f"name the {split} file in the dataset's 'files' option")
+        raise ConfigError.single(
+            where,
+            f"no file for the {split} split",
+            expected=f"a split among: {known}",
+            found=repr(split),
+            hint=f"name the {split} file in the dataset's 'files' option",
+        )
     return files[split]
 
 
-def read_json_records(path: Path, build: Callable[[dict, int, ProblemCollector], Optional[dict]]) -> List[dict]:
+def read_json_records(
+    path: Path, build: Callable[[dict, int, ProblemCollector], Optional[dict]]
+) -> List[dict]:
     """Items built from each JSON object line of ``path`` by ``build(record, lineno, problems)``.
 
     Blank lines are skipped; invalid JSON, non-objects and duplicate item ids are located problems;
@@ -59,8 +70,12 @@ def read_json_records(path: Path, build: Callable[[dict, int, ProblemCollector],
         if item is None:
             continue
         if item["id"] in first_line:
-            problems.add("duplicate id", line=lineno, item=item["id"],
-                         hint=f"first seen on line {first_line[item['id']]}")
+            problems.add(
+                "duplicate id",
+                line=lineno,
+                item=item["id"],
+                hint=f"first seen on line {first_line[item['id']]}",
+            )
             continue
         first_line[item["id"]] = lineno
         items.append(item)
@@ -68,15 +83,24 @@ def read_json_records(path: Path, build: Callable[[dict, int, ProblemCollector],
     return items
 
 
-def require_fields(record: dict, names: Tuple[str, ...], lineno: int, problems: ProblemCollector) -> bool:
+def require_fields(
+    record: dict, names: Tuple[str, ...], lineno: int, problems: ProblemCollector
+) -> bool:
     """True if ``record`` has every field; else one located problem listing the missing ones."""
     missing = [name for name in names if name not in record]
     if missing:
-        problems.add("missing field(s)", line=lineno, expected=", ".join(names), found="no " + ", ".join(missing))
+        problems.add(
+            "missing field(s)",
+            line=lineno,
+            expected=", ".join(names),
+            found="no " + ", ".join(missing),
+        )
     return not missing
 
 
-def _votes(record: dict, lineno: int, item_id: str, problems: ProblemCollector) -> List[Tuple[str, str]]:
+def _votes(
+    record: dict, lineno: int, item_id: str, problems: ProblemCollector
+) -> List[Tuple[str, str]]:
     """(annotator, label) for each vote in the three classes, in vote order."""
     votes = []
     for position in range(N_VOTES):
@@ -84,8 +108,13 @@ def _votes(record: dict, lineno: int, item_id: str, problems: ProblemCollector) 
         if vote in LABELS:
             votes.append((f"ann{position}", vote))
         elif vote is not None and vote not in IGNORED_VOTES:
-            problems.add(f"unknown vote in 'label{position}'", line=lineno, item=item_id,
-                         expected=", ".join(LABELS + IGNORED_VOTES) + " or null", found=repr(vote))
+            problems.add(
+                f"unknown vote in 'label{position}'",
+                line=lineno,
+                item=item_id,
+                expected=", ".join(LABELS + IGNORED_VOTES) + " or null",
+                found=repr(vote),
+            )
     return votes
 
 
@@ -96,14 +125,24 @@ def _build_item(record: dict, lineno: int, problems: ProblemCollector) -> Option
     item_id = str(record["id"])
     label = record["label"]
     if label not in LABELS and label != NO_MAJORITY:
-        problems.add("unknown gold label", line=lineno, item=item_id,
-                     expected=", ".join(LABELS) + f" or {NO_MAJORITY!r}", found=repr(label))
+        problems.add(
+            "unknown gold label",
+            line=lineno,
+            item=item_id,
+            expected=", ".join(LABELS) + f" or {NO_MAJORITY!r}",
+            found=repr(label),
+        )
         return None
     texts = [record["sentence1"], record["sentence2"]]
     if not all(isinstance(text, str) for text in texts):
         problems.add("sentence1 and sentence2 must be strings", line=lineno, item=item_id)
         return None
-    item = {"id": item_id, "texts": texts, "lang": "zh", "label": None if label == NO_MAJORITY else label}
+    item = {
+        "id": item_id,
+        "texts": texts,
+        "lang": "zh",
+        "label": None if label == NO_MAJORITY else label,
+    }
     if isinstance(record.get("genre"), str):
         item["genre"] = record["genre"]
     votes = _votes(record, lineno, item_id, problems)

@@ -34,8 +34,12 @@ def require_option(source: dict, key: str, where: str, example: str) -> str:
     """A non-empty string option of the source mapping, else ConfigError naming it."""
     value = source.get(key)
     if not isinstance(value, str) or not value.strip():
-        raise ConfigError.single(where, f"option '{key}' is missing", expected=f"a string such as {example!r}",
-                                 found=repr(value))
+        raise ConfigError.single(
+            where,
+            f"option '{key}' is missing",
+            expected=f"a string such as {example!r}",
+            found=repr(value),
+        )
     return value
 
 
@@ -45,13 +49,20 @@ def read_release_lines(path: Path) -> List[str]:
     Line *k* (1-based, as in messages) is ``lines[k - 1]``; blank lines are kept because positional
     releases give them meaning."""
     if not path.is_file():
-        raise ConfigError.single(str(path), "release file not found", hint="check the dataset's 'path' option")
+        raise ConfigError.single(
+            str(path), "release file not found", hint="check the dataset's 'path' option"
+        )
     data = path.read_bytes()
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        raise ConfigError.single(str(path), "file is not UTF-8 text", line=data[:e.start].count(b"\n") + 1,
-                                 expected="UTF-8", found=f"byte 0x{data[e.start]:02x} at offset {e.start}")
+        raise ConfigError.single(
+            str(path),
+            "file is not UTF-8 text",
+            line=data[: e.start].count(b"\n") + 1,
+            expected="UTF-8",
+            found=f"byte 0x{data[e.start]:02x} at offset {e.start}",
+        )
     lines = [line.rstrip("\r") for line in text.split("\n")]
     if lines and lines[-1] == "":
         lines.pop()
@@ -84,8 +95,13 @@ def _read_pairs(path: Path) -> List[List[str]]:
     for lineno, line in enumerate(read_release_lines(path), start=1):
         fields = line.split("\t")
         if len(fields) != 2:
-            problems.add("wrong number of tab-separated fields", line=lineno, expected="2 (sentence1, sentence2)",
-                         found=str(len(fields)), hint="split on TAB only; do not apply CSV quoting")
+            problems.add(
+                "wrong number of tab-separated fields",
+                line=lineno,
+                expected="2 (sentence1, sentence2)",
+                found=str(len(fields)),
+                hint="split on TAB only; do not apply CSV quoting",
+            )
         pairs.append(fields[:2])
     problems.raise_if_any(ConfigError)
     return pairs
@@ -101,27 +117,41 @@ def _load_release(source: dict, root: Path) -> List[dict]:
     pairs = _read_pairs(input_path)
     scores = _read_gold(gold_path)
     if len(scores) > len(pairs):
-        raise ConfigError.single(str(gold_path), "more gold scores than input pairs",
-                                 expected=f"at most {len(pairs)} lines (as in {input_path.name})",
-                                 found=f"{len(scores)} lines")
-    return [{"id": str(index), "texts": pairs[index], "lang": lang, "score": score}
-            for index, score in enumerate(scores) if score is not None]
+        raise ConfigError.single(
+            str(gold_path),
+            "more gold scores than input pairs",
+            expected=f"at most {len(pairs)} lines (as in {input_path.name})",
+            found=f"{len(scores)} lines",
+        )
+    return [
+        {"id": str(index), "texts": pairs[index], "lang": lang, "score": score}
+        for index, score in enumerate(scores)
+        if score is not None
+    ]
 
 
 def _load_fallback(source: dict, root: Path, split: str) -> List[dict]:
     """Items of a split the release lacks, from the source named under ``fallback`` (any importer)."""
-    from . import load_split as load_any  # the registry; imported here to keep module import order trivial
+    from . import (
+        load_split as load_any,
+    )  # the registry; imported here to keep module import order trivial
 
     fallback = source.get("fallback") or {}
     if not isinstance(fallback, dict) or not set(fallback) <= set(FALLBACK_SPLITS):
-        raise ConfigError.single(WHERE, "option 'fallback' must map train/dev to another dataset source",
-                                 expected="keys among " + ", ".join(FALLBACK_SPLITS),
-                                 found=repr(sorted(fallback) if isinstance(fallback, dict) else fallback))
+        raise ConfigError.single(
+            WHERE,
+            "option 'fallback' must map train/dev to another dataset source",
+            expected="keys among " + ", ".join(FALLBACK_SPLITS),
+            found=repr(sorted(fallback) if isinstance(fallback, dict) else fallback),
+        )
     if split not in fallback:
-        raise ConfigError.single(WHERE, f"the SemEval STS release has no {split} split",
-                                 expected=f"split {RELEASE_SPLIT!r}, or a 'fallback' source for {split!r}",
-                                 found=repr(split),
-                                 hint="e.g. fallback: {%s: {importer: stsb, path: data/stsbenchmark}}" % split)
+        raise ConfigError.single(
+            WHERE,
+            f"the SemEval STS release has no {split} split",
+            expected=f"split {RELEASE_SPLIT!r}, or a 'fallback' source for {split!r}",
+            found=repr(split),
+            hint="e.g. fallback: {%s: {importer: stsb, path: data/stsbenchmark}}" % split,
+        )
     return load_any(fallback[split], root, split, where=f"{WHERE}, fallback.{split}")
 
 

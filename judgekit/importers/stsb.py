@@ -29,8 +29,12 @@ def _file_name(source: dict, split: str) -> str:
     """The release file of ``split``: ``files[split]`` if given, else ``sts-<split>.csv``."""
     files = source.get("files") or {}
     if not isinstance(files, dict):
-        raise ConfigError.single(WHERE, "option 'files' must map a split to a file name",
-                                 expected="e.g. {dev: sts-dev.csv}", found=repr(files))
+        raise ConfigError.single(
+            WHERE,
+            "option 'files' must map a split to a file name",
+            expected="e.g. {dev: sts-dev.csv}",
+            found=repr(files),
+        )
     return files.get(split, f"sts-{split}.csv")
 
 
@@ -43,15 +47,26 @@ def load_split(source: dict, root: Path, split: str) -> List[dict]:
     for index, line in enumerate(read_release_lines(path)):
         fields = line.split("\t")
         if len(fields) < len(FIELDS):
-            problems.add("too few tab-separated fields", line=index + 1,
-                         expected=f"at least {len(FIELDS)} ({' '.join(FIELDS)})", found=str(len(fields)),
-                         hint="split on TAB only; do not apply CSV quoting")
+            problems.add(
+                "too few tab-separated fields",
+                line=index + 1,
+                expected=f"at least {len(FIELDS)} ({' '.join(FIELDS)})",
+                found=str(len(fields)),
+                hint="split on TAB only; do not apply CSV quoting",
+            )
             continue
-        genre, _, _, _, score_text, sentence1, sentence2 = fields[:len(FIELDS)]
+        genre, _, _, _, score_text, sentence1, sentence2 = fields[: len(FIELDS)]
         score = parse_gold_score(score_text, index + 1, problems)
         if score is None:
             continue
-        items.append({"id": f"{split}-{index}", "texts": [sentence1, sentence2], "lang": "en",
-                      "genre": GENRE_SPELLINGS.get(genre, genre), "score": score})
+        items.append(
+            {
+                "id": f"{split}-{index}",
+                "texts": [sentence1, sentence2],
+                "lang": "en",
+                "genre": GENRE_SPELLINGS.get(genre, genre),
+                "score": score,
+            }
+        )
     problems.raise_if_any(ConfigError)
     return items

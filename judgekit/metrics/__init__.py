@@ -3,7 +3,37 @@
 See ``base`` for the contract; importing this package registers every metric.
 """
 
-from .base import (BOOTSTRAP, HIGHER, LOWER, MEAN, MOMENTS, ONE_HOT, REGISTRY, WILCOXON, WILLIAMS,  # noqa: F401
-                   Metric, MetricValue, get, round5)
+from .base import (
+    BOOTSTRAP,
+    HIGHER,
+    LOWER,
+    MEAN,
+    MOMENTS,
+    ONE_HOT,
+    REGISTRY,
+    WILCOXON,
+    WILLIAMS,
+    Metric,
+    MetricValue,
+    get,
+    round5,
+)
 from . import classification, correlation, disagreement  # noqa: F401  (registration)
-from .disagreement import PerAnnotator  # noqa: F401
+from .disagreement import PerAnnotator
+
+__all__ = [
+    "BOOTSTRAP",
+    "HIGHER",
+    "LOWER",
+    "MEAN",
+    "MOMENTS",
+    "ONE_HOT",
+    "REGISTRY",
+    "WILCOXON",
+    "WILLIAMS",
+    "Metric",
+    "MetricValue",
+    "PerAnnotator",
+    "get",
+    "round5",
+]

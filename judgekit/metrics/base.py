@@ -88,11 +88,18 @@ class Metric:
     percent: bool = False
 
     def __post_init__(self):
-        if self.direction not in (HIGHER, LOWER) or self.stats_form not in (MEAN, MOMENTS, ONE_HOT) \
-                or self.significance not in (WILLIAMS, WILCOXON, BOOTSTRAP):
-            raise ValueError(f"metric {self.name!r}: unknown direction, stats form or significance test")
+        if (
+            self.direction not in (HIGHER, LOWER)
+            or self.stats_form not in (MEAN, MOMENTS, ONE_HOT)
+            or self.significance not in (WILLIAMS, WILCOXON, BOOTSTRAP)
+        ):
+            raise ValueError(
+                f"metric {self.name!r}: unknown direction, stats form or significance test"
+            )
         if self.significance == WILCOXON and self.stats_form != MEAN:
-            raise ValueError(f"metric {self.name!r}: Wilcoxon's test needs per-item losses (stats_form MEAN)")
+            raise ValueError(
+                f"metric {self.name!r}: Wilcoxon's test needs per-item losses (stats_form MEAN)"
+            )
 
     @property
     def higher_is_better(self) -> bool:
@@ -121,7 +128,9 @@ class Metric:
             stats = stats[keep]
         value = float(self.from_stats(item_order_sum(stats), stats.shape[0]))
         if not np.isfinite(value):
-            return MetricValue(0.0, self.undefined_note or f"{self.name} is undefined here; reported as 0.0", stats)
+            return MetricValue(
+                0.0, self.undefined_note or f"{self.name} is undefined here; reported as 0.0", stats
+            )
         return MetricValue(value, None, stats)
 
 

@@ -46,17 +46,34 @@ def _macro_f1_from_sums(sums, n):
         return f1.sum(axis=-1) / present.sum(axis=-1)
 
 
-ACCURACY = register(Metric(
-    name="accuracy", title="Accuracy", direction=HIGHER, lower=0.0, upper=1.0,
-    item_stats=accuracy_stats, from_stats=mean_from_sums, percent=True,
-    description="Share of items with a gold majority label whose predicted label equals it. "
-                "Example: gold [e, n, c], pred [e, n, n] -> 0.667.",
-))
+ACCURACY = register(
+    Metric(
+        name="accuracy",
+        title="Accuracy",
+        direction=HIGHER,
+        lower=0.0,
+        upper=1.0,
+        item_stats=accuracy_stats,
+        from_stats=mean_from_sums,
+        percent=True,
+        description="Share of items with a gold majority label whose predicted label equals it. "
+        "Example: gold [e, n, c], pred [e, n, n] -> 0.667.",
+    )
+)
 
-MACRO_F1 = register(Metric(
-    name="macro_f1", title="Macro-F1", direction=HIGHER, lower=0.0, upper=1.0,
-    item_stats=f1_stats, from_stats=_macro_f1_from_sums, stats_form=ONE_HOT, percent=True,
-    description="Unweighted mean of per-label F1 over the labels present in the gold or the "
-                "predictions (scikit-learn's default label set). Example: gold [e, n, c], "
-                "pred [e, n, n] -> (1 + 0.667 + 0) / 3 = 0.556.",
-))
+MACRO_F1 = register(
+    Metric(
+        name="macro_f1",
+        title="Macro-F1",
+        direction=HIGHER,
+        lower=0.0,
+        upper=1.0,
+        item_stats=f1_stats,
+        from_stats=_macro_f1_from_sums,
+        stats_form=ONE_HOT,
+        percent=True,
+        description="Unweighted mean of per-label F1 over the labels present in the gold or the "
+        "predictions (scikit-learn's default label set). Example: gold [e, n, c], "
+        "pred [e, n, n] -> (1 + 0.667 + 0) / 3 = 0.556.",
+    )
+)

@@ -11,8 +11,9 @@ import numpy as np
 
 from .base import HIGHER, MOMENTS, WILLIAMS, Metric, register
 
-_CONSTANT_NOTE = ("correlation is undefined because the predictions (or the gold) are constant; "
-                  "reported as 0.0")
+_CONSTANT_NOTE = (
+    "correlation is undefined because the predictions (or the gold) are constant; reported as 0.0"
+)
 
 
 def _centred_unit(values) -> np.ndarray:
@@ -65,23 +66,48 @@ def spearman_stats(gold, pred):
     A bootstrap resample keeps the full-track ranks (a standard approximation that keeps every
     metric on one code path); the score of a whole track is exactly scipy's ``spearmanr``.
     """
-    from scipy.stats import rankdata  # imported here: scipy.stats takes ~0.7 s, paid only when ranks are needed
-    return _moment_stats(rankdata(np.asarray(pred, dtype=float)), rankdata(np.asarray(gold, dtype=float)))
+    from scipy.stats import (
+        rankdata,
+    )  # imported here: scipy.stats takes ~0.7 s, paid only when ranks are needed
+
+    return _moment_stats(
+        rankdata(np.asarray(pred, dtype=float)), rankdata(np.asarray(gold, dtype=float))
+    )
 
 
-PEARSON = register(Metric(
-    name="pearson", title="Pearson r", short_title="Pearson", direction=HIGHER, lower=-1.0, upper=1.0,
-    item_stats=pearson_stats, from_stats=_correlation_from_sums, stats_form=MOMENTS,
-    significance=WILLIAMS, percent=True,
-    description="Pearson correlation between predicted and gold scores. Scale-free: 0-5 or 0-1 "
-                "predictions score the same. Example: gold [1, 2, 3], pred [2, 4, 6] -> 1.0.",
-    undefined_note=_CONSTANT_NOTE,
-))
+PEARSON = register(
+    Metric(
+        name="pearson",
+        title="Pearson r",
+        short_title="Pearson",
+        direction=HIGHER,
+        lower=-1.0,
+        upper=1.0,
+        item_stats=pearson_stats,
+        from_stats=_correlation_from_sums,
+        stats_form=MOMENTS,
+        significance=WILLIAMS,
+        percent=True,
+        description="Pearson correlation between predicted and gold scores. Scale-free: 0-5 or 0-1 "
+        "predictions score the same. Example: gold [1, 2, 3], pred [2, 4, 6] -> 1.0.",
+        undefined_note=_CONSTANT_NOTE,
+    )
+)
 
-SPEARMAN = register(Metric(
-    name="spearman", title="Spearman rho", short_title="Spearman", direction=HIGHER, lower=-1.0, upper=1.0,
-    item_stats=spearman_stats, from_stats=_correlation_from_sums, stats_form=MOMENTS, percent=True,
-    description="Spearman rank correlation (Pearson r of average ranks). Example: gold [1, 2, 3], "
-                "pred [1, 10, 100] -> 1.0.",
-    undefined_note=_CONSTANT_NOTE,
-))
+SPEARMAN = register(
+    Metric(
+        name="spearman",
+        title="Spearman rho",
+        short_title="Spearman",
+        direction=HIGHER,
+        lower=-1.0,
+        upper=1.0,
+        item_stats=spearman_stats,
+        from_stats=_correlation_from_sums,
+        stats_form=MOMENTS,
+        percent=True,
+        description="Spearman rank correlation (Pearson r of average ranks). Example: gold [1, 2, 3], "
+        "pred [1, 10, 100] -> 1.0.",
+        undefined_note=_CONSTANT_NOTE,
+    )
+)

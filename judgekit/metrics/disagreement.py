@@ -54,8 +54,12 @@ def _per_item_sums(rows: np.ndarray, per: PerAnnotator) -> Tuple[np.ndarray, np.
     if offsets is None:
         counts = np.bincount(per.item, minlength=per.n_items)
         columns = rows.reshape(rows.shape[0], -1).astype(float)
-        sums = np.column_stack([np.bincount(per.item, weights=columns[:, j], minlength=per.n_items)
-                                for j in range(columns.shape[1])]).reshape((per.n_items,) + rows.shape[1:])
+        sums = np.column_stack(
+            [
+                np.bincount(per.item, weights=columns[:, j], minlength=per.n_items)
+                for j in range(columns.shape[1])
+            ]
+        ).reshape((per.n_items,) + rows.shape[1:])
         return sums, counts
     counts = np.diff(offsets)
     if rows.shape[0] == 0:
@@ -80,7 +84,9 @@ def _rounded_mean_from_sums(sums, n):
 
 def amd_stats(gold, pred):
     """Per item: d_i = round5(sum_k |p_ik - t_ik|)."""
-    return round5(_last_axis_sums(np.abs(np.asarray(pred, float) - np.asarray(gold, float))))[:, None]
+    return round5(_last_axis_sums(np.abs(np.asarray(pred, float) - np.asarray(gold, float))))[
+        :, None
+    ]
 
 
 def awd_stats(gold, pred):
@@ -91,9 +97,9 @@ def awd_stats(gold, pred):
     gold, pred = np.asarray(gold, float), np.asarray(pred, float)
     out = np.zeros(gold.shape[0])
     for start in range(0, gold.shape[0], _BLOCK_ROWS):
-        diff = gold[start:start + _BLOCK_ROWS] - pred[start:start + _BLOCK_ROWS]
+        diff = gold[start : start + _BLOCK_ROWS] - pred[start : start + _BLOCK_ROWS]
         running = np.zeros(diff.shape[0])
-        total = out[start:start + _BLOCK_ROWS]
+        total = out[start : start + _BLOCK_ROWS]
         for j in range(diff.shape[1]):
             running += diff[:, j]
             total += np.abs(running)
@@ -127,49 +133,98 @@ def mer_stats(gold: PerAnnotator, pred: PerAnnotator):
     return (_last_axis_sums(per_label) / per_label.shape[1])[:, None]
 
 
-AMD = register(Metric(
-    name="amd", title="Avg Manhattan dist", short_title="Avg Manhattan", direction=LOWER, lower=0.0, upper=2.0,
-    item_stats=amd_stats, from_stats=_rounded_mean_from_sums, significance=WILCOXON,
-    description="Average Manhattan distance between predicted and gold soft labels (categorical). "
-                "Example: gold [0.5, 0.5], pred [1, 0] -> 1.0.",
-))
+AMD = register(
+    Metric(
+        name="amd",
+        title="Avg Manhattan dist",
+        short_title="Avg Manhattan",
+        direction=LOWER,
+        lower=0.0,
+        upper=2.0,
+        item_stats=amd_stats,
+        from_stats=_rounded_mean_from_sums,
+        significance=WILCOXON,
+        description="Average Manhattan distance between predicted and gold soft labels (categorical). "
+        "Example: gold [0.5, 0.5], pred [1, 0] -> 1.0.",
+    )
+)
 
-AWD = register(Metric(
-    name="awd", title="Avg Wasserstein dist", short_title="Avg Wasserstein", direction=LOWER, lower=0.0,
-    upper=lambda k: max(k - 1, 1),
-    item_stats=awd_stats, from_stats=_rounded_mean_from_sums, significance=WILCOXON,
-    description="Average 1-Wasserstein distance between predicted and gold soft labels over ordinal "
-                "bins one step apart; range [0, K-1]. Example: gold [1, 0, 0], pred [0, 0, 1] -> 2.0.",
-))
+AWD = register(
+    Metric(
+        name="awd",
+        title="Avg Wasserstein dist",
+        short_title="Avg Wasserstein",
+        direction=LOWER,
+        lower=0.0,
+        upper=lambda k: max(k - 1, 1),
+        item_stats=awd_stats,
+        from_stats=_rounded_mean_from_sums,
+        significance=WILCOXON,
+        description="Average 1-Wasserstein distance between predicted and gold soft labels over ordinal "
+        "bins one step apart; range [0, K-1]. Example: gold [1, 0, 0], pred [0, 0, 1] -> 2.0.",
+    )
+)
 
-MAMD = register(Metric(
-    name="mamd", title="Multilabel avg Manhattan", short_title="ML avg Manhattan", direction=LOWER,
-    lower=0.0, upper=2.0,
-    item_stats=mamd_stats, from_stats=_rounded_mean_from_sums, significance=WILCOXON,
-    description="Multilabel average Manhattan distance: per label, the Manhattan distance of the "
-                "[not chosen, chosen] distributions, averaged over labels, then items.",
-))
+MAMD = register(
+    Metric(
+        name="mamd",
+        title="Multilabel avg Manhattan",
+        short_title="ML avg Manhattan",
+        direction=LOWER,
+        lower=0.0,
+        upper=2.0,
+        item_stats=mamd_stats,
+        from_stats=_rounded_mean_from_sums,
+        significance=WILCOXON,
+        description="Multilabel average Manhattan distance: per label, the Manhattan distance of the "
+        "[not chosen, chosen] distributions, averaged over labels, then items.",
+    )
+)
 
-ERROR_RATE = register(Metric(
-    name="error_rate", title="Error rate", direction=LOWER, lower=0.0, upper=1.0,
-    item_stats=error_rate_stats, from_stats=mean_from_sums, significance=WILCOXON,
-    description="Perspectivist error rate: the share of each item's annotators whose own label is "
-                "predicted wrongly, averaged over items. Example: gold [1, 0], pred [1, 1] -> 0.5.",
-))
+ERROR_RATE = register(
+    Metric(
+        name="error_rate",
+        title="Error rate",
+        direction=LOWER,
+        lower=0.0,
+        upper=1.0,
+        item_stats=error_rate_stats,
+        from_stats=mean_from_sums,
+        significance=WILCOXON,
+        description="Perspectivist error rate: the share of each item's annotators whose own label is "
+        "predicted wrongly, averaged over items. Example: gold [1, 0], pred [1, 1] -> 0.5.",
+    )
+)
 
-ANAD = register(Metric(
-    name="anad", title="Avg norm abs dist", short_title="Norm abs dist", direction=LOWER, lower=0.0,
-    upper=lambda k: (k - 1) / k if k else 1.0,
-    item_stats=anad_stats, from_stats=mean_from_sums, significance=WILCOXON,
-    description="Average normalised absolute distance between each annotator's label and its "
-                "prediction, divided by the number of possible label values S (not the range). "
-                "Example: CSC (S=6) gold [1, 6], pred [2, 6] -> (1/6 + 0)/2 = 0.0833.",
-))
+ANAD = register(
+    Metric(
+        name="anad",
+        title="Avg norm abs dist",
+        short_title="Norm abs dist",
+        direction=LOWER,
+        lower=0.0,
+        upper=lambda k: (k - 1) / k if k else 1.0,
+        item_stats=anad_stats,
+        from_stats=mean_from_sums,
+        significance=WILCOXON,
+        description="Average normalised absolute distance between each annotator's label and its "
+        "prediction, divided by the number of possible label values S (not the range). "
+        "Example: CSC (S=6) gold [1, 6], pred [2, 6] -> (1/6 + 0)/2 = 0.0833.",
+    )
+)
 
-MER = register(Metric(
-    name="mer", title="Multilabel error rate", short_title="ML error rate", direction=LOWER, lower=0.0,
-    upper=1.0,
-    item_stats=mer_stats, from_stats=mean_from_sums, significance=WILCOXON,
-    description="Multilabel error rate: per label, the share of the item's annotators whose choice "
-                "(chosen or not) is mispredicted, averaged over labels, then items.",
-))
+MER = register(
+    Metric(
+        name="mer",
+        title="Multilabel error rate",
+        short_title="ML error rate",
+        direction=LOWER,
+        lower=0.0,
+        upper=1.0,
+        item_stats=mer_stats,
+        from_stats=mean_from_sums,
+        significance=WILCOXON,
+        description="Multilabel error rate: per label, the share of the item's annotators whose choice "
+        "(chosen or not) is mispredicted, averaged over labels, then items.",
+    )
+)

@@ -16,6 +16,7 @@ from .common import run_guarded
 
 def check(bundle: str) -> int:
     from ..bundle.check import check_bundle
+
     problems = check_bundle(Path(bundle))
     for line in problems:
         print(line)

@@ -19,8 +19,14 @@ import time
 from pathlib import Path
 from typing import Dict, List, Optional
 
-from ..baselines.interface import (call_participant, fresh_copy, load_model_class, plain_data, prediction_lines,
-                                   track_settings)
+from ..baselines.interface import (
+    call_participant,
+    fresh_copy,
+    load_model_class,
+    plain_data,
+    prediction_lines,
+    track_settings,
+)
 from ..errors import ConfigError, KitError, Problem, SubmissionError
 from ..formats.items import public_view, read_items
 from ..formats.textfile import safe_display, shorten
@@ -31,8 +37,10 @@ REPORT_FILE = "report.json"
 PROGRESS_FILE = "progress.txt"
 MAX_REPORT_BYTES = 1024 * 1024
 BASELINE_PREFIX = "baseline:"
-_CHILD_BOOT = ("import sys; sys.path.insert(0, sys.argv.pop(1)); "
-               "from judgekit.programs.child import child_main; sys.exit(child_main(sys.argv[1:]))")
+_CHILD_BOOT = (
+    "import sys; sys.path.insert(0, sys.argv.pop(1)); "
+    "from judgekit.programs.child import child_main; sys.exit(child_main(sys.argv[1:]))"
+)
 
 
 def load_dataset(input_dir: Path, dataset: str) -> Dict[str, List[dict]]:
@@ -42,13 +50,15 @@ def load_dataset(input_dir: Path, dataset: str) -> Dict[str, List[dict]]:
     if train_path.is_file():
         train = read_items(train_path, f"input data {train_path.name}")
     else:
-        print(f"note: no training split for dataset '{dataset}' ({train_path.name} is absent); fit() gets []")
+        print(
+            f"note: no training split for dataset '{dataset}' ({train_path.name} is absent); fit() gets []"
+        )
         train = []
     return {"items": [public_view(item) for item in public], "train": train}
 
 
-
 # ---------------------------------------------------------------- the child process (participant code)
+
 
 def _write_report(work: Path, report: dict) -> None:
     atomic_write(work / REPORT_FILE, json.dumps(report, ensure_ascii=False))
@@ -56,8 +66,12 @@ def _write_report(work: Path, report: dict) -> None:
 
 def _error_report(error: KitError) -> dict:
     kind = "config" if isinstance(error, ConfigError) else "submission"
-    return {"status": "failed", "kind": kind, "omitted": error.omitted,
-            "problems": [dataclasses.asdict(p) for p in error.problems]}
+    return {
+        "status": "failed",
+        "kind": kind,
+        "omitted": error.omitted,
+        "problems": [dataclasses.asdict(p) for p in error.problems],
+    }
 
 
 def run_models(input_dir: Path, out_dir: Path, work: Path, source: str, seed: int) -> List[str]:
@@ -67,7 +81,8 @@ def run_models(input_dir: Path, out_dir: Path, work: Path, source: str, seed: in
     skipped: List[str] = []
     if source.startswith(BASELINE_PREFIX):
         from ..baselines import baseline_class
-        model_class, root = baseline_class(source[len(BASELINE_PREFIX):]), None
+
+        model_class, root = baseline_class(source[len(BASELINE_PREFIX) :]), None
     else:
         root = Path(source).resolve()
         model_class = load_model_class(root)
@@ -78,21 +93,38 @@ def run_models(input_dir: Path, out_dir: Path, work: Path, source: str, seed: in
             datasets[track.dataset] = load_dataset(input_dir, track.dataset)
         data = datasets[track.dataset]
         started = time.monotonic()
-        model = call_participant(f"track '{track.id}': Model(track)", root, model_class, track_settings(track, seed))
-        call_participant(f"track '{track.id}': Model.fit", root, model.fit, fresh_copy(data["train"]))
+        model = call_participant(
+            f"track '{track.id}': Model(track)", root, model_class, track_settings(track, seed)
+        )
+        call_participant(
+            f"track '{track.id}': Model.fit", root, model.fit, fresh_copy(data["train"])
+        )
         fitted = time.monotonic()
-        predictions = call_participant(f"track '{track.id}': Model.predict", root, model.predict,
-                                       fresh_copy(data["items"]))
-        if predictions is None:  # the model skips this track: not submitted, as a missing result file
+        predictions = call_participant(
+            f"track '{track.id}': Model.predict", root, model.predict, fresh_copy(data["items"])
+        )
+        if (
+            predictions is None
+        ):  # the model skips this track: not submitted, as a missing result file
             print(f"note: track {track.id}: predict() returned None, so the track is not submitted")
             skipped.append(track.id)
             continue
-        predictions = call_participant(f"track '{track.id}': reading what Model.predict returned", root,
-                                       plain_data, predictions)
-        lines = prediction_lines(track, data["items"], predictions, f"predictions for track '{track.id}'")
-        (out_dir / f"{track.id}.tsv").write_text("".join(line + "\n" for line in lines), encoding="utf-8")
-        print(f"track {track.id}: fit {fitted - started:.1f} s, predict {time.monotonic() - fitted:.1f} s, "
-              f"{len(lines)} predictions")
+        predictions = call_participant(
+            f"track '{track.id}': reading what Model.predict returned",
+            root,
+            plain_data,
+            predictions,
+        )
+        lines = prediction_lines(
+            track, data["items"], predictions, f"predictions for track '{track.id}'"
+        )
+        (out_dir / f"{track.id}.tsv").write_text(
+            "".join(line + "\n" for line in lines), encoding="utf-8"
+        )
+        print(
+            f"track {track.id}: fit {fitted - started:.1f} s, predict {time.monotonic() - fitted:.1f} s, "
+            f"{len(lines)} predictions"
+        )
     return skipped
 
 
@@ -111,15 +143,23 @@ def child_main(argv: List[str]) -> int:
         return 2
     except BaseException as error:  # noqa: BLE001 - reported to the parent, which explains it
         import traceback
+
         (work / "internal_error.txt").write_text(traceback.format_exc(), encoding="utf-8")
-        _write_report(work, {"status": "failed", "kind": "internal",
-                             "message": f"{error.__class__.__name__}: {error}"[:400]})
+        _write_report(
+            work,
+            {
+                "status": "failed",
+                "kind": "internal",
+                "message": f"{error.__class__.__name__}: {error}"[:400],
+            },
+        )
         return 3
     _write_report(work, {"status": "ok", "skipped": skipped})
     return 0
 
 
 # ---------------------------------------------------------------- the parent side
+
 
 def _stop(process: subprocess.Popen) -> None:
     """Kill the child. It stays in our process group on purpose: whoever runs the whole step (the
@@ -129,38 +169,63 @@ def _stop(process: subprocess.Popen) -> None:
     process.wait()
 
 
-def run_child(input_dir: Path, out_dir: Path, work: Path, source: str, seed: int,
-              time_limit: Optional[float], details_dir: Path) -> List[str]:
+def run_child(
+    input_dir: Path,
+    out_dir: Path,
+    work: Path,
+    source: str,
+    seed: int,
+    time_limit: Optional[float],
+    details_dir: Path,
+) -> List[str]:
     """Run the models in a child process under ``time_limit``; raise its failure as a KitError.
     Returns the tracks the model skipped (its report's word: skipping gains nothing, so a forged
     list only withdraws tracks).
 
     ``source`` is ``baseline:NAME`` (the kit's own code) or the absolute path of a code submission."""
     root = Path(__file__).resolve().parents[2]
-    command = [sys.executable, "-c", _CHILD_BOOT, str(root), str(input_dir.resolve()), str(out_dir.resolve()),
-               str(work.resolve()), source, "--seed", str(seed)]
+    command = [
+        sys.executable,
+        "-c",
+        _CHILD_BOOT,
+        str(root),
+        str(input_dir.resolve()),
+        str(out_dir.resolve()),
+        str(work.resolve()),
+        source,
+        "--seed",
+        str(seed),
+    ]
     env = dict(os.environ)
-    env.setdefault("PYTHONHASHSEED", "0")  # set iteration order in participant code stays reproducible
+    env.setdefault(
+        "PYTHONHASHSEED", "0"
+    )  # set iteration order in participant code stays reproducible
     process = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL)
     try:
         process.wait(timeout=time_limit)
     except subprocess.TimeoutExpired:
         _stop(process)
-        raise SubmissionError.single("code submission", f"the code submission ran past the time limit of "
-                                                        f"{time_limit:g} s{_during(work)}",
-                                     hint="make fit() and predict() faster, or train offline and load the "
-                                          "model's parameters from files in the submission (code gets the "
-                                          "phase's time limit minus up to 60 s kept for scoring)")
+        raise SubmissionError.single(
+            "code submission",
+            f"the code submission ran past the time limit of {time_limit:g} s{_during(work)}",
+            hint="make fit() and predict() faster, or train offline and load the "
+            "model's parameters from files in the submission (code gets the "
+            "phase's time limit minus up to 60 s kept for scoring)",
+        )
     except BaseException:
         _stop(process)
         raise
-    _raise_child_failure(work, process.returncode, details_dir, trusted=source.startswith(BASELINE_PREFIX))
+    _raise_child_failure(
+        work, process.returncode, details_dir, trusted=source.startswith(BASELINE_PREFIX)
+    )
     skipped = (_read_report(work / REPORT_FILE) or {}).get("skipped")
     return [t for t in skipped if isinstance(t, str)] if isinstance(skipped, list) else []
 
 
 def _during(work: Path) -> str:
-    progress = work / PROGRESS_FILE  # written by the child, so possibly by participant code: read with care
+    progress = (
+        work / PROGRESS_FILE
+    )  # written by the child, so possibly by participant code: read with care
     try:
         with open(progress, "rb") as f:
             track = f.read(200).decode("utf-8", errors="replace")
@@ -180,7 +245,9 @@ def _read_report(path: Path) -> Optional[dict]:
     return report if isinstance(report, dict) else None
 
 
-def _raise_child_failure(work: Path, returncode: int, details_dir: Path, trusted: bool = True) -> None:
+def _raise_child_failure(
+    work: Path, returncode: int, details_dir: Path, trusted: bool = True
+) -> None:
     """Raise the child's failure. ``trusted`` is False when the child ran participant code: its
     report could then be written by that code, so it may say "ok" (the files are checked anyway)
     or describe the submission's own failure, but never blame the bundle or the kit (exit 1 or 3):
@@ -189,11 +256,16 @@ def _raise_child_failure(work: Path, returncode: int, details_dir: Path, trusted
     if report is not None and report.get("status") == "ok":
         return  # every file was written and checked; an exit code set later (atexit) changes nothing
     if report is None:
-        how = (f"was killed by signal {-returncode} (out of memory?)" if returncode < 0
-               else f"exited with code {returncode}")
-        raise SubmissionError.single("code submission", f"the code submission stopped unexpectedly: the process "
-                                                        f"{how}{_during(work)}",
-                                     hint="look for os._exit(), crashes in native libraries or memory use")
+        how = (
+            f"was killed by signal {-returncode} (out of memory?)"
+            if returncode < 0
+            else f"exited with code {returncode}"
+        )
+        raise SubmissionError.single(
+            "code submission",
+            f"the code submission stopped unexpectedly: the process {how}{_during(work)}",
+            hint="look for os._exit(), crashes in native libraries or memory use",
+        )
     if report.get("kind") == "internal" and (work / "internal_error.txt").is_file():
         details_dir.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(work / "internal_error.txt", details_dir / "internal_error_child.txt")
@@ -205,12 +277,14 @@ def _raise_child_failure(work: Path, returncode: int, details_dir: Path, trusted
     except (TypeError, ValueError, AttributeError):
         problems, omitted = [], 0
     if not trusted and (report.get("kind") != "submission" or not problems):
-        raise SubmissionError.single("code submission", "the process running the code submission failed"
-                                                        f"{_during(work)}",
-                                     found=shorten(safe_display(str(report.get("message") or "no message")), 400),
-                                     hint="the input data passed the kit's checks before your code ran, so a "
-                                          "failure in that process is counted as the submission's; if you believe "
-                                          "it is the kit's, send the ingestion log to the organisers")
+        raise SubmissionError.single(
+            "code submission",
+            f"the process running the code submission failed{_during(work)}",
+            found=shorten(safe_display(str(report.get("message") or "no message")), 400),
+            hint="the input data passed the kit's checks before your code ran, so a "
+            "failure in that process is counted as the submission's; if you believe "
+            "it is the kit's, send the ingestion log to the organisers",
+        )
     if report.get("kind") == "internal" or not problems:
         raise RuntimeError(str(report.get("message", "the ingestion child process failed")))
     error_type = ConfigError if report.get("kind") == "config" else SubmissionError
@@ -220,9 +294,16 @@ def _raise_child_failure(work: Path, returncode: int, details_dir: Path, trusted
 def check_child_output(spec: TaskSpec, out: Path, skipped: List[str] = ()) -> None:
     """Every track's file is there after a child that says it succeeded (its report may be forged),
     the tracks it skipped aside."""
-    missing = [f"{t.id}.tsv" for t in spec.tracks if t.id not in skipped and not (out / f"{t.id}.tsv").is_file()]
+    missing = [
+        f"{t.id}.tsv"
+        for t in spec.tracks
+        if t.id not in skipped and not (out / f"{t.id}.tsv").is_file()
+    ]
     if missing:
-        raise SubmissionError.single("code submission", "the prediction step ended without writing every "
-                                                        "track's predictions",
-                                     expected="one file per track", found=f"missing: {', '.join(missing)}",
-                                     hint="let the ingestion program write the files; do not exit early")
+        raise SubmissionError.single(
+            "code submission",
+            "the prediction step ended without writing every track's predictions",
+            expected="one file per track",
+            found=f"missing: {', '.join(missing)}",
+            hint="let the ingestion program write the files; do not exit early",
+        )

@@ -22,12 +22,18 @@ def own_words(message: str) -> str:
         if marker in message:
             return message.rsplit(marker, 1)[1].strip()
     return message.strip()
+
+
 #: The prediction step's status files are small; a larger one is treated as unreadable.
 MAX_STATUS_BYTES = 64 * 1024
 
 
-def run_guarded(body: Callable[[], int], program: str, on_error: Optional[Callable[[str], None]] = None,
-                details_dir: Optional[Path] = None) -> int:
+def run_guarded(
+    body: Callable[[], int],
+    program: str,
+    on_error: Optional[Callable[[str], None]] = None,
+    details_dir: Optional[Path] = None,
+) -> int:
     """Run ``body``; turn every failure into one clear message on stderr and a non-zero exit code.
 
     A KitError is the user's (or the organiser's) to fix and is printed as is. Anything else is a
@@ -46,13 +52,17 @@ def run_guarded(body: Callable[[], int], program: str, on_error: Optional[Callab
     except MemoryError:
         message, code = f"{program}: out of memory while processing the submission", EXIT_DATA_ERROR
     except Exception as e:  # noqa: BLE001 - the last line of defence before the participant
-        message = (f"{program}: internal error ({e.__class__.__name__}: {e}). This is a bug in the "
-                   f"kit, not in your submission; please report it to the organisers.")
+        message = (
+            f"{program}: internal error ({e.__class__.__name__}: {e}). This is a bug in the "
+            f"kit, not in your submission; please report it to the organisers."
+        )
         code = EXIT_INTERNAL_ERROR
         if details_dir is not None:
             try:
                 Path(details_dir).mkdir(parents=True, exist_ok=True)
-                (Path(details_dir) / "internal_error.txt").write_text(traceback.format_exc(), encoding="utf-8")
+                (Path(details_dir) / "internal_error.txt").write_text(
+                    traceback.format_exc(), encoding="utf-8"
+                )
             except OSError:
                 pass
     print(message, file=sys.stderr)

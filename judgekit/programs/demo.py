@@ -23,13 +23,17 @@ from .run_local import run_once
 def score_table(edition, results: Dict[str, Dict[str, float]]) -> str:
     """Rows: the primary score, then each track's metrics; one column per baseline."""
     names = list(results)
-    keys = [(PRIMARY_KEY, "primary score")] + [(k, f"{t.title} {m}") for t in edition.tracks
-                                                 for k, m in zip(t.keys, t.metrics)]
+    keys = [(PRIMARY_KEY, "primary score")] + [
+        (k, f"{t.title} {m}") for t in edition.tracks for k, m in zip(t.keys, t.metrics)
+    ]
     width = max(len(label) for _, label in keys)
     lines = [f"{'':<{width}}  " + "  ".join(f"{n:>13}" for n in names)]
     for key, label in keys:
         cells = [results[n].get(key) for n in names]
-        lines.append(f"{label:<{width}}  " + "  ".join(f"{'n/a' if c is None else f'{c:.4f}':>13}" for c in cells))
+        lines.append(
+            f"{label:<{width}}  "
+            + "  ".join(f"{'n/a' if c is None else f'{c:.4f}':>13}" for c in cells)
+        )
     return "\n".join(lines)
 
 
@@ -43,7 +47,10 @@ def run(args) -> int:
         bundle.mkdir()
         safe_extract(summary.zip_path, bundle, summary.zip_path.name)
         for name in edition.baselines:
-            print(f"running baseline:{name} on the {args.phase} phase through the local runner ...", flush=True)
+            print(
+                f"running baseline:{name} on the {args.phase} phase through the local runner ...",
+                flush=True,
+            )
             results[name] = run_once(bundle, f"baseline:{name}", args.phase)
     print()
     print(f"Baselines on the {args.phase} phase of edition '{edition.name}' ({summary.zip_path}):")

@@ -29,8 +29,15 @@ from typing import Dict, List, Optional
 from ..baselines.base import item_annotators
 from ..baselines.interface import MODEL_FILE
 from ..errors import ConfigError, SubmissionError
-from ..formats.archive import (INGESTION_STATUS, accepted_file_names, ignored_file_notes, locate_track_files,
-                               naming_hint, safe_extract, submission_files)
+from ..formats.archive import (
+    INGESTION_STATUS,
+    accepted_file_names,
+    ignored_file_notes,
+    locate_track_files,
+    naming_hint,
+    safe_extract,
+    submission_files,
+)
 from ..formats.items import read_items
 from ..formats.submission import ItemKeys, read_prediction
 from ..gold import listed_annotators
@@ -44,6 +51,7 @@ SCORING_MARGIN = 60.0  # seconds of the phase's execution_time_limit kept for th
 
 
 # ---------------------------------------------------------------- time limits
+
 
 def code_time_limit(phase_limit: float) -> float:
     """Seconds a code submission may run in a phase whose ``execution_time_limit`` is ``phase_limit``:
@@ -60,8 +68,11 @@ def time_limit_of(spec: TaskSpec, option: Optional[float]) -> Optional[float]:
     raw = spec.extra.get("execution_time_limit")
     if raw is not None:
         if isinstance(raw, bool) or not isinstance(raw, (int, float)) or not raw > 0:
-            raise ConfigError.single("task.json", "'execution_time_limit' must be a positive number of seconds",
-                                     found=repr(raw))
+            raise ConfigError.single(
+                "task.json",
+                "'execution_time_limit' must be a positive number of seconds",
+                found=repr(raw),
+            )
         limits.append(code_time_limit(float(raw)))
     return min(limits) if limits else None
 
@@ -74,37 +85,53 @@ def remove_submitted_pages(output_dir: Path) -> None:
         for name in names:
             if name.lower().endswith((".html", ".htm")):
                 os.unlink(os.path.join(folder, name))
-                print(f"note: removed {os.path.relpath(os.path.join(folder, name), output_dir)!r} from the "
-                      "prediction output: only the scoring program writes the detailed results page")
+                print(
+                    f"note: removed {os.path.relpath(os.path.join(folder, name), output_dir)!r} from the "
+                    "prediction output: only the scoring program writes the detailed results page"
+                )
 
 
 def public_keys(items: List[dict]) -> ItemKeys:
     """The public items' ids and annotators, so that result files are checked by the scorer's own
     reader (``read_prediction``) without any gold."""
-    return ItemKeys([item["id"] for item in items], list(map(item_annotators, items)), listed_annotators(items))
+    return ItemKeys(
+        [item["id"] for item in items], list(map(item_annotators, items)), listed_annotators(items)
+    )
 
 
-def check_result_files(spec: TaskSpec, input_dir: Path, folder: Path, out_dir: Path,
-                       notes: Optional[List[str]] = None, names: Optional[Dict[str, str]] = None) -> List[str]:
+def check_result_files(
+    spec: TaskSpec,
+    input_dir: Path,
+    folder: Path,
+    out_dir: Path,
+    notes: Optional[List[str]] = None,
+    names: Optional[Dict[str, str]] = None,
+) -> List[str]:
     """A result submission: check each track file like the scorer does and copy it as ``<track_id>.tsv``;
     what the participant should know (files ignored) is appended to ``notes``, and each track's file
     name as the participant wrote it is put in ``names`` (for the scorer's notes and results page)."""
     files, unclaimed = locate_track_files(folder, spec.tracks)
     if not files:
         expected = accepted_file_names(spec.tracks)
-        raise SubmissionError.single("submission", f"neither {MODEL_FILE} nor any prediction file was found",
-                                     expected=f"{MODEL_FILE} (a code submission) or files named {expected}",
-                                     found=", ".join(unclaimed[:10]) or "an empty submission",
-                                     hint=naming_hint(unclaimed, spec.tracks) if unclaimed else None)
+        raise SubmissionError.single(
+            "submission",
+            f"neither {MODEL_FILE} nor any prediction file was found",
+            expected=f"{MODEL_FILE} (a code submission) or files named {expected}",
+            found=", ".join(unclaimed[:10]) or "an empty submission",
+            hint=naming_hint(unclaimed, spec.tracks) if unclaimed else None,
+        )
     items_by_dataset: Dict[str, List[dict]] = {}
     for track in spec.tracks:
         if track.id not in files:
             continue
         if track.dataset not in items_by_dataset:
-            items_by_dataset[track.dataset] = read_items(input_dir / f"{track.dataset}.jsonl",
-                                                         f"input data {track.dataset}.jsonl")
+            items_by_dataset[track.dataset] = read_items(
+                input_dir / f"{track.dataset}.jsonl", f"input data {track.dataset}.jsonl"
+            )
         relative = files[track.id]
-        read_prediction(folder / relative, str(relative), track, public_keys(items_by_dataset[track.dataset]))
+        read_prediction(
+            folder / relative, str(relative), track, public_keys(items_by_dataset[track.dataset])
+        )
         shutil.copyfile(folder / relative, out_dir / f"{track.id}.tsv")
         if names is not None:
             names[track.id] = str(relative)
@@ -123,16 +150,23 @@ def find_model_folder(folder: Path) -> Optional[Path]:
     shallowest = min(len(f.parts) for f in found)
     top = [f for f in found if len(f.parts) == shallowest]
     if len(top) > 1:
-        raise SubmissionError.single("submission", f"more than one {MODEL_FILE}",
-                                     expected=f"one {MODEL_FILE}", found=", ".join(map(str, top[:5])))
+        raise SubmissionError.single(
+            "submission",
+            f"more than one {MODEL_FILE}",
+            expected=f"one {MODEL_FILE}",
+            found=", ".join(map(str, top[:5])),
+        )
     return folder / top[0].parent
 
 
 def unpack_submission(submission: Path, work: Path) -> Path:
     """The submission as a folder: a zip (or a folder holding just one zip) is safely extracted."""
     if not submission.exists():
-        raise SubmissionError.single(str(submission), "the submission is missing",
-                                     hint="the platform mounts the submitted zip here")
+        raise SubmissionError.single(
+            str(submission),
+            "the submission is missing",
+            hint="the platform mounts the submitted zip here",
+        )
     archive = submission if submission.is_file() else None
     if archive is None:
         files = submission_files(submission)
@@ -147,8 +181,15 @@ def unpack_submission(submission: Path, work: Path) -> Path:
     return target
 
 
-def ingest(input_dir: Path, output_dir: Path, submission: Optional[Path], baseline: Optional[str],
-           seed: Optional[int], time_limit: Optional[float], written: List[Path]) -> int:
+def ingest(
+    input_dir: Path,
+    output_dir: Path,
+    submission: Optional[Path],
+    baseline: Optional[str],
+    seed: Optional[int],
+    time_limit: Optional[float],
+    written: List[Path],
+) -> int:
     """The whole prediction step. Files reach ``output_dir`` only at the end, when all succeeded."""
     spec = read_spec(input_dir)
     seed = spec.seed if seed is None else seed
@@ -165,12 +206,15 @@ def ingest(input_dir: Path, output_dir: Path, submission: Optional[Path], baseli
         out.mkdir()
         if baseline is not None:
             source = f"{BASELINE_PREFIX}{baseline}"
-            run_child(input_dir, out, work, source, seed, time_limit_of(spec, time_limit), output_dir)
+            run_child(
+                input_dir, out, work, source, seed, time_limit_of(spec, time_limit), output_dir
+            )
             tracks, what = [t.id for t in spec.tracks], f"baseline {baseline}"
         else:
             folder = unpack_submission(submission, work)
-            tracks, what = _predict_submission(spec, input_dir, folder, work, out, seed, time_limit, output_dir,
-                                               notes, names)
+            tracks, what = _predict_submission(
+                spec, input_dir, folder, work, out, seed, time_limit, output_dir, notes, names
+            )
         for name in sorted(os.listdir(out)):
             shutil.move(str(out / name), str(output_dir / name))
             written.append(output_dir / name)
@@ -180,51 +224,107 @@ def ingest(input_dir: Path, output_dir: Path, submission: Optional[Path], baseli
     return 0
 
 
-def _predict_submission(spec: TaskSpec, input_dir: Path, folder: Path, work: Path, out: Path, seed: int,
-                        time_limit: Optional[float], output_dir: Path, notes: List[str], names: Dict[str, str]):
+def _predict_submission(
+    spec: TaskSpec,
+    input_dir: Path,
+    folder: Path,
+    work: Path,
+    out: Path,
+    seed: int,
+    time_limit: Optional[float],
+    output_dir: Path,
+    notes: List[str],
+    names: Dict[str, str],
+):
     """(track ids predicted, what the submission was): a code submission's ``model.py`` run on the
     tracks, or a result submission's files checked; the predictions are written to ``out``."""
     model_folder = find_model_folder(folder)
     if model_folder is None:
         return check_result_files(spec, input_dir, folder, out, notes, names), "result submission"
     for dataset in dict.fromkeys(t.dataset for t in spec.tracks):
-        load_dataset(input_dir, dataset)  # the bundle's data is checked here, out of the code's reach
-    skipped = run_child(input_dir, out, work, str(model_folder.resolve()), seed, time_limit_of(spec, time_limit),
-                        output_dir)
+        load_dataset(
+            input_dir, dataset
+        )  # the bundle's data is checked here, out of the code's reach
+    skipped = run_child(
+        input_dir,
+        out,
+        work,
+        str(model_folder.resolve()),
+        seed,
+        time_limit_of(spec, time_limit),
+        output_dir,
+    )
     check_child_output(spec, out, skipped)
     tracks = [t.id for t in spec.tracks if t.id not in skipped]
     if not tracks:
-        raise SubmissionError.single(MODEL_FILE, "predict() returned None for every track, so "
-                                                 "nothing can be scored",
-                                     hint="return one prediction per item for at least one track")
+        raise SubmissionError.single(
+            MODEL_FILE,
+            "predict() returned None for every track, so nothing can be scored",
+            hint="return one prediction per item for at least one track",
+        )
     return tracks, "code submission"
 
 
-def write_status(output_dir: Path, status: str, message: str, tracks: List[str] = (), notes: List[str] = (),
-                 names: Optional[Dict[str, str]] = None) -> None:
+def write_status(
+    output_dir: Path,
+    status: str,
+    message: str,
+    tracks: List[str] = (),
+    notes: List[str] = (),
+    names: Optional[Dict[str, str]] = None,
+) -> None:
     """``ingestion_status.json``; its ``notes`` (files ignored) reach the results page through the scorer,
     and so do its ``names`` (track id -> the participant's own file name, for a result submission)."""
-    text = json.dumps({"status": status, "message": message, "tracks": list(tracks), "notes": list(notes),
-                       "names": dict(names or {})}, ensure_ascii=False, indent=1) + "\n"
+    text = (
+        json.dumps(
+            {
+                "status": status,
+                "message": message,
+                "tracks": list(tracks),
+                "notes": list(notes),
+                "names": dict(names or {}),
+            },
+            ensure_ascii=False,
+            indent=1,
+        )
+        + "\n"
+    )
     atomic_write(output_dir / INGESTION_STATUS, text)
 
 
 def parse_arguments(argv: Optional[List[str]], prog: str = "ingest.py") -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
-    parser.add_argument("input_data", nargs="?", default="/app/input_data", help="folder with task.json and items")
-    parser.add_argument("output", nargs="?", default="/app/output", help="folder for <track_id>.tsv files")
-    parser.add_argument("submission", nargs="?", default=None,
-                        help="the submission folder or zip (default /app/ingested_program)")
-    parser.add_argument("--baseline", help="run a built-in baseline instead: random, most_frequent, cosine_bow")
-    parser.add_argument("--seed", type=int, help="seed given to the model (default: task.json's seed)")
-    parser.add_argument("--time-limit", type=float, metavar="SECONDS", help="kill the code submission after this")
+    parser.add_argument(
+        "input_data", nargs="?", default="/app/input_data", help="folder with task.json and items"
+    )
+    parser.add_argument(
+        "output", nargs="?", default="/app/output", help="folder for <track_id>.tsv files"
+    )
+    parser.add_argument(
+        "submission",
+        nargs="?",
+        default=None,
+        help="the submission folder or zip (default /app/ingested_program)",
+    )
+    parser.add_argument(
+        "--baseline", help="run a built-in baseline instead: random, most_frequent, cosine_bow"
+    )
+    parser.add_argument(
+        "--seed", type=int, help="seed given to the model (default: task.json's seed)"
+    )
+    parser.add_argument(
+        "--time-limit", type=float, metavar="SECONDS", help="kill the code submission after this"
+    )
     args = parser.parse_args(argv)
     if args.baseline is not None:
         from ..baselines import BASELINES, baseline_class
+
         try:
             baseline_class(args.baseline)
         except KeyError:
-            parser.error(f"unknown baseline {args.baseline!r}; choose one of {', '.join(BASELINES)}")
+            parser.error(
+                f"unknown baseline {args.baseline!r}; choose one of {', '.join(BASELINES)}"
+            )
         if args.submission is not None:
             parser.error("give either a submission folder or --baseline, not both")
     elif args.submission is None:
@@ -252,9 +352,20 @@ def main(argv: Optional[List[str]] = None, prog: str = "ingest.py") -> int:
         write_status(output_dir, "failed", message)
 
     submission = Path(args.submission) if args.submission is not None else None
-    return run_guarded(lambda: ingest(Path(args.input_data), output_dir, submission, args.baseline, args.seed,
-                                      args.time_limit, written),
-                       PROGRAM if prog == "ingest.py" else prog, on_error=on_error, details_dir=output_dir)
+    return run_guarded(
+        lambda: ingest(
+            Path(args.input_data),
+            output_dir,
+            submission,
+            args.baseline,
+            args.seed,
+            args.time_limit,
+            written,
+        ),
+        PROGRAM if prog == "ingest.py" else prog,
+        on_error=on_error,
+        details_dir=output_dir,
+    )
 
 
 if __name__ == "__main__":

@@ -57,8 +57,11 @@ def log(message: str) -> None:
 def find_submissions(folder: Path) -> List[Tuple[str, Path]]:
     """(system name, path) of every zip and sub-folder, sorted by name; hidden entries skipped."""
     if not folder.is_dir():
-        raise ConfigError.single(str(folder), "the submissions folder does not exist",
-                                 hint="give a folder holding one result zip per team or run")
+        raise ConfigError.single(
+            str(folder),
+            "the submissions folder does not exist",
+            hint="give a folder holding one result zip per team or run",
+        )
     found = []
     for path in sorted(folder.iterdir()):
         if path.name.startswith("."):
@@ -83,13 +86,22 @@ def copy_status_files(archive: Path, folder: Path) -> None:
             for info in zf.infolist():
                 if info.filename in STATUS_FILES and info.file_size <= MAX_STATUS_BYTES:
                     (folder / info.filename).write_bytes(zf.read(info))
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, RuntimeError, ValueError,
-            NotImplementedError, UnicodeDecodeError):
+    except (
+        zipfile.BadZipFile,
+        zipfile.LargeZipFile,
+        OSError,
+        EOFError,
+        RuntimeError,
+        ValueError,
+        NotImplementedError,
+        UnicodeDecodeError,
+    ):
         return
 
 
-def score_submission(path: Path, spec: TaskSpec, ref_dir: Path,
-                     gold: Optional[Dict[str, GoldTrack]] = None) -> Result:
+def score_submission(
+    path: Path, spec: TaskSpec, ref_dir: Path, gold: Optional[Dict[str, GoldTrack]] = None
+) -> Result:
     """Score one zip or folder against the reference (or its ``gold``, loaded once for every
     submission) as the scoring program scores it as INPUT/res; KitError when it cannot be scored.
 
@@ -106,14 +118,17 @@ def score_submission(path: Path, spec: TaskSpec, ref_dir: Path,
             if ingested_tracks(folder) is None:
                 extraction = safe_extract(path, folder, path.name, spec.tracks)
             else:
-                safe_extract(path, folder, path.name)  # notes on entries skipped are not the participant's
+                safe_extract(
+                    path, folder, path.name
+                )  # notes on entries skipped are not the participant's
         result = score_submission_folder(spec, ref_dir, folder, gold)
         result.warnings[:0] = extraction
         return result
 
 
-def score_one(path: Path, spec: TaskSpec, ref_dir: Path,
-              gold: Dict[str, GoldTrack]) -> Tuple[str, object, float]:
+def score_one(
+    path: Path, spec: TaskSpec, ref_dir: Path, gold: Dict[str, GoldTrack]
+) -> Tuple[str, object, float]:
     """``("scored", Result, seconds)`` or ``("not scored", reason, seconds)`` for one submission;
     a ConfigError (the reference data is wrong) propagates."""
     started = time.monotonic()
@@ -135,8 +150,9 @@ def default_jobs() -> int:
     return max(1, min(4, cores or 1))
 
 
-def score_all(submissions: List[Tuple[str, Path]], spec: TaskSpec, ref_dir: Path,
-              jobs: int = 1) -> Tuple[Dict[str, Result], List[Tuple[str, str]]]:
+def score_all(
+    submissions: List[Tuple[str, Path]], spec: TaskSpec, ref_dir: Path, jobs: int = 1
+) -> Tuple[Dict[str, Result], List[Tuple[str, str]]]:
     """Score every submission against the phase's gold, read once, in ``jobs`` worker processes
     (each holding the gold); a failure is logged and recorded, and the others go on. A reference
     that cannot be read stops everything (ConfigError). Results are those of scoring each
@@ -145,7 +161,9 @@ def score_all(submissions: List[Tuple[str, Path]], spec: TaskSpec, ref_dir: Path
     results: Dict[str, Result] = {}
     failures: List[Tuple[str, str]] = []
     outcomes = _outcomes(submissions, spec, ref_dir, gold, jobs)
-    for number, ((name, _), (outcome, value, seconds)) in enumerate(zip(submissions, outcomes), start=1):
+    for number, ((name, _), (outcome, value, seconds)) in enumerate(
+        zip(submissions, outcomes), start=1
+    ):
         prefix = f"[{number}/{len(submissions)}] {name}"
         if outcome == "scored":
             results[name] = _with_gold(value, spec, gold)
@@ -158,16 +176,24 @@ def score_all(submissions: List[Tuple[str, Path]], spec: TaskSpec, ref_dir: Path
     return results, failures
 
 
-def _outcomes(submissions, spec: TaskSpec, ref_dir: Path, gold, jobs: int) -> Iterator[Tuple[str, object, float]]:
+def _outcomes(
+    submissions, spec: TaskSpec, ref_dir: Path, gold, jobs: int
+) -> Iterator[Tuple[str, object, float]]:
     """``score_one`` of each submission, in order: here, or in a pool of ``jobs`` processes."""
     if jobs <= 1 or len(submissions) < 2:
         return (score_one(path, spec, ref_dir, gold) for _, path in submissions)
     return _pooled(submissions, spec, ref_dir, gold, min(jobs, len(submissions)))
 
 
-def _pooled(submissions, spec: TaskSpec, ref_dir: Path, gold, jobs: int) -> Iterator[Tuple[str, object, float]]:
-    with ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(spec, ref_dir, gold)) as pool:
-        for outcome, value, seconds in pool.map(_score_in_worker, [path for _, path in submissions]):
+def _pooled(
+    submissions, spec: TaskSpec, ref_dir: Path, gold, jobs: int
+) -> Iterator[Tuple[str, object, float]]:
+    with ProcessPoolExecutor(
+        jobs, initializer=_start_worker, initargs=(spec, ref_dir, gold)
+    ) as pool:
+        for outcome, value, seconds in pool.map(
+            _score_in_worker, [path for _, path in submissions]
+        ):
             if outcome == "config":
                 raise ConfigError(*value)
             yield outcome, value, seconds
@@ -184,7 +210,9 @@ def _score_in_worker(path: Path) -> Tuple[str, object, float]:
     """``score_one`` in a worker, returned without the gold (the parent holds it); a ConfigError
     travels as its problems (exceptions with user-facing problems do not pickle)."""
     try:
-        outcome, value, seconds = score_one(path, _WORKER["spec"], _WORKER["ref_dir"], _WORKER["gold"])
+        outcome, value, seconds = score_one(
+            path, _WORKER["spec"], _WORKER["ref_dir"], _WORKER["gold"]
+        )
     except ConfigError as e:
         return "config", (e.problems, e.omitted), 0.0
     if outcome == "scored":
@@ -203,21 +231,41 @@ def _with_gold(result: Result, spec: TaskSpec, gold: Dict[str, GoldTrack]) -> Re
     return result
 
 
-def build_report(spec: TaskSpec, results: Dict[str, Result], failures, test: str, alpha: float,
-                 resamples: int, seed: int) -> RankingReport:
+def build_report(
+    spec: TaskSpec,
+    results: Dict[str, Result],
+    failures,
+    test: str,
+    alpha: float,
+    resamples: int,
+    seed: int,
+) -> RankingReport:
     rankings = {}
     for track in spec.tracks:
         started = time.monotonic()
         rankings[track.id] = rank_track(track, results, test, alpha, resamples, seed)
-        log(f"ranked track {track.id} ({len(rankings[track.id].rows)} systems, test "
-            f"{rankings[track.id].test}) in {time.monotonic() - started:.1f} s")
+        log(
+            f"ranked track {track.id} ({len(rankings[track.id].rows)} systems, test "
+            f"{rankings[track.id].test}) in {time.monotonic() - started:.1f} s"
+        )
     primary = [t.id for t in spec.primary_tracks]
     higher = get_metric(spec.primary_tracks[0].main_metric).higher_is_better
-    overall = rank_overall(primary, rankings, {name: r.primary for name, r in results.items()}, higher)
+    overall = rank_overall(
+        primary, rankings, {name: r.primary for name, r in results.items()}, higher
+    )
     signature = Signature(resamples, seed, test=test, alpha=alpha).render()
     notes = {name: submission_notes(result) for name, result in results.items()}
-    return RankingReport(spec.title, spec.phase, signature, alpha, rankings, overall, primary, failures,
-                         {name: lines for name, lines in notes.items() if lines})
+    return RankingReport(
+        spec.title,
+        spec.phase,
+        signature,
+        alpha,
+        rankings,
+        overall,
+        primary,
+        failures,
+        {name: lines for name, lines in notes.items() if lines},
+    )
 
 
 def write_report(report: RankingReport, out_dir: Path) -> List[Path]:
@@ -251,19 +299,42 @@ def _jobs(text: str) -> int:
 
 
 def parse_args(argv: Optional[List[str]], prog: str = "rank_submissions.py") -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter,
-                                     epilog=__doc__.split("\n\n", 2)[2])
-    parser.add_argument("submissions", type=Path, help="folder of final submissions (one zip per team or run)")
-    parser.add_argument("reference", type=Path, help="a phase's reference folder (task.json + gold)")
-    parser.add_argument("--out", type=Path, default=Path("."), help="folder for the tables (default: .)")
-    parser.add_argument("--test", choices=TESTS, default="auto", help="significance test (default: auto)")
-    parser.add_argument("--alpha", type=_probability, default=0.05, help="significance level (default: 0.05)")
-    parser.add_argument("--resamples", type=_resamples, default=DEFAULT_RESAMPLES,
-                        help=f"bootstrap resamples (default: {DEFAULT_RESAMPLES})")
-    parser.add_argument("--seed", type=int, default=None, help="bootstrap seed (default: the phase's seed)")
-    parser.add_argument("--jobs", type=_jobs, default=default_jobs(),
-                        help=f"processes scoring submissions (default: {default_jobs()}, the cores up to 4)")
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__.split("\n\n", 2)[2],
+    )
+    parser.add_argument(
+        "submissions", type=Path, help="folder of final submissions (one zip per team or run)"
+    )
+    parser.add_argument(
+        "reference", type=Path, help="a phase's reference folder (task.json + gold)"
+    )
+    parser.add_argument(
+        "--out", type=Path, default=Path("."), help="folder for the tables (default: .)"
+    )
+    parser.add_argument(
+        "--test", choices=TESTS, default="auto", help="significance test (default: auto)"
+    )
+    parser.add_argument(
+        "--alpha", type=_probability, default=0.05, help="significance level (default: 0.05)"
+    )
+    parser.add_argument(
+        "--resamples",
+        type=_resamples,
+        default=DEFAULT_RESAMPLES,
+        help=f"bootstrap resamples (default: {DEFAULT_RESAMPLES})",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=None, help="bootstrap seed (default: the phase's seed)"
+    )
+    parser.add_argument(
+        "--jobs",
+        type=_jobs,
+        default=default_jobs(),
+        help=f"processes scoring submissions (default: {default_jobs()}, the cores up to 4)",
+    )
     return parser.parse_args(argv)
 
 
@@ -271,8 +342,11 @@ def run(args: argparse.Namespace) -> int:
     spec = read_spec(args.reference)
     submissions = find_submissions(args.submissions)
     if not submissions:
-        raise ConfigError.single(str(args.submissions), "no submission found",
-                                 expected="result zips (or folders), one per team or run")
+        raise ConfigError.single(
+            str(args.submissions),
+            "no submission found",
+            expected="result zips (or folders), one per team or run",
+        )
     log(f"scoring {len(submissions)} submission(s) against {args.reference}")
     results, failures = score_all(submissions, spec, args.reference, args.jobs)
     if not results:

@@ -38,9 +38,15 @@ def _tail(text: str, lines: int = 25) -> str:
     return "\n".join(text.strip().splitlines()[-lines:])
 
 
-def run_once(bundle_dir: Path, submission: str, phase: str, time_limit: Optional[int] = None,
-             output: Optional[Path] = None, notes: Optional[List[str]] = None,
-             task: Optional[PhaseTask] = None) -> Dict[str, float]:
+def run_once(
+    bundle_dir: Path,
+    submission: str,
+    phase: str,
+    time_limit: Optional[int] = None,
+    output: Optional[Path] = None,
+    notes: Optional[List[str]] = None,
+    task: Optional[PhaseTask] = None,
+) -> Dict[str, float]:
     """Run one submission through both steps of a bundle folder (see ``open_bundle``); returns its
     scores or raises with the failing step's message. The steps' notes are appended to ``notes``.
     ``task``: the phase's ``phase_task``, when the caller has read it already."""
@@ -85,11 +91,16 @@ def _reported(error_type, text: str) -> KitError:
 
 def read_scores(result: RunResult) -> Dict[str, float]:
     if result.prediction is not None and result.prediction.exit_code != 0:
-        reason = "ran past the time limit" if result.prediction.timed_out else \
-            f"exited with code {result.prediction.exit_code}"
+        reason = (
+            "ran past the time limit"
+            if result.prediction.timed_out
+            else f"exited with code {result.prediction.exit_code}"
+        )
         raise _step_error("prediction step", result.prediction.stderr, reason)
     if result.scoring.exit_code != 0:
-        raise _step_error("scoring step", result.scoring.stderr, f"exited with code {result.scoring.exit_code}")
+        raise _step_error(
+            "scoring step", result.scoring.stderr, f"exited with code {result.scoring.exit_code}"
+        )
     return json.loads((result.output / "scores.json").read_text(encoding="utf-8"))
 
 
@@ -97,7 +108,7 @@ def step_notes(result: RunResult) -> List[str]:
     """The notes both steps printed for the participant (files ignored, rows read another way), once each."""
     notes: List[str] = []
     for step in (result.prediction, result.scoring):
-        for line in (step.stdout.splitlines() if step is not None else []):
+        for line in step.stdout.splitlines() if step is not None else []:
             if line.startswith("note: ") and line[6:] not in notes:
                 notes.append(line[6:])
     return notes
@@ -126,17 +137,21 @@ def kit_phase_task(bundle: Path, phase: str) -> PhaseTask:
     if task is not None and (task.reference_data is None or task.reference_data.is_dir()):
         return task
     raise SubmissionError.single(
-        f"--phase {phase}", "this starting kit holds only the phases whose gold is public, so it cannot score "
-                            "this one", expected="--phase " + " or ".join(_kit_phases(doc)),
+        f"--phase {phase}",
+        "this starting kit holds only the phases whose gold is public, so it cannot score this one",
+        expected="--phase " + " or ".join(_kit_phases(doc)),
         hint="to check the format and coverage of your files for that phase without scores, download the "
-             "phase's public data (Files tab on the platform) and run: python3 ingestion_program/ingest.py "
-             "PHASE_DATA checked YOUR_SUBMISSION (a result zip or a folder with model.py)")
+        "phase's public data (Files tab on the platform) and run: python3 ingestion_program/ingest.py "
+        "PHASE_DATA checked YOUR_SUBMISSION (a result zip or a folder with model.py)",
+    )
 
 
 def _kit_phases(doc: dict) -> List[str]:
     """The phase names of a starting kit's competition.yaml, as ``--phase`` takes them."""
-    return ["".join(ch for ch in str(p.get("name", "")).lower() if ch.isalnum() or ch == "-")
-            for p in doc.get("phases") or []]
+    return [
+        "".join(ch for ch in str(p.get("name", "")).lower() if ch.isalnum() or ch == "-")
+        for p in doc.get("phases") or []
+    ]
 
 
 def run(args) -> int:
@@ -144,24 +159,39 @@ def run(args) -> int:
         bundle = open_bundle(Path(args.bundle), Path(tmp))
         task = kit_phase_task(bundle, args.phase)
         notes: List[str] = []
-        scores = run_once(bundle, args.submission, args.phase, args.time_limit,
-                          Path(args.output) if args.output else None, notes, task)
+        scores = run_once(
+            bundle,
+            args.submission,
+            args.phase,
+            args.time_limit,
+            Path(args.output) if args.output else None,
+            notes,
+            task,
+        )
     for note in notes:
         print(f"note: {note}")
     print(f"{args.submission} on the {args.phase} phase:")
     print(leaderboard_row(scores, task.columns))
     if args.output:
-        print(f"kept scores.json, scores.txt, detailed_results.html and predictions/ in {args.output}")
+        print(
+            f"kept scores.json, scores.txt, detailed_results.html and predictions/ in {args.output}"
+        )
     return 0
 
 
 def main(argv: Optional[List[str]] = None, prog: str = "run_local.py") -> int:
-    parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description=__doc__.splitlines()[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__,
+    )
     parser.add_argument("bundle", help="bundle folder or zip (or the starting kit folder)")
     parser.add_argument("submission", help="result zip/folder, code submission, or baseline:NAME")
     parser.add_argument("--phase", required=True, help="practice, evaluation or post-campaign")
     parser.add_argument("--output", help="keep scores, detailed results and predictions here")
-    parser.add_argument("--time-limit", type=int, help="seconds per step (default: the phase's limit)")
+    parser.add_argument(
+        "--time-limit", type=int, help="seconds per step (default: the phase's limit)"
+    )
     args = parser.parse_args(argv)
     return run_guarded(lambda: run(args), prog)

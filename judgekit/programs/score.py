@@ -24,7 +24,14 @@ from ..formats.archive import ARCHIVE_SUFFIXES, INGESTION_STATUS, safe_extract, 
 from ..formats.bulk import collector_paused  # noqa: E402
 from ..formats.textfile import safe_display, shorten  # noqa: E402
 from ..gold import GoldTrack  # noqa: E402
-from ..report import DETAILED_HTML, SCORES_JSON, SCORES_TXT, atomic_write, failure_html, write_outputs  # noqa: E402
+from ..report import (
+    DETAILED_HTML,
+    SCORES_JSON,
+    SCORES_TXT,
+    atomic_write,
+    failure_html,
+    write_outputs,
+)  # noqa: E402
 from ..scoring import Result, score_folder  # noqa: E402
 from ..spec import TaskSpec, read_spec  # noqa: E402
 from .common import MAX_STATUS_BYTES, own_words, run_guarded  # noqa: E402
@@ -51,7 +58,9 @@ def _read_status(path: Path) -> Optional[dict]:
 
 
 def _ok_status(res_dir: Path) -> Optional[dict]:
-    status = _read_status(res_dir / INGESTION_STATUS) if (res_dir / INGESTION_STATUS).is_file() else None
+    status = (
+        _read_status(res_dir / INGESTION_STATUS) if (res_dir / INGESTION_STATUS).is_file() else None
+    )
     return status if status is not None and status.get("status") == "ok" else None
 
 
@@ -76,8 +85,11 @@ def ingested_names(res_dir: Path) -> Dict[str, str]:
     names = (_ok_status(res_dir) or {}).get("names")
     if not isinstance(names, dict):
         return {}
-    return {track: shorten(safe_display(name), 200) for track, name in names.items()
-            if isinstance(track, str) and isinstance(name, str)}
+    return {
+        track: shorten(safe_display(name), 200)
+        for track, name in names.items()
+        if isinstance(track, str) and isinstance(name, str)
+    }
 
 
 def _status_failure(res_dir: Path) -> Optional[str]:
@@ -118,12 +130,20 @@ def check_prediction_step(res_dir: Path) -> None:
     """Refuse to score when the prediction step (ingestion or submitted code) failed."""
     failure = _status_failure(res_dir)
     if failure is not None:
-        raise SubmissionError.single(INGESTION_STATUS, "the prediction step failed, so nothing was scored",
-                                     found=failure, hint="see the ingestion log for details")
+        raise SubmissionError.single(
+            INGESTION_STATUS,
+            "the prediction step failed, so nothing was scored",
+            found=failure,
+            hint="see the ingestion log for details",
+        )
     failure = _metadata_failure(res_dir)
     if failure is not None:
-        raise SubmissionError.single("metadata", "the prediction step failed, so nothing was scored",
-                                     found=failure, hint="see the prediction logs for the error")
+        raise SubmissionError.single(
+            "metadata",
+            "the prediction step failed, so nothing was scored",
+            found=failure,
+            hint="see the prediction logs for the error",
+        )
 
 
 def unpack_if_archive(res_dir: Path, work: Path, tracks=None) -> Tuple[Path, List[str]]:
@@ -135,14 +155,19 @@ def unpack_if_archive(res_dir: Path, work: Path, tracks=None) -> Tuple[Path, Lis
     if len(files) == 1 and files[0].suffix.lower() == ".zip":
         return work, safe_extract(res_dir / files[0], work, str(files[0]), tracks)
     if len(files) == 1 and files[0].suffix.lower() in ARCHIVE_SUFFIXES:
-        raise SubmissionError.single(safe_display(str(files[0])), "only zip archives are read",
-                                     expected="a .zip file or the prediction files themselves",
-                                     found=f"a {files[0].suffix} file", hint="zip the prediction files")
+        raise SubmissionError.single(
+            safe_display(str(files[0])),
+            "only zip archives are read",
+            expected="a .zip file or the prediction files themselves",
+            found=f"a {files[0].suffix} file",
+            hint="zip the prediction files",
+        )
     return res_dir, []
 
 
-def score_submission_folder(spec: TaskSpec, ref_dir: Path, res_dir: Path,
-                            gold: Optional[Dict[str, GoldTrack]] = None) -> Result:
+def score_submission_folder(
+    spec: TaskSpec, ref_dir: Path, res_dir: Path, gold: Optional[Dict[str, GoldTrack]] = None
+) -> Result:
     """Score a submission folder (INPUT/res) as the scoring program does; the ranking tool shares it.
 
     A failed prediction step is refused. A prediction output scores only the tracks its ingestion
@@ -166,8 +191,11 @@ def score_submission(input_dir: Path, output_dir: Path) -> int:
     ref_dir, res_dir = input_dir / "ref", input_dir / "res"
     spec = read_spec(ref_dir)
     if not res_dir.is_dir():
-        raise SubmissionError.single(str(res_dir), "the submission folder is missing",
-                                     hint="the platform mounts the submission (or the prediction output) here")
+        raise SubmissionError.single(
+            str(res_dir),
+            "the submission folder is missing",
+            hint="the platform mounts the submission (or the prediction output) here",
+        )
     result = score_submission_folder(spec, ref_dir, res_dir)
     write_outputs(output_dir, result, _detailed_page(result))
     for note in submission_notes(result):
@@ -180,13 +208,17 @@ def score_submission(input_dir: Path, output_dir: Path) -> int:
 def submission_notes(result) -> List[str]:
     """Every note on a scored submission, as the scoring program prints them: the submission's own
     (archive entries skipped, files ignored, tracks not covered), then each track's, after its file."""
-    return list(result.warnings) + [f"{safe_display(track_result.file)}: {warning}"
-                                    for track_result in result.tracks.values() for warning in track_result.warnings]
+    return list(result.warnings) + [
+        f"{safe_display(track_result.file)}: {warning}"
+        for track_result in result.tracks.values()
+        for warning in track_result.warnings
+    ]
 
 
 def _detailed_page(result) -> str:
     """The detailed results page, with plots and intervals where the stats layer is available."""
     from ..report import detailed_html
+
     return detailed_html(result)
 
 
@@ -198,8 +230,11 @@ def _prepare_output(output_dir: Path) -> None:
             if (output_dir / stale).exists():
                 (output_dir / stale).unlink()
     except OSError as e:
-        raise ConfigError.single(str(output_dir), "cannot write to the output folder",
-                                 found=e.strerror or e.__class__.__name__)
+        raise ConfigError.single(
+            str(output_dir),
+            "cannot write to the output folder",
+            found=e.strerror or e.__class__.__name__,
+        )
 
 
 def main(argv: Optional[List[str]] = None, prog: str = "score.py") -> int:
@@ -213,7 +248,9 @@ def main(argv: Optional[List[str]] = None, prog: str = "score.py") -> int:
 
     def body() -> int:
         _prepare_output(output_dir)
-        with collector_paused():  # a run builds millions of objects and no reference cycle worth collecting
+        with (
+            collector_paused()
+        ):  # a run builds millions of objects and no reference cycle worth collecting
             return score_submission(input_dir, output_dir)
 
     def on_error(message: str) -> None:

@@ -30,8 +30,11 @@ def read_competition(bundle: Path) -> dict:
     """The bundle's competition.yaml."""
     path = bundle / "competition.yaml"
     if not path.is_file():
-        raise ConfigError.single(str(bundle), "not a bundle: competition.yaml is missing",
-                                 hint="give the bundle folder or zip built by build_bundle.py, or the starting kit")
+        raise ConfigError.single(
+            str(bundle),
+            "not a bundle: competition.yaml is missing",
+            hint="give the bundle folder or zip built by build_bundle.py, or the starting kit",
+        )
     return yaml.safe_load(path.read_text(encoding="utf-8"))
 
 
@@ -42,8 +45,12 @@ def phase_task(bundle: Path, phase: str, doc: Optional[dict] = None) -> PhaseTas
     phases = doc.get("phases") or []
     match = [p for p in phases if _slug(p.get("name")) == _slug(phase)]
     if not match:
-        raise ConfigError.single(str(bundle / "competition.yaml"), "no such phase in this bundle",
-                                 expected=" | ".join(str(p.get("name")) for p in phases), found=repr(phase))
+        raise ConfigError.single(
+            str(bundle / "competition.yaml"),
+            "no such phase in this bundle",
+            expected=" | ".join(str(p.get("name")) for p in phases),
+            found=repr(phase),
+        )
     entry = match[0]
     tasks = {t["index"]: t for t in doc.get("tasks") or []}
     task = tasks[entry["tasks"][0]]
@@ -52,6 +59,12 @@ def phase_task(bundle: Path, phase: str, doc: Optional[dict] = None) -> PhaseTas
         return bundle / task[key] if task.get(key) else None
 
     columns = (doc.get("leaderboards") or [{}])[0].get("columns", [])
-    return PhaseTask(name=str(entry.get("name")), time_limit=int(entry.get("execution_time_limit", 600)),
-                     scoring_program=where("scoring_program"), ingestion_program=where("ingestion_program"),
-                     reference_data=where("reference_data"), input_data=where("input_data"), columns=columns)
+    return PhaseTask(
+        name=str(entry.get("name")),
+        time_limit=int(entry.get("execution_time_limit", 600)),
+        scoring_program=where("scoring_program"),
+        ingestion_program=where("ingestion_program"),
+        reference_data=where("reference_data"),
+        input_data=where("input_data"),
+        columns=columns,
+    )

@@ -11,7 +11,15 @@ import os
 import sys
 
 FORBIDDEN_ENV = "JUDGEKIT_FORBIDDEN"
-_EVENTS = {"open", "os.listdir", "os.scandir", "shutil.copytree", "shutil.copyfile", "os.chdir", "glob.glob"}
+_EVENTS = {
+    "open",
+    "os.listdir",
+    "os.scandir",
+    "shutil.copytree",
+    "shutil.copyfile",
+    "os.chdir",
+    "glob.glob",
+}
 
 
 def install() -> None:
@@ -31,6 +39,8 @@ def install() -> None:
             return
         for root in roots:
             if path == root or path.startswith(root + os.sep):
-                raise PermissionError(f"the reference data is not readable during the prediction step: {target}")
+                raise PermissionError(
+                    f"the reference data is not readable during the prediction step: {target}"
+                )
 
     sys.addaudithook(hook)

@@ -43,8 +43,17 @@ class RunResult:
 
 
 def _layout(work: Path) -> dict:
-    app = {p: str(work / p.strip("/").replace("/", "_")) for p in
-           ("/app/program", "/app/input_data", "/app/ingested_program", "/app/output", "/app/input", "/app/shared")}
+    app = {
+        p: str(work / p.strip("/").replace("/", "_"))
+        for p in (
+            "/app/program",
+            "/app/input_data",
+            "/app/ingested_program",
+            "/app/output",
+            "/app/input",
+            "/app/shared",
+        )
+    }
     app["/app/input/ref"] = app["/app/input"] + "/ref"
     app["/app/input/res"] = app["/app/input"] + "/res"
     return app
@@ -57,9 +66,12 @@ def place_submission(submission: str, target: Path) -> None:
         try:
             baseline_class(name)
         except KeyError:
-            raise SubmissionError.single(submission, "no built-in baseline has this name",
-                                         expected="one of " + ", ".join(f"baseline:{n}" for n in BASELINES),
-                                         found=repr(name)) from None
+            raise SubmissionError.single(
+                submission,
+                "no built-in baseline has this name",
+                expected="one of " + ", ".join(f"baseline:{n}" for n in BASELINES),
+                found=repr(name),
+            ) from None
         target.mkdir(parents=True)
         (target / "model.py").write_text(SOLUTION_TEMPLATE.format(name=name), encoding="utf-8")
         return
@@ -70,8 +82,11 @@ def place_submission(submission: str, target: Path) -> None:
         target.mkdir(parents=True)
         safe_extract(source, target, source.name)
     else:
-        raise SubmissionError.single(submission, "submission not found",
-                                     expected="a zip, a folder or baseline:NAME (random, most_frequent, cosine_bow)")
+        raise SubmissionError.single(
+            submission,
+            "submission not found",
+            expected="a zip, a folder or baseline:NAME (random, most_frequent, cosine_bow)",
+        )
 
 
 def copy_program(source: Path, target: Path) -> None:
@@ -79,7 +94,9 @@ def copy_program(source: Path, target: Path) -> None:
     repository itself (a built bundle already carries it)."""
     shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     if not (target / "judgekit").is_dir():
-        shutil.copytree(ENGINE, target / "judgekit", ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        shutil.copytree(
+            ENGINE, target / "judgekit", ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
+        )
 
 
 def copy_plain_submission(submission: Path, output: Path) -> None:
@@ -89,7 +106,9 @@ def copy_plain_submission(submission: Path, output: Path) -> None:
         shutil.copytree(submission, output, dirs_exist_ok=True, symlinks=True)
 
 
-def run_submission(task: PhaseTask, submission: str, work: Path, time_limit: Optional[int] = None) -> RunResult:
+def run_submission(
+    task: PhaseTask, submission: str, work: Path, time_limit: Optional[int] = None
+) -> RunResult:
     limit = time_limit or task.time_limit
     app = _layout(work)
     for key in ("/app/output", "/app/shared"):
@@ -108,10 +127,17 @@ def run_submission(task: PhaseTask, submission: str, work: Path, time_limit: Opt
     res = Path(app["/app/input/res"])
     shutil.copytree(app["/app/output"], res)
     if prediction is not None:
-        (res / "metadata").write_text(json.dumps({"exitCode": prediction.exit_code,
-                                                  "elapsedTime": round(prediction.seconds, 3),
-                                                  "ingestionExitCode": prediction.exit_code,
-                                                  "ingestionElapsedTime": round(prediction.seconds, 3)}) + "\n")
+        (res / "metadata").write_text(
+            json.dumps(
+                {
+                    "exitCode": prediction.exit_code,
+                    "elapsedTime": round(prediction.seconds, 3),
+                    "ingestionExitCode": prediction.exit_code,
+                    "ingestionElapsedTime": round(prediction.seconds, 3),
+                }
+            )
+            + "\n"
+        )
     scores_out = work / "scoring_output"
     scores_out.mkdir()
     app["/app/output"] = str(scores_out)
@@ -122,7 +148,9 @@ def run_submission(task: PhaseTask, submission: str, work: Path, time_limit: Opt
     args = program_command(Path(app["/app/program"]), app, is_scoring=True)
     scoring = run_step(args, Path(app["/app/program"]), limit)
     if unisolated is not None:
-        note_on_page(scores_out / "detailed_results.html", sandbox.UNISOLATED_NOTE.format(reason=unisolated))
+        note_on_page(
+            scores_out / "detailed_results.html", sandbox.UNISOLATED_NOTE.format(reason=unisolated)
+        )
     return RunResult(prediction, scoring, scores_out, res, unisolated)
 
 
@@ -131,10 +159,14 @@ def run_prediction_step(task: PhaseTask, app: dict, limit: int) -> Tuple[StepRes
     when it ran without isolation, why (after saying so once on stderr)."""
     program = Path(app["/app/program"])
     bwrap = sandbox.bwrap_binary()
-    reason = sandbox.probe(bwrap) or sandbox.exposed_secret([task.reference_data, task.scoring_program])
+    reason = sandbox.probe(bwrap) or sandbox.exposed_secret(
+        [task.reference_data, task.scoring_program]
+    )
     if reason is None:
         inside = {key: key for key in app}  # the command sees Codabench's own /app paths
-        args = sandbox.command(bwrap, program_command(program, inside, is_scoring=False), app, sandbox.step_env())
+        args = sandbox.command(
+            bwrap, program_command(program, inside, is_scoring=False), app, sandbox.step_env()
+        )
         return run_step(args, program, limit, clear_env=True), None
     sandbox.warn_unisolated(reason)
     forbidden = {FORBIDDEN_ENV: str(task.reference_data.resolve()), "PYTHONPATH": str(GUARD_SITE)}
@@ -145,12 +177,15 @@ def run_prediction_step(task: PhaseTask, app: dict, limit: int) -> Tuple[StepRes
 def note_on_page(page: Path, note: str) -> None:
     """Add a warning at the top of a detailed results page (if the scoring step wrote one)."""
     import html
+
     try:
         text = page.read_text(encoding="utf-8")
     except OSError:
         return
     marker = "<body>"
     if marker in text:
-        text = text.replace(marker, f"{marker}\n<p class='warn'><b>Note:</b> {html.escape(note)}</p>", 1)
+        text = text.replace(
+            marker, f"{marker}\n<p class='warn'><b>Note:</b> {html.escape(note)}</p>", 1
+        )
         os.chmod(page, 0o644)
         page.write_text(text, encoding="utf-8")

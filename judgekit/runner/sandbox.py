@@ -31,14 +31,31 @@ BWRAP_ENV = "JUDGEKIT_BWRAP"
 #: System folders the interpreter and its libraries may need (mounted read-only when present).
 SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 #: The few files of /etc that programs read at start (dynamic linker, users, locale, time zone).
-ETC_FILES = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/alternatives", "/etc/passwd",
-             "/etc/group", "/etc/nsswitch.conf", "/etc/localtime", "/etc/locale.alias", "/etc/mime.types")
+ETC_FILES = (
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d",
+    "/etc/alternatives",
+    "/etc/passwd",
+    "/etc/group",
+    "/etc/nsswitch.conf",
+    "/etc/localtime",
+    "/etc/locale.alias",
+    "/etc/mime.types",
+)
 #: The step's folders inside the sandbox, and whether the code may write them.
-APP_MOUNTS = (("/app/program", False), ("/app/input_data", False), ("/app/ingested_program", False),
-              ("/app/output", True), ("/app/shared", True))
-UNISOLATED_NOTE = ("the prediction step ran without isolation ({reason}): the submitted code could read and "
-                   "change any file this user can. Install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) "
-                   "to run it in a sandbox.")
+APP_MOUNTS = (
+    ("/app/program", False),
+    ("/app/input_data", False),
+    ("/app/ingested_program", False),
+    ("/app/output", True),
+    ("/app/shared", True),
+)
+UNISOLATED_NOTE = (
+    "the prediction step ran without isolation ({reason}): the submitted code could read and "
+    "change any file this user can. Install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) "
+    "to run it in a sandbox."
+)
 
 
 def bwrap_binary() -> Optional[str]:
@@ -51,8 +68,13 @@ def bwrap_binary() -> Optional[str]:
 
 def _python_paths() -> List[Path]:
     """Folders of the running Python installation (interpreter, standard library, site-packages)."""
-    paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
-             os.path.dirname(os.path.realpath(sys.executable))}
+    paths = {
+        sys.prefix,
+        sys.base_prefix,
+        sys.exec_prefix,
+        sys.base_exec_prefix,
+        os.path.dirname(os.path.realpath(sys.executable)),
+    }
     paths.update(p for p in site.getsitepackages() if os.path.isdir(p))
     user_site = site.getusersitepackages()
     if user_site and os.path.isdir(user_site) and site.ENABLE_USER_SITE:
@@ -87,11 +109,27 @@ def exposed_secret(secrets: Iterable[Path]) -> Optional[str]:
     return None
 
 
-def command(bwrap: str, args: Sequence[str], folders: Dict[str, str], env: Dict[str, str]) -> List[str]:
+def command(
+    bwrap: str, args: Sequence[str], folders: Dict[str, str], env: Dict[str, str]
+) -> List[str]:
     """The bwrap command running ``args`` (with /app paths) in a sandbox built from ``folders``
     (``/app/...`` -> host folder)."""
-    out = [bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
-           "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--tmpfs", "/app"]
+    out = [
+        bwrap,
+        "--unshare-all",
+        "--die-with-parent",
+        "--new-session",
+        "--cap-drop",
+        "ALL",
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--tmpfs",
+        "/tmp",
+        "--tmpfs",
+        "/app",
+    ]
     for kind, source, target in _system_mounts():
         out += [kind, source, target]
     for target, writable in APP_MOUNTS:
@@ -105,7 +143,12 @@ def command(bwrap: str, args: Sequence[str], folders: Dict[str, str], env: Dict[
 
 def step_env() -> Dict[str, str]:
     """The sandboxed step's whole environment: nothing of the runner's but the locale."""
-    env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp", "TMPDIR": "/tmp", "PYTHONUNBUFFERED": "1"}
+    env = {
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "HOME": "/tmp",
+        "TMPDIR": "/tmp",
+        "PYTHONUNBUFFERED": "1",
+    }
     for key in ("LANG", "LC_ALL", "LC_CTYPE"):
         if os.environ.get(key):
             env[key] = os.environ[key]
@@ -117,8 +160,11 @@ def probe(bwrap: Optional[str]) -> Optional[str]:
     (turned off or not installed, as the environment says now; user namespaces refused, ...)."""
     if bwrap is None:
         chosen = os.environ.get(BWRAP_ENV, "bwrap")
-        return ("turned off by JUDGEKIT_BWRAP" if chosen.lower() in ("", "none", "off", "0")
-                else "bubblewrap (bwrap) is not installed")
+        return (
+            "turned off by JUDGEKIT_BWRAP"
+            if chosen.lower() in ("", "none", "off", "0")
+            else "bubblewrap (bwrap) is not installed"
+        )
     return _probe_binary(bwrap)
 
 

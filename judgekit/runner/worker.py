@@ -17,8 +17,16 @@ import yaml
 
 from ..errors import ConfigError
 
-APP_PATHS = ("/app/program", "/app/input_data", "/app/ingested_program", "/app/output", "/app/input/ref",
-             "/app/input/res", "/app/input", "/app/shared")
+APP_PATHS = (
+    "/app/program",
+    "/app/input_data",
+    "/app/ingested_program",
+    "/app/output",
+    "/app/input/ref",
+    "/app/input/res",
+    "/app/input",
+    "/app/shared",
+)
 
 
 @dataclass
@@ -32,24 +40,35 @@ class StepResult:
 
 def program_command(program: Path, mapping: Dict[str, str], is_scoring: bool) -> list:
     """The program's command with legacy variables and /app paths mapped to local folders."""
-    meta_path = next((program / n for n in ("metadata.yaml", "metadata") if (program / n).is_file()), None)
+    meta_path = next(
+        (program / n for n in ("metadata.yaml", "metadata") if (program / n).is_file()), None
+    )
     if meta_path is None:
-        raise ConfigError.single(str(program), "program has no metadata.yaml", hint="each program needs a command")
+        raise ConfigError.single(
+            str(program), "program has no metadata.yaml", hint="each program needs a command"
+        )
     meta = yaml.safe_load(meta_path.read_text(encoding="utf-8")) or {}
     command = meta.get("command")
     if not isinstance(command, str) or not command.strip():
         raise ConfigError.single(str(meta_path), "metadata has no 'command'")
-    legacy = {"$input": "/app/input" if is_scoring else "/app/input_data", "$output": "/app/output",
-              "$tmp": "/app/output", "$program": "/app/program", "$ingestion_program": "/app/program",
-              "$hidden": "/app/input/ref", "$shared": "/app/shared", "$submission_program": "/app/ingested_program",
-              "$predictions": "/app/input/res" if is_scoring else "/app/output"}
+    legacy = {
+        "$input": "/app/input" if is_scoring else "/app/input_data",
+        "$output": "/app/output",
+        "$tmp": "/app/output",
+        "$program": "/app/program",
+        "$ingestion_program": "/app/program",
+        "$hidden": "/app/input/ref",
+        "$shared": "/app/shared",
+        "$submission_program": "/app/ingested_program",
+        "$predictions": "/app/input/res" if is_scoring else "/app/output",
+    }
     for var in sorted(legacy, key=len, reverse=True):
         command = command.replace(var, legacy[var])
     args = []
     for arg in shlex.split(command):
         for app in APP_PATHS:  # longest paths are listed first where they share a prefix
             if arg == app or arg.startswith(app + "/"):
-                arg = mapping[app] + arg[len(app):]
+                arg = mapping[app] + arg[len(app) :]
                 break
         args.append(arg)
     if args and args[0] in ("python", "python3"):
@@ -57,16 +76,33 @@ def program_command(program: Path, mapping: Dict[str, str], is_scoring: bool) ->
     return args
 
 
-def run_step(args: list, cwd: Path, time_limit: int, env_extra: Optional[Dict[str, str]] = None,
-             clear_env: bool = False) -> StepResult:
+def run_step(
+    args: list,
+    cwd: Path,
+    time_limit: int,
+    env_extra: Optional[Dict[str, str]] = None,
+    clear_env: bool = False,
+) -> StepResult:
     """Run one step; at the limit the whole process group is killed, as the worker removes containers.
     ``clear_env``: the command sets its own environment (a sandbox), so it gets only PATH."""
     import time
-    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")} if clear_env else \
-        dict(os.environ, PYTHONUNBUFFERED="1", **(env_extra or {}))
+
+    env = (
+        {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+        if clear_env
+        else dict(os.environ, PYTHONUNBUFFERED="1", **(env_extra or {}))
+    )
     start = time.monotonic()
-    process = subprocess.Popen(args, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                               text=True, errors="replace", start_new_session=True)
+    process = subprocess.Popen(
+        args,
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        errors="replace",
+        start_new_session=True,
+    )
     try:
         out, err = process.communicate(timeout=time_limit)
         timed_out = False
@@ -75,4 +111,6 @@ def run_step(args: list, cwd: Path, time_limit: int, env_extra: Optional[Dict[st
         out, err = process.communicate()
         timed_out = True
         err += f"\nExecution Time Limit exceeded. Limit was {time_limit} seconds\n"
-    return StepResult(process.returncode if not timed_out else -9, out, err, timed_out, time.monotonic() - start)
+    return StepResult(
+        process.returncode if not timed_out else -9, out, err, timed_out, time.monotonic() - start
+    )

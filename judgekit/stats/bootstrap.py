@@ -30,7 +30,7 @@ DEFAULT_RESAMPLES = 1000
 DEFAULT_SEED = 12345
 DEFAULT_CONFIDENCE = 0.95
 #: Memory budget of one chunk of resample counts, in bytes (several arrays of this size coexist).
-CHUNK_BYTES = 4 * 1024 ** 2
+CHUNK_BYTES = 4 * 1024**2
 #: Statistics with at most this many columns are summed by gathering the drawn items' values (a
 #: matrix-vector product with the counts would be slower, and BLAS threads can make it much slower).
 GATHER_COLUMNS = 2
@@ -109,8 +109,11 @@ class _Sums:
     def __init__(self, metric: Metric, stats: np.ndarray):
         self.columns = stats.shape[1]
         self.cells = _one_hot_cells(stats) if metric.stats_form == ONE_HOT else None
-        self.gathered = [np.ascontiguousarray(stats[:, j]) for j in range(self.columns)] \
-            if self.cells is None and self.columns <= GATHER_COLUMNS else None
+        self.gathered = (
+            [np.ascontiguousarray(stats[:, j]) for j in range(self.columns)]
+            if self.cells is None and self.columns <= GATHER_COLUMNS
+            else None
+        )
         self.stats = stats
 
     @property
@@ -136,8 +139,9 @@ def _scores_from_sums(metric: Metric, sums: np.ndarray, n_items: int) -> np.ndar
         return np.asarray(metric.from_stats(sums, n_items), dtype=float).reshape(-1)
 
 
-def bootstrap_scores(scored: Sequence[Tuple[Metric, np.ndarray]], resamples: int,
-                     seed: int) -> List[np.ndarray]:
+def bootstrap_scores(
+    scored: Sequence[Tuple[Metric, np.ndarray]], resamples: int, seed: int
+) -> List[np.ndarray]:
     """Resampled scores of several (metric, per-item statistics) pairs on the same resamples.
 
     All statistics arrays ``(N, S)`` must have their rows on the same N items: two systems on one
@@ -152,7 +156,9 @@ def bootstrap_scores(scored: Sequence[Tuple[Metric, np.ndarray]], resamples: int
     out: List[List[np.ndarray]] = [[] for _ in prepared]
     for index in resample_draws(n_items, resamples, seed):
         chunk = [None if s.needs_counts else s.of_draws(index) for s in sums]
-        if any(c is None for c in chunk):  # the draws become counts in place, once the gathers are done
+        if any(
+            c is None for c in chunk
+        ):  # the draws become counts in place, once the gathers are done
             counts = _cell_counts(index, n_items, overwrite=True)
             chunk = [s.of_counts(counts) if s.needs_counts else c for s, c in zip(sums, chunk)]
         for k, (metric, _) in enumerate(prepared):
@@ -160,8 +166,9 @@ def bootstrap_scores(scored: Sequence[Tuple[Metric, np.ndarray]], resamples: int
     return [np.concatenate(parts) if parts else np.zeros(0) for parts in out]
 
 
-def systems_bootstrap_scores(metric: Metric, stats: Sequence[np.ndarray], resamples: int,
-                             seed: int) -> List[np.ndarray]:
+def systems_bootstrap_scores(
+    metric: Metric, stats: Sequence[np.ndarray], resamples: int, seed: int
+) -> List[np.ndarray]:
     """Several systems' resampled scores of one metric on the same resamples (a ranking's track).
 
     The systems' (N, S) statistics stand side by side, a column that equals the first system's
@@ -180,9 +187,13 @@ def systems_bootstrap_scores(metric: Metric, stats: Sequence[np.ndarray], resamp
     distinct, where = _distinct_columns(prepared)
     out: List[np.ndarray] = []
     for index in resample_draws(n_items, resamples, seed):
-        sums = (_cell_counts(index, n_items, overwrite=True) @ distinct)[:, where]  # (b, systems, S)
+        sums = (_cell_counts(index, n_items, overwrite=True) @ distinct)[
+            :, where
+        ]  # (b, systems, S)
         with np.errstate(divide="ignore", invalid="ignore"):
-            out.append(np.asarray(metric.from_stats(sums, n_items), dtype=float).reshape(len(sums), -1))
+            out.append(
+                np.asarray(metric.from_stats(sums, n_items), dtype=float).reshape(len(sums), -1)
+            )
     scores = np.concatenate(out) if out else np.zeros((0, len(prepared)))
     return [np.ascontiguousarray(scores[:, k]) for k in range(len(prepared))]
 
@@ -209,18 +220,32 @@ def undefined_as_zero(values: np.ndarray) -> np.ndarray:
     return np.where(np.isfinite(values), values, 0.0)
 
 
-def percentile_interval(raw: np.ndarray, value: float, confidence: float, resamples: int,
-                        seed: int) -> Interval:
+def percentile_interval(
+    raw: np.ndarray, value: float, confidence: float, resamples: int, seed: int
+) -> Interval:
     """The percentile interval of resampled scores ``raw`` (NaN = undefined, counted as 0.0)."""
     undefined = int(np.count_nonzero(~np.isfinite(raw)))
     tail = (1.0 - confidence) / 2.0 * 100.0
     low, high = np.percentile(undefined_as_zero(raw), [tail, 100.0 - tail])
-    return Interval(float(value), float(low), float(high), float(confidence), int(resamples), int(seed),
-                    undefined)
+    return Interval(
+        float(value),
+        float(low),
+        float(high),
+        float(confidence),
+        int(resamples),
+        int(seed),
+        undefined,
+    )
 
 
-def interval(metric: Metric, stats: np.ndarray, value: float, resamples: int = DEFAULT_RESAMPLES,
-             seed: int = DEFAULT_SEED, confidence: float = DEFAULT_CONFIDENCE) -> Optional[Interval]:
+def interval(
+    metric: Metric,
+    stats: np.ndarray,
+    value: float,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+    confidence: float = DEFAULT_CONFIDENCE,
+) -> Optional[Interval]:
     """The percentile bootstrap interval of one score; None when there is nothing to resample."""
     stats = np.asarray(stats)
     if stats.ndim == 0 or stats.shape[0] < 2 or resamples < 1:
@@ -229,16 +254,27 @@ def interval(metric: Metric, stats: np.ndarray, value: float, resamples: int = D
     return percentile_interval(raw, value, confidence, resamples, seed)
 
 
-def track_intervals(track_result, resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED,
-                    confidence: float = DEFAULT_CONFIDENCE) -> Dict[str, Interval]:
+def track_intervals(
+    track_result,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+    confidence: float = DEFAULT_CONFIDENCE,
+) -> Dict[str, Interval]:
     """Intervals of every metric of a ``scoring.TrackResult``, all metrics on the same resamples.
 
     Empty when the track has fewer than two scored items or ``resamples`` is 0.
     """
-    names = [name for name, stats in track_result.stats.items()
-             if stats is not None and np.ndim(stats) > 0 and len(stats) >= 2]
+    names = [
+        name
+        for name, stats in track_result.stats.items()
+        if stats is not None and np.ndim(stats) > 0 and len(stats) >= 2
+    ]
     if not names or resamples < 1:
         return {}
-    raws = bootstrap_scores([(get_metric(n), track_result.stats[n]) for n in names], resamples, seed)
-    return {name: percentile_interval(raw, track_result.scores[name], confidence, resamples, seed)
-            for name, raw in zip(names, raws)}
+    raws = bootstrap_scores(
+        [(get_metric(n), track_result.stats[n]) for n in names], resamples, seed
+    )
+    return {
+        name: percentile_interval(raw, track_result.scores[name], confidence, resamples, seed)
+        for name, raw in zip(names, raws)
+    }

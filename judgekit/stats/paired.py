@@ -24,7 +24,9 @@ def oriented_score(metric: Metric, stats: np.ndarray) -> float:
     """The score of full per-item statistics, undefined as 0.0, signed so that higher is better."""
     stats = np.asarray(stats, dtype=float).reshape(len(stats), -1)
     with np.errstate(divide="ignore", invalid="ignore"):
-        value = float(undefined_as_zero(np.asarray(metric.from_stats(stats.sum(axis=0), stats.shape[0]))))
+        value = float(
+            undefined_as_zero(np.asarray(metric.from_stats(stats.sum(axis=0), stats.shape[0])))
+        )
     return value if metric.higher_is_better else -value
 
 
@@ -43,7 +45,9 @@ def paired_bootstrap(metric: Metric, stats_a, stats_b, resamples: int, seed: int
     return bootstrap_p_value(metric, delta, raw_a, raw_b)
 
 
-def bootstrap_p_value(metric: Metric, delta: float, raw_a: np.ndarray, raw_b: np.ndarray) -> TestResult:
+def bootstrap_p_value(
+    metric: Metric, delta: float, raw_a: np.ndarray, raw_b: np.ndarray
+) -> TestResult:
     """``paired_bootstrap``'s result from both systems' scores on the same resamples (``raw_a``,
     ``raw_b``, NaN = undefined), as a ranking computes them once per system for every pair."""
     resamples = raw_a.shape[0]
@@ -82,8 +86,13 @@ def choose_test(metric_name: str, requested: str = "auto") -> Tuple[str, Optiona
     if requested == "auto":
         return metric.significance, None
     if requested == WILLIAMS and metric.significance != WILLIAMS:
-        return BOOTSTRAP, f"Williams' test applies to Pearson r only; {metric_name} uses the paired bootstrap"
+        return (
+            BOOTSTRAP,
+            f"Williams' test applies to Pearson r only; {metric_name} uses the paired bootstrap",
+        )
     if requested == WILCOXON and not metric.has_item_losses:
-        return BOOTSTRAP, (f"{metric_name} has no per-item losses for Wilcoxon's test; "
-                           f"it uses the paired bootstrap")
+        return BOOTSTRAP, (
+            f"{metric_name} has no per-item losses for Wilcoxon's test; "
+            f"it uses the paired bootstrap"
+        )
     return requested, None

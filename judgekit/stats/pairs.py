@@ -18,32 +18,60 @@ import numpy as np
 
 from ..metrics import WILCOXON, WILLIAMS, get as get_metric
 from .bootstrap import systems_bootstrap_scores
-from .paired import bootstrap_p_value, oriented_score, paired_bootstrap, per_item_losses, wilcoxon_test
+from .paired import (
+    bootstrap_p_value,
+    oriented_score,
+    paired_bootstrap,
+    per_item_losses,
+    wilcoxon_test,
+)
 from .signed_rank import signed_rank_tests
-from .williams import TestResult, UnitSeries, compare_pearson, pearson_with_each, unit_series, williams_tests
+from .williams import (
+    TestResult,
+    UnitSeries,
+    compare_pearson,
+    pearson_with_each,
+    unit_series,
+    williams_tests,
+)
 
 
-def compare_systems(test: str, metric_name: str, a, b, resamples: int, seed: int,
-                    raws: Optional[Tuple[np.ndarray, np.ndarray]] = None) -> TestResult:
+def compare_systems(
+    test: str,
+    metric_name: str,
+    a,
+    b,
+    resamples: int,
+    seed: int,
+    raws: Optional[Tuple[np.ndarray, np.ndarray]] = None,
+) -> TestResult:
     """Test two ``scoring.TrackResult`` of the same track on its main metric with ``test``.
 
     ``raws``: both systems' scores on the track's shared resamples (``shared_resamples``), which
     give the paired bootstrap without drawing again."""
     metric = get_metric(metric_name)
     if test == WILLIAMS:
-        return compare_pearson(a.gold.gold[a.gold.scored], a.prediction.values[a.gold.scored],
-                               b.prediction.values[b.gold.scored])
+        return compare_pearson(
+            a.gold.gold[a.gold.scored],
+            a.prediction.values[a.gold.scored],
+            b.prediction.values[b.gold.scored],
+        )
     if test == WILCOXON:
-        return wilcoxon_test(per_item_losses(metric, a.stats[metric_name]),
-                             per_item_losses(metric, b.stats[metric_name]))
+        return wilcoxon_test(
+            per_item_losses(metric, a.stats[metric_name]),
+            per_item_losses(metric, b.stats[metric_name]),
+        )
     if raws is not None:
-        delta = oriented_score(metric, a.stats[metric_name]) - oriented_score(metric, b.stats[metric_name])
+        delta = oriented_score(metric, a.stats[metric_name]) - oriented_score(
+            metric, b.stats[metric_name]
+        )
         return bootstrap_p_value(metric, delta, *raws)
     return paired_bootstrap(metric, a.stats[metric_name], b.stats[metric_name], resamples, seed)
 
 
-def shared_resamples(metric_name: str, submitted: Dict[str, object], resamples: int,
-                     seed: int) -> Dict[str, np.ndarray]:
+def shared_resamples(
+    metric_name: str, submitted: Dict[str, object], resamples: int, seed: int
+) -> Dict[str, np.ndarray]:
     """Every system's resampled main score on one set of resamples of the track (seeded, so the
     very resamples each pairwise test and interval would draw on its own): drawn and counted once,
     and summed for all systems by one matrix product per chunk. Empty when there is nothing to
@@ -60,8 +88,15 @@ class TrackTests:
     """The paired tests of one track's systems (name -> ``scoring.TrackResult``) with ``test`` on
     ``metric_name``: each answer equals ``compare_systems`` on that pair, and is kept."""
 
-    def __init__(self, test: str, metric_name: str, submitted: Dict[str, object], resamples: int,
-                 seed: int, raws: Optional[Dict[str, np.ndarray]] = None):
+    def __init__(
+        self,
+        test: str,
+        metric_name: str,
+        submitted: Dict[str, object],
+        resamples: int,
+        seed: int,
+        raws: Optional[Dict[str, np.ndarray]] = None,
+    ):
         self.test, self.metric_name, self.metric = test, metric_name, get_metric(metric_name)
         self.submitted, self.resamples, self.seed = submitted, resamples, seed
         if raws is None and test not in (WILLIAMS, WILCOXON):
@@ -90,11 +125,30 @@ class TrackTests:
         if self.test == WILCOXON:
             return signed_rank_tests(self._loss(leader), [self._loss(name) for name in others])
         if not self.raws:
-            return [compare_systems(self.test, self.metric_name, self.submitted[leader], self.submitted[name],
-                                    self.resamples, self.seed) for name in others]
+            return [
+                compare_systems(
+                    self.test,
+                    self.metric_name,
+                    self.submitted[leader],
+                    self.submitted[name],
+                    self.resamples,
+                    self.seed,
+                )
+                for name in others
+            ]
         a = self.submitted[leader]
-        return [compare_systems(self.test, self.metric_name, a, self.submitted[name], self.resamples, self.seed,
-                                (self.raws[leader], self.raws[name])) for name in others]
+        return [
+            compare_systems(
+                self.test,
+                self.metric_name,
+                a,
+                self.submitted[name],
+                self.resamples,
+                self.seed,
+                (self.raws[leader], self.raws[name]),
+            )
+            for name in others
+        ]
 
     def _pearson(self, name: str) -> Tuple[UnitSeries, float]:
         """A system's prepared scored predictions and their Pearson r with the gold (0.0 if undefined)."""
@@ -107,5 +161,7 @@ class TrackTests:
 
     def _loss(self, name: str) -> np.ndarray:
         if name not in self._losses:
-            self._losses[name] = per_item_losses(self.metric, self.submitted[name].stats[self.metric_name])
+            self._losses[name] = per_item_losses(
+                self.metric, self.submitted[name].stats[self.metric_name]
+            )
         return self._losses[name]

@@ -16,7 +16,13 @@ from typing import Callable, Dict, List, Optional, Sequence
 import numpy as np
 
 from ..metrics import get as get_metric
-from .bootstrap import DEFAULT_CONFIDENCE, DEFAULT_RESAMPLES, DEFAULT_SEED, Interval, percentile_interval
+from .bootstrap import (
+    DEFAULT_CONFIDENCE,
+    DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
+    Interval,
+    percentile_interval,
+)
 from .pairs import TrackTests, compare_systems, shared_resamples  # noqa: F401 (compare_systems: the API)
 from .paired import choose_test
 
@@ -61,8 +67,9 @@ def order_best_first(scores: Dict[str, float], higher_is_better: bool) -> List[s
     return sorted(scores, key=lambda name: (sign * scores[name], name))
 
 
-def tie_groups(order: Sequence[str], p_values: Callable[[str, Sequence[str]], Sequence[float]],
-               alpha: float) -> Dict[str, int]:
+def tie_groups(
+    order: Sequence[str], p_values: Callable[[str, Sequence[str]], Sequence[float]], alpha: float
+) -> Dict[str, int]:
     """Competition ranks with statistical ties (see the module docstring).
 
     ``order`` is best first; ``p_values(leader, others)`` tests the leader against each of the
@@ -81,8 +88,14 @@ def tie_groups(order: Sequence[str], p_values: Callable[[str, Sequence[str]], Se
     return ranks
 
 
-def rank_track(track, results: Dict[str, object], test: str = "auto", alpha: float = 0.05,
-               resamples: int = DEFAULT_RESAMPLES, seed: int = DEFAULT_SEED) -> TrackRanking:
+def rank_track(
+    track,
+    results: Dict[str, object],
+    test: str = "auto",
+    alpha: float = 0.05,
+    resamples: int = DEFAULT_RESAMPLES,
+    seed: int = DEFAULT_SEED,
+) -> TrackRanking:
     """Rank the systems (name -> ``scoring.Result``) that submitted ``track``."""
     metric_name = track.main_metric
     metric = get_metric(metric_name)
@@ -96,8 +109,16 @@ def rank_track(track, results: Dict[str, object], test: str = "auto", alpha: flo
     against_best = dict(zip(order[1:], tests.p_values(order[0], order[1:]))) if order else {}
     rows = []
     for name in sorted(order, key=lambda s: (ranks[s], order.index(s))):
-        ci = percentile_interval(raws[name], scores[name], DEFAULT_CONFIDENCE, resamples, seed) if raws else None
-        rows.append(RankedSystem(name, scores[name], ranks[name], ranks[name] == 1, against_best.get(name), ci))
+        ci = (
+            percentile_interval(raws[name], scores[name], DEFAULT_CONFIDENCE, resamples, seed)
+            if raws
+            else None
+        )
+        rows.append(
+            RankedSystem(
+                name, scores[name], ranks[name], ranks[name] == 1, against_best.get(name), ci
+            )
+        )
     missing = sorted(name for name in results if name not in submitted)
     return TrackRanking(track, metric_name, chosen, note, rows, missing)
 
@@ -107,8 +128,12 @@ def missing_rank(ranking: TrackRanking) -> int:
     return len(ranking.rows) + 1
 
 
-def rank_overall(primary_track_ids: Sequence[str], rankings: Dict[str, TrackRanking],
-                 primary_scores: Dict[str, float], primary_higher_is_better: bool = True) -> List[OverallRow]:
+def rank_overall(
+    primary_track_ids: Sequence[str],
+    rankings: Dict[str, TrackRanking],
+    primary_scores: Dict[str, float],
+    primary_higher_is_better: bool = True,
+) -> List[OverallRow]:
     """Overall ranks by mean rank over the primary tracks (lower is better); equal means tie.
 
     Systems with equal mean ranks share a rank and are listed by primary score, then name.
@@ -126,5 +151,9 @@ def rank_overall(primary_track_ids: Sequence[str], rankings: Dict[str, TrackRank
     rows.sort(key=lambda r: (r.mean_rank, sign * r.primary, r.system))
     for position, row in enumerate(rows, start=1):
         previous = rows[position - 2] if position > 1 else None
-        row.rank = previous.rank if previous is not None and previous.mean_rank == row.mean_rank else position
+        row.rank = (
+            previous.rank
+            if previous is not None and previous.mean_rank == row.mean_rank
+            else position
+        )
     return rows

@@ -24,8 +24,12 @@ class Signature:
 
     def render(self) -> str:
         """E.g. ``judgekit 0.1.0|bootstrap 1000|seed 12345|ci 95%`` (plus test and alpha when set)."""
-        parts = [f"judgekit {self.version}", f"bootstrap {self.resamples}", f"seed {self.seed}",
-                 f"ci {self.confidence * 100:g}%"]
+        parts = [
+            f"judgekit {self.version}",
+            f"bootstrap {self.resamples}",
+            f"seed {self.seed}",
+            f"ci {self.confidence * 100:g}%",
+        ]
         if self.test is not None:
             parts.append(f"test {self.test}")
         if self.alpha is not None:

@@ -50,6 +50,7 @@ def signed_rank_tests(losses_a, others: Sequence) -> List[TestResult]:
 
 def _scipy_one(diff: np.ndarray) -> TestResult:
     from scipy.stats import wilcoxon
+
     if diff.size == 0 or not np.any(diff != 0.0):
         return NO_DIFFERENCE
     with warnings.catch_warnings():
@@ -83,11 +84,15 @@ def _rank_sums(diff: np.ndarray) -> Tuple[int, int, int]:
     keys |= (diff > 0).view(np.uint8)
     keys.sort()
     values = keys >> np.uint64(1)
-    starts = np.concatenate(([0], np.flatnonzero(values[1:] != values[:-1]) + 1))  # of groups of equal |d|
+    starts = np.concatenate(
+        ([0], np.flatnonzero(values[1:] != values[:-1]) + 1)
+    )  # of groups of equal |d|
     sizes = np.diff(starts, append=n)
     positives = np.add.reduceat((keys & np.uint64(1)).view(np.int64), starts)
     zeros = int(sizes[0]) if values[0] == 0 else 0  # sorted first, and dropped
     if zeros:
         starts, sizes, positives = starts[1:], sizes[1:], positives[1:]
-    twice_rank = 2 * starts + sizes + 1 - 2 * zeros  # the group's average 1-based rank among nonzero |d|, doubled
+    twice_rank = (
+        2 * starts + sizes + 1 - 2 * zeros
+    )  # the group's average 1-based rank among nonzero |d|, doubled
     return int(positives @ twice_rank), n - zeros, int((sizes * sizes * sizes - sizes).sum())

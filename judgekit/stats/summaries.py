@@ -31,7 +31,9 @@ def mean_distributions(gold, pred) -> Tuple[np.ndarray, np.ndarray]:
     return gold.mean(axis=0), pred.mean(axis=0)
 
 
-def per_annotator_errors(gold, pred, annotator_of_row: Sequence[str], scale: str) -> List[Tuple[str, int, float]]:
+def per_annotator_errors(
+    gold, pred, annotator_of_row: Sequence[str], scale: str
+) -> List[Tuple[str, int, float]]:
     """(annotator, number of their labels, mean error) from ``PerAnnotator`` gold and prediction.
 
     Error per label: wrong or not (categorical); |gold - predicted| / number of label values
@@ -46,18 +48,27 @@ def per_annotator_errors(gold, pred, annotator_of_row: Sequence[str], scale: str
     else:
         error = (g != p).astype(float)
     names = annotator_of_row if isinstance(annotator_of_row, list) else list(annotator_of_row)
-    codes = {name: k for k, name in enumerate(dict.fromkeys(names))}  # one pass, not one per annotator
+    codes = {
+        name: k for k, name in enumerate(dict.fromkeys(names))
+    }  # one pass, not one per annotator
     row_code = np.fromiter(map(codes.__getitem__, names), dtype=np.int64, count=len(names))
     counts = np.bincount(row_code, minlength=len(codes))
     totals = np.bincount(row_code, weights=error, minlength=len(codes))
-    return [(str(name), int(counts[k]), float(totals[k] / counts[k])) for name, k in sorted(codes.items())]
+    return [
+        (str(name), int(counts[k]), float(totals[k] / counts[k]))
+        for name, k in sorted(codes.items())
+    ]
 
 
-def group_scores(metric: Metric, stats, groups: Sequence[str]) -> List[Tuple[str, int, Optional[float]]]:
+def group_scores(
+    metric: Metric, stats, groups: Sequence[str]
+) -> List[Tuple[str, int, Optional[float]]]:
     """(group value, items, score) of each group of items; score None when undefined there."""
     stats = np.asarray(stats, dtype=float).reshape(len(stats), -1)
     groups = groups if isinstance(groups, list) else list(groups)
-    numbers = {value: k for k, value in enumerate(dict.fromkeys(groups))}  # compare numbers, not strings
+    numbers = {
+        value: k for k, value in enumerate(dict.fromkeys(groups))
+    }  # compare numbers, not strings
     codes = np.fromiter(map(numbers.__getitem__, groups), dtype=np.int64, count=len(groups))
     out = []
     for value in sorted(numbers):

@@ -76,34 +76,52 @@ _HTML_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}
 
 def _one_line(text) -> str:
     """Control characters (newlines, tabs, carriage returns...) as spaces: a value stays on its line."""
-    return "".join(" " if ord(ch) < 32 or ord(ch) == 127 or ch in "\u2028\u2029\x85" else ch for ch in str(text))
+    return "".join(
+        " " if ord(ch) < 32 or ord(ch) == 127 or ch in "\u2028\u2029\x85" else ch
+        for ch in str(text)
+    )
 
 
 def md_escape(text) -> str:
     """Text shown as itself in Markdown (and the HTML it may contain): Markdown punctuation
     backslash-escaped, ``& < > "`` as HTML entities, on one line."""
-    return "".join(_HTML_ENTITIES.get(ch) or ("\\" + ch if ch in _MD_PUNCTUATION else ch) for ch in _one_line(text))
+    return "".join(
+        _HTML_ENTITIES.get(ch) or ("\\" + ch if ch in _MD_PUNCTUATION else ch)
+        for ch in _one_line(text)
+    )
 
 
 def md_code(text) -> str:
     """An inline code span that holds ``text`` whatever backticks it contains."""
     text = _one_line(text)
     fence = "`" * (max(map(len, re.findall("`+", text)), default=0) + 1)
-    return f"{fence} {text} {fence}" if text.startswith("`") or text.endswith("`") else f"{fence}{text}{fence}"
+    return (
+        f"{fence} {text} {fence}"
+        if text.startswith("`") or text.endswith("`")
+        else f"{fence}{text}{fence}"
+    )
 
 
 _md = md_escape
 
 
 def render_markdown(report: RankingReport) -> str:
-    out = [f"# Official ranking: {_md(report.title)} ({_md(report.phase)})", "",
-           f"Reproduce with: {md_code(report.signature)}", "",
-           "## Overall", "",
-           f"Systems ordered by their mean rank over the primary tracks ({', '.join(report.primary_tracks)}); "
-           f"a track a system did not submit counts as last place. `{MARK}` marks the best system of a track "
-           f"and every system not significantly different from it; per-track ranks in brackets.", ""]
+    out = [
+        f"# Official ranking: {_md(report.title)} ({_md(report.phase)})",
+        "",
+        f"Reproduce with: {md_code(report.signature)}",
+        "",
+        "## Overall",
+        "",
+        f"Systems ordered by their mean rank over the primary tracks ({', '.join(report.primary_tracks)}); "
+        f"a track a system did not submit counts as last place. `{MARK}` marks the best system of a track "
+        f"and every system not significantly different from it; per-track ranks in brackets.",
+        "",
+    ]
     track_ids = list(report.rankings)
-    header = ["Rank", "System", "Mean rank", "Primary"] + [_md(report.rankings[t].track.id) for t in track_ids]
+    header = ["Rank", "System", "Mean rank", "Primary"] + [
+        _md(report.rankings[t].track.id) for t in track_ids
+    ]
     out.append("| " + " | ".join(header) + " |")
     out.append("|" + "|".join(["---:", "---", "---:", "---:"] + ["---:"] * len(track_ids)) + "|")
     for row in report.overall:
@@ -117,9 +135,17 @@ def render_markdown(report: RankingReport) -> str:
     for tid in track_ids:
         out.extend(_markdown_track(report, report.rankings[tid]))
     if report.notes:
-        out += ["", "## Notes", "", "What the scoring program noted on ranked submissions (files it ignored, "
-                "tracks not covered, metric warnings):", ""]
-        out += [f"- {_md(name)}: {_md(note)}" for name, notes in report.notes.items() for note in notes]
+        out += [
+            "",
+            "## Notes",
+            "",
+            "What the scoring program noted on ranked submissions (files it ignored, "
+            "tracks not covered, metric warnings):",
+            "",
+        ]
+        out += [
+            f"- {_md(name)}: {_md(note)}" for name, notes in report.notes.items() for note in notes
+        ]
     if report.failures:
         out += ["", "## Not ranked", ""]
         out += [f"- {_md(name)}: {_md(reason)}" for name, reason in report.failures]
@@ -127,26 +153,52 @@ def render_markdown(report: RankingReport) -> str:
 
 
 def _markdown_track(report: RankingReport, ranking: TrackRanking) -> List[str]:
-    out = ["", f"## {_md(_track_heading(ranking))} ({_md(ranking.track.id)})", "",
-           f"Main metric: {_unit(ranking.metric)} ({get_metric(ranking.metric).direction} is better); "
-           f"test against the best system: {_test_text(report, ranking)}."]
+    out = [
+        "",
+        f"## {_md(_track_heading(ranking))} ({_md(ranking.track.id)})",
+        "",
+        f"Main metric: {_unit(ranking.metric)} ({get_metric(ranking.metric).direction} is better); "
+        f"test against the best system: {_test_text(report, ranking)}.",
+    ]
     if ranking.note:
         out.append(f"Note: {_md(ranking.note)}.")
-    out += ["", "| Rank | System | Score | 95% interval | p vs best | |", "|---:|---|---:|---|---:|---|"]
+    out += [
+        "",
+        "| Rank | System | Score | 95% interval | p vs best | |",
+        "|---:|---|---:|---|---:|---|",
+    ]
     for r in ranking.rows:
-        ci = (f"[{shown_value(ranking.metric, r.interval.low)}, {shown_value(ranking.metric, r.interval.high)}]"
-              if r.interval is not None else "n/a")
+        ci = (
+            f"[{shown_value(ranking.metric, r.interval.low)}, {shown_value(ranking.metric, r.interval.high)}]"
+            if r.interval is not None
+            else "n/a"
+        )
         p = "-" if r.p_value is None else f"{r.p_value:.4f}"
-        out.append(f"| {r.rank} | {_md(r.system)} | {shown_value(ranking.metric, r.value)} | {ci} | {p} | "
-                   f"{MARK if r.tied_with_best else ''} |")
+        out.append(
+            f"| {r.rank} | {_md(r.system)} | {shown_value(ranking.metric, r.value)} | {ci} | {p} | "
+            f"{MARK if r.tied_with_best else ''} |"
+        )
     if ranking.missing:
         out.append("")
         out.append("Not submitted: " + ", ".join(_md(m) for m in ranking.missing) + ".")
     return out
 
 
-CSV_COLUMNS = ("table", "rank", "system", "metric", "value", "ci_low", "ci_high", "test", "p_vs_best",
-               "tied_with_best", "mean_rank", "primary", "note")
+CSV_COLUMNS = (
+    "table",
+    "rank",
+    "system",
+    "metric",
+    "value",
+    "ci_low",
+    "ci_high",
+    "test",
+    "p_vs_best",
+    "tied_with_best",
+    "mean_rank",
+    "primary",
+    "note",
+)
 
 
 #: A spreadsheet reads a cell starting with one of these as a formula (OWASP "CSV injection").
@@ -168,25 +220,80 @@ def render_csv(report: RankingReport) -> str:
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for row in report.overall:
-        writer.writerow(["overall", row.rank, csv_text(row.system), "mean_rank", "", "", "", "", "", "",
-                         repr(row.mean_rank), repr(row.primary), ""])
+        writer.writerow(
+            [
+                "overall",
+                row.rank,
+                csv_text(row.system),
+                "mean_rank",
+                "",
+                "",
+                "",
+                "",
+                "",
+                "",
+                repr(row.mean_rank),
+                repr(row.primary),
+                "",
+            ]
+        )
     for tid, ranking in report.rankings.items():
         for r in ranking.rows:
-            writer.writerow([csv_text(tid), r.rank, csv_text(r.system), csv_text(ranking.metric), repr(r.value),
-                             repr(r.interval.low) if r.interval else "", repr(r.interval.high) if r.interval else "",
-                             csv_text(ranking.test), "" if r.p_value is None else repr(r.p_value),
-                             int(r.tied_with_best), "", "", csv_text(ranking.note or "")])
+            writer.writerow(
+                [
+                    csv_text(tid),
+                    r.rank,
+                    csv_text(r.system),
+                    csv_text(ranking.metric),
+                    repr(r.value),
+                    repr(r.interval.low) if r.interval else "",
+                    repr(r.interval.high) if r.interval else "",
+                    csv_text(ranking.test),
+                    "" if r.p_value is None else repr(r.p_value),
+                    int(r.tied_with_best),
+                    "",
+                    "",
+                    csv_text(ranking.note or ""),
+                ]
+            )
     for name, notes in report.notes.items():
         for note in notes:
-            writer.writerow(["submission_note", "", csv_text(name), "", "", "", "", "", "", "", "", "",
-                             csv_text(note)])
+            writer.writerow(
+                [
+                    "submission_note",
+                    "",
+                    csv_text(name),
+                    "",
+                    "",
+                    "",
+                    "",
+                    "",
+                    "",
+                    "",
+                    "",
+                    "",
+                    csv_text(note),
+                ]
+            )
     for name, reason in report.failures:
-        writer.writerow(["not_ranked", "", csv_text(name), "", "", "", "", "", "", "", "", "", csv_text(reason)])
+        writer.writerow(
+            ["not_ranked", "", csv_text(name), "", "", "", "", "", "", "", "", "", csv_text(reason)]
+        )
     return buffer.getvalue()
 
 
-_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
-                  "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+_LATEX_SPECIAL = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
 
 
 def latex_escape(text) -> str:
@@ -198,16 +305,29 @@ def latex_escape(text) -> str:
 def render_latex(report: RankingReport) -> str:
     """The overall table (booktabs), best per track in bold, ties with the best starred."""
     track_ids = list(report.rankings)
-    lines = [f"% judgekit official ranking: {latex_escape(report.title)} ({latex_escape(report.phase)})",
-             f"% reproduce with: {_one_line(report.signature)}",
-             "% needs \\usepackage{booktabs}",
-             "\\begin{table}[t]", "\\centering", "\\small",
-             "\\begin{tabular}{rlrr" + "r" * len(track_ids) + "}", "\\toprule",
-             " & ".join(["Rank", "System", "Mean rank", "Primary"]
-                        + [latex_escape(report.rankings[t].track.id) for t in track_ids]) + " \\\\",
-             "\\midrule"]
+    lines = [
+        f"% judgekit official ranking: {latex_escape(report.title)} ({latex_escape(report.phase)})",
+        f"% reproduce with: {_one_line(report.signature)}",
+        "% needs \\usepackage{booktabs}",
+        "\\begin{table}[t]",
+        "\\centering",
+        "\\small",
+        "\\begin{tabular}{rlrr" + "r" * len(track_ids) + "}",
+        "\\toprule",
+        " & ".join(
+            ["Rank", "System", "Mean rank", "Primary"]
+            + [latex_escape(report.rankings[t].track.id) for t in track_ids]
+        )
+        + " \\\\",
+        "\\midrule",
+    ]
     for row in report.overall:
-        cells = [str(row.rank), latex_escape(row.system), f"{row.mean_rank:.2f}", f"{row.primary:.4f}"]
+        cells = [
+            str(row.rank),
+            latex_escape(row.system),
+            f"{row.mean_rank:.2f}",
+            f"{row.primary:.4f}",
+        ]
         for tid in track_ids:
             text, best, marked = _cell(report.rankings[tid], row.system)
             text = f"\\textbf{{{text}}}" if best else text
@@ -215,11 +335,15 @@ def render_latex(report: RankingReport) -> str:
         lines.append(" & ".join(cells) + " \\\\")
     metrics = sorted({report.rankings[t].metric for t in track_ids})
     tests = sorted({report.rankings[t].test for t in track_ids})
-    lines += ["\\bottomrule", "\\end{tabular}",
-              "\\caption{Official ranking by mean rank over the primary tracks. Track columns: "
-              + latex_escape(", ".join(_unit(m) for m in metrics))
-              + ". Bold: best system of the track; $^{\\ast}$: the best system and every system not "
-              f"significantly different from it ({latex_escape(', '.join(tests))}, two-sided, "
-              f"$\\alpha={report.alpha:g}$).}}",
-              "\\label{tab:official-ranking}", "\\end{table}"]
+    lines += [
+        "\\bottomrule",
+        "\\end{tabular}",
+        "\\caption{Official ranking by mean rank over the primary tracks. Track columns: "
+        + latex_escape(", ".join(_unit(m) for m in metrics))
+        + ". Bold: best system of the track; $^{\\ast}$: the best system and every system not "
+        f"significantly different from it ({latex_escape(', '.join(tests))}, two-sided, "
+        f"$\\alpha={report.alpha:g}$).}}",
+        "\\label{tab:official-ranking}",
+        "\\end{table}",
+    ]
     return "\n".join(lines) + "\n"

@@ -50,7 +50,9 @@ def williams_t(r12: float, r13: float, r23: float, n: int) -> float:
     return numerator / math.sqrt(denominator_sq)
 
 
-def williams_test(r12: float, r13: float, r23: float, n: int, alternative: str = "two-sided") -> TestResult:
+def williams_test(
+    r12: float, r13: float, r23: float, n: int, alternative: str = "two-sided"
+) -> TestResult:
     """p-value of Williams' test; ``greater`` tests r12 > r13. With n <= 3 there is no test: p = 1."""
     if alternative not in ALTERNATIVES:
         raise ValueError(f"alternative must be one of {ALTERNATIVES}, got {alternative!r}")
@@ -62,7 +64,9 @@ def williams_test(r12: float, r13: float, r23: float, n: int, alternative: str =
     return TestResult(t, float(p), "williams")
 
 
-def williams_tests(r12: float, r13s: Sequence[float], r23s: Sequence[float], n: int) -> List[TestResult]:
+def williams_tests(
+    r12: float, r13s: Sequence[float], r23s: Sequence[float], n: int
+) -> List[TestResult]:
     """Two-sided Williams' tests of one system (r12 with the gold) against several (their r13 with
     the gold, r23 with the first system): the t distribution is evaluated once for all of them."""
     if n <= 3:
@@ -109,7 +113,13 @@ def pearson_with_each(x: UnitSeries, ys: Sequence[UnitSeries]) -> np.ndarray:
     sums = np.empty((len(ys), 5))
     for k, y in enumerate(ys):
         cross = y.unit * x.unit
-        sums[k] = (y.total, x.total, y.squares, x.squares, np.cumsum(cross)[-1] if cross.size else 0.0)
+        sums[k] = (
+            y.total,
+            x.total,
+            y.squares,
+            x.squares,
+            np.cumsum(cross)[-1] if cross.size else 0.0,
+        )
     with np.errstate(divide="ignore", invalid="ignore"):
         r = np.asarray(get_metric("pearson").from_stats(sums, x.unit.size), dtype=float).reshape(-1)
     return np.where(np.isfinite(r), r, 0.0)

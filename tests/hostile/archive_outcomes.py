@@ -36,8 +36,11 @@ def _outcome(action: Callable[[], object]) -> list:
 
 
 def _files(folder: Path) -> list:
-    return sorted([p.relative_to(folder).as_posix(), hashlib.sha256(p.read_bytes()).hexdigest()[:12]]
-                  for p in folder.rglob("*") if p.is_file() and not p.is_symlink())
+    return sorted(
+        [p.relative_to(folder).as_posix(), hashlib.sha256(p.read_bytes()).hexdigest()[:12]]
+        for p in folder.rglob("*")
+        if p.is_file() and not p.is_symlink()
+    )
 
 
 def _extracted(zip_path: Path, target: Path, tracks) -> list:
@@ -50,8 +53,13 @@ def _folder(res: Path) -> list:
     files, unclaimed = archive.locate_track_files(res, TRACKS)
     notes = archive.ignored_file_notes(unclaimed, TRACKS)
     hint = archive.naming_hint(unclaimed, TRACKS)
-    return [{k: str(v) for k, v in sorted(files.items())}, unclaimed, notes, hint,
-            [str(p) for p in archive.submission_files(res)]]
+    return [
+        {k: str(v) for k, v in sorted(files.items())},
+        unclaimed,
+        notes,
+        hint,
+        [str(p) for p in archive.submission_files(res)],
+    ]
 
 
 def record() -> Dict[str, list]:
@@ -66,7 +74,9 @@ def record() -> Dict[str, list]:
             for name in zips:
                 for label, tracks in (("all", None), ("tracks", TRACKS)):
                     target = Path(tmp) / f"x-{label}"
-                    out[f"{case.name}/{name}/{label}"] = _outcome(lambda: _extracted(res / name, target, tracks))
+                    out[f"{case.name}/{name}/{label}"] = _outcome(
+                        lambda: _extracted(res / name, target, tracks)
+                    )
             out[f"{case.name}/folder"] = _outcome(lambda: _folder(res))
     return out
 

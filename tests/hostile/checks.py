@@ -55,15 +55,25 @@ def run_program(input_dir: Path, output_dir: Path, work: Path, timeout: float = 
     tmp.mkdir(parents=True, exist_ok=True)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "COV_"))}
     env.update(TMPDIR=str(tmp), PYTHONDONTWRITEBYTECODE="1", PYTHONUNBUFFERED="1", LC_ALL="C.UTF-8")
-    proc = subprocess.run([sys.executable, str(SCORE_PY), str(input_dir), str(output_dir)], cwd=work, env=env,
-                          capture_output=True, timeout=timeout)
-    return collect(proc.returncode, proc.stdout.decode("utf-8", "replace"), proc.stderr.decode("utf-8", "replace"),
-                   output_dir)
+    proc = subprocess.run(
+        [sys.executable, str(SCORE_PY), str(input_dir), str(output_dir)],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        timeout=timeout,
+    )
+    return collect(
+        proc.returncode,
+        proc.stdout.decode("utf-8", "replace"),
+        proc.stderr.decode("utf-8", "replace"),
+        output_dir,
+    )
 
 
 def run_in_process(input_dir: Path, output_dir: Path) -> Outcome:
     """The same program through ``main`` in this interpreter (fast, for fuzzing)."""
     from judgekit.programs.score import main
+
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = main([str(input_dir), str(output_dir)])
@@ -73,6 +83,7 @@ def run_in_process(input_dir: Path, output_dir: Path) -> Outcome:
 def _finite_json(text: str):
     def refuse(name):
         raise ValueError(f"non-standard JSON constant {name}")
+
     return json.loads(text, parse_constant=refuse)
 
 
@@ -91,7 +102,11 @@ def scores_problems(outcome: Outcome, keys: Sequence[str]) -> List[str]:
     for key, value in scores.items():
         if key not in keys:
             problems.append(f"scores.json has an unknown key {key!r}")
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float))
+            or not math.isfinite(value)
+        ):
             problems.append(f"scores.json {key} = {value!r} is not a finite number")
     if "scores.txt" not in outcome.outputs:
         problems.append("scores.txt is missing")
@@ -121,8 +136,12 @@ def refusal_problems(outcome: Outcome, file_names: Sequence[str]) -> List[str]:
     return problems
 
 
-def violations(outcome: Outcome, keys: Sequence[str], file_names: Sequence[str],
-               expected_code: Optional[int] = None) -> List[str]:
+def violations(
+    outcome: Outcome,
+    keys: Sequence[str],
+    file_names: Sequence[str],
+    expected_code: Optional[int] = None,
+) -> List[str]:
     """Every broken promise of one run (empty when all hold)."""
     found = []
     for stream, text in (("stdout", outcome.stdout), ("stderr", outcome.stderr)):

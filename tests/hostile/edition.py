@@ -27,27 +27,69 @@ EMPTY_INDEX = N_ITEMS
 TRACKS = [
     {"id": "sim", "kind": "similarity", "dataset": "sts", "primary": True},
     {"id": "cls", "kind": "classification", "dataset": "nli", "labels": NLI, "primary": True},
-    {"id": "soft_cat", "kind": "soft_label", "scale": "categorical", "dataset": "nli", "labels": NLI,
-     "primary": False},
-    {"id": "soft_ord", "kind": "soft_label", "scale": "ordinal", "dataset": "csc", "labels": ORDINAL,
-     "primary": False},
-    {"id": "soft_ml", "kind": "soft_label", "scale": "multilabel", "dataset": "ver", "labels": NLI,
-     "primary": False},
-    {"id": "persp_cat", "kind": "perspectivist", "scale": "categorical", "dataset": "nli", "labels": NLI,
-     "primary": False},
-    {"id": "persp_ord", "kind": "perspectivist", "scale": "ordinal", "dataset": "csc", "labels": ORDINAL,
-     "primary": False},
-    {"id": "persp_ml", "kind": "perspectivist", "scale": "multilabel", "dataset": "ver", "labels": NLI,
-     "primary": False},
+    {
+        "id": "soft_cat",
+        "kind": "soft_label",
+        "scale": "categorical",
+        "dataset": "nli",
+        "labels": NLI,
+        "primary": False,
+    },
+    {
+        "id": "soft_ord",
+        "kind": "soft_label",
+        "scale": "ordinal",
+        "dataset": "csc",
+        "labels": ORDINAL,
+        "primary": False,
+    },
+    {
+        "id": "soft_ml",
+        "kind": "soft_label",
+        "scale": "multilabel",
+        "dataset": "ver",
+        "labels": NLI,
+        "primary": False,
+    },
+    {
+        "id": "persp_cat",
+        "kind": "perspectivist",
+        "scale": "categorical",
+        "dataset": "nli",
+        "labels": NLI,
+        "primary": False,
+    },
+    {
+        "id": "persp_ord",
+        "kind": "perspectivist",
+        "scale": "ordinal",
+        "dataset": "csc",
+        "labels": ORDINAL,
+        "primary": False,
+    },
+    {
+        "id": "persp_ml",
+        "kind": "perspectivist",
+        "scale": "multilabel",
+        "dataset": "ver",
+        "labels": NLI,
+        "primary": False,
+    },
 ]
 TRACK_BY_ID = {t["id"]: t for t in TRACKS}
 PREFIX = {"sts": "s", "nli": "n", "csc": "c", "ver": "v"}
 
 
 def spec(phase: str = "evaluation") -> dict:
-    return {"edition": "hostile-test", "title": "Hostile corpus edition", "phase": phase,
-            "hide_gold": phase != "practice", "seed": 7, "tracks": TRACKS,
-            "bootstrap_resamples": 200}  # intervals stay seeded and tested, at a fifth of the default cost
+    return {
+        "edition": "hostile-test",
+        "title": "Hostile corpus edition",
+        "phase": phase,
+        "hide_gold": phase != "practice",
+        "seed": 7,
+        "tracks": TRACKS,
+        "bootstrap_resamples": 200,
+    }  # intervals stay seeded and tested, at a fifth of the default cost
 
 
 def _annotators(rng: random.Random, index: int) -> List[str]:
@@ -59,8 +101,11 @@ def _dataset_items(dataset: str) -> List[dict]:
     rng = random.Random(f"hostile-{dataset}")
     items = []
     for i in range(N_ITEMS):
-        item = {"id": f"{PREFIX[dataset]}{i + 1:02d}", "texts": [f"first text {i}", f"second text {i}"],
-                "lang": "en"}
+        item = {
+            "id": f"{PREFIX[dataset]}{i + 1:02d}",
+            "texts": [f"first text {i}", f"second text {i}"],
+            "lang": "en",
+        }
         if dataset == "sts":
             # six distinctive decimals, never equal to a submitted value
             item["score"] = round(rng.uniform(0.05, 4.95), 6)
@@ -75,8 +120,9 @@ def _dataset_items(dataset: str) -> List[dict]:
             elif dataset == "csc":
                 item["annotations"] = [rng.choice(ORDINAL) for _ in names]
             else:
-                item["annotations"] = [sorted(rng.sample(NLI, rng.choice([1, 1, 2])), key=NLI.index)
-                                       for _ in names]
+                item["annotations"] = [
+                    sorted(rng.sample(NLI, rng.choice([1, 1, 2])), key=NLI.index) for _ in names
+                ]
         items.append(item)
     items.append(_empty_item(dataset, rng))
     return items
@@ -84,8 +130,11 @@ def _dataset_items(dataset: str) -> List[dict]:
 
 def _empty_item(dataset: str, rng: random.Random) -> dict:
     """An item without annotators (as an OCNLI train item without votes) whose texts hold U+2028 and U+0085."""
-    item = {"id": f"{PREFIX[dataset]}{EMPTY_INDEX + 1:02d}", "lang": "en",
-            "texts": ["line\u2028separator inside a text", "next\u0085line inside a text"]}
+    item = {
+        "id": f"{PREFIX[dataset]}{EMPTY_INDEX + 1:02d}",
+        "lang": "en",
+        "texts": ["line\u2028separator inside a text", "next\u0085line inside a text"],
+    }
     if dataset == "sts":
         item["score"] = round(rng.uniform(0.05, 4.95), 6)
     else:
@@ -105,7 +154,9 @@ def items_of(track_id: str) -> List[dict]:
 def write_reference(ref_dir: Path, phase: str = "evaluation") -> None:
     """task.json and one <dataset>.jsonl of gold per dataset, as the bundle's reference data holds."""
     ref_dir.mkdir(parents=True, exist_ok=True)
-    (ref_dir / "task.json").write_text(json.dumps(spec(phase), indent=1, sort_keys=True), encoding="utf-8")
+    (ref_dir / "task.json").write_text(
+        json.dumps(spec(phase), indent=1, sort_keys=True), encoding="utf-8"
+    )
     for dataset, items in GOLD.items():
         text = "".join(json.dumps(it, sort_keys=True, ensure_ascii=False) + "\n" for it in items)
         (ref_dir / f"{dataset}.jsonl").write_text(text, encoding="utf-8")
@@ -130,7 +181,9 @@ def valid_value(track_id: str, index: int) -> str:
     if scale == "categorical":
         return json.dumps([NLI[(index + k) % 3] for k in range(len(names))])
     if scale == "ordinal":
-        return json.dumps([str(2 + (index + k) % 3) if k % 2 else 2 + (index + k) % 3 for k in range(len(names))])
+        return json.dumps(
+            [str(2 + (index + k) % 3) if k % 2 else 2 + (index + k) % 3 for k in range(len(names))]
+        )
     return json.dumps([[NLI[k % 3]] if k % 2 else [NLI[0], NLI[2]] for k in range(len(names))])
 
 

@@ -37,19 +37,69 @@ KINDS = ("similarity", "classification", "soft_label", "perspectivist")
 TRACKS_OF_KIND = {kind: [t["id"] for t in ed.TRACKS if t["kind"] == kind] for kind in KINDS}
 
 HOSTILE_TOKENS = [
-    "nan", "NaN", "-nan", "inf", "-inf", "Infinity", "-Infinity", "1e999", "-1e999", "1e-999", "0x1p3",
-    "\uff11", "\uff13.\uff15", "\u0663", "1_000", "true", "false", "null", "None", "", " ", "0", "-0",
-    "1e308", "1.7976931348623157e308", "4.9e-324", "9" * 400, "[", "]", "{}", "[]", '""', "\u200b",
-    "\ufeff", "\x1b[31m", "<script>alert(1)</script>", "0.5", "3,5", "1e5e5", "+.5", ".5", "5.",
+    "nan",
+    "NaN",
+    "-nan",
+    "inf",
+    "-inf",
+    "Infinity",
+    "-Infinity",
+    "1e999",
+    "-1e999",
+    "1e-999",
+    "0x1p3",
+    "\uff11",
+    "\uff13.\uff15",
+    "\u0663",
+    "1_000",
+    "true",
+    "false",
+    "null",
+    "None",
+    "",
+    " ",
+    "0",
+    "-0",
+    "1e308",
+    "1.7976931348623157e308",
+    "4.9e-324",
+    "9" * 400,
+    "[",
+    "]",
+    "{}",
+    "[]",
+    '""',
+    "\u200b",
+    "\ufeff",
+    "\x1b[31m",
+    "<script>alert(1)</script>",
+    "0.5",
+    "3,5",
+    "1e5e5",
+    "+.5",
+    ".5",
+    "5.",
 ]
 
 
 def _json_values(labels: List[str], names: List[str]):
-    scalars = (st.none() | st.booleans() | st.floats() | st.integers(-10 ** 30, 10 ** 30)
-               | st.text(max_size=8) | st.sampled_from(labels) | st.floats(0, 1))
+    scalars = (
+        st.none()
+        | st.booleans()
+        | st.floats()
+        | st.integers(-(10**30), 10**30)
+        | st.text(max_size=8)
+        | st.sampled_from(labels)
+        | st.floats(0, 1)
+    )
     keys = st.text(max_size=8) | st.sampled_from(labels + names)
-    return st.recursive(scalars, lambda children: st.lists(children, max_size=8)
-                        | st.dictionaries(keys, children, max_size=6), max_leaves=16)
+    return st.recursive(
+        scalars,
+        lambda children: (
+            st.lists(children, max_size=8) | st.dictionaries(keys, children, max_size=6)
+        ),
+        max_leaves=16,
+    )
 
 
 @st.composite
@@ -59,25 +109,39 @@ def _plausible_value(draw, track_id: str, index: int) -> str:
     kind, scale, labels = track["kind"], track.get("scale"), track.get("labels", [])
     names = ed.items_of(track_id)[index].get("annotators", [])
     if kind == "similarity":
-        x = draw(st.floats(allow_nan=True, allow_infinity=True) | st.integers(-10 ** 6, 10 ** 6))
-        return draw(st.sampled_from([repr(x), str(x), f"{x:g}" if isinstance(x, float) else str(x)]))
+        x = draw(st.floats(allow_nan=True, allow_infinity=True) | st.integers(-(10**6), 10**6))
+        return draw(
+            st.sampled_from([repr(x), str(x), f"{x:g}" if isinstance(x, float) else str(x)])
+        )
     if kind == "classification":
         label = draw(st.sampled_from(labels))
         return draw(st.sampled_from([label, label.upper(), f" {label} ", label[:-1], f'"{label}"']))
     if kind == "soft_label":
         k = len(labels)
         if scale == "multilabel":
-            pairs = draw(st.lists(st.lists(st.floats(-0.1, 1.1), min_size=2, max_size=2), min_size=k - 1,
-                                  max_size=k + 1))
+            pairs = draw(
+                st.lists(
+                    st.lists(st.floats(-0.1, 1.1), min_size=2, max_size=2),
+                    min_size=k - 1,
+                    max_size=k + 1,
+                )
+            )
             return json.dumps(pairs)
         probs = draw(st.lists(st.floats(0, 1) | st.floats(-1, 2), min_size=k - 1, max_size=k + 1))
         total = sum(probs)
         if probs and total > 0 and draw(st.booleans()):
             probs = [p / total for p in probs]
         return json.dumps(probs)
-    choices = labels + ["bogus", "", "1.0"] + ([labels[:2], [labels[0]]] if scale == "multilabel" else [])
-    votes = draw(st.lists(st.sampled_from(choices) | st.integers(0, 7), min_size=max(len(names) - 1, 0),
-                          max_size=len(names) + 1))
+    choices = (
+        labels + ["bogus", "", "1.0"] + ([labels[:2], [labels[0]]] if scale == "multilabel" else [])
+    )
+    votes = draw(
+        st.lists(
+            st.sampled_from(choices) | st.integers(0, 7),
+            min_size=max(len(names) - 1, 0),
+            max_size=len(names) + 1,
+        )
+    )
     if draw(st.booleans()):
         return json.dumps(dict(zip(names, votes)))
     return json.dumps(votes)
@@ -89,9 +153,32 @@ def _any_value(track_id: str, index: int):
     return st.one_of(
         _plausible_value(track_id, index),
         st.sampled_from(HOSTILE_TOKENS),
-        _json_values(track.get("labels", ["x"]), names).map(lambda v: json.dumps(v, allow_nan=True)),
+        _json_values(track.get("labels", ["x"]), names).map(
+            lambda v: json.dumps(v, allow_nan=True)
+        ),
         st.text(max_size=30),
     )
+
+
+def _mutate_line(draw, op: str, lines: list, at: int, items: list, track_id: str) -> None:
+    """Apply one mutation ``op`` to ``lines`` at line ``at`` (in place)."""
+    if op == "value":
+        index = draw(st.integers(0, len(items) - 1))
+        lines[at] = f"{items[index]['id']}\t{draw(_any_value(track_id, index))}"
+    elif op == "drop":
+        del lines[at]
+    elif op == "dup":
+        lines.insert(at, lines[at])
+    elif op == "unknown":
+        lines.insert(at, draw(st.text(max_size=12)) + "\t" + draw(_any_value(track_id, 0)))
+    elif op == "separator":
+        lines[at] = lines[at].replace(
+            "\t", draw(st.sampled_from([" ", "\t\t", "", ",", " \t", "\u3000"])), 1
+        )
+    elif op == "raw":
+        lines[at] = draw(st.text(max_size=40))
+    else:
+        lines.insert(at, draw(st.sampled_from(["", " ", "\t", "\u00a0"])))
 
 
 @st.composite
@@ -105,25 +192,15 @@ def submission_bytes(draw, track_id: str) -> bytes:
     items = ed.items_of(track_id)
     lines = ed.valid_lines(track_id)
     for _ in range(draw(st.integers(0, 4))):
-        op = draw(st.sampled_from(["value", "value", "drop", "dup", "unknown", "separator", "raw", "blank"]))
+        op = draw(
+            st.sampled_from(
+                ["value", "value", "drop", "dup", "unknown", "separator", "raw", "blank"]
+            )
+        )
         if not lines and op != "unknown":
             break
         at = draw(st.integers(0, max(len(lines) - 1, 0)))
-        if op == "value":
-            index = draw(st.integers(0, len(items) - 1))
-            lines[at] = f"{items[index]['id']}\t{draw(_any_value(track_id, index))}"
-        elif op == "drop":
-            del lines[at]
-        elif op == "dup":
-            lines.insert(at, lines[at])
-        elif op == "unknown":
-            lines.insert(at, draw(st.text(max_size=12)) + "\t" + draw(_any_value(track_id, 0)))
-        elif op == "separator":
-            lines[at] = lines[at].replace("\t", draw(st.sampled_from([" ", "\t\t", "", ",", " \t", "\u3000"])), 1)
-        elif op == "raw":
-            lines[at] = draw(st.text(max_size=40))
-        else:
-            lines.insert(at, draw(st.sampled_from(["", " ", "\t", "\u00a0"])))
+        _mutate_line(draw, op, lines, at, items, track_id)
     if draw(st.booleans()) and draw(st.booleans()):
         lines.insert(0, draw(st.sampled_from(["id\tvalue", "ID\tprediction", "item_id\tlabel"])))
     end = draw(st.sampled_from(["\n", "\n", "\r\n", "\r"]))
@@ -132,7 +209,7 @@ def submission_bytes(draw, track_id: str) -> bytes:
     data = text.encode(encoding, "replace")
     if data and draw(st.integers(0, 9)) == 0:  # one corrupted byte
         position = draw(st.integers(0, len(data) - 1))
-        data = data[:position] + bytes([draw(st.integers(0, 255))]) + data[position + 1:]
+        data = data[:position] + bytes([draw(st.integers(0, 255))]) + data[position + 1 :]
     return data
 
 
@@ -146,6 +223,7 @@ class Arena:
         self.res, self.output = self.input / "res", root / "output"
         from judgekit.spec import spec_from_dict
         from judgekit.tracks import leaderboard_keys
+
         tracks = spec_from_dict(ed.spec(), "task.json").tracks
         self.keys = leaderboard_keys(tracks)
         self.track_keys = {t.id: t.keys for t in tracks}
@@ -173,8 +251,14 @@ def fuzz_kind(kind: str, cases: int, arena: Arena, counts: Counter) -> None:
     """Run ``cases`` generated submissions for the tracks of ``kind``; raises (after hypothesis has
     shrunk it) on the first violation, which hypothesis prints as the falsifying example."""
 
-    @settings(max_examples=cases, derandomize=True, database=None, deadline=None, print_blob=False,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=cases,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        print_blob=False,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(data=st.data())
     def property_holds(data):
         track_id = data.draw(st.sampled_from(TRACKS_OF_KIND[kind]), label="track")
@@ -189,7 +273,9 @@ def fuzz_kind(kind: str, cases: int, arena: Arena, counts: Counter) -> None:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cases", type=int, default=10000, help="generated submissions per track kind")
+    parser.add_argument(
+        "--cases", type=int, default=10000, help="generated submissions per track kind"
+    )
     parser.add_argument("--kinds", nargs="*", default=list(KINDS), choices=KINDS)
     args = parser.parse_args(argv)
     counts: Counter = Counter()
@@ -204,10 +290,13 @@ def main(argv=None) -> int:
             except Exception as e:  # noqa: BLE001 - report every kind, then fail
                 failed[kind] = str(e).splitlines()[0] if str(e) else e.__class__.__name__
             total = counts[(kind, "accepted")] + counts[(kind, "refused")]
-            print(f"{kind:15s} {total:6d} runs: {counts[(kind, 'accepted')]:6d} accepted (exit 0), "
-                  f"{counts[(kind, 'refused')]:6d} refused (exit 2), "
-                  f"{'VIOLATION: ' + failed[kind] if kind in failed else '0 violations'} "
-                  f"[{time.time() - start:.0f} s]", flush=True)
+            print(
+                f"{kind:15s} {total:6d} runs: {counts[(kind, 'accepted')]:6d} accepted (exit 0), "
+                f"{counts[(kind, 'refused')]:6d} refused (exit 2), "
+                f"{'VIOLATION: ' + failed[kind] if kind in failed else '0 violations'} "
+                f"[{time.time() - start:.0f} s]",
+                flush=True,
+            )
     finally:
         shutil.rmtree(root, ignore_errors=True)
     return 1 if failed else 0

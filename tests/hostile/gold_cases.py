@@ -34,19 +34,37 @@ def item_mutations(items):
     """Item lists with one change each: what the readers must explain, or quietly accept."""
     yield items
     first = dict(items[0])
-    for key, value in (("annotations", [3] * len(first.get("annotators", [0]))), ("annotators", [1, 2]),
-                       ("annotations", [" " + str(a) for a in first.get("annotations", ["x"])]),
-                       ("annotations", ["bogus"] * len(first.get("annotators", [0]))),
-                       ("annotations", ",".join(map(str, first.get("annotations", [])))),
-                       ("annotators", "ab"), ("annotators", []), ("annotations", None),
-                       ("score", "3.5"), ("score", True), ("score", float("nan")), ("score", 10 ** 400),
-                       ("label", 1), ("label", "bogus"), ("label", None), ("texts", "one text"),
-                       ("texts", ["a", 2]), ("id", 7), ("lang", 3), ("annotators_listed", ["x", "x"])):
+    for key, value in (
+        ("annotations", [3] * len(first.get("annotators", [0]))),
+        ("annotators", [1, 2]),
+        ("annotations", [" " + str(a) for a in first.get("annotations", ["x"])]),
+        ("annotations", ["bogus"] * len(first.get("annotators", [0]))),
+        ("annotations", ",".join(map(str, first.get("annotations", [])))),
+        ("annotators", "ab"),
+        ("annotators", []),
+        ("annotations", None),
+        ("score", "3.5"),
+        ("score", True),
+        ("score", float("nan")),
+        ("score", 10**400),
+        ("label", 1),
+        ("label", "bogus"),
+        ("label", None),
+        ("texts", "one text"),
+        ("texts", ["a", 2]),
+        ("id", 7),
+        ("lang", 3),
+        ("annotators_listed", ["x", "x"]),
+    ):
         yield [dict(first, **{key: value})] + items[1:]
     yield items + [items[0]]  # a duplicate id
-    yield [dict(it, annotators=[], annotations=[]) if k % 3 == 0 and "annotators" in it else it
-           for k, it in enumerate(items)]
-    yield [dict(items[k], texts=7) if k in (1, 3) else items[k] for k in range(len(items))] + items[:2]
+    yield [
+        dict(it, annotators=[], annotations=[]) if k % 3 == 0 and "annotators" in it else it
+        for k, it in enumerate(items)
+    ]
+    yield [dict(items[k], texts=7) if k in (1, 3) else items[k] for k in range(len(items))] + items[
+        :2
+    ]
 
 
 def write_item_file(path: Path, items, sep: str = "\n", bom: bool = False) -> None:
@@ -59,24 +77,37 @@ def item_files(dataset: str) -> Iterator[Tuple[str, list, str, bool]]:
     items = edition.GOLD[dataset]
     for k, mutated in enumerate(item_mutations(items)):
         yield f"mutation {k}", mutated, "\n", False
-    for name, sep, bom in (("crlf bom", "\r\n", True), ("blank lines", "\n\n", False), ("u2028", "\u2028", False),
-                           ("cr", "\r", False), ("ideographic space line", "\n\u3000\n", False),
-                           ("space tab line", "\n \t\n", False)):
+    for name, sep, bom in (
+        ("crlf bom", "\r\n", True),
+        ("blank lines", "\n\n", False),
+        ("u2028", "\u2028", False),
+        ("cr", "\r", False),
+        ("ideographic space line", "\n\u3000\n", False),
+        ("space tab line", "\n \t\n", False),
+    ):
         yield name, items, sep, bom
     yield "u2028 in a text", [dict(items[0], texts=["a\u2028b", "c"])] + items[1:], "\n", False
 
 
-RAW_FILES = {"not json": b'{"id": "a", "texts": []}\n{"id": \n[1, 2]\n"text"\n{"id": "b"} x\n',
-             "values": b'{"id": "a", "texts": ["x"]}\n{"id": 5}\n{"texts": []}\n[]\n{"id": "a", "texts": ["y"]}\n',
-             "padded": b' \t{"id": "a", "texts": ["x"]} \t\n\n  \n{"id": "b", "texts": []}',
-             "empty": b"", "only blank": b"\n \n\t\n", "not utf-8": b'{"id": "a"}\n{"id": "b\xff"}\n',
-             "no final line end": b'{"id": "a", "texts": []}\n\n{"id": "b", "texts": []}'}
+RAW_FILES = {
+    "not json": b'{"id": "a", "texts": []}\n{"id": \n[1, 2]\n"text"\n{"id": "b"} x\n',
+    "values": b'{"id": "a", "texts": ["x"]}\n{"id": 5}\n{"texts": []}\n[]\n{"id": "a", "texts": ["y"]}\n',
+    "padded": b' \t{"id": "a", "texts": ["x"]} \t\n\n  \n{"id": "b", "texts": []}',
+    "empty": b"",
+    "only blank": b"\n \n\t\n",
+    "not utf-8": b'{"id": "a"}\n{"id": "b\xff"}\n',
+    "no final line end": b'{"id": "a", "texts": []}\n\n{"id": "b", "texts": []}',
+}
 
 
 def _plain(value):
     if isinstance(value, PerAnnotator):
-        return {"values": _plain(value.values), "item": _plain(value.item), "offsets": _plain(value.offsets),
-                "n": [value.n_items, value.n_labels]}
+        return {
+            "values": _plain(value.values),
+            "item": _plain(value.item),
+            "offsets": _plain(value.offsets),
+            "n": [value.n_items, value.n_labels],
+        }
     if isinstance(value, np.ndarray):
         return [str(value.dtype), list(value.shape), value.tolist()]
     return value
@@ -93,8 +124,16 @@ def outcome(action: Callable, summary: Callable = digest) -> list:
 
 
 def gold_summary(gold) -> str:
-    return digest({"ids": gold.ids, "scored": gold.scored, "gold": _plain(gold.gold), "annotators": gold.annotators,
-                   "groups": gold.groups, "listed": gold.listed})
+    return digest(
+        {
+            "ids": gold.ids,
+            "scored": gold.scored,
+            "gold": _plain(gold.gold),
+            "annotators": gold.annotators,
+            "groups": gold.groups,
+            "listed": gold.listed,
+        }
+    )
 
 
 def outcomes() -> Dict[str, list]:
@@ -105,17 +144,25 @@ def outcomes() -> Dict[str, list]:
             for name, items, sep, bom in item_files(dataset):
                 write_item_file(path, items, sep, bom)
                 for texts in (True, False):
-                    out[f"items {dataset} {name} texts={texts}"] = outcome(lambda: read_items(path, "gold", texts))
+                    out[f"items {dataset} {name} texts={texts}"] = outcome(
+                        lambda: read_items(path, "gold", texts)
+                    )
         for name, data in RAW_FILES.items():
             path.write_bytes(data)
             for texts in (True, False):
-                out[f"items raw {name} texts={texts}"] = outcome(lambda: read_items(path, "gold", texts))
+                out[f"items raw {name} texts={texts}"] = outcome(
+                    lambda: read_items(path, "gold", texts)
+                )
     for track_id, track in sorted(TRACKS.items()):
         for k, mutated in enumerate(item_mutations(edition.items_of(track_id))):
-            out[f"gold {track_id} mutation {k}"] = outcome(lambda: build_gold(track, mutated, "gold"), gold_summary)
+            out[f"gold {track_id} mutation {k}"] = outcome(
+                lambda: build_gold(track, mutated, "gold"), gold_summary
+            )
     return out
 
 
 if __name__ == "__main__":
-    EXPECTED.write_text(json.dumps(outcomes(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    EXPECTED.write_text(
+        json.dumps(outcomes(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
     print(f"wrote {EXPECTED}")

@@ -61,13 +61,18 @@ def variants(track_id: str) -> Iterator[List[str]]:
     lines = edition.valid_lines(track_id)
     track = TRACKS[track_id]
     ids = [line.split("\t")[0] for line in lines]
-    values = [json.loads(line.split("\t")[1]) if line.split("\t")[1][:1] in "[{" else line.split("\t")[1]
-              for line in lines]
+    values = [
+        json.loads(line.split("\t")[1]) if line.split("\t")[1][:1] in "[{" else line.split("\t")[1]
+        for line in lines
+    ]
     yield lines
     shuffled = list(lines)
     random.Random(track_id).shuffle(shuffled)
     yield ["id\tprediction"] + shuffled
-    yield [f"{i}\t{json.dumps(v)}" if not isinstance(v, str) else f"{i}\t {v} " for i, v in zip(ids, values)]
+    yield [
+        f"{i}\t{json.dumps(v)}" if not isinstance(v, str) else f"{i}\t {v} "
+        for i, v in zip(ids, values)
+    ]
     yield [f"{i}\t{json.dumps(v, separators=(',', ':'))}" for i, v in zip(ids, values)]
     yield lines[:1] + lines  # a duplicate
     yield lines[1:]  # a missing item
@@ -79,15 +84,24 @@ def variants(track_id: str) -> Iterator[List[str]]:
         yield [f" {s} \t 9.5 " for s in scores] + ["", ""]
         yield [f"{k}\t{s}" for k, s in enumerate(scores)]
     if track.kind == "soft_label" and track.scale != "multilabel":
-        yield [f"{i}\t{json.dumps([x * 1.01 for x in v])}" for i, v in zip(ids, values)]  # renormalised
-        yield [f"{i}\t{json.dumps([x * 1.03 for x in v])}" for i, v in zip(ids, values)]  # off by 3%
+        yield [
+            f"{i}\t{json.dumps([x * 1.01 for x in v])}" for i, v in zip(ids, values)
+        ]  # renormalised
+        yield [
+            f"{i}\t{json.dumps([x * 1.03 for x in v])}" for i, v in zip(ids, values)
+        ]  # off by 3%
         yield [f"{i}\t{json.dumps([0] + v)}" for i, v in zip(ids, values)]  # the extra leading bin
         yield [f"{i}\t{json.dumps([-0.0] + v[1:])}" for i, v in zip(ids, values)]
         yield [f"{i}\t{json.dumps(dict(zip(track.labels, v)))}" for i, v in zip(ids, values)]
     if track.kind == "soft_label" and track.scale == "multilabel":
-        yield [f"{i}\t{json.dumps([p for _, p in v])}" for i, v in zip(ids, values)]  # P(chosen) only
+        yield [
+            f"{i}\t{json.dumps([p for _, p in v])}" for i, v in zip(ids, values)
+        ]  # P(chosen) only
         yield [f"{i}\t{json.dumps([[a * 1.01, b] for a, b in v])}" for i, v in zip(ids, values)]
-        yield [f"{i}\t{json.dumps([[a, b] for a, b in v[:1]] + [p for _, p in v[1:]])}" for i, v in zip(ids, values)]
+        yield [
+            f"{i}\t{json.dumps([[a, b] for a, b in v[:1]] + [p for _, p in v[1:]])}"
+            for i, v in zip(ids, values)
+        ]
     if track.kind == "perspectivist":
         yield from _perspectivist_variants(track, ids, values)
 
@@ -95,8 +109,10 @@ def variants(track_id: str) -> Iterator[List[str]]:
 def _perspectivist_variants(track, ids, values) -> Iterator[List[str]]:
     flat = track.scale != "multilabel"
     for convert in (int, float, str):  # ordinal labels given as numbers, or all as strings
-        yield [f"{i}\t{json.dumps([convert(x) if flat and str(x).isdigit() else x for x in v])}"
-               for i, v in zip(ids, values)]
+        yield [
+            f"{i}\t{json.dumps([convert(x) if flat and str(x).isdigit() else x for x in v])}"
+            for i, v in zip(ids, values)
+        ]
     yield [f"{i}\t{json.dumps(v[:-1])}" for i, v in zip(ids, values)]  # one label short
     if not flat:
         yield [f"{i}\t{json.dumps([','.join(x) for x in v])}" for i, v in zip(ids, values)]
@@ -112,7 +128,7 @@ def corpus_files() -> Iterator[Tuple[str, str, bytes]]:
     """(case name, track id, bytes) of the hostile corpus's single track files."""
     for case in corpus.cases():
         if len(case.files) == 1 and not (case.links or case.fifos or case.sparse):
-            (name, data), = case.files.items()
+            ((name, data),) = case.files.items()
             track_id = name.rsplit(".", 1)[0].lower()
             if track_id in TRACKS:
                 yield case.name, track_id, data
@@ -122,14 +138,21 @@ def fuzzed_files(count: int) -> List[Tuple[str, str, bytes]]:
     """``count`` contents drawn (derandomized) from ``fuzz.submission_bytes``."""
     from hypothesis import HealthCheck, given, settings
     from hypothesis import strategies as st
+
     drawn = []
 
-    @settings(max_examples=count, derandomize=True, database=None, deadline=None,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=count,
+        derandomize=True,
+        database=None,
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
     @given(data=st.data())
     def draw(data):
         track_id = data.draw(st.sampled_from(sorted(TRACKS)))
         drawn.append((f"fuzz-{len(drawn)}", track_id, data.draw(fuzz.submission_bytes(track_id))))
+
     draw()
     return drawn
 
@@ -139,7 +162,9 @@ def regenerated_inputs() -> List[Tuple[str, str, bytes]]:
     inputs = list(corpus_files())
     for track_id in sorted(TRACKS):
         for k, lines in enumerate(variants(track_id)):
-            inputs.append((f"variant-{track_id}-{k}", track_id, ("\n".join(lines) + "\n").encode("utf-8")))
+            inputs.append(
+                (f"variant-{track_id}-{k}", track_id, ("\n".join(lines) + "\n").encode("utf-8"))
+            )
     return inputs
 
 
@@ -154,7 +179,12 @@ def record(folder: Path) -> list:
     for name, track_id, data in regenerated_inputs() + fuzzed:
         path = folder / f"{track_id}.tsv"
         path.write_bytes(data)
-        case = {"name": name, "track": track_id, "sha": sha(data), "outcome": outcome(lambda: read(path, track_id))}
+        case = {
+            "name": name,
+            "track": track_id,
+            "sha": sha(data),
+            "outcome": outcome(lambda: read(path, track_id)),
+        }
         if name.startswith("fuzz-"):
             case["data"] = base64.b64encode(data).decode("ascii")
         out.append(case)
@@ -163,6 +193,7 @@ def record(folder: Path) -> list:
 
 if __name__ == "__main__":
     import tempfile
+
     with tempfile.TemporaryDirectory() as tmp:
         cases = record(Path(tmp))
     EXPECTED.write_text(json.dumps(cases, indent=0, ensure_ascii=True) + "\n", encoding="utf-8")

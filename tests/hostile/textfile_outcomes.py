@@ -30,8 +30,28 @@ from hostile import corpus  # noqa: E402
 from hostile.recording import recorded_outcome  # noqa: E402
 from judgekit.formats import textfile  # noqa: E402
 
-PIECES = [b"a", b"b\tc", b"\n", b"\r\n", b"\r", b" ", b"\x00", b"\xef\xbb\xbf", b"\xc3\xa9", b"\xe9", b"\xff\xfe",
-          b"\t", b"\xe2\x80\xa8", b"1.5", b"\n\n", b"\x0b", b"\xc2\x85", b"xxxxxxxxxx", b"\xe2\x80", b"\r\r"]
+PIECES = [
+    b"a",
+    b"b\tc",
+    b"\n",
+    b"\r\n",
+    b"\r",
+    b" ",
+    b"\x00",
+    b"\xef\xbb\xbf",
+    b"\xc3\xa9",
+    b"\xe9",
+    b"\xff\xfe",
+    b"\t",
+    b"\xe2\x80\xa8",
+    b"1.5",
+    b"\n\n",
+    b"\x0b",
+    b"\xc2\x85",
+    b"xxxxxxxxxx",
+    b"\xe2\x80",
+    b"\r\r",
+]
 #: (block bytes, max line bytes, line slack) settings; None keeps the module's value.
 SETTINGS = [(None, None, None), (5, None, None), (3, None, None), (4, 12, 3), (7, 16, 5)]
 
@@ -56,20 +76,37 @@ def _bounds_inputs() -> Iterator[Input]:
     yield "bounds/exact", b"a\t1\n\n" * 10 + b"\n" * 1000, 10, SETTINGS[0]
     yield "bounds/one_more", b"a\t1\n\n" * 10 + b"\n" * 1001, 10, SETTINGS[0]
     yield "bounds/bad_byte_then_blanks", b"a\t1\n" * 10 + b"\xff\n" + b"\n" * 1010, 10, SETTINGS[0]
-    yield "bounds/too_large", b"a\t" + b"1" * (64 * 1024 * 10 + 1024 * 1024) + b"\n", 10, SETTINGS[0]
+    yield (
+        "bounds/too_large",
+        b"a\t" + b"1" * (64 * 1024 * 10 + 1024 * 1024) + b"\n",
+        10,
+        SETTINGS[0],
+    )
     long = b"1" * (1024 * 1024 + 8)
-    for where, data in (("first", long), ("first_lf", long + b"\n"), ("after", b"a\n" * 5 + long),
-                        ("bom", corpus.BOM + long), ("nul_before", b"a\x00\n" + long),
-                        ("exact", b"x" * (1024 * 1024) + b"\nb\n"), ("exact_crlf", b"x" * (1024 * 1024) + b"\r\nb\n"),
-                        ("one_over", b"x" * (1024 * 1024 + 1) + b"\nb\n"), ("mid_block", b"a\n" * 300000 + long)):
+    for where, data in (
+        ("first", long),
+        ("first_lf", long + b"\n"),
+        ("after", b"a\n" * 5 + long),
+        ("bom", corpus.BOM + long),
+        ("nul_before", b"a\x00\n" + long),
+        ("exact", b"x" * (1024 * 1024) + b"\nb\n"),
+        ("exact_crlf", b"x" * (1024 * 1024) + b"\r\nb\n"),
+        ("one_over", b"x" * (1024 * 1024 + 1) + b"\nb\n"),
+        ("mid_block", b"a\n" * 300000 + long),
+    ):
         yield f"bounds/long_{where}", data, None, SETTINGS[0]
 
 
 def outcome(path: Path, n_items: Optional[int]):
     """['ok', range?, digest] or ['error', type, message]; any other exception propagates (a crash)."""
+
     def summary(columns) -> list:
         numbers, texts = columns
-        return [isinstance(numbers, range), hashlib.sha256(json.dumps([list(numbers), texts]).encode()).hexdigest()[:16]]
+        return [
+            isinstance(numbers, range),
+            hashlib.sha256(json.dumps([list(numbers), texts]).encode()).hexdigest()[:16],
+        ]
+
     return recorded_outcome(lambda: textfile.read_texts(path, "x.tsv", n_items), summary)
 
 
@@ -81,7 +118,9 @@ def record(cases: Iterable[Input] = ()) -> Dict[str, list]:
         path = Path(tmp) / "x.tsv"
         try:
             for case_id, data, n_items, setting in cases or inputs():
-                for name, value, default in zip(("BLOCK_BYTES", "MAX_LINE_BYTES", "LINE_SLACK"), setting, defaults):
+                for name, value, default in zip(
+                    ("BLOCK_BYTES", "MAX_LINE_BYTES", "LINE_SLACK"), setting, defaults
+                ):
                     setattr(textfile, name, default if value is None else value)
                 path.write_bytes(data)
                 out[case_id] = outcome(path, n_items)
@@ -95,8 +134,11 @@ def write(outcomes: Dict[str, list]) -> None:
     distinct = sorted({json.dumps(o) for o in outcomes.values()})
     index = {o: k for k, o in enumerate(distinct)}
     cases = {case_id: index[json.dumps(o)] for case_id, o in sorted(outcomes.items())}
-    EXPECTED.write_text(json.dumps({"outcomes": [json.loads(o) for o in distinct], "cases": cases}, indent=0)
-                        + "\n", encoding="utf-8")
+    EXPECTED.write_text(
+        json.dumps({"outcomes": [json.loads(o) for o in distinct], "cases": cases}, indent=0)
+        + "\n",
+        encoding="utf-8",
+    )
 
 
 def expected() -> Dict[str, list]:

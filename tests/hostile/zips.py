@@ -14,8 +14,13 @@ import zipfile
 from typing import List, Sequence, Tuple, Union
 
 #: field -> (offset in the central record, offset in the local header, struct format)
-_FIELDS = {"flag_bits": (8, 6, "<H"), "method": (10, 8, "<H"), "crc": (16, 14, "<I"),
-           "compress_size": (20, 18, "<I"), "file_size": (24, 22, "<I")}
+_FIELDS = {
+    "flag_bits": (8, 6, "<H"),
+    "method": (10, 8, "<H"),
+    "crc": (16, 14, "<I"),
+    "compress_size": (20, 18, "<I"),
+    "file_size": (24, 22, "<I"),
+}
 
 Entry = Union[Tuple[str, bytes], Tuple[str, bytes, dict]]
 
@@ -52,7 +57,7 @@ def _records(data: bytes) -> List[Tuple[int, int]]:
     offset = struct.unpack_from("<I", data, eocd + 16)[0]
     records = []
     for _ in range(count):
-        assert data[offset:offset + 4] == b"PK\x01\x02", "not a central directory record"
+        assert data[offset : offset + 4] == b"PK\x01\x02", "not a central directory record"
         name_len, extra_len, comment_len = struct.unpack_from("<HHH", data, offset + 28)
         records.append((offset, struct.unpack_from("<I", data, offset + 42)[0]))
         offset += 46 + name_len + extra_len + comment_len
@@ -71,8 +76,8 @@ def patch(data: bytes, index: int = 0, name: bytes = None, **fields: int) -> byt
     if name is not None:
         old_len = struct.unpack_from("<H", data, central + 28)[0]
         assert len(name) == old_len, "a patched name keeps the original length"
-        out[central + 46:central + 46 + old_len] = name
-        out[local + 30:local + 30 + old_len] = name
+        out[central + 46 : central + 46 + old_len] = name
+        out[local + 30 : local + 30 + old_len] = name
     return bytes(out)
 
 

@@ -36,15 +36,22 @@ def check_bundle(path: Path) -> List[str]:
         version = str(doc.get("version", "1"))
         if version == "2":
             from . import v2
+
             v2.check(doc, root, findings)
         elif version in ("1", "1.5"):
             from . import legacy
+
             legacy.check(doc, root, findings)
         else:
-            findings.add("competition.yaml", "unsupported 'version'", expected="2 (or none for a CodaLab v1.5 "
-                         "bundle)", found=repr(doc.get("version")))
+            findings.add(
+                "competition.yaml",
+                "unsupported 'version'",
+                expected="2 (or none for a CodaLab v1.5 bundle)",
+                found=repr(doc.get("version")),
+            )
             return findings.lines()
         if not findings.problems:  # the content checks need a sound layout
             from .content import check_content
+
             check_content(doc, root, findings)
     return findings.lines()

@@ -63,7 +63,9 @@ def check_content(doc: dict, root: Path, findings: Findings) -> None:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def _reference_folders(doc: dict, root: Path, work: Path, findings: Findings) -> Dict[str, Tuple[str, Path]]:
+def _reference_folders(
+    doc: dict, root: Path, work: Path, findings: Findings
+) -> Dict[str, Tuple[str, Path]]:
     folders: Dict[str, Tuple[str, Path]] = {}
     for phase, value in _phase_references(doc):
         path = relative_path(root, value)
@@ -75,14 +77,20 @@ def _reference_folders(doc: dict, root: Path, work: Path, findings: Findings) ->
                 archive.extractall(target)
             path = target
         if not (path / "task.json").is_file():
-            findings.add(str(value), f"reference data of phase {phase!r} has no task.json, which the scoring "
-                         "program reads", hint="build the bundle with judgekit build")
+            findings.add(
+                str(value),
+                f"reference data of phase {phase!r} has no task.json, which the scoring "
+                "program reads",
+                hint="build the bundle with judgekit build",
+            )
             continue
         folders[value] = (str(value), path)
     return folders
 
 
-def _check_perfect_submission(where: str, folder: Path, expected: List[str], findings: Findings) -> None:
+def _check_perfect_submission(
+    where: str, folder: Path, expected: List[str], findings: Findings
+) -> None:
     try:
         result = score_gold(folder)
     except KitError as e:
@@ -92,13 +100,19 @@ def _check_perfect_submission(where: str, folder: Path, expected: List[str], fin
     written = list(result.scores())
     for key in expected:
         if key not in written:
-            findings.add("leaderboards", f"column key {key!r} is never written by the scoring program",
-                         expected="one of the keys a perfect submission gets: " + ", ".join(written),
-                         hint=f"checked on {where}")
+            findings.add(
+                "leaderboards",
+                f"column key {key!r} is never written by the scoring program",
+                expected="one of the keys a perfect submission gets: " + ", ".join(written),
+                hint=f"checked on {where}",
+            )
     for key in written:
         if key not in expected:
-            findings.add("leaderboards", f"the scoring program writes {key!r}, which no leaderboard column shows",
-                         hint=f"checked on {where}")
+            findings.add(
+                "leaderboards",
+                f"the scoring program writes {key!r}, which no leaderboard column shows",
+                hint=f"checked on {where}",
+            )
     for problem in imperfect_scores(result, where):
         findings.add(where, problem.message, expected=problem.expected, found=problem.found)
 
@@ -115,18 +129,26 @@ def _check_leaks(doc: dict, root: Path, folders, work: Path, findings: Findings)
         spec = read_spec(folder)
         golds = load_gold(spec, folder)
         for track in spec.tracks:
-            items = read_items(folder / f"{track.dataset}.jsonl", f"{where}/{track.dataset}.jsonl",
-                               texts=False)  # reference data holds no texts
+            items = read_items(
+                folder / f"{track.dataset}.jsonl", f"{where}/{track.dataset}.jsonl", texts=False
+            )  # reference data holds no texts
             hidden[f"{track.id} ({where})"] = HiddenSplit(golds[track.id], items)
     if not hidden:
         return
-    public = sorted({path for path in (relative_path(root, v) for v in _published_paths(doc)) if path is not None
-                     and path.exists()})
+    public = sorted(
+        {
+            path
+            for path in (relative_path(root, v) for v in _published_paths(doc))
+            if path is not None and path.exists()
+        }
+    )
     try:
         check_public_tree(public, hidden, root)
     except KitError as e:
         for problem in e.problems:
-            findings.add(problem.file, problem.message, expected=problem.expected, found=problem.found)
+            findings.add(
+                problem.file, problem.message, expected=problem.expected, found=problem.found
+            )
 
 
 def _published_paths(doc: dict) -> List[str]:
@@ -134,7 +156,9 @@ def _published_paths(doc: dict) -> List[str]:
     data their code runs on, solutions, and the programs when the bundle makes them available."""
     values: List[str] = []
     if str(doc.get("version", "1")) == "2":
-        values += [p.get("file") for p in doc.get("pages") or [] if isinstance(p, dict)] + [doc.get("terms")]
+        values += [p.get("file") for p in doc.get("pages") or [] if isinstance(p, dict)] + [
+            doc.get("terms")
+        ]
         for phase in doc.get("phases") or []:
             values += [phase.get("starting_kit"), phase.get("public_data")]
         for task in doc.get("tasks") or []:
@@ -157,4 +181,9 @@ def _public_gold_digests(root: Path, work: Path) -> set:
         with zipfile.ZipFile(root / "starting_kit.zip") as archive:
             archive.extractall(target)
         kits.append(target)
-    return {_gold_digest(folder) for kit in kits for folder in (kit / "reference_data").glob("*") if folder.is_dir()}
+    return {
+        _gold_digest(folder)
+        for kit in kits
+        for folder in (kit / "reference_data").glob("*")
+        if folder.is_dir()
+    }

@@ -10,8 +10,14 @@ class Findings:
         self.problems: List[str] = []
         self.checked: set = set()  # what was checked once already (a program shared by every task)
 
-    def add(self, where: str, message: str, expected: Optional[str] = None, found: Optional[str] = None,
-            hint: Optional[str] = None) -> None:
+    def add(
+        self,
+        where: str,
+        message: str,
+        expected: Optional[str] = None,
+        found: Optional[str] = None,
+        hint: Optional[str] = None,
+    ) -> None:
         line = f"{where}: {message}"
         if expected is not None:
             line += f"; expected {expected}"

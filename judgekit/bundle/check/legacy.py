@@ -20,8 +20,12 @@ def check(doc: dict, root: Path, findings: Findings) -> None:
     check_text(doc, "title", "title", findings, 256)
     check_image(root, doc.get("image"), "image", findings)
     if "docker_image" in doc or "pages" in doc:
-        findings.add("competition.yaml", "v2 keys in a v1.5 bundle (no 'version')",
-                     expected="version: 2, or competition_docker_image and html", found="docker_image/pages")
+        findings.add(
+            "competition.yaml",
+            "v2 keys in a v1.5 bundle (no 'version')",
+            expected="version: 2, or competition_docker_image and html",
+            found="docker_image/pages",
+        )
     _check_html(doc.get("html"), root, findings)
     _check_phases(doc.get("phases"), root, findings)
     _check_leaderboard(doc.get("leaderboard"), findings)
@@ -29,7 +33,9 @@ def check(doc: dict, root: Path, findings: Findings) -> None:
 
 def _check_html(html, root: Path, findings: Findings) -> None:
     if not isinstance(html, dict) or not html:
-        findings.add("html", "a v1.5 bundle needs an 'html' mapping of pages", found=repr(html)[:60])
+        findings.add(
+            "html", "a v1.5 bundle needs an 'html' mapping of pages", found=repr(html)[:60]
+        )
         return
     if "terms" not in html:
         findings.add("html", "the pages need a 'terms' entry", found=", ".join(map(str, html)))
@@ -38,55 +44,99 @@ def _check_html(html, root: Path, findings: Findings) -> None:
 
 
 def _check_phases(phases, root: Path, findings: Findings) -> None:
-    if not isinstance(phases, dict) or not phases or not all(isinstance(p, dict) for p in phases.values()):
-        findings.add("phases", "a v1.5 bundle needs a mapping of numbered phases", found=repr(phases)[:60])
+    if (
+        not isinstance(phases, dict)
+        or not phases
+        or not all(isinstance(p, dict) for p in phases.values())
+    ):
+        findings.add(
+            "phases", "a v1.5 bundle needs a mapping of numbered phases", found=repr(phases)[:60]
+        )
         return
     if not all(is_int(p.get("phasenumber")) for p in phases.values()):
-        findings.add("phases", "every phase needs an integer 'phasenumber'",
-                     found=str([p.get("phasenumber") for p in phases.values()]))
+        findings.add(
+            "phases",
+            "every phase needs an integer 'phasenumber'",
+            found=str([p.get("phasenumber") for p in phases.values()]),
+        )
         return
     starts = []
     for phase in sorted(phases.values(), key=lambda p: p["phasenumber"]):
         where = f"phases[{phase['phasenumber']}]"
-        if not phase.get("label"):
-            findings.add(where, "a phase needs a 'label'")
-        start = parse_date(phase["start_date"], f"{where}.start_date", findings) if phase.get("start_date") else None
-        if not phase.get("start_date"):
-            findings.add(where, "a phase needs a 'start_date'")
-        starts.append((where, start))
-        if "scoring_program" not in phase:
-            findings.add(where, "the phase has no scoring_program")
-        for kind in PROGRAMS + DATA:
-            if phase.get(kind) in (None, ""):
-                continue
-            path = check_in_bundle(root, phase[kind], where, kind, findings, zip_only=kind != "starting_kit")
-            if path is not None and kind in PROGRAMS:
-                check_program(path, where, kind.replace("_", " "), findings, metadata_names=("metadata",))
+        starts.append((where, _check_phase(phase, where, root, findings)))
     for (where, start), (next_where, next_start) in zip(starts, starts[1:]):
         if start and next_start and next_start - start <= dt.timedelta(days=1):
-            findings.add(next_where, "a v1.5 phase must start more than a day after the previous one (Codabench "
-                         "ends a phase one day before the next starts)", found=f"{start:%Y-%m-%d %H:%M} then "
-                         f"{next_start:%Y-%m-%d %H:%M}")
+            findings.add(
+                next_where,
+                "a v1.5 phase must start more than a day after the previous one (Codabench "
+                "ends a phase one day before the next starts)",
+                found=f"{start:%Y-%m-%d %H:%M} then {next_start:%Y-%m-%d %H:%M}",
+            )
+
+
+def _check_phase(phase: dict, where: str, root: Path, findings: Findings):
+    """One v1.5 phase's label, start date and files; its start (None when missing or bad)."""
+    if not phase.get("label"):
+        findings.add(where, "a phase needs a 'label'")
+    start = None
+    if phase.get("start_date"):
+        start = parse_date(phase["start_date"], f"{where}.start_date", findings)
+    else:
+        findings.add(where, "a phase needs a 'start_date'")
+    if "scoring_program" not in phase:
+        findings.add(where, "the phase has no scoring_program")
+    for kind in PROGRAMS + DATA:
+        if phase.get(kind) in (None, ""):
+            continue
+        path = check_in_bundle(
+            root, phase[kind], where, kind, findings, zip_only=kind != "starting_kit"
+        )
+        if path is not None and kind in PROGRAMS:
+            check_program(
+                path, where, kind.replace("_", " "), findings, metadata_names=("metadata",)
+            )
+    return start
 
 
 def _check_leaderboard(board, findings: Findings) -> None:
-    if not isinstance(board, dict) or not isinstance(board.get("leaderboards"), dict) \
-            or not isinstance(board.get("columns"), dict) or not board["columns"]:
-        findings.add("leaderboard", "a v1.5 leaderboard needs 'leaderboards' and 'columns' mappings",
-                     found=repr(board)[:60])
+    if (
+        not isinstance(board, dict)
+        or not isinstance(board.get("leaderboards"), dict)
+        or not isinstance(board.get("columns"), dict)
+        or not board["columns"]
+    ):
+        findings.add(
+            "leaderboard",
+            "a v1.5 leaderboard needs 'leaderboards' and 'columns' mappings",
+            found=repr(board)[:60],
+        )
         return
-    labels = {str(b.get("label")).lower() for b in board["leaderboards"].values() if isinstance(b, dict)}
+    labels = {
+        str(b.get("label")).lower() for b in board["leaderboards"].values() if isinstance(b, dict)
+    }
     columns = []
     for key, column in board["columns"].items():
         column = column if isinstance(column, dict) else {}
         target = column.get("leaderboard")
         if not isinstance(target, dict) or str(target.get("label")).lower() not in labels:
-            findings.add(f"leaderboard.columns.{key}", "the column points at no declared leaderboard",
-                         expected="leaderboard: *ANCHOR of a leaderboard with a label")
-        columns.append({"title": column.get("label", key), "key": key, "index": len(columns),
-                        "sorting": column.get("sort") or "desc"})
-    converted = {"title": next(iter(board["leaderboards"]), ""), "key": str(next(iter(board["leaderboards"]), "")),
-                 "columns": columns}
+            findings.add(
+                f"leaderboard.columns.{key}",
+                "the column points at no declared leaderboard",
+                expected="leaderboard: *ANCHOR of a leaderboard with a label",
+            )
+        columns.append(
+            {
+                "title": column.get("label", key),
+                "key": key,
+                "index": len(columns),
+                "sorting": column.get("sort") or "desc",
+            }
+        )
+    converted = {
+        "title": next(iter(board["leaderboards"]), ""),
+        "key": str(next(iter(board["leaderboards"]), "")),
+        "columns": columns,
+    }
     check_leaderboard(converted, "leaderboard", findings, rules=False)
 
 

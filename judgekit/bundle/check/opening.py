@@ -23,7 +23,11 @@ def opened_bundle(path: Path, findings: Findings) -> Iterator[Optional[Path]]:
     """The bundle's root folder, or None (with the reason in ``findings``)."""
     if path.is_dir():
         if not (path / "competition.yaml").is_file():
-            findings.add(str(path), "no competition.yaml at the bundle's root", expected="BUNDLE/competition.yaml")
+            findings.add(
+                str(path),
+                "no competition.yaml at the bundle's root",
+                expected="BUNDLE/competition.yaml",
+            )
             yield None
         else:
             yield path.resolve()
@@ -53,9 +57,13 @@ def _extract(archive: zipfile.ZipFile, name: str, tmp: Path, findings: Findings)
     names = archive.namelist()
     if "competition.yaml" not in names:
         nested = sorted(n for n in names if n.endswith("/competition.yaml"))
-        findings.add(name, "no competition.yaml at the zip's root", expected="competition.yaml",
-                     found=repr(nested[0]) if nested else "none",
-                     hint="zip the bundle folder's contents, not the folder")
+        findings.add(
+            name,
+            "no competition.yaml at the zip's root",
+            expected="competition.yaml",
+            found=repr(nested[0]) if nested else "none",
+            hint="zip the bundle folder's contents, not the folder",
+        )
         return False
     unsafe = [n for n in names if _unsafe(n)]
     for member in unsafe:

@@ -19,8 +19,17 @@ PROGRAMS = ("scoring_program", "ingestion_program")
 SCRIPT = re.compile(r"\.(py|sh|R|r|jl|pl)$")
 SHELL_SYNTAX = re.compile(r"(&&|\|\||[|;<>`]|\$\()")
 #: The variables the worker substitutes in legacy commands.
-LEGACY_VARIABLES = ("$ingestion_program", "$submission_program", "$predictions", "$program", "$input",
-                    "$output", "$hidden", "$shared", "$tmp")
+LEGACY_VARIABLES = (
+    "$ingestion_program",
+    "$submission_program",
+    "$predictions",
+    "$program",
+    "$input",
+    "$output",
+    "$hidden",
+    "$shared",
+    "$tmp",
+)
 
 
 def program_files(path: Path) -> Tuple[List[str], callable]:
@@ -33,8 +42,13 @@ def program_files(path: Path) -> Tuple[List[str], callable]:
     return names, archive.read
 
 
-def check_program(path: Path, where: str, what: str, findings: Findings,
-                  metadata_names: Tuple[str, ...] = ("metadata.yaml", "metadata")) -> Optional[str]:
+def check_program(
+    path: Path,
+    where: str,
+    what: str,
+    findings: Findings,
+    metadata_names: Tuple[str, ...] = ("metadata.yaml", "metadata"),
+) -> Optional[str]:
     """The program's command (or None, with the problem in ``findings``). A program shared by several
     tasks or phases is checked (and reported) once."""
     if (path, metadata_names) in findings.checked:
@@ -52,23 +66,33 @@ def check_program(path: Path, where: str, what: str, findings: Findings,
     return command
 
 
-def _metadata_file(names: List[str], metadata_names: Tuple[str, ...], where: str, what: str,
-                   findings: Findings) -> Optional[str]:
+def _metadata_file(
+    names: List[str], metadata_names: Tuple[str, ...], where: str, what: str, findings: Findings
+) -> Optional[str]:
     """The metadata file the worker reads at the program's root, or None (with the problem in ``findings``)."""
     found = [n for n in metadata_names if n in names]
     if not found:
         nested = sorted(n for n in names if n.count("/") == 1 and n.split("/")[1] in metadata_names)
         other = [n for n in ("metadata.yaml", "metadata") if n in names and n not in metadata_names]
         if other:
-            findings.add(where, f"{what} has {other[0]} but no file named exactly 'metadata' at its root",
-                         hint="CodaLab v1.5 workers read the command only from 'metadata'")
+            findings.add(
+                where,
+                f"{what} has {other[0]} but no file named exactly 'metadata' at its root",
+                hint="CodaLab v1.5 workers read the command only from 'metadata'",
+            )
             return None
-        findings.add(where, f"{what} has no {' or '.join(metadata_names)} at its root",
-                     found=f"{nested[0]!r} one folder down" if nested else f"files {sorted(names)[:4]}",
-                     hint="the worker runs the command of that file; zip the program folder's contents")
+        findings.add(
+            where,
+            f"{what} has no {' or '.join(metadata_names)} at its root",
+            found=f"{nested[0]!r} one folder down" if nested else f"files {sorted(names)[:4]}",
+            hint="the worker runs the command of that file; zip the program folder's contents",
+        )
         return None
     if len(found) == 2:
-        findings.add(where, f"{what} has both metadata.yaml and metadata; the worker reads only metadata.yaml")
+        findings.add(
+            where,
+            f"{what} has both metadata.yaml and metadata; the worker reads only metadata.yaml",
+        )
     return found[0]
 
 
@@ -81,18 +105,28 @@ def _metadata_command(read, name: str, where: str, what: str, findings: Findings
         finally:
             loader.dispose()
     except (yaml.YAMLError, UnicodeDecodeError) as e:
-        findings.add(where, f"{what}'s {name} is not valid YAML", found=" ".join(str(e).split())[:120])
+        findings.add(
+            where, f"{what}'s {name} is not valid YAML", found=" ".join(str(e).split())[:120]
+        )
         return None
     command = meta.get("command") if isinstance(meta, dict) else None
     if not isinstance(command, str) or not command.strip():
-        findings.add(where, f"{what}'s {name} has no 'command'", expected="command: python3 /app/program/...",
-                     found=repr(command))
+        findings.add(
+            where,
+            f"{what}'s {name} has no 'command'",
+            expected="command: python3 /app/program/...",
+            found=repr(command),
+        )
         return None
     return command
 
 
-def _check_command(command: str, names: List[str], where: str, what: str, findings: Findings) -> None:
-    effective = command.replace("$ingestion_program", "/app/program").replace("$program", "/app/program")
+def _check_command(
+    command: str, names: List[str], where: str, what: str, findings: Findings
+) -> None:
+    effective = command.replace("$ingestion_program", "/app/program").replace(
+        "$program", "/app/program"
+    )
     try:
         tokens = shlex.split(effective)
     except ValueError as e:
@@ -101,16 +135,30 @@ def _check_command(command: str, names: List[str], where: str, what: str, findin
     if len(tokens) >= 2 and tokens[0].split("/")[-1] in ("bash", "sh") and "-c" in tokens[1:3]:
         return
     if SHELL_SYNTAX.search(effective):
-        findings.add(where, f"{what}'s command uses shell syntax but is not run by a shell",
-                     found=repr(command), hint="wrap it in bash -c '...'")
+        findings.add(
+            where,
+            f"{what}'s command uses shell syntax but is not run by a shell",
+            found=repr(command),
+            hint="wrap it in bash -c '...'",
+        )
     leftover = [v for v in re.findall(r"\$\{?[A-Za-z_]\w*", effective) if v not in LEGACY_VARIABLES]
     if leftover:
-        findings.add(where, f"{what}'s command has variables nothing expands", found=", ".join(sorted(set(leftover))))
+        findings.add(
+            where,
+            f"{what}'s command has variables nothing expands",
+            found=", ".join(sorted(set(leftover))),
+        )
     for token in tokens[1:]:
-        relative = token[len("/app/program/"):] if token.startswith("/app/program/") else (
-            token if not token.startswith(("/", "-", "$")) and SCRIPT.search(token) else None)
+        relative = (
+            token[len("/app/program/") :]
+            if token.startswith("/app/program/")
+            else (token if not token.startswith(("/", "-", "$")) and SCRIPT.search(token) else None)
+        )
         if relative is not None:
             if relative not in names:
-                findings.add(where, f"{what}'s command runs a script the program does not have",
-                             found=repr(token))
+                findings.add(
+                    where,
+                    f"{what}'s command runs a script the program does not have",
+                    found=repr(token),
+                )
             return

@@ -8,24 +8,83 @@ from typing import Dict, List
 from .findings import Findings
 from .leaderboard import check_leaderboards
 from .programs import check_program
-from .values import (check_bool, check_count, check_image, check_in_bundle, check_page_file, check_text,
-                     is_int, parse_date)
+from .values import (
+    check_bool,
+    check_count,
+    check_image,
+    check_in_bundle,
+    check_page_file,
+    check_text,
+    is_int,
+    parse_date,
+)
 
-TOP_KEYS = {"version", "title", "description", "image", "registration_auto_approve", "docker_image",
-            "enable_detailed_results", "show_detailed_results_in_submission_panel",
-            "show_detailed_results_in_leaderboard", "auto_run_submissions",
-            "can_participants_make_submissions_public", "make_programs_available", "make_input_data_available",
-            "competition_type", "fact_sheet", "reward", "contact_email", "forum_enabled", "pages", "tasks",
-            "solutions", "terms", "queue", "phases", "leaderboards"}
-TOP_BOOLS = ("registration_auto_approve", "enable_detailed_results", "show_detailed_results_in_submission_panel",
-             "show_detailed_results_in_leaderboard", "auto_run_submissions",
-             "can_participants_make_submissions_public", "make_programs_available", "make_input_data_available",
-             "forum_enabled")
-PHASE_KEYS = {"index", "name", "description", "start", "end", "max_submissions_per_day", "max_submissions",
-              "auto_migrate_to_this_phase", "hide_output", "hide_prediction_output", "hide_score_output", "tasks",
-              "execution_time_limit", "public_data", "starting_kit"}
-TASK_KEYS = {"index", "key", "name", "description", "ingestion_only_during_scoring", "ingestion_program",
-             "input_data", "scoring_program", "reference_data"}
+TOP_KEYS = {
+    "version",
+    "title",
+    "description",
+    "image",
+    "registration_auto_approve",
+    "docker_image",
+    "enable_detailed_results",
+    "show_detailed_results_in_submission_panel",
+    "show_detailed_results_in_leaderboard",
+    "auto_run_submissions",
+    "can_participants_make_submissions_public",
+    "make_programs_available",
+    "make_input_data_available",
+    "competition_type",
+    "fact_sheet",
+    "reward",
+    "contact_email",
+    "forum_enabled",
+    "pages",
+    "tasks",
+    "solutions",
+    "terms",
+    "queue",
+    "phases",
+    "leaderboards",
+}
+TOP_BOOLS = (
+    "registration_auto_approve",
+    "enable_detailed_results",
+    "show_detailed_results_in_submission_panel",
+    "show_detailed_results_in_leaderboard",
+    "auto_run_submissions",
+    "can_participants_make_submissions_public",
+    "make_programs_available",
+    "make_input_data_available",
+    "forum_enabled",
+)
+PHASE_KEYS = {
+    "index",
+    "name",
+    "description",
+    "start",
+    "end",
+    "max_submissions_per_day",
+    "max_submissions",
+    "auto_migrate_to_this_phase",
+    "hide_output",
+    "hide_prediction_output",
+    "hide_score_output",
+    "tasks",
+    "execution_time_limit",
+    "public_data",
+    "starting_kit",
+}
+TASK_KEYS = {
+    "index",
+    "key",
+    "name",
+    "description",
+    "ingestion_only_during_scoring",
+    "ingestion_program",
+    "input_data",
+    "scoring_program",
+    "reference_data",
+}
 SOLUTION_KEYS = {"index", "key", "tasks", "path", "name", "description"}
 #: The platform's default cap on a phase's execution time on the shared queue (seconds).
 SHARED_QUEUE_TIME_LIMIT = 600
@@ -33,7 +92,9 @@ SHARED_QUEUE_TIME_LIMIT = 600
 
 def _unknown(mapping: dict, allowed, where: str, what: str, findings: Findings) -> None:
     for key in sorted(set(mapping) - allowed, key=str):
-        findings.add(where, f"unknown {what} key {key!r}", hint="Codabench ignores it; check its spelling")
+        findings.add(
+            where, f"unknown {what} key {key!r}", hint="Codabench ignores it; check its spelling"
+        )
 
 
 def check(doc: dict, root: Path, findings: Findings) -> None:
@@ -46,7 +107,11 @@ def check(doc: dict, root: Path, findings: Findings) -> None:
     if "docker_image" in doc:
         check_text(doc, "docker_image", "docker_image", findings, 128)
     if doc.get("competition_type", "competition") not in ("competition", "benchmark"):
-        findings.add("competition_type", "must be competition or benchmark", found=repr(doc["competition_type"]))
+        findings.add(
+            "competition_type",
+            "must be competition or benchmark",
+            found=repr(doc["competition_type"]),
+        )
     _check_pages(doc, root, findings)
     check_leaderboards(doc.get("leaderboards"), findings)
     tasks = _check_tasks(doc.get("tasks"), root, findings)
@@ -57,7 +122,9 @@ def check(doc: dict, root: Path, findings: Findings) -> None:
 def _check_pages(doc: dict, root: Path, findings: Findings) -> None:
     pages = doc.get("pages")
     if not isinstance(pages, list):
-        findings.add("pages", "a list of {title, file} is required (use [] for none)", found=repr(pages)[:60])
+        findings.add(
+            "pages", "a list of {title, file} is required (use [] for none)", found=repr(pages)[:60]
+        )
     else:
         for number, page in enumerate(pages):
             where = f"pages[{number}]"
@@ -115,13 +182,19 @@ def _check_solutions(solutions, tasks: Dict[object, dict], root: Path, findings:
             continue
         _unknown(solution, SOLUTION_KEYS, where, "solution", findings)
         if not is_int(solution.get("index")):
-            findings.add(where, "a solution needs an integer 'index'", found=repr(solution.get("index")))
+            findings.add(
+                where, "a solution needs an integer 'index'", found=repr(solution.get("index"))
+            )
         refs = solution.get("tasks")
         refs = refs if isinstance(refs, list) else [refs]
         unknown = [r for r in refs if not is_int(r) or r not in tasks]
         if unknown:
-            findings.add(where, "the solution names tasks that do not exist", expected=f"indexes {sorted(tasks, key=str)}",
-                         found=", ".join(map(repr, unknown)))
+            findings.add(
+                where,
+                "the solution names tasks that do not exist",
+                expected=f"indexes {sorted(tasks, key=str)}",
+                found=", ".join(map(repr, unknown)),
+            )
         if "key" not in solution:
             if "path" not in solution:
                 findings.add(where, "a solution needs a 'path'")
@@ -129,28 +202,46 @@ def _check_solutions(solutions, tasks: Dict[object, dict], root: Path, findings:
                 check_in_bundle(root, solution["path"], where, "solution path", findings)
 
 
-def _check_phases(phases, tasks: Dict[object, dict], root: Path, findings: Findings, has_queue: bool) -> None:
+def _check_phases(
+    phases, tasks: Dict[object, dict], root: Path, findings: Findings, has_queue: bool
+) -> None:
     if not isinstance(phases, list) or not phases or not all(isinstance(p, dict) for p in phases):
-        findings.add("phases", "a non-empty list of phase mappings is required", found=repr(phases)[:60])
+        findings.add(
+            "phases", "a non-empty list of phase mappings is required", found=repr(phases)[:60]
+        )
         return
     indexes = [p.get("index") for p in phases]
     if any(not is_int(i) for i in indexes) or len(set(indexes)) != len(indexes):
         findings.add("phases", "every phase needs its own integer 'index'", found=str(indexes))
         return
     ordered = sorted(phases, key=lambda p: p["index"])
-    schedule = [_check_phase(phase, number, tasks, root, findings, has_queue) for number, phase in enumerate(ordered)]
+    schedule = [
+        _check_phase(phase, number, tasks, root, findings, has_queue)
+        for number, phase in enumerate(ordered)
+    ]
     check_schedule(schedule, findings)
 
 
-def _check_phase(phase: dict, number: int, tasks: Dict[object, dict], root: Path, findings: Findings,
-                 has_queue: bool) -> tuple:
+def _check_phase(
+    phase: dict,
+    number: int,
+    tasks: Dict[object, dict],
+    root: Path,
+    findings: Findings,
+    has_queue: bool,
+) -> tuple:
     """The ``number``-th phase (in index order); returns its entry for ``check_schedule``."""
     where = f"phases[{number}]"
     _unknown(phase, PHASE_KEYS, where, "phase", findings)
     check_text(phase, "name", where, findings, 256)
     check_text(phase, "description", where, findings, 10000, required=False)
     _check_phase_limits(phase, where, findings, has_queue)
-    for key in ("auto_migrate_to_this_phase", "hide_output", "hide_prediction_output", "hide_score_output"):
+    for key in (
+        "auto_migrate_to_this_phase",
+        "hide_output",
+        "hide_prediction_output",
+        "hide_score_output",
+    ):
         check_bool(phase, key, where, findings)
     if number == 0 and phase.get("auto_migrate_to_this_phase") is True:
         findings.add(where, "the first phase cannot have auto_migrate_to_this_phase")
@@ -160,8 +251,12 @@ def _check_phase(phase: dict, number: int, tasks: Dict[object, dict], root: Path
     else:
         for ref in refs:
             if not is_int(ref) or ref not in tasks:
-                findings.add(where, "the phase names a task that does not exist",
-                             expected=f"one of {sorted(tasks, key=str)}", found=repr(ref))
+                findings.add(
+                    where,
+                    "the phase names a task that does not exist",
+                    expected=f"one of {sorted(tasks, key=str)}",
+                    found=repr(ref),
+                )
     for key in ("public_data", "starting_kit"):
         if phase.get(key) not in (None, ""):
             check_in_bundle(root, phase[key], where, key, findings)
@@ -170,7 +265,11 @@ def _check_phase(phase: dict, number: int, tasks: Dict[object, dict], root: Path
         start = None
     else:
         start = parse_date(phase["start"], f"{where}.start", findings)
-    end = parse_date(phase["end"], f"{where}.end", findings) if phase.get("end") not in (None, "") else None
+    end = (
+        parse_date(phase["end"], f"{where}.end", findings)
+        if phase.get("end") not in (None, "")
+        else None
+    )
     return where, phase.get("name"), start, end, phase.get("end") not in (None, "")
 
 
@@ -181,8 +280,12 @@ def _check_phase_limits(phase: dict, where: str, findings: Findings, has_queue: 
     check_count(phase, "execution_time_limit", where, findings, positive=True)
     limit = phase.get("execution_time_limit")
     if is_int(limit) and limit > SHARED_QUEUE_TIME_LIMIT and not has_queue:
-        findings.add(where, "execution_time_limit above what the shared queue allows",
-                     expected=f"at most {SHARED_QUEUE_TIME_LIMIT} s, or a 'queue' of your own", found=f"{limit} s")
+        findings.add(
+            where,
+            "execution_time_limit above what the shared queue allows",
+            expected=f"at most {SHARED_QUEUE_TIME_LIMIT} s, or a 'queue' of your own",
+            found=f"{limit} s",
+        )
 
 
 def check_schedule(schedule: List[tuple], findings: Findings) -> None:
@@ -190,13 +293,20 @@ def check_schedule(schedule: List[tuple], findings: Findings) -> None:
     next one starts (Codabench refuses overlapping or touching phases)."""
     for where, name, start, end, has_end in schedule:
         if start and end and end <= start:
-            findings.add(where, f"phase {name!r} ends before it starts", found=f"{start:%Y-%m-%d %H:%M:%S} .. "
-                         f"{end:%Y-%m-%d %H:%M:%S}")
-    for (where, name, _, end, has_end), (next_where, next_name, next_start, _, _) in zip(schedule, schedule[1:]):
+            findings.add(
+                where,
+                f"phase {name!r} ends before it starts",
+                found=f"{start:%Y-%m-%d %H:%M:%S} .. {end:%Y-%m-%d %H:%M:%S}",
+            )
+    for (where, name, _, end, has_end), (next_where, next_name, next_start, _, _) in zip(
+        schedule, schedule[1:]
+    ):
         if not has_end:
             findings.add(where, f"phase {name!r} has no end but phase {next_name!r} follows it")
         elif end and next_start and next_start <= end:
-            findings.add(next_where, f"phase {next_name!r} starts before phase {name!r} ends",
-                         expected=f"a start after {end:%Y-%m-%d %H:%M:%S}", found=f"{next_start:%Y-%m-%d %H:%M:%S}")
-
-
+            findings.add(
+                next_where,
+                f"phase {next_name!r} starts before phase {name!r} ends",
+                expected=f"a start after {end:%Y-%m-%d %H:%M:%S}",
+                found=f"{next_start:%Y-%m-%d %H:%M:%S}",
+            )

@@ -23,13 +23,19 @@ def check_bool(mapping: dict, key: str, where: str, findings: Findings) -> None:
         findings.add(where, f"'{key}' must be true or false", found=repr(mapping[key]))
 
 
-def check_count(mapping: dict, key: str, where: str, findings: Findings, positive: bool = False) -> None:
+def check_count(
+    mapping: dict, key: str, where: str, findings: Findings, positive: bool = False
+) -> None:
     value = mapping.get(key)
     if value is not None and (not is_int(value) or value < (1 if positive else 0)):
-        findings.add(where, f"'{key}' must be an integer {'> 0' if positive else '>= 0'}", found=repr(value))
+        findings.add(
+            where, f"'{key}' must be an integer {'> 0' if positive else '>= 0'}", found=repr(value)
+        )
 
 
-def check_text(mapping: dict, key: str, where: str, findings: Findings, limit: int, required: bool = True) -> None:
+def check_text(
+    mapping: dict, key: str, where: str, findings: Findings, limit: int, required: bool = True
+) -> None:
     value = mapping.get(key)
     if value is None or value == "":
         if required:
@@ -37,15 +43,23 @@ def check_text(mapping: dict, key: str, where: str, findings: Findings, limit: i
     elif isinstance(value, (list, dict, bool)):
         findings.add(where, f"'{key}' must be text", found=type(value).__name__)
     elif len(str(value)) > limit:
-        findings.add(where, f"'{key}' is longer than {limit} characters", found=f"{len(str(value))} characters")
+        findings.add(
+            where,
+            f"'{key}' is longer than {limit} characters",
+            found=f"{len(str(value))} characters",
+        )
 
 
 def parse_date(value, where: str, findings: Findings) -> Optional[dt.datetime]:
     """A quoted 'YYYY-MM-DD HH:MM:SS' (UTC). An unquoted YAML timestamp loses its time of day on
     Codabench (it keeps only the date) and a UTC offset is ignored, so both are refused."""
     if isinstance(value, dt.datetime):
-        findings.add(where, "unquoted date and time: Codabench keeps only its date (midnight UTC)",
-                     expected=f"a quoted string such as '{value:%Y-%m-%d %H:%M:%S}'", found=str(value))
+        findings.add(
+            where,
+            "unquoted date and time: Codabench keeps only its date (midnight UTC)",
+            expected=f"a quoted string such as '{value:%Y-%m-%d %H:%M:%S}'",
+            found=str(value),
+        )
         return None
     if isinstance(value, dt.date):
         return dt.datetime.combine(value, dt.time(), tzinfo=UTC)
@@ -56,15 +70,20 @@ def parse_date(value, where: str, findings: Findings) -> Optional[dt.datetime]:
         except ValueError:
             continue
     if re.search(r"(Z|[+-]\d\d:?\d\d)$", text):
-        findings.add(where, "date with a time zone: Codabench ignores the offset", expected="UTC 'YYYY-MM-DD HH:MM:SS'",
-                     found=repr(text))
+        findings.add(
+            where,
+            "date with a time zone: Codabench ignores the offset",
+            expected="UTC 'YYYY-MM-DD HH:MM:SS'",
+            found=repr(text),
+        )
     else:
         findings.add(where, "not a date", expected="'YYYY-MM-DD HH:MM:SS' (UTC)", found=repr(text))
     return None
 
 
-def check_in_bundle(root: Path, value, where: str, what: str, findings: Findings,
-                    zip_only: bool = False) -> Optional[Path]:
+def check_in_bundle(
+    root: Path, value, where: str, what: str, findings: Findings, zip_only: bool = False
+) -> Optional[Path]:
     """A folder or zip inside the bundle (a plain file cannot be unpacked by the compute worker)."""
     path = relative_path(root, value)
     if path is None:
@@ -74,10 +93,14 @@ def check_in_bundle(root: Path, value, where: str, what: str, findings: Findings
         findings.add(where, f"{what} not found in the bundle", found=repr(value))
         return None
     if path.is_dir() and zip_only:
-        findings.add(where, f"{what} must be a zip in a CodaLab v1.5 bundle", found=f"folder {value!r}")
+        findings.add(
+            where, f"{what} must be a zip in a CodaLab v1.5 bundle", found=f"folder {value!r}"
+        )
         return None
     if path.is_file() and path.suffix.lower() != ".zip":
-        findings.add(where, f"{what} is a plain file", expected="a folder or a .zip", found=repr(value))
+        findings.add(
+            where, f"{what} is a plain file", expected="a folder or a .zip", found=repr(value)
+        )
         return None
     return path
 
@@ -100,8 +123,16 @@ def check_page_file(root: Path, value, where: str, findings: Findings) -> None:
 def check_image(root: Path, value, where: str, findings: Findings) -> None:
     path = relative_path(root, value) if value else None
     if path is None or not path.is_file():
-        findings.add(where, "the competition logo is required and must be in the bundle", found=repr(value))
+        findings.add(
+            where, "the competition logo is required and must be in the bundle", found=repr(value)
+        )
         return
     head = path.read_bytes()[:8]
-    if not (head.startswith(b"\x89PNG\r\n\x1a\n") or head[:3] == b"\xff\xd8\xff" or head[:6] in (b"GIF87a", b"GIF89a")):
-        findings.add(where, "the logo is not an image", expected="PNG, JPEG or GIF", found=repr(value))
+    if not (
+        head.startswith(b"\x89PNG\r\n\x1a\n")
+        or head[:3] == b"\xff\xd8\xff"
+        or head[:6] in (b"GIF87a", b"GIF89a")
+    ):
+        findings.add(
+            where, "the logo is not an image", expected="PNG, JPEG or GIF", found=repr(value)
+        )

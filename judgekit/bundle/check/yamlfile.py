@@ -60,8 +60,12 @@ def load_competition_yaml(root: Path, findings: Findings) -> Optional[dict]:
     finally:
         loader.dispose()
     for key, line in loader.duplicates:
-        findings.add(f"competition.yaml, line {line}", f"key {key!r} given twice; only the last value counts")
+        findings.add(
+            f"competition.yaml, line {line}", f"key {key!r} given twice; only the last value counts"
+        )
     if not isinstance(doc, dict):
-        findings.add("competition.yaml", "the top level must be a mapping", found=type(doc).__name__)
+        findings.add(
+            "competition.yaml", "the top level must be a mapping", found=type(doc).__name__
+        )
         return None
     return doc

@@ -1,9 +1,12 @@
 """Loaded by Python at start-up in the local runner's prediction step (see judgekit.runner.guard)."""
+
 import importlib.util
 import os
 
 _spec = importlib.util.spec_from_file_location(
-    "judgekit_guard", os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "guard.py"))
+    "judgekit_guard",
+    os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "guard.py"),
+)
 _guard = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_guard)
 _guard.install()

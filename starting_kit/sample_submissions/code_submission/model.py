@@ -21,7 +21,7 @@ from collections import Counter
 
 def _trigrams(text):
     text = " " + text.lower() + " "
-    return {text[i:i + 3] for i in range(len(text) - 2)}
+    return {text[i : i + 3] for i in range(len(text) - 2)}
 
 
 def _labels_of(annotation):
@@ -42,14 +42,18 @@ class Model:
         for item in train_items:
             if item.get("label") is not None:
                 votes[item["label"]] += 1
-            for name, annotation in zip(item.get("annotators") or [], item.get("annotations") or []):
+            for name, annotation in zip(
+                item.get("annotators") or [], item.get("annotations") or []
+            ):
                 key = tuple(_labels_of(annotation)) if self.multilabel else str(annotation)
                 by_annotator.setdefault(name, Counter())[key] += 1
                 if not self.multilabel and item.get("label") is None:
                     votes[key] += 1
                 elif self.multilabel:
                     votes.update(key)
-        self.majority = votes.most_common(1)[0][0] if votes else (self.labels[0] if self.labels else None)
+        self.majority = (
+            votes.most_common(1)[0][0] if votes else (self.labels[0] if self.labels else None)
+        )
         total = sum(votes.values()) or 1
         self.distribution = [votes.get(label, 0) / total for label in self.labels]
         self.per_annotator = {name: c.most_common(1)[0][0] for name, c in by_annotator.items()}
@@ -69,8 +73,11 @@ class Model:
             if self.multilabel:
                 return [[1.0 - min(p, 1.0), min(p, 1.0)] for p in self.distribution]
             total = sum(self.distribution) or 1.0
-            return [p / total for p in self.distribution] if sum(self.distribution) else \
-                [1.0 / len(self.labels)] * len(self.labels)
+            return (
+                [p / total for p in self.distribution]
+                if sum(self.distribution)
+                else [1.0 / len(self.labels)] * len(self.labels)
+            )
         fallback = [self.majority] if self.multilabel else self.majority
         answers = []
         for name in item.get("annotators") or []:
