@@ -2,27 +2,25 @@
 
 ``submission.read_prediction`` is one reader (bulk masks, messages only for flagged rows): clean
 files must never reach its per-row message builder, and its outcomes over the hostile corpus,
-fuzzed contents and edited files are the recorded ones (``hostile/record_submission.py``).
+fuzzed contents and edited files are the recorded ones (``hostile/recordings.py``).
 The reference readers (``items.read_items``/``read_item_columns``, ``gold.build_gold``/``gold_from_columns``)
 have one path each: clean files (the hostile edition's, the real LeWiDi releases) are read with the
 message builders made to raise, and mutated items give the outcomes recorded in
-``hostile/expected_gold.json`` (identical messages). The text-file reader's own tests are in
+``hostile/recorded/gold.json`` (identical messages). The text-file reader's own tests are in
 ``test_textfile.py``. ``outcome()`` fails on any crash.
 """
 
 from __future__ import annotations
 
-import base64
 import json
 import random
+from functools import lru_cache
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from conftest import shared_data
-from hostile import edition, fuzz, gold_cases, record_submission
+from hostile import edition, gold_cases, record_submission, recordings
 from judgekit import gold as gold_module
 from judgekit.errors import ConfigError, SubmissionError
 from judgekit.formats import items as items_module
@@ -148,248 +146,45 @@ def test_the_semeval_2017_gold_files_read_as_positional_submissions(tmp_path, ro
         assert prediction.format == "positional" and np.array_equal(prediction.values, scores)
 
 
-#: Recorded outcomes changed on purpose, each with its reason: case name -> the outcome now.
-CHANGED = {
-    # Row numbers (enumerate) and a tab before each score, on a track whose ids are not row numbers: it
-    # was read positionally, the row numbers taken for scores and the scores for confidences (a silent
-    # mis-score: Pearson r 0.08 for a 0.91 system on the 2017 practice data). Now refused.
-    "variant-sim-10": [
-        "error",
-        "SubmissionError",
-        "sim.tsv: the first column holds whole numbers, each once, up to "
-        "8: item ids or line numbers, not scores; expected ID<TAB>SCORE lines with the track's ids "
-        "(such as 's01'<TAB>3.2) or one score per line in input order, found lines such as '0\\t1.50'. "
-        "Write each item's id (the 'id' field of the input file) and a tab before its score",
-    ],
+SUBMISSION_CONCERNS = ("submission-corpus", "submission-variants", "submission-fuzz")
+SUBMISSION_CASES = {
+    name: case
+    for concern in SUBMISSION_CONCERNS
+    for name, case in recordings.recorded(concern).items()
 }
 
 
-def _example_of(example: str):
-    """The recorded outcome with the example of the "not valid JSON" message replaced by ``example``."""
-    return lambda outcome: (
-        outcome[:2]
-        + [outcome[2].replace("a JSON list such as [0.2, 0.8]", f"a JSON list such as {example}")]
-    )
+@lru_cache(maxsize=1)
+def _regenerated_inputs() -> dict:
+    """The corpus's and the variants' inputs, which their code rebuilds byte for byte."""
+    return {name: data for name, _, data in record_submission.regenerated_inputs()}
 
 
-#: The "not valid JSON" message said "expected a JSON list such as [0.2, 0.8]" on every track, a soft label
-#: of two values even where a row is a list of labels (perspectivist) or of pairs (multilabel): it now gives
-#: the track's own example (``values.describe_value``). Nothing else in these outcomes changed.
-TRACK_EXAMPLES = {
-    "soft_cat": "[0.3333, 0.3333, 0.3334]",
-    "soft_ord": "[0.1667, 0.1667, 0.1667, 0.1667, 0.1667, 0.1665]",
-    "soft_ml": "[[0.5, 0.5], [0.5, 0.5], [0.5, 0.5]]",
-    "persp_cat": '["entailment", "contradiction"]',
-    "persp_ord": '["1", "6"]',
-    "persp_ml": "[[1, 0], [0, 0], [0, 1]]",
-}
-CHANGED.update(
-    {
-        name: _example_of(TRACK_EXAMPLES[track])
-        for track, names in {
-            "soft_cat": [
-                "empty_value",
-                "value_01_nan",
-                "value_07_0x1p3",
-                "value_08_uff11",
-                "value_09_",
-                "value_10_0.5_0.5",
-                "value_11_single_quotes",
-                "value_18_0x1p3_0_0",
-                "value_19_uff11_0_0",
-                "value_30_0.5_0.5_0_trailing",
-            ],
-            "soft_ord": [
-                "empty_value",
-                "value_09_0x1p3_0_0_0_0_0",
-                "value_10_uff11_0_0_0_0_0",
-                "value_21_0.5_0.5_0_0_0_0_trailin",
-            ],
-            "soft_ml": ["empty_value", "value_09_0x1p3_0_0", "value_10_uff11_0_0"],
-            "persp_cat": [
-                "empty_value",
-                "value_01_nan",
-                "value_07_0x1p3",
-                "value_08_uff11",
-                "value_09_",
-                "value_10_0.5_0.5",
-                "value_11_single_quotes",
-            ],
-            "persp_ord": ["empty_value"],
-            "persp_ml": ["empty_value"],
-        }.items()
-        for name in (f"{track}/{n}" for n in names)
+def test_the_recorded_inputs_are_the_ones_the_corpus_and_variants_build():
+    """A recording of the corpus and the variants keeps each input's digest, not its bytes."""
+    regenerated = {
+        name: record_submission.sha(data) for name, data in _regenerated_inputs().items()
     }
-)
-CHANGED.update(
-    {
-        name: _example_of(TRACK_EXAMPLES["soft_ml"])
-        for name in (
-            "fuzz-78",
-            "fuzz-79",
-            "fuzz-80",
-            "fuzz-81",
-            "fuzz-82",
-            "fuzz-83",
-            "fuzz-102",
-            "fuzz-103",
-            "fuzz-104",
-        )
+    stored = {
+        name: case["sha"]
+        for name, case in SUBMISSION_CASES.items()
+        if recordings.submission_concern_of(name) != "fuzz"
     }
-)
-CHANGED.update(
-    {name: _example_of(TRACK_EXAMPLES["soft_cat"]) for name in ("fuzz-88", "fuzz-89", "fuzz-90")}
-)
-#: A whole number where the labels are names (CLUE's {"id": 0, "label": 1} written from a class index) is
-#: still refused, now with the hint that labels are names, naming the label that index would be.
-NAMES_HINT = (
-    ". Labels are names, not class indices: write the name itself (if 0 is an index from 0 in the order "
-    "entailment, neutral, contradiction, that is 'entailment'; your model's own label order may differ)"
-)
-CHANGED.update(
-    {
-        name: (lambda outcome: outcome[:2] + [outcome[2] + NAMES_HINT])
-        for name in ("cls/value_13_0", "persp_cat/value_24_0_entailment_entailment")
-    }
-)
-#: The leading-bin warning named "the 7-bin practice-phase format" on any ordinal track; K+1 is 7 only on CSC.
-LEADING_BIN = (
-    "(the 7-bin practice-phase format)",
-    "(one value more than the track's labels, the 2025 practice-phase layout)",
-)
-CHANGED.update(
-    {
-        name: (
-            lambda outcome: (
-                outcome[:2] + [[w.replace(*LEADING_BIN) for w in outcome[2]]] + outcome[3:]
-            )
-        )
-        for name in ("soft_ord/soft_extra_leading_bin", "variant-soft_ord-9")
-    }
-)
-#: A file none of whose lines named an item (every line refused) also said "N of the track's N items have no
-#: prediction (the file has 0 of them)": its lines' problems already say why. That line is gone.
-NONE_GIVEN = "items have no prediction (the file has 0 of them)"
-CHANGED.update(
-    {
-        name: (
-            lambda outcome: (
-                outcome[:2]
-                + ["\n".join(line for line in outcome[2].split("\n") if NONE_GIVEN not in line)]
-            )
-        )
-        for name in (
-            "fuzz-32",
-            "fuzz-134",
-            "fuzz-160",
-            "fuzz-186",
-            "fuzz-93",
-            "fuzz-244",
-            "fuzz-156",
-            "fuzz-201",
-            "fuzz-204",
-            "fuzz-242",
-            "fuzz-205",
-            "fuzz-255",
-            "fuzz-239",
-        )
-    }
-)
-#: "line has no tab" now names the separator written instead, when the line starts with a field and then
-#: spaces (``s03 2.24``, ``c07\u3000[...]``) or a comma (``s04,2.61``: CSV).
-SPACES = ". The id and the value look separated by spaces: write one tab between them"
-CSV = ". The line looks comma-separated (CSV): write a tab between the id and the value (df.to_csv(path, sep='\\t', index=False))"
+    assert regenerated == stored
 
 
-def _no_tab_hint(hint: str, before=lambda outcome: outcome):
-    """The outcome (after an earlier change ``before``, if any) with ``hint`` after its "line has no tab" problem."""
-
-    def changed(outcome):
-        outcome = before(outcome)
-        return outcome[:2] + [
-            "\n".join(
-                line + hint if "line has no tab" in line else line
-                for line in outcome[2].split("\n")
-            )
-        ]
-
-    return changed
-
-
-CHANGED.update({name: _no_tab_hint(CSV) for name in ("fuzz-105", "fuzz-106")})
-CHANGED.update(
-    {
-        name: _no_tab_hint(SPACES, CHANGED.get(name, lambda outcome: outcome))
-        for name in (
-            "sim/no_tab",
-            "persp_ml/no_tab",
-            "fuzz-44",
-            "fuzz-45",
-            "fuzz-46",
-            "fuzz-66",
-            "fuzz-67",
-            "fuzz-68",
-            "fuzz-78",
-            "fuzz-79",
-            "fuzz-80",
-            "fuzz-81",
-            "fuzz-82",
-            "fuzz-83",
-            "fuzz-99",
-            "fuzz-100",
-            "fuzz-168",
-            "fuzz-170",
-            "fuzz-171",
-            "fuzz-172",
-            "fuzz-200",
-            "fuzz-288",
-            "fuzz-289",
-            "fuzz-290",
-            "fuzz-291",
-            "fuzz-292",
-        )
-    }
-)
-
-
-def test_every_recorded_outcome_is_unchanged(tmp_path):
-    """The outcomes recorded before the readers became one (tests/hostile/record_submission.py):
-    the hostile corpus, fuzzed contents and edited valid files give the same values, warnings and
-    messages, word for word, except the deliberate changes in ``CHANGED``."""
-    cases = json.loads(record_submission.EXPECTED.read_text(encoding="utf-8"))
-    inputs = {name: content for name, _, content in record_submission.regenerated_inputs()}
-    assert {name: record_submission.sha(data) for name, data in inputs.items()} == {
-        case["name"]: case["sha"] for case in cases if "data" not in case
-    }
-    inputs.update(
-        {case["name"]: base64.b64decode(case["data"]) for case in cases if "data" in case}
-    )
-    changed = []
-    for case in cases:
-        path = tmp_path / f"{case['track']}.tsv"
-        path.write_bytes(inputs[case["name"]])
-        now = record_submission.outcome(lambda: read(path, case["track"]))
-        expected = CHANGED.get(case["name"], case["outcome"])
-        if now != (expected(case["outcome"]) if callable(expected) else expected):
-            changed.append((case["name"], case["outcome"], now))
-    assert not changed, changed[:3]
-    assert set(CHANGED) <= {case["name"] for case in cases}
-
-
-@settings(
-    max_examples=400,
-    derandomize=True,
-    database=None,
-    deadline=None,
-    suppress_health_check=list(HealthCheck),
-)
-@given(data=st.data())
-def test_fuzzed_submissions_are_read_or_refused_never_crash(data, tmp_path_factory):
-    track_id = data.draw(st.sampled_from(sorted(TRACKS)), label="track")
-    content = data.draw(fuzz.submission_bytes(track_id), label="content")
-    path = tmp_path_factory.getbasetemp() / f"fast-{track_id}.tsv"
-    path.write_bytes(content)
-    assert outcome(lambda: read(path, track_id))[0] in ("ok", "error")
+@pytest.mark.parametrize("name", sorted(SUBMISSION_CASES))
+def test_a_submission_reads_as_recorded(name, tmp_path):
+    """``read_prediction`` gives each recorded case's values, warnings and message, word for word
+    (re-record with ``python3 tests/hostile/recordings.py`` when a message changes on purpose)."""
+    case = SUBMISSION_CASES[name]
+    if recordings.submission_concern_of(name) == "fuzz":
+        data = record_submission.stored_bytes(case)
+    else:
+        data = _regenerated_inputs()[name]
+    path = tmp_path / f"{case['track']}.tsv"
+    path.write_bytes(data)
+    assert record_submission.outcome(lambda: read(path, case["track"])) == case["outcome"]
 
 
 # --- item files and gold: one path each ----------------------------------------------------------
@@ -511,13 +306,22 @@ def test_a_perspectivist_item_without_annotators_takes_an_empty_list(track_id, t
 
 # --- recorded outcomes of the reference readers ------------------------------------------------
 
+GOLD_CASES = recordings.recorded("gold")
 
-def test_reference_readers_give_the_recorded_outcomes():
-    """Every item-file and gold case of ``hostile/gold_cases.py`` reads as recorded (messages identical)."""
-    expected = json.loads(gold_cases.EXPECTED.read_text(encoding="utf-8"))
-    actual = gold_cases.outcomes()
-    assert actual.keys() == expected.keys()
-    assert [k for k in expected if actual[k] != expected[k]] == []
+
+@pytest.fixture(scope="module")
+def gold_outcomes():
+    return gold_cases.outcomes()
+
+
+def test_the_gold_recording_has_every_case(gold_outcomes):
+    assert sorted(gold_outcomes) == sorted(GOLD_CASES)
+
+
+@pytest.mark.parametrize("name", sorted(GOLD_CASES))
+def test_a_reference_reader_case_reads_as_recorded(name, gold_outcomes):
+    """Every item-file and gold case of ``hostile/gold_cases.py`` reads as recorded."""
+    assert gold_outcomes[name] == GOLD_CASES[name]
 
 
 def test_lines_that_only_parse_together_are_still_refused(tmp_path):

@@ -1,9 +1,8 @@
 """The text-file reader: one reader, each rule stated once, and the same outcomes as recorded.
 
-``hostile/expected_textfile.json`` holds the reader's outcomes (values digest or full message) over
-the hostile corpus, seeded awkward inputs at several block sizes and bounds, and the bounds cases,
-recorded before the reader's fast block path and precise line path became one reader
-(``hostile/textfile_outcomes.py``).
+``hostile/recorded/textfile.json`` holds the reader's outcomes (values digest or full message) over
+the hostile corpus, seeded awkward inputs at several block sizes and bounds, and the bounds cases
+(``hostile/textfile_outcomes.py``, recorded by ``hostile/recordings.py``).
 """
 
 from __future__ import annotations
@@ -13,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from hostile import edition, textfile_outcomes
+from hostile import edition, recordings, textfile_outcomes
 from judgekit.errors import SubmissionError
 from judgekit.formats import textfile
 
@@ -21,12 +20,7 @@ BOM = b"\xef\xbb\xbf"
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 
 
-#: Outcomes changed on purpose since the recording: a file past its line bound reports its first
-#: problem in file order (a bad byte on line 11 comes before line 1,021), whatever the block size.
-CHANGED = {
-    "bounds/bad_byte_then_blanks": "x.tsv, line 11: file is not UTF-8 text; expected UTF-8, found byte 0xff "
-    "at offset 40. Save the file as UTF-8 (Latin-1 and other encodings are refused)"
-}
+RECORDED = recordings.recorded("textfile")
 
 
 def _comparable(outcome):
@@ -38,46 +32,45 @@ def _first_line(data: bytes) -> bytes:
     return data[len(BOM) :].split(b"\n", 1)[0]
 
 
-def test_outcomes_are_the_recorded_ones():
-    """The same outcomes as recorded, but for one bug fixed: the recorded line path counted a UTF-8
-    BOM in the budget of the first line it read, so it read a first line longer than
-    ``MAX_LINE_BYTES`` - 3 bytes as two lines (and accepted one of 1 MB and 8 bytes). Such a line
-    is now refused as too long when it is, and otherwise read as if there were no BOM (the offsets
-    in messages still count it)."""
+@pytest.fixture(scope="module")
+def outcomes():
+    return textfile_outcomes.record()
+
+
+def test_the_recording_has_every_case(outcomes):
+    assert sorted(outcomes) == sorted(RECORDED)
+
+
+@pytest.mark.parametrize("name", sorted(RECORDED))
+def test_a_text_file_reads_as_recorded(name, outcomes):
+    assert outcomes[name] == RECORDED[name]
+
+
+def test_a_bom_is_outside_the_first_line_s_budget():
+    """A UTF-8 BOM does not count in the first line's length bound: a first line longer than the
+    bound is refused as too long, and any other file with a BOM reads as it does without one (the
+    offsets in messages still count the BOM's three bytes)."""
     cases = list(textfile_outcomes.inputs())
-    now = textfile_outcomes.record(cases)
-    recorded = textfile_outcomes.expected()
-    assert now.keys() == recorded.keys()
     limit = {case[0]: case[3][1] or textfile.MAX_LINE_BYTES for case in cases}
-    split = {
+    with_bom = {
         case[0]: case
         for case in cases
         if case[1].startswith(BOM) and len(_first_line(case[1])) > limit[case[0]] - len(BOM)
     }
-    assert len(split) > 20
-    differ = {
-        case_id: (recorded[case_id], now[case_id])
-        for case_id in now
-        if case_id not in split
-        and case_id not in CHANGED
-        and _comparable(now[case_id]) != _comparable(recorded[case_id])
-    }
-    assert not differ, differ
-    assert {case_id: now[case_id][2] for case_id in CHANGED} == CHANGED
-    long = {
-        case_id for case_id, case in split.items() if len(_first_line(case[1])) > limit[case_id]
-    }
+    assert len(with_bom) > 20
+    now = textfile_outcomes.record(with_bom.values())
+    long = {name for name, case in with_bom.items() if len(_first_line(case[1])) > limit[name]}
     assert "bounds/long_bom" in long
-    for case_id in long:
-        assert now[case_id][2].startswith("x.tsv, line 1: line is too long"), case_id
+    for name in long:
+        assert now[name][2].startswith("x.tsv, line 1: line is too long"), name
     without_bom = textfile_outcomes.record(
-        (case_id, data[3:], n, s) for case_id, data, n, s in split.values() if case_id not in long
+        (name, data[3:], n, s) for name, data, n, s in with_bom.values() if name not in long
     )
-    for case_id, outcome in without_bom.items():
+    for name, outcome in without_bom.items():
         shifted = [
             re.sub(r"offset (\d+)", lambda m: f"offset {int(m[1]) + 3}", str(x)) for x in outcome
         ]
-        assert [str(x) for x in now[case_id]] == shifted, case_id
+        assert [str(x) for x in now[name]] == shifted, name
 
 
 class _NoMessage:

@@ -3,22 +3,19 @@
 For every corpus case with a zip or a folder layout: each zip extracted with and without the
 tracks (warnings and the extracted files, or the full message), and the laid-out folder read as
 the scoring program reads it (``locate_track_files`` with the notes and hint about unclaimed files,
-and ``submission_files``). ``tests/test_archive.py`` compares them against ``expected_archive.json``:
-
-    python3 tests/hostile/archive_outcomes.py --write    # record (only before changing the readers)
+and ``submission_files``). ``tests/test_archive.py`` compares them with ``recorded/archive.json``,
+which ``python3 tests/hostile/recordings.py`` rewrites.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import sys
 import tempfile
 from pathlib import Path
 from typing import Callable, Dict
 
 ROOT = Path(__file__).resolve().parents[2]
-EXPECTED = Path(__file__).with_name("expected_archive.json")
 if __package__ in (None, ""):  # run as a script: make the repository and tests/ importable
     sys.path.insert(0, str(ROOT))
     sys.path.insert(0, str(ROOT / "tests"))
@@ -79,10 +76,3 @@ def record() -> Dict[str, list]:
                     )
             out[f"{case.name}/folder"] = _outcome(lambda: _folder(res))
     return out
-
-
-if __name__ == "__main__":
-    outcomes = record()
-    if "--write" in sys.argv:
-        EXPECTED.write_text(json.dumps(outcomes, indent=0, sort_keys=True) + "\n", encoding="utf-8")
-    print(f"{len(outcomes)} outcomes, {sum(o[0] == 'error' for o in outcomes.values())} refused")

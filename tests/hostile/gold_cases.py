@@ -1,10 +1,9 @@
 """Recorded outcomes of the reference readers (``items.read_items``, ``gold.build_gold``) on mutated items.
 
 Each case is an item file (or item list) with one change; its outcome is 'ok' with a digest of what
-was read, or the error type and full message. ``expected_gold.json`` holds the outcomes recorded
-before the readers were rewritten as one path each, and ``tests/test_fastpaths.py`` compares against
-it: messages stay identical. Re-record only when a message changes on purpose:
-``python tests/hostile/gold_cases.py``.
+was read, or the error type and full message. ``recorded/gold.json`` holds the recorded outcomes
+and ``tests/test_fastpaths.py`` compares against it, case by case. When a message changes on
+purpose, re-record with ``python3 tests/hostile/recordings.py`` and review the diff.
 """
 
 from __future__ import annotations
@@ -26,7 +25,6 @@ from judgekit.gold import build_gold  # noqa: E402
 from judgekit.metrics import PerAnnotator  # noqa: E402
 from judgekit.spec import spec_from_dict  # noqa: E402
 
-EXPECTED = Path(__file__).with_name("expected_gold.json")
 TRACKS = {t.id: t for t in spec_from_dict(edition.spec(), "task.json").tracks}
 
 
@@ -159,10 +157,3 @@ def outcomes() -> Dict[str, list]:
                 lambda: build_gold(track, mutated, "gold"), gold_summary
             )
     return out
-
-
-if __name__ == "__main__":
-    EXPECTED.write_text(
-        json.dumps(outcomes(), indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
-    )
-    print(f"wrote {EXPECTED}")

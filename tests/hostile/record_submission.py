@@ -1,10 +1,11 @@
 """Recorded outcomes of the submission reader (``read_prediction``) over the hostile corpus, fuzzed
 contents and edited valid files, so a rewrite of the reader can prove its messages unchanged.
 
-``python3 tests/hostile/record_submission.py`` rewrites ``expected_submission.json``: per case the
-track, the file's bytes (base64) and the outcome: ``ok`` with the format, the warnings and a digest
-of the values, or the error's type and full message. ``tests/test_fastpaths.py`` replays
-every case and compares.
+``python3 tests/hostile/recordings.py`` rewrites ``recorded/submission-*.json``: per case the
+track, the input (a digest of the corpus's and variants' inputs, which their code rebuilds; the
+fuzzed file's text, or its bytes in base64) and the outcome: ``ok`` with the format, the warnings
+and a digest of the values, or the error's type and full message. ``tests/test_fastpaths.py``
+replays every case and compares.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from typing import Iterator, List, Tuple
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-EXPECTED = HERE / "expected_submission.json"
 FUZZ_CASES = 300
 
 if __name__ == "__main__":  # run as a script: the repository and tests/ on the path
@@ -172,6 +172,22 @@ def sha(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()[:16]
 
 
+def stored_input(data: bytes) -> dict:
+    """A fuzzed input as the recording keeps it: its text when it is UTF-8, else base64."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return {"data": base64.b64encode(data).decode("ascii")}
+    return {"text": text}
+
+
+def stored_bytes(case: dict) -> bytes:
+    """The input bytes of a recorded fuzz case (``stored_input`` read back)."""
+    if "text" in case:
+        return case["text"].encode("utf-8")
+    return base64.b64decode(case["data"])
+
+
 def record(folder: Path) -> list:
     """Every case's outcome; fuzzed contents are stored (base64), the others only as a digest."""
     out = []
@@ -186,15 +202,6 @@ def record(folder: Path) -> list:
             "outcome": outcome(lambda: read(path, track_id)),
         }
         if name.startswith("fuzz-"):
-            case["data"] = base64.b64encode(data).decode("ascii")
+            case.update(stored_input(data))
         out.append(case)
     return out
-
-
-if __name__ == "__main__":
-    import tempfile
-
-    with tempfile.TemporaryDirectory() as tmp:
-        cases = record(Path(tmp))
-    EXPECTED.write_text(json.dumps(cases, indent=0, ensure_ascii=True) + "\n", encoding="utf-8")
-    print(f"{len(cases)} cases written to {EXPECTED}")

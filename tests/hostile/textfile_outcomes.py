@@ -5,9 +5,8 @@ line and byte bounds; seeded random strings of awkward pieces (NUL, CR, BOMs, in
 and Unicode-space lines), read with several block sizes, with and without a small line bound and a
 small line-length limit; and the bounds cases of ``test_bounds.py``. Each outcome is 'ok' with a
 digest of the numbers and texts (and whether the numbers are a ``range``), or the error's type and
-full message. ``tests/test_textfile.py`` compares the reader against ``expected_textfile.json``:
-
-    python3 tests/hostile/textfile_outcomes.py --write    # record (only before changing the reader)
+full message. ``tests/test_textfile.py`` compares the reader with ``recorded/textfile.json``,
+which ``python3 tests/hostile/recordings.py`` rewrites.
 """
 
 from __future__ import annotations
@@ -21,7 +20,6 @@ from pathlib import Path
 from typing import Dict, Iterable, Iterator, Optional, Tuple
 
 ROOT = Path(__file__).resolve().parents[2]
-EXPECTED = Path(__file__).with_name("expected_textfile.json")
 if __package__ in (None, ""):  # run as a script: make the repository and tests/ importable
     sys.path.insert(0, str(ROOT))
     sys.path.insert(0, str(ROOT / "tests"))
@@ -127,28 +125,3 @@ def record(cases: Iterable[Input] = ()) -> Dict[str, list]:
         finally:
             textfile.BLOCK_BYTES, textfile.MAX_LINE_BYTES, textfile.LINE_SLACK = defaults
     return out
-
-
-def write(outcomes: Dict[str, list]) -> None:
-    """The recording, each distinct outcome stored once: {"outcomes": [...], "cases": {id: index}}."""
-    distinct = sorted({json.dumps(o) for o in outcomes.values()})
-    index = {o: k for k, o in enumerate(distinct)}
-    cases = {case_id: index[json.dumps(o)] for case_id, o in sorted(outcomes.items())}
-    EXPECTED.write_text(
-        json.dumps({"outcomes": [json.loads(o) for o in distinct], "cases": cases}, indent=0)
-        + "\n",
-        encoding="utf-8",
-    )
-
-
-def expected() -> Dict[str, list]:
-    """The recorded outcome of every input, by case id."""
-    stored = json.loads(EXPECTED.read_text(encoding="utf-8"))
-    return {case_id: stored["outcomes"][k] for case_id, k in stored["cases"].items()}
-
-
-if __name__ == "__main__":
-    outcomes = record()
-    if "--write" in sys.argv:
-        write(outcomes)
-    print(f"{len(outcomes)} inputs, {sum(o[0] == 'error' for o in outcomes.values())} refused")
