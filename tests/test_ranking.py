@@ -12,6 +12,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 from scipy import stats as sps
 
 from judgekit.formats.items import public_view, write_items
@@ -19,6 +20,8 @@ from judgekit.metrics import get as get_metric
 from judgekit.programs.rank import main as rank_main
 from judgekit.programs.score import submission_notes
 from judgekit.stats.ranking import (
+    BY_MEAN_RANK,
+    BY_PRIMARY,
     OverallRow,
     RankedSystem,
     TrackRanking,
@@ -73,28 +76,103 @@ def _ranking(track_id, ranks):
     )
 
 
-def test_overall_rank_is_the_mean_rank_with_missing_tracks_last():
+def test_overall_mean_rank_option_counts_missing_tracks_last():
     rankings = {
         "t1": _ranking("t1", {"a": 1, "b": 1, "c": 3}),
         "t2": _ranking("t2", {"a": 2, "b": 1}),  # c did not submit t2: rank 3 (after 2 systems)
         "t3": _ranking("t3", {"c": 1}),
     }  # not a primary track
     primary = {"a": 0.7, "b": 0.8, "c": 0.1}
-    rows = rank_overall(["t1", "t2"], rankings, primary)
+    rows = rank_overall(["t1", "t2"], rankings, primary, rule=BY_MEAN_RANK)
     assert [(r.system, r.rank, r.mean_rank) for r in rows] == [
         ("b", 1, 1.0),
         ("a", 2, 1.5),
         ("c", 3, 3.0),
     ]
     assert rows[2].track_ranks == {"t1": 3, "t2": 3}
-    tied = rank_overall(["t1"], rankings, primary)
+    tied = rank_overall(["t1"], rankings, primary, rule=BY_MEAN_RANK)
     assert [(r.system, r.rank) for r in tied] == [
         ("b", 1),
         ("a", 1),
         ("c", 3),
     ]  # equal mean: primary orders
-    lower = rank_overall(["t1"], rankings, primary, primary_higher_is_better=False)
+    lower = rank_overall(["t1"], rankings, primary, False, BY_MEAN_RANK)
     assert [r.system for r in lower] == ["a", "b", "c"]
+
+
+def test_overall_rank_is_the_primary_score_by_default_with_ties_by_name():
+    rankings = {"t1": _ranking("t1", {"a": 1, "b": 2, "c": 3, "d": 4})}
+    primary = {"a": 0.5, "b": 0.8, "c": 0.8, "d": 0.1}
+    rows = rank_overall(["t1"], rankings, primary)
+    assert [(r.system, r.rank, r.mean_rank) for r in rows] == [
+        ("b", 1, 2.0),
+        ("c", 1, 3.0),
+        ("a", 3, 1.0),
+        ("d", 4, 4.0),
+    ]
+    lower = rank_overall(["t1"], rankings, primary, primary_higher_is_better=False)
+    assert [(r.system, r.rank) for r in lower] == [("d", 1), ("a", 2), ("b", 3), ("c", 3)]
+    with pytest.raises(ValueError, match="mean-rank"):
+        rank_overall(["t1"], rankings, primary, rule="median")
+
+
+def _ranked_by_score(track_id, scores):
+    """A track's ranking by its scores alone (higher is better, no statistical ties)."""
+    order = order_best_first(scores, higher_is_better=True)
+    ranks = tie_groups(order, lambda leader, others: [0.0] * len(others), alpha=0.05)
+    rows = [RankedSystem(name, scores[name], ranks[name], ranks[name] == 1) for name in order]
+    return TrackRanking(
+        SimpleNamespace(id=track_id, title=track_id), "pearson", "williams", None, rows
+    )
+
+
+def _overall(systems, rule=BY_PRIMARY):
+    """Overall rows of ``systems`` (name -> {track: score}) on the primary tracks t1..t4, a missing
+    track counting as the worst score (0.0) in the primary score, as scoring counts it."""
+    tracks = ["t1", "t2", "t3", "t4"]
+    rankings = {
+        t: _ranked_by_score(t, {s: v[t] for s, v in systems.items() if t in v}) for t in tracks
+    }
+    primary = {s: sum(v.get(t, 0.0) for t in tracks) / len(tracks) for s, v in systems.items()}
+    return rank_overall(tracks, rankings, primary, rule=rule)
+
+
+def _order_of(rows, first, second):
+    """-1, 0 or 1: ``first`` ranks above, level with, or below ``second``."""
+    rank = {r.system: r.rank for r in rows}
+    return (rank[first] > rank[second]) - (rank[first] < rank[second])
+
+
+#: Issue 22 item 8: A wins t1 and t2 by far (primary 0.70), B wins t3 and t4 narrowly (0.575); X
+#: submits t3 and t4 only, with scores between theirs.
+A_AND_B = {
+    "A": {"t1": 0.9, "t2": 0.9, "t3": 0.5, "t4": 0.5},
+    "B": {"t1": 0.6, "t2": 0.6, "t3": 0.55, "t4": 0.55},
+}
+SPARE_RUN = {"X": {"t3": 0.52, "t4": 0.52}}
+
+
+def test_a_spare_run_between_two_systems_cannot_move_one_above_the_other():
+    assert _order_of(_overall(A_AND_B), "A", "B") == -1
+    assert _order_of(_overall({**A_AND_B, **SPARE_RUN}), "A", "B") == -1
+    # the caveat of the mean rank, kept as an option: the same run moves B above A
+    assert _order_of(_overall(A_AND_B, BY_MEAN_RANK), "A", "B") == 0  # level, A listed first
+    assert _order_of(_overall({**A_AND_B, **SPARE_RUN}, BY_MEAN_RANK), "A", "B") == 1
+
+
+_SCORES = st.sampled_from([0.1, 0.3, 0.5, 0.52, 0.55, 0.7, 0.9])
+_SYSTEM = st.dictionaries(st.sampled_from(["t1", "t2", "t3", "t4"]), _SCORES, min_size=1)
+
+
+@settings(max_examples=300, derandomize=True, deadline=None)
+@given(st.dictionaries(st.sampled_from("ABCDE"), _SYSTEM, min_size=2), _SYSTEM)
+def test_no_third_system_changes_the_overall_order_of_two_others(systems, third):
+    without = _overall(systems)
+    with_third = _overall({**systems, "X": third})
+    names = sorted(systems)
+    for first in names:
+        for second in names:
+            assert _order_of(without, first, second) == _order_of(with_third, first, second)
 
 
 # --- tables ----------------------------------------------------------------------------------------

@@ -17,7 +17,10 @@ and ``ranking.tex`` (see ``judgekit.stats.tables``).
 Per track, systems are ranked on the main metric with statistical ties (``judgekit.stats.ranking``):
 ``auto`` uses Williams' t-test for Pearson r, Wilcoxon signed-rank on per-item losses for the
 LeWiDi metrics and the paired bootstrap otherwise; all tests are two-sided at ``--alpha``. The
-overall rank is the mean rank over the primary tracks. Intervals and bootstrap tests use
+overall order (``--overall``) is the primary score, the leaderboard's order, which no other
+system's submission can change; ``--overall mean-rank`` orders by the mean rank over the primary
+tracks instead, which a third system can flip (a run scoring between two others on some tracks).
+Intervals and bootstrap tests use
 ``--resamples`` resamples seeded with ``--seed`` (default: the phase's seed in task.json).
 """
 
@@ -42,7 +45,7 @@ from ..scoring import Result, load_gold
 from ..spec import TaskSpec, read_spec
 from ..stats import DEFAULT_RESAMPLES, Signature
 from ..stats.paired import TESTS
-from ..stats.ranking import rank_overall, rank_track
+from ..stats.ranking import BY_PRIMARY, OVERALL_RULES, rank_overall, rank_track
 from ..stats.tables import RankingReport, render_csv, render_latex, render_markdown
 from .common import MAX_STATUS_BYTES, run_guarded
 from .score import ingested_tracks, score_submission_folder, submission_notes
@@ -239,6 +242,7 @@ def build_report(
     alpha: float,
     resamples: int,
     seed: int,
+    overall_rule: str = BY_PRIMARY,
 ) -> RankingReport:
     rankings = {}
     for track in spec.tracks:
@@ -251,7 +255,7 @@ def build_report(
     primary = [t.id for t in spec.primary_tracks]
     higher = get_metric(spec.primary_tracks[0].main_metric).higher_is_better
     overall = rank_overall(
-        primary, rankings, {name: r.primary for name, r in results.items()}, higher
+        primary, rankings, {name: r.primary for name, r in results.items()}, higher, overall_rule
     )
     signature = Signature(resamples, seed, test=test, alpha=alpha).render()
     notes = {name: submission_notes(result) for name, result in results.items()}
@@ -330,6 +334,13 @@ def parse_args(argv: Optional[List[str]], prog: str = "rank_submissions.py") -> 
         "--seed", type=int, default=None, help="bootstrap seed (default: the phase's seed)"
     )
     parser.add_argument(
+        "--overall",
+        choices=OVERALL_RULES,
+        default=BY_PRIMARY,
+        help="overall order: the primary score (default; no third system can change it) or the "
+        "mean rank over the primary tracks (a third system can flip two others)",
+    )
+    parser.add_argument(
         "--jobs",
         type=_jobs,
         default=default_jobs(),
@@ -353,7 +364,9 @@ def run(args: argparse.Namespace) -> int:
         log("no submission could be scored; nothing to rank")
         return 2
     seed = spec.seed if args.seed is None else args.seed
-    report = build_report(spec, results, failures, args.test, args.alpha, args.resamples, seed)
+    report = build_report(
+        spec, results, failures, args.test, args.alpha, args.resamples, seed, args.overall
+    )
     for path in write_report(report, args.out):
         log(f"wrote {path}")
     if failures:
