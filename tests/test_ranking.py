@@ -2,6 +2,7 @@
 data ranked with the three baselines and two noisy copies of the gold."""
 
 import csv
+import dataclasses
 import re
 import io
 import json
@@ -17,7 +18,7 @@ from scipy import stats as sps
 
 from judgekit.formats.items import public_view, write_items
 from judgekit.metrics import get as get_metric
-from judgekit.programs.rank import main as rank_main
+from judgekit.programs.rank import OUTPUT_FILES, main as rank_main
 from judgekit.programs.score import submission_notes
 from judgekit.stats.ranking import (
     BY_MEAN_RANK,
@@ -29,6 +30,7 @@ from judgekit.stats.ranking import (
     rank_overall,
     tie_groups,
 )
+from judgekit.stats.bootstrap import Interval
 from judgekit.stats.tables import (
     RankingReport,
     latex_escape,
@@ -178,11 +180,15 @@ def test_no_third_system_changes_the_overall_order_of_two_others(systems, third)
 # --- tables ----------------------------------------------------------------------------------------
 
 
+def _interval(value, low, high):
+    return Interval(value, low, high, 0.95, 10, 1)
+
+
 def _report():
     rows = [
-        RankedSystem("team_a&b", 0.81234, 1, True, None),
-        RankedSystem("x|y", 0.80001, 1, True, 0.2),
-        RankedSystem("z", 0.5, 3, False, 0.001),
+        RankedSystem("team_a&b", 0.81234, 1, True, None, _interval(0.81234, 0.79, 0.83)),
+        RankedSystem("x|y", 0.80001, 1, True, 0.2, _interval(0.80001, 0.78, 0.82)),
+        RankedSystem("z", 0.5, 3, False, 0.001, _interval(0.5, 0.45, 0.55)),
     ]
     ranking = TrackRanking(
         SimpleNamespace(id="en_en", title="STS en-en"),
@@ -207,20 +213,31 @@ def _report():
         overall,
         ["en_en"],
         [("bad_zip", "not a valid zip archive")],
+        command="judgekit rank subs ref --out out --test auto --alpha 0.05 --resamples 10 --seed 1",
+        resamples=10,
+        seed=1,
     )
 
 
 def test_markdown_table_marks_the_best_group_and_lists_failures():
     text = render_markdown(_report())
-    assert "| 1 | team\\_a&amp;b | 1.00 | 0.8123 | **81.23*** (1) |" in text
-    assert "| 1 | x\\|y | 1.00 | 0.8000 | 80.00* (1) |" in text
-    assert "| 3 | z | 3.00 | 0.5000 | 50.00 (3) |" in text
-    assert "| 4 | late | 4.00 | -1.0000 | - |" in text
+    assert text.splitlines()[2] == "Reproduce with: `" + _report().command + "`"
+    assert "| Rank | System | Primary score \\(×100\\) | STS en-en: Pearson r \\(×100\\) |" in text
+    assert "| 1 | team\\_a&amp;b | 81.23 | **81.23**\\* (1) |" in text
+    assert "| 1 | x\\|y | 80.00 | 80.00\\* (1) |" in text
+    assert "| 3 | z | 50.00 | 50.00 (3) |" in text
+    assert "| 4 | late | -100.00 | - |" in text
+    assert "| 1 | team\\_a&amp;b | 81.23 | [79.00, 83.00] | - | 1 |" in text
+    assert "| 3 | z | 50.00 | [45.00, 55.00] | 0.0010 | 2 |" in text
+    assert "Williams' t-test, two-sided, alpha 0.05" in text and "Mean rank" not in text
     assert (
         "bad\\_zip: not a valid zip archive" in text
         and "judgekit 0.1.0|bootstrap 10|seed 1" in text
     )
     assert "Not submitted: late." in text
+    mean_rank = render_markdown(dataclasses.replace(_report(), overall_rule=BY_MEAN_RANK))
+    assert "| 1 | team\\_a&amp;b | 81.23 | 1.00 | **81.23**\\* (1) |" in mean_rank
+    assert "a third system can change the order of two others" in mean_rank
 
 
 def test_csv_has_one_row_per_system_and_track_and_the_failures():
@@ -243,9 +260,11 @@ def test_csv_has_one_row_per_system_and_track_and_the_failures():
 
 def test_latex_table_escapes_names_and_marks_ties():
     text = render_latex(_report())
-    assert r"team\_a\&b & 1.00 & 0.8123 & \textbf{81.23}$^{\ast}$ \\" in text
-    assert r"z & 3.00 & 0.5000 & 50.00 \\" in text
-    assert text.count(r"\begin{tabular}") == 1 and r"\bottomrule" in text
+    assert r"team\_a\&b & 81.23 & \textbf{81.23}$^{\ast}$ \\" in text
+    assert r"z & 50.00 & 50.00 \\" in text and r"x\textbar{}y & 80.00" in text
+    assert r"1 & team\_a\&b & 81.23 & [79.00, 83.00] & 1 \\" in text
+    assert r"3 & z & 50.00 & [45.00, 55.00] & 2 \\" in text
+    assert text.count(r"\begin{table}") == 2 and text.count(r"\bottomrule") == 2
     assert (
         latex_escape("50% #1 $x$ ~ ^ \\")
         == r"50\% \#1 \$x\$ \textasciitilde{} \textasciicircum{} \textbackslash{}"
@@ -312,7 +331,7 @@ def test_markdown_shows_hostile_names_as_text():
         for line in lines
     )
     cells = [len(re.findall(r"(?<!\\)\|", line)) for line in lines if line.startswith("|")]
-    assert cells == [6] * (2 + len(HOSTILE)) + [7] * (
+    assert cells == [5] * (2 + len(HOSTILE)) + [7] * (
         2 + len(HOSTILE)
     )  # no name adds a table column
 
@@ -344,6 +363,7 @@ def test_latex_escapes_hostile_names_and_keeps_comments_on_one_line():
         line.startswith("%") or not line.lstrip().startswith("#") for line in text.splitlines()
     )
     assert text.splitlines()[1] == "% reproduce with: sig`x` # injected"
+    assert r"\textless{}b\textgreater{}STS\textless{}/b\textgreater{}" in text
 
 
 # --- the organiser command ---------------------------------------------------------------------------
@@ -541,9 +561,10 @@ def test_bootstrap_test_choice_and_reproducible_tables(small_phase, tmp_path):
     ref, subs, out = small_phase
     args = [str(subs), str(ref), "--test", "bootstrap", "--resamples", "300", "--seed", "3"]
     assert rank_main(args + ["--out", str(tmp_path / "one")]) == 0
-    assert rank_main(args + ["--out", str(tmp_path / "two")]) == 0
-    for name in ("ranking.md", "ranking.csv", "ranking.tex"):
-        assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes()
+    first = {name: (tmp_path / "one" / name).read_bytes() for name in OUTPUT_FILES}
+    assert rank_main(args + ["--out", str(tmp_path / "one")]) == 0
+    for name in OUTPUT_FILES:
+        assert (tmp_path / "one" / name).read_bytes() == first[name]
     rows = list(csv.DictReader((tmp_path / "one" / "ranking.csv").open()))
     assert {r["test"] for r in rows if r["table"] in ("sim", "soft")} == {"bootstrap"}
     assert "seed 3" in (tmp_path / "one" / "ranking.md").read_text()

@@ -18,6 +18,12 @@ from .signed_rank import signed_rank_tests
 from .williams import TestResult
 
 TESTS = (WILLIAMS, BOOTSTRAP, WILCOXON, "auto")
+#: Each test's proper name, as the ranking tables print it.
+TEST_TITLES = {
+    WILLIAMS: "Williams' t-test",
+    BOOTSTRAP: "paired bootstrap test",
+    WILCOXON: "Wilcoxon signed-rank test",
+}
 
 
 def oriented_score(metric: Metric, stats: np.ndarray) -> float:
