@@ -7,6 +7,9 @@ import re
 import io
 import json
 import math
+import shlex
+import shutil
+import subprocess
 import zipfile
 from pathlib import Path
 from types import SimpleNamespace
@@ -865,3 +868,206 @@ def test_a_folder_holding_only_a_result_zip_is_ranked_as_the_zip(small_phase, tm
         score_submission(tmp_path / "copied", spec, ref).scores()
         == score_submission(subs / "good.zip", spec, ref).scores()
     )
+
+
+# --- the tables for the task paper (issue 25) ----------------------------------------------------------
+
+
+def _latex_tables(text):
+    """Each ``table`` environment of a LaTeX fragment, checked for booktabs structure: its tabular's
+    columns match every row's cells, rules in order, one caption and one label. Returns (caption,
+    label, header cells, rows of cells) per table."""
+    assert text.count("{") - text.count("\\{") == text.count("}") - text.count("\\}")
+    tables = []
+    for body in re.findall(r"\\begin\{table\}\[t\]\n(.*?)\\end\{table\}", text, flags=re.S):
+        columns = re.search(r"\\begin\{tabular\}\{([a-z]+)\}", body).group(1)
+        inner = body.split("\\toprule\n", 1)[1].split("\\bottomrule", 1)[0]
+        header, rows = inner.split("\\midrule\n", 1)
+        lines = [header.strip()] + [line for line in rows.splitlines() if line.strip()]
+        cells = [re.split(r"(?<!\\)&", line.removesuffix(" \\\\")) for line in lines]
+        assert all(len(row) == len(columns) for row in cells), (columns, cells)
+        assert body.index("\\toprule") < body.index("\\midrule") < body.index("\\bottomrule")
+        (caption,) = re.findall(r"\\caption\{(.*)\}\n", body)
+        (label,) = re.findall(r"\\label\{(tab:[a-z0-9-]+)\}", body)
+        tables.append((caption, label, [c.strip() for c in cells[0]], cells[1:]))
+    assert text.count("\\begin{table}") == len(tables) == text.count("\\end{table}")
+    return tables
+
+
+def test_latex_holds_an_overall_table_and_one_per_track_with_titles_intervals_and_clusters(
+    small_phase,
+):
+    ref, subs, out = small_phase
+    assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "200"]) == 0
+    text = (out / "ranking.tex").read_text()
+    (overall, sim, soft) = _latex_tables(text)
+    assert overall[1] == "tab:ranking-overall" and sim[1] == "tab:ranking-sim"
+    assert soft[1] == "tab:ranking-soft" and "(not a primary track)" in soft[0]
+    assert overall[2][:3] == ["Rank", "System", r"Primary score ($\times 100$)"]
+    assert sim[2] == ["Rank", "System", r"Pearson r ($\times 100$)", r"95\% interval", "Cluster"]
+    assert soft[2][2] == get_metric("amd").title  # a distance: printed as it is, no scale
+    assert "Williams' t-test" in sim[0] and "Wilcoxon signed-rank test" in soft[0]
+    assert "200 resamples, seed 7" in sim[0] and "$\\alpha=$0.05" in sim[0]
+    rows = list(csv.DictReader((out / "ranking.csv").open()))
+    for (_, _, _, cells), tid in ((sim, "sim"), (soft, "soft")):
+        expected = [r for r in rows if r["table"] == tid]
+        scale = 100.0 if tid == "sim" else 1.0
+        for row, cell in zip(expected, cells):
+            low, high = (float(v) for v in cell[3].strip(" []").split(","))
+            assert low == pytest.approx(scale * float(row["ci_low"]), abs=0.006)
+            assert high == pytest.approx(scale * float(row["ci_high"]), abs=0.006)
+            assert cell[4].strip() == row["cluster"] and cell[0].strip() == row["rank"]
+    assert "x 100" not in text and "williams" not in text.split("\n", 4)[4]
+
+
+@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex is not installed")
+def test_latex_compiles_as_a_fragment_with_booktabs(small_phase, tmp_path):
+    ref, subs, out = small_phase
+    assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "50"]) == 0
+    fragments = {"ranking": (out / "ranking.tex").read_text()}
+    fragments["hostile"] = render_latex(_hostile_report())
+    for name, fragment in fragments.items():
+        (tmp_path / f"{name}-fragment.tex").write_text(fragment)
+        (tmp_path / f"{name}.tex").write_text(
+            "\\documentclass{article}\n\\usepackage{booktabs}\n\\begin{document}\n"
+            f"\\input{{{name}-fragment}}\n\\end{{document}}\n"
+        )
+        done = subprocess.run(
+            ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape", name],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stdout[-3000:]
+        log = (tmp_path / f"{name}.log").read_text(errors="replace")
+        assert "Output written" in done.stdout and "Undefined control sequence" not in log
+
+
+def test_every_output_begins_with_the_command_that_reproduces_it(small_phase, monkeypatch):
+    from judgekit.cli import main as judgekit_main
+
+    ref, subs, out = small_phase
+    monkeypatch.chdir(ref.parent)
+    assert rank_main(["subs", "ref", "--out", "out", "--resamples", "120", "--jobs", "1"]) == 0
+    command = (
+        "judgekit rank subs ref --out out --test auto --alpha 0.05 --resamples 120 --seed 7 "
+        "--overall primary"
+    )
+    texts = {name: (out / name).read_text() for name in OUTPUT_FILES}
+    assert texts["ranking.md"].splitlines()[2] == f"Reproduce with: `{command}`"
+    assert texts["ranking.tex"].splitlines()[1] == f"% reproduce with: {command}"
+    first = next(csv.DictReader(io.StringIO(texts["ranking.csv"])))
+    assert (first["table"], first["note"]) == ("command", command)
+    assert f"Reproduce with: <code>{command}</code>" in texts["ranking.html"]
+    (out / "ranking.md").unlink()
+    assert judgekit_main(shlex.split(command)[1:]) == 0  # the command, run, gives the same files
+    assert {name: (out / name).read_text() for name in OUTPUT_FILES} == texts
+
+
+def test_ranking_html_is_self_contained_and_draws_each_track_s_intervals(small_phase):
+    ref, subs, out = small_phase
+    assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "200"]) == 0
+    page = (out / "ranking.html").read_text()
+    assert page.startswith("<!DOCTYPE html>") and "<style>" in page
+    for outside in ("<script", "src=", "href=", "http://", "https://", "@import"):
+        assert outside not in page, outside
+    rows = list(csv.DictReader((out / "ranking.csv").open()))
+    charts = re.findall(r"<svg .*?</svg>", page, flags=re.S)
+    assert len(charts) == 2  # one per track
+    for chart, tid in zip(charts, ("sim", "soft")):
+        track = [r for r in rows if r["table"] == tid]
+        assert chart.count("<circle") == len(track) and chart.count("stroke-width='3'") == len(
+            track
+        )
+        colours = re.findall(r"<circle [^>]*fill='(#[0-9a-f]+)'", chart)
+        clusters = [r["cluster"] for r in track]
+        assert len(set(colours)) == len(set(clusters))  # one colour per cluster
+    assert "Reproduce with:" in page and "<th>Cluster</th>" in page
+
+
+def test_ranking_html_shows_hostile_names_as_text():
+    from judgekit.stats.ranking_page import render_html
+
+    page = render_html(_hostile_report())
+    for raw in ("<img", "<b>STS", "<script>", "<iframe>"):
+        assert raw not in page, raw
+    assert "&lt;img src=x onerror=alert(1)&gt;" in page
+
+
+def test_scales_are_stated_once_per_column():
+    from judgekit.stats.tables import AS_IS, PERCENT, scale_of
+
+    assert scale_of(["pearson", "accuracy"]) == PERCENT and scale_of(["pearson", "amd"]) == AS_IS
+    assert PERCENT.show(0.81234) == "81.23" and AS_IS.show(0.81234) == "0.8123"
+
+
+# --- ranking by team ----------------------------------------------------------------------------------
+
+TEAMS = {"good": "alpha", "weak": "alpha", "sim_only": "beta", "folder_run": "beta"}
+
+
+def _rank_by_teams(small_phase, teams_file, name, text):
+    ref, subs, out = small_phase
+    (ref.parent / name).write_text(text)
+    args = [str(subs), str(ref), "--out", str(out), "--resamples", "100", "--teams"]
+    return rank_main(args + [str(ref.parent / name)])
+
+
+def _overall_and_runs(out):
+    rows = list(csv.DictReader((out / "ranking.csv").open()))
+    overall = [(r["system"], r["rank"]) for r in rows if r["table"] == "overall"]
+    runs = {r["system"]: r["note"] for r in rows if r["table"] == "team_run"}
+    sim = {r["system"]: r["value"] for r in rows if r["table"] == "sim"}
+    return overall, runs, sim
+
+
+def test_ranking_by_team_keeps_each_team_s_best_run(small_phase, capsys):
+    ref, subs, out = small_phase
+    assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "100"]) == 0
+    _, _, by_run = _overall_and_runs(out)
+    text = "submission,team\n" + "".join(f"{run},{team}\n" for run, team in TEAMS.items())
+    assert _rank_by_teams(small_phase, None, "teams.csv", text) == 0
+    overall, runs, sim = _overall_and_runs(out)
+    assert [system for system, _ in overall] == ["alpha", "beta"]
+    assert runs == {"alpha": "good", "beta": "folder_run"}  # the higher primary score of each
+    assert sim == {"alpha": by_run["good"], "beta": by_run["folder_run"]}
+    markdown = (out / "ranking.md").read_text()
+    assert "## Runs ranked" in markdown and "--teams" in markdown.splitlines()[2]
+
+
+def test_ranking_by_team_reads_codabench_s_export_of_submissions(small_phase):
+    # the labels of codabench src/apps/api/views/submissions.py get_renderer_context
+    header = "Submission ID,File Name,Owner,Created When,Status,Phase\n"
+    rows = "".join(
+        f"{100 + k},{run}.zip,{team},2025-01-0{k + 1}T10:00:00Z,Finished,Evaluation\n"
+        for k, (run, team) in enumerate(TEAMS.items())
+    )
+    rows += "200,not_a_zip.zip,gamma,2025-01-09T10:00:00Z,Finished,Evaluation\n"
+    assert _rank_by_teams(small_phase, None, "export.csv", header + rows) == 0
+    _, _, out = small_phase
+    assert _overall_and_runs(out)[1] == {"alpha": "good", "beta": "folder_run"}
+    listed = [  # SubmissionSerializer's fields, as the JSON list holds them
+        {"id": 100 + k, "name": "", "filename": f"{run}.zip", "owner": team, "status": "Finished"}
+        for k, (run, team) in enumerate(TEAMS.items())
+    ]
+    assert _rank_by_teams(small_phase, None, "export.json", json.dumps(listed)) == 0
+    assert _overall_and_runs(out)[1] == {"alpha": "good", "beta": "folder_run"}
+
+
+def test_ranking_by_team_refuses_a_file_that_does_not_say(small_phase, capsys):
+    partial = "submission,team\ngood,alpha\nweak,alpha\n"
+    assert _rank_by_teams(small_phase, None, "partial.csv", partial) == 1
+    err = capsys.readouterr().err
+    assert "partial.csv" in err and "2 ranked submission(s) have no team" in err
+    assert "'folder_run'" in err and "Traceback" not in err
+    twice = "submission,team\ngood,alpha\nweak,alpha\ngood.zip,beta\n"  # good.zip names good
+    assert _rank_by_teams(small_phase, None, "twice.csv", twice) == 1
+    err = capsys.readouterr().err
+    assert "twice.csv, line 4: submission 'good' is given two teams" in err
+    assert "scoring" not in err  # the file is read before any submission is scored
+    assert _rank_by_teams(small_phase, None, "other.csv", "run,group\ngood,alpha\n") == 1
+    err = capsys.readouterr().err
+    assert "no known columns" in err and "'run', 'group'" in err
+    assert _rank_by_teams(small_phase, None, "bad.json", '[{"id": 1, "filename": "x.zip"}]') == 1
+    assert "has no 'owner'" in capsys.readouterr().err

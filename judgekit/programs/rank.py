@@ -434,6 +434,7 @@ def run(args: argparse.Namespace) -> int:
             "no submission found",
             expected="result zips (or folders), one per team or run",
         )
+    teams = read_teams(args.teams) if args.teams is not None else None
     log(f"scoring {len(submissions)} submission(s) against {args.reference}")
     results, failures = score_all(submissions, spec, args.reference, args.jobs)
     if not results:
@@ -444,8 +445,8 @@ def run(args: argparse.Namespace) -> int:
         args.test, args.alpha, args.resamples, seed, args.overall, command_line(args, seed)
     )
     runs = None
-    if args.teams is not None:
-        team_of = teams_of(list(results), read_teams(args.teams), args.teams)
+    if teams is not None:
+        team_of = teams_of(list(results), teams, args.teams)
         runs = best_runs(overall_order(spec, results, settings), team_of)
         log(f"ranking {len(runs)} team(s) by their best run: " + ", ".join(runs.values()))
     report = build_report(spec, results, failures, settings, runs)
