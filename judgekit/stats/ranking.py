@@ -1,4 +1,4 @@
-"""Official rankings: per-track ranks with statistical ties and an overall rank by mean rank.
+"""Official rankings: per-track ranks with statistical ties and an overall rank (by primary score).
 
 Per track, systems are ordered by the track's main metric. Ties are groups: the best remaining
 system leads a group, and every remaining system not significantly different from it (p > alpha)
