@@ -1,7 +1,8 @@
 """Organiser ranking: score every final submission of a phase and write the official ranking.
 
-    python3 rank_submissions.py SUBMISSIONS_DIR REFERENCE_DIR [--out DIR]
-        [--test williams|bootstrap|wilcoxon|auto] [--alpha 0.05] [--resamples N] [--seed N] [--jobs N]
+    judgekit rank SUBMISSIONS_DIR REFERENCE_DIR [--out DIR]   (or python3 rank_submissions.py ...)
+        [--test williams|bootstrap|wilcoxon|auto] [--alpha 0.05] [--resamples N] [--seed N]
+        [--overall primary|mean-rank] [--teams FILE] [--jobs N]
 
 SUBMISSIONS_DIR holds one result zip per team or run (a folder of prediction files also works);
 the file name without ``.zip`` names the system. REFERENCE_DIR is a phase's reference folder
@@ -23,8 +24,8 @@ system's submission can change; ``--overall mean-rank`` orders by the mean rank 
 tracks instead, which a third system can flip (a run scoring between two others on some tracks).
 ``--teams FILE`` ranks teams: each team's best run by the overall order (computed over every run)
 is kept and ranked under the team's name (``programs.teams`` says which files map runs to teams).
-Intervals and bootstrap tests use
-``--resamples`` resamples seeded with ``--seed`` (default: the phase's seed in task.json).
+Intervals and bootstrap tests use ``--resamples`` resamples seeded with ``--seed`` (default: the
+phase's seed in task.json).
 """
 
 from __future__ import annotations

@@ -122,7 +122,7 @@ def _track_section(report: RankingReport, ranking: TrackRanking) -> str:
         ]
         for r in ranking.rows
     ]
-    header = ["Rank", "System", "Score", "95% interval", "p vs best", "Cluster"]
+    header = ["Rank", "System", _e(label), "95% interval", "p vs best", "Cluster"]
     parts.append(_table(header, rows))
     if ranking.missing:
         parts.append(f"<p>Not submitted: {_e(', '.join(ranking.missing))}.</p>")

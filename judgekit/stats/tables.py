@@ -312,7 +312,8 @@ def _markdown_track(report: RankingReport, ranking: TrackRanking) -> List[str]:
         ]
         for r in ranking.rows
     ]
-    header = ["Rank", "System", "Score", "95% interval", "p vs best", "Cluster"]
+    label = _md(metric_label(ranking.metric, "×100"))
+    header = ["Rank", "System", label, "95% interval", "p vs best", "Cluster"]
     out += [""] + _md_table(header, ["---:", "---", "---:", "---", "---:", "---:"], rows)
     if ranking.missing:
         out.append("")
