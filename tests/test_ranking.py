@@ -987,7 +987,7 @@ def test_ranking_html_is_self_contained_and_draws_each_track_s_intervals(small_p
 
 
 def test_ranking_html_shows_hostile_names_as_text():
-    from judgekit.stats.ranking_page import render_html
+    from judgekit.ranking_page import render_html
 
     page = render_html(_hostile_report())
     for raw in ("<img", "<b>STS", "<script>", "<iframe>"):

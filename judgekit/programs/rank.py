@@ -13,7 +13,7 @@ scoring program would note on a ranked one (files ignored, tracks not covered, m
 listed per submission (stderr, ranking.md, and ranking.csv rows ``submission_note``). The gold is
 read once; ``--jobs`` processes (default: one per core, at most 4) score the submissions. Progress
 goes to stderr. Written to ``--out`` (default: the current folder): ``ranking.md``, ``ranking.csv``,
-``ranking.tex`` (see ``judgekit.stats.tables``) and ``ranking.html`` (``judgekit.stats.ranking_page``),
+``ranking.tex`` (see ``judgekit.stats.tables``) and ``ranking.html`` (``judgekit.ranking_page``),
 each beginning with the ``judgekit rank`` command, every option spelled out, that reproduces it.
 
 Per track, systems are ranked on the main metric with statistical ties (``judgekit.stats.ranking``):
@@ -58,7 +58,7 @@ from ..stats.ranking import (
     rank_overall,
     rank_track,
 )
-from ..stats.ranking_page import render_html
+from ..ranking_page import render_html
 from ..stats.tables import RankingReport, render_csv, render_latex, render_markdown
 from .common import MAX_STATUS_BYTES, run_guarded
 from .score import ingested_tracks, score_submission_folder, submission_notes

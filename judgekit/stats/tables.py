@@ -1,5 +1,5 @@
 """The official ranking as text: Markdown, CSV and LaTeX, ready for the task paper. No files are
-written here; ``ranking_page`` renders the same content as a self-contained HTML page.
+written here; ``judgekit.ranking_page`` renders the same content as a self-contained HTML page.
 
 Every output begins with the command that reproduces it (``RankingReport.command``; in the CSV, its
 first row, so that the file stays one table). Then the overall table (rank, system, the primary

@@ -1,7 +1,7 @@
 """The official ranking as one self-contained HTML page (``ranking.html``): the command that
 reproduces it, the overall table and, per track, its systems' scores drawn with their 95% intervals
 (inline SVG, coloured by significance cluster) above the track's table. The content is that of
-``tables`` (the same cells, scales and sentences); every name is escaped. No files are written here.
+``stats.tables`` (the same cells, scales and sentences); every name is escaped. No files are written here.
 """
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ from __future__ import annotations
 import html
 from typing import List
 
-from .. import plots
-from ..metrics import get as get_metric
-from ..report import html_page
-from .ranking import BY_MEAN_RANK, TrackRanking
-from .tables import (
+from . import plots
+from .metrics import get as get_metric
+from .report import html_page
+from .stats.ranking import BY_MEAN_RANK, TrackRanking
+from .stats.tables import (
     MARK,
     RankingReport,
     track_cell,
