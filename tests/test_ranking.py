@@ -1071,3 +1071,34 @@ def test_ranking_by_team_refuses_a_file_that_does_not_say(small_phase, capsys):
     assert "no known columns" in err and "'run', 'group'" in err
     assert _rank_by_teams(small_phase, None, "bad.json", '[{"id": 1, "filename": "x.zip"}]') == 1
     assert "has no 'owner'" in capsys.readouterr().err
+
+
+def test_the_negation_of_the_best_run_is_not_tied_with_it_and_an_affine_copy_is(tmp_path):
+    """Issue 22 item 9 through the ranking (``TrackTests``): r23 = -1 tests r12 against 0."""
+    rng = np.random.default_rng(91)
+    ref, subs = tmp_path / "ref", tmp_path / "subs"
+    ref.mkdir()
+    subs.mkdir()
+    (ref / "task.json").write_text(
+        json.dumps(_spec([{"id": "sim", "kind": "similarity", "dataset": "sim"}]))
+    )
+    gold = rng.uniform(0, 5, 150)
+    ids = [f"s{i}" for i in range(gold.size)]
+    write_items(
+        ref / "sim.jsonl",
+        [{"id": i, "texts": ["a", "b"], "score": float(g)} for i, g in zip(ids, gold)],
+    )
+    best = gold + rng.normal(0, 0.7, gold.size)
+    runs = {"best": best, "negated": -best, "copy": 2.0 * best + 1.0, "flat": np.full(150, 2.0)}
+    for name, values in runs.items():
+        _zip(subs / f"{name}.zip", {"sim.tsv": _tsv(ids, [repr(float(v)) for v in values])})
+    assert (
+        rank_main([str(subs), str(ref), "--out", str(tmp_path / "out"), "--resamples", "50"]) == 0
+    )
+    found = csv.DictReader((tmp_path / "out" / "ranking.csv").open())
+    rows = {r["system"]: r for r in found if r["table"] == "sim"}
+    r12, p12 = sps.pearsonr(gold, best)
+    assert r12 > 0.9 and float(rows["negated"]["p_vs_best"]) == pytest.approx(p12, rel=1e-6)
+    assert rows["negated"]["tied_with_best"] == "0" and rows["negated"]["rank"] == "4"
+    assert rows["copy"]["tied_with_best"] == "1" and float(rows["copy"]["p_vs_best"]) == 1.0
+    assert float(rows["flat"]["p_vs_best"]) == pytest.approx(p12, rel=1e-6)  # r of a constant: 0
