@@ -31,7 +31,6 @@ from .stats.tables import (
 )
 
 _e = html.escape
-TIMES = "×100"
 
 
 def render_html(report: RankingReport) -> str:
@@ -77,11 +76,8 @@ def _table(header: List[str], rows: List[List[str]], left: int = 1) -> str:
 def _overall_table(report: RankingReport) -> str:
     track_ids = report.track_order()
     mean = report.overall_rule == BY_MEAN_RANK
-    header = ["Rank", "System", _e(primary_label(report, TIMES))] + (["Mean rank"] if mean else [])
-    header += [
-        f"{_e(track_title(report.rankings[t]))}<br>{_e(metric_label(report.rankings[t].metric, TIMES))}"
-        for t in track_ids
-    ]
+    header = ["Rank", "System", _e(primary_label(report))] + (["Mean rank"] if mean else [])
+    header += [_column_head(report.rankings[t]) for t in track_ids]
     scale = primary_scale(report)
     rows = []
     for row in report.overall:
@@ -89,6 +85,11 @@ def _overall_table(report: RankingReport) -> str:
         cells += [f"{row.mean_rank:.2f}"] if mean else []
         rows.append(cells + [_overall_cell(report.rankings[t], row.system) for t in track_ids])
     return _table(header, rows)
+
+
+def _column_head(ranking: TrackRanking) -> str:
+    """A track's column in the overall table: its title, and below it its metric and scale."""
+    return f"{_e(track_title(ranking))}<br>{_e(metric_label(ranking.metric))}"
 
 
 def _overall_cell(ranking: TrackRanking, system: str) -> str:
@@ -100,7 +101,7 @@ def _overall_cell(ranking: TrackRanking, system: str) -> str:
 
 def _track_section(report: RankingReport, ranking: TrackRanking) -> str:
     primary = "" if ranking.track.id in report.primary_tracks else ", not primary"
-    label = metric_label(ranking.metric, TIMES)
+    label = metric_label(ranking.metric)
     parts = [
         f"<h2>{_e(track_title(ranking))} ({_e(ranking.track.id)}{primary})</h2>",
         f"<p>Main metric: {_e(label)}, {get_metric(ranking.metric).direction} is better. "

@@ -191,13 +191,17 @@ def md_code(text) -> str:
 _md = md_escape
 
 
-def metric_label(metric_name: str, times: str = "x 100") -> str:
+#: How Markdown and HTML state that a column is printed x 100 (LaTeX: ``TIMES_100``).
+TIMES = "×100"
+
+
+def metric_label(metric_name: str, times: str = TIMES) -> str:
     """A metric's title and, when its values are printed x 100, that scale (``times`` as given)."""
     title = get_metric(metric_name).title
     return f"{title} ({times})" if scale_of([metric_name]).percent else title
 
 
-def primary_label(report: RankingReport, times: str = "x 100") -> str:
+def primary_label(report: RankingReport, times: str = TIMES) -> str:
     return f"Primary score ({times})" if primary_scale(report).percent else "Primary score"
 
 
@@ -241,13 +245,8 @@ def render_markdown(report: RankingReport) -> str:
 def _markdown_overall(report: RankingReport) -> List[str]:
     track_ids = report.track_order()
     mean = report.overall_rule == BY_MEAN_RANK
-    header = ["Rank", "System", _md(primary_label(report, "×100"))] + (
-        ["Mean rank"] if mean else []
-    )
-    header += [
-        f"{_md(track_title(report.rankings[t]))}: {_md(metric_label(report.rankings[t].metric, '×100'))}"
-        for t in track_ids
-    ]
+    header = ["Rank", "System", _md(primary_label(report))] + (["Mean rank"] if mean else [])
+    header += [_md(column_head(report.rankings[t])) for t in track_ids]
     scale = primary_scale(report)
     rows = []
     for row in report.overall:
@@ -255,6 +254,11 @@ def _markdown_overall(report: RankingReport) -> List[str]:
         cells += [f"{row.mean_rank:.2f}"] if mean else []
         rows.append(cells + [_md_overall_cell(report, t, row.system) for t in track_ids])
     return _md_table(header, ["---:", "---", "---:"] + ["---:"] * (len(header) - 3), rows)
+
+
+def column_head(ranking: TrackRanking) -> str:
+    """A track's column in the overall table: its title, its metric and scale (plain text)."""
+    return f"{track_title(ranking)}: {metric_label(ranking.metric)}"
 
 
 def _markdown_runs(report: RankingReport) -> List[str]:
@@ -294,7 +298,7 @@ def _markdown_track(report: RankingReport, ranking: TrackRanking) -> List[str]:
         "",
         f"## {_md(track_title(ranking))} ({_md(ranking.track.id)}{primary})",
         "",
-        f"Main metric: {_md(metric_label(ranking.metric, '×100'))}, "
+        f"Main metric: {_md(metric_label(ranking.metric))}, "
         f"{get_metric(ranking.metric).direction} is better. {_md(interval_text(report))} "
         f"{_md(cluster_text(report, ranking))}",
     ]
@@ -312,7 +316,7 @@ def _markdown_track(report: RankingReport, ranking: TrackRanking) -> List[str]:
         ]
         for r in ranking.rows
     ]
-    label = _md(metric_label(ranking.metric, "×100"))
+    label = _md(metric_label(ranking.metric))
     header = ["Rank", "System", label, "95% interval", "p vs best", "Cluster"]
     out += [""] + _md_table(header, ["---:", "---", "---:", "---", "---:", "---:"], rows)
     if ranking.missing:
