@@ -302,7 +302,7 @@ def interval_chart(
     high)`` (none when None), coloured by its group (a ranking's significance cluster), so that the
     groups and the overlaps of the intervals show at a glance. Values are drawn as given."""
     row_h, top, bottom, right = 18, 24, 40, 16
-    left = 12 + 7 * max([len(str(label)) for label in labels] + [4])
+    left = 12 + 7 * max([len(_short(label)) for label in labels] + [4])
     width = max(left + 320 + right, 8 * len(title) + 20)
     height = top + max(len(labels), 1) * row_h + bottom
     plot_w, plot_h = width - left - right, height - top - bottom
@@ -335,11 +335,21 @@ def _x_ticks(ticks: Sequence[float], px, top: float, plot_h: float) -> List[str]
     ]
 
 
+#: A row label longer than this is cut (with an ellipsis) on the chart; its tooltip holds all of it.
+MAX_LABEL = 40
+
+
+def _short(label) -> str:
+    label = str(label)
+    return label if len(label) <= MAX_LABEL else label[: MAX_LABEL - 1] + "…"
+
+
 def _interval_row(y: float, left: int, label, value, pair, group: int, px) -> str:
     """One system: its label at the left, its interval as a bar and its value as a dot."""
     colour = PALETTE[group % len(PALETTE)]
     tip = f"{_e(label)}: {_e(_tick_label(float(value)))}"
-    parts = [f"<text x='{left - 6}' y='{_num(y + 4)}' text-anchor='end' {_FONT}>{_e(label)}</text>"]
+    shown = _e(_short(label))
+    parts = [f"<text x='{left - 6}' y='{_num(y + 4)}' text-anchor='end' {_FONT}>{shown}</text>"]
     if pair is not None:
         low, high = float(pair[0]), float(pair[1])
         tip += f" [{_e(_tick_label(low))}, {_e(_tick_label(high))}]"

@@ -989,10 +989,14 @@ def test_ranking_html_is_self_contained_and_draws_each_track_s_intervals(small_p
 def test_ranking_html_shows_hostile_names_as_text():
     from judgekit.ranking_page import render_html
 
-    page = render_html(_hostile_report())
+    report = _hostile_report()
+    page = render_html(report)
     for raw in ("<img", "<b>STS", "<script>", "<iframe>"):
         assert raw not in page, raw
     assert "&lt;img src=x onerror=alert(1)&gt;" in page
+    report.rankings["en_en"].rows[0].system = "n" * 5000  # a long name: cut on the chart only
+    (chart,) = re.findall(r"<svg .*?</svg>", render_html(report), flags=re.S)
+    assert "n" * 5000 + ":" in chart and int(re.search(r"width='(\d+)'", chart).group(1)) < 800
 
 
 def test_scales_are_stated_once_per_column():
