@@ -97,9 +97,11 @@ def wilcoxon_test(losses_a, losses_b) -> TestResult:
     """Two-sided Wilcoxon signed-rank test on paired per-item losses (zero differences dropped).
 
     When every difference is zero (identical systems, or two constant ones with the same loss) the
-    systems are indistinguishable: p = 1.0 (scipy refuses that case); a single nonzero difference
-    gives scipy's exact p = 1.0, and a p-value scipy leaves undefined (a NaN loss) p = 1.0. The
-    numbers are ``scipy.stats.wilcoxon``'s (see ``signed_rank``, which tests many pairs faster).
+    systems are indistinguishable: p = 1.0 (scipy refuses that case); a p-value scipy leaves
+    undefined (a NaN loss) is p = 1.0. Otherwise the numbers are ``scipy.stats.wilcoxon``'s, with
+    the method scipy picks for the number of items (a single nonzero difference among at most 50
+    items: its exact p = 1.0; among more: its normal approximation); see ``signed_rank``, which
+    tests many pairs faster.
     """
     (result,) = signed_rank_tests(losses_a, [losses_b])
     return result
