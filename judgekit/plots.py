@@ -1,4 +1,5 @@
-"""Tiny inline-SVG charts for the detailed results page: scatter, heat map and grouped bar chart.
+"""Tiny inline-SVG charts for the detailed results page (scatter, heat map, grouped bar chart) and the
+ranking page (intervals per system).
 
 Output is a self-contained ``<svg>`` element (no scripts, fonts or external references); every
 label is escaped. Sizes are in CSS pixels. Numbers are drawn with at most 4 significant decimals.
@@ -287,3 +288,77 @@ def _legend(names: List[str], left: int, top: int) -> List[str]:
             f"<text x='{x + 14}' y='{top - 7}' {_FONT}>{_e(name)}</text>"
         )
     return body
+
+
+def interval_chart(
+    labels: Sequence[str],
+    values: Sequence[float],
+    intervals: Sequence[Optional[Sequence[float]]],
+    groups: Sequence[int],
+    title: str,
+    x_label: str,
+) -> str:
+    """One row per label, top to bottom: a dot at its value and a bar over its interval ``(low,
+    high)`` (none when None), coloured by its group (a ranking's significance cluster), so that the
+    groups and the overlaps of the intervals show at a glance. Values are drawn as given."""
+    row_h, top, bottom, right = 18, 24, 40, 16
+    left = 12 + 7 * max([len(_short(label)) for label in labels] + [4])
+    width = max(left + 320 + right, 8 * len(title) + 20)
+    height = top + max(len(labels), 1) * row_h + bottom
+    plot_w, plot_h = width - left - right, height - top - bottom
+    ends = [float(v) for pair in intervals if pair is not None for v in pair]
+    x_lo, x_hi = _padded_range(np.asarray([float(v) for v in values] + ends, dtype=float))
+
+    def px(v):
+        return left + (v - x_lo) / (x_hi - x_lo) * plot_w
+
+    body = [
+        f"<rect x='{left}' y='{top}' width='{plot_w}' height='{plot_h}' fill='none' stroke='#999'/>"
+    ]
+    body.extend(_x_ticks(nice_ticks(x_lo, x_hi), px, top, plot_h))
+    for k, (label, value, pair, group) in enumerate(zip(labels, values, intervals, groups)):
+        body.append(_interval_row(top + k * row_h + row_h / 2, left, label, value, pair, group, px))
+    body.append(
+        f"<text x='{left + plot_w / 2:.0f}' y='{top + plot_h + 32}' text-anchor='middle' {_FONT}>"
+        f"{_e(x_label)}</text>"
+    )
+    return _svg(width, height, title, body)
+
+
+def _x_ticks(ticks: Sequence[float], px, top: float, plot_h: float) -> List[str]:
+    """Vertical grid lines and labels of an x axis along the plot's bottom edge."""
+    return [
+        f"<line x1='{_num(px(t))}' y1='{top}' x2='{_num(px(t))}' y2='{top + plot_h}' stroke='#eee'/>"
+        f"<text x='{_num(px(t))}' y='{top + plot_h + 15}' text-anchor='middle' {_FONT}>"
+        f"{_e(_tick_label(t))}</text>"
+        for t in ticks
+    ]
+
+
+#: A row label longer than this is cut (with an ellipsis) on the chart; its tooltip holds all of it.
+MAX_LABEL = 40
+
+
+def _short(label) -> str:
+    label = str(label)
+    return label if len(label) <= MAX_LABEL else label[: MAX_LABEL - 1] + "…"
+
+
+def _interval_row(y: float, left: int, label, value, pair, group: int, px) -> str:
+    """One system: its label at the left, its interval as a bar and its value as a dot."""
+    colour = PALETTE[group % len(PALETTE)]
+    tip = f"{_e(label)}: {_e(_tick_label(float(value)))}"
+    shown = _e(_short(label))
+    parts = [f"<text x='{left - 6}' y='{_num(y + 4)}' text-anchor='end' {_FONT}>{shown}</text>"]
+    if pair is not None:
+        low, high = float(pair[0]), float(pair[1])
+        tip += f" [{_e(_tick_label(low))}, {_e(_tick_label(high))}]"
+        parts.append(
+            f"<line x1='{_num(px(low))}' y1='{_num(y)}' x2='{_num(px(high))}' y2='{_num(y)}' "
+            f"stroke='{colour}' stroke-width='3'/>"
+        )
+    parts.append(
+        f"<circle cx='{_num(px(float(value)))}' cy='{_num(y)}' r='4' fill='{colour}'>"
+        f"<title>{tip}</title></circle>"
+    )
+    return "".join(parts)

@@ -71,7 +71,7 @@ def write_outputs(output_dir: Path, result: Result, html_text: str = None) -> No
 
 def failure_html(title: str, message: str) -> str:
     """A detailed-results page for a submission that could not be scored."""
-    return _page(
+    return html_page(
         title, f"<h2>Submission not scored</h2><pre class='err'>{html.escape(message)}</pre>"
     )
 
@@ -83,7 +83,8 @@ th{background:#f3f3f3}td.l,th.l{text-align:left}.warn{color:#8a5a00}.err{color:#
 .fig{margin:.5em 0;overflow-x:auto}svg.plot{background:#fff;margin-right:1em}h3{font-size:1em}"""
 
 
-def _page(title: str, body: str) -> str:
+def html_page(title: str, body: str) -> str:
+    """A self-contained HTML page (its style inline) with ``title`` and the HTML ``body``."""
     return (
         "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
         f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>\n{body}\n</body></html>\n"
@@ -182,7 +183,7 @@ def detailed_html(
         f"<p class='sig'>judgekit {esc(__version__)} | edition {esc(spec.edition)} | "
         f"phase {esc(spec.phase)}" + ("" if hidden else f" | intervals: {esc(signature)}") + "</p>"
     )
-    return _page(f"{spec.title}: detailed results", "\n".join(parts))
+    return html_page(f"{spec.title}: detailed results", "\n".join(parts))
 
 
 def _summary_table(result: Result) -> str:

@@ -25,6 +25,7 @@ LAYERS = {
     "scoring": 6,
     "report": 7,
     "plots": 7,
+    "ranking_page": 7,
     "importers": 8,
     "baselines": 8,
     "bundle": 9,

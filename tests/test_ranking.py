@@ -2,23 +2,30 @@
 data ranked with the three baselines and two noisy copies of the gold."""
 
 import csv
+import dataclasses
 import re
 import io
 import json
 import math
+import shlex
+import shutil
+import subprocess
 import zipfile
 from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 from scipy import stats as sps
 
 from judgekit.formats.items import public_view, write_items
 from judgekit.metrics import get as get_metric
-from judgekit.programs.rank import main as rank_main
+from judgekit.programs.rank import OUTPUT_FILES, main as rank_main
 from judgekit.programs.score import submission_notes
 from judgekit.stats.ranking import (
+    BY_MEAN_RANK,
+    BY_PRIMARY,
     OverallRow,
     RankedSystem,
     TrackRanking,
@@ -26,6 +33,7 @@ from judgekit.stats.ranking import (
     rank_overall,
     tie_groups,
 )
+from judgekit.stats.bootstrap import Interval
 from judgekit.stats.tables import (
     RankingReport,
     latex_escape,
@@ -73,38 +81,117 @@ def _ranking(track_id, ranks):
     )
 
 
-def test_overall_rank_is_the_mean_rank_with_missing_tracks_last():
+def test_overall_mean_rank_option_counts_missing_tracks_last():
     rankings = {
         "t1": _ranking("t1", {"a": 1, "b": 1, "c": 3}),
         "t2": _ranking("t2", {"a": 2, "b": 1}),  # c did not submit t2: rank 3 (after 2 systems)
         "t3": _ranking("t3", {"c": 1}),
     }  # not a primary track
     primary = {"a": 0.7, "b": 0.8, "c": 0.1}
-    rows = rank_overall(["t1", "t2"], rankings, primary)
+    rows = rank_overall(["t1", "t2"], rankings, primary, rule=BY_MEAN_RANK)
     assert [(r.system, r.rank, r.mean_rank) for r in rows] == [
         ("b", 1, 1.0),
         ("a", 2, 1.5),
         ("c", 3, 3.0),
     ]
     assert rows[2].track_ranks == {"t1": 3, "t2": 3}
-    tied = rank_overall(["t1"], rankings, primary)
+    tied = rank_overall(["t1"], rankings, primary, rule=BY_MEAN_RANK)
     assert [(r.system, r.rank) for r in tied] == [
         ("b", 1),
         ("a", 1),
         ("c", 3),
     ]  # equal mean: primary orders
-    lower = rank_overall(["t1"], rankings, primary, primary_higher_is_better=False)
+    lower = rank_overall(["t1"], rankings, primary, False, BY_MEAN_RANK)
     assert [r.system for r in lower] == ["a", "b", "c"]
+
+
+def test_overall_rank_is_the_primary_score_by_default_with_ties_by_name():
+    rankings = {"t1": _ranking("t1", {"a": 1, "b": 2, "c": 3, "d": 4})}
+    primary = {"a": 0.5, "b": 0.8, "c": 0.8, "d": 0.1}
+    rows = rank_overall(["t1"], rankings, primary)
+    assert [(r.system, r.rank, r.mean_rank) for r in rows] == [
+        ("b", 1, 2.0),
+        ("c", 1, 3.0),
+        ("a", 3, 1.0),
+        ("d", 4, 4.0),
+    ]
+    lower = rank_overall(["t1"], rankings, primary, primary_higher_is_better=False)
+    assert [(r.system, r.rank) for r in lower] == [("d", 1), ("a", 2), ("b", 3), ("c", 3)]
+    with pytest.raises(ValueError, match="mean-rank"):
+        rank_overall(["t1"], rankings, primary, rule="median")
+
+
+def _ranked_by_score(track_id, scores):
+    """A track's ranking by its scores alone (higher is better, no statistical ties)."""
+    order = order_best_first(scores, higher_is_better=True)
+    ranks = tie_groups(order, lambda leader, others: [0.0] * len(others), alpha=0.05)
+    rows = [RankedSystem(name, scores[name], ranks[name], ranks[name] == 1) for name in order]
+    return TrackRanking(
+        SimpleNamespace(id=track_id, title=track_id), "pearson", "williams", None, rows
+    )
+
+
+def _overall(systems, rule=BY_PRIMARY):
+    """Overall rows of ``systems`` (name -> {track: score}) on the primary tracks t1..t4, a missing
+    track counting as the worst score (0.0) in the primary score, as scoring counts it."""
+    tracks = ["t1", "t2", "t3", "t4"]
+    rankings = {
+        t: _ranked_by_score(t, {s: v[t] for s, v in systems.items() if t in v}) for t in tracks
+    }
+    primary = {s: sum(v.get(t, 0.0) for t in tracks) / len(tracks) for s, v in systems.items()}
+    return rank_overall(tracks, rankings, primary, rule=rule)
+
+
+def _order_of(rows, first, second):
+    """-1, 0 or 1: ``first`` ranks above, level with, or below ``second``."""
+    rank = {r.system: r.rank for r in rows}
+    return (rank[first] > rank[second]) - (rank[first] < rank[second])
+
+
+#: Issue 22 item 8: A wins t1 and t2 by far (primary 0.70), B wins t3 and t4 narrowly (0.575); X
+#: submits t3 and t4 only, with scores between theirs.
+A_AND_B = {
+    "A": {"t1": 0.9, "t2": 0.9, "t3": 0.5, "t4": 0.5},
+    "B": {"t1": 0.6, "t2": 0.6, "t3": 0.55, "t4": 0.55},
+}
+SPARE_RUN = {"X": {"t3": 0.52, "t4": 0.52}}
+
+
+def test_a_spare_run_between_two_systems_cannot_move_one_above_the_other():
+    assert _order_of(_overall(A_AND_B), "A", "B") == -1
+    assert _order_of(_overall({**A_AND_B, **SPARE_RUN}), "A", "B") == -1
+    # the caveat of the mean rank, kept as an option: the same run moves B above A
+    assert _order_of(_overall(A_AND_B, BY_MEAN_RANK), "A", "B") == 0  # level, A listed first
+    assert _order_of(_overall({**A_AND_B, **SPARE_RUN}, BY_MEAN_RANK), "A", "B") == 1
+
+
+_SCORES = st.sampled_from([0.1, 0.3, 0.5, 0.52, 0.55, 0.7, 0.9])
+_SYSTEM = st.dictionaries(st.sampled_from(["t1", "t2", "t3", "t4"]), _SCORES, min_size=1)
+
+
+@settings(max_examples=300, derandomize=True, deadline=None)
+@given(st.dictionaries(st.sampled_from("ABCDE"), _SYSTEM, min_size=2), _SYSTEM)
+def test_no_third_system_changes_the_overall_order_of_two_others(systems, third):
+    without = _overall(systems)
+    with_third = _overall({**systems, "X": third})
+    names = sorted(systems)
+    for first in names:
+        for second in names:
+            assert _order_of(without, first, second) == _order_of(with_third, first, second)
 
 
 # --- tables ----------------------------------------------------------------------------------------
 
 
+def _interval(value, low, high):
+    return Interval(value, low, high, 0.95, 10, 1)
+
+
 def _report():
     rows = [
-        RankedSystem("team_a&b", 0.81234, 1, True, None),
-        RankedSystem("x|y", 0.80001, 1, True, 0.2),
-        RankedSystem("z", 0.5, 3, False, 0.001),
+        RankedSystem("team_a&b", 0.81234, 1, True, None, _interval(0.81234, 0.79, 0.83)),
+        RankedSystem("x|y", 0.80001, 1, True, 0.2, _interval(0.80001, 0.78, 0.82)),
+        RankedSystem("z", 0.5, 3, False, 0.001, _interval(0.5, 0.45, 0.55)),
     ]
     ranking = TrackRanking(
         SimpleNamespace(id="en_en", title="STS en-en"),
@@ -129,20 +216,31 @@ def _report():
         overall,
         ["en_en"],
         [("bad_zip", "not a valid zip archive")],
+        command="judgekit rank subs ref --out out --test auto --alpha 0.05 --resamples 10 --seed 1",
+        resamples=10,
+        seed=1,
     )
 
 
 def test_markdown_table_marks_the_best_group_and_lists_failures():
     text = render_markdown(_report())
-    assert "| 1 | team\\_a&amp;b | 1.00 | 0.8123 | **81.23*** (1) |" in text
-    assert "| 1 | x\\|y | 1.00 | 0.8000 | 80.00* (1) |" in text
-    assert "| 3 | z | 3.00 | 0.5000 | 50.00 (3) |" in text
-    assert "| 4 | late | 4.00 | -1.0000 | - |" in text
+    assert text.splitlines()[2] == "Reproduce with: `" + _report().command + "`"
+    assert "| Rank | System | Primary score \\(×100\\) | STS en-en: Pearson r \\(×100\\) |" in text
+    assert "| 1 | team\\_a&amp;b | 81.23 | **81.23**\\* (1) |" in text
+    assert "| 1 | x\\|y | 80.00 | 80.00\\* (1) |" in text
+    assert "| 3 | z | 50.00 | 50.00 (3) |" in text
+    assert "| 4 | late | -100.00 | - |" in text
+    assert "| 1 | team\\_a&amp;b | 81.23 | [79.00, 83.00] | - | 1 |" in text
+    assert "| 3 | z | 50.00 | [45.00, 55.00] | 0.0010 | 2 |" in text
+    assert "Williams' t-test, two-sided, alpha 0.05" in text and "Mean rank" not in text
     assert (
         "bad\\_zip: not a valid zip archive" in text
         and "judgekit 0.1.0|bootstrap 10|seed 1" in text
     )
     assert "Not submitted: late." in text
+    mean_rank = render_markdown(dataclasses.replace(_report(), overall_rule=BY_MEAN_RANK))
+    assert "| 1 | team\\_a&amp;b | 81.23 | 1.00 | **81.23**\\* (1) |" in mean_rank
+    assert "a third system can change the order of two others" in mean_rank
 
 
 def test_csv_has_one_row_per_system_and_track_and_the_failures():
@@ -165,9 +263,11 @@ def test_csv_has_one_row_per_system_and_track_and_the_failures():
 
 def test_latex_table_escapes_names_and_marks_ties():
     text = render_latex(_report())
-    assert r"team\_a\&b & 1.00 & 0.8123 & \textbf{81.23}$^{\ast}$ \\" in text
-    assert r"z & 3.00 & 0.5000 & 50.00 \\" in text
-    assert text.count(r"\begin{tabular}") == 1 and r"\bottomrule" in text
+    assert r"team\_a\&b & 81.23 & \textbf{81.23}$^{\ast}$ \\" in text
+    assert r"z & 50.00 & 50.00 \\" in text and r"x\textbar{}y & 80.00" in text
+    assert r"1 & team\_a\&b & 81.23 & [79.00, 83.00] & 1 \\" in text
+    assert r"3 & z & 50.00 & [45.00, 55.00] & 2 \\" in text
+    assert text.count(r"\begin{table}") == 2 and text.count(r"\bottomrule") == 2
     assert (
         latex_escape("50% #1 $x$ ~ ^ \\")
         == r"50\% \#1 \$x\$ \textasciitilde{} \textasciicircum{} \textbackslash{}"
@@ -234,7 +334,7 @@ def test_markdown_shows_hostile_names_as_text():
         for line in lines
     )
     cells = [len(re.findall(r"(?<!\\)\|", line)) for line in lines if line.startswith("|")]
-    assert cells == [6] * (2 + len(HOSTILE)) + [7] * (
+    assert cells == [5] * (2 + len(HOSTILE)) + [7] * (
         2 + len(HOSTILE)
     )  # no name adds a table column
 
@@ -266,6 +366,7 @@ def test_latex_escapes_hostile_names_and_keeps_comments_on_one_line():
         line.startswith("%") or not line.lstrip().startswith("#") for line in text.splitlines()
     )
     assert text.splitlines()[1] == "% reproduce with: sig`x` # injected"
+    assert r"\textless{}b\textgreater{}STS\textless{}/b\textgreater{}" in text
 
 
 # --- the organiser command ---------------------------------------------------------------------------
@@ -463,9 +564,10 @@ def test_bootstrap_test_choice_and_reproducible_tables(small_phase, tmp_path):
     ref, subs, out = small_phase
     args = [str(subs), str(ref), "--test", "bootstrap", "--resamples", "300", "--seed", "3"]
     assert rank_main(args + ["--out", str(tmp_path / "one")]) == 0
-    assert rank_main(args + ["--out", str(tmp_path / "two")]) == 0
-    for name in ("ranking.md", "ranking.csv", "ranking.tex"):
-        assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes()
+    first = {name: (tmp_path / "one" / name).read_bytes() for name in OUTPUT_FILES}
+    assert rank_main(args + ["--out", str(tmp_path / "one")]) == 0
+    for name in OUTPUT_FILES:
+        assert (tmp_path / "one" / name).read_bytes() == first[name]
     rows = list(csv.DictReader((tmp_path / "one" / "ranking.csv").open()))
     assert {r["test"] for r in rows if r["table"] in ("sim", "soft")} == {"bootstrap"}
     assert "seed 3" in (tmp_path / "one" / "ranking.md").read_text()
@@ -766,3 +868,241 @@ def test_a_folder_holding_only_a_result_zip_is_ranked_as_the_zip(small_phase, tm
         score_submission(tmp_path / "copied", spec, ref).scores()
         == score_submission(subs / "good.zip", spec, ref).scores()
     )
+
+
+# --- the tables for the task paper (issue 25) ----------------------------------------------------------
+
+
+def _latex_tables(text):
+    """Each ``table`` environment of a LaTeX fragment, checked for booktabs structure: its tabular's
+    columns match every row's cells, rules in order, one caption and one label. Returns (caption,
+    label, header cells, rows of cells) per table."""
+    assert text.count("{") - text.count("\\{") == text.count("}") - text.count("\\}")
+    tables = []
+    for body in re.findall(r"\\begin\{table\}\[t\]\n(.*?)\\end\{table\}", text, flags=re.S):
+        columns = re.search(r"\\begin\{tabular\}\{([a-z]+)\}", body).group(1)
+        inner = body.split("\\toprule\n", 1)[1].split("\\bottomrule", 1)[0]
+        header, rows = inner.split("\\midrule\n", 1)
+        lines = [header.strip()] + [line for line in rows.splitlines() if line.strip()]
+        cells = [re.split(r"(?<!\\)&", line.removesuffix(" \\\\")) for line in lines]
+        assert all(len(row) == len(columns) for row in cells), (columns, cells)
+        assert body.index("\\toprule") < body.index("\\midrule") < body.index("\\bottomrule")
+        (caption,) = re.findall(r"\\caption\{(.*)\}\n", body)
+        (label,) = re.findall(r"\\label\{(tab:[a-z0-9-]+)\}", body)
+        tables.append((caption, label, [c.strip() for c in cells[0]], cells[1:]))
+    assert text.count("\\begin{table}") == len(tables) == text.count("\\end{table}")
+    return tables
+
+
+def test_latex_holds_an_overall_table_and_one_per_track_with_titles_intervals_and_clusters(
+    small_phase,
+):
+    ref, subs, out = small_phase
+    assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "200"]) == 0
+    text = (out / "ranking.tex").read_text()
+    (overall, sim, soft) = _latex_tables(text)
+    assert overall[1] == "tab:ranking-overall" and sim[1] == "tab:ranking-sim"
+    assert soft[1] == "tab:ranking-soft" and "(not a primary track)" in soft[0]
+    assert overall[2][:3] == ["Rank", "System", r"Primary score ($\times 100$)"]
+    assert sim[2] == ["Rank", "System", r"Pearson r ($\times 100$)", r"95\% interval", "Cluster"]
+    assert soft[2][2] == get_metric("amd").title  # a distance: printed as it is, no scale
+    assert "Williams' t-test" in sim[0] and "Wilcoxon signed-rank test" in soft[0]
+    assert "200 resamples, seed 7" in sim[0] and "$\\alpha=$0.05" in sim[0]
+    rows = list(csv.DictReader((out / "ranking.csv").open()))
+    for (_, _, _, cells), tid in ((sim, "sim"), (soft, "soft")):
+        expected = [r for r in rows if r["table"] == tid]
+        scale = 100.0 if tid == "sim" else 1.0
+        for row, cell in zip(expected, cells):
+            low, high = (float(v) for v in cell[3].strip(" []").split(","))
+            assert low == pytest.approx(scale * float(row["ci_low"]), abs=0.006)
+            assert high == pytest.approx(scale * float(row["ci_high"]), abs=0.006)
+            assert cell[4].strip() == row["cluster"] and cell[0].strip() == row["rank"]
+    assert "x 100" not in text and "williams" not in text.split("\n", 4)[4]
+
+
+@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex is not installed")
+def test_latex_compiles_as_a_fragment_with_booktabs(small_phase, tmp_path):
+    ref, subs, out = small_phase
+    assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "50"]) == 0
+    fragments = {"ranking": (out / "ranking.tex").read_text()}
+    fragments["hostile"] = render_latex(_hostile_report())
+    for name, fragment in fragments.items():
+        (tmp_path / f"{name}-fragment.tex").write_text(fragment)
+        (tmp_path / f"{name}.tex").write_text(
+            "\\documentclass{article}\n\\usepackage{booktabs}\n\\begin{document}\n"
+            f"\\input{{{name}-fragment}}\n\\end{{document}}\n"
+        )
+        done = subprocess.run(
+            ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape", name],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stdout[-3000:]
+        log = (tmp_path / f"{name}.log").read_text(errors="replace")
+        assert "Output written" in done.stdout and "Undefined control sequence" not in log
+
+
+def test_every_output_begins_with_the_command_that_reproduces_it(small_phase, monkeypatch):
+    from judgekit.cli import main as judgekit_main
+
+    ref, subs, out = small_phase
+    monkeypatch.chdir(ref.parent)
+    assert rank_main(["subs", "ref", "--out", "out", "--resamples", "120", "--jobs", "1"]) == 0
+    command = (
+        "judgekit rank subs ref --out out --test auto --alpha 0.05 --resamples 120 --seed 7 "
+        "--overall primary"
+    )
+    texts = {name: (out / name).read_text() for name in OUTPUT_FILES}
+    assert texts["ranking.md"].splitlines()[2] == f"Reproduce with: `{command}`"
+    assert texts["ranking.tex"].splitlines()[1] == f"% reproduce with: {command}"
+    first = next(csv.DictReader(io.StringIO(texts["ranking.csv"])))
+    assert (first["table"], first["note"]) == ("command", command)
+    assert f"Reproduce with: <code>{command}</code>" in texts["ranking.html"]
+    (out / "ranking.md").unlink()
+    assert judgekit_main(shlex.split(command)[1:]) == 0  # the command, run, gives the same files
+    assert {name: (out / name).read_text() for name in OUTPUT_FILES} == texts
+
+
+def test_ranking_html_is_self_contained_and_draws_each_track_s_intervals(small_phase):
+    ref, subs, out = small_phase
+    assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "200"]) == 0
+    page = (out / "ranking.html").read_text()
+    assert page.startswith("<!DOCTYPE html>") and "<style>" in page
+    for outside in ("<script", "src=", "href=", "http://", "https://", "@import"):
+        assert outside not in page, outside
+    rows = list(csv.DictReader((out / "ranking.csv").open()))
+    charts = re.findall(r"<svg .*?</svg>", page, flags=re.S)
+    assert len(charts) == 2  # one per track
+    for chart, tid in zip(charts, ("sim", "soft")):
+        track = [r for r in rows if r["table"] == tid]
+        assert chart.count("<circle") == len(track) and chart.count("stroke-width='3'") == len(
+            track
+        )
+        colours = re.findall(r"<circle [^>]*fill='(#[0-9a-f]+)'", chart)
+        clusters = [r["cluster"] for r in track]
+        assert len(set(colours)) == len(set(clusters))  # one colour per cluster
+    assert "Reproduce with:" in page and "<th>Cluster</th>" in page
+
+
+def test_ranking_html_shows_hostile_names_as_text():
+    from judgekit.ranking_page import render_html
+
+    report = _hostile_report()
+    page = render_html(report)
+    for raw in ("<img", "<b>STS", "<script>", "<iframe>"):
+        assert raw not in page, raw
+    assert "&lt;img src=x onerror=alert(1)&gt;" in page
+    report.rankings["en_en"].rows[0].system = "n" * 5000  # a long name: cut on the chart only
+    (chart,) = re.findall(r"<svg .*?</svg>", render_html(report), flags=re.S)
+    assert "n" * 5000 + ":" in chart and int(re.search(r"width='(\d+)'", chart).group(1)) < 800
+
+
+def test_scales_are_stated_once_per_column():
+    from judgekit.stats.tables import AS_IS, PERCENT, scale_of
+
+    assert scale_of(["pearson", "accuracy"]) == PERCENT and scale_of(["pearson", "amd"]) == AS_IS
+    assert PERCENT.show(0.81234) == "81.23" and AS_IS.show(0.81234) == "0.8123"
+
+
+# --- ranking by team ----------------------------------------------------------------------------------
+
+TEAMS = {"good": "alpha", "weak": "alpha", "sim_only": "beta", "folder_run": "beta"}
+
+
+def _rank_by_teams(small_phase, teams_file, name, text):
+    ref, subs, out = small_phase
+    (ref.parent / name).write_text(text)
+    args = [str(subs), str(ref), "--out", str(out), "--resamples", "100", "--teams"]
+    return rank_main(args + [str(ref.parent / name)])
+
+
+def _overall_and_runs(out):
+    rows = list(csv.DictReader((out / "ranking.csv").open()))
+    overall = [(r["system"], r["rank"]) for r in rows if r["table"] == "overall"]
+    runs = {r["system"]: r["note"] for r in rows if r["table"] == "team_run"}
+    sim = {r["system"]: r["value"] for r in rows if r["table"] == "sim"}
+    return overall, runs, sim
+
+
+def test_ranking_by_team_keeps_each_team_s_best_run(small_phase, capsys):
+    ref, subs, out = small_phase
+    assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "100"]) == 0
+    _, _, by_run = _overall_and_runs(out)
+    text = "submission,team\n" + "".join(f"{run},{team}\n" for run, team in TEAMS.items())
+    assert _rank_by_teams(small_phase, None, "teams.csv", text) == 0
+    overall, runs, sim = _overall_and_runs(out)
+    assert [system for system, _ in overall] == ["alpha", "beta"]
+    assert runs == {"alpha": "good", "beta": "folder_run"}  # the higher primary score of each
+    assert sim == {"alpha": by_run["good"], "beta": by_run["folder_run"]}
+    markdown = (out / "ranking.md").read_text()
+    assert "## Runs ranked" in markdown and "--teams" in markdown.splitlines()[2]
+
+
+def test_ranking_by_team_reads_codabench_s_export_of_submissions(small_phase):
+    # the labels of codabench src/apps/api/views/submissions.py get_renderer_context
+    header = "Submission ID,File Name,Owner,Created When,Status,Phase\n"
+    rows = "".join(
+        f"{100 + k},{run}.zip,{team},2025-01-0{k + 1}T10:00:00Z,Finished,Evaluation\n"
+        for k, (run, team) in enumerate(TEAMS.items())
+    )
+    rows += "200,not_a_zip.zip,gamma,2025-01-09T10:00:00Z,Finished,Evaluation\n"
+    assert _rank_by_teams(small_phase, None, "export.csv", header + rows) == 0
+    _, _, out = small_phase
+    assert _overall_and_runs(out)[1] == {"alpha": "good", "beta": "folder_run"}
+    listed = [  # SubmissionSerializer's fields, as the JSON list holds them
+        {"id": 100 + k, "name": "", "filename": f"{run}.zip", "owner": team, "status": "Finished"}
+        for k, (run, team) in enumerate(TEAMS.items())
+    ]
+    assert _rank_by_teams(small_phase, None, "export.json", json.dumps(listed)) == 0
+    assert _overall_and_runs(out)[1] == {"alpha": "good", "beta": "folder_run"}
+
+
+def test_ranking_by_team_refuses_a_file_that_does_not_say(small_phase, capsys):
+    partial = "submission,team\ngood,alpha\nweak,alpha\n"
+    assert _rank_by_teams(small_phase, None, "partial.csv", partial) == 1
+    err = capsys.readouterr().err
+    assert "partial.csv" in err and "2 ranked submission(s) have no team" in err
+    assert "'folder_run'" in err and "Traceback" not in err
+    twice = "submission,team\ngood,alpha\nweak,alpha\ngood.zip,beta\n"  # good.zip names good
+    assert _rank_by_teams(small_phase, None, "twice.csv", twice) == 1
+    err = capsys.readouterr().err
+    assert "twice.csv, line 4: submission 'good' is given two teams" in err
+    assert "scoring" not in err  # the file is read before any submission is scored
+    assert _rank_by_teams(small_phase, None, "other.csv", "run,group\ngood,alpha\n") == 1
+    err = capsys.readouterr().err
+    assert "no known columns" in err and "'run', 'group'" in err
+    assert _rank_by_teams(small_phase, None, "bad.json", '[{"id": 1, "filename": "x.zip"}]') == 1
+    assert "has no 'owner'" in capsys.readouterr().err
+
+
+def test_the_negation_of_the_best_run_is_not_tied_with_it_and_an_affine_copy_is(tmp_path):
+    """Issue 22 item 9 through the ranking (``TrackTests``): r23 = -1 tests r12 against 0."""
+    rng = np.random.default_rng(91)
+    ref, subs = tmp_path / "ref", tmp_path / "subs"
+    ref.mkdir()
+    subs.mkdir()
+    (ref / "task.json").write_text(
+        json.dumps(_spec([{"id": "sim", "kind": "similarity", "dataset": "sim"}]))
+    )
+    gold = rng.uniform(0, 5, 150)
+    ids = [f"s{i}" for i in range(gold.size)]
+    write_items(
+        ref / "sim.jsonl",
+        [{"id": i, "texts": ["a", "b"], "score": float(g)} for i, g in zip(ids, gold)],
+    )
+    best = gold + rng.normal(0, 0.7, gold.size)
+    runs = {"best": best, "negated": -best, "copy": 2.0 * best + 1.0, "flat": np.full(150, 2.0)}
+    for name, values in runs.items():
+        _zip(subs / f"{name}.zip", {"sim.tsv": _tsv(ids, [repr(float(v)) for v in values])})
+    assert (
+        rank_main([str(subs), str(ref), "--out", str(tmp_path / "out"), "--resamples", "50"]) == 0
+    )
+    found = csv.DictReader((tmp_path / "out" / "ranking.csv").open())
+    rows = {r["system"]: r for r in found if r["table"] == "sim"}
+    r12, p12 = sps.pearsonr(gold, best)
+    assert r12 > 0.9 and float(rows["negated"]["p_vs_best"]) == pytest.approx(p12, rel=1e-6)
+    assert rows["negated"]["tied_with_best"] == "0" and rows["negated"]["rank"] == "4"
+    assert rows["copy"]["tied_with_best"] == "1" and float(rows["copy"]["p_vs_best"]) == 1.0
+    assert float(rows["flat"]["p_vs_best"]) == pytest.approx(p12, rel=1e-6)  # r of a constant: 0

@@ -193,13 +193,70 @@ def test_williams_against_many_systems_is_the_pairwise_test_bit_for_bit():
         gold = rng.normal(size=n) * 1e6
         systems = [gold + rng.normal(0, s, n) for s in (0.5, 1.0, 3.0)]
         systems += [np.full(n, 2.5), gold * -1e-170, rng.normal(size=n) * 1e200]
+        systems += [-systems[0], 2.0 * systems[0] + 1.0, np.full(n, -1.0)]  # affine maps, constant
         units = [unit_series(s) for s in systems]
         r_gold = pearson_with_each(unit_series(gold), units)
         for a, unit in enumerate(units):
             r_pairs = pearson_with_each(unit, units)
             assert r_pairs.tolist() == [pearson_or_zero(systems[a], s) for s in systems]
-            found = williams_tests(r_gold[a], list(r_gold), list(r_pairs), n)
+            constant = [u.constant for u in units]
+            found = williams_tests(r_gold[a], list(r_gold), list(r_pairs), n, constant[a], constant)
             assert found == [compare_pearson(gold, systems[a], s) for s in systems]
+
+
+# Degenerate cases (issue 22 item 9): the expected p-values are scipy's Pearson test of r against 0.
+
+
+def _system_with_r91(n=200, seed=91):
+    """A gold and a system whose Pearson r with it is about 0.91."""
+    rng = np.random.default_rng(seed)
+    gold = rng.normal(size=n)
+    return gold, gold + rng.normal(0, 0.45, n)
+
+
+def test_williams_exact_negation_of_a_system_differs_as_its_r_differs_from_zero():
+    gold, best = _system_with_r91()
+    r12, expected_p = sps.pearsonr(gold, best)
+    assert r12 > 0.9
+    found = compare_pearson(gold, best, -best)  # r23 = -1: r13 = -r12
+    assert found.p_value == pytest.approx(2 * sps.t.sf(abs(found.statistic), len(gold) - 2))
+    assert (
+        found.p_value == pytest.approx(expected_p, rel=1e-6, abs=1e-300) and found.p_value < 1e-50
+    )
+    assert found.statistic > 0 and compare_pearson(gold, -best, best).statistic < 0
+    unrelated = np.random.default_rng(5).normal(size=len(gold))  # r12 near 0: no difference
+    r_unrelated, p_unrelated = sps.pearsonr(gold, unrelated)
+    assert compare_pearson(gold, unrelated, -unrelated).p_value == pytest.approx(p_unrelated)
+
+
+def test_williams_given_r23_of_minus_one_tests_r12_against_zero():
+    t = 0.5 * math.sqrt(28 / 0.75)  # r = .5, n = 30: Pearson's t with 28 degrees of freedom
+    assert williams_test(0.5, -0.5, -1.0, 30).statistic == pytest.approx(t)
+    assert williams_test(0.5, -0.5, -1.0, 30).p_value == pytest.approx(2 * sps.t.sf(t, 28))
+    assert williams_test(0.5, -0.5, -1.0, 30, "greater").p_value == pytest.approx(sps.t.sf(t, 28))
+    assert williams_test(0.5, -0.5, -1.0, 30, "less").p_value == pytest.approx(sps.t.cdf(t, 28))
+    assert williams_test(1.0, -1.0, -1.0, 30).p_value == 0.0  # a perfect system and its negation
+
+
+def test_williams_affine_copies_are_ties():
+    gold, best = _system_with_r91()
+    for copy in (2.0 * best + 1.0, 3.3 * best + 0.1, 7.0 * best - 2.0):
+        found = compare_pearson(gold, best, copy)
+        assert found.p_value == 1.0 and found.statistic == 0.0
+    assert williams_test(0.8, 0.8 + 1e-15, 1.0, 100).p_value == 1.0
+    assert williams_test(0.8, 0.8 + 1e-15, 1.0, 100, "greater").p_value == 0.5
+
+
+def test_williams_constant_systems_and_gold():
+    gold, best = _system_with_r91(n=40)
+    constant = np.full(len(gold), 2.5)
+    _, expected_p = sps.pearsonr(gold, best)
+    found = compare_pearson(gold, best, constant)  # a constant's r is 0 on every sample
+    assert found.p_value == pytest.approx(expected_p, rel=1e-6) and found.statistic > 0
+    assert compare_pearson(gold, constant, best).statistic == pytest.approx(-found.statistic)
+    assert compare_pearson(gold, constant, constant + 1.0).p_value == 1.0
+    assert compare_pearson(np.full(len(gold), 3.0), best, -best).p_value == 1.0  # every r is 0
+    assert compare_pearson(gold[:3], best[:3], -best[:3]).p_value == 1.0  # n <= 3: no test
 
 
 def _williams_rejection_rate(noise_a, noise_b, sims=2000, n=50, seed=2017):
@@ -239,6 +296,22 @@ def test_paired_bootstrap_identical_and_clearly_different_systems():
     assert found.statistic == pytest.approx(good.__eq__(gold).mean() - bad.__eq__(gold).mean())
 
 
+def test_paired_bootstrap_degenerate_cases():
+    gold, best = _system_with_r91()
+    metric = get_metric("pearson")
+    stats = metric.item_stats(gold, best)
+    copy = metric.item_stats(gold, 3.3 * best + 0.1)  # the same r, computed with other rounding
+    found = paired_bootstrap(metric, stats, copy, 300, 1)
+    assert found.p_value == 1.0 and found.statistic == 0.0
+    constant = metric.item_stats(gold, np.full(len(gold), 1.0))  # r undefined, scored 0
+    assert paired_bootstrap(metric, stats, constant, 300, 1).p_value == pytest.approx(1 / 301)
+    assert paired_bootstrap(metric, constant, constant, 300, 1).p_value == 1.0
+    assert paired_bootstrap(metric, stats, constant, 0, 1).p_value == 1.0  # no resamples: no test
+    shifted = get_metric("error_rate")  # B's every loss A's plus 0.1: every resample says so
+    low = np.random.default_rng(2).random((80, 1)) * 0.5
+    assert paired_bootstrap(shifted, low, low + 0.1, 200, 1).p_value == pytest.approx(1 / 201)
+
+
 def test_paired_bootstrap_orients_lower_is_better_metrics():
     metric = get_metric("error_rate")
     low, high = np.full((100, 1), 0.1), np.full((100, 1), 0.3)
@@ -268,6 +341,19 @@ def test_wilcoxon_all_zero_differences_mean_no_difference():
     losses = np.array([0.1, 0.2, 0.3])
     assert wilcoxon_test(losses, losses.copy()).p_value == 1.0
     assert wilcoxon_test(np.zeros(0), np.zeros(0)).p_value == 1.0
+
+
+def test_wilcoxon_degenerate_cases():
+    assert wilcoxon_test(np.full(60, 0.3), np.full(60, 0.3)).p_value == 1.0  # constant, equal
+    one = np.zeros(60)
+    one[7] = 0.5  # one nonzero difference: scipy's exact p = 1 up to 50 items, its z beyond
+    assert wilcoxon_test(one[:10], np.zeros(10)).p_value == 1.0
+    found = wilcoxon_test(one, np.zeros(60))
+    assert (found.statistic, found.p_value) == _scipy_wilcoxon(one, np.zeros(60))
+    for n in (20, 200):  # a constant shift: every difference the same; scipy's numbers
+        shift = wilcoxon_test(np.full(n, 0.4), np.full(n, 0.1))
+        assert (shift.statistic, shift.p_value) == _scipy_wilcoxon(np.full(n, 0.4), np.full(n, 0.1))
+        assert shift.p_value < 1e-4
 
 
 def _scipy_wilcoxon(a, b):

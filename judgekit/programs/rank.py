@@ -1,7 +1,8 @@
 """Organiser ranking: score every final submission of a phase and write the official ranking.
 
-    python3 rank_submissions.py SUBMISSIONS_DIR REFERENCE_DIR [--out DIR]
-        [--test williams|bootstrap|wilcoxon|auto] [--alpha 0.05] [--resamples N] [--seed N] [--jobs N]
+    judgekit rank SUBMISSIONS_DIR REFERENCE_DIR [--out DIR]   (or python3 rank_submissions.py ...)
+        [--test williams|bootstrap|wilcoxon|auto] [--alpha 0.05] [--resamples N] [--seed N]
+        [--overall primary|mean-rank] [--teams FILE] [--jobs N]
 
 SUBMISSIONS_DIR holds one result zip per team or run (a folder of prediction files also works);
 the file name without ``.zip`` names the system. REFERENCE_DIR is a phase's reference folder
@@ -11,25 +12,33 @@ that cannot be scored is reported (name and reason) and left out, and the others
 scoring program would note on a ranked one (files ignored, tracks not covered, metric warnings) is
 listed per submission (stderr, ranking.md, and ranking.csv rows ``submission_note``). The gold is
 read once; ``--jobs`` processes (default: one per core, at most 4) score the submissions. Progress
-goes to stderr. Written to ``--out`` (default: the current folder): ``ranking.md``, ``ranking.csv``
-and ``ranking.tex`` (see ``judgekit.stats.tables``).
+goes to stderr. Written to ``--out`` (default: the current folder): ``ranking.md``, ``ranking.csv``,
+``ranking.tex`` (see ``judgekit.stats.tables``) and ``ranking.html`` (``judgekit.ranking_page``),
+each beginning with the ``judgekit rank`` command, every option spelled out, that reproduces it.
 
 Per track, systems are ranked on the main metric with statistical ties (``judgekit.stats.ranking``):
 ``auto`` uses Williams' t-test for Pearson r, Wilcoxon signed-rank on per-item losses for the
 LeWiDi metrics and the paired bootstrap otherwise; all tests are two-sided at ``--alpha``. The
-overall rank is the mean rank over the primary tracks. Intervals and bootstrap tests use
-``--resamples`` resamples seeded with ``--seed`` (default: the phase's seed in task.json).
+overall order (``--overall``) is the primary score, the leaderboard's order, which no other
+system's submission can change; ``--overall mean-rank`` orders by the mean rank over the primary
+tracks instead, which a third system can flip (a run scoring between two others on some tracks).
+``--teams FILE`` ranks teams: each team's best run by the overall order (computed over every run)
+is kept and ranked under the team's name (``programs.teams`` says which files map runs to teams).
+Intervals and bootstrap tests use ``--resamples`` resamples seeded with ``--seed`` (default: the
+phase's seed in task.json).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 import tempfile
 import time
 import zipfile
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Tuple
 
@@ -42,12 +51,21 @@ from ..scoring import Result, load_gold
 from ..spec import TaskSpec, read_spec
 from ..stats import DEFAULT_RESAMPLES, Signature
 from ..stats.paired import TESTS
-from ..stats.ranking import rank_overall, rank_track
+from ..stats.ranking import (
+    BY_PRIMARY,
+    OVERALL_RULES,
+    order_best_first,
+    rank_overall,
+    rank_track,
+)
+from ..ranking_page import render_html
 from ..stats.tables import RankingReport, render_csv, render_latex, render_markdown
 from .common import MAX_STATUS_BYTES, run_guarded
 from .score import ingested_tracks, score_submission_folder, submission_notes
+from .teams import read_teams, teams_of
 
-OUTPUT_FILES = ("ranking.md", "ranking.csv", "ranking.tex")
+OUTPUT_FILES = ("ranking.md", "ranking.csv", "ranking.tex", "ranking.html")
+RENDERERS = (render_markdown, render_csv, render_latex, render_html)
 
 
 def log(message: str) -> None:
@@ -231,46 +249,102 @@ def _with_gold(result: Result, spec: TaskSpec, gold: Dict[str, GoldTrack]) -> Re
     return result
 
 
-def build_report(
-    spec: TaskSpec,
-    results: Dict[str, Result],
-    failures,
-    test: str,
-    alpha: float,
-    resamples: int,
-    seed: int,
-) -> RankingReport:
+@dataclass(frozen=True)
+class Settings:
+    """The options behind a ranking: the test, its level, the bootstrap, the overall order, and the
+    command line that reproduces them."""
+
+    test: str = "auto"
+    alpha: float = 0.05
+    resamples: int = DEFAULT_RESAMPLES
+    seed: int = 0
+    overall_rule: str = BY_PRIMARY
+    command: str = ""
+
+
+def rank_tracks(
+    spec: TaskSpec, results: Dict[str, Result], settings: Settings
+) -> Dict[str, object]:
+    """Every track's ranking (track id -> ``TrackRanking``)."""
     rankings = {}
     for track in spec.tracks:
         started = time.monotonic()
-        rankings[track.id] = rank_track(track, results, test, alpha, resamples, seed)
+        rankings[track.id] = rank_track(
+            track, results, settings.test, settings.alpha, settings.resamples, settings.seed
+        )
         log(
             f"ranked track {track.id} ({len(rankings[track.id].rows)} systems, test "
             f"{rankings[track.id].test}) in {time.monotonic() - started:.1f} s"
         )
+    return rankings
+
+
+def overall_order(spec: TaskSpec, results: Dict[str, Result], settings: Settings) -> List[str]:
+    """Every system, best first, by the overall rule (the primary score needs no track ranking)."""
+    higher = get_metric(spec.primary_tracks[0].main_metric).higher_is_better
+    primary_scores = {name: r.primary for name, r in results.items()}
+    if settings.overall_rule == BY_PRIMARY:
+        return order_best_first(primary_scores, higher)
+    rankings = rank_tracks(spec, results, settings)
+    primary = [t.id for t in spec.primary_tracks]
+    rows = rank_overall(primary, rankings, primary_scores, higher, settings.overall_rule)
+    return [row.system for row in rows]
+
+
+def best_runs(order: List[str], team_of: Dict[str, str]) -> Dict[str, str]:
+    """Team -> its first run in ``order`` (best first), teams in the order of their best runs."""
+    runs: Dict[str, str] = {}
+    for system in order:
+        runs.setdefault(team_of[system], system)
+    return runs
+
+
+def build_report(
+    spec: TaskSpec,
+    results: Dict[str, Result],
+    failures,
+    settings: Settings,
+    runs: Optional[Dict[str, str]] = None,
+) -> RankingReport:
+    """The ranking of ``results``; with ``runs`` (team -> run), of those runs under their teams'
+    names."""
+    if runs:
+        results = {team: results[run] for team, run in runs.items()}
+    rankings = rank_tracks(spec, results, settings)
     primary = [t.id for t in spec.primary_tracks]
     higher = get_metric(spec.primary_tracks[0].main_metric).higher_is_better
     overall = rank_overall(
-        primary, rankings, {name: r.primary for name, r in results.items()}, higher
+        primary,
+        rankings,
+        {name: r.primary for name, r in results.items()},
+        higher,
+        settings.overall_rule,
     )
-    signature = Signature(resamples, seed, test=test, alpha=alpha).render()
+    signature = Signature(
+        settings.resamples, settings.seed, test=settings.test, alpha=settings.alpha
+    ).render()
     notes = {name: submission_notes(result) for name, result in results.items()}
     return RankingReport(
         spec.title,
         spec.phase,
         signature,
-        alpha,
+        settings.alpha,
         rankings,
         overall,
         primary,
         failures,
         {name: lines for name, lines in notes.items() if lines},
+        command=settings.command,
+        overall_rule=settings.overall_rule,
+        runs=dict(runs or {}),
+        resamples=settings.resamples,
+        seed=settings.seed,
     )
 
 
 def write_report(report: RankingReport, out_dir: Path) -> List[Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
-    texts = (render_markdown(report), render_csv(report), render_latex(report))
+    texts = [render(report) for render in RENDERERS]
     paths = [out_dir / name for name in OUTPUT_FILES]
     for path, text in zip(paths, texts):
         atomic_write(path, text)
@@ -330,6 +404,20 @@ def parse_args(argv: Optional[List[str]], prog: str = "rank_submissions.py") -> 
         "--seed", type=int, default=None, help="bootstrap seed (default: the phase's seed)"
     )
     parser.add_argument(
+        "--overall",
+        choices=OVERALL_RULES,
+        default=BY_PRIMARY,
+        help="overall order: the primary score (default; no third system can change it) or the "
+        "mean rank over the primary tracks (a third system can flip two others)",
+    )
+    parser.add_argument(
+        "--teams",
+        type=Path,
+        default=None,
+        help="rank teams, each by its best run: a CSV with columns submission,team, or "
+        "Codabench's export of submissions (CSV or JSON; the team is the owner)",
+    )
+    parser.add_argument(
         "--jobs",
         type=_jobs,
         default=default_jobs(),
@@ -347,18 +435,37 @@ def run(args: argparse.Namespace) -> int:
             "no submission found",
             expected="result zips (or folders), one per team or run",
         )
+    teams = read_teams(args.teams) if args.teams is not None else None
     log(f"scoring {len(submissions)} submission(s) against {args.reference}")
     results, failures = score_all(submissions, spec, args.reference, args.jobs)
     if not results:
         log("no submission could be scored; nothing to rank")
         return 2
     seed = spec.seed if args.seed is None else args.seed
-    report = build_report(spec, results, failures, args.test, args.alpha, args.resamples, seed)
+    settings = Settings(
+        args.test, args.alpha, args.resamples, seed, args.overall, command_line(args, seed)
+    )
+    runs = None
+    if teams is not None:
+        team_of = teams_of(list(results), teams, args.teams)
+        runs = best_runs(overall_order(spec, results, settings), team_of)
+        log(f"ranking {len(runs)} team(s) by their best run: " + ", ".join(runs.values()))
+    report = build_report(spec, results, failures, settings, runs)
     for path in write_report(report, args.out):
         log(f"wrote {path}")
     if failures:
         log(f"{len(failures)} submission(s) not ranked: " + ", ".join(name for name, _ in failures))
     return 0
+
+
+def command_line(args: argparse.Namespace, seed: int) -> str:
+    """The ``judgekit rank`` command that reproduces a ranking: the paths as given (relative where
+    they were), every option that changes the tables with its value (``--jobs`` does not)."""
+    parts = ["judgekit", "rank", str(args.submissions), str(args.reference), "--out", str(args.out)]
+    parts += ["--test", args.test, "--alpha", repr(args.alpha), "--resamples", str(args.resamples)]
+    parts += ["--seed", str(seed), "--overall", args.overall]
+    parts += ["--teams", str(args.teams)] if args.teams is not None else []
+    return " ".join(shlex.quote(part) for part in parts)
 
 
 def main(argv: Optional[List[str]] = None, prog: str = "rank_submissions.py") -> int:

@@ -18,6 +18,12 @@ from .signed_rank import signed_rank_tests
 from .williams import TestResult
 
 TESTS = (WILLIAMS, BOOTSTRAP, WILCOXON, "auto")
+#: Each test's proper name, as the ranking tables print it.
+TEST_TITLES = {
+    WILLIAMS: "Williams' t-test",
+    BOOTSTRAP: "paired bootstrap test",
+    WILCOXON: "Wilcoxon signed-rank test",
+}
 
 
 def oriented_score(metric: Metric, stats: np.ndarray) -> float:
@@ -30,6 +36,20 @@ def oriented_score(metric: Metric, stats: np.ndarray) -> float:
     return value if metric.higher_is_better else -value
 
 
+#: Two scores closer than this (relative to the larger, at least 1) are equal: their difference is
+#: the rounding of two computations of one value (a Pearson r of an affine copy of a system).
+EQUAL_SCORES_TOLERANCE = 1e-12
+
+
+def oriented_difference(metric: Metric, stats_a, stats_b) -> float:
+    """A's score minus B's, signed so that positive means A is better; exactly 0.0 when the two
+    are equal to rounding (``EQUAL_SCORES_TOLERANCE``)."""
+    a, b = oriented_score(metric, stats_a), oriented_score(metric, stats_b)
+    if abs(a - b) <= EQUAL_SCORES_TOLERANCE * max(1.0, abs(a), abs(b)):
+        return 0.0
+    return a - b
+
+
 def paired_bootstrap(metric: Metric, stats_a, stats_b, resamples: int, seed: int) -> TestResult:
     """Two-sided paired bootstrap p-value for "A and B score the same" (Berg-Kirkpatrick et al. 2012).
 
@@ -37,8 +57,13 @@ def paired_bootstrap(metric: Metric, stats_a, stats_b, resamples: int, seed: int
     means A is better) and delta_b its resampled values, p = (1 + #{|delta_b - delta| >= |delta|})
     / (resamples + 1): how often the resampled difference strays from the observed one by as much
     as the observed one strays from zero. ``statistic`` is the observed oriented delta.
+
+    Degenerate cases: equal scores (identical systems, or equal to rounding: delta 0) and no
+    resamples give p = 1; a delta that every resample reproduces (B's per-item values a constant
+    shift of A's on a mean metric) gives the smallest p, 1 / (resamples + 1). A resample on which a
+    score is undefined counts it as 0.0, as scoring does.
     """
-    delta = oriented_score(metric, stats_a) - oriented_score(metric, stats_b)
+    delta = oriented_difference(metric, stats_a, stats_b)
     if delta == 0.0 or resamples < 1:
         return TestResult(delta, 1.0, "bootstrap")
     raw_a, raw_b = bootstrap_scores([(metric, stats_a), (metric, stats_b)], resamples, seed)
@@ -71,8 +96,12 @@ def per_item_losses(metric: Metric, stats) -> Optional[np.ndarray]:
 def wilcoxon_test(losses_a, losses_b) -> TestResult:
     """Two-sided Wilcoxon signed-rank test on paired per-item losses (zero differences dropped).
 
-    When every difference is zero the systems are indistinguishable: p = 1.0 (scipy refuses that case).
-    The numbers are ``scipy.stats.wilcoxon``'s (see ``signed_rank``, which tests many pairs faster).
+    When every difference is zero (identical systems, or two constant ones with the same loss) the
+    systems are indistinguishable: p = 1.0 (scipy refuses that case); a p-value scipy leaves
+    undefined (a NaN loss) is p = 1.0. Otherwise the numbers are ``scipy.stats.wilcoxon``'s, with
+    the method scipy picks for the number of items (a single nonzero difference among at most 50
+    items: its exact p = 1.0; among more: its normal approximation); see ``signed_rank``, which
+    tests many pairs faster.
     """
     (result,) = signed_rank_tests(losses_a, [losses_b])
     return result

@@ -20,7 +20,7 @@ from ..metrics import WILCOXON, WILLIAMS, get as get_metric
 from .bootstrap import systems_bootstrap_scores
 from .paired import (
     bootstrap_p_value,
-    oriented_score,
+    oriented_difference,
     paired_bootstrap,
     per_item_losses,
     wilcoxon_test,
@@ -62,9 +62,7 @@ def compare_systems(
             per_item_losses(metric, b.stats[metric_name]),
         )
     if raws is not None:
-        delta = oriented_score(metric, a.stats[metric_name]) - oriented_score(
-            metric, b.stats[metric_name]
-        )
+        delta = oriented_difference(metric, a.stats[metric_name], b.stats[metric_name])
         return bootstrap_p_value(metric, delta, *raws)
     return paired_bootstrap(metric, a.stats[metric_name], b.stats[metric_name], resamples, seed)
 
@@ -121,7 +119,14 @@ class TrackTests:
         if self.test == WILLIAMS:
             (unit, r12), pairs = self._pearson(leader), [self._pearson(name) for name in others]
             r23 = pearson_with_each(unit, [u for u, _ in pairs]) if pairs else []
-            return williams_tests(r12, [r for _, r in pairs], list(r23), unit.unit.size)
+            return williams_tests(
+                r12,
+                [r for _, r in pairs],
+                list(r23),
+                unit.unit.size,
+                unit.constant,
+                [u.constant for u, _ in pairs],
+            )
         if self.test == WILCOXON:
             return signed_rank_tests(self._loss(leader), [self._loss(name) for name in others])
         if not self.raws:

@@ -1,11 +1,18 @@
-"""Official rankings: per-track ranks with statistical ties and an overall rank by mean rank.
+"""Official rankings: per-track ranks with statistical ties and an overall rank (by primary score).
 
 Per track, systems are ordered by the track's main metric. Ties are groups: the best remaining
 system leads a group, and every remaining system not significantly different from it (p > alpha)
 joins that group; repeat on the rest. Every member of a group gets the leader's rank (competition
 ranking: 1, 1, 3). The first group is "the best system and every system not significantly
 different from it" that SemEval-2017 marked. A system that did not submit a track ranks after all
-that did. The overall rank orders systems by their mean rank over the primary tracks (LeWiDi 2025).
+that did.
+
+The overall order (``rank_overall``) is by default the primary score, the leaderboard's order: the
+mean of the primary tracks' main metric, each system's own number, so that no third system's
+submission can change which of two others ranks higher. The mean rank over the primary tracks
+(LeWiDi 2025) is an option with a caveat: a system's rank on a track depends on every other
+system, so adding one run whose scores fall between A's and B's on some tracks can move B above A
+although A's primary score is higher (tests/test_ranking.py shows such a run).
 """
 
 from __future__ import annotations
@@ -128,32 +135,60 @@ def missing_rank(ranking: TrackRanking) -> int:
     return len(ranking.rows) + 1
 
 
+#: The overall orders ``rank_overall`` knows: the primary score (the default, which no third system
+#: can flip) and the mean rank over the primary tracks (which one can, see the module docstring).
+BY_PRIMARY = "primary"
+BY_MEAN_RANK = "mean-rank"
+OVERALL_RULES = (BY_PRIMARY, BY_MEAN_RANK)
+
+
 def rank_overall(
     primary_track_ids: Sequence[str],
     rankings: Dict[str, TrackRanking],
     primary_scores: Dict[str, float],
     primary_higher_is_better: bool = True,
+    rule: str = BY_PRIMARY,
 ) -> List[OverallRow]:
-    """Overall ranks by mean rank over the primary tracks (lower is better); equal means tie.
+    """Overall ranks by ``rule``; every row also holds the system's mean rank over the primary
+    tracks (a track it did not submit counts as after every system that did) and its track ranks.
 
-    Systems with equal mean ranks share a rank and are listed by primary score, then name.
+    ``BY_PRIMARY``: best primary score first (direction ``primary_higher_is_better``); equal primary
+    scores share a rank and are listed by name. ``BY_MEAN_RANK``: lowest mean rank first; equal
+    means share a rank and are listed by primary score, then name. Ranks are competition ranks
+    (1, 1, 3).
     """
+    if rule not in OVERALL_RULES:
+        raise ValueError(
+            f"unknown overall rule {rule!r}; expected one of {', '.join(OVERALL_RULES)}"
+        )
     sign = -1.0 if primary_higher_is_better else 1.0
-    rows = []
-    for system in primary_scores:
-        track_ranks = {}
-        for tid in primary_track_ids:
-            ranking = rankings[tid]
-            found = ranking.rank_of(system)
-            track_ranks[tid] = found if found is not None else missing_rank(ranking)
-        mean_rank = float(np.mean(list(track_ranks.values()))) if track_ranks else 0.0
-        rows.append(OverallRow(system, 0, round(mean_rank, 9), primary_scores[system], track_ranks))
-    rows.sort(key=lambda r: (r.mean_rank, sign * r.primary, r.system))
+    rows = [
+        _overall_row(system, primary_track_ids, rankings, primary_scores[system])
+        for system in primary_scores
+    ]
+    if rule == BY_PRIMARY:
+        rows.sort(key=lambda r: (sign * r.primary, r.system))
+        _competition_ranks(rows, lambda r: r.primary)
+    else:
+        rows.sort(key=lambda r: (r.mean_rank, sign * r.primary, r.system))
+        _competition_ranks(rows, lambda r: r.mean_rank)
+    return rows
+
+
+def _overall_row(
+    system: str, track_ids: Sequence[str], rankings: Dict[str, TrackRanking], primary: float
+) -> OverallRow:
+    track_ranks = {}
+    for tid in track_ids:
+        found = rankings[tid].rank_of(system)
+        track_ranks[tid] = found if found is not None else missing_rank(rankings[tid])
+    mean_rank = float(np.mean(list(track_ranks.values()))) if track_ranks else 0.0
+    return OverallRow(system, 0, round(mean_rank, 9), primary, track_ranks)
+
+
+def _competition_ranks(rows: List[OverallRow], key: Callable[[OverallRow], float]) -> None:
+    """Rank sorted ``rows`` in place: a row whose ``key`` equals the previous row's shares its rank."""
     for position, row in enumerate(rows, start=1):
         previous = rows[position - 2] if position > 1 else None
-        row.rank = (
-            previous.rank
-            if previous is not None and previous.mean_rank == row.mean_rank
-            else position
-        )
-    return rows
+        same = previous is not None and key(previous) == key(row)
+        row.rank = previous.rank if same else position

@@ -7,13 +7,25 @@ correlation between the two systems' predictions. Under H0 (r12 = r13)
 
 with |R| = 1 - r12^2 - r13^2 - r23^2 + 2 r12 r13 r23, follows Student's t with n - 3 degrees of
 freedom (Williams 1959; used by SemEval-2017 STS and WMT). The kit's tests are two-sided.
+
+Degenerate cases, where the formula divides 0 by 0 (or by rounding noise), are decided explicitly
+(``_degenerate``), in this order:
+
+- n <= 3: no test (p = 1).
+- r12 = r13: the correlations are equal (t = 0, p = 1), whatever else holds.
+- a constant system (its r undefined, scored 0): the other system's r is tested against 0 with
+  Pearson's t = r sqrt((n-2)/(1-r^2)), n - 2 degrees of freedom (a constant's r does not vary).
+- |r23| = 1 (to ``AFFINE_TOLERANCE``): one system is an affine map of the other. With r23 = +1
+  their correlations with the gold are equal (a tie, p = 1); with r23 = -1 they are opposite
+  (r13 = -r12), so they differ exactly when r12 differs from 0: r12 is tested against 0 as above,
+  with t signed as r12 - r13.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import List, Sequence
+from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 from scipy.stats import t as student_t
@@ -50,30 +62,88 @@ def williams_t(r12: float, r13: float, r23: float, n: int) -> float:
     return numerator / math.sqrt(denominator_sq)
 
 
+#: |r23| within this of 1 means one system is an affine map of the other: the Williams formula
+#: would divide rounding noise by rounding noise (r computed in floats is exact to about 1e-15).
+AFFINE_TOLERANCE = 1e-12
+
+
+def pearson_against_zero_t(r: float, n: int) -> float:
+    """Pearson's t = r sqrt((n-2)/(1-r^2)) for r against 0 (n - 2 degrees of freedom); |r| = 1
+    gives an infinite t of r's sign."""
+    if abs(r) >= 1.0:
+        return math.copysign(math.inf, r)
+    return r * math.sqrt((n - 2) / (1.0 - r * r))
+
+
+def _degenerate(
+    r12: float, r13: float, r23: float, n: int, constant_a: bool, constant_b: bool
+) -> Optional[Tuple[float, int]]:
+    """(t, degrees of freedom) of a degenerate case (the module docstring), None otherwise; t is
+    signed as r12 - r13. Needs n > 3."""
+    if r12 == r13:
+        return 0.0, n - 3
+    if constant_a or constant_b:
+        r, sign = (r13, -1.0) if constant_a else (r12, 1.0)
+        return sign * pearson_against_zero_t(r, n), n - 2
+    if r23 >= 1.0 - AFFINE_TOLERANCE:
+        return 0.0, n - 3
+    if r23 <= -1.0 + AFFINE_TOLERANCE:
+        return pearson_against_zero_t(r12, n), n - 2
+    return None
+
+
+def _statistic(
+    r12: float, r13: float, r23: float, n: int, constant_a: bool, constant_b: bool
+) -> Tuple[float, int]:
+    """(t, degrees of freedom) of one pair: a degenerate case's, else Williams' t with n - 3."""
+    found = _degenerate(r12, r13, r23, n, constant_a, constant_b)
+    return found if found is not None else (williams_t(r12, r13, r23, n), n - 3)
+
+
 def williams_test(
-    r12: float, r13: float, r23: float, n: int, alternative: str = "two-sided"
+    r12: float,
+    r13: float,
+    r23: float,
+    n: int,
+    alternative: str = "two-sided",
+    constant_a: bool = False,
+    constant_b: bool = False,
 ) -> TestResult:
-    """p-value of Williams' test; ``greater`` tests r12 > r13. With n <= 3 there is no test: p = 1."""
+    """p-value of Williams' test; ``greater`` tests r12 > r13. ``constant_a``/``constant_b``: that
+    system's predictions are constant (its r undefined, scored 0). With n <= 3 there is no test:
+    p = 1. Degenerate cases as the module docstring says."""
     if alternative not in ALTERNATIVES:
         raise ValueError(f"alternative must be one of {ALTERNATIVES}, got {alternative!r}")
     if alternative == "two-sided" or n <= 3:
-        (result,) = williams_tests(r12, [r13], [r23], n)
+        (result,) = williams_tests(r12, [r13], [r23], n, constant_a, [constant_b])
         return result
-    t = williams_t(r12, r13, r23, n)
-    p = student_t.sf(t, n - 3) if alternative == "greater" else student_t.cdf(t, n - 3)
+    t, df = _statistic(r12, r13, r23, n, constant_a, constant_b)
+    p = student_t.sf(t, df) if alternative == "greater" else student_t.cdf(t, df)
     return TestResult(t, float(p), "williams")
 
 
 def williams_tests(
-    r12: float, r13s: Sequence[float], r23s: Sequence[float], n: int
+    r12: float,
+    r13s: Sequence[float],
+    r23s: Sequence[float],
+    n: int,
+    constant_a: bool = False,
+    constant_bs: Optional[Sequence[bool]] = None,
 ) -> List[TestResult]:
     """Two-sided Williams' tests of one system (r12 with the gold) against several (their r13 with
-    the gold, r23 with the first system): the t distribution is evaluated once for all of them."""
+    the gold, r23 with the first system; ``constant_bs``, which of them are constant): the t
+    distribution is evaluated once per number of degrees of freedom."""
     if n <= 3:
         return [TestResult(None, 1.0, "williams") for _ in r13s]
-    ts = [williams_t(r12, r13, r23, n) for r13, r23 in zip(r13s, r23s)]
-    ps = np.minimum(1.0, 2.0 * student_t.sf(np.abs(np.asarray(ts, dtype=float)), n - 3))
-    return [TestResult(t, float(p), "williams") for t, p in zip(ts, ps.tolist())]
+    constant_bs = [False] * len(r13s) if constant_bs is None else list(constant_bs)
+    found = [
+        _statistic(r12, r13, r23, n, constant_a, constant_b)
+        for r13, r23, constant_b in zip(r13s, r23s, constant_bs)
+    ]
+    ts = np.asarray([t for t, _ in found], dtype=float)
+    dfs = np.asarray([df for _, df in found], dtype=float)
+    ps = np.minimum(1.0, 2.0 * student_t.sf(np.abs(ts), dfs)) if found else np.zeros(0)
+    return [TestResult(t, float(p), "williams") for (t, _), p in zip(found, ps.tolist())]
 
 
 def pearson_or_zero(x, y) -> float:
@@ -87,7 +157,15 @@ def compare_pearson(gold, pred_a, pred_b, alternative: str = "two-sided") -> Tes
     r12 = pearson_or_zero(gold, pred_a)
     r13 = pearson_or_zero(gold, pred_b)
     r23 = pearson_or_zero(pred_a, pred_b)
-    return williams_test(r12, r13, r23, int(gold.size), alternative)
+    return williams_test(
+        r12, r13, r23, int(gold.size), alternative, is_constant(pred_a), is_constant(pred_b)
+    )
+
+
+def is_constant(values) -> bool:
+    """Every value the same (or none): Pearson r with such a series is undefined."""
+    values = np.asarray(values, dtype=float)
+    return values.size == 0 or bool(np.all(values == values.flat[0]))
 
 
 @dataclass(frozen=True)
@@ -98,6 +176,11 @@ class UnitSeries:
     unit: np.ndarray
     total: float
     squares: float
+
+    @property
+    def constant(self) -> bool:
+        """The series is constant (every deviation 0): Pearson r with it is undefined."""
+        return self.squares == 0.0
 
 
 def unit_series(values) -> UnitSeries:
