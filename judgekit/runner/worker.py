@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import shlex
-import signal
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -16,6 +15,7 @@ from typing import Dict, Optional
 import yaml
 
 from ..errors import ConfigError
+from ..untrusted import stop_session
 
 APP_PATHS = (
     "/app/program",
@@ -107,10 +107,11 @@ def run_step(
         out, err = process.communicate(timeout=time_limit)
         timed_out = False
     except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
+        stop_session(process.pid)
         out, err = process.communicate()
         timed_out = True
         err += f"\nExecution Time Limit exceeded. Limit was {time_limit} seconds\n"
+    stop_session(process.pid)  # as the worker removes the container: nothing of the step lives on
     return StepResult(
         process.returncode if not timed_out else -9, out, err, timed_out, time.monotonic() - start
     )
