@@ -35,9 +35,9 @@ class TreeLimits:
     """Bounds of a folder copied from what participant code left: entries (files and folders),
     bytes in all, bytes of one file, folder depth."""
 
-    entries: int = 5000
-    total_bytes: int = 2 * 1024**3
-    file_bytes: int = 512 * 1024**2
+    entries: int = 20_000
+    total_bytes: int = 4 * 1024**3
+    file_bytes: int = 4 * 1024**3
     depth: int = 32
 
 
@@ -317,9 +317,17 @@ def remove_entry(path: Path) -> Optional[str]:
 # ---------------------------------------------------------------- processes
 
 
-def _session_members(session: int) -> List[int]:
-    """Live processes (not zombies) of a session or process group, from /proc (Linux)."""
-    members = []
+@dataclass(frozen=True)
+class _Process:
+    pid: int
+    parent: int
+    group: int
+    session: int
+
+
+def _processes() -> List[_Process]:
+    """Every live process (zombies aside) this user can see, from /proc (Linux; none elsewhere)."""
+    found = []
     for name in os.listdir("/proc") if os.path.isdir("/proc") else []:
         if not name.isdigit():
             continue
@@ -328,10 +336,32 @@ def _session_members(session: int) -> List[int]:
                 fields = f.read(4096).rsplit(b")", 1)[1].split()
         except (OSError, IndexError):
             continue
-        state, group, sid = fields[0], int(fields[2]), int(fields[3])
-        if state != b"Z" and session in (group, sid):
-            members.append(int(name))
-    return members
+        if fields[0] != b"Z":
+            found.append(_Process(int(name), int(fields[1]), int(fields[2]), int(fields[3])))
+    return found
+
+
+def _session_members(session: int) -> List[int]:
+    """Live processes of a session or process group."""
+    return [p.pid for p in _processes() if session in (p.group, p.session)]
+
+
+def stop_tree(root: int) -> None:
+    """Kill ``root``, every process descended from it and the sessions and process groups they
+    lead or belong to (a child that runs participant code in a session of its own included),
+    while ``root`` still lives, so that the line of descent can still be followed."""
+    processes = _processes()
+    children: dict = {}
+    for process in processes:
+        children.setdefault(process.parent, []).append(process)
+    groups, pending = {root}, [root]
+    while pending:
+        for process in children.get(pending.pop(), []):
+            if process.pid not in groups:
+                groups.update((process.pid, process.group, process.session))
+                pending.append(process.pid)
+    for leader in sorted(groups - {os.getpid(), os.getpgid(0), os.getsid(0)}):
+        stop_session(leader)
 
 
 def stop_session(leader: int) -> None:

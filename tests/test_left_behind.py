@@ -305,3 +305,25 @@ def test_no_test_here_needs_the_disk_space_of_its_sparse_file(tmp_path):
         f.truncate(SPARSE_BYTES)
     assert os.stat(probe).st_blocks * 512 < 1024 * 1024
     assert json.dumps(SPARSE_BYTES)
+
+
+def test_without_a_sandbox_a_step_past_its_limit_ends_the_code_s_own_session(tmp_path, monkeypatch):
+    """The ingestion program runs the code in a session of its own; when the runner stops the
+    step at its limit, that session goes too (the sandbox would end it; here there is none)."""
+    from judgekit.runner import sandbox
+
+    monkeypatch.setenv(sandbox.BWRAP_ENV, "none")
+    monkeypatch.setattr(sandbox, "_warned", [])
+    pid_file = tmp_path / "child.pid"
+    code = ACTING_MODEL.replace(
+        "import os, sys, time\n",
+        f"import os, sys, time\ndef act(track):\n"
+        f"    open({str(pid_file)!r}, 'w').write(str(os.getpid()))\n"
+        "    time.sleep(60)\n",
+    )
+    submission = write_submission(tmp_path / "sub", code)
+    started = time.monotonic()
+    with pytest.raises(Exception, match="time limit"):
+        run_local.run_once(REPO, str(submission), "practice", time_limit=8)
+    assert time.monotonic() - started < 40
+    assert pid_file.is_file() and not _alive(int(pid_file.read_text()))

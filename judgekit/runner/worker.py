@@ -15,7 +15,7 @@ from typing import Dict, Optional
 import yaml
 
 from ..errors import ConfigError
-from ..untrusted import stop_session
+from ..untrusted import stop_session, stop_tree
 
 APP_PATHS = (
     "/app/program",
@@ -107,7 +107,7 @@ def run_step(
         out, err = process.communicate(timeout=time_limit)
         timed_out = False
     except subprocess.TimeoutExpired:
-        stop_session(process.pid)
+        stop_tree(process.pid)
         out, err = process.communicate()
         timed_out = True
         err += f"\nExecution Time Limit exceeded. Limit was {time_limit} seconds\n"
