@@ -83,7 +83,8 @@ def run_step(
     env_extra: Optional[Dict[str, str]] = None,
     clear_env: bool = False,
 ) -> StepResult:
-    """Run one step; at the limit the whole process group is killed, as the worker removes containers.
+    """Run one step; at the limit every process descended from it is killed (sessions of their own
+    included), and after it ends its process group is, as the worker removes containers.
     ``clear_env``: the command sets its own environment (a sandbox), so it gets only PATH."""
     import time
 
