@@ -327,3 +327,21 @@ def test_without_a_sandbox_a_step_past_its_limit_ends_the_code_s_own_session(tmp
         run_local.run_once(REPO, str(submission), "practice", time_limit=8)
     assert time.monotonic() - started < 40
     assert pid_file.is_file() and not _alive(int(pid_file.read_text()))
+
+
+def test_what_the_code_puts_at_the_program_s_own_names_is_replaced(tmp_path, capfd):
+    """A code submission can write to the output while it runs (on the platform it shares the
+    container): a folder or a file at a name the program writes is replaced after the run."""
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    out = tmp_path / "out"
+    code = f"OUTPUT = {str(out)!r}\n" + ACTING_MODEL.replace(
+        "import os, sys, time\n",
+        "import os, sys, time\ndef act(track):\n"
+        "    os.makedirs(os.path.join(OUTPUT, 'sts.tsv', 'inner'), exist_ok=True)\n"
+        f"    os.makedirs(os.path.join(OUTPUT, {INGESTION_STATUS!r}), exist_ok=True)\n"
+        "    open(os.path.join(OUTPUT, 'nli.tsv'), 'w').write('forged\\t1\\n')\n",
+    )
+    assert main([str(phase["input"]), str(out), str(write_submission(tmp_path / "sub", code))]) == 0
+    assert status_of(out)["status"] == "ok" and (out / "sts.tsv").is_file()
+    assert "forged" not in (out / "nli.tsv").read_text()
+    assert "Traceback" not in capfd.readouterr().err

@@ -238,7 +238,9 @@ def ingest(
             tracks, what = _predict_submission(
                 spec, input_dir, folder, work, out, seed, time_limit, output_dir, notes, names
             )
-        clean_output(output_dir)  # the code has run and its processes are stopped
+        # the code has run and its processes are stopped; on the platform it could write here
+        clean_output(output_dir)
+        clear_kit_names(output_dir, spec)
         for track in tracks:  # only the tracks' files: anything else the code left stays behind
             name = f"{track}.tsv"
             copy_regular(out / name, output_dir / name, "code submission", PREDICTION_LIMITS)
