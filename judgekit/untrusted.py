@@ -114,12 +114,23 @@ def read_small(path, limit: int) -> Optional[bytes]:
 # ---------------------------------------------------------------- copying
 
 
-def _refused(display: str, relative: str, found: str, limits: TreeLimits) -> SubmissionError:
+def _mib(size: int) -> str:
+    return f"{size / 1024**2:g} MiB"
+
+
+def _refused(
+    display: str, relative: str, found: str, limits: TreeLimits, single: bool = False
+) -> SubmissionError:
+    expected = (
+        f"a regular file of at most {_mib(limits.file_bytes)}"
+        if single
+        else f"regular files and folders only (at most {limits.entries} entries, "
+        f"{_mib(limits.total_bytes)} in all, {_mib(limits.file_bytes)} per file)"
+    )
     return SubmissionError.single(
         display,
-        f"'{relative}' cannot be kept: only regular files and folders are",
-        expected=f"regular files (at most {limits.entries} entries and "
-        f"{limits.total_bytes // 1024**2} MiB in all, {limits.file_bytes // 1024**2} MiB each)",
+        f"'{relative}' cannot be kept",
+        expected=expected,
         found=found,
         hint="write plain files only: no symbolic links, named pipes or devices, and "
         "nothing larger than these bounds",
@@ -130,18 +141,22 @@ def _refused(display: str, relative: str, found: str, limits: TreeLimits) -> Sub
 class _Budget:
     display: str
     limits: TreeLimits
+    single: bool = False
     entries: int = 0
     total_bytes: int = 0
+
+    def refuse(self, relative: str, found: str) -> SubmissionError:
+        return _refused(self.display, relative, found, self.limits, self.single)
 
     def take(self, relative: str, size: int) -> None:
         self.entries += 1
         self.total_bytes += size
         if self.entries > self.limits.entries:
-            raise _refused(
-                self.display, relative, f"more than {self.limits.entries} entries", self.limits
-            )
-        if size > self.limits.file_bytes or self.total_bytes > self.limits.total_bytes:
-            raise _refused(self.display, relative, f"a file of {size} bytes", self.limits)
+            raise self.refuse(relative, f"more than {self.limits.entries} entries")
+        if size > self.limits.file_bytes:
+            raise self.refuse(relative, f"a file of {size} bytes")
+        if self.total_bytes > self.limits.total_bytes:
+            raise self.refuse(relative, f"{self.total_bytes} bytes in all, up to this file")
 
 
 def _copy_fd(fd: int, target: Path, relative: str, budget: _Budget) -> None:
@@ -158,7 +173,7 @@ def _copy_fd(fd: int, target: Path, relative: str, budget: _Budget) -> None:
             out.write(chunk)
             left -= len(chunk)
     os.unlink(target)
-    raise _refused(budget.display, relative, "a file that grew while it was copied", budget.limits)
+    raise budget.refuse(relative, "a file that grew while it was copied")
 
 
 def copy_regular(
@@ -169,9 +184,9 @@ def copy_regular(
     try:
         fd = open_regular(source)
     except OSError as error:
-        raise _refused(display, Path(source).name, _why(error), limits) from None
+        raise _refused(display, Path(source).name, _why(error), limits, single=True) from None
     try:
-        _copy_fd(fd, Path(target), Path(source).name, _Budget(display, limits))
+        _copy_fd(fd, Path(target), Path(source).name, _Budget(display, limits, single=True))
     finally:
         os.close(fd)
 
@@ -236,7 +251,7 @@ def _copy_entries(dir_fd: int, folder: Path, prefix: str, depth: int, budget: _B
                     os.close(fd)
             else:
                 found = "folders nested too deep" if stat.S_ISDIR(mode) else kind_of(mode)
-                raise _refused(budget.display, relative, found, budget.limits)
+                raise budget.refuse(relative, found)
     except SubmissionError:
         for fd, *_ in below:
             os.close(fd)
@@ -244,14 +259,14 @@ def _copy_entries(dir_fd: int, folder: Path, prefix: str, depth: int, budget: _B
     except OSError as error:  # changed under us: a link or FIFO put in place of what was listed
         for fd, *_ in below:
             os.close(fd)
-        raise _refused(budget.display, prefix or ".", _why(error), budget.limits) from None
+        raise budget.refuse(prefix or ".", _why(error)) from None
     return below
 
 
 # ---------------------------------------------------------------- pruning
 
 
-def _walk(folder: Path, limit: int) -> Iterator[Tuple[Path, os.stat_result]]:
+def _walk(folder: Path, limit: int, display: str) -> Iterator[Tuple[Path, os.stat_result]]:
     """(path, lstat) of every entry below ``folder``, links not followed; at most ``limit``."""
     seen = 0
     pending = [Path(folder)]
@@ -265,9 +280,10 @@ def _walk(folder: Path, limit: int) -> Iterator[Tuple[Path, os.stat_result]]:
             seen += 1
             if seen > limit:
                 raise SubmissionError.single(
-                    str(folder),
+                    display,
                     f"the folder holds more than {limit} entries",
                     expected=f"at most {limit}",
+                    hint="write fewer files",
                 )
             path = current / name
             try:
@@ -280,13 +296,17 @@ def _walk(folder: Path, limit: int) -> Iterator[Tuple[Path, os.stat_result]]:
 
 
 def prune_tree(
-    folder: Path, unwanted: Callable[[str], bool], limit: int = TreeLimits().entries
+    folder: Path,
+    unwanted: Callable[[str], bool],
+    display: str,
+    limit: int = TreeLimits().entries,
 ) -> List[Tuple[str, str]]:
     """Remove from ``folder`` every entry that is neither a regular file nor a folder (links,
     FIFOs, sockets, devices: never followed) and every regular file whose name ``unwanted``
-    accepts. Returns (relative path, what it was) of each removed entry."""
+    accepts; more than ``limit`` entries is the submission's problem (named ``display``).
+    Returns (relative path, what it was) of each removed entry."""
     removed = []
-    for path, info in list(_walk(folder, limit)):
+    for path, info in list(_walk(folder, limit, display)):
         plain = stat.S_ISREG(info.st_mode) and not unwanted(path.name)
         if plain or stat.S_ISDIR(info.st_mode):
             continue

@@ -91,7 +91,7 @@ def clean_output(output_dir: Path) -> None:
     worker copies a submission without a ``metadata`` file into this folder, shows its html as the
     detailed results while the step runs, and uploads and zips the folder afterwards (a zip stores
     a link's target); only the scoring program writes that page."""
-    for relative, kind in prune_tree(output_dir, _is_page):
+    for relative, kind in prune_tree(output_dir, _is_page, "the prediction output"):
         if kind == "a regular file":
             print(
                 f"note: removed {relative!r} from the prediction output: only the scoring program "
