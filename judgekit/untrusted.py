@@ -23,8 +23,17 @@ from typing import Callable, Iterator, List, Optional, Tuple
 
 from .errors import SubmissionError
 
-_OPEN_FILE = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
-_OPEN_DIR = os.O_RDONLY | os.O_NOFOLLOW | os.O_DIRECTORY | os.O_CLOEXEC
+
+def _flags(*names: str) -> int:
+    """The os.open flags of these names that this system has (all of them on Linux and macOS)."""
+    flags = os.O_RDONLY
+    for name in names:
+        flags |= getattr(os, name, 0)
+    return flags
+
+
+_OPEN_FILE = _flags("O_NOFOLLOW", "O_NONBLOCK", "O_NOCTTY", "O_CLOEXEC", "O_BINARY")
+_OPEN_DIR = _flags("O_NOFOLLOW", "O_DIRECTORY", "O_CLOEXEC")
 _CHUNK = 1024 * 1024
 #: Seconds to wait for the killed processes of a session to be gone.
 STOP_WAIT = 5.0
@@ -65,6 +74,8 @@ def open_regular(path, dir_fd: Optional[int] = None) -> int:
     """A read-only descriptor of ``path`` if it is a regular file and not a symbolic link; never
     blocks (a FIFO opens at once and is then refused). Raises OSError (``NotRegularFile`` for a
     file of another kind, ELOOP for a link)."""
+    if not hasattr(os, "O_NOFOLLOW") and os.path.islink(path):  # no such flag (Windows)
+        raise OSError(errno.ELOOP, "a symbolic link", str(path))
     fd = os.open(path, _OPEN_FILE, dir_fd=dir_fd)
     try:
         mode = os.fstat(fd).st_mode
@@ -380,7 +391,7 @@ def stop_tree(root: int) -> None:
             if process.pid not in groups:
                 groups.update((process.pid, process.group, process.session))
                 pending.append(process.pid)
-    for leader in sorted(groups - {os.getpid(), os.getpgid(0), os.getsid(0)}):
+    for leader in sorted(groups - {os.getpid(), os.getpgrp(), os.getsid(0)}):
         stop_session(leader)
 
 
@@ -389,6 +400,8 @@ def stop_session(leader: int) -> None:
     ``setsid``, and wait until they are gone, so that nothing writes while its files are read.
     A process that left the session with its own ``setsid`` is out of reach here; the sandbox
     (or the platform's container) ends it with the step."""
+    if not hasattr(os, "killpg"):  # no process groups (Windows): nothing more to stop
+        return
     try:
         os.killpg(leader, signal.SIGKILL)
     except (ProcessLookupError, PermissionError):
