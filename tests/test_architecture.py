@@ -16,6 +16,7 @@ LAYERS = {
     "confine": 0,
     "assets": 0,
     "deps": 0,
+    "untrusted": 0,
     "metrics": 1,
     "stats": 2,
     "tracks": 3,

@@ -12,7 +12,6 @@ import argparse
 import dataclasses
 import json
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -32,10 +31,13 @@ from ..formats.items import public_view, read_items
 from ..formats.textfile import safe_display, shorten
 from ..report import atomic_write
 from ..spec import TaskSpec, read_spec
+from ..untrusted import read_head, read_small, stop_session
 
 REPORT_FILE = "report.json"
 PROGRESS_FILE = "progress.txt"
+INTERNAL_ERROR_FILE = "internal_error.txt"
 MAX_REPORT_BYTES = 1024 * 1024
+MAX_TRACEBACK_BYTES = 64 * 1024
 BASELINE_PREFIX = "baseline:"
 _CHILD_BOOT = (
     "import sys; sys.path.insert(0, sys.argv.pop(1)); "
@@ -144,7 +146,7 @@ def child_main(argv: List[str]) -> int:
     except BaseException as error:  # noqa: BLE001 - reported to the parent, which explains it
         import traceback
 
-        (work / "internal_error.txt").write_text(traceback.format_exc(), encoding="utf-8")
+        (work / INTERNAL_ERROR_FILE).write_text(traceback.format_exc(), encoding="utf-8")
         _write_report(
             work,
             {
@@ -162,8 +164,11 @@ def child_main(argv: List[str]) -> int:
 
 
 def _stop(process: subprocess.Popen) -> None:
-    """Kill the child. It stays in our process group on purpose: whoever runs the whole step (the
-    worker, the local runner) can then still kill it together with us."""
+    """Kill the child and every process it started (its own session), then reap it: nothing of
+    the participant's may still run while the parent reads and moves what it left. (The session
+    is the child's so that this reaches its forks; a step killed from outside ends the rest with
+    the sandbox or container it runs in.)"""
+    stop_session(process.pid)
     if process.poll() is None:
         process.kill()
     process.wait()
@@ -200,7 +205,7 @@ def run_child(
     env.setdefault(
         "PYTHONHASHSEED", "0"
     )  # set iteration order in participant code stays reproducible
-    process = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL)
+    process = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, start_new_session=True)
     try:
         process.wait(timeout=time_limit)
     except subprocess.TimeoutExpired:
@@ -215,6 +220,7 @@ def run_child(
     except BaseException:
         _stop(process)
         raise
+    _stop(process)  # forks of the child may live on after it exited
     _raise_child_failure(
         work, process.returncode, details_dir, trusted=source.startswith(BASELINE_PREFIX)
     )
@@ -223,35 +229,44 @@ def run_child(
 
 
 def _during(work: Path) -> str:
-    progress = (
-        work / PROGRESS_FILE
-    )  # written by the child, so possibly by participant code: read with care
-    try:
-        with open(progress, "rb") as f:
-            track = f.read(200).decode("utf-8", errors="replace")
-    except OSError:
+    """ " (while running track 'T')" from the child's progress file, which participant code may
+    have replaced (by a FIFO, a link, a huge file): read only as a regular file, 200 bytes at most."""
+    track = read_head(work / PROGRESS_FILE, 200)
+    if track is None:
         return ""
-    return f" (while running track '{shorten(safe_display(track), 80)}')"
+    return f" (while running track '{shorten(safe_display(track.decode('utf-8', 'replace')), 80)}')"
 
 
 def _read_report(path: Path) -> Optional[dict]:
-    """The child's report.json, or None when it is absent, unreadable or not a JSON object."""
+    """The child's report.json, or None when it is absent, no regular file, over MAX_REPORT_BYTES
+    or not a JSON object."""
+    data = read_small(path, MAX_REPORT_BYTES)
     try:
-        if path.is_symlink() or not path.is_file() or path.stat().st_size > MAX_REPORT_BYTES:
-            return None
-        report = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError, RecursionError):
+        report = json.loads(data.decode("utf-8")) if data is not None else None
+    except (ValueError, RecursionError):
         return None
     return report if isinstance(report, dict) else None
+
+
+def _keep_traceback(source: Path, target: Path) -> None:
+    """Keep the head of a trusted child's traceback for the organisers (MAX_TRACEBACK_BYTES)."""
+    text = read_head(source, MAX_TRACEBACK_BYTES)
+    if text is not None:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(text)
 
 
 def _raise_child_failure(
     work: Path, returncode: int, details_dir: Path, trusted: bool = True
 ) -> None:
-    """Raise the child's failure. ``trusted`` is False when the child ran participant code: its
-    report could then be written by that code, so it may say "ok" (the files are checked anyway)
-    or describe the submission's own failure, but never blame the bundle or the kit (exit 1 or 3):
-    the input data was checked by this process before the child started."""
+    """Raise the child's failure.
+
+    What the kit trusts: a child's report is the kit's own word only when the child ran no
+    participant code (``trusted``: a built-in baseline). Otherwise every file in the work folder
+    could have been written by that code, so its report may say "ok" (the prediction files are
+    checked anyway) or describe the submission's own failure, but never blame the bundle or the
+    kit (exit 1 or 3; the input data was checked by this process before the child started), and
+    its traceback file is not kept (it is no kit's traceback, and could be of any size)."""
     report = _read_report(work / REPORT_FILE)
     if report is not None and report.get("status") == "ok":
         return  # every file was written and checked; an exit code set later (atexit) changes nothing
@@ -266,9 +281,8 @@ def _raise_child_failure(
             f"the code submission stopped unexpectedly: the process {how}{_during(work)}",
             hint="look for os._exit(), crashes in native libraries or memory use",
         )
-    if report.get("kind") == "internal" and (work / "internal_error.txt").is_file():
-        details_dir.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(work / "internal_error.txt", details_dir / "internal_error_child.txt")
+    if trusted and report.get("kind") == "internal":
+        _keep_traceback(work / INTERNAL_ERROR_FILE, details_dir / "internal_error_child.txt")
     try:
         problems = [Problem(**p) for p in report.get("problems", [])]
         omitted = int(report.get("omitted", 0))

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import sys
 import tempfile
@@ -42,12 +41,16 @@ from ..formats.items import read_items
 from ..formats.submission import ItemKeys, read_prediction
 from ..gold import listed_annotators
 from ..report import atomic_write
+from ..formats.textfile import MAX_FILE_BYTES
 from ..spec import TaskSpec, read_spec
+from ..untrusted import TreeLimits, copy_regular, prune_tree, remove_entry
 from .child import BASELINE_PREFIX, check_child_output, load_dataset, run_child
 from .common import run_guarded
 
 PROGRAM = "ingestion program"
 SCORING_MARGIN = 60.0  # seconds of the phase's execution_time_limit kept for the scoring step
+#: A prediction file left by the child larger than the scorer reads is refused when copied.
+PREDICTION_LIMITS = TreeLimits(file_bytes=MAX_FILE_BYTES)
 
 
 # ---------------------------------------------------------------- time limits
@@ -77,18 +80,41 @@ def time_limit_of(spec: TaskSpec, option: Optional[float]) -> Optional[float]:
     return min(limits) if limits else None
 
 
-def remove_submitted_pages(output_dir: Path) -> None:
-    """Delete every ``*.html`` in the prediction output before anything else. Codabench's worker copies a
-    submission without a ``metadata`` file into this folder and shows its html as the detailed results
-    while the step runs; only the scoring program writes that page."""
-    for folder, _, names in os.walk(output_dir):
-        for name in names:
-            if name.lower().endswith((".html", ".htm")):
-                os.unlink(os.path.join(folder, name))
-                print(
-                    f"note: removed {os.path.relpath(os.path.join(folder, name), output_dir)!r} from the "
-                    "prediction output: only the scoring program writes the detailed results page"
-                )
+def _is_page(name: str) -> bool:
+    return name.lower().endswith((".html", ".htm"))
+
+
+def clean_output(output_dir: Path) -> None:
+    """Delete from the prediction output every ``*.html`` file and everything that is neither a
+    regular file nor a folder (links, FIFOs, sockets: never followed). It runs before the code
+    runs and again after (code can write here, and its processes are stopped by then): Codabench's
+    worker copies a submission without a ``metadata`` file into this folder, shows its html as the
+    detailed results while the step runs, and uploads and zips the folder afterwards (a zip stores
+    a link's target); only the scoring program writes that page."""
+    for relative, kind in prune_tree(output_dir, _is_page, "the prediction output"):
+        if kind == "a regular file":
+            print(
+                f"note: removed {relative!r} from the prediction output: only the scoring program "
+                "writes the detailed results page"
+            )
+        else:
+            print(
+                f"note: removed {relative!r} from the prediction output: it was {kind}, and only "
+                "regular files are kept"
+            )
+
+
+def clear_kit_names(output_dir: Path, spec: Optional[TaskSpec]) -> None:
+    """Remove whatever stands at the names this program writes in the output (a previous run's
+    files, or a submission's folder or link of that name, copied there by the worker)."""
+    names = [INGESTION_STATUS] + [f"{t.id}.tsv" for t in (spec.tracks if spec else [])]
+    for name in names:
+        kind = remove_entry(output_dir / name)
+        if kind not in (None, "a regular file"):
+            print(
+                f"note: removed {name!r} from the prediction output: it was {kind}, and the "
+                "ingestion program writes that name"
+            )
 
 
 def public_keys(items: List[dict]) -> ItemKeys:
@@ -196,10 +222,7 @@ def ingest(
     started = time.monotonic()
     notes: List[str] = []
     names: Dict[str, str] = {}
-    for track in spec.tracks:
-        stale = output_dir / f"{track.id}.tsv"
-        if stale.is_file():
-            stale.unlink()
+    clear_kit_names(output_dir, spec)
     with tempfile.TemporaryDirectory(prefix="judgekit-ingest-") as tmp:
         work = Path(tmp)
         out = work / "predictions"
@@ -215,8 +238,12 @@ def ingest(
             tracks, what = _predict_submission(
                 spec, input_dir, folder, work, out, seed, time_limit, output_dir, notes, names
             )
-        for name in sorted(os.listdir(out)):
-            shutil.move(str(out / name), str(output_dir / name))
+        # the code has run and its processes are stopped; on the platform it could write here
+        clean_output(output_dir)
+        clear_kit_names(output_dir, spec)
+        for track in tracks:  # only the tracks' files: anything else the code left stays behind
+            name = f"{track}.tsv"
+            copy_regular(out / name, output_dir / name, "code submission", PREDICTION_LIMITS)
             written.append(output_dir / name)
     message = f"{what}: predictions written for track(s) {', '.join(tracks)}"
     write_status(output_dir, "ok", message, tracks, notes, names)
@@ -340,20 +367,13 @@ def main(argv: Optional[List[str]] = None, prog: str = "ingest.py") -> int:
     args = parse_arguments(argv, prog)
     output_dir = Path(args.output)
     output_dir.mkdir(parents=True, exist_ok=True)
-    remove_submitted_pages(output_dir)
-    written: List[Path] = []
-    if (output_dir / INGESTION_STATUS).exists():
-        (output_dir / INGESTION_STATUS).unlink()
-
-    def on_error(message: str) -> None:
-        for path in written:
-            if path.exists():
-                path.unlink()
-        write_status(output_dir, "failed", message)
-
     submission = Path(args.submission) if args.submission is not None else None
-    return run_guarded(
-        lambda: ingest(
+    written: List[Path] = []
+
+    def body() -> int:
+        clear_kit_names(output_dir, None)
+        clean_output(output_dir)
+        return ingest(
             Path(args.input_data),
             output_dir,
             submission,
@@ -361,7 +381,19 @@ def main(argv: Optional[List[str]] = None, prog: str = "ingest.py") -> int:
             args.seed,
             args.time_limit,
             written,
-        ),
+        )
+
+    def on_error(message: str) -> None:
+        for path in written:
+            remove_entry(path)
+        remove_entry(output_dir / INGESTION_STATUS)
+        try:
+            clean_output(output_dir)
+        finally:
+            write_status(output_dir, "failed", message)
+
+    return run_guarded(
+        body,
         PROGRAM if prog == "ingest.py" else prog,
         on_error=on_error,
         details_dir=output_dir,

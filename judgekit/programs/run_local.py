@@ -17,7 +17,8 @@ from typing import Dict, List, Optional
 from ..errors import ConfigError, KitError, Problem, SubmissionError
 from ..formats.archive import safe_extract
 from ..runner.bundle_view import PhaseTask, phase_task, read_competition
-from ..runner.local import RunResult, run_submission
+from ..runner.local import PREDICTION_OUTPUT, RunResult, run_submission
+from ..untrusted import copy_tree
 from .common import BUNDLE_PROBLEM, REFUSED, own_words, run_guarded
 
 KEPT_OUTPUTS = ("scores.json", "scores.txt", "detailed_results.html")
@@ -68,7 +69,7 @@ def keep_outputs(result: RunResult, output: Path) -> None:
     predictions = output / "predictions"
     if predictions.exists():
         shutil.rmtree(predictions)
-    shutil.copytree(result.predictions, predictions)
+    copy_tree(result.predictions, predictions, PREDICTION_OUTPUT)
 
 
 def _step_error(step: str, stderr: str, reason: str) -> KitError:

@@ -23,6 +23,7 @@ from ..baselines import BASELINES, baseline_class
 from ..bundle.baselines_run import SOLUTION_TEMPLATE
 from ..errors import SubmissionError
 from ..formats.archive import safe_extract
+from ..untrusted import copy_tree
 from .bundle_view import PhaseTask
 from . import sandbox
 from .guard import FORBIDDEN_ENV
@@ -30,6 +31,8 @@ from .worker import StepResult, program_command, run_step
 
 GUARD_SITE = Path(__file__).resolve().parent / "guard_site"
 ENGINE = Path(__file__).resolve().parents[1]
+#: How messages name the prediction step's output folder.
+PREDICTION_OUTPUT = "the prediction output (/app/output)"
 
 
 @dataclass
@@ -125,7 +128,8 @@ def run_submission(
     else:
         place_submission(submission, Path(app["/app/output"]))
     res = Path(app["/app/input/res"])
-    shutil.copytree(app["/app/output"], res)
+    # the prediction step's processes have ended; what they left is copied as regular files only
+    copy_tree(Path(app["/app/output"]), res, PREDICTION_OUTPUT)
     if prediction is not None:
         (res / "metadata").write_text(
             json.dumps(

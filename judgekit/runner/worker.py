@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import shlex
-import signal
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -16,6 +15,7 @@ from typing import Dict, Optional
 import yaml
 
 from ..errors import ConfigError
+from ..untrusted import stop_session, stop_tree
 
 APP_PATHS = (
     "/app/program",
@@ -83,7 +83,8 @@ def run_step(
     env_extra: Optional[Dict[str, str]] = None,
     clear_env: bool = False,
 ) -> StepResult:
-    """Run one step; at the limit the whole process group is killed, as the worker removes containers.
+    """Run one step; at the limit every process descended from it is killed (sessions of their own
+    included), and after it ends its process group is, as the worker removes containers.
     ``clear_env``: the command sets its own environment (a sandbox), so it gets only PATH."""
     import time
 
@@ -107,10 +108,11 @@ def run_step(
         out, err = process.communicate(timeout=time_limit)
         timed_out = False
     except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
+        stop_tree(process.pid)
         out, err = process.communicate()
         timed_out = True
         err += f"\nExecution Time Limit exceeded. Limit was {time_limit} seconds\n"
+    stop_session(process.pid)  # as the worker removes the container: nothing of the step lives on
     return StepResult(
         process.returncode if not timed_out else -9, out, err, timed_out, time.monotonic() - start
     )

@@ -1,0 +1,419 @@
+"""Reading what participant code left behind: regular files only, never through a link, bounded.
+
+After a code submission ran, its folders may hold anything its processes could make: a symbolic
+link to a host file or to ``/dev/zero``, a named pipe (FIFO) that blocks whoever opens it, a sparse
+file of a terabyte, millions of entries, a process still writing. Whatever reads them (the
+ingestion program, the local runner) first stops every process of the code (``stop_session``), then
+opens a file only through ``open_regular`` (``O_NOFOLLOW | O_NONBLOCK``, then ``fstat`` must say
+regular file), reads at most a given number of bytes, and copies a folder only with ``copy_tree``:
+regular files and folders, never following a link, bounded in entries and bytes. Anything else
+left there is the submission's problem (``SubmissionError``, exit 2).
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import signal
+import stat
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterator, List, Optional, Tuple
+
+from .errors import SubmissionError
+
+
+def _flags(*names: str) -> int:
+    """The os.open flags of these names that this system has (all of them on Linux and macOS)."""
+    flags = os.O_RDONLY
+    for name in names:
+        flags |= getattr(os, name, 0)
+    return flags
+
+
+_OPEN_FILE = _flags("O_NOFOLLOW", "O_NONBLOCK", "O_NOCTTY", "O_CLOEXEC", "O_BINARY")
+_OPEN_DIR = _flags("O_NOFOLLOW", "O_DIRECTORY", "O_CLOEXEC")
+_CHUNK = 1024 * 1024
+#: Seconds to wait for the killed processes of a session to be gone.
+STOP_WAIT = 5.0
+
+
+@dataclass(frozen=True)
+class TreeLimits:
+    """Bounds of a folder copied from what participant code left: entries (files and folders),
+    bytes in all, bytes of one file, folder depth."""
+
+    entries: int = 20_000
+    total_bytes: int = 4 * 1024**3
+    file_bytes: int = 4 * 1024**3
+    depth: int = 32
+
+
+class NotRegularFile(OSError):
+    """The path exists but is not a regular file (a FIFO, a socket, a device, a folder)."""
+
+
+def kind_of(mode: int) -> str:
+    """What a file mode is, in words, for messages."""
+    for test, name in (
+        (stat.S_ISLNK, "a symbolic link"),
+        (stat.S_ISFIFO, "a named pipe (FIFO)"),
+        (stat.S_ISSOCK, "a socket"),
+        (stat.S_ISCHR, "a character device"),
+        (stat.S_ISBLK, "a block device"),
+        (stat.S_ISDIR, "a folder"),
+        (stat.S_ISREG, "a regular file"),
+    ):
+        if test(mode):
+            return name
+    return "a special file"
+
+
+def open_regular(path, dir_fd: Optional[int] = None) -> int:
+    """A read-only descriptor of ``path`` if it is a regular file and not a symbolic link; never
+    blocks (a FIFO opens at once and is then refused). Raises OSError (``NotRegularFile`` for a
+    file of another kind, ELOOP for a link)."""
+    if not hasattr(os, "O_NOFOLLOW") and os.path.islink(path):  # no such flag (Windows)
+        raise OSError(errno.ELOOP, "a symbolic link", str(path))
+    fd = os.open(path, _OPEN_FILE, dir_fd=dir_fd)
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError:
+        os.close(fd)
+        raise
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise NotRegularFile(errno.EINVAL, f"{kind_of(mode)}, not a regular file", str(path))
+    return fd
+
+
+def _read_fd(fd: int, limit: int) -> bytes:
+    chunks: List[bytes] = []
+    left = limit
+    while left > 0:
+        chunk = os.read(fd, min(left, _CHUNK))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
+def read_head(path, limit: int) -> Optional[bytes]:
+    """At most the first ``limit`` bytes of a regular file; None when it is absent, a link or no
+    regular file."""
+    try:
+        fd = open_regular(path)
+    except OSError:
+        return None
+    try:
+        return _read_fd(fd, limit)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def read_small(path, limit: int) -> Optional[bytes]:
+    """The whole of a regular file of at most ``limit`` bytes; None when it is larger, absent, a
+    link or no regular file."""
+    data = read_head(path, limit + 1)
+    return data if data is not None and len(data) <= limit else None
+
+
+# ---------------------------------------------------------------- copying
+
+
+def _mib(size: int) -> str:
+    return f"{size / 1024**2:g} MiB"
+
+
+def _refused(
+    display: str, relative: str, found: str, limits: TreeLimits, single: bool = False
+) -> SubmissionError:
+    expected = (
+        f"a regular file of at most {_mib(limits.file_bytes)}"
+        if single
+        else f"regular files and folders only (at most {limits.entries} entries, "
+        f"{_mib(limits.total_bytes)} in all, {_mib(limits.file_bytes)} per file)"
+    )
+    return SubmissionError.single(
+        display,
+        f"'{relative}' cannot be kept",
+        expected=expected,
+        found=found,
+        hint="write plain files only: no symbolic links, named pipes or devices, and "
+        "nothing larger than these bounds",
+    )
+
+
+@dataclass
+class _Budget:
+    display: str
+    limits: TreeLimits
+    single: bool = False
+    entries: int = 0
+    total_bytes: int = 0
+
+    def refuse(self, relative: str, found: str) -> SubmissionError:
+        return _refused(self.display, relative, found, self.limits, self.single)
+
+    def take(self, relative: str, size: int) -> None:
+        self.entries += 1
+        self.total_bytes += size
+        if self.entries > self.limits.entries:
+            raise self.refuse(relative, f"more than {self.limits.entries} entries")
+        if size > self.limits.file_bytes:
+            raise self.refuse(relative, f"a file of {size} bytes")
+        if self.total_bytes > self.limits.total_bytes:
+            raise self.refuse(relative, f"{self.total_bytes} bytes in all, up to this file")
+
+
+def _copy_fd(fd: int, target: Path, relative: str, budget: _Budget) -> None:
+    """Copy an open regular file, refusing it as soon as it passes the budget (its size is
+    checked before reading, and the bytes read are counted again in case it grows); nothing of a
+    refused file is left at ``target``."""
+    budget.take(relative, os.fstat(fd).st_size)
+    left = budget.limits.file_bytes + 1
+    with open(target, "xb") as out:
+        while left > 0:
+            chunk = os.read(fd, min(left, _CHUNK))
+            if not chunk:
+                return
+            out.write(chunk)
+            left -= len(chunk)
+    os.unlink(target)
+    raise budget.refuse(relative, "a file that grew while it was copied")
+
+
+def copy_regular(
+    source: Path, target: Path, display: str, limits: TreeLimits = TreeLimits()
+) -> None:
+    """Copy one regular file left by participant code (not through a link, bounded by
+    ``limits.file_bytes``); a file of another kind is the submission's problem."""
+    try:
+        fd = open_regular(source)
+    except OSError as error:
+        raise _refused(display, Path(source).name, _why(error), limits, single=True) from None
+    try:
+        _copy_fd(fd, Path(target), Path(source).name, _Budget(display, limits, single=True))
+    finally:
+        os.close(fd)
+
+
+def _why(error: OSError) -> str:
+    if error.errno == errno.ELOOP:
+        return "a symbolic link"
+    return error.strerror or str(error)
+
+
+def _entries(dir_fd: int) -> List[str]:
+    with os.scandir(dir_fd) as listing:
+        return sorted(entry.name for entry in listing)
+
+
+def copy_tree(source: Path, target: Path, display: str, limits: TreeLimits = TreeLimits()) -> None:
+    """Copy the folder ``source`` left by participant code to the new folder ``target``: regular
+    files and folders only, never through a link, within ``limits``. Anything else is refused
+    with a ``SubmissionError`` naming the entry."""
+    budget = _Budget(display, limits)
+    try:
+        root = os.open(source, _OPEN_DIR)
+    except OSError as error:
+        raise _refused(display, ".", _why(error), limits) from None
+    stack: List[Tuple[int, Path, str, int]] = [(root, Path(target), "", 0)]
+    Path(target).mkdir(parents=True)
+    try:
+        while stack:
+            dir_fd, folder, prefix, depth = stack.pop()
+            try:
+                stack.extend(_copy_entries(dir_fd, folder, prefix, depth, budget))
+            finally:
+                os.close(dir_fd)
+    finally:
+        for dir_fd, *_ in stack:
+            os.close(dir_fd)
+
+
+def _copy_entries(dir_fd: int, folder: Path, prefix: str, depth: int, budget: _Budget):
+    """Copy the files of one open folder; returns its sub-folders, opened, to copy next."""
+    below = []
+    try:
+        for name in _entries(dir_fd):
+            relative = prefix + name
+            mode = os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode
+            if stat.S_ISDIR(mode) and depth < budget.limits.depth:
+                budget.take(relative + "/", 0)
+                (folder / name).mkdir()
+                below.append(
+                    (
+                        os.open(name, _OPEN_DIR, dir_fd=dir_fd),
+                        folder / name,
+                        relative + "/",
+                        depth + 1,
+                    )
+                )
+            elif stat.S_ISREG(mode):
+                fd = open_regular(name, dir_fd=dir_fd)
+                try:
+                    _copy_fd(fd, folder / name, relative, budget)
+                finally:
+                    os.close(fd)
+            else:
+                found = "folders nested too deep" if stat.S_ISDIR(mode) else kind_of(mode)
+                raise budget.refuse(relative, found)
+    except SubmissionError:
+        for fd, *_ in below:
+            os.close(fd)
+        raise
+    except OSError as error:  # changed under us: a link or FIFO put in place of what was listed
+        for fd, *_ in below:
+            os.close(fd)
+        raise budget.refuse(prefix or ".", _why(error)) from None
+    return below
+
+
+# ---------------------------------------------------------------- pruning
+
+
+def _walk(folder: Path, limit: int, display: str) -> Iterator[Tuple[Path, os.stat_result]]:
+    """(path, lstat) of every entry below ``folder``, links not followed; at most ``limit``."""
+    seen = 0
+    pending = [Path(folder)]
+    while pending:
+        current = pending.pop()
+        try:
+            names = sorted(os.listdir(current))
+        except OSError:
+            continue
+        for name in names:
+            seen += 1
+            if seen > limit:
+                raise SubmissionError.single(
+                    display,
+                    f"the folder holds more than {limit} entries",
+                    expected=f"at most {limit}",
+                    hint="write fewer files",
+                )
+            path = current / name
+            try:
+                info = os.lstat(path)
+            except OSError:
+                continue
+            yield path, info
+            if stat.S_ISDIR(info.st_mode):
+                pending.append(path)
+
+
+def prune_tree(
+    folder: Path,
+    unwanted: Callable[[str], bool],
+    display: str,
+    limit: int = TreeLimits().entries,
+) -> List[Tuple[str, str]]:
+    """Remove from ``folder`` every entry that is neither a regular file nor a folder (links,
+    FIFOs, sockets, devices: never followed) and every regular file whose name ``unwanted``
+    accepts; more than ``limit`` entries is the submission's problem (named ``display``).
+    Returns (relative path, what it was) of each removed entry."""
+    removed = []
+    for path, info in list(_walk(folder, limit, display)):
+        plain = stat.S_ISREG(info.st_mode) and not unwanted(path.name)
+        if plain or stat.S_ISDIR(info.st_mode):
+            continue
+        try:
+            os.unlink(path)
+        except FileNotFoundError:
+            continue
+        removed.append((os.path.relpath(path, folder), kind_of(info.st_mode)))
+    return removed
+
+
+def remove_entry(path: Path) -> Optional[str]:
+    """Remove whatever is at ``path`` (a folder with its contents, a link itself, a file);
+    returns what it was, or None when nothing was there."""
+    import shutil
+
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return None
+    if stat.S_ISDIR(mode):
+        shutil.rmtree(path)
+    else:
+        os.unlink(path)
+    return kind_of(mode)
+
+
+# ---------------------------------------------------------------- processes
+
+
+@dataclass(frozen=True)
+class _Process:
+    pid: int
+    parent: int
+    group: int
+    session: int
+
+
+def _processes() -> List[_Process]:
+    """Every live process (zombies aside) this user can see, from /proc (Linux; none elsewhere)."""
+    found = []
+    for name in os.listdir("/proc") if os.path.isdir("/proc") else []:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                fields = f.read(4096).rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if fields[0] != b"Z":
+            found.append(_Process(int(name), int(fields[1]), int(fields[2]), int(fields[3])))
+    return found
+
+
+def _session_members(session: int) -> List[int]:
+    """Live processes of a session or process group."""
+    return [p.pid for p in _processes() if session in (p.group, p.session)]
+
+
+def stop_tree(root: int) -> None:
+    """Kill ``root``, every process descended from it and the sessions and process groups they
+    lead or belong to (a child that runs participant code in a session of its own included),
+    while ``root`` still lives, so that the line of descent can still be followed."""
+    processes = _processes()
+    children: dict = {}
+    for process in processes:
+        children.setdefault(process.parent, []).append(process)
+    groups, pending = {root}, [root]
+    while pending:
+        for process in children.get(pending.pop(), []):
+            if process.pid not in groups:
+                groups.update((process.pid, process.group, process.session))
+                pending.append(process.pid)
+    for leader in sorted(groups - {os.getpid(), os.getpgrp(), os.getsid(0)}):
+        stop_session(leader)
+
+
+def stop_session(leader: int) -> None:
+    """Kill every process of the session (and process group) that ``leader`` started with
+    ``setsid``, and wait until they are gone, so that nothing writes while its files are read.
+    A process that left the session with its own ``setsid`` is out of reach here; the sandbox
+    (or the platform's container) ends it with the step."""
+    if not hasattr(os, "killpg"):  # no process groups (Windows): nothing more to stop
+        return
+    try:
+        os.killpg(leader, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    deadline = time.monotonic() + STOP_WAIT
+    while time.monotonic() < deadline:
+        members = [pid for pid in _session_members(leader) if pid != os.getpid()]
+        if not members:
+            return
+        for pid in members:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        time.sleep(0.02)

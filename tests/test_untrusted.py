@@ -1,0 +1,188 @@
+"""``judgekit.untrusted``: what participant code left is read as regular files only, never through
+a link, never blocking, bounded in entries and bytes; its processes are stopped first (issue 22,
+items 3, 4, 7)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from judgekit.errors import SubmissionError
+from judgekit.untrusted import (
+    TreeLimits,
+    copy_regular,
+    copy_tree,
+    open_regular,
+    prune_tree,
+    read_head,
+    read_small,
+    remove_entry,
+    stop_session,
+)
+
+TIB = 1 << 40
+
+
+def sparse(path: Path, size: int = TIB) -> Path:
+    """A file of ``size`` bytes that takes no disk space (``truncate``)."""
+    with open(path, "wb") as f:
+        f.truncate(size)
+    return path
+
+
+def test_a_regular_file_is_read_within_its_bound(tmp_path):
+    (tmp_path / "a.txt").write_bytes(b"x" * 300)
+    assert read_head(tmp_path / "a.txt", 200) == b"x" * 200
+    assert read_small(tmp_path / "a.txt", 300) == b"x" * 300
+    assert read_small(tmp_path / "a.txt", 299) is None
+    assert read_head(tmp_path / "absent", 10) is None
+
+
+def test_a_fifo_is_refused_at_once_without_blocking(tmp_path):
+    os.mkfifo(tmp_path / "pipe")
+    started = time.monotonic()
+    assert read_head(tmp_path / "pipe", 10) is None and read_small(tmp_path / "pipe", 10) is None
+    with pytest.raises(OSError, match="named pipe"):
+        open_regular(tmp_path / "pipe")
+    assert time.monotonic() - started < 2
+
+
+@pytest.mark.parametrize("target", ["/dev/zero", "/etc/hostname", "file"])
+def test_a_link_is_never_followed(tmp_path, target):
+    (tmp_path / "file").write_text("secret")
+    (tmp_path / "link").symlink_to(target if target.startswith("/") else tmp_path / target)
+    assert read_head(tmp_path / "link", 10) is None
+
+
+def test_a_sparse_terabyte_is_not_read(tmp_path):
+    big = sparse(tmp_path / "big")
+    started = time.monotonic()
+    assert read_small(big, 1024 * 1024) is None
+    assert read_head(big, 100) == b"\0" * 100
+    with pytest.raises(SubmissionError, match="a file of 1099511627776 bytes"):
+        copy_regular(big, tmp_path / "copy", "code submission")
+    assert time.monotonic() - started < 5 and not (tmp_path / "copy").exists()
+
+
+def _tree(root: Path) -> Path:
+    (root / "inner" / "deeper").mkdir(parents=True)
+    (root / "a.tsv").write_text("a\t1\n")
+    (root / "inner" / "deeper" / "b.txt").write_text("b")
+    return root
+
+
+def test_a_tree_of_regular_files_is_copied_as_it_is(tmp_path):
+    source = _tree(tmp_path / "source")
+    copy_tree(source, tmp_path / "copy", "the output")
+    copied = sorted(str(p.relative_to(tmp_path / "copy")) for p in (tmp_path / "copy").rglob("*"))
+    assert copied == ["a.tsv", "inner", "inner/deeper", "inner/deeper/b.txt"]
+    assert (tmp_path / "copy" / "inner" / "deeper" / "b.txt").read_text() == "b"
+
+
+def _host_secret(tmp_path: Path) -> Path:
+    secret = tmp_path / "host" / "secret.txt"
+    secret.parent.mkdir()
+    secret.write_text("HOST SECRET")
+    return secret
+
+
+@pytest.mark.parametrize(
+    "make, found",
+    [
+        (lambda p, s: (p / "inner" / "stolen.tsv").symlink_to(s), "a symbolic link"),
+        (lambda p, s: (p / "stolen").symlink_to(s.parent), "a symbolic link"),
+        (lambda p, s: (p / "root").symlink_to("/"), "a symbolic link"),
+        (lambda p, s: (p / "zero.tsv").symlink_to("/dev/zero"), "a symbolic link"),
+        (lambda p, s: os.mkfifo(p / "inner" / "pipe"), "a named pipe (FIFO)"),
+        (lambda p, s: sparse(p / "huge.tsv"), "a file of 1099511627776 bytes"),
+    ],
+)
+def test_anything_but_regular_files_and_folders_is_refused_by_name(tmp_path, make, found):
+    source = _tree(tmp_path / "source")
+    make(source, _host_secret(tmp_path))
+    started = time.monotonic()
+    with pytest.raises(SubmissionError) as caught:
+        copy_tree(source, tmp_path / "copy", "the prediction output (/app/output)")
+    message = caught.value.render()
+    assert message.startswith("the prediction output (/app/output): '") and found in message
+    assert "expected regular files and folders only (at most 20000 entries" in message
+    assert time.monotonic() - started < 5
+    copied = [p.read_bytes() for p in (tmp_path / "copy").rglob("*") if p.is_file()]
+    assert all(b"HOST SECRET" not in data and len(data) < 100 for data in copied)
+
+
+def test_a_linked_root_is_refused(tmp_path):
+    (tmp_path / "link").symlink_to(_tree(tmp_path / "source"))
+    with pytest.raises(SubmissionError, match="'.' cannot be kept"):
+        copy_tree(tmp_path / "link", tmp_path / "copy", "the output")
+
+
+@pytest.mark.parametrize(
+    "limits, found",
+    [
+        (TreeLimits(entries=3), "more than 3 entries"),
+        (TreeLimits(total_bytes=4), "5 bytes in all"),
+        (TreeLimits(file_bytes=3), "a file of 4 bytes"),
+        (TreeLimits(depth=1), "folders nested too deep"),
+    ],
+)
+def test_a_tree_beyond_its_bounds_is_refused(tmp_path, limits, found):
+    source = _tree(tmp_path / "source")
+    with pytest.raises(SubmissionError, match=found):
+        copy_tree(source, tmp_path / "copy", "the output", limits)
+
+
+def test_pruning_removes_links_fifos_and_unwanted_names_and_keeps_the_rest(tmp_path):
+    root = _tree(tmp_path / "out")
+    (root / "inner" / "page.HTM").write_text("<html>")
+    (root / "kept.html").mkdir()  # a folder of that name is no page
+    (root / "link").symlink_to("/etc")
+    os.mkfifo(root / "inner" / "pipe")
+    removed = prune_tree(root, lambda name: name.lower().endswith((".html", ".htm")), "the output")
+    assert sorted(removed) == [
+        ("inner/page.HTM", "a regular file"),
+        ("inner/pipe", "a named pipe (FIFO)"),
+        ("link", "a symbolic link"),
+    ]
+    assert os.path.exists("/etc") and (root / "kept.html").is_dir() and (root / "a.tsv").is_file()
+
+
+def test_remove_entry_removes_a_folder_a_link_and_a_file(tmp_path):
+    (tmp_path / "dir" / "sub").mkdir(parents=True)
+    (tmp_path / "target").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "target")
+    assert remove_entry(tmp_path / "dir") == "a folder"
+    assert remove_entry(tmp_path / "link") == "a symbolic link" and (tmp_path / "target").is_dir()
+    assert remove_entry(tmp_path / "absent") is None
+
+
+def test_stopping_a_session_ends_its_forks(tmp_path):
+    code = (
+        "import os, time\n"
+        "if os.fork() == 0:\n"
+        f"    open({str(tmp_path / 'pid')!r}, 'w').write(str(os.getpid()))\n"
+        "    time.sleep(60)\n"
+        "os._exit(0)\n"
+    )
+    child = subprocess.Popen([sys.executable, "-c", code], start_new_session=True)
+    child.wait(timeout=30)
+    for _ in range(200):
+        if (tmp_path / "pid").is_file() and (tmp_path / "pid").read_text():
+            break
+        time.sleep(0.05)
+    fork = int((tmp_path / "pid").read_text())
+    stop_session(child.pid)
+    assert not _alive(fork)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_bytes().rsplit(b")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != b"Z"
