@@ -22,17 +22,20 @@ from ..tracks import Track, tracks_from_list
 from .check.leaderboard import SUBMISSION_RULES
 from .columns import column_title_problems
 from .config_yaml import load_config_yaml
+from .dataset_checks import dataset_problems
+from .placeholders import page_problems
+from .schema import (
+    DATE_FORMAT,
+    MAX_COUNT,
+    MAX_RESAMPLES,
+    MAX_SEED,
+    MAX_TIME_LIMIT,
+    validate_config,
+)
 
-DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
 DEFAULT_IMAGE = "codalab/codalab-legacy:py312"
 DEFAULT_BASELINES = ("random", "most_frequent", "cosine_bow")
 PHASE_NAMES = {"practice": "Practice", "evaluation": "Evaluation", "post-campaign": "Post-campaign"}
-#: Bounds of the config's numbers: Codabench stores limits as PostgreSQL integers (< 2**31); a time
-#: limit past a week is a typo (its default queue stops at 600 s); numpy seeds are 32-bit.
-MAX_COUNT = 2**31 - 1
-MAX_TIME_LIMIT = 7 * 24 * 3600
-MAX_SEED = 2**32 - 1
-MAX_RESAMPLES = 100_000
 
 
 @dataclass(frozen=True)
@@ -141,20 +144,6 @@ def _int(
     return value
 
 
-PHASE_KEYS = {
-    "id",
-    "name",
-    "start",
-    "end",
-    "split",
-    "description",
-    "max_submissions_per_day",
-    "max_submissions",
-    "execution_time_limit",
-    "public_gold",
-}
-
-
 def _phases(raw_phases, problems: List[Problem]) -> List[Phase]:
     if not isinstance(raw_phases, list) or not raw_phases:
         problems.append(Problem("phases", "must be a non-empty list", found=repr(raw_phases)[:80]))
@@ -178,10 +167,6 @@ def _phase(raw, i: int, problems: List[Problem]) -> Optional[Phase]:
         )
         return None
     where = f"phases[{i}] ({pid})"
-    for key in sorted(set(raw) - PHASE_KEYS):
-        problems.append(
-            Problem(where, f"unknown key '{key}'", expected=", ".join(sorted(PHASE_KEYS)))
-        )
     split = raw.get("split", "dev" if pid == "practice" else "test")
     if split not in ("dev", "test"):
         problems.append(Problem(where, "'split' must be dev or test", found=repr(split)))
@@ -369,27 +354,6 @@ def _tracks_and_datasets(raw: dict, display: str, problems: List[Problem]):
     return tracks, datasets
 
 
-TOP_LEVEL_KEYS = {
-    "name",
-    "title",
-    "description",
-    "phases",
-    "datasets",
-    "tracks",
-    "pages",
-    "terms",
-    "logo",
-    "docker_image",
-    "leaderboard",
-    "baselines",
-    "seed",
-    "public_files",
-    "contact_email",
-    "bootstrap_resamples",
-    "queue",
-}
-
-
 def _leaderboard(raw: dict, display: str, problems: List[Problem]) -> Dict[str, str]:
     """``leaderboard``: its title, key and submission rule (Codabench's), with the kit's defaults."""
     leaderboard = raw.get("leaderboard") or {}
@@ -430,20 +394,18 @@ def load_edition(path: Path) -> Edition:
     """Read and validate ``edition.yaml`` (or a folder holding one)."""
     path, raw = _raw_config(path)
     display, folder = str(path), path.parent
-    problems: List[Problem] = []
-    for key in sorted(set(map(str, raw)) - TOP_LEVEL_KEYS):
-        problems.append(
-            Problem(
-                display,
-                f"unknown top-level key '{key}'",
-                expected=", ".join(sorted(TOP_LEVEL_KEYS)),
-            )
-        )
+    problems: List[Problem] = validate_config(raw, display)
+    if problems:  # the cross-field checks below read a config of the schema's shape
+        raise ConfigError(problems)
     _check_names(raw, display, problems)
     phases = _phases(raw.get("phases"), problems)
     tracks, datasets = _tracks_and_datasets(raw, display, problems)
+    problems.extend(dataset_problems(datasets, display))
     leaderboard = _leaderboard(raw, display, problems)
     pages = _check_files(raw, folder, display, problems)
+    if not problems:
+        shipped = [raw["terms"]] + [page["file"] for page in pages]
+        problems.extend(page_problems(raw["name"], folder, shipped))
     seed = _int(raw, "seed", DEFAULT_SEED, problems, display, maximum=MAX_SEED)
     queue = _queue(raw.get("queue"), problems, display)
     resamples = _int(raw, "bootstrap_resamples", 1000, problems, display, maximum=MAX_RESAMPLES)
