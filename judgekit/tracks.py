@@ -15,7 +15,10 @@ from .errors import ConfigError, Problem
 KINDS = ("similarity", "classification", "soft_label", "perspectivist")
 SCALES = ("categorical", "ordinal", "multilabel")
 
-#: Metrics each kind (and scale) offers, the first being the track's primary metric.
+#: The metrics a track scores when its config has no ``metrics`` key, per kind (and scale), the first
+#: being the track's main metric. Registering a new metric must not change this table (every edition
+#: without ``metrics`` would silently score differently): add it to ``APPLICABLE_METRICS`` and let
+#: editions choose it with ``metrics: [...]``.
 DEFAULT_METRICS: Dict[Tuple[str, Optional[str]], Tuple[str, ...]] = {
     ("similarity", None): ("pearson", "spearman"),
     ("classification", None): ("accuracy", "macro_f1"),
@@ -25,6 +28,12 @@ DEFAULT_METRICS: Dict[Tuple[str, Optional[str]], Tuple[str, ...]] = {
     ("perspectivist", "categorical"): ("error_rate",),
     ("perspectivist", "ordinal"): ("anad",),
     ("perspectivist", "multilabel"): ("mer",),
+}
+
+#: Every metric a track of that kind (and scale) may choose with ``metrics``: the defaults and the
+#: metrics added since, which only editions naming them score.
+APPLICABLE_METRICS: Dict[Tuple[str, Optional[str]], Tuple[str, ...]] = {
+    key: tuple(names) for key, names in DEFAULT_METRICS.items()
 }
 
 #: Codabench limits a leaderboard column key (and so a scores.json key) to 36 characters.
@@ -250,11 +259,10 @@ def _checked_labels(kind, raw, where: str, problems: List[Problem]) -> Tuple[str
 def _checked_metrics(kind, scale, raw, where: str, problems: List[Problem]) -> Tuple[str, ...]:
     """The track's ``metrics``: the kind's defaults when absent, else only metrics that apply to it."""
     metrics = _as_str_tuple(raw, "metrics", where, problems)
-    allowed = DEFAULT_METRICS.get(
-        (kind, scale if kind in ("soft_label", "perspectivist") else None)
-    )
+    key = (kind, scale if kind in ("soft_label", "perspectivist") else None)
+    allowed = APPLICABLE_METRICS.get(key)
     if allowed and not metrics:
-        return allowed
+        return DEFAULT_METRICS[key]
     if allowed:
         for m in metrics:
             if m not in allowed:
