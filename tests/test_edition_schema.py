@@ -191,3 +191,15 @@ def test_the_json_schema_accepts_the_shipped_editions_and_refuses_a_misspelt_key
     config["datasets"]["sts_en"]["pth"] = "x"
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate(config, doc)
+
+
+def test_the_documented_reference_is_the_schema():
+    """docs/edition-config.md ends with `judgekit schema --markdown`: every key documented."""
+    from judgekit.programs.schema import REFERENCE_MARK, reference_text
+
+    text = (REPO / "docs" / "edition-config.md").read_text(encoding="utf-8")
+    assert REFERENCE_MARK in text
+    assert text.endswith(reference_text())
+    for _, _, _, fields in PLACES:
+        for key in fields:
+            assert f"| `{key}` |" in text

@@ -303,3 +303,35 @@ def test_columns_the_file_lacks_are_refused_naming_the_header(tmp_path):
     with pytest.raises(ConfigError) as caught:
         import_data(load_edition(folder), folder)
     assert "no column 'similarity'" in str(caught.value) and "'sim'" in str(caught.value)
+
+
+def test_the_readmes_worked_example_is_an_edition(tmp_path):
+    """README, "Making a new edition": 60 pairs rated 1-5 by three annotators, forum pairs only."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    block = (
+        readme.split("**Worked example: one's own CSV.**")[1].split("```yaml\n")[1].split("```")[0]
+    )
+    example = yaml.safe_load(block)
+    rng = random.Random(60)
+    table = []
+    for i in range(60):
+        ratings = [str(rng.randint(1, 5)) for _ in range(3)]
+        ratings[i % 3] = "" if i % 7 == 0 else ratings[i % 3]
+        table.append(
+            {
+                "pair": f"q{i}",
+                "s1": f"a {i}",
+                "s2": f"b {i}",
+                "a1": ratings[0],
+                "a2": ratings[1],
+                "a3": ratings[2],
+                "source": "forum" if i % 5 else "news",
+            }
+        )
+    folder = edition(tmp_path, example["datasets"]["pairs"], tracks=example["tracks"])
+    write_csv(folder / "data" / "pairs.csv", table)
+    data = import_data(load_edition(folder), folder)
+    counts = [len(ids(data, s)) for s in ("train", "dev", "test")]
+    assert counts == [29, 10, 9]  # 48 forum pairs: 28.8, 9.6, 9.6 -> 28, 9, 9 + 2 to train and dev
+    item = data.splits["train"]["pairs"][0]
+    assert item["genre"] == "forum" and item["lang"] == "en" and len(item["annotators"]) in (2, 3)

@@ -655,3 +655,82 @@ def json_schema() -> dict:
     doc.update(json_object(top_level_fields()))
     doc["$defs"] = {"dataset": _json_dataset()}
     return doc
+
+
+# --- the same table as the reference in docs/edition-config.md -------------------------------------
+
+
+def _type_text(spec: Field) -> str:
+    if spec.type == LIST and spec.items is not None:
+        inner = "mapping" if spec.items.type == OBJECT else _type_text(spec.items)
+        return f"list of {inner}"
+    if spec.type == MAP and spec.items is not None:
+        keys = " | ".join(spec.keys) if spec.keys else "name"
+        inner = "mapping" if spec.items.type == OBJECT else _type_text(spec.items)
+        return f"{keys} -> {inner}"
+    names = {STR_OR_LIST: "string or list of strings", OBJECT: "mapping", ANY: "see note"}
+    return names.get(spec.type, spec.type)
+
+
+def _cell(text) -> str:
+    return " ".join(str(text).replace("|", "\\|").split())
+
+
+def markdown_table(title: str, fields: Dict[str, Field]) -> List[str]:
+    """One table of fields: key, type, required, default, allowed values, meaning."""
+    lines = [f"#### {title}", "", "| key | type | required | default | allowed | meaning |"]
+    lines.append("|---|---|---|---|---|---|")
+    for key, spec in fields.items():
+        allowed = " | ".join(map(str, spec.choices))
+        if spec.minimum is not None or spec.maximum is not None:
+            allowed = f"{spec.minimum if spec.minimum is not None else ''} to {spec.maximum or ''}"
+        default = "" if spec.default is None else f"`{spec.default}`"
+        lines.append(
+            f"| `{key}` | {_cell(_type_text(spec))} | {'yes' if spec.required else ''} | {default} "
+            f"| {_cell(allowed) if spec.choices or spec.minimum is not None else ''} "
+            f"| {_cell(spec.doc)} |"
+        )
+    return lines + [""]
+
+
+def markdown_reference() -> str:
+    """Every table of the schema, as the reference section of docs/edition-config.md."""
+    from .dataset_schema import (
+        IMPORTER_OPTIONS,
+        common_fields,
+        register,
+        split_fields,
+        table_columns,
+    )
+
+    register()
+    parts: List[str] = []
+    parts += markdown_table("Top level", top_level_fields())
+    parts += markdown_table("A phase (`phases[...]`)", phase_fields())
+    parts += markdown_table("A track (`tracks[...]`)", track_fields())
+    parts += markdown_table("A page (`pages[...]`)", page_fields())
+    parts += markdown_table("`leaderboard`", leaderboard_fields())
+    parts += markdown_table(
+        "Every dataset (`datasets: {ID: ...}`), whatever its importer",
+        {k: v for k, v in common_fields("kit").items()},
+    )
+    parts += markdown_table("`split` of a dataset", split_fields())
+    for name, options in IMPORTER_OPTIONS.items():
+        parts += markdown_table(f"Importer `{name}`: its own options", options)
+    parts += markdown_table("`columns` of a `table` dataset", table_columns())
+    parts += metrics_table()
+    return "\n".join(parts)
+
+
+def metrics_table() -> List[str]:
+    """Per kind and scale: the metrics scored by default, and those a track may name in ``metrics``."""
+    from ..metrics import get as get_metric
+    from ..tracks import APPLICABLE_METRICS, DEFAULT_METRICS
+
+    lines = ["#### Metrics per kind (the `metrics` key of a track)", ""]
+    lines += ["| kind | scale | default (main first) | may be chosen |", "|---|---|---|---|"]
+    for (kind, scale), names in APPLICABLE_METRICS.items():
+        default = ", ".join(f"`{m}`" for m in DEFAULT_METRICS.get((kind, scale), ()))
+        chosen = ", ".join(f"`{m}` ({_cell(get_metric(m).title)})" for m in names)
+        lines.append(f"| {kind} | {scale or ''} | {default} | {chosen} |")
+    return lines + [""]

@@ -3,6 +3,7 @@
 
     judgekit schema                 # print it
     judgekit schema --out FILE      # write it (docs/edition.schema.json is this output)
+    judgekit schema --markdown      # the key reference of docs/edition-config.md instead
 """
 
 from __future__ import annotations
@@ -21,8 +22,18 @@ def schema_text() -> str:
     return json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
 
 
-def run(out: Optional[str]) -> int:
-    text = schema_text()
+#: docs/edition-config.md: its hand-written part ends with this line; the reference follows.
+REFERENCE_MARK = "The tables below are generated from the schema"
+
+
+def reference_text() -> str:
+    from ..bundle.schema import markdown_reference
+
+    return markdown_reference()
+
+
+def run(out: Optional[str], markdown: bool = False) -> int:
+    text = reference_text() if markdown else schema_text()
     if out is None:
         print(text, end="")
     else:
@@ -34,5 +45,8 @@ def run(out: Optional[str]) -> int:
 def main(argv: Optional[List[str]] = None, prog: str = "judgekit schema") -> int:
     parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
     parser.add_argument("--out", help="write the schema to this file instead of printing it")
+    parser.add_argument(
+        "--markdown", action="store_true", help="the key reference as Markdown tables instead"
+    )
     args = parser.parse_args(argv)
-    return run_guarded(lambda: run(args.out), prog)
+    return run_guarded(lambda: run(args.out, args.markdown), prog)
