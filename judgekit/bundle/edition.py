@@ -8,6 +8,7 @@ Every error names the key, what was expected and what was found.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import uuid
 from dataclasses import dataclass, field
@@ -207,6 +208,7 @@ def _check_phase_dates(phases: List[Phase], problems: List[Problem]) -> None:
                     "phase to start strictly after the previous one ends",
                     expected=f"start after {prev.date_text('end')}",
                     found=nxt.date_text("start"),
+                    hint=f"start '{nxt.id}' later or end '{prev.id}' earlier",
                 )
             )
     for p in phases:
@@ -379,6 +381,13 @@ def _leaderboard(raw: dict, display: str, problems: List[Problem]) -> Dict[str, 
     }
 
 
+def in_file(problem: Problem, display: str) -> Problem:
+    """``problem`` located in the config file ``display`` (the cross-field checks name the key only)."""
+    if problem.file.startswith(display) or "/" in problem.file:
+        return problem
+    return dataclasses.replace(problem, file=f"{display}: {problem.file}")
+
+
 def _raw_config(path: Path):
     """The edition config's path (``edition.yaml`` inside a folder) and its YAML mapping."""
     path = Path(path)
@@ -410,7 +419,7 @@ def load_edition(path: Path) -> Edition:
     queue = _queue(raw.get("queue"), problems, display)
     resamples = _int(raw, "bootstrap_resamples", 1000, problems, display, maximum=MAX_RESAMPLES)
     if problems:
-        raise ConfigError(problems)
+        raise ConfigError([in_file(p, display) for p in problems])
     return Edition(
         name=raw["name"],
         title=raw["title"],
