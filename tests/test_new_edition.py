@@ -195,3 +195,11 @@ def test_a_copy_of_the_default_edition_under_another_name_is_refused_naming_its_
         in done.stderr
     )
     assert "copied/pages/terms.md: the page is the default edition's pages/terms.md" in done.stderr
+
+
+def test_judgekit_new_refuses_an_existing_folder_and_a_name_that_is_not_plain(tmp_path):
+    (tmp_path / "taken").mkdir()
+    done = judgekit("new", "taken", cwd=tmp_path, ok=False)
+    assert "taken: already exists" in done.stderr and done.returncode == 1
+    done = judgekit("new", "../out", cwd=tmp_path, ok=False)
+    assert "'NAME' must be a plain name" in done.stderr and not (tmp_path.parent / "out").exists()

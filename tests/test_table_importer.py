@@ -335,3 +335,27 @@ def test_the_readmes_worked_example_is_an_edition(tmp_path):
     assert counts == [29, 10, 9]  # 48 forum pairs: 28.8, 9.6, 9.6 -> 28, 9, 9 + 2 to train and dev
     item = data.splits["train"]["pairs"][0]
     assert item["genre"] == "forum" and item["lang"] == "en" and len(item["annotators"]) in (2, 3)
+
+
+def stsb_by_genre(tmp_path: Path, data: Path):
+    """The issue's STS edition split by genre: two tracks on two genres of the STS Benchmark."""
+    config = {
+        "importer": "stsb",
+        "path": "stsbenchmark",
+    }
+    folder = edition(tmp_path, dict(config, where={"genre": "main-captions"}))
+    raw = yaml.safe_load((folder / "edition.yaml").read_text())
+    raw["datasets"]["news"] = dict(config, where={"genre": "main-news"})
+    raw["tracks"].append({"id": "news", "kind": "similarity", "dataset": "news"})
+    (folder / "edition.yaml").write_text(yaml.safe_dump(raw))
+    return import_data(load_edition(folder), data)
+
+
+def test_an_sts_benchmark_edition_split_by_genre_gives_two_different_tracks(tmp_path):
+    from conftest import shared_data
+
+    data = stsb_by_genre(tmp_path, shared_data("stsbenchmark").parent)
+    captions, news = data.splits["test"]["pairs"], data.splits["test"]["news"]
+    assert {it["genre"] for it in captions} == {"main-captions"}
+    assert {it["genre"] for it in news} == {"main-news"}
+    assert len(captions) + len(news) < 1379 and len(captions) > 0 and len(news) > 0
