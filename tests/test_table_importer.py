@@ -359,3 +359,29 @@ def test_an_sts_benchmark_edition_split_by_genre_gives_two_different_tracks(tmp_
     assert {it["genre"] for it in captions} == {"main-captions"}
     assert {it["genre"] for it in news} == {"main-news"}
     assert len(captions) + len(news) < 1379 and len(captions) > 0 and len(news) > 0
+
+
+def test_a_kit_dataset_without_train_jsonl_has_no_training_split(tmp_path):
+    from judgekit.importers import load_split
+
+    folder = tmp_path / "d"
+    folder.mkdir()
+    row = {"id": "a", "texts": ["x", "y"], "lang": "en", "score": 1.0}
+    (folder / "dev.jsonl").write_text(json.dumps(row) + "\n", encoding="utf-8")
+    source = {"importer": "kit", "path": "d"}
+    assert load_split(source, tmp_path, "train") == []
+    assert [it["id"] for it in load_split(source, tmp_path, "dev")] == ["a"]
+    with pytest.raises(ConfigError) as caught:  # a scored split may not be absent
+        load_split(source, tmp_path, "test")
+    assert "the test split is missing" in str(caught.value)
+
+
+def test_a_files_option_without_train_means_no_training_split(tmp_path):
+    from judgekit.importers import load_split
+
+    record = {"id": 1, "sentence1": "a", "sentence2": "b", "label": "neutral"}
+    (tmp_path / "o").mkdir()
+    (tmp_path / "o" / "dev.json").write_text(json.dumps(record) + "\n", encoding="utf-8")
+    source = {"importer": "ocnli", "path": "o", "files": {"dev": "dev.json", "test": "dev.json"}}
+    assert load_split(source, tmp_path, "train") == []
+    assert len(load_split(source, tmp_path, "test")) == 1
