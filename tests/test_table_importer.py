@@ -385,3 +385,22 @@ def test_a_files_option_without_train_means_no_training_split(tmp_path):
     source = {"importer": "ocnli", "path": "o", "files": {"dev": "dev.json", "test": "dev.json"}}
     assert load_split(source, tmp_path, "train") == []
     assert len(load_split(source, tmp_path, "test")) == 1
+
+
+def test_an_edition_without_training_data_builds_and_its_pages_say_which_baseline_was_not_run(
+    tmp_path,
+):
+    from judgekit.bundle.build import build
+
+    folder = edition(tmp_path, table_source(split={"dev": 0.5, "test": 0.5, "seed": 4}))
+    summary = build(load_edition(folder), folder, tmp_path / "dist")
+    assert summary.edition.baselines == ["random", "cosine_bow"]
+    assert "note: dataset pairs has no train split" in summary.render()
+    page = (summary.tree / "pages" / "baselines.md").read_text(encoding="utf-8")
+    assert "**most_frequent** is not run in this edition: it learns from the training split" in page
+    assert sorted(p.name for p in (summary.tree / "solutions").iterdir()) == [
+        "cosine_bow",
+        "random",
+    ]
+    train = summary.tree / "input_data" / "evaluation" / "pairs.train.jsonl"
+    assert train.read_text(encoding="utf-8") == ""

@@ -341,6 +341,7 @@ class BuildSummary:
     zip_path: Path
     sha256: str
     sizes: Dict[str, int]
+    notes: List[str] = field(default_factory=list)  # what the organiser should know: no train split
 
     def render(self) -> str:
         lines = [f"edition {self.edition.name}: {self.edition.title}  (judgekit {__version__})"]
@@ -357,6 +358,7 @@ class BuildSummary:
         lines.append(
             "  sizes: " + ", ".join(f"{k} {v / 1024:.0f} KiB" for k, v in self.sizes.items())
         )
+        lines.extend(f"  note: {note}" for note in self.notes)
         lines.append(f"  tree   {self.tree}")
         lines.append(f"  zip    {self.zip_path}  sha256 {self.sha256}")
         return "\n".join(lines)
@@ -458,4 +460,15 @@ def build(edition: Edition, data_root: Path, out_dir: Path) -> BuildSummary:
         name: _size(final_tree / name) for name in ("reference_data", "input_data", "starting_kit")
     }
     sizes["zip"] = final_zip.stat().st_size
-    return BuildSummary(edition, final_tree, final_zip, sha256_of(final_zip), sizes)
+    summary = BuildSummary(edition, final_tree, final_zip, sha256_of(final_zip), sizes)
+    summary.notes = build_notes(data)
+    return summary
+
+
+def build_notes(data: EditionData) -> List[str]:
+    """The datasets without a training split, and the baselines left out for it."""
+    notes = [
+        f"dataset {d} has no train split" for d, items in data.splits["train"].items() if not items
+    ]
+    notes += [f"baseline {name} not run: {why}" for name, why in data.skipped_baselines.items()]
+    return notes
