@@ -40,7 +40,7 @@ def sample(spec: S.Field):
         return spec.minimum if spec.minimum is not None else 1
     if spec.type == S.LIST:
         n = spec.length or max(spec.min_items, 1)
-        return [sample(spec.items) for _ in range(n)] if spec.type == S.LIST else None
+        return [sample(spec.items) for _ in range(n)]
     if spec.type == S.MAP:
         return {(spec.keys or ("k",))[0]: sample(spec.items)} if spec.items else {}
     if spec.type == S.OBJECT:

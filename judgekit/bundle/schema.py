@@ -294,7 +294,7 @@ def check_value(walk: Walk, where: str, label: str, value, spec: Field) -> None:
         _run_check(walk, where, value, spec)
     elif spec.type in SCALAR_CHECKS:
         if SCALAR_CHECKS[spec.type](walk, where, label, value, spec):
-            _check_choice(walk, where, label, value, spec) and _run_check(walk, where, value, spec)
+            _check_choice(walk, where, label, value, spec)
     elif spec.type == LIST:
         _check_list(walk, where, label, value, spec)
     elif spec.type == MAP:
