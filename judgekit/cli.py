@@ -1,7 +1,10 @@
 """``judgekit``: one command for organisers and participants, a thin layer over the programs.
 
     judgekit build [--edition NAME|CONFIG] [--data DIR] [--out DIR] [--legacy] [--dry-run]
-    judgekit check BUNDLE                 # a bundle folder or zip, before uploading it
+    judgekit check BUNDLE|EDITION         # a bundle folder or zip before uploading it; an edition.yaml
+    judgekit new NAME [--out DIR]         # a new edition folder to fill in
+    judgekit baselines [EDITION] [--data DIR] [--phase PHASE]   # build, run every baseline, print the table
+    judgekit schema [--out FILE]          # the edition config's JSON Schema, for editors
     judgekit run BUNDLE SUBMISSION --phase PHASE [--output DIR]   # the local runner (both steps)
     judgekit score INPUT OUTPUT           # the scoring program's contract (INPUT/ref, INPUT/res)
     judgekit ingest INPUT_DATA OUTPUT SUBMISSION   # the ingestion program's contract
@@ -21,7 +24,16 @@ from .assets import SOURCE_CHECKOUT, is_source_checkout
 
 COMMANDS = {
     "build": ("judgekit.programs.build", "build a bundle from an edition (build_bundle.py)"),
-    "check": ("judgekit.programs.check", "check a bundle folder or zip before uploading it"),
+    "check": (
+        "judgekit.programs.check",
+        "check a bundle folder or zip before uploading it, or an edition config",
+    ),
+    "new": ("judgekit.programs.new_edition", "write a new edition folder to fill in"),
+    "baselines": (
+        "judgekit.programs.baselines",
+        "build an edition, run every baseline on a phase and print their scores",
+    ),
+    "schema": ("judgekit.programs.schema", "print the edition config's JSON Schema"),
     "run": (
         "judgekit.programs.run_local",
         "run a submission through both steps locally (run_local.py)",
@@ -38,7 +50,7 @@ COMMANDS = {
 
 def usage() -> str:
     lines = [f"usage: judgekit COMMAND [ARGS]   (judgekit {__version__})", "", "commands:"]
-    lines += [f"  {name:<7} {text}" for name, (_, text) in COMMANDS.items()]
+    lines += [f"  {name:<9} {text}" for name, (_, text) in COMMANDS.items()]
     lines += [
         "",
         "judgekit COMMAND --help shows the options of one command; judgekit --version the version.",

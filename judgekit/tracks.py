@@ -15,7 +15,10 @@ from .errors import ConfigError, Problem
 KINDS = ("similarity", "classification", "soft_label", "perspectivist")
 SCALES = ("categorical", "ordinal", "multilabel")
 
-#: Metrics each kind (and scale) offers, the first being the track's primary metric.
+#: The metrics a track scores when its config has no ``metrics`` key, per kind (and scale), the first
+#: being the track's main metric. Registering a new metric must not change this table (every edition
+#: without ``metrics`` would silently score differently): add it to ``APPLICABLE_METRICS`` and let
+#: editions choose it with ``metrics: [...]``.
 DEFAULT_METRICS: Dict[Tuple[str, Optional[str]], Tuple[str, ...]] = {
     ("similarity", None): ("pearson", "spearman"),
     ("classification", None): ("accuracy", "macro_f1"),
@@ -27,9 +30,17 @@ DEFAULT_METRICS: Dict[Tuple[str, Optional[str]], Tuple[str, ...]] = {
     ("perspectivist", "multilabel"): ("mer",),
 }
 
+#: Every metric a track of that kind (and scale) may choose with ``metrics``: the defaults and the
+#: metrics added since, which only editions naming them score.
+APPLICABLE_METRICS: Dict[Tuple[str, Optional[str]], Tuple[str, ...]] = {
+    key: tuple(names) for key, names in DEFAULT_METRICS.items()
+}
+
 #: Codabench limits a leaderboard column key (and so a scores.json key) to 36 characters.
 MAX_KEY_LENGTH = 36
 PRIMARY_KEY = "primary"
+#: The similarity scale of STS releases (0 = unrelated, 5 = equivalent), unless a track says otherwise.
+DEFAULT_RANGE = (0.0, 5.0)
 TRACK_ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_]*$")
 
 
@@ -55,6 +66,13 @@ class Track:
     #: A positional track's release input lines when only its first items have gold (STS 2017 track 6:
     #: 500 lines, gold for the first 250): a positional file of that many lines is scored on its first ones.
     release_lines: Optional[int] = None
+    #: Similarity gold's declared scale (lowest, highest); None means ``DEFAULT_RANGE``.
+    range: Optional[Tuple[float, float]] = None
+
+    @property
+    def score_range(self) -> Tuple[float, float]:
+        """The lowest and highest gold score of a similarity track (higher = more similar)."""
+        return self.range if self.range is not None else DEFAULT_RANGE
 
     @property
     def main_metric(self) -> str:
@@ -79,6 +97,10 @@ class Track:
         d["files"] = list(self.files)
         if self.release_lines is None:
             del d["release_lines"]
+        if self.range is None:  # absent from the tracks.json of editions that keep the default
+            del d["range"]
+        else:
+            d["range"] = list(self.range)
         return d
 
 
@@ -110,6 +132,7 @@ def track_from_dict(raw: dict, where: str = "tracks") -> Track:
         "files",
         "positional",
         "release_lines",
+        "range",
     }
     for key in sorted(set(raw) - known):
         problems.append(Problem(where, f"unknown key '{key}'", expected=", ".join(sorted(known))))
@@ -148,6 +171,7 @@ def track_from_dict(raw: dict, where: str = "tracks") -> Track:
         files=_as_str_tuple(raw.get("files"), "files", where, problems),
         positional=positional,
         release_lines=release_lines,
+        range=_checked_range(kind, raw.get("range"), where, problems),
     )
     for key in track.keys:
         if len(key) > MAX_KEY_LENGTH:
@@ -175,6 +199,27 @@ def _checked_release_lines(
         Problem(
             where,
             "'release_lines' must be a whole number of lines (at least 2) on a positional track",
+            found=repr(value)[:80],
+        )
+    )
+    return None
+
+
+def _checked_range(kind, value, where: str, problems: List[Problem]):
+    """The track's ``range``: absent, or [lowest, highest] numbers on a similarity track."""
+    if value is None:
+        return None
+    numbers = isinstance(value, (list, tuple)) and len(value) == 2
+    numbers = numbers and all(
+        isinstance(v, (int, float)) and not isinstance(v, bool) for v in value
+    )
+    if kind == "similarity" and numbers and value[0] < value[1]:
+        return (float(value[0]), float(value[1]))
+    problems.append(
+        Problem(
+            where,
+            "'range' must be [lowest, highest] gold score of a similarity track",
+            expected="e.g. range: [0, 5]",
             found=repr(value)[:80],
         )
     )
@@ -214,11 +259,10 @@ def _checked_labels(kind, raw, where: str, problems: List[Problem]) -> Tuple[str
 def _checked_metrics(kind, scale, raw, where: str, problems: List[Problem]) -> Tuple[str, ...]:
     """The track's ``metrics``: the kind's defaults when absent, else only metrics that apply to it."""
     metrics = _as_str_tuple(raw, "metrics", where, problems)
-    allowed = DEFAULT_METRICS.get(
-        (kind, scale if kind in ("soft_label", "perspectivist") else None)
-    )
+    key = (kind, scale if kind in ("soft_label", "perspectivist") else None)
+    allowed = APPLICABLE_METRICS.get(key)
     if allowed and not metrics:
-        return allowed
+        return DEFAULT_METRICS[key]
     if allowed:
         for m in metrics:
             if m not in allowed:

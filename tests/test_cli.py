@@ -67,6 +67,9 @@ SCRIPTS = {
     "score": "score.py",
     "ingest": "ingest.py",
     "rank": "rank_submissions.py",
+    "new": "judgekit new",
+    "baselines": "judgekit baselines",
+    "schema": "judgekit schema",
 }
 
 

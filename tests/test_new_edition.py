@@ -1,10 +1,12 @@
-"""The README's "Making a new edition", step by step, as an organiser would run it: copy the default
-edition, edit its name, title and dates, replace a dataset's data with new kit item files, build with
-the command line, check it with build_bundle.py --check (and the offline Codabench validator when
-present), and run a baseline as a participant."""
+"""The README's "Making a new edition", step by step, as an organiser would run it: ``judgekit new``,
+a build refused while the pages are placeholders, the pages written, the organiser's own CSV named in
+edition.yaml (table importer, where, split), the name, title and dates edited, a build, a check with
+build_bundle.py --check (and the offline Codabench validator when present), ``judgekit baselines``,
+and a participant running a baseline."""
 
 from __future__ import annotations
 
+import csv
 import json
 import random
 import shutil
@@ -24,6 +26,19 @@ WORDS = (
 ).split()
 
 
+def judgekit(*args: str, cwd: Path, ok: bool = True) -> subprocess.CompletedProcess:
+    done = subprocess.run(
+        [sys.executable, "-m", "judgekit", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"},
+    )
+    assert (done.returncode == 0) == ok, f"{args}:\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
+    assert "Traceback" not in done.stderr
+    return done
+
+
 def run(*command: str, cwd: Path) -> subprocess.CompletedProcess:
     done = subprocess.run([sys.executable, *command], capture_output=True, text=True, cwd=cwd)
     assert done.returncode == 0, f"{command}:\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
@@ -31,38 +46,59 @@ def run(*command: str, cwd: Path) -> subprocess.CompletedProcess:
     return done
 
 
-def similarity_items(rng: random.Random, split: str, n: int) -> list:
-    """Pairs whose gold is the share of shared words x 5, so word overlap predicts it well."""
-    items = []
+def similarity_rows(rng: random.Random, n: int) -> list:
+    """Pairs whose gold is the share of shared words x 5 (give or take 0.4: a baseline that reproduced
+    the hidden gold exactly would be refused as a leak), so word overlap predicts it well; every
+    fourth pair is of another genre, which the edition leaves out with `where`."""
+    rows = []
     for i in range(n):
         first = rng.sample(WORDS, 6)
         kept = rng.randint(0, 6)
         second = first[:kept] + rng.sample([w for w in WORDS if w not in first], 6 - kept)
         rng.shuffle(second)
-        items.append(
+        rows.append(
             {
-                "id": f"new-{split}-{i}",
-                "texts": [" ".join(first), " ".join(second)],
-                "lang": "en",
-                "score": round(5 * kept / 6, 2),
+                "pair_id": f"new-{i}",
+                "sentence_a": " ".join(first),
+                "sentence_b": " ".join(second),
+                "similarity": round(min(5.0, max(0.0, 5 * kept / 6 + rng.uniform(-0.4, 0.4))), 2),
+                "genre": "other" if i % 4 == 3 else "main",
             }
         )
-    return items
+    return rows
 
 
 @pytest.fixture(scope="module")
 def organiser(tmp_path_factory):
-    """Steps 1-5, in a temporary folder; returns (the built bundle folder, the zip, the config)."""
-    if not (REPO / "editions" / "default" / "data").is_dir():
-        pytest.skip("editions/default/data is not there yet")
+    """Steps 1-6, in a temporary folder; returns (the built bundle folder, the zip, the config)."""
     work = tmp_path_factory.mktemp("organiser")
-    # 1. copy the default edition
+    # 1. a new edition folder
+    judgekit("new", "myedition", cwd=work)
     edition = work / "myedition"
-    shutil.copytree(REPO / "editions" / "default", edition)
-    # 2. edit name, title and dates
+    # 2. an unchanged build is refused, naming the placeholder pages
+    refused = judgekit("build", "--edition", str(edition), "--out", "dist", cwd=work, ok=False)
+    for page in ("overview.md", "terms.md"):
+        assert f"myedition/pages/{page}: the page is still the placeholder" in refused.stderr
+    for page, text in (("overview.md", "# My task\n\nPairs.\n"), ("terms.md", "# Terms\n\nCC0.\n")):
+        (edition / "pages" / page).write_text(text, encoding="utf-8")
+    # 3. the organiser's own CSV, its columns, a filter and a cut into splits
+    rng = random.Random(2028)
+    rows = similarity_rows(rng, 200)
+    with open(edition / "data" / "pairs.csv", "w", encoding="utf-8", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
     path = edition / "edition.yaml"
     config = yaml.safe_load(path.read_text(encoding="utf-8"))
-    config["name"] = "myedition"
+    config["datasets"]["pairs"] = {
+        "importer": "table",
+        "path": "data/pairs.csv",
+        "columns": {"id": "pair_id", "texts": ["sentence_a", "sentence_b"], "score": "similarity"},
+        "lang": "en",
+        "where": {"genre": "main"},
+        "split": {"train": 0.6, "dev": 0.2, "test": 0.2, "seed": 7},
+    }
+    # 4. title and dates
     config["title"] = "My shared task 2028"
     dates = [
         ("2028-01-10 00:00:00", "2028-02-27 23:59:59"),
@@ -74,29 +110,22 @@ def organiser(tmp_path_factory):
         if end:
             phase["end"] = end
     path.write_text(yaml.safe_dump(config, sort_keys=False, allow_unicode=True), encoding="utf-8")
-    # 3. replace a dataset's data with new kit item files
-    dataset = config["datasets"]["sts_en"]["path"]
-    rng = random.Random(2028)
-    for split, n in (("train", 60), ("dev", 40), ("test", 50)):
-        rows = similarity_items(rng, split, n)
-        (edition / dataset / f"{split}.jsonl").write_text(
-            "".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8"
-        )
-    # 4. build
-    out = work / "dist"
-    done = run(
-        str(REPO / "build_bundle.py"), "--edition", str(edition), "--out", str(out), cwd=work
-    )
-    assert "edition myedition: My shared task 2028" in done.stdout
-    # 5. check, with the kit's own checker
-    zip_path = out / "myedition.zip"
+    # 5. build (twice: byte for byte the same zip)
+    built = [
+        judgekit("build", "--edition", str(edition), "--data", str(edition), "--out", out, cwd=work)
+        for out in ("dist", "again")
+    ]
+    assert "edition myedition: My shared task 2028" in built[0].stdout
+    zip_path = work / "dist" / "myedition.zip"
+    assert zip_path.read_bytes() == (work / "again" / "myedition.zip").read_bytes()
+    # 6. check, with the kit's own checker
     checked = run(str(REPO / "build_bundle.py"), "--check", str(zip_path), cwd=work)
     assert "ok, no problems found" in checked.stdout
-    return out / "myedition", zip_path, config
+    return work / "dist" / "myedition", zip_path, config
 
 
 def test_the_offline_codabench_validator_agrees(organiser):
-    """The second opinion of step 5, when ../shared/tools is beside the repository."""
+    """The second opinion of step 6, when ../shared/tools is beside the repository."""
     _, zip_path, _ = organiser
     checked = run(str(shared_checker()), "--strict", str(zip_path), cwd=zip_path.parent)
     assert "0 error(s), 0 runtime problem(s), 0 warning(s)" in checked.stdout
@@ -107,18 +136,31 @@ def test_the_new_edition_carries_its_name_title_dates_and_data(organiser):
     doc = yaml.safe_load((tree / "competition.yaml").read_text(encoding="utf-8"))
     assert doc["title"] == "My shared task 2028"
     assert [p["start"] for p in doc["phases"]] == [p["start"] for p in config["phases"]]
-    gold = [
-        json.loads(line)
-        for line in (tree / "reference_data" / "evaluation" / "sts_en.jsonl")
-        .read_text(encoding="utf-8")
-        .split("\n")
-        if line
-    ]
-    assert [g["id"] for g in gold] == [f"new-test-{i}" for i in range(50)]
+    counts = {}
+    for phase, name in (("practice", "pairs.jsonl"), ("evaluation", "pairs.jsonl")):
+        lines = (tree / "reference_data" / phase / name).read_text(encoding="utf-8").split("\n")
+        counts[phase] = [json.loads(line)["id"] for line in lines if line]
+    train = (tree / "input_data" / "evaluation" / "pairs.train.jsonl").read_text(encoding="utf-8")
+    train_ids = [json.loads(line)["id"] for line in train.split("\n") if line]
+    # 150 rows of genre main: 90 / 30 / 30, disjoint
+    assert (len(train_ids), len(counts["practice"]), len(counts["evaluation"])) == (90, 30, 30)
+    everything = train_ids + counts["practice"] + counts["evaluation"]
+    assert len(set(everything)) == 150 and all(int(i.split("-")[1]) % 4 != 3 for i in everything)
+
+
+def test_judgekit_baselines_prints_every_baselines_scores_with_titles(organiser):
+    tree, _, _ = organiser
+    work = tree.parent.parent
+    done = judgekit(
+        "baselines", "myedition", "--data", "myedition", "--phase", "practice", cwd=work
+    )
+    table = done.stdout.split("Baselines on the practice phase of edition 'myedition':")[1]
+    assert "random" in table and "most_frequent" in table and "cosine_bow" in table
+    assert "Similarity Pearson r" in table and "primary score" in table
 
 
 def test_a_participant_runs_the_cosine_baseline_on_the_practice_phase(organiser, tmp_path):
-    """6. python3 starting_kit/run_local.py dist/myedition.zip baseline:cosine_bow --phase practice"""
+    """python3 starting_kit/run_local.py dist/myedition.zip baseline:cosine_bow --phase practice"""
     _, zip_path, config = organiser
     done = run(
         str(REPO / "starting_kit" / "run_local.py"),
@@ -132,7 +174,32 @@ def test_a_participant_runs_the_cosine_baseline_on_the_practice_phase(organiser,
     )
     assert "baseline:cosine_bow on the practice phase" in done.stdout
     scores = json.loads((tmp_path / "out" / "scores.json").read_text(encoding="utf-8"))
-    track = next(t["id"] for t in config["tracks"] if t["dataset"] == "sts_en")
+    track = next(t["id"] for t in config["tracks"] if t["dataset"] == "pairs")
     # The new data's gold is the word overlap, which the cosine baseline measures: a high correlation.
     assert scores[f"{track}_pearson"] > 0.8
     assert set(scores) >= {"primary", f"{track}_pearson"}
+
+
+def test_a_copy_of_the_default_edition_under_another_name_is_refused_naming_its_pages(tmp_path):
+    """The default's overview and terms describe its sample data and licence (CC0)."""
+    shutil.copytree(
+        REPO / "editions" / "default", tmp_path / "copied", ignore=shutil.ignore_patterns("data")
+    )
+    path = tmp_path / "copied" / "edition.yaml"
+    config = yaml.safe_load(path.read_text(encoding="utf-8"))
+    config["name"] = "copied"
+    path.write_text(yaml.safe_dump(config), encoding="utf-8")
+    done = judgekit("check", str(path), cwd=tmp_path, ok=False)
+    assert (
+        "copied/pages/overview.md: the page is the default edition's pages/overview.md"
+        in done.stderr
+    )
+    assert "copied/pages/terms.md: the page is the default edition's pages/terms.md" in done.stderr
+
+
+def test_judgekit_new_refuses_an_existing_folder_and_a_name_that_is_not_plain(tmp_path):
+    (tmp_path / "taken").mkdir()
+    done = judgekit("new", "taken", cwd=tmp_path, ok=False)
+    assert "taken: already exists" in done.stderr and done.returncode == 1
+    done = judgekit("new", "../out", cwd=tmp_path, ok=False)
+    assert "'NAME' must be a plain name" in done.stderr and not (tmp_path.parent / "out").exists()

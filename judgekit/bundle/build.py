@@ -7,6 +7,7 @@ absence of gold in public files have all been checked.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import shutil
@@ -37,6 +38,7 @@ from .baselines_run import (
 )
 from .check.programs import PROGRAMS
 from .compose import competition_yaml
+from .data_checks import split_problems
 from .edition import Edition, Phase
 from .leaks import HiddenSplit, check_public_tree
 from .pages import generated_pages
@@ -52,6 +54,25 @@ class EditionData:
 
     splits: Dict[str, Dict[str, List[dict]]]
     baseline_scores: Dict[str, Dict[str, Dict[str, float]]] = field(default_factory=dict)
+    #: baseline -> why it is not run (it learns from a training split the edition does not have)
+    skipped_baselines: Dict[str, str] = field(default_factory=dict)
+
+
+def untrainable_baselines(edition: Edition, data: EditionData) -> Dict[str, str]:
+    """The edition's baselines that need training data on a track whose dataset has none, and why."""
+    from ..baselines import baseline_class
+
+    without = {t.dataset for t in edition.tracks if not data.splits["train"].get(t.dataset)}
+    skipped: Dict[str, str] = {}
+    for name in edition.baselines:
+        for track in edition.tracks:
+            if track.dataset in without and baseline_class(name)(track.to_dict()).needs_training:
+                skipped[name] = (
+                    f"it learns from the training split, which dataset '{track.dataset}' "
+                    f"(track {track.title}) does not have"
+                )
+                break
+    return skipped
 
 
 def split_source(source, split: str, where: str):
@@ -85,6 +106,7 @@ def import_data(edition: Edition, data_root: Path) -> EditionData:
             if split != "train" and not items:
                 problems.append(Problem(f"datasets '{dataset}'", f"the {split} split has no items"))
     _check_disjoint(splits, problems)
+    problems.extend(split_problems(edition.tracks, splits))
     if problems:
         raise ConfigError(problems)
     for phase in edition.phases:
@@ -105,8 +127,8 @@ def _load_splits(edition: Edition, data_root: Path, needed: List[str]):
             try:
                 source_of_split = split_source(source, split, where)
                 splits[split][dataset] = load_split(source_of_split, data_root, split, where)
-            except ConfigError as e:
-                problems.extend(e.problems)
+            except ConfigError as e:  # a release cut by 'split' is read once per split
+                problems.extend(p for p in e.problems if p not in problems)
     if problems:
         raise ConfigError(problems)
     return splits
@@ -236,7 +258,8 @@ def write_pages(edition: Edition, data: EditionData, root: Path) -> List[dict]:
         {"title": page["title"], "file": f"pages/{Path(page['file']).name}"}
         for page in edition.pages
     ]
-    for title, name, text in generated_pages(edition, data.baseline_scores):
+    generated = generated_pages(edition, data.baseline_scores, data.skipped_baselines)
+    for title, name, text in generated:
         (pages_dir / name).write_text(marked_page(text, edition), encoding="utf-8")
         pages.append({"title": title, "file": f"pages/{name}"})
     pages.append({"title": "Terms", "file": "pages/terms.md"})
@@ -318,6 +341,7 @@ class BuildSummary:
     zip_path: Path
     sha256: str
     sizes: Dict[str, int]
+    notes: List[str] = field(default_factory=list)  # what the organiser should know: no train split
 
     def render(self) -> str:
         lines = [f"edition {self.edition.name}: {self.edition.title}  (judgekit {__version__})"]
@@ -334,6 +358,7 @@ class BuildSummary:
         lines.append(
             "  sizes: " + ", ".join(f"{k} {v / 1024:.0f} KiB" for k, v in self.sizes.items())
         )
+        lines.extend(f"  note: {note}" for note in self.notes)
         lines.append(f"  tree   {self.tree}")
         lines.append(f"  zip    {self.zip_path}  sha256 {self.sha256}")
         return "\n".join(lines)
@@ -347,17 +372,18 @@ def _size(path: Path) -> int:
     )
 
 
-def write_sample_submission(edition: Edition, root: Path, predictions: Dict[str, bytes]) -> None:
+def write_sample_submission(
+    edition: Edition, root: Path, predictions: Dict[str, bytes], baseline: str = SAMPLE_BASELINE
+) -> None:
     """The starting kit's sample result submission: SAMPLE_BASELINE's ``predictions`` for the first
-    phase, kept from ``baseline_scores`` (run here when the edition lists other baselines only)."""
+    phase, kept from ``baseline_scores`` (``baseline`` run here when the edition lists other
+    baselines only)."""
     samples = root / "starting_kit" / "sample_submissions"
     samples.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="judgekit-sample-") as tmp:
         if not predictions:
             ran = Path(tmp) / "predictions"
-            run_baseline(
-                SAMPLE_BASELINE, root / "input_data" / edition.phases[0].id, ran, edition.seed
-            )
+            run_baseline(baseline, root / "input_data" / edition.phases[0].id, ran, edition.seed)
             predictions = prediction_files(ran)
         folder = Path(tmp) / "sample"
         folder.mkdir()
@@ -366,8 +392,15 @@ def write_sample_submission(edition: Edition, root: Path, predictions: Dict[str,
         write_zip(folder, samples / "result_submission.zip")
 
 
-def write_tree(edition: Edition, data: EditionData, root: Path, with_engine: bool = True) -> None:
-    """Every file of the bundle under ``root`` (which must not exist yet)."""
+def write_tree(
+    edition: Edition, data: EditionData, root: Path, with_engine: bool = True
+) -> Edition:
+    """Every file of the bundle under ``root`` (which must not exist yet). Returns the edition as
+    built: baselines that need a training split the edition lacks are left out (the Baselines page
+    says why)."""
+    data.skipped_baselines = untrainable_baselines(edition, data)
+    kept = [name for name in edition.baselines if name not in data.skipped_baselines]
+    edition = dataclasses.replace(edition, baselines=kept)
     root.mkdir(parents=True)
     for phase in edition.phases:
         write_phase_data(edition, data, phase, root)
@@ -380,12 +413,14 @@ def write_tree(edition: Edition, data: EditionData, root: Path, with_engine: boo
         copy_program(name, root / name, with_engine=with_engine)
     solutions = write_solutions(edition, root)
     write_starting_kit(edition, data, root, pages)
-    write_sample_submission(edition, root, sample)
+    sample_baseline = "random" if SAMPLE_BASELINE in data.skipped_baselines else SAMPLE_BASELINE
+    write_sample_submission(edition, root, sample, sample_baseline)
     write_yaml(
         root / "competition.yaml", competition_yaml(edition, pages, solutions=solutions), edition
     )
     public = [root / "input_data", root / "starting_kit", root / "pages", root / "solutions"]
     check_public_tree(public, hidden_gold(edition, data), root)
+    return edition
 
 
 def sha256_of(path: Path) -> str:
@@ -414,7 +449,7 @@ def build(edition: Edition, data_root: Path, out_dir: Path) -> BuildSummary:
     staging = Path(tempfile.mkdtemp(prefix=f".{edition.name}-", dir=out_dir))
     try:
         tree = staging / edition.name
-        write_tree(edition, data, tree)
+        edition = write_tree(edition, data, tree)
         write_zip(tree, staging / f"{edition.name}.zip")
         final_tree, final_zip = out_dir / edition.name, out_dir / f"{edition.name}.zip"
         replace_output(tree, final_tree)
@@ -425,4 +460,15 @@ def build(edition: Edition, data_root: Path, out_dir: Path) -> BuildSummary:
         name: _size(final_tree / name) for name in ("reference_data", "input_data", "starting_kit")
     }
     sizes["zip"] = final_zip.stat().st_size
-    return BuildSummary(edition, final_tree, final_zip, sha256_of(final_zip), sizes)
+    summary = BuildSummary(edition, final_tree, final_zip, sha256_of(final_zip), sizes)
+    summary.notes = build_notes(data)
+    return summary
+
+
+def build_notes(data: EditionData) -> List[str]:
+    """The datasets without a training split, and the baselines left out for it."""
+    notes = [
+        f"dataset {d} has no train split" for d, items in data.splits["train"].items() if not items
+    ]
+    notes += [f"baseline {name} not run: {why}" for name, why in data.skipped_baselines.items()]
+    return notes

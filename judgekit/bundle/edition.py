@@ -8,6 +8,7 @@ Every error names the key, what was expected and what was found.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import uuid
 from dataclasses import dataclass, field
@@ -22,17 +23,20 @@ from ..tracks import Track, tracks_from_list
 from .check.leaderboard import SUBMISSION_RULES
 from .columns import column_title_problems
 from .config_yaml import load_config_yaml
+from .dataset_checks import dataset_problems
+from .placeholders import page_problems
+from .schema import (
+    DATE_FORMAT,
+    MAX_COUNT,
+    MAX_RESAMPLES,
+    MAX_SEED,
+    MAX_TIME_LIMIT,
+    validate_config,
+)
 
-DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
 DEFAULT_IMAGE = "codalab/codalab-legacy:py312"
 DEFAULT_BASELINES = ("random", "most_frequent", "cosine_bow")
 PHASE_NAMES = {"practice": "Practice", "evaluation": "Evaluation", "post-campaign": "Post-campaign"}
-#: Bounds of the config's numbers: Codabench stores limits as PostgreSQL integers (< 2**31); a time
-#: limit past a week is a typo (its default queue stops at 600 s); numpy seeds are 32-bit.
-MAX_COUNT = 2**31 - 1
-MAX_TIME_LIMIT = 7 * 24 * 3600
-MAX_SEED = 2**32 - 1
-MAX_RESAMPLES = 100_000
 
 
 @dataclass(frozen=True)
@@ -141,20 +145,6 @@ def _int(
     return value
 
 
-PHASE_KEYS = {
-    "id",
-    "name",
-    "start",
-    "end",
-    "split",
-    "description",
-    "max_submissions_per_day",
-    "max_submissions",
-    "execution_time_limit",
-    "public_gold",
-}
-
-
 def _phases(raw_phases, problems: List[Problem]) -> List[Phase]:
     if not isinstance(raw_phases, list) or not raw_phases:
         problems.append(Problem("phases", "must be a non-empty list", found=repr(raw_phases)[:80]))
@@ -178,10 +168,6 @@ def _phase(raw, i: int, problems: List[Problem]) -> Optional[Phase]:
         )
         return None
     where = f"phases[{i}] ({pid})"
-    for key in sorted(set(raw) - PHASE_KEYS):
-        problems.append(
-            Problem(where, f"unknown key '{key}'", expected=", ".join(sorted(PHASE_KEYS)))
-        )
     split = raw.get("split", "dev" if pid == "practice" else "test")
     if split not in ("dev", "test"):
         problems.append(Problem(where, "'split' must be dev or test", found=repr(split)))
@@ -222,6 +208,7 @@ def _check_phase_dates(phases: List[Phase], problems: List[Problem]) -> None:
                     "phase to start strictly after the previous one ends",
                     expected=f"start after {prev.date_text('end')}",
                     found=nxt.date_text("start"),
+                    hint=f"start '{nxt.id}' later or end '{prev.id}' earlier",
                 )
             )
     for p in phases:
@@ -369,27 +356,6 @@ def _tracks_and_datasets(raw: dict, display: str, problems: List[Problem]):
     return tracks, datasets
 
 
-TOP_LEVEL_KEYS = {
-    "name",
-    "title",
-    "description",
-    "phases",
-    "datasets",
-    "tracks",
-    "pages",
-    "terms",
-    "logo",
-    "docker_image",
-    "leaderboard",
-    "baselines",
-    "seed",
-    "public_files",
-    "contact_email",
-    "bootstrap_resamples",
-    "queue",
-}
-
-
 def _leaderboard(raw: dict, display: str, problems: List[Problem]) -> Dict[str, str]:
     """``leaderboard``: its title, key and submission rule (Codabench's), with the kit's defaults."""
     leaderboard = raw.get("leaderboard") or {}
@@ -415,6 +381,13 @@ def _leaderboard(raw: dict, display: str, problems: List[Problem]) -> Dict[str, 
     }
 
 
+def in_file(problem: Problem, display: str) -> Problem:
+    """``problem`` located in the config file ``display`` (the cross-field checks name the key only)."""
+    if problem.file.startswith(display) or "/" in problem.file:
+        return problem
+    return dataclasses.replace(problem, file=f"{display}: {problem.file}")
+
+
 def _raw_config(path: Path):
     """The edition config's path (``edition.yaml`` inside a folder) and its YAML mapping."""
     path = Path(path)
@@ -430,25 +403,23 @@ def load_edition(path: Path) -> Edition:
     """Read and validate ``edition.yaml`` (or a folder holding one)."""
     path, raw = _raw_config(path)
     display, folder = str(path), path.parent
-    problems: List[Problem] = []
-    for key in sorted(set(map(str, raw)) - TOP_LEVEL_KEYS):
-        problems.append(
-            Problem(
-                display,
-                f"unknown top-level key '{key}'",
-                expected=", ".join(sorted(TOP_LEVEL_KEYS)),
-            )
-        )
+    problems: List[Problem] = validate_config(raw, display)
+    if problems:  # the cross-field checks below read a config of the schema's shape
+        raise ConfigError(problems)
     _check_names(raw, display, problems)
     phases = _phases(raw.get("phases"), problems)
     tracks, datasets = _tracks_and_datasets(raw, display, problems)
+    problems.extend(dataset_problems(datasets, display))
     leaderboard = _leaderboard(raw, display, problems)
     pages = _check_files(raw, folder, display, problems)
+    if not problems:
+        shipped = [raw["terms"]] + [page["file"] for page in pages]
+        problems.extend(page_problems(raw["name"], folder, shipped))
     seed = _int(raw, "seed", DEFAULT_SEED, problems, display, maximum=MAX_SEED)
     queue = _queue(raw.get("queue"), problems, display)
     resamples = _int(raw, "bootstrap_resamples", 1000, problems, display, maximum=MAX_RESAMPLES)
     if problems:
-        raise ConfigError(problems)
+        raise ConfigError([in_file(p, display) for p in problems])
     return Edition(
         name=raw["name"],
         title=raw["title"],

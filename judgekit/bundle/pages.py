@@ -3,7 +3,7 @@ data and formats, evaluation (every metric's definition), baselines with their s
 
 from __future__ import annotations
 
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 from ..formats.values import SUM_TOLERANCE, describe_value
 from ..metrics import get as get_metric
@@ -11,13 +11,70 @@ from ..tracks import PRIMARY_KEY
 from .edition import Edition
 
 
+def md_cell(text: str) -> str:
+    """Text that stays inside one cell of a Markdown table (``|`` escaped, line ends as spaces)."""
+    return " ".join(str(text).replace("\\", "\\\\").replace("|", "\\|").split())
+
+
+def _kinds(edition: Edition) -> List[str]:
+    return [
+        k
+        for k in ("similarity", "classification", "soft_label", "perspectivist")
+        if any(t.kind == k for t in edition.tracks)
+    ]
+
+
+def _track_values(t) -> str:
+    """What a track's gold is: its labels, or the scale of its similarity scores."""
+    if t.labels:
+        return ", ".join(t.labels)
+    lo, hi = t.score_range
+    return f"score {lo:g}-{hi:g}"
+
+
+SIMILARITY_FORMAT = (
+    "- **similarity**: a number (any scale: Pearson r does not depend on it). The SemEval positional "
+    "format, one score per line in input order with an optional second column (confidence), is "
+    "accepted too."
+)
+CLASSIFICATION_FORMAT = "- **classification**: one of the track's labels, spelled exactly."
+SOFT_FORMAT = (
+    "- **soft label**: a JSON list of probabilities in the order of the track's labels (or a JSON "
+    "object label -> probability). Multi-label tracks: a list of `[P(not chosen), P(chosen)]` pairs, "
+    f"one per label. Values must be finite and non-negative; each distribution must sum to 1 within "
+    f"{SUM_TOLERANCE} (it is then renormalised)."
+)
+PERSPECTIVIST_FORMAT = (
+    "- **perspectivist**: a JSON list with one label per annotator, in the item's `annotators` order "
+    "(or an object annotator -> label). Multi-label tracks take two layouts, told apart by type: "
+    "*label-major* (the LeWiDi 2025 layout, which the kit writes): one 0/1 vector per label in the "
+    "track's label order, each with one entry per annotator (1 = chosen), e.g. `[[0, 0], [1, 0], "
+    "[0, 1]]` for 2 annotators; or *annotator-major*: per annotator a list of labels, e.g. "
+    '`[["entailment"], ["neutral"]]`. A row with one entry per name of the release\'s annotators '
+    "list (`annotators_listed`, a name repeated once per label given) is merged when the repeated "
+    "entries agree; a row with one entry per annotator of the dataset's whole pool is read by pool "
+    "position (as the 2025 baseline files were written); each with one warning per file."
+)
+FORMATS = {
+    "similarity": SIMILARITY_FORMAT,
+    "classification": CLASSIFICATION_FORMAT,
+    "soft_label": SOFT_FORMAT,
+    "perspectivist": PERSPECTIVIST_FORMAT,
+}
+
+
 def data_page(edition: Edition) -> str:
+    kinds = _kinds(edition)
+    disagreement = {"soft_label", "perspectivist"} & set(kinds)
+    annotators = (
+        ", and for disagreement tracks the item's `annotators` in order" if disagreement else ""
+    )
     lines = [
         "# Data and formats",
         "",
         "Each phase's public data (Files tab, and `input_data/<phase>/` in the bundle) holds, per dataset, "
-        "`<dataset>.jsonl` (the items to predict: `id`, `texts`, `lang`, and for disagreement tracks the "
-        "item's `annotators` in order) and `<dataset>.train.jsonl` (the training split with gold).",
+        f"`<dataset>.jsonl` (the items to predict: `id`, `texts`, `lang`{annotators}) and "
+        "`<dataset>.train.jsonl` (the training split with gold).",
         "",
         "A submission is a zip with one file per track, at its root or inside one folder, named after the "
         "track. Each line is `ID<TAB>VALUE`. You may submit any subset of tracks.",
@@ -27,35 +84,48 @@ def data_page(edition: Edition) -> str:
     ]
     for t in edition.tracks:
         kind = t.kind + (f" ({t.scale})" if t.scale else "")
-        labels = ", ".join(t.labels) if t.labels else "score 0-5"
-        example = describe_value(t).replace("\t", " ").replace("|", "\\|")
-        lines.append(f"| {t.title} | `{t.file_names[0]}` | {kind} | {labels} | `{example}` |")
+        example = md_cell(describe_value(t).replace("\t", " "))
+        lines.append(
+            f"| {md_cell(t.title)} | `{t.file_names[0]}` | {kind} | {md_cell(_track_values(t))} "
+            f"| `{example}` |"
+        )
+    lines += ["", "Formats by kind:" if len(kinds) > 1 else "Format:", ""]
+    lines += [FORMATS[k] for k in kinds]
     lines += [
-        "",
-        "Formats by kind:",
-        "",
-        "- **similarity**: a number (any scale: Pearson r does not depend on it). The SemEval positional "
-        "format, one score per line in input order with an optional second column (confidence), is "
-        "accepted too.",
-        "- **classification**: one of the track's labels, spelled exactly.",
-        "- **soft label**: a JSON list of probabilities in the order of the track's labels (or a JSON "
-        "object label -> probability). Multi-label tracks: a list of `[P(not chosen), P(chosen)]` pairs, "
-        f"one per label. Values must be finite and non-negative; each distribution must sum to 1 within "
-        f"{SUM_TOLERANCE} (it is then renormalised).",
-        "- **perspectivist**: a JSON list with one label per annotator, in the item's `annotators` order "
-        "(or an object annotator -> label). Multi-label tracks take two layouts, told apart by type: "
-        "*label-major* (the LeWiDi 2025 layout, which the kit writes): one 0/1 vector per label in the "
-        "track's label order, each with one entry per annotator (1 = chosen), e.g. `[[0, 0], [1, 0], "
-        "[0, 1]]` for 2 annotators; or *annotator-major*: per annotator a list of labels, e.g. "
-        '`[["entailment"], ["neutral"]]`. A row with one entry per name of the release\'s annotators '
-        "list (`annotators_listed`, a name repeated once per label given) is merged when the repeated "
-        "entries agree; a row with one entry per annotator of the dataset's whole pool is read by pool "
-        "position (as the 2025 baseline files were written); each with one warning per file.",
         "",
         "Files are UTF-8 (a byte-order mark and CRLF line ends are fine). Every error message names the "
         "file, the line or item id, what was expected and what was found.",
     ]
     return "\n".join(lines) + "\n"
+
+
+#: What each kind's scoring does at its edges, said on the Evaluation page of editions with that kind.
+EDGE_CASES = {
+    "similarity": "a constant prediction (or constant gold) makes a correlation undefined; it is "
+    "reported as 0.0 with a warning.",
+    "classification": "Classification items without a gold majority are not scored.",
+    "soft_label": "LeWiDi metrics round as the official 2025 code does (5 decimals per item).",
+    "perspectivist": "",
+}
+
+
+def _similarity_scales(edition: Edition) -> List[str]:
+    """One sentence on the gold scale of the similarity tracks (from their ``range``)."""
+    ranges = {t.score_range for t in edition.tracks if t.kind == "similarity"}
+    if not ranges:
+        return []
+    if len(ranges) == 1:
+        lo, hi = ranges.pop()
+        return [
+            "",
+            f"Similarity gold is on a scale from {lo:g} (unrelated) to {hi:g} (equivalent).",
+        ]
+    per_track = ", ".join(
+        f"{t.title} {t.score_range[0]:g}-{t.score_range[1]:g}"
+        for t in edition.tracks
+        if t.kind == "similarity"
+    )
+    return ["", f"Similarity gold scales (lowest-highest): {per_track}."]
 
 
 def evaluation_page(edition: Edition) -> str:
@@ -80,14 +150,13 @@ def evaluation_page(edition: Edition) -> str:
         n_labels = max((len(t.labels) for t in edition.tracks if name in t.metrics), default=0)
         lo, hi = metric.bounds(n_labels)
         lines.append(
-            f"| {metric.title} (`{name}`) | {metric.direction} is better | {lo:g} to {hi:g} | "
-            f"{metric.description} |"
+            f"| {md_cell(metric.title)} (`{name}`) | {metric.direction} is better | {lo:g} to {hi:g} | "
+            f"{md_cell(metric.description)} |"
         )
+    edges = [EDGE_CASES[k] for k in _kinds(edition) if EDGE_CASES[k]]
+    lines += ["", "Edge cases: " + " ".join(edges)] if edges else []
+    lines += _similarity_scales(edition)
     lines += [
-        "",
-        "Edge cases: a constant prediction (or constant gold) makes a correlation undefined; it is "
-        "reported as 0.0 with a warning. Classification items without a gold majority are not scored. "
-        "LeWiDi metrics round as the official 2025 code does (5 decimals per item).",
         "",
         "The detailed results of each submission show every score; where the phase's gold is public "
         "(practice) also a 95% bootstrap interval, plots and per-annotator, per-language and per-genre "
@@ -108,51 +177,75 @@ def timeline_page(edition: Edition) -> str:
     for p in edition.phases:
         limits = f"{p.max_submissions_per_day} a day, {p.max_submissions} in all"
         lines.append(
-            f"| {p.name} | {p.date_text('start')} | {p.date_text('end') or 'open'} | {p.split} | {limits} |"
+            f"| {md_cell(p.name)} | {p.date_text('start')} | {p.date_text('end') or 'open'} | {p.split} | {limits} |"
         )
     return "\n".join(lines) + "\n"
 
 
-def baselines_page(edition: Edition, scores: Dict[str, Dict[str, Dict[str, float]]]) -> str:
-    """``scores[phase][baseline][key]``: the baselines' scores computed at build time."""
-    lines = [
-        "# Baselines",
-        "",
-        "- **random**: seeded uniform labels, scores or distributions.",
-        "- **most_frequent**: the most frequent training class; the mean training soft label; each "
-        "annotator's most frequent training label; the training mean for similarity (a constant, so its "
-        "Pearson r is reported as 0.0).",
-        "- **cosine_bow**: cosine of binary bag-of-words vectors (Penn Treebank-style tokens, lowercased); "
-        "for tracks that are not similarity, a mapping from the cosine learned on the training split.",
+#: What each built-in baseline does, on the Baselines page of the editions that run it.
+BASELINE_TEXTS = {
+    "random": "- **random**: seeded uniform labels, scores or distributions.",
+    "most_frequent": "- **most_frequent**: the most frequent training class; the mean training soft "
+    "label; each annotator's most frequent training label; the training mean for similarity (a "
+    "constant, so its Pearson r is reported as 0.0). It needs a training split.",
+    "cosine_bow": "- **cosine_bow**: cosine of binary bag-of-words vectors (Penn Treebank-style "
+    "tokens, lowercased); for tracks that are not similarity, a mapping from the cosine learned on "
+    "the training split.",
+}
+
+
+def _score_rows(edition: Edition) -> List[tuple]:
+    """(key, its title) of every score, primary first: track title and metric title."""
+    rows = [(PRIMARY_KEY, "primary score")]
+    for t in edition.tracks:
+        for key, m in zip(t.keys, t.metrics):
+            rows.append((key, f"{t.title} {get_metric(m).title}"))
+    return rows
+
+
+def _score_table(edition: Edition, by_baseline: Dict[str, Dict[str, float]]) -> List[str]:
+    names = list(by_baseline)
+    lines = ["| score | " + " | ".join(names) + " |", "|---|" + "---:|" * len(names)]
+    for key, title in _score_rows(edition):
+        if not any(key in by_baseline[n] for n in names):
+            continue
+        cells = [f"{by_baseline[n][key]:.4f}" if key in by_baseline[n] else "n/a" for n in names]
+        lines.append(f"| {md_cell(title)} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def baselines_page(
+    edition: Edition,
+    scores: Dict[str, Dict[str, Dict[str, float]]],
+    skipped: Optional[Dict[str, str]] = None,
+) -> str:
+    """``scores[phase][baseline][key]``: the baselines' scores computed at build time; ``skipped``:
+    baselines not run, with the reason (they need a training split the edition lacks)."""
+    lines = ["# Baselines", ""]
+    lines += [
+        BASELINE_TEXTS[n]
+        for n in list(edition.baselines) + list(skipped or {})
+        if n in BASELINE_TEXTS
+    ]
+    lines += [
+        f"- **{name}** is not run in this edition: {why}." for name, why in (skipped or {}).items()
+    ]
+    lines += [
         "",
         "Run them yourself with the starting kit: `python3 run_local.py . baseline:cosine_bow --phase practice`.",
         "",
     ]
     for phase_id, by_baseline in scores.items():
-        if not by_baseline:
-            continue
-        names = list(by_baseline)
-        keys = list(by_baseline[names[0]])
-        lines += [
-            f"## {phase_id}",
-            "",
-            "| score | " + " | ".join(names) + " |",
-            "|---|" + "---:|" * len(names),
-        ]
-        for key in keys:
-            cells = [
-                f"{by_baseline[n][key]:.4f}" if key in by_baseline[n] else "n/a" for n in names
-            ]
-            lines.append(f"| `{key}` | " + " | ".join(cells) + " |")
-        lines.append("")
+        if by_baseline:
+            lines += [f"## {phase_id}", ""] + _score_table(edition, by_baseline) + [""]
     return "\n".join(lines) + "\n"
 
 
-def generated_pages(edition: Edition, baseline_scores) -> List[tuple]:
+def generated_pages(edition: Edition, baseline_scores, skipped=None) -> List[tuple]:
     """(title, file name, text) of every generated page, in the order they appear."""
     return [
         ("Data and formats", "data.md", data_page(edition)),
         ("Evaluation", "evaluation.md", evaluation_page(edition)),
-        ("Baselines", "baselines.md", baselines_page(edition, baseline_scores)),
+        ("Baselines", "baselines.md", baselines_page(edition, baseline_scores, skipped)),
         ("Timeline", "timeline.md", timeline_page(edition)),
     ]

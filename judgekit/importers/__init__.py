@@ -26,6 +26,7 @@ IMPORTERS: Dict[str, str] = {
     "ocnli": "judgekit.importers.ocnli",
     "chaosnli": "judgekit.importers.chaosnli",
     "lewidi": "judgekit.importers.lewidi",
+    "table": "judgekit.importers.table",
 }
 
 SPLITS = ("train", "dev", "test")
@@ -60,7 +61,16 @@ RELEASES: Dict[str, tuple] = {
         "<Dataset>_<split>.json, and data_practice_phase.zip for the CSC and MP training splits",
         "https://github.com/Le-Wi-Di/le-wi-di.github.io, folder LeWiDi_3-2025",
     ),
+    "table": (
+        "the organiser's own CSV, TSV or JSON-lines file(s) named by 'path' or 'splits'",
+        "the organiser's own data",
+    ),
 }
+
+
+class SplitAbsent(ConfigError):
+    """The dataset's config gives no source for this split (e.g. no train file): a train split may
+    be absent, a scored one may not."""
 
 
 def _release_sources(source: dict):
@@ -114,7 +124,59 @@ def load_split(source: dict, root: Path, split: str, where: str = "datasets") ->
         )
     check_source_paths(source, Path(root), where)
     module = importlib.import_module(IMPORTERS[name])
-    return module.load_split(source, Path(root), split)
+    try:
+        if isinstance(source.get("split"), dict):
+            return cut_release(module, source, Path(root), split, where)
+        return _filtered(module, source, Path(root), split)
+    except SplitAbsent:
+        if split == "train":  # a dataset without training data: baselines that need it say so
+            return []
+        raise
+
+
+def _filtered(module, source: dict, root: Path, split: str) -> List[dict]:
+    """The importer's items of ``split``, with the dataset's ``where`` applied."""
+    items = module.load_split(source, root, split)
+    if source.get("where") and not getattr(module, "APPLIES_WHERE", False):
+        items = keep_where(items, source["where"], f"datasets (importer {source.get('importer')})")
+    return items
+
+
+def cut_release(module, source: dict, root: Path, split: str, where: str) -> List[dict]:
+    """The items ``split: {...}`` assigns to ``split`` from one release (``where`` applied first)."""
+    from .cut import assign
+
+    shares = source["split"]
+    if not shares.get(split):
+        raise SplitAbsent.single(
+            where,
+            f"'split' gives the {split} split no share",
+            hint=f"add {split}: SHARE to the dataset's 'split'",
+        )
+    released = {k: v for k, v in source.items() if k != "split"}
+    items = _filtered(module, released, root, shares.get("from", "test"))
+    chosen = assign(
+        [it["id"] for it in items], shares, f"datasets (importer {source.get('importer', 'kit')})"
+    )
+    return [it for it, part in zip(items, chosen) if part == split]
+
+
+def keep_where(items: List[dict], where: dict, display: str) -> List[dict]:
+    """The items whose field matches ``where`` (a value or a list of values per field); a field no
+    item has is refused rather than keeping nothing without a word."""
+    for key in where:
+        if items and not any(key in it for it in items):
+            raise ConfigError.single(
+                display,
+                f"'where' names a field no item has: {key!r}",
+                expected="one of " + ", ".join(sorted({k for it in items for k in it})),
+            )
+    return [it for it in items if all(_matches(it.get(k), v) for k, v in where.items())]
+
+
+def _matches(value, wanted) -> bool:
+    allowed = wanted if isinstance(wanted, list) else [wanted]
+    return value is not None and str(value) in allowed
 
 
 def check_source_paths(source: dict, root: Path, where: str) -> None:

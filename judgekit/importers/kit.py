@@ -1,4 +1,5 @@
-"""The kit's own format: ``<path>/<split>.jsonl`` item files (see ``formats.items``)."""
+"""The kit's own format: ``<path>/<split>.jsonl`` item files (see ``formats.items``). Without a
+``train.jsonl`` the dataset has no training split (an optional one)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import List
 
 from ..errors import ConfigError
 from ..formats.items import read_items
+from . import SplitAbsent
 
 
 def load_split(source: dict, root: Path, split: str) -> List[dict]:
@@ -18,7 +20,7 @@ def load_split(source: dict, root: Path, split: str) -> List[dict]:
         )
     path = Path(root) / source["path"] / f"{split}.jsonl"
     if not path.is_file():
-        raise ConfigError.single(
+        raise SplitAbsent.single(
             str(path),
             f"the {split} split is missing",
             hint=f"write {split}.jsonl in the kit's item format",

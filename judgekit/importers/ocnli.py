@@ -19,6 +19,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 from ..errors import ConfigError, ProblemCollector
 from ..formats.items import parsed_json_lines
+from . import SplitAbsent
 from .semeval_sts import read_release_lines, require_option
 
 WHERE = "datasets (importer ocnli)"
@@ -42,7 +43,7 @@ def split_file(source: dict, split: str, defaults: Dict[str, object], where: str
         )
     if split not in files:
         known = ", ".join(sorted(files)) or "none"
-        raise ConfigError.single(
+        raise SplitAbsent.single(
             where,
             f"no file for the {split} split",
             expected=f"a split among: {known}",

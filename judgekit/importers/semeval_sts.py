@@ -145,7 +145,9 @@ def _load_fallback(source: dict, root: Path, split: str) -> List[dict]:
             found=repr(sorted(fallback) if isinstance(fallback, dict) else fallback),
         )
     if split not in fallback:
-        raise ConfigError.single(
+        from . import SplitAbsent
+
+        raise SplitAbsent.single(
             WHERE,
             f"the SemEval STS release has no {split} split",
             expected=f"split {RELEASE_SPLIT!r}, or a 'fallback' source for {split!r}",

@@ -13,6 +13,8 @@ from typing import Dict, List, Optional
 
 from ..bundle.build import build
 from ..bundle.edition import load_edition
+from ..errors import ConfigError
+from ..metrics import get as get_metric
 from ..formats.archive import safe_extract
 from ..tracks import PRIMARY_KEY
 from .build import edition_path
@@ -24,7 +26,9 @@ def score_table(edition, results: Dict[str, Dict[str, float]]) -> str:
     """Rows: the primary score, then each track's metrics; one column per baseline."""
     names = list(results)
     keys = [(PRIMARY_KEY, "primary score")] + [
-        (k, f"{t.title} {m}") for t in edition.tracks for k, m in zip(t.keys, t.metrics)
+        (k, f"{t.title} {get_metric(m).title}")
+        for t in edition.tracks
+        for k, m in zip(t.keys, t.metrics)
     ]
     width = max(len(label) for _, label in keys)
     lines = [f"{'':<{width}}  " + "  ".join(f"{n:>13}" for n in names)]
@@ -38,8 +42,24 @@ def score_table(edition, results: Dict[str, Dict[str, float]]) -> str:
 
 
 def run(args) -> int:
+    """Build ``args.edition`` into ``args.out`` (a temporary folder when None), run its baselines."""
+    if args.out is None:
+        with tempfile.TemporaryDirectory(prefix="judgekit-baselines-") as out:
+            return run_in(args, Path(out))
+    return run_in(args, Path(args.out))
+
+
+def run_in(args, out: Path) -> int:
     edition = load_edition(edition_path(args.edition))
-    summary = build(edition, Path(args.data) if args.data else edition.folder, Path(args.out))
+    if args.phase not in {p.id for p in edition.phases}:
+        raise ConfigError.single(
+            "--phase",
+            f"edition '{edition.name}' has no such phase",
+            expected=" | ".join(p.id for p in edition.phases),
+            found=repr(args.phase),
+        )
+    summary = build(edition, Path(args.data) if args.data else edition.folder, out)
+    edition = summary.edition  # without the baselines the edition's data cannot train
     print(summary.render())
     results: Dict[str, Dict[str, float]] = {}
     with tempfile.TemporaryDirectory(prefix="judgekit-demo-") as tmp:
@@ -53,7 +73,8 @@ def run(args) -> int:
             )
             results[name] = run_once(bundle, f"baseline:{name}", args.phase)
     print()
-    print(f"Baselines on the {args.phase} phase of edition '{edition.name}' ({summary.zip_path}):")
+    where = f" ({summary.zip_path})" if args.out is not None else ""
+    print(f"Baselines on the {args.phase} phase of edition '{edition.name}'{where}:")
     print(score_table(edition, results))
     return 0
 

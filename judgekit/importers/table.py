@@ -1,0 +1,241 @@
+"""An organiser's own table: CSV, TSV or JSON lines, one item per row, read without writing code.
+
+Options (see ``bundle/dataset_schema.py`` and ``docs/edition-config.md``):
+
+- ``path``: one file holding every item (cut into splits with the dataset's ``split`` option), or
+  per split ``splits: {train: {path: ...}, dev: {path: ...}, test: {path: ...}}``; a split the
+  config does not give has no items (only train may be left out);
+- ``format``: ``csv`` | ``tsv`` | ``jsonl`` (default: from the suffix ``.csv``, ``.tsv``,
+  ``.jsonl``/``.json``); CSV and TSV files have a header row naming the columns;
+- ``columns``: the kit's fields -> the file's columns: ``id``, ``texts: [col, col]``, ``score``,
+  ``label``, ``annotations: [col, ...]`` (one column per annotator; the column names are the
+  annotators' unless ``annotators`` names a column holding the names, comma-separated, one per
+  annotations column), ``lang``, ``genre``;
+- ``lang``, ``genre``: constants, for a file without such a column.
+
+An empty annotation cell means that annotator did not label the item. Without a ``label`` column an
+item's label is its annotations' strict majority (more than half of the labels given); an item
+without one has label null, shown to systems but not scored, as the kit does for every release.
+``where`` names the file's columns (or the kit's fields) and is applied to the rows here.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections import Counter
+from pathlib import Path
+from typing import Dict, Iterator, List, Optional, Tuple
+
+from ..errors import ConfigError, ProblemCollector
+from ..formats.items import parsed_json_lines
+from . import SplitAbsent
+from .semeval_sts import read_release_lines
+
+WHERE = "datasets (importer table)"
+SUFFIXES = {".csv": "csv", ".tsv": "tsv", ".jsonl": "jsonl", ".json": "jsonl"}
+#: The importer applies ``where`` to the rows itself, so that it may name any column of the file.
+APPLIES_WHERE = True
+
+
+def _file(source: dict, split: str) -> str:
+    """The file of ``split``: ``path`` (one file for all), else the split's own ``path``."""
+    if isinstance(source.get("path"), str):
+        return source["path"]
+    raise SplitAbsent.single(
+        WHERE,
+        f"no file for the {split} split",
+        expected="'path' (one file, cut with 'split') or splits: {%s: {path: FILE}}" % split,
+    )
+
+
+def _format(source: dict, path: Path) -> str:
+    if source.get("format"):
+        return source["format"]
+    if path.suffix.lower() in SUFFIXES:
+        return SUFFIXES[path.suffix.lower()]
+    raise ConfigError.single(
+        str(path),
+        "cannot tell the table's format from its suffix",
+        expected=" | ".join(sorted(SUFFIXES)),
+        found=repr(path.suffix),
+        hint="name it with 'format: csv' (or tsv, jsonl) in the dataset",
+    )
+
+
+def _rows(path: Path, fmt: str, problems: ProblemCollector) -> Iterator[Tuple[int, dict]]:
+    """(line number, row) of every record, each row a mapping column -> value."""
+    lines = read_release_lines(path)
+    if fmt == "jsonl":
+        for lineno, record in parsed_json_lines(lines, problems):
+            if isinstance(record, dict):
+                yield lineno, record
+            else:
+                problems.add("line is not a JSON object", line=lineno, found=type(record).__name__)
+        return
+    reader = csv.DictReader(io.StringIO("\n".join(lines)), delimiter="\t" if fmt == "tsv" else ",")
+    for row in reader:
+        if None in row:
+            problems.add("more cells than header columns", line=reader.line_num)
+            continue
+        yield reader.line_num, row
+
+
+def _missing_columns(columns: dict, header: List[str]) -> List[str]:
+    wanted = [v for k, v in columns.items() if isinstance(v, str)]
+    wanted += [c for k in ("texts", "annotations") for c in columns.get(k) or []]
+    return [c for c in wanted if c not in header]
+
+
+def _text(value) -> Optional[str]:
+    """A cell as text: strings as they are, JSON numbers written out; empty and null are None."""
+    if value is None or isinstance(value, bool):
+        return None if value is None else str(value).lower()
+    text = value if isinstance(value, str) else str(value)
+    return text if text.strip() else None
+
+
+def _score(value, lineno: int, item_id: str, problems: ProblemCollector) -> Optional[float]:
+    try:
+        score = float(value) if not isinstance(value, bool) else math.nan
+    except (TypeError, ValueError):
+        score = math.nan
+    if not math.isfinite(score):
+        problems.add(
+            "the score is not a finite number",
+            line=lineno,
+            item=item_id,
+            found=repr(value)[:80],
+        )
+        return None
+    return score
+
+
+def majority(labels: List[str]) -> Optional[str]:
+    """The label given by more than half of ``labels``; None when no label has that many."""
+    if not labels:
+        return None
+    label, count = Counter(labels).most_common(1)[0]
+    return label if 2 * count > len(labels) else None
+
+
+def _annotators(columns: dict, row: dict) -> List[str]:
+    """One name per annotations column: the column names, or the names the annotators column lists."""
+    names = columns.get("annotations") or []
+    if not columns.get("annotators"):
+        return list(names)
+    listed = [n.strip() for n in str(row.get(columns["annotators"]) or "").split(",")]
+    return listed
+
+
+def _annotations(columns: dict, row: dict, lineno: int, item_id: str, problems) -> Dict[str, list]:
+    """``annotators`` and ``annotations`` of the row (empty cells left out), or {} without any."""
+    cells = [_text(row.get(c)) for c in columns.get("annotations") or []]
+    names = _annotators(columns, row)
+    if len(names) != len(cells):
+        problems.add(
+            "the annotators column does not name one annotator per annotations column",
+            line=lineno,
+            item=item_id,
+            expected=f"{len(cells)} comma-separated names",
+            found=repr(row.get(columns["annotators"]))[:80],
+        )
+        return {}
+    given = [(name, cell) for name, cell in zip(names, cells) if cell is not None]
+    if not given:
+        return {}
+    return {"annotators": [n for n, _ in given], "annotations": [c for _, c in given]}
+
+
+def _item(source: dict, row: dict, lineno: int, problems: ProblemCollector) -> Optional[dict]:
+    columns = source["columns"]
+    item_id = _text(row.get(columns["id"]))
+    if item_id is None:
+        problems.add("empty id", line=lineno, hint=f"every row needs a value in {columns['id']!r}")
+        return None
+    texts = [_text(row.get(c)) or "" for c in columns["texts"]]
+    item: dict = {"id": item_id, "texts": texts}
+    for field in ("lang", "genre"):
+        value = _text(row.get(columns[field])) if columns.get(field) else source.get(field)
+        if value is not None:
+            item[field] = value
+    item.update(_annotations(columns, row, lineno, item_id, problems))
+    if columns.get("score"):
+        score = _score(row.get(columns["score"]), lineno, item_id, problems)
+        if score is None:
+            return None
+        item["score"] = score
+    if columns.get("label"):
+        item["label"] = _text(row.get(columns["label"]))
+    elif "annotations" in item:
+        item["label"] = majority(item["annotations"])
+    return item
+
+
+def _kept(row: dict, item: dict, where: dict) -> bool:
+    """``where`` on one row: a column of the file, else a field of the kit's item."""
+    for key, wanted in where.items():
+        value = row[key] if key in row else item.get(key)
+        allowed = wanted if isinstance(wanted, list) else [wanted]
+        if _text(value) not in allowed:
+            return False
+    return True
+
+
+def _check_where_keys(where: dict, header: List[str], path: Path) -> None:
+    fields = ("id", "lang", "genre", "label", "score")
+    unknown = [k for k in where if k not in header and k not in fields]
+    if unknown:
+        raise ConfigError.single(
+            str(path),
+            f"'where' names no column of the file: {', '.join(map(repr, unknown))}",
+            expected="one of " + ", ".join(header),
+        )
+
+
+def read_table(source: dict, path: Path) -> List[dict]:
+    """The items of one table file, ``where`` applied; duplicate ids and bad cells are problems."""
+    fmt = _format(source, path)
+    problems = ProblemCollector(str(path))
+    items, first_line, header = [], {}, None
+    where = source.get("where") or {}
+    for lineno, row in _rows(path, fmt, problems):
+        if header is None:
+            header = list(row)
+            _check_header(source["columns"], header, path)
+            _check_where_keys(where, header, path)
+        item = _item(source, row, lineno, problems)
+        if item is None or not _kept(row, item, where):
+            continue
+        if item["id"] in first_line:
+            problems.add(
+                "duplicate id",
+                line=lineno,
+                item=item["id"],
+                hint=f"first seen on line {first_line[item['id']]}",
+            )
+            continue
+        first_line[item["id"]] = lineno
+        items.append(item)
+    problems.raise_if_any(ConfigError)
+    return items
+
+
+def _check_header(columns: dict, header: List[str], path: Path) -> None:
+    missing = _missing_columns(columns, header)
+    if missing:
+        raise ConfigError.single(
+            str(path),
+            "the table has no column " + ", ".join(map(repr, missing)),
+            expected="columns among " + ", ".join(map(repr, header)),
+            hint="correct the dataset's 'columns' to the file's header",
+        )
+
+
+def load_split(source: dict, root: Path, split: str) -> List[dict]:
+    """The items of ``split`` (the whole file when the dataset cuts it with ``split``)."""
+    path = Path(root) / _file(source, split)
+    if not path.is_file():
+        raise ConfigError.single(str(path), "the table file is missing")
+    return read_table(source, path)

@@ -1,0 +1,205 @@
+"""The edition config's schema: every key of every table refused when misspelt (with a "did you
+mean"), every value of the wrong type refused without coercion, all problems of a config reported at
+once naming the file and the key path, and the published JSON Schema the same table."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from judgekit.bundle import schema as S
+from judgekit.bundle.dataset_schema import IMPORTER_OPTIONS, dataset_fields, register
+from judgekit.bundle.edition import load_edition
+from judgekit.errors import ConfigError
+from judgekit.importers import IMPORTERS
+
+REPO = Path(__file__).resolve().parents[1]
+DEFAULT = REPO / "editions" / "default" / "edition.yaml"
+DISPLAY = "my/edition.yaml"
+register()
+
+
+def default_config() -> dict:
+    return yaml.safe_load(DEFAULT.read_text(encoding="utf-8"))
+
+
+def sample(spec: S.Field):
+    """A value that conforms to ``spec``."""
+    if spec.choices:
+        return spec.choices[0]
+    if spec.check is not None:  # the queue
+        return "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d"
+    simple = {S.STR: "x", S.BOOL: True, S.DATE: "2027-01-01 00:00:00", S.STR_OR_LIST: "x"}
+    if spec.type in simple:
+        return simple[spec.type]
+    if spec.type in (S.INT, S.NUMBER):
+        return spec.minimum if spec.minimum is not None else 1
+    if spec.type == S.LIST:
+        n = spec.length or max(spec.min_items, 1)
+        return [sample(spec.items) for _ in range(n)]
+    if spec.type == S.MAP:
+        return {(spec.keys or ("k",))[0]: sample(spec.items)} if spec.items else {}
+    if spec.type == S.OBJECT:
+        return minimal(S.resolve(spec.schema, {}))
+    return None
+
+
+def minimal(fields) -> dict:
+    return {key: sample(spec) for key, spec in fields.items() if spec.required}
+
+
+def dataset(importer: str) -> dict:
+    fields = dataset_fields({"importer": importer})
+    return {"importer": importer, **minimal(fields)}
+
+
+def places():
+    """(label, the config holding it, the object at that place, its fields) for every table."""
+    base = default_config()
+    yield "top level", base, base, S.top_level_fields()
+    for name, key, fields in (
+        ("phase", "phases", S.phase_fields()),
+        ("track", "tracks", S.track_fields()),
+        ("page", "pages", S.page_fields()),
+    ):
+        config = default_config()
+        yield name, config, config[key][0], fields
+    config = default_config()
+    yield "leaderboard", config, config["leaderboard"], S.leaderboard_fields()
+    for importer in IMPORTER_OPTIONS:
+        config = default_config()
+        config["datasets"]["sts_en"] = entry = dataset(importer)
+        yield f"dataset ({importer})", config, entry, dataset_fields(entry)
+        entry_fields = dataset_fields(entry)
+        for nested in ("split", "columns"):
+            if nested in entry_fields:
+                config = default_config()
+                config["datasets"]["sts_en"] = entry = dataset(importer)
+                entry[nested] = minimal(entry_fields[nested].schema) or {"seed": 1}
+                yield f"{nested} ({importer})", config, entry[nested], entry_fields[nested].schema
+
+
+PLACES = list(places())
+KEYS = [(label, key) for label, _, _, fields in PLACES for key in fields]
+
+
+def at(label: str):
+    return next(p for p in PLACES if p[0] == label)
+
+
+def problems_of(config) -> str:
+    return "\n".join(p.render() for p in S.validate_config(config, DISPLAY))
+
+
+def test_every_place_conforms_before_it_is_edited():
+    for label, config, _, _ in PLACES:
+        assert problems_of(config) == "", label
+
+
+def test_every_importer_has_its_options_in_the_schema():
+    assert set(IMPORTER_OPTIONS) == set(IMPORTERS)
+
+
+@pytest.mark.parametrize("label, key", KEYS)
+def test_every_misspelt_key_is_refused_naming_it_and_the_key_meant(label, key):
+    _, config, obj, _ = copy.deepcopy(at(label))
+    obj[key + key[-1]] = obj.pop(key, sample(at(label)[3][key]))
+    text = problems_of(config)
+    assert f"unknown key '{key + key[-1]}'" in text and f"did you mean '{key}'?" in text.lower()
+    assert text.startswith(DISPLAY)
+
+
+#: A value of the wrong type for each type, and the words the refusal must contain.
+WRONG = {
+    S.STR: (True, "must be a string", "quote it"),
+    S.BOOL: ("false", "must be true or false", "without quotes"),
+    S.INT: ("1", "must be a whole number", "without quotes"),
+    S.NUMBER: ("0.5", "must be a number", "without quotes"),
+    S.DATE: ("1 March 2027", "is not a UTC date and time", "2027-03-01 00:00:00"),
+    S.LIST: ("x", "must be a list", ""),
+    S.MAP: ("x", "must be a mapping", ""),
+    S.OBJECT: ("x", "must be a mapping", ""),
+    S.STR_OR_LIST: (1, "must be a string", "quote it"),
+}
+
+
+@pytest.mark.parametrize("label, key", KEYS)
+def test_every_value_of_the_wrong_type_is_refused_without_coercion(label, key):
+    _, config, obj, fields = copy.deepcopy(at(label))
+    spec = fields[key]
+    if spec.type == S.ANY or key == "importer":
+        pytest.skip("any value (declared for another module) / the importer chooses the table")
+    value, says, hint = WRONG[spec.type]
+    if spec.check is not None:
+        says, hint = "must be", ""
+    obj[key] = value
+    text = problems_of(config)
+    assert f"'{key}'" in text and says in text and hint.lower() in text.lower(), text
+
+
+def test_the_organisers_reports_are_refused_all_at_once_naming_file_key_and_fix():
+    config = default_config()
+    config["datasets"]["sts_en"] = {"importer": "stsb", "path": "stsbenchmark", "genre": "x"}
+    config["datasets"]["sts_es"] = {"importer": "kit", "pth": "data/sts_es"}
+    config["tracks"][5]["scale"] = "ordnial"
+    config["phases"][0]["public_gold"] = "false"
+    config["tracks"][4]["labels"] = [True, False]  # labels: [yes, no]
+    config["phases"][1]["start"] = "2027-03-01"
+    lines = S.validate_config(config, DISPLAY)
+    text = "\n".join(p.render() for p in lines)
+    assert "datasets 'sts_en': unknown key 'genre'" in text and "where: {genre: VALUE}" in text
+    assert "unknown key 'pth'" in text and "Did you mean 'path'?" in text
+    assert "unknown scale" in text and "Did you mean 'ordinal'?" in text
+    assert "'public_gold' must be true or false" in text and "'false' (str)" in text
+    assert "'labels[0]' must be a string, found True (bool). Quote it" in text
+    assert "'start' is not a UTC date and time" in text and "1970" not in text
+    assert all(p.file.startswith(DISPLAY) for p in lines) and len(lines) == 8
+
+
+def test_the_builder_refuses_before_reading_any_file(tmp_path):
+    folder = tmp_path / "ed"
+    folder.mkdir()
+    config = default_config()
+    config["datasets"]["sts_en"] = {"importer": "stsb", "pth": "stsbenchmark"}
+    (folder / "edition.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:  # no logo, terms or pages exist: not yet looked at
+        load_edition(folder)
+    assert [p.message for p in caught.value.problems] == [
+        "unknown key 'pth'",
+        "'path' is required",
+    ]
+
+
+def test_the_published_json_schema_is_the_schema():
+    """docs/edition.schema.json is `judgekit schema --out docs/edition.schema.json`."""
+    from judgekit.programs.schema import schema_text
+
+    assert (REPO / "docs" / "edition.schema.json").read_text(encoding="utf-8") == schema_text()
+
+
+def test_the_json_schema_accepts_the_shipped_editions_and_refuses_a_misspelt_key():
+    jsonschema = pytest.importorskip("jsonschema")
+    doc = json.loads(S.json_schema() and json.dumps(S.json_schema()))
+    for path in sorted((REPO / "editions").glob("*/edition.yaml")):
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        jsonschema.validate(json.loads(json.dumps(raw, default=str)), doc)
+    config = default_config()
+    config["datasets"]["sts_en"]["pth"] = "x"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(config, doc)
+
+
+def test_the_documented_reference_is_the_schema():
+    """docs/edition-config.md ends with `judgekit schema --markdown`: every key documented."""
+    from judgekit.programs.schema import REFERENCE_MARK, reference_text
+
+    text = (REPO / "docs" / "edition-config.md").read_text(encoding="utf-8")
+    assert REFERENCE_MARK in text
+    assert text.endswith(reference_text())
+    for _, _, _, fields in PLACES:
+        for key in fields:
+            assert f"| `{key}` |" in text

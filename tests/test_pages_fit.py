@@ -1,0 +1,71 @@
+"""Generated pages that fit the edition: only its kinds and scales, similarity ranges from the
+track, titles rather than keys on the Baselines page, Markdown table characters escaped; and
+metrics chosen per track, so that a newly registered metric changes no existing edition."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from judgekit import tracks as tracks_module
+from judgekit.bundle import pages
+from judgekit.bundle.edition import load_edition
+from judgekit.tracks import track_from_dict
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def sts_only(range_=None):
+    edition = load_edition(REPO / "editions" / "default")
+    raw = {"id": "en_en", "title": "STS en|en", "kind": "similarity", "dataset": "sts_en"}
+    if range_:
+        raw["range"] = range_
+    return dataclasses.replace(edition, tracks=[track_from_dict(raw)])
+
+
+def test_the_data_page_of_an_sts_only_edition_describes_similarity_only():
+    text = pages.data_page(sts_only([1, 5]))
+    assert "**similarity**" in text and "score 1-5" in text
+    for other in ("**classification**", "**soft label**", "**perspectivist**", "annotators"):
+        assert other not in text
+
+
+def test_the_evaluation_page_says_the_tracks_scale_and_only_its_kinds_edge_cases():
+    text = pages.evaluation_page(sts_only([1, 5]))
+    assert "from 1 (unrelated) to 5 (equivalent)" in text
+    assert "correlation undefined" in text and "LeWiDi" not in text and "majority" not in text
+
+
+def test_table_cells_escape_markdown_table_characters(monkeypatch):
+    assert "| STS en\\|en |" in pages.data_page(sts_only())
+    from judgekit.metrics import get
+
+    piped = dataclasses.replace(get("pearson"), description="r = cov | sd\nnext line")
+    monkeypatch.setattr(pages, "get_metric", lambda name: piped if name == "pearson" else get(name))
+    row = next(
+        line for line in pages.evaluation_page(sts_only()).splitlines() if "`pearson`" in line
+    )
+    assert row.count("|") - row.count("\\|") == 5 and "cov \\| sd next line" in row
+
+
+def test_the_baselines_page_uses_track_and_metric_titles_and_says_what_was_not_run():
+    edition = sts_only()
+    scores = {
+        "evaluation": {"random": {"primary": 0.1, "en_en_pearson": 0.1, "en_en_spearman": 0.2}}
+    }
+    text = pages.baselines_page(
+        dataclasses.replace(edition, baselines=["random"]), scores, {"most_frequent": "it learns"}
+    )
+    assert "| STS en\\|en Pearson r |" in text and "en_en_pearson" not in text
+    assert "**most_frequent** is not run in this edition: it learns." in text
+    assert "**cosine_bow**" not in text
+
+
+def test_a_metric_registered_for_a_kind_changes_no_edition_that_does_not_name_it(monkeypatch):
+    key = ("similarity", None)
+    monkeypatch.setitem(tracks_module.APPLICABLE_METRICS, key, ("pearson", "spearman", "kendall"))
+    plain = track_from_dict({"id": "s", "kind": "similarity", "dataset": "d"})
+    chosen = track_from_dict(
+        {"id": "s", "kind": "similarity", "dataset": "d", "metrics": ["kendall"]}
+    )
+    assert plain.metrics == ("pearson", "spearman") and chosen.metrics == ("kendall",)

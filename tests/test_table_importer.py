@@ -1,0 +1,406 @@
+"""An organiser's own table as an edition without code: the ``table`` importer (CSV, TSV, JSON
+lines; columns, constants, annotations with empty cells, majority labels), ``where``, ``split`` cut
+by a hash of (seed, id) with counts that add up, an optional train split, and every split validated
+like gold (labels in the set, similarity inside ``range``, no repeated id)."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import random
+from pathlib import Path
+
+import pytest
+import yaml
+
+from judgekit.bundle.build import import_data, untrainable_baselines
+from judgekit.bundle.edition import load_edition
+from judgekit.errors import ConfigError
+from judgekit.importers.cut import assign, split_counts
+from judgekit.importers.table import majority
+from judgekit.programs.new_edition import write_edition
+
+GENRES = ("news", "forum", "captions")
+
+
+def rows(n: int, seed: int = 5) -> list:
+    rng = random.Random(seed)
+    return [
+        {
+            "pair": f"p{i:03d}",
+            "left": f"left text {i}",
+            "right": f"right text {i} {rng.random():.3f}",
+            "sim": f"{rng.uniform(0, 5):.2f}",
+            "source": GENRES[i % 3],
+        }
+        for i in range(n)
+    ]
+
+
+def write_csv(path: Path, table: list, delimiter: str = ",") -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", encoding="utf-8", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(table[0]), delimiter=delimiter)
+        writer.writeheader()
+        writer.writerows(table)
+
+
+def edition(tmp_path: Path, dataset: dict, tracks=None, table=None, name="mine") -> Path:
+    """A `judgekit new` edition with its pages written, its dataset and tracks replaced."""
+    folder = write_edition(name, tmp_path)
+    (folder / "pages" / "overview.md").write_text("# Mine\n\nMy pairs.\n", encoding="utf-8")
+    (folder / "pages" / "terms.md").write_text("# Terms\n\nCC0.\n", encoding="utf-8")
+    write_csv(folder / "data" / "mine.csv", table or rows(60))
+    config = yaml.safe_load((folder / "edition.yaml").read_text(encoding="utf-8"))
+    config["datasets"] = {"pairs": dataset}
+    config["tracks"] = tracks or [{"id": "sim", "kind": "similarity", "dataset": "pairs"}]
+    (folder / "edition.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    return folder
+
+
+SIM_COLUMNS = {"id": "pair", "texts": ["left", "right"], "score": "sim", "genre": "source"}
+
+
+def table_source(**extra) -> dict:
+    return {
+        "importer": "table",
+        "path": "data/mine.csv",
+        "columns": SIM_COLUMNS,
+        "lang": "en",
+        **extra,
+    }
+
+
+def ids(data, split: str) -> list:
+    return [it["id"] for it in data.splits[split]["pairs"]]
+
+
+def test_where_then_split_cuts_the_kept_rows_into_disjoint_splits_that_add_up(tmp_path):
+    source = table_source(
+        where={"source": ["news", "forum"]},
+        split={"train": 0.8, "dev": 0.1, "test": 0.1, "seed": 3},
+    )
+    data = import_data(load_edition(edition(tmp_path, source)), tmp_path / "mine")
+    kept = [r["pair"] for r in rows(60) if r["source"] in ("news", "forum")]  # 40 rows
+    # 40 x (0.8, 0.1, 0.1) = 32, 4, 4 exactly
+    assert [len(ids(data, s)) for s in ("train", "dev", "test")] == [32, 4, 4]
+    assert sorted(ids(data, "train") + ids(data, "dev") + ids(data, "test")) == sorted(kept)
+    item = data.splits["test"]["pairs"][0]
+    assert item["lang"] == "en" and item["genre"] in ("news", "forum")
+    assert isinstance(item["score"], float) and item["texts"][0].startswith("left text")
+
+
+def test_the_cut_is_the_hash_rule_the_docs_state():
+    """Rank by SHA-256 of "<seed>:<id>"; the first count[train] are train, then dev, then test."""
+    item_ids = [f"p{i}" for i in range(23)]
+    shares = {"train": 0.6, "dev": 0.2, "test": 0.2, "seed": 11}
+    ranked = sorted(item_ids, key=lambda i: hashlib.sha256(f"11:{i}".encode()).hexdigest())
+    counts = split_counts(23, shares)  # 13.8, 4.6, 4.6 -> 13, 4, 4 + 2 left: train (.8), dev (.6)
+    assert counts == {"train": 14, "dev": 5, "test": 4}
+    expected = dict.fromkeys(ranked[:14], "train")
+    expected.update(dict.fromkeys(ranked[14:19], "dev"))
+    expected.update(dict.fromkeys(ranked[19:], "test"))
+    assert assign(item_ids, shares, "x") == [expected[i] for i in item_ids]
+    # independent of the release's order, and a recorded cut stays the same on every version
+    assert dict(zip(item_ids[::-1], assign(item_ids[::-1], shares, "x"))) == expected
+    assert assign(["a", "b", "c", "d"], {"dev": 0.5, "test": 0.5, "seed": 0}, "x") == [
+        "dev",
+        "test",
+        "test",
+        "dev",
+    ]
+
+
+@pytest.mark.parametrize("n", range(0, 40))
+def test_the_counts_always_add_up_to_the_items_kept(n):
+    for shares in ({"train": 0.8, "dev": 0.1, "test": 0.1}, {"dev": 1 / 3, "test": 2 / 3}):
+        counts = split_counts(n, shares)
+        assert sum(counts.values()) == n
+        assert all(abs(counts[s] - shares[s] * n) < 1 for s in counts)
+
+
+def test_shares_that_do_not_add_up_are_refused_before_any_file_is_read(tmp_path):
+    folder = edition(tmp_path, table_source(split={"train": 0.8, "dev": 0.1, "test": 0.2}))
+    (folder / "data" / "mine.csv").unlink()
+    with pytest.raises(ConfigError) as caught:
+        load_edition(folder)
+    assert "add up to 1.1, not 1" in str(caught.value) and "datasets 'pairs'" in str(caught.value)
+
+
+def test_without_a_train_share_there_is_no_train_split_and_baselines_that_need_one_say_so(tmp_path):
+    source = table_source(split={"dev": 0.5, "test": 0.5, "seed": 1})
+    folder = edition(
+        tmp_path,
+        source,
+        tracks=[
+            {"id": "sim", "kind": "similarity", "dataset": "pairs"},
+        ],
+    )
+    loaded = load_edition(folder)
+    data = import_data(loaded, tmp_path / "mine")
+    assert data.splits["train"]["pairs"] == [] and len(ids(data, "dev")) == 30
+    skipped = untrainable_baselines(loaded, data)
+    assert list(skipped) == ["most_frequent"] and "dataset 'pairs'" in skipped["most_frequent"]
+
+
+ANNOTATED = [
+    {"id": "a", "s1": "x y", "s2": "y z", "ann_1": "yes", "ann_2": "yes", "ann_3": "no"},
+    {"id": "b", "s1": "x", "s2": "z", "ann_1": "no", "ann_2": "", "ann_3": "yes"},
+    {"id": "c", "s1": "p", "s2": "q", "ann_1": "", "ann_2": "no", "ann_3": ""},
+]
+
+
+def test_annotations_with_empty_cells_and_majority_labels_from_a_tsv(tmp_path):
+    columns = {"id": "id", "texts": ["s1", "s2"], "annotations": ["ann_1", "ann_2", "ann_3"]}
+    source = {
+        "importer": "table",
+        "path": "data/mine.tsv",
+        "columns": columns,
+        "split": {"dev": 0.5, "test": 0.5, "from": "test"},
+    }
+    tracks = [
+        {"id": "stance", "kind": "classification", "dataset": "pairs", "labels": ["yes", "no"]},
+        {
+            "id": "stance_pe",
+            "kind": "perspectivist",
+            "scale": "categorical",
+            "dataset": "pairs",
+            "labels": ["yes", "no"],
+            "primary": False,
+        },
+    ]
+    folder = edition(tmp_path, source, tracks=tracks)
+    write_csv(folder / "data" / "mine.tsv", ANNOTATED, delimiter="\t")
+    data = import_data(load_edition(folder), folder)
+    by_id = {it["id"]: it for s in ("dev", "test") for it in data.splits[s]["pairs"]}
+    assert by_id["a"]["annotators"] == ["ann_1", "ann_2", "ann_3"] and by_id["a"]["label"] == "yes"
+    assert by_id["b"]["annotators"] == ["ann_1", "ann_3"] and by_id["b"]["label"] is None  # a tie
+    assert by_id["c"]["annotations"] == ["no"] and by_id["c"]["label"] == "no"
+
+
+def test_majority_is_more_than_half_of_the_labels_given():
+    assert majority(["a", "a", "b"]) == "a"
+    assert majority(["a", "b"]) is None and majority([]) is None
+    assert majority(["a", "a", "b", "b", "c"]) is None
+
+
+def test_json_lines_with_an_annotators_column(tmp_path):
+    records = [{"id": 1, "t": ["a b", "b c"], "who": "w1, w2", "v1": 1, "v2": 2}]
+    columns = {"id": "id", "texts": ["ta", "tb"], "annotations": ["v1", "v2"], "annotators": "who"}
+    lines = [
+        {
+            "id": r["id"],
+            "ta": r["t"][0],
+            "tb": r["t"][1],
+            "who": r["who"],
+            "v1": r["v1"],
+            "v2": r["v2"],
+        }
+        for r in records
+    ]
+    folder = edition(
+        tmp_path,
+        {"importer": "table", "path": "data/x.jsonl", "columns": columns, "split": {"test": 1.0}},
+        tracks=[
+            {
+                "id": "o",
+                "kind": "soft_label",
+                "scale": "ordinal",
+                "dataset": "pairs",
+                "labels": ["1", "2"],
+            }
+        ],
+    )
+    (folder / "data" / "x.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines * 1))
+    from judgekit.importers import load_split
+
+    source = load_edition(folder).datasets["pairs"]
+    (item,) = load_split(source, folder, "test")
+    assert (
+        item["id"] == "1"
+        and item["annotators"] == ["w1", "w2"]
+        and item["annotations"] == ["1", "2"]
+    )
+
+
+def test_a_bad_training_label_is_found_at_import_not_when_a_baseline_crashes(tmp_path):
+    columns = {"id": "id", "texts": ["s1", "s2"], "label": "gold"}
+    table = [
+        {"id": f"i{k}", "s1": "a", "s2": f"b {k}", "gold": "yes" if k % 2 else "no"}
+        for k in range(20)
+    ]
+    table[0]["gold"] = "maybe"
+    source = {
+        "importer": "table",
+        "path": "data/mine.csv",
+        "columns": columns,
+        "split": {"train": 0.5, "dev": 0.25, "test": 0.25, "seed": 2},
+    }
+    folder = edition(
+        tmp_path,
+        source,
+        table=table,
+        tracks=[{"id": "c", "kind": "classification", "dataset": "pairs", "labels": ["yes", "no"]}],
+    )
+    with pytest.raises(ConfigError) as caught:
+        import_data(load_edition(folder), folder)
+    text = str(caught.value)
+    assert "outside the track's label set" in text and "'maybe'" in text and "'i0'" in text
+
+
+def test_similarity_gold_outside_the_declared_range_is_refused(tmp_path):
+    table = rows(20)
+    table[4]["sim"], table[7]["sim"] = "7.0", "-1"
+    folder = edition(
+        tmp_path, table_source(split={"train": 0.5, "dev": 0.25, "test": 0.25}), table=table
+    )
+    with pytest.raises(ConfigError) as caught:
+        import_data(load_edition(folder), folder)
+    text = str(caught.value)
+    assert "outside the track's range" in text and "from 0 to 5" in text
+    assert "'p004' (7)" in text or "'p007' (-1)" in text
+    edited = yaml.safe_load((folder / "edition.yaml").read_text())
+    edited["tracks"][0]["range"] = [-1, 7]
+    (folder / "edition.yaml").write_text(yaml.safe_dump(edited))
+    import_data(load_edition(folder), folder)
+
+
+def test_a_repeated_id_within_a_table_is_refused_with_its_lines(tmp_path):
+    table = rows(10)
+    table[6]["pair"] = table[2]["pair"]
+    folder = edition(tmp_path, table_source(split={"dev": 0.5, "test": 0.5}), table=table)
+    with pytest.raises(ConfigError) as caught:
+        import_data(load_edition(folder), folder)
+    text = str(caught.value)
+    assert "item 'p002': duplicate id. First seen on line 4" in text
+    assert text.count("duplicate id") == 1  # the one release, read for dev and test, said once
+
+
+def test_where_on_another_importer_keeps_the_items_with_that_field(tmp_path):
+    from judgekit.importers import keep_where
+
+    items = [{"id": "1", "genre": "a"}, {"id": "2", "genre": "b"}, {"id": "3"}]
+    assert [it["id"] for it in keep_where(items, {"genre": "b"}, "x")] == ["2"]
+    assert [it["id"] for it in keep_where(items, {"genre": ["a", "b"]}, "x")] == ["1", "2"]
+    with pytest.raises(ConfigError) as caught:
+        keep_where(items, {"genere": "a"}, "datasets (importer stsb)")
+    assert "'where' names a field no item has: 'genere'" in str(caught.value)
+
+
+def test_a_where_column_the_table_lacks_is_refused(tmp_path):
+    folder = edition(
+        tmp_path, table_source(where={"genre_col": "news"}, split={"dev": 0.5, "test": 0.5})
+    )
+    with pytest.raises(ConfigError) as caught:
+        import_data(load_edition(folder), folder)
+    assert "'where' names no column of the file: 'genre_col'" in str(caught.value)
+
+
+def test_columns_the_file_lacks_are_refused_naming_the_header(tmp_path):
+    columns = dict(SIM_COLUMNS, score="similarity")
+    folder = edition(tmp_path, table_source(columns=columns, split={"dev": 0.5, "test": 0.5}))
+    with pytest.raises(ConfigError) as caught:
+        import_data(load_edition(folder), folder)
+    assert "no column 'similarity'" in str(caught.value) and "'sim'" in str(caught.value)
+
+
+def test_the_readmes_worked_example_is_an_edition(tmp_path):
+    """README, "Making a new edition": 60 pairs rated 1-5 by three annotators, forum pairs only."""
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    block = (
+        readme.split("**Worked example: one's own CSV.**")[1].split("```yaml\n")[1].split("```")[0]
+    )
+    example = yaml.safe_load(block)
+    rng = random.Random(60)
+    table = []
+    for i in range(60):
+        ratings = [str(rng.randint(1, 5)) for _ in range(3)]
+        ratings[i % 3] = "" if i % 7 == 0 else ratings[i % 3]
+        table.append(
+            {
+                "pair": f"q{i}",
+                "s1": f"a {i}",
+                "s2": f"b {i}",
+                "a1": ratings[0],
+                "a2": ratings[1],
+                "a3": ratings[2],
+                "source": "forum" if i % 5 else "news",
+            }
+        )
+    folder = edition(tmp_path, example["datasets"]["pairs"], tracks=example["tracks"])
+    write_csv(folder / "data" / "pairs.csv", table)
+    data = import_data(load_edition(folder), folder)
+    counts = [len(ids(data, s)) for s in ("train", "dev", "test")]
+    assert counts == [29, 10, 9]  # 48 forum pairs: 28.8, 9.6, 9.6 -> 28, 9, 9 + 2 to train and dev
+    item = data.splits["train"]["pairs"][0]
+    assert item["genre"] == "forum" and item["lang"] == "en" and len(item["annotators"]) in (2, 3)
+
+
+def stsb_by_genre(tmp_path: Path, data: Path):
+    """The issue's STS edition split by genre: two tracks on two genres of the STS Benchmark."""
+    config = {
+        "importer": "stsb",
+        "path": "stsbenchmark",
+    }
+    folder = edition(tmp_path, dict(config, where={"genre": "main-captions"}))
+    raw = yaml.safe_load((folder / "edition.yaml").read_text())
+    raw["datasets"]["news"] = dict(config, where={"genre": "main-news"})
+    raw["tracks"].append({"id": "news", "kind": "similarity", "dataset": "news"})
+    (folder / "edition.yaml").write_text(yaml.safe_dump(raw))
+    return import_data(load_edition(folder), data)
+
+
+def test_an_sts_benchmark_edition_split_by_genre_gives_two_different_tracks(tmp_path):
+    from conftest import shared_data
+
+    data = stsb_by_genre(tmp_path, shared_data("stsbenchmark").parent)
+    captions, news = data.splits["test"]["pairs"], data.splits["test"]["news"]
+    assert {it["genre"] for it in captions} == {"main-captions"}
+    assert {it["genre"] for it in news} == {"main-news"}
+    assert len(captions) + len(news) < 1379 and len(captions) > 0 and len(news) > 0
+
+
+def test_a_kit_dataset_without_train_jsonl_has_no_training_split(tmp_path):
+    from judgekit.importers import load_split
+
+    folder = tmp_path / "d"
+    folder.mkdir()
+    row = {"id": "a", "texts": ["x", "y"], "lang": "en", "score": 1.0}
+    (folder / "dev.jsonl").write_text(json.dumps(row) + "\n", encoding="utf-8")
+    source = {"importer": "kit", "path": "d"}
+    assert load_split(source, tmp_path, "train") == []
+    assert [it["id"] for it in load_split(source, tmp_path, "dev")] == ["a"]
+    with pytest.raises(ConfigError) as caught:  # a scored split may not be absent
+        load_split(source, tmp_path, "test")
+    assert "the test split is missing" in str(caught.value)
+
+
+def test_a_files_option_without_train_means_no_training_split(tmp_path):
+    from judgekit.importers import load_split
+
+    record = {"id": 1, "sentence1": "a", "sentence2": "b", "label": "neutral"}
+    (tmp_path / "o").mkdir()
+    (tmp_path / "o" / "dev.json").write_text(json.dumps(record) + "\n", encoding="utf-8")
+    source = {"importer": "ocnli", "path": "o", "files": {"dev": "dev.json", "test": "dev.json"}}
+    assert load_split(source, tmp_path, "train") == []
+    assert len(load_split(source, tmp_path, "test")) == 1
+
+
+def test_an_edition_without_training_data_builds_and_its_pages_say_which_baseline_was_not_run(
+    tmp_path,
+):
+    from judgekit.bundle.build import build
+
+    folder = edition(tmp_path, table_source(split={"dev": 0.5, "test": 0.5, "seed": 4}))
+    summary = build(load_edition(folder), folder, tmp_path / "dist")
+    assert summary.edition.baselines == ["random", "cosine_bow"]
+    assert "note: dataset pairs has no train split" in summary.render()
+    page = (summary.tree / "pages" / "baselines.md").read_text(encoding="utf-8")
+    assert "**most_frequent** is not run in this edition: it learns from the training split" in page
+    assert sorted(p.name for p in (summary.tree / "solutions").iterdir()) == [
+        "cosine_bow",
+        "random",
+    ]
+    train = summary.tree / "input_data" / "evaluation" / "pairs.train.jsonl"
+    assert train.read_text(encoding="utf-8") == ""
