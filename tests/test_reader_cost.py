@@ -16,7 +16,10 @@ import numpy as np
 import pytest
 
 from judgekit.errors import SubmissionError
+from judgekit.formats import values
+from judgekit.formats.perspectivist import annotator_entries, annotator_values
 from judgekit.formats.soft import soft_label_rows
+from judgekit.formats.values import outside_label_set, python_literal
 from judgekit.gold import build_gold
 from judgekit.scoring import read_track_file
 from judgekit.tracks import Track, track_from_dict
@@ -65,6 +68,110 @@ def _best_time(action, repeat: int = 3) -> float:
 def _literal_row(numbers: int) -> str:
     """A Python literal (a tuple, so not JSON) of ``numbers`` soft-label numbers."""
     return "(" + ", ".join(["0.5"] * numbers) + ")"
+
+
+# --- item 2: linear readers, a bounded line --------------------------------------------------------
+
+
+def test_a_python_literal_costs_linear_time_in_its_length():
+    """``ast.get_source_segment`` split the whole line again for each number: 8 times the numbers
+    cost 64 times the time (a 1 MB line hours). Read by offsets, they cost about 8 times."""
+    small, large = _literal_row(1000), _literal_row(8000)
+    assert len(large) < 64 * 1024  # read, not refused by the line's bound
+    assert python_literal(large) == [0.5] * 8000
+    ratio = _best_time(lambda: python_literal(large)) / _best_time(lambda: python_literal(small))
+    assert ratio < 24, f"8 times the numbers cost {ratio:.0f} times the time (quadratic: 64)"
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("['é', -1.5, (2, 3)]", ["é", -1.5, [2, 3]]),  # offsets count UTF-8 bytes
+        ("['日本語', ('x', -0.0), 1e3]", ["日本語", ["x", -0.0], 1000.0]),
+        ("[1,\n -2,\r\n 3]", [1, -2, 3]),  # a value over lines (a JSON string holding line ends)
+        ("((0.75, 0.25),)", [[0.75, 0.25]]),
+        ("['a' 'b', \"c\\td\"]", ["ab", "c\td"]),
+        ("[[], (), [()]]", [[], [], [[]]]),
+    ],
+)
+def test_python_literals_read_by_offsets_keep_their_values(text, value):
+    got = python_literal(text)
+    assert got == value and json.dumps(got) == json.dumps(value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["[1_000]", "[0x10]", "[True]", "[- 1]", "[1e999]", "[.5]", "[1.]", "[1j]", "[-(1)]", "[b'1']"],
+)
+def test_python_numbers_json_does_not_write_are_still_refused(text):
+    assert python_literal(text) is None
+
+
+def test_a_python_literal_over_the_bound_is_not_parsed_and_the_message_says_why(tmp_path):
+    """Python's parser holds about 500 bytes per character of a literal: a 1 MiB line (inside the line
+    bound) took 500 MB and seconds. Past ``MAX_LITERAL_CHARS`` the value is refused as not JSON, with
+    the bound and the fix; the 1 MiB row costs no more than a 64 KiB one that is read."""
+    bound = values.MAX_LITERAL_CHARS
+    read = _literal_row(bound // 5 - 2)
+    huge = _literal_row(1024 * 1024 // 5 - 2)
+    assert len(read) <= bound < len(huge) < 1024 * 1024
+
+    def refuse(row):
+        with pytest.raises(SubmissionError) as error:
+            _read(SOFT, ITEMS, ["[0.5, 0.5]", row, "[0.5, 0.5]"], tmp_path)
+        return str(error.value)
+
+    assert "wrong soft label length" in refuse(read)  # read as a Python literal, then its rules
+    message = refuse(huge)
+    assert message.startswith("soft.tsv, line 2, item 'i1': not valid JSON")
+    assert message.endswith(
+        "A value that is not JSON is read as a Python literal (str() of a list) only up to 64 KiB: "
+        "write JSON, json.dumps(x)"
+    )
+    ratio = _best_time(lambda: refuse(huge), 2) / _best_time(lambda: refuse(read), 2)
+    assert ratio < 4, f"the 1 MiB row cost {ratio:.1f} times the 64 KiB one"
+
+
+class _CountedNames(list):
+    """An item's annotators, counting the passes over them."""
+
+    passes = 0
+
+    def __iter__(self):
+        type(self).passes += 1
+        return super().__iter__()
+
+
+def test_an_object_row_costs_one_pass_over_the_items_annotators(monkeypatch):
+    """``{annotator: label}`` rows: a set of the item's annotators was built again for every key."""
+    names = _CountedNames(f"A{k}" for k in range(500))
+    row = json.dumps({name: ["a"] for name in names})
+    monkeypatch.setattr(_CountedNames, "passes", 0)
+    assert len(annotator_entries(row, MULTI_PE, names)) == 500
+    assert _CountedNames.passes <= 3  # a few passes, never one per key
+
+
+def test_a_long_label_is_compared_once_with_the_labels(monkeypatch):
+    """The label outside the set is loosened once, not once per label of the track."""
+    track = track_from_dict(
+        {"id": "many", "kind": "classification", "labels": [f"l{k}" for k in range(50)]}
+    )
+    long_label = "x" * 100_000
+    seen = []
+    loose = values._loose_label
+    monkeypatch.setattr(values, "_loose_label", lambda text: seen.append(text) or loose(text))
+    outside_label_set(long_label, track, "shown")
+    assert seen.count(long_label) == 1
+
+
+def test_an_annotators_labels_are_looked_up_in_one_label_table(monkeypatch):
+    """A multilabel entry listing many labels builds the track's label table once, not per label."""
+    calls = []
+    table = Track.label_index
+    monkeypatch.setattr(Track, "label_index", lambda self: calls.append(1) or table(self))
+    with pytest.raises(values.ValueProblem):
+        annotator_values([["a"] * 1000 + ["z"]], MULTI_PE)
+    assert len(calls) == 1
 
 
 # --- item 12: no numpy warning from a message ------------------------------------------------------
