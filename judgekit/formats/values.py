@@ -20,9 +20,9 @@ from .textfile import shorten
 #: Soft-label rows may sum to 1 within this tolerance; they are then renormalised (with a warning
 #: beyond 1e-6). Released LeWiDi test soft labels are rounded to 2 decimals and sum to 0.99-1.02.
 SUM_TOLERANCE = 0.02
-#: Longest value read as a ``python_literal``. Python's parser holds about 500 bytes per character of
-#: a literal of numbers (and 2-4 us per character): this bounds a line's cost to about 32 MB and 0.2 s,
-#: where JSON, read up to the 1 MiB line bound, costs a hundredth of that.
+#: Longest value read as a ``python_literal``: Python's parser holds about 500 bytes per character of
+#: a literal of numbers, so this bounds one line's parse to about 32 MB; JSON is read up to the 1 MiB
+#: line bound, by a scanner that holds only the values.
 MAX_LITERAL_CHARS = 64 * 1024
 
 
