@@ -210,6 +210,33 @@ def test_a_sum_that_overflows_is_named_without_a_numpy_warning(
     )
 
 
+HUGE = "1" + "0" * 400  # an integer JSON reads as a float, infinite, in the column read
+
+
+@pytest.mark.parametrize(
+    "track, items, row, good",
+    [
+        (SOFT, ITEMS, f"[{HUGE}, -{HUGE}]", "[0.5, 0.5]"),
+        (ORDINAL, ITEMS, f"[{HUGE}, -{HUGE}, 0]", "[0.25, 0.5, 0.25]"),
+        (ORDINAL, ITEMS, f"[0.01, {HUGE}, -{HUGE}, 0]", "[0.25, 0.5, 0.25]"),
+        (MULTI_SOFT, MULTI_ITEMS, f"[{HUGE}, -{HUGE}, 0]", "[0.5, 0.5, 0.5]"),
+        (MULTI_SOFT, MULTI_ITEMS, f"[[{HUGE}, -{HUGE}], [1, 0], [1, 0]]", "[0.5, 0.5, 0.5]"),
+    ],
+)
+def test_both_infinities_in_a_row_are_refused_without_a_numpy_warning(
+    track, items, row, good, tmp_path
+):
+    """The column's rules summed inf and -inf (integers of over 300 digits): numpy's "invalid value"
+    warning reached stderr before the row was refused as out of range."""
+    with warnings.catch_warnings(record=True) as caught, pytest.raises(SubmissionError) as error:
+        warnings.simplefilter("always")
+        _read(track, items, [good, row, good], tmp_path)
+    assert [str(w.message) for w in caught] == []
+    assert str(error.value).startswith(
+        f"{track.id}.tsv, line 2, item 'i1': number out of range; expected finite numbers, found"
+    )
+
+
 def test_no_numpy_operation_of_the_soft_rules_warns_on_extreme_values():
     """Every rule's message, on the extremes of a float: numpy is silent, and no message says inf."""
     extreme = [1e308, -1e308, 5e-324, 0.0, 1.7976931348623157e308]

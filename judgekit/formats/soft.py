@@ -25,7 +25,7 @@ from .values import (
 
 def _sum_found(row: np.ndarray) -> str:
     """A row's sum for a message; finite values whose sum overflows are named as such (not "inf")."""
-    with np.errstate(over="ignore"):
+    with np.errstate(over="ignore", invalid="ignore"):
         total = row.sum()
     if np.isfinite(total):
         return f"sum {total:.6g}"
@@ -88,7 +88,9 @@ def probability_rows(
         dtype=float,
         count=int(numbers.sum()) * length,
     ).reshape(-1, length)
-    with np.errstate(over="ignore"):  # a sum of huge values is infinite: refused, not a warning
+    # a sum of huge values is infinite, and one of both infinities (integers of over 300 digits, read
+    # as floats) is NaN: refused by the rules, never a warning
+    with np.errstate(over="ignore", invalid="ignore"):
         checks = np.array(
             [
                 ~fits,
