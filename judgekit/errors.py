@@ -146,3 +146,34 @@ class ProblemCollector:
     def raise_if_any(self, error_type=SubmissionError) -> None:
         if self.problems:
             raise error_type(self.problems, self.omitted)
+
+
+#: YAML 1.1's other words for a boolean, read as words (``bundle.config_yaml.ConfigLoader``).
+_BOOLEAN_WORDS = ("yes", "no", "on", "off")
+_BOOLEAN_WORDS_HINT = "write true or false: yes, no, on and off are read as words, not booleans"
+
+
+def strict_bool(
+    mapping: dict, key: str, default: bool, where: str, problems: Optional[List[Problem]] = None
+) -> bool:
+    """``mapping[key]`` (``default`` when absent) where only a real boolean is one: YAML's or JSON's
+    true or false. Anything else, a quoted ``"false"`` above all (Python's ``bool("false")`` is True),
+    is a problem at ``where`` (the file and the key's path) naming the key: added to ``problems``,
+    ``default`` returned, or, without ``problems``, raised as a ConfigError."""
+    value = mapping.get(key, default)
+    if type(value) is bool:
+        return value
+    text = isinstance(value, str)
+    problem = Problem(
+        where,
+        f"'{key}' must be a boolean",
+        expected="true or false",
+        found=f"the string {value!r}"[:80] if text else repr(value)[:80],
+        hint=_BOOLEAN_WORDS_HINT
+        if text and value.lower() in _BOOLEAN_WORDS
+        else "write true or false without quotes",
+    )
+    if problems is None:
+        raise ConfigError([problem])
+    problems.append(problem)
+    return default

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import List, Optional
 
 from . import __version__
-from .errors import ConfigError, Problem
+from .errors import ConfigError, Problem, strict_bool
 from .metrics import get as get_metric
 from .stats.bootstrap import DEFAULT_SEED
 from .tracks import Track, tracks_from_list
@@ -89,7 +89,7 @@ def spec_from_dict(raw: dict, where: str) -> TaskSpec:
         title=str(raw.get("title", raw["edition"])),
         phase=str(raw["phase"]),
         tracks=tracks,
-        hide_gold=bool(raw.get("hide_gold", True)),
+        hide_gold=strict_bool(raw, "hide_gold", True, where),
         kit_version=str(raw.get("kit_version", __version__)),
         seed=int(raw.get("seed", DEFAULT_SEED)),
         extra={k: v for k, v in raw.items() if k not in known},

@@ -10,7 +10,7 @@ import re
 from dataclasses import asdict, dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .errors import ConfigError, Problem
+from .errors import ConfigError, Problem, strict_bool
 
 KINDS = ("similarity", "classification", "soft_label", "perspectivist")
 SCALES = ("categorical", "ordinal", "multilabel")
@@ -154,10 +154,8 @@ def track_from_dict(raw: dict, where: str = "tracks") -> Track:
     labels = _checked_labels(kind, raw.get("labels"), where, problems)
     metrics = _checked_metrics(kind, scale, raw.get("metrics"), where, problems)
     dataset = raw.get("dataset", tid)
-    primary = raw.get("primary", True)
-    if not isinstance(primary, bool):
-        problems.append(Problem(where, "'primary' must be true or false", found=repr(primary)))
-    positional = bool(raw.get("positional", kind == "similarity"))
+    primary = strict_bool(raw, "primary", True, where, problems)
+    positional = strict_bool(raw, "positional", kind == "similarity", where, problems)
     release_lines = _checked_release_lines(raw.get("release_lines"), positional, where, problems)
     track = Track(
         id=tid,
@@ -167,7 +165,7 @@ def track_from_dict(raw: dict, where: str = "tracks") -> Track:
         scale=scale if kind in ("soft_label", "perspectivist") else None,
         labels=labels,
         metrics=metrics,
-        primary=bool(primary),
+        primary=primary,
         files=_as_str_tuple(raw.get("files"), "files", where, problems),
         positional=positional,
         release_lines=release_lines,

@@ -10,6 +10,7 @@ Aliases themselves stay allowed: configs use them to share a source between data
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import yaml
@@ -17,6 +18,22 @@ import yaml
 from ..errors import ConfigError
 
 MAX_CONFIG_BYTES = 1024 * 1024
+BOOL_TAG = "tag:yaml.org,2002:bool"
+
+
+class ConfigLoader(yaml.SafeLoader):
+    """A SafeLoader whose only booleans are true and false (YAML 1.2): YAML 1.1's yes, no, on and off
+    stay strings, which a key expecting a boolean refuses (``errors.strict_bool``) instead of reading
+    a word as a choice; a label or a title ``no`` stays the word."""
+
+
+ConfigLoader.yaml_implicit_resolvers = {
+    first: [(tag, pattern) for tag, pattern in resolvers if tag != BOOL_TAG]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+ConfigLoader.add_implicit_resolver(
+    BOOL_TAG, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF")
+)
 MAX_EXPANDED_NODES = 100_000  # the shipped editions expand to under 2,000
 
 
@@ -84,7 +101,7 @@ def load_config_yaml(path: Path, display: str):
         raise ConfigError.single(display, f"cannot read the edition config ({e.strerror})")
     except UnicodeDecodeError as e:
         raise ConfigError.single(display, "the edition config is not UTF-8 text", found=str(e))
-    loader = yaml.SafeLoader(text)
+    loader = ConfigLoader(text)
     try:
         return bounded_document(loader)
     except AliasBomb:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Dict, List, Optional
 
 from ..confine import path_problem, slug_problem
-from ..errors import ConfigError, Problem
+from ..errors import ConfigError, Problem, strict_bool
 from ..stats.bootstrap import DEFAULT_SEED
 from ..spec import PHASES, TaskSpec, check_primary_direction
 from ..tracks import Track, tracks_from_list
@@ -145,17 +145,17 @@ def _int(
     return value
 
 
-def _phases(raw_phases, problems: List[Problem]) -> List[Phase]:
+def _phases(raw_phases, problems: List[Problem], display: str) -> List[Phase]:
     if not isinstance(raw_phases, list) or not raw_phases:
         problems.append(Problem("phases", "must be a non-empty list", found=repr(raw_phases)[:80]))
         return []
-    read = (_phase(raw, i, problems) for i, raw in enumerate(raw_phases))
+    read = (_phase(raw, i, problems, display) for i, raw in enumerate(raw_phases))
     phases = [phase for phase in read if phase is not None]
     _check_phase_dates(phases, problems)
     return phases
 
 
-def _phase(raw, i: int, problems: List[Problem]) -> Optional[Phase]:
+def _phase(raw, i: int, problems: List[Problem], display: str) -> Optional[Phase]:
     """The phase ``phases[i]`` describes, or None when it is not a mapping or its id is unknown."""
     where = f"phases[{i}]"
     if not isinstance(raw, dict):
@@ -186,7 +186,9 @@ def _phase(raw, i: int, problems: List[Problem]) -> Optional[Phase]:
         execution_time_limit=_int(
             raw, "execution_time_limit", 600, problems, where, minimum=1, maximum=MAX_TIME_LIMIT
         ),
-        public_gold=bool(raw.get("public_gold", pid == "practice")),
+        public_gold=strict_bool(
+            raw, "public_gold", pid == "practice", f"{display}: {where}", problems
+        ),
     )
 
 
@@ -407,7 +409,7 @@ def load_edition(path: Path) -> Edition:
     if problems:  # the cross-field checks below read a config of the schema's shape
         raise ConfigError(problems)
     _check_names(raw, display, problems)
-    phases = _phases(raw.get("phases"), problems)
+    phases = _phases(raw.get("phases"), problems, display)
     tracks, datasets = _tracks_and_datasets(raw, display, problems)
     problems.extend(dataset_problems(datasets, display))
     leaderboard = _leaderboard(raw, display, problems)

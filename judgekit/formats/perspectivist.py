@@ -82,8 +82,9 @@ def annotator_entries(
     an object annotator -> entry. ``annotators.RowFit`` fits them to the item's annotators."""
     value = parse_value(text, track, [] if notes is None else notes)
     if isinstance(value, dict):
+        known = set(annotators)  # once: per key, a set of the item's annotators costs them all
         missing = [a for a in annotators if a not in value]
-        extra = [a for a in value if a not in set(annotators)]
+        extra = [a for a in value if a not in known]
         if missing or extra:
             raise ValueProblem(
                 "annotators do not match the item's annotators",
@@ -160,9 +161,9 @@ def _multilabel_choice(value, track: Track) -> np.ndarray:
             f"{len(track.labels)} vectors of 0/1 entries, one per label",
             found=show_json(value),
         )
-    parts = [part.strip() for part in parts]
-    row, ok = choice_rows([parts], track.label_index(), len(track.labels))
+    parts, index = [part.strip() for part in parts], track.label_index()
+    row, ok = choice_rows([parts], index, len(track.labels))
     if not ok[0]:
-        part = next(part for part in parts if part not in track.label_index())
+        part = next(part for part in parts if part not in index)
         raise outside_label_set(part, track, show(part))
     return row[0]

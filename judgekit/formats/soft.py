@@ -23,6 +23,15 @@ from .values import (
 )
 
 
+def _sum_found(row: np.ndarray) -> str:
+    """A row's sum for a message; finite values whose sum overflows are named as such (not "inf")."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = row.sum()
+    if np.isfinite(total):
+        return f"sum {total:.6g}"
+    return f"values too large to add up (the sum overflows; the largest value is {row.max():g})"
+
+
 #: The rules of a list of probabilities in the order ``probability_rows`` checks them: the message,
 #: expected and found (of the value and its row of floats) of a value breaking each.
 _RULES = (
@@ -44,7 +53,7 @@ _RULES = (
     (
         "{what} does not sum to 1",
         f"a sum within {SUM_TOLERANCE} of 1",
-        lambda value, row: f"sum {row.sum():.6g}",
+        lambda value, row: _sum_found(row),
     ),
     ("a P(chosen) value is above 1", "values in [0, 1]", lambda value, row: f"{row.max():g}"),
 )
@@ -79,7 +88,9 @@ def probability_rows(
         dtype=float,
         count=int(numbers.sum()) * length,
     ).reshape(-1, length)
-    with np.errstate(over="ignore"):  # a sum of huge values is infinite: refused, not a warning
+    # a sum of huge values is infinite, and one of both infinities (integers of over 300 digits, read
+    # as floats) is NaN: refused by the rules, never a warning
+    with np.errstate(over="ignore", invalid="ignore"):
         checks = np.array(
             [
                 ~fits,

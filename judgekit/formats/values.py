@@ -20,6 +20,10 @@ from .textfile import shorten
 #: Soft-label rows may sum to 1 within this tolerance; they are then renormalised (with a warning
 #: beyond 1e-6). Released LeWiDi test soft labels are rounded to 2 decimals and sum to 0.99-1.02.
 SUM_TOLERANCE = 0.02
+#: Longest value read as a ``python_literal``: Python's parser holds about 500 bytes per character of
+#: a literal of numbers, so this bounds one line's parse to about 32 MB; JSON is read up to the 1 MiB
+#: line bound, by a scanner that holds only the values.
+MAX_LITERAL_CHARS = 64 * 1024
 
 
 class ValueProblem(Exception):
@@ -123,7 +127,11 @@ def parse_value(text: str, track: Track, notes: list):
 def python_literal(text: str):
     """``text`` as one Python list or tuple in brackets (``3,5`` is no tuple: a decimal comma) of lists,
     tuples, strings and numbers, tuples read as lists and each number, its sign included, written as JSON
-    writes one; else None. The syntax tree is read node by node: nothing is evaluated."""
+    writes one; else None. The syntax tree is read node by node: nothing is evaluated. The work is linear
+    in the text (one parse, one pass over the nodes, each number's text sliced by its offsets, one JSON
+    read) and bounded: a text over ``MAX_LITERAL_CHARS`` is not read."""
+    if len(text) > MAX_LITERAL_CHARS or text.lstrip()[:1] not in ("[", "("):
+        return None
     source = (
         text.strip() + ","
     )  # one expression then a comma: a tuple of one element, unless the text is a tuple itself
@@ -134,24 +142,42 @@ def python_literal(text: str):
             and len(tree.elts) == 1
             and isinstance(tree.elts[0], (ast.List, ast.Tuple))
         )
-        return _literal(tree.elts[0], source) if one else None
+        return parse_json(_json_text(tree.elts[0], _Source(source))) if one else None
     except (SyntaxError, ValueError, RecursionError, MemoryError, ValueProblem):
         return None
 
 
-def _literal(node: ast.AST, source: str):
+class _Source:
+    """A parsed text's nodes' own text, by their offsets: ``ast.get_source_segment`` splits the whole
+    text again on every call, which makes reading a line of n numbers cost n times the line."""
+
+    def __init__(self, source: str):
+        self.data = source.encode("utf-8")  # node offsets count UTF-8 bytes within their line
+        self.starts = [0] + [m.end() for m in _PYTHON_LINE_END.finditer(self.data)]
+
+    def segment(self, node: ast.AST) -> str:
+        start = self.starts[node.lineno - 1] + node.col_offset
+        return self.data[start : self.starts[node.end_lineno - 1] + node.end_col_offset].decode()
+
+
+#: Where the Python parser ends a line (``ast.get_source_segment`` splits alike).
+_PYTHON_LINE_END = re.compile(rb"\r\n|\n|\r")
+
+
+def _json_text(node: ast.AST, source: _Source) -> str:
+    """The literal written as JSON: lists and tuples as lists, strings by ``json.dumps``, and each number
+    as the text it has in the literal, for ``parse_json`` to read with its own rules (a number JSON
+    writes otherwise, ``0x10``, ``1_000``, ``True``, makes the whole text no JSON)."""
     if isinstance(node, (ast.List, ast.Tuple)):
-        return [_literal(element, source) for element in node.elts]
+        return "[" + ",".join([_json_text(element, source) for element in node.elts]) + "]"
     if isinstance(node, ast.Constant) and type(node.value) is str:
-        return node.value
+        return json.dumps(node.value)
     if (
         isinstance(node, ast.Constant)
         or isinstance(node, ast.UnaryOp)
         and isinstance(node.op, ast.USub)
     ):
-        number = parse_json(ast.get_source_segment(source, node))
-        if is_number(number):
-            return number
+        return source.segment(node)
     raise ValueError("not a literal of lists, strings and numbers")
 
 
@@ -163,6 +189,11 @@ def _not_json_hint(text: str):
         return "this is numpy's printing: write json.dumps(x.tolist())"
     if text.startswith('"') and '""' in text:
         return "the value is CSV-quoted: write it without quotes (csv.QUOTE_NONE)"
+    if len(text) > MAX_LITERAL_CHARS and text[:1] in ("[", "("):
+        return (
+            f"a value that is not JSON is read as a Python literal (str() of a list) only up to "
+            f"{MAX_LITERAL_CHARS // 1024} KiB: write JSON, json.dumps(x)"
+        )
     return None
 
 
@@ -182,7 +213,8 @@ def _loose_label(text: str) -> str:
 def outside_label_set(value, track: Track, shown: str, hint: str = None) -> ValueProblem:
     """The problem of a label outside the set, naming the label it probably meant (``Neutral``), or, where
     no label is a number, the label a whole number would be as a class index; else ``hint``."""
-    near = [label for label in track.labels if _loose_label(label) == _loose_label(value)]
+    loose = _loose_label(value)  # once: the value is the participant's, of any length
+    near = [label for label in track.labels if _loose_label(label) == loose]
     index = str(value).strip()
     if near:
         hint = f"labels are matched exactly: write {near[0]!r} (case and spaces count)"

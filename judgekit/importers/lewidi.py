@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Dict, List, Optional, Tuple
 
-from ..errors import ConfigError, ProblemCollector
+from ..errors import ConfigError, ProblemCollector, strict_bool
 
 #: Largest accepted gap between a released soft-label value and the share rebuilt from the
 #: annotations (test files are rounded to 2 decimals, so up to 0.005 is expected).
@@ -79,10 +79,10 @@ _ALIASES = {
 def load_split(source: dict, root: Path, split: str) -> List[dict]:
     """The kit items of one split (train, dev or test) of one LeWiDi 2025 dataset, in file order."""
     dataset = dataset_of(source)
+    check = strict_bool(source, "check_soft_label", True, f"datasets: the {dataset.name} source")
     raw, display = read_release_file(source, Path(root), dataset, split)
     records = _parse_json(raw, display)
     problems = ProblemCollector(display)
-    check = source.get("check_soft_label", True)
     items = []
     for item_id, record in records.items():
         item = record_to_item(item_id, record, dataset, problems)

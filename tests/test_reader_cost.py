@@ -1,0 +1,249 @@
+"""Issue 22, items 2 and 12: what a participant's line may cost the readers, and what they may print.
+
+Every reader's work is linear in its input and bounded per line (docs/participant-checks.md, "What a
+line may cost"): the cost is compared between two sizes (a ratio, not seconds, so a loaded machine
+does not decide), or the work itself is counted. No numpy warning reaches the participant's stderr
+from a message built on their values.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import warnings
+
+import numpy as np
+import pytest
+
+from judgekit.errors import SubmissionError
+from judgekit.formats import values
+from judgekit.formats.perspectivist import annotator_entries, annotator_values
+from judgekit.formats.soft import soft_label_rows
+from judgekit.formats.values import outside_label_set, python_literal
+from judgekit.gold import build_gold
+from judgekit.scoring import read_track_file
+from judgekit.tracks import Track, track_from_dict
+
+SOFT = track_from_dict(
+    {"id": "soft", "kind": "soft_label", "scale": "categorical", "labels": ["0", "1"]}
+)
+ORDINAL = track_from_dict(
+    {"id": "ord", "kind": "soft_label", "scale": "ordinal", "labels": ["0", "1", "2"]}
+)
+MULTI = ["a", "b", "c"]
+MULTI_SOFT = track_from_dict(
+    {"id": "ml", "kind": "soft_label", "scale": "multilabel", "labels": MULTI}
+)
+MULTI_PE = track_from_dict(
+    {"id": "mlpe", "kind": "perspectivist", "scale": "multilabel", "labels": MULTI}
+)
+ITEMS = [
+    {
+        "id": f"i{k}",
+        "texts": ["a", "b"],
+        "annotators": ["A1", "A2"],
+        "annotations": ["0", "1"] if k % 2 else ["1", "1"],
+    }
+    for k in range(3)
+]
+MULTI_ITEMS = [{**item, "annotations": [["a"], ["b", "c"]]} for item in ITEMS]
+
+
+def _read(track: Track, items, rows, tmp_path):
+    """The track's file of one line per item, ``rows[k]`` the value text of item k."""
+    path = tmp_path / f"{track.id}.tsv"
+    path.write_text("".join(f"{i['id']}\t{r}\n" for i, r in zip(items, rows)), encoding="utf-8")
+    return read_track_file(path, path.name, build_gold(track, items, "gold"))
+
+
+def _best_time(action, repeat: int = 3) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        action()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def _literal_row(numbers: int) -> str:
+    """A Python literal (a tuple, so not JSON) of ``numbers`` soft-label numbers."""
+    return "(" + ", ".join(["0.5"] * numbers) + ")"
+
+
+# --- item 2: linear readers, a bounded line --------------------------------------------------------
+
+
+def test_a_python_literal_costs_linear_time_in_its_length():
+    """``ast.get_source_segment`` split the whole line again for each number: 8 times the numbers
+    cost 64 times the time (a 1 MB line hours). Read by offsets, they cost about 8 times."""
+    small, large = _literal_row(1000), _literal_row(8000)
+    assert len(large) < 64 * 1024  # read, not refused by the line's bound
+    assert python_literal(large) == [0.5] * 8000
+    ratio = _best_time(lambda: python_literal(large)) / _best_time(lambda: python_literal(small))
+    assert ratio < 24, f"8 times the numbers cost {ratio:.0f} times the time (quadratic: 64)"
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("['é', -1.5, (2, 3)]", ["é", -1.5, [2, 3]]),  # offsets count UTF-8 bytes
+        ("['日本語', ('x', -0.0), 1e3]", ["日本語", ["x", -0.0], 1000.0]),
+        ("[1,\n -2,\r\n 3]", [1, -2, 3]),  # a value over lines (a JSON string holding line ends)
+        ("((0.75, 0.25),)", [[0.75, 0.25]]),
+        ("['a' 'b', \"c\\td\"]", ["ab", "c\td"]),
+        ("[[], (), [()]]", [[], [], [[]]]),
+    ],
+)
+def test_python_literals_read_by_offsets_keep_their_values(text, value):
+    got = python_literal(text)
+    assert got == value and json.dumps(got) == json.dumps(value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["[1_000]", "[0x10]", "[True]", "[- 1]", "[1e999]", "[.5]", "[1.]", "[1j]", "[-(1)]", "[b'1']"],
+)
+def test_python_numbers_json_does_not_write_are_still_refused(text):
+    assert python_literal(text) is None
+
+
+def test_a_python_literal_over_the_bound_is_not_parsed_and_the_message_says_why(tmp_path):
+    """Python's parser holds about 500 bytes per character of a literal: a 1 MiB line (inside the line
+    bound) took 500 MB and seconds. Past ``MAX_LITERAL_CHARS`` the value is refused as not JSON, with
+    the bound and the fix; the 1 MiB row costs no more than a 64 KiB one that is read."""
+    bound = values.MAX_LITERAL_CHARS
+    read = _literal_row(bound // 5 - 2)
+    huge = _literal_row(1024 * 1024 // 5 - 2)
+    assert len(read) <= bound < len(huge) < 1024 * 1024
+
+    def refuse(row):
+        with pytest.raises(SubmissionError) as error:
+            _read(SOFT, ITEMS, ["[0.5, 0.5]", row, "[0.5, 0.5]"], tmp_path)
+        return str(error.value)
+
+    assert "wrong soft label length" in refuse(read)  # read as a Python literal, then its rules
+    message = refuse(huge)
+    assert message.startswith("soft.tsv, line 2, item 'i1': not valid JSON")
+    assert message.endswith(
+        "A value that is not JSON is read as a Python literal (str() of a list) only up to 64 KiB: "
+        "write JSON, json.dumps(x)"
+    )
+    ratio = _best_time(lambda: refuse(huge), 2) / _best_time(lambda: refuse(read), 2)
+    assert ratio < 4, f"the 1 MiB row cost {ratio:.1f} times the 64 KiB one"
+
+
+class _CountedNames(list):
+    """An item's annotators, counting the passes over them."""
+
+    passes = 0
+
+    def __iter__(self):
+        type(self).passes += 1
+        return super().__iter__()
+
+
+def test_an_object_row_costs_one_pass_over_the_items_annotators(monkeypatch):
+    """``{annotator: label}`` rows: a set of the item's annotators was built again for every key."""
+    names = _CountedNames(f"A{k}" for k in range(500))
+    row = json.dumps({name: ["a"] for name in names})
+    monkeypatch.setattr(_CountedNames, "passes", 0)
+    assert len(annotator_entries(row, MULTI_PE, names)) == 500
+    assert _CountedNames.passes <= 3  # a few passes, never one per key
+
+
+def test_a_long_label_is_compared_once_with_the_labels(monkeypatch):
+    """The label outside the set is loosened once, not once per label of the track."""
+    track = track_from_dict(
+        {"id": "many", "kind": "classification", "labels": [f"l{k}" for k in range(50)]}
+    )
+    long_label = "x" * 100_000
+    seen = []
+    loose = values._loose_label
+    monkeypatch.setattr(values, "_loose_label", lambda text: seen.append(text) or loose(text))
+    outside_label_set(long_label, track, "shown")
+    assert seen.count(long_label) == 1
+
+
+def test_an_annotators_labels_are_looked_up_in_one_label_table(monkeypatch):
+    """A multilabel entry listing many labels builds the track's label table once, not per label."""
+    calls = []
+    table = Track.label_index
+    monkeypatch.setattr(Track, "label_index", lambda self: calls.append(1) or table(self))
+    with pytest.raises(values.ValueProblem):
+        annotator_values([["a"] * 1000 + ["z"]], MULTI_PE)
+    assert len(calls) == 1
+
+
+# --- item 12: no numpy warning from a message ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "track, items, row, message",
+    [
+        (SOFT, ITEMS, "[1e308, 1e308]", "soft label does not sum to 1"),
+        (SOFT, ITEMS, '{"0": 1e308, "1": 1e308}', "soft label does not sum to 1"),
+        (ORDINAL, ITEMS, "[1e308, 1e308, 1e308]", "soft label does not sum to 1"),
+        (ORDINAL, ITEMS, "[0.01, 1e308, 1e308, 1e308]", "soft label does not sum to 1"),
+        (
+            MULTI_SOFT,
+            MULTI_ITEMS,
+            "[[0.5, 0.5], [1e308, 1e308], [0.5, 0.5]]",
+            "pair for 'b' does not sum to 1",
+        ),
+    ],
+)
+def test_a_sum_that_overflows_is_named_without_a_numpy_warning(
+    track, items, row, message, tmp_path
+):
+    """The message's ``row.sum()`` overflowed: numpy's RuntimeWarning, with its internal path, reached
+    the participant's stderr, and the message said "found sum inf" of finite values."""
+    good = json.dumps([[0.5, 0.5]] * 3) if track is MULTI_SOFT else json.dumps([0.5, 0.5])
+    good = json.dumps([0.25, 0.5, 0.25]) if track is ORDINAL else good
+    with warnings.catch_warnings(record=True) as caught, pytest.raises(SubmissionError) as error:
+        warnings.simplefilter("always")
+        _read(track, items, [good, row, good], tmp_path)
+    assert [str(w.message) for w in caught] == []
+    assert str(error.value) == (
+        f"{track.id}.tsv, line 2, item 'i1': {message}; expected a sum within 0.02 of 1, found "
+        "values too large to add up (the sum overflows; the largest value is 1e+308). Divide each "
+        "value by the row's sum"
+    )
+
+
+HUGE = "1" + "0" * 400  # an integer JSON reads as a float, infinite, in the column read
+
+
+@pytest.mark.parametrize(
+    "track, items, row, good",
+    [
+        (SOFT, ITEMS, f"[{HUGE}, -{HUGE}]", "[0.5, 0.5]"),
+        (ORDINAL, ITEMS, f"[{HUGE}, -{HUGE}, 0]", "[0.25, 0.5, 0.25]"),
+        (ORDINAL, ITEMS, f"[0.01, {HUGE}, -{HUGE}, 0]", "[0.25, 0.5, 0.25]"),
+        (MULTI_SOFT, MULTI_ITEMS, f"[{HUGE}, -{HUGE}, 0]", "[0.5, 0.5, 0.5]"),
+        (MULTI_SOFT, MULTI_ITEMS, f"[[{HUGE}, -{HUGE}], [1, 0], [1, 0]]", "[0.5, 0.5, 0.5]"),
+    ],
+)
+def test_both_infinities_in_a_row_are_refused_without_a_numpy_warning(
+    track, items, row, good, tmp_path
+):
+    """The column's rules summed inf and -inf (integers of over 300 digits): numpy's "invalid value"
+    warning reached stderr before the row was refused as out of range."""
+    with warnings.catch_warnings(record=True) as caught, pytest.raises(SubmissionError) as error:
+        warnings.simplefilter("always")
+        _read(track, items, [good, row, good], tmp_path)
+    assert [str(w.message) for w in caught] == []
+    assert str(error.value).startswith(
+        f"{track.id}.tsv, line 2, item 'i1': number out of range; expected finite numbers, found"
+    )
+
+
+def test_no_numpy_operation_of_the_soft_rules_warns_on_extreme_values():
+    """Every rule's message, on the extremes of a float: numpy is silent, and no message says inf."""
+    extreme = [1e308, -1e308, 5e-324, 0.0, 1.7976931348623157e308]
+    rows = [[a, b] for a in extreme for b in extreme]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        _, bad, problem, _ = soft_label_rows(SOFT, rows)
+        shown = [problem(j).found for j in np.flatnonzero(bad).tolist()]
+    assert len(shown) == int(bad.sum()) > 0
+    assert not any("inf" in found for found in shown)
