@@ -39,6 +39,8 @@ FAMILY = {
     "macro_f1": "labels",
     "amd": "soft",
     "awd": "soft",
+    "jsd": "soft",
+    "kl": "soft",
     "mamd": "multilabel_soft",
     "error_rate": "annotator_labels",
     "anad": "annotator_labels",
@@ -284,6 +286,8 @@ def test_the_worst_value_is_reached_by_the_worst_prediction(k):
             return np.array([_one_hot(k, 0)]), np.array([_one_hot(k, 1)])
         if name == "awd":
             return np.array([_one_hot(k, 0)]), np.array([_one_hot(k, k - 1)])
+        if name in ("jsd", "kl"):  # disjoint supports; the 1e-15 floor moves them below 1e-12
+            return np.array([_one_hot(k, 0)]), np.array([_one_hot(k, 1)])
         if name == "mamd":
             return np.array([[[1.0, 0.0]] * k]), np.array([[[0.0, 1.0]] * k])
         case = Case(name, FAMILY[name], k, [], [])
