@@ -27,6 +27,12 @@ DEFAULT_METRICS: Dict[Tuple[str, Optional[str]], Tuple[str, ...]] = {
     ("perspectivist", "multilabel"): ("mer",),
 }
 
+#: Metrics a track of a kind (and scale) may also name in its ``metrics``, beside the defaults: the
+#: ChaosNLI distances of a categorical distribution (``metrics.divergence``).
+OPTIONAL_METRICS: Dict[Tuple[str, Optional[str]], Tuple[str, ...]] = {
+    ("soft_label", "categorical"): ("jsd", "kl"),
+}
+
 #: Codabench limits a leaderboard column key (and so a scores.json key) to 36 characters.
 MAX_KEY_LENGTH = 36
 PRIMARY_KEY = "primary"
@@ -214,11 +220,11 @@ def _checked_labels(kind, raw, where: str, problems: List[Problem]) -> Tuple[str
 def _checked_metrics(kind, scale, raw, where: str, problems: List[Problem]) -> Tuple[str, ...]:
     """The track's ``metrics``: the kind's defaults when absent, else only metrics that apply to it."""
     metrics = _as_str_tuple(raw, "metrics", where, problems)
-    allowed = DEFAULT_METRICS.get(
-        (kind, scale if kind in ("soft_label", "perspectivist") else None)
-    )
+    kind_scale = (kind, scale if kind in ("soft_label", "perspectivist") else None)
+    allowed = DEFAULT_METRICS.get(kind_scale)
     if allowed and not metrics:
         return allowed
+    allowed = allowed and allowed + OPTIONAL_METRICS.get(kind_scale, ())
     if allowed:
         for m in metrics:
             if m not in allowed:
@@ -242,25 +248,33 @@ def tracks_from_list(raw: Sequence[dict], where: str = "tracks") -> List[Track]:
             tracks.append(track_from_dict(item, f"{where}[{i}]"))
         except ConfigError as e:
             problems.extend(e.problems)
-    seen: Dict[str, int] = {}
+    seen: Dict[str, Track] = {}
     names: Dict[str, str] = {}
     for t in tracks:
         if t.id in seen:
             problems.append(Problem(where, f"track id '{t.id}' is declared twice"))
-        seen[t.id] = 1
+        seen[t.id] = t
         for name in t.file_names:
-            if name.lower() in names and names[name.lower()] != t.id:
+            owner = seen.get(names.get(name.lower(), t.id), t)
+            if owner.id != t.id and not one_file_two_tracks(owner, t):
                 problems.append(
                     Problem(
                         where,
-                        f"file name '{name}' is claimed by tracks "
-                        f"'{names[name.lower()]}' and '{t.id}'",
+                        f"file name '{name}' is claimed by tracks '{owner.id}' and '{t.id}'",
+                        hint="only tracks of one dataset and of different kinds may share a file "
+                        "(a document holding both, such as ChaosNLI's prediction file)",
                     )
                 )
             names[name.lower()] = t.id
     if problems:
         raise ConfigError(problems)
     return tracks
+
+
+def one_file_two_tracks(first: Track, second: Track) -> bool:
+    """Whether two tracks may accept the same file name: one document that holds each item's value of
+    both (ChaosNLI's predictions: the probabilities and the label), read once per track."""
+    return first.dataset == second.dataset and first.kind != second.kind
 
 
 def leaderboard_keys(tracks: Sequence[Track]) -> List[str]:

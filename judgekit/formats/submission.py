@@ -19,6 +19,7 @@ from ..errors import ProblemCollector, SubmissionError
 from ..metrics import PerAnnotator
 from ..tracks import Track
 from .annotators import RowFit, layout_warnings
+from .chaosnli import is_chaosnli_document, read_chaosnli
 from .bulk import collector_paused, distinct, json_values, label_codes, number_column
 from .layout import (
     COMMENTS_NOTE,
@@ -94,6 +95,9 @@ class Rows(NamedTuple):
 
 def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> Prediction:
     """Parse ``path`` for ``track`` and align it with ``keys.ids``; every problem is located and explained."""
+    if is_chaosnli_document(path):  # one document for two tracks: formats/chaosnli.py
+        values, warnings = read_chaosnli(path, safe_display(display), track, keys.ids)
+        return Prediction(values, warnings, "chaosnli")
     with collector_paused():
         display = safe_display(display)
         numbers, texts, comments = without_comments(
