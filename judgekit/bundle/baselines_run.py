@@ -10,9 +10,10 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Dict, Optional
+from typing import Dict, List, Optional
 
 from ..assets import kit_root
+from ..baselines import baseline_class
 from ..errors import ConfigError
 from ..formats.archive import INGESTION_STATUS
 from ..scoring import score_folder
@@ -64,13 +65,33 @@ def prediction_files(folder: Path) -> Dict[str, bytes]:
     }
 
 
+def needs_missing_training(name: str, edition: Edition, root: Path) -> bool:
+    """Whether baseline ``name`` learns from a training split that a track's dataset does not have
+    (an empty ``<dataset>.train.jsonl``, as for ``train: none``): it cannot run on this edition."""
+    public = root / "input_data" / edition.phases[0].id
+    return any(
+        (public / f"{track.dataset}.train.jsonl").stat().st_size == 0
+        and baseline_class(name)(track.to_dict()).needs_training
+        for track in edition.tracks
+    )
+
+
+def runnable_baselines(edition: Edition, root: Path) -> List[str]:
+    """The edition's baselines that can run on its data (``needs_missing_training`` leaves some out)."""
+    return [name for name in edition.baselines if not needs_missing_training(name, edition, root)]
+
+
 def baseline_scores(
     edition: Edition, root: Path, sample: Optional[Dict[str, bytes]] = None
 ) -> Dict[str, Dict[str, Dict[str, float]]]:
-    """``scores[phase id][baseline][key]`` for every phase and baseline of the edition. ``sample``
-    receives the ``prediction_files`` of SAMPLE_BASELINE on the first phase, when it is one of them."""
+    """``scores[phase id][baseline][key]`` for every phase and baseline of the edition; a baseline
+    that needs a training split the edition lacks has no scores (``{}``, which the page explains).
+    ``sample`` receives the ``prediction_files`` on the first phase of SAMPLE_BASELINE, or of the
+    first baseline that runs when that one does not."""
     scores: Dict[str, Dict[str, Dict[str, float]]] = {}
     scored_split: Dict[str, str] = {}
+    runnable = runnable_baselines(edition, root)
+    sampled = SAMPLE_BASELINE if SAMPLE_BASELINE in runnable or not runnable else runnable[0]
     for phase in edition.phases:
         if (
             phase.split in scored_split
@@ -82,17 +103,21 @@ def baseline_scores(
         spec = read_spec(ref)
         scores[phase.id] = {}
         for name in edition.baselines:
+            scores[phase.id][name] = {}
+            if name not in runnable:
+                continue
             with tempfile.TemporaryDirectory(prefix="judgekit-baseline-") as tmp:
                 run_baseline(name, root / "input_data" / phase.id, Path(tmp), edition.seed)
                 scores[phase.id][name] = score_folder(spec, ref, Path(tmp)).scores()
-                if sample is not None and phase is edition.phases[0] and name == SAMPLE_BASELINE:
+                if sample is not None and phase is edition.phases[0] and name == sampled:
                     sample.update(prediction_files(Path(tmp)))
     return scores
 
 
 def write_solutions(edition: Edition, root: Path) -> list:
+    """A solution per baseline that can run on the edition's data."""
     paths = []
-    for name in edition.baselines:
+    for name in runnable_baselines(edition, root):
         folder = root / "solutions" / name
         folder.mkdir(parents=True)
         (folder / "model.py").write_text(SOLUTION_TEMPLATE.format(name=name), encoding="utf-8")

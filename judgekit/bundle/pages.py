@@ -129,6 +129,10 @@ def baselines_page(edition: Edition, scores: Dict[str, Dict[str, Dict[str, float
         "",
     ]
     for phase_id, by_baseline in scores.items():
+        untrained = [name for name, got in by_baseline.items() if not got]
+        by_baseline = {name: got for name, got in by_baseline.items() if got}
+        if untrained and phase_id == next(iter(scores)):
+            lines += [untrained_note(untrained), ""]
         if not by_baseline:
             continue
         names = list(by_baseline)
@@ -146,6 +150,16 @@ def baselines_page(edition: Edition, scores: Dict[str, Dict[str, Dict[str, float
             lines.append(f"| `{key}` | " + " | ".join(cells) + " |")
         lines.append("")
     return "\n".join(lines) + "\n"
+
+
+def untrained_note(names: List[str]) -> str:
+    """The page's line on baselines that were not run: they learn from a training split that this
+    edition does not have."""
+    return (
+        f"Not run here: {', '.join(f'**{name}**' for name in names)}, which learn from a training "
+        "split; this edition has none (see the overview for the training data to use), so they "
+        "have no scores and no solution."
+    )
 
 
 def generated_pages(edition: Edition, baseline_scores) -> List[tuple]:
