@@ -55,6 +55,19 @@ def is_chaosnli_document(path: Path) -> bool:
     return bool(_OPENING.match(head.removeprefix(codecs.BOM_UTF8)))
 
 
+def document_uids(path: Path) -> Optional[set]:
+    """The uids of a ChaosNLI document's one model, or None for any file that is not one (the
+    reader then names its problem when a track claims it)."""
+    if not is_chaosnli_document(path):
+        return None
+    try:
+        document = _document(path, "", None)
+    except SubmissionError:
+        return None
+    records = next(iter(document.values())) if len(document) == 1 else None
+    return set(records) if isinstance(records, dict) else None
+
+
 def read_chaosnli(path: Path, display: str, track: Track, ids: List[str]):
     """(values aligned with ``ids``, warnings) for ``track``: probabilities ``(N, K)`` in the track's
     label order for a soft-label track, label indices ``(N,)`` for a classification track."""
@@ -85,9 +98,12 @@ def _track_order(track: Track, display: str) -> np.ndarray:
     )
 
 
-def _document(path: Path, display: str, n_items: int) -> dict:
-    """The file parsed as one JSON object, within the byte bound of ``textfile.read_texts``."""
-    limit = min(MAX_FILE_BYTES, BYTES_PER_ITEM * n_items + FILE_SLACK_BYTES)
+def _document(path: Path, display: str, n_items: Optional[int]) -> dict:
+    """The file parsed as one JSON object, within the byte bound of ``textfile.read_texts`` for a
+    track of ``n_items`` (None: the bound of any file)."""
+    limit = MAX_FILE_BYTES
+    if n_items is not None:
+        limit = min(MAX_FILE_BYTES, BYTES_PER_ITEM * n_items + FILE_SLACK_BYTES)
     try:
         size = Path(path).stat().st_size
         if size > limit:

@@ -6,8 +6,10 @@ Both metrics are lower-is-better means over items of a per-item value, in nats (
 Gold and predictions are arrays ``(N, K)`` of probabilities in the track's label order.
 
 - ``normalize_dist``: every probability below 1e-15 is raised to 1e-15 and the row divided by its
-  sum, as the script does to the model's distribution (and, here, to the gold too, so that a perfect
-  prediction scores exactly 0; the gold's 1e-15 floor moves a value by less than 1e-13).
+  sum, as the script does to the model's distribution, and here to the human's too, so that a
+  perfect prediction scores exactly 0. That moves an item's value by less than 1e-12, except for an
+  item predicted exactly that has a class nobody chose: 0 here, about 2.6e-8 by the script (the
+  square root of the floor's own divergence); published values have 4 decimals.
 - JSD: scipy's ``distance.jensenshannon`` (natural log): the Jensen-Shannon *distance*, the square
   root of the divergence, in [0, sqrt(ln 2)]. Where rounding makes the divergence of two nearly
   equal rows negative, scipy's square root is NaN and the script counts the item as 0: so here.
