@@ -45,8 +45,10 @@ def declared_sample(source, split: str, where: str) -> Optional[Sample]:
     if not isinstance(raw, dict) or set(raw) != KEYS:
         raise _problem(where, f"'sample.{split}' must have exactly the keys of, items, seed", raw)
     of, items, seed = raw["of"], raw["items"], raw["seed"]
-    if of not in SPLITS or of == split or of in samples:  # no sample of a sample
+    if of not in SPLITS or of == split:
         raise _problem(where, f"'sample.{split}.of' must name another split", of)
+    if of in samples:
+        raise _problem(where, f"'sample.{split}.of' names a split that is itself a sample", of)
     if not _whole(items, 1) or not _whole(seed, 0):
         raise _problem(where, f"'sample.{split}' needs whole numbers items >= 1, seed >= 0", raw)
     return Sample(split, of, items, seed)
