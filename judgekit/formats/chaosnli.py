@@ -23,6 +23,7 @@ import numpy as np
 
 from ..errors import ProblemCollector, SubmissionError
 from ..tracks import Track
+from .coverage import UNKNOWN_ID, missing_items
 from .soft import soft_label_rows
 from .textfile import BYTES_PER_ITEM, FILE_SLACK_BYTES, MAX_FILE_BYTES, shorten
 from .values import ValueProblem, is_number, parse_json, show, show_json, value_warnings
@@ -163,7 +164,7 @@ def _positions(records: dict, ids: List[str], problems: ProblemCollector) -> Dic
     for uid, record in records.items():
         if uid not in index:
             problems.add(
-                "unknown id: not an item of this track",
+                UNKNOWN_ID,
                 item=shorten(uid),
                 hint=f"ids look like {ids[0]!r}" if ids else None,
             )
@@ -185,21 +186,6 @@ def _positions(records: dict, ids: List[str], problems: ProblemCollector) -> Dic
             position[uid] = index[uid]
     missing_items(ids, sorted(index[uid] for uid in records if uid in index), problems)
     return position
-
-
-def missing_items(ids: List[str], given, problems: ProblemCollector, shown: int = 5) -> None:
-    """The problem of the items of ``ids`` whose index is not in ``given`` (sorted), if any."""
-    missing = np.setdiff1d(np.arange(len(ids)), np.asarray(given, dtype=np.int64))
-    if not len(missing):
-        return
-    listed = ", ".join(repr(ids[i]) for i in missing[:shown])
-    more = len(missing) - shown
-    problems.add(
-        f"{len(missing)} of the track's {len(ids)} items have no prediction "
-        f"(the file has {len(ids) - len(missing)} of them): {listed}"
-        + (f" and {more} more" if more > 0 else ""),
-        hint="predict every item listed in the track's input file",
-    )
 
 
 def _soft_values(
