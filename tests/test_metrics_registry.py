@@ -160,6 +160,7 @@ def test_every_metric_is_described(name):
     assert metric.direction in (HIGHER, LOWER)
     assert isinstance(metric.title, str) and metric.title.strip()
     assert isinstance(metric.description, str) and len(metric.description.strip()) >= 20
+    assert "|" not in metric.description  # it is a cell of the Evaluation page's Markdown table
     for n_labels in (2, 3, 6, 11):
         low, high = metric.bounds(n_labels)
         assert math.isfinite(low) and math.isfinite(high) and low < high
