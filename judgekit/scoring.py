@@ -16,7 +16,13 @@ from typing import Dict, Iterable, List, Optional
 import numpy as np
 
 from .errors import SubmissionError
-from .formats.archive import ignored_file_notes, locate_track_files, refuse_no_track_file
+from .formats.archive import (
+    claim_by_ids,
+    document_tracks,
+    ignored_file_notes,
+    locate_track_files,
+    refuse_no_track_file,
+)
 from .formats.items import read_item_columns
 from .formats.submission import ItemKeys, Prediction, read_prediction
 from .formats.textfile import safe_display
@@ -148,6 +154,12 @@ def ingested_track_files(res_dir: Path, spec: TaskSpec, declared: List[str]):
     return {t: PurePosixPath(f"{t}.tsv") for t in declared}, []
 
 
+def dataset_ids(gold: Dict[str, GoldTrack]):
+    """``ids_of(dataset)``: the item ids of a dataset, from the gold of any of its tracks."""
+    by_dataset = {g.track.dataset: g.ids for g in gold.values()}
+    return lambda dataset: by_dataset.get(dataset, ())
+
+
 def score_folder(
     spec: TaskSpec,
     ref_dir: Path,
@@ -167,6 +179,9 @@ def score_folder(
         files, unclaimed = ingested_track_files(res_dir, spec, ingested)
     else:
         files, unclaimed = locate_track_files(res_dir, spec.tracks)
+        if unclaimed and document_tracks(spec.tracks):
+            gold = gold or load_gold(spec, ref_dir)
+            unclaimed = claim_by_ids(res_dir, files, unclaimed, spec.tracks, dataset_ids(gold))
     if not files:
         refuse_no_track_file("submission", spec.tracks, unclaimed)
     if gold is None:

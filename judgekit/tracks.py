@@ -31,10 +31,12 @@ DEFAULT_METRICS: Dict[Tuple[str, Optional[str]], Tuple[str, ...]] = {
 }
 
 #: Every metric a track of that kind (and scale) may choose with ``metrics``: the defaults and the
-#: metrics added since, which only editions naming them score.
+#: metrics added since, which only editions naming them score (the ChaosNLI distances of a
+#: categorical distribution, ``metrics.divergence``).
 APPLICABLE_METRICS: Dict[Tuple[str, Optional[str]], Tuple[str, ...]] = {
     key: tuple(names) for key, names in DEFAULT_METRICS.items()
 }
+APPLICABLE_METRICS[("soft_label", "categorical")] += ("jsd", "kl")
 
 #: Codabench limits a leaderboard column key (and so a scores.json key) to 36 characters.
 MAX_KEY_LENGTH = 36
@@ -284,25 +286,33 @@ def tracks_from_list(raw: Sequence[dict], where: str = "tracks") -> List[Track]:
             tracks.append(track_from_dict(item, f"{where}[{i}]"))
         except ConfigError as e:
             problems.extend(e.problems)
-    seen: Dict[str, int] = {}
+    seen: Dict[str, Track] = {}
     names: Dict[str, str] = {}
     for t in tracks:
         if t.id in seen:
             problems.append(Problem(where, f"track id '{t.id}' is declared twice"))
-        seen[t.id] = 1
+        seen[t.id] = t
         for name in t.file_names:
-            if name.lower() in names and names[name.lower()] != t.id:
+            owner = seen.get(names.get(name.lower(), t.id), t)
+            if owner.id != t.id and not one_file_two_tracks(owner, t):
                 problems.append(
                     Problem(
                         where,
-                        f"file name '{name}' is claimed by tracks "
-                        f"'{names[name.lower()]}' and '{t.id}'",
+                        f"file name '{name}' is claimed by tracks '{owner.id}' and '{t.id}'",
+                        hint="only tracks of one dataset and of different kinds may share a file "
+                        "(a document holding both, such as ChaosNLI's prediction file)",
                     )
                 )
             names[name.lower()] = t.id
     if problems:
         raise ConfigError(problems)
     return tracks
+
+
+def one_file_two_tracks(first: Track, second: Track) -> bool:
+    """Whether two tracks may accept the same file name: one document that holds each item's value of
+    both (ChaosNLI's predictions: the probabilities and the label), read once per track."""
+    return first.dataset == second.dataset and first.kind != second.kind
 
 
 def leaderboard_keys(tracks: Sequence[Track]) -> List[str]:

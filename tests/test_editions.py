@@ -1,4 +1,4 @@
-"""The editions that ship with the kit (issue 4): default, sts2017, ocnli and lewidi2025.
+"""The editions that ship with the kit (issues 4, 25): default, sts2017, ocnli, lewidi2025, chaosnli.
 
 Each is built once per session (the published ones from ../shared/data, skipped when the releases are
 absent) and then: checked with the offline Codabench validator (--strict, zip and tree); rebuilt by
@@ -41,6 +41,7 @@ RELEASES = {
     "sts2017": ("sts2017", "stsbenchmark"),
     "ocnli": ("ocnli",),
     "lewidi2025": ("lewidi2025",),
+    "chaosnli": ("chaosnli",),
 }
 EDITIONS = ("default",) + tuple(RELEASES)
 
@@ -56,6 +57,8 @@ PERFECT = {
     "error_rate": 0.0,
     "anad": 0.0,
     "mer": 0.0,
+    "jsd": 0.0,
+    "kl": 0.0,
 }
 
 #: SemEval-2017 Task 1 (Cer et al., 2017), the cosine bag-of-words baseline, Pearson r x 100.
@@ -559,3 +562,142 @@ def test_starting_kit_explains_what_it_can_do_for_the_evaluation_phase(built, tm
     assert refused.stderr.rstrip().endswith(
         "File 'en-en.tsv' was probably meant for track 'en_en': name it en_en.tsv"
     )
+
+
+# --- ChaosNLI: its own prediction files, the official script's numbers, the practice sample --------
+
+CHAOS_PARTS = {"snli": "snli_soft", "mnli": "mnli_soft"}
+CHAOS_LETTERS = ("e", "n", "c")
+
+
+def _chaosnli_predictions(seed: int):
+    """Seeded predictions for every item of both parts, in ChaosNLI's document layout (SNLI as
+    probabilities, MNLI as logits, labels as letters), and the official script's numbers on them
+    (``tests/chaosnli_official.py``, reading the release itself)."""
+    import numpy as np
+
+    import chaosnli_official as official
+
+    rng = np.random.default_rng(seed)
+    documents, expected = {}, {}
+    for part in CHAOS_PARTS:
+        release = official.load_release(part)
+        records = {}
+        for uid in release:
+            probs = rng.dirichlet([0.8, 0.8, 0.8])
+            probs[rng.random(3) < 0.1] = 0.0  # some exact zeros: the 1e-15 floor counts
+            probs = probs / probs.sum() if probs.sum() else np.array([0.0, 1.0, 0.0])
+            label = CHAOS_LETTERS[int(np.argmax(probs + rng.normal(0, 0.1, 3)))]
+            if part == "mnli":
+                records[uid] = {"logits": (rng.normal(0, 3, 3)).tolist(), "predicted_label": label}
+            else:
+                records[uid] = {"uid": uid, "predicted_probabilities": probs.tolist()}
+                records[uid]["predicted_label"] = label
+        documents[part] = {f"model_{seed}": records}
+        result = official.evaluate(release, documents[part])[f"model_{seed}"]
+        expected[part] = (result["average JS div"], result["average KL div"], result["m_acc"])
+    return documents, expected
+
+
+def _per_track_files(documents) -> dict:
+    """The same predictions in the kit's own layout: ``<track>.tsv`` with ID<TAB>VALUE lines."""
+    import numpy as np
+
+    names = {"e": "entailment", "n": "neutral", "c": "contradiction"}
+    files = {}
+    for part, document in documents.items():
+        (records,) = document.values()
+        soft, labels = [], []
+        for uid, record in records.items():
+            if "logits" in record:
+                shifted = np.exp(np.array(record["logits"]) - max(record["logits"]))
+                probs = (shifted / shifted.sum()).tolist()
+            else:
+                probs = record["predicted_probabilities"]
+            soft.append(f"{uid}\t{json.dumps(probs)}\n")
+            labels.append(f"{uid}\t{names[record['predicted_label']]}\n")
+        files[f"{part}_soft.tsv"], files[f"{part}_nli.tsv"] = "".join(soft), "".join(labels)
+    return files
+
+
+def _chaos_scores_match(scores: dict, expected: dict) -> None:
+    for part, (js, kl, acc) in expected.items():
+        assert scores[f"{part}_soft_jsd"] == pytest.approx(js, abs=1e-9)
+        assert scores[f"{part}_soft_kl"] == pytest.approx(kl, abs=1e-9)
+        assert scores[f"{part}_nli_accuracy"] == pytest.approx(acc, abs=1e-12)
+        assert round(scores[f"{part}_soft_jsd"], 4) == round(js, 4)
+        assert round(scores[f"{part}_soft_kl"], 4) == round(kl, 4)
+    assert scores["primary"] == pytest.approx((expected["snli"][0] + expected["mnli"][0]) / 2)
+
+
+@edition_group("chaosnli")
+@pytest.mark.parametrize(
+    "names", [("snli_roberta.json", "MNLI_m_roberta.json"), ("a.json", "b/c.json")]
+)
+def test_chaosnli_documents_score_what_the_official_script_gives(built, tmp_path, names):
+    """One ChaosNLI document per part is both of its tracks, matched by the part's name or else by
+    its uids; JSD, KL and accuracy on the evaluation phase are the official script's."""
+    tree = built("chaosnli").tree
+    documents, expected = _chaosnli_predictions(2020)
+    submission = tmp_path / "res.zip"
+    with zipfile.ZipFile(submission, "w") as zf:
+        for part, name in zip(CHAOS_PARTS, names):
+            zf.writestr(name, json.dumps(documents[part]))
+    notes = []
+    _chaos_scores_match(run_once(tree, str(submission), "evaluation", notes=notes), expected)
+    assert any("ChaosNLI's own layout" in note for note in notes)
+
+
+@edition_group("chaosnli")
+def test_chaosnli_per_track_files_score_what_the_official_script_gives(built, tmp_path):
+    tree = built("chaosnli").tree
+    documents, expected = _chaosnli_predictions(7)
+    submission = tmp_path / "res.zip"
+    with zipfile.ZipFile(submission, "w") as zf:
+        for name, text in _per_track_files(documents).items():
+            zf.writestr(name, text)
+    _chaos_scores_match(run_once(tree, str(submission), "evaluation"), expected)
+
+
+@edition_group("chaosnli")
+def test_chaosnli_an_incomplete_document_is_refused(built, tmp_path):
+    from judgekit.errors import SubmissionError
+
+    tree = built("chaosnli").tree
+    documents, _ = _chaosnli_predictions(1)
+    (records,) = documents["snli"].values()
+    del records[next(iter(records))]
+    submission = tmp_path / "res.zip"
+    with zipfile.ZipFile(submission, "w") as zf:
+        zf.writestr("snli_model.json", json.dumps(documents["snli"]))
+    with pytest.raises(SubmissionError, match="1 of the track's 1514 items have no prediction"):
+        run_once(tree, str(submission), "evaluation")
+
+
+@edition_group("chaosnli")
+def test_chaosnli_practice_is_a_seeded_sample_of_the_evaluation_items_with_hidden_gold(built):
+    import chaosnli_official as official
+
+    tree = built("chaosnli").tree
+    assert not (tree / "starting_kit" / "reference_data").exists()
+    for part, file in (("snli", "snli.jsonl"), ("mnli", "mnli.jsonl")):
+        ids = {
+            phase: [json.loads(line)["id"] for line in (tree / "input_data" / phase / file).open()]
+            for phase in ("practice", "evaluation")
+        }
+        release = list(official.load_release(part))
+        assert ids["evaluation"] == release  # every item, in the release's order
+        digest = {u: hashlib.sha256(f"2020:{u}".encode()).hexdigest() for u in release}
+        chosen = set(sorted(release, key=digest.get)[:300])
+        assert ids["practice"] == [u for u in release if u in chosen]
+        assert (tree / "input_data" / "practice" / f"{part}.train.jsonl").read_text() == ""
+
+
+@edition_group("chaosnli")
+def test_chaosnli_baselines_page_has_random_and_says_why_the_others_are_not_run(built):
+    tree = built("chaosnli").tree
+    page = (tree / "pages" / "baselines.md").read_text(encoding="utf-8")
+    for name in ("most_frequent", "cosine_bow"):
+        assert f"- **{name}** is not run in this edition: it learns from the training split" in page
+    assert "| SNLI soft Jensen-Shannon distance |" in page and "| score | random |" in page
+    assert sorted(p.name for p in (tree / "solutions").iterdir()) == ["random"]

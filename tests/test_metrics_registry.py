@@ -39,6 +39,8 @@ FAMILY = {
     "macro_f1": "labels",
     "amd": "soft",
     "awd": "soft",
+    "jsd": "soft",
+    "kl": "soft",
     "mamd": "multilabel_soft",
     "error_rate": "annotator_labels",
     "anad": "annotator_labels",
@@ -158,6 +160,7 @@ def test_every_metric_is_described(name):
     assert metric.direction in (HIGHER, LOWER)
     assert isinstance(metric.title, str) and metric.title.strip()
     assert isinstance(metric.description, str) and len(metric.description.strip()) >= 20
+    assert "|" not in metric.description  # it is a cell of the Evaluation page's Markdown table
     for n_labels in (2, 3, 6, 11):
         low, high = metric.bounds(n_labels)
         assert math.isfinite(low) and math.isfinite(high) and low < high
@@ -284,6 +287,8 @@ def test_the_worst_value_is_reached_by_the_worst_prediction(k):
             return np.array([_one_hot(k, 0)]), np.array([_one_hot(k, 1)])
         if name == "awd":
             return np.array([_one_hot(k, 0)]), np.array([_one_hot(k, k - 1)])
+        if name in ("jsd", "kl"):  # disjoint supports; the 1e-15 floor moves them below 1e-12
+            return np.array([_one_hot(k, 0)]), np.array([_one_hot(k, 1)])
         if name == "mamd":
             return np.array([[[1.0, 0.0]] * k]), np.array([[[0.0, 1.0]] * k])
         case = Case(name, FAMILY[name], k, [], [])

@@ -42,6 +42,7 @@ from .data_checks import split_problems
 from .edition import Edition, Phase
 from .leaks import HiddenSplit, check_public_tree
 from .pages import generated_pages
+from .sample import declared_sample, sampled_items
 from .zipdet import tree_files, write_zip
 
 REPO_ROOT = kit_root()
@@ -94,8 +95,24 @@ def split_source(source, split: str, where: str):
     return merged
 
 
+def has_no_train(source) -> bool:
+    """Whether a dataset declares that it has no training split (``train: none``): ChaosNLI's
+    participants train on SNLI and MNLI themselves; its training file in the bundle is empty."""
+    return isinstance(source, dict) and source.get("train") == "none"
+
+
+def _load_dataset_split(source, data_root: Path, split: str, where: str) -> List[dict]:
+    """One split of one dataset: its importer's items, or the seeded sample of another split's
+    items that the dataset declares for it (``bundle.sample``)."""
+    sample = declared_sample(source, split, where)
+    read = sample.of if sample else split
+    items = load_split(split_source(source, read, where), data_root, read, where)
+    return sampled_items(items, sample, where) if sample else items
+
+
 def import_data(edition: Edition, data_root: Path) -> EditionData:
-    """Read every split every phase needs (and train) through the datasets' importers."""
+    """Read every split every phase needs (and train, unless a dataset has none) through the
+    datasets' importers."""
     needed = ["train"] + sorted({p.split for p in edition.phases})
     problems: List[Problem] = missing_releases(edition.datasets, data_root)
     if problems:
@@ -124,9 +141,10 @@ def _load_splits(edition: Edition, data_root: Path, needed: List[str]):
     for dataset, source in sorted(edition.datasets.items()):
         where = f"datasets '{dataset}'"
         for split in needed:
+            if split == "train" and has_no_train(source):
+                continue
             try:
-                source_of_split = split_source(source, split, where)
-                splits[split][dataset] = load_split(source_of_split, data_root, split, where)
+                splits[split][dataset] = _load_dataset_split(source, data_root, split, where)
             except ConfigError as e:  # a release cut by 'split' is read once per split
                 problems.extend(p for p in e.problems if p not in problems)
     if problems:
@@ -461,14 +479,14 @@ def build(edition: Edition, data_root: Path, out_dir: Path) -> BuildSummary:
     }
     sizes["zip"] = final_zip.stat().st_size
     summary = BuildSummary(edition, final_tree, final_zip, sha256_of(final_zip), sizes)
-    summary.notes = build_notes(data)
+    summary.notes = build_notes(edition, data)
     return summary
 
 
-def build_notes(data: EditionData) -> List[str]:
-    """The datasets without a training split, and the baselines left out for it."""
-    notes = [
-        f"dataset {d} has no train split" for d, items in data.splits["train"].items() if not items
-    ]
+def build_notes(edition: Edition, data: EditionData) -> List[str]:
+    """The datasets without a training split (none declared, or an empty one), and the baselines
+    left out for it."""
+    datasets = sorted({track.dataset for track in edition.tracks})
+    notes = [f"dataset {d} has no train split" for d in datasets if not data.splits["train"].get(d)]
     notes += [f"baseline {name} not run: {why}" for name, why in data.skipped_baselines.items()]
     return notes

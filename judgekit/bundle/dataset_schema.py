@@ -123,6 +123,15 @@ IMPORTER_OPTIONS: Dict[str, Dict[str, Field]] = {
 }
 
 
+def sample_fields() -> Dict[str, Field]:
+    """A ``sample`` entry (``bundle/sample.py``): ``items`` items of split ``of``, chosen by ``seed``."""
+    return {
+        "of": Field(STR, "the split sampled", required=True, choices=SPLITS, what="split"),
+        "items": Field(INT, "how many items", required=True, minimum=1),
+        "seed": Field(INT, "the seed of the hash that chooses them", required=True, minimum=0),
+    }
+
+
 def split_fields() -> Dict[str, Field]:
     share = Field(NUMBER, "the share of the items kept", minimum=0, maximum=1)
     return {
@@ -178,6 +187,22 @@ def common_fields(importer: str) -> Dict[str, Field]:
             keys=SPLITS,
             items=Field(
                 OBJECT, schema=override, example="splits: {train: {path: release/train.zip}}"
+            ),
+        ),
+        "train": Field(
+            STR,
+            "'none': the dataset has no training split (baselines that learn from one are not run)",
+            choices=("none",),
+            what="value",
+        ),
+        "sample": Field(
+            MAP,
+            "split -> {of, items, seed}: the split is a seeded sample of another split's items",
+            keys=SPLITS,
+            items=Field(
+                OBJECT,
+                schema=sample_fields(),
+                example="sample: {dev: {of: test, items: 300, seed: 1}}",
             ),
         ),
         # Declared by the leak check (bundle/leaks.py): the release's real repeated texts between

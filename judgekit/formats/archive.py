@@ -15,10 +15,11 @@ import zipfile
 import zlib
 from collections import Counter
 from pathlib import Path, PurePosixPath
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ..errors import SubmissionError
 from ..tracks import Track
+from .chaosnli import document_uids
 from .textfile import MAX_FILE_BYTES, safe_display, shorten
 
 MAX_ENTRIES = 1000
@@ -187,7 +188,11 @@ def _plan(
             total, compressed = total + info.file_size, compressed + info.compress_size
             _check_file(info, relative in files, total, compressed, display)
             files[relative] = info.filename
-            if tracks is None or _claim(claimed, relative, tracks):
+            if (
+                tracks is None
+                or _claim(claimed, relative, tracks)
+                or _may_be_document(relative, tracks)
+            ):
                 plan.append((info, relative))
             else:
                 warnings.append(UNUSED_FILE.format(safe_display(str(relative))))
@@ -333,15 +338,19 @@ def _claim(
     ]
     for tid in sorted(owners):
         if tid in claimed:
-            raise SubmissionError.single(
-                f"{safe_display(str(claimed[tid]))}, {safe_display(str(relative))}",
-                f"track '{tid}' is given by more than one file",
-                expected="exactly one file per track",
-                found="2 files",
-                hint="remove all but one of them",
-            )
+            _refuse_second_file(tid, claimed[tid], relative)
         claimed[tid] = relative
     return bool(owners)
+
+
+def _refuse_second_file(tid: str, first: PurePosixPath, second: PurePosixPath) -> None:
+    raise SubmissionError.single(
+        f"{safe_display(str(first))}, {safe_display(str(second))}",
+        f"track '{tid}' is given by more than one file",
+        expected="exactly one file per track",
+        found="2 files",
+        hint="remove all but one of them",
+    )
 
 
 def locate_track_files(
@@ -362,6 +371,57 @@ def locate_track_files(
                 hint="write the predictions into the file itself",
             )
     return claimed, unclaimed
+
+
+def _may_be_document(relative: PurePosixPath, tracks: Sequence[Track]) -> bool:
+    """Whether an entry no track's name claims may still be claimed by its ids (``claim_by_ids``):
+    a ``.json`` file when some track takes JSON documents. It is extracted to be read."""
+    return relative.suffix.lower() == ".json" and bool(document_tracks(tracks))
+
+
+def document_tracks(tracks: Sequence[Track]) -> Dict[str, List[Track]]:
+    """dataset -> its tracks that take a JSON document by name (a ``*.json`` file pattern, as
+    ``snli*.json``): a document named otherwise is theirs when its ids are the dataset's."""
+    out: Dict[str, List[Track]] = {}
+    for track in tracks:
+        if any(pattern.lower().endswith(".json") for pattern in track.files):
+            out.setdefault(track.dataset, []).append(track)
+    return out
+
+
+def claim_by_ids(
+    folder: Path,
+    claimed: Dict[str, PurePosixPath],
+    unclaimed: List[str],
+    tracks: Sequence[Track],
+    ids_of: Callable[[str], Sequence[str]],
+) -> List[str]:
+    """Claim for ``document_tracks`` each unclaimed ChaosNLI document (``formats.chaosnli``) whose
+    ids are most of all a dataset's (``ids_of(dataset)``); returns the files still unclaimed. A track
+    already given by another file is refused as ``_claim`` refuses it."""
+    wanted = document_tracks(tracks)
+    left: List[str] = []
+    for name in unclaimed:
+        relative, path = PurePosixPath(name), Path(folder) / name
+        regular = path.is_file() and not path.is_symlink()  # a link is never opened
+        uids = document_uids(path) if regular and name.lower().endswith(".json") else None
+        dataset = _dataset_of_ids(uids, wanted, ids_of) if uids else None
+        if dataset is None:
+            left.append(name)
+            continue
+        for track in wanted[dataset]:
+            if track.id in claimed:
+                _refuse_second_file(track.id, claimed[track.id], relative)
+            claimed[track.id] = relative
+    return left
+
+
+def _dataset_of_ids(uids: set, wanted: Dict[str, List[Track]], ids_of) -> Optional[str]:
+    """The one dataset holding the most of ``uids`` (at least one), else None."""
+    overlap = {dataset: len(uids.intersection(ids_of(dataset))) for dataset in wanted}
+    best = max(overlap.values(), default=0)
+    winners = [dataset for dataset, count in overlap.items() if count == best]
+    return winners[0] if best and len(winners) == 1 else None
 
 
 def _loose(name: str) -> str:

@@ -19,6 +19,8 @@ from ..errors import ProblemCollector, SubmissionError
 from ..metrics import PerAnnotator
 from ..tracks import Track
 from .annotators import RowFit, layout_warnings
+from .chaosnli import is_chaosnli_document, read_chaosnli
+from .coverage import UNKNOWN_ID, missing_items
 from .bulk import collector_paused, distinct, json_values, label_codes, number_column
 from .layout import (
     COMMENTS_NOTE,
@@ -78,7 +80,7 @@ class Prediction(NamedTuple):
 
     values: object
     warnings: List[str]
-    format: str  # "id" or "positional"
+    format: str  # "id", "positional" or "chaosnli"
 
 
 class Rows(NamedTuple):
@@ -94,6 +96,9 @@ class Rows(NamedTuple):
 
 def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> Prediction:
     """Parse ``path`` for ``track`` and align it with ``keys.ids``; every problem is located and explained."""
+    if is_chaosnli_document(path):  # one document for two tracks: formats/chaosnli.py
+        values, warnings = read_chaosnli(path, safe_display(display), track, keys.ids)
+        return Prediction(values, warnings, "chaosnli")
     with collector_paused():
         display = safe_display(display)
         numbers, texts, comments = without_comments(
@@ -266,25 +271,13 @@ def _id_problems(
             )
         else:
             problems.add(
-                "unknown id: not an item of this track",
+                UNKNOWN_ID,
                 line=lines[j],
                 item=shorten(heads[j]),
                 hint=f"ids look like {keys.ids[0]!r}" if keys.ids else None,
             )
-    missing = np.setdiff1d(np.arange(len(keys.ids)), position[first])
-    if len(missing) and (
-        len(first) or not problems
-    ):  # no line gave an item: its lines' problems say why
-        shown, more = (
-            ", ".join(repr(keys.ids[i]) for i in missing[:MAX_IDS_LISTED]),
-            len(missing) - MAX_IDS_LISTED,
-        )
-        problems.add(
-            f"{len(missing)} of the track's {len(keys.ids)} items have no prediction "
-            f"(the file has {len(first)} of them): {shown}"
-            + (f" and {more} more" if more > 0 else ""),
-            hint="predict every item listed in the track's input file",
-        )
+    if len(first) or not problems:  # no line gave an item: its lines' problems say why
+        missing_items(keys.ids, position[first], problems, MAX_IDS_LISTED)
 
 
 def _batch_runs(position: np.ndarray) -> int:

@@ -31,6 +31,8 @@ from ..errors import ConfigError, SubmissionError
 from ..formats.archive import (
     INGESTION_STATUS,
     accepted_file_names,
+    claim_by_ids,
+    document_tracks,
     ignored_file_notes,
     locate_track_files,
     naming_hint,
@@ -137,6 +139,18 @@ def check_result_files(
     what the participant should know (files ignored) is appended to ``notes``, and each track's file
     name as the participant wrote it is put in ``names`` (for the scorer's notes and results page)."""
     files, unclaimed = locate_track_files(folder, spec.tracks)
+    items_by_dataset: Dict[str, List[dict]] = {}
+
+    def items_of(dataset: str) -> List[dict]:
+        if dataset not in items_by_dataset:
+            items_by_dataset[dataset] = read_items(
+                input_dir / f"{dataset}.jsonl", f"input data {dataset}.jsonl"
+            )
+        return items_by_dataset[dataset]
+
+    if unclaimed and document_tracks(spec.tracks):
+        ids_of = lambda dataset: [item["id"] for item in items_of(dataset)]  # noqa: E731
+        unclaimed = claim_by_ids(folder, files, unclaimed, spec.tracks, ids_of)
     if not files:
         expected = accepted_file_names(spec.tracks)
         raise SubmissionError.single(
@@ -146,17 +160,12 @@ def check_result_files(
             found=", ".join(unclaimed[:10]) or "an empty submission",
             hint=naming_hint(unclaimed, spec.tracks) if unclaimed else None,
         )
-    items_by_dataset: Dict[str, List[dict]] = {}
     for track in spec.tracks:
         if track.id not in files:
             continue
-        if track.dataset not in items_by_dataset:
-            items_by_dataset[track.dataset] = read_items(
-                input_dir / f"{track.dataset}.jsonl", f"input data {track.dataset}.jsonl"
-            )
         relative = files[track.id]
         read_prediction(
-            folder / relative, str(relative), track, public_keys(items_by_dataset[track.dataset])
+            folder / relative, str(relative), track, public_keys(items_of(track.dataset))
         )
         shutil.copyfile(folder / relative, out_dir / f"{track.id}.tsv")
         if names is not None:

@@ -1,0 +1,80 @@
+"""A split made of a seeded sample of another split's items (a dataset's ``sample`` option).
+
+``sample: {dev: {of: test, items: 300, seed: 2020}}`` makes the dev split 300 items of the test
+split: those whose SHA-256 of ``"<seed>:<item id>"`` is smallest, kept in the release's order. The
+choice depends only on the seed and the ids (no numpy or Python random state), so every build, on
+any version, picks the same items; a different seed picks another sample.
+
+The sample's items are the other split's own items, gold included: a phase scoring them reuses
+items of the phase scoring the whole split. The edition declares it here and its pages say so.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import List, Optional
+
+from ..errors import ConfigError, Problem
+from ..importers import SPLITS
+
+KEYS = {"of", "items", "seed"}
+EXAMPLE = "{dev: {of: test, items: 300, seed: 2020}}"
+
+
+@dataclass(frozen=True)
+class Sample:
+    """Split ``split`` is ``items`` items of split ``of``, chosen by ``seed``."""
+
+    split: str
+    of: str
+    items: int
+    seed: int
+
+
+def declared_sample(source, split: str, where: str) -> Optional[Sample]:
+    """The ``sample`` a dataset's config declares for ``split``, None if it declares none."""
+    samples = source.get("sample") if isinstance(source, dict) else None
+    if samples is None:
+        return None
+    if not isinstance(samples, dict):
+        raise _problem(where, "'sample' must map a split to {of, items, seed}", samples)
+    raw = samples.get(split)
+    if raw is None:
+        return None
+    if not isinstance(raw, dict) or set(raw) != KEYS:
+        raise _problem(where, f"'sample.{split}' must have exactly the keys of, items, seed", raw)
+    of, items, seed = raw["of"], raw["items"], raw["seed"]
+    if of not in SPLITS or of == split:
+        raise _problem(where, f"'sample.{split}.of' must name another split", of)
+    if of in samples:
+        raise _problem(where, f"'sample.{split}.of' names a split that is itself a sample", of)
+    if not _whole(items, 1) or not _whole(seed, 0):
+        raise _problem(where, f"'sample.{split}' needs whole numbers items >= 1, seed >= 0", raw)
+    return Sample(split, of, items, seed)
+
+
+def _whole(value, minimum: int) -> bool:
+    return type(value) is int and value >= minimum
+
+
+def _problem(where: str, message: str, found) -> ConfigError:
+    return ConfigError([Problem(where, message, expected=EXAMPLE, found=repr(found)[:80])])
+
+
+def sample_key(seed: int, item_id: str) -> str:
+    """The hex SHA-256 of ``"<seed>:<id>"``, by which items are ranked."""
+    return hashlib.sha256(f"{seed}:{item_id}".encode("utf-8")).hexdigest()
+
+
+def sampled_items(items: List[dict], sample: Sample, where: str) -> List[dict]:
+    """The ``sample.items`` items with the smallest ``sample_key``, in their release order."""
+    if sample.items > len(items):
+        raise ConfigError.single(
+            where,
+            f"the {sample.split} sample asks for more items than the {sample.of} split has",
+            expected=f"at most {len(items)} items",
+            found=str(sample.items),
+        )
+    ranked = sorted(range(len(items)), key=lambda i: sample_key(sample.seed, items[i]["id"]))
+    return [items[i] for i in sorted(ranked[: sample.items])]

@@ -1,0 +1,263 @@
+"""ChaosNLI's own prediction layout: one JSON document per part, read for a soft-label track (the
+probabilities) and for a classification track (the labels), so that one file submits both.
+
+The layout is what ChaosNLI's official script reads (easonnie/ChaosNLI, ``src/evaluation/tools.py``)::
+
+    {"model name": {"2407214681.jpg#0r1n": {"predicted_probabilities": [pE, pN, pC],
+                                             "predicted_label": "neutral"}, ...}}
+
+Probabilities (or ``logits``, turned into probabilities by a softmax, as the script's
+``model_label_dist`` does) come in ChaosNLI's fixed label order e, n, c and are put in the track's
+order by name; ``predicted_label`` is a letter (e, n, c) or a full name. A record may repeat its own
+``uid`` (the repository's samples do): it must then be its key. The file holds one model.
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from pathlib import Path
+from typing import Dict, List, Optional
+
+import numpy as np
+
+from ..errors import ProblemCollector, SubmissionError
+from ..tracks import Track
+from .coverage import UNKNOWN_ID, missing_items
+from .soft import soft_label_rows
+from .textfile import BYTES_PER_ITEM, FILE_SLACK_BYTES, MAX_FILE_BYTES, shorten
+from .values import ValueProblem, is_number, parse_json, show, show_json, value_warnings
+
+#: ChaosNLI's label order of ``predicted_probabilities`` and ``logits`` (its ``label_count`` order).
+LABEL_ORDER = ("entailment", "neutral", "contradiction")
+#: ``predicted_label`` as the script maps it (``simply_nli_label_mapping``).
+LABEL_NAMES = {"e": "entailment", "n": "neutral", "c": "contradiction"}
+LABEL_NAMES.update({name: name for name in LABEL_ORDER})
+SOFT_KEYS = ("predicted_probabilities", "logits")
+LABEL_KEY = "predicted_label"
+EXAMPLE = '{"my_model": {UID: {"predicted_probabilities": [pE, pN, pC], "predicted_label": "e"}}}'
+#: The start of such a document: an object whose first value is an object whose first value is one.
+_OPENING = re.compile(
+    rb'[ \t\r\n]*\{[ \t\r\n]*"(?:[^"\\]|\\.)*"[ \t\r\n]*:[ \t\r\n]*\{[ \t\r\n]*'
+    rb'(?:"(?:[^"\\]|\\.)*"[ \t\r\n]*:[ \t\r\n]*\{|\})'
+)
+PEEK_BYTES = 64 * 1024
+NOTE = "the file was read in ChaosNLI's own layout ({{model: {{uid: {{...}}}}}}), model {!r}"
+
+
+def is_chaosnli_document(path: Path) -> bool:
+    """Whether the file opens as ChaosNLI's layout: ``{"model": {"uid": {`` (a BOM and spaces aside).
+    Nothing else the kit reads opens so (a JSON line's values are not objects)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(PEEK_BYTES)
+    except OSError:
+        return False  # the usual reader names the problem
+    return bool(_OPENING.match(head.removeprefix(codecs.BOM_UTF8)))
+
+
+def document_uids(path: Path) -> Optional[set]:
+    """The uids of a ChaosNLI document's one model, or None for any file that is not one (the
+    reader then names its problem when a track claims it)."""
+    if not is_chaosnli_document(path):
+        return None
+    try:
+        document = _document(path, "", None)
+    except SubmissionError:
+        return None
+    records = next(iter(document.values())) if len(document) == 1 else None
+    return set(records) if isinstance(records, dict) else None
+
+
+def read_chaosnli(path: Path, display: str, track: Track, ids: List[str]):
+    """(values aligned with ``ids``, warnings) for ``track``: probabilities ``(N, K)`` in the track's
+    label order for a soft-label track, label indices ``(N,)`` for a classification track."""
+    _track_order(track, display)  # refuses a track the layout does not fit, before reading
+    model, records = _one_model(_document(path, display, len(ids)), display)
+    problems, notes = ProblemCollector(display), []
+    position = _positions(records, ids, problems)
+    if track.kind == "soft_label":
+        values = _soft_values(records, position, len(ids), track, problems, notes)
+    else:
+        values = _label_values(records, position, len(ids), track, problems)
+    problems.raise_if_any()
+    return values, [NOTE.format(shorten(model))] + value_warnings(notes)
+
+
+def _track_order(track: Track, display: str) -> np.ndarray:
+    """For each of ChaosNLI's labels (e, n, c), its index among the track's labels."""
+    soft_or_class = track.kind == "classification" or track.scale == "categorical"
+    if soft_or_class and sorted(track.labels) == sorted(LABEL_ORDER):
+        index = track.label_index()
+        return np.array([index[label] for label in LABEL_ORDER])
+    raise SubmissionError.single(
+        display,
+        "ChaosNLI's layout does not apply to this track",
+        expected=f"a file of track '{track.id}' as the starting kit writes it (ID<TAB>VALUE lines)",
+        found="a ChaosNLI prediction document",
+        hint="ChaosNLI's layout is for NLI tracks labelled entailment, neutral, contradiction",
+    )
+
+
+def _document(path: Path, display: str, n_items: Optional[int]) -> dict:
+    """The file parsed as one JSON object, within the byte bound of ``textfile.read_texts`` for a
+    track of ``n_items`` (None: the bound of any file)."""
+    limit = MAX_FILE_BYTES
+    if n_items is not None:
+        limit = min(MAX_FILE_BYTES, BYTES_PER_ITEM * n_items + FILE_SLACK_BYTES)
+    try:
+        size = Path(path).stat().st_size
+        if size > limit:
+            raise SubmissionError.single(
+                display,
+                "file is too large",
+                expected=f"at most {limit} bytes",
+                found=f"{size} bytes",
+            )
+        data = Path(path).read_bytes()
+    except OSError as e:
+        raise SubmissionError.single(
+            display, "the file cannot be read", found=e.strerror or e.__class__.__name__
+        )
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise SubmissionError.single(
+            display,
+            "file is not UTF-8 text",
+            found=f"byte {data[e.start]:#04x} at offset {e.start}",
+            hint="save the file as UTF-8",
+        )
+    try:
+        return parse_json(text, example=EXAMPLE)
+    except ValueProblem as p:
+        raise SubmissionError.single(display, p.message, expected=EXAMPLE, found=p.found)
+
+
+def _one_model(document: dict, display: str):
+    """(model name, uid -> record) of a document holding exactly one model's predictions."""
+    if len(document) != 1:
+        names = ", ".join(show(name) for name in list(document)[:5])
+        raise SubmissionError.single(
+            display,
+            "a ChaosNLI prediction file must hold one model",
+            expected="{model_name: {uid: {...}}} with one model name",
+            found=f"{len(document)} models: {names}",
+            hint="write each model's predictions in a file (a submission) of its own",
+        )
+    ((model, records),) = document.items()
+    if not isinstance(records, dict):
+        raise SubmissionError.single(
+            display,
+            "the model's predictions must be an object of uid -> prediction",
+            expected=EXAMPLE,
+            found=show_json(records),
+        )
+    return model, records
+
+
+def _positions(records: dict, ids: List[str], problems: ProblemCollector) -> Dict[str, int]:
+    """uid -> item index of the records whose uid is an item of the track; the others refused, and
+    the items without a record named (as ``submission`` names them)."""
+    index = {item_id: i for i, item_id in enumerate(ids)}
+    position = {}
+    for uid, record in records.items():
+        if uid not in index:
+            problems.add(
+                UNKNOWN_ID,
+                item=shorten(uid),
+                hint=f"ids look like {ids[0]!r}" if ids else None,
+            )
+        elif not isinstance(record, dict):
+            problems.add(
+                "a prediction must be an object",
+                item=uid,
+                expected='{"predicted_probabilities": [pE, pN, pC], "predicted_label": "e"}',
+                found=show_json(record),
+            )
+        elif "uid" in record and record["uid"] != uid:
+            problems.add(
+                "the record's 'uid' is not its key",
+                item=uid,
+                expected=repr(uid),
+                found=show_json(record["uid"]),
+            )
+        else:
+            position[uid] = index[uid]
+    missing_items(ids, sorted(index[uid] for uid in records if uid in index), problems)
+    return position
+
+
+def _soft_values(
+    records: dict, position: Dict[str, int], n: int, track: Track, problems, notes
+) -> np.ndarray:
+    """Each item's probabilities in the track's label order, by the kit's soft-label rules
+    (``soft.soft_label_rows``: 3 finite numbers >= 0 summing to 1 within 0.02, renormalised)."""
+    given = {uid: _soft_entry(records[uid], uid, problems) for uid in position}
+    given = {uid: value for uid, value in given.items() if value is not None}
+    uids = list(given)
+    rows, bad, problem, row_notes = soft_label_rows(track, [given[uid] for uid in uids])
+    notes += row_notes
+    out, order = np.zeros((n, len(track.labels))), _track_order(track, problems.file)
+    for j, uid in enumerate(uids):
+        if bad[j]:
+            p = problem(j)
+            problems.add(p.message, item=uid, expected=p.expected, found=p.found, hint=p.hint)
+        else:
+            out[position[uid], order] = rows[j]
+    return out
+
+
+def _soft_entry(record: dict, uid: str, problems: ProblemCollector):
+    """One record's probabilities in ChaosNLI's order e, n, c (a softmax of its logits), or None
+    after adding its problem."""
+    key = next((k for k in SOFT_KEYS if k in record), None)
+    if key is None:
+        problems.add(
+            "the prediction has no probabilities",
+            item=uid,
+            expected=f"a key {SOFT_KEYS[0]!r} (or {SOFT_KEYS[1]!r}) with 3 values for e, n, c",
+            found="keys " + shorten(", ".join(map(str, record))),
+        )
+        return None
+    return _softmax(record[key], uid, problems) if key == "logits" else record[key]
+
+
+def _softmax(logits, uid: str, problems: ProblemCollector) -> Optional[List[float]]:
+    """The softmax of 3 finite logits (shifted by their maximum: the same probabilities as the
+    script's ``exp(x) / sum(exp(x))`` wherever that does not overflow)."""
+    if not (
+        isinstance(logits, list) and len(logits) == len(LABEL_ORDER) and all(map(is_number, logits))
+    ):
+        problems.add(
+            "'logits' must be 3 numbers for e, n, c",
+            item=uid,
+            expected="e.g. [1.2, -0.3, 0.4]",
+            found=show_json(logits),
+        )
+        return None
+    shifted = np.exp(np.array(logits, dtype=float) - max(logits))
+    return (shifted / shifted.sum()).tolist()
+
+
+def _label_values(
+    records: dict, position: Dict[str, int], n: int, track: Track, problems: ProblemCollector
+) -> np.ndarray:
+    """Each item's label index among the track's labels (``predicted_label``, a letter or a name)."""
+    index = track.label_index()
+    out = np.full(n, -1, dtype=np.int64)
+    for uid, i in position.items():
+        label = records[uid].get(LABEL_KEY)
+        name = LABEL_NAMES.get(label) if isinstance(label, str) else None
+        if name is None:
+            problems.add(
+                "the prediction has no label e, n or c"
+                if label is None
+                else "'predicted_label' is not an NLI label",
+                item=uid,
+                expected=f"{LABEL_KEY!r}: one of e, n, c, entailment, neutral, contradiction",
+                found=show_json(label) if label is not None else "no 'predicted_label'",
+            )
+            continue
+        out[i] = index[name]
+    return out

@@ -1,0 +1,104 @@
+"""ChaosNLI (Nie, Zhou and Bansal, EMNLP 2020): distances between the human label distribution and
+the model's, as the official evaluation script computes them (easonnie/ChaosNLI,
+``src/evaluation/tools.py``, ``calculate_divergence_bwt_model_human_simplify``).
+
+Both metrics are lower-is-better means over items of a per-item value, in nats (natural log).
+Gold and predictions are arrays ``(N, K)`` of probabilities in the track's label order.
+
+- ``normalize_dist``: every probability below 1e-15 is raised to 1e-15 and the row divided by its
+  sum, as the script does to the model's distribution, and here to the human's too, so that a
+  perfect prediction scores exactly 0. That moves an item's value by less than 1e-12, except for an
+  item predicted exactly that has a class nobody chose: 0 here, about 2.6e-8 by the script (the
+  square root of the floor's own divergence); published values have 4 decimals.
+- JSD: scipy's ``distance.jensenshannon`` (natural log): the Jensen-Shannon *distance*, the square
+  root of the divergence, in [0, sqrt(ln 2)]. Where rounding makes the divergence of two nearly
+  equal rows negative, scipy's square root is NaN and the script counts the item as 0: so here.
+- KL: ``scipy.stats.entropy(human, model)``, the divergence KL(human || model), in
+  [0, -ln 1e-15] (about 34.54) since no model probability is below 1e-15.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy.special import rel_entr
+
+from .base import BOOTSTRAP, LOWER, Metric, mean_from_sums, register
+
+#: The script's floor under a probability (``normalize_dist``, ``model_label_dist``).
+FLOOR = 1e-15
+JSD_UPPER = math.sqrt(math.log(2.0))
+KL_UPPER = -math.log(FLOOR)
+
+
+def normalize_dist(rows) -> np.ndarray:
+    """Rows ``(N, K)`` with every probability below ``FLOOR`` (in absolute value) raised to it, each
+    row then divided by its sum: the script's ``normalize_dist``, row by row."""
+    rows = np.array(rows, dtype=float)
+    rows[np.abs(rows) < FLOOR] = FLOOR
+    return rows / rows.sum(axis=1, keepdims=True)
+
+
+def _rows_sum(values: np.ndarray) -> np.ndarray:
+    """Each row's sum (numpy sums a row of a few values left to right, as scipy's does)."""
+    return np.sum(values, axis=1)
+
+
+def jsd_stats(gold, pred):
+    """Per item: the Jensen-Shannon distance (natural log) of the normalised rows; NaN counts as 0."""
+    p, q = normalize_dist(gold), normalize_dist(pred)
+    p = p / p.sum(axis=1, keepdims=True)  # scipy's own normalisation, kept for the same bits
+    q = q / q.sum(axis=1, keepdims=True)
+    m = (p + q) / 2.0
+    js = _rows_sum(rel_entr(p, m)) + _rows_sum(rel_entr(q, m))
+    with np.errstate(invalid="ignore"):
+        distance = np.sqrt(js / 2.0)
+    return np.where(np.isnan(distance), 0.0, distance)[:, None]
+
+
+def kl_stats(gold, pred):
+    """Per item: KL(human || model) = sum_k h_k ln(h_k / m_k) of the normalised rows (nats)."""
+    h, m = normalize_dist(gold), normalize_dist(pred)
+    m = m / m.sum(axis=1, keepdims=True)  # scipy's entropy normalises both again
+    h = h / h.sum(axis=1, keepdims=True)
+    return _rows_sum(rel_entr(h, m))[:, None]
+
+
+JSD = register(
+    Metric(
+        name="jsd",
+        title="Jensen-Shannon distance",
+        short_title="JS distance",
+        direction=LOWER,
+        lower=0.0,
+        upper=JSD_UPPER,
+        item_stats=jsd_stats,
+        from_stats=mean_from_sums,
+        significance=BOOTSTRAP,
+        description="Average Jensen-Shannon distance (natural log, the square root of the "
+        "divergence) between the human and the predicted label distributions, as ChaosNLI's "
+        "official script computes it (probabilities below 1e-15 raised to 1e-15, rows "
+        "renormalised; an item whose distance rounding makes NaN, two nearly equal rows, counts "
+        "as 0); range [0, sqrt(ln 2) = 0.8326]. Example: human [0.5, 0.5, 0], predicted "
+        "[1, 0, 0] -> 0.4645.",
+    )
+)
+
+KL = register(
+    Metric(
+        name="kl",
+        title="KL divergence",
+        direction=LOWER,
+        lower=0.0,
+        upper=KL_UPPER,
+        item_stats=kl_stats,
+        from_stats=mean_from_sums,
+        significance=BOOTSTRAP,
+        description="Average Kullback-Leibler divergence of the predicted distribution from "
+        "the human one, sum_k h_k ln(h_k / p_k) in nats, as ChaosNLI's official script computes "
+        "it (scipy's entropy(human, model), probabilities below 1e-15 raised to 1e-15); range "
+        "[0, -ln 1e-15 = 34.54]: a class the humans chose and the model gave 0 costs its share "
+        "x 34.54. Example: human [0.5, 0.5, 0], predicted [0.25, 0.75, 0] -> 0.1438.",
+    )
+)

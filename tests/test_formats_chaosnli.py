@@ -1,0 +1,211 @@
+"""ChaosNLI's own prediction document (``judgekit/formats/chaosnli.py``): one file read for a
+soft-label and a classification track, matched by name or by its uids, refused with the kit's
+messages otherwise. The files are written here in the layout of the ChaosNLI repository's samples
+(``data/prediction_samples/snli_random_baseline.json``: one JSON line, the uid repeated inside)."""
+
+import json
+import os
+from pathlib import Path, PurePosixPath
+
+import numpy as np
+import pytest
+
+from judgekit.errors import ConfigError, SubmissionError
+from judgekit.formats.archive import claim_by_ids, locate_track_files
+from judgekit.formats.submission import ItemKeys, read_prediction
+from judgekit.tracks import track_from_dict, tracks_from_list
+
+NLI = ["entailment", "neutral", "contradiction"]
+IDS = ["2407214681.jpg#0r1n", "4705552913.jpg#2r1c", "50830c", "97211e"]
+SOFT = track_from_dict(
+    {"id": "snli_soft", "kind": "soft_label", "scale": "categorical", "dataset": "snli",
+     "labels": ["contradiction", "entailment", "neutral"], "metrics": ["jsd", "kl"],
+     "files": ["snli*.json"]}
+)  # fmt: skip
+LABELS = track_from_dict(
+    {"id": "snli_nli", "kind": "classification", "dataset": "snli", "labels": NLI,
+     "metrics": ["accuracy"], "files": ["snli*.json"]}
+)  # fmt: skip
+
+
+def records(ids=IDS, key="predicted_probabilities"):
+    rng = np.random.default_rng(7)
+    out = {}
+    for uid in ids:
+        probs = rng.dirichlet([1, 1, 1])
+        value = np.log(probs).tolist() if key == "logits" else probs.tolist()
+        out[uid] = {"uid": uid, key: value, "predicted_label": NLI[int(np.argmax(probs))]}
+    return out
+
+
+def write(path: Path, document, **dump) -> Path:
+    path.write_text(json.dumps(document, **dump), encoding="utf-8")
+    return path
+
+
+def read(path: Path, track=SOFT, ids=IDS):
+    return read_prediction(path, path.name, track, ItemKeys(ids))
+
+
+def refusal(path: Path, track=SOFT, ids=IDS) -> str:
+    with pytest.raises(SubmissionError) as e:
+        read(path, track, ids)
+    return str(e.value)
+
+
+def test_one_file_gives_both_tracks_in_the_tracks_label_order(tmp_path):
+    doc = records()
+    path = write(tmp_path / "snli_random_baseline.json", {"random_baseline": doc})
+    soft, labels = read(path), read(path, LABELS)
+    order = [NLI.index(label) for label in SOFT.labels]  # the track's order from ChaosNLI's e, n, c
+    for i, uid in enumerate(IDS):
+        np.testing.assert_allclose(
+            soft.values[i], np.array(doc[uid]["predicted_probabilities"])[order]
+        )
+        assert NLI[labels.values[i]] == doc[uid]["predicted_label"]
+    assert soft.format == labels.format == "chaosnli"
+    assert "ChaosNLI's own layout" in soft.warnings[0] and "'random_baseline'" in soft.warnings[0]
+
+
+def test_letters_and_logits_are_read_as_the_script_reads_them(tmp_path):
+    doc = records(key="logits")
+    for uid, letter in zip(IDS, "encn"):
+        doc[uid]["predicted_label"] = letter
+    path = write(tmp_path / "snli.json", {"m": doc}, indent=2)  # pretty-printed, as json.dump can
+    labels = read(path, LABELS)
+    assert [NLI[v] for v in labels.values] == ["entailment", "neutral", "contradiction", "neutral"]
+    soft = read(path)
+    logits = np.array(doc[IDS[0]]["logits"])
+    expected = np.exp(logits) / np.exp(logits).sum()  # the script's model_label_dist, no floor hit
+    order = [NLI.index(label) for label in SOFT.labels]
+    np.testing.assert_allclose(soft.values[0], expected[order], rtol=1e-12)
+
+
+def test_an_incomplete_file_is_refused_naming_the_missing_items(tmp_path):
+    path = write(tmp_path / "snli.json", {"m": records(IDS[:2])})
+    message = refusal(path)
+    assert "2 of the track's 4 items have no prediction (the file has 2 of them)" in message
+    assert "'50830c', '97211e'" in message
+
+
+@pytest.mark.parametrize(
+    "change, expected",
+    [
+        (lambda d: d.update({"m2": d["m"]}), "must hold one model; expected {model_name"),
+        (lambda d: d["m"].update({"zzz": d["m"][IDS[0]]}), "item 'zzz': unknown id"),
+        (lambda d: d["m"][IDS[1]].update(uid="other"), "the record's 'uid' is not its key"),
+        (
+            lambda d: d["m"][IDS[1]].update(predicted_probabilities=[0.5, 0.6, 0.1]),
+            "soft label does not sum to 1; expected a sum within 0.02 of 1, found sum 1.2",
+        ),
+        (
+            lambda d: d["m"][IDS[1]].update(predicted_probabilities=[0.5, 0.5]),
+            "wrong soft label length; expected a list of 3 probabilities, found 2 values",
+        ),
+        (
+            lambda d: d["m"][IDS[1]].pop("predicted_probabilities"),
+            "the prediction has no probabilities",
+        ),
+        (lambda d: d["m"][IDS[2]].update(logits=[1, "x", 2]), "'logits' must be 3 numbers"),
+    ],
+    ids=["two_models", "unknown_uid", "uid_mismatch", "sum", "length", "none", "logits"],
+)
+def test_a_broken_document_is_refused_with_the_kits_messages(tmp_path, change, expected):
+    doc = {"m": records()}
+    doc["m"][IDS[2]]["logits"] = doc["m"][IDS[2]]["predicted_probabilities"]
+    change(doc)
+    if "logits" in expected:
+        doc["m"][IDS[2]].pop("predicted_probabilities")
+    message = refusal(write(tmp_path / "snli.json", doc))
+    assert expected in message, message
+    assert "Traceback" not in message
+
+
+def test_a_label_that_is_not_e_n_or_c_is_refused(tmp_path):
+    doc = {"m": records()}
+    doc["m"][IDS[3]]["predicted_label"] = "yes"
+    del doc["m"][IDS[0]]["predicted_label"]
+    message = refusal(write(tmp_path / "snli.json", doc), LABELS)
+    assert "item '97211e': 'predicted_label' is not an NLI label" in message
+    assert "item '2407214681.jpg#0r1n': the prediction has no label e, n or c" in message
+
+
+def test_nan_and_a_track_the_layout_does_not_fit_are_refused(tmp_path):
+    text = json.dumps({"m": records()}).replace("0.", "NaN, 0.", 1)
+    path = tmp_path / "snli.json"
+    path.write_text(text, encoding="utf-8")
+    assert "not a finite number" in refusal(path)
+    other = track_from_dict(
+        {"id": "t", "kind": "classification", "labels": ["yes", "no"], "files": ["x*.json"]}
+    )
+    message = refusal(write(tmp_path / "x.json", {"m": records()}), other)
+    assert "ChaosNLI's layout does not apply to this track" in message
+
+
+def test_a_json_lines_file_is_not_taken_for_a_chaosnli_document(tmp_path):
+    """CLUE's JSON lines open with an object whose values are not objects: the usual reader."""
+    path = tmp_path / "snli_nli.json"
+    path.write_text("".join(json.dumps({"id": i, "label": "neutral"}) + "\n" for i in IDS))
+    assert read(path, LABELS).format == "id"
+
+
+# --- matching a file to its tracks -------------------------------------------------------------
+
+TRACKS = tracks_from_list(
+    [
+        SOFT.to_dict(),
+        LABELS.to_dict(),
+        {"id": "mnli_soft", "kind": "soft_label", "scale": "categorical", "dataset": "mnli",
+         "labels": NLI, "metrics": ["jsd"], "files": ["mnli*.json"]},
+        {"id": "mnli_nli", "kind": "classification", "dataset": "mnli", "labels": NLI,
+         "files": ["mnli*.json"]},
+    ]
+)  # fmt: skip
+MNLI_IDS = ["63735n", "91383n", "134211e"]
+IDS_OF = {"snli": IDS, "mnli": MNLI_IDS}.get
+
+
+def located(folder: Path):
+    claimed, unclaimed = locate_track_files(folder, TRACKS)
+    return claimed, claim_by_ids(folder, claimed, unclaimed, TRACKS, IDS_OF)
+
+
+def test_a_part_is_found_by_name_else_by_its_uids(tmp_path):
+    write(tmp_path / "SNLI_roberta.json", {"m": records()})
+    write(tmp_path / "predictions.json", {"m": records(MNLI_IDS[:2])})  # incomplete: still mnli's
+    claimed, left = located(tmp_path)
+    assert claimed == {
+        "snli_soft": PurePosixPath("SNLI_roberta.json"),
+        "snli_nli": PurePosixPath("SNLI_roberta.json"),
+        "mnli_soft": PurePosixPath("predictions.json"),
+        "mnli_nli": PurePosixPath("predictions.json"),
+    }
+    assert left == []
+
+
+def test_a_document_for_a_part_already_given_is_refused_and_others_are_left(tmp_path):
+    write(tmp_path / "notes.json", {"a": 1})
+    write(tmp_path / "other.json", {"m": {"x1": {"predicted_label": "e"}}})
+    claimed, left = located(tmp_path)
+    assert claimed == {} and sorted(left) == ["notes.json", "other.json"]
+    write(tmp_path / "snli_a.json", {"m": records()})
+    write(tmp_path / "b.json", {"m": records()})
+    with pytest.raises(SubmissionError, match="track 'snli_soft' is given by more than one file"):
+        located(tmp_path)
+
+
+def test_a_link_is_never_opened_to_match_it(tmp_path):
+    target = write(tmp_path / "outside.json", {"m": records()})
+    folder = tmp_path / "sub"
+    folder.mkdir()
+    os.symlink(target, folder / "preds.json")
+    claimed, left = located(folder)
+    assert claimed == {} and left == ["preds.json"]
+
+
+def test_tracks_of_one_dataset_and_different_kinds_may_share_a_name_and_no_others():
+    assert [t.id for t in TRACKS] == ["snli_soft", "snli_nli", "mnli_soft", "mnli_nli"]
+    with pytest.raises(ConfigError, match="file name 'snli\\*.json' is claimed by tracks"):
+        tracks_from_list([SOFT.to_dict(), dict(SOFT.to_dict(), id="snli_soft2")])
+    with pytest.raises(ConfigError, match="is claimed by tracks"):
+        tracks_from_list([SOFT.to_dict(), dict(LABELS.to_dict(), dataset="mnli")])

@@ -1,0 +1,100 @@
+"""A dataset without a training split (``train: none``) and a split that is a seeded sample of
+another's items (``sample``, ``judgekit/bundle/sample.py``), as editions/chaosnli declares them."""
+
+import hashlib
+import json
+
+import pytest
+import yaml
+
+from small_edition import make_edition
+from judgekit.bundle.build import build, import_data
+from judgekit.bundle.edition import load_edition
+from judgekit.bundle.sample import Sample, declared_sample, sampled_items
+from judgekit.errors import ConfigError
+
+SAMPLE = {"dev": {"of": "test", "items": 5, "seed": 3}}
+
+
+def one_dataset_edition(tmp_path, **nli_options):
+    """The small edition cut to its NLI dataset (a soft-label track scored by jsd and kl, and the
+    labels), with ``nli_options`` added to the dataset's config."""
+    folder = make_edition(tmp_path / "edition")
+    config = yaml.safe_load((folder / "edition.yaml").read_text())
+    config["datasets"] = {"nli": dict(config["datasets"]["nli"], **nli_options)}
+    config["tracks"] = [t for t in config["tracks"] if t["dataset"] == "nli"]
+    config["tracks"][1]["metrics"] = ["jsd", "kl"]
+    (folder / "edition.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
+    return folder
+
+
+def test_the_sample_is_the_smallest_sha256_of_seed_and_id_in_release_order(tmp_path):
+    items = [{"id": f"item-{i}"} for i in range(40)]
+    chosen = sampled_items(items, Sample("dev", "test", 7, 2020), "here")
+    digest = {it["id"]: hashlib.sha256(f"2020:{it['id']}".encode()).hexdigest() for it in items}
+    expected = sorted(sorted(digest, key=digest.get)[:7], key=lambda i: int(i.split("-")[1]))
+    assert [it["id"] for it in chosen] == expected
+    other = sampled_items(items, Sample("dev", "test", 7, 2021), "here")
+    assert [it["id"] for it in other] != expected
+    # recorded: the choice must never change with numpy, Python or the platform
+    assert [it["id"] for it in chosen] == [
+        "item-0", "item-6", "item-19", "item-25", "item-27", "item-34", "item-35",
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "sample, message",
+    [
+        ([1], "'sample' must map a split to {of, items, seed}"),
+        ({"dev": {"of": "test", "items": 5}}, "must have exactly the keys of, items, seed"),
+        ({"dev": {"of": "dev", "items": 5, "seed": 1}}, "'sample.dev.of' must name another split"),
+        ({"dev": {"of": "test", "items": 0, "seed": 1}}, "whole numbers items >= 1, seed >= 0"),
+        ({"dev": {"of": "test", "items": 5, "seed": True}}, "whole numbers items >= 1"),
+        (
+            {
+                "dev": {"of": "test", "items": 5, "seed": 1},
+                "test": {"of": "dev", "items": 2, "seed": 1},
+            },
+            "'sample.dev.of' names a split that is itself a sample",
+        ),
+    ],
+)
+def test_a_wrong_sample_is_refused_naming_what_is_expected(sample, message):
+    with pytest.raises(ConfigError) as e:
+        for split in ("dev", "test"):
+            declared_sample({"sample": sample}, split, "datasets 'nli'")
+    assert message in str(e.value) and "{dev: {of: test, items: 300, seed: 2020}}" in str(e.value)
+
+
+def test_a_sample_larger_than_its_split_is_refused(tmp_path):
+    folder = one_dataset_edition(tmp_path, sample={"dev": {"of": "test", "items": 15, "seed": 3}})
+    with pytest.raises(ConfigError, match="the dev sample asks for more items than the test split"):
+        import_data(load_edition(folder), folder)
+
+
+def test_train_none_reads_no_training_file_and_the_sample_is_of_the_test_items(tmp_path):
+    folder = one_dataset_edition(tmp_path, train="none", sample=SAMPLE)
+    (folder / "data" / "nli" / "train.jsonl").unlink()  # never read
+    data = import_data(load_edition(folder), folder)
+    assert "nli" not in data.splits["train"]
+    test = data.splits["test"]["nli"]
+    assert len(test) == 14 and len(data.splits["dev"]["nli"]) == 5
+    assert all(item in test for item in data.splits["dev"]["nli"])
+
+
+def test_without_train_the_baselines_that_learn_are_not_run_and_the_page_says_so(tmp_path):
+    folder = one_dataset_edition(tmp_path, train="none", sample=SAMPLE)
+    summary = build(load_edition(folder), folder, tmp_path / "dist")
+    tree = summary.tree
+    assert (tree / "input_data" / "practice" / "nli.train.jsonl").read_text() == ""
+    assert sorted(p.name for p in (tree / "solutions").iterdir()) == ["random"]
+    page = (tree / "pages" / "baselines.md").read_text(encoding="utf-8")
+    for name in ("most_frequent", "cosine_bow"):
+        assert f"- **{name}** is not run in this edition: it learns from the training split" in page
+    assert "| nli_soft Jensen-Shannon distance |" in page and "| score | random |" in page
+    kit = tree / "starting_kit" / "sample_submissions" / "result_submission.zip"
+    assert kit.is_file()  # the random baseline's predictions, cosine_bow being unable to run
+    practice = [
+        json.loads(line) for line in (tree / "input_data" / "practice" / "nli.jsonl").open()
+    ]
+    assert len(practice) == 5
