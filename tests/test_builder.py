@@ -352,6 +352,13 @@ def test_the_legacy_bundle_passes_the_checker(legacy):
         assert len(warnings) == 1 and "['force_submission_to_leaderboard']" in warnings[0]
 
 
+def test_the_legacy_build_summary_says_it_takes_result_submissions_only(legacy):
+    text = legacy.render()
+    assert text.startswith("edition default: ")
+    assert "CodaLab v1.5: result submissions only. The bundle has no ingestion program" in text
+    assert "code submissions need the Codabench bundle" in text
+
+
 def test_the_shipped_legacy_bundle_passes_judgekit_check(legacy, capsys):
     from judgekit.programs.check import main as check_main
 
@@ -394,12 +401,9 @@ def test_every_legacy_zip_has_its_files_at_its_root(legacy):
         with zipfile.ZipFile(legacy.tree / name) as zf:
             return set(zf.namelist())
 
-    for program, script in (
-        ("scoring_program.zip", "score.py"),
-        ("ingestion_program.zip", "ingest.py"),
-    ):
-        inside = names(program)
-        assert {"metadata", script} <= inside and any(n.startswith("judgekit/") for n in inside)
+    inside = names("scoring_program.zip")
+    assert {"metadata", "score.py"} <= inside and any(n.startswith("judgekit/") for n in inside)
+    assert not (legacy.tree / "ingestion_program.zip").exists()  # result submissions only
     for phase in ("practice", "evaluation", "post-campaign"):
         assert "task.json" in names(f"reference_data_{phase}.zip")
         assert "task.json" in names(f"input_data_{phase}.zip")
