@@ -442,6 +442,19 @@ def test_markdown_pages_become_html():
     assert "<tr><th>a</th><th>b</th></tr>" in page and "<tr><td>1</td><td>x | y</td></tr>" in page
 
 
+def test_a_fenced_code_block_stays_verbatim_in_the_html_page():
+    """The legacy pages' commands (the CodaLab note) are one block each, escaped, lines and
+    indentation kept, never a paragraph with the backticks shown; an unclosed fence ends with the page."""
+    text = "Run:\n\n```\npython3 a.py <in> && zip -r x .\n  next *line*\n```\n\nAfter.\n```\nopen"
+    page = markdown_to_html(text, "T")
+    assert (
+        "<pre><code>python3 a.py &lt;in&gt; &amp;&amp; zip -r x .\n  next *line*</code></pre>"
+        in page
+    )
+    assert "<p>Run:</p>" in page and "<p>After.</p>" in page and "```" not in page
+    assert page.endswith("<pre><code>open</code></pre>\n</body></html>\n")
+
+
 def test_a_line_separator_inside_a_page_line_is_text():
     """A page quoting an item's text (U+2028, U+0085) keeps the table row and the paragraph whole;
     only "\n" (with an optional "\r") ends a line."""

@@ -49,7 +49,7 @@ import re
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 import yaml
 
@@ -128,6 +128,26 @@ class _HtmlBlocks:
         self.paragraph: List[str] = []
         self.items: List[str] = []
         self.table: List[str] = []
+        self.code: Optional[List[str]] = None  # the lines of an open ``` block, kept verbatim
+
+    def feed(self, line: str) -> None:
+        """One line of the page: a fenced code block's line kept as it is, any other read by ``add``."""
+        if line.strip().startswith("```"):
+            self._fence()
+        elif self.code is not None:
+            self.code.append(line)
+        else:
+            self.add(line)
+
+    def _fence(self) -> None:
+        if self.code is None:
+            self.flush()
+            self.code = []
+            return
+        self.out.append(
+            "<pre><code>" + html.escape("\n".join(self.code), quote=False) + "</code></pre>"
+        )
+        self.code = None
 
     def flush(self) -> None:
         if self.paragraph:
@@ -173,12 +193,15 @@ class _HtmlBlocks:
 
 
 def markdown_to_html(text: str, title: str) -> str:
-    """A small, dependency-free renderer: headings, paragraphs, lists, tables and inline marks."""
+    """A small, dependency-free renderer: headings, paragraphs, lists, tables, fenced code blocks and
+    inline marks."""
     blocks = _HtmlBlocks()
     for line in text.split(
         "\n"
     ):  # not splitlines: U+2028 or U+0085 quoted from an item is text ("\r" is stripped)
-        blocks.add(line)
+        blocks.feed(line)
+    if blocks.code is not None:  # an unclosed fence ends with the page
+        blocks.feed("```")
     blocks.flush()
     return (
         f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>{html.escape(title)}</title></head>\n'
