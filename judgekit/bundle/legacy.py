@@ -72,10 +72,10 @@ RESULTS_ONLY_PHASE = {"is_scoring_only": True}
 SUBMITTING_ON_CODALAB = """
 ## Submitting on CodaLab
 
-This CodaLab competition takes **result submissions only**: a zip with one file per track, as
-described above. A zip holding `model.py` is not run here; it is scored as results and refused
-because it holds no prediction file. Code submissions are for the Codabench edition of this
-competition.
+This CodaLab competition takes **result submissions only**: a zip with one file per track, as the
+*Data and formats* page describes. A zip holding `model.py` is not run here; it is scored as
+results and refused because it holds no prediction file. Code submissions need Codabench, whose
+step that runs participant code never receives the gold.
 
 Why: for a phase with an ingestion program, CodaLab v1.5 hands the phase's hidden reference data
 to the container that runs participant code (codalab-competitions `tasks.py`, `hidden_ref`; the v1
