@@ -1,7 +1,9 @@
 """What the real platforms do with a bundle (issue 12): solution names, the kit's own time limit
 below the phase's, submitted html removed from the prediction output, whole-word column titles for
-every shipped edition, the ``queue`` key, the legacy v1.5 ``metadata`` files and pages, and the
-honest repository root (entry scripts that say it is the source tree; generated-file markers).
+every shipped edition, the ``queue`` key, the legacy v1.5 ``metadata`` files and pages, no
+participant code beside the reference data on either platform (issue 22: the v1.5 bundle takes
+result submissions only; the v2 prediction step gets the input data only), and the honest
+repository root (entry scripts that say it is the source tree; generated-file markers).
 
 Expected values are written out here from the platforms' rules (Codabench's 36-character column
 title, the v1 worker's ``metadata`` file name), not read back from the builder.
