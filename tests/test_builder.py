@@ -352,6 +352,13 @@ def test_the_legacy_bundle_passes_the_checker(legacy):
         assert len(warnings) == 1 and "['force_submission_to_leaderboard']" in warnings[0]
 
 
+def test_the_legacy_build_summary_says_it_takes_result_submissions_only(legacy):
+    text = legacy.render()
+    assert text.startswith("edition default: ")
+    assert "CodaLab v1.5: result submissions only. The bundle has no ingestion program" in text
+    assert "code submissions need the Codabench bundle" in text
+
+
 def test_the_shipped_legacy_bundle_passes_judgekit_check(legacy, capsys):
     from judgekit.programs.check import main as check_main
 
@@ -394,12 +401,9 @@ def test_every_legacy_zip_has_its_files_at_its_root(legacy):
         with zipfile.ZipFile(legacy.tree / name) as zf:
             return set(zf.namelist())
 
-    for program, script in (
-        ("scoring_program.zip", "score.py"),
-        ("ingestion_program.zip", "ingest.py"),
-    ):
-        inside = names(program)
-        assert {"metadata", script} <= inside and any(n.startswith("judgekit/") for n in inside)
+    inside = names("scoring_program.zip")
+    assert {"metadata", "score.py"} <= inside and any(n.startswith("judgekit/") for n in inside)
+    assert not (legacy.tree / "ingestion_program.zip").exists()  # result submissions only
     for phase in ("practice", "evaluation", "post-campaign"):
         assert "task.json" in names(f"reference_data_{phase}.zip")
         assert "task.json" in names(f"input_data_{phase}.zip")
@@ -436,6 +440,19 @@ def test_markdown_pages_become_html():
     )
     assert "<ul><li>one continued</li><li>two</li></ul>" in page
     assert "<tr><th>a</th><th>b</th></tr>" in page and "<tr><td>1</td><td>x | y</td></tr>" in page
+
+
+def test_a_fenced_code_block_stays_verbatim_in_the_html_page():
+    """The legacy pages' commands (the CodaLab note) are one block each, escaped, lines and
+    indentation kept, never a paragraph with the backticks shown; an unclosed fence ends with the page."""
+    text = "Run:\n\n```\npython3 a.py <in> && zip -r x .\n  next *line*\n```\n\nAfter.\n```\nopen"
+    page = markdown_to_html(text, "T")
+    assert (
+        "<pre><code>python3 a.py &lt;in&gt; &amp;&amp; zip -r x .\n  next *line*</code></pre>"
+        in page
+    )
+    assert "<p>Run:</p>" in page and "<p>After.</p>" in page and "```" not in page
+    assert page.endswith("<pre><code>open</code></pre>\n</body></html>\n")
 
 
 def test_a_line_separator_inside_a_page_line_is_text():

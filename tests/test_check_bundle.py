@@ -165,6 +165,10 @@ V2_CASES = {
         edit_yaml(drop_solution_task),
         "the solution names tasks that do not exist",
     ),
+    "ingestion beside the reference data": (
+        edit_yaml(lambda d: d["tasks"][1].update(ingestion_only_during_scoring=True)),
+        "ingestion_only_during_scoring runs the ingestion program, and the participant code it runs",
+    ),
     "missing reference data": (
         edit_yaml(lambda d: d["tasks"][1].update(reference_data="reference_data/nope")),
         "reference_data not found in the bundle",
@@ -277,6 +281,11 @@ LEGACY_CASES = {
     "v1.5 program as a folder": (
         legacy_phase(1, scoring_program="logo.png"),
         "scoring_program is a plain file",
+    ),
+    "v1.5 phase with an ingestion program": (
+        legacy_phase(2, ingestion_program="scoring_program.zip"),
+        "a CodaLab v1.5 phase with an ingestion program lets participant code read the phase's "
+        "reference data",
     ),
 }
 

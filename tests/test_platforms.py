@@ -1,7 +1,9 @@
 """What the real platforms do with a bundle (issue 12): solution names, the kit's own time limit
 below the phase's, submitted html removed from the prediction output, whole-word column titles for
-every shipped edition, the ``queue`` key, the legacy v1.5 ``metadata`` files and pages, and the
-honest repository root (entry scripts that say it is the source tree; generated-file markers).
+every shipped edition, the ``queue`` key, the legacy v1.5 ``metadata`` files and pages, no
+participant code beside the reference data on either platform (issue 22: the v1.5 bundle takes
+result submissions only; the v2 prediction step gets the input data only), and the honest
+repository root (entry scripts that say it is the source tree; generated-file markers).
 
 Expected values are written out here from the platforms' rules (Codabench's 36-character column
 title, the v1 worker's ``metadata`` file name), not read back from the builder.
@@ -9,6 +11,7 @@ title, the v1 worker's ``metadata`` file name), not read back from the builder.
 
 from __future__ import annotations
 
+import io
 import shutil
 import subprocess
 import sys
@@ -231,6 +234,56 @@ def test_every_generated_root_file_says_where_it_comes_from():
         assert f"/{name} linguist-generated=true" in attributes
 
 
+# ---------------------------------------------------------------- Codabench v2: no gold beside code
+
+
+def codabench_step_bundles(task: dict, is_scoring: bool) -> set:
+    """The bundles Codabench sends a step of a submission to ``task`` (codabench
+    src/apps/competitions/tasks.py:173-181, written out; the submission or the scoring program is
+    the step's ``program``, 185-187)."""
+    bundles = {"program"}
+    during_scoring = bool(task.get("ingestion_only_during_scoring"))
+    if task.get("ingestion_program") and during_scoring == is_scoring:
+        bundles.add("ingestion_program")
+    if task.get("input_data") and (not is_scoring or during_scoring):
+        bundles.add("input_data")
+    if is_scoring and task.get("reference_data"):
+        bundles.add("reference_data")
+    return bundles
+
+
+@pytest.mark.parametrize("edition", EDITIONS)
+def test_the_v2_prediction_step_never_receives_reference_data(edition):
+    """Participant code runs where the ingestion program runs. Each task runs it in the prediction
+    step (no ingestion_only_during_scoring), which gets the input data and never the reference data;
+    the reference data goes to the scoring step, whose program is the kit's scorer (and whose
+    ``/app/input`` mount, compute_worker.py:926-944, only the scoring step has)."""
+    doc = competition_yaml(load_edition(REPO / "editions" / edition), [])
+    for task in doc["tasks"]:
+        assert task["ingestion_program"] and task["input_data"] and task["reference_data"]
+        assert not task.get("ingestion_only_during_scoring"), task["name"]
+        assert codabench_step_bundles(task, is_scoring=False) == {
+            "program",
+            "ingestion_program",
+            "input_data",
+        }
+        assert "ingestion_program" not in codabench_step_bundles(task, is_scoring=True)
+
+
+def test_the_checker_refuses_a_task_that_ingests_beside_the_reference_data():
+    from judgekit.bundle.check.findings import Findings
+    from judgekit.bundle.check.v2 import _check_no_code_beside_gold
+
+    findings = Findings()
+    task = {"ingestion_program": "ingestion_program", "ingestion_only_during_scoring": True}
+    _check_no_code_beside_gold(task, "tasks[0]", findings)
+    assert findings.lines() == [
+        "tasks[0]: ingestion_only_during_scoring runs the ingestion program, and the participant "
+        "code it runs, in the scoring step beside the reference data; expected "
+        "ingestion_only_during_scoring absent or false, found true"
+    ]
+
+
 # ---------------------------------------------------------------- CodaLab v1.5 (legacy) bundles
 
 
@@ -244,25 +297,108 @@ def legacy_tree(tmp_path_factory):
 
 
 def test_legacy_programs_carry_the_metadata_file_the_v1_worker_reads(legacy_tree):
-    commands = {
-        "scoring_program.zip": "python3 $program/score.py $input $output",
-        "ingestion_program.zip": "python3 $ingestion_program/ingest.py $input $output $submission_program",
-    }
-    for name, command in commands.items():
-        with zipfile.ZipFile(legacy_tree / name) as zf:
-            names = zf.namelist()
-            assert "metadata" in names and "metadata.yaml" not in names
-            assert yaml.safe_load(zf.read("metadata"))["command"] == command
+    with zipfile.ZipFile(legacy_tree / "scoring_program.zip") as zf:
+        names = zf.namelist()
+        assert "metadata" in names and "metadata.yaml" not in names
+        command = yaml.safe_load(zf.read("metadata"))["command"]
+    assert command == "python3 $program/score.py $input $output"
 
 
-def test_legacy_kit_code_submission_is_run_as_code_on_v15(legacy_tree):
+def test_legacy_phases_take_result_submissions_only(legacy_tree):
+    """Issue 22 item 1: for a phase with an ingestion program v1.5 mounts the reference data where
+    participant code runs (codalab-competitions tasks.py:165-176, v1 worker.py:325-331 and 587), so
+    no legacy phase has one, and each is is_scoring_only (no prediction step, tasks.py:758-786)."""
+    doc = yaml.safe_load((legacy_tree / "competition.yaml").read_text(encoding="utf-8"))
+    for number, phase in doc["phases"].items():
+        assert "ingestion_program" not in phase, f"phase {number}"
+        assert phase["is_scoring_only"] is True, f"phase {number}"
+    assert not (legacy_tree / "ingestion_program.zip").exists()
+
+
+def _zip_bytes(files: dict) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, text in files.items():
+            archive.writestr(name, text)
+    return buffer.getvalue()
+
+
+KIT_CODE = REPO / "starting_kit" / "sample_submissions" / "code_submission"
+#: Submissions that would read the gold wherever v1.5 lets participant code run beside it.
+V15_ATTACKS = {
+    "the kit's code submission": {
+        "model.py": (KIT_CODE / "model.py").read_text(encoding="utf-8"),
+        "metadata": (KIT_CODE / "metadata").read_text(encoding="utf-8"),
+    },
+    "a metadata with its own command": {
+        "model.py": "print(open('../../hidden_ref/sim.jsonl').read())\n",
+        "metadata": "command: python3 $program/model.py\n",
+    },
+    "a sitecustomize.py that runs inside ingest.py": {
+        "sitecustomize.py": "import glob; print(glob.glob('/tmp/codalab/hidden_ref/*'))\n",
+        "model.py": "class Model: pass\n",
+        "metadata": "description: x\n",
+    },
+}
+
+
+@pytest.mark.parametrize("scoring_only", [True, False], ids=["scoring-only", "editor-flipped"])
+@pytest.mark.parametrize("attack", sorted(V15_ATTACKS))
+def test_no_v15_container_running_participant_code_reaches_the_gold(
+    legacy_tree, tmp_path, scoring_only, attack
+):
+    """The v1 worker's layout, emulated from its source (tests/v1_worker_layout.py), for every phase
+    of the legacy bundle, also after an organiser unticks "Results Scoring Only" in v1.5's phase
+    editor (codalab-competitions forms.py:79): no container running participant code mounts a
+    file of the phase's reference data."""
+    from v1_worker_layout import prediction_containers, reachable_gold
+
+    doc = yaml.safe_load((legacy_tree / "competition.yaml").read_text(encoding="utf-8"))
+    submission = _zip_bytes(V15_ATTACKS[attack])
+    for number, phase in doc["phases"].items():
+        phase = dict(phase, is_scoring_only=scoring_only)
+        containers = prediction_containers(legacy_tree, phase, submission, tmp_path / f"p{number}")
+        assert reachable_gold(legacy_tree, phase, containers) == {}, f"phase {number}"
+
+
+def test_the_v15_emulation_finds_the_gold_beside_an_ingestion_program(legacy_tree, tmp_path):
+    """The emulation's own check, on the layout the legacy bundle had before issue 22: a phase with
+    an ingestion program puts the reference data in the ingestion container, and judgekit check
+    refuses such a phase."""
+    from judgekit.bundle.check import check_bundle
+    from v1_worker_layout import prediction_containers, reachable_gold
+
+    tree = tmp_path / "bundle"
+    shutil.copytree(legacy_tree, tree)
+    (tree / "ingestion_program.zip").write_bytes(
+        _zip_bytes(
+            {
+                "metadata": "command: python3 $ingestion_program/ingest.py $input $output\n",
+                "ingest.py": "",
+            }
+        )
+    )
+    doc = yaml.safe_load((tree / "competition.yaml").read_text(encoding="utf-8"))
+    phase = dict(doc["phases"][2], ingestion_program="ingestion_program.zip", is_scoring_only=False)
+    submission = _zip_bytes(V15_ATTACKS["the kit's code submission"])
+    containers = prediction_containers(tree, phase, submission, tmp_path / "run")
+    found = reachable_gold(tree, phase, containers)
+    assert list(found) == ["the ingestion program running model.py"]
+    assert all("/hidden_ref/" in path for path in found["the ingestion program running model.py"])
+    doc["phases"][2] = phase
+    (tree / "competition.yaml").write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
+    problems = check_bundle(tree)
+    assert len(problems) == 1 and problems[0].startswith("phases[2]: a CodaLab v1.5 phase with an")
+    assert "found ingestion_program: ingestion_program.zip" in problems[0]
+
+
+def test_legacy_kit_says_codalab_takes_result_submissions_only(legacy_tree):
     with zipfile.ZipFile(legacy_tree / "starting_kit.zip") as zf:
-        meta = yaml.safe_load(zf.read("sample_submissions/code_submission/metadata"))
         readme = zf.read("README.md").decode("utf-8")
-    # v1.5 runs the ingestion program only for a zip with 'metadata'; a command in it would be run too,
-    # and any key but these would be fetched as a bundle by the v1 worker
-    assert isinstance(meta, dict) and "command" not in meta and set(meta) <= {"description"}
-    assert "## Submitting on CodaLab" in readme and "`metadata`" in readme
+    note = readme.index("## Submitting on CodaLab")
+    assert note < readme.index("## Two ways to submit")  # read before how to submit
+    assert "result submissions only" in readme[note:] and "hidden_ref" in readme[note:]
+    assert "ingestion_program/ingest.py EVALUATION_DATA predictions" in readme[note:]
 
 
 def test_legacy_pages_say_how_to_submit_and_what_the_platforms_do_with_dates(legacy_tree):
@@ -270,7 +406,8 @@ def test_legacy_pages_say_how_to_submit_and_what_the_platforms_do_with_dates(leg
     html = doc["html"]
     assert {"overview", "evaluation", "terms", "data", "Baselines", "Timeline"} <= set(html)
     data = (legacy_tree / html["data"]).read_text(encoding="utf-8")
-    assert "Submitting on CodaLab" in data and "<code>metadata</code>" in data
+    assert "Submitting on CodaLab" in data and "<strong>result submissions only</strong>" in data
+    assert "<code>hidden_ref</code>" in data
     timeline = (legacy_tree / html["Timeline"]).read_text(encoding="utf-8")
     # small edition: practice 2027-01-01.., evaluation starts 2027-02-01, post-campaign 2027-02-15
     assert "<td>2027-02-01 00:00:00</td><td>2027-01-31 00:00:00</td>" in timeline

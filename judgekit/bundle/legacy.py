@@ -7,19 +7,34 @@ leaderboard keys, baselines, no hidden gold in public files), then re-packed as 
   ``phases`` with ``phasenumber``/``label``/``start_date``, and the leaderboard in v1.5 form
   (``leaderboards`` + ``columns`` pointing at it), with the same column keys as the v2 bundle;
 - every program and data set as a ``.zip`` inside the bundle, files at the zip's root (CodaLab
-  required zips): ``scoring_program.zip``, ``ingestion_program.zip``, ``reference_data_<phase>.zip``,
-  ``input_data_<phase>.zip`` and ``starting_kit.zip``;
+  required zips): ``scoring_program.zip``, ``reference_data_<phase>.zip``, ``input_data_<phase>.zip``
+  and ``starting_kit.zip``;
 - the pages as HTML (CodaLab shows page files as HTML), converted from the v2 bundle's Markdown;
-- program commands with CodaLab's ``$program``-style variables, which Codabench also substitutes,
-  in a file named exactly ``metadata`` at each program zip's root: the v1 compute worker reads no
+- the scoring command with CodaLab's ``$program``-style variables, which Codabench also substitutes,
+  in a file named exactly ``metadata`` at the program zip's root: the v1 compute worker reads no
   other name (Codabench reads ``metadata`` too when there is no ``metadata.yaml``);
 - the extra pages keyed by their titles, since v1.5 (and Codabench's v1 unpacker) shows a page's
   ``html`` key as its tab title; ``overview``, ``evaluation``, ``terms`` and ``data`` are the keys
   v1.5 requires and labels itself.
 
-On v1.5 the ingestion program runs only for a submission that carries its own ``metadata`` file;
-any other zip is scored as results. The starting kit's code submission carries one, and the
-data page and the starting kit's README of a legacy bundle say so.
+**Result submissions only.** A legacy phase has no ingestion program and is ``is_scoring_only``:
+on v1.5 no participant code runs, and code submissions are for the Codabench (v2) bundle. The
+reason is the v1.5 platform's own layout, which no program of the kit can repair:
+
+- for a phase with an ingestion program the site puts the phase's reference data into the
+  prediction run (codalab-competitions ``codalab/apps/web/tasks.py:165-176``, ``hidden_ref``) and the
+  v1 worker mounts it into the ingestion container beside the run folder
+  (competitions-v1-compute-worker ``worker.py:325-331``, ``:587``), where the ingestion program runs
+  the participant's ``model.py``: the hidden gold is one ``open("../../hidden_ref/...")`` away;
+- that container's ``PYTHONPATH`` holds the submission's folder (``worker.py:591``), so a
+  ``sitecustomize.py`` or ``json.py`` in the zip runs inside ``ingest.py`` before any kit code;
+- a submission whose ``metadata`` has a ``command`` is also started in a container of its own with
+  the whole run folder, ``ingestion_program/`` included, mounted read-write (``worker.py:481-536``).
+
+A child process without permissions stops none of these, so the ingestion program is left out
+rather than hardened. ``is_scoring_only: true`` (the model's default, ``models.py:889``, written out
+so that the intent is visible) makes v1.5 skip the prediction step (``tasks.py:758-786``): every zip
+goes to the scoring program as results.
 
 What v1.5 cannot say: a phase ends when the next one starts (Codabench's v1 unpacker ends it one
 day before; the timeline page says both), there is no submission rule such as ``Force_Last`` (see
@@ -34,7 +49,7 @@ import re
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 import yaml
 
@@ -44,22 +59,39 @@ from .edition import DATE_FORMAT, Edition, Phase
 from .zipdet import write_zip
 
 #: Program commands with the legacy variables; on Codabench they expand to the v2 commands' paths.
-LEGACY_COMMANDS = {
-    "scoring_program": "python3 $program/score.py $input $output",
-    "ingestion_program": "python3 $ingestion_program/ingest.py $input $output $submission_program",
-}
+#: The scoring program only: a legacy phase has no ingestion program (see the module's docstring).
+LEGACY_COMMANDS = {"scoring_program": "python3 $program/score.py $input $output"}
 #: Pages CodaLab v1.5 required, in the order they are listed.
 REQUIRED_PAGES = ("overview", "evaluation", "terms", "data")
-#: The only program (and code submission) file name the v1 compute worker reads.
+#: The only program file name the v1 compute worker reads.
 LEGACY_METADATA = "metadata"
+#: Every legacy phase's keys that make it take result submissions only: v1.5 then skips the
+#: prediction step, so no participant code runs and no container holds code and gold together.
+RESULTS_ONLY_PHASE = {"is_scoring_only": True}
 #: What a participant must know about submitting on v1.5, appended to the data page and the kit README.
 SUBMITTING_ON_CODALAB = """
 ## Submitting on CodaLab
 
-On CodaLab the ingestion program runs your code only when the zip contains a file named exactly
-`metadata` at its root, beside `model.py` (one line such as `description: my model` is enough; do
-not put a `command` in it). A zip without `metadata` is scored as a result submission. The sample
-`sample_submissions/code_submission/` already carries this file; keep it in your own code submissions.
+This CodaLab competition takes **result submissions only**: a zip with one file per track, as the
+*Data and formats* page describes. A zip holding `model.py` is not run here; it is scored as
+results and refused because it holds no prediction file. Code submissions need Codabench, whose
+step that runs participant code never receives the gold.
+
+Why: for a phase with an ingestion program, CodaLab v1.5 hands the phase's hidden reference data
+to the container that runs participant code (codalab-competitions `tasks.py`, `hidden_ref`; the v1
+compute worker mounts it beside the run folder), so participant code could read the hidden gold.
+This bundle therefore has no ingestion program, and no code of yours runs on CodaLab.
+
+To submit a model, run it on your own machine with the starting kit and upload what it writes:
+
+```
+python3 ingestion_program/ingest.py EVALUATION_DATA predictions my_code_submission
+cd predictions && zip -r ../my_submission.zip . && cd ..
+python3 ingestion_program/ingest.py EVALUATION_DATA checked my_submission.zip
+```
+
+`EVALUATION_DATA` is the phase's public data (the Files tab; `input_data_<phase>.zip` in the
+bundle). The last command checks the zip's format and coverage with the platform's messages.
 """
 
 
@@ -96,6 +128,26 @@ class _HtmlBlocks:
         self.paragraph: List[str] = []
         self.items: List[str] = []
         self.table: List[str] = []
+        self.code: Optional[List[str]] = None  # the lines of an open ``` block, kept verbatim
+
+    def feed(self, line: str) -> None:
+        """One line of the page: a fenced code block's line kept as it is, any other read by ``add``."""
+        if line.strip().startswith("```"):
+            self._fence()
+        elif self.code is not None:
+            self.code.append(line)
+        else:
+            self.add(line)
+
+    def _fence(self) -> None:
+        if self.code is None:
+            self.flush()
+            self.code = []
+            return
+        self.out.append(
+            "<pre><code>" + html.escape("\n".join(self.code), quote=False) + "</code></pre>"
+        )
+        self.code = None
 
     def flush(self) -> None:
         if self.paragraph:
@@ -141,12 +193,15 @@ class _HtmlBlocks:
 
 
 def markdown_to_html(text: str, title: str) -> str:
-    """A small, dependency-free renderer: headings, paragraphs, lists, tables and inline marks."""
+    """A small, dependency-free renderer: headings, paragraphs, lists, tables, fenced code blocks and
+    inline marks."""
     blocks = _HtmlBlocks()
     for line in text.split(
         "\n"
     ):  # not splitlines: U+2028 or U+0085 quoted from an item is text ("\r" is stripped)
-        blocks.add(line)
+        blocks.feed(line)
+    if blocks.code is not None:  # an unclosed fence ends with the page
+        blocks.feed("```")
     blocks.flush()
     return (
         f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>{html.escape(title)}</title></head>\n'
@@ -253,7 +308,7 @@ def _phase_entry(number: int, phase: Phase, v2_root: Path, root: Path, starting_
         "max_submissions_per_day": phase.max_submissions_per_day,
         "execution_time_limit": phase.execution_time_limit,
         "scoring_program": "scoring_program.zip",
-        "ingestion_program": "ingestion_program.zip",
+        **RESULTS_ONLY_PHASE,
         "reference_data": files["reference_data"],
         "input_data": files["input_data"],
         "public_data": files["input_data"],
@@ -319,16 +374,28 @@ def legacy_yaml(edition: Edition, pages: Dict[str, str], phases: List[dict]) -> 
     return doc
 
 
+#: The starting kit README's section on the platform's two kinds of submission, which the CodaLab
+#: note precedes (a participant reads that only results are taken before reading how to submit).
+KIT_SUBMIT_HEADING = "## Two ways to submit"
+
+
+def legacy_kit_readme(text: str) -> str:
+    """The starting kit's README with the CodaLab note before its section on submitting (appended
+    when the README has no such section)."""
+    note = SUBMITTING_ON_CODALAB.strip("\n") + "\n\n"
+    at = text.find("\n" + KIT_SUBMIT_HEADING + "\n")
+    if at < 0:
+        return text.rstrip("\n") + "\n\n" + note
+    return text[: at + 1] + note + text[at + 1 :]
+
+
 def write_legacy_starting_kit(v2_root: Path, root: Path) -> None:
-    """The v2 starting kit with the CodaLab submitting note added to its README."""
+    """The v2 starting kit with the CodaLab submitting note in its README."""
     with tempfile.TemporaryDirectory(prefix="judgekit-legacy-kit-") as tmp:
         kit = Path(tmp) / "starting_kit"
         shutil.copytree(v2_root / "starting_kit", kit)
         readme = kit / "README.md"
-        readme.write_text(
-            readme.read_text(encoding="utf-8").rstrip("\n") + "\n" + SUBMITTING_ON_CODALAB,
-            encoding="utf-8",
-        )
+        readme.write_text(legacy_kit_readme(readme.read_text(encoding="utf-8")), encoding="utf-8")
         write_zip(kit, root / "starting_kit.zip")
 
 
@@ -345,6 +412,21 @@ def write_legacy_tree(edition: Edition, v2_root: Path, root: Path) -> None:
         for number, phase in enumerate(edition.phases, start=1)
     ]
     write_yaml(root / "competition.yaml", legacy_yaml(edition, pages, phases), edition)
+
+
+#: The builder's word on what a legacy bundle takes, printed with its summary.
+RESULTS_ONLY_NOTE = (
+    "  CodaLab v1.5: result submissions only. The bundle has no ingestion program, since v1.5 "
+    "hands a phase's\n  reference data to the container that runs participant code; code "
+    "submissions need the Codabench bundle."
+)
+
+
+class LegacySummary(BuildSummary):
+    """The build summary of a legacy bundle: the v2 one, and what v1.5 takes."""
+
+    def render(self) -> str:
+        return super().render() + "\n" + RESULTS_ONLY_NOTE
 
 
 def build_legacy(edition: Edition, data_root: Path, out_dir: Path) -> BuildSummary:
@@ -368,4 +450,4 @@ def build_legacy(edition: Edition, data_root: Path, out_dir: Path) -> BuildSumma
         for kind in ("reference_data", "input_data", "starting_kit")
     }
     sizes["zip"] = final_zip.stat().st_size
-    return BuildSummary(edition, final_tree, final_zip, sha256_of(final_zip), sizes)
+    return LegacySummary(edition, final_tree, final_zip, sha256_of(final_zip), sizes)

@@ -159,6 +159,7 @@ def _check_tasks(tasks, root: Path, findings: Findings) -> Dict[object, dict]:
         check_text(task, "name", where, findings, 256)
         check_text(task, "description", where, findings, 10000, required=False)
         check_bool(task, "ingestion_only_during_scoring", where, findings)
+        _check_no_code_beside_gold(task, where, findings)
         if "scoring_program" not in task:
             findings.add(where, "the task has no scoring_program")
         for kind in ("scoring_program", "ingestion_program", "reference_data", "input_data"):
@@ -167,6 +168,21 @@ def _check_tasks(tasks, root: Path, findings: Findings) -> Dict[object, dict]:
                 if path is not None and kind.endswith("_program"):
                     check_program(path, where, kind.replace("_", " "), findings)
     return known
+
+
+def _check_no_code_beside_gold(task: dict, where: str, findings: Findings) -> None:
+    """Participant code runs in the prediction step, which Codabench gives the input data only
+    (codabench src/apps/competitions/tasks.py:173-181). With ``ingestion_only_during_scoring`` the
+    ingestion program runs in the scoring step instead, whose containers mount ``/app/input`` with
+    the reference data (compute_worker/compute_worker.py:926-944, 1148-1157)."""
+    if task.get("ingestion_only_during_scoring") is True and task.get("ingestion_program"):
+        findings.add(
+            where,
+            "ingestion_only_during_scoring runs the ingestion program, and the participant code it "
+            "runs, in the scoring step beside the reference data",
+            expected="ingestion_only_during_scoring absent or false",
+            found="true",
+        )
 
 
 def _check_solutions(solutions, tasks: Dict[object, dict], root: Path, findings: Findings) -> None:
