@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from functools import cached_property
@@ -41,6 +42,16 @@ MIN_ITEMS = 5
 ORDER_BITS = 40
 MAX_STRIDE = 8
 DECIMALS = 2
+
+
+def text_key(item: dict) -> Tuple[str, ...]:
+    """An item's texts as compared across splits and public files: each NFKC-normalised, with runs of
+    white space read as one space and the ends stripped (a copy re-encoded or re-wrapped is the same
+    item); case and punctuation count."""
+    return tuple(
+        " ".join(unicodedata.normalize("NFKC", str(text)).split())
+        for text in item.get("texts") or ()
+    )
 
 
 def leak_threshold(chance: float) -> float:
