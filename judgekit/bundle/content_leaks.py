@@ -326,4 +326,5 @@ def content_leaks(text: TextValues, probes: List[Probe]) -> List[Tuple[str, floa
 
 
 def hidden_ids(probes: List[Probe]) -> frozenset:
+    """Every id of the probes' items: the tokens ``TextValues`` locates."""
     return frozenset().union(*(probe.ids for probe in probes))

@@ -160,11 +160,13 @@ def share_by_id(probe: Probe, text: TextValues) -> Tuple[float, str]:
     if any(len(pattern) != 1 for pattern in probe.patterns):
         return 0.0, ""
     found = [
-        (k, text.id_positions[i][0]) for k, i in enumerate(probe.ids) if i in text.id_positions
+        (row, text.id_positions[item_id][0])
+        for row, item_id in enumerate(probe.ids)
+        if item_id in text.id_positions
     ]
     if not found:
         return 0.0, ""
-    rows = np.asarray([k for k, _ in found])
+    rows = np.asarray([row for row, _ in found])
     positions = np.asarray([pos for _, pos in found])
     stream = number_stream(text) if probe.numeric else token_stream(text)
     gold = probe.codes([pattern[0] for pattern in probe.patterns])
