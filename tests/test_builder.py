@@ -310,7 +310,10 @@ def test_a_training_item_that_is_a_test_item_is_refused(tmp_path):
     test = _pairs("t", 6)
     folder = _kit_edition(tmp_path, _pairs("r", 6) + [test[3]], _pairs("d", 6), test)
     text = _repeats_refusal(folder)
-    assert "datasets 'sim'" in text and "1 test items have the texts of items" in text
+    assert (
+        "datasets 'sim'" in text
+        and "test items with the texts of items of a public split (dev, train): 1," in text
+    )
     assert "more than the 0 declared" in text and "test item 't3'" in text
 
 
@@ -323,7 +326,10 @@ def test_test_items_copied_into_train_under_new_ids_are_refused(tmp_path):
     ]
     folder = _kit_edition(tmp_path, _pairs("r", 6) + copies, _pairs("d", 6), test)
     text = _repeats_refusal(folder)
-    assert "datasets 'sim'" in text and "4 test items have the texts of items" in text
+    assert (
+        "datasets 'sim'" in text
+        and "test items with the texts of items of a public split (dev, train): 4," in text
+    )
     assert "test item 't0' has the texts of train item 'copy0'" in text
     assert "known_repeats: {test: 4}" in text
 
@@ -333,7 +339,7 @@ def test_a_public_dev_split_repeating_test_items_is_refused(tmp_path):
     test = _pairs("t", 6)
     dev = _pairs("d", 6)[:3] + [dict(it, id=f"dev-copy{k}") for k, it in enumerate(test[:3])]
     text = _repeats_refusal(_kit_edition(tmp_path, _pairs("r", 6), dev, test))
-    assert "3 test items" in text and "dev item 'dev-copy0'" in text
+    assert "public split (dev, train): 3," in text and "dev item 'dev-copy0'" in text
 
 
 def _declare(folder: Path, value) -> None:
@@ -351,7 +357,7 @@ def test_declared_repeats_are_reported_and_more_are_refused(tmp_path):
         ("sim", "test", 1, 1)
     ]
     assert data.repeats[0].example == ("t1", "train", "r-copy")
-    assert "sim test: 1 items with the texts of public items (known_repeats: 1)" in (
+    assert "sim test: items with the texts of public items: 1 (known_repeats: 1)" in (
         data.repeats[0].render()
     )
     write_jsonl(
@@ -359,7 +365,7 @@ def test_declared_repeats_are_reported_and_more_are_refused(tmp_path):
         _pairs("r", 6) + [dict(it, id=f"c{k}") for k, it in enumerate(test[1:3])],
     )
     text = _repeats_refusal(folder)
-    assert "2 test items" in text and "more than the 1 declared" in text
+    assert "(dev, train): 2, more than the 1 declared" in text
 
 
 @pytest.mark.parametrize("value", ["1", True, -1, 1.0, [1], {"test": "1"}, {"test": None}])

@@ -131,7 +131,7 @@ class Repeats:
 
     def render(self) -> str:
         return (
-            f"{self.dataset} {self.split}: {self.found} items with the texts of public items "
+            f"{self.dataset} {self.split}: items with the texts of public items: {self.found} "
             f"({REPEATS_KEY}: {self.declared})"
         )
 
@@ -191,9 +191,8 @@ def _repeat_problem(repeats: Repeats, public: List[str]) -> Problem:
     scored_id, public_split, public_id = repeats.example
     return Problem(
         f"datasets '{repeats.dataset}'",
-        f"{repeats.found} {repeats.split} items have the texts of items of a public split "
-        f"({', '.join(public)}), more than the {repeats.declared} declared, so their gold "
-        "would leak",
+        f"{repeats.split} items with the texts of items of a public split ({', '.join(public)}): "
+        f"{repeats.found}, more than the {repeats.declared} declared, so their gold would leak",
         item=scored_id,
         expected=f"at most {repeats.declared} repeated items ('{REPEATS_KEY}')",
         found=f"{repeats.split} item {scored_id!r} has the texts of {public_split} item "
