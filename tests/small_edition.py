@@ -45,8 +45,9 @@ def _item(rng, dataset, split, i):
     return item
 
 
-def make_edition(folder: Path, name: str = "small", seed: int = 7) -> Path:
-    """Write edition.yaml, pages, logo and kit data under ``folder``; returns the folder."""
+def make_edition(folder: Path, name: str = "small", seed: int = 7, test_items: int = 14) -> Path:
+    """Write edition.yaml, pages, logo and kit data under ``folder`` (``test_items`` items in each test
+    split); returns the folder."""
     rng = random.Random(seed)
     folder.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(REPO / "editions" / "default" / "logo.png", folder / "logo.png")
@@ -57,7 +58,7 @@ def make_edition(folder: Path, name: str = "small", seed: int = 7) -> Path:
     for dataset in ("sim", "nli", "sar", "var"):
         datasets[dataset] = {"importer": "kit", "path": f"data/{dataset}"}
         (folder / "data" / dataset).mkdir(parents=True, exist_ok=True)
-        for split, n in (("train", 24), ("dev", 14), ("test", 14)):
+        for split, n in (("train", 24), ("dev", 14), ("test", test_items)):
             rows = [_item(rng, dataset, split, i) for i in range(n)]
             (folder / "data" / dataset / f"{split}.jsonl").write_text(
                 "".join(json.dumps(r, sort_keys=True) + "\n" for r in rows)

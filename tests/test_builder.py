@@ -250,7 +250,13 @@ def test_a_starting_kit_holding_the_test_gold_is_refused(tmp_path):
     shutil.copyfile(
         folder / "data" / "sts_es" / "test.jsonl", folder / "data" / "sts_es" / "dev.jsonl"
     )
-    config = edit_config(folder, _fast)
+    n_test = len((folder / "data" / "sts_es" / "test.jsonl").read_text().splitlines())
+
+    def declared(config):  # the repeats declared, so the public files' own check is what refuses
+        _fast(config)
+        config["datasets"]["sts_es"]["known_repeats"] = {"test": n_test}
+
+    config = edit_config(folder, declared)
     assert config["phases"][0].get("public_gold", True)  # the default: practice gold is public
     track = next(t["id"] for t in config["tracks"] if t["dataset"] == "sts_es")
     out = tmp_path / "out"
@@ -280,7 +286,9 @@ def _kit_edition(tmp_path: Path, train, dev, test, source=None) -> Path:
     return folder
 
 
-def _pairs(prefix: str, n: int, texts: str = "x"):
+def _pairs(prefix: str, n: int, texts: str = ""):
+    """``n`` items; their texts start with ``texts`` (the prefix by default: other splits' are other)."""
+    texts = texts or prefix
     return [
         {
             "id": f"{prefix}{i}",
@@ -292,13 +300,89 @@ def _pairs(prefix: str, n: int, texts: str = "x"):
     ]
 
 
+def _repeats_refusal(folder: Path) -> str:
+    with pytest.raises(ConfigError) as caught:
+        import_data(load_edition(folder), folder)
+    return str(caught.value)
+
+
 def test_a_training_item_that_is_a_test_item_is_refused(tmp_path):
     test = _pairs("t", 6)
     folder = _kit_edition(tmp_path, _pairs("r", 6) + [test[3]], _pairs("d", 6), test)
-    with pytest.raises(ConfigError) as caught:
-        import_data(load_edition(folder), folder)
-    text = str(caught.value)
-    assert "datasets 'sim'" in text and "also test items" in text and "'t3'" in text
+    text = _repeats_refusal(folder)
+    assert (
+        "datasets 'sim'" in text
+        and "test items with the texts of items of a public split (dev, train): 1," in text
+    )
+    assert "more than the 0 declared" in text and "test item 't3'" in text
+
+
+def test_test_items_copied_into_train_under_new_ids_are_refused(tmp_path):
+    """Issue 22, item 6: ids renamed (and white space re-wrapped) do not make a copy another item."""
+    test = _pairs("t", 6)
+    copies = [
+        dict(it, id=f"copy{k}", texts=[f"  {it['texts'][0]}", it["texts"][1].replace(" ", "\t")])
+        for k, it in enumerate(test[:4])
+    ]
+    folder = _kit_edition(tmp_path, _pairs("r", 6) + copies, _pairs("d", 6), test)
+    text = _repeats_refusal(folder)
+    assert (
+        "datasets 'sim'" in text
+        and "test items with the texts of items of a public split (dev, train): 4," in text
+    )
+    assert "test item 't0' has the texts of train item 'copy0'" in text
+    assert "known_repeats: {test: 4}" in text
+
+
+def test_a_public_dev_split_repeating_test_items_is_refused(tmp_path):
+    """The practice phase's dev gold is public (the default edition's): a dev copy leaks too."""
+    test = _pairs("t", 6)
+    dev = _pairs("d", 6)[:3] + [dict(it, id=f"dev-copy{k}") for k, it in enumerate(test[:3])]
+    text = _repeats_refusal(_kit_edition(tmp_path, _pairs("r", 6), dev, test))
+    assert "public split (dev, train): 3," in text and "dev item 'dev-copy0'" in text
+
+
+def _declare(folder: Path, value) -> None:
+    edit_config(folder, lambda c: c["datasets"]["sim"].update(known_repeats=value))
+
+
+def test_declared_repeats_are_reported_and_more_are_refused(tmp_path):
+    test = _pairs("t", 6)
+    folder = _kit_edition(
+        tmp_path, _pairs("r", 6) + [dict(test[1], id="r-copy")], _pairs("d", 6), test
+    )
+    _declare(folder, {"test": 1})
+    data = import_data(load_edition(folder), folder)
+    assert [(r.dataset, r.split, r.found, r.declared) for r in data.repeats] == [
+        ("sim", "test", 1, 1)
+    ]
+    assert data.repeats[0].example == ("t1", "train", "r-copy")
+    assert "sim test: items with the texts of public items: 1 (known_repeats: 1)" in (
+        data.repeats[0].render()
+    )
+    write_jsonl(
+        folder / "data" / "sim" / "train.jsonl",
+        _pairs("r", 6) + [dict(it, id=f"c{k}") for k, it in enumerate(test[1:3])],
+    )
+    text = _repeats_refusal(folder)
+    assert "(dev, train): 2, more than the 1 declared" in text
+
+
+@pytest.mark.parametrize("value", ["1", True, -1, 1.0, [1], {"test": "1"}, {"test": None}])
+def test_known_repeats_must_map_splits_to_counts(tmp_path, value):
+    folder = _kit_edition(tmp_path, _pairs("r", 6), _pairs("d", 6), _pairs("t", 6))
+    _declare(folder, value if isinstance(value, dict) else {"test": value})
+    text = _repeats_refusal(folder)
+    # the edition schema refuses the shape before the builder reads it
+    assert "datasets 'sim'" in text and "'known_repeats'" in text
+    assert "whole number of at least 0" in text or "must be a mapping" in text
+
+
+def test_known_repeats_of_a_split_no_phase_hides_are_refused(tmp_path):
+    folder = _kit_edition(tmp_path, _pairs("r", 6), _pairs("d", 6), _pairs("t", 6))
+    _declare(folder, {"dev": 2})  # the practice phase's dev gold is public
+    text = _repeats_refusal(folder)
+    assert "'known_repeats' names split 'dev', whose gold no phase hides" in text
 
 
 def test_reused_ids_with_other_texts_are_different_items(tmp_path):

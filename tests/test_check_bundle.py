@@ -4,6 +4,7 @@ one line per problem and exits 1. Built from a small generated edition, so ../sh
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -362,3 +363,65 @@ def test_the_command_prints_one_line_per_problem_and_exits_1(entry, small, tmp_p
         env={**__import__("os").environ, "PYTHONPATH": str(REPO)},
     )
     assert clean.returncode == 0 and "ok, no problems found" in clean.stdout
+
+
+# --- hidden gold in another encoding (issue 22, item 6) ---------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def larger(tmp_path_factory):
+    """The small edition with 60 test items: enough for a correlation or a relabelling to mean
+    something (14 are too few to be judged by content)."""
+    root = tmp_path_factory.mktemp("check-larger")
+    edition = load_edition(make_edition(root / "edition", test_items=60))
+    return build(edition, edition.folder, root / "dist")
+
+
+def _test_items(summary, dataset: str):
+    path = summary.edition.folder / "data" / dataset / "test.jsonl"
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def scaled_scores(summary, tree: Path) -> None:
+    rows = _test_items(summary, "sim")
+    text = "".join(f"{r['id']},{20 * r['score'] + 3}\n" for r in rows)
+    (tree / "starting_kit" / "scores_0_100.csv").write_text(text)
+
+
+def labels_as_indices(summary, tree: Path) -> None:
+    labels = ["entailment", "neutral", "contradiction"]
+    rows = [r for r in _test_items(summary, "nli") if r["label"]]
+    text = "".join(f"{r['id']}\t{labels.index(r['label'])}\n" for r in rows)
+    (tree / "starting_kit" / "labels.tsv").write_text(text)
+
+
+def renamed_test_items_in_the_training_file(summary, tree: Path) -> None:
+    copies = [dict(r, id=f"extra-{k}") for k, r in enumerate(_test_items(summary, "sim"))]
+    path = tree / "input_data" / "evaluation" / "sim.train.jsonl"
+    with open(path, "a", encoding="utf-8") as f:
+        f.write("".join(json.dumps(r) + "\n" for r in copies))
+
+
+ENCODED_CASES = {
+    "scores times 20 plus 3": (
+        scaled_scores,
+        "hidden gold of track 'sim (reference_data/evaluation)'",
+    ),
+    "labels as indices": (
+        labels_as_indices,
+        "hidden gold of track 'nli (reference_data/evaluation)'",
+    ),
+    "test items renamed in train": (
+        renamed_test_items_in_the_training_file,
+        "input_data/evaluation/sim.train.jsonl: public item file carries the hidden gold",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ENCODED_CASES))
+def test_hidden_gold_in_another_encoding_is_found(case, larger, tmp_path):
+    mutate, expected = ENCODED_CASES[case]
+    assert check_bundle(larger.tree) == []
+    tree = broken_copy(larger.tree, lambda t: mutate(larger, t), tmp_path / "bundle")
+    found = "\n".join(check_bundle(tree))
+    assert expected in found, found

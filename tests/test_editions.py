@@ -505,6 +505,26 @@ def test_lewidi2025_trains_csc_and_mp_from_the_practice_phase_zip(built):
     assert counts == {"csc": 5628, "mp": 12017, "par": 400, "ven": 388}
 
 
+#: Items of a hidden-gold split whose texts a public split of the release repeats (measured on the
+#: releases: new ids, their own annotations), as each edition declares them in ``known_repeats``.
+STS2017_DATASETS = ["ar_ar", "ar_en", "es_es", "es_en", "es_en_mt", "en_en", "tr_en"]
+RELEASE_REPEATS = {
+    "default": {},
+    "lewidi2025": {("csc", "test"): 18, ("mp", "test"): 1},
+    "ocnli": {},
+    "sts2017": {(f"sts_{d}", "dev"): 6 for d in STS2017_DATASETS},
+}
+
+
+@pytest.mark.parametrize("name", EDITIONS)
+def test_the_build_reports_the_repeats_each_release_really_has(name, built):
+    summary = built(name)
+    assert {(r.dataset, r.split): r.found for r in summary.repeats} == RELEASE_REPEATS[name]
+    assert all(r.found == r.declared for r in summary.repeats)
+    report = summary.render()
+    assert all(f"repeats {r.render()}" in report for r in summary.repeats)
+
+
 # --- the participant's path through the phases ------------------------------------------------------
 
 

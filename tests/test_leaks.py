@@ -219,3 +219,112 @@ def test_a_leaking_file_inside_a_public_zip_is_refused(tmp_path):
     with pytest.raises(ConfigError) as caught:
         check_public_tree([public], _hidden("sim", SIM), tmp_path)
     assert "public/extra.zip:data/gold.csv" in str(caught.value)
+
+
+# --- the gold in another encoding (issue 22, item 6) ---------------------------------------------
+# Every transformation that keeps the track's metric perfect: affine maps (negation included) keep
+# Pearson at 1, monotone maps keep Spearman at 1, relabellings keep accuracy at 1 for whoever knows
+# the map. Refusals say how the gold was found ("transformed, ...").
+
+PERMUTED = dict(zip(NLI, NLI[1:] + NLI[:1]))
+
+
+@pytest.mark.parametrize(
+    "encode",
+    [
+        lambda s: round(s * 20, 2),  # 0-100
+        lambda s: round(5 - s, 2),  # negated
+        lambda s: round(s / 5, 4),  # 0-1
+        lambda s: round(2.718281828**s, 3),  # monotone, not affine
+        lambda s: -round(s**3, 3),  # decreasing
+    ],
+    ids=["times_20", "negated", "over_5", "exponential", "minus_cube"],
+)
+def test_similarity_gold_under_a_perfect_map_is_refused_by_id_and_by_order(tmp_path, encode):
+    hidden = _hidden("sim", SIM)
+    rows = [["pair_id", "lang", "value"]] + [[it["id"], "en", encode(it["score"])] for it in SIM]
+    found = _check(tmp_path, hidden, "scaled.csv", _csv(rows))
+    assert (
+        "hidden gold of track 'sim (test)'" in found and "100% of its items, transformed" in found
+    )
+    column = [encode(it["score"]) for k, it in enumerate(SIM) if k not in (17, 150)]
+    found = _check(tmp_path, hidden, "scaled.txt", "".join(f"{v}\n" for v in column))
+    assert "transformed, in their order" in found
+
+
+def test_labels_as_indices_or_permuted_names_are_refused(tmp_path):
+    hidden = _hidden("nli", NLI_ITEMS)
+    indices = _csv([[it["id"], NLI.index(it["label"])] for it in NLI_ITEMS])
+    assert "transformed, in the value just after their ids" in _check(
+        tmp_path, hidden, "idx.csv", indices
+    )
+    permuted = "".join(
+        json.dumps({"pair": it["id"], "texts": it["texts"], "y": PERMUTED[it["label"]]}) + "\n"
+        for it in NLI_ITEMS
+    )
+    assert "100% of its items, transformed" in _check(tmp_path, hidden, "perm.jsonl", permuted)
+    letters = "".join(f"{it['texts'][0]}\t{it['label'][0].upper()}\n" for it in NLI_ITEMS[3:])
+    assert "transformed, in their order" in _check(tmp_path, hidden, "letters.tsv", letters)
+    column = "\n".join(str(NLI.index(it["label"]) + 1) for it in NLI_ITEMS[:140] + NLI_ITEMS[141:])
+    assert "transformed, in their order" in _check(tmp_path, hidden, "idx.txt", column)
+
+
+def test_soft_labels_as_percentages_and_annotations_as_indices_are_refused(tmp_path):
+    percent = "".join(
+        " ".join(str(20 * it["annotations"].count(label)) for label in NLI) + "\n" for it in ANN
+    )
+    found = _check(tmp_path, _hidden("soft", ANN), "percent.txt", percent)
+    assert "hidden gold of track 'soft (test)'" in found and "transformed" in found
+    indices = _csv([[it["id"]] + [NLI.index(a) for a in it["annotations"]] for it in ANN])
+    found = _check(tmp_path, _hidden("pe", ANN), "annotations.csv", indices)
+    assert "hidden gold of track 'pe (test)'" in found and "transformed" in found
+
+
+def test_test_items_copied_into_a_training_file_under_new_ids_are_refused(tmp_path):
+    """A training file of the kit's format was only compared by id and texts, and its content was
+    never read: test items renamed passed with their gold."""
+    public = tmp_path / "public" / "input_data" / "evaluation"
+    public.mkdir(parents=True)
+    copies = [dict(it, id=f"train-{k}") for k, it in enumerate(SIM[::-1])]
+    (public / "sim.train.jsonl").write_text("".join(json.dumps(it) + "\n" for it in copies))
+    with pytest.raises(ConfigError) as caught:
+        check_public_tree([tmp_path / "public"], _hidden("sim", SIM), tmp_path)
+    text = str(caught.value)
+    assert "input_data/evaluation/sim.train.jsonl" in text
+    assert "public item file carries the hidden gold of track 'sim (test)'" in text
+
+
+def test_look_alikes_of_transformed_gold_are_not_refused(tmp_path):
+    """Well-correlated public values (a strong system's scores), another split's values as indices,
+    row numbers, sorted gold, a constant column, and constant gold pass."""
+    rng = random.Random(12)
+    sim, nli = _hidden("sim", SIM), _hidden("nli", NLI_ITEMS)
+    system = [[it["id"], round(20 * it["score"] + rng.gauss(0, 10), 1)] for it in SIM]
+    assert _check(tmp_path, sim, "system.csv", _csv(system)) == ""  # Pearson about 0.97
+    noisy = "".join(f"{it['score'] + rng.gauss(0, 0.6):.2f}\n" for it in SIM)
+    assert _check(tmp_path, sim, "system.txt", noisy) == ""
+    other = _items("nli", 300, seed=5)  # the same ids, other items (as OCNLI's train and dev)
+    assert (
+        _check(tmp_path, nli, "o.csv", _csv([[it["id"], NLI.index(it["label"])] for it in other]))
+        == ""
+    )
+    rows = _csv([[it["id"], k, "en"] for k, it in enumerate(SIM)])
+    assert _check(tmp_path, sim, "rows.csv", rows) == ""
+    ranked = "".join(f"{3 * s}\n" for s in sorted(it["score"] for it in SIM))
+    assert _check(tmp_path, sim, "sorted.txt", ranked) == ""  # no order left to reveal
+    constant = [dict(it, score=2.5) for it in SIM]
+    assert (
+        _check(
+            tmp_path, _hidden("sim", constant), "c.csv", _csv([[it["id"], 5] for it in constant])
+        )
+        == ""
+    )
+    assert _check(tmp_path, _hidden("sim", constant), "c.txt", "1\n" * 300) == ""
+    one_label = [dict(it, label="neutral") for it in NLI_ITEMS]
+    hidden = _hidden("nli", one_label)
+    assert _check(tmp_path, hidden, "c.csv", _csv([[it["id"], 1] for it in one_label])) == ""
+    few = _hidden("sim", SIM[:12])  # too few items for a correlation to mean anything
+    assert (
+        _check(tmp_path, few, "few.csv", _csv([[it["id"], 2 * it["score"]] for it in SIM[:12]]))
+        == ""
+    )

@@ -24,6 +24,8 @@ def one_dataset_edition(tmp_path, **nli_options):
     config["datasets"] = {"nli": dict(config["datasets"]["nli"], **nli_options)}
     config["tracks"] = [t for t in config["tracks"] if t["dataset"] == "nli"]
     config["tracks"][1]["metrics"] = ["jsd", "kl"]
+    for phase in config["phases"]:  # the sample reuses test items: its gold must stay hidden
+        phase["public_gold"] = False
     (folder / "edition.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
     return folder
 

@@ -14,7 +14,7 @@ import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List
+from typing import Dict, List, Optional, Tuple
 
 import yaml
 
@@ -40,6 +40,7 @@ from .check.programs import PROGRAMS
 from .compose import competition_yaml
 from .data_checks import split_problems
 from .edition import Edition, Phase
+from .content_leaks import text_key
 from .leaks import HiddenSplit, check_public_tree
 from .pages import generated_pages
 from .sample import declared_sample, sampled_items
@@ -54,6 +55,7 @@ class EditionData:
     """Items per split and dataset: ``splits['train']['sts_en'] -> [item, ...]``."""
 
     splits: Dict[str, Dict[str, List[dict]]]
+    repeats: List["Repeats"] = field(default_factory=list)
     baseline_scores: Dict[str, Dict[str, Dict[str, float]]] = field(default_factory=dict)
     #: baseline -> why it is not run (it learns from a training split the edition does not have)
     skipped_baselines: Dict[str, str] = field(default_factory=dict)
@@ -122,7 +124,7 @@ def import_data(edition: Edition, data_root: Path) -> EditionData:
         for dataset, items in splits[split].items():
             if split != "train" and not items:
                 problems.append(Problem(f"datasets '{dataset}'", f"the {split} split has no items"))
-    _check_disjoint(splits, problems)
+    repeats = check_repeats(edition, splits, problems)
     problems.extend(split_problems(edition.tracks, splits))
     if problems:
         raise ConfigError(problems)
@@ -131,7 +133,7 @@ def import_data(edition: Edition, data_root: Path) -> EditionData:
             build_gold(
                 track, splits[phase.split][track.dataset], f"{track.dataset} ({phase.split})"
             )
-    return EditionData(splits)
+    return EditionData(splits, repeats=repeats)
 
 
 def _load_splits(edition: Edition, data_root: Path, needed: List[str]):
@@ -152,27 +154,121 @@ def _load_splits(edition: Edition, data_root: Path, needed: List[str]):
     return splits
 
 
-def _identity(item: dict) -> tuple:
-    """Same id and same texts: the same item. Releases reuse ids across splits for different items
-    (OCNLI train/dev, VariErrNLI), and repeat texts under new ids with new annotations (CSC, MP)."""
-    return (item["id"], tuple(item.get("texts") or ()))
+REPEATS_KEY = "known_repeats"
 
 
-def _check_disjoint(splits, problems: List[Problem]) -> None:
-    """Training items are public with their gold: none may also be a dev or test item."""
-    for dataset, train in splits.get("train", {}).items():
-        train_items = {_identity(it) for it in train}
-        for split in ("dev", "test"):
-            other = {_identity(it) for it in splits.get(split, {}).get(dataset, [])}
-            shared = {item_id for item_id, _ in train_items & other}
-            if shared:
-                problems.append(
-                    Problem(
-                        f"datasets '{dataset}'",
-                        f"public training items are also {split} items, so their gold would leak",
-                        found=f"{len(shared)} shared ids such as {sorted(shared)[0]!r}",
-                    )
+@dataclass(frozen=True)
+class Repeats:
+    """Items of a hidden-gold split whose texts (``text_key``) are also those of an item of a public
+    split (train, or a split whose gold ships on purpose): ``found`` of them, ``declared`` allowed by
+    the dataset's ``known_repeats``. ``example``: (the scored item's id, the public split, its id)."""
+
+    dataset: str
+    split: str
+    found: int
+    declared: int
+    example: Optional[Tuple[str, str, str]] = None
+
+    def render(self) -> str:
+        return (
+            f"{self.dataset} {self.split}: items with the texts of public items: {self.found} "
+            f"({REPEATS_KEY}: {self.declared})"
+        )
+
+
+def declared_repeats(source, where: str, problems: List[Problem]) -> Dict[str, int]:
+    """A dataset's ``known_repeats: {SPLIT: COUNT}``: how many items of each hidden-gold split its
+    release really repeats (by texts) from a public split. A count is a whole number from 0, never
+    coerced (a string or a boolean is refused)."""
+    value = source.get(REPEATS_KEY, {}) if isinstance(source, dict) else {}
+    counts = value if isinstance(value, dict) else None
+    if counts is None or not all(
+        isinstance(split, str) and _is_count(count) for split, count in counts.items()
+    ):
+        problems.append(
+            Problem(
+                where,
+                f"'{REPEATS_KEY}' must map a split to the number of its items whose texts the "
+                "release repeats in a public split",
+                expected="e.g. {test: 16}, counts whole numbers from 0",
+                found=repr(value)[:80],
+            )
+        )
+        return {}
+    return dict(counts)
+
+
+def _is_count(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _first_by_text(items: List[dict]) -> Dict[tuple, str]:
+    """texts (``text_key``) -> the id of the first item with them; items without texts left out."""
+    first: Dict[tuple, str] = {}
+    for item in items:
+        key = text_key(item)
+        if any(key):
+            first.setdefault(key, str(item["id"]))
+    return first
+
+
+def count_repeats(dataset: str, split: str, items, public: Dict[str, List[dict]], declared: int):
+    """The items of ``split`` whose texts are those of an item of a ``public`` split, whatever the ids
+    (releases copy items under new ids)."""
+    seen = {name: _first_by_text(rows) for name, rows in sorted(public.items())}
+    found, example = 0, None
+    for item in items:
+        key = text_key(item)
+        for name, first in seen.items():
+            if key in first:
+                found += 1
+                example = example or (str(item["id"]), name, first[key])
+                break
+    return Repeats(dataset, split, found, declared, example)
+
+
+def _repeat_problem(repeats: Repeats, public: List[str]) -> Problem:
+    scored_id, public_split, public_id = repeats.example
+    return Problem(
+        f"datasets '{repeats.dataset}'",
+        f"{repeats.split} items with the texts of items of a public split ({', '.join(public)}): "
+        f"{repeats.found}, more than the {repeats.declared} declared, so their gold would leak",
+        item=scored_id,
+        expected=f"at most {repeats.declared} repeated items ('{REPEATS_KEY}')",
+        found=f"{repeats.split} item {scored_id!r} has the texts of {public_split} item "
+        f"{public_id!r}",
+        hint=f"remove the repeated items, or declare the release's real repeats with "
+        f"'{REPEATS_KEY}: {{{repeats.split}: {repeats.found}}}' on the dataset",
+    )
+
+
+def check_repeats(edition: Edition, splits, problems: List[Problem]) -> List[Repeats]:
+    """Public splits (train and any split whose gold is public) against every hidden-gold split, by
+    texts: repeats beyond a dataset's ``known_repeats`` are refused; all of them are reported."""
+    public = {"train"} | {p.split for p in edition.phases if p.public_gold}
+    hidden = sorted({p.split for p in edition.phases} - public)
+    report: List[Repeats] = []
+    for dataset, source in sorted(edition.datasets.items()):
+        where = f"datasets '{dataset}'"
+        declared = declared_repeats(source, where, problems)
+        for name in sorted(set(declared) - set(hidden)):
+            problems.append(
+                Problem(
+                    where,
+                    f"'{REPEATS_KEY}' names split {name!r}, whose gold no phase hides",
+                    expected=", ".join(hidden) or "a split of a hidden-gold phase",
                 )
+            )
+        shown = {name: splits.get(name, {}).get(dataset, []) for name in public}
+        for split in hidden:
+            repeats = count_repeats(
+                dataset, split, splits[split][dataset], shown, declared.get(split, 0)
+            )
+            if repeats.found > repeats.declared:
+                problems.append(_repeat_problem(repeats, sorted(public)))
+            if repeats.found or repeats.declared:
+                report.append(repeats)
+    return report
 
 
 def write_phase_data(edition: Edition, data: EditionData, phase: Phase, root: Path) -> None:
@@ -360,6 +456,7 @@ class BuildSummary:
     sha256: str
     sizes: Dict[str, int]
     notes: List[str] = field(default_factory=list)  # what the organiser should know: no train split
+    repeats: List[Repeats] = field(default_factory=list)
 
     def render(self) -> str:
         lines = [f"edition {self.edition.name}: {self.edition.title}  (judgekit {__version__})"]
@@ -373,6 +470,8 @@ class BuildSummary:
                 f"  track {t.id:<14} {t.kind:<14} {t.scale or '':<11} metrics {', '.join(t.metrics)}"
                 f"{'  [primary]' if t.primary else ''}"
             )
+        for repeats in self.repeats:
+            lines.append(f"  repeats {repeats.render()}")
         lines.append(
             "  sizes: " + ", ".join(f"{k} {v / 1024:.0f} KiB" for k, v in self.sizes.items())
         )
@@ -478,7 +577,9 @@ def build(edition: Edition, data_root: Path, out_dir: Path) -> BuildSummary:
         name: _size(final_tree / name) for name in ("reference_data", "input_data", "starting_kit")
     }
     sizes["zip"] = final_zip.stat().st_size
-    summary = BuildSummary(edition, final_tree, final_zip, sha256_of(final_zip), sizes)
+    summary = BuildSummary(
+        edition, final_tree, final_zip, sha256_of(final_zip), sizes, repeats=data.repeats
+    )
     summary.notes = build_notes(edition, data)
     return summary
 

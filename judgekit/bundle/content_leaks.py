@@ -24,10 +24,11 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -41,6 +42,16 @@ MIN_ITEMS = 5
 ORDER_BITS = 40
 MAX_STRIDE = 8
 DECIMALS = 2
+
+
+def text_key(item: dict) -> Tuple[str, ...]:
+    """An item's texts as compared across splits and public files: each NFKC-normalised, with runs of
+    white space read as one space and the ends stripped (a copy re-encoded or re-wrapped is the same
+    item); case and punctuation count."""
+    return tuple(
+        " ".join(unicodedata.normalize("NFKC", str(text)).split())
+        for text in item.get("texts") or ()
+    )
 
 
 def leak_threshold(chance: float) -> float:
@@ -64,6 +75,7 @@ class Probe:
     patterns: List[Tuple]  # ints (quantised numbers) or label strings
     numeric: bool
     labels: frozenset
+    cache: dict = field(default_factory=dict, repr=False)  # derived forms of the gold, by use
 
     @cached_property
     def index(self) -> Dict[str, int]:
@@ -84,14 +96,14 @@ class Probe:
         """(run length k, the gold's run hashes, the item of each gold value), or None when the gold has
         too few values for runs that cannot match by chance."""
         gold = self.codes([v for pattern in self.patterns for v in pattern])
-        bits = _entropy_bits(gold)
+        bits = entropy_bits(gold)
         if bits <= 0:
             return None
         k = max(3, math.ceil(ORDER_BITS / bits))
         if len(gold) < 4 * k:
             return None  # too few values for runs this long: the by-id reading alone decides
         owner = np.repeat(np.arange(len(self.patterns)), [len(p) for p in self.patterns])
-        return k, _hashes(gold, k), owner
+        return k, run_hashes(gold, k), owner
 
     @cached_property
     def chance(self) -> float:
@@ -138,20 +150,47 @@ def probe_for(name: str, gold: GoldTrack, items: Sequence[dict]) -> Optional[Pro
 
 
 class TextValues:
-    """A text's tokens, and the positions and values of its numbers and of its label-like tokens."""
+    """A text's tokens with their lines, the positions and values of its numbers and of its label-like
+    tokens, and where each hidden id (``hidden_ids``) occurs."""
 
-    def __init__(self, text: str):
-        self.tokens = TOKEN.findall(text)
+    def __init__(self, text: str, hidden_ids=frozenset()):
+        self.tokens: List[str] = []
+        lines: List[int] = []
+        for number, line in enumerate(text.split("\n")):  # not splitlines: U+2028 is text
+            found = TOKEN.findall(line)
+            self.tokens += found
+            lines += [number] * len(found)
+        self.lines = np.asarray(lines, dtype=np.int64)
         self.number_pos: List[int] = []
         self.numbers: List[int] = []
+        raw: List[float] = []
         for pos, token in enumerate(self.tokens):
             if NUMBER.match(token):
                 value = float(token)
                 if math.isfinite(value) and abs(value) < 1e12:
                     self.number_pos.append(pos)
                     self.numbers.append(quantise(value))
+                    raw.append(value)
+        self.raw_numbers = np.asarray(raw, dtype=float)
+        self.number_positions = np.asarray(self.number_pos, dtype=np.int64)
+        self.number_lines = self.lines[self.number_positions]
+        self.id_positions: Dict[str, List[int]] = {}
+        for pos, token in enumerate(self.tokens):
+            if token in hidden_ids:
+                self.id_positions.setdefault(token, []).append(pos)
         self._labels: Dict[frozenset, Tuple[List[int], List[str]]] = {}
-        self._runs: Dict[tuple, np.ndarray] = {}
+        self.cache: Dict[tuple, np.ndarray] = {}
+
+    @cached_property
+    def token_codes(self) -> np.ndarray:
+        """Each token as an integer, equal tokens equal integers."""
+        codes: Dict[str, int] = {}
+        return np.asarray([codes.setdefault(t, len(codes)) for t in self.tokens], dtype=np.int64)
+
+    @property
+    def number_codes(self) -> np.ndarray:
+        """The numbers' tokens as ``token_codes`` (label indices are numbers)."""
+        return self.token_codes[self.number_positions]
 
     def stream(self, probe: Probe) -> Tuple[List[int], list]:
         """(positions, values) of the tokens that can carry the probe's gold."""
@@ -162,21 +201,16 @@ class TextValues:
             self._labels[probe.labels] = ([p for p, _ in hits], [t for _, t in hits])
         return self._labels[probe.labels]
 
-    def run_hashes(self, probe: Probe, k: int) -> np.ndarray:
-        """Sorted distinct hashes of every run of ``k`` of the probe's kind of values, taken with every
-        stride up to ``MAX_STRIDE`` and every offset."""
-        key = (probe.numeric or tuple(sorted(probe.labels)), k)
-        if key not in self._runs:
-            found = probe.codes(self.stream(probe)[1])
-            runs = [
-                _hashes(found[offset::stride], k)
-                for stride in range(1, MAX_STRIDE + 1)
-                for offset in range(stride)
-            ]
-            self._runs[key] = (
-                np.unique(np.concatenate(runs)) if runs else np.zeros(0, dtype=np.uint64)
-            )
-        return self._runs[key]
+    def exact_runs(self, probe: Probe, k: int) -> Iterator[np.ndarray]:
+        """The hashes of every run of ``k`` of the probe's kind of values, taken with every stride up
+        to ``MAX_STRIDE`` and every offset (one array per stride and offset)."""
+        key = ("codes", probe.numeric or tuple(sorted(probe.labels)))
+        if key not in self.cache:
+            self.cache[key] = probe.codes(self.stream(probe)[1])
+        found = self.cache[key]
+        for stride in range(1, MAX_STRIDE + 1):
+            for offset in range(stride):
+                yield run_hashes(found[offset::stride], k)
 
 
 def _in_order(pattern: Tuple, window: Sequence) -> bool:
@@ -209,7 +243,7 @@ def share_by_id(probe: Probe, text: TextValues, id_positions: Dict[str, List[int
     return found / len(probe.ids)
 
 
-def _entropy_bits(stream: np.ndarray) -> float:
+def entropy_bits(stream: np.ndarray) -> float:
     """Bits per value: the smaller of the marginal entropy and the entropy given the previous value
     (so long runs of one value, as in sorted data, count as little information)."""
 
@@ -224,7 +258,7 @@ def _entropy_bits(stream: np.ndarray) -> float:
     return min(entropy(stream), entropy(pairs) - entropy(stream[:-1]))
 
 
-def _hashes(values: np.ndarray, k: int) -> np.ndarray:
+def run_hashes(values: np.ndarray, k: int) -> np.ndarray:
     """A 64-bit hash of every run of ``k`` consecutive values."""
     m = len(values) - k + 1
     if m <= 0:
@@ -237,6 +271,28 @@ def _hashes(values: np.ndarray, k: int) -> np.ndarray:
     return h
 
 
+FILTER_BITS = (
+    20  # the gold's runs as a 2**20-bit table: a file's runs mostly miss it at one look-up
+)
+
+
+def runs_found(gold_runs: np.ndarray, file_runs: Iterable[np.ndarray]) -> np.ndarray:
+    """Which of ``gold_runs`` occur among the arrays of ``file_runs`` (a mask over ``gold_runs``).
+    Each file hash is looked up in a bit table of the gold's few hashes, and the rare hits in their
+    sorted list: O(n + hits log g) per file array, no set of the file's runs."""
+    table = np.unique(gold_runs)
+    seen = np.zeros(len(table), dtype=bool)
+    mask = np.uint64((1 << FILTER_BITS) - 1)
+    bits = np.zeros(1 << FILTER_BITS, dtype=bool)
+    bits[table & mask] = True
+    for hashes in file_runs:
+        candidates = hashes[bits[hashes & mask]]
+        if len(candidates):
+            at = np.minimum(np.searchsorted(table, candidates), len(table) - 1)
+            seen[at[table[at] == candidates]] = True
+    return seen[np.searchsorted(table, gold_runs)] if len(table) else seen
+
+
 def share_by_order(probe: Probe, text: TextValues) -> float:
     """Share of the probe's items whose gold values all lie within runs of gold found in the file."""
     if probe.order is None:
@@ -244,7 +300,7 @@ def share_by_order(probe: Probe, text: TextValues) -> float:
     k, gold_runs, owner = probe.order
     if len(text.stream(probe)[1]) < k:
         return 0.0
-    starts = np.flatnonzero(np.isin(gold_runs, text.run_hashes(probe, k)))
+    starts = np.flatnonzero(runs_found(gold_runs, text.exact_runs(probe, k)))
     covered = np.zeros(len(owner) + 1, dtype=np.int64)
     np.add.at(covered, starts, 1)
     np.add.at(covered, starts + k, -1)
@@ -253,22 +309,22 @@ def share_by_order(probe: Probe, text: TextValues) -> float:
     return float(np.mean(missing == 0))
 
 
-def content_leaks(text: str, probes: List[Probe]) -> List[Tuple[str, float, str]]:
-    """(probe name, share, how) for every probe whose gold the text reproduces."""
-    values = TextValues(text)
-    hidden_ids = set().union(*(probe.ids for probe in probes)) if probes else set()
-    id_positions: Dict[str, List[int]] = {}
-    for pos, token in enumerate(values.tokens):
-        if token in hidden_ids:
-            id_positions.setdefault(token, []).append(pos)
+def content_leaks(text: TextValues, probes: List[Probe]) -> List[Tuple[str, float, str]]:
+    """(probe name, share, how) for every probe whose gold the text reproduces as it is (``text``
+    read with the probes' ids as its hidden ids)."""
     leaks = []
     for probe in probes:
         threshold = leak_threshold(probe.chance)
-        by_id = share_by_id(probe, values, id_positions)
+        by_id = share_by_id(probe, text, text.id_positions)
         if by_id >= threshold:
             leaks.append((probe.name, by_id, "next to their ids"))
             continue
-        by_order = share_by_order(probe, values)
+        by_order = share_by_order(probe, text)
         if by_order >= LEAK_SHARE_MIN:
             leaks.append((probe.name, by_order, "in their order"))
     return leaks
+
+
+def hidden_ids(probes: List[Probe]) -> frozenset:
+    """Every id of the probes' items: the tokens ``TextValues`` locates."""
+    return frozenset().union(*(probe.ids for probe in probes))

@@ -205,10 +205,15 @@ def common_fields(importer: str) -> Dict[str, Field]:
                 example="sample: {dev: {of: test, items: 300, seed: 1}}",
             ),
         ),
-        # Declared by the leak check (bundle/leaks.py): the release's real repeated texts between
-        # splits. Its shape is that module's; the schema only names the key.
+        # Read by bundle/build.py's declared_repeats, which also refuses a split whose gold no
+        # phase hides (a check across phases and datasets).
         "known_repeats": Field(
-            ANY, "texts the release repeats between splits (see the leak check)"
+            MAP,
+            "hidden-gold split -> how many of its items the release really repeats (by texts) "
+            "from a public split; more are refused",
+            keys=SPLITS,
+            items=Field(INT, minimum=0),
+            example="known_repeats: {test: 18}",
         ),
     }
 

@@ -14,11 +14,14 @@ Binary files (a NUL byte in their first 8 KiB) and the engine's own code are not
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
 import tempfile
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
-from typing import Dict, List
+from typing import Dict, List, Tuple
 
 import numpy as np
 
@@ -27,7 +30,16 @@ from ..formats.archive import safe_extract
 from ..formats.items import PUBLIC_FIELDS, read_items
 from ..scoring import read_track_file
 from ..gold import GoldTrack, build_gold
-from .content_leaks import LEAK_SHARE_MIN, MIN_ITEMS, content_leaks, probe_for
+from .content_leaks import (
+    LEAK_SHARE_MIN,
+    MIN_ITEMS,
+    TextValues,
+    content_leaks,
+    hidden_ids,
+    probe_for,
+    text_key,
+)
+from .encoded_leaks import encoded_leaks
 
 LEAK_SHARE = 0.9  # a file read as a submission: share of items exactly right
 LEAK_MIN_ITEMS = MIN_ITEMS
@@ -41,6 +53,11 @@ class HiddenSplit:
 
     gold: GoldTrack
     items: List[dict] = field(default_factory=list)
+
+    @cached_property
+    def text_keys(self) -> List[tuple]:
+        """``text_key`` of each item (empty for items without texts)."""
+        return [text_key(item) for item in self.items]
 
 
 def exact_share(gold: GoldTrack, values) -> float:
@@ -127,8 +144,13 @@ def _scan_text(
 
 
 def _scan_content(path: Path, display: str, probes: list, problems: List[Problem]) -> None:
-    text = path.read_bytes().decode("utf-8", errors="replace")
-    for name, share, how in content_leaks(text, probes):
+    """The file's content in any layout: each probe's gold as it is (``content_leaks``), else
+    transformed as its metric allows (``encoded_leaks``)."""
+    text = TextValues(path.read_bytes().decode("utf-8", errors="replace"), hidden_ids(probes))
+    found = content_leaks(text, probes)
+    leaked = {name for name, _, _ in found}
+    found += encoded_leaks(text, [probe for probe in probes if probe.name not in leaked])
+    for name, share, how in found:
         problems.append(
             Problem(
                 display,
@@ -140,22 +162,44 @@ def _scan_content(path: Path, display: str, probes: list, problems: List[Problem
         )
 
 
+@dataclass
+class PublicItems:
+    """A public item file's items by texts (``text_key``) and, for items without texts (reference data
+    has none), by id."""
+
+    by_texts: Dict[tuple, dict]
+    by_id: Dict[str, dict]
+
+    @classmethod
+    def of(cls, items: List[dict]) -> "PublicItems":
+        by_texts: Dict[tuple, dict] = {}
+        for item in items:
+            if item.get("texts"):
+                by_texts.setdefault(text_key(item), item)
+        return cls(by_texts, {item["id"]: item for item in items if "texts" not in item})
+
+
+def _same_items(split: HiddenSplit, public: PublicItems) -> List[Tuple[dict, dict]]:
+    """(hidden item, public item) pairs that are the same item: the same texts, whatever the ids (a
+    copy under a new id is the same item), or the same id when the public item has no texts."""
+    shared = []
+    for item, key in zip(split.items, split.text_keys):
+        other = public.by_texts.get(key) if any(key) else None
+        other = other or public.by_id.get(item["id"])
+        if other is not None:
+            shared.append((item, other))
+    return shared
+
+
 def _scan_items(
     items: List[dict], display: str, hidden: Dict[str, HiddenSplit], problems: List[Problem]
 ) -> None:
     """A public item file with gold fields (a starting kit's reference data, a training file, a public
-    file) must not carry the hidden gold of most items of a track (e.g. dev and test share items), even
-    with some items left out. Items are the same when their id and texts are (the id alone when the
-    public item has no texts, as reference data has none)."""
-    by_id = {item["id"]: item for item in items}
+    file) must not carry the hidden gold of most items of a track (e.g. dev and test share items, or
+    test items copied under new ids), even with some items left out (``_same_items``)."""
+    public = PublicItems.of(items)
     for track_id, split in hidden.items():
-        shared = []
-        for item in split.items:
-            other = by_id.get(item["id"])
-            if other is not None and (
-                "texts" not in other or other["texts"] == (item.get("texts") or [])
-            ):
-                shared.append((item, other))
+        shared = _same_items(split, public)
         if len(shared) < LEAK_MIN_ITEMS:
             continue
         try:
@@ -177,31 +221,45 @@ def _scan_items(
             )
 
 
-def _scan_file(
-    path: Path,
-    display: str,
-    hidden: Dict[str, HiddenSplit],
-    probes: list,
-    problems: List[Problem],
-    in_input_data: bool,
-) -> None:
+@dataclass
+class Scan:
+    """One check of public files: the hidden gold, its probes, the problems found, and the problems
+    of each content already read (the same training file ships in every phase and the starting kit:
+    it is read once)."""
+
+    hidden: Dict[str, HiddenSplit]
+    probes: list
+    problems: List[Problem] = field(default_factory=list)
+    seen: Dict[tuple, List[Problem]] = field(default_factory=dict)
+
+
+def _scan_file(path: Path, display: str, scan: Scan, in_input_data: bool) -> None:
     if path.suffix.lower() == ".zip":
-        with tempfile.TemporaryDirectory(prefix="judgekit-leak-") as tmp:
-            try:
-                safe_extract(path, Path(tmp), display)
-            except KitError:
-                return
-            for inner in _candidates(Path(tmp)):
-                if inner.suffix.lower() != ".zip":  # one level of archives
-                    _scan_file(
-                        inner,
-                        f"{display}:{inner.relative_to(tmp).as_posix()}",
-                        hidden,
-                        probes,
-                        problems,
-                        in_input_data=False,
-                    )
+        _scan_zip(path, display, scan)
         return
+    key = (hashlib.sha256(path.read_bytes()).hexdigest(), path.name, in_input_data)
+    if key not in scan.seen:
+        found: List[Problem] = []
+        _scan_contents(path, display, scan, found, in_input_data)
+        scan.seen[key] = found
+    scan.problems.extend(dataclasses.replace(p, file=display) for p in scan.seen[key])
+
+
+def _scan_zip(path: Path, display: str, scan: Scan) -> None:
+    with tempfile.TemporaryDirectory(prefix="judgekit-leak-") as tmp:
+        try:
+            safe_extract(path, Path(tmp), display)
+        except KitError:
+            return
+        for inner in _candidates(Path(tmp)):
+            if inner.suffix.lower() != ".zip":  # one level of archives
+                inner_display = f"{display}:{inner.relative_to(tmp).as_posix()}"
+                _scan_file(inner, inner_display, scan, in_input_data=False)
+
+
+def _scan_contents(
+    path: Path, display: str, scan: Scan, problems: List[Problem], in_input_data: bool
+) -> None:
     if path.suffix == ".jsonl" and in_input_data and not path.name.endswith(".train.jsonl"):
         _check_item_file(path, display, problems)
         return
@@ -210,11 +268,11 @@ def _scan_file(
             items = read_items(path, display, texts=False)  # reference data holds no texts
         except (ConfigError, UnicodeDecodeError):
             items = None
-        if items is not None:
-            _scan_items(items, display, hidden, problems)
-            return
-    leaked = _scan_text(path, display, hidden, problems)
-    _scan_content(path, display, [probe for probe in probes if probe.name not in leaked], problems)
+        if items is not None:  # and its content too: gold in other fields, or transformed
+            _scan_items(items, display, scan.hidden, problems)
+    leaked = _scan_text(path, display, scan.hidden, problems)
+    rest = [probe for probe in scan.probes if probe.name not in leaked]
+    _scan_content(path, display, rest, problems)
 
 
 def check_public_tree(public_roots: List[Path], hidden: Dict[str, HiddenSplit], base: Path) -> None:
@@ -224,16 +282,12 @@ def check_public_tree(public_roots: List[Path], hidden: Dict[str, HiddenSplit], 
         for name, split in hidden.items()
         if (probe := probe_for(name, split.gold, split.items)) is not None
     ]
-    problems: List[Problem] = []
+    scan = Scan(hidden, probes)
     for root in public_roots:
         for path in _candidates(root):
+            relative = path.relative_to(base)
             _scan_file(
-                path,
-                path.relative_to(base).as_posix(),
-                hidden,
-                probes,
-                problems,
-                in_input_data="input_data" in path.relative_to(base).parts,
+                path, relative.as_posix(), scan, in_input_data="input_data" in relative.parts
             )
-    if problems:
-        raise ConfigError(problems)
+    if scan.problems:
+        raise ConfigError(scan.problems)

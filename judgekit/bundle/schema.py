@@ -154,7 +154,9 @@ def _check_number(walk: Walk, where: str, label: str, value, spec: Field) -> boo
     hi = spec.maximum if spec.maximum is not None else float("inf")
     if ok and lo <= value <= hi:
         return True
-    if whole:
+    if whole and spec.maximum is None:
+        message = f"{label} must be a whole number of at least {lo:,}"
+    elif whole:
         message = f"{label} must be a whole number from {lo:,} to {hi:,}"
     else:
         message = f"{label} must be a number"

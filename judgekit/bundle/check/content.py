@@ -8,9 +8,10 @@ import shutil
 import tempfile
 import zipfile
 from pathlib import Path
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 from ...errors import KitError
+from ...formats.archive import safe_extract
 from ...formats.items import read_items
 from ...scoring import load_gold
 from ...spec import read_spec
@@ -121,17 +122,20 @@ def _check_leaks(doc: dict, root: Path, folders, work: Path, findings: Findings)
     public_gold = _public_gold_digests(root, work)
     hidden: Dict[str, HiddenSplit] = {}
     seen = set()
-    for where, folder in folders.values():
+    inputs = _inputs_of(doc)
+    for value, (where, folder) in folders.items():
         digest = _gold_digest(folder)
         if digest in public_gold or digest in seen:
             continue
         seen.add(digest)
         spec = read_spec(folder)
         golds = load_gold(spec, folder)
+        public = _input_folder(root, inputs.get(value), work)
         for track in spec.tracks:
             items = read_items(
                 folder / f"{track.dataset}.jsonl", f"{where}/{track.dataset}.jsonl", texts=False
             )  # reference data holds no texts
+            items = _with_texts(items, public, track.dataset)
             hidden[f"{track.id} ({where})"] = HiddenSplit(golds[track.id], items)
     if not hidden:
         return
@@ -149,6 +153,44 @@ def _check_leaks(doc: dict, root: Path, folders, work: Path, findings: Findings)
             findings.add(
                 problem.file, problem.message, expected=problem.expected, found=problem.found
             )
+
+
+def _inputs_of(doc: dict) -> Dict[str, str]:
+    """reference_data -> the input_data of the same task (v2) or phase (v1.5)."""
+    if str(doc.get("version", "1")) == "2":
+        rows = [t for t in doc.get("tasks") or [] if isinstance(t, dict)]
+    else:
+        rows = [p for p in (doc.get("phases") or {}).values() if isinstance(p, dict)]
+    pairs = [(row.get("reference_data"), row.get("input_data")) for row in rows]
+    return {ref: inp for ref, inp in pairs if isinstance(ref, str) and isinstance(inp, str)}
+
+
+def _input_folder(root: Path, value: Optional[str], work: Path) -> Optional[Path]:
+    """The folder of a task's input data (a zip is extracted into ``work``), None without one."""
+    path = relative_path(root, value) if value else None
+    if path is None or not path.exists():
+        return None
+    if path.is_file():
+        target = work / f"input{len(list(work.glob('input*')))}"
+        try:
+            safe_extract(path, target, str(value))
+        except KitError:
+            return None
+        path = target
+    return path
+
+
+def _with_texts(items: List[dict], public: Optional[Path], dataset: str) -> List[dict]:
+    """Reference items with the texts of the public input items of the same ids, so that a public
+    file holding them under new ids is found by its texts; the items as they are without them."""
+    path = public / f"{dataset}.jsonl" if public is not None else None
+    if path is None or not path.is_file():
+        return items
+    try:
+        texts = {it["id"]: it["texts"] for it in read_items(path, str(path), texts=False)}
+    except (KitError, UnicodeDecodeError, KeyError):
+        return items
+    return [dict(item, texts=texts[item["id"]]) if item["id"] in texts else item for item in items]
 
 
 def _published_paths(doc: dict) -> List[str]:
