@@ -247,3 +247,13 @@ def test_no_numpy_operation_of_the_soft_rules_warns_on_extreme_values():
         shown = [problem(j).found for j in np.flatnonzero(bad).tolist()]
     assert len(shown) == int(bad.sum()) > 0
     assert not any("inf" in found for found in shown)
+
+
+@pytest.mark.parametrize("text", ["['\\d', 1]", "('\\q', 0.5)", "[['\\w'], [1]]"])
+def test_python_s_own_syntax_warnings_on_a_literal_never_reach_stderr(text):
+    """Parsing a participant's literal can make Python warn (an invalid escape: a SyntaxWarning
+    printed on Python 3.12); the reader silences it, so no warning reaches the scoring log."""
+    read = python_literal(text)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a warning shown would now be an error, and refuse the text
+        assert python_literal(text) == read

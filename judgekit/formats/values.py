@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import ast
+import warnings
 import json
 import math
 import re
@@ -136,7 +137,7 @@ def python_literal(text: str):
         text.strip() + ","
     )  # one expression then a comma: a tuple of one element, unless the text is a tuple itself
     try:
-        tree = ast.parse(source, mode="eval").body
+        tree = _parsed(source)
         one = (
             isinstance(tree, ast.Tuple)
             and len(tree.elts) == 1
@@ -145,6 +146,15 @@ def python_literal(text: str):
         return parse_json(_json_text(tree.elts[0], _Source(source))) if one else None
     except (SyntaxError, ValueError, RecursionError, MemoryError, ValueProblem):
         return None
+
+
+def _parsed(source: str) -> ast.AST:
+    """The expression's syntax tree. Python warns on some literals (an invalid escape such as
+    ``'\\d'``, ``1 is 1``) by printing to stderr; those warnings are about the participant's text,
+    not the kit, and must not reach the scoring log with the kit's internal paths."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return ast.parse(source, mode="eval").body
 
 
 class _Source:
