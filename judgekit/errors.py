@@ -153,6 +153,21 @@ _BOOLEAN_WORDS = ("yes", "no", "on", "off")
 _BOOLEAN_WORDS_HINT = "write true or false: yes, no, on and off are read as words, not booleans"
 
 
+def boolean_problem(where: str, label: str, value) -> Problem:
+    """The one message for a value where a boolean is expected (``label`` names the key): the
+    edition schema and ``strict_bool`` both use it."""
+    text = isinstance(value, str)
+    return Problem(
+        where,
+        f"{label} must be a boolean",
+        expected="true or false",
+        found=f"the string {value!r}"[:80] if text else repr(value)[:80],
+        hint=_BOOLEAN_WORDS_HINT
+        if text and value.lower() in _BOOLEAN_WORDS
+        else "write true or false without quotes",
+    )
+
+
 def strict_bool(
     mapping: dict, key: str, default: bool, where: str, problems: Optional[List[Problem]] = None
 ) -> bool:
@@ -163,16 +178,7 @@ def strict_bool(
     value = mapping.get(key, default)
     if type(value) is bool:
         return value
-    text = isinstance(value, str)
-    problem = Problem(
-        where,
-        f"'{key}' must be a boolean",
-        expected="true or false",
-        found=f"the string {value!r}"[:80] if text else repr(value)[:80],
-        hint=_BOOLEAN_WORDS_HINT
-        if text and value.lower() in _BOOLEAN_WORDS
-        else "write true or false without quotes",
-    )
+    problem = boolean_problem(where, f"'{key}'", value)
     if problems is None:
         raise ConfigError([problem])
     problems.append(problem)

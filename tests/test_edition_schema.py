@@ -116,7 +116,7 @@ def test_every_misspelt_key_is_refused_naming_it_and_the_key_meant(label, key):
 #: A value of the wrong type for each type, and the words the refusal must contain.
 WRONG = {
     S.STR: (True, "must be a string", "quote it"),
-    S.BOOL: ("false", "must be true or false", "without quotes"),
+    S.BOOL: ("false", "must be a boolean", "without quotes"),
     S.INT: ("1", "must be a whole number", "without quotes"),
     S.NUMBER: ("0.5", "must be a number", "without quotes"),
     S.DATE: ("1 March 2027", "is not a UTC date and time", "2027-03-01 00:00:00"),
@@ -154,7 +154,7 @@ def test_the_organisers_reports_are_refused_all_at_once_naming_file_key_and_fix(
     assert "datasets 'sts_en': unknown key 'genre'" in text and "where: {genre: VALUE}" in text
     assert "unknown key 'pth'" in text and "Did you mean 'path'?" in text
     assert "unknown scale" in text and "Did you mean 'ordinal'?" in text
-    assert "'public_gold' must be true or false" in text and "'false' (str)" in text
+    assert "'public_gold' must be a boolean" in text and "the string 'false'" in text
     assert "'labels[0]' must be a string, found True (bool). Quote it" in text
     assert "'start' is not a UTC date and time" in text and "1970" not in text
     assert all(p.file.startswith(DISPLAY) for p in lines) and len(lines) == 8

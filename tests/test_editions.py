@@ -511,6 +511,7 @@ STS2017_DATASETS = ["ar_ar", "ar_en", "es_es", "es_en", "es_en_mt", "en_en", "tr
 RELEASE_REPEATS = {
     "default": {},
     "lewidi2025": {("csc", "test"): 18, ("mp", "test"): 1},
+    "chaosnli": {},
     "ocnli": {},
     "sts2017": {(f"sts_{d}", "dev"): 6 for d in STS2017_DATASETS},
 }

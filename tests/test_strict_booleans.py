@@ -76,7 +76,7 @@ def test_a_phase_public_gold_that_is_no_boolean_is_refused(written, found, hint,
     """``bool("false")`` made the post-campaign phase publish its test gold."""
     path = _edition(tmp_path, _after("  - id: post-campaign", f"public_gold: {written}"))
     assert _refusal(path) == (
-        f"{path}: phases[2] (post-campaign): 'public_gold' must be a boolean; expected true or "
+        f"{path}: phases[2] 'post-campaign': 'public_gold' must be a boolean; expected true or "
         f"false, found {found}. {hint}"
     )
 

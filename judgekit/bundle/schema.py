@@ -23,7 +23,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-from ..errors import Problem
+from ..errors import Problem, boolean_problem
 
 DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
 SPLITS = ("train", "dev", "test")
@@ -168,14 +168,8 @@ def _check_number(walk: Walk, where: str, label: str, value, spec: Field) -> boo
 def _check_bool(walk: Walk, where: str, label: str, value, spec: Field) -> bool:
     if isinstance(value, bool):
         return True
-    hint = "write true or false without quotes" if isinstance(value, str) else None
-    walk.add(
-        where,
-        f"{label} must be true or false (a YAML boolean)",
-        expected="true | false",
-        found=_found(value),
-        hint=hint,
-    )
+    place = f"{walk.display}: {where}" if where else walk.display
+    walk.problems.append(boolean_problem(place, label, value))
     return False
 
 
