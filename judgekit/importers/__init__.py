@@ -68,6 +68,26 @@ RELEASES: Dict[str, tuple] = {
 }
 
 
+class UniqueItems:
+    """The items of one release file in order, each id once: a repeated id is a located problem
+    naming the line where the id was first seen (``problems``: the file's ProblemCollector)."""
+
+    def __init__(self, problems):
+        self.items: List[dict] = []
+        self._first_line: Dict[str, int] = {}
+        self._problems = problems
+
+    def add(self, item: dict, lineno: int) -> None:
+        first = self._first_line.get(item["id"])
+        if first is not None:
+            self._problems.add(
+                "duplicate id", line=lineno, item=item["id"], hint=f"first seen on line {first}"
+            )
+            return
+        self._first_line[item["id"]] = lineno
+        self.items.append(item)
+
+
 class SplitAbsent(ConfigError):
     """The dataset's config gives no source for this split (e.g. no train file): a train split may
     be absent, a scored one may not."""

@@ -19,7 +19,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 from ..errors import ConfigError, ProblemCollector
 from ..formats.items import parsed_json_lines
-from . import SplitAbsent
+from . import SplitAbsent, UniqueItems
 from .semeval_sts import read_release_lines, require_option
 
 WHERE = "datasets (importer ocnli)"
@@ -61,27 +61,16 @@ def read_json_records(
     Blank lines are skipped; invalid JSON, non-objects and duplicate item ids are located problems;
     all problems of the file are raised together as one ConfigError."""
     problems = ProblemCollector(str(path))
-    items: List[dict] = []
-    first_line: Dict[str, int] = {}
+    unique = UniqueItems(problems)
     for lineno, record in parsed_json_lines(read_release_lines(path), problems):
         if not isinstance(record, dict):
             problems.add("line is not a JSON object", line=lineno, found=type(record).__name__)
             continue
         item = build(record, lineno, problems)
-        if item is None:
-            continue
-        if item["id"] in first_line:
-            problems.add(
-                "duplicate id",
-                line=lineno,
-                item=item["id"],
-                hint=f"first seen on line {first_line[item['id']]}",
-            )
-            continue
-        first_line[item["id"]] = lineno
-        items.append(item)
+        if item is not None:
+            unique.add(item, lineno)
     problems.raise_if_any(ConfigError)
-    return items
+    return unique.items
 
 
 def require_fields(

@@ -30,7 +30,7 @@ from typing import Dict, Iterator, List, Optional, Tuple
 
 from ..errors import ConfigError, ProblemCollector
 from ..formats.items import parsed_json_lines
-from . import SplitAbsent
+from . import SplitAbsent, UniqueItems
 from .semeval_sts import read_release_lines
 
 WHERE = "datasets (importer table)"
@@ -198,7 +198,7 @@ def read_table(source: dict, path: Path) -> List[dict]:
     """The items of one table file, ``where`` applied; duplicate ids and bad cells are problems."""
     fmt = _format(source, path)
     problems = ProblemCollector(str(path))
-    items, first_line, header = [], {}, None
+    unique, header = UniqueItems(problems), None
     where = source.get("where") or {}
     for lineno, row in _rows(path, fmt, problems):
         if header is None:
@@ -206,20 +206,10 @@ def read_table(source: dict, path: Path) -> List[dict]:
             _check_header(source["columns"], header, path)
             _check_where_keys(where, header, path)
         item = _item(source, row, lineno, problems)
-        if item is None or not _kept(row, item, where):
-            continue
-        if item["id"] in first_line:
-            problems.add(
-                "duplicate id",
-                line=lineno,
-                item=item["id"],
-                hint=f"first seen on line {first_line[item['id']]}",
-            )
-            continue
-        first_line[item["id"]] = lineno
-        items.append(item)
+        if item is not None and _kept(row, item, where):
+            unique.add(item, lineno)
     problems.raise_if_any(ConfigError)
-    return items
+    return unique.items
 
 
 def _check_header(columns: dict, header: List[str], path: Path) -> None:
