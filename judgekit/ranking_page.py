@@ -19,14 +19,13 @@ from .stats.tables import (
     track_cell,
     clusters,
     cluster_text,
-    interval_cell,
     interval_text,
     metric_label,
     overall_text,
     primary_label,
     primary_scale,
     scale_of,
-    shown_value,
+    track_rows,
     track_title,
 )
 
@@ -111,18 +110,7 @@ def _track_section(report: RankingReport, ranking: TrackRanking) -> str:
         parts.append(f"<p class='warn'>Note: {_e(ranking.note)}.</p>")
     if ranking.rows:
         parts.append(f"<div class='fig'>{_chart(ranking, label)}</div>")
-    number = clusters(ranking)
-    rows = [
-        [
-            str(r.rank),
-            _e(r.system),
-            shown_value(ranking.metric, r.value),
-            interval_cell(ranking, r),
-            "-" if r.p_value is None else f"{r.p_value:.4f}",
-            str(number[r.system]),
-        ]
-        for r in ranking.rows
-    ]
+    rows = track_rows(ranking, _e)
     header = ["Rank", "System", _e(label), "95% interval", "p vs best", "Cluster"]
     parts.append(_table(header, rows))
     if ranking.missing:

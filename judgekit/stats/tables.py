@@ -304,18 +304,7 @@ def _markdown_track(report: RankingReport, ranking: TrackRanking) -> List[str]:
     ]
     if ranking.note:
         out.append(f"Note: {_md(ranking.note)}.")
-    number = clusters(ranking)
-    rows = [
-        [
-            str(r.rank),
-            _md(r.system),
-            shown_value(ranking.metric, r.value),
-            interval_cell(ranking, r),
-            "-" if r.p_value is None else f"{r.p_value:.4f}",
-            str(number[r.system]),
-        ]
-        for r in ranking.rows
-    ]
+    rows = track_rows(ranking, _md)
     label = _md(metric_label(ranking.metric))
     header = ["Rank", "System", label, "95% interval", "p vs best", "Cluster"]
     out += [""] + _md_table(header, ["---:", "---", "---:", "---", "---:", "---:"], rows)
@@ -536,18 +525,26 @@ def _latex_overall_cell(ranking: TrackRanking, system: str) -> str:
     return text + ("$^{\\ast}$" if marked else "")
 
 
-def _latex_track(report: RankingReport, ranking: TrackRanking) -> List[str]:
+def track_rows(ranking: TrackRanking, escape, with_p: bool = True) -> List[List[str]]:
+    """Each system's cells in a track's table: rank, system (through ``escape``, the output's own
+    escaping), score, 95% interval, p against the best (unless ``with_p`` is False) and cluster."""
     number = clusters(ranking)
-    rows = [
-        [
+    rows = []
+    for r in ranking.rows:
+        cells = [
             str(r.rank),
-            latex_escape(r.system),
+            escape(r.system),
             shown_value(ranking.metric, r.value),
             interval_cell(ranking, r),
-            str(number[r.system]),
         ]
-        for r in ranking.rows
-    ]
+        if with_p:
+            cells.append("-" if r.p_value is None else f"{r.p_value:.4f}")
+        rows.append(cells + [str(number[r.system])])
+    return rows
+
+
+def _latex_track(report: RankingReport, ranking: TrackRanking) -> List[str]:
+    rows = track_rows(ranking, latex_escape, with_p=False)
     header = ["Rank", "System", _latex_scaled(ranking.metric), "95\\% interval", "Cluster"]
     missing = (
         " Not submitted: " + latex_escape(", ".join(ranking.missing)) + "."
