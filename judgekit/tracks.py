@@ -10,33 +10,12 @@ import re
 from dataclasses import asdict, dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from . import kinds
 from .errors import ConfigError, Problem, strict_bool
 
-KINDS = ("similarity", "classification", "soft_label", "perspectivist")
-SCALES = ("categorical", "ordinal", "multilabel")
-
-#: The metrics a track scores when its config has no ``metrics`` key, per kind (and scale), the first
-#: being the track's main metric. Registering a new metric must not change this table (every edition
-#: without ``metrics`` would silently score differently): add it to ``APPLICABLE_METRICS`` and let
-#: editions choose it with ``metrics: [...]``.
-DEFAULT_METRICS: Dict[Tuple[str, Optional[str]], Tuple[str, ...]] = {
-    ("similarity", None): ("pearson", "spearman"),
-    ("classification", None): ("accuracy", "macro_f1"),
-    ("soft_label", "categorical"): ("amd",),
-    ("soft_label", "ordinal"): ("awd",),
-    ("soft_label", "multilabel"): ("mamd",),
-    ("perspectivist", "categorical"): ("error_rate",),
-    ("perspectivist", "ordinal"): ("anad",),
-    ("perspectivist", "multilabel"): ("mer",),
-}
-
-#: Every metric a track of that kind (and scale) may choose with ``metrics``: the defaults and the
-#: metrics added since, which only editions naming them score (the ChaosNLI distances of a
-#: categorical distribution, ``metrics.divergence``).
-APPLICABLE_METRICS: Dict[Tuple[str, Optional[str]], Tuple[str, ...]] = {
-    key: tuple(names) for key, names in DEFAULT_METRICS.items()
-}
-APPLICABLE_METRICS[("soft_label", "categorical")] += ("jsd", "kl")
+#: The kind names a config may give and the scales of the disagreement kinds (``judgekit.kinds``).
+KINDS = kinds.NAMES
+SCALES = kinds.SCALES
 
 #: Codabench limits a leaderboard column key (and so a scores.json key) to 36 characters.
 MAX_KEY_LENGTH = 36
@@ -147,24 +126,20 @@ def track_from_dict(raw: dict, where: str = "tracks") -> Track:
         )
         tid = str(tid)
     where = f"{where} '{tid}'"
-    kind = raw.get("kind")
-    if kind not in KINDS:
-        problems.append(
-            Problem(where, "unknown track kind", expected=" | ".join(KINDS), found=repr(kind))
-        )
+    kind = _checked_kind(raw.get("kind"), where, problems)
     scale = _checked_scale(kind, raw.get("scale"), where, problems)
     labels = _checked_labels(kind, raw.get("labels"), where, problems)
     metrics = _checked_metrics(kind, scale, raw.get("metrics"), where, problems)
     dataset = raw.get("dataset", tid)
     primary = strict_bool(raw, "primary", True, where, problems)
-    positional = strict_bool(raw, "positional", kind == "similarity", where, problems)
+    positional = strict_bool(raw, "positional", kind.positional_by_default, where, problems)
     release_lines = _checked_release_lines(raw.get("release_lines"), positional, where, problems)
     track = Track(
         id=tid,
-        kind=str(kind),
+        kind=kind.name,
         dataset=str(dataset),
         title=str(raw.get("title") or tid),
-        scale=scale if kind in ("soft_label", "perspectivist") else None,
+        scale=scale if kind.has_scale else None,
         labels=labels,
         metrics=metrics,
         primary=primary,
@@ -205,6 +180,19 @@ def _checked_release_lines(
     return None
 
 
+def _checked_kind(name, where: str, problems: List[Problem]) -> kinds.Kind:
+    """The track's ``kind``: one of the registered kinds. An unknown one is reported and checked as
+    a kind without labels, scales or metrics, so that the track's other keys are still reported."""
+    if name in kinds.REGISTRY:
+        return kinds.named(name)
+    problems.append(
+        Problem(where, "unknown track kind", expected=" | ".join(KINDS), found=repr(name))
+    )
+    unknown = kinds.Kind()
+    unknown.name = str(name)
+    return unknown
+
+
 def _checked_range(kind, value, where: str, problems: List[Problem]):
     """The track's ``range``: absent, or [lowest, highest] numbers on a similarity track."""
     if value is None:
@@ -213,7 +201,7 @@ def _checked_range(kind, value, where: str, problems: List[Problem]):
     numbers = numbers and all(
         isinstance(v, (int, float)) and not isinstance(v, bool) for v in value
     )
-    if kind == "similarity" and numbers and value[0] < value[1]:
+    if kind.has_range and numbers and value[0] < value[1]:
         return (float(value[0]), float(value[1]))
     problems.append(
         Problem(
@@ -228,25 +216,27 @@ def _checked_range(kind, value, where: str, problems: List[Problem]):
 
 def _checked_scale(kind, scale, where: str, problems: List[Problem]):
     """The track's ``scale``: required for soft-label and perspectivist kinds, refused for the others."""
-    if kind in ("soft_label", "perspectivist"):
-        if scale not in SCALES:
+    if kind.has_scale:
+        if scale not in kind.scales:
             problems.append(
                 Problem(
                     where,
-                    f"'scale' is required for kind {kind}",
+                    f"'scale' is required for kind {kind.name}",
                     expected=" | ".join(SCALES),
                     found=repr(scale),
                 )
             )
     elif scale is not None:
-        problems.append(Problem(where, f"'scale' does not apply to kind {kind}", found=repr(scale)))
+        problems.append(
+            Problem(where, f"'scale' does not apply to kind {kind.name}", found=repr(scale))
+        )
     return scale
 
 
 def _checked_labels(kind, raw, where: str, problems: List[Problem]) -> Tuple[str, ...]:
     """The track's ``labels``: at least two, no duplicates, for the kinds that have labels."""
     labels = _as_str_tuple(raw, "labels", where, problems)
-    if kind in ("classification", "soft_label", "perspectivist"):
+    if kind.has_labels:
         if len(labels) < 2:
             problems.append(
                 Problem(where, "'labels' must list at least two labels", found=repr(list(labels)))
@@ -259,10 +249,10 @@ def _checked_labels(kind, raw, where: str, problems: List[Problem]) -> Tuple[str
 def _checked_metrics(kind, scale, raw, where: str, problems: List[Problem]) -> Tuple[str, ...]:
     """The track's ``metrics``: the kind's defaults when absent, else only metrics that apply to it."""
     metrics = _as_str_tuple(raw, "metrics", where, problems)
-    key = (kind, scale if kind in ("soft_label", "perspectivist") else None)
-    allowed = APPLICABLE_METRICS.get(key)
+    scale = scale if kind.has_scale else None
+    allowed = kind.applicable_metrics(scale)
     if allowed and not metrics:
-        return DEFAULT_METRICS[key]
+        return kind.default_metrics[scale]
     if allowed:
         for m in metrics:
             if m not in allowed:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from judgekit import tracks as tracks_module
+from judgekit import kinds
 from judgekit.bundle import pages
 from judgekit.bundle.edition import load_edition
 from judgekit.tracks import track_from_dict
@@ -62,8 +62,8 @@ def test_the_baselines_page_uses_track_and_metric_titles_and_says_what_was_not_r
 
 
 def test_a_metric_registered_for_a_kind_changes_no_edition_that_does_not_name_it(monkeypatch):
-    key = ("similarity", None)
-    monkeypatch.setitem(tracks_module.APPLICABLE_METRICS, key, ("pearson", "spearman", "kendall"))
+    similarity = kinds.named("similarity")
+    monkeypatch.setattr(similarity, "more_metrics", {None: ("kendall",)})
     plain = track_from_dict({"id": "s", "kind": "similarity", "dataset": "d"})
     chosen = track_from_dict(
         {"id": "s", "kind": "similarity", "dataset": "d", "metrics": ["kendall"]}

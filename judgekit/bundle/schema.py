@@ -387,9 +387,9 @@ def _metric_names() -> Tuple[str, ...]:
 
 
 def _kinds_and_scales():
-    from ..tracks import KINDS, SCALES
+    from .. import kinds
 
-    return KINDS, SCALES
+    return kinds.NAMES, kinds.SCALES
 
 
 def _count(doc: str, minimum: int = 0, maximum: int = MAX_COUNT, default=None) -> Field:
@@ -721,12 +721,14 @@ def markdown_reference() -> str:
 def metrics_table() -> List[str]:
     """Per kind and scale: the metrics scored by default, and those a track may name in ``metrics``."""
     from ..metrics import get as get_metric
-    from ..tracks import APPLICABLE_METRICS, DEFAULT_METRICS
+    from .. import kinds
 
     lines = ["#### Metrics per kind (the `metrics` key of a track)", ""]
     lines += ["| kind | scale | default (main first) | may be chosen |", "|---|---|---|---|"]
-    for (kind, scale), names in APPLICABLE_METRICS.items():
-        default = ", ".join(f"`{m}`" for m in DEFAULT_METRICS.get((kind, scale), ()))
-        chosen = ", ".join(f"`{m}` ({_cell(get_metric(m).title)})" for m in names)
-        lines.append(f"| {kind} | {scale or ''} | {default} | {chosen} |")
+    for kind in kinds.REGISTRY.values():
+        for scale in kind.scales:
+            default = ", ".join(f"`{m}`" for m in kind.default_metrics[scale])
+            names = kind.applicable_metrics(scale)
+            chosen = ", ".join(f"`{m}` ({_cell(get_metric(m).title)})" for m in names)
+            lines.append(f"| {kind.name} | {scale or ''} | {default} | {chosen} |")
     return lines + [""]

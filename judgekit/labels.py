@@ -1,0 +1,105 @@
+"""The one label policy: which texts (and JSON numbers) name which label of a track.
+
+Every place a label is written, submission and gold alike, reads it through a track's ``LabelSet``,
+so a text gets one verdict wherever it appears. The policy (docs/labels.md):
+
+- surrounding whitespace is ignored (``" entailment"`` is ``entailment``);
+- case counts (``Neutral`` is not ``neutral``; the refusal names the label that was probably meant);
+- a label that is a finite decimal number is also named by any text or JSON number of the same value
+  (``1``, ``1.0``, ``1e0`` and ``1.`` all name label ``"1"``); other labels are compared as texts;
+- declared aliases (``label_aliases`` in a track's config, e.g. ChaosNLI's ``e``, ``n``, ``c``) name
+  their label, by the same rules;
+- a label set in which two labels or aliases name the same label once normalised is refused.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple
+
+#: A decimal number as a label may be written: sign, digits with an optional fraction, exponent.
+DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def label_key(value) -> Optional[object]:
+    """The normalised key of a text or JSON number: a float for a finite number (written as a decimal
+    number, or a JSON int or float), else the text without surrounding whitespace; None for any other
+    value (a bool, a list, an object)."""
+    if type(value) in (int, float):
+        number = float(value)
+        return number if math.isfinite(number) else None
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    if DECIMAL.fullmatch(text):
+        number = float(text)
+        if math.isfinite(number):
+            return number
+    return text
+
+
+@dataclass(frozen=True)
+class LabelCollision:
+    """Two declared names (labels or aliases) that normalise to one key."""
+
+    first: str
+    second: str
+
+    def describe(self) -> str:
+        return f"{self.first!r} and {self.second!r} name the same label once normalised"
+
+
+@dataclass(frozen=True)
+class LabelSet:
+    """A track's labels in their order (a label's code is its position) and the aliases naming them."""
+
+    labels: Tuple[str, ...]
+    aliases: Mapping[str, str] = field(default_factory=dict)
+
+    def __post_init__(self):
+        table: Dict[object, int] = {}
+        for code, label in enumerate(self.labels):
+            table.setdefault(label_key(label), code)
+        for alias, label in self.aliases.items():
+            if label in self.labels:
+                table.setdefault(label_key(alias), self.labels.index(label))
+        exact = {label: code for code, label in enumerate(self.labels)}
+        exact.update({a: self.labels.index(b) for a, b in self.aliases.items() if b in self.labels})
+        object.__setattr__(self, "_table", table)
+        object.__setattr__(self, "_exact", exact)
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+    def code(self, value) -> int:
+        """The code (0..K-1) of the label ``value`` names, or -1 when it names none."""
+        if isinstance(value, str):
+            exact = self._exact.get(value)
+            if exact is not None:
+                return exact
+        key = label_key(value)
+        return -1 if key is None else self._table.get(key, -1)
+
+    def codes(self, values: Sequence) -> List[int]:
+        """``code`` of each value, -1 for a value that names no label."""
+        exact, code = self._exact, self.code
+        return [exact[v] if type(v) is str and v in exact else code(v) for v in values]
+
+    @property
+    def numeric(self) -> bool:
+        """Whether every label is a finite decimal number (an ordinal scale such as 1..5)."""
+        return all(type(label_key(label)) is float for label in self.labels)
+
+    def collisions(self) -> List[LabelCollision]:
+        """The pairs of declared names (labels, then aliases) that normalise to one key."""
+        seen: Dict[object, str] = {}
+        found: List[LabelCollision] = []
+        for name in list(self.labels) + list(self.aliases):
+            key = label_key(name)
+            if key in seen:
+                found.append(LabelCollision(seen[key], name))
+            else:
+                seen[key] = name
+        return found
