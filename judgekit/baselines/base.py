@@ -6,16 +6,25 @@ learns from exactly the soft labels and per-annotator labels the scorer compares
 
 from __future__ import annotations
 
-from typing import Dict, Hashable, Iterable, List, Optional, Sequence, Tuple
+from typing import Dict, Hashable, Iterable, List, Optional, Tuple
 
 import numpy as np
 
+from .. import kinds
 from ..gold import GoldTrack, build_gold
+from ..kinds.base import SIMILARITY_RANGE, annotator_label, as_plain, most_frequent_index
 from ..stats.bootstrap import DEFAULT_SEED
 from ..tracks import Track, track_from_dict
 
-#: The graded-similarity scale of every STS edition (0 = unrelated, 5 = equivalent).
-SIMILARITY_RANGE = (0.0, 5.0)
+__all__ = [
+    "SIMILARITY_RANGE",
+    "AnnotatorMajority",
+    "BaselineModel",
+    "as_plain",
+    "item_annotator_labels",
+    "item_annotators",
+    "most_frequent_index",
+]
 
 
 class BaselineModel:
@@ -29,8 +38,9 @@ class BaselineModel:
         self.track: Track = track_from_dict(settings, where="track")
 
     @property
-    def kind(self) -> str:
-        return self.track.kind
+    def kind(self) -> kinds.Kind:
+        """The track's kind, which says what a prediction is (see ``judgekit.kinds.base``)."""
+        return kinds.of(self.track)
 
     @property
     def multilabel(self) -> bool:
@@ -47,9 +57,7 @@ class BaselineModel:
 
     def label_of(self, key) -> object:
         """The output form of one annotator's label: a label string, or a list of labels (multilabel)."""
-        if self.multilabel:
-            return [label for label, chosen in zip(self.track.labels, key) if chosen]
-        return self.track.labels[int(key)]
+        return annotator_label(self.track, key)
 
     def fit(self, train_items: List[dict]) -> "BaselineModel":
         return self
@@ -107,15 +115,5 @@ def _majority(table: Dict[Hashable, List[int]]):
     return min(table.items(), key=lambda kv: (-kv[1][0], kv[1][1]))[0]
 
 
-def most_frequent_index(labels: np.ndarray, n_labels: int) -> int:
-    """The most frequent label index (ties: the earliest in the track's label order)."""
-    return int(np.argmax(np.bincount(labels, minlength=n_labels)))
-
-
 def item_annotators(item: dict) -> List[str]:
     return [str(a) for a in (item.get("annotators") or [])]
-
-
-def as_plain(values: Sequence[float]) -> list:
-    """A numpy vector or matrix as nested lists of Python floats (JSON-ready, repr-exact)."""
-    return np.asarray(values, dtype=float).tolist()

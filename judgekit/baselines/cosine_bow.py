@@ -23,10 +23,8 @@ from .base import (
     SIMILARITY_RANGE,
     AnnotatorMajority,
     BaselineModel,
-    as_plain,
     item_annotator_labels,
     item_annotators,
-    most_frequent_index,
 )
 from .tokenize import tokenize
 
@@ -65,62 +63,51 @@ class CosineBow(BaselineModel):
 
     def __init__(self, track: dict):
         super().__init__(track)
-        self.needs_training = self.kind != "similarity"
+        self.needs_training = not self.kind.predicts_from_similarity
 
     def fit(self, train_items: List[dict]) -> "CosineBow":
-        if self.kind == "similarity":
+        if self.kind.predicts_from_similarity:
             return self
         gold = self.training_gold(train_items)
         cosines = np.array([item_cosine(it) for it in train_items])
         self.edges = quantile_edges(cosines)
         bins = self._bins(cosines)
         n_bins = len(self.edges) + 1
-        if self.kind == "classification":
-            self._fit_classification(gold, bins, n_bins)
-        elif self.kind == "soft_label":
-            scored = gold.scored  # items without annotations have all-zero rows
-            if not scored.any():
-                raise ValueError(f"track '{self.track.id}': no training item has annotations")
-            overall = np.mean(gold.gold[scored], axis=0)
-            self.per_bin = [
-                as_plain(
-                    np.mean(gold.gold[scored & (bins == b)], axis=0)
-                    if (scored & (bins == b)).any()
-                    else overall
-                )
-                for b in range(n_bins)
-            ]
+        if self.kind.predicts_per_annotator:
+            self._fit_annotators(gold, bins, n_bins)
         else:
-            rows = item_annotator_labels(gold)
-            overall = AnnotatorMajority((name, key) for _, name, key in rows)
-            self.per_bin = [
-                AnnotatorMajority(((name, key) for i, name, key in rows if bins[i] == b), overall)
-                for b in range(n_bins)
-            ]
+            self._fit_constants(gold, bins, n_bins)
         return self
 
-    def _fit_classification(self, gold, bins: np.ndarray, n_bins: int) -> None:
-        n_labels = len(self.track.labels)
-        scored = gold.scored
-        if not scored.any():
-            raise ValueError(f"track '{self.track.id}': no training item has a majority label")
-        overall = most_frequent_index(gold.gold[scored], n_labels)
-        self.per_bin = []
-        for b in range(n_bins):
-            in_bin = scored & (bins == b)
-            index = most_frequent_index(gold.gold[in_bin], n_labels) if in_bin.any() else overall
-            self.per_bin.append(self.track.labels[index])
+    def _fit_constants(self, gold, bins: np.ndarray, n_bins: int) -> None:
+        """Per bin, the kind's constant prediction for its training items; the whole split's for a
+        bin without gold."""
+        overall = self.kind.constant_prediction(self.track, gold)
+        self.per_bin = [
+            self.kind.constant_prediction(self.track, gold, bins == b)
+            if (gold.scored & (bins == b)).any()
+            else overall
+            for b in range(n_bins)
+        ]
+
+    def _fit_annotators(self, gold, bins: np.ndarray, n_bins: int) -> None:
+        """Per bin, each annotator's majority in the bin, else over the whole split."""
+        rows = item_annotator_labels(gold)
+        overall = AnnotatorMajority((name, key) for _, name, key in rows)
+        self.per_bin = [
+            AnnotatorMajority(((name, key) for i, name, key in rows if bins[i] == b), overall)
+            for b in range(n_bins)
+        ]
 
     def _bins(self, cosines: np.ndarray) -> np.ndarray:
         return np.searchsorted(self.edges, cosines, side="right")
 
     def predict(self, items: List[dict]) -> list:
         cosines = np.array([item_cosine(it) for it in items], dtype=float)
-        if self.kind == "similarity":
-            low, high = SIMILARITY_RANGE
-            return [float(low + (high - low) * c) for c in cosines]
+        if self.kind.predicts_from_similarity:
+            return [self.kind.prediction_from_similarity(c, SIMILARITY_RANGE) for c in cosines]
         bins = self._bins(cosines)
-        if self.kind == "perspectivist":
+        if self.kind.predicts_per_annotator:
             return [
                 [self.label_of(self.per_bin[b].label(a)) for a in item_annotators(item)]
                 for item, b in zip(items, bins)

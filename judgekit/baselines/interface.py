@@ -17,11 +17,13 @@ from typing import Callable, Dict, List, Optional
 
 import numpy as np
 
+from .. import kinds
 from ..errors import ProblemCollector, SubmissionError
 from ..formats.annotators import parse_per_annotator
 from ..formats.soft import parse_soft
 from ..formats.values import ValueProblem, parse_label, parse_number, value_warnings
 from ..formats.write import format_value, numpy_json, per_annotator_value
+from ..kinds.base import PredictionShape
 from ..tracks import Track
 
 MODEL_FILE = "model.py"
@@ -123,20 +125,22 @@ def type_name(value) -> str:
     return value.type_name if isinstance(value, Foreign) else type(value).__name__
 
 
-_EXACT = (str, float, int, bool, type(None))
+#: The built-in immutable scalar types: a copy may share them (``type(v) in``, so no subclass).
+_IMMUTABLE = (str, float, int, bool, type(None))
 
 
 def fresh_copy(value):
     """A deep copy of JSON data (dicts, lists and immutable scalars) for a model to keep or change,
     as ``copy.deepcopy`` makes it in a quarter of the time; anything else goes through deepcopy."""
-    kind = type(value)
-    if kind is dict:
+    value_type = type(value)
+    if value_type is dict:
         return {
-            key: item if type(item) in _EXACT else fresh_copy(item) for key, item in value.items()
+            key: item if type(item) in _IMMUTABLE else fresh_copy(item)
+            for key, item in value.items()
         }
-    if kind is list:
-        return [item if type(item) in _EXACT else fresh_copy(item) for item in value]
-    return value if kind in _EXACT else copy.deepcopy(value)
+    if value_type is list:
+        return [item if type(item) in _IMMUTABLE else fresh_copy(item) for item in value]
+    return value if value_type in _IMMUTABLE else copy.deepcopy(value)
 
 
 def plain_data(value):
@@ -146,14 +150,14 @@ def plain_data(value):
     here, so that it runs under ``call_participant`` and a failure in it is the submission's problem;
     what comes out holds no participant code. Unreadable objects become ``Foreign``.
     """
-    if type(value) in _EXACT:
+    if type(value) in _IMMUTABLE:
         return value
     if isinstance(value, np.ndarray):
         return plain_data(value.tolist())
     if isinstance(value, np.generic):
         return plain_data(value.item())
     if isinstance(value, (list, tuple)):
-        return [v if type(v) in _EXACT else plain_data(v) for v in value]
+        return [v if type(v) in _IMMUTABLE else plain_data(v) for v in value]
     if isinstance(value, dict):
         return {plain_data(k): plain_data(v) for k, v in value.items()}
     return _plain_scalar(value)
@@ -214,20 +218,38 @@ def _scalar_text(value, what: str) -> str:
     )
 
 
+def _read_score(track: Track, item: dict, value, index: Dict[str, int], notes: List[str]):
+    return parse_number(_scalar_text(value, "number"))
+
+
+def _read_label(track: Track, item: dict, value, index: Dict[str, int], notes: List[str]):
+    return track.labels[parse_label(_scalar_text(value, "label"), track, index)]
+
+
+def _read_distribution(track: Track, item: dict, value, index: Dict[str, int], notes: List[str]):
+    return parse_soft(_as_json(value), track, notes)
+
+
+def _read_per_annotator(track: Track, item: dict, value, index: Dict[str, int], notes: List[str]):
+    annotators = [str(a) for a in (item.get("annotators") or [])]
+    return per_annotator_value(track, parse_per_annotator(_as_json(value), track, annotators))
+
+
+#: For each shape of prediction, the scorer's parser of a model's value, giving the value to write.
+_READERS = {
+    PredictionShape.SCORE: _read_score,
+    PredictionShape.LABEL: _read_label,
+    PredictionShape.DISTRIBUTION: _read_distribution,
+    PredictionShape.PER_ANNOTATOR: _read_per_annotator,
+}
+
+
 def canonical_value(
     track: Track, item: dict, value, index: Dict[str, int], notes: List[str]
 ) -> str:
     """The ``VALUE`` text of one prediction, after the scorer's parser accepted it; ValueProblem if not."""
-    if track.kind == "similarity":
-        value = parse_number(_scalar_text(value, "number"))
-    elif track.kind == "classification":
-        value = track.labels[parse_label(_scalar_text(value, "label"), track, index)]
-    elif track.kind == "soft_label":
-        value = parse_soft(_as_json(value), track, notes)
-    else:
-        annotators = [str(a) for a in (item.get("annotators") or [])]
-        value = per_annotator_value(track, parse_per_annotator(_as_json(value), track, annotators))
-    return format_value(track, value)
+    read = _READERS[kinds.of(track).prediction_shape]
+    return format_value(track, read(track, item, value, index, notes))
 
 
 def prediction_lines(track: Track, items: List[dict], predictions, display: str) -> List[str]:

@@ -1,4 +1,5 @@
-"""The most-frequent baseline: one constant guess per track, learned from the training split.
+"""The most-frequent baseline: one constant guess per track, learned from the training split
+(``Kind.constant_prediction``), or per annotator when the kind predicts per annotator:
 
 - similarity: the mean training score (a constant, so Pearson is undefined and scores 0.0);
 - classification: the most frequent training label among items with a majority label (ties: the
@@ -16,16 +17,7 @@ from __future__ import annotations
 
 from typing import List
 
-import numpy as np
-
-from .base import (
-    AnnotatorMajority,
-    BaselineModel,
-    as_plain,
-    item_annotator_labels,
-    item_annotators,
-    most_frequent_index,
-)
+from .base import AnnotatorMajority, BaselineModel, item_annotator_labels, item_annotators
 
 
 class MostFrequent(BaselineModel):
@@ -35,19 +27,8 @@ class MostFrequent(BaselineModel):
 
     def fit(self, train_items: List[dict]) -> "MostFrequent":
         gold = self.training_gold(train_items)
-        if self.kind == "similarity":
-            self.constant = float(np.mean(gold.gold))
-        elif self.kind == "classification":
-            scored = gold.gold[gold.scored]
-            if scored.size == 0:
-                raise ValueError(f"track '{self.track.id}': no training item has a majority label")
-            self.constant = self.track.labels[most_frequent_index(scored, len(self.track.labels))]
-        elif self.kind == "soft_label":
-            if not gold.scored.any():
-                raise ValueError(f"track '{self.track.id}': no training item has annotations")
-            self.constant = as_plain(
-                np.mean(gold.gold[gold.scored], axis=0)
-            )  # unannotated rows are zeros
+        if not self.kind.predicts_per_annotator:
+            self.constant = self.kind.constant_prediction(self.track, gold)
         elif self.multilabel:
             rows = item_annotator_labels(gold)
             self.per_label = [
@@ -61,14 +42,13 @@ class MostFrequent(BaselineModel):
         return self
 
     def predict(self, items: List[dict]) -> list:
-        if self.kind == "perspectivist" and self.multilabel:
+        if not self.kind.predicts_per_annotator:
+            return [self.constant for _ in items]
+        if self.multilabel:
             return [
                 [[majority.label(a) for a in item_annotators(item)] for majority in self.per_label]
                 for item in items
             ]
-        if self.kind == "perspectivist":
-            return [
-                [self.label_of(self.majority.label(a)) for a in item_annotators(item)]
-                for item in items
-            ]
-        return [self.constant for _ in items]
+        return [
+            [self.label_of(self.majority.label(a)) for a in item_annotators(item)] for item in items
+        ]

@@ -1,4 +1,5 @@
-"""The random baseline: seeded guesses that show what chance looks like on each track.
+"""The random baseline: seeded guesses that show what chance looks like on each track. Each kind
+draws its own (``Kind.random_prediction``):
 
 - similarity: a score drawn uniformly from the 0-5 scale;
 - classification: a label drawn uniformly per item;
@@ -18,7 +19,7 @@ from typing import List
 
 import numpy as np
 
-from .base import SIMILARITY_RANGE, BaselineModel, as_plain, item_annotators
+from .base import BaselineModel, item_annotators
 
 
 class Random(BaselineModel):
@@ -29,35 +30,4 @@ class Random(BaselineModel):
         return [self._predict_item(item, rng) for item in items]
 
     def _predict_item(self, item: dict, rng: np.random.Generator):
-        n_labels = len(self.track.labels)
-        if self.kind == "similarity":
-            low, high = SIMILARITY_RANGE
-            return float(rng.uniform(low, high))
-        if self.kind == "classification":
-            return self.track.labels[int(rng.integers(n_labels))]
-        drawn = self._draw_annotator_labels(len(item_annotators(item)), rng)
-        if self.kind == "perspectivist":
-            return [self.label_of(key) for key in drawn]
-        return self._soft_label(drawn, rng)
-
-    def _draw_annotator_labels(self, n_annotators: int, rng: np.random.Generator) -> list:
-        """Label keys for ``n_annotators`` annotators: indices, or 0/1 tuples on multilabel tracks."""
-        n_labels = len(self.track.labels)
-        if not self.multilabel:
-            return [int(k) for k in rng.integers(n_labels, size=n_annotators)]
-        # A uniform non-empty subset: a uniform integer in [1, 2^L), read as bits in label order.
-        subsets = rng.integers(1, 2**n_labels, size=n_annotators)
-        return [tuple((int(s) >> j) & 1 for j in range(n_labels)) for s in subsets]
-
-    def _soft_label(self, drawn: list, rng: np.random.Generator) -> list:
-        n_labels = len(self.track.labels)
-        if self.multilabel:
-            chosen = (
-                np.mean(np.array(drawn, dtype=float), axis=0)
-                if drawn
-                else rng.uniform(size=n_labels)
-            )
-            return as_plain(np.column_stack([1.0 - chosen, chosen]))
-        if not drawn:
-            return as_plain(rng.dirichlet(np.ones(n_labels)))
-        return as_plain(np.bincount(drawn, minlength=n_labels) / len(drawn))
+        return self.kind.random_prediction(self.track, len(item_annotators(item)), rng)

@@ -21,7 +21,9 @@ from typing import Dict, List, Optional
 
 import numpy as np
 
+from .. import kinds
 from ..errors import ProblemCollector, SubmissionError
+from ..kinds.base import PredictionShape
 from ..tracks import Track
 from .coverage import UNKNOWN_ID, missing_items
 from .soft import soft_label_rows
@@ -76,7 +78,7 @@ def read_chaosnli(path: Path, display: str, track: Track, ids: List[str]):
     model, records = _one_model(_document(path, display, len(ids)), display)
     problems, notes = ProblemCollector(display), []
     position = _positions(records, ids, problems)
-    if track.kind == "soft_label":
+    if kinds.of(track).prediction_shape is PredictionShape.DISTRIBUTION:
         values = _soft_values(records, position, len(ids), track, problems, notes)
     else:
         values = _label_values(records, position, len(ids), track, problems)
@@ -86,8 +88,10 @@ def read_chaosnli(path: Path, display: str, track: Track, ids: List[str]):
 
 def _track_order(track: Track, display: str) -> np.ndarray:
     """For each of ChaosNLI's labels (e, n, c), its index among the track's labels."""
-    soft_or_class = track.kind == "classification" or track.scale == "categorical"
-    if soft_or_class and sorted(track.labels) == sorted(LABEL_ORDER):
+    predicts_label = kinds.of(track).prediction_shape is PredictionShape.LABEL
+    if (predicts_label or track.scale == "categorical") and sorted(track.labels) == sorted(
+        LABEL_ORDER
+    ):
         index = track.label_index()
         return np.array([index[label] for label in LABEL_ORDER])
     raise SubmissionError.single(

@@ -4,20 +4,16 @@ and its gold self-check)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Iterable, Sequence
 
 import numpy as np
 
+from .. import kinds
+from ..kinds.base import numpy_json
 from ..tracks import Track
 
-
-def numpy_json(value):
-    """``json.dumps``'s ``default``: numpy arrays and scalars as Python values."""
-    if isinstance(value, (np.ndarray, np.generic)):
-        return value.tolist()
-    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+__all__ = ["format_value", "numpy_json", "per_annotator_value", "write_prediction"]
 
 
 def per_annotator_value(track: Track, rows: np.ndarray) -> list:
@@ -29,12 +25,9 @@ def per_annotator_value(track: Track, rows: np.ndarray) -> list:
 
 
 def format_value(track: Track, value) -> str:
-    """The VALUE text of one prediction: a number, a label, or compact JSON for lists."""
-    if track.kind == "similarity":
-        return repr(float(value))
-    if track.kind == "classification":
-        return str(value)
-    return json.dumps(value, ensure_ascii=False, default=numpy_json)
+    """The VALUE text of one prediction, as its kind writes it (``Kind.prediction_text``: a number,
+    a label, or compact JSON for lists)."""
+    return kinds.of(track).prediction_text(value)
 
 
 def write_prediction(path: Path, track: Track, ids: Sequence[str], values: Iterable) -> None:

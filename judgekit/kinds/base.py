@@ -8,7 +8,11 @@ compares a track's kind: it asks ``kinds.of(track)`` and calls what the kind sup
 
 from __future__ import annotations
 
+import enum
+import json
 from typing import Dict, Optional, Tuple
+
+import numpy as np
 
 #: The scales of the disagreement kinds: one label per annotator, an ordered scale, or any number of
 #: labels per annotator.
@@ -49,8 +53,98 @@ class Kind:
     # --- generated pages, data and leak checks (bundle) ---
 
     # --- baselines ---
+    #: What one prediction of this kind is (how the ingestion program reads a model's value).
+    prediction_shape: "PredictionShape"
+    #: Whether a text pair's similarity in [0, 1] is itself a prediction of this kind (mapped by
+    #: ``prediction_from_similarity``), so that a similarity baseline needs no training data.
+    predicts_from_similarity: bool = False
+
+    @property
+    def predicts_per_annotator(self) -> bool:
+        """Whether a prediction holds one label per annotator of the item (in the item's order)."""
+        return self.prediction_shape is PredictionShape.PER_ANNOTATOR
+
+    def prediction_text(self, value) -> str:
+        """The VALUE text of one prediction in a submission file: compact JSON unless the kind
+        writes a bare scalar."""
+        return json.dumps(value, ensure_ascii=False, default=numpy_json)
+
+    def prediction_from_similarity(self, similarity: float, score_range: Tuple[float, float]):
+        """The prediction for a text pair of ``similarity`` in [0, 1] (1 = same words), when
+        ``predicts_from_similarity``; ``score_range`` is the (low, high) of a score prediction."""
+        raise TypeError(f"a {self.name} prediction is not a function of a similarity")
+
+    def constant_prediction(self, track, gold, among: Optional[np.ndarray] = None):
+        """The one prediction that best fits the training gold ``gold`` (a ``gold.GoldTrack`` of
+        ``track``) of the items marked by the boolean mask ``among`` (all items when None), for a
+        kind that does not predict per annotator. ValueError when those items have no gold."""
+        raise TypeError(
+            f"a {self.name} prediction differs between annotators, it is not a constant"
+        )
+
+    def random_prediction(self, track, n_annotators: int, rng: np.random.Generator):
+        """A prediction drawn uniformly at random with ``rng``, for an item of ``n_annotators``
+        annotators on ``track`` (its ``labels`` and ``scale``)."""
+        raise NotImplementedError(f"kind {self.name} declares no random prediction")
 
     # --- results report (report) ---
 
     def __repr__(self) -> str:
         return f"<kind {self.name}>"
+
+
+# --- baselines ---
+
+
+class PredictionShape(enum.Enum):
+    """What a model predicts for one item (the value ``Model.predict`` returns for it)."""
+
+    SCORE = "a real number"
+    LABEL = "one label of the track"
+    DISTRIBUTION = "a probability per label (multilabel: a pair per label)"
+    PER_ANNOTATOR = "one label (multilabel: a set of labels) per annotator of the item"
+
+
+#: The graded-similarity scale of every STS edition (0 = unrelated, 5 = equivalent).
+SIMILARITY_RANGE = (0.0, 5.0)
+
+
+def numpy_json(value):
+    """``json.dumps``'s ``default``: numpy arrays and scalars as Python values."""
+    if isinstance(value, (np.ndarray, np.generic)):
+        return value.tolist()
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+def as_plain(values) -> list:
+    """A numpy vector or matrix as nested lists of Python floats (JSON-ready, repr-exact)."""
+    return np.asarray(values, dtype=float).tolist()
+
+
+def most_frequent_index(labels: np.ndarray, n_labels: int) -> int:
+    """The most frequent label index (ties: the earliest in the track's label order)."""
+    return int(np.argmax(np.bincount(labels, minlength=n_labels)))
+
+
+def selected(gold, among: Optional[np.ndarray]) -> np.ndarray:
+    """The items of a GoldTrack that have gold and are marked by ``among`` (all when None)."""
+    return gold.scored if among is None else gold.scored & among
+
+
+def annotator_label(track, key):
+    """The output form of one annotator's label key (a label index, or a tuple of 0/1 choices over
+    the labels on multilabel tracks): a label string, or the list of chosen labels."""
+    if track.scale == "multilabel":
+        return [label for label, chosen in zip(track.labels, key) if chosen]
+    return track.labels[int(key)]
+
+
+def draw_annotator_labels(track, n_annotators: int, rng: np.random.Generator) -> list:
+    """Uniformly drawn label keys for ``n_annotators`` annotators: label indices, or on multilabel
+    tracks 0/1 tuples of a uniformly drawn non-empty set of labels."""
+    n_labels = len(track.labels)
+    if track.scale != "multilabel":
+        return [int(k) for k in rng.integers(n_labels, size=n_annotators)]
+    # A uniform non-empty subset: a uniform integer in [1, 2^L), read as bits in label order.
+    subsets = rng.integers(1, 2**n_labels, size=n_annotators)
+    return [tuple((int(s) >> j) & 1 for j in range(n_labels)) for s in subsets]

@@ -3,7 +3,7 @@ accuracy and macro-F1."""
 
 from __future__ import annotations
 
-from .base import Kind
+from .base import Kind, PredictionShape, most_frequent_index, selected
 
 
 class Classification(Kind):
@@ -17,6 +17,21 @@ class Classification(Kind):
     # --- generated pages, data and leak checks ---
 
     # --- baselines ---
+    prediction_shape = PredictionShape.LABEL
+
+    def prediction_text(self, value) -> str:
+        return str(value)
+
+    def constant_prediction(self, track, gold, among=None):
+        """The most frequent majority label (ties: the earliest in the track's label order)."""
+        scored = selected(gold, among)
+        if not scored.any():
+            raise ValueError(f"track '{track.id}': no training item has a majority label")
+        return track.labels[most_frequent_index(gold.gold[scored], len(track.labels))]
+
+    def random_prediction(self, track, n_annotators, rng):
+        """A label drawn uniformly."""
+        return track.labels[int(rng.integers(len(track.labels)))]
 
     # --- results report ---
 

@@ -3,7 +3,7 @@ label and are scored by error rate or normalised absolute distance (lower is bet
 
 from __future__ import annotations
 
-from .base import SCALES, Kind
+from .base import SCALES, Kind, PredictionShape, annotator_label, draw_annotator_labels
 
 
 class Perspectivist(Kind):
@@ -22,6 +22,12 @@ class Perspectivist(Kind):
     # --- generated pages, data and leak checks ---
 
     # --- baselines ---
+    prediction_shape = PredictionShape.PER_ANNOTATOR
+
+    def random_prediction(self, track, n_annotators, rng):
+        """A label drawn uniformly per annotator (multilabel: a uniformly drawn non-empty set)."""
+        drawn = draw_annotator_labels(track, n_annotators, rng)
+        return [annotator_label(track, key) for key in drawn]
 
     # --- results report ---
 

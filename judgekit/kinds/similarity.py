@@ -3,7 +3,9 @@ the track says otherwise); systems are scored by correlation with the gold score
 
 from __future__ import annotations
 
-from .base import Kind
+import numpy as np
+
+from .base import SIMILARITY_RANGE, Kind, PredictionShape
 
 
 class Similarity(Kind):
@@ -18,6 +20,24 @@ class Similarity(Kind):
     # --- generated pages, data and leak checks ---
 
     # --- baselines ---
+    prediction_shape = PredictionShape.SCORE
+    predicts_from_similarity = True
+
+    def prediction_text(self, value) -> str:
+        return repr(float(value))
+
+    def prediction_from_similarity(self, similarity, score_range):
+        low, high = score_range
+        return float(low + (high - low) * similarity)
+
+    def constant_prediction(self, track, gold, among=None):
+        """The mean training score."""
+        return float(np.mean(gold.gold if among is None else gold.gold[among]))
+
+    def random_prediction(self, track, n_annotators, rng):
+        """A score drawn uniformly from the 0-5 scale."""
+        low, high = SIMILARITY_RANGE
+        return float(rng.uniform(low, high))
 
     # --- results report ---
 

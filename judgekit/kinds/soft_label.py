@@ -3,7 +3,9 @@ distribution and are scored by a distance to the human one (lower is better)."""
 
 from __future__ import annotations
 
-from .base import SCALES, Kind
+import numpy as np
+
+from .base import SCALES, Kind, PredictionShape, as_plain, draw_annotator_labels, selected
 
 
 class SoftLabel(Kind):
@@ -19,6 +21,31 @@ class SoftLabel(Kind):
     # --- generated pages, data and leak checks ---
 
     # --- baselines ---
+    prediction_shape = PredictionShape.DISTRIBUTION
+
+    def constant_prediction(self, track, gold, among=None):
+        """The label-wise mean of the training soft labels (items without annotations left out)."""
+        scored = selected(gold, among)
+        if not scored.any():
+            raise ValueError(f"track '{track.id}': no training item has annotations")
+        return as_plain(np.mean(gold.gold[scored], axis=0))
+
+    def random_prediction(self, track, n_annotators, rng):
+        """The histogram of labels drawn per annotator (multilabel: per label the share of drawn
+        annotators choosing it); without annotators, a distribution drawn uniformly from the
+        simplex (multilabel: P(chosen) uniform in [0, 1] per label)."""
+        drawn = draw_annotator_labels(track, n_annotators, rng)
+        n_labels = len(track.labels)
+        if track.scale == "multilabel":
+            chosen = (
+                np.mean(np.array(drawn, dtype=float), axis=0)
+                if drawn
+                else rng.uniform(size=n_labels)
+            )
+            return as_plain(np.column_stack([1.0 - chosen, chosen]))
+        if not drawn:
+            return as_plain(rng.dirichlet(np.ones(n_labels)))
+        return as_plain(np.bincount(drawn, minlength=n_labels) / len(drawn))
 
     # --- results report ---
 
