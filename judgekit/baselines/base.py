@@ -116,4 +116,5 @@ def _majority(table: Dict[Hashable, List[int]]):
 
 
 def item_annotators(item: dict) -> List[str]:
+    """An item's annotators, in its order, as the names a per-annotator prediction follows."""
     return [str(a) for a in (item.get("annotators") or [])]

@@ -25,6 +25,7 @@ from ..formats.values import ValueProblem, parse_label, parse_number, value_warn
 from ..formats.write import format_value, numpy_json, per_annotator_value
 from ..kinds.base import PredictionShape
 from ..tracks import Track
+from .base import item_annotators
 
 MODEL_FILE = "model.py"
 MAX_ERROR_CHARS = 400
@@ -231,8 +232,8 @@ def _read_distribution(track: Track, item: dict, value, index: Dict[str, int], n
 
 
 def _read_per_annotator(track: Track, item: dict, value, index: Dict[str, int], notes: List[str]):
-    annotators = [str(a) for a in (item.get("annotators") or [])]
-    return per_annotator_value(track, parse_per_annotator(_as_json(value), track, annotators))
+    rows = parse_per_annotator(_as_json(value), track, item_annotators(item))
+    return per_annotator_value(track, rows)
 
 
 #: For each shape of prediction, the scorer's parser of a model's value, giving the value to write.
