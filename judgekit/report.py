@@ -539,7 +539,7 @@ def track_csv_rows(tr) -> List[tuple]:
     scored = np.zeros(len(every), dtype=bool)
     scored[errors.index] = True
     error_text = np.full(len(every), "", dtype=object)
-    error_text[errors.index] = [format(e, ".6g") for e in errors.error.tolist()]
+    error_text[errors.index] = [format(e, ".10g") for e in errors.error.tolist()]
     gold = kind.item_texts(tr.track, tr.gold.gold, every)
     gold = [text if has_gold else "" for text, has_gold in zip(gold, scored.tolist())]
     predicted = kind.item_texts(tr.track, tr.prediction.values, every)
