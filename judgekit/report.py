@@ -1,11 +1,14 @@
-"""Writing results: scores.json (flat, finite, leaderboard keys), scores.txt (legacy CodaLab) and a
-self-contained detailed_results.html (inline CSS and SVG, no script, nothing fetched).
+"""Writing results: scores.json (flat, finite, leaderboard keys), scores.txt (legacy CodaLab), a
+self-contained detailed_results.html (inline CSS and SVG, no script, nothing fetched) and, where
+the gold is public, detailed_results.csv.
 
-The page shows, per track, each score with its seeded bootstrap interval and the signature that
-reproduces it, a plot (predicted vs gold scatter, confusion matrix, mean soft labels, error per
-annotator), and per-language / per-genre scores. A phase that hides its gold shows the leaderboard's
-scores only (``HIDDEN_GOLD_NOTE``; the policy is in docs/participant-checks.md). Scores themselves
-come from ``scoring``; intervals and aggregates from ``stats``."""
+The page shows, per track, its warnings, each score with its seeded bootstrap interval, the
+baselines' scores (``BASELINE_SCORES``, written by the builder) and the command that recomputes it,
+the plot its kind declares (predicted vs gold scatter, confusion matrix, mean soft labels, error per
+annotator), per-language / per-genre scores and the items of largest error; ``DETAILED_CSV`` holds
+every item's gold, prediction and error. A phase that hides its gold shows the leaderboard's scores
+only and gets no CSV (``HIDDEN_GOLD_NOTE``; the policy is in docs/participant-checks.md). Scores
+themselves come from ``scoring``; intervals and aggregates from ``stats``."""
 
 from __future__ import annotations
 
@@ -16,6 +19,7 @@ import json
 import math
 import os
 import re
+import shlex
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -170,7 +174,9 @@ def _is_number(value) -> bool:
 def recompute_command(phase: str) -> str:
     """The command that scores a submission on ``phase`` again, run inside the starting kit: the
     same programs write the same page, intervals included."""
-    return f"python3 run_local.py . YOUR_SUBMISSION.zip --phase {phase} --output results"
+    return (
+        f"python3 run_local.py . YOUR_SUBMISSION.zip --phase {shlex.quote(phase)} --output results"
+    )
 
 
 def detailed_html(
