@@ -8,9 +8,7 @@ compares a track's kind: it asks ``kinds.of(track)`` and calls what the kind sup
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence, Tuple
-
-import numpy as np
+from typing import Dict, Optional, Tuple
 
 #: The scales of the disagreement kinds: one label per annotator, an ordered scale, or any number of
 #: labels per annotator.
@@ -63,14 +61,15 @@ class Kind:
         """What an item's error on the results page and in detailed_results.csv is measured in."""
         return "error"
 
-    def item_errors(self, track, gold, predicted) -> np.ndarray:
-        """Each item's error (higher is worse; NaN where the item has no gold), from the arrays the
-        metrics compare, of every item of the track."""
+    def item_errors(self, track, gold, predicted):
+        """Each item's error, an ``(n_items,)`` float array (higher is worse; NaN where the item has
+        no gold), from the arrays the metrics compare, of every item of the track."""
         raise NotImplementedError(f"kind {self.name} declares no item error")
 
-    def item_texts(self, track, values, items: Sequence[int]) -> List[str]:
-        """The values (gold or predicted, as the metrics see them) of the items at ``items``, each as
-        the page and detailed_results.csv print it ("" where an item has no value)."""
+    def item_texts(self, track, values, items) -> list:
+        """The values (gold or predicted, as the metrics see them) of the items at ``items`` (a
+        sequence of item indices), each as the page and detailed_results.csv print it ("" where an
+        item has no value)."""
         raise NotImplementedError(f"kind {self.name} declares no item texts")
 
     def __repr__(self) -> str:
