@@ -20,6 +20,8 @@ import pytest
 from judgekit import kinds, report
 from judgekit.bundle.build import build
 from judgekit.bundle.edition import load_edition
+from judgekit.metrics import get as get_metric
+from judgekit.metrics.base import MEAN
 from judgekit.metrics.disagreement import PerAnnotator
 from judgekit.programs import run_local
 from judgekit.programs.score import main as score_main
@@ -275,3 +277,27 @@ def test_a_perspectivist_item_error_is_the_mean_of_its_annotators_errors():
     assert errors[:2].tolist() == pytest.approx([(1 / 4) / 2, (2 / 4) / 3])
     assert np.isnan(errors[2])  # an item without annotations
     assert kinds.of(track).item_texts(track, gold, [0, 1]) == ['["1", "4"]', '["2", "2", "3"]']
+
+
+def test_a_soft_label_item_error_is_its_main_metric_on_the_item_alone():
+    """The soft-label kind reads an item's error off its main metric's per-item statistic, which is
+    the metric on that item alone only for a mean over items: every metric it may score is one."""
+    kind = kinds.named("soft_label")
+    for scale in kind.scales:
+        for name in kind.applicable_metrics(scale):
+            assert get_metric(name).stats_form == MEAN, name
+    track = track_from_dict(
+        {
+            "id": "s",
+            "kind": "soft_label",
+            "scale": "categorical",
+            "dataset": "d",
+            "labels": ["a", "b"],
+        }
+    )
+    gold = np.array([[1.0, 0.0], [0.5, 0.5]])
+    pred = np.array([[0.0, 1.0], [0.5, 0.5]])
+    errors = kind.item_errors(track, gold, pred)
+    metric = get_metric(track.main_metric)
+    for i in range(2):
+        assert errors[i] == pytest.approx(metric.score(gold[i : i + 1], pred[i : i + 1]).value)
