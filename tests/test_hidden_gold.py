@@ -138,3 +138,15 @@ def test_messages_show_the_participant_s_values_never_the_gold(tmp_path, capsys)
     assert not {repr(value), f"{value:.4f}", f"{value:.3f}", f"{value:g}"} & set(
         re.findall(r"\d+\.\d+", err)
     )
+
+
+def test_a_hidden_gold_phase_writes_no_other_output_file(tmp_path, capsys):
+    """The three files compared above are all there is: no per-item CSV (report.DETAILED_CSV)
+    reaches the output of a hidden-gold phase, while the practice phase does get one."""
+    hidden = _pair(tmp_path, True, "one_label_per_annotator", capsys)[0]
+    assert hidden["scores"]
+    written = sorted(p.name for p in (tmp_path / "True-a" / "out").iterdir())
+    assert written == ["detailed_results.html", "scores.json", "scores.txt"]
+    public = _pair(tmp_path, False, "one_label_per_annotator", capsys)[0]
+    assert public["scores"]
+    assert (tmp_path / "False-a" / "out" / "detailed_results.csv").is_file()

@@ -274,7 +274,7 @@ def test_evaluation_page_reveals_no_item_gold(evaluation, practice):
     # the same checks see per-item content when the phase may show it
     _, _, practice_page = practice
     assert (
-        "<circle" in practice_page and "Rare1" in practice_page and "95% interval" in practice_page
+        "<circle" in practice_page and "M1 (" in practice_page and "95% interval" in practice_page
     )
 
 

@@ -60,7 +60,13 @@ def test_cli_on_the_zip_prints_the_leaderboard_row_and_keeps_outputs(bundle, tmp
     printed = capsys.readouterr().out
     assert "Primary score" in printed and "sim Pearson r" in printed
     kept = sorted(p.name for p in (tmp_path / "out").iterdir())
-    assert kept == ["detailed_results.html", "predictions", "scores.json", "scores.txt"]
+    assert kept == [
+        "detailed_results.csv",  # the practice phase's gold is public
+        "detailed_results.html",
+        "predictions",
+        "scores.json",
+        "scores.txt",
+    ]
     assert (tmp_path / "out" / "predictions" / "sim.tsv").is_file()
     assert json.loads((tmp_path / "out" / "scores.json").read_text())["primary"] >= -1
 

@@ -88,6 +88,26 @@ class Kind:
         raise NotImplementedError(f"kind {self.name} declares no random prediction")
 
     # --- results report (report) ---
+    #: The figure the results page draws for a track of this kind, by the name the report knows it
+    #: (``report.FIGURES``): "scatter", "confusion", "mean_distribution" or "annotator_errors".
+    report_figure: str = ""
+    #: Per scale, what the error of one annotator's label is (kinds with each annotator's label).
+    row_error_units: Dict[Optional[str], str] = {}
+
+    def item_error_unit(self, track) -> str:
+        """What an item's error on the results page and in detailed_results.csv is measured in."""
+        return "error"
+
+    def item_errors(self, track, gold, predicted):
+        """Each item's error, an ``(n_items,)`` float array (higher is worse; NaN where the item has
+        no gold), from the arrays the metrics compare, of every item of the track."""
+        raise NotImplementedError(f"kind {self.name} declares no item error")
+
+    def item_texts(self, track, values, items) -> list:
+        """The values (gold or predicted, as the metrics see them) of the items at ``items`` (a
+        sequence of item indices), each as the page and detailed_results.csv print it ("" where an
+        item has no value)."""
+        raise NotImplementedError(f"kind {self.name} declares no item texts")
 
     def __repr__(self) -> str:
         return f"<kind {self.name}>"

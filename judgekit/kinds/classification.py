@@ -3,6 +3,10 @@ accuracy and macro-F1."""
 
 from __future__ import annotations
 
+from typing import List, Sequence
+
+import numpy as np
+
 from .base import Kind, PredictionShape, most_frequent_index, selected
 
 
@@ -34,6 +38,20 @@ class Classification(Kind):
         return track.labels[int(rng.integers(len(track.labels)))]
 
     # --- results report ---
+    report_figure = "confusion"
+
+    def item_error_unit(self, track) -> str:
+        return "1 if the predicted label is wrong, else 0"
+
+    def item_errors(self, track, gold, predicted) -> np.ndarray:
+        gold = np.asarray(gold)
+        errors = (gold != np.asarray(predicted)).astype(float)
+        errors[gold < 0] = np.nan  # no majority label: not scored
+        return errors
+
+    def item_texts(self, track, values, items: Sequence[int]) -> List[str]:
+        names = list(track.labels) + [""]  # code -1 (no label) picks the last entry
+        return [names[code] for code in np.asarray(values)[items].tolist()]
 
 
 KIND = Classification()

@@ -3,6 +3,12 @@ label and are scored by error rate or normalised absolute distance (lower is bet
 
 from __future__ import annotations
 
+import json
+from typing import List, Sequence
+
+import numpy as np
+
+from ..stats.summaries import per_row_errors
 from .base import SCALES, Kind, PredictionShape, annotator_label, draw_annotator_labels
 
 
@@ -30,6 +36,56 @@ class Perspectivist(Kind):
         return [annotator_label(track, key) for key in drawn]
 
     # --- results report ---
+    report_figure = "annotator_errors"
+    #: What one annotator's label's error is, per scale (``stats.summaries.per_row_errors``).
+    row_error_units = {
+        "categorical": "1 if the label is wrong, else 0",
+        "ordinal": "|gold - predicted| / number of labels",
+        "multilabel": "the share of labels whose choice is mispredicted",
+    }
+
+    def item_error_unit(self, track) -> str:
+        return "mean over the item's annotators of " + self.row_error_units[track.scale]
+
+    def item_errors(self, track, gold, predicted) -> np.ndarray:
+        errors = per_row_errors(gold, predicted, track.scale)
+        counts = np.bincount(gold.item, minlength=gold.n_items)
+        totals = np.bincount(gold.item, weights=errors, minlength=gold.n_items)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return totals / counts  # NaN for an item without annotations
+
+    def item_texts(self, track, values, items: Sequence[int]) -> List[str]:
+        """Per item its annotators' labels in the item's annotator order (multilabel: each
+        annotator's chosen labels), as a JSON list."""
+        rows, offsets = self._rows_by_item(values)
+        starts = offsets.tolist()
+        if rows.ndim == 1:  # one label per row: each label's JSON text once, joined per item
+            quoted = [json.dumps(label, ensure_ascii=False) for label in track.labels]
+            texts = [quoted[code] for code in rows.astype(int).tolist()]
+            return ["[" + ", ".join(texts[starts[i] : starts[i + 1]]) + "]" for i in items]
+        return [
+            json.dumps(
+                self._annotator_labels(track, rows[starts[i] : starts[i + 1]]), ensure_ascii=False
+            )
+            for i in items
+        ]
+
+    @staticmethod
+    def _rows_by_item(values):
+        """``PerAnnotator`` rows grouped by item, in item order, and each item's first row (n + 1)."""
+        if values.offsets is not None:
+            return values.values, values.offsets
+        order = np.argsort(values.item, kind="stable")
+        counts = np.bincount(values.item, minlength=values.n_items)
+        return values.values[order], np.concatenate(([0], np.cumsum(counts)))
+
+    @staticmethod
+    def _annotator_labels(track, rows: np.ndarray) -> list:
+        """One item's rows as label names: a label per annotator, or (multilabel) a list per annotator."""
+        labels = track.labels
+        if rows.ndim == 2:
+            return [[labels[j] for j in np.flatnonzero(row).tolist()] for row in rows]
+        return [labels[code] for code in rows.astype(int).tolist()]
 
 
 KIND = Perspectivist()

@@ -3,6 +3,8 @@ the track says otherwise); systems are scored by correlation with the gold score
 
 from __future__ import annotations
 
+from typing import List, Sequence
+
 import numpy as np
 
 from .base import SIMILARITY_RANGE, Kind, PredictionShape
@@ -40,6 +42,16 @@ class Similarity(Kind):
         return float(rng.uniform(low, high))
 
     # --- results report ---
+    report_figure = "scatter"
+
+    def item_error_unit(self, track) -> str:
+        return "|gold - predicted| (score points)"
+
+    def item_errors(self, track, gold, predicted) -> np.ndarray:
+        return np.abs(np.asarray(gold, dtype=float) - np.asarray(predicted, dtype=float))
+
+    def item_texts(self, track, values, items: Sequence[int]) -> List[str]:
+        return [repr(v) for v in np.asarray(values, dtype=float)[items].tolist()]
 
 
 KIND = Similarity()

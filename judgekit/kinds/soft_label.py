@@ -3,8 +3,12 @@ distribution and are scored by a distance to the human one (lower is better)."""
 
 from __future__ import annotations
 
+import json
+from typing import List, Sequence
+
 import numpy as np
 
+from ..metrics import get as get_metric
 from .base import SCALES, Kind, PredictionShape, as_plain, draw_annotator_labels, selected
 
 
@@ -48,6 +52,25 @@ class SoftLabel(Kind):
         return as_plain(np.bincount(drawn, minlength=n_labels) / len(drawn))
 
     # --- results report ---
+    report_figure = "mean_distribution"
+
+    def item_error_unit(self, track) -> str:
+        return f"{get_metric(track.main_metric).title} of the item"
+
+    def item_errors(self, track, gold, predicted) -> np.ndarray:
+        """The track's main metric on each item alone (its per-item statistic: every soft-label
+        metric is a mean over items)."""
+        with np.errstate(divide="ignore", invalid="ignore"):
+            stats = get_metric(track.main_metric).item_stats(gold, predicted)
+        return np.asarray(stats, dtype=float).reshape(len(stats), -1)[:, 0]
+
+    def item_texts(self, track, values, items: Sequence[int]) -> List[str]:
+        """Per item its distribution over the labels (multilabel: P(label chosen) per label), 4
+        decimals, in the track's label order."""
+        values = np.asarray(values, dtype=float)[items]
+        if values.ndim == 3:
+            values = values[:, :, 1]
+        return [json.dumps(row) for row in np.round(values, 4).tolist()]
 
 
 KIND = SoftLabel()

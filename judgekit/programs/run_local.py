@@ -21,7 +21,7 @@ from ..runner.local import PREDICTION_OUTPUT, RunResult, run_submission
 from ..untrusted import copy_tree
 from .common import BUNDLE_PROBLEM, REFUSED, own_words, run_guarded
 
-KEPT_OUTPUTS = ("scores.json", "scores.txt", "detailed_results.html")
+KEPT_OUTPUTS = ("scores.json", "scores.txt", "detailed_results.html", "detailed_results.csv")
 
 
 def open_bundle(path: Path, work: Path) -> Path:

@@ -25,6 +25,7 @@ from ..formats.bulk import collector_paused  # noqa: E402
 from ..formats.textfile import safe_display, shorten  # noqa: E402
 from ..gold import GoldTrack  # noqa: E402
 from ..report import (
+    DETAILED_CSV,
     DETAILED_HTML,
     SCORES_JSON,
     SCORES_TXT,
@@ -197,7 +198,7 @@ def score_submission(input_dir: Path, output_dir: Path) -> int:
             hint="the platform mounts the submission (or the prediction output) here",
         )
     result = score_submission_folder(spec, ref_dir, res_dir)
-    write_outputs(output_dir, result, _detailed_page(result))
+    write_outputs(output_dir, result, _detailed_page(result, ref_dir))
     for note in submission_notes(result):
         print(f"note: {note}")
     for key, value in result.scores().items():
@@ -215,18 +216,18 @@ def submission_notes(result) -> List[str]:
     ]
 
 
-def _detailed_page(result) -> str:
+def _detailed_page(result, ref_dir: Path) -> str:
     """The detailed results page, with plots and intervals where the stats layer is available."""
-    from ..report import detailed_html
+    from ..report import detailed_html, read_baseline_scores
 
-    return detailed_html(result)
+    return detailed_html(result, baselines=read_baseline_scores(ref_dir))
 
 
 def _prepare_output(output_dir: Path) -> None:
     """Create the output folder and remove scores of an earlier run: only a complete run leaves scores."""
     try:
         output_dir.mkdir(parents=True, exist_ok=True)
-        for stale in (SCORES_JSON, SCORES_TXT):
+        for stale in (SCORES_JSON, SCORES_TXT, DETAILED_CSV):
             if (output_dir / stale).exists():
                 (output_dir / stale).unlink()
     except OSError as e:

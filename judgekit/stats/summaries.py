@@ -31,22 +31,25 @@ def mean_distributions(gold, pred) -> Tuple[np.ndarray, np.ndarray]:
     return gold.mean(axis=0), pred.mean(axis=0)
 
 
-def per_annotator_errors(
-    gold, pred, annotator_of_row: Sequence[str], scale: str
-) -> List[Tuple[str, int, float]]:
-    """(annotator, number of their labels, mean error) from ``PerAnnotator`` gold and prediction.
-
-    Error per label: wrong or not (categorical); |gold - predicted| / number of label values
-    (ordinal, ANAD's unit); the share of labels whose choice is mispredicted (multilabel).
-    """
+def per_row_errors(gold, pred, scale: str) -> np.ndarray:
+    """The error of each (item, annotator) row of ``PerAnnotator`` gold and prediction: wrong or not
+    (categorical); |gold - predicted| / number of label values (ordinal, ANAD's unit); the share of
+    labels whose choice is mispredicted (multilabel)."""
     g = np.asarray(gold.values, dtype=float)
     p = np.asarray(pred.values, dtype=float)
     if scale == "ordinal":
-        error = np.abs(g - p) / max(gold.n_labels, 1)
-    elif g.ndim == 2:
-        error = (g != p).mean(axis=1)
-    else:
-        error = (g != p).astype(float)
+        return np.abs(g - p) / max(gold.n_labels, 1)
+    if g.ndim == 2:
+        return (g != p).mean(axis=1)
+    return (g != p).astype(float)
+
+
+def per_annotator_errors(
+    gold, pred, annotator_of_row: Sequence[str], scale: str
+) -> List[Tuple[str, int, float]]:
+    """(annotator, number of their labels, mean error) from ``PerAnnotator`` gold and prediction,
+    the error of a label as ``per_row_errors`` gives it."""
+    error = per_row_errors(gold, pred, scale)
     names = annotator_of_row if isinstance(annotator_of_row, list) else list(annotator_of_row)
     codes = {
         name: k for k, name in enumerate(dict.fromkeys(names))

@@ -1,0 +1,303 @@
+"""The results page of a public-gold phase (issue 26): the baselines' scores beside the
+participant's, the worst items, a per-item CSV, warnings inside their track, a recompute command
+that runs, and a per-annotator chart that says something. Hidden-gold phases keep the leaderboard's
+scores only, and no output file of theirs holds any gold."""
+
+import csv
+import html
+import io
+import json
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from judgekit import kinds, report
+from judgekit.bundle.build import build
+from judgekit.bundle.edition import load_edition
+from judgekit.metrics import get as get_metric
+from judgekit.metrics.base import MEAN
+from judgekit.metrics.disagreement import PerAnnotator
+from judgekit.programs import run_local
+from judgekit.programs.score import main as score_main
+from judgekit.scoring import score_folder
+from judgekit.spec import read_spec
+from judgekit.tracks import score_key, track_from_dict
+from small_edition import make_edition
+from test_report_html import make_phase
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def bundle(tmp_path_factory):
+    root = tmp_path_factory.mktemp("results-page")
+    edition = load_edition(make_edition(root / "edition"))
+    return build(edition, edition.folder, root / "dist")
+
+
+@pytest.fixture(scope="module")
+def kit_run(bundle, tmp_path_factory):
+    """The starting kit's sample result submission on the practice phase, outputs kept."""
+    kit = bundle.tree / "starting_kit"
+    out = tmp_path_factory.mktemp("kit-run") / "results"
+    submission = kit / "sample_submissions" / "result_submission.zip"
+    run_local.run_once(kit, str(submission), "practice", output=out)
+    return SimpleNamespace(kit=kit, out=out, submission=submission)
+
+
+def test_the_builder_writes_baseline_scores_for_public_gold_phases_only(bundle):
+    practice = bundle.tree / "reference_data" / "practice" / report.BASELINE_SCORES
+    scores = json.loads(practice.read_text(encoding="utf-8"))
+    assert sorted(scores) == ["cosine_bow", "most_frequent", "random"]
+    assert all("primary" in by_key and "sim_pearson" in by_key for by_key in scores.values())
+    for phase in ("evaluation", "post-campaign"):
+        assert not (bundle.tree / "reference_data" / phase / report.BASELINE_SCORES).exists()
+    kit_copy = bundle.tree / "starting_kit" / "reference_data" / "practice" / report.BASELINE_SCORES
+    assert kit_copy.read_bytes() == practice.read_bytes()
+
+
+def test_the_page_shows_each_baseline_beside_the_participant_s_score(bundle, kit_run):
+    page = (kit_run.out / "detailed_results.html").read_text(encoding="utf-8")
+    baselines = report.read_baseline_scores(bundle.tree / "reference_data" / "practice")
+    spec = read_spec(bundle.tree / "reference_data" / "practice")
+    assert page.count("<th class='l'>Baselines</th>") == len(spec.tracks)
+    for track in spec.tracks:
+        for metric in track.metrics:
+            for name, scores in baselines.items():
+                assert f"{name} {scores[score_key(track.id, metric)]:.4f}" in page
+
+
+def test_the_recompute_command_runs_and_writes_the_same_page(kit_run, tmp_path):
+    page = (kit_run.out / "detailed_results.html").read_text(encoding="utf-8")
+    commands = set(re.findall(r"recompute with: <code>(.*?)</code>", page))
+    assert len(commands) == 1
+    argv = shlex.split(html.unescape(commands.pop()))
+    assert argv[:3] == ["python3", "run_local.py", "."]
+    assert argv[argv.index("--phase") + 1] == "practice"
+    argv[0] = sys.executable
+    argv[argv.index("YOUR_SUBMISSION.zip")] = str(kit_run.submission)
+    argv[argv.index("--output") + 1] = str(tmp_path / "again")
+    done = subprocess.run(argv, cwd=kit_run.kit, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    again = (tmp_path / "again" / "detailed_results.html").read_text(encoding="utf-8")
+    assert again == page  # intervals included, byte for byte
+    for name in ("scores.json", report.DETAILED_CSV):
+        assert (tmp_path / "again" / name).read_bytes() == (kit_run.out / name).read_bytes()
+
+
+def _csv_rows(path: Path):
+    return list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))
+
+
+def test_the_csv_has_every_item_its_gold_prediction_and_error(tmp_path):
+    gold = make_phase(tmp_path, hide_gold=False, n_items=40)
+    assert score_main([str(tmp_path), str(tmp_path / "out")]) == 0
+    rows = _csv_rows(tmp_path / "out" / report.DETAILED_CSV)
+    assert list(rows[0]) == list(report.CSV_COLUMNS)
+    spec = read_spec(tmp_path / "ref")
+    assert [r["track"] for r in rows] == [t.id for t in spec.tracks for _ in range(40)]
+    predicted = dict(
+        line.split("\t") for line in (tmp_path / "res" / "sim.tsv").read_text().splitlines()
+    )
+    sim = {r["id"]: r for r in rows if r["track"] == "sim"}
+    for item in gold["sim"]:
+        row = sim[item["id"]]
+        assert float(row["gold"]) == item["score"]
+        assert float(row["prediction"]) == float(predicted[item["id"]])
+        assert float(row["error"]) == pytest.approx(abs(item["score"] - float(row["prediction"])))
+    nli = {r["id"]: r for r in rows if r["track"] == "nli"}
+    for item in gold["nli"]:
+        row = nli[item["id"]]
+        assert row["gold"] == (item["label"] or "")
+        assert row["error"] == (
+            "" if item["label"] is None else str(int(row["prediction"] != item["label"]))
+        )
+    persp = {r["id"]: r for r in rows if r["track"] == "persp"}
+    for item in gold["mp"]:
+        assert json.loads(persp[item["id"]]["gold"]) == item["annotations"]
+
+
+def test_the_worst_items_are_those_of_largest_error(tmp_path):
+    make_phase(tmp_path, hide_gold=False, n_items=60)
+    page = run_and_read(tmp_path)
+    rows = _csv_rows(tmp_path / "out" / report.DETAILED_CSV)
+    spec = read_spec(tmp_path / "ref")
+    for track in spec.tracks:
+        error_of = {
+            r["id"]: float(r["error"]) for r in rows if r["track"] == track.id and r["error"]
+        }
+        largest = sorted(error_of.values(), reverse=True)[: report.WORST_ITEMS]
+        section = page[page.index(f"<h2>{html.escape(track.title)}</h2>") :].split("</section>")[0]
+        table = section[section.index("items with the largest error") :]
+        shown = re.findall(r"<tr><td class='l'>([^<]*)</td>.*?<td>([\d.]+)</td></tr>", table)
+        assert len(shown) == min(report.WORST_ITEMS, len(error_of)), track.id
+        for item_id, printed in shown:
+            assert f"{error_of[item_id]:.4f}" == printed, (track.id, item_id)
+        assert [error_of[item_id] for item_id, _ in shown] == pytest.approx(largest), track.id
+
+
+def run_and_read(root: Path) -> str:
+    assert score_main([str(root), str(root / "out")]) == 0
+    return (root / "out" / "detailed_results.html").read_text(encoding="utf-8")
+
+
+def test_a_hidden_gold_phase_writes_no_csv_and_removes_an_earlier_one(tmp_path):
+    gold = make_phase(tmp_path, hide_gold=True, n_items=30)
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / report.DETAILED_CSV).write_text("track,id,gold\nsim,x,4.2\n")
+    page = run_and_read(tmp_path)
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
+        "detailed_results.html",
+        "scores.json",
+        "scores.txt",
+    ]
+    assert "largest error" not in page and "Baselines" not in page
+    for dataset in gold.values():
+        assert not any(item["id"] in page for item in dataset)
+
+
+def test_a_hidden_gold_page_shows_no_baselines_even_with_the_file(tmp_path):
+    make_phase(tmp_path, hide_gold=True, n_items=20)
+    (tmp_path / "ref" / report.BASELINE_SCORES).write_text(
+        json.dumps({"random": {"sim_pearson": 0.123456}})
+    )
+    page = run_and_read(tmp_path)
+    assert "Baselines" not in page and "0.1235" not in page
+
+
+def test_warnings_sit_inside_their_track_s_section(tmp_path):
+    make_phase(tmp_path, hide_gold=False, n_items=30)
+    lines = (tmp_path / "res" / "sim.tsv").read_text().splitlines()
+    constant = [line.split("\t")[0] + "\t3.0" for line in lines]  # Pearson r undefined: a warning
+    (tmp_path / "res" / "sim.tsv").write_text("\n".join(constant) + "\n")
+    page = run_and_read(tmp_path)
+    sections = page.split("<section>")[1:]
+    with_warning = [s for s in sections if "class='warn'>Warning:" in s]
+    assert with_warning, "constant predictions should give the similarity track a warning"
+    for section in with_warning:
+        title, rest = section.split("</h2>", 1)
+        assert "Similarity" in title
+        assert rest.index("Warning:") < rest.index("<table>")  # before the scores, inside
+    assert "</section>" in with_warning[0]
+
+
+# --- the per-annotator chart ------------------------------------------------------------------
+
+
+def _persp_result(labels_per_annotator):
+    """A categorical perspectivist track result: annotator ``A{k}`` labels ``n`` items."""
+    track = track_from_dict(
+        {
+            "id": "p",
+            "kind": "perspectivist",
+            "scale": "categorical",
+            "dataset": "d",
+            "labels": ["0", "1"],
+        }
+    )
+    names = [f"A{k}" for k, n in enumerate(labels_per_annotator) for _ in range(n)]
+    rng = np.random.default_rng(0)
+    values = rng.integers(0, 2, len(names))
+    item = np.arange(len(names))
+    gold = PerAnnotator(values, item, len(names), 2)
+    pred = PerAnnotator(1 - values, item, len(names), 2)
+    return SimpleNamespace(
+        track=track,
+        gold=SimpleNamespace(gold=gold, annotators=[[n] for n in names]),
+        prediction=SimpleNamespace(values=pred),
+    )
+
+
+def test_the_annotator_chart_shows_only_annotators_with_enough_labels():
+    counts = [7] * 800 + [30 + k for k in range(50)]  # 850 annotators, 50 with 30 or more labels
+    figure = report._annotator_figure(_persp_result(counts))
+    bars = re.findall(r"<text [^>]*>(A\d+) \((\d+)\)</text>", figure)
+    assert len(bars) == report.MAX_ANNOTATOR_BARS
+    assert sorted(int(n) for _, n in bars) == list(range(40, 80))  # the 40 with the most labels
+    assert "40 of the 850 annotators shown" in figure
+
+
+def test_no_annotator_chart_when_none_has_enough_labels():
+    figure = report._annotator_figure(_persp_result([7] * 850))
+    assert "<svg" not in figure
+    assert "none of the 850 annotators has 30 labels or more (the most is 7)" in figure
+
+
+def test_the_annotator_chart_says_when_all_qualifying_annotators_are_shown():
+    figure = report._annotator_figure(_persp_result([5, 31, 45]))
+    assert figure.count("<rect x=") >= 2 and "2 of the 3 annotators shown" in figure
+
+
+# --- the kinds declare the page's per-kind pieces ---------------------------------------------
+
+
+def test_report_and_plots_name_no_kind():
+    for module in ("report.py", "plots.py"):
+        source = (REPO / "judgekit" / module).read_text(encoding="utf-8")
+        for name in kinds.NAMES:
+            assert f'"{name}"' not in source and f"'{name}'" not in source, (module, name)
+        assert ".kind ==" not in source and ".kind in" not in source, module
+
+
+def test_every_kind_declares_a_figure_the_report_draws_and_its_item_errors(tmp_path):
+    make_phase(tmp_path, hide_gold=False, n_items=12)
+    result = score_folder(read_spec(tmp_path / "ref"), tmp_path / "ref", tmp_path / "res")
+    assert {kinds.named(name).report_figure for name in kinds.NAMES} <= set(report.FIGURES)
+    for tr in result.tracks.values():
+        kind = kinds.of(tr.track)
+        errors = kind.item_errors(tr.track, tr.gold.gold, tr.prediction.values)
+        assert np.shape(errors) == (len(tr.gold.ids),), tr.track.id
+        assert kind.item_error_unit(tr.track)
+        scored = np.asarray(errors)[tr.gold.scored]
+        assert np.isfinite(scored).all() and (scored >= 0).all(), tr.track.id
+        texts = kind.item_texts(tr.track, tr.prediction.values, [0, 1])
+        assert len(texts) == 2 and all(texts), tr.track.id
+
+
+def test_a_perspectivist_item_error_is_the_mean_of_its_annotators_errors():
+    track = track_from_dict(
+        {
+            "id": "p",
+            "kind": "perspectivist",
+            "scale": "ordinal",
+            "dataset": "d",
+            "labels": list("1234"),
+        }
+    )
+    item = np.array([0, 0, 1, 1, 1])
+    gold = PerAnnotator(np.array([0, 3, 1, 1, 2]), item, 3, 4)
+    pred = PerAnnotator(np.array([1, 3, 1, 3, 2]), item, 3, 4)
+    errors = kinds.of(track).item_errors(track, gold, pred)
+    assert errors[:2].tolist() == pytest.approx([(1 / 4) / 2, (2 / 4) / 3])
+    assert np.isnan(errors[2])  # an item without annotations
+    assert kinds.of(track).item_texts(track, gold, [0, 1]) == ['["1", "4"]', '["2", "2", "3"]']
+
+
+def test_a_soft_label_item_error_is_its_main_metric_on_the_item_alone():
+    """The soft-label kind reads an item's error off its main metric's per-item statistic, which is
+    the metric on that item alone only for a mean over items: every metric it may score is one."""
+    kind = kinds.named("soft_label")
+    for scale in kind.scales:
+        for name in kind.applicable_metrics(scale):
+            assert get_metric(name).stats_form == MEAN, name
+    track = track_from_dict(
+        {
+            "id": "s",
+            "kind": "soft_label",
+            "scale": "categorical",
+            "dataset": "d",
+            "labels": ["a", "b"],
+        }
+    )
+    gold = np.array([[1.0, 0.0], [0.5, 0.5]])
+    pred = np.array([[0.0, 1.0], [0.5, 0.5]])
+    errors = kind.item_errors(track, gold, pred)
+    metric = get_metric(track.main_metric)
+    for i in range(2):
+        assert errors[i] == pytest.approx(metric.score(gold[i : i + 1], pred[i : i + 1]).value)
