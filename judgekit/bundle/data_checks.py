@@ -12,6 +12,7 @@ from typing import Dict, List
 
 import numpy as np
 
+from .. import kinds
 from ..errors import ConfigError, Problem
 from ..gold import build_gold
 from ..tracks import Track
@@ -36,7 +37,7 @@ def duplicate_ids(items: List[dict], where: str) -> List[Problem]:
 
 
 def out_of_range(track: Track, gold: np.ndarray, ids: List[str], where: str) -> List[Problem]:
-    """Similarity gold outside the track's declared ``range`` (default 0-5)."""
+    """Gold outside the track's declared ``range`` (default 0-5), for a kind with ``has_range``."""
     lo, hi = track.score_range
     outside = np.flatnonzero((gold < lo) | (gold > hi)).tolist()
     if not outside:
@@ -58,7 +59,7 @@ def track_problems(track: Track, items: List[dict], where: str) -> List[Problem]
         gold = build_gold(track, items, where)
     except ConfigError as e:
         return list(e.problems)
-    if track.kind != "similarity":
+    if not kinds.of(track).has_range:
         return []
     return out_of_range(track, gold.gold, gold.ids, where)
 
