@@ -175,3 +175,24 @@ def test_a_ranged_kind_with_two_ranges_names_each_track(toy_edition):
     text = pages.evaluation_page(dataclasses.replace(toy_edition, tracks=[ranged, other]))
     low, high = ranged.score_range
     assert f"Toy gold runs per track: Ranged toy {low:g}-{high:g}, Other 1-3." in text
+
+
+# --- the data check of a kind with a range ---
+
+
+def test_gold_outside_a_ranged_kinds_range_is_reported_and_labelled_kinds_have_no_range_check():
+    from judgekit.bundle.data_checks import split_problems
+    from judgekit.tracks import track_from_dict
+
+    scored = track_from_dict({"id": "s", "kind": "similarity", "dataset": "d", "range": [0, 5]})
+    items = [{"id": f"i{n}", "texts": ["a", "b"], "score": score} for n, score in enumerate([1, 6])]
+    (problem,) = split_problems([scored], {"train": {"d": items}})
+    assert problem.message == "similarity gold outside the track's range on 1 items"
+    assert "'i1' (6)" in problem.found and "0 to 5" in problem.expected
+    assert split_problems([scored], {"train": {"d": items[:1]}}) == []
+    labelled = track_from_dict(
+        {"id": "c", "kind": "classification", "dataset": "d", "labels": ["a", "b"]}
+    )
+    labelled_items = [{"id": "i0", "texts": ["a", "b"], "label": "a"}]
+    assert not kinds.of(labelled).has_range
+    assert split_problems([labelled], {"train": {"d": labelled_items}}) == []

@@ -25,8 +25,8 @@ def _kinds(edition: Edition) -> List[Kind]:
 
 
 def _track_values(t) -> str:
-    """What a track's gold is: its labels, or the scale of its similarity scores."""
-    if t.labels:
+    """What a track's gold is: the scale of its scores for a kind with a ``range``, else its labels."""
+    if not kinds.of(t).has_range:
         return ", ".join(t.labels)
     lo, hi = t.score_range
     return f"score {lo:g}-{hi:g}"
