@@ -302,7 +302,7 @@ def tracks_from_list(raw: Sequence[dict], where: str = "tracks") -> List[Track]:
 def one_file_two_tracks(first: Track, second: Track) -> bool:
     """Whether two tracks may accept the same file name: one document that holds each item's value of
     both (ChaosNLI's predictions: the probabilities and the label), read once per track."""
-    return first.dataset == second.dataset and first.kind != second.kind
+    return first.dataset == second.dataset and kinds.of(first) is not kinds.of(second)
 
 
 def leaderboard_keys(tracks: Sequence[Track]) -> List[str]:

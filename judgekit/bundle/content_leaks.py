@@ -32,7 +32,7 @@ from typing import Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from ..formats.values import split_multilabel
+from .. import kinds
 from ..gold import GoldTrack
 
 TOKEN = re.compile(r"[^\s,;:|\"'{}\[\]()=<>]+")
@@ -116,36 +116,19 @@ class Probe:
 
 def probe_for(name: str, gold: GoldTrack, items: Sequence[dict]) -> Optional[Probe]:
     """The probe of a hidden track, or None when it has too few scored items to judge."""
-    track, kind = gold.track, gold.track.kind
+    kind = kinds.of(gold.track)
     keep = [i for i in range(len(gold.ids)) if gold.scored[i]]
     if len(keep) < MIN_ITEMS:
         return None
-    if kind == "similarity":
-        patterns = [(quantise(float(gold.gold[i])),) for i in keep]
-    elif kind == "soft_label":
-        rows = np.asarray(gold.gold).reshape(len(gold.ids), -1)
-        patterns = [tuple(quantise(float(v)) for v in rows[i]) for i in keep]
-    elif kind == "classification":
-        patterns = [(track.labels[int(gold.gold[i])],) for i in keep]
-    else:
-        patterns = [
-            tuple(
-                label
-                for annotation in items[i].get("annotations") or []
-                for label in (
-                    split_multilabel(annotation)
-                    if track.scale == "multilabel"
-                    else [str(annotation).strip()]
-                )
-            )
-            for i in keep
-        ]
+    patterns = [kind.gold_in_text(gold, items, i) for i in keep]
+    if kind.gold_is_numeric:
+        patterns = [tuple(map(quantise, pattern)) for pattern in patterns]
     return Probe(
         name,
         [gold.ids[i] for i in keep],
         patterns,
-        kind in ("similarity", "soft_label"),
-        frozenset(track.labels),
+        kind.gold_is_numeric,
+        frozenset(gold.track.labels),
     )
 
 

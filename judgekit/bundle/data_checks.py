@@ -1,5 +1,6 @@
 """Every split an edition ships is checked like gold, the public training split included: labels in
-the track's set, similarity gold inside the track's ``range``, no id twice within a split.
+the track's set, gold of a kind with a ``range`` (similarity) inside the track's, no id twice
+within a split.
 
 Ids may repeat across splits (OCNLI numbers each file from 0; ocnli scores its dev file as test too);
 an item shared between a public and a scored split is the leak check's (``build._check_disjoint``).
@@ -12,6 +13,7 @@ from typing import Dict, List
 
 import numpy as np
 
+from .. import kinds
 from ..errors import ConfigError, Problem
 from ..gold import build_gold
 from ..tracks import Track
@@ -36,7 +38,7 @@ def duplicate_ids(items: List[dict], where: str) -> List[Problem]:
 
 
 def out_of_range(track: Track, gold: np.ndarray, ids: List[str], where: str) -> List[Problem]:
-    """Similarity gold outside the track's declared ``range`` (default 0-5)."""
+    """Gold outside the track's declared ``range`` (default 0-5), for a kind with ``has_range``."""
     lo, hi = track.score_range
     outside = np.flatnonzero((gold < lo) | (gold > hi)).tolist()
     if not outside:
@@ -45,7 +47,7 @@ def out_of_range(track: Track, gold: np.ndarray, ids: List[str], where: str) -> 
     return [
         Problem(
             where,
-            f"similarity gold outside the track's range on {len(outside)} items",
+            f"{kinds.of(track).name} gold outside the track's range on {len(outside)} items",
             expected=f"scores from {lo:g} to {hi:g} (track '{track.id}' range)",
             found=shown + (", ..." if len(outside) > MAX_IDS_SHOWN else ""),
             hint="correct the data, or declare the scale with the track key range: [LOW, HIGH]",
@@ -58,7 +60,7 @@ def track_problems(track: Track, items: List[dict], where: str) -> List[Problem]
         gold = build_gold(track, items, where)
     except ConfigError as e:
         return list(e.problems)
-    if track.kind != "similarity":
+    if not kinds.of(track).has_range:
         return []
     return out_of_range(track, gold.gold, gold.ids, where)
 

@@ -25,6 +25,7 @@ from typing import Dict, List, Tuple
 
 import numpy as np
 
+from .. import kinds
 from ..errors import ConfigError, KitError, Problem
 from ..formats.archive import safe_extract
 from ..formats.items import PUBLIC_FIELDS, read_items
@@ -62,17 +63,7 @@ class HiddenSplit:
 
 def exact_share(gold: GoldTrack, values) -> float:
     """Share of scored items whose prediction equals the gold exactly (within float noise)."""
-    kind = gold.track.kind
-    if kind == "similarity":
-        hits = np.isclose(values, gold.gold, atol=1e-6)
-    elif kind == "classification":
-        hits = (values == gold.gold)[gold.scored]
-    elif kind == "soft_label":
-        diff = np.abs(values - gold.gold).reshape(len(gold.ids), -1).max(axis=1)
-        hits = diff < 1e-3
-    else:
-        wrong = (values.values != gold.gold.values).reshape(len(values.item), -1).any(axis=1)
-        hits = np.bincount(values.item, weights=wrong.astype(float), minlength=values.n_items) == 0
+    hits = kinds.of(gold.track).exact_hits(gold, values)
     return float(np.mean(hits)) if len(hits) else 0.0
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional
 
-from ..formats.values import SUM_TOLERANCE, describe_value
+from .. import kinds
+from ..formats.values import describe_value
+from ..kinds import Kind
 from ..metrics import get as get_metric
 from ..tracks import PRIMARY_KEY
 from .edition import Edition
@@ -16,56 +18,23 @@ def md_cell(text: str) -> str:
     return " ".join(str(text).replace("\\", "\\\\").replace("|", "\\|").split())
 
 
-def _kinds(edition: Edition) -> List[str]:
-    return [
-        k
-        for k in ("similarity", "classification", "soft_label", "perspectivist")
-        if any(t.kind == k for t in edition.tracks)
-    ]
+def _kinds(edition: Edition) -> List[Kind]:
+    """The kinds of the edition's tracks, in registry order."""
+    present = [kinds.of(t) for t in edition.tracks]
+    return [kind for kind in kinds.REGISTRY.values() if kind in present]
 
 
 def _track_values(t) -> str:
-    """What a track's gold is: its labels, or the scale of its similarity scores."""
-    if t.labels:
+    """What a track's gold is: the scale of its scores for a kind with a ``range``, else its labels."""
+    if not kinds.of(t).has_range:
         return ", ".join(t.labels)
     lo, hi = t.score_range
     return f"score {lo:g}-{hi:g}"
 
 
-SIMILARITY_FORMAT = (
-    "- **similarity**: a number (any scale: Pearson r does not depend on it). The SemEval positional "
-    "format, one score per line in input order with an optional second column (confidence), is "
-    "accepted too."
-)
-CLASSIFICATION_FORMAT = "- **classification**: one of the track's labels, spelled exactly."
-SOFT_FORMAT = (
-    "- **soft label**: a JSON list of probabilities in the order of the track's labels (or a JSON "
-    "object label -> probability). Multi-label tracks: a list of `[P(not chosen), P(chosen)]` pairs, "
-    f"one per label. Values must be finite and non-negative; each distribution must sum to 1 within "
-    f"{SUM_TOLERANCE} (it is then renormalised)."
-)
-PERSPECTIVIST_FORMAT = (
-    "- **perspectivist**: a JSON list with one label per annotator, in the item's `annotators` order "
-    "(or an object annotator -> label). Multi-label tracks take two layouts, told apart by type: "
-    "*label-major* (the LeWiDi 2025 layout, which the kit writes): one 0/1 vector per label in the "
-    "track's label order, each with one entry per annotator (1 = chosen), e.g. `[[0, 0], [1, 0], "
-    "[0, 1]]` for 2 annotators; or *annotator-major*: per annotator a list of labels, e.g. "
-    '`[["entailment"], ["neutral"]]`. A row with one entry per name of the release\'s annotators '
-    "list (`annotators_listed`, a name repeated once per label given) is merged when the repeated "
-    "entries agree; a row with one entry per annotator of the dataset's whole pool is read by pool "
-    "position (as the 2025 baseline files were written); each with one warning per file."
-)
-FORMATS = {
-    "similarity": SIMILARITY_FORMAT,
-    "classification": CLASSIFICATION_FORMAT,
-    "soft_label": SOFT_FORMAT,
-    "perspectivist": PERSPECTIVIST_FORMAT,
-}
-
-
 def data_page(edition: Edition) -> str:
-    kinds = _kinds(edition)
-    disagreement = {"soft_label", "perspectivist"} & set(kinds)
+    present = _kinds(edition)
+    disagreement = any(kind.lists_annotators for kind in present)
     annotators = (
         ", and for disagreement tracks the item's `annotators` in order" if disagreement else ""
     )
@@ -83,14 +52,14 @@ def data_page(edition: Edition) -> str:
         "|---|---|---|---|---|",
     ]
     for t in edition.tracks:
-        kind = t.kind + (f" ({t.scale})" if t.scale else "")
+        kind = kinds.of(t).name + (f" ({t.scale})" if t.scale else "")
         example = md_cell(describe_value(t).replace("\t", " "))
         lines.append(
             f"| {md_cell(t.title)} | `{t.file_names[0]}` | {kind} | {md_cell(_track_values(t))} "
             f"| `{example}` |"
         )
-    lines += ["", "Formats by kind:" if len(kinds) > 1 else "Format:", ""]
-    lines += [FORMATS[k] for k in kinds]
+    lines += ["", "Formats by kind:" if len(present) > 1 else "Format:", ""]
+    lines += [kind.format_text for kind in present]
     lines += [
         "",
         "Files are UTF-8 (a byte-order mark and CRLF line ends are fine). Every error message names the "
@@ -99,33 +68,22 @@ def data_page(edition: Edition) -> str:
     return "\n".join(lines) + "\n"
 
 
-#: What each kind's scoring does at its edges, said on the Evaluation page of editions with that kind.
-EDGE_CASES = {
-    "similarity": "a constant prediction (or constant gold) makes a correlation undefined; it is "
-    "reported as 0.0 with a warning.",
-    "classification": "Classification items without a gold majority are not scored.",
-    "soft_label": "LeWiDi metrics round as the official 2025 code does (5 decimals per item).",
-    "perspectivist": "",
-}
+def _range_sentences(edition: Edition) -> List[str]:
+    """Per kind with a gold ``range``, one sentence on the gold scale of its tracks."""
+    lines: List[str] = []
+    for kind in _kinds(edition):
+        if kind.has_range:
+            lines += _range_sentence(kind, [t for t in edition.tracks if kinds.of(t) is kind])
+    return lines
 
 
-def _similarity_scales(edition: Edition) -> List[str]:
-    """One sentence on the gold scale of the similarity tracks (from their ``range``)."""
-    ranges = {t.score_range for t in edition.tracks if t.kind == "similarity"}
-    if not ranges:
-        return []
+def _range_sentence(kind: Kind, tracks) -> List[str]:
+    ranges = {t.score_range for t in tracks}
     if len(ranges) == 1:
-        lo, hi = ranges.pop()
-        return [
-            "",
-            f"Similarity gold is on a scale from {lo:g} (unrelated) to {hi:g} (equivalent).",
-        ]
-    per_track = ", ".join(
-        f"{t.title} {t.score_range[0]:g}-{t.score_range[1]:g}"
-        for t in edition.tracks
-        if t.kind == "similarity"
-    )
-    return ["", f"Similarity gold scales (lowest-highest): {per_track}."]
+        low, high = ranges.pop()
+        return ["", kind.range_text.format(low=low, high=high)]
+    per_track = ", ".join(f"{t.title} {t.score_range[0]:g}-{t.score_range[1]:g}" for t in tracks)
+    return ["", kind.ranges_text.format(per_track=per_track)]
 
 
 def evaluation_page(edition: Edition) -> str:
@@ -153,9 +111,9 @@ def evaluation_page(edition: Edition) -> str:
             f"| {md_cell(metric.title)} (`{name}`) | {metric.direction} is better | {lo:g} to {hi:g} | "
             f"{md_cell(metric.description)} |"
         )
-    edges = [EDGE_CASES[k] for k in _kinds(edition) if EDGE_CASES[k]]
+    edges = [kind.edge_case_text for kind in _kinds(edition) if kind.edge_case_text]
     lines += ["", "Edge cases: " + " ".join(edges)] if edges else []
-    lines += _similarity_scales(edition)
+    lines += _range_sentences(edition)
     lines += [
         "",
         "The detailed results of each submission show every score; where the phase's gold is public "

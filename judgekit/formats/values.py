@@ -14,13 +14,13 @@ from typing import Dict, List, Sequence
 
 import numpy as np
 
+from .. import kinds
+from ..kinds.base import split_multilabel  # noqa: F401 (read from here by gold and formats)
+from ..kinds.soft_label import SUM_TOLERANCE
 from ..tracks import Track
 from .bulk import COMMA_DECIMAL, NUMBER, exact_codes, list_entries, number_column
 from .textfile import shorten
 
-#: Soft-label rows may sum to 1 within this tolerance; they are then renormalised (with a warning
-#: beyond 1e-6). Released LeWiDi test soft labels are rounded to 2 decimals and sum to 0.99-1.02.
-SUM_TOLERANCE = 0.02
 #: Longest value read as a ``python_literal``: Python's parser holds about 500 bytes per character of
 #: a literal of numbers, so this bounds one line's parse to about 32 MB; JSON is read up to the 1 MiB
 #: line bound, by a scanner that holds only the values.
@@ -31,13 +31,6 @@ class ValueProblem(Exception):
     def __init__(self, message: str, expected: str = None, found: str = None, hint: str = None):
         super().__init__(message)
         self.message, self.expected, self.found, self.hint = message, expected, found, hint
-
-
-def split_multilabel(annotation) -> List[str]:
-    """A multilabel annotation as a list of labels: a list, or a comma-separated string."""
-    if isinstance(annotation, list):
-        return [str(a).strip() for a in annotation]
-    return [part.strip() for part in str(annotation).split(",") if part.strip()]
 
 
 def show(text: str, limit: int = 60) -> str:
@@ -335,19 +328,4 @@ def value_warnings(notes: List[str]) -> List[str]:
 
 def describe_value(track: Track) -> str:
     """A short example of a valid line for this track, used in hints and the participant pages."""
-    k, multilabel = len(track.labels), track.scale == "multilabel"
-    if track.kind == "similarity":
-        return "ID<TAB>3.2"
-    if track.kind == "classification":
-        return f"ID<TAB>{track.labels[0]}"
-    if track.kind == "soft_label":
-        even = round(1.0 / k, 4)
-        return "ID<TAB>" + json.dumps(
-            [[0.5, 0.5]] * k if multilabel else [even] * (k - 1) + [round(1 - (k - 1) * even, 4)]
-        )
-    label_major = (
-        [[1, 0]] + [[0, 0]] * (k - 2) + [[0, 1]]
-    )  # per label a 0/1 per annotator (here 2 annotators)
-    return "ID<TAB>" + json.dumps(
-        label_major if multilabel else [track.labels[0], track.labels[-1]]
-    )
+    return kinds.of(track).example_value(track)

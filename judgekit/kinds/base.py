@@ -10,13 +10,22 @@ from __future__ import annotations
 
 import enum
 import json
-from typing import Dict, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
 #: The scales of the disagreement kinds: one label per annotator, an ordered scale, or any number of
 #: labels per annotator.
 SCALES = ("categorical", "ordinal", "multilabel")
+
+# --- generated pages, data and leak checks ---
+
+
+def split_multilabel(annotation) -> List[str]:
+    """A multilabel annotation as a list of labels: a list, or a comma-separated string."""
+    if isinstance(annotation, list):
+        return [str(a).strip() for a in annotation]
+    return [part.strip() for part in str(annotation).split(",") if part.strip()]
 
 
 class Kind:
@@ -51,6 +60,37 @@ class Kind:
     # --- gold and submitted values (gold, formats) ---
 
     # --- generated pages, data and leak checks (bundle) ---
+    #: The kind's paragraph of the Data and formats page: what a submitted VALUE is (Markdown, one
+    #: list item starting with the kind's name in bold).
+    format_text: str = ""
+    #: Whether the kind's public items list their annotators (``annotators``, in order): the
+    #: disagreement kinds.
+    lists_annotators: bool = False
+    #: What the kind's scoring does at its edges, said on the Evaluation page ("" for nothing).
+    edge_case_text: str = ""
+    #: For a kind with ``has_range``: the Evaluation page's sentence on the gold scale when every
+    #: track of the kind has one range (``{low}``, ``{high}``: its ends, as numbers) ...
+    range_text: str = ""
+    #: ... and when they differ (``{per_track}``: "title low-high" per track, comma-separated).
+    ranges_text: str = ""
+    #: Whether the gold appears in a text as numbers (compared quantised) rather than label names.
+    gold_is_numeric: bool = False
+
+    def example_value(self, track) -> str:
+        """A short example of a valid line of ``track``'s submission file (``ID<TAB>VALUE``), for
+        hints and the participant pages."""
+        raise NotImplementedError(f"kind {self.name} declares no example value")
+
+    def gold_in_text(self, gold, items: List[dict], index: int) -> Tuple:
+        """How the gold of scored item ``index`` of ``gold`` (a ``gold.GoldTrack`` built from
+        ``items``) may appear in a public text: its values in order, numbers (unrounded, when
+        ``gold_is_numeric``) or label names. The leak check looks for them."""
+        raise NotImplementedError(f"kind {self.name} declares no gold in text")
+
+    def exact_hits(self, gold, values) -> np.ndarray:
+        """Per scored item, whether ``values`` (a submission read for ``gold``'s track) equals the
+        gold exactly (within float noise): a boolean array."""
+        raise NotImplementedError(f"kind {self.name} declares no exact comparison")
 
     # --- baselines ---
     #: What one prediction of this kind is (how the ingestion program reads a model's value).

@@ -19,6 +19,17 @@ class Classification(Kind):
     # --- gold and submitted values ---
 
     # --- generated pages, data and leak checks ---
+    format_text = "- **classification**: one of the track's labels, spelled exactly."
+    edge_case_text = "Classification items without a gold majority are not scored."
+
+    def example_value(self, track) -> str:
+        return f"ID<TAB>{track.labels[0]}"
+
+    def gold_in_text(self, gold, items, index):
+        return (gold.track.labels[int(gold.gold[index])],)
+
+    def exact_hits(self, gold, values):
+        return (values == gold.gold)[gold.scored]
 
     # --- baselines ---
     prediction_shape = PredictionShape.LABEL

@@ -9,7 +9,14 @@ from typing import List, Sequence
 import numpy as np
 
 from ..stats.summaries import per_row_errors
-from .base import SCALES, Kind, PredictionShape, annotator_label, draw_annotator_labels
+from .base import (
+    SCALES,
+    Kind,
+    PredictionShape,
+    annotator_label,
+    draw_annotator_labels,
+    split_multilabel,
+)
 
 
 class Perspectivist(Kind):
@@ -26,6 +33,41 @@ class Perspectivist(Kind):
     # --- gold and submitted values ---
 
     # --- generated pages, data and leak checks ---
+    format_text = (
+        "- **perspectivist**: a JSON list with one label per annotator, in the item's `annotators` "
+        "order (or an object annotator -> label). Multi-label tracks take two layouts, told apart "
+        "by type: *label-major* (the LeWiDi 2025 layout, which the kit writes): one 0/1 vector per "
+        "label in the track's label order, each with one entry per annotator (1 = chosen), e.g. "
+        "`[[0, 0], [1, 0], [0, 1]]` for 2 annotators; or *annotator-major*: per annotator a list "
+        'of labels, e.g. `[["entailment"], ["neutral"]]`. A row with one entry per name of the '
+        "release's annotators list (`annotators_listed`, a name repeated once per label given) is "
+        "merged when the repeated entries agree; a row with one entry per annotator of the "
+        "dataset's whole pool is read by pool position (as the 2025 baseline files were written); "
+        "each with one warning per file."
+    )
+    lists_annotators = True
+
+    def example_value(self, track) -> str:
+        if track.scale != "multilabel":
+            return "ID<TAB>" + json.dumps([track.labels[0], track.labels[-1]])
+        k = len(track.labels)
+        label_major = [[1, 0]] + [[0, 0]] * (k - 2) + [[0, 1]]  # a 0/1 per annotator, 2 annotators
+        return "ID<TAB>" + json.dumps(label_major)
+
+    def gold_in_text(self, gold, items, index):
+        """The annotators' labels in order (multilabel: each annotator's labels as released)."""
+        multilabel = gold.track.scale == "multilabel"
+        return tuple(
+            label
+            for annotation in items[index].get("annotations") or []
+            for label in (split_multilabel(annotation) if multilabel else [str(annotation).strip()])
+        )
+
+    def exact_hits(self, gold, values):
+        """An item is exact when every annotator's value is."""
+        wrong = (values.values != gold.gold.values).reshape(len(values.item), -1).any(axis=1)
+        per_item = np.bincount(values.item, weights=wrong.astype(float), minlength=values.n_items)
+        return per_item == 0
 
     # --- baselines ---
     prediction_shape = PredictionShape.PER_ANNOTATOR

@@ -1,0 +1,198 @@
+"""What every registered kind declares for the generated pages, data and leak checks, and that a
+kind registered without editing ``judgekit.bundle`` reaches the generated pages."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from judgekit import kinds
+from judgekit.bundle import pages
+from judgekit.bundle.content_leaks import probe_for
+from judgekit.bundle.edition import load_edition
+from judgekit.bundle.leaks import exact_share
+from judgekit.gold import build_gold
+from judgekit.metrics import REGISTRY as METRICS
+
+REPO = Path(__file__).resolve().parents[1]
+EVERY_KIND = list(kinds.REGISTRY.values())
+NAMES = [kind.name for kind in EVERY_KIND]
+
+
+def _own(kind: kinds.Kind, attribute: str) -> bool:
+    """Whether the kind's class itself (not the base) defines ``attribute``."""
+    return any(attribute in vars(cls) for cls in type(kind).__mro__ if cls is not kinds.Kind)
+
+
+def default_edition():
+    return load_edition(REPO / "editions" / "default")
+
+
+def tracks_of_every_kind_and_scale():
+    """One track of the default edition per (kind, scale) it has: every registered kind."""
+    seen = {}
+    for track in default_edition().tracks:
+        seen.setdefault((track.kind, track.scale), track)
+    return list(seen.values())
+
+
+def test_every_registered_kind_is_in_the_default_edition():
+    assert {track.kind for track in tracks_of_every_kind_and_scale()} == set(NAMES)
+
+
+@pytest.mark.parametrize("kind", EVERY_KIND, ids=NAMES)
+def test_every_kind_declares_its_page_texts(kind):
+    assert kind.format_text.startswith("- **") and kind.format_text.strip() == kind.format_text
+    assert isinstance(kind.edge_case_text, str) and isinstance(kind.lists_annotators, bool)
+    if kind.has_range:
+        assert "{low:g}" in kind.range_text and "{high:g}" in kind.range_text
+        assert "{per_track}" in kind.ranges_text
+    for method in ("example_value", "gold_in_text", "exact_hits"):
+        assert _own(kind, method), f"kind {kind.name} does not declare {method}"
+
+
+@pytest.mark.parametrize("kind", EVERY_KIND, ids=NAMES)
+def test_every_kind_metric_is_a_registered_metric(kind):
+    for scale in kind.scales:
+        assert kind.default_metrics[scale], (kind.name, scale)
+        for name in kind.applicable_metrics(scale):
+            assert name in METRICS, (kind.name, scale, name)
+
+
+def test_the_kinds_format_texts_differ():
+    texts = [kind.format_text for kind in EVERY_KIND]
+    assert len(set(texts)) == len(texts)
+
+
+@pytest.mark.parametrize(
+    "track", tracks_of_every_kind_and_scale(), ids=lambda t: f"{t.kind}-{t.scale}"
+)
+def test_every_kind_example_value_is_an_id_tab_value_line_on_the_data_page(track):
+    example = kinds.of(track).example_value(track)
+    identifier, _, value = example.partition("<TAB>")
+    assert identifier == "ID" and value
+    if value[0] in "[{":
+        json.loads(value)
+    assert f"| `{pages.md_cell(example)}` |" in pages.data_page(default_edition())
+
+
+@pytest.mark.parametrize(
+    "track", tracks_of_every_kind_and_scale(), ids=lambda t: f"{t.kind}-{t.scale}"
+)
+def test_every_kind_finds_its_own_gold_exact_and_the_leak_probe_reads_its_values(track):
+    items = [
+        json.loads(line)
+        for line in (REPO / "reference_data" / "evaluation" / f"{track.dataset}.jsonl")
+        .read_text(encoding="utf-8")
+        .splitlines()
+        if line.strip()
+    ]
+    gold = build_gold(track, items, "reference")
+    assert exact_share(gold, gold.gold) == 1.0
+    probe = probe_for(track.id, gold, items)
+    assert probe is not None and len(probe.patterns) == gold.n_scored
+    assert probe.numeric == kinds.of(track).gold_is_numeric
+    for pattern in probe.patterns:
+        assert pattern, "every scored item has gold values to look for"
+        if not probe.numeric:
+            assert set(pattern) <= set(track.labels)
+
+
+# --- a kind registered without editing judgekit.bundle reaches the pages ---
+
+
+class Toy(kinds.Kind):
+    name = "toy"
+    has_labels = True
+    default_metrics = {None: ("accuracy",)}
+    format_text = "- **toy**: a label of the track, toy-style."
+    edge_case_text = "Toy items are scored only on Tuesdays."
+    lists_annotators = True
+
+    def example_value(self, track) -> str:
+        return f"ID<TAB>toy:{track.labels[-1]}"
+
+    def gold_in_text(self, gold, items, index):
+        return (gold.track.labels[int(gold.gold[index])],)
+
+    def exact_hits(self, gold, values):
+        return np.asarray(values) == gold.gold
+
+
+class RangedToy(Toy):
+    name = "ranged_toy"
+    has_labels = False
+    has_range = True
+    format_text = "- **ranged toy**: a number."
+    edge_case_text = ""
+    lists_annotators = False
+    range_text = "Toy gold runs from {low:g} to {high:g}."
+    ranges_text = "Toy gold runs per track: {per_track}."
+
+    def example_value(self, track) -> str:
+        return "ID<TAB>0.5"
+
+
+@pytest.fixture
+def toy_edition(monkeypatch):
+    for kind in (Toy(), RangedToy()):
+        monkeypatch.setitem(kinds.REGISTRY, kind.name, kind)
+    edition = default_edition()
+    sts = next(t for t in edition.tracks if kinds.of(t).has_range)
+    labelled = next(t for t in edition.tracks if t.labels and not t.scale)
+    toy = dataclasses.replace(labelled, id="toy_track", title="Toy track", kind="toy")
+    ranged = dataclasses.replace(sts, id="ranged", title="Ranged toy", kind="ranged_toy")
+    return dataclasses.replace(edition, tracks=[toy, ranged], baselines=[])
+
+
+def test_a_registered_kind_reaches_the_data_page(toy_edition):
+    text = pages.data_page(toy_edition)
+    assert "- **toy**: a label of the track, toy-style." in text
+    assert "- **ranged toy**: a number." in text
+    toy = toy_edition.tracks[0]
+    assert f"`ID<TAB>toy:{toy.labels[-1]}`" in text and "| toy |" in text
+    assert "for disagreement tracks the item's `annotators`" in text
+    for other in EVERY_KIND:
+        assert other.format_text not in text
+
+
+def test_a_registered_kind_reaches_the_evaluation_page(toy_edition):
+    text = pages.evaluation_page(toy_edition)
+    low, high = toy_edition.tracks[1].score_range
+    assert "Edge cases: Toy items are scored only on Tuesdays." in text
+    assert f"Toy gold runs from {low:g} to {high:g}." in text
+    for other in EVERY_KIND:
+        assert not other.edge_case_text or other.edge_case_text not in text
+
+
+def test_a_ranged_kind_with_two_ranges_names_each_track(toy_edition):
+    ranged = toy_edition.tracks[1]
+    other = dataclasses.replace(ranged, id="ranged2", title="Other", range=(1.0, 3.0))
+    text = pages.evaluation_page(dataclasses.replace(toy_edition, tracks=[ranged, other]))
+    low, high = ranged.score_range
+    assert f"Toy gold runs per track: Ranged toy {low:g}-{high:g}, Other 1-3." in text
+
+
+# --- the data check of a kind with a range ---
+
+
+def test_gold_outside_a_ranged_kinds_range_is_reported_and_labelled_kinds_have_no_range_check():
+    from judgekit.bundle.data_checks import split_problems
+    from judgekit.tracks import track_from_dict
+
+    scored = track_from_dict({"id": "s", "kind": "similarity", "dataset": "d", "range": [0, 5]})
+    items = [{"id": f"i{n}", "texts": ["a", "b"], "score": score} for n, score in enumerate([1, 6])]
+    (problem,) = split_problems([scored], {"train": {"d": items}})
+    assert problem.message == "similarity gold outside the track's range on 1 items"
+    assert "'i1' (6)" in problem.found and "0 to 5" in problem.expected
+    assert split_problems([scored], {"train": {"d": items[:1]}}) == []
+    labelled = track_from_dict(
+        {"id": "c", "kind": "classification", "dataset": "d", "labels": ["a", "b"]}
+    )
+    labelled_items = [{"id": "i0", "texts": ["a", "b"], "label": "a"}]
+    assert not kinds.of(labelled).has_range
+    assert split_problems([labelled], {"train": {"d": labelled_items}}) == []
