@@ -17,7 +17,6 @@ files reach OUTPUT only when every track succeeded; ``ingestion_status.json`` al
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
 import sys
 import tempfile
@@ -42,12 +41,12 @@ from ..formats.archive import (
 from ..formats.items import read_items
 from ..formats.submission import ItemKeys, read_prediction
 from ..gold import listed_annotators
-from ..report import atomic_write
 from ..formats.textfile import MAX_FILE_BYTES
 from ..spec import TaskSpec, read_spec
 from ..untrusted import TreeLimits, copy_regular, prune_tree, remove_entry
 from .child import BASELINE_PREFIX, check_child_output, load_dataset, run_child
 from .common import run_guarded
+from .status import FAILED, OK, write_status
 
 PROGRAM = "ingestion program"
 SCORING_MARGIN = 60.0  # seconds of the phase's execution_time_limit kept for the scoring step
@@ -255,7 +254,7 @@ def ingest(
             copy_regular(out / name, output_dir / name, "code submission", PREDICTION_LIMITS)
             written.append(output_dir / name)
     message = f"{what}: predictions written for track(s) {', '.join(tracks)}"
-    write_status(output_dir, "ok", message, tracks, notes, names)
+    write_status(output_dir, OK, message, tracks, notes, names)
     print(f"{message} in {time.monotonic() - started:.1f} s")
     return 0
 
@@ -299,33 +298,6 @@ def _predict_submission(
             hint="return one prediction per item for at least one track",
         )
     return tracks, "code submission"
-
-
-def write_status(
-    output_dir: Path,
-    status: str,
-    message: str,
-    tracks: List[str] = (),
-    notes: List[str] = (),
-    names: Optional[Dict[str, str]] = None,
-) -> None:
-    """``ingestion_status.json``; its ``notes`` (files ignored) reach the results page through the scorer,
-    and so do its ``names`` (track id -> the participant's own file name, for a result submission)."""
-    text = (
-        json.dumps(
-            {
-                "status": status,
-                "message": message,
-                "tracks": list(tracks),
-                "notes": list(notes),
-                "names": dict(names or {}),
-            },
-            ensure_ascii=False,
-            indent=1,
-        )
-        + "\n"
-    )
-    atomic_write(output_dir / INGESTION_STATUS, text)
 
 
 def parse_arguments(argv: Optional[List[str]], prog: str = "ingest.py") -> argparse.Namespace:
@@ -399,7 +371,7 @@ def main(argv: Optional[List[str]] = None, prog: str = "ingest.py") -> int:
         try:
             clean_output(output_dir)
         finally:
-            write_status(output_dir, "failed", message)
+            write_status(output_dir, FAILED, message)
 
     return run_guarded(
         body,
