@@ -169,7 +169,8 @@ def _plan(
         {},
     )  # files: relative path -> entry name, of every file neither skipped nor nested
     claimed: Dict[str, PurePosixPath] = {}
-    total = compressed = nested = 0
+    nested: List[str] = []  # the archives inside, as shown
+    total = compressed = 0
     for info in infos:
         relative = _entry_path(info, display)
         if not relative.parts:  # checked first: ZipInfo.is_dir() fails on an empty name
@@ -183,7 +184,7 @@ def _plan(
                 f"nested archive {_entry(info.filename)} ignored: put the prediction files "
                 "in the zip itself"
             )
-            nested += 1
+            nested.append(_entry(info.filename))
         else:
             total, compressed = total + info.file_size, compressed + info.compress_size
             _check_file(info, relative in files, total, compressed, display)
@@ -200,12 +201,19 @@ def _plan(
         display,
         [
             (
+                not plan and nested and not files,
+                "the zip holds no file but an archive inside it",
+                None,
+                ", ".join(nested[:5]),
+                "put the files themselves in the zip: an archive inside a zip is not opened",
+            ),
+            (
                 not plan and warnings and (nested or not files),
                 "archive holds no prediction file",
                 None,
                 "; ".join(warnings),
                 "zip the prediction files themselves",
-            )
+            ),
         ],
     )
     if not plan and tracks is not None:
@@ -246,6 +254,13 @@ def accepted_file_names(tracks: Sequence[Track], by_track: bool = False) -> str:
     )
     return listed + (
         " (any case; * stands for any text)" if any(len(t.file_names) > 1 for t in tracks) else ""
+    )
+
+
+def nothing_at_path(path: str) -> SubmissionError:
+    """The error for a submission path at which nothing exists (a mistyped path, most often)."""
+    return SubmissionError.single(
+        safe_display(path), "nothing is at this path", hint="check the path"
     )
 
 

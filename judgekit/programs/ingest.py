@@ -35,7 +35,6 @@ from ..formats.archive import (
     ignored_file_notes,
     locate_track_files,
     naming_hint,
-    safe_extract,
     submission_files,
 )
 from ..formats.items import read_items
@@ -46,6 +45,7 @@ from ..spec import TaskSpec, read_spec
 from ..untrusted import TreeLimits, copy_regular, prune_tree, remove_entry
 from .child import BASELINE_PREFIX, check_child_output, load_dataset, run_child
 from .common import run_guarded
+from .opening import open_submission
 from .status import FAILED, OK, write_status
 
 PROGRAM = "ingestion program"
@@ -193,28 +193,6 @@ def find_model_folder(folder: Path) -> Optional[Path]:
     return folder / top[0].parent
 
 
-def unpack_submission(submission: Path, work: Path) -> Path:
-    """The submission as a folder: a zip (or a folder holding just one zip) is safely extracted."""
-    if not submission.exists():
-        raise SubmissionError.single(
-            str(submission),
-            "the submission is missing",
-            hint="the platform mounts the submitted zip here",
-        )
-    archive = submission if submission.is_file() else None
-    if archive is None:
-        files = submission_files(submission)
-        if len(files) == 1 and files[0].suffix.lower() == ".zip":
-            archive = submission / files[0]
-    if archive is None:
-        return submission
-    target = work / "submission"
-    target.mkdir()
-    for warning in safe_extract(archive, target, archive.name):
-        print(f"note: {warning}")
-    return target
-
-
 def ingest(
     input_dir: Path,
     output_dir: Path,
@@ -242,7 +220,10 @@ def ingest(
             )
             tracks, what = [t.id for t in spec.tracks], f"baseline {baseline}"
         else:
-            folder = unpack_submission(submission, work)
+            opened = open_submission(submission, work)
+            for warning in opened.warnings:
+                print(f"note: {warning}")
+            folder = opened.folder
             tracks, what = _predict_submission(
                 spec, input_dir, folder, work, out, seed, time_limit, output_dir, notes, names
             )

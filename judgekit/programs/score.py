@@ -11,7 +11,7 @@ import argparse
 import os
 import tempfile
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional
 
 # One BLAS thread, set before numpy is first imported (an organiser's own setting wins): scoring is
 # element-wise work, and more OpenBLAS threads would only start, busy-wait and take CPU from the
@@ -19,7 +19,7 @@ from typing import Dict, List, Optional, Tuple
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from ..errors import ConfigError, SubmissionError  # noqa: E402
-from ..formats.archive import ARCHIVE_SUFFIXES, INGESTION_STATUS, safe_extract, submission_files  # noqa: E402
+from ..formats.archive import INGESTION_STATUS  # noqa: E402
 from ..formats.bulk import collector_paused  # noqa: E402
 from ..formats.textfile import safe_display, shorten  # noqa: E402
 from ..gold import GoldTrack  # noqa: E402
@@ -34,6 +34,7 @@ from ..report import (
 from ..scoring import Result, score_folder  # noqa: E402
 from ..spec import TaskSpec, read_spec  # noqa: E402
 from .common import own_words, run_guarded  # noqa: E402
+from .opening import open_submission  # noqa: E402
 from .status import UNREADABLE, IngestionStatus, read_small_text, read_status  # noqa: E402
 
 
@@ -87,25 +88,6 @@ def check_prediction_step(res_dir: Path, status: Optional[IngestionStatus]) -> N
         )
 
 
-def unpack_if_archive(res_dir: Path, work: Path, tracks=None) -> Tuple[Path, List[str]]:
-    """A folder holding only a zip (a submission copied as is) is read through a safe extraction
-    of the ``tracks``' files (all files when None).
-
-    Returns the folder to score and the extraction's warnings (entries skipped)."""
-    files = submission_files(res_dir)
-    if len(files) == 1 and files[0].suffix.lower() == ".zip":
-        return work, safe_extract(res_dir / files[0], work, str(files[0]), tracks)
-    if len(files) == 1 and files[0].suffix.lower() in ARCHIVE_SUFFIXES:
-        raise SubmissionError.single(
-            safe_display(str(files[0])),
-            "only zip archives are read",
-            expected="a .zip file or the prediction files themselves",
-            found=f"a {files[0].suffix} file",
-            hint="zip the prediction files",
-        )
-    return res_dir, []
-
-
 def score_submission_folder(
     spec: TaskSpec, ref_dir: Path, res_dir: Path, gold: Optional[Dict[str, GoldTrack]] = None
 ) -> Result:
@@ -123,7 +105,8 @@ def score_submission_folder(
         if ingested is not None:
             folder, archive_warnings = res_dir, []
         else:
-            folder, archive_warnings = unpack_if_archive(res_dir, Path(tmp), spec.tracks)
+            opened = open_submission(res_dir, Path(tmp), spec.tracks)
+            folder, archive_warnings = opened.folder, opened.warnings
         names = status.names if status is not None else {}
         result = score_folder(spec, ref_dir, folder, ingested, gold, names)
     notes = list(status.notes) if status is not None else []
