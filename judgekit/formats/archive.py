@@ -29,7 +29,9 @@ MAX_RATIO = 200  # compressed -> uncompressed expansion beyond this on a large e
 RATIO_CHECK_BYTES = 10 * 1024**2
 #: The status file the ingestion program writes beside its predictions and the scoring program reads.
 INGESTION_STATUS = "ingestion_status.json"
-IGNORED_NAMES = {"metadata", INGESTION_STATUS, "thumbs.db", "desktop.ini"}
+#: What a code submission printed, saved by the ingestion program beside its predictions.
+PARTICIPANT_OUTPUT = "participant_output.txt"
+IGNORED_NAMES = {"metadata", INGESTION_STATUS, PARTICIPANT_OUTPUT, "thumbs.db", "desktop.ini"}
 ARCHIVE_SUFFIXES = (".zip", ".tar", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".rar")
 UNUSED_FILE = "file {!r} matches no track and was ignored"
 

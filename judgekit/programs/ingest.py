@@ -29,6 +29,7 @@ from ..baselines.interface import MODEL_FILE
 from ..errors import ConfigError, SubmissionError
 from ..formats.archive import (
     INGESTION_STATUS,
+    PARTICIPANT_OUTPUT,
     accepted_file_names,
     claim_by_ids,
     document_tracks,
@@ -46,6 +47,7 @@ from ..untrusted import TreeLimits, copy_regular, prune_tree, remove_entry
 from .child import BASELINE_PREFIX, check_child_output, load_dataset, run_child
 from .common import run_guarded
 from .opening import open_submission
+from .participant import ParticipantOutput
 from .status import FAILED, OK, write_status
 
 PROGRAM = "ingestion program"
@@ -108,7 +110,8 @@ def clean_output(output_dir: Path) -> None:
 def clear_kit_names(output_dir: Path, spec: Optional[TaskSpec]) -> None:
     """Remove whatever stands at the names this program writes in the output (a previous run's
     files, or a submission's folder or link of that name, copied there by the worker)."""
-    names = [INGESTION_STATUS] + [f"{t.id}.tsv" for t in (spec.tracks if spec else [])]
+    names = [INGESTION_STATUS, PARTICIPANT_OUTPUT]
+    names += [f"{t.id}.tsv" for t in (spec.tracks if spec else [])]
     for name in names:
         kind = remove_entry(output_dir / name)
         if kind not in (None, "a regular file"):
@@ -201,8 +204,10 @@ def ingest(
     seed: Optional[int],
     time_limit: Optional[float],
     written: List[Path],
+    output: ParticipantOutput,
 ) -> int:
-    """The whole prediction step. Files reach ``output_dir`` only at the end, when all succeeded."""
+    """The whole prediction step. Files reach ``output_dir`` only at the end, when all succeeded;
+    what the code printed is kept in ``output`` (saved here on success, by the caller on failure)."""
     spec = read_spec(input_dir)
     seed = spec.seed if seed is None else seed
     started = time.monotonic()
@@ -216,7 +221,14 @@ def ingest(
         if baseline is not None:
             source = f"{BASELINE_PREFIX}{baseline}"
             run_child(
-                input_dir, out, work, source, seed, time_limit_of(spec, time_limit), output_dir
+                input_dir,
+                out,
+                work,
+                source,
+                seed,
+                time_limit_of(spec, time_limit),
+                output_dir,
+                output,
             )
             tracks, what = [t.id for t in spec.tracks], f"baseline {baseline}"
         else:
@@ -225,7 +237,17 @@ def ingest(
                 print(f"note: {warning}")
             folder = opened.folder
             tracks, what = _predict_submission(
-                spec, input_dir, folder, work, out, seed, time_limit, output_dir, notes, names
+                spec,
+                input_dir,
+                folder,
+                work,
+                out,
+                seed,
+                time_limit,
+                output_dir,
+                notes,
+                names,
+                output,
             )
         # the code has run and its processes are stopped; on the platform it could write here
         clean_output(output_dir)
@@ -234,6 +256,7 @@ def ingest(
             name = f"{track}.tsv"
             copy_regular(out / name, output_dir / name, "code submission", PREDICTION_LIMITS)
             written.append(output_dir / name)
+        _say_where(output.save(output_dir))
     message = f"{what}: predictions written for track(s) {', '.join(tracks)}"
     write_status(output_dir, OK, message, tracks, notes, names)
     print(f"{message} in {time.monotonic() - started:.1f} s")
@@ -251,6 +274,7 @@ def _predict_submission(
     output_dir: Path,
     notes: List[str],
     names: Dict[str, str],
+    output: ParticipantOutput,
 ):
     """(track ids predicted, what the submission was): a code submission's ``model.py`` run on the
     tracks, or a result submission's files checked; the predictions are written to ``out``."""
@@ -258,9 +282,8 @@ def _predict_submission(
     if model_folder is None:
         return check_result_files(spec, input_dir, folder, out, notes, names), "result submission"
     for dataset in dict.fromkeys(t.dataset for t in spec.tracks):
-        load_dataset(
-            input_dir, dataset
-        )  # the bundle's data is checked here, out of the code's reach
+        # the bundle's data is checked here, out of the code's reach (the child says the notes)
+        load_dataset(input_dir, dataset, say=lambda note: None)
     skipped = run_child(
         input_dir,
         out,
@@ -269,6 +292,7 @@ def _predict_submission(
         seed,
         time_limit_of(spec, time_limit),
         output_dir,
+        output,
     )
     check_child_output(spec, out, skipped)
     tracks = [t.id for t in spec.tracks if t.id not in skipped]
@@ -279,6 +303,11 @@ def _predict_submission(
             hint="return one prediction per item for at least one track",
         )
     return tracks, "code submission"
+
+
+def _say_where(saved: Optional[Path]) -> None:
+    if saved is not None:
+        print(f"what your code printed is in {saved.name} in the prediction output")
 
 
 def parse_arguments(argv: Optional[List[str]], prog: str = "ingest.py") -> argparse.Namespace:
@@ -331,6 +360,7 @@ def main(argv: Optional[List[str]] = None, prog: str = "ingest.py") -> int:
     output_dir.mkdir(parents=True, exist_ok=True)
     submission = Path(args.submission) if args.submission is not None else None
     written: List[Path] = []
+    output = ParticipantOutput()
 
     def body() -> int:
         clear_kit_names(output_dir, None)
@@ -343,6 +373,7 @@ def main(argv: Optional[List[str]] = None, prog: str = "ingest.py") -> int:
             args.seed,
             args.time_limit,
             written,
+            output,
         )
 
     def on_error(message: str) -> None:
@@ -351,6 +382,8 @@ def main(argv: Optional[List[str]] = None, prog: str = "ingest.py") -> int:
         remove_entry(output_dir / INGESTION_STATUS)
         try:
             clean_output(output_dir)
+            remove_entry(output_dir / PARTICIPANT_OUTPUT)
+            _say_where(output.save(output_dir, failure=message))
         finally:
             write_status(output_dir, FAILED, message)
 
