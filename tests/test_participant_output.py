@@ -132,3 +132,27 @@ def test_a_step_that_prints_without_end_is_read_capped(tmp_path):
     assert result.stdout.endswith(f"399999 {'y' * 30}\n") and " cut ...\n" in result.stdout
     assert len(result.stdout) < 1.1 * 1024**2
     assert result.stderr == "end\n"
+
+
+def test_the_local_runner_keeps_the_output_and_says_where(tmp_path, capsys):
+    from judgekit.programs import run_local
+
+    repo = Path(__file__).resolve().parents[1]
+    model = (
+        "class Model:\n    def __init__(self, track):\n        pass\n"
+        "    def fit(self, items):\n        print('hello from fit')\n        1 / 0\n"
+        "    def predict(self, items):\n        return None\n"
+    )
+    submission = write_submission(tmp_path / "sub", model)
+    output = tmp_path / "kept"
+    args = [str(repo), str(submission), "--phase", "practice", "--output", str(output)]
+    assert run_local.main(args) == 2
+    captured = capsys.readouterr()
+    kept = output / "predictions" / OUTPUT
+    assert f"what your code printed is in {kept}\n" in captured.out
+    saved = kept.read_text(encoding="utf-8")
+    assert saved.startswith("hello from fit\n")
+    assert '  File "model.py", line 6, in fit\n    1 / 0\n' in saved
+    assert saved.endswith("ZeroDivisionError: division by zero\n")
+    assert "ZeroDivisionError: division by zero" in captured.err
+    assert '  File "model.py", line 6, in fit' in captured.err

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Dict, List, Optional
 
 from ..errors import ConfigError, KitError, Problem, SubmissionError
-from ..formats.archive import safe_extract
+from ..formats.archive import PARTICIPANT_OUTPUT, safe_extract
 from ..runner.bundle_view import PhaseTask, phase_task, read_competition
 from ..runner.local import PREDICTION_OUTPUT, RunResult, run_submission
 from ..untrusted import copy_tree
@@ -56,6 +56,7 @@ def run_once(
         result = run_submission(task, submission, Path(tmp) / "app", time_limit)
         if output is not None:
             keep_outputs(result, Path(output))
+        say_where_the_output_is(result, output)
         if notes is not None:
             notes.extend(step_notes(result))
         return read_scores(result)
@@ -70,6 +71,19 @@ def keep_outputs(result: RunResult, output: Path) -> None:
     if predictions.exists():
         shutil.rmtree(predictions)
     copy_tree(result.predictions, predictions, PREDICTION_OUTPUT)
+
+
+def say_where_the_output_is(result: RunResult, output: Optional[Path]) -> None:
+    """Print where the prediction step kept what the submitted code printed (if it printed)."""
+    if not (result.predictions / PARTICIPANT_OUTPUT).is_file():
+        return
+    if output is not None:
+        print(f"what your code printed is in {Path(output) / 'predictions' / PARTICIPANT_OUTPUT}")
+    else:
+        print(
+            "note: your code printed something; run with --output DIR to keep it in "
+            f"DIR/predictions/{PARTICIPANT_OUTPUT}"
+        )
 
 
 def _step_error(step: str, stderr: str, reason: str) -> KitError:
