@@ -156,3 +156,34 @@ def test_the_local_runner_keeps_the_output_and_says_where(tmp_path, capsys):
     assert saved.endswith("ZeroDivisionError: division by zero\n")
     assert "ZeroDivisionError: division by zero" in captured.err
     assert '  File "model.py", line 6, in fit' in captured.err
+
+
+def test_a_class_of_another_name_is_named_in_the_refusal(tmp_path, capfd):
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    code = CHATTY_MODEL.replace(
+        "class Model:", "import json\nclass Helper:\n    pass\nclass MyModel:"
+    )
+    submission = write_submission(tmp_path / "sub", code)
+    out = tmp_path / "out"
+    assert main([str(phase["input"]), str(out), str(submission)]) == 2
+    assert (
+        "model.py: no class named Model; expected class Model, found class MyModel (with fit and "
+        "predict). Rename it Model, or add the line 'Model = MyModel' after it"
+    ) in capfd.readouterr().err
+
+
+def test_prediction_files_beside_model_py_get_a_note(tmp_path, capfd):
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    submission = write_submission(tmp_path / "sub", CHATTY_MODEL)
+    (submission / "results").mkdir()
+    (submission / "results" / "sts.tsv").write_text("x\t1\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert main([str(phase["input"]), str(out), str(submission)]) == 0
+    note = (
+        "the submission holds model.py, so it was run as a code submission and its prediction "
+        "file(s) 'results/sts.tsv' were ignored; to submit those files instead, leave model.py out"
+    )
+    assert f"note: {note}\n" in capfd.readouterr().out
+    assert note in status_of(out)["notes"]
+    result = score_folder(read_spec(phase["ref"]), phase["ref"], out, ["sts", "nli"])
+    assert sorted(result.tracks) == ["nli", "sts"]

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Callable, Dict, List, Optional
 
 from ..baselines.interface import (
+    MODEL_FILE,
     call_participant,
     fresh_copy,
     load_model_class,
@@ -47,6 +48,8 @@ MAX_PARTICIPANT_TRACEBACK = 4000
 #: The kit's lines from the child (progress, notes) printed at most: bytes in all, characters each.
 KIT_LINES_BYTES = 256 * 1024
 KIT_LINE_CHARS = 1000
+#: interface.load_model_class's refusal when model.py defines no class Model.
+NO_MODEL_CLASS = "no class named Model"
 #: The kit's own package: its frames are left out of a participant's traceback.
 KIT = Path(__file__).resolve().parents[1]
 BASELINE_PREFIX = "baseline:"
@@ -137,6 +140,41 @@ def participant_traceback(error: BaseException, root: Path) -> str:
     return f"your code's traceback, most recent call last (the kit's frames left out):\n{text}"
 
 
+def _load_model_class(root: Path) -> type:
+    """``load_model_class``; when model.py defines no ``Model`` but classes of other names with
+    ``fit`` and ``predict``, the refusal names them and says how to rename."""
+    try:
+        return load_model_class(root)
+    except SubmissionError as error:
+        if error.problems[0].message != NO_MODEL_CLASS:
+            raise
+        found = _model_like_classes(sys.modules.get("model"))
+        if not found:
+            raise
+        listed = ", ".join(f"class {name}" for name in found[:5])
+        raise SubmissionError.single(
+            MODEL_FILE,
+            NO_MODEL_CLASS,
+            expected="class Model",
+            found=f"{listed} (with fit and predict)",
+            hint=f"rename it Model, or add the line 'Model = {found[0]}' after it",
+        ) from None
+
+
+def _model_like_classes(module) -> List[str]:
+    """The names of the classes defined in ``module`` (not imported) that have fit and predict."""
+    names = []
+    try:
+        for name, value in vars(module).items():
+            if not isinstance(value, type) or getattr(value, "__module__", None) != "model":
+                continue
+            if all(callable(getattr(value, method, None)) for method in ("fit", "predict")):
+                names.append(shorten(safe_display(name), 60))
+    except Exception:  # noqa: BLE001 - the participant's objects; the plain refusal then stands
+        return []
+    return names
+
+
 class _Progress:
     """The child's side of the run: which track and step it is on (the progress file, read by
     the parent at a time-out) and the kit's lines for the log (``say``)."""
@@ -166,7 +204,7 @@ def run_models(
         model_class, root = baseline_class(source[len(BASELINE_PREFIX) :]), None
     else:
         root = Path(source).resolve()
-        model_class = load_model_class(root)
+        model_class = _load_model_class(root)
     datasets: Dict[str, Dict[str, List[dict]]] = {}
     progress = _Progress(work, say)
     for track in spec.tracks:

@@ -281,6 +281,7 @@ def _predict_submission(
     model_folder = find_model_folder(folder)
     if model_folder is None:
         return check_result_files(spec, input_dir, folder, out, notes, names), "result submission"
+    _note_result_files_beside_code(spec, folder, notes)
     for dataset in dict.fromkeys(t.dataset for t in spec.tracks):
         # the bundle's data is checked here, out of the code's reach (the child says the notes)
         load_dataset(input_dir, dataset, say=lambda note: None)
@@ -303,6 +304,24 @@ def _predict_submission(
             hint="return one prediction per item for at least one track",
         )
     return tracks, "code submission"
+
+
+def _note_result_files_beside_code(spec: TaskSpec, folder: Path, notes: List[str]) -> None:
+    """A note when a code submission also holds files named like the tracks' prediction files:
+    they are not what is scored (the code's predictions are), which the participant may not expect."""
+    try:
+        files, _ = locate_track_files(folder, spec.tracks)
+    except SubmissionError:  # a file named so twice, or a link: nothing is read from them anyway
+        return
+    if not files:
+        return
+    listed = ", ".join(repr(str(relative)) for relative in list(files.values())[:5])
+    note = (
+        f"the submission holds {MODEL_FILE}, so it was run as a code submission and its prediction "
+        f"file(s) {listed} were ignored; to submit those files instead, leave {MODEL_FILE} out"
+    )
+    notes.append(note)
+    print(f"note: {note}")
 
 
 def _say_where(saved: Optional[Path]) -> None:
