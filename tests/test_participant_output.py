@@ -187,3 +187,18 @@ def test_prediction_files_beside_model_py_get_a_note(tmp_path, capfd):
     assert note in status_of(out)["notes"]
     result = score_folder(read_spec(phase["ref"]), phase["ref"], out, ["sts", "nli"])
     assert sorted(result.tracks) == ["nli", "sts"]
+
+
+def test_an_error_while_importing_model_py_comes_with_its_traceback(tmp_path, capfd):
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    submission = write_submission(tmp_path / "sub", "import helper\n" + CHATTY_MODEL)
+    (submission / "helper.py").write_text("TABLE = {}\nVALUE = TABLE['missing']\n")
+    out = tmp_path / "out"
+    assert main([str(phase["input"]), str(out), str(submission)]) == 2
+    err = capfd.readouterr().err
+    assert "importing model.py failed with KeyError: 'missing'" in err
+    assert (
+        '  File "model.py", line 1, in <module>\n    import helper\n'
+        '  File "helper.py", line 2, in <module>\n'
+    ) in err
+    assert "frozen" not in err and not re.search(r'File "[^"]*judgekit', err)

@@ -95,37 +95,37 @@ def _error_report(error: KitError) -> dict:
 
 def _call(what: str, root: Optional[Path], function: Callable, *args):
     """``call_participant``, whose one-line error gets the traceback of the participant's own
-    frames (``participant_traceback``) in its hint."""
-    raised: List[BaseException] = []
-
-    def traced(*arguments):
-        try:
-            return function(*arguments)
-        except BaseException as error:  # noqa: BLE001 - kept for its traceback, then re-raised
-            raised.append(error)
-            raise
-
+    frames in its hint (``with_traceback``)."""
     try:
-        return call_participant(what, root, traced, *args)
+        return call_participant(what, root, function, *args)
     except SubmissionError as error:
-        if not raised or root is None:
-            raise
-        trace = participant_traceback(raised[0], root)
-        problems = [
-            dataclasses.replace(p, hint=f"{p.hint + '; ' if p.hint else ''}{trace}")
-            for p in error.problems
-        ]
-        raise SubmissionError(problems, error.omitted) from None
+        raise with_traceback(error, root) from None
+
+
+def with_traceback(error: SubmissionError, root: Optional[Path]) -> SubmissionError:
+    """``error`` (raised by ``call_participant``, whose context is the participant's exception)
+    with the traceback of the participant's frames (``participant_traceback``) added to its
+    hints; ``error`` itself when it has no such context or no frame of the participant's."""
+    raised = error.__context__
+    trace = participant_traceback(raised, root) if raised is not None and root else None
+    if trace is None:
+        return error
+    problems = [
+        dataclasses.replace(p, hint=f"{p.hint + '; ' if p.hint else ''}{trace}")
+        for p in error.problems
+    ]
+    return SubmissionError(problems, error.omitted)
 
 
 def _is_kit_frame(filename: str) -> bool:
     return filename.startswith("<frozen ") or Path(filename).resolve().is_relative_to(KIT)
 
 
-def participant_traceback(error: BaseException, root: Path) -> str:
+def participant_traceback(error: BaseException, root: Path) -> Optional[str]:
     """The traceback of ``error`` without the kit's frames (nor the import machinery's), the
     submission's files named relative to ``root``; at most MAX_FRAMES frames and
-    MAX_PARTICIPANT_TRACEBACK characters (its end is kept)."""
+    MAX_PARTICIPANT_TRACEBACK characters (its end is kept). None when no frame is left (and the
+    error is no SyntaxError, which names its own line)."""
     import traceback
 
     frames = [
@@ -133,6 +133,8 @@ def participant_traceback(error: BaseException, root: Path) -> str:
         for frame in traceback.extract_tb(error.__traceback__)
         if not _is_kit_frame(frame.filename)
     ][-MAX_FRAMES:]
+    if not frames and not isinstance(error, SyntaxError):
+        return None
     lines = traceback.format_list(frames) + traceback.format_exception_only(type(error), error)
     text = "".join(lines).replace(str(root) + os.sep, "").rstrip("\n")
     if len(text) > MAX_PARTICIPANT_TRACEBACK:
@@ -147,7 +149,7 @@ def _load_model_class(root: Path) -> type:
         return load_model_class(root)
     except SubmissionError as error:
         if error.problems[0].message != NO_MODEL_CLASS:
-            raise
+            raise with_traceback(error, root) from None
         found = _model_like_classes(sys.modules.get("model"))
         if not found:
             raise
