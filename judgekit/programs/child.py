@@ -2,8 +2,11 @@
 
 The ingestion program (``programs.ingest``) starts ``child_main`` in a new interpreter under the time
 limit; the child fits and runs one Model per track, writes ``<track_id>.tsv`` files and reports through
-``WORK/report.json``, never with a traceback. The parent (``run_child``) kills it at the limit and turns
-its report, which participant code could have written, into a located error.
+``WORK/report.json``, never with the kit's traceback (a failure of the participant's code carries
+the traceback of its own frames). The parent (``run_child``) kills it at the limit and turns its
+report, which participant code could have written, into a located error. The child's stdout and
+stderr (the participant's prints) reach the parent through pipes, the kit's progress lines through
+a third one, so that neither can be confused with the other nor grow without bound.
 """
 
 from __future__ import annotations

@@ -12,6 +12,8 @@ Participant code runs in a child process (``programs.child``), killed at the tim
 ``execution_time_limit`` of task.json minus 60 s kept for scoring, the smaller wins). ``<track_id>.tsv``
 files reach OUTPUT only when every track succeeded; ``ingestion_status.json`` always says ``ok`` or
 ``failed`` with a message, and the scoring program refuses to score a failed prediction step.
+What the code prints is read from pipes, echoed to the log and kept (capped) in
+``participant_output.txt`` in OUTPUT, with the failure's message (``programs.participant``).
 """
 
 from __future__ import annotations
