@@ -202,3 +202,21 @@ def test_an_error_while_importing_model_py_comes_with_its_traceback(tmp_path, ca
         '  File "helper.py", line 2, in <module>\n'
     ) in err
     assert "frozen" not in err and not re.search(r'File "[^"]*judgekit', err)
+
+
+def test_the_local_runners_time_out_says_the_limit_the_track_and_what_to_do(tmp_path, capsys):
+    from judgekit.programs import run_local
+
+    repo = Path(__file__).resolve().parents[1]
+    model = (
+        "import time\nclass Model:\n    def __init__(self, track):\n        pass\n"
+        "    def fit(self, items):\n        time.sleep(60)\n"
+        "    def predict(self, items):\n        return None\n"
+    )
+    submission = write_submission(tmp_path / "sleepy", model)
+    args = [str(repo), str(submission), "--phase", "practice", "--time-limit", "6"]
+    assert run_local.main(args) == 2
+    err = capsys.readouterr().err
+    assert "the code submission ran past the time limit of 6 s (while running track '" in err
+    assert "': fitting). Make fit() and predict() faster" in err
+    assert err.count("ran past the time limit") == 1  # said once

@@ -15,6 +15,7 @@ import argparse
 import dataclasses
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -51,6 +52,13 @@ MAX_PARTICIPANT_TRACEBACK = 4000
 #: The kit's lines from the child (progress, notes) printed at most: bytes in all, characters each.
 KIT_LINES_BYTES = 256 * 1024
 KIT_LINE_CHARS = 1000
+#: What to do about a code submission that ran past its time limit.
+TIME_LIMIT_HINT = (
+    "make fit() and predict() faster, or train offline and load the model's parameters from "
+    "files in the submission"
+)
+#: The kit's progress lines (``_run_track``): "track ID: what it does" and "track ID done in ...".
+_PROGRESS_LINE = re.compile(r"^track (\S+?)(?:: (fitting|predicting)| done) ")
 #: interface.load_model_class's refusal when model.py defines no class Model.
 NO_MODEL_CLASS = "no class named Model"
 #: The kit's own package: its frames are left out of a participant's traceback.
@@ -397,9 +405,8 @@ def _wait(process: subprocess.Popen, time_limit: Optional[float], work: Path) ->
         raise SubmissionError.single(
             "code submission",
             f"the code submission ran past the time limit of {time_limit:g} s{_during(work)}",
-            hint="make fit() and predict() faster, or train offline and load the "
-            "model's parameters from files in the submission (code gets the "
-            "phase's time limit minus up to 60 s kept for scoring)",
+            hint=f"{TIME_LIMIT_HINT} (code gets the phase's time limit minus up to 60 s kept "
+            "for scoring)",
         )
     except BaseException:
         _stop(process)
@@ -419,6 +426,18 @@ def _during(work: Path) -> str:
     if step:
         shown += f": {shorten(safe_display(step), 40)}"
     return f" (while running {shown})"
+
+
+def last_progress(log: str) -> str:
+    """ " (while running track 'T': fitting)" from the last of the kit's progress lines in the
+    ingestion program's ``log`` (its stdout), '' when there is none or the track was done."""
+    for line in reversed(log.splitlines()):
+        match = _PROGRESS_LINE.match(line)
+        if match is None:
+            continue
+        track, step = shorten(safe_display(match.group(1)), 80), match.group(2)
+        return f" (while running track '{track}': {step})" if step else ""
+    return ""
 
 
 def _read_report(path: Path) -> Optional[dict]:

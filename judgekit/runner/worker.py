@@ -37,6 +37,8 @@ class StepResult:
     stderr: str
     timed_out: bool
     seconds: float
+    #: The step's time limit in seconds.
+    time_limit: Optional[float] = None
 
 
 def program_command(program: Path, mapping: Dict[str, str], is_scoring: bool) -> list:
@@ -125,4 +127,5 @@ def run_step(
         stderr,
         timed_out,
         time.monotonic() - start,
+        time_limit,
     )
