@@ -7,6 +7,7 @@ with gold) and ``ref`` (task.json, gold), covering every track kind and scale.
 
 import json
 import random
+import re
 import subprocess
 import sys
 import time
@@ -382,6 +383,11 @@ def assert_failed_cleanly(out: Path, stderr: str, code: int, needles) -> str:
         assert needle in stderr, (needle, stderr)
     assert not list(out.glob("*.tsv"))
     assert "Traceback" not in stderr and "Traceback" not in status["message"]
+    for text in (
+        stderr,
+        status["message"],
+    ):  # the participant's frames may be shown, never the kit's
+        assert not re.search(r'File "[^"]*judgekit', text), text
     return status["message"]
 
 

@@ -29,7 +29,9 @@ MAX_RATIO = 200  # compressed -> uncompressed expansion beyond this on a large e
 RATIO_CHECK_BYTES = 10 * 1024**2
 #: The status file the ingestion program writes beside its predictions and the scoring program reads.
 INGESTION_STATUS = "ingestion_status.json"
-IGNORED_NAMES = {"metadata", INGESTION_STATUS, "thumbs.db", "desktop.ini"}
+#: What a code submission printed, saved by the ingestion program beside its predictions.
+PARTICIPANT_OUTPUT = "participant_output.txt"
+IGNORED_NAMES = {"metadata", INGESTION_STATUS, PARTICIPANT_OUTPUT, "thumbs.db", "desktop.ini"}
 ARCHIVE_SUFFIXES = (".zip", ".tar", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".rar")
 UNUSED_FILE = "file {!r} matches no track and was ignored"
 
@@ -169,7 +171,8 @@ def _plan(
         {},
     )  # files: relative path -> entry name, of every file neither skipped nor nested
     claimed: Dict[str, PurePosixPath] = {}
-    total = compressed = nested = 0
+    nested: List[str] = []  # the archives inside, as shown
+    total = compressed = 0
     for info in infos:
         relative = _entry_path(info, display)
         if not relative.parts:  # checked first: ZipInfo.is_dir() fails on an empty name
@@ -183,7 +186,7 @@ def _plan(
                 f"nested archive {_entry(info.filename)} ignored: put the prediction files "
                 "in the zip itself"
             )
-            nested += 1
+            nested.append(_entry(info.filename))
         else:
             total, compressed = total + info.file_size, compressed + info.compress_size
             _check_file(info, relative in files, total, compressed, display)
@@ -200,12 +203,19 @@ def _plan(
         display,
         [
             (
+                not plan and nested and not files,
+                "the zip holds no file but an archive inside it",
+                None,
+                ", ".join(nested[:5]),
+                "put the files themselves in the zip: an archive inside a zip is not opened",
+            ),
+            (
                 not plan and warnings and (nested or not files),
                 "archive holds no prediction file",
                 None,
                 "; ".join(warnings),
                 "zip the prediction files themselves",
-            )
+            ),
         ],
     )
     if not plan and tracks is not None:
@@ -246,6 +256,13 @@ def accepted_file_names(tracks: Sequence[Track], by_track: bool = False) -> str:
     )
     return listed + (
         " (any case; * stands for any text)" if any(len(t.file_names) > 1 for t in tracks) else ""
+    )
+
+
+def nothing_at_path(path: str) -> SubmissionError:
+    """The error for a submission path at which nothing exists (a mistyped path, most often)."""
+    return SubmissionError.single(
+        safe_display(path), "nothing is at this path", hint="check the path"
     )
 
 

@@ -2,8 +2,11 @@
 
 The ingestion program (``programs.ingest``) starts ``child_main`` in a new interpreter under the time
 limit; the child fits and runs one Model per track, writes ``<track_id>.tsv`` files and reports through
-``WORK/report.json``, never with a traceback. The parent (``run_child``) kills it at the limit and turns
-its report, which participant code could have written, into a located error.
+``WORK/report.json``, never with the kit's traceback (a failure of the participant's code carries
+the traceback of its own frames). The parent (``run_child``) kills it at the limit and turns its
+report, which participant code could have written, into a located error. The child's stdout and
+stderr (the participant's prints) reach the parent through pipes, the kit's progress lines through
+a third one, so that neither can be confused with the other nor grow without bound.
 """
 
 from __future__ import annotations
@@ -12,13 +15,15 @@ import argparse
 import dataclasses
 import json
 import os
+import re
 import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Callable, Dict, List, Optional
 
 from ..baselines.interface import (
+    MODEL_FILE,
     call_participant,
     fresh_copy,
     load_model_class,
@@ -31,13 +36,33 @@ from ..formats.items import public_view, read_items
 from ..formats.textfile import safe_display, shorten
 from ..report import atomic_write
 from ..spec import TaskSpec, read_spec
+from ..runner.capture import JOIN_SECONDS, CappedOutput, drain
+from ..tracks import Track
 from ..untrusted import read_head, read_small, stop_session
+from .participant import ParticipantOutput
 
 REPORT_FILE = "report.json"
 PROGRESS_FILE = "progress.txt"
 INTERNAL_ERROR_FILE = "internal_error.txt"
 MAX_REPORT_BYTES = 1024 * 1024
 MAX_TRACEBACK_BYTES = 64 * 1024
+#: The participant's traceback in a message: its last frames, and at most this many characters.
+MAX_FRAMES = 20
+MAX_PARTICIPANT_TRACEBACK = 4000
+#: The kit's lines from the child (progress, notes) printed at most: bytes in all, characters each.
+KIT_LINES_BYTES = 256 * 1024
+KIT_LINE_CHARS = 1000
+#: What to do about a code submission that ran past its time limit.
+TIME_LIMIT_HINT = (
+    "make fit() and predict() faster, or train offline and load the model's parameters from "
+    "files in the submission"
+)
+#: The kit's progress lines (``_run_track``): "track ID: what it does" and "track ID done in ...".
+_PROGRESS_LINE = re.compile(r"^track (\S+?)(?:: (fitting|predicting)| done) ")
+#: interface.load_model_class's refusal when model.py defines no class Model.
+NO_MODEL_CLASS = "no class named Model"
+#: The kit's own package: its frames are left out of a participant's traceback.
+KIT = Path(__file__).resolve().parents[1]
 BASELINE_PREFIX = "baseline:"
 _CHILD_BOOT = (
     "import sys; sys.path.insert(0, sys.argv.pop(1)); "
@@ -45,14 +70,17 @@ _CHILD_BOOT = (
 )
 
 
-def load_dataset(input_dir: Path, dataset: str) -> Dict[str, List[dict]]:
-    """The public items and the training items (with gold) of one dataset; no training file = []."""
+def load_dataset(
+    input_dir: Path, dataset: str, say: Callable[[str], None] = print
+) -> Dict[str, List[dict]]:
+    """The public items and the training items (with gold) of one dataset; no training file = [].
+    ``say`` tells what the participant should know (no training split)."""
     public = read_items(input_dir / f"{dataset}.jsonl", f"input data {dataset}.jsonl")
     train_path = input_dir / f"{dataset}.train.jsonl"
     if train_path.is_file():
         train = read_items(train_path, f"input data {train_path.name}")
     else:
-        print(
+        say(
             f"note: no training split for dataset '{dataset}' ({train_path.name} is absent); fit() gets []"
         )
         train = []
@@ -76,9 +104,111 @@ def _error_report(error: KitError) -> dict:
     }
 
 
-def run_models(input_dir: Path, out_dir: Path, work: Path, source: str, seed: int) -> List[str]:
+def _call(what: str, root: Optional[Path], function: Callable, *args):
+    """``call_participant``, whose one-line error gets the traceback of the participant's own
+    frames in its hint (``with_traceback``)."""
+    try:
+        return call_participant(what, root, function, *args)
+    except SubmissionError as error:
+        raise with_traceback(error, root) from None
+
+
+def with_traceback(error: SubmissionError, root: Optional[Path]) -> SubmissionError:
+    """``error`` (raised by ``call_participant``, whose context is the participant's exception)
+    with the traceback of the participant's frames (``participant_traceback``) added to its
+    hints; ``error`` itself when it has no such context or no frame of the participant's."""
+    raised = error.__context__
+    trace = participant_traceback(raised, root) if raised is not None and root else None
+    if trace is None:
+        return error
+    problems = [
+        dataclasses.replace(p, hint=f"{p.hint + '; ' if p.hint else ''}{trace}")
+        for p in error.problems
+    ]
+    return SubmissionError(problems, error.omitted)
+
+
+def _is_kit_frame(filename: str) -> bool:
+    return filename.startswith("<frozen ") or Path(filename).resolve().is_relative_to(KIT)
+
+
+def participant_traceback(error: BaseException, root: Path) -> Optional[str]:
+    """The traceback of ``error`` without the kit's frames (nor the import machinery's), the
+    submission's files named relative to ``root``; at most MAX_FRAMES frames and
+    MAX_PARTICIPANT_TRACEBACK characters (its end is kept). None when no frame is left (and the
+    error is no SyntaxError, which names its own line)."""
+    import traceback
+
+    frames = [
+        frame
+        for frame in traceback.extract_tb(error.__traceback__)
+        if not _is_kit_frame(frame.filename)
+    ][-MAX_FRAMES:]
+    if not frames and not isinstance(error, SyntaxError):
+        return None
+    lines = traceback.format_list(frames) + traceback.format_exception_only(type(error), error)
+    text = "".join(lines).replace(str(root) + os.sep, "").rstrip("\n")
+    if len(text) > MAX_PARTICIPANT_TRACEBACK:
+        text = "..." + text[-MAX_PARTICIPANT_TRACEBACK:]
+    return f"your code's traceback, most recent call last (the kit's frames left out):\n{text}"
+
+
+def _load_model_class(root: Path) -> type:
+    """``load_model_class``; when model.py defines no ``Model`` but classes of other names with
+    ``fit`` and ``predict``, the refusal names them and says how to rename."""
+    try:
+        return load_model_class(root)
+    except SubmissionError as error:
+        if error.problems[0].message != NO_MODEL_CLASS:
+            raise with_traceback(error, root) from None
+        found = _model_like_classes(sys.modules.get("model"))
+        if not found:
+            raise
+        listed = ", ".join(f"class {name}" for name in found[:5])
+        raise SubmissionError.single(
+            MODEL_FILE,
+            NO_MODEL_CLASS,
+            expected="class Model",
+            found=f"{listed} (with fit and predict)",
+            hint=f"rename it Model, or add the line 'Model = {found[0]}' after it",
+        ) from None
+
+
+def _model_like_classes(module) -> List[str]:
+    """The names of the classes defined in ``module`` (not imported) that have fit and predict."""
+    names = []
+    try:
+        for name, value in vars(module).items():
+            if not isinstance(value, type) or getattr(value, "__module__", None) != "model":
+                continue
+            if all(callable(getattr(value, method, None)) for method in ("fit", "predict")):
+                names.append(shorten(safe_display(name), 60))
+    except Exception:  # noqa: BLE001 - the participant's objects; the plain refusal then stands
+        return []
+    return names
+
+
+class _Progress:
+    """The child's side of the run: which track and step it is on (the progress file, read by
+    the parent at a time-out) and the kit's lines for the log (``say``)."""
+
+    def __init__(self, work: Path, say: Callable[[str], None]):
+        self.work, self.say = work, say
+
+    def step(self, track: Track, what: str) -> None:
+        (self.work / PROGRESS_FILE).write_text(f"{track.id}\n{what}", encoding="utf-8")
+
+
+def run_models(
+    input_dir: Path,
+    out_dir: Path,
+    work: Path,
+    source: str,
+    seed: int,
+    say: Callable[[str], None] = print,
+) -> List[str]:
     """Fit and run one Model per track; write ``<track_id>.tsv`` into ``out_dir``. Returns the tracks
-    the model skipped (``predict`` returned None)."""
+    the model skipped (``predict`` returned None). ``say`` prints the kit's progress lines."""
     spec = read_spec(input_dir)
     skipped: List[str] = []
     if source.startswith(BASELINE_PREFIX):
@@ -87,47 +217,57 @@ def run_models(input_dir: Path, out_dir: Path, work: Path, source: str, seed: in
         model_class, root = baseline_class(source[len(BASELINE_PREFIX) :]), None
     else:
         root = Path(source).resolve()
-        model_class = load_model_class(root)
+        model_class = _load_model_class(root)
     datasets: Dict[str, Dict[str, List[dict]]] = {}
+    progress = _Progress(work, say)
     for track in spec.tracks:
-        (work / PROGRESS_FILE).write_text(track.id, encoding="utf-8")
+        progress.step(track, "loading its data")
         if track.dataset not in datasets:
-            datasets[track.dataset] = load_dataset(input_dir, track.dataset)
-        data = datasets[track.dataset]
-        started = time.monotonic()
-        model = call_participant(
-            f"track '{track.id}': Model(track)", root, model_class, track_settings(track, seed)
-        )
-        call_participant(
-            f"track '{track.id}': Model.fit", root, model.fit, fresh_copy(data["train"])
-        )
-        fitted = time.monotonic()
-        predictions = call_participant(
-            f"track '{track.id}': Model.predict", root, model.predict, fresh_copy(data["items"])
-        )
-        if (
-            predictions is None
-        ):  # the model skips this track: not submitted, as a missing result file
-            print(f"note: track {track.id}: predict() returned None, so the track is not submitted")
+            datasets[track.dataset] = load_dataset(input_dir, track.dataset, say)
+        lines = _run_track(track, datasets[track.dataset], model_class, root, seed, progress)
+        if lines is None:
             skipped.append(track.id)
             continue
-        predictions = call_participant(
-            f"track '{track.id}': reading what Model.predict returned",
-            root,
-            plain_data,
-            predictions,
-        )
-        lines = prediction_lines(
-            track, data["items"], predictions, f"predictions for track '{track.id}'"
-        )
         (out_dir / f"{track.id}.tsv").write_text(
             "".join(line + "\n" for line in lines), encoding="utf-8"
         )
-        print(
-            f"track {track.id}: fit {fitted - started:.1f} s, predict {time.monotonic() - fitted:.1f} s, "
-            f"{len(lines)} predictions"
-        )
     return skipped
+
+
+def _run_track(
+    track: Track, data: Dict[str, List[dict]], model_class, root, seed: int, progress: _Progress
+) -> Optional[List[str]]:
+    """One track's prediction lines, or None when the model skips it (``predict`` returned None)."""
+    started = time.monotonic()
+    progress.step(track, "Model(track)")
+    model = _call(
+        f"track '{track.id}': Model(track)", root, model_class, track_settings(track, seed)
+    )
+    progress.say(f"track {track.id}: fitting on {len(data['train'])} training items")
+    progress.step(track, "Model.fit")
+    _call(f"track '{track.id}': Model.fit", root, model.fit, fresh_copy(data["train"]))
+    fitted = time.monotonic()
+    progress.say(f"track {track.id}: predicting {len(data['items'])} items")
+    progress.step(track, "Model.predict")
+    predictions = _call(
+        f"track '{track.id}': Model.predict", root, model.predict, fresh_copy(data["items"])
+    )
+    if predictions is None:  # the model skips this track: not submitted, as a missing result file
+        progress.say(
+            f"note: track {track.id}: predict() returned None, so the track is not submitted"
+        )
+        return None
+    predictions = _call(
+        f"track '{track.id}': reading what Model.predict returned", root, plain_data, predictions
+    )
+    lines = prediction_lines(
+        track, data["items"], predictions, f"predictions for track '{track.id}'"
+    )
+    progress.say(
+        f"track {track.id} done in {time.monotonic() - started:.1f} s (fit {fitted - started:.1f} s, "
+        f"predict {time.monotonic() - fitted:.1f} s), {len(lines)} predictions"
+    )
+    return lines
 
 
 def child_main(argv: List[str]) -> int:
@@ -136,10 +276,16 @@ def child_main(argv: List[str]) -> int:
     for name in ("input", "out", "work", "source"):
         parser.add_argument(name)
     parser.add_argument("--seed", type=int, required=True)
+    parser.add_argument("--kit-fd", type=int, required=True)
     args = parser.parse_args(argv)
     work = Path(args.work)
+    kit = os.fdopen(args.kit_fd, "w", encoding="utf-8", errors="replace", buffering=1)
+
+    def say(line: str) -> None:
+        kit.write(line + "\n")
+
     try:
-        skipped = run_models(Path(args.input), Path(args.out), work, args.source, args.seed)
+        skipped = run_models(Path(args.input), Path(args.out), work, args.source, args.seed, say)
     except KitError as error:
         _write_report(work, _error_report(error))
         return 2
@@ -182,12 +328,42 @@ def run_child(
     seed: int,
     time_limit: Optional[float],
     details_dir: Path,
+    output: Optional[ParticipantOutput] = None,
 ) -> List[str]:
     """Run the models in a child process under ``time_limit``; raise its failure as a KitError.
     Returns the tracks the model skipped (its report's word: skipping gains nothing, so a forged
     list only withdraws tracks).
 
-    ``source`` is ``baseline:NAME`` (the kit's own code) or the absolute path of a code submission."""
+    ``source`` is ``baseline:NAME`` (the kit's own code) or the absolute path of a code submission.
+    What the child prints on stdout and stderr (the participant's code) is read from pipes into
+    ``output`` (capped, echoed); the kit's own lines (progress, notes) come through a third pipe
+    and are printed here, capped too."""
+    output = ParticipantOutput() if output is None else output
+    kit_read, kit_write = os.pipe()
+    try:
+        process = _start_child(input_dir, out_dir, work, source, seed, kit_write)
+    finally:
+        os.close(kit_write)
+    output.started = True
+    readers = output.drain(process.stdout, process.stderr)
+    kit_lines = CappedOutput(KIT_LINES_BYTES, 0, _print_kit_line)
+    readers.append(drain(os.fdopen(kit_read, "rb"), kit_lines))
+    try:
+        _wait(process, time_limit, work)
+    finally:
+        for reader in readers:
+            reader.join(JOIN_SECONDS)
+        output.finish()
+    _raise_child_failure(
+        work, process.returncode, details_dir, trusted=source.startswith(BASELINE_PREFIX)
+    )
+    skipped = (_read_report(work / REPORT_FILE) or {}).get("skipped")
+    return [t for t in skipped if isinstance(t, str)] if isinstance(skipped, list) else []
+
+
+def _start_child(
+    input_dir: Path, out_dir: Path, work: Path, source: str, seed: int, kit_fd: int
+) -> subprocess.Popen:
     root = Path(__file__).resolve().parents[2]
     command = [
         sys.executable,
@@ -200,12 +376,28 @@ def run_child(
         source,
         "--seed",
         str(seed),
+        "--kit-fd",
+        str(kit_fd),
     ]
-    env = dict(os.environ)
-    env.setdefault(
-        "PYTHONHASHSEED", "0"
-    )  # set iteration order in participant code stays reproducible
-    process = subprocess.Popen(command, env=env, stdin=subprocess.DEVNULL, start_new_session=True)
+    env = dict(os.environ, PYTHONUNBUFFERED="1")  # the participant's lines reach the log as printed
+    env.setdefault("PYTHONHASHSEED", "0")  # set iteration order in participant code is reproducible
+    return subprocess.Popen(
+        command,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        pass_fds=(kit_fd,),
+        start_new_session=True,
+    )
+
+
+def _print_kit_line(line: bytes) -> None:
+    print(safe_display(line.decode("utf-8", "replace").rstrip("\n"))[:KIT_LINE_CHARS], flush=True)
+
+
+def _wait(process: subprocess.Popen, time_limit: Optional[float], work: Path) -> None:
+    """Wait for the child under ``time_limit``, then stop every process it started."""
     try:
         process.wait(timeout=time_limit)
     except subprocess.TimeoutExpired:
@@ -213,28 +405,39 @@ def run_child(
         raise SubmissionError.single(
             "code submission",
             f"the code submission ran past the time limit of {time_limit:g} s{_during(work)}",
-            hint="make fit() and predict() faster, or train offline and load the "
-            "model's parameters from files in the submission (code gets the "
-            "phase's time limit minus up to 60 s kept for scoring)",
+            hint=f"{TIME_LIMIT_HINT} (code gets the phase's time limit minus up to 60 s kept "
+            "for scoring)",
         )
     except BaseException:
         _stop(process)
         raise
     _stop(process)  # forks of the child may live on after it exited
-    _raise_child_failure(
-        work, process.returncode, details_dir, trusted=source.startswith(BASELINE_PREFIX)
-    )
-    skipped = (_read_report(work / REPORT_FILE) or {}).get("skipped")
-    return [t for t in skipped if isinstance(t, str)] if isinstance(skipped, list) else []
 
 
 def _during(work: Path) -> str:
-    """ " (while running track 'T')" from the child's progress file, which participant code may
-    have replaced (by a FIFO, a link, a huge file): read only as a regular file, 200 bytes at most."""
-    track = read_head(work / PROGRESS_FILE, 200)
-    if track is None:
+    """ " (while running track 'T': Model.fit)" from the child's progress file (track id, then the
+    step), which participant code may have replaced (by a FIFO, a link, a huge file): read only as
+    a regular file, 200 bytes at most."""
+    data = read_head(work / PROGRESS_FILE, 200)
+    if data is None:
         return ""
-    return f" (while running track '{shorten(safe_display(track.decode('utf-8', 'replace')), 80)}')"
+    track, _, step = data.decode("utf-8", "replace").partition("\n")
+    shown = f"track '{shorten(safe_display(track), 80)}'"
+    if step:
+        shown += f": {shorten(safe_display(step), 40)}"
+    return f" (while running {shown})"
+
+
+def last_progress(log: str) -> str:
+    """ " (while running track 'T': fitting)" from the last of the kit's progress lines in the
+    ingestion program's ``log`` (its stdout), '' when there is none or the track was done."""
+    for line in reversed(log.splitlines()):
+        match = _PROGRESS_LINE.match(line)
+        if match is None:
+            continue
+        track, step = shorten(safe_display(match.group(1)), 80), match.group(2)
+        return f" (while running track '{track}': {step})" if step else ""
+    return ""
 
 
 def _read_report(path: Path) -> Optional[dict]:

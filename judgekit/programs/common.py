@@ -24,10 +24,6 @@ def own_words(message: str) -> str:
     return message.strip()
 
 
-#: The prediction step's status files are small; a larger one is treated as unreadable.
-MAX_STATUS_BYTES = 64 * 1024
-
-
 def run_guarded(
     body: Callable[[], int],
     program: str,

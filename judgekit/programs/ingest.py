@@ -12,12 +12,13 @@ Participant code runs in a child process (``programs.child``), killed at the tim
 ``execution_time_limit`` of task.json minus 60 s kept for scoring, the smaller wins). ``<track_id>.tsv``
 files reach OUTPUT only when every track succeeded; ``ingestion_status.json`` always says ``ok`` or
 ``failed`` with a message, and the scoring program refuses to score a failed prediction step.
+What the code prints is read from pipes, echoed to the log and kept (capped) in
+``participant_output.txt`` in OUTPUT, with the failure's message (``programs.participant``).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import shutil
 import sys
 import tempfile
@@ -30,24 +31,26 @@ from ..baselines.interface import MODEL_FILE
 from ..errors import ConfigError, SubmissionError
 from ..formats.archive import (
     INGESTION_STATUS,
+    PARTICIPANT_OUTPUT,
     accepted_file_names,
     claim_by_ids,
     document_tracks,
     ignored_file_notes,
     locate_track_files,
     naming_hint,
-    safe_extract,
     submission_files,
 )
 from ..formats.items import read_items
 from ..formats.submission import ItemKeys, read_prediction
 from ..gold import listed_annotators
-from ..report import atomic_write
 from ..formats.textfile import MAX_FILE_BYTES
 from ..spec import TaskSpec, read_spec
 from ..untrusted import TreeLimits, copy_regular, prune_tree, remove_entry
 from .child import BASELINE_PREFIX, check_child_output, load_dataset, run_child
 from .common import run_guarded
+from .opening import open_submission
+from .participant import ParticipantOutput
+from .status import FAILED, OK, write_status
 
 PROGRAM = "ingestion program"
 SCORING_MARGIN = 60.0  # seconds of the phase's execution_time_limit kept for the scoring step
@@ -109,7 +112,8 @@ def clean_output(output_dir: Path) -> None:
 def clear_kit_names(output_dir: Path, spec: Optional[TaskSpec]) -> None:
     """Remove whatever stands at the names this program writes in the output (a previous run's
     files, or a submission's folder or link of that name, copied there by the worker)."""
-    names = [INGESTION_STATUS] + [f"{t.id}.tsv" for t in (spec.tracks if spec else [])]
+    names = [INGESTION_STATUS, PARTICIPANT_OUTPUT]
+    names += [f"{t.id}.tsv" for t in (spec.tracks if spec else [])]
     for name in names:
         kind = remove_entry(output_dir / name)
         if kind not in (None, "a regular file"):
@@ -194,28 +198,6 @@ def find_model_folder(folder: Path) -> Optional[Path]:
     return folder / top[0].parent
 
 
-def unpack_submission(submission: Path, work: Path) -> Path:
-    """The submission as a folder: a zip (or a folder holding just one zip) is safely extracted."""
-    if not submission.exists():
-        raise SubmissionError.single(
-            str(submission),
-            "the submission is missing",
-            hint="the platform mounts the submitted zip here",
-        )
-    archive = submission if submission.is_file() else None
-    if archive is None:
-        files = submission_files(submission)
-        if len(files) == 1 and files[0].suffix.lower() == ".zip":
-            archive = submission / files[0]
-    if archive is None:
-        return submission
-    target = work / "submission"
-    target.mkdir()
-    for warning in safe_extract(archive, target, archive.name):
-        print(f"note: {warning}")
-    return target
-
-
 def ingest(
     input_dir: Path,
     output_dir: Path,
@@ -224,8 +206,10 @@ def ingest(
     seed: Optional[int],
     time_limit: Optional[float],
     written: List[Path],
+    output: ParticipantOutput,
 ) -> int:
-    """The whole prediction step. Files reach ``output_dir`` only at the end, when all succeeded."""
+    """The whole prediction step. Files reach ``output_dir`` only at the end, when all succeeded;
+    what the code printed is kept in ``output`` (saved here on success, by the caller on failure)."""
     spec = read_spec(input_dir)
     seed = spec.seed if seed is None else seed
     started = time.monotonic()
@@ -239,13 +223,33 @@ def ingest(
         if baseline is not None:
             source = f"{BASELINE_PREFIX}{baseline}"
             run_child(
-                input_dir, out, work, source, seed, time_limit_of(spec, time_limit), output_dir
+                input_dir,
+                out,
+                work,
+                source,
+                seed,
+                time_limit_of(spec, time_limit),
+                output_dir,
+                output,
             )
             tracks, what = [t.id for t in spec.tracks], f"baseline {baseline}"
         else:
-            folder = unpack_submission(submission, work)
+            opened = open_submission(submission, work)
+            for warning in opened.warnings:
+                print(f"note: {warning}")
+            folder = opened.folder
             tracks, what = _predict_submission(
-                spec, input_dir, folder, work, out, seed, time_limit, output_dir, notes, names
+                spec,
+                input_dir,
+                folder,
+                work,
+                out,
+                seed,
+                time_limit,
+                output_dir,
+                notes,
+                names,
+                output,
             )
         # the code has run and its processes are stopped; on the platform it could write here
         clean_output(output_dir)
@@ -254,8 +258,9 @@ def ingest(
             name = f"{track}.tsv"
             copy_regular(out / name, output_dir / name, "code submission", PREDICTION_LIMITS)
             written.append(output_dir / name)
+        _say_where(output.save(output_dir))
     message = f"{what}: predictions written for track(s) {', '.join(tracks)}"
-    write_status(output_dir, "ok", message, tracks, notes, names)
+    write_status(output_dir, OK, message, tracks, notes, names)
     print(f"{message} in {time.monotonic() - started:.1f} s")
     return 0
 
@@ -271,16 +276,17 @@ def _predict_submission(
     output_dir: Path,
     notes: List[str],
     names: Dict[str, str],
+    output: ParticipantOutput,
 ):
     """(track ids predicted, what the submission was): a code submission's ``model.py`` run on the
     tracks, or a result submission's files checked; the predictions are written to ``out``."""
     model_folder = find_model_folder(folder)
     if model_folder is None:
         return check_result_files(spec, input_dir, folder, out, notes, names), "result submission"
+    _note_result_files_beside_code(spec, folder, notes)
     for dataset in dict.fromkeys(t.dataset for t in spec.tracks):
-        load_dataset(
-            input_dir, dataset
-        )  # the bundle's data is checked here, out of the code's reach
+        # the bundle's data is checked here, out of the code's reach (the child says the notes)
+        load_dataset(input_dir, dataset, say=lambda note: None)
     skipped = run_child(
         input_dir,
         out,
@@ -289,6 +295,7 @@ def _predict_submission(
         seed,
         time_limit_of(spec, time_limit),
         output_dir,
+        output,
     )
     check_child_output(spec, out, skipped)
     tracks = [t.id for t in spec.tracks if t.id not in skipped]
@@ -301,31 +308,27 @@ def _predict_submission(
     return tracks, "code submission"
 
 
-def write_status(
-    output_dir: Path,
-    status: str,
-    message: str,
-    tracks: List[str] = (),
-    notes: List[str] = (),
-    names: Optional[Dict[str, str]] = None,
-) -> None:
-    """``ingestion_status.json``; its ``notes`` (files ignored) reach the results page through the scorer,
-    and so do its ``names`` (track id -> the participant's own file name, for a result submission)."""
-    text = (
-        json.dumps(
-            {
-                "status": status,
-                "message": message,
-                "tracks": list(tracks),
-                "notes": list(notes),
-                "names": dict(names or {}),
-            },
-            ensure_ascii=False,
-            indent=1,
-        )
-        + "\n"
+def _note_result_files_beside_code(spec: TaskSpec, folder: Path, notes: List[str]) -> None:
+    """A note when a code submission also holds files named like the tracks' prediction files:
+    they are not what is scored (the code's predictions are), which the participant may not expect."""
+    try:
+        files, _ = locate_track_files(folder, spec.tracks)
+    except SubmissionError:  # a file named so twice, or a link: nothing is read from them anyway
+        return
+    if not files:
+        return
+    listed = ", ".join(repr(str(relative)) for relative in list(files.values())[:5])
+    note = (
+        f"the submission holds {MODEL_FILE}, so it was run as a code submission and its prediction "
+        f"file(s) {listed} were ignored; to submit those files instead, leave {MODEL_FILE} out"
     )
-    atomic_write(output_dir / INGESTION_STATUS, text)
+    notes.append(note)
+    print(f"note: {note}")
+
+
+def _say_where(saved: Optional[Path]) -> None:
+    if saved is not None:
+        print(f"what your code printed is in {saved.name} in the prediction output")
 
 
 def parse_arguments(argv: Optional[List[str]], prog: str = "ingest.py") -> argparse.Namespace:
@@ -378,6 +381,7 @@ def main(argv: Optional[List[str]] = None, prog: str = "ingest.py") -> int:
     output_dir.mkdir(parents=True, exist_ok=True)
     submission = Path(args.submission) if args.submission is not None else None
     written: List[Path] = []
+    output = ParticipantOutput()
 
     def body() -> int:
         clear_kit_names(output_dir, None)
@@ -390,6 +394,7 @@ def main(argv: Optional[List[str]] = None, prog: str = "ingest.py") -> int:
             args.seed,
             args.time_limit,
             written,
+            output,
         )
 
     def on_error(message: str) -> None:
@@ -398,8 +403,10 @@ def main(argv: Optional[List[str]] = None, prog: str = "ingest.py") -> int:
         remove_entry(output_dir / INGESTION_STATUS)
         try:
             clean_output(output_dir)
+            remove_entry(output_dir / PARTICIPANT_OUTPUT)
+            _say_where(output.save(output_dir, failure=message))
         finally:
-            write_status(output_dir, "failed", message)
+            write_status(output_dir, FAILED, message)
 
     return run_guarded(
         body,

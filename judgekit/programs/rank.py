@@ -60,8 +60,9 @@ from ..stats.ranking import (
 )
 from ..ranking_page import render_html
 from ..stats.tables import RankingReport, render_csv, render_latex, render_markdown
-from .common import MAX_STATUS_BYTES, run_guarded
+from .common import run_guarded
 from .score import ingested_tracks, score_submission_folder, submission_notes
+from .status import MAX_STATUS_BYTES, read_status
 from .teams import read_teams, teams_of
 
 OUTPUT_FILES = ("ranking.md", "ranking.csv", "ranking.tex", "ranking.html")
@@ -133,7 +134,7 @@ def score_submission(
         if path.is_file():
             folder = Path(tmp)
             copy_status_files(path, folder)
-            if ingested_tracks(folder) is None:
+            if ingested_tracks(read_status(folder)) is None:
                 extraction = safe_extract(path, folder, path.name, spec.tracks)
             else:
                 safe_extract(

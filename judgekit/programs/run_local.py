@@ -15,9 +15,11 @@ from pathlib import Path
 from typing import Dict, List, Optional
 
 from ..errors import ConfigError, KitError, Problem, SubmissionError
-from ..formats.archive import safe_extract
+from ..formats.archive import PARTICIPANT_OUTPUT, safe_extract
 from ..runner.bundle_view import PhaseTask, phase_task, read_competition
 from ..runner.local import PREDICTION_OUTPUT, RunResult, run_submission
+from ..runner.worker import StepResult
+from .child import TIME_LIMIT_HINT, last_progress
 from ..untrusted import copy_tree
 from .common import BUNDLE_PROBLEM, REFUSED, own_words, run_guarded
 
@@ -56,6 +58,7 @@ def run_once(
         result = run_submission(task, submission, Path(tmp) / "app", time_limit)
         if output is not None:
             keep_outputs(result, Path(output))
+        say_where_the_output_is(result, output)
         if notes is not None:
             notes.extend(step_notes(result))
         return read_scores(result)
@@ -70,6 +73,19 @@ def keep_outputs(result: RunResult, output: Path) -> None:
     if predictions.exists():
         shutil.rmtree(predictions)
     copy_tree(result.predictions, predictions, PREDICTION_OUTPUT)
+
+
+def say_where_the_output_is(result: RunResult, output: Optional[Path]) -> None:
+    """Print where the prediction step kept what the submitted code printed (if it printed)."""
+    if not (result.predictions / PARTICIPANT_OUTPUT).is_file():
+        return
+    if output is not None:
+        print(f"what your code printed is in {Path(output) / 'predictions' / PARTICIPANT_OUTPUT}")
+    else:
+        print(
+            "note: your code printed something; run with --output DIR to keep it in "
+            f"DIR/predictions/{PARTICIPANT_OUTPUT}"
+        )
 
 
 def _step_error(step: str, stderr: str, reason: str) -> KitError:
@@ -90,13 +106,21 @@ def _reported(error_type, text: str) -> KitError:
     return Reported([Problem("", text)])
 
 
+def _time_out(step: StepResult) -> SubmissionError:
+    """The prediction step stopped at its time limit: the limit, the track it was on, what to do."""
+    limit = f" of {step.time_limit:g} s" if step.time_limit is not None else ""
+    return SubmissionError.single(
+        "code submission",
+        f"the code submission ran past the time limit{limit}{last_progress(step.stdout)}",
+        hint=f"{TIME_LIMIT_HINT} (locally, --time-limit sets the limit of each step)",
+    )
+
+
 def read_scores(result: RunResult) -> Dict[str, float]:
+    if result.prediction is not None and result.prediction.timed_out:
+        raise _time_out(result.prediction)
     if result.prediction is not None and result.prediction.exit_code != 0:
-        reason = (
-            "ran past the time limit"
-            if result.prediction.timed_out
-            else f"exited with code {result.prediction.exit_code}"
-        )
+        reason = f"exited with code {result.prediction.exit_code}"
         raise _step_error("prediction step", result.prediction.stderr, reason)
     if result.scoring.exit_code != 0:
         raise _step_error(

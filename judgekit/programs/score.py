@@ -8,11 +8,10 @@ prediction step failed, in which case that failure is reported instead of scorin
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import tempfile
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional
 
 # One BLAS thread, set before numpy is first imported (an organiser's own setting wins): scoring is
 # element-wise work, and more OpenBLAS threads would only start, busy-wait and take CPU from the
@@ -20,7 +19,7 @@ from typing import Dict, List, Optional, Tuple
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from ..errors import ConfigError, SubmissionError  # noqa: E402
-from ..formats.archive import ARCHIVE_SUFFIXES, INGESTION_STATUS, safe_extract, submission_files  # noqa: E402
+from ..formats.archive import INGESTION_STATUS  # noqa: E402
 from ..formats.bulk import collector_paused  # noqa: E402
 from ..formats.textfile import safe_display, shorten  # noqa: E402
 from ..gold import GoldTrack  # noqa: E402
@@ -35,81 +34,23 @@ from ..report import (
 )  # noqa: E402
 from ..scoring import Result, score_folder  # noqa: E402
 from ..spec import TaskSpec, read_spec  # noqa: E402
-from .common import MAX_STATUS_BYTES, own_words, run_guarded  # noqa: E402
+from .common import own_words, run_guarded  # noqa: E402
+from .opening import open_submission  # noqa: E402
+from .status import UNREADABLE, IngestionStatus, read_small_text, read_status  # noqa: E402
 
 
-def _read_small(path: Path) -> Optional[str]:
-    """The text of a small status file, or None if it is a link, unreadable or implausibly large."""
-    try:
-        if path.is_symlink() or path.stat().st_size > MAX_STATUS_BYTES:
-            return None
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return None
-
-
-def _read_status(path: Path) -> Optional[dict]:
-    """The status file's mapping, or None when it is a link, too large, unreadable or no mapping."""
-    text = _read_small(path)
-    try:
-        status = json.loads(text) if text is not None else None
-    except (ValueError, RecursionError):
-        return None
-    return status if isinstance(status, dict) else None
-
-
-def _ok_status(res_dir: Path) -> Optional[dict]:
-    status = (
-        _read_status(res_dir / INGESTION_STATUS) if (res_dir / INGESTION_STATUS).is_file() else None
-    )
-    return status if status is not None and status.get("status") == "ok" else None
-
-
-def ingested_tracks(res_dir: Path) -> Optional[List[str]]:
-    """The tracks a successful ingestion step reports writing, or None for a plain result submission."""
-    tracks = (_ok_status(res_dir) or {}).get("tracks")
-    if not isinstance(tracks, list) or not all(isinstance(t, str) for t in tracks):
-        return None
-    return tracks
-
-
-def ingestion_notes(res_dir: Path) -> List[str]:
-    """What the prediction step told the participant (files it ignored), shown on the results page."""
-    notes = (_ok_status(res_dir) or {}).get("notes")
-    if not isinstance(notes, list):
-        return []
-    return [shorten(safe_display(str(note)), 300) for note in notes[:20]]
-
-
-def ingested_names(res_dir: Path) -> Dict[str, str]:
-    """Track id -> the participant's own name of the file the prediction step copied (a result submission)."""
-    names = (_ok_status(res_dir) or {}).get("names")
-    if not isinstance(names, dict):
-        return {}
-    return {
-        track: shorten(safe_display(name), 200)
-        for track, name in names.items()
-        if isinstance(track, str) and isinstance(name, str)
-    }
-
-
-def _status_failure(res_dir: Path) -> Optional[str]:
+def _status_failure(status: Optional[IngestionStatus]) -> Optional[str]:
     """What ingestion_status.json says went wrong, or None when it is absent or says ok."""
-    path = res_dir / INGESTION_STATUS
-    if not (path.is_file() or path.is_symlink()):
+    if status is None or status.ok:
         return None
-    status = _read_status(path)
-    if status is None:
-        return "the ingestion status file is unreadable"
-    if status.get("status") == "ok":
-        return None
-    return shorten(safe_display(own_words(str(status.get("message") or "no message"))), 500)
+    if status.status == UNREADABLE:
+        return status.message
+    return shorten(safe_display(own_words(status.message)), 500)
 
 
 def _metadata_failure(res_dir: Path) -> Optional[str]:
     """The non-zero exit code the worker recorded in res/metadata, or None."""
-    path = res_dir / "metadata"
-    text = _read_small(path) if path.is_file() else None
+    text = read_small_text(res_dir / "metadata")
     if text is None:
         return None
     import yaml  # imported here: only the platform's worker writes this file, and yaml takes a while to load
@@ -127,9 +68,10 @@ def _metadata_failure(res_dir: Path) -> Optional[str]:
     return None
 
 
-def check_prediction_step(res_dir: Path) -> None:
-    """Refuse to score when the prediction step (ingestion or submitted code) failed."""
-    failure = _status_failure(res_dir)
+def check_prediction_step(res_dir: Path, status: Optional[IngestionStatus]) -> None:
+    """Refuse to score when the prediction step (ingestion or submitted code) failed; ``status``
+    is ``read_status(res_dir)``."""
+    failure = _status_failure(status)
     if failure is not None:
         raise SubmissionError.single(
             INGESTION_STATUS,
@@ -147,25 +89,6 @@ def check_prediction_step(res_dir: Path) -> None:
         )
 
 
-def unpack_if_archive(res_dir: Path, work: Path, tracks=None) -> Tuple[Path, List[str]]:
-    """A folder holding only a zip (a submission copied as is) is read through a safe extraction
-    of the ``tracks``' files (all files when None).
-
-    Returns the folder to score and the extraction's warnings (entries skipped)."""
-    files = submission_files(res_dir)
-    if len(files) == 1 and files[0].suffix.lower() == ".zip":
-        return work, safe_extract(res_dir / files[0], work, str(files[0]), tracks)
-    if len(files) == 1 and files[0].suffix.lower() in ARCHIVE_SUFFIXES:
-        raise SubmissionError.single(
-            safe_display(str(files[0])),
-            "only zip archives are read",
-            expected="a .zip file or the prediction files themselves",
-            found=f"a {files[0].suffix} file",
-            hint="zip the prediction files",
-        )
-    return res_dir, []
-
-
 def score_submission_folder(
     spec: TaskSpec, ref_dir: Path, res_dir: Path, gold: Optional[Dict[str, GoldTrack]] = None
 ) -> Result:
@@ -176,16 +99,28 @@ def score_submission_folder(
     result's warnings begin with the extraction's (entries skipped) and the prediction step's notes.
     ``gold``: ``load_gold`` of every track, read once by the caller (else only the needed gold is read).
     """
-    check_prediction_step(res_dir)
+    status = read_status(res_dir)
+    check_prediction_step(res_dir, status)
+    ingested = ingested_tracks(status)
     with tempfile.TemporaryDirectory(prefix="judgekit-res-") as tmp:
-        ingested = ingested_tracks(res_dir)
         if ingested is not None:
             folder, archive_warnings = res_dir, []
         else:
-            folder, archive_warnings = unpack_if_archive(res_dir, Path(tmp), spec.tracks)
-        result = score_folder(spec, ref_dir, folder, ingested, gold, ingested_names(res_dir))
-    result.warnings[:0] = archive_warnings + ingestion_notes(res_dir)
+            opened = open_submission(res_dir, Path(tmp), spec.tracks)
+            folder, archive_warnings = opened.folder, opened.warnings
+        names = status.names if status is not None else {}
+        result = score_folder(spec, ref_dir, folder, ingested, gold, names)
+    notes = list(status.notes) if status is not None else []
+    result.warnings[:0] = archive_warnings + notes
     return result
+
+
+def ingested_tracks(status: Optional[IngestionStatus]) -> Optional[List[str]]:
+    """The tracks a successful prediction step reports writing (only they are scored), or None for
+    a plain result submission (no status, or one listing no tracks)."""
+    if status is None or not status.ok or status.tracks is None:
+        return None
+    return list(status.tracks)
 
 
 def score_submission(input_dir: Path, output_dir: Path) -> int:

@@ -22,7 +22,7 @@ from typing import Optional, Tuple
 from ..baselines import BASELINES, baseline_class
 from ..bundle.baselines_run import SOLUTION_TEMPLATE
 from ..errors import SubmissionError
-from ..formats.archive import safe_extract
+from ..formats.archive import nothing_at_path, safe_extract
 from ..untrusted import copy_tree
 from .bundle_view import PhaseTask
 from . import sandbox
@@ -85,11 +85,7 @@ def place_submission(submission: str, target: Path) -> None:
         target.mkdir(parents=True)
         safe_extract(source, target, source.name)
     else:
-        raise SubmissionError.single(
-            submission,
-            "submission not found",
-            expected="a zip, a folder or baseline:NAME (random, most_frequent, cosine_bow)",
-        )
+        raise nothing_at_path(submission)
 
 
 def copy_program(source: Path, target: Path) -> None:

@@ -16,6 +16,7 @@ import yaml
 
 from ..errors import ConfigError
 from ..untrusted import stop_session, stop_tree
+from .capture import JOIN_SECONDS, CappedOutput, drain
 
 APP_PATHS = (
     "/app/program",
@@ -36,6 +37,8 @@ class StepResult:
     stderr: str
     timed_out: bool
     seconds: float
+    #: The step's time limit in seconds.
+    time_limit: Optional[float] = None
 
 
 def program_command(program: Path, mapping: Dict[str, str], is_scoring: bool) -> list:
@@ -84,7 +87,8 @@ def run_step(
     clear_env: bool = False,
 ) -> StepResult:
     """Run one step; at the limit every process descended from it is killed (sessions of their own
-    included), and after it ends its process group is, as the worker removes containers.
+    included), and after it ends its process group is, as the worker removes containers. Its
+    stdout and stderr are kept capped (``capture.CappedOutput``: head, tail, a note on the cut).
     ``clear_env``: the command sets its own environment (a sandbox), so it gets only PATH."""
     import time
 
@@ -100,19 +104,28 @@ def run_step(
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        text=True,
-        errors="replace",
         start_new_session=True,
     )
+    out, err = CappedOutput(), CappedOutput()
+    readers = [drain(process.stdout, out), drain(process.stderr, err)]
     try:
-        out, err = process.communicate(timeout=time_limit)
+        process.wait(timeout=time_limit)
         timed_out = False
     except subprocess.TimeoutExpired:
         stop_tree(process.pid)
-        out, err = process.communicate()
+        process.wait()
         timed_out = True
-        err += f"\nExecution Time Limit exceeded. Limit was {time_limit} seconds\n"
     stop_session(process.pid)  # as the worker removes the container: nothing of the step lives on
+    for reader in readers:
+        reader.join(JOIN_SECONDS)
+    stderr = err.text()
+    if timed_out:
+        stderr += f"\nExecution Time Limit exceeded. Limit was {time_limit} seconds\n"
     return StepResult(
-        process.returncode if not timed_out else -9, out, err, timed_out, time.monotonic() - start
+        process.returncode if not timed_out else -9,
+        out.text(),
+        stderr,
+        timed_out,
+        time.monotonic() - start,
+        time_limit,
     )

@@ -899,7 +899,8 @@ def _archive_cases() -> List[Case]:
             "zip_only_nested_zip",
             "archive",
             {z: make_zip([("inner.zip", inner)])},
-            pattern=at(z) + r"archive holds no prediction file.*nested archive 'inner.zip' ignored",
+            pattern=at(z)
+            + r"the zip holds no file but an archive inside it, found 'inner.zip'\. Put",
         ),
         Case(
             "zip_track_twice",

@@ -1,0 +1,72 @@
+"""Opening a submission as a folder, for the ingestion program and the scoring program alike.
+
+A submission reaches a program as a folder (what the platform extracted), as a zip (given on the
+command line), or as a folder holding nothing but one zip (a submission copied as is). The zip is
+extracted safely (``formats.archive.safe_extract``); another kind of archive (a lone ``.tar``) is
+refused with the same message by both programs, and a path at which nothing exists is named.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+from typing import List, Optional, Sequence
+
+from ..errors import SubmissionError
+from ..formats.archive import ARCHIVE_SUFFIXES, nothing_at_path, safe_extract, submission_files
+from ..formats.textfile import safe_display
+from ..tracks import Track
+
+#: The folder of the work folder into which a zip is extracted.
+EXTRACTED = "submission"
+
+
+@dataclass
+class OpenedSubmission:
+    """The submission as a folder, and the extraction's warnings (entries skipped)."""
+
+    folder: Path
+    warnings: List[str] = field(default_factory=list)
+
+
+def open_submission(
+    path: Path, work: Path, tracks: Optional[Sequence[Track]] = None
+) -> OpenedSubmission:
+    """``path`` as a folder: a zip, or a folder holding only a zip, is extracted into
+    ``work/submission`` (only the ``tracks``' files when given, else every file); any other folder
+    is used as it is. Raises SubmissionError when nothing is at ``path`` or its one file is an
+    archive of another kind."""
+    if not (path.exists() or path.is_symlink()):
+        raise nothing_at_path(str(path))
+    archive, display = _lone_archive(path)
+    if archive is None:
+        return OpenedSubmission(path)
+    target = work / EXTRACTED
+    target.mkdir()
+    return OpenedSubmission(target, safe_extract(archive, target, display, tracks))
+
+
+def _lone_archive(path: Path):
+    """(the zip to extract, its name for messages), or (None, None) for a folder to use as it is."""
+    if path.is_file():
+        _refuse_other_archive(PurePosixPath(path.name))
+        return path, path.name
+    files = submission_files(path)
+    if len(files) != 1:
+        return None, None
+    _refuse_other_archive(files[0])
+    if files[0].suffix.lower() == ".zip":
+        return path / files[0], str(files[0])
+    return None, None
+
+
+def _refuse_other_archive(name: PurePosixPath) -> None:
+    suffix = name.suffix.lower()
+    if suffix in ARCHIVE_SUFFIXES and suffix != ".zip":
+        raise SubmissionError.single(
+            safe_display(str(name)),
+            "only zip archives are read",
+            expected="a .zip file or the submission's files themselves",
+            found=f"a {name.suffix} file",
+            hint="zip the files with 'zip -r submission.zip FILES'",
+        )

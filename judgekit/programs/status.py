@@ -1,0 +1,130 @@
+"""``ingestion_status.json``: what the prediction step says about itself, written by the ingestion
+program beside its predictions and read by the scoring program and the ranking tool.
+
+The file is a JSON object::
+
+    {"status": "ok" | "failed", "message": str, "tracks": [track id, ...],
+     "notes": [note, ...], "names": {track id: the participant's own file name}}
+
+``tracks`` are the tracks the step wrote predictions for (only they are scored), ``notes`` what the
+participant should know (files ignored; shown on the results page) and ``names`` the file names of
+a result submission as the participant wrote them. On the platform the file sits in a folder that
+participant code could write to, so it is read as untrusted: a regular file of at most
+MAX_STATUS_BYTES, every field checked and cut to a displayable length.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, Optional, Sequence, Tuple
+
+from ..formats.archive import INGESTION_STATUS
+from ..formats.textfile import safe_display, shorten
+from ..report import atomic_write
+from ..untrusted import read_small
+
+#: The prediction step's status files are small; a larger one is treated as unreadable.
+MAX_STATUS_BYTES = 64 * 1024
+OK = "ok"
+FAILED = "failed"
+#: The ``status`` of a file that exists but cannot be read as a status (no object, too large, a link).
+UNREADABLE = "unreadable"
+UNREADABLE_MESSAGE = "the ingestion status file is unreadable"
+#: How many notes are kept, and their length and that of the names (characters), when read.
+MAX_NOTES = 20
+NOTE_CHARS = 300
+NAME_CHARS = 200
+
+
+@dataclass(frozen=True)
+class IngestionStatus:
+    """One prediction step's status. ``tracks`` is None when the file lists none (or no list of
+    track ids): then it is no prediction output whose tracks could be trusted."""
+
+    status: str
+    message: str
+    tracks: Optional[Tuple[str, ...]] = None
+    notes: Tuple[str, ...] = ()
+    names: Dict[str, str] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.status == OK
+
+
+def write_status(
+    output_dir: Path,
+    status: str,
+    message: str,
+    tracks: Sequence[str] = (),
+    notes: Sequence[str] = (),
+    names: Optional[Dict[str, str]] = None,
+) -> None:
+    """Write ``output_dir/ingestion_status.json`` (atomically)."""
+    document = {
+        "status": status,
+        "message": message,
+        "tracks": list(tracks),
+        "notes": list(notes),
+        "names": dict(names or {}),
+    }
+    atomic_write(
+        output_dir / INGESTION_STATUS, json.dumps(document, ensure_ascii=False, indent=1) + "\n"
+    )
+
+
+def read_small_text(path: Path) -> Optional[str]:
+    """The text of a small status file (MAX_STATUS_BYTES at most; undecodable bytes replaced), or
+    None when it is absent, a link, no regular file or larger."""
+    data = read_small(path, MAX_STATUS_BYTES)
+    return data.decode("utf-8", errors="replace") if data is not None else None
+
+
+def read_status(folder: Path) -> Optional[IngestionStatus]:
+    """The status file in ``folder``; None when there is none (a plain result submission), a status
+    ``unreadable`` when something stands at its name that is no small JSON object."""
+    path = folder / INGESTION_STATUS
+    if not (path.is_file() or path.is_symlink()):
+        return None
+    document = _parse(read_small_text(path))
+    if document is None:
+        return IngestionStatus(UNREADABLE, UNREADABLE_MESSAGE)
+    return IngestionStatus(
+        status=str(document.get("status")),
+        message=str(document.get("message") or "no message"),
+        tracks=_track_ids(document.get("tracks")),
+        notes=_notes(document.get("notes")),
+        names=_names(document.get("names")),
+    )
+
+
+def _parse(text: Optional[str]) -> Optional[dict]:
+    try:
+        document = json.loads(text) if text is not None else None
+    except (ValueError, RecursionError):
+        return None
+    return document if isinstance(document, dict) else None
+
+
+def _track_ids(value: object) -> Optional[Tuple[str, ...]]:
+    if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
+        return None
+    return tuple(value)
+
+
+def _notes(value: object) -> Tuple[str, ...]:
+    if not isinstance(value, list):
+        return ()
+    return tuple(shorten(safe_display(str(note)), NOTE_CHARS) for note in value[:MAX_NOTES])
+
+
+def _names(value: object) -> Dict[str, str]:
+    if not isinstance(value, dict):
+        return {}
+    return {
+        track: shorten(safe_display(name), NAME_CHARS)
+        for track, name in value.items()
+        if isinstance(track, str) and isinstance(name, str)
+    }

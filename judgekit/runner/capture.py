@@ -1,0 +1,107 @@
+"""Reading a process's output from a pipe, bounded: its head and its tail, what lies between counted.
+
+Code that prints without end (a progress bar per item, a debug line per row) must neither fill the
+memory of the program reading it nor the log or the output folder it ends in; the output is read
+line by line (a line of at most LINE_BYTES) by a thread per pipe, so that the pipe never blocks
+the writer, and only the first ``head_bytes`` and the last ``tail_bytes`` are kept.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from typing import BinaryIO, Callable, Deque, List, Optional, Tuple
+
+#: Bytes of output kept from the start and from the end (the rest is counted, not kept).
+HEAD_BYTES = 512 * 1024
+TAIL_BYTES = 512 * 1024
+#: A longer line is read (and cut) in pieces of this many bytes.
+LINE_BYTES = 64 * 1024
+#: Seconds to wait for a pipe's reader to finish once every writer has been stopped.
+JOIN_SECONDS = 5.0
+
+
+Echo = Callable[[bytes], None]
+
+
+class CappedOutput:
+    """The head and the tail of a stream of lines (bytes; several pipes may feed one, line by
+    line), and the count of the lines and bytes cut between them. Each line kept in the head is
+    echoed as it arrives (``on_head_line``, or the echo its pipe was drained with), and
+    ``on_head_full`` is called once, when the head is full; ``echo_tail`` echoes the tail."""
+
+    def __init__(
+        self,
+        head_bytes: int = HEAD_BYTES,
+        tail_bytes: int = TAIL_BYTES,
+        on_head_line: Optional[Echo] = None,
+        on_head_full: Optional[Callable[[], None]] = None,
+    ):
+        self.head_bytes, self.tail_bytes = head_bytes, tail_bytes
+        self.on_head_line, self.on_head_full = on_head_line, on_head_full
+        self.head: List[bytes] = []
+        self.tail: Deque[Tuple[bytes, Optional[Echo]]] = deque()
+        self.kept_head = self.kept_tail = 0
+        self.cut_lines = self.cut_bytes = 0
+        self.lines = self.bytes = 0
+        self._lock = threading.Lock()
+
+    def add(self, line: bytes, echo: Optional[Echo] = None) -> None:
+        echo = echo or self.on_head_line
+        with self._lock:
+            self.lines, self.bytes = self.lines + 1, self.bytes + len(line)
+            if not self.tail and self.kept_head + len(line) <= self.head_bytes:
+                self.head.append(line)
+                self.kept_head += len(line)
+                if echo is not None:
+                    echo(line)
+                return
+            if not self.tail and self.on_head_full is not None:
+                self.on_head_full()
+            self.tail.append((line, echo))
+            self.kept_tail += len(line)
+            while self.kept_tail > self.tail_bytes and len(self.tail) > 1:
+                dropped, _ = self.tail.popleft()
+                self.kept_tail -= len(dropped)
+                self.cut_lines, self.cut_bytes = self.cut_lines + 1, self.cut_bytes + len(dropped)
+
+    def cut_note(self) -> str:
+        """``... 12,345 lines (1,234,567 bytes) cut ...`` or '' when nothing was cut."""
+        if not self.cut_lines:
+            return ""
+        return f"... {self.cut_lines:,} lines ({self.cut_bytes:,} bytes) cut ...\n"
+
+    def text(self) -> str:
+        """The head, the note on what was cut, and the tail (undecodable bytes replaced)."""
+        with self._lock:
+            head = b"".join(self.head).decode("utf-8", errors="replace")
+            tail = b"".join(line for line, _ in self.tail).decode("utf-8", errors="replace")
+            return _ended(head) + self.cut_note() + tail if self.tail else head
+
+    def echo_tail(self) -> None:
+        """Echo the tail's lines, each with the echo of its pipe."""
+        with self._lock:
+            for line, echo in self.tail:
+                if echo is not None:
+                    echo(line)
+
+    def read_from(self, stream: BinaryIO, echo: Optional[Echo] = None) -> None:
+        """Read ``stream`` to its end (every writer closed it), one line at a time."""
+        while True:
+            line = stream.readline(LINE_BYTES)
+            if not line:
+                break
+            self.add(line, echo)
+        stream.close()
+
+
+def _ended(text: str) -> str:
+    return text if not text or text.endswith("\n") else text + "\n"
+
+
+def drain(stream: BinaryIO, capture: CappedOutput, echo: Optional[Echo] = None) -> threading.Thread:
+    """Start a thread reading ``stream`` into ``capture`` (its head's lines echoed with ``echo``
+    when given); join it once the writers are stopped."""
+    thread = threading.Thread(target=capture.read_from, args=(stream, echo), daemon=True)
+    thread.start()
+    return thread

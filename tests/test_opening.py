@@ -1,0 +1,131 @@
+"""Opening a submission (programs/opening.py): the ingestion program and the scoring program read
+a zip, a folder and a folder holding one zip alike, and say the same about a lone .tar."""
+
+from __future__ import annotations
+
+import io
+import tarfile
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from judgekit.errors import SubmissionError
+from judgekit.programs import ingest, score
+from judgekit.programs.common import own_words
+from judgekit.programs.opening import open_submission
+from judgekit.runner.local import place_submission
+from test_ingestion import SMALL_TRACKS, make_phase
+
+MODEL = (
+    "class Model:\n    def __init__(self, track):\n        self.track = track\n"
+    "    def fit(self, items):\n        pass\n"
+    "    def predict(self, items):\n        return None if self.track['id'] != 'sts' else "
+    "[0.5] * len(items)\n"
+)
+
+
+def _zip(path: Path, entries: dict) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with zipfile.ZipFile(path, "w") as zf:
+        for name, data in entries.items():
+            zf.writestr(name, data)
+    return path
+
+
+def _tar(path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(path, "w") as tf:
+        data = b"x\t1\n"
+        info = tarfile.TarInfo("sts.tsv")
+        info.size = len(data)
+        tf.addfile(info, io.BytesIO(data))
+    return path
+
+
+def test_a_folder_is_used_as_it_is(tmp_path):
+    folder = tmp_path / "sub"
+    folder.mkdir()
+    (folder / "sts.tsv").write_text("a\t1\n")
+    (folder / "notes.txt").write_text("x")
+    assert open_submission(folder, tmp_path).folder == folder
+
+
+@pytest.mark.parametrize("layout", ["zip", "folder holding the zip"])
+def test_a_zip_and_a_folder_holding_only_a_zip_are_extracted(tmp_path, layout):
+    archive = _zip(tmp_path / "given" / "Run 1.zip", {"model.py": MODEL, "__MACOSX/._x": "x"})
+    path = archive if layout == "zip" else archive.parent
+    work = tmp_path / "work"
+    work.mkdir()
+    opened = open_submission(path, work)
+    assert opened.folder == work / "submission"
+    assert (opened.folder / "model.py").read_text() == MODEL
+    assert opened.warnings == []
+
+
+def test_only_the_tracks_files_are_extracted_when_the_tracks_are_given(tmp_path):
+    phase = make_phase(tmp_path / "phase", tracks=SMALL_TRACKS)
+    archive = _zip(tmp_path / "res" / "s.zip", {"sts.tsv": "a\t1\n", "other.txt": "x"})
+    opened = open_submission(archive.parent, tmp_path, phase["spec"].tracks)
+    assert sorted(p.name for p in opened.folder.iterdir()) == ["sts.tsv"]
+    assert opened.warnings == ["file 'other.txt' matches no track and was ignored"]
+
+
+def test_nothing_at_the_path_is_named(tmp_path):
+    missing = tmp_path / "sumbission.zip"
+    with pytest.raises(SubmissionError) as caught:
+        open_submission(missing, tmp_path)
+    assert caught.value.render() == f"{missing}: nothing is at this path. Check the path"
+    with pytest.raises(SubmissionError) as local:
+        place_submission(str(missing), tmp_path / "placed")
+    assert local.value.render() == caught.value.render()
+
+
+def test_a_mistyped_submission_path_given_to_the_ingestion_program(tmp_path, capfd):
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    missing = tmp_path / "sumbission.zip"
+    code = ingest.main([str(phase["input"]), str(tmp_path / "out"), str(missing)])
+    assert code == 2
+    err = capfd.readouterr().err
+    assert f"{missing}: nothing is at this path. Check the path" in err
+    assert "mounts" not in err
+
+
+def _program_messages(tmp_path: Path, capfd, layout) -> list:
+    """What the ingestion program and the scoring program say about the same submission folder."""
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    submission = tmp_path / "submission"
+    layout(submission)
+    messages = []
+    assert ingest.main([str(phase["input"]), str(tmp_path / "out"), str(submission)]) == 2
+    messages.append(own_words(capfd.readouterr().err))
+    scoring_input = tmp_path / "scoring_input"
+    scoring_input.mkdir()
+    (scoring_input / "ref").symlink_to(phase["ref"], target_is_directory=True)
+    (scoring_input / "res").symlink_to(submission, target_is_directory=True)
+    assert score.main([str(scoring_input), str(tmp_path / "scores")]) == 2
+    messages.append(own_words(capfd.readouterr().err))
+    return messages
+
+
+def test_a_lone_tar_gets_the_same_message_from_both_programs(tmp_path, capfd):
+    messages = _program_messages(tmp_path, capfd, lambda folder: _tar(folder / "preds.tar"))
+    expected = (
+        "preds.tar: only zip archives are read; expected a .zip file or the submission's files "
+        "themselves, found a .tar file. Zip the files with 'zip -r submission.zip FILES'"
+    )
+    assert messages == [expected, expected]
+
+
+def test_a_zip_inside_the_zip_is_said_once_by_both_programs(tmp_path, capfd):
+    def layout(folder: Path) -> None:
+        inner = _zip(folder.parent / "inner.zip", {"model.py": MODEL})
+        _zip(folder / "outer.zip", {"inner.zip": inner.read_bytes()})
+
+    messages = _program_messages(tmp_path, capfd, layout)
+    expected = (
+        "outer.zip: the zip holds no file but an archive inside it, found 'inner.zip'. "
+        "Put the files themselves in the zip: an archive inside a zip is not opened"
+    )
+    assert messages == [expected, expected]
+    assert "nested archive" not in messages[0]

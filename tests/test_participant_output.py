@@ -1,0 +1,222 @@
+"""What a code submission prints is kept (issue 26): read from pipes, capped (head and tail, the
+rest counted), echoed to the log, saved as participant_output.txt in the prediction output (which
+the scorer ignores); a failure comes with the traceback of the participant's own frames; each
+track says what it is doing; the local runner's steps are read capped too."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+from judgekit.programs.ingest import main
+from judgekit.runner.capture import CappedOutput
+from judgekit.runner.worker import run_step
+from judgekit.scoring import score_folder
+from judgekit.spec import read_spec
+from test_ingestion import SMALL_TRACKS, make_phase, status_of, write_submission
+
+OUTPUT = "participant_output.txt"
+HELPER = "def explode(n):\n    raise ValueError(f'bad value {n}')\n"
+LOUD_FAILING_MODEL = (
+    "import sys\nfrom helper import explode\n"
+    "class Model:\n    def __init__(self, track):\n        pass\n"
+    "    def fit(self, items):\n"
+    "        for i in range(300_000):\n            print('line', i, 'x' * 40)\n"
+    "        print('last words', file=sys.stderr)\n"
+    "    def predict(self, items):\n        explode(len(items))\n"
+)
+CHATTY_MODEL = (
+    "class Model:\n    def __init__(self, track):\n        self.track = track\n"
+    "    def fit(self, items):\n        print('fitting', self.track['id'])\n"
+    "    def predict(self, items):\n"
+    "        return [0.5] * len(items) if self.track['id'] == 'sts' else ['neutral'] * len(items)\n"
+)
+
+
+def _folder_size(folder: Path) -> int:
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+
+
+def test_loud_code_that_raises_leaves_its_output_capped_and_its_traceback(tmp_path, capfd):
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    submission = write_submission(tmp_path / "sub", LOUD_FAILING_MODEL)
+    (submission / "helper.py").write_text(HELPER, encoding="utf-8")
+    out = tmp_path / "out"
+    code = main([str(phase["input"]), str(out), str(submission)])
+    log = capfd.readouterr()
+    assert code == 2
+    message = status_of(out)["message"]
+    trace = (
+        '  File "model.py", line 11, in predict\n    explode(len(items))\n'
+        '  File "helper.py", line 2, in explode\n'
+        "    raise ValueError(f'bad value {n}')\nValueError: bad value 14"
+    )
+    for text in (message, log.err):
+        assert "track 'sts': Model.predict failed with ValueError: bad value 14" in text
+        assert trace in text
+        assert not re.search(r'File "[^"]*judgekit', text)  # none of the kit's frames
+    saved = (out / OUTPUT).read_text(encoding="utf-8")
+    assert saved.startswith("line 0 " + "x" * 40 + "\n")
+    assert re.search(r"\n\.\.\. [\d,]+ lines \([\d,]+ bytes\) cut \.\.\.\n", saved)
+    assert "line 299999 " in saved and "last words\n" in saved
+    assert trace in saved.split("--- the ingestion program's message ---")[1]
+    assert len(saved.encode()) < 1.1 * 1024**2
+    assert _folder_size(out) < 20 * 1024**2
+    assert sorted(p.name for p in out.iterdir()) == ["ingestion_status.json", OUTPUT]
+    # the log shows the head and the tail, each line marked as the code's, and the kit's progress
+    assert "[your code] line 0 " in log.out and "[your code] last words" in log.err
+    assert "track sts: fitting on 30 training items" in log.out
+    assert "track sts: predicting 14 items" in log.out
+    assert len(log.out.encode()) < 1.5 * 1024**2  # head and tail, each line prefixed
+    assert f"what your code printed is in {OUTPUT}" in log.out
+
+
+def test_output_of_a_successful_run_is_kept_and_ignored_by_the_scorer(tmp_path, capfd):
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    submission = write_submission(tmp_path / "sub", CHATTY_MODEL)
+    out = tmp_path / "out"
+    assert main([str(phase["input"]), str(out), str(submission)]) == 0
+    log = capfd.readouterr().out
+    assert (out / OUTPUT).read_text(encoding="utf-8") == "fitting sts\nfitting nli\n"
+    assert re.search(r"track sts done in [\d.]+ s \(fit [\d.]+ s, predict [\d.]+ s\), 14 ", log)
+    result = score_folder(read_spec(phase["ref"]), phase["ref"], out)
+    assert sorted(result.tracks) == ["nli", "sts"]
+    assert not any(OUTPUT in warning for warning in result.warnings)
+
+
+def test_quiet_code_leaves_no_output_file_and_a_planted_one_is_removed(tmp_path, capfd):
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    quiet = CHATTY_MODEL.replace("print('fitting', self.track['id'])", "pass")
+    submission = write_submission(tmp_path / "sub", quiet)
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / OUTPUT).write_text("a previous run's output", encoding="utf-8")
+    assert main([str(phase["input"]), str(out), str(submission)]) == 0
+    assert not (out / OUTPUT).exists()
+
+
+def test_a_time_out_says_the_limit_the_track_and_the_step_and_keeps_the_output(tmp_path, capfd):
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    model = (
+        "import time\nclass Model:\n    def __init__(self, track):\n        pass\n"
+        "    def fit(self, items):\n        print('fit started', flush=True)\n"
+        "        time.sleep(60)\n    def predict(self, items):\n        return []\n"
+    )
+    submission = write_submission(tmp_path / "sub", model)
+    out = tmp_path / "out"
+    assert main([str(phase["input"]), str(out), str(submission), "--time-limit", "8"]) == 2
+    err = capfd.readouterr().err
+    saved = (out / OUTPUT).read_text(encoding="utf-8")
+    assert saved.startswith("fit started\n")
+    assert "ran past the time limit of 8 s (while running track 'sts': Model.fit)" in err
+    assert err.count("ran past the time limit") == 1
+    assert "Make fit() and predict() faster" in err
+
+
+def test_capped_output_keeps_head_and_tail_and_counts_the_cut():
+    echoed = []
+    capture = CappedOutput(head_bytes=10, tail_bytes=8, on_head_line=echoed.append)
+    for i in range(10):
+        capture.add(f"{i}{i}{i}\n".encode())
+    assert echoed == [b"000\n", b"111\n"]
+    assert capture.text() == "000\n111\n... 6 lines (24 bytes) cut ...\n888\n999\n"
+    assert (capture.lines, capture.bytes) == (10, 40)
+
+
+def test_a_step_that_prints_without_end_is_read_capped(tmp_path):
+    code = "import sys\nfor i in range(400_000):\n    print(i, 'y' * 30)\nprint('end', file=sys.stderr)"
+    result = run_step([sys.executable, "-c", code], tmp_path, 60)
+    assert result.exit_code == 0
+    assert result.stdout.startswith("0 " + "y" * 30 + "\n")
+    assert result.stdout.endswith(f"399999 {'y' * 30}\n") and " cut ...\n" in result.stdout
+    assert len(result.stdout) < 1.1 * 1024**2
+    assert result.stderr == "end\n"
+
+
+def test_the_local_runner_keeps_the_output_and_says_where(tmp_path, capsys):
+    from judgekit.programs import run_local
+
+    repo = Path(__file__).resolve().parents[1]
+    model = (
+        "class Model:\n    def __init__(self, track):\n        pass\n"
+        "    def fit(self, items):\n        print('hello from fit')\n        1 / 0\n"
+        "    def predict(self, items):\n        return None\n"
+    )
+    submission = write_submission(tmp_path / "sub", model)
+    output = tmp_path / "kept"
+    args = [str(repo), str(submission), "--phase", "practice", "--output", str(output)]
+    assert run_local.main(args) == 2
+    captured = capsys.readouterr()
+    kept = output / "predictions" / OUTPUT
+    assert f"what your code printed is in {kept}\n" in captured.out
+    saved = kept.read_text(encoding="utf-8")
+    assert saved.startswith("hello from fit\n")
+    assert '  File "model.py", line 6, in fit\n    1 / 0\n' in saved
+    assert saved.endswith("ZeroDivisionError: division by zero\n")
+    assert "ZeroDivisionError: division by zero" in captured.err
+    assert '  File "model.py", line 6, in fit' in captured.err
+
+
+def test_a_class_of_another_name_is_named_in_the_refusal(tmp_path, capfd):
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    code = CHATTY_MODEL.replace(
+        "class Model:", "import json\nclass Helper:\n    pass\nclass MyModel:"
+    )
+    submission = write_submission(tmp_path / "sub", code)
+    out = tmp_path / "out"
+    assert main([str(phase["input"]), str(out), str(submission)]) == 2
+    assert (
+        "model.py: no class named Model; expected class Model, found class MyModel (with fit and "
+        "predict). Rename it Model, or add the line 'Model = MyModel' after it"
+    ) in capfd.readouterr().err
+
+
+def test_prediction_files_beside_model_py_get_a_note(tmp_path, capfd):
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    submission = write_submission(tmp_path / "sub", CHATTY_MODEL)
+    (submission / "results").mkdir()
+    (submission / "results" / "sts.tsv").write_text("x\t1\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert main([str(phase["input"]), str(out), str(submission)]) == 0
+    note = (
+        "the submission holds model.py, so it was run as a code submission and its prediction "
+        "file(s) 'results/sts.tsv' were ignored; to submit those files instead, leave model.py out"
+    )
+    assert f"note: {note}\n" in capfd.readouterr().out
+    assert note in status_of(out)["notes"]
+    result = score_folder(read_spec(phase["ref"]), phase["ref"], out, ["sts", "nli"])
+    assert sorted(result.tracks) == ["nli", "sts"]
+
+
+def test_an_error_while_importing_model_py_comes_with_its_traceback(tmp_path, capfd):
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    submission = write_submission(tmp_path / "sub", "import helper\n" + CHATTY_MODEL)
+    (submission / "helper.py").write_text("TABLE = {}\nVALUE = TABLE['missing']\n")
+    out = tmp_path / "out"
+    assert main([str(phase["input"]), str(out), str(submission)]) == 2
+    err = capfd.readouterr().err
+    assert "importing model.py failed with KeyError: 'missing'" in err
+    assert (
+        '  File "model.py", line 1, in <module>\n    import helper\n'
+        '  File "helper.py", line 2, in <module>\n'
+    ) in err
+    assert "frozen" not in err and not re.search(r'File "[^"]*judgekit', err)
+
+
+def test_the_local_runners_time_out_says_the_limit_the_track_and_what_to_do(tmp_path, capsys):
+    from judgekit.programs import run_local
+
+    repo = Path(__file__).resolve().parents[1]
+    model = (
+        "import time\nclass Model:\n    def __init__(self, track):\n        pass\n"
+        "    def fit(self, items):\n        time.sleep(60)\n"
+        "    def predict(self, items):\n        return None\n"
+    )
+    submission = write_submission(tmp_path / "sleepy", model)
+    args = [str(repo), str(submission), "--phase", "practice", "--time-limit", "6"]
+    assert run_local.main(args) == 2
+    err = capsys.readouterr().err
+    assert "the code submission ran past the time limit of 6 s (while running track '" in err
+    assert "': fitting). Make fit() and predict() faster" in err
+    assert err.count("ran past the time limit") == 1  # said once
