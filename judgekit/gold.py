@@ -23,12 +23,10 @@ from .formats.items import (
     types_are,
 )
 from .formats.textfile import shorten
-from .formats.values import split_multilabel
+from .formats.values import NUMBER_TYPES, split_multilabel
 from .formats.write import per_annotator_value
 from .metrics import PerAnnotator
 from .tracks import Track
-
-NUMBER_TYPES = frozenset({int, float})  # not bool: True is no score
 
 
 @dataclass
