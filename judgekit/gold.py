@@ -13,6 +13,7 @@ from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
+from .formats.annotators import annotator_names
 from .formats.bulk import exact_codes, label_codes, list_sizes
 from .formats.items import (
     GROUP_FIELDS,
@@ -161,7 +162,7 @@ def _annotation_gold(track: Track, names: list, labels: list, ids: List[str], pr
     row_item = np.repeat(np.arange(len(ids), dtype=np.int64), counts)
     values = _annotation_values(track, annotations, row_item, ids, problems)
     if not lists_of(names, str).all():
-        names = [[str(a) for a in row] if keep else [] for row, keep in zip(names, scored)]
+        names = [annotator_names(row) if keep else [] for row, keep in zip(names, scored)]
     if track.kind == "soft_label":
         return _soft_from_rows(values, row_item, counts, len(track.labels)), scored, names
     if track.scale != "multilabel":

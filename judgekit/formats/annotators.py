@@ -33,6 +33,11 @@ WARNINGS = {
 }
 
 
+def annotator_names(annotators) -> List[str]:
+    """An item's annotators (its ``annotators`` field) as names, in order; none for null or absent."""
+    return [str(a) for a in (annotators or [])]
+
+
 def annotator_pool(annotators: Sequence[Sequence[str]]) -> List[str]:
     """Every annotator of the items, in an order every item's own order follows when one exists
     (a stable topological order: ties by first appearance), else in first-appearance order."""
