@@ -13,8 +13,8 @@ from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
-from .formats.annotators import annotator_names
-from .formats.bulk import exact_codes, label_codes, list_sizes
+from .formats.annotators import annotator_names, per_annotator
+from .formats.bulk import exact_codes, list_sizes
 from .formats.items import (
     GROUP_FIELDS,
     Located,
@@ -26,7 +26,6 @@ from .formats.items import (
 from .formats.textfile import shorten
 from .formats.values import NUMBER_TYPES, split_multilabel
 from .formats.write import per_annotator_value
-from .metrics import PerAnnotator
 from .tracks import Track
 
 
@@ -165,16 +164,7 @@ def _annotation_gold(track: Track, names: list, labels: list, ids: List[str], pr
         names = [annotator_names(row) if keep else [] for row, keep in zip(names, scored)]
     if track.kind == "soft_label":
         return _soft_from_rows(values, row_item, counts, len(track.labels)), scored, names
-    if track.scale != "multilabel":
-        values = label_codes(values, len(track.labels))
-    per = PerAnnotator(
-        values=values,
-        item=row_item,
-        n_items=len(ids),
-        n_labels=len(track.labels),
-        offsets=np.concatenate(([0], np.cumsum(counts))),
-    )
-    return per, scored, names
+    return per_annotator(values, counts, len(track.labels)), scored, names
 
 
 def _annotation_values(
