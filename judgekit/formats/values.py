@@ -278,8 +278,8 @@ def label_column(texts: Sequence[str], index: Dict[str, int]) -> np.ndarray:
 
 
 def parse_label(text: str, track: Track, index: Dict[str, int]) -> int:
-    """One label by ``label_column``."""
-    code = int(label_column([text], index)[0])
+    """One label by the track's label policy (``LabelSet``); ``label_column`` is its fast path."""
+    code = track.label_set.code(text)
     if code < 0:
         raise outside_label_set(text.strip(), track, show(text))
     return code
