@@ -134,13 +134,9 @@ def _scores(values: list, ids: List[str], problems: Located) -> np.ndarray:
 
 def _labels(track: Track, values: list, ids: List[str], problems: Located) -> np.ndarray:
     """Each item's majority ``label`` as an index; null (no majority) is -1 and not scored."""
-    codes = np.fromiter(
-        map(track.label_index().get, map(str, values), repeat(-2)),
-        dtype=np.int64,
-        count=len(values),
-    )
-    codes[types_are(values, NoneType)] = -1
-    for row in np.flatnonzero(codes == -2).tolist():
+    codes = np.array(track.label_set.codes(values), dtype=np.int64).reshape(len(values))
+    outside = (codes < 0) & ~types_are(values, NoneType)
+    for row in np.flatnonzero(outside).tolist():
         problems.add(
             "gold label outside the track's label set",
             row,
@@ -148,7 +144,6 @@ def _labels(track: Track, values: list, ids: List[str], problems: Located) -> np
             expected=", ".join(track.labels),
             found=repr(values[row]),
         )
-    codes[codes == -2] = -1
     return codes
 
 
