@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from types import NoneType
-from itertools import chain, compress, repeat
+from itertools import chain, compress
 from typing import Dict, List, Optional, Tuple
 
 import numpy as np
@@ -26,6 +26,7 @@ from .formats.items import (
 from .formats.textfile import shorten
 from .formats.values import NUMBER_TYPES, split_multilabel
 from .formats.write import per_annotator_value
+from .labels import LabelSet
 from .tracks import Track
 
 
@@ -173,7 +174,7 @@ def _annotation_values(
         annotations = list(map(split_multilabel, annotations))
         sizes = list_sizes(annotations)
     given = list(chain.from_iterable(annotations)) if multilabel else annotations
-    codes, keys = _label_codes(given, track.label_index())
+    codes, keys = _label_codes(given, track.label_set)
     owner = np.repeat(np.arange(len(annotations)), sizes) if multilabel else np.arange(len(given))
     for k in np.flatnonzero(codes < 0).tolist():
         problems.add(
@@ -191,17 +192,13 @@ def _annotation_values(
     return chosen
 
 
-def _label_codes(given: list, index: Dict[str, int]) -> Tuple[np.ndarray, Dict[int, str]]:
-    """Each annotation's label index by its text stripped (-1: none), and that text of each one that is
-    not a label as written (looked up exactly first: a clean file needs no text of its own)."""
-    codes = exact_codes(given, {label: i for label, i in index.items() if label == label.strip()})
-    again = np.flatnonzero(codes < 0)
-    keys = dict(
-        zip(again.tolist(), map(str.strip, map(str, map(given.__getitem__, again.tolist()))))
-    )
-    codes[again] = np.fromiter(
-        map(index.get, keys.values(), repeat(-1)), dtype=np.int64, count=len(keys)
-    )
+def _label_codes(given: list, labels: LabelSet) -> Tuple[np.ndarray, Dict[int, str]]:
+    """Each annotation's label index by the label policy (-1: none), and the text stripped of each
+    one that is not a label as written (looked up exactly first: a clean file needs no text of its own)."""
+    codes = exact_codes(given, labels.exact)
+    again = np.flatnonzero(codes < 0).tolist()
+    keys = {k: str(given[k]).strip() for k in again}
+    codes[again] = [labels.code(given[k]) for k in again]
     return codes, keys
 
 

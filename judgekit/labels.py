@@ -80,6 +80,11 @@ class LabelSet:
         object.__setattr__(self, "_table", table)
         object.__setattr__(self, "_exact", exact)
 
+    @property
+    def exact(self) -> Mapping[str, int]:
+        """Label and alias texts as written -> code: the fast path of a clean file, looked up in C."""
+        return self._exact
+
     def __len__(self) -> int:
         return len(self.labels)
 
