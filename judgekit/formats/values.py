@@ -296,14 +296,12 @@ def label_table(track: Track) -> Dict[object, int]:
     return {**numbers, **track.label_index()}
 
 
-def label_of(value, track: Track, table: Dict[object, int], hint: str = None) -> int:
-    """The index of a perspectivist label: a ``label_table`` key, text with spaces around one, or text
-    naming a number that is one."""
-    key = value.strip() if isinstance(value, str) else float(value) if is_number(value) else None
-    if isinstance(key, str) and key not in table and NUMBER.fullmatch(key):
-        key = float(key)
-    if key in table:
-        return table[key]
+def label_of(value, track: Track, table: Dict[object, int] = None, hint: str = None) -> int:
+    """The index of a perspectivist label by the track's label policy (``LabelSet``); ``table`` (a
+    ``label_table``) is the column's fast path and is not needed here."""
+    code = track.label_set.code(value)
+    if code >= 0:
+        return code
     raise outside_label_set(value, track, show_json(value), hint)
 
 
