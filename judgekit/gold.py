@@ -26,6 +26,7 @@ from .formats.items import (
 from .formats.textfile import shorten
 from .formats.values import NUMBER_TYPES, split_multilabel
 from .formats.write import per_annotator_value
+from . import kinds
 from .labels import LabelSet
 from .tracks import Track
 
@@ -51,10 +52,7 @@ class GoldTrack:
 
 def gold_fields(track: Track) -> Dict[str, object]:
     """The item fields the gold of ``track`` is built from, each with its value when an item has none."""
-    own = {"similarity": {"score": None}, "classification": {"label": None}}.get(
-        track.kind, {"annotators": [], "annotations": []}
-    )
-    return {**own, "lang": "", "genre": "", "annotators_listed": None}
+    return {**kinds.of(track).gold_fields, "lang": "", "genre": "", "annotators_listed": None}
 
 
 def build_gold(track: Track, items: List[dict], display: str) -> GoldTrack:

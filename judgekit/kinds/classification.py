@@ -13,6 +13,7 @@ class Classification(Kind):
     default_metrics = {None: ("accuracy", "macro_f1")}
 
     # --- gold and submitted values ---
+    gold_fields = {"label": None}
 
     # --- generated pages, data and leak checks ---
 
