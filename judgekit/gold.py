@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from types import NoneType
-from itertools import chain, compress, repeat
+from itertools import chain, compress
 from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
-from .formats.bulk import exact_codes, label_codes, list_sizes
+from .formats.annotators import annotator_names, per_annotator
+from .formats.bulk import exact_codes, list_sizes
 from .formats.items import (
     GROUP_FIELDS,
     Located,
@@ -23,12 +24,11 @@ from .formats.items import (
     types_are,
 )
 from .formats.textfile import shorten
-from .formats.values import split_multilabel
+from .formats.values import NUMBER_TYPES, split_multilabel
 from .formats.write import per_annotator_value
-from .metrics import PerAnnotator
+from . import kinds
+from .labels import LabelSet
 from .tracks import Track
-
-NUMBER_TYPES = frozenset({int, float})  # not bool: True is no score
 
 
 @dataclass
@@ -52,10 +52,7 @@ class GoldTrack:
 
 def gold_fields(track: Track) -> Dict[str, object]:
     """The item fields the gold of ``track`` is built from, each with its value when an item has none."""
-    own = {"similarity": {"score": None}, "classification": {"label": None}}.get(
-        track.kind, {"annotators": [], "annotations": []}
-    )
-    return {**own, "lang": "", "genre": "", "annotators_listed": None}
+    return {**kinds.of(track).gold_fields, "lang": "", "genre": "", "annotators_listed": None}
 
 
 def build_gold(track: Track, items: List[dict], display: str) -> GoldTrack:
@@ -136,13 +133,9 @@ def _scores(values: list, ids: List[str], problems: Located) -> np.ndarray:
 
 def _labels(track: Track, values: list, ids: List[str], problems: Located) -> np.ndarray:
     """Each item's majority ``label`` as an index; null (no majority) is -1 and not scored."""
-    codes = np.fromiter(
-        map(track.label_index().get, map(str, values), repeat(-2)),
-        dtype=np.int64,
-        count=len(values),
-    )
-    codes[types_are(values, NoneType)] = -1
-    for row in np.flatnonzero(codes == -2).tolist():
+    codes = np.array(track.label_set.codes(values), dtype=np.int64).reshape(len(values))
+    outside = (codes < 0) & ~types_are(values, NoneType)
+    for row in np.flatnonzero(outside).tolist():
         problems.add(
             "gold label outside the track's label set",
             row,
@@ -150,7 +143,6 @@ def _labels(track: Track, values: list, ids: List[str], problems: Located) -> np
             expected=", ".join(track.labels),
             found=repr(values[row]),
         )
-    codes[codes == -2] = -1
     return codes
 
 
@@ -163,19 +155,10 @@ def _annotation_gold(track: Track, names: list, labels: list, ids: List[str], pr
     row_item = np.repeat(np.arange(len(ids), dtype=np.int64), counts)
     values = _annotation_values(track, annotations, row_item, ids, problems)
     if not lists_of(names, str).all():
-        names = [[str(a) for a in row] if keep else [] for row, keep in zip(names, scored)]
+        names = [annotator_names(row) if keep else [] for row, keep in zip(names, scored)]
     if track.kind == "soft_label":
         return _soft_from_rows(values, row_item, counts, len(track.labels)), scored, names
-    if track.scale != "multilabel":
-        values = label_codes(values, len(track.labels))
-    per = PerAnnotator(
-        values=values,
-        item=row_item,
-        n_items=len(ids),
-        n_labels=len(track.labels),
-        offsets=np.concatenate(([0], np.cumsum(counts))),
-    )
-    return per, scored, names
+    return per_annotator(values, counts, len(track.labels)), scored, names
 
 
 def _annotation_values(
@@ -189,7 +172,7 @@ def _annotation_values(
         annotations = list(map(split_multilabel, annotations))
         sizes = list_sizes(annotations)
     given = list(chain.from_iterable(annotations)) if multilabel else annotations
-    codes, keys = _label_codes(given, track.label_index())
+    codes, keys = _label_codes(given, track.label_set)
     owner = np.repeat(np.arange(len(annotations)), sizes) if multilabel else np.arange(len(given))
     for k in np.flatnonzero(codes < 0).tolist():
         problems.add(
@@ -207,17 +190,13 @@ def _annotation_values(
     return chosen
 
 
-def _label_codes(given: list, index: Dict[str, int]) -> Tuple[np.ndarray, Dict[int, str]]:
-    """Each annotation's label index by its text stripped (-1: none), and that text of each one that is
-    not a label as written (looked up exactly first: a clean file needs no text of its own)."""
-    codes = exact_codes(given, {label: i for label, i in index.items() if label == label.strip()})
-    again = np.flatnonzero(codes < 0)
-    keys = dict(
-        zip(again.tolist(), map(str.strip, map(str, map(given.__getitem__, again.tolist()))))
-    )
-    codes[again] = np.fromiter(
-        map(index.get, keys.values(), repeat(-1)), dtype=np.int64, count=len(keys)
-    )
+def _label_codes(given: list, labels: LabelSet) -> Tuple[np.ndarray, Dict[int, str]]:
+    """Each annotation's label index by the label policy (-1: none), and the text stripped of each
+    one that is not a label as written (looked up exactly first: a clean file needs no text of its own)."""
+    codes = exact_codes(given, labels.exact)
+    again = np.flatnonzero(codes < 0).tolist()
+    keys = {k: str(given[k]).strip() for k in again}
+    codes[again] = [labels.code(given[k]) for k in again]
     return codes, keys
 
 

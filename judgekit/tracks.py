@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import asdict, dataclass
+from functools import cached_property
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import kinds
+from .labels import LabelSet
 from .errors import ConfigError, Problem, strict_bool
 
 #: The kind names a config may give and the scales of the disagreement kinds (``judgekit.kinds``).
@@ -67,6 +69,11 @@ class Track:
     def file_names(self) -> Tuple[str, ...]:
         """Accepted submission file names, the canonical one first."""
         return (f"{self.id}.tsv",) + tuple(f for f in self.files if f != f"{self.id}.tsv")
+
+    @cached_property
+    def label_set(self) -> LabelSet:
+        """The track's labels under the one label policy (``judgekit.labels``)."""
+        return LabelSet(self.labels)
 
     def label_index(self) -> Dict[str, int]:
         return {label: i for i, label in enumerate(self.labels)}

@@ -21,6 +21,8 @@ from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
+from ..metrics import PerAnnotator
+from .bulk import label_codes
 from .perspectivist import annotator_entries, annotator_values
 from .values import ValueProblem
 
@@ -31,6 +33,23 @@ WARNINGS = {
     POOL: "row(s) had one entry per annotator of the dataset's whole pool; the entries of each "
     "item's own annotators were kept",
 }
+
+
+def per_annotator(values: np.ndarray, counts: np.ndarray, n_labels: int) -> PerAnnotator:
+    """Per-annotator values over items, ``counts[i]`` rows for item i in item order: label indices
+    ``(m,)`` (stored in the smallest integer type) or 0/1 choices ``(m, K)`` of a multilabel track."""
+    return PerAnnotator(
+        values=values if values.ndim == 2 else label_codes(values, n_labels),
+        item=np.repeat(np.arange(len(counts), dtype=np.int64), counts),
+        n_items=len(counts),
+        n_labels=n_labels,
+        offsets=np.concatenate(([0], np.cumsum(counts))),
+    )
+
+
+def annotator_names(annotators) -> List[str]:
+    """An item's annotators (its ``annotators`` field) as names, in order; none for null or absent."""
+    return [str(a) for a in (annotators or [])]
 
 
 def annotator_pool(annotators: Sequence[Sequence[str]]) -> List[str]:

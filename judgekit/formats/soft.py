@@ -10,13 +10,12 @@ from typing import Callable, List, Tuple
 import numpy as np
 
 from ..tracks import Track
-from .bulk import NUMBER, list_sizes
+from .bulk import list_sizes
 from .values import (
     NUMBER_TYPES,
     SUM_TOLERANCE,
     ValueProblem,
     is_number,
-    label_table,
     parse_value,
     show,
     show_json,
@@ -222,12 +221,8 @@ def parse_soft(text: str, track: Track, notes: List[str]) -> np.ndarray:
     a number label also by value ("0.0", MP dev), a multilabel pair as {"0": .., "1": ..} (VariErrNLI)."""
     value = parse_value(text, track, notes)
     if isinstance(value, dict):
-        table = label_table(track)
-        codes = {
-            key: table.get(float(key) if key not in table and NUMBER.fullmatch(key) else key)
-            for key in value
-        }
-        unknown = sorted((key for key, code in codes.items() if code is None), key=str)
+        codes = dict(zip(value, track.label_set.codes(list(value))))
+        unknown = sorted((key for key, code in codes.items() if code < 0), key=str)
         if unknown:
             raise ValueProblem(
                 "soft label names an unknown label",

@@ -271,8 +271,8 @@ def label_column(texts: Sequence[str], index: Dict[str, int]) -> np.ndarray:
 
 
 def parse_label(text: str, track: Track, index: Dict[str, int]) -> int:
-    """One label by ``label_column``."""
-    code = int(label_column([text], index)[0])
+    """One label by the track's label policy (``LabelSet``); ``label_column`` is its fast path."""
+    code = track.label_set.code(text)
     if code < 0:
         raise outside_label_set(text.strip(), track, show(text))
     return code
@@ -289,14 +289,12 @@ def label_table(track: Track) -> Dict[object, int]:
     return {**numbers, **track.label_index()}
 
 
-def label_of(value, track: Track, table: Dict[object, int], hint: str = None) -> int:
-    """The index of a perspectivist label: a ``label_table`` key, text with spaces around one, or text
-    naming a number that is one."""
-    key = value.strip() if isinstance(value, str) else float(value) if is_number(value) else None
-    if isinstance(key, str) and key not in table and NUMBER.fullmatch(key):
-        key = float(key)
-    if key in table:
-        return table[key]
+def label_of(value, track: Track, table: Dict[object, int] = None, hint: str = None) -> int:
+    """The index of a perspectivist label by the track's label policy (``LabelSet``); ``table`` (a
+    ``label_table``) is the column's fast path and is not needed here."""
+    code = track.label_set.code(value)
+    if code >= 0:
+        return code
     raise outside_label_set(value, track, show_json(value), hint)
 
 

@@ -58,6 +58,8 @@ class Kind:
         return self.default_metrics.get(scale, ()) + self.more_metrics.get(scale, ())
 
     # --- gold and submitted values (gold, formats) ---
+    #: The item fields gold is built from, each with its value when an item has none.
+    gold_fields: Dict[str, object] = {"annotators": [], "annotations": []}
 
     # --- generated pages, data and leak checks (bundle) ---
     #: The kind's paragraph of the Data and formats page: what a submitted VALUE is (Markdown, one

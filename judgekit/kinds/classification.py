@@ -17,6 +17,7 @@ class Classification(Kind):
     default_metrics = {None: ("accuracy", "macro_f1")}
 
     # --- gold and submitted values ---
+    gold_fields = {"label": None}
 
     # --- generated pages, data and leak checks ---
     format_text = "- **classification**: one of the track's labels, spelled exactly."

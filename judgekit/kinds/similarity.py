@@ -18,6 +18,7 @@ class Similarity(Kind):
     default_metrics = {None: ("pearson", "spearman")}
 
     # --- gold and submitted values ---
+    gold_fields = {"score": None}
 
     # --- generated pages, data and leak checks ---
     format_text = (
