@@ -15,7 +15,7 @@ from typing import Dict, Iterable, List, Optional
 
 import numpy as np
 
-from .errors import SubmissionError
+from .errors import FileRefusals, SubmissionError
 from .formats.archive import (
     claim_by_ids,
     document_tracks,
@@ -187,13 +187,18 @@ def score_folder(
     if gold is None:
         gold = load_gold(spec, ref_dir, files)
     results: Dict[str, TrackResult] = {}
+    refusals = FileRefusals()
     for track in spec.tracks:
         if track.id not in files:
             continue
         relative = files[track.id]
         shown = (names or {}).get(track.id, str(relative))
-        prediction = read_track_file(Path(res_dir) / relative, shown, gold[track.id])
-        results[track.id] = score_track(gold[track.id], prediction, safe_display(shown))
+        prediction = refusals.attempt(
+            read_track_file, Path(res_dir) / relative, shown, gold[track.id]
+        )
+        if prediction is not None:
+            results[track.id] = score_track(gold[track.id], prediction, safe_display(shown))
+    refusals.raise_if_any()
     missing = [t.id for t in spec.tracks if t.id not in results]
     warnings = ignored_file_notes(unclaimed, spec.tracks)
     if missing:
