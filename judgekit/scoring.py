@@ -23,6 +23,7 @@ from .formats.archive import (
     locate_track_files,
     refuse_no_track_file,
 )
+from .formats.coverage import other_phase_hint, other_phase_ids
 from .formats.items import read_item_columns
 from .formats.submission import ItemKeys, Prediction, read_prediction
 from .formats.textfile import safe_display
@@ -84,11 +85,11 @@ def load_gold(
     return {track.id: gold[track.id] for track in tracks}
 
 
-def read_track_file(path: Path, display: str, gold: GoldTrack) -> Prediction:
-    """``read_prediction`` of ``path`` against the items of ``gold`` (ids, annotators, listed names)."""
-    return read_prediction(
-        path, display, gold.track, ItemKeys(gold.ids, gold.annotators, gold.listed)
-    )
+def read_track_file(path: Path, display: str, gold: GoldTrack, phases=None) -> Prediction:
+    """``read_prediction`` of ``path`` against the items of ``gold`` (ids, annotators, listed names);
+    ``phases``: ``coverage.other_phase_ids`` of the reference data, to name a file of another phase's ids."""
+    keys = ItemKeys(gold.ids, gold.annotators, gold.listed, other_phase_hint(gold.track, phases))
+    return read_prediction(path, display, gold.track, keys)
 
 
 def scored_subset(gold: GoldTrack, pred_values):
@@ -187,14 +188,14 @@ def score_folder(
     if gold is None:
         gold = load_gold(spec, ref_dir, files)
     results: Dict[str, TrackResult] = {}
-    refusals = FileRefusals()
+    refusals, phases = FileRefusals(), other_phase_ids(ref_dir)
     for track in spec.tracks:
         if track.id not in files:
             continue
         relative = files[track.id]
         shown = (names or {}).get(track.id, str(relative))
         prediction = refusals.attempt(
-            read_track_file, Path(res_dir) / relative, shown, gold[track.id]
+            read_track_file, Path(res_dir) / relative, shown, gold[track.id], phases
         )
         if prediction is not None:
             results[track.id] = score_track(gold[track.id], prediction, safe_display(shown))

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from operator import itemgetter
 from pathlib import Path
-from typing import List, NamedTuple, Optional, Sequence, Tuple
+from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -63,11 +63,14 @@ SPACES_HINT = "the id and the value look separated by spaces: write one tab betw
 @dataclass(frozen=True)
 class ItemKeys:
     """What a file is read against: the track's item ids in order, each item's annotators and, per item,
-    the release's own annotators list when it repeats names (else None; empty when no item has one)."""
+    the release's own annotators list when it repeats names (else None; empty when no item has one).
+    ``elsewhere``: given a file's ids, none of them the track's, the hint naming the other phase they
+    belong to, or None (``coverage.phase_of_ids``)."""
 
     ids: List[str]
     annotators: Sequence[Sequence[str]] = ()
     listed: Sequence[Optional[Sequence[str]]] = ()
+    elsewhere: Optional[Callable[[Sequence[str]], Optional[str]]] = None
 
     @cached_property
     def counts(self) -> np.ndarray:
@@ -247,6 +250,7 @@ def _id_problems(
             "none of the ids in this file belong to the track",
             expected=f"lines such as {example.replace('ID', repr(keys.ids[0]) if keys.ids else 'ID')}",
             found=f"ids such as {shorten(heads[0])!r}",
+            hint=keys.elsewhere(heads) if keys.elsewhere else None,
         )
     first_line = dict(zip(position[first].tolist(), map(lines.__getitem__, first.tolist())))
     batch = _batch_runs(position)

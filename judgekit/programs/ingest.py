@@ -22,6 +22,7 @@ import shutil
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Dict, List, Optional
 
@@ -39,6 +40,7 @@ from ..formats.archive import (
     safe_extract,
     submission_files,
 )
+from ..formats.coverage import other_phase_hint, other_phase_ids
 from ..formats.items import read_items
 from ..formats.submission import ItemKeys, read_prediction
 from ..gold import listed_annotators
@@ -160,7 +162,8 @@ def check_result_files(
             found=", ".join(unclaimed[:10]) or "an empty submission",
             hint=naming_hint(unclaimed, spec.tracks) if unclaimed else None,
         )
-    _check_and_copy(spec, files, folder, out_dir, names, items_of)
+    phases = other_phase_ids(input_dir)
+    _check_and_copy(spec, files, folder, out_dir, names, items_of, phases)
     for note in ignored_file_notes(unclaimed, spec.tracks):
         if notes is not None:
             notes.append(note)
@@ -168,7 +171,7 @@ def check_result_files(
     return [t.id for t in spec.tracks if t.id in files]
 
 
-def _check_and_copy(spec, files, folder: Path, out_dir: Path, names, items_of) -> None:
+def _check_and_copy(spec, files, folder: Path, out_dir: Path, names, items_of, phases) -> None:
     """Check each track file by the scorer's reader and copy it as ``<track_id>.tsv``; every broken
     file is named in one refusal (``FileRefusals``)."""
     refusals = FileRefusals()
@@ -176,7 +179,9 @@ def _check_and_copy(spec, files, folder: Path, out_dir: Path, names, items_of) -
         if track.id not in files:
             continue
         relative = files[track.id]
-        keys = public_keys(items_of(track.dataset))
+        keys = replace(
+            public_keys(items_of(track.dataset)), elsewhere=other_phase_hint(track, phases)
+        )
         if refusals.attempt(read_prediction, folder / relative, str(relative), track, keys) is None:
             continue
         shutil.copyfile(folder / relative, out_dir / f"{track.id}.tsv")
