@@ -312,3 +312,46 @@ def test_700_rows_whose_repeated_annotator_disagrees_are_one_line(tmp_path):
         "Ann3), or one per name of the release's annotators list (4: Ann1, Ann2, Ann2, Ann3) with equal "
         "entries for a repeated annotator"
     ), text
+
+
+def test_every_near_miss_gets_a_hint_and_sp_is_spanish():
+    tracks = [
+        track_from_dict({"id": track_id, "kind": "similarity", "dataset": "sts"})
+        for track_id in ("en_en", "es_es", "es_en")
+    ]
+    assert naming_hint(["sp-en.tsv", "notes.txt", "sp_sp.tsv", "en-en.tsv"], tracks) == (
+        "file 'sp-en.tsv' was probably meant for track 'es_en': name it es_en.tsv; "
+        "file 'sp_sp.tsv' was probably meant for track 'es_es': name it es_es.tsv; "
+        "file 'en-en.tsv' was probably meant for track 'en_en': name it en_en.tsv"
+    )
+    assert naming_hint(["en-en.tsv"], tracks) == (
+        "file 'en-en.tsv' was probably meant for track 'en_en': name it en_en.tsv"
+    )
+    assert ignored_file_notes(["sp-en.tsv"], tracks) == [
+        "file 'sp-en.tsv' matches no track and was ignored; it was probably meant for track "
+        "'es_en': name it es_en.tsv"
+    ]
+
+
+def test_sts2017_output_names_take_any_language_part_as_the_sys_names_do(tmp_path):
+    import yaml
+
+    from judgekit.formats.archive import locate_track_files
+
+    edition = yaml.safe_load(
+        (Path(__file__).resolve().parents[1] / "editions" / "sts2017" / "edition.yaml").read_text(
+            encoding="utf-8"
+        )
+    )
+    tracks = [
+        track_from_dict({"id": t["id"], "kind": t["kind"], "dataset": "d", "files": t["files"]})
+        for t in edition["tracks"]
+    ]
+    for name in ("STS.output.track4a.sp-en.txt", "STS.sys.track3.sp-sp.txt"):
+        (tmp_path / name).write_text("1\n", encoding="utf-8")
+    claimed, unclaimed = locate_track_files(tmp_path, tracks)
+    assert {t: str(p) for t, p in claimed.items()} == {
+        "es_en": "STS.output.track4a.sp-en.txt",
+        "es_es": "STS.sys.track3.sp-sp.txt",
+    }
+    assert unclaimed == []
