@@ -23,7 +23,7 @@ from .formats.archive import (
     locate_track_files,
     refuse_no_track_file,
 )
-from .formats.coverage import other_phase_hint, other_phase_ids
+from .formats.coverage import other_phase_hint, other_phase_ids, test_submission_warning
 from .formats.items import read_item_columns
 from .formats.submission import ItemKeys, Prediction, read_prediction
 from .formats.textfile import safe_display
@@ -197,8 +197,12 @@ def score_folder(
         prediction = refusals.attempt(
             read_track_file, Path(res_dir) / relative, shown, gold[track.id], phases
         )
-        if prediction is not None:
-            results[track.id] = score_track(gold[track.id], prediction, safe_display(shown))
+        if prediction is None:
+            continue
+        results[track.id] = score_track(gold[track.id], prediction, safe_display(shown))
+        foreign = test_submission_warning(shown)
+        if foreign:
+            results[track.id].warnings.append(foreign)
     refusals.raise_if_any()
     missing = [t.id for t in spec.tracks if t.id not in results]
     warnings = ignored_file_notes(unclaimed, spec.tracks)

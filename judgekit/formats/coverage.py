@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence
 
 import numpy as np
@@ -107,3 +107,22 @@ def other_phase_hint(track, phases):
         return wrong_phase_hint(phase, track.dataset) if phase else None
 
     return hint
+
+
+#: File names of other benchmarks' test-set submissions whose ids coincide with a release's dev ids
+#: (CLUE's OCNLI test file has ids 0..2999, as dev has): such a file is scored, at chance, against
+#: the wrong items, so its name alone is warned about.
+TEST_SUBMISSION_NAMES = {"ocnli_50k_predict.json": "CLUE's OCNLI test set (its leaderboard's file)"}
+
+
+def test_submission_warning(file_name: str) -> Optional[str]:
+    """The warning for a file named as another benchmark's test-set submission, else None."""
+    name = PurePosixPath(file_name).name.lower()
+    if name not in TEST_SUBMISSION_NAMES:
+        return None
+    return (
+        f"{PurePosixPath(file_name).name} is the name of the submission file for "
+        f"{TEST_SUBMISSION_NAMES[name]}, whose item ids coincide with this phase's: if it holds "
+        "predictions for those test items, they were scored against other items (expect a score "
+        "near chance); predict the items of this phase's input data"
+    )
