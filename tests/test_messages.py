@@ -355,3 +355,34 @@ def test_sts2017_output_names_take_any_language_part_as_the_sys_names_do(tmp_pat
         "es_es": "STS.sys.track3.sp-sp.txt",
     }
     assert unclaimed == []
+
+
+PAR_PE = track_from_dict(
+    {
+        "id": "par_pe",
+        "kind": "perspectivist",
+        "scale": "ordinal",
+        "dataset": "par",
+        "labels": [str(i) for i in range(-5, 6)],
+    }
+)
+INDICES_HINT = (
+    "Every entry of the file is a whole number in 0..10: these look like label indices; write the "
+    "label values -5..5 instead (value = labels[index], here index - 5)"
+)
+
+
+def test_label_indices_written_as_strings_get_the_indices_hint(tmp_path):
+    assert refusal(PAR_PE, 3, ["10", "0", "10", "3"], tmp_path).endswith(INDICES_HINT)
+    assert refusal(PAR_PE, 3, [10, 0, 10, 3], tmp_path).endswith(INDICES_HINT)
+    assert "label indices" not in refusal(PAR_PE, 3, ["10", "x", "10", "3"], tmp_path)
+
+
+def test_multilabel_rows_of_label_indices_get_the_indices_hint(tmp_path):
+    message = refusal(VEN_PE, 3, [[2], [2], [1]], tmp_path)
+    assert message.endswith(
+        "Every annotator's entry is a list of whole numbers in 0..2: these look like label "
+        'indices; write each annotator\'s labels by name, e.g. [["neutral"], ["neutral"]] '
+        "(index i is labels[i] in the order contradiction, entailment, neutral)"
+    )
+    assert "label indices" not in refusal(VEN_PE, 3, [[1], [0], [1]], tmp_path)

@@ -21,6 +21,7 @@ from ..tracks import Track
 from .annotators import RowFit, layout_warnings
 from .chaosnli import is_chaosnli_document, read_chaosnli
 from .coverage import UNKNOWN_ID, missing_items
+from .index_hints import labels_as_indices_hint, with_hint
 from .bulk import collector_paused, distinct, json_values, label_codes, number_column
 from .layout import (
     COMMENTS_NOTE,
@@ -38,7 +39,6 @@ from .textfile import read_texts, safe_display, shorten
 from .values import (
     ValueProblem,
     describe_value,
-    index_hint,
     label_column,
     parse_json,
     parse_label,
@@ -381,14 +381,17 @@ def _per_annotator(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCo
     counts = keys.counts[rows.item]
     values, ok, column = _distinct_rows(rows.text, counts, track)
     flagged, notes = np.flatnonzero(~ok), []
-    hint = index_hint(track, column) if len(flagged) else None
-    entries = _each(
-        rows,
-        flagged,
-        lambda j: annotator_entries(rows.text[j], track, keys.annotators[rows.item[j]], notes),
-        keys,
-        problems,
-    )
+    hint = labels_as_indices_hint(track, column) if len(flagged) else None
+    # on multilabel tracks the hint is for the rows' layout (indices read as 0/1 vectors)
+    layout_hint = hint if track.scale == "multilabel" else None
+
+    def entries_of(j: int):
+        try:
+            return annotator_entries(rows.text[j], track, keys.annotators[rows.item[j]], notes)
+        except ValueProblem as problem:
+            raise with_hint(problem, layout_hint) from None
+
+    entries = _each(rows, flagged, entries_of, keys, problems)
     fit = RowFit(
         keys.annotators, keys.listed, {rows.item[j]: len(row) for j, row in entries.items()}
     )
