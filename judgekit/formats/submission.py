@@ -15,6 +15,7 @@ from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
+from .. import kinds
 from ..errors import ProblemCollector, SubmissionError
 from ..metrics import PerAnnotator
 from ..tracks import Track
@@ -143,7 +144,7 @@ def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> P
 def _is_value(track: Track, keys: ItemKeys, text: str) -> bool:
     """Whether ``text`` is a value of the track by the track's own rule (``_values`` of one row); a
     perspectivist row is one when it is a JSON list or object (its length is its item's: a header has none)."""
-    if track.kind == "perspectivist":
+    if kinds.of(track).submitted_value == "per_annotator":
         return isinstance(json_values([text])[0], (list, dict))
     problems = ProblemCollector("")
     _values(track, keys, Rows([0], [1], [text]), problems)
@@ -357,22 +358,36 @@ def _each(rows: Rows, flagged, rule, keys: ItemKeys, problems: ProblemCollector)
 def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector):
     """(values in row order, notes for the warnings) of ``rows``: read a column at a time, and each row
     a rule flags read alone, by the same rule, which accepts it or adds its problem."""
-    if track.kind == "perspectivist":
+    reading = kinds.of(track).submitted_value
+    if reading == "per_annotator":
         return _per_annotator(track, keys, rows, problems)
-    notes: List[str] = []
-    if track.kind == "soft_label":
-        values, flagged, _, notes = soft_label_rows(track, json_values(rows.text))
-        rule = lambda j: parse_soft(rows.text[j], track, notes)  # noqa: E731
-    elif track.kind == "similarity":
-        values, ok = rows.numbers or number_column(rows.text)
-        flagged, rule = ~ok, lambda j: parse_number(rows.text[j])  # noqa: E731
-    else:
-        index = track.label_index()
-        values = label_column(rows.text, index)
-        flagged, rule = values < 0, lambda j: parse_label(rows.text[j], track, index)  # noqa: E731
+    values, flagged, rule, notes = _COLUMN_READERS[reading](track, rows)
     for j, value in _each(rows, np.flatnonzero(flagged), rule, keys, problems).items():
         values[j] = value
     return values, notes
+
+
+def _distributions(track: Track, rows: Rows):
+    """(values, flagged rows, the rule reading one row, notes) of soft labels."""
+    values, flagged, _, notes = soft_label_rows(track, json_values(rows.text))
+    return values, flagged, lambda j: parse_soft(rows.text[j], track, notes), notes
+
+
+def _numbers(track: Track, rows: Rows):
+    """(values, flagged rows, the rule reading one row, notes) of scores."""
+    values, ok = rows.numbers or number_column(rows.text)
+    return values, ~ok, lambda j: parse_number(rows.text[j]), []
+
+
+def _labels(track: Track, rows: Rows):
+    """(values, flagged rows, the rule reading one row, notes) of labels (their indices)."""
+    index = track.label_index()
+    values = label_column(rows.text, index)
+    return values, values < 0, lambda j: parse_label(rows.text[j], track, index), []
+
+
+#: ``Kind.submitted_value`` -> the reader of a column of such values (per-annotator rows aside).
+_COLUMN_READERS = {"distribution": _distributions, "number": _numbers, "label": _labels}
 
 
 def _per_annotator(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector):
@@ -424,7 +439,7 @@ def _distinct_rows(texts: List[str], counts: np.ndarray, track: Track):
 
 def _wrap(values, track: Track, keys: ItemKeys):
     """Perspectivist rows as ``PerAnnotator`` on the track's items; other kinds' arrays as they are."""
-    if track.kind != "perspectivist":
+    if kinds.of(track).submitted_value != "per_annotator":
         return values
     counts = keys.counts
     return PerAnnotator(

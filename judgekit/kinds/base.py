@@ -46,6 +46,16 @@ class Kind:
 
     # --- gold and submitted values (gold, formats) ---
 
+    #: How a submitted value is read (``formats.submission``): "number" (one score), "label" (one
+    #: label), "distribution" (one probability per label) or "per_annotator" (a row of each
+    #: annotator's labels, aligned as ``PerAnnotator``).
+    submitted_value: str = "label"
+    #: Whether a submitted value is itself a list (a row), so that a one-line file of a JSON list is
+    #: the rows of many items only when each entry is a list.
+    value_is_row: bool = False
+    #: The fix named when a file holds the values of many items on one line.
+    one_line_fix: str = "write one line per item"
+
     # --- generated pages, data and leak checks (bundle) ---
 
     # --- baselines ---

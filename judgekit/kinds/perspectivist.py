@@ -19,6 +19,9 @@ class Perspectivist(Kind):
 
     # --- gold and submitted values ---
 
+    submitted_value = "per_annotator"
+    value_is_row = True
+
     # --- generated pages, data and leak checks ---
 
     # --- baselines ---

@@ -15,6 +15,9 @@ class Similarity(Kind):
 
     # --- gold and submitted values ---
 
+    submitted_value = "number"
+    one_line_fix = "write one score per line"
+
     # --- generated pages, data and leak checks ---
 
     # --- baselines ---

@@ -16,6 +16,9 @@ class SoftLabel(Kind):
 
     # --- gold and submitted values ---
 
+    submitted_value = "distribution"
+    value_is_row = True
+
     # --- generated pages, data and leak checks ---
 
     # --- baselines ---
