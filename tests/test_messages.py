@@ -386,3 +386,34 @@ def test_multilabel_rows_of_label_indices_get_the_indices_hint(tmp_path):
         "(index i is labels[i] in the order contradiction, entailment, neutral)"
     )
     assert "label indices" not in refusal(VEN_PE, 3, [[1], [0], [1]], tmp_path)
+
+
+def test_several_broken_files_are_grouped_by_file_with_caps():
+    from judgekit.errors import FileRefusals, Problem, ProblemCollector
+
+    def broken(name: str, count: int):
+        collector = ProblemCollector(name, limit=4)
+        for k in range(count):
+            collector.add(f"problem {k}", line=k + 1)
+        collector.raise_if_any()
+
+    refusals = FileRefusals()
+    for k in range(12):
+        refusals.attempt(broken, f"f{k}.tsv", 6 if k == 0 else 1)
+    with pytest.raises(SubmissionError) as error:
+        refusals.raise_if_any()
+    lines = str(error.value).split("\n")
+    assert lines[0] == "12 files have problems; each file's first ones are shown:"
+    assert lines[1:5] == [
+        "f0.tsv, line 1: problem 0",
+        "f0.tsv, line 2: problem 1",
+        "f0.tsv, line 3: problem 2",
+        "... and 3 more problem(s) in f0.tsv not shown",  # 1 more collected, 2 counted only
+    ]
+    assert lines[5:14] == [f"f{k}.tsv, line 1: problem 0" for k in range(1, 10)]
+    assert lines[14:] == ["... and 2 more file(s) with problems not shown"]
+    one = FileRefusals()
+    one.attempt(broken, "a.tsv", 1)
+    with pytest.raises(SubmissionError) as error:
+        one.raise_if_any()
+    assert str(error.value) == Problem("a.tsv", "problem 0", line=1).render()
