@@ -183,3 +183,62 @@ def strict_bool(
         raise ConfigError([problem])
     problems.append(problem)
     return default
+
+
+#: A refusal of several files shows each file's first problems and at most this many files.
+MAX_PROBLEMS_SHOWN_PER_FILE = 3
+MAX_FILES_SHOWN = 10
+
+
+class SeveralFilesError(SubmissionError):
+    """The refusals of several files of one submission, grouped by file: each file's first
+    ``MAX_PROBLEMS_SHOWN_PER_FILE`` problems, at most ``MAX_FILES_SHOWN`` files, the rest counted."""
+
+    def __init__(self, errors: List[KitError]):
+        self.errors = list(errors)
+        shown = [
+            p
+            for e in self.errors[:MAX_FILES_SHOWN]
+            for p in e.problems[:MAX_PROBLEMS_SHOWN_PER_FILE]
+        ]
+        super().__init__(shown)
+
+    def render(self) -> str:
+        lines = [f"{len(self.errors)} files have problems; each file's first ones are shown:"]
+        for error in self.errors[:MAX_FILES_SHOWN]:
+            lines += [p.render() for p in error.problems[:MAX_PROBLEMS_SHOWN_PER_FILE]]
+            more = max(len(error.problems) - MAX_PROBLEMS_SHOWN_PER_FILE, 0) + error.omitted
+            if more:
+                lines.append(
+                    f"... and {more} more problem(s) in {error.problems[0].file} not shown"
+                )
+        if len(self.errors) > MAX_FILES_SHOWN:
+            hidden = len(self.errors) - MAX_FILES_SHOWN
+            lines.append(f"... and {hidden} more file(s) with problems not shown")
+        return "\n".join(lines)
+
+
+@dataclass
+class FileRefusals:
+    """Reads a submission's files one by one and keeps each file's refusal instead of stopping at the
+    first, so that one run names every broken file (``raise_if_any``)."""
+
+    errors: List[KitError] = field(default_factory=list)
+
+    def attempt(self, read, *args, **kw):
+        """``read(*args, **kw)``, or None with its ``SubmissionError`` kept."""
+        try:
+            return read(*args, **kw)
+        except SubmissionError as error:
+            self.errors.append(error)
+            return None
+
+    def __bool__(self) -> bool:
+        return bool(self.errors)
+
+    def raise_if_any(self) -> None:
+        """One file's refusal as it is; several files' as one ``SeveralFilesError``."""
+        if len(self.errors) == 1:
+            raise self.errors[0]
+        if self.errors:
+            raise SeveralFilesError(self.errors)

@@ -15,7 +15,7 @@ from typing import Dict, Iterable, List, Optional
 
 import numpy as np
 
-from .errors import SubmissionError
+from .errors import FileRefusals, SubmissionError
 from .formats.archive import (
     claim_by_ids,
     document_tracks,
@@ -23,6 +23,7 @@ from .formats.archive import (
     locate_track_files,
     refuse_no_track_file,
 )
+from .formats.coverage import other_phase_hint, other_phase_ids, test_submission_warning
 from .formats.items import read_item_columns
 from .formats.submission import ItemKeys, Prediction, read_prediction
 from .formats.textfile import safe_display
@@ -84,11 +85,11 @@ def load_gold(
     return {track.id: gold[track.id] for track in tracks}
 
 
-def read_track_file(path: Path, display: str, gold: GoldTrack) -> Prediction:
-    """``read_prediction`` of ``path`` against the items of ``gold`` (ids, annotators, listed names)."""
-    return read_prediction(
-        path, display, gold.track, ItemKeys(gold.ids, gold.annotators, gold.listed)
-    )
+def read_track_file(path: Path, display: str, gold: GoldTrack, phases=None) -> Prediction:
+    """``read_prediction`` of ``path`` against the items of ``gold`` (ids, annotators, listed names);
+    ``phases``: ``coverage.other_phase_ids`` of the reference data, to name a file of another phase's ids."""
+    keys = ItemKeys(gold.ids, gold.annotators, gold.listed, other_phase_hint(gold.track, phases))
+    return read_prediction(path, display, gold.track, keys)
 
 
 def scored_subset(gold: GoldTrack, pred_values):
@@ -187,13 +188,22 @@ def score_folder(
     if gold is None:
         gold = load_gold(spec, ref_dir, files)
     results: Dict[str, TrackResult] = {}
+    refusals, phases = FileRefusals(), other_phase_ids(ref_dir)
     for track in spec.tracks:
         if track.id not in files:
             continue
         relative = files[track.id]
         shown = (names or {}).get(track.id, str(relative))
-        prediction = read_track_file(Path(res_dir) / relative, shown, gold[track.id])
+        prediction = refusals.attempt(
+            read_track_file, Path(res_dir) / relative, shown, gold[track.id], phases
+        )
+        if prediction is None:
+            continue
         results[track.id] = score_track(gold[track.id], prediction, safe_display(shown))
+        foreign = test_submission_warning(shown)
+        if foreign:
+            results[track.id].warnings.append(foreign)
+    refusals.raise_if_any()
     missing = [t.id for t in spec.tracks if t.id not in results]
     warnings = ignored_file_notes(unclaimed, spec.tracks)
     if missing:

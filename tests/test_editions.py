@@ -29,7 +29,7 @@ from judgekit.bundle.edition import load_edition
 from judgekit.formats.write import write_prediction
 from judgekit.gold import gold_as_values
 from judgekit.programs.run_local import run_once
-from judgekit.scoring import load_gold
+from judgekit.scoring import load_gold, score_folder
 from judgekit.spec import read_spec
 
 REPO = Path(__file__).resolve().parents[1]
@@ -722,3 +722,23 @@ def test_chaosnli_baselines_page_has_random_and_says_why_the_others_are_not_run(
         assert f"- **{name}** is not run in this edition: it learns from the training split" in page
     assert "| SNLI soft Jensen-Shannon distance |" in page and "| score | random |" in page
     assert sorted(p.name for p in (tree / "solutions").iterdir()) == ["random"]
+
+
+@edition_group("ocnli")
+def test_ocnli_clues_test_submission_name_is_warned_about(built, tmp_path):
+    """CLUE's OCNLI test file, ocnli_50k_predict.json, has ids that coincide with dev's: scored here,
+    against dev, at chance, so its name is warned about."""
+    tree = built("ocnli").tree
+    ref = tree / "reference_data" / "evaluation"
+    spec = read_spec(ref)
+    ids = load_gold(spec, ref)["nli"].ids
+    lines = "".join(json.dumps({"id": int(i), "label": "neutral"}) + "\n" for i in ids)
+    (tmp_path / "ocnli_50k_predict.json").write_text(lines, encoding="utf-8")
+    result = score_folder(spec, ref, tmp_path)
+    assert any(
+        w.startswith("ocnli_50k_predict.json is the name of the submission file for CLUE's OCNLI")
+        for w in result.tracks["nli"].warnings
+    )
+    (tmp_path / "ocnli_50k_predict.json").rename(tmp_path / "ocnli_dev_predict.json")
+    result = score_folder(spec, ref, tmp_path)
+    assert not any("CLUE's OCNLI" in w for w in result.tracks["nli"].warnings)

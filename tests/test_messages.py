@@ -312,3 +312,108 @@ def test_700_rows_whose_repeated_annotator_disagrees_are_one_line(tmp_path):
         "Ann3), or one per name of the release's annotators list (4: Ann1, Ann2, Ann2, Ann3) with equal "
         "entries for a repeated annotator"
     ), text
+
+
+def test_every_near_miss_gets_a_hint_and_sp_is_spanish():
+    tracks = [
+        track_from_dict({"id": track_id, "kind": "similarity", "dataset": "sts"})
+        for track_id in ("en_en", "es_es", "es_en")
+    ]
+    assert naming_hint(["sp-en.tsv", "notes.txt", "sp_sp.tsv", "en-en.tsv"], tracks) == (
+        "file 'sp-en.tsv' was probably meant for track 'es_en': name it es_en.tsv; "
+        "file 'sp_sp.tsv' was probably meant for track 'es_es': name it es_es.tsv; "
+        "file 'en-en.tsv' was probably meant for track 'en_en': name it en_en.tsv"
+    )
+    assert naming_hint(["en-en.tsv"], tracks) == (
+        "file 'en-en.tsv' was probably meant for track 'en_en': name it en_en.tsv"
+    )
+    assert ignored_file_notes(["sp-en.tsv"], tracks) == [
+        "file 'sp-en.tsv' matches no track and was ignored; it was probably meant for track "
+        "'es_en': name it es_en.tsv"
+    ]
+
+
+def test_sts2017_output_names_take_any_language_part_as_the_sys_names_do(tmp_path):
+    import yaml
+
+    from judgekit.formats.archive import locate_track_files
+
+    edition = yaml.safe_load(
+        (Path(__file__).resolve().parents[1] / "editions" / "sts2017" / "edition.yaml").read_text(
+            encoding="utf-8"
+        )
+    )
+    tracks = [
+        track_from_dict({"id": t["id"], "kind": t["kind"], "dataset": "d", "files": t["files"]})
+        for t in edition["tracks"]
+    ]
+    for name in ("STS.output.track4a.sp-en.txt", "STS.sys.track3.sp-sp.txt"):
+        (tmp_path / name).write_text("1\n", encoding="utf-8")
+    claimed, unclaimed = locate_track_files(tmp_path, tracks)
+    assert {t: str(p) for t, p in claimed.items()} == {
+        "es_en": "STS.output.track4a.sp-en.txt",
+        "es_es": "STS.sys.track3.sp-sp.txt",
+    }
+    assert unclaimed == []
+
+
+PAR_PE = track_from_dict(
+    {
+        "id": "par_pe",
+        "kind": "perspectivist",
+        "scale": "ordinal",
+        "dataset": "par",
+        "labels": [str(i) for i in range(-5, 6)],
+    }
+)
+INDICES_HINT = (
+    "Every entry of the file is a whole number in 0..10: these look like label indices; write the "
+    "label values -5..5 instead (value = labels[index], here index - 5)"
+)
+
+
+def test_label_indices_written_as_strings_get_the_indices_hint(tmp_path):
+    assert refusal(PAR_PE, 3, ["10", "0", "10", "3"], tmp_path).endswith(INDICES_HINT)
+    assert refusal(PAR_PE, 3, [10, 0, 10, 3], tmp_path).endswith(INDICES_HINT)
+    assert "label indices" not in refusal(PAR_PE, 3, ["10", "x", "10", "3"], tmp_path)
+
+
+def test_multilabel_rows_of_label_indices_get_the_indices_hint(tmp_path):
+    message = refusal(VEN_PE, 3, [[2], [2], [1]], tmp_path)
+    assert message.endswith(
+        "Every annotator's entry is a list of whole numbers in 0..2: these look like label "
+        'indices; write each annotator\'s labels by name, e.g. [["neutral"], ["neutral"]] '
+        "(index i is labels[i] in the order contradiction, entailment, neutral)"
+    )
+    assert "label indices" not in refusal(VEN_PE, 3, [[1], [0], [1]], tmp_path)
+
+
+def test_several_broken_files_are_grouped_by_file_with_caps():
+    from judgekit.errors import FileRefusals, Problem, ProblemCollector
+
+    def broken(name: str, count: int):
+        collector = ProblemCollector(name, limit=4)
+        for k in range(count):
+            collector.add(f"problem {k}", line=k + 1)
+        collector.raise_if_any()
+
+    refusals = FileRefusals()
+    for k in range(12):
+        refusals.attempt(broken, f"f{k}.tsv", 6 if k == 0 else 1)
+    with pytest.raises(SubmissionError) as error:
+        refusals.raise_if_any()
+    lines = str(error.value).split("\n")
+    assert lines[0] == "12 files have problems; each file's first ones are shown:"
+    assert lines[1:5] == [
+        "f0.tsv, line 1: problem 0",
+        "f0.tsv, line 2: problem 1",
+        "f0.tsv, line 3: problem 2",
+        "... and 3 more problem(s) in f0.tsv not shown",  # 1 more collected, 2 counted only
+    ]
+    assert lines[5:14] == [f"f{k}.tsv, line 1: problem 0" for k in range(1, 10)]
+    assert lines[14:] == ["... and 2 more file(s) with problems not shown"]
+    one = FileRefusals()
+    one.attempt(broken, "a.tsv", 1)
+    with pytest.raises(SubmissionError) as error:
+        one.raise_if_any()
+    assert str(error.value) == Problem("a.tsv", "problem 0", line=1).render()

@@ -109,3 +109,66 @@ def test_an_unknown_baseline_lists_the_known_ones(tmp_path, capsys):
         "name; expected one of baseline:random, baseline:most_frequent, baseline:cosine_bow, found "
         "'most_frequnet'\n"
     )
+
+
+def practice_items(dataset: str):
+    text = (REPO / "input_data" / "practice" / f"{dataset}.jsonl").read_text(encoding="utf-8")
+    return [json.loads(line) for line in text.split("\n") if line]
+
+
+def test_three_broken_files_are_named_in_one_refusal(tmp_path, capsys):
+    submission = tmp_path / "sub"
+    submission.mkdir()
+    irony = practice_items("irony")
+    pe = [f"{it['id']}\t{json.dumps(['0'] * len(it['annotators']))}" for it in irony]
+    pe[0] = f"{irony[0]['id']}\t{json.dumps(['0'] * (len(irony[0]['annotators']) + 1))}"
+    soft = [f"{it['id']}\t[0.5, 0.5]" for it in irony]
+    soft[1] = f"{irony[1]['id']}\t[0.5, 0.7]"
+    lines = en_en_lines().splitlines()
+    (submission / "irony_pe.tsv").write_text("\n".join(pe) + "\n", encoding="utf-8")
+    (submission / "irony_soft.tsv").write_text("\n".join(soft) + "\n", encoding="utf-8")
+    (submission / "en_en.tsv").write_text("\n".join(lines + lines[:1]) + "\n", encoding="utf-8")
+    assert main([str(REPO), str(submission), "--phase", "practice"]) == 2
+    err = capsys.readouterr().err
+    assert "3 files have problems; each file's first ones are shown:\n" in err
+    assert f"en_en.tsv, line {len(lines) + 1}, item 'en-dev-001': duplicate id" in err
+    assert "irony_soft.tsv, line 2, item 'irony-dev-002':" in err
+    assert "irony_pe.tsv, line 1, item 'irony-dev-001':" in err
+    assert err.count("run_local.py: the submission was not accepted") == 1
+
+
+def test_practice_ids_on_the_evaluation_phase_are_named_as_the_practice_phases(tmp_path, capsys):
+    submission = tmp_path / "sub"
+    submission.mkdir()
+    (submission / "en_en.tsv").write_text(en_en_lines(), encoding="utf-8")
+    assert main([str(REPO), str(submission), "--phase", "evaluation"]) == 2
+    err = capsys.readouterr().err
+    assert "en_en.tsv: none of the ids in this file belong to the track" in err
+    assert (
+        "These are the ids of the practice phase; submit predictions for this phase's items "
+        "(input_data sts_en.jsonl of this phase)"
+    ) in err
+
+
+def test_ids_of_no_phase_get_no_phase_hint(tmp_path, capsys):
+    submission = tmp_path / "sub"
+    submission.mkdir()
+    (submission / "en_en.tsv").write_text(en_en_lines().replace("en-dev", "xx"), encoding="utf-8")
+    assert main([str(REPO), str(submission), "--phase", "evaluation"]) == 2
+    err = capsys.readouterr().err
+    assert "none of the ids in this file belong to the track" in err
+    assert "phase" not in err.split("not accepted:")[1]
+
+
+def test_the_scorer_names_the_practice_phase_too(tmp_path):
+    import pytest
+
+    from judgekit.errors import SubmissionError
+    from judgekit.scoring import score_folder
+    from judgekit.spec import read_spec
+
+    (tmp_path / "en_en.tsv").write_text(en_en_lines(), encoding="utf-8")
+    ref = REPO / "reference_data" / "evaluation"
+    with pytest.raises(SubmissionError) as refusal:
+        score_folder(read_spec(ref), ref, tmp_path)
+    assert "These are the ids of the practice phase" in str(refusal.value)

@@ -21,6 +21,7 @@ import yaml
 from .. import __version__
 from ..assets import PACKAGE, kit_root
 from ..errors import ConfigError, Problem
+from ..formats.coverage import write_other_phase_ids
 from ..formats.items import public_view, reference_view, write_items
 from ..formats.write import write_prediction
 from ..gold import build_gold, gold_as_values
@@ -269,6 +270,8 @@ def write_phase_data(edition: Edition, data: EditionData, phase: Phase, root: Pa
         )  # texts are public inputs
         write_items(inp / f"{dataset}.jsonl", [public_view(it) for it in items])
         write_items(inp / f"{dataset}.train.jsonl", data.splits["train"].get(dataset, []))
+    for folder in (ref, inp):  # the other phases' ids are public: both programs name them
+        write_other_phase_ids(folder, phase.split, edition.phases, data.splits)
 
 
 def score_gold(ref: Path):

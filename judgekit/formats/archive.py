@@ -441,9 +441,19 @@ def _dataset_of_ids(uids: set, wanted: Dict[str, List[Track]], ids_of) -> Option
     return winners[0] if best and len(winners) == 1 else None
 
 
+#: Language codes the field writes for others: SemEval STS 2017's instructions wrote ``sp`` for
+#: Spanish (``sp-sp``, ``sp-en``), which track names write ``es``.
+LANGUAGE_ALIASES = {"sp": "es"}
+
+
 def _loose(name: str) -> str:
     """A file name without extension, lower case, with '-', '.' and spaces as '_'."""
     return re.sub(r"[-.\s]+", "_", name.rsplit(".", 1)[0].lower())
+
+
+def _loose_words(name: str) -> str:
+    """``_loose(name)`` with each word that is a language alias (``LANGUAGE_ALIASES``) replaced."""
+    return "_".join(LANGUAGE_ALIASES.get(word, word) for word in _loose(name).split("_"))
 
 
 def _meant_for(name: str, tracks: Sequence[Track]) -> str:
@@ -451,7 +461,7 @@ def _meant_for(name: str, tracks: Sequence[Track]) -> str:
     '': the same name loosely (``en-en.tsv``) or, failing that, a name holding every word of one track's
     name or pattern (``VEN_test_pe_teamX.tsv`` for ``ven_*_pe.tsv``, ``STS.out.track5.en-en.txt`` for
     ``en_en.tsv``), the words of a pattern's ``*`` parts aside; one track only, never a guess between two."""
-    loose = _loose(PurePosixPath(name).name)
+    loose = _loose_words(PurePosixPath(name).name)
     found = [
         t
         for t in tracks
@@ -494,10 +504,11 @@ def ignored_file_notes(
     return notes
 
 
-def naming_hint(unclaimed: Sequence[str], tracks: Sequence[Track]) -> str:
-    """How to name the files of a submission in which no file matched a track."""
-    near = ((name, _meant_for(name, tracks)) for name in unclaimed)
-    return next(
-        (f"file {name!r} was probably meant for {meant}" for name, meant in near if meant),
-        "name each file after its track (see the starting kit)",
-    )
+def naming_hint(unclaimed: Sequence[str], tracks: Sequence[Track], shown: int = 5) -> str:
+    """How to name the files of a submission in which no file matched a track: every near miss (at
+    most ``shown``), the track it was probably meant for."""
+    near = [(name, meant) for name in unclaimed if (meant := _meant_for(name, tracks))]
+    hints = [f"file {name!r} was probably meant for {meant}" for name, meant in near[:shown]]
+    if len(near) > shown:
+        hints.append(f"{len(near) - shown} more files are named like a track's file")
+    return "; ".join(hints) or "name each file after its track (see the starting kit)"

@@ -3,7 +3,10 @@ prediction and for ids that are not the track's (one wording for every layout)."
 
 from __future__ import annotations
 
-from typing import List, Sequence
+import hashlib
+import json
+from pathlib import Path, PurePosixPath
+from typing import Dict, Iterable, List, Mapping, Optional, Sequence
 
 import numpy as np
 
@@ -27,4 +30,99 @@ def missing_items(
         f"(the file has {len(ids) - len(missing)} of them): {listed}"
         + (f" and {more} more" if more > 0 else ""),
         hint="predict every item listed in the track's input file",
+    )
+
+
+#: Beside each phase's reference data: per other phase, per dataset, a short hash of each item id
+#: (ids are public inputs; hashes keep the file small), so that a file of another phase's ids is
+#: named as that phase's.
+OTHER_PHASE_IDS = "other_phase_ids.json"
+#: How many ids of a file are looked up: a file of another phase's ids has them on every line.
+IDS_LOOKED_UP = 50
+
+
+def id_hash(item_id: str) -> str:
+    """A 12-hex-digit hash of an item id (48 bits: no collision among a few million ids)."""
+    return hashlib.blake2b(str(item_id).encode("utf-8"), digest_size=6).hexdigest()
+
+
+def write_other_phase_ids(
+    ref_dir: Path, own_split: str, phases: Iterable, splits: Mapping[str, Mapping[str, List[dict]]]
+) -> None:
+    """``ref_dir/other_phase_ids.json``: for every phase (``id``, ``split``) whose split differs from
+    ``own_split``, each dataset's sorted id hashes."""
+    doc = {
+        phase.id: {
+            dataset: sorted({id_hash(item["id"]) for item in items})
+            for dataset, items in sorted(splits[phase.split].items())
+        }
+        for phase in phases
+        if phase.split != own_split
+    }
+    (Path(ref_dir) / OTHER_PHASE_IDS).write_text(
+        json.dumps(doc, separators=(",", ":"), sort_keys=True) + "\n", encoding="utf-8"
+    )
+
+
+def other_phase_ids(ref_dir: Path) -> Dict[str, Dict[str, frozenset]]:
+    """``write_other_phase_ids``'s document read back (phase -> dataset -> id hashes); empty when the
+    reference data has none (a bundle built before it was written)."""
+    path = Path(ref_dir) / OTHER_PHASE_IDS
+    if not path.is_file():
+        return {}
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    return {
+        phase: {dataset: frozenset(hashes) for dataset, hashes in datasets.items()}
+        for phase, datasets in doc.items()
+    }
+
+
+def phase_of_ids(
+    heads: Sequence[str], dataset: str, phases: Mapping[str, Mapping[str, frozenset]]
+) -> Optional[str]:
+    """The other phase whose ids of ``dataset`` the file's first ids (``heads``) all are, if any."""
+    looked_up = [id_hash(head) for head in heads[:IDS_LOOKED_UP]]
+    for phase, datasets in phases.items():
+        known = datasets.get(dataset, frozenset())
+        if looked_up and all(h in known for h in looked_up):
+            return phase
+    return None
+
+
+def wrong_phase_hint(phase: str, dataset: str) -> str:
+    """What to do with a file of another phase's ids."""
+    return (
+        f"these are the ids of the {phase} phase; submit predictions for this phase's items "
+        f"(input_data {dataset}.jsonl of this phase)"
+    )
+
+
+def other_phase_hint(track, phases):
+    """``ItemKeys.elsewhere`` for ``track``: the hint naming the other phase a file's ids are of."""
+    if not phases:
+        return None
+
+    def hint(heads):
+        phase = phase_of_ids(heads, track.dataset, phases)
+        return wrong_phase_hint(phase, track.dataset) if phase else None
+
+    return hint
+
+
+#: File names of other benchmarks' test-set submissions whose ids coincide with a release's dev ids
+#: (CLUE's OCNLI test file has ids 0..2999, as dev has): such a file is scored, at chance, against
+#: the wrong items, so its name alone is warned about.
+TEST_SUBMISSION_NAMES = {"ocnli_50k_predict.json": "CLUE's OCNLI test set (its leaderboard's file)"}
+
+
+def test_submission_warning(file_name: str) -> Optional[str]:
+    """The warning for a file named as another benchmark's test-set submission, else None."""
+    name = PurePosixPath(file_name).name.lower()
+    if name not in TEST_SUBMISSION_NAMES:
+        return None
+    return (
+        f"{PurePosixPath(file_name).name} is the name of the submission file for "
+        f"{TEST_SUBMISSION_NAMES[name]}, whose item ids coincide with this phase's: if it holds "
+        "predictions for those test items, they were scored against other items (expect a score "
+        "near chance); predict the items of this phase's input data"
     )

@@ -14,6 +14,7 @@ from typing import Callable, List, Sequence, Tuple
 
 import numpy as np
 
+from .. import kinds
 from ..errors import SubmissionError
 from ..tracks import Track
 from .bulk import COMMA_DECIMAL, NOT_JSON, json_values, number_column, plain_numbers
@@ -97,9 +98,7 @@ def refuse_one_line_of_values(
             expected=f"one line per item ({len(ids):,} items): "
             + ("one score per line in input order, or " if track.positional else "")
             + f"lines such as {describe_value(track)}",
-            hint="write one score per line"
-            if track.kind == "similarity"
-            else "write one line per item",
+            hint=kinds.of(track).one_line_fix,
         )
 
 
@@ -109,7 +108,7 @@ def _values_on_one_line(texts: List[str], track: Track, ids: List[str]) -> int:
     ``np.savetxt`` of a row); on tracks whose value is itself a list, a JSON list of one row per item."""
     if len(texts) != 1 or len(ids) < 2 or texts[0].partition("\t")[0].strip() in ids:
         return 0
-    value, rows = json_values(texts)[0], track.kind in ("soft_label", "perspectivist")
+    value, rows = json_values(texts)[0], kinds.of(track).value_is_row
     if isinstance(value, list):
         shaped = (
             all(isinstance(v, (list, dict)) for v in value)

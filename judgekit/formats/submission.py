@@ -11,16 +11,18 @@ from dataclasses import dataclass
 from functools import cached_property
 from operator import itemgetter
 from pathlib import Path
-from typing import List, NamedTuple, Optional, Sequence, Tuple
+from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
+from .. import kinds
 from ..errors import ProblemCollector, SubmissionError
 from ..metrics import PerAnnotator
 from ..tracks import Track
 from .annotators import RowFit, layout_warnings
 from .chaosnli import is_chaosnli_document, read_chaosnli
 from .coverage import UNKNOWN_ID, missing_items
+from .index_hints import labels_as_indices_hint, with_hint
 from .bulk import collector_paused, distinct, json_values, label_codes, number_column
 from .layout import (
     COMMENTS_NOTE,
@@ -38,7 +40,6 @@ from .textfile import read_texts, safe_display, shorten
 from .values import (
     ValueProblem,
     describe_value,
-    index_hint,
     label_column,
     parse_json,
     parse_label,
@@ -63,11 +64,14 @@ SPACES_HINT = "the id and the value look separated by spaces: write one tab betw
 @dataclass(frozen=True)
 class ItemKeys:
     """What a file is read against: the track's item ids in order, each item's annotators and, per item,
-    the release's own annotators list when it repeats names (else None; empty when no item has one)."""
+    the release's own annotators list when it repeats names (else None; empty when no item has one).
+    ``elsewhere``: given a file's ids, none of them the track's, the hint naming the other phase they
+    belong to, or None (``coverage.phase_of_ids``)."""
 
     ids: List[str]
     annotators: Sequence[Sequence[str]] = ()
     listed: Sequence[Optional[Sequence[str]]] = ()
+    elsewhere: Optional[Callable[[Sequence[str]], Optional[str]]] = None
 
     @cached_property
     def counts(self) -> np.ndarray:
@@ -140,7 +144,7 @@ def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> P
 def _is_value(track: Track, keys: ItemKeys, text: str) -> bool:
     """Whether ``text`` is a value of the track by the track's own rule (``_values`` of one row); a
     perspectivist row is one when it is a JSON list or object (its length is its item's: a header has none)."""
-    if track.kind == "perspectivist":
+    if kinds.of(track).submitted_value == "per_annotator":
         return isinstance(json_values([text])[0], (list, dict))
     problems = ProblemCollector("")
     _values(track, keys, Rows([0], [1], [text]), problems)
@@ -247,6 +251,7 @@ def _id_problems(
             "none of the ids in this file belong to the track",
             expected=f"lines such as {example.replace('ID', repr(keys.ids[0]) if keys.ids else 'ID')}",
             found=f"ids such as {shorten(heads[0])!r}",
+            hint=keys.elsewhere(heads) if keys.elsewhere else None,
         )
     first_line = dict(zip(position[first].tolist(), map(lines.__getitem__, first.tolist())))
     batch = _batch_runs(position)
@@ -353,22 +358,36 @@ def _each(rows: Rows, flagged, rule, keys: ItemKeys, problems: ProblemCollector)
 def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector):
     """(values in row order, notes for the warnings) of ``rows``: read a column at a time, and each row
     a rule flags read alone, by the same rule, which accepts it or adds its problem."""
-    if track.kind == "perspectivist":
+    reading = kinds.of(track).submitted_value
+    if reading == "per_annotator":
         return _per_annotator(track, keys, rows, problems)
-    notes: List[str] = []
-    if track.kind == "soft_label":
-        values, flagged, _, notes = soft_label_rows(track, json_values(rows.text))
-        rule = lambda j: parse_soft(rows.text[j], track, notes)  # noqa: E731
-    elif track.kind == "similarity":
-        values, ok = rows.numbers or number_column(rows.text)
-        flagged, rule = ~ok, lambda j: parse_number(rows.text[j])  # noqa: E731
-    else:
-        index = track.label_index()
-        values = label_column(rows.text, index)
-        flagged, rule = values < 0, lambda j: parse_label(rows.text[j], track, index)  # noqa: E731
+    values, flagged, rule, notes = _COLUMN_READERS[reading](track, rows)
     for j, value in _each(rows, np.flatnonzero(flagged), rule, keys, problems).items():
         values[j] = value
     return values, notes
+
+
+def _distributions(track: Track, rows: Rows):
+    """(values, flagged rows, the rule reading one row, notes) of soft labels."""
+    values, flagged, _, notes = soft_label_rows(track, json_values(rows.text))
+    return values, flagged, lambda j: parse_soft(rows.text[j], track, notes), notes
+
+
+def _numbers(track: Track, rows: Rows):
+    """(values, flagged rows, the rule reading one row, notes) of scores."""
+    values, ok = rows.numbers or number_column(rows.text)
+    return values, ~ok, lambda j: parse_number(rows.text[j]), []
+
+
+def _labels(track: Track, rows: Rows):
+    """(values, flagged rows, the rule reading one row, notes) of labels (their indices)."""
+    index = track.label_index()
+    values = label_column(rows.text, index)
+    return values, values < 0, lambda j: parse_label(rows.text[j], track, index), []
+
+
+#: ``Kind.submitted_value`` -> the reader of a column of such values (per-annotator rows aside).
+_COLUMN_READERS = {"distribution": _distributions, "number": _numbers, "label": _labels}
 
 
 def _per_annotator(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector):
@@ -377,14 +396,17 @@ def _per_annotator(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCo
     counts = keys.counts[rows.item]
     values, ok, column = _distinct_rows(rows.text, counts, track)
     flagged, notes = np.flatnonzero(~ok), []
-    hint = index_hint(track, column) if len(flagged) else None
-    entries = _each(
-        rows,
-        flagged,
-        lambda j: annotator_entries(rows.text[j], track, keys.annotators[rows.item[j]], notes),
-        keys,
-        problems,
-    )
+    hint = labels_as_indices_hint(track, column) if len(flagged) else None
+    # on multilabel tracks the hint is for the rows' layout (indices read as 0/1 vectors)
+    layout_hint = hint if track.scale == "multilabel" else None
+
+    def entries_of(j: int):
+        try:
+            return annotator_entries(rows.text[j], track, keys.annotators[rows.item[j]], notes)
+        except ValueProblem as problem:
+            raise with_hint(problem, layout_hint) from None
+
+    entries = _each(rows, flagged, entries_of, keys, problems)
     fit = RowFit(
         keys.annotators, keys.listed, {rows.item[j]: len(row) for j, row in entries.items()}
     )
@@ -417,7 +439,7 @@ def _distinct_rows(texts: List[str], counts: np.ndarray, track: Track):
 
 def _wrap(values, track: Track, keys: ItemKeys):
     """Perspectivist rows as ``PerAnnotator`` on the track's items; other kinds' arrays as they are."""
-    if track.kind != "perspectivist":
+    if kinds.of(track).submitted_value != "per_annotator":
         return values
     counts = keys.counts
     return PerAnnotator(

@@ -61,6 +61,16 @@ class Kind:
     #: The item fields gold is built from, each with its value when an item has none.
     gold_fields: Dict[str, object] = {"annotators": [], "annotations": []}
 
+    #: How a submitted value is read (``formats.submission``): "number" (one score), "label" (one
+    #: label), "distribution" (one probability per label) or "per_annotator" (a row of each
+    #: annotator's labels, aligned as ``PerAnnotator``).
+    submitted_value: str = "label"
+    #: Whether a submitted value is itself a list (a row), so that a one-line file of a JSON list is
+    #: the rows of many items only when each entry is a list.
+    value_is_row: bool = False
+    #: The fix named when a file holds the values of many items on one line.
+    one_line_fix: str = "write one line per item"
+
     # --- generated pages, data and leak checks (bundle) ---
     #: The kind's paragraph of the Data and formats page: what a submitted VALUE is (Markdown, one
     #: list item starting with the kind's name in bold).

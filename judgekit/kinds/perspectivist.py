@@ -32,6 +32,9 @@ class Perspectivist(Kind):
 
     # --- gold and submitted values ---
 
+    submitted_value = "per_annotator"
+    value_is_row = True
+
     # --- generated pages, data and leak checks ---
     format_text = (
         "- **perspectivist**: a JSON list with one label per annotator, in the item's `annotators` "

@@ -20,6 +20,9 @@ class Similarity(Kind):
     # --- gold and submitted values ---
     gold_fields = {"score": None}
 
+    submitted_value = "number"
+    one_line_fix = "write one score per line"
+
     # --- generated pages, data and leak checks ---
     format_text = (
         "- **similarity**: a number (any scale: Pearson r does not depend on it). The SemEval "

@@ -27,6 +27,9 @@ class SoftLabel(Kind):
 
     # --- gold and submitted values ---
 
+    submitted_value = "distribution"
+    value_is_row = True
+
     # --- generated pages, data and leak checks ---
     format_text = (
         "- **soft label**: a JSON list of probabilities in the order of the track's labels (or a "

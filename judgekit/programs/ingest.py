@@ -23,12 +23,13 @@ import shutil
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Dict, List, Optional
 
 from ..baselines.base import item_annotators
 from ..baselines.interface import MODEL_FILE
-from ..errors import ConfigError, SubmissionError
+from ..errors import ConfigError, FileRefusals, SubmissionError
 from ..formats.archive import (
     INGESTION_STATUS,
     PARTICIPANT_OUTPUT,
@@ -40,6 +41,7 @@ from ..formats.archive import (
     naming_hint,
     submission_files,
 )
+from ..formats.coverage import other_phase_hint, other_phase_ids
 from ..formats.items import read_items
 from ..formats.submission import ItemKeys, read_prediction
 from ..gold import listed_annotators
@@ -164,21 +166,32 @@ def check_result_files(
             found=", ".join(unclaimed[:10]) or "an empty submission",
             hint=naming_hint(unclaimed, spec.tracks) if unclaimed else None,
         )
-    for track in spec.tracks:
-        if track.id not in files:
-            continue
-        relative = files[track.id]
-        read_prediction(
-            folder / relative, str(relative), track, public_keys(items_of(track.dataset))
-        )
-        shutil.copyfile(folder / relative, out_dir / f"{track.id}.tsv")
-        if names is not None:
-            names[track.id] = str(relative)
+    phases = other_phase_ids(input_dir)
+    _check_and_copy(spec, files, folder, out_dir, names, items_of, phases)
     for note in ignored_file_notes(unclaimed, spec.tracks):
         if notes is not None:
             notes.append(note)
         print(f"note: {note}")
     return [t.id for t in spec.tracks if t.id in files]
+
+
+def _check_and_copy(spec, files, folder: Path, out_dir: Path, names, items_of, phases) -> None:
+    """Check each track file by the scorer's reader and copy it as ``<track_id>.tsv``; every broken
+    file is named in one refusal (``FileRefusals``)."""
+    refusals = FileRefusals()
+    for track in spec.tracks:
+        if track.id not in files:
+            continue
+        relative = files[track.id]
+        keys = replace(
+            public_keys(items_of(track.dataset)), elsewhere=other_phase_hint(track, phases)
+        )
+        if refusals.attempt(read_prediction, folder / relative, str(relative), track, keys) is None:
+            continue
+        shutil.copyfile(folder / relative, out_dir / f"{track.id}.tsv")
+        if names is not None:
+            names[track.id] = str(relative)
+    refusals.raise_if_any()
 
 
 def find_model_folder(folder: Path) -> Optional[Path]:
