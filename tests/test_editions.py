@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -539,11 +540,17 @@ def test_starting_kit_explains_what_it_can_do_for_the_evaluation_phase(built, tm
     kit = tree / "starting_kit"
     assert run_local_main([str(kit), "baseline:random", "--phase", "evaluation"]) == 2
     assert capsys.readouterr().err == (
-        "run_local.py: the submission was not accepted:\n--phase evaluation: this starting kit holds only the "
-        "phases whose gold is public, so it cannot score this one; expected --phase practice. To check the format "
-        "and coverage of your files for that phase without scores, download the phase's public data (Files tab "
-        "on the platform) and run: python3 ingestion_program/ingest.py PHASE_DATA checked YOUR_SUBMISSION (a "
+        "run_local.py: the submission was not accepted:\n--phase evaluation: this phase's gold is "
+        "hidden, so this starting kit cannot score it; expected --phase local or practice. To check "
+        "the format and coverage of your files for that phase without scores, download the phase's "
+        "public data (Files tab on the platform; the practice data is input_data/practice in this "
+        "kit) and run: python3 ingestion_program/ingest.py PHASE_DATA checked YOUR_SUBMISSION (a "
         "result zip or a folder with model.py)\n"
+    )
+    assert run_local_main([str(kit), "baseline:random", "--phase", "dev"]) == 2
+    assert capsys.readouterr().err == (
+        "run_local.py: the submission was not accepted:\n--phase: no such phase: dev; this starting "
+        "kit's phases are: local, practice; expected --phase local or practice\n"
     )
     readme = (kit / "README.md").read_text(encoding="utf-8")
     assert "python3 ingestion_program/ingest.py EVALUATION_DATA checked my_submission.zip" in readme
@@ -583,6 +590,79 @@ def test_starting_kit_explains_what_it_can_do_for_the_evaluation_phase(built, tm
     assert refused.stderr.rstrip().endswith(
         "File 'en-en.tsv' was probably meant for track 'en_en': name it en_en.tsv"
     )
+
+
+# --- the starting kit's README, run as a participant would -----------------------------------------
+
+
+def _readme_first_command(readme: str) -> list:
+    """The README's first command line (``python3 run_local.py ...`` or ``python3 ingestion_program
+    ...``), split into words."""
+    for line in readme.splitlines():
+        if line.startswith("python3 run_local.py ") or line.startswith("python3 ingestion_program"):
+            return line.split()
+    raise AssertionError("the README gives no command")
+
+
+def _kit_ids(kit: Path) -> set:
+    ids = set()
+    for path in (kit / "input_data").glob("*/*.jsonl"):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            ids.add(json.loads(line)["id"])
+    return ids
+
+
+@pytest.mark.parametrize("name", EDITIONS)
+def test_the_readme_first_command_works_in_the_unzipped_kit(name, built, tmp_path):
+    """Unzip the starting kit in a fresh folder, run the README's first command there: it scores the
+    local phase (exit 0, the leaderboard row printed), or, without a training split, checks the
+    sample submission's format; the README's example lines are items of this edition's data."""
+    tree = built(name).tree
+    kit = tmp_path / "kit"
+    shutil.copytree(tree / "starting_kit", kit)
+    readme = (kit / "README.md").read_text(encoding="utf-8")
+    assert "{{" not in readme
+    command = _readme_first_command(readme)
+    done = subprocess.run(
+        [sys.executable] + command[1:], cwd=kit, capture_output=True, text=True, timeout=900
+    )
+    assert done.returncode == 0, done.stderr
+    if name == "chaosnli":
+        assert "no training split" in readme
+        assert command[1] == "ingestion_program/ingest.py"
+        assert "result submission: predictions written for track(s)" in done.stdout
+    else:
+        assert command[-2:] == ["--phase", "local"]
+        assert "on the local phase:" in done.stdout and "Primary score" in done.stdout
+        assert "They score the **local** phase" in readme
+    examples = readme.split("Each line is `ID<TAB>VALUE`:", 1)[1].split("```")[1].strip()
+    ids = _kit_ids(kit)
+    assert examples and all(line.split("\t")[0] in ids for line in examples.splitlines())
+    for other in ("sarcasm_pe.tsv", "sarc-dev-007", "zh-dev-004"):
+        assert other not in readme or name == "default"
+
+
+@pytest.mark.parametrize("name", ["default", "sts2017", "ocnli", "lewidi2025"])
+def test_the_local_phase_trains_without_its_items_and_holds_no_hidden_gold(name, built):
+    """input_data/local/<d>.train.jsonl is the training split without the local items; the local
+    items are training items (public anyway), none of a hidden-gold split's ids and texts."""
+    tree = built(name).tree
+    kit = tree / "starting_kit"
+    for local_file in sorted((kit / "input_data" / "local").glob("*.jsonl")):
+        if local_file.name.endswith(".train.jsonl"):
+            continue
+        dataset = local_file.name[: -len(".jsonl")]
+        read = lambda p: [json.loads(x) for x in p.read_text(encoding="utf-8").splitlines()]  # noqa: E731
+        local = read(local_file)
+        rest = read(kit / "input_data" / "local" / f"{dataset}.train.jsonl")
+        train = read(tree / "input_data" / "evaluation" / f"{dataset}.train.jsonl")
+        local_ids = {it["id"] for it in local}
+        assert local and not local_ids & {it["id"] for it in rest}
+        assert len(local) + len(rest) == len(train)
+        assert local_ids <= {it["id"] for it in train}
+        evaluation = read(tree / "reference_data" / "evaluation" / f"{dataset}.jsonl")
+        hidden_texts = {tuple(it["texts"]) for it in evaluation if "texts" in it}
+        assert not any(tuple(it["texts"]) in hidden_texts for it in local)
 
 
 # --- ChaosNLI: its own prediction files, the official script's numbers, the practice sample --------

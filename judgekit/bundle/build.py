@@ -45,7 +45,8 @@ from .edition import Edition, Phase
 from .content_leaks import text_key
 from .leaks import HiddenSplit, check_public_tree
 from .pages import generated_pages
-from .sample import declared_sample, sampled_items
+from .kit_readme import LOCAL_PHASE, KitFacts, render
+from .sample import declared_sample, held_out, sampled_items
 from .zipdet import tree_files, write_zip
 
 REPO_ROOT = kit_root()
@@ -255,8 +256,16 @@ def check_repeats(edition: Edition, splits, problems: List[Problem]) -> List[Rep
     return report
 
 
-def write_phase_data(edition: Edition, data: EditionData, phase: Phase, root: Path) -> None:
-    """reference_data/<phase>/ (gold) and input_data/<phase>/ (public items + training split)."""
+def write_phase_data(
+    edition: Edition,
+    data: EditionData,
+    phase: Phase,
+    root: Path,
+    splits: Optional[Dict[str, Dict[str, List[dict]]]] = None,
+) -> None:
+    """reference_data/<phase>/ (gold) and input_data/<phase>/ (public items + training split).
+    ``splits``: the items per split to write (default: the edition's data)."""
+    splits = data.splits if splits is None else splits
     spec = edition.spec(phase)
     ref, inp = root / "reference_data" / phase.id, root / "input_data" / phase.id
     ref.mkdir(parents=True)
@@ -264,14 +273,14 @@ def write_phase_data(edition: Edition, data: EditionData, phase: Phase, root: Pa
     write_spec(ref, spec)
     write_spec(inp, spec)
     for dataset in sorted({t.dataset for t in edition.tracks}):
-        items = data.splits[phase.split][dataset]
+        items = splits[phase.split][dataset]
         write_items(
             ref / f"{dataset}.jsonl", [reference_view(it) for it in items]
         )  # texts are public inputs
         write_items(inp / f"{dataset}.jsonl", [public_view(it) for it in items])
-        write_items(inp / f"{dataset}.train.jsonl", data.splits["train"].get(dataset, []))
+        write_items(inp / f"{dataset}.train.jsonl", splits["train"].get(dataset, []))
     for folder in (ref, inp):  # the other phases' ids are public: both programs name them
-        write_other_phase_ids(folder, phase.split, edition.phases, data.splits)
+        write_other_phase_ids(folder, phase.split, edition.phases, splits)
 
 
 def score_gold(ref: Path):
@@ -412,6 +421,7 @@ def write_starting_kit(
         REPO_ROOT / "starting_kit", kit, ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
     )
     practice = [p for p in edition.phases if p.public_gold] or edition.phases[:1]
+    local = write_local_phase(edition, data, kit)
     for name in PROGRAMS:
         copy_program(name, kit / name)
     for phase in practice:
@@ -424,7 +434,7 @@ def write_starting_kit(
         shutil.copyfile(root / page["file"], kit / page["file"])
     write_yaml(
         kit / "competition.yaml",
-        competition_yaml(edition, bundle_pages, phases=practice, starting_kit=None),
+        competition_yaml(edition, bundle_pages, phases=local + practice, starting_kit=None),
         edition,
     )
     for name in (
@@ -432,6 +442,78 @@ def write_starting_kit(
     ):  # validated by load_edition: relative paths inside the edition folder
         (kit / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(edition.folder / name, kit / name)
+
+
+def local_splits(edition: Edition, data: EditionData) -> Optional[Dict[str, Dict[str, List[dict]]]]:
+    """The kit's local phase's items: ``{'local': held-out train items, 'train': the rest}`` per
+    dataset of a track; None when the edition declares no ``local`` split or a dataset has too
+    little training data for one."""
+    if edition.local is None:
+        return None
+    splits: Dict[str, Dict[str, List[dict]]] = {LOCAL_PHASE: {}, "train": {}}
+    for dataset in sorted({t.dataset for t in edition.tracks}):
+        local, rest = held_out(data.splits["train"].get(dataset, []), edition.local)
+        if not local:
+            return None
+        splits[LOCAL_PHASE][dataset], splits["train"][dataset] = local, rest
+    return splits
+
+
+def local_phase(edition: Edition) -> Phase:
+    """The starting kit's phase scoring the local split (never a platform phase)."""
+    first = edition.phases[0]
+    return Phase(
+        id=LOCAL_PHASE,
+        name="Local",
+        start=first.start,
+        end=None,
+        split=LOCAL_PHASE,
+        description="A validation split held out of the training data, gold public (starting kit only)",
+        execution_time_limit=first.execution_time_limit,
+        public_gold=True,
+    )
+
+
+def write_local_phase(edition: Edition, data: EditionData, kit: Path) -> List[Phase]:
+    """The kit's local phase data (``input_data/local``, ``reference_data/local``), whose training
+    files leave the local items out; [] when there is none, else [that phase]."""
+    splits = local_splits(edition, data)
+    if splits is None:
+        return []
+    phase = local_phase(edition)
+    write_phase_data(edition, data, phase, kit, splits)
+    return [phase]
+
+
+def write_kit_readme(edition: Edition, data: EditionData, root: Path, pages: List[dict]) -> None:
+    """The starting kit's README for this edition (``kit_readme``), written once the sample
+    submission, whose first lines it quotes, is there."""
+    kit = root / "starting_kit"
+    local = local_splits(edition, data)
+    practice_public = any(p.public_gold for p in edition.phases)
+    first = LOCAL_PHASE if local else ("practice" if practice_public else "")
+    facts = KitFacts(
+        first_phase=first,
+        practice_public=practice_public,
+        local_items={d: len(items) for d, items in (local or {}).get(LOCAL_PHASE, {}).items()},
+        examples=_first_lines(kit / "sample_submissions" / "result_submission.zip"),
+        pages=pages,
+        other_names=[name for t in edition.tracks for name in t.file_names[1:]],
+    )
+    template = (REPO_ROOT / "starting_kit" / "README.md").read_text(encoding="utf-8")
+    (kit / "README.md").write_text(render(template, facts), encoding="utf-8")
+
+
+def _first_lines(archive: Path) -> Dict[str, str]:
+    """file name -> its first line, for each file of a result zip (in the zip's order)."""
+    import zipfile
+
+    with zipfile.ZipFile(archive) as zf:
+        return {
+            name: zf.read(name).decode("utf-8").splitlines()[0]
+            for name in zf.namelist()
+            if zf.read(name)
+        }
 
 
 @dataclass
@@ -519,6 +601,7 @@ def write_tree(
     write_starting_kit(edition, data, root, pages)
     sample_baseline = "random" if SAMPLE_BASELINE in data.skipped_baselines else SAMPLE_BASELINE
     write_sample_submission(edition, root, sample, sample_baseline)
+    write_kit_readme(edition, data, root, pages)
     write_yaml(
         root / "competition.yaml", competition_yaml(edition, pages, solutions=solutions), edition
     )

@@ -25,6 +25,7 @@ from .columns import column_title_problems
 from .config_yaml import load_config_yaml
 from .dataset_checks import dataset_problems
 from .placeholders import page_problems
+from .sample import LocalSplit, declared_local
 from .schema import (
     DATE_FORMAT,
     MAX_COUNT,
@@ -80,6 +81,8 @@ class Edition:
     bootstrap_resamples: int = 1000  # behind the detailed results' 95% intervals; 0 turns them off
     public_files: List[str] = field(default_factory=list)
     contact_email: Optional[str] = None
+    #: the starting kit's ``local`` phase: a seeded slice of train (None: the kit has none)
+    local: Optional[LocalSplit] = None
     queue: Optional[str] = (
         None  # Codabench queue (its vhost UUID) for the organiser's own compute workers
     )
@@ -440,5 +443,6 @@ def load_edition(path: Path) -> Edition:
         bootstrap_resamples=resamples,
         public_files=list(raw.get("public_files") or []),
         contact_email=raw.get("contact_email"),
+        local=declared_local(raw.get("local")),
         queue=queue,
     )

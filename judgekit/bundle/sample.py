@@ -12,8 +12,9 @@ items of the phase scoring the whole split. The edition declares it here and its
 from __future__ import annotations
 
 import hashlib
+import math
 from dataclasses import dataclass
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 from ..errors import ConfigError, Problem
 from ..importers import SPLITS
@@ -78,3 +79,33 @@ def sampled_items(items: List[dict], sample: Sample, where: str) -> List[dict]:
         )
     ranked = sorted(range(len(items)), key=lambda i: sample_key(sample.seed, items[i]["id"]))
     return [items[i] for i in sorted(ranked[: sample.items])]
+
+
+@dataclass(frozen=True)
+class LocalSplit:
+    """The starting kit's local validation split: ``fraction`` of each dataset's training items
+    (at least one, never all), those with the smallest ``sample_key(seed, id)``, held out of the
+    training data of the kit's ``local`` phase. Its gold is the training split's, public anyway."""
+
+    fraction: float
+    seed: int
+
+
+def declared_local(raw) -> Optional[LocalSplit]:
+    """The edition's ``local: {fraction, seed}`` (its shape checked by the schema), None if absent."""
+    if not isinstance(raw, dict):
+        return None
+    return LocalSplit(float(raw["fraction"]), int(raw.get("seed", 0)))
+
+
+def held_out(items: List[dict], local: LocalSplit) -> Tuple[List[dict], List[dict]]:
+    """(the local items, the training items left), each in the release's order; ([], items) when
+    the training split has fewer than two items."""
+    if len(items) < 2:
+        return [], list(items)
+    count = min(max(1, math.floor(local.fraction * len(items))), len(items) - 1)
+    ranked = sorted(range(len(items)), key=lambda i: sample_key(local.seed, items[i]["id"]))
+    chosen = set(ranked[:count])
+    kept = [it for i, it in enumerate(items) if i in chosen]
+    rest = [it for i, it in enumerate(items) if i not in chosen]
+    return kept, rest

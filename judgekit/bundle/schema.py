@@ -484,6 +484,19 @@ def leaderboard_fields() -> Dict[str, Field]:
     }
 
 
+def local_fields() -> Dict[str, Field]:
+    return {
+        "fraction": Field(
+            NUMBER,
+            "the share of each dataset's training items held out (at least one)",
+            required=True,
+            minimum=0,
+            maximum=0.5,
+        ),
+        "seed": Field(INT, "the seed of the hash that picks them", minimum=0, default=0),
+    }
+
+
 def top_level_fields() -> Dict[str, Field]:
     str_list = Field(STR)
     return {
@@ -532,6 +545,11 @@ def top_level_fields() -> Dict[str, Field]:
         ),
         "public_files": Field(
             LIST, "files of the edition folder copied into the starting kit", items=str_list
+        ),
+        "local": Field(
+            OBJECT,
+            "the starting kit's local validation split, held out of train (--phase local)",
+            schema=local_fields(),
         ),
         "contact_email": Field(STR, "the organisers' address"),
         "queue": Field(STR, "a Codabench queue's vhost (UUID)", check=_uuid_check),
@@ -706,6 +724,7 @@ def markdown_reference() -> str:
     parts += markdown_table("A track (`tracks[...]`)", track_fields())
     parts += markdown_table("A page (`pages[...]`)", page_fields())
     parts += markdown_table("`leaderboard`", leaderboard_fields())
+    parts += markdown_table("`local`", local_fields())
     parts += markdown_table(
         "Every dataset (`datasets: {ID: ...}`), whatever its importer",
         {k: v for k, v in common_fields("kit").items()},

@@ -149,33 +149,53 @@ def leaderboard_row(scores: Dict[str, float], columns: List[dict]) -> str:
     return "\n".join(lines)
 
 
+#: The platform's phases, which a starting kit may not hold (their gold is hidden).
+PLATFORM_PHASES = ("practice", "evaluation", "post-campaign")
+
+
 def kit_phase_task(bundle: Path, phase: str) -> PhaseTask:
-    """``phase_task``; in a starting kit, a phase it does not hold (its gold is hidden) is the
-    participant's question, answered with what the kit can do instead."""
+    """``phase_task``; in a starting kit, a phase it cannot score (its gold is hidden) or does not
+    know is the participant's question, answered with the phases it can score."""
     doc = read_competition(bundle)
-    try:
-        task = phase_task(bundle, phase, doc)
-    except ConfigError as error:
-        if not (bundle / "sample_submissions").is_dir() or "no such phase" not in str(error):
-            raise
-        task = None
+    if not (bundle / "sample_submissions").is_dir():
+        return phase_task(bundle, phase, doc)
+    phases = _kit_phases(doc)
+    if _slug(phase) not in phases and _slug(phase) not in PLATFORM_PHASES:
+        raise SubmissionError.single(
+            "--phase",
+            f"no such phase: {phase}; this starting kit's phases are: {', '.join(phases)}",
+            expected="--phase " + " or ".join(_scored_phases(bundle, doc)),
+        )
+    task = phase_task(bundle, phase, doc) if _slug(phase) in phases else None
     if task is not None and (task.reference_data is None or task.reference_data.is_dir()):
         return task
+    scored = _scored_phases(bundle, doc)
     raise SubmissionError.single(
         f"--phase {phase}",
-        "this starting kit holds only the phases whose gold is public, so it cannot score this one",
-        expected="--phase " + " or ".join(_kit_phases(doc)),
-        hint="to check the format and coverage of your files for that phase without scores, download the "
-        "phase's public data (Files tab on the platform) and run: python3 ingestion_program/ingest.py "
+        "this phase's gold is hidden, so this starting kit cannot score it",
+        expected="--phase " + " or ".join(scored) if scored else "no phase: none is scored here",
+        hint="to check the format and coverage of your files for that phase without scores, "
+        "download the phase's public data (Files tab on the platform; the practice data is "
+        "input_data/practice in this kit) and run: python3 ingestion_program/ingest.py "
         "PHASE_DATA checked YOUR_SUBMISSION (a result zip or a folder with model.py)",
     )
 
 
+def _slug(text: str) -> str:
+    return "".join(ch for ch in str(text).lower() if ch.isalnum() or ch == "-")
+
+
 def _kit_phases(doc: dict) -> List[str]:
     """The phase names of a starting kit's competition.yaml, as ``--phase`` takes them."""
+    return [_slug(p.get("name", "")) for p in doc.get("phases") or []]
+
+
+def _scored_phases(bundle: Path, doc: dict) -> List[str]:
+    """The kit's phases whose gold it holds."""
     return [
-        "".join(ch for ch in str(p.get("name", "")).lower() if ch.isalnum() or ch == "-")
-        for p in doc.get("phases") or []
+        name
+        for name in _kit_phases(doc)
+        if (phase_task(bundle, name, doc).reference_data or bundle / "missing").is_dir()
     ]
 
 
