@@ -280,7 +280,7 @@ def write_phase_data(
         write_items(inp / f"{dataset}.jsonl", [public_view(it) for it in items])
         write_items(inp / f"{dataset}.train.jsonl", splits["train"].get(dataset, []))
     for folder in (ref, inp):  # the other phases' ids are public: both programs name them
-        write_other_phase_ids(folder, phase.split, edition.phases, splits)
+        write_other_phase_ids(folder, phase.split, edition.phases, data.splits)
 
 
 def score_gold(ref: Path):
