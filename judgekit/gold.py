@@ -7,7 +7,6 @@ perspectivist gold is each annotator's own label, in the item's annotator order.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from types import NoneType
 from itertools import chain, compress
 from typing import Dict, List, Optional, Tuple
 
@@ -27,8 +26,11 @@ from .formats.textfile import shorten
 from .formats.values import NUMBER_TYPES, split_multilabel
 from .formats.write import per_annotator_value
 from . import kinds
+from .kinds.base import PredictionShape
 from .labels import LabelSet
 from .tracks import Track
+
+NoneType = type(None)  # types.NoneType is Python 3.10+; the kit runs on 3.9
 
 
 @dataclass
@@ -70,9 +72,10 @@ def gold_from_columns(track: Track, columns: Dict[str, list], display: str) -> G
         name: columns.get(name, [default] * n) for name, default in gold_fields(track).items()
     }.get
     annotators: List[List[str]] = []
-    if track.kind == "similarity":
+    shape = kinds.of(track).prediction_shape
+    if shape is PredictionShape.SCORE:
         gold, scored = _scores(column("score"), ids, problems), np.ones(n, dtype=bool)
-    elif track.kind == "classification":
+    elif shape is PredictionShape.LABEL:
         gold = _labels(track, column("label"), ids, problems)
         scored = gold >= 0
     else:
@@ -156,7 +159,7 @@ def _annotation_gold(track: Track, names: list, labels: list, ids: List[str], pr
     values = _annotation_values(track, annotations, row_item, ids, problems)
     if not lists_of(names, str).all():
         names = [annotator_names(row) if keep else [] for row, keep in zip(names, scored)]
-    if track.kind == "soft_label":
+    if kinds.of(track).prediction_shape is PredictionShape.DISTRIBUTION:
         return _soft_from_rows(values, row_item, counts, len(track.labels)), scored, names
     return per_annotator(values, counts, len(track.labels)), scored, names
 
@@ -222,11 +225,12 @@ def gold_as_values(gold: GoldTrack) -> list:
     """The gold of a track as prediction values (a perfect submission), for self-checks and tests;
     classification items without a majority get the first label (they are not scored)."""
     track = gold.track
-    if track.kind == "similarity":
+    shape = kinds.of(track).prediction_shape
+    if shape is PredictionShape.SCORE:
         return [float(v) for v in gold.gold]
-    if track.kind == "classification":
+    if shape is PredictionShape.LABEL:
         return [track.labels[max(i, 0)] for i in gold.gold.tolist()]
-    if track.kind == "soft_label":
+    if shape is PredictionShape.DISTRIBUTION:
         return [row.tolist() for row in gold.gold]
     bounds = gold.gold.offsets.tolist()
     return [per_annotator_value(track, gold.gold.values[a:b]) for a, b in zip(bounds, bounds[1:])]

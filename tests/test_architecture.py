@@ -166,3 +166,75 @@ def test_the_scoring_program_imports_no_scipy_until_a_metric_needs_it():
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+#: The modules of ``judgekit`` that may write a kind's name as a string: each kind module names its
+#: own kind, and the LeWiDi importer reads the release's field called ``soft_label``.
+KIND_NAMES = ("similarity", "classification", "soft_label", "perspectivist")
+MOST_MODULES_NAMING_A_KIND = 6
+
+
+def _is_kind_name(node) -> bool:
+    if isinstance(node, ast.Constant):
+        return node.value in KIND_NAMES
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return any(_is_kind_name(element) for element in node.elts)
+    return False
+
+
+def _is_kind_attribute(node) -> bool:
+    return isinstance(node, ast.Attribute) and node.attr == "kind"
+
+
+def _kind_comparisons(tree):
+    """The comparisons in ``tree`` that test a kind: against a kind's name, or two kinds."""
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Compare):
+            continue
+        operands = [node.left, *node.comparators]
+        named = any(_is_kind_name(operand) for operand in operands)
+        two_kinds = sum(_is_kind_attribute(operand) for operand in operands) >= 2
+        if named or two_kinds:
+            yield node.lineno
+
+
+def _outside_the_kinds_package():
+    kinds_package = PACKAGE / "kinds"
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if kinds_package not in path.parents:
+            yield path
+
+
+def test_no_code_outside_the_kinds_package_compares_a_kind():
+    """What varies by kind is declared by the kind (judgekit/kinds): the layers above ask
+    ``kinds.of(track)`` and use what it supplies, so a new kind is one new module."""
+    found = [
+        f"{path.relative_to(PACKAGE)}:{line}"
+        for path in _outside_the_kinds_package()
+        for line in _kind_comparisons(ast.parse(path.read_text(encoding="utf-8")))
+    ]
+    assert not found, "kind comparisons outside judgekit/kinds:\n" + "\n".join(found)
+
+
+def _names_a_kind(path: Path) -> bool:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return any(
+        isinstance(node, ast.Constant) and node.value in KIND_NAMES for node in ast.walk(tree)
+    )
+
+
+def test_the_kind_names_are_written_in_few_modules():
+    naming = sorted(
+        str(path.relative_to(PACKAGE)) for path in PACKAGE.rglob("*.py") if _names_a_kind(path)
+    )
+    assert len(naming) <= MOST_MODULES_NAMING_A_KIND, naming
+
+
+def test_the_kind_test_finds_what_it_looks_for():
+    tree = ast.parse(
+        "if track.kind == 'similarity': pass\n"
+        "if kind in ('soft_label', 'perspectivist'): pass\n"
+        "if first.kind != second.kind: pass\n"
+        "if rows.dtype.kind in 'biu': pass\n"
+    )
+    assert list(_kind_comparisons(tree)) == [1, 2, 3]

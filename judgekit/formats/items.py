@@ -19,13 +19,14 @@ from contextlib import suppress
 from itertools import chain, compress, repeat
 from operator import is_, itemgetter
 from pathlib import Path
-from types import NoneType
 from typing import Callable, Dict, Iterable, Iterator, List, Tuple
 
 import numpy as np
 
 from ..errors import ConfigError, ProblemCollector
 from .bulk import JSON_SPACE, collector_paused, list_sizes
+
+NoneType = type(None)  # types.NoneType is Python 3.10+; the kit runs on 3.9
 
 GOLD_FIELDS = ("annotations", "score", "label")
 PUBLIC_FIELDS = ("id", "texts", "lang", "genre", "annotators", "annotators_listed")
