@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from judgekit.formats.archive import PARTICIPANT_OUTPUT
 from judgekit.programs import run_local
 from judgekit.programs.ingest import INGESTION_STATUS, main
 from test_exit_codes import HEADER
@@ -75,7 +76,8 @@ def test_a_sparse_internal_error_file_and_a_forged_internal_report_are_not_copie
     err = capfd.readouterr().err
     assert_failed_cleanly(out, err, code, ["the process running the code submission failed"])
     assert code == 2, err
-    assert sorted(p.name for p in out.iterdir()) == [INGESTION_STATUS]
+    # what the kit read from the code's pipes and its own refusal: never a file the code wrote
+    assert sorted(p.name for p in out.iterdir()) == sorted([INGESTION_STATUS, PARTICIPANT_OUTPUT])
 
 
 FORKING_MODEL = ACTING_MODEL.replace(
