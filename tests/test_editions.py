@@ -481,7 +481,19 @@ def test_sts2017_scores_a_submission_laid_out_as_the_2017_competition_asked(buil
 def test_practice_gold_is_not_in_the_starting_kit_when_it_would_reveal_test_gold(name, built):
     """sts2017: STS-B dev holds 125 en-en test pairs with their scores; ocnli: dev is also the test."""
     tree = built(name).tree
-    assert not (tree / "starting_kit" / "reference_data").exists()
+    # the kit's only gold is its local phase's, held out of the training split (public anyway)
+    kit_gold = tree / "starting_kit" / "reference_data"
+    assert sorted(p.name for p in kit_gold.iterdir()) == ["local"]
+    train_ids = {
+        json.loads(line)["id"]
+        for path in (tree / "input_data" / "practice").glob("*.train.jsonl")
+        for line in path.read_text(encoding="utf-8").splitlines()
+    }
+    for path in (kit_gold / "local").glob("*.jsonl"):
+        local_ids = {
+            json.loads(line)["id"] for line in path.read_text(encoding="utf-8").splitlines()
+        }
+        assert local_ids and local_ids <= train_ids, path.name
     if name == "sts2017":
         test_pairs = {
             tuple(json.loads(line)["texts"])
