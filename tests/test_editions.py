@@ -628,7 +628,8 @@ def _kit_ids(kit: Path) -> set:
 def test_the_readme_first_command_works_in_the_unzipped_kit(name, built, tmp_path):
     """Unzip the starting kit in a fresh folder, run the README's first command there: it scores the
     local phase (exit 0, the leaderboard row printed), or, without a training split, checks the
-    sample submission's format; the README's example lines are items of this edition's data."""
+    sample submission's format; the Baselines page says the same; the README's example lines are
+    items of this edition's data."""
     tree = built(name).tree
     kit = tmp_path / "kit"
     shutil.copytree(tree / "starting_kit", kit)
@@ -647,6 +648,14 @@ def test_the_readme_first_command_works_in_the_unzipped_kit(name, built, tmp_pat
         assert command[-2:] == ["--phase", "local"]
         assert "on the local phase:" in done.stdout and "Primary score" in done.stdout
         assert "They score the **local** phase" in readme
+    baselines_page = (tree / "pages" / "baselines.md").read_text(encoding="utf-8")
+    if name == "chaosnli":
+        assert "no phase can be scored here" in baselines_page
+    else:
+        assert (
+            " --phase local`" in baselines_page
+            and "It scores the **local** phase" in baselines_page
+        )
     examples = readme.split("Each line is `ID<TAB>VALUE`:", 1)[1].split("```")[1].strip()
     ids = _kit_ids(kit)
     assert examples and all(line.split("\t")[0] in ids for line in examples.splitlines())

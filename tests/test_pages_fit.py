@@ -10,6 +10,7 @@ from pathlib import Path
 from judgekit import kinds
 from judgekit.bundle import pages
 from judgekit.bundle.edition import load_edition
+from judgekit.bundle.kit_readme import LocalScore
 from judgekit.tracks import track_from_dict
 
 REPO = Path(__file__).resolve().parents[1]
@@ -54,11 +55,23 @@ def test_the_baselines_page_uses_track_and_metric_titles_and_says_what_was_not_r
         "evaluation": {"random": {"primary": 0.1, "en_en_pearson": 0.1, "en_en_spearman": 0.2}}
     }
     text = pages.baselines_page(
-        dataclasses.replace(edition, baselines=["random"]), scores, {"most_frequent": "it learns"}
+        dataclasses.replace(edition, baselines=["random"]),
+        scores,
+        LocalScore(first_phase="local", practice_public=False, local_items={"sts": 10}),
+        {"most_frequent": "it learns"},
     )
     assert "| STS en\\|en Pearson r |" in text and "en_en_pearson" not in text
     assert "**most_frequent** is not run in this edition: it learns." in text
     assert "**cosine_bow**" not in text
+    assert "`python3 run_local.py . baseline:random --phase local`" in text  # its only baseline
+    assert "items per dataset: sts 10" in text and "stays hidden" in text
+
+
+def test_the_baselines_page_says_when_the_kit_can_score_nothing():
+    nothing = LocalScore(first_phase="", practice_public=False, local_items={})
+    text = pages.baselines_page(sts_only(), {}, nothing)
+    assert "no phase can be scored here" in text and "ingestion_program/ingest.py" in text
+    assert "run_local.py" not in text
 
 
 def test_a_metric_registered_for_a_kind_changes_no_edition_that_does_not_name_it(monkeypatch):

@@ -45,7 +45,7 @@ from .edition import Edition, Phase
 from .content_leaks import text_key
 from .leaks import HiddenSplit, check_public_tree
 from .pages import generated_pages
-from .kit_readme import LOCAL_PHASE, KitFacts, render
+from .kit_readme import LOCAL_PHASE, KitFacts, LocalScore, render
 from .sample import declared_sample, held_out, sampled_items
 from .zipdet import tree_files, write_zip
 
@@ -367,7 +367,9 @@ def write_pages(edition: Edition, data: EditionData, root: Path) -> List[dict]:
         {"title": page["title"], "file": f"pages/{Path(page['file']).name}"}
         for page in edition.pages
     ]
-    generated = generated_pages(edition, data.baseline_scores, data.skipped_baselines)
+    generated = generated_pages(
+        edition, data.baseline_scores, local_score(edition, data), data.skipped_baselines
+    )
     for title, name, text in generated:
         (pages_dir / name).write_text(marked_page(text, edition), encoding="utf-8")
         pages.append({"title": title, "file": f"pages/{name}"})
@@ -485,17 +487,25 @@ def write_local_phase(edition: Edition, data: EditionData, kit: Path) -> List[Ph
     return [phase]
 
 
+def local_score(edition: Edition, data: EditionData) -> LocalScore:
+    """What the starting kit can score: its local phase when the edition declares one and has the
+    training data for it, else the practice phase when its gold is public, else nothing."""
+    local = local_splits(edition, data)
+    practice_public = any(p.public_gold for p in edition.phases)
+    first = LOCAL_PHASE if local else ("practice" if practice_public else "")
+    return LocalScore(
+        first_phase=first,
+        practice_public=practice_public,
+        local_items={d: len(items) for d, items in (local or {}).get(LOCAL_PHASE, {}).items()},
+    )
+
+
 def write_kit_readme(edition: Edition, data: EditionData, root: Path, pages: List[dict]) -> None:
     """The starting kit's README for this edition (``kit_readme``), written once the sample
     submission, whose first lines it quotes, is there."""
     kit = root / "starting_kit"
-    local = local_splits(edition, data)
-    practice_public = any(p.public_gold for p in edition.phases)
-    first = LOCAL_PHASE if local else ("practice" if practice_public else "")
     facts = KitFacts(
-        first_phase=first,
-        practice_public=practice_public,
-        local_items={d: len(items) for d, items in (local or {}).get(LOCAL_PHASE, {}).items()},
+        score=local_score(edition, data),
         examples=_first_lines(kit / "sample_submissions" / "result_submission.zip"),
         pages=pages,
         other_names=[name for t in edition.tracks for name in t.file_names[1:]],

@@ -11,6 +11,7 @@ from ..kinds import Kind
 from ..metrics import get as get_metric
 from ..tracks import PRIMARY_KEY
 from .edition import Edition
+from .kit_readme import FORMAT_CHECK, NOTHING_SCORED, LocalScore, what_is_scored
 
 
 def md_cell(text: str) -> str:
@@ -172,13 +173,35 @@ def _score_table(edition: Edition, by_baseline: Dict[str, Dict[str, float]]) -> 
     return lines
 
 
+def scoring_yourself(edition: Edition, score: LocalScore) -> List[str]:
+    """The Baselines page's section on scoring with the starting kit alone (``LocalScore``)."""
+    lines = ["## Scoring yourself", ""]
+    if not score.first_phase:
+        return lines + [
+            f"{NOTHING_SCORED} The starting kit checks a submission's format and coverage on the "
+            f"practice data, without scores: `{FORMAT_CHECK}`.",
+            "",
+        ]
+    named = list(edition.baselines)
+    baseline = "cosine_bow" if "cosine_bow" in named or not named else named[0]
+    command = f"python3 run_local.py . baseline:{baseline} --phase {score.first_phase}"
+    return lines + [
+        f"Run the baselines yourself with the starting kit: `{command}` (or your own "
+        f"submission's zip in place of `baseline:{baseline}`).",
+        what_is_scored(score, "It scores").rstrip("\n"),
+        "",
+    ]
+
+
 def baselines_page(
     edition: Edition,
     scores: Dict[str, Dict[str, Dict[str, float]]],
+    score: LocalScore,
     skipped: Optional[Dict[str, str]] = None,
 ) -> str:
-    """``scores[phase][baseline][key]``: the baselines' scores computed at build time; ``skipped``:
-    baselines not run, with the reason (they need a training split the edition lacks)."""
+    """``scores[phase][baseline][key]``: the baselines' scores computed at build time; ``score``:
+    what the starting kit can score (``LocalScore``); ``skipped``: baselines not run, with the
+    reason (they need a training split the edition lacks)."""
     lines = ["# Baselines", ""]
     lines += [
         BASELINE_TEXTS[n]
@@ -188,22 +211,21 @@ def baselines_page(
     lines += [
         f"- **{name}** is not run in this edition: {why}." for name, why in (skipped or {}).items()
     ]
-    lines += [
-        "",
-        "Run them yourself with the starting kit: `python3 run_local.py . baseline:cosine_bow --phase practice`.",
-        "",
-    ]
+    lines += [""] + scoring_yourself(edition, score)
     for phase_id, by_baseline in scores.items():
         if by_baseline:
             lines += [f"## {phase_id}", ""] + _score_table(edition, by_baseline) + [""]
     return "\n".join(lines) + "\n"
 
 
-def generated_pages(edition: Edition, baseline_scores, skipped=None) -> List[tuple]:
-    """(title, file name, text) of every generated page, in the order they appear."""
+def generated_pages(
+    edition: Edition, baseline_scores, score: LocalScore, skipped=None
+) -> List[tuple]:
+    """(title, file name, text) of every generated page, in the order they appear; ``score``:
+    what the starting kit can score (``LocalScore``)."""
     return [
         ("Data and formats", "data.md", data_page(edition)),
         ("Evaluation", "evaluation.md", evaluation_page(edition)),
-        ("Baselines", "baselines.md", baselines_page(edition, baseline_scores, skipped)),
+        ("Baselines", "baselines.md", baselines_page(edition, baseline_scores, score, skipped)),
         ("Timeline", "timeline.md", timeline_page(edition)),
     ]
