@@ -494,6 +494,53 @@ def test_bad_result_submission_fails_with_line_and_item(tmp_path, capfd):
     )
 
 
+def _three_broken_files(input_folder: Path, folder: Path) -> dict:
+    """A per-annotator list one entry too long (csc_pe, line 1), a soft label summing to 1.2
+    (mp_soft, line 2) and a duplicate id (sts, last line): file name -> the refusal's line prefix."""
+    folder.mkdir()
+    csc = json_lines(input_folder / "csc.jsonl")
+    rows = [json.dumps(["1"] * len(it["annotators"])) for it in csc]
+    rows[0] = json.dumps(["1"] * (len(csc[0]["annotators"]) + 1))
+    mp = json_lines(input_folder / "mp.jsonl")
+    soft = ["[0.5, 0.5]"] * len(mp)
+    soft[1] = "[0.5, 0.7]"
+    sts = [it["id"] for it in json_lines(input_folder / "sts.jsonl")]
+    files = {
+        "csc_pe.tsv": [f"{it['id']}\t{row}" for it, row in zip(csc, rows)],
+        "mp_soft.tsv": [f"{it['id']}\t{row}" for it, row in zip(mp, soft)],
+        "sts.tsv": [f"{i}\t2.5" for i in sts + sts[:1]],
+    }
+    for name, lines in files.items():
+        (folder / name).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return {
+        "csc_pe.tsv": f"csc_pe.tsv, line 1, item '{csc[0]['id']}':",
+        "mp_soft.tsv": f"mp_soft.tsv, line 2, item '{mp[1]['id']}':",
+        "sts.tsv": f"sts.tsv, line {len(sts) + 1}, item '{sts[0]}': duplicate id",
+    }
+
+
+def test_three_broken_files_in_a_zip_get_one_refusal_from_both_programs(tmp_path, capfd):
+    """The ingestion program's result check and the scoring program each name the three files
+    in one refusal (what the local runner does is in test_run_local_messages.py)."""
+    phase = make_phase(tmp_path)
+    expected = _three_broken_files(phase["input"], tmp_path / "files")
+    archive = tmp_path / "submission.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        for path in sorted((tmp_path / "files").iterdir()):
+            zf.write(path, path.name)
+    out = tmp_path / "out"
+    code = main([str(phase["input"]), str(out), str(archive)])
+    needles = ["3 files have problems; each file's first ones are shown"] + list(expected.values())
+    message = assert_failed_cleanly(out, capfd.readouterr().err, code, needles)
+    assert message.count("files have problems") == 1
+    scored = run_scoring_program(tmp_path, tmp_path / "files")
+    assert scored.returncode != 0 and "Traceback" not in scored.stderr
+    assert "3 files have problems; each file's first ones are shown" in scored.stderr
+    for prefix in expected.values():
+        assert prefix in scored.stderr, (prefix, scored.stderr)
+    assert not (tmp_path / "scores" / "scores.json").exists()
+
+
 def test_empty_submission_names_both_kinds(tmp_path, capfd):
     phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
     (tmp_path / "sub").mkdir()
