@@ -220,3 +220,44 @@ def test_the_local_runners_time_out_says_the_limit_the_track_and_what_to_do(tmp_
     assert "the code submission ran past the time limit of 6 s (while running track '" in err
     assert "': fitting). Make fit() and predict() faster" in err
     assert err.count("ran past the time limit") == 1  # said once
+
+
+PRINTS_THEN_SLEEPS = (
+    "import time\nclass Model:\n    def __init__(self, track):\n        pass\n"
+    "    def fit(self, items):\n        print('fit started', flush=True)\n"
+    "        time.sleep(60)\n    def predict(self, items):\n        return None\n"
+)
+
+
+def test_the_output_is_kept_when_the_worker_kills_the_prediction_step(tmp_path):
+    """The worker kills the whole step (SIGKILL, as Codabench kills the container) before the
+    ingestion program's own limit: what the code printed until then is in the output folder."""
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    submission = write_submission(tmp_path / "sub", PRINTS_THEN_SLEEPS)
+    out = tmp_path / "out"
+    program = Path(__file__).resolve().parents[1] / "ingestion_program" / "ingest.py"
+    args = [sys.executable, str(program), str(phase["input"]), str(out), str(submission)]
+    result = run_step(args, tmp_path, 5)
+    assert result.timed_out
+    assert "[your code] fit started" in result.stdout
+    assert (out / OUTPUT).read_text(encoding="utf-8") == "fit started\n"
+    assert [p.name for p in out.iterdir()] == [OUTPUT]  # no temporary file left beside it
+
+
+def test_the_local_runners_time_out_keeps_what_the_code_printed(tmp_path, capsys):
+    from judgekit.programs import run_local
+
+    repo = Path(__file__).resolve().parents[1]
+    submission = write_submission(tmp_path / "sleepy", PRINTS_THEN_SLEEPS)
+    output = tmp_path / "kept"
+    args = [str(repo), str(submission), "--phase", "practice", "--time-limit", "6"]
+    assert run_local.main(args + ["--output", str(output)]) == 2
+    captured = capsys.readouterr()
+    kept = output / "predictions" / OUTPUT
+    assert kept.read_text(encoding="utf-8") == "fit started\n"
+    assert f"what your code printed is in {kept}\n" in captured.out
+    assert (
+        "the code submission ran past the time limit of 6 s (while running track '" in captured.err
+    )
+    assert "': fitting). Make fit() and predict() faster" in captured.err
+    assert captured.err.count("ran past the time limit") == 1

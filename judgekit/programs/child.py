@@ -345,10 +345,11 @@ def run_child(
     finally:
         os.close(kit_write)
     output.started = True
-    readers = output.drain(process.stdout, process.stderr)
-    kit_lines = CappedOutput(KIT_LINES_BYTES, 0, _print_kit_line)
-    readers.append(drain(os.fdopen(kit_read, "rb"), kit_lines))
+    readers = []
     try:
+        readers += output.drain(process.stdout, process.stderr)
+        kit_lines = CappedOutput(KIT_LINES_BYTES, 0, _print_kit_line)
+        readers.append(drain(os.fdopen(kit_read, "rb"), kit_lines))
         _wait(process, time_limit, work)
     finally:
         for reader in readers:
