@@ -261,3 +261,43 @@ def test_the_local_runners_time_out_keeps_what_the_code_printed(tmp_path, capsys
     )
     assert "': fitting). Make fit() and predict() faster" in captured.err
     assert captured.err.count("ran past the time limit") == 1
+
+
+FLOODS_THE_KIT_PIPE = (
+    "import os, sys\nclass Model:\n    def __init__(self, track):\n"
+    "        fd = int(sys.argv[sys.argv.index('--kit-fd') + 1])\n"
+    "        if track['id'] == 'sts':\n"
+    "            for i in range(3000):\n                os.write(fd, b'k' * 100 + b'\\n')\n"
+    "    def fit(self, items):\n        pass\n"
+    "    def predict(self, items):\n"
+    "        return [0.5] * len(items) if len(items) and 'nli' not in str(items[0]) else None\n"
+)
+
+
+def test_progress_lines_are_printed_after_a_flood_of_the_kits_pipe(tmp_path, capfd):
+    """Code can write to the kit's pipe too (it runs in the same process); 300 KB of other lines
+    there crowd out none of the progress lines that come after them."""
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    submission = write_submission(tmp_path / "sub", FLOODS_THE_KIT_PIPE)
+    main([str(phase["input"]), str(tmp_path / "out"), str(submission)])
+    log = capfd.readouterr().out
+    assert "k" * 100 + "\n" in log and log.count("k" * 100) < 3000  # the flood is capped
+    assert "track sts: fitting on 30 training items\n" in log
+    assert "track sts: predicting 14 items\n" in log
+    assert "track nli: fitting on 30 training items\n" in log
+
+
+def test_a_flood_of_progress_lines_keeps_its_start_and_its_end(capsys):
+    from judgekit.programs.child import KitLines
+
+    lines = KitLines()
+    for i in range(20_000):
+        lines.add(f"note: other line {i}\n".encode())
+    for i in range(20_000):
+        lines.add(f"track t{i}: fitting on 3 training items\n".encode())
+    lines.finish()
+    log = capsys.readouterr().out
+    assert "track t0: fitting on 3 training items\n" in log
+    assert log.endswith("track t19999: fitting on 3 training items\n")
+    assert re.search(r"\n\.\.\. [\d,]+ lines \([\d,]+ bytes\) cut \.\.\.\n", log)
+    assert len(log.encode()) < 400 * 1024
