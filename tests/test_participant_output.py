@@ -237,7 +237,7 @@ def test_the_output_is_kept_when_the_worker_kills_the_prediction_step(tmp_path):
     out = tmp_path / "out"
     program = Path(__file__).resolve().parents[1] / "ingestion_program" / "ingest.py"
     args = [sys.executable, str(program), str(phase["input"]), str(out), str(submission)]
-    result = run_step(args, tmp_path, 5)
+    result = run_step(args, tmp_path, 8)
     assert result.timed_out
     assert "[your code] fit started" in result.stdout
     assert (out / OUTPUT).read_text(encoding="utf-8") == "fit started\n"

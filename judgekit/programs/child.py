@@ -20,7 +20,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Callable, Dict, List, Optional
+from typing import BinaryIO, Callable, Dict, List, Optional
 
 from ..baselines.interface import (
     MODEL_FILE,
@@ -339,7 +339,7 @@ class KitLines:
         is_progress = _PROGRESS_LINE.match(line.decode("utf-8", "replace")) is not None
         (self.progress if is_progress else self.others).add(line, echo)
 
-    def read_from(self, stream, echo: Optional[Echo] = None) -> None:
+    def read_from(self, stream: BinaryIO, echo: Optional[Echo] = None) -> None:
         read_lines(stream, self.add, echo)
 
     def finish(self) -> None:

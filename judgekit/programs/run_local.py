@@ -93,7 +93,9 @@ def kept_names(output: Path) -> List[str]:
 
 def listed(names: List[str]) -> str:
     """``a, b and c``."""
-    return " and ".join(filter(None, [", ".join(names[:-1]), names[-1] if names else ""]))
+    if len(names) < 2:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def say_where_the_output_is(result: RunResult, output: Optional[Path]) -> None:
