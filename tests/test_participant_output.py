@@ -220,3 +220,84 @@ def test_the_local_runners_time_out_says_the_limit_the_track_and_what_to_do(tmp_
     assert "the code submission ran past the time limit of 6 s (while running track '" in err
     assert "': fitting). Make fit() and predict() faster" in err
     assert err.count("ran past the time limit") == 1  # said once
+
+
+PRINTS_THEN_SLEEPS = (
+    "import time\nclass Model:\n    def __init__(self, track):\n        pass\n"
+    "    def fit(self, items):\n        print('fit started', flush=True)\n"
+    "        time.sleep(60)\n    def predict(self, items):\n        return None\n"
+)
+
+
+def test_the_output_is_kept_when_the_worker_kills_the_prediction_step(tmp_path):
+    """The worker kills the whole step (SIGKILL, as Codabench kills the container) before the
+    ingestion program's own limit: what the code printed until then is in the output folder."""
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    submission = write_submission(tmp_path / "sub", PRINTS_THEN_SLEEPS)
+    out = tmp_path / "out"
+    program = Path(__file__).resolve().parents[1] / "ingestion_program" / "ingest.py"
+    args = [sys.executable, str(program), str(phase["input"]), str(out), str(submission)]
+    result = run_step(args, tmp_path, 8)
+    assert result.timed_out
+    assert "[your code] fit started" in result.stdout
+    assert (out / OUTPUT).read_text(encoding="utf-8") == "fit started\n"
+    assert [p.name for p in out.iterdir()] == [OUTPUT]  # no temporary file left beside it
+
+
+def test_the_local_runners_time_out_keeps_what_the_code_printed(tmp_path, capsys):
+    from judgekit.programs import run_local
+
+    repo = Path(__file__).resolve().parents[1]
+    submission = write_submission(tmp_path / "sleepy", PRINTS_THEN_SLEEPS)
+    output = tmp_path / "kept"
+    args = [str(repo), str(submission), "--phase", "practice", "--time-limit", "6"]
+    assert run_local.main(args + ["--output", str(output)]) == 2
+    captured = capsys.readouterr()
+    kept = output / "predictions" / OUTPUT
+    assert kept.read_text(encoding="utf-8") == "fit started\n"
+    assert f"what your code printed is in {kept}\n" in captured.out
+    assert (
+        "the code submission ran past the time limit of 6 s (while running track '" in captured.err
+    )
+    assert "': fitting). Make fit() and predict() faster" in captured.err
+    assert captured.err.count("ran past the time limit") == 1
+
+
+FLOODS_THE_KIT_PIPE = (
+    "import os, sys\nclass Model:\n    def __init__(self, track):\n"
+    "        fd = int(sys.argv[sys.argv.index('--kit-fd') + 1])\n"
+    "        if track['id'] == 'sts':\n"
+    "            for i in range(3000):\n                os.write(fd, b'k' * 100 + b'\\n')\n"
+    "    def fit(self, items):\n        pass\n"
+    "    def predict(self, items):\n"
+    "        return [0.5] * len(items) if len(items) and 'nli' not in str(items[0]) else None\n"
+)
+
+
+def test_progress_lines_are_printed_after_a_flood_of_the_kits_pipe(tmp_path, capfd):
+    """Code can write to the kit's pipe too (it runs in the same process); 300 KB of other lines
+    there crowd out none of the progress lines that come after them."""
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    submission = write_submission(tmp_path / "sub", FLOODS_THE_KIT_PIPE)
+    main([str(phase["input"]), str(tmp_path / "out"), str(submission)])
+    log = capfd.readouterr().out
+    assert "k" * 100 + "\n" in log and log.count("k" * 100) < 3000  # the flood is capped
+    assert "track sts: fitting on 30 training items\n" in log
+    assert "track sts: predicting 14 items\n" in log
+    assert "track nli: fitting on 30 training items\n" in log
+
+
+def test_a_flood_of_progress_lines_keeps_its_start_and_its_end(capsys):
+    from judgekit.programs.child import KitLines
+
+    lines = KitLines()
+    for i in range(20_000):
+        lines.add(f"note: other line {i}\n".encode())
+    for i in range(20_000):
+        lines.add(f"track t{i}: fitting on 3 training items\n".encode())
+    lines.finish()
+    log = capsys.readouterr().out
+    assert "track t0: fitting on 3 training items\n" in log
+    assert log.endswith("track t19999: fitting on 3 training items\n")
+    assert re.search(r"\n\.\.\. [\d,]+ lines \([\d,]+ bytes\) cut \.\.\.\n", log)
+    assert len(log.encode()) < 400 * 1024

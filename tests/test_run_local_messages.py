@@ -172,3 +172,30 @@ def test_the_scorer_names_the_practice_phase_too(tmp_path):
     with pytest.raises(SubmissionError) as refusal:
         score_folder(read_spec(ref), ref, tmp_path)
     assert "These are the ids of the practice phase" in str(refusal.value)
+
+
+def test_the_last_line_lists_what_the_output_folder_holds(tmp_path, capsys):
+    """On the practice phase (public gold) the scorer also writes detailed_results.csv, and a code
+    submission that printed leaves predictions/participant_output.txt; a file of a previous run
+    that this run did not write is not left to look like this run's."""
+    submission = tmp_path / "sub"
+    submission.mkdir()
+    (submission / "model.py").write_text(
+        "from judgekit.baselines import baseline_class\n"
+        "class Model(baseline_class('most_frequent')):\n"
+        "    def fit(self, items):\n        print('fitting')\n        super().fit(items)\n",
+        encoding="utf-8",
+    )
+    output = tmp_path / "out"
+    assert main([str(REPO), str(submission), "--phase", "practice", "--output", str(output)]) == 0
+    kept = (
+        "scores.json, scores.txt, detailed_results.html, detailed_results.csv, predictions/ and "
+        "predictions/participant_output.txt"
+    )
+    assert capsys.readouterr().out.endswith(f"kept {kept} in {output}\n")
+    for name in kept.replace(" and ", ", ").split(", "):
+        assert (output / name).exists()
+    assert main([str(REPO), "baseline:random", "--phase", "practice", "--output", str(output)]) == 0
+    kept = "scores.json, scores.txt, detailed_results.html, detailed_results.csv and predictions/"
+    assert capsys.readouterr().out.endswith(f"kept {kept} in {output}\n")
+    assert not (output / "predictions" / "participant_output.txt").exists()

@@ -20,7 +20,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Callable, Dict, List, Optional
+from typing import BinaryIO, Callable, Dict, List, Optional
 
 from ..baselines.interface import (
     MODEL_FILE,
@@ -36,7 +36,7 @@ from ..formats.items import public_view, read_items
 from ..formats.textfile import safe_display, shorten
 from ..report import atomic_write
 from ..spec import TaskSpec, read_spec
-from ..runner.capture import JOIN_SECONDS, CappedOutput, drain
+from ..runner.capture import JOIN_SECONDS, CappedOutput, Echo, drain, read_lines
 from ..tracks import Track
 from ..untrusted import read_head, read_small, stop_session
 from .participant import ParticipantOutput
@@ -49,9 +49,15 @@ MAX_TRACEBACK_BYTES = 64 * 1024
 #: The participant's traceback in a message: its last frames, and at most this many characters.
 MAX_FRAMES = 20
 MAX_PARTICIPANT_TRACEBACK = 4000
-#: The kit's lines from the child (progress, notes) printed at most: bytes in all, characters each.
+#: The kit's lines from the child other than progress (notes) printed at most: bytes in all;
+#: characters in each of the kit's lines.
 KIT_LINES_BYTES = 256 * 1024
 KIT_LINE_CHARS = 1000
+#: The kit's progress lines are capped apart (the code can write to their pipe too, so other
+#: lines must never crowd them out): bytes printed as they come, then bytes of the latest ones
+#: printed when the child ended (a flood loses its middle, never its end).
+PROGRESS_HEAD_BYTES = 64 * 1024
+PROGRESS_TAIL_BYTES = 16 * 1024
 #: What to do about a code submission that ran past its time limit.
 TIME_LIMIT_HINT = (
     "make fit() and predict() faster, or train offline and load the model's parameters from "
@@ -320,6 +326,29 @@ def _stop(process: subprocess.Popen) -> None:
     process.wait()
 
 
+class KitLines:
+    """The kit's lines from the child, each printed as it comes while its cap holds: the progress
+    lines (``_PROGRESS_LINE``) and the others are capped apart, and the latest progress lines past
+    their cap are printed by ``finish``."""
+
+    def __init__(self):
+        self.progress = CappedOutput(PROGRESS_HEAD_BYTES, PROGRESS_TAIL_BYTES, _print_kit_line)
+        self.others = CappedOutput(KIT_LINES_BYTES, 0, _print_kit_line)
+
+    def add(self, line: bytes, echo: Optional[Echo] = None) -> None:
+        is_progress = _PROGRESS_LINE.match(line.decode("utf-8", "replace")) is not None
+        (self.progress if is_progress else self.others).add(line, echo)
+
+    def read_from(self, stream: BinaryIO, echo: Optional[Echo] = None) -> None:
+        read_lines(stream, self.add, echo)
+
+    def finish(self) -> None:
+        """After the child ended: the note on the progress lines cut, and the latest ones."""
+        if self.progress.tail:
+            print(self.progress.cut_note(), end="", flush=True)
+            self.progress.echo_tail()
+
+
 def run_child(
     input_dir: Path,
     out_dir: Path,
@@ -337,7 +366,8 @@ def run_child(
     ``source`` is ``baseline:NAME`` (the kit's own code) or the absolute path of a code submission.
     What the child prints on stdout and stderr (the participant's code) is read from pipes into
     ``output`` (capped, echoed); the kit's own lines (progress, notes) come through a third pipe
-    and are printed here, capped too."""
+    and are printed here, capped too (``KitLines``: no flood of other lines drops a progress
+    line)."""
     output = ParticipantOutput() if output is None else output
     kit_read, kit_write = os.pipe()
     try:
@@ -345,15 +375,16 @@ def run_child(
     finally:
         os.close(kit_write)
     output.started = True
-    readers = output.drain(process.stdout, process.stderr)
-    kit_lines = CappedOutput(KIT_LINES_BYTES, 0, _print_kit_line)
-    readers.append(drain(os.fdopen(kit_read, "rb"), kit_lines))
+    readers, kit_lines = [], KitLines()
     try:
+        readers += output.drain(process.stdout, process.stderr)
+        readers.append(drain(os.fdopen(kit_read, "rb"), kit_lines))
         _wait(process, time_limit, work)
     finally:
         for reader in readers:
             reader.join(JOIN_SECONDS)
         output.finish()
+        kit_lines.finish()
     _raise_child_failure(
         work, process.returncode, details_dir, trusted=source.startswith(BASELINE_PREFIX)
     )

@@ -13,7 +13,8 @@ Participant code runs in a child process (``programs.child``), killed at the tim
 files reach OUTPUT only when every track succeeded; ``ingestion_status.json`` always says ``ok`` or
 ``failed`` with a message, and the scoring program refuses to score a failed prediction step.
 What the code prints is read from pipes, echoed to the log and kept (capped) in
-``participant_output.txt`` in OUTPUT, with the failure's message (``programs.participant``).
+``participant_output.txt`` in OUTPUT, with the failure's message (``programs.participant``); the file
+is kept up to date while the code runs, so that a step killed from outside leaves it too.
 """
 
 from __future__ import annotations
@@ -394,7 +395,7 @@ def main(argv: Optional[List[str]] = None, prog: str = "ingest.py") -> int:
     output_dir.mkdir(parents=True, exist_ok=True)
     submission = Path(args.submission) if args.submission is not None else None
     written: List[Path] = []
-    output = ParticipantOutput()
+    output = ParticipantOutput(saved_in=output_dir)
 
     def body() -> int:
         clear_kit_names(output_dir, None)

@@ -6,6 +6,10 @@ stderr, in the order their lines come, go into one ``CappedOutput`` (head and ta
 echoed to the program's own log as they come (the head; then the tail at the end) and are saved
 in the prediction output under PARTICIPANT_OUTPUT, which the scoring program ignores. A failure's
 message (with the traceback of the participant's own frames) ends the file.
+
+While the code runs, the file is saved again every SAVE_SECONDS when new lines came: a step killed
+from outside (the worker's time limit, which kills the whole step; on Codabench, the container
+removed) leaves what the code printed until then, and no signal needs to be caught for it.
 """
 
 from __future__ import annotations
@@ -19,6 +23,9 @@ from ..formats.archive import PARTICIPANT_OUTPUT
 from ..report import atomic_write
 from ..runner.capture import CappedOutput, drain
 
+#: Seconds between two saves of PARTICIPANT_OUTPUT while the code runs (at most this much of
+#: its last output is missing from the file when the step is killed from outside).
+SAVE_SECONDS = 0.5
 #: How each echoed line of the participant's output begins in the program's log.
 ECHO_PREFIX = "[your code] "
 
@@ -43,21 +50,46 @@ def _head_full() -> None:
 
 
 class ParticipantOutput:
-    """The participant's output of one run of the ingestion program (empty until the child runs)."""
+    """The participant's output of one run of the ingestion program (empty until the child runs).
+    ``saved_in``: the folder where PARTICIPANT_OUTPUT is kept up to date while the code runs
+    (None: saved only by ``save``)."""
 
-    def __init__(self, echo: bool = True):
+    def __init__(self, echo: bool = True, saved_in: Optional[Path] = None):
         self.capture = CappedOutput(on_head_full=_head_full if echo else None)
         self.echo = echo
         self.started = False
+        self.saved_in = saved_in
+        self._saver: Optional[threading.Thread] = None
+        self._stop_saving = threading.Event()
 
     def drain(self, stdout: BinaryIO, stderr: BinaryIO) -> List[threading.Thread]:
         """Read the child's two pipes into the one capture, in the order the lines come, each
-        echoed on this program's stream of the same name."""
+        echoed on this program's stream of the same name; keep the file saved meanwhile."""
         echoes = (_echo_to(sys.stdout), _echo_to(sys.stderr)) if self.echo else (None, None)
-        return [drain(stdout, self.capture, echoes[0]), drain(stderr, self.capture, echoes[1])]
+        readers = [drain(stdout, self.capture, echoes[0]), drain(stderr, self.capture, echoes[1])]
+        if self.saved_in is not None and self._saver is None:
+            self._saver = threading.Thread(target=self._keep_saved, daemon=True)
+            self._saver.start()
+        return readers
+
+    def _keep_saved(self) -> None:
+        """Save the capture every SAVE_SECONDS when it holds new lines, until ``finish``."""
+        saved_lines = 0
+        while not self._stop_saving.wait(SAVE_SECONDS):
+            if self.capture.lines == saved_lines:
+                continue
+            saved_lines = self.capture.lines
+            try:
+                self.save(self.saved_in)
+            except OSError:  # the code put a folder at that name: the final save replaces it
+                pass
 
     def finish(self) -> None:
-        """After the child ended: echo the note on what was cut and the tail."""
+        """After the child ended: stop saving while it runs, echo the note on what was cut and
+        the tail."""
+        self._stop_saving.set()
+        if self._saver is not None:
+            self._saver.join()
         if not self.echo or not self.capture.tail:
             return
         print(self.capture.cut_note(), end="", flush=True)

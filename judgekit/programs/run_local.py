@@ -65,14 +65,37 @@ def run_once(
 
 
 def keep_outputs(result: RunResult, output: Path) -> None:
+    """Copy the scoring step's files and the prediction output (``predictions/``) into
+    ``output``; a file of one of these names that this run did not write is removed, so that
+    none of a previous run's is taken for this one's."""
     output.mkdir(parents=True, exist_ok=True)
     for name in KEPT_OUTPUTS:
         if (result.output / name).is_file():
             shutil.copyfile(result.output / name, output / name)
+        elif (output / name).is_file():
+            (output / name).unlink()
     predictions = output / "predictions"
     if predictions.exists():
         shutil.rmtree(predictions)
     copy_tree(result.predictions, predictions, PREDICTION_OUTPUT)
+
+
+def kept_names(output: Path) -> List[str]:
+    """What ``keep_outputs`` left in ``output``, as found there: the scoring step's files, the
+    prediction output's folder and, in it, what the code printed."""
+    names = [name for name in KEPT_OUTPUTS if (output / name).is_file()]
+    if (output / "predictions").is_dir():
+        names.append("predictions/")
+    if (output / "predictions" / PARTICIPANT_OUTPUT).is_file():
+        names.append(f"predictions/{PARTICIPANT_OUTPUT}")
+    return names
+
+
+def listed(names: List[str]) -> str:
+    """``a, b and c``."""
+    if len(names) < 2:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def say_where_the_output_is(result: RunResult, output: Optional[Path]) -> None:
@@ -218,9 +241,7 @@ def run(args) -> int:
     print(f"{args.submission} on the {args.phase} phase:")
     print(leaderboard_row(scores, task.columns))
     if args.output:
-        print(
-            f"kept scores.json, scores.txt, detailed_results.html and predictions/ in {args.output}"
-        )
+        print(f"kept {listed(kept_names(Path(args.output)))} in {args.output}")
     return 0
 
 

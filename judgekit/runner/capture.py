@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from typing import BinaryIO, Callable, Deque, List, Optional, Tuple
+from typing import BinaryIO, Callable, Deque, List, Optional, Protocol, Tuple
 
 #: Bytes of output kept from the start and from the end (the rest is counted, not kept).
 HEAD_BYTES = 512 * 1024
@@ -87,19 +87,33 @@ class CappedOutput:
 
     def read_from(self, stream: BinaryIO, echo: Optional[Echo] = None) -> None:
         """Read ``stream`` to its end (every writer closed it), one line at a time."""
-        while True:
-            line = stream.readline(LINE_BYTES)
-            if not line:
-                break
-            self.add(line, echo)
-        stream.close()
+        read_lines(stream, self.add, echo)
+
+
+def read_lines(
+    stream: BinaryIO, add: Callable[[bytes, Optional[Echo]], None], echo: Optional[Echo] = None
+) -> None:
+    """Give each line of ``stream`` (of at most LINE_BYTES) to ``add`` until every writer closed
+    it, then close it."""
+    while True:
+        line = stream.readline(LINE_BYTES)
+        if not line:
+            break
+        add(line, echo)
+    stream.close()
 
 
 def _ended(text: str) -> str:
     return text if not text or text.endswith("\n") else text + "\n"
 
 
-def drain(stream: BinaryIO, capture: CappedOutput, echo: Optional[Echo] = None) -> threading.Thread:
+class LineSink(Protocol):
+    """What ``drain`` reads a pipe into: a ``CappedOutput``, or captures of several kinds."""
+
+    def read_from(self, stream: BinaryIO, echo: Optional[Echo] = None) -> None: ...
+
+
+def drain(stream: BinaryIO, capture: LineSink, echo: Optional[Echo] = None) -> threading.Thread:
     """Start a thread reading ``stream`` into ``capture`` (its head's lines echoed with ``echo``
     when given); join it once the writers are stopped."""
     thread = threading.Thread(target=capture.read_from, args=(stream, echo), daemon=True)
