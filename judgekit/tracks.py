@@ -281,6 +281,7 @@ def _checked_aliases(
                 "'label_aliases' must map alias texts to labels of a track with labels",
                 expected="e.g. label_aliases: {e: entailment, n: neutral}",
                 found=repr(raw)[:80],
+                hint="quote an alias or label YAML reads as a number or a boolean ('1', 'yes')",
             )
         )
         return ()

@@ -273,3 +273,10 @@ def test_the_chaosnli_edition_declares_the_letters_its_importer_reads():
 
     for track in load_edition(REPO / "editions" / "chaosnli").tracks:
         assert dict(track.label_aliases) == NAMES, track.id
+
+
+def test_an_alias_yaml_reads_as_a_number_is_refused_with_the_hint_to_quote_it():
+    message = _refusal(labels=["low", "high"], label_aliases={1: "low", "2": "high"})
+    assert (
+        "'label_aliases' must map alias texts to labels" in message and "Quote an alias" in message
+    )
