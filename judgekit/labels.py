@@ -77,13 +77,29 @@ class LabelSet:
                 table.setdefault(label_key(alias), self.labels.index(label))
         exact = {label: code for code, label in enumerate(self.labels)}
         exact.update({a: self.labels.index(b) for a, b in self.aliases.items() if b in self.labels})
+        numbers = {key: code for key, code in table.items() if type(key) is float}
+        label_keys = enumerate(map(label_key, self.labels))
         object.__setattr__(self, "_table", table)
         object.__setattr__(self, "_exact", exact)
+        object.__setattr__(self, "_exact_or_number", {**numbers, **exact})
+        object.__setattr__(self, "_numbers", {c: k for c, k in label_keys if type(k) is float})
 
     @property
     def exact(self) -> Mapping[str, int]:
         """Label and alias texts as written -> code: the fast path of a clean file, looked up in C."""
         return self._exact
+
+    @property
+    def exact_or_number(self) -> Mapping[object, int]:
+        """``exact``, and the value (a float) of each label or alias that is a number -> code: the
+        fast path of a column of texts and JSON numbers (``bulk.exact_codes``, which never lets a
+        boolean find a number)."""
+        return self._exact_or_number
+
+    @property
+    def numbers(self) -> Dict[int, float]:
+        """Code -> value of each label (not alias) that is a finite decimal number."""
+        return self._numbers
 
     def __len__(self) -> int:
         return len(self.labels)

@@ -51,6 +51,8 @@ class Track:
     release_lines: Optional[int] = None
     #: Similarity gold's declared scale (lowest, highest); None means ``DEFAULT_RANGE``.
     range: Optional[Tuple[float, float]] = None
+    #: (alias, label) pairs: other texts naming a label (ChaosNLI's e, n, c), read by ``label_set``.
+    label_aliases: Tuple[Tuple[str, str], ...] = ()
 
     @property
     def score_range(self) -> Tuple[float, float]:
@@ -73,7 +75,7 @@ class Track:
     @cached_property
     def label_set(self) -> LabelSet:
         """The track's labels under the one label policy (``judgekit.labels``)."""
-        return LabelSet(self.labels)
+        return LabelSet(self.labels, dict(self.label_aliases))
 
     def label_index(self) -> Dict[str, int]:
         return {label: i for i, label in enumerate(self.labels)}
@@ -89,6 +91,10 @@ class Track:
             del d["range"]
         else:
             d["range"] = list(self.range)
+        if self.label_aliases:
+            d["label_aliases"] = dict(self.label_aliases)
+        else:  # absent from the tracks.json of editions that declare none
+            del d["label_aliases"]
         return d
 
 
@@ -121,6 +127,7 @@ def track_from_dict(raw: dict, where: str = "tracks") -> Track:
         "positional",
         "release_lines",
         "range",
+        "label_aliases",
     }
     for key in sorted(set(raw) - known):
         problems.append(Problem(where, f"unknown key '{key}'", expected=", ".join(sorted(known))))
@@ -136,6 +143,7 @@ def track_from_dict(raw: dict, where: str = "tracks") -> Track:
     kind = _checked_kind(raw.get("kind"), where, problems)
     scale = _checked_scale(kind, raw.get("scale"), where, problems)
     labels = _checked_labels(kind, raw.get("labels"), where, problems)
+    aliases = _checked_aliases(kind, labels, raw.get("label_aliases"), where, problems)
     metrics = _checked_metrics(kind, scale, raw.get("metrics"), where, problems)
     dataset = raw.get("dataset", tid)
     primary = strict_bool(raw, "primary", True, where, problems)
@@ -154,7 +162,10 @@ def track_from_dict(raw: dict, where: str = "tracks") -> Track:
         positional=positional,
         release_lines=release_lines,
         range=_checked_range(kind, raw.get("range"), where, problems),
+        label_aliases=aliases,
     )
+    if kind.has_labels:
+        problems += _collision_problems(track.label_set, where)
     for key in track.keys:
         if len(key) > MAX_KEY_LENGTH:
             problems.append(
@@ -251,6 +262,58 @@ def _checked_labels(kind, raw, where: str, problems: List[Problem]) -> Tuple[str
         if len(set(labels)) != len(labels):
             problems.append(Problem(where, "'labels' has duplicates", found=repr(list(labels))))
     return labels
+
+
+def _checked_aliases(
+    kind, labels: Tuple[str, ...], raw, where: str, problems: List[Problem]
+) -> Tuple[Tuple[str, str], ...]:
+    """The track's ``label_aliases`` as (alias, label) pairs: absent, or alias text -> one of the
+    track's labels, on a kind with labels (``_collision_problems`` checks them with the labels)."""
+    if raw is None:
+        return ()
+    texts = isinstance(raw, dict) and all(
+        isinstance(k, str) and isinstance(v, str) for k, v in raw.items()
+    )
+    if not (kind.has_labels and texts):
+        problems.append(
+            Problem(
+                where,
+                "'label_aliases' must map alias texts to labels of a track with labels",
+                expected="e.g. label_aliases: {e: entailment, n: neutral}",
+                found=repr(raw)[:80],
+                hint="quote an alias or label YAML reads as a number or a boolean ('1', 'yes')",
+            )
+        )
+        return ()
+    for alias, label in raw.items():
+        if label not in labels:
+            problems.append(
+                Problem(
+                    where,
+                    f"'label_aliases' entry {alias!r} names no label of the track",
+                    expected="one of " + ", ".join(labels),
+                    found=repr(label),
+                    hint="write the label as 'labels' writes it (case counts)",
+                )
+            )
+    return tuple(raw.items())
+
+
+def _collision_problems(labels: LabelSet, where: str) -> List[Problem]:
+    """A problem per two labels or aliases that name one label once normalised (``judgekit.labels``);
+    a label written twice is already refused as a duplicate."""
+    return [
+        Problem(
+            where,
+            "two of 'labels' and 'label_aliases' name one label once normalised",
+            expected="names that differ once surrounding spaces are ignored and numbers are read "
+            "as values (docs/labels.md)",
+            found=collision.describe(),
+            hint="remove or rename one of them",
+        )
+        for collision in labels.collisions()
+        if collision.first != collision.second or collision.second in labels.aliases
+    ]
 
 
 def _checked_metrics(kind, scale, raw, where: str, problems: List[Problem]) -> Tuple[str, ...]:

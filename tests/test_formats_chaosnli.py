@@ -16,6 +16,8 @@ from judgekit.formats.submission import ItemKeys, read_prediction
 from judgekit.tracks import track_from_dict, tracks_from_list
 
 NLI = ["entailment", "neutral", "contradiction"]
+#: The letters ChaosNLI writes, as the chaosnli edition declares them (``label_aliases``).
+LETTERS = {"e": "entailment", "n": "neutral", "c": "contradiction"}
 IDS = ["2407214681.jpg#0r1n", "4705552913.jpg#2r1c", "50830c", "97211e"]
 SOFT = track_from_dict(
     {"id": "snli_soft", "kind": "soft_label", "scale": "categorical", "dataset": "snli",
@@ -24,7 +26,7 @@ SOFT = track_from_dict(
 )  # fmt: skip
 LABELS = track_from_dict(
     {"id": "snli_nli", "kind": "classification", "dataset": "snli", "labels": NLI,
-     "metrics": ["accuracy"], "files": ["snli*.json"]}
+     "label_aliases": LETTERS, "metrics": ["accuracy"], "files": ["snli*.json"]}
 )  # fmt: skip
 
 
@@ -158,7 +160,7 @@ TRACKS = tracks_from_list(
         {"id": "mnli_soft", "kind": "soft_label", "scale": "categorical", "dataset": "mnli",
          "labels": NLI, "metrics": ["jsd"], "files": ["mnli*.json"]},
         {"id": "mnli_nli", "kind": "classification", "dataset": "mnli", "labels": NLI,
-         "files": ["mnli*.json"]},
+         "label_aliases": LETTERS, "files": ["mnli*.json"]},
     ]
 )  # fmt: skip
 MNLI_IDS = ["63735n", "91383n", "134211e"]

@@ -82,3 +82,12 @@ def test_a_metric_registered_for_a_kind_changes_no_edition_that_does_not_name_it
         {"id": "s", "kind": "similarity", "dataset": "d", "metrics": ["kendall"]}
     )
     assert plain.metrics == ("pearson", "spearman") and chosen.metrics == ("kendall",)
+
+
+def test_the_data_page_states_the_label_policy_where_tracks_have_labels():
+    from judgekit.labels import POLICY_TEXT
+
+    assert POLICY_TEXT not in pages.data_page(sts_only())
+    chaosnli = pages.data_page(load_edition(REPO / "editions" / "chaosnli"))
+    assert chaosnli.count(POLICY_TEXT) == 1
+    assert "| entailment (or e), neutral (or n), contradiction (or c) |" in chaosnli

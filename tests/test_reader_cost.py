@@ -21,6 +21,7 @@ from judgekit.formats.perspectivist import annotator_entries, annotator_values
 from judgekit.formats.soft import soft_label_rows
 from judgekit.formats.values import outside_label_set, python_literal
 from judgekit.gold import build_gold
+from judgekit.labels import LabelSet
 from judgekit.scoring import read_track_file
 from judgekit.tracks import Track, track_from_dict
 
@@ -174,12 +175,14 @@ def test_a_long_label_is_compared_once_with_the_labels(monkeypatch):
 
 
 def test_an_annotators_labels_are_looked_up_in_one_label_table(monkeypatch):
-    """A multilabel entry listing many labels builds the track's label table once, not per label."""
+    """A multilabel entry listing many labels builds the track's label table (its ``LabelSet``)
+    once, not per label."""
     calls = []
-    table = Track.label_index
-    monkeypatch.setattr(Track, "label_index", lambda self: calls.append(1) or table(self))
+    build = LabelSet.__post_init__
+    monkeypatch.setattr(LabelSet, "__post_init__", lambda self: calls.append(1) or build(self))
+    track = track_from_dict(MULTI_PE.to_dict())  # a fresh track: its LabelSet not yet built
     with pytest.raises(values.ValueProblem):
-        annotator_values([["a"] * 1000 + ["z"]], MULTI_PE)
+        annotator_values([["a"] * 1000 + ["z"]], track)
     assert len(calls) == 1
 
 

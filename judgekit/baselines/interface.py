@@ -13,7 +13,7 @@ import numbers
 import sys
 import traceback
 from pathlib import Path
-from typing import Callable, Dict, List, Optional
+from typing import Callable, List, Optional
 
 import numpy as np
 
@@ -219,19 +219,19 @@ def _scalar_text(value, what: str) -> str:
     )
 
 
-def _read_score(track: Track, item: dict, value, index: Dict[str, int], notes: List[str]):
+def _read_score(track: Track, item: dict, value, notes: List[str]):
     return parse_number(_scalar_text(value, "number"))
 
 
-def _read_label(track: Track, item: dict, value, index: Dict[str, int], notes: List[str]):
-    return track.labels[parse_label(_scalar_text(value, "label"), track, index)]
+def _read_label(track: Track, item: dict, value, notes: List[str]):
+    return track.labels[parse_label(_scalar_text(value, "label"), track)]
 
 
-def _read_distribution(track: Track, item: dict, value, index: Dict[str, int], notes: List[str]):
+def _read_distribution(track: Track, item: dict, value, notes: List[str]):
     return parse_soft(_as_json(value), track, notes)
 
 
-def _read_per_annotator(track: Track, item: dict, value, index: Dict[str, int], notes: List[str]):
+def _read_per_annotator(track: Track, item: dict, value, notes: List[str]):
     rows = parse_per_annotator(_as_json(value), track, item_annotators(item))
     return per_annotator_value(track, rows)
 
@@ -245,12 +245,10 @@ _READERS = {
 }
 
 
-def canonical_value(
-    track: Track, item: dict, value, index: Dict[str, int], notes: List[str]
-) -> str:
+def canonical_value(track: Track, item: dict, value, notes: List[str]) -> str:
     """The ``VALUE`` text of one prediction, after the scorer's parser accepted it; ValueProblem if not."""
     read = _READERS[kinds.of(track).prediction_shape]
-    return format_value(track, read(track, item, value, index, notes))
+    return format_value(track, read(track, item, value, notes))
 
 
 def prediction_lines(track: Track, items: List[dict], predictions, display: str) -> List[str]:
@@ -264,12 +262,11 @@ def prediction_lines(track: Track, items: List[dict], predictions, display: str)
             found=f"{len(values)}",
         )
     problems = ProblemCollector(display)
-    index = track.label_index()
     notes: List[str] = []
     lines = []
     for item, value in zip(items, values):
         try:
-            lines.append(f"{item['id']}\t{canonical_value(track, item, value, index, notes)}")
+            lines.append(f"{item['id']}\t{canonical_value(track, item, value, notes)}")
         except ValueProblem as p:
             problems.add(
                 p.message, item=item["id"], expected=p.expected, found=p.found, hint=p.hint

@@ -8,6 +8,7 @@ from typing import Dict, List, Optional
 from .. import kinds
 from ..formats.values import describe_value
 from ..kinds import Kind
+from ..labels import POLICY_TEXT
 from ..metrics import get as get_metric
 from ..tracks import PRIMARY_KEY
 from .edition import Edition
@@ -26,11 +27,25 @@ def _kinds(edition: Edition) -> List[Kind]:
 
 
 def _track_values(t) -> str:
-    """What a track's gold is: the scale of its scores for a kind with a ``range``, else its labels."""
+    """What a track's gold is: the scale of its scores for a kind with a ``range``, else its labels,
+    each with the aliases naming it."""
     if not kinds.of(t).has_range:
-        return ", ".join(t.labels)
+        return ", ".join(_label_names(t, label) for label in t.labels)
     lo, hi = t.score_range
     return f"score {lo:g}-{hi:g}"
+
+
+def _label_names(t, label: str) -> str:
+    """A label, and the aliases the track declares for it: ``entailment (or e)``."""
+    aliases = [alias for alias, named in t.label_aliases if named == label]
+    return f"{label} (or {', '.join(aliases)})" if aliases else label
+
+
+def _label_policy(edition: Edition) -> List[str]:
+    """The label policy's paragraph (``labels.POLICY_TEXT``), for an edition with labelled tracks."""
+    if any(kinds.of(t).has_labels for t in edition.tracks):
+        return ["", "**Labels.** " + POLICY_TEXT]
+    return []
 
 
 def data_page(edition: Edition) -> str:
@@ -61,6 +76,7 @@ def data_page(edition: Edition) -> str:
         )
     lines += ["", "Formats by kind:" if len(present) > 1 else "Format:", ""]
     lines += [kind.format_text for kind in present]
+    lines += _label_policy(edition)
     lines += [
         "",
         "Files are UTF-8 (a byte-order mark and CRLF line ends are fine). Every error message names the "

@@ -444,6 +444,12 @@ def track_fields() -> Dict[str, Field]:
             items=Field(STR),
             example='labels: ["1", "2", "3"]',
         ),
+        "label_aliases": Field(
+            MAP,
+            "alias text -> one of 'labels': other texts naming a label (docs/labels.md)",
+            items=Field(STR),
+            example="label_aliases: {e: entailment, n: neutral, c: contradiction}",
+        ),
         "metrics": Field(
             LIST,
             "the metrics scored, main metric first (default: the kind's; see docs/edition-config.md)",

@@ -8,8 +8,10 @@ The layout is what ChaosNLI's official script reads (easonnie/ChaosNLI, ``src/ev
 
 Probabilities (or ``logits``, turned into probabilities by a softmax, as the script's
 ``model_label_dist`` does) come in ChaosNLI's fixed label order e, n, c and are put in the track's
-order by name; ``predicted_label`` is a letter (e, n, c) or a full name. A record may repeat its own
-``uid`` (the repository's samples do): it must then be its key. The file holds one model.
+order by name; ``predicted_label`` is a letter (e, n, c) or a full name, read through the track's
+``LabelSet`` (the edition declares the letters as ``label_aliases``, as the script's
+``simply_nli_label_mapping`` maps them). A record may repeat its own ``uid`` (the repository's
+samples do): it must then be its key. The file holds one model.
 """
 
 from __future__ import annotations
@@ -32,9 +34,6 @@ from .values import ValueProblem, is_number, parse_json, show, show_json, value_
 
 #: ChaosNLI's label order of ``predicted_probabilities`` and ``logits`` (its ``label_count`` order).
 LABEL_ORDER = ("entailment", "neutral", "contradiction")
-#: ``predicted_label`` as the script maps it (``simply_nli_label_mapping``).
-LABEL_NAMES = {"e": "entailment", "n": "neutral", "c": "contradiction"}
-LABEL_NAMES.update({name: name for name in LABEL_ORDER})
 SOFT_KEYS = ("predicted_probabilities", "logits")
 LABEL_KEY = "predicted_label"
 EXAMPLE = '{"my_model": {UID: {"predicted_probabilities": [pE, pN, pC], "predicted_label": "e"}}}'
@@ -92,8 +91,7 @@ def _track_order(track: Track, display: str) -> np.ndarray:
     if (predicts_label or track.scale == "categorical") and sorted(track.labels) == sorted(
         LABEL_ORDER
     ):
-        index = track.label_index()
-        return np.array([index[label] for label in LABEL_ORDER])
+        return np.array(track.label_set.codes(LABEL_ORDER))
     raise SubmissionError.single(
         display,
         "ChaosNLI's layout does not apply to this track",
@@ -247,21 +245,21 @@ def _softmax(logits, uid: str, problems: ProblemCollector) -> Optional[List[floa
 def _label_values(
     records: dict, position: Dict[str, int], n: int, track: Track, problems: ProblemCollector
 ) -> np.ndarray:
-    """Each item's label index among the track's labels (``predicted_label``, a letter or a name)."""
-    index = track.label_index()
+    """Each item's label index among the track's labels (``predicted_label``, by the track's
+    ``LabelSet``: a letter its aliases declare, or a name)."""
+    labels = track.label_set
+    names = ", ".join(list(labels.aliases) + list(labels.labels))
     out = np.full(n, -1, dtype=np.int64)
     for uid, i in position.items():
         label = records[uid].get(LABEL_KEY)
-        name = LABEL_NAMES.get(label) if isinstance(label, str) else None
-        if name is None:
+        out[i] = labels.code(label)
+        if out[i] < 0:
             problems.add(
                 "the prediction has no label e, n or c"
                 if label is None
                 else "'predicted_label' is not an NLI label",
                 item=uid,
-                expected=f"{LABEL_KEY!r}: one of e, n, c, entailment, neutral, contradiction",
+                expected=f"{LABEL_KEY!r}: one of {names}",
                 found=show_json(label) if label is not None else "no 'predicted_label'",
             )
-            continue
-        out[i] = index[name]
     return out

@@ -14,7 +14,6 @@ from .values import (
     ValueProblem,
     is_number,
     label_of,
-    label_table,
     outside_label_set,
     parse_value,
     show,
@@ -33,11 +32,11 @@ def annotator_rows(rows: list, counts: np.ndarray, track: Track) -> Tuple[np.nda
     placed = np.repeat(ok, counts)
     if track.scale != "multilabel":
         out = np.zeros(len(placed), dtype=np.int64)
-        out[placed] = codes = exact_codes(entries, label_table(track))
+        out[placed] = codes = exact_codes(entries, track.label_set.exact_or_number)
         ok[annotator[codes < 0]] = False
         return out, ok
     out = np.zeros((len(placed), len(track.labels)))
-    out[placed], listed = choice_rows(entries, track.label_index(), len(track.labels))
+    out[placed], listed = choice_rows(entries, track.label_set.exact, len(track.labels))
     ok[annotator[~listed]] = False
     if not ok.all():  # label-major never reads a row annotator-major reads
         ok |= label_major_rows(rows, counts, out)
@@ -116,8 +115,7 @@ def annotator_values(entries: list, track: Track, hint: str = None) -> np.ndarra
     if track.scale == "multilabel":
         rows = [e if isinstance(e, np.ndarray) else _multilabel_choice(e, track) for e in entries]
         return np.array(rows, dtype=float).reshape(-1, len(track.labels))
-    table = label_table(track)
-    return np.array([label_of(v, track, table, hint) for v in entries], dtype=np.int64)
+    return np.array([label_of(v, track, hint) for v in entries], dtype=np.int64)
 
 
 def _label_major(value: list, track: Track) -> np.ndarray:
@@ -161,9 +159,10 @@ def _multilabel_choice(value, track: Track) -> np.ndarray:
             f"{len(track.labels)} vectors of 0/1 entries, one per label",
             found=show_json(value),
         )
-    parts, index = [part.strip() for part in parts], track.label_index()
-    row, ok = choice_rows([parts], index, len(track.labels))
-    if not ok[0]:
-        part = next(part for part in parts if part not in index)
+    codes = track.label_set.codes(parts)
+    if min(codes, default=0) < 0:
+        part = parts[codes.index(-1)].strip()
         raise outside_label_set(part, track, show(part))
-    return row[0]
+    row = np.zeros(len(track.labels))
+    row[codes] = 1.0
+    return row

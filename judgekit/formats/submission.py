@@ -381,9 +381,8 @@ def _numbers(track: Track, rows: Rows):
 
 def _labels(track: Track, rows: Rows):
     """(values, flagged rows, the rule reading one row, notes) of labels (their indices)."""
-    index = track.label_index()
-    values = label_column(rows.text, index)
-    return values, values < 0, lambda j: parse_label(rows.text[j], track, index), []
+    values = label_column(rows.text, track.label_set.exact)
+    return values, values < 0, lambda j: parse_label(rows.text[j], track), []
 
 
 #: ``Kind.submitted_value`` -> the reader of a column of such values (per-annotator rows aside).

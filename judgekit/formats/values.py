@@ -217,14 +217,15 @@ def outside_label_set(value, track: Track, shown: str, hint: str = None) -> Valu
     """The problem of a label outside the set, naming the label it probably meant (``Neutral``), or, where
     no label is a number, the label a whole number would be as a class index; else ``hint``."""
     loose = _loose_label(value)  # once: the value is the participant's, of any length
-    near = [label for label in track.labels if _loose_label(label) == loose]
+    names = list(track.labels) + list(track.label_set.aliases)
+    near = [name for name in names if _loose_label(name) == loose]
     index = str(value).strip()
     if near:
         hint = f"labels are matched exactly: write {near[0]!r} (case and spaces count)"
     elif (
         NUMBER.fullmatch(index)
         and float(index) in range(len(track.labels))
-        and len(label_table(track)) == len(track.labels)
+        and not track.label_set.numbers
     ):
         hint = (
             f"labels are names, not class indices: write the name itself (if {index} is an index from 0 in the "
@@ -243,7 +244,7 @@ def index_hint(track: Track, values: list):
     """On an ordinal track whose labels are not 0..K-1, when every entry of the rows that are lists is a
     whole number in 0..K-1: the hint that these look like label indices, and how to write the labels."""
     k = len(track.labels)
-    numbers = {i: value for value, i in label_table(track).items() if type(value) is float}
+    numbers = track.label_set.numbers
     indices = dict(zip(map(float, range(k)), range(k)))
     if track.scale != "ordinal" or numbers == {i: value for value, i in indices.items()}:
         return None
@@ -270,7 +271,7 @@ def label_column(texts: Sequence[str], index: Dict[str, int]) -> np.ndarray:
     )
 
 
-def parse_label(text: str, track: Track, index: Dict[str, int]) -> int:
+def parse_label(text: str, track: Track) -> int:
     """One label by the track's label policy (``LabelSet``); ``label_column`` is its fast path."""
     code = track.label_set.code(text)
     if code < 0:
@@ -278,20 +279,9 @@ def parse_label(text: str, track: Track, index: Dict[str, int]) -> int:
     return code
 
 
-def label_table(track: Track) -> Dict[object, int]:
-    """Label -> index, and value -> index for the labels that are finite numbers (an ordinal
-    prediction may give 3 for "3")."""
-    numbers = {
-        float(label): i
-        for i, label in enumerate(track.labels)
-        if NUMBER.fullmatch(label.strip()) and math.isfinite(float(label))
-    }
-    return {**numbers, **track.label_index()}
-
-
-def label_of(value, track: Track, table: Dict[object, int] = None, hint: str = None) -> int:
-    """The index of a perspectivist label by the track's label policy (``LabelSet``); ``table`` (a
-    ``label_table``) is the column's fast path and is not needed here."""
+def label_of(value, track: Track, hint: str = None) -> int:
+    """The index of a perspectivist label (a text or a JSON number) by the track's label policy
+    (``LabelSet``); ``hint``: for a label outside the set, when no label is near it."""
     code = track.label_set.code(value)
     if code >= 0:
         return code

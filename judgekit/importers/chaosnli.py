@@ -24,7 +24,11 @@ from .ocnli import read_json_records, require_fields, split_file
 from .semeval_sts import require_option
 
 WHERE = "datasets (importer chaosnli)"
-#: Letter codes in the order of ``label_count`` / ``label_dist`` -> the kit's label names.
+#: Letter codes in the order of ``label_count`` / ``label_dist`` -> the kit's label names. The
+#: importer reads the release's own codes with this table, before any track exists: the only place
+#: the kit maps e, n, c itself. A submission's letters (``predicted_label``) are read through the
+#: track's ``LabelSet``, whose ``label_aliases`` the chaosnli edition declares as this same mapping
+#: (tests/test_formats_chaosnli.py checks the two agree).
 CODES = ("e", "n", "c")
 NAMES = {"e": "entailment", "n": "neutral", "c": "contradiction"}
 

@@ -21,11 +21,15 @@ SCALES = ("categorical", "ordinal", "multilabel")
 # --- generated pages, data and leak checks ---
 
 
-def split_multilabel(annotation) -> List[str]:
-    """A multilabel annotation as a list of labels: a list, or a comma-separated string."""
+def split_multilabel(annotation) -> list:
+    """A multilabel annotation as the labels it lists, each as written, for the track's
+    ``LabelSet`` to read (``judgekit.labels``: spaces around a part are its to ignore): a list as it
+    is, a comma-separated string's non-empty parts, any other value alone."""
     if isinstance(annotation, list):
-        return [str(a).strip() for a in annotation]
-    return [part.strip() for part in str(annotation).split(",") if part.strip()]
+        return annotation
+    if not isinstance(annotation, str):
+        return [annotation]
+    return [part for part in annotation.split(",") if part.strip()]
 
 
 class Kind:

@@ -61,9 +61,9 @@ class Perspectivist(Kind):
         """The annotators' labels in order (multilabel: each annotator's labels as released)."""
         multilabel = gold.track.scale == "multilabel"
         return tuple(
-            label
+            str(label).strip()
             for annotation in items[index].get("annotations") or []
-            for label in (split_multilabel(annotation) if multilabel else [str(annotation).strip()])
+            for label in (split_multilabel(annotation) if multilabel else [annotation])
         )
 
     def exact_hits(self, gold, values):
