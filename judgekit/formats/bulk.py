@@ -11,7 +11,7 @@ import re
 from contextlib import contextmanager, suppress
 from itertools import chain, compress, repeat
 from operator import itemgetter
-from typing import Iterator, Optional, Sequence, Tuple
+from typing import Iterator, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -75,9 +75,17 @@ def plain_numbers(texts: Sequence[str]) -> Optional[np.ndarray]:
     return None
 
 
-def number_column(texts: Sequence[str]) -> Tuple[np.ndarray, np.ndarray]:
-    """(values, ok): each text as a float, and where it is a finite decimal number in ASCII digits
-    (``NUMBER`` after stripping whitespace: the rule ``values.parse_number`` explains)."""
+class NumberColumn(NamedTuple):
+    """A column of texts read as numbers: each text's float (NaN where it is no ``NUMBER``) and
+    which texts are finite decimal numbers (the others are refused by ``values.parse_number``)."""
+
+    values: np.ndarray
+    ok: np.ndarray
+
+
+def number_column(texts: Sequence[str]) -> NumberColumn:
+    """Each text as a float, and where it is a finite decimal number in ASCII digits (``NUMBER`` after
+    stripping whitespace: the rule ``values.parse_number`` explains)."""
     values = plain_numbers(texts)
     if values is None:
         stripped = list(map(str.strip, texts))
@@ -86,7 +94,7 @@ def number_column(texts: Sequence[str]) -> Tuple[np.ndarray, np.ndarray]:
         )
         values = np.full(len(stripped), np.nan)
         values[ok] = np.array(list(compress(stripped, ok)), dtype=float)
-    return values, np.isfinite(values)
+    return NumberColumn(values, np.isfinite(values))
 
 
 def exact_codes(values: list, table: dict) -> np.ndarray:

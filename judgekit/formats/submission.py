@@ -23,7 +23,14 @@ from .annotators import RowFit, layout_warnings
 from .chaosnli import is_chaosnli_document, read_chaosnli
 from .coverage import UNKNOWN_ID, missing_items
 from .index_hints import labels_as_indices_hint, with_hint
-from .bulk import collector_paused, distinct, json_values, label_codes, number_column
+from .bulk import (
+    NumberColumn,
+    collector_paused,
+    distinct,
+    json_values,
+    label_codes,
+    number_column,
+)
 from .layout import (
     COMMENTS_NOTE,
     JSON_LINES_NOTE,
@@ -93,9 +100,7 @@ class Rows(NamedTuple):
     item: Sequence[int]
     line: Sequence[int]
     text: List[str]
-    numbers: Optional[Tuple[np.ndarray, np.ndarray]] = (
-        None  # ``number_column(text)`` when already known
-    )
+    numbers: Optional[NumberColumn] = None  # ``number_column(text)`` when already known
 
 
 def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> Prediction:
@@ -134,7 +139,7 @@ def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> P
         warnings += [JSON_LINES_NOTE] if columns.json_lines else []
         warnings += (
             [RELEASE_LINES_NOTE.format(track.release_lines, len(keys.ids))]
-            if layout == "positional" and len(columns.fields[0]) > len(keys.ids)
+            if layout == "positional" and len(columns.positional_fields.fields) > len(keys.ids)
             else []
         )
         warnings += value_warnings(notes)
@@ -155,10 +160,10 @@ def _positional_rows(
     columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCollector
 ) -> Rows:
     """The scores of a SemEval positional file, one per line in item order (a confidence must be a number)."""
-    every, (fields, lengths, firsts, scores) = columns.numbers, columns.fields
+    every, read = columns.numbers, columns.positional_fields
     numbers = every[columns.positional_header :]  # the header's line stays in the blank-line check
     release = track.release_lines if (track.release_lines or 0) > len(keys.ids) else None
-    if len(fields) != len(keys.ids) and len(fields) != release:
+    if len(read.fields) != len(keys.ids) and len(read.fields) != release:
         raise SubmissionError.single(
             problems.file,
             "wrong number of lines for the SemEval positional format",
@@ -168,7 +173,7 @@ def _positional_rows(
                 if release
                 else ""
             ),
-            found=f"{len(fields)} non-blank lines"
+            found=f"{len(read.fields)} non-blank lines"
             + (" besides comments" if columns.comments else ""),
             hint="or write ID<TAB>SCORE lines, which are matched by id",
         )
@@ -187,18 +192,11 @@ def _positional_rows(
             hint="positional files are matched by line number",
         )
     n = len(keys.ids)
-    if (
-        len(fields) > n
-    ):  # the release's lines: read on the first n, as the official scorer reads them
-        fields, lengths, firsts, scores, numbers = (
-            fields[:n],
-            lengths[:n],
-            firsts[:n],
-            (scores[0][:n], scores[1][:n]),
-            numbers[:n],
-        )
-    two = np.flatnonzero(lengths == 2)
-    for j in two[~number_column(list(map(itemgetter(1), map(fields.__getitem__, two))))[1]]:
+    # the release's lines: read on the first n, as the official scorer reads them
+    if len(read.fields) > n:
+        read, numbers = read.first_lines(n), numbers[:n]
+    fields, two = read.fields, np.flatnonzero(read.counts == 2)
+    for j in two[~number_column(list(map(itemgetter(1), map(fields.__getitem__, two)))).ok]:
         _explain(
             parse_number,
             fields[j][1],
@@ -208,7 +206,7 @@ def _positional_rows(
             expected="a score and, optionally, a confidence such as 3.2<TAB>80",
         )
     problems.raise_if_any()
-    return Rows(range(len(fields)), numbers, firsts, scores)
+    return Rows(range(len(fields)), numbers, read.firsts, read.first_numbers)
 
 
 def _id_rows(columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCollector) -> Rows:
