@@ -200,15 +200,15 @@ def _soft_values(
     given = {uid: _soft_entry(records[uid], uid, problems) for uid in position}
     given = {uid: value for uid, value in given.items() if value is not None}
     uids = list(given)
-    rows, bad, problem, row_notes = soft_label_rows(track, [given[uid] for uid in uids])
-    notes += row_notes
+    column = soft_label_rows(track, [given[uid] for uid in uids])
+    notes += column.notes
     out, order = np.zeros((n, len(track.labels))), _track_order(track, problems.file)
     for j, uid in enumerate(uids):
-        if bad[j]:
-            p = problem(j)
+        if column.broken[j]:
+            p = column.problem(j)
             problems.add(p.message, item=uid, expected=p.expected, found=p.found, hint=p.hint)
         else:
-            out[position[uid], order] = rows[j]
+            out[position[uid], order] = column.probabilities[j]
     return out
 
 

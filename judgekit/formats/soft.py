@@ -3,6 +3,7 @@ first broken rule) and on one value (``parse_soft``)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import chain, compress
 from operator import itemgetter
 from typing import Callable, List, Tuple
@@ -133,11 +134,21 @@ def _leading_bins(values: list, k: int) -> Tuple[np.ndarray, np.ndarray]:
     return first, np.flatnonzero((first >= 0) & (first <= SUM_TOLERANCE))
 
 
-def soft_label_rows(
-    track: Track, values: list
-) -> Tuple[np.ndarray, np.ndarray, Callable[[int], ValueProblem], list]:
-    """A column of soft labels (JSON values): (probabilities ``(n, K)`` in label order, the rows breaking
-    a rule, ``problem(j)``: the first rule row j breaks, the notes of the other rows for the warnings).
+@dataclass(frozen=True, eq=False)
+class SoftLabelColumn:
+    """A column of soft labels read by ``soft_label_rows``: ``probabilities`` in the track's label
+    order, ``(n, K)`` (multilabel: ``(n, K, 2)`` pairs [P(not chosen), P(chosen)]), NaN on the rows
+    that break a rule (``broken``, a mask); ``problem(j)``: the first rule row j breaks; ``notes``:
+    what was done to the other rows (renormalised, a bin dropped), for the warnings."""
+
+    probabilities: np.ndarray
+    broken: np.ndarray
+    problem: Callable[[int], ValueProblem]
+    notes: list
+
+
+def soft_label_rows(track: Track, values: list) -> SoftLabelColumn:
+    """A column of soft labels (JSON values), each row by the rules of a list of K probabilities.
     Ordinal tracks also take K+1 values whose extra leading bin holds at most ``SUM_TOLERANCE`` (the CSC
     practice-phase layout): the K+1 values follow the rules, then the bin is dropped and the rest renormalised."""
     k = len(track.labels)
@@ -171,7 +182,7 @@ def soft_label_rows(
         )
 
     dropped = ~bad & ~np.isnan(first)
-    return (
+    return SoftLabelColumn(
         out,
         bad,
         problem,
@@ -213,7 +224,7 @@ def _multilabel_rows(track: Track, values: list):
             2,
         )
 
-    return out, bad, problem, notes
+    return SoftLabelColumn(out, bad, problem, notes)
 
 
 def parse_soft(text: str, track: Track, notes: List[str]) -> np.ndarray:
@@ -242,8 +253,8 @@ def parse_soft(text: str, track: Track, notes: List[str]) -> np.ndarray:
                 [v["0"], v["1"]] if isinstance(v, dict) and v.keys() == {"0", "1"} else v
                 for v in value
             ]
-    values, bad, problem, row_notes = soft_label_rows(track, [value])
-    if bad[0]:
-        raise problem(0)
-    notes += row_notes
-    return values[0]
+    column = soft_label_rows(track, [value])
+    if column.broken[0]:
+        raise column.problem(0)
+    notes += column.notes
+    return column.probabilities[0]

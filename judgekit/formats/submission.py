@@ -367,8 +367,14 @@ def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector
 
 def _distributions(track: Track, rows: Rows):
     """(values, flagged rows, the rule reading one row, notes) of soft labels."""
-    values, flagged, _, notes = soft_label_rows(track, json_values(rows.text))
-    return values, flagged, lambda j: parse_soft(rows.text[j], track, notes), notes
+    column = soft_label_rows(track, json_values(rows.text))
+    notes = column.notes
+    return (
+        column.probabilities,
+        column.broken,
+        lambda j: parse_soft(rows.text[j], track, notes),
+        notes,
+    )
 
 
 def _numbers(track: Track, rows: Rows):
