@@ -26,6 +26,7 @@ from ..errors import ProblemCollector, SubmissionError
 from ..kinds.base import PredictionShape
 from ..tracks import Track
 from .coverage import UNKNOWN_ID, missing_items
+from .notes import ReadNote
 from .soft import soft_label_rows
 from .textfile import BYTES_PER_ITEM, FILE_SLACK_BYTES, MAX_FILE_BYTES, shorten
 from .values import ValueProblem, is_number, parse_json, show, show_json, value_warnings
@@ -193,7 +194,12 @@ def _positions(records: dict, ids: List[str], problems: ProblemCollector) -> Dic
 
 
 def _soft_values(
-    records: dict, position: Dict[str, int], n: int, track: Track, problems, notes
+    records: dict,
+    position: Dict[str, int],
+    n: int,
+    track: Track,
+    problems: ProblemCollector,
+    notes: List[ReadNote],
 ) -> np.ndarray:
     """Each item's probabilities in the track's label order, by the kit's soft-label rules
     (``soft.soft_label_rows``: 3 finite numbers >= 0 summing to 1 within 0.02, renormalised)."""

@@ -10,11 +10,12 @@ from typing import Callable, List, Tuple
 
 import numpy as np
 
+from ..kinds.soft_label import PRACTICE_PHASE_LAYOUT, SUM_TOLERANCE
 from ..tracks import Track
 from .bulk import list_sizes
+from .notes import EMPTY_LEADING_BIN, LEADING_BIN_WITH_MASS, RENORMALISED, ReadNote
 from .values import (
     NUMBER_TYPES,
-    SUM_TOLERANCE,
     ValueProblem,
     is_number,
     parse_value,
@@ -113,12 +114,15 @@ def _problem(rule: int, value, row: np.ndarray, what: str, length: int) -> Value
     )
 
 
-def _normalised(rows: np.ndarray, bad: np.ndarray, quiet=False) -> Tuple[np.ndarray, List[str]]:
+def _normalised(
+    rows: np.ndarray, bad: np.ndarray, quiet=False
+) -> Tuple[np.ndarray, List[ReadNote]]:
     """The rows divided by their sums (NaN for ``bad`` rows), and a note per row renormalised (a sum
     off by more than 1e-6) that is not ``quiet`` (a row whose change another note announces)."""
     rows = np.where(bad[:, None], np.nan, rows)
     totals = rows.sum(axis=1, keepdims=True)
-    return rows / totals, ["renormalised"] * int(((np.abs(totals[:, 0] - 1) > 1e-6) & ~quiet).sum())
+    renormalised = int(((np.abs(totals[:, 0] - 1) > 1e-6) & ~quiet).sum())
+    return rows / totals, [ReadNote(RENORMALISED)] * renormalised
 
 
 def _leading_bins(values: list, k: int) -> Tuple[np.ndarray, np.ndarray]:
@@ -144,13 +148,14 @@ class SoftLabelColumn:
     probabilities: np.ndarray
     broken: np.ndarray
     problem: Callable[[int], ValueProblem]
-    notes: list
+    notes: List[ReadNote]
 
 
 def soft_label_rows(track: Track, values: list) -> SoftLabelColumn:
     """A column of soft labels (JSON values), each row by the rules of a list of K probabilities.
-    Ordinal tracks also take K+1 values whose extra leading bin holds at most ``SUM_TOLERANCE`` (the CSC
-    practice-phase layout): the K+1 values follow the rules, then the bin is dropped and the rest renormalised."""
+    Ordinal tracks also take K+1 values whose extra leading bin holds at most ``SUM_TOLERANCE``
+    (``kinds.soft_label.LEADING_BIN_LAYOUT``): the K+1 values follow the rules, then the bin is
+    dropped and the rest renormalised."""
     k = len(track.labels)
     if track.scale == "multilabel":
         return _multilabel_rows(track, values)
@@ -175,7 +180,7 @@ def soft_label_rows(track: Track, values: list) -> SoftLabelColumn:
             "wrong soft label length",
             expected=f"a list of {k} probabilities",
             found=f"{k + 1} values, the first {first[j]:g}",
-            hint=f"a row of {k + 1} values looks like the 2025 practice-phase layout, which "
+            hint=f"a row of {k + 1} values looks like {PRACTICE_PHASE_LAYOUT}, which "
             f'had an extra, always-zero first bin "0": drop the first value (it '
             f"holds probability here, so check that the other {k} are the labels "
             f"{track.labels[0]}..{track.labels[-1]})",
@@ -187,8 +192,8 @@ def soft_label_rows(track: Track, values: list) -> SoftLabelColumn:
         bad,
         problem,
         notes
-        + ["extra leading bin"] * int((dropped & (first == 0)).sum())
-        + first[dropped & (first > 0)].tolist(),
+        + [ReadNote(EMPTY_LEADING_BIN)] * int((dropped & (first == 0)).sum())
+        + [ReadNote(LEADING_BIN_WITH_MASS, mass) for mass in first[dropped & (first > 0)].tolist()],
     )
 
 
@@ -227,7 +232,7 @@ def _multilabel_rows(track: Track, values: list):
     return SoftLabelColumn(out, bad, problem, notes)
 
 
-def parse_soft(text: str, track: Track, notes: List[str]) -> np.ndarray:
+def parse_soft(text: str, track: Track, notes: List[ReadNote]) -> np.ndarray:
     """One soft label by ``soft_label_rows``, or an object label -> probability keyed as releases key theirs:
     a number label also by value ("0.0", MP dev), a multilabel pair as {"0": .., "1": ..} (VariErrNLI)."""
     value = parse_value(text, track, notes)
