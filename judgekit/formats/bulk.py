@@ -11,7 +11,7 @@ import re
 from contextlib import contextmanager, suppress
 from itertools import chain, compress, repeat
 from operator import itemgetter
-from typing import Iterator, NamedTuple, Optional, Sequence, Tuple
+from typing import Iterator, NamedTuple, Optional, Sequence
 
 import numpy as np
 
@@ -130,23 +130,39 @@ def list_sizes(values: list) -> np.ndarray:
         return sizes
 
 
-def list_entries(
-    values: list, lengths: Optional[np.ndarray] = None
-) -> Tuple[list, np.ndarray, np.ndarray]:
-    """(the entries of the values that are lists, of ``lengths[i]`` entries when given, chained; the
-    value each entry is from; which values are such lists)."""
+class ListEntries(NamedTuple):
+    """The entries of a column's values that are lists, chained (``entries``), the index of the value
+    each entry is from (``owner``) and which values were taken (``taken``, a mask)."""
+
+    entries: list
+    owner: np.ndarray
+    taken: np.ndarray
+
+
+def list_entries(values: list, lengths: Optional[np.ndarray] = None) -> ListEntries:
+    """The entries of the values that are lists, of ``lengths[i]`` entries when given."""
     sizes = list_sizes(values)
     taken = sizes >= 0 if lengths is None else sizes == lengths
     kept = values if taken.all() else compress(values, taken)
-    return list(chain.from_iterable(kept)), np.repeat(np.arange(len(values)), sizes * taken), taken
+    owner = np.repeat(np.arange(len(values)), sizes * taken)
+    return ListEntries(list(chain.from_iterable(kept)), owner, taken)
 
 
-def distinct(keys: list) -> Tuple[list, np.ndarray]:
-    """(each distinct key once, in first-seen order; each key's index among them): a rule applied to the
-    distinct keys and indexed back gives its result on all, at the cost of one hash per key."""
+class Distinct(NamedTuple):
+    """Each distinct key once, in first-seen order (``keys``), and each key's index among them
+    (``index``): a rule applied to ``keys`` and indexed back gives its result on all."""
+
+    keys: list
+    index: np.ndarray
+
+
+def distinct(keys: list) -> Distinct:
+    """The distinct keys, at the cost of one hash per key."""
     table = dict.fromkeys(keys)
     table.update(zip(table, range(len(table))))
-    return list(table), np.fromiter(map(table.__getitem__, keys), dtype=np.int64, count=len(keys))
+    return Distinct(
+        list(table), np.fromiter(map(table.__getitem__, keys), dtype=np.int64, count=len(keys))
+    )
 
 
 def label_codes(values: np.ndarray, n_labels: int) -> np.ndarray:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import chain, compress
 from operator import itemgetter
-from typing import Callable, List, Tuple
+from typing import Callable, List, NamedTuple, Tuple
 
 import numpy as np
 
@@ -60,12 +60,18 @@ _RULES = (
 )
 
 
-def probability_rows(
-    values: list, length: int, chosen: bool = False
-) -> Tuple[np.ndarray, np.ndarray]:
-    """(rows, broken): the values that are lists of ``length`` JSON numbers as float rows ``(n, length)``
-    (NaN for the others), and per value the first of ``_RULES`` it breaks (-1: none). P(chosen) values
-    (``chosen``) must be at most 1 (rounding aside) rather than sum to 1."""
+class ProbabilityRows(NamedTuple):
+    """A column of values by the rules of a list of probabilities: the values that are lists of
+    JSON numbers as float ``rows`` ``(n, length)`` (NaN for the others), and per value the index in
+    ``_RULES`` of the first rule it breaks (``broken_rule``, -1: none)."""
+
+    rows: np.ndarray
+    broken_rule: np.ndarray
+
+
+def probability_rows(values: list, length: int, chosen: bool = False) -> ProbabilityRows:
+    """The values by the rules of a list of ``length`` probabilities. P(chosen) values (``chosen``)
+    must be at most 1 (rounding aside) rather than sum to 1."""
     fits = list_sizes(values) == length
     numbers = fits.copy()
     if (
@@ -101,7 +107,7 @@ def probability_rows(
                 chosen & (rows > 1 + 1e-9).any(axis=1),
             ]
         )
-    return rows, np.where(checks.any(axis=0), checks.argmax(axis=0), -1)
+    return ProbabilityRows(rows, np.where(checks.any(axis=0), checks.argmax(axis=0), -1))
 
 
 def _problem(rule: int, value, row: np.ndarray, what: str, length: int) -> ValueProblem:
@@ -125,9 +131,18 @@ def _normalised(
     return rows / totals, [ReadNote(RENORMALISED)] * renormalised
 
 
-def _leading_bins(values: list, k: int) -> Tuple[np.ndarray, np.ndarray]:
-    """Per value, the first entry of a list of ``k + 1`` whose first entry is a number (else NaN), and
-    the rows whose first entry is a bin to drop: a mass of at most ``SUM_TOLERANCE``."""
+class LeadingBins(NamedTuple):
+    """The leading bins of a column of ordinal soft labels of K labels: per value, the first entry
+    of a list of K+1 whose first entry is a number (``first``, NaN for any other value), and the
+    rows whose first entry is a bin to drop, a mass of at most ``SUM_TOLERANCE`` (``droppable``,
+    row indices)."""
+
+    first: np.ndarray
+    droppable: np.ndarray
+
+
+def _leading_bins(values: list, k: int) -> LeadingBins:
+    """The leading bins of ``values`` on a track of ``k`` labels."""
     first = np.full(len(values), np.nan)
     longer = np.flatnonzero(list_sizes(values) == k + 1)
     heads = list(map(itemgetter(0), map(values.__getitem__, longer.tolist())))
@@ -135,7 +150,7 @@ def _leading_bins(values: list, k: int) -> Tuple[np.ndarray, np.ndarray]:
     first[longer[numeric]] = np.fromiter(
         compress(heads, numeric), dtype=float, count=int(numeric.sum())
     )
-    return first, np.flatnonzero((first >= 0) & (first <= SUM_TOLERANCE))
+    return LeadingBins(first, np.flatnonzero((first >= 0) & (first <= SUM_TOLERANCE)))
 
 
 @dataclass(frozen=True, eq=False)
@@ -163,7 +178,7 @@ def soft_label_rows(track: Track, values: list) -> SoftLabelColumn:
     first, cut = (
         _leading_bins(values, k)
         if track.scale == "ordinal"
-        else (np.full(len(values), np.nan), np.array([], int))
+        else LeadingBins(np.full(len(values), np.nan), np.array([], int))
     )
     longer, broken[cut] = probability_rows(list(map(values.__getitem__, cut.tolist())), k + 1)
     rows[cut] = longer[:, 1:]
@@ -174,7 +189,7 @@ def soft_label_rows(track: Track, values: list) -> SoftLabelColumn:
 
     def problem(j: int) -> ValueProblem:
         if not wrong_bin[j]:
-            row = probability_rows([values[j]], k + 1)[0][0] if j in cut else rows[j]
+            row = probability_rows([values[j]], k + 1).rows[0] if j in cut else rows[j]
             return _problem(broken[j], values[j], row, "soft label", k)
         return ValueProblem(
             "wrong soft label length",

@@ -41,6 +41,7 @@ from .layout import (
     refuse_one_line_of_values,
     without_comments,
 )
+from .notes import ReadNote
 from .perspectivist import annotator_entries, annotator_rows, annotator_values
 from .soft import parse_soft, soft_label_rows
 from .textfile import read_texts, safe_display, shorten
@@ -353,23 +354,35 @@ def _each(rows: Rows, flagged, rule, keys: ItemKeys, problems: ProblemCollector)
     }
 
 
+class ValueColumn(NamedTuple):
+    """A column of values read at once: ``values`` in row order, right on the rows a rule does not
+    ``flag`` (a mask); ``read_row(j)``: row j read alone by the same rule, which returns its value
+    or raises its ``ValueProblem``; ``notes``: the rows read in another form, for the warnings."""
+
+    values: np.ndarray
+    flagged: np.ndarray
+    read_row: Callable[[int], object]
+    notes: List[ReadNote]
+
+
 def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector):
     """(values in row order, notes for the warnings) of ``rows``: read a column at a time, and each row
     a rule flags read alone, by the same rule, which accepts it or adds its problem."""
     reading = kinds.of(track).submitted_value
     if reading == "per_annotator":
         return _per_annotator(track, keys, rows, problems)
-    values, flagged, rule, notes = _COLUMN_READERS[reading](track, rows)
-    for j, value in _each(rows, np.flatnonzero(flagged), rule, keys, problems).items():
-        values[j] = value
-    return values, notes
+    column = _COLUMN_READERS[reading](track, rows)
+    flagged = np.flatnonzero(column.flagged)
+    for j, value in _each(rows, flagged, column.read_row, keys, problems).items():
+        column.values[j] = value
+    return column.values, column.notes
 
 
-def _distributions(track: Track, rows: Rows):
-    """(values, flagged rows, the rule reading one row, notes) of soft labels."""
+def _distributions(track: Track, rows: Rows) -> ValueColumn:
+    """Soft labels (probabilities in label order)."""
     column = soft_label_rows(track, json_values(rows.text))
     notes = column.notes
-    return (
+    return ValueColumn(
         column.probabilities,
         column.broken,
         lambda j: parse_soft(rows.text[j], track, notes),
@@ -377,17 +390,17 @@ def _distributions(track: Track, rows: Rows):
     )
 
 
-def _numbers(track: Track, rows: Rows):
-    """(values, flagged rows, the rule reading one row, notes) of scores."""
+def _numbers(track: Track, rows: Rows) -> ValueColumn:
+    """Scores."""
     values, ok = rows.numbers or number_column(rows.text)
-    return values, ~ok, lambda j: parse_number(rows.text[j]), []
+    return ValueColumn(values, ~ok, lambda j: parse_number(rows.text[j]), [])
 
 
-def _labels(track: Track, rows: Rows):
-    """(values, flagged rows, the rule reading one row, notes) of labels (their indices)."""
+def _labels(track: Track, rows: Rows) -> ValueColumn:
+    """Labels, as their indices."""
     index = track.label_index()
     values = label_column(rows.text, index)
-    return values, values < 0, lambda j: parse_label(rows.text[j], track, index), []
+    return ValueColumn(values, values < 0, lambda j: parse_label(rows.text[j], track, index), [])
 
 
 #: ``Kind.submitted_value`` -> the reader of a column of such values (per-annotator rows aside).

@@ -247,7 +247,7 @@ def index_hint(track: Track, values: list):
     indices = dict(zip(map(float, range(k)), range(k)))
     if track.scale != "ordinal" or numbers == {i: value for value, i in indices.items()}:
         return None
-    entries = list_entries(values)[0]
+    entries = list_entries(values).entries
     if not entries or (exact_codes(entries, indices) < 0).any():
         return None
     shifts = {value - i for i, value in numbers.items()}
