@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from itertools import compress, repeat
 from operator import itemgetter
-from typing import Callable, List, Sequence, Tuple
+from typing import Callable, List, NamedTuple, Sequence
 
 import numpy as np
 
@@ -26,7 +26,7 @@ from .bulk import (
     number_column,
     plain_numbers,
 )
-from .textfile import shorten
+from .textfile import Lines, shorten
 from .values import ValueProblem, describe_value, parse_json
 
 HEADER_NAMES = (
@@ -46,18 +46,27 @@ COLUMN_NAME = re.compile(r"[^\W\d][\w .-]*")
 JSON_LINES_NOTE = 'the file was read as JSON lines, one object {"id": ID, "any name": VALUE} a line (CLUE\'s layout)'
 
 
+class Uncommented(NamedTuple):
+    """A file's lines but its comment lines (``numbers``, ``texts``), and the numbers of the comment
+    lines skipped (``comments``)."""
+
+    numbers: Sequence[int]
+    texts: List[str]
+    comments: List[int]
+
+
 def without_comments(
     numbers: Sequence[int], texts: List[str], track: Track, ids: List[str], display: str
-):
-    """(numbers, texts, the comment lines' numbers) of a file: on a positional (SemEval) track, a line
-    whose first non-blank character is '#' is a comment, skipped as the official scorer skips it, unless
-    an item id of the track starts with '#'. A file without '#' is not looked at line by line."""
+) -> Uncommented:
+    """A file's lines without its comments: on a positional (SemEval) track, a line whose first
+    non-blank character is '#' is a comment, skipped as the official scorer skips it, unless an item
+    id of the track starts with '#'. A file without '#' is not looked at line by line."""
     if (
         not track.positional
         or not any(map(str.__contains__, texts, repeat("#")))
         or any(map(str.startswith, map(str.lstrip, ids), repeat("#")))
     ):
-        return numbers, texts, []
+        return Uncommented(numbers, texts, [])
     comment = np.fromiter(
         map(str.startswith, map(str.lstrip, texts), repeat("#")), dtype=bool, count=len(texts)
     )
@@ -69,27 +78,29 @@ def without_comments(
             found=f"{len(texts)} comment line(s)",
         )
     where = np.asarray(numbers)
-    return where[~comment].tolist(), list(compress(texts, ~comment)), where[comment].tolist()
+    return Uncommented(
+        where[~comment].tolist(), list(compress(texts, ~comment)), where[comment].tolist()
+    )
 
 
-def records_array(numbers: Sequence[int], texts: List[str]) -> Tuple[Sequence[int], List[str]]:
+def records_array(numbers: Sequence[int], texts: List[str]) -> Lines:
     """A file of one line holding a JSON array of objects (``json.dump(records)``, pandas'
     ``to_json(orient="records")`` without ``lines=True``) as JSON lines, each object on that line."""
     if len(texts) != 1 or not texts[0].lstrip().startswith("["):
-        return numbers, texts
+        return Lines(numbers, texts)
     try:
         records = parse_json(texts[0])
     except ValueProblem:
-        return numbers, texts
+        return Lines(numbers, texts)
     if not (
         isinstance(records, list)
         and records
         and all(isinstance(record, dict) for record in records)
     ):
-        return numbers, texts
-    return [numbers[0]] * len(records), [
-        json.dumps(record, ensure_ascii=False) for record in records
-    ]
+        return Lines(numbers, texts)
+    return Lines(
+        [numbers[0]] * len(records), [json.dumps(record, ensure_ascii=False) for record in records]
+    )
 
 
 def refuse_one_line_of_values(
