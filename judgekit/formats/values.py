@@ -1,6 +1,6 @@
 """The rules of one submitted value (numbers, JSON and Python-literal values, labels), which raise
-``ValueProblem`` (expected, found), and the warnings of the notes readers leave; soft labels are in
-``soft``, per-annotator rows in ``perspectivist``."""
+``ValueProblem`` (expected, found), and the warnings of the notes these rules leave (their kinds
+and texts are in ``notes``); soft labels are in ``soft``, per-annotator rows in ``perspectivist``."""
 
 from __future__ import annotations
 
