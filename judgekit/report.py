@@ -366,8 +366,8 @@ def track_visuals(tr) -> str:
 
 def _scored(tr):
     """Gold and predicted arrays of the scored items (similarity, classification, soft labels)."""
-    gold, pred, _ = scored_subset(tr.gold, tr.prediction.values)
-    return gold, pred
+    scored = scored_subset(tr.gold, tr.prediction.values)
+    return scored.gold, scored.predicted
 
 
 def _scatter_figure(tr) -> str:

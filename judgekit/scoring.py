@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Dict, Iterable, List, Optional
+from typing import Dict, Iterable, List, NamedTuple, Optional
 
 import numpy as np
 
@@ -92,26 +92,35 @@ def read_track_file(path: Path, display: str, gold: GoldTrack, phases=None) -> P
     return read_prediction(path, display, gold.track, keys)
 
 
-def scored_subset(gold: GoldTrack, pred_values):
-    """Gold, prediction and a mask of per-item rows to keep, for the items that have gold.
+class ScoredSubset(NamedTuple):
+    """What a track's metrics score: the ``gold`` and ``predicted`` values of the items that have
+    gold, and ``keep``, the mask of the per-item statistics to keep (None: every item's)."""
+
+    gold: object
+    predicted: object
+    keep: Optional[np.ndarray]
+
+
+def scored_subset(gold: GoldTrack, pred_values) -> ScoredSubset:
+    """The values the metrics score, for the items that have gold.
 
     Array kinds are cut before the metric (a missing classification label is -1); per-annotator
     rows are cut after, by dropping the per-item statistics of items without annotations.
     """
     if gold.scored.all():
-        return gold.gold, pred_values, None
+        return ScoredSubset(gold.gold, pred_values, None)
     if isinstance(gold.gold, PerAnnotator):
-        return gold.gold, pred_values, gold.scored
-    return gold.gold[gold.scored], pred_values[gold.scored], None
+        return ScoredSubset(gold.gold, pred_values, gold.scored)
+    return ScoredSubset(gold.gold[gold.scored], pred_values[gold.scored], None)
 
 
 def score_track(gold: GoldTrack, prediction: Prediction, file: str) -> TrackResult:
-    g, p, keep = scored_subset(gold, prediction.values)
+    scored = scored_subset(gold, prediction.values)
     warnings = list(prediction.warnings)
     scores, stats = {}, {}
     for name in gold.track.metrics:
         metric = get_metric(name)
-        result = metric.score(g, p, keep)
+        result = metric.score(scored.gold, scored.predicted, scored.keep)
         if result.warning:
             warnings.append(f"{metric.title}: {result.warning}")
         scores[name] = result.value

@@ -255,9 +255,9 @@ def test_no_numpy_operation_of_the_soft_rules_warns_on_extreme_values():
     rows = [[a, b] for a in extreme for b in extreme]
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        _, bad, problem, _ = soft_label_rows(SOFT, rows)
-        shown = [problem(j).found for j in np.flatnonzero(bad).tolist()]
-    assert len(shown) == int(bad.sum()) > 0
+        column = soft_label_rows(SOFT, rows)
+        shown = [column.problem(j).found for j in np.flatnonzero(column.broken).tolist()]
+    assert len(shown) == int(column.broken.sum()) > 0
     assert not any("inf" in found for found in shown)
 
 

@@ -20,6 +20,7 @@ import numpy as np
 from .. import kinds
 from ..errors import ProblemCollector, SubmissionError
 from ..formats.annotators import parse_per_annotator
+from ..formats.notes import ReadNote
 from ..formats.soft import parse_soft
 from ..formats.values import ValueProblem, parse_label, parse_number, value_warnings
 from ..formats.write import format_value, numpy_json, per_annotator_value
@@ -219,19 +220,19 @@ def _scalar_text(value, what: str) -> str:
     )
 
 
-def _read_score(track: Track, item: dict, value, notes: List[str]):
+def _read_score(track: Track, item: dict, value, notes: List[ReadNote]):
     return parse_number(_scalar_text(value, "number"))
 
 
-def _read_label(track: Track, item: dict, value, notes: List[str]):
+def _read_label(track: Track, item: dict, value, notes: List[ReadNote]):
     return track.labels[parse_label(_scalar_text(value, "label"), track)]
 
 
-def _read_distribution(track: Track, item: dict, value, notes: List[str]):
+def _read_distribution(track: Track, item: dict, value, notes: List[ReadNote]):
     return parse_soft(_as_json(value), track, notes)
 
 
-def _read_per_annotator(track: Track, item: dict, value, notes: List[str]):
+def _read_per_annotator(track: Track, item: dict, value, notes: List[ReadNote]):
     rows = parse_per_annotator(_as_json(value), track, item_annotators(item))
     return per_annotator_value(track, rows)
 
@@ -245,7 +246,7 @@ _READERS = {
 }
 
 
-def canonical_value(track: Track, item: dict, value, notes: List[str]) -> str:
+def canonical_value(track: Track, item: dict, value, notes: List[ReadNote]) -> str:
     """The ``VALUE`` text of one prediction, after the scorer's parser accepted it; ValueProblem if not."""
     read = _READERS[kinds.of(track).prediction_shape]
     return format_value(track, read(track, item, value, notes))
@@ -262,7 +263,7 @@ def prediction_lines(track: Track, items: List[dict], predictions, display: str)
             found=f"{len(values)}",
         )
     problems = ProblemCollector(display)
-    notes: List[str] = []
+    notes: List[ReadNote] = []
     lines = []
     for item, value in zip(items, values):
         try:

@@ -23,16 +23,13 @@ import numpy as np
 
 from ..metrics import PerAnnotator
 from .bulk import label_codes
+from .notes import ANNOTATOR_POOL, ANNOTATORS_LIST, LAYOUT_NOTES, ReadNote, note_warnings
 from .perspectivist import annotator_entries, annotator_values
 from .values import ValueProblem
 
+#: The layouts a row of another length than its item's annotators may have, and the note of each.
 LISTED, POOL = "annotators list", "annotator pool"
-WARNINGS = {
-    LISTED: "row(s) had one entry per name of the release's annotators list (an annotator repeated "
-    "once per label given); the repeated entries were merged",
-    POOL: "row(s) had one entry per annotator of the dataset's whole pool; the entries of each "
-    "item's own annotators were kept",
-}
+_NOTES = {LISTED: ReadNote(ANNOTATORS_LIST), POOL: ReadNote(ANNOTATOR_POOL)}
 
 
 def per_annotator(values: np.ndarray, counts: np.ndarray, n_labels: int) -> PerAnnotator:
@@ -101,7 +98,7 @@ class RowFit:
         }
         self.mode = decisive.pop() if len(decisive) == 1 else POOL  # for rows that fit both layouts
 
-    def fit(self, i: int, entries: list, notes: List[str]) -> list:
+    def fit(self, i: int, entries: list, notes: List[ReadNote]) -> list:
         """Item ``i``'s entries, one per annotator in order; ValueProblem if the row cannot fit."""
         names, listed, m = self.annotators[i], self.listed[i], len(entries)
         if m == len(names):
@@ -122,7 +119,7 @@ class RowFit:
                 hint="the item's annotators are in the input file's 'annotators' field",
             )
         layout = self.mode if len(fits) == 2 else fits[0]
-        notes.append(layout)
+        notes.append(_NOTES[layout])
         return (
             _merge_listed(entries, names, listed)
             if layout == LISTED
@@ -163,9 +160,9 @@ def _merge_listed(entries: list, names: Sequence[str], listed: Sequence[str]) ->
     return [entries[first[name]] for name in names]
 
 
-def layout_warnings(notes: List[str]) -> List[str]:
+def layout_warnings(notes: Sequence[ReadNote]) -> List[str]:
     """One warning per layout read in a file (``notes`` as ``RowFit.fit`` fills it)."""
-    return [f"{notes.count(layout)} {text}" for layout, text in WARNINGS.items() if layout in notes]
+    return note_warnings(notes, LAYOUT_NOTES)
 
 
 def parse_per_annotator(text: str, track, annotators: Sequence[str]) -> np.ndarray:

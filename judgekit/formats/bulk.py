@@ -11,7 +11,7 @@ import re
 from contextlib import contextmanager, suppress
 from itertools import chain, compress, repeat
 from operator import itemgetter
-from typing import Iterator, Optional, Sequence, Tuple
+from typing import Iterator, NamedTuple, Optional, Sequence
 
 import numpy as np
 
@@ -75,9 +75,17 @@ def plain_numbers(texts: Sequence[str]) -> Optional[np.ndarray]:
     return None
 
 
-def number_column(texts: Sequence[str]) -> Tuple[np.ndarray, np.ndarray]:
-    """(values, ok): each text as a float, and where it is a finite decimal number in ASCII digits
-    (``NUMBER`` after stripping whitespace: the rule ``values.parse_number`` explains)."""
+class NumberColumn(NamedTuple):
+    """A column of texts read as numbers: each text's float (NaN where it is no ``NUMBER``) and
+    which texts are finite decimal numbers (the others are refused by ``values.parse_number``)."""
+
+    values: np.ndarray
+    ok: np.ndarray
+
+
+def number_column(texts: Sequence[str]) -> NumberColumn:
+    """Each text as a float, and where it is a finite decimal number in ASCII digits (``NUMBER`` after
+    stripping whitespace: the rule ``values.parse_number`` explains)."""
     values = plain_numbers(texts)
     if values is None:
         stripped = list(map(str.strip, texts))
@@ -86,7 +94,7 @@ def number_column(texts: Sequence[str]) -> Tuple[np.ndarray, np.ndarray]:
         )
         values = np.full(len(stripped), np.nan)
         values[ok] = np.array(list(compress(stripped, ok)), dtype=float)
-    return values, np.isfinite(values)
+    return NumberColumn(values, np.isfinite(values))
 
 
 def exact_codes(values: list, table: dict) -> np.ndarray:
@@ -122,23 +130,39 @@ def list_sizes(values: list) -> np.ndarray:
         return sizes
 
 
-def list_entries(
-    values: list, lengths: Optional[np.ndarray] = None
-) -> Tuple[list, np.ndarray, np.ndarray]:
-    """(the entries of the values that are lists, of ``lengths[i]`` entries when given, chained; the
-    value each entry is from; which values are such lists)."""
+class ListEntries(NamedTuple):
+    """The entries of a column's values that are lists, chained (``entries``), the index of the value
+    each entry is from (``owner``) and which values were taken (``taken``, a mask)."""
+
+    entries: list
+    owner: np.ndarray
+    taken: np.ndarray
+
+
+def list_entries(values: list, lengths: Optional[np.ndarray] = None) -> ListEntries:
+    """The entries of the values that are lists, of ``lengths[i]`` entries when given."""
     sizes = list_sizes(values)
     taken = sizes >= 0 if lengths is None else sizes == lengths
     kept = values if taken.all() else compress(values, taken)
-    return list(chain.from_iterable(kept)), np.repeat(np.arange(len(values)), sizes * taken), taken
+    owner = np.repeat(np.arange(len(values)), sizes * taken)
+    return ListEntries(list(chain.from_iterable(kept)), owner, taken)
 
 
-def distinct(keys: list) -> Tuple[list, np.ndarray]:
-    """(each distinct key once, in first-seen order; each key's index among them): a rule applied to the
-    distinct keys and indexed back gives its result on all, at the cost of one hash per key."""
+class Distinct(NamedTuple):
+    """Each distinct key once, in first-seen order (``keys``), and each key's index among them
+    (``index``): a rule applied to ``keys`` and indexed back gives its result on all."""
+
+    keys: list
+    index: np.ndarray
+
+
+def distinct(keys: list) -> Distinct:
+    """The distinct keys, at the cost of one hash per key."""
     table = dict.fromkeys(keys)
     table.update(zip(table, range(len(table))))
-    return list(table), np.fromiter(map(table.__getitem__, keys), dtype=np.int64, count=len(keys))
+    return Distinct(
+        list(table), np.fromiter(map(table.__getitem__, keys), dtype=np.int64, count=len(keys))
+    )
 
 
 def label_codes(values: np.ndarray, n_labels: int) -> np.ndarray:

@@ -28,6 +28,7 @@ from ..errors import ProblemCollector, SubmissionError
 from ..kinds.base import PredictionShape
 from ..tracks import Track
 from .coverage import UNKNOWN_ID, missing_items
+from .notes import ReadNote
 from .soft import soft_label_rows
 from .textfile import BYTES_PER_ITEM, FILE_SLACK_BYTES, MAX_FILE_BYTES, shorten
 from .values import ValueProblem, is_number, parse_json, show, show_json, value_warnings
@@ -191,22 +192,27 @@ def _positions(records: dict, ids: List[str], problems: ProblemCollector) -> Dic
 
 
 def _soft_values(
-    records: dict, position: Dict[str, int], n: int, track: Track, problems, notes
+    records: dict,
+    position: Dict[str, int],
+    n: int,
+    track: Track,
+    problems: ProblemCollector,
+    notes: List[ReadNote],
 ) -> np.ndarray:
     """Each item's probabilities in the track's label order, by the kit's soft-label rules
     (``soft.soft_label_rows``: 3 finite numbers >= 0 summing to 1 within 0.02, renormalised)."""
     given = {uid: _soft_entry(records[uid], uid, problems) for uid in position}
     given = {uid: value for uid, value in given.items() if value is not None}
     uids = list(given)
-    rows, bad, problem, row_notes = soft_label_rows(track, [given[uid] for uid in uids])
-    notes += row_notes
+    column = soft_label_rows(track, [given[uid] for uid in uids])
+    notes += column.notes
     out, order = np.zeros((n, len(track.labels))), _track_order(track, problems.file)
     for j, uid in enumerate(uids):
-        if bad[j]:
-            p = problem(j)
+        if column.broken[j]:
+            p = column.problem(j)
             problems.add(p.message, item=uid, expected=p.expected, found=p.found, hint=p.hint)
         else:
-            out[position[uid], order] = rows[j]
+            out[position[uid], order] = column.probabilities[j]
     return out
 
 

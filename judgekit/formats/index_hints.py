@@ -33,7 +33,7 @@ def _number(entry):
 def _multilabel_hint(track: Track, column: list) -> Optional[str]:
     """When every entry of the rows is a list of distinct whole numbers in 0..K-1 (a set of labels),
     some above 1 (so no 0/1 vector): the hint that each annotator's labels look written as indices."""
-    entries = list_entries(column)[0]
+    entries = list_entries(column).entries
     k = len(track.labels)
     if not entries or not all(_label_set(entry) for entry in entries):
         return None

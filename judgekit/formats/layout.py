@@ -7,18 +7,26 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from functools import cached_property
 from itertools import compress, repeat
 from operator import itemgetter
-from typing import Callable, List, Sequence, Tuple
+from typing import Callable, List, NamedTuple, Sequence
 
 import numpy as np
 
 from .. import kinds
 from ..errors import SubmissionError
 from ..tracks import Track
-from .bulk import COMMA_DECIMAL, NOT_JSON, json_values, number_column, plain_numbers
-from .textfile import shorten
+from .bulk import (
+    COMMA_DECIMAL,
+    NOT_JSON,
+    NumberColumn,
+    json_values,
+    number_column,
+    plain_numbers,
+)
+from .textfile import Lines, shorten
 from .values import ValueProblem, describe_value, parse_json
 
 HEADER_NAMES = (
@@ -38,18 +46,27 @@ COLUMN_NAME = re.compile(r"[^\W\d][\w .-]*")
 JSON_LINES_NOTE = 'the file was read as JSON lines, one object {"id": ID, "any name": VALUE} a line (CLUE\'s layout)'
 
 
+class Uncommented(NamedTuple):
+    """A file's lines but its comment lines (``numbers``, ``texts``), and the numbers of the comment
+    lines skipped (``comments``)."""
+
+    numbers: Sequence[int]
+    texts: List[str]
+    comments: List[int]
+
+
 def without_comments(
     numbers: Sequence[int], texts: List[str], track: Track, ids: List[str], display: str
-):
-    """(numbers, texts, the comment lines' numbers) of a file: on a positional (SemEval) track, a line
-    whose first non-blank character is '#' is a comment, skipped as the official scorer skips it, unless
-    an item id of the track starts with '#'. A file without '#' is not looked at line by line."""
+) -> Uncommented:
+    """A file's lines without its comments: on a positional (SemEval) track, a line whose first
+    non-blank character is '#' is a comment, skipped as the official scorer skips it, unless an item
+    id of the track starts with '#'. A file without '#' is not looked at line by line."""
     if (
         not track.positional
         or not any(map(str.__contains__, texts, repeat("#")))
         or any(map(str.startswith, map(str.lstrip, ids), repeat("#")))
     ):
-        return numbers, texts, []
+        return Uncommented(numbers, texts, [])
     comment = np.fromiter(
         map(str.startswith, map(str.lstrip, texts), repeat("#")), dtype=bool, count=len(texts)
     )
@@ -61,27 +78,29 @@ def without_comments(
             found=f"{len(texts)} comment line(s)",
         )
     where = np.asarray(numbers)
-    return where[~comment].tolist(), list(compress(texts, ~comment)), where[comment].tolist()
+    return Uncommented(
+        where[~comment].tolist(), list(compress(texts, ~comment)), where[comment].tolist()
+    )
 
 
-def records_array(numbers: Sequence[int], texts: List[str]) -> Tuple[Sequence[int], List[str]]:
+def records_array(numbers: Sequence[int], texts: List[str]) -> Lines:
     """A file of one line holding a JSON array of objects (``json.dump(records)``, pandas'
     ``to_json(orient="records")`` without ``lines=True``) as JSON lines, each object on that line."""
     if len(texts) != 1 or not texts[0].lstrip().startswith("["):
-        return numbers, texts
+        return Lines(numbers, texts)
     try:
         records = parse_json(texts[0])
     except ValueProblem:
-        return numbers, texts
+        return Lines(numbers, texts)
     if not (
         isinstance(records, list)
         and records
         and all(isinstance(record, dict) for record in records)
     ):
-        return numbers, texts
-    return [numbers[0]] * len(records), [
-        json.dumps(record, ensure_ascii=False) for record in records
-    ]
+        return Lines(numbers, texts)
+    return Lines(
+        [numbers[0]] * len(records), [json.dumps(record, ensure_ascii=False) for record in records]
+    )
 
 
 def refuse_one_line_of_values(
@@ -119,7 +138,7 @@ def _values_on_one_line(texts: List[str], track: Track, ids: List[str]) -> int:
     parts = re.split(r"[\s,;]+", texts[0].strip(" \t,;"))
     return (
         len(parts)
-        if value is NOT_JSON and not rows and len(parts) > 2 and number_column(parts)[1].all()
+        if value is NOT_JSON and not rows and len(parts) > 2 and number_column(parts).ok.all()
         else 0
     )
 
@@ -193,18 +212,34 @@ class Columns:
         )
 
     @cached_property
-    def fields(
-        self,
-    ) -> Tuple[List[List[str]], np.ndarray, List[str], Tuple[np.ndarray, np.ndarray]]:
-        """For a positional reading: each line's whitespace-separated fields (after ``positional_header``),
-        their count, the first fields (a line is never blank) and these as numbers (``number_column``)."""
+    def positional_fields(self) -> PositionalFields:
+        """The lines as a positional reading sees them, after ``positional_header``."""
         fields = list(map(str.split, self.texts[1:] if self.positional_header else self.texts))
         firsts = list(map(itemgetter(0), fields))
-        return (
+        return PositionalFields(
             fields,
             np.fromiter(map(len, fields), dtype=np.int64, count=len(fields)),
             firsts,
             number_column(firsts),
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class PositionalFields:
+    """A file's lines for a positional (SemEval) reading: each line's whitespace-separated ``fields``,
+    their ``counts`` (a score, then optionally a confidence), each line's first field (``firsts``: a
+    line is never blank) and these as numbers (``first_numbers``)."""
+
+    fields: List[List[str]]
+    counts: np.ndarray
+    firsts: List[str]
+    first_numbers: NumberColumn
+
+    def first_lines(self, n: int) -> PositionalFields:
+        """The first ``n`` lines alone (a release's file may hold more lines than there are items)."""
+        values, ok = self.first_numbers
+        return PositionalFields(
+            self.fields[:n], self.counts[:n], self.firsts[:n], NumberColumn(values[:n], ok[:n])
         )
 
 
@@ -284,10 +319,11 @@ def _reads_positionally(columns: Columns) -> bool:
     """Whether every line holds one or two fields and most first fields are numbers, decimal commas
     counted ("2,68", ``COMMA_DECIMAL``): such lines are then refused one by one, with the hint of
     ``parse_number`` (use a dot), rather than all as lines without a tab."""
-    _, lengths, firsts, (_, numeric) = columns.fields
+    read = columns.positional_fields
+    lengths, firsts = read.counts, read.firsts
     if not (lengths <= 2).all():
         return False
-    count = int(numeric.sum())
+    count = int(read.first_numbers.ok.sum())
     if 2 * count < len(lengths):  # looked at only when the numbers alone are too few
         count += int(
             np.fromiter(
@@ -300,7 +336,7 @@ def _reads_positionally(columns: Columns) -> bool:
 def _refuse_row_numbers(columns: Columns, ids: List[str], display: str) -> None:
     """Refuse a positional reading whose first column holds whole numbers, each once, some above 5: ids
     or line numbers, which would be read as scores (and the scores as confidences)."""
-    _, _, _, (first_values, numeric) = columns.fields
+    first_values, numeric = columns.positional_fields.first_numbers
     if (
         numeric.all()
         and (first_values % 1 == 0).all()

@@ -3,12 +3,13 @@ column (``annotator_rows``) and on one row (``annotator_entries`` then ``annotat
 
 from __future__ import annotations
 
-from typing import Dict, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ..tracks import Track
 from .bulk import exact_codes, list_entries
+from .notes import ReadNote
 from .textfile import shorten
 from .values import (
     ValueProblem,
@@ -75,7 +76,7 @@ def label_major_rows(rows: list, counts: np.ndarray, out: np.ndarray) -> np.ndar
 
 
 def annotator_entries(
-    text: str, track: Track, annotators: Sequence[str], notes: list = None
+    text: str, track: Track, annotators: Sequence[str], notes: Optional[List[ReadNote]] = None
 ) -> list:
     """A row's entries as written (label-major rows as 0/1 rows): ``annotator_rows``'s rules, and also
     an object annotator -> entry. ``annotators.RowFit`` fits them to the item's annotators."""

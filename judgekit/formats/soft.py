@@ -3,17 +3,19 @@ first broken rule) and on one value (``parse_soft``)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import chain, compress
 from operator import itemgetter
-from typing import Callable, List, Tuple
+from typing import Callable, List, NamedTuple, Tuple
 
 import numpy as np
 
+from ..kinds.soft_label import PRACTICE_PHASE_LAYOUT, SUM_TOLERANCE
 from ..tracks import Track
 from .bulk import list_sizes
+from .notes import EMPTY_LEADING_BIN, LEADING_BIN_WITH_MASS, RENORMALISED, ReadNote
 from .values import (
     NUMBER_TYPES,
-    SUM_TOLERANCE,
     ValueProblem,
     is_number,
     parse_value,
@@ -58,12 +60,18 @@ _RULES = (
 )
 
 
-def probability_rows(
-    values: list, length: int, chosen: bool = False
-) -> Tuple[np.ndarray, np.ndarray]:
-    """(rows, broken): the values that are lists of ``length`` JSON numbers as float rows ``(n, length)``
-    (NaN for the others), and per value the first of ``_RULES`` it breaks (-1: none). P(chosen) values
-    (``chosen``) must be at most 1 (rounding aside) rather than sum to 1."""
+class ProbabilityRows(NamedTuple):
+    """A column of values by the rules of a list of probabilities: the values that are lists of
+    JSON numbers as float ``rows`` ``(n, length)`` (NaN for the others), and per value the index in
+    ``_RULES`` of the first rule it breaks (``broken_rule``, -1: none)."""
+
+    rows: np.ndarray
+    broken_rule: np.ndarray
+
+
+def probability_rows(values: list, length: int, chosen: bool = False) -> ProbabilityRows:
+    """The values by the rules of a list of ``length`` probabilities. P(chosen) values (``chosen``)
+    must be at most 1 (rounding aside) rather than sum to 1."""
     fits = list_sizes(values) == length
     numbers = fits.copy()
     if (
@@ -99,7 +107,7 @@ def probability_rows(
                 chosen & (rows > 1 + 1e-9).any(axis=1),
             ]
         )
-    return rows, np.where(checks.any(axis=0), checks.argmax(axis=0), -1)
+    return ProbabilityRows(rows, np.where(checks.any(axis=0), checks.argmax(axis=0), -1))
 
 
 def _problem(rule: int, value, row: np.ndarray, what: str, length: int) -> ValueProblem:
@@ -112,17 +120,29 @@ def _problem(rule: int, value, row: np.ndarray, what: str, length: int) -> Value
     )
 
 
-def _normalised(rows: np.ndarray, bad: np.ndarray, quiet=False) -> Tuple[np.ndarray, List[str]]:
+def _normalised(
+    rows: np.ndarray, bad: np.ndarray, quiet=False
+) -> Tuple[np.ndarray, List[ReadNote]]:
     """The rows divided by their sums (NaN for ``bad`` rows), and a note per row renormalised (a sum
     off by more than 1e-6) that is not ``quiet`` (a row whose change another note announces)."""
     rows = np.where(bad[:, None], np.nan, rows)
     totals = rows.sum(axis=1, keepdims=True)
-    return rows / totals, ["renormalised"] * int(((np.abs(totals[:, 0] - 1) > 1e-6) & ~quiet).sum())
+    renormalised = int(((np.abs(totals[:, 0] - 1) > 1e-6) & ~quiet).sum())
+    return rows / totals, [ReadNote(RENORMALISED)] * renormalised
 
 
-def _leading_bins(values: list, k: int) -> Tuple[np.ndarray, np.ndarray]:
-    """Per value, the first entry of a list of ``k + 1`` whose first entry is a number (else NaN), and
-    the rows whose first entry is a bin to drop: a mass of at most ``SUM_TOLERANCE``."""
+class LeadingBins(NamedTuple):
+    """The leading bins of a column of ordinal soft labels of K labels: per value, the first entry
+    of a list of K+1 whose first entry is a number (``first``, NaN for any other value), and the
+    rows whose first entry is a bin to drop, a mass of at most ``SUM_TOLERANCE`` (``droppable``,
+    row indices)."""
+
+    first: np.ndarray
+    droppable: np.ndarray
+
+
+def _leading_bins(values: list, k: int) -> LeadingBins:
+    """The leading bins of ``values`` on a track of ``k`` labels."""
     first = np.full(len(values), np.nan)
     longer = np.flatnonzero(list_sizes(values) == k + 1)
     heads = list(map(itemgetter(0), map(values.__getitem__, longer.tolist())))
@@ -130,16 +150,27 @@ def _leading_bins(values: list, k: int) -> Tuple[np.ndarray, np.ndarray]:
     first[longer[numeric]] = np.fromiter(
         compress(heads, numeric), dtype=float, count=int(numeric.sum())
     )
-    return first, np.flatnonzero((first >= 0) & (first <= SUM_TOLERANCE))
+    return LeadingBins(first, np.flatnonzero((first >= 0) & (first <= SUM_TOLERANCE)))
 
 
-def soft_label_rows(
-    track: Track, values: list
-) -> Tuple[np.ndarray, np.ndarray, Callable[[int], ValueProblem], list]:
-    """A column of soft labels (JSON values): (probabilities ``(n, K)`` in label order, the rows breaking
-    a rule, ``problem(j)``: the first rule row j breaks, the notes of the other rows for the warnings).
-    Ordinal tracks also take K+1 values whose extra leading bin holds at most ``SUM_TOLERANCE`` (the CSC
-    practice-phase layout): the K+1 values follow the rules, then the bin is dropped and the rest renormalised."""
+@dataclass(frozen=True, eq=False)
+class SoftLabelColumn:
+    """A column of soft labels read by ``soft_label_rows``: ``probabilities`` in the track's label
+    order, ``(n, K)`` (multilabel: ``(n, K, 2)`` pairs [P(not chosen), P(chosen)]), NaN on the rows
+    that break a rule (``broken``, a mask); ``problem(j)``: the first rule row j breaks; ``notes``:
+    what was done to the other rows (renormalised, a bin dropped), for the warnings."""
+
+    probabilities: np.ndarray
+    broken: np.ndarray
+    problem: Callable[[int], ValueProblem]
+    notes: List[ReadNote]
+
+
+def soft_label_rows(track: Track, values: list) -> SoftLabelColumn:
+    """A column of soft labels (JSON values), each row by the rules of a list of K probabilities.
+    Ordinal tracks also take K+1 values whose extra leading bin holds at most ``SUM_TOLERANCE``
+    (``kinds.soft_label.LEADING_BIN_LAYOUT``): the K+1 values follow the rules, then the bin is
+    dropped and the rest renormalised."""
     k = len(track.labels)
     if track.scale == "multilabel":
         return _multilabel_rows(track, values)
@@ -147,7 +178,7 @@ def soft_label_rows(
     first, cut = (
         _leading_bins(values, k)
         if track.scale == "ordinal"
-        else (np.full(len(values), np.nan), np.array([], int))
+        else LeadingBins(np.full(len(values), np.nan), np.array([], int))
     )
     longer, broken[cut] = probability_rows(list(map(values.__getitem__, cut.tolist())), k + 1)
     rows[cut] = longer[:, 1:]
@@ -158,26 +189,26 @@ def soft_label_rows(
 
     def problem(j: int) -> ValueProblem:
         if not wrong_bin[j]:
-            row = probability_rows([values[j]], k + 1)[0][0] if j in cut else rows[j]
+            row = probability_rows([values[j]], k + 1).rows[0] if j in cut else rows[j]
             return _problem(broken[j], values[j], row, "soft label", k)
         return ValueProblem(
             "wrong soft label length",
             expected=f"a list of {k} probabilities",
             found=f"{k + 1} values, the first {first[j]:g}",
-            hint=f"a row of {k + 1} values looks like the 2025 practice-phase layout, which "
+            hint=f"a row of {k + 1} values looks like {PRACTICE_PHASE_LAYOUT}, which "
             f'had an extra, always-zero first bin "0": drop the first value (it '
             f"holds probability here, so check that the other {k} are the labels "
             f"{track.labels[0]}..{track.labels[-1]})",
         )
 
     dropped = ~bad & ~np.isnan(first)
-    return (
+    return SoftLabelColumn(
         out,
         bad,
         problem,
         notes
-        + ["extra leading bin"] * int((dropped & (first == 0)).sum())
-        + first[dropped & (first > 0)].tolist(),
+        + [ReadNote(EMPTY_LEADING_BIN)] * int((dropped & (first == 0)).sum())
+        + [ReadNote(LEADING_BIN_WITH_MASS, mass) for mass in first[dropped & (first > 0)].tolist()],
     )
 
 
@@ -213,10 +244,10 @@ def _multilabel_rows(track: Track, values: list):
             2,
         )
 
-    return out, bad, problem, notes
+    return SoftLabelColumn(out, bad, problem, notes)
 
 
-def parse_soft(text: str, track: Track, notes: List[str]) -> np.ndarray:
+def parse_soft(text: str, track: Track, notes: List[ReadNote]) -> np.ndarray:
     """One soft label by ``soft_label_rows``, or an object label -> probability keyed as releases key theirs:
     a number label also by value ("0.0", MP dev), a multilabel pair as {"0": .., "1": ..} (VariErrNLI)."""
     value = parse_value(text, track, notes)
@@ -242,8 +273,8 @@ def parse_soft(text: str, track: Track, notes: List[str]) -> np.ndarray:
                 [v["0"], v["1"]] if isinstance(v, dict) and v.keys() == {"0", "1"} else v
                 for v in value
             ]
-    values, bad, problem, row_notes = soft_label_rows(track, [value])
-    if bad[0]:
-        raise problem(0)
-    notes += row_notes
-    return values[0]
+    column = soft_label_rows(track, [value])
+    if column.broken[0]:
+        raise column.problem(0)
+    notes += column.notes
+    return column.probabilities[0]

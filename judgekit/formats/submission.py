@@ -23,7 +23,14 @@ from .annotators import RowFit, layout_warnings
 from .chaosnli import is_chaosnli_document, read_chaosnli
 from .coverage import UNKNOWN_ID, missing_items
 from .index_hints import labels_as_indices_hint, with_hint
-from .bulk import collector_paused, distinct, json_values, label_codes, number_column
+from .bulk import (
+    NumberColumn,
+    collector_paused,
+    distinct,
+    json_values,
+    label_codes,
+    number_column,
+)
 from .layout import (
     COMMENTS_NOTE,
     JSON_LINES_NOTE,
@@ -34,6 +41,7 @@ from .layout import (
     refuse_one_line_of_values,
     without_comments,
 )
+from .notes import ReadNote
 from .perspectivist import annotator_entries, annotator_rows, annotator_values
 from .soft import parse_soft, soft_label_rows
 from .textfile import read_texts, safe_display, shorten
@@ -93,9 +101,7 @@ class Rows(NamedTuple):
     item: Sequence[int]
     line: Sequence[int]
     text: List[str]
-    numbers: Optional[Tuple[np.ndarray, np.ndarray]] = (
-        None  # ``number_column(text)`` when already known
-    )
+    numbers: Optional[NumberColumn] = None  # ``number_column(text)`` when already known
 
 
 def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> Prediction:
@@ -134,7 +140,7 @@ def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> P
         warnings += [JSON_LINES_NOTE] if columns.json_lines else []
         warnings += (
             [RELEASE_LINES_NOTE.format(track.release_lines, len(keys.ids))]
-            if layout == "positional" and len(columns.fields[0]) > len(keys.ids)
+            if layout == "positional" and len(columns.positional_fields.fields) > len(keys.ids)
             else []
         )
         warnings += value_warnings(notes)
@@ -155,10 +161,10 @@ def _positional_rows(
     columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCollector
 ) -> Rows:
     """The scores of a SemEval positional file, one per line in item order (a confidence must be a number)."""
-    every, (fields, lengths, firsts, scores) = columns.numbers, columns.fields
+    every, read = columns.numbers, columns.positional_fields
     numbers = every[columns.positional_header :]  # the header's line stays in the blank-line check
     release = track.release_lines if (track.release_lines or 0) > len(keys.ids) else None
-    if len(fields) != len(keys.ids) and len(fields) != release:
+    if len(read.fields) != len(keys.ids) and len(read.fields) != release:
         raise SubmissionError.single(
             problems.file,
             "wrong number of lines for the SemEval positional format",
@@ -168,7 +174,7 @@ def _positional_rows(
                 if release
                 else ""
             ),
-            found=f"{len(fields)} non-blank lines"
+            found=f"{len(read.fields)} non-blank lines"
             + (" besides comments" if columns.comments else ""),
             hint="or write ID<TAB>SCORE lines, which are matched by id",
         )
@@ -187,18 +193,11 @@ def _positional_rows(
             hint="positional files are matched by line number",
         )
     n = len(keys.ids)
-    if (
-        len(fields) > n
-    ):  # the release's lines: read on the first n, as the official scorer reads them
-        fields, lengths, firsts, scores, numbers = (
-            fields[:n],
-            lengths[:n],
-            firsts[:n],
-            (scores[0][:n], scores[1][:n]),
-            numbers[:n],
-        )
-    two = np.flatnonzero(lengths == 2)
-    for j in two[~number_column(list(map(itemgetter(1), map(fields.__getitem__, two))))[1]]:
+    # the release's lines: read on the first n, as the official scorer reads them
+    if len(read.fields) > n:
+        read, numbers = read.first_lines(n), numbers[:n]
+    fields, two = read.fields, np.flatnonzero(read.counts == 2)
+    for j in two[~number_column(list(map(itemgetter(1), map(fields.__getitem__, two)))).ok]:
         _explain(
             parse_number,
             fields[j][1],
@@ -208,7 +207,7 @@ def _positional_rows(
             expected="a score and, optionally, a confidence such as 3.2<TAB>80",
         )
     problems.raise_if_any()
-    return Rows(range(len(fields)), numbers, firsts, scores)
+    return Rows(range(len(fields)), numbers, read.firsts, read.first_numbers)
 
 
 def _id_rows(columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCollector) -> Rows:
@@ -355,34 +354,52 @@ def _each(rows: Rows, flagged, rule, keys: ItemKeys, problems: ProblemCollector)
     }
 
 
+class ValueColumn(NamedTuple):
+    """A column of values read at once: ``values`` in row order, right on the rows a rule does not
+    ``flag`` (a mask); ``read_row(j)``: row j read alone by the same rule, which returns its value
+    or raises its ``ValueProblem``; ``notes``: the rows read in another form, for the warnings."""
+
+    values: np.ndarray
+    flagged: np.ndarray
+    read_row: Callable[[int], object]
+    notes: List[ReadNote]
+
+
 def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector):
     """(values in row order, notes for the warnings) of ``rows``: read a column at a time, and each row
     a rule flags read alone, by the same rule, which accepts it or adds its problem."""
     reading = kinds.of(track).submitted_value
     if reading == "per_annotator":
         return _per_annotator(track, keys, rows, problems)
-    values, flagged, rule, notes = _COLUMN_READERS[reading](track, rows)
-    for j, value in _each(rows, np.flatnonzero(flagged), rule, keys, problems).items():
-        values[j] = value
-    return values, notes
+    column = _COLUMN_READERS[reading](track, rows)
+    flagged = np.flatnonzero(column.flagged)
+    for j, value in _each(rows, flagged, column.read_row, keys, problems).items():
+        column.values[j] = value
+    return column.values, column.notes
 
 
-def _distributions(track: Track, rows: Rows):
-    """(values, flagged rows, the rule reading one row, notes) of soft labels."""
-    values, flagged, _, notes = soft_label_rows(track, json_values(rows.text))
-    return values, flagged, lambda j: parse_soft(rows.text[j], track, notes), notes
+def _distributions(track: Track, rows: Rows) -> ValueColumn:
+    """Soft labels (probabilities in label order)."""
+    column = soft_label_rows(track, json_values(rows.text))
+    notes = column.notes
+    return ValueColumn(
+        column.probabilities,
+        column.broken,
+        lambda j: parse_soft(rows.text[j], track, notes),
+        notes,
+    )
 
 
-def _numbers(track: Track, rows: Rows):
-    """(values, flagged rows, the rule reading one row, notes) of scores."""
+def _numbers(track: Track, rows: Rows) -> ValueColumn:
+    """Scores."""
     values, ok = rows.numbers or number_column(rows.text)
-    return values, ~ok, lambda j: parse_number(rows.text[j]), []
+    return ValueColumn(values, ~ok, lambda j: parse_number(rows.text[j]), [])
 
 
-def _labels(track: Track, rows: Rows):
-    """(values, flagged rows, the rule reading one row, notes) of labels (their indices)."""
+def _labels(track: Track, rows: Rows) -> ValueColumn:
+    """Labels, as their indices."""
     values = label_column(rows.text, track.label_set.exact)
-    return values, values < 0, lambda j: parse_label(rows.text[j], track), []
+    return ValueColumn(values, values < 0, lambda j: parse_label(rows.text[j], track), [])
 
 
 #: ``Kind.submitted_value`` -> the reader of a column of such values (per-annotator rows aside).

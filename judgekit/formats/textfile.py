@@ -11,7 +11,7 @@ import codecs
 import re
 from itertools import compress
 from pathlib import Path
-from typing import List, Optional, Sequence, Tuple
+from typing import List, NamedTuple, Optional, Sequence
 
 from ..errors import SubmissionError
 
@@ -52,11 +52,16 @@ def safe_display(name: str) -> str:
     return name if name.isprintable() else repr(name)[1:-1]
 
 
-def read_texts(
-    path: Path, display: str, n_items: Optional[int] = None
-) -> Tuple[Sequence[int], List[str]]:
-    """A file's non-blank lines as two columns: their 1-based numbers (a ``range`` when no line is
-    blank) and texts. ``n_items``, the track's size, bounds the file's lines and bytes (None: no line bound)."""
+class Lines(NamedTuple):
+    """A file's non-blank lines as two columns: their 1-based ``numbers`` (a ``range`` when no line
+    is blank) and their ``texts``."""
+
+    numbers: Sequence[int]
+    texts: List[str]
+
+
+def read_texts(path: Path, display: str, n_items: Optional[int] = None) -> Lines:
+    """A file's non-blank lines. ``n_items``, the track's size, bounds the file's lines and bytes (None: no line bound)."""
     display = safe_display(display)
     max_lines = None if n_items is None else LINES_PER_ITEM * n_items + LINE_SLACK
     max_bytes = (
@@ -75,12 +80,12 @@ def read_texts(
                 found=f"{size} bytes",
             )
         with open(path, "rb") as f:
-            numbers, texts = _read_blocks(f, display, max_lines, n_items)
+            lines = _read_blocks(f, display, max_lines, n_items)
     except OSError as e:
         raise SubmissionError.single(
             display, "the file cannot be read", found=e.strerror or e.__class__.__name__
         )
-    if not texts:
+    if not lines.texts:
         raise SubmissionError.single(
             display,
             "file is empty",
@@ -88,12 +93,10 @@ def read_texts(
             found="no content",
             hint="check that predictions were written",
         )
-    return numbers, texts
+    return lines
 
 
-def _read_blocks(
-    f, display: str, max_lines: Optional[int], n_items: Optional[int]
-) -> Tuple[Sequence[int], List[str]]:
+def _read_blocks(f, display: str, max_lines: Optional[int], n_items: Optional[int]) -> Lines:
     """``read_texts`` of an open binary file, after any UTF-8 BOM."""
     block = f.read(max(min(BLOCK_BYTES, MAX_LINE_BYTES), 4))
     for bom, encoding in _OTHER_BOMS:  # named as such: their NUL bytes would read as 'binary'
@@ -133,7 +136,7 @@ def _read_blocks(
         texts.extend(kept)
         number, offset = number + len(parts), offset + len(block)
         block = f.read(min(BLOCK_BYTES, MAX_LINE_BYTES))
-    return (range(1, len(texts) + 1) if numbers is None else numbers), texts
+    return Lines(range(1, len(texts) + 1) if numbers is None else numbers, texts)
 
 
 def _refuse_json_document(block: bytes, display: str) -> None:

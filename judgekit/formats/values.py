@@ -1,6 +1,6 @@
 """The rules of one submitted value (numbers, JSON and Python-literal values, labels), which raise
-``ValueProblem`` (expected, found), and the warnings of the notes readers leave; soft labels are in
-``soft``, per-annotator rows in ``perspectivist``."""
+``ValueProblem`` (expected, found), and the warnings of the notes these rules leave (their kinds
+and texts are in ``notes``); soft labels are in ``soft``, per-annotator rows in ``perspectivist``."""
 
 from __future__ import annotations
 
@@ -16,9 +16,9 @@ import numpy as np
 
 from .. import kinds
 from ..kinds.base import split_multilabel  # noqa: F401 (read from here by gold and formats)
-from ..kinds.soft_label import SUM_TOLERANCE
 from ..tracks import Track
 from .bulk import COMMA_DECIMAL, NUMBER, exact_codes, list_entries, number_column
+from .notes import PYTHON_LITERAL, VALUE_NOTES, ReadNote, note_warnings
 from .textfile import shorten
 
 #: Longest value read as a ``python_literal``: Python's parser holds about 500 bytes per character of
@@ -104,7 +104,7 @@ def parse_json(text: str, example: str = "[0.2, 0.8]"):
         )
 
 
-def parse_value(text: str, track: Track, notes: list):
+def parse_value(text: str, track: Track, notes: List[ReadNote]):
     """A submitted value: JSON or, where it is not, a Python literal of lists (``python_literal``: pandas'
     to_csv of a list column writes ``str(list)``), noted; else the JSON problem, with a hint on its cause."""
     try:
@@ -114,7 +114,7 @@ def parse_value(text: str, track: Track, notes: list):
         if value is None:
             problem.hint = problem.hint or _not_json_hint(text.strip())
             raise
-    notes.append("python literal")
+    notes.append(ReadNote(PYTHON_LITERAL))
     return value
 
 
@@ -248,7 +248,7 @@ def index_hint(track: Track, values: list):
     indices = dict(zip(map(float, range(k)), range(k)))
     if track.scale != "ordinal" or numbers == {i: value for value, i in indices.items()}:
         return None
-    entries = list_entries(values)[0]
+    entries = list_entries(values).entries
     if not entries or (exact_codes(entries, indices) < 0).any():
         return None
     shifts = {value - i for i, value in numbers.items()}
@@ -288,30 +288,9 @@ def label_of(value, track: Track, hint: str = None) -> int:
     raise outside_label_set(value, track, show_json(value), hint)
 
 
-#: The warning of each note ``soft_label_rows`` leaves, in the order they are given.
-_WARNINGS = {
-    "renormalised": f"soft label(s) summed to within {SUM_TOLERANCE} of 1 and were renormalised",
-    "extra leading bin": "soft label(s) had an extra, empty leading bin (one value more than the track's "
-    "labels, the 2025 practice-phase layout) that was dropped",
-    "python literal": "value(s) were not JSON but Python literals (str() of a list: single quotes, "
-    "tuples) and were read as such; json.dumps(x) writes JSON",
-}
-
-
-def value_warnings(notes: List[str]) -> List[str]:
-    """One warning per kind of note; a number is the mass of a leading bin that was dropped."""
-    masses = [note for note in notes if type(note) is float]
-    return [
-        f"{notes.count(note)} {warning}" for note, warning in _WARNINGS.items() if note in notes
-    ] + (
-        [
-            f"{len(masses)} soft label(s) had an extra leading bin (one value more than the track's labels, the 2025 "
-            "practice-phase layout) holding a "
-            f"little probability, at most {max(masses):.2g}; it was dropped and the rows renormalised"
-        ]
-        if masses
-        else []
-    )
+def value_warnings(notes: Sequence[ReadNote]) -> List[str]:
+    """One warning per kind of note the value rules (``parse_value``, ``soft``) left in ``notes``."""
+    return note_warnings(notes, VALUE_NOTES)
 
 
 def describe_value(track: Track) -> str:

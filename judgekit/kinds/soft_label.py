@@ -15,6 +15,12 @@ from .base import SCALES, Kind, PredictionShape, as_plain, draw_annotator_labels
 #: Soft-label rows may sum to 1 within this tolerance; they are then renormalised (with a warning
 #: beyond 1e-6). Released LeWiDi test soft labels are rounded to 2 decimals and sum to 0.99-1.02.
 SUM_TOLERANCE = 0.02
+#: The CSC soft labels of the LeWiDi 2025 practice phase had 7 bins for 6 labels, the first bin
+#: ("0") always empty. An ordinal soft label given so, its first bin holding at most
+#: ``SUM_TOLERANCE``, is read with that bin dropped (``formats.soft``); the readers' warnings and
+#: hints name the layout by these words.
+PRACTICE_PHASE_LAYOUT = "the 2025 practice-phase layout"
+LEADING_BIN_LAYOUT = f"one value more than the track's labels, {PRACTICE_PHASE_LAYOUT}"
 
 
 class SoftLabel(Kind):

@@ -1,0 +1,82 @@
+"""The notes a reader leaves on the values it accepted in another form than the plain one (a Python
+literal, a soft label renormalised or with an extra leading bin dropped, a perspectivist row in
+another layout), and the warnings a file's notes give: one per kind of note, with their count."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from operator import attrgetter
+from typing import List, Optional, Sequence
+
+from ..kinds.soft_label import LEADING_BIN_LAYOUT, SUM_TOLERANCE
+
+
+@dataclass(frozen=True, eq=False)
+class NoteKind:
+    """A kind of note and its warning: the number of notes of that kind, then ``text``. A kind whose
+    notes carry a mass (``ReadNote.mass``) names the largest one in ``text`` as ``{mass}``."""
+
+    name: str
+    text: str
+    carries_mass: bool = False
+
+    def warning(self, count: int, notes: Sequence[ReadNote]) -> str:
+        """The warning of the ``count`` notes of this kind among ``notes``."""
+        if not self.carries_mass:
+            return f"{count} {self.text}"
+        largest = max(note.mass for note in notes if note.kind is self)
+        return f"{count} {self.text.format(mass=largest)}"
+
+
+@dataclass(frozen=True)
+class ReadNote:
+    """One value accepted in another form than the plain one: the ``kind`` of that form and, for a
+    dropped leading bin that held probability, its ``mass`` (a probability, at most ``SUM_TOLERANCE``)."""
+
+    kind: NoteKind
+    mass: Optional[float] = None
+
+
+RENORMALISED = NoteKind(
+    "renormalised",
+    f"soft label(s) summed to within {SUM_TOLERANCE} of 1 and were renormalised",
+)
+EMPTY_LEADING_BIN = NoteKind(
+    "empty leading bin",
+    f"soft label(s) had an extra, empty leading bin ({LEADING_BIN_LAYOUT}) that was dropped",
+)
+PYTHON_LITERAL = NoteKind(
+    "python literal",
+    "value(s) were not JSON but Python literals (str() of a list: single quotes, tuples) and "
+    "were read as such; json.dumps(x) writes JSON",
+)
+LEADING_BIN_WITH_MASS = NoteKind(
+    "leading bin with mass",
+    f"soft label(s) had an extra leading bin ({LEADING_BIN_LAYOUT}) holding a little "
+    "probability, at most {mass:.2g}; it was dropped and the rows renormalised",
+    carries_mass=True,
+)
+ANNOTATORS_LIST = NoteKind(
+    "annotators list",
+    "row(s) had one entry per name of the release's annotators list (an annotator repeated "
+    "once per label given); the repeated entries were merged",
+)
+ANNOTATOR_POOL = NoteKind(
+    "annotator pool",
+    "row(s) had one entry per annotator of the dataset's whole pool; the entries of each "
+    "item's own annotators were kept",
+)
+
+#: The kinds of notes a value's rules leave (``values``, ``soft``), in the order of their warnings.
+VALUE_NOTES = (RENORMALISED, EMPTY_LEADING_BIN, PYTHON_LITERAL, LEADING_BIN_WITH_MASS)
+#: The kinds of notes the fitting of perspectivist rows leaves (``annotators.RowFit``).
+LAYOUT_NOTES = (ANNOTATORS_LIST, ANNOTATOR_POOL)
+#: Every kind of note, in the order of the warnings of a file's reading.
+NOTE_KINDS = VALUE_NOTES + LAYOUT_NOTES
+
+
+def note_warnings(notes: Sequence[ReadNote], kinds: Sequence[NoteKind] = NOTE_KINDS) -> List[str]:
+    """One warning per kind among ``kinds`` that ``notes`` hold, in the order of ``kinds``."""
+    counts = Counter(map(attrgetter("kind"), notes))
+    return [kind.warning(counts[kind], notes) for kind in kinds if counts[kind]]
