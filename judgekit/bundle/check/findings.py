@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import List, Optional
 
+from ...errors import Problem
+
 
 class Findings:
     def __init__(self):
@@ -26,6 +28,10 @@ class Findings:
         if hint:
             line += f" ({hint})"
         self.problems.append(" ".join(line.split()))
+
+    def add_problem(self, problem: Problem) -> None:
+        """A problem stated as the kit's other rules state theirs (no line or item: a key's path)."""
+        self.add(problem.file, problem.message, problem.expected, problem.found, problem.hint)
 
     def lines(self) -> List[str]:
         return list(self.problems)
