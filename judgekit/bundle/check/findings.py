@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import List, Optional
 
-from ...errors import Problem
+from ...errors import HintLayout, Problem, problem_text
 
 
 class Findings:
@@ -20,13 +20,7 @@ class Findings:
         found: Optional[str] = None,
         hint: Optional[str] = None,
     ) -> None:
-        line = f"{where}: {message}"
-        if expected is not None:
-            line += f"; expected {expected}"
-        if found is not None:
-            line += f", found {found}"
-        if hint:
-            line += f" ({hint})"
+        line = problem_text(where, message, expected, found, hint, HintLayout.BRACKETS)
         self.problems.append(" ".join(line.split()))
 
     def add_problem(self, problem: Problem) -> None:
