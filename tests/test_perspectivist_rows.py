@@ -19,7 +19,13 @@ from hostile.record_submission import TRACKS, read
 from judgekit.errors import SubmissionError
 from judgekit.formats import submission
 from judgekit.formats.annotators import RowFit, annotator_pool
-from judgekit.formats.perspectivist import annotator_entries, annotator_rows, annotator_values
+from judgekit.formats.perspectivist import (
+    annotator_entries,
+    annotator_rows,
+    annotator_values,
+    written_label_major,
+)
+from judgekit.formats.values import ValueProblem
 
 ITEMS = edition.items_of("persp_ml")
 
@@ -119,6 +125,58 @@ def test_a_boolean_is_no_label_in_either_path(tmp_path):
         "persp_ord.tsv, line 3, item 'c03': label outside the track's label set; "
         "expected one of 1, 2, 3, 4, 5, 6, found 'true'"
     )
+
+
+#: What a multilabel row's entries are made of: 0/1 in both number types, other numbers, booleans,
+#: the track's labels and a text that is none.
+_PIECES = st.sampled_from([0, 1, 0.0, 1.0, 2, 0.5, True, False, "entailment", "neutral", "x"])
+_VECTORS = st.lists(st.lists(_PIECES, max_size=4), max_size=4)
+
+
+def _row_path(value, track, names):
+    """(values, read label-major; None for no entries: both layouts give none) by the row path, or
+    None when it refuses the row."""
+    try:
+        entries = annotator_entries(json.dumps(value), track, names)
+        values = annotator_values(RowFit([list(names)]).fit(0, entries, []), track)
+    except ValueProblem:
+        return None
+    return values, isinstance(entries[0], np.ndarray) if entries else None
+
+
+@settings(max_examples=600, derandomize=True, database=None, deadline=None)
+@given(_VECTORS, st.integers(0, 4), st.booleans())
+def test_the_column_and_the_row_detect_label_major_alike(vectors, count, as_object):
+    """One detector (``written_label_major``) decides for both paths whether a row is label-major:
+    a row the column reads is read by the row path with the same values, label-major exactly when
+    the detector says so; an object annotator -> entry is never label-major."""
+    track = TRACKS["persp_ml"]
+    names = [f"A{k}" for k in range(count)]
+    value = dict(zip(names, vectors)) if as_object and len(vectors) == count else vectors
+    detected = written_label_major([value], np.array([count]), len(track.labels))[0]
+    column, ok = annotator_rows([value], np.array([count]), track)
+    by_row = _row_path(value, track, names)
+    if ok[0]:
+        assert by_row is not None and np.array_equal(by_row[0], column)
+    if by_row is not None and by_row[1] is not None:
+        assert by_row[1] == detected
+    assert not (detected and isinstance(value, dict))
+
+
+def test_an_object_of_0_1_vectors_is_not_read_label_major():
+    """Each annotator's entry of an object is that annotator's labels: 0/1 vectors there would be
+    read transposed as label-major (K annotators, K labels), so they are refused as entries."""
+    track = TRACKS["persp_ml"]
+    names = ["A1", "A2", "A3"]
+    value = {"A1": [1, 0, 0], "A2": [1, 0, 0], "A3": [0, 0, 1]}
+    entries = annotator_entries(json.dumps(value), track, names)
+    assert entries == list(value.values())  # annotator-major, in the item's order
+    with pytest.raises(ValueProblem) as problem:
+        annotator_values(entries, track)
+    assert problem.value.message == (
+        "an annotator's labels must be a list of labels or a comma-separated string"
+    )
+    assert problem.value.found == "'[1, 0, 0]'"
 
 
 def _pool_by_definition(annotators: Sequence[Sequence[str]]) -> List[str]:
