@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hostile import edition
-from hostile.record_submission import TRACKS, read
+from hostile.record_submission import GOLD, TRACKS, read
 from judgekit.errors import SubmissionError
 from judgekit.formats import submission
 from judgekit.formats.annotators import RowFit, annotator_pool
@@ -28,6 +28,7 @@ from judgekit.formats.perspectivist import (
 from judgekit.formats.values import ValueProblem
 
 ITEMS = edition.items_of("persp_ml")
+ITEMS_OF = {track_id: edition.items_of(track_id) for track_id in GOLD}
 
 
 def _per_row(text: str, track, names: Sequence[str]) -> np.ndarray:
@@ -243,3 +244,22 @@ def test_annotator_pool_work_grows_with_the_entries_not_the_pool_squared(n):
     assert sorted(rank) == sorted(pool) and all(
         rank[a] < rank[b] for names in items for a, b in zip(names, names[1:])
     )
+
+
+@pytest.mark.parametrize("track_id", ["persp_cat", "persp_ord", "persp_ml"])
+def test_a_submission_of_the_gold_is_the_gold_per_annotator(tmp_path, track_id):
+    """Gold and a submission build their ``PerAnnotator`` from counts in one place
+    (``annotators.per_annotator``): the gold's own annotations, submitted, read back as the gold's
+    arrays, dtype and offsets included."""
+    gold = GOLD[track_id]
+    lines = [
+        f"{item['id']}\t{json.dumps(item['annotations'] if names else [])}"
+        for item, names in zip(ITEMS_OF[track_id], gold.annotators)
+    ]
+    path = tmp_path / f"{track_id}.tsv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    submitted, expected = read(path, track_id).values, gold.gold
+    assert (submitted.n_items, submitted.n_labels) == (expected.n_items, expected.n_labels)
+    for field in ("values", "item", "offsets"):
+        mine, theirs = getattr(submitted, field), getattr(expected, field)
+        assert mine.dtype == theirs.dtype and np.array_equal(mine, theirs), field
