@@ -4,6 +4,7 @@ what was found, and how to fix it. Only the command-line edges turn them into ex
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from enum import Enum
 from typing import Dict, List, Optional, Tuple
 
 #: Stop collecting problems in one file after this many; the rest are summarised as a count.
@@ -17,6 +18,36 @@ EXIT_USAGE_ERROR = 1
 
 #: A problem met on several lines is one message listing its first few lines and item ids.
 MAX_PLACES_SHOWN = 5
+
+
+class HintLayout(Enum):
+    """How a problem's hint follows its details: as a sentence of its own (the readers' messages)
+    or in brackets (the bundle checker's one line per problem)."""
+
+    SENTENCE = "sentence"
+    BRACKETS = "brackets"
+
+
+def problem_text(
+    where: str,
+    message: str,
+    expected: Optional[str] = None,
+    found: Optional[str] = None,
+    hint: Optional[str] = None,
+    hint_layout: HintLayout = HintLayout.SENTENCE,
+) -> str:
+    """The one layout of a problem: ``where: message; expected X, found Y`` then the hint (each
+    detail only when given), as ``. Hint`` or `` (hint)`` by ``hint_layout``."""
+    text = f"{where}: {message}"
+    if expected is not None:
+        text += f"; expected {expected}"
+    if found is not None:
+        text += f", found {found}"
+    if not hint:
+        return text
+    if hint_layout is HintLayout.BRACKETS:
+        return text + f" ({hint})"
+    return text + f". {hint[:1].upper()}{hint[1:]}"
 
 
 @dataclass(frozen=True)
@@ -44,17 +75,7 @@ class Problem:
             where += f", line {self.line}"
         if self.item is not None:
             where += f", item {self.item!r}"
-        return f"{where}: {self.message}" + self._details()
-
-    def _details(self) -> str:
-        text = ""
-        if self.expected is not None:
-            text += f"; expected {self.expected}"
-        if self.found is not None:
-            text += f", found {self.found}"
-        if self.hint:
-            text += f". {self.hint[:1].upper()}{self.hint[1:]}"
-        return text
+        return problem_text(where, self.message, self.expected, self.found, self.hint)
 
     def _render_many(self) -> str:
         # several items on one line (a one-line JSON array of records) are counted as items
@@ -67,18 +88,14 @@ class Problem:
             places.append(f"line {self.lines[0]}")
         if self.items:
             places.append(f"items {', '.join(repr(i) for i in self.items)}{more}")
-        text = f"{self.file}: {self.message}, on {self.count} {unit}"
+        message = f"{self.message}, on {self.count} {unit}"
         if places:
-            text += f" ({'; '.join(places)})"
-        if self.found is not None and self.expected is not None:
+            message += f" ({'; '.join(places)})"
+        found = self.found
+        if found is not None and self.expected is not None:
             by_line = self.line is not None and (unit == "lines" or self.item is None)
-            first = f"line {self.line}" if by_line else f"item {self.item!r}"
-            return (
-                text
-                + f"; expected {self.expected}, found {self.found} on {first}"
-                + (f". {self.hint[:1].upper()}{self.hint[1:]}" if self.hint else "")
-            )
-        return text + self._details()
+            found += f" on line {self.line}" if by_line else f" on item {self.item!r}"
+        return problem_text(self.file, message, self.expected, found, self.hint)
 
     def joined(self, other: "Problem") -> "Problem":
         """This problem, counted once more at ``other``'s line and item."""

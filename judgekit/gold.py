@@ -101,9 +101,10 @@ def listed_annotators(items: List[dict]) -> List[Optional[List[str]]]:
 
 
 def _listed(values: list) -> List[Optional[List[str]]]:
+    """Per item its ``annotators_listed`` as names (``annotator_names``), or None where it is none."""
     if (types_are(values, NoneType) | lists_of(values, str)).all():
-        return values
-    return [[str(a) for a in v] if isinstance(v, list) else None for v in values]
+        return values  # already names: annotator_names would copy each list unchanged
+    return [annotator_names(v) if isinstance(v, list) else None for v in values]
 
 
 def _texts(values: list) -> List[str]:
@@ -157,7 +158,7 @@ def _annotation_gold(track: Track, names: list, labels: list, ids: List[str], pr
     annotations = list(chain.from_iterable(compress(labels, scored)))
     row_item = np.repeat(np.arange(len(ids), dtype=np.int64), counts)
     values = _annotation_values(track, annotations, row_item, ids, problems)
-    if not lists_of(names, str).all():
+    if not lists_of(names, str).all():  # else already names, and an unscored item has none
         names = [annotator_names(row) if keep else [] for row, keep in zip(names, scored)]
     if kinds.of(track).prediction_shape is PredictionShape.DISTRIBUTION:
         return _soft_from_rows(values, row_item, counts, len(track.labels)), scored, names

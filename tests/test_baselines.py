@@ -382,3 +382,25 @@ def test_each_training_annotation_as_item_annotator_and_label_key():
     train = [annotated("1", [("A", ["neutral", "entailment"]), ("B", [])])]
     gold = BaselineModel(track("perspectivist", VEN, "multilabel")).training_gold(train)
     assert item_annotator_labels(gold) == [(0, "A", (0, 1, 1)), (0, "B", (0, 0, 0))]
+
+
+def test_baselines_ingestion_and_gold_name_an_items_annotators_alike():
+    """An item's annotator names come from one function (``formats.annotators.annotator_names``):
+    the baselines' ``item_annotators``, the ingestion program's public keys and the gold agree on
+    names written as numbers, on a null list and on an absent one."""
+    from judgekit.baselines.base import item_annotators
+    from judgekit.gold import build_gold
+    from judgekit.programs.ingest import public_keys
+    from judgekit.tracks import track_from_dict
+
+    items = [
+        annotated("1", [(7, "0"), ("B", "1")]),
+        {"id": "2", "texts": ["a b", "c d"], "annotators": None, "annotations": None},
+        {"id": "3", "texts": ["a b", "c d"]},
+        annotated("4", [("A", "1")]),
+    ]
+    names = [["7", "B"], [], [], ["A"]]
+    assert list(map(item_annotators, items)) == names
+    assert [list(n) for n in public_keys(items).annotators] == names
+    gold = build_gold(track_from_dict(MP, where="track"), items, "gold")
+    assert [list(n) for n in gold.annotators] == names

@@ -15,13 +15,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hostile import edition
-from hostile.record_submission import TRACKS, read
+from hostile.record_submission import GOLD, TRACKS, read
 from judgekit.errors import SubmissionError
 from judgekit.formats import submission
 from judgekit.formats.annotators import RowFit, annotator_pool
-from judgekit.formats.perspectivist import annotator_entries, annotator_rows, annotator_values
+from judgekit.formats.perspectivist import (
+    annotator_entries,
+    annotator_rows,
+    annotator_values,
+    written_label_major,
+)
+from judgekit.formats.values import ValueProblem
 
 ITEMS = edition.items_of("persp_ml")
+ITEMS_OF = {track_id: edition.items_of(track_id) for track_id in GOLD}
 
 
 def _per_row(text: str, track, names: Sequence[str]) -> np.ndarray:
@@ -121,6 +128,58 @@ def test_a_boolean_is_no_label_in_either_path(tmp_path):
     )
 
 
+#: What a multilabel row's entries are made of: 0/1 in both number types, other numbers, booleans,
+#: the track's labels and a text that is none.
+_PIECES = st.sampled_from([0, 1, 0.0, 1.0, 2, 0.5, True, False, "entailment", "neutral", "x"])
+_VECTORS = st.lists(st.lists(_PIECES, max_size=4), max_size=4)
+
+
+def _row_path(value, track, names):
+    """(values, read label-major; None for no entries: both layouts give none) by the row path, or
+    None when it refuses the row."""
+    try:
+        entries = annotator_entries(json.dumps(value), track, names)
+        values = annotator_values(RowFit([list(names)]).fit(0, entries, []), track)
+    except ValueProblem:
+        return None
+    return values, isinstance(entries[0], np.ndarray) if entries else None
+
+
+@settings(max_examples=600, derandomize=True, database=None, deadline=None)
+@given(_VECTORS, st.integers(0, 4), st.booleans())
+def test_the_column_and_the_row_detect_label_major_alike(vectors, count, as_object):
+    """One detector (``written_label_major``) decides for both paths whether a row is label-major:
+    a row the column reads is read by the row path with the same values, label-major exactly when
+    the detector says so; an object annotator -> entry is never label-major."""
+    track = TRACKS["persp_ml"]
+    names = [f"A{k}" for k in range(count)]
+    value = dict(zip(names, vectors)) if as_object and len(vectors) == count else vectors
+    detected = written_label_major([value], np.array([count]), len(track.labels))[0]
+    column, ok = annotator_rows([value], np.array([count]), track)
+    by_row = _row_path(value, track, names)
+    if ok[0]:
+        assert by_row is not None and np.array_equal(by_row[0], column)
+    if by_row is not None and by_row[1] is not None:
+        assert by_row[1] == detected
+    assert not (detected and isinstance(value, dict))
+
+
+def test_an_object_of_0_1_vectors_is_not_read_label_major():
+    """Each annotator's entry of an object is that annotator's labels: 0/1 vectors there would be
+    read transposed as label-major (K annotators, K labels), so they are refused as entries."""
+    track = TRACKS["persp_ml"]
+    names = ["A1", "A2", "A3"]
+    value = {"A1": [1, 0, 0], "A2": [1, 0, 0], "A3": [0, 0, 1]}
+    entries = annotator_entries(json.dumps(value), track, names)
+    assert entries == list(value.values())  # annotator-major, in the item's order
+    with pytest.raises(ValueProblem) as problem:
+        annotator_values(entries, track)
+    assert problem.value.message == (
+        "an annotator's labels must be a list of labels or a comma-separated string"
+    )
+    assert problem.value.found == "'[1, 0, 0]'"
+
+
 def _pool_by_definition(annotators: Sequence[Sequence[str]]) -> List[str]:
     """``annotator_pool`` by its definition, slowly (quadratic): place the first annotator, in
     first-appearance order, whose predecessors in every item are all placed; when none is left to
@@ -185,3 +244,22 @@ def test_annotator_pool_work_grows_with_the_entries_not_the_pool_squared(n):
     assert sorted(rank) == sorted(pool) and all(
         rank[a] < rank[b] for names in items for a, b in zip(names, names[1:])
     )
+
+
+@pytest.mark.parametrize("track_id", ["persp_cat", "persp_ord", "persp_ml"])
+def test_a_submission_of_the_gold_is_the_gold_per_annotator(tmp_path, track_id):
+    """Gold and a submission build their ``PerAnnotator`` from counts in one place
+    (``annotators.per_annotator``): the gold's own annotations, submitted, read back as the gold's
+    arrays, dtype and offsets included."""
+    gold = GOLD[track_id]
+    lines = [
+        f"{item['id']}\t{json.dumps(item['annotations'] if names else [])}"
+        for item, names in zip(ITEMS_OF[track_id], gold.annotators)
+    ]
+    path = tmp_path / f"{track_id}.tsv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    submitted, expected = read(path, track_id).values, gold.gold
+    assert (submitted.n_items, submitted.n_labels) == (expected.n_items, expected.n_labels)
+    for field in ("values", "item", "offsets"):
+        mine, theirs = getattr(submitted, field), getattr(expected, field)
+        assert mine.dtype == theirs.dtype and np.array_equal(mine, theirs), field

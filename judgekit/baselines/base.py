@@ -11,6 +11,7 @@ from typing import Dict, Hashable, Iterable, List, Optional, Tuple
 import numpy as np
 
 from .. import kinds
+from ..formats.annotators import annotator_names
 from ..gold import GoldTrack, build_gold
 from ..kinds.base import SIMILARITY_RANGE, annotator_label, as_plain, most_frequent_index
 from ..stats.bootstrap import DEFAULT_SEED
@@ -116,5 +117,6 @@ def _majority(table: Dict[Hashable, List[int]]):
 
 
 def item_annotators(item: dict) -> List[str]:
-    """An item's annotators, in its order, as the names a per-annotator prediction follows."""
-    return [str(a) for a in (item.get("annotators") or [])]
+    """An item's annotators, in its order, as the names a per-annotator prediction follows: the
+    names ``formats.annotators.annotator_names`` gives, as gold's and the scorer's."""
+    return annotator_names(item.get("annotators"))

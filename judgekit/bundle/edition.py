@@ -26,6 +26,7 @@ from .config_yaml import load_config_yaml
 from .dataset_checks import dataset_problems
 from .placeholders import page_problems
 from .sample import LocalSplit, declared_local
+from .schedule import ScheduledPhase, schedule_problems
 from .schema import (
     DATE_FORMAT,
     MAX_COUNT,
@@ -196,36 +197,15 @@ def _phase(raw, i: int, problems: List[Problem], display: str) -> Optional[Phase
 
 
 def _check_phase_dates(phases: List[Phase], problems: List[Problem]) -> None:
-    """Phase ids unique, each phase followed by another ends before it starts, none ends before it starts."""
+    """Phase ids unique, and the schedule's rule (``schedule.schedule_problems``)."""
     ids = [p.id for p in phases]
     if len(set(ids)) != len(ids):
         problems.append(Problem("phases", "a phase id is repeated", found=", ".join(ids)))
-    for prev, nxt in zip(phases, phases[1:]):
-        if prev.end is None:
-            problems.append(
-                Problem(f"phases ({prev.id})", "every phase followed by another needs an 'end'")
-            )
-        elif nxt.start <= prev.end:
-            problems.append(
-                Problem(
-                    f"phases ({nxt.id})",
-                    "phase dates overlap or touch: Codabench needs each "
-                    "phase to start strictly after the previous one ends",
-                    expected=f"start after {prev.date_text('end')}",
-                    found=nxt.date_text("start"),
-                    hint=f"start '{nxt.id}' later or end '{prev.id}' earlier",
-                )
-            )
-    for p in phases:
-        if p.end is not None and p.end <= p.start:
-            problems.append(
-                Problem(
-                    f"phases ({p.id})",
-                    "phase ends before it starts",
-                    expected=f"end after {p.date_text('start')}",
-                    found=p.date_text("end"),
-                )
-            )
+    schedule = [
+        ScheduledPhase(f"phases ({p.id})", p.name, p.start, p.end, has_end=p.end is not None)
+        for p in phases
+    ]
+    problems.extend(schedule_problems(schedule))
 
 
 def _queue(raw, problems: List[Problem], where: str) -> Optional[str]:

@@ -39,8 +39,9 @@ def annotator_rows(rows: list, counts: np.ndarray, track: Track) -> Tuple[np.nda
     out = np.zeros((len(placed), len(track.labels)))
     out[placed], listed = choice_rows(entries, track.label_set.exact, len(track.labels))
     ok[annotator[~listed]] = False
-    if not ok.all():  # label-major never reads a row annotator-major reads
-        ok |= label_major_rows(rows, counts, out)
+    if not ok.all():  # a row annotator-major reads is never written label-major
+        written = written_label_major(rows, counts, len(track.labels))
+        ok[written] = label_major_rows(rows, counts, out)[written]
     return out, ok
 
 
@@ -54,6 +55,23 @@ def choice_rows(values: list, index: Dict[str, int], k: int) -> Tuple[np.ndarray
     chosen = np.zeros((len(values), k))
     chosen[owner[known], columns[known]] = 1.0
     return chosen, ok
+
+
+def written_label_major(rows: list, counts: np.ndarray, k: int) -> np.ndarray:
+    """Which rows are written label-major, ``counts[i]`` annotators for row i and ``k`` labels: a list
+    of lists of numbers with a number among them, or the ``k`` empty vectors of an item without
+    annotators (empty lists for an item's annotators are annotator-major: none chose a label). The
+    one detector of the layout, for a column and for one row; whether such a row follows the
+    label-major rule is ``label_major_rows``'s."""
+    vectors, row, written = list_entries(rows)
+    entries, vector, listed = list_entries(vectors)
+    numbers = np.fromiter(map(is_number, entries), dtype=bool, count=len(entries))
+    written[row[~listed]] = False
+    written[row[vector[~numbers]]] = False
+    some_number = np.zeros(len(rows), dtype=bool)
+    some_number[row[vector]] = True
+    empty_for_none = (np.bincount(row, minlength=len(rows)) == k) & (counts == 0)
+    return written & (some_number | empty_for_none)
 
 
 def label_major_rows(rows: list, counts: np.ndarray, out: np.ndarray) -> np.ndarray:
@@ -81,6 +99,8 @@ def annotator_entries(
     """A row's entries as written (label-major rows as 0/1 rows): ``annotator_rows``'s rules, and also
     an object annotator -> entry. ``annotators.RowFit`` fits them to the item's annotators."""
     value = parse_value(text, track, [] if notes is None else notes)
+    if track.scale == "multilabel" and _is_label_major(value, annotators, track):
+        return list(_label_major(value, track))
     if isinstance(value, dict):
         known = set(annotators)  # once: per key, a set of the item's annotators costs them all
         missing = [a for a in annotators if a not in value]
@@ -98,15 +118,6 @@ def annotator_entries(
             expected=f"a list with one entry per annotator ({len(annotators)})",
             found=show_json(value),
         )
-    # label-major: lists of numbers, with a number among them or as the K empty vectors of an item without
-    # annotators (K empty lists for K annotators are annotator-major: no label chosen)
-    if (
-        track.scale == "multilabel"
-        and value
-        and all(isinstance(v, list) and all(map(is_number, v)) for v in value)
-        and (any(value) or (len(value) == len(track.labels) and not annotators))
-    ):
-        return list(_label_major(value, track))
     return value
 
 
@@ -117,6 +128,11 @@ def annotator_values(entries: list, track: Track, hint: str = None) -> np.ndarra
         rows = [e if isinstance(e, np.ndarray) else _multilabel_choice(e, track) for e in entries]
         return np.array(rows, dtype=float).reshape(-1, len(track.labels))
     return np.array([label_of(v, track, hint) for v in entries], dtype=np.int64)
+
+
+def _is_label_major(value, annotators: Sequence[str], track: Track) -> bool:
+    """``written_label_major`` on one row as written (an object annotator -> entry never is)."""
+    return bool(written_label_major([value], np.array([len(annotators)]), len(track.labels))[0])
 
 
 def _label_major(value: list, track: Track) -> np.ndarray:

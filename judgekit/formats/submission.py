@@ -17,9 +17,8 @@ import numpy as np
 
 from .. import kinds
 from ..errors import ProblemCollector, SubmissionError
-from ..metrics import PerAnnotator
 from ..tracks import Track
-from .annotators import RowFit, layout_warnings
+from .annotators import RowFit, layout_warnings, per_annotator
 from .chaosnli import is_chaosnli_document, read_chaosnli
 from .coverage import UNKNOWN_ID, missing_items
 from .index_hints import labels_as_indices_hint, with_hint
@@ -28,7 +27,6 @@ from .bulk import (
     collector_paused,
     distinct,
     json_values,
-    label_codes,
     number_column,
 )
 from .layout import (
@@ -457,11 +455,4 @@ def _wrap(values, track: Track, keys: ItemKeys):
     """Perspectivist rows as ``PerAnnotator`` on the track's items; other kinds' arrays as they are."""
     if kinds.of(track).submitted_value != "per_annotator":
         return values
-    counts = keys.counts
-    return PerAnnotator(
-        values=values if track.scale == "multilabel" else label_codes(values, len(track.labels)),
-        item=np.repeat(np.arange(len(keys.ids), dtype=np.int64), counts),
-        n_items=len(keys.ids),
-        n_labels=len(track.labels),
-        offsets=np.concatenate(([0], np.cumsum(counts))),
-    )
+    return per_annotator(values, keys.counts, len(track.labels))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import List, Optional
 
+from ...errors import HintLayout, Problem, problem_text
+
 
 class Findings:
     def __init__(self):
@@ -18,14 +20,12 @@ class Findings:
         found: Optional[str] = None,
         hint: Optional[str] = None,
     ) -> None:
-        line = f"{where}: {message}"
-        if expected is not None:
-            line += f"; expected {expected}"
-        if found is not None:
-            line += f", found {found}"
-        if hint:
-            line += f" ({hint})"
+        line = problem_text(where, message, expected, found, hint, HintLayout.BRACKETS)
         self.problems.append(" ".join(line.split()))
+
+    def add_problem(self, problem: Problem) -> None:
+        """A problem stated as the kit's other rules state theirs (no line or item: a key's path)."""
+        self.add(problem.file, problem.message, problem.expected, problem.found, problem.hint)
 
     def lines(self) -> List[str]:
         return list(self.problems)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Dict, List
 
+from ..schedule import ScheduledPhase, schedule_problems
 from .findings import Findings
 from .leaderboard import check_leaderboards
 from .programs import check_program
@@ -245,8 +246,8 @@ def _check_phase(
     root: Path,
     findings: Findings,
     has_queue: bool,
-) -> tuple:
-    """The ``number``-th phase (in index order); returns its entry for ``check_schedule``."""
+) -> ScheduledPhase:
+    """The ``number``-th phase (in index order); returns its place in the schedule."""
     where = f"phases[{number}]"
     _unknown(phase, PHASE_KEYS, where, "phase", findings)
     check_text(phase, "name", where, findings, 256)
@@ -281,12 +282,9 @@ def _check_phase(
         start = None
     else:
         start = parse_date(phase["start"], f"{where}.start", findings)
-    end = (
-        parse_date(phase["end"], f"{where}.end", findings)
-        if phase.get("end") not in (None, "")
-        else None
-    )
-    return where, phase.get("name"), start, end, phase.get("end") not in (None, "")
+    has_end = phase.get("end") not in (None, "")
+    end = parse_date(phase["end"], f"{where}.end", findings) if has_end else None
+    return ScheduledPhase(where, phase.get("name"), start, end, has_end)
 
 
 def _check_phase_limits(phase: dict, where: str, findings: Findings, has_queue: bool) -> None:
@@ -304,25 +302,7 @@ def _check_phase_limits(phase: dict, where: str, findings: Findings, has_queue: 
         )
 
 
-def check_schedule(schedule: List[tuple], findings: Findings) -> None:
-    """Each phase ends after it starts; a phase followed by another has an end, strictly before the
-    next one starts (Codabench refuses overlapping or touching phases)."""
-    for where, name, start, end, has_end in schedule:
-        if start and end and end <= start:
-            findings.add(
-                where,
-                f"phase {name!r} ends before it starts",
-                found=f"{start:%Y-%m-%d %H:%M:%S} .. {end:%Y-%m-%d %H:%M:%S}",
-            )
-    for (where, name, _, end, has_end), (next_where, next_name, next_start, _, _) in zip(
-        schedule, schedule[1:]
-    ):
-        if not has_end:
-            findings.add(where, f"phase {name!r} has no end but phase {next_name!r} follows it")
-        elif end and next_start and next_start <= end:
-            findings.add(
-                next_where,
-                f"phase {next_name!r} starts before phase {name!r} ends",
-                expected=f"a start after {end:%Y-%m-%d %H:%M:%S}",
-                found=f"{next_start:%Y-%m-%d %H:%M:%S}",
-            )
+def check_schedule(schedule: List[ScheduledPhase], findings: Findings) -> None:
+    """The schedule's rule (``schedule.schedule_problems``) over the phases in index order."""
+    for problem in schedule_problems(schedule):
+        findings.add_problem(problem)

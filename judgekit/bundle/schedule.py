@@ -1,0 +1,68 @@
+"""The one rule of a competition's phase schedule, as Codabench applies it: each phase ends after it
+starts, and a phase followed by another has an end strictly before the next one starts (Codabench
+refuses overlapping or touching phases). The edition config (``edition``) and the checker of a
+built ``competition.yaml`` (``check.v2``) both apply it."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import List, NamedTuple, Optional, Sequence
+
+from ..errors import Problem
+from .schema import DATE_FORMAT
+
+
+class ScheduledPhase(NamedTuple):
+    """One phase's place in the schedule, in phase order. ``start`` and ``end`` are None when absent
+    or unreadable (their own problem, found by the caller); ``has_end``: an end is written, even
+    one that could not be read."""
+
+    where: str  # the caller's name for the phase in a message (its key path in the file)
+    name: str  # the phase's name as participants see it
+    start: Optional[dt.datetime]
+    end: Optional[dt.datetime]
+    has_end: bool
+
+
+def _date_text(value: dt.datetime) -> str:
+    return value.strftime(DATE_FORMAT)
+
+
+def schedule_problems(schedule: Sequence[ScheduledPhase]) -> List[Problem]:
+    """The problems of ``schedule`` (phases in order): ends before starts first, then each pair of
+    consecutive phases (a missing end, an overlap)."""
+    problems = [_ends_before_start(phase) for phase in schedule]
+    for phase, following in zip(schedule, schedule[1:]):
+        problems.append(_gap_problem(phase, following))
+    return [problem for problem in problems if problem is not None]
+
+
+def _ends_before_start(phase: ScheduledPhase) -> Optional[Problem]:
+    if phase.start is None or phase.end is None or phase.end > phase.start:
+        return None
+    return Problem(
+        phase.where,
+        f"phase {phase.name!r} ends before it starts",
+        expected=f"an end after {_date_text(phase.start)}",
+        found=_date_text(phase.end),
+    )
+
+
+def _gap_problem(phase: ScheduledPhase, following: ScheduledPhase) -> Optional[Problem]:
+    """A phase followed by another needs an end strictly before the next one starts."""
+    if not phase.has_end:
+        return Problem(
+            phase.where,
+            f"phase {phase.name!r} has no end but phase {following.name!r} follows it",
+            hint="every phase followed by another needs an 'end'",
+        )
+    if phase.end is None or following.start is None or following.start > phase.end:
+        return None
+    return Problem(
+        following.where,
+        f"phase {following.name!r} starts before phase {phase.name!r} ends, or as it ends: "
+        "Codabench refuses phases that overlap or touch",
+        expected=f"a start after {_date_text(phase.end)}",
+        found=_date_text(following.start),
+        hint=f"start {following.name!r} later or end {phase.name!r} earlier",
+    )
