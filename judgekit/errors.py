@@ -208,11 +208,13 @@ MAX_FILES_SHOWN = 10
 
 
 class SeveralFilesError(SubmissionError):
-    """The refusals of several files of one submission, grouped by file: each file's first
-    ``MAX_PROBLEMS_SHOWN_PER_FILE`` problems, at most ``MAX_FILES_SHOWN`` files, the rest counted."""
+    """The refusals of several files (or, for a code submission, several tracks' predictions: the
+    ``unit``) of one submission, grouped by file: each file's first ``MAX_PROBLEMS_SHOWN_PER_FILE``
+    problems, at most ``MAX_FILES_SHOWN`` files, the rest counted."""
 
-    def __init__(self, errors: List[KitError]):
+    def __init__(self, errors: List[KitError], unit: str = "file"):
         self.errors = list(errors)
+        self.unit = unit
         shown = [
             p
             for e in self.errors[:MAX_FILES_SHOWN]
@@ -221,7 +223,8 @@ class SeveralFilesError(SubmissionError):
         super().__init__(shown)
 
     def render(self) -> str:
-        lines = [f"{len(self.errors)} files have problems; each file's first ones are shown:"]
+        unit = self.unit
+        lines = [f"{len(self.errors)} {unit}s have problems; each {unit}'s first ones are shown:"]
         for error in self.errors[:MAX_FILES_SHOWN]:
             lines += [p.render() for p in error.problems[:MAX_PROBLEMS_SHOWN_PER_FILE]]
             more = max(len(error.problems) - MAX_PROBLEMS_SHOWN_PER_FILE, 0) + error.omitted
@@ -231,8 +234,20 @@ class SeveralFilesError(SubmissionError):
                 )
         if len(self.errors) > MAX_FILES_SHOWN:
             hidden = len(self.errors) - MAX_FILES_SHOWN
-            lines.append(f"... and {hidden} more file(s) with problems not shown")
+            lines.append(f"... and {hidden} more {unit}(s) with problems not shown")
         return "\n".join(lines)
+
+
+def grouped_by_file(problems: List[Problem], omitted: int, unit: str = "file") -> SubmissionError:
+    """A submission's refusal from its problems as a flat list (a child process's report): one
+    ``SubmissionError`` when they name one file, else a ``SeveralFilesError`` grouping them by
+    file in the order the files first appear (``omitted`` then counts with the last file)."""
+    files = list(dict.fromkeys(problem.file for problem in problems))
+    if len(files) < 2:
+        return SubmissionError(problems, omitted)
+    errors = [SubmissionError([p for p in problems if p.file == file]) for file in files]
+    errors[-1].omitted = omitted
+    return SeveralFilesError(errors, unit)
 
 
 @dataclass
@@ -241,6 +256,8 @@ class FileRefusals:
     first, so that one run names every broken file (``raise_if_any``)."""
 
     errors: List[KitError] = field(default_factory=list)
+    #: what each refusal is of, in the message: "file", or "track" for a code submission's tracks
+    unit: str = "file"
 
     def attempt(self, read, *args, **kw):
         """``read(*args, **kw)``, or None with its ``SubmissionError`` kept."""
@@ -258,4 +275,4 @@ class FileRefusals:
         if len(self.errors) == 1:
             raise self.errors[0]
         if self.errors:
-            raise SeveralFilesError(self.errors)
+            raise SeveralFilesError(self.errors, self.unit)

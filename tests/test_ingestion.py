@@ -409,6 +409,24 @@ def test_failing_code_submission_is_reported_and_not_scored(tmp_path, capfd, cas
     assert not (tmp_path / "scores" / "scores.json").exists()
 
 
+def test_a_code_submission_s_refused_tracks_are_named_in_one_refusal(tmp_path, capfd):
+    """Each track's predictions are checked as the model returns them; a refused track does not
+    stop the others, so one message names every track's problems, grouped by track."""
+    code, _ = FAILING_MODELS["wrong_count"]  # one prediction short on every track
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    out = tmp_path / "out"
+    result = main([str(phase["input"]), str(out), str(write_submission(tmp_path / "sub", code))])
+    printed = capfd.readouterr()
+    message = assert_failed_cleanly(out, printed.err, result, ["track 'sts'", "track 'nli'"])
+    lines = message.split("\n")
+    header = "2 tracks have problems; each track's first ones are shown:"
+    assert header in lines
+    following = lines[lines.index(header) + 1 :]
+    assert following[0].startswith("predictions for track 'sts': wrong number of predictions")
+    assert following[1].startswith("predictions for track 'nli': wrong number of predictions")
+    assert "track nli: predicting 14 items" in printed.out  # nli ran after sts was refused
+
+
 SLOW_MODEL = (
     "import time\nclass Model:\n    def __init__(self, track):\n        pass\n"
     "    def fit(self, items):\n        open(MARKER, 'w').close()\n        time.sleep(60)\n"

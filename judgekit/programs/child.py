@@ -20,7 +20,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import BinaryIO, Callable, Dict, List, Optional
+from typing import BinaryIO, Callable, Dict, List, NamedTuple, Optional
 
 from ..baselines.interface import (
     MODEL_FILE,
@@ -31,7 +31,14 @@ from ..baselines.interface import (
     prediction_lines,
     track_settings,
 )
-from ..errors import ConfigError, KitError, Problem, SubmissionError
+from ..errors import (
+    ConfigError,
+    FileRefusals,
+    KitError,
+    Problem,
+    SubmissionError,
+    grouped_by_file,
+)
 from ..formats.items import public_view, read_items
 from ..formats.textfile import safe_display, shorten
 from ..report import atomic_write
@@ -226,24 +233,44 @@ def run_models(
         model_class = _load_model_class(root)
     datasets: Dict[str, Dict[str, List[dict]]] = {}
     progress = _Progress(work, say)
+    refusals = FileRefusals(unit="track")
     for track in spec.tracks:
         progress.step(track, "loading its data")
         if track.dataset not in datasets:
             datasets[track.dataset] = load_dataset(input_dir, track.dataset, say)
-        lines = _run_track(track, datasets[track.dataset], model_class, root, seed, progress)
-        if lines is None:
-            skipped.append(track.id)
-            continue
-        (out_dir / f"{track.id}.tsv").write_text(
-            "".join(line + "\n" for line in lines), encoding="utf-8"
+        result = _run_track(
+            track, datasets[track.dataset], model_class, root, seed, progress, refusals
         )
+        if result.skipped:
+            skipped.append(track.id)
+        elif result.lines is not None:
+            (out_dir / f"{track.id}.tsv").write_text(
+                "".join(line + "\n" for line in result.lines), encoding="utf-8"
+            )
+    refusals.raise_if_any()
     return skipped
 
 
+class TrackResult(NamedTuple):
+    """What one track's run gave: its prediction lines (None when refused or skipped), and whether
+    the model skipped the track (``predict`` returned None)."""
+
+    lines: Optional[List[str]]
+    skipped: bool
+
+
 def _run_track(
-    track: Track, data: Dict[str, List[dict]], model_class, root, seed: int, progress: _Progress
-) -> Optional[List[str]]:
-    """One track's prediction lines, or None when the model skips it (``predict`` returned None)."""
+    track: Track,
+    data: Dict[str, List[dict]],
+    model_class,
+    root,
+    seed: int,
+    progress: _Progress,
+    refusals: FileRefusals,
+) -> TrackResult:
+    """One track's prediction lines, or none when its predictions are refused: the refusal is kept
+    in ``refusals``, so that the other tracks still run and one message names every track's
+    problems. An exception of the participant's code stops the run."""
     started = time.monotonic()
     progress.step(track, "Model(track)")
     model = _call(
@@ -262,18 +289,20 @@ def _run_track(
         progress.say(
             f"note: track {track.id}: predict() returned None, so the track is not submitted"
         )
-        return None
+        return TrackResult(lines=None, skipped=True)
     predictions = _call(
         f"track '{track.id}': reading what Model.predict returned", root, plain_data, predictions
     )
-    lines = prediction_lines(
-        track, data["items"], predictions, f"predictions for track '{track.id}'"
-    )
+    where = f"predictions for track '{track.id}'"
+    lines = refusals.attempt(prediction_lines, track, data["items"], predictions, where)
+    if lines is None:
+        progress.say(f"track {track.id}: its predictions were refused; the other tracks go on")
+        return TrackResult(lines=None, skipped=False)
     progress.say(
         f"track {track.id} done in {time.monotonic() - started:.1f} s (fit {fitted - started:.1f} s, "
         f"predict {time.monotonic() - fitted:.1f} s), {len(lines)} predictions"
     )
-    return lines
+    return TrackResult(lines=lines, skipped=False)
 
 
 def child_main(argv: List[str]) -> int:
@@ -535,8 +564,9 @@ def _raise_child_failure(
         )
     if report.get("kind") == "internal" or not problems:
         raise RuntimeError(str(report.get("message", "the ingestion child process failed")))
-    error_type = ConfigError if report.get("kind") == "config" else SubmissionError
-    raise error_type(problems, omitted)
+    if report.get("kind") == "config":
+        raise ConfigError(problems, omitted)
+    raise grouped_by_file(problems, omitted, unit="track")
 
 
 def check_child_output(spec: TaskSpec, out: Path, skipped: List[str] = ()) -> None:
