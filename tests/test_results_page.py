@@ -106,11 +106,14 @@ def test_the_csv_has_every_item_its_gold_prediction_and_error(tmp_path):
         line.split("\t") for line in (tmp_path / "res" / "sim.tsv").read_text().splitlines()
     )
     sim = {r["id"]: r for r in rows if r["track"] == "sim"}
+    scores = np.array([item["score"] for item in gold["sim"]])
+    slope, intercept = np.polyfit([float(predicted[it["id"]]) for it in gold["sim"]], scores, 1)
     for item in gold["sim"]:
         row = sim[item["id"]]
         assert float(row["gold"]) == item["score"]
         assert float(row["prediction"]) == float(predicted[item["id"]])
-        assert float(row["error"]) == pytest.approx(abs(item["score"] - float(row["prediction"])))
+        fitted = slope * float(row["prediction"]) + intercept  # on the gold's scale
+        assert float(row["error"]) == pytest.approx(abs(item["score"] - fitted))
     nli = {r["id"]: r for r in rows if r["track"] == "nli"}
     for item in gold["nli"]:
         row = nli[item["id"]]
@@ -258,6 +261,26 @@ def test_every_kind_declares_a_figure_the_report_draws_and_its_item_errors(tmp_p
         assert np.isfinite(scored).all() and (scored >= 0).all(), tr.track.id
         texts = kind.item_texts(tr.track, tr.prediction.values, [0, 1])
         assert len(texts) == 2 and all(texts), tr.track.id
+
+
+def test_a_similarity_item_error_is_its_distance_from_the_best_line_on_any_scale():
+    """Pearson r does not depend on the prediction's scale, so neither does the item error: the
+    prediction is mapped onto the gold's scale by the least-squares line before the difference."""
+    track = track_from_dict({"id": "s", "kind": "similarity", "dataset": "d"})
+    kind = kinds.of(track)
+    gold = np.array([0.0, 1.0, 2.0, 3.0, 4.0, 5.0])
+    assert kind.item_errors(track, gold, gold / 5) == pytest.approx(np.zeros(6), abs=1e-12)
+    assert kind.item_errors(track, gold, 10 - 2 * gold) == pytest.approx(np.zeros(6), abs=1e-12)
+    off = gold / 5
+    off[2] = 0.9  # one item far from the line
+    errors = kind.item_errors(track, gold, off)
+    assert int(np.argmax(errors)) == 2
+    slope, intercept = np.polyfit(off, gold, 1)  # numpy's own least-squares line
+    assert errors == pytest.approx(np.abs(gold - (slope * off + intercept)))
+    constant = kind.item_errors(track, gold, np.full(6, 3.0))
+    assert constant == pytest.approx(np.abs(gold - gold.mean()))
+    with_unscored = kind.item_errors(track, np.append(gold, np.nan), np.append(off, 0.5))
+    assert with_unscored[:6] == pytest.approx(errors) and np.isnan(with_unscored[6])
 
 
 def test_a_perspectivist_item_error_is_the_mean_of_its_annotators_errors():

@@ -10,6 +10,19 @@ import numpy as np
 from .base import SIMILARITY_RANGE, Kind, PredictionShape
 
 
+def on_gold_scale(predicted: np.ndarray, gold: np.ndarray) -> np.ndarray:
+    """``predicted`` mapped by the least-squares line onto ``gold`` (fitted on the items where both
+    are finite); constant predictions map to the gold's mean. Unit: gold score points."""
+    both = np.isfinite(predicted) & np.isfinite(gold)
+    if not both.any():
+        return np.full(predicted.shape, np.nan)
+    x, y = predicted[both], gold[both]
+    centred = x - x.mean()
+    spread = float(centred @ centred)
+    slope = float(centred @ (y - y.mean())) / spread if spread > 0 else 0.0
+    return y.mean() + slope * (predicted - x.mean())
+
+
 class Similarity(Kind):
     # --- track configuration ---
     name = "similarity"
@@ -70,10 +83,15 @@ class Similarity(Kind):
     report_figure = "scatter"
 
     def item_error_unit(self, track) -> str:
-        return "|gold - predicted| (score points)"
+        return (
+            "|gold - fitted| in gold score points, where fitted is the prediction mapped onto the "
+            "gold's scale by the least-squares line (Pearson r is the same for any such map, so "
+            "the items far from that line are the ones that cost r, whatever scale you predict on)"
+        )
 
     def item_errors(self, track, gold, predicted) -> np.ndarray:
-        return np.abs(np.asarray(gold, dtype=float) - np.asarray(predicted, dtype=float))
+        gold = np.asarray(gold, dtype=float)
+        return np.abs(gold - on_gold_scale(np.asarray(predicted, dtype=float), gold))
 
     def item_texts(self, track, values, items: Sequence[int]) -> List[str]:
         return [repr(v) for v in np.asarray(values, dtype=float)[items].tolist()]
