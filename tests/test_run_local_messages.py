@@ -199,3 +199,28 @@ def test_the_last_line_lists_what_the_output_folder_holds(tmp_path, capsys):
     kept = "scores.json, scores.txt, detailed_results.html, detailed_results.csv and predictions/"
     assert capsys.readouterr().out.endswith(f"kept {kept} in {output}\n")
     assert not (output / "predictions" / "participant_output.txt").exists()
+
+
+QUIET_WRONG_LABEL = (
+    "class Model:\n    def __init__(self, track):\n        pass\n"
+    "    def fit(self, items):\n        pass\n"
+    "    def predict(self, items):\n        return [{'x': 1} for _ in items]\n"
+)
+
+
+def test_quiet_code_that_fails_gets_no_note_that_it_printed(tmp_path, capsys):
+    """A participant_output.txt that holds only the ingestion program's message is not what the code
+    printed: neither note names it (with or without --output)."""
+    for name, code in (("wrong", QUIET_WRONG_LABEL), ("syntax", "class Model(:\n")):
+        submission = tmp_path / name
+        submission.mkdir()
+        (submission / "model.py").write_text(code, encoding="utf-8")
+        output = tmp_path / f"out-{name}"
+        assert main([str(REPO), str(submission), "--phase", "practice"]) == 2
+        assert (
+            main([str(REPO), str(submission), "--phase", "practice", "--output", str(output)]) == 2
+        )
+        captured = capsys.readouterr()
+        assert "your code printed" not in captured.out + captured.err
+        saved = (output / "predictions" / "participant_output.txt").read_text(encoding="utf-8")
+        assert saved.startswith("\n--- the ingestion program's message ---\n")

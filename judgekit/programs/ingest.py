@@ -418,7 +418,8 @@ def main(argv: Optional[List[str]] = None, prog: str = "ingest.py") -> int:
         try:
             clean_output(output_dir)
             remove_entry(output_dir / PARTICIPANT_OUTPUT)
-            _say_where(output.save(output_dir, failure=message))
+            saved = output.save(output_dir, failure=message)
+            _say_where(saved if output.printed else None)
         finally:
             write_status(output_dir, FAILED, message)
 

@@ -20,6 +20,7 @@ from ..runner.bundle_view import PhaseTask, phase_task, read_competition
 from ..runner.local import PREDICTION_OUTPUT, RunResult, run_submission
 from ..runner.worker import StepResult
 from .child import TIME_LIMIT_HINT, last_progress
+from .participant import code_printed
 from ..untrusted import copy_tree
 from .common import BUNDLE_PROBLEM, REFUSED, own_words, run_guarded
 
@@ -99,8 +100,9 @@ def listed(names: List[str]) -> str:
 
 
 def say_where_the_output_is(result: RunResult, output: Optional[Path]) -> None:
-    """Print where the prediction step kept what the submitted code printed (if it printed)."""
-    if not (result.predictions / PARTICIPANT_OUTPUT).is_file():
+    """Print where the prediction step kept what the submitted code printed (if it printed; a file
+    of the ingestion program's message alone is not named, that message is said anyway)."""
+    if not code_printed(result.predictions / PARTICIPANT_OUTPUT):
         return
     if output is not None:
         print(f"what your code printed is in {Path(output) / 'predictions' / PARTICIPANT_OUTPUT}")
