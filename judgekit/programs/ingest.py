@@ -56,6 +56,8 @@ from .participant import ParticipantOutput
 from .status import FAILED, OK, write_status
 
 PROGRAM = "ingestion program"
+#: Where the platform mounts the submission, the default of the SUBMISSION argument.
+PLATFORM_SUBMISSION = "/app/ingested_program"
 SCORING_MARGIN = 60.0  # seconds of the phase's execution_time_limit kept for the scoring step
 #: A prediction file left by the child larger than the scorer reads is refused when copied.
 PREDICTION_LIMITS = TreeLimits(file_bytes=MAX_FILE_BYTES)
@@ -357,7 +359,7 @@ def parse_arguments(argv: Optional[List[str]], prog: str = "ingest.py") -> argpa
         "submission",
         nargs="?",
         default=None,
-        help="the submission folder or zip (default /app/ingested_program)",
+        help=f"the submission folder or zip (default {PLATFORM_SUBMISSION})",
     )
     parser.add_argument(
         "--baseline", help="run a built-in baseline instead: random, most_frequent, cosine_bow"
@@ -381,10 +383,44 @@ def parse_arguments(argv: Optional[List[str]], prog: str = "ingest.py") -> argpa
         if args.submission is not None:
             parser.error("give either a submission folder or --baseline, not both")
     elif args.submission is None:
-        args.submission = "/app/ingested_program"
+        args.submission = _platform_submission(parser)
     if args.time_limit is not None and not args.time_limit > 0:
         parser.error("--time-limit must be a positive number of seconds")
+    _check_input_folder(parser, Path(args.input_data))
     return args
+
+
+def _platform_submission(parser: argparse.ArgumentParser) -> str:
+    """PLATFORM_SUBMISSION, where the platform mounts the submission; a usage error when nothing
+    is there (the program was run by hand without a submission)."""
+    if Path(PLATFORM_SUBMISSION).exists():
+        return PLATFORM_SUBMISSION
+    parser.error(
+        f"no submission was given (and nothing is at {PLATFORM_SUBMISSION}, where the platform "
+        f"puts it): give the submission folder or zip after the output folder, as in "
+        f"{parser.prog} INPUT_DATA OUTPUT SUBMISSION, or run a baseline with --baseline NAME"
+    )
+
+
+def phase_data_folders(beside: Path) -> List[Path]:
+    """The folders beside ``beside`` that hold a phase's data (a task.json), by name."""
+    parent = beside.parent
+    if not parent.is_dir():
+        return []
+    return sorted(d for d in parent.iterdir() if (d / "task.json").is_file())
+
+
+def _check_input_folder(parser: argparse.ArgumentParser, input_data: Path) -> None:
+    """A usage error when the input data folder does not exist (a mistyped path or phase name),
+    naming the folders beside it that hold a phase's data."""
+    if input_data.exists() or input_data.is_symlink():
+        return
+    found = phase_data_folders(input_data)
+    if found:
+        where = "the folders of a phase's data there are " + ", ".join(map(str, found))
+    else:
+        where = "give the folder of a phase's data, which holds its task.json"
+    parser.error(f"{input_data}: no such folder; {where}")
 
 
 def main(argv: Optional[List[str]] = None, prog: str = "ingest.py") -> int:
