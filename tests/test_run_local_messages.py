@@ -224,3 +224,56 @@ def test_quiet_code_that_fails_gets_no_note_that_it_printed(tmp_path, capsys):
         assert "your code printed" not in captured.out + captured.err
         saved = (output / "predictions" / "participant_output.txt").read_text(encoding="utf-8")
         assert saved.startswith("\n--- the ingestion program's message ---\n")
+
+
+def fake_kit(root: Path, phases: dict) -> Path:
+    """A starting kit's competition.yaml and folders: ``phases`` maps each phase's name to whether
+    its gold is in the kit (reference_data/<phase>)."""
+    import yaml
+
+    (root / "sample_submissions").mkdir(parents=True)
+    tasks, entries = [], []
+    for index, (name, public) in enumerate(phases.items()):
+        slug = name.lower()
+        tasks.append(
+            {"index": index, "scoring_program": "scoring_program", "reference_data": f"ref/{slug}"}
+        )
+        entries.append({"index": index, "name": name, "tasks": [index]})
+        if public:
+            (root / "ref" / slug).mkdir(parents=True)
+    doc = {"tasks": tasks, "phases": entries}
+    (root / "competition.yaml").write_text(yaml.safe_dump(doc), encoding="utf-8")
+    return root
+
+
+def test_a_kit_that_scores_no_phase_says_so_and_what_to_run(tmp_path, capsys):
+    """The chaosnli kit: only a practice phase, its gold hidden; no message ends on an empty
+    '--phase ' or offers practice."""
+    kit = fake_kit(tmp_path / "kit", {"Practice": False})
+    assert main([str(kit), "baseline:random", "--phase", "local"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(
+        "run_local.py: the submission was not accepted:\n--phase: no such phase: local; this "
+        "starting kit can score no phase (the gold of practice is hidden). To check the format and "
+        "coverage of your files without scores, download the phase's public data"
+    )
+    assert "python3 ingestion_program/ingest.py PHASE_DATA checked YOUR_SUBMISSION" in err
+    assert main([str(kit), "baseline:random", "--phase", "practice"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(
+        "run_local.py: the submission was not accepted:\n--phase practice: this phase's gold is "
+        "hidden, so this starting kit cannot score it, nor any other phase. To check the format "
+        "and coverage of your files for that phase without scores,"
+    )
+    assert "expected --phase" not in err
+
+
+def test_the_phases_offered_are_those_the_kit_scores(tmp_path, capsys):
+    """The sts2017 kit: local scored, practice's gold hidden; an unknown phase is answered with
+    local, and practice is named apart."""
+    kit = fake_kit(tmp_path / "kit", {"Local": True, "Practice": False})
+    assert main([str(kit), "baseline:random", "--phase", "dev"]) == 2
+    assert capsys.readouterr().err == (
+        "run_local.py: the submission was not accepted:\n--phase: no such phase: dev; this "
+        "starting kit can score: local (the gold of practice is hidden); expected --phase local\n"
+    )
