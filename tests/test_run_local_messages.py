@@ -277,3 +277,29 @@ def test_the_phases_offered_are_those_the_kit_scores(tmp_path, capsys):
         "run_local.py: the submission was not accepted:\n--phase: no such phase: dev; this "
         "starting kit can score: local (the gold of practice is hidden); expected --phase local\n"
     )
+
+
+def reference_lines(dataset: str) -> str:
+    text = (REPO / "reference_data" / "practice" / f"{dataset}.jsonl").read_text(encoding="utf-8")
+    items = [json.loads(line) for line in text.split("\n") if line]
+    return "".join(f"{it['id']}\t{it['score']}\n" for it in items)
+
+
+def test_a_file_named_like_a_track_already_given_is_not_told_to_take_its_name(tmp_path, capsys):
+    """sts2017: es_es.tsv renamed sp-en.tsv beside es_en.tsv; renaming it es_en.tsv would replace
+    the track's file, so the note names the tracks without a file instead."""
+    submission = tmp_path / "sub"
+    submission.mkdir()
+    (submission / "en_en.tsv").write_text(en_en_lines(), encoding="utf-8")
+    (submission / "es_en.tsv").write_text(reference_lines("sts_es_en"), encoding="utf-8")
+    (submission / "sp-en.tsv").write_text(reference_lines("sts_es"), encoding="utf-8")
+    output = tmp_path / "out"
+    assert main([str(REPO), str(submission), "--phase", "practice", "--output", str(output)]) == 0
+    out = capsys.readouterr().out
+    note = (
+        "note: file 'sp-en.tsv' matches no track and was ignored; its name is like that of track "
+        "'es_en', which is read from es_en.tsv; the tracks without a file read es_es.tsv, "
+        "ar_ar.tsv, nli_zh.tsv"
+    )
+    assert note in out and "name it es_en.tsv" not in out
+    assert out.count("'sp-en.tsv'") == 1

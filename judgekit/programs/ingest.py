@@ -46,7 +46,7 @@ from ..formats.coverage import other_phase_hint, other_phase_ids
 from ..formats.items import read_items
 from ..formats.submission import ItemKeys, read_prediction
 from ..gold import listed_annotators
-from ..formats.textfile import MAX_FILE_BYTES
+from ..formats.textfile import MAX_FILE_BYTES, safe_display
 from ..spec import TaskSpec, read_spec
 from ..untrusted import TreeLimits, copy_regular, prune_tree, remove_entry
 from .child import BASELINE_PREFIX, check_child_output, load_dataset, run_child
@@ -171,7 +171,8 @@ def check_result_files(
         )
     phases = other_phase_ids(input_dir)
     _check_and_copy(spec, files, folder, out_dir, names, items_of, phases)
-    for note in ignored_file_notes(unclaimed, spec.tracks):
+    given = {track: safe_display(str(relative)) for track, relative in files.items()}
+    for note in ignored_file_notes(unclaimed, spec.tracks, given=given):
         if notes is not None:
             notes.append(note)
         print(f"note: {note}")
