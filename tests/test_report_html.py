@@ -341,10 +341,11 @@ def test_a_failed_prediction_step_shows_its_message_as_text(tmp_path, capsys):
     assert score_main([str(tmp_path), str(out)]) == 2
     shown = message.split("accepted:\n", 1)[1]
     assert capsys.readouterr().err == (
-        f"scoring program: the submission was not accepted:\nthe prediction step failed: {shown}\n"
+        "scoring program: the submission was not accepted:\n"
+        f"ingestion_status.json: the prediction step failed: {shown}\n"
     )
     page = (out / "detailed_results.html").read_text(encoding="utf-8")
-    assert html_escape(f"the prediction step failed: {shown}") in page
+    assert html_escape(f"ingestion_status.json: the prediction step failed: {shown}") in page
     assert "\\n" not in page and "\\&#x27;" not in page
 
 

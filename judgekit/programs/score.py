@@ -49,7 +49,7 @@ def _status_failure(status: Optional[IngestionStatus]) -> Optional[str]:
     if status is None or status.ok:
         return None
     if status.status == UNREADABLE:
-        return f"{INGESTION_STATUS}: {status.message}"
+        return status.message
     return shorten(safe_lines(own_words(status.message)), STATUS_MESSAGE_CHARS)
 
 
@@ -80,8 +80,8 @@ def check_prediction_step(res_dir: Path, status: Optional[IngestionStatus]) -> N
     if failure is not None:
         cut = failure.endswith("...") and len(failure) > STATUS_MESSAGE_CHARS
         raise SubmissionError.single(
-            "the prediction step failed",
-            failure,
+            INGESTION_STATUS,
+            f"the prediction step failed: {failure}",
             hint="the ingestion program's log has the whole message" if cut else None,
         )
     failure = _metadata_failure(res_dir)
