@@ -195,7 +195,7 @@ def test_prediction_files_beside_model_py_get_a_note(tmp_path, capfd):
     assert main([str(phase["input"]), str(out), str(submission)]) == 0
     note = (
         "the submission holds model.py, so it was run as a code submission and its prediction "
-        "file(s) 'results/sts.tsv' were ignored; to submit those files instead, leave model.py out"
+        "file 'results/sts.tsv' was ignored; to submit those files instead, leave model.py out"
     )
     assert f"note: {note}\n" in capfd.readouterr().out
     assert note in status_of(out)["notes"]

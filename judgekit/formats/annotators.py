@@ -21,16 +21,18 @@ from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
+from ..errors import counted
 from ..metrics import PerAnnotator
 from .bulk import label_codes
 from .perspectivist import annotator_entries, annotator_values
 from .values import ValueProblem
 
 LISTED, POOL = "annotators list", "annotator pool"
+#: The warning of each layout, after the count of rows read so.
 WARNINGS = {
-    LISTED: "row(s) had one entry per name of the release's annotators list (an annotator repeated "
+    LISTED: "had one entry per name of the release's annotators list (an annotator repeated "
     "once per label given); the repeated entries were merged",
-    POOL: "row(s) had one entry per annotator of the dataset's whole pool; the entries of each "
+    POOL: "had one entry per annotator of the dataset's whole pool; the entries of each "
     "item's own annotators were kept",
 }
 
@@ -165,7 +167,11 @@ def _merge_listed(entries: list, names: Sequence[str], listed: Sequence[str]) ->
 
 def layout_warnings(notes: List[str]) -> List[str]:
     """One warning per layout read in a file (``notes`` as ``RowFit.fit`` fills it)."""
-    return [f"{notes.count(layout)} {text}" for layout, text in WARNINGS.items() if layout in notes]
+    return [
+        f"{counted(notes.count(layout), 'row')} {text}"
+        for layout, text in WARNINGS.items()
+        if layout in notes
+    ]
 
 
 def parse_per_annotator(text: str, track, annotators: Sequence[str]) -> np.ndarray:

@@ -9,6 +9,7 @@ from typing import Callable, List, Tuple
 
 import numpy as np
 
+from ..errors import counted
 from ..tracks import Track
 from .bulk import list_sizes
 from .values import (
@@ -37,7 +38,9 @@ _RULES = (
     (
         "wrong {what} length",
         "a list of {length} probabilities",
-        lambda value, row: f"{len(value)} values" if type(value) is list else show_json(value),
+        lambda value, row: (
+            counted(len(value), "value") if type(value) is list else show_json(value)
+        ),
     ),
     (
         "{what} holds a value that is not a finite number",

@@ -15,6 +15,7 @@ from typing import Dict, List, Sequence
 import numpy as np
 
 from .. import kinds
+from ..errors import counted, plural
 from ..kinds.base import split_multilabel  # noqa: F401 (read from here by gold and formats)
 from ..kinds.soft_label import SUM_TOLERANCE
 from ..tracks import Track
@@ -298,29 +299,48 @@ def label_of(value, track: Track, table: Dict[object, int] = None, hint: str = N
     raise outside_label_set(value, track, show_json(value), hint)
 
 
-#: The warning of each note ``soft_label_rows`` leaves, in the order they are given.
+#: The warning of each note ``soft_label_rows`` leaves, in the order they are given: its words
+#: after the count, for one value and for several.
 _WARNINGS = {
-    "renormalised": f"soft label(s) summed to within {SUM_TOLERANCE} of 1 and were renormalised",
-    "extra leading bin": "soft label(s) had an extra, empty leading bin (one value more than the track's "
-    "labels, the 2025 practice-phase layout) that was dropped",
-    "python literal": "value(s) were not JSON but Python literals (str() of a list: single quotes, "
-    "tuples) and were read as such; json.dumps(x) writes JSON",
+    "renormalised": (
+        f"soft label summed to within {SUM_TOLERANCE} of 1 and was renormalised",
+        f"soft labels summed to within {SUM_TOLERANCE} of 1 and were renormalised",
+    ),
+    "extra leading bin": (
+        "soft label had an extra, empty leading bin (one value more than the track's labels, the "
+        "2025 practice-phase layout) that was dropped",
+        "soft labels had an extra, empty leading bin (one value more than the track's labels, the "
+        "2025 practice-phase layout) that was dropped",
+    ),
+    "python literal": (
+        "value was not JSON but a Python literal (str() of a list: single quotes, tuples) and was "
+        "read as such; json.dumps(x) writes JSON",
+        "values were not JSON but Python literals (str() of a list: single quotes, tuples) and "
+        "were read as such; json.dumps(x) writes JSON",
+    ),
 }
 
 
 def value_warnings(notes: List[str]) -> List[str]:
     """One warning per kind of note; a number is the mass of a leading bin that was dropped."""
     masses = [note for note in notes if type(note) is float]
-    return [
-        f"{notes.count(note)} {warning}" for note, warning in _WARNINGS.items() if note in notes
-    ] + (
-        [
-            f"{len(masses)} soft label(s) had an extra leading bin (one value more than the track's labels, the 2025 "
-            "practice-phase layout) holding a "
-            f"little probability, at most {max(masses):.2g}; it was dropped and the rows renormalised"
-        ]
-        if masses
-        else []
+    said = [
+        f"{notes.count(note)} {plural(notes.count(note), *words)}"
+        for note, words in _WARNINGS.items()
+        if note in notes
+    ]
+    if masses:
+        said.append(_dropped_bins_warning(masses))
+    return said
+
+
+def _dropped_bins_warning(masses: List[float]) -> str:
+    """The warning on soft labels whose leading bin held a little probability (``masses``)."""
+    rows = plural(len(masses), "the row", "the rows")
+    return (
+        f"{counted(len(masses), 'soft label')} had an extra leading bin (one value more than the "
+        "track's labels, the 2025 practice-phase layout) holding a little probability, at most "
+        f"{max(masses):.2g}; it was dropped and {rows} renormalised"
     )
 
 

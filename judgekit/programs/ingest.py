@@ -30,7 +30,7 @@ from typing import Dict, List, Optional
 
 from ..baselines.base import item_annotators
 from ..baselines.interface import MODEL_FILE
-from ..errors import ConfigError, FileRefusals, SubmissionError
+from ..errors import ConfigError, FileRefusals, SubmissionError, plural
 from ..formats.archive import (
     INGESTION_STATUS,
     PARTICIPANT_OUTPUT,
@@ -335,9 +335,10 @@ def _note_result_files_beside_code(spec: TaskSpec, folder: Path, notes: List[str
     if not files:
         return
     listed = ", ".join(repr(str(relative)) for relative in list(files.values())[:5])
+    files_were = plural(len(files), "file {} was", "files {} were").format(listed)
     note = (
         f"the submission holds {MODEL_FILE}, so it was run as a code submission and its prediction "
-        f"file(s) {listed} were ignored; to submit those files instead, leave {MODEL_FILE} out"
+        f"{files_were} ignored; to submit those files instead, leave {MODEL_FILE} out"
     )
     notes.append(note)
     print(f"note: {note}")
