@@ -128,6 +128,12 @@ class SubmissionError(KitError):
     """The submission (or the ingestion step's output) is not acceptable."""
 
 
+class UsageError(KitError):
+    """The command line names what is not there (a mistyped folder, a missing argument): the
+    user's to fix, neither a refused submission nor the organisers' problem. Its exit code is
+    EXIT_DATA_ERROR, the code of argparse's own usage errors."""
+
+
 class ConfigError(KitError):
     """An edition config, a bundle or reference data is not acceptable (an organiser's problem)."""
 

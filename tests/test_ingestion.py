@@ -667,26 +667,19 @@ def test_a_missing_input_folder_is_a_usage_error_naming_the_phases_folders(tmp_p
     (tmp_path / "input_data" / "notes").mkdir()
     missing = tmp_path / "input_data" / "evaluation"
     submission = write_submission(tmp_path / "sub", "class Model:\n    pass\n")
-    with pytest.raises(SystemExit) as stop:
-        main([str(missing), str(tmp_path / "out"), str(submission)])
-    assert stop.value.code == 2
-    err = capsys.readouterr().err
-    assert err.endswith(
-        f"ingest.py: error: {missing}: no such folder; the folders of a phase's data there are "
+    assert main([str(missing), str(tmp_path / "out"), str(submission)]) == 2
+    assert capsys.readouterr().err == (
+        f"ingestion program: {missing}: no such folder. The folders of a phase's data there are "
         f"{phase['input']}, {phase['ref']}\n"
     )
-    assert "organisers" not in err
 
 
 def test_no_submission_argument_says_how_to_give_one(tmp_path, capsys):
     phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
-    with pytest.raises(SystemExit) as stop:
-        main([str(phase["input"]), str(tmp_path / "chk")])
-    assert stop.value.code == 2
-    err = capsys.readouterr().err
-    assert err.endswith(
-        "ingest.py: error: no submission was given (and nothing is at /app/ingested_program, "
-        "where the platform puts it): give the submission folder or zip after the output folder, "
-        "as in ingest.py INPUT_DATA OUTPUT SUBMISSION, or run a baseline with --baseline NAME\n"
+    assert main([str(phase["input"]), str(tmp_path / "chk")]) == 2
+    assert capsys.readouterr().err == (
+        "ingestion program: SUBMISSION: no submission was given (and nothing is at "
+        "/app/ingested_program, where the platform puts it). Give the submission folder or zip "
+        "after the output folder, as in ingest.py INPUT_DATA OUTPUT SUBMISSION, or run a built-in "
+        "baseline with --baseline NAME\n"
     )
-    assert "nothing is at this path" not in err

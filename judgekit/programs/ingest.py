@@ -30,7 +30,7 @@ from typing import Dict, List, Optional
 
 from ..baselines.base import item_annotators
 from ..baselines.interface import MODEL_FILE
-from ..errors import ConfigError, FileRefusals, SubmissionError, plural
+from ..errors import ConfigError, FileRefusals, SubmissionError, UsageError, plural
 from ..formats.archive import (
     INGESTION_STATUS,
     PARTICIPANT_OUTPUT,
@@ -384,23 +384,24 @@ def parse_arguments(argv: Optional[List[str]], prog: str = "ingest.py") -> argpa
             )
         if args.submission is not None:
             parser.error("give either a submission folder or --baseline, not both")
-    elif args.submission is None:
-        args.submission = _platform_submission(parser)
     if args.time_limit is not None and not args.time_limit > 0:
         parser.error("--time-limit must be a positive number of seconds")
-    _check_input_folder(parser, Path(args.input_data))
     return args
 
 
-def _platform_submission(parser: argparse.ArgumentParser) -> str:
-    """PLATFORM_SUBMISSION, where the platform mounts the submission; a usage error when nothing
-    is there (the program was run by hand without a submission)."""
+def submission_path(given: Optional[str], prog: str) -> Path:
+    """The SUBMISSION argument, or PLATFORM_SUBMISSION, where the platform mounts it; a usage
+    error when neither is given (the program run by hand without a submission)."""
+    if given is not None:
+        return Path(given)
     if Path(PLATFORM_SUBMISSION).exists():
-        return PLATFORM_SUBMISSION
-    parser.error(
+        return Path(PLATFORM_SUBMISSION)
+    raise UsageError.single(
+        "SUBMISSION",
         f"no submission was given (and nothing is at {PLATFORM_SUBMISSION}, where the platform "
-        f"puts it): give the submission folder or zip after the output folder, as in "
-        f"{parser.prog} INPUT_DATA OUTPUT SUBMISSION, or run a baseline with --baseline NAME"
+        "puts it)",
+        hint=f"give the submission folder or zip after the output folder, as in {prog} "
+        "INPUT_DATA OUTPUT SUBMISSION, or run a built-in baseline with --baseline NAME",
     )
 
 
@@ -412,17 +413,19 @@ def phase_data_folders(beside: Path) -> List[Path]:
     return sorted(d for d in parent.iterdir() if (d / "task.json").is_file())
 
 
-def _check_input_folder(parser: argparse.ArgumentParser, input_data: Path) -> None:
+def check_input_folder(input_data: Path) -> None:
     """A usage error when the input data folder does not exist (a mistyped path or phase name),
     naming the folders beside it that hold a phase's data."""
     if input_data.exists() or input_data.is_symlink():
         return
     found = phase_data_folders(input_data)
-    if found:
-        where = "the folders of a phase's data there are " + ", ".join(map(str, found))
-    else:
-        where = "give the folder of a phase's data, which holds its task.json"
-    parser.error(f"{input_data}: no such folder; {where}")
+    raise UsageError.single(
+        str(input_data),
+        "no such folder",
+        hint="the folders of a phase's data there are " + ", ".join(map(str, found))
+        if found
+        else "give the folder of a phase's data, the one holding its task.json",
+    )
 
 
 def main(argv: Optional[List[str]] = None, prog: str = "ingest.py") -> int:
@@ -431,13 +434,14 @@ def main(argv: Optional[List[str]] = None, prog: str = "ingest.py") -> int:
     args = parse_arguments(argv, prog)
     output_dir = Path(args.output)
     output_dir.mkdir(parents=True, exist_ok=True)
-    submission = Path(args.submission) if args.submission is not None else None
     written: List[Path] = []
     output = ParticipantOutput(saved_in=output_dir)
 
     def body() -> int:
         clear_kit_names(output_dir, None)
         clean_output(output_dir)
+        check_input_folder(Path(args.input_data))
+        submission = None if args.baseline else submission_path(args.submission, prog)
         return ingest(
             Path(args.input_data),
             output_dir,
