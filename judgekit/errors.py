@@ -16,6 +16,19 @@ EXIT_DATA_ERROR = 2
 EXIT_USAGE_ERROR = 1
 
 
+def plural(count: int, singular: str, plural_form: Optional[str] = None) -> str:
+    """``singular`` when ``count`` is 1, else ``plural_form`` (default: ``singular`` + "s"): the
+    word, or verb, that agrees with a count in a message."""
+    if count == 1:
+        return singular
+    return plural_form if plural_form is not None else singular + "s"
+
+
+def counted(count: int, singular: str, plural_form: Optional[str] = None) -> str:
+    """``1 item``, ``3 items``: a count and the word agreeing with it (``plural``)."""
+    return f"{count} {plural(count, singular, plural_form)}"
+
+
 #: A problem met on several lines is one message listing its first few lines and item ids.
 MAX_PLACES_SHOWN = 5
 
@@ -123,12 +136,19 @@ class KitError(Exception):
     def render(self) -> str:
         lines = [p.render() for p in self.problems]
         if self.omitted:
-            lines.append(f"... and {self.omitted} more problem(s) of other kinds not shown")
+            more = counted(self.omitted, "more problem")
+            lines.append(f"... and {more} of other kinds not shown")
         return "\n".join(lines)
 
 
 class SubmissionError(KitError):
     """The submission (or the ingestion step's output) is not acceptable."""
+
+
+class UsageError(KitError):
+    """The command line names what is not there (a mistyped folder, a missing argument): the
+    user's to fix, neither a refused submission nor the organisers' problem. Its exit code is
+    EXIT_DATA_ERROR, the code of argparse's own usage errors."""
 
 
 class ConfigError(KitError):
@@ -229,12 +249,11 @@ class SeveralFilesError(SubmissionError):
             lines += [p.render() for p in error.problems[:MAX_PROBLEMS_SHOWN_PER_FILE]]
             more = max(len(error.problems) - MAX_PROBLEMS_SHOWN_PER_FILE, 0) + error.omitted
             if more:
-                lines.append(
-                    f"... and {more} more problem(s) in {error.problems[0].file} not shown"
-                )
+                unseen = counted(more, "more problem")
+                lines.append(f"... and {unseen} in {error.problems[0].file} not shown")
         if len(self.errors) > MAX_FILES_SHOWN:
             hidden = len(self.errors) - MAX_FILES_SHOWN
-            lines.append(f"... and {hidden} more {unit}(s) with problems not shown")
+            lines.append(f"... and {counted(hidden, 'more ' + unit)} with problems not shown")
         return "\n".join(lines)
 
 

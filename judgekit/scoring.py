@@ -214,7 +214,8 @@ def score_folder(
             results[track.id].warnings.append(foreign)
     refusals.raise_if_any()
     missing = [t.id for t in spec.tracks if t.id not in results]
-    warnings = ignored_file_notes(unclaimed, spec.tracks)
+    given = {track: safe_display((names or {}).get(track, str(f))) for track, f in files.items()}
+    warnings = ignored_file_notes(unclaimed, spec.tracks, given=given)
     if missing:
         warnings.append(
             "tracks not covered by this submission: "

@@ -354,7 +354,7 @@ def test_the_command_prints_one_line_per_problem_and_exits_1(entry, small, tmp_p
     assert done.returncode == 1, done.stderr
     lines = done.stdout.splitlines()
     assert len(lines) == 2 and all(line.startswith("phases[0]") for line in lines), done.stdout
-    assert "2 problem(s)" in done.stderr and "Traceback" not in done.stderr
+    assert "2 problems;" in done.stderr and "Traceback" not in done.stderr
     clean = subprocess.run(
         [sys.executable, *command, str(small[0].zip_path)],
         capture_output=True,

@@ -792,7 +792,7 @@ def test_chaosnli_an_incomplete_document_is_refused(built, tmp_path):
     submission = tmp_path / "res.zip"
     with zipfile.ZipFile(submission, "w") as zf:
         zf.writestr("snli_model.json", json.dumps(documents["snli"]))
-    with pytest.raises(SubmissionError, match="1 of the track's 1514 items have no prediction"):
+    with pytest.raises(SubmissionError, match="1 of the track's 1514 items has no prediction"):
         run_once(tree, str(submission), "evaluation")
 
 

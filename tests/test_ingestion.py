@@ -676,3 +676,28 @@ def test_a_code_submission_that_skips_every_track_is_refused(tmp_path, capfd):
         "so nothing can be scored. Return one prediction per item for at least one track\n"
     )
     assert status_of(out)["status"] == "failed"
+
+
+def test_a_missing_input_folder_is_a_usage_error_naming_the_phases_folders(tmp_path, capsys):
+    """A mistyped phase folder is the user's to fix, not the organisers': exit 2, the folder named,
+    and the folders beside it that hold a phase's data (a task.json) listed."""
+    phase = make_phase(tmp_path / "input_data", tracks=SMALL_TRACKS)
+    (tmp_path / "input_data" / "notes").mkdir()
+    missing = tmp_path / "input_data" / "evaluation"
+    submission = write_submission(tmp_path / "sub", "class Model:\n    pass\n")
+    assert main([str(missing), str(tmp_path / "out"), str(submission)]) == 2
+    assert capsys.readouterr().err == (
+        f"ingestion program: {missing}: no such folder. The folders of a phase's data there are "
+        f"{phase['input']}, {phase['ref']}\n"
+    )
+
+
+def test_no_submission_argument_says_how_to_give_one(tmp_path, capsys):
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    assert main([str(phase["input"]), str(tmp_path / "chk")]) == 2
+    assert capsys.readouterr().err == (
+        "ingestion program: SUBMISSION: no submission was given (and nothing is at "
+        "/app/ingested_program, where the platform puts it). Give the submission folder or zip "
+        "after the output folder, as in ingest.py INPUT_DATA OUTPUT SUBMISSION, or run a built-in "
+        "baseline with --baseline NAME\n"
+    )

@@ -187,7 +187,7 @@ def test_gold_outside_a_ranged_kinds_range_is_reported_and_labelled_kinds_have_n
     scored = track_from_dict({"id": "s", "kind": "similarity", "dataset": "d", "range": [0, 5]})
     items = [{"id": f"i{n}", "texts": ["a", "b"], "score": score} for n, score in enumerate([1, 6])]
     (problem,) = split_problems([scored], {"train": {"d": items}})
-    assert problem.message == "similarity gold outside the track's range on 1 items"
+    assert problem.message == "similarity gold outside the track's range on 1 item"
     assert "'i1' (6)" in problem.found and "0 to 5" in problem.expected
     assert split_problems([scored], {"train": {"d": items[:1]}}) == []
     labelled = track_from_dict(

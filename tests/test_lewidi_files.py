@@ -165,7 +165,7 @@ def test_rows_over_the_annotator_pool_are_read_by_pool_position(tmp_path):
     score, prediction = kit_score("ven_pe", "dev", write(tmp_path / "VariErrNLI_dev_pe.tsv", rows))
     assert round(score, 5) == 0.315
     assert prediction.warnings == [
-        "13 row(s) had one entry per annotator of the dataset's whole pool; the entries of each item's own "
+        "13 rows had one entry per annotator of the dataset's whole pool; the entries of each item's own "
         "annotators were kept"
     ]
 
@@ -185,7 +185,7 @@ def test_rows_over_the_release_annotators_string_are_merged(tmp_path):
     score, prediction = kit_score("ven_pe", "dev", write(tmp_path / "ven_dev_pe.tsv", rows))
     assert round(score, 5) == 0.315
     assert prediction.warnings == [
-        "5 row(s) had one entry per name of the release's annotators list (an annotator repeated once per "
+        "5 rows had one entry per name of the release's annotators list (an annotator repeated once per "
         "label given); the repeated entries were merged"
     ]
 

@@ -408,12 +408,41 @@ def test_several_broken_files_are_grouped_by_file_with_caps():
         "f0.tsv, line 1: problem 0",
         "f0.tsv, line 2: problem 1",
         "f0.tsv, line 3: problem 2",
-        "... and 3 more problem(s) in f0.tsv not shown",  # 1 more collected, 2 counted only
+        "... and 3 more problems in f0.tsv not shown",  # 1 more collected, 2 counted only
     ]
     assert lines[5:14] == [f"f{k}.tsv, line 1: problem 0" for k in range(1, 10)]
-    assert lines[14:] == ["... and 2 more file(s) with problems not shown"]
+    assert lines[14:] == ["... and 2 more files with problems not shown"]
     one = FileRefusals()
     one.attempt(broken, "a.tsv", 1)
     with pytest.raises(SubmissionError) as error:
         one.raise_if_any()
     assert str(error.value) == Problem("a.tsv", "problem 0", line=1).render()
+
+
+def test_counts_agree_with_their_words():
+    """'1 of the track's 574 items has', '1 soft label ... was', '2 values were': a count's noun and
+    verb agree with it wherever a message formats one."""
+    from judgekit.errors import ProblemCollector
+    from judgekit.formats.coverage import missing_items
+    from judgekit.formats.layout import comments_note
+    from judgekit.formats.values import value_warnings
+
+    problems = ProblemCollector("f.tsv")
+    missing_items(["a", "b", "c"], [0, 1], problems)
+    assert problems.problems[0].message.startswith("1 of the track's 3 items has no prediction")
+    problems = ProblemCollector("f.tsv")
+    missing_items(["a"], [], problems)
+    assert problems.problems[0].message.startswith("1 of the track's 1 item has no prediction")
+    assert value_warnings(["python literal"]) == [
+        "1 value was not JSON but a Python literal (str() of a list: single quotes, tuples) and "
+        "was read as such; json.dumps(x) writes JSON"
+    ]
+    assert value_warnings(["renormalised"] * 2) == [
+        "2 soft labels summed to within 0.02 of 1 and were renormalised"
+    ]
+    assert value_warnings([0.01]) == [
+        "1 soft label had an extra leading bin (one value more than the track's labels, the 2025 "
+        "practice-phase layout) holding a little probability, at most 0.01; it was dropped and "
+        "the row renormalised"
+    ]
+    assert comments_note(1).startswith("1 comment line starting with '#' was skipped")

@@ -96,6 +96,20 @@ def test_quiet_code_leaves_no_output_file_and_a_planted_one_is_removed(tmp_path,
     assert not (out / OUTPUT).exists()
 
 
+def test_quiet_code_that_fails_is_not_said_to_have_printed(tmp_path, capfd):
+    """The file then holds only the program's message, and the log does not point to it as the
+    code's output."""
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    quiet = CHATTY_MODEL.replace("print('fitting', self.track['id'])", "1 / 0")
+    submission = write_submission(tmp_path / "sub", quiet)
+    out = tmp_path / "out"
+    assert main([str(phase["input"]), str(out), str(submission)]) == 2
+    assert "what your code printed" not in capfd.readouterr().out
+    saved = (out / OUTPUT).read_text(encoding="utf-8")
+    assert saved.startswith("\n--- the ingestion program's message ---\n")
+    assert saved.endswith("ZeroDivisionError: division by zero\n")
+
+
 def test_a_time_out_says_the_limit_the_track_and_the_step_and_keeps_the_output(tmp_path, capfd):
     phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
     model = (
@@ -181,7 +195,7 @@ def test_prediction_files_beside_model_py_get_a_note(tmp_path, capfd):
     assert main([str(phase["input"]), str(out), str(submission)]) == 0
     note = (
         "the submission holds model.py, so it was run as a code submission and its prediction "
-        "file(s) 'results/sts.tsv' were ignored; to submit those files instead, leave model.py out"
+        "file 'results/sts.tsv' was ignored; to submit those files instead, leave model.py out"
     )
     assert f"note: {note}\n" in capfd.readouterr().out
     assert note in status_of(out)["notes"]

@@ -1063,7 +1063,7 @@ def test_ranking_by_team_refuses_a_file_that_does_not_say(small_phase, capsys):
     partial = "submission,team\ngood,alpha\nweak,alpha\n"
     assert _rank_by_teams(small_phase, None, "partial.csv", partial) == 1
     err = capsys.readouterr().err
-    assert "partial.csv" in err and "2 ranked submission(s) have no team" in err
+    assert "partial.csv" in err and "2 ranked submissions have no team" in err
     assert "'folder_run'" in err and "Traceback" not in err
     twice = "submission,team\ngood,alpha\nweak,alpha\ngood.zip,beta\n"  # good.zip names good
     assert _rank_by_teams(small_phase, None, "twice.csv", twice) == 1

@@ -414,7 +414,7 @@ def test_participant_varierrnli_rows_over_the_annotators_string(tmp_path):
     prediction = read(VEN_PE, items, text, tmp_path)
     assert prediction.values.values[:3].tolist() == [[1, 0, 0], [1, 0, 1], [0, 0, 1]]
     assert prediction.warnings == [
-        "1 row(s) had one entry per name of the release's annotators list (an annotator repeated once per "
+        "1 row had one entry per name of the release's annotators list (an annotator repeated once per "
         "label given); the repeated entries were merged"
     ]
 
@@ -605,9 +605,9 @@ def test_csc_rows_of_seven_with_a_small_leading_bin_are_renormalised(tmp_path):
     gold = build_gold(CSC_SOFT, CSC_ITEMS, "gold")
     prediction = read(CSC_SOFT, CSC_ITEMS, text, tmp_path)
     assert prediction.warnings == [
-        "1 soft label(s) had an extra, empty leading bin (one value more than the track's labels, the 2025 "
+        "1 soft label had an extra, empty leading bin (one value more than the track's labels, the 2025 "
         "practice-phase layout) that was dropped",
-        "5 soft label(s) had an extra leading bin (one value more than the track's labels, the 2025 "
+        "5 soft labels had an extra leading bin (one value more than the track's labels, the 2025 "
         "practice-phase layout) holding a little probability, "
         "at most 0.02; it was dropped and the rows renormalised",
     ]
@@ -641,7 +641,7 @@ def test_csc_rows_of_seven_with_more_than_the_tolerance_in_the_first_bin_are_sti
 # --- values written by Python's str() of a list (pandas' to_csv of a list column) -----------------
 
 PYTHON_LITERALS = (
-    "1 value(s) were not JSON but Python literals (str() of a list: single quotes, tuples) and were "
+    "{} values were not JSON but Python literals (str() of a list: single quotes, tuples) and were "
     "read as such; json.dumps(x) writes JSON"
 )
 
@@ -658,7 +658,7 @@ def test_python_lists_of_string_labels_are_read_with_one_warning(tmp_path):
     text = "".join(f"{i['id']}\t{r}\n" for i, r in zip(MP_ITEMS, rows))
     prediction = read(MP_PE, MP_ITEMS, text, tmp_path)
     assert np.array_equal(prediction.values.values, as_json.values.values)
-    assert prediction.warnings == [PYTHON_LITERALS.replace("1 value(s)", "5 value(s)")]
+    assert prediction.warnings == [PYTHON_LITERALS.format(5)]
 
 
 def test_python_tuples_of_pairs_are_read_as_lists(tmp_path):
@@ -671,7 +671,7 @@ def test_python_tuples_of_pairs_are_read_as_lists(tmp_path):
     )
     prediction = read(VEN_SOFT, VEN_ITEMS, text, tmp_path)
     assert np.allclose(prediction.values[..., 1], chosen)
-    assert prediction.warnings == [PYTHON_LITERALS.replace("1 value(s)", "3 value(s)")]
+    assert prediction.warnings == [PYTHON_LITERALS.format(3)]
 
 
 @pytest.mark.parametrize(
@@ -836,7 +836,7 @@ def test_a_class_index_where_labels_are_names_names_the_label_as_an_example(valu
 
 # --- SemEval's own rules: comment lines ------------------------------------------------------------
 
-COMMENTS_NOTE = "{} comment line(s) starting with '#' were skipped (SemEval's scorer, correlation.pl, skips them too)"
+COMMENTS_NOTE = "{} comment lines starting with '#' were skipped (SemEval's scorer, correlation.pl, skips them too)"
 
 
 @pytest.mark.parametrize("by_id", [False, True])

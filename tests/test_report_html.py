@@ -325,6 +325,30 @@ def test_a_failing_plot_does_not_cost_the_scores(tmp_path, monkeypatch, capsys):
     assert "boom" not in page and "Traceback" not in page
 
 
+def test_a_failed_prediction_step_shows_its_message_as_text(tmp_path, capsys):
+    """The ingestion program's message (a traceback with quotes and line breaks) is shown as it was
+    written: lines as line breaks, no repr escapes; the refusal says what failed in plain words."""
+    make_phase(tmp_path, hide_gold=False, n_items=12)
+    message = (
+        "ingestion program: the submission was not accepted:\n"
+        "model.py: track 'es_es': Model.predict failed with KeyError: 'es_es'. Your code's "
+        'traceback:\n  File "model.py", line 14, in predict\n    return [d["x"]]\n'
+        "KeyError: 'es_es'"
+    )
+    status = {"status": "failed", "message": message}
+    (tmp_path / "res" / "ingestion_status.json").write_text(json.dumps(status), encoding="utf-8")
+    out = tmp_path / "out"
+    assert score_main([str(tmp_path), str(out)]) == 2
+    shown = message.split("accepted:\n", 1)[1]
+    assert capsys.readouterr().err == (
+        "scoring program: the submission was not accepted:\n"
+        f"ingestion_status.json: the prediction step failed: {shown}\n"
+    )
+    page = (out / "detailed_results.html").read_text(encoding="utf-8")
+    assert html_escape(f"ingestion_status.json: the prediction step failed: {shown}") in page
+    assert "\\n" not in page and "\\&#x27;" not in page
+
+
 def test_plot_labels_are_escaped():
     nasty = "<b>&\"x'"
     svg = plots.heatmap([[1, None]], [nasty], [nasty, "b"], nasty, nasty, nasty, hidden_text="<5")

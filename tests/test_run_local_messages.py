@@ -199,3 +199,107 @@ def test_the_last_line_lists_what_the_output_folder_holds(tmp_path, capsys):
     kept = "scores.json, scores.txt, detailed_results.html, detailed_results.csv and predictions/"
     assert capsys.readouterr().out.endswith(f"kept {kept} in {output}\n")
     assert not (output / "predictions" / "participant_output.txt").exists()
+
+
+QUIET_WRONG_LABEL = (
+    "class Model:\n    def __init__(self, track):\n        pass\n"
+    "    def fit(self, items):\n        pass\n"
+    "    def predict(self, items):\n        return [{'x': 1} for _ in items]\n"
+)
+
+
+def test_quiet_code_that_fails_gets_no_note_that_it_printed(tmp_path, capsys):
+    """A participant_output.txt that holds only the ingestion program's message is not what the code
+    printed: neither note names it (with or without --output)."""
+    for name, code in (("wrong", QUIET_WRONG_LABEL), ("syntax", "class Model(:\n")):
+        submission = tmp_path / name
+        submission.mkdir()
+        (submission / "model.py").write_text(code, encoding="utf-8")
+        output = tmp_path / f"out-{name}"
+        assert main([str(REPO), str(submission), "--phase", "practice"]) == 2
+        assert (
+            main([str(REPO), str(submission), "--phase", "practice", "--output", str(output)]) == 2
+        )
+        captured = capsys.readouterr()
+        assert "your code printed" not in captured.out + captured.err
+        saved = (output / "predictions" / "participant_output.txt").read_text(encoding="utf-8")
+        assert saved.startswith("\n--- the ingestion program's message ---\n")
+
+
+def fake_kit(root: Path, phases: dict) -> Path:
+    """A starting kit's competition.yaml and folders: ``phases`` maps each phase's name to whether
+    its gold is in the kit (reference_data/<phase>)."""
+    import yaml
+
+    (root / "sample_submissions").mkdir(parents=True)
+    tasks, entries = [], []
+    for index, (name, public) in enumerate(phases.items()):
+        slug = name.lower()
+        tasks.append(
+            {"index": index, "scoring_program": "scoring_program", "reference_data": f"ref/{slug}"}
+        )
+        entries.append({"index": index, "name": name, "tasks": [index]})
+        if public:
+            (root / "ref" / slug).mkdir(parents=True)
+    doc = {"tasks": tasks, "phases": entries}
+    (root / "competition.yaml").write_text(yaml.safe_dump(doc), encoding="utf-8")
+    return root
+
+
+def test_a_kit_that_scores_no_phase_says_so_and_what_to_run(tmp_path, capsys):
+    """The chaosnli kit: only a practice phase, its gold hidden; no message ends on an empty
+    '--phase ' or offers practice."""
+    kit = fake_kit(tmp_path / "kit", {"Practice": False})
+    assert main([str(kit), "baseline:random", "--phase", "local"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(
+        "run_local.py: the submission was not accepted:\n--phase: no such phase: local; this "
+        "starting kit can score no phase (the gold of practice is hidden). To check the format and "
+        "coverage of your files without scores, download the phase's public data"
+    )
+    assert "python3 ingestion_program/ingest.py PHASE_DATA checked YOUR_SUBMISSION" in err
+    assert main([str(kit), "baseline:random", "--phase", "practice"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(
+        "run_local.py: the submission was not accepted:\n--phase practice: this phase's gold is "
+        "hidden, so this starting kit cannot score it, nor any other phase. To check the format "
+        "and coverage of your files for that phase without scores,"
+    )
+    assert "expected --phase" not in err
+
+
+def test_the_phases_offered_are_those_the_kit_scores(tmp_path, capsys):
+    """The sts2017 kit: local scored, practice's gold hidden; an unknown phase is answered with
+    local, and practice is named apart."""
+    kit = fake_kit(tmp_path / "kit", {"Local": True, "Practice": False})
+    assert main([str(kit), "baseline:random", "--phase", "dev"]) == 2
+    assert capsys.readouterr().err == (
+        "run_local.py: the submission was not accepted:\n--phase: no such phase: dev; this "
+        "starting kit can score: local (the gold of practice is hidden); expected --phase local\n"
+    )
+
+
+def reference_lines(dataset: str) -> str:
+    text = (REPO / "reference_data" / "practice" / f"{dataset}.jsonl").read_text(encoding="utf-8")
+    items = [json.loads(line) for line in text.split("\n") if line]
+    return "".join(f"{it['id']}\t{it['score']}\n" for it in items)
+
+
+def test_a_file_named_like_a_track_already_given_is_not_told_to_take_its_name(tmp_path, capsys):
+    """sts2017: es_es.tsv renamed sp-en.tsv beside es_en.tsv; renaming it es_en.tsv would replace
+    the track's file, so the note names the tracks without a file instead."""
+    submission = tmp_path / "sub"
+    submission.mkdir()
+    (submission / "en_en.tsv").write_text(en_en_lines(), encoding="utf-8")
+    (submission / "es_en.tsv").write_text(reference_lines("sts_es_en"), encoding="utf-8")
+    (submission / "sp-en.tsv").write_text(reference_lines("sts_es"), encoding="utf-8")
+    output = tmp_path / "out"
+    assert main([str(REPO), str(submission), "--phase", "practice", "--output", str(output)]) == 0
+    out = capsys.readouterr().out
+    note = (
+        "note: file 'sp-en.tsv' matches no track and was ignored; its name is like that of track "
+        "'es_en', which is read from es_en.tsv; the tracks without a file read es_es.tsv, "
+        "ar_ar.tsv, nli_zh.tsv"
+    )
+    assert note in out and "name it es_en.tsv" not in out
+    assert out.count("'sp-en.tsv'") == 1

@@ -86,7 +86,7 @@ def test_id_lines_missing_an_item_report_the_missing_item(gold, tmp_path):
     with pytest.raises(SubmissionError) as error:
         read_track_file(write(tmp_path, text), "f", gold)
     assert str(error.value) == (
-        "f: 1 of the track's 250 items have no prediction (the file has 249 of them): "
+        "f: 1 of the track's 250 items has no prediction (the file has 249 of them): "
         "'0'. Predict every item listed in the track's input file"
     )
 
@@ -120,5 +120,5 @@ def test_comment_lines_are_skipped_as_the_official_scorer_skips_them(gold, tmp_p
     prediction = read_track_file(write(tmp_path, text), "f", gold)
     assert prediction.format == "positional" and np.array_equal(prediction.values, scores)
     assert prediction.warnings == [
-        "1 comment line(s) starting with '#' were skipped (SemEval's scorer, correlation.pl, skips them too)"
+        "1 comment line starting with '#' was skipped (SemEval's scorer, correlation.pl, skips them too)"
     ]

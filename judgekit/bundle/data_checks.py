@@ -14,7 +14,7 @@ from typing import Dict, List
 import numpy as np
 
 from .. import kinds
-from ..errors import ConfigError, Problem
+from ..errors import ConfigError, Problem, counted
 from ..gold import build_gold
 from ..tracks import Track
 
@@ -30,7 +30,7 @@ def duplicate_ids(items: List[dict], where: str) -> List[Problem]:
             where,
             "an item id is repeated within the split",
             expected="each id once per split",
-            found=f"{len(repeated)} repeated ids: "
+            found=f"{counted(len(repeated), 'repeated id')}: "
             + ", ".join(map(repr, repeated[:MAX_IDS_SHOWN]))
             + (", ..." if len(repeated) > MAX_IDS_SHOWN else ""),
         )
@@ -47,7 +47,7 @@ def out_of_range(track: Track, gold: np.ndarray, ids: List[str], where: str) -> 
     return [
         Problem(
             where,
-            f"{kinds.of(track).name} gold outside the track's range on {len(outside)} items",
+            f"{kinds.of(track).name} gold outside the track's range on {counted(len(outside), 'item')}",
             expected=f"scores from {lo:g} to {hi:g} (track '{track.id}' range)",
             found=shown + (", ..." if len(outside) > MAX_IDS_SHOWN else ""),
             hint="correct the data, or declare the scale with the track key range: [LOW, HIGH]",

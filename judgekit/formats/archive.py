@@ -15,7 +15,7 @@ import zipfile
 import zlib
 from collections import Counter
 from pathlib import Path, PurePosixPath
-from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 from ..errors import SubmissionError
 from ..tracks import Track
@@ -456,10 +456,10 @@ def _loose_words(name: str) -> str:
     return "_".join(LANGUAGE_ALIASES.get(word, word) for word in _loose(name).split("_"))
 
 
-def _meant_for(name: str, tracks: Sequence[Track]) -> str:
-    """ "track 'en_en': name it en_en.tsv" for a file no track claims but one probably was meant to, else
-    '': the same name loosely (``en-en.tsv``) or, failing that, a name holding every word of one track's
-    name or pattern (``VEN_test_pe_teamX.tsv`` for ``ven_*_pe.tsv``, ``STS.out.track5.en-en.txt`` for
+def _meant_track(name: str, tracks: Sequence[Track]) -> Optional[Track]:
+    """The track a file no track claims was probably meant for, else None: the same name loosely
+    (``en-en.tsv``) or, failing that, a name holding every word of one track's name or pattern
+    (``VEN_test_pe_teamX.tsv`` for ``ven_*_pe.tsv``, ``STS.out.track5.en-en.txt`` for
     ``en_en.tsv``), the words of a pattern's ``*`` parts aside; one track only, never a guess between two."""
     loose = _loose_words(PurePosixPath(name).name)
     found = [
@@ -470,7 +470,14 @@ def _meant_for(name: str, tracks: Sequence[Track]) -> str:
     if not found:
         words = Counter(loose.split("_"))
         found = [t for t in tracks if any(_holds_words(words, pattern) for pattern in t.file_names)]
-    return f"track '{found[0].id}': name it {found[0].file_names[0]}" if len(found) == 1 else ""
+    return found[0] if len(found) == 1 else None
+
+
+def _meant_for(name: str, tracks: Sequence[Track]) -> str:
+    """ "track 'en_en': name it en_en.tsv" for a file no track claims but one probably was meant to
+    (``_meant_track``), else ''."""
+    track = _meant_track(name, tracks)
+    return f"track '{track.id}': name it {track.file_names[0]}" if track is not None else ""
 
 
 def _holds_words(words: Counter, pattern: str) -> bool:
@@ -480,16 +487,22 @@ def _holds_words(words: Counter, pattern: str) -> bool:
 
 
 def ignored_file_notes(
-    unclaimed: Sequence[str], tracks: Sequence[Track], shown: int = 5
+    unclaimed: Sequence[str],
+    tracks: Sequence[Track],
+    shown: int = 5,
+    given: Optional[Mapping[str, str]] = None,
 ) -> List[str]:
-    """The notes about files no track claims: one per near miss (at most ``shown``), one for the rest."""
-    meant = {name: _meant_for(name, tracks) for name in unclaimed}
-    near, other = (
-        [name for name in unclaimed if meant[name]],
-        [name for name in unclaimed if not meant[name]],
-    )
+    """The notes about files no track claims: one per near miss (at most ``shown``), one for the rest.
+    ``given``: track id -> the file read for it; a near miss of such a track is not told to take
+    that file's name (``_taken_name_note``)."""
+    given = given or {}
+    meant = {name: _meant_track(name, tracks) for name in unclaimed}
+    near = [name for name in unclaimed if meant[name] is not None]
+    other = [name for name in unclaimed if meant[name] is None]
     notes = [
-        f"{UNUSED_FILE.format(name)}; it was probably meant for {meant[name]}"
+        _taken_name_note(name, meant[name], tracks, given)
+        if meant[name].id in given
+        else f"{UNUSED_FILE.format(name)}; it was probably meant for {_meant_for(name, tracks)}"
         for name in near[:shown]
     ]
     if len(near) > shown:
@@ -502,6 +515,24 @@ def ignored_file_notes(
         )
         notes.append(f"{len(other)} files match no track and were ignored: {listed}")
     return notes
+
+
+def _taken_name_note(
+    name: str, like: Track, tracks: Sequence[Track], given: Mapping[str, str]
+) -> str:
+    """The note on a file named like the track ``like`` when another file already gives that track
+    (sts2017's ``es_es.tsv`` renamed ``sp-en.tsv`` beside ``es_en.tsv``): its name is not offered
+    again; the names of the tracks without a file are."""
+    without = [t for t in tracks if t.id not in given]
+    read = (
+        f"the tracks without a file read {accepted_file_names(without)}"
+        if without
+        else "every track has its file"
+    )
+    return (
+        f"{UNUSED_FILE.format(name)}; its name is like that of track '{like.id}', which is read "
+        f"from {given[like.id]}; {read}"
+    )
 
 
 def naming_hint(unclaimed: Sequence[str], tracks: Sequence[Track], shown: int = 5) -> str:

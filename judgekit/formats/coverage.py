@@ -10,7 +10,7 @@ from typing import Dict, Iterable, List, Mapping, Optional, Sequence
 
 import numpy as np
 
-from ..errors import ProblemCollector
+from ..errors import ProblemCollector, counted, plural
 
 UNKNOWN_ID = "unknown id: not an item of this track"
 
@@ -26,7 +26,8 @@ def missing_items(
     listed = ", ".join(repr(ids[i]) for i in missing[:shown])
     more = len(missing) - shown
     problems.add(
-        f"{len(missing)} of the track's {len(ids)} items have no prediction "
+        f"{len(missing)} of the track's {counted(len(ids), 'item')} "
+        f"{plural(len(missing), 'has', 'have')} no prediction "
         f"(the file has {len(ids) - len(missing)} of them): {listed}"
         + (f" and {more} more" if more > 0 else ""),
         hint="predict every item listed in the track's input file",

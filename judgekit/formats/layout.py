@@ -16,7 +16,7 @@ from typing import Callable, List, NamedTuple, Sequence
 import numpy as np
 
 from .. import kinds
-from ..errors import SubmissionError
+from ..errors import SubmissionError, counted, plural
 from ..tracks import Track
 from .bulk import (
     COMMA_DECIMAL,
@@ -36,10 +36,14 @@ HEADER_NAMES = (
     "index",
     "idx",
 )  # index: GLUE's index<TAB>prediction; idx: HF datasets
-COMMENTS_NOTE = (
-    "{} comment line(s) starting with '#' were skipped (SemEval's scorer, correlation.pl, "
-    "skips them too)"
-)
+COMMENTS_NOTE = "{} starting with '#' {} skipped (SemEval's scorer, correlation.pl, skips them too)"
+
+
+def comments_note(count: int) -> str:
+    """The note on ``count`` comment lines skipped."""
+    return COMMENTS_NOTE.format(counted(count, "comment line"), plural(count, "was", "were"))
+
+
 #: A column name in a header line: a word (letters, digits, '_', '-', '.' or spaces inside), never a value
 #: attempt such as a JSON list, a signed number or a text with control characters.
 COLUMN_NAME = re.compile(r"[^\W\d][\w .-]*")
@@ -75,7 +79,7 @@ def without_comments(
             display,
             "the file holds only comment lines (starting with '#')",
             expected="one line per item",
-            found=f"{len(texts)} comment line(s)",
+            found=counted(len(texts), "comment line"),
         )
     where = np.asarray(numbers)
     return Uncommented(

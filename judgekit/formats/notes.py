@@ -14,19 +14,22 @@ from ..kinds.soft_label import LEADING_BIN_LAYOUT, SUM_TOLERANCE
 
 @dataclass(frozen=True, eq=False)
 class NoteKind:
-    """A kind of note and its warning: the number of notes of that kind, then ``text``. A kind whose
-    notes carry a mass (``ReadNote.mass``) names the largest one in ``text`` as ``{mass}``."""
+    """A kind of note and its warning: the number of notes of that kind, then ``one`` (for one
+    note) or ``several``. A kind whose notes carry a mass (``ReadNote.mass``) names the largest
+    one in its text as ``{mass}``."""
 
     name: str
-    text: str
+    one: str
+    several: str
     carries_mass: bool = False
 
     def warning(self, count: int, notes: Sequence[ReadNote]) -> str:
         """The warning of the ``count`` notes of this kind among ``notes``."""
+        text = self.one if count == 1 else self.several
         if not self.carries_mass:
-            return f"{count} {self.text}"
+            return f"{count} {text}"
         largest = max(note.mass for note in notes if note.kind is self)
-        return f"{count} {self.text.format(mass=largest)}"
+        return f"{count} {text.format(mass=largest)}"
 
 
 @dataclass(frozen=True)
@@ -40,31 +43,41 @@ class ReadNote:
 
 RENORMALISED = NoteKind(
     "renormalised",
-    f"soft label(s) summed to within {SUM_TOLERANCE} of 1 and were renormalised",
+    f"soft label summed to within {SUM_TOLERANCE} of 1 and was renormalised",
+    f"soft labels summed to within {SUM_TOLERANCE} of 1 and were renormalised",
 )
 EMPTY_LEADING_BIN = NoteKind(
     "empty leading bin",
-    f"soft label(s) had an extra, empty leading bin ({LEADING_BIN_LAYOUT}) that was dropped",
+    f"soft label had an extra, empty leading bin ({LEADING_BIN_LAYOUT}) that was dropped",
+    f"soft labels had an extra, empty leading bin ({LEADING_BIN_LAYOUT}) that was dropped",
 )
 PYTHON_LITERAL = NoteKind(
     "python literal",
-    "value(s) were not JSON but Python literals (str() of a list: single quotes, tuples) and "
+    "value was not JSON but a Python literal (str() of a list: single quotes, tuples) and was "
+    "read as such; json.dumps(x) writes JSON",
+    "values were not JSON but Python literals (str() of a list: single quotes, tuples) and "
     "were read as such; json.dumps(x) writes JSON",
 )
 LEADING_BIN_WITH_MASS = NoteKind(
     "leading bin with mass",
-    f"soft label(s) had an extra leading bin ({LEADING_BIN_LAYOUT}) holding a little "
+    f"soft label had an extra leading bin ({LEADING_BIN_LAYOUT}) holding a little "
+    "probability, at most {mass:.2g}; it was dropped and the row renormalised",
+    f"soft labels had an extra leading bin ({LEADING_BIN_LAYOUT}) holding a little "
     "probability, at most {mass:.2g}; it was dropped and the rows renormalised",
     carries_mass=True,
 )
 ANNOTATORS_LIST = NoteKind(
     "annotators list",
-    "row(s) had one entry per name of the release's annotators list (an annotator repeated "
+    "row had one entry per name of the release's annotators list (an annotator repeated "
+    "once per label given); the repeated entries were merged",
+    "rows had one entry per name of the release's annotators list (an annotator repeated "
     "once per label given); the repeated entries were merged",
 )
 ANNOTATOR_POOL = NoteKind(
     "annotator pool",
-    "row(s) had one entry per annotator of the dataset's whole pool; the entries of each "
+    "row had one entry per annotator of the dataset's whole pool; the entries of each "
+    "item's own annotators were kept",
+    "rows had one entry per annotator of the dataset's whole pool; the entries of each "
     "item's own annotators were kept",
 )
 

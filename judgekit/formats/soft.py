@@ -11,6 +11,7 @@ from typing import Callable, List, NamedTuple, Tuple
 import numpy as np
 
 from ..kinds.soft_label import PRACTICE_PHASE_LAYOUT, SUM_TOLERANCE
+from ..errors import counted
 from ..tracks import Track
 from .bulk import list_sizes
 from .notes import EMPTY_LEADING_BIN, LEADING_BIN_WITH_MASS, RENORMALISED, ReadNote
@@ -39,7 +40,9 @@ _RULES = (
     (
         "wrong {what} length",
         "a list of {length} probabilities",
-        lambda value, row: f"{len(value)} values" if type(value) is list else show_json(value),
+        lambda value, row: (
+            counted(len(value), "value") if type(value) is list else show_json(value)
+        ),
     ),
     (
         "{what} holds a value that is not a finite number",

@@ -16,7 +16,7 @@ from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
 import numpy as np
 
 from .. import kinds
-from ..errors import ProblemCollector, SubmissionError
+from ..errors import ProblemCollector, SubmissionError, counted
 from ..tracks import Track
 from .annotators import RowFit, layout_warnings, per_annotator
 from .chaosnli import is_chaosnli_document, read_chaosnli
@@ -30,7 +30,7 @@ from .bulk import (
     number_column,
 )
 from .layout import (
-    COMMENTS_NOTE,
+    comments_note,
     JSON_LINES_NOTE,
     Columns,
     layout_of,
@@ -129,7 +129,7 @@ def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> P
         )
         values, notes = _values(track, keys, rows, problems)
         problems.raise_if_any()
-        warnings = [COMMENTS_NOTE.format(len(comments))] if comments else []
+        warnings = [comments_note(len(comments))] if comments else []
         warnings += (
             ["the first line was read as a header and skipped"]
             if (columns.header if layout == "id" else columns.positional_header)
@@ -172,7 +172,7 @@ def _positional_rows(
                 if release
                 else ""
             ),
-            found=f"{len(read.fields)} non-blank lines"
+            found=counted(len(read.fields), "non-blank line")
             + (" besides comments" if columns.comments else ""),
             hint="or write ID<TAB>SCORE lines, which are matched by id",
         )

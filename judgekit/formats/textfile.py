@@ -52,6 +52,15 @@ def safe_display(name: str) -> str:
     return name if name.isprintable() else repr(name)[1:-1]
 
 
+def safe_lines(text: str) -> str:
+    """A message of several lines fit to print: its line breaks kept, each other control, bidi or
+    unprintable character escaped alone (quotes stay as they are)."""
+    return "\n".join(
+        "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in line)
+        for line in str(text).split("\n")
+    )
+
+
 class Lines(NamedTuple):
     """A file's non-blank lines as two columns: their 1-based ``numbers`` (a ``range`` when no line
     is blank) and their ``texts``."""

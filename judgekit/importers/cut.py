@@ -19,7 +19,7 @@ import math
 from collections import Counter
 from typing import Dict, List, Sequence
 
-from ..errors import ConfigError
+from ..errors import ConfigError, counted
 
 ORDER = ("train", "dev", "test")
 SUM_TOLERANCE = 1e-9
@@ -62,7 +62,7 @@ def assign(ids: Sequence[str], shares: dict, display: str) -> List[str]:
         raise ConfigError.single(
             display,
             "'split' needs unique item ids in the release",
-            found=f"{len(repeated)} repeated ids such as {repeated[0]!r}",
+            found=f"{counted(len(repeated), 'repeated id')} such as {repeated[0]!r}",
         )
     counts = split_counts(len(ids), shares)
     seed = shares.get("seed", 0)

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import List, Optional
 
+from ..errors import counted
 from .common import run_guarded
 
 
@@ -42,7 +43,8 @@ def check(bundle: str) -> int:
     for line in problems:
         print(line)
     if problems:
-        print(f"{bundle}: {len(problems)} problem(s); fix them before uploading", file=sys.stderr)
+        found = counted(len(problems), "problem")
+        print(f"{bundle}: {found}; fix them before uploading", file=sys.stderr)
         return 1
     print(f"{bundle}: ok, no problems found")
     return 0

@@ -37,6 +37,7 @@ from ..errors import (
     KitError,
     Problem,
     SubmissionError,
+    counted,
     grouped_by_file,
 )
 from ..formats.items import public_view, read_items
@@ -276,11 +277,11 @@ def _run_track(
     model = _call(
         f"track '{track.id}': Model(track)", root, model_class, track_settings(track, seed)
     )
-    progress.say(f"track {track.id}: fitting on {len(data['train'])} training items")
+    progress.say(f"track {track.id}: fitting on {counted(len(data['train']), 'training item')}")
     progress.step(track, "Model.fit")
     _call(f"track '{track.id}': Model.fit", root, model.fit, fresh_copy(data["train"]))
     fitted = time.monotonic()
-    progress.say(f"track {track.id}: predicting {len(data['items'])} items")
+    progress.say(f"track {track.id}: predicting {counted(len(data['items']), 'item')}")
     progress.step(track, "Model.predict")
     predictions = _call(
         f"track '{track.id}': Model.predict", root, model.predict, fresh_copy(data["items"])

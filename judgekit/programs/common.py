@@ -5,9 +5,9 @@ from __future__ import annotations
 import sys
 import traceback
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Callable, Optional, Tuple
 
-from ..errors import EXIT_DATA_ERROR, EXIT_USAGE_ERROR, ConfigError, KitError
+from ..errors import EXIT_DATA_ERROR, EXIT_USAGE_ERROR, ConfigError, KitError, UsageError
 
 EXIT_INTERNAL_ERROR = 3
 #: How a program's message about a refused submission, or a bundle problem, begins after its name.
@@ -24,6 +24,16 @@ def own_words(message: str) -> str:
     return message.strip()
 
 
+def kit_error_message(error: KitError, program: str) -> Tuple[str, int]:
+    """How ``program`` says a KitError, and its exit code: a usage error plainly, a bundle
+    problem as the organisers' and anything else as a refused submission."""
+    if isinstance(error, UsageError):
+        return f"{program}: {error.render()}", EXIT_DATA_ERROR
+    if isinstance(error, ConfigError):
+        return f"{program}{BUNDLE_PROBLEM}{error.render()}", EXIT_USAGE_ERROR
+    return f"{program}{REFUSED}{error.render()}", EXIT_DATA_ERROR
+
+
 def run_guarded(
     body: Callable[[], int],
     program: str,
@@ -37,12 +47,8 @@ def run_guarded(
     """
     try:
         return body()
-    except ConfigError as e:
-        message = f"{program}{BUNDLE_PROBLEM}{e.render()}"
-        code = EXIT_USAGE_ERROR
     except KitError as e:
-        message = f"{program}{REFUSED}{e.render()}"
-        code = EXIT_DATA_ERROR
+        message, code = kit_error_message(e, program)
     except KeyboardInterrupt:
         message, code = f"{program}: interrupted", 130
     except MemoryError:

@@ -30,7 +30,7 @@ from typing import Dict, List, Optional
 
 from ..baselines.base import item_annotators
 from ..baselines.interface import MODEL_FILE
-from ..errors import ConfigError, FileRefusals, SubmissionError
+from ..errors import ConfigError, FileRefusals, SubmissionError, UsageError, plural
 from ..formats.archive import (
     INGESTION_STATUS,
     PARTICIPANT_OUTPUT,
@@ -46,7 +46,7 @@ from ..formats.coverage import other_phase_hint, other_phase_ids
 from ..formats.items import read_items
 from ..formats.submission import ItemKeys, read_prediction
 from ..gold import listed_annotators
-from ..formats.textfile import MAX_FILE_BYTES
+from ..formats.textfile import MAX_FILE_BYTES, safe_display
 from ..spec import TaskSpec, read_spec
 from ..untrusted import TreeLimits, copy_regular, prune_tree, remove_entry
 from .child import BASELINE_PREFIX, check_child_output, load_dataset, run_child
@@ -56,6 +56,8 @@ from .participant import ParticipantOutput
 from .status import FAILED, OK, write_status
 
 PROGRAM = "ingestion program"
+#: Where the platform mounts the submission, the default of the SUBMISSION argument.
+PLATFORM_SUBMISSION = "/app/ingested_program"
 SCORING_MARGIN = 60.0  # seconds of the phase's execution_time_limit kept for the scoring step
 #: A prediction file left by the child larger than the scorer reads is refused when copied.
 PREDICTION_LIMITS = TreeLimits(file_bytes=MAX_FILE_BYTES)
@@ -169,7 +171,8 @@ def check_result_files(
         )
     phases = other_phase_ids(input_dir)
     _check_and_copy(spec, files, folder, out_dir, names, items_of, phases)
-    for note in ignored_file_notes(unclaimed, spec.tracks):
+    given = {track: safe_display(str(relative)) for track, relative in files.items()}
+    for note in ignored_file_notes(unclaimed, spec.tracks, given=given):
         if notes is not None:
             notes.append(note)
         print(f"note: {note}")
@@ -332,9 +335,10 @@ def _note_result_files_beside_code(spec: TaskSpec, folder: Path, notes: List[str
     if not files:
         return
     listed = ", ".join(repr(str(relative)) for relative in list(files.values())[:5])
+    files_were = plural(len(files), "file {} was", "files {} were").format(listed)
     note = (
         f"the submission holds {MODEL_FILE}, so it was run as a code submission and its prediction "
-        f"file(s) {listed} were ignored; to submit those files instead, leave {MODEL_FILE} out"
+        f"{files_were} ignored; to submit those files instead, leave {MODEL_FILE} out"
     )
     notes.append(note)
     print(f"note: {note}")
@@ -357,7 +361,7 @@ def parse_arguments(argv: Optional[List[str]], prog: str = "ingest.py") -> argpa
         "submission",
         nargs="?",
         default=None,
-        help="the submission folder or zip (default /app/ingested_program)",
+        help=f"the submission folder or zip (default {PLATFORM_SUBMISSION})",
     )
     parser.add_argument(
         "--baseline", help="run a built-in baseline instead: random, most_frequent, cosine_bow"
@@ -380,11 +384,48 @@ def parse_arguments(argv: Optional[List[str]], prog: str = "ingest.py") -> argpa
             )
         if args.submission is not None:
             parser.error("give either a submission folder or --baseline, not both")
-    elif args.submission is None:
-        args.submission = "/app/ingested_program"
     if args.time_limit is not None and not args.time_limit > 0:
         parser.error("--time-limit must be a positive number of seconds")
     return args
+
+
+def submission_path(given: Optional[str], prog: str) -> Path:
+    """The SUBMISSION argument, or PLATFORM_SUBMISSION, where the platform mounts it; a usage
+    error when neither is given (the program run by hand without a submission)."""
+    if given is not None:
+        return Path(given)
+    if Path(PLATFORM_SUBMISSION).exists():
+        return Path(PLATFORM_SUBMISSION)
+    raise UsageError.single(
+        "SUBMISSION",
+        f"no submission was given (and nothing is at {PLATFORM_SUBMISSION}, where the platform "
+        "puts it)",
+        hint=f"give the submission folder or zip after the output folder, as in {prog} "
+        "INPUT_DATA OUTPUT SUBMISSION, or run a built-in baseline with --baseline NAME",
+    )
+
+
+def phase_data_folders(beside: Path) -> List[Path]:
+    """The folders beside ``beside`` that hold a phase's data (a task.json), by name."""
+    parent = beside.parent
+    if not parent.is_dir():
+        return []
+    return sorted(d for d in parent.iterdir() if (d / "task.json").is_file())
+
+
+def check_input_folder(input_data: Path) -> None:
+    """A usage error when the input data folder does not exist (a mistyped path or phase name),
+    naming the folders beside it that hold a phase's data."""
+    if input_data.exists() or input_data.is_symlink():
+        return
+    found = phase_data_folders(input_data)
+    raise UsageError.single(
+        str(input_data),
+        "no such folder",
+        hint="the folders of a phase's data there are " + ", ".join(map(str, found))
+        if found
+        else "give the folder of a phase's data, the one holding its task.json",
+    )
 
 
 def main(argv: Optional[List[str]] = None, prog: str = "ingest.py") -> int:
@@ -393,13 +434,14 @@ def main(argv: Optional[List[str]] = None, prog: str = "ingest.py") -> int:
     args = parse_arguments(argv, prog)
     output_dir = Path(args.output)
     output_dir.mkdir(parents=True, exist_ok=True)
-    submission = Path(args.submission) if args.submission is not None else None
     written: List[Path] = []
     output = ParticipantOutput(saved_in=output_dir)
 
     def body() -> int:
         clear_kit_names(output_dir, None)
         clean_output(output_dir)
+        check_input_folder(Path(args.input_data))
+        submission = None if args.baseline else submission_path(args.submission, prog)
         return ingest(
             Path(args.input_data),
             output_dir,
@@ -418,7 +460,8 @@ def main(argv: Optional[List[str]] = None, prog: str = "ingest.py") -> int:
         try:
             clean_output(output_dir)
             remove_entry(output_dir / PARTICIPANT_OUTPUT)
-            _say_where(output.save(output_dir, failure=message))
+            saved = output.save(output_dir, failure=message)
+            _say_where(saved if output.printed else None)
         finally:
             write_status(output_dir, FAILED, message)
 

@@ -28,6 +28,19 @@ from ..runner.capture import CappedOutput, drain
 SAVE_SECONDS = 0.5
 #: How each echoed line of the participant's output begins in the program's log.
 ECHO_PREFIX = "[your code] "
+#: The line before the program's message, which ends PARTICIPANT_OUTPUT when the step failed.
+MESSAGE_HEADER = "--- the ingestion program's message ---"
+
+
+def code_printed(path: Path) -> bool:
+    """Whether the PARTICIPANT_OUTPUT at ``path`` holds what the code printed, not only the
+    program's message (a file of that message alone begins with MESSAGE_HEADER's line)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            start = f.read(len(MESSAGE_HEADER) + 2)
+    except OSError:
+        return False
+    return bool(start) and start != f"\n{MESSAGE_HEADER}\n"
 
 
 def _echo_to(stream) -> Callable[[bytes], None]:
@@ -95,12 +108,17 @@ class ParticipantOutput:
         print(self.capture.cut_note(), end="", flush=True)
         self.capture.echo_tail()
 
+    @property
+    def printed(self) -> bool:
+        """Whether the code printed anything (so far)."""
+        return self.capture.bytes > 0
+
     def save(self, output_dir: Path, failure: Optional[str] = None) -> Optional[Path]:
         """Write PARTICIPANT_OUTPUT into ``output_dir`` when the code printed anything or failed;
         ``failure``: the program's message, which ends the file. Returns its path, or None."""
         text = self.capture.text()
         if failure is not None and self.started:
-            text += f"\n--- the ingestion program's message ---\n{failure}\n"
+            text += f"\n{MESSAGE_HEADER}\n{failure}\n"
         if not text:
             return None
         path = Path(output_dir) / PARTICIPANT_OUTPUT

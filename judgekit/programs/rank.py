@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Tuple
 
-from ..errors import ConfigError, KitError
+from ..errors import ConfigError, KitError, counted
 from ..formats.archive import INGESTION_STATUS, safe_extract
 from ..metrics import get as get_metric
 from ..report import atomic_write
@@ -437,7 +437,7 @@ def run(args: argparse.Namespace) -> int:
             expected="result zips (or folders), one per team or run",
         )
     teams = read_teams(args.teams) if args.teams is not None else None
-    log(f"scoring {len(submissions)} submission(s) against {args.reference}")
+    log(f"scoring {counted(len(submissions), 'submission')} against {args.reference}")
     results, failures = score_all(submissions, spec, args.reference, args.jobs)
     if not results:
         log("no submission could be scored; nothing to rank")
@@ -450,12 +450,14 @@ def run(args: argparse.Namespace) -> int:
     if teams is not None:
         team_of = teams_of(list(results), teams, args.teams)
         runs = best_runs(overall_order(spec, results, settings), team_of)
-        log(f"ranking {len(runs)} team(s) by their best run: " + ", ".join(runs.values()))
+        ranked = counted(len(runs), "team")
+        log(f"ranking {ranked} by their best run: " + ", ".join(runs.values()))
     report = build_report(spec, results, failures, settings, runs)
     for path in write_report(report, args.out):
         log(f"wrote {path}")
     if failures:
-        log(f"{len(failures)} submission(s) not ranked: " + ", ".join(name for name, _ in failures))
+        unranked = counted(len(failures), "submission")
+        log(f"{unranked} not ranked: " + ", ".join(name for name, _ in failures))
     return 0
 
 

@@ -20,6 +20,7 @@ from ..runner.bundle_view import PhaseTask, phase_task, read_competition
 from ..runner.local import PREDICTION_OUTPUT, RunResult, run_submission
 from ..runner.worker import StepResult
 from .child import TIME_LIMIT_HINT, last_progress
+from .participant import code_printed
 from ..untrusted import copy_tree
 from .common import BUNDLE_PROBLEM, REFUSED, own_words, run_guarded
 
@@ -99,8 +100,9 @@ def listed(names: List[str]) -> str:
 
 
 def say_where_the_output_is(result: RunResult, output: Optional[Path]) -> None:
-    """Print where the prediction step kept what the submitted code printed (if it printed)."""
-    if not (result.predictions / PARTICIPANT_OUTPUT).is_file():
+    """Print where the prediction step kept what the submitted code printed (if it printed; a file
+    of the ingestion program's message alone is not named, that message is said anyway)."""
+    if not code_printed(result.predictions / PARTICIPANT_OUTPUT):
         return
     if output is not None:
         print(f"what your code printed is in {Path(output) / 'predictions' / PARTICIPANT_OUTPUT}")
@@ -176,6 +178,16 @@ def leaderboard_row(scores: Dict[str, float], columns: List[dict]) -> str:
 PLATFORM_PHASES = ("practice", "evaluation", "post-campaign")
 
 
+#: What a starting kit offers for a phase whose gold it does not hold (``{phase}``: the words
+#: naming that phase, or none).
+CHECK_HINT = (
+    "to check the format and coverage of your files{phase} without scores, "
+    "download the phase's public data (Files tab on the platform; the practice data is "
+    "input_data/practice in this kit) and run: python3 ingestion_program/ingest.py "
+    "PHASE_DATA checked YOUR_SUBMISSION (a result zip or a folder with model.py)"
+)
+
+
 def kit_phase_task(bundle: Path, phase: str) -> PhaseTask:
     """``phase_task``; in a starting kit, a phase it cannot score (its gold is hidden) or does not
     know is the participant's question, answered with the phases it can score."""
@@ -183,25 +195,40 @@ def kit_phase_task(bundle: Path, phase: str) -> PhaseTask:
     if not (bundle / "sample_submissions").is_dir():
         return phase_task(bundle, phase, doc)
     phases = _kit_phases(doc)
+    scored = _scored_phases(bundle, doc)
     if _slug(phase) not in phases and _slug(phase) not in PLATFORM_PHASES:
         raise SubmissionError.single(
             "--phase",
-            f"no such phase: {phase}; this starting kit's phases are: {', '.join(phases)}",
-            expected="--phase " + " or ".join(_scored_phases(bundle, doc)),
+            f"no such phase: {phase}; {_kit_phase_list(phases, scored)}",
+            expected=_expected_phase(scored),
+            hint=None if scored else CHECK_HINT.format(phase=""),
         )
     task = phase_task(bundle, phase, doc) if _slug(phase) in phases else None
     if task is not None and (task.reference_data is None or task.reference_data.is_dir()):
         return task
-    scored = _scored_phases(bundle, doc)
+    cannot = "this phase's gold is hidden, so this starting kit cannot score it"
     raise SubmissionError.single(
         f"--phase {phase}",
-        "this phase's gold is hidden, so this starting kit cannot score it",
-        expected="--phase " + " or ".join(scored) if scored else "no phase: none is scored here",
-        hint="to check the format and coverage of your files for that phase without scores, "
-        "download the phase's public data (Files tab on the platform; the practice data is "
-        "input_data/practice in this kit) and run: python3 ingestion_program/ingest.py "
-        "PHASE_DATA checked YOUR_SUBMISSION (a result zip or a folder with model.py)",
+        cannot if scored else f"{cannot}, nor any other phase",
+        expected=_expected_phase(scored),
+        hint=CHECK_HINT.format(phase=" for that phase"),
     )
+
+
+def _kit_phase_list(phases: List[str], scored: List[str]) -> str:
+    """The kit's phases as a participant may pass them: those it scores, the others named apart
+    (their gold is hidden, so the kit refuses them)."""
+    hidden = [name for name in phases if name not in scored]
+    if not hidden:
+        return f"this starting kit's phases are: {', '.join(phases)}"
+    apart = f" (the gold of {listed(hidden)} is hidden)"
+    if not scored:
+        return f"this starting kit can score no phase{apart}"
+    return f"this starting kit can score: {', '.join(scored)}{apart}"
+
+
+def _expected_phase(scored: List[str]) -> Optional[str]:
+    return "--phase " + " or ".join(scored) if scored else None
 
 
 def _slug(text: str) -> str:

@@ -21,7 +21,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 from ..errors import ConfigError, SubmissionError  # noqa: E402
 from ..formats.archive import INGESTION_STATUS  # noqa: E402
 from ..formats.bulk import collector_paused  # noqa: E402
-from ..formats.textfile import safe_display, shorten  # noqa: E402
+from ..formats.textfile import safe_display, safe_lines, shorten  # noqa: E402
 from ..gold import GoldTrack  # noqa: E402
 from ..report import (
     DETAILED_CSV,
@@ -39,13 +39,18 @@ from .opening import open_submission  # noqa: E402
 from .status import UNREADABLE, IngestionStatus, read_small_text, read_status  # noqa: E402
 
 
+#: How many characters of the prediction step's message the scoring program repeats.
+STATUS_MESSAGE_CHARS = 2000
+
+
 def _status_failure(status: Optional[IngestionStatus]) -> Optional[str]:
-    """What ingestion_status.json says went wrong, or None when it is absent or says ok."""
+    """What ingestion_status.json says went wrong, or None when it is absent or says ok: the
+    prediction step's own message (its lines kept), cut to STATUS_MESSAGE_CHARS."""
     if status is None or status.ok:
         return None
     if status.status == UNREADABLE:
         return status.message
-    return shorten(safe_display(own_words(status.message)), 500)
+    return shorten(safe_lines(own_words(status.message)), STATUS_MESSAGE_CHARS)
 
 
 def _metadata_failure(res_dir: Path) -> Optional[str]:
@@ -73,11 +78,11 @@ def check_prediction_step(res_dir: Path, status: Optional[IngestionStatus]) -> N
     is ``read_status(res_dir)``."""
     failure = _status_failure(status)
     if failure is not None:
+        cut = failure.endswith("...") and len(failure) > STATUS_MESSAGE_CHARS
         raise SubmissionError.single(
             INGESTION_STATUS,
-            "the prediction step failed, so nothing was scored",
-            found=failure,
-            hint="see the ingestion log for details",
+            f"the prediction step failed: {failure}",
+            hint="the ingestion program's log has the whole message" if cut else None,
         )
     failure = _metadata_failure(res_dir)
     if failure is not None:

@@ -25,7 +25,7 @@ import json
 from pathlib import Path
 from typing import Dict, Iterator, List, Sequence, Tuple
 
-from ..errors import ConfigError
+from ..errors import ConfigError, counted, plural
 
 #: Codabench's CSV header labels (codabench src/apps/api/views/submissions.py).
 CODABENCH_ID, CODABENCH_FILE, CODABENCH_OWNER = "Submission ID", "File Name", "Owner"
@@ -139,7 +139,8 @@ def teams_of(systems: Sequence[str], mapping: Dict[str, str], path: Path) -> Dic
         shown = ", ".join(repr(n) for n in unknown[:5]) + (" ..." if len(unknown) > 5 else "")
         raise ConfigError.single(
             str(path),
-            f"{len(unknown)} ranked submission(s) have no team: {shown}",
+            f"{counted(len(unknown), 'ranked submission')} {plural(len(unknown), 'has', 'have')} "
+            f"no team: {shown}",
             hint="add a row for each (its zip or folder name, or its Codabench id or file name)",
         )
     return {name: mapping[name] for name in systems}

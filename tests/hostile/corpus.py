@@ -180,7 +180,7 @@ def _file_cases(tid: str) -> List[Case]:
             "missing_item",
             tid,
             {f: _lines_to_bytes(lines[:3] + lines[4:])},
-            pattern=at(f) + rf"1 of the track's {n} items have no prediction .*'{ids[3]}'",
+            pattern=at(f) + rf"1 of the track's {n} items has no prediction .*'{ids[3]}'",
         ),
         Case(
             "missing_most",
@@ -1027,7 +1027,7 @@ def _folder_cases() -> List[Case]:
 def _ingestion_cases() -> List[Case]:
     sim = ed.valid_file("sim")
     status = "ingestion_status.json"
-    failed = at(status) + r"the prediction step failed, so nothing was scored"
+    failed = at(status) + "the prediction step failed: "
     return [
         Case(
             "status_failed",
