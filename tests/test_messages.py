@@ -12,6 +12,7 @@ import pytest
 
 from judgekit.errors import SubmissionError
 from judgekit.formats.archive import ignored_file_notes, naming_hint, refuse_no_track_file
+from judgekit.formats.notes import LEADING_BIN_WITH_MASS, PYTHON_LITERAL, RENORMALISED, ReadNote
 from judgekit.scoring import read_track_file
 from judgekit.gold import build_gold
 from judgekit.tracks import track_from_dict
@@ -433,14 +434,14 @@ def test_counts_agree_with_their_words():
     problems = ProblemCollector("f.tsv")
     missing_items(["a"], [], problems)
     assert problems.problems[0].message.startswith("1 of the track's 1 item has no prediction")
-    assert value_warnings(["python literal"]) == [
+    assert value_warnings([ReadNote(PYTHON_LITERAL)]) == [
         "1 value was not JSON but a Python literal (str() of a list: single quotes, tuples) and "
         "was read as such; json.dumps(x) writes JSON"
     ]
-    assert value_warnings(["renormalised"] * 2) == [
+    assert value_warnings([ReadNote(RENORMALISED)] * 2) == [
         "2 soft labels summed to within 0.02 of 1 and were renormalised"
     ]
-    assert value_warnings([0.01]) == [
+    assert value_warnings([ReadNote(LEADING_BIN_WITH_MASS, mass=0.01)]) == [
         "1 soft label had an extra leading bin (one value more than the track's labels, the 2025 "
         "practice-phase layout) holding a little probability, at most 0.01; it was dropped and "
         "the row renormalised"

@@ -72,7 +72,7 @@ def test_a_row_of_the_release_s_annotators_list_is_noted():
     fit = RowFit([["a", "b"]], [["a", "b", "b"]], {0: 3})
     assert fit.fit(0, [1, 2, 2], notes) == [1, 2]
     assert notes == [ReadNote(ANNOTATORS_LIST)]
-    assert layout_warnings(notes) == [f"1 {ANNOTATORS_LIST.text}"]
+    assert layout_warnings(notes) == [f"1 {ANNOTATORS_LIST.one}"]
 
 
 def test_one_warning_per_kind_in_the_registry_s_order_the_largest_mass_named():
@@ -87,13 +87,13 @@ def test_one_warning_per_kind_in_the_registry_s_order_the_largest_mass_named():
     warnings = note_warnings(notes)
     assert warnings == value_warnings(notes) + layout_warnings(notes)
     assert warnings == [
-        "2 soft label(s) summed to within 0.02 of 1 and were renormalised",
-        "1 value(s) were not JSON but Python literals (str() of a list: single quotes, tuples) "
-        "and were read as such; json.dumps(x) writes JSON",
-        "2 soft label(s) had an extra leading bin (one value more than the track's labels, the "
+        "2 soft labels summed to within 0.02 of 1 and were renormalised",
+        "1 value was not JSON but a Python literal (str() of a list: single quotes, tuples) "
+        "and was read as such; json.dumps(x) writes JSON",
+        "2 soft labels had an extra leading bin (one value more than the track's labels, the "
         "2025 practice-phase layout) holding a little probability, at most 0.012; it was "
         "dropped and the rows renormalised",
-        f"1 {ANNOTATORS_LIST.text}",
+        f"1 {ANNOTATORS_LIST.one}",
     ]
 
 
@@ -101,7 +101,8 @@ def test_a_refused_bin_s_hint_names_the_layout_by_the_kind_s_words():
     column = soft_label_rows(CSC, [[0.3, 0.1, 0.1, 0.1, 0.1, 0.1, 0.2]])
     assert column.broken[0]
     assert f"looks like {PRACTICE_PHASE_LAYOUT}, which" in column.problem(0).hint
-    assert f"({LEADING_BIN_LAYOUT})" in EMPTY_LEADING_BIN.text
+    assert f"({LEADING_BIN_LAYOUT})" in EMPTY_LEADING_BIN.one
+    assert f"({LEADING_BIN_LAYOUT})" in EMPTY_LEADING_BIN.several
 
 
 @pytest.mark.parametrize("words", ["practice-phase layout", "one value more than the track"])
