@@ -114,10 +114,14 @@ def _intro(score: LocalScore) -> str:
             "it checks a submission's format and coverage exactly as the platform will, but "
             "scores nothing (see below)."
         )
-    if score.has_local:
-        held = "a local validation phase with its gold, and the practice phase's public data"
-    else:
-        held = "the practice phase with its public gold"
+    practice = (
+        "the practice phase with its public gold"
+        if score.practice_public
+        else "the practice phase's public data"
+    )
+    held = (
+        f"a local validation phase with its gold, and {practice}" if score.has_local else practice
+    )
     return (
         f"It is itself a small competition bundle ({held}), so you can score yourself with the "
         "platform's own programs."
@@ -268,8 +272,8 @@ def _other_names(facts: KitFacts) -> str:
     overview = facts.pages[0] if facts.pages else None
     where = f" (the *{overview['title']}* page, `{overview['file']}`, explains them)"
     return (
-        "This edition also accepts these file names: "
+        " This edition also accepts these file names: "
         + ", ".join(f"`{n}`" for n in names)
         + (where if overview else "")
-        + ".\n"
+        + "."
     )
