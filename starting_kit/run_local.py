@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Run a submission through the same two steps as Codabench, locally: python3 run_local.py --help.
 
-Examples (from inside the starting kit, which is itself a bundle of the practice phase):
-    python3 run_local.py . baseline:cosine_bow --phase practice
-    python3 run_local.py . sample_submissions/result_submission.zip --phase practice --output out
+The phases are the kit's own (its README's first commands name the one it scores). Examples,
+inside a starting kit with a local phase (a validation split held out of the training data):
+    python3 run_local.py . baseline:cosine_bow --phase local
+    python3 run_local.py . sample_submissions/local_result_submission.zip --phase local --output out
 """
 
 import os

@@ -194,3 +194,17 @@ def test_a_built_trees_folder_in_the_working_folder_does_not_hide_the_edition(
     (tmp_path / "mine").mkdir()
     (tmp_path / "mine" / "edition.yaml").write_text("name: mine\n", encoding="utf-8")
     assert edition_path("mine") == Path("mine")
+
+
+def test_run_local_help_says_the_phases_are_the_bundles_and_names_local(capsys):
+    """``run_local.py --help``: the phases come from the bundle or kit given; a starting kit's is
+    ``local``; no example scores the practice phase, which most kits cannot score."""
+    from judgekit.programs import run_local
+
+    assert exit_code(lambda: run_local.main(["--help"])) == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "a phase of BUNDLE (its competition.yaml)" in text and "local" in text
+    assert "PHASE is one of BUNDLE's phases" in text
+    assert "--phase practice" not in text and "bundle of the practice phase" not in text
+    script = (REPO / "starting_kit" / "run_local.py").read_text(encoding="utf-8")
+    assert "--phase practice" not in script and "--phase local" in script

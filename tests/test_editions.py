@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -656,11 +657,170 @@ def test_the_readme_first_command_works_in_the_unzipped_kit(name, built, tmp_pat
             " --phase local`" in baselines_page
             and "It scores the **local** phase" in baselines_page
         )
-    examples = readme.split("Each line is `ID<TAB>VALUE`:", 1)[1].split("```")[1].strip()
+    examples = _readme_examples(readme)
     ids = _kit_ids(kit)
-    assert examples and all(line.split("\t")[0] in ids for line in examples.splitlines())
+    assert examples and all(line.split("\t")[0] in ids for line in examples.values())
     for other in ("sarcasm_pe.tsv", "sarc-dev-007", "zh-dev-004"):
         assert other not in readme or name == "default"
+
+
+def _readme_examples(readme: str) -> dict:
+    """The README's example lines: file name -> the line shown in its own block."""
+    part = readme.split("Each line is `ID<TAB>VALUE`.", 1)[1].split("The value of each line", 1)[0]
+    blocks = re.findall(r"^`([^`]+)`:\n\n```\n(.*?)\n```", part, flags=re.M | re.S)
+    assert len(blocks) == len({name for name, _ in blocks})
+    return dict(blocks)
+
+
+#: The README's placeholders, as a participant fills them in (``my_submission.zip``: the sample
+#: the README says its check command takes).
+def _filled(command: str, kit: Path, tree: Path, sample: str) -> str:
+    for placeholder, value in (
+        ("my_submission.zip", sample),
+        ("my_code_submission", "sample_submissions/code_submission"),
+        ("EVALUATION_DATA", str(tree / "input_data" / "evaluation")),
+        ("SUBMISSION", "baseline:random"),
+    ):
+        command = re.sub(rf"(?<![\w/]){re.escape(placeholder)}(?![\w.])", value, command)
+    return command
+
+
+def _readme_commands(readme: str) -> list:
+    """Every ``python3 run_local.py`` or ``python3 ingestion_program`` command of the README, in its
+    code blocks or inline, without the comment after it."""
+    inline = re.findall(r"`(python3 (?:run_local\.py|ingestion_program)[^`]*)`", readme)
+    lines = [
+        line.split("#")[0].strip()
+        for line in readme.splitlines()
+        if line.startswith(("python3 run_local.py ", "python3 ingestion_program"))
+    ]
+    return list(dict.fromkeys(lines + inline))
+
+
+def _zipped(folder: Path, target: Path) -> Path:
+    """``folder``'s prediction files in a zip at ``target``, as the README's ``zip -r`` makes it."""
+    with zipfile.ZipFile(target, "w") as zf:
+        for path in sorted(folder.glob("*.tsv")):
+            zf.write(path, path.name)
+    return target
+
+
+@pytest.mark.parametrize("name", EDITIONS)
+def test_every_command_of_the_readme_runs_in_the_unzipped_kit(name, built, tmp_path):
+    """Every command the kit's README shows runs in a fresh copy of the kit, its check command on
+    the sample it names: exit 0, except ``--phase evaluation``, which the README says exits with
+    code 2. No command names a phase the kit refuses."""
+    tree = built(name).tree
+    kit = tmp_path / "kit"
+    shutil.copytree(tree / "starting_kit", kit)
+    readme = (kit / "README.md").read_text(encoding="utf-8")
+    sample = re.search(r"track in\n`(sample_submissions/[^`]+)`", readme).group(1)
+    assert (kit / sample).is_file()
+    commands = _readme_commands(readme)
+    assert any("my_submission.zip" in command for command in commands)
+    failed = []
+    for command in commands:
+        if "EVALUATION_DATA" in command and "my_submission.zip" in command:
+            # the README's previous commands wrote predictions/ for the evaluation phase: zipped
+            sample = str(_zipped(kit / "predictions", tmp_path / "evaluation_submission.zip"))
+        words = _filled(command, kit, tree, sample).split()
+        done = subprocess.run(
+            [sys.executable] + words[1:], cwd=kit, capture_output=True, text=True, timeout=900
+        )
+        expected = 2 if words[-2:] == ["--phase", "evaluation"] else 0
+        if done.returncode != expected:
+            failed.append(f"{command}: exit {done.returncode}\n{done.stderr[-600:]}")
+    assert not failed, "\n".join(failed)
+
+
+@pytest.mark.parametrize("name", ["sts2017", "ocnli"])
+def test_the_readmes_check_command_scores_the_local_sample(name, built, tmp_path):
+    """Where the practice gold is hidden, the README's check command (``--phase local``) takes the
+    kit's local sample, which scores; the practice sample keeps the practice phase's ids (the
+    platform's) and the README says it is for the platform's practice phase."""
+    tree = built(name).tree
+    kit = tree / "starting_kit"
+    readme = (kit / "README.md").read_text(encoding="utf-8")
+    assert "python3 run_local.py . my_submission.zip --phase local" in readme
+    local = "sample_submissions/local_result_submission.zip"
+    assert f"`python3 run_local.py . {local} --phase local` scores it" in readme
+    assert "upload it there (its gold is hidden, so this kit does not score it)" in readme
+    assert "`sample_submissions/result_submission.zip` is a complete example" not in readme
+    scores = run_once(kit, str(kit / local), "local")
+    assert "primary" in scores
+    practice = _kit_ids(kit) - {
+        json.loads(line)["id"]
+        for path in (kit / "input_data" / "local").glob("*.jsonl")
+        if not path.name.endswith(".train.jsonl")
+        for line in path.read_text(encoding="utf-8").splitlines()
+    }
+    with zipfile.ZipFile(kit / "sample_submissions" / "result_submission.zip") as zf:
+        first_ids = {zf.read(n).decode("utf-8").split("\t", 1)[0] for n in zf.namelist()}
+    assert first_ids <= practice
+
+
+def test_the_chaosnli_readme_follows_its_facts_nothing_is_scored(built):
+    """ChaosNLI's kit scores nothing: its README promises no score, runs no scorer, names each other
+    accepted file name once and gives an evaluation-phase baseline that runs without training data."""
+    readme = (built("chaosnli").tree / "starting_kit" / "README.md").read_text(encoding="utf-8")
+    for promise in (
+        "score yourself",
+        "Run the baselines and the scorer",
+        "prints the leaderboard row",
+        "--phase practice",
+        "--baseline cosine_bow",
+        "`snli*.json`, `snli*.json`",
+        "cosine baseline",
+        "SemEval format",
+    ):
+        assert promise not in readme, promise
+    assert "This edition also accepts these file names: `snli*.json`, `mnli*.json` (" in readme
+    assert (
+        "python3 ingestion_program/ingest.py EVALUATION_DATA predictions --baseline random"
+        in readme
+    )
+    assert "It prints no score." in readme
+
+
+def test_the_sts2017_readme_shows_each_example_line_under_its_file_name(built):
+    """One block per kind of track, its file named (sts2017: one, similarity), not seven identical
+    lines; the overview says which phases' ids are line numbers."""
+    tree = built("sts2017").tree
+    readme = (tree / "starting_kit" / "README.md").read_text(encoding="utf-8")
+    examples = _readme_examples(readme)
+    assert list(examples) == ["ar_ar.tsv"] and examples["ar_ar.tsv"].startswith("train-")
+    overview = (tree / "pages" / "overview.md").read_text(encoding="utf-8")
+    assert "ids are the line numbers of the input" not in overview
+    assert "in the evaluation and post-campaign phases the line numbers" in overview
+    assert "`dev-N` and `train-N`" in overview
+
+
+def test_the_ocnli_kit_says_how_many_local_items_each_track_scores(built):
+    """The local nli_soft track scores only the items with five labels: the README and the
+    Baselines page say so beside the local split's size."""
+    tree = built("ocnli").tree
+    said = "items per dataset: ocnli 1000; of these, track NLI scores 999 and track NLI soft label "
+    for page in (tree / "starting_kit" / "README.md", tree / "pages" / "baselines.md"):
+        text = page.read_text(encoding="utf-8")
+        assert said + "scores 136: the items with the gold each track needs" in text
+
+
+@pytest.mark.parametrize("name", EDITIONS)
+def test_the_evaluation_page_names_the_phases_whose_detailed_results_show_more(name, built):
+    """The Evaluation page names the phases whose gold is public (and the kit's local phase), never
+    practice where its gold is hidden."""
+    tree = built(name).tree
+    edition = load_edition(REPO / "editions" / name)
+    page = (tree / "pages" / "evaluation.md").read_text(encoding="utf-8")
+    assert "(practice)" not in page
+    has_local = (tree / "starting_kit" / "input_data" / "local").is_dir()
+    public = [p.id for p in edition.phases if p.public_gold]
+    if public or has_local:
+        shown = page.split("Where the gold is public (", 1)[1].split(")", 1)[0]
+        assert ("the practice phase" in shown) == ("practice" in public)
+        assert ("local phase" in shown) == has_local
+    else:
+        assert "every phase hides its gold (practice, evaluation and post-campaign)" in page
 
 
 @pytest.mark.parametrize("name", ["default", "sts2017", "ocnli", "lewidi2025"])

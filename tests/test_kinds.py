@@ -14,6 +14,7 @@ from judgekit import kinds
 from judgekit.bundle import pages
 from judgekit.bundle.content_leaks import probe_for
 from judgekit.bundle.edition import load_edition
+from judgekit.bundle.kit_readme import LocalScore
 from judgekit.bundle.leaks import exact_share
 from judgekit.gold import build_gold
 from judgekit.metrics import REGISTRY as METRICS
@@ -160,8 +161,12 @@ def test_a_registered_kind_reaches_the_data_page(toy_edition):
         assert other.format_text not in text
 
 
+#: A starting kit without a local phase (the evaluation page's facts of the kit).
+NO_LOCAL = LocalScore(first_phase="practice", practice_public=True, local_items={})
+
+
 def test_a_registered_kind_reaches_the_evaluation_page(toy_edition):
-    text = pages.evaluation_page(toy_edition)
+    text = pages.evaluation_page(toy_edition, NO_LOCAL)
     low, high = toy_edition.tracks[1].score_range
     assert "Edge cases: Toy items are scored only on Tuesdays." in text
     assert f"Toy gold runs from {low:g} to {high:g}." in text
@@ -172,7 +177,7 @@ def test_a_registered_kind_reaches_the_evaluation_page(toy_edition):
 def test_a_ranged_kind_with_two_ranges_names_each_track(toy_edition):
     ranged = toy_edition.tracks[1]
     other = dataclasses.replace(ranged, id="ranged2", title="Other", range=(1.0, 3.0))
-    text = pages.evaluation_page(dataclasses.replace(toy_edition, tracks=[ranged, other]))
+    text = pages.evaluation_page(dataclasses.replace(toy_edition, tracks=[ranged, other]), NO_LOCAL)
     low, high = ranged.score_range
     assert f"Toy gold runs per track: Ranged toy {low:g}-{high:g}, Other 1-3." in text
 

@@ -14,6 +14,8 @@ from judgekit.bundle.kit_readme import LocalScore
 from judgekit.tracks import track_from_dict
 
 REPO = Path(__file__).resolve().parents[1]
+#: A starting kit without a local phase, its practice gold public.
+NO_LOCAL = LocalScore(first_phase="practice", practice_public=True, local_items={})
 
 
 def sts_only(range_=None):
@@ -32,7 +34,7 @@ def test_the_data_page_of_an_sts_only_edition_describes_similarity_only():
 
 
 def test_the_evaluation_page_says_the_tracks_scale_and_only_its_kinds_edge_cases():
-    text = pages.evaluation_page(sts_only([1, 5]))
+    text = pages.evaluation_page(sts_only([1, 5]), NO_LOCAL)
     assert "from 1 (unrelated) to 5 (equivalent)" in text
     assert "correlation undefined" in text and "LeWiDi" not in text and "majority" not in text
 
@@ -44,7 +46,9 @@ def test_table_cells_escape_markdown_table_characters(monkeypatch):
     piped = dataclasses.replace(get("pearson"), description="r = cov | sd\nnext line")
     monkeypatch.setattr(pages, "get_metric", lambda name: piped if name == "pearson" else get(name))
     row = next(
-        line for line in pages.evaluation_page(sts_only()).splitlines() if "`pearson`" in line
+        line
+        for line in pages.evaluation_page(sts_only(), NO_LOCAL).splitlines()
+        if "`pearson`" in line
     )
     assert row.count("|") - row.count("\\|") == 5 and "cov \\| sd next line" in row
 
@@ -91,3 +95,24 @@ def test_the_data_page_states_the_label_policy_where_tracks_have_labels():
     chaosnli = pages.data_page(load_edition(REPO / "editions" / "chaosnli"))
     assert chaosnli.count(POLICY_TEXT) == 1
     assert "| entailment (or e), neutral (or n), contradiction (or c) |" in chaosnli
+
+
+def test_the_evaluation_page_names_the_phases_whose_detailed_results_show_intervals():
+    """Derived from the edition and the kit: the public-gold phases and the kit's local phase get
+    intervals and plots; where every phase hides its gold, the page says so."""
+    edition = sts_only()
+    hidden = dataclasses.replace(
+        edition,
+        phases=[dataclasses.replace(p, public_gold=False) for p in edition.phases],
+    )
+    local = LocalScore(first_phase="local", practice_public=False, local_items={"sts": 10})
+    text = pages.evaluation_page(hidden, local)
+    assert "(practice)" not in text
+    assert "Where the gold is public (the starting kit's local phase, `--phase local`)" in text
+    assert "the practice, evaluation and post-campaign phases hide their gold" in text
+    nothing = LocalScore(first_phase="", practice_public=False, local_items={})
+    text = pages.evaluation_page(hidden, nothing)
+    assert "every phase hides its gold (practice, evaluation and post-campaign)" in text
+    text = pages.evaluation_page(edition, NO_LOCAL)
+    assert "Where the gold is public (the practice phase)" in text
+    assert "the evaluation and post-campaign phases hide their gold" in text

@@ -18,7 +18,7 @@ from typing import Dict, List, Optional, Tuple
 
 import yaml
 
-from .. import __version__
+from .. import __version__, kinds
 from ..assets import PACKAGE, kit_root
 from ..errors import ConfigError, Problem
 from ..formats.coverage import write_other_phase_ids
@@ -45,7 +45,15 @@ from .edition import Edition, Phase
 from .content_leaks import text_key
 from .leaks import HiddenSplit, check_public_tree
 from .pages import generated_pages
-from .kit_readme import LOCAL_PHASE, KitFacts, LocalScore, render
+from .kit_readme import (
+    LOCAL_PHASE,
+    LOCAL_SAMPLE,
+    PRACTICE_SAMPLE,
+    KitFacts,
+    LocalScore,
+    checked_sample,
+    render,
+)
 from .sample import declared_sample, held_out, sampled_items
 from .zipdet import tree_files, write_zip
 
@@ -493,25 +501,57 @@ def local_score(edition: Edition, data: EditionData) -> LocalScore:
     local = local_splits(edition, data)
     practice_public = any(p.public_gold for p in edition.phases)
     first = LOCAL_PHASE if local else ("practice" if practice_public else "")
+    local_items = (local or {}).get(LOCAL_PHASE, {})
     return LocalScore(
         first_phase=first,
         practice_public=practice_public,
-        local_items={d: len(items) for d, items in (local or {}).get(LOCAL_PHASE, {}).items()},
+        local_items={d: len(items) for d, items in local_items.items()},
+        local_scored=fewer_scored(edition, local_items),
     )
+
+
+def fewer_scored(edition: Edition, items: Dict[str, List[dict]]) -> Dict[str, int]:
+    """track title -> how many of its dataset's ``items`` it scores, for the tracks that score
+    fewer than all (the others lack the track's gold: no majority label, fewer annotations)."""
+    fewer: Dict[str, int] = {}
+    for track in edition.tracks:
+        rows = items.get(track.dataset, [])
+        scored = int(build_gold(track, rows, f"{track.dataset} ({LOCAL_PHASE})").scored.sum())
+        if rows and scored < len(rows):
+            fewer[track.title] = scored
+    return fewer
 
 
 def write_kit_readme(edition: Edition, data: EditionData, root: Path, pages: List[dict]) -> None:
     """The starting kit's README for this edition (``kit_readme``), written once the sample
-    submission, whose first lines it quotes, is there."""
+    submissions, whose first lines it quotes, are there."""
     kit = root / "starting_kit"
+    score = local_score(edition, data)
     facts = KitFacts(
-        score=local_score(edition, data),
-        examples=_first_lines(kit / "sample_submissions" / "result_submission.zip"),
+        score=score,
+        examples=one_file_per_kind(edition, _first_lines(kit / checked_sample(score))),
         pages=pages,
         other_names=[name for t in edition.tracks for name in t.file_names[1:]],
+        sample_baseline=sample_baseline(data),
+        baselines=list(edition.baselines),
+        positional=any(kinds.of(t).positional_by_default for t in edition.tracks),
     )
     template = (REPO_ROOT / "starting_kit" / "README.md").read_text(encoding="utf-8")
     (kit / "README.md").write_text(render(template, facts), encoding="utf-8")
+
+
+def one_file_per_kind(edition: Edition, first_lines: Dict[str, str]) -> Dict[str, str]:
+    """The first of ``first_lines`` (file name -> its first line) of each kind of track, in the
+    zip's order: the README shows these."""
+    kind_of = {t.file_names[0]: kinds.of(t) for t in edition.tracks}
+    shown: Dict[str, str] = {}
+    seen = []
+    for name, line in first_lines.items():
+        kind = kind_of.get(name)
+        if kind is not None and kind not in seen:
+            seen.append(kind)
+            shown[name] = line
+    return shown
 
 
 def _first_lines(archive: Path) -> Dict[str, str]:
@@ -573,18 +613,43 @@ def write_sample_submission(
     """The starting kit's sample result submission: SAMPLE_BASELINE's ``predictions`` for the first
     phase, kept from ``baseline_scores`` (``baseline`` run here when the edition lists other
     baselines only)."""
-    samples = root / "starting_kit" / "sample_submissions"
-    samples.mkdir(parents=True, exist_ok=True)
+    if not predictions:
+        first = root / "input_data" / edition.phases[0].id
+        predictions = baseline_predictions(baseline, first, edition.seed)
+    write_sample_zip(predictions, root / "starting_kit" / PRACTICE_SAMPLE)
+
+
+def baseline_predictions(baseline: str, input_dir: Path, seed: int) -> Dict[str, bytes]:
+    """``prediction_files`` of ``baseline`` run on one phase's ``input_dir``."""
     with tempfile.TemporaryDirectory(prefix="judgekit-sample-") as tmp:
-        if not predictions:
-            ran = Path(tmp) / "predictions"
-            run_baseline(baseline, root / "input_data" / edition.phases[0].id, ran, edition.seed)
-            predictions = prediction_files(ran)
-        folder = Path(tmp) / "sample"
-        folder.mkdir()
-        for name, data in predictions.items():
-            (folder / name).write_bytes(data)
-        write_zip(folder, samples / "result_submission.zip")
+        run_baseline(baseline, input_dir, Path(tmp) / "predictions", seed)
+        return prediction_files(Path(tmp) / "predictions")
+
+
+def write_sample_zip(predictions: Dict[str, bytes], target: Path) -> None:
+    """A result submission zip at ``target`` holding ``predictions`` (file name -> bytes)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="judgekit-sample-") as tmp:
+        for name, content in predictions.items():
+            (Path(tmp) / name).write_bytes(content)
+        write_zip(Path(tmp), target)
+
+
+def sample_baseline(data: EditionData) -> str:
+    """The baseline whose predictions are the kit's sample result submissions: SAMPLE_BASELINE,
+    or random when that one needs a training split the edition lacks."""
+    return "random" if SAMPLE_BASELINE in data.skipped_baselines else SAMPLE_BASELINE
+
+
+def write_local_sample(root: Path, baseline: str, seed: int) -> None:
+    """``LOCAL_SAMPLE``: ``baseline``'s predictions of the kit's local phase (when it has one),
+    the sample its README's check command (``--phase local``) takes; the practice sample keeps
+    the platform's practice ids."""
+    kit = root / "starting_kit"
+    local_input = kit / "input_data" / LOCAL_PHASE
+    if local_input.is_dir():
+        predictions = baseline_predictions(baseline, local_input, seed)
+        write_sample_zip(predictions, kit / LOCAL_SAMPLE)
 
 
 def write_tree(
@@ -609,8 +674,8 @@ def write_tree(
         copy_program(name, root / name, with_engine=with_engine)
     solutions = write_solutions(edition, root)
     write_starting_kit(edition, data, root, pages)
-    sample_baseline = "random" if SAMPLE_BASELINE in data.skipped_baselines else SAMPLE_BASELINE
-    write_sample_submission(edition, root, sample, sample_baseline)
+    write_sample_submission(edition, root, sample, sample_baseline(data))
+    write_local_sample(root, sample_baseline(data), edition.seed)
     write_kit_readme(edition, data, root, pages)
     write_yaml(
         root / "competition.yaml", competition_yaml(edition, pages, solutions=solutions), edition

@@ -12,7 +12,7 @@ from ..labels import POLICY_TEXT
 from ..metrics import get as get_metric
 from ..tracks import PRIMARY_KEY
 from .edition import Edition
-from .kit_readme import FORMAT_CHECK, NOTHING_SCORED, LocalScore, what_is_scored
+from .kit_readme import FORMAT_CHECK, NOTHING_SCORED, LocalScore, listed, what_is_scored
 
 
 def md_cell(text: str) -> str:
@@ -103,7 +103,42 @@ def _range_sentence(kind: Kind, tracks) -> List[str]:
     return ["", kind.ranges_text.format(per_track=per_track)]
 
 
-def evaluation_page(edition: Edition) -> str:
+def _phases(names: List[str]) -> str:
+    """``the practice phase``, ``the evaluation and post-campaign phases``."""
+    return f"the {listed(names)} phase" + ("s" if len(names) > 1 else "")
+
+
+def details_sentence(edition: Edition, score: LocalScore) -> str:
+    """What the detailed results show, by phase: the phases whose gold is public (the edition's,
+    and the starting kit's local phase when it has one) also show intervals, plots and breakdowns,
+    which the phases with hidden gold leave out."""
+    public = [p.id for p in edition.phases if p.public_gold]
+    hidden = [p.id for p in edition.phases if not p.public_gold]
+    shown = [_phases(public)] if public else []
+    if score.has_local:
+        shown.append("the starting kit's local phase, `--phase local`")
+    extras = "a 95% bootstrap interval, plots and per-annotator, per-language and per-genre scores"
+    if not shown:
+        return (
+            "The detailed results of each submission show every score and nothing more: every "
+            f"phase hides its gold ({listed(hidden)}), and {extras} would tell single items' gold."
+        )
+    text = (
+        "The detailed results of each submission show every score. Where the gold is public "
+        f"({listed(shown)}) they also show {extras}"
+    )
+    if not hidden:
+        return text + "."
+    hides = "hide their gold" if len(hidden) > 1 else "hides its gold"
+    return (
+        f"{text}; {_phases(hidden)} {hides}, so their results leave these out (they would tell "
+        "single items' gold)."
+    )
+
+
+def evaluation_page(edition: Edition, score: LocalScore) -> str:
+    """``score``: what the starting kit can score (``LocalScore``), whose local phase shows what a
+    public-gold phase shows."""
     primary = [t for t in edition.tracks if t.primary]
     lines = [
         "# Evaluation",
@@ -131,12 +166,7 @@ def evaluation_page(edition: Edition) -> str:
     edges = [kind.edge_case_text for kind in _kinds(edition) if kind.edge_case_text]
     lines += ["", "Edge cases: " + " ".join(edges)] if edges else []
     lines += _range_sentences(edition)
-    lines += [
-        "",
-        "The detailed results of each submission show every score; where the phase's gold is public "
-        "(practice) also a 95% bootstrap interval, plots and per-annotator, per-language and per-genre "
-        "scores, which phases with hidden gold leave out (they would tell single items' gold).",
-    ]
+    lines += ["", details_sentence(edition, score)]
     return "\n".join(lines) + "\n"
 
 
@@ -241,7 +271,7 @@ def generated_pages(
     what the starting kit can score (``LocalScore``)."""
     return [
         ("Data and formats", "data.md", data_page(edition)),
-        ("Evaluation", "evaluation.md", evaluation_page(edition)),
+        ("Evaluation", "evaluation.md", evaluation_page(edition, score)),
         ("Baselines", "baselines.md", baselines_page(edition, baseline_scores, score, skipped)),
         ("Timeline", "timeline.md", timeline_page(edition)),
     ]

@@ -1,8 +1,16 @@
 """``run_local.py BUNDLE SUBMISSION --phase PHASE [--output DIR]``: Codabench's two steps, locally.
 
-BUNDLE is a bundle folder or zip (or the starting kit, which is a bundle of the practice phase);
-SUBMISSION is a result zip or folder, a code submission (folder or zip with model.py) or
-``baseline:NAME`` (random, most_frequent, cosine_bow); PHASE is practice, evaluation or post-campaign.
+BUNDLE is a bundle folder or zip, or a starting kit (itself a small bundle); SUBMISSION is a result
+zip or folder, a code submission (folder or zip with model.py) or ``baseline:NAME`` (random,
+most_frequent, cosine_bow); PHASE is one of BUNDLE's phases, as its competition.yaml names them.
+A bundle's are its edition's (e.g. practice, evaluation, post-campaign). A starting kit scores
+``local``, a validation split held out of the training data with its gold, when the edition has
+one, and ``practice`` when the practice gold is public; a phase whose gold it lacks is refused
+with the phases it scores (its README's first commands name them).
+
+Examples, inside a starting kit with a local phase:
+    python3 run_local.py . baseline:cosine_bow --phase local
+    python3 run_local.py . sample_submissions/local_result_submission.zip --phase local --output out
 """
 
 from __future__ import annotations
@@ -272,6 +280,14 @@ def run(args) -> int:
     return 0
 
 
+#: ``--phase``: the phases are the given bundle's or kit's own.
+PHASE_HELP = (
+    "a phase of BUNDLE (its competition.yaml): in a starting kit, local (its validation split, "
+    "scored locally) or practice where the practice gold is public; in a bundle, e.g. practice, "
+    "evaluation or post-campaign"
+)
+
+
 def main(argv: Optional[List[str]] = None, prog: str = "run_local.py") -> int:
     parser = argparse.ArgumentParser(
         prog=prog,
@@ -281,7 +297,7 @@ def main(argv: Optional[List[str]] = None, prog: str = "run_local.py") -> int:
     )
     parser.add_argument("bundle", help="bundle folder or zip (or the starting kit folder)")
     parser.add_argument("submission", help="result zip/folder, code submission, or baseline:NAME")
-    parser.add_argument("--phase", required=True, help="practice, evaluation or post-campaign")
+    parser.add_argument("--phase", required=True, help=PHASE_HELP)
     parser.add_argument("--output", help="keep scores, detailed results and predictions here")
     parser.add_argument(
         "--time-limit", type=int, help="seconds per step (default: the phase's limit)"
