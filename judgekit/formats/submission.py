@@ -252,12 +252,13 @@ def _id_problems(
         )
     first_line = dict(zip(position[first].tolist(), map(lines.__getitem__, first.tolist())))
     batch = _batch_runs(position)
+    untabbed: List[str] = []
     for j in np.setdiff1d(np.arange(len(heads)), first).tolist():
         if not columns.tabbed[j]:
-            message, details = _no_tab(
-                columns.texts[columns.header + j], columns.json_lines, example
-            )
+            text = columns.texts[columns.header + j]
+            message, details = _no_tab(text, columns.json_lines, example)
             problems.add(message, line=lines[j], **details)
+            untabbed.append(text)
         elif position[j] >= 0:
             problems.add(
                 "duplicate id",
@@ -279,7 +280,23 @@ def _id_problems(
                 hint=f"ids look like {keys.ids[0]!r}" if keys.ids else None,
             )
     if len(first) or not problems:  # no line gave an item: its lines' problems say why
-        missing_items(keys.ids, position[first], problems, MAX_IDS_LISTED)
+        given = np.concatenate([position[first], _items_named_by(untabbed, keys.ids)])
+        missing_items(keys.ids, given, problems, MAX_IDS_LISTED)
+
+
+def _items_named_by(untabbed: List[str], ids: List[str]) -> np.ndarray:
+    """The items whose id starts one of the ``untabbed`` lines (then a space, comma or semicolon):
+    their line's "no tab" problem says why they have no prediction, so they are not also listed
+    as items without a line."""
+    if not untabbed:
+        return np.array([], dtype=np.int64)
+    index = {item_id: i for i, item_id in enumerate(ids)}
+    heads = (LEADING_FIELD.split(text.strip(), maxsplit=1)[0] for text in untabbed)
+    return np.array([index[h] for h in heads if h in index], dtype=np.int64)
+
+
+#: What ends a line's first field when the line has no tab (spaces, a comma, a semicolon).
+LEADING_FIELD = re.compile(r"[\s,;]+")
 
 
 def _batch_runs(position: np.ndarray) -> int:
