@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from judgekit import kinds
+
 PACKAGE = Path(__file__).resolve().parent.parent / "judgekit"
 
 #: Top-level part of ``judgekit`` -> layer (docs/architecture.md). A new part must be placed here.
@@ -168,10 +170,11 @@ def test_the_scoring_program_imports_no_scipy_until_a_metric_needs_it():
     assert done.stdout.strip() == "[]"
 
 
-#: The modules of ``judgekit`` that may write a kind's name as a string: each kind module names its
-#: own kind, and the LeWiDi importer reads the release's field called ``soft_label``.
-KIND_NAMES = ("similarity", "classification", "soft_label", "perspectivist")
-MOST_MODULES_NAMING_A_KIND = 6
+#: Every registered kind's name, so that a new kind is held to the same rules. Each kind module
+#: names its own kind; outside the kinds package only the LeWiDi importer writes one (the release's
+#: field called ``soft_label``), and one more module at most may.
+KIND_NAMES = tuple(kinds.NAMES)
+MOST_MODULES_NAMING_A_KIND_OUTSIDE_THE_KINDS = 2
 
 
 def _is_kind_name(node) -> bool:
@@ -224,10 +227,26 @@ def _names_a_kind(path: Path) -> bool:
 
 
 def test_the_kind_names_are_written_in_few_modules():
+    """One module per kind and at most two outside the kinds package: six with the four kinds."""
     naming = sorted(
         str(path.relative_to(PACKAGE)) for path in PACKAGE.rglob("*.py") if _names_a_kind(path)
     )
-    assert len(naming) <= MOST_MODULES_NAMING_A_KIND, naming
+    outside = [path for path in naming if not path.startswith("kinds/")]
+    assert len(outside) <= MOST_MODULES_NAMING_A_KIND_OUTSIDE_THE_KINDS, outside
+    assert len(naming) <= len(KIND_NAMES) + MOST_MODULES_NAMING_A_KIND_OUTSIDE_THE_KINDS, naming
+
+
+def test_each_kind_module_writes_no_other_kind_name():
+    """A kind's module names its own kind only: what one kind says of another is asked of it."""
+    for name, kind in kinds.REGISTRY.items():
+        module = PACKAGE / "kinds" / f"{type(kind).__module__.rsplit('.', 1)[-1]}.py"
+        tree = ast.parse(module.read_text(encoding="utf-8"))
+        others = {
+            node.value
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and node.value in KIND_NAMES and node.value != name
+        }
+        assert not others, f"{module.name} writes the names {sorted(others)}"
 
 
 def test_the_kind_test_finds_what_it_looks_for():
