@@ -53,6 +53,7 @@ PERFECT = {
     "spearman": 1.0,
     "accuracy": 1.0,
     "macro_f1": 1.0,
+    "balanced_accuracy": 1.0,
     "amd": 0.0,
     "awd": 0.0,
     "mamd": 0.0,

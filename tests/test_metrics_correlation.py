@@ -131,6 +131,15 @@ def hand_macro_f1(gold, pred):
     return sum(scores) / len(scores)
 
 
+def hand_balanced_accuracy(gold, pred):
+    """Mean over the labels seen in gold of each label's recall (its items predicted as it)."""
+    recalls = []
+    for label in sorted(set(gold)):
+        of_label = [p for g, p in zip(gold, pred) if g == label]
+        recalls.append(sum(1 for p in of_label if p == label) / len(of_label))
+    return sum(recalls) / len(recalls)
+
+
 def ocnli_systems():
     """OCNLI dev items with a majority label, as label indices, and a few prediction systems."""
     labels = ["entailment", "neutral", "contradiction"]
@@ -187,6 +196,24 @@ def test_accuracy_and_macro_f1_agree_with_a_hand_loop_on_random_labels(seed):
     assert get("macro_f1").score(np.array(gold), np.array(pred)).value == pytest.approx(
         hand_macro_f1(gold, pred), abs=1e-12
     )
+    assert get("balanced_accuracy").score(np.array(gold), np.array(pred)).value == pytest.approx(
+        hand_balanced_accuracy(gold, pred), abs=1e-12
+    )
+
+
+def test_balanced_accuracy_by_hand():
+    # gold [e, n, c], pred [e, n, n]: recall(e) = 1, recall(n) = 1, recall(c) = 0 -> 2/3
+    assert get("balanced_accuracy").score(
+        np.array([0, 1, 2]), np.array([0, 1, 1])
+    ).value == pytest.approx(2 / 3)
+    # a label only predicted (2) does not count; recall(0) = 2/4, recall(1) = 1/2 -> 1/2
+    assert get("balanced_accuracy").score(
+        np.array([0, 0, 0, 0, 1, 1]), np.array([0, 0, 1, 2, 1, 2])
+    ).value == pytest.approx(1 / 2)
+    # always the majority label: 1 / (number of gold labels), whatever their shares
+    assert get("balanced_accuracy").score(
+        np.array([0] * 9 + [1]), np.array([0] * 10)
+    ).value == pytest.approx(1 / 2)
 
 
 def test_macro_f1_by_hand():
@@ -217,6 +244,9 @@ def test_classification_agrees_with_scikit_learn_when_installed():
         assert get("macro_f1").score(np.array(gold), np.array(pred)).value == pytest.approx(
             metrics.f1_score(gold, pred, average="macro", zero_division=0), abs=1e-12
         )
+        assert get("balanced_accuracy").score(
+            np.array(gold), np.array(pred)
+        ).value == pytest.approx(metrics.balanced_accuracy_score(gold, pred), abs=1e-12)
 
 
 @pytest.mark.parametrize("scale", [1e200, 1e-170, 1e300])

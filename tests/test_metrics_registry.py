@@ -37,6 +37,7 @@ FAMILY = {
     "spearman": "scores",
     "accuracy": "labels",
     "macro_f1": "labels",
+    "balanced_accuracy": "labels",
     "amd": "soft",
     "awd": "soft",
     "jsd": "soft",
@@ -280,7 +281,7 @@ def test_the_worst_value_is_reached_by_the_worst_prediction(k):
         if name in ("pearson", "spearman"):
             gold = np.arange(5.0)
             return gold, -gold
-        if name in ("accuracy", "macro_f1"):
+        if name in ("accuracy", "macro_f1", "balanced_accuracy"):
             gold = np.arange(k) % k
             return gold, (gold + 1) % k
         if name == "amd":

@@ -77,3 +77,34 @@ MACRO_F1 = register(
         "pred [e, n, n] -> (1 + 0.667 + 0) / 3 = 0.556.",
     )
 )
+
+
+def _balanced_accuracy_from_sums(sums, n):
+    sums = np.asarray(sums, dtype=float)
+    k = int(round(np.sqrt(sums.shape[-1])))
+    confusion = sums.reshape(sums.shape[:-1] + (k, k))
+    correct = np.diagonal(confusion, axis1=-2, axis2=-1)
+    gold_count = confusion.sum(axis=-1)
+    in_gold = gold_count > 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        recall = np.where(in_gold, correct / gold_count, 0.0)
+        return recall.sum(axis=-1) / in_gold.sum(axis=-1)
+
+
+BALANCED_ACCURACY = register(
+    Metric(
+        name="balanced_accuracy",
+        title="Balanced accuracy",
+        short_title="Bal. acc.",
+        direction=HIGHER,
+        lower=0.0,
+        upper=1.0,
+        item_stats=f1_stats,
+        from_stats=_balanced_accuracy_from_sums,
+        stats_form=ONE_HOT,
+        percent=True,
+        description="Unweighted mean over the gold's labels of each label's recall (the share of "
+        "its items predicted as it). Example: gold [e, n, c], pred [e, n, n] -> (1 + 1 + 0) / 3 "
+        "= 0.667.",
+    )
+)
