@@ -16,8 +16,10 @@ from judgekit.bundle.content_leaks import probe_for
 from judgekit.bundle.edition import load_edition
 from judgekit.bundle.kit_readme import LocalScore
 from judgekit.bundle.leaks import exact_share
-from judgekit.gold import build_gold
+from judgekit.formats.write import write_prediction
+from judgekit.gold import build_gold, gold_as_values
 from judgekit.metrics import REGISTRY as METRICS
+from judgekit.scoring import read_track_file, score_track
 
 REPO = Path(__file__).resolve().parents[1]
 EVERY_KIND = list(kinds.REGISTRY.values())
@@ -101,6 +103,30 @@ def test_every_kind_finds_its_own_gold_exact_and_the_leak_probe_reads_its_values
         assert pattern, "every scored item has gold values to look for"
         if not probe.numeric:
             assert set(pattern) <= set(track.labels)
+
+
+def _evaluation_items(dataset: str) -> list:
+    path = REPO / "reference_data" / "evaluation" / f"{dataset}.jsonl"
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+
+
+@pytest.mark.parametrize(
+    "track", tracks_of_every_kind_and_scale(), ids=lambda t: f"{t.kind}-{t.scale}"
+)
+def test_every_metric_a_track_may_name_scores_its_gold_at_the_best_value(track, tmp_path):
+    """Each metric a kind may score (defaults and more_metrics), named by a track: the gold written
+    as a submission file, read back and scored, gets the metric's best value and no warning."""
+    kind = kinds.of(track)
+    track = dataclasses.replace(track, metrics=list(kind.applicable_metrics(track.scale)))
+    gold = build_gold(track, _evaluation_items(track.dataset), "reference")
+    path = tmp_path / f"{track.id}.tsv"
+    write_prediction(path, track, gold.ids, gold_as_values(gold))
+    result = score_track(gold, read_track_file(path, path.name, gold), path.name)
+    assert not result.warnings
+    for name, value in result.scores.items():
+        metric = METRICS[name]
+        best = metric.bounds(len(track.labels))[1 if metric.higher_is_better else 0]
+        assert value == pytest.approx(best, abs=1e-9), name
 
 
 # --- a kind registered without editing judgekit.bundle reaches the pages ---
