@@ -661,8 +661,23 @@ def test_the_readme_first_command_works_in_the_unzipped_kit(name, built, tmp_pat
     examples = _readme_examples(readme)
     ids = _kit_ids(kit)
     assert examples and all(line.split("\t")[0] in ids for line in examples.values())
+    _assert_shared_local_items_are_said(kit, readme)
     for other in ("sarcasm_pe.tsv", "sarc-dev-007", "zh-dev-004"):
         assert other not in readme or name == "default"
+
+
+def _assert_shared_local_items_are_said(kit: Path, readme: str) -> None:
+    """Datasets whose local gold files are identical (one training source) are named together as
+    sharing it, and a README whose local datasets all differ says nothing of it."""
+    by_content = {}
+    for path in sorted((kit / "reference_data" / "local").glob("*.jsonl")):
+        by_content.setdefault(path.read_bytes(), []).append(path.stem)
+    groups = [names for names in by_content.values() if len(names) > 1]
+    for names in groups:
+        named = ", ".join(names[:-1]) + " and " + names[-1]
+        assert f"{named} share one training source" in readme
+    if not groups:
+        assert "share one training source" not in readme
 
 
 def _readme_examples(readme: str) -> dict:

@@ -116,3 +116,28 @@ def test_the_evaluation_page_names_the_phases_whose_detailed_results_show_interv
     text = pages.evaluation_page(edition, NO_LOCAL)
     assert "Where the gold is public (the practice phase)" in text
     assert "the evaluation and post-campaign phases hide their gold" in text
+
+
+def test_datasets_sharing_their_local_items_are_named_where_the_local_score_is_explained():
+    """Datasets built from one training source (STS 2017's seven tracks all train on the STS
+    Benchmark) have the same local items: the README and the Baselines page say that a system
+    scores alike on their tracks there, and a kit whose local items differ says nothing of it."""
+    from judgekit.bundle.build import same_items
+    from judgekit.bundle.kit_readme import what_is_scored
+
+    item = {"id": "train-2", "texts": ["a", "b"], "score": 3.8}
+    other = {"id": "train-2", "texts": ["a", "c"], "score": 3.8}
+    items = {"sts_es": [item], "sts_ar": [item], "sts_en": [other], "sts_tr": [item]}
+    assert same_items(items) == [("sts_ar", "sts_es", "sts_tr")]
+    assert same_items({"sts_en": [other], "sts_ar": [item]}) == []
+
+    sizes = {name: 1 for name in items}
+    shared = LocalScore("local", False, sizes, shared=same_items(items))
+    text = what_is_scored(shared, "They score")
+    assert "The datasets sts_ar, sts_es and sts_tr share one training source" in text
+    assert "scores alike on their tracks of one kind" in text
+    assert "share one training source" not in what_is_scored(
+        LocalScore("local", False, sizes), "They score"
+    )
+    page = pages.baselines_page(sts_only(), {}, shared, {})
+    assert "The datasets sts_ar, sts_es and sts_tr share one training source" in page

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import json
 import os
 import shutil
 import tempfile
@@ -507,7 +508,18 @@ def local_score(edition: Edition, data: EditionData) -> LocalScore:
         practice_public=practice_public,
         local_items={d: len(items) for d, items in local_items.items()},
         local_scored=fewer_scored(edition, local_items),
+        shared=same_items(local_items),
     )
+
+
+def same_items(items: Dict[str, List[dict]]) -> List[Tuple[str, ...]]:
+    """The groups of two or more datasets whose ``items`` are equal (ids, texts and gold alike), each
+    group's names sorted, the groups in the order of their first name."""
+    groups: Dict[str, List[str]] = {}
+    for dataset in sorted(items):
+        key = json.dumps(items[dataset], sort_keys=True)
+        groups.setdefault(key, []).append(dataset)
+    return [tuple(names) for names in groups.values() if len(names) > 1]
 
 
 def fewer_scored(edition: Edition, items: Dict[str, List[dict]]) -> Dict[str, int]:

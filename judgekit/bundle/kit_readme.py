@@ -9,7 +9,7 @@ for a local phase, practice gold hidden), the commands check formats with the in
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, List
+from typing import Dict, List, Tuple
 
 LOCAL_PHASE = "local"
 
@@ -26,12 +26,15 @@ class LocalScore:
     scored), ``practice_public`` (whether the practice gold is public), ``local_items`` (dataset ->
     items of the local split), ``local_scored`` (track title -> the local items it scores, for
     the tracks that score fewer than their dataset's: only those items have the gold the track
-    needs). Read by the kit's README and by the Baselines and Evaluation pages."""
+    needs), ``shared`` (groups of datasets whose local items are the same items, from one
+    training source: their tracks' local scores say nothing of each track's own data). Read by
+    the kit's README and by the Baselines and Evaluation pages."""
 
     first_phase: str
     practice_public: bool
     local_items: Dict[str, int]
     local_scored: Dict[str, int] = field(default_factory=dict)
+    shared: List[Tuple[str, ...]] = field(default_factory=list)
 
     @property
     def has_local(self) -> bool:
@@ -155,6 +158,18 @@ def _sizes(score: LocalScore) -> str:
     )
 
 
+def _shared_text(score: LocalScore) -> str:
+    """The sentence on datasets whose local items are the same, '' when there are none."""
+    if not score.shared:
+        return ""
+    groups = [listed(list(group)) for group in score.shared]
+    return (
+        f" The datasets {'; '.join(groups)} share one training source, so their local items are "
+        "the same and a system scores alike on their tracks of one kind: there the local phase "
+        "tests a system end to end, not how it does on each track's own data."
+    )
+
+
 def listed(names: List[str]) -> str:
     """``a, b and c``."""
     return names[0] if len(names) < 2 else f"{', '.join(names[:-1])} and {names[-1]}"
@@ -168,8 +183,9 @@ def what_is_scored(score: LocalScore, subject: str) -> str:
         f"{subject} the **local** phase: a validation split held out of the training data "
         f"({_sizes(score)}), chosen by a seeded hash of the item ids. In that run the "
         "training data (`input_data/local/*.train.jsonl`) leaves these items out, so a model "
-        "never trains on what it is scored on. Its gold is training gold, public anyway; "
-        "it is not the platform's practice gold"
+        "never trains on what it is scored on."
+        + _shared_text(score)
+        + " Its gold is training gold, public anyway; it is not the platform's practice gold"
     )
     if score.practice_public:
         return text + ". `--phase practice` scores the practice phase against its public gold.\n"
