@@ -33,10 +33,16 @@ def f1_stats(gold, pred, n_labels: int = 0):
     return stats
 
 
-def _macro_f1_from_sums(sums, n):
+def _confusion(sums) -> np.ndarray:
+    """The summed one-hot rows of ``f1_stats`` as K x K confusion matrices (gold rows, predicted
+    columns), over any leading axes (resamples, systems)."""
     sums = np.asarray(sums, dtype=float)
     k = int(round(np.sqrt(sums.shape[-1])))
-    confusion = sums.reshape(sums.shape[:-1] + (k, k))
+    return sums.reshape(sums.shape[:-1] + (k, k))
+
+
+def _macro_f1_from_sums(sums, n):
+    confusion = _confusion(sums)
     tp = np.diagonal(confusion, axis1=-2, axis2=-1)
     gold_count = confusion.sum(axis=-1)
     pred_count = confusion.sum(axis=-2)
@@ -80,9 +86,7 @@ MACRO_F1 = register(
 
 
 def _balanced_accuracy_from_sums(sums, n):
-    sums = np.asarray(sums, dtype=float)
-    k = int(round(np.sqrt(sums.shape[-1])))
-    confusion = sums.reshape(sums.shape[:-1] + (k, k))
+    confusion = _confusion(sums)
     correct = np.diagonal(confusion, axis1=-2, axis2=-1)
     gold_count = confusion.sum(axis=-1)
     in_gold = gold_count > 0
