@@ -83,17 +83,18 @@ def test_every_kind_example_value_is_an_id_tab_value_line_on_the_data_page(track
     assert f"| `{pages.md_cell(example)}` |" in pages.data_page(default_edition())
 
 
+def _evaluation_items(dataset: str) -> list:
+    path = REPO / "reference_data" / "evaluation" / f"{dataset}.jsonl"
+    return [
+        json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()
+    ]
+
+
 @pytest.mark.parametrize(
     "track", tracks_of_every_kind_and_scale(), ids=lambda t: f"{t.kind}-{t.scale}"
 )
 def test_every_kind_finds_its_own_gold_exact_and_the_leak_probe_reads_its_values(track):
-    items = [
-        json.loads(line)
-        for line in (REPO / "reference_data" / "evaluation" / f"{track.dataset}.jsonl")
-        .read_text(encoding="utf-8")
-        .splitlines()
-        if line.strip()
-    ]
+    items = _evaluation_items(track.dataset)
     gold = build_gold(track, items, "reference")
     assert exact_share(gold, gold.gold) == 1.0
     probe = probe_for(track.id, gold, items)
@@ -103,11 +104,6 @@ def test_every_kind_finds_its_own_gold_exact_and_the_leak_probe_reads_its_values
         assert pattern, "every scored item has gold values to look for"
         if not probe.numeric:
             assert set(pattern) <= set(track.labels)
-
-
-def _evaluation_items(dataset: str) -> list:
-    path = REPO / "reference_data" / "evaluation" / f"{dataset}.jsonl"
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
 
 @pytest.mark.parametrize(
