@@ -3,7 +3,7 @@
 
 import sys
 
-from judgekit.programs.build import main
+from codajudge.programs.build import main
 
 if __name__ == "__main__":
     sys.exit(main())

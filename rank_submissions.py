@@ -3,7 +3,7 @@
 
 import sys
 
-from judgekit.programs.rank import main
+from codajudge.programs.rank import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -1,5 +1,5 @@
 """Packaging hook (the metadata is in pyproject.toml): a wheel also carries the files the builder copies
-into bundles (the program entry scripts, the starting kit and the shipped editions) as judgekit/_kit/."""
+into bundles (the program entry scripts, the starting kit and the shipped editions) as codajudge/_kit/."""
 
 import shutil
 from pathlib import Path
@@ -16,7 +16,7 @@ class BuildWithKit(build_py):
         super().run()
         if getattr(self, "editable_mode", False):
             return  # an editable install reads them from the checkout itself
-        target = Path(self.build_lib) / "judgekit" / "_kit"
+        target = Path(self.build_lib) / "codajudge" / "_kit"
         for name in KIT_FOLDERS:
             if (target / name).exists():
                 shutil.rmtree(target / name)

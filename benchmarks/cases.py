@@ -13,13 +13,13 @@ import shutil
 from pathlib import Path
 from typing import Callable, Dict, List
 
-from judgekit.formats.items import read_items
-from judgekit.scoring import read_track_file
-from judgekit.gold import build_gold
-from judgekit.metrics import get as get_metric
-from judgekit.scoring import score_folder
-from judgekit.spec import read_spec
-from judgekit.stats import track_intervals
+from codajudge.formats.items import read_items
+from codajudge.scoring import read_track_file
+from codajudge.gold import build_gold
+from codajudge.metrics import get as get_metric
+from codajudge.scoring import score_folder
+from codajudge.spec import read_spec
+from codajudge.stats import track_intervals
 
 from . import floor, loops, synth
 from .measure import best_of, peak_mb, repeats_for, reset_peak, run_scorer
@@ -32,7 +32,7 @@ CSC_6 = [str(v) for v in range(1, 7)]
 SIMILARITY_PEAK_MB_MAX = 500.0
 
 #: ``--scale`` of run.py: a fraction of the documented sizes, for a quick look (targets still apply).
-SCALE = float(os.environ.get("JUDGEKIT_BENCH_SCALE", "1"))
+SCALE = float(os.environ.get("CODAJUDGE_BENCH_SCALE", "1"))
 
 
 def sized(n_items: int) -> int:

@@ -19,11 +19,11 @@ from typing import List, Tuple
 
 import numpy as np
 
-from judgekit.programs.rank import score_all
-from judgekit.spec import read_spec
-from judgekit.stats.paired import choose_test
-from judgekit.stats.pairs import TrackTests
-from judgekit.stats.ranking import rank_track
+from codajudge.programs.rank import score_all
+from codajudge.spec import read_spec
+from codajudge.stats.paired import choose_test
+from codajudge.stats.pairs import TrackTests
+from codajudge.stats.ranking import rank_track
 
 from . import synth
 from .cases import sized

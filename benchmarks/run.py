@@ -105,11 +105,11 @@ def main(argv: Optional[List[str]] = None, prog: Optional[str] = None) -> int:
     if args.list:
         print("\n".join(ORDER))
         return 0
-    os.environ["JUDGEKIT_BENCH_SCALE"] = repr(args.scale)
+    os.environ["CODAJUDGE_BENCH_SCALE"] = repr(args.scale)
     print(machine_line() + (f", sizes x {args.scale:g}" if args.scale != 1 else ""), flush=True)
     started = time.perf_counter()
     rows: List[dict] = []
-    workdir = Path(tempfile.mkdtemp(prefix="judgekit-bench-"))
+    workdir = Path(tempfile.mkdtemp(prefix="codajudge-bench-"))
     try:
         for case in args.only or ORDER:
             case_started = time.perf_counter()

@@ -15,11 +15,11 @@ from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
-from judgekit.formats.items import reference_view, write_items
-from judgekit.formats.write import write_prediction
-from judgekit.spec import TaskSpec, write_spec
-from judgekit.stats.bootstrap import DEFAULT_SEED
-from judgekit.tracks import Track, track_from_dict
+from codajudge.formats.items import reference_view, write_items
+from codajudge.formats.write import write_prediction
+from codajudge.spec import TaskSpec, write_spec
+from codajudge.stats.bootstrap import DEFAULT_SEED
+from codajudge.tracks import Track, track_from_dict
 
 SEED = 2025
 

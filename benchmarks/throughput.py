@@ -11,7 +11,7 @@ import math
 from pathlib import Path
 from typing import List
 
-from judgekit.baselines import CosineBow
+from codajudge.baselines import CosineBow
 
 from . import synth
 from .cases import sized

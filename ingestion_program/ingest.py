@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Codabench ingestion program: ``python3 ingest.py INPUT_DATA OUTPUT SUBMISSION`` (see judgekit.programs.ingest).
+"""Codabench ingestion program: ``python3 ingest.py INPUT_DATA OUTPUT SUBMISSION`` (see codajudge.programs.ingest).
 
-In a built bundle the engine ``judgekit`` sits beside this file; in the repository (the source tree,
+In a built bundle the engine ``codajudge`` sits beside this file; in the repository (the source tree,
 not an uploadable bundle) it is one folder up; an installed kit imports its own. Anywhere else the
 script says so in one line and exits 1.
 """
@@ -11,20 +11,20 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ENGINE_HOME = next(
-    (d for d in (HERE, os.path.dirname(HERE)) if os.path.isdir(os.path.join(d, "judgekit"))), None
+    (d for d in (HERE, os.path.dirname(HERE)) if os.path.isdir(os.path.join(d, "codajudge"))), None
 )
 if ENGINE_HOME is not None:
     sys.path.insert(0, ENGINE_HOME)
 else:
     import importlib.util  # an installed kit (pip install .) runs its packaged copy of this script
 
-    if importlib.util.find_spec("judgekit") is None:
+    if importlib.util.find_spec("codajudge") is None:
         sys.exit(
-            "ingestion program: the judgekit engine is not beside this script: this is the source tree's copy; "
+            "ingestion program: the codajudge engine is not beside this script: this is the source tree's copy; "
             "upload the bundle built by build_bundle.py (python3 build_bundle.py --out dist)"
         )
 
-from judgekit.programs.ingest import main  # noqa: E402
+from codajudge.programs.ingest import main  # noqa: E402
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -12,19 +12,19 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 for candidate in (HERE, os.path.join(HERE, "scoring_program"), os.path.dirname(HERE)):
-    if os.path.isdir(os.path.join(candidate, "judgekit", "runner")):
+    if os.path.isdir(os.path.join(candidate, "codajudge", "runner")):
         sys.path.insert(0, candidate)
         break
 else:
     import importlib.util  # an installed kit (pip install .) runs its packaged copy of this script
 
-    if importlib.util.find_spec("judgekit") is None:
+    if importlib.util.find_spec("codajudge") is None:
         sys.exit(
-            "run_local.py: the judgekit engine is not beside this script: this is the source tree's copy; "
+            "run_local.py: the codajudge engine is not beside this script: this is the source tree's copy; "
             "use the starting kit of a bundle built by build_bundle.py"
         )
 
-from judgekit.programs.run_local import main  # noqa: E402
+from codajudge.programs.run_local import main  # noqa: E402
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -5,7 +5,7 @@ Source: https://github.com/easonnie/ChaosNLI, ``src/evaluation/tools.py`` (``mod
 ``calculate_divergence_bwt_model_human_simplify``), as run by ``src/scripts/evaluate.py
 --task_name uncertainty_nli``. The functions are copied with their bodies unchanged except for the
 printing (dropped) and the "all correct subset" pass (not reported by the kit). Nothing here imports
-judgekit: the release is read as the script reads it (``uid``, ``label_dist``, ``majority_label``,
+codajudge: the release is read as the script reads it (``uid``, ``label_dist``, ``majority_label``,
 ``old_label`` of each JSON line), and predictions are the script's
 ``{model_name: {uid: {"predicted_probabilities" | "logits", "predicted_label"}}}``.
 """

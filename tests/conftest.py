@@ -50,13 +50,13 @@ def _uses_a_shared_fixture_of_its_module(item) -> bool:
 
 #: CI sets this to a file: every test (or module) that skips is appended to it, one node id a line, so
 #: that .ci/run can run in the development tree exactly what a fresh clone without ../shared skipped.
-SKIPPED_LIST = os.environ.get("JUDGEKIT_SKIPPED_LIST")
+SKIPPED_LIST = os.environ.get("CODAJUDGE_SKIPPED_LIST")
 
 
 #: CI sets this to the file SKIPPED_LIST wrote in the clone without ../shared: only the tests listed there
 #: run (a listed module: all of its tests), so that no test runs twice and none is left out. Node ids are
 #: compared exactly, and one that matches no collected test is an error, not a silent gap in coverage.
-RERUN_LIST = os.environ.get("JUDGEKIT_RERUN_LIST")
+RERUN_LIST = os.environ.get("CODAJUDGE_RERUN_LIST")
 
 
 def _keep_only_listed(config, items) -> None:

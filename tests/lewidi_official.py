@@ -2,7 +2,7 @@
 
 Read straight from the release JSON (not through the kit): the most-frequent baseline of the 2025
 starter kit and the official metrics (``../shared/docs/metrics.md`` §3, §4, §6), in the files'
-official layouts. Nothing here imports judgekit.
+official layouts. Nothing here imports codajudge.
 """
 
 from __future__ import annotations

@@ -55,7 +55,7 @@ def main(argv) -> int:
     jobs_file = Path(argv[0]).resolve()
     sys.path.insert(0, str(REPO))
     sys.argv[0] = str(REPO / "scoring_program" / "score.py")
-    from judgekit.programs.score import main as score_main
+    from codajudge.programs.score import main as score_main
 
     results = [
         run_one(score_main, *job) for job in json.loads(jobs_file.read_text(encoding="utf-8"))

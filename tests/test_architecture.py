@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from judgekit import kinds
+from codajudge import kinds
 
-PACKAGE = Path(__file__).resolve().parent.parent / "judgekit"
+PACKAGE = Path(__file__).resolve().parent.parent / "codajudge"
 
-#: Top-level part of ``judgekit`` -> layer (docs/architecture.md). A new part must be placed here.
+#: Top-level part of ``codajudge`` -> layer (docs/architecture.md). A new part must be placed here.
 LAYERS = {
     "": 0,
     "errors": 0,
@@ -50,12 +50,12 @@ def _module_name(path: Path) -> str:
 
 
 def _imports(path: Path):
-    """Every ``judgekit`` module imported by ``path`` (relative imports resolved), anywhere in it."""
+    """Every ``codajudge`` module imported by ``path`` (relative imports resolved), anywhere in it."""
     module = _module_name(path)
     package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
-            yield from (a.name for a in node.names if a.name.split(".")[0] == "judgekit")
+            yield from (a.name for a in node.names if a.name.split(".")[0] == "codajudge")
         elif isinstance(node, ast.ImportFrom):
             if node.level:
                 base = package.split(".")
@@ -63,9 +63,11 @@ def _imports(path: Path):
                 target = ".".join(base + ([node.module] if node.module else []))
             else:
                 target = node.module or ""
-            if target.split(".")[0] != "judgekit":
+            if target.split(".")[0] != "codajudge":
                 continue
-            if node.module is None or target in ("judgekit",):  # from . import x: x may be a module
+            if node.module is None or target in (
+                "codajudge",
+            ):  # from . import x: x may be a module
                 yield from (
                     f"{target}.{a.name}"
                     if (PACKAGE.parent / f"{target}.{a.name}".replace(".", "/")).exists()
@@ -80,7 +82,7 @@ def _imports(path: Path):
 def layer(module: str) -> int:
     part = module.split(".")[1] if "." in module else ""
     assert part in LAYERS, (
-        f"{module}: place judgekit.{part} in a layer (docs/architecture.md, LAYERS)"
+        f"{module}: place codajudge.{part} in a layer (docs/architecture.md, LAYERS)"
     )
     return LAYERS[part]
 
@@ -160,7 +162,7 @@ def test_the_scoring_program_imports_no_scipy_until_a_metric_needs_it():
     import sys
 
     code = (
-        "import sys; sys.path.insert(0, '.'); import judgekit.programs.score; "
+        "import sys; sys.path.insert(0, '.'); import codajudge.programs.score; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] == 'scipy'))"
     )
     done = subprocess.run(
@@ -209,14 +211,14 @@ def _outside_the_kinds_package():
 
 
 def test_no_code_outside_the_kinds_package_compares_a_kind():
-    """What varies by kind is declared by the kind (judgekit/kinds): the layers above ask
+    """What varies by kind is declared by the kind (codajudge/kinds): the layers above ask
     ``kinds.of(track)`` and use what it supplies, so a new kind is one new module."""
     found = [
         f"{path.relative_to(PACKAGE)}:{line}"
         for path in _outside_the_kinds_package()
         for line in _kind_comparisons(ast.parse(path.read_text(encoding="utf-8")))
     ]
-    assert not found, "kind comparisons outside judgekit/kinds:\n" + "\n".join(found)
+    assert not found, "kind comparisons outside codajudge/kinds:\n" + "\n".join(found)
 
 
 def _names_a_kind(path: Path) -> bool:

@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from judgekit.baselines import (
+from codajudge.baselines import (
     BASELINES,
     CosineBow,
     MostFrequent,
@@ -20,7 +20,7 @@ from judgekit.baselines import (
 
 STS2017 = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "sts2017"
 cosine_bow_module = importlib.import_module(
-    "judgekit.baselines.cosine_bow"
+    "codajudge.baselines.cosine_bow"
 )  # the package exports the function
 MP = {
     "id": "mp",
@@ -370,7 +370,7 @@ def test_baseline_names():
 def test_each_training_annotation_as_item_annotator_and_label_key():
     """The baselines' view of the training gold: one (item index, annotator, label key) per
     annotation, in training order; the key is the label's index, or 0/1 choices on multilabel tracks."""
-    from judgekit.baselines.base import BaselineModel, item_annotator_labels
+    from codajudge.baselines.base import BaselineModel, item_annotator_labels
 
     train = [
         annotated("1", [("A", "1"), ("B", "0")]),
@@ -388,10 +388,10 @@ def test_baselines_ingestion_and_gold_name_an_items_annotators_alike():
     """An item's annotator names come from one function (``formats.annotators.annotator_names``):
     the baselines' ``item_annotators``, the ingestion program's public keys and the gold agree on
     names written as numbers, on a null list and on an absent one."""
-    from judgekit.baselines.base import item_annotators
-    from judgekit.gold import build_gold
-    from judgekit.programs.ingest import public_keys
-    from judgekit.tracks import track_from_dict
+    from codajudge.baselines.base import item_annotators
+    from codajudge.gold import build_gold
+    from codajudge.programs.ingest import public_keys
+    from codajudge.tracks import track_from_dict
 
     items = [
         annotated("1", [(7, "0"), ("B", "1")]),

@@ -1,6 +1,6 @@
 """Every baseline gives a valid prediction on every kind and scale the registry declares.
 
-The tracks are not listed here: for each (kind, scale) of ``judgekit.kinds.REGISTRY`` the test takes
+The tracks are not listed here: for each (kind, scale) of ``codajudge.kinds.REGISTRY`` the test takes
 the first dataset of the small synthetic edition (``tests/small_edition.py``) whose items make gold
 for such a track, so a new kind is covered as soon as it is registered (and a kind no dataset fits
 fails, asking for one). Predictions are checked by the ingestion program's own value readers, the
@@ -11,12 +11,12 @@ import random
 import pytest
 from small_edition import _item
 
-from judgekit import kinds
-from judgekit.baselines import BASELINES
-from judgekit.baselines.interface import prediction_lines, track_settings
-from judgekit.errors import ConfigError
-from judgekit.gold import build_gold
-from judgekit.tracks import track_from_dict
+from codajudge import kinds
+from codajudge.baselines import BASELINES
+from codajudge.baselines.interface import prediction_lines, track_settings
+from codajudge.errors import ConfigError
+from codajudge.gold import build_gold
+from codajudge.tracks import track_from_dict
 
 #: The small edition's datasets and the labels their annotations use (None: scores, no labels).
 DATASET_LABELS = {

@@ -8,11 +8,11 @@ import re
 import pytest
 
 from benchmarks import cases, floor, loops, report, synth
-from judgekit.formats.items import read_items
-from judgekit.scoring import read_track_file
-from judgekit.gold import build_gold
-from judgekit.scoring import score_folder
-from judgekit.spec import read_spec
+from codajudge.formats.items import read_items
+from codajudge.scoring import read_track_file
+from codajudge.gold import build_gold
+from codajudge.scoring import score_folder
+from codajudge.spec import read_spec
 
 KINDS = sorted(cases.BOOTSTRAP)
 

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from judgekit.errors import SubmissionError
-from judgekit.formats import archive, textfile
-from judgekit.spec import read_spec
+from codajudge.errors import SubmissionError
+from codajudge.formats import archive, textfile
+from codajudge.spec import read_spec
 
 REPO = Path(__file__).resolve().parents[1]
 REF = REPO / "reference_data" / "evaluation"

@@ -21,11 +21,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from judgekit.bundle.build import build, import_data
-from judgekit.bundle.edition import load_edition
-from judgekit.bundle.legacy import build_legacy, legacy_yaml, markdown_to_html
+from codajudge.bundle.build import build, import_data
+from codajudge.bundle.edition import load_edition
+from codajudge.bundle.legacy import build_legacy, legacy_yaml, markdown_to_html
 from conftest import shared_checker
-from judgekit.errors import ConfigError
+from codajudge.errors import ConfigError
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT = REPO / "editions" / "default"
@@ -94,8 +94,8 @@ def test_each_baseline_runs_once_per_split_and_the_sample_submission_is_the_scor
     """The Baselines page scores each baseline once per split (evaluation and post-campaign share the
     test split); the starting kit's sample result submission is cosine_bow's predictions on the first
     phase, the very files the page scored, not a second run of the same baseline."""
-    from judgekit.bundle import baselines_run, build as build_module
-    from judgekit.programs.ingest import main as ingest_main
+    from codajudge.bundle import baselines_run, build as build_module
+    from codajudge.programs.ingest import main as ingest_main
     from small_edition import make_edition
 
     runs = []
@@ -443,8 +443,8 @@ def test_the_legacy_build_summary_says_it_takes_result_submissions_only(legacy):
     assert "code submissions need the Codabench bundle" in text
 
 
-def test_the_shipped_legacy_bundle_passes_judgekit_check(legacy, capsys):
-    from judgekit.programs.check import main as check_main
+def test_the_shipped_legacy_bundle_passes_codajudge_check(legacy, capsys):
+    from codajudge.programs.check import main as check_main
 
     for target in (legacy.zip_path, legacy.tree):
         assert check_main([str(target)]) == 0, capsys.readouterr()
@@ -486,7 +486,7 @@ def test_every_legacy_zip_has_its_files_at_its_root(legacy):
             return set(zf.namelist())
 
     inside = names("scoring_program.zip")
-    assert {"metadata", "score.py"} <= inside and any(n.startswith("judgekit/") for n in inside)
+    assert {"metadata", "score.py"} <= inside and any(n.startswith("codajudge/") for n in inside)
     assert not (legacy.tree / "ingestion_program.zip").exists()  # result submissions only
     for phase in ("practice", "evaluation", "post-campaign"):
         assert "task.json" in names(f"reference_data_{phase}.zip")

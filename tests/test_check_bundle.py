@@ -1,4 +1,4 @@
-"""``judgekit check`` (and ``build_bundle.py --check``) on a corpus of broken bundles: each defect is
+"""``codajudge check`` (and ``build_bundle.py --check``) on a corpus of broken bundles: each defect is
 found with its own message, a clean bundle (folder and zip) has none, and the command line prints
 one line per problem and exits 1. Built from a small generated edition, so ../shared is not needed."""
 
@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from judgekit.bundle.build import build
-from judgekit.bundle.check import check_bundle
-from judgekit.bundle.edition import load_edition
-from judgekit.bundle.legacy import build_legacy
-from judgekit.bundle.zipdet import write_zip
+from codajudge.bundle.build import build
+from codajudge.bundle.check import check_bundle
+from codajudge.bundle.edition import load_edition
+from codajudge.bundle.legacy import build_legacy
+from codajudge.bundle.zipdet import write_zip
 from small_edition import make_edition
 
 REPO = Path(__file__).resolve().parents[1]
@@ -334,7 +334,7 @@ def test_a_zip_whose_bundle_is_one_folder_down_is_refused(small, tmp_path):
     assert "'small/competition.yaml'" in problems[0]
 
 
-@pytest.mark.parametrize("entry", ["build_bundle.py --check", "judgekit check"])
+@pytest.mark.parametrize("entry", ["build_bundle.py --check", "codajudge check"])
 def test_the_command_prints_one_line_per_problem_and_exits_1(entry, small, tmp_path):
     broken = broken_copy(
         small[0].tree, phase(0, end=None, execution_time_limit=0), tmp_path / "bundle"
@@ -342,7 +342,7 @@ def test_the_command_prints_one_line_per_problem_and_exits_1(entry, small, tmp_p
     command = (
         [str(REPO / "build_bundle.py"), "--check"]
         if entry.startswith("build")
-        else ["-m", "judgekit", "check"]
+        else ["-m", "codajudge", "check"]
     )
     done = subprocess.run(
         [sys.executable, *command, str(broken)],

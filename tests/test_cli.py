@@ -1,4 +1,4 @@
-"""The ``judgekit`` command (python -m judgekit in a checkout; the console script after pip install),
+"""The ``codajudge`` command (python -m codajudge in a checkout; the console script after pip install),
 its version, the dry run, and the one-line message every entry point gives when numpy, scipy or
 PyYAML is missing (never a traceback)."""
 
@@ -12,40 +12,40 @@ from pathlib import Path
 
 import pytest
 
-from judgekit import __version__, cli
+from codajudge import __version__, cli
 
 REPO = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": str(REPO)}
 
 
-def judgekit(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+def codajudge(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "judgekit", *args], capture_output=True, text=True, cwd=cwd, env=ENV
+        [sys.executable, "-m", "codajudge", *args], capture_output=True, text=True, cwd=cwd, env=ENV
     )
 
 
 def test_help_lists_every_subcommand(tmp_path):
-    done = judgekit("--help", cwd=tmp_path)
+    done = codajudge("--help", cwd=tmp_path)
     assert done.returncode == 0
     for command in ("build", "check", "run", "score", "rank", "bench"):
         assert f"  {command} " in done.stdout
 
 
 def test_the_version_is_defined_once_and_shown_everywhere(tmp_path):
-    assert judgekit("--version", cwd=tmp_path).stdout.strip() == f"judgekit {__version__}"
+    assert codajudge("--version", cwd=tmp_path).stdout.strip() == f"codajudge {__version__}"
     done = subprocess.run(
         [sys.executable, str(REPO / "build_bundle.py"), "--version"], capture_output=True, text=True
     )
-    assert done.stdout.strip() == f"judgekit {__version__}"
+    assert done.stdout.strip() == f"codajudge {__version__}"
     text = (REPO / "pyproject.toml").read_text(encoding="utf-8")
     assert (
-        'version = {attr = "judgekit.__version__"}' in text
+        'version = {attr = "codajudge.__version__"}' in text
         and "\nversion =" not in text.split("[tool")[0]
     )
 
 
 def test_an_unknown_subcommand_is_one_clear_line(tmp_path):
-    done = judgekit("buidl", cwd=tmp_path)
+    done = codajudge("buidl", cwd=tmp_path)
     assert (
         done.returncode == 1
         and "unknown command 'buidl'" in done.stderr
@@ -55,21 +55,21 @@ def test_an_unknown_subcommand_is_one_clear_line(tmp_path):
 
 def test_each_subcommand_has_its_own_help(tmp_path):
     for command in ("build", "check", "run", "score", "rank"):
-        done = judgekit(command, "--help", cwd=tmp_path)
+        done = codajudge(command, "--help", cwd=tmp_path)
         assert done.returncode == 0 and "usage:" in done.stdout, (command, done.stderr)
 
 
 SUBCOMMANDS = [name for name, (module, _) in cli.COMMANDS.items() if module is not None]
 SCRIPTS = {
     "build": "build_bundle.py",
-    "check": "judgekit check",
+    "check": "codajudge check",
     "run": "run_local.py",
     "score": "score.py",
     "ingest": "ingest.py",
     "rank": "rank_submissions.py",
-    "new": "judgekit new",
-    "baselines": "judgekit baselines",
-    "schema": "judgekit schema",
+    "new": "codajudge new",
+    "baselines": "codajudge baselines",
+    "schema": "codajudge schema",
 }
 
 
@@ -82,13 +82,13 @@ def exit_code(call) -> int:
 
 @pytest.mark.parametrize("command", SUBCOMMANDS + ["bench"])
 def test_a_subcommand_names_itself_in_its_usage_and_error_lines(command, capsys):
-    """``judgekit run --help`` says ``usage: judgekit run``, not the script it runs (run_local.py)."""
+    """``codajudge run --help`` says ``usage: codajudge run``, not the script it runs (run_local.py)."""
     assert exit_code(lambda: cli.main([command, "--help"])) == 0
-    assert capsys.readouterr().out.startswith(f"usage: judgekit {command} ")
+    assert capsys.readouterr().out.startswith(f"usage: codajudge {command} ")
     assert exit_code(lambda: cli.main([command, "--no-such-option"])) == 2
     err = capsys.readouterr().err
     assert (
-        err.startswith(f"usage: judgekit {command} ") and f"\njudgekit {command}: error: " in err
+        err.startswith(f"usage: codajudge {command} ") and f"\ncodajudge {command}: error: " in err
     ), err
 
 
@@ -115,18 +115,18 @@ def test_a_subcommand_names_itself_when_it_refuses_its_input(
     monkeypatch.chdir(tmp_path)
     code = cli.main([command, *(arg.format(out=tmp_path / "out") for arg in args)])
     err = capsys.readouterr().err
-    assert code in (1, 2) and err.startswith(f"judgekit {command}: "), err
+    assert code in (1, 2) and err.startswith(f"codajudge {command}: "), err
 
 
 def test_the_dry_run_validates_and_writes_nothing(tmp_path):
-    done = judgekit("build", "--edition", "default", "--dry-run", cwd=tmp_path)
+    done = codajudge("build", "--edition", "default", "--dry-run", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "complete and valid; nothing was written" in done.stdout
     assert list(tmp_path.iterdir()) == []
 
 
 def test_the_dry_run_reports_a_missing_release_once_with_the_folder_searched(tmp_path):
-    done = judgekit(
+    done = codajudge(
         "build", "--edition", "sts2017", "--data", str(tmp_path), "--dry-run", cwd=tmp_path
     )
     assert done.returncode == 1 and "Traceback" not in done.stderr
@@ -145,8 +145,8 @@ ENTRY_POINTS = {
     "score.py": [str(REPO / "scoring_program" / "score.py"), "in", "out"],
     "ingest.py": [str(REPO / "ingestion_program" / "ingest.py"), "in", "out", "sub"],
     "run_local.py": [str(REPO / "starting_kit" / "run_local.py"), "--help"],
-    "judgekit": ["-m", "judgekit", "build", "--help"],
-    "run.sh demo": ["-m", "judgekit.programs.demo", "--help"],
+    "codajudge": ["-m", "codajudge", "build", "--help"],
+    "run.sh demo": ["-m", "codajudge.programs.demo", "--help"],
 }
 
 
@@ -186,7 +186,7 @@ def test_a_built_trees_folder_in_the_working_folder_does_not_hide_the_edition(
 ):
     """``build_bundle.py --out .`` leaves the tree ``default/`` there; a second ``--edition default`` (the
     legacy build, say) read that folder as the config and failed: "default/edition.yaml: cannot read"."""
-    from judgekit.programs.build import REPO_ROOT, edition_path
+    from codajudge.programs.build import REPO_ROOT, edition_path
 
     (tmp_path / "default").mkdir()
     monkeypatch.chdir(tmp_path)
@@ -199,7 +199,7 @@ def test_a_built_trees_folder_in_the_working_folder_does_not_hide_the_edition(
 def test_run_local_help_says_the_phases_are_the_bundles_and_names_local(capsys):
     """``run_local.py --help``: the phases come from the bundle or kit given; a starting kit's is
     ``local``; no example scores the practice phase, which most kits cannot score."""
-    from judgekit.programs import run_local
+    from codajudge.programs import run_local
 
     assert exit_code(lambda: run_local.main(["--help"])) == 0
     text = " ".join(capsys.readouterr().out.split())

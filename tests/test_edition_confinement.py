@@ -21,10 +21,10 @@ import yaml
 
 from small_edition import make_edition
 
-from judgekit.bundle.build import build, import_data
-from judgekit.bundle.config_yaml import MAX_EXPANDED_NODES
-from judgekit.bundle.edition import load_edition
-from judgekit.errors import ConfigError
+from codajudge.bundle.build import build, import_data
+from codajudge.bundle.config_yaml import MAX_EXPANDED_NODES
+from codajudge.bundle.edition import load_edition
+from codajudge.errors import ConfigError
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -226,7 +226,7 @@ def test_a_yaml_alias_bomb_is_refused_fast_within_bounded_memory(sandbox):
     limit = (
         "import resource; resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30)); "
         "import sys; sys.argv = ['build_bundle.py', '--edition', sys.argv[1], '--out', sys.argv[2]]; "
-        f"sys.path.insert(0, {str(REPO)!r}); from judgekit.programs.build import main; sys.exit(main())"
+        f"sys.path.insert(0, {str(REPO)!r}); from codajudge.programs.build import main; sys.exit(main())"
     )
     done = subprocess.run(
         [sys.executable, "-c", limit, str(folder), str(sandbox / "out")],

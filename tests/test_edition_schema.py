@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from judgekit.bundle import schema as S
-from judgekit.bundle.dataset_schema import IMPORTER_OPTIONS, dataset_fields, register
-from judgekit.bundle.edition import load_edition
-from judgekit.errors import ConfigError
-from judgekit.importers import IMPORTERS
+from codajudge.bundle import schema as S
+from codajudge.bundle.dataset_schema import IMPORTER_OPTIONS, dataset_fields, register
+from codajudge.bundle.edition import load_edition
+from codajudge.errors import ConfigError
+from codajudge.importers import IMPORTERS
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT = REPO / "editions" / "default" / "edition.yaml"
@@ -175,8 +175,8 @@ def test_the_builder_refuses_before_reading_any_file(tmp_path):
 
 
 def test_the_published_json_schema_is_the_schema():
-    """docs/edition.schema.json is `judgekit schema --out docs/edition.schema.json`."""
-    from judgekit.programs.schema import schema_text
+    """docs/edition.schema.json is `codajudge schema --out docs/edition.schema.json`."""
+    from codajudge.programs.schema import schema_text
 
     assert (REPO / "docs" / "edition.schema.json").read_text(encoding="utf-8") == schema_text()
 
@@ -194,8 +194,8 @@ def test_the_json_schema_accepts_the_shipped_editions_and_refuses_a_misspelt_key
 
 
 def test_the_documented_reference_is_the_schema():
-    """docs/edition-config.md ends with `judgekit schema --markdown`: every key documented."""
-    from judgekit.programs.schema import REFERENCE_MARK, reference_text
+    """docs/edition-config.md ends with `codajudge schema --markdown`: every key documented."""
+    from codajudge.programs.schema import REFERENCE_MARK, reference_text
 
     text = (REPO / "docs" / "edition-config.md").read_text(encoding="utf-8")
     assert REFERENCE_MARK in text

@@ -25,14 +25,14 @@ import pytest
 import yaml
 
 from conftest import shared_checker
-from judgekit.bundle.build import build
-from judgekit.bundle.check import check_bundle
-from judgekit.bundle.edition import load_edition
-from judgekit.formats.write import write_prediction
-from judgekit.gold import gold_as_values
-from judgekit.programs.run_local import run_once
-from judgekit.scoring import load_gold, score_folder
-from judgekit.spec import read_spec
+from codajudge.bundle.build import build
+from codajudge.bundle.check import check_bundle
+from codajudge.bundle.edition import load_edition
+from codajudge.formats.write import write_prediction
+from codajudge.gold import gold_as_values
+from codajudge.programs.run_local import run_once
+from codajudge.scoring import load_gold, score_folder
+from codajudge.spec import read_spec
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
@@ -222,7 +222,7 @@ def test_bundle_passes_the_codabench_checker_strictly(name, built):
 
 @pytest.mark.parametrize("name", EDITIONS)
 def test_the_kits_checker_agrees_with_the_codabench_checker(name, built):
-    """judgekit check finds nothing in the built edition (zip and tree), as codabench_check --strict
+    """codajudge check finds nothing in the built edition (zip and tree), as codabench_check --strict
     does not (the test above, when ../shared is present)."""
     summary = built(name)
     for target in (summary.zip_path, summary.tree):
@@ -548,7 +548,7 @@ def test_the_build_reports_the_repeats_each_release_really_has(name, built):
 def test_starting_kit_explains_what_it_can_do_for_the_evaluation_phase(built, tmp_path, capsys):
     """The kit holds no evaluation gold: run_local says so (exit 2), and the commands its README gives
     predict the evaluation phase's public data and check a result zip for it, without scores."""
-    from judgekit.programs.run_local import main as run_local_main
+    from codajudge.programs.run_local import main as run_local_main
 
     tree = built("default").tree
     kit = tree / "starting_kit"
@@ -959,7 +959,7 @@ def test_chaosnli_per_track_files_score_what_the_official_script_gives(built, tm
 
 @edition_group("chaosnli")
 def test_chaosnli_an_incomplete_document_is_refused(built, tmp_path):
-    from judgekit.errors import SubmissionError
+    from codajudge.errors import SubmissionError
 
     tree = built("chaosnli").tree
     documents, _ = _chaosnli_predictions(1)

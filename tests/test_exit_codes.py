@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from judgekit.programs.ingest import main
+from codajudge.programs.ingest import main
 from test_ingestion import (
     SMALL_TRACKS,
     assert_failed_cleanly,
@@ -126,10 +126,10 @@ def test_broken_input_data_under_a_code_submission_is_the_bundle_s(tmp_path, cap
 
 
 def test_a_non_utf8_folder_name_does_not_crash_the_results_page(tmp_path):
-    from judgekit.formats.write import write_prediction
-    from judgekit.gold import gold_as_values
-    from judgekit.scoring import load_gold
-    from judgekit.spec import read_spec
+    from codajudge.formats.write import write_prediction
+    from codajudge.gold import gold_as_values
+    from codajudge.scoring import load_gold
+    from codajudge.spec import read_spec
 
     ref = REPO / "reference_data" / "practice"
     spec = read_spec(ref)

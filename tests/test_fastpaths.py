@@ -21,14 +21,14 @@ import pytest
 
 from conftest import shared_data
 from hostile import edition, gold_cases, record_submission, recordings
-from judgekit import gold as gold_module
-from judgekit.errors import ConfigError, SubmissionError
-from judgekit.formats import items as items_module
-from judgekit.formats import submission
-from judgekit.formats.items import read_items
-from judgekit.gold import build_gold
-from judgekit.metrics import PerAnnotator
-from judgekit.spec import spec_from_dict
+from codajudge import gold as gold_module
+from codajudge.errors import ConfigError, SubmissionError
+from codajudge.formats import items as items_module
+from codajudge.formats import submission
+from codajudge.formats.items import read_items
+from codajudge.gold import build_gold
+from codajudge.metrics import PerAnnotator
+from codajudge.spec import spec_from_dict
 
 SPEC = spec_from_dict(edition.spec(), "task.json")
 TRACKS = {t.id: t for t in SPEC.tracks}

@@ -1,4 +1,4 @@
-"""ChaosNLI's own prediction document (``judgekit/formats/chaosnli.py``): one file read for a
+"""ChaosNLI's own prediction document (``codajudge/formats/chaosnli.py``): one file read for a
 soft-label and a classification track, matched by name or by its uids, refused with the kit's
 messages otherwise. The files are written here in the layout of the ChaosNLI repository's samples
 (``data/prediction_samples/snli_random_baseline.json``: one JSON line, the uid repeated inside)."""
@@ -10,10 +10,10 @@ from pathlib import Path, PurePosixPath
 import numpy as np
 import pytest
 
-from judgekit.errors import ConfigError, SubmissionError
-from judgekit.formats.archive import claim_by_ids, locate_track_files
-from judgekit.formats.submission import ItemKeys, read_prediction
-from judgekit.tracks import track_from_dict, tracks_from_list
+from codajudge.errors import ConfigError, SubmissionError
+from codajudge.formats.archive import claim_by_ids, locate_track_files
+from codajudge.formats.submission import ItemKeys, read_prediction
+from codajudge.tracks import track_from_dict, tracks_from_list
 
 NLI = ["entailment", "neutral", "contradiction"]
 #: The letters ChaosNLI writes, as the chaosnli edition declares them (``label_aliases``).

@@ -1,6 +1,6 @@
 """Property-based fuzzing (hypothesis, derandomized) of the submission reader and the scoring program.
 
-CI runs a small seeded sample per track kind; set JUDGEKIT_FUZZ_CASES for more, or run the large
+CI runs a small seeded sample per track kind; set CODAJUDGE_FUZZ_CASES for more, or run the large
 campaign with ``python3 tests/hostile/fuzz.py --cases 10000`` (counts are recorded in
 docs/participant-checks.md).
 """
@@ -17,13 +17,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hostile import edition, fuzz
-from judgekit.errors import SubmissionError
-from judgekit.scoring import read_track_file
-from judgekit.gold import build_gold
-from judgekit.metrics import PerAnnotator
-from judgekit.spec import spec_from_dict
+from codajudge.errors import SubmissionError
+from codajudge.scoring import read_track_file
+from codajudge.gold import build_gold
+from codajudge.metrics import PerAnnotator
+from codajudge.spec import spec_from_dict
 
-CASES = int(os.environ.get("JUDGEKIT_FUZZ_CASES", "60"))
+CASES = int(os.environ.get("CODAJUDGE_FUZZ_CASES", "60"))
 SPEC = spec_from_dict(edition.spec(), "task.json")
 GOLD = {t.id: build_gold(t, edition.items_of(t.id), "gold") for t in SPEC.tracks}
 TRACK_IDS = [t["id"] for t in edition.TRACKS]

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from judgekit.programs.score import main as score_main
+from codajudge.programs.score import main as score_main
 from test_report_html import make_phase
 
 NLI = ["entailment", "neutral", "contradiction"]

@@ -24,8 +24,8 @@ from pathlib import Path
 import pytest
 
 from hostile import checks, corpus, edition
-from judgekit.spec import spec_from_dict
-from judgekit.tracks import leaderboard_keys
+from codajudge.spec import spec_from_dict
+from codajudge.tracks import leaderboard_keys
 
 CASES = corpus.cases()
 BY_NAME = {case.name: case for case in CASES}
@@ -221,8 +221,8 @@ def test_a_1gb_single_line_is_refused_without_loading_it(tmp_path, monkeypatch):
     after reading about one line's budget (a sparse file: nothing is really stored)."""
     import tracemalloc
 
-    from judgekit.errors import SubmissionError
-    from judgekit.formats import textfile
+    from codajudge.errors import SubmissionError
+    from codajudge.formats import textfile
 
     path = tmp_path / "sim.tsv"
     with open(path, "wb") as f:

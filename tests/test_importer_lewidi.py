@@ -8,12 +8,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from judgekit.errors import ConfigError
-from judgekit.formats.items import public_view, read_items, write_items
-from judgekit.gold import build_gold
-from judgekit.importers import load_split as load_any
-from judgekit.importers.lewidi import DATASETS, load_split
-from judgekit.tracks import track_from_dict
+from codajudge.errors import ConfigError
+from codajudge.formats.items import public_view, read_items, write_items
+from codajudge.gold import build_gold
+from codajudge.importers import load_split as load_any
+from codajudge.importers.lewidi import DATASETS, load_split
+from codajudge.tracks import track_from_dict
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 RELEASE = DATA / "lewidi2025"

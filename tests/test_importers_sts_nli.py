@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from judgekit.errors import ConfigError
-from judgekit.importers import load_split
+from codajudge.errors import ConfigError
+from codajudge.importers import load_split
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 STS17_TRACKS = (

@@ -1,4 +1,4 @@
-"""The ingestion program (judgekit.programs.ingest): baselines, code and result submissions, and
+"""The ingestion program (codajudge.programs.ingest): baselines, code and result submissions, and
 every way a code submission can fail, down to the scoring program refusing the failed step.
 
 Each test builds a small phase in tmp_path: ``input`` (task.json, public items, training items
@@ -18,13 +18,13 @@ import numpy as np
 import pytest
 import yaml
 
-from judgekit.baselines.interface import prediction_lines
-from judgekit.errors import SubmissionError
-from judgekit.formats.items import public_view, write_items
-from judgekit.programs.ingest import INGESTION_STATUS, main
-from judgekit.scoring import score_folder
-from judgekit.spec import TaskSpec, read_spec, write_spec
-from judgekit.tracks import track_from_dict
+from codajudge.baselines.interface import prediction_lines
+from codajudge.errors import SubmissionError
+from codajudge.formats.items import public_view, write_items
+from codajudge.programs.ingest import INGESTION_STATUS, main
+from codajudge.scoring import score_folder
+from codajudge.spec import TaskSpec, read_spec, write_spec
+from codajudge.tracks import track_from_dict
 
 REPO = Path(__file__).resolve().parents[1]
 NLI = ["entailment", "neutral", "contradiction"]
@@ -235,7 +235,7 @@ def test_cosine_baseline_is_deterministic_and_equals_its_code_submission(tmp_pat
     assert main(["--baseline", "cosine_bow", str(phase["input"]), str(tmp_path / "a")]) == 0
     assert main(["--baseline", "cosine_bow", str(phase["input"]), str(tmp_path / "b")]) == 0
     submission = write_submission(
-        tmp_path / "sub", "from judgekit.baselines import CosineBow as Model\n"
+        tmp_path / "sub", "from codajudge.baselines import CosineBow as Model\n"
     )
     assert main([str(phase["input"]), str(tmp_path / "c"), str(submission)]) == 0
     a, b, c = (folder_bytes(tmp_path / n) for n in "abc")
@@ -296,7 +296,7 @@ def test_thin_entry_point_with_the_codabench_command(tmp_path):
         == "python3 /app/program/ingest.py /app/input_data /app/output /app/ingested_program"
     )
     submission = write_submission(
-        tmp_path / "sub", "from judgekit.baselines import MostFrequent as Model\n"
+        tmp_path / "sub", "from codajudge.baselines import MostFrequent as Model\n"
     )
     done = subprocess.run(
         [
@@ -317,7 +317,7 @@ def test_thin_entry_point_with_the_codabench_command(tmp_path):
         [
             sys.executable,
             "-m",
-            "judgekit.programs.ingest",
+            "codajudge.programs.ingest",
             "--baseline",
             "most_frequent",
             str(phase["input"]),
@@ -364,7 +364,7 @@ FAILING_MODELS = {
     ),
     "no_model_class": (
         "class Modle:\n    pass\n",
-        ["no class named Model", "from judgekit.baselines"],
+        ["no class named Model", "from codajudge.baselines"],
     ),
     "syntax_error": (
         "class Model:\n    def fit(self, items)\n        pass\n",
@@ -387,7 +387,7 @@ def assert_failed_cleanly(out: Path, stderr: str, code: int, needles) -> str:
         stderr,
         status["message"],
     ):  # the participant's frames may be shown, never the kit's
-        assert not re.search(r'File "[^"]*judgekit', text), text
+        assert not re.search(r'File "[^"]*codajudge', text), text
     return status["message"]
 
 
@@ -578,7 +578,7 @@ def test_empty_submission_names_both_kinds(tmp_path, capfd):
 def test_each_model_gets_a_fresh_copy_of_the_data():
     """What a model receives (the training items, the items) is its own: JSON data rebuilt to the last
     list, anything else deep-copied."""
-    from judgekit.baselines.interface import fresh_copy
+    from codajudge.baselines.interface import fresh_copy
 
     data = [
         {

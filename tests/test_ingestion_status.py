@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import os
 
-from judgekit.programs.status import (
+from codajudge.programs.status import (
     MAX_STATUS_BYTES,
     UNREADABLE,
     UNREADABLE_MESSAGE,

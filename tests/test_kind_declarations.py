@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from judgekit import kinds
+from codajudge import kinds
 
-ROOT = Path(__file__).resolve().parents[1] / "judgekit"
+ROOT = Path(__file__).resolve().parents[1] / "codajudge"
 MODULES = [
     "formats/submission.py",
     "formats/layout.py",
@@ -31,7 +31,7 @@ def test_no_kind_is_compared_or_named(module):
 
 
 def test_every_kind_declares_a_reading_the_reader_knows():
-    from judgekit.formats.submission import _COLUMN_READERS
+    from codajudge.formats.submission import _COLUMN_READERS
 
     for kind in kinds.REGISTRY.values():
         assert kind.submitted_value in {*_COLUMN_READERS, "per_annotator"}, kind

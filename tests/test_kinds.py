@@ -1,5 +1,5 @@
 """What every registered kind declares for the generated pages, data and leak checks, and that a
-kind registered without editing ``judgekit.bundle`` reaches the generated pages."""
+kind registered without editing ``codajudge.bundle`` reaches the generated pages."""
 
 from __future__ import annotations
 
@@ -10,16 +10,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from judgekit import kinds
-from judgekit.bundle import pages
-from judgekit.bundle.content_leaks import probe_for
-from judgekit.bundle.edition import load_edition
-from judgekit.bundle.kit_readme import LocalScore
-from judgekit.bundle.leaks import exact_share
-from judgekit.formats.write import write_prediction
-from judgekit.gold import build_gold, gold_as_values
-from judgekit.metrics import REGISTRY as METRICS
-from judgekit.scoring import read_track_file, score_track
+from codajudge import kinds
+from codajudge.bundle import pages
+from codajudge.bundle.content_leaks import probe_for
+from codajudge.bundle.edition import load_edition
+from codajudge.bundle.kit_readme import LocalScore
+from codajudge.bundle.leaks import exact_share
+from codajudge.formats.write import write_prediction
+from codajudge.gold import build_gold, gold_as_values
+from codajudge.metrics import REGISTRY as METRICS
+from codajudge.scoring import read_track_file, score_track
 
 REPO = Path(__file__).resolve().parents[1]
 EVERY_KIND = list(kinds.REGISTRY.values())
@@ -125,7 +125,7 @@ def test_every_metric_a_track_may_name_scores_its_gold_at_the_best_value(track, 
         assert value == pytest.approx(best, abs=1e-9), name
 
 
-# --- a kind registered without editing judgekit.bundle reaches the pages ---
+# --- a kind registered without editing codajudge.bundle reaches the pages ---
 
 
 class Toy(kinds.Kind):
@@ -208,8 +208,8 @@ def test_a_ranged_kind_with_two_ranges_names_each_track(toy_edition):
 
 
 def test_gold_outside_a_ranged_kinds_range_is_reported_and_labelled_kinds_have_no_range_check():
-    from judgekit.bundle.data_checks import split_problems
-    from judgekit.tracks import track_from_dict
+    from codajudge.bundle.data_checks import split_problems
+    from codajudge.tracks import track_from_dict
 
     scored = track_from_dict({"id": "s", "kind": "similarity", "dataset": "d", "range": [0, 5]})
     items = [{"id": f"i{n}", "texts": ["a", "b"], "score": score} for n, score in enumerate([1, 6])]

@@ -7,8 +7,8 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from judgekit import kinds
-from judgekit.kinds.base import SIMILARITY_RANGE, PredictionShape
+from codajudge import kinds
+from codajudge.kinds.base import SIMILARITY_RANGE, PredictionShape
 
 
 def _kind_with_shape(shape):

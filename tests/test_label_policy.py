@@ -1,6 +1,6 @@
 """One label policy: every variant text of a label or of a declared alias (spaces, case, number
 forms, JSON numbers) gets the same verdict in every place a label is written, single-label and
-multilabel, submission and gold (``judgekit.labels``); a track whose aliases name no label or whose
+multilabel, submission and gold (``codajudge.labels``); a track whose aliases name no label or whose
 names collide once normalised is refused where the edition is loaded."""
 
 from __future__ import annotations
@@ -13,15 +13,15 @@ from typing import Optional
 import numpy as np
 import pytest
 
-from judgekit.bundle.edition import load_edition
-from judgekit.errors import ConfigError, ProblemCollector, SubmissionError
-from judgekit.formats import chaosnli
-from judgekit.formats.annotators import parse_per_annotator
-from judgekit.formats.soft import parse_soft
-from judgekit.formats.submission import ItemKeys, read_prediction
-from judgekit.formats.values import ValueProblem, label_column, parse_label
-from judgekit.gold import build_gold
-from judgekit.tracks import track_from_dict
+from codajudge.bundle.edition import load_edition
+from codajudge.errors import ConfigError, ProblemCollector, SubmissionError
+from codajudge.formats import chaosnli
+from codajudge.formats.annotators import parse_per_annotator
+from codajudge.formats.soft import parse_soft
+from codajudge.formats.submission import ItemKeys, read_prediction
+from codajudge.formats.values import ValueProblem, label_column, parse_label
+from codajudge.gold import build_gold
+from codajudge.tracks import track_from_dict
 
 REPO = Path(__file__).resolve().parents[1]
 NLI = ["entailment", "neutral", "contradiction"]
@@ -269,7 +269,7 @@ def test_the_edition_is_refused_naming_file_track_and_key(tmp_path, new, message
 def test_the_chaosnli_edition_declares_the_letters_its_importer_reads():
     """The importer reads the release's e, n, c with its own table; a submission's letters are read
     through the tracks' LabelSet: both name the same labels."""
-    from judgekit.importers.chaosnli import NAMES
+    from codajudge.importers.chaosnli import NAMES
 
     for track in load_edition(REPO / "editions" / "chaosnli").tracks:
         assert dict(track.label_aliases) == NAMES, track.id

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from judgekit.bundle.content_leaks import LEAK_SHARE_MIN, leak_threshold
-from judgekit.bundle.leaks import HiddenSplit, check_public_tree
-from judgekit.errors import ConfigError
-from judgekit.gold import build_gold
-from judgekit.tracks import track_from_dict
+from codajudge.bundle.content_leaks import LEAK_SHARE_MIN, leak_threshold
+from codajudge.bundle.leaks import HiddenSplit, check_public_tree
+from codajudge.errors import ConfigError
+from codajudge.gold import build_gold
+from codajudge.tracks import track_from_dict
 
 NLI = ["entailment", "neutral", "contradiction"]
 WORDS = (

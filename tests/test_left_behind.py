@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from judgekit.formats.archive import PARTICIPANT_OUTPUT
-from judgekit.programs import run_local
-from judgekit.programs.ingest import INGESTION_STATUS, main
+from codajudge.formats.archive import PARTICIPANT_OUTPUT
+from codajudge.programs import run_local
+from codajudge.programs.ingest import INGESTION_STATUS, main
 from test_exit_codes import HEADER
 from test_ingestion import (
     SMALL_TRACKS,
@@ -34,7 +34,7 @@ SPARSE_BYTES = 1 << 40
 #: A model that predicts well (the most-frequent baseline) after running ``ACT`` in ``fit``.
 ACTING_MODEL = (
     "import os, sys, time\n"
-    "from judgekit.baselines import MostFrequent\n"
+    "from codajudge.baselines import MostFrequent\n"
     "class Model(MostFrequent):\n"
     "    def fit(self, items):\n"
     "        act(self.track)\n"
@@ -286,7 +286,7 @@ def test_the_runner_copies_only_regular_files_of_the_prediction_output(tmp_path,
 
 
 def test_run_step_ends_what_a_step_left_running(tmp_path):
-    from judgekit.runner.worker import run_step
+    from codajudge.runner.worker import run_step
 
     code = (
         "import os, sys, time\n"
@@ -312,7 +312,7 @@ def test_no_test_here_needs_the_disk_space_of_its_sparse_file(tmp_path):
 def test_without_a_sandbox_a_step_past_its_limit_ends_the_code_s_own_session(tmp_path, monkeypatch):
     """The ingestion program runs the code in a session of its own; when the runner stops the
     step at its limit, that session goes too (the sandbox would end it; here there is none)."""
-    from judgekit.runner import sandbox
+    from codajudge.runner import sandbox
 
     monkeypatch.setenv(sandbox.BWRAP_ENV, "none")
     monkeypatch.setattr(sandbox, "_warned", [])

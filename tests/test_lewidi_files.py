@@ -12,14 +12,14 @@ from pathlib import Path
 import pytest
 
 import lewidi_official as official
-from judgekit.baselines import MostFrequent
-from judgekit.baselines.interface import prediction_lines, track_settings
-from judgekit.bundle.edition import load_edition
-from judgekit.errors import SubmissionError
-from judgekit.scoring import read_track_file
-from judgekit.gold import build_gold
-from judgekit.importers import load_split
-from judgekit.metrics import get
+from codajudge.baselines import MostFrequent
+from codajudge.baselines.interface import prediction_lines, track_settings
+from codajudge.bundle.edition import load_edition
+from codajudge.errors import SubmissionError
+from codajudge.scoring import read_track_file
+from codajudge.gold import build_gold
+from codajudge.importers import load_split
+from codajudge.metrics import get
 
 REPO = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.skipif(

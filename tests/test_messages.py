@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from judgekit.errors import SubmissionError
-from judgekit.formats.archive import ignored_file_notes, naming_hint, refuse_no_track_file
-from judgekit.formats.notes import LEADING_BIN_WITH_MASS, PYTHON_LITERAL, RENORMALISED, ReadNote
-from judgekit.scoring import read_track_file
-from judgekit.gold import build_gold
-from judgekit.tracks import track_from_dict
+from codajudge.errors import SubmissionError
+from codajudge.formats.archive import ignored_file_notes, naming_hint, refuse_no_track_file
+from codajudge.formats.notes import LEADING_BIN_WITH_MASS, PYTHON_LITERAL, RENORMALISED, ReadNote
+from codajudge.scoring import read_track_file
+from codajudge.gold import build_gold
+from codajudge.tracks import track_from_dict
 
 REPO = Path(__file__).resolve().parents[1]
 CSC = track_from_dict(
@@ -337,7 +337,7 @@ def test_every_near_miss_gets_a_hint_and_sp_is_spanish():
 def test_sts2017_output_names_take_any_language_part_as_the_sys_names_do(tmp_path):
     import yaml
 
-    from judgekit.formats.archive import locate_track_files
+    from codajudge.formats.archive import locate_track_files
 
     edition = yaml.safe_load(
         (Path(__file__).resolve().parents[1] / "editions" / "sts2017" / "edition.yaml").read_text(
@@ -390,7 +390,7 @@ def test_multilabel_rows_of_label_indices_get_the_indices_hint(tmp_path):
 
 
 def test_several_broken_files_are_grouped_by_file_with_caps():
-    from judgekit.errors import FileRefusals, Problem, ProblemCollector
+    from codajudge.errors import FileRefusals, Problem, ProblemCollector
 
     def broken(name: str, count: int):
         collector = ProblemCollector(name, limit=4)
@@ -423,10 +423,10 @@ def test_several_broken_files_are_grouped_by_file_with_caps():
 def test_counts_agree_with_their_words():
     """'1 of the track's 574 items has', '1 soft label ... was', '2 values were': a count's noun and
     verb agree with it wherever a message formats one."""
-    from judgekit.errors import ProblemCollector
-    from judgekit.formats.coverage import missing_items
-    from judgekit.formats.layout import comments_note
-    from judgekit.formats.values import value_warnings
+    from codajudge.errors import ProblemCollector
+    from codajudge.formats.coverage import missing_items
+    from codajudge.formats.layout import comments_note
+    from codajudge.formats.values import value_warnings
 
     problems = ProblemCollector("f.tsv")
     missing_items(["a", "b", "c"], [0, 1], problems)

@@ -10,8 +10,8 @@ from scipy.spatial import distance
 from scipy.stats import entropy
 
 import chaosnli_official as official
-from judgekit.metrics import get
-from judgekit.metrics.divergence import FLOOR, normalize_dist
+from codajudge.metrics import get
+from codajudge.metrics.divergence import FLOOR, normalize_dist
 
 JSD, KL = get("jsd"), get("kl")
 

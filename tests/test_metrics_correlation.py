@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from scipy.stats import pearsonr, spearmanr
 
-from judgekit.metrics import get
+from codajudge.metrics import get
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 STS = DATA / "sts2017"
@@ -253,7 +253,7 @@ def test_classification_agrees_with_scikit_learn_when_installed():
 def test_correlation_is_scale_free_at_extreme_magnitudes(scale):
     """Squares of 1e200 overflow and of 1e-170 underflow; neither may read as a constant series."""
     import warnings
-    from judgekit.metrics import get as get_metric
+    from codajudge.metrics import get as get_metric
 
     gold = np.array([0.2, 1.4, 2.0, 3.6, 4.8, 5.0])
     pred = gold * scale + scale

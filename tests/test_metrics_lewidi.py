@@ -1,5 +1,5 @@
 """LeWiDi 2025 metrics through the kit (importer -> build_gold -> metric.score, and once through
-judgekit.scoring) against plain per-item Python loops written here from the official definitions
+codajudge.scoring) against plain per-item Python loops written here from the official definitions
 (docs/metrics.md sections 3-4), on the real dev and test files of all four datasets.
 
 The reference reads the raw JSON itself (not the importer's items), uses Python's round(x, 5)
@@ -15,13 +15,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from judgekit.formats.items import write_items
-from judgekit.gold import build_gold
-from judgekit.importers.lewidi import load_split
-from judgekit.metrics import PerAnnotator, get
-from judgekit.scoring import score_folder
-from judgekit.spec import TaskSpec
-from judgekit.tracks import track_from_dict
+from codajudge.formats.items import write_items
+from codajudge.gold import build_gold
+from codajudge.importers.lewidi import load_split
+from codajudge.metrics import PerAnnotator, get
+from codajudge.scoring import score_folder
+from codajudge.spec import TaskSpec
+from codajudge.tracks import track_from_dict
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 RELEASE = DATA / "lewidi2025"

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 
-from judgekit.metrics import (
+from codajudge.metrics import (
     BOOTSTRAP,
     HIGHER,
     LOWER,
@@ -27,9 +27,9 @@ from judgekit.metrics import (
     PerAnnotator,
     round5,
 )
-from judgekit.stats.bootstrap import bootstrap_scores, resample_draws, systems_bootstrap_scores
-from judgekit.stats.paired import choose_test, per_item_losses
-from judgekit.metrics.base import item_order_sum
+from codajudge.stats.bootstrap import bootstrap_scores, resample_draws, systems_bootstrap_scores
+from codajudge.stats.paired import choose_test, per_item_losses
+from codajudge.metrics.base import item_order_sum
 
 #: metric name -> the family of inputs it takes; a new metric must be added here
 FAMILY = {

@@ -1,7 +1,7 @@
-"""The README's "Making a new edition", step by step, as an organiser would run it: ``judgekit new``,
+"""The README's "Making a new edition", step by step, as an organiser would run it: ``codajudge new``,
 a build refused while the pages are placeholders, the pages written, the organiser's own CSV named in
 edition.yaml (table importer, where, split), the name, title and dates edited, a build, a check with
-build_bundle.py --check (and the offline Codabench validator when present), ``judgekit baselines``,
+build_bundle.py --check (and the offline Codabench validator when present), ``codajudge baselines``,
 and a participant running a baseline."""
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ WORDS = (
 ).split()
 
 
-def judgekit(*args: str, cwd: Path, ok: bool = True) -> subprocess.CompletedProcess:
+def codajudge(*args: str, cwd: Path, ok: bool = True) -> subprocess.CompletedProcess:
     done = subprocess.run(
-        [sys.executable, "-m", "judgekit", *args],
+        [sys.executable, "-m", "codajudge", *args],
         capture_output=True,
         text=True,
         cwd=cwd,
@@ -73,10 +73,10 @@ def organiser(tmp_path_factory):
     """Steps 1-6, in a temporary folder; returns (the built bundle folder, the zip, the config)."""
     work = tmp_path_factory.mktemp("organiser")
     # 1. a new edition folder
-    judgekit("new", "myedition", cwd=work)
+    codajudge("new", "myedition", cwd=work)
     edition = work / "myedition"
     # 2. an unchanged build is refused, naming the placeholder pages
-    refused = judgekit("build", "--edition", str(edition), "--out", "dist", cwd=work, ok=False)
+    refused = codajudge("build", "--edition", str(edition), "--out", "dist", cwd=work, ok=False)
     for page in ("overview.md", "terms.md"):
         assert f"myedition/pages/{page}: the page is still the placeholder" in refused.stderr
     for page, text in (("overview.md", "# My task\n\nPairs.\n"), ("terms.md", "# Terms\n\nCC0.\n")):
@@ -112,7 +112,9 @@ def organiser(tmp_path_factory):
     path.write_text(yaml.safe_dump(config, sort_keys=False, allow_unicode=True), encoding="utf-8")
     # 5. build (twice: byte for byte the same zip)
     built = [
-        judgekit("build", "--edition", str(edition), "--data", str(edition), "--out", out, cwd=work)
+        codajudge(
+            "build", "--edition", str(edition), "--data", str(edition), "--out", out, cwd=work
+        )
         for out in ("dist", "again")
     ]
     assert "edition myedition: My shared task 2028" in built[0].stdout
@@ -148,10 +150,10 @@ def test_the_new_edition_carries_its_name_title_dates_and_data(organiser):
     assert len(set(everything)) == 150 and all(int(i.split("-")[1]) % 4 != 3 for i in everything)
 
 
-def test_judgekit_baselines_prints_every_baselines_scores_with_titles(organiser):
+def test_codajudge_baselines_prints_every_baselines_scores_with_titles(organiser):
     tree, _, _ = organiser
     work = tree.parent.parent
-    done = judgekit(
+    done = codajudge(
         "baselines", "myedition", "--data", "myedition", "--phase", "practice", cwd=work
     )
     table = done.stdout.split("Baselines on the practice phase of edition 'myedition':")[1]
@@ -189,7 +191,7 @@ def test_a_copy_of_the_default_edition_under_another_name_is_refused_naming_its_
     config = yaml.safe_load(path.read_text(encoding="utf-8"))
     config["name"] = "copied"
     path.write_text(yaml.safe_dump(config), encoding="utf-8")
-    done = judgekit("check", str(path), cwd=tmp_path, ok=False)
+    done = codajudge("check", str(path), cwd=tmp_path, ok=False)
     assert (
         "copied/pages/overview.md: the page is the default edition's pages/overview.md"
         in done.stderr
@@ -197,9 +199,9 @@ def test_a_copy_of_the_default_edition_under_another_name_is_refused_naming_its_
     assert "copied/pages/terms.md: the page is the default edition's pages/terms.md" in done.stderr
 
 
-def test_judgekit_new_refuses_an_existing_folder_and_a_name_that_is_not_plain(tmp_path):
+def test_codajudge_new_refuses_an_existing_folder_and_a_name_that_is_not_plain(tmp_path):
     (tmp_path / "taken").mkdir()
-    done = judgekit("new", "taken", cwd=tmp_path, ok=False)
+    done = codajudge("new", "taken", cwd=tmp_path, ok=False)
     assert "taken: already exists" in done.stderr and done.returncode == 1
-    done = judgekit("new", "../out", cwd=tmp_path, ok=False)
+    done = codajudge("new", "../out", cwd=tmp_path, ok=False)
     assert "'NAME' must be a plain name" in done.stderr and not (tmp_path.parent / "out").exists()

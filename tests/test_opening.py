@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from judgekit.errors import SubmissionError
-from judgekit.programs import ingest, score
-from judgekit.programs.common import own_words
-from judgekit.programs.opening import open_submission
-from judgekit.runner.local import place_submission
+from codajudge.errors import SubmissionError
+from codajudge.programs import ingest, score
+from codajudge.programs.common import own_words
+from codajudge.programs.opening import open_submission
+from codajudge.runner.local import place_submission
 from test_ingestion import SMALL_TRACKS, make_phase
 
 MODEL = (

@@ -6,10 +6,10 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from judgekit import report
-from judgekit.metrics import get as get_metric
-from judgekit.stats import Signature, track_intervals
-from judgekit.tracks import track_from_dict
+from codajudge import report
+from codajudge.metrics import get as get_metric
+from codajudge.stats import Signature, track_intervals
+from codajudge.tracks import track_from_dict
 
 
 def test_page_resamples_fit_the_draw_budget():

@@ -7,11 +7,11 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from judgekit import kinds
-from judgekit.bundle import pages
-from judgekit.bundle.edition import load_edition
-from judgekit.bundle.kit_readme import LocalScore
-from judgekit.tracks import track_from_dict
+from codajudge import kinds
+from codajudge.bundle import pages
+from codajudge.bundle.edition import load_edition
+from codajudge.bundle.kit_readme import LocalScore
+from codajudge.tracks import track_from_dict
 
 REPO = Path(__file__).resolve().parents[1]
 #: A starting kit without a local phase, its practice gold public.
@@ -41,7 +41,7 @@ def test_the_evaluation_page_says_the_tracks_scale_and_only_its_kinds_edge_cases
 
 def test_table_cells_escape_markdown_table_characters(monkeypatch):
     assert "| STS en\\|en |" in pages.data_page(sts_only())
-    from judgekit.metrics import get
+    from codajudge.metrics import get
 
     piped = dataclasses.replace(get("pearson"), description="r = cov | sd\nnext line")
     monkeypatch.setattr(pages, "get_metric", lambda name: piped if name == "pearson" else get(name))
@@ -89,7 +89,7 @@ def test_a_metric_registered_for_a_kind_changes_no_edition_that_does_not_name_it
 
 
 def test_the_data_page_states_the_label_policy_where_tracks_have_labels():
-    from judgekit.labels import POLICY_TEXT
+    from codajudge.labels import POLICY_TEXT
 
     assert POLICY_TEXT not in pages.data_page(sts_only())
     chaosnli = pages.data_page(load_edition(REPO / "editions" / "chaosnli"))
@@ -122,8 +122,8 @@ def test_datasets_sharing_their_local_items_are_named_where_the_local_score_is_e
     """Datasets built from one training source (STS 2017's seven tracks all train on the STS
     Benchmark) have the same local items: the README and the Baselines page say that a system
     scores alike on their tracks there, and a kit whose local items differ says nothing of it."""
-    from judgekit.bundle.build import same_items
-    from judgekit.bundle.kit_readme import what_is_scored
+    from codajudge.bundle.build import same_items
+    from codajudge.bundle.kit_readme import what_is_scored
 
     item = {"id": "train-2", "texts": ["a", "b"], "score": 3.8}
     other = {"id": "train-2", "texts": ["a", "c"], "score": 3.8}

@@ -9,11 +9,11 @@ import re
 import sys
 from pathlib import Path
 
-from judgekit.programs.ingest import main
-from judgekit.runner.capture import CappedOutput
-from judgekit.runner.worker import run_step
-from judgekit.scoring import score_folder
-from judgekit.spec import read_spec
+from codajudge.programs.ingest import main
+from codajudge.runner.capture import CappedOutput
+from codajudge.runner.worker import run_step
+from codajudge.scoring import score_folder
+from codajudge.spec import read_spec
 from test_ingestion import SMALL_TRACKS, make_phase, status_of, write_submission
 
 OUTPUT = "participant_output.txt"
@@ -55,7 +55,7 @@ def test_loud_code_that_raises_leaves_its_output_capped_and_its_traceback(tmp_pa
     for text in (message, log.err):
         assert "track 'sts': Model.predict failed with ValueError: bad value 14" in text
         assert trace in text
-        assert not re.search(r'File "[^"]*judgekit', text)  # none of the kit's frames
+        assert not re.search(r'File "[^"]*codajudge', text)  # none of the kit's frames
     saved = (out / OUTPUT).read_text(encoding="utf-8")
     assert saved.startswith("line 0 " + "x" * 40 + "\n")
     assert re.search(r"\n\.\.\. [\d,]+ lines \([\d,]+ bytes\) cut \.\.\.\n", saved)
@@ -149,7 +149,7 @@ def test_a_step_that_prints_without_end_is_read_capped(tmp_path):
 
 
 def test_the_local_runner_keeps_the_output_and_says_where(tmp_path, capsys):
-    from judgekit.programs import run_local
+    from codajudge.programs import run_local
 
     repo = Path(__file__).resolve().parents[1]
     model = (
@@ -215,11 +215,11 @@ def test_an_error_while_importing_model_py_comes_with_its_traceback(tmp_path, ca
         '  File "model.py", line 1, in <module>\n    import helper\n'
         '  File "helper.py", line 2, in <module>\n'
     ) in err
-    assert "frozen" not in err and not re.search(r'File "[^"]*judgekit', err)
+    assert "frozen" not in err and not re.search(r'File "[^"]*codajudge', err)
 
 
 def test_the_local_runners_time_out_says_the_limit_the_track_and_what_to_do(tmp_path, capsys):
-    from judgekit.programs import run_local
+    from codajudge.programs import run_local
 
     repo = Path(__file__).resolve().parents[1]
     model = (
@@ -259,7 +259,7 @@ def test_the_output_is_kept_when_the_worker_kills_the_prediction_step(tmp_path):
 
 
 def test_the_local_runners_time_out_keeps_what_the_code_printed(tmp_path, capsys):
-    from judgekit.programs import run_local
+    from codajudge.programs import run_local
 
     repo = Path(__file__).resolve().parents[1]
     submission = write_submission(tmp_path / "sleepy", PRINTS_THEN_SLEEPS)
@@ -302,7 +302,7 @@ def test_progress_lines_are_printed_after_a_flood_of_the_kits_pipe(tmp_path, cap
 
 
 def test_a_flood_of_progress_lines_keeps_its_start_and_its_end(capsys):
-    from judgekit.programs.child import KitLines
+    from codajudge.programs.child import KitLines
 
     lines = KitLines()
     for i in range(20_000):

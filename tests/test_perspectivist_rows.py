@@ -16,16 +16,16 @@ from hypothesis import strategies as st
 
 from hostile import edition
 from hostile.record_submission import GOLD, TRACKS, read
-from judgekit.errors import SubmissionError
-from judgekit.formats import submission
-from judgekit.formats.annotators import RowFit, annotator_pool
-from judgekit.formats.perspectivist import (
+from codajudge.errors import SubmissionError
+from codajudge.formats import submission
+from codajudge.formats.annotators import RowFit, annotator_pool
+from codajudge.formats.perspectivist import (
     annotator_entries,
     annotator_rows,
     annotator_values,
     written_label_major,
 )
-from judgekit.formats.values import ValueProblem
+from codajudge.formats.values import ValueProblem
 
 ITEMS = edition.items_of("persp_ml")
 ITEMS_OF = {track_id: edition.items_of(track_id) for track_id in GOLD}

@@ -1,4 +1,4 @@
-"""The phase schedule's one rule (``judgekit.bundle.schedule``): the edition config and the checker of
+"""The phase schedule's one rule (``codajudge.bundle.schedule``): the edition config and the checker of
 a built ``competition.yaml`` give the same verdict, with the same message, on the same dates."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ from typing import List, Optional
 
 import pytest
 
-from judgekit.bundle.check import v2
-from judgekit.bundle.check.findings import Findings
-from judgekit.bundle.edition import _phases
-from judgekit.errors import Problem
+from codajudge.bundle.check import v2
+from codajudge.bundle.check.findings import Findings
+from codajudge.bundle.edition import _phases
+from codajudge.errors import Problem
 
 NAMES = ("Practice", "Evaluation")
 

@@ -3,8 +3,8 @@ line, ``where: message; expected X, found Y`` and the hint."""
 
 from __future__ import annotations
 
-from judgekit.bundle.check.findings import Findings
-from judgekit.errors import Problem
+from codajudge.bundle.check.findings import Findings
+from codajudge.errors import Problem
 
 
 def test_a_problem_and_a_bundle_finding_share_one_layout():

@@ -19,11 +19,11 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from scipy import stats as sps
 
-from judgekit.formats.items import public_view, write_items
-from judgekit.metrics import get as get_metric
-from judgekit.programs.rank import OUTPUT_FILES, main as rank_main
-from judgekit.programs.score import submission_notes
-from judgekit.stats.ranking import (
+from codajudge.formats.items import public_view, write_items
+from codajudge.metrics import get as get_metric
+from codajudge.programs.rank import OUTPUT_FILES, main as rank_main
+from codajudge.programs.score import submission_notes
+from codajudge.stats.ranking import (
     BY_MEAN_RANK,
     BY_PRIMARY,
     OverallRow,
@@ -33,8 +33,8 @@ from judgekit.stats.ranking import (
     rank_overall,
     tie_groups,
 )
-from judgekit.stats.bootstrap import Interval
-from judgekit.stats.tables import (
+from codajudge.stats.bootstrap import Interval
+from codajudge.stats.tables import (
     RankingReport,
     latex_escape,
     render_csv,
@@ -210,13 +210,13 @@ def _report():
     return RankingReport(
         "STS <2017>",
         "evaluation",
-        "judgekit 0.1.0|bootstrap 10|seed 1|ci 95%",
+        "codajudge 0.1.0|bootstrap 10|seed 1|ci 95%",
         0.05,
         {"en_en": ranking},
         overall,
         ["en_en"],
         [("bad_zip", "not a valid zip archive")],
-        command="judgekit rank subs ref --out out --test auto --alpha 0.05 --resamples 10 --seed 1",
+        command="codajudge rank subs ref --out out --test auto --alpha 0.05 --resamples 10 --seed 1",
         resamples=10,
         seed=1,
     )
@@ -235,7 +235,7 @@ def test_markdown_table_marks_the_best_group_and_lists_failures():
     assert "Williams' t-test, two-sided, alpha 0.05" in text and "Mean rank" not in text
     assert (
         "bad\\_zip: not a valid zip archive" in text
-        and "judgekit 0.1.0|bootstrap 10|seed 1" in text
+        and "codajudge 0.1.0|bootstrap 10|seed 1" in text
     )
     assert "Not submitted: late." in text
     mean_rank = render_markdown(dataclasses.replace(_report(), overall_rule=BY_MEAN_RANK))
@@ -492,7 +492,7 @@ def test_command_ranks_what_it_can_and_reports_the_rest(small_phase, capsys):
     )
     markdown = (out / "ranking.md").read_text()
     assert "## Not ranked" in markdown and "Not submitted: folder\\_run, sim\\_only." in markdown
-    assert (out / "ranking.tex").read_text().startswith("% judgekit official ranking")
+    assert (out / "ranking.tex").read_text().startswith("% codajudge official ranking")
 
 
 def test_command_reports_each_ranked_submission_s_notes_as_the_scoring_program(small_phase, capsys):
@@ -606,8 +606,8 @@ def williams_p(gold, a, b):
 
 @pytest.fixture(scope="module")
 def sts2017(tmp_path_factory):
-    from judgekit.baselines import CosineBow, MostFrequent, Random
-    from judgekit.importers import load_split
+    from codajudge.baselines import CosineBow, MostFrequent, Random
+    from codajudge.importers import load_split
 
     root = shared_data("sts2017").parent
     train = load_split({"importer": "stsb", "path": "stsbenchmark"}, root, "train")
@@ -705,8 +705,8 @@ def test_sts2017_published_cosine_baseline_and_overall_order(sts2017):
 
 
 def _scored_small_phase(small_phase):
-    from judgekit.programs.rank import find_submissions, score_all
-    from judgekit.spec import read_spec
+    from codajudge.programs.rank import find_submissions, score_all
+    from codajudge.spec import read_spec
 
     ref, subs, _ = small_phase
     spec = read_spec(ref)
@@ -722,7 +722,7 @@ def _assert_same_stats(track_result, other_result) -> None:
 def test_gold_loaded_once_gives_the_scores_of_each_submission_alone(small_phase):
     """The ranking tool reads the gold once; every score and per-item statistic equals scoring
     each submission on its own."""
-    from judgekit.programs.rank import find_submissions, score_submission
+    from codajudge.programs.rank import find_submissions, score_submission
 
     spec, ref, subs, results, failures = _scored_small_phase(small_phase)
     assert sorted(results) == ["folder_run", "good", "sim_only", "weak"] and len(failures) == 3
@@ -736,7 +736,7 @@ def test_gold_loaded_once_gives_the_scores_of_each_submission_alone(small_phase)
 
 
 def test_worker_processes_share_the_parent_s_gold_and_give_the_same_results(small_phase):
-    from judgekit.programs.rank import find_submissions, score_all
+    from codajudge.programs.rank import find_submissions, score_all
 
     spec, ref, subs, results, failures = _scored_small_phase(small_phase)
     pooled, pooled_failures = score_all(find_submissions(subs), spec, ref, jobs=2)
@@ -753,8 +753,8 @@ def test_worker_processes_share_the_parent_s_gold_and_give_the_same_results(smal
 
 
 def _assert_intervals_and_p_values_match_alone(ranking, submitted) -> None:
-    from judgekit.stats.bootstrap import interval
-    from judgekit.stats.ranking import compare_systems
+    from codajudge.stats.bootstrap import interval
+    from codajudge.stats.ranking import compare_systems
 
     best = ranking.rows[0].system
     for row in ranking.rows:
@@ -775,8 +775,8 @@ def _assert_intervals_and_p_values_match_alone(ranking, submitted) -> None:
 
 
 def _assert_every_pair_matches_alone(ranking, submitted, track_id) -> None:
-    from judgekit.stats.pairs import TrackTests
-    from judgekit.stats.ranking import compare_systems
+    from codajudge.stats.pairs import TrackTests
+    from codajudge.stats.ranking import compare_systems
 
     tests = TrackTests(ranking.test, ranking.metric, submitted, 150, 11)
     names = sorted(submitted)
@@ -796,7 +796,7 @@ def _assert_every_pair_matches_alone(ranking, submitted, track_id) -> None:
 def test_shared_resamples_give_the_intervals_and_p_values_of_each_pair_alone(small_phase):
     """Each track's resamples are drawn once for all systems; every p-value and interval equals
     testing each pair on its own draws (to the rounding of a matrix product's sums)."""
-    from judgekit.stats.ranking import rank_track
+    from codajudge.stats.ranking import rank_track
 
     spec, _, _, results, _ = _scored_small_phase(small_phase)
     for track in spec.tracks:
@@ -815,9 +815,9 @@ def test_a_prediction_output_is_ranked_with_the_scoring_program_s_scores_and_not
     files the worker may leave beside them (which would otherwise give a track two files)."""
     import shutil
 
-    from judgekit.programs.rank import score_submission
-    from judgekit.programs.score import main as score_main
-    from judgekit.spec import read_spec
+    from codajudge.programs.rank import score_submission
+    from codajudge.programs.score import main as score_main
+    from codajudge.spec import read_spec
 
     ref, _, _ = small_phase
     sim_ids = [f"s{i}" for i in range(120)]
@@ -857,8 +857,8 @@ def test_a_folder_holding_only_a_result_zip_is_ranked_as_the_zip(small_phase, tm
     """As score.py reads INPUT/res holding just the submitted zip (a submission copied as is)."""
     import shutil
 
-    from judgekit.programs.rank import score_submission
-    from judgekit.spec import read_spec
+    from codajudge.programs.rank import score_submission
+    from codajudge.spec import read_spec
 
     ref, subs, _ = small_phase
     spec = read_spec(ref)
@@ -945,13 +945,13 @@ def test_latex_compiles_as_a_fragment_with_booktabs(small_phase, tmp_path):
 
 
 def test_every_output_begins_with_the_command_that_reproduces_it(small_phase, monkeypatch):
-    from judgekit.cli import main as judgekit_main
+    from codajudge.cli import main as codajudge_main
 
     ref, subs, out = small_phase
     monkeypatch.chdir(ref.parent)
     assert rank_main(["subs", "ref", "--out", "out", "--resamples", "120", "--jobs", "1"]) == 0
     command = (
-        "judgekit rank subs ref --out out --test auto --alpha 0.05 --resamples 120 --seed 7 "
+        "codajudge rank subs ref --out out --test auto --alpha 0.05 --resamples 120 --seed 7 "
         "--overall primary"
     )
     texts = {name: (out / name).read_text() for name in OUTPUT_FILES}
@@ -961,7 +961,7 @@ def test_every_output_begins_with_the_command_that_reproduces_it(small_phase, mo
     assert (first["table"], first["note"]) == ("command", command)
     assert f"Reproduce with: <code>{command}</code>" in texts["ranking.html"]
     (out / "ranking.md").unlink()
-    assert judgekit_main(shlex.split(command)[1:]) == 0  # the command, run, gives the same files
+    assert codajudge_main(shlex.split(command)[1:]) == 0  # the command, run, gives the same files
     assert {name: (out / name).read_text() for name in OUTPUT_FILES} == texts
 
 
@@ -987,7 +987,7 @@ def test_ranking_html_is_self_contained_and_draws_each_track_s_intervals(small_p
 
 
 def test_ranking_html_shows_hostile_names_as_text():
-    from judgekit.ranking_page import render_html
+    from codajudge.ranking_page import render_html
 
     report = _hostile_report()
     page = render_html(report)
@@ -1000,7 +1000,7 @@ def test_ranking_html_shows_hostile_names_as_text():
 
 
 def test_scales_are_stated_once_per_column():
-    from judgekit.stats.tables import AS_IS, PERCENT, scale_of
+    from codajudge.stats.tables import AS_IS, PERCENT, scale_of
 
     assert scale_of(["pearson", "accuracy"]) == PERCENT and scale_of(["pearson", "amd"]) == AS_IS
     assert PERCENT.show(0.81234) == "81.23" and AS_IS.show(0.81234) == "0.8123"

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from judgekit.formats.annotators import RowFit, layout_warnings
-from judgekit.formats.notes import (
+from codajudge.formats.annotators import RowFit, layout_warnings
+from codajudge.formats.notes import (
     ANNOTATORS_LIST,
     EMPTY_LEADING_BIN,
     LAYOUT_NOTES,
@@ -21,12 +21,12 @@ from judgekit.formats.notes import (
     ReadNote,
     note_warnings,
 )
-from judgekit.formats.soft import soft_label_rows
-from judgekit.formats.values import parse_value, value_warnings
-from judgekit.kinds.soft_label import LEADING_BIN_LAYOUT, PRACTICE_PHASE_LAYOUT
-from judgekit.tracks import track_from_dict
+from codajudge.formats.soft import soft_label_rows
+from codajudge.formats.values import parse_value, value_warnings
+from codajudge.kinds.soft_label import LEADING_BIN_LAYOUT, PRACTICE_PHASE_LAYOUT
+from codajudge.tracks import track_from_dict
 
-PACKAGE = Path(__file__).resolve().parent.parent / "judgekit"
+PACKAGE = Path(__file__).resolve().parent.parent / "codajudge"
 CSC = track_from_dict(
     {
         "id": "csc_soft",

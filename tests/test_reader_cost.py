@@ -15,15 +15,15 @@ import warnings
 import numpy as np
 import pytest
 
-from judgekit.errors import SubmissionError
-from judgekit.formats import values
-from judgekit.formats.perspectivist import annotator_entries, annotator_values
-from judgekit.formats.soft import soft_label_rows
-from judgekit.formats.values import outside_label_set, python_literal
-from judgekit.gold import build_gold
-from judgekit.labels import LabelSet
-from judgekit.scoring import read_track_file
-from judgekit.tracks import Track, track_from_dict
+from codajudge.errors import SubmissionError
+from codajudge.formats import values
+from codajudge.formats.perspectivist import annotator_entries, annotator_values
+from codajudge.formats.soft import soft_label_rows
+from codajudge.formats.values import outside_label_set, python_literal
+from codajudge.gold import build_gold
+from codajudge.labels import LabelSet
+from codajudge.scoring import read_track_file
+from codajudge.tracks import Track, track_from_dict
 
 SOFT = track_from_dict(
     {"id": "soft", "kind": "soft_label", "scale": "categorical", "labels": ["0", "1"]}

@@ -16,14 +16,14 @@ import numpy as np
 import pytest
 
 import lewidi_official as official
-from judgekit.bundle.edition import load_edition
-from judgekit.errors import ConfigError, SubmissionError
-from judgekit.formats.archive import locate_track_files
-from judgekit.formats.textfile import shorten
-from judgekit.gold import build_gold
-from judgekit.metrics import get
-from judgekit.scoring import read_track_file
-from judgekit.tracks import track_from_dict
+from codajudge.bundle.edition import load_edition
+from codajudge.errors import ConfigError, SubmissionError
+from codajudge.formats.archive import locate_track_files
+from codajudge.formats.textfile import shorten
+from codajudge.gold import build_gold
+from codajudge.metrics import get
+from codajudge.scoring import read_track_file
+from codajudge.tracks import track_from_dict
 
 STS = track_from_dict({"id": "en_en", "kind": "similarity", "dataset": "sts"})
 NLI = track_from_dict(

@@ -7,16 +7,16 @@ import json
 from pathlib import Path
 
 from hostile import edition
-from judgekit.formats.items import (
+from codajudge.formats.items import (
     REFERENCE_FIELDS,
     read_item_columns,
     read_items,
     reference_view,
     write_items,
 )
-from judgekit.gold import build_gold, gold_fields, gold_from_columns
-from judgekit.scoring import score_folder
-from judgekit.spec import read_spec, spec_from_dict
+from codajudge.gold import build_gold, gold_fields, gold_from_columns
+from codajudge.scoring import score_folder
+from codajudge.spec import read_spec, spec_from_dict
 
 ROOT = Path(__file__).resolve().parent.parent
 

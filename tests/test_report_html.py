@@ -13,12 +13,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from judgekit import plots, report
-from judgekit.programs.score import main as score_main
-from judgekit.scoring import score_folder
-from judgekit.spec import read_spec
-from judgekit.stats import Signature, track_intervals
-from judgekit.stats.bootstrap import DEFAULT_SEED
+from codajudge import plots, report
+from codajudge.programs.score import main as score_main
+from codajudge.scoring import score_folder
+from codajudge.spec import read_spec
+from codajudge.stats import Signature, track_intervals
+from codajudge.stats.bootstrap import DEFAULT_SEED
 
 CHROMIUM = Path("/usr/bin/chromium")
 NLI = ["entailment", "neutral", "contradiction"]

@@ -17,17 +17,17 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from judgekit import kinds, report
-from judgekit.bundle.build import build
-from judgekit.bundle.edition import load_edition
-from judgekit.metrics import get as get_metric
-from judgekit.metrics.base import MEAN
-from judgekit.metrics.disagreement import PerAnnotator
-from judgekit.programs import run_local
-from judgekit.programs.score import main as score_main
-from judgekit.scoring import score_folder
-from judgekit.spec import read_spec
-from judgekit.tracks import score_key, track_from_dict
+from codajudge import kinds, report
+from codajudge.bundle.build import build
+from codajudge.bundle.edition import load_edition
+from codajudge.metrics import get as get_metric
+from codajudge.metrics.base import MEAN
+from codajudge.metrics.disagreement import PerAnnotator
+from codajudge.programs import run_local
+from codajudge.programs.score import main as score_main
+from codajudge.scoring import score_folder
+from codajudge.spec import read_spec
+from codajudge.tracks import score_key, track_from_dict
 from small_edition import make_edition
 from test_report_html import make_phase
 
@@ -242,7 +242,7 @@ def test_the_annotator_chart_says_when_all_qualifying_annotators_are_shown():
 
 def test_report_and_plots_name_no_kind():
     for module in ("report.py", "plots.py"):
-        source = (REPO / "judgekit" / module).read_text(encoding="utf-8")
+        source = (REPO / "codajudge" / module).read_text(encoding="utf-8")
         for name in kinds.NAMES:
             assert f'"{name}"' not in source and f"'{name}'" not in source, (module, name)
         assert ".kind ==" not in source and ".kind in" not in source, module

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from judgekit.programs import run_local
+from codajudge.programs import run_local
 
 REPO = Path(__file__).resolve().parents[1]
 CHECKER = REPO.parent / "shared" / "tools" / "codabench_check.py"
@@ -43,6 +43,6 @@ def test_root_passes_the_checker_with_a_sample_submissions_scores(tmp_path):
 
 
 def test_root_passes_the_kits_own_checker():
-    from judgekit.bundle.check import check_bundle
+    from codajudge.bundle.check import check_bundle
 
     assert check_bundle(REPO) == []

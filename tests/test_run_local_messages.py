@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from judgekit.programs.run_local import main
+from codajudge.programs.run_local import main
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -163,9 +163,9 @@ def test_ids_of_no_phase_get_no_phase_hint(tmp_path, capsys):
 def test_the_scorer_names_the_practice_phase_too(tmp_path):
     import pytest
 
-    from judgekit.errors import SubmissionError
-    from judgekit.scoring import score_folder
-    from judgekit.spec import read_spec
+    from codajudge.errors import SubmissionError
+    from codajudge.scoring import score_folder
+    from codajudge.spec import read_spec
 
     (tmp_path / "en_en.tsv").write_text(en_en_lines(), encoding="utf-8")
     ref = REPO / "reference_data" / "evaluation"
@@ -181,7 +181,7 @@ def test_the_last_line_lists_what_the_output_folder_holds(tmp_path, capsys):
     submission = tmp_path / "sub"
     submission.mkdir()
     (submission / "model.py").write_text(
-        "from judgekit.baselines import baseline_class\n"
+        "from codajudge.baselines import baseline_class\n"
         "class Model(baseline_class('most_frequent')):\n"
         "    def fit(self, items):\n        print('fitting')\n        super().fit(items)\n",
         encoding="utf-8",

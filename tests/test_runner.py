@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from judgekit.bundle.build import build
-from judgekit.bundle.edition import load_edition
-from judgekit.errors import SubmissionError
-from judgekit.programs import run_local
+from codajudge.bundle.build import build
+from codajudge.bundle.edition import load_edition
+from codajudge.errors import SubmissionError
+from codajudge.programs import run_local
 from small_edition import make_edition
 
 
@@ -171,10 +171,10 @@ def test_result_zip_with_a_top_folder_runs_through_both_steps(tmp_path):
     """As on Codabench, the worker copies the result files to the prediction output beside the
     ingestion program's own checked copies; only the latter are scored."""
     import zipfile
-    from judgekit.formats.write import write_prediction
-    from judgekit.gold import gold_as_values
-    from judgekit.scoring import load_gold
-    from judgekit.spec import read_spec
+    from codajudge.formats.write import write_prediction
+    from codajudge.gold import gold_as_values
+    from codajudge.scoring import load_gold
+    from codajudge.spec import read_spec
 
     ref = REPO / "reference_data" / "practice"
     spec = read_spec(ref)

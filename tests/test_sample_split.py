@@ -1,5 +1,5 @@
 """A dataset without a training split (``train: none``) and a split that is a seeded sample of
-another's items (``sample``, ``judgekit/bundle/sample.py``), as editions/chaosnli declares them."""
+another's items (``sample``, ``codajudge/bundle/sample.py``), as editions/chaosnli declares them."""
 
 import hashlib
 import json
@@ -8,10 +8,10 @@ import pytest
 import yaml
 
 from small_edition import make_edition
-from judgekit.bundle.build import build, import_data
-from judgekit.bundle.edition import load_edition
-from judgekit.bundle.sample import Sample, declared_sample, sampled_items
-from judgekit.errors import ConfigError
+from codajudge.bundle.build import build, import_data
+from codajudge.bundle.edition import load_edition
+from codajudge.bundle.sample import Sample, declared_sample, sampled_items
+from codajudge.errors import ConfigError
 
 SAMPLE = {"dev": {"of": "test", "items": 5, "seed": 3}}
 

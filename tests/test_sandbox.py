@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from judgekit.bundle.build import build
-from judgekit.bundle.edition import load_edition
-from judgekit.programs import run_local
-from judgekit.runner import sandbox
-from judgekit.runner.bundle_view import phase_task
-from judgekit.runner.local import run_submission
+from codajudge.bundle.build import build
+from codajudge.bundle.edition import load_edition
+from codajudge.programs import run_local
+from codajudge.runner import sandbox
+from codajudge.runner.bundle_view import phase_task
+from codajudge.runner.local import run_submission
 from small_edition import make_edition
 
 SANDBOX_REASON = sandbox.probe(shutil.which("bwrap"))
@@ -79,7 +79,7 @@ class Model:
         self.track = track
         self.gold = steal(track["dataset"])
     def fit(self, items):
-        from judgekit.baselines import MostFrequent
+        from codajudge.baselines import MostFrequent
         self.fallback = MostFrequent(self.track)
         self.fallback.fit(items)
     def predict(self, items):
@@ -130,7 +130,7 @@ class Model:
         self.track = track
         rig()
     def fit(self, items):
-        from judgekit.baselines import MostFrequent
+        from codajudge.baselines import MostFrequent
         self.fallback = MostFrequent(self.track)
         self.fallback.fit(items)
     def predict(self, items):
@@ -219,7 +219,7 @@ def report():
     except OSError:
         print("NO-NETWORK", file=sys.stderr)
 report()
-from judgekit.baselines import MostFrequent as Model
+from codajudge.baselines import MostFrequent as Model
 """
     result = _run(bundle, _submission(tmp_path / "looker", code), tmp_path / "work")
     err = result.prediction.stderr
@@ -237,7 +237,7 @@ def test_without_a_sandbox_the_runner_says_so_and_the_attack_works(
     monkeypatch.setattr(sandbox, "_warned", [])
     code = READ_GOLD.format(ref=str((bundle / "reference_data" / "evaluation").resolve()))
     result = _run(bundle, _submission(tmp_path / "thief", code), tmp_path / "work")
-    assert result.unisolated == "turned off by JUDGEKIT_BWRAP"
+    assert result.unisolated == "turned off by CODAJUDGE_BWRAP"
     assert "READ-OK by_link" in result.prediction.stderr
     assert json.loads((result.output / "scores.json").read_text())["sim_pearson"] == pytest.approx(
         1.0

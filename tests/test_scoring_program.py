@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from judgekit.formats.items import write_items
-from judgekit.formats.write import write_prediction
-from judgekit.gold import gold_as_values
-from judgekit.gold import build_gold
-from judgekit.metrics import get as get_metric
-from judgekit.spec import TaskSpec, write_spec
-from judgekit.tracks import leaderboard_keys, tracks_from_list
+from codajudge.formats.items import write_items
+from codajudge.formats.write import write_prediction
+from codajudge.gold import gold_as_values
+from codajudge.gold import build_gold
+from codajudge.metrics import get as get_metric
+from codajudge.spec import TaskSpec, write_spec
+from codajudge.tracks import leaderboard_keys, tracks_from_list
 
 REPO = Path(__file__).resolve().parents[1]
 SCORE = REPO / "scoring_program" / "score.py"

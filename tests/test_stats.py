@@ -1,4 +1,4 @@
-"""Bootstrap intervals, Williams' test, paired tests and the page's aggregates (judgekit.stats).
+"""Bootstrap intervals, Williams' test, paired tests and the page's aggregates (codajudge.stats).
 
 Expected values are worked out here independently: Williams' t by hand from the formula in
 metrics.md §7, intervals by a plain Python loop over the documented resampling procedure.
@@ -12,13 +12,13 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from judgekit.metrics import get as get_metric
-from judgekit.stats import Signature, bootstrap_scores, interval, resample_counts, track_intervals
-from judgekit.stats.bootstrap import CHUNK_BYTES, chunk_rows
-from judgekit.stats.paired import choose_test, paired_bootstrap, per_item_losses, wilcoxon_test
-from judgekit.stats.signed_rank import signed_rank_tests
-from judgekit.stats.summaries import confusion_counts, group_scores, mean_distributions
-from judgekit.stats.williams import (
+from codajudge.metrics import get as get_metric
+from codajudge.stats import Signature, bootstrap_scores, interval, resample_counts, track_intervals
+from codajudge.stats.bootstrap import CHUNK_BYTES, chunk_rows
+from codajudge.stats.paired import choose_test, paired_bootstrap, per_item_losses, wilcoxon_test
+from codajudge.stats.signed_rank import signed_rank_tests
+from codajudge.stats.summaries import confusion_counts, group_scores, mean_distributions
+from codajudge.stats.williams import (
     compare_pearson,
     pearson_or_zero,
     pearson_with_each,
@@ -133,11 +133,11 @@ def test_thousand_resamples_of_100k_items_match_fishers_interval():
 
 
 def test_signature_names_version_resamples_seed_and_level():
-    from judgekit import __version__
+    from codajudge import __version__
 
     assert (
         Signature(1000, 12345).render()
-        == f"judgekit {__version__}|bootstrap 1000|seed 12345|ci 95%"
+        == f"codajudge {__version__}|bootstrap 1000|seed 12345|ci 95%"
     )
     assert (
         Signature(200, 1, test="williams", alpha=0.05)

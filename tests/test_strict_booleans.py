@@ -12,12 +12,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from judgekit.bundle.config_yaml import ConfigLoader
-from judgekit.bundle.edition import load_edition
-from judgekit.errors import ConfigError, strict_bool
-from judgekit.importers.lewidi import load_split
-from judgekit.spec import read_spec, spec_from_dict, write_spec
-from judgekit.tracks import track_from_dict
+from codajudge.bundle.config_yaml import ConfigLoader
+from codajudge.bundle.edition import load_edition
+from codajudge.errors import ConfigError, strict_bool
+from codajudge.importers.lewidi import load_split
+from codajudge.spec import read_spec, spec_from_dict, write_spec
+from codajudge.tracks import track_from_dict
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT = REPO / "editions" / "default"

@@ -12,12 +12,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from judgekit.bundle.edition import load_edition
-from judgekit.errors import SubmissionError
-from judgekit.scoring import read_track_file
-from judgekit.gold import build_gold
-from judgekit.importers import load_split
-from judgekit.tracks import Track
+from codajudge.bundle.edition import load_edition
+from codajudge.errors import SubmissionError
+from codajudge.scoring import read_track_file
+from codajudge.gold import build_gold
+from codajudge.importers import load_split
+from codajudge.tracks import Track
 
 REPO = Path(__file__).resolve().parents[1]
 DATA = REPO.parent / "shared" / "data"

@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 import yaml
 
-from judgekit.bundle.build import import_data, untrainable_baselines
-from judgekit.bundle.edition import load_edition
-from judgekit.errors import ConfigError
-from judgekit.importers.cut import assign, split_counts
-from judgekit.importers.table import majority
-from judgekit.programs.new_edition import write_edition
+from codajudge.bundle.build import import_data, untrainable_baselines
+from codajudge.bundle.edition import load_edition
+from codajudge.errors import ConfigError
+from codajudge.importers.cut import assign, split_counts
+from codajudge.importers.table import majority
+from codajudge.programs.new_edition import write_edition
 
 GENRES = ("news", "forum", "captions")
 
@@ -47,7 +47,7 @@ def write_csv(path: Path, table: list, delimiter: str = ",") -> None:
 
 
 def edition(tmp_path: Path, dataset: dict, tracks=None, table=None, name="mine") -> Path:
-    """A `judgekit new` edition with its pages written, its dataset and tracks replaced."""
+    """A `codajudge new` edition with its pages written, its dataset and tracks replaced."""
     folder = write_edition(name, tmp_path)
     (folder / "pages" / "overview.md").write_text("# Mine\n\nMy pairs.\n", encoding="utf-8")
     (folder / "pages" / "terms.md").write_text("# Terms\n\nCC0.\n", encoding="utf-8")
@@ -213,7 +213,7 @@ def test_json_lines_with_an_annotators_column(tmp_path):
         ],
     )
     (folder / "data" / "x.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines * 1))
-    from judgekit.importers import load_split
+    from codajudge.importers import load_split
 
     source = load_edition(folder).datasets["pairs"]
     (item,) = load_split(source, folder, "test")
@@ -278,7 +278,7 @@ def test_a_repeated_id_within_a_table_is_refused_with_its_lines(tmp_path):
 
 
 def test_where_on_another_importer_keeps_the_items_with_that_field(tmp_path):
-    from judgekit.importers import keep_where
+    from codajudge.importers import keep_where
 
     items = [{"id": "1", "genre": "a"}, {"id": "2", "genre": "b"}, {"id": "3"}]
     assert [it["id"] for it in keep_where(items, {"genre": "b"}, "x")] == ["2"]
@@ -367,7 +367,7 @@ def test_an_sts_benchmark_edition_split_by_genre_gives_two_different_tracks(tmp_
 
 
 def test_a_kit_dataset_without_train_jsonl_has_no_training_split(tmp_path):
-    from judgekit.importers import load_split
+    from codajudge.importers import load_split
 
     folder = tmp_path / "d"
     folder.mkdir()
@@ -382,7 +382,7 @@ def test_a_kit_dataset_without_train_jsonl_has_no_training_split(tmp_path):
 
 
 def test_a_files_option_without_train_means_no_training_split(tmp_path):
-    from judgekit.importers import load_split
+    from codajudge.importers import load_split
 
     record = {"id": 1, "sentence1": "a", "sentence2": "b", "label": "neutral"}
     (tmp_path / "o").mkdir()
@@ -395,7 +395,7 @@ def test_a_files_option_without_train_means_no_training_split(tmp_path):
 def test_an_edition_without_training_data_builds_and_its_pages_say_which_baseline_was_not_run(
     tmp_path,
 ):
-    from judgekit.bundle.build import build
+    from codajudge.bundle.build import build
 
     folder = edition(tmp_path, table_source(split={"dev": 0.5, "test": 0.5, "seed": 4}))
     summary = build(load_edition(folder), folder, tmp_path / "dist")

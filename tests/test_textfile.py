@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from hostile import edition, recordings, textfile_outcomes
-from judgekit.errors import SubmissionError
-from judgekit.formats import textfile
+from codajudge.errors import SubmissionError
+from codajudge.formats import textfile
 
 BOM = b"\xef\xbb\xbf"
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"

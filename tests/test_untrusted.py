@@ -1,4 +1,4 @@
-"""``judgekit.untrusted``: what participant code left is read as regular files only, never through
+"""``codajudge.untrusted``: what participant code left is read as regular files only, never through
 a link, never blocking, bounded in entries and bytes; its processes are stopped first (issue 22,
 items 3, 4, 7)."""
 
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from judgekit.errors import SubmissionError
-from judgekit.untrusted import (
+from codajudge.errors import SubmissionError
+from codajudge.untrusted import (
     TreeLimits,
     copy_regular,
     copy_tree,

@@ -22,8 +22,8 @@ if __package__ in (None, ""):  # run as a script: make the repository and tests/
 
 from hostile import corpus, edition  # noqa: E402
 from hostile.recording import recorded_outcome  # noqa: E402
-from judgekit.formats import archive  # noqa: E402
-from judgekit.spec import spec_from_dict  # noqa: E402
+from codajudge.formats import archive  # noqa: E402
+from codajudge.spec import spec_from_dict  # noqa: E402
 
 TRACKS = spec_from_dict(edition.spec(), "task.json").tracks
 

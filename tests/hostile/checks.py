@@ -72,7 +72,7 @@ def run_program(input_dir: Path, output_dir: Path, work: Path, timeout: float = 
 
 def run_in_process(input_dir: Path, output_dir: Path) -> Outcome:
     """The same program through ``main`` in this interpreter (fast, for fuzzing)."""
-    from judgekit.programs.score import main
+    from codajudge.programs.score import main
 
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):

@@ -221,8 +221,8 @@ class Arena:
         self.input = root / "input"
         ed.write_reference(self.input / "ref")
         self.res, self.output = self.input / "res", root / "output"
-        from judgekit.spec import spec_from_dict
-        from judgekit.tracks import leaderboard_keys
+        from codajudge.spec import spec_from_dict
+        from codajudge.tracks import leaderboard_keys
 
         tracks = spec_from_dict(ed.spec(), "task.json").tracks
         self.keys = leaderboard_keys(tracks)
@@ -280,7 +280,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     counts: Counter = Counter()
     failed: Dict[str, str] = {}
-    root = Path(tempfile.mkdtemp(prefix="judgekit-fuzz-"))
+    root = Path(tempfile.mkdtemp(prefix="codajudge-fuzz-"))
     try:
         arena = Arena(root)
         for kind in args.kinds:

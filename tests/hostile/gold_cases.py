@@ -20,10 +20,10 @@ import numpy as np
 sys.path[:0] = [str(Path(__file__).resolve().parents[1]), str(Path(__file__).resolve().parents[2])]
 from hostile import edition  # noqa: E402
 from hostile.recording import recorded_outcome  # noqa: E402
-from judgekit.formats.items import read_items  # noqa: E402
-from judgekit.gold import build_gold  # noqa: E402
-from judgekit.metrics import PerAnnotator  # noqa: E402
-from judgekit.spec import spec_from_dict  # noqa: E402
+from codajudge.formats.items import read_items  # noqa: E402
+from codajudge.gold import build_gold  # noqa: E402
+from codajudge.metrics import PerAnnotator  # noqa: E402
+from codajudge.spec import spec_from_dict  # noqa: E402
 
 TRACKS = {t.id: t for t in spec_from_dict(edition.spec(), "task.json").tracks}
 

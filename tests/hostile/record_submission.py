@@ -28,10 +28,10 @@ if __name__ == "__main__":  # run as a script: the repository and tests/ on the 
 
 from hostile import corpus, edition, fuzz  # noqa: E402
 from hostile.recording import recorded_outcome  # noqa: E402
-from judgekit.gold import build_gold  # noqa: E402
-from judgekit.metrics import PerAnnotator  # noqa: E402
-from judgekit.scoring import read_track_file  # noqa: E402
-from judgekit.spec import spec_from_dict  # noqa: E402
+from codajudge.gold import build_gold  # noqa: E402
+from codajudge.metrics import PerAnnotator  # noqa: E402
+from codajudge.scoring import read_track_file  # noqa: E402
+from codajudge.spec import spec_from_dict  # noqa: E402
 
 SPEC = spec_from_dict(edition.spec(), "task.json")
 TRACKS = {t.id: t for t in SPEC.tracks}

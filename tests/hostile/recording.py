@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from judgekit.errors import ConfigError, SubmissionError
+from codajudge.errors import ConfigError, SubmissionError
 
 
 def recorded_outcome(action: Callable[[], object], summary: Callable[[object], list]) -> list:

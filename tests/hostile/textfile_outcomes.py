@@ -26,7 +26,7 @@ if __package__ in (None, ""):  # run as a script: make the repository and tests/
 
 from hostile import corpus  # noqa: E402
 from hostile.recording import recorded_outcome  # noqa: E402
-from judgekit.formats import textfile  # noqa: E402
+from codajudge.formats import textfile  # noqa: E402
 
 PIECES = [
     b"a",

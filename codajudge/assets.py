@@ -1,0 +1,26 @@
+"""Where the builder finds what it copies into bundles: the program entry scripts
+(``scoring_program/``, ``ingestion_program/``), the participants' ``starting_kit/`` and the shipped
+``editions/``.
+
+In a source checkout they sit beside the ``codajudge`` package; ``pip install .`` copies them into the
+package as ``codajudge/_kit/`` (see setup.py), so ``codajudge build`` works from any folder.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent
+SOURCE_CHECKOUT = PACKAGE.parent
+INSTALLED = PACKAGE / "_kit"
+#: The folders the builder reads, relative to the kit root.
+KIT_FOLDERS = ("scoring_program", "ingestion_program", "starting_kit", "editions")
+
+
+def is_source_checkout() -> bool:
+    return all((SOURCE_CHECKOUT / name).is_dir() for name in KIT_FOLDERS)
+
+
+def kit_root() -> Path:
+    """The folder holding KIT_FOLDERS: the repository, or the installed package's copy."""
+    return SOURCE_CHECKOUT if is_source_checkout() or not INSTALLED.is_dir() else INSTALLED

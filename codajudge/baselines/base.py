@@ -1,0 +1,122 @@
+"""What the three baselines share: reading the track, training gold, label bookkeeping.
+
+Training targets always come from ``codajudge.gold.build_gold`` on the training items, so a baseline
+learns from exactly the soft labels and per-annotator labels the scorer compares against.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, Hashable, Iterable, List, Optional, Tuple
+
+import numpy as np
+
+from .. import kinds
+from ..formats.annotators import annotator_names
+from ..gold import GoldTrack, build_gold
+from ..kinds.base import SIMILARITY_RANGE, annotator_label, as_plain, most_frequent_index
+from ..stats.bootstrap import DEFAULT_SEED
+from ..tracks import Track, track_from_dict
+
+__all__ = [
+    "SIMILARITY_RANGE",
+    "AnnotatorMajority",
+    "BaselineModel",
+    "as_plain",
+    "item_annotator_labels",
+    "item_annotators",
+    "most_frequent_index",
+]
+
+
+class BaselineModel:
+    """Base of the built-in models; follows the code-submission interface (see the package docstring)."""
+
+    needs_training = False
+
+    def __init__(self, track: dict):
+        settings = dict(track)
+        self.seed = int(settings.pop("seed", DEFAULT_SEED))
+        self.track: Track = track_from_dict(settings, where="track")
+
+    @property
+    def kind(self) -> kinds.Kind:
+        """The track's kind, which says what a prediction is (see ``codajudge.kinds.base``)."""
+        return kinds.of(self.track)
+
+    @property
+    def multilabel(self) -> bool:
+        return self.track.scale == "multilabel"
+
+    def training_gold(self, train_items: List[dict]) -> GoldTrack:
+        """Gold of the training split, refusing an empty one when this model needs training data."""
+        if self.needs_training and not train_items:
+            raise ValueError(
+                f"track '{self.track.id}': the training split is empty, "
+                f"and the {type(self).__name__} baseline learns from it"
+            )
+        return build_gold(self.track, train_items, f"training split of track '{self.track.id}'")
+
+    def label_of(self, key) -> object:
+        """The output form of one annotator's label: a label string, or a list of labels (multilabel)."""
+        return annotator_label(self.track, key)
+
+    def fit(self, train_items: List[dict]) -> "BaselineModel":
+        return self
+
+    def predict(self, items: List[dict]) -> list:
+        raise NotImplementedError
+
+
+def item_annotator_labels(gold: GoldTrack) -> List[Tuple[int, str, Hashable]]:
+    """Every annotation of the training gold as (item index, annotator, label key), in training order.
+
+    The key is a label index, or a tuple of 0/1 choices over the labels on multilabel tracks. (Not
+    ``formats.perspectivist.annotator_rows``, which reads a submission's perspectivist rows.)
+    """
+    per_annotator = gold.gold
+    rows = []
+    position = 0
+    for i, names in enumerate(gold.annotators):
+        for name in names:
+            value = per_annotator.values[position]
+            key = tuple(int(v) for v in value) if np.ndim(value) else int(value)
+            rows.append((i, name, key))
+            position += 1
+    return rows
+
+
+class AnnotatorMajority:
+    """Each annotator's most frequent label; ties go to the label met first in that annotator's
+    history. Unseen annotators get the most frequent label overall (ties: the first met), or
+    ``fallback``'s answer when one is given."""
+
+    def __init__(
+        self, rows: Iterable[Tuple[str, Hashable]], fallback: Optional["AnnotatorMajority"] = None
+    ):
+        self.fallback = fallback
+        per_annotator: Dict[str, Dict[Hashable, List[int]]] = {}
+        overall: Dict[Hashable, List[int]] = {}
+        for position, (name, key) in enumerate(rows):
+            for table in (per_annotator.setdefault(name, {}), overall):
+                entry = table.setdefault(key, [0, position])
+                entry[0] += 1
+        self.by_annotator = {name: _majority(table) for name, table in per_annotator.items()}
+        self.overall = _majority(overall) if overall else None
+
+    def label(self, annotator: str):
+        if annotator in self.by_annotator:
+            return self.by_annotator[annotator]
+        if self.fallback is not None:
+            return self.fallback.label(annotator)
+        return self.overall
+
+
+def _majority(table: Dict[Hashable, List[int]]):
+    """The key with the highest count; among equals, the one seen first."""
+    return min(table.items(), key=lambda kv: (-kv[1][0], kv[1][1]))[0]
+
+
+def item_annotators(item: dict) -> List[str]:
+    """An item's annotators, in its order, as the names a per-annotator prediction follows: the
+    names ``formats.annotators.annotator_names`` gives, as gold's and the scorer's."""
+    return annotator_names(item.get("annotators"))

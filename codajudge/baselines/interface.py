@@ -1,0 +1,278 @@
+"""The code-submission interface at run time: loading ``model.py``, calling it safely, and turning
+what it returns into ``id<TAB>value`` lines checked by the scorer's own value parsers.
+
+The interface itself is described in the package docstring (``codajudge.baselines``).
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import json
+import numbers
+import sys
+import traceback
+from pathlib import Path
+from typing import Callable, List, Optional
+
+import numpy as np
+
+from .. import kinds
+from ..errors import ProblemCollector, SubmissionError
+from ..formats.annotators import parse_per_annotator
+from ..formats.notes import ReadNote
+from ..formats.soft import parse_soft
+from ..formats.values import ValueProblem, parse_label, parse_number, value_warnings
+from ..formats.write import format_value, numpy_json, per_annotator_value
+from ..kinds.base import PredictionShape
+from ..tracks import Track
+from .base import item_annotators
+
+MODEL_FILE = "model.py"
+MAX_ERROR_CHARS = 400
+INTERFACE_HINT = (
+    "model.py must define class Model with __init__(self, track), fit(self, train_items) and "
+    "predict(self, items); for example 'from codajudge.baselines import CosineBow as Model'"
+)
+
+
+def track_settings(track: Track, seed: int) -> dict:
+    """The ``track`` dict a Model receives: the track's declaration plus the run's seed."""
+    return {**track.to_dict(), "seed": int(seed)}
+
+
+def _exception_line(error: BaseException) -> str:
+    """The last line of the exception, as Python would print it (never the whole traceback)."""
+    if isinstance(error, SystemExit):
+        return f"SystemExit({error.code!r}): the code called sys.exit()"
+    line = traceback.format_exception_only(type(error), error)[-1].strip()
+    return line if len(line) <= MAX_ERROR_CHARS else line[:MAX_ERROR_CHARS] + "..."
+
+
+def _raised_at(error: BaseException, root: Optional[Path]) -> Optional[str]:
+    """'model.py, line 12': the innermost frame inside the submission folder, if any."""
+    if root is None:
+        return None
+    where = None
+    frames = traceback.extract_tb(error.__traceback__)
+    if isinstance(error, SyntaxError) and error.filename:
+        frames.append(traceback.FrameSummary(error.filename, error.lineno or 0, "<module>"))
+    for frame in frames:
+        try:
+            relative = Path(frame.filename).resolve().relative_to(root)
+        except ValueError:
+            continue
+        where = f"{relative.as_posix()}, line {frame.lineno}"
+    return where
+
+
+def call_participant(what: str, root: Optional[Path], function: Callable, *args):
+    """Call participant code; any exception (even SystemExit) becomes a one-line SubmissionError."""
+    try:
+        return function(*args)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as error:  # noqa: BLE001 - participant code may raise anything
+        where = _raised_at(error, root)
+        raise SubmissionError.single(
+            MODEL_FILE,
+            f"{what} failed with {_exception_line(error)}",
+            hint=f"the error was raised at {where}" if where else None,
+        ) from None
+
+
+def load_model_class(folder: Path) -> type:
+    """Import ``folder/model.py`` (with ``folder`` on sys.path for its own helper modules) and
+    return its ``Model`` class."""
+    folder = Path(folder).resolve()
+    sys.path.insert(0, str(folder))
+    spec = importlib.util.spec_from_file_location("model", folder / MODEL_FILE)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["model"] = module
+    call_participant("importing model.py", folder, spec.loader.exec_module, module)
+    model_class = getattr(module, "Model", None)
+    if not isinstance(model_class, type):
+        raise SubmissionError.single(
+            MODEL_FILE,
+            "no class named Model",
+            expected="class Model",
+            found=f"Model = {model_class!r}"[:80] if model_class is not None else "nothing",
+            hint=INTERFACE_HINT,
+        )
+    missing = [
+        name for name in ("fit", "predict") if not callable(getattr(model_class, name, None))
+    ]
+    if missing:
+        raise SubmissionError.single(
+            MODEL_FILE,
+            "class Model lacks " + " and ".join(missing),
+            expected="methods fit and predict",
+            hint=INTERFACE_HINT,
+        )
+    return model_class
+
+
+class Foreign:
+    """Stands for an object of a type the interface does not read (its type name only), so that
+    reporting it never calls the participant's ``__str__`` or ``__repr__``."""
+
+    def __init__(self, value):
+        self.type_name = type(value).__name__
+
+    def __str__(self) -> str:
+        return f"<{self.type_name} object>"
+
+
+def type_name(value) -> str:
+    return value.type_name if isinstance(value, Foreign) else type(value).__name__
+
+
+#: The built-in immutable scalar types: a copy may share them (``type(v) in``, so no subclass).
+_IMMUTABLE = (str, float, int, bool, type(None))
+
+
+def fresh_copy(value):
+    """A deep copy of JSON data (dicts, lists and immutable scalars) for a model to keep or change,
+    as ``copy.deepcopy`` makes it in a quarter of the time; anything else goes through deepcopy."""
+    value_type = type(value)
+    if value_type is dict:
+        return {
+            key: item if type(item) in _IMMUTABLE else fresh_copy(item)
+            for key, item in value.items()
+        }
+    if value_type is list:
+        return [item if type(item) in _IMMUTABLE else fresh_copy(item) for item in value]
+    return value if value_type in _IMMUTABLE else copy.deepcopy(value)
+
+
+def plain_data(value):
+    """``value`` rebuilt from built-in types only (str, float, int, bool, None, list, dict).
+
+    Every call into the participant's objects (iteration, ``__float__``, numpy conversions) happens
+    here, so that it runs under ``call_participant`` and a failure in it is the submission's problem;
+    what comes out holds no participant code. Unreadable objects become ``Foreign``.
+    """
+    if type(value) in _IMMUTABLE:
+        return value
+    if isinstance(value, np.ndarray):
+        return plain_data(value.tolist())
+    if isinstance(value, np.generic):
+        return plain_data(value.item())
+    if isinstance(value, (list, tuple)):
+        return [v if type(v) in _IMMUTABLE else plain_data(v) for v in value]
+    if isinstance(value, dict):
+        return {plain_data(k): plain_data(v) for k, v in value.items()}
+    return _plain_scalar(value)
+
+
+def _plain_scalar(value):
+    """A subclass of str, bool, int or float (or another real number) as the built-in value."""
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, int):
+        return int.__index__(value)
+    if isinstance(value, float):
+        return float.__float__(value)
+    if isinstance(value, numbers.Real):
+        return float(value)
+    return Foreign(value)
+
+
+def as_sequence(predictions, display: str) -> list:
+    """``predict``'s return value as a list (numpy arrays and tuples accepted)."""
+    if isinstance(predictions, np.ndarray):
+        return predictions.tolist()
+    if isinstance(predictions, (list, tuple)):
+        return list(predictions)
+    raise SubmissionError.single(
+        display,
+        "predict() must return a list with one value per item",
+        expected="a list",
+        found=type_name(predictions),
+    )
+
+
+def _as_json(value) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False, default=numpy_json)
+    except (TypeError, ValueError, RecursionError):
+        raise ValueProblem(
+            "the value cannot be written as JSON",
+            expected="a list of numbers or labels",
+            found=type_name(value),
+        )
+
+
+def _scalar_text(value, what: str) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        try:
+            return repr(float(value)) if what == "number" else str(value)
+        except OverflowError:
+            pass
+    raise ValueProblem(
+        f"not a {what}",
+        expected="a float" if what == "number" else "a label string",
+        found=f"{type_name(value)} {str(value)[:40]!r}",
+    )
+
+
+def _read_score(track: Track, item: dict, value, notes: List[ReadNote]):
+    return parse_number(_scalar_text(value, "number"))
+
+
+def _read_label(track: Track, item: dict, value, notes: List[ReadNote]):
+    return track.labels[parse_label(_scalar_text(value, "label"), track)]
+
+
+def _read_distribution(track: Track, item: dict, value, notes: List[ReadNote]):
+    return parse_soft(_as_json(value), track, notes)
+
+
+def _read_per_annotator(track: Track, item: dict, value, notes: List[ReadNote]):
+    rows = parse_per_annotator(_as_json(value), track, item_annotators(item))
+    return per_annotator_value(track, rows)
+
+
+#: For each shape of prediction, the scorer's parser of a model's value, giving the value to write.
+_READERS = {
+    PredictionShape.SCORE: _read_score,
+    PredictionShape.LABEL: _read_label,
+    PredictionShape.DISTRIBUTION: _read_distribution,
+    PredictionShape.PER_ANNOTATOR: _read_per_annotator,
+}
+
+
+def canonical_value(track: Track, item: dict, value, notes: List[ReadNote]) -> str:
+    """The ``VALUE`` text of one prediction, after the scorer's parser accepted it; ValueProblem if not."""
+    read = _READERS[kinds.of(track).prediction_shape]
+    return format_value(track, read(track, item, value, notes))
+
+
+def prediction_lines(track: Track, items: List[dict], predictions, display: str) -> List[str]:
+    """``id<TAB>value`` lines for ``items``; a SubmissionError names the item, expected and found."""
+    values = as_sequence(predictions, display)
+    if len(values) != len(items):
+        raise SubmissionError.single(
+            display,
+            "wrong number of predictions",
+            expected=f"{len(items)} (one per item, in input order)",
+            found=f"{len(values)}",
+        )
+    problems = ProblemCollector(display)
+    notes: List[ReadNote] = []
+    lines = []
+    for item, value in zip(items, values):
+        try:
+            lines.append(f"{item['id']}\t{canonical_value(track, item, value, notes)}")
+        except ValueProblem as p:
+            problems.add(
+                p.message, item=item["id"], expected=p.expected, found=p.found, hint=p.hint
+            )
+    problems.raise_if_any()
+    for warning in value_warnings(notes):
+        print(f"note: {display}: {warning}")
+    return lines

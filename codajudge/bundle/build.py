@@ -1,0 +1,750 @@
+"""Building a bundle: import and validate everything first, then write the tree and the zip.
+
+Order matters: nothing is written until the config, every dataset split, every track's gold, the
+leaderboard keys (checked against what the scorer really writes for a perfect submission) and the
+absence of gold in public files have all been checked.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional, Tuple
+
+import yaml
+
+from .. import __version__, kinds
+from ..assets import PACKAGE, kit_root
+from ..errors import ConfigError, Problem
+from ..formats.coverage import write_other_phase_ids
+from ..formats.items import public_view, reference_view, write_items
+from ..formats.write import write_prediction
+from ..gold import build_gold, gold_as_values
+from ..importers import load_split, missing_releases
+from ..metrics import get as get_metric
+from ..scoring import load_gold, score_folder
+from ..spec import read_spec, write_spec
+from ..tracks import leaderboard_keys
+from .baseline_scores import write_baseline_scores
+from .baselines_run import (
+    SAMPLE_BASELINE,
+    baseline_scores,
+    prediction_files,
+    run_baseline,
+    write_solutions,
+)
+from .check.programs import PROGRAMS
+from .compose import competition_yaml
+from .data_checks import split_problems
+from .edition import Edition, Phase
+from .content_leaks import text_key
+from .leaks import HiddenSplit, check_public_tree
+from .pages import generated_pages
+from .kit_readme import (
+    LOCAL_PHASE,
+    LOCAL_SAMPLE,
+    PRACTICE_SAMPLE,
+    KitFacts,
+    LocalScore,
+    checked_sample,
+    render,
+)
+from .sample import declared_sample, held_out, sampled_items
+from .zipdet import tree_files, write_zip
+
+REPO_ROOT = kit_root()
+ENGINE = PACKAGE
+
+
+@dataclass
+class EditionData:
+    """Items per split and dataset: ``splits['train']['sts_en'] -> [item, ...]``."""
+
+    splits: Dict[str, Dict[str, List[dict]]]
+    repeats: List["Repeats"] = field(default_factory=list)
+    baseline_scores: Dict[str, Dict[str, Dict[str, float]]] = field(default_factory=dict)
+    #: baseline -> why it is not run (it learns from a training split the edition does not have)
+    skipped_baselines: Dict[str, str] = field(default_factory=dict)
+
+
+def untrainable_baselines(edition: Edition, data: EditionData) -> Dict[str, str]:
+    """The edition's baselines that need training data on a track whose dataset has none, and why."""
+    from ..baselines import baseline_class
+
+    without = {t.dataset for t in edition.tracks if not data.splits["train"].get(t.dataset)}
+    skipped: Dict[str, str] = {}
+    for name in edition.baselines:
+        for track in edition.tracks:
+            if track.dataset in without and baseline_class(name)(track.to_dict()).needs_training:
+                skipped[name] = (
+                    f"it learns from the training split, which dataset '{track.dataset}' "
+                    f"(track {track.title}) does not have"
+                )
+                break
+    return skipped
+
+
+def split_source(source, split: str, where: str):
+    """A dataset's source for one split: the entries of its optional ``splits: {SPLIT: {...}}`` mapping
+    replace the dataset's own (e.g. a training file that came only in another archive)."""
+    if not isinstance(source, dict) or "splits" not in source:
+        return source
+    splits = source["splits"]
+    override = splits.get(split, {}) if isinstance(splits, dict) else None
+    if not isinstance(override, dict):
+        raise ConfigError.single(
+            where,
+            "'splits' must map a split to the source options that change for it",
+            expected="e.g. {train: {path: release/train.zip}}",
+            found=repr(splits)[:80],
+        )
+    merged = {k: v for k, v in source.items() if k != "splits"}
+    merged.update(override)
+    return merged
+
+
+def has_no_train(source) -> bool:
+    """Whether a dataset declares that it has no training split (``train: none``): ChaosNLI's
+    participants train on SNLI and MNLI themselves; its training file in the bundle is empty."""
+    return isinstance(source, dict) and source.get("train") == "none"
+
+
+def _load_dataset_split(source, data_root: Path, split: str, where: str) -> List[dict]:
+    """One split of one dataset: its importer's items, or the seeded sample of another split's
+    items that the dataset declares for it (``bundle.sample``)."""
+    sample = declared_sample(source, split, where)
+    read = sample.of if sample else split
+    items = load_split(split_source(source, read, where), data_root, read, where)
+    return sampled_items(items, sample, where) if sample else items
+
+
+def import_data(edition: Edition, data_root: Path) -> EditionData:
+    """Read every split every phase needs (and train, unless a dataset has none) through the
+    datasets' importers."""
+    needed = ["train"] + sorted({p.split for p in edition.phases})
+    problems: List[Problem] = missing_releases(edition.datasets, data_root)
+    if problems:
+        raise ConfigError(problems)
+    splits = _load_splits(edition, data_root, needed)
+    for split in needed:
+        for dataset, items in splits[split].items():
+            if split != "train" and not items:
+                problems.append(Problem(f"datasets '{dataset}'", f"the {split} split has no items"))
+    repeats = check_repeats(edition, splits, problems)
+    problems.extend(split_problems(edition.tracks, splits))
+    if problems:
+        raise ConfigError(problems)
+    for phase in edition.phases:
+        for track in edition.tracks:
+            build_gold(
+                track, splits[phase.split][track.dataset], f"{track.dataset} ({phase.split})"
+            )
+    return EditionData(splits, repeats=repeats)
+
+
+def _load_splits(edition: Edition, data_root: Path, needed: List[str]):
+    """split -> dataset -> items, every dataset's problems reported together."""
+    splits: Dict[str, Dict[str, List[dict]]] = {s: {} for s in needed}
+    problems: List[Problem] = []
+    for dataset, source in sorted(edition.datasets.items()):
+        where = f"datasets '{dataset}'"
+        for split in needed:
+            if split == "train" and has_no_train(source):
+                continue
+            try:
+                splits[split][dataset] = _load_dataset_split(source, data_root, split, where)
+            except ConfigError as e:  # a release cut by 'split' is read once per split
+                problems.extend(p for p in e.problems if p not in problems)
+    if problems:
+        raise ConfigError(problems)
+    return splits
+
+
+REPEATS_KEY = "known_repeats"
+
+
+@dataclass(frozen=True)
+class Repeats:
+    """Items of a hidden-gold split whose texts (``text_key``) are also those of an item of a public
+    split (train, or a split whose gold ships on purpose): ``found`` of them, ``declared`` allowed by
+    the dataset's ``known_repeats``. ``example``: (the scored item's id, the public split, its id)."""
+
+    dataset: str
+    split: str
+    found: int
+    declared: int
+    example: Optional[Tuple[str, str, str]] = None
+
+    def render(self) -> str:
+        return (
+            f"{self.dataset} {self.split}: items with the texts of public items: {self.found} "
+            f"({REPEATS_KEY}: {self.declared})"
+        )
+
+
+def declared_repeats(source) -> Dict[str, int]:
+    """A dataset's ``known_repeats: {SPLIT: COUNT}``: how many items of each hidden-gold split its
+    release really repeats (by texts) from a public split. The edition schema has checked its shape
+    (splits to whole numbers from 0, nothing coerced: ``bundle.dataset_schema``)."""
+    value = source.get(REPEATS_KEY) if isinstance(source, dict) else None
+    return dict(value or {})
+
+
+def _first_by_text(items: List[dict]) -> Dict[tuple, str]:
+    """texts (``text_key``) -> the id of the first item with them; items without texts left out."""
+    first: Dict[tuple, str] = {}
+    for item in items:
+        key = text_key(item)
+        if any(key):
+            first.setdefault(key, str(item["id"]))
+    return first
+
+
+def count_repeats(dataset: str, split: str, items, public: Dict[str, List[dict]], declared: int):
+    """The items of ``split`` whose texts are those of an item of a ``public`` split, whatever the ids
+    (releases copy items under new ids)."""
+    seen = {name: _first_by_text(rows) for name, rows in sorted(public.items())}
+    found, example = 0, None
+    for item in items:
+        key = text_key(item)
+        for name, first in seen.items():
+            if key in first:
+                found += 1
+                example = example or (str(item["id"]), name, first[key])
+                break
+    return Repeats(dataset, split, found, declared, example)
+
+
+def _repeat_problem(repeats: Repeats, public: List[str]) -> Problem:
+    scored_id, public_split, public_id = repeats.example
+    return Problem(
+        f"datasets '{repeats.dataset}'",
+        f"{repeats.split} items with the texts of items of a public split ({', '.join(public)}): "
+        f"{repeats.found}, more than the {repeats.declared} declared, so their gold would leak",
+        item=scored_id,
+        expected=f"at most {repeats.declared} repeated items ('{REPEATS_KEY}')",
+        found=f"{repeats.split} item {scored_id!r} has the texts of {public_split} item "
+        f"{public_id!r}",
+        hint=f"remove the repeated items, or declare the release's real repeats with "
+        f"'{REPEATS_KEY}: {{{repeats.split}: {repeats.found}}}' on the dataset",
+    )
+
+
+def check_repeats(edition: Edition, splits, problems: List[Problem]) -> List[Repeats]:
+    """Public splits (train and any split whose gold is public) against every hidden-gold split, by
+    texts: repeats beyond a dataset's ``known_repeats`` are refused; all of them are reported."""
+    public = {"train"} | {p.split for p in edition.phases if p.public_gold}
+    hidden = sorted({p.split for p in edition.phases} - public)
+    report: List[Repeats] = []
+    for dataset, source in sorted(edition.datasets.items()):
+        where = f"datasets '{dataset}'"
+        declared = declared_repeats(source)
+        for name in sorted(set(declared) - set(hidden)):
+            problems.append(
+                Problem(
+                    where,
+                    f"'{REPEATS_KEY}' names split {name!r}, whose gold no phase hides",
+                    expected=", ".join(hidden) or "a split of a hidden-gold phase",
+                )
+            )
+        shown = {name: splits.get(name, {}).get(dataset, []) for name in public}
+        for split in hidden:
+            repeats = count_repeats(
+                dataset, split, splits[split][dataset], shown, declared.get(split, 0)
+            )
+            if repeats.found > repeats.declared:
+                problems.append(_repeat_problem(repeats, sorted(public)))
+            if repeats.found or repeats.declared:
+                report.append(repeats)
+    return report
+
+
+def write_phase_data(
+    edition: Edition,
+    data: EditionData,
+    phase: Phase,
+    root: Path,
+    splits: Optional[Dict[str, Dict[str, List[dict]]]] = None,
+) -> None:
+    """reference_data/<phase>/ (gold) and input_data/<phase>/ (public items + training split).
+    ``splits``: the items per split to write (default: the edition's data)."""
+    splits = data.splits if splits is None else splits
+    spec = edition.spec(phase)
+    ref, inp = root / "reference_data" / phase.id, root / "input_data" / phase.id
+    ref.mkdir(parents=True)
+    inp.mkdir(parents=True)
+    write_spec(ref, spec)
+    write_spec(inp, spec)
+    for dataset in sorted({t.dataset for t in edition.tracks}):
+        items = splits[phase.split][dataset]
+        write_items(
+            ref / f"{dataset}.jsonl", [reference_view(it) for it in items]
+        )  # texts are public inputs
+        write_items(inp / f"{dataset}.jsonl", [public_view(it) for it in items])
+        write_items(inp / f"{dataset}.train.jsonl", splits["train"].get(dataset, []))
+    for folder in (ref, inp):  # the other phases' ids are public: both programs name them
+        write_other_phase_ids(folder, phase.split, edition.phases, data.splits)
+
+
+def score_gold(ref: Path):
+    """The scorer's Result for the gold of ``ref`` submitted as predictions (a perfect submission)."""
+    spec = read_spec(ref)
+    with tempfile.TemporaryDirectory(prefix="codajudge-gold-") as tmp:
+        golds = load_gold(spec, ref)
+        for track in spec.tracks:
+            write_prediction(
+                Path(tmp) / track.file_names[0],
+                track,
+                golds[track.id].ids,
+                gold_as_values(golds[track.id]),
+            )
+        return score_folder(spec, ref, Path(tmp))
+
+
+def imperfect_scores(result, where: str) -> List[Problem]:
+    """The tracks whose metric is not at its best value although the gold was submitted."""
+    problems = []
+    for track_id, tr in result.tracks.items():
+        for name, value in tr.scores.items():
+            metric = get_metric(name)
+            best = metric.bounds(len(tr.track.labels))[1 if metric.higher_is_better else 0]
+            if abs(value - best) > 1e-9:
+                problems.append(
+                    Problem(
+                        where,
+                        f"gold scored against itself is not perfect on track '{track_id}'",
+                        expected=f"{name} = {best:g}",
+                        found=f"{value:.6g}",
+                    )
+                )
+    return problems
+
+
+def check_keys_with_gold(edition: Edition, phase: Phase, root: Path) -> None:
+    """Score the gold as a submission: the scorer's keys must be the leaderboard's, every score perfect."""
+    result = score_gold(root / "reference_data" / phase.id)
+    written, expected = list(result.scores()), leaderboard_keys(edition.tracks)
+    if written != expected:
+        raise ConfigError.single(
+            "leaderboard",
+            "the scorer's keys differ from the leaderboard columns",
+            expected=", ".join(expected),
+            found=", ".join(written),
+        )
+    problems = imperfect_scores(result, f"reference_data/{phase.id}")
+    if problems:
+        raise ConfigError(problems[:1])
+
+
+def copy_program(name: str, destination: Path, with_engine: bool = True) -> None:
+    """A program folder as Codabench mounts it: its own files plus the engine beside them."""
+    shutil.copytree(
+        REPO_ROOT / name, destination, ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
+    )
+    if with_engine:
+        shutil.copytree(
+            ENGINE,
+            destination / "codajudge",
+            ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "_kit"),
+        )
+
+
+def write_pages(edition: Edition, data: EditionData, root: Path) -> List[dict]:
+    pages_dir = root / "pages"
+    pages_dir.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(edition.folder / edition.logo, root / "logo.png")
+    copied = [(edition.terms, "terms.md")] + [
+        (page["file"], Path(page["file"]).name) for page in edition.pages
+    ]
+    for source, name in copied:
+        try:
+            text = (edition.folder / source).read_text(encoding="utf-8")
+        except UnicodeDecodeError as e:
+            raise ConfigError.single(
+                str(edition.folder / source),
+                "a page must be UTF-8 text",
+                found=f"byte {e.object[e.start]:#04x} at offset {e.start}",
+            )
+        (pages_dir / name).write_text(marked_page(text, edition), encoding="utf-8")
+    pages = [
+        {"title": page["title"], "file": f"pages/{Path(page['file']).name}"}
+        for page in edition.pages
+    ]
+    generated = generated_pages(
+        edition, data.baseline_scores, local_score(edition, data), data.skipped_baselines
+    )
+    for title, name, text in generated:
+        (pages_dir / name).write_text(marked_page(text, edition), encoding="utf-8")
+        pages.append({"title": title, "file": f"pages/{name}"})
+    pages.append({"title": "Terms", "file": "pages/terms.md"})
+    return pages
+
+
+def generated_marker(edition: Edition) -> str:
+    """What every generated text file says of itself (a header line where the format allows)."""
+    return (
+        f"Generated by codajudge {__version__} build_bundle.py from edition '{edition.name}' "
+        "(its edition.yaml); edit that instead and rebuild."
+    )
+
+
+def write_yaml(path: Path, doc: dict, edition: Edition) -> None:
+    text = yaml.safe_dump(
+        doc, sort_keys=False, allow_unicode=True, width=110, default_flow_style=False
+    )
+    Path(path).write_text(f"# {generated_marker(edition)}\n" + text, encoding="utf-8")
+
+
+def marked_page(text: str, edition: Edition) -> str:
+    """A Markdown page with the generated marker as an HTML comment, which Markdown renders as nothing."""
+    return f"<!-- {generated_marker(edition)} -->\n" + text
+
+
+def hidden_gold(edition: Edition, data: EditionData) -> Dict[str, HiddenSplit]:
+    """Gold that no public file may contain: the splits of phases whose gold is not public."""
+    public_splits = {p.split for p in edition.phases if p.public_gold}
+    hidden: Dict[str, HiddenSplit] = {}
+    for phase in edition.phases:
+        if phase.public_gold or phase.split in public_splits:
+            continue
+        for track in edition.tracks:
+            items = data.splits[phase.split][track.dataset]
+            hidden[f"{track.id} ({phase.split})"] = HiddenSplit(
+                build_gold(track, items, f"{track.dataset} ({phase.split})"), items
+            )
+    return hidden
+
+
+def write_starting_kit(
+    edition: Edition, data: EditionData, root: Path, bundle_pages: List[dict]
+) -> None:
+    """The starting kit is itself a small bundle of the practice phase, so the local runner works on it:
+    programs with the engine, the practice input data (and its gold when public), run_local.py,
+    the participant README and sample submissions."""
+    kit = root / "starting_kit"
+    shutil.copytree(
+        REPO_ROOT / "starting_kit", kit, ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
+    )
+    practice = [p for p in edition.phases if p.public_gold] or edition.phases[:1]
+    local = write_local_phase(edition, data, kit)
+    for name in PROGRAMS:
+        copy_program(name, kit / name)
+    for phase in practice:
+        shutil.copytree(root / "input_data" / phase.id, kit / "input_data" / phase.id)
+        if phase.public_gold:
+            shutil.copytree(root / "reference_data" / phase.id, kit / "reference_data" / phase.id)
+    shutil.copyfile(root / "logo.png", kit / "logo.png")
+    (kit / "pages").mkdir(exist_ok=True)
+    for page in bundle_pages:
+        shutil.copyfile(root / page["file"], kit / page["file"])
+    write_yaml(
+        kit / "competition.yaml",
+        competition_yaml(edition, bundle_pages, phases=local + practice, starting_kit=None),
+        edition,
+    )
+    for name in (
+        edition.public_files
+    ):  # validated by load_edition: relative paths inside the edition folder
+        (kit / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(edition.folder / name, kit / name)
+
+
+def local_splits(edition: Edition, data: EditionData) -> Optional[Dict[str, Dict[str, List[dict]]]]:
+    """The kit's local phase's items: ``{'local': held-out train items, 'train': the rest}`` per
+    dataset of a track; None when the edition declares no ``local`` split or a dataset has too
+    little training data for one."""
+    if edition.local is None:
+        return None
+    splits: Dict[str, Dict[str, List[dict]]] = {LOCAL_PHASE: {}, "train": {}}
+    for dataset in sorted({t.dataset for t in edition.tracks}):
+        local, rest = held_out(data.splits["train"].get(dataset, []), edition.local)
+        if not local:
+            return None
+        splits[LOCAL_PHASE][dataset], splits["train"][dataset] = local, rest
+    return splits
+
+
+def local_phase(edition: Edition) -> Phase:
+    """The starting kit's phase scoring the local split (never a platform phase)."""
+    first = edition.phases[0]
+    return Phase(
+        id=LOCAL_PHASE,
+        name="Local",
+        start=first.start,
+        end=None,
+        split=LOCAL_PHASE,
+        description="A validation split held out of the training data, gold public (starting kit only)",
+        execution_time_limit=first.execution_time_limit,
+        public_gold=True,
+    )
+
+
+def write_local_phase(edition: Edition, data: EditionData, kit: Path) -> List[Phase]:
+    """The kit's local phase data (``input_data/local``, ``reference_data/local``), whose training
+    files leave the local items out; [] when there is none, else [that phase]."""
+    splits = local_splits(edition, data)
+    if splits is None:
+        return []
+    phase = local_phase(edition)
+    write_phase_data(edition, data, phase, kit, splits)
+    return [phase]
+
+
+def local_score(edition: Edition, data: EditionData) -> LocalScore:
+    """What the starting kit can score: its local phase when the edition declares one and has the
+    training data for it, else the practice phase when its gold is public, else nothing."""
+    local = local_splits(edition, data)
+    practice_public = any(p.public_gold for p in edition.phases)
+    first = LOCAL_PHASE if local else ("practice" if practice_public else "")
+    local_items = (local or {}).get(LOCAL_PHASE, {})
+    return LocalScore(
+        first_phase=first,
+        practice_public=practice_public,
+        local_items={d: len(items) for d, items in local_items.items()},
+        local_scored=fewer_scored(edition, local_items),
+        shared=same_items(local_items),
+    )
+
+
+def same_items(items: Dict[str, List[dict]]) -> List[Tuple[str, ...]]:
+    """The groups of two or more datasets whose ``items`` are equal (ids, texts and gold alike), each
+    group's names sorted, the groups in the order of their first name."""
+    groups: Dict[str, List[str]] = {}
+    for dataset in sorted(items):
+        key = json.dumps(items[dataset], sort_keys=True)
+        groups.setdefault(key, []).append(dataset)
+    return [tuple(names) for names in groups.values() if len(names) > 1]
+
+
+def fewer_scored(edition: Edition, items: Dict[str, List[dict]]) -> Dict[str, int]:
+    """track title -> how many of its dataset's ``items`` it scores, for the tracks that score
+    fewer than all (the others lack the track's gold: no majority label, fewer annotations)."""
+    fewer: Dict[str, int] = {}
+    for track in edition.tracks:
+        rows = items.get(track.dataset, [])
+        scored = int(build_gold(track, rows, f"{track.dataset} ({LOCAL_PHASE})").scored.sum())
+        if rows and scored < len(rows):
+            fewer[track.title] = scored
+    return fewer
+
+
+def write_kit_readme(edition: Edition, data: EditionData, root: Path, pages: List[dict]) -> None:
+    """The starting kit's README for this edition (``kit_readme``), written once the sample
+    submissions, whose first lines it quotes, are there."""
+    kit = root / "starting_kit"
+    score = local_score(edition, data)
+    facts = KitFacts(
+        score=score,
+        examples=one_file_per_kind(edition, _first_lines(kit / checked_sample(score))),
+        pages=pages,
+        other_names=[name for t in edition.tracks for name in t.file_names[1:]],
+        sample_baseline=sample_baseline(data),
+        baselines=list(edition.baselines),
+        positional=any(kinds.of(t).positional_by_default for t in edition.tracks),
+    )
+    template = (REPO_ROOT / "starting_kit" / "README.md").read_text(encoding="utf-8")
+    (kit / "README.md").write_text(render(template, facts), encoding="utf-8")
+
+
+def one_file_per_kind(edition: Edition, first_lines: Dict[str, str]) -> Dict[str, str]:
+    """The first of ``first_lines`` (file name -> its first line) of each kind of track, in the
+    zip's order: the README shows these."""
+    kind_of = {t.file_names[0]: kinds.of(t) for t in edition.tracks}
+    shown: Dict[str, str] = {}
+    seen = []
+    for name, line in first_lines.items():
+        kind = kind_of.get(name)
+        if kind is not None and kind not in seen:
+            seen.append(kind)
+            shown[name] = line
+    return shown
+
+
+def _first_lines(archive: Path) -> Dict[str, str]:
+    """file name -> its first line, for each file of a result zip (in the zip's order)."""
+    import zipfile
+
+    with zipfile.ZipFile(archive) as zf:
+        return {
+            name: zf.read(name).decode("utf-8").splitlines()[0]
+            for name in zf.namelist()
+            if zf.read(name)
+        }
+
+
+@dataclass
+class BuildSummary:
+    edition: Edition
+    tree: Path
+    zip_path: Path
+    sha256: str
+    sizes: Dict[str, int]
+    notes: List[str] = field(default_factory=list)  # what the organiser should know: no train split
+    repeats: List[Repeats] = field(default_factory=list)
+
+    def render(self) -> str:
+        lines = [f"edition {self.edition.name}: {self.edition.title}  (codajudge {__version__})"]
+        for p in self.edition.phases:
+            lines.append(
+                f"  phase {p.id:<14} {p.date_text('start')} .. {p.date_text('end') or 'open':<19} "
+                f"gold: {p.split}{' (public)' if p.public_gold else ''}"
+            )
+        for t in self.edition.tracks:
+            lines.append(
+                f"  track {t.id:<14} {t.kind:<14} {t.scale or '':<11} metrics {', '.join(t.metrics)}"
+                f"{'  [primary]' if t.primary else ''}"
+            )
+        for repeats in self.repeats:
+            lines.append(f"  repeats {repeats.render()}")
+        lines.append(
+            "  sizes: " + ", ".join(f"{k} {v / 1024:.0f} KiB" for k, v in self.sizes.items())
+        )
+        lines.extend(f"  note: {note}" for note in self.notes)
+        lines.append(f"  tree   {self.tree}")
+        lines.append(f"  zip    {self.zip_path}  sha256 {self.sha256}")
+        return "\n".join(lines)
+
+
+def _size(path: Path) -> int:
+    return (
+        sum(full.stat().st_size for full, _ in tree_files(path))
+        if path.is_dir()
+        else path.stat().st_size
+    )
+
+
+def write_sample_submission(
+    edition: Edition, root: Path, predictions: Dict[str, bytes], baseline: str = SAMPLE_BASELINE
+) -> None:
+    """The starting kit's sample result submission: SAMPLE_BASELINE's ``predictions`` for the first
+    phase, kept from ``baseline_scores`` (``baseline`` run here when the edition lists other
+    baselines only)."""
+    if not predictions:
+        first = root / "input_data" / edition.phases[0].id
+        predictions = baseline_predictions(baseline, first, edition.seed)
+    write_sample_zip(predictions, root / "starting_kit" / PRACTICE_SAMPLE)
+
+
+def baseline_predictions(baseline: str, input_dir: Path, seed: int) -> Dict[str, bytes]:
+    """``prediction_files`` of ``baseline`` run on one phase's ``input_dir``."""
+    with tempfile.TemporaryDirectory(prefix="codajudge-sample-") as tmp:
+        run_baseline(baseline, input_dir, Path(tmp) / "predictions", seed)
+        return prediction_files(Path(tmp) / "predictions")
+
+
+def write_sample_zip(predictions: Dict[str, bytes], target: Path) -> None:
+    """A result submission zip at ``target`` holding ``predictions`` (file name -> bytes)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="codajudge-sample-") as tmp:
+        for name, content in predictions.items():
+            (Path(tmp) / name).write_bytes(content)
+        write_zip(Path(tmp), target)
+
+
+def sample_baseline(data: EditionData) -> str:
+    """The baseline whose predictions are the kit's sample result submissions: SAMPLE_BASELINE,
+    or random when that one needs a training split the edition lacks."""
+    return "random" if SAMPLE_BASELINE in data.skipped_baselines else SAMPLE_BASELINE
+
+
+def write_local_sample(root: Path, baseline: str, seed: int) -> None:
+    """``LOCAL_SAMPLE``: ``baseline``'s predictions of the kit's local phase (when it has one),
+    the sample its README's check command (``--phase local``) takes; the practice sample keeps
+    the platform's practice ids."""
+    kit = root / "starting_kit"
+    local_input = kit / "input_data" / LOCAL_PHASE
+    if local_input.is_dir():
+        predictions = baseline_predictions(baseline, local_input, seed)
+        write_sample_zip(predictions, kit / LOCAL_SAMPLE)
+
+
+def write_tree(
+    edition: Edition, data: EditionData, root: Path, with_engine: bool = True
+) -> Edition:
+    """Every file of the bundle under ``root`` (which must not exist yet). Returns the edition as
+    built: baselines that need a training split the edition lacks are left out (the Baselines page
+    says why)."""
+    data.skipped_baselines = untrainable_baselines(edition, data)
+    kept = [name for name in edition.baselines if name not in data.skipped_baselines]
+    edition = dataclasses.replace(edition, baselines=kept)
+    root.mkdir(parents=True)
+    for phase in edition.phases:
+        write_phase_data(edition, data, phase, root)
+    for phase in edition.phases:
+        check_keys_with_gold(edition, phase, root)
+    sample: Dict[str, bytes] = {}
+    data.baseline_scores = baseline_scores(edition, root, sample)
+    write_baseline_scores(edition, root, data.baseline_scores)
+    pages = write_pages(edition, data, root)
+    for name in PROGRAMS:
+        copy_program(name, root / name, with_engine=with_engine)
+    solutions = write_solutions(edition, root)
+    write_starting_kit(edition, data, root, pages)
+    write_sample_submission(edition, root, sample, sample_baseline(data))
+    write_local_sample(root, sample_baseline(data), edition.seed)
+    write_kit_readme(edition, data, root, pages)
+    write_yaml(
+        root / "competition.yaml", competition_yaml(edition, pages, solutions=solutions), edition
+    )
+    public = [root / "input_data", root / "starting_kit", root / "pages", root / "solutions"]
+    check_public_tree(public, hidden_gold(edition, data), root)
+    return edition
+
+
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def replace_output(staged: Path, final: Path) -> None:
+    """Move a staged tree or zip to ``final`` (a plain name inside ``--out``; the edition name is a
+    checked slug), replacing an old one. A symbolic link found there is removed, never followed."""
+    if final.is_symlink() or final.is_file():
+        final.unlink()
+    elif final.exists():
+        shutil.rmtree(final)
+    os.replace(staged, final)
+
+
+def build(edition: Edition, data_root: Path, out_dir: Path) -> BuildSummary:
+    """Validate everything, then write ``OUT/<edition>/`` and ``OUT/<edition>.zip`` (replacing old ones)."""
+    data = import_data(edition, data_root)
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{edition.name}-", dir=out_dir))
+    try:
+        tree = staging / edition.name
+        edition = write_tree(edition, data, tree)
+        write_zip(tree, staging / f"{edition.name}.zip")
+        final_tree, final_zip = out_dir / edition.name, out_dir / f"{edition.name}.zip"
+        replace_output(tree, final_tree)
+        replace_output(staging / f"{edition.name}.zip", final_zip)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    sizes = {
+        name: _size(final_tree / name) for name in ("reference_data", "input_data", "starting_kit")
+    }
+    sizes["zip"] = final_zip.stat().st_size
+    summary = BuildSummary(
+        edition, final_tree, final_zip, sha256_of(final_zip), sizes, repeats=data.repeats
+    )
+    summary.notes = build_notes(edition, data)
+    return summary
+
+
+def build_notes(edition: Edition, data: EditionData) -> List[str]:
+    """The datasets without a training split (none declared, or an empty one), and the baselines
+    left out for it."""
+    datasets = sorted({track.dataset for track in edition.tracks})
+    notes = [f"dataset {d} has no train split" for d in datasets if not data.splits["train"].get(d)]
+    notes += [f"baseline {name} not run: {why}" for name, why in data.skipped_baselines.items()]
+    return notes

@@ -1,0 +1,453 @@
+"""A legacy CodaLab v1.5 bundle of an edition (``build_bundle.py --legacy``).
+
+The v2 tree is built first by the same code (so every check of a v2 build holds: config, gold,
+leaderboard keys, baselines, no hidden gold in public files), then re-packed as v1.5 expects:
+
+- ``competition.yaml`` without ``version``: ``html`` pages, ``competition_docker_image``, numbered
+  ``phases`` with ``phasenumber``/``label``/``start_date``, and the leaderboard in v1.5 form
+  (``leaderboards`` + ``columns`` pointing at it), with the same column keys as the v2 bundle;
+- every program and data set as a ``.zip`` inside the bundle, files at the zip's root (CodaLab
+  required zips): ``scoring_program.zip``, ``reference_data_<phase>.zip``, ``input_data_<phase>.zip``
+  and ``starting_kit.zip``;
+- the pages as HTML (CodaLab shows page files as HTML), converted from the v2 bundle's Markdown;
+- the scoring command with CodaLab's ``$program``-style variables, which Codabench also substitutes,
+  in a file named exactly ``metadata`` at the program zip's root: the v1 compute worker reads no
+  other name (Codabench reads ``metadata`` too when there is no ``metadata.yaml``);
+- the extra pages keyed by their titles, since v1.5 (and Codabench's v1 unpacker) shows a page's
+  ``html`` key as its tab title; ``overview``, ``evaluation``, ``terms`` and ``data`` are the keys
+  v1.5 requires and labels itself.
+
+**Result submissions only.** A legacy phase has no ingestion program and is ``is_scoring_only``:
+on v1.5 no participant code runs, and code submissions are for the Codabench (v2) bundle. The
+reason is the v1.5 platform's own layout, which no program of the kit can repair:
+
+- for a phase with an ingestion program the site puts the phase's reference data into the
+  prediction run (codalab-competitions ``codalab/apps/web/tasks.py:165-176``, ``hidden_ref``) and the
+  v1 worker mounts it into the ingestion container beside the run folder
+  (competitions-v1-compute-worker ``worker.py:325-331``, ``:587``), where the ingestion program runs
+  the participant's ``model.py``: the hidden gold is one ``open("../../hidden_ref/...")`` away;
+- that container's ``PYTHONPATH`` holds the submission's folder (``worker.py:591``), so a
+  ``sitecustomize.py`` or ``json.py`` in the zip runs inside ``ingest.py`` before any kit code;
+- a submission whose ``metadata`` has a ``command`` is also started in a container of its own with
+  the whole run folder, ``ingestion_program/`` included, mounted read-write (``worker.py:481-536``).
+
+A child process without permissions stops none of these, so the ingestion program is left out
+rather than hardened. ``is_scoring_only: true`` (the model's default, ``models.py:889``, written out
+so that the intent is visible) makes v1.5 skip the prediction step (``tasks.py:758-786``): every zip
+goes to the scoring program as results.
+
+What v1.5 cannot say: a phase ends when the next one starts (Codabench's v1 unpacker ends it one
+day before; the timeline page says both), there is no submission rule such as ``Force_Last`` (see
+``placement_keys`` for the keys that stand for one) and no solutions.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import html
+import re
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Dict, List, Optional, Tuple
+
+import yaml
+
+from .build import BuildSummary, import_data, replace_output, sha256_of, write_tree, write_yaml
+from .compose import PRECISION, leaderboard_columns
+from .edition import DATE_FORMAT, Edition, Phase
+from .zipdet import write_zip
+
+#: Program commands with the legacy variables; on Codabench they expand to the v2 commands' paths.
+#: The scoring program only: a legacy phase has no ingestion program (see the module's docstring).
+LEGACY_COMMANDS = {"scoring_program": "python3 $program/score.py $input $output"}
+#: Pages CodaLab v1.5 required, in the order they are listed.
+REQUIRED_PAGES = ("overview", "evaluation", "terms", "data")
+#: The only program file name the v1 compute worker reads.
+LEGACY_METADATA = "metadata"
+#: Every legacy phase's keys that make it take result submissions only: v1.5 then skips the
+#: prediction step, so no participant code runs and no container holds code and gold together.
+RESULTS_ONLY_PHASE = {"is_scoring_only": True}
+#: What a participant must know about submitting on v1.5, appended to the data page and the kit README.
+SUBMITTING_ON_CODALAB = """
+## Submitting on CodaLab
+
+This CodaLab competition takes **result submissions only**: a zip with one file per track, as the
+*Data and formats* page describes. A zip holding `model.py` is not run here; it is scored as
+results and refused because it holds no prediction file. Code submissions need Codabench, whose
+step that runs participant code never receives the gold.
+
+Why: for a phase with an ingestion program, CodaLab v1.5 hands the phase's hidden reference data
+to the container that runs participant code (codalab-competitions `tasks.py`, `hidden_ref`; the v1
+compute worker mounts it beside the run folder), so participant code could read the hidden gold.
+This bundle therefore has no ingestion program, and no code of yours runs on CodaLab.
+
+To submit a model, run it on your own machine with the starting kit and upload what it writes:
+
+```
+python3 ingestion_program/ingest.py EVALUATION_DATA predictions my_code_submission
+cd predictions && zip -r ../my_submission.zip . && cd ..
+python3 ingestion_program/ingest.py EVALUATION_DATA checked my_submission.zip
+```
+
+`EVALUATION_DATA` is the phase's public data (the Files tab; `input_data_<phase>.zip` in the
+bundle). The last command checks the zip's format and coverage with the platform's messages.
+"""
+
+
+# --- Markdown -> HTML, for the subset the kit's pages use -----------------------------------------
+
+
+def _inline(text: str) -> str:
+    """Escape, then render `code`, **bold**, *italic*, [text](url) and <url>."""
+    out = html.escape(text, quote=False)
+    out = re.sub(r"`([^`]+)`", r"<code>\1</code>", out)
+    out = re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", out)
+    out = re.sub(r"(?<![\w*])\*([^*\s][^*]*)\*(?![\w*])", r"<em>\1</em>", out)
+    out = re.sub(r"\[([^\]]+)\]\(([^)\s]+)\)", r'<a href="\2">\1</a>', out)
+    return re.sub(r"&lt;(https?://[^\s&]+)&gt;", r'<a href="\1">\1</a>', out)
+
+
+def _table(rows: List[str]) -> List[str]:
+    cells = [[c.strip() for c in re.split(r"(?<!\\)\|", row.strip().strip("|"))] for row in rows]
+    body = [r for r in cells[1:] if not all(re.fullmatch(r":?-+:?", c) for c in r)]
+    out = ["<table>", "<tr>" + "".join(f"<th>{_inline(c)}</th>" for c in cells[0]) + "</tr>"]
+    out += [
+        "<tr>" + "".join(f"<td>{_inline(c.replace(chr(92) + '|', '|'))}</td>" for c in r) + "</tr>"
+        for r in body
+    ]
+    return out + ["</table>"]
+
+
+class _HtmlBlocks:
+    """The HTML of a page read line by line: the blocks written so far, and the paragraph, list or
+    table still open (a block is written when a line of another kind, a blank or a heading ends it)."""
+
+    def __init__(self) -> None:
+        self.out: List[str] = []
+        self.paragraph: List[str] = []
+        self.items: List[str] = []
+        self.table: List[str] = []
+        self.code: Optional[List[str]] = None  # the lines of an open ``` block, kept verbatim
+
+    def feed(self, line: str) -> None:
+        """One line of the page: a fenced code block's line kept as it is, any other read by ``add``."""
+        if line.strip().startswith("```"):
+            self._fence()
+        elif self.code is not None:
+            self.code.append(line)
+        else:
+            self.add(line)
+
+    def _fence(self) -> None:
+        if self.code is None:
+            self.flush()
+            self.code = []
+            return
+        self.out.append(
+            "<pre><code>" + html.escape("\n".join(self.code), quote=False) + "</code></pre>"
+        )
+        self.code = None
+
+    def flush(self) -> None:
+        if self.paragraph:
+            self.out.append(f"<p>{_inline(' '.join(self.paragraph))}</p>")
+            self.paragraph.clear()
+        if self.items:
+            self.out.append(
+                "<ul>" + "".join(f"<li>{_inline(i)}</li>" for i in self.items) + "</ul>"
+            )
+            self.items.clear()
+        if self.table:
+            self.out.extend(_table(self.table))
+            self.table.clear()
+
+    def add(self, line: str) -> None:
+        stripped = line.strip()
+        heading = re.match(r"(#{1,6})\s+(.*)", stripped)
+        if re.fullmatch(
+            r"<!--.*-->", stripped
+        ):  # a one-line comment (the generated marker) stays a comment
+            self.flush()
+            self.out.append(stripped)
+        elif not stripped:
+            self.flush()
+        elif heading:
+            self.flush()
+            level = len(heading.group(1))
+            self.out.append(f"<h{level}>{_inline(heading.group(2))}</h{level}>")
+        elif stripped.startswith("|"):
+            if not self.table:
+                self.flush()
+            self.table.append(stripped)
+        elif re.match(r"[-*]\s+", stripped):
+            if self.paragraph or self.table:
+                self.flush()
+            self.items.append(re.sub(r"^[-*]\s+", "", stripped))
+        elif self.items and line.startswith((" ", "\t")):
+            self.items[-1] += " " + stripped  # continuation of a list item
+        else:
+            if self.items or self.table:
+                self.flush()
+            self.paragraph.append(stripped)
+
+
+def markdown_to_html(text: str, title: str) -> str:
+    """A small, dependency-free renderer: headings, paragraphs, lists, tables, fenced code blocks and
+    inline marks."""
+    blocks = _HtmlBlocks()
+    for line in text.split(
+        "\n"
+    ):  # not splitlines: U+2028 or U+0085 quoted from an item is text ("\r" is stripped)
+        blocks.feed(line)
+    if blocks.code is not None:  # an unclosed fence ends with the page
+        blocks.feed("```")
+    blocks.flush()
+    return (
+        f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>{html.escape(title)}</title></head>\n'
+        "<body>\n" + "\n".join(blocks.out) + "\n</body></html>\n"
+    )
+
+
+# --- the legacy tree -------------------------------------------------------------------------------
+
+
+def _slug(title: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "_", title.lower()).strip("_") or "page"
+
+
+def page_texts(edition: Edition, v2_root: Path) -> Dict[str, tuple]:
+    """Page key (the file's name: overview, data, evaluation, ...) -> (title, Markdown text) of the v2
+    bundle's pages, with an overview in any case."""
+    doc = yaml.safe_load((v2_root / "competition.yaml").read_text(encoding="utf-8"))
+    pages = {"terms": ("Terms", (v2_root / doc["terms"]).read_text(encoding="utf-8"))}
+    for page in doc["pages"]:
+        text = (v2_root / page["file"]).read_text(encoding="utf-8")
+        pages.setdefault(_slug(Path(page["file"]).stem), (page["title"], text))
+    pages.setdefault(
+        "overview", ("Overview", f"# {edition.title}\n\n{edition.description or edition.title}\n")
+    )
+    return pages
+
+
+def _next_day_before(phase: Phase) -> str:
+    return (phase.start - dt.timedelta(days=1)).strftime(DATE_FORMAT)
+
+
+def legacy_timeline_page(edition: Edition) -> str:
+    """The timeline as the platforms will run it: v1.5 phases have start dates only."""
+    lines = [
+        "# Timeline",
+        "",
+        "All times are UTC. CodaLab (v1.5) phases have a start date only: each phase stays open until the "
+        "next one starts, and the last one stays open. If this bundle is uploaded to Codabench instead, "
+        "Codabench's conversion ends each phase one day before the next one starts.",
+        "",
+        "| phase | start | CodaLab: open until | Codabench: ends | gold | submissions |",
+        "|---|---|---|---|---|---|",
+    ]
+    for phase, following in zip(edition.phases, list(edition.phases[1:]) + [None]):
+        until = following.date_text("start") if following else (phase.date_text("end") or "open")
+        ends = _next_day_before(following) if following else (phase.date_text("end") or "open")
+        limits = f"{phase.max_submissions_per_day} a day, {phase.max_submissions} in all"
+        lines.append(
+            f"| {phase.name} | {phase.date_text('start')} | {until} | {ends} | {phase.split} | {limits} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def write_html_pages(edition: Edition, v2_root: Path, root: Path) -> Dict[str, str]:
+    """The v2 bundle's pages as HTML files; returns the ``html`` mapping (page key -> file). The pages
+    v1.5 requires keep their fixed keys (it labels them itself); the others are keyed by their title,
+    which both platforms show as the tab's title."""
+    pages = page_texts(edition, v2_root)
+    pages["data"] = (pages["data"][0], pages["data"][1] + SUBMITTING_ON_CODALAB)
+    pages["timeline"] = (pages.get("timeline", ("Timeline",))[0], legacy_timeline_page(edition))
+    mapping: Dict[str, str] = {}
+    for slug in list(REQUIRED_PAGES) + [k for k in pages if k not in REQUIRED_PAGES]:
+        title, text = pages[slug]
+        (root / f"{slug}.html").write_text(
+            markdown_to_html(text, f"{edition.title}: {title}"), encoding="utf-8"
+        )
+        key = (
+            slug if slug in REQUIRED_PAGES or title in mapping or title in REQUIRED_PAGES else title
+        )
+        mapping[key] = f"{slug}.html"
+    return mapping
+
+
+def _zip_program(v2_root: Path, name: str, root: Path) -> str:
+    """A program folder zipped with its ``metadata.yaml`` turned into the ``metadata`` file the v1
+    worker reads, its command rewritten to the legacy variables."""
+    with tempfile.TemporaryDirectory(prefix="codajudge-legacy-") as tmp:
+        folder = Path(tmp) / name
+        shutil.copytree(v2_root / name, folder)
+        v2_meta = folder / "metadata.yaml"
+        data = yaml.safe_load(v2_meta.read_text(encoding="utf-8")) or {}
+        data["command"] = LEGACY_COMMANDS[name]
+        v2_meta.unlink()  # one command only: Codabench would prefer metadata.yaml over metadata
+        (folder / LEGACY_METADATA).write_text(
+            yaml.safe_dump(data, sort_keys=False), encoding="utf-8"
+        )
+        write_zip(folder, root / f"{name}.zip")
+    return f"{name}.zip"
+
+
+def _phase_entry(number: int, phase: Phase, v2_root: Path, root: Path, starting_kit: str) -> dict:
+    files = {}
+    for kind in ("reference_data", "input_data"):
+        name = f"{kind}_{phase.id}.zip"
+        write_zip(v2_root / kind / phase.id, root / name)
+        files[kind] = name
+    return {
+        "phasenumber": number,
+        "label": phase.name,
+        "description": phase.description or phase.name,
+        "start_date": phase.date_text("start"),
+        "max_submissions": phase.max_submissions,
+        "max_submissions_per_day": phase.max_submissions_per_day,
+        "execution_time_limit": phase.execution_time_limit,
+        "scoring_program": "scoring_program.zip",
+        **RESULTS_ONLY_PHASE,
+        "reference_data": files["reference_data"],
+        "input_data": files["input_data"],
+        "public_data": files["input_data"],
+        "starting_kit": starting_kit,
+    }
+
+
+def legacy_leaderboard(edition: Edition) -> dict:
+    """``leaderboard: {leaderboards: {TITLE: {label, rank}}, columns: {key: {leaderboard: *TITLE, ...}}}``.
+
+    Every column refers to the same leaderboard mapping, which YAML writes as an anchor and aliases."""
+    board = {"label": edition.leaderboard["title"], "rank": 1}
+    columns = {}
+    for column in leaderboard_columns(edition):
+        columns[column["key"]] = {
+            "leaderboard": board,
+            "label": column["title"],
+            "rank": column["index"] + 1,
+            "sort": column["sorting"],
+            "numeric_format": PRECISION,
+        }
+    return {"leaderboards": {edition.leaderboard["title"]: board}, "columns": columns}
+
+
+def placement_keys(rule: str) -> Tuple[dict, dict]:
+    """The v1.5 keys standing for Codabench's ``submission_rule``: (competition keys, each phase's keys).
+
+    v1.5 keeps one board entry per participant (CodaLab's ``add_submission_to_leaderboard``).
+    ``force_submission_to_leaderboard`` puts every finished submission there in place of the last
+    (Force_Last; Force_Latest_Multiple too, whose several entries v1.5 cannot show); a phase's
+    ``force_best_submission_to_leaderboard`` only one that beats it (Force_Best). With neither, as with
+    the Add rules, participants put submissions there by hand. Codabench's v1 unpacker reads neither
+    key: a legacy bundle uploaded there gets the Add rule (the v2 bundle keeps the rule)."""
+    if rule == "Force_Best":
+        return {}, {"force_best_submission_to_leaderboard": True}
+    if rule.startswith("Force_"):
+        return {"force_submission_to_leaderboard": True}, {}
+    return {}, {}
+
+
+def legacy_yaml(edition: Edition, pages: Dict[str, str], phases: List[dict]) -> dict:
+    competition_keys, phase_keys = placement_keys(edition.leaderboard["submission_rule"])
+    doc = {
+        "title": edition.title,
+        "description": edition.description or edition.title,
+        "image": "logo.png",
+        "has_registration": False,
+        "competition_docker_image": edition.docker_image,
+        "enable_detailed_results": True,
+        **competition_keys,
+    }
+    if (
+        edition.phases[-1].end is not None
+    ):  # v1.5 and Codabench's v1 unpacker read it as the last phase's end
+        doc["end_date"] = edition.phases[-1].date_text("end")
+    doc.update(
+        {
+            "html": pages,
+            "phases": {entry["phasenumber"]: {**entry, **phase_keys} for entry in phases},
+            "leaderboard": legacy_leaderboard(edition),
+        }
+    )
+    return doc
+
+
+#: The starting kit README's section on the platform's two kinds of submission, which the CodaLab
+#: note precedes (a participant reads that only results are taken before reading how to submit).
+KIT_SUBMIT_HEADING = "## Two ways to submit"
+
+
+def legacy_kit_readme(text: str) -> str:
+    """The starting kit's README with the CodaLab note before its section on submitting (appended
+    when the README has no such section)."""
+    note = SUBMITTING_ON_CODALAB.strip("\n") + "\n\n"
+    at = text.find("\n" + KIT_SUBMIT_HEADING + "\n")
+    if at < 0:
+        return text.rstrip("\n") + "\n\n" + note
+    return text[: at + 1] + note + text[at + 1 :]
+
+
+def write_legacy_starting_kit(v2_root: Path, root: Path) -> None:
+    """The v2 starting kit with the CodaLab submitting note in its README."""
+    with tempfile.TemporaryDirectory(prefix="codajudge-legacy-kit-") as tmp:
+        kit = Path(tmp) / "starting_kit"
+        shutil.copytree(v2_root / "starting_kit", kit)
+        readme = kit / "README.md"
+        readme.write_text(legacy_kit_readme(readme.read_text(encoding="utf-8")), encoding="utf-8")
+        write_zip(kit, root / "starting_kit.zip")
+
+
+def write_legacy_tree(edition: Edition, v2_root: Path, root: Path) -> None:
+    """Every file of the legacy bundle under ``root`` (new), from a finished v2 tree."""
+    root.mkdir(parents=True)
+    shutil.copyfile(v2_root / "logo.png", root / "logo.png")
+    pages = write_html_pages(edition, v2_root, root)
+    for name in LEGACY_COMMANDS:
+        _zip_program(v2_root, name, root)
+    write_legacy_starting_kit(v2_root, root)
+    phases = [
+        _phase_entry(number, phase, v2_root, root, "starting_kit.zip")
+        for number, phase in enumerate(edition.phases, start=1)
+    ]
+    write_yaml(root / "competition.yaml", legacy_yaml(edition, pages, phases), edition)
+
+
+#: The builder's word on what a legacy bundle takes, printed with its summary.
+RESULTS_ONLY_NOTE = (
+    "  CodaLab v1.5: result submissions only. The bundle has no ingestion program, since v1.5 "
+    "hands a phase's\n  reference data to the container that runs participant code; code "
+    "submissions need the Codabench bundle."
+)
+
+
+class LegacySummary(BuildSummary):
+    """The build summary of a legacy bundle: the v2 one, and what v1.5 takes."""
+
+    def render(self) -> str:
+        return super().render() + "\n" + RESULTS_ONLY_NOTE
+
+
+def build_legacy(edition: Edition, data_root: Path, out_dir: Path) -> BuildSummary:
+    """Validate and build as for v2, then write ``OUT/<edition>-legacy/`` and ``OUT/<edition>-legacy.zip``."""
+    data = import_data(edition, data_root)
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    name = f"{edition.name}-legacy"
+    staging = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=out_dir))
+    try:
+        write_tree(edition, data, staging / "v2")
+        write_legacy_tree(edition, staging / "v2", staging / name)
+        write_zip(staging / name, staging / f"{name}.zip")
+        final_tree, final_zip = out_dir / name, out_dir / f"{name}.zip"
+        replace_output(staging / name, final_tree)
+        replace_output(staging / f"{name}.zip", final_zip)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    sizes = {
+        kind: sum(f.stat().st_size for f in final_tree.glob(f"{kind}*.zip"))
+        for kind in ("reference_data", "input_data", "starting_kit")
+    }
+    sizes["zip"] = final_zip.stat().st_size
+    return LegacySummary(edition, final_tree, final_zip, sha256_of(final_zip), sizes)

@@ -1,0 +1,56 @@
+"""Pages an edition must not ship: placeholders written by ``codajudge new``, and the default
+edition's overview or terms under another edition's name (their text, data and licence are the sample
+data's, the wrong ones for any other edition)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List
+
+from ..assets import kit_root
+from ..errors import Problem
+
+#: The first line of every page ``codajudge new`` writes; the organiser removes it with the text.
+PLACEHOLDER_MARK = "<!-- codajudge: placeholder page, replace it with the edition's own text -->"
+DEFAULT_PAGES = ("pages/overview.md", "pages/terms.md")
+
+
+def _normalised(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _default_texts() -> dict:
+    """The default edition's pages, by normalised text (none in a kit installed without editions)."""
+    folder = kit_root() / "editions" / "default"
+    texts = {}
+    for name in DEFAULT_PAGES:
+        path = folder / name
+        if path.is_file():
+            texts[_normalised(path.read_text(encoding="utf-8", errors="replace"))] = name
+    return texts
+
+
+def page_problems(edition_name: str, folder: Path, files: List[str]) -> List[Problem]:
+    """One problem per page file (relative to ``folder``) that is a placeholder or a default page."""
+    defaults = _default_texts() if edition_name != "default" else {}
+    problems = []
+    for name in files:
+        text = (Path(folder) / name).read_text(encoding="utf-8", errors="replace")
+        if PLACEHOLDER_MARK in text:
+            problems.append(
+                Problem(
+                    str(Path(folder) / name),
+                    "the page is still the placeholder 'codajudge new' wrote",
+                    hint="write the edition's own text and delete the placeholder line",
+                )
+            )
+        elif _normalised(text) in defaults:
+            problems.append(
+                Problem(
+                    str(Path(folder) / name),
+                    f"the page is the default edition's {defaults[_normalised(text)]} "
+                    "(its sample data, dates and licence)",
+                    hint=f"write edition '{edition_name}'s own page",
+                )
+            )
+    return problems

@@ -1,0 +1,759 @@
+"""The edition config's schema: one table of fields, walked by one validator, published as JSON Schema.
+
+Every key an ``edition.yaml`` may hold is declared here once, with its type, whether it is required,
+its default, its allowed values and its check: the top level, phases, datasets (the options common to
+every importer and each importer's own), tracks, pages and the leaderboard. ``validate_config``
+walks a loaded config against it before any file is read and returns every problem at once, each
+naming the file, the key path, what was expected, what was found and a fix. Nothing is coerced:
+a quoted boolean is refused, and so is a boolean or a number where a string is expected (YAML 1.1
+reads unquoted ``yes``/``no``/``on``/``off`` as booleans and ``1`` as a number). An unknown key is
+refused everywhere, with the closest known key as a suggestion. ``json_schema`` turns the same table
+into a JSON Schema (``docs/edition.schema.json``, ``codajudge schema``) for editors.
+
+Cross-field rules (phase dates in order, files that exist, a track's dataset declared, a metric that
+applies to the track's kind) are checked afterwards by ``edition.load_edition`` and ``tracks``, on a
+config that has passed this schema.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+import uuid
+from dataclasses import dataclass, field
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
+
+from ..errors import Problem, boolean_problem
+
+DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
+SPLITS = ("train", "dev", "test")
+#: Bounds of the config's numbers: Codabench stores limits as PostgreSQL integers (< 2**31); a time
+#: limit past a week is a typo (its default queue stops at 600 s); numpy seeds are 32-bit.
+MAX_COUNT = 2**31 - 1
+MAX_TIME_LIMIT = 7 * 24 * 3600
+MAX_SEED = 2**32 - 1
+MAX_RESAMPLES = 100_000
+QUOTE_HINT = (
+    "quote it: YAML reads unquoted yes/no/true/false/on/off as booleans and digits as numbers"
+)
+
+#: Types of a field: what a value must be (JSON Schema's name for it in parentheses).
+STR, INT, NUMBER, BOOL, DATE, LIST, MAP, OBJECT, ANY = (
+    "str",
+    "int",
+    "number",
+    "bool",
+    "date",
+    "list",
+    "map",
+    "object",
+    "any",
+)
+#: A string or a list of strings (``where`` values, chaosnli ``files`` entries).
+STR_OR_LIST = "str_or_list"
+
+
+@dataclass(frozen=True)
+class Field:
+    """One key of a mapping: ``type`` (one of the constants above), ``required``, ``default`` (for the
+    docs and the JSON Schema; readers apply it), ``choices`` (allowed values), ``minimum`` and
+    ``maximum`` (numbers; list lengths for ``length``), ``items`` (the field of a list's entries or a
+    map's values), ``keys`` (allowed keys of a map), ``schema`` (the fields of an object, or a name
+    of a variant table resolved by ``variants``), ``check`` (a function returning a problem message or
+    None), ``what`` (how messages name a bad choice) and ``doc``."""
+
+    type: str
+    doc: str = ""
+    required: bool = False
+    default: object = None
+    choices: Tuple = ()
+    minimum: Optional[float] = None
+    maximum: Optional[float] = None
+    length: Optional[int] = None
+    items: Optional["Field"] = None
+    keys: Tuple[str, ...] = ()
+    schema: object = None
+    check: Optional[Callable[[object], Optional[str]]] = None
+    what: str = ""
+    example: str = ""
+    min_items: int = 0
+
+
+@dataclass
+class Walk:
+    """The state of one validation: the file's name and the problems found so far."""
+
+    display: str
+    problems: List[Problem] = field(default_factory=list)
+
+    def add(self, where: str, message: str, **details) -> None:
+        place = f"{self.display}: {where}" if where else self.display
+        self.problems.append(Problem(place, message, **details))
+
+
+def _found(value) -> str:
+    return f"{value!r} ({type(value).__name__})"[:100]
+
+
+def did_you_mean(key: str, known: Sequence[str]) -> Optional[str]:
+    """The known key closest to ``key`` (a misspelling), or None when none is close."""
+    close = difflib.get_close_matches(str(key), [str(k) for k in known], n=1, cutoff=0.6)
+    if not close:
+        lowered = {str(k).lower(): k for k in known}
+        return lowered.get(str(key).lower())
+    return close[0]
+
+
+#: Item fields an organiser may write as a dataset option meaning "only the items with this value".
+ITEM_FIELDS = ("genre", "lang", "label", "id", "score")
+
+
+def _unknown_hint(key, known: Sequence[str]) -> str:
+    if key in ITEM_FIELDS and "where" in known:
+        return f"to keep only some items, write where: {{{key}: VALUE}}"
+    guess = did_you_mean(key, known)
+    return f"did you mean '{guess}'?" if guess is not None else "remove it or correct its name"
+
+
+def _unknown(walk: Walk, where: str, key, known: Sequence[str], what: str = "key") -> None:
+    walk.add(
+        where,
+        f"unknown {what} {key!r}",
+        expected="one of " + ", ".join(sorted(map(str, known))),
+        found=repr(key),
+        hint=_unknown_hint(key, known),
+    )
+
+
+# --- one value against one field -------------------------------------------------------------------
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _check_str(walk: Walk, where: str, label: str, value, spec: Field) -> bool:
+    if isinstance(value, str):
+        if spec.required and not value.strip():
+            walk.add(where, f"{label} must not be empty", expected="a non-empty string", found="''")
+            return False
+        return True
+    hint = QUOTE_HINT if isinstance(value, (bool, int, float)) else None
+    walk.add(where, f"{label} must be a string", found=_found(value), hint=hint)
+    return False
+
+
+def _check_number(walk: Walk, where: str, label: str, value, spec: Field) -> bool:
+    whole = spec.type == INT
+    ok = _is_int(value) if whole else _is_number(value)
+    lo = spec.minimum if spec.minimum is not None else float("-inf")
+    hi = spec.maximum if spec.maximum is not None else float("inf")
+    if ok and lo <= value <= hi:
+        return True
+    if whole and spec.maximum is None:
+        message = f"{label} must be a whole number of at least {lo:,}"
+    elif whole:
+        message = f"{label} must be a whole number from {lo:,} to {hi:,}"
+    else:
+        message = f"{label} must be a number"
+    hint = "write it without quotes" if isinstance(value, str) else None
+    walk.add(where, message, found=repr(value)[:80], hint=hint)
+    return False
+
+
+def _check_bool(walk: Walk, where: str, label: str, value, spec: Field) -> bool:
+    if isinstance(value, bool):
+        return True
+    place = f"{walk.display}: {where}" if where else walk.display
+    walk.problems.append(boolean_problem(place, label, value))
+    return False
+
+
+def _check_date(walk: Walk, where: str, label: str, value, spec: Field) -> bool:
+    if isinstance(value, dt.date):  # an unquoted YAML timestamp: a date, nothing to coerce
+        return True
+    if isinstance(value, str):
+        try:
+            dt.datetime.strptime(value, DATE_FORMAT)
+            return True
+        except ValueError:
+            pass
+    walk.add(
+        where,
+        f"{label} is not a UTC date and time",
+        expected="'YYYY-MM-DD HH:MM:SS' (quoted)",
+        found=repr(value)[:80],
+        hint='e.g. start: "2027-03-01 00:00:00"',
+    )
+    return False
+
+
+def _check_choice(walk: Walk, where: str, label: str, value, spec: Field) -> bool:
+    if not spec.choices or value in spec.choices:
+        return True
+    guess = did_you_mean(value, spec.choices) if isinstance(value, str) else None
+    walk.add(
+        where,
+        f"unknown {spec.what}" if spec.what else f"{label} has an unknown value",
+        expected=" | ".join(map(str, spec.choices)),
+        found=repr(value)[:80],
+        hint=f"did you mean '{guess}'?" if guess else None,
+    )
+    return False
+
+
+def _example(spec: Field) -> Optional[str]:
+    return f"e.g. {spec.example}" if spec.example else None
+
+
+def _join(where: str, part: str) -> str:
+    return f"{where} {part}" if where else part
+
+
+def _entry_where(where: str, name: str, index: int, entry) -> str:
+    """Where a list entry's own problems are: ``tracks[2] 'en_en'`` (its id, when it has one)."""
+    place = _join(where, f"{name}[{index}]")
+    if isinstance(entry, dict) and isinstance(entry.get("id"), str):
+        place += f" '{entry['id']}'"
+    return place
+
+
+def _check_list(walk: Walk, where: str, label: str, value, spec: Field) -> None:
+    if not isinstance(value, list):
+        walk.add(where, f"{label} must be a list", found=_found(value), hint=_example(spec))
+        return
+    if len(value) < spec.min_items:
+        walk.add(where, f"{label} must list at least {spec.min_items}", found=repr(value)[:80])
+    if spec.length is not None and len(value) != spec.length:
+        walk.add(where, f"{label} must list exactly {spec.length} values", found=repr(value)[:80])
+    name = label.strip("'")
+    for i, entry in enumerate(value):
+        if spec.items.type == OBJECT:
+            inner = _entry_where(where, name, i, entry)
+            check_object(walk, inner, entry, resolve(spec.items.schema, entry))
+        else:
+            check_value(walk, where, f"'{name}[{i}]'", entry, spec.items)
+
+
+def _check_map(walk: Walk, where: str, label: str, value, spec: Field) -> None:
+    if not isinstance(value, dict):
+        walk.add(where, f"{label} must be a mapping", found=_found(value), hint=_example(spec))
+        return
+    name = label.strip("'")
+    for key in value:
+        if spec.keys and key not in spec.keys:
+            _unknown(walk, where, key, spec.keys, what=f"key of {label}")
+        elif (
+            spec.items is not None
+            and spec.items.type == OBJECT
+            and not isinstance(value[key], dict)
+        ):
+            walk.add(
+                where,
+                f"{label} entry '{key}' must be a mapping",
+                found=_found(value[key]),
+                hint=_example(spec.items),
+            )
+        elif spec.items is not None and spec.items.type == OBJECT:
+            inner = _join(where, f"{name} '{key}'")
+            check_object(walk, inner, value[key], resolve(spec.items.schema, value[key]))
+        elif spec.items is not None:
+            check_value(walk, where, f"{label} entry '{key}'", value[key], spec.items)
+
+
+def _check_str_or_list(walk: Walk, where: str, label: str, value, spec: Field) -> None:
+    if isinstance(value, list) and value:
+        for i, entry in enumerate(value):
+            _check_str(walk, where, f"{label}[{i}]", entry, spec)
+    elif isinstance(value, list):
+        walk.add(where, f"{label} must not be an empty list", found="[]")
+    else:
+        _check_str(walk, where, label, value, spec)
+
+
+SCALAR_CHECKS = {
+    STR: _check_str,
+    INT: _check_number,
+    NUMBER: _check_number,
+    BOOL: _check_bool,
+    DATE: _check_date,
+}
+
+
+def check_value(walk: Walk, where: str, label: str, value, spec: Field) -> None:
+    """Record every problem of ``value`` (named ``label`` inside ``where``) against ``spec``."""
+    if spec.type == STR and spec.check is not None:  # the check's own message says what is wanted
+        _run_check(walk, where, value, spec)
+    elif spec.type in SCALAR_CHECKS:
+        if SCALAR_CHECKS[spec.type](walk, where, label, value, spec):
+            _check_choice(walk, where, label, value, spec)
+    elif spec.type == LIST:
+        _check_list(walk, where, label, value, spec)
+    elif spec.type == MAP:
+        _check_map(walk, where, label, value, spec)
+    elif spec.type == STR_OR_LIST:
+        _check_str_or_list(walk, where, label, value, spec)
+    elif spec.type == OBJECT and not isinstance(value, dict):
+        walk.add(where, f"{label} must be a mapping", found=_found(value), hint=_example(spec))
+    elif spec.type == OBJECT:
+        inner = _join(where, label.strip("'"))
+        check_object(walk, inner, value, resolve(spec.schema, value))
+
+
+def _run_check(walk: Walk, where: str, value, spec: Field) -> bool:
+    message = spec.check(value) if spec.check else None
+    if message:
+        text, _, expected = message.partition("|")
+        walk.add(where, text, expected=expected or None, found=repr(value)[:80])
+    return message is None
+
+
+def check_object(walk: Walk, where: str, value, fields: Optional[Dict[str, Field]]) -> None:
+    """A mapping against its table of fields: unknown keys, required keys, then each value."""
+    if fields is None:
+        return  # a variant that could not be resolved (reported where it was chosen)
+    if not isinstance(value, dict):
+        walk.add(where, "must be a mapping", found=_found(value))
+        return
+    for key in value:
+        if key not in fields:
+            _unknown(walk, where, key, list(fields))
+    for key, spec in fields.items():
+        if key not in value:
+            if spec.required:
+                walk.add(
+                    where,
+                    f"'{key}' is required",
+                    expected=spec.doc.split(";")[0] if spec.doc else spec.type,
+                    hint=_example(spec),
+                )
+            continue
+        check_value(walk, where, f"'{key}'", value[key], spec)
+
+
+# --- variants: a dataset's fields depend on its importer -------------------------------------------
+
+#: name -> function(value) -> the fields of that value (or None after nothing could be chosen)
+VARIANTS: Dict[str, Callable] = {}
+
+
+def resolve(schema, value):
+    if isinstance(schema, str):
+        return VARIANTS[schema](value)
+    return schema
+
+
+# --- the tables ------------------------------------------------------------------------------------
+
+
+def _uuid_check(value) -> Optional[str]:
+    try:
+        uuid.UUID(value.strip() if isinstance(value, str) else "")
+        return None
+    except ValueError:
+        return (
+            "'queue' must be the vhost of a Codabench queue (a UUID)|e.g. "
+            "'0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d' (Codabench: Resources > Queue Management, "
+            "the queue's details)"
+        )
+
+
+def _submission_rules() -> Tuple[str, ...]:
+    from .check.leaderboard import SUBMISSION_RULES
+
+    return tuple(SUBMISSION_RULES)
+
+
+def _phase_ids() -> Tuple[str, ...]:
+    from ..spec import PHASES
+
+    return tuple(PHASES)
+
+
+def _baseline_names() -> Tuple[str, ...]:
+    from ..baselines import BASELINES
+
+    return tuple(BASELINES)
+
+
+def _metric_names() -> Tuple[str, ...]:
+    from ..metrics import REGISTRY
+
+    return tuple(REGISTRY)
+
+
+def _kinds_and_scales():
+    from .. import kinds
+
+    return kinds.NAMES, kinds.SCALES
+
+
+def _count(doc: str, minimum: int = 0, maximum: int = MAX_COUNT, default=None) -> Field:
+    return Field(INT, doc, minimum=minimum, maximum=maximum, default=default)
+
+
+def phase_fields() -> Dict[str, Field]:
+    return {
+        "id": Field(STR, "the phase", required=True, choices=_phase_ids(), what="phase id"),
+        "name": Field(STR, "its title on the platform (default: from the id)"),
+        "start": Field(
+            DATE,
+            "start, UTC, 'YYYY-MM-DD HH:MM:SS'",
+            required=True,
+            example='"2027-03-01 00:00:00"',
+        ),
+        "end": Field(DATE, "end, UTC (required unless it is the last phase)"),
+        "split": Field(
+            STR,
+            "the split scored (default: dev for practice, else test)",
+            choices=("dev", "test"),
+            what="split",
+        ),
+        "description": Field(STR, "one line shown on the platform"),
+        "max_submissions_per_day": _count("submissions a participant may make a day", default=5),
+        "max_submissions": _count("submissions a participant may make in the phase", default=100),
+        "execution_time_limit": _count("seconds per submission", 1, MAX_TIME_LIMIT, default=600),
+        "public_gold": Field(
+            BOOL,
+            "the phase's gold ships in the starting kit (default: true for practice only)",
+        ),
+    }
+
+
+def track_fields() -> Dict[str, Field]:
+    kinds, scales = _kinds_and_scales()
+    return {
+        "id": Field(
+            STR,
+            "lowercase letters, digits and _; names the submission file <id>.tsv",
+            required=True,
+        ),
+        "title": Field(STR, "its title on pages and leaderboard columns (default: the id)"),
+        "kind": Field(STR, "what is predicted", required=True, choices=kinds, what="track kind"),
+        "dataset": Field(STR, "a key of 'datasets' (default: the track id)"),
+        "scale": Field(
+            STR, "required for soft_label and perspectivist", choices=scales, what="scale"
+        ),
+        "labels": Field(
+            LIST,
+            "the ordered labels (quote numbers and yes/no)",
+            items=Field(STR),
+            example='labels: ["1", "2", "3"]',
+        ),
+        "label_aliases": Field(
+            MAP,
+            "alias text -> one of 'labels': other texts naming a label (docs/labels.md)",
+            items=Field(STR),
+            example="label_aliases: {e: entailment, n: neutral, c: contradiction}",
+        ),
+        "metrics": Field(
+            LIST,
+            "the metrics scored, main metric first (default: the kind's; see docs/edition-config.md)",
+            items=Field(STR, choices=_metric_names(), what="metric"),
+        ),
+        "primary": Field(BOOL, "its main metric counts in the primary score", default=True),
+        "files": Field(LIST, "other accepted submission file names (globs)", items=Field(STR)),
+        "positional": Field(BOOL, "accept one score per line in input order (similarity)"),
+        "release_lines": Field(INT, "input lines of a positional release", minimum=2),
+        "range": Field(
+            LIST,
+            "similarity gold's scale [lowest, highest] (default [0, 5]); gold outside is refused",
+            items=Field(NUMBER),
+            length=2,
+            example="range: [1, 5]",
+        ),
+    }
+
+
+def page_fields() -> Dict[str, Field]:
+    return {
+        "title": Field(STR, "the page's tab title", required=True),
+        "file": Field(STR, "a Markdown file inside the edition folder", required=True),
+    }
+
+
+def leaderboard_fields() -> Dict[str, Field]:
+    return {
+        "title": Field(STR, "the leaderboard's title", default="Results"),
+        "key": Field(STR, "its key", default="main"),
+        "submission_rule": Field(
+            STR,
+            "which submission counts",
+            default="Force_Last",
+            choices=_submission_rules(),
+            what="leaderboard submission_rule",
+        ),
+    }
+
+
+def local_fields() -> Dict[str, Field]:
+    return {
+        "fraction": Field(
+            NUMBER,
+            "the share of each dataset's training items held out (at least one)",
+            required=True,
+            minimum=0,
+            maximum=0.5,
+        ),
+        "seed": Field(INT, "the seed of the hash that picks them", minimum=0, default=0),
+    }
+
+
+def top_level_fields() -> Dict[str, Field]:
+    str_list = Field(STR)
+    return {
+        "name": Field(STR, "the edition's name (a plain folder name)", required=True),
+        "title": Field(STR, "the competition's title", required=True),
+        "description": Field(STR, "one paragraph shown on the platform"),
+        "phases": Field(
+            LIST,
+            "practice, evaluation, post-campaign",
+            required=True,
+            min_items=1,
+            items=Field(OBJECT, schema=phase_fields()),
+        ),
+        "datasets": Field(
+            MAP,
+            "dataset id -> its source (importer and options)",
+            required=True,
+            items=Field(OBJECT, schema="dataset"),
+        ),
+        "tracks": Field(
+            LIST,
+            "the scored tracks",
+            required=True,
+            min_items=1,
+            items=Field(OBJECT, schema=track_fields()),
+        ),
+        "pages": Field(LIST, "the edition's own pages", items=Field(OBJECT, schema=page_fields())),
+        "terms": Field(
+            STR, "the terms page, a Markdown file", required=True, example="terms: pages/terms.md"
+        ),
+        "logo": Field(STR, "a PNG file", required=True, example="logo: logo.png"),
+        "docker_image": Field(STR, "the image submissions run in"),
+        "leaderboard": Field(OBJECT, "title, key, submission rule", schema=leaderboard_fields()),
+        "baselines": Field(
+            LIST,
+            "the built-in baselines run at build time",
+            items=Field(STR, choices=_baseline_names(), what="baseline"),
+        ),
+        "seed": Field(INT, "the seed of baselines and bootstrap", minimum=0, maximum=MAX_SEED),
+        "bootstrap_resamples": Field(
+            INT,
+            "resamples behind the 95% intervals (0: none)",
+            minimum=0,
+            maximum=MAX_RESAMPLES,
+            default=1000,
+        ),
+        "public_files": Field(
+            LIST, "files of the edition folder copied into the starting kit", items=str_list
+        ),
+        "local": Field(
+            OBJECT,
+            "the starting kit's local validation split, held out of train (--phase local)",
+            schema=local_fields(),
+        ),
+        "contact_email": Field(STR, "the organisers' address"),
+        "queue": Field(STR, "a Codabench queue's vhost (UUID)", check=_uuid_check),
+    }
+
+
+def validate_config(raw, display: str) -> List[Problem]:
+    """Every problem of a loaded edition config against the schema (empty when it conforms)."""
+    from .dataset_schema import register
+
+    register()
+    walk = Walk(display)
+    if not isinstance(raw, dict):
+        walk.add("", "the edition config must be a YAML mapping", found=type(raw).__name__)
+        return walk.problems
+    check_object(walk, "", raw, top_level_fields())
+    return walk.problems
+
+
+# --- the same table as JSON Schema -----------------------------------------------------------------
+
+JSON_TYPES = {STR: "string", INT: "integer", NUMBER: "number", BOOL: "boolean"}
+
+
+def _json_field(spec: Field) -> dict:
+    """One field as a JSON Schema (draft 2020-12) fragment."""
+    out: dict = {"description": spec.doc} if spec.doc else {}
+    out.update(_json_shape(spec))
+    if spec.choices:
+        out["enum"] = list(spec.choices)
+    if spec.default is not None:
+        out["default"] = spec.default
+    return out
+
+
+def _json_shape(spec: Field) -> dict:
+    if spec.type in JSON_TYPES:
+        return _json_scalar(spec)
+    if spec.type == DATE:
+        return {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$"}
+    if spec.type == STR_OR_LIST:
+        return {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}
+    if spec.type == LIST:
+        return _json_list(spec)
+    if spec.type == MAP:
+        return _json_map(spec)
+    if spec.type == OBJECT:
+        if spec.schema == "dataset":
+            return {"$ref": "#/$defs/dataset"}
+        return json_object(spec.schema)
+    return {}
+
+
+def _json_scalar(spec: Field) -> dict:
+    out: dict = {"type": JSON_TYPES[spec.type]}
+    if spec.minimum is not None:
+        out["minimum"] = spec.minimum
+    if spec.maximum is not None:
+        out["maximum"] = spec.maximum
+    return out
+
+
+def _json_list(spec: Field) -> dict:
+    out: dict = {"type": "array", "items": _json_field(spec.items) if spec.items else {}}
+    if spec.min_items:
+        out["minItems"] = spec.min_items
+    if spec.length is not None:
+        out["minItems"] = out["maxItems"] = spec.length
+    return out
+
+
+def _json_map(spec: Field) -> dict:
+    value = _json_field(spec.items) if spec.items else {}
+    if spec.keys:
+        return {
+            "type": "object",
+            "properties": {key: value for key in spec.keys},
+            "additionalProperties": False,
+        }
+    return {"type": "object", "additionalProperties": value}
+
+
+def json_object(fields: Dict[str, Field]) -> dict:
+    return {
+        "type": "object",
+        "properties": {key: _json_field(spec) for key, spec in fields.items()},
+        "required": [key for key, spec in fields.items() if spec.required],
+        "additionalProperties": False,
+    }
+
+
+def _json_dataset() -> dict:
+    """One branch per importer, told apart by ``importer`` (absent: kit)."""
+    from .dataset_schema import IMPORTER_OPTIONS, dataset_fields
+
+    branches = []
+    for name in IMPORTER_OPTIONS:
+        branch = json_object(dataset_fields({"importer": name}))
+        branch["properties"]["importer"] = {"const": name}
+        if name != "kit":
+            branch["required"] = ["importer"] + branch["required"]
+        branches.append(branch)
+    return {"oneOf": branches}
+
+
+def json_schema() -> dict:
+    """The edition config's schema as JSON Schema, for editors (docs/edition.schema.json)."""
+    from .dataset_schema import register
+
+    register()
+    doc = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://codajudge/edition.schema.json",
+        "title": "codajudge edition.yaml",
+        "description": "An edition of a codajudge competition (generated by `codajudge schema`).",
+    }
+    doc.update(json_object(top_level_fields()))
+    doc["$defs"] = {"dataset": _json_dataset()}
+    return doc
+
+
+# --- the same table as the reference in docs/edition-config.md -------------------------------------
+
+
+def _type_text(spec: Field) -> str:
+    if spec.type == LIST and spec.items is not None:
+        inner = "mapping" if spec.items.type == OBJECT else _type_text(spec.items)
+        return f"list of {inner}"
+    if spec.type == MAP and spec.items is not None:
+        keys = " | ".join(spec.keys) if spec.keys else "name"
+        inner = "mapping" if spec.items.type == OBJECT else _type_text(spec.items)
+        return f"{keys} -> {inner}"
+    names = {STR_OR_LIST: "string or list of strings", OBJECT: "mapping", ANY: "see note"}
+    return names.get(spec.type, spec.type)
+
+
+def _cell(text) -> str:
+    return " ".join(str(text).replace("|", "\\|").split())
+
+
+def markdown_table(title: str, fields: Dict[str, Field]) -> List[str]:
+    """One table of fields: key, type, required, default, allowed values, meaning."""
+    lines = [f"#### {title}", "", "| key | type | required | default | allowed | meaning |"]
+    lines.append("|---|---|---|---|---|---|")
+    for key, spec in fields.items():
+        allowed = " | ".join(map(str, spec.choices))
+        if spec.minimum is not None or spec.maximum is not None:
+            allowed = f"{spec.minimum if spec.minimum is not None else ''} to {spec.maximum or ''}"
+        default = "" if spec.default is None else f"`{spec.default}`"
+        lines.append(
+            f"| `{key}` | {_cell(_type_text(spec))} | {'yes' if spec.required else ''} | {default} "
+            f"| {_cell(allowed) if spec.choices or spec.minimum is not None else ''} "
+            f"| {_cell(spec.doc)} |"
+        )
+    return lines + [""]
+
+
+def markdown_reference() -> str:
+    """Every table of the schema, as the reference section of docs/edition-config.md."""
+    from .dataset_schema import (
+        IMPORTER_OPTIONS,
+        common_fields,
+        register,
+        split_fields,
+        table_columns,
+    )
+
+    register()
+    parts: List[str] = []
+    parts += markdown_table("Top level", top_level_fields())
+    parts += markdown_table("A phase (`phases[...]`)", phase_fields())
+    parts += markdown_table("A track (`tracks[...]`)", track_fields())
+    parts += markdown_table("A page (`pages[...]`)", page_fields())
+    parts += markdown_table("`leaderboard`", leaderboard_fields())
+    parts += markdown_table("`local`", local_fields())
+    parts += markdown_table(
+        "Every dataset (`datasets: {ID: ...}`), whatever its importer",
+        {k: v for k, v in common_fields("kit").items()},
+    )
+    parts += markdown_table("`split` of a dataset", split_fields())
+    for name, options in IMPORTER_OPTIONS.items():
+        parts += markdown_table(f"Importer `{name}`: its own options", options)
+    parts += markdown_table("`columns` of a `table` dataset", table_columns())
+    parts += metrics_table()
+    return "\n".join(parts)
+
+
+def metrics_table() -> List[str]:
+    """Per kind and scale: the metrics scored by default, and those a track may name in ``metrics``."""
+    from ..metrics import get as get_metric
+    from .. import kinds
+
+    lines = ["#### Metrics per kind (the `metrics` key of a track)", ""]
+    lines += ["| kind | scale | default (main first) | may be chosen |", "|---|---|---|---|"]
+    for kind in kinds.REGISTRY.values():
+        for scale in kind.scales:
+            default = ", ".join(f"`{m}`" for m in kind.default_metrics[scale])
+            names = kind.applicable_metrics(scale)
+            chosen = ", ".join(f"`{m}` ({_cell(get_metric(m).title)})" for m in names)
+            lines.append(f"| {kind.name} | {scale or ''} | {default} | {chosen} |")
+    return lines + [""]

@@ -1,0 +1,106 @@
+"""``codajudge``: one command for organisers and participants, a thin layer over the programs.
+
+    codajudge build [--edition NAME|CONFIG] [--data DIR] [--out DIR] [--legacy] [--dry-run]
+    codajudge check BUNDLE|EDITION         # a bundle folder or zip before uploading it; an edition.yaml
+    codajudge new NAME [--out DIR]         # a new edition folder to fill in
+    codajudge baselines [EDITION] [--data DIR] [--phase PHASE]   # build, run every baseline, print the table
+    codajudge schema [--out FILE]          # the edition config's JSON Schema, for editors
+    codajudge run BUNDLE SUBMISSION --phase PHASE [--output DIR]   # the local runner (both steps)
+    codajudge score INPUT OUTPUT           # the scoring program's contract (INPUT/ref, INPUT/res)
+    codajudge ingest INPUT_DATA OUTPUT SUBMISSION   # the ingestion program's contract
+    codajudge rank SUBMISSIONS_DIR REFERENCE_DIR --out DIR   # final ranking with statistical ties
+    codajudge bench [ARGS]                 # benchmarks/run.py (source checkout only)
+
+``codajudge COMMAND --help`` gives each command's options.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import List, Optional
+
+from . import __version__
+from .assets import SOURCE_CHECKOUT, is_source_checkout
+
+COMMANDS = {
+    "build": ("codajudge.programs.build", "build a bundle from an edition (build_bundle.py)"),
+    "check": (
+        "codajudge.programs.check",
+        "check a bundle folder or zip before uploading it, or an edition config",
+    ),
+    "new": ("codajudge.programs.new_edition", "write a new edition folder to fill in"),
+    "baselines": (
+        "codajudge.programs.baselines",
+        "build an edition, run every baseline on a phase and print their scores",
+    ),
+    "schema": ("codajudge.programs.schema", "print the edition config's JSON Schema"),
+    "run": (
+        "codajudge.programs.run_local",
+        "run a submission through both steps locally (run_local.py)",
+    ),
+    "score": ("codajudge.programs.score", "the scoring program (scoring_program/score.py)"),
+    "ingest": ("codajudge.programs.ingest", "the ingestion program (ingestion_program/ingest.py)"),
+    "rank": (
+        "codajudge.programs.rank",
+        "rank final submissions with statistical ties (rank_submissions.py)",
+    ),
+    "bench": (None, "performance benchmarks (benchmarks/run.py, in a source checkout)"),
+}
+
+
+def usage() -> str:
+    lines = [f"usage: codajudge COMMAND [ARGS]   (codajudge {__version__})", "", "commands:"]
+    lines += [f"  {name:<9} {text}" for name, (_, text) in COMMANDS.items()]
+    lines += [
+        "",
+        "codajudge COMMAND --help shows the options of one command; codajudge --version the version.",
+    ]
+    return "\n".join(lines)
+
+
+def bench(argv: List[str]) -> int:
+    script = SOURCE_CHECKOUT / "benchmarks" / "run.py"
+    if not is_source_checkout() or not script.is_file():
+        print(
+            "codajudge bench: the benchmarks are not installed with the package; run them from a clone of the "
+            "repository: python3 benchmarks/run.py",
+            file=sys.stderr,
+        )
+        return 1
+    if str(SOURCE_CHECKOUT) not in sys.path:
+        sys.path.insert(0, str(SOURCE_CHECKOUT))
+    from benchmarks.run import (
+        main as run_benchmarks,
+    )  # each case is measured in a fresh worker process
+
+    return run_benchmarks(argv, prog="codajudge bench")
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    if not argv or argv[0] in ("-h", "--help", "help"):
+        print(usage())
+        return 0 if argv else 1
+    if argv[0] in ("-V", "--version"):
+        print(f"codajudge {__version__}")
+        return 0
+    command, rest = argv[0], argv[1:]
+    if command not in COMMANDS:
+        print(
+            f"codajudge: unknown command {command!r}; expected one of {', '.join(COMMANDS)}\n\n{usage()}",
+            file=sys.stderr,
+        )
+        return 1
+    if command == "bench":
+        return bench(rest)
+    from .deps import require_runtime
+
+    require_runtime(f"codajudge {command}")
+    import importlib
+
+    module = importlib.import_module(COMMANDS[command][0])
+    return module.main(rest, prog=f"codajudge {command}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

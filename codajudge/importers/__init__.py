@@ -1,0 +1,211 @@
+"""Release importers: each turns one official release format into the kit's items (``formats.items``).
+
+An edition's ``datasets`` section names an importer and its options per dataset; ``load_split``
+returns the items of one split (``train``, ``dev`` or ``test``). An importer knows its release's
+quirks and nothing about Codabench. Register a new one in ``IMPORTERS``.
+
+Contract of every importer module: ``load_split(source: dict, root: Path, split: str) -> List[dict]``
+where ``source`` is the dataset's mapping from the edition config (``path`` relative to ``root``,
+plus the importer's own options), raising ``ConfigError`` with the file and the problem.
+"""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+from typing import Dict, List
+
+from ..confine import lexical_escapes, require_inside
+from ..errors import ConfigError, Problem
+
+#: importer name -> module (imported lazily, so one broken importer cannot break the others)
+IMPORTERS: Dict[str, str] = {
+    "kit": "codajudge.importers.kit",
+    "semeval_sts": "codajudge.importers.semeval_sts",
+    "stsb": "codajudge.importers.stsb",
+    "ocnli": "codajudge.importers.ocnli",
+    "chaosnli": "codajudge.importers.chaosnli",
+    "lewidi": "codajudge.importers.lewidi",
+    "table": "codajudge.importers.table",
+}
+
+SPLITS = ("train", "dev", "test")
+
+#: importer name -> (the release it reads and the files it expects under the dataset's ``path``,
+#: where the release is published). Used by "release not found" messages and the editions' READMEs.
+RELEASES: Dict[str, tuple] = {
+    "kit": (
+        "kit item files train.jsonl, dev.jsonl, test.jsonl (see codajudge/formats/items.py)",
+        "the edition's own data folder",
+    ),
+    "semeval_sts": (
+        "the SemEval-2017 Task 1 test data: STS.input.<track>.txt and STS.gs.<track>.txt side by "
+        "side (the files of Sts2017.eval.v1.1.zip and Sts2017.gs.zip)",
+        "the STS wiki, https://ixa2.si.ehu.eus/stswiki (CC BY-SA 4.0)",
+    ),
+    "stsb": (
+        "the STS Benchmark: sts-train.csv, sts-dev.csv, sts-test.csv (folder stsbenchmark/ of "
+        "Stsbenchmark.tar.gz)",
+        "https://ixa2.si.ehu.eus/stswiki/images/4/48/Stsbenchmark.tar.gz",
+    ),
+    "ocnli": (
+        "OCNLI: dev.json and train.10k.json (or train.json), the files of data/ocnli/",
+        "https://github.com/CLUEbenchmark/OCNLI (CC BY-NC 2.0)",
+    ),
+    "chaosnli": (
+        "ChaosNLI: chaosNLI_snli.jsonl and chaosNLI_mnli_m.jsonl (from chaosNLI_v1.0.zip)",
+        "https://github.com/easonnie/ChaosNLI (CC BY-NC 4.0)",
+    ),
+    "lewidi": (
+        "LeWiDi 2025: one folder per dataset (CSC, MP, Paraphrase, VariErrNLI) with "
+        "<Dataset>_<split>.json, and data_practice_phase.zip for the CSC and MP training splits",
+        "https://github.com/Le-Wi-Di/le-wi-di.github.io, folder LeWiDi_3-2025",
+    ),
+    "table": (
+        "the organiser's own CSV, TSV or JSON-lines file(s) named by 'path' or 'splits'",
+        "the organiser's own data",
+    ),
+}
+
+
+class UniqueItems:
+    """The items of one release file in order, each id once: a repeated id is a located problem
+    naming the line where the id was first seen (``problems``: the file's ProblemCollector)."""
+
+    def __init__(self, problems):
+        self.items: List[dict] = []
+        self._first_line: Dict[str, int] = {}
+        self._problems = problems
+
+    def add(self, item: dict, lineno: int) -> None:
+        first = self._first_line.get(item["id"])
+        if first is not None:
+            self._problems.add(
+                "duplicate id", line=lineno, item=item["id"], hint=f"first seen on line {first}"
+            )
+            return
+        self._first_line[item["id"]] = lineno
+        self.items.append(item)
+
+
+class SplitAbsent(ConfigError):
+    """The dataset's config gives no source for this split (e.g. no train file): a train split may
+    be absent, a scored one may not."""
+
+
+def _release_sources(source: dict):
+    """The source and those it names for some splits (``fallback`` and ``splits`` overrides)."""
+    yield source
+    for sub in (
+        (source.get("fallback") or {}).values() if isinstance(source.get("fallback"), dict) else ()
+    ):
+        if isinstance(sub, dict):
+            yield sub
+    for sub in (
+        (source.get("splits") or {}).values() if isinstance(source.get("splits"), dict) else ()
+    ):
+        if isinstance(sub, dict):
+            yield {**source, **sub}
+
+
+def missing_releases(datasets: dict, root: Path) -> List[Problem]:
+    """One problem per release folder or file that is not under the --data folder ``root`` (not one per
+    track or split), naming the folder searched, what was expected there and where it is published."""
+    missing: Dict[str, str] = {}
+    for source in datasets.values():
+        if not isinstance(source, dict):
+            continue
+        for sub in _release_sources(source):
+            path = sub.get("path")
+            if not isinstance(path, str) or (Path(root) / path).exists():
+                continue
+            missing.setdefault(path, sub.get("importer", "kit"))
+    problems = []
+    for path, importer in sorted(missing.items()):
+        if any(path.startswith(other.rstrip("/") + "/") for other in missing if other != path):
+            continue  # inside a missing folder already reported
+        what, published = RELEASES.get(importer, ("the release", "its publisher's site"))
+        problems.append(
+            Problem(
+                str(Path(root) / path),
+                f"release not found in the --data folder {root}",
+                expected=f"{path}: {what}",
+                hint=f"download it from {published}",
+            )
+        )
+    return problems
+
+
+def load_split(source: dict, root: Path, split: str, where: str = "datasets") -> List[dict]:
+    name = source.get("importer", "kit") if isinstance(source, dict) else None
+    if name not in IMPORTERS:
+        raise ConfigError.single(
+            where, "unknown importer", expected=" | ".join(sorted(IMPORTERS)), found=repr(name)
+        )
+    check_source_paths(source, Path(root), where)
+    module = importlib.import_module(IMPORTERS[name])
+    try:
+        if isinstance(source.get("split"), dict):
+            return cut_release(module, source, Path(root), split, where)
+        return _filtered(module, source, Path(root), split)
+    except SplitAbsent:
+        if split == "train":  # a dataset without training data: baselines that need it say so
+            return []
+        raise
+
+
+def _filtered(module, source: dict, root: Path, split: str) -> List[dict]:
+    """The importer's items of ``split``, with the dataset's ``where`` applied."""
+    items = module.load_split(source, root, split)
+    if source.get("where") and not getattr(module, "APPLIES_WHERE", False):
+        items = keep_where(items, source["where"], f"datasets (importer {source.get('importer')})")
+    return items
+
+
+def cut_release(module, source: dict, root: Path, split: str, where: str) -> List[dict]:
+    """The items ``split: {...}`` assigns to ``split`` from one release (``where`` applied first)."""
+    from .cut import assign
+
+    shares = source["split"]
+    if not shares.get(split):
+        raise SplitAbsent.single(
+            where,
+            f"'split' gives the {split} split no share",
+            hint=f"add {split}: SHARE to the dataset's 'split'",
+        )
+    released = {k: v for k, v in source.items() if k != "split"}
+    items = _filtered(module, released, root, shares.get("from", "test"))
+    chosen = assign(
+        [it["id"] for it in items], shares, f"datasets (importer {source.get('importer', 'kit')})"
+    )
+    return [it for it, part in zip(items, chosen) if part == split]
+
+
+def keep_where(items: List[dict], where: dict, display: str) -> List[dict]:
+    """The items whose field matches ``where`` (a value or a list of values per field); a field no
+    item has is refused rather than keeping nothing without a word."""
+    for key in where:
+        if items and not any(key in it for it in items):
+            raise ConfigError.single(
+                display,
+                f"'where' names a field no item has: {key!r}",
+                expected="one of " + ", ".join(sorted({k for it in items for k in it})),
+            )
+    return [it for it in items if all(_matches(it.get(k), v) for k, v in where.items())]
+
+
+def _matches(value, wanted) -> bool:
+    allowed = wanted if isinstance(wanted, list) else [wanted]
+    return value is not None and str(value) in allowed
+
+
+def check_source_paths(source: dict, root: Path, where: str) -> None:
+    """Everything an importer reads must lie inside ``root`` (``--data``, or the edition folder):
+    no option may be absolute or climb with '..', and the release ``path`` (with every file below it)
+    must stay inside ``root`` once symbolic links are resolved. Nested sources (``fallback``) are
+    checked when their own turn comes."""
+    problems = list(lexical_escapes(source, where, "the data folder"))
+    if problems:
+        raise ConfigError(problems)
+    if "path" in source:
+        require_inside(source["path"], root, where, "path", f"the data folder ({root})")

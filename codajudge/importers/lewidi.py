@@ -1,0 +1,438 @@
+"""LeWiDi 2025 (3rd Learning-With-Disagreements) harmonised JSON release -> the kit's items.
+
+Each split file is one JSON object mapping an item id to a record with ``text`` (a dict),
+``annotators`` (a comma-separated string), ``annotations`` ({annotator: label string}),
+``soft_label``, ``lang`` and ``other_info``. Source options of an edition's dataset entry:
+
+- ``path``: the release folder (``<path>/<dataset>_<split>.json`` or
+  ``<path>/<dataset>/<dataset>_<split>.json``) or the practice-phase zip
+  (``data_practice_phase.zip``), read in place; macOS junk (``__MACOSX/``, ``._*``, ``.DS_Store``)
+  is skipped;
+- ``dataset``: CSC | MP | Paraphrase | VariErrNLI (aliases: csc, mp, par, ven, ...);
+- ``files`` (optional): split -> file name (or path inside the folder or zip);
+- ``check_soft_label`` (optional, default true): refuse a release whose own ``soft_label`` disagrees
+  with its annotations by more than ``SOFT_LABEL_TOLERANCE`` (a sign the file was misread).
+
+Gold is the annotations only; the released ``soft_label`` (rounded to 2 decimals in the test files)
+is never used as gold. Release quirks handled here: CSC practice-phase annotator keys (all but the
+first) have a leading space and its soft labels a 7th, always-empty ``"0"`` bin; MP soft-label keys
+are ``"0.0"``/``"1.0"`` in dev and ``"0"``/``"1"`` in test; VariErrNLI labels may be multi-valued
+(``"entailment,neutral"``) and its ``annotators`` string repeats an annotator once per label; the
+``split`` field of the practice-phase CSC train file says ``dev`` (ignored: the file name decides).
+"""
+
+from __future__ import annotations
+
+import json
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Dict, List, Optional, Tuple
+
+from ..errors import ConfigError, ProblemCollector, strict_bool
+
+#: Largest accepted gap between a released soft-label value and the share rebuilt from the
+#: annotations (test files are rounded to 2 decimals, so up to 0.005 is expected).
+SOFT_LABEL_TOLERANCE = 0.01
+
+
+@dataclass(frozen=True)
+class Dataset:
+    """One LeWiDi 2025 dataset: its text fields (in item order), ordered labels and scale."""
+
+    name: str
+    text_fields: Tuple[str, str]
+    labels: Tuple[str, ...]
+    scale: str  # categorical | ordinal | multilabel (as in codajudge.tracks.SCALES)
+    genre_field: Optional[str] = None  # key of other_info holding an obvious genre
+
+    @property
+    def multilabel(self) -> bool:
+        return self.scale == "multilabel"
+
+
+DATASETS: Dict[str, Dataset] = {
+    "CSC": Dataset("CSC", ("context", "response"), tuple(str(v) for v in range(1, 7)), "ordinal"),
+    "MP": Dataset("MP", ("post", "reply"), ("0", "1"), "categorical", genre_field="source"),
+    "Paraphrase": Dataset(
+        "Paraphrase", ("Question1", "Question2"), tuple(str(v) for v in range(-5, 6)), "ordinal"
+    ),
+    "VariErrNLI": Dataset(
+        "VariErrNLI",
+        ("context", "statement"),
+        ("contradiction", "entailment", "neutral"),
+        "multilabel",
+    ),
+}
+_ALIASES = {
+    "csc": "CSC",
+    "mp": "MP",
+    "multipico": "MP",
+    "par": "Paraphrase",
+    "paraphrase": "Paraphrase",
+    "ven": "VariErrNLI",
+    "varierrnli": "VariErrNLI",
+    "varierr": "VariErrNLI",
+}
+
+
+def load_split(source: dict, root: Path, split: str) -> List[dict]:
+    """The kit items of one split (train, dev or test) of one LeWiDi 2025 dataset, in file order."""
+    dataset = dataset_of(source)
+    check = strict_bool(source, "check_soft_label", True, f"datasets: the {dataset.name} source")
+    raw, display = read_release_file(source, Path(root), dataset, split)
+    records = _parse_json(raw, display)
+    problems = ProblemCollector(display)
+    items = []
+    for item_id, record in records.items():
+        item = record_to_item(item_id, record, dataset, problems)
+        if item is not None:
+            items.append(item)
+            if check:
+                _check_released_soft_label(item, record, dataset, problems)
+    problems.raise_if_any(ConfigError)
+    return items
+
+
+def dataset_of(source: dict) -> Dataset:
+    """The dataset named by ``source['dataset']`` (exact name or a case-insensitive alias)."""
+    name = source.get("dataset")
+    key = name if name in DATASETS else _ALIASES.get(str(name).strip().lower())
+    if key is None:
+        raise ConfigError.single(
+            "datasets (lewidi importer)",
+            "unknown or missing 'dataset'",
+            expected=" | ".join(DATASETS),
+            found=repr(name),
+        )
+    return DATASETS[key]
+
+
+# --- locating and reading the split file -------------------------------------------------------
+
+
+def _is_junk(member: str) -> bool:
+    parts = PurePosixPath(member).parts
+    return "__MACOSX" in parts or parts[-1].startswith("._") or parts[-1] == ".DS_Store"
+
+
+def read_release_file(source: dict, root: Path, dataset: Dataset, split: str) -> Tuple[bytes, str]:
+    """The bytes of the split's file and a display name, from a folder or a zip (read in place)."""
+    if "path" not in source:
+        raise ConfigError.single(
+            "datasets (lewidi importer)",
+            "missing 'path'",
+            expected="the release folder or data_practice_phase.zip",
+        )
+    files = source.get("files") or {}
+    if not isinstance(files, dict):
+        raise ConfigError.single(
+            "datasets (lewidi importer)",
+            "'files' must map a split to a file name",
+            expected="e.g. {train: CSC_train.json}",
+            found=repr(files)[:80],
+        )
+    base = root / str(source["path"])
+    name = str(files.get(split) or f"{dataset.name}_{split}.json")
+    if base.is_dir():
+        for candidate in (base / name, base / dataset.name / name):
+            if candidate.is_file():
+                return _read_bytes(candidate), str(candidate)
+        present = [
+            str(f.relative_to(base))
+            for folder in (base, base / dataset.name)
+            if folder.is_dir()
+            for f in folder.glob("*.json")
+        ]
+        _missing(str(base), dataset, split, name, present)
+    if base.is_file() and zipfile.is_zipfile(base):
+        return _read_from_zip(base, dataset, split, name)
+    raise ConfigError.single(
+        str(base),
+        "the LeWiDi release was not found",
+        expected="a folder or a .zip holding " + name,
+        found="a file that is not a zip" if base.exists() else "nothing at this path",
+    )
+
+
+def _read_bytes(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as e:
+        raise ConfigError.single(str(path), f"cannot read the file ({e.__class__.__name__}: {e})")
+
+
+def _read_from_zip(zip_path: Path, dataset: Dataset, split: str, name: str) -> Tuple[bytes, str]:
+    try:
+        with zipfile.ZipFile(zip_path) as archive:
+            members = [m for m in archive.namelist() if not m.endswith("/") and not _is_junk(m)]
+            by_name = [m for m in members if PurePosixPath(m).name == PurePosixPath(name).name]
+            under_dataset = [m for m in by_name if PurePosixPath(m).parts[0] == dataset.name]
+            chosen = [m for m in members if m == name] or under_dataset or by_name
+            if len(chosen) > 1:
+                raise ConfigError.single(
+                    str(zip_path),
+                    f"the {split} split of {dataset.name} is ambiguous",
+                    expected=f"one member named {name}",
+                    found=", ".join(chosen[:8]),
+                    hint="give its full path inside the zip in the source's 'files'",
+                )
+            if not chosen:
+                _missing(str(zip_path), dataset, split, name, members)
+            return archive.read(chosen[0]), f"{zip_path}:{chosen[0]}"
+    except (zipfile.BadZipFile, OSError) as e:
+        raise ConfigError.single(
+            str(zip_path), f"cannot read the zip ({e.__class__.__name__}: {e})"
+        )
+
+
+def _missing(where: str, dataset: Dataset, split: str, name: str, present: List[str]) -> None:
+    hint = "name the file in the source's 'files' mapping (split -> file name)"
+    if split == "train" and dataset.name in ("CSC", "MP"):
+        hint = (
+            "the CSC and MP training files were released only in data_practice_phase.zip; point "
+            "'path' at that zip, or " + hint
+        )
+    elif split == "test":
+        hint = "the practice-phase zip holds train and dev only; the test files came with the final release"
+    related = [m for m in present if dataset.name.lower() in m.lower()] or present
+    raise ConfigError.single(
+        where,
+        f"the {split} split of {dataset.name} is missing",
+        expected=name,
+        found=", ".join(sorted(related)[:8]) or "no such file",
+        hint=hint,
+    )
+
+
+def _parse_json(raw: bytes, display: str) -> Dict[str, dict]:
+    duplicates: List[str] = []
+
+    def refuse_duplicates(pairs):
+        seen = set()
+        for key, _ in pairs:
+            if key in seen:
+                duplicates.append(key)
+            seen.add(key)
+        return dict(pairs)
+
+    try:
+        records = json.loads(raw.decode("utf-8-sig"), object_pairs_hook=refuse_duplicates)
+    except UnicodeDecodeError as e:
+        raise ConfigError.single(display, f"not UTF-8 ({e.reason} at byte {e.start})")
+    except json.JSONDecodeError as e:
+        raise ConfigError.single(display, f"not valid JSON ({e.msg})", line=e.lineno)
+    if duplicates:
+        raise ConfigError.single(
+            display,
+            "duplicate keys in a JSON object (item ids or annotators)",
+            found=", ".join(repr(d) for d in duplicates[:5]),
+            hint="every item id, and every annotator within an item, must be unique",
+        )
+    if not isinstance(records, dict):
+        raise ConfigError.single(
+            display,
+            "the file must be one JSON object mapping item ids to records",
+            found=type(records).__name__,
+        )
+    return records
+
+
+# --- one record -> one item --------------------------------------------------------------------
+
+
+def record_to_item(
+    item_id: str, record, dataset: Dataset, problems: ProblemCollector
+) -> Optional[dict]:
+    """One kit item (id, texts, lang, genre, annotators, annotations), or None after a problem."""
+    if not isinstance(record, dict):
+        problems.add("an item must be a JSON object", item=item_id, found=type(record).__name__)
+        return None
+    text = record.get("text")
+    texts = [text.get(f) for f in dataset.text_fields] if isinstance(text, dict) else []
+    if len(texts) != 2 or not all(isinstance(t, str) for t in texts):
+        problems.add(
+            "'text' must hold the item's two texts",
+            item=item_id,
+            expected=" and ".join(f"text.{f} (a string)" for f in dataset.text_fields),
+            found=repr(text)[:80],
+        )
+        return None
+    pairs = _annotator_labels(item_id, record, dataset, problems)
+    if pairs is None:
+        return None
+    item = {
+        "id": item_id,
+        "texts": texts,
+        "lang": str(record.get("lang", "")),
+        "annotators": [name for name, _ in pairs],
+        "annotations": [label for _, label in pairs],
+    }
+    listed = _listed_names(record)
+    if listed is not None and len(listed) != len(pairs) and set(listed) == set(item["annotators"]):
+        item["annotators_listed"] = (
+            listed  # VariErrNLI: a name once per label given (public, as released)
+        )
+    other = record.get("other_info")
+    if (
+        dataset.genre_field
+        and isinstance(other, dict)
+        and isinstance(other.get(dataset.genre_field), str)
+    ):
+        item["genre"] = other[dataset.genre_field]
+    return item
+
+
+def _annotator_labels(item_id: str, record: dict, dataset: Dataset, problems: ProblemCollector):
+    """(annotator, label) pairs in the order of the ``annotators`` field; multilabel labels are lists."""
+    annotations = record.get("annotations")
+    if not isinstance(annotations, dict) or not annotations:
+        problems.add(
+            "'annotations' must be a non-empty object {annotator: label}",
+            item=item_id,
+            found=repr(annotations)[:80],
+        )
+        return None
+    by_name: Dict[str, object] = {}
+    for key, label in annotations.items():
+        name = str(key).strip()  # CSC practice-phase keys have a leading space
+        if name in by_name:
+            problems.add(
+                "an annotator appears twice in 'annotations'", item=item_id, found=repr(key)
+            )
+            return None
+        by_name[name] = label
+    order = _annotator_order(item_id, record, dataset, list(by_name), problems)
+    if order is None:
+        return None
+    pairs = []
+    for name in order:
+        label = _label(item_id, name, by_name[name], dataset, problems)
+        if label is None:
+            return None
+        pairs.append((name, label))
+    return pairs
+
+
+def _listed_names(record: dict) -> Optional[List[str]]:
+    listed = record.get("annotators")
+    return [n.strip() for n in listed.split(",") if n.strip()] if isinstance(listed, str) else None
+
+
+def _annotator_order(
+    item_id: str, record: dict, dataset: Dataset, keys: List[str], problems: ProblemCollector
+) -> Optional[List[str]]:
+    listed = record.get("annotators")
+    if not isinstance(listed, str) or not listed.strip():
+        return keys  # no order given: the order of the annotations object
+    names = [n.strip() for n in listed.split(",") if n.strip()]
+    unique = list(dict.fromkeys(names))
+    if len(unique) != len(names) and not dataset.multilabel:
+        problems.add(
+            "an annotator is listed twice in 'annotators'",
+            item=item_id,
+            found=repr(listed)[:80],
+            hint=f"{dataset.name} items take one label per annotator",
+        )
+        return None
+    if set(unique) != set(keys):
+        only_listed = sorted(set(unique) - set(keys))
+        only_keys = sorted(set(keys) - set(unique))
+        problems.add(
+            "'annotators' and the keys of 'annotations' name different annotators",
+            item=item_id,
+            found=f"only in annotators: {only_listed[:5]}, only in annotations: {only_keys[:5]}",
+        )
+        return None
+    return unique
+
+
+def _label(item_id: str, annotator: str, raw, dataset: Dataset, problems: ProblemCollector):
+    """A label string, or for multilabel datasets a list of label strings (split on commas)."""
+    text = str(raw).strip() if isinstance(raw, (str, int)) and not isinstance(raw, bool) else None
+    parts = (
+        [p.strip() for p in text.split(",")] if text is not None and dataset.multilabel else [text]
+    )
+    bad = [p for p in parts if p not in dataset.labels]
+    if text is None or not parts or bad:
+        problems.add(
+            f"annotator {annotator}'s label is outside the {dataset.name} label set",
+            item=item_id,
+            expected=("one or more of " if dataset.multilabel else "one of ")
+            + ", ".join(dataset.labels),
+            found=repr(raw)[:60],
+        )
+        return None
+    return parts if dataset.multilabel else text
+
+
+# --- the released soft label, as a consistency check only -------------------------------------
+
+
+def released_soft_label(record: dict, dataset: Dataset) -> Optional[List]:
+    """The release's own ``soft_label`` in label order: K shares, or per label [P(not), P(chosen)]
+    for VariErrNLI; None if absent. Normalises the key quirks ("0.0" for "0"; CSC's extra "0" bin
+    is dropped only when empty). Raises ValueError when the keys do not fit the dataset."""
+    soft = record.get("soft_label")
+    if not isinstance(soft, dict):
+        return None
+    if dataset.multilabel:
+        return [[float(soft[label]["0"]), float(soft[label]["1"])] for label in dataset.labels]
+    shares = {_canonical_key(k): float(v) for k, v in soft.items()}
+    if "0" in shares and "0" not in dataset.labels and shares["0"] == 0.0:
+        del shares["0"]  # CSC practice phase: a 7th, always-empty "0" bin
+    if set(shares) != set(dataset.labels):
+        raise ValueError(
+            f"soft_label keys {sorted(shares)} do not match the labels {list(dataset.labels)}"
+        )
+    return [shares[label] for label in dataset.labels]
+
+
+def _canonical_key(key: str) -> str:
+    try:
+        number = float(key)
+    except ValueError:
+        return str(key).strip()
+    return str(int(number)) if number.is_integer() else str(key).strip()
+
+
+def _rebuilt_shares(item: dict, dataset: Dataset) -> List[float]:
+    n = len(item["annotations"])
+    if dataset.multilabel:
+        return [
+            sum(label in chosen for chosen in item["annotations"]) / n for label in dataset.labels
+        ]
+    return [sum(a == label for a in item["annotations"]) / n for label in dataset.labels]
+
+
+def _check_released_soft_label(
+    item: dict, record: dict, dataset: Dataset, problems: ProblemCollector
+) -> None:
+    try:
+        released = released_soft_label(record, dataset)
+    except (ValueError, TypeError, KeyError) as e:
+        problems.add(
+            "'soft_label' does not fit the dataset",
+            item=item["id"],
+            found=str(e)[:120],
+            hint="set check_soft_label: false to skip this check (gold comes from the annotations)",
+        )
+        return
+    if released is None:
+        return
+    rebuilt = _rebuilt_shares(item, dataset)
+    if dataset.multilabel:
+        rebuilt_pairs = [[1.0 - share, share] for share in rebuilt]
+        gap = max(
+            abs(a - b) for pair, want in zip(released, rebuilt_pairs) for a, b in zip(pair, want)
+        )
+    else:
+        gap = max(abs(a - b) for a, b in zip(released, rebuilt))
+    if gap > SOFT_LABEL_TOLERANCE:
+        problems.add(
+            "the released 'soft_label' disagrees with the annotations",
+            item=item["id"],
+            expected=f"shares {[round(r, 4) for r in rebuilt]} (within {SOFT_LABEL_TOLERANCE})",
+            found=str(released)[:120],
+            hint="check the file; set check_soft_label: false to skip this check",
+        )

@@ -1,0 +1,226 @@
+"""What a track kind declares: the base class every kind module subclasses.
+
+A kind is a strategy the layers above read: the config rules of its tracks here, and, in the
+sections below, how its gold is built, how a submitted value is read and written, its pages' text,
+what its baselines need and what the leak check looks for. Code outside ``codajudge.kinds`` never
+compares a track's kind: it asks ``kinds.of(track)`` and calls what the kind supplies.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+from typing import Dict, List, Optional, Tuple
+
+import numpy as np
+
+#: The scales of the disagreement kinds: one label per annotator, an ordered scale, or any number of
+#: labels per annotator.
+SCALES = ("categorical", "ordinal", "multilabel")
+
+# --- generated pages, data and leak checks ---
+
+
+def split_multilabel(annotation) -> list:
+    """A multilabel annotation as the labels it lists, each as written, for the track's
+    ``LabelSet`` to read (``codajudge.labels``: spaces around a part are its to ignore): a list as it
+    is, a comma-separated string's non-empty parts, any other value alone."""
+    if isinstance(annotation, list):
+        return annotation
+    if not isinstance(annotation, str):
+        return [annotation]
+    return [part for part in annotation.split(",") if part.strip()]
+
+
+class Kind:
+    """One track kind. Subclasses set the class attributes and override the methods of their kind."""
+
+    # --- track configuration (read by kinds.config) ---
+    #: The name a config's ``kind`` gives (also the key of the registry).
+    name: str = ""
+    #: The scales a track of this kind may declare; ``(None,)`` for a kind without scales.
+    scales: Tuple[Optional[str], ...] = (None,)
+    #: Whether the kind's tracks have labels (and so need at least two).
+    has_labels: bool = False
+    #: Whether the kind's tracks may declare a gold ``range`` (similarity's scale of scores).
+    has_range: bool = False
+    #: Whether the kind's tracks accept the SemEval one-value-per-line files unless told otherwise.
+    positional_by_default: bool = False
+    #: The metrics a track scores when its config has no ``metrics`` key, per scale, the first being
+    #: the track's main metric. Registering a new metric must not change these (every edition
+    #: without ``metrics`` would silently score differently): add it to ``more_metrics``.
+    default_metrics: Dict[Optional[str], Tuple[str, ...]] = {}
+    #: Metrics a track of that scale may choose with ``metrics`` besides the defaults.
+    more_metrics: Dict[Optional[str], Tuple[str, ...]] = {}
+
+    @property
+    def has_scale(self) -> bool:
+        return None not in self.scales
+
+    def applicable_metrics(self, scale: Optional[str]) -> Tuple[str, ...]:
+        """Every metric a track of this kind and scale may choose, the defaults first."""
+        return self.default_metrics.get(scale, ()) + self.more_metrics.get(scale, ())
+
+    # --- gold and submitted values (gold, formats) ---
+    #: The item fields gold is built from, each with its value when an item has none.
+    gold_fields: Dict[str, object] = {"annotators": [], "annotations": []}
+
+    #: How a submitted value is read (``formats.submission``): "number" (one score), "label" (one
+    #: label), "distribution" (one probability per label) or "per_annotator" (a row of each
+    #: annotator's labels, aligned as ``PerAnnotator``).
+    submitted_value: str = "label"
+    #: Whether a submitted value is itself a list (a row), so that a one-line file of a JSON list is
+    #: the rows of many items only when each entry is a list.
+    value_is_row: bool = False
+    #: The fix named when a file holds the values of many items on one line.
+    one_line_fix: str = "write one line per item"
+
+    # --- generated pages, data and leak checks (bundle) ---
+    #: The kind's paragraph of the Data and formats page: what a submitted VALUE is (Markdown, one
+    #: list item starting with the kind's name in bold).
+    format_text: str = ""
+    #: Whether the kind's public items list their annotators (``annotators``, in order): the
+    #: disagreement kinds.
+    lists_annotators: bool = False
+    #: What the kind's scoring does at its edges, said on the Evaluation page ("" for nothing).
+    edge_case_text: str = ""
+    #: For a kind with ``has_range``: the Evaluation page's sentence on the gold scale when every
+    #: track of the kind has one range (``{low}``, ``{high}``: its ends, as numbers) ...
+    range_text: str = ""
+    #: ... and when they differ (``{per_track}``: "title low-high" per track, comma-separated).
+    ranges_text: str = ""
+    #: Whether the gold appears in a text as numbers (compared quantised) rather than label names.
+    gold_is_numeric: bool = False
+
+    def example_value(self, track) -> str:
+        """A short example of a valid line of ``track``'s submission file (``ID<TAB>VALUE``), for
+        hints and the participant pages."""
+        raise NotImplementedError(f"kind {self.name} declares no example value")
+
+    def gold_in_text(self, gold, items: List[dict], index: int) -> Tuple:
+        """How the gold of scored item ``index`` of ``gold`` (a ``gold.GoldTrack`` built from
+        ``items``) may appear in a public text: its values in order, numbers (unrounded, when
+        ``gold_is_numeric``) or label names. The leak check looks for them."""
+        raise NotImplementedError(f"kind {self.name} declares no gold in text")
+
+    def exact_hits(self, gold, values) -> np.ndarray:
+        """Per scored item, whether ``values`` (a submission read for ``gold``'s track) equals the
+        gold exactly (within float noise): a boolean array."""
+        raise NotImplementedError(f"kind {self.name} declares no exact comparison")
+
+    # --- baselines ---
+    #: What one prediction of this kind is (how the ingestion program reads a model's value).
+    prediction_shape: "PredictionShape"
+    #: Whether a text pair's similarity in [0, 1] is itself a prediction of this kind (mapped by
+    #: ``prediction_from_similarity``), so that a similarity baseline needs no training data.
+    predicts_from_similarity: bool = False
+
+    @property
+    def predicts_per_annotator(self) -> bool:
+        """Whether a prediction holds one label per annotator of the item (in the item's order)."""
+        return self.prediction_shape is PredictionShape.PER_ANNOTATOR
+
+    def prediction_text(self, value) -> str:
+        """The VALUE text of one prediction in a submission file: compact JSON unless the kind
+        writes a bare scalar."""
+        return json.dumps(value, ensure_ascii=False, default=numpy_json)
+
+    def prediction_from_similarity(self, similarity: float, score_range: Tuple[float, float]):
+        """The prediction for a text pair of ``similarity`` in [0, 1] (1 = same words), when
+        ``predicts_from_similarity``; ``score_range`` is the (low, high) of a score prediction."""
+        raise TypeError(f"a {self.name} prediction is not a function of a similarity")
+
+    def constant_prediction(self, track, gold, among: Optional[np.ndarray] = None):
+        """The one prediction that best fits the training gold ``gold`` (a ``gold.GoldTrack`` of
+        ``track``) of the items marked by the boolean mask ``among`` (all items when None), for a
+        kind that does not predict per annotator. ValueError when those items have no gold."""
+        raise TypeError(
+            f"a {self.name} prediction differs between annotators, it is not a constant"
+        )
+
+    def random_prediction(self, track, n_annotators: int, rng: np.random.Generator):
+        """A prediction drawn uniformly at random with ``rng``, for an item of ``n_annotators``
+        annotators on ``track`` (its ``labels`` and ``scale``)."""
+        raise NotImplementedError(f"kind {self.name} declares no random prediction")
+
+    # --- results report (report) ---
+    #: The figure the results page draws for a track of this kind, by the name the report knows it
+    #: (``report.FIGURES``): "scatter", "confusion", "mean_distribution" or "annotator_errors".
+    report_figure: str = ""
+    #: Per scale, what the error of one annotator's label is (kinds with each annotator's label).
+    row_error_units: Dict[Optional[str], str] = {}
+
+    def item_error_unit(self, track) -> str:
+        """What an item's error on the results page and in detailed_results.csv is measured in."""
+        return "error"
+
+    def item_errors(self, track, gold, predicted):
+        """Each item's error, an ``(n_items,)`` float array (higher is worse; NaN where the item has
+        no gold), from the arrays the metrics compare, of every item of the track."""
+        raise NotImplementedError(f"kind {self.name} declares no item error")
+
+    def item_texts(self, track, values, items) -> list:
+        """The values (gold or predicted, as the metrics see them) of the items at ``items`` (a
+        sequence of item indices), each as the page and detailed_results.csv print it ("" where an
+        item has no value)."""
+        raise NotImplementedError(f"kind {self.name} declares no item texts")
+
+    def __repr__(self) -> str:
+        return f"<kind {self.name}>"
+
+
+# --- baselines ---
+
+
+class PredictionShape(enum.Enum):
+    """What a model predicts for one item (the value ``Model.predict`` returns for it)."""
+
+    SCORE = "a real number"
+    LABEL = "one label of the track"
+    DISTRIBUTION = "a probability per label (multilabel: a pair per label)"
+    PER_ANNOTATOR = "one label (multilabel: a set of labels) per annotator of the item"
+
+
+#: The graded-similarity scale of every STS edition (0 = unrelated, 5 = equivalent).
+SIMILARITY_RANGE = (0.0, 5.0)
+
+
+def numpy_json(value):
+    """``json.dumps``'s ``default``: numpy arrays and scalars as Python values."""
+    if isinstance(value, (np.ndarray, np.generic)):
+        return value.tolist()
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+def as_plain(values) -> list:
+    """A numpy vector or matrix as nested lists of Python floats (JSON-ready, repr-exact)."""
+    return np.asarray(values, dtype=float).tolist()
+
+
+def most_frequent_index(labels: np.ndarray, n_labels: int) -> int:
+    """The most frequent label index (ties: the earliest in the track's label order)."""
+    return int(np.argmax(np.bincount(labels, minlength=n_labels)))
+
+
+def selected(gold, among: Optional[np.ndarray]) -> np.ndarray:
+    """The items of a GoldTrack that have gold and are marked by ``among`` (all when None)."""
+    return gold.scored if among is None else gold.scored & among
+
+
+def annotator_label(track, key):
+    """The output form of one annotator's label key (a label index, or a tuple of 0/1 choices over
+    the labels on multilabel tracks): a label string, or the list of chosen labels."""
+    if track.scale == "multilabel":
+        return [label for label, chosen in zip(track.labels, key) if chosen]
+    return track.labels[int(key)]
+
+
+def draw_annotator_labels(track, n_annotators: int, rng: np.random.Generator) -> list:
+    """Uniformly drawn label keys for ``n_annotators`` annotators: label indices, or on multilabel
+    tracks 0/1 tuples of a uniformly drawn non-empty set of labels."""
+    n_labels = len(track.labels)
+    if track.scale != "multilabel":
+        return [int(k) for k in rng.integers(n_labels, size=n_annotators)]
+    # A uniform non-empty subset: a uniform integer in [1, 2^L), read as bits in label order.
+    subsets = rng.integers(1, 2**n_labels, size=n_annotators)
+    return [tuple((int(s) >> j) & 1 for j in range(n_labels)) for s in subsets]

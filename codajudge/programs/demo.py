@@ -1,0 +1,93 @@
+"""The main job: build the default bundle, run the three baselines through the local runner on the
+evaluation phase (exactly as Codabench would), and print their scores per track.
+
+    python3 -m codajudge.programs.demo [--edition NAME] [--data DIR] [--phase PHASE] [--out DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+from pathlib import Path
+from typing import Dict, List, Optional
+
+from ..bundle.build import build
+from ..bundle.edition import load_edition
+from ..errors import ConfigError
+from ..metrics import get as get_metric
+from ..formats.archive import safe_extract
+from ..tracks import PRIMARY_KEY
+from .build import edition_path
+from .common import run_guarded
+from .run_local import run_once
+
+
+def score_table(edition, results: Dict[str, Dict[str, float]]) -> str:
+    """Rows: the primary score, then each track's metrics; one column per baseline."""
+    names = list(results)
+    keys = [(PRIMARY_KEY, "primary score")] + [
+        (k, f"{t.title} {get_metric(m).title}")
+        for t in edition.tracks
+        for k, m in zip(t.keys, t.metrics)
+    ]
+    width = max(len(label) for _, label in keys)
+    lines = [f"{'':<{width}}  " + "  ".join(f"{n:>13}" for n in names)]
+    for key, label in keys:
+        cells = [results[n].get(key) for n in names]
+        lines.append(
+            f"{label:<{width}}  "
+            + "  ".join(f"{'n/a' if c is None else f'{c:.4f}':>13}" for c in cells)
+        )
+    return "\n".join(lines)
+
+
+def run(args) -> int:
+    """Build ``args.edition`` into ``args.out`` (a temporary folder when None), run its baselines."""
+    if args.out is None:
+        with tempfile.TemporaryDirectory(prefix="codajudge-baselines-") as out:
+            return run_in(args, Path(out))
+    return run_in(args, Path(args.out))
+
+
+def run_in(args, out: Path) -> int:
+    edition = load_edition(edition_path(args.edition))
+    if args.phase not in {p.id for p in edition.phases}:
+        raise ConfigError.single(
+            "--phase",
+            f"edition '{edition.name}' has no such phase",
+            expected=" | ".join(p.id for p in edition.phases),
+            found=repr(args.phase),
+        )
+    summary = build(edition, Path(args.data) if args.data else edition.folder, out)
+    edition = summary.edition  # without the baselines the edition's data cannot train
+    print(summary.render())
+    results: Dict[str, Dict[str, float]] = {}
+    with tempfile.TemporaryDirectory(prefix="codajudge-demo-") as tmp:
+        bundle = Path(tmp) / "bundle"
+        bundle.mkdir()
+        safe_extract(summary.zip_path, bundle, summary.zip_path.name)
+        for name in edition.baselines:
+            print(
+                f"running baseline:{name} on the {args.phase} phase through the local runner ...",
+                flush=True,
+            )
+            results[name] = run_once(bundle, f"baseline:{name}", args.phase)
+    print()
+    where = f" ({summary.zip_path})" if args.out is not None else ""
+    print(f"Baselines on the {args.phase} phase of edition '{edition.name}'{where}:")
+    print(score_table(edition, results))
+    return 0
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = argparse.ArgumentParser(prog="demo", description=__doc__.splitlines()[0])
+    parser.add_argument("--edition", default="default")
+    parser.add_argument("--data", help="folder the edition's dataset paths are relative to")
+    parser.add_argument("--phase", default="evaluation")
+    parser.add_argument("--out", default="dist")
+    args = parser.parse_args(argv)
+    return run_guarded(lambda: run(args), "demo")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

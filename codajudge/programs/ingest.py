@@ -1,0 +1,477 @@
+"""The ingestion program: runs a code submission (or a built-in baseline) and writes predictions.
+
+``ingest.py INPUT_DATA OUTPUT [SUBMISSION] [--time-limit S] [--seed N]`` or
+``python3 -m codajudge.programs.ingest --baseline NAME [--seed N] INPUT_DATA OUTPUT``.
+
+INPUT_DATA holds ``task.json`` and, per dataset, ``<dataset>.jsonl`` (public items) and
+``<dataset>.train.jsonl`` (training items with gold). SUBMISSION (Codabench mounts it at
+/app/ingested_program) is a folder or zip with ``model.py`` (a code submission, see
+``codajudge.baselines``) or with ``<track_id>.tsv`` files (a result submission, checked and passed on).
+
+Participant code runs in a child process (``programs.child``), killed at the time limit (``--time-limit`` or the phase's
+``execution_time_limit`` of task.json minus 60 s kept for scoring, the smaller wins). ``<track_id>.tsv``
+files reach OUTPUT only when every track succeeded; ``ingestion_status.json`` always says ``ok`` or
+``failed`` with a message, and the scoring program refuses to score a failed prediction step.
+What the code prints is read from pipes, echoed to the log and kept (capped) in
+``participant_output.txt`` in OUTPUT, with the failure's message (``programs.participant``); the file
+is kept up to date while the code runs, so that a step killed from outside leaves it too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Dict, List, Optional
+
+from ..baselines.base import item_annotators
+from ..baselines.interface import MODEL_FILE
+from ..errors import ConfigError, FileRefusals, SubmissionError, UsageError, plural
+from ..formats.archive import (
+    INGESTION_STATUS,
+    PARTICIPANT_OUTPUT,
+    accepted_file_names,
+    claim_by_ids,
+    document_tracks,
+    ignored_file_notes,
+    locate_track_files,
+    naming_hint,
+    submission_files,
+)
+from ..formats.coverage import other_phase_hint, other_phase_ids
+from ..formats.items import read_items
+from ..formats.submission import ItemKeys, read_prediction
+from ..gold import listed_annotators
+from ..formats.textfile import MAX_FILE_BYTES, safe_display
+from ..spec import TaskSpec, read_spec
+from ..untrusted import TreeLimits, copy_regular, prune_tree, remove_entry
+from .child import BASELINE_PREFIX, check_child_output, load_dataset, run_child
+from .common import run_guarded
+from .opening import open_submission
+from .participant import ParticipantOutput
+from .status import FAILED, OK, write_status
+
+PROGRAM = "ingestion program"
+#: Where the platform mounts the submission, the default of the SUBMISSION argument.
+PLATFORM_SUBMISSION = "/app/ingested_program"
+SCORING_MARGIN = 60.0  # seconds of the phase's execution_time_limit kept for the scoring step
+#: A prediction file left by the child larger than the scorer reads is refused when copied.
+PREDICTION_LIMITS = TreeLimits(file_bytes=MAX_FILE_BYTES)
+
+
+# ---------------------------------------------------------------- time limits
+
+
+def code_time_limit(phase_limit: float) -> float:
+    """Seconds a code submission may run in a phase whose ``execution_time_limit`` is ``phase_limit``:
+    that limit minus SCORING_MARGIN (a quarter of it for limits under 240 s), kept for the scoring step.
+    Codabench's worker does not enforce the phase limit (its alarm is swallowed while it reads the
+    logs), so this is the only limit a submission meets; it must end before the phase's."""
+    return phase_limit - min(SCORING_MARGIN, phase_limit / 4)
+
+
+def time_limit_of(spec: TaskSpec, option: Optional[float]) -> Optional[float]:
+    """Seconds the code submission may run: the smaller of --time-limit and code_time_limit() of
+    task.json's ``execution_time_limit`` (the phase's)."""
+    limits = [] if option is None else [float(option)]
+    raw = spec.extra.get("execution_time_limit")
+    if raw is not None:
+        if isinstance(raw, bool) or not isinstance(raw, (int, float)) or not raw > 0:
+            raise ConfigError.single(
+                "task.json",
+                "'execution_time_limit' must be a positive number of seconds",
+                found=repr(raw),
+            )
+        limits.append(code_time_limit(float(raw)))
+    return min(limits) if limits else None
+
+
+def _is_page(name: str) -> bool:
+    return name.lower().endswith((".html", ".htm"))
+
+
+def clean_output(output_dir: Path) -> None:
+    """Delete from the prediction output every ``*.html`` file and everything that is neither a
+    regular file nor a folder (links, FIFOs, sockets: never followed). It runs before the code
+    runs and again after (code can write here, and its processes are stopped by then): Codabench's
+    worker copies a submission without a ``metadata`` file into this folder, shows its html as the
+    detailed results while the step runs, and uploads and zips the folder afterwards (a zip stores
+    a link's target); only the scoring program writes that page."""
+    for relative, kind in prune_tree(output_dir, _is_page, "the prediction output"):
+        if kind == "a regular file":
+            print(
+                f"note: removed {relative!r} from the prediction output: only the scoring program "
+                "writes the detailed results page"
+            )
+        else:
+            print(
+                f"note: removed {relative!r} from the prediction output: it was {kind}, and only "
+                "regular files are kept"
+            )
+
+
+def clear_kit_names(output_dir: Path, spec: Optional[TaskSpec]) -> None:
+    """Remove whatever stands at the names this program writes in the output (a previous run's
+    files, or a submission's folder or link of that name, copied there by the worker)."""
+    names = [INGESTION_STATUS, PARTICIPANT_OUTPUT]
+    names += [f"{t.id}.tsv" for t in (spec.tracks if spec else [])]
+    for name in names:
+        kind = remove_entry(output_dir / name)
+        if kind not in (None, "a regular file"):
+            print(
+                f"note: removed {name!r} from the prediction output: it was {kind}, and the "
+                "ingestion program writes that name"
+            )
+
+
+def public_keys(items: List[dict]) -> ItemKeys:
+    """The public items' ids and annotators, so that result files are checked by the scorer's own
+    reader (``read_prediction``) without any gold."""
+    return ItemKeys(
+        [item["id"] for item in items], list(map(item_annotators, items)), listed_annotators(items)
+    )
+
+
+def check_result_files(
+    spec: TaskSpec,
+    input_dir: Path,
+    folder: Path,
+    out_dir: Path,
+    notes: Optional[List[str]] = None,
+    names: Optional[Dict[str, str]] = None,
+) -> List[str]:
+    """A result submission: check each track file like the scorer does and copy it as ``<track_id>.tsv``;
+    what the participant should know (files ignored) is appended to ``notes``, and each track's file
+    name as the participant wrote it is put in ``names`` (for the scorer's notes and results page)."""
+    files, unclaimed = locate_track_files(folder, spec.tracks)
+    items_by_dataset: Dict[str, List[dict]] = {}
+
+    def items_of(dataset: str) -> List[dict]:
+        if dataset not in items_by_dataset:
+            items_by_dataset[dataset] = read_items(
+                input_dir / f"{dataset}.jsonl", f"input data {dataset}.jsonl"
+            )
+        return items_by_dataset[dataset]
+
+    if unclaimed and document_tracks(spec.tracks):
+        ids_of = lambda dataset: [item["id"] for item in items_of(dataset)]  # noqa: E731
+        unclaimed = claim_by_ids(folder, files, unclaimed, spec.tracks, ids_of)
+    if not files:
+        expected = accepted_file_names(spec.tracks)
+        raise SubmissionError.single(
+            "submission",
+            f"neither {MODEL_FILE} nor any prediction file was found",
+            expected=f"{MODEL_FILE} (a code submission) or files named {expected}",
+            found=", ".join(unclaimed[:10]) or "an empty submission",
+            hint=naming_hint(unclaimed, spec.tracks) if unclaimed else None,
+        )
+    phases = other_phase_ids(input_dir)
+    _check_and_copy(spec, files, folder, out_dir, names, items_of, phases)
+    given = {track: safe_display(str(relative)) for track, relative in files.items()}
+    for note in ignored_file_notes(unclaimed, spec.tracks, given=given):
+        if notes is not None:
+            notes.append(note)
+        print(f"note: {note}")
+    return [t.id for t in spec.tracks if t.id in files]
+
+
+def _check_and_copy(spec, files, folder: Path, out_dir: Path, names, items_of, phases) -> None:
+    """Check each track file by the scorer's reader and copy it as ``<track_id>.tsv``; every broken
+    file is named in one refusal (``FileRefusals``)."""
+    refusals = FileRefusals()
+    for track in spec.tracks:
+        if track.id not in files:
+            continue
+        relative = files[track.id]
+        keys = replace(
+            public_keys(items_of(track.dataset)), elsewhere=other_phase_hint(track, phases)
+        )
+        if refusals.attempt(read_prediction, folder / relative, str(relative), track, keys) is None:
+            continue
+        shutil.copyfile(folder / relative, out_dir / f"{track.id}.tsv")
+        if names is not None:
+            names[track.id] = str(relative)
+    refusals.raise_if_any()
+
+
+def find_model_folder(folder: Path) -> Optional[Path]:
+    """The folder holding the submission's model.py (at the root, or alone one level down)."""
+    found = [f for f in submission_files(folder) if f.name == MODEL_FILE]
+    if not found:
+        return None
+    shallowest = min(len(f.parts) for f in found)
+    top = [f for f in found if len(f.parts) == shallowest]
+    if len(top) > 1:
+        raise SubmissionError.single(
+            "submission",
+            f"more than one {MODEL_FILE}",
+            expected=f"one {MODEL_FILE}",
+            found=", ".join(map(str, top[:5])),
+        )
+    return folder / top[0].parent
+
+
+def ingest(
+    input_dir: Path,
+    output_dir: Path,
+    submission: Optional[Path],
+    baseline: Optional[str],
+    seed: Optional[int],
+    time_limit: Optional[float],
+    written: List[Path],
+    output: ParticipantOutput,
+) -> int:
+    """The whole prediction step. Files reach ``output_dir`` only at the end, when all succeeded;
+    what the code printed is kept in ``output`` (saved here on success, by the caller on failure)."""
+    spec = read_spec(input_dir)
+    seed = spec.seed if seed is None else seed
+    started = time.monotonic()
+    notes: List[str] = []
+    names: Dict[str, str] = {}
+    clear_kit_names(output_dir, spec)
+    with tempfile.TemporaryDirectory(prefix="codajudge-ingest-") as tmp:
+        work = Path(tmp)
+        out = work / "predictions"
+        out.mkdir()
+        if baseline is not None:
+            source = f"{BASELINE_PREFIX}{baseline}"
+            run_child(
+                input_dir,
+                out,
+                work,
+                source,
+                seed,
+                time_limit_of(spec, time_limit),
+                output_dir,
+                output,
+            )
+            tracks, what = [t.id for t in spec.tracks], f"baseline {baseline}"
+        else:
+            opened = open_submission(submission, work)
+            for warning in opened.warnings:
+                print(f"note: {warning}")
+            folder = opened.folder
+            tracks, what = _predict_submission(
+                spec,
+                input_dir,
+                folder,
+                work,
+                out,
+                seed,
+                time_limit,
+                output_dir,
+                notes,
+                names,
+                output,
+            )
+        # the code has run and its processes are stopped; on the platform it could write here
+        clean_output(output_dir)
+        clear_kit_names(output_dir, spec)
+        for track in tracks:  # only the tracks' files: anything else the code left stays behind
+            name = f"{track}.tsv"
+            copy_regular(out / name, output_dir / name, "code submission", PREDICTION_LIMITS)
+            written.append(output_dir / name)
+        _say_where(output.save(output_dir))
+    message = f"{what}: predictions written for track(s) {', '.join(tracks)}"
+    write_status(output_dir, OK, message, tracks, notes, names)
+    print(f"{message} in {time.monotonic() - started:.1f} s")
+    return 0
+
+
+def _predict_submission(
+    spec: TaskSpec,
+    input_dir: Path,
+    folder: Path,
+    work: Path,
+    out: Path,
+    seed: int,
+    time_limit: Optional[float],
+    output_dir: Path,
+    notes: List[str],
+    names: Dict[str, str],
+    output: ParticipantOutput,
+):
+    """(track ids predicted, what the submission was): a code submission's ``model.py`` run on the
+    tracks, or a result submission's files checked; the predictions are written to ``out``."""
+    model_folder = find_model_folder(folder)
+    if model_folder is None:
+        return check_result_files(spec, input_dir, folder, out, notes, names), "result submission"
+    _note_result_files_beside_code(spec, folder, notes)
+    for dataset in dict.fromkeys(t.dataset for t in spec.tracks):
+        # the bundle's data is checked here, out of the code's reach (the child says the notes)
+        load_dataset(input_dir, dataset, say=lambda note: None)
+    skipped = run_child(
+        input_dir,
+        out,
+        work,
+        str(model_folder.resolve()),
+        seed,
+        time_limit_of(spec, time_limit),
+        output_dir,
+        output,
+    )
+    check_child_output(spec, out, skipped)
+    tracks = [t.id for t in spec.tracks if t.id not in skipped]
+    if not tracks:
+        raise SubmissionError.single(
+            MODEL_FILE,
+            "predict() returned None for every track, so nothing can be scored",
+            hint="return one prediction per item for at least one track",
+        )
+    return tracks, "code submission"
+
+
+def _note_result_files_beside_code(spec: TaskSpec, folder: Path, notes: List[str]) -> None:
+    """A note when a code submission also holds files named like the tracks' prediction files:
+    they are not what is scored (the code's predictions are), which the participant may not expect."""
+    try:
+        files, _ = locate_track_files(folder, spec.tracks)
+    except SubmissionError:  # a file named so twice, or a link: nothing is read from them anyway
+        return
+    if not files:
+        return
+    listed = ", ".join(repr(str(relative)) for relative in list(files.values())[:5])
+    files_were = plural(len(files), "file {} was", "files {} were").format(listed)
+    note = (
+        f"the submission holds {MODEL_FILE}, so it was run as a code submission and its prediction "
+        f"{files_were} ignored; to submit those files instead, leave {MODEL_FILE} out"
+    )
+    notes.append(note)
+    print(f"note: {note}")
+
+
+def _say_where(saved: Optional[Path]) -> None:
+    if saved is not None:
+        print(f"what your code printed is in {saved.name} in the prediction output")
+
+
+def parse_arguments(argv: Optional[List[str]], prog: str = "ingest.py") -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "input_data", nargs="?", default="/app/input_data", help="folder with task.json and items"
+    )
+    parser.add_argument(
+        "output", nargs="?", default="/app/output", help="folder for <track_id>.tsv files"
+    )
+    parser.add_argument(
+        "submission",
+        nargs="?",
+        default=None,
+        help=f"the submission folder or zip (default {PLATFORM_SUBMISSION})",
+    )
+    parser.add_argument(
+        "--baseline", help="run a built-in baseline instead: random, most_frequent, cosine_bow"
+    )
+    parser.add_argument(
+        "--seed", type=int, help="seed given to the model (default: task.json's seed)"
+    )
+    parser.add_argument(
+        "--time-limit", type=float, metavar="SECONDS", help="kill the code submission after this"
+    )
+    args = parser.parse_args(argv)
+    if args.baseline is not None:
+        from ..baselines import BASELINES, baseline_class
+
+        try:
+            baseline_class(args.baseline)
+        except KeyError:
+            parser.error(
+                f"unknown baseline {args.baseline!r}; choose one of {', '.join(BASELINES)}"
+            )
+        if args.submission is not None:
+            parser.error("give either a submission folder or --baseline, not both")
+    if args.time_limit is not None and not args.time_limit > 0:
+        parser.error("--time-limit must be a positive number of seconds")
+    return args
+
+
+def submission_path(given: Optional[str], prog: str) -> Path:
+    """The SUBMISSION argument, or PLATFORM_SUBMISSION, where the platform mounts it; a usage
+    error when neither is given (the program run by hand without a submission)."""
+    if given is not None:
+        return Path(given)
+    if Path(PLATFORM_SUBMISSION).exists():
+        return Path(PLATFORM_SUBMISSION)
+    raise UsageError.single(
+        "SUBMISSION",
+        f"no submission was given (and nothing is at {PLATFORM_SUBMISSION}, where the platform "
+        "puts it)",
+        hint=f"give the submission folder or zip after the output folder, as in {prog} "
+        "INPUT_DATA OUTPUT SUBMISSION, or run a built-in baseline with --baseline NAME",
+    )
+
+
+def phase_data_folders(beside: Path) -> List[Path]:
+    """The folders beside ``beside`` that hold a phase's data (a task.json), by name."""
+    parent = beside.parent
+    if not parent.is_dir():
+        return []
+    return sorted(d for d in parent.iterdir() if (d / "task.json").is_file())
+
+
+def check_input_folder(input_data: Path) -> None:
+    """A usage error when the input data folder does not exist (a mistyped path or phase name),
+    naming the folders beside it that hold a phase's data."""
+    if input_data.exists() or input_data.is_symlink():
+        return
+    found = phase_data_folders(input_data)
+    raise UsageError.single(
+        str(input_data),
+        "no such folder",
+        hint="the folders of a phase's data there are " + ", ".join(map(str, found))
+        if found
+        else "give the folder of a phase's data, the one holding its task.json",
+    )
+
+
+def main(argv: Optional[List[str]] = None, prog: str = "ingest.py") -> int:
+    """``prog`` names the command in usage and error lines (``codajudge ingest`` from the CLI); the
+    platform's script says "ingestion program" in the messages its logs and status file show."""
+    args = parse_arguments(argv, prog)
+    output_dir = Path(args.output)
+    output_dir.mkdir(parents=True, exist_ok=True)
+    written: List[Path] = []
+    output = ParticipantOutput(saved_in=output_dir)
+
+    def body() -> int:
+        clear_kit_names(output_dir, None)
+        clean_output(output_dir)
+        check_input_folder(Path(args.input_data))
+        submission = None if args.baseline else submission_path(args.submission, prog)
+        return ingest(
+            Path(args.input_data),
+            output_dir,
+            submission,
+            args.baseline,
+            args.seed,
+            args.time_limit,
+            written,
+            output,
+        )
+
+    def on_error(message: str) -> None:
+        for path in written:
+            remove_entry(path)
+        remove_entry(output_dir / INGESTION_STATUS)
+        try:
+            clean_output(output_dir)
+            remove_entry(output_dir / PARTICIPANT_OUTPUT)
+            saved = output.save(output_dir, failure=message)
+            _say_where(saved if output.printed else None)
+        finally:
+            write_status(output_dir, FAILED, message)
+
+    return run_guarded(
+        body,
+        PROGRAM if prog == "ingest.py" else prog,
+        on_error=on_error,
+        details_dir=output_dir,
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,160 @@
+"""``codajudge new NAME``: write a new edition folder to fill in, then build it with ``codajudge build``.
+
+    codajudge new NAME [--out DIR]      # writes DIR/NAME/ (default: ./NAME)
+
+The folder holds ``edition.yaml`` (every key commented; a ``table`` dataset reading
+``data/items.csv``), an example CSV to replace with the edition's own data, the kit's logo, and
+``pages/overview.md`` and ``pages/terms.md`` marked as placeholders: the builder refuses to ship
+them until they are rewritten (see ``bundle/placeholders.py``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import shutil
+from pathlib import Path
+from typing import List, Optional
+
+from ..assets import kit_root
+from ..confine import slug_problem
+from ..errors import ConfigError
+from .common import run_guarded
+
+CONFIG = """\
+# Edition '{name}', written by `codajudge new`. Every key is described in docs/edition-config.md, and
+# docs/edition.schema.json lets an editor complete and check this file.
+# Build: codajudge build --edition {name} --data {name} --out dist   (paths below are relative to --data)
+# Baselines: codajudge baselines {name} --data {name}
+name: {name}
+title: "{title}"
+description: >-
+  One paragraph: what is predicted, from which data.
+logo: logo.png
+# Rewrite both pages (the builder refuses the placeholders) with the task, the data's source and licence.
+terms: pages/terms.md
+pages:
+  - {{title: Overview, file: pages/overview.md}}
+seed: 1
+
+# Dates are UTC, quoted. Each phase must start after the previous one ends.
+phases:
+  - id: practice
+    start: "2028-01-10 00:00:00"
+    end: "2028-02-27 23:59:59"
+    split: dev
+    public_gold: false   # true ships the dev gold in the starting kit (a YAML boolean, unquoted)
+    max_submissions_per_day: 10
+    max_submissions: 200
+  - id: evaluation
+    start: "2028-03-01 00:00:00"
+    end: "2028-03-10 23:59:59"
+    split: test
+    max_submissions_per_day: 2
+    max_submissions: 5
+  - id: post-campaign
+    start: "2028-03-11 00:00:00"
+    split: test
+
+# One table (CSV, TSV or JSON lines) cut into disjoint splits by a hash of (seed, id); replace
+# data/items.csv with your own and name its columns. `where: {{COLUMN: VALUE}}` keeps some rows only;
+# leave train out of `split` if there is no training data.
+datasets:
+  pairs:
+    importer: table
+    path: data/items.csv
+    columns: {{id: id, texts: [sentence1, sentence2], score: score}}
+    lang: en
+    split: {{train: 0.5, dev: 0.25, test: 0.25, seed: 1}}
+
+# Track kinds: similarity, classification (labels: [...], quoted), soft_label and perspectivist
+# (with a scale). `metrics` picks the track's metrics (default: the kind's).
+tracks:
+  - {{id: sim, title: "Similarity", kind: similarity, dataset: pairs, range: [0, 5]}}
+
+leaderboard: {{title: Results, key: main, submission_rule: Force_Last}}
+baselines: [random, most_frequent, cosine_bow]
+"""
+
+OVERVIEW = """{mark}
+# {title}
+
+Describe the task: what systems predict, for which texts, and how they are ranked (the generated
+Data, Evaluation and Baselines pages give the formats, metrics and baseline scores).
+"""
+
+TERMS = """{mark}
+# Terms
+
+State the data's source and licence, what participants may do with it, and the rules of the
+competition. The example data in data/items.csv comes from the kit's default edition (CC0).
+"""
+
+
+def example_rows() -> List[dict]:
+    """The default edition's English sample pairs, as the rows of the example table."""
+    folder = kit_root() / "editions" / "default" / "data" / "sts_en"
+    rows = []
+    for split in ("train", "dev", "test"):
+        for line in (folder / f"{split}.jsonl").read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                item = json.loads(line)
+                rows.append(
+                    {
+                        "id": item["id"],
+                        "sentence1": item["texts"][0],
+                        "sentence2": item["texts"][1],
+                        "score": item["score"],
+                    }
+                )
+    return rows
+
+
+def csv_text(rows: List[dict]) -> str:
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def write_edition(name: str, out: Path) -> Path:
+    """The new edition's folder ``out/name`` (refused if it exists or the name is not plain)."""
+    from ..bundle.placeholders import PLACEHOLDER_MARK
+
+    problem = slug_problem(name, "codajudge new", "NAME")
+    if problem is not None:
+        raise ConfigError([problem])
+    folder = Path(out) / name
+    if folder.exists():
+        raise ConfigError.single(str(folder), "already exists", hint="choose another NAME or --out")
+    title = f"{name}: a new shared task"
+    (folder / "pages").mkdir(parents=True)
+    (folder / "data").mkdir()
+    (folder / "edition.yaml").write_text(CONFIG.format(name=name, title=title), encoding="utf-8")
+    for page, text in (("overview.md", OVERVIEW), ("terms.md", TERMS)):
+        (folder / "pages" / page).write_text(
+            text.format(mark=PLACEHOLDER_MARK, title=title), encoding="utf-8"
+        )
+    (folder / "data" / "items.csv").write_text(csv_text(example_rows()), encoding="utf-8")
+    shutil.copyfile(kit_root() / "editions" / "default" / "logo.png", folder / "logo.png")
+    return folder
+
+
+def run(args) -> int:
+    folder = write_edition(args.name, Path(args.out))
+    print(
+        f"wrote {folder}: edit edition.yaml, replace data/items.csv, rewrite pages/overview.md and "
+    )
+    print(f"pages/terms.md, then: codajudge build --edition {folder} --data {folder} --out dist")
+    return 0
+
+
+def main(argv: Optional[List[str]] = None, prog: str = "codajudge new") -> int:
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
+    parser.add_argument("name", help="the edition's name (a plain folder name)")
+    parser.add_argument("--out", default=".", help="the folder to write NAME/ in (default: .)")
+    args = parser.parse_args(argv)
+    return run_guarded(lambda: run(args), prog)

@@ -1,0 +1,483 @@
+"""Organiser ranking: score every final submission of a phase and write the official ranking.
+
+    codajudge rank SUBMISSIONS_DIR REFERENCE_DIR [--out DIR]   (or python3 rank_submissions.py ...)
+        [--test williams|bootstrap|wilcoxon|auto] [--alpha 0.05] [--resamples N] [--seed N]
+        [--overall primary|mean-rank] [--teams FILE] [--jobs N]
+
+SUBMISSIONS_DIR holds one result zip per team or run (a folder of prediction files also works);
+the file name without ``.zip`` names the system. REFERENCE_DIR is a phase's reference folder
+(``task.json`` and the gold ``<dataset>.jsonl``), e.g. ``reference_data/evaluation`` of a bundle.
+Each zip is opened with the scoring program's safe extraction and scored by the same engine; one
+that cannot be scored is reported (name and reason) and left out, and the others go on; what the
+scoring program would note on a ranked one (files ignored, tracks not covered, metric warnings) is
+listed per submission (stderr, ranking.md, and ranking.csv rows ``submission_note``). The gold is
+read once; ``--jobs`` processes (default: one per core, at most 4) score the submissions. Progress
+goes to stderr. Written to ``--out`` (default: the current folder): ``ranking.md``, ``ranking.csv``,
+``ranking.tex`` (see ``codajudge.stats.tables``) and ``ranking.html`` (``codajudge.ranking_page``),
+each beginning with the ``codajudge rank`` command, every option spelled out, that reproduces it.
+
+Per track, systems are ranked on the main metric with statistical ties (``codajudge.stats.ranking``):
+``auto`` uses Williams' t-test for Pearson r, Wilcoxon signed-rank on per-item losses for the
+LeWiDi metrics and the paired bootstrap otherwise; all tests are two-sided at ``--alpha``. The
+overall order (``--overall``) is the primary score, the leaderboard's order, which no other
+system's submission can change; ``--overall mean-rank`` orders by the mean rank over the primary
+tracks instead, which a third system can flip (a run scoring between two others on some tracks).
+``--teams FILE`` ranks teams: each team's best run by the overall order (computed over every run)
+is kept and ranked under the team's name (``programs.teams`` says which files map runs to teams).
+Intervals and bootstrap tests use ``--resamples`` resamples seeded with ``--seed`` (default: the
+phase's seed in task.json).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import sys
+import tempfile
+import time
+import zipfile
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, Iterator, List, Optional, Tuple
+
+from ..errors import ConfigError, KitError, counted
+from ..formats.archive import INGESTION_STATUS, safe_extract
+from ..metrics import get as get_metric
+from ..report import atomic_write
+from ..gold import GoldTrack
+from ..scoring import Result, load_gold
+from ..spec import TaskSpec, read_spec
+from ..stats import DEFAULT_RESAMPLES, Signature
+from ..stats.paired import TESTS
+from ..stats.ranking import (
+    BY_PRIMARY,
+    OVERALL_RULES,
+    order_best_first,
+    rank_overall,
+    rank_track,
+)
+from ..ranking_page import render_html
+from ..stats.tables import RankingReport, render_csv, render_latex, render_markdown
+from .common import run_guarded
+from .score import ingested_tracks, score_submission_folder, submission_notes
+from .status import MAX_STATUS_BYTES, read_status
+from .teams import read_teams, teams_of
+
+OUTPUT_FILES = ("ranking.md", "ranking.csv", "ranking.tex", "ranking.html")
+RENDERERS = (render_markdown, render_csv, render_latex, render_html)
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def find_submissions(folder: Path) -> List[Tuple[str, Path]]:
+    """(system name, path) of every zip and sub-folder, sorted by name; hidden entries skipped."""
+    if not folder.is_dir():
+        raise ConfigError.single(
+            str(folder),
+            "the submissions folder does not exist",
+            hint="give a folder holding one result zip per team or run",
+        )
+    found = []
+    for path in sorted(folder.iterdir()):
+        if path.name.startswith("."):
+            continue
+        if path.is_file() and path.suffix.lower() == ".zip":
+            found.append((path.stem, path))
+        elif path.is_dir():
+            found.append((path.name, path))
+    names = [name for name, _ in found]
+    return [(name if names.count(name) == 1 else path.name, path) for name, path in found]
+
+
+#: Files of the platform that extraction leaves out but that tell whether the prediction step failed.
+STATUS_FILES = (INGESTION_STATUS, "metadata")
+
+
+def copy_status_files(archive: Path, folder: Path) -> None:
+    """Copy the prediction step's status files from the zip's root (safe_extract skips them); a zip
+    that cannot be read has none (its extraction then says what is wrong with it)."""
+    try:
+        with zipfile.ZipFile(archive) as zf:
+            for info in zf.infolist():
+                if info.filename in STATUS_FILES and info.file_size <= MAX_STATUS_BYTES:
+                    (folder / info.filename).write_bytes(zf.read(info))
+    except (
+        zipfile.BadZipFile,
+        zipfile.LargeZipFile,
+        OSError,
+        EOFError,
+        RuntimeError,
+        ValueError,
+        NotImplementedError,
+        UnicodeDecodeError,
+    ):
+        return
+
+
+def score_submission(
+    path: Path, spec: TaskSpec, ref_dir: Path, gold: Optional[Dict[str, GoldTrack]] = None
+) -> Result:
+    """Score one zip or folder against the reference (or its ``gold``, loaded once for every
+    submission) as the scoring program scores it as INPUT/res; KitError when it cannot be scored.
+
+    A zip is read as the platform gives it to the scoring program: a result submission through a
+    safe extraction of the tracks' files (the result's warnings begin with the entries skipped); a
+    prediction output (``ingestion_status.json`` at its root) as the folder the worker extracts,
+    of which only the files its ingestion status lists are scored.
+    """
+    with tempfile.TemporaryDirectory(prefix="codajudge-rank-") as tmp:
+        folder, extraction = path, []
+        if path.is_file():
+            folder = Path(tmp)
+            copy_status_files(path, folder)
+            if ingested_tracks(read_status(folder)) is None:
+                extraction = safe_extract(path, folder, path.name, spec.tracks)
+            else:
+                safe_extract(
+                    path, folder, path.name
+                )  # notes on entries skipped are not the participant's
+        result = score_submission_folder(spec, ref_dir, folder, gold)
+        result.warnings[:0] = extraction
+        return result
+
+
+def score_one(
+    path: Path, spec: TaskSpec, ref_dir: Path, gold: Dict[str, GoldTrack]
+) -> Tuple[str, object, float]:
+    """``("scored", Result, seconds)`` or ``("not scored", reason, seconds)`` for one submission;
+    a ConfigError (the reference data is wrong) propagates."""
+    started = time.monotonic()
+    try:
+        result: object = score_submission(path, spec, ref_dir, gold)
+        outcome = "scored"
+    except ConfigError:
+        raise  # the reference data is wrong: no submission can be ranked
+    except KitError as e:
+        outcome, result = "not scored", " / ".join(e.render().splitlines())
+    except Exception as e:  # noqa: BLE001 - one broken submission must not stop the others
+        outcome, result = "not scored", f"internal error ({e.__class__.__name__}: {e})"
+    return outcome, result, time.monotonic() - started
+
+
+def default_jobs() -> int:
+    """Worker processes for scoring: one per core this process may use, at most 4."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, min(4, cores or 1))
+
+
+def score_all(
+    submissions: List[Tuple[str, Path]], spec: TaskSpec, ref_dir: Path, jobs: int = 1
+) -> Tuple[Dict[str, Result], List[Tuple[str, str]]]:
+    """Score every submission against the phase's gold, read once, in ``jobs`` worker processes
+    (each holding the gold); a failure is logged and recorded, and the others go on. A reference
+    that cannot be read stops everything (ConfigError). Results are those of scoring each
+    submission on its own, in the submissions' order, sharing the parent's gold."""
+    gold = load_gold(spec, ref_dir)
+    results: Dict[str, Result] = {}
+    failures: List[Tuple[str, str]] = []
+    outcomes = _outcomes(submissions, spec, ref_dir, gold, jobs)
+    for number, ((name, _), (outcome, value, seconds)) in enumerate(
+        zip(submissions, outcomes), start=1
+    ):
+        prefix = f"[{number}/{len(submissions)}] {name}"
+        if outcome == "scored":
+            results[name] = _with_gold(value, spec, gold)
+            log(f"{prefix}: scored ({', '.join(sorted(value.tracks))}) in {seconds:.1f} s")
+            for note in submission_notes(value):
+                log(f"  note: {note}")
+        else:
+            failures.append((name, value))
+            log(f"{prefix}: NOT SCORED: {value}")
+    return results, failures
+
+
+def _outcomes(
+    submissions, spec: TaskSpec, ref_dir: Path, gold, jobs: int
+) -> Iterator[Tuple[str, object, float]]:
+    """``score_one`` of each submission, in order: here, or in a pool of ``jobs`` processes."""
+    if jobs <= 1 or len(submissions) < 2:
+        return (score_one(path, spec, ref_dir, gold) for _, path in submissions)
+    return _pooled(submissions, spec, ref_dir, gold, min(jobs, len(submissions)))
+
+
+def _pooled(
+    submissions, spec: TaskSpec, ref_dir: Path, gold, jobs: int
+) -> Iterator[Tuple[str, object, float]]:
+    with ProcessPoolExecutor(
+        jobs, initializer=_start_worker, initargs=(spec, ref_dir, gold)
+    ) as pool:
+        for outcome, value, seconds in pool.map(
+            _score_in_worker, [path for _, path in submissions]
+        ):
+            if outcome == "config":
+                raise ConfigError(*value)
+            yield outcome, value, seconds
+
+
+_WORKER: Dict[str, object] = {}
+
+
+def _start_worker(spec: TaskSpec, ref_dir: Path, gold: Dict[str, GoldTrack]) -> None:
+    _WORKER.update(spec=spec, ref_dir=ref_dir, gold=gold)
+
+
+def _score_in_worker(path: Path) -> Tuple[str, object, float]:
+    """``score_one`` in a worker, returned without the gold (the parent holds it); a ConfigError
+    travels as its problems (exceptions with user-facing problems do not pickle)."""
+    try:
+        outcome, value, seconds = score_one(
+            path, _WORKER["spec"], _WORKER["ref_dir"], _WORKER["gold"]
+        )
+    except ConfigError as e:
+        return "config", (e.problems, e.omitted), 0.0
+    if outcome == "scored":
+        value.spec = None
+        for track_result in value.tracks.values():
+            track_result.gold = None
+    return outcome, value, seconds
+
+
+def _with_gold(result: Result, spec: TaskSpec, gold: Dict[str, GoldTrack]) -> Result:
+    """A result scored in a worker, given back the parent's spec and gold (the same objects as
+    scoring here would hold)."""
+    result.spec = spec
+    for track_id, track_result in result.tracks.items():
+        track_result.gold = gold[track_id]
+    return result
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The options behind a ranking: the test, its level, the bootstrap, the overall order, and the
+    command line that reproduces them."""
+
+    test: str = "auto"
+    alpha: float = 0.05
+    resamples: int = DEFAULT_RESAMPLES
+    seed: int = 0
+    overall_rule: str = BY_PRIMARY
+    command: str = ""
+
+
+def rank_tracks(
+    spec: TaskSpec, results: Dict[str, Result], settings: Settings
+) -> Dict[str, object]:
+    """Every track's ranking (track id -> ``TrackRanking``)."""
+    rankings = {}
+    for track in spec.tracks:
+        started = time.monotonic()
+        rankings[track.id] = rank_track(
+            track, results, settings.test, settings.alpha, settings.resamples, settings.seed
+        )
+        log(
+            f"ranked track {track.id} ({len(rankings[track.id].rows)} systems, test "
+            f"{rankings[track.id].test}) in {time.monotonic() - started:.1f} s"
+        )
+    return rankings
+
+
+def overall_order(spec: TaskSpec, results: Dict[str, Result], settings: Settings) -> List[str]:
+    """Every system, best first, by the overall rule (the primary score needs no track ranking)."""
+    higher = get_metric(spec.primary_tracks[0].main_metric).higher_is_better
+    primary_scores = {name: r.primary for name, r in results.items()}
+    if settings.overall_rule == BY_PRIMARY:
+        return order_best_first(primary_scores, higher)
+    rankings = rank_tracks(spec, results, settings)
+    primary = [t.id for t in spec.primary_tracks]
+    rows = rank_overall(primary, rankings, primary_scores, higher, settings.overall_rule)
+    return [row.system for row in rows]
+
+
+def best_runs(order: List[str], team_of: Dict[str, str]) -> Dict[str, str]:
+    """Team -> its first run in ``order`` (best first), teams in the order of their best runs."""
+    runs: Dict[str, str] = {}
+    for system in order:
+        runs.setdefault(team_of[system], system)
+    return runs
+
+
+def build_report(
+    spec: TaskSpec,
+    results: Dict[str, Result],
+    failures,
+    settings: Settings,
+    runs: Optional[Dict[str, str]] = None,
+) -> RankingReport:
+    """The ranking of ``results``; with ``runs`` (team -> run), of those runs under their teams'
+    names."""
+    if runs:
+        results = {team: results[run] for team, run in runs.items()}
+    rankings = rank_tracks(spec, results, settings)
+    primary = [t.id for t in spec.primary_tracks]
+    higher = get_metric(spec.primary_tracks[0].main_metric).higher_is_better
+    overall = rank_overall(
+        primary,
+        rankings,
+        {name: r.primary for name, r in results.items()},
+        higher,
+        settings.overall_rule,
+    )
+    signature = Signature(
+        settings.resamples, settings.seed, test=settings.test, alpha=settings.alpha
+    ).render()
+    notes = {name: submission_notes(result) for name, result in results.items()}
+    return RankingReport(
+        spec.title,
+        spec.phase,
+        signature,
+        settings.alpha,
+        rankings,
+        overall,
+        primary,
+        failures,
+        {name: lines for name, lines in notes.items() if lines},
+        command=settings.command,
+        overall_rule=settings.overall_rule,
+        runs=dict(runs or {}),
+        resamples=settings.resamples,
+        seed=settings.seed,
+    )
+
+
+def write_report(report: RankingReport, out_dir: Path) -> List[Path]:
+    out_dir.mkdir(parents=True, exist_ok=True)
+    texts = [render(report) for render in RENDERERS]
+    paths = [out_dir / name for name in OUTPUT_FILES]
+    for path, text in zip(paths, texts):
+        atomic_write(path, text)
+    return paths
+
+
+def _probability(text: str) -> float:
+    value = float(text)
+    if not 0.0 < value < 1.0:
+        raise argparse.ArgumentTypeError("alpha must be between 0 and 1")
+    return value
+
+
+def _resamples(text: str) -> int:
+    value = int(text)
+    if not 0 <= value <= 1_000_000:
+        raise argparse.ArgumentTypeError("resamples must be between 0 and 1000000")
+    return value
+
+
+def _jobs(text: str) -> int:
+    value = int(text)
+    if not 1 <= value <= 64:
+        raise argparse.ArgumentTypeError("jobs must be between 1 and 64")
+    return value
+
+
+def parse_args(argv: Optional[List[str]], prog: str = "rank_submissions.py") -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description=__doc__.split("\n\n")[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__.split("\n\n", 2)[2],
+    )
+    parser.add_argument(
+        "submissions", type=Path, help="folder of final submissions (one zip per team or run)"
+    )
+    parser.add_argument(
+        "reference", type=Path, help="a phase's reference folder (task.json + gold)"
+    )
+    parser.add_argument(
+        "--out", type=Path, default=Path("."), help="folder for the tables (default: .)"
+    )
+    parser.add_argument(
+        "--test", choices=TESTS, default="auto", help="significance test (default: auto)"
+    )
+    parser.add_argument(
+        "--alpha", type=_probability, default=0.05, help="significance level (default: 0.05)"
+    )
+    parser.add_argument(
+        "--resamples",
+        type=_resamples,
+        default=DEFAULT_RESAMPLES,
+        help=f"bootstrap resamples (default: {DEFAULT_RESAMPLES})",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=None, help="bootstrap seed (default: the phase's seed)"
+    )
+    parser.add_argument(
+        "--overall",
+        choices=OVERALL_RULES,
+        default=BY_PRIMARY,
+        help="overall order: the primary score (default; no third system can change it) or the "
+        "mean rank over the primary tracks (a third system can flip two others)",
+    )
+    parser.add_argument(
+        "--teams",
+        type=Path,
+        default=None,
+        help="rank teams, each by its best run: a CSV with columns submission,team, or "
+        "Codabench's export of submissions (CSV or JSON; the team is the owner)",
+    )
+    parser.add_argument(
+        "--jobs",
+        type=_jobs,
+        default=default_jobs(),
+        help=f"processes scoring submissions (default: {default_jobs()}, the cores up to 4)",
+    )
+    return parser.parse_args(argv)
+
+
+def run(args: argparse.Namespace) -> int:
+    spec = read_spec(args.reference)
+    submissions = find_submissions(args.submissions)
+    if not submissions:
+        raise ConfigError.single(
+            str(args.submissions),
+            "no submission found",
+            expected="result zips (or folders), one per team or run",
+        )
+    teams = read_teams(args.teams) if args.teams is not None else None
+    log(f"scoring {counted(len(submissions), 'submission')} against {args.reference}")
+    results, failures = score_all(submissions, spec, args.reference, args.jobs)
+    if not results:
+        log("no submission could be scored; nothing to rank")
+        return 2
+    seed = spec.seed if args.seed is None else args.seed
+    settings = Settings(
+        args.test, args.alpha, args.resamples, seed, args.overall, command_line(args, seed)
+    )
+    runs = None
+    if teams is not None:
+        team_of = teams_of(list(results), teams, args.teams)
+        runs = best_runs(overall_order(spec, results, settings), team_of)
+        ranked = counted(len(runs), "team")
+        log(f"ranking {ranked} by their best run: " + ", ".join(runs.values()))
+    report = build_report(spec, results, failures, settings, runs)
+    for path in write_report(report, args.out):
+        log(f"wrote {path}")
+    if failures:
+        unranked = counted(len(failures), "submission")
+        log(f"{unranked} not ranked: " + ", ".join(name for name, _ in failures))
+    return 0
+
+
+def command_line(args: argparse.Namespace, seed: int) -> str:
+    """The ``codajudge rank`` command that reproduces a ranking: the paths as given (relative where
+    they were), every option that changes the tables with its value (``--jobs`` does not)."""
+    parts = [
+        "codajudge",
+        "rank",
+        str(args.submissions),
+        str(args.reference),
+        "--out",
+        str(args.out),
+    ]
+    parts += ["--test", args.test, "--alpha", repr(args.alpha), "--resamples", str(args.resamples)]
+    parts += ["--seed", str(seed), "--overall", args.overall]
+    parts += ["--teams", str(args.teams)] if args.teams is not None else []
+    return " ".join(shlex.quote(part) for part in parts)
+
+
+def main(argv: Optional[List[str]] = None, prog: str = "rank_submissions.py") -> int:
+    args = parse_args(argv, prog)
+    return run_guarded(lambda: run(args), prog)

@@ -1,0 +1,306 @@
+"""``run_local.py BUNDLE SUBMISSION --phase PHASE [--output DIR]``: Codabench's two steps, locally.
+
+BUNDLE is a bundle folder or zip, or a starting kit (itself a small bundle); SUBMISSION is a result
+zip or folder, a code submission (folder or zip with model.py) or ``baseline:NAME`` (random,
+most_frequent, cosine_bow); PHASE is one of BUNDLE's phases, as its competition.yaml names them.
+A bundle's are its edition's (e.g. practice, evaluation, post-campaign). A starting kit scores
+``local``, a validation split held out of the training data with its gold, when the edition has
+one, and ``practice`` when the practice gold is public; a phase whose gold it lacks is refused
+with the phases it scores (its README's first commands name them).
+
+Examples, inside a starting kit with a local phase:
+    python3 run_local.py . baseline:cosine_bow --phase local
+    python3 run_local.py . sample_submissions/local_result_submission.zip --phase local --output out
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Dict, List, Optional
+
+from ..errors import ConfigError, KitError, Problem, SubmissionError
+from ..formats.archive import PARTICIPANT_OUTPUT, safe_extract
+from ..runner.bundle_view import PhaseTask, phase_task, read_competition
+from ..runner.local import PREDICTION_OUTPUT, RunResult, run_submission
+from ..runner.worker import StepResult
+from .child import TIME_LIMIT_HINT, last_progress
+from .participant import code_printed
+from ..untrusted import copy_tree
+from .common import BUNDLE_PROBLEM, REFUSED, own_words, run_guarded
+
+KEPT_OUTPUTS = ("scores.json", "scores.txt", "detailed_results.html", "detailed_results.csv")
+
+
+def open_bundle(path: Path, work: Path) -> Path:
+    if path.is_dir():
+        return path
+    if path.is_file():
+        target = work / "bundle"
+        target.mkdir()
+        safe_extract(path, target, path.name)
+        return target
+    raise SubmissionError.single(str(path), "bundle not found", expected="a bundle folder or zip")
+
+
+def _tail(text: str, lines: int = 25) -> str:
+    return "\n".join(text.strip().splitlines()[-lines:])
+
+
+def run_once(
+    bundle_dir: Path,
+    submission: str,
+    phase: str,
+    time_limit: Optional[int] = None,
+    output: Optional[Path] = None,
+    notes: Optional[List[str]] = None,
+    task: Optional[PhaseTask] = None,
+) -> Dict[str, float]:
+    """Run one submission through both steps of a bundle folder (see ``open_bundle``); returns its
+    scores or raises with the failing step's message. The steps' notes are appended to ``notes``.
+    ``task``: the phase's ``phase_task``, when the caller has read it already."""
+    with tempfile.TemporaryDirectory(prefix="codajudge-run-") as tmp:
+        task = phase_task(Path(bundle_dir), phase) if task is None else task
+        result = run_submission(task, submission, Path(tmp) / "app", time_limit)
+        if output is not None:
+            keep_outputs(result, Path(output))
+        say_where_the_output_is(result, output)
+        if notes is not None:
+            notes.extend(step_notes(result))
+        return read_scores(result)
+
+
+def keep_outputs(result: RunResult, output: Path) -> None:
+    """Copy the scoring step's files and the prediction output (``predictions/``) into
+    ``output``; a file of one of these names that this run did not write is removed, so that
+    none of a previous run's is taken for this one's."""
+    output.mkdir(parents=True, exist_ok=True)
+    for name in KEPT_OUTPUTS:
+        if (result.output / name).is_file():
+            shutil.copyfile(result.output / name, output / name)
+        elif (output / name).is_file():
+            (output / name).unlink()
+    predictions = output / "predictions"
+    if predictions.exists():
+        shutil.rmtree(predictions)
+    copy_tree(result.predictions, predictions, PREDICTION_OUTPUT)
+
+
+def kept_names(output: Path) -> List[str]:
+    """What ``keep_outputs`` left in ``output``, as found there: the scoring step's files, the
+    prediction output's folder and, in it, what the code printed."""
+    names = [name for name in KEPT_OUTPUTS if (output / name).is_file()]
+    if (output / "predictions").is_dir():
+        names.append("predictions/")
+    if (output / "predictions" / PARTICIPANT_OUTPUT).is_file():
+        names.append(f"predictions/{PARTICIPANT_OUTPUT}")
+    return names
+
+
+def listed(names: List[str]) -> str:
+    """``a, b and c``."""
+    if len(names) < 2:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
+
+
+def say_where_the_output_is(result: RunResult, output: Optional[Path]) -> None:
+    """Print where the prediction step kept what the submitted code printed (if it printed; a file
+    of the ingestion program's message alone is not named, that message is said anyway)."""
+    if not code_printed(result.predictions / PARTICIPANT_OUTPUT):
+        return
+    if output is not None:
+        print(f"what your code printed is in {Path(output) / 'predictions' / PARTICIPANT_OUTPUT}")
+    else:
+        print(
+            "note: your code printed something; run with --output DIR to keep it in "
+            f"DIR/predictions/{PARTICIPANT_OUTPUT}"
+        )
+
+
+def _step_error(step: str, stderr: str, reason: str) -> KitError:
+    """The failed step's own message, said once (not wrapped in a second "not accepted")."""
+    for marker, error_type in ((REFUSED, SubmissionError), (BUNDLE_PROBLEM, ConfigError)):
+        if marker in stderr:
+            return _reported(error_type, own_words(stderr))
+    return SubmissionError.single(step, f"the {step} {reason}", found=_tail(stderr) or "no message")
+
+
+def _reported(error_type, text: str) -> KitError:
+    """An error of ``error_type`` whose text is a program's already rendered message."""
+
+    class Reported(error_type):
+        def render(self) -> str:
+            return text
+
+    return Reported([Problem("", text)])
+
+
+def _time_out(step: StepResult) -> SubmissionError:
+    """The prediction step stopped at its time limit: the limit, the track it was on, what to do."""
+    limit = f" of {step.time_limit:g} s" if step.time_limit is not None else ""
+    return SubmissionError.single(
+        "code submission",
+        f"the code submission ran past the time limit{limit}{last_progress(step.stdout)}",
+        hint=f"{TIME_LIMIT_HINT} (locally, --time-limit sets the limit of each step)",
+    )
+
+
+def read_scores(result: RunResult) -> Dict[str, float]:
+    if result.prediction is not None and result.prediction.timed_out:
+        raise _time_out(result.prediction)
+    if result.prediction is not None and result.prediction.exit_code != 0:
+        reason = f"exited with code {result.prediction.exit_code}"
+        raise _step_error("prediction step", result.prediction.stderr, reason)
+    if result.scoring.exit_code != 0:
+        raise _step_error(
+            "scoring step", result.scoring.stderr, f"exited with code {result.scoring.exit_code}"
+        )
+    return json.loads((result.output / "scores.json").read_text(encoding="utf-8"))
+
+
+def step_notes(result: RunResult) -> List[str]:
+    """The notes both steps printed for the participant (files ignored, rows read another way), once each."""
+    notes: List[str] = []
+    for step in (result.prediction, result.scoring):
+        for line in step.stdout.splitlines() if step is not None else []:
+            if line.startswith("note: ") and line[6:] not in notes:
+                notes.append(line[6:])
+    return notes
+
+
+def leaderboard_row(scores: Dict[str, float], columns: List[dict]) -> str:
+    width = max((len(c["title"]) for c in columns), default=10)
+    lines = []
+    for column in columns:
+        value = scores.get(column["key"])
+        shown = "n/a" if value is None else f"{value:.{column.get('precision', 4)}f}"
+        lines.append(f"  {column['title']:<{width}}  {shown}")
+    return "\n".join(lines)
+
+
+#: The platform's phases, which a starting kit may not hold (their gold is hidden).
+PLATFORM_PHASES = ("practice", "evaluation", "post-campaign")
+
+
+#: What a starting kit offers for a phase whose gold it does not hold (``{phase}``: the words
+#: naming that phase, or none).
+CHECK_HINT = (
+    "to check the format and coverage of your files{phase} without scores, "
+    "download the phase's public data (Files tab on the platform; the practice data is "
+    "input_data/practice in this kit) and run: python3 ingestion_program/ingest.py "
+    "PHASE_DATA checked YOUR_SUBMISSION (a result zip or a folder with model.py)"
+)
+
+
+def kit_phase_task(bundle: Path, phase: str) -> PhaseTask:
+    """``phase_task``; in a starting kit, a phase it cannot score (its gold is hidden) or does not
+    know is the participant's question, answered with the phases it can score."""
+    doc = read_competition(bundle)
+    if not (bundle / "sample_submissions").is_dir():
+        return phase_task(bundle, phase, doc)
+    phases = _kit_phases(doc)
+    scored = _scored_phases(bundle, doc)
+    if _slug(phase) not in phases and _slug(phase) not in PLATFORM_PHASES:
+        raise SubmissionError.single(
+            "--phase",
+            f"no such phase: {phase}; {_kit_phase_list(phases, scored)}",
+            expected=_expected_phase(scored),
+            hint=None if scored else CHECK_HINT.format(phase=""),
+        )
+    task = phase_task(bundle, phase, doc) if _slug(phase) in phases else None
+    if task is not None and (task.reference_data is None or task.reference_data.is_dir()):
+        return task
+    cannot = "this phase's gold is hidden, so this starting kit cannot score it"
+    raise SubmissionError.single(
+        f"--phase {phase}",
+        cannot if scored else f"{cannot}, nor any other phase",
+        expected=_expected_phase(scored),
+        hint=CHECK_HINT.format(phase=" for that phase"),
+    )
+
+
+def _kit_phase_list(phases: List[str], scored: List[str]) -> str:
+    """The kit's phases as a participant may pass them: those it scores, the others named apart
+    (their gold is hidden, so the kit refuses them)."""
+    hidden = [name for name in phases if name not in scored]
+    if not hidden:
+        return f"this starting kit's phases are: {', '.join(phases)}"
+    apart = f" (the gold of {listed(hidden)} is hidden)"
+    if not scored:
+        return f"this starting kit can score no phase{apart}"
+    return f"this starting kit can score: {', '.join(scored)}{apart}"
+
+
+def _expected_phase(scored: List[str]) -> Optional[str]:
+    return "--phase " + " or ".join(scored) if scored else None
+
+
+def _slug(text: str) -> str:
+    return "".join(ch for ch in str(text).lower() if ch.isalnum() or ch == "-")
+
+
+def _kit_phases(doc: dict) -> List[str]:
+    """The phase names of a starting kit's competition.yaml, as ``--phase`` takes them."""
+    return [_slug(p.get("name", "")) for p in doc.get("phases") or []]
+
+
+def _scored_phases(bundle: Path, doc: dict) -> List[str]:
+    """The kit's phases whose gold it holds."""
+    return [
+        name
+        for name in _kit_phases(doc)
+        if (phase_task(bundle, name, doc).reference_data or bundle / "missing").is_dir()
+    ]
+
+
+def run(args) -> int:
+    with tempfile.TemporaryDirectory(prefix="codajudge-bundle-") as tmp:
+        bundle = open_bundle(Path(args.bundle), Path(tmp))
+        task = kit_phase_task(bundle, args.phase)
+        notes: List[str] = []
+        scores = run_once(
+            bundle,
+            args.submission,
+            args.phase,
+            args.time_limit,
+            Path(args.output) if args.output else None,
+            notes,
+            task,
+        )
+    for note in notes:
+        print(f"note: {note}")
+    print(f"{args.submission} on the {args.phase} phase:")
+    print(leaderboard_row(scores, task.columns))
+    if args.output:
+        print(f"kept {listed(kept_names(Path(args.output)))} in {args.output}")
+    return 0
+
+
+#: ``--phase``: the phases are the given bundle's or kit's own.
+PHASE_HELP = (
+    "a phase of BUNDLE (its competition.yaml): in a starting kit, local (its validation split, "
+    "scored locally) or practice where the practice gold is public; in a bundle, e.g. practice, "
+    "evaluation or post-campaign"
+)
+
+
+def main(argv: Optional[List[str]] = None, prog: str = "run_local.py") -> int:
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description=__doc__.splitlines()[0],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=__doc__,
+    )
+    parser.add_argument("bundle", help="bundle folder or zip (or the starting kit folder)")
+    parser.add_argument("submission", help="result zip/folder, code submission, or baseline:NAME")
+    parser.add_argument("--phase", required=True, help=PHASE_HELP)
+    parser.add_argument("--output", help="keep scores, detailed results and predictions here")
+    parser.add_argument(
+        "--time-limit", type=int, help="seconds per step (default: the phase's limit)"
+    )
+    args = parser.parse_args(argv)
+    return run_guarded(lambda: run(args), prog)

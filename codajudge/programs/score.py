@@ -1,0 +1,201 @@
+"""The scoring program: ``score.py INPUT OUTPUT`` with INPUT/ref (gold + task.json) and INPUT/res.
+
+INPUT/res is the result submission (extracted by the platform) or the ingestion step's output.
+The worker's ``metadata`` file and the kit's ``ingestion_status.json`` there tell whether the
+prediction step failed, in which case that failure is reported instead of scoring stale files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+from pathlib import Path
+from typing import Dict, List, Optional
+
+# One BLAS thread, set before numpy is first imported (an organiser's own setting wins): scoring is
+# element-wise work, and more OpenBLAS threads would only start, busy-wait and take CPU from the
+# program on a two-core worker (0.1 s of CPU for a 50,000-item track).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+from ..errors import ConfigError, SubmissionError  # noqa: E402
+from ..formats.archive import INGESTION_STATUS  # noqa: E402
+from ..formats.bulk import collector_paused  # noqa: E402
+from ..formats.textfile import safe_display, safe_lines, shorten  # noqa: E402
+from ..gold import GoldTrack  # noqa: E402
+from ..report import (
+    DETAILED_CSV,
+    DETAILED_HTML,
+    SCORES_JSON,
+    SCORES_TXT,
+    atomic_write,
+    failure_html,
+    write_outputs,
+)  # noqa: E402
+from ..scoring import Result, score_folder  # noqa: E402
+from ..spec import TaskSpec, read_spec  # noqa: E402
+from .common import own_words, run_guarded  # noqa: E402
+from .opening import open_submission  # noqa: E402
+from .status import UNREADABLE, IngestionStatus, read_small_text, read_status  # noqa: E402
+
+
+#: How many characters of the prediction step's message the scoring program repeats.
+STATUS_MESSAGE_CHARS = 2000
+
+
+def _status_failure(status: Optional[IngestionStatus]) -> Optional[str]:
+    """What ingestion_status.json says went wrong, or None when it is absent or says ok: the
+    prediction step's own message (its lines kept), cut to STATUS_MESSAGE_CHARS."""
+    if status is None or status.ok:
+        return None
+    if status.status == UNREADABLE:
+        return status.message
+    return shorten(safe_lines(own_words(status.message)), STATUS_MESSAGE_CHARS)
+
+
+def _metadata_failure(res_dir: Path) -> Optional[str]:
+    """The non-zero exit code the worker recorded in res/metadata, or None."""
+    text = read_small_text(res_dir / "metadata")
+    if text is None:
+        return None
+    import yaml  # imported here: only the platform's worker writes this file, and yaml takes a while to load
+
+    try:
+        meta = yaml.safe_load(text)
+    except Exception:  # noqa: BLE001 - the worker's file; whatever cannot be parsed carries no exit code
+        return None
+    if not isinstance(meta, dict):
+        return None
+    for key in ("ingestionExitCode", "exitCode"):
+        code = meta.get(key)
+        if isinstance(code, int) and not isinstance(code, bool) and code != 0:
+            return f"{key} {code}"
+    return None
+
+
+def check_prediction_step(res_dir: Path, status: Optional[IngestionStatus]) -> None:
+    """Refuse to score when the prediction step (ingestion or submitted code) failed; ``status``
+    is ``read_status(res_dir)``."""
+    failure = _status_failure(status)
+    if failure is not None:
+        cut = failure.endswith("...") and len(failure) > STATUS_MESSAGE_CHARS
+        raise SubmissionError.single(
+            INGESTION_STATUS,
+            f"the prediction step failed: {failure}",
+            hint="the ingestion program's log has the whole message" if cut else None,
+        )
+    failure = _metadata_failure(res_dir)
+    if failure is not None:
+        raise SubmissionError.single(
+            "metadata",
+            "the prediction step failed, so nothing was scored",
+            found=failure,
+            hint="see the prediction logs for the error",
+        )
+
+
+def score_submission_folder(
+    spec: TaskSpec, ref_dir: Path, res_dir: Path, gold: Optional[Dict[str, GoldTrack]] = None
+) -> Result:
+    """Score a submission folder (INPUT/res) as the scoring program does; the ranking tool shares it.
+
+    A failed prediction step is refused. A prediction output scores only the tracks its ingestion
+    status lists; otherwise a folder holding only a zip is read through a safe extraction. The
+    result's warnings begin with the extraction's (entries skipped) and the prediction step's notes.
+    ``gold``: ``load_gold`` of every track, read once by the caller (else only the needed gold is read).
+    """
+    status = read_status(res_dir)
+    check_prediction_step(res_dir, status)
+    ingested = ingested_tracks(status)
+    with tempfile.TemporaryDirectory(prefix="codajudge-res-") as tmp:
+        if ingested is not None:
+            folder, archive_warnings = res_dir, []
+        else:
+            opened = open_submission(res_dir, Path(tmp), spec.tracks)
+            folder, archive_warnings = opened.folder, opened.warnings
+        names = status.names if status is not None else {}
+        result = score_folder(spec, ref_dir, folder, ingested, gold, names)
+    notes = list(status.notes) if status is not None else []
+    result.warnings[:0] = archive_warnings + notes
+    return result
+
+
+def ingested_tracks(status: Optional[IngestionStatus]) -> Optional[List[str]]:
+    """The tracks a successful prediction step reports writing (only they are scored), or None for
+    a plain result submission (no status, or one listing no tracks)."""
+    if status is None or not status.ok or status.tracks is None:
+        return None
+    return list(status.tracks)
+
+
+def score_submission(input_dir: Path, output_dir: Path) -> int:
+    ref_dir, res_dir = input_dir / "ref", input_dir / "res"
+    spec = read_spec(ref_dir)
+    if not res_dir.is_dir():
+        raise SubmissionError.single(
+            str(res_dir),
+            "the submission folder is missing",
+            hint="the platform mounts the submission (or the prediction output) here",
+        )
+    result = score_submission_folder(spec, ref_dir, res_dir)
+    write_outputs(output_dir, result, _detailed_page(result, ref_dir))
+    for note in submission_notes(result):
+        print(f"note: {note}")
+    for key, value in result.scores().items():
+        print(f"{key}: {value:.6f}")
+    return 0
+
+
+def submission_notes(result) -> List[str]:
+    """Every note on a scored submission, as the scoring program prints them: the submission's own
+    (archive entries skipped, files ignored, tracks not covered), then each track's, after its file."""
+    return list(result.warnings) + [
+        f"{safe_display(track_result.file)}: {warning}"
+        for track_result in result.tracks.values()
+        for warning in track_result.warnings
+    ]
+
+
+def _detailed_page(result, ref_dir: Path) -> str:
+    """The detailed results page, with plots and intervals where the stats layer is available."""
+    from ..report import detailed_html, read_baseline_scores
+
+    return detailed_html(result, baselines=read_baseline_scores(ref_dir))
+
+
+def _prepare_output(output_dir: Path) -> None:
+    """Create the output folder and remove scores of an earlier run: only a complete run leaves scores."""
+    try:
+        output_dir.mkdir(parents=True, exist_ok=True)
+        for stale in (SCORES_JSON, SCORES_TXT, DETAILED_CSV):
+            if (output_dir / stale).exists():
+                (output_dir / stale).unlink()
+    except OSError as e:
+        raise ConfigError.single(
+            str(output_dir),
+            "cannot write to the output folder",
+            found=e.strerror or e.__class__.__name__,
+        )
+
+
+def main(argv: Optional[List[str]] = None, prog: str = "score.py") -> int:
+    """``prog`` names the command in usage and error lines (``codajudge score`` from the CLI); the
+    platform's script says "scoring program" in the messages its logs show."""
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
+    parser.add_argument("input", nargs="?", default="/app/input", help="folder with ref/ and res/")
+    parser.add_argument("output", nargs="?", default="/app/output", help="folder for scores.json")
+    args = parser.parse_args(argv)
+    input_dir, output_dir = Path(args.input), Path(args.output)
+
+    def body() -> int:
+        _prepare_output(output_dir)
+        with (
+            collector_paused()
+        ):  # a run builds millions of objects and no reference cycle worth collecting
+            return score_submission(input_dir, output_dir)
+
+    def on_error(message: str) -> None:
+        atomic_write(output_dir / DETAILED_HTML, failure_html("Submission not scored", message))
+
+    program = "scoring program" if prog == "score.py" else prog
+    return run_guarded(body, program, on_error=on_error, details_dir=output_dir)

@@ -1,0 +1,583 @@
+"""Writing results: scores.json (flat, finite, leaderboard keys), scores.txt (legacy CodaLab), a
+self-contained detailed_results.html (inline CSS and SVG, no script, nothing fetched) and, where
+the gold is public, detailed_results.csv.
+
+The page shows, per track, its warnings, each score with its seeded bootstrap interval, the
+baselines' scores (``BASELINE_SCORES``, written by the builder) and the command that recomputes it,
+the plot its kind declares (predicted vs gold scatter, confusion matrix, mean soft labels, error per
+annotator), per-language / per-genre scores and the items of largest error; ``DETAILED_CSV`` holds
+every item's gold, prediction and error. A phase that hides its gold shows the leaderboard's scores
+only and gets no CSV (``HIDDEN_GOLD_NOTE``; the policy is in docs/participant-checks.md). Scores
+themselves come from ``scoring``; intervals and aggregates from ``stats``."""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+import math
+import os
+import re
+import shlex
+import sys
+import tempfile
+from dataclasses import dataclass
+from itertools import chain
+from pathlib import Path
+from typing import Dict, List, Optional
+
+import numpy as np
+
+from . import __version__, kinds, plots
+from .metrics import get as get_metric
+from .scoring import Result, scored_subset
+from .stats import DEFAULT_RESAMPLES, Signature, summaries, track_intervals
+from .tracks import score_key
+
+SCORES_JSON = "scores.json"
+SCORES_TXT = "scores.txt"
+DETAILED_HTML = "detailed_results.html"
+#: Every item's gold, prediction and error, one row per item of each track (public-gold phases only).
+DETAILED_CSV = "detailed_results.csv"
+#: The baselines' scores of a public-gold phase, written into its reference data by the builder:
+#: ``{baseline: {scores.json key: value}}``.
+BASELINE_SCORES = "baseline_scores.json"
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` so that readers see the old file or the whole new one, never a part."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
+    try:
+        # a stray surrogate (a file name that is not UTF-8) is escaped, never a crash
+        with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace", newline="\n") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def scores_json_text(scores: Dict[str, float]) -> str:
+    for key, value in scores.items():
+        if not isinstance(value, float) or not math.isfinite(value):
+            raise ValueError(f"refusing to write a non-finite score {key}={value!r}")
+    return json.dumps(scores, indent=1, allow_nan=False) + "\n"
+
+
+def scores_txt_text(scores: Dict[str, float]) -> str:
+    return "".join(f"{key}: {value!r}\n" for key, value in scores.items())
+
+
+def write_outputs(output_dir: Path, result: Result, html_text: str = None) -> None:
+    """Write the detailed page, the per-item CSV (public gold only) and scores.txt, then scores.json
+    last: its presence means success."""
+    output_dir = Path(output_dir)
+    output_dir.mkdir(parents=True, exist_ok=True)
+    scores = result.scores()
+    json_text = scores_json_text(scores)
+    atomic_write(
+        output_dir / DETAILED_HTML, html_text if html_text is not None else detailed_html(result)
+    )
+    write_item_csv(output_dir, result)
+    atomic_write(output_dir / SCORES_TXT, scores_txt_text(scores))
+    atomic_write(output_dir / SCORES_JSON, json_text)
+
+
+def failure_html(title: str, message: str) -> str:
+    """A detailed-results page for a submission that could not be scored."""
+    return html_page(
+        title, f"<h2>Submission not scored</h2><pre class='err'>{html.escape(message)}</pre>"
+    )
+
+
+_CSS = """body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:1.5em;color:#222;max-width:70em}
+table{border-collapse:collapse;margin:.5em 0 1.2em}td,th{border:1px solid #ccc;padding:.25em .6em;text-align:right}
+th{background:#f3f3f3}td.l,th.l{text-align:left}.warn{color:#8a5a00}.err{color:#a00;white-space:pre-wrap}
+.sig{color:#666;font-size:.85em}h2{border-bottom:1px solid #ddd;padding-bottom:.2em}
+.fig{margin:.5em 0;overflow-x:auto}svg.plot{background:#fff;margin-right:1em}h3{font-size:1em}"""
+
+
+def html_page(title: str, body: str) -> str:
+    """A self-contained HTML page (its style inline) with ``title`` and the HTML ``body``."""
+    return (
+        "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
+        f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>\n{body}\n</body></html>\n"
+    )
+
+
+def _fmt(value: float) -> str:
+    return f"{value:.4f}"
+
+
+def bootstrap_resamples(spec) -> int:
+    """Resamples behind the page's intervals: the spec's ``bootstrap_resamples`` (task.json), else
+    ``stats.DEFAULT_RESAMPLES`` (1,000; 0 turns intervals off). A large track gets fewer, see
+    ``page_resamples``."""
+    value = spec.extra.get("bootstrap_resamples", DEFAULT_RESAMPLES)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100_000:
+        return DEFAULT_RESAMPLES
+    return value
+
+
+#: The page draws at most this many items per track for its intervals (resamples x items, about
+#: 0.03 s): the scoring step must stay a small multiple of reading the files, whatever their size.
+#: A track of more than 5,000 items gets fewer resamples than asked for ...
+PAGE_DRAWS = 5_000_000
+#: ... but not fewer than this: a track too large for it gets no interval on the page (organisers
+#: compute one with ``rank_submissions.py``, which has no such budget).
+PAGE_MIN_RESAMPLES = 100
+
+
+def page_resamples(requested: int, n_items: int) -> int:
+    """Resamples behind one track's intervals on the page: ``requested`` if ``requested x n_items``
+    draws fit in ``PAGE_DRAWS``, else as many as fit, and 0 (no interval) if that is fewer than
+    ``PAGE_MIN_RESAMPLES``. The page says which."""
+    if requested * max(n_items, 1) <= PAGE_DRAWS:
+        return requested
+    fitting = PAGE_DRAWS // n_items
+    return fitting if fitting >= PAGE_MIN_RESAMPLES else 0
+
+
+#: What a page of a hidden-gold phase says instead of its intervals, plots and breakdowns.
+HIDDEN_GOLD_NOTE = (
+    "The gold of this phase is hidden, so this page shows the leaderboard's scores only: no "
+    "intervals, plots or breakdowns by annotator, language or genre. Comparing two submissions "
+    "on those would tell the gold of single items. The practice phase's page shows them all."
+)
+
+
+def read_baseline_scores(ref_dir: Path) -> Dict[str, Dict[str, float]]:
+    """The baselines' scores of the phase (``BASELINE_SCORES`` in its reference data), or {} when
+    the file is absent or not the builder's ``{baseline: {key: number}}`` (the page then has no
+    baselines column)."""
+    path = Path(ref_dir) / BASELINE_SCORES
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    except (OSError, UnicodeDecodeError, ValueError):
+        return {}
+    if not isinstance(raw, dict):
+        return {}
+    return {
+        str(name): {k: float(v) for k, v in scores.items() if _is_number(v)}
+        for name, scores in raw.items()
+        if isinstance(scores, dict)
+    }
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+
+
+def recompute_command(phase: str) -> str:
+    """The command that scores a submission on ``phase`` again, run inside the starting kit: the
+    same programs write the same page, intervals included."""
+    return (
+        f"python3 run_local.py . YOUR_SUBMISSION.zip --phase {shlex.quote(phase)} --output results"
+    )
+
+
+def detailed_html(
+    result: Result,
+    extra_sections: Dict[str, str] = None,
+    resamples: Optional[int] = None,
+    baselines: Optional[Dict[str, Dict[str, float]]] = None,
+) -> str:
+    """Per-track scores with bootstrap intervals and the baselines' scores, plots, breakdowns, the
+    worst items and warnings.
+
+    When the phase hides its gold (``spec.hide_gold``) the page holds nothing that depends on the
+    gold beyond the scores written to scores.json (and notes that depend on the submission alone):
+    every interval, plot, breakdown or item would let the difference between two submissions be
+    attributed to single items. ``baselines``: ``read_baseline_scores`` of the phase.
+    """
+    spec = result.spec
+    esc = html.escape
+    hidden = spec.hide_gold
+    resamples = 0 if hidden else bootstrap_resamples(spec) if resamples is None else resamples
+    page = PageContext(
+        resamples, spec.seed, spec.phase, not hidden, {} if hidden else dict(baselines or {})
+    )
+    parts = [
+        f"<h1>{esc(spec.title)}</h1>",
+        f"<p>Phase: <b>{esc(spec.phase)}</b>. Primary score: <b>{_fmt(result.primary)}</b> "
+        f"(mean of the primary tracks' main metric; a missing primary track counts as its worst value).</p>",
+    ]
+    if hidden:
+        parts.append(f"<p class='sig'>{esc(HIDDEN_GOLD_NOTE)}</p>")
+    else:
+        parts.append(
+            f"<p class='sig'>Every item's gold, prediction and error: {DETAILED_CSV}, beside this "
+            "page in the scoring output.</p>"
+        )
+    parts.append(_summary_table(result))
+    for t in spec.tracks:
+        tr = result.tracks.get(t.id)
+        if tr is not None:
+            parts.append(_track_section(tr, page, (extra_sections or {}).get(t.id)))
+    if result.warnings:
+        parts.append(
+            "<h2>Submission notes</h2><ul>"
+            + "".join(f"<li class='warn'>{esc(w)}</li>" for w in result.warnings)
+            + "</ul>"
+        )
+    signature = Signature(resamples, spec.seed).render()
+    parts.append(
+        f"<p class='sig'>codajudge {esc(__version__)} | edition {esc(spec.edition)} | "
+        f"phase {esc(spec.phase)}" + ("" if hidden else f" | intervals: {esc(signature)}") + "</p>"
+    )
+    return html_page(f"{spec.title}: detailed results", "\n".join(parts))
+
+
+@dataclass(frozen=True)
+class PageContext:
+    """What every track's section of one page shares: the resamples asked for, the seed, the phase,
+    whether the gold is public (intervals, plots and items shown) and the baselines' scores."""
+
+    resamples: int
+    seed: int
+    phase: str
+    public: bool
+    baselines: Dict[str, Dict[str, float]]
+
+
+def _track_section(tr, page: PageContext, extra: Optional[str]) -> str:
+    """One track: its title, its warnings, its scores, then (public gold) plots and worst items."""
+    esc = html.escape
+    section = [f"<section><h2>{esc(tr.track.title)}</h2>"]
+    section.extend(f"<p class='warn'>Warning: {esc(w)}</p>" for w in tr.warnings)
+    section.append(_guarded(lambda: _score_table(tr, page), "the confidence intervals"))
+    if extra:
+        section.append(extra)
+    if page.public:
+        section.append(_guarded(lambda: track_visuals(tr), "the plots"))
+        section.append(_guarded(lambda: worst_items_table(tr), "the worst items"))
+    section.append("</section>")
+    return "\n".join(section)
+
+
+def _summary_table(result: Result) -> str:
+    """One row per track of the edition: its scores, items scored and file, or "not submitted"."""
+    esc = html.escape
+    rows = []
+    for t in result.spec.tracks:
+        tr = result.tracks.get(t.id)
+        if tr is None:
+            rows.append(
+                f"<tr><td class='l'>{esc(t.title)}</td><td class='l'>{esc(t.kind)}</td>"
+                f"<td colspan='3' class='l warn'>not submitted</td></tr>"
+            )
+            continue
+        metrics = "; ".join(f"{esc(get_metric(m).title)} {_fmt(v)}" for m, v in tr.scores.items())
+        rows.append(
+            f"<tr><td class='l'>{esc(t.title)}</td><td class='l'>{esc(t.kind)}</td>"
+            f"<td class='l'>{metrics}</td><td>{tr.n_scored}</td><td class='l'>{esc(tr.file)}</td></tr>"
+        )
+    return (
+        "<table><tr><th class='l'>Track</th><th class='l'>Kind</th><th class='l'>Scores</th>"
+        "<th>Items scored</th><th class='l'>File</th></tr>" + "".join(rows) + "</table>"
+    )
+
+
+def _guarded(build, what: str) -> str:
+    """A part of the page that must not cost the participant their scores if it fails to draw."""
+    try:
+        return build()
+    except Exception as e:  # noqa: BLE001 - scores are written whatever happens to a plot
+        print(f"note: {what} could not be drawn ({e.__class__.__name__}: {e})", file=sys.stderr)
+        return f"<p class='warn'>{html.escape(what.capitalize())} could not be drawn (an internal problem of the kit).</p>"
+
+
+def _baselines_cell(tr, metric: str, baselines: Dict[str, Dict[str, float]]) -> str:
+    """The baselines' scores of one metric of the track, each with its name."""
+    key = score_key(tr.track.id, metric)
+    shown = [
+        f"{html.escape(name)} {_fmt(scores[key])}"
+        for name, scores in sorted(baselines.items())
+        if key in scores
+    ]
+    return f"<td class='l'>{'; '.join(shown) or 'n/a'}</td>"
+
+
+def _score_table(tr, page: PageContext) -> str:
+    """Each metric's value, its percentile bootstrap interval (n/a when no resample; no such column
+    where the gold is hidden), the baselines' scores (when known), direction and range."""
+    used = page_resamples(page.resamples, tr.n_scored)
+    intervals = track_intervals(tr, used, page.seed) if used else {}
+    rows = []
+    for m, v in tr.scores.items():
+        metric = get_metric(m)
+        lo, hi = metric.bounds(len(tr.track.labels))
+        iv = intervals.get(m)
+        ci = f"[{_fmt(iv.low)}, {_fmt(iv.high)}]" if iv is not None else "n/a"
+        ci = f"<td>{ci}</td>" if page.public else ""
+        base = _baselines_cell(tr, m, page.baselines) if page.baselines else ""
+        rows.append(
+            f"<tr><td class='l'>{html.escape(metric.title)}</td><td><b>{_fmt(v)}</b></td>{ci}"
+            f"{base}<td class='l'>{metric.direction} is better</td><td>{lo:g} to {hi:g}</td></tr>"
+        )
+    head = "<th>95% interval</th>" if page.public else ""
+    head += "<th class='l'>Baselines</th>" if page.baselines else ""
+    return (
+        f"<table><tr><th class='l'>Metric</th><th>Score</th>{head}<th class='l'>Direction</th>"
+        "<th>Range</th></tr>"
+        + "".join(rows)
+        + "</table>"
+        + _interval_note(tr, page, used, intervals)
+    )
+
+
+def _interval_note(tr, page: PageContext, used: int, intervals) -> str:
+    """How the intervals were drawn and the command that draws them again (none when none)."""
+    command = (
+        f"recompute with: <code>{html.escape(recompute_command(page.phase))}</code> in the "
+        "starting kit"
+    )
+    if intervals:
+        fewer = ""
+        if used != page.resamples:
+            fewer = (
+                f", {used} resamples, not {page.resamples}: the page draws at most "
+                f"{PAGE_DRAWS:,} items per track"
+            )
+        signature = html.escape(Signature(used, page.seed).render())
+        return (
+            f"<p class='sig'>95% percentile bootstrap intervals over items ({signature}{fewer}); "
+            f"{command}.</p>"
+        )
+    if page.resamples and not used:
+        return (
+            f"<p class='sig'>No interval: {PAGE_MIN_RESAMPLES} resamples of these {tr.n_scored:,} "
+            f"items would draw more than the {PAGE_DRAWS:,} items the page may spend on a track "
+            f"({html.escape(Signature(page.resamples, page.seed).render())}); organisers compute "
+            "one with rank_submissions.py.</p>"
+        )
+    return ""
+
+
+def track_visuals(tr) -> str:
+    """The track's plot, as its kind declares it, and its per-language / per-genre breakdown
+    (phases with public gold only)."""
+    figure = FIGURES[kinds.of(tr.track).report_figure](tr)
+    return "<div class='fig'>" + figure + "</div>" + _breakdowns(tr)
+
+
+def _scored(tr):
+    """Gold and predicted arrays of the scored items (similarity, classification, soft labels)."""
+    scored = scored_subset(tr.gold, tr.prediction.values)
+    return scored.gold, scored.predicted
+
+
+def _scatter_figure(tr) -> str:
+    gold, pred = _scored(tr)
+    return plots.scatter(
+        gold, pred, "gold score", "predicted score", "Predicted vs gold, one point per item"
+    )
+
+
+def _confusion_figure(tr) -> str:
+    gold, pred = _scored(tr)
+    labels = list(tr.track.labels)
+    counts = summaries.confusion_counts(gold, pred, len(labels))
+    return plots.heatmap(
+        counts.tolist(), labels, labels, "gold label", "predicted label", "Confusion matrix (items)"
+    )
+
+
+def _distribution_figure(tr) -> str:
+    gold, pred = _scored(tr)
+    gold_mean, pred_mean = summaries.mean_distributions(gold, pred)
+    multilabel = tr.track.scale == "multilabel"
+    return plots.bar_chart(
+        list(tr.track.labels),
+        {"gold": gold_mean, "predicted": pred_mean},
+        "Mean soft label over items" + (": P(label chosen)" if multilabel else ""),
+        "mean probability",
+        y_max=1.0,
+    )
+
+
+#: The per-annotator chart shows at most this many annotators (those with the most labels) ...
+MAX_ANNOTATOR_BARS = 40
+#: ... and only annotators with at least this many labels: an error rate over fewer says little.
+MIN_ANNOTATOR_LABELS = 30
+
+
+def _annotator_figure(tr) -> str:
+    rows_of = list(chain.from_iterable(tr.gold.annotators))
+    errors = summaries.per_annotator_errors(
+        tr.gold.gold, tr.prediction.values, rows_of, tr.track.scale or ""
+    )
+    enough = [e for e in errors if e[1] >= MIN_ANNOTATOR_LABELS]
+    shown = sorted(enough, key=lambda e: (-e[1], e[0]))[:MAX_ANNOTATOR_BARS]
+    if not shown:
+        most = max((n for _, n, _ in errors), default=0)
+        return (
+            f"<p class='sig'>No chart of the error per annotator: none of the {len(errors):,} "
+            f"annotators has {MIN_ANNOTATOR_LABELS} labels or more (the most is {most:,}).</p>"
+        )
+    unit = kinds.of(tr.track).row_error_units.get(tr.track.scale, "error rate")
+    shown.sort(key=lambda e: _natural_key(e[0]))
+    most = " (those with the most labels)" if len(enough) > len(shown) else ""
+    return plots.bar_chart(
+        [f"{name} ({n})" for name, n, _ in shown],
+        {"error": [e for _, _, e in shown]},
+        "Error per annotator (labels in brackets)",
+        unit,
+    ) + (
+        f"<p class='sig'>{len(shown):,} of the {len(errors):,} annotators shown{most}: those with "
+        f"at least {MIN_ANNOTATOR_LABELS} labels, at most {MAX_ANNOTATOR_BARS}.</p>"
+    )
+
+
+#: The figure each kind's ``report_figure`` names.
+FIGURES = {
+    "scatter": _scatter_figure,
+    "confusion": _confusion_figure,
+    "mean_distribution": _distribution_figure,
+    "annotator_errors": _annotator_figure,
+}
+
+
+def _natural_key(name: str):
+    """Sort key putting A2 before A10."""
+    return [
+        (0, int(part), "") if part.isdigit() else (1, 0, part) for part in re.split(r"(\d+)", name)
+    ]
+
+
+def _breakdowns(tr) -> str:
+    """Main-metric score per language and per genre, where the track has more than one."""
+    metric = get_metric(tr.track.main_metric)
+    stats = tr.stats.get(tr.track.main_metric)
+    if stats is None:
+        return ""
+    out = []
+    for key, values in sorted(tr.gold.groups.items()):
+        values = (
+            [v for v, s in zip(values, tr.gold.scored) if s]
+            if len(values) != len(stats)
+            else values
+        )
+        if len(values) != len(stats) or not values or values.count(values[0]) == len(values):
+            continue  # a single group (counted in C: a set of a million strings takes a while)
+        rows = []
+        for value, n, score in summaries.group_scores(metric, stats, values):
+            shown = _fmt(score) if score is not None else "undefined"
+            rows.append(
+                f"<tr><td class='l'>{html.escape(value or '(none)')}</td><td>{n}</td><td>{shown}</td></tr>"
+            )
+        out.append(
+            f"<h3>{html.escape(metric.title)} by {html.escape(key)}</h3><table><tr><th class='l'>"
+            f"{html.escape(key)}</th><th>Items</th><th>{html.escape(metric.title)}</th></tr>"
+            + "".join(rows)
+            + "</table>"
+        )
+    return "".join(out)
+
+
+#: The worst items table lists this many items per track (public gold only).
+WORST_ITEMS = 10
+
+
+@dataclass(frozen=True)
+class ItemErrors:
+    """A track's items with gold (``index`` into the gold's items) and each one's error."""
+
+    index: np.ndarray
+    error: np.ndarray
+
+
+def item_errors(tr) -> ItemErrors:
+    """The error of each item of the track that has gold, as the track's kind defines it."""
+    errors = np.asarray(
+        kinds.of(tr.track).item_errors(tr.track, tr.gold.gold, tr.prediction.values), dtype=float
+    )
+    index = np.flatnonzero(np.asarray(tr.gold.scored, dtype=bool) & np.isfinite(errors))
+    return ItemErrors(index, errors[index])
+
+
+def worst_items(errors: ItemErrors, count: int = WORST_ITEMS) -> np.ndarray:
+    """The item indices of the ``count`` largest errors, largest first, ties in item order."""
+    if errors.error.size > count:
+        threshold = np.partition(errors.error, errors.error.size - count)[errors.error.size - count]
+        candidates = np.flatnonzero(errors.error >= threshold)
+    else:
+        candidates = np.arange(errors.error.size)
+    order = candidates[np.argsort(-errors.error[candidates], kind="stable")][:count]
+    return errors.index[order]
+
+
+def worst_items_table(tr) -> str:
+    """The track's items with the largest errors: id, gold, prediction and error."""
+    kind = kinds.of(tr.track)
+    errors = item_errors(tr)
+    worst = worst_items(errors)
+    if not worst.size:
+        return ""
+    error_of = dict(zip(errors.index.tolist(), errors.error.tolist()))
+    gold = kind.item_texts(tr.track, tr.gold.gold, worst)
+    predicted = kind.item_texts(tr.track, tr.prediction.values, worst)
+    esc = html.escape
+    rows = "".join(
+        f"<tr><td class='l'>{esc(tr.gold.ids[i])}</td><td class='l'>{esc(g)}</td>"
+        f"<td class='l'>{esc(p)}</td><td>{_fmt(error_of[i])}</td></tr>"
+        for i, g, p in zip(worst.tolist(), gold, predicted)
+    )
+    return (
+        f"<h3>The {len(worst)} items with the largest error</h3><p class='sig'>Error: "
+        f"{esc(kind.item_error_unit(tr.track))}.</p><table><tr><th class='l'>Item</th>"
+        f"<th class='l'>Gold</th><th class='l'>Prediction</th><th>Error</th></tr>{rows}</table>"
+    )
+
+
+#: The columns of ``DETAILED_CSV``.
+CSV_COLUMNS = ("track", "id", "gold", "prediction", "error")
+
+
+def track_csv_rows(tr) -> List[tuple]:
+    """One row per item of the track: gold and error are empty for an item without gold."""
+    kind = kinds.of(tr.track)
+    every = np.arange(len(tr.gold.ids))
+    errors = item_errors(tr)
+    scored = np.zeros(len(every), dtype=bool)
+    scored[errors.index] = True
+    error_text = np.full(len(every), "", dtype=object)
+    error_text[errors.index] = [format(e, ".10g") for e in errors.error.tolist()]
+    gold = kind.item_texts(tr.track, tr.gold.gold, every)
+    gold = [text if has_gold else "" for text, has_gold in zip(gold, scored.tolist())]
+    predicted = kind.item_texts(tr.track, tr.prediction.values, every)
+    track_id = tr.track.id
+    return list(zip([track_id] * len(every), tr.gold.ids, gold, predicted, error_text.tolist()))
+
+
+def item_csv_text(result: Result) -> str:
+    """``DETAILED_CSV``: every item of every scored track, in the edition's track order."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for t in result.spec.tracks:
+        if t.id in result.tracks:
+            writer.writerows(track_csv_rows(result.tracks[t.id]))
+    return out.getvalue()
+
+
+def write_item_csv(output_dir: Path, result: Result) -> None:
+    """``DETAILED_CSV`` where the phase's gold is public; where it is hidden, none (an earlier
+    run's is removed): a per-item file of a hidden-gold phase would tell single items' gold."""
+    path = Path(output_dir) / DETAILED_CSV
+    if result.spec.hide_gold:
+        if path.is_file() or path.is_symlink():
+            path.unlink()
+        return
+    try:
+        text = item_csv_text(result)
+    except Exception as e:  # noqa: BLE001 - the scores are written whatever happens to this file
+        print(
+            f"note: {DETAILED_CSV} could not be written ({e.__class__.__name__}: {e})",
+            file=sys.stderr,
+        )
+        return
+    atomic_write(path, text)

@@ -1,0 +1,191 @@
+"""The two steps of a submission on a participant's machine, laid out as on Codabench.
+
+Prediction step: /app/program = ingestion program, /app/input_data = the phase's input data,
+/app/ingested_program = the submission, /app/output = predictions. It runs in a bubblewrap sandbox
+that holds only these folders (see ``sandbox``); where there is none, it runs without isolation,
+says so once on stderr and on the results page, and only the guard refuses Python-level reads of
+the bundle's reference data.
+Scoring step: /app/program = scoring program, /app/input/ref = reference data, /app/input/res = the
+prediction output (with the worker's ``metadata`` file), /app/output = scores. The scoring program
+and the reference data are fresh, read-only copies made after the prediction step ended.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional, Tuple
+
+from ..baselines import BASELINES, baseline_class
+from ..bundle.baselines_run import SOLUTION_TEMPLATE
+from ..errors import SubmissionError
+from ..formats.archive import nothing_at_path, safe_extract
+from ..untrusted import copy_tree
+from .bundle_view import PhaseTask
+from . import sandbox
+from .guard import FORBIDDEN_ENV
+from .worker import StepResult, program_command, run_step
+
+GUARD_SITE = Path(__file__).resolve().parent / "guard_site"
+ENGINE = Path(__file__).resolve().parents[1]
+#: How messages name the prediction step's output folder.
+PREDICTION_OUTPUT = "the prediction output (/app/output)"
+
+
+@dataclass
+class RunResult:
+    prediction: Optional[StepResult]
+    scoring: StepResult
+    output: Path
+    predictions: Path
+    #: Why the prediction step ran without a sandbox (None: it ran in one, or there was none to run).
+    unisolated: Optional[str] = None
+
+
+def _layout(work: Path) -> dict:
+    app = {
+        p: str(work / p.strip("/").replace("/", "_"))
+        for p in (
+            "/app/program",
+            "/app/input_data",
+            "/app/ingested_program",
+            "/app/output",
+            "/app/input",
+            "/app/shared",
+        )
+    }
+    app["/app/input/ref"] = app["/app/input"] + "/ref"
+    app["/app/input/res"] = app["/app/input"] + "/res"
+    return app
+
+
+def place_submission(submission: str, target: Path) -> None:
+    """A zip (extracted safely), a folder (copied) or ``baseline:NAME`` (a one-line code submission)."""
+    if submission.startswith("baseline:"):
+        name = submission.split(":", 1)[1]
+        try:
+            baseline_class(name)
+        except KeyError:
+            raise SubmissionError.single(
+                submission,
+                "no built-in baseline has this name",
+                expected="one of " + ", ".join(f"baseline:{n}" for n in BASELINES),
+                found=repr(name),
+            ) from None
+        target.mkdir(parents=True)
+        (target / "model.py").write_text(SOLUTION_TEMPLATE.format(name=name), encoding="utf-8")
+        return
+    source = Path(submission)
+    if source.is_dir():
+        shutil.copytree(source, target, symlinks=True)
+    elif source.is_file():
+        target.mkdir(parents=True)
+        safe_extract(source, target, source.name)
+    else:
+        raise nothing_at_path(submission)
+
+
+def copy_program(source: Path, target: Path) -> None:
+    """A program as the worker mounts it; the engine is put beside it when the bundle is the
+    repository itself (a built bundle already carries it)."""
+    shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    if not (target / "codajudge").is_dir():
+        shutil.copytree(
+            ENGINE, target / "codajudge", ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
+        )
+
+
+def copy_plain_submission(submission: Path, output: Path) -> None:
+    """The worker copies a submission without a ``metadata`` file into the prediction output (it is
+    run as a "program" that has no command), beside what the ingestion program writes."""
+    if not any((submission / name).is_file() for name in ("metadata", "metadata.yaml")):
+        shutil.copytree(submission, output, dirs_exist_ok=True, symlinks=True)
+
+
+def run_submission(
+    task: PhaseTask, submission: str, work: Path, time_limit: Optional[int] = None
+) -> RunResult:
+    limit = time_limit or task.time_limit
+    app = _layout(work)
+    for key in ("/app/output", "/app/shared"):
+        Path(app[key]).mkdir(parents=True)
+    prediction = None
+    if task.ingestion_program is not None:
+        copy_program(task.ingestion_program, Path(app["/app/program"]))
+        if task.input_data is not None:
+            shutil.copytree(task.input_data, app["/app/input_data"])
+        place_submission(submission, Path(app["/app/ingested_program"]))
+        copy_plain_submission(Path(app["/app/ingested_program"]), Path(app["/app/output"]))
+        prediction, unisolated = run_prediction_step(task, app, limit)
+        shutil.rmtree(app["/app/program"])
+    else:
+        place_submission(submission, Path(app["/app/output"]))
+    res = Path(app["/app/input/res"])
+    # the prediction step's processes have ended; what they left is copied as regular files only
+    copy_tree(Path(app["/app/output"]), res, PREDICTION_OUTPUT)
+    if prediction is not None:
+        (res / "metadata").write_text(
+            json.dumps(
+                {
+                    "exitCode": prediction.exit_code,
+                    "elapsedTime": round(prediction.seconds, 3),
+                    "ingestionExitCode": prediction.exit_code,
+                    "ingestionElapsedTime": round(prediction.seconds, 3),
+                }
+            )
+            + "\n"
+        )
+    scores_out = work / "scoring_output"
+    scores_out.mkdir()
+    app["/app/output"] = str(scores_out)
+    copy_program(task.scoring_program, Path(app["/app/program"]))
+    shutil.copytree(task.reference_data, app["/app/input/ref"])
+    for fresh in ("/app/program", "/app/input/ref"):
+        sandbox.make_read_only(Path(app[fresh]))
+    args = program_command(Path(app["/app/program"]), app, is_scoring=True)
+    scoring = run_step(args, Path(app["/app/program"]), limit)
+    if unisolated is not None:
+        note_on_page(
+            scores_out / "detailed_results.html", sandbox.UNISOLATED_NOTE.format(reason=unisolated)
+        )
+    return RunResult(prediction, scoring, scores_out, res, unisolated)
+
+
+def run_prediction_step(task: PhaseTask, app: dict, limit: int) -> Tuple[StepResult, Optional[str]]:
+    """Run the ingestion program, in the sandbox if this machine has one; returns its result and,
+    when it ran without isolation, why (after saying so once on stderr)."""
+    program = Path(app["/app/program"])
+    bwrap = sandbox.bwrap_binary()
+    reason = sandbox.probe(bwrap) or sandbox.exposed_secret(
+        [task.reference_data, task.scoring_program]
+    )
+    if reason is None:
+        inside = {key: key for key in app}  # the command sees Codabench's own /app paths
+        args = sandbox.command(
+            bwrap, program_command(program, inside, is_scoring=False), app, sandbox.step_env()
+        )
+        return run_step(args, program, limit, clear_env=True), None
+    sandbox.warn_unisolated(reason)
+    forbidden = {FORBIDDEN_ENV: str(task.reference_data.resolve()), "PYTHONPATH": str(GUARD_SITE)}
+    args = program_command(program, app, is_scoring=False)
+    return run_step(args, program, limit, forbidden), reason
+
+
+def note_on_page(page: Path, note: str) -> None:
+    """Add a warning at the top of a detailed results page (if the scoring step wrote one)."""
+    import html
+
+    try:
+        text = page.read_text(encoding="utf-8")
+    except OSError:
+        return
+    marker = "<body>"
+    if marker in text:
+        text = text.replace(
+            marker, f"{marker}\n<p class='warn'><b>Note:</b> {html.escape(note)}</p>", 1
+        )
+        os.chmod(page, 0o644)
+        page.write_text(text, encoding="utf-8")

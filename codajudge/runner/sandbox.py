@@ -1,0 +1,206 @@
+"""The local prediction step in a sandbox: bubblewrap (``bwrap``) when the machine has a working one.
+
+Organisers re-run participants' code on their own machines, where the audit hook of ``guard`` is
+only a guard against mistakes (``os.link`` + ``open``, ``ctypes`` or a child program get round
+it). Inside the sandbox the code sees only what the step needs, at Codabench's paths:
+
+- ``/app/program`` (the ingestion program), ``/app/input_data`` (the phase's public input) and
+  ``/app/ingested_program`` (the submission), read-only; ``/app/output`` and ``/app/shared``
+  writable, and a private ``/tmp``;
+- the system's programs and libraries and the Python installation running the kit, read-only;
+- no network, no other process (its own pid namespace and ``/proc``), no capabilities, a fresh
+  session, an environment of its own; it dies with the runner.
+
+The bundle (its scoring program and reference data), the runner's work folder and the rest of the
+file system are absent. ``CODAJUDGE_BWRAP`` names the bwrap binary (default: ``bwrap`` on PATH);
+``none`` turns the sandbox off.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import site
+import subprocess
+import sys
+from pathlib import Path
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+
+BWRAP_ENV = "CODAJUDGE_BWRAP"
+#: System folders the interpreter and its libraries may need (mounted read-only when present).
+SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+#: The few files of /etc that programs read at start (dynamic linker, users, locale, time zone).
+ETC_FILES = (
+    "/etc/ld.so.cache",
+    "/etc/ld.so.conf",
+    "/etc/ld.so.conf.d",
+    "/etc/alternatives",
+    "/etc/passwd",
+    "/etc/group",
+    "/etc/nsswitch.conf",
+    "/etc/localtime",
+    "/etc/locale.alias",
+    "/etc/mime.types",
+)
+#: The step's folders inside the sandbox, and whether the code may write them.
+APP_MOUNTS = (
+    ("/app/program", False),
+    ("/app/input_data", False),
+    ("/app/ingested_program", False),
+    ("/app/output", True),
+    ("/app/shared", True),
+)
+UNISOLATED_NOTE = (
+    "the prediction step ran without isolation ({reason}): the submitted code could read and "
+    "change any file this user can. Install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) "
+    "to run it in a sandbox."
+)
+
+
+def bwrap_binary() -> Optional[str]:
+    """The bwrap to use, or None when it is turned off or not installed."""
+    chosen = os.environ.get(BWRAP_ENV, "bwrap")
+    if chosen.lower() in ("", "none", "off", "0"):
+        return None
+    return shutil.which(chosen)
+
+
+def _python_paths() -> List[Path]:
+    """Folders of the running Python installation (interpreter, standard library, site-packages)."""
+    paths = {
+        sys.prefix,
+        sys.base_prefix,
+        sys.exec_prefix,
+        sys.base_exec_prefix,
+        os.path.dirname(os.path.realpath(sys.executable)),
+    }
+    paths.update(p for p in site.getsitepackages() if os.path.isdir(p))
+    user_site = site.getusersitepackages()
+    if user_site and os.path.isdir(user_site) and site.ENABLE_USER_SITE:
+        paths.add(user_site)
+    return sorted(Path(os.path.realpath(p)) for p in paths if p and os.path.isdir(p))
+
+
+def _system_mounts() -> List[Tuple[str, str]]:
+    """(source, target) of the read-only system mounts; links such as /bin -> usr/bin stay links."""
+    mounts = []
+    for path in SYSTEM_DIRS + ETC_FILES:
+        if os.path.islink(path):
+            mounts.append(("--symlink", os.readlink(path), path))
+        elif os.path.exists(path):
+            mounts.append(("--ro-bind", path, path))
+    for path in _python_paths():
+        mounts.append(("--ro-bind", str(path), str(path)))
+    return mounts
+
+
+def _is_within(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+def exposed_secret(secrets: Iterable[Path]) -> Optional[str]:
+    """A reason not to sandbox: a mount the sandbox needs would contain one of ``secrets``."""
+    secrets = [Path(os.path.realpath(s)) for s in secrets]
+    for _, source, _target in (m for m in _system_mounts() if m[0] == "--ro-bind"):
+        for secret in secrets:
+            if _is_within(secret, Path(os.path.realpath(source))):
+                return f"the bundle's {secret.name} lies inside {source}, which the sandbox would expose"
+    return None
+
+
+def command(
+    bwrap: str, args: Sequence[str], folders: Dict[str, str], env: Dict[str, str]
+) -> List[str]:
+    """The bwrap command running ``args`` (with /app paths) in a sandbox built from ``folders``
+    (``/app/...`` -> host folder)."""
+    out = [
+        bwrap,
+        "--unshare-all",
+        "--die-with-parent",
+        "--new-session",
+        "--cap-drop",
+        "ALL",
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--tmpfs",
+        "/tmp",
+        "--tmpfs",
+        "/app",
+    ]
+    for kind, source, target in _system_mounts():
+        out += [kind, source, target]
+    for target, writable in APP_MOUNTS:
+        if target in folders and os.path.isdir(folders[target]):
+            out += ["--bind" if writable else "--ro-bind", folders[target], target]
+    out += ["--chdir", "/app/program" if "/app/program" in folders else "/", "--clearenv"]
+    for key, value in sorted(env.items()):
+        out += ["--setenv", key, value]
+    return out + ["--"] + list(args)
+
+
+def step_env() -> Dict[str, str]:
+    """The sandboxed step's whole environment: nothing of the runner's but the locale."""
+    env = {
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "HOME": "/tmp",
+        "TMPDIR": "/tmp",
+        "PYTHONUNBUFFERED": "1",
+    }
+    for key in ("LANG", "LC_ALL", "LC_CTYPE"):
+        if os.environ.get(key):
+            env[key] = os.environ[key]
+    return env
+
+
+def probe(bwrap: Optional[str]) -> Optional[str]:
+    """None if ``bwrap`` can run the kit's Python in a sandbox here, else the reason it cannot
+    (turned off or not installed, as the environment says now; user namespaces refused, ...)."""
+    if bwrap is None:
+        chosen = os.environ.get(BWRAP_ENV, "bwrap")
+        return (
+            "turned off by CODAJUDGE_BWRAP"
+            if chosen.lower() in ("", "none", "off", "0")
+            else "bubblewrap (bwrap) is not installed"
+        )
+    return _probe_binary(bwrap)
+
+
+@functools.lru_cache(maxsize=4)
+def _probe_binary(bwrap: str) -> Optional[str]:
+    """``probe`` of an installed bwrap: it runs the kit's Python once per process."""
+    args = command(bwrap, [sys.executable, "-c", "import numpy"], {}, step_env())
+    try:
+        done = subprocess.run(args, capture_output=True, text=True, errors="replace", timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return f"bwrap cannot start: {e}"
+    if done.returncode != 0:
+        detail = (done.stderr.strip().splitlines() or ["no message"])[-1][:200]
+        return f"bwrap does not work on this machine: {detail}"
+    return None
+
+
+_warned: List[str] = []
+
+
+def warn_unisolated(reason: str) -> str:
+    """The note that the step ran without isolation; printed on stderr once per process."""
+    note = UNISOLATED_NOTE.format(reason=reason)
+    if not _warned:
+        print(f"note: {note}", file=sys.stderr)
+        _warned.append(note)
+    return note
+
+
+def make_read_only(folder: Path) -> None:
+    """Remove write permission from a copied tree (files and folders), so that nothing left running
+    by the prediction step changes it by accident. (It stops no process of the same user that
+    means to: that is what the sandbox is for.)"""
+    for root, dirs, files in os.walk(folder):
+        for name in files:
+            path = os.path.join(root, name)
+            if not os.path.islink(path):
+                os.chmod(path, 0o444)
+        os.chmod(root, 0o555)

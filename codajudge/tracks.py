@@ -1,0 +1,383 @@
+"""What a track is: its kind, labels or scale, metrics, accepted file names and leaderboard keys.
+
+A track is declared once, in an edition config, and travels with the reference and input data as
+``tracks.json`` so that the scoring and ingestion programs need no other configuration.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import asdict, dataclass
+from functools import cached_property
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from . import kinds
+from .labels import LabelSet
+from .errors import ConfigError, Problem, strict_bool
+
+#: The kind names a config may give and the scales of the disagreement kinds (``codajudge.kinds``).
+KINDS = kinds.NAMES
+SCALES = kinds.SCALES
+
+#: Codabench limits a leaderboard column key (and so a scores.json key) to 36 characters.
+MAX_KEY_LENGTH = 36
+PRIMARY_KEY = "primary"
+#: The similarity scale of STS releases (0 = unrelated, 5 = equivalent), unless a track says otherwise.
+DEFAULT_RANGE = (0.0, 5.0)
+TRACK_ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_]*$")
+
+
+def score_key(track_id: str, metric: str) -> str:
+    """The scores.json and leaderboard key of one metric of one track (the only place keys are made)."""
+    return f"{track_id}_{metric}"
+
+
+@dataclass(frozen=True)
+class Track:
+    """One scored track. ``labels`` is ordered: soft-label vectors and ordinal distances follow it."""
+
+    id: str
+    kind: str
+    dataset: str
+    title: str = ""
+    scale: Optional[str] = None
+    labels: Tuple[str, ...] = ()
+    metrics: Tuple[str, ...] = ()
+    primary: bool = True
+    files: Tuple[str, ...] = ()
+    positional: bool = False  # accept the SemEval one-score-per-line format (similarity only)
+    #: A positional track's release input lines when only its first items have gold (STS 2017 track 6:
+    #: 500 lines, gold for the first 250): a positional file of that many lines is scored on its first ones.
+    release_lines: Optional[int] = None
+    #: Similarity gold's declared scale (lowest, highest); None means ``DEFAULT_RANGE``.
+    range: Optional[Tuple[float, float]] = None
+    #: (alias, label) pairs: other texts naming a label (ChaosNLI's e, n, c), read by ``label_set``.
+    label_aliases: Tuple[Tuple[str, str], ...] = ()
+
+    @property
+    def score_range(self) -> Tuple[float, float]:
+        """The lowest and highest gold score of a similarity track (higher = more similar)."""
+        return self.range if self.range is not None else DEFAULT_RANGE
+
+    @property
+    def main_metric(self) -> str:
+        return self.metrics[0]
+
+    @property
+    def keys(self) -> List[str]:
+        return [score_key(self.id, m) for m in self.metrics]
+
+    @property
+    def file_names(self) -> Tuple[str, ...]:
+        """Accepted submission file names, the canonical one first."""
+        return (f"{self.id}.tsv",) + tuple(f for f in self.files if f != f"{self.id}.tsv")
+
+    @cached_property
+    def label_set(self) -> LabelSet:
+        """The track's labels under the one label policy (``codajudge.labels``)."""
+        return LabelSet(self.labels, dict(self.label_aliases))
+
+    def label_index(self) -> Dict[str, int]:
+        return {label: i for i, label in enumerate(self.labels)}
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["labels"] = list(self.labels)
+        d["metrics"] = list(self.metrics)
+        d["files"] = list(self.files)
+        if self.release_lines is None:
+            del d["release_lines"]
+        if self.range is None:  # absent from the tracks.json of editions that keep the default
+            del d["range"]
+        else:
+            d["range"] = list(self.range)
+        if self.label_aliases:
+            d["label_aliases"] = dict(self.label_aliases)
+        else:  # absent from the tracks.json of editions that declare none
+            del d["label_aliases"]
+        return d
+
+
+def _as_str_tuple(value, key: str, where: str, problems: List[Problem]) -> Tuple[str, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, (list, tuple)) or not all(
+        isinstance(v, (str, int, float)) for v in value
+    ):
+        problems.append(Problem(where, f"'{key}' must be a list of strings", found=repr(value)))
+        return ()
+    return tuple(str(v) for v in value)
+
+
+def track_from_dict(raw: dict, where: str = "tracks") -> Track:
+    """Build and validate a Track from a config mapping; errors name the key, expected and found."""
+    problems: List[Problem] = []
+    if not isinstance(raw, dict):
+        raise ConfigError.single(where, "a track must be a mapping", found=repr(raw))
+    known = {
+        "id",
+        "kind",
+        "dataset",
+        "title",
+        "scale",
+        "labels",
+        "metrics",
+        "primary",
+        "files",
+        "positional",
+        "release_lines",
+        "range",
+        "label_aliases",
+    }
+    for key in sorted(set(raw) - known):
+        problems.append(Problem(where, f"unknown key '{key}'", expected=", ".join(sorted(known))))
+    tid = raw.get("id")
+    if not isinstance(tid, str) or not TRACK_ID_PATTERN.match(tid):
+        problems.append(
+            Problem(
+                where, "'id' must be lowercase letters, digits and underscores", found=repr(tid)
+            )
+        )
+        tid = str(tid)
+    where = f"{where} '{tid}'"
+    kind = _checked_kind(raw.get("kind"), where, problems)
+    scale = _checked_scale(kind, raw.get("scale"), where, problems)
+    labels = _checked_labels(kind, raw.get("labels"), where, problems)
+    aliases = _checked_aliases(kind, labels, raw.get("label_aliases"), where, problems)
+    metrics = _checked_metrics(kind, scale, raw.get("metrics"), where, problems)
+    dataset = raw.get("dataset", tid)
+    primary = strict_bool(raw, "primary", True, where, problems)
+    positional = strict_bool(raw, "positional", kind.positional_by_default, where, problems)
+    release_lines = _checked_release_lines(raw.get("release_lines"), positional, where, problems)
+    track = Track(
+        id=tid,
+        kind=kind.name,
+        dataset=str(dataset),
+        title=str(raw.get("title") or tid),
+        scale=scale if kind.has_scale else None,
+        labels=labels,
+        metrics=metrics,
+        primary=primary,
+        files=_as_str_tuple(raw.get("files"), "files", where, problems),
+        positional=positional,
+        release_lines=release_lines,
+        range=_checked_range(kind, raw.get("range"), where, problems),
+        label_aliases=aliases,
+    )
+    if kind.has_labels:
+        problems += _collision_problems(track.label_set, where)
+    for key in track.keys:
+        if len(key) > MAX_KEY_LENGTH:
+            problems.append(
+                Problem(
+                    where,
+                    f"leaderboard key '{key}' is longer than {MAX_KEY_LENGTH} characters",
+                    expected=f"at most {MAX_KEY_LENGTH}",
+                    found=str(len(key)),
+                    hint="use a shorter track id",
+                )
+            )
+    if problems:
+        raise ConfigError(problems)
+    return track
+
+
+def _checked_release_lines(
+    value, positional: bool, where: str, problems: List[Problem]
+) -> Optional[int]:
+    """The track's ``release_lines``: absent, or a whole number (at least 2) on a positional track."""
+    if value is None or (positional and type(value) is int and value >= 2):
+        return value
+    problems.append(
+        Problem(
+            where,
+            "'release_lines' must be a whole number of lines (at least 2) on a positional track",
+            found=repr(value)[:80],
+        )
+    )
+    return None
+
+
+def _checked_kind(name, where: str, problems: List[Problem]) -> kinds.Kind:
+    """The track's ``kind``: one of the registered kinds. An unknown one is reported and checked as
+    a kind without labels, scales or metrics, so that the track's other keys are still reported."""
+    if name in kinds.REGISTRY:
+        return kinds.named(name)
+    problems.append(
+        Problem(where, "unknown track kind", expected=" | ".join(KINDS), found=repr(name))
+    )
+    unknown = kinds.Kind()
+    unknown.name = str(name)
+    return unknown
+
+
+def _checked_range(kind, value, where: str, problems: List[Problem]):
+    """The track's ``range``: absent, or [lowest, highest] numbers on a similarity track."""
+    if value is None:
+        return None
+    numbers = isinstance(value, (list, tuple)) and len(value) == 2
+    numbers = numbers and all(
+        isinstance(v, (int, float)) and not isinstance(v, bool) for v in value
+    )
+    if kind.has_range and numbers and value[0] < value[1]:
+        return (float(value[0]), float(value[1]))
+    problems.append(
+        Problem(
+            where,
+            "'range' must be [lowest, highest] gold score of a similarity track",
+            expected="e.g. range: [0, 5]",
+            found=repr(value)[:80],
+        )
+    )
+    return None
+
+
+def _checked_scale(kind, scale, where: str, problems: List[Problem]):
+    """The track's ``scale``: required for soft-label and perspectivist kinds, refused for the others."""
+    if kind.has_scale:
+        if scale not in kind.scales:
+            problems.append(
+                Problem(
+                    where,
+                    f"'scale' is required for kind {kind.name}",
+                    expected=" | ".join(SCALES),
+                    found=repr(scale),
+                )
+            )
+    elif scale is not None:
+        problems.append(
+            Problem(where, f"'scale' does not apply to kind {kind.name}", found=repr(scale))
+        )
+    return scale
+
+
+def _checked_labels(kind, raw, where: str, problems: List[Problem]) -> Tuple[str, ...]:
+    """The track's ``labels``: at least two, no duplicates, for the kinds that have labels."""
+    labels = _as_str_tuple(raw, "labels", where, problems)
+    if kind.has_labels:
+        if len(labels) < 2:
+            problems.append(
+                Problem(where, "'labels' must list at least two labels", found=repr(list(labels)))
+            )
+        if len(set(labels)) != len(labels):
+            problems.append(Problem(where, "'labels' has duplicates", found=repr(list(labels))))
+    return labels
+
+
+def _checked_aliases(
+    kind, labels: Tuple[str, ...], raw, where: str, problems: List[Problem]
+) -> Tuple[Tuple[str, str], ...]:
+    """The track's ``label_aliases`` as (alias, label) pairs: absent, or alias text -> one of the
+    track's labels, on a kind with labels (``_collision_problems`` checks them with the labels)."""
+    if raw is None:
+        return ()
+    texts = isinstance(raw, dict) and all(
+        isinstance(k, str) and isinstance(v, str) for k, v in raw.items()
+    )
+    if not (kind.has_labels and texts):
+        problems.append(
+            Problem(
+                where,
+                "'label_aliases' must map alias texts to labels of a track with labels",
+                expected="e.g. label_aliases: {e: entailment, n: neutral}",
+                found=repr(raw)[:80],
+                hint="quote an alias or label YAML reads as a number or a boolean ('1', 'yes')",
+            )
+        )
+        return ()
+    for alias, label in raw.items():
+        if label not in labels:
+            problems.append(
+                Problem(
+                    where,
+                    f"'label_aliases' entry {alias!r} names no label of the track",
+                    expected="one of " + ", ".join(labels),
+                    found=repr(label),
+                    hint="write the label as 'labels' writes it (case counts)",
+                )
+            )
+    return tuple(raw.items())
+
+
+def _collision_problems(labels: LabelSet, where: str) -> List[Problem]:
+    """A problem per two labels or aliases that name one label once normalised (``codajudge.labels``);
+    a label written twice is already refused as a duplicate."""
+    return [
+        Problem(
+            where,
+            "two of 'labels' and 'label_aliases' name one label once normalised",
+            expected="names that differ once surrounding spaces are ignored and numbers are read "
+            "as values (docs/labels.md)",
+            found=collision.describe(),
+            hint="remove or rename one of them",
+        )
+        for collision in labels.collisions()
+        if collision.first != collision.second or collision.second in labels.aliases
+    ]
+
+
+def _checked_metrics(kind, scale, raw, where: str, problems: List[Problem]) -> Tuple[str, ...]:
+    """The track's ``metrics``: the kind's defaults when absent, else only metrics that apply to it."""
+    metrics = _as_str_tuple(raw, "metrics", where, problems)
+    scale = scale if kind.has_scale else None
+    allowed = kind.applicable_metrics(scale)
+    if allowed and not metrics:
+        return kind.default_metrics[scale]
+    if allowed:
+        for m in metrics:
+            if m not in allowed:
+                problems.append(
+                    Problem(
+                        where,
+                        f"metric '{m}' does not apply to this track",
+                        expected=" | ".join(allowed),
+                    )
+                )
+    return metrics
+
+
+def tracks_from_list(raw: Sequence[dict], where: str = "tracks") -> List[Track]:
+    if not isinstance(raw, list) or not raw:
+        raise ConfigError.single(where, "'tracks' must be a non-empty list", found=repr(raw)[:80])
+    problems: List[Problem] = []
+    tracks: List[Track] = []
+    for i, item in enumerate(raw):
+        try:
+            tracks.append(track_from_dict(item, f"{where}[{i}]"))
+        except ConfigError as e:
+            problems.extend(e.problems)
+    seen: Dict[str, Track] = {}
+    names: Dict[str, str] = {}
+    for t in tracks:
+        if t.id in seen:
+            problems.append(Problem(where, f"track id '{t.id}' is declared twice"))
+        seen[t.id] = t
+        for name in t.file_names:
+            owner = seen.get(names.get(name.lower(), t.id), t)
+            if owner.id != t.id and not one_file_two_tracks(owner, t):
+                problems.append(
+                    Problem(
+                        where,
+                        f"file name '{name}' is claimed by tracks '{owner.id}' and '{t.id}'",
+                        hint="only tracks of one dataset and of different kinds may share a file "
+                        "(a document holding both, such as ChaosNLI's prediction file)",
+                    )
+                )
+            names[name.lower()] = t.id
+    if problems:
+        raise ConfigError(problems)
+    return tracks
+
+
+def one_file_two_tracks(first: Track, second: Track) -> bool:
+    """Whether two tracks may accept the same file name: one document that holds each item's value of
+    both (ChaosNLI's predictions: the probabilities and the label), read once per track."""
+    return first.dataset == second.dataset and kinds.of(first) is not kinds.of(second)
+
+
+def leaderboard_keys(tracks: Sequence[Track]) -> List[str]:
+    """Every key the scorer writes for these tracks, primary first, in leaderboard order."""
+    keys = [PRIMARY_KEY]
+    for t in tracks:
+        keys.extend(t.keys)
+    return keys
