@@ -1059,6 +1059,33 @@ def test_ranking_by_team_reads_codabench_s_export_of_submissions(small_phase):
     assert _overall_and_runs(out)[1] == {"alpha": "good", "beta": "folder_run"}
 
 
+def test_ranking_by_team_finds_submissions_by_id_before_file_names(small_phase, capsys):
+    """Issue 34 item 8: two owners uploading the starting kit's file name do not block the ranking,
+    and an upload named after a rival's submission id does not take that id."""
+    _, subs, out = small_phase
+    for run, number in (("good", 101), ("weak", 102), ("sim_only", 103)):
+        (subs / f"{run}.zip").rename(subs / f"{number}.zip")
+    header = "Submission ID,File Name,Owner,Created When,Status,Phase\n"
+    rows = [
+        "101,result_submission.zip,alpha",
+        "102,result_submission.zip,beta",
+        "103,101.zip,gamma",  # gamma's upload named after alpha's id
+        "104,folder_run.zip,beta",
+    ]
+    text = header + "".join(f"{row},2025-01-01T10:00:00Z,Finished,Evaluation\n" for row in rows)
+    assert _rank_by_teams(small_phase, None, "export.csv", text) == 0
+    assert _overall_and_runs(out)[1] == {"alpha": "101", "beta": "folder_run", "gamma": "103"}
+    err = capsys.readouterr().err
+    assert "file name 'result_submission.zip' is given by 2 teams ('alpha' on line 2, " in err
+    assert "file name '101' ('gamma' on line 4) is also the id of a submission of 'alpha'" in err
+    (subs / "103.zip").rename(subs / "result_submission.zip")  # found only by a shared name
+    assert _rank_by_teams(small_phase, None, "export.csv", text) == 1
+    err = capsys.readouterr().err
+    assert "1 ranked submission can be found only by a file name that several teams gave: " in err
+    assert "'result_submission' ('alpha' on line 2, 'beta' on line 3)" in err
+    assert "Name each zip by its submission id" in err and "Traceback" not in err
+
+
 def test_ranking_by_team_refuses_a_file_that_does_not_say(small_phase, capsys):
     partial = "submission,team\ngood,alpha\nweak,alpha\n"
     assert _rank_by_teams(small_phase, None, "partial.csv", partial) == 1

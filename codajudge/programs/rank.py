@@ -448,7 +448,9 @@ def run(args: argparse.Namespace) -> int:
     )
     runs = None
     if teams is not None:
-        team_of = teams_of(list(results), teams, args.teams)
+        team_of, notes = teams_of(list(results), teams)
+        for note in notes:
+            log(f"note: {args.teams}: {note}")
         runs = best_runs(overall_order(spec, results, settings), team_of)
         ranked = counted(len(runs), "team")
         log(f"ranking {ranked} by their best run: " + ", ".join(runs.values()))
