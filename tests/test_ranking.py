@@ -1133,3 +1133,33 @@ def test_the_negation_of_the_best_run_is_not_tied_with_it_and_an_affine_copy_is(
     assert rows["negated"]["tied_with_best"] == "0" and rows["negated"]["rank"] == "4"
     assert rows["copy"]["tied_with_best"] == "1" and float(rows["copy"]["p_vs_best"]) == 1.0
     assert float(rows["flat"]["p_vs_best"]) == pytest.approx(p12, rel=1e-6)  # r of a constant: 0
+
+
+def test_a_track_of_few_items_is_ranked_by_the_exact_permutation_test(tmp_path):
+    """Issue 34 item 10: on 5 items no paired test can report p below 2 x 0.5^5 = 0.0625, so no
+    system differs from the best at alpha 0.05 (Williams' t said p = 0.0013 for the reversed run);
+    the tables name the exact test and why."""
+    ref, subs, out = tmp_path / "ref", tmp_path / "subs", tmp_path / "out"
+    ref.mkdir()
+    subs.mkdir()
+    (ref / "task.json").write_text(
+        json.dumps(_spec([{"id": "sim", "kind": "similarity", "dataset": "sim"}]))
+    )
+    gold = np.array([0.5, 1.5, 2.5, 3.5, 4.5])
+    ids = [f"s{i}" for i in range(gold.size)]
+    write_items(
+        ref / "sim.jsonl",
+        [{"id": i, "texts": ["a", "b"], "score": float(g)} for i, g in zip(ids, gold)],
+    )
+    runs = {"best": gold + [0.1, -0.1, 0.0, 0.1, 0.0], "reversed": gold[::-1] + [0, 0.2, 0, 0, 0]}
+    for name, values in runs.items():
+        _zip(subs / f"{name}.zip", {"sim.tsv": _tsv(ids, [repr(float(v)) for v in values])})
+    assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "50"]) == 0
+    rows = {r["system"]: r for r in csv.DictReader((out / "ranking.csv").open())}
+    assert rows["reversed"]["test"] == "permutation" and rows["reversed"]["rank"] == "1"
+    assert 2 * 0.5**5 <= float(rows["reversed"]["p_vs_best"]) < 1.0
+    assert rows["reversed"]["tied_with_best"] == "1"
+    assert "5 items: the exact paired permutation test (all 2^5 swaps" in rows["best"]["note"]
+    markdown = (out / "ranking.md").read_text()
+    assert "\\(exact paired permutation test, two-sided, alpha 0.05\\)" in markdown
+    assert "Note: 5 items: the exact paired permutation test" in markdown
