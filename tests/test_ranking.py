@@ -7,6 +7,7 @@ import re
 import io
 import json
 import math
+import os
 import shlex
 import shutil
 import subprocess
@@ -920,28 +921,80 @@ def test_latex_holds_an_overall_table_and_one_per_track_with_titles_intervals_an
     assert "x 100" not in text and "williams" not in text.split("\n", 4)[4]
 
 
-@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex is not installed")
-def test_latex_compiles_as_a_fragment_with_booktabs(small_phase, tmp_path):
+def _latex_document(fragment: str, name: str) -> str:
+    """A document holding ``fragment`` with the packages its header says it needs, and no other."""
+    (needs,) = [line for line in fragment.splitlines() if line.startswith("% needs ")]
+    packages = "\n".join(re.findall(r"\\usepackage(?:\[[^]]*\])?\{[^}]*\}", needs))
+    assert packages.count("usepackage") == 2, needs
+    return f"\\documentclass{{article}}\n{packages}\n\\begin{{document}}\n\\input{{{name}}}\n\\end{{document}}\n"
+
+
+def _assert_latex_compiles(fragments: dict, folder: Path) -> None:
+    """Each fragment compiles with pdfLaTeX, given only the packages its header names; without
+    pdflatex, its typeset lines hold no stray surrogate and only characters pdfLaTeX sets."""
+    from codajudge.stats.tables import PDFLATEX_CHARACTERS
+
+    for name, fragment in fragments.items():
+        assert "\\udc" not in fragment and not re.search("[\ud800-\udfff]", fragment)
+        typeset = [line for line in fragment.splitlines() if not line.startswith("%")]
+        assert set("".join(typeset)) <= PDFLATEX_CHARACTERS, name
+        if shutil.which("pdflatex") is None:
+            continue
+        (folder / f"{name}-fragment.tex").write_text(fragment, encoding="utf-8")
+        (folder / f"{name}.tex").write_text(_latex_document(fragment, f"{name}-fragment"))
+        done = subprocess.run(
+            ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape", name],
+            cwd=folder,
+            capture_output=True,
+            text=True,
+            errors="replace",
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stdout[-3000:]
+        log = (folder / f"{name}.log").read_text(errors="replace")
+        assert "Output written" in done.stdout and "Undefined control sequence" not in log
+        assert "Missing character" not in log
+
+
+def test_latex_compiles_as_a_fragment_with_the_packages_it_names(small_phase, tmp_path):
     ref, subs, out = small_phase
     assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "50"]) == 0
     fragments = {"ranking": (out / "ranking.tex").read_text()}
     fragments["hostile"] = render_latex(_hostile_report())
-    for name, fragment in fragments.items():
-        (tmp_path / f"{name}-fragment.tex").write_text(fragment)
-        (tmp_path / f"{name}.tex").write_text(
-            "\\documentclass{article}\n\\usepackage{booktabs}\n\\begin{document}\n"
-            f"\\input{{{name}-fragment}}\n\\end{{document}}\n"
-        )
-        done = subprocess.run(
-            ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape", name],
-            cwd=tmp_path,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        assert done.returncode == 0, done.stdout[-3000:]
-        log = (tmp_path / f"{name}.log").read_text(errors="replace")
-        assert "Output written" in done.stdout and "Undefined control sequence" not in log
+    _assert_latex_compiles(fragments, tmp_path)
+
+
+def test_latex_sets_every_character_it_claims_pdflatex_sets(tmp_path):
+    from codajudge.stats.tables import PDFLATEX_CHARACTERS, latex_escape
+
+    text = latex_escape("".join(sorted(PDFLATEX_CHARACTERS)))
+    assert "[U+" not in text
+    fragment = "% needs \\usepackage{booktabs} and \\usepackage[T1]{fontenc}\n" + text + "\n"
+    _assert_latex_compiles({"characters": fragment}, tmp_path)
+
+
+def test_latex_writes_names_pdflatex_cannot_set_as_stand_ins(small_phase, tmp_path):
+    """Issue 34 item 14: a zip name that is not UTF-8 and names in CJK script compile; the tables
+    other than LaTeX keep the names as they are."""
+    ref, subs, out = small_phase
+    os.rename(bytes(subs / "good.zip"), bytes(subs) + b"/caf\xe9.zip")  # Latin-1 bytes
+    (subs / "weak.zip").rename(subs / "弱い.zip")
+    assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "50"]) == 0
+    tex = (out / "ranking.tex").read_text()
+    assert "caf\\textbackslash{}xe9" in tex and "[U+5F31][U+3044]$^{\\dagger}$" in tex
+    assert "a name pdfLaTeX cannot set" in tex
+    markdown, table = (out / "ranking.md").read_text(), (out / "ranking.csv").read_text()
+    assert "弱い" in markdown and "弱い" in table and "caf\\xe9" in table
+    teams = "submission,team\ncaf\\xe9,中文队\nweak,x\nsim_only,x\nfolder_run,中文队\n"
+    (ref.parent / "teams.csv").write_text(teams.replace("weak", "弱い"), encoding="utf-8")
+    teams_out = tmp_path / "teams-out"
+    args = [str(subs), str(ref), "--out", str(teams_out), "--resamples", "50", "--teams"]
+    assert rank_main(args + [str(ref.parent / "teams.csv")]) == 0
+    team_tex = (teams_out / "ranking.tex").read_text()
+    run = _overall_and_runs(teams_out)[1]["中文队"]  # the team's best run, by its file name
+    assert f"{latex_escape(run)}$^{{\\dagger}}$" in team_tex and "中文队" not in team_tex
+    assert "中文队" in (teams_out / "ranking.html").read_text()
+    _assert_latex_compiles({"names": tex, "teams": team_tex}, tmp_path)
 
 
 def test_every_output_begins_with_the_command_that_reproduces_it(small_phase, monkeypatch):
