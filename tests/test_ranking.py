@@ -7,6 +7,7 @@ import re
 import io
 import json
 import math
+import os
 import shlex
 import shutil
 import subprocess
@@ -920,28 +921,80 @@ def test_latex_holds_an_overall_table_and_one_per_track_with_titles_intervals_an
     assert "x 100" not in text and "williams" not in text.split("\n", 4)[4]
 
 
-@pytest.mark.skipif(shutil.which("pdflatex") is None, reason="pdflatex is not installed")
-def test_latex_compiles_as_a_fragment_with_booktabs(small_phase, tmp_path):
+def _latex_document(fragment: str, name: str) -> str:
+    """A document holding ``fragment`` with the packages its header says it needs, and no other."""
+    (needs,) = [line for line in fragment.splitlines() if line.startswith("% needs ")]
+    packages = "\n".join(re.findall(r"\\usepackage(?:\[[^]]*\])?\{[^}]*\}", needs))
+    assert packages.count("usepackage") == 2, needs
+    return f"\\documentclass{{article}}\n{packages}\n\\begin{{document}}\n\\input{{{name}}}\n\\end{{document}}\n"
+
+
+def _assert_latex_compiles(fragments: dict, folder: Path) -> None:
+    """Each fragment compiles with pdfLaTeX, given only the packages its header names; without
+    pdflatex, its typeset lines hold no stray surrogate and only characters pdfLaTeX sets."""
+    from codajudge.stats.tables import PDFLATEX_CHARACTERS
+
+    for name, fragment in fragments.items():
+        assert "\\udc" not in fragment and not re.search("[\ud800-\udfff]", fragment)
+        typeset = [line for line in fragment.splitlines() if not line.startswith("%")]
+        assert set("".join(typeset)) <= PDFLATEX_CHARACTERS, name
+        if shutil.which("pdflatex") is None:
+            continue
+        (folder / f"{name}-fragment.tex").write_text(fragment, encoding="utf-8")
+        (folder / f"{name}.tex").write_text(_latex_document(fragment, f"{name}-fragment"))
+        done = subprocess.run(
+            ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape", name],
+            cwd=folder,
+            capture_output=True,
+            text=True,
+            errors="replace",
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stdout[-3000:]
+        log = (folder / f"{name}.log").read_text(errors="replace")
+        assert "Output written" in done.stdout and "Undefined control sequence" not in log
+        assert "Missing character" not in log
+
+
+def test_latex_compiles_as_a_fragment_with_the_packages_it_names(small_phase, tmp_path):
     ref, subs, out = small_phase
     assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "50"]) == 0
     fragments = {"ranking": (out / "ranking.tex").read_text()}
     fragments["hostile"] = render_latex(_hostile_report())
-    for name, fragment in fragments.items():
-        (tmp_path / f"{name}-fragment.tex").write_text(fragment)
-        (tmp_path / f"{name}.tex").write_text(
-            "\\documentclass{article}\n\\usepackage{booktabs}\n\\begin{document}\n"
-            f"\\input{{{name}-fragment}}\n\\end{{document}}\n"
-        )
-        done = subprocess.run(
-            ["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "-no-shell-escape", name],
-            cwd=tmp_path,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        assert done.returncode == 0, done.stdout[-3000:]
-        log = (tmp_path / f"{name}.log").read_text(errors="replace")
-        assert "Output written" in done.stdout and "Undefined control sequence" not in log
+    _assert_latex_compiles(fragments, tmp_path)
+
+
+def test_latex_sets_every_character_it_claims_pdflatex_sets(tmp_path):
+    from codajudge.stats.tables import PDFLATEX_CHARACTERS, latex_escape
+
+    text = latex_escape("".join(sorted(PDFLATEX_CHARACTERS)))
+    assert "[U+" not in text
+    fragment = "% needs \\usepackage{booktabs} and \\usepackage[T1]{fontenc}\n" + text + "\n"
+    _assert_latex_compiles({"characters": fragment}, tmp_path)
+
+
+def test_latex_writes_names_pdflatex_cannot_set_as_stand_ins(small_phase, tmp_path):
+    """Issue 34 item 14: a zip name that is not UTF-8 and names in CJK script compile; the tables
+    other than LaTeX keep the names as they are."""
+    ref, subs, out = small_phase
+    os.rename(bytes(subs / "good.zip"), bytes(subs) + b"/caf\xe9.zip")  # Latin-1 bytes
+    (subs / "weak.zip").rename(subs / "弱い.zip")
+    assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "50"]) == 0
+    tex = (out / "ranking.tex").read_text()
+    assert "caf\\textbackslash{}xe9" in tex and "[U+5F31][U+3044]$^{\\dagger}$" in tex
+    assert "a name pdfLaTeX cannot set" in tex
+    markdown, table = (out / "ranking.md").read_text(), (out / "ranking.csv").read_text()
+    assert "弱い" in markdown and "弱い" in table and "caf\\xe9" in table
+    teams = "submission,team\ncaf\\xe9,中文队\nweak,x\nsim_only,x\nfolder_run,中文队\n"
+    (ref.parent / "teams.csv").write_text(teams.replace("weak", "弱い"), encoding="utf-8")
+    teams_out = tmp_path / "teams-out"
+    args = [str(subs), str(ref), "--out", str(teams_out), "--resamples", "50", "--teams"]
+    assert rank_main(args + [str(ref.parent / "teams.csv")]) == 0
+    team_tex = (teams_out / "ranking.tex").read_text()
+    run = _overall_and_runs(teams_out)[1]["中文队"]  # the team's best run, by its file name
+    assert f"{latex_escape(run)}$^{{\\dagger}}$" in team_tex and "中文队" not in team_tex
+    assert "中文队" in (teams_out / "ranking.html").read_text()
+    _assert_latex_compiles({"names": tex, "teams": team_tex}, tmp_path)
 
 
 def test_every_output_begins_with_the_command_that_reproduces_it(small_phase, monkeypatch):
@@ -1059,6 +1112,33 @@ def test_ranking_by_team_reads_codabench_s_export_of_submissions(small_phase):
     assert _overall_and_runs(out)[1] == {"alpha": "good", "beta": "folder_run"}
 
 
+def test_ranking_by_team_finds_submissions_by_id_before_file_names(small_phase, capsys):
+    """Issue 34 item 8: two owners uploading the starting kit's file name do not block the ranking,
+    and an upload named after a rival's submission id does not take that id."""
+    _, subs, out = small_phase
+    for run, number in (("good", 101), ("weak", 102), ("sim_only", 103)):
+        (subs / f"{run}.zip").rename(subs / f"{number}.zip")
+    header = "Submission ID,File Name,Owner,Created When,Status,Phase\n"
+    rows = [
+        "101,result_submission.zip,alpha",
+        "102,result_submission.zip,beta",
+        "103,101.zip,gamma",  # gamma's upload named after alpha's id
+        "104,folder_run.zip,beta",
+    ]
+    text = header + "".join(f"{row},2025-01-01T10:00:00Z,Finished,Evaluation\n" for row in rows)
+    assert _rank_by_teams(small_phase, None, "export.csv", text) == 0
+    assert _overall_and_runs(out)[1] == {"alpha": "101", "beta": "folder_run", "gamma": "103"}
+    err = capsys.readouterr().err
+    assert "file name 'result_submission.zip' is given by 2 teams ('alpha' on line 2, " in err
+    assert "file name '101' ('gamma' on line 4) is also the id of a submission of 'alpha'" in err
+    (subs / "103.zip").rename(subs / "result_submission.zip")  # found only by a shared name
+    assert _rank_by_teams(small_phase, None, "export.csv", text) == 1
+    err = capsys.readouterr().err
+    assert "1 ranked submission can be found only by a file name that several teams gave: " in err
+    assert "'result_submission' ('alpha' on line 2, 'beta' on line 3)" in err
+    assert "Name each zip by its submission id" in err and "Traceback" not in err
+
+
 def test_ranking_by_team_refuses_a_file_that_does_not_say(small_phase, capsys):
     partial = "submission,team\ngood,alpha\nweak,alpha\n"
     assert _rank_by_teams(small_phase, None, "partial.csv", partial) == 1
@@ -1106,3 +1186,33 @@ def test_the_negation_of_the_best_run_is_not_tied_with_it_and_an_affine_copy_is(
     assert rows["negated"]["tied_with_best"] == "0" and rows["negated"]["rank"] == "4"
     assert rows["copy"]["tied_with_best"] == "1" and float(rows["copy"]["p_vs_best"]) == 1.0
     assert float(rows["flat"]["p_vs_best"]) == pytest.approx(p12, rel=1e-6)  # r of a constant: 0
+
+
+def test_a_track_of_few_items_is_ranked_by_the_exact_permutation_test(tmp_path):
+    """Issue 34 item 10: on 5 items no paired test can report p below 2 x 0.5^5 = 0.0625, so no
+    system differs from the best at alpha 0.05 (Williams' t said p = 0.0013 for the reversed run);
+    the tables name the exact test and why."""
+    ref, subs, out = tmp_path / "ref", tmp_path / "subs", tmp_path / "out"
+    ref.mkdir()
+    subs.mkdir()
+    (ref / "task.json").write_text(
+        json.dumps(_spec([{"id": "sim", "kind": "similarity", "dataset": "sim"}]))
+    )
+    gold = np.array([0.5, 1.5, 2.5, 3.5, 4.5])
+    ids = [f"s{i}" for i in range(gold.size)]
+    write_items(
+        ref / "sim.jsonl",
+        [{"id": i, "texts": ["a", "b"], "score": float(g)} for i, g in zip(ids, gold)],
+    )
+    runs = {"best": gold + [0.1, -0.1, 0.0, 0.1, 0.0], "reversed": gold[::-1] + [0, 0.2, 0, 0, 0]}
+    for name, values in runs.items():
+        _zip(subs / f"{name}.zip", {"sim.tsv": _tsv(ids, [repr(float(v)) for v in values])})
+    assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "50"]) == 0
+    rows = {r["system"]: r for r in csv.DictReader((out / "ranking.csv").open())}
+    assert rows["reversed"]["test"] == "permutation" and rows["reversed"]["rank"] == "1"
+    assert 2 * 0.5**5 <= float(rows["reversed"]["p_vs_best"]) < 1.0
+    assert rows["reversed"]["tied_with_best"] == "1"
+    assert "5 items: the exact paired permutation test (all 2^5 swaps" in rows["best"]["note"]
+    markdown = (out / "ranking.md").read_text()
+    assert "\\(exact paired permutation test, two-sided, alpha 0.05\\)" in markdown
+    assert "Note: 5 items: the exact paired permutation test" in markdown

@@ -15,7 +15,14 @@ from scipy import stats as sps
 from codajudge.metrics import get as get_metric
 from codajudge.stats import Signature, bootstrap_scores, interval, resample_counts, track_intervals
 from codajudge.stats.bootstrap import CHUNK_BYTES, chunk_rows
-from codajudge.stats.paired import choose_test, paired_bootstrap, per_item_losses, wilcoxon_test
+from codajudge.stats.paired import (
+    choose_test,
+    paired_bootstrap,
+    per_item_losses,
+    permutation_test,
+    wilcoxon_test,
+)
+from codajudge.stats.exact import EXACT_MAX_ITEMS, p_floor, permutation_p_value, swap_masks
 from codajudge.stats.signed_rank import signed_rank_tests
 from codajudge.stats.summaries import confusion_counts, group_scores, mean_distributions
 from codajudge.stats.williams import (
@@ -220,9 +227,9 @@ def test_williams_exact_negation_of_a_system_differs_as_its_r_differs_from_zero(
     assert r12 > 0.9
     found = compare_pearson(gold, best, -best)  # r23 = -1: r13 = -r12
     assert found.p_value == pytest.approx(2 * sps.t.sf(abs(found.statistic), len(gold) - 2))
-    assert (
-        found.p_value == pytest.approx(expected_p, rel=1e-6, abs=1e-300) and found.p_value < 1e-50
-    )
+    floor = p_floor(len(gold))  # 2 x 0.5^200: the t distribution alone would say 4.6e-79
+    assert found.p_value == pytest.approx(max(expected_p, floor), rel=1e-6)
+    assert floor == found.p_value < 1e-50
     assert found.statistic > 0 and compare_pearson(gold, -best, best).statistic < 0
     unrelated = np.random.default_rng(5).normal(size=len(gold))  # r12 near 0: no difference
     r_unrelated, p_unrelated = sps.pearsonr(gold, unrelated)
@@ -235,7 +242,9 @@ def test_williams_given_r23_of_minus_one_tests_r12_against_zero():
     assert williams_test(0.5, -0.5, -1.0, 30).p_value == pytest.approx(2 * sps.t.sf(t, 28))
     assert williams_test(0.5, -0.5, -1.0, 30, "greater").p_value == pytest.approx(sps.t.sf(t, 28))
     assert williams_test(0.5, -0.5, -1.0, 30, "less").p_value == pytest.approx(sps.t.cdf(t, 28))
-    assert williams_test(1.0, -1.0, -1.0, 30).p_value == 0.0  # a perfect system and its negation
+    perfect = williams_test(1.0, -1.0, -1.0, 30)  # a perfect system and its negation: t infinite
+    assert perfect.p_value == p_floor(30) == 2 * 0.5**30  # no paired test on 30 items says more
+    assert williams_test(1.0, -1.0, -1.0, 30, "greater").p_value == 0.5**30
 
 
 def test_williams_affine_copies_are_ties():
@@ -443,3 +452,74 @@ def test_confusion_mean_distributions_and_group_scores():
         ["a", "a", "b", "b"],
     )
     assert undefined[0] == ("a", 2, None) and undefined[1][2] == pytest.approx(1.0)
+
+
+# --- the exact small-sample floor and the exact permutation test (issue 34 item 10) ---------------
+
+
+def test_no_paired_test_reports_a_p_below_the_exact_floor():
+    """One system better on every item: the exact sign test's 2 x 0.5^n is the smallest p any
+    paired test on n items may report (on one item the bootstrap said 1 / 1001)."""
+    accuracy = get_metric("accuracy")
+    for n in range(1, 15):
+        right, wrong = np.ones((n, 1)), np.zeros((n, 1))
+        floor = 2 * 0.5**n
+        assert p_floor(n) == min(1.0, floor)
+        assert paired_bootstrap(accuracy, right, wrong, 1000, 1).p_value == max(1 / 1001, floor)
+        assert wilcoxon_test(wrong[:, 0], right[:, 0]).p_value >= floor
+        gold = np.arange(n, dtype=float)
+        assert compare_pearson(gold, gold, -gold).p_value >= floor  # r 1 against -1
+    assert williams_test(0.99, 0.1, 0.1, 5).p_value >= p_floor(5)
+    assert williams_test(0.99, 0.1, 0.1, 5, "greater").p_value >= p_floor(5) / 2
+
+
+def test_exact_permutation_test_is_the_sign_test_on_wins_and_losses():
+    accuracy = get_metric("accuracy")
+    for n in range(1, EXACT_MAX_ITEMS + 1):
+        right, wrong = np.ones((n, 1)), np.zeros((n, 1))
+        found = permutation_test(accuracy, right, wrong)
+        assert (found.p_value, found.test, found.statistic) == (2 * 0.5**n, "permutation", 1.0)
+        tied = wrong.copy()
+        tied[0] = 1.0  # one item both systems get right: swapping it changes nothing
+        assert permutation_test(accuracy, right, tied).p_value == min(1.0, 2 * 0.5 ** (n - 1))
+    assert permutation_test(accuracy, np.ones((4, 1)), np.ones((4, 1))).p_value == 1.0
+    assert swap_masks(2).tolist() == [[0, 0], [1, 0], [0, 1], [1, 1]]
+    with pytest.raises(ValueError):
+        permutation_p_value(accuracy, np.ones((13, 1)), np.zeros((13, 1)))
+
+
+@pytest.mark.parametrize("metric_name", ["pearson", "macro_f1", "amd"])
+def test_exact_permutation_test_counts_every_swap_of_the_predictions(metric_name):
+    """The p-value from swapped sums equals swapping the two systems' predictions item by item and
+    scoring each arrangement from scratch, over all 2^n arrangements (for Pearson r, predictions
+    centred and scaled first, as its statistics hold them: r ignores each system's scale)."""
+    import itertools
+
+    rng = np.random.default_rng(34)
+    metric, n = get_metric(metric_name), 9
+    if metric_name == "macro_f1":
+        gold, a, b = (rng.integers(0, 3, n) for _ in range(3))
+    elif metric_name == "amd":
+        gold, a, b = (rng.dirichlet(np.ones(3), n) for _ in range(3))
+    else:
+        gold, a, b = rng.normal(size=n), rng.normal(size=n), 5 * rng.normal(size=n) + 2
+        a, b = ((v - v.mean()) / np.abs(v - v.mean()).max() for v in (a, b))
+    observed = abs(metric.score(gold, a).value - metric.score(gold, b).value)
+    extreme = 0
+    for swap in itertools.product([False, True], repeat=n):
+        mask = np.array(swap).reshape((n,) + (1,) * (a.ndim - 1))
+        a2, b2 = np.where(mask, b, a), np.where(mask, a, b)
+        delta = abs(metric.score(gold, a2).value - metric.score(gold, b2).value)
+        extreme += delta >= observed - 1e-9 * max(1.0, observed)
+    stats_a, stats_b = metric.score(gold, a).stats, metric.score(gold, b).stats
+    assert permutation_p_value(metric, stats_a, stats_b) == extreme / 2**n
+    assert permutation_test(metric, stats_a, stats_b).p_value == extreme / 2**n
+
+
+def test_a_few_items_choose_the_exact_test_whatever_was_asked():
+    for requested in ("auto", "williams", "bootstrap", "wilcoxon"):
+        test, note = choose_test("pearson", requested, EXACT_MAX_ITEMS)
+        assert test == "permutation" and f"{EXACT_MAX_ITEMS} items: the exact paired" in note
+    assert "replaces the Williams' t-test" in choose_test("pearson", "auto", 5)[1]
+    assert choose_test("pearson", "auto", EXACT_MAX_ITEMS + 1) == ("williams", None)
+    assert choose_test("amd", "auto", None) == ("wilcoxon", None)

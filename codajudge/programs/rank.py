@@ -59,7 +59,13 @@ from ..stats.ranking import (
     rank_track,
 )
 from ..ranking_page import render_html
-from ..stats.tables import RankingReport, render_csv, render_latex, render_markdown
+from ..stats.tables import (
+    RankingReport,
+    render_csv,
+    render_latex,
+    render_markdown,
+    undecodable_as_text,
+)
 from .common import run_guarded
 from .score import ingested_tracks, score_submission_folder, submission_notes
 from .status import MAX_STATUS_BYTES, read_status
@@ -74,7 +80,8 @@ def log(message: str) -> None:
 
 
 def find_submissions(folder: Path) -> List[Tuple[str, Path]]:
-    """(system name, path) of every zip and sub-folder, sorted by name; hidden entries skipped."""
+    """(system name, path) of every zip and sub-folder, sorted by name; hidden entries skipped. A
+    name's bytes that are not UTF-8 are written as their values (``caf\\xe9``), in every table."""
     if not folder.is_dir():
         raise ConfigError.single(
             str(folder),
@@ -86,11 +93,14 @@ def find_submissions(folder: Path) -> List[Tuple[str, Path]]:
         if path.name.startswith("."):
             continue
         if path.is_file() and path.suffix.lower() == ".zip":
-            found.append((path.stem, path))
+            found.append((undecodable_as_text(path.stem), path))
         elif path.is_dir():
-            found.append((path.name, path))
+            found.append((undecodable_as_text(path.name), path))
     names = [name for name, _ in found]
-    return [(name if names.count(name) == 1 else path.name, path) for name, path in found]
+    return [
+        (name if names.count(name) == 1 else undecodable_as_text(path.name), path)
+        for name, path in found
+    ]
 
 
 #: Files of the platform that extraction leaves out but that tell whether the prediction step failed.
@@ -448,7 +458,9 @@ def run(args: argparse.Namespace) -> int:
     )
     runs = None
     if teams is not None:
-        team_of = teams_of(list(results), teams, args.teams)
+        team_of, notes = teams_of(list(results), teams)
+        for note in notes:
+            log(f"note: {args.teams}: {note}")
         runs = best_runs(overall_order(spec, results, settings), team_of)
         ranked = counted(len(runs), "team")
         log(f"ranking {ranked} by their best run: " + ", ".join(runs.values()))

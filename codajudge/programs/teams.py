@@ -13,8 +13,13 @@ Accepted files (UTF-8; a BOM is allowed):
   ``filename`` and ``owner`` among their fields), or an object whose ``results`` is that list.
 
 In a Codabench export the team is the submission's ``Owner`` (the participant's user name, the
-platform's unit of a team), and a submission is found by its id, its file name, or that name without
-``.zip``. Every ranked submission must be found, and a name may not be given two teams.
+platform's unit of a team). A submission is found by its id first, then by its file name or that
+name without ``.zip``: a file name is the participant's choice, so it never overrides an id (an
+upload named after a rival's submission id cannot take that id), and a file name that several
+owners uploaded (the starting kit's ``result_submission.zip``) is ambiguous: it is ignored, with a
+note, and refused only when it is the one way to find a ranked submission (name the zips by their
+submission ids). In the organiser's CSV every name is exact, and a name given two teams is refused.
+Every ranked submission must be found.
 """
 
 from __future__ import annotations
@@ -22,15 +27,17 @@ from __future__ import annotations
 import csv
 import io
 import json
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, Iterator, List, Sequence, Tuple
+from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
 from ..errors import ConfigError, counted, plural
 
 #: Codabench's CSV header labels (codabench src/apps/api/views/submissions.py).
 CODABENCH_ID, CODABENCH_FILE, CODABENCH_OWNER = "Submission ID", "File Name", "Owner"
-#: Codabench's JSON fields (codabench src/apps/api/serializers/submissions.py).
-CODABENCH_JSON_KEYS = ("id", "name", "filename")
+#: Codabench's JSON fields naming a submission besides its ``id``
+#: (codabench src/apps/api/serializers/submissions.py).
+CODABENCH_JSON_FILES = ("name", "filename")
 
 EXPECTED = (
     "a CSV with the columns 'submission' and 'team', or Codabench's export of submissions "
@@ -39,30 +46,95 @@ EXPECTED = (
 )
 
 
-def read_teams(path: Path) -> Dict[str, str]:
-    """Submission name -> team from ``path`` (the module docstring's formats); ConfigError naming
-    the file and line when it is none of them or gives one name two teams."""
+#: (where, exact keys, file names, team) of one row: where is {"line": n} or {"item": "#n"}.
+Row = Tuple[Dict[str, object], List[str], List[str], str]
+#: Places listed in a note or an error about a name given by several rows.
+PLACES_SHOWN = 3
+
+
+@dataclass
+class Teams:
+    """What a teams file says: ``exact`` names (Codabench ids, the organiser's names) -> team, and
+    ``files`` (file names given by participants, with and without ``.zip``) -> each team giving
+    the name -> the first place (``line 3``, ``item #3``) that does."""
+
+    path: Path
+    exact: Dict[str, str] = field(default_factory=dict)
+    files: Dict[str, Dict[str, str]] = field(default_factory=dict)
+
+    def team_of(self, name: str) -> Optional[str]:
+        """The team of a ranked submission: by exact name first, then by a file name that one
+        team gave; None when neither finds it."""
+        if name in self.exact:
+            return self.exact[name]
+        owners = self.files.get(name, {})
+        return next(iter(owners)) if len(owners) == 1 else None
+
+    def notes(self) -> List[str]:
+        """A note per file name left unused: given by several teams, or an exact name's (an id's)
+        with another team. A name and the same name without ``.zip``, given by the same rows, get
+        one note."""
+        notes, seen = [], set()
+        for name, owners in self.files.items():
+            shadowed = name in self.exact and set(owners) != {self.exact[name]}
+            rows = (shadowed, tuple(owners.items()))
+            if (len(owners) > 1 or shadowed) and rows not in seen:
+                seen.add(rows)
+                notes.append(self._note(name, owners, shadowed))
+        return notes
+
+    def _note(self, name: str, owners: Dict[str, str], shadowed: bool) -> str:
+        given = _places(owners)
+        if shadowed:
+            return (
+                f"file name {name!r} ({given}) is also the id of a submission of "
+                f"{self.exact[name]!r}: {name!r} is read as that id"
+            )
+        return (
+            f"file name {name!r} is given by {counted(len(owners), 'team')} ({given}): it finds "
+            "no submission (ids do)"
+        )
+
+
+def _places(owners: Dict[str, str]) -> str:
+    """``'alpha' on line 2, 'beta' on line 5``, the first ``PLACES_SHOWN`` of them."""
+    shown = [f"{team!r} on {place}" for team, place in list(owners.items())[:PLACES_SHOWN]]
+    return ", ".join(shown) + (" ..." if len(owners) > PLACES_SHOWN else "")
+
+
+def read_teams(path: Path) -> Teams:
+    """What ``path`` says (the module docstring's formats); ConfigError naming the file and line
+    when it is none of them or gives one exact name two teams."""
     try:
         text = path.read_text(encoding="utf-8-sig")
     except (OSError, UnicodeDecodeError) as e:
         raise ConfigError.single(
             str(path), f"the teams file cannot be read ({e})", expected=EXPECTED
         ) from None
-    pairs = (
-        _json_pairs(path, text) if text.lstrip().startswith(("[", "{")) else _csv_pairs(path, text)
-    )
-    mapping: Dict[str, str] = {}
-    for where, name, team in pairs:
-        if mapping.get(name, team) != team:
-            raise ConfigError.single(
-                str(path),
-                f"submission {name!r} is given two teams",
-                **where,
-                found=f"{mapping[name]!r} and {team!r}",
-                hint="give each submission one team",
-            )
-        mapping[name] = team
-    return mapping
+    rows = _json_rows(path, text) if text.lstrip().startswith(("[", "{")) else _csv_rows(path, text)
+    teams = Teams(path)
+    for where, exact, files, team in rows:
+        for name in exact:
+            _add_exact(teams, where, name, team)
+        for name in files:
+            teams.files.setdefault(name, {}).setdefault(team, _place(where))
+    return teams
+
+
+def _add_exact(teams: Teams, where: Dict[str, object], name: str, team: str) -> None:
+    if teams.exact.get(name, team) != team:
+        raise ConfigError.single(
+            str(teams.path),
+            f"submission {name!r} is given two teams",
+            **where,
+            found=f"{teams.exact[name]!r} and {team!r}",
+            hint="give each submission one team",
+        )
+    teams.exact[name] = team
+
+
+def _place(where: Dict[str, object]) -> str:
+    return f"line {where['line']}" if "line" in where else f"item {where['item']}"
 
 
 def _names(*keys: str) -> List[str]:
@@ -77,16 +149,17 @@ def _names(*keys: str) -> List[str]:
     return names
 
 
-def _csv_pairs(path: Path, text: str) -> Iterator[Tuple[Dict[str, object], str, str]]:
-    """({"line": n}, name, team) of every name of every row of a CSV teams file."""
+def _csv_rows(path: Path, text: str) -> Iterator[Row]:
+    """Every row of a CSV teams file: the organiser's names are exact; Codabench's ids are exact
+    and its file names are file names."""
     reader = csv.reader(io.StringIO(text))
     header = next(reader, [])
     columns = {name.strip(): k for k, name in enumerate(header)}
     lowered = {name.lower(): k for name, k in columns.items()}
     if "submission" in lowered and "team" in lowered:
-        keys, team = [lowered["submission"]], lowered["team"]
+        exact, files, team = lowered["submission"], None, lowered["team"]
     elif CODABENCH_OWNER in columns and (CODABENCH_ID in columns or CODABENCH_FILE in columns):
-        keys = [columns[c] for c in (CODABENCH_ID, CODABENCH_FILE) if c in columns]
+        exact, files = columns.get(CODABENCH_ID), columns.get(CODABENCH_FILE)
         team = columns[CODABENCH_OWNER]
     else:
         raise ConfigError.single(
@@ -96,20 +169,30 @@ def _csv_pairs(path: Path, text: str) -> Iterator[Tuple[Dict[str, object], str, 
             expected=EXPECTED,
             found=", ".join(repr(h) for h in header) or "an empty file",
         )
+    used = [k for k in (exact, files, team) if k is not None]
     for row in reader:
         if not any(cell.strip() for cell in row):
             continue
-        cells = row + [""] * (max(keys + [team]) + 1 - len(row))
+        cells = row + [""] * (max(used) + 1 - len(row))
         if not cells[team].strip():
             raise ConfigError.single(
                 str(path), "a row has no team", line=reader.line_num, found=",".join(row)
             )
-        for name in _names(*(cells[k] for k in keys)):
-            yield {"line": reader.line_num}, name, cells[team].strip()
+        where = {"line": reader.line_num}
+        yield (
+            where,
+            _names(*_cells(cells, exact)),
+            _names(*_cells(cells, files)),
+            cells[team].strip(),
+        )
 
 
-def _json_pairs(path: Path, text: str) -> Iterator[Tuple[Dict[str, object], str, str]]:
-    """({"item": "#n"}, name, team) of every name of every submission of Codabench's JSON list."""
+def _cells(cells: List[str], column: Optional[int]) -> List[str]:
+    return [] if column is None else [cells[column]]
+
+
+def _json_rows(path: Path, text: str) -> Iterator[Row]:
+    """Every submission of Codabench's JSON list: its id exact, its name and file name file names."""
     try:
         data = json.loads(text)
     except ValueError as e:
@@ -127,20 +210,31 @@ def _json_pairs(path: Path, text: str) -> Iterator[Tuple[Dict[str, object], str,
             raise ConfigError.single(
                 str(path), f"submission {number} of the list has no 'owner'", expected=EXPECTED
             )
-        keys = [str(item[k]) for k in CODABENCH_JSON_KEYS if item.get(k) is not None]
-        for name in _names(*keys):
-            yield {"item": f"#{number}"}, name, owner.strip()
+        exact = [str(item["id"])] if item.get("id") is not None else []
+        files = [str(item[k]) for k in CODABENCH_JSON_FILES if item.get(k) is not None]
+        yield {"item": f"#{number}"}, _names(*exact), _names(*files), owner.strip()
 
 
-def teams_of(systems: Sequence[str], mapping: Dict[str, str], path: Path) -> Dict[str, str]:
-    """System name -> team for every ranked system; ConfigError listing those not in ``mapping``."""
-    unknown = [name for name in systems if name not in mapping]
+def teams_of(systems: Sequence[str], teams: Teams) -> Tuple[Dict[str, str], List[str]]:
+    """System name -> team for every ranked system, and the notes on file names left unused;
+    ConfigError listing the systems found by no name, or only by an ambiguous file name."""
+    found = {name: teams.team_of(name) for name in systems}
+    ambiguous = [n for n in systems if found[n] is None and len(teams.files.get(n, {})) > 1]
+    if ambiguous:
+        raise ConfigError.single(
+            str(teams.path),
+            f"{counted(len(ambiguous), 'ranked submission')} can be found only by a file name "
+            f"that several teams gave: "
+            + "; ".join(f"{n!r} ({_places(teams.files[n])})" for n in ambiguous[:5]),
+            hint="name each zip by its submission id (Codabench's 'Submission ID', or 'id')",
+        )
+    unknown = [name for name in systems if found[name] is None]
     if unknown:
         shown = ", ".join(repr(n) for n in unknown[:5]) + (" ..." if len(unknown) > 5 else "")
         raise ConfigError.single(
-            str(path),
+            str(teams.path),
             f"{counted(len(unknown), 'ranked submission')} {plural(len(unknown), 'has', 'have')} "
             f"no team: {shown}",
             hint="add a row for each (its zip or folder name, or its Codabench id or file name)",
         )
-    return {name: mapping[name] for name in systems}
+    return {name: found[name] for name in systems}, teams.notes()

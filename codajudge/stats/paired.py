@@ -1,9 +1,12 @@
-"""Paired tests of two systems on the same items: paired bootstrap (any metric) and Wilcoxon
-signed-rank on per-item losses (LeWiDi 2025's test for statistical ties). Both are two-sided.
+"""Paired tests of two systems on the same items: paired bootstrap (any metric), Wilcoxon
+signed-rank on per-item losses (LeWiDi 2025's test for statistical ties) and the exact paired
+permutation test (any metric, few items). All are two-sided, and none reports a p-value below the
+exact floor 2 x 0.5^n of n items (``exact``).
 
 ``choose_test`` picks the test of a metric for ``--test auto`` from its registration
 (``Metric.significance``): Williams for Pearson r, Wilcoxon for the lower-is-better LeWiDi metrics,
-the paired bootstrap otherwise. No metric is named here.
+the paired bootstrap otherwise; on a track of at most ``exact.EXACT_MAX_ITEMS`` items, the exact
+test whatever was asked. No metric is named here.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import numpy as np
 
 from ..metrics import BOOTSTRAP, WILCOXON, WILLIAMS, Metric, get as get_metric
 from .bootstrap import bootstrap_scores, undefined_as_zero
+from .exact import EXACT_MAX_ITEMS, PERMUTATION, p_floor, permutation_p_value
 from .signed_rank import signed_rank_tests
 from .williams import TestResult
 
@@ -23,6 +27,7 @@ TEST_TITLES = {
     WILLIAMS: "Williams' t-test",
     BOOTSTRAP: "paired bootstrap test",
     WILCOXON: "Wilcoxon signed-rank test",
+    PERMUTATION: "exact paired permutation test",
 }
 
 
@@ -60,28 +65,41 @@ def paired_bootstrap(metric: Metric, stats_a, stats_b, resamples: int, seed: int
 
     Degenerate cases: equal scores (identical systems, or equal to rounding: delta 0) and no
     resamples give p = 1; a delta that every resample reproduces (B's per-item values a constant
-    shift of A's on a mean metric) gives the smallest p, 1 / (resamples + 1). A resample on which a
-    score is undefined counts it as 0.0, as scoring does.
+    shift of A's on a mean metric) gives the smallest p, 1 / (resamples + 1), or the exact floor
+    2 x 0.5^n of the n items when that is larger (``exact.p_floor``: 1 on one item). A resample on
+    which a score is undefined counts it as 0.0, as scoring does.
     """
     delta = oriented_difference(metric, stats_a, stats_b)
     if delta == 0.0 or resamples < 1:
         return TestResult(delta, 1.0, "bootstrap")
     raw_a, raw_b = bootstrap_scores([(metric, stats_a), (metric, stats_b)], resamples, seed)
-    return bootstrap_p_value(metric, delta, raw_a, raw_b)
+    return bootstrap_p_value(metric, delta, raw_a, raw_b, len(stats_a))
 
 
 def bootstrap_p_value(
-    metric: Metric, delta: float, raw_a: np.ndarray, raw_b: np.ndarray
+    metric: Metric, delta: float, raw_a: np.ndarray, raw_b: np.ndarray, n_items: int
 ) -> TestResult:
     """``paired_bootstrap``'s result from both systems' scores on the same resamples (``raw_a``,
-    ``raw_b``, NaN = undefined), as a ranking computes them once per system for every pair."""
+    ``raw_b``, NaN = undefined) of ``n_items`` items, as a ranking computes them once per system
+    for every pair."""
     resamples = raw_a.shape[0]
     if delta == 0.0 or resamples < 1:
         return TestResult(delta, 1.0, "bootstrap")
     sign = 1.0 if metric.higher_is_better else -1.0
     deltas = sign * (undefined_as_zero(raw_a) - undefined_as_zero(raw_b))
     extreme = int(np.count_nonzero(np.abs(deltas - delta) >= abs(delta)))
-    return TestResult(delta, (1.0 + extreme) / (resamples + 1.0), "bootstrap")
+    p = max((1.0 + extreme) / (resamples + 1.0), p_floor(n_items))
+    return TestResult(delta, p, "bootstrap")
+
+
+def permutation_test(metric: Metric, stats_a, stats_b) -> TestResult:
+    """The exact paired permutation test of A against B (``exact.permutation_p_value``; at most
+    ``EXACT_MAX_ITEMS`` items); ``statistic`` is the observed oriented delta, and equal scores
+    (to rounding) give p = 1."""
+    delta = oriented_difference(metric, stats_a, stats_b)
+    if delta == 0.0:
+        return TestResult(delta, 1.0, PERMUTATION)
+    return TestResult(delta, permutation_p_value(metric, stats_a, stats_b), PERMUTATION)
 
 
 def per_item_losses(metric: Metric, stats) -> Optional[np.ndarray]:
@@ -107,8 +125,22 @@ def wilcoxon_test(losses_a, losses_b) -> TestResult:
     return result
 
 
-def choose_test(metric_name: str, requested: str = "auto") -> Tuple[str, Optional[str]]:
-    """The test to run for a metric and the note to print when the requested one does not apply."""
+def choose_test(
+    metric_name: str, requested: str = "auto", n_items: Optional[int] = None
+) -> Tuple[str, Optional[str]]:
+    """The test to run for a metric on ``n_items`` items (None: any number) and the note to print
+    when the requested one does not apply; at most ``EXACT_MAX_ITEMS`` items, the exact test."""
+    chosen, note = _chosen_test(metric_name, requested)
+    if n_items is None or n_items > EXACT_MAX_ITEMS:
+        return chosen, note
+    return PERMUTATION, (
+        f"{n_items} items: the {TEST_TITLES[PERMUTATION]} (all 2^{n_items} swaps of the two "
+        f"systems' items) replaces the {TEST_TITLES[chosen]}, as on every track of at most "
+        f"{EXACT_MAX_ITEMS} items, where an approximate test is not trustworthy"
+    )
+
+
+def _chosen_test(metric_name: str, requested: str) -> Tuple[str, Optional[str]]:
     if requested not in TESTS:
         raise ValueError(f"unknown test {requested!r}; expected one of {', '.join(TESTS)}")
     metric = get_metric(metric_name)

@@ -7,7 +7,8 @@ leader with every other in one pass; Wilcoxon's test takes each system's per-ite
 (``signed_rank``); the paired bootstrap reads every system's scores on the track's shared resamples
 (``shared_resamples``: drawn once, summed for all systems by one matrix product per chunk, so equal
 to the pair's own draws to that product's rounding). Which test applies comes from the metric's
-registration (``paired.choose_test``); no metric is named here.
+registration (``paired.choose_test``; the exact permutation test on a track of few items, each pair
+on its own); no metric is named here.
 """
 
 from __future__ import annotations
@@ -23,8 +24,10 @@ from .paired import (
     oriented_difference,
     paired_bootstrap,
     per_item_losses,
+    permutation_test,
     wilcoxon_test,
 )
+from .exact import PERMUTATION
 from .signed_rank import signed_rank_tests
 from .williams import (
     TestResult,
@@ -50,6 +53,8 @@ def compare_systems(
     ``raws``: both systems' scores on the track's shared resamples (``shared_resamples``), which
     give the paired bootstrap without drawing again."""
     metric = get_metric(metric_name)
+    if test == PERMUTATION:
+        return permutation_test(metric, a.stats[metric_name], b.stats[metric_name])
     if test == WILLIAMS:
         return compare_pearson(
             a.gold.gold[a.gold.scored],
@@ -63,7 +68,7 @@ def compare_systems(
         )
     if raws is not None:
         delta = oriented_difference(metric, a.stats[metric_name], b.stats[metric_name])
-        return bootstrap_p_value(metric, delta, *raws)
+        return bootstrap_p_value(metric, delta, *raws, len(a.stats[metric_name]))
     return paired_bootstrap(metric, a.stats[metric_name], b.stats[metric_name], resamples, seed)
 
 

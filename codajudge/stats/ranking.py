@@ -106,8 +106,8 @@ def rank_track(
     """Rank the systems (name -> ``scoring.Result``) that submitted ``track``."""
     metric_name = track.main_metric
     metric = get_metric(metric_name)
-    chosen, note = choose_test(metric_name, test)
     submitted = {name: r.tracks[track.id] for name, r in results.items() if track.id in r.tracks}
+    chosen, note = choose_test(metric_name, test, _items(submitted, metric_name))
     scores = {name: tr.scores[metric_name] for name, tr in submitted.items()}
     order = order_best_first(scores, metric.higher_is_better)
     raws = shared_resamples(metric_name, submitted, resamples, seed)
@@ -128,6 +128,12 @@ def rank_track(
         )
     missing = sorted(name for name in results if name not in submitted)
     return TrackRanking(track, metric_name, chosen, note, rows, missing)
+
+
+def _items(submitted: Dict[str, object], metric_name: str) -> Optional[int]:
+    """How many items the systems of a track are compared on (None when none submitted it)."""
+    stats = [np.asarray(tr.stats[metric_name]) for tr in submitted.values()]
+    return next((len(s) for s in stats if s.ndim > 0), None)
 
 
 def missing_rank(ranking: TrackRanking) -> int:

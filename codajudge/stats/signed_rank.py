@@ -13,7 +13,9 @@ with statistic min(r+, r-). The ranks come from one sort of integer keys (the bi
 order non-negative floats as the floats do, with the sign below them), and rank sums are counted
 in half ranks as integers, so they are exact and p is scipy's to the last bit (tests/test_stats.py
 compares them). Pairs with 50 items or fewer (where scipy chooses an exact or permutation
-p-value) and differences with a NaN go to scipy itself.
+p-value) and differences with a NaN go to scipy itself. Either way p is at least the exact floor
+2 x 0.5^n of n items (``exact.p_floor``), which scipy's normal approximation on a few tied
+differences would undercut.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from typing import List, Sequence, Tuple
 import numpy as np
 from scipy.special import ndtr
 
+from .exact import p_floor
 from .williams import TestResult
 
 #: Up to this many items scipy may choose an exact or permutation p-value: those pairs go to scipy.
@@ -36,15 +39,16 @@ def signed_rank_tests(losses_a, others: Sequence) -> List[TestResult]:
     """Wilcoxon's test of A against each of ``others`` (per-item losses on the same items, lower is
     better): ``TestResult(min(r+, r-), p, "wilcoxon")`` per other system, in order. Every difference
     zero (the systems are indistinguishable, which scipy refuses) gives p = 1.0, as does a p-value
-    scipy leaves undefined."""
+    scipy leaves undefined; p is at least ``p_floor`` of the number of items."""
     a = np.asarray(losses_a, dtype=float).reshape(-1)
     results = []
     for other in others:
         diff = a - np.asarray(other, dtype=float).reshape(-1)
         if diff.size > SCIPY_CHOOSES_MAX and not np.isnan(diff).any():
-            results.append(_normal_approximation(diff))
+            found = _normal_approximation(diff)
         else:
-            results.append(_scipy_one(diff))
+            found = _scipy_one(diff)
+        results.append(TestResult(found.statistic, max(found.p_value, p_floor(a.size)), found.test))
     return results
 
 

@@ -161,11 +161,25 @@ _HTML_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}
 
 
 def _one_line(text) -> str:
-    """Control characters (newlines, tabs, carriage returns...) as spaces: a value stays on its line."""
+    """Control characters (newlines, tabs, carriage returns...) as spaces: a value stays on its line;
+    undecodable bytes as text (``undecodable_as_text``)."""
     return "".join(
         " " if ord(ch) < 32 or ord(ch) == 127 or ch in "\u2028\u2029\x85" else ch
-        for ch in str(text)
+        for ch in undecodable_as_text(text)
     )
+
+
+def undecodable_as_text(text) -> str:
+    """``text`` with each byte of a name that is not UTF-8 (which Python reads as a surrogate,
+    U+DC80 to U+DCFF) written as its value, ``\\xe9``, and any other lone surrogate as
+    ``\\ud800``: characters every output and every TeX engine accepts (U+FFFD is not one)."""
+    return "".join(
+        _surrogate_as_text(ord(ch)) if "\ud800" <= ch <= "\udfff" else ch for ch in str(text)
+    )
+
+
+def _surrogate_as_text(code: int) -> str:
+    return f"\\x{code - 0xDC00:02x}" if 0xDC80 <= code <= 0xDCFF else f"\\u{code:04x}"
 
 
 def md_escape(text) -> str:
@@ -425,10 +439,54 @@ _LATEX_SPECIAL = {
 }
 
 
+#: What pdfLaTeX sets with ``\\usepackage[T1]{fontenc}`` (UTF-8 input): printable ASCII, Latin-1
+#: and Latin Extended-A but the nine letters T1 lacks (measured with TeX Live 2023;
+#: tests/test_ranking.py compiles them all where pdflatex is installed).
+PDFLATEX_CHARACTERS = frozenset(map(chr, [*range(0x20, 0x7F), *range(0xA0, 0x180)])) - set(
+    "\u0126\u0127\u0138\u013f\u0140\u0149\u0166\u0167\u017f"
+)
+#: The packages ``ranking.tex`` needs, as its header states them.
+LATEX_PACKAGES = (
+    "% needs \\usepackage{booktabs} and \\usepackage[T1]{fontenc} (pdfLaTeX or any engine)"
+)
+
+
+def pdflatex_sets(text) -> bool:
+    """Every character of ``text`` is one pdfLaTeX sets (``PDFLATEX_CHARACTERS``)."""
+    return all(ch in PDFLATEX_CHARACTERS for ch in _one_line(text))
+
+
 def latex_escape(text) -> str:
     """Text typeset as itself: TeX's special characters replaced, control characters as spaces (so a
-    value cannot end a ``%`` comment line or start a new one)."""
-    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in _one_line(text))
+    value cannot end a ``%`` comment line or start a new one), and a character pdfLaTeX cannot set
+    as its code point, ``[U+4E2D]``."""
+    return "".join(
+        _LATEX_SPECIAL.get(ch) or (ch if ch in PDFLATEX_CHARACTERS else f"[U+{ord(ch):04X}]")
+        for ch in _one_line(text)
+    )
+
+
+#: Marks a name pdfLaTeX cannot set, written in ``ranking.tex`` as a stand-in (``latex_system``).
+STAND_IN_MARK = "$^{\\dagger}$"
+STAND_IN_TEXT = (
+    f"{STAND_IN_MARK}: a name pdfLaTeX cannot set, written as its run's file name or with its "
+    "characters as code points; ranking.md, ranking.csv and ranking.html give it as it is."
+)
+
+
+def latex_system(report: RankingReport, name: str) -> str:
+    """A system's name in ``ranking.tex``: itself when pdfLaTeX sets it; else marked
+    ``STAND_IN_MARK`` and written as its team's run (ranking by team) when that one can be set, or
+    with code points for the characters that cannot."""
+    if pdflatex_sets(name):
+        return latex_escape(name)
+    run = report.runs.get(name)
+    return latex_escape(run if run is not None and pdflatex_sets(run) else name) + STAND_IN_MARK
+
+
+def _stand_in_note(names: Iterable[str]) -> str:
+    """The caption's sentence on stand-ins, when one of ``names`` is one."""
+    return f" {STAND_IN_TEXT}" if not all(pdflatex_sets(name) for name in names) else ""
 
 
 TIMES_100 = r"$\times 100$"
@@ -440,18 +498,19 @@ def latex_label(text: str) -> str:
 
 
 def latex_comment(text: str) -> str:
-    """A ``%`` comment line holding ``text`` as it is (on one line: it cannot end the comment)."""
+    """A ``%`` comment line holding ``text`` as it is (on one line: it cannot end the comment;
+    undecodable bytes as text)."""
     return "% " + _one_line(text)
 
 
 def render_latex(report: RankingReport) -> str:
-    """A fragment for the paper (``\\usepackage{booktabs}``): the overall table, then one table per
-    track, primary tracks first, each with its caption and label."""
+    """A fragment for the paper (``LATEX_PACKAGES``: booktabs, T1 fontenc): the overall table, then
+    one table per track, primary tracks first, each with its caption and label."""
     lines = [
         latex_comment(f"codajudge official ranking: {report.title} ({report.phase})"),
         latex_comment(f"reproduce with: {report.command or report.signature}"),
         latex_comment(f"settings: {report.signature}"),
-        "% needs \\usepackage{booktabs}",
+        LATEX_PACKAGES,
     ]
     lines += _latex_overall(report)
     for tid in report.track_order():
@@ -489,7 +548,7 @@ def _latex_overall(report: RankingReport) -> List[str]:
     scale = primary_scale(report)
     rows = []
     for row in report.overall:
-        cells = [str(row.rank), latex_escape(row.system), scale.show(row.primary)]
+        cells = [str(row.rank), latex_system(report, row.system), scale.show(row.primary)]
         cells += [f"{row.mean_rank:.2f}"] if mean else []
         rows.append(
             cells + [_latex_overall_cell(report.rankings[t], row.system) for t in track_ids]
@@ -499,7 +558,7 @@ def _latex_overall(report: RankingReport) -> List[str]:
         f"{latex_escape(report.title)}: official ranking. {latex_escape(overall_text(report))} "
         "Bold: the best score of a track; $^{\\ast}$: the best system of the track and every "
         f"system not significantly different from it ({latex_escape(tests)}, two-sided, "
-        f"$\\alpha={report.alpha:g}$)."
+        f"$\\alpha={report.alpha:g}$).{_stand_in_note(row.system for row in report.overall)}"
     )
     columns = "rlr" + ("r" if mean else "") + "r" * len(track_ids)
     return _latex_table(columns, header, rows, caption, "tab:ranking-overall")
@@ -544,13 +603,14 @@ def track_rows(ranking: TrackRanking, escape, with_p: bool = True) -> List[List[
 
 
 def _latex_track(report: RankingReport, ranking: TrackRanking) -> List[str]:
-    rows = track_rows(ranking, latex_escape, with_p=False)
+    rows = track_rows(ranking, lambda name: latex_system(report, name), with_p=False)
     header = ["Rank", "System", _latex_scaled(ranking.metric), "95\\% interval", "Cluster"]
     missing = (
-        " Not submitted: " + latex_escape(", ".join(ranking.missing)) + "."
+        " Not submitted: " + ", ".join(latex_system(report, m) for m in ranking.missing) + "."
         if ranking.missing
         else ""
     )
+    stand_ins = _stand_in_note([r.system for r in ranking.rows] + ranking.missing)
     note = f" Note: {latex_escape(ranking.note)}." if ranking.note else ""
     kind = "" if ranking.track.id in report.primary_tracks else " (not a primary track)"
     caption = (
@@ -558,7 +618,7 @@ def _latex_track(report: RankingReport, ranking: TrackRanking) -> List[str]:
         f"{_latex_scaled(ranking.metric)}, {get_metric(ranking.metric).direction} is better. "
         f"{latex_escape(interval_text(report))} "
         + cluster_text(report, ranking, "$\\alpha=$")  # kit text only: nothing to escape
-        + f"{note}{missing}"
+        + f"{note}{missing}{stand_ins}"
     )
     return _latex_table(
         "rlrlr", header, rows, caption, f"tab:ranking-{latex_label(ranking.track.id)}"

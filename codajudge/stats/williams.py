@@ -19,6 +19,9 @@ Degenerate cases, where the formula divides 0 by 0 (or by rounding noise), are d
   their correlations with the gold are equal (a tie, p = 1); with r23 = -1 they are opposite
   (r13 = -r12), so they differ exactly when r12 differs from 0: r12 is tested against 0 as above,
   with t signed as r12 - r13.
+
+A two-sided p-value is never below ``exact.p_floor(n)``, 2 x 0.5^n (a one-sided one, 0.5^n): no
+paired test on n items can say more (a t distribution would, for a perfect system against its negation on 30 items: p = 0).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from scipy.stats import t as student_t
 
 from ..metrics import get as get_metric
 from ..metrics.base import item_order_sum
+from .exact import p_floor
 
 ALTERNATIVES = ("two-sided", "greater", "less")
 
@@ -119,7 +123,7 @@ def williams_test(
         return result
     t, df = _statistic(r12, r13, r23, n, constant_a, constant_b)
     p = student_t.sf(t, df) if alternative == "greater" else student_t.cdf(t, df)
-    return TestResult(t, float(p), "williams")
+    return TestResult(t, max(float(p), p_floor(n) / 2), "williams")  # one-sided floor: 0.5^n
 
 
 def williams_tests(
@@ -142,7 +146,7 @@ def williams_tests(
     ]
     ts = np.asarray([t for t, _ in found], dtype=float)
     dfs = np.asarray([df for _, df in found], dtype=float)
-    ps = np.minimum(1.0, 2.0 * student_t.sf(np.abs(ts), dfs)) if found else np.zeros(0)
+    ps = np.clip(2.0 * student_t.sf(np.abs(ts), dfs), p_floor(n), 1.0) if found else np.zeros(0)
     return [TestResult(t, float(p), "williams") for (t, _), p in zip(found, ps.tolist())]
 
 
