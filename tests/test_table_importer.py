@@ -9,6 +9,8 @@ import csv
 import hashlib
 import json
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -409,3 +411,136 @@ def test_an_edition_without_training_data_builds_and_its_pages_say_which_baselin
     ]
     train = summary.tree / "input_data" / "evaluation" / "pairs.train.jsonl"
     assert train.read_text(encoding="utf-8") == ""
+
+
+# --- ordinary organiser files refused as located configuration problems (exit 1, never 3) -------
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def built_on_the_command_line(folder: Path):
+    """``build_bundle.py --dry-run`` on the edition: (exit code, everything it printed)."""
+    done = subprocess.run(
+        [sys.executable, str(REPO / "build_bundle.py"), "--edition", str(folder), "--dry-run"],
+        capture_output=True,
+        text=True,
+    )
+    return done.returncode, done.stdout + done.stderr
+
+
+def json_records(count: int = 20) -> list:
+    return [dict(r, sim=float(r["sim"])) for r in rows(count)]
+
+
+def write_json_lines(folder: Path, lines: list) -> None:
+    (folder / "data" / "mine.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def long_cell(folder: Path) -> None:
+    table = rows(20)
+    table[3]["left"] = "x" * 140_000
+    write_csv(folder / "data" / "mine.csv", table)
+
+
+def cr_line_ends(folder: Path) -> None:
+    path = folder / "data" / "mine.csv"
+    path.write_bytes(path.read_bytes().replace(b"\r\n", b"\r").replace(b"\n", b"\r"))
+
+
+def deeply_nested(folder: Path) -> None:
+    lines = [json.dumps(r) for r in json_records()]
+    lines[2] = lines[2][:-1] + ', "extra": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    write_json_lines(folder, lines)
+
+
+def score_of_400_digits(folder: Path) -> None:
+    records = json_records()
+    lines = [json.dumps(r) for r in records]
+    lines[4] = lines[4].replace(json.dumps(records[4]["sim"]), "1" * 400)
+    write_json_lines(folder, lines)
+
+
+def id_of_5000_digits(folder: Path) -> None:
+    lines = [json.dumps(r) for r in json_records()]
+    lines[6] = lines[6].replace('"p006"', "7" * 5000)
+    write_json_lines(folder, lines)
+
+
+@pytest.mark.parametrize(
+    "path, write, where, words",
+    [
+        ("data/mine.csv", long_cell, "line 5", ["a cell longer than the CSV reader's limit"]),
+        ("data/mine.csv", cr_line_ends, "line 1", ["lines ending in CR alone", "LF or CR LF"]),
+        ("data/mine.jsonl", deeply_nested, "line 3", ["a JSON value nested too deeply"]),
+        (
+            "data/mine.jsonl",
+            score_of_400_digits,
+            "line 5, item 'p004'",
+            ["the score in column 'sim' is not a finite number", "(400 characters)"],
+        ),
+        ("data/mine.jsonl", id_of_5000_digits, "line 7", ["a JSON number too long to read"]),
+    ],
+    ids=["cell-over-131072", "cr-only-line-ends", "deep-json", "400-digit-score", "long-json-int"],
+)
+def test_an_unreadable_table_is_a_located_configuration_problem(
+    tmp_path, path, write, where, words
+):
+    folder = edition(tmp_path, table_source(path=path, split={"dev": 0.5, "test": 0.5}))
+    write(folder)
+    code, printed = built_on_the_command_line(folder)
+    assert code == 1, printed
+    assert f"{folder / path}, {where}: " in printed and all(w in printed for w in words), printed
+    assert "internal error" not in printed and "Traceback" not in printed
+
+
+def test_the_json_lines_header_is_every_records_keys(tmp_path):
+    """A column absent from the first record but given by later ones is a column of the file; a
+    record without it has an empty cell there."""
+    records = json_records()
+    del records[0]["source"]
+    folder = edition(
+        tmp_path, table_source(path="data/mine.jsonl", split={"dev": 0.5, "test": 0.5})
+    )
+    write_json_lines(folder, [json.dumps(r) for r in records])
+    splits = import_data(load_edition(folder), folder).splits
+    by_id = {it["id"]: it for split in ("dev", "test") for it in splits[split]["pairs"]}
+    assert "genre" not in by_id["p000"] and by_id["p001"]["genre"] == "forum"
+    for record in records:
+        record.pop("source", None)
+    write_json_lines(folder, [json.dumps(r) for r in records])
+    with pytest.raises(ConfigError) as caught:  # a column no record has is still refused
+        import_data(load_edition(folder), folder)
+    assert "the table has no column 'source'" in str(caught.value)
+
+
+def annotated_edition(tmp_path: Path, columns: dict) -> Path:
+    source = {"importer": "table", "path": "data/mine.csv", "columns": columns}
+    source["split"] = {"dev": 0.5, "test": 0.5}
+    labels = {"labels": ["yes", "no"]}
+    return edition(
+        tmp_path,
+        source,
+        tracks=[{"id": "c", "kind": "classification", "dataset": "pairs", **labels}],
+    )
+
+
+def test_an_annotator_named_twice_in_annotations_is_refused(tmp_path):
+    columns = {"id": "id", "texts": ["s1", "s2"], "annotations": ["ann_1", "ann_2", "ann_1"]}
+    folder = annotated_edition(tmp_path, columns)
+    write_csv(folder / "data" / "mine.csv", ANNOTATED)
+    code, printed = built_on_the_command_line(folder)
+    assert (
+        code == 1 and "datasets 'pairs': 'columns.annotations' names an annotator twice" in printed
+    )
+    assert "found 'ann_1'" in printed
+
+
+def test_a_row_whose_annotators_column_names_one_annotator_twice_is_refused(tmp_path):
+    columns = {"id": "id", "texts": ["s1", "s2"], "annotations": ["ann_1", "ann_2", "ann_3"]}
+    folder = annotated_edition(tmp_path, dict(columns, annotators="who"))
+    table = [dict(row, who="w1, w2, w3") for row in ANNOTATED]
+    table[1]["who"] = "w1, w2, w1"
+    write_csv(folder / "data" / "mine.csv", table)
+    code, printed = built_on_the_command_line(folder)
+    assert code == 1, printed
+    assert "mine.csv, line 3, item 'b': the annotators column names an annotator twice" in printed
