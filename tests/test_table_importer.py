@@ -21,6 +21,7 @@ from codajudge.bundle.edition import load_edition
 from codajudge.errors import ConfigError
 from codajudge.importers.cut import assign, split_counts
 from codajudge.importers.table import majority
+from codajudge.labels import LabelSet
 from codajudge.programs.new_edition import write_edition
 
 GENRES = ("news", "forum", "captions")
@@ -185,6 +186,80 @@ def test_majority_is_more_than_half_of_the_labels_given():
     assert majority(["a", "a", "b"]) == "a"
     assert majority(["a", "b"]) is None and majority([]) is None
     assert majority(["a", "a", "b", "b", "c"]) is None
+
+
+def test_majority_counts_votes_by_the_label_they_name():
+    """Texts naming one label (a number written 2.0 or 2, an alias and its label) are one vote for
+    it, and the label is written as the track writes it; a text naming no label counts as itself."""
+    scale = LabelSet(("1", "2", "3"))
+    nli = LabelSet(("entailment", "neutral", "contradiction"), {"e": "entailment", "n": "neutral"})
+    assert majority(["2.0", "2", "3"], scale) == "2" and majority(["3", "2.0", "2e0"], scale) == "2"
+    assert majority(["e", "entailment", "n"], nli) == "entailment"
+    assert majority(["e", "n", " neutral"], nli) == "neutral"
+    assert majority(["maybe", "maybe", "e"], nli) == "maybe"  # refused later by gold's check
+    assert majority(["2.0", "2", "3"]) == "2.0"  # no track with labels: numbers by value
+    assert majority(["e", "entailment", "n", "n"], nli) is None
+
+
+def test_the_majority_label_of_a_table_is_taken_in_its_tracks_label_set(tmp_path):
+    """The issue's case: one annotator column written 2.0 (as pandas writes a column with empty
+    cells) beside the others' 2: every item has the majority its soft-label gold reads."""
+    rng = random.Random(34)
+    table = []
+    for i in range(30):
+        agreed, other = rng.sample(["1", "2", "3", "4", "5"], 2)
+        table.append(
+            {
+                "id": f"i{i}",
+                "s1": "a",
+                "s2": f"b {i}",
+                "a1": f"{agreed}.0",
+                "a2": agreed,
+                "a3": other,
+            }
+        )
+    columns = {"id": "id", "texts": ["s1", "s2"], "annotations": ["a1", "a2", "a3"]}
+    source = {"importer": "table", "path": "data/mine.csv", "columns": columns}
+    labels = ["1", "2", "3", "4", "5"]
+    tracks = [
+        {
+            "id": "soft",
+            "kind": "soft_label",
+            "scale": "ordinal",
+            "dataset": "pairs",
+            "labels": labels,
+        },
+        {
+            "id": "major",
+            "kind": "classification",
+            "primary": False,
+            "dataset": "pairs",
+            "labels": labels,
+        },
+    ]
+    folder = edition(tmp_path, dict(source, split={"dev": 0.5, "test": 0.5}), tracks, table)
+    data = import_data(load_edition(folder), folder)
+    items = data.splits["dev"]["pairs"] + data.splits["test"]["pairs"]
+    assert len(items) == 30
+    assert {it["id"]: it["label"] for it in items} == {row["id"]: row["a2"] for row in table}
+
+
+def test_an_alias_beside_its_label_is_one_vote_for_it(tmp_path):
+    table = [
+        {"id": "x", "s1": "a", "s2": "b", "ann_1": "e", "ann_2": "entailment", "ann_3": "n"},
+        {"id": "y", "s1": "a", "s2": "c", "ann_1": "c", "ann_2": "n", "ann_3": "neutral"},
+    ]
+    columns = {"id": "id", "texts": ["s1", "s2"], "annotations": ["ann_1", "ann_2", "ann_3"]}
+    source = {"importer": "table", "path": "data/mine.csv", "columns": columns}
+    nli = {
+        "labels": ["entailment", "neutral", "contradiction"],
+        "label_aliases": {"e": "entailment", "n": "neutral", "c": "contradiction"},
+    }
+    tracks = [{"id": "nli", "kind": "classification", "dataset": "pairs", **nli}]
+    folder = edition(tmp_path, dict(source, split={"dev": 0.5, "test": 0.5}), tracks, table)
+    data = import_data(load_edition(folder), folder)
+    items = data.splits["dev"]["pairs"] + data.splits["test"]["pairs"]
+    assert {it["id"]: it["label"] for it in items} == {"x": "entailment", "y": "neutral"}
 
 
 def test_json_lines_with_an_annotators_column(tmp_path):

@@ -15,8 +15,9 @@ Options (see ``bundle/dataset_schema.py`` and ``docs/edition-config.md``):
 - ``lang``, ``genre``: constants, for a file without such a column.
 
 An empty annotation cell means that annotator did not label the item. Without a ``label`` column an
-item's label is its annotations' strict majority (more than half of the labels given); an item
-without one has label null, shown to systems but not scored, as the kit does for every release.
+item's label is its annotations' strict majority (more than half of the labels given), counted by
+the label each text names in the label set of the dataset's tracks (``majority``); an item without
+one has label null, shown to systems but not scored, as the kit does for every release.
 ``where`` names the file's columns (or the kit's fields) and is applied to the rows here.
 """
 
@@ -32,6 +33,7 @@ from typing import Dict, List, Optional, Tuple
 from ..errors import ConfigError, ProblemCollector
 from ..formats.items import parsed_json_lines
 from ..formats.textfile import shorten
+from ..labels import LabelSet, label_key
 from . import SplitAbsent, UniqueItems
 from .semeval_sts import read_release_lines
 
@@ -41,6 +43,8 @@ CELL_LIMIT = csv.field_size_limit()
 SUFFIXES = {".csv": "csv", ".tsv": "tsv", ".jsonl": "jsonl", ".json": "jsonl"}
 #: The importer applies ``where`` to the rows itself, so that it may name any column of the file.
 APPLIES_WHERE = True
+#: The majority label is taken in the label set of the dataset's tracks (``importers.load_split``).
+READS_LABELS = True
 
 #: (line number, row): one record of the file, a mapping column -> value.
 Row = Tuple[int, dict]
@@ -171,12 +175,26 @@ def _shown(value) -> str:
     return text if len(text) <= 60 else f"{shorten(text)} ({len(text):,} characters)"
 
 
-def majority(labels: List[str]) -> Optional[str]:
-    """The label given by more than half of ``labels``; None when no label has that many."""
+def majority(labels: List[str], label_set: Optional[LabelSet] = None) -> Optional[str]:
+    """The label given by more than half of ``labels``, as ``label_set`` writes it; None when no label
+    has that many. Votes are counted by label: texts naming one label of the set (``2.0`` and ``2``,
+    an alias and its label) are one label; a text naming none (every text, without a set) counts
+    as itself once normalised (``labels.label_key``) and, when it wins, is returned as first written
+    (gold's check then refuses it)."""
     if not labels:
         return None
-    label, count = Counter(labels).most_common(1)[0]
-    return label if 2 * count > len(labels) else None
+    votes = [_vote(label, label_set) for label in labels]
+    vote, count = Counter(votes).most_common(1)[0]
+    if 2 * count <= len(labels):
+        return None
+    named, key = vote
+    return label_set.labels[key] if named else labels[votes.index(vote)]
+
+
+def _vote(label: str, label_set: Optional[LabelSet]) -> Tuple[bool, object]:
+    """(True, code) for a text naming a label of ``label_set``, else (False, its ``label_key``)."""
+    code = label_set.code(label) if label_set is not None else -1
+    return (True, code) if code >= 0 else (False, label_key(label))
 
 
 def _annotators(columns: dict, row: dict) -> List[str]:
@@ -217,7 +235,9 @@ def _names_problem(names: List[str], cells: int) -> str:
     return ""
 
 
-def _item(source: dict, row: dict, lineno: int, problems: ProblemCollector) -> Optional[dict]:
+def _item(source: dict, row: dict, lineno: int, problems, labels) -> Optional[dict]:
+    """The kit's item of one row (None when its id or score is refused); ``labels``: the tracks'
+    label set, in which the annotations' majority is taken."""
     columns = source["columns"]
     item_id = _text(row.get(columns["id"]))
     if item_id is None:
@@ -238,7 +258,7 @@ def _item(source: dict, row: dict, lineno: int, problems: ProblemCollector) -> O
     if columns.get("label"):
         item["label"] = _text(row.get(columns["label"]))
     elif "annotations" in item:
-        item["label"] = majority(item["annotations"])
+        item["label"] = majority(item["annotations"], labels)
     return item
 
 
@@ -263,8 +283,9 @@ def _check_where_keys(where: dict, header: List[str], path: Path) -> None:
         )
 
 
-def read_table(source: dict, path: Path) -> List[dict]:
-    """The items of one table file, ``where`` applied; duplicate ids and bad cells are problems."""
+def read_table(source: dict, path: Path, labels: Optional[LabelSet] = None) -> List[dict]:
+    """The items of one table file, ``where`` applied; duplicate ids and bad cells are problems;
+    ``labels``: the label set of the dataset's tracks (see ``majority``)."""
     fmt = _format(source, path)
     problems = ProblemCollector(str(path))
     unique = UniqueItems(problems)
@@ -274,7 +295,7 @@ def read_table(source: dict, path: Path) -> List[dict]:
         _check_header(source["columns"], header, path)
         _check_where_keys(where, header, path)
     for lineno, row in rows:
-        item = _item(source, row, lineno, problems)
+        item = _item(source, row, lineno, problems, labels)
         if item is not None and _kept(row, item, where):
             unique.add(item, lineno)
     problems.raise_if_any(ConfigError)
@@ -292,9 +313,10 @@ def _check_header(columns: dict, header: List[str], path: Path) -> None:
         )
 
 
-def load_split(source: dict, root: Path, split: str) -> List[dict]:
-    """The items of ``split`` (the whole file when the dataset cuts it with ``split``)."""
+def load_split(source: dict, root: Path, split: str, labels: Optional[LabelSet]) -> List[dict]:
+    """The items of ``split`` (the whole file when the dataset cuts it with ``split``); ``labels``:
+    the label set of the dataset's tracks, None when they have none."""
     path = Path(root) / _file(source, split)
     if not path.is_file():
         raise ConfigError.single(str(path), "the table file is missing")
-    return read_table(source, path)
+    return read_table(source, path, labels)
