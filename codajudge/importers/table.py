@@ -99,6 +99,7 @@ def _csv_rows(lines: List[str], delimiter: str, problems) -> Tuple[List[str], Li
     """CSV and TSV: the header is the first row. A line the csv module cannot read stops the file
     there, its problem raised with those found before it."""
     reader = csv.DictReader(io.StringIO("\n".join(lines)), delimiter=delimiter)
+    header: List[str] = []
     rows = []
     try:
         header = list(reader.fieldnames or [])
