@@ -555,6 +555,14 @@ def cr_line_ends(folder: Path) -> None:
     path.write_bytes(path.read_bytes().replace(b"\r\n", b"\r").replace(b"\n", b"\r"))
 
 
+def cr_inside_a_cell(folder: Path) -> None:
+    table = rows(20)
+    table[5]["left"] = "two\rlines"
+    write_csv(folder / "data" / "mine.csv", table)
+    path = folder / "data" / "mine.csv"
+    path.write_bytes(path.read_bytes().replace(b'"two\rlines"', b"two\rlines"))
+
+
 def deeply_nested(folder: Path) -> None:
     lines = [json.dumps(r) for r in json_records()]
     lines[2] = lines[2][:-1] + ', "extra": ' + "[" * 100_000 + "]" * 100_000 + "}"
@@ -579,6 +587,7 @@ def id_of_5000_digits(folder: Path) -> None:
     [
         ("data/mine.csv", long_cell, "line 5", ["a cell longer than the CSV reader's limit"]),
         ("data/mine.csv", cr_line_ends, "line 1", ["lines ending in CR alone", "LF or CR LF"]),
+        ("data/mine.csv", cr_inside_a_cell, "line 7", ["found a CR in an unquoted cell"]),
         ("data/mine.jsonl", deeply_nested, "line 3", ["a JSON value nested too deeply"]),
         (
             "data/mine.jsonl",
@@ -588,7 +597,14 @@ def id_of_5000_digits(folder: Path) -> None:
         ),
         ("data/mine.jsonl", id_of_5000_digits, "line 7", ["a JSON number too long to read"]),
     ],
-    ids=["cell-over-131072", "cr-only-line-ends", "deep-json", "400-digit-score", "long-json-int"],
+    ids=[
+        "cell-over-131072",
+        "cr-only-line-ends",
+        "cr-in-a-cell",
+        "deep-json",
+        "400-digit-score",
+        "long-json-int",
+    ],
 )
 def test_an_unreadable_table_is_a_located_configuration_problem(
     tmp_path, path, write, where, words

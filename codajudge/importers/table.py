@@ -109,13 +109,14 @@ def _csv_rows(lines: List[str], delimiter: str, problems) -> Tuple[List[str], Li
                 continue
             rows.append((reader.line_num, row))
     except csv.Error as error:
-        problems.add(**_csv_problem(str(error), max(reader.reader.line_num, 1)))
+        problems.add(**_csv_problem(str(error), max(reader.reader.line_num, 1), len(lines)))
         problems.raise_if_any(ConfigError)
     return header, rows
 
 
-def _csv_problem(error: str, lineno: int) -> dict:
-    """The located problem of a csv module error (its own words only for an unforeseen one)."""
+def _csv_problem(error: str, lineno: int, line_count: int) -> dict:
+    """The located problem of a csv module error (its own words only for an unforeseen one); a file
+    of one line (no LF) with a CR in it has lines ending in CR alone."""
     if "field larger than field limit" in error:
         return dict(
             message="a cell longer than the CSV reader's limit",
@@ -129,9 +130,10 @@ def _csv_problem(error: str, lineno: int) -> dict:
         return dict(
             message="a line break (CR) inside an unquoted cell",
             line=lineno,
-            expected="lines ending in LF or CR LF",
-            found="lines ending in CR alone",
-            hint="save the file with LF (Unix) or CR LF (Windows) line ends",
+            expected="lines ending in LF or CR LF, a cell holding a line break quoted",
+            found="lines ending in CR alone" if line_count == 1 else "a CR in an unquoted cell",
+            hint="save the file with LF (Unix) or CR LF (Windows) line ends, and quote a cell "
+            "that holds a line break",
         )
     return dict(message=f"not valid CSV ({error})", line=lineno)
 
