@@ -668,3 +668,21 @@ def test_a_row_whose_annotators_column_names_one_annotator_twice_is_refused(tmp_
     code, printed = built_on_the_command_line(folder)
     assert code == 1, printed
     assert "mine.csv, line 3, item 'b': the annotators column names an annotator twice" in printed
+
+
+def test_the_majority_is_counted_in_the_label_set_of_the_track_whose_gold_it_is():
+    from codajudge.tracks import dataset_label_set, track_from_dict
+
+    soft = {
+        "id": "s",
+        "kind": "soft_label",
+        "scale": "categorical",
+        "dataset": "d",
+        "labels": ["yes", "no"],
+    }
+    hard = dict(soft, id="h", kind="classification", scale=None, label_aliases={"y": "yes"})
+    sim = {"id": "m", "kind": "similarity", "dataset": "d"}
+    tracks = [track_from_dict(t) for t in (sim, soft, hard)]
+    assert dataset_label_set(tracks, "d").aliases == {"y": "yes"}
+    assert dataset_label_set(tracks[:2], "d").labels == ("yes", "no")  # no classification: soft's
+    assert dataset_label_set(tracks[:1], "d") is None and dataset_label_set(tracks, "other") is None
