@@ -381,3 +381,11 @@ def leaderboard_keys(tracks: Sequence[Track]) -> List[str]:
     for t in tracks:
         keys.extend(t.keys)
     return keys
+
+
+def dataset_label_set(tracks: Sequence[Track], dataset: str) -> Optional[LabelSet]:
+    """The label set an item's majority ``label`` of ``dataset`` is taken in: that of the first of its
+    tracks whose gold is that label, else of the first with labels; None when none has labels."""
+    labelled = [t for t in tracks if t.dataset == dataset and t.labels]
+    readers = [t for t in labelled if "label" in kinds.of(t).gold_fields]
+    return (readers or labelled)[0].label_set if labelled else None

@@ -58,3 +58,23 @@ def test_a_null_or_missing_group_value_is_no_group(tmp_path):
     columns = read_item_columns(tmp_path / "d.jsonl", "d", gold_fields(track))
     for gold in (build_gold(track, items, "d"), gold_from_columns(track, columns, "d")):
         assert gold.groups["lang"][:4] == ["", "3", "", items[3]["lang"]] and items[3]["lang"]
+
+
+def test_an_item_file_pythons_json_cannot_read_is_a_located_problem(tmp_path):
+    """A value nested too deeply or an integer of over 4,300 digits (json.loads raises
+    RecursionError and ValueError, not JSONDecodeError) names its line, for every JSON-lines reader
+    (kit item files, the table and OCNLI importers), not an internal error."""
+    import pytest
+
+    from codajudge.errors import ConfigError
+
+    path = tmp_path / "test.jsonl"
+    rows = [json.dumps({"id": "a", "texts": ["x", "y"]})]
+    rows.append('{"id": "b", "texts": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    rows.append('{"id": "c", "texts": ["x", "y"], "n": ' + "9" * 5000 + "}")
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        read_items(path, "test.jsonl")
+    text = str(caught.value)
+    assert "test.jsonl, line 2: a JSON value nested too deeply to read" in text
+    assert "test.jsonl, line 3: a JSON number too long to read" in text

@@ -30,7 +30,7 @@ from ..importers import load_split, missing_releases
 from ..metrics import get as get_metric
 from ..scoring import load_gold, score_folder
 from ..spec import read_spec, write_spec
-from ..tracks import leaderboard_keys
+from ..tracks import dataset_label_set, leaderboard_keys
 from .baseline_scores import write_baseline_scores
 from .baselines_run import (
     SAMPLE_BASELINE,
@@ -115,12 +115,12 @@ def has_no_train(source) -> bool:
     return isinstance(source, dict) and source.get("train") == "none"
 
 
-def _load_dataset_split(source, data_root: Path, split: str, where: str) -> List[dict]:
+def _load_dataset_split(source, data_root: Path, split: str, where: str, labels) -> List[dict]:
     """One split of one dataset: its importer's items, or the seeded sample of another split's
-    items that the dataset declares for it (``bundle.sample``)."""
+    items that the dataset declares for it (``bundle.sample``); ``labels``: its tracks' label set."""
     sample = declared_sample(source, split, where)
     read = sample.of if sample else split
-    items = load_split(split_source(source, read, where), data_root, read, where)
+    items = load_split(split_source(source, read, where), data_root, read, where, labels)
     return sampled_items(items, sample, where) if sample else items
 
 
@@ -154,11 +154,14 @@ def _load_splits(edition: Edition, data_root: Path, needed: List[str]):
     problems: List[Problem] = []
     for dataset, source in sorted(edition.datasets.items()):
         where = f"datasets '{dataset}'"
+        labels = dataset_label_set(edition.tracks, dataset)
         for split in needed:
             if split == "train" and has_no_train(source):
                 continue
             try:
-                splits[split][dataset] = _load_dataset_split(source, data_root, split, where)
+                splits[split][dataset] = _load_dataset_split(
+                    source, data_root, split, where, labels
+                )
             except ConfigError as e:  # a release cut by 'split' is read once per split
                 problems.extend(p for p in e.problems if p not in problems)
     if problems:

@@ -1,9 +1,10 @@
 """The rules of a ``datasets`` entry that span several of its options, checked when the config is
 loaded (before any file is read): the shares of ``split`` add up to 1, ``split`` and per-split
-``splits`` are not both given, and a ``table`` dataset names its file(s)."""
+``splits`` are not both given, and a ``table`` dataset names its file(s) and each annotator once."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Dict, List
 
 from ..errors import Problem
@@ -27,7 +28,15 @@ def _one(dataset_id: str, source: dict, display: str) -> List[Problem]:
                     hint="keep one of them",
                 )
             )
-    if source.get("importer") == "table" and "path" not in source and "splits" not in source:
+    if source.get("importer") == "table":
+        problems.extend(_table_problems(source, where))
+    return problems
+
+
+def _table_problems(source: dict, where: str) -> List[Problem]:
+    """A table names its file(s), and each annotator (an ``annotations`` column) once."""
+    problems = []
+    if "path" not in source and "splits" not in source:
         problems.append(
             Problem(
                 where,
@@ -35,7 +44,26 @@ def _one(dataset_id: str, source: dict, display: str) -> List[Problem]:
                 hint="e.g. path: data/items.csv",
             )
         )
+    columns = source.get("columns")
+    annotations = columns.get("annotations") if isinstance(columns, dict) else None
+    names = annotations if isinstance(annotations, list) else []
+    repeated = repeated_names([name for name in names if isinstance(name, str)])
+    if repeated:
+        problems.append(
+            Problem(
+                where,
+                "'columns.annotations' names an annotator twice",
+                expected="one column per annotator",
+                found=", ".join(map(repr, repeated)),
+                hint="remove the repeated column (one annotator's labels are one column)",
+            )
+        )
     return problems
+
+
+def repeated_names(names: list) -> List[str]:
+    """The names that ``names`` holds more than once, in the order first seen."""
+    return [name for name, count in Counter(names).items() if count > 1]
 
 
 def dataset_problems(datasets: Dict[str, dict], display: str) -> List[Problem]:

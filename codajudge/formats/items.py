@@ -85,7 +85,8 @@ def read_item_columns(path: Path, display: str, defaults: Dict[str, object]) -> 
 def parsed_json_lines(
     lines: Iterable[str], problems: ProblemCollector, start: int = 1
 ) -> Iterator[Tuple[int, object]]:
-    """(line number, value) of every non-blank line; a line that is not JSON is a located problem."""
+    """(line number, value) of every non-blank line; a line that is not JSON, or JSON Python cannot
+    read (nested too deeply, an integer of more digits than it converts), is a located problem."""
     for lineno, line in enumerate(lines, start=start):
         if not line.strip():
             continue
@@ -93,6 +94,20 @@ def parsed_json_lines(
             yield lineno, json.loads(line)
         except json.JSONDecodeError as e:
             problems.add(f"not valid JSON ({e.msg})", line=lineno)
+        except RecursionError:
+            problems.add(
+                "a JSON value nested too deeply to read",
+                line=lineno,
+                expected="at most a few hundred levels of [ and {",
+                found=f"deeper than Python's JSON reader goes (about {sys.getrecursionlimit()})",
+            )
+        except ValueError:  # json.loads raises it for an integer over sys.get_int_max_str_digits()
+            problems.add(
+                "a JSON number too long to read",
+                line=lineno,
+                expected=f"at most {sys.get_int_max_str_digits()} digits",
+                found="a longer integer",
+            )
 
 
 def _read_checked(

@@ -6,17 +6,20 @@ quirks and nothing about Codabench. Register a new one in ``IMPORTERS``.
 
 Contract of every importer module: ``load_split(source: dict, root: Path, split: str) -> List[dict]``
 where ``source`` is the dataset's mapping from the edition config (``path`` relative to ``root``,
-plus the importer's own options), raising ``ConfigError`` with the file and the problem.
+plus the importer's own options), raising ``ConfigError`` with the file and the problem. An importer
+that takes an item's label from its annotations' majority sets ``READS_LABELS = True`` and takes a
+fourth argument, the tracks' ``LabelSet`` (or None), so that texts naming one label are one vote.
 """
 
 from __future__ import annotations
 
 import importlib
 from pathlib import Path
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 from ..confine import lexical_escapes, require_inside
 from ..errors import ConfigError, Problem
+from ..labels import LabelSet
 
 #: importer name -> module (imported lazily, so one broken importer cannot break the others)
 IMPORTERS: Dict[str, str] = {
@@ -136,7 +139,11 @@ def missing_releases(datasets: dict, root: Path) -> List[Problem]:
     return problems
 
 
-def load_split(source: dict, root: Path, split: str, where: str = "datasets") -> List[dict]:
+def load_split(
+    source: dict, root: Path, split: str, where: str = "datasets", labels: Optional[LabelSet] = None
+) -> List[dict]:
+    """The items of ``split``; ``labels``: the label set of the dataset's tracks, for an importer that
+    takes a majority of annotations (``READS_LABELS``), None when its tracks have no labels."""
     name = source.get("importer", "kit") if isinstance(source, dict) else None
     if name not in IMPORTERS:
         raise ConfigError.single(
@@ -146,23 +153,26 @@ def load_split(source: dict, root: Path, split: str, where: str = "datasets") ->
     module = importlib.import_module(IMPORTERS[name])
     try:
         if isinstance(source.get("split"), dict):
-            return cut_release(module, source, Path(root), split, where)
-        return _filtered(module, source, Path(root), split)
+            return cut_release(module, source, Path(root), split, where, labels)
+        return _filtered(module, source, Path(root), split, labels)
     except SplitAbsent:
         if split == "train":  # a dataset without training data: baselines that need it say so
             return []
         raise
 
 
-def _filtered(module, source: dict, root: Path, split: str) -> List[dict]:
+def _filtered(module, source: dict, root: Path, split: str, labels) -> List[dict]:
     """The importer's items of ``split``, with the dataset's ``where`` applied."""
-    items = module.load_split(source, root, split)
+    if getattr(module, "READS_LABELS", False):
+        items = module.load_split(source, root, split, labels)
+    else:
+        items = module.load_split(source, root, split)
     if source.get("where") and not getattr(module, "APPLIES_WHERE", False):
         items = keep_where(items, source["where"], f"datasets (importer {source.get('importer')})")
     return items
 
 
-def cut_release(module, source: dict, root: Path, split: str, where: str) -> List[dict]:
+def cut_release(module, source: dict, root: Path, split: str, where: str, labels) -> List[dict]:
     """The items ``split: {...}`` assigns to ``split`` from one release (``where`` applied first)."""
     from .cut import assign
 
@@ -174,7 +184,7 @@ def cut_release(module, source: dict, root: Path, split: str, where: str) -> Lis
             hint=f"add {split}: SHARE to the dataset's 'split'",
         )
     released = {k: v for k, v in source.items() if k != "split"}
-    items = _filtered(module, released, root, shares.get("from", "test"))
+    items = _filtered(module, released, root, shares.get("from", "test"), labels)
     chosen = assign(
         [it["id"] for it in items], shares, f"datasets (importer {source.get('importer', 'kit')})"
     )
