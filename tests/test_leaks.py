@@ -22,6 +22,7 @@ from codajudge.bundle.edition import load_edition
 from codajudge.bundle.leaks import HiddenSplit, check_public_tree
 from codajudge.errors import ConfigError
 from codajudge.gold import build_gold
+from codajudge.programs.build import main as build_main
 from codajudge.tracks import track_from_dict
 from test_builder import _fast, copy_edition, edit_config, read_jsonl
 
@@ -369,9 +370,9 @@ def test_a_perfect_map_of_scores_is_refused_by_id_when_their_order_carries_the_f
         assert ("transformed, in the value just after their ids" in found) is refused
 
 
-def _default_with_nli_answers(tmp_path: Path, encode) -> Path:
+def _default_with_nli_answers(tmp_path: Path, encode, known=None) -> Path:
     """The default edition with a public file holding its NLI test gold, ``encode``d, beside each
-    id."""
+    id (and ``known``: its ``known_leaks``)."""
     folder = copy_edition(tmp_path / "ed", with_data=True)
     items = [it for it in read_jsonl(folder / "data" / "nli_zh" / "test.jsonl") if it["label"]]
     (folder / "extra").mkdir()
@@ -381,6 +382,8 @@ def _default_with_nli_answers(tmp_path: Path, encode) -> Path:
     def change(config):
         _fast(config)
         config["public_files"] = ["extra/answers.tsv"]
+        if known is not None:
+            config["known_leaks"] = known
 
     edit_config(folder, change)
     return folder
@@ -397,3 +400,44 @@ def test_the_default_edition_s_nli_test_gold_beside_its_ids_is_refused(tmp_path,
     text = str(caught.value)
     assert "starting_kit/extra/answers.tsv: public file reproduces the hidden gold" in text
     assert "track 'nli_zh (test)'" in text and "100% of its items, transformed" in text
+
+
+def test_a_declared_leak_builds_and_the_build_summary_names_it(tmp_path, capsys):
+    why = "the test gold as label indices, for a post-campaign analysis"
+    known = {"starting_kit/extra/answers.tsv": why}
+    folder = _default_with_nli_answers(tmp_path, NLI.index, known)
+    summary = build(load_edition(folder), folder, tmp_path / "out").render()
+    assert f"note: known leak starting_kit/extra/answers.tsv ({why}): public file reproduces" in (
+        summary
+    )
+    assert "the hidden gold of track 'nli_zh (test)'" in summary
+    assert (tmp_path / "out" / "default" / "starting_kit" / "extra" / "answers.tsv").is_file()
+    assert build_main(["--edition", str(folder), "--dry-run"]) == 0
+    assert f"note: known leak starting_kit/extra/answers.tsv ({why})" in capsys.readouterr().out
+
+
+def test_a_declared_leak_naming_no_public_file_is_refused(tmp_path):
+    folder = _default_with_nli_answers(tmp_path, NLI.index, {"extra/answers.tsv": "a typo"})
+    with pytest.raises(ConfigError) as caught:
+        build(load_edition(folder), folder, tmp_path / "out")
+    text = str(caught.value)
+    assert "known_leaks 'extra/answers.tsv': names no public file of the bundle" in text
+    assert "starting_kit/extra/answers.tsv: public file reproduces the hidden gold" in text
+
+
+@pytest.mark.parametrize(
+    "why, message",
+    [
+        ("", "must say why the file holds hidden gold on purpose"),
+        ("  ", "must say why the file holds hidden gold on purpose"),
+        (True, "must be a string"),
+        (3, "must be a string"),
+    ],
+)
+def test_a_declared_leak_must_say_why(tmp_path, why, message):
+    folder = _default_with_nli_answers(tmp_path, NLI.index, {"starting_kit/x.tsv": why})
+    with pytest.raises(ConfigError) as caught:
+        load_edition(folder)
+    text = str(caught.value)
+    assert "edition.yaml: " in text and "known_leaks" in text and "starting_kit/x.tsv" in text
+    assert message in text
