@@ -400,6 +400,7 @@ def test_the_default_edition_s_nli_test_gold_beside_its_ids_is_refused(tmp_path,
     text = str(caught.value)
     assert "starting_kit/extra/answers.tsv: public file reproduces the hidden gold" in text
     assert "track 'nli_zh (test)'" in text and "100% of its items, transformed" in text
+    assert "declare its path with the reason in the edition's 'known_leaks'" in text
 
 
 def test_a_declared_leak_builds_and_the_build_summary_names_it(tmp_path, capsys):

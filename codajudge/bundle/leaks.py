@@ -45,7 +45,10 @@ from .encoded_leaks import encoded_leaks
 LEAK_SHARE = 0.9  # a file read as a submission: share of items exactly right
 LEAK_MIN_ITEMS = MIN_ITEMS
 MAX_SCANNED_BYTES = 64 * 1024 * 1024
-HINT = "remove the file, or mark the phase's gold public on purpose"
+HINT = (
+    "remove the file, or mark the phase's gold public on purpose, or (a file published on "
+    "purpose) declare its path with the reason in the edition's 'known_leaks'"
+)
 
 
 @dataclass
