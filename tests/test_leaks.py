@@ -10,16 +10,21 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import random
 from pathlib import Path
 
 import pytest
 
+from codajudge.bundle.build import build
 from codajudge.bundle.content_leaks import LEAK_SHARE_MIN, leak_threshold
+from codajudge.bundle.edition import load_edition
 from codajudge.bundle.leaks import HiddenSplit, check_public_tree
 from codajudge.errors import ConfigError
 from codajudge.gold import build_gold
+from codajudge.programs.build import main as build_main
 from codajudge.tracks import track_from_dict
+from test_builder import _fast, copy_edition, edit_config, read_jsonl
 
 NLI = ["entailment", "neutral", "contradiction"]
 WORDS = (
@@ -328,3 +333,112 @@ def test_look_alikes_of_transformed_gold_are_not_refused(tmp_path):
         _check(tmp_path, few, "few.csv", _csv([[it["id"], 2 * it["score"]] for it in SIM[:12]]))
         == ""
     )
+
+
+# --- the by-id floor, and leaks an edition declares (issue 34, item 9) ---------------------------
+# By id few hypotheses are tested in a file (12 columns, under each of the L! relabellings), so a
+# column on items carrying B bits of the gold matches one of them by chance with probability about
+# 12 * L! * 2**-B; the floor keeps that under 2**-20. The 40 bits of the order check (which scans
+# every window of every file) refused small test sets written beside their ids.
+
+HYPOTHESES_3_LABELS = 4 * 3 * 6  # after, before, first, last of the line x 3 offsets x 3! maps
+ID_FLOOR_3_LABELS = 20 + math.log2(HYPOTHESES_3_LABELS)
+
+
+@pytest.mark.parametrize("n", [12, 24])
+def test_labels_as_indices_beside_their_ids_are_refused_from_the_bits_they_carry(tmp_path, n):
+    """12 three-way labels carry at most 12 * log2(3) = 19 bits, below the floor (26.2 bits): a
+    match is not evidence. 24 (as in the default edition) carry about 35, below the order check's
+    40 bits (which let them pass) and above the floor."""
+    items = _items("nli", n, seed=23)
+    indices = _csv([[it["id"], NLI.index(it["label"])] for it in items])
+    found = _check(tmp_path, _hidden("nli", items), "idx.csv", indices)
+    refused = n * math.log2(3) >= ID_FLOOR_3_LABELS
+    assert ("transformed, in the value just after their ids" in found) is refused
+
+
+def test_a_perfect_map_of_scores_is_refused_by_id_when_their_order_carries_the_floor(tmp_path):
+    """24 scores with two values (12 each) have C(24, 12) orders, 21.4 bits: a column independent of
+    them ranks the items alike with probability 2**-21.4, under the floor's 20 + log2(12 columns x
+    2 directions) = 24.6 bits. 24 distinct scores have 24! orders (79 bits)."""
+    rng = random.Random(31)
+    two = [dict(it, score=float(v)) for it, v in zip(SIM, rng.sample([1, 4] * 12, 24))]
+    assert math.log2(math.comb(24, 12)) < 20 + math.log2(4 * 3 * 2) < math.log2(math.factorial(24))
+    for items, refused in ((two, False), (SIM[:24], True)):
+        doubled = _csv([[it["id"], 2 * it["score"]] for it in items])
+        found = _check(tmp_path, _hidden("sim", items), "doubled.csv", doubled)
+        assert ("transformed, in the value just after their ids" in found) is refused
+
+
+def _default_with_nli_answers(tmp_path: Path, encode, known=None) -> Path:
+    """The default edition with a public file holding its NLI test gold, ``encode``d, beside each
+    id (and ``known``: its ``known_leaks``)."""
+    folder = copy_edition(tmp_path / "ed", with_data=True)
+    items = [it for it in read_jsonl(folder / "data" / "nli_zh" / "test.jsonl") if it["label"]]
+    (folder / "extra").mkdir()
+    answers = "".join(f"{it['id']}\t{encode(it['label'])}\n" for it in items)
+    (folder / "extra" / "answers.tsv").write_text(answers, encoding="utf-8")
+
+    def change(config):
+        _fast(config)
+        config["public_files"] = ["extra/answers.tsv"]
+        if known is not None:
+            config["known_leaks"] = known
+
+    edit_config(folder, change)
+    return folder
+
+
+@pytest.mark.parametrize(
+    "encode", [NLI.index, str.capitalize], ids=["label_indices", "capitalised_labels"]
+)
+def test_the_default_edition_s_nli_test_gold_beside_its_ids_is_refused(tmp_path, encode):
+    """Its 21 scored labels carry about 29 bits (red team two: under the 40 bits asked before)."""
+    folder = _default_with_nli_answers(tmp_path, encode)
+    with pytest.raises(ConfigError) as caught:
+        build(load_edition(folder), folder, tmp_path / "out")
+    text = str(caught.value)
+    assert "starting_kit/extra/answers.tsv: public file reproduces the hidden gold" in text
+    assert "track 'nli_zh (test)'" in text and "100% of its items, transformed" in text
+    assert "declare its path with the reason in the edition's 'known_leaks'" in text
+
+
+def test_a_declared_leak_builds_and_the_build_summary_names_it(tmp_path, capsys):
+    why = "the test gold as label indices, for a post-campaign analysis"
+    known = {"starting_kit/extra/answers.tsv": why}
+    folder = _default_with_nli_answers(tmp_path, NLI.index, known)
+    summary = build(load_edition(folder), folder, tmp_path / "out").render()
+    assert f"note: known leak starting_kit/extra/answers.tsv ({why}): public file reproduces" in (
+        summary
+    )
+    assert "the hidden gold of track 'nli_zh (test)'" in summary
+    assert (tmp_path / "out" / "default" / "starting_kit" / "extra" / "answers.tsv").is_file()
+    assert build_main(["--edition", str(folder), "--dry-run"]) == 0
+    assert f"note: known leak starting_kit/extra/answers.tsv ({why})" in capsys.readouterr().out
+
+
+def test_a_declared_leak_naming_no_public_file_is_refused(tmp_path):
+    folder = _default_with_nli_answers(tmp_path, NLI.index, {"extra/answers.tsv": "a typo"})
+    with pytest.raises(ConfigError) as caught:
+        build(load_edition(folder), folder, tmp_path / "out")
+    text = str(caught.value)
+    assert "known_leaks 'extra/answers.tsv': names no public file of the bundle" in text
+    assert "starting_kit/extra/answers.tsv: public file reproduces the hidden gold" in text
+
+
+@pytest.mark.parametrize(
+    "why, message",
+    [
+        ("", "must say why the file holds hidden gold on purpose"),
+        ("  ", "must say why the file holds hidden gold on purpose"),
+        (True, "must be a string"),
+        (3, "must be a string"),
+    ],
+)
+def test_a_declared_leak_must_say_why(tmp_path, why, message):
+    folder = _default_with_nli_answers(tmp_path, NLI.index, {"starting_kit/x.tsv": why})
+    with pytest.raises(ConfigError) as caught:
+        load_edition(folder)
+    text = str(caught.value)
+    assert "edition.yaml: " in text and "known_leaks" in text and "starting_kit/x.tsv" in text
+    assert message in text

@@ -44,7 +44,7 @@ from .compose import competition_yaml
 from .data_checks import split_problems
 from .edition import Edition, Phase
 from .content_leaks import text_key
-from .leaks import HiddenSplit, check_public_tree
+from .leaks import HiddenSplit, check_public_tree, concerns_file
 from .pages import generated_pages
 from .kit_readme import (
     LOCAL_PHASE,
@@ -71,6 +71,8 @@ class EditionData:
     baseline_scores: Dict[str, Dict[str, Dict[str, float]]] = field(default_factory=dict)
     #: baseline -> why it is not run (it learns from a training split the edition does not have)
     skipped_baselines: Dict[str, str] = field(default_factory=dict)
+    #: the leaks found in the files the edition's ``known_leaks`` declares (built on purpose)
+    known_leaks: List[Problem] = field(default_factory=list)
 
 
 def untrainable_baselines(edition: Edition, data: EditionData) -> Dict[str, str]:
@@ -696,7 +698,9 @@ def write_tree(
         root / "competition.yaml", competition_yaml(edition, pages, solutions=solutions), edition
     )
     public = [root / "input_data", root / "starting_kit", root / "pages", root / "solutions"]
-    check_public_tree(public, hidden_gold(edition, data), root)
+    data.known_leaks = check_public_tree(
+        public, hidden_gold(edition, data), root, edition.known_leaks
+    )
     return edition
 
 
@@ -750,4 +754,16 @@ def build_notes(edition: Edition, data: EditionData) -> List[str]:
     datasets = sorted({track.dataset for track in edition.tracks})
     notes = [f"dataset {d} has no train split" for d in datasets if not data.splits["train"].get(d)]
     notes += [f"baseline {name} not run: {why}" for name, why in data.skipped_baselines.items()]
+    return notes + known_leak_notes(edition, data)
+
+
+def known_leak_notes(edition: Edition, data: EditionData) -> List[str]:
+    """Each file of the edition's ``known_leaks``, why it is published, and the hidden gold the leak
+    check found in it (or that it found none)."""
+    notes = []
+    for name, why in sorted(edition.known_leaks.items()):
+        found = [f"{p.message} ({p.found})" for p in data.known_leaks if concerns_file(p, name)]
+        notes.append(
+            f"known leak {name} ({why}): {'; '.join(found) or 'no hidden gold found in it'}"
+        )
     return notes

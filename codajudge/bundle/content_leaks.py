@@ -39,7 +39,7 @@ TOKEN = re.compile(r"[^\s,;:|\"'{}\[\]()=<>]+")
 NUMBER = re.compile(r"^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$")
 LEAK_SHARE_MIN = 0.5
 MIN_ITEMS = 5
-ORDER_BITS = 40
+ORDER_BITS = 40  # per run: every window of every file is scanned (docs/participant-checks.md)
 MAX_STRIDE = 8
 DECIMALS = 2
 

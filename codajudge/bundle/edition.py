@@ -81,6 +81,8 @@ class Edition:
     seed: int = DEFAULT_SEED
     bootstrap_resamples: int = 1000  # behind the detailed results' 95% intervals; 0 turns them off
     public_files: List[str] = field(default_factory=list)
+    #: public file (its path in the bundle) -> why it holds hidden gold on purpose
+    known_leaks: Dict[str, str] = field(default_factory=dict)
     contact_email: Optional[str] = None
     #: the starting kit's ``local`` phase: a seeded slice of train (None: the kit has none)
     local: Optional[LocalSplit] = None
@@ -271,6 +273,20 @@ def _check_public_files(raw, folder: Path, problems: List[Problem]) -> None:
         _edition_file(name, folder, f"public_files[{i}]", f"public_files[{i}]", problems)
 
 
+def _check_known_leaks(raw, display: str, problems: List[Problem]) -> None:
+    """``known_leaks``: each declared leak says why (the schema has checked the strings)."""
+    for name, why in (raw or {}).items():
+        if isinstance(why, str) and not why.strip():
+            problems.append(
+                Problem(
+                    f"{display}: known_leaks {name!r}",
+                    "must say why the file holds hidden gold on purpose",
+                    expected="a sentence, e.g. 'the test gold, released after the campaign'",
+                    found=repr(why),
+                )
+            )
+
+
 def _check_names(raw: dict, display: str, problems: List[Problem]) -> None:
     """Required strings, and the names that become file or folder names (edition name, dataset ids)."""
     for key in ("name", "title", "terms", "logo"):
@@ -397,6 +413,7 @@ def load_edition(path: Path) -> Edition:
     problems.extend(dataset_problems(datasets, display))
     leaderboard = _leaderboard(raw, display, problems)
     pages = _check_files(raw, folder, display, problems)
+    _check_known_leaks(raw.get("known_leaks"), display, problems)
     if not problems:
         shipped = [raw["terms"]] + [page["file"] for page in pages]
         problems.extend(page_problems(raw["name"], folder, shipped))
@@ -422,6 +439,7 @@ def load_edition(path: Path) -> Edition:
         seed=seed,
         bootstrap_resamples=resamples,
         public_files=list(raw.get("public_files") or []),
+        known_leaks=dict(raw.get("known_leaks") or {}),
         contact_email=raw.get("contact_email"),
         local=declared_local(raw.get("local")),
         queue=queue,

@@ -9,19 +9,24 @@ where the transformation keeps the track's metric perfect.
 The file's values are aligned with the hidden items two ways:
 
 - **by id**: where a hidden item's id appears (its first occurrence), the 1st, 2nd and 3rd value after
-  it and before it, and the first three and last three values of its line, are six columns each;
+  it and before it, and the first three and last three values of its line, are twelve columns;
   a numeric column is a leak when, on at least half of the track's items and at least
   ``MIN_CORRELATED`` of them, its Pearson |r| or Spearman |rho| with the gold is at least
   ``PERFECT``; a label column (any token) is a leak when its best one-to-one map of gold labels to
   tokens agrees on as large a share of the items as ``content_leaks`` asks of the gold itself
-  (``leak_threshold``), on items carrying at least ``ORDER_BITS`` bits of the gold beyond what the
-  choice of the map could add;
+  (``leak_threshold``). Either way the items matched must carry ``id_floor_bits`` of the gold:
+  ``ID_BITS`` plus log2 of the hypotheses tested (the columns, and the maps: both directions, or
+  the L! relabellings), so a column independent of the gold is a false alarm with probability at
+  most 2**-ID_BITS per file holding the ids and track: few hypotheses, so fewer bits than by order;
 - **by order** (a file without ids): the order pattern of consecutive values (up, down, equal), which
   every strictly monotone map keeps and a decreasing one reverses, and the repetition pattern of
   labels (which earlier value each one repeats), which every relabelling keeps, are hashed in runs
-  long enough to carry ``ORDER_BITS`` bits of the gold, in the file's numbers and label-like tokens
-  (also every 2nd to 8th value, as a column beside others) and in the first and last value of each
-  line; a track is leaked when half of its items lie in runs found in the file.
+  long enough to carry ``ORDER_BITS`` bits of the gold (every window of the file is tested, so many
+  more bits than by id), in the file's numbers and label-like tokens (also every 2nd to 8th value,
+  as a column beside others) and in the first and last value of each line; a track is leaked when
+  half of its items lie in runs found in the file.
+
+docs/participant-checks.md derives the false-alarm rate of each floor.
 
 Constant gold carries no order and no correlation and is never reported; gold with too little
 information (few items, one dominant label) is left to the exact checks.
@@ -49,11 +54,15 @@ from .content_leaks import (
 
 PERFECT = 0.999  # |r| or |rho| at least this: perfect up to the rounding of the written values
 MIN_CORRELATED = 20  # a correlation of PERFECT on fewer items could be chance
+#: By id, the false-alarm probability allowed per public file holding the track's ids and per track,
+#: as bits: 2**-20 (about 1e-6), over every column and map tested (``id_floor_bits``).
+ID_BITS = 20
 OFFSETS = (1, 2, 3)
 AFTER = {1: "the value just after", 2: "the 2nd value after", 3: "the 3rd value after"}
 BEFORE = {1: "the value just before", 2: "the 2nd value before", 3: "the 3rd value before"}
 FIRST = {1: "the first value", 2: "the second value", 3: "the third value"}
 LAST = {1: "the last value", 2: "the second-to-last value", 3: "the third-to-last value"}
+ID_COLUMNS = 4 * len(OFFSETS)  # after and before the id, first and last of its line (id_columns)
 
 
 @dataclass(frozen=True)
@@ -138,8 +147,29 @@ def relabelling_bits(probe: Probe) -> float:
     return math.log2(math.factorial(max(1, len(probe.labels))))
 
 
+def order_bits(gold: np.ndarray) -> float:
+    """Bits of the order of the values ``gold``: log2 of their distinct orderings (n! over t! for
+    each group of t equal values). A column independent of the gold ranks the items as the gold
+    does with probability 2**-bits."""
+    _, counts = np.unique(gold, return_counts=True)
+    ways = math.lgamma(len(gold) + 1) - sum(math.lgamma(c + 1) for c in counts)
+    return ways / math.log(2)
+
+
+def id_floor_bits(probe: Probe) -> float:
+    """Bits of the gold the items a by-id column matches must carry: ``ID_BITS`` plus log2 of the
+    hypotheses tested in one file (each of the columns, under each map: increasing or decreasing
+    for numbers, each one-to-one relabelling for labels). A column independent of the gold matches
+    one hypothesis on items carrying B bits with probability about 2**-B, so any of them with
+    probability at most 2**-ID_BITS."""
+    maps = 1.0 if probe.numeric else relabelling_bits(probe)
+    return ID_BITS + math.log2(ID_COLUMNS) + maps
+
+
 def _numeric_share(probe: Probe, gold: np.ndarray, rows: np.ndarray, values: np.ndarray) -> float:
     if len(rows) < max(MIN_CORRELATED, LEAK_SHARE_MIN * len(probe.ids)):
+        return 0.0
+    if order_bits(gold[rows]) < id_floor_bits(probe):
         return 0.0
     return len(rows) / len(probe.ids) if perfectly_correlated(gold[rows], values) else 0.0
 
@@ -148,7 +178,7 @@ def _label_share(probe: Probe, gold: np.ndarray, rows: np.ndarray, values: np.nd
     if len(np.unique(gold[rows])) < 2:
         return 0.0
     agree = best_relabelling(gold[rows], values)
-    if agree * entropy_bits(gold[rows]) < ORDER_BITS + relabelling_bits(probe):
+    if agree * entropy_bits(gold[rows]) < id_floor_bits(probe):
         return 0.0
     share = agree / len(probe.ids)
     return share if share >= leak_threshold(probe.chance) else 0.0

@@ -21,7 +21,7 @@ import tempfile
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -45,7 +45,10 @@ from .encoded_leaks import encoded_leaks
 LEAK_SHARE = 0.9  # a file read as a submission: share of items exactly right
 LEAK_MIN_ITEMS = MIN_ITEMS
 MAX_SCANNED_BYTES = 64 * 1024 * 1024
-HINT = "remove the file, or mark the phase's gold public on purpose"
+HINT = (
+    "remove the file, or mark the phase's gold public on purpose, or (a file published on "
+    "purpose) declare its path with the reason in the edition's 'known_leaks'"
+)
 
 
 @dataclass
@@ -266,19 +269,56 @@ def _scan_contents(
     _scan_content(path, display, rest, problems)
 
 
-def check_public_tree(public_roots: List[Path], hidden: Dict[str, HiddenSplit], base: Path) -> None:
-    """Raise ConfigError if any public file leaks hidden gold. ``hidden``: track (split) -> its gold."""
+KNOWN_LEAKS_KEY = "known_leaks"
+
+
+def concerns_file(problem: Problem, name: str) -> bool:
+    """``problem`` is about the public file ``name`` (or a file inside it, when it is a zip)."""
+    return problem.file == name or problem.file.startswith(f"{name}:")
+
+
+def _unknown_exceptions(known: Dict[str, str], scanned: set) -> List[Problem]:
+    return [
+        Problem(
+            f"{KNOWN_LEAKS_KEY} {name!r}",
+            "names no public file of the bundle",
+            expected="a public file's path in the bundle, as the leak check names it "
+            "(e.g. starting_kit/extra/labels.tsv for public_files: [extra/labels.tsv])",
+            found=name,
+            hint="correct the path, or remove the entry",
+        )
+        for name in sorted(set(known) - scanned)
+    ]
+
+
+def check_public_tree(
+    public_roots: List[Path],
+    hidden: Dict[str, HiddenSplit],
+    base: Path,
+    known: Optional[Dict[str, str]] = None,
+) -> List[Problem]:
+    """Raise ConfigError if any public file leaks hidden gold (``hidden``: track (split) -> its
+    gold). ``known``: the edition's declared exceptions (a public file's path relative to ``base``
+    -> why it holds hidden gold on purpose); their files' leaks are returned, for the build
+    summary, and an exception naming no public file is refused."""
     probes = [
         probe
         for name, split in hidden.items()
         if (probe := probe_for(name, split.gold, split.items)) is not None
     ]
     scan = Scan(hidden, probes)
+    scanned = set()
     for root in public_roots:
         for path in _candidates(root):
             relative = path.relative_to(base)
+            scanned.add(relative.as_posix())
             _scan_file(
                 path, relative.as_posix(), scan, in_input_data="input_data" in relative.parts
             )
-    if scan.problems:
-        raise ConfigError(scan.problems)
+    known = known or {}
+    excused = [p for p in scan.problems if any(concerns_file(p, name) for name in known)]
+    problems = [p for p in scan.problems if p not in excused]
+    problems += _unknown_exceptions(known, scanned)
+    if problems:
+        raise ConfigError(problems)
+    return excused

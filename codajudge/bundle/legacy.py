@@ -53,7 +53,15 @@ from typing import Dict, List, Optional, Tuple
 
 import yaml
 
-from .build import BuildSummary, import_data, replace_output, sha256_of, write_tree, write_yaml
+from .build import (
+    BuildSummary,
+    import_data,
+    known_leak_notes,
+    replace_output,
+    sha256_of,
+    write_tree,
+    write_yaml,
+)
 from .compose import PRECISION, leaderboard_columns
 from .edition import DATE_FORMAT, Edition, Phase
 from .zipdet import write_zip
@@ -450,4 +458,6 @@ def build_legacy(edition: Edition, data_root: Path, out_dir: Path) -> BuildSumma
         for kind in ("reference_data", "input_data", "starting_kit")
     }
     sizes["zip"] = final_zip.stat().st_size
-    return LegacySummary(edition, final_tree, final_zip, sha256_of(final_zip), sizes)
+    summary = LegacySummary(edition, final_tree, final_zip, sha256_of(final_zip), sizes)
+    summary.notes = known_leak_notes(edition, data)
+    return summary

@@ -552,6 +552,17 @@ def top_level_fields() -> Dict[str, Field]:
         "public_files": Field(
             LIST, "files of the edition folder copied into the starting kit", items=str_list
         ),
+        # Read by bundle/leaks.py's check_public_tree, which also refuses a path that names no
+        # public file of the bundle (known only once the bundle is written); a blank reason is
+        # refused by edition.load_edition.
+        "known_leaks": Field(
+            MAP,
+            "a public file's path in the bundle, as the leak check names it -> why it holds "
+            "hidden gold on purpose; built, and reported by the build summary",
+            items=Field(STR),
+            example='known_leaks: {starting_kit/extra/labels.tsv: "test gold, released after the '
+            'campaign"}',
+        ),
         "local": Field(
             OBJECT,
             "the starting kit's local validation split, held out of train (--phase local)",

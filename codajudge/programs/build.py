@@ -17,7 +17,7 @@ import tempfile
 from pathlib import Path
 from typing import List, Optional
 
-from ..bundle.build import REPO_ROOT, build, import_data, write_tree
+from ..bundle.build import REPO_ROOT, build, import_data, known_leak_notes, write_tree
 from .. import __version__
 from ..assets import is_source_checkout
 from ..bundle.edition import load_edition
@@ -127,7 +127,10 @@ def dry_run(edition, data_root: Path) -> int:
     """Everything a build validates (config, every split, gold, leaderboard keys, leaks), in a
     temporary folder that is removed: nothing is written where the organiser looks."""
     with tempfile.TemporaryDirectory(prefix="codajudge-dry-run-") as tmp:
-        write_tree(edition, import_data(edition, data_root), Path(tmp) / edition.name)
+        data = import_data(edition, data_root)
+        write_tree(edition, data, Path(tmp) / edition.name)
+    for note in known_leak_notes(edition, data):
+        print(f"note: {note}")
     print(
         f"edition {edition.name}: the data in {data_root} is complete and valid; nothing was written "
         f"(drop --dry-run to build)"
