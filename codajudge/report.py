@@ -538,16 +538,15 @@ CSV_COLUMNS = ("track", "id", "gold", "prediction", "error")
 
 
 def track_csv_rows(tr) -> List[tuple]:
-    """One row per item of the track: gold and error are empty for an item without gold."""
+    """One row per item of the track: gold is empty for an item without gold, and the error for
+    an item without gold or whose error is undefined."""
     kind = kinds.of(tr.track)
     every = np.arange(len(tr.gold.ids))
     errors = item_errors(tr)
-    scored = np.zeros(len(every), dtype=bool)
-    scored[errors.index] = True
     error_text = np.full(len(every), "", dtype=object)
     error_text[errors.index] = [format(e, ".10g") for e in errors.error.tolist()]
     gold = kind.item_texts(tr.track, tr.gold.gold, every)
-    gold = [text if has_gold else "" for text, has_gold in zip(gold, scored.tolist())]
+    gold = [text if has_gold else "" for text, has_gold in zip(gold, tr.gold.scored.tolist())]
     predicted = kind.item_texts(tr.track, tr.prediction.values, every)
     track_id = tr.track.id
     return list(zip([track_id] * len(every), tr.gold.ids, gold, predicted, error_text.tolist()))
