@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import math
+import sys
 from typing import Dict, List, Optional, Sequence
 
 import numpy as np
@@ -30,9 +31,10 @@ def _num(x: float) -> str:
 
 def nice_ticks(lo: float, hi: float, count: int = 5) -> List[float]:
     """About ``count`` round tick values covering [lo, hi]."""
-    if not (math.isfinite(lo) and math.isfinite(hi)) or hi <= lo:
+    steps = max(count - 1, 1)
+    raw = hi / steps - lo / steps  # each divided first: hi - lo overflows near the largest float
+    if not (math.isfinite(lo) and math.isfinite(raw)) or raw <= 0:
         return [lo] if math.isfinite(lo) else [0.0]
-    raw = (hi - lo) / max(count - 1, 1)
     magnitude = 10 ** math.floor(math.log10(raw))
     step = next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
     first = math.ceil(lo / step - 1e-9) * step
@@ -83,10 +85,10 @@ def scatter(
     y_lo, y_hi = _padded_range(y)
 
     def px(v):
-        return left + (v - x_lo) / (x_hi - x_lo) * plot_w
+        return left + _share(v, x_lo, x_hi) * plot_w
 
     def py(v):
-        return top + plot_h - (v - y_lo) / (y_hi - y_lo) * plot_h
+        return top + plot_h - _share(v, y_lo, y_hi) * plot_h
 
     body = _axes(left, top, plot_w, plot_h, x_lo, x_hi, y_lo, y_hi, px, py, x_label, y_label)
     body.append(f"<g fill='{PALETTE[0]}' fill-opacity='0.55'>")
@@ -95,14 +97,26 @@ def scatter(
     return _svg(width, height, title, body)
 
 
+#: The largest finite float: a padded axis stops there.
+_LARGEST = sys.float_info.max
+
+
 def _padded_range(values: np.ndarray):
+    """The axis range of finite ``values``: theirs, 4% wider on each side (1 wide if they are
+    equal, wider where 0.5 is lost in rounding), within the finite floats. Computed on halves,
+    which no difference of finite floats overflows."""
     if values.size == 0:
         return 0.0, 1.0
     lo, hi = float(values.min()), float(values.max())
-    if hi - lo < 1e-12:
-        return lo - 0.5, hi + 0.5
-    pad = (hi - lo) * 0.04
-    return lo - pad, hi + pad
+    half_span = hi / 2 - lo / 2
+    pad = half_span * 0.08 if half_span >= 5e-13 else max(0.5, abs(lo) * 1e-9)
+    return max(lo - pad, -_LARGEST), min(hi + pad, _LARGEST)
+
+
+def _share(value: float, lo: float, hi: float) -> float:
+    """Where ``value`` lies between ``lo`` (0) and ``hi`` (1), ``hi > lo``; computed on halves, so
+    that it is finite for any finite floats."""
+    return (value / 2 - lo / 2) / (hi / 2 - lo / 2)
 
 
 def _axes(left, top, plot_w, plot_h, x_lo, x_hi, y_lo, y_hi, px, py, x_label, y_label) -> List[str]:
@@ -310,7 +324,7 @@ def interval_chart(
     x_lo, x_hi = _padded_range(np.asarray([float(v) for v in values] + ends, dtype=float))
 
     def px(v):
-        return left + (v - x_lo) / (x_hi - x_lo) * plot_w
+        return left + _share(v, x_lo, x_hi) * plot_w
 
     body = [
         f"<rect x='{left}' y='{top}' width='{plot_w}' height='{plot_h}' fill='none' stroke='#999'/>"

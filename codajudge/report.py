@@ -7,8 +7,9 @@ baselines' scores (``BASELINE_SCORES``, written by the builder) and the command 
 the plot its kind declares (predicted vs gold scatter, confusion matrix, mean soft labels, error per
 annotator), per-language / per-genre scores and the items of largest error; ``DETAILED_CSV`` holds
 every item's gold, prediction and error. A phase that hides its gold shows the leaderboard's scores
-only and gets no CSV (``HIDDEN_GOLD_NOTE``; the policy is in docs/participant-checks.md). Scores
-themselves come from ``scoring``; intervals and aggregates from ``stats``."""
+only, at the leaderboard's precision (``published_scores``), and gets no CSV (``HIDDEN_GOLD_NOTE``;
+the policy is in docs/participant-checks.md). Scores themselves come from ``scoring``; intervals and
+aggregates from ``stats``."""
 
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ from . import __version__, kinds, plots
 from .metrics import get as get_metric
 from .scoring import Result, scored_subset
 from .stats import DEFAULT_RESAMPLES, Signature, summaries, track_intervals
-from .tracks import score_key
+from .tracks import PRECISION, score_key
 
 SCORES_JSON = "scores.json"
 SCORES_TXT = "scores.txt"
@@ -71,12 +72,40 @@ def scores_txt_text(scores: Dict[str, float]) -> str:
     return "".join(f"{key}: {value!r}\n" for key, value in scores.items())
 
 
+def leaderboard_rounded(value: float) -> float:
+    """``value`` to the leaderboard's ``PRECISION`` decimals; a value that rounds to zero is 0.0,
+    never -0.0 (whose sign would tell one more thing than the leaderboard shows)."""
+    return round(float(value), PRECISION) + 0.0
+
+
+def published_scores(result: Result) -> Dict[str, float]:
+    """The scores as the participant sees them (scores.json, scores.txt, the page, the log): where
+    the phase hides its gold (``spec.hide_gold``, from task.json), at the leaderboard's precision,
+    since further digits of a score over hidden items would tell those items' gold to crafted
+    submissions; where the gold is public, at full precision."""
+    scores = result.scores()
+    if not result.spec.hide_gold:
+        return scores
+    return {key: leaderboard_rounded(value) for key, value in scores.items()}
+
+
+#: Decimals of each score in the scoring program's log where the gold is public.
+LOG_DECIMALS = 6
+
+
+def score_log_lines(result: Result) -> List[str]:
+    """The scoring program's log of the scores, ``key: value``: to ``LOG_DECIMALS`` decimals where
+    the gold is public, to the leaderboard's precision where it is hidden."""
+    decimals = PRECISION if result.spec.hide_gold else LOG_DECIMALS
+    return [f"{key}: {value:.{decimals}f}" for key, value in published_scores(result).items()]
+
+
 def write_outputs(output_dir: Path, result: Result, html_text: str = None) -> None:
     """Write the detailed page, the per-item CSV (public gold only) and scores.txt, then scores.json
-    last: its presence means success."""
+    last: its presence means success. Scores are ``published_scores``."""
     output_dir = Path(output_dir)
     output_dir.mkdir(parents=True, exist_ok=True)
-    scores = result.scores()
+    scores = published_scores(result)
     json_text = scores_json_text(scores)
     atomic_write(
         output_dir / DETAILED_HTML, html_text if html_text is not None else detailed_html(result)
@@ -109,7 +138,8 @@ def html_page(title: str, body: str) -> str:
 
 
 def _fmt(value: float) -> str:
-    return f"{value:.4f}"
+    """A number on the page: to the leaderboard's precision, as every score there is shown."""
+    return f"{leaderboard_rounded(value):.{PRECISION}f}"
 
 
 def bootstrap_resamples(spec) -> int:
@@ -538,16 +568,15 @@ CSV_COLUMNS = ("track", "id", "gold", "prediction", "error")
 
 
 def track_csv_rows(tr) -> List[tuple]:
-    """One row per item of the track: gold and error are empty for an item without gold."""
+    """One row per item of the track: gold is empty for an item without gold, and the error for
+    an item without gold or whose error is undefined."""
     kind = kinds.of(tr.track)
     every = np.arange(len(tr.gold.ids))
     errors = item_errors(tr)
-    scored = np.zeros(len(every), dtype=bool)
-    scored[errors.index] = True
     error_text = np.full(len(every), "", dtype=object)
     error_text[errors.index] = [format(e, ".10g") for e in errors.error.tolist()]
     gold = kind.item_texts(tr.track, tr.gold.gold, every)
-    gold = [text if has_gold else "" for text, has_gold in zip(gold, scored.tolist())]
+    gold = [text if has_gold else "" for text, has_gold in zip(gold, tr.gold.scored.tolist())]
     predicted = kind.item_texts(tr.track, tr.prediction.values, every)
     track_id = tr.track.id
     return list(zip([track_id] * len(every), tr.gold.ids, gold, predicted, error_text.tolist()))

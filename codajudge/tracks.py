@@ -22,6 +22,9 @@ SCALES = kinds.SCALES
 #: Codabench limits a leaderboard column key (and so a scores.json key) to 36 characters.
 MAX_KEY_LENGTH = 36
 PRIMARY_KEY = "primary"
+#: Decimals of every leaderboard column (competition.yaml); a hidden-gold phase shows its scores
+#: to this precision and no finer (``report.published_scores``).
+PRECISION = 4
 #: The similarity scale of STS releases (0 = unrelated, 5 = equivalent), unless a track says otherwise.
 DEFAULT_RANGE = (0.0, 5.0)
 TRACK_ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_]*$")

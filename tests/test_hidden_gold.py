@@ -11,13 +11,19 @@ which shows that the attack is a real one.
 """
 
 import json
+import math
 import re
 import shutil
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
+from codajudge import report
 from codajudge.programs.score import main as score_main
+from codajudge.scoring import score_folder
+from codajudge.spec import read_spec
+from codajudge.tracks import PRECISION
 from test_report_html import make_phase
 
 NLI = ["entailment", "neutral", "contradiction"]
@@ -150,3 +156,54 @@ def test_a_hidden_gold_phase_writes_no_other_output_file(tmp_path, capsys):
     public = _pair(tmp_path, False, "one_label_per_annotator", capsys)[0]
     assert public["scores"]
     assert (tmp_path / "False-a" / "out" / "detailed_results.csv").is_file()
+
+
+#: A number written with more decimals than the leaderboard shows.
+FINER_THAN_LEADERBOARD = re.compile(rf"\d\.\d{{{PRECISION + 1},}}")
+
+
+def _full_precision_scores(root: Path) -> dict:
+    """The phase's scores as the scoring engine computes them, before anything is written."""
+    return score_folder(read_spec(root / "ref"), root / "ref", root / "res").scores()
+
+
+def test_a_hidden_gold_phase_shows_every_score_at_the_leaderboard_s_precision(tmp_path, capsys):
+    """Issue 34, item 2: further digits of a score over hidden items tell crafted submissions
+    their gold, so scores.json, scores.txt, the page and the log of a hidden-gold phase (as
+    task.json says) show each score rounded to the leaderboard's precision and no more."""
+    make_phase(tmp_path, hide_gold=True, seed=4)
+    full = _full_precision_scores(tmp_path)
+    rounded = {key: round(value, PRECISION) for key, value in full.items()}
+    assert rounded != full  # the digits the rule drops are there to drop
+    run = _score(tmp_path, capsys)
+    assert run["scores"] == rounded
+    assert run["txt"] == "".join(f"{key}: {value!r}\n" for key, value in rounded.items())
+    assert run["stdout"].splitlines()[-len(rounded) :] == [
+        f"{key}: {value:.{PRECISION}f}" for key, value in rounded.items()
+    ]
+    assert all(f"<b>{value:.{PRECISION}f}</b>" in run["page"] for value in rounded.values())
+    run["json"] = (tmp_path / "out" / "scores.json").read_text()
+    for output in ("json", "txt", "page", "stdout", "stderr"):
+        assert not FINER_THAN_LEADERBOARD.search(run[output]), output
+
+
+def test_a_public_gold_phase_keeps_full_precision(tmp_path, capsys):
+    make_phase(tmp_path, hide_gold=False, seed=4)
+    full = _full_precision_scores(tmp_path)
+    run = _score(tmp_path, capsys)
+    assert run["scores"] == full
+    assert run["txt"] == "".join(f"{key}: {value!r}\n" for key, value in full.items())
+    assert FINER_THAN_LEADERBOARD.search((tmp_path / "out" / "scores.json").read_text())
+
+
+def test_a_hidden_score_that_rounds_to_zero_is_written_without_its_sign():
+    """-0.0 would tell that the score was below zero, one more thing than the leaderboard shows."""
+    result = SimpleNamespace(
+        spec=SimpleNamespace(hide_gold=True),
+        scores=lambda: {"primary": -0.00004, "sim_pearson": -0.00005001},
+    )
+    published = report.published_scores(result)
+    assert published == {"primary": 0.0, "sim_pearson": -0.0001}
+    assert math.copysign(1.0, published["primary"]) == 1.0
+    assert report.scores_txt_text(published) == "primary: 0.0\nsim_pearson: -0.0001\n"
+    assert report.score_log_lines(result) == ["primary: 0.0000", "sim_pearson: -0.0001"]

@@ -324,3 +324,60 @@ def test_a_soft_label_item_error_is_its_main_metric_on_the_item_alone():
     metric = get_metric(track.main_metric)
     for i in range(2):
         assert errors[i] == pytest.approx(metric.score(gold[i : i + 1], pred[i : i + 1]).value)
+
+
+#: Accepted similarity predictions so large that a difference or a sum of two of them overflows.
+HUGE_PREDICTIONS = {
+    "gold_times_3e307": lambda i, gold: gold * 3e307,
+    "two_items_at_plus_minus_1e308": lambda i, gold: (1e308, -1e308)[i] if i < 2 else gold,
+}
+
+
+@pytest.mark.filterwarnings("error")
+@pytest.mark.parametrize("case", sorted(HUGE_PREDICTIONS))
+def test_huge_similarity_predictions_keep_the_csv_the_worst_items_and_a_finite_plot(
+    tmp_path, capsys, case
+):
+    """Issue 34, item 11: the item error's line is fitted on rescaled predictions (any scale gives
+    the same errors), so it never overflows; the public gold is written whatever the error; the
+    scatter plot's coordinates stay finite; and no numpy warning reaches the log."""
+    gold = make_phase(tmp_path, hide_gold=False, n_items=40)["sim"]
+    predicted = np.array([HUGE_PREDICTIONS[case](i, it["score"]) for i, it in enumerate(gold)])
+    (tmp_path / "res" / "sim.tsv").write_text(
+        "".join(f"{it['id']}\t{value!r}\n" for it, value in zip(gold, predicted.tolist()))
+    )
+    page = run_and_read(tmp_path)
+    assert capsys.readouterr().err == ""
+    rows = [r for r in _csv_rows(tmp_path / "out" / report.DETAILED_CSV) if r["track"] == "sim"]
+    scores = np.array([it["score"] for it in gold])
+    assert [float(r["gold"]) for r in rows] == scores.tolist()
+    small = predicted / 1e308  # the same line fits these, and numpy fits them without overflow
+    slope, intercept = np.polyfit(small, scores, 1)
+    expected = np.abs(scores - (slope * small + intercept))
+    assert [float(r["error"]) for r in rows] == pytest.approx(expected, rel=1e-6, abs=1e-9)
+    section = page[page.index("<h2>Similarity") :].split("</section>")[0]
+    assert "items with the largest error" in section
+    svg = section[section.index("<svg") : section.index("</svg>")]
+    assert svg.count("<circle") == len(gold)
+    assert not re.search(r"\b(nan|inf)\b", svg, re.IGNORECASE)
+
+
+def test_the_csv_writes_every_item_s_public_gold_even_where_its_error_is_undefined(
+    tmp_path, monkeypatch
+):
+    """The gold column follows the gold (the items that have it), never the error: an item whose
+    error cannot be computed keeps its gold and gets an empty error cell."""
+    gold = make_phase(tmp_path, hide_gold=False, n_items=20)["sim"]
+    similarity = type(kinds.named("similarity"))
+    computed = similarity.item_errors
+
+    def first_undefined(self, track, gold, predicted):
+        errors = np.array(computed(self, track, gold, predicted), dtype=float)
+        errors[0] = np.nan
+        return errors
+
+    monkeypatch.setattr(similarity, "item_errors", first_undefined)
+    run_and_read(tmp_path)
+    rows = [r for r in _csv_rows(tmp_path / "out" / report.DETAILED_CSV) if r["track"] == "sim"]
+    assert [float(r["gold"]) for r in rows] == [it["score"] for it in gold]
+    assert rows[0]["error"] == "" and all(r["error"] for r in rows[1:])

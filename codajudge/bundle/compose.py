@@ -9,11 +9,10 @@ from __future__ import annotations
 from typing import Dict, List, Optional
 
 from ..metrics import get as get_metric
-from ..tracks import MAX_KEY_LENGTH, PRIMARY_KEY
+from ..tracks import MAX_KEY_LENGTH, PRECISION, PRIMARY_KEY
 from .columns import column_title
 from .edition import Edition, Phase
 
-PRECISION = 4
 SOLUTION_DESCRIPTION = "A built-in baseline of the kit, run as a code submission"
 
 

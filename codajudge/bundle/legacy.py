@@ -53,6 +53,7 @@ from typing import Dict, List, Optional, Tuple
 
 import yaml
 
+from ..tracks import PRECISION
 from .build import (
     BuildSummary,
     import_data,
@@ -62,7 +63,7 @@ from .build import (
     write_tree,
     write_yaml,
 )
-from .compose import PRECISION, leaderboard_columns
+from .compose import leaderboard_columns
 from .edition import DATE_FORMAT, Edition, Phase
 from .zipdet import write_zip
 

@@ -3,6 +3,7 @@ the track says otherwise); systems are scored by correlation with the gold score
 
 from __future__ import annotations
 
+import math
 from typing import List, Sequence
 
 import numpy as np
@@ -12,10 +13,15 @@ from .base import SIMILARITY_RANGE, Kind, PredictionShape
 
 def on_gold_scale(predicted: np.ndarray, gold: np.ndarray) -> np.ndarray:
     """``predicted`` mapped by the least-squares line onto ``gold`` (fitted on the items where both
-    are finite); constant predictions map to the gold's mean. Unit: gold score points."""
+    are finite); constant predictions map to the gold's mean. Unit: gold score points.
+
+    The line is fitted on the predictions divided by a power of two that brings them within 1 in
+    magnitude: the same line, exactly, but no sum or difference of accepted predictions (up to the
+    largest float) overflows."""
     both = np.isfinite(predicted) & np.isfinite(gold)
     if not both.any():
         return np.full(predicted.shape, np.nan)
+    predicted = np.ldexp(predicted, -math.frexp(float(np.max(np.abs(predicted[both]))))[1])
     x, y = predicted[both], gold[both]
     centred = x - x.mean()
     spread = float(centred @ centred)

@@ -30,6 +30,7 @@ from ..report import (
     SCORES_TXT,
     atomic_write,
     failure_html,
+    score_log_lines,
     write_outputs,
 )  # noqa: E402
 from ..scoring import Result, score_folder  # noqa: E402
@@ -141,8 +142,8 @@ def score_submission(input_dir: Path, output_dir: Path) -> int:
     write_outputs(output_dir, result, _detailed_page(result, ref_dir))
     for note in submission_notes(result):
         print(f"note: {note}")
-    for key, value in result.scores().items():
-        print(f"{key}: {value:.6f}")
+    for line in score_log_lines(result):
+        print(line)
     return 0
 
 
