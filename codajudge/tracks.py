@@ -56,6 +56,9 @@ class Track:
     range: Optional[Tuple[float, float]] = None
     #: (alias, label) pairs: other texts naming a label (ChaosNLI's e, n, c), read by ``label_set``.
     label_aliases: Tuple[Tuple[str, str], ...] = ()
+    #: How a perspectivist row wider than its item's annotators is scored (``Kind.alignments``);
+    #: None: the kind's default.
+    annotator_alignment: Optional[str] = None
 
     @property
     def score_range(self) -> Tuple[float, float]:
@@ -98,6 +101,8 @@ class Track:
             d["label_aliases"] = dict(self.label_aliases)
         else:  # absent from the tracks.json of editions that declare none
             del d["label_aliases"]
+        if self.annotator_alignment is None:
+            del d["annotator_alignment"]
         return d
 
 
@@ -131,6 +136,7 @@ def track_from_dict(raw: dict, where: str = "tracks") -> Track:
         "release_lines",
         "range",
         "label_aliases",
+        "annotator_alignment",
     }
     for key in sorted(set(raw) - known):
         problems.append(Problem(where, f"unknown key '{key}'", expected=", ".join(sorted(known))))
@@ -166,6 +172,9 @@ def track_from_dict(raw: dict, where: str = "tracks") -> Track:
         release_lines=release_lines,
         range=_checked_range(kind, raw.get("range"), where, problems),
         label_aliases=aliases,
+        annotator_alignment=_checked_alignment(
+            kind, raw.get("annotator_alignment"), where, problems
+        ),
     )
     if kind.has_labels:
         problems += _collision_problems(track.label_set, where)
@@ -212,6 +221,23 @@ def _checked_kind(name, where: str, problems: List[Problem]) -> kinds.Kind:
     unknown = kinds.Kind()
     unknown.name = str(name)
     return unknown
+
+
+def _checked_alignment(kind, value, where: str, problems: List[Problem]) -> Optional[str]:
+    """The track's ``annotator_alignment``: absent, or one of its kind's ``alignments``."""
+    if value is None or value in kind.alignments:
+        return value
+    problems.append(
+        Problem(
+            where,
+            f"'annotator_alignment' must be one of the rules of kind {kind.name}"
+            if kind.alignments
+            else f"'annotator_alignment' does not apply to kind {kind.name}",
+            expected=" | ".join(kind.alignments) or "no annotator_alignment key",
+            found=repr(value)[:80],
+        )
+    )
+    return None
 
 
 def _checked_range(kind, value, where: str, problems: List[Problem]):

@@ -92,8 +92,19 @@ def baseline_pe(train: dict, dataset: str):
     )
 
 
+#: The annotators the starter kit's VariErrNLI rows are written over, on every item (its
+#: ``VariErrNLI_dev_pe.tsv``): the whole pool, even for an item with 3 of them.
+VEN_POOL = ["Ann1", "Ann2", "Ann3", "Ann4"]
+
+
+def starter_kit_names(record: dict, dataset: str) -> list:
+    """The annotators the starter kit wrote an item's row over: VariErrNLI's pool, else the item's."""
+    return VEN_POOL if dataset == "VariErrNLI" else list(annotations(record))
+
+
 def pe_row(record: dict, dataset: str, per: dict, fallback, names=None) -> list:
-    """The official layout: labels per annotator; VariErrNLI label-major 0/1 vectors."""
+    """The official layout: labels per annotator; VariErrNLI label-major 0/1 vectors. ``names``:
+    the annotators the row is written over (default: the item's own)."""
     names = names or list(annotations(record))
     chosen = [per.get(name, fallback) for name in names]
     if DATASETS[dataset][1] == "multilabel":
@@ -130,7 +141,10 @@ def soft_score(gold: list, pred: list, dataset: str) -> float:
 
 def pe_score(gold: list, pred: list, dataset: str) -> float:
     """ER (MP), ANAD (CSC, Paraphrase), MER (VariErrNLI) on per-item annotator lists; gold in the
-    same layout as pred (VariErrNLI: label-major 0/1 vectors)."""
+    same layout as pred (VariErrNLI: label-major 0/1 vectors). As the organisers wrote it, a row is
+    paired with the item's annotators by ``zip()``, which stops at the shorter: a row longer than
+    the item's annotators has its first entries scored against them in order, the rest dropped
+    (the denominator is the gold's length)."""
     labels, scale = DATASETS[dataset]
     per_item = []
     for t, p in zip(gold, pred):

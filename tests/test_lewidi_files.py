@@ -7,6 +7,7 @@ out as plain Python over the release JSON), never by the kit. Needs ../shared/da
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from codajudge.errors import SubmissionError
 from codajudge.scoring import read_track_file
 from codajudge.gold import build_gold
 from codajudge.importers import load_split
+from codajudge.kinds.perspectivist import ALIGNMENTS, BY_NAME, OFFICIAL_2025
 from codajudge.metrics import get
 
 REPO = Path(__file__).resolve().parents[1]
@@ -38,8 +40,10 @@ LONG = {"csc": "CSC", "mp": "MP", "par": "Paraphrase", "ven": "VariErrNLI"}
 _CACHE = {}
 
 
-def track(track_id: str):
-    return next(t for t in EDITION.tracks if t.id == track_id)
+def track(track_id: str, alignment: str = None):
+    """The edition's track (its perspectivist tracks: ``official_2025``), or under ``alignment``."""
+    declared = next(t for t in EDITION.tracks if t.id == track_id)
+    return replace(declared, annotator_alignment=alignment) if alignment else declared
 
 
 def items(key: str, split: str):
@@ -58,8 +62,8 @@ def records(key: str, split: str):
     return _CACHE["raw", key, split]
 
 
-def kit_score(track_id: str, split: str, path: Path):
-    gold = build_gold(track(track_id), items(track_id.split("_")[0], split), "gold")
+def kit_score(track_id: str, split: str, path: Path, alignment: str = None):
+    gold = build_gold(track(track_id, alignment), items(track_id.split("_")[0], split), "gold")
     prediction = read_track_file(path, path.name, gold)
     metric = get(track(track_id).main_metric)
     return metric.score(gold.gold, prediction.values, gold.scored).value, prediction
@@ -102,17 +106,21 @@ def test_the_starter_kit_baseline_files_score_their_official_values(key, split, 
     assert round(kit_score(f"{key}_pe", split, pe_file)[0], 5) == round(expected_pe, 5)
 
 
-def test_published_varierrnli_dev_baseline_numbers(tmp_path):
-    """metrics.md §6: MAMD 0.65292 and MER 0.31500 on the 2025 dev data."""
+@pytest.mark.parametrize("alignment", [BY_NAME, OFFICIAL_2025])
+def test_published_varierrnli_dev_baseline_numbers(tmp_path, alignment):
+    """metrics.md §6: MAMD 0.65292 and MER 0.31500 on the 2025 dev data, with rows of each item's
+    own annotators: the same under both annotator alignments, without a note."""
     (soft_file, soft), (pe_file, pe) = official_files("ven", "dev", tmp_path, True)
     assert (round(soft, 5), round(pe, 5)) == (0.65292, 0.315)
     assert round(kit_score("ven_soft", "dev", soft_file)[0], 5) == 0.65292
-    assert round(kit_score("ven_pe", "dev", pe_file)[0], 5) == 0.315
+    score, prediction = kit_score("ven_pe", "dev", pe_file, alignment)
+    assert round(score, 5) == 0.315 and prediction.warnings == []
 
 
 @pytest.mark.parametrize("key", ["csc", "mp", "par", "ven"])
 def test_the_kits_most_frequent_baseline_reproduces_the_starter_kit(key, tmp_path):
-    """Both tracks of each dataset, from the kit's own baseline through the file it writes."""
+    """Both tracks of each dataset, from the kit's own baseline through the file it writes; on
+    VariErrNLI (scored as the 2025 scorer) its rows are over the whole pool, as the starter kit's."""
     dataset = DATASET_OF[key]
     dev = records(key, "dev")
     for kind in ("soft", "pe"):
@@ -135,46 +143,117 @@ def test_the_kits_most_frequent_baseline_reproduces_the_starter_kit(key, tmp_pat
             per, fallback = official.baseline_pe(train, dataset)
             expected = official.pe_score(
                 [official.pe_gold(r, dataset) for r in dev.values()],
-                [official.pe_row(r, dataset, per, fallback) for r in dev.values()],
+                [
+                    official.pe_row(
+                        r, dataset, per, fallback, official.starter_kit_names(r, dataset)
+                    )
+                    for r in dev.values()
+                ],
                 dataset,
             )
         assert round(score, 5) == round(expected, 5), kind
-    if key == "ven":  # the kit writes the label-major layout of 2025
+    if key == "ven":  # the kit writes the label-major layout of 2025, over the pool
         assert json.loads(lines[0].split("\t")[1]) == official.pe_row(
             dev[lines[0].split("\t")[0]],
             dataset,
             *official.baseline_pe(records(key, "train"), dataset),
+            names=official.VEN_POOL,
         )
 
 
 # --- VariErrNLI rows over other annotator lists ----------------------------------------------------
 
-POOL = ["Ann1", "Ann2", "Ann3", "Ann4"]
+POOL = official.VEN_POOL
+POOL_NOTE = "rows had one entry per annotator of the dataset's whole pool; "
+BY_NAME_NOTE = "the entries of each item's own annotators were kept, by name: "
+FIRST_ENTRIES_NOTE = (
+    "as the LeWiDi 2025 official scorer did (annotator alignment official_2025), each row's first "
+    "entries were scored against the item's annotators in order, the others dropped: "
+)
 
 
-def test_rows_over_the_annotator_pool_are_read_by_pool_position(tmp_path):
-    """The organisers' 2025 baseline file: 4 entries on every row, even for 3-annotator items."""
-    dev = records("ven", "dev")
+def pool_rows(split: str):
+    """The starter kit's most-frequent baseline as its file was written: 4 entries on every
+    VariErrNLI row, even for 3-annotator items; and the official gold."""
+    test = records("ven", split)
     per, fallback = official.baseline_pe(records("ven", "train"), "VariErrNLI")
     rows = [
-        (i, official.pe_row(r, "VariErrNLI", per, fallback, names=POOL)) for i, r in dev.items()
+        (i, official.pe_row(r, "VariErrNLI", per, fallback, names=POOL)) for i, r in test.items()
     ]
-    assert {len(row[0]) for _, row in rows} == {4} and any(
-        len(r["annotations"]) < 4 for r in dev.values()
-    )
+    assert {len(row[0]) for _, row in rows} == {4}
+    return rows, [official.pe_gold(r, "VariErrNLI") for r in test.values()]
+
+
+def own_rows(rows, split: str):
+    """``rows`` (over the pool) cut to each item's own annotators, by name."""
+    test = records("ven", split)
+    return [
+        [[vector[POOL.index(name)] for name in official.annotations(test[i])] for vector in row]
+        for i, row in rows
+    ]
+
+
+def test_pool_rows_are_scored_as_the_2025_scorer_on_the_lewidi2025_edition(tmp_path):
+    """The starter kit's dev file (13 items with fewer than 4 annotators): the official function
+    (``zip``) gives 0.29722, which the edition's ``official_2025`` gives; the kit gave the by-name
+    0.31500 before the rule existed. The note names the columns scored against whom, and on how many
+    items."""
+    rows, gold = pool_rows("dev")
+    expected = official.pe_score(gold, [row for _, row in rows], "VariErrNLI")
     score, prediction = kit_score("ven_pe", "dev", write(tmp_path / "VariErrNLI_dev_pe.tsv", rows))
-    assert round(score, 5) == 0.315
+    assert round(score, 5) == round(expected, 5) == 0.29722
     assert prediction.warnings == [
-        "13 rows had one entry per annotator of the dataset's whole pool; the entries of each item's own "
-        "annotators were kept"
+        "13 "
+        + POOL_NOTE
+        + FIRST_ENTRIES_NOTE
+        + "columns 1, 2, 3 against Ann1, Ann3, Ann4 (3 items); "
+        "columns 1, 2 against Ann2, Ann4 (3 items); columns 1, 2 against Ann1, Ann4 (2 items); "
+        "columns 1, 2, 3 against Ann1, Ann2, Ann4 (2 items); other alignments (3 items)"
     ]
+
+
+def test_pool_rows_by_name_keep_each_items_own_annotators(tmp_path):
+    rows, gold = pool_rows("dev")
+    expected = official.pe_score(gold, own_rows(rows, "dev"), "VariErrNLI")
+    path = write(tmp_path / "VariErrNLI_dev_pe.tsv", rows)
+    score, prediction = kit_score("ven_pe", "dev", path, BY_NAME)
+    assert round(score, 5) == round(expected, 5) == 0.315
+    assert prediction.warnings == [
+        "13 " + POOL_NOTE + BY_NAME_NOTE + "columns 1, 3, 4 against Ann1, Ann3, Ann4 (3 items); "
+        "columns 2, 4 against Ann2, Ann4 (3 items); columns 1, 4 against Ann1, Ann4 (2 items); "
+        "columns 1, 2, 4 against Ann1, Ann2, Ann4 (2 items); other alignments (3 items)"
+    ]
+
+
+@pytest.mark.parametrize(
+    "alignment, published", [(OFFICIAL_2025, "0.345000"), (BY_NAME, "0.340556")]
+)
+def test_pool_rows_on_the_test_set_give_the_two_numbers_the_pages_state(
+    tmp_path, alignment, published
+):
+    """The published VariErrNLI test baseline, MER .345, is the official function's value of the
+    pool-wide rows (``zip``: the first 3 entries of the 8 items with 3 annotators); by name they
+    score .340556. The official_2025 paragraph of the Data and Evaluation pages states both."""
+    rows, gold = pool_rows("test")
+    cut = [row for _, row in rows] if alignment == OFFICIAL_2025 else own_rows(rows, "test")
+    expected = official.pe_score(gold, cut, "VariErrNLI")
+    score, prediction = kit_score("ven_pe", "test", write(tmp_path / "ven.tsv", rows), alignment)
+    assert f"{score:.6f}" == f"{expected:.6f}" == published
+    assert published in ALIGNMENTS[OFFICIAL_2025]
+    assert prediction.warnings[0].startswith("8 " + POOL_NOTE)
 
 
 def _listed(record):
     return [name.strip() for name in record["annotators"].split(",")]
 
 
-def test_rows_over_the_release_annotators_string_are_merged(tmp_path):
+LISTED_NOTE = (
+    "rows had one entry per name of the release's annotators list (an annotator repeated once per "
+    "label given); "
+)
+
+
+def listed_rows():
     dev = records("ven", "dev")
     per, fallback = official.baseline_pe(records("ven", "train"), "VariErrNLI")
     rows = [
@@ -182,29 +261,59 @@ def test_rows_over_the_release_annotators_string_are_merged(tmp_path):
         for i, r in dev.items()
     ]
     assert sum(len(_listed(r)) > len(r["annotations"]) for r in dev.values()) == 5
-    score, prediction = kit_score("ven_pe", "dev", write(tmp_path / "ven_dev_pe.tsv", rows))
+    return rows, [official.pe_gold(r, "VariErrNLI") for r in dev.values()]
+
+
+def test_rows_over_the_release_annotators_string_are_merged_by_name(tmp_path):
+    rows, _ = listed_rows()
+    path = write(tmp_path / "ven_dev_pe.tsv", rows)
+    score, prediction = kit_score("ven_pe", "dev", path, BY_NAME)
     assert round(score, 5) == 0.315
     assert prediction.warnings == [
-        "5 rows had one entry per name of the release's annotators list (an annotator repeated once per "
-        "label given); the repeated entries were merged"
+        "5 "
+        + LISTED_NOTE
+        + "the repeated entries were merged, by name: columns 1, 2, 3, 5 against "
+        "Ann1, Ann2, Ann3, Ann4 (2 items); columns 1, 2, 4, 5 against Ann1, Ann2, Ann3, Ann4 (1 item); "
+        "columns 1, 2, 4 against Ann1, Ann3, Ann4 (1 item); columns 1, 2 against Ann1, Ann4 (1 item)"
     ]
 
 
-def test_rows_over_the_annotators_string_that_disagree_are_refused(tmp_path):
+def test_rows_over_the_release_annotators_string_by_the_2025_scorer(tmp_path):
+    """The 2025 scorer pairs by ``zip``: a row's first entries against the item's annotators, so
+    Ann2's second entry is scored as Ann3's where the list repeats Ann2."""
+    rows, gold = listed_rows()
+    expected = official.pe_score(gold, [row for _, row in rows], "VariErrNLI")
+    score, prediction = kit_score("ven_pe", "dev", write(tmp_path / "ven_dev_pe.tsv", rows))
+    assert round(score, 5) == round(expected, 5) != 0.315
+    assert prediction.warnings == [
+        "5 "
+        + LISTED_NOTE
+        + FIRST_ENTRIES_NOTE
+        + "columns 1, 2, 3, 4 against Ann1, Ann2, Ann3, Ann4 (3 items); "
+        "columns 1, 2, 3 against Ann1, Ann3, Ann4 (1 item); columns 1, 2 against Ann1, Ann4 (1 item)"
+    ]
+
+
+def test_rows_over_the_annotators_string_that_disagree_are_refused_by_name(tmp_path):
+    """By name the repeated entries must agree; the 2025 scorer scores the first entries, as is."""
     dev = records("ven", "dev")
     rows = [
         (i, [[0] * len(_listed(r)), [0] * len(_listed(r)), [1] * len(_listed(r))])
         for i, r in dev.items()
     ]
     rows[0] = ("49807", [[0, 0, 0, 0, 0], [0, 1, 0, 0, 0], [1, 1, 1, 1, 1]])  # Ann2 twice: 1 then 0
+    path = write(tmp_path / "ven_dev_pe.tsv", rows)
     with pytest.raises(SubmissionError) as error:
-        kit_score("ven_pe", "dev", write(tmp_path / "ven_dev_pe.tsv", rows))
+        kit_score("ven_pe", "dev", path, BY_NAME)
     assert str(error.value) == (
         "ven_dev_pe.tsv, line 1, item '49807': annotator Ann2 is given different entries at positions 2 and 3; "
         "expected one entry per annotator (4: Ann1, Ann2, Ann3, Ann4), or one per name of the release's "
         "annotators list (5: Ann1, Ann2, Ann2, Ann3, Ann4) with equal entries for a repeated annotator, "
         "found 5 entries"
     )
+    gold = [official.pe_gold(r, "VariErrNLI") for r in dev.values()]
+    expected = official.pe_score(gold, [row for _, row in rows], "VariErrNLI")
+    assert round(kit_score("ven_pe", "dev", path)[0], 5) == round(expected, 5)
 
 
 def test_another_length_names_the_items_annotators(tmp_path):

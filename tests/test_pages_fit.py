@@ -141,3 +141,20 @@ def test_datasets_sharing_their_local_items_are_named_where_the_local_score_is_e
     )
     page = pages.baselines_page(sts_only(), {}, shared, {})
     assert "The datasets sts_ar, sts_es and sts_tr share one training source" in page
+
+
+def test_the_data_and_evaluation_pages_state_a_declared_annotator_alignment():
+    """lewidi2025's perspectivist tracks are scored as the 2025 scorer: both pages say how, with the
+    VariErrNLI example (its two numbers are checked against the data in test_lewidi_files); an
+    edition that declares no rule gets no paragraph."""
+    from codajudge.kinds.perspectivist import ALIGNMENTS, OFFICIAL_2025
+
+    lewidi = load_edition(REPO / "editions" / "lewidi2025")
+    paragraph = f"\n\n{ALIGNMENTS[OFFICIAL_2025]} Tracks: `csc_pe`, `mp_pe`, `par_pe`, `ven_pe`.\n"
+    assert paragraph in pages.data_page(lewidi)
+    assert paragraph in pages.evaluation_page(lewidi, NO_LOCAL)
+    assert "0.345000" in paragraph and "0.340556" in paragraph
+    default = load_edition(REPO / "editions" / "default")
+    assert "Annotator alignment" not in pages.data_page(default) + pages.evaluation_page(
+        default, NO_LOCAL
+    )

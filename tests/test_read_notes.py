@@ -10,7 +10,10 @@ import pytest
 
 from codajudge.formats.annotators import RowFit, layout_warnings
 from codajudge.formats.notes import (
+    ANNOTATOR_POOL,
+    ANNOTATOR_POOL_FIRST,
     ANNOTATORS_LIST,
+    ANNOTATORS_LIST_FIRST,
     EMPTY_LEADING_BIN,
     LAYOUT_NOTES,
     LEADING_BIN_WITH_MASS,
@@ -22,7 +25,7 @@ from codajudge.formats.notes import (
     note_warnings,
 )
 from codajudge.formats.soft import soft_label_rows
-from codajudge.formats.values import parse_value, value_warnings
+from codajudge.formats.values import ValueProblem, parse_value, value_warnings
 from codajudge.kinds.soft_label import LEADING_BIN_LAYOUT, PRACTICE_PHASE_LAYOUT
 from codajudge.tracks import track_from_dict
 
@@ -42,6 +45,7 @@ def test_the_registry_holds_every_kind_once_value_kinds_first():
     assert NOTE_KINDS == VALUE_NOTES + LAYOUT_NOTES
     assert len({kind.name for kind in NOTE_KINDS}) == len(NOTE_KINDS)
     assert [kind for kind in NOTE_KINDS if kind.carries_mass] == [LEADING_BIN_WITH_MASS]
+    assert [kind for kind in NOTE_KINDS if kind.carries_alignment] == list(LAYOUT_NOTES)
 
 
 def test_a_soft_column_leaves_one_note_per_row_read_another_way():
@@ -71,15 +75,75 @@ def test_a_row_of_the_release_s_annotators_list_is_noted():
     notes = []
     fit = RowFit([["a", "b"]], [["a", "b", "b"]], {0: 3})
     assert fit.fit(0, [1, 2, 2], notes) == [1, 2]
-    assert notes == [ReadNote(ANNOTATORS_LIST)]
-    assert layout_warnings(notes) == [f"1 {ANNOTATORS_LIST.one}"]
+    assert notes == [ReadNote(ANNOTATORS_LIST, alignment="columns 1, 2 against a, b")]
+    assert layout_warnings(notes) == [
+        f"1 {ANNOTATORS_LIST.one}: columns 1, 2 against a, b (1 item)"
+    ]
+
+
+#: Four items over the pool a, b, c, d; the last two rows are written over the whole pool.
+POOL_ITEMS = [["a", "b", "c", "d"], ["a", "b", "c", "d"], ["a", "c", "d"], ["b", "d"]]
+
+
+@pytest.mark.parametrize(
+    "first_entries, kind, read, alignments",
+    [
+        (
+            False,
+            ANNOTATOR_POOL,
+            ([1, 3, 4], [2, 4]),
+            "columns 1, 3, 4 against a, c, d (1 item); columns 2, 4 against b, d (1 item)",
+        ),
+        (
+            True,
+            ANNOTATOR_POOL_FIRST,
+            ([1, 2, 3], [1, 2]),
+            "columns 1, 2, 3 against a, c, d (1 item); columns 1, 2 against b, d (1 item)",
+        ),
+    ],
+)
+def test_a_pool_row_is_read_by_name_or_by_its_first_entries(first_entries, kind, read, alignments):
+    """By name each entry is its pool annotator's; as the 2025 scorer (``zip``) the first k entries
+    are the item's k annotators'. One warning says which columns were scored against whom."""
+    notes = []
+    fit = RowFit(POOL_ITEMS, lengths={2: 4, 3: 4}, first_entries=first_entries)
+    assert (fit.fit(2, [1, 2, 3, 4], notes), fit.fit(3, [1, 2, 3, 4], notes)) == read
+    assert fit.fit(0, [1, 2, 3, 4], notes) == [1, 2, 3, 4]  # the item's own annotators: as written
+    assert layout_warnings(notes) == [f"2 {kind.several}: {alignments}"]
+
+
+def test_a_pool_row_out_of_the_pool_s_order_is_read_by_its_first_entries_only():
+    """By name a pool row needs the item's annotators in the pool's order; the 2025 scorer's
+    pairing by position needs no order, so it reads the row as that scorer did."""
+    items, row = [["a", "b", "c"], ["c", "a"]], ["x", "y", "z"]
+    with pytest.raises(ValueProblem):
+        RowFit(items, lengths={1: 3}).fit(1, row, [])
+    assert RowFit(items, lengths={1: 3}, first_entries=True).fit(1, row, []) == ["x", "y"]
+
+
+def test_a_listed_row_by_its_first_entries_is_not_merged():
+    """The 2025 scorer paired a row of the release's annotators list (b repeated) by position too."""
+    notes = []
+    fit = RowFit([["a", "b", "c"]], [["a", "b", "b", "c"]], {0: 4}, first_entries=True)
+    assert fit.fit(0, [1, 2, 5, 3], notes) == [1, 2, 5]
+    assert layout_warnings(notes) == [
+        f"1 {ANNOTATORS_LIST_FIRST.one}: columns 1, 2, 3 against a, b, c (1 item)"
+    ]
+
+
+def test_a_warning_names_a_few_alignments_and_counts_the_others():
+    notes = [ReadNote(ANNOTATOR_POOL, alignment=f"columns {k}") for k in (1, 2, 2, 3, 4, 5, 6, 6)]
+    assert layout_warnings(notes) == [
+        f"8 {ANNOTATOR_POOL.several}: columns 2 (2 items); columns 6 (2 items); columns 1 (1 item); "
+        "columns 3 (1 item); other alignments (2 items)"
+    ]
 
 
 def test_one_warning_per_kind_in_the_registry_s_order_the_largest_mass_named():
     notes = [
         ReadNote(PYTHON_LITERAL),
         ReadNote(LEADING_BIN_WITH_MASS, 0.004),
-        ReadNote(ANNOTATORS_LIST),
+        ReadNote(ANNOTATORS_LIST, alignment="columns 1, 2 against a, b"),
         ReadNote(RENORMALISED),
         ReadNote(LEADING_BIN_WITH_MASS, 0.0123),
         ReadNote(RENORMALISED),
@@ -93,7 +157,7 @@ def test_one_warning_per_kind_in_the_registry_s_order_the_largest_mass_named():
         "2 soft labels had an extra leading bin (one value more than the track's labels, the "
         "2025 practice-phase layout) holding a little probability, at most 0.012; it was "
         "dropped and the rows renormalised",
-        f"1 {ANNOTATORS_LIST.one}",
+        f"1 {ANNOTATORS_LIST.one}: columns 1, 2 against a, b (1 item)",
     ]
 
 

@@ -289,6 +289,35 @@ def test_release_lines_is_a_whole_number_on_a_positional_track(raw):
     assert track_from_dict(RELEASE.to_dict()) == RELEASE
 
 
+@pytest.mark.parametrize(
+    "raw, message",
+    [
+        (
+            {"kind": "perspectivist", "scale": "categorical", "annotator_alignment": "zip"},
+            "'annotator_alignment' must be one of the rules of kind perspectivist; expected "
+            "by_name | official_2025, found 'zip'",
+        ),
+        (
+            {"kind": "soft_label", "scale": "categorical", "annotator_alignment": "by_name"},
+            "'annotator_alignment' does not apply to kind soft_label; expected no "
+            "annotator_alignment key, found 'by_name'",
+        ),
+    ],
+)
+def test_annotator_alignment_is_a_rule_of_a_kind_with_annotator_rows(raw, message):
+    with pytest.raises(ConfigError) as error:
+        track_from_dict({"id": "t", "dataset": "d", "labels": ["0", "1"], **raw})
+    assert str(error.value) == f"tracks 't': {message}"
+
+
+def test_annotator_alignment_travels_in_tracks_json_only_when_declared():
+    raw = {"id": "t", "kind": "perspectivist", "scale": "categorical", "labels": ["0", "1"]}
+    assert "annotator_alignment" not in track_from_dict(raw).to_dict()
+    declared = track_from_dict({**raw, "annotator_alignment": "official_2025"})
+    assert track_from_dict(declared.to_dict()) == declared
+    assert declared.annotator_alignment == "official_2025"
+
+
 def test_ids_in_runs_of_a_batch_size_are_named_as_a_batch_index(tmp_path):
     """A CLUE OCNLI writer (``{"label": ..., "id": i}`` with i the batch's index, 32 lines a batch) gave
     every id 32 times: refused as duplicates, and now the runs are named as their likely cause."""
@@ -415,7 +444,8 @@ def test_participant_varierrnli_rows_over_the_annotators_string(tmp_path):
     assert prediction.values.values[:3].tolist() == [[1, 0, 0], [1, 0, 1], [0, 0, 1]]
     assert prediction.warnings == [
         "1 row had one entry per name of the release's annotators list (an annotator repeated once per "
-        "label given); the repeated entries were merged"
+        "label given); the repeated entries were merged, by name: columns 1, 2, 4 against Ann1, Ann2, "
+        "Ann3 (1 item)"
     ]
 
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from .. import kinds
 from ..errors import ProblemCollector, SubmissionError
-from ..formats.annotators import parse_per_annotator
+from ..formats.annotators import annotator_pool, parse_per_annotator
 from ..formats.notes import ReadNote
 from ..formats.soft import parse_soft
 from ..formats.values import ValueProblem, parse_label, parse_number, value_warnings
@@ -220,24 +220,25 @@ def _scalar_text(value, what: str) -> str:
     )
 
 
-def _read_score(track: Track, item: dict, value, notes: List[ReadNote]):
+def _read_score(track: Track, item: dict, value, notes: List[ReadNote], pool):
     return parse_number(_scalar_text(value, "number"))
 
 
-def _read_label(track: Track, item: dict, value, notes: List[ReadNote]):
+def _read_label(track: Track, item: dict, value, notes: List[ReadNote], pool):
     return track.labels[parse_label(_scalar_text(value, "label"), track)]
 
 
-def _read_distribution(track: Track, item: dict, value, notes: List[ReadNote]):
+def _read_distribution(track: Track, item: dict, value, notes: List[ReadNote], pool):
     return parse_soft(_as_json(value), track, notes)
 
 
-def _read_per_annotator(track: Track, item: dict, value, notes: List[ReadNote]):
-    rows = parse_per_annotator(_as_json(value), track, item_annotators(item))
+def _read_per_annotator(track: Track, item: dict, value, notes: List[ReadNote], pool):
+    rows = parse_per_annotator(_as_json(value), track, item_annotators(item), pool)
     return per_annotator_value(track, rows)
 
 
-#: For each shape of prediction, the scorer's parser of a model's value, giving the value to write.
+#: For each shape of prediction, the scorer's parser of a model's value, giving the value to write
+#: (``pool``: the items' annotators, over which a per-annotator row may also be written).
 _READERS = {
     PredictionShape.SCORE: _read_score,
     PredictionShape.LABEL: _read_label,
@@ -246,10 +247,13 @@ _READERS = {
 }
 
 
-def canonical_value(track: Track, item: dict, value, notes: List[ReadNote]) -> str:
-    """The ``VALUE`` text of one prediction, after the scorer's parser accepted it; ValueProblem if not."""
+def canonical_value(
+    track: Track, item: dict, value, notes: List[ReadNote], pool: List[str] = ()
+) -> str:
+    """The ``VALUE`` text of one prediction, after the scorer's parser accepted it; ValueProblem if not.
+    ``pool``: the annotators of all the items, over which a per-annotator row may be written."""
     read = _READERS[kinds.of(track).prediction_shape]
-    return format_value(track, read(track, item, value, notes))
+    return format_value(track, read(track, item, value, notes, pool))
 
 
 def prediction_lines(track: Track, items: List[dict], predictions, display: str) -> List[str]:
@@ -265,9 +269,10 @@ def prediction_lines(track: Track, items: List[dict], predictions, display: str)
     problems = ProblemCollector(display)
     notes: List[ReadNote] = []
     lines = []
+    pool = annotator_pool([item_annotators(item) for item in items])
     for item, value in zip(items, values):
         try:
-            lines.append(f"{item['id']}\t{canonical_value(track, item, value, notes)}")
+            lines.append(f"{item['id']}\t{canonical_value(track, item, value, notes, pool)}")
         except ValueProblem as p:
             problems.add(
                 p.message, item=item["id"], expected=p.expected, found=p.found, hint=p.hint

@@ -10,13 +10,18 @@
   label over all training annotations (ties: the first met). On multilabel tracks each label is
   decided separately, as the LeWiDi 2025 starter kit does: for annotator k and label j, the 0/1
   value k's training items give most often (1 = k chose j; ties: the value met first in k's
-  history); the prediction is written label-major (one 0/1 vector per label).
+  history); the prediction is written label-major (one 0/1 vector per label). On such a track scored
+  as the 2025 scorer (annotator alignment ``official_2025``) every row is written over the items'
+  whole annotator pool, as the starter kit's VariErrNLI file was, so that its published numbers are
+  reproduced (the scorer reads a row's first entries for the item's annotators).
 """
 
 from __future__ import annotations
 
 from typing import List
 
+from ..formats.annotators import annotator_pool
+from ..kinds.perspectivist import OFFICIAL_2025
 from .base import AnnotatorMajority, BaselineModel, item_annotator_labels, item_annotators
 
 
@@ -46,9 +51,17 @@ class MostFrequent(BaselineModel):
             return [self.constant for _ in items]
         if self.multilabel:
             return [
-                [[majority.label(a) for a in item_annotators(item)] for majority in self.per_label]
-                for item in items
+                [[majority.label(a) for a in names] for majority in self.per_label]
+                for names in self._row_annotators(items)
             ]
         return [
             [self.label_of(self.majority.label(a)) for a in item_annotators(item)] for item in items
         ]
+
+    def _row_annotators(self, items: List[dict]) -> List[List[str]]:
+        """Per item, the annotators its multilabel row is written over: the item's own, or the whole
+        pool on a track scored as the 2025 scorer (as the 2025 starter kit wrote VariErrNLI's rows)."""
+        own = [item_annotators(item) for item in items]
+        if self.track.annotator_alignment != OFFICIAL_2025:
+            return own
+        return [annotator_pool(own)] * len(items)

@@ -48,6 +48,19 @@ def _label_policy(edition: Edition) -> List[str]:
     return []
 
 
+def _alignment_paragraphs(edition: Edition) -> List[str]:
+    """Per annotator-alignment rule the tracks declare (``annotator_alignment``), its paragraph
+    (``Kind.alignments``) and the tracks that declare it."""
+    declared: Dict[str, List[str]] = {}  # paragraph -> track ids
+    for t in edition.tracks:
+        if t.annotator_alignment is not None:
+            text = kinds.of(t).alignments[t.annotator_alignment]
+            declared.setdefault(text, []).append(f"`{t.id}`")
+    return [
+        line for text, ids in declared.items() for line in ("", f"{text} Tracks: {', '.join(ids)}.")
+    ]
+
+
 def data_page(edition: Edition) -> str:
     present = _kinds(edition)
     disagreement = any(kind.lists_annotators for kind in present)
@@ -76,6 +89,7 @@ def data_page(edition: Edition) -> str:
         )
     lines += ["", "Formats by kind:" if len(present) > 1 else "Format:", ""]
     lines += [kind.format_text for kind in present]
+    lines += _alignment_paragraphs(edition)
     lines += _label_policy(edition)
     lines += [
         "",
@@ -165,6 +179,7 @@ def evaluation_page(edition: Edition, score: LocalScore) -> str:
         )
     edges = [kind.edge_case_text for kind in _kinds(edition) if kind.edge_case_text]
     lines += ["", "Edge cases: " + " ".join(edges)] if edges else []
+    lines += _alignment_paragraphs(edition)
     lines += _range_sentences(edition)
     lines += ["", details_sentence(edition, score)]
     return "\n".join(lines) + "\n"

@@ -392,6 +392,12 @@ def _kinds_and_scales():
     return kinds.NAMES, kinds.SCALES
 
 
+def _alignments() -> Tuple[str, ...]:
+    from .. import kinds
+
+    return tuple(dict.fromkeys(a for kind in kinds.REGISTRY.values() for a in kind.alignments))
+
+
 def _count(doc: str, minimum: int = 0, maximum: int = MAX_COUNT, default=None) -> Field:
     return Field(INT, doc, minimum=minimum, maximum=maximum, default=default)
 
@@ -465,6 +471,14 @@ def track_fields() -> Dict[str, Field]:
             items=Field(NUMBER),
             length=2,
             example="range: [1, 5]",
+        ),
+        "annotator_alignment": Field(
+            STR,
+            "how a perspectivist row wider than its item's annotators is scored: by_name (default: "
+            "each entry is its pool or list annotator's) or official_2025 (the LeWiDi 2025 scorer's: "
+            "its first entries in order against the item's annotators)",
+            choices=_alignments(),
+            what="annotator alignment",
         ),
     }
 

@@ -10,6 +10,10 @@ in LeWiDi 2025 are read, decided once per file (``RowFit``) and announced with o
   pool (``Ann1..Ann4``, even for a 3-annotator item); a row that long is read by pool position when
   the item's annotators appear in the pool's order.
 
+Which entries of such a row are scored is the track's annotator alignment: by name (each entry is its
+list or pool annotator's), or as the LeWiDi 2025 official scorer (``first_entries``: its first k
+entries, in order, against the item's k annotators; the scorer paired them with ``zip()``).
+
 Anything else is refused with the item's annotators, their count and the order the entries follow.
 """
 
@@ -23,13 +27,27 @@ import numpy as np
 
 from ..metrics import PerAnnotator
 from .bulk import label_codes
-from .notes import ANNOTATOR_POOL, ANNOTATORS_LIST, LAYOUT_NOTES, ReadNote, note_warnings
+from .notes import (
+    ANNOTATOR_POOL,
+    ANNOTATOR_POOL_FIRST,
+    ANNOTATORS_LIST,
+    ANNOTATORS_LIST_FIRST,
+    LAYOUT_NOTES,
+    ReadNote,
+    note_warnings,
+)
 from .perspectivist import annotator_entries, annotator_values
 from .values import ValueProblem
 
-#: The layouts a row of another length than its item's annotators may have, and the note of each.
+#: The layouts a row of another length than its item's annotators may have, and the note of each,
+#: by name and (True) by first entries.
 LISTED, POOL = "annotators list", "annotator pool"
-_NOTES = {LISTED: ReadNote(ANNOTATORS_LIST), POOL: ReadNote(ANNOTATOR_POOL)}
+_NOTES = {
+    (LISTED, False): ANNOTATORS_LIST,
+    (POOL, False): ANNOTATOR_POOL,
+    (LISTED, True): ANNOTATORS_LIST_FIRST,
+    (POOL, True): ANNOTATOR_POOL_FIRST,
+}
 
 
 def per_annotator(values: np.ndarray, counts: np.ndarray, n_labels: int) -> PerAnnotator:
@@ -83,10 +101,19 @@ def _names(names: Sequence[str], limit: int = 8) -> str:
 
 class RowFit:
     """Fits a file's rows to their items' annotators. ``listed[i]``: item i's annotators list as the release
-    wrote it (None when it names each annotator once); ``lengths[i]``: how many entries item i's row has."""
+    wrote it (None when it names each annotator once); ``lengths[i]``: how many entries item i's row has;
+    ``first_entries``: a longer row's first entries are its item's annotators' (the 2025 scorer's rule),
+    else each entry is its list or pool annotator's."""
 
-    def __init__(self, annotators, listed=(), lengths: Optional[Dict[int, int]] = None):
+    def __init__(
+        self,
+        annotators,
+        listed=(),
+        lengths: Optional[Dict[int, int]] = None,
+        first_entries: bool = False,
+    ):
         self.annotators, self.listed = annotators, listed or [None] * len(annotators)
+        self.first_entries = first_entries
         mismatched = {i: m for i, m in (lengths or {}).items() if m != len(annotators[i])}
         self.pool = {
             name: k for k, name in enumerate(annotator_pool(annotators) if mismatched else [])
@@ -118,18 +145,26 @@ class RowFit:
                 found=f"{m} entries",
                 hint="the item's annotators are in the input file's 'annotators' field",
             )
-        layout = self.mode if len(fits) == 2 else fits[0]
-        notes.append(_NOTES[layout])
-        return (
-            _merge_listed(entries, names, listed)
-            if layout == LISTED
-            else [entries[p] for p in self._positions(i)]
-        )
+        columns = self._columns(i, self.mode if len(fits) == 2 else fits[0], entries)
+        notes.append(ReadNote(_NOTES[columns.layout, self.first_entries], alignment=columns.text))
+        return [entries[c] for c in columns.positions]
+
+    def _columns(self, i: int, layout: str, entries: list) -> "Columns":
+        """Which entries of item i's row, in the ``layout`` it fits, are its annotators' in order."""
+        names = self.annotators[i]
+        if self.first_entries:
+            positions = list(range(len(names)))
+        elif layout == LISTED:
+            positions = _listed_positions(entries, names, self.listed[i])
+        else:
+            positions = self._positions(i)
+        return Columns(layout, positions, names)
 
     def _layouts(self, i: int, m: int) -> List[str]:
         """The layouts a row of ``m`` entries (not item i's number of annotators) fits."""
         fits = [LISTED] if self.listed[i] is not None and m == len(self.listed[i]) else []
-        return fits + [POOL] if m == len(self.pool) and self._positions(i) is not None else fits
+        by_pool = self.first_entries or self._positions(i) is not None  # by name: pool order
+        return fits + [POOL] if m == len(self.pool) and by_pool else fits
 
     def _positions(self, i: int) -> Optional[List[int]]:
         """Pool positions of item i's annotators when all are in the pool, in its order; else None."""
@@ -143,7 +178,18 @@ def _same(a, b) -> bool:
     )
 
 
-def _merge_listed(entries: list, names: Sequence[str], listed: Sequence[str]) -> list:
+class Columns:
+    """The entries of a row scored, by ``positions`` (0-based), against its item's annotators."""
+
+    def __init__(self, layout: str, positions: List[int], names: Sequence[str]):
+        self.layout, self.positions = layout, positions
+        columns = [str(p + 1) for p in positions]
+        self.text = f"columns {_names(columns)} against {_names(names)}"
+
+
+def _listed_positions(entries: list, names: Sequence[str], listed: Sequence[str]) -> List[int]:
+    """Each annotator's first position in the release's annotators list, whose repeated entries must
+    agree (ValueProblem otherwise)."""
     first: Dict[str, int] = {}
     for k, name in enumerate(listed):
         if name in first and not _same(entries[k], entries[first[name]]):
@@ -157,7 +203,7 @@ def _merge_listed(entries: list, names: Sequence[str], listed: Sequence[str]) ->
                 found=f"{len(entries)} entries",
             )
         first.setdefault(name, k)
-    return [entries[first[name]] for name in names]
+    return [first[name] for name in names]
 
 
 def layout_warnings(notes: Sequence[ReadNote]) -> List[str]:
@@ -165,8 +211,11 @@ def layout_warnings(notes: Sequence[ReadNote]) -> List[str]:
     return note_warnings(notes, LAYOUT_NOTES)
 
 
-def parse_per_annotator(text: str, track, annotators: Sequence[str]) -> np.ndarray:
-    """One row with exactly one entry per annotator of the item (``perspectivist.annotator_entries``)."""
-    return annotator_values(
-        RowFit([annotators]).fit(0, annotator_entries(text, track, annotators), []), track
-    )
+def parse_per_annotator(
+    text: str, track, annotators: Sequence[str], pool: Sequence[str] = ()
+) -> np.ndarray:
+    """One row with one entry per annotator of the item, or one per annotator of the items' whole
+    ``pool`` (as the 2025 baseline wrote VariErrNLI's), as written (``perspectivist.annotator_entries``)."""
+    entries = annotator_entries(text, track, annotators)
+    written = pool if len(entries) == len(pool) != len(annotators) else annotators
+    return annotator_values(RowFit([written]).fit(0, entries, []), track)

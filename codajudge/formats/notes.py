@@ -16,16 +16,20 @@ from ..kinds.soft_label import LEADING_BIN_LAYOUT, SUM_TOLERANCE
 class NoteKind:
     """A kind of note and its warning: the number of notes of that kind, then ``one`` (for one
     note) or ``several``. A kind whose notes carry a mass (``ReadNote.mass``) names the largest
-    one in its text as ``{mass}``."""
+    one in its text as ``{mass}``; a kind whose notes carry an alignment (``ReadNote.alignment``)
+    ends with each alignment and its number of items, the most frequent first."""
 
     name: str
     one: str
     several: str
     carries_mass: bool = False
+    carries_alignment: bool = False
 
     def warning(self, count: int, notes: Sequence[ReadNote]) -> str:
         """The warning of the ``count`` notes of this kind among ``notes``."""
         text = self.one if count == 1 else self.several
+        if self.carries_alignment:
+            return f"{count} {text}: {_alignments(self, notes)}"
         if not self.carries_mass:
             return f"{count} {text}"
         largest = max(note.mass for note in notes if note.kind is self)
@@ -39,6 +43,24 @@ class ReadNote:
 
     kind: NoteKind
     mass: Optional[float] = None
+    #: For a row fitted to its item's annotators: which of its entries were scored against whom.
+    alignment: Optional[str] = None
+
+
+#: At most this many distinct alignments are named in one warning.
+SHOWN_ALIGNMENTS = 4
+
+
+def _alignments(kind: NoteKind, notes: Sequence[ReadNote]) -> str:
+    """``kind``'s notes' alignments, each with its number of items, the most frequent first."""
+    counts = Counter(note.alignment for note in notes if note.kind is kind).most_common()
+    shown = [f"{alignment} ({_items(n)})" for alignment, n in counts[:SHOWN_ALIGNMENTS]]
+    rest = sum(n for _, n in counts[SHOWN_ALIGNMENTS:])
+    return "; ".join(shown + ([f"other alignments ({_items(rest)})"] if rest else []))
+
+
+def _items(n: int) -> str:
+    return f"{n} item" + ("" if n == 1 else "s")
 
 
 RENORMALISED = NoteKind(
@@ -66,25 +88,41 @@ LEADING_BIN_WITH_MASS = NoteKind(
     "probability, at most {mass:.2g}; it was dropped and the rows renormalised",
     carries_mass=True,
 )
+_LISTED = "per name of the release's annotators list (an annotator repeated once per label given)"
+_POOL = "per annotator of the dataset's whole pool"
+_FIRST_ENTRIES = (
+    "as the LeWiDi 2025 official scorer did (annotator alignment official_2025), each row's "
+    "first entries were scored against the item's annotators in order, the others dropped"
+)
 ANNOTATORS_LIST = NoteKind(
     "annotators list",
-    "row had one entry per name of the release's annotators list (an annotator repeated "
-    "once per label given); the repeated entries were merged",
-    "rows had one entry per name of the release's annotators list (an annotator repeated "
-    "once per label given); the repeated entries were merged",
+    f"row had one entry {_LISTED}; the repeated entries were merged, by name",
+    f"rows had one entry {_LISTED}; the repeated entries were merged, by name",
+    carries_alignment=True,
 )
 ANNOTATOR_POOL = NoteKind(
     "annotator pool",
-    "row had one entry per annotator of the dataset's whole pool; the entries of each "
-    "item's own annotators were kept",
-    "rows had one entry per annotator of the dataset's whole pool; the entries of each "
-    "item's own annotators were kept",
+    f"row had one entry {_POOL}; the entries of each item's own annotators were kept, by name",
+    f"rows had one entry {_POOL}; the entries of each item's own annotators were kept, by name",
+    carries_alignment=True,
+)
+ANNOTATORS_LIST_FIRST = NoteKind(
+    "annotators list, first entries",
+    f"row had one entry {_LISTED}; {_FIRST_ENTRIES}",
+    f"rows had one entry {_LISTED}; {_FIRST_ENTRIES}",
+    carries_alignment=True,
+)
+ANNOTATOR_POOL_FIRST = NoteKind(
+    "annotator pool, first entries",
+    f"row had one entry {_POOL}; {_FIRST_ENTRIES}",
+    f"rows had one entry {_POOL}; {_FIRST_ENTRIES}",
+    carries_alignment=True,
 )
 
 #: The kinds of notes a value's rules leave (``values``, ``soft``), in the order of their warnings.
 VALUE_NOTES = (RENORMALISED, EMPTY_LEADING_BIN, PYTHON_LITERAL, LEADING_BIN_WITH_MASS)
 #: The kinds of notes the fitting of perspectivist rows leaves (``annotators.RowFit``).
-LAYOUT_NOTES = (ANNOTATORS_LIST, ANNOTATOR_POOL)
+LAYOUT_NOTES = (ANNOTATORS_LIST, ANNOTATOR_POOL, ANNOTATORS_LIST_FIRST, ANNOTATOR_POOL_FIRST)
 #: Every kind of note, in the order of the warnings of a file's reading.
 NOTE_KINDS = VALUE_NOTES + LAYOUT_NOTES
 

@@ -16,6 +16,7 @@ from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
 import numpy as np
 
 from .. import kinds
+from ..kinds.perspectivist import OFFICIAL_2025
 from ..errors import ProblemCollector, SubmissionError, counted
 from ..tracks import Track
 from .annotators import RowFit, layout_warnings, per_annotator
@@ -439,7 +440,10 @@ def _per_annotator(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCo
 
     entries = _each(rows, flagged, entries_of, keys, problems)
     fit = RowFit(
-        keys.annotators, keys.listed, {rows.item[j]: len(row) for j, row in entries.items()}
+        keys.annotators,
+        keys.listed,
+        {rows.item[j]: len(row) for j, row in entries.items()},
+        first_entries=track.annotator_alignment == OFFICIAL_2025,
     )
     out = _each(
         rows,

@@ -52,6 +52,10 @@ class Kind:
     default_metrics: Dict[Optional[str], Tuple[str, ...]] = {}
     #: Metrics a track of that scale may choose with ``metrics`` besides the defaults.
     more_metrics: Dict[Optional[str], Tuple[str, ...]] = {}
+    #: The annotator-alignment rules a track may declare (``annotator_alignment``: how a row with more
+    #: entries than its item's annotators is scored), each with its paragraph for the Data and
+    #: Evaluation pages, the default first; none for a kind without per-annotator rows.
+    alignments: Dict[str, str] = {}
 
     @property
     def has_scale(self) -> bool:

@@ -19,6 +19,31 @@ from .base import (
 )
 
 
+#: The annotator-alignment rules (a track's ``annotator_alignment``): a row with more entries than its
+#: item's annotators is scored by name (each entry is its pool or list annotator's), or as the LeWiDi
+#: 2025 official scorer scored it (its first entries in order against the item's annotators).
+BY_NAME, OFFICIAL_2025 = "by_name", "official_2025"
+_WIDE_ROWS = (
+    "A row with more entries than its item's annotators (one per name of the release's annotators "
+    "list, or one per annotator of the dataset's whole pool)"
+)
+ALIGNMENTS = {
+    BY_NAME: f"**Annotator alignment `{BY_NAME}`.** {_WIDE_ROWS} is scored by name: each entry "
+    "belongs to the annotator of its position in that list or pool, and the entries of the item's "
+    "own annotators are scored.",
+    OFFICIAL_2025: f"**Annotator alignment `{OFFICIAL_2025}`, as the LeWiDi 2025 official "
+    f"scorer.** {_WIDE_ROWS} is scored as the 2025 scorer scored it, which paired a row with the "
+    "item's annotators by Python's `zip()`: the row's first k entries, in order, against the "
+    "item's k annotators, the other entries dropped. A row written over the whole pool is so "
+    "scored by position, its first columns against whichever annotators the item has. Example: "
+    "8 of VariErrNLI's 50 test items have 3 of its 4 annotators; the 2025 most-frequent "
+    "baseline's rows, written over the pool (Ann1..Ann4), score MER 0.345000 by this rule (the "
+    "published number) and 0.340556 by name (each column against its own pool annotator). Rows "
+    "with one entry per annotator of the item, in its `annotators` order, score the same under "
+    "both rules.",
+}
+
+
 class Perspectivist(Kind):
     # --- track configuration ---
     name = "perspectivist"
@@ -29,6 +54,7 @@ class Perspectivist(Kind):
         "ordinal": ("anad",),
         "multilabel": ("mer",),
     }
+    alignments = ALIGNMENTS
 
     # --- gold and submitted values ---
 
