@@ -120,10 +120,28 @@ def _rows_file(path: Path, ids, size: int) -> Path:
         ("[('x, y', 1), (2, 3)]", 6),  # a Python literal's tuples and quotes
         ("3.5", 0),
         ("[" * 50, 50),
+        ('["a\\\\", {}]', 3),  # an escaped backslash, then the closing quote
+        (
+            '["a\\", {}]',
+            1,
+        ),  # an escaped quote: the string runs on, unclosed, as the parser reads it
+        ("[\"it's\", 'it\\'s', 1]", 3),
     ],
 )
 def test_entry_count_counts_what_opens_an_entry_outside_strings(text, count):
     assert entry_count(text) == count
+
+
+def test_entry_count_is_linear_in_the_text_whatever_its_quotes_and_escapes():
+    """A pattern for strings that could fail and be retried from each quote made ``"\\`` repeated
+    quadratic (a 16 KB text took 2 s); every text is now counted in one pass."""
+    from test_reader_cost import _cost_ratio
+
+    for unit in ['"\\', '"\\"', "'", "\\\\", '"\\\\']:
+        small, large = unit * 20_000, unit * 160_000
+        assert entry_count(large) >= 0
+        ratio = _cost_ratio(lambda: entry_count(large), lambda: entry_count(small), rounds=3)
+        assert ratio < 24, f"{unit!r}: 8 times the text cost {ratio:.0f} times the time"
 
 
 def test_a_value_over_its_entries_is_not_parsed():

@@ -29,8 +29,9 @@ NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
 COMMA_DECIMAL = re.compile(r"[+-]?\d+,\d+")
 #: Every character such a number can be written with, padding included.
 NUMBER_CHARS = str.maketrans("", "", "0123456789.eE+- \t")
-#: A JSON string, or a Python one in single quotes (``python_literal``): what is inside opens no entry.
-QUOTED = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|\'[^\'\\]*(?:\\.[^\'\\]*)*\'')
+#: A JSON string, or a Python one in single quotes (``python_literal``), its escapes removed: what
+#: is inside opens no entry. One left unclosed runs to the end of the text (no parser reads past it).
+QUOTED = re.compile(r'"[^"]*(?:"|\Z)|\'[^\']*(?:\'|\Z)')
 #: The characters that open an entry of a list, tuple or object, outside strings.
 ENTRY_OPENERS = ",[{("
 
@@ -53,8 +54,9 @@ def entry_count(text: str) -> int:
     at any depth) of the value ``text`` writes: each entry but a container's first follows a comma,
     and the first its opening bracket or brace. Parsing builds an object of at most about 70 bytes
     per entry (an empty object), so this bounds what the parsed value costs."""
-    bare = QUOTED.sub("", text) if '"' in text or "'" in text else text
-    return sum(map(bare.count, ENTRY_OPENERS))
+    if '"' in text or "'" in text:  # escaped backslashes first: in '\\"' the quote ends the string
+        text = QUOTED.sub("", text.replace("\\\\", "").replace('\\"', "").replace("\\'", ""))
+    return sum(map(text.count, ENTRY_OPENERS))
 
 
 def json_values(texts: Sequence[str], most_entries: Optional[int] = None) -> list:

@@ -27,10 +27,10 @@ from .. import kinds
 from ..errors import ProblemCollector, SubmissionError
 from ..kinds.base import PredictionShape
 from ..tracks import Track
+from .bulk import entry_count
 from .coverage import UNKNOWN_ID, missing_items
 from .notes import ReadNote
 from .soft import soft_label_rows
-from .bulk import entry_count
 from .textfile import BYTES_PER_ITEM, FILE_SLACK_BYTES, MAX_FILE_BYTES, shorten
 from .values import ValueProblem, is_number, parse_json, show, show_json, value_warnings
 
