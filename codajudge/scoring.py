@@ -185,13 +185,15 @@ def score_folder(
     ranking tool loads it once for all submissions) is given. ``names``: track id -> the file's name as
     the participant wrote it, shown instead of the ingested copy's ``<track_id>.tsv``.
     """
+    unread: List[str] = []  # the notes of files too large to be read as documents
     if ingested is not None:
         files, unclaimed = ingested_track_files(res_dir, spec, ingested)
     else:
         files, unclaimed = locate_track_files(res_dir, spec.tracks)
         if unclaimed and document_tracks(spec.tracks):
             gold = gold or load_gold(spec, ref_dir)
-            unclaimed = claim_by_ids(res_dir, files, unclaimed, spec.tracks, dataset_ids(gold))
+            ids_of = dataset_ids(gold)
+            unclaimed = claim_by_ids(res_dir, files, unclaimed, spec.tracks, ids_of, unread)
     if not files:
         refuse_no_track_file("submission", spec.tracks, unclaimed)
     if gold is None:
@@ -215,7 +217,7 @@ def score_folder(
     refusals.raise_if_any()
     missing = [t.id for t in spec.tracks if t.id not in results]
     given = {track: safe_display((names or {}).get(track, str(f))) for track, f in files.items()}
-    warnings = ignored_file_notes(unclaimed, spec.tracks, given=given)
+    warnings = unread + ignored_file_notes(unclaimed, spec.tracks, given=given)
     if missing:
         warnings.append(
             "tracks not covered by this submission: "

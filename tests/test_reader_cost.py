@@ -117,13 +117,19 @@ def test_python_numbers_json_does_not_write_are_still_refused(text):
     assert python_literal(text) is None
 
 
+def _literal_text_row(chars: int) -> str:
+    """A Python literal (a tuple) of a ``chars``-character string and a number: two entries."""
+    return "('" + "x" * (chars - 9) + "', 0.5)"
+
+
 def test_a_python_literal_over_the_bound_is_not_parsed_and_the_message_says_why(tmp_path):
     """Python's parser holds about 500 bytes per character of a literal: a 1 MiB line (inside the line
     bound) took 500 MB and seconds. Past ``MAX_LITERAL_CHARS`` the value is refused as not JSON, with
-    the bound and the fix; the 1 MiB row costs no more than a 64 KiB one that is read."""
+    the bound and the fix; the 1 MiB row costs no more than a 64 KiB one that is read. (A literal
+    of many numbers is refused before, by its entries: ``test_reader_memory.py``.)"""
     bound = values.MAX_LITERAL_CHARS
-    read = _literal_row(bound // 5 - 2)
-    huge = _literal_row(1024 * 1024 // 5 - 2)
+    read = _literal_text_row(bound)
+    huge = _literal_text_row(1024 * 1024 - 16)
     assert len(read) <= bound < len(huge) < 1024 * 1024
 
     def refuse(row):
@@ -131,15 +137,18 @@ def test_a_python_literal_over_the_bound_is_not_parsed_and_the_message_says_why(
             _read(SOFT, ITEMS, ["[0.5, 0.5]", row, "[0.5, 0.5]"], tmp_path)
         return str(error.value)
 
-    assert "wrong soft label length" in refuse(read)  # read as a Python literal, then its rules
+    # read as a Python literal, then its rules
+    assert "soft label holds a value that is not a finite number" in refuse(read)
     message = refuse(huge)
     assert message.startswith("soft.tsv, line 2, item 'i1': not valid JSON")
     assert message.endswith(
         "A value that is not JSON is read as a Python literal (str() of a list) only up to 64 KiB: "
         "write JSON, json.dumps(x)"
     )
-    ratio = _cost_ratio(lambda: refuse(huge), lambda: refuse(read), rounds=3)
-    assert ratio < 4, f"the 1 MiB row cost {ratio:.1f} times the 64 KiB one"
+    numbers = _literal_row(bound // 5 - 2)  # the costliest literal to parse: numbers
+    assert len(numbers) <= bound and python_literal(numbers) == [0.5] * (bound // 5 - 2)
+    ratio = _cost_ratio(lambda: refuse(huge), lambda: python_literal(numbers), rounds=3)
+    assert ratio < 4, f"the 1 MiB row cost {ratio:.1f} times a 64 KiB literal read"
 
 
 class _CountedNames(list):

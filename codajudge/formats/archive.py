@@ -19,7 +19,7 @@ from typing import Callable, Dict, Iterator, List, Mapping, Optional, Sequence, 
 
 from ..errors import SubmissionError
 from ..tracks import Track
-from .chaosnli import document_uids
+from .chaosnli import document_bytes, document_uids
 from .textfile import MAX_FILE_BYTES, safe_display, shorten
 
 MAX_ENTRIES = 1000
@@ -34,6 +34,10 @@ PARTICIPANT_OUTPUT = "participant_output.txt"
 IGNORED_NAMES = {"metadata", INGESTION_STATUS, PARTICIPANT_OUTPUT, "thumbs.db", "desktop.ini"}
 ARCHIVE_SUFFIXES = (".zip", ".tar", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".rar")
 UNUSED_FILE = "file {!r} matches no track and was ignored"
+UNREAD_DOCUMENT = (
+    "file {!r} was not read to look for a ChaosNLI document: it holds {:,} bytes, more than a "
+    "document of this edition's tracks may ({:,})"
+)
 
 #: What reading a damaged or unusual zip raises (CRC, truncation, compression, encryption, names the OS refuses).
 _READ_ERRORS = (
@@ -412,16 +416,19 @@ def claim_by_ids(
     unclaimed: List[str],
     tracks: Sequence[Track],
     ids_of: Callable[[str], Sequence[str]],
+    notes: Optional[List[str]] = None,
 ) -> List[str]:
     """Claim for ``document_tracks`` each unclaimed ChaosNLI document (``formats.chaosnli``) whose
     ids are most of all a dataset's (``ids_of(dataset)``); returns the files still unclaimed. A track
-    already given by another file is refused as ``_claim`` refuses it."""
+    already given by another file is refused as ``_claim`` refuses it. A ``.json`` file larger than
+    a document of the largest such dataset is not read, with a note added to ``notes``; without
+    such tracks no file is read."""
     wanted = document_tracks(tracks)
+    n_items = max((len(ids_of(dataset)) for dataset in wanted), default=0)
     left: List[str] = []
     for name in unclaimed:
-        relative, path = PurePosixPath(name), Path(folder) / name
-        regular = path.is_file() and not path.is_symlink()  # a link is never opened
-        uids = document_uids(path) if regular and name.lower().endswith(".json") else None
+        relative = PurePosixPath(name)
+        uids = _document_uids(Path(folder) / name, name, n_items, notes) if wanted else None
         dataset = _dataset_of_ids(uids, wanted, ids_of) if uids else None
         if dataset is None:
             left.append(name)
@@ -431,6 +438,19 @@ def claim_by_ids(
                 _refuse_second_file(track.id, claimed[track.id], relative)
             claimed[track.id] = relative
     return left
+
+
+def _document_uids(path: Path, name: str, n_items: int, notes: Optional[List[str]]):
+    """``chaosnli.document_uids`` of an unclaimed regular ``.json`` file (a link is never opened) no
+    larger than a document for ``n_items`` items, else None (a note for a larger one)."""
+    if not (name.lower().endswith(".json") and path.is_file() and not path.is_symlink()):
+        return None
+    size, limit = path.stat().st_size, document_bytes(n_items)
+    if size <= limit:
+        return document_uids(path, n_items)
+    if notes is not None:
+        notes.append(UNREAD_DOCUMENT.format(name, size, limit))
+    return None
 
 
 def _dataset_of_ids(uids: set, wanted: Dict[str, List[Track]], ids_of) -> Optional[str]:

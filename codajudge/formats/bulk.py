@@ -29,6 +29,11 @@ NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
 COMMA_DECIMAL = re.compile(r"[+-]?\d+,\d+")
 #: Every character such a number can be written with, padding included.
 NUMBER_CHARS = str.maketrans("", "", "0123456789.eE+- \t")
+#: A JSON string, or a Python one in single quotes (``python_literal``), its escapes removed: what
+#: is inside opens no entry. One left unclosed runs to the end of the text (no parser reads past it).
+QUOTED = re.compile(r'"[^"]*(?:"|\Z)|\'[^\']*(?:\'|\Z)')
+#: The characters that open an entry of a list, tuple or object, outside strings.
+ENTRY_OPENERS = ",[{("
 
 
 @contextmanager
@@ -44,11 +49,26 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
-def json_values(texts: Sequence[str]) -> list:
+def entry_count(text: str) -> int:
+    """An upper bound, counted without parsing, on the entries (list or tuple items, object members,
+    at any depth) of the value ``text`` writes: each entry but a container's first follows a comma,
+    and the first its opening bracket or brace. Parsing builds an object of at most about 70 bytes
+    per entry (an empty object), so this bounds what the parsed value costs."""
+    if '"' in text or "'" in text:  # escaped backslashes first: in '\\"' the quote ends the string
+        text = QUOTED.sub("", text.replace("\\\\", "").replace('\\"', "").replace("\\'", ""))
+    return sum(map(text.count, ENTRY_OPENERS))
+
+
+def json_values(texts: Sequence[str], most_entries: Optional[int] = None) -> list:
     """Each text read as ``json.loads(text)`` would read it alone (but integers as floats; NaN and
-    Infinity too), or ``NOT_JSON`` where it is not one JSON value. The C scanner is mapped over the
-    column, and restarted after each text it refuses (StopIteration ends the map, an error keeps what it read)."""
+    Infinity too), or ``NOT_JSON`` where it is not one JSON value or, before any parsing, where it
+    has over ``most_entries`` entries (``entry_count``). The C scanner is mapped over the column,
+    and restarted after each text it refuses (StopIteration ends the map, an error keeps what it read)."""
     stripped = list(map(str.strip, texts, repeat(JSON_SPACE)))
+    if most_entries is not None:
+        counts = np.fromiter(map(entry_count, stripped), dtype=np.int64, count=len(stripped))
+        for j in np.flatnonzero(counts > most_entries).tolist():
+            stripped[j] = ""  # not JSON: the row's own rule (``values.parse_value``) names why
     scanned, rest = [], iter(stripped)
     while len(scanned) < len(stripped):
         with suppress(ValueError, RecursionError):

@@ -27,6 +27,7 @@ from .. import kinds
 from ..errors import ProblemCollector, SubmissionError
 from ..kinds.base import PredictionShape
 from ..tracks import Track
+from .bulk import entry_count
 from .coverage import UNKNOWN_ID, missing_items
 from .notes import ReadNote
 from .soft import soft_label_rows
@@ -44,6 +45,10 @@ _OPENING = re.compile(
     rb'(?:"(?:[^"\\]|\\.)*"[ \t\r\n]*:[ \t\r\n]*\{|\})'
 )
 PEEK_BYTES = 64 * 1024
+#: Entries (``bulk.entry_count``) a document may hold per item of its track, and beyond those: a
+#: record holds about 6 (its uid, 3 probabilities, its label), the model's object 2.
+ENTRIES_PER_ITEM = 32
+ENTRY_SLACK = 64
 NOTE = "the file was read in ChaosNLI's own layout ({{model: {{uid: {{...}}}}}}), model {!r}"
 
 
@@ -58,13 +63,19 @@ def is_chaosnli_document(path: Path) -> bool:
     return bool(_OPENING.match(head.removeprefix(codecs.BOM_UTF8)))
 
 
-def document_uids(path: Path) -> Optional[set]:
-    """The uids of a ChaosNLI document's one model, or None for any file that is not one (the
-    reader then names its problem when a track claims it)."""
+def document_bytes(n_items: int) -> int:
+    """The largest document read for a track of ``n_items`` items (``textfile.read_texts``' bound)."""
+    return min(MAX_FILE_BYTES, BYTES_PER_ITEM * n_items + FILE_SLACK_BYTES)
+
+
+def document_uids(path: Path, n_items: int) -> Optional[set]:
+    """The uids of a ChaosNLI document's one model, or None for any file that is not one, or is
+    larger than one for a track of ``n_items`` items (the reader then names its problem when a
+    track claims it)."""
     if not is_chaosnli_document(path):
         return None
     try:
-        document = _document(path, "", None)
+        document = _document(path, "", n_items)
     except SubmissionError:
         return None
     records = next(iter(document.values())) if len(document) == 1 else None
@@ -102,12 +113,10 @@ def _track_order(track: Track, display: str) -> np.ndarray:
     )
 
 
-def _document(path: Path, display: str, n_items: Optional[int]) -> dict:
+def _document(path: Path, display: str, n_items: int) -> dict:
     """The file parsed as one JSON object, within the byte bound of ``textfile.read_texts`` for a
-    track of ``n_items`` (None: the bound of any file)."""
-    limit = MAX_FILE_BYTES
-    if n_items is not None:
-        limit = min(MAX_FILE_BYTES, BYTES_PER_ITEM * n_items + FILE_SLACK_BYTES)
+    track of ``n_items`` and, before it is parsed, ``ENTRIES_PER_ITEM`` entries per item."""
+    limit = document_bytes(n_items)
     try:
         size = Path(path).stat().st_size
         if size > limit:
@@ -131,10 +140,26 @@ def _document(path: Path, display: str, n_items: Optional[int]) -> dict:
             found=f"byte {data[e.start]:#04x} at offset {e.start}",
             hint="save the file as UTF-8",
         )
+    _refuse_many_entries(text, n_items, display)
     try:
         return parse_json(text, example=EXAMPLE)
     except ValueProblem as p:
         raise SubmissionError.single(display, p.message, expected=EXAMPLE, found=p.found)
+
+
+def _refuse_many_entries(text: str, n_items: int, display: str) -> None:
+    """Refuse, unparsed, a document of more entries than records for ``n_items`` items hold."""
+    most, count = ENTRIES_PER_ITEM * n_items + ENTRY_SLACK, entry_count(text)
+    if count > most:
+        raise SubmissionError.single(
+            display,
+            "the document holds more entries than the predictions for this track's items can",
+            expected=f"at most {most:,} list entries and object members "
+            f"({ENTRIES_PER_ITEM} per item of the track's {n_items:,}, and {ENTRY_SLACK})",
+            found=f"{count:,} (commas and opening brackets outside strings)",
+            hint='write one record per item: {uid: {"predicted_probabilities": [pE, pN, pC], '
+            '"predicted_label": "e"}}',
+        )
 
 
 def _one_model(document: dict, display: str):
@@ -233,7 +258,8 @@ def _soft_entry(record: dict, uid: str, problems: ProblemCollector):
 
 def _softmax(logits, uid: str, problems: ProblemCollector) -> Optional[List[float]]:
     """The softmax of 3 finite logits (shifted by their maximum: the same probabilities as the
-    script's ``exp(x) / sum(exp(x))`` wherever that does not overflow)."""
+    script's ``exp(x) / sum(exp(x))`` wherever that does not overflow). A shift that overflows
+    (logits near -1e308 and 1e308) is -inf, whose exp is 0: no warning, no NaN."""
     if not (
         isinstance(logits, list) and len(logits) == len(LABEL_ORDER) and all(map(is_number, logits))
     ):
@@ -244,7 +270,8 @@ def _softmax(logits, uid: str, problems: ProblemCollector) -> Optional[List[floa
             found=show_json(logits),
         )
         return None
-    shifted = np.exp(np.array(logits, dtype=float) - max(logits))
+    with np.errstate(over="ignore"):
+        shifted = np.exp(np.array(logits, dtype=float) - max(logits))
     return (shifted / shifted.sum()).tolist()
 
 

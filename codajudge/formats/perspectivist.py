@@ -94,11 +94,17 @@ def label_major_rows(rows: list, counts: np.ndarray, out: np.ndarray) -> np.ndar
 
 
 def annotator_entries(
-    text: str, track: Track, annotators: Sequence[str], notes: Optional[List[ReadNote]] = None
+    text: str,
+    track: Track,
+    annotators: Sequence[str],
+    notes: Optional[List[ReadNote]] = None,
+    row_length: Optional[int] = None,
 ) -> list:
     """A row's entries as written (label-major rows as 0/1 rows): ``annotator_rows``'s rules, and also
-    an object annotator -> entry. ``annotators.RowFit`` fits them to the item's annotators."""
-    value = parse_value(text, track, [] if notes is None else notes)
+    an object annotator -> entry. ``annotators.RowFit`` fits them to the item's annotators, rows of
+    at most ``row_length`` entries (None: the item's annotators)."""
+    longest = len(annotators) if row_length is None else row_length
+    value = parse_value(text, track, [] if notes is None else notes, longest)
     if track.scale == "multilabel" and _is_label_major(value, annotators, track):
         return list(_label_major(value, track))
     if isinstance(value, dict):

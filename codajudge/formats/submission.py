@@ -9,6 +9,7 @@ import json
 import re
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import chain
 from operator import itemgetter
 from pathlib import Path
 from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
@@ -48,6 +49,7 @@ from .values import (
     ValueProblem,
     describe_value,
     label_column,
+    most_entries,
     parse_json,
     parse_label,
     parse_number,
@@ -84,6 +86,14 @@ class ItemKeys:
     def counts(self) -> np.ndarray:
         """Each item's number of annotators."""
         return np.fromiter(map(len, self.annotators), dtype=np.int64, count=len(self.annotators))
+
+    @cached_property
+    def longest_row(self) -> int:
+        """The most entries a row of the file may have: an item's annotators, the release's
+        annotators list of an item, or the whole annotator pool (``annotators.RowFit``)."""
+        pool = len(set(chain.from_iterable(self.annotators)))
+        listed = max(map(len, filter(None, self.listed)), default=0)
+        return max(int(self.counts.max(initial=0)), listed, pool)
 
 
 class Prediction(NamedTuple):
@@ -396,7 +406,7 @@ def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector
 
 def _distributions(track: Track, rows: Rows) -> ValueColumn:
     """Soft labels (probabilities in label order)."""
-    column = soft_label_rows(track, json_values(rows.text))
+    column = soft_label_rows(track, json_values(rows.text, most_entries(track)))
     notes = column.notes
     return ValueColumn(
         column.probabilities,
@@ -426,7 +436,7 @@ def _per_annotator(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCo
     """Label indices or 0/1 choices, one row per annotator: the rows ``annotator_rows`` accepts read as
     one column, the others row by row (``RowFit``), which reads other layouts or explains the problem."""
     counts = keys.counts[rows.item]
-    values, ok, column = _distinct_rows(rows.text, counts, track)
+    values, ok, column = _distinct_rows(rows.text, counts, track, keys.longest_row)
     flagged, notes = np.flatnonzero(~ok), []
     hint = labels_as_indices_hint(track, column) if len(flagged) else None
     # on multilabel tracks the hint is for the rows' layout (indices read as 0/1 vectors)
@@ -434,7 +444,9 @@ def _per_annotator(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCo
 
     def entries_of(j: int):
         try:
-            return annotator_entries(rows.text[j], track, keys.annotators[rows.item[j]], notes)
+            return annotator_entries(
+                rows.text[j], track, keys.annotators[rows.item[j]], notes, keys.longest_row
+            )
         except ValueProblem as problem:
             raise with_hint(problem, layout_hint) from None
 
@@ -458,11 +470,12 @@ def _per_annotator(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCo
     return (None if problems or len(out) != len(flagged) else values), notes
 
 
-def _distinct_rows(texts: List[str], counts: np.ndarray, track: Track):
+def _distinct_rows(texts: List[str], counts: np.ndarray, track: Track, longest: int):
     """``annotator_rows`` of the rows (and the JSON values it read), each distinct text and annotator count
-    read once and indexed back: annotators choose among few labels, so rows repeat."""
+    read once and indexed back: annotators choose among few labels, so rows repeat. A row over
+    ``most_entries`` for rows of ``longest`` entries is not parsed."""
     shared, row = distinct(list(zip(texts, counts.tolist())))
-    column = json_values(list(map(itemgetter(0), shared)))
+    column = json_values(list(map(itemgetter(0), shared)), most_entries(track, longest))
     lengths = np.fromiter(map(itemgetter(1), shared), dtype=np.int64, count=len(shared))
     values, ok = annotator_rows(column, lengths, track)
     starts = np.cumsum(lengths) - lengths

@@ -17,7 +17,7 @@ import numpy as np
 from .. import kinds
 from ..kinds.base import split_multilabel  # noqa: F401 (read from here by gold and formats)
 from ..tracks import Track
-from .bulk import COMMA_DECIMAL, NUMBER, exact_codes, list_entries, number_column
+from .bulk import COMMA_DECIMAL, NUMBER, entry_count, exact_codes, list_entries, number_column
 from .notes import PYTHON_LITERAL, VALUE_NOTES, ReadNote, note_warnings
 from .textfile import shorten
 
@@ -25,6 +25,9 @@ from .textfile import shorten
 #: a literal of numbers, so this bounds one line's parse to about 32 MB; JSON is read up to the 1 MiB
 #: line bound, by a scanner that holds only the values.
 MAX_LITERAL_CHARS = 64 * 1024
+#: Entries a value may hold beyond the most a valid value of its track holds (``most_entries``), so
+#: that a value a few entries too long is named by its own rule (its length).
+ENTRY_SLACK = 16
 
 
 class ValueProblem(Exception):
@@ -104,11 +107,22 @@ def parse_json(text: str, example: str = "[0.2, 0.8]"):
         )
 
 
-def parse_value(text: str, track: Track, notes: List[ReadNote]):
+def most_entries(track: Track, row_length: int = 0) -> int:
+    """The most entries (``bulk.entry_count``) a submitted value of ``track`` is parsed with: what a
+    valid value holds (``Kind.most_value_entries``, rows of at most ``row_length`` annotators) and
+    ``ENTRY_SLACK``. A value over it is refused before it is parsed, so that no row costs more
+    memory than a fixed multiple of what its track can hold."""
+    return kinds.of(track).most_value_entries(track, row_length) + ENTRY_SLACK
+
+
+def parse_value(text: str, track: Track, notes: List[ReadNote], row_length: int = 0):
     """A submitted value: JSON or, where it is not, a Python literal of lists (``python_literal``: pandas'
-    to_csv of a list column writes ``str(list)``), noted; else the JSON problem, with a hint on its cause."""
+    to_csv of a list column writes ``str(list)``), noted; else the JSON problem, with a hint on its cause.
+    A value of more entries than ``most_entries(track, row_length)`` is refused unparsed."""
+    example = describe_value(track).partition("<TAB>")[2]
+    _refuse_many_entries(text, most_entries(track, row_length), example)
     try:
-        return parse_json(text, describe_value(track).partition("<TAB>")[2])
+        return parse_json(text, example)
     except ValueProblem as problem:
         value = python_literal(text) if problem.message.startswith("not valid JSON") else None
         if value is None:
@@ -116,6 +130,17 @@ def parse_value(text: str, track: Track, notes: List[ReadNote]):
             raise
     notes.append(ReadNote(PYTHON_LITERAL))
     return value
+
+
+def _refuse_many_entries(text: str, most: int, example: str) -> None:
+    count = entry_count(text)
+    if count > most:
+        raise ValueProblem(
+            "the value holds more entries than a value of this track can",
+            expected=f"at most {most:,} list entries and object members",
+            found=f"{count:,} (commas and opening brackets outside strings)",
+            hint=f"write the item's own value, such as {example}",
+        )
 
 
 def python_literal(text: str):

@@ -79,6 +79,11 @@ class Kind:
     #: The fix named when a file holds the values of many items on one line.
     one_line_fix: str = "write one line per item"
 
+    def most_value_entries(self, track, row_length: int) -> int:
+        """The most list entries and object members, at any depth, a valid JSON value of this kind
+        holds (rows of at most ``row_length`` annotators); kinds whose values are no JSON hold none."""
+        return 0
+
     # --- generated pages, data and leak checks (bundle) ---
     #: The kind's paragraph of the Data and formats page: what a submitted VALUE is (Markdown, one
     #: list item starting with the kind's name in bold).

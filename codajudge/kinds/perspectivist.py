@@ -61,6 +61,13 @@ class Perspectivist(Kind):
     submitted_value = "per_annotator"
     value_is_row = True
 
+    def most_value_entries(self, track, row_length: int) -> int:
+        """One label per annotator; on multilabel tracks per annotator a list of up to K labels, or
+        K vectors of one 0/1 per annotator (label-major)."""
+        if track.scale == "multilabel":
+            return (len(track.labels) + 1) * (row_length + 1)
+        return row_length + 1
+
     # --- generated pages, data and leak checks ---
     format_text = (
         "- **perspectivist**: a JSON list with one label per annotator, in the item's `annotators` "

@@ -36,6 +36,10 @@ class SoftLabel(Kind):
     submitted_value = "distribution"
     value_is_row = True
 
+    def most_value_entries(self, track, row_length: int) -> int:
+        """K+1 probabilities (a leading bin), or K pairs in a list or object (3 per label)."""
+        return 3 * (len(track.labels) + 1)
+
     # --- generated pages, data and leak checks ---
     format_text = (
         "- **soft label**: a JSON list of probabilities in the order of the track's labels (or a "

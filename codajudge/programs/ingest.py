@@ -157,9 +157,10 @@ def check_result_files(
             )
         return items_by_dataset[dataset]
 
+    unread: List[str] = []
     if unclaimed and document_tracks(spec.tracks):
         ids_of = lambda dataset: [item["id"] for item in items_of(dataset)]  # noqa: E731
-        unclaimed = claim_by_ids(folder, files, unclaimed, spec.tracks, ids_of)
+        unclaimed = claim_by_ids(folder, files, unclaimed, spec.tracks, ids_of, unread)
     if not files:
         expected = accepted_file_names(spec.tracks)
         raise SubmissionError.single(
@@ -172,7 +173,7 @@ def check_result_files(
     phases = other_phase_ids(input_dir)
     _check_and_copy(spec, files, folder, out_dir, names, items_of, phases)
     given = {track: safe_display(str(relative)) for track, relative in files.items()}
-    for note in ignored_file_notes(unclaimed, spec.tracks, given=given):
+    for note in unread + ignored_file_notes(unclaimed, spec.tracks, given=given):
         if notes is not None:
             notes.append(note)
         print(f"note: {note}")
