@@ -27,6 +27,16 @@ def _one(dataset_id: str, source: dict, display: str) -> List[Problem]:
                     hint="keep one of them",
                 )
             )
+    for split, other in sorted((source.get("exclude") or {}).items()):
+        if split == other:
+            problems.append(
+                Problem(
+                    where,
+                    f"'exclude' leaves the {split} split's own items out of it",
+                    expected="another split, e.g. exclude: {test: dev}",
+                    found=f"exclude: {{{split}: {other}}}",
+                )
+            )
     if source.get("importer") == "table" and "path" not in source and "splits" not in source:
         problems.append(
             Problem(

@@ -205,6 +205,15 @@ def common_fields(importer: str) -> Dict[str, Field]:
                 example="sample: {dev: {of: test, items: 300, seed: 1}}",
             ),
         ),
+        # Read by bundle/build.py (_without) and bundle/phase_gold.py, which uses it to tell two
+        # splits apart; dataset_checks refuses a split excluding itself.
+        "exclude": Field(
+            MAP,
+            "split -> another split: the items whose texts that split holds are left out of it",
+            keys=SPLITS,
+            items=Field(STR, choices=SPLITS, what="split"),
+            example="exclude: {test: dev}",
+        ),
         # Read by bundle/build.py's declared_repeats, which also refuses a split whose gold no
         # phase hides (a check across phases and datasets).
         "known_repeats": Field(

@@ -125,10 +125,13 @@ def _check_leaks(doc: dict, root: Path, folders, work: Path, findings: Findings)
     inputs = _inputs_of(doc)
     for value, (where, folder) in folders.items():
         digest = _gold_digest(folder)
+        spec = read_spec(folder)
+        if spec.hide_gold and digest in public_gold:
+            _hidden_gold_in_kit(where, spec.phase, public_gold[digest], findings)
+            continue
         if digest in public_gold or digest in seen:
             continue
         seen.add(digest)
-        spec = read_spec(folder)
         golds = load_gold(spec, folder)
         public = _input_folder(root, inputs.get(value), work)
         for track in spec.tracks:
@@ -215,17 +218,31 @@ def _published_paths(doc: dict) -> List[str]:
     return [v for v in values if isinstance(v, str) and v]
 
 
-def _public_gold_digests(root: Path, work: Path) -> set:
-    """Gold shipped on purpose in the starting kit (the practice phase's public dev gold)."""
-    kits = [root / "starting_kit"] if (root / "starting_kit").is_dir() else []
+def _public_gold_digests(root: Path, work: Path) -> Dict[str, str]:
+    """Gold shipped on purpose in the starting kit (a public-gold phase's), by digest -> the kit's
+    folder holding it."""
+    kits = [(root / "starting_kit", "starting_kit")] if (root / "starting_kit").is_dir() else []
     if (root / "starting_kit.zip").is_file():
         target = work / "starting_kit"
         with zipfile.ZipFile(root / "starting_kit.zip") as archive:
             archive.extractall(target)
-        kits.append(target)
+        kits.append((target, "starting_kit.zip"))
     return {
-        _gold_digest(folder)
-        for kit in kits
-        for folder in (kit / "reference_data").glob("*")
+        _gold_digest(folder): f"{name}/reference_data/{folder.name}"
+        for kit, name in kits
+        for folder in sorted((kit / "reference_data").glob("*"))
         if folder.is_dir()
     }
+
+
+def _hidden_gold_in_kit(where: str, phase: str, kit_folder: str, findings: Findings) -> None:
+    """A phase that hides its gold (task.json) while the starting kit holds the same gold."""
+    findings.add(
+        where,
+        f"phase {phase!r} hides its gold (task.json: hide_gold), but {kit_folder}, which "
+        "participants have from day one, holds the same gold",
+        expected=f"no public-gold phase on the split phase {phase!r} hides",
+        found=f"{kit_folder} equal to {where}",
+        hint="in the edition, set public_gold: false on the phase whose gold the kit holds (or "
+        "give it another split) and rebuild",
+    )
