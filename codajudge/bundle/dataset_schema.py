@@ -197,7 +197,8 @@ def common_fields(importer: str) -> Dict[str, Field]:
         ),
         "sample": Field(
             MAP,
-            "split -> {of, items, seed}: the split is a seeded sample of another split's items",
+            "split -> {of, items, seed}: the split is a seeded sample of another split's items "
+            "(never public when that split is hidden)",
             keys=SPLITS,
             items=Field(
                 OBJECT,
@@ -219,7 +220,7 @@ def common_fields(importer: str) -> Dict[str, Field]:
         "known_repeats": Field(
             MAP,
             "hidden-gold split -> how many of its items the release really repeats (by texts) "
-            "from a public split; more are refused",
+            "from a public split (never items a sample copies); more are refused",
             keys=SPLITS,
             items=Field(INT, minimum=0),
             example="known_repeats: {test: 18}",

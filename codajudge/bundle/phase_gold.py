@@ -131,7 +131,7 @@ def _public_on_hidden_split(publisher, hiders: Sequence) -> Problem:
         found=f"{PUBLISH_KEY}: true, split: {publisher.split}",
         hint="Codabench offers every phase's files from day one; to publish test gold after the "
         "evaluation, rebuild then with the evaluation phase's gold public and upload that bundle "
-        "(README, 'Publishing the test gold after the evaluation')",
+        "(README, 'publishing the test gold after the evaluation')",
     )
 
 
