@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import json
 import re
 import shutil
 from pathlib import Path
@@ -253,3 +254,22 @@ def test_the_bundle_checker_refuses_a_starting_kit_holding_a_hidden_phase_s_gold
         and "starting_kit/reference_data/practice, which participants have from day one" in line
         for line in problems
     ), "\n".join(problems) or "no problem found"
+
+
+def test_the_bundle_checker_refuses_a_hidden_phase_scoring_a_later_hidden_phase_s_items(tmp_path):
+    """Rule 3 on a built bundle (one built before the rule, or edited): the hidden-gold practice
+    scores the evaluation's items. The post-campaign phase scoring them again is not reported."""
+    folder = make_edition(tmp_path / "small")
+    tree = build(load_edition(folder), folder, tmp_path / "dist").tree
+    assert check_bundle(tree) == []
+    for kind in ("reference_data", "input_data"):
+        for path in (tree / kind / "evaluation").glob("*.jsonl"):
+            shutil.copyfile(path, tree / kind / "practice" / path.name)
+    task = tree / "reference_data" / "practice" / "task.json"
+    task.write_text(json.dumps(dict(json.loads(task.read_text()), hide_gold=True)))
+    problems = check_bundle(tree)
+    assert [line.split(":")[0] for line in problems] == ["reference_data/practice"], problems
+    assert (
+        "phase 'Practice' scores 56 items that the later phase 'Evaluation' "
+        "(reference_data/evaluation) scores, both with gold hidden"
+    ) in problems[0]

@@ -22,6 +22,7 @@ from .findings import Findings
 from .leaderboard import score_keys
 from .opening import relative_path
 from .programs import PROGRAMS
+from .rescored import ScoredPhase, check_rescored, item_key, phase_dates
 
 
 def _phase_references(doc: dict) -> List[Tuple[str, str]]:
@@ -60,6 +61,8 @@ def check_content(doc: dict, root: Path, findings: Findings) -> None:
             _check_perfect_submission(where, folder, expected, findings)
         if not findings.problems:
             _check_leaks(doc, root, folders, work, findings)
+        if not findings.problems and str(doc.get("version", "1")) == "2":
+            check_rescored(_scored_phases(doc, root, folders, work), findings)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -156,6 +159,37 @@ def _check_leaks(doc: dict, root: Path, folders, work: Path, findings: Findings)
             findings.add(
                 problem.file, problem.message, expected=problem.expected, found=problem.found
             )
+
+
+def _scored_phases(doc: dict, root: Path, folders, work: Path) -> List[ScoredPhase]:
+    """The v2 phases with reference data, in order, the items of the hidden-gold ones read."""
+    tasks = {t.get("index"): t for t in doc.get("tasks") or [] if isinstance(t, dict)}
+    inputs = _inputs_of(doc)
+    scored = []
+    for phase in sorted(doc.get("phases") or [], key=lambda p: p.get("index", 0)):
+        for ref in phase.get("tasks") or []:
+            value = tasks.get(ref, {}).get("reference_data")
+            if value not in folders:
+                continue
+            where, folder = folders[value]
+            spec = read_spec(folder)
+            keys = {}
+            if spec.hide_gold:  # the public phases' items are not the rule's concern
+                public = _input_folder(root, inputs.get(value), work)
+                keys = {
+                    t.dataset: _item_keys(folder, public, t.dataset, where) for t in spec.tracks
+                }
+            start, end = phase_dates(phase)
+            name = str(phase.get("name"))
+            scored.append(ScoredPhase(spec.phase, name, where, start, end, spec.hide_gold, keys))
+    return scored
+
+
+def _item_keys(folder: Path, public: Optional[Path], dataset: str, where: str) -> set:
+    """The keys (``item_key``) of the items of ``dataset`` in a reference folder, their texts read
+    from the ``public`` input folder when there is one."""
+    items = read_items(folder / f"{dataset}.jsonl", f"{where}/{dataset}.jsonl", texts=False)
+    return {item_key(item) for item in _with_texts(items, public, dataset)}
 
 
 def _inputs_of(doc: dict) -> Dict[str, str]:
