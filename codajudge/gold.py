@@ -222,9 +222,16 @@ def _soft_from_rows(
     return soft
 
 
+def _distribution(row: np.ndarray, scored: bool) -> list:
+    """A soft-label gold row as a prediction; the uniform one over its last axis when unscored."""
+    return (row if scored else np.full(row.shape, 1.0 / row.shape[-1])).tolist()
+
+
 def gold_as_values(gold: GoldTrack) -> list:
     """The gold of a track as prediction values (a perfect submission), for self-checks and tests;
-    classification items without a majority get the first label (they are not scored)."""
+    items without gold, which are not scored, get a valid value all the same: classification items
+    without a majority the first label, soft-label items without annotations the uniform
+    distribution (a row of zeros would be refused as not summing to 1)."""
     track = gold.track
     shape = kinds.of(track).prediction_shape
     if shape is PredictionShape.SCORE:
@@ -232,6 +239,6 @@ def gold_as_values(gold: GoldTrack) -> list:
     if shape is PredictionShape.LABEL:
         return [track.labels[max(i, 0)] for i in gold.gold.tolist()]
     if shape is PredictionShape.DISTRIBUTION:
-        return [row.tolist() for row in gold.gold]
+        return [_distribution(row, scored) for row, scored in zip(gold.gold, gold.scored)]
     bounds = gold.gold.offsets.tolist()
     return [per_annotator_value(track, gold.gold.values[a:b]) for a, b in zip(bounds, bounds[1:])]

@@ -320,10 +320,33 @@ def test_ocnli_most_frequent_baseline_gives_37_4_percent_on_dev(built):
     tree = built("ocnli").tree
     expected = _ocnli_majority_share()
     assert round(100 * expected, 1) == 37.4  # the published figure, from the raw files
-    for phase in ("practice", "evaluation"):  # both phases score OCNLI dev (its test has no labels)
+    for phase in ("evaluation", "post-campaign"):  # both score OCNLI dev (its test has no labels)
         scores = run_once(tree, "baseline:most_frequent", phase)
         assert scores["nli_accuracy"] == pytest.approx(published(expected, tree, phase), abs=1e-9)
         assert scores["primary"] == pytest.approx(published(expected, tree, phase), abs=1e-9)
+
+
+def _ids_and_texts(path: Path) -> tuple:
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").split("\n") if line]
+    return [r["id"] for r in rows], {tuple(r["texts"]) for r in rows}
+
+
+@edition_group("ocnli")
+def test_ocnli_practice_scores_training_items_held_out_of_every_phase_s_training_data(built):
+    """Issue 34, item 2: the hidden-gold practice phase scores none of the evaluation's items; the
+    evaluation keeps the whole dev set, on which OCNLI results are published."""
+    tree = built("ocnli").tree
+    inputs = tree / "input_data"
+    with open(DATA / "ocnli" / "train.10k.json", encoding="utf-8") as f:
+        release_train = {str(json.loads(line)["id"]) for line in f if line.strip()}
+    practice_ids, practice_texts = _ids_and_texts(inputs / "practice" / "ocnli.jsonl")
+    assert len(practice_ids) == 1000 and set(practice_ids) <= release_train
+    for phase in ("practice", "evaluation", "post-campaign"):
+        train_ids, train_texts = _ids_and_texts(inputs / phase / "ocnli.train.jsonl")
+        assert len(train_ids) == 9000 and not practice_texts & train_texts
+    for phase in ("evaluation", "post-campaign"):
+        ids, texts = _ids_and_texts(inputs / phase / "ocnli.jsonl")
+        assert len(ids) == 3000 and not practice_texts & texts
 
 
 # --- participants' file names ----------------------------------------------------------------------
@@ -517,7 +540,8 @@ def test_sts2017_scores_a_submission_laid_out_as_the_2017_competition_asked(buil
 
 @pytest.mark.parametrize("name", ["sts2017", "ocnli"])
 def test_practice_gold_is_not_in_the_starting_kit_when_it_would_reveal_test_gold(name, built):
-    """sts2017: STS-B dev holds 125 en-en test pairs with their scores; ocnli: dev is also the test."""
+    """sts2017: STS-B dev held 125 en-en test pairs with their scores (now left out of its en-en
+    practice); ocnli: the practice items are training items held out, hidden as well."""
     tree = built(name).tree
     # the kit's only gold is its local phase's, held out of the training split (public anyway)
     kit_gold = tree / "starting_kit" / "reference_data"
@@ -543,6 +567,18 @@ def test_practice_gold_is_not_in_the_starting_kit_when_it_would_reveal_test_gold
         for path in (tree / "input_data").rglob("*.train.jsonl"):
             for line in path.read_text(encoding="utf-8").split("\n")[:-1]:
                 assert tuple(json.loads(line)["texts"]) not in test_pairs, path
+
+
+@edition_group("sts2017")
+def test_sts2017_practice_leaves_out_the_en_en_test_pairs(built):
+    """Issue 34, item 2: 125 STS Benchmark dev pairs are track 5's test pairs; the hidden-gold
+    practice phase, before the evaluation, scores none of them (and all 1,500 on other tracks)."""
+    inputs = built("sts2017").tree / "input_data"
+    _, test_pairs = _ids_and_texts(inputs / "evaluation" / "sts_en_en.jsonl")
+    practice_ids, practice_pairs = _ids_and_texts(inputs / "practice" / "sts_en_en.jsonl")
+    assert len(practice_ids) == 1500 - 125 and not practice_pairs & test_pairs
+    other_ids, _ = _ids_and_texts(inputs / "practice" / "sts_es_es.jsonl")
+    assert len(other_ids) == 1500
 
 
 @edition_group("lewidi2025")
@@ -851,10 +887,10 @@ def test_the_ocnli_kit_says_how_many_local_items_each_track_scores(built):
     """The local nli_soft track scores only the items with five labels: the README and the
     Baselines page say so beside the local split's size."""
     tree = built("ocnli").tree
-    said = "items per dataset: ocnli 1000; of these, track NLI scores 999 and track NLI soft label "
+    said = "items per dataset: ocnli 900; of these, track NLI soft label scores 111: the items "
     for page in (tree / "starting_kit" / "README.md", tree / "pages" / "baselines.md"):
         text = page.read_text(encoding="utf-8")
-        assert said + "scores 136: the items with the gold each track needs" in text
+        assert said + "with the gold each track needs" in text
 
 
 @pytest.mark.parametrize("name", EDITIONS)
@@ -904,10 +940,26 @@ CHAOS_PARTS = {"snli": "snli_soft", "mnli": "mnli_soft"}
 CHAOS_LETTERS = ("e", "n", "c")
 
 
+def _chaos_practice(release) -> set:
+    """The practice phase's 300 uids of a part: the smallest SHA-256 of "2020:<uid>" (edition.yaml's
+    sample), held out of the evaluation (its exclude)."""
+    digest = {u: hashlib.sha256(f"2020:{u}".encode()).hexdigest() for u in release}
+    return set(sorted(release, key=digest.get)[:300])
+
+
+def _chaos_evaluation(part: str) -> dict:
+    """uid -> record of the items the evaluation phase scores: the release less the practice's."""
+    import chaosnli_official as official
+
+    release = official.load_release(part)
+    practice = _chaos_practice(release)
+    return {uid: record for uid, record in release.items() if uid not in practice}
+
+
 def _chaosnli_predictions(seed: int):
-    """Seeded predictions for every item of both parts, in ChaosNLI's document layout (SNLI as
-    probabilities, MNLI as logits, labels as letters), and the official script's numbers on them
-    (``tests/chaosnli_official.py``, reading the release itself)."""
+    """Seeded predictions for every item the evaluation phase scores in both parts, in ChaosNLI's
+    document layout (SNLI as probabilities, MNLI as logits, labels as letters), and the official
+    script's numbers on them (``tests/chaosnli_official.py``, reading the release itself)."""
     import numpy as np
 
     import chaosnli_official as official
@@ -915,7 +967,7 @@ def _chaosnli_predictions(seed: int):
     rng = np.random.default_rng(seed)
     documents, expected = {}, {}
     for part in CHAOS_PARTS:
-        release = official.load_release(part)
+        release = _chaos_evaluation(part)
         records = {}
         for uid in release:
             probs = rng.dirichlet([0.8, 0.8, 0.8])
@@ -1010,12 +1062,13 @@ def test_chaosnli_an_incomplete_document_is_refused(built, tmp_path):
     submission = tmp_path / "res.zip"
     with zipfile.ZipFile(submission, "w") as zf:
         zf.writestr("snli_model.json", json.dumps(documents["snli"]))
-    with pytest.raises(SubmissionError, match="1 of the track's 1514 items has no prediction"):
+    with pytest.raises(SubmissionError, match="1 of the track's 1214 items has no prediction"):
         run_once(tree, str(submission), "evaluation")
 
 
 @edition_group("chaosnli")
-def test_chaosnli_practice_is_a_seeded_sample_of_the_evaluation_items_with_hidden_gold(built):
+def test_chaosnli_practice_is_a_seeded_sample_held_out_of_the_evaluation_items(built):
+    """Issue 34, item 2: the practice phase's hidden gold scores none of the evaluation's items."""
     import chaosnli_official as official
 
     tree = built("chaosnli").tree
@@ -1023,13 +1076,13 @@ def test_chaosnli_practice_is_a_seeded_sample_of_the_evaluation_items_with_hidde
     for part, file in (("snli", "snli.jsonl"), ("mnli", "mnli.jsonl")):
         ids = {
             phase: [json.loads(line)["id"] for line in (tree / "input_data" / phase / file).open()]
-            for phase in ("practice", "evaluation")
+            for phase in ("practice", "evaluation", "post-campaign")
         }
         release = list(official.load_release(part))
-        assert ids["evaluation"] == release  # every item, in the release's order
-        digest = {u: hashlib.sha256(f"2020:{u}".encode()).hexdigest() for u in release}
-        chosen = set(sorted(release, key=digest.get)[:300])
+        chosen = _chaos_practice(release)
         assert ids["practice"] == [u for u in release if u in chosen]
+        rest = [u for u in release if u not in chosen]  # in the release's order
+        assert ids["evaluation"] == ids["post-campaign"] == rest
         assert (tree / "input_data" / "practice" / f"{part}.train.jsonl").read_text() == ""
 
 

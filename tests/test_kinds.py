@@ -125,6 +125,21 @@ def test_every_metric_a_track_may_name_scores_its_gold_at_the_best_value(track, 
         assert value == pytest.approx(best, abs=1e-9), name
 
 
+def test_a_soft_label_item_without_annotations_is_written_as_a_valid_perfect_prediction(tmp_path):
+    """OCNLI's training items carry the majority label only: a phase scoring them (its practice)
+    has soft-label items without gold, which the builder's perfect submission must still write
+    as a distribution the reader accepts (it wrote a row of zeros)."""
+    track = next(t for t in default_edition().tracks if t.id == "nli_zh_soft")
+    items = _evaluation_items(track.dataset)
+    items[0] = {k: v for k, v in items[0].items() if k not in ("annotators", "annotations")}
+    gold = build_gold(track, items, "reference")
+    assert not gold.scored[0] and gold.scored[1:].all()
+    path = tmp_path / f"{track.id}.tsv"
+    write_prediction(path, track, gold.ids, gold_as_values(gold))
+    result = score_track(gold, read_track_file(path, path.name, gold), path.name)
+    assert result.scores[track.main_metric] == pytest.approx(0.0, abs=1e-9)
+
+
 # --- a kind registered without editing codajudge.bundle reaches the pages ---
 
 

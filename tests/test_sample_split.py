@@ -14,6 +14,9 @@ from codajudge.bundle.sample import Sample, declared_sample, sampled_items
 from codajudge.errors import ConfigError
 
 SAMPLE = {"dev": {"of": "test", "items": 5, "seed": 3}}
+#: The sample held out of the test split, as editions/chaosnli does: a hidden practice phase may not
+#: score the evaluation's items (tests/test_phase_gold.py).
+HELD_OUT = {"test": "dev"}
 
 
 def one_dataset_edition(tmp_path, **nli_options):
@@ -24,7 +27,7 @@ def one_dataset_edition(tmp_path, **nli_options):
     config["datasets"] = {"nli": dict(config["datasets"]["nli"], **nli_options)}
     config["tracks"] = [t for t in config["tracks"] if t["dataset"] == "nli"]
     config["tracks"][1]["metrics"] = ["jsd", "kl"]
-    for phase in config["phases"]:  # the sample reuses test items: its gold must stay hidden
+    for phase in config["phases"]:  # as editions/chaosnli: every phase's gold hidden
         phase["public_gold"] = False
     (folder / "edition.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
     return folder
@@ -69,23 +72,26 @@ def test_a_wrong_sample_is_refused_naming_what_is_expected(sample, message):
 
 
 def test_a_sample_larger_than_its_split_is_refused(tmp_path):
-    folder = one_dataset_edition(tmp_path, sample={"dev": {"of": "test", "items": 15, "seed": 3}})
+    folder = one_dataset_edition(
+        tmp_path, sample={"dev": {"of": "test", "items": 15, "seed": 3}}, exclude=HELD_OUT
+    )
     with pytest.raises(ConfigError, match="the dev sample asks for more items than the test split"):
         import_data(load_edition(folder), folder)
 
 
-def test_train_none_reads_no_training_file_and_the_sample_is_of_the_test_items(tmp_path):
-    folder = one_dataset_edition(tmp_path, train="none", sample=SAMPLE)
+def test_train_none_reads_no_training_file_and_the_sample_is_held_out_of_the_test_items(tmp_path):
+    folder = one_dataset_edition(tmp_path, train="none", sample=SAMPLE, exclude=HELD_OUT)
     (folder / "data" / "nli" / "train.jsonl").unlink()  # never read
     data = import_data(load_edition(folder), folder)
     assert "nli" not in data.splits["train"]
-    test = data.splits["test"]["nli"]
-    assert len(test) == 14 and len(data.splits["dev"]["nli"]) == 5
-    assert all(item in test for item in data.splits["dev"]["nli"])
+    release = [json.loads(line) for line in (folder / "data" / "nli" / "test.jsonl").open()]
+    test, dev = data.splits["test"]["nli"], data.splits["dev"]["nli"]
+    assert len(dev) == 5 and all(item in release for item in dev)
+    assert test == [item for item in release if item not in dev]
 
 
 def test_without_train_the_baselines_that_learn_are_not_run_and_the_page_says_so(tmp_path):
-    folder = one_dataset_edition(tmp_path, train="none", sample=SAMPLE)
+    folder = one_dataset_edition(tmp_path, train="none", sample=SAMPLE, exclude=HELD_OUT)
     summary = build(load_edition(folder), folder, tmp_path / "dist")
     tree = summary.tree
     assert (tree / "input_data" / "practice" / "nli.train.jsonl").read_text() == ""

@@ -83,10 +83,12 @@ def test_a_phase_public_gold_that_is_no_boolean_is_refused(written, found, hint,
 
 @pytest.mark.parametrize("written, public", [("false", False), ("true", True), ("FALSE", False)])
 def test_yaml_booleans_are_read_as_written(written, public, tmp_path):
-    path = _edition(tmp_path, _after("  - id: post-campaign", f"public_gold: {written}"))
+    """On the practice phase, whose dev split no other phase hides: the post-campaign phase's test
+    gold may not be public while the evaluation hides it (tests/test_phase_gold.py)."""
+    path = _edition(tmp_path, _after("  - id: practice", f"public_gold: {written}"))
     phases = {phase.id: phase for phase in load_edition(path).phases}
-    assert phases["post-campaign"].public_gold is public
-    assert phases["post-campaign"].hide_gold is not public
+    assert phases["practice"].public_gold is public
+    assert phases["practice"].hide_gold is not public
 
 
 @pytest.mark.parametrize("key", ["positional", "primary"])

@@ -45,6 +45,7 @@ from .data_checks import split_problems
 from .edition import Edition, Phase
 from .content_leaks import text_key
 from .leaks import HiddenSplit, check_public_tree, concerns_file
+from .phase_gold import hidden_splits, item_problems
 from .pages import generated_pages
 from .kit_readme import (
     LOCAL_PHASE,
@@ -139,6 +140,7 @@ def import_data(edition: Edition, data_root: Path) -> EditionData:
             if split != "train" and not items:
                 problems.append(Problem(f"datasets '{dataset}'", f"the {split} split has no items"))
     repeats = check_repeats(edition, splits, problems)
+    problems.extend(item_problems(edition.phases, splits))
     problems.extend(split_problems(edition.tracks, splits))
     if problems:
         raise ConfigError(problems)
@@ -157,18 +159,41 @@ def _load_splits(edition: Edition, data_root: Path, needed: List[str]):
     for dataset, source in sorted(edition.datasets.items()):
         where = f"datasets '{dataset}'"
         labels = dataset_label_set(edition.tracks, dataset)
-        for split in needed:
-            if split == "train" and has_no_train(source):
-                continue
-            try:
-                splits[split][dataset] = _load_dataset_split(
-                    source, data_root, split, where, labels
-                )
-            except ConfigError as e:  # a release cut by 'split' is read once per split
-                problems.extend(p for p in e.problems if p not in problems)
+        try:
+            for split, items in _dataset_splits(source, data_root, needed, where, labels).items():
+                splits[split][dataset] = items
+        except ConfigError as e:  # a release cut by 'split' is read once per split
+            problems.extend(p for p in e.problems if p not in problems)
     if problems:
         raise ConfigError(problems)
     return splits
+
+
+def _dataset_splits(source, data_root: Path, needed: List[str], where: str, labels):
+    """split -> items of one dataset: each split read, then its ``exclude`` applied (the items
+    whose texts the excluded split holds, as read, left out). A split's problems do not stop the
+    others from being read. ``labels``: the dataset's tracks' label set."""
+    read: Dict[str, List[dict]] = {}
+    problems: List[Problem] = []
+    wanted = [s for s in needed if not (s == "train" and has_no_train(source))]
+    excluded = [split for split in (source.get("exclude") or {}).values() if split not in wanted]
+    for split in wanted + sorted(set(excluded)):
+        try:
+            read[split] = _load_dataset_split(source, data_root, split, where, labels)
+        except ConfigError as e:
+            problems.extend(p for p in e.problems if p not in problems)
+    if problems:
+        raise ConfigError(problems)
+    return {split: _without(read[split], read, source, split) for split in wanted}
+
+
+def _without(items: List[dict], read: Dict[str, List[dict]], source, split: str) -> List[dict]:
+    """``items`` less those whose texts the split ``exclude`` names for ``split`` holds."""
+    other = (source.get("exclude") or {}).get(split) if isinstance(source, dict) else None
+    if other is None:
+        return items
+    texts = {text_key(item) for item in read.get(other, [])}
+    return [item for item in items if text_key(item) not in texts]
 
 
 REPEATS_KEY = "known_repeats"
@@ -244,8 +269,8 @@ def _repeat_problem(repeats: Repeats, public: List[str]) -> Problem:
 def check_repeats(edition: Edition, splits, problems: List[Problem]) -> List[Repeats]:
     """Public splits (train and any split whose gold is public) against every hidden-gold split, by
     texts: repeats beyond a dataset's ``known_repeats`` are refused; all of them are reported."""
-    public = {"train"} | {p.split for p in edition.phases if p.public_gold}
-    hidden = sorted({p.split for p in edition.phases} - public)
+    hidden = sorted(hidden_splits(edition.phases))
+    public = {"train"} | {p.split for p in edition.phases if p.public_gold} - set(hidden)
     report: List[Repeats] = []
     for dataset, source in sorted(edition.datasets.items()):
         where = f"datasets '{dataset}'"
@@ -412,16 +437,14 @@ def marked_page(text: str, edition: Edition) -> str:
 
 
 def hidden_gold(edition: Edition, data: EditionData) -> Dict[str, HiddenSplit]:
-    """Gold that no public file may contain: the splits of phases whose gold is not public."""
-    public_splits = {p.split for p in edition.phases if p.public_gold}
+    """Gold that no public file may contain: every split some phase hides, whatever other phases
+    do with it (``phase_gold``)."""
     hidden: Dict[str, HiddenSplit] = {}
-    for phase in edition.phases:
-        if phase.public_gold or phase.split in public_splits:
-            continue
+    for split in sorted(hidden_splits(edition.phases)):
         for track in edition.tracks:
-            items = data.splits[phase.split][track.dataset]
-            hidden[f"{track.id} ({phase.split})"] = HiddenSplit(
-                build_gold(track, items, f"{track.dataset} ({phase.split})"), items
+            items = data.splits[split][track.dataset]
+            hidden[f"{track.id} ({split})"] = HiddenSplit(
+                build_gold(track, items, f"{track.dataset} ({split})"), items
             )
     return hidden
 

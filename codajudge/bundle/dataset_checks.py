@@ -28,9 +28,24 @@ def _one(dataset_id: str, source: dict, display: str) -> List[Problem]:
                     hint="keep one of them",
                 )
             )
+    problems.extend(_exclude_problems(source, where))
     if source.get("importer") == "table":
         problems.extend(_table_problems(source, where))
     return problems
+
+
+def _exclude_problems(source: dict, where: str) -> List[Problem]:
+    """``exclude: {SPLIT: OTHER}`` names another split than SPLIT itself."""
+    return [
+        Problem(
+            where,
+            f"'exclude' leaves the {split} split's own items out of it",
+            expected="another split, e.g. exclude: {test: dev}",
+            found=f"exclude: {{{split}: {other}}}",
+        )
+        for split, other in sorted((source.get("exclude") or {}).items())
+        if split == other
+    ]
 
 
 def _table_problems(source: dict, where: str) -> List[Problem]:

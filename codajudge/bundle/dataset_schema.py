@@ -197,7 +197,8 @@ def common_fields(importer: str) -> Dict[str, Field]:
         ),
         "sample": Field(
             MAP,
-            "split -> {of, items, seed}: the split is a seeded sample of another split's items",
+            "split -> {of, items, seed}: the split is a seeded sample of another split's items "
+            "(never public when that split is hidden)",
             keys=SPLITS,
             items=Field(
                 OBJECT,
@@ -205,12 +206,21 @@ def common_fields(importer: str) -> Dict[str, Field]:
                 example="sample: {dev: {of: test, items: 300, seed: 1}}",
             ),
         ),
+        # Read by bundle/build.py (_without) and bundle/phase_gold.py, which uses it to tell two
+        # splits apart; dataset_checks refuses a split excluding itself.
+        "exclude": Field(
+            MAP,
+            "split -> another split: the items whose texts that split holds are left out of it",
+            keys=SPLITS,
+            items=Field(STR, choices=SPLITS, what="split"),
+            example="exclude: {test: dev}",
+        ),
         # Read by bundle/build.py's declared_repeats, which also refuses a split whose gold no
         # phase hides (a check across phases and datasets).
         "known_repeats": Field(
             MAP,
             "hidden-gold split -> how many of its items the release really repeats (by texts) "
-            "from a public split; more are refused",
+            "from a public split (never items a sample copies); more are refused",
             keys=SPLITS,
             items=Field(INT, minimum=0),
             example="known_repeats: {test: 18}",

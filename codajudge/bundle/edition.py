@@ -24,6 +24,7 @@ from .check.leaderboard import SUBMISSION_RULES
 from .columns import column_title_problems
 from .config_yaml import load_config_yaml
 from .dataset_checks import dataset_problems
+from .phase_gold import config_problems
 from .placeholders import page_problems
 from .sample import LocalSplit, declared_local
 from .schedule import ScheduledPhase, schedule_problems
@@ -411,6 +412,8 @@ def load_edition(path: Path) -> Edition:
     phases = _phases(raw.get("phases"), problems, display)
     tracks, datasets = _tracks_and_datasets(raw, display, problems)
     problems.extend(dataset_problems(datasets, display))
+    if not problems:  # which gold may be public, and which phases may score the same items
+        problems.extend(config_problems(phases, datasets))
     leaderboard = _leaderboard(raw, display, problems)
     pages = _check_files(raw, folder, display, problems)
     _check_known_leaks(raw.get("known_leaks"), display, problems)

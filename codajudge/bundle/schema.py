@@ -425,7 +425,8 @@ def phase_fields() -> Dict[str, Field]:
         "execution_time_limit": _count("seconds per submission", 1, MAX_TIME_LIMIT, default=600),
         "public_gold": Field(
             BOOL,
-            "the phase's gold ships in the starting kit (default: true for practice only)",
+            "the phase's gold ships in the starting kit (default: true for practice only); "
+            "refused on a split another phase hides",
         ),
     }
 

@@ -11,7 +11,10 @@ wrong; expected ...; found ...``. The checks, one module each:
 - ``legacy``: the CodaLab v1.5 rules (``html`` pages, numbered phases, zips whose ``metadata`` file
   holds the command);
 - ``scores``: the leaderboard's keys against what the scorer writes for a perfect submission;
-- ``gold_leaks``: no public file carries a phase's hidden gold (the builder's own check).
+- ``gold_leaks``: no public file carries a phase's hidden gold (the builder's own check), and no
+  hidden phase's gold is in the starting kit;
+- ``rescored``: no hidden-gold phase scores items a later hidden-gold phase scores before the
+  evaluation ends (``phase_gold``'s third rule, on Codabench v2 bundles).
 """
 
 from __future__ import annotations

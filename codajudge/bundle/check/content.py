@@ -22,6 +22,7 @@ from .findings import Findings
 from .leaderboard import score_keys
 from .opening import relative_path
 from .programs import PROGRAMS
+from .rescored import ScoredPhase, check_rescored, item_key, phase_dates
 
 
 def _phase_references(doc: dict) -> List[Tuple[str, str]]:
@@ -60,6 +61,8 @@ def check_content(doc: dict, root: Path, findings: Findings) -> None:
             _check_perfect_submission(where, folder, expected, findings)
         if not findings.problems:
             _check_leaks(doc, root, folders, work, findings)
+        if not findings.problems and str(doc.get("version", "1")) == "2":
+            check_rescored(_scored_phases(doc, root, folders, work), findings)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -125,10 +128,13 @@ def _check_leaks(doc: dict, root: Path, folders, work: Path, findings: Findings)
     inputs = _inputs_of(doc)
     for value, (where, folder) in folders.items():
         digest = _gold_digest(folder)
+        spec = read_spec(folder)
+        if spec.hide_gold and digest in public_gold:
+            _hidden_gold_in_kit(where, spec.phase, public_gold[digest], findings)
+            continue
         if digest in public_gold or digest in seen:
             continue
         seen.add(digest)
-        spec = read_spec(folder)
         golds = load_gold(spec, folder)
         public = _input_folder(root, inputs.get(value), work)
         for track in spec.tracks:
@@ -153,6 +159,37 @@ def _check_leaks(doc: dict, root: Path, folders, work: Path, findings: Findings)
             findings.add(
                 problem.file, problem.message, expected=problem.expected, found=problem.found
             )
+
+
+def _scored_phases(doc: dict, root: Path, folders, work: Path) -> List[ScoredPhase]:
+    """The v2 phases with reference data, in order, the items of the hidden-gold ones read."""
+    tasks = {t.get("index"): t for t in doc.get("tasks") or [] if isinstance(t, dict)}
+    inputs = _inputs_of(doc)
+    scored = []
+    for phase in sorted(doc.get("phases") or [], key=lambda p: p.get("index", 0)):
+        for ref in phase.get("tasks") or []:
+            value = tasks.get(ref, {}).get("reference_data")
+            if value not in folders:
+                continue
+            where, folder = folders[value]
+            spec = read_spec(folder)
+            keys = {}
+            if spec.hide_gold:  # the public phases' items are not the rule's concern
+                public = _input_folder(root, inputs.get(value), work)
+                keys = {
+                    t.dataset: _item_keys(folder, public, t.dataset, where) for t in spec.tracks
+                }
+            start, end = phase_dates(phase)
+            name = str(phase.get("name"))
+            scored.append(ScoredPhase(spec.phase, name, where, start, end, spec.hide_gold, keys))
+    return scored
+
+
+def _item_keys(folder: Path, public: Optional[Path], dataset: str, where: str) -> set:
+    """The keys (``item_key``) of the items of ``dataset`` in a reference folder, their texts read
+    from the ``public`` input folder when there is one."""
+    items = read_items(folder / f"{dataset}.jsonl", f"{where}/{dataset}.jsonl", texts=False)
+    return {item_key(item) for item in _with_texts(items, public, dataset)}
 
 
 def _inputs_of(doc: dict) -> Dict[str, str]:
@@ -215,17 +252,31 @@ def _published_paths(doc: dict) -> List[str]:
     return [v for v in values if isinstance(v, str) and v]
 
 
-def _public_gold_digests(root: Path, work: Path) -> set:
-    """Gold shipped on purpose in the starting kit (the practice phase's public dev gold)."""
-    kits = [root / "starting_kit"] if (root / "starting_kit").is_dir() else []
+def _public_gold_digests(root: Path, work: Path) -> Dict[str, str]:
+    """Gold shipped on purpose in the starting kit (a public-gold phase's), by digest -> the kit's
+    folder holding it."""
+    kits = [(root / "starting_kit", "starting_kit")] if (root / "starting_kit").is_dir() else []
     if (root / "starting_kit.zip").is_file():
         target = work / "starting_kit"
         with zipfile.ZipFile(root / "starting_kit.zip") as archive:
             archive.extractall(target)
-        kits.append(target)
+        kits.append((target, "starting_kit.zip"))
     return {
-        _gold_digest(folder)
-        for kit in kits
-        for folder in (kit / "reference_data").glob("*")
+        _gold_digest(folder): f"{name}/reference_data/{folder.name}"
+        for kit, name in kits
+        for folder in sorted((kit / "reference_data").glob("*"))
         if folder.is_dir()
     }
+
+
+def _hidden_gold_in_kit(where: str, phase: str, kit_folder: str, findings: Findings) -> None:
+    """A phase that hides its gold (task.json) while the starting kit holds the same gold."""
+    findings.add(
+        where,
+        f"phase {phase!r} hides its gold (task.json: hide_gold), but {kit_folder}, which "
+        "participants have from day one, holds the same gold",
+        expected=f"no public-gold phase on the split phase {phase!r} hides",
+        found=f"{kit_folder} equal to {where}",
+        hint="in the edition, set public_gold: false on the phase whose gold the kit holds (or "
+        "give it another split) and rebuild",
+    )

@@ -1,0 +1,212 @@
+"""Which gold a configuration may publish, and which phases may score the same items (issue 34).
+
+Codabench offers every phase's files from day one, so gold is public or hidden for the whole
+competition. Three rules, checked on the config (``config_problems``: split names, ``sample`` and
+``exclude``) and again on the items once read (``item_problems``: by texts, ``text_key``):
+
+1. A split is hidden when any phase hides it, whatever order the phases come in: no phase may
+   publish the gold of a split another phase hides (``public_gold: true`` on the same split).
+2. A split that shares items with a hidden split is never public: the training split and a
+   public-gold phase's split may not be a ``sample`` of a hidden split (``known_repeats`` counts a
+   release's own repeats, never the items a sample copies).
+3. Before the evaluation ends, no hidden-gold phase scores items that a later hidden-gold phase
+   scores: its scores, one submission after another, would reveal the later phase's gold. A
+   post-campaign phase (one that starts after the evaluation ends, ``post_campaign``) is exempt:
+   by then the evaluation's gold has done its work.
+
+A dataset's ``exclude: {SPLIT: OTHER}`` leaves out of SPLIT the items whose texts OTHER holds, which
+makes two splits disjoint (``sample`` + ``exclude`` hold a part out of a split).
+"""
+
+from __future__ import annotations
+
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
+
+from ..errors import Problem
+from .content_leaks import text_key
+
+TRAIN = "train"
+PUBLISH_KEY = "public_gold"
+
+
+def hidden_splits(phases: Sequence) -> Set[str]:
+    """The splits some phase hides the gold of (a split is hidden when any phase hides it)."""
+    return {phase.split for phase in phases if phase.hide_gold}
+
+
+def campaign_end(phases: Sequence):
+    """When the evaluation ends: the end of the phase ``evaluation``, else of the last phase that
+    has an end; None when no phase has one."""
+    ends = [phase.end for phase in phases if phase.end is not None]
+    evaluation = [phase.end for phase in phases if phase.id == "evaluation" and phase.end]
+    return (evaluation or ends or [None])[-1]
+
+
+def post_campaign(phases: Sequence) -> Set[str]:
+    """The ids of the phases that start after the evaluation ends."""
+    end = campaign_end(phases)
+    return {phase.id for phase in phases if end is not None and phase.start > end}
+
+
+def _sample_of(source: dict, split: str) -> Optional[str]:
+    sample = (source.get("sample") or {}).get(split)
+    return sample.get("of") if isinstance(sample, dict) else None
+
+
+def _excludes(source: dict, split: str, other: str) -> bool:
+    return (source.get("exclude") or {}).get(split) == other
+
+
+def shared_items(source: dict, first: str, second: str) -> str:
+    """Why splits ``first`` and ``second`` of one dataset hold the same items by its config ('' when
+    nothing says so): the same split, or one a ``sample`` of the other (or both of one split),
+    unless ``exclude`` leaves one's items out of the other."""
+    if _excludes(source, first, second) or _excludes(source, second, first):
+        return ""
+    if first == second:
+        return f"both score the {first} split"
+    of_first, of_second = _sample_of(source, first), _sample_of(source, second)
+    if of_first == second or of_second == first:
+        sample, of = (first, second) if of_first == second else (second, first)
+        return f"its {sample} split is a sample of its {of} split"
+    if of_first and of_first == of_second:
+        return f"its {first} and {second} splits are both samples of its {of_first} split"
+    return ""
+
+
+def _dataset_sharing(datasets: Dict[str, dict], first: str, second: str) -> List[Tuple[str, str]]:
+    """(dataset, why) of the datasets whose splits ``first`` and ``second`` share items."""
+    found = []
+    for name, source in sorted(datasets.items()):
+        why = shared_items(source if isinstance(source, dict) else {}, first, second)
+        if why:
+            found.append((name, why))
+    return found
+
+
+def _publishers(phases: Sequence) -> List[Tuple[str, Optional[object]]]:
+    """(split, the phase publishing its gold) of every public split: train (no phase) first."""
+    return [(TRAIN, None)] + [(p.split, p) for p in phases if p.public_gold]
+
+
+def config_problems(phases: Sequence, datasets: Dict[str, dict]) -> List[Problem]:
+    """Rules 1, 2 and 3 on the config, each problem naming both phases (or the dataset and the
+    phase) and the key to change."""
+    problems: List[Problem] = []
+    for split, publisher in _publishers(phases):
+        problems.extend(_published_problems(phases, split, publisher, datasets))
+    problems.extend(_rescored_problems(phases, datasets))
+    return problems
+
+
+def _hide(phases: Sequence) -> str:
+    """ "phase 'evaluation' hides" or "phases 'evaluation' and 'post-campaign' hide"."""
+    quoted = [repr(phase.id) for phase in phases]
+    if len(quoted) == 1:
+        return f"phase {quoted[0]} hides"
+    return f"phases {', '.join(quoted[:-1])} and {quoted[-1]} hide"
+
+
+def _published_problems(phases: Sequence, split: str, publisher, datasets) -> List[Problem]:
+    """The problems of one public split: a phase hiding the same split (rule 1), or a hidden split
+    the public one is a sample of, or that is a sample of it (rule 2)."""
+    problems = []
+    for hidden in sorted(hidden_splits(phases)):
+        hiders = [p for p in phases if p.hide_gold and p.split == hidden]
+        if hidden == split:
+            problems.append(_public_on_hidden_split(publisher, hiders))
+            continue
+        for name, why in _dataset_sharing(datasets, split, hidden):
+            problems.append(_public_sample(name, why, split, publisher, hiders))
+    return problems
+
+
+def _public_on_hidden_split(publisher, hiders: Sequence) -> Problem:
+    return Problem(
+        f"phases ({publisher.id})",
+        f"phase {publisher.id!r} publishes the gold of the {publisher.split} split "
+        f"({PUBLISH_KEY}: true), which {_hide(hiders)}: the starting kit would hold that gold "
+        "from day one",
+        expected=f"{PUBLISH_KEY}: false on phase {publisher.id!r}, or another split",
+        found=f"{PUBLISH_KEY}: true, split: {publisher.split}",
+        hint="Codabench offers every phase's files from day one; to publish test gold after the "
+        "evaluation, rebuild then with the evaluation phase's gold public and upload that bundle "
+        "(README, 'publishing the test gold after the evaluation')",
+    )
+
+
+def _public_sample(dataset: str, why: str, split: str, publisher, hiders: Sequence) -> Problem:
+    hidden = hiders[0].split
+    if publisher is None:
+        shown, fix = "the training split is public", "sample a split no phase hides"
+    else:
+        shown = f"phase {publisher.id!r} publishes the {split} gold ({PUBLISH_KEY}: true)"
+        fix = (
+            f"set {PUBLISH_KEY}: false on phase {publisher.id!r}, or sample a split no phase hides"
+        )
+    return Problem(
+        f"datasets '{dataset}'",
+        f"{why}; {_hide(hiders)} the gold of the {hidden} split and {shown}: a split sharing "
+        "items with a hidden split is never public",
+        expected=f"a public {split} split that holds none of the {hidden} split's items",
+        hint=f"{fix}, or make the splits disjoint (exclude: {{{hidden}: {split}}} leaves the "
+        f"{split} items out of the {hidden} split)",
+    )
+
+
+def _later_hidden_pairs(phases: Sequence) -> Iterable[Tuple[object, object]]:
+    """(earlier, later) hidden-gold phases, the later one not post-campaign."""
+    hidden = [p for p in phases if p.hide_gold]
+    after = post_campaign(phases)
+    for i, earlier in enumerate(hidden):
+        for later in hidden[i + 1 :]:
+            if later.id not in after:
+                yield earlier, later
+
+
+def _rescored_problems(phases: Sequence, datasets: Dict[str, dict]) -> List[Problem]:
+    problems = []
+    for earlier, later in _later_hidden_pairs(phases):
+        if earlier.split == later.split:
+            problems.append(_rescored(earlier, later, "", f"both score the {later.split} split"))
+            continue
+        for dataset, why in _dataset_sharing(datasets, earlier.split, later.split):
+            problems.append(_rescored(earlier, later, dataset, why))
+    return problems
+
+
+def _rescored(earlier, later, dataset: str, why: str, example: str = "") -> Problem:
+    where = f"datasets '{dataset}'" if dataset else f"phases ({earlier.id})"
+    first, second = earlier.split, later.split
+    return Problem(
+        where,
+        f"phase {earlier.id!r} scores items that the later phase {later.id!r} scores, both with "
+        f"gold hidden ({why}): the scores of its submissions would reveal the gold of phase "
+        f"{later.id!r} before the evaluation ends",
+        expected=f"phase {earlier.id!r} scoring no item of phase {later.id!r}",
+        found=example or None,
+        hint=f"make the {first} and {second} splits disjoint: exclude: {{{second}: {first}}} "
+        f"leaves the {first} items out of the {second} split (exclude: {{{first}: {second}}} the "
+        f"reverse); or score a held-out part of train in phase {earlier.id!r} (sample: {{{first}: "
+        f"{{of: train, ...}}}} with exclude: {{train: {first}}}). A phase that starts after the "
+        "evaluation ends (post-campaign) may score them again",
+    )
+
+
+def item_problems(phases: Sequence, splits: Dict[str, Dict[str, List[dict]]]) -> List[Problem]:
+    """Rule 3 on the items read (``splits``: split -> dataset -> items), by texts: what the config
+    cannot tell (one release file read as two splits, a release repeating items across splits)."""
+    problems = []
+    for earlier, later in _later_hidden_pairs(phases):
+        if earlier.split == later.split:
+            continue  # config_problems has refused it
+        for dataset, items in sorted(splits[earlier.split].items()):
+            later_texts = {text_key(item) for item in splits[later.split].get(dataset, [])}
+            shared = [
+                item for item in items if any(text_key(item)) and text_key(item) in later_texts
+            ]
+            if shared:
+                found = f"{len(shared)} such items, e.g. {earlier.split} item {shared[0]['id']!r}"
+                why = f"its {earlier.split} and {later.split} splits hold items with the same texts"
+                problems.append(_rescored(earlier, later, dataset, why, found))
+    return problems
