@@ -442,3 +442,31 @@ def test_a_declared_leak_must_say_why(tmp_path, why, message):
     text = str(caught.value)
     assert "edition.yaml: " in text and "known_leaks" in text and "starting_kit/x.tsv" in text
     assert message in text
+
+
+def test_a_declared_leak_is_excused_by_the_built_bundle_s_own_check(tmp_path):
+    """The build records the edition's known_leaks at the bundle's root (known_leaks.json, which no
+    participant sees), so that `codajudge check` of the bundle it wrote passes; without that record
+    the same bundle's check names the file."""
+    from codajudge.bundle.check import check_bundle
+
+    why = "the test gold as label indices, for a post-campaign analysis"
+    folder = _default_with_nli_answers(tmp_path, NLI.index, {"starting_kit/extra/answers.tsv": why})
+    edition = load_edition(folder)
+    build(edition, folder, tmp_path / "out")
+    tree = tmp_path / "out" / "default"
+    assert json.loads((tree / "known_leaks.json").read_text()) == {
+        "starting_kit/extra/answers.tsv": why
+    }
+    assert check_bundle(tree) == []
+    assert check_bundle(tmp_path / "out" / "default.zip") == []
+    (tree / "known_leaks.json").unlink()
+    found = "\n".join(check_bundle(tree))
+    assert "starting_kit/extra/answers.tsv" in found and "reproduces the hidden gold" in found
+
+
+def test_a_bundle_without_declared_leaks_has_no_record_of_them(tmp_path):
+    folder = copy_edition(tmp_path / "ed", with_data=True)
+    edit_config(folder, _fast)
+    build(load_edition(folder), folder, tmp_path / "out")
+    assert not (tmp_path / "out" / "default" / "known_leaks.json").exists()

@@ -44,7 +44,7 @@ from .compose import competition_yaml
 from .data_checks import split_problems
 from .edition import Edition, Phase
 from .content_leaks import text_key
-from .leaks import HiddenSplit, check_public_tree, concerns_file
+from .leaks import HiddenSplit, check_public_tree, concerns_file, write_known_leaks
 from .phase_gold import hidden_splits, item_problems
 from .pages import generated_pages
 from .kit_readme import (
@@ -724,6 +724,7 @@ def write_tree(
     data.known_leaks = check_public_tree(
         public, hidden_gold(edition, data), root, edition.known_leaks
     )
+    write_known_leaks(root, edition.known_leaks)
     return edition
 
 

@@ -271,6 +271,32 @@ def _scan_contents(
 
 KNOWN_LEAKS_KEY = "known_leaks"
 
+#: A built bundle's record of its edition's ``known_leaks`` (public path -> why), at the bundle's
+#: root (no participant sees it), so that ``codajudge check BUNDLE`` excuses what the build did.
+KNOWN_LEAKS_FILE = "known_leaks.json"
+
+
+def write_known_leaks(root: Path, known: Dict[str, str]) -> None:
+    """``root/known_leaks.json`` when the edition declares leaks; nothing otherwise."""
+    if known:
+        text = json.dumps(known, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+        (root / KNOWN_LEAKS_FILE).write_text(text, encoding="utf-8")
+
+
+def read_known_leaks(root: Path) -> Dict[str, str]:
+    """The leaks a bundle's build declared (``write_known_leaks``); empty without the file or when
+    it is not a JSON object of strings."""
+    path = root / KNOWN_LEAKS_FILE
+    if not path.is_file() or path.is_symlink():
+        return {}
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return {}
+    if not isinstance(doc, dict):
+        return {}
+    return {k: v for k, v in doc.items() if isinstance(k, str) and isinstance(v, str)}
+
 
 def concerns_file(problem: Problem, name: str) -> bool:
     """``problem`` is about the public file ``name`` (or a file inside it, when it is a zip)."""
@@ -296,11 +322,13 @@ def check_public_tree(
     hidden: Dict[str, HiddenSplit],
     base: Path,
     known: Optional[Dict[str, str]] = None,
+    known_must_exist: bool = True,
 ) -> List[Problem]:
     """Raise ConfigError if any public file leaks hidden gold (``hidden``: track (split) -> its
     gold). ``known``: the edition's declared exceptions (a public file's path relative to ``base``
     -> why it holds hidden gold on purpose); their files' leaks are returned, for the build
-    summary, and an exception naming no public file is refused."""
+    summary, and an exception naming no public file is refused (unless ``known_must_exist`` is
+    false: a built bundle's check, whose record the build already held to it)."""
     probes = [
         probe
         for name, split in hidden.items()
@@ -318,7 +346,8 @@ def check_public_tree(
     known = known or {}
     excused = [p for p in scan.problems if any(concerns_file(p, name) for name in known)]
     problems = [p for p in scan.problems if p not in excused]
-    problems += _unknown_exceptions(known, scanned)
+    if known_must_exist:
+        problems += _unknown_exceptions(known, scanned)
     if problems:
         raise ConfigError(problems)
     return excused

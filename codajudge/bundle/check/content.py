@@ -16,7 +16,7 @@ from ...formats.items import read_items
 from ...scoring import load_gold
 from ...spec import read_spec
 from ..build import imperfect_scores, score_gold
-from ..leaks import HiddenSplit, check_public_tree
+from ..leaks import HiddenSplit, check_public_tree, read_known_leaks
 from . import legacy
 from .findings import Findings
 from .leaderboard import score_keys
@@ -153,7 +153,7 @@ def _check_leaks(doc: dict, root: Path, folders, work: Path, findings: Findings)
         }
     )
     try:
-        check_public_tree(public, hidden, root)
+        check_public_tree(public, hidden, root, read_known_leaks(root), known_must_exist=False)
     except KitError as e:
         for problem in e.problems:
             findings.add(
