@@ -1052,6 +1052,29 @@ def test_chaosnli_per_track_files_score_what_the_official_script_gives(built, tm
 
 
 @edition_group("chaosnli")
+def test_chaosnli_a_document_of_the_whole_part_scores_the_evaluation_items(built, tmp_path):
+    """A document over all of a part's items (as ChaosNLI's own pipeline writes it) is scored on
+    the items the evaluation phase scores, as the official script scores those, and the records of
+    the practice's items are skipped with a warning."""
+    import chaosnli_official as official
+
+    tree = built("chaosnli").tree
+    documents, expected = _chaosnli_predictions(3)
+    submission = tmp_path / "res.zip"
+    with zipfile.ZipFile(submission, "w") as zf:
+        for part in CHAOS_PARTS:
+            (records,) = documents[part].values()
+            some = next(iter(records.values()))
+            for uid in official.load_release(part):
+                records.setdefault(uid, some)
+            zf.writestr(f"{part}_model.json", json.dumps(documents[part]))
+    notes = []
+    scores = run_once(tree, str(submission), "evaluation", notes=notes)
+    _chaos_scores_match(tree, scores, expected)
+    assert any("300 records of the document name no item this phase scores" in n for n in notes)
+
+
+@edition_group("chaosnli")
 def test_chaosnli_an_incomplete_document_is_refused(built, tmp_path):
     from codajudge.errors import SubmissionError
 

@@ -90,11 +90,32 @@ def test_an_incomplete_file_is_refused_naming_the_missing_items(tmp_path):
     assert "'50830c', '97211e'" in message
 
 
+def test_a_document_of_more_items_than_the_phase_scores_is_read_on_its_items(tmp_path):
+    """A whole ChaosNLI part where the phase scores part of it (chaosnli's evaluation leaves out
+    its practice items): every item has a record, so the other records are skipped, with a warning
+    naming how many; a document that lacks one of the items is refused, naming the stray uids."""
+    extra = ["3057845023.jpg#1r1e", "other#2"]
+    path = write(tmp_path / "snli.json", {"m": records(IDS + extra)})
+    soft, labels = read(path), read(path, LABELS)
+    assert len(soft.values) == len(labels.values) == len(IDS)
+    expected = read(write(tmp_path / "snli_only.json", {"m": records(IDS)}))
+    np.testing.assert_allclose(soft.values, expected.values)
+    warning = [w for w in soft.warnings if "skipped" in w]
+    assert warning == [
+        "2 records of the document name no item this phase scores (such as "
+        "'3057845023.jpg#1r1e') and were skipped: the phase scores its 4 items, each of which "
+        "has a record"
+    ]
+    lacking = write(tmp_path / "snli_lacking.json", {"m": records(IDS[1:] + extra)})
+    message = refusal(lacking)
+    assert "unknown id" in message and "3057845023.jpg#1r1e" in message
+
+
 @pytest.mark.parametrize(
     "change, expected",
     [
         (lambda d: d.update({"m2": d["m"]}), "must hold one model; expected {model_name"),
-        (lambda d: d["m"].update({"zzz": d["m"][IDS[0]]}), "item 'zzz': unknown id"),
+        (lambda d: d["m"].update({"zzz": d["m"].pop(IDS[0])}), "item 'zzz': unknown id"),
         (lambda d: d["m"][IDS[1]].update(uid="other"), "the record's 'uid' is not its key"),
         (
             lambda d: d["m"][IDS[1]].update(predicted_probabilities=[0.5, 0.6, 0.1]),

@@ -24,7 +24,7 @@ from typing import Dict, List, Optional
 import numpy as np
 
 from .. import kinds
-from ..errors import ProblemCollector, SubmissionError
+from ..errors import ProblemCollector, SubmissionError, counted, plural
 from ..kinds.base import PredictionShape
 from ..tracks import Track
 from .bulk import entry_count
@@ -88,13 +88,35 @@ def read_chaosnli(path: Path, display: str, track: Track, ids: List[str]):
     _track_order(track, display)  # refuses a track the layout does not fit, before reading
     model, records = _one_model(_document(path, display, len(ids)), display)
     problems, notes = ProblemCollector(display), []
+    records, skipped = _records_of_the_phase(records, ids)
     position = _positions(records, ids, problems)
     if kinds.of(track).prediction_shape is PredictionShape.DISTRIBUTION:
         values = _soft_values(records, position, len(ids), track, problems, notes)
     else:
         values = _label_values(records, position, len(ids), track, problems)
     problems.raise_if_any()
-    return values, [NOTE.format(shorten(model))] + value_warnings(notes)
+    return values, [NOTE.format(shorten(model))] + skipped + value_warnings(notes)
+
+
+def _records_of_the_phase(records: dict, ids: List[str]):
+    """(records, warnings): a document holding a record for every item of the track may hold more
+    (a whole ChaosNLI part, where a phase scores a part of it): those records are left out, with a
+    warning naming how many and one of them. Otherwise every record is kept, and one naming no
+    item of the track is refused (``_positions``)."""
+    index = set(ids)
+    if not isinstance(records, dict) or not all(item_id in records for item_id in ids):
+        return records, []
+    others = [uid for uid in records if uid not in index]
+    if not others:
+        return records, []
+    kept = {uid: record for uid, record in records.items() if uid in index}
+    warning = (
+        f"{counted(len(others), 'record')} of the document {plural(len(others), 'names', 'name')} "
+        f"no item this phase scores (such as {shorten(others[0])!r}) and "
+        f"{plural(len(others), 'was', 'were')} skipped: the phase scores its "
+        f"{counted(len(ids), 'item')}, each of which has a record"
+    )
+    return kept, [warning]
 
 
 def _track_order(track: Track, display: str) -> np.ndarray:
