@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from codajudge.errors import ConfigError, SubmissionError
+from codajudge.errors import ConfigError, FileRefusals, SubmissionError
 from codajudge.formats.submission import ItemKeys, read_prediction
 from codajudge.gold import build_gold
 from codajudge.importers.lewidi import load_split
@@ -195,6 +195,18 @@ def test_a_results_file_of_another_row_count_names_the_count_and_the_phase(brexi
     message = str(refused.value)
     assert "HS-Brexit_results.tsv" in message and "expected 168 rows" in message
     assert "found 145 non-blank rows" in message and "of the evaluation phase" in message
+
+
+def test_a_file_refused_alike_for_both_its_tracks_is_named_once(brexit_dev, tmp_path):
+    soft, hard = brexit_dev
+    path = tmp_path / "HS-Brexit_results.tsv"
+    path.write_text("0\t1.0\t0.0\n" * 10)
+    refusals = FileRefusals()
+    for track, gold in ((SOFT, soft), (HARD, hard)):
+        refusals.attempt(read_prediction, path, path.name, track, ItemKeys(gold.ids))
+    with pytest.raises(SubmissionError) as refused:
+        refusals.raise_if_any()
+    assert str(refused.value).count("HS-Brexit_results.tsv") == 1, str(refused.value)
 
 
 def test_a_results_row_that_is_not_label_and_probabilities_is_located(brexit_dev, tmp_path):
