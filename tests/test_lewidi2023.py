@@ -234,3 +234,16 @@ def test_results_layout_is_refused_on_a_track_it_does_not_fit():
         track_from_dict({"id": "s", "kind": "similarity", "results_layout": "lewidi2023"})
     with pytest.raises(ConfigError, match="results_layout"):
         track_from_dict({**SOFT.to_dict(), "results_layout": "lewidi2021"})
+
+
+def test_the_data_page_states_the_gold_chosen_and_the_2023_layout():
+    from codajudge.bundle.edition import load_edition
+    from codajudge.bundle.pages import data_page
+
+    editions = Path(__file__).resolve().parents[1] / "editions"
+    page = data_page(load_edition(editions / "lewidi2023"))
+    assert "- `hs_brexit`: soft-label gold is the release's own `soft_label`" in page
+    assert "ties broken at random by the organisers" in page and "-3 -> 1, -2 -> 1" in page
+    assert "`ConvAbuse_results.tsv`: `convabuse_soft`, `convabuse_hard`" in page
+    other = data_page(load_edition(editions / "lewidi2025"))
+    assert "**Gold.**" not in other and "LeWiDi 2023 layout" not in other

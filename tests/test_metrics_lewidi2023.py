@@ -72,3 +72,32 @@ def test_micro_f1_against_scikit_learn():
         gold, pred = rng.integers(0, k, size=300), rng.integers(0, k, size=300)
         expected = metrics.f1_score(gold, pred, average="micro")
         assert MICRO_F1.score(gold, pred).value == pytest.approx(expected, abs=1e-12)
+
+
+def test_the_gold_self_check_allows_cross_entropy_its_gold_entropy_and_nothing_else():
+    """The builder's check (``imperfect_scores``) reads the metric's value on the gold: the gold's
+    entropy for cross-entropy (its range's lower end would refuse every non-one-hot gold)."""
+    from types import SimpleNamespace
+
+    from codajudge.bundle.build import imperfect_scores
+    from codajudge.tracks import track_from_dict
+
+    track = track_from_dict(
+        {
+            "id": "t",
+            "kind": "soft_label",
+            "scale": "categorical",
+            "labels": ["0", "1"],
+            "metrics": ["cross_entropy"],
+        }
+    )
+    gold = np.array([[0.67, 0.33], [1.0, 0.0], [0.5, 0.5]])
+    held = SimpleNamespace(gold=gold, scored=np.ones(3, dtype=bool))
+
+    def result(value):
+        scored = SimpleNamespace(track=track, gold=held, scores={"cross_entropy": value})
+        return SimpleNamespace(tracks={"t": scored})
+
+    assert imperfect_scores(result(ce(gold, gold)), "ref") == []
+    (problem,) = imperfect_scores(result(ce(gold, gold) + 1e-4), "ref")
+    assert "track 't'" in problem.message and problem.expected.startswith("cross_entropy = 0.4")
