@@ -279,11 +279,13 @@ class FileRefusals:
     unit: str = "file"
 
     def attempt(self, read, *args, **kw):
-        """``read(*args, **kw)``, or None with its ``SubmissionError`` kept."""
+        """``read(*args, **kw)``, or None with its ``SubmissionError`` kept (once: one file read for
+        two tracks, as a LeWiDi 2023 results file is, is refused once for a problem of both)."""
         try:
             return read(*args, **kw)
         except SubmissionError as error:
-            self.errors.append(error)
+            if all(str(error) != str(kept) for kept in self.errors):
+                self.errors.append(error)
             return None
 
     def __bool__(self) -> bool:

@@ -1,7 +1,8 @@
 """Gold for one track, built from the kit's items: the arrays the metrics compare against.
 
-Soft labels are rebuilt from the individual annotations (never from released, rounded soft labels);
-perspectivist gold is each annotator's own label, in the item's annotator order.
+Soft labels are rebuilt from the individual annotations, unless an item gives its own
+``distribution`` (a release's soft label, chosen by the edition: LeWiDi 2023's ``soft_gold:
+release``); perspectivist gold is each annotator's own label, in the item's annotator order.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from .formats.items import (
     lists_of,
     types_are,
 )
+from .formats.soft import soft_label_rows
 from .formats.textfile import shorten
 from .formats.values import NUMBER_TYPES, split_multilabel
 from .formats.write import per_annotator_value
@@ -82,6 +84,8 @@ def gold_from_columns(track: Track, columns: Dict[str, list], display: str) -> G
         gold, scored, annotators = _annotation_gold(
             track, column("annotators"), column("annotations"), ids, problems
         )
+        if "distribution" in columns:
+            _given_distributions(track, columns["distribution"], gold, scored, ids, problems)
     problems.raise_if_any(display, located=False)
     return GoldTrack(
         track=track,
@@ -163,6 +167,39 @@ def _annotation_gold(track: Track, names: list, labels: list, ids: List[str], pr
     if kinds.of(track).prediction_shape is PredictionShape.DISTRIBUTION:
         return _soft_from_rows(values, row_item, counts, len(track.labels)), scored, names
     return per_annotator(values, counts, len(track.labels)), scored, names
+
+
+def _given_distributions(
+    track: Track, values: list, gold: np.ndarray, scored: np.ndarray, ids: List[str], problems
+) -> None:
+    """Items with a ``distribution`` (an object label -> probability, or a list in the track's label
+    order) take it as their soft-label gold, in place of their annotations' shares; one that breaks
+    a soft label's rules is a problem."""
+    given = np.flatnonzero(~types_are(values, NoneType))
+    if not given.size:
+        return
+    rows = [_in_label_order(values[row], track.labels) for row in given.tolist()]
+    column = soft_label_rows(track, rows)
+    for j in np.flatnonzero(column.broken).tolist():
+        problem = column.problem(j)
+        problems.add(
+            f"gold 'distribution': {problem.message}",
+            int(given[j]),
+            item=ids[given[j]],
+            expected=problem.expected,
+            found=shorten(repr(values[given[j]])),
+        )
+    kept = given[~column.broken]
+    gold[kept] = column.probabilities[~column.broken]
+    scored[kept] = True
+
+
+def _in_label_order(value, labels: List[str]):
+    """An object label -> probability as a list in the order of ``labels`` (its keys must be the
+    labels); any other value as it is, for the soft labels' rules to judge."""
+    if isinstance(value, dict):
+        return [value[label] for label in labels] if set(value) == set(labels) else None
+    return value
 
 
 def _annotation_values(

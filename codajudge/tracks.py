@@ -28,6 +28,11 @@ PRECISION = 4
 #: The similarity scale of STS releases (0 = unrelated, 5 = equivalent), unless a track says otherwise.
 DEFAULT_RANGE = (0.0, 5.0)
 TRACK_ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_]*$")
+#: Other tasks' submission layouts a track may also read (``results_layout``): LeWiDi 2023's
+#: ``<Dataset>_results.tsv``, rows ``hard_label<TAB>p0<TAB>p1`` in item order, no id
+#: (``formats.results_tsv``), read by the tracks whose values are a label or a distribution.
+RESULTS_LAYOUTS = ("lewidi2023",)
+RESULTS_LAYOUT_READINGS = ("label", "distribution")
 
 
 def score_key(track_id: str, metric: str) -> str:
@@ -59,6 +64,8 @@ class Track:
     #: How a perspectivist row wider than its item's annotators is scored (``Kind.alignments``);
     #: None: the kind's default.
     annotator_alignment: Optional[str] = None
+    #: Another task's submission layout the track also reads (``RESULTS_LAYOUTS``; None: the kit's).
+    results_layout: Optional[str] = None
 
     @property
     def score_range(self) -> Tuple[float, float]:
@@ -103,6 +110,8 @@ class Track:
             del d["label_aliases"]
         if self.annotator_alignment is None:
             del d["annotator_alignment"]
+        if self.results_layout is None:
+            del d["results_layout"]
         return d
 
 
@@ -137,6 +146,7 @@ def track_from_dict(raw: dict, where: str = "tracks") -> Track:
         "range",
         "label_aliases",
         "annotator_alignment",
+        "results_layout",
     }
     for key in sorted(set(raw) - known):
         problems.append(Problem(where, f"unknown key '{key}'", expected=", ".join(sorted(known))))
@@ -175,6 +185,9 @@ def track_from_dict(raw: dict, where: str = "tracks") -> Track:
         annotator_alignment=_checked_alignment(
             kind, raw.get("annotator_alignment"), where, problems
         ),
+        results_layout=_checked_results_layout(
+            kind, scale, raw.get("results_layout"), where, problems
+        ),
     )
     if kind.has_labels:
         problems += _collision_problems(track.label_set, where)
@@ -205,6 +218,26 @@ def _checked_release_lines(
             where,
             "'release_lines' must be a whole number of lines (at least 2) on a positional track",
             found=repr(value)[:80],
+        )
+    )
+    return None
+
+
+def _checked_results_layout(kind, scale, value, where: str, problems: List[Problem]):
+    """The track's ``results_layout``: absent, or a layout of ``RESULTS_LAYOUTS`` on a track whose
+    value is one label or one distribution over its labels."""
+    if value is None:
+        return None
+    fits = kind.submitted_value in RESULTS_LAYOUT_READINGS and scale != "multilabel"
+    if value in RESULTS_LAYOUTS and fits:
+        return value
+    problems.append(
+        Problem(
+            where,
+            "'results_layout' must name a known layout, on a track predicting one label or one "
+            "distribution over its labels",
+            expected=" | ".join(RESULTS_LAYOUTS),
+            found=repr(value)[:80] if fits else f"{value!r} on a {kind.name} track",
         )
     )
     return None

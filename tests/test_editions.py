@@ -21,6 +21,7 @@ import zipfile
 from collections import Counter
 from pathlib import Path
 
+import numpy as np
 import pytest
 import yaml
 
@@ -45,6 +46,7 @@ RELEASES = {
     "ocnli": ("ocnli",),
     "lewidi2025": ("lewidi2025",),
     "chaosnli": ("chaosnli",),
+    "lewidi2023": ("lewidi2023",),
 }
 EDITIONS = ("default",) + tuple(RELEASES)
 
@@ -55,6 +57,7 @@ PERFECT = {
     "accuracy": 1.0,
     "macro_f1": 1.0,
     "balanced_accuracy": 1.0,
+    "micro_f1": 1.0,
     "amd": 0.0,
     "awd": 0.0,
     "mamd": 0.0,
@@ -174,14 +177,27 @@ def file_sha256(path: Path) -> str:
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
 
 
+def organisers_cross_entropy(targets, predictions) -> float:
+    """LeWiDi 2023's cross-entropy as its starting kit's snippets.py writes it (natural log)."""
+    predictions = np.clip(np.asarray(predictions, dtype=float), 1e-12, 1.0 - 1e-12)
+    return float(-np.sum(np.asarray(targets) * np.log(predictions + 1e-9)) / len(predictions))
+
+
 def perfect_scores(tree: Path, phase: str) -> dict:
-    """The scores a perfect submission must get: PERFECT per key, and their mean over primary tracks."""
-    spec = read_spec(tree / "reference_data" / phase)
+    """The scores a perfect submission must get: PERFECT per key (cross-entropy: the gold against
+    itself by the organisers' formula, about its entropy), and their mean over primary tracks."""
+    ref = tree / "reference_data" / phase
+    spec = read_spec(ref)
+    golds = load_gold(spec, ref) if any("cross_entropy" in t.metrics for t in spec.tracks) else {}
     expected = {}
     for track in spec.tracks:
         for metric in track.metrics:
-            expected[f"{track.id}_{metric}"] = PERFECT[metric]
-    primary = [PERFECT[t.metrics[0]] for t in spec.tracks if t.primary]
+            expected[f"{track.id}_{metric}"] = (
+                organisers_cross_entropy(golds[track.id].gold, golds[track.id].gold)
+                if metric == "cross_entropy"
+                else PERFECT[metric]
+            )
+    primary = [expected[f"{t.id}_{t.metrics[0]}"] for t in spec.tracks if t.primary]
     expected["primary"] = sum(primary) / len(primary)
     return expected
 
@@ -598,6 +614,7 @@ STS2017_DATASETS = ["ar_ar", "ar_en", "es_es", "es_en", "es_en_mt", "en_en", "tr
 RELEASE_REPEATS = {
     "default": {},
     "lewidi2025": {("csc", "test"): 18, ("mp", "test"): 1},
+    "lewidi2023": {},
     "chaosnli": {},
     "ocnli": {},
     "sts2017": {(f"sts_{d}", "dev"): 6 for d in STS2017_DATASETS},
@@ -1137,3 +1154,68 @@ def test_ocnli_clues_test_submission_name_is_warned_about(built, tmp_path):
     (tmp_path / "ocnli_50k_predict.json").rename(tmp_path / "ocnli_dev_predict.json")
     result = score_folder(spec, ref, tmp_path)
     assert not any("CLUE's OCNLI" in w for w in result.tracks["nli"].warnings)
+
+
+# --- LeWiDi 2023 ------------------------------------------------------------------------------------
+
+LEWIDI2023 = ("ArMIS", "ConvAbuse", "HS-Brexit", "MD-Agreement")
+LEWIDI2023_IDS = {"ArMIS": "armis", "ConvAbuse": "convabuse", "HS-Brexit": "hs_brexit"}
+
+
+def _lewidi2023_release(dataset: str, split: str) -> dict:
+    path = DATA / "lewidi2023" / f"{dataset}_dataset" / f"{dataset}_{split}.json"
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _micro_f1(gold, predicted) -> float:
+    """scikit-learn's f1_score(average='micro'): true positives, false positives and false negatives
+    pooled over the labels, F1 of the pooled counts."""
+    labels = set(gold) | set(predicted)
+    pairs = list(zip(gold, predicted))
+    tp = sum(sum(g == p == c for g, p in pairs) for c in labels)
+    fp = sum(sum(p == c != g for g, p in pairs) for c in labels)
+    fn = sum(sum(g == c != p for g, p in pairs) for c in labels)
+    return 2 * tp / (2 * tp + fp + fn)
+
+
+@edition_group("lewidi2023")
+def test_lewidi2023_organisers_majority_baseline_scores_their_values_on_dev(built, tmp_path):
+    """The 2023 practice-phase baseline: res.zip of four <Dataset>_results.tsv, every row
+    0<TAB>1.0<TAB>0.0 (label 0, each dataset's training majority), against the release's dev gold
+    (its own soft_label and hard_label) by the organisers' definitions, to 1e-9."""
+    tree = built("lewidi2023").tree
+    submission, expected = tmp_path / "res.zip", {}
+    with zipfile.ZipFile(submission, "w") as zf:
+        for dataset in LEWIDI2023:
+            train = [str(r["hard_label"]) for r in _lewidi2023_release(dataset, "train").values()]
+            assert Counter(train).most_common(1)[0][0] == "0", dataset
+            dev = list(_lewidi2023_release(dataset, "dev").values())
+            zf.writestr(f"{dataset}_results.tsv", "0\t1.0\t0.0\n" * len(dev))
+            key = LEWIDI2023_IDS.get(dataset, "md_agreement")
+            soft = [[r["soft_label"]["0"], r["soft_label"]["1"]] for r in dev]
+            expected[f"{key}_soft_cross_entropy"] = organisers_cross_entropy(
+                np.array(soft), np.array([[1.0, 0.0]] * len(dev))
+            )
+            hard = [str(r["hard_label"]) for r in dev]
+            expected[f"{key}_hard_micro_f1"] = _micro_f1(hard, ["0"] * len(dev))
+    scores = run_once(tree, str(submission), "practice")
+    wrong = {k: (scores[k], v) for k, v in expected.items() if abs(scores[k] - v) > 1e-9}
+    assert not wrong and len(expected) == 8, wrong
+
+
+@edition_group("lewidi2023")
+def test_lewidi2023_a_results_file_of_another_row_count_is_refused(built, tmp_path):
+    """The file, the count expected and found, and the phase whose split has that many items."""
+    from codajudge.errors import SubmissionError
+
+    tree = built("lewidi2023").tree
+    for rows, phase in ((812, "practice phase"), (1455, None)):
+        submission = tmp_path / f"res{rows}.zip"
+        with zipfile.ZipFile(submission, "w") as zf:
+            zf.writestr("ConvAbuse_results.tsv", "0\t0.9\t0.1\n" * rows)
+        with pytest.raises(SubmissionError) as refused:
+            run_once(tree, str(submission), "evaluation")
+        message = str(refused.value)
+        assert message.count("ConvAbuse_results.tsv") == 1, message  # one file, both tracks
+        assert "expected 840 rows" in message and f"found {rows} non-blank rows" in message
+        assert (phase in message) if phase else "is the number of items of" not in message, message

@@ -38,10 +38,12 @@ FAMILY = {
     "accuracy": "labels",
     "macro_f1": "labels",
     "balanced_accuracy": "labels",
+    "micro_f1": "labels",
     "amd": "soft",
     "awd": "soft",
     "jsd": "soft",
     "kl": "soft",
+    "cross_entropy": "soft",
     "mamd": "multilabel_soft",
     "error_rate": "annotator_labels",
     "anad": "annotator_labels",
@@ -175,9 +177,13 @@ def test_perfect_prediction_gives_the_best_value(name, data):
     if case.family == "scores" and len(set(case.gold_items)) == 1:
         return  # correlation with constant gold is undefined (tested below)
     metric = REGISTRY[name]
-    result = metric.score(*case.arrays(perfect=True))
+    gold, perfect = case.arrays(perfect=True)
+    result = metric.score(gold, perfect)
     assert result.warning is None
-    assert result.value == pytest.approx(best_value(metric, case.n_labels), abs=1e-12)
+    on_gold = metric.gold_value(gold, case.n_labels)
+    assert result.value == pytest.approx(on_gold, abs=max(1e-12, metric.on_gold_tolerance))
+    if metric.on_gold is None:
+        assert on_gold == best_value(metric, case.n_labels)
 
 
 @pytest.mark.parametrize("name", METRIC_NAMES)
@@ -281,14 +287,18 @@ def test_the_worst_value_is_reached_by_the_worst_prediction(k):
         if name in ("pearson", "spearman"):
             gold = np.arange(5.0)
             return gold, -gold
-        if name in ("accuracy", "macro_f1", "balanced_accuracy"):
+        if name in ("accuracy", "macro_f1", "balanced_accuracy", "micro_f1"):
             gold = np.arange(k) % k
             return gold, (gold + 1) % k
         if name == "amd":
             return np.array([_one_hot(k, 0)]), np.array([_one_hot(k, 1)])
         if name == "awd":
             return np.array([_one_hot(k, 0)]), np.array([_one_hot(k, k - 1)])
-        if name in ("jsd", "kl"):  # disjoint supports; the 1e-15 floor moves them below 1e-12
+        if name in (
+            "jsd",
+            "kl",
+            "cross_entropy",
+        ):  # disjoint supports; the 1e-15 floor moves them below 1e-12
             return np.array([_one_hot(k, 0)]), np.array([_one_hot(k, 1)])
         if name == "mamd":
             return np.array([[[1.0, 0.0]] * k]), np.array([[[0.0, 1.0]] * k])

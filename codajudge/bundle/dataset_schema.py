@@ -100,10 +100,39 @@ IMPORTER_OPTIONS: Dict[str, Dict[str, Field]] = {
     "chaosnli": {"path": _path(), "files": _files(Field(STR_OR_LIST))},
     "lewidi": {
         "path": _path(),
-        "dataset": Field(STR, "CSC | MP | Paraphrase | VariErrNLI", required=True),
+        "dataset": Field(
+            STR,
+            "CSC | MP | Paraphrase | VariErrNLI (2025); ArMIS | ConvAbuse | HS-Brexit | MD-Agreement (2023)",
+            required=True,
+        ),
         "files": _files(),
         "check_soft_label": Field(
             BOOL, "refuse a release whose soft labels disagree", default=True
+        ),
+        "split_in_ids": Field(
+            BOOL,
+            "item ids <split>-<release id>, for a release that numbers each split from 1",
+            default=False,
+        ),
+        "label_map": Field(
+            MAP,
+            "an annotation as released -> the label it counts as (2023 layout)",
+            items=Field(STR),
+            example='label_map: {"-3": "1", "-2": "1", "-1": "1", "0": "0", "1": "0"}',
+        ),
+        "soft_gold": Field(
+            STR,
+            "annotations (the shares recomputed) | release (the file's own soft_label)",
+            default="annotations",
+            choices=("annotations", "release"),
+            what="soft gold",
+        ),
+        "hard_gold": Field(
+            STR,
+            "majority (recomputed; ties unscored) | release (the file's hard_label, its "
+            "organisers' tie-breaks kept); without it the items have no hard label",
+            choices=("majority", "release"),
+            what="hard gold",
         ),
     },
     "table": {

@@ -6,7 +6,9 @@ from __future__ import annotations
 from typing import Dict, List, Optional
 
 from .. import kinds
+from ..formats.results_tsv import results_layout_text
 from ..formats.values import describe_value
+from ..importers import gold_text
 from ..kinds import Kind
 from ..labels import POLICY_TEXT
 from ..metrics import get as get_metric
@@ -90,13 +92,22 @@ def data_page(edition: Edition) -> str:
     lines += ["", "Formats by kind:" if len(present) > 1 else "Format:", ""]
     lines += [kind.format_text for kind in present]
     lines += _alignment_paragraphs(edition)
+    lines += results_layout_text(edition.tracks)
     lines += _label_policy(edition)
+    lines += _gold_sources(edition)
     lines += [
         "",
         "Files are UTF-8 (a byte-order mark and CRLF line ends are fine). Every error message names the "
         "file, the line or item id, what was expected and what was found.",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _gold_sources(edition: Edition) -> List[str]:
+    """Per dataset whose importer options choose its gold (``importers.gold_text``), one line."""
+    texts = {name: gold_text(source) for name, source in edition.datasets.items()}
+    chosen = [f"- `{name}`: {text}" for name, text in texts.items() if text]
+    return ["", "**Gold.**", "", *chosen] if chosen else []
 
 
 def _range_sentences(edition: Edition) -> List[str]:

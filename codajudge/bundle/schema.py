@@ -466,6 +466,13 @@ def track_fields() -> Dict[str, Field]:
         "files": Field(LIST, "other accepted submission file names (globs)", items=Field(STR)),
         "positional": Field(BOOL, "accept one score per line in input order (similarity)"),
         "release_lines": Field(INT, "input lines of a positional release", minimum=2),
+        "results_layout": Field(
+            STR,
+            "another task's submission layout also read: lewidi2023 (<Dataset>_results.tsv, "
+            "rows hard label<TAB>p0<TAB>p1 in item order, no id; name the file in 'files')",
+            choices=("lewidi2023",),
+            what="results layout",
+        ),
         "range": Field(
             LIST,
             "similarity gold's scale [lowest, highest] (default [0, 5]); gold outside is refused",

@@ -90,6 +90,13 @@ def phase_of_ids(
     return None
 
 
+def phase_sizes(track, phases) -> Dict[str, int]:
+    """Other phase -> its number of items of ``track``'s dataset (``other_phase_ids``' document)."""
+    return {
+        phase: len(datasets.get(track.dataset, ())) for phase, datasets in (phases or {}).items()
+    }
+
+
 def wrong_phase_hint(phase: str, dataset: str) -> str:
     """What to do with a file of another phase's ids."""
     return (

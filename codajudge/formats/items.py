@@ -4,7 +4,8 @@ more shown to systems), optional ``lang`` (``en``, ``es-en``) and ``genre``, ``a
 str: the order perspectivist predictions follow), ``annotators_listed`` (optional, public: the
 release's own list when it repeats a name, as VariErrNLI does once per label given), and the gold:
 ``annotations`` (one label per annotator, a list of labels on multilabel tracks), ``score`` (number:
-graded similarity) or ``label`` (majority label; null = no majority).
+graded similarity), ``label`` (majority label; null = no majority) or ``distribution`` (an object
+label -> probability: a soft label given as gold, in place of the annotations' shares).
 
 Public input data is the item without ``GOLD_FIELDS``; reference data without its texts
 (``REFERENCE_FIELDS``: what scoring reads, the texts being public).
@@ -28,7 +29,7 @@ from .bulk import JSON_SPACE, collector_paused, list_sizes
 
 NoneType = type(None)  # types.NoneType is Python 3.10+; the kit runs on 3.9
 
-GOLD_FIELDS = ("annotations", "score", "label")
+GOLD_FIELDS = ("annotations", "score", "label", "distribution")
 PUBLIC_FIELDS = ("id", "texts", "lang", "genre", "annotators", "annotators_listed")
 REFERENCE_FIELDS = ("id", "lang", "genre", "annotators", "annotators_listed") + GOLD_FIELDS
 GROUP_FIELDS = ("lang", "genre")

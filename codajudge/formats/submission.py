@@ -12,7 +12,7 @@ from functools import cached_property
 from itertools import chain
 from operator import itemgetter
 from pathlib import Path
-from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -43,6 +43,7 @@ from .layout import (
 )
 from .notes import ReadNote
 from .perspectivist import annotator_entries, annotator_rows, annotator_values
+from .results_tsv import NOTE as RESULTS_NOTE, reads_results_layout, results_rows
 from .soft import parse_soft, soft_label_rows
 from .textfile import read_texts, safe_display, shorten
 from .values import (
@@ -81,6 +82,8 @@ class ItemKeys:
     annotators: Sequence[Sequence[str]] = ()
     listed: Sequence[Optional[Sequence[str]]] = ()
     elsewhere: Optional[Callable[[Sequence[str]], Optional[str]]] = None
+    #: other phase -> its number of items of the track's dataset (``coverage.phase_sizes``)
+    phase_sizes: Optional[Dict[str, int]] = None
 
     @cached_property
     def counts(self) -> np.ndarray:
@@ -120,9 +123,10 @@ def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> P
         return Prediction(values, warnings, "chaosnli")
     with collector_paused():
         display = safe_display(display)
-        numbers, texts, comments = without_comments(
-            *read_texts(path, display, len(keys.ids)), track, keys.ids, display
-        )
+        lines = read_texts(path, display, len(keys.ids))
+        if reads_results_layout(track, lines):
+            return _results_prediction(track, keys, lines, display)
+        numbers, texts, comments = without_comments(*lines, track, keys.ids, display)
         numbers, texts = records_array(numbers, texts)
         refuse_index_column(numbers, texts, display)
         refuse_one_line_of_values(numbers, texts, track, keys.ids, display)
@@ -154,6 +158,16 @@ def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> P
         )
         warnings += value_warnings(notes)
         return Prediction(_wrap(values, track, keys), warnings + layout_warnings(notes), layout)
+
+
+def _results_prediction(track: Track, keys: ItemKeys, lines, display: str) -> Prediction:
+    """A file in another task's layout the track declares (``formats.results_tsv``), read by rows."""
+    problems = ProblemCollector(display)
+    rows = Rows(*results_rows(track, lines, len(keys.ids), problems, keys.phase_sizes))
+    values, notes = _values(track, keys, rows, problems)
+    problems.raise_if_any()
+    warnings = [RESULTS_NOTE] + value_warnings(notes)
+    return Prediction(_wrap(values, track, keys), warnings, "positional")
 
 
 def _is_value(track: Track, keys: ItemKeys, text: str) -> bool:

@@ -61,8 +61,11 @@ RELEASES: Dict[str, tuple] = {
     ),
     "lewidi": (
         "LeWiDi 2025: one folder per dataset (CSC, MP, Paraphrase, VariErrNLI) with "
-        "<Dataset>_<split>.json, and data_practice_phase.zip for the CSC and MP training splits",
-        "https://github.com/Le-Wi-Di/le-wi-di.github.io, folder LeWiDi_3-2025",
+        "<Dataset>_<split>.json, and data_practice_phase.zip for the CSC and MP training splits; "
+        "LeWiDi 2023: <Dataset>_dataset/<Dataset>_<split>.json (ArMIS, ConvAbuse, HS-Brexit, "
+        "MD-Agreement)",
+        "https://github.com/Le-Wi-Di/le-wi-di.github.io, folder LeWiDi_3-2025 (2025) or "
+        "LeWiDi_2-2023 (2023)",
     ),
     "table": (
         "the organiser's own CSV, TSV or JSON-lines file(s) named by 'path' or 'splits'",
@@ -137,6 +140,16 @@ def missing_releases(datasets: dict, root: Path) -> List[Problem]:
             )
         )
     return problems
+
+
+def gold_text(source: dict) -> str:
+    """What the dataset's options choose as its gold, for the Data page (the importer's own
+    ``gold_text``; empty when it has none or the options choose the default)."""
+    name = source.get("importer", "kit") if isinstance(source, dict) else None
+    if name not in IMPORTERS:
+        return ""
+    describe = getattr(importlib.import_module(IMPORTERS[name]), "gold_text", None)
+    return describe(source) if describe else ""
 
 
 def load_split(

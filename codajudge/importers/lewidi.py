@@ -1,20 +1,37 @@
-"""LeWiDi 2025 (3rd Learning-With-Disagreements) harmonised JSON release -> the kit's items.
+"""LeWiDi 2025 (3rd Learning-With-Disagreements) and 2023 (2nd, SemEval-2023 Task 11) harmonised
+JSON releases -> the kit's items.
 
-Each split file is one JSON object mapping an item id to a record with ``text`` (a dict),
-``annotators`` (a comma-separated string), ``annotations`` ({annotator: label string}),
-``soft_label``, ``lang`` and ``other_info``. Source options of an edition's dataset entry:
+Each split file is one JSON object mapping an item id to a record with ``text``, ``annotators`` (a
+comma-separated string), ``annotations``, ``soft_label``, ``lang`` and ``other_info``. The layout is
+told by each record: in 2025 ``text`` is a dict of the dataset's fields and ``annotations`` an object
+{annotator: label string}; in 2023 (ArMIS, ConvAbuse, HS-Brexit, MD-Agreement) ``text`` is one string
+and ``annotations`` a comma-separated string in the order of ``annotators``, with a ``hard_label``
+(the majority, ties broken at random by the organisers; a number, not a string, on the ConvAbuse
+items whose tie was broken; one MD-Agreement test item lists an annotator twice, and both its
+annotations are kept, as the release's soft label counts them). Source options of an edition's dataset entry:
 
 - ``path``: the release folder (``<path>/<dataset>_<split>.json`` or
   ``<path>/<dataset>/<dataset>_<split>.json``) or the practice-phase zip
   (``data_practice_phase.zip``), read in place; macOS junk (``__MACOSX/``, ``._*``, ``.DS_Store``)
   is skipped;
-- ``dataset``: CSC | MP | Paraphrase | VariErrNLI (aliases: csc, mp, par, ven, ...);
+- ``dataset``: CSC | MP | Paraphrase | VariErrNLI, or ArMIS | ConvAbuse | HS-Brexit | MD-Agreement
+  (aliases: csc, mp, par, ven, armis, hs_brexit, ...); a 2023 file may sit in ``<Dataset>_dataset/``;
 - ``files`` (optional): split -> file name (or path inside the folder or zip);
 - ``check_soft_label`` (optional, default true): refuse a release whose own ``soft_label`` disagrees
-  with its annotations by more than ``SOFT_LABEL_TOLERANCE`` (a sign the file was misread).
+  with its annotations by more than ``SOFT_LABEL_TOLERANCE`` (a sign the file was misread);
+- ``label_map`` (optional): an annotation as released -> the label it counts as (ConvAbuse's
+  severity -3..1: -3, -2, -1 -> "1", abusive; 0, 1 -> "0");
+- ``soft_gold`` (optional): ``annotations`` (default: the soft-label gold is the annotations' shares)
+  or ``release`` (the file's own, rounded ``soft_label``, which the 2023 scores were computed
+  against: the item's ``distribution``);
+- ``hard_gold`` (optional): ``majority`` (the item's ``label`` is the annotations' majority, null and
+  unscored on a tie) or ``release`` (the file's ``hard_label``, the organisers' tie-breaks kept);
+  without it items have no ``label``;
+- ``split_in_ids`` (optional, default false): item ids ``<split>-<release id>`` (``test-17``): the
+  2023 release numbers each split's items from 1, so that without it a dev file's ids are test ids.
 
-Gold is the annotations only; the released ``soft_label`` (rounded to 2 decimals in the test files)
-is never used as gold. Release quirks handled here: CSC practice-phase annotator keys (all but the
+By default gold is the annotations only; the released ``soft_label`` (rounded to 2 decimals in the
+test files) is then a consistency check. Release quirks handled here: CSC practice-phase annotator keys (all but the
 first) have a leading space and its soft labels a 7th, always-empty ``"0"`` bin; MP soft-label keys
 are ``"0.0"``/``"1.0"`` in dev and ``"0"``/``"1"`` in test; VariErrNLI labels may be multi-valued
 (``"entailment,neutral"``) and its ``annotators`` string repeats an annotator once per label; the
@@ -25,6 +42,7 @@ from __future__ import annotations
 
 import json
 import zipfile
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Dict, List, Optional, Tuple
@@ -38,10 +56,11 @@ SOFT_LABEL_TOLERANCE = 0.01
 
 @dataclass(frozen=True)
 class Dataset:
-    """One LeWiDi 2025 dataset: its text fields (in item order), ordered labels and scale."""
+    """One LeWiDi dataset: its text fields (in item order; none: the text is one string, as in the
+    2023 release), ordered labels and scale."""
 
     name: str
-    text_fields: Tuple[str, str]
+    text_fields: Tuple[str, ...]
     labels: Tuple[str, ...]
     scale: str  # categorical | ordinal | multilabel (as in codajudge.tracks.SCALES)
     genre_field: Optional[str] = None  # key of other_info holding an obvious genre
@@ -63,6 +82,10 @@ DATASETS: Dict[str, Dataset] = {
         ("contradiction", "entailment", "neutral"),
         "multilabel",
     ),
+    "ArMIS": Dataset("ArMIS", (), ("0", "1"), "categorical"),
+    "ConvAbuse": Dataset("ConvAbuse", (), ("0", "1"), "categorical"),
+    "HS-Brexit": Dataset("HS-Brexit", (), ("0", "1"), "categorical"),
+    "MD-Agreement": Dataset("MD-Agreement", (), ("0", "1"), "categorical"),
 }
 _ALIASES = {
     "csc": "CSC",
@@ -73,22 +96,70 @@ _ALIASES = {
     "ven": "VariErrNLI",
     "varierrnli": "VariErrNLI",
     "varierr": "VariErrNLI",
+    "armis": "ArMIS",
+    "convabuse": "ConvAbuse",
+    "hs-brexit": "HS-Brexit",
+    "hs_brexit": "HS-Brexit",
+    "md-agreement": "MD-Agreement",
+    "md_agreement": "MD-Agreement",
 }
+SOFT_GOLD = ("annotations", "release")
+HARD_GOLD = ("majority", "release")
+
+
+@dataclass(frozen=True)
+class Options:
+    """The gold options of a dataset's source (see the module docstring)."""
+
+    check_soft_label: bool
+    split_in_ids: bool
+    label_map: Dict[str, str]
+    soft_gold: str
+    hard_gold: Optional[str]
+
+
+def options_of(source: dict, dataset: Dataset) -> Options:
+    where = f"datasets: the {dataset.name} source"
+    label_map = source.get("label_map") or {}
+    if not isinstance(label_map, dict) or not all(isinstance(v, str) for v in label_map.values()):
+        raise ConfigError.single(
+            where,
+            "'label_map' must map each released annotation to a label (a string)",
+            expected='e.g. {"-3": "1", "0": "0"}',
+            found=repr(label_map)[:80],
+        )
+    soft_gold, hard_gold = source.get("soft_gold", "annotations"), source.get("hard_gold")
+    for key, value, allowed in (
+        ("soft_gold", soft_gold, SOFT_GOLD),
+        ("hard_gold", hard_gold, HARD_GOLD),
+    ):
+        if value is not None and value not in allowed:
+            raise ConfigError.single(
+                where, f"unknown '{key}'", expected=" | ".join(allowed), found=repr(value)
+            )
+    return Options(
+        strict_bool(source, "check_soft_label", True, where),
+        strict_bool(source, "split_in_ids", False, where),
+        {str(k).strip(): v for k, v in label_map.items()},
+        soft_gold,
+        hard_gold,
+    )
 
 
 def load_split(source: dict, root: Path, split: str) -> List[dict]:
-    """The kit items of one split (train, dev or test) of one LeWiDi 2025 dataset, in file order."""
+    """The kit items of one split (train, dev or test) of one LeWiDi dataset, in file order."""
     dataset = dataset_of(source)
-    check = strict_bool(source, "check_soft_label", True, f"datasets: the {dataset.name} source")
+    options = options_of(source, dataset)
     raw, display = read_release_file(source, Path(root), dataset, split)
     records = _parse_json(raw, display)
     problems = ProblemCollector(display)
     items = []
+    prefix = f"{split}-" if options.split_in_ids else ""
     for item_id, record in records.items():
-        item = record_to_item(item_id, record, dataset, problems)
-        if item is not None:
+        item = record_to_item(prefix + item_id, record, dataset, problems, options.label_map)
+        if item is not None and _add_gold(item, record, dataset, options, problems):
             items.append(item)
-            if check:
+            if options.check_soft_label:
                 _check_released_soft_label(item, record, dataset, problems)
     problems.raise_if_any(ConfigError)
     return items
@@ -135,12 +206,13 @@ def read_release_file(source: dict, root: Path, dataset: Dataset, split: str) ->
     base = root / str(source["path"])
     name = str(files.get(split) or f"{dataset.name}_{split}.json")
     if base.is_dir():
-        for candidate in (base / name, base / dataset.name / name):
+        folders = (base, base / dataset.name, base / f"{dataset.name}_dataset")
+        for candidate in (folder / name for folder in folders):
             if candidate.is_file():
                 return _read_bytes(candidate), str(candidate)
         present = [
             str(f.relative_to(base))
-            for folder in (base, base / dataset.name)
+            for folder in folders
             if folder.is_dir()
             for f in folder.glob("*.json")
         ]
@@ -242,23 +314,27 @@ def _parse_json(raw: bytes, display: str) -> Dict[str, dict]:
 
 
 def record_to_item(
-    item_id: str, record, dataset: Dataset, problems: ProblemCollector
+    item_id: str,
+    record,
+    dataset: Dataset,
+    problems: ProblemCollector,
+    label_map: Optional[Dict[str, str]] = None,
 ) -> Optional[dict]:
     """One kit item (id, texts, lang, genre, annotators, annotations), or None after a problem."""
     if not isinstance(record, dict):
         problems.add("an item must be a JSON object", item=item_id, found=type(record).__name__)
         return None
-    text = record.get("text")
-    texts = [text.get(f) for f in dataset.text_fields] if isinstance(text, dict) else []
-    if len(texts) != 2 or not all(isinstance(t, str) for t in texts):
+    texts = _texts(record.get("text"), dataset)
+    if texts is None:
         problems.add(
-            "'text' must hold the item's two texts",
+            f"'text' must hold the item's {len(dataset.text_fields) or 'one'} text(s)",
             item=item_id,
-            expected=" and ".join(f"text.{f} (a string)" for f in dataset.text_fields),
-            found=repr(text)[:80],
+            expected=" and ".join(f"text.{f} (a string)" for f in dataset.text_fields)
+            or "text (a string)",
+            found=repr(record.get("text"))[:80],
         )
         return None
-    pairs = _annotator_labels(item_id, record, dataset, problems)
+    pairs = _annotator_labels(item_id, record, dataset, problems, label_map or {})
     if pairs is None:
         return None
     item = {
@@ -283,9 +359,21 @@ def record_to_item(
     return item
 
 
-def _annotator_labels(item_id: str, record: dict, dataset: Dataset, problems: ProblemCollector):
+def _texts(text, dataset: Dataset) -> Optional[List[str]]:
+    """The item's texts: the one string (2023) or the dataset's fields of the dict (2025)."""
+    if not dataset.text_fields:
+        return [text] if isinstance(text, str) else None
+    texts = [text.get(f) for f in dataset.text_fields] if isinstance(text, dict) else []
+    return texts if len(texts) == 2 and all(isinstance(t, str) for t in texts) else None
+
+
+def _annotator_labels(
+    item_id: str, record: dict, dataset: Dataset, problems: ProblemCollector, label_map: dict
+):
     """(annotator, label) pairs in the order of the ``annotators`` field; multilabel labels are lists."""
     annotations = record.get("annotations")
+    if isinstance(annotations, str):
+        return _delimited_labels(item_id, record, dataset, problems, label_map)
     if not isinstance(annotations, dict) or not annotations:
         problems.add(
             "'annotations' must be a non-empty object {annotator: label}",
@@ -305,13 +393,38 @@ def _annotator_labels(item_id: str, record: dict, dataset: Dataset, problems: Pr
     order = _annotator_order(item_id, record, dataset, list(by_name), problems)
     if order is None:
         return None
-    pairs = []
-    for name in order:
-        label = _label(item_id, name, by_name[name], dataset, problems)
+    return _checked_pairs(
+        item_id, [(name, by_name[name]) for name in order], dataset, problems, label_map
+    )
+
+
+def _checked_pairs(item_id, pairs, dataset: Dataset, problems: ProblemCollector, label_map: dict):
+    """The (annotator, label) pairs with each label read by ``_label``, or None after a problem."""
+    checked = []
+    for name, raw in pairs:
+        label = _label(item_id, name, raw, dataset, problems, label_map)
         if label is None:
             return None
-        pairs.append((name, label))
-    return pairs
+        checked.append((name, label))
+    return checked
+
+
+def _delimited_labels(
+    item_id: str, record: dict, dataset: Dataset, problems: ProblemCollector, label_map: dict
+):
+    """The 2023 layout: ``annotators`` and ``annotations`` two comma-separated strings, paired in order."""
+    names = _listed_names(record) or []
+    labels = [a.strip() for a in record["annotations"].split(",") if a.strip()]
+    if not labels or len(names) != len(labels):
+        problems.add(
+            "'annotators' and 'annotations' must list as many entries, one label per annotator",
+            item=item_id,
+            found=f"{len(names)} annotators, {len(labels)} annotations",
+        )
+        return None
+    # a name listed twice keeps both its annotations: the release's soft_label counts both (one
+    # MD-Agreement test item, 2038, lists Ann448 twice)
+    return _checked_pairs(item_id, list(zip(names, labels)), dataset, problems, label_map)
 
 
 def _listed_names(record: dict) -> Optional[List[str]]:
@@ -347,9 +460,13 @@ def _annotator_order(
     return unique
 
 
-def _label(item_id: str, annotator: str, raw, dataset: Dataset, problems: ProblemCollector):
-    """A label string, or for multilabel datasets a list of label strings (split on commas)."""
+def _label(
+    item_id: str, annotator: str, raw, dataset: Dataset, problems: ProblemCollector, label_map: dict
+):
+    """A label string (mapped by ``label_map``), or for multilabel datasets a list of label strings
+    (split on commas)."""
     text = str(raw).strip() if isinstance(raw, (str, int)) and not isinstance(raw, bool) else None
+    text = label_map.get(text, text)
     parts = (
         [p.strip() for p in text.split(",")] if text is not None and dataset.multilabel else [text]
     )
@@ -361,9 +478,112 @@ def _label(item_id: str, annotator: str, raw, dataset: Dataset, problems: Proble
             expected=("one or more of " if dataset.multilabel else "one of ")
             + ", ".join(dataset.labels),
             found=repr(raw)[:60],
+            hint=None
+            if label_map
+            else "if the release annotates on another scale, map its values to the labels with "
+            'the source\'s label_map (e.g. ConvAbuse\'s severity: -3, -2, -1 -> "1", 0, 1 -> "0")',
         )
         return None
     return parts if dataset.multilabel else text
+
+
+# --- the gold the options choose: the release's soft label, a hard label -----------------------
+
+GOLD_TEXTS = {
+    ("soft_gold", "release"): "soft-label gold is the release's own `soft_label` (rounded as "
+    "released), as the task's scores were computed against",
+    ("hard_gold", "release"): "the hard label is the release's `hard_label`, the annotators' "
+    "majority with ties broken at random by the organisers",
+    ("hard_gold", "majority"): "the hard label is the annotators' majority, recomputed; items "
+    "whose annotators tie are not scored",
+}
+
+
+def gold_text(source: dict) -> str:
+    """The Data page's sentence on what the source's options choose as gold (empty: the defaults)."""
+    chosen = [(key, source.get(key)) for key in ("soft_gold", "hard_gold")]
+    parts = [GOLD_TEXTS[pair] for pair in chosen if pair in GOLD_TEXTS]
+    if source.get("soft_gold") != "release" and parts:
+        parts.insert(0, "soft-label gold is the annotations' shares")
+    label_map = source.get("label_map")
+    if isinstance(label_map, dict) and label_map:
+        pairs = ", ".join(f"{k} -> {v}" for k, v in label_map.items())
+        parts.append(f"annotations are read as labels by {pairs}")
+    if source.get("split_in_ids") is True:
+        parts.append("item ids are `<split>-<release id>` (the release numbers each split from 1)")
+    return "; ".join(parts) + "." if parts else ""
+
+
+def _add_gold(
+    item: dict, record: dict, dataset: Dataset, options: Options, problems: ProblemCollector
+) -> bool:
+    """Add the item's ``distribution`` (``soft_gold: release``) and ``label`` (``hard_gold``); False
+    after a problem."""
+    if (options.soft_gold == "release" or options.hard_gold) and dataset.multilabel:
+        problems.add(
+            "soft_gold: release and hard_gold are for single-label datasets",
+            item=item["id"],
+            hint=f"leave them out of the {dataset.name} source",
+        )
+        return False
+    if options.soft_gold == "release":
+        soft = _released_distribution(item["id"], record, dataset, problems)
+        if soft is None:
+            return False
+        item["distribution"] = soft
+    if options.hard_gold == "majority":
+        item["label"] = majority_label(item["annotations"])
+    elif options.hard_gold == "release":
+        label = _released_hard_label(item["id"], record, dataset, problems)
+        if label is None:
+            return False
+        item["label"] = label
+    return True
+
+
+def majority_label(labels: List[str]) -> Optional[str]:
+    """The label most annotators gave, or None when two or more tie at the top."""
+    counts = Counter(labels).most_common()
+    if len(counts) > 1 and counts[0][1] == counts[1][1]:
+        return None
+    return counts[0][0]
+
+
+def _released_distribution(item_id: str, record: dict, dataset: Dataset, problems):
+    """The release's ``soft_label`` as an object label -> probability, or None after a problem."""
+    try:
+        shares = released_soft_label(record, dataset)
+    except (ValueError, TypeError, KeyError) as e:
+        shares, found = None, str(e)[:120]
+    else:
+        found = "no soft_label"
+    if shares is None:
+        problems.add(
+            "soft_gold: release needs the item's 'soft_label'",
+            item=item_id,
+            expected="an object label -> probability over " + ", ".join(dataset.labels),
+            found=found,
+            hint="or take the soft gold from the annotations (soft_gold: annotations)",
+        )
+        return None
+    return dict(zip(dataset.labels, shares))
+
+
+def _released_hard_label(item_id: str, record: dict, dataset: Dataset, problems):
+    """The release's ``hard_label`` as a label string (a number, as ConvAbuse gives its tie-broken
+    items, read as its text), or None after a problem."""
+    raw = record.get("hard_label")
+    text = str(raw).strip() if isinstance(raw, (str, int)) and not isinstance(raw, bool) else None
+    if text not in dataset.labels:
+        problems.add(
+            "hard_gold: release needs the item's 'hard_label', one of the labels",
+            item=item_id,
+            expected="one of " + ", ".join(dataset.labels),
+            found=repr(raw)[:60],
+            hint="or recompute the majority from the annotations (hard_gold: majority)",
+        )
+        return None
+    return text
 
 
 # --- the released soft label, as a consistency check only -------------------------------------

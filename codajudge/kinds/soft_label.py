@@ -29,10 +29,12 @@ class SoftLabel(Kind):
     scales = SCALES
     has_labels = True
     default_metrics = {"categorical": ("amd",), "ordinal": ("awd",), "multilabel": ("mamd",)}
-    more_metrics = {"categorical": ("jsd", "kl")}
+    more_metrics = {"categorical": ("jsd", "kl", "cross_entropy"), "ordinal": ("cross_entropy",)}
 
     # --- gold and submitted values ---
 
+    #: ``distribution``: a soft label given as the item's gold (a release's own), else the shares
+    gold_fields = {"annotators": [], "annotations": [], "distribution": None}
     submitted_value = "distribution"
     value_is_row = True
 

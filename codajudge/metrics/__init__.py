@@ -18,7 +18,7 @@ from .base import (
     get,
     round5,
 )
-from . import classification, correlation, disagreement, divergence  # noqa: F401  (registration)
+from . import classification, correlation, cross_entropy, disagreement, divergence  # noqa: F401
 from .disagreement import PerAnnotator
 
 __all__ = [

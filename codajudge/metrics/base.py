@@ -71,6 +71,10 @@ class Metric:
     ``stats_form`` (MEAN, MOMENTS, ONE_HOT) says what ``item_stats`` returns and so whether the
     metric has per-item losses and how a bootstrap sums its rows; ``significance`` is the paired test
     that applies to it (WILLIAMS, WILCOXON or BOOTSTRAP); ``percent`` says tables print it x 100.
+    ``on_gold`` gives the metric's value when the gold itself is submitted, from the scored gold
+    array, for a metric whose best value on a gold is not its range's end (cross-entropy: the
+    gold's entropy); ``on_gold_tolerance`` is how far the builder's gold self-check lets the score
+    stray from that value.
     """
 
     name: str
@@ -86,6 +90,8 @@ class Metric:
     stats_form: str = MEAN
     significance: str = BOOTSTRAP
     percent: bool = False
+    on_gold: Optional[Callable] = None
+    on_gold_tolerance: float = 1e-9
 
     def __post_init__(self):
         if (
@@ -117,6 +123,14 @@ class Metric:
     def worst(self, n_labels: int = 0) -> float:
         lo, hi = self.bounds(n_labels)
         return lo if self.higher_is_better else hi
+
+    def best(self, n_labels: int = 0) -> float:
+        lo, hi = self.bounds(n_labels)
+        return hi if self.higher_is_better else lo
+
+    def gold_value(self, gold, n_labels: int = 0) -> float:
+        """What the gold submitted as a prediction scores: ``on_gold(gold)``, else the best value."""
+        return self.best(n_labels) if self.on_gold is None else float(self.on_gold(gold))
 
     def score(self, gold, pred, keep=None) -> "MetricValue":
         """The score of a whole track; an undefined value (NaN) becomes 0.0 with a warning.

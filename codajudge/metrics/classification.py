@@ -112,3 +112,20 @@ BALANCED_ACCURACY = register(
         "= 0.667.",
     )
 )
+
+MICRO_F1 = register(
+    Metric(
+        name="micro_f1",
+        title="Micro-F1",
+        direction=HIGHER,
+        lower=0.0,
+        upper=1.0,
+        item_stats=accuracy_stats,
+        from_stats=mean_from_sums,
+        percent=True,
+        description="F1 over all items' decisions pooled (scikit-learn's f1_score with "
+        "average='micro', the LeWiDi 2023 hard-label metric). With one label per item every "
+        "false positive is another label's false negative, so it equals accuracy. Example: "
+        "gold [e, n, c], pred [e, n, n] -> 0.667.",
+    )
+)

@@ -42,7 +42,7 @@ from ..formats.archive import (
     naming_hint,
     submission_files,
 )
-from ..formats.coverage import other_phase_hint, other_phase_ids
+from ..formats.coverage import other_phase_hint, other_phase_ids, phase_sizes
 from ..formats.items import read_items
 from ..formats.submission import ItemKeys, read_prediction
 from ..gold import listed_annotators
@@ -189,7 +189,9 @@ def _check_and_copy(spec, files, folder: Path, out_dir: Path, names, items_of, p
             continue
         relative = files[track.id]
         keys = replace(
-            public_keys(items_of(track.dataset)), elsewhere=other_phase_hint(track, phases)
+            public_keys(items_of(track.dataset)),
+            elsewhere=other_phase_hint(track, phases),
+            phase_sizes=phase_sizes(track, phases),
         )
         if refusals.attempt(read_prediction, folder / relative, str(relative), track, keys) is None:
             continue

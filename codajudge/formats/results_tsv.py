@@ -1,0 +1,112 @@
+"""LeWiDi 2023's submission layout (SemEval-2023 Task 11, on CodaLab), read for the tracks that
+declare it (``results_layout: lewidi2023``): one ``<Dataset>_results.tsv`` per dataset, no id
+column, one row per item in the release's item order, ``hard_label<TAB>p0<TAB>p1`` (the
+probabilities in the order of the track's labels). One file gives both of a dataset's tracks: a
+track whose value is a label reads the first column, one whose value is a distribution the others.
+A file is read so when its first line has those 1 + K tab-separated fields (the kit's own layout
+has two: ``ID<TAB>VALUE``)."""
+
+from __future__ import annotations
+
+import json
+from typing import Dict, List, Optional, Tuple
+
+from .. import kinds
+from ..errors import ProblemCollector, SubmissionError, counted
+from ..tracks import Track
+from .textfile import Lines, shorten
+
+LAYOUT = "lewidi2023"
+NOTE = (
+    "the file was read in the LeWiDi 2023 layout: one row per item in item order, "
+    "hard label<TAB>p0<TAB>p1, no id"
+)
+
+
+def results_layout_text(tracks) -> List[str]:
+    """The Data page's paragraph on the layout, listing its files and the tracks each one gives."""
+    files: Dict[str, List[str]] = {}
+    for track in tracks:
+        if track.results_layout == LAYOUT:
+            for name in track.files:
+                files.setdefault(name, []).append(f"`{track.id}`")
+    if not files:
+        return []
+    given = "; ".join(f"`{name}`: {', '.join(ids)}" for name, ids in files.items())
+    return [
+        "",
+        "**The LeWiDi 2023 layout** is read too: one file per dataset, no id column, one row per "
+        "item **in the order of the phase's input data**, `hard_label<TAB>p0<TAB>p1` (the "
+        "probabilities in the order of the labels). One file gives the dataset's tracks: a "
+        "label track reads the first column, a soft-label track the others. A file with another "
+        f"number of rows than the phase has items is refused. Files: {given}.",
+    ]
+
+
+def reads_results_layout(track: Track, lines: Lines) -> bool:
+    """Whether ``track`` takes the layout and the file's first line has its 1 + K fields."""
+    return (
+        track.results_layout == LAYOUT
+        and bool(lines.texts)
+        and len(lines.texts[0].split("\t")) == len(track.labels) + 1
+    )
+
+
+def results_rows(
+    track: Track,
+    lines: Lines,
+    n_items: int,
+    problems: ProblemCollector,
+    phase_sizes: Optional[Dict[str, int]] = None,
+) -> Tuple[range, List[int], List[str]]:
+    """(item index, line number, value text) of each row, the value text being the track's part of
+    the row: the label, or the probabilities as a JSON list. A row count other than the track's
+    number of items is refused, naming the other phase whose split has that many items, if any."""
+    numbers, texts = list(lines.numbers), lines.texts
+    _refuse_row_count(len(texts), n_items, problems.file, phase_sizes or {})
+    if numbers and numbers[-1] != len(numbers):
+        raise SubmissionError.single(
+            problems.file,
+            "blank line inside a LeWiDi 2023 results file",
+            line=next(n for k, n in enumerate(numbers, start=1) if n != k) - 1,
+            expected="one row on every line",
+            hint="rows are matched to items by their position",
+        )
+    k = len(track.labels)
+    reads_label = kinds.of(track).submitted_value == "label"
+    values = []
+    for line, text in zip(numbers, texts):
+        fields = [f.strip() for f in text.split("\t")]
+        if len(fields) != k + 1 or not all(map(_is_json_number, fields[1:])):
+            problems.add(
+                "a row must be the hard label and one probability per label, tab-separated",
+                line=line,
+                expected=f"{k + 1} fields: label<TAB>" + "<TAB>".join(f"p{j}" for j in range(k)),
+                found=shorten(repr(text)),
+            )
+        values.append(fields[0] if reads_label else "[" + ", ".join(fields[1:]) + "]")
+    problems.raise_if_any()
+    return range(len(texts)), numbers, values
+
+
+def _is_json_number(text: str) -> bool:
+    try:
+        return type(json.loads(text)) in (int, float)
+    except ValueError:
+        return False
+
+
+def _refuse_row_count(found: int, expected: int, display: str, phase_sizes: Dict[str, int]):
+    if found == expected:
+        return
+    phases = [phase for phase, size in phase_sizes.items() if size == found]
+    raise SubmissionError.single(
+        display,
+        "wrong number of rows for the LeWiDi 2023 layout (one row per item, in item order)",
+        expected=f"{expected} rows, one per item of this phase",
+        found=counted(found, "non-blank row"),
+        hint=f"{found} is the number of items of the {' and '.join(phases)} phase: this looks "
+        "like that phase's file; submit the predictions for this phase's items"
+        if phases
+        else "write one row per item of this phase's input data, in its order",
+    )

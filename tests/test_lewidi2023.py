@@ -1,0 +1,249 @@
+"""LeWiDi 2023 (SemEval-2023 Task 11): the lewidi importer on the real 2023 release
+(../shared/data/lewidi2023) and small copies, the gold its options choose (the release's soft and
+hard labels), and the 2023 submission layout ``<Dataset>_results.tsv``. Expected values come from
+the release README and from reading the raw JSON here."""
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from codajudge.errors import ConfigError, FileRefusals, SubmissionError
+from codajudge.formats.submission import ItemKeys, read_prediction
+from codajudge.gold import build_gold
+from codajudge.importers.lewidi import load_split
+from codajudge.scoring import read_track_file, score_track
+from codajudge.tracks import track_from_dict
+
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+RELEASE = DATA / "lewidi2023"
+pytestmark = pytest.mark.skipif(not RELEASE.is_dir(), reason="../shared/data/lewidi2023 is absent")
+
+NAMES = ("ArMIS", "ConvAbuse", "HS-Brexit", "MD-Agreement")
+COUNTS = {
+    "ArMIS": (657, 141, 145),
+    "ConvAbuse": (2398, 812, 840),
+    "HS-Brexit": (784, 168, 168),
+    "MD-Agreement": (6592, 1104, 3057),
+}
+SEVERITY = {"-3": "1", "-2": "1", "-1": "1", "0": "0", "1": "0"}
+SOFT = track_from_dict(
+    {
+        "id": "soft",
+        "kind": "soft_label",
+        "scale": "categorical",
+        "labels": ["0", "1"],
+        "metrics": ["cross_entropy"],
+        "results_layout": "lewidi2023",
+    }
+)
+HARD = track_from_dict(
+    {
+        "id": "hard",
+        "kind": "classification",
+        "labels": ["0", "1"],
+        "metrics": ["micro_f1"],
+        "results_layout": "lewidi2023",
+    }
+)
+
+
+def source(dataset, **options):
+    base = {"importer": "lewidi", "path": "lewidi2023", "dataset": dataset}
+    if dataset == "ConvAbuse":
+        base["label_map"] = SEVERITY
+    return {**base, **options}
+
+
+def raw(dataset, split):
+    path = RELEASE / f"{dataset}_dataset" / f"{dataset}_{split}.json"
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("dataset", NAMES)
+def test_the_2023_layout_is_read_item_by_item_from_the_release(dataset):
+    for split, count in zip(("train", "dev", "test"), COUNTS[dataset]):
+        items = load_split(source(dataset), DATA, split)
+        records = raw(dataset, split)
+        assert len(items) == count and [it["id"] for it in items] == list(records)
+        first, record = items[0], records[items[0]["id"]]
+        assert first["texts"] == [record["text"]] and first["lang"] == record["lang"]
+        assert first["annotators"] == record["annotators"].split(",")
+        assert "label" not in first and "distribution" not in first  # gold: the annotations only
+
+
+def test_convabuse_severity_is_mapped_and_its_annotator_counts_vary():
+    sizes = set()
+    for split in ("train", "dev", "test"):
+        records = raw("ConvAbuse", split)
+        for item in load_split(source("ConvAbuse"), DATA, split):
+            severities = records[item["id"]]["annotations"].split(",")
+            assert item["annotations"] == [SEVERITY[s] for s in severities]
+            sizes.add(len(item["annotators"]))
+    assert min(sizes) == 2 and max(sizes) == 8
+
+
+def test_convabuse_without_label_map_says_how_to_map_the_severity_scale():
+    with pytest.raises(ConfigError, match="label_map") as refused:
+        load_split(
+            {**source("ConvAbuse"), "label_map": None, "check_soft_label": False}, DATA, "dev"
+        )
+    assert "found '-2'" in str(refused.value) and "ConvAbuse_dev.json" in str(refused.value)
+
+
+def test_release_gold_keeps_the_files_soft_labels_and_the_organisers_tie_breaks():
+    for split, numbers in (("train", 77), ("dev", 29)):
+        items = load_split(
+            source("ConvAbuse", soft_gold="release", hard_gold="release"), DATA, split
+        )
+        records = raw("ConvAbuse", split)
+        assert [it["label"] for it in items] == [str(r["hard_label"]) for r in records.values()]
+        assert [it["distribution"] for it in items] == [r["soft_label"] for r in records.values()]
+        assert sum(type(r["hard_label"]) is int for r in records.values()) == numbers
+
+
+@pytest.mark.parametrize("dataset, ties", [("HS-Brexit", 13), ("ConvAbuse", 29)])
+def test_a_recomputed_majority_leaves_the_test_ties_unscored(dataset, ties):
+    majority = load_split(source(dataset, hard_gold="majority"), DATA, "test")
+    released = load_split(source(dataset, hard_gold="release"), DATA, "test")
+    assert sum(it["label"] is None for it in majority) == ties
+    assert all(it["label"] is not None for it in released)
+    gold = build_gold(HARD, majority, "test")
+    assert gold.n_scored == len(majority) - ties
+
+
+def test_an_annotator_listed_twice_keeps_both_annotations_as_the_soft_label_counts_them():
+    items = {it["id"]: it for it in load_split(source("MD-Agreement"), DATA, "test")}
+    assert items["2038"]["annotators"].count("Ann448") == 2
+    assert Counter(items["2038"]["annotations"]) == {"0": 4, "1": 1}  # soft_label 0.8 / 0.2
+
+
+def test_split_in_ids_prefixes_every_id_with_its_split():
+    items = load_split(source("ArMIS", split_in_ids=True), DATA, "dev")
+    assert [it["id"] for it in items] == [f"dev-{k}" for k in raw("ArMIS", "dev")]
+
+
+def test_soft_gold_release_is_the_gold_of_soft_label_tracks():
+    items = load_split(source("HS-Brexit", soft_gold="release"), DATA, "test")
+    gold = build_gold(SOFT, items, "test")
+    released = [
+        [r["soft_label"]["0"], r["soft_label"]["1"]] for r in raw("HS-Brexit", "test").values()
+    ]
+    assert np.array_equal(gold.gold, np.array(released))  # 0.67, not 2/3
+    shares = build_gold(SOFT, load_split(source("HS-Brexit"), DATA, "test"), "test")
+    assert not np.array_equal(shares.gold, gold.gold)
+
+
+def test_a_broken_gold_distribution_is_refused_naming_the_item():
+    items = [
+        {
+            "id": "a",
+            "texts": ["x"],
+            "annotators": ["A"],
+            "annotations": ["0"],
+            "distribution": {"0": 0.5, "1": 0.2},
+        },
+        {
+            "id": "b",
+            "texts": ["y"],
+            "annotators": ["A"],
+            "annotations": ["1"],
+            "distribution": {"yes": 1.0},
+        },
+    ]
+    with pytest.raises(ConfigError) as refused:
+        build_gold(SOFT, items, "ref.jsonl")
+    message = str(refused.value)
+    assert "ref.jsonl" in message and "item 'a'" in message and "item 'b'" in message
+    assert "gold 'distribution'" in message
+
+
+# --- the 2023 results layout ---------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def brexit_dev():
+    items = load_split(source("HS-Brexit", soft_gold="release", hard_gold="release"), DATA, "dev")
+    return build_gold(SOFT, items, "dev"), build_gold(HARD, items, "dev")
+
+
+def test_one_results_file_gives_both_tracks_of_its_dataset(brexit_dev, tmp_path):
+    soft, hard = brexit_dev
+    rng = np.random.default_rng(5)
+    p1 = rng.uniform(size=len(soft.ids)).round(3)
+    labels = (p1 > 0.5).astype(int)
+    path = tmp_path / "HS-Brexit_results.tsv"
+    path.write_text("".join(f"{h}\t{1 - p:.3f}\t{p:.3f}\n" for h, p in zip(labels, p1)))
+    read_soft = read_track_file(path, path.name, soft)
+    read_hard = read_track_file(path, path.name, hard)
+    assert np.allclose(read_soft.values, np.column_stack([1 - p1, p1]))
+    assert np.array_equal(read_hard.values, labels)
+    assert any("LeWiDi 2023 layout" in w for w in read_soft.warnings)
+    scored = score_track(hard, read_hard, path.name).scores["micro_f1"]
+    assert scored == pytest.approx(np.mean(labels == hard.gold))
+
+
+def test_a_results_file_of_another_row_count_names_the_count_and_the_phase(brexit_dev, tmp_path):
+    soft, _ = brexit_dev
+    path = tmp_path / "HS-Brexit_results.tsv"
+    path.write_text("0\t1.0\t0.0\n" * 145)
+    keys = ItemKeys(soft.ids, soft.annotators, phase_sizes={"evaluation": 145, "local": 78})
+    with pytest.raises(SubmissionError) as refused:
+        read_prediction(path, path.name, SOFT, keys)
+    message = str(refused.value)
+    assert "HS-Brexit_results.tsv" in message and "expected 168 rows" in message
+    assert "found 145 non-blank rows" in message and "of the evaluation phase" in message
+
+
+def test_a_file_refused_alike_for_both_its_tracks_is_named_once(brexit_dev, tmp_path):
+    soft, hard = brexit_dev
+    path = tmp_path / "HS-Brexit_results.tsv"
+    path.write_text("0\t1.0\t0.0\n" * 10)
+    refusals = FileRefusals()
+    for track, gold in ((SOFT, soft), (HARD, hard)):
+        refusals.attempt(read_prediction, path, path.name, track, ItemKeys(gold.ids))
+    with pytest.raises(SubmissionError) as refused:
+        refusals.raise_if_any()
+    assert str(refused.value).count("HS-Brexit_results.tsv") == 1, str(refused.value)
+
+
+def test_a_results_row_that_is_not_label_and_probabilities_is_located(brexit_dev, tmp_path):
+    soft, _ = brexit_dev
+    path = tmp_path / "HS-Brexit_results.tsv"
+    rows = ["0\t1.0\t0.0"] * len(soft.ids)
+    rows[6] = "0\tabc\t0.0"
+    path.write_text("\n".join(rows) + "\n")
+    with pytest.raises(SubmissionError, match=r"line 7.*3 fields: label<TAB>p0<TAB>p1"):
+        read_track_file(path, path.name, soft)
+
+
+def test_a_track_without_the_layout_reads_such_a_file_as_the_kits_own(brexit_dev, tmp_path):
+    soft, _ = brexit_dev
+    plain = track_from_dict({**SOFT.to_dict(), "results_layout": None})
+    path = tmp_path / "soft.tsv"
+    path.write_text("0\t1.0\t0.0\n" * len(soft.ids))
+    with pytest.raises(SubmissionError) as refused:
+        read_prediction(path, path.name, plain, ItemKeys(soft.ids, soft.annotators))
+    assert "LeWiDi 2023" not in str(refused.value)
+
+
+def test_results_layout_is_refused_on_a_track_it_does_not_fit():
+    with pytest.raises(ConfigError, match="results_layout"):
+        track_from_dict({"id": "s", "kind": "similarity", "results_layout": "lewidi2023"})
+    with pytest.raises(ConfigError, match="results_layout"):
+        track_from_dict({**SOFT.to_dict(), "results_layout": "lewidi2021"})
+
+
+def test_the_data_page_states_the_gold_chosen_and_the_2023_layout():
+    from codajudge.bundle.edition import load_edition
+    from codajudge.bundle.pages import data_page
+
+    editions = Path(__file__).resolve().parents[1] / "editions"
+    page = data_page(load_edition(editions / "lewidi2023"))
+    assert "- `hs_brexit`: soft-label gold is the release's own `soft_label`" in page
+    assert "ties broken at random by the organisers" in page and "-3 -> 1, -2 -> 1" in page
+    assert "`ConvAbuse_results.tsv`: `convabuse_soft`, `convabuse_hard`" in page
+    other = data_page(load_edition(editions / "lewidi2025"))
+    assert "**Gold.**" not in other and "LeWiDi 2023 layout" not in other
