@@ -37,6 +37,7 @@ LAYERS = {
     "runner": 10,
     "programs": 11,
     "cli": 11,
+    "leaderboard": 11,
     "__main__": 11,
 }
 

@@ -1,6 +1,7 @@
 """Metrics: pure functions over numpy arrays with a registry of direction and range.
 
-See ``base`` for the contract; importing this package registers every metric.
+See ``base`` for the contract; importing this package registers every metric. Participants' code
+uses ``lewidi``, ``sts``, ``nli`` and ``chaosnli``: the same metrics on plain lists.
 """
 
 from .base import (

@@ -1,0 +1,40 @@
+"""Score a predictions folder against a phase of an edition from your own code, as the platform's
+scoring program does: the leaderboard's numbers, without running the two steps.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+from typing import Dict
+
+from .programs.run_local import kit_phase_task, open_bundle
+from .programs.score import score_submission_folder
+from .report import published_scores
+from .spec import read_spec
+
+
+def score_predictions(bundle, predictions, phase: str) -> Dict[str, float]:
+    """The scores.json of ``predictions`` on ``phase`` of ``bundle``: ``{"primary": ..., "<track
+    id>_<metric>": ...}``, the leaderboard's keys, each metric's direction its own (the edition's
+    Evaluation page says which).
+
+    ``bundle``: a built bundle's folder or zip, or an unzipped starting kit (which scores the phases
+    whose gold it holds: ``local``, and ``practice`` where that gold is public). ``predictions``:
+    a folder of prediction files (as you would zip them) or a result zip. A phase whose gold is
+    hidden, or a refused file, raises ``codajudge.errors.KitError`` with the message the scoring
+    program would print.
+
+    In an unzipped starting kit, ``score_predictions(".", "my_predictions", "local")``. A bundle
+    that is not there is said so:
+
+    >>> score_predictions("no_such_kit", "my_predictions", "local")
+    Traceback (most recent call last):
+    ...
+    codajudge.errors.SubmissionError: no_such_kit: bundle not found; expected a bundle folder or zip
+    """
+    with tempfile.TemporaryDirectory(prefix="codajudge-scores-") as tmp:
+        folder = open_bundle(Path(bundle), Path(tmp))
+        reference = kit_phase_task(folder, phase).reference_data
+        spec = read_spec(reference)
+        return published_scores(score_submission_folder(spec, reference, Path(predictions)))

@@ -1,0 +1,97 @@
+"""The LeWiDi 2025 metrics on plain Python lists or numpy arrays, as the scoring program computes
+them (the same registered functions, the official rounding to 5 decimals where the 2025 code
+rounds). Lower is better for all six.
+
+Soft labels (Task A): one probability distribution per item, in the track's label order; a
+multilabel item (VariErrNLI) is one ``[P(not chosen), P(chosen)]`` pair per label.
+Perspectivist labels (Task B): one list per item of each annotator's label, in the item's annotator
+order; items may have different numbers of annotators. A multilabel item is label-major, one 0/1
+vector over the item's annotators per label (the 2025 files' layout).
+
+>>> from codajudge.metrics import lewidi
+>>> lewidi.manhattan([[0.5, 0.5]], [[1.0, 0.0]])
+1.0
+"""
+
+from __future__ import annotations
+
+from .plain import official_score, per_annotator_pair, rows
+
+
+def manhattan(gold_soft, pred_soft) -> float:
+    """Average Manhattan distance (AMD, MP): per item the sum of absolute differences of the two
+    distributions, rounded to 5 decimals, then the rounded mean. Lower is better; range [0, 2].
+
+    >>> manhattan([[0.5, 0.5], [1.0, 0.0]], [[1.0, 0.0], [0.75, 0.25]])
+    0.75
+    """
+    return official_score("amd", *rows(gold_soft, pred_soft, "one distribution"))
+
+
+def wasserstein(gold_soft, pred_soft) -> float:
+    """Average Wasserstein distance (AWD, CSC and Paraphrase): per item the 1-Wasserstein
+    distance between the two distributions over ordinal bins one step apart, then the mean rounded
+    to 5 decimals. Lower is better; range [0, K - 1] for K bins.
+
+    >>> wasserstein([[1.0, 0.0, 0.0]], [[0.0, 0.0, 1.0]])
+    2.0
+    >>> wasserstein([[0.0, 1.0, 0.0], [0.5, 0.5, 0.0]], [[0.0, 0.5, 0.5], [0.5, 0.5, 0.0]])
+    0.25
+    """
+    return official_score("awd", *rows(gold_soft, pred_soft, "one distribution"))
+
+
+def multilabel_manhattan(gold_soft, pred_soft) -> float:
+    """Multilabel average Manhattan distance (MAMD, VariErrNLI): per label the Manhattan distance
+    of the ``[P(not chosen), P(chosen)]`` pairs, averaged over labels, then items, rounded to 5
+    decimals at each step as the 2025 code does. Lower is better; range [0, 2].
+
+    >>> gold = [[[1.0, 0.0], [0.0, 1.0], [0.5, 0.5]]]
+    >>> multilabel_manhattan(gold, [[[1.0, 0.0], [0.0, 1.0], [1.0, 0.0]]])
+    0.33333
+    """
+    return official_score(
+        "mamd", *rows(gold_soft, pred_soft, "one [not chosen, chosen] per label", ndim=3)
+    )
+
+
+def error_rate(gold_labels_per_annotator, pred_labels_per_annotator) -> float:
+    """Error rate (ER, MP): per item the share of its annotators whose label is predicted wrongly
+    (rounded to 5 decimals), averaged over items. Lower is better; range [0, 1].
+
+    >>> error_rate([[1, 0], [0, 0, 1]], [[1, 1], [0, 0, 1]])
+    0.25
+    """
+    gold, pred = per_annotator_pair(gold_labels_per_annotator, pred_labels_per_annotator, 0)
+    return official_score("error_rate", gold, pred)
+
+
+def normalized_absolute_distance(gold_labels_per_annotator, pred_labels_per_annotator, n_values):
+    """Average normalised absolute distance (ANAD, CSC and Paraphrase): per item the mean over its
+    annotators of ``|gold - predicted|`` divided by ``n_values``, the number of possible label
+    values (6 for CSC's 1..6, 11 for Paraphrase's -5..5), averaged over items. Lower is better;
+    range [0, (n_values - 1) / n_values].
+
+    >>> normalized_absolute_distance([[1, 6], [3, 3, 4, 4]], [[2, 6], [3, 3, 4, 4]], n_values=6)
+    0.041666666666666664
+    """
+    gold, pred = per_annotator_pair(
+        gold_labels_per_annotator, pred_labels_per_annotator, int(n_values)
+    )
+    return official_score("anad", gold, pred)
+
+
+def multilabel_error_rate(gold_labels_per_annotator, pred_labels_per_annotator) -> float:
+    """Multilabel error rate (MER, VariErrNLI): per label the share of the item's annotators whose
+    choice (chosen or not) is mispredicted, rounded to 5 decimals, averaged over labels, then items.
+    Each item is label-major: one 0/1 vector over its annotators per label. Lower is better;
+    range [0, 1].
+
+    >>> gold = [[[1, 0, 0], [0, 1, 1], [0, 0, 0]]]  # 3 labels x 3 annotators
+    >>> multilabel_error_rate(gold, [[[1, 0, 0], [0, 1, 0], [0, 0, 1]]])
+    0.22222
+    """
+    gold, pred = per_annotator_pair(
+        gold_labels_per_annotator, pred_labels_per_annotator, 0, multilabel=True
+    )
+    return official_score("mer", gold, pred)

@@ -1,0 +1,105 @@
+"""Plain Python lists (or numpy arrays) to the arrays the registered metrics take, for the
+participant-facing modules (``lewidi``, ``sts``, ``nli``, ``chaosnli``).
+
+Every function raises ``ValueError`` naming the argument, the item and what was expected and found.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from .base import get
+from .disagreement import PerAnnotator
+
+
+def official_score(name: str, gold, pred) -> float:
+    """The registered metric ``name`` over a whole set of items, as the scoring program computes
+    it (the same function, the same rounding); an undefined value is 0.0, as on the leaderboard."""
+    return get(name).score(gold, pred).value
+
+
+def same_length(gold: Sequence, pred: Sequence) -> int:
+    """The number of items, after checking that gold and predictions have as many and some."""
+    if len(gold) != len(pred):
+        raise ValueError(
+            f"gold has {len(gold)} items but the predictions have {len(pred)}; "
+            "give one prediction per gold item, in the same order"
+        )
+    if not len(gold):
+        raise ValueError("no items: give at least one gold item and its prediction")
+    return len(gold)
+
+
+def numbers(values, what: str, shape_of_one: str) -> np.ndarray:
+    """``values`` as a float array of equal-length rows, or a ValueError naming ``what``."""
+    try:
+        array = np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"{what}: expected numbers, {shape_of_one} for every item, all of one length; "
+            f"found {_sample(values)}"
+        ) from None
+    if not np.isfinite(array).all():
+        raise ValueError(f"{what}: expected finite numbers; found NaN or infinity")
+    return array
+
+
+def rows(gold, pred, shape_of_one: str, ndim: int = 2):
+    """Gold and predicted arrays of ``ndim`` axes (items first) and one shape: soft labels (2),
+    multilabel soft labels (3), scores (1)."""
+    same_length(gold, pred)
+    gold_rows = numbers(gold, "gold", shape_of_one)
+    pred_rows = numbers(pred, "predictions", shape_of_one)
+    if gold_rows.shape != pred_rows.shape or gold_rows.ndim != ndim:
+        raise ValueError(
+            f"gold has shape {gold_rows.shape} but the predictions {pred_rows.shape}; "
+            f"expected {shape_of_one} for every item in both"
+        )
+    return gold_rows, pred_rows
+
+
+def per_annotator_pair(gold, pred, n_labels: int, multilabel: bool = False):
+    """Gold and predicted ``PerAnnotator`` rows from per-item lists of annotator labels (ragged:
+    items may have different numbers of annotators); multilabel items are label-major 0/1 vectors
+    (one vector over the item's annotators per label), as the LeWiDi 2025 files give them."""
+    n_items = same_length(gold, pred)
+    gold_items = [_item_row(row, "gold", i, multilabel) for i, row in enumerate(gold)]
+    pred_items = [_item_row(row, "predictions", i, multilabel) for i, row in enumerate(pred)]
+    for i, (g, p) in enumerate(zip(gold_items, pred_items)):
+        if g.shape != p.shape:
+            raise ValueError(
+                f"item {i}: gold has {_annotators(g)} but the prediction {_annotators(p)}; "
+                "predict one label per annotator of the item, in the gold's order"
+            )
+    counts = np.array([len(g) for g in gold_items], dtype=np.int64)
+    offsets = np.concatenate(([0], np.cumsum(counts)))
+    item = np.repeat(np.arange(n_items, dtype=np.int64), counts)
+
+    def stacked(items):
+        values = np.concatenate(items) if items else np.zeros(0)
+        return PerAnnotator(values, item, n_items, n_labels, offsets)
+
+    return stacked(gold_items), stacked(pred_items)
+
+
+def _item_row(row, what: str, index: int, multilabel: bool) -> np.ndarray:
+    """One item's annotator labels ``(A,)``, or its label-major 0/1 vectors as ``(A, L)``."""
+    shape = "a 0/1 vector over the annotators per label" if multilabel else "a list of labels"
+    values = numbers(row, f"{what}, item {index}", shape)
+    if values.ndim != (2 if multilabel else 1):
+        raise ValueError(
+            f"{what}, item {index}: expected {shape}, one per annotator; found {_sample(row)}"
+        )
+    return values.T if multilabel else values
+
+
+def _annotators(values: np.ndarray) -> str:
+    return f"{len(values)} annotator labels"
+
+
+def _sample(values) -> str:
+    """A short ``repr`` of what was given."""
+    text = repr(values)
+    return text if len(text) <= 60 else text[:57] + "..."

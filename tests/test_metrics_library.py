@@ -1,0 +1,189 @@
+"""The official metrics as a library (issue 39, point 1): ``codajudge.metrics.lewidi``, ``sts``,
+``nli``, ``chaosnli`` on plain lists, and ``codajudge.leaderboard.score_predictions``.
+
+The LeWiDi expectations come from ``tests/lewidi_official.py`` (the official definitions written out
+as plain Python over the release JSON), never from the kit.
+"""
+
+from __future__ import annotations
+
+import doctest
+import inspect
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import lewidi_official as official
+from codajudge import leaderboard
+from codajudge.errors import SubmissionError
+from codajudge.metrics import chaosnli, lewidi, nli, sts
+from codajudge.programs.run_local import run_once
+
+REPO = Path(__file__).resolve().parents[1]
+PARTICIPANT_MODULES = [lewidi, sts, nli, chaosnli, leaderboard]
+
+
+def public_functions(module):
+    return [
+        function
+        for name, function in inspect.getmembers(module, inspect.isfunction)
+        if not name.startswith("_") and function.__module__ == module.__name__
+    ]
+
+
+@pytest.mark.parametrize("module", PARTICIPANT_MODULES, ids=lambda m: m.__name__)
+def test_every_function_has_an_example_and_the_examples_run(module):
+    functions = public_functions(module)
+    assert functions
+    without = [f.__name__ for f in functions if ">>> " not in (f.__doc__ or "")]
+    assert not without, f"no example in the docstring of {without}"
+    result = doctest.testmod(module, verbose=False)
+    assert result.attempted >= len(functions) and result.failed == 0
+
+
+def test_numpy_arrays_and_ragged_lists_score_as_plain_lists():
+    gold = [[1, 0], [0, 0, 1]]
+    assert lewidi.error_rate([np.array(g) for g in gold], [[1, 1], np.array([0, 0, 1])]) == 0.25
+    soft = np.array([[0.5, 0.5], [1.0, 0.0]])
+    assert lewidi.manhattan(soft, soft[::-1]) == lewidi.manhattan(
+        soft.tolist(), [[1, 0], [0.5, 0.5]]
+    )
+    assert sts.pearson(np.arange(4.0), [0, 1, 2, 3]) == 1.0
+    assert nli.accuracy(np.array([0, 1, 2]), [0, 1, 1]) == pytest.approx(2 / 3)
+
+
+@pytest.mark.parametrize(
+    "call, words",
+    [
+        (lambda: lewidi.error_rate([[1, 0], [0, 1, 1]], [[1, 0], [0, 1]]), "item 1: gold has 3"),
+        (lambda: lewidi.manhattan([[0.5, 0.5]], [[0.5, 0.5], [1, 0]]), "gold has 1 items but"),
+        (lambda: lewidi.manhattan([[0.5, 0.5]], [[0.2, 0.3, 0.5]]), "expected one distribution"),
+        (lambda: lewidi.manhattan([[0.5, 0.5]], [["a", "b"]]), "predictions: expected numbers"),
+        (lambda: lewidi.wasserstein([], []), "no items"),
+        (lambda: lewidi.manhattan([0.5, 0.5], [1.0, 0.0]), "expected one distribution for every"),
+        (
+            lambda: lewidi.multilabel_manhattan([[0.5, 0.5]], [[0.5, 0.5]]),
+            "expected one [not chosen, chosen] per label for every item",
+        ),
+        (lambda: sts.pearson([[1.0, 2.0]], [[1.0, 2.0]]), "expected one score for every item"),
+        (lambda: lewidi.manhattan([[0.5, 0.5], [1.0]], [[0.5, 0.5], [1, 0]]), "all of one length"),
+        (lambda: sts.pearson([1.0, float("nan")], [1.0, 2.0]), "gold: expected finite numbers"),
+        (
+            lambda: lewidi.multilabel_error_rate([[[1, 0], [0, 1], [0, 0]]], [[1, 0, 0, 1]]),
+            "predictions, item 0: expected a 0/1 vector over the annotators per label",
+        ),
+    ],
+)
+def test_inputs_of_the_wrong_shape_are_refused_with_what_was_expected(call, words):
+    with pytest.raises(ValueError, match=re.escape(words)):
+        call()
+
+
+def test_score_predictions_gives_the_runners_scores(tmp_path):
+    """A predictions folder (the track files the local runner scored), a result zip of it, and the
+    prediction output itself all score what the runner's scores.json holds."""
+    runner = run_once(REPO, "baseline:most_frequent", "practice", output=tmp_path / "run")
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    for track_file in (tmp_path / "run" / "predictions").glob("*.tsv"):
+        shutil.copyfile(track_file, folder / track_file.name)
+    archive = shutil.make_archive(str(tmp_path / "mine"), "zip", folder)
+    for predictions in (folder, archive, tmp_path / "run" / "predictions"):
+        assert leaderboard.score_predictions(REPO, predictions, "practice") == runner
+
+
+def test_score_predictions_refuses_a_file_as_the_scoring_program_does(tmp_path):
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "en_en.tsv").write_text("no such id\t1.0\n", encoding="utf-8")
+    with pytest.raises(SubmissionError, match="en_en.tsv"):
+        leaderboard.score_predictions(REPO, folder, "practice")
+
+
+# --- the README's section ----------------------------------------------------------------------
+
+README_SECTION = "### Using the official metrics in your own code"
+
+
+def readme_examples():
+    """The Python blocks of the README's section on the library, in order."""
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    section = text.split(README_SECTION, 1)[1].split("\n## ", 1)[0].split("\n### ", 1)[0]
+    return re.findall(r"```python\n(.*?)```", section, re.S)
+
+
+def run_example(code: str, cwd: Path):
+    """Run one block as a participant would (codajudge installed: here the checkout on the path)
+    and pair each printed line with the value its ``print(...)  # value`` comment states."""
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(REPO)},
+    )
+    assert done.returncode == 0, done.stderr
+    stated = re.findall(r"^print\(.*\)  # (.*)$", code, re.M)
+    assert stated and len(stated) == code.count("print(")
+    return done.stdout.splitlines(), stated
+
+
+def test_the_readme_metrics_example_runs_as_written_and_prints_what_it_says(tmp_path):
+    printed, stated = run_example(readme_examples()[0], tmp_path)
+    assert printed == stated
+
+
+def test_the_readme_folder_example_runs_in_a_starting_kit_whose_readme_points_to_it(tmp_path):
+    from codajudge.bundle.build import build
+    from codajudge.bundle.edition import load_edition
+
+    if not (REPO / "editions" / "default" / "data").is_dir():
+        pytest.skip("editions/default/data is not there yet")
+    tree = build(
+        load_edition(REPO / "editions" / "default"), REPO / "editions" / "default", tmp_path
+    ).tree
+    printed, stated = run_example(readme_examples()[1], tree / "starting_kit")
+    assert printed == stated
+    kit_readme = (tree / "starting_kit" / "README.md").read_text(encoding="utf-8")
+    assert f'"{README_SECTION[4:]}" in its README' in " ".join(kit_readme.split())
+
+
+# --- the LeWiDi metrics against the official definitions ----------------------------------------
+
+needs_lewidi = pytest.mark.skipif(
+    not official.PRACTICE_ZIP.is_file(),
+    reason="../shared/data/lewidi2025 not found: the release lives beside the repository",
+)
+
+#: dataset -> (soft-label function, perspectivist function), as the 2025 tasks scored them.
+LIBRARY = {
+    "CSC": (lewidi.wasserstein, lambda g, p: lewidi.normalized_absolute_distance(g, p, 6)),
+    "MP": (lewidi.manhattan, lewidi.error_rate),
+    "Paraphrase": (lewidi.wasserstein, lambda g, p: lewidi.normalized_absolute_distance(g, p, 11)),
+    "VariErrNLI": (lewidi.multilabel_manhattan, lewidi.multilabel_error_rate),
+}
+
+
+@needs_lewidi
+@pytest.mark.parametrize("dataset", sorted(LIBRARY))
+def test_the_library_gives_the_official_values_of_the_starter_kit_baseline(dataset):
+    """The 2025 starter kit's most-frequent baseline on dev, in the official layouts (plain nested
+    lists, ragged rows of each item's own annotators), scores the official values exactly."""
+    train, dev = official.load(dataset, "train"), official.load(dataset, "dev")
+    soft = official.baseline_soft(train, dataset)
+    per, fallback = official.baseline_pe(train, dataset)
+    gold_soft = [official.soft_gold(r, dataset) for r in dev.values()]
+    gold_pe = [official.pe_gold(r, dataset) for r in dev.values()]
+    pred_pe = [official.pe_row(r, dataset, per, fallback) for r in dev.values()]
+    soft_metric, pe_metric = LIBRARY[dataset]
+    assert soft_metric(gold_soft, [soft] * len(dev)) == official.soft_score(
+        gold_soft, [soft] * len(dev), dataset
+    )
+    assert pe_metric(gold_pe, pred_pe) == pytest.approx(
+        official.pe_score(gold_pe, pred_pe, dataset), abs=1e-15
+    )
