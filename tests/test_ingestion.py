@@ -572,6 +572,39 @@ def test_empty_submission_names_both_kinds(tmp_path, capfd):
     )
 
 
+@pytest.mark.parametrize(
+    "files, found",
+    [
+        (
+            {"metadata": "command: python run.py\n", "run.py": "print(1)\n"},
+            "metadata with 'command: python run.py', run.py",
+        ),
+        ({"src/main.py": "print(1)\n"}, "src/main.py"),
+    ],
+)
+@pytest.mark.parametrize("zipped", [False, True])
+def test_a_script_from_another_platform_is_told_what_this_competition_runs(
+    tmp_path, capfd, files, found, zipped
+):
+    """A CodaLab-style code submission (a metadata command and its run.py) or a main.py without
+    model.py, as a folder or a zip: the refusal names them and says how to make model.py, not how
+    to name files."""
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    submission = tmp_path / ("sub.zip" if zipped else "sub")
+    for name, text in files.items():
+        (tmp_path / "sub" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "sub" / name).write_text(text, encoding="utf-8")
+        if zipped:
+            with zipfile.ZipFile(submission, "a") as archive:
+                archive.writestr(name, text)
+    out = tmp_path / "out"
+    result = main([str(phase["input"]), str(out), str(submission)])
+    err = assert_failed_cleanly(out, capfd.readouterr().err, result, [f"found {found}"])
+    assert result == 2 and "This competition runs no command or script of a submission" in err
+    assert "put your script's training in fit() and its prediction in predict()" in err
+    assert "name each file after its track" not in err
+
+
 # ---------------------------------------------------------------- value conversion (in process)
 
 
