@@ -50,7 +50,13 @@ from ..gold import listed_annotators
 from ..formats.textfile import MAX_FILE_BYTES, safe_display, shorten
 from ..spec import TaskSpec, read_spec
 from ..untrusted import TreeLimits, copy_regular, prune_tree, read_head, remove_entry
-from .child import BASELINE_PREFIX, check_child_output, load_dataset, run_child
+from .child import (
+    BASELINE_PREFIX,
+    check_child_output,
+    load_dataset,
+    nothing_predicted,
+    run_child,
+)
 from .common import run_guarded
 from .opening import open_submission
 from .participant import ParticipantOutput
@@ -356,12 +362,8 @@ def _predict_submission(
     )
     check_child_output(spec, out, skipped)
     tracks = [t.id for t in spec.tracks if t.id not in skipped]
-    if not tracks:
-        raise SubmissionError.single(
-            MODEL_FILE,
-            "predict() returned None for every track, so nothing can be scored",
-            hint="return one prediction per item for at least one track",
-        )
+    if not tracks:  # the child refuses it first; its report could be forged
+        raise nothing_predicted()
     return tracks, "code submission"
 
 
