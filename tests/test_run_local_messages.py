@@ -150,6 +150,26 @@ def test_practice_ids_on_the_evaluation_phase_are_named_as_the_practice_phases(t
     ) in err
 
 
+def test_the_kits_local_ids_on_the_evaluation_phase_are_named_as_the_local_phases(tmp_path, capsys):
+    """The starting kit's local phase holds items out of the training data: predictions of them
+    sent to a platform phase are named as the local phase's."""
+    from codajudge.bundle.build import import_data, local_splits
+    from codajudge.bundle.edition import load_edition
+
+    folder = REPO / "editions" / "default"
+    edition = load_edition(folder)
+    local = local_splits(edition, import_data(edition, folder))["local"]["sts_en"]
+    submission = tmp_path / "sub"
+    submission.mkdir()
+    lines = "".join(f"{item['id']}\t{item['score']}\n" for item in local)
+    (submission / "en_en.tsv").write_text(lines, encoding="utf-8")
+    assert main([str(REPO), str(submission), "--phase", "evaluation"]) == 2
+    assert (
+        "These are the ids of the local phase; submit predictions for this phase's items "
+        "(input_data sts_en.jsonl of this phase)"
+    ) in capsys.readouterr().err
+
+
 def test_ids_of_no_phase_get_no_phase_hint(tmp_path, capsys):
     submission = tmp_path / "sub"
     submission.mkdir()
