@@ -32,6 +32,7 @@ import numpy as np
 
 from . import __version__, kinds, plots
 from .metrics import get as get_metric
+from .formats.textfile import safe_display
 from .scoring import Result, scored_subset
 from .stats import DEFAULT_RESAMPLES, Signature, summaries, track_intervals
 from .tracks import PRECISION, score_key
@@ -98,6 +99,17 @@ def score_log_lines(result: Result) -> List[str]:
     the gold is public, to the leaderboard's precision where it is hidden."""
     decimals = PRECISION if result.spec.hide_gold else LOG_DECIMALS
     return [f"{key}: {value:.{decimals}f}" for key, value in published_scores(result).items()]
+
+
+def submission_notes(result: Result) -> List[str]:
+    """Every note on a scored submission, as the scoring program prints them first and the page
+    shows them at its top: the submission's own (archive entries skipped, files ignored, tracks
+    not covered), then each track's (lines skipped, values read in another form), after its file."""
+    return list(result.warnings) + [
+        f"{safe_display(track_result.file)}: {warning}"
+        for track_result in result.tracks.values()
+        for warning in track_result.warnings
+    ]
 
 
 def write_outputs(output_dir: Path, result: Result, html_text: str = None) -> None:
@@ -242,17 +254,20 @@ def detailed_html(
             f"<p class='sig'>Every item's gold, prediction and error: {DETAILED_CSV}, beside this "
             "page in the scoring output.</p>"
         )
+    notes = submission_notes(result)
+    if (
+        notes
+    ):  # first, beside the scores they explain (files ignored, tracks missing, lines skipped)
+        parts.append(
+            "<h2>Submission notes</h2><ul>"
+            + "".join(f"<li class='warn'>{esc(w)}</li>" for w in notes)
+            + "</ul>"
+        )
     parts.append(_summary_table(result))
     for t in spec.tracks:
         tr = result.tracks.get(t.id)
         if tr is not None:
             parts.append(_track_section(tr, page, (extra_sections or {}).get(t.id)))
-    if result.warnings:
-        parts.append(
-            "<h2>Submission notes</h2><ul>"
-            + "".join(f"<li class='warn'>{esc(w)}</li>" for w in result.warnings)
-            + "</ul>"
-        )
     signature = Signature(resamples, spec.seed).render()
     parts.append(
         f"<p class='sig'>codajudge {esc(__version__)} | edition {esc(spec.edition)} | "
@@ -297,7 +312,8 @@ def _summary_table(result: Result) -> str:
         if tr is None:
             rows.append(
                 f"<tr><td class='l'>{esc(t.title)}</td><td class='l'>{esc(t.kind)}</td>"
-                f"<td colspan='3' class='l warn'>not submitted</td></tr>"
+                f"<td colspan='3' class='l warn'>not submitted (no file named "
+                f"{esc(' or '.join(t.file_names))})</td></tr>"
             )
             continue
         metrics = "; ".join(f"{esc(get_metric(m).title)} {_fmt(v)}" for m, v in tr.scores.items())

@@ -4,6 +4,7 @@ checks its name."""
 
 from __future__ import annotations
 
+import html
 import json
 from pathlib import Path
 
@@ -323,3 +324,45 @@ def test_a_file_named_like_a_track_already_given_is_not_told_to_take_its_name(tm
     )
     assert note in out and "name it es_en.tsv" not in out
     assert out.count("'sp-en.tsv'") == 1
+
+
+def _score_with_notes(tmp_path):
+    """INPUT for the scoring program on the practice phase: en_en.tsv, es_es.tsv misnamed
+    sp-sp.tsv and a file of no track."""
+    res = tmp_path / "input" / "res"
+    res.mkdir(parents=True)
+    (tmp_path / "input" / "ref").symlink_to(REPO / "reference_data" / "practice")
+    (res / "en_en.tsv").write_text(en_en_lines(), encoding="utf-8")
+    (res / "sp-sp.tsv").write_text(reference_lines("sts_es"), encoding="utf-8")
+    (res / "notes.txt").write_text("my run\n", encoding="utf-8")
+    return tmp_path / "input"
+
+
+IGNORED_NOTE = (
+    "file 'sp-sp.tsv' matches no track and was ignored; it was probably meant for track "
+    "'es_es': name it es_es.tsv"
+)
+
+
+def test_the_results_page_shows_the_notes_first_and_what_a_missing_track_would_read(tmp_path):
+    from codajudge.programs.score import main as score
+
+    assert score([str(_score_with_notes(tmp_path)), str(tmp_path / "out")]) == 0
+    page = (tmp_path / "out" / "detailed_results.html").read_text(encoding="utf-8")
+    notes, table = page.index("<h2>Submission notes</h2>"), page.index("<table>")
+    assert notes < page.index(html.escape(IGNORED_NOTE)) < table
+    assert "not submitted (no file named es_es.tsv)" in page
+
+
+def test_the_scoring_program_prints_the_notes_before_anything_else(tmp_path, capsys, monkeypatch):
+    """The notes are printed before the page is drawn: a kit failure there (exit 3) leaves them in
+    the log, whose first lines the platform shows."""
+    from codajudge.programs import score
+
+    def broken(*args):
+        raise RuntimeError("the page could not be drawn")
+
+    monkeypatch.setattr(score, "_detailed_page", broken)
+    assert score.main([str(_score_with_notes(tmp_path)), str(tmp_path / "out")]) == 3
+    out = capsys.readouterr().out
+    assert out.startswith(f"note: {IGNORED_NOTE}\nnote: file 'notes.txt' matches no track")
