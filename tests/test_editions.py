@@ -590,7 +590,7 @@ def test_starting_kit_explains_what_it_can_do_for_the_evaluation_phase(built, tm
     kit = tree / "starting_kit"
     assert run_local_main([str(kit), "baseline:random", "--phase", "evaluation"]) == 2
     assert capsys.readouterr().err == (
-        "run_local.py: the submission was not accepted:\n--phase evaluation: this phase's gold is "
+        "run_local.py: --phase evaluation: this phase's gold is "
         "hidden, so this starting kit cannot score it; expected --phase local or practice. To check "
         "the format and coverage of your files for that phase without scores, download the phase's "
         "public data (Files tab on the platform; the practice data is input_data/practice in this "
@@ -599,7 +599,7 @@ def test_starting_kit_explains_what_it_can_do_for_the_evaluation_phase(built, tm
     )
     assert run_local_main([str(kit), "baseline:random", "--phase", "dev"]) == 2
     assert capsys.readouterr().err == (
-        "run_local.py: the submission was not accepted:\n--phase: no such phase: dev; this starting "
+        "run_local.py: --phase: no such phase: dev; this starting "
         "kit's phases are: local, practice; expected --phase local or practice\n"
     )
     readme = (kit / "README.md").read_text(encoding="utf-8")

@@ -274,7 +274,7 @@ def test_a_kit_that_scores_no_phase_says_so_and_what_to_run(tmp_path, capsys):
     assert main([str(kit), "baseline:random", "--phase", "local"]) == 2
     err = capsys.readouterr().err
     assert err.startswith(
-        "run_local.py: the submission was not accepted:\n--phase: no such phase: local; this "
+        "run_local.py: --phase: no such phase: local; this "
         "starting kit can score no phase (the gold of practice is hidden). To check the format and "
         "coverage of your files without scores, download the phase's public data"
     )
@@ -282,7 +282,7 @@ def test_a_kit_that_scores_no_phase_says_so_and_what_to_run(tmp_path, capsys):
     assert main([str(kit), "baseline:random", "--phase", "practice"]) == 2
     err = capsys.readouterr().err
     assert err.startswith(
-        "run_local.py: the submission was not accepted:\n--phase practice: this phase's gold is "
+        "run_local.py: --phase practice: this phase's gold is "
         "hidden, so this starting kit cannot score it, nor any other phase. To check the format "
         "and coverage of your files for that phase without scores,"
     )
@@ -295,7 +295,7 @@ def test_the_phases_offered_are_those_the_kit_scores(tmp_path, capsys):
     kit = fake_kit(tmp_path / "kit", {"Local": True, "Practice": False})
     assert main([str(kit), "baseline:random", "--phase", "dev"]) == 2
     assert capsys.readouterr().err == (
-        "run_local.py: the submission was not accepted:\n--phase: no such phase: dev; this "
+        "run_local.py: --phase: no such phase: dev; this "
         "starting kit can score: local (the gold of practice is hidden); expected --phase local\n"
     )
 

@@ -22,7 +22,7 @@ import tempfile
 from pathlib import Path
 from typing import Dict, List, Optional
 
-from ..errors import ConfigError, KitError, Problem, SubmissionError
+from ..errors import ConfigError, KitError, Problem, SubmissionError, UsageError
 from ..formats.archive import PARTICIPANT_OUTPUT, safe_extract
 from ..runner.bundle_view import PhaseTask, phase_task, read_competition
 from ..runner.local import PREDICTION_OUTPUT, RunResult, run_submission
@@ -198,14 +198,15 @@ CHECK_HINT = (
 
 def kit_phase_task(bundle: Path, phase: str) -> PhaseTask:
     """``phase_task``; in a starting kit, a phase it cannot score (its gold is hidden) or does not
-    know is the participant's question, answered with the phases it can score."""
+    know is a usage error (nothing of the submission is read), answered with the phases it can
+    score."""
     doc = read_competition(bundle)
     if not (bundle / "sample_submissions").is_dir():
         return phase_task(bundle, phase, doc)
     phases = _kit_phases(doc)
     scored = _scored_phases(bundle, doc)
     if _slug(phase) not in phases and _slug(phase) not in PLATFORM_PHASES:
-        raise SubmissionError.single(
+        raise UsageError.single(
             "--phase",
             f"no such phase: {phase}; {_kit_phase_list(phases, scored)}",
             expected=_expected_phase(scored),
@@ -215,7 +216,7 @@ def kit_phase_task(bundle: Path, phase: str) -> PhaseTask:
     if task is not None and (task.reference_data is None or task.reference_data.is_dir()):
         return task
     cannot = "this phase's gold is hidden, so this starting kit cannot score it"
-    raise SubmissionError.single(
+    raise UsageError.single(
         f"--phase {phase}",
         cannot if scored else f"{cannot}, nor any other phase",
         expected=_expected_phase(scored),
