@@ -112,6 +112,28 @@ def submission_notes(result: Result) -> List[str]:
     ]
 
 
+def score_meanings(spec) -> Dict[str, str]:
+    """Each scores.json key's direction and range, as the terminal shows them beside the score:
+    ``higher is better, -1 to 1``; the primary score's range is that of the mean of the primary
+    tracks' main metric."""
+    meanings = {
+        score_key(t.id, m): _meaning([(get_metric(m), len(t.labels))])
+        for t in spec.tracks
+        for m in t.metrics
+    }
+    primary = [(get_metric(t.main_metric), len(t.labels)) for t in spec.primary_tracks]
+    if primary:
+        meanings["primary"] = _meaning(primary)
+    return meanings
+
+
+def _meaning(metrics: List[tuple]) -> str:
+    """``<direction> is better, <low> to <high>`` of the mean of (metric, number of labels) pairs'
+    values (one direction: the primary tracks share theirs)."""
+    low, high = (float(np.mean(side)) for side in zip(*(m.bounds(n) for m, n in metrics)))
+    return f"{metrics[0][0].direction} is better, {low:.4g} to {high:.4g}"
+
+
 def write_outputs(output_dir: Path, result: Result, html_text: str = None) -> None:
     """Write the detailed page, the per-item CSV (public gold only) and scores.txt, then scores.json
     last: its presence means success. Scores are ``published_scores``."""

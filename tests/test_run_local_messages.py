@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from pathlib import Path
 
 from codajudge.programs.run_local import main
@@ -366,3 +367,17 @@ def test_the_scoring_program_prints_the_notes_before_anything_else(tmp_path, cap
     assert score.main([str(_score_with_notes(tmp_path)), str(tmp_path / "out")]) == 3
     out = capsys.readouterr().out
     assert out.startswith(f"note: {IGNORED_NOTE}\nnote: file 'notes.txt' matches no track")
+
+
+def test_every_score_the_terminal_prints_says_its_direction_and_range(tmp_path, capsys):
+    """A LeWiDi kit's "Primary score 1.1228" did not say lower is better."""
+    submission = tmp_path / "sub"
+    submission.mkdir()
+    (submission / "en_en.tsv").write_text(en_en_lines(), encoding="utf-8")
+    assert main([str(REPO), str(submission), "--phase", "practice"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"\n  Primary score +-0\.\d{4}  \(higher is better, -0\.8 to 1\)\n", out)
+    assert re.search(r"\n  STS en-en Pearson r +1\.0000  \(higher is better, -1 to 1\)\n", out)
+    assert re.search(
+        r"\n  Sarcasm persp\. Avg norm abs dist +n/a  \(lower is better, 0 to 0\.8333\)", out
+    )

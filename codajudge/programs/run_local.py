@@ -24,6 +24,8 @@ from typing import Dict, List, Optional
 
 from ..errors import ConfigError, KitError, Problem, SubmissionError, UsageError
 from ..formats.archive import PARTICIPANT_OUTPUT, safe_extract
+from ..report import score_meanings
+from ..spec import read_spec
 from ..runner.bundle_view import PhaseTask, phase_task, read_competition
 from ..runner.local import PREDICTION_OUTPUT, RunResult, run_submission
 from ..runner.worker import StepResult
@@ -172,14 +174,29 @@ def step_notes(result: RunResult) -> List[str]:
     return notes
 
 
-def leaderboard_row(scores: Dict[str, float], columns: List[dict]) -> str:
+def leaderboard_row(
+    scores: Dict[str, float], columns: List[dict], meanings: Optional[Dict[str, str]] = None
+) -> str:
+    """One line per leaderboard column: its title, the score (n/a when the track was not
+    submitted) and, from ``meanings`` (``report.score_meanings``), its direction and range."""
     width = max((len(c["title"]) for c in columns), default=10)
     lines = []
     for column in columns:
         value = scores.get(column["key"])
         shown = "n/a" if value is None else f"{value:.{column.get('precision', 4)}f}"
-        lines.append(f"  {column['title']:<{width}}  {shown}")
+        meaning = (meanings or {}).get(column["key"])
+        lines.append(
+            f"  {column['title']:<{width}}  {shown:>8}" + (f"  ({meaning})" if meaning else "")
+        )
     return "\n".join(lines)
+
+
+def phase_meanings(task: PhaseTask) -> Dict[str, str]:
+    """``report.score_meanings`` of the phase's task.json (in its reference data, which a phase
+    the kit scores has)."""
+    if task.reference_data is None or not (task.reference_data / "task.json").is_file():
+        return {}
+    return score_meanings(read_spec(task.reference_data))
 
 
 #: The platform's phases, which a starting kit may not hold (their gold is hidden).
@@ -275,7 +292,7 @@ def run(args) -> int:
     for note in notes:
         print(f"note: {note}")
     print(f"{args.submission} on the {args.phase} phase:")
-    print(leaderboard_row(scores, task.columns))
+    print(leaderboard_row(scores, task.columns, phase_meanings(task)))
     if args.output:
         print(f"kept {listed(kept_names(Path(args.output)))} in {args.output}")
     return 0
