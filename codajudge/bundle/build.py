@@ -501,13 +501,16 @@ def local_phase(edition: Edition) -> Phase:
 
 
 def write_local_phase(edition: Edition, data: EditionData, kit: Path) -> List[Phase]:
-    """The kit's local phase data (``input_data/local``, ``reference_data/local``), whose training
-    files leave the local items out; [] when there is none, else [that phase]."""
+    """The kit's local phase data (``input_data/local``, ``reference_data/local`` with the
+    baselines' scores, which its results page shows), whose training files leave the local items
+    out; [] when there is none, else [that phase]."""
     splits = local_splits(edition, data)
     if splits is None:
         return []
     phase = local_phase(edition)
     write_phase_data(edition, data, phase, kit, splits)
+    local_only = dataclasses.replace(edition, phases=[phase])
+    write_baseline_scores(local_only, kit, baseline_scores(local_only, kit))
     return [phase]
 
 
