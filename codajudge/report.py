@@ -397,6 +397,22 @@ def _score_table(tr, page: PageContext) -> str:
     )
 
 
+#: Below this many items a bootstrap interval is shown with a warning: resampling so few items
+#: gives intervals that say little (over 2 items a correlation's spans its whole range).
+FEW_INTERVAL_ITEMS = 10
+
+
+def _few_items_warning(n_items: int) -> str:
+    """The warning on intervals drawn over fewer than FEW_INTERVAL_ITEMS items, else ''."""
+    if n_items >= FEW_INTERVAL_ITEMS:
+        return ""
+    return (
+        f"<p class='warn'>Warning: these intervals are drawn over only {n_items} "
+        f"item{'' if n_items == 1 else 's'} (fewer than {FEW_INTERVAL_ITEMS}): resampling so "
+        "few items says little about how the score would vary on others.</p>"
+    )
+
+
 def _interval_note(tr, page: PageContext, used: int, intervals) -> str:
     """How the intervals were drawn and the command that draws them again (none when none)."""
     command = (
@@ -413,7 +429,7 @@ def _interval_note(tr, page: PageContext, used: int, intervals) -> str:
         signature = html.escape(Signature(used, page.seed).render())
         return (
             f"<p class='sig'>95% percentile bootstrap intervals over items ({signature}{fewer}); "
-            f"{command}.</p>"
+            f"{command}.</p>" + _few_items_warning(tr.n_scored)
         )
     if page.resamples and not used:
         return (
