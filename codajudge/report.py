@@ -32,6 +32,7 @@ import numpy as np
 
 from . import __version__, kinds, plots
 from .metrics import get as get_metric
+from .formats.textfile import safe_display
 from .scoring import Result, scored_subset
 from .stats import DEFAULT_RESAMPLES, Signature, summaries, track_intervals
 from .tracks import PRECISION, score_key
@@ -98,6 +99,39 @@ def score_log_lines(result: Result) -> List[str]:
     the gold is public, to the leaderboard's precision where it is hidden."""
     decimals = PRECISION if result.spec.hide_gold else LOG_DECIMALS
     return [f"{key}: {value:.{decimals}f}" for key, value in published_scores(result).items()]
+
+
+def submission_notes(result: Result) -> List[str]:
+    """Every note on a scored submission, as the scoring program prints them first and the page
+    shows them at its top: the submission's own (archive entries skipped, files ignored, tracks
+    not covered), then each track's (lines skipped, values read in another form), after its file."""
+    return list(result.warnings) + [
+        f"{safe_display(track_result.file)}: {warning}"
+        for track_result in result.tracks.values()
+        for warning in track_result.warnings
+    ]
+
+
+def score_meanings(spec) -> Dict[str, str]:
+    """Each scores.json key's direction and range, as the terminal shows them beside the score:
+    ``higher is better, -1 to 1``; the primary score's range is that of the mean of the primary
+    tracks' main metric."""
+    meanings = {
+        score_key(t.id, m): _meaning([(get_metric(m), len(t.labels))])
+        for t in spec.tracks
+        for m in t.metrics
+    }
+    primary = [(get_metric(t.main_metric), len(t.labels)) for t in spec.primary_tracks]
+    if primary:
+        meanings["primary"] = _meaning(primary)
+    return meanings
+
+
+def _meaning(metrics: List[tuple]) -> str:
+    """``<direction> is better, <low> to <high>`` of the mean of (metric, number of labels) pairs'
+    values (one direction: the primary tracks share theirs)."""
+    low, high = (float(np.mean(side)) for side in zip(*(m.bounds(n) for m, n in metrics)))
+    return f"{metrics[0][0].direction} is better, {low:.4g} to {high:.4g}"
 
 
 def write_outputs(output_dir: Path, result: Result, html_text: str = None) -> None:
@@ -242,17 +276,20 @@ def detailed_html(
             f"<p class='sig'>Every item's gold, prediction and error: {DETAILED_CSV}, beside this "
             "page in the scoring output.</p>"
         )
+    notes = submission_notes(result)
+    if (
+        notes
+    ):  # first, beside the scores they explain (files ignored, tracks missing, lines skipped)
+        parts.append(
+            "<h2>Submission notes</h2><ul>"
+            + "".join(f"<li class='warn'>{esc(w)}</li>" for w in notes)
+            + "</ul>"
+        )
     parts.append(_summary_table(result))
     for t in spec.tracks:
         tr = result.tracks.get(t.id)
         if tr is not None:
             parts.append(_track_section(tr, page, (extra_sections or {}).get(t.id)))
-    if result.warnings:
-        parts.append(
-            "<h2>Submission notes</h2><ul>"
-            + "".join(f"<li class='warn'>{esc(w)}</li>" for w in result.warnings)
-            + "</ul>"
-        )
     signature = Signature(resamples, spec.seed).render()
     parts.append(
         f"<p class='sig'>codajudge {esc(__version__)} | edition {esc(spec.edition)} | "
@@ -297,7 +334,8 @@ def _summary_table(result: Result) -> str:
         if tr is None:
             rows.append(
                 f"<tr><td class='l'>{esc(t.title)}</td><td class='l'>{esc(t.kind)}</td>"
-                f"<td colspan='3' class='l warn'>not submitted</td></tr>"
+                f"<td colspan='3' class='l warn'>not submitted (no file named "
+                f"{esc(' or '.join(t.file_names))})</td></tr>"
             )
             continue
         metrics = "; ".join(f"{esc(get_metric(m).title)} {_fmt(v)}" for m, v in tr.scores.items())
@@ -359,6 +397,22 @@ def _score_table(tr, page: PageContext) -> str:
     )
 
 
+#: Below this many items a bootstrap interval is shown with a warning: resampling so few items
+#: gives intervals that say little (over 2 items a correlation's spans its whole range).
+FEW_INTERVAL_ITEMS = 10
+
+
+def _few_items_warning(n_items: int) -> str:
+    """The warning on intervals drawn over fewer than FEW_INTERVAL_ITEMS items, else ''."""
+    if n_items >= FEW_INTERVAL_ITEMS:
+        return ""
+    return (
+        f"<p class='warn'>Warning: these intervals are drawn over only {n_items} "
+        f"item{'' if n_items == 1 else 's'} (fewer than {FEW_INTERVAL_ITEMS}): resampling so "
+        "few items says little about how the score would vary on others.</p>"
+    )
+
+
 def _interval_note(tr, page: PageContext, used: int, intervals) -> str:
     """How the intervals were drawn and the command that draws them again (none when none)."""
     command = (
@@ -375,7 +429,7 @@ def _interval_note(tr, page: PageContext, used: int, intervals) -> str:
         signature = html.escape(Signature(used, page.seed).render())
         return (
             f"<p class='sig'>95% percentile bootstrap intervals over items ({signature}{fewer}); "
-            f"{command}.</p>"
+            f"{command}.</p>" + _few_items_warning(tr.n_scored)
         )
     if page.resamples and not used:
         return (

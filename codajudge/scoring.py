@@ -26,7 +26,6 @@ from .formats.archive import (
 from .formats.coverage import (
     other_phase_hint,
     other_phase_ids,
-    phase_sizes,
     test_submission_warning,
 )
 from .formats.items import read_item_columns
@@ -98,7 +97,6 @@ def read_track_file(path: Path, display: str, gold: GoldTrack, phases=None) -> P
         gold.annotators,
         gold.listed,
         other_phase_hint(gold.track, phases),
-        phase_sizes(gold.track, phases),
     )
     return read_prediction(path, display, gold.track, keys)
 

@@ -643,7 +643,7 @@ def test_starting_kit_explains_what_it_can_do_for_the_evaluation_phase(built, tm
     kit = tree / "starting_kit"
     assert run_local_main([str(kit), "baseline:random", "--phase", "evaluation"]) == 2
     assert capsys.readouterr().err == (
-        "run_local.py: the submission was not accepted:\n--phase evaluation: this phase's gold is "
+        "run_local.py: --phase evaluation: this phase's gold is "
         "hidden, so this starting kit cannot score it; expected --phase local or practice. To check "
         "the format and coverage of your files for that phase without scores, download the phase's "
         "public data (Files tab on the platform; the practice data is input_data/practice in this "
@@ -652,7 +652,7 @@ def test_starting_kit_explains_what_it_can_do_for_the_evaluation_phase(built, tm
     )
     assert run_local_main([str(kit), "baseline:random", "--phase", "dev"]) == 2
     assert capsys.readouterr().err == (
-        "run_local.py: the submission was not accepted:\n--phase: no such phase: dev; this starting "
+        "run_local.py: --phase: no such phase: dev; this starting "
         "kit's phases are: local, practice; expected --phase local or practice\n"
     )
     readme = (kit / "README.md").read_text(encoding="utf-8")
@@ -949,6 +949,28 @@ def test_the_local_phase_trains_without_its_items_and_holds_no_hidden_gold(name,
         evaluation = read(tree / "reference_data" / "evaluation" / f"{dataset}.jsonl")
         hidden_texts = {tuple(it["texts"]) for it in evaluation if "texts" in it}
         assert not any(tuple(it["texts"]) in hidden_texts for it in local)
+
+
+@edition_group("default")
+def test_the_local_phase_page_shows_the_baselines(built, tmp_path):
+    """The kit's local phase holds its baselines' scores (trained without the local items), and
+    its results page shows them beside the submission's, as the practice page does."""
+    from codajudge.programs.score import main as score
+
+    kit = built("default").tree / "starting_kit"
+    scores = json.loads(
+        (kit / "reference_data" / "local" / "baseline_scores.json").read_text(encoding="utf-8")
+    )
+    assert sorted(scores) == ["cosine_bow", "most_frequent", "random"]
+    scoring_input = tmp_path / "input"
+    scoring_input.mkdir()
+    (scoring_input / "ref").symlink_to(kit / "reference_data" / "local")
+    with zipfile.ZipFile(kit / "sample_submissions" / "local_result_submission.zip") as sample:
+        sample.extractall(scoring_input / "res")
+    assert score([str(scoring_input), str(tmp_path / "out")]) == 0
+    page = (tmp_path / "out" / "detailed_results.html").read_text(encoding="utf-8")
+    assert "<th class='l'>Baselines</th>" in page
+    assert f"cosine_bow {scores['cosine_bow']['en_en_pearson']:.4f}" in page
 
 
 # --- ChaosNLI: its own prediction files, the official script's numbers, the practice sample --------

@@ -572,6 +572,39 @@ def test_empty_submission_names_both_kinds(tmp_path, capfd):
     )
 
 
+@pytest.mark.parametrize(
+    "files, found",
+    [
+        (
+            {"metadata": "command: python run.py\n", "run.py": "print(1)\n"},
+            "metadata with 'command: python run.py', run.py",
+        ),
+        ({"src/main.py": "print(1)\n"}, "src/main.py"),
+    ],
+)
+@pytest.mark.parametrize("zipped", [False, True])
+def test_a_script_from_another_platform_is_told_what_this_competition_runs(
+    tmp_path, capfd, files, found, zipped
+):
+    """A CodaLab-style code submission (a metadata command and its run.py) or a main.py without
+    model.py, as a folder or a zip: the refusal names them and says how to make model.py, not how
+    to name files."""
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    submission = tmp_path / ("sub.zip" if zipped else "sub")
+    for name, text in files.items():
+        (tmp_path / "sub" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "sub" / name).write_text(text, encoding="utf-8")
+        if zipped:
+            with zipfile.ZipFile(submission, "a") as archive:
+                archive.writestr(name, text)
+    out = tmp_path / "out"
+    result = main([str(phase["input"]), str(out), str(submission)])
+    err = assert_failed_cleanly(out, capfd.readouterr().err, result, [f"found {found}"])
+    assert result == 2 and "This competition runs no command or script of a submission" in err
+    assert "put your script's training in fit() and its prediction in predict()" in err
+    assert "name each file after its track" not in err
+
+
 # ---------------------------------------------------------------- value conversion (in process)
 
 
@@ -676,6 +709,81 @@ def test_a_code_submission_that_skips_every_track_is_refused(tmp_path, capfd):
         "so nothing can be scored. Return one prediction per item for at least one track\n"
     )
     assert status_of(out)["status"] == "failed"
+
+
+WRITING_MODEL = """
+import os
+class Model:
+    def __init__(self, track):
+        self.track = track
+    def fit(self, train_items):
+        pass
+    def predict(self, items):
+        if self.track["id"] == "sts" and WRITES_STS:
+            return [1.0 for it in items]
+        os.makedirs(FOLDER, exist_ok=True)
+        with open(os.path.join(FOLDER, self.track["id"] + ".tsv"), "w") as f:
+            f.writelines(it["id"] + "\\tx\\n" for it in items)
+"""
+
+
+def test_code_that_writes_its_own_prediction_files_is_told_to_return_them(tmp_path, capfd):
+    """predict() writes the track's file into a folder of its choosing and returns None: the
+    refusal names the files written and says to return the predictions from predict()."""
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    folder = tmp_path / "my_predictions"
+    code = f"FOLDER = {str(folder)!r}\nWRITES_STS = False\n" + WRITING_MODEL
+    out = tmp_path / "out"
+    result = main([str(phase["input"]), str(out), str(write_submission(tmp_path / "sub", code))])
+    message = assert_failed_cleanly(
+        out, capfd.readouterr().err, result, ["predict() returned None for every track"]
+    )
+    assert result == 2
+    wrote = re.search(r"Your code wrote ('[^']*'), ('[^']*'), but (.*)", message)
+    assert wrote and [path[-23:] for path in wrote.group(1, 2)] == [
+        "my_predictions/sts.tsv'",
+        "my_predictions/nli.tsv'",
+    ]
+    assert wrote.group(3).startswith(
+        "the kit writes the prediction files itself: return the predictions from predict() (one "
+        "per item, in the items' order) instead of writing files"
+    )
+
+
+def test_a_track_skipped_by_code_that_wrote_its_file_gets_the_hint_in_its_note(tmp_path, capfd):
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    folder = tmp_path / "my_predictions"
+    code = f"FOLDER = {str(folder)!r}\nWRITES_STS = True\n" + WRITING_MODEL
+    out = tmp_path / "out"
+    assert main([str(phase["input"]), str(out), str(write_submission(tmp_path / "sub", code))]) == 0
+    note = re.search(
+        r"note: track nli: predict\(\) returned None, so the track is not submitted; your code wrote ('[^']*'), but the kit writes the prediction files itself: return the predictions from predict\(\)",
+        capfd.readouterr().out,
+    )
+    assert note and note.group(1).endswith("my_predictions/nli.tsv'")
+
+
+def test_code_that_cannot_write_its_files_is_told_to_return_predictions(tmp_path, capfd):
+    """In the local sandbox (and wherever the folder is read-only) writing 'predictions' fails:
+    the error keeps the code's own line and adds the hint to return the predictions instead."""
+    phase = make_phase(tmp_path, tracks=SMALL_TRACKS)
+    code = (
+        "import errno\nclass Model:\n    def __init__(self, track):\n        pass\n"
+        "    def fit(self, items):\n        pass\n    def predict(self, items):\n        raise "
+        "OSError(errno.EROFS, 'Read-only file system', 'predictions')\n"
+    )
+    out = tmp_path / "out"
+    result = main([str(phase["input"]), str(out), str(write_submission(tmp_path / "sub", code))])
+    assert_failed_cleanly(
+        out,
+        capfd.readouterr().err,
+        result,
+        [
+            "Read-only file system: 'predictions'",
+            "line 8; the kit writes the prediction files itself: return the predictions from predict()",
+            "model.py, line 8",
+        ],
+    )
 
 
 def test_a_missing_input_folder_is_a_usage_error_naming_the_phases_folders(tmp_path, capsys):

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from codajudge.errors import ConfigError, FileRefusals, SubmissionError
+from codajudge.formats.coverage import OtherPhases
 from codajudge.formats.submission import ItemKeys, read_prediction
 from codajudge.gold import build_gold
 from codajudge.importers.lewidi import load_split
@@ -189,7 +190,9 @@ def test_a_results_file_of_another_row_count_names_the_count_and_the_phase(brexi
     soft, _ = brexit_dev
     path = tmp_path / "HS-Brexit_results.tsv"
     path.write_text("0\t1.0\t0.0\n" * 145)
-    keys = ItemKeys(soft.ids, soft.annotators, phase_sizes={"evaluation": 145, "local": 78})
+    phases = {"evaluation": 145, "local": 78}
+    other = {p: {SOFT.dataset: frozenset(map(str, range(n)))} for p, n in phases.items()}
+    keys = ItemKeys(soft.ids, soft.annotators, elsewhere=OtherPhases(SOFT, other))
     with pytest.raises(SubmissionError) as refused:
         read_prediction(path, path.name, SOFT, keys)
     message = str(refused.value)

@@ -381,3 +381,13 @@ def test_the_csv_writes_every_item_s_public_gold_even_where_its_error_is_undefin
     rows = [r for r in _csv_rows(tmp_path / "out" / report.DETAILED_CSV) if r["track"] == "sim"]
     assert [float(r["gold"]) for r in rows] == [it["score"] for it in gold]
     assert rows[0]["error"] == "" and all(r["error"] for r in rows[1:])
+
+
+@pytest.mark.parametrize("n_items, warned", [(4, True), (12, False)])
+def test_intervals_over_fewer_than_ten_items_carry_a_warning(tmp_path, n_items, warned):
+    """Intervals over a handful of items (a 2-item group spans the metric's whole range) are
+    shown with a warning that they say little; over 10 items or more, without."""
+    make_phase(tmp_path, hide_gold=False, n_items=n_items)
+    page = run_and_read(tmp_path)
+    warning = f"Warning: these intervals are drawn over only {n_items} items (fewer than 10)"
+    assert (warning in page) == warned

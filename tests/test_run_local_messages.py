@@ -4,7 +4,9 @@ checks its name."""
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from pathlib import Path
 
 from codajudge.programs.run_local import main
@@ -150,6 +152,26 @@ def test_practice_ids_on_the_evaluation_phase_are_named_as_the_practice_phases(t
     ) in err
 
 
+def test_the_kits_local_ids_on_the_evaluation_phase_are_named_as_the_local_phases(tmp_path, capsys):
+    """The starting kit's local phase holds items out of the training data: predictions of them
+    sent to a platform phase are named as the local phase's."""
+    from codajudge.bundle.build import import_data, local_splits
+    from codajudge.bundle.edition import load_edition
+
+    folder = REPO / "editions" / "default"
+    edition = load_edition(folder)
+    local = local_splits(edition, import_data(edition, folder))["local"]["sts_en"]
+    submission = tmp_path / "sub"
+    submission.mkdir()
+    lines = "".join(f"{item['id']}\t{item['score']}\n" for item in local)
+    (submission / "en_en.tsv").write_text(lines, encoding="utf-8")
+    assert main([str(REPO), str(submission), "--phase", "evaluation"]) == 2
+    assert (
+        "These are the ids of the local phase; submit predictions for this phase's items "
+        "(input_data sts_en.jsonl of this phase)"
+    ) in capsys.readouterr().err
+
+
 def test_ids_of_no_phase_get_no_phase_hint(tmp_path, capsys):
     submission = tmp_path / "sub"
     submission.mkdir()
@@ -253,7 +275,7 @@ def test_a_kit_that_scores_no_phase_says_so_and_what_to_run(tmp_path, capsys):
     assert main([str(kit), "baseline:random", "--phase", "local"]) == 2
     err = capsys.readouterr().err
     assert err.startswith(
-        "run_local.py: the submission was not accepted:\n--phase: no such phase: local; this "
+        "run_local.py: --phase: no such phase: local; this "
         "starting kit can score no phase (the gold of practice is hidden). To check the format and "
         "coverage of your files without scores, download the phase's public data"
     )
@@ -261,7 +283,7 @@ def test_a_kit_that_scores_no_phase_says_so_and_what_to_run(tmp_path, capsys):
     assert main([str(kit), "baseline:random", "--phase", "practice"]) == 2
     err = capsys.readouterr().err
     assert err.startswith(
-        "run_local.py: the submission was not accepted:\n--phase practice: this phase's gold is "
+        "run_local.py: --phase practice: this phase's gold is "
         "hidden, so this starting kit cannot score it, nor any other phase. To check the format "
         "and coverage of your files for that phase without scores,"
     )
@@ -274,7 +296,7 @@ def test_the_phases_offered_are_those_the_kit_scores(tmp_path, capsys):
     kit = fake_kit(tmp_path / "kit", {"Local": True, "Practice": False})
     assert main([str(kit), "baseline:random", "--phase", "dev"]) == 2
     assert capsys.readouterr().err == (
-        "run_local.py: the submission was not accepted:\n--phase: no such phase: dev; this "
+        "run_local.py: --phase: no such phase: dev; this "
         "starting kit can score: local (the gold of practice is hidden); expected --phase local\n"
     )
 
@@ -303,3 +325,59 @@ def test_a_file_named_like_a_track_already_given_is_not_told_to_take_its_name(tm
     )
     assert note in out and "name it es_en.tsv" not in out
     assert out.count("'sp-en.tsv'") == 1
+
+
+def _score_with_notes(tmp_path):
+    """INPUT for the scoring program on the practice phase: en_en.tsv, es_es.tsv misnamed
+    sp-sp.tsv and a file of no track."""
+    res = tmp_path / "input" / "res"
+    res.mkdir(parents=True)
+    (tmp_path / "input" / "ref").symlink_to(REPO / "reference_data" / "practice")
+    (res / "en_en.tsv").write_text(en_en_lines(), encoding="utf-8")
+    (res / "sp-sp.tsv").write_text(reference_lines("sts_es"), encoding="utf-8")
+    (res / "notes.txt").write_text("my run\n", encoding="utf-8")
+    return tmp_path / "input"
+
+
+IGNORED_NOTE = (
+    "file 'sp-sp.tsv' matches no track and was ignored; it was probably meant for track "
+    "'es_es': name it es_es.tsv"
+)
+
+
+def test_the_results_page_shows_the_notes_first_and_what_a_missing_track_would_read(tmp_path):
+    from codajudge.programs.score import main as score
+
+    assert score([str(_score_with_notes(tmp_path)), str(tmp_path / "out")]) == 0
+    page = (tmp_path / "out" / "detailed_results.html").read_text(encoding="utf-8")
+    notes, table = page.index("<h2>Submission notes</h2>"), page.index("<table>")
+    assert notes < page.index(html.escape(IGNORED_NOTE)) < table
+    assert "not submitted (no file named es_es.tsv)" in page
+
+
+def test_the_scoring_program_prints_the_notes_before_anything_else(tmp_path, capsys, monkeypatch):
+    """The notes are printed before the page is drawn: a kit failure there (exit 3) leaves them in
+    the log, whose first lines the platform shows."""
+    from codajudge.programs import score
+
+    def broken(*args):
+        raise RuntimeError("the page could not be drawn")
+
+    monkeypatch.setattr(score, "_detailed_page", broken)
+    assert score.main([str(_score_with_notes(tmp_path)), str(tmp_path / "out")]) == 3
+    out = capsys.readouterr().out
+    assert out.startswith(f"note: {IGNORED_NOTE}\nnote: file 'notes.txt' matches no track")
+
+
+def test_every_score_the_terminal_prints_says_its_direction_and_range(tmp_path, capsys):
+    """A LeWiDi kit's "Primary score 1.1228" did not say lower is better."""
+    submission = tmp_path / "sub"
+    submission.mkdir()
+    (submission / "en_en.tsv").write_text(en_en_lines(), encoding="utf-8")
+    assert main([str(REPO), str(submission), "--phase", "practice"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"\n  Primary score +-0\.\d{4}  \(higher is better, -0\.8 to 1\)\n", out)
+    assert re.search(r"\n  STS en-en Pearson r +1\.0000  \(higher is better, -1 to 1\)\n", out)
+    assert re.search(
+        r"\n  Sarcasm persp\. Avg norm abs dist +n/a  \(lower is better, 0 to 0\.8333\)", out
+    )

@@ -318,8 +318,18 @@ def write_phase_data(
         )  # texts are public inputs
         write_items(inp / f"{dataset}.jsonl", [public_view(it) for it in items])
         write_items(inp / f"{dataset}.train.jsonl", splits["train"].get(dataset, []))
+    phases, every_split = phases_named(edition, data)
     for folder in (ref, inp):  # the other phases' ids are public: both programs name them
-        write_other_phase_ids(folder, phase.split, edition.phases, data.splits)
+        write_other_phase_ids(folder, phase.split, phases, every_split)
+
+
+def phases_named(edition: Edition, data: EditionData):
+    """(phases, items per split) of every phase a file of ids can be named as: the platform's
+    phases and the starting kit's local phase, if any."""
+    local = local_splits(edition, data)
+    if local is None:
+        return edition.phases, data.splits
+    return [*edition.phases, local_phase(edition)], {**data.splits, LOCAL_PHASE: local[LOCAL_PHASE]}
 
 
 def score_gold(ref: Path):
@@ -516,13 +526,16 @@ def local_phase(edition: Edition) -> Phase:
 
 
 def write_local_phase(edition: Edition, data: EditionData, kit: Path) -> List[Phase]:
-    """The kit's local phase data (``input_data/local``, ``reference_data/local``), whose training
-    files leave the local items out; [] when there is none, else [that phase]."""
+    """The kit's local phase data (``input_data/local``, ``reference_data/local`` with the
+    baselines' scores, which its results page shows), whose training files leave the local items
+    out; [] when there is none, else [that phase]."""
     splits = local_splits(edition, data)
     if splits is None:
         return []
     phase = local_phase(edition)
     write_phase_data(edition, data, phase, kit, splits)
+    local_only = dataclasses.replace(edition, phases=[phase])
+    write_baseline_scores(local_only, kit, baseline_scores(local_only, kit))
     return [phase]
 
 

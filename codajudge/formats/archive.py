@@ -183,7 +183,7 @@ def _plan(
             warnings.append(
                 f"archive entry {_entry(info.filename)} has no file name and was ignored"
             )
-        elif info.is_dir() or is_ignored(relative):
+        elif info.is_dir() or (is_ignored(relative) and not _kept_whole(relative, tracks)):
             continue
         elif relative.suffix.lower() in ARCHIVE_SUFFIXES:
             warnings.append(
@@ -230,6 +230,12 @@ def _plan(
             [_entry(name) for name in files.values()],
         )
     return plan, warnings
+
+
+def _kept_whole(relative: PurePosixPath, tracks: Optional[Sequence[Track]]) -> bool:
+    """Whether an ignored entry is still extracted: a root ``metadata`` of a zip extracted whole (a
+    code submission's), whose ``command`` tells a submission written for another platform."""
+    return tracks is None and relative == PurePosixPath("metadata")
 
 
 def refuse_no_track_file(

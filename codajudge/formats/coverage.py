@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
+from dataclasses import replace
 from pathlib import Path, PurePosixPath
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence
 
 import numpy as np
 
-from ..errors import ProblemCollector, counted, plural
+from ..errors import ProblemCollector, SubmissionError, counted, plural
+from ..untrusted import read_head
 
 UNKNOWN_ID = "unknown id: not an item of this track"
 
@@ -81,20 +84,15 @@ def other_phase_ids(ref_dir: Path) -> Dict[str, Dict[str, frozenset]]:
 def phase_of_ids(
     heads: Sequence[str], dataset: str, phases: Mapping[str, Mapping[str, frozenset]]
 ) -> Optional[str]:
-    """The other phase whose ids of ``dataset`` the file's first ids (``heads``) all are, if any."""
+    """The other phase whose ids of ``dataset`` the file's first ids (``heads``) all are, if any;
+    the first of several heads may be a header's."""
     looked_up = [id_hash(head) for head in heads[:IDS_LOOKED_UP]]
     for phase, datasets in phases.items():
         known = datasets.get(dataset, frozenset())
-        if looked_up and all(h in known for h in looked_up):
+        header = len(looked_up) > 1 and looked_up[0] not in known
+        if looked_up and all(h in known for h in looked_up[header:]):
             return phase
     return None
-
-
-def phase_sizes(track, phases) -> Dict[str, int]:
-    """Other phase -> its number of items of ``track``'s dataset (``other_phase_ids``' document)."""
-    return {
-        phase: len(datasets.get(track.dataset, ())) for phase, datasets in (phases or {}).items()
-    }
 
 
 def wrong_phase_hint(phase: str, dataset: str) -> str:
@@ -105,16 +103,68 @@ def wrong_phase_hint(phase: str, dataset: str) -> str:
     )
 
 
-def other_phase_hint(track, phases):
-    """``ItemKeys.elsewhere`` for ``track``: the hint naming the other phase a file's ids are of."""
-    if not phases:
-        return None
+#: The most of a file read to find its first ids when it was refused before they were read.
+HEAD_BYTES = 64 * 1024
+#: A line's id: a JSON line's "id" (or ChaosNLI's "uid"), else its first field.
+_JSON_ID = re.compile(r'^\s*\{.*?"u?id"\s*:\s*"?([^",}]*)')
+_FIRST_FIELD = re.compile(r"^\s*([^\t,;\s]+)")
 
-    def hint(heads):
-        phase = phase_of_ids(heads, track.dataset, phases)
-        return wrong_phase_hint(phase, track.dataset) if phase else None
 
-    return hint
+class OtherPhases:
+    """``ItemKeys.elsewhere`` for one track: the hint naming the other phase a file is of, by its
+    first ids (called with them) or, for a positional file, by its number of lines."""
+
+    def __init__(self, track, phases: Mapping[str, Mapping[str, frozenset]]):
+        self.dataset, self.phases = track.dataset, phases
+
+    def __call__(self, heads: Sequence[str]) -> Optional[str]:
+        phase = phase_of_ids(heads, self.dataset, self.phases)
+        return wrong_phase_hint(phase, self.dataset) if phase else None
+
+    def sizes(self) -> Dict[str, int]:
+        """Other phase -> its number of items of the track's dataset."""
+        return {
+            phase: len(datasets.get(self.dataset, ())) for phase, datasets in self.phases.items()
+        }
+
+    def of_line_count(self, lines: int) -> Optional[str]:
+        """The hint for a positional file of ``lines`` lines, as many as another phase's items."""
+        phase = next((p for p, size in self.sizes().items() if size == lines), None)
+        if phase is None:
+            return None
+        return (
+            f"the file has as many lines as the {phase} phase has items: if it holds that "
+            f"phase's predictions, submit predictions for this phase's items (input_data "
+            f"{self.dataset}.jsonl of this phase)"
+        )
+
+    def of_file(self, path: Path) -> Optional[str]:
+        """The hint for a file refused before its ids were read (too many lines, say), from the
+        ids of its first lines."""
+        data = read_head(path, HEAD_BYTES)
+        lines = (data or b"").decode("utf-8", "replace").splitlines()[: IDS_LOOKED_UP + 1]
+        heads = [m.group(1) for m in map(_line_id, lines) if m]
+        return self(heads) if heads else None
+
+
+def _line_id(line: str):
+    return _JSON_ID.match(line) or _FIRST_FIELD.match(line)
+
+
+def other_phase_hint(track, phases) -> Optional[OtherPhases]:
+    """``ItemKeys.elsewhere`` for ``track`` (None when the reference data names no other phase)."""
+    return OtherPhases(track, phases) if phases else None
+
+
+def with_phase_hint(error: SubmissionError, path: Path, elsewhere) -> SubmissionError:
+    """``error`` (a file's refusal) with the hint naming the other phase the file's ids are of
+    first in its first problem's hint, when they are and it does not say so already."""
+    hint = elsewhere.of_file(path) if elsewhere is not None and error.problems else None
+    if hint is None or any(hint in (p.hint or "") for p in error.problems):
+        return error
+    first = error.problems[0]
+    joined = f"{hint}; {first.hint}" if first.hint else hint
+    return SubmissionError([replace(first, hint=joined), *error.problems[1:]], error.omitted)
 
 
 #: File names of other benchmarks' test-set submissions whose ids coincide with a release's dev ids

@@ -12,7 +12,7 @@ from functools import cached_property
 from itertools import chain
 from operator import itemgetter
 from pathlib import Path
-from typing import Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -22,7 +22,7 @@ from ..errors import ProblemCollector, SubmissionError, counted
 from ..tracks import Track
 from .annotators import RowFit, layout_warnings, per_annotator
 from .chaosnli import is_chaosnli_document, read_chaosnli
-from .coverage import UNKNOWN_ID, missing_items
+from .coverage import UNKNOWN_ID, OtherPhases, missing_items, with_phase_hint
 from .index_hints import labels_as_indices_hint, with_hint
 from .bulk import (
     NumberColumn,
@@ -75,15 +75,13 @@ SPACES_HINT = "the id and the value look separated by spaces: write one tab betw
 class ItemKeys:
     """What a file is read against: the track's item ids in order, each item's annotators and, per item,
     the release's own annotators list when it repeats names (else None; empty when no item has one).
-    ``elsewhere``: given a file's ids, none of them the track's, the hint naming the other phase they
-    belong to, or None (``coverage.phase_of_ids``)."""
+    ``elsewhere``: the hints naming the other phase a file is of, by its ids or its number of
+    lines (``coverage.OtherPhases``), or None."""
 
     ids: List[str]
     annotators: Sequence[Sequence[str]] = ()
     listed: Sequence[Optional[Sequence[str]]] = ()
-    elsewhere: Optional[Callable[[Sequence[str]], Optional[str]]] = None
-    #: other phase -> its number of items of the track's dataset (``coverage.phase_sizes``)
-    phase_sizes: Optional[Dict[str, int]] = None
+    elsewhere: Optional[OtherPhases] = None
 
     @cached_property
     def counts(self) -> np.ndarray:
@@ -117,7 +115,15 @@ class Rows(NamedTuple):
 
 
 def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> Prediction:
-    """Parse ``path`` for ``track`` and align it with ``keys.ids``; every problem is located and explained."""
+    """Parse ``path`` for ``track`` and align it with ``keys.ids``; every problem is located and
+    explained, and a refused file of another phase's ids is named as that phase's."""
+    try:
+        return _read_prediction(path, display, track, keys)
+    except SubmissionError as error:
+        raise with_phase_hint(error, path, keys.elsewhere) from None
+
+
+def _read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> Prediction:
     if is_chaosnli_document(path):  # one document for two tracks: formats/chaosnli.py
         values, warnings = read_chaosnli(path, safe_display(display), track, keys.ids)
         return Prediction(values, warnings, "chaosnli")
@@ -163,7 +169,8 @@ def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> P
 def _results_prediction(track: Track, keys: ItemKeys, lines, display: str) -> Prediction:
     """A file in another task's layout the track declares (``formats.results_tsv``), read by rows."""
     problems = ProblemCollector(display)
-    rows = Rows(*results_rows(track, lines, len(keys.ids), problems, keys.phase_sizes))
+    sizes = keys.elsewhere.sizes() if keys.elsewhere else None
+    rows = Rows(*results_rows(track, lines, len(keys.ids), problems, sizes))
     values, notes = _values(track, keys, rows, problems)
     problems.raise_if_any()
     warnings = [RESULTS_NOTE] + value_warnings(notes)
@@ -199,7 +206,10 @@ def _positional_rows(
             ),
             found=counted(len(read.fields), "non-blank line")
             + (" besides comments" if columns.comments else ""),
-            hint="or write ID<TAB>SCORE lines, which are matched by id",
+            hint=_hints(
+                keys.elsewhere and keys.elsewhere.of_line_count(len(read.fields)),
+                "or write ID<TAB>SCORE lines, which are matched by id",
+            ),
         )
     lines = (
         sorted([*every, *(n for n in columns.comments if n < every[-1])])
@@ -231,6 +241,11 @@ def _positional_rows(
         )
     problems.raise_if_any()
     return Rows(range(len(fields)), numbers, read.firsts, read.first_numbers)
+
+
+def _hints(*hints: Optional[str]) -> str:
+    """The hints given, in order, as one."""
+    return "; ".join(filter(None, hints))
 
 
 def _id_rows(columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCollector) -> Rows:

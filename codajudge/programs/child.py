@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import errno
 import json
 import os
 import re
@@ -118,6 +119,81 @@ def _error_report(error: KitError) -> dict:
     }
 
 
+#: What code that writes its own prediction files is told (the kit writes them from predict()).
+RETURN_PREDICTIONS_HINT = (
+    "the kit writes the prediction files itself: return the predictions from predict() (one per "
+    "item, in the items' order) instead of writing files; write any file of your own under /tmp"
+)
+#: Files written by the code shown in a message, at most.
+WRITTEN_SHOWN = 3
+
+
+class WrittenFiles:
+    """The files participant code opened for writing in the child, outside
+    the kit's work folder (where the kit writes its report and the predictions) and Python's
+    bytecode caches: recorded by an audit hook, so that wherever the code writes, code that writes
+    its own prediction files is told to return them from predict()."""
+
+    def __init__(self, work: Path):
+        self.kit = str(Path(work).resolve())
+        self.paths: List[str] = []
+
+    def install(self) -> None:
+        sys.addaudithook(self._hook)
+
+    def _hook(self, event: str, args: tuple) -> None:
+        if event == "open" and len(args) == 3 and _opens_for_writing(args[1], args[2]):
+            self._record(args[0])
+
+    def _record(self, target) -> None:
+        if isinstance(target, int) or target is None or len(self.paths) >= 100:
+            return
+        name = os.fsdecode(target)
+        full = os.path.abspath(name)
+        kit = full == self.kit or full.startswith(self.kit + os.sep)
+        if not kit and "__pycache__" not in full and name not in self.paths:
+            self.paths.append(name)
+
+    def shown(self) -> str:
+        """The first files written, as a message shows them ('' when none)."""
+        listed = ", ".join(repr(_path_end(p)) for p in self.paths[:WRITTEN_SHOWN])
+        return listed + (", ..." if len(self.paths) > WRITTEN_SHOWN else "")
+
+
+def _path_end(path: str, limit: int = 80) -> str:
+    """A path fit for a message, its end kept when it is long (the file's name tells most)."""
+    shown = safe_display(path)
+    return shown if len(shown) <= limit else "..." + shown[-limit:]
+
+
+def _opens_for_writing(mode, flags) -> bool:
+    """Whether an ``open`` audit event (``open()``'s mode, ``os.open``'s flags) may write."""
+    if isinstance(mode, str):
+        return any(c in mode for c in "wax+")
+    return isinstance(flags, int) and bool(flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT))
+
+
+def writing_hint(raised: Optional[BaseException]) -> Optional[str]:
+    """RETURN_PREDICTIONS_HINT for the error of code that could not write a file (a read-only
+    folder, as the submission's own is while it runs), else None."""
+    refused = (errno.EROFS, errno.EACCES, errno.EPERM)
+    if isinstance(raised, OSError) and raised.errno in refused and raised.filename is not None:
+        return RETURN_PREDICTIONS_HINT
+    return None
+
+
+def nothing_predicted(written: str = "") -> SubmissionError:
+    """The refusal of a code submission whose predict() returned None for every track;
+    ``written``: the files the code wrote (``WrittenFiles.shown``), then told to return them."""
+    return SubmissionError.single(
+        MODEL_FILE,
+        "predict() returned None for every track, so nothing can be scored",
+        hint=f"your code wrote {written}, but {RETURN_PREDICTIONS_HINT}"
+        if written
+        else "return one prediction per item for at least one track",
+    )
+
+
 def _call(what: str, root: Optional[Path], function: Callable, *args):
     """``call_participant``, whose one-line error gets the traceback of the participant's own
     frames in its hint (``with_traceback``)."""
@@ -130,13 +206,15 @@ def _call(what: str, root: Optional[Path], function: Callable, *args):
 def with_traceback(error: SubmissionError, root: Optional[Path]) -> SubmissionError:
     """``error`` (raised by ``call_participant``, whose context is the participant's exception)
     with the traceback of the participant's frames (``participant_traceback``) added to its
-    hints; ``error`` itself when it has no such context or no frame of the participant's."""
+    hints, after ``writing_hint`` when the code could not write a file; ``error`` itself when it
+    has no such context, or neither applies."""
     raised = error.__context__
     trace = participant_traceback(raised, root) if raised is not None and root else None
-    if trace is None:
+    added = "; ".join(filter(None, (writing_hint(raised), trace)))
+    if not added:
         return error
     problems = [
-        dataclasses.replace(p, hint=f"{p.hint + '; ' if p.hint else ''}{trace}")
+        dataclasses.replace(p, hint=f"{p.hint + '; ' if p.hint else ''}{added}")
         for p in error.problems
     ]
     return SubmissionError(problems, error.omitted)
@@ -204,10 +282,12 @@ def _model_like_classes(module) -> List[str]:
 
 class _Progress:
     """The child's side of the run: which track and step it is on (the progress file, read by
-    the parent at a time-out) and the kit's lines for the log (``say``)."""
+    the parent at a time-out), the kit's lines for the log (``say``) and the files the code
+    wrote (``written``)."""
 
     def __init__(self, work: Path, say: Callable[[str], None]):
         self.work, self.say = work, say
+        self.written = WrittenFiles(work)
 
     def step(self, track: Track, what: str) -> None:
         (self.work / PROGRESS_FILE).write_text(f"{track.id}\n{what}", encoding="utf-8")
@@ -225,15 +305,16 @@ def run_models(
     the model skipped (``predict`` returned None). ``say`` prints the kit's progress lines."""
     spec = read_spec(input_dir)
     skipped: List[str] = []
+    progress = _Progress(work, say)
     if source.startswith(BASELINE_PREFIX):
         from ..baselines import baseline_class
 
         model_class, root = baseline_class(source[len(BASELINE_PREFIX) :]), None
     else:
         root = Path(source).resolve()
+        progress.written.install()
         model_class = _load_model_class(root)
     datasets: Dict[str, Dict[str, List[dict]]] = {}
-    progress = _Progress(work, say)
     refusals = FileRefusals(unit="track")
     for track in spec.tracks:
         progress.step(track, "loading its data")
@@ -249,6 +330,8 @@ def run_models(
                 "".join(line + "\n" for line in result.lines), encoding="utf-8"
             )
     refusals.raise_if_any()
+    if len(skipped) == len(spec.tracks):
+        raise nothing_predicted(progress.written.shown())
     return skipped
 
 
@@ -287,8 +370,10 @@ def _run_track(
         f"track '{track.id}': Model.predict", root, model.predict, fresh_copy(data["items"])
     )
     if predictions is None:  # the model skips this track: not submitted, as a missing result file
+        written = progress.written.shown()
         progress.say(
             f"note: track {track.id}: predict() returned None, so the track is not submitted"
+            + (f"; your code wrote {written}, but {RETURN_PREDICTIONS_HINT}" if written else "")
         )
         return TrackResult(lines=None, skipped=True)
     predictions = _call(

@@ -20,12 +20,13 @@ is kept up to date while the code runs, so that a step killed from outside leave
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 import sys
 import tempfile
 import time
 from dataclasses import replace
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Dict, List, Optional
 
 from ..baselines.base import item_annotators
@@ -42,14 +43,20 @@ from ..formats.archive import (
     naming_hint,
     submission_files,
 )
-from ..formats.coverage import other_phase_hint, other_phase_ids, phase_sizes
+from ..formats.coverage import other_phase_hint, other_phase_ids
 from ..formats.items import read_items
 from ..formats.submission import ItemKeys, read_prediction
 from ..gold import listed_annotators
-from ..formats.textfile import MAX_FILE_BYTES, safe_display
+from ..formats.textfile import MAX_FILE_BYTES, safe_display, shorten
 from ..spec import TaskSpec, read_spec
-from ..untrusted import TreeLimits, copy_regular, prune_tree, remove_entry
-from .child import BASELINE_PREFIX, check_child_output, load_dataset, run_child
+from ..untrusted import TreeLimits, copy_regular, prune_tree, read_head, remove_entry
+from .child import (
+    BASELINE_PREFIX,
+    check_child_output,
+    load_dataset,
+    nothing_predicted,
+    run_child,
+)
 from .common import run_guarded
 from .opening import open_submission
 from .participant import ParticipantOutput
@@ -163,12 +170,17 @@ def check_result_files(
         unclaimed = claim_by_ids(folder, files, unclaimed, spec.tracks, ids_of, unread)
     if not files:
         expected = accepted_file_names(spec.tracks)
+        habits = other_platform_entry_points(folder, unclaimed)
         raise SubmissionError.single(
             "submission",
             f"neither {MODEL_FILE} nor any prediction file was found",
             expected=f"{MODEL_FILE} (a code submission) or files named {expected}",
-            found=", ".join(unclaimed[:10]) or "an empty submission",
-            hint=naming_hint(unclaimed, spec.tracks) if unclaimed else None,
+            found=", ".join(habits or unclaimed[:10]) or "an empty submission",
+            hint=MODEL_PY_HINT
+            if habits
+            else naming_hint(unclaimed, spec.tracks)
+            if unclaimed
+            else None,
         )
     phases = other_phase_ids(input_dir)
     _check_and_copy(spec, files, folder, out_dir, names, items_of, phases)
@@ -178,6 +190,40 @@ def check_result_files(
             notes.append(note)
         print(f"note: {note}")
     return [t.id for t in spec.tracks if t.id in files]
+
+
+#: The scripts other platforms start a code submission by (CodaLab's ``metadata`` command runs
+#: one; Kaggle-style kits name them so).
+ENTRY_SCRIPTS = ("run.py", "main.py")
+#: The most of a ``metadata`` file read to find its ``command:`` line.
+METADATA_BYTES = 64 * 1024
+COMMAND_LINE = re.compile(r"\s*command\s*:")
+#: What a submission that brought another platform's entry point is told instead of file names.
+MODEL_PY_HINT = (
+    f"this competition runs no command or script of a submission: the ingestion program imports "
+    f"{MODEL_FILE} and calls its class Model, as Model(track), fit(train_items) and "
+    "predict(items), which returns one prediction per item (the kit writes the prediction "
+    f"files); put your script's training in fit() and its prediction in predict() of a class "
+    f"Model in {MODEL_FILE} at the submission's root, as in the starting kit's "
+    f"sample_submissions/code_submission/{MODEL_FILE}"
+)
+
+
+def other_platform_entry_points(folder: Path, unclaimed: List[str]) -> List[str]:
+    """What shows a code submission written for another platform, as shown in a message: a root
+    ``metadata`` with a ``command:`` (CodaLab's, which this competition does not run) and any
+    ``run.py`` or ``main.py``; [] when there is none."""
+    found = [name for name in unclaimed if PurePosixPath(name).name.lower() in ENTRY_SCRIPTS]
+    command = metadata_command(folder / "metadata")
+    return ([f"metadata with {command!r}"] if command else []) + found
+
+
+def metadata_command(path: Path) -> Optional[str]:
+    """The ``command:`` line of a CodaLab-style ``metadata`` file (shortened), else None."""
+    data = read_head(path, METADATA_BYTES)
+    text = data.decode("utf-8", "replace") if data else ""
+    line = next((ln.strip() for ln in text.splitlines() if COMMAND_LINE.match(ln)), None)
+    return shorten(safe_display(line), 80) if line else None
 
 
 def _check_and_copy(spec, files, folder: Path, out_dir: Path, names, items_of, phases) -> None:
@@ -191,7 +237,6 @@ def _check_and_copy(spec, files, folder: Path, out_dir: Path, names, items_of, p
         keys = replace(
             public_keys(items_of(track.dataset)),
             elsewhere=other_phase_hint(track, phases),
-            phase_sizes=phase_sizes(track, phases),
         )
         if refusals.attempt(read_prediction, folder / relative, str(relative), track, keys) is None:
             continue
@@ -319,12 +364,8 @@ def _predict_submission(
     )
     check_child_output(spec, out, skipped)
     tracks = [t.id for t in spec.tracks if t.id not in skipped]
-    if not tracks:
-        raise SubmissionError.single(
-            MODEL_FILE,
-            "predict() returned None for every track, so nothing can be scored",
-            hint="return one prediction per item for at least one track",
-        )
+    if not tracks:  # the child refuses it first; its report could be forged
+        raise nothing_predicted()
     return tracks, "code submission"
 
 

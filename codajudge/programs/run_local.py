@@ -22,8 +22,10 @@ import tempfile
 from pathlib import Path
 from typing import Dict, List, Optional
 
-from ..errors import ConfigError, KitError, Problem, SubmissionError
+from ..errors import ConfigError, KitError, Problem, SubmissionError, UsageError
 from ..formats.archive import PARTICIPANT_OUTPUT, safe_extract
+from ..report import score_meanings
+from ..spec import read_spec
 from ..runner.bundle_view import PhaseTask, phase_task, read_competition
 from ..runner.local import PREDICTION_OUTPUT, RunResult, run_submission
 from ..runner.worker import StepResult
@@ -172,14 +174,29 @@ def step_notes(result: RunResult) -> List[str]:
     return notes
 
 
-def leaderboard_row(scores: Dict[str, float], columns: List[dict]) -> str:
+def leaderboard_row(
+    scores: Dict[str, float], columns: List[dict], meanings: Optional[Dict[str, str]] = None
+) -> str:
+    """One line per leaderboard column: its title, the score (n/a when the track was not
+    submitted) and, from ``meanings`` (``report.score_meanings``), its direction and range."""
     width = max((len(c["title"]) for c in columns), default=10)
     lines = []
     for column in columns:
         value = scores.get(column["key"])
         shown = "n/a" if value is None else f"{value:.{column.get('precision', 4)}f}"
-        lines.append(f"  {column['title']:<{width}}  {shown}")
+        meaning = (meanings or {}).get(column["key"])
+        lines.append(
+            f"  {column['title']:<{width}}  {shown:>8}" + (f"  ({meaning})" if meaning else "")
+        )
     return "\n".join(lines)
+
+
+def phase_meanings(task: PhaseTask) -> Dict[str, str]:
+    """``report.score_meanings`` of the phase's task.json (in its reference data, which a phase
+    the kit scores has)."""
+    if task.reference_data is None or not (task.reference_data / "task.json").is_file():
+        return {}
+    return score_meanings(read_spec(task.reference_data))
 
 
 #: The platform's phases, which a starting kit may not hold (their gold is hidden).
@@ -198,14 +215,15 @@ CHECK_HINT = (
 
 def kit_phase_task(bundle: Path, phase: str) -> PhaseTask:
     """``phase_task``; in a starting kit, a phase it cannot score (its gold is hidden) or does not
-    know is the participant's question, answered with the phases it can score."""
+    know is a usage error (nothing of the submission is read), answered with the phases it can
+    score."""
     doc = read_competition(bundle)
     if not (bundle / "sample_submissions").is_dir():
         return phase_task(bundle, phase, doc)
     phases = _kit_phases(doc)
     scored = _scored_phases(bundle, doc)
     if _slug(phase) not in phases and _slug(phase) not in PLATFORM_PHASES:
-        raise SubmissionError.single(
+        raise UsageError.single(
             "--phase",
             f"no such phase: {phase}; {_kit_phase_list(phases, scored)}",
             expected=_expected_phase(scored),
@@ -215,7 +233,7 @@ def kit_phase_task(bundle: Path, phase: str) -> PhaseTask:
     if task is not None and (task.reference_data is None or task.reference_data.is_dir()):
         return task
     cannot = "this phase's gold is hidden, so this starting kit cannot score it"
-    raise SubmissionError.single(
+    raise UsageError.single(
         f"--phase {phase}",
         cannot if scored else f"{cannot}, nor any other phase",
         expected=_expected_phase(scored),
@@ -274,7 +292,7 @@ def run(args) -> int:
     for note in notes:
         print(f"note: {note}")
     print(f"{args.submission} on the {args.phase} phase:")
-    print(leaderboard_row(scores, task.columns))
+    print(leaderboard_row(scores, task.columns, phase_meanings(task)))
     if args.output:
         print(f"kept {listed(kept_names(Path(args.output)))} in {args.output}")
     return 0

@@ -21,7 +21,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 from ..errors import ConfigError, SubmissionError  # noqa: E402
 from ..formats.archive import INGESTION_STATUS  # noqa: E402
 from ..formats.bulk import collector_paused  # noqa: E402
-from ..formats.textfile import safe_display, safe_lines, shorten  # noqa: E402
+from ..formats.textfile import safe_lines, shorten  # noqa: E402
 from ..gold import GoldTrack  # noqa: E402
 from ..report import (
     DETAILED_CSV,
@@ -31,6 +31,7 @@ from ..report import (
     atomic_write,
     failure_html,
     score_log_lines,
+    submission_notes,
     write_outputs,
 )  # noqa: E402
 from ..scoring import Result, score_folder  # noqa: E402
@@ -139,22 +140,12 @@ def score_submission(input_dir: Path, output_dir: Path) -> int:
             hint="the platform mounts the submission (or the prediction output) here",
         )
     result = score_submission_folder(spec, ref_dir, res_dir)
+    for note in submission_notes(result):  # first in the log the platform shows
+        print(f"note: {note}", flush=True)
     write_outputs(output_dir, result, _detailed_page(result, ref_dir))
-    for note in submission_notes(result):
-        print(f"note: {note}")
     for line in score_log_lines(result):
         print(line)
     return 0
-
-
-def submission_notes(result) -> List[str]:
-    """Every note on a scored submission, as the scoring program prints them: the submission's own
-    (archive entries skipped, files ignored, tracks not covered), then each track's, after its file."""
-    return list(result.warnings) + [
-        f"{safe_display(track_result.file)}: {warning}"
-        for track_result in result.tracks.values()
-        for warning in track_result.warnings
-    ]
 
 
 def _detailed_page(result, ref_dir: Path) -> str:

@@ -1,0 +1,90 @@
+"""A file of another phase's items is named as that phase's, whatever refused it and however it is
+laid out: by its ids (ID<TAB>VALUE lines, a header first, JSON lines; refused for its ids or for
+having too many lines) or, a positional file, by its number of lines (issue 39)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from codajudge.errors import SubmissionError
+from codajudge.formats.coverage import OtherPhases, id_hash
+from codajudge.formats.submission import ItemKeys, read_prediction
+from codajudge.tracks import track_from_dict
+
+TRACKS = {
+    "similarity": {"id": "sim", "kind": "similarity", "dataset": "sim"},
+    "soft_label": {
+        "id": "mp_soft",
+        "kind": "soft_label",
+        "scale": "categorical",
+        "dataset": "sim",
+        "labels": ["0", "1"],
+    },
+}
+VALUES = {"similarity": "3.5", "soft_label": "[0.5, 0.5]"}
+#: This phase's items, and the other phase's: more than this phase's lines bound allows.
+OWN_IDS = [f"own-{i}" for i in range(3)]
+OTHER_IDS = [f"test-{i}" for i in range(1010)]
+PHASES = {"evaluation": {"sim": frozenset(map(id_hash, OTHER_IDS))}}
+HINT = (
+    "These are the ids of the evaluation phase; submit predictions for this phase's items "
+    "(input_data sim.jsonl of this phase)"
+)
+
+
+def refusal(tmp_path, kind: str, text: str) -> str:
+    track = track_from_dict(TRACKS[kind])
+    keys = ItemKeys(OWN_IDS, elsewhere=OtherPhases(track, PHASES))
+    (tmp_path / "file.tsv").write_text(text, encoding="utf-8")
+    with pytest.raises(SubmissionError) as refused:
+        read_prediction(tmp_path / "file.tsv", "file.tsv", track, keys)
+    return refused.value.render()
+
+
+def id_lines(kind: str, ids) -> str:
+    return "".join(f"{item}\t{VALUES[kind]}\n" for item in ids)
+
+
+@pytest.mark.parametrize("kind", sorted(TRACKS))
+@pytest.mark.parametrize("count", [5, len(OTHER_IDS)])
+def test_another_phases_ids_are_named_whatever_the_file_was_refused_for(tmp_path, kind, count):
+    """5 lines: none of the ids is the track's; all of them: more lines than the track allows
+    (the MP files of the evaluation phase sent to LeWiDi's local phase)."""
+    message = refusal(tmp_path, kind, id_lines(kind, OTHER_IDS[:count]))
+    assert HINT in message
+
+
+@pytest.mark.parametrize("kind", sorted(TRACKS))
+def test_another_phases_ids_under_a_header_are_named(tmp_path, kind):
+    message = refusal(tmp_path, kind, "id\tvalue\n" + id_lines(kind, OTHER_IDS))
+    assert HINT in message
+
+
+def test_another_phases_ids_in_json_lines_are_named(tmp_path):
+    lines = "".join(json.dumps({"id": item, "soft_label": [0.5, 0.5]}) + "\n" for item in OTHER_IDS)
+    assert HINT in refusal(tmp_path, "soft_label", lines)
+
+
+def test_ids_of_no_phase_get_no_phase_hint(tmp_path):
+    message = refusal(
+        tmp_path, "similarity", id_lines("similarity", [f"x{i}" for i in range(1010)])
+    )
+    assert "phase" not in message
+
+
+def test_a_positional_file_as_long_as_another_phases_items_is_named(tmp_path):
+    track = track_from_dict({**TRACKS["similarity"], "positional": True})
+    phases = {"evaluation": {"sim": frozenset(map(id_hash, OTHER_IDS[:5]))}}
+    keys = ItemKeys(OWN_IDS, elsewhere=OtherPhases(track, phases))
+    (tmp_path / "sim.txt").write_text("3.5\n" * 5, encoding="utf-8")
+    with pytest.raises(SubmissionError) as refused:
+        read_prediction(tmp_path / "sim.txt", "sim.txt", track, keys)
+    assert refused.value.render() == (
+        "sim.txt: wrong number of lines for the SemEval positional format; expected 3 lines (one "
+        "score per pair, in input order), found 5 non-blank lines. The file has as many lines as "
+        "the evaluation phase has items: if it holds that phase's predictions, submit predictions "
+        "for this phase's items (input_data sim.jsonl of this phase); or write ID<TAB>SCORE lines, "
+        "which are matched by id"
+    )
