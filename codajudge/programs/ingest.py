@@ -8,9 +8,10 @@ INPUT_DATA holds ``task.json`` and, per dataset, ``<dataset>.jsonl`` (public ite
 /app/ingested_program) is a folder or zip with ``model.py`` (a code submission, see
 ``codajudge.baselines``) or with ``<track_id>.tsv`` files (a result submission, checked and passed on).
 
-Participant code runs in a child process (``programs.child``), killed at the time limit (``--time-limit`` or the phase's
-``execution_time_limit`` of task.json minus 60 s kept for scoring, the smaller wins). ``<track_id>.tsv``
-files reach OUTPUT only when every track succeeded; ``ingestion_status.json`` always says ``ok`` or
+Participant code runs in a child process (``programs.child``, started by ``programs.supervisor``),
+killed at the time limit (``--time-limit`` or the phase's ``execution_time_limit`` of task.json
+minus 60 s kept for scoring, the smaller wins). ``<track_id>.tsv`` files reach OUTPUT only when
+every track succeeded; ``ingestion_status.json`` always says ``ok`` or
 ``failed`` with a message, and the scoring program refuses to score a failed prediction step.
 What the code prints is read from pipes, echoed to the log and kept (capped) in
 ``participant_output.txt`` in OUTPUT, with the failure's message (``programs.participant``); the file
@@ -49,7 +50,8 @@ from ..gold import listed_annotators
 from ..formats.textfile import MAX_FILE_BYTES, safe_display
 from ..spec import TaskSpec, read_spec
 from ..untrusted import TreeLimits, copy_regular, prune_tree, remove_entry
-from .child import BASELINE_PREFIX, check_child_output, load_dataset, run_child
+from .child import BASELINE_PREFIX, ChildPaths, load_dataset
+from .supervisor import check_child_output, run_child
 from .common import run_guarded
 from .opening import open_submission
 from .participant import ParticipantOutput
@@ -240,9 +242,7 @@ def ingest(
         if baseline is not None:
             source = f"{BASELINE_PREFIX}{baseline}"
             run_child(
-                input_dir,
-                out,
-                work,
+                ChildPaths(input_dir, out, work),
                 source,
                 seed,
                 time_limit_of(spec, time_limit),
@@ -305,9 +305,7 @@ def _predict_submission(
         # the bundle's data is checked here, out of the code's reach (the child says the notes)
         load_dataset(input_dir, dataset, say=lambda note: None)
     skipped = run_child(
-        input_dir,
-        out,
-        work,
+        ChildPaths(input_dir, out, work),
         str(model_folder.resolve()),
         seed,
         time_limit_of(spec, time_limit),

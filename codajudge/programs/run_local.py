@@ -27,7 +27,7 @@ from ..formats.archive import PARTICIPANT_OUTPUT, safe_extract
 from ..runner.bundle_view import PhaseTask, phase_task, read_competition
 from ..runner.local import PREDICTION_OUTPUT, RunResult, run_submission
 from ..runner.worker import StepResult
-from .child import TIME_LIMIT_HINT, last_progress
+from .supervisor import TIME_LIMIT_HINT, last_progress
 from .participant import code_printed
 from ..untrusted import copy_tree
 from .common import BUNDLE_PROBLEM, REFUSED, own_words, run_guarded
