@@ -22,6 +22,7 @@ import tempfile
 from pathlib import Path
 from typing import Dict, List, Optional
 
+from ..confine import slug
 from ..errors import ConfigError, KitError, Problem, SubmissionError
 from ..formats.archive import PARTICIPANT_OUTPUT, safe_extract
 from ..runner.bundle_view import PhaseTask, phase_task, read_competition
@@ -204,14 +205,14 @@ def kit_phase_task(bundle: Path, phase: str) -> PhaseTask:
         return phase_task(bundle, phase, doc)
     phases = _kit_phases(doc)
     scored = _scored_phases(bundle, doc)
-    if _slug(phase) not in phases and _slug(phase) not in PLATFORM_PHASES:
+    if slug(phase) not in phases and slug(phase) not in PLATFORM_PHASES:
         raise SubmissionError.single(
             "--phase",
             f"no such phase: {phase}; {_kit_phase_list(phases, scored)}",
             expected=_expected_phase(scored),
             hint=None if scored else CHECK_HINT.format(phase=""),
         )
-    task = phase_task(bundle, phase, doc) if _slug(phase) in phases else None
+    task = phase_task(bundle, phase, doc) if slug(phase) in phases else None
     if task is not None and (task.reference_data is None or task.reference_data.is_dir()):
         return task
     cannot = "this phase's gold is hidden, so this starting kit cannot score it"
@@ -239,13 +240,9 @@ def _expected_phase(scored: List[str]) -> Optional[str]:
     return "--phase " + " or ".join(scored) if scored else None
 
 
-def _slug(text: str) -> str:
-    return "".join(ch for ch in str(text).lower() if ch.isalnum() or ch == "-")
-
-
 def _kit_phases(doc: dict) -> List[str]:
     """The phase names of a starting kit's competition.yaml, as ``--phase`` takes them."""
-    return [_slug(p.get("name", "")) for p in doc.get("phases") or []]
+    return [slug(p.get("name", "")) for p in doc.get("phases") or []]
 
 
 def _scored_phases(bundle: Path, doc: dict) -> List[str]:
