@@ -25,9 +25,9 @@ import shutil
 import sys
 import tempfile
 import time
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Callable, Dict, List, Optional
 
 from ..baselines.base import item_annotators
 from ..baselines.interface import MODEL_FILE
@@ -49,6 +49,7 @@ from ..formats.submission import ItemKeys, read_prediction
 from ..gold import listed_annotators
 from ..formats.textfile import MAX_FILE_BYTES, safe_display
 from ..spec import TaskSpec, read_spec
+from ..tracks import Track
 from ..untrusted import TreeLimits, copy_regular, prune_tree, remove_entry
 from .child import BASELINE_PREFIX, ChildPaths, load_dataset
 from .supervisor import check_child_output, run_child
@@ -172,7 +173,12 @@ def check_result_files(
             hint=naming_hint(unclaimed, spec.tracks) if unclaimed else None,
         )
     phases = other_phase_ids(input_dir)
-    _check_and_copy(spec, files, folder, out_dir, names, items_of, phases)
+
+    def keys_of(track: Track) -> ItemKeys:
+        keys = public_keys(items_of(track.dataset))
+        return replace(keys, elsewhere=other_phase_hint(track, phases))
+
+    _check_and_copy(spec, files, folder, out_dir, names, keys_of)
     given = {track: safe_display(str(relative)) for track, relative in files.items()}
     for note in ignored_file_notes(unclaimed, spec.tracks, given=given):
         if notes is not None:
@@ -181,17 +187,23 @@ def check_result_files(
     return [t.id for t in spec.tracks if t.id in files]
 
 
-def _check_and_copy(spec, files, folder: Path, out_dir: Path, names, items_of, phases) -> None:
-    """Check each track file by the scorer's reader and copy it as ``<track_id>.tsv``; every broken
-    file is named in one refusal (``FileRefusals``)."""
+def _check_and_copy(
+    spec: TaskSpec,
+    files: Dict[str, Path],
+    folder: Path,
+    out_dir: Path,
+    names: Optional[Dict[str, str]],
+    keys_of: Callable[[Track], ItemKeys],
+) -> None:
+    """Check each track file by the scorer's reader against its track's public keys
+    (``keys_of``) and copy it as ``<track_id>.tsv``; every broken file is named in one refusal
+    (``FileRefusals``)."""
     refusals = FileRefusals()
     for track in spec.tracks:
         if track.id not in files:
             continue
         relative = files[track.id]
-        keys = replace(
-            public_keys(items_of(track.dataset)), elsewhere=other_phase_hint(track, phases)
-        )
+        keys = keys_of(track)
         if refusals.attempt(read_prediction, folder / relative, str(relative), track, keys) is None:
             continue
         shutil.copyfile(folder / relative, out_dir / f"{track.id}.tsv")
@@ -217,102 +229,90 @@ def find_model_folder(folder: Path) -> Optional[Path]:
     return folder / top[0].parent
 
 
+@dataclass
+class Ingestion:
+    """One run of the ingestion program: its input and output folders, what the code prints
+    (``output``, saved by the caller on failure), the files written to the output folder so far
+    (removed on failure), and the notes and each track's file name as the participant wrote it
+    (for the status file)."""
+
+    input_dir: Path
+    output_dir: Path
+    output: ParticipantOutput
+    written: List[Path] = field(default_factory=list)
+    notes: List[str] = field(default_factory=list)
+    names: Dict[str, str] = field(default_factory=dict)
+
+
 def ingest(
-    input_dir: Path,
-    output_dir: Path,
+    run: Ingestion,
     submission: Optional[Path],
     baseline: Optional[str],
     seed: Optional[int],
     time_limit: Optional[float],
-    written: List[Path],
-    output: ParticipantOutput,
 ) -> int:
-    """The whole prediction step. Files reach ``output_dir`` only at the end, when all succeeded;
-    what the code printed is kept in ``output`` (saved here on success, by the caller on failure)."""
-    spec = read_spec(input_dir)
+    """The whole prediction step of ``submission`` (or of the built-in ``baseline``). Files reach
+    ``run.output_dir`` only at the end, when all succeeded; what the code printed is kept in
+    ``run.output`` (saved here on success, by the caller on failure)."""
+    spec = read_spec(run.input_dir)
     seed = spec.seed if seed is None else seed
     started = time.monotonic()
-    notes: List[str] = []
-    names: Dict[str, str] = {}
+    output_dir = run.output_dir
     clear_kit_names(output_dir, spec)
     with tempfile.TemporaryDirectory(prefix="codajudge-ingest-") as tmp:
         work = Path(tmp)
-        out = work / "predictions"
-        out.mkdir()
+        paths = ChildPaths(run.input_dir, work / "predictions", work)
+        paths.out_dir.mkdir()
         if baseline is not None:
             source = f"{BASELINE_PREFIX}{baseline}"
-            run_child(
-                ChildPaths(input_dir, out, work),
-                source,
-                seed,
-                time_limit_of(spec, time_limit),
-                output_dir,
-                output,
-            )
+            run_child(paths, source, seed, time_limit_of(spec, time_limit), output_dir, run.output)
             tracks, what = [t.id for t in spec.tracks], f"baseline {baseline}"
         else:
             opened = open_submission(submission, work)
             for warning in opened.warnings:
                 print(f"note: {warning}")
-            folder = opened.folder
-            tracks, what = _predict_submission(
-                spec,
-                input_dir,
-                folder,
-                work,
-                out,
-                seed,
-                time_limit,
-                output_dir,
-                notes,
-                names,
-                output,
-            )
+            tracks, what = _predict_submission(run, spec, opened.folder, paths, seed, time_limit)
         # the code has run and its processes are stopped; on the platform it could write here
         clean_output(output_dir)
         clear_kit_names(output_dir, spec)
         for track in tracks:  # only the tracks' files: anything else the code left stays behind
             name = f"{track}.tsv"
-            copy_regular(out / name, output_dir / name, "code submission", PREDICTION_LIMITS)
-            written.append(output_dir / name)
-        _say_where(output.save(output_dir))
+            copy_regular(
+                paths.out_dir / name, output_dir / name, "code submission", PREDICTION_LIMITS
+            )
+            run.written.append(output_dir / name)
+        _say_where(run.output.save(output_dir))
     message = f"{what}: predictions written for track(s) {', '.join(tracks)}"
-    write_status(output_dir, OK, message, tracks, notes, names)
+    write_status(output_dir, OK, message, tracks, run.notes, run.names)
     print(f"{message} in {time.monotonic() - started:.1f} s")
     return 0
 
 
 def _predict_submission(
+    run: Ingestion,
     spec: TaskSpec,
-    input_dir: Path,
     folder: Path,
-    work: Path,
-    out: Path,
+    paths: ChildPaths,
     seed: int,
     time_limit: Optional[float],
-    output_dir: Path,
-    notes: List[str],
-    names: Dict[str, str],
-    output: ParticipantOutput,
 ):
     """(track ids predicted, what the submission was): a code submission's ``model.py`` run on the
-    tracks, or a result submission's files checked; the predictions are written to ``out``."""
+    tracks (``time_limit``: --time-limit, see ``time_limit_of``), or a result submission's files
+    checked; the predictions are written to ``paths.out_dir``."""
     model_folder = find_model_folder(folder)
     if model_folder is None:
-        return check_result_files(spec, input_dir, folder, out, notes, names), "result submission"
-    _note_result_files_beside_code(spec, folder, notes)
+        tracks = check_result_files(
+            spec, run.input_dir, folder, paths.out_dir, run.notes, run.names
+        )
+        return tracks, "result submission"
+    _note_result_files_beside_code(spec, folder, run.notes)
     for dataset in dict.fromkeys(t.dataset for t in spec.tracks):
         # the bundle's data is checked here, out of the code's reach (the child says the notes)
-        load_dataset(input_dir, dataset, say=lambda note: None)
-    skipped = run_child(
-        ChildPaths(input_dir, out, work),
-        str(model_folder.resolve()),
-        seed,
-        time_limit_of(spec, time_limit),
-        output_dir,
-        output,
-    )
-    check_child_output(spec, out, skipped)
+        load_dataset(run.input_dir, dataset, say=lambda note: None)
+    source = str(model_folder.resolve())
+    limit = time_limit_of(spec, time_limit)
+    skipped = run_child(paths, source, seed, limit, run.output_dir, run.output)
+    check_child_output(spec, paths.out_dir, skipped)
     tracks = [t.id for t in spec.tracks if t.id not in skipped]
     if not tracks:
         raise SubmissionError.single(
@@ -432,27 +432,18 @@ def main(argv: Optional[List[str]] = None, prog: str = "ingest.py") -> int:
     args = parse_arguments(argv, prog)
     output_dir = Path(args.output)
     output_dir.mkdir(parents=True, exist_ok=True)
-    written: List[Path] = []
     output = ParticipantOutput(saved_in=output_dir)
+    run = Ingestion(Path(args.input_data), output_dir, output)
 
     def body() -> int:
         clear_kit_names(output_dir, None)
         clean_output(output_dir)
         check_input_folder(Path(args.input_data))
         submission = None if args.baseline else submission_path(args.submission, prog)
-        return ingest(
-            Path(args.input_data),
-            output_dir,
-            submission,
-            args.baseline,
-            args.seed,
-            args.time_limit,
-            written,
-            output,
-        )
+        return ingest(run, submission, args.baseline, args.seed, args.time_limit)
 
     def on_error(message: str) -> None:
-        for path in written:
+        for path in run.written:
             remove_entry(path)
         remove_entry(output_dir / INGESTION_STATUS)
         try:

@@ -20,7 +20,7 @@ import json
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Union
 
 from ..confine import slug
 from ..errors import ConfigError, KitError, Problem, SubmissionError
@@ -54,17 +54,16 @@ def _tail(text: str, lines: int = 25) -> str:
 def run_once(
     bundle_dir: Path,
     submission: str,
-    phase: str,
+    phase: Union[str, PhaseTask],
     time_limit: Optional[int] = None,
     output: Optional[Path] = None,
     notes: Optional[List[str]] = None,
-    task: Optional[PhaseTask] = None,
 ) -> Dict[str, float]:
-    """Run one submission through both steps of a bundle folder (see ``open_bundle``); returns its
-    scores or raises with the failing step's message. The steps' notes are appended to ``notes``.
-    ``task``: the phase's ``phase_task``, when the caller has read it already."""
+    """Run one submission through both steps of a bundle folder (see ``open_bundle``) on ``phase``
+    (its name, or its ``phase_task`` when the caller has read it already); returns its scores or
+    raises with the failing step's message. The steps' notes are appended to ``notes``."""
     with tempfile.TemporaryDirectory(prefix="codajudge-run-") as tmp:
-        task = phase_task(Path(bundle_dir), phase) if task is None else task
+        task = phase if isinstance(phase, PhaseTask) else phase_task(Path(bundle_dir), phase)
         result = run_submission(task, submission, Path(tmp) / "app", time_limit)
         if output is not None:
             keep_outputs(result, Path(output))
@@ -259,15 +258,8 @@ def run(args) -> int:
         bundle = open_bundle(Path(args.bundle), Path(tmp))
         task = kit_phase_task(bundle, args.phase)
         notes: List[str] = []
-        scores = run_once(
-            bundle,
-            args.submission,
-            args.phase,
-            args.time_limit,
-            Path(args.output) if args.output else None,
-            notes,
-            task,
-        )
+        output = Path(args.output) if args.output else None
+        scores = run_once(bundle, args.submission, task, args.time_limit, output, notes)
     for note in notes:
         print(f"note: {note}")
     print(f"{args.submission} on the {args.phase} phase:")
