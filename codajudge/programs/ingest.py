@@ -27,7 +27,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Dict, List, Optional
+from typing import Dict, List, Optional
 
 from ..baselines.base import item_annotators
 from ..baselines.interface import MODEL_FILE
@@ -49,7 +49,6 @@ from ..formats.submission import ItemKeys, read_prediction
 from ..gold import listed_annotators
 from ..formats.textfile import MAX_FILE_BYTES, safe_display
 from ..spec import TaskSpec, read_spec
-from ..tracks import Track
 from ..untrusted import TreeLimits, copy_regular, prune_tree, remove_entry
 from .child import BASELINE_PREFIX, ChildPaths, load_dataset
 from .supervisor import check_child_output, run_child
@@ -173,12 +172,9 @@ def check_result_files(
             hint=naming_hint(unclaimed, spec.tracks) if unclaimed else None,
         )
     phases = other_phase_ids(input_dir)
-
-    def keys_of(track: Track) -> ItemKeys:
-        keys = public_keys(items_of(track.dataset))
-        return replace(keys, elsewhere=other_phase_hint(track, phases))
-
-    _check_and_copy(spec, files, folder, out_dir, names, keys_of)
+    copied = _check_and_copy(spec, files, folder, out_dir, items_of, phases)
+    if names is not None:
+        names.update(copied)
     given = {track: safe_display(str(relative)) for track, relative in files.items()}
     for note in ignored_file_notes(unclaimed, spec.tracks, given=given):
         if notes is not None:
@@ -187,29 +183,25 @@ def check_result_files(
     return [t.id for t in spec.tracks if t.id in files]
 
 
-def _check_and_copy(
-    spec: TaskSpec,
-    files: Dict[str, Path],
-    folder: Path,
-    out_dir: Path,
-    names: Optional[Dict[str, str]],
-    keys_of: Callable[[Track], ItemKeys],
-) -> None:
-    """Check each track file by the scorer's reader against its track's public keys
-    (``keys_of``) and copy it as ``<track_id>.tsv``; every broken file is named in one refusal
-    (``FileRefusals``)."""
+def _check_and_copy(spec, files, folder: Path, out_dir: Path, items_of, phases) -> Dict[str, str]:
+    """Check each track file by the scorer's reader and copy it as ``<track_id>.tsv``; every broken
+    file is named in one refusal (``FileRefusals``). Returns each copied track's file name as the
+    participant wrote it."""
     refusals = FileRefusals()
+    copied: Dict[str, str] = {}
     for track in spec.tracks:
         if track.id not in files:
             continue
         relative = files[track.id]
-        keys = keys_of(track)
+        keys = replace(
+            public_keys(items_of(track.dataset)), elsewhere=other_phase_hint(track, phases)
+        )
         if refusals.attempt(read_prediction, folder / relative, str(relative), track, keys) is None:
             continue
         shutil.copyfile(folder / relative, out_dir / f"{track.id}.tsv")
-        if names is not None:
-            names[track.id] = str(relative)
+        copied[track.id] = str(relative)
     refusals.raise_if_any()
+    return copied
 
 
 def find_model_folder(folder: Path) -> Optional[Path]:
