@@ -24,6 +24,13 @@ SLUG_RULE = (
 )
 
 
+def slug(text) -> str:
+    """``text`` as a plain name: its runs of ASCII letters and digits, lowercased, joined by '-'
+    ("Post-campaign" and "post campaign" -> "post-campaign"); '' when it has none. Phase names are
+    matched and shown by it, and a legacy bundle's pages are named by it."""
+    return "-".join(re.findall(r"[a-z0-9]+", str(text).lower()))
+
+
 def slug_problem(value, where: str, key: str) -> Optional[Problem]:
     """A Problem if ``value`` is not a safe slug (usable as one file or folder name), else None."""
     if isinstance(value, str) and SLUG_PATTERN.match(value):

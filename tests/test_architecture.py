@@ -260,3 +260,16 @@ def test_the_kind_test_finds_what_it_looks_for():
         "if rows.dtype.kind in 'biu': pass\n"
     )
     assert list(_kind_comparisons(tree)) == [1, 2, 3]
+
+
+def test_a_track_s_result_and_a_slug_are_each_defined_once():
+    """One ``TrackResult`` (scoring's) and one slug rule (``confine.slug``): a second definition of
+    either, under its name or as a private ``_slug``, says the same thing twice, or two rules."""
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.ClassDef, ast.FunctionDef)):
+                name = node.name.lstrip("_")
+                found.setdefault(name, []).append(str(path.relative_to(PACKAGE)))
+    assert found["TrackResult"] == ["scoring.py"]
+    assert found["slug"] == ["confine.py"]

@@ -302,7 +302,7 @@ def test_progress_lines_are_printed_after_a_flood_of_the_kits_pipe(tmp_path, cap
 
 
 def test_a_flood_of_progress_lines_keeps_its_start_and_its_end(capsys):
-    from codajudge.programs.child import KitLines
+    from codajudge.programs.supervisor import KitLines
 
     lines = KitLines()
     for i in range(20_000):

@@ -9,7 +9,7 @@ import pytest
 
 from codajudge.bundle.build import build
 from codajudge.bundle.edition import load_edition
-from codajudge.errors import SubmissionError
+from codajudge.errors import ConfigError, SubmissionError
 from codajudge.programs import run_local
 from small_edition import make_edition
 
@@ -81,7 +81,7 @@ def test_starting_kit_is_a_bundle_of_the_practice_phase(bundle):
         kit, str(kit / "sample_submissions" / "result_submission.zip"), "practice"
     )
     assert "var_pe_mer" in scores
-    with pytest.raises(Exception, match="no such phase"):
+    with pytest.raises(ConfigError, match="no such phase"):
         run_local.run_once(kit, "baseline:random", "evaluation")
 
 
@@ -187,3 +187,37 @@ def test_result_zip_with_a_top_folder_runs_through_both_steps(tmp_path):
         zf.write(tmp_path / "en_en.tsv", "my_team/en_en.tsv")
     scores = run_local.run_once(REPO, str(tmp_path / "sub.zip"), "practice")
     assert scores["en_en_pearson"] == pytest.approx(1.0)
+
+
+def test_one_slug_rule_names_phases_and_legacy_pages(tmp_path):
+    """``confine.slug``: runs of letters and digits, lowercased, joined by '-'. A phase is found by
+    its slug, whatever the case and punctuation typed; a legacy page is named by its file's slug."""
+    from types import SimpleNamespace
+
+    import yaml
+
+    from codajudge.bundle.legacy import page_texts
+    from codajudge.confine import slug
+    from codajudge.runner.bundle_view import phase_task
+
+    assert slug("Post-campaign") == slug(" post_CAMPAIGN!") == "post-campaign"
+    assert slug("Data and formats") == "data-and-formats" and slug("-_-") == ""
+    doc = {
+        "phases": [{"name": "Post-campaign", "tasks": [0]}],
+        "tasks": [{"index": 0, "scoring_program": "scoring_program"}],
+        "terms": "pages/terms.md",
+        "pages": [
+            {"title": "Getting started", "file": "pages/Getting Started.md"},
+            {"title": "Odd", "file": "pages/__.md"},
+        ],
+    }
+    (tmp_path / "pages").mkdir()
+    for name in ("terms.md", "Getting Started.md", "__.md", "overview.md"):
+        (tmp_path / "pages" / name).write_text(f"# {name}\n", encoding="utf-8")
+    (tmp_path / "competition.yaml").write_text(yaml.safe_dump(doc), encoding="utf-8")
+    for typed in ("post-campaign", "Post campaign", "POST_CAMPAIGN"):
+        assert phase_task(tmp_path, typed).name == "Post-campaign"
+    with pytest.raises(ConfigError, match="no such phase"):
+        phase_task(tmp_path, "post")
+    pages = page_texts(SimpleNamespace(title="T", description=None), tmp_path)
+    assert list(pages) == ["terms", "getting-started", "page", "overview"]

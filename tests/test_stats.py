@@ -20,10 +20,10 @@ from codajudge.stats.paired import (
     paired_bootstrap,
     per_item_losses,
     permutation_test,
+    signed_rank_tests,
     wilcoxon_test,
 )
 from codajudge.stats.exact import EXACT_MAX_ITEMS, p_floor, permutation_p_value, swap_masks
-from codajudge.stats.signed_rank import signed_rank_tests
 from codajudge.stats.summaries import confusion_counts, group_scores, mean_distributions
 from codajudge.stats.williams import (
     compare_pearson,
@@ -380,9 +380,9 @@ def _scipy_wilcoxon(a, b):
 @pytest.mark.parametrize("n", [8, 50, 51, 52, 300, 4000])
 @pytest.mark.parametrize("values", ["continuous", "tenths", "few_levels", "zero_one"])
 def test_wilcoxon_against_many_systems_is_scipys_test_bit_for_bit(n, values):
-    """Ranked in one sort per pair with exact half-rank sums: the statistic and p-value of
-    scipy.stats.wilcoxon on each pair's differences (ties, zero differences and identical systems
-    included), with whatever method scipy picks for the sample size."""
+    """All pairs in one call (scipy's ``axis`` above 50 items): the statistic and p-value of
+    scipy.stats.wilcoxon on each pair's differences alone (ties, zero differences and identical
+    systems included), with whatever method scipy picks for that pair's sample."""
     rng = np.random.default_rng(n)
     losses = {
         "continuous": lambda: rng.random((7, n)),
@@ -404,6 +404,11 @@ def test_wilcoxon_with_a_nan_loss_is_scipys_answer():
     a, b = rng.random(80), rng.random(80)
     a[5] = np.nan
     assert wilcoxon_test(a, b).p_value == 1.0  # scipy's NaN p-value: no evidence of a difference
+    # among testable pairs in one call: each degenerate pair keeps its stated result
+    nan_pair, equal_pair, tested = signed_rank_tests(b, [a, b.copy(), b[::-1]])
+    assert np.isnan(nan_pair.statistic) and nan_pair.p_value == 1.0
+    assert (equal_pair.statistic, equal_pair.p_value) == (0.0, 1.0)
+    assert (tested.statistic, tested.p_value) == _scipy_wilcoxon(b, b[::-1])
 
 
 def test_per_item_losses_and_test_choice():

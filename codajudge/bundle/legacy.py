@@ -53,6 +53,7 @@ from typing import Dict, List, Optional, Tuple
 
 import yaml
 
+from ..confine import slug
 from ..tracks import PRECISION
 from .build import (
     BuildSummary,
@@ -221,10 +222,6 @@ def markdown_to_html(text: str, title: str) -> str:
 # --- the legacy tree -------------------------------------------------------------------------------
 
 
-def _slug(title: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "_", title.lower()).strip("_") or "page"
-
-
 def page_texts(edition: Edition, v2_root: Path) -> Dict[str, tuple]:
     """Page key (the file's name: overview, data, evaluation, ...) -> (title, Markdown text) of the v2
     bundle's pages, with an overview in any case."""
@@ -232,7 +229,7 @@ def page_texts(edition: Edition, v2_root: Path) -> Dict[str, tuple]:
     pages = {"terms": ("Terms", (v2_root / doc["terms"]).read_text(encoding="utf-8"))}
     for page in doc["pages"]:
         text = (v2_root / page["file"]).read_text(encoding="utf-8")
-        pages.setdefault(_slug(Path(page["file"]).stem), (page["title"], text))
+        pages.setdefault(slug(Path(page["file"]).stem) or "page", (page["title"], text))
     pages.setdefault(
         "overview", ("Overview", f"# {edition.title}\n\n{edition.description or edition.title}\n")
     )
@@ -273,15 +270,15 @@ def write_html_pages(edition: Edition, v2_root: Path, root: Path) -> Dict[str, s
     pages["data"] = (pages["data"][0], pages["data"][1] + SUBMITTING_ON_CODALAB)
     pages["timeline"] = (pages.get("timeline", ("Timeline",))[0], legacy_timeline_page(edition))
     mapping: Dict[str, str] = {}
-    for slug in list(REQUIRED_PAGES) + [k for k in pages if k not in REQUIRED_PAGES]:
-        title, text = pages[slug]
-        (root / f"{slug}.html").write_text(
+    for name in list(REQUIRED_PAGES) + [k for k in pages if k not in REQUIRED_PAGES]:
+        title, text = pages[name]
+        (root / f"{name}.html").write_text(
             markdown_to_html(text, f"{edition.title}: {title}"), encoding="utf-8"
         )
         key = (
-            slug if slug in REQUIRED_PAGES or title in mapping or title in REQUIRED_PAGES else title
+            name if name in REQUIRED_PAGES or title in mapping or title in REQUIRED_PAGES else title
         )
-        mapping[key] = f"{slug}.html"
+        mapping[key] = f"{name}.html"
     return mapping
 
 

@@ -8,9 +8,10 @@ INPUT_DATA holds ``task.json`` and, per dataset, ``<dataset>.jsonl`` (public ite
 /app/ingested_program) is a folder or zip with ``model.py`` (a code submission, see
 ``codajudge.baselines``) or with ``<track_id>.tsv`` files (a result submission, checked and passed on).
 
-Participant code runs in a child process (``programs.child``), killed at the time limit (``--time-limit`` or the phase's
-``execution_time_limit`` of task.json minus 60 s kept for scoring, the smaller wins). ``<track_id>.tsv``
-files reach OUTPUT only when every track succeeded; ``ingestion_status.json`` always says ``ok`` or
+Participant code runs in a child process (``programs.child``, started by ``programs.supervisor``),
+killed at the time limit (``--time-limit`` or the phase's ``execution_time_limit`` of task.json
+minus 60 s kept for scoring, the smaller wins). ``<track_id>.tsv`` files reach OUTPUT only when
+every track succeeded; ``ingestion_status.json`` always says ``ok`` or
 ``failed`` with a message, and the scoring program refuses to score a failed prediction step.
 What the code prints is read from pipes, echoed to the log and kept (capped) in
 ``participant_output.txt`` in OUTPUT, with the failure's message (``programs.participant``); the file
@@ -25,7 +26,7 @@ import shutil
 import sys
 import tempfile
 import time
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Dict, List, Optional
 
@@ -50,13 +51,8 @@ from ..gold import listed_annotators
 from ..formats.textfile import MAX_FILE_BYTES, safe_display, shorten
 from ..spec import TaskSpec, read_spec
 from ..untrusted import TreeLimits, copy_regular, prune_tree, read_head, remove_entry
-from .child import (
-    BASELINE_PREFIX,
-    check_child_output,
-    load_dataset,
-    nothing_predicted,
-    run_child,
-)
+from .child import BASELINE_PREFIX, ChildPaths, load_dataset, nothing_predicted
+from .supervisor import check_child_output, run_child
 from .common import run_guarded
 from .opening import open_submission
 from .participant import ParticipantOutput
@@ -183,7 +179,9 @@ def check_result_files(
             else None,
         )
     phases = other_phase_ids(input_dir)
-    _check_and_copy(spec, files, folder, out_dir, names, items_of, phases)
+    copied = _check_and_copy(spec, files, folder, out_dir, items_of, phases)
+    if names is not None:
+        names.update(copied)
     given = {track: safe_display(str(relative)) for track, relative in files.items()}
     for note in unread + ignored_file_notes(unclaimed, spec.tracks, given=given):
         if notes is not None:
@@ -226,10 +224,12 @@ def metadata_command(path: Path) -> Optional[str]:
     return shorten(safe_display(line), 80) if line else None
 
 
-def _check_and_copy(spec, files, folder: Path, out_dir: Path, names, items_of, phases) -> None:
+def _check_and_copy(spec, files, folder: Path, out_dir: Path, items_of, phases) -> Dict[str, str]:
     """Check each track file by the scorer's reader and copy it as ``<track_id>.tsv``; every broken
-    file is named in one refusal (``FileRefusals``)."""
+    file is named in one refusal (``FileRefusals``). Returns each copied track's file name as the
+    participant wrote it."""
     refusals = FileRefusals()
+    copied: Dict[str, str] = {}
     for track in spec.tracks:
         if track.id not in files:
             continue
@@ -241,9 +241,9 @@ def _check_and_copy(spec, files, folder: Path, out_dir: Path, names, items_of, p
         if refusals.attempt(read_prediction, folder / relative, str(relative), track, keys) is None:
             continue
         shutil.copyfile(folder / relative, out_dir / f"{track.id}.tsv")
-        if names is not None:
-            names[track.id] = str(relative)
+        copied[track.id] = str(relative)
     refusals.raise_if_any()
+    return copied
 
 
 def find_model_folder(folder: Path) -> Optional[Path]:
@@ -263,106 +263,90 @@ def find_model_folder(folder: Path) -> Optional[Path]:
     return folder / top[0].parent
 
 
+@dataclass
+class Ingestion:
+    """One run of the ingestion program: its input and output folders, what the code prints
+    (``output``, saved by the caller on failure), the files written to the output folder so far
+    (removed on failure), and the notes and each track's file name as the participant wrote it
+    (for the status file)."""
+
+    input_dir: Path
+    output_dir: Path
+    output: ParticipantOutput
+    written: List[Path] = field(default_factory=list)
+    notes: List[str] = field(default_factory=list)
+    names: Dict[str, str] = field(default_factory=dict)
+
+
 def ingest(
-    input_dir: Path,
-    output_dir: Path,
+    run: Ingestion,
     submission: Optional[Path],
     baseline: Optional[str],
     seed: Optional[int],
     time_limit: Optional[float],
-    written: List[Path],
-    output: ParticipantOutput,
 ) -> int:
-    """The whole prediction step. Files reach ``output_dir`` only at the end, when all succeeded;
-    what the code printed is kept in ``output`` (saved here on success, by the caller on failure)."""
-    spec = read_spec(input_dir)
+    """The whole prediction step of ``submission`` (or of the built-in ``baseline``). Files reach
+    ``run.output_dir`` only at the end, when all succeeded; what the code printed is kept in
+    ``run.output`` (saved here on success, by the caller on failure)."""
+    spec = read_spec(run.input_dir)
     seed = spec.seed if seed is None else seed
     started = time.monotonic()
-    notes: List[str] = []
-    names: Dict[str, str] = {}
+    output_dir = run.output_dir
     clear_kit_names(output_dir, spec)
     with tempfile.TemporaryDirectory(prefix="codajudge-ingest-") as tmp:
         work = Path(tmp)
-        out = work / "predictions"
-        out.mkdir()
+        paths = ChildPaths(run.input_dir, work / "predictions", work)
+        paths.out_dir.mkdir()
         if baseline is not None:
             source = f"{BASELINE_PREFIX}{baseline}"
-            run_child(
-                input_dir,
-                out,
-                work,
-                source,
-                seed,
-                time_limit_of(spec, time_limit),
-                output_dir,
-                output,
-            )
+            run_child(paths, source, seed, time_limit_of(spec, time_limit), output_dir, run.output)
             tracks, what = [t.id for t in spec.tracks], f"baseline {baseline}"
         else:
             opened = open_submission(submission, work)
             for warning in opened.warnings:
                 print(f"note: {warning}")
-            folder = opened.folder
-            tracks, what = _predict_submission(
-                spec,
-                input_dir,
-                folder,
-                work,
-                out,
-                seed,
-                time_limit,
-                output_dir,
-                notes,
-                names,
-                output,
-            )
+            tracks, what = _predict_submission(run, spec, opened.folder, paths, seed, time_limit)
         # the code has run and its processes are stopped; on the platform it could write here
         clean_output(output_dir)
         clear_kit_names(output_dir, spec)
         for track in tracks:  # only the tracks' files: anything else the code left stays behind
             name = f"{track}.tsv"
-            copy_regular(out / name, output_dir / name, "code submission", PREDICTION_LIMITS)
-            written.append(output_dir / name)
-        _say_where(output.save(output_dir))
+            copy_regular(
+                paths.out_dir / name, output_dir / name, "code submission", PREDICTION_LIMITS
+            )
+            run.written.append(output_dir / name)
+        _say_where(run.output.save(output_dir))
     message = f"{what}: predictions written for track(s) {', '.join(tracks)}"
-    write_status(output_dir, OK, message, tracks, notes, names)
+    write_status(output_dir, OK, message, tracks, run.notes, run.names)
     print(f"{message} in {time.monotonic() - started:.1f} s")
     return 0
 
 
 def _predict_submission(
+    run: Ingestion,
     spec: TaskSpec,
-    input_dir: Path,
     folder: Path,
-    work: Path,
-    out: Path,
+    paths: ChildPaths,
     seed: int,
     time_limit: Optional[float],
-    output_dir: Path,
-    notes: List[str],
-    names: Dict[str, str],
-    output: ParticipantOutput,
 ):
     """(track ids predicted, what the submission was): a code submission's ``model.py`` run on the
-    tracks, or a result submission's files checked; the predictions are written to ``out``."""
+    tracks (``time_limit``: --time-limit, see ``time_limit_of``), or a result submission's files
+    checked; the predictions are written to ``paths.out_dir``."""
     model_folder = find_model_folder(folder)
     if model_folder is None:
-        return check_result_files(spec, input_dir, folder, out, notes, names), "result submission"
-    _note_result_files_beside_code(spec, folder, notes)
+        tracks = check_result_files(
+            spec, run.input_dir, folder, paths.out_dir, run.notes, run.names
+        )
+        return tracks, "result submission"
+    _note_result_files_beside_code(spec, folder, run.notes)
     for dataset in dict.fromkeys(t.dataset for t in spec.tracks):
         # the bundle's data is checked here, out of the code's reach (the child says the notes)
-        load_dataset(input_dir, dataset, say=lambda note: None)
-    skipped = run_child(
-        input_dir,
-        out,
-        work,
-        str(model_folder.resolve()),
-        seed,
-        time_limit_of(spec, time_limit),
-        output_dir,
-        output,
-    )
-    check_child_output(spec, out, skipped)
+        load_dataset(run.input_dir, dataset, say=lambda note: None)
+    source = str(model_folder.resolve())
+    limit = time_limit_of(spec, time_limit)
+    skipped = run_child(paths, source, seed, limit, run.output_dir, run.output)
+    check_child_output(spec, paths.out_dir, skipped)
     tracks = [t.id for t in spec.tracks if t.id not in skipped]
     if not tracks:  # the child refuses it first; its report could be forged
         raise nothing_predicted()
@@ -478,27 +462,18 @@ def main(argv: Optional[List[str]] = None, prog: str = "ingest.py") -> int:
     args = parse_arguments(argv, prog)
     output_dir = Path(args.output)
     output_dir.mkdir(parents=True, exist_ok=True)
-    written: List[Path] = []
     output = ParticipantOutput(saved_in=output_dir)
+    run = Ingestion(Path(args.input_data), output_dir, output)
 
     def body() -> int:
         clear_kit_names(output_dir, None)
         clean_output(output_dir)
         check_input_folder(Path(args.input_data))
         submission = None if args.baseline else submission_path(args.submission, prog)
-        return ingest(
-            Path(args.input_data),
-            output_dir,
-            submission,
-            args.baseline,
-            args.seed,
-            args.time_limit,
-            written,
-            output,
-        )
+        return ingest(run, submission, args.baseline, args.seed, args.time_limit)
 
     def on_error(message: str) -> None:
-        for path in written:
+        for path in run.written:
             remove_entry(path)
         remove_entry(output_dir / INGESTION_STATUS)
         try:

@@ -20,8 +20,9 @@ import json
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Union
 
+from ..confine import slug
 from ..errors import ConfigError, KitError, Problem, SubmissionError, UsageError
 from ..formats.archive import PARTICIPANT_OUTPUT, safe_extract
 from ..report import score_meanings
@@ -29,7 +30,7 @@ from ..spec import read_spec
 from ..runner.bundle_view import PhaseTask, phase_task, read_competition
 from ..runner.local import PREDICTION_OUTPUT, RunResult, run_submission
 from ..runner.worker import StepResult
-from .child import TIME_LIMIT_HINT, last_progress
+from .supervisor import TIME_LIMIT_HINT, last_progress
 from .participant import code_printed
 from ..untrusted import copy_tree
 from .common import BUNDLE_PROBLEM, REFUSED, own_words, run_guarded
@@ -55,17 +56,16 @@ def _tail(text: str, lines: int = 25) -> str:
 def run_once(
     bundle_dir: Path,
     submission: str,
-    phase: str,
+    phase: Union[str, PhaseTask],
     time_limit: Optional[int] = None,
     output: Optional[Path] = None,
     notes: Optional[List[str]] = None,
-    task: Optional[PhaseTask] = None,
 ) -> Dict[str, float]:
-    """Run one submission through both steps of a bundle folder (see ``open_bundle``); returns its
-    scores or raises with the failing step's message. The steps' notes are appended to ``notes``.
-    ``task``: the phase's ``phase_task``, when the caller has read it already."""
+    """Run one submission through both steps of a bundle folder (see ``open_bundle``) on ``phase``
+    (its name, or its ``phase_task`` when the caller has read it already); returns its scores or
+    raises with the failing step's message. The steps' notes are appended to ``notes``."""
     with tempfile.TemporaryDirectory(prefix="codajudge-run-") as tmp:
-        task = phase_task(Path(bundle_dir), phase) if task is None else task
+        task = phase if isinstance(phase, PhaseTask) else phase_task(Path(bundle_dir), phase)
         result = run_submission(task, submission, Path(tmp) / "app", time_limit)
         if output is not None:
             keep_outputs(result, Path(output))
@@ -222,14 +222,14 @@ def kit_phase_task(bundle: Path, phase: str) -> PhaseTask:
         return phase_task(bundle, phase, doc)
     phases = _kit_phases(doc)
     scored = _scored_phases(bundle, doc)
-    if _slug(phase) not in phases and _slug(phase) not in PLATFORM_PHASES:
+    if slug(phase) not in phases and slug(phase) not in PLATFORM_PHASES:
         raise UsageError.single(
             "--phase",
             f"no such phase: {phase}; {_kit_phase_list(phases, scored)}",
             expected=_expected_phase(scored),
             hint=None if scored else CHECK_HINT.format(phase=""),
         )
-    task = phase_task(bundle, phase, doc) if _slug(phase) in phases else None
+    task = phase_task(bundle, phase, doc) if slug(phase) in phases else None
     if task is not None and (task.reference_data is None or task.reference_data.is_dir()):
         return task
     cannot = "this phase's gold is hidden, so this starting kit cannot score it"
@@ -257,13 +257,9 @@ def _expected_phase(scored: List[str]) -> Optional[str]:
     return "--phase " + " or ".join(scored) if scored else None
 
 
-def _slug(text: str) -> str:
-    return "".join(ch for ch in str(text).lower() if ch.isalnum() or ch == "-")
-
-
 def _kit_phases(doc: dict) -> List[str]:
     """The phase names of a starting kit's competition.yaml, as ``--phase`` takes them."""
-    return [_slug(p.get("name", "")) for p in doc.get("phases") or []]
+    return [slug(p.get("name", "")) for p in doc.get("phases") or []]
 
 
 def _scored_phases(bundle: Path, doc: dict) -> List[str]:
@@ -280,15 +276,8 @@ def run(args) -> int:
         bundle = open_bundle(Path(args.bundle), Path(tmp))
         task = kit_phase_task(bundle, args.phase)
         notes: List[str] = []
-        scores = run_once(
-            bundle,
-            args.submission,
-            args.phase,
-            args.time_limit,
-            Path(args.output) if args.output else None,
-            notes,
-            task,
-        )
+        output = Path(args.output) if args.output else None
+        scores = run_once(bundle, args.submission, task, args.time_limit, output, notes)
     for note in notes:
         print(f"note: {note}")
     print(f"{args.submission} on the {args.phase} phase:")

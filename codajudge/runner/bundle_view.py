@@ -8,6 +8,7 @@ from typing import Optional
 
 import yaml
 
+from ..confine import slug
 from ..errors import ConfigError
 
 
@@ -20,10 +21,6 @@ class PhaseTask:
     reference_data: Path
     input_data: Optional[Path]
     columns: list
-
-
-def _slug(text: str) -> str:
-    return "".join(ch for ch in str(text).lower() if ch.isalnum())
 
 
 def read_competition(bundle: Path) -> dict:
@@ -39,11 +36,11 @@ def read_competition(bundle: Path) -> dict:
 
 
 def phase_task(bundle: Path, phase: str, doc: Optional[dict] = None) -> PhaseTask:
-    """The (single) task of the named phase; names match ignoring case and punctuation. ``doc``: the
-    bundle's ``read_competition``, when the caller has read it already."""
+    """The (single) task of the named phase; names match as ``confine.slug``s (case and punctuation
+    aside). ``doc``: the bundle's ``read_competition``, when the caller has read it already."""
     doc = read_competition(bundle) if doc is None else doc
     phases = doc.get("phases") or []
-    match = [p for p in phases if _slug(p.get("name")) == _slug(phase)]
+    match = [p for p in phases if slug(p.get("name")) == slug(phase)]
     if not match:
         raise ConfigError.single(
             str(bundle / "competition.yaml"),

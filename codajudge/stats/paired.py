@@ -11,14 +11,14 @@ test whatever was asked. No metric is named here.
 
 from __future__ import annotations
 
-from typing import Optional, Tuple
+import warnings
+from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ..metrics import BOOTSTRAP, WILCOXON, WILLIAMS, Metric, get as get_metric
 from .bootstrap import bootstrap_scores, undefined_as_zero
 from .exact import EXACT_MAX_ITEMS, PERMUTATION, p_floor, permutation_p_value
-from .signed_rank import signed_rank_tests
 from .williams import TestResult
 
 TESTS = (WILLIAMS, BOOTSTRAP, WILCOXON, "auto")
@@ -111,18 +111,62 @@ def per_item_losses(metric: Metric, stats) -> Optional[np.ndarray]:
     return stats[:, 0] if not metric.higher_is_better else -stats[:, 0]
 
 
-def wilcoxon_test(losses_a, losses_b) -> TestResult:
-    """Two-sided Wilcoxon signed-rank test on paired per-item losses (zero differences dropped).
+#: Up to this many items scipy picks an exact, permutation or asymptotic p-value from the ties and
+#: zero differences it sees, and with ``axis`` it would see every pair's at once: such pairs are
+#: tested one by one, so that each gets the method of its own differences.
+SCIPY_CHOOSES_MAX = 50
 
-    When every difference is zero (identical systems, or two constant ones with the same loss) the
-    systems are indistinguishable: p = 1.0 (scipy refuses that case); a p-value scipy leaves
-    undefined (a NaN loss) is p = 1.0. Otherwise the numbers are ``scipy.stats.wilcoxon``'s, with
-    the method scipy picks for the number of items (a single nonzero difference among at most 50
-    items: its exact p = 1.0; among more: its normal approximation); see ``signed_rank``, which
-    tests many pairs faster.
-    """
+
+def wilcoxon_test(losses_a, losses_b) -> TestResult:
+    """Two-sided Wilcoxon signed-rank test on paired per-item losses (zero differences dropped);
+    ``signed_rank_tests`` of one pair."""
     (result,) = signed_rank_tests(losses_a, [losses_b])
     return result
+
+
+def signed_rank_tests(losses_a, others: Sequence) -> List[TestResult]:
+    """Wilcoxon's test of A against each of ``others`` (per-item losses on the same n items, lower
+    is better): ``TestResult(min(r+, r-), p, "wilcoxon")`` per other system, in order.
+
+    The numbers are ``scipy.stats.wilcoxon``'s (two-sided, zero differences dropped, no continuity
+    correction), with the method scipy picks for n items: above ``SCIPY_CHOOSES_MAX`` its normal
+    approximation, for all pairs in one call (``axis``). The degenerate cases, which scipy refuses
+    or leaves undefined, are stated here: no nonzero difference (no items, identical systems, or
+    two constant ones with the same loss: the systems are indistinguishable) gives statistic 0 and
+    p = 1; a NaN difference (an undefined loss) gives a NaN statistic and p = 1, as does a p-value
+    scipy leaves undefined. Every p is at least the exact floor 2 x 0.5^n (``exact.p_floor``),
+    which the normal approximation on a few tied differences would undercut."""
+    a = np.asarray(losses_a, dtype=float).reshape(-1)
+    diffs = a - np.asarray(others, dtype=float).reshape(len(others), a.size)
+    results = [_degenerate_wilcoxon(diff) for diff in diffs]
+    tested = [i for i, result in enumerate(results) if result is None]
+    for i, (statistic, p) in zip(tested, _scipy_wilcoxon(diffs[tested])):
+        p = float(p) if np.isfinite(p) else 1.0
+        results[i] = TestResult(float(statistic), max(p, p_floor(a.size)), WILCOXON)
+    return results
+
+
+def _degenerate_wilcoxon(diff: np.ndarray) -> Optional[TestResult]:
+    """The result of differences that scipy cannot test (``signed_rank_tests``), else None."""
+    if np.isnan(diff).any():
+        return TestResult(float("nan"), 1.0, WILCOXON)
+    if not diff.any():
+        return TestResult(0.0, 1.0, WILCOXON)
+    return None
+
+
+def _scipy_wilcoxon(diffs: np.ndarray) -> List[Tuple[float, float]]:
+    """(statistic, p) of ``scipy.stats.wilcoxon`` on each row of ``diffs`` (some nonzero, no NaN)."""
+    from scipy.stats import wilcoxon
+
+    if diffs.shape[0] == 0:
+        return []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # small-sample notes from scipy are not the user's business
+        if diffs.shape[1] > SCIPY_CHOOSES_MAX:
+            found = wilcoxon(diffs, axis=1)
+            return list(zip(np.atleast_1d(found.statistic), np.atleast_1d(found.pvalue)))
+        return [tuple(wilcoxon(diff)) for diff in diffs]
 
 
 def choose_test(

@@ -4,7 +4,7 @@
 ``TrackTests`` tests a leader against many others, as a ranking does thousands of times, with the
 same numbers: Williams' test prepares each series (gold and predictions) once and correlates the
 leader with every other in one pass; Wilcoxon's test takes each system's per-item losses once
-(``signed_rank``); the paired bootstrap reads every system's scores on the track's shared resamples
+(``paired.signed_rank_tests``: scipy's, all pairs in one call); the paired bootstrap reads every system's scores on the track's shared resamples
 (``shared_resamples``: drawn once, summed for all systems by one matrix product per chunk, so equal
 to the pair's own draws to that product's rounding). Which test applies comes from the metric's
 registration (``paired.choose_test``; the exact permutation test on a track of few items, each pair
@@ -25,10 +25,10 @@ from .paired import (
     paired_bootstrap,
     per_item_losses,
     permutation_test,
+    signed_rank_tests,
     wilcoxon_test,
 )
 from .exact import PERMUTATION
-from .signed_rank import signed_rank_tests
 from .williams import (
     TestResult,
     UnitSeries,

@@ -1,0 +1,290 @@
+"""The supervisor of the child process that runs a code submission (or a built-in baseline).
+
+The ingestion program (``programs.ingest``) calls ``run_child``, which starts the child
+(``programs.child.child_main``) in a new interpreter, kills it and every process it started at the
+time limit, and turns its report, which participant code could have written, into a located error.
+The child's stdout and stderr (the participant's prints) reach the supervisor through pipes, the
+kit's progress lines through a third one, so that neither can be confused with the other nor grow
+without bound. The two sides share ``child.ChildPaths``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import BinaryIO, List, Optional
+
+from ..errors import ConfigError, Problem, SubmissionError, grouped_by_file
+from ..formats.textfile import safe_display, shorten
+from ..runner.capture import JOIN_SECONDS, CappedOutput, Echo, drain, read_lines
+from ..spec import TaskSpec
+from ..untrusted import read_head, read_small, stop_session
+from .child import BASELINE_PREFIX, ChildPaths
+from .participant import ParticipantOutput
+
+MAX_REPORT_BYTES = 1024 * 1024
+MAX_TRACEBACK_BYTES = 64 * 1024
+#: The kit's lines from the child other than progress (notes) printed at most: bytes in all;
+#: characters in each of the kit's lines.
+KIT_LINES_BYTES = 256 * 1024
+KIT_LINE_CHARS = 1000
+#: The kit's progress lines are capped apart (the code can write to their pipe too, so other
+#: lines must never crowd them out): bytes printed as they come, then bytes of the latest ones
+#: printed when the child ended (a flood loses its middle, never its end).
+PROGRESS_HEAD_BYTES = 64 * 1024
+PROGRESS_TAIL_BYTES = 16 * 1024
+#: What to do about a code submission that ran past its time limit.
+TIME_LIMIT_HINT = (
+    "make fit() and predict() faster, or train offline and load the model's parameters from "
+    "files in the submission"
+)
+#: The kit's progress lines (``child._run_track``): "track ID: what it does" and "track ID done in
+#: ...".
+_PROGRESS_LINE = re.compile(r"^track (\S+?)(?:: (fitting|predicting)| done) ")
+_CHILD_BOOT = (
+    "import sys; sys.path.insert(0, sys.argv.pop(1)); "
+    "from codajudge.programs.child import child_main; sys.exit(child_main(sys.argv[1:]))"
+)
+
+
+def _stop(process: subprocess.Popen) -> None:
+    """Kill the child and every process it started (its own session), then reap it: nothing of
+    the participant's may still run while the parent reads and moves what it left. (The session
+    is the child's so that this reaches its forks; a step killed from outside ends the rest with
+    the sandbox or container it runs in.)"""
+    stop_session(process.pid)
+    if process.poll() is None:
+        process.kill()
+    process.wait()
+
+
+class KitLines:
+    """The kit's lines from the child, each printed as it comes while its cap holds: the progress
+    lines (``_PROGRESS_LINE``) and the others are capped apart, and the latest progress lines past
+    their cap are printed by ``finish``."""
+
+    def __init__(self):
+        self.progress = CappedOutput(PROGRESS_HEAD_BYTES, PROGRESS_TAIL_BYTES, _print_kit_line)
+        self.others = CappedOutput(KIT_LINES_BYTES, 0, _print_kit_line)
+
+    def add(self, line: bytes, echo: Optional[Echo] = None) -> None:
+        is_progress = _PROGRESS_LINE.match(line.decode("utf-8", "replace")) is not None
+        (self.progress if is_progress else self.others).add(line, echo)
+
+    def read_from(self, stream: BinaryIO, echo: Optional[Echo] = None) -> None:
+        read_lines(stream, self.add, echo)
+
+    def finish(self) -> None:
+        """After the child ended: the note on the progress lines cut, and the latest ones."""
+        if self.progress.tail:
+            print(self.progress.cut_note(), end="", flush=True)
+            self.progress.echo_tail()
+
+
+def run_child(
+    paths: ChildPaths,
+    source: str,
+    seed: int,
+    time_limit: Optional[float],
+    details_dir: Path,
+    output: Optional[ParticipantOutput] = None,
+) -> List[str]:
+    """Run the models in a child process under ``time_limit``; raise its failure as a KitError.
+    Returns the tracks the model skipped (its report's word: skipping gains nothing, so a forged
+    list only withdraws tracks).
+
+    ``source`` is ``baseline:NAME`` (the kit's own code) or the absolute path of a code submission.
+    What the child prints on stdout and stderr (the participant's code) is read from pipes into
+    ``output`` (capped, echoed); the kit's own lines (progress, notes) come through a third pipe
+    and are printed here, capped too (``KitLines``: no flood of other lines drops a progress
+    line)."""
+    output = ParticipantOutput() if output is None else output
+    kit_read, kit_write = os.pipe()
+    try:
+        process = _start_child(paths, source, seed, kit_write)
+    finally:
+        os.close(kit_write)
+    output.started = True
+    readers, kit_lines = [], KitLines()
+    try:
+        readers += output.drain(process.stdout, process.stderr)
+        readers.append(drain(os.fdopen(kit_read, "rb"), kit_lines))
+        _wait(process, time_limit, paths)
+    finally:
+        for reader in readers:
+            reader.join(JOIN_SECONDS)
+        output.finish()
+        kit_lines.finish()
+    _raise_child_failure(
+        paths, process.returncode, details_dir, trusted=source.startswith(BASELINE_PREFIX)
+    )
+    skipped = (_read_report(paths.report) or {}).get("skipped")
+    return [t for t in skipped if isinstance(t, str)] if isinstance(skipped, list) else []
+
+
+def _start_child(paths: ChildPaths, source: str, seed: int, kit_fd: int) -> subprocess.Popen:
+    root = Path(__file__).resolve().parents[2]
+    command = [
+        sys.executable,
+        "-c",
+        _CHILD_BOOT,
+        str(root),
+        str(paths.input_dir.resolve()),
+        str(paths.out_dir.resolve()),
+        str(paths.work.resolve()),
+        source,
+        "--seed",
+        str(seed),
+        "--kit-fd",
+        str(kit_fd),
+    ]
+    env = dict(os.environ, PYTHONUNBUFFERED="1")  # the participant's lines reach the log as printed
+    env.setdefault("PYTHONHASHSEED", "0")  # set iteration order in participant code is reproducible
+    return subprocess.Popen(
+        command,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        pass_fds=(kit_fd,),
+        start_new_session=True,
+    )
+
+
+def _print_kit_line(line: bytes) -> None:
+    print(safe_display(line.decode("utf-8", "replace").rstrip("\n"))[:KIT_LINE_CHARS], flush=True)
+
+
+def _wait(process: subprocess.Popen, time_limit: Optional[float], paths: ChildPaths) -> None:
+    """Wait for the child under ``time_limit``, then stop every process it started."""
+    try:
+        process.wait(timeout=time_limit)
+    except subprocess.TimeoutExpired:
+        _stop(process)
+        raise SubmissionError.single(
+            "code submission",
+            f"the code submission ran past the time limit of {time_limit:g} s{_during(paths)}",
+            hint=f"{TIME_LIMIT_HINT} (code gets the phase's time limit minus up to 60 s kept "
+            "for scoring)",
+        )
+    except BaseException:
+        _stop(process)
+        raise
+    _stop(process)  # forks of the child may live on after it exited
+
+
+def _during(paths: ChildPaths) -> str:
+    """ " (while running track 'T': Model.fit)" from the child's progress file (track id, then the
+    step), which participant code may have replaced (by a FIFO, a link, a huge file): read only as
+    a regular file, 200 bytes at most."""
+    data = read_head(paths.progress, 200)
+    if data is None:
+        return ""
+    track, _, step = data.decode("utf-8", "replace").partition("\n")
+    shown = f"track '{shorten(safe_display(track), 80)}'"
+    if step:
+        shown += f": {shorten(safe_display(step), 40)}"
+    return f" (while running {shown})"
+
+
+def last_progress(log: str) -> str:
+    """ " (while running track 'T': fitting)" from the last of the kit's progress lines in the
+    ingestion program's ``log`` (its stdout), '' when there is none or the track was done."""
+    for line in reversed(log.splitlines()):
+        match = _PROGRESS_LINE.match(line)
+        if match is None:
+            continue
+        track, step = shorten(safe_display(match.group(1)), 80), match.group(2)
+        return f" (while running track '{track}': {step})" if step else ""
+    return ""
+
+
+def _read_report(path: Path) -> Optional[dict]:
+    """The child's report.json, or None when it is absent, no regular file, over MAX_REPORT_BYTES
+    or not a JSON object."""
+    data = read_small(path, MAX_REPORT_BYTES)
+    try:
+        report = json.loads(data.decode("utf-8")) if data is not None else None
+    except (ValueError, RecursionError):
+        return None
+    return report if isinstance(report, dict) else None
+
+
+def _keep_traceback(source: Path, target: Path) -> None:
+    """Keep the head of a trusted child's traceback for the organisers (MAX_TRACEBACK_BYTES)."""
+    text = read_head(source, MAX_TRACEBACK_BYTES)
+    if text is not None:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(text)
+
+
+def _raise_child_failure(
+    paths: ChildPaths, returncode: int, details_dir: Path, trusted: bool = True
+) -> None:
+    """Raise the child's failure.
+
+    What the kit trusts: a child's report is the kit's own word only when the child ran no
+    participant code (``trusted``: a built-in baseline). Otherwise every file in the work folder
+    could have been written by that code, so its report may say "ok" (the prediction files are
+    checked anyway) or describe the submission's own failure, but never blame the bundle or the
+    kit (exit 1 or 3; the input data was checked by this process before the child started), and
+    its traceback file is not kept (it is no kit's traceback, and could be of any size)."""
+    report = _read_report(paths.report)
+    if report is not None and report.get("status") == "ok":
+        return  # every file was written and checked; an exit code set later (atexit) changes nothing
+    if report is None:
+        how = (
+            f"was killed by signal {-returncode} (out of memory?)"
+            if returncode < 0
+            else f"exited with code {returncode}"
+        )
+        raise SubmissionError.single(
+            "code submission",
+            f"the code submission stopped unexpectedly: the process {how}{_during(paths)}",
+            hint="look for os._exit(), crashes in native libraries or memory use",
+        )
+    if trusted and report.get("kind") == "internal":
+        _keep_traceback(paths.internal_error, details_dir / "internal_error_child.txt")
+    try:
+        problems = [Problem(**p) for p in report.get("problems", [])]
+        omitted = int(report.get("omitted", 0))
+        for problem in problems:  # a forged report's fields must not fail later, when shown
+            problem.render()
+    except (TypeError, ValueError, AttributeError):
+        problems, omitted = [], 0
+    if not trusted and (report.get("kind") != "submission" or not problems):
+        raise SubmissionError.single(
+            "code submission",
+            f"the process running the code submission failed{_during(paths)}",
+            found=shorten(safe_display(str(report.get("message") or "no message")), 400),
+            hint="the input data passed the kit's checks before your code ran, so a "
+            "failure in that process is counted as the submission's; if you believe "
+            "it is the kit's, send the ingestion log to the organisers",
+        )
+    if report.get("kind") == "internal" or not problems:
+        raise RuntimeError(str(report.get("message", "the ingestion child process failed")))
+    if report.get("kind") == "config":
+        raise ConfigError(problems, omitted)
+    raise grouped_by_file(problems, omitted, unit="track")
+
+
+def check_child_output(spec: TaskSpec, out: Path, skipped: List[str] = ()) -> None:
+    """Every track's file is there after a child that says it succeeded (its report may be forged),
+    the tracks it skipped aside."""
+    missing = [
+        f"{t.id}.tsv"
+        for t in spec.tracks
+        if t.id not in skipped and not (out / f"{t.id}.tsv").is_file()
+    ]
+    if missing:
+        raise SubmissionError.single(
+            "code submission",
+            "the prediction step ended without writing every track's predictions",
+            expected="one file per track",
+            found=f"missing: {', '.join(missing)}",
+            hint="let the ingestion program write the files; do not exit early",
+        )
