@@ -473,10 +473,10 @@ def test_lewidi2025_most_frequent_baseline_gives_the_published_test_numbers(buil
     _, expected = _official_baseline_scores("test")
     scores = run_once(tree, "baseline:most_frequent", "evaluation")
     assert {k: round(scores[k], 5) for k in expected} == {
-        k: round(v, 5) for k, v in expected.items()
+        k: round(published(v, tree, "evaluation"), 5) for k, v in expected.items()
     }
-    published = {"mp_pe_error_rate": 0.316, "csc_pe_anad": 0.239, "par_pe_anad": 0.362}
-    assert {k: round(scores[k], 3) for k in published} == published
+    paper = {"mp_pe_error_rate": 0.316, "csc_pe_anad": 0.239, "par_pe_anad": 0.362}
+    assert {k: round(scores[k], 3) for k in paper} == paper
     assert round(scores["ven_pe_mer"], 3) == 0.345
 
 

@@ -449,9 +449,12 @@ def test_the_readmes_worked_example_is_an_edition(tmp_path):
 
 def stsb_by_genre(tmp_path: Path, data: Path):
     """The issue's STS edition split by genre: two tracks on two genres of the STS Benchmark."""
+    # The hidden practice (dev) may not score the evaluation's (test) items: a few pairs of test
+    # are in dev too, so dev leaves them out.
     config = {
         "importer": "stsb",
         "path": "stsbenchmark",
+        "exclude": {"dev": "test"},
     }
     # The STS Benchmark repeats a few sentence pairs of train in dev and test (measured by the
     # builder's repeats check, which refuses more than a dataset declares).
