@@ -15,7 +15,9 @@ from .report import html_page
 from .stats.ranking import BY_MEAN_RANK, TrackRanking
 from .stats.tables import (
     MARK,
+    RULE_HEADING,
     RankingReport,
+    primary_rule_lines,
     track_cell,
     clusters,
     cluster_text,
@@ -46,6 +48,7 @@ def render_html(report: RankingReport) -> str:
     if report.runs:
         parts.append("<h2>Runs ranked</h2><p>Each team's best run by the overall order:</p>")
         parts.append(_list(f"{team}: {run}" for team, run in report.runs.items()))
+    parts += _rule_section(report)
     if report.notes:
         parts.append("<h2>Notes</h2>")
         parts.append(_list(f"{n}: {note}" for n, notes in report.notes.items() for note in notes))
@@ -53,6 +56,14 @@ def render_html(report: RankingReport) -> str:
         parts.append("<h2>Not ranked</h2>")
         parts.append(_list(f"{name}: {reason}" for name, reason in report.failures))
     return html_page(f"{report.title}: official ranking", "\n".join(parts))
+
+
+def _rule_section(report: RankingReport) -> List[str]:
+    lines = primary_rule_lines(report)
+    if not lines:
+        return []
+    rule = f"<p>A primary track not submitted {_e(report.missing_rule)}:</p>"
+    return [f"<h2>{RULE_HEADING}</h2>{rule}", _list(lines)]
 
 
 def _list(items) -> str:

@@ -18,7 +18,14 @@ from typing import Dict, List, Optional
 from ..confine import path_problem, slug_problem
 from ..errors import ConfigError, Problem, strict_bool
 from ..stats.bootstrap import DEFAULT_SEED
-from ..spec import PHASES, TaskSpec, check_primary_direction
+from ..spec import (
+    BASELINE,
+    PHASES,
+    PrimaryRule,
+    TaskSpec,
+    check_primary_direction,
+    primary_rule_from_dict,
+)
 from ..tracks import Track, tracks_from_list
 from .check.leaderboard import SUBMISSION_RULES
 from .columns import column_title_problems
@@ -89,6 +96,8 @@ class Edition:
     queue: Optional[str] = (
         None  # Codabench queue (its vhost UUID) for the organiser's own compute workers
     )
+    #: the primary score's rules (``primary_score``); the builder adds the baseline's scores
+    primary_rule: PrimaryRule = PrimaryRule()
 
     def spec(self, phase: Phase) -> TaskSpec:
         return TaskSpec(
@@ -98,6 +107,7 @@ class Edition:
             tracks=self.tracks,
             hide_gold=phase.hide_gold,
             seed=self.seed,
+            primary_rule=self.primary_rule,
             extra={
                 "execution_time_limit": phase.execution_time_limit,
                 "bootstrap_resamples": self.bootstrap_resamples,
@@ -420,6 +430,7 @@ def load_edition(path: Path) -> Edition:
     seed = _int(raw, "seed", DEFAULT_SEED, problems, display, maximum=MAX_SEED)
     queue = _queue(raw.get("queue"), problems, display)
     resamples = _int(raw, "bootstrap_resamples", 1000, problems, display, maximum=MAX_RESAMPLES)
+    rule = _primary_rule(raw, display, problems)
     if problems:
         raise ConfigError([in_file(p, display) for p in problems])
     return Edition(
@@ -443,4 +454,22 @@ def load_edition(path: Path) -> Edition:
         contact_email=raw.get("contact_email"),
         local=declared_local(raw.get("local")),
         queue=queue,
+        primary_rule=rule,
     )
+
+
+def _primary_rule(raw: dict, display: str, problems: List[Problem]) -> PrimaryRule:
+    """``primary_score`` (validated by the schema); ``baseline NAME`` must name a listed baseline."""
+    rule = primary_rule_from_dict(raw.get("primary_score"), display)
+    baselines = list(raw.get("baselines", DEFAULT_BASELINES))
+    if rule.missing == BASELINE and rule.baseline not in baselines:
+        problems.append(
+            Problem(
+                f"{display}: primary_score: missing",
+                "the baseline named is not one of the edition's baselines",
+                expected=", ".join(baselines) or "a baseline listed under 'baselines'",
+                found=repr(rule.baseline),
+                hint="list it under 'baselines' or name one that is",
+            )
+        )
+    return rule

@@ -10,6 +10,7 @@ from ..formats.values import describe_value
 from ..kinds import Kind
 from ..labels import POLICY_TEXT
 from ..metrics import get as get_metric
+from ..spec import BASELINE
 from ..tracks import PRIMARY_KEY
 from .edition import Edition
 from .kit_readme import FORMAT_CHECK, NOTHING_SCORED, LocalScore, listed, what_is_scored
@@ -136,6 +137,16 @@ def details_sentence(edition: Edition, score: LocalScore) -> str:
     )
 
 
+def _missing_consequence(missing: str) -> str:
+    """What the missing-track rule promises about incomplete runs (none for the default rule)."""
+    if missing == BASELINE:
+        return (
+            " (so a run that skips a track can rank above a complete run that is worse than that "
+            "baseline on it)"
+        )
+    return ""
+
+
 def evaluation_page(edition: Edition, score: LocalScore) -> str:
     """``score``: what the starting kit can score (``LocalScore``), whose local phase shows what a
     public-gold phase shows."""
@@ -145,7 +156,9 @@ def evaluation_page(edition: Edition, score: LocalScore) -> str:
         "",
         f"The primary score (`{PRIMARY_KEY}`) is the unweighted mean of the main metric of these tracks: "
         + ", ".join(f"{t.title} ({get_metric(t.main_metric).title})" for t in primary)
-        + ". A primary track you do not submit counts as its metric's worst possible value.",
+        + f". A primary track you do not submit {edition.primary_rule.missing_words()}"
+        + _missing_consequence(edition.primary_rule.missing)
+        + ".",
         "",
         "| metric | direction | range | definition |",
         "|---|---|---|---|",

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..errors import Problem, boolean_problem
+from ..spec import MEAN_RULES, PLAIN, WORST, primary_rule_problem
 
 DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
 SPLITS = ("train", "dev", "test")
@@ -490,6 +491,27 @@ def leaderboard_fields() -> Dict[str, Field]:
     }
 
 
+def primary_score_fields() -> Dict[str, Field]:
+    return {
+        "missing": Field(
+            STR,
+            "what a primary track a run did not submit counts as: 'worst' (its metric's worst "
+            "value), 'baseline NAME' (that baseline's score on the same phase) or 'unranked' (no "
+            "primary score; ranked only on the tracks submitted)",
+            default=WORST,
+            check=primary_rule_problem,
+            example="missing: baseline most_frequent",
+        ),
+        "mean": Field(
+            STR,
+            "'plain' mean of the primary tracks' main metric, or each 'normalised' to 0-1 by its "
+            "range on the track first (tracks on different ranges weigh the same)",
+            default=PLAIN,
+            choices=MEAN_RULES,
+        ),
+    }
+
+
 def local_fields() -> Dict[str, Field]:
     return {
         "fraction": Field(
@@ -536,6 +558,11 @@ def top_level_fields() -> Dict[str, Field]:
         "logo": Field(STR, "a PNG file", required=True, example="logo: logo.png"),
         "docker_image": Field(STR, "the image submissions run in"),
         "leaderboard": Field(OBJECT, "title, key, submission rule", schema=leaderboard_fields()),
+        "primary_score": Field(
+            OBJECT,
+            "how the primary score treats a missing primary track and averages",
+            schema=primary_score_fields(),
+        ),
         "baselines": Field(
             LIST,
             "the built-in baselines run at build time",
@@ -742,6 +769,7 @@ def markdown_reference() -> str:
     parts += markdown_table("A page (`pages[...]`)", page_fields())
     parts += markdown_table("`leaderboard`", leaderboard_fields())
     parts += markdown_table("`local`", local_fields())
+    parts += markdown_table("`primary_score`", primary_score_fields())
     parts += markdown_table(
         "Every dataset (`datasets: {ID: ...}`), whatever its importer",
         {k: v for k, v in common_fields("kit").items()},

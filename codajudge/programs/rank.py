@@ -293,13 +293,14 @@ def rank_tracks(
 def overall_order(spec: TaskSpec, results: Dict[str, Result], settings: Settings) -> List[str]:
     """Every system, best first, by the overall rule (the primary score needs no track ranking)."""
     higher = get_metric(spec.primary_tracks[0].main_metric).higher_is_better
-    primary_scores = {name: r.primary for name, r in results.items()}
+    primary_scores = {name: r.primary for name, r in results.items() if r.ranked}
+    unranked = sorted(name for name, r in results.items() if not r.ranked)
     if settings.overall_rule == BY_PRIMARY:
-        return order_best_first(primary_scores, higher)
+        return order_best_first(primary_scores, higher) + unranked
     rankings = rank_tracks(spec, results, settings)
     primary = [t.id for t in spec.primary_tracks]
     rows = rank_overall(primary, rankings, primary_scores, higher, settings.overall_rule)
-    return [row.system for row in rows]
+    return [row.system for row in rows] + unranked
 
 
 def best_runs(order: List[str], team_of: Dict[str, str]) -> Dict[str, str]:
@@ -327,7 +328,7 @@ def build_report(
     overall = rank_overall(
         primary,
         rankings,
-        {name: r.primary for name, r in results.items()},
+        {name: r.primary for name, r in results.items() if r.ranked},
         higher,
         settings.overall_rule,
     )
@@ -350,6 +351,13 @@ def build_report(
         runs=dict(runs or {}),
         resamples=settings.resamples,
         seed=settings.seed,
+        missing_rule=spec.primary_rule.missing_words(),
+        stand_ins={name: r.stand_ins for name, r in results.items() if r.ranked and r.stand_ins},
+        unranked={
+            name: [t.id for t in spec.tracks if t.id in r.tracks]
+            for name, r in results.items()
+            if not r.ranked
+        },
     )
 
 

@@ -49,6 +49,12 @@ class RankingReport:
     runs: Dict[str, str] = field(default_factory=dict)
     resamples: int = 0
     seed: int = 0
+    #: what a primary track a run did not submit counts as, in words (``PrimaryRule.missing_words``)
+    missing_rule: str = "counts as its metric's worst possible value"
+    #: run -> {primary track it did not submit: what stood in for it}
+    stand_ins: Dict[str, Dict[str, str]] = field(default_factory=dict)
+    #: runs without a primary score (rule ``unranked``) -> the tracks they submitted
+    unranked: Dict[str, List[str]] = field(default_factory=dict)
 
     def track_order(self) -> List[str]:
         """Track ids, the primary tracks first, each group in the edition's order."""
@@ -129,9 +135,27 @@ def overall_text(report: RankingReport) -> str:
         )
     return (
         f"Systems ordered by their primary score, the leaderboard's: the mean of the primary "
-        f"tracks' main metric ({names}), a track not submitted counting as its metric's worst "
-        "value. No other system's submission can change the order of two systems."
+        f"tracks' main metric ({names}); a primary track not submitted {report.missing_rule}. No "
+        "other system's submission can change the order of two systems."
     )
+
+
+def primary_rule_lines(report: RankingReport) -> List[str]:
+    """Which runs the missing-track rule applied to, one plain-text line each: what stood in for
+    each primary track a run did not submit, and the runs left without a primary score."""
+    lines = [
+        f"{name}: " + "; ".join(f"{track} counted as {what}" for track, what in tracks.items())
+        for name, tracks in report.stand_ins.items()
+    ]
+    return lines + [
+        f"{name}: no primary score (not every primary track submitted), so not in the overall "
+        f"table; ranked on {', '.join(tracks) or 'no track'}"
+        for name, tracks in report.unranked.items()
+    ]
+
+
+#: The heading of the section that lists the runs the missing-track rule applied to.
+RULE_HEADING = "Primary tracks not submitted"
 
 
 def interval_text(report: RankingReport) -> str:
@@ -249,7 +273,7 @@ def render_markdown(report: RankingReport) -> str:
     out += _markdown_overall(report)
     for tid in report.track_order():
         out.extend(_markdown_track(report, report.rankings[tid]))
-    out += _markdown_runs(report) + _markdown_notes(report)
+    out += _markdown_runs(report) + _markdown_rule(report) + _markdown_notes(report)
     if report.failures:
         out += ["", "## Not ranked", ""]
         out += [f"- {_md(name)}: {_md(reason)}" for name, reason in report.failures]
@@ -280,6 +304,14 @@ def _markdown_runs(report: RankingReport) -> List[str]:
         return []
     out = ["", "## Runs ranked", "", "Each team's best run by the overall order:", ""]
     return out + [f"- {_md(team)}: {_md(run)}" for team, run in report.runs.items()]
+
+
+def _markdown_rule(report: RankingReport) -> List[str]:
+    lines = primary_rule_lines(report)
+    if not lines:
+        return []
+    out = ["", f"## {RULE_HEADING}", "", f"A primary track not submitted {report.missing_rule}:"]
+    return out + [""] + [f"- {_md(line)}" for line in lines]
 
 
 def _markdown_notes(report: RankingReport) -> List[str]:
@@ -388,6 +420,11 @@ def render_csv(report: RankingReport) -> str:
         )
     for tid in report.track_order():
         writer.writerows(_csv_track_rows(report.rankings[tid]))
+    for line in primary_rule_lines(report):
+        system, _, note = line.partition(": ")
+        writer.writerow(
+            _csv_row(table="primary_rule", system=csv_text(system), note=csv_text(note))
+        )
     for team, run in report.runs.items():
         writer.writerow(_csv_row(table="team_run", system=csv_text(team), note=csv_text(run)))
     for name, notes in report.notes.items():
@@ -559,6 +596,7 @@ def _latex_overall(report: RankingReport) -> List[str]:
         "Bold: the best score of a track; $^{\\ast}$: the best system of the track and every "
         f"system not significantly different from it ({latex_escape(tests)}, two-sided, "
         f"$\\alpha={report.alpha:g}$).{_stand_in_note(row.system for row in report.overall)}"
+        + "".join(f" {latex_escape(line)}." for line in primary_rule_lines(report))
     )
     columns = "rlr" + ("r" if mean else "") + "r" * len(track_ids)
     return _latex_table(columns, header, rows, caption, "tab:ranking-overall")
