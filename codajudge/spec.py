@@ -59,6 +59,11 @@ class PrimaryRule:
             return "mean of the primary tracks' main metric, each normalised to 0-1 by its range"
         return "mean of the primary tracks' main metric"
 
+    @property
+    def column_title(self) -> str:
+        """The leaderboard's primary column title (at most 36 characters, Codabench's limit)."""
+        return "Primary: mean of 0-1 normalised" if self.mean == NORMALISED else "Primary score"
+
     def missing_words(self) -> str:
         """What a primary track a run does not submit counts as, in words."""
         if self.missing == BASELINE:

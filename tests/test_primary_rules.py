@@ -232,3 +232,68 @@ def test_the_builder_ships_the_baseline_s_scores_in_the_reference_task_json_only
             == scores[phase.id]["most_frequent"][f"{first.id}_{first.main_metric}"]
         )
         assert not read_spec(root / "input_data" / phase.id).primary_rule.baseline_scores
+
+
+def _lewidi_spec(mean):
+    from codajudge.bundle.edition import load_edition
+
+    edition = load_edition(REPO / "editions" / "lewidi2025")
+    tracks = [t.to_dict() for t in edition.tracks]
+    raw = {"edition": "l", "phase": "evaluation", "tracks": tracks}
+    return spec_from_dict({**raw, "primary_score": {"mean": mean}}, "task.json")
+
+
+def _primary_of(spec, by_track):
+    from types import SimpleNamespace
+
+    from codajudge.scoring import primary_score
+
+    results = {
+        t.id: SimpleNamespace(scores={t.main_metric: by_track[t.id]}) for t in spec.primary_tracks
+    }
+    return primary_score(spec, results).value
+
+
+#: LeWiDi-2025-style soft-label distances: "better" beats the baseline on three of four datasets
+#: and loses on Paraphrase, whose Wasserstein distance runs 0 to 10 (CSC's 0 to 5, MP's and
+#: VariErrNLI's 0 to 2).
+BASELINE_RUN = {"csc_soft": 1.0, "mp_soft": 0.4, "par_soft": 3.0, "ven_soft": 0.6}
+BETTER_RUN = {"csc_soft": 0.8, "mp_soft": 0.3, "par_soft": 3.8, "ven_soft": 0.5}
+
+
+def test_the_plain_mean_lets_paraphrase_decide_and_the_normalised_one_does_not():
+    plain, normalised = _lewidi_spec("plain"), _lewidi_spec("normalised")
+    assert _primary_of(plain, BETTER_RUN) > _primary_of(plain, BASELINE_RUN)  # lower is better
+    assert _primary_of(normalised, BETTER_RUN) < _primary_of(normalised, BASELINE_RUN)
+    expected = (1.0 / 5 + 0.4 / 2 + 3.0 / 10 + 0.6 / 2) / 4
+    assert _primary_of(normalised, BASELINE_RUN) == pytest.approx(expected)
+
+
+def test_lewidi2025_states_the_normalised_mean_on_its_pages_and_leaderboard():
+    from codajudge.bundle import pages
+    from codajudge.bundle.compose import leaderboard_columns
+    from codajudge.bundle.edition import load_edition
+    from codajudge.bundle.kit_readme import LocalScore
+
+    edition = load_edition(REPO / "editions" / "lewidi2025")
+    assert edition.primary_rule.mean == "normalised"
+    assert edition.primary_rule.missing_text() == "baseline most_frequent"
+    text = pages.evaluation_page(edition, LocalScore("practice", True, {}))
+    assert "(score - lower) / (upper - lower)" in text
+    assert "Paraphrase soft (Avg Wasserstein dist) 0 to 10" in text
+    assert "MP soft" in text and "baseline most_frequent's score" in text
+    title = leaderboard_columns(edition)[0]["title"]
+    assert "normalised" in title and len(title) <= 36
+    default = load_edition(REPO / "editions" / "default")
+    assert leaderboard_columns(default)[0]["title"] == "Primary score"
+    assert "(score - lower)" not in pages.evaluation_page(default, LocalScore("practice", True, {}))
+
+
+def test_ranking_states_a_normalised_primary_score(tmp_path):
+    rows, out = _rank(tmp_path, {"mean": "normalised"})
+    good = next(r for r in rows if r["table"] == "overall" and r["system"] == "good")
+    pearsons = [float(r["value"]) for r in rows if r["system"] == "good" and r["table"] in "ab"]
+    assert float(good["primary"]) == pytest.approx(np.mean([(v + 1) / 2 for v in pearsons]))
+    for name in ("ranking.md", "ranking.html", "ranking.tex"):
+        text = (out / name).read_text().replace("\\", "")  # Markdown escapes brackets
+        assert "normalised to 0-1 by its metric" in text and "(normalised)" in text

@@ -10,7 +10,7 @@ from ..formats.values import describe_value
 from ..kinds import Kind
 from ..labels import POLICY_TEXT
 from ..metrics import get as get_metric
-from ..spec import BASELINE
+from ..spec import BASELINE, NORMALISED
 from ..tracks import PRIMARY_KEY
 from .edition import Edition
 from .kit_readme import FORMAT_CHECK, NOTHING_SCORED, LocalScore, listed, what_is_scored
@@ -137,6 +137,23 @@ def details_sentence(edition: Edition, score: LocalScore) -> str:
     )
 
 
+def _normalised_text(edition: Edition) -> str:
+    """The normalised mean's formula and each primary track's range (nothing for a plain mean)."""
+    if edition.primary_rule.mean != NORMALISED:
+        return ""
+    ranges = []
+    for t in (t for t in edition.tracks if t.primary):
+        lower, upper = get_metric(t.main_metric).bounds(len(t.labels))
+        ranges.append(f"{t.title} ({get_metric(t.main_metric).title}) {lower:g} to {upper:g}")
+    return (
+        "\n\nSo that every track weighs the same, each track's score is first normalised by its "
+        "metric's range on that track, `(score - lower) / (upper - lower)`, which keeps its "
+        "direction and runs from 0 to 1; the primary score is the mean of these. The ranges: "
+        + "; ".join(ranges)
+        + "."
+    )
+
+
 def _missing_consequence(missing: str) -> str:
     """What the missing-track rule promises about incomplete runs (none for the default rule)."""
     if missing == BASELINE:
@@ -158,7 +175,8 @@ def evaluation_page(edition: Edition, score: LocalScore) -> str:
         + ", ".join(f"{t.title} ({get_metric(t.main_metric).title})" for t in primary)
         + f". A primary track you do not submit {edition.primary_rule.missing_words()}"
         + _missing_consequence(edition.primary_rule.missing)
-        + ".",
+        + "."
+        + _normalised_text(edition),
         "",
         "| metric | direction | range | definition |",
         "|---|---|---|---|",

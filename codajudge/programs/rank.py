@@ -48,7 +48,7 @@ from ..metrics import get as get_metric
 from ..report import atomic_write
 from ..gold import GoldTrack
 from ..scoring import Result, load_gold
-from ..spec import TaskSpec, read_spec
+from ..spec import NORMALISED, TaskSpec, read_spec
 from ..stats import DEFAULT_RESAMPLES, Signature
 from ..stats.paired import TESTS
 from ..stats.ranking import (
@@ -352,6 +352,7 @@ def build_report(
         resamples=settings.resamples,
         seed=settings.seed,
         missing_rule=spec.primary_rule.missing_words(),
+        normalised_mean=spec.primary_rule.mean == NORMALISED,
         stand_ins={name: r.stand_ins for name, r in results.items() if r.ranked and r.stand_ins},
         unranked={
             name: [t.id for t in spec.tracks if t.id in r.tracks]

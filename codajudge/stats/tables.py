@@ -55,6 +55,8 @@ class RankingReport:
     stand_ins: Dict[str, Dict[str, str]] = field(default_factory=dict)
     #: runs without a primary score (rule ``unranked``) -> the tracks they submitted
     unranked: Dict[str, List[str]] = field(default_factory=dict)
+    #: the primary score averages each track's score normalised to 0-1 by its range
+    normalised_mean: bool = False
 
     def track_order(self) -> List[str]:
         """Track ids, the primary tracks first, each group in the edition's order."""
@@ -110,6 +112,8 @@ def track_title(ranking: TrackRanking) -> str:
 
 
 def primary_scale(report: RankingReport) -> Scale:
+    if report.normalised_mean:
+        return AS_IS
     return scale_of(
         report.rankings[t].metric for t in report.primary_tracks if t in report.rankings
     )
@@ -135,9 +139,14 @@ def overall_text(report: RankingReport) -> str:
         )
     return (
         f"Systems ordered by their primary score, the leaderboard's: the mean of the primary "
-        f"tracks' main metric ({names}); a primary track not submitted {report.missing_rule}. No "
+        f"tracks' main metric{NORMALISED_WORDS if report.normalised_mean else ''} ({names}); "
+        f"a primary track not submitted {report.missing_rule}. No "
         "other system's submission can change the order of two systems."
     )
+
+
+#: How the tables say that the primary score's mean is of range-normalised scores.
+NORMALISED_WORDS = ", each normalised to 0-1 by its metric's range on the track"
 
 
 def primary_rule_lines(report: RankingReport) -> List[str]:
@@ -240,6 +249,8 @@ def metric_label(metric_name: str, times: str = TIMES) -> str:
 
 
 def primary_label(report: RankingReport, times: str = TIMES) -> str:
+    if report.normalised_mean:
+        return "Primary score (normalised)"
     return f"Primary score ({times})" if primary_scale(report).percent else "Primary score"
 
 
