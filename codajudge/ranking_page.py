@@ -16,7 +16,11 @@ from .stats.ranking import BY_MEAN_RANK, TrackRanking
 from .stats.tables import (
     MARK,
     RULE_HEADING,
+    GroupTable,
     RankingReport,
+    group_cells,
+    group_text,
+    group_value_label,
     primary_rule_lines,
     track_cell,
     clusters,
@@ -44,6 +48,7 @@ def render_html(report: RankingReport) -> str:
         "not significantly different from it; bold, the best score; per-track ranks in brackets.</p>",
         _overall_table(report),
     ]
+    parts += [_group_section(report, group) for group in report.groups]
     parts += [_track_section(report, report.rankings[t]) for t in report.track_order()]
     if report.runs:
         parts.append("<h2>Runs ranked</h2><p>Each team's best run by the overall order:</p>")
@@ -95,6 +100,13 @@ def _overall_table(report: RankingReport) -> str:
         cells += [f"{row.mean_rank:.2f}"] if mean else []
         rows.append(cells + [_overall_cell(report.rankings[t], row.system) for t in track_ids])
     return _table(header, rows)
+
+
+def _group_section(report: RankingReport, group: GroupTable) -> str:
+    header = ["Rank", "System", group_value_label(group)]
+    header += [_e(track_title(report.rankings[t])) for t in group.track_ids]
+    rows = [group_cells(group, row, _e) for row in group.rows]
+    return f"<h2>{_e(group.name)}</h2><p>{_e(group_text(report, group))}</p>" + _table(header, rows)
 
 
 def _column_head(ranking: TrackRanking) -> str:

@@ -38,8 +38,9 @@ def write_baseline_scores(
 def write_missing_track_scores(
     edition: Edition, root: Path, scores: Dict[str, Dict[str, Dict[str, float]]]
 ) -> None:
-    """The ``baseline NAME`` rule's scores (track id -> main metric of that baseline on the phase)
-    in each phase's reference ``task.json``; nothing for the other rules."""
+    """The ``baseline NAME`` rule's scores (track id -> main metric of that baseline on the phase,
+    for every track: the ranking's groups count them too) in each phase's reference ``task.json``;
+    nothing for the other rules."""
     rule = edition.primary_rule
     if rule.missing != BASELINE:
         return
@@ -54,5 +55,5 @@ def write_missing_track_scores(
             )
         folder = Path(root) / "reference_data" / phase.id
         spec = read_spec(folder)
-        by_track = {t.id: ran[score_key(t.id, t.main_metric)] for t in spec.primary_tracks}
+        by_track = {t.id: ran[score_key(t.id, t.main_metric)] for t in spec.tracks}
         write_spec(folder, replace(spec, primary_rule=replace(rule, baseline_scores=by_track)))

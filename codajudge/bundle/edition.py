@@ -98,6 +98,8 @@ class Edition:
     )
     #: the primary score's rules (``primary_score``); the builder adds the baseline's scores
     primary_rule: PrimaryRule = PrimaryRule()
+    #: the official ranking's settings (``ranking``: groups of tracks), passed on in task.json
+    ranking: Dict[str, dict] = field(default_factory=dict)
 
     def spec(self, phase: Phase) -> TaskSpec:
         return TaskSpec(
@@ -111,6 +113,7 @@ class Edition:
             extra={
                 "execution_time_limit": phase.execution_time_limit,
                 "bootstrap_resamples": self.bootstrap_resamples,
+                **({"ranking": self.ranking} if self.ranking else {}),
             },
         )
 
@@ -431,6 +434,7 @@ def load_edition(path: Path) -> Edition:
     queue = _queue(raw.get("queue"), problems, display)
     resamples = _int(raw, "bootstrap_resamples", 1000, problems, display, maximum=MAX_RESAMPLES)
     rule = _primary_rule(raw, display, problems)
+    ranking = _ranking(raw, tracks, display, problems)
     if problems:
         raise ConfigError([in_file(p, display) for p in problems])
     return Edition(
@@ -455,7 +459,27 @@ def load_edition(path: Path) -> Edition:
         local=declared_local(raw.get("local")),
         queue=queue,
         primary_rule=rule,
+        ranking=ranking,
     )
+
+
+def _ranking(raw: dict, tracks: List[Track], display: str, problems: List[Problem]) -> dict:
+    """``ranking`` (validated by the schema): every group's tracks must be the edition's."""
+    ranking = dict(raw.get("ranking") or {})
+    known = [t.id for t in tracks]
+    for name, group in (ranking.get("groups") or {}).items():
+        unknown = [t for t in group["tracks"] if t not in known]
+        if unknown:
+            problems.append(
+                Problem(
+                    f"{display}: ranking: groups: {name}: tracks",
+                    "names tracks the edition does not have",
+                    expected=", ".join(known),
+                    found=", ".join(map(str, unknown)),
+                    hint="use the ids under 'tracks'",
+                )
+            )
+    return ranking
 
 
 def _primary_rule(raw: dict, display: str, problems: List[Problem]) -> PrimaryRule:

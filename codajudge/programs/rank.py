@@ -48,11 +48,13 @@ from ..metrics import get as get_metric
 from ..report import atomic_write
 from ..gold import GoldTrack
 from ..scoring import Result, load_gold
-from ..spec import NORMALISED, TaskSpec, read_spec
+from ..spec import BASELINE, NORMALISED, UNRANKED, TaskSpec, read_spec
 from ..stats import DEFAULT_RESAMPLES, Signature
 from ..stats.paired import TESTS
 from ..stats.ranking import (
     BY_PRIMARY,
+    GROUP_MEAN_RANK,
+    rank_group,
     OVERALL_RULES,
     order_best_first,
     rank_overall,
@@ -60,6 +62,7 @@ from ..stats.ranking import (
 )
 from ..ranking_page import render_html
 from ..stats.tables import (
+    GroupTable,
     RankingReport,
     render_csv,
     render_latex,
@@ -303,6 +306,44 @@ def overall_order(spec: TaskSpec, results: Dict[str, Result], settings: Settings
     return [row.system for row in rows] + unranked
 
 
+def group_tables(
+    spec: TaskSpec, results: Dict[str, Result], rankings: Dict[str, object]
+) -> List[GroupTable]:
+    """The tables of the groups of tracks the phase's task.json declares (``ranking: {groups:
+    {NAME: {tracks: [...], order: mean_rank | mean_score}}}``), each over every scored run; by the
+    rule ``unranked``, a run that did not submit every track of a group is left out of its table."""
+    rule = spec.primary_rule
+    stand_ins = rule.baseline_scores if rule.missing == BASELINE else {}
+    tables = []
+    for name, group in declared_groups(spec).items():
+        track_ids, order = list(group["tracks"]), group.get("order", GROUP_MEAN_RANK)
+        complete = [n for n, r in results.items() if all(t in r.tracks for t in track_ids)]
+        kept = complete if rule.missing == UNRANKED else list(results)
+        rows = rank_group(track_ids, rankings, kept, stand_ins, order)
+        left_out = [n for n in results if n not in kept]
+        table = GroupTable(name, order, track_ids, rows, left_out)
+        if stand_ins:
+            table.stand_in_rank = f"is that of baseline {rule.baseline}'s score there"
+        tables.append(table)
+    return tables
+
+
+def declared_groups(spec: TaskSpec) -> Dict[str, dict]:
+    """``ranking: groups`` of the phase's task.json, checked: every track is one of the phase's."""
+    groups = (spec.extra.get("ranking") or {}).get("groups") or {}
+    known = {t.id for t in spec.tracks}
+    for name, group in groups.items():
+        unknown = [t for t in group.get("tracks", []) if t not in known]
+        if unknown or not group.get("tracks"):
+            raise ConfigError.single(
+                f"reference task.json: ranking: groups: {name}",
+                "a group names tracks the phase does not have (or none)",
+                expected=", ".join(sorted(known)),
+                found=", ".join(map(str, unknown)) or "no tracks",
+            )
+    return groups
+
+
 def best_runs(order: List[str], team_of: Dict[str, str]) -> Dict[str, str]:
     """Team -> its first run in ``order`` (best first), teams in the order of their best runs."""
     runs: Dict[str, str] = {}
@@ -353,6 +394,7 @@ def build_report(
         seed=settings.seed,
         missing_rule=spec.primary_rule.missing_words(),
         normalised_mean=spec.primary_rule.mean == NORMALISED,
+        groups=group_tables(spec, results, rankings),
         stand_ins={name: r.stand_ins for name, r in results.items() if r.ranked and r.stand_ins},
         unranked={
             name: [t.id for t in spec.tracks if t.id in r.tracks]

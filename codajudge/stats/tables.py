@@ -23,9 +23,32 @@ from typing import Dict, Iterable, List, Optional, Tuple
 
 from ..metrics import get as get_metric
 from .paired import TEST_TITLES
-from .ranking import BY_MEAN_RANK, BY_PRIMARY, OverallRow, RankedSystem, TrackRanking
+from .ranking import (
+    BY_MEAN_RANK,
+    BY_PRIMARY,
+    GROUP_MEAN_RANK,
+    GroupRow,
+    OverallRow,
+    RankedSystem,
+    TrackRanking,
+)
 
 MARK = "*"
+
+
+@dataclass
+class GroupTable:
+    """A group of tracks' own overall table (``ranking: {groups: ...}``): its ``name``, ``order``
+    (``ranking.GROUP_ORDERS``), its tracks and rows (``ranking.rank_group``), and the runs left out
+    (rule ``unranked``: they did not submit every track of the group)."""
+
+    name: str
+    order: str
+    track_ids: List[str]
+    rows: List[GroupRow]
+    left_out: List[str] = field(default_factory=list)
+    #: how a track a run did not submit is ranked, in words
+    stand_in_rank: str = "is after every system that submitted it"
 
 
 @dataclass
@@ -57,6 +80,8 @@ class RankingReport:
     unranked: Dict[str, List[str]] = field(default_factory=dict)
     #: the primary score averages each track's score normalised to 0-1 by its range
     normalised_mean: bool = False
+    #: the groups of tracks' own overall tables, in the edition's order
+    groups: List[GroupTable] = field(default_factory=list)
 
     def track_order(self) -> List[str]:
         """Track ids, the primary tracks first, each group in the edition's order."""
@@ -143,6 +168,47 @@ def overall_text(report: RankingReport) -> str:
         f"a primary track not submitted {report.missing_rule}. No "
         "other system's submission can change the order of two systems."
     )
+
+
+#: Marks a track rank that a stand-in gave a run that did not submit the track (group tables).
+STAND_IN_RANK = "+"
+
+
+def group_text(report: RankingReport, group: GroupTable) -> str:
+    """What a group's table is, in a sentence (plain text)."""
+    names = ", ".join(track_title(report.rankings[t]) for t in group.track_ids)
+    if group.order == GROUP_MEAN_RANK:
+        how = (
+            "their mean rank over its tracks, each track's rank accounting for statistical ties "
+            "(a cluster shares its leader's rank)"
+        )
+    else:
+        how = "their mean main score over its tracks"
+    text = (
+        f"{group.name}: systems ordered by {how} ({names}); equal means share a place. "
+        f"{STAND_IN_RANK} marks a track the run did not submit, whose rank "
+    )
+    text += group.stand_in_rank + "."
+    if group.left_out:
+        text += (
+            f" Left out (not every track submitted, rule 'unranked'): {', '.join(group.left_out)}."
+        )
+    return text
+
+
+def group_cells(group: GroupTable, row: GroupRow, escape) -> List[str]:
+    """A row of a group's table: place, system (through ``escape``), the group's number, and the
+    rank on each track (``STAND_IN_RANK`` after a stand-in's)."""
+    value = f"{row.value:.2f}" if group.order == GROUP_MEAN_RANK else f"{row.value:.4f}"
+    ranks = [
+        f"{row.track_ranks[t]}{STAND_IN_RANK if t in row.stand_ins else ''}"
+        for t in group.track_ids
+    ]
+    return [str(row.rank), escape(row.system), value] + ranks
+
+
+def group_value_label(group: GroupTable) -> str:
+    return "Mean rank" if group.order == GROUP_MEAN_RANK else "Mean score"
 
 
 #: How the tables say that the primary score's mean is of range-normalised scores.
@@ -282,6 +348,8 @@ def render_markdown(report: RankingReport) -> str:
         "",
     ]
     out += _markdown_overall(report)
+    for group in report.groups:
+        out += _markdown_group(report, group)
     for tid in report.track_order():
         out.extend(_markdown_track(report, report.rankings[tid]))
     out += _markdown_runs(report) + _markdown_rule(report) + _markdown_notes(report)
@@ -303,6 +371,14 @@ def _markdown_overall(report: RankingReport) -> List[str]:
         cells += [f"{row.mean_rank:.2f}"] if mean else []
         rows.append(cells + [_md_overall_cell(report, t, row.system) for t in track_ids])
     return _md_table(header, ["---:", "---", "---:"] + ["---:"] * (len(header) - 3), rows)
+
+
+def _markdown_group(report: RankingReport, group: GroupTable) -> List[str]:
+    header = ["Rank", "System", group_value_label(group)]
+    header += [_md(track_title(report.rankings[t])) for t in group.track_ids]
+    rows = [group_cells(group, row, _md) for row in group.rows]
+    out = ["", f"## {_md(group.name)}", "", _md(group_text(report, group)), ""]
+    return out + _md_table(header, ["---:", "---"] + ["---:"] * (len(header) - 2), rows)
 
 
 def column_head(ranking: TrackRanking) -> str:
@@ -429,6 +505,8 @@ def render_csv(report: RankingReport) -> str:
                 primary=repr(row.primary),
             )
         )
+    for group in report.groups:
+        writer.writerows(_csv_group_rows(group))
     for tid in report.track_order():
         writer.writerows(_csv_track_rows(report.rankings[tid]))
     for line in primary_rule_lines(report):
@@ -446,6 +524,30 @@ def render_csv(report: RankingReport) -> str:
     for name, reason in report.failures:
         writer.writerow(_csv_row(table="not_ranked", system=csv_text(name), note=csv_text(reason)))
     return buffer.getvalue()
+
+
+def _csv_group_rows(group: GroupTable) -> List[List[object]]:
+    """A group's rows (table ``group``, its name in ``title``): the mean rank in ``mean_rank`` or
+    the mean score in ``value``, and each track's rank in ``note`` (``+``: a stand-in's)."""
+    by_rank = group.order == GROUP_MEAN_RANK
+    return [
+        _csv_row(
+            table="group",
+            rank=row.rank,
+            system=csv_text(row.system),
+            metric=group.order,
+            value="" if by_rank else repr(row.value),
+            mean_rank=repr(row.value) if by_rank else "",
+            note=csv_text(
+                "; ".join(
+                    f"{t}={row.track_ranks[t]}{STAND_IN_RANK if t in row.stand_ins else ''}"
+                    for t in group.track_ids
+                )
+            ),
+            title=csv_text(group.name),
+        )
+        for row in group.rows
+    ]
 
 
 def _csv_track_rows(ranking: TrackRanking) -> List[List[object]]:
@@ -561,6 +663,8 @@ def render_latex(report: RankingReport) -> str:
         LATEX_PACKAGES,
     ]
     lines += _latex_overall(report)
+    for group in report.groups:
+        lines += _latex_group(report, group)
     for tid in report.track_order():
         lines += _latex_track(report, report.rankings[tid])
     return "\n".join(lines) + "\n"
@@ -611,6 +715,17 @@ def _latex_overall(report: RankingReport) -> List[str]:
     )
     columns = "rlr" + ("r" if mean else "") + "r" * len(track_ids)
     return _latex_table(columns, header, rows, caption, "tab:ranking-overall")
+
+
+def _latex_group(report: RankingReport, group: GroupTable) -> List[str]:
+    header = ["Rank", "System", group_value_label(group)]
+    header += [latex_escape(track_title(report.rankings[t])) for t in group.track_ids]
+    rows = [group_cells(group, row, lambda n: latex_system(report, n)) for row in group.rows]
+    names = [row.system for row in group.rows]
+    caption = f"{latex_escape(group_text(report, group))}{_stand_in_note(names)}"
+    columns = "rlr" + "r" * len(group.track_ids)
+    label = f"tab:ranking-group-{latex_label(group.name)}"
+    return _latex_table(columns, header, rows, caption, label)
 
 
 def _latex_scaled(metric_name: str) -> str:
