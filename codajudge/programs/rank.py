@@ -2,7 +2,7 @@
 
     codajudge rank SUBMISSIONS_DIR REFERENCE_DIR [--out DIR]   (or python3 rank_submissions.py ...)
         [--test williams|bootstrap|wilcoxon|auto] [--alpha 0.05] [--resamples N] [--seed N]
-        [--overall primary|mean-rank] [--teams FILE] [--jobs N]
+        [--overall primary|mean-rank] [--latex-width auto|1|2] [--teams FILE] [--jobs N]
 
 SUBMISSIONS_DIR holds one result zip per team or run (a folder of prediction files also works);
 the file name without ``.zip`` names the system. REFERENCE_DIR is a phase's reference folder
@@ -74,6 +74,8 @@ from .score import ingested_tracks, score_submission_folder, submission_notes
 from .status import MAX_STATUS_BYTES, read_status
 from .teams import read_teams, teams_of
 
+#: ``--latex-width``, whose index is ``RankingReport.latex_columns`` (0: auto, 1 or 2 columns).
+LATEX_WIDTHS = ("auto", "1", "2")
 OUTPUT_FILES = ("ranking.md", "ranking.csv", "ranking.tex", "ranking.html")
 RENDERERS = (render_markdown, render_csv, render_latex, render_html)
 
@@ -274,6 +276,7 @@ class Settings:
     seed: int = 0
     overall_rule: str = BY_PRIMARY
     command: str = ""
+    latex_columns: int = 0
 
 
 def rank_tracks(
@@ -395,6 +398,7 @@ def build_report(
         missing_rule=spec.primary_rule.missing_words(),
         normalised_mean=spec.primary_rule.mean == NORMALISED,
         groups=group_tables(spec, results, rankings),
+        latex_columns=settings.latex_columns,
         stand_ins={name: r.stand_ins for name, r in results.items() if r.ranked and r.stand_ins},
         unranked={
             name: [t.id for t in spec.tracks if t.id in r.tracks]
@@ -473,6 +477,14 @@ def parse_args(argv: Optional[List[str]], prog: str = "rank_submissions.py") -> 
         "mean rank over the primary tracks (a third system can flip two others)",
     )
     parser.add_argument(
+        "--latex-width",
+        choices=LATEX_WIDTHS,
+        default="auto",
+        help="ranking.tex's wide tables (overall, groups): 'auto' spans both columns of a "
+        "two-column page when a table has more than 5 columns, '1' keeps every table in one "
+        "column, '2' sets them across both (track tables always fit one column)",
+    )
+    parser.add_argument(
         "--teams",
         type=Path,
         default=None,
@@ -505,7 +517,13 @@ def run(args: argparse.Namespace) -> int:
         return 2
     seed = spec.seed if args.seed is None else args.seed
     settings = Settings(
-        args.test, args.alpha, args.resamples, seed, args.overall, command_line(args, seed)
+        args.test,
+        args.alpha,
+        args.resamples,
+        seed,
+        args.overall,
+        command_line(args, seed),
+        LATEX_WIDTHS.index(args.latex_width),
     )
     runs = None
     if teams is not None:
@@ -536,7 +554,7 @@ def command_line(args: argparse.Namespace, seed: int) -> str:
         str(args.out),
     ]
     parts += ["--test", args.test, "--alpha", repr(args.alpha), "--resamples", str(args.resamples)]
-    parts += ["--seed", str(seed), "--overall", args.overall]
+    parts += ["--seed", str(seed), "--overall", args.overall, "--latex-width", args.latex_width]
     parts += ["--teams", str(args.teams)] if args.teams is not None else []
     return " ".join(shlex.quote(part) for part in parts)
 

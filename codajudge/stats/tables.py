@@ -82,6 +82,8 @@ class RankingReport:
     normalised_mean: bool = False
     #: the groups of tracks' own overall tables, in the edition's order
     groups: List[GroupTable] = field(default_factory=list)
+    #: the page columns a wide LaTeX table spans: LATEX_AUTO (by its width), 1 or 2
+    latex_columns: int = 0
 
     def track_order(self) -> List[str]:
         """Track ids, the primary tracks first, each group in the edition's order."""
@@ -597,8 +599,21 @@ PDFLATEX_CHARACTERS = frozenset(map(chr, [*range(0x20, 0x7F), *range(0xA0, 0x180
 )
 #: The packages ``ranking.tex`` needs, as its header states them.
 LATEX_PACKAGES = (
-    "% needs \\usepackage{booktabs} and \\usepackage[T1]{fontenc} (pdfLaTeX or any engine)"
+    "% needs \\usepackage{booktabs}, \\usepackage[T1]{fontenc} and \\usepackage{graphicx} "
+    "(pdfLaTeX or any engine)"
 )
+#: ``\\cjfit{TABULAR}``: the tabular as it is, or scaled down to the line's width when wider (a
+#: long system name), so that no table overflows its column; defined once per document.
+LATEX_FIT = (
+    "\\ifdefined\\cjfit\\else\\newsavebox{\\cjfitbox}\\newcommand{\\cjfit}[1]{"
+    "\\sbox{\\cjfitbox}{#1}\\ifdim\\wd\\cjfitbox>\\linewidth"
+    "\\typeout{codajudge: a table scaled to the line's width}"
+    "\\resizebox{\\linewidth}{!}{\\usebox{\\cjfitbox}}\\else\\usebox{\\cjfitbox}\\fi}\\fi"
+)
+#: ``RankingReport.latex_columns``: the page's columns a wide table may span (``--latex-width``);
+#: AUTO sets a table of more than ``ONE_COLUMN_MAX`` columns across both of a two-column page.
+LATEX_AUTO = 0
+ONE_COLUMN_MAX = 5
 
 
 def pdflatex_sets(text) -> bool:
@@ -661,6 +676,7 @@ def render_latex(report: RankingReport) -> str:
         latex_comment(f"reproduce with: {report.command or report.signature}"),
         latex_comment(f"settings: {report.signature}"),
         LATEX_PACKAGES,
+        LATEX_FIT,
     ]
     lines += _latex_overall(report)
     for group in report.groups:
@@ -671,30 +687,80 @@ def render_latex(report: RankingReport) -> str:
 
 
 def _latex_table(
-    columns: str, header: List[str], rows: List[List[str]], caption: str, label: str
+    columns: str,
+    header: List[str],
+    rows: List[List[str]],
+    caption: str,
+    label: str,
+    wide: bool = False,
 ) -> List[str]:
+    """A booktabs table in ``\\small``, fitted to its width (``LATEX_FIT``); ``wide``: across both
+    columns of a two-column page (``table*``)."""
+    env = "table*" if wide else "table"
     return [
         "",
-        "\\begin{table}[t]",
+        f"\\begin{{{env}}}[t]",
         "\\centering",
         "\\small",
-        f"\\begin{{tabular}}{{{columns}}}",
+        "\\setlength{\\tabcolsep}{2.5pt}",
+        f"\\cjfit{{\\begin{{tabular}}{{{columns}}}",
         "\\toprule",
         " & ".join(header) + " \\\\",
         "\\midrule",
         *[" & ".join(cells) + " \\\\" for cells in rows],
         "\\bottomrule",
-        "\\end{tabular}",
+        "\\end{tabular}}",
         f"\\caption{{{caption}}}",
         f"\\label{{{label}}}",
-        "\\end{table}",
+        f"\\end{{{env}}}",
     ]
 
 
+def latex_wide(report: RankingReport, header: List[str], rows: List[List[str]]) -> bool:
+    """Whether a table spans both columns of the page (``table*``): by ``--latex-width``, or, when
+    automatic, when its estimated width exceeds one column of an ACL page."""
+    if report.latex_columns == LATEX_AUTO:
+        return estimated_width(header, rows) > ACL_COLUMN_PT
+    return report.latex_columns == 2
+
+
+#: One column of an ACL two-column page (A4, 2.5 cm margins, 0.6 cm apart), in points.
+ACL_COLUMN_PT = 219.0
+#: Roughly the width of one character of ``\\small`` text in an 11 pt document, in points.
+SMALL_CHARACTER_PT = 5.0
+#: Space between two columns of a table (twice ``\\tabcolsep``), in points.
+COLUMN_GAP_PT = 2 * 2.5
+
+
+def estimated_width(header: List[str], rows: List[List[str]]) -> float:
+    """A table's width in points, estimated from the widest text of each column (a stacked head
+    counts its longer line; LaTeX commands count nothing)."""
+    widths = [0] * len(header)
+    for cells in [header] + rows:
+        for k, cell in enumerate(cells):
+            widths[k] = max(widths[k], _visible_length(cell))
+    return SMALL_CHARACTER_PT * sum(widths) + COLUMN_GAP_PT * len(header)
+
+
+def _visible_length(cell: str) -> int:
+    """The characters a cell prints on its longest line, roughly (commands and braces dropped)."""
+    lines = re.sub(r"\\begin\{tabular\}\[b\]\{@\{\}c@\{\}\}|\\end\{tabular\}", "", cell)
+    plain = [re.sub(r"\\[A-Za-z]+|[{}$^]", "", line) for line in lines.split("\\\\")]
+    return max(len(line) for line in plain)
+
+
+def latex_overall_tracks(report: RankingReport) -> List[str]:
+    """The track columns of the LaTeX overall table: every track, or the primary ones only when
+    groups have tables of their own (LeWiDi's 8 tracks would not fit a page's width)."""
+    if report.groups:
+        return [t for t in report.track_order() if t in report.primary_tracks]
+    return report.track_order()
+
+
 def _latex_overall(report: RankingReport) -> List[str]:
-    track_ids = report.track_order()
+    track_ids = latex_overall_tracks(report)
     mean = report.overall_rule == BY_MEAN_RANK
-    header = ["Rank", "System", primary_label(report, TIMES_100)]
+    header = ["Rank", "System", latex_stack(primary_label(report, TIMES_100))]
     header += ["Mean rank"] if mean else []
     header += [_latex_column_head(report.rankings[t]) for t in track_ids]
     scale = primary_scale(report)
@@ -712,20 +778,22 @@ def _latex_overall(report: RankingReport) -> List[str]:
         f"system not significantly different from it ({latex_escape(tests)}, two-sided, "
         f"$\\alpha={report.alpha:g}$).{_stand_in_note(row.system for row in report.overall)}"
         + "".join(f" {latex_escape(line)}." for line in primary_rule_lines(report))
+        + _latex_columns_text(report, track_ids)
     )
     columns = "rlr" + ("r" if mean else "") + "r" * len(track_ids)
-    return _latex_table(columns, header, rows, caption, "tab:ranking-overall")
+    wide = latex_wide(report, header, rows)
+    return _latex_table(columns, header, rows, caption, "tab:ranking-overall", wide)
 
 
 def _latex_group(report: RankingReport, group: GroupTable) -> List[str]:
     header = ["Rank", "System", group_value_label(group)]
-    header += [latex_escape(track_title(report.rankings[t])) for t in group.track_ids]
+    header += [_latex_column_head(report.rankings[t]) for t in group.track_ids]
     rows = [group_cells(group, row, lambda n: latex_system(report, n)) for row in group.rows]
     names = [row.system for row in group.rows]
     caption = f"{latex_escape(group_text(report, group))}{_stand_in_note(names)}"
     columns = "rlr" + "r" * len(group.track_ids)
     label = f"tab:ranking-group-{latex_label(group.name)}"
-    return _latex_table(columns, header, rows, caption, label)
+    return _latex_table(columns, header, rows, caption, label, latex_wide(report, header, rows))
 
 
 def _latex_scaled(metric_name: str) -> str:
@@ -735,11 +803,27 @@ def _latex_scaled(metric_name: str) -> str:
 
 
 def _latex_column_head(ranking: TrackRanking) -> str:
-    """A track's column head on two lines: its title, its metric and scale."""
-    return (
-        f"\\begin{{tabular}}[b]{{@{{}}c@{{}}}}{latex_escape(track_title(ranking))}\\\\"
-        f"{_latex_scaled(ranking.metric)}\\end{{tabular}}"
+    """A track's column head: its title, over two lines when it has several words (the caption
+    names each column's metric)."""
+    return latex_stack(latex_escape(track_title(ranking)))
+
+
+def latex_stack(text: str) -> str:
+    """``text`` (already escaped) on two lines split at the space nearest its middle, or as it is."""
+    spaces = [k for k, ch in enumerate(text) if ch == " "]
+    if not spaces:
+        return text
+    cut = min(spaces, key=lambda k: abs(2 * k - len(text)))
+    return f"\\begin{{tabular}}[b]{{@{{}}c@{{}}}}{text[:cut]}\\\\{text[cut + 1 :]}\\end{{tabular}}"
+
+
+def _latex_columns_text(report: RankingReport, track_ids: List[str]) -> str:
+    """The caption's sentence naming each track column's metric and scale."""
+    named = "; ".join(
+        f"{latex_escape(track_title(report.rankings[t]))}: {_latex_scaled(report.rankings[t].metric)}"
+        for t in track_ids
     )
+    return f" Columns: {named}."
 
 
 def _latex_overall_cell(ranking: TrackRanking, system: str) -> str:
@@ -768,7 +852,9 @@ def track_rows(ranking: TrackRanking, escape, with_p: bool = True) -> List[List[
 
 def _latex_track(report: RankingReport, ranking: TrackRanking) -> List[str]:
     rows = track_rows(ranking, lambda name: latex_system(report, name), with_p=False)
-    header = ["Rank", "System", _latex_scaled(ranking.metric), "95\\% interval", "Cluster"]
+    header = ["\\#", "System", "Score", "95\\% CI", "Cl."]
+    for cells in rows:
+        cells[3] = cells[3].strip("[]").replace(", ", "--")
     missing = (
         " Not submitted: " + ", ".join(latex_system(report, m) for m in ranking.missing) + "."
         if ranking.missing
@@ -782,7 +868,7 @@ def _latex_track(report: RankingReport, ranking: TrackRanking) -> List[str]:
         f"{_latex_scaled(ranking.metric)}, {get_metric(ranking.metric).direction} is better. "
         f"{latex_escape(interval_text(report))} "
         + cluster_text(report, ranking, "$\\alpha=$")  # kit text only: nothing to escape
-        + f"{note}{missing}{stand_ins}"
+        + f" Columns: rank, system, score, 95\\% interval, cluster.{note}{missing}{stand_ins}"
     )
     return _latex_table(
         "rlrlr", header, rows, caption, f"tab:ranking-{latex_label(ranking.track.id)}"
