@@ -22,7 +22,11 @@ LeWiDi metrics and the paired bootstrap otherwise; all tests are two-sided at ``
 overall order (``--overall``) is the primary score, the leaderboard's order, which no other
 system's submission can change; ``--overall mean-rank`` orders by the mean rank over the primary
 tracks instead, which a third system can flip (a run scoring between two others on some tracks).
-``--teams FILE`` ranks teams: each team's best run by the overall order (computed over every run)
+The primary score and the overall table follow the phase's ``primary_score`` rule (task.json): a
+run the rule ``unranked`` leaves without a primary score is ranked on each track it submitted and
+listed apart. The groups of tracks task.json declares (``ranking: {groups: ...}``) each get their
+own table (``group_tables``). ``--latex-width`` sets ranking.tex's wide tables in one or both
+columns of a two-column page (default: by their width). ``--teams FILE`` ranks teams: each team's best run by the overall order (computed over every run)
 is kept and ranked under the team's name (``programs.teams`` says which files map runs to teams).
 Intervals and bootstrap tests use ``--resamples`` resamples seeded with ``--seed`` (default: the
 phase's seed in task.json).
