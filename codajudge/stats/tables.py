@@ -181,13 +181,13 @@ def group_text(report: RankingReport, group: GroupTable) -> str:
     names = ", ".join(track_title(report.rankings[t]) for t in group.track_ids)
     if group.order == GROUP_MEAN_RANK:
         how = (
-            "their mean rank over its tracks, each track's rank accounting for statistical ties "
-            "(a cluster shares its leader's rank)"
+            f"their mean rank over its tracks ({names}), each track's rank accounting for "
+            "statistical ties: a cluster shares its leader's rank"
         )
     else:
-        how = "their mean main score over its tracks"
+        how = f"their mean main score over its tracks ({names})"
     text = (
-        f"{group.name}: systems ordered by {how} ({names}); equal means share a place. "
+        f"{group.name}: systems ordered by {how}; equal means share a place. "
         f"{STAND_IN_RANK} marks a track the run did not submit, whose rank "
     )
     text += group.stand_in_rank + "."
