@@ -62,7 +62,7 @@ class PrimaryRule:
     @property
     def column_title(self) -> str:
         """The leaderboard's primary column title (at most 36 characters, Codabench's limit)."""
-        return "Primary: mean of 0-1 normalised" if self.mean == NORMALISED else "Primary score"
+        return "Primary score (normalised mean)" if self.mean == NORMALISED else "Primary score"
 
     def missing_words(self) -> str:
         """What a primary track a run does not submit counts as, in words."""
