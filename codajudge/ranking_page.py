@@ -15,7 +15,13 @@ from .report import html_page
 from .stats.ranking import BY_MEAN_RANK, TrackRanking
 from .stats.tables import (
     MARK,
+    RULE_HEADING,
+    GroupTable,
     RankingReport,
+    group_cells,
+    group_text,
+    group_value_label,
+    primary_rule_lines,
     track_cell,
     clusters,
     cluster_text,
@@ -42,10 +48,12 @@ def render_html(report: RankingReport) -> str:
         "not significantly different from it; bold, the best score; per-track ranks in brackets.</p>",
         _overall_table(report),
     ]
+    parts += [_group_section(report, group) for group in report.groups]
     parts += [_track_section(report, report.rankings[t]) for t in report.track_order()]
     if report.runs:
         parts.append("<h2>Runs ranked</h2><p>Each team's best run by the overall order:</p>")
         parts.append(_list(f"{team}: {run}" for team, run in report.runs.items()))
+    parts += _rule_section(report)
     if report.notes:
         parts.append("<h2>Notes</h2>")
         parts.append(_list(f"{n}: {note}" for n, notes in report.notes.items() for note in notes))
@@ -53,6 +61,14 @@ def render_html(report: RankingReport) -> str:
         parts.append("<h2>Not ranked</h2>")
         parts.append(_list(f"{name}: {reason}" for name, reason in report.failures))
     return html_page(f"{report.title}: official ranking", "\n".join(parts))
+
+
+def _rule_section(report: RankingReport) -> List[str]:
+    lines = primary_rule_lines(report)
+    if not lines:
+        return []
+    rule = f"<p>A primary track not submitted {_e(report.missing_rule)}:</p>"
+    return [f"<h2>{RULE_HEADING}</h2>{rule}", _list(lines)]
 
 
 def _list(items) -> str:
@@ -84,6 +100,13 @@ def _overall_table(report: RankingReport) -> str:
         cells += [f"{row.mean_rank:.2f}"] if mean else []
         rows.append(cells + [_overall_cell(report.rankings[t], row.system) for t in track_ids])
     return _table(header, rows)
+
+
+def _group_section(report: RankingReport, group: GroupTable) -> str:
+    header = ["Rank", "System", group_value_label(group)]
+    header += [_e(track_title(report.rankings[t])) for t in group.track_ids]
+    rows = [group_cells(group, row, _e) for row in group.rows]
+    return f"<h2>{_e(group.name)}</h2><p>{_e(group_text(report, group))}</p>" + _table(header, rows)
 
 
 def _column_head(ranking: TrackRanking) -> str:

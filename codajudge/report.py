@@ -171,6 +171,20 @@ def html_page(title: str, body: str) -> str:
     )
 
 
+def primary_sentence(result: Result) -> str:
+    """The primary score and the rule behind it (an unranked run's has none)."""
+    rule = result.spec.primary_rule
+    if not result.ranked:
+        return (
+            f"Primary score: none (primary tracks not submitted: {', '.join(result.stand_ins)}; "
+            f"by this edition's rule a missing primary track {rule.missing_words()})."
+        )
+    return (
+        f"Primary score: {_fmt(result.primary)} ({rule.mean_text()}; a missing primary track "
+        f"{rule.missing_words()})."
+    )
+
+
 def _fmt(value: float) -> str:
     """A number on the page: to the leaderboard's precision, as every score there is shown."""
     return f"{leaderboard_rounded(value):.{PRECISION}f}"
@@ -266,8 +280,7 @@ def detailed_html(
     )
     parts = [
         f"<h1>{esc(spec.title)}</h1>",
-        f"<p>Phase: <b>{esc(spec.phase)}</b>. Primary score: <b>{_fmt(result.primary)}</b> "
-        f"(mean of the primary tracks' main metric; a missing primary track counts as its worst value).</p>",
+        f"<p>Phase: <b>{esc(spec.phase)}</b>. {esc(primary_sentence(result))}</p>",
     ]
     if hidden:
         parts.append(f"<p class='sig'>{esc(HIDDEN_GOLD_NOTE)}</p>")

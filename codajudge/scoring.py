@@ -1,10 +1,13 @@
 """The scoring engine: gold and a submission folder in, per-track scores and warnings out.
 
-Primary score policy: the unweighted mean, over the edition's primary tracks, of each track's main
-metric. A primary track the submission does not cover counts as its metric's worst possible value
-(0 for correlations would reward skipping a negative track, so the worst of the range is used: -1
-for Pearson, 0 for accuracy, the upper bound for distances). So an incomplete submission never
-outranks the same submission completed, and the primary score is always a finite number.
+Primary score policy (``spec.PrimaryRule``, the edition's ``primary_score``): the mean, over the
+edition's primary tracks, of each track's main metric (``mean: normalised``: each first mapped to 0..1
+by its metric's range on the track). A primary track the submission does not cover counts, by
+``missing``, as its metric's worst possible value (``worst``, the default: 0 for correlations would
+reward skipping a negative track, so the worst of the range is used: -1 for Pearson, 0 for accuracy,
+the upper bound for distances), as a baseline's score on the same phase (``baseline NAME``), or
+leaves the run without a primary score (``unranked``; scores.json still gets the worst value, so that
+the leaderboard sorts the run last). The primary score is always a finite number.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from typing import Dict, Iterable, List, NamedTuple, Optional
 
 import numpy as np
 
-from .errors import FileRefusals, SubmissionError
+from .errors import ConfigError, FileRefusals, SubmissionError
 from .formats.archive import (
     claim_by_ids,
     document_tracks,
@@ -33,7 +36,7 @@ from .formats.submission import ItemKeys, Prediction, read_prediction
 from .formats.textfile import safe_display
 from .gold import GoldTrack, gold_fields, gold_from_columns
 from .metrics import PerAnnotator, get as get_metric
-from .spec import TaskSpec
+from .spec import BASELINE, NORMALISED, UNRANKED, TaskSpec
 from .tracks import PRIMARY_KEY, Track, score_key
 
 
@@ -57,6 +60,10 @@ class Result:
     missing: List[str]
     primary: float
     warnings: List[str] = field(default_factory=list)
+    #: primary track id -> what stood in for it (the run did not submit it), e.g. "worst value"
+    stand_ins: Dict[str, str] = field(default_factory=dict)
+    #: False when the edition's rule is ``unranked`` and a primary track is missing
+    ranked: bool = True
 
     def scores(self) -> Dict[str, float]:
         """The flat scores.json mapping: the primary score, then every covered track's metrics."""
@@ -140,15 +147,78 @@ def score_track(gold: GoldTrack, prediction: Prediction, file: str) -> TrackResu
     )
 
 
-def primary_score(spec: TaskSpec, results: Dict[str, TrackResult]) -> float:
-    values = []
+class PrimaryScore(NamedTuple):
+    """The primary score, what stood in for each missing primary track, and whether it ranks."""
+
+    value: float
+    stand_ins: Dict[str, str]
+    ranked: bool
+
+
+def primary_score(spec: TaskSpec, results: Dict[str, TrackResult]) -> PrimaryScore:
+    """The primary score of ``results`` by the spec's ``PrimaryRule`` (see the module docstring)."""
+    rule = spec.primary_rule
+    values, stand_ins = [], {}
     for t in spec.primary_tracks:
-        metric = get_metric(t.main_metric)
         if t.id in results:
-            values.append(results[t.id].scores[t.main_metric])
+            value = results[t.id].scores[t.main_metric]
         else:
-            values.append(metric.worst(len(t.labels)))
-    return float(np.mean(values))
+            value, stand_ins[t.id] = stand_in(spec, t)
+        values.append(as_counted(spec, t, value))
+    if stand_ins and rule.missing == UNRANKED:
+        return PrimaryScore(worst_primary(spec), stand_ins, False)
+    return PrimaryScore(float(np.mean(values)), stand_ins, True)
+
+
+def worst_primary(spec: TaskSpec) -> float:
+    """The worst primary score there is (every primary track at its metric's worst value): what
+    the leaderboard's column gets for an unranked run, so that it sorts below every ranked one."""
+    worst = [(t, get_metric(t.main_metric).worst(len(t.labels))) for t in spec.primary_tracks]
+    return float(np.mean([as_counted(spec, t, value) for t, value in worst]))
+
+
+def as_counted(spec: TaskSpec, track: Track, value: float) -> float:
+    """A primary track's main metric as the primary score's mean counts it (normalised or not)."""
+    return normalised(track, value) if spec.primary_rule.mean == NORMALISED else value
+
+
+def stand_in(spec: TaskSpec, track: Track):
+    """(value, what it is) that counts for a primary ``track`` a run did not submit."""
+    rule = spec.primary_rule
+    if rule.missing == BASELINE and track.id in rule.baseline_scores:
+        return rule.baseline_scores[track.id], f"baseline {rule.baseline}'s score"
+    if rule.missing == BASELINE:
+        raise ConfigError.single(
+            "reference data task.json: primary_score",
+            f"no score of baseline {rule.baseline} for track {track.id}",
+            hint="rebuild the bundle with build_bundle.py, which writes the baseline's scores",
+        )
+    worst = get_metric(track.main_metric).worst(len(track.labels))
+    return worst, "worst value"
+
+
+def normalised(track: Track, value: float) -> float:
+    """``value`` of the track's main metric mapped to 0..1 by the metric's range on the track
+    (direction kept: 0 is the range's lower end)."""
+    lower, upper = get_metric(track.main_metric).bounds(len(track.labels))
+    return (value - lower) / (upper - lower)
+
+
+def coverage_notes(missing: List[str], primary: PrimaryScore) -> List[str]:
+    """The notes on the tracks a run did not submit, and what stood in for the primary ones."""
+    if not missing:
+        return []
+    notes = ["tracks not covered by this submission: " + ", ".join(missing)]
+    listed = "; ".join(f"{track}: {what}" for track, what in primary.stand_ins.items())
+    if primary.stand_ins and not primary.ranked:
+        notes.append(
+            f"primary tracks not submitted ({', '.join(primary.stand_ins)}): by the edition's rule "
+            "'unranked' this run has no primary score and is ranked only on the tracks it "
+            "submitted (the leaderboard's primary column gets the worst value, so it sorts last)"
+        )
+    elif primary.stand_ins:
+        notes.append(f"primary tracks not submitted count in the primary score as: {listed}")
+    return notes
 
 
 def ingested_track_files(res_dir: Path, spec: TaskSpec, declared: List[str]):
@@ -227,10 +297,8 @@ def score_folder(
     missing = [t.id for t in spec.tracks if t.id not in results]
     given = {track: safe_display((names or {}).get(track, str(f))) for track, f in files.items()}
     warnings = unread + ignored_file_notes(unclaimed, spec.tracks, given=given)
-    if missing:
-        warnings.append(
-            "tracks not covered by this submission: "
-            + ", ".join(missing)
-            + " (primary tracks among them count as their metric's worst value)"
-        )
-    return Result(spec, results, missing, primary_score(spec, results), warnings)
+    primary = primary_score(spec, results)
+    warnings += coverage_notes(missing, primary)
+    return Result(
+        spec, results, missing, primary.value, warnings, primary.stand_ins, primary.ranked
+    )

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import List, Optional
+from typing import Dict, List, Optional
 
 from . import __version__
 from .errors import ConfigError, Problem, strict_bool
@@ -19,6 +19,99 @@ from .tracks import Track, tracks_from_list
 
 SPEC_FILE = "task.json"
 PHASES = ("practice", "evaluation", "post-campaign")
+
+#: The missing-track rules of the primary score (``primary_score: {missing: ...}``).
+WORST, BASELINE, UNRANKED = "worst", "baseline", "unranked"
+MISSING_RULES = (WORST, BASELINE, UNRANKED)
+#: How the primary tracks' scores are averaged (``primary_score: {mean: ...}``).
+PLAIN, NORMALISED = "plain", "normalised"
+MEAN_RULES = (PLAIN, NORMALISED)
+
+
+@dataclass(frozen=True)
+class PrimaryRule:
+    """How the primary score treats a primary track a run did not submit, and how it averages.
+
+    ``missing``: WORST (the metric's worst value on the track), BASELINE (the score of the baseline
+    ``baseline`` on the same phase, ``baseline_scores``: track id -> main metric, written by the
+    builder into the reference data's task.json) or UNRANKED (the run gets no primary score; the
+    leaderboard's column still gets the worst value, so that the run sorts last). ``mean``: PLAIN
+    (the mean of the main metrics) or NORMALISED (each first mapped to 0..1 by its metric's range on
+    the track, ``(value - lower) / (upper - lower)``, so that every track weighs the same).
+    """
+
+    missing: str = WORST
+    baseline: Optional[str] = None
+    mean: str = PLAIN
+    baseline_scores: Dict[str, float] = field(default_factory=dict)
+
+    @property
+    def is_default(self) -> bool:
+        return self.missing == WORST and self.mean == PLAIN
+
+    def missing_text(self) -> str:
+        """The rule as the edition config writes it: ``worst``, ``baseline NAME`` or ``unranked``."""
+        return f"{BASELINE} {self.baseline}" if self.missing == BASELINE else self.missing
+
+    def mean_text(self) -> str:
+        """How the primary tracks' scores are averaged, in words."""
+        if self.mean == NORMALISED:
+            return "mean of the primary tracks' main metric, each normalised to 0-1 by its range"
+        return "mean of the primary tracks' main metric"
+
+    @property
+    def column_title(self) -> str:
+        """The leaderboard's primary column title (at most 36 characters, Codabench's limit)."""
+        return "Primary score (normalised mean)" if self.mean == NORMALISED else "Primary score"
+
+    def missing_words(self) -> str:
+        """What a primary track a run does not submit counts as, in words."""
+        if self.missing == BASELINE:
+            return f"counts as baseline {self.baseline}'s score on that track in this phase"
+        if self.missing == UNRANKED:
+            return (
+                "leaves the run without a primary score (it is ranked only on the tracks it "
+                "submitted; the leaderboard's primary column gets the worst value)"
+            )
+        return "counts as its metric's worst possible value"
+
+    def spec_entry(self) -> dict:
+        """``{"primary_score": ...}`` for task.json, or nothing when the rule is the default."""
+        if self.is_default and not self.baseline_scores:
+            return {}
+        return {"primary_score": self.to_dict()}
+
+    def to_dict(self) -> dict:
+        out = {"missing": self.missing_text(), "mean": self.mean}
+        if self.baseline_scores:
+            out["baseline_scores"] = dict(self.baseline_scores)
+        return out
+
+
+def primary_rule_problem(text) -> Optional[str]:
+    """What is wrong with a ``missing`` rule's text (None when it is one of MISSING_RULES)."""
+    parts = str(text).split()
+    if parts in ([WORST], [UNRANKED]) or (len(parts) == 2 and parts[0] == BASELINE):
+        return None
+    return "expected 'worst', 'baseline NAME' (a baseline of the edition) or 'unranked'"
+
+
+def primary_rule_from_dict(raw, where: str) -> PrimaryRule:
+    """The rule of a task.json's or an edition config's ``primary_score`` mapping (None: default)."""
+    if raw is None:
+        return PrimaryRule()
+    if not isinstance(raw, dict):
+        raise ConfigError.single(where, "primary_score must be a mapping", found=repr(raw)[:80])
+    missing = raw.get("missing", WORST)
+    problem = primary_rule_problem(missing)
+    mean = raw.get("mean", PLAIN)
+    if problem is None and mean not in MEAN_RULES:
+        problem = f"mean: expected one of {', '.join(MEAN_RULES)}"
+    if problem is not None:
+        raise ConfigError.single(f"{where}: primary_score", problem, found=repr(raw)[:120])
+    parts = str(missing).split()
+    scores = {str(k): float(v) for k, v in dict(raw.get("baseline_scores") or {}).items()}
+    return PrimaryRule(parts[0], parts[1] if len(parts) == 2 else None, mean, scores)
 
 
 @dataclass(frozen=True)
@@ -33,6 +126,7 @@ class TaskSpec:
     kit_version: str = __version__
     seed: int = DEFAULT_SEED
     extra: dict = field(default_factory=dict)
+    primary_rule: PrimaryRule = PrimaryRule()
 
     def track(self, track_id: str) -> Optional[Track]:
         return next((t for t in self.tracks if t.id == track_id), None)
@@ -51,6 +145,7 @@ class TaskSpec:
             "seed": self.seed,
             "tracks": [t.to_dict() for t in self.tracks],
             **self.extra,
+            **self.primary_rule.spec_entry(),
         }
 
 
@@ -84,6 +179,7 @@ def spec_from_dict(raw: dict, where: str) -> TaskSpec:
     tracks = tracks_from_list(raw["tracks"], where=f"{where}: tracks")
     check_primary_direction(tracks, where)
     known = {"edition", "title", "phase", "tracks", "hide_gold", "kit_version", "seed"}
+    known.add("primary_score")
     return TaskSpec(
         edition=str(raw["edition"]),
         title=str(raw.get("title", raw["edition"])),
@@ -93,6 +189,7 @@ def spec_from_dict(raw: dict, where: str) -> TaskSpec:
         kit_version=str(raw.get("kit_version", __version__)),
         seed=int(raw.get("seed", DEFAULT_SEED)),
         extra={k: v for k, v in raw.items() if k not in known},
+        primary_rule=primary_rule_from_dict(raw.get("primary_score"), where),
     )
 
 

@@ -266,9 +266,9 @@ def test_latex_table_escapes_names_and_marks_ties():
     text = render_latex(_report())
     assert r"team\_a\&b & 81.23 & \textbf{81.23}$^{\ast}$ \\" in text
     assert r"z & 50.00 & 50.00 \\" in text and r"x\textbar{}y & 80.00" in text
-    assert r"1 & team\_a\&b & 81.23 & [79.00, 83.00] & 1 \\" in text
-    assert r"3 & z & 50.00 & [45.00, 55.00] & 2 \\" in text
-    assert text.count(r"\begin{table}") == 2 and text.count(r"\bottomrule") == 2
+    assert r"1 & team\_a\&b & 81.23 & 79.00--83.00 & 1 \\" in text
+    assert r"3 & z & 50.00 & 45.00--55.00 & 2 \\" in text
+    assert text.count(r"\begin{table") == 2 and text.count(r"\bottomrule") == 2
     assert (
         latex_escape("50% #1 $x$ ~ ^ \\")
         == r"50\% \#1 \$x\$ \textasciitilde{} \textasciicircum{} \textbackslash{}"
@@ -882,7 +882,7 @@ def _latex_tables(text):
     label, header cells, rows of cells) per table."""
     assert text.count("{") - text.count("\\{") == text.count("}") - text.count("\\}")
     tables = []
-    for body in re.findall(r"\\begin\{table\}\[t\]\n(.*?)\\end\{table\}", text, flags=re.S):
+    for body in re.findall(r"\\begin\{table\*?\}\[t\]\n(.*?)\\end\{table\*?\}", text, flags=re.S):
         columns = re.search(r"\\begin\{tabular\}\{([a-z]+)\}", body).group(1)
         inner = body.split("\\toprule\n", 1)[1].split("\\bottomrule", 1)[0]
         header, rows = inner.split("\\midrule\n", 1)
@@ -893,7 +893,7 @@ def _latex_tables(text):
         (caption,) = re.findall(r"\\caption\{(.*)\}\n", body)
         (label,) = re.findall(r"\\label\{(tab:[a-z0-9-]+)\}", body)
         tables.append((caption, label, [c.strip() for c in cells[0]], cells[1:]))
-    assert text.count("\\begin{table}") == len(tables) == text.count("\\end{table}")
+    assert text.count("\\begin{table") == len(tables) == text.count("\\end{table")
     return tables
 
 
@@ -906,9 +906,11 @@ def test_latex_holds_an_overall_table_and_one_per_track_with_titles_intervals_an
     (overall, sim, soft) = _latex_tables(text)
     assert overall[1] == "tab:ranking-overall" and sim[1] == "tab:ranking-sim"
     assert soft[1] == "tab:ranking-soft" and "(not a primary track)" in soft[0]
-    assert overall[2][:3] == ["Rank", "System", r"Primary score ($\times 100$)"]
-    assert sim[2] == ["Rank", "System", r"Pearson r ($\times 100$)", r"95\% interval", "Cluster"]
-    assert soft[2][2] == get_metric("amd").title  # a distance: printed as it is, no scale
+    primary = r"\begin{tabular}[b]{@{}c@{}}Primary score\\($\times 100$)\end{tabular}"
+    assert overall[2][:3] == ["Rank", "System", primary]
+    assert sim[2] == [r"\#", "System", "Score", r"95\% CI", "Cl."]
+    assert r"sim: Pearson r ($\times 100$)" in overall[0]  # the columns' metrics, in the caption
+    assert f"systems ranked by {get_metric('amd').title}," in soft[0]  # a distance: as it is
     assert "Williams' t-test" in sim[0] and "Wilcoxon signed-rank test" in soft[0]
     assert "200 resamples, seed 7" in sim[0] and "$\\alpha=$0.05" in sim[0]
     rows = list(csv.DictReader((out / "ranking.csv").open()))
@@ -916,7 +918,7 @@ def test_latex_holds_an_overall_table_and_one_per_track_with_titles_intervals_an
         expected = [r for r in rows if r["table"] == tid]
         scale = 100.0 if tid == "sim" else 1.0
         for row, cell in zip(expected, cells):
-            low, high = (float(v) for v in cell[3].strip(" []").split(","))
+            low, high = (float(v) for v in cell[3].strip().split("--"))
             assert low == pytest.approx(scale * float(row["ci_low"]), abs=0.006)
             assert high == pytest.approx(scale * float(row["ci_high"]), abs=0.006)
             assert cell[4].strip() == row["cluster"] and cell[0].strip() == row["rank"]
@@ -927,7 +929,7 @@ def _latex_document(fragment: str, name: str) -> str:
     """A document holding ``fragment`` with the packages its header says it needs, and no other."""
     (needs,) = [line for line in fragment.splitlines() if line.startswith("% needs ")]
     packages = "\n".join(re.findall(r"\\usepackage(?:\[[^]]*\])?\{[^}]*\}", needs))
-    assert packages.count("usepackage") == 2, needs
+    assert packages.count("usepackage") == 3, needs
     return f"\\documentclass{{article}}\n{packages}\n\\begin{{document}}\n\\input{{{name}}}\n\\end{{document}}\n"
 
 
@@ -967,11 +969,11 @@ def test_latex_compiles_as_a_fragment_with_the_packages_it_names(small_phase, tm
 
 
 def test_latex_sets_every_character_it_claims_pdflatex_sets(tmp_path):
-    from codajudge.stats.tables import PDFLATEX_CHARACTERS, latex_escape
+    from codajudge.stats.tables import LATEX_PACKAGES, PDFLATEX_CHARACTERS, latex_escape
 
     text = latex_escape("".join(sorted(PDFLATEX_CHARACTERS)))
     assert "[U+" not in text
-    fragment = "% needs \\usepackage{booktabs} and \\usepackage[T1]{fontenc}\n" + text + "\n"
+    fragment = LATEX_PACKAGES + "\n" + text + "\n"
     _assert_latex_compiles({"characters": fragment}, tmp_path)
 
 
@@ -1007,7 +1009,7 @@ def test_every_output_begins_with_the_command_that_reproduces_it(small_phase, mo
     assert rank_main(["subs", "ref", "--out", "out", "--resamples", "120", "--jobs", "1"]) == 0
     command = (
         "codajudge rank subs ref --out out --test auto --alpha 0.05 --resamples 120 --seed 7 "
-        "--overall primary"
+        "--overall primary --latex-width auto"
     )
     texts = {name: (out / name).read_text() for name in OUTPUT_FILES}
     assert texts["ranking.md"].splitlines()[2] == f"Reproduce with: `{command}`"

@@ -31,7 +31,7 @@ from ..metrics import get as get_metric
 from ..scoring import load_gold, score_folder, scored_subset
 from ..spec import read_spec, write_spec
 from ..tracks import dataset_label_set, leaderboard_keys
-from .baseline_scores import write_baseline_scores
+from .baseline_scores import write_baseline_scores, write_missing_track_scores
 from .baselines_run import (
     SAMPLE_BASELINE,
     baseline_scores,
@@ -724,6 +724,7 @@ def write_tree(
     sample: Dict[str, bytes] = {}
     data.baseline_scores = baseline_scores(edition, root, sample)
     write_baseline_scores(edition, root, data.baseline_scores)
+    write_missing_track_scores(edition, root, data.baseline_scores)
     pages = write_pages(edition, data, root)
     for name in PROGRAMS:
         copy_program(name, root / name, with_engine=with_engine)

@@ -36,7 +36,7 @@ def leaderboard_columns(edition: Edition) -> List[dict]:
     primary_metric = get_metric(next(t for t in edition.tracks if t.primary).main_metric)
     columns = [
         {
-            "title": "Primary score",
+            "title": edition.primary_rule.column_title,
             "key": PRIMARY_KEY,
             "index": 0,
             "sorting": "desc" if primary_metric.higher_is_better else "asc",

@@ -18,7 +18,14 @@ from typing import Dict, List, Optional
 from ..confine import path_problem, slug_problem
 from ..errors import ConfigError, Problem, strict_bool
 from ..stats.bootstrap import DEFAULT_SEED
-from ..spec import PHASES, TaskSpec, check_primary_direction
+from ..spec import (
+    BASELINE,
+    PHASES,
+    PrimaryRule,
+    TaskSpec,
+    check_primary_direction,
+    primary_rule_from_dict,
+)
 from ..tracks import Track, tracks_from_list
 from .check.leaderboard import SUBMISSION_RULES
 from .columns import column_title_problems
@@ -90,6 +97,10 @@ class Edition:
     queue: Optional[str] = (
         None  # Codabench queue (its vhost UUID) for the organiser's own compute workers
     )
+    #: the primary score's rules (``primary_score``); the builder adds the baseline's scores
+    primary_rule: PrimaryRule = PrimaryRule()
+    #: the official ranking's settings (``ranking``: groups of tracks), passed on in task.json
+    ranking: Dict[str, dict] = field(default_factory=dict)
 
     def spec(self, phase: Phase) -> TaskSpec:
         return TaskSpec(
@@ -99,9 +110,11 @@ class Edition:
             tracks=self.tracks,
             hide_gold=phase.hide_gold,
             seed=self.seed,
+            primary_rule=self.primary_rule,
             extra={
                 "execution_time_limit": phase.execution_time_limit,
                 "bootstrap_resamples": self.bootstrap_resamples,
+                **({"ranking": self.ranking} if self.ranking else {}),
             },
         )
 
@@ -423,6 +436,8 @@ def load_edition(path: Path) -> Edition:
     seed = _int(raw, "seed", DEFAULT_SEED, problems, display, maximum=MAX_SEED)
     queue = _queue(raw.get("queue"), problems, display)
     resamples = _int(raw, "bootstrap_resamples", 1000, problems, display, maximum=MAX_RESAMPLES)
+    rule = _primary_rule(raw, display, problems)
+    ranking = _ranking(raw, tracks, display, problems)
     if problems:
         raise ConfigError([in_file(p, display) for p in problems])
     return Edition(
@@ -446,4 +461,42 @@ def load_edition(path: Path) -> Edition:
         contact_email=raw.get("contact_email"),
         local=declared_local(raw.get("local")),
         queue=queue,
+        primary_rule=rule,
+        ranking=ranking,
     )
+
+
+def _ranking(raw: dict, tracks: List[Track], display: str, problems: List[Problem]) -> dict:
+    """``ranking`` (validated by the schema): every group's tracks must be the edition's."""
+    ranking = dict(raw.get("ranking") or {})
+    known = [t.id for t in tracks]
+    for name, group in (ranking.get("groups") or {}).items():
+        unknown = [t for t in group["tracks"] if t not in known]
+        if unknown:
+            problems.append(
+                Problem(
+                    f"{display}: ranking: groups: {name}: tracks",
+                    "names tracks the edition does not have",
+                    expected=", ".join(known),
+                    found=", ".join(map(str, unknown)),
+                    hint="use the ids under 'tracks'",
+                )
+            )
+    return ranking
+
+
+def _primary_rule(raw: dict, display: str, problems: List[Problem]) -> PrimaryRule:
+    """``primary_score`` (validated by the schema); ``baseline NAME`` must name a listed baseline."""
+    rule = primary_rule_from_dict(raw.get("primary_score"), display)
+    baselines = list(raw.get("baselines", DEFAULT_BASELINES))
+    if rule.missing == BASELINE and rule.baseline not in baselines:
+        problems.append(
+            Problem(
+                f"{display}: primary_score: missing",
+                "the baseline named is not one of the edition's baselines",
+                expected=", ".join(baselines) or "a baseline listed under 'baselines'",
+                found=repr(rule.baseline),
+                hint="list it under 'baselines' or name one that is",
+            )
+        )
+    return rule

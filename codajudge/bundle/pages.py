@@ -12,6 +12,7 @@ from ..importers import gold_text
 from ..kinds import Kind
 from ..labels import POLICY_TEXT
 from ..metrics import get as get_metric
+from ..spec import BASELINE, NORMALISED
 from ..tracks import PRIMARY_KEY
 from .edition import Edition
 from .kit_readme import FORMAT_CHECK, NOTHING_SCORED, LocalScore, listed, what_is_scored
@@ -161,6 +162,33 @@ def details_sentence(edition: Edition, score: LocalScore) -> str:
     )
 
 
+def _normalised_text(edition: Edition) -> str:
+    """The normalised mean's formula and each primary track's range (nothing for a plain mean)."""
+    if edition.primary_rule.mean != NORMALISED:
+        return ""
+    ranges = []
+    for t in (t for t in edition.tracks if t.primary):
+        lower, upper = get_metric(t.main_metric).bounds(len(t.labels))
+        ranges.append(f"{t.title} ({get_metric(t.main_metric).title}) {lower:g} to {upper:g}")
+    return (
+        "\n\nSo that every track weighs the same, each track's score is first normalised by its "
+        "metric's range on that track, `(score - lower) / (upper - lower)`, which keeps its "
+        "direction and runs from 0 to 1; the primary score is the mean of these. The ranges: "
+        + "; ".join(ranges)
+        + "."
+    )
+
+
+def _missing_consequence(missing: str) -> str:
+    """What the missing-track rule promises about incomplete runs (none for the default rule)."""
+    if missing == BASELINE:
+        return (
+            " (so a run that skips a track can rank above a complete run that is worse than that "
+            "baseline on it)"
+        )
+    return ""
+
+
 def evaluation_page(edition: Edition, score: LocalScore) -> str:
     """``score``: what the starting kit can score (``LocalScore``), whose local phase shows what a
     public-gold phase shows."""
@@ -170,7 +198,10 @@ def evaluation_page(edition: Edition, score: LocalScore) -> str:
         "",
         f"The primary score (`{PRIMARY_KEY}`) is the unweighted mean of the main metric of these tracks: "
         + ", ".join(f"{t.title} ({get_metric(t.main_metric).title})" for t in primary)
-        + ". A primary track you do not submit counts as its metric's worst possible value.",
+        + f". A primary track you do not submit {edition.primary_rule.missing_words()}"
+        + _missing_consequence(edition.primary_rule.missing)
+        + "."
+        + _normalised_text(edition),
         "",
         "| metric | direction | range | definition |",
         "|---|---|---|---|",

@@ -24,6 +24,8 @@ from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..errors import Problem, boolean_problem
+from ..spec import MEAN_RULES, PLAIN, WORST, primary_rule_problem
+from ..stats.ranking import GROUP_MEAN_RANK, GROUP_ORDERS
 
 DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
 SPLITS = ("train", "dev", "test")
@@ -512,6 +514,50 @@ def leaderboard_fields() -> Dict[str, Field]:
     }
 
 
+def primary_score_fields() -> Dict[str, Field]:
+    return {
+        "missing": Field(
+            STR,
+            "what a primary track a run did not submit counts as: 'worst' (its metric's worst "
+            "value), 'baseline NAME' (that baseline's score on the same phase) or 'unranked' (no "
+            "primary score; ranked only on the tracks submitted)",
+            default=WORST,
+            check=primary_rule_problem,
+            example="missing: baseline most_frequent",
+        ),
+        "mean": Field(
+            STR,
+            "'plain' mean of the primary tracks' main metric, or each 'normalised' to 0-1 by its "
+            "range on the track first (tracks on different ranges weigh the same)",
+            default=PLAIN,
+            choices=MEAN_RULES,
+        ),
+    }
+
+
+def ranking_fields() -> Dict[str, Field]:
+    group = {
+        "tracks": Field(
+            LIST, "the group's track ids", required=True, items=Field(STR), min_items=1
+        ),
+        "order": Field(
+            STR,
+            "its overall order: the mean of the tracks' tie-aware ranks, or of their main scores",
+            default=GROUP_MEAN_RANK,
+            choices=GROUP_ORDERS,
+        ),
+    }
+    return {
+        "groups": Field(
+            MAP,
+            "groups of tracks, each with its own overall table in the official ranking (e.g. a "
+            "task's datasets), by name",
+            items=Field(OBJECT, schema=group),
+            example="groups: {Task A: {tracks: [csc_soft, mp_soft]}}",
+        ),
+    }
+
+
 def local_fields() -> Dict[str, Field]:
     return {
         "fraction": Field(
@@ -558,6 +604,14 @@ def top_level_fields() -> Dict[str, Field]:
         "logo": Field(STR, "a PNG file", required=True, example="logo: logo.png"),
         "docker_image": Field(STR, "the image submissions run in"),
         "leaderboard": Field(OBJECT, "title, key, submission rule", schema=leaderboard_fields()),
+        "ranking": Field(
+            OBJECT, "the official ranking's extra tables (codajudge rank)", schema=ranking_fields()
+        ),
+        "primary_score": Field(
+            OBJECT,
+            "how the primary score treats a missing primary track and averages",
+            schema=primary_score_fields(),
+        ),
         "baselines": Field(
             LIST,
             "the built-in baselines run at build time",
@@ -764,6 +818,8 @@ def markdown_reference() -> str:
     parts += markdown_table("A page (`pages[...]`)", page_fields())
     parts += markdown_table("`leaderboard`", leaderboard_fields())
     parts += markdown_table("`local`", local_fields())
+    parts += markdown_table("`primary_score`", primary_score_fields())
+    parts += markdown_table("`ranking`", ranking_fields())
     parts += markdown_table(
         "Every dataset (`datasets: {ID: ...}`), whatever its importer",
         {k: v for k, v in common_fields("kit").items()},

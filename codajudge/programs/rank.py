@@ -2,7 +2,7 @@
 
     codajudge rank SUBMISSIONS_DIR REFERENCE_DIR [--out DIR]   (or python3 rank_submissions.py ...)
         [--test williams|bootstrap|wilcoxon|auto] [--alpha 0.05] [--resamples N] [--seed N]
-        [--overall primary|mean-rank] [--teams FILE] [--jobs N]
+        [--overall primary|mean-rank] [--latex-width auto|1|2] [--teams FILE] [--jobs N]
 
 SUBMISSIONS_DIR holds one result zip per team or run (a folder of prediction files also works);
 the file name without ``.zip`` names the system. REFERENCE_DIR is a phase's reference folder
@@ -22,7 +22,11 @@ LeWiDi metrics and the paired bootstrap otherwise; all tests are two-sided at ``
 overall order (``--overall``) is the primary score, the leaderboard's order, which no other
 system's submission can change; ``--overall mean-rank`` orders by the mean rank over the primary
 tracks instead, which a third system can flip (a run scoring between two others on some tracks).
-``--teams FILE`` ranks teams: each team's best run by the overall order (computed over every run)
+The primary score and the overall table follow the phase's ``primary_score`` rule (task.json): a
+run the rule ``unranked`` leaves without a primary score is ranked on each track it submitted and
+listed apart. The groups of tracks task.json declares (``ranking: {groups: ...}``) each get their
+own table (``group_tables``). ``--latex-width`` sets ranking.tex's wide tables in one or both
+columns of a two-column page (default: by their width). ``--teams FILE`` ranks teams: each team's best run by the overall order (computed over every run)
 is kept and ranked under the team's name (``programs.teams`` says which files map runs to teams).
 Intervals and bootstrap tests use ``--resamples`` resamples seeded with ``--seed`` (default: the
 phase's seed in task.json).
@@ -48,11 +52,13 @@ from ..metrics import get as get_metric
 from ..report import atomic_write
 from ..gold import GoldTrack
 from ..scoring import Result, load_gold
-from ..spec import TaskSpec, read_spec
+from ..spec import BASELINE, NORMALISED, UNRANKED, TaskSpec, read_spec
 from ..stats import DEFAULT_RESAMPLES, Signature
 from ..stats.paired import TESTS
 from ..stats.ranking import (
     BY_PRIMARY,
+    GROUP_MEAN_RANK,
+    rank_group,
     OVERALL_RULES,
     order_best_first,
     rank_overall,
@@ -60,6 +66,7 @@ from ..stats.ranking import (
 )
 from ..ranking_page import render_html
 from ..stats.tables import (
+    GroupTable,
     RankingReport,
     render_csv,
     render_latex,
@@ -71,6 +78,8 @@ from .score import ingested_tracks, score_submission_folder, submission_notes
 from .status import MAX_STATUS_BYTES, read_status
 from .teams import read_teams, teams_of
 
+#: ``--latex-width``, whose index is ``RankingReport.latex_columns`` (0: auto, 1 or 2 columns).
+LATEX_WIDTHS = ("auto", "1", "2")
 OUTPUT_FILES = ("ranking.md", "ranking.csv", "ranking.tex", "ranking.html")
 RENDERERS = (render_markdown, render_csv, render_latex, render_html)
 
@@ -271,6 +280,7 @@ class Settings:
     seed: int = 0
     overall_rule: str = BY_PRIMARY
     command: str = ""
+    latex_columns: int = 0
 
 
 def rank_tracks(
@@ -293,13 +303,52 @@ def rank_tracks(
 def overall_order(spec: TaskSpec, results: Dict[str, Result], settings: Settings) -> List[str]:
     """Every system, best first, by the overall rule (the primary score needs no track ranking)."""
     higher = get_metric(spec.primary_tracks[0].main_metric).higher_is_better
-    primary_scores = {name: r.primary for name, r in results.items()}
+    primary_scores = {name: r.primary for name, r in results.items() if r.ranked}
+    unranked = sorted(name for name, r in results.items() if not r.ranked)
     if settings.overall_rule == BY_PRIMARY:
-        return order_best_first(primary_scores, higher)
+        return order_best_first(primary_scores, higher) + unranked
     rankings = rank_tracks(spec, results, settings)
     primary = [t.id for t in spec.primary_tracks]
     rows = rank_overall(primary, rankings, primary_scores, higher, settings.overall_rule)
-    return [row.system for row in rows]
+    return [row.system for row in rows] + unranked
+
+
+def group_tables(
+    spec: TaskSpec, results: Dict[str, Result], rankings: Dict[str, object]
+) -> List[GroupTable]:
+    """The tables of the groups of tracks the phase's task.json declares (``ranking: {groups:
+    {NAME: {tracks: [...], order: mean_rank | mean_score}}}``), each over every scored run; by the
+    rule ``unranked``, a run that did not submit every track of a group is left out of its table."""
+    rule = spec.primary_rule
+    stand_ins = rule.baseline_scores if rule.missing == BASELINE else {}
+    tables = []
+    for name, group in declared_groups(spec).items():
+        track_ids, order = list(group["tracks"]), group.get("order", GROUP_MEAN_RANK)
+        complete = [n for n, r in results.items() if all(t in r.tracks for t in track_ids)]
+        kept = complete if rule.missing == UNRANKED else list(results)
+        rows = rank_group(track_ids, rankings, kept, stand_ins, order)
+        left_out = [n for n in results if n not in kept]
+        table = GroupTable(name, order, track_ids, rows, left_out)
+        if stand_ins:
+            table.stand_in_rank = f"is that of baseline {rule.baseline}'s score there"
+        tables.append(table)
+    return tables
+
+
+def declared_groups(spec: TaskSpec) -> Dict[str, dict]:
+    """``ranking: groups`` of the phase's task.json, checked: every track is one of the phase's."""
+    groups = (spec.extra.get("ranking") or {}).get("groups") or {}
+    known = {t.id for t in spec.tracks}
+    for name, group in groups.items():
+        unknown = [t for t in group.get("tracks", []) if t not in known]
+        if unknown or not group.get("tracks"):
+            raise ConfigError.single(
+                f"reference task.json: ranking: groups: {name}",
+                "a group names tracks the phase does not have (or none)",
+                expected=", ".join(sorted(known)),
+                found=", ".join(map(str, unknown)) or "no tracks",
+            )
+    return groups
 
 
 def best_runs(order: List[str], team_of: Dict[str, str]) -> Dict[str, str]:
@@ -327,7 +376,7 @@ def build_report(
     overall = rank_overall(
         primary,
         rankings,
-        {name: r.primary for name, r in results.items()},
+        {name: r.primary for name, r in results.items() if r.ranked},
         higher,
         settings.overall_rule,
     )
@@ -350,6 +399,16 @@ def build_report(
         runs=dict(runs or {}),
         resamples=settings.resamples,
         seed=settings.seed,
+        missing_rule=spec.primary_rule.missing_words(),
+        normalised_mean=spec.primary_rule.mean == NORMALISED,
+        groups=group_tables(spec, results, rankings),
+        latex_columns=settings.latex_columns,
+        stand_ins={name: r.stand_ins for name, r in results.items() if r.ranked and r.stand_ins},
+        unranked={
+            name: [t.id for t in spec.tracks if t.id in r.tracks]
+            for name, r in results.items()
+            if not r.ranked
+        },
     )
 
 
@@ -422,6 +481,14 @@ def parse_args(argv: Optional[List[str]], prog: str = "rank_submissions.py") -> 
         "mean rank over the primary tracks (a third system can flip two others)",
     )
     parser.add_argument(
+        "--latex-width",
+        choices=LATEX_WIDTHS,
+        default="auto",
+        help="ranking.tex's wide tables (overall, groups): 'auto' spans both columns of a "
+        "two-column page when a table has more than 5 columns, '1' keeps every table in one "
+        "column, '2' sets them across both (track tables always fit one column)",
+    )
+    parser.add_argument(
         "--teams",
         type=Path,
         default=None,
@@ -454,7 +521,13 @@ def run(args: argparse.Namespace) -> int:
         return 2
     seed = spec.seed if args.seed is None else args.seed
     settings = Settings(
-        args.test, args.alpha, args.resamples, seed, args.overall, command_line(args, seed)
+        args.test,
+        args.alpha,
+        args.resamples,
+        seed,
+        args.overall,
+        command_line(args, seed),
+        LATEX_WIDTHS.index(args.latex_width),
     )
     runs = None
     if teams is not None:
@@ -485,7 +558,7 @@ def command_line(args: argparse.Namespace, seed: int) -> str:
         str(args.out),
     ]
     parts += ["--test", args.test, "--alpha", repr(args.alpha), "--resamples", str(args.resamples)]
-    parts += ["--seed", str(seed), "--overall", args.overall]
+    parts += ["--seed", str(seed), "--overall", args.overall, "--latex-width", args.latex_width]
     parts += ["--teams", str(args.teams)] if args.teams is not None else []
     return " ".join(shlex.quote(part) for part in parts)
 

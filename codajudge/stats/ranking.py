@@ -198,3 +198,73 @@ def _competition_ranks(rows: List[OverallRow], key: Callable[[OverallRow], float
         previous = rows[position - 2] if position > 1 else None
         same = previous is not None and key(previous) == key(row)
         row.rank = previous.rank if same else position
+
+
+#: The orders of a group of tracks (``ranking: {groups: {NAME: {order: ...}}}``): the mean of the
+#: tracks' tie-aware ranks (LeWiDi 2025's per-task rankings) or the mean of their main scores.
+GROUP_MEAN_RANK = "mean_rank"
+GROUP_MEAN_SCORE = "mean_score"
+GROUP_ORDERS = (GROUP_MEAN_RANK, GROUP_MEAN_SCORE)
+
+
+@dataclass
+class GroupRow:
+    """One system in a group's table: its place, the group's number (mean rank or mean score),
+    its rank on each track and the tracks where a stand-in counted (the run did not submit them)."""
+
+    system: str
+    rank: int
+    value: float
+    track_ranks: Dict[str, int]
+    stand_ins: List[str] = field(default_factory=list)
+
+
+def stand_in_rank(ranking: TrackRanking, value: Optional[float]) -> int:
+    """The rank of a run that did not submit the track: with a stand-in score ``value`` (a
+    baseline's), one more than the systems whose score is strictly better (no test: the stand-in
+    has no per-item values); without one, after every system that did."""
+    if value is None:
+        return missing_rank(ranking)
+    higher = get_metric(ranking.metric).higher_is_better
+    better = [r for r in ranking.rows if (r.value > value if higher else r.value < value)]
+    return len(better) + 1
+
+
+def rank_group(
+    track_ids: Sequence[str],
+    rankings: Dict[str, TrackRanking],
+    systems: Sequence[str],
+    stand_ins: Dict[str, float],
+    order: str = GROUP_MEAN_RANK,
+) -> List[GroupRow]:
+    """A group's table: ``systems`` ordered by their mean tie-aware rank over ``track_ids`` (a
+    track's cluster shares its leader's rank; ``GROUP_MEAN_SCORE``: by the mean main score, whose
+    direction the tracks share), equal means sharing a place (competition ranks 1, 1, 3), then by
+    name. ``stand_ins``: track id -> the score counted for a run that did not submit it (a
+    baseline's); a track without one counts as after every system that submitted it."""
+    rows = [_group_row(s, track_ids, rankings, stand_ins, order) for s in systems]
+    higher = (
+        order == GROUP_MEAN_SCORE and get_metric(rankings[track_ids[0]].metric).higher_is_better
+    )
+    sign = -1.0 if higher else 1.0
+    rows.sort(key=lambda r: (sign * r.value, r.system))
+    _competition_ranks(rows, lambda r: r.value)
+    return rows
+
+
+def _group_row(system, track_ids, rankings, stand_ins, order) -> GroupRow:
+    ranks, values, filled = {}, [], []
+    for tid in track_ids:
+        ranking = rankings[tid]
+        row = next((r for r in ranking.rows if r.system == system), None)
+        if row is None:
+            filled.append(tid)
+            ranks[tid] = stand_in_rank(ranking, stand_ins.get(tid))
+            values.append(
+                stand_ins.get(tid, get_metric(ranking.metric).worst(len(ranking.track.labels)))
+            )
+        else:
+            ranks[tid] = row.rank
+            values.append(row.value)
+    mean = np.mean(list(ranks.values())) if order == GROUP_MEAN_RANK else np.mean(values)
+    return GroupRow(system, 0, round(float(mean), 9), ranks, filled)

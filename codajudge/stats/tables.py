@@ -23,9 +23,32 @@ from typing import Dict, Iterable, List, Optional, Tuple
 
 from ..metrics import get as get_metric
 from .paired import TEST_TITLES
-from .ranking import BY_MEAN_RANK, BY_PRIMARY, OverallRow, RankedSystem, TrackRanking
+from .ranking import (
+    BY_MEAN_RANK,
+    BY_PRIMARY,
+    GROUP_MEAN_RANK,
+    GroupRow,
+    OverallRow,
+    RankedSystem,
+    TrackRanking,
+)
 
 MARK = "*"
+
+
+@dataclass
+class GroupTable:
+    """A group of tracks' own overall table (``ranking: {groups: ...}``): its ``name``, ``order``
+    (``ranking.GROUP_ORDERS``), its tracks and rows (``ranking.rank_group``), and the runs left out
+    (rule ``unranked``: they did not submit every track of the group)."""
+
+    name: str
+    order: str
+    track_ids: List[str]
+    rows: List[GroupRow]
+    left_out: List[str] = field(default_factory=list)
+    #: how a track a run did not submit is ranked, in words
+    stand_in_rank: str = "is after every system that submitted it"
 
 
 @dataclass
@@ -49,6 +72,18 @@ class RankingReport:
     runs: Dict[str, str] = field(default_factory=dict)
     resamples: int = 0
     seed: int = 0
+    #: what a primary track a run did not submit counts as, in words (``PrimaryRule.missing_words``)
+    missing_rule: str = "counts as its metric's worst possible value"
+    #: run -> {primary track it did not submit: what stood in for it}
+    stand_ins: Dict[str, Dict[str, str]] = field(default_factory=dict)
+    #: runs without a primary score (rule ``unranked``) -> the tracks they submitted
+    unranked: Dict[str, List[str]] = field(default_factory=dict)
+    #: the primary score averages each track's score normalised to 0-1 by its range
+    normalised_mean: bool = False
+    #: the groups of tracks' own overall tables, in the edition's order
+    groups: List[GroupTable] = field(default_factory=list)
+    #: the page columns a wide LaTeX table spans: LATEX_AUTO (by its width), 1 or 2
+    latex_columns: int = 0
 
     def track_order(self) -> List[str]:
         """Track ids, the primary tracks first, each group in the edition's order."""
@@ -104,6 +139,8 @@ def track_title(ranking: TrackRanking) -> str:
 
 
 def primary_scale(report: RankingReport) -> Scale:
+    if report.normalised_mean:
+        return AS_IS
     return scale_of(
         report.rankings[t].metric for t in report.primary_tracks if t in report.rankings
     )
@@ -129,9 +166,73 @@ def overall_text(report: RankingReport) -> str:
         )
     return (
         f"Systems ordered by their primary score, the leaderboard's: the mean of the primary "
-        f"tracks' main metric ({names}), a track not submitted counting as its metric's worst "
-        "value. No other system's submission can change the order of two systems."
+        f"tracks' main metric{NORMALISED_WORDS if report.normalised_mean else ''} ({names}); "
+        f"a primary track not submitted {report.missing_rule}. No "
+        "other system's submission can change the order of two systems."
     )
+
+
+#: Marks a track rank that a stand-in gave a run that did not submit the track (group tables).
+STAND_IN_RANK = "+"
+
+
+def group_text(report: RankingReport, group: GroupTable) -> str:
+    """What a group's table is, in a sentence (plain text)."""
+    names = ", ".join(track_title(report.rankings[t]) for t in group.track_ids)
+    if group.order == GROUP_MEAN_RANK:
+        how = (
+            f"their mean rank over its tracks ({names}), each track's rank accounting for "
+            "statistical ties: a cluster shares its leader's rank"
+        )
+    else:
+        how = f"their mean main score over its tracks ({names})"
+    text = (
+        f"{group.name}: systems ordered by {how}; equal means share a place. "
+        f"{STAND_IN_RANK} marks a track the run did not submit, whose rank "
+    )
+    text += group.stand_in_rank + "."
+    if group.left_out:
+        text += (
+            f" Left out (not every track submitted, rule 'unranked'): {', '.join(group.left_out)}."
+        )
+    return text
+
+
+def group_cells(group: GroupTable, row: GroupRow, escape) -> List[str]:
+    """A row of a group's table: place, system (through ``escape``), the group's number, and the
+    rank on each track (``STAND_IN_RANK`` after a stand-in's)."""
+    value = f"{row.value:.2f}" if group.order == GROUP_MEAN_RANK else f"{row.value:.4f}"
+    ranks = [
+        f"{row.track_ranks[t]}{STAND_IN_RANK if t in row.stand_ins else ''}"
+        for t in group.track_ids
+    ]
+    return [str(row.rank), escape(row.system), value] + ranks
+
+
+def group_value_label(group: GroupTable) -> str:
+    return "Mean rank" if group.order == GROUP_MEAN_RANK else "Mean score"
+
+
+#: How the tables say that the primary score's mean is of range-normalised scores.
+NORMALISED_WORDS = ", each normalised to 0-1 by its metric's range on the track"
+
+
+def primary_rule_lines(report: RankingReport) -> List[str]:
+    """Which runs the missing-track rule applied to, one plain-text line each: what stood in for
+    each primary track a run did not submit, and the runs left without a primary score."""
+    lines = [
+        f"{name}: " + "; ".join(f"{track} counted as {what}" for track, what in tracks.items())
+        for name, tracks in report.stand_ins.items()
+    ]
+    return lines + [
+        f"{name}: no primary score (not every primary track submitted), so not in the overall "
+        f"table; ranked on {', '.join(tracks) or 'no track'}"
+        for name, tracks in report.unranked.items()
+    ]
+
+
+#: The heading of the section that lists the runs the missing-track rule applied to.
+RULE_HEADING = "Primary tracks not submitted"
 
 
 def interval_text(report: RankingReport) -> str:
@@ -216,6 +317,8 @@ def metric_label(metric_name: str, times: str = TIMES) -> str:
 
 
 def primary_label(report: RankingReport, times: str = TIMES) -> str:
+    if report.normalised_mean:
+        return "Primary score (normalised)"
     return f"Primary score ({times})" if primary_scale(report).percent else "Primary score"
 
 
@@ -247,9 +350,11 @@ def render_markdown(report: RankingReport) -> str:
         "",
     ]
     out += _markdown_overall(report)
+    for group in report.groups:
+        out += _markdown_group(report, group)
     for tid in report.track_order():
         out.extend(_markdown_track(report, report.rankings[tid]))
-    out += _markdown_runs(report) + _markdown_notes(report)
+    out += _markdown_runs(report) + _markdown_rule(report) + _markdown_notes(report)
     if report.failures:
         out += ["", "## Not ranked", ""]
         out += [f"- {_md(name)}: {_md(reason)}" for name, reason in report.failures]
@@ -270,6 +375,14 @@ def _markdown_overall(report: RankingReport) -> List[str]:
     return _md_table(header, ["---:", "---", "---:"] + ["---:"] * (len(header) - 3), rows)
 
 
+def _markdown_group(report: RankingReport, group: GroupTable) -> List[str]:
+    header = ["Rank", "System", group_value_label(group)]
+    header += [_md(track_title(report.rankings[t])) for t in group.track_ids]
+    rows = [group_cells(group, row, _md) for row in group.rows]
+    out = ["", f"## {_md(group.name)}", "", _md(group_text(report, group)), ""]
+    return out + _md_table(header, ["---:", "---"] + ["---:"] * (len(header) - 2), rows)
+
+
 def column_head(ranking: TrackRanking) -> str:
     """A track's column in the overall table: its title, its metric and scale (plain text)."""
     return f"{track_title(ranking)}: {metric_label(ranking.metric)}"
@@ -280,6 +393,14 @@ def _markdown_runs(report: RankingReport) -> List[str]:
         return []
     out = ["", "## Runs ranked", "", "Each team's best run by the overall order:", ""]
     return out + [f"- {_md(team)}: {_md(run)}" for team, run in report.runs.items()]
+
+
+def _markdown_rule(report: RankingReport) -> List[str]:
+    lines = primary_rule_lines(report)
+    if not lines:
+        return []
+    out = ["", f"## {RULE_HEADING}", "", f"A primary track not submitted {report.missing_rule}:"]
+    return out + [""] + [f"- {_md(line)}" for line in lines]
 
 
 def _markdown_notes(report: RankingReport) -> List[str]:
@@ -386,8 +507,15 @@ def render_csv(report: RankingReport) -> str:
                 primary=repr(row.primary),
             )
         )
+    for group in report.groups:
+        writer.writerows(_csv_group_rows(group))
     for tid in report.track_order():
         writer.writerows(_csv_track_rows(report.rankings[tid]))
+    for line in primary_rule_lines(report):
+        system, _, note = line.partition(": ")
+        writer.writerow(
+            _csv_row(table="primary_rule", system=csv_text(system), note=csv_text(note))
+        )
     for team, run in report.runs.items():
         writer.writerow(_csv_row(table="team_run", system=csv_text(team), note=csv_text(run)))
     for name, notes in report.notes.items():
@@ -398,6 +526,30 @@ def render_csv(report: RankingReport) -> str:
     for name, reason in report.failures:
         writer.writerow(_csv_row(table="not_ranked", system=csv_text(name), note=csv_text(reason)))
     return buffer.getvalue()
+
+
+def _csv_group_rows(group: GroupTable) -> List[List[object]]:
+    """A group's rows (table ``group``, its name in ``title``): the mean rank in ``mean_rank`` or
+    the mean score in ``value``, and each track's rank in ``note`` (``+``: a stand-in's)."""
+    by_rank = group.order == GROUP_MEAN_RANK
+    return [
+        _csv_row(
+            table="group",
+            rank=row.rank,
+            system=csv_text(row.system),
+            metric=group.order,
+            value="" if by_rank else repr(row.value),
+            mean_rank=repr(row.value) if by_rank else "",
+            note=csv_text(
+                "; ".join(
+                    f"{t}={row.track_ranks[t]}{STAND_IN_RANK if t in row.stand_ins else ''}"
+                    for t in group.track_ids
+                )
+            ),
+            title=csv_text(group.name),
+        )
+        for row in group.rows
+    ]
 
 
 def _csv_track_rows(ranking: TrackRanking) -> List[List[object]]:
@@ -447,8 +599,21 @@ PDFLATEX_CHARACTERS = frozenset(map(chr, [*range(0x20, 0x7F), *range(0xA0, 0x180
 )
 #: The packages ``ranking.tex`` needs, as its header states them.
 LATEX_PACKAGES = (
-    "% needs \\usepackage{booktabs} and \\usepackage[T1]{fontenc} (pdfLaTeX or any engine)"
+    "% needs \\usepackage{booktabs}, \\usepackage[T1]{fontenc} and \\usepackage{graphicx} "
+    "(pdfLaTeX or any engine)"
 )
+#: ``\\cjfit{TABULAR}``: the tabular as it is, or scaled down to the line's width when wider (a
+#: long system name), so that no table overflows its column; defined once per document.
+LATEX_FIT = (
+    "\\ifdefined\\cjfit\\else\\newsavebox{\\cjfitbox}\\newcommand{\\cjfit}[1]{"
+    "\\sbox{\\cjfitbox}{#1}\\ifdim\\wd\\cjfitbox>\\linewidth"
+    "\\typeout{codajudge: a table scaled to the line's width}"
+    "\\resizebox{\\linewidth}{!}{\\usebox{\\cjfitbox}}\\else\\usebox{\\cjfitbox}\\fi}\\fi"
+)
+#: ``RankingReport.latex_columns``: the page's columns a wide table may span (``--latex-width``);
+#: AUTO sets a table of more than ``ONE_COLUMN_MAX`` columns across both of a two-column page.
+LATEX_AUTO = 0
+ONE_COLUMN_MAX = 5
 
 
 def pdflatex_sets(text) -> bool:
@@ -511,38 +676,91 @@ def render_latex(report: RankingReport) -> str:
         latex_comment(f"reproduce with: {report.command or report.signature}"),
         latex_comment(f"settings: {report.signature}"),
         LATEX_PACKAGES,
+        LATEX_FIT,
     ]
     lines += _latex_overall(report)
+    for group in report.groups:
+        lines += _latex_group(report, group)
     for tid in report.track_order():
         lines += _latex_track(report, report.rankings[tid])
     return "\n".join(lines) + "\n"
 
 
 def _latex_table(
-    columns: str, header: List[str], rows: List[List[str]], caption: str, label: str
+    columns: str,
+    header: List[str],
+    rows: List[List[str]],
+    caption: str,
+    label: str,
+    wide: bool = False,
 ) -> List[str]:
+    """A booktabs table in ``\\small``, fitted to its width (``LATEX_FIT``); ``wide``: across both
+    columns of a two-column page (``table*``)."""
+    env = "table*" if wide else "table"
     return [
         "",
-        "\\begin{table}[t]",
+        f"\\begin{{{env}}}[t]",
         "\\centering",
         "\\small",
-        f"\\begin{{tabular}}{{{columns}}}",
+        "\\setlength{\\tabcolsep}{2.5pt}",
+        f"\\cjfit{{\\begin{{tabular}}{{{columns}}}",
         "\\toprule",
         " & ".join(header) + " \\\\",
         "\\midrule",
         *[" & ".join(cells) + " \\\\" for cells in rows],
         "\\bottomrule",
-        "\\end{tabular}",
+        "\\end{tabular}}",
         f"\\caption{{{caption}}}",
         f"\\label{{{label}}}",
-        "\\end{table}",
+        f"\\end{{{env}}}",
     ]
 
 
+def latex_wide(report: RankingReport, header: List[str], rows: List[List[str]]) -> bool:
+    """Whether a table spans both columns of the page (``table*``): by ``--latex-width``, or, when
+    automatic, when its estimated width exceeds one column of an ACL page."""
+    if report.latex_columns == LATEX_AUTO:
+        return estimated_width(header, rows) > ACL_COLUMN_PT
+    return report.latex_columns == 2
+
+
+#: One column of an ACL two-column page (A4, 2.5 cm margins, 0.6 cm apart), in points.
+ACL_COLUMN_PT = 219.0
+#: Roughly the width of one character of ``\\small`` text in an 11 pt document, in points.
+SMALL_CHARACTER_PT = 5.0
+#: Space between two columns of a table (twice ``\\tabcolsep``), in points.
+COLUMN_GAP_PT = 2 * 2.5
+
+
+def estimated_width(header: List[str], rows: List[List[str]]) -> float:
+    """A table's width in points, estimated from the widest text of each column (a stacked head
+    counts its longer line; LaTeX commands count nothing)."""
+    widths = [0] * len(header)
+    for cells in [header] + rows:
+        for k, cell in enumerate(cells):
+            widths[k] = max(widths[k], _visible_length(cell))
+    return SMALL_CHARACTER_PT * sum(widths) + COLUMN_GAP_PT * len(header)
+
+
+def _visible_length(cell: str) -> int:
+    """The characters a cell prints on its longest line, roughly (commands and braces dropped)."""
+    lines = re.sub(r"\\begin\{tabular\}\[b\]\{@\{\}c@\{\}\}|\\end\{tabular\}", "", cell)
+    plain = [re.sub(r"\\[A-Za-z]+|[{}$^]", "", line) for line in lines.split("\\\\")]
+    return max(len(line) for line in plain)
+
+
+def latex_overall_tracks(report: RankingReport) -> List[str]:
+    """The track columns of the LaTeX overall table: every track, or the primary ones only when
+    groups have tables of their own (LeWiDi's 8 tracks would not fit a page's width)."""
+    if report.groups:
+        return [t for t in report.track_order() if t in report.primary_tracks]
+    return report.track_order()
+
+
 def _latex_overall(report: RankingReport) -> List[str]:
-    track_ids = report.track_order()
+    track_ids = latex_overall_tracks(report)
     mean = report.overall_rule == BY_MEAN_RANK
-    header = ["Rank", "System", primary_label(report, TIMES_100)]
+    header = ["Rank", "System", latex_stack(primary_label(report, TIMES_100))]
     header += ["Mean rank"] if mean else []
     header += [_latex_column_head(report.rankings[t]) for t in track_ids]
     scale = primary_scale(report)
@@ -559,9 +777,23 @@ def _latex_overall(report: RankingReport) -> List[str]:
         "Bold: the best score of a track; $^{\\ast}$: the best system of the track and every "
         f"system not significantly different from it ({latex_escape(tests)}, two-sided, "
         f"$\\alpha={report.alpha:g}$).{_stand_in_note(row.system for row in report.overall)}"
+        + "".join(f" {latex_escape(line)}." for line in primary_rule_lines(report))
+        + _latex_columns_text(report, track_ids)
     )
     columns = "rlr" + ("r" if mean else "") + "r" * len(track_ids)
-    return _latex_table(columns, header, rows, caption, "tab:ranking-overall")
+    wide = latex_wide(report, header, rows)
+    return _latex_table(columns, header, rows, caption, "tab:ranking-overall", wide)
+
+
+def _latex_group(report: RankingReport, group: GroupTable) -> List[str]:
+    header = ["Rank", "System", group_value_label(group)]
+    header += [_latex_column_head(report.rankings[t]) for t in group.track_ids]
+    rows = [group_cells(group, row, lambda n: latex_system(report, n)) for row in group.rows]
+    names = [row.system for row in group.rows]
+    caption = f"{latex_escape(group_text(report, group))}{_stand_in_note(names)}"
+    columns = "rlr" + "r" * len(group.track_ids)
+    label = f"tab:ranking-group-{latex_label(group.name)}"
+    return _latex_table(columns, header, rows, caption, label, latex_wide(report, header, rows))
 
 
 def _latex_scaled(metric_name: str) -> str:
@@ -571,11 +803,27 @@ def _latex_scaled(metric_name: str) -> str:
 
 
 def _latex_column_head(ranking: TrackRanking) -> str:
-    """A track's column head on two lines: its title, its metric and scale."""
-    return (
-        f"\\begin{{tabular}}[b]{{@{{}}c@{{}}}}{latex_escape(track_title(ranking))}\\\\"
-        f"{_latex_scaled(ranking.metric)}\\end{{tabular}}"
+    """A track's column head: its title, over two lines when it has several words (the caption
+    names each column's metric)."""
+    return latex_stack(latex_escape(track_title(ranking)))
+
+
+def latex_stack(text: str) -> str:
+    """``text`` (already escaped) on two lines split at the space nearest its middle, or as it is."""
+    spaces = [k for k, ch in enumerate(text) if ch == " "]
+    if not spaces:
+        return text
+    cut = min(spaces, key=lambda k: abs(2 * k - len(text)))
+    return f"\\begin{{tabular}}[b]{{@{{}}c@{{}}}}{text[:cut]}\\\\{text[cut + 1 :]}\\end{{tabular}}"
+
+
+def _latex_columns_text(report: RankingReport, track_ids: List[str]) -> str:
+    """The caption's sentence naming each track column's metric and scale."""
+    named = "; ".join(
+        f"{latex_escape(track_title(report.rankings[t]))}: {_latex_scaled(report.rankings[t].metric)}"
+        for t in track_ids
     )
+    return f" Columns: {named}."
 
 
 def _latex_overall_cell(ranking: TrackRanking, system: str) -> str:
@@ -604,7 +852,9 @@ def track_rows(ranking: TrackRanking, escape, with_p: bool = True) -> List[List[
 
 def _latex_track(report: RankingReport, ranking: TrackRanking) -> List[str]:
     rows = track_rows(ranking, lambda name: latex_system(report, name), with_p=False)
-    header = ["Rank", "System", _latex_scaled(ranking.metric), "95\\% interval", "Cluster"]
+    header = ["\\#", "System", "Score", "95\\% CI", "Cl."]
+    for cells in rows:
+        cells[3] = cells[3].strip("[]").replace(", ", "--")
     missing = (
         " Not submitted: " + ", ".join(latex_system(report, m) for m in ranking.missing) + "."
         if ranking.missing
@@ -618,7 +868,7 @@ def _latex_track(report: RankingReport, ranking: TrackRanking) -> List[str]:
         f"{_latex_scaled(ranking.metric)}, {get_metric(ranking.metric).direction} is better. "
         f"{latex_escape(interval_text(report))} "
         + cluster_text(report, ranking, "$\\alpha=$")  # kit text only: nothing to escape
-        + f"{note}{missing}{stand_ins}"
+        + f" Columns: rank, system, score, 95\\% interval, cluster.{note}{missing}{stand_ins}"
     )
     return _latex_table(
         "rlrlr", header, rows, caption, f"tab:ranking-{latex_label(ranking.track.id)}"
