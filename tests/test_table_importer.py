@@ -613,7 +613,8 @@ def test_an_unreadable_table_is_a_located_configuration_problem(
     write(folder)
     code, printed = built_on_the_command_line(folder)
     assert code == 1, printed
-    assert f"{folder / path}, {where}: " in printed and all(w in printed for w in words), printed
+    located = f"{folder / path} (dataset 'pairs'), {where}: "
+    assert located in printed and all(w in printed for w in words), printed
     assert "internal error" not in printed and "Traceback" not in printed
 
 
@@ -667,7 +668,8 @@ def test_a_row_whose_annotators_column_names_one_annotator_twice_is_refused(tmp_
     write_csv(folder / "data" / "mine.csv", table)
     code, printed = built_on_the_command_line(folder)
     assert code == 1, printed
-    assert "mine.csv, line 3, item 'b': the annotators column names an annotator twice" in printed
+    located = "mine.csv (dataset 'pairs'), line 3, item 'b'"
+    assert f"{located}: the annotators column names an annotator twice" in printed
 
 
 def test_the_majority_is_counted_in_the_label_set_of_the_track_whose_gold_it_is():

@@ -21,12 +21,12 @@ import yaml
 
 from .. import __version__, kinds
 from ..assets import PACKAGE, kit_root
-from ..errors import ConfigError, Problem
+from ..errors import BuildProblems, ConfigError, Problem
 from ..formats.coverage import write_other_phase_ids
 from ..formats.items import public_view, reference_view, write_items
 from ..formats.write import write_prediction
 from ..gold import build_gold, gold_as_values
-from ..importers import load_split, missing_releases
+from ..importers import PartlyRead, load_split, missing_releases
 from ..metrics import get as get_metric
 from ..scoring import load_gold, score_folder
 from ..spec import read_spec, write_spec
@@ -126,22 +126,38 @@ def _load_dataset_split(source, data_root: Path, split: str, where: str, labels)
     return sampled_items(items, sample, where) if sample else items
 
 
-def import_data(edition: Edition, data_root: Path) -> EditionData:
+#: What a dataset that could not be read leaves unchecked.
+UNREAD = (
+    "the repeats of public items in hidden splits, the leaderboard's keys, the leak checks and the "
+    "pages, which need every dataset read"
+)
+#: What problems in data that was read leave unchecked (they are checked on the built files).
+UNBUILT = "the leaderboard's keys, the leak checks and the pages, checked on the built bundle"
+
+
+def import_data(
+    edition: Edition, data_root: Path, found: Optional[List[Problem]] = None
+) -> EditionData:
     """Read every split every phase needs (and train, unless a dataset has none) through the
-    datasets' importers."""
+    datasets' importers, and check every dataset's files, every split and every track's gold
+    together; ``found``: the config's problems, reported with theirs in one ``BuildProblems``."""
     needed = ["train"] + sorted({p.split for p in edition.phases})
-    problems: List[Problem] = missing_releases(edition.datasets, data_root)
-    if problems:
-        raise ConfigError(problems)
-    splits = _load_splits(edition, data_root, needed)
+    problems: List[Problem] = list(found or []) + missing_releases(edition.datasets, data_root)
+    absent = {
+        key
+        for key, source in edition.datasets.items()
+        if missing_releases({key: source}, data_root)
+    }
+    splits = _load_splits(edition, data_root, needed, absent, problems)
     for split in needed:
         for dataset, items in splits[split].items():
             if split != "train" and not items:
                 problems.append(Problem(f"datasets '{dataset}'", f"the {split} split has no items"))
-    repeats = check_repeats(edition, splits, problems)
-    problems.extend(split_problems(edition.tracks, splits))
+    unread = len(problems) > len(found or [])
+    repeats = [] if unread else check_repeats(edition, splits, problems)
+    problems.extend(split_problems(edition.tracks, splits, data_places(edition, data_root)))
     if problems:
-        raise ConfigError(problems)
+        raise BuildProblems(problems, unchecked=UNREAD if unread else UNBUILT)
     for phase in edition.phases:
         for track in edition.tracks:
             build_gold(
@@ -150,11 +166,47 @@ def import_data(edition: Edition, data_root: Path) -> EditionData:
     return EditionData(splits, repeats=repeats)
 
 
-def _load_splits(edition: Edition, data_root: Path, needed: List[str]):
-    """split -> dataset -> items, every dataset's problems reported together."""
+def data_places(edition: Edition, data_root: Path) -> Dict[str, Dict[str, str]]:
+    """dataset -> split -> where its items come from, for the data checks' messages: the file and
+    the dataset's key (``data/items.csv (dataset 'pairs', dev split)``)."""
+    places: Dict[str, Dict[str, str]] = {}
+    for key, source in edition.datasets.items():
+        for split in ("train", "dev", "test", "local"):
+            path = _split_path(source, split)
+            file = f"{Path(data_root) / path} " if path else ""
+            places.setdefault(key, {})[split] = f"{file}(dataset '{key}', {split} split)"
+    return places
+
+
+def _split_path(source, split: str) -> Optional[str]:
+    """The ``path`` a dataset reads ``split`` from (its ``splits`` entry's, else its own)."""
+    if not isinstance(source, dict):
+        return None
+    override = source.get("splits", {})
+    entry = override.get(split) if isinstance(override, dict) else None
+    path = entry.get("path") if isinstance(entry, dict) else None
+    path = path or source.get("path")
+    return path if isinstance(path, str) else None
+
+
+def located(problem: Problem, dataset: str, source, config: str) -> Problem:
+    """An importer's ``problem`` naming the dataset's key: a problem in a release file keeps its
+    file, one in the dataset's options (``datasets (importer X)``) is the config's, with the file."""
+    if not problem.file.startswith("datasets"):
+        return dataclasses.replace(problem, file=f"{problem.file} (dataset '{dataset}')")
+    path = _split_path(source, "test")
+    reading = f" (path {path})" if path else ""
+    return dataclasses.replace(problem, file=f"{config}: datasets '{dataset}'{reading}")
+
+
+def _load_splits(edition: Edition, data_root: Path, needed: List[str], absent, problems):
+    """split -> dataset -> items of every dataset not ``absent``; their problems added to
+    ``problems``, each naming its dataset."""
     splits: Dict[str, Dict[str, List[dict]]] = {s: {} for s in needed}
-    problems: List[Problem] = []
+    config = str(edition.folder / "edition.yaml")
     for dataset, source in sorted(edition.datasets.items()):
+        if dataset in absent:
+            continue
         where = f"datasets '{dataset}'"
         labels = dataset_label_set(edition.tracks, dataset)
         for split in needed:
@@ -165,9 +217,10 @@ def _load_splits(edition: Edition, data_root: Path, needed: List[str]):
                     source, data_root, split, where, labels
                 )
             except ConfigError as e:  # a release cut by 'split' is read once per split
-                problems.extend(p for p in e.problems if p not in problems)
-    if problems:
-        raise ConfigError(problems)
+                if isinstance(e, PartlyRead):  # the rows read are checked too
+                    splits[split][dataset] = e.items
+                new = [located(p, dataset, source, config) for p in e.problems]
+                problems.extend(p for p in new if p not in problems)
     return splits
 
 
@@ -722,9 +775,12 @@ def replace_output(staged: Path, final: Path) -> None:
     os.replace(staged, final)
 
 
-def build(edition: Edition, data_root: Path, out_dir: Path) -> BuildSummary:
-    """Validate everything, then write ``OUT/<edition>/`` and ``OUT/<edition>.zip`` (replacing old ones)."""
-    data = import_data(edition, data_root)
+def build(
+    edition: Edition, data_root: Path, out_dir: Path, data: Optional[EditionData] = None
+) -> BuildSummary:
+    """Validate everything, then write ``OUT/<edition>/`` and ``OUT/<edition>.zip`` (replacing old
+    ones); ``data``: the edition's data when already read (``import_data``)."""
+    data = data or import_data(edition, data_root)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{edition.name}-", dir=out_dir))

@@ -35,6 +35,8 @@ def page_problems(edition_name: str, folder: Path, files: List[str]) -> List[Pro
     defaults = _default_texts() if edition_name != "default" else {}
     problems = []
     for name in files:
+        if not isinstance(name, str) or not (Path(folder) / name).is_file():
+            continue  # a missing page is the files' check's problem
         text = (Path(folder) / name).read_text(encoding="utf-8", errors="replace")
         if PLACEHOLDER_MARK in text:
             problems.append(

@@ -21,7 +21,7 @@ from ..bundle.build import REPO_ROOT, build, import_data, known_leak_notes, writ
 from .. import __version__
 from ..assets import is_source_checkout
 from ..bundle.edition import load_edition
-from ..errors import ConfigError
+from ..errors import ConfigError, Problem
 from .common import run_guarded
 
 #: What the repository root holds of the default edition's bundle (the rest is source).
@@ -123,11 +123,19 @@ def sync_root(check_only: bool) -> int:
         return 0
 
 
-def dry_run(edition, data_root: Path) -> int:
+def checked_data(config: Path, data: Optional[str]):
+    """The edition at ``config``, its data root (``data``, default its folder) and its data: every
+    problem of the configuration and the data is raised together (``bundle.build.import_data``)."""
+    found: List[Problem] = []
+    edition = load_edition(config, found)
+    data_root = Path(data) if data else edition.folder
+    return edition, data_root, import_data(edition, data_root, found)
+
+
+def dry_run(edition, data_root: Path, data) -> int:
     """Everything a build validates (config, every split, gold, leaderboard keys, leaks), in a
     temporary folder that is removed: nothing is written where the organiser looks."""
     with tempfile.TemporaryDirectory(prefix="codajudge-dry-run-") as tmp:
-        data = import_data(edition, data_root)
         write_tree(edition, data, Path(tmp) / edition.name)
     for note in known_leak_notes(edition, data):
         print(f"note: {note}")
@@ -151,17 +159,17 @@ def run(args) -> int:
                 found=f"an installed kit in {REPO_ROOT}",
             )
         return sync_root(check_only=args.check_root)
-    edition = load_edition(edition_path(args.edition))
-    data_root = Path(args.data) if args.data else edition.folder
-    if args.dry_run:
-        return dry_run(edition, data_root)
     if args.legacy:
         from ..bundle.legacy import build_legacy
 
-        summary = build_legacy(edition, data_root, Path(args.out))
-    else:
-        summary = build(edition, data_root, Path(args.out))
-    print(summary.render())
+        edition = load_edition(edition_path(args.edition))
+        data_root = Path(args.data) if args.data else edition.folder
+        print(build_legacy(edition, data_root, Path(args.out)).render())
+        return 0
+    edition, data_root, data = checked_data(edition_path(args.edition), args.data)
+    if args.dry_run:
+        return dry_run(edition, data_root, data)
+    print(build(edition, data_root, Path(args.out), data).render())
     return 0
 
 
