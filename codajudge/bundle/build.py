@@ -810,7 +810,20 @@ def build_notes(edition: Edition, data: EditionData) -> List[str]:
     datasets = sorted({track.dataset for track in edition.tracks})
     notes = [f"dataset {d} has no train split" for d in datasets if not data.splits["train"].get(d)]
     notes += [f"baseline {name} not run: {why}" for name, why in data.skipped_baselines.items()]
-    return notes + known_leak_notes(edition, data)
+    return notes + known_leak_notes(edition, data) + kit_warnings(edition, data)
+
+
+def kit_warnings(edition: Edition, data: EditionData) -> List[str]:
+    """A warning when the starting kit can score no phase and the edition does not say why
+    (``kit_scores_no_phase``): its participants could check no submission before uploading it."""
+    if local_score(edition, data).first_phase or edition.kit_scores_no_phase:
+        return []
+    return [
+        "warning: the starting kit can score no phase (it has no local phase and the practice "
+        "gold is hidden), so participants cannot check a submission before uploading it; add "
+        "'local: {fraction: 0.1, seed: 1}' (a seeded part of train, its gold in the kit), or "
+        "declare why with 'kit_scores_no_phase: REASON'"
+    ]
 
 
 def known_leak_notes(edition: Edition, data: EditionData) -> List[str]:

@@ -24,7 +24,7 @@ from .check.leaderboard import SUBMISSION_RULES
 from .columns import column_title_problems
 from .config_yaml import load_config_yaml
 from .dataset_checks import dataset_problems
-from .placeholders import page_problems
+from .placeholders import page_problems, text_problems
 from .sample import LocalSplit, declared_local
 from .schedule import ScheduledPhase, schedule_problems
 from .schema import (
@@ -84,6 +84,8 @@ class Edition:
     #: public file (its path in the bundle) -> why it holds hidden gold on purpose
     known_leaks: Dict[str, str] = field(default_factory=dict)
     contact_email: Optional[str] = None
+    #: why the starting kit can score no phase, when it cannot (the builder warns otherwise)
+    kit_scores_no_phase: Optional[str] = None
     #: the starting kit's ``local`` phase: a seeded slice of train (None: the kit has none)
     local: Optional[LocalSplit] = None
     queue: Optional[str] = (
@@ -456,6 +458,7 @@ def _cross_checked(raw: dict, display: str, folder: Path, problems: List[Problem
     _check_known_leaks(raw.get("known_leaks"), display, found)
     terms = [raw["terms"]] if path_problem(raw["terms"], folder, "", "terms", "") is None else []
     found.extend(page_problems(raw["name"], folder, terms + [page["file"] for page in pages]))
+    found.extend(text_problems(raw))
     seed = _int(raw, "seed", DEFAULT_SEED, found, display, maximum=MAX_SEED)
     queue = _queue(raw.get("queue"), found, display)
     resamples = _int(raw, "bootstrap_resamples", 1000, found, display, maximum=MAX_RESAMPLES)
@@ -479,6 +482,7 @@ def _cross_checked(raw: dict, display: str, folder: Path, problems: List[Problem
         public_files=list(raw.get("public_files") or []),
         known_leaks=dict(raw.get("known_leaks") or {}),
         contact_email=raw.get("contact_email"),
+        kit_scores_no_phase=raw.get("kit_scores_no_phase"),
         local=declared_local(raw.get("local")),
         queue=queue,
     )

@@ -583,6 +583,11 @@ def top_level_fields() -> Dict[str, Field]:
             schema=local_fields(),
         ),
         "contact_email": Field(STR, "the organisers' address"),
+        "kit_scores_no_phase": Field(
+            STR,
+            "why the starting kit can score no phase (no local phase, practice gold hidden); "
+            "without it the builder warns",
+        ),
         "queue": Field(STR, "a Codabench queue's vhost (UUID)", check=_uuid_check),
     }
 

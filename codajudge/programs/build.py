@@ -17,7 +17,14 @@ import tempfile
 from pathlib import Path
 from typing import List, Optional
 
-from ..bundle.build import REPO_ROOT, build, import_data, known_leak_notes, write_tree
+from ..bundle.build import (
+    REPO_ROOT,
+    build,
+    import_data,
+    kit_warnings,
+    known_leak_notes,
+    write_tree,
+)
 from .. import __version__
 from ..assets import is_source_checkout
 from ..bundle.edition import load_edition
@@ -139,6 +146,8 @@ def dry_run(edition, data_root: Path, data) -> int:
         write_tree(edition, data, Path(tmp) / edition.name)
     for note in known_leak_notes(edition, data):
         print(f"note: {note}")
+    for warning in kit_warnings(edition, data):
+        print(warning)
     print(
         f"edition {edition.name}: the data in {data_root} is complete and valid; nothing was written "
         f"(drop --dry-run to build)"
