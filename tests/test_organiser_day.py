@@ -208,3 +208,70 @@ def test_problems_are_grouped_by_file_and_capped_per_file_with_the_count_of_the_
         "b.csv: bad",
         "not checked: the leaks",
     ]
+
+
+# --- plain messages ---------------------------------------------------------------------------------
+
+
+def _refused(folder: Path, old: str, new: str, capsys) -> str:
+    """``codajudge check`` of the planted edition with ``old`` replaced by ``new`` in its config."""
+    config = folder / "edition.yaml"
+    text = config.read_text().replace("max_submission_per_day", "max_submissions_per_day")
+    assert old in text
+    config.write_text(text.replace(old, new, 1))
+    assert cli(["check", str(folder)]) == 1
+    return capsys.readouterr().err
+
+
+def test_a_yaml_syntax_error_names_its_line_and_a_plain_fix(tmp_path, capsys):
+    folder = planted_edition(tmp_path / "planted")
+    err = _refused(
+        folder, "name: planted\n", "name: planted\nbaselines: [random, cosine_bow\n", capsys
+    )
+    (line,) = [line for line in err.splitlines() if "not valid YAML" in line]
+    assert line.startswith(f"{folder}/edition.yaml, line ")
+    assert line.endswith("Close the list opened on line 2 with ]")
+    assert "<unicode string>" not in err and "column" not in err
+
+
+def test_a_duration_given_with_a_unit_says_the_key_takes_seconds(tmp_path, capsys):
+    folder = planted_edition(tmp_path / "planted")
+    old = "  end: '2028-02-27 23:59:59'\n"
+    err = _refused(folder, old, old + "  execution_time_limit: 10m\n", capsys)
+    assert "found '10m'. The value is a number of seconds, without a unit: 10m is 600" in err
+    assert "without quotes" not in err
+
+
+def test_a_missing_scale_says_missing_and_what_to_write(tmp_path, capsys):
+    folder = planted_edition(tmp_path / "planted")
+    old = "- id: sim\n  title: Sim\n  kind: similarity\n"
+    err = _refused(folder, old, "- id: sim\n  title: Sim\n  kind: soft_label\n", capsys)
+    assert "'scale' is missing: kind soft_label needs one; expected " in err
+    assert "Add scale: " in err and "found None" not in err
+
+
+def test_a_list_of_unquoted_labels_is_one_line_with_the_list_quoted(tmp_path, capsys):
+    folder = planted_edition(tmp_path / "planted")
+    err = _refused(
+        folder,
+        "  - '1'\n  - '2'\n  - '3'\n  - '4'\n  - '5'\n",
+        "  - 1\n  - 2\n  - 3\n  - 4\n  - 5\n",
+        capsys,
+    )
+    (line,) = [line for line in err.splitlines() if "'labels'" in line]
+    assert "'labels' must be strings: 5 entries are not quoted" in line
+    assert 'Write labels: ["1", "2", "3", "4", "5"]' in line
+
+
+@pytest.mark.parametrize("command", ["baselines", "build", "new", "schema", "run", "check"])
+def test_every_help_text_states_its_whole_first_paragraph(command, capsys):
+    import importlib
+
+    from codajudge.cli import COMMANDS
+
+    with pytest.raises(SystemExit):
+        cli([command, "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    doc = importlib.import_module(COMMANDS[command][0]).__doc__
+    first = " ".join(doc.strip().split("\n\n")[0].split())
+    assert first in out and first.endswith(".")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import yaml
 
-from ..errors import ConfigError
+from ..errors import ConfigError, Problem
 
 MAX_CONFIG_BYTES = 1024 * 1024
 BOOL_TAG = "tag:yaml.org,2002:bool"
@@ -118,6 +118,40 @@ def load_config_yaml(path: Path, display: str):
     except RecursionError:
         raise ConfigError.single(display, "the edition config is nested too deeply")
     except yaml.YAMLError as e:
-        raise ConfigError.single(display, f"not valid YAML ({e})")
+        raise ConfigError([yaml_problem(e, text, display)])
     finally:
         loader.dispose()
+
+
+#: A plain fix for the YAML parser's commonest complaints, by words of its message.
+YAML_FIXES = (
+    ("flow sequence", "close the list opened on line {opened} with ]"),
+    ("flow mapping", "close the mapping opened on line {opened} with }}"),
+    ("found character '\\t'", "indent with spaces: YAML does not take tabs"),
+    ("mapping values are not allowed", "quote a value that holds ': ' (a colon and a space)"),
+    ("quoted scalar", "close the quote opened on line {opened}"),
+    ("indentation", "indent the keys of one mapping by the same number of spaces"),
+    ("block mapping", "indent the keys of one mapping by the same number of spaces"),
+)
+
+
+def yaml_problem(error, text: str, display: str) -> Problem:
+    """The parser's ``error`` as a located problem: its line, what it read there and a plain fix
+    (the parser's own words kept as what was expected)."""
+    mark = getattr(error, "problem_mark", None)
+    opened_at = getattr(error, "context_mark", None)
+    line = mark.line + 1 if mark is not None else None
+    opened = opened_at.line + 1 if opened_at is not None else line
+    words = " ".join(str(getattr(error, part, "") or "") for part in ("context", "problem"))
+    fix = next((fix for key, fix in YAML_FIXES if key in words), None)
+    lines = text.splitlines()
+    shown = lines[line - 1].strip() if line and line <= len(lines) else ""
+    return Problem(
+        display,
+        "not valid YAML" + (f": {error.problem}" if getattr(error, "problem", None) else ""),
+        line=line,
+        found=repr(shown[:80]) if shown else None,
+        hint=(
+            fix or "check the brackets, quotes and indentation on this line and the one before it"
+        ).format(opened=opened),
+    )

@@ -29,7 +29,7 @@ from .. import __version__
 from ..assets import is_source_checkout
 from ..bundle.edition import load_edition
 from ..errors import ConfigError, Problem
-from .common import run_guarded
+from .common import run_guarded, summary
 
 #: What the repository root holds of the default edition's bundle (the rest is source).
 ROOT_GENERATED = (
@@ -185,7 +185,7 @@ def run(args) -> int:
 def main(argv: Optional[List[str]] = None, prog: str = "build_bundle.py") -> int:
     parser = argparse.ArgumentParser(
         prog=prog,
-        description=__doc__.splitlines()[0],
+        description=summary(__doc__),
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=__doc__,
     )

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import List, Optional
 
 from ..errors import UsageError, counted
-from .common import run_guarded
+from .common import run_guarded, summary
 
 
 def is_edition_config(path: Path) -> bool:
@@ -68,7 +68,7 @@ def check(bundle: str, data: Optional[str] = None) -> int:
 def main(argv: Optional[List[str]] = None, prog: str = "codajudge check") -> int:
     parser = argparse.ArgumentParser(
         prog=prog,
-        description=__doc__.split("\n\n")[0].replace("\n", " "),
+        description=summary(__doc__),
         epilog=__doc__.split("\n\n", 1)[1],
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -22,7 +22,7 @@ from typing import List, Optional
 from ..assets import kit_root
 from ..confine import slug_problem
 from ..errors import ConfigError
-from .common import run_guarded
+from .common import run_guarded, summary
 
 CONFIG = """\
 # Edition '{name}', written by `codajudge new`. Every key is described in docs/edition-config.md, and
@@ -164,7 +164,7 @@ def run(args) -> int:
 
 
 def main(argv: Optional[List[str]] = None, prog: str = "codajudge new") -> int:
-    parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog=prog, description=summary(__doc__))
     parser.add_argument("name", help="the edition's name (a plain folder name)")
     parser.add_argument("--out", default=".", help="the folder to write NAME/ in (default: .)")
     args = parser.parse_args(argv)
