@@ -275,3 +275,22 @@ def test_every_help_text_states_its_whole_first_paragraph(command, capsys):
     doc = importlib.import_module(COMMANDS[command][0]).__doc__
     first = " ".join(doc.strip().split("\n\n")[0].split())
     assert first in out and first.endswith(".")
+
+
+# --- the README's commands ----------------------------------------------------------------------------
+
+
+def test_the_organiser_sections_run_the_kit_as_the_quick_starts_environment_provides_it():
+    """The quick start's environment has no ``codajudge`` script (only ``pip install .`` makes one):
+    the organiser's sections, up to the one on installing it, write ``python -m codajudge``."""
+    import re
+
+    from codajudge.cli import COMMANDS
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## For organisers", 1)[1].split("## Installing the `codajudge`", 1)[0]
+    pattern = rf"(?:^|`)codajudge (?:{'|'.join(COMMANDS)})\b"
+    bare = [m.group(0) for m in re.finditer(pattern, section, flags=re.MULTILINE)]
+    assert bare == ["`codajudge rank"], bare  # the ranking's outputs quote the command, as written
+    assert "python -m codajudge new myedition" in section
+    assert "python -m codajudge check myedition --data myedition" in section
