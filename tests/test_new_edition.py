@@ -254,3 +254,22 @@ def test_chaosnli_declares_why_its_kit_scores_no_phase():
     from codajudge.bundle.edition import load_edition
 
     assert "no training split" in load_edition(REPO / "editions" / "chaosnli").kit_scores_no_phase
+
+
+def test_the_baselines_page_says_why_cosine_bow_cannot_differ_on_one_text(tmp_path):
+    """Items of one text give cosine_bow no pair to compare: it predicts as most_frequent does,
+    and the Baselines page says so rather than showing two equal columns without a word."""
+    edition = _written(tmp_path, "single")
+    config = edition / "edition.yaml"
+    text = config.read_text(encoding="utf-8")
+    config.write_text(text.replace("texts: [sentence1, sentence2]", "texts: [sentence1]"), "utf-8")
+    codajudge("build", "--edition", "single", "--data", "single", "--out", "dist", cwd=tmp_path)
+    page = (tmp_path / "dist" / "single" / "pages" / "baselines.md").read_text(encoding="utf-8")
+    assert (
+        "- **cosine_bow** cannot differ from another baseline here: on Similarity, whose items "
+        "have fewer than 2 texts, it has nothing to compare and predicts as most_frequent does."
+    ) in page
+    two = tmp_path / "two"
+    config.write_text(text, "utf-8")
+    codajudge("build", "--edition", "single", "--data", "single", "--out", str(two), cwd=tmp_path)
+    assert "cannot differ" not in (two / "single" / "pages" / "baselines.md").read_text("utf-8")

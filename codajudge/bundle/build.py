@@ -71,6 +71,8 @@ class EditionData:
     baseline_scores: Dict[str, Dict[str, Dict[str, float]]] = field(default_factory=dict)
     #: baseline -> why it is not run (it learns from a training split the edition does not have)
     skipped_baselines: Dict[str, str] = field(default_factory=dict)
+    #: baseline -> why it cannot differ from another on some tracks (the Baselines page says it)
+    alike_baselines: Dict[str, str] = field(default_factory=dict)
     #: the leaks found in the files the edition's ``known_leaks`` declares (built on purpose)
     known_leaks: List[Problem] = field(default_factory=list)
 
@@ -90,6 +92,37 @@ def untrainable_baselines(edition: Edition, data: EditionData) -> Dict[str, str]
                 )
                 break
     return skipped
+
+
+def alike_baselines(edition: Edition, data: EditionData) -> Dict[str, str]:
+    """The edition's baselines that cannot differ from another on a track, its items having fewer
+    texts than the baseline compares (cosine_bow on one text), and why."""
+    from ..baselines import baseline_class
+
+    alike: Dict[str, str] = {}
+    for name in edition.baselines:
+        model = baseline_class(name)
+        short = [
+            track.title
+            for track in edition.tracks
+            if _most_texts(data, track.dataset) < model.texts_compared
+        ]
+        if short:
+            alike[name] = (
+                f"on {', '.join(short)}, whose items have fewer than {model.texts_compared} texts, "
+                f"it has nothing to compare and predicts as {model.alike_without_texts} does"
+            )
+    return alike
+
+
+def _most_texts(data: EditionData, dataset: str) -> int:
+    """The most texts an item of ``dataset`` has, over every split."""
+    counts = [
+        len(item.get("texts") or [])
+        for split in data.splits.values()
+        for item in split.get(dataset, [])
+    ]
+    return max(counts, default=0)
 
 
 def split_source(source, split: str, where: str):
@@ -435,7 +468,11 @@ def write_pages(edition: Edition, data: EditionData, root: Path) -> List[dict]:
         for page in edition.pages
     ]
     generated = generated_pages(
-        edition, data.baseline_scores, local_score(edition, data), data.skipped_baselines
+        edition,
+        data.baseline_scores,
+        local_score(edition, data),
+        data.skipped_baselines,
+        data.alike_baselines,
     )
     for title, name, text in generated:
         (pages_dir / name).write_text(marked_page(text, edition), encoding="utf-8")
@@ -729,6 +766,7 @@ def write_tree(
     built: baselines that need a training split the edition lacks are left out (the Baselines page
     says why)."""
     data.skipped_baselines = untrainable_baselines(edition, data)
+    data.alike_baselines = alike_baselines(edition, data)
     kept = [name for name in edition.baselines if name not in data.skipped_baselines]
     edition = dataclasses.replace(edition, baselines=kept)
     root.mkdir(parents=True)
