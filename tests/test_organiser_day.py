@@ -294,3 +294,22 @@ def test_the_organiser_sections_run_the_kit_as_the_quick_starts_environment_prov
     assert bare == ["`codajudge rank"], bare  # the ranking's outputs quote the command, as written
     assert "python -m codajudge new myedition" in section
     assert "python -m codajudge check myedition --data myedition" in section
+
+
+# --- ranking code submissions -------------------------------------------------------------------------
+
+
+def test_rank_explains_that_a_code_submission_is_ranked_by_its_prediction_output(tmp_path, capsys):
+    import zipfile
+
+    submissions = tmp_path / "final"
+    submissions.mkdir()
+    with zipfile.ZipFile(submissions / "team-a.zip", "w") as archive:
+        archive.writestr("model.py", "class Model:\n    pass\n")
+    reference = REPO / "reference_data" / "evaluation"
+    code = cli(["rank", str(submissions), str(reference), "--out", str(tmp_path / "out")])
+    err = " ".join(capsys.readouterr().err.split())
+    assert code == 2
+    assert "team-a: NOT SCORED: a code submission (it holds model.py): the ranking scores" in err
+    assert "Download each run's prediction output from Codabench" in err
+    assert "no prediction file for any track" not in err
