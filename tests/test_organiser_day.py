@@ -313,3 +313,21 @@ def test_rank_explains_that_a_code_submission_is_ranked_by_its_prediction_output
     assert "team-a: NOT SCORED: a code submission (it holds model.py): the ranking scores" in err
     assert "Download each run's prediction output from Codabench" in err
     assert "no prediction file for any track" not in err
+
+
+def test_new_prints_its_next_commands_as_the_kit_was_started(tmp_path):
+    """Run as ``python -m codajudge`` (the quick start's environment), it says that, not a
+    ``codajudge`` script that environment lacks."""
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-m", "codajudge", "new", "mine"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"},
+    )
+    assert done.returncode == 0, done.stderr
+    assert "\n  python -m codajudge check mine --data mine\n" in done.stdout
+    assert "\n  python -m codajudge build --edition mine --data mine --out dist" in done.stdout

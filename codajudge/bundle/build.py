@@ -182,13 +182,14 @@ def import_data(
         if missing_releases({key: source}, data_root)
     }
     splits = _load_splits(edition, data_root, needed, absent, problems)
+    places = data_places(edition, data_root)
     for split in needed:
         for dataset, items in splits[split].items():
             if split != "train" and not items:
-                problems.append(Problem(f"datasets '{dataset}'", f"the {split} split has no items"))
+                problems.append(Problem(places[dataset][split], f"the {split} split has no items"))
     unread = len(problems) > len(found or [])
     repeats = [] if unread else check_repeats(edition, splits, problems)
-    problems.extend(split_problems(edition.tracks, splits, data_places(edition, data_root)))
+    problems.extend(split_problems(edition.tracks, splits, places))
     if problems:
         raise BuildProblems(problems, unchecked=UNREAD if unread else UNBUILT)
     for phase in edition.phases:
@@ -236,7 +237,7 @@ def _load_splits(edition: Edition, data_root: Path, needed: List[str], absent, p
     """split -> dataset -> items of every dataset not ``absent``; their problems added to
     ``problems``, each naming its dataset."""
     splits: Dict[str, Dict[str, List[dict]]] = {s: {} for s in needed}
-    config = str(edition.folder / "edition.yaml")
+    config = edition.config
     for dataset, source in sorted(edition.datasets.items()):
         if dataset in absent:
             continue

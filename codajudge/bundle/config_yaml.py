@@ -123,35 +123,53 @@ def load_config_yaml(path: Path, display: str):
         loader.dispose()
 
 
-#: A plain fix for the YAML parser's commonest complaints, by words of its message.
+#: The YAML parser's commonest complaints (by words of its message) in plain words, with a fix.
 YAML_FIXES = (
-    ("flow sequence", "close the list opened on line {opened} with ]"),
-    ("flow mapping", "close the mapping opened on line {opened} with }}"),
-    ("found character '\\t'", "indent with spaces: YAML does not take tabs"),
-    ("mapping values are not allowed", "quote a value that holds ': ' (a colon and a space)"),
-    ("quoted scalar", "close the quote opened on line {opened}"),
-    ("indentation", "indent the keys of one mapping by the same number of spaces"),
-    ("block mapping", "indent the keys of one mapping by the same number of spaces"),
+    (
+        "flow sequence",
+        "a list [...] is not closed",
+        "close the list opened on line {opened} with ]",
+    ),
+    (
+        "flow mapping",
+        "a mapping {{...}} is not closed",
+        "close the mapping opened on line {opened} with }}",
+    ),
+    ("found character '\\t'", "a tab in the indentation", "indent with spaces: YAML takes no tabs"),
+    (
+        "mapping values are not allowed",
+        "a ': ' where no key can start",
+        "quote a value that holds ': ', or indent this key as the keys beside it",
+    ),
+    ("quoted scalar", "a quote is not closed", "close the quote opened on line {opened}"),
+    ("indentation", "the indentation is inconsistent", "indent one mapping's keys alike"),
+    ("block mapping", "the indentation is inconsistent", "indent one mapping's keys alike"),
+)
+#: What is said when the parser's complaint is none of the above.
+YAML_OTHER = (
+    "not valid YAML",
+    "check the brackets, quotes and indentation on this line and the one before it",
 )
 
 
 def yaml_problem(error, text: str, display: str) -> Problem:
-    """The parser's ``error`` as a located problem: its line, what it read there and a plain fix
-    (the parser's own words kept as what was expected)."""
+    """The parser's ``error`` as a located problem: its line, what is written there, and the
+    complaint in plain words with a fix (``YAML_FIXES``)."""
     mark = getattr(error, "problem_mark", None)
     opened_at = getattr(error, "context_mark", None)
     line = mark.line + 1 if mark is not None else None
     opened = opened_at.line + 1 if opened_at is not None else line
     words = " ".join(str(getattr(error, part, "") or "") for part in ("context", "problem"))
-    fix = next((fix for key, fix in YAML_FIXES if key in words), None)
+    message, fix = next(
+        ((f"not valid YAML: {what}", fix) for key, what, fix in YAML_FIXES if key in words),
+        YAML_OTHER,
+    )
     lines = text.splitlines()
     shown = lines[line - 1].strip() if line and line <= len(lines) else ""
     return Problem(
         display,
-        "not valid YAML" + (f": {error.problem}" if getattr(error, "problem", None) else ""),
+        message.format(),
         line=line,
         found=repr(shown[:80]) if shown else None,
-        hint=(
-            fix or "check the brackets, quotes and indentation on this line and the one before it"
-        ).format(opened=opened),
+        hint=fix.format(opened=opened),
     )

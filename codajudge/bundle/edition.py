@@ -86,6 +86,8 @@ class Edition:
     contact_email: Optional[str] = None
     #: why the starting kit can score no phase, when it cannot (the builder warns otherwise)
     kit_scores_no_phase: Optional[str] = None
+    #: the config file, as the messages name it
+    config: str = "edition.yaml"
     #: the starting kit's ``local`` phase: a seeded slice of train (None: the kit has none)
     local: Optional[LocalSplit] = None
     queue: Optional[str] = (
@@ -483,6 +485,7 @@ def _cross_checked(raw: dict, display: str, folder: Path, problems: List[Problem
         known_leaks=dict(raw.get("known_leaks") or {}),
         contact_email=raw.get("contact_email"),
         kit_scores_no_phase=raw.get("kit_scores_no_phase"),
+        config=display,
         local=declared_local(raw.get("local")),
         queue=queue,
     )

@@ -16,6 +16,7 @@ import csv
 import io
 import json
 import shutil
+import sys
 from pathlib import Path
 from typing import List, Optional
 
@@ -152,13 +153,20 @@ def write_edition(name: str, out: Path) -> Path:
     return folder
 
 
+def invoked_as() -> str:
+    """The kit's command as this process was started: ``python -m codajudge`` (a checkout's
+    environment, where no ``codajudge`` script may be installed) or ``codajudge``."""
+    return "python -m codajudge" if Path(sys.argv[0]).name == "__main__.py" else "codajudge"
+
+
 def run(args) -> int:
     folder = write_edition(args.name, Path(args.out))
+    kit = invoked_as()
     print(
         f"wrote {folder}: rewrite the title and description in edition.yaml, replace "
         f"data/items.csv, rewrite pages/overview.md and pages/terms.md, then:\n"
-        f"  codajudge check {folder} --data {folder}\n"
-        f"  codajudge build --edition {folder} --data {folder} --out dist"
+        f"  {kit} check {folder} --data {folder}\n"
+        f"  {kit} build --edition {folder} --data {folder} --out dist"
     )
     return 0
 
