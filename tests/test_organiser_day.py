@@ -20,8 +20,8 @@ def _rows(count: int, value):
     return [
         {
             "id": f"p{i:03d}",
-            "sentence1": " ".join(WORDS[i % 7 : i % 7 + 5]),
-            "sentence2": " ".join(WORDS[i % 5 : i % 5 + 6]),
+            "sentence1": " ".join(WORDS[i % 7 : i % 7 + 5]) + f" {i}",
+            "sentence2": " ".join(WORDS[i % 5 : i % 5 + 6]) + f" {i}",
             "value": value(i),
         }
         for i in range(count)
@@ -331,3 +331,21 @@ def test_new_prints_its_next_commands_as_the_kit_was_started(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "\n  python -m codajudge check mine --data mine\n" in done.stdout
     assert "\n  python -m codajudge build --edition mine --data mine --out dist" in done.stdout
+
+
+def test_check_with_data_of_a_sound_edition_writes_nothing_and_says_how_to_build(tmp_path, capsys):
+    folder = planted_edition(tmp_path / "planted")
+    config = yaml.safe_load((folder / "edition.yaml").read_text())
+    config["phases"][1]["max_submissions_per_day"] = config["phases"][1].pop(
+        "max_submission_per_day"
+    )
+    del config["datasets"]["extra"], config["datasets"]["grades"]
+    config["tracks"] = config["tracks"][:1]
+    (folder / "edition.yaml").write_text(yaml.safe_dump(config))
+    scores = (folder / "data" / "scores.csv").read_text().replace(",7.5\n", ",2.5\n")
+    (folder / "data" / "scores.csv").write_text(scores)
+    before = sorted(tmp_path.rglob("*"))
+    assert cli(["check", str(folder), "--data", str(folder)]) == 0, capsys.readouterr().err
+    out = capsys.readouterr().out
+    assert "is complete and valid; nothing was written (build it: codajudge build --edition" in out
+    assert sorted(tmp_path.rglob("*")) == before

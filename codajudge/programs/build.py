@@ -139,9 +139,10 @@ def checked_data(config: Path, data: Optional[str]):
     return edition, data_root, import_data(edition, data_root, found)
 
 
-def dry_run(edition, data_root: Path, data) -> int:
+def dry_run(edition, data_root: Path, data, then: str = "drop --dry-run to build") -> int:
     """Everything a build validates (config, every split, gold, leaderboard keys, leaks), in a
-    temporary folder that is removed: nothing is written where the organiser looks."""
+    temporary folder that is removed: nothing is written where the organiser looks; ``then``: what
+    to do next, in the closing line."""
     with tempfile.TemporaryDirectory(prefix="codajudge-dry-run-") as tmp:
         write_tree(edition, data, Path(tmp) / edition.name)
     for note in known_leak_notes(edition, data):
@@ -150,7 +151,7 @@ def dry_run(edition, data_root: Path, data) -> int:
         print(warning)
     print(
         f"edition {edition.name}: the data in {data_root} is complete and valid; nothing was written "
-        f"(drop --dry-run to build)"
+        f"({then})"
     )
     return 0
 

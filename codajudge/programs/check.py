@@ -40,7 +40,9 @@ def check_edition(path: Path, data: Optional[str] = None) -> int:
             f"checked (give --data DIR, the folder its dataset paths are relative to)"
         )
         return 0
-    return dry_run(*checked_data(path, data))
+    edition, data_root, read = checked_data(path, data)
+    then = f"build it: codajudge build --edition {path} --data {data}"
+    return dry_run(edition, data_root, read, then)
 
 
 def check(bundle: str, data: Optional[str] = None) -> int:
