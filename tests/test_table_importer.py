@@ -51,12 +51,14 @@ def write_csv(path: Path, table: list, delimiter: str = ",") -> None:
 
 
 def edition(tmp_path: Path, dataset: dict, tracks=None, table=None, name="mine") -> Path:
-    """A `codajudge new` edition with its pages written, its dataset and tracks replaced."""
+    """A `codajudge new` edition with its pages, title and description written, its dataset and
+    tracks replaced."""
     folder = write_edition(name, tmp_path)
     (folder / "pages" / "overview.md").write_text("# Mine\n\nMy pairs.\n", encoding="utf-8")
     (folder / "pages" / "terms.md").write_text("# Terms\n\nCC0.\n", encoding="utf-8")
     write_csv(folder / "data" / "mine.csv", table or rows(60))
     config = yaml.safe_load((folder / "edition.yaml").read_text(encoding="utf-8"))
+    config["title"], config["description"] = "Mine", "My pairs, scored."
     config["datasets"] = {"pairs": dataset}
     config["tracks"] = tracks or [{"id": "sim", "kind": "similarity", "dataset": "pairs"}]
     (folder / "edition.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
