@@ -297,3 +297,33 @@ class FileRefusals:
             raise self.errors[0]
         if self.errors:
             raise SeveralFilesError(self.errors, self.unit)
+
+
+def problem_file(problem: Problem) -> str:
+    """The file a problem is in: its ``file`` without the key path or the dataset that follow it
+    (``edition.yaml: phases[1]``, ``data/items.csv (dataset 'pairs', dev split)``)."""
+    return problem.file.split(": ", 1)[0].split(" (", 1)[0]
+
+
+class BuildProblems(ConfigError):
+    """Every problem an edition's check found, grouped by file in the order the files first appear:
+    each file's first ``MAX_PROBLEMS_PER_FILE`` and the count of the rest; ``unchecked`` says what
+    was not checked because of them (the checks they make meaningless)."""
+
+    def __init__(self, problems: List[Problem], unchecked: Optional[str] = None):
+        self.unchecked = unchecked
+        super().__init__(problems)
+
+    def render(self) -> str:
+        files: Dict[str, List[Problem]] = {}
+        for problem in self.problems:
+            files.setdefault(problem_file(problem), []).append(problem)
+        lines = []
+        for file, group in files.items():
+            lines += [p.render() for p in group[:MAX_PROBLEMS_PER_FILE]]
+            if len(group) > MAX_PROBLEMS_PER_FILE:
+                more = counted(len(group) - MAX_PROBLEMS_PER_FILE, "more problem")
+                lines.append(f"... and {more} in {file} not shown")
+        if self.unchecked:
+            lines.append(f"not checked: {self.unchecked}")
+        return "\n".join(lines)

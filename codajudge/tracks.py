@@ -297,7 +297,16 @@ def _checked_range(kind, value, where: str, problems: List[Problem]):
 def _checked_scale(kind, scale, where: str, problems: List[Problem]):
     """The track's ``scale``: required for soft-label and perspectivist kinds, refused for the others."""
     if kind.has_scale:
-        if scale not in kind.scales:
+        if scale is None:
+            problems.append(
+                Problem(
+                    where,
+                    f"'scale' is missing: kind {kind.name} needs one",
+                    expected=" | ".join(kind.scales),
+                    hint=f"add scale: {kind.scales[0]} (or another of the above) to the track",
+                )
+            )
+        elif scale not in kind.scales:
             problems.append(
                 Problem(
                     where,
@@ -317,7 +326,16 @@ def _checked_labels(kind, raw, where: str, problems: List[Problem]) -> Tuple[str
     """The track's ``labels``: at least two, no duplicates, for the kinds that have labels."""
     labels = _as_str_tuple(raw, "labels", where, problems)
     if kind.has_labels:
-        if len(labels) < 2:
+        if raw is None:
+            problems.append(
+                Problem(
+                    where,
+                    f"'labels' is missing: kind {kind.name} needs the track's labels",
+                    expected="two or more labels, quoted, in order",
+                    hint='add labels: ["LABEL1", "LABEL2", ...] to the track',
+                )
+            )
+        elif len(labels) < 2:
             problems.append(
                 Problem(where, "'labels' must list at least two labels", found=repr(list(labels)))
             )

@@ -425,3 +425,16 @@ def test_hidden_gold_in_another_encoding_is_found(case, larger, tmp_path):
     tree = broken_copy(larger.tree, lambda t: mutate(larger, t), tmp_path / "bundle")
     found = "\n".join(check_bundle(tree))
     assert expected in found, found
+
+
+def test_a_missing_reference_file_is_a_located_problem_beside_competition_yamls(small, tmp_path):
+    """Not a raw FileNotFoundError, and not only once competition.yaml's problems are fixed."""
+    broken = broken_copy(small[0].tree, phase(0, execution_time_limit=0), tmp_path / "bundle")
+    (broken / "reference_data" / "evaluation" / "sim.jsonl").unlink()
+    problems = check_bundle(broken)
+    assert any("execution_time_limit" in line for line in problems), problems
+    assert any(
+        line.startswith("reference_data/evaluation/sim.jsonl: the reference data file is missing")
+        for line in problems
+    ), problems
+    assert not any("FileNotFoundError" in line for line in problems)

@@ -155,9 +155,9 @@ def test_the_organisers_reports_are_refused_all_at_once_naming_file_key_and_fix(
     assert "unknown key 'pth'" in text and "Did you mean 'path'?" in text
     assert "unknown scale" in text and "Did you mean 'ordinal'?" in text
     assert "'public_gold' must be a boolean" in text and "the string 'false'" in text
-    assert "'labels[0]' must be a string, found True (bool). Quote it" in text
+    assert "'labels' must be strings: 2 entries are not quoted, found [True, False]" in text
     assert "'start' is not a UTC date and time" in text and "1970" not in text
-    assert all(p.file.startswith(DISPLAY) for p in lines) and len(lines) == 8
+    assert all(p.file.startswith(DISPLAY) for p in lines) and len(lines) == 7
 
 
 def test_the_builder_refuses_before_reading_any_file(tmp_path):

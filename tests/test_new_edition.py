@@ -79,6 +79,8 @@ def organiser(tmp_path_factory):
     refused = codajudge("build", "--edition", str(edition), "--out", "dist", cwd=work, ok=False)
     for page in ("overview.md", "terms.md"):
         assert f"myedition/pages/{page}: the page is still the placeholder" in refused.stderr
+    for key in ("title", "description"):
+        assert f"edition.yaml: {key}: '{key}' is still the placeholder" in refused.stderr
     for page, text in (("overview.md", "# My task\n\nPairs.\n"), ("terms.md", "# Terms\n\nCC0.\n")):
         (edition / "pages" / page).write_text(text, encoding="utf-8")
     # 3. the organiser's own CSV, its columns, a filter and a cut into splits
@@ -98,8 +100,9 @@ def organiser(tmp_path_factory):
         "where": {"genre": "main"},
         "split": {"train": 0.6, "dev": 0.2, "test": 0.2, "seed": 7},
     }
-    # 4. title and dates
+    # 4. title, description and dates
     config["title"] = "My shared task 2028"
+    config["description"] = "Similarity of sentence pairs, from the organisers' own table."
     dates = [
         ("2028-01-10 00:00:00", "2028-02-27 23:59:59"),
         ("2028-03-01 00:00:00", "2028-03-10 23:59:59"),
@@ -205,3 +208,68 @@ def test_codajudge_new_refuses_an_existing_folder_and_a_name_that_is_not_plain(t
     assert "taken: already exists" in done.stderr and done.returncode == 1
     done = codajudge("new", "../out", cwd=tmp_path, ok=False)
     assert "'NAME' must be a plain name" in done.stderr and not (tmp_path.parent / "out").exists()
+
+
+def _written(work: Path, name: str) -> Path:
+    """``codajudge new NAME`` with only its placeholders rewritten (pages, title, description)."""
+    codajudge("new", name, cwd=work)
+    edition = work / name
+    for page in ("overview.md", "terms.md"):
+        (edition / "pages" / page).write_text("# Mine\n\nThe task.\n", encoding="utf-8")
+    config = edition / "edition.yaml"
+    text = config.read_text(encoding="utf-8").replace(f"{name}: a new shared task", "Mine")
+    text = text.replace("One paragraph: what is predicted, from which data.", "Pairs scored.")
+    config.write_text(text, encoding="utf-8")
+    return edition
+
+
+def test_the_new_editions_kit_scores_its_first_readme_command_with_no_other_edit(tmp_path):
+    """codajudge new, the placeholders rewritten, the README's build, then the kit README's first
+    run_local.py command in the starting kit: it scores the local phase."""
+    _written(tmp_path, "fresh")
+    codajudge("build", "--edition", "fresh", "--data", "fresh", "--out", "dist", cwd=tmp_path)
+    kit = tmp_path / "dist" / "fresh" / "starting_kit"
+    readme = (kit / "README.md").read_text(encoding="utf-8")
+    first = next(line for line in readme.splitlines() if line.startswith("python3 run_local.py"))
+    assert first == "python3 run_local.py . baseline:cosine_bow --phase local"
+    done = run(*first.split()[1:], "--output", str(tmp_path / "out"), cwd=kit)
+    assert "Similarity Pearson r" in done.stdout
+    assert json.loads((tmp_path / "out" / "scores.json").read_text())["sim_pearson"] > 0.5
+
+
+def test_the_builder_warns_when_the_kit_can_score_no_phase_unless_the_edition_says_why(tmp_path):
+    edition = _written(tmp_path, "nolocal")
+    config = edition / "edition.yaml"
+    text = config.read_text(encoding="utf-8").replace("local: {fraction: 0.2, seed: 1}", "")
+    config.write_text(text, encoding="utf-8")
+    dry = ("build", "--edition", "nolocal", "--data", "nolocal", "--dry-run")
+    warned = codajudge(*dry, cwd=tmp_path).stdout
+    assert "warning: the starting kit can score no phase" in warned
+    assert "declare why with 'kit_scores_no_phase: REASON'" in warned
+    config.write_text(text + "kit_scores_no_phase: the practice gold is the test's\n", "utf-8")
+    assert "warning" not in codajudge(*dry, cwd=tmp_path).stdout
+
+
+def test_chaosnli_declares_why_its_kit_scores_no_phase():
+    from codajudge.bundle.edition import load_edition
+
+    assert "no training split" in load_edition(REPO / "editions" / "chaosnli").kit_scores_no_phase
+
+
+def test_the_baselines_page_says_why_cosine_bow_cannot_differ_on_one_text(tmp_path):
+    """Items of one text give cosine_bow no pair to compare: it predicts as most_frequent does,
+    and the Baselines page says so rather than showing two equal columns without a word."""
+    edition = _written(tmp_path, "single")
+    config = edition / "edition.yaml"
+    text = config.read_text(encoding="utf-8")
+    config.write_text(text.replace("texts: [sentence1, sentence2]", "texts: [sentence1]"), "utf-8")
+    codajudge("build", "--edition", "single", "--data", "single", "--out", "dist", cwd=tmp_path)
+    page = (tmp_path / "dist" / "single" / "pages" / "baselines.md").read_text(encoding="utf-8")
+    assert (
+        "- **cosine_bow** cannot differ from another baseline here: on Similarity, whose items "
+        "have fewer than 2 texts, it has nothing to compare and predicts as most_frequent does."
+    ) in page
+    two = tmp_path / "two"
+    config.write_text(text, "utf-8")
+    codajudge("build", "--edition", "single", "--data", "single", "--out", str(two), cwd=tmp_path)
+    assert "cannot differ" not in (two / "single" / "pages" / "baselines.md").read_text("utf-8")

@@ -51,12 +51,14 @@ def write_csv(path: Path, table: list, delimiter: str = ",") -> None:
 
 
 def edition(tmp_path: Path, dataset: dict, tracks=None, table=None, name="mine") -> Path:
-    """A `codajudge new` edition with its pages written, its dataset and tracks replaced."""
+    """A `codajudge new` edition with its pages, title and description written, its dataset and
+    tracks replaced."""
     folder = write_edition(name, tmp_path)
     (folder / "pages" / "overview.md").write_text("# Mine\n\nMy pairs.\n", encoding="utf-8")
     (folder / "pages" / "terms.md").write_text("# Terms\n\nCC0.\n", encoding="utf-8")
     write_csv(folder / "data" / "mine.csv", table or rows(60))
     config = yaml.safe_load((folder / "edition.yaml").read_text(encoding="utf-8"))
+    config["title"], config["description"] = "Mine", "My pairs, scored."
     config["datasets"] = {"pairs": dataset}
     config["tracks"] = tracks or [{"id": "sim", "kind": "similarity", "dataset": "pairs"}]
     (folder / "edition.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
@@ -616,7 +618,8 @@ def test_an_unreadable_table_is_a_located_configuration_problem(
     write(folder)
     code, printed = built_on_the_command_line(folder)
     assert code == 1, printed
-    assert f"{folder / path}, {where}: " in printed and all(w in printed for w in words), printed
+    located = f"{folder / path} (dataset 'pairs'), {where}: "
+    assert located in printed and all(w in printed for w in words), printed
     assert "internal error" not in printed and "Traceback" not in printed
 
 
@@ -670,7 +673,8 @@ def test_a_row_whose_annotators_column_names_one_annotator_twice_is_refused(tmp_
     write_csv(folder / "data" / "mine.csv", table)
     code, printed = built_on_the_command_line(folder)
     assert code == 1, printed
-    assert "mine.csv, line 3, item 'b': the annotators column names an annotator twice" in printed
+    located = "mine.csv (dataset 'pairs'), line 3, item 'b'"
+    assert f"{located}: the annotators column names an annotator twice" in printed
 
 
 def test_the_majority_is_counted_in_the_label_set_of_the_track_whose_gold_it_is():

@@ -32,6 +32,10 @@ class BaselineModel:
     """Base of the built-in models; follows the code-submission interface (see the package docstring)."""
 
     needs_training = False
+    #: the texts an item needs for this baseline to tell it from another (0: none needed), and the
+    #: baseline it cannot differ from on a dataset whose items have fewer
+    texts_compared = 0
+    alike_without_texts = ""
 
     def __init__(self, track: dict):
         settings = dict(track)

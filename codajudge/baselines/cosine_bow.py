@@ -61,6 +61,9 @@ def quantile_edges(values: Sequence[float], n_bins: int = N_BINS) -> np.ndarray:
 class CosineBow(BaselineModel):
     """Word-overlap cosine, scaled for similarity and mapped through training bins otherwise."""
 
+    texts_compared = 2
+    alike_without_texts = "most_frequent"
+
     def __init__(self, track: dict):
         super().__init__(track)
         self.needs_training = not self.kind.predicts_from_similarity

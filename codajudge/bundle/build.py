@@ -21,12 +21,12 @@ import yaml
 
 from .. import __version__, kinds
 from ..assets import PACKAGE, kit_root
-from ..errors import ConfigError, Problem
+from ..errors import BuildProblems, ConfigError, Problem
 from ..formats.coverage import write_other_phase_ids
 from ..formats.items import public_view, reference_view, write_items
 from ..formats.write import write_prediction
 from ..gold import build_gold, gold_as_values
-from ..importers import load_split, missing_releases
+from ..importers import PartlyRead, load_split, missing_releases
 from ..metrics import get as get_metric
 from ..scoring import load_gold, score_folder, scored_subset
 from ..spec import read_spec, write_spec
@@ -72,6 +72,8 @@ class EditionData:
     baseline_scores: Dict[str, Dict[str, Dict[str, float]]] = field(default_factory=dict)
     #: baseline -> why it is not run (it learns from a training split the edition does not have)
     skipped_baselines: Dict[str, str] = field(default_factory=dict)
+    #: baseline -> why it cannot differ from another on some tracks (the Baselines page says it)
+    alike_baselines: Dict[str, str] = field(default_factory=dict)
     #: the leaks found in the files the edition's ``known_leaks`` declares (built on purpose)
     known_leaks: List[Problem] = field(default_factory=list)
 
@@ -91,6 +93,37 @@ def untrainable_baselines(edition: Edition, data: EditionData) -> Dict[str, str]
                 )
                 break
     return skipped
+
+
+def alike_baselines(edition: Edition, data: EditionData) -> Dict[str, str]:
+    """The edition's baselines that cannot differ from another on a track, its items having fewer
+    texts than the baseline compares (cosine_bow on one text), and why."""
+    from ..baselines import baseline_class
+
+    alike: Dict[str, str] = {}
+    for name in edition.baselines:
+        model = baseline_class(name)
+        short = [
+            track.title
+            for track in edition.tracks
+            if _most_texts(data, track.dataset) < model.texts_compared
+        ]
+        if short:
+            alike[name] = (
+                f"on {', '.join(short)}, whose items have fewer than {model.texts_compared} texts, "
+                f"it has nothing to compare and predicts as {model.alike_without_texts} does"
+            )
+    return alike
+
+
+def _most_texts(data: EditionData, dataset: str) -> int:
+    """The most texts an item of ``dataset`` has, over every split."""
+    counts = [
+        len(item.get("texts") or [])
+        for split in data.splits.values()
+        for item in split.get(dataset, [])
+    ]
+    return max(counts, default=0)
 
 
 def split_source(source, split: str, where: str):
@@ -127,23 +160,41 @@ def _load_dataset_split(source, data_root: Path, split: str, where: str, labels)
     return sampled_items(items, sample, where) if sample else items
 
 
-def import_data(edition: Edition, data_root: Path) -> EditionData:
+#: What a dataset that could not be read leaves unchecked.
+UNREAD = (
+    "the repeats of public items in hidden splits, the leaderboard's keys, the leak checks and the "
+    "pages, which need every dataset read"
+)
+#: What problems in data that was read leave unchecked (they are checked on the built files).
+UNBUILT = "the leaderboard's keys, the leak checks and the pages, checked on the built bundle"
+
+
+def import_data(
+    edition: Edition, data_root: Path, found: Optional[List[Problem]] = None
+) -> EditionData:
     """Read every split every phase needs (and train, unless a dataset has none) through the
-    datasets' importers."""
+    datasets' importers, and check every dataset's files, every split and every track's gold
+    together; ``found``: the config's problems, reported with theirs in one ``BuildProblems``."""
     needed = ["train"] + sorted({p.split for p in edition.phases})
-    problems: List[Problem] = missing_releases(edition.datasets, data_root)
-    if problems:
-        raise ConfigError(problems)
-    splits = _load_splits(edition, data_root, needed)
+    problems: List[Problem] = list(found or []) + missing_releases(edition.datasets, data_root)
+    absent = {
+        key
+        for key, source in edition.datasets.items()
+        if missing_releases({key: source}, data_root)
+    }
+    splits = _load_splits(edition, data_root, needed, absent, problems)
+    places = data_places(edition, data_root)
     for split in needed:
         for dataset, items in splits[split].items():
             if split != "train" and not items:
-                problems.append(Problem(f"datasets '{dataset}'", f"the {split} split has no items"))
-    repeats = check_repeats(edition, splits, problems)
-    problems.extend(item_problems(edition.phases, splits))
-    problems.extend(split_problems(edition.tracks, splits))
+                problems.append(Problem(places[dataset][split], f"the {split} split has no items"))
+    unread = len(problems) > len(found or [])
+    repeats = [] if unread else check_repeats(edition, splits, problems)
+    if not unread:  # which phases score the same items, by their texts
+        problems.extend(item_problems(edition.phases, splits))
+    problems.extend(split_problems(edition.tracks, splits, places))
     if problems:
-        raise ConfigError(problems)
+        raise BuildProblems(problems, unchecked=UNREAD if unread else UNBUILT)
     for phase in edition.phases:
         for track in edition.tracks:
             build_gold(
@@ -152,39 +203,76 @@ def import_data(edition: Edition, data_root: Path) -> EditionData:
     return EditionData(splits, repeats=repeats)
 
 
-def _load_splits(edition: Edition, data_root: Path, needed: List[str]):
-    """split -> dataset -> items, every dataset's problems reported together."""
+def data_places(edition: Edition, data_root: Path) -> Dict[str, Dict[str, str]]:
+    """dataset -> split -> where its items come from, for the data checks' messages: the file and
+    the dataset's key (``data/items.csv (dataset 'pairs', dev split)``)."""
+    places: Dict[str, Dict[str, str]] = {}
+    for key, source in edition.datasets.items():
+        for split in ("train", "dev", "test", "local"):
+            path = _split_path(source, split)
+            file = f"{Path(data_root) / path} " if path else ""
+            places.setdefault(key, {})[split] = f"{file}(dataset '{key}', {split} split)"
+    return places
+
+
+def _split_path(source, split: str) -> Optional[str]:
+    """The ``path`` a dataset reads ``split`` from (its ``splits`` entry's, else its own)."""
+    if not isinstance(source, dict):
+        return None
+    override = source.get("splits", {})
+    entry = override.get(split) if isinstance(override, dict) else None
+    path = entry.get("path") if isinstance(entry, dict) else None
+    path = path or source.get("path")
+    return path if isinstance(path, str) else None
+
+
+def located(problem: Problem, dataset: str, source, config: str) -> Problem:
+    """An importer's ``problem`` naming the dataset's key: a problem in a release file keeps its
+    file, one in the dataset's options (``datasets (importer X)``) is the config's, with the file."""
+    if not problem.file.startswith("datasets"):
+        return dataclasses.replace(problem, file=f"{problem.file} (dataset '{dataset}')")
+    path = _split_path(source, "test")
+    reading = f" (path {path})" if path else ""
+    return dataclasses.replace(problem, file=f"{config}: datasets '{dataset}'{reading}")
+
+
+def _load_splits(edition: Edition, data_root: Path, needed: List[str], absent, problems):
+    """split -> dataset -> items of every dataset not ``absent``; their problems added to
+    ``problems``, each naming its dataset."""
     splits: Dict[str, Dict[str, List[dict]]] = {s: {} for s in needed}
-    problems: List[Problem] = []
+    config = edition.config
     for dataset, source in sorted(edition.datasets.items()):
+        if dataset in absent:
+            continue
         where = f"datasets '{dataset}'"
         labels = dataset_label_set(edition.tracks, dataset)
-        try:
-            for split, items in _dataset_splits(source, data_root, needed, where, labels).items():
-                splits[split][dataset] = items
-        except ConfigError as e:  # a release cut by 'split' is read once per split
-            problems.extend(p for p in e.problems if p not in problems)
-    if problems:
-        raise ConfigError(problems)
+        found: List[Problem] = []
+        for split, items in _dataset_splits(
+            source, data_root, needed, where, labels, found
+        ).items():
+            splits[split][dataset] = items
+        new = [located(p, dataset, source, config) for p in found]
+        problems.extend(p for p in new if p not in problems)
     return splits
 
 
-def _dataset_splits(source, data_root: Path, needed: List[str], where: str, labels):
+def _dataset_splits(source, data_root: Path, needed: List[str], where: str, labels, problems):
     """split -> items of one dataset: each split read, then its ``exclude`` applied (the items
-    whose texts the excluded split holds, as read, left out). A split's problems do not stop the
-    others from being read. ``labels``: the dataset's tracks' label set."""
+    whose texts the excluded split holds, as read, left out). A split's problems are added to
+    ``problems`` and do not stop the others from being read; the rows a table could read are kept
+    (``PartlyRead``), a split that could not be read at all is left out. ``labels``: the dataset's
+    tracks' label set."""
     read: Dict[str, List[dict]] = {}
-    problems: List[Problem] = []
     wanted = [s for s in needed if not (s == "train" and has_no_train(source))]
     excluded = [split for split in (source.get("exclude") or {}).values() if split not in wanted]
     for split in wanted + sorted(set(excluded)):
         try:
             read[split] = _load_dataset_split(source, data_root, split, where, labels)
-        except ConfigError as e:
+        except ConfigError as e:  # a release cut by 'split' is read once per split
+            if isinstance(e, PartlyRead):  # the rows read are checked too
+                read[split] = e.items
             problems.extend(p for p in e.problems if p not in problems)
-    if problems:
-        raise ConfigError(problems)
-    return {split: _without(read[split], read, source, split) for split in wanted}
+    return {split: _without(read[split], read, source, split) for split in wanted if split in read}
 
 
 def _without(items: List[dict], read: Dict[str, List[dict]], source, split: str) -> List[dict]:
@@ -419,7 +507,11 @@ def write_pages(edition: Edition, data: EditionData, root: Path) -> List[dict]:
         for page in edition.pages
     ]
     generated = generated_pages(
-        edition, data.baseline_scores, local_score(edition, data), data.skipped_baselines
+        edition,
+        data.baseline_scores,
+        local_score(edition, data),
+        data.skipped_baselines,
+        data.alike_baselines,
     )
     for title, name, text in generated:
         (pages_dir / name).write_text(marked_page(text, edition), encoding="utf-8")
@@ -714,6 +806,7 @@ def write_tree(
     built: baselines that need a training split the edition lacks are left out (the Baselines page
     says why)."""
     data.skipped_baselines = untrainable_baselines(edition, data)
+    data.alike_baselines = alike_baselines(edition, data)
     kept = [name for name in edition.baselines if name not in data.skipped_baselines]
     edition = dataclasses.replace(edition, baselines=kept)
     root.mkdir(parents=True)
@@ -762,9 +855,12 @@ def replace_output(staged: Path, final: Path) -> None:
     os.replace(staged, final)
 
 
-def build(edition: Edition, data_root: Path, out_dir: Path) -> BuildSummary:
-    """Validate everything, then write ``OUT/<edition>/`` and ``OUT/<edition>.zip`` (replacing old ones)."""
-    data = import_data(edition, data_root)
+def build(
+    edition: Edition, data_root: Path, out_dir: Path, data: Optional[EditionData] = None
+) -> BuildSummary:
+    """Validate everything, then write ``OUT/<edition>/`` and ``OUT/<edition>.zip`` (replacing old
+    ones); ``data``: the edition's data when already read (``import_data``)."""
+    data = data or import_data(edition, data_root)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{edition.name}-", dir=out_dir))
@@ -794,7 +890,20 @@ def build_notes(edition: Edition, data: EditionData) -> List[str]:
     datasets = sorted({track.dataset for track in edition.tracks})
     notes = [f"dataset {d} has no train split" for d in datasets if not data.splits["train"].get(d)]
     notes += [f"baseline {name} not run: {why}" for name, why in data.skipped_baselines.items()]
-    return notes + known_leak_notes(edition, data)
+    return notes + known_leak_notes(edition, data) + kit_warnings(edition, data)
+
+
+def kit_warnings(edition: Edition, data: EditionData) -> List[str]:
+    """A warning when the starting kit can score no phase and the edition does not say why
+    (``kit_scores_no_phase``): its participants could check no submission before uploading it."""
+    if local_score(edition, data).first_phase or edition.kit_scores_no_phase:
+        return []
+    return [
+        "warning: the starting kit can score no phase (it has no local phase and the practice "
+        "gold is hidden), so participants cannot check a submission before uploading it; add "
+        "'local: {fraction: 0.1, seed: 1}' (a seeded part of train, its gold in the kit), or "
+        "declare why with 'kit_scores_no_phase: REASON'"
+    ]
 
 
 def known_leak_notes(edition: Edition, data: EditionData) -> List[str]:

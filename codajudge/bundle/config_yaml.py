@@ -15,7 +15,7 @@ from pathlib import Path
 
 import yaml
 
-from ..errors import ConfigError
+from ..errors import ConfigError, Problem
 
 MAX_CONFIG_BYTES = 1024 * 1024
 BOOL_TAG = "tag:yaml.org,2002:bool"
@@ -118,6 +118,58 @@ def load_config_yaml(path: Path, display: str):
     except RecursionError:
         raise ConfigError.single(display, "the edition config is nested too deeply")
     except yaml.YAMLError as e:
-        raise ConfigError.single(display, f"not valid YAML ({e})")
+        raise ConfigError([yaml_problem(e, text, display)])
     finally:
         loader.dispose()
+
+
+#: The YAML parser's commonest complaints (by words of its message) in plain words, with a fix.
+YAML_FIXES = (
+    (
+        "flow sequence",
+        "a list [...] is not closed",
+        "close the list opened on line {opened} with ]",
+    ),
+    (
+        "flow mapping",
+        "a mapping {{...}} is not closed",
+        "close the mapping opened on line {opened} with }}",
+    ),
+    ("found character '\\t'", "a tab in the indentation", "indent with spaces: YAML takes no tabs"),
+    (
+        "mapping values are not allowed",
+        "a ': ' where no key can start",
+        "quote a value that holds ': ', or indent this key as the keys beside it",
+    ),
+    ("quoted scalar", "a quote is not closed", "close the quote opened on line {opened}"),
+    ("indentation", "the indentation is inconsistent", "indent one mapping's keys alike"),
+    ("block mapping", "the indentation is inconsistent", "indent one mapping's keys alike"),
+)
+#: What is said when the parser's complaint is none of the above.
+YAML_OTHER = (
+    "not valid YAML",
+    "check the brackets, quotes and indentation on this line and the one before it",
+)
+
+
+def yaml_problem(error, text: str, display: str) -> Problem:
+    """The parser's ``error`` as a located problem: its line, what is written there, and the
+    complaint in plain words with a fix (``YAML_FIXES``)."""
+    mark = getattr(error, "problem_mark", None)
+    opened_at = getattr(error, "context_mark", None)
+    line = mark.line + 1 if mark is not None else None
+    opened = opened_at.line + 1 if opened_at is not None else line
+    words = " ".join(str(getattr(error, part, "") or "") for part in ("context", "problem"))
+    message, fix = next(
+        ((f"not valid YAML: {what}", fix) for key, what, fix in YAML_FIXES if key in words),
+        YAML_OTHER,
+    )
+    lines = text.splitlines()
+    shown = lines[line - 1].strip() if line and line <= len(lines) else ""
+    return Problem(
+        display,
+        message.format(),
+        line=line,
+        found=repr(shown[:80]) if shown else None,
+        hint=fix.format(opened=opened),
+    )

@@ -9,7 +9,7 @@ an item shared between a public and a scored split is the leak check's (``build.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 import numpy as np
 
@@ -65,12 +65,18 @@ def track_problems(track: Track, items: List[dict], where: str) -> List[Problem]
     return out_of_range(track, gold.gold, gold.ids, where)
 
 
-def split_problems(tracks: List[Track], splits: Dict[str, Dict[str, List[dict]]]) -> List[Problem]:
-    """Every problem of every split (train included) of every track's dataset."""
+def split_problems(
+    tracks: List[Track],
+    splits: Dict[str, Dict[str, List[dict]]],
+    places: Optional[Dict[str, Dict[str, str]]] = None,
+) -> List[Problem]:
+    """Every problem of every split (train included) of every track's dataset; ``places``: dataset
+    -> split -> the file and key the problems name (default: the dataset's key and the split)."""
     problems: List[Problem] = []
     for split, datasets in splits.items():
         for dataset, items in sorted(datasets.items()):
-            where = f"datasets '{dataset}' ({split})"
+            default = f"datasets '{dataset}' ({split})"
+            where = (places or {}).get(dataset, {}).get(split, default)
             problems.extend(duplicate_ids(items, where))
             for track in tracks:
                 if track.dataset == dataset and items:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Dict, List, Optional
 
 from ..confine import path_problem, slug_problem
-from ..errors import ConfigError, Problem, strict_bool
+from ..errors import BuildProblems, ConfigError, Problem, strict_bool
 from ..stats.bootstrap import DEFAULT_SEED
 from ..spec import (
     BASELINE,
@@ -32,7 +32,7 @@ from .columns import column_title_problems
 from .config_yaml import load_config_yaml
 from .dataset_checks import dataset_problems
 from .phase_gold import config_problems
-from .placeholders import page_problems
+from .placeholders import page_problems, text_problems
 from .sample import LocalSplit, declared_local
 from .schedule import ScheduledPhase, schedule_problems
 from .schema import (
@@ -92,6 +92,10 @@ class Edition:
     #: public file (its path in the bundle) -> why it holds hidden gold on purpose
     known_leaks: Dict[str, str] = field(default_factory=dict)
     contact_email: Optional[str] = None
+    #: why the starting kit can score no phase, when it cannot (the builder warns otherwise)
+    kit_scores_no_phase: Optional[str] = None
+    #: the config file, as the messages name it
+    config: str = "edition.yaml"
     #: the starting kit's ``local`` phase: a seeded slice of train (None: the kit has none)
     local: Optional[LocalSplit] = None
     queue: Optional[str] = (
@@ -414,32 +418,71 @@ def _raw_config(path: Path):
     return path, raw
 
 
-def load_edition(path: Path) -> Edition:
-    """Read and validate ``edition.yaml`` (or a folder holding one)."""
+#: What a schema problem other than an unknown key leaves unchecked (the rules after it read a
+#: config of the schema's shape).
+AFTER_SCHEMA = (
+    "the cross-field rules (phase dates, files, pages, tracks' datasets) and the data; "
+    "fix the problems above and check again"
+)
+#: What a problem in the tracks, phases or datasets leaves unchecked.
+AFTER_CONFIG = "the data, which is read through the tracks and datasets above; fix them first"
+
+
+def is_unknown_key(problem: Problem) -> bool:
+    """A misspelt or unknown key: the config is read without it, so the other checks still mean
+    something (its right name is most often a key with a default)."""
+    return problem.message.startswith("unknown key ")
+
+
+def data_checkable(edition: "Edition", problems: List[Problem]) -> bool:
+    """Whether the edition's data can be read despite ``problems``: its tracks, phases and datasets
+    were read whole."""
+    concerned = any(
+        ": tracks" in p.file or ": datasets" in p.file or p.file.endswith("phases")
+        for p in problems
+    )
+    splits_known = all(phase.split in ("dev", "test") for phase in edition.phases)
+    return bool(edition.tracks and edition.phases) and splits_known and not concerned
+
+
+def load_edition(path: Path, collected: Optional[List[Problem]] = None) -> Edition:
+    """Read and validate ``edition.yaml`` (or a folder holding one), every problem reported at once.
+    With ``collected``, the problems that leave the data readable (``data_checkable``) are added to
+    it and the edition returned, so that its data is checked in the same run."""
     path, raw = _raw_config(path)
     display, folder = str(path), path.parent
     problems: List[Problem] = validate_config(raw, display)
-    if problems:  # the cross-field checks below read a config of the schema's shape
-        raise ConfigError(problems)
-    _check_names(raw, display, problems)
-    phases = _phases(raw.get("phases"), problems, display)
-    tracks, datasets = _tracks_and_datasets(raw, display, problems)
-    problems.extend(dataset_problems(datasets, display))
-    if not problems:  # which gold may be public, and which phases may score the same items
-        problems.extend(config_problems(phases, datasets))
-    leaderboard = _leaderboard(raw, display, problems)
-    pages = _check_files(raw, folder, display, problems)
-    _check_known_leaks(raw.get("known_leaks"), display, problems)
-    if not problems:
-        shipped = [raw["terms"]] + [page["file"] for page in pages]
-        problems.extend(page_problems(raw["name"], folder, shipped))
-    seed = _int(raw, "seed", DEFAULT_SEED, problems, display, maximum=MAX_SEED)
-    queue = _queue(raw.get("queue"), problems, display)
-    resamples = _int(raw, "bootstrap_resamples", 1000, problems, display, maximum=MAX_RESAMPLES)
-    rule = _primary_rule(raw, display, problems)
-    ranking = _ranking(raw, tracks, display, problems)
-    if problems:
-        raise ConfigError([in_file(p, display) for p in problems])
+    if not all(map(is_unknown_key, problems)):
+        raise BuildProblems(problems, unchecked=AFTER_SCHEMA)
+    edition = _cross_checked(raw, display, folder, problems)
+    if problems and (collected is None or not data_checkable(edition, problems)):
+        raise BuildProblems(problems, unchecked=None if collected is None else AFTER_CONFIG)
+    if collected is not None:
+        collected.extend(problems)
+    return edition
+
+
+def _cross_checked(raw: dict, display: str, folder: Path, problems: List[Problem]) -> Edition:
+    """The edition ``raw`` describes, the cross-field rules' problems added to ``problems``."""
+    found: List[Problem] = []
+    _check_names(raw, display, found)
+    phases = _phases(raw.get("phases"), found, display)
+    tracks, datasets = _tracks_and_datasets(raw, display, found)
+    found.extend(dataset_problems(datasets, display))
+    if not found:  # which gold may be public, and which phases may score the same items
+        found.extend(config_problems(phases, datasets))
+    leaderboard = _leaderboard(raw, display, found)
+    pages = _check_files(raw, folder, display, found)
+    _check_known_leaks(raw.get("known_leaks"), display, found)
+    terms = [raw["terms"]] if path_problem(raw["terms"], folder, "", "terms", "") is None else []
+    found.extend(page_problems(raw["name"], folder, terms + [page["file"] for page in pages]))
+    found.extend(text_problems(raw))
+    seed = _int(raw, "seed", DEFAULT_SEED, found, display, maximum=MAX_SEED)
+    queue = _queue(raw.get("queue"), found, display)
+    resamples = _int(raw, "bootstrap_resamples", 1000, found, display, maximum=MAX_RESAMPLES)
+    rule = _primary_rule(raw, display, found)
+    ranking = _ranking(raw, tracks, display, found)
+    problems.extend(in_file(p, display) for p in found)
     return Edition(
         name=raw["name"],
         title=raw["title"],
@@ -459,6 +502,8 @@ def load_edition(path: Path) -> Edition:
         public_files=list(raw.get("public_files") or []),
         known_leaks=dict(raw.get("known_leaks") or {}),
         contact_email=raw.get("contact_email"),
+        kit_scores_no_phase=raw.get("kit_scores_no_phase"),
+        config=display,
         local=declared_local(raw.get("local")),
         queue=queue,
         primary_rule=rule,

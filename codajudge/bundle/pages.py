@@ -301,10 +301,12 @@ def baselines_page(
     scores: Dict[str, Dict[str, Dict[str, float]]],
     score: LocalScore,
     skipped: Optional[Dict[str, str]] = None,
+    alike: Optional[Dict[str, str]] = None,
 ) -> str:
     """``scores[phase][baseline][key]``: the baselines' scores computed at build time; ``score``:
     what the starting kit can score (``LocalScore``); ``skipped``: baselines not run, with the
-    reason (they need a training split the edition lacks)."""
+    reason (they need a training split the edition lacks); ``alike``: baselines that cannot differ
+    from another on some tracks, with the reason."""
     lines = ["# Baselines", ""]
     lines += [
         BASELINE_TEXTS[n]
@@ -314,6 +316,11 @@ def baselines_page(
     lines += [
         f"- **{name}** is not run in this edition: {why}." for name, why in (skipped or {}).items()
     ]
+    lines += [
+        f"- **{name}** cannot differ from another baseline here: {why}."
+        for name, why in (alike or {}).items()
+        if name in edition.baselines
+    ]
     lines += [""] + scoring_yourself(edition, score)
     for phase_id, by_baseline in scores.items():
         if by_baseline:
@@ -322,13 +329,17 @@ def baselines_page(
 
 
 def generated_pages(
-    edition: Edition, baseline_scores, score: LocalScore, skipped=None
+    edition: Edition, baseline_scores, score: LocalScore, skipped=None, alike=None
 ) -> List[tuple]:
     """(title, file name, text) of every generated page, in the order they appear; ``score``:
     what the starting kit can score (``LocalScore``)."""
     return [
         ("Data and formats", "data.md", data_page(edition)),
         ("Evaluation", "evaluation.md", evaluation_page(edition, score)),
-        ("Baselines", "baselines.md", baselines_page(edition, baseline_scores, score, skipped)),
+        (
+            "Baselines",
+            "baselines.md",
+            baselines_page(edition, baseline_scores, score, skipped, alike),
+        ),
         ("Timeline", "timeline.md", timeline_page(edition)),
     ]

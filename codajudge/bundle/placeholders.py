@@ -13,6 +13,11 @@ from ..errors import Problem
 #: The first line of every page ``codajudge new`` writes; the organiser removes it with the text.
 PLACEHOLDER_MARK = "<!-- codajudge: placeholder page, replace it with the edition's own text -->"
 DEFAULT_PAGES = ("pages/overview.md", "pages/terms.md")
+#: The ``title`` (``{name}``: the edition's) and ``description`` that ``codajudge new`` writes.
+PLACEHOLDER_TEXTS = {
+    "title": "{name}: a new shared task",
+    "description": "One paragraph: what is predicted, from which data.",
+}
 
 
 def _normalised(text: str) -> str:
@@ -35,6 +40,8 @@ def page_problems(edition_name: str, folder: Path, files: List[str]) -> List[Pro
     defaults = _default_texts() if edition_name != "default" else {}
     problems = []
     for name in files:
+        if not isinstance(name, str) or not (Path(folder) / name).is_file():
+            continue  # a missing page is the files' check's problem
         text = (Path(folder) / name).read_text(encoding="utf-8", errors="replace")
         if PLACEHOLDER_MARK in text:
             problems.append(
@@ -51,6 +58,23 @@ def page_problems(edition_name: str, folder: Path, files: List[str]) -> List[Pro
                     f"the page is the default edition's {defaults[_normalised(text)]} "
                     "(its sample data, dates and licence)",
                     hint=f"write edition '{edition_name}'s own page",
+                )
+            )
+    return problems
+
+
+def text_problems(raw: dict) -> List[Problem]:
+    """One problem per config key (``title``, ``description``) still holding the text
+    ``codajudge new`` wrote there: it would ship in ``competition.yaml``."""
+    problems = []
+    for key, placeholder in PLACEHOLDER_TEXTS.items():
+        if _normalised(str(raw.get(key, ""))) == placeholder.format(name=raw.get("name")):
+            problems.append(
+                Problem(
+                    key,
+                    f"'{key}' is still the placeholder 'codajudge new' wrote",
+                    found=repr(raw[key]),
+                    hint=f"write the edition's own {key}",
                 )
             )
     return problems

@@ -18,12 +18,13 @@ config that has passed this schema.
 from __future__ import annotations
 
 import datetime as dt
+import re
 import difflib
 import uuid
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
-from ..errors import Problem, boolean_problem
+from ..errors import Problem, boolean_problem, counted, plural
 from ..spec import MEAN_RULES, PLAIN, WORST, primary_rule_problem
 from ..stats.ranking import GROUP_MEAN_RANK, GROUP_ORDERS
 
@@ -162,9 +163,30 @@ def _check_number(walk: Walk, where: str, label: str, value, spec: Field) -> boo
         message = f"{label} must be a whole number from {lo:,} to {hi:,}"
     else:
         message = f"{label} must be a number"
-    hint = "write it without quotes" if isinstance(value, str) else None
-    walk.add(where, message, found=repr(value)[:80], hint=hint)
+    walk.add(where, message, found=repr(value)[:80], hint=_number_hint(value, spec))
     return False
+
+
+#: A duration's units, as an organiser may write them after the number (``10m``).
+DURATION_UNITS = {"s": 1, "sec": 1, "m": 60, "min": 60, "h": 3600, "d": 86400}
+
+
+def _number_hint(value, spec: Field) -> Optional[str]:
+    """How to write a number key given text: without quotes, or in the unit the key takes (a
+    duration in seconds: ``10m`` is 600)."""
+    if not isinstance(value, str):
+        return None
+    try:
+        float(value)
+        return "write it without quotes"
+    except ValueError:
+        pass
+    unit = spec.doc.split(" ")[0] if spec.doc else ""
+    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([a-z]+)\s*", value.lower())
+    if unit == "seconds" and match and match.group(2) in DURATION_UNITS:
+        seconds = round(float(match.group(1)) * DURATION_UNITS[match.group(2)])
+        return f"the value is a number of seconds, without a unit: {value} is {seconds}"
+    return f"write a plain number ({spec.doc})" if spec.doc else "write a plain number"
 
 
 def _check_bool(walk: Walk, where: str, label: str, value, spec: Field) -> bool:
@@ -233,12 +255,32 @@ def _check_list(walk: Walk, where: str, label: str, value, spec: Field) -> None:
     if spec.length is not None and len(value) != spec.length:
         walk.add(where, f"{label} must list exactly {spec.length} values", found=repr(value)[:80])
     name = label.strip("'")
+    if _unquoted_strings(walk, where, label, value, spec):
+        return
     for i, entry in enumerate(value):
         if spec.items.type == OBJECT:
             inner = _entry_where(where, name, i, entry)
             check_object(walk, inner, entry, resolve(spec.items.schema, entry))
         else:
             check_value(walk, where, f"'{name}[{i}]'", entry, spec.items)
+
+
+def _unquoted_strings(walk: Walk, where: str, label: str, value: list, spec: Field) -> bool:
+    """Whether a list of strings holds several unquoted numbers or booleans, then said in one
+    problem with the list as it should be written."""
+    unquoted = [entry for entry in value if isinstance(entry, (bool, int, float))]
+    if spec.items.type != STR or len(unquoted) < 2:
+        return False
+    written = ", ".join(f'"{str(e).lower() if isinstance(e, bool) else e}"' for e in value)
+    walk.add(
+        where,
+        f"{label} must be strings: {counted(len(unquoted), 'entry', 'entries')} "
+        f"{plural(len(unquoted), 'is', 'are')} not quoted",
+        found=repr(value)[:80],
+        hint=f"write {label.strip(chr(39))}: [{written}]; YAML reads unquoted digits as numbers "
+        "and yes/no/true/false/on/off as booleans",
+    )
+    return True
 
 
 def _check_map(walk: Walk, where: str, label: str, value, spec: Field) -> None:
@@ -645,6 +687,11 @@ def top_level_fields() -> Dict[str, Field]:
             schema=local_fields(),
         ),
         "contact_email": Field(STR, "the organisers' address"),
+        "kit_scores_no_phase": Field(
+            STR,
+            "why the starting kit can score no phase (no local phase, practice gold hidden); "
+            "without it the builder warns",
+        ),
         "queue": Field(STR, "a Codabench queue's vhost (UUID)", check=_uuid_check),
     }
 

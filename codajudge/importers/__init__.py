@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Dict, List, Optional
 
 from ..confine import lexical_escapes, require_inside
-from ..errors import ConfigError, Problem
+from ..errors import ConfigError, Problem, plural
 from ..labels import LabelSet
 
 #: importer name -> module (imported lazily, so one broken importer cannot break the others)
@@ -72,6 +72,8 @@ RELEASES: Dict[str, tuple] = {
         "the organiser's own data",
     ),
 }
+OWN_DATA = RELEASES["table"][1]
+OWN_DATA_HINT = "put the file there, or correct the dataset's 'path' (relative to --data)"
 
 
 class UniqueItems:
@@ -92,6 +94,15 @@ class UniqueItems:
             return
         self._first_line[item["id"]] = lineno
         self.items.append(item)
+
+
+class PartlyRead(ConfigError):
+    """A release file's problems, with the ``items`` of its rows that had none, so that the data
+    checks still check those in the same run (``bundle.build.import_data``)."""
+
+    def __init__(self, problems: List[Problem], omitted: int, items: List[dict]):
+        self.items = items
+        super().__init__(problems, omitted)
 
 
 class SplitAbsent(ConfigError):
@@ -118,7 +129,8 @@ def missing_releases(datasets: dict, root: Path) -> List[Problem]:
     """One problem per release folder or file that is not under the --data folder ``root`` (not one per
     track or split), naming the folder searched, what was expected there and where it is published."""
     missing: Dict[str, str] = {}
-    for source in datasets.values():
+    keys: Dict[str, List[str]] = {}
+    for key, source in datasets.items():
         if not isinstance(source, dict):
             continue
         for sub in _release_sources(source):
@@ -126,17 +138,19 @@ def missing_releases(datasets: dict, root: Path) -> List[Problem]:
             if not isinstance(path, str) or (Path(root) / path).exists():
                 continue
             missing.setdefault(path, sub.get("importer", "kit"))
+            keys.setdefault(path, []).append(f"'{key}'")
     problems = []
     for path, importer in sorted(missing.items()):
         if any(path.startswith(other.rstrip("/") + "/") for other in missing if other != path):
             continue  # inside a missing folder already reported
         what, published = RELEASES.get(importer, ("the release", "its publisher's site"))
+        named = ", ".join(dict.fromkeys(keys[path]))
         problems.append(
             Problem(
-                str(Path(root) / path),
+                f"{Path(root) / path} ({plural(len(keys[path]), 'dataset')} {named})",
                 f"release not found in the --data folder {root}",
                 expected=f"{path}: {what}",
-                hint=f"download it from {published}",
+                hint=f"download it from {published}" if published != OWN_DATA else OWN_DATA_HINT,
             )
         )
     return problems
@@ -187,8 +201,6 @@ def _filtered(module, source: dict, root: Path, split: str, labels) -> List[dict
 
 def cut_release(module, source: dict, root: Path, split: str, where: str, labels) -> List[dict]:
     """The items ``split: {...}`` assigns to ``split`` from one release (``where`` applied first)."""
-    from .cut import assign
-
     shares = source["split"]
     if not shares.get(split):
         raise SplitAbsent.single(
@@ -197,7 +209,17 @@ def cut_release(module, source: dict, root: Path, split: str, where: str, labels
             hint=f"add {split}: SHARE to the dataset's 'split'",
         )
     released = {k: v for k, v in source.items() if k != "split"}
-    items = _filtered(module, released, root, shares.get("from", "test"), labels)
+    try:
+        items = _filtered(module, released, root, shares.get("from", "test"), labels)
+    except PartlyRead as error:
+        raise PartlyRead(error.problems, error.omitted, _cut(error.items, shares, split, source))
+    return _cut(items, shares, split, source)
+
+
+def _cut(items: List[dict], shares: dict, split: str, source: dict) -> List[dict]:
+    """The ``items`` of one release that ``shares`` assigns to ``split``."""
+    from .cut import assign
+
     chosen = assign(
         [it["id"] for it in items], shares, f"datasets (importer {source.get('importer', 'kit')})"
     )

@@ -34,7 +34,7 @@ from ..errors import ConfigError, ProblemCollector
 from ..formats.items import parsed_json_lines
 from ..formats.textfile import shorten
 from ..labels import LabelSet, label_key
-from . import SplitAbsent, UniqueItems
+from . import PartlyRead, SplitAbsent, UniqueItems
 from .semeval_sts import read_release_lines
 
 WHERE = "datasets (importer table)"
@@ -301,7 +301,8 @@ def read_table(source: dict, path: Path, labels: Optional[LabelSet] = None) -> L
         item = _item(source, row, lineno, problems, labels)
         if item is not None and _kept(row, item, where):
             unique.add(item, lineno)
-    problems.raise_if_any(ConfigError)
+    if problems:
+        raise PartlyRead(problems.problems, problems.omitted, unique.items)
     return unique.items
 
 

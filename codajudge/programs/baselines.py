@@ -13,12 +13,12 @@ from __future__ import annotations
 import argparse
 from typing import List, Optional
 
-from .common import run_guarded
+from .common import run_guarded, summary
 from .demo import run
 
 
 def main(argv: Optional[List[str]] = None, prog: str = "codajudge baselines") -> int:
-    parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog=prog, description=summary(__doc__))
     parser.add_argument("edition", nargs="?", default="default", help="edition name or folder")
     parser.add_argument("--data", help="folder the edition's dataset paths are relative to")
     parser.add_argument(

@@ -17,12 +17,19 @@ import tempfile
 from pathlib import Path
 from typing import List, Optional
 
-from ..bundle.build import REPO_ROOT, build, import_data, known_leak_notes, write_tree
+from ..bundle.build import (
+    REPO_ROOT,
+    build,
+    import_data,
+    kit_warnings,
+    known_leak_notes,
+    write_tree,
+)
 from .. import __version__
 from ..assets import is_source_checkout
 from ..bundle.edition import load_edition
-from ..errors import ConfigError
-from .common import run_guarded
+from ..errors import ConfigError, Problem
+from .common import run_guarded, summary
 
 #: What the repository root holds of the default edition's bundle (the rest is source).
 ROOT_GENERATED = (
@@ -123,17 +130,28 @@ def sync_root(check_only: bool) -> int:
         return 0
 
 
-def dry_run(edition, data_root: Path) -> int:
+def checked_data(config: Path, data: Optional[str]):
+    """The edition at ``config``, its data root (``data``, default its folder) and its data: every
+    problem of the configuration and the data is raised together (``bundle.build.import_data``)."""
+    found: List[Problem] = []
+    edition = load_edition(config, found)
+    data_root = Path(data) if data else edition.folder
+    return edition, data_root, import_data(edition, data_root, found)
+
+
+def dry_run(edition, data_root: Path, data, then: str = "drop --dry-run to build") -> int:
     """Everything a build validates (config, every split, gold, leaderboard keys, leaks), in a
-    temporary folder that is removed: nothing is written where the organiser looks."""
+    temporary folder that is removed: nothing is written where the organiser looks; ``then``: what
+    to do next, in the closing line."""
     with tempfile.TemporaryDirectory(prefix="codajudge-dry-run-") as tmp:
-        data = import_data(edition, data_root)
         write_tree(edition, data, Path(tmp) / edition.name)
     for note in known_leak_notes(edition, data):
         print(f"note: {note}")
+    for warning in kit_warnings(edition, data):
+        print(warning)
     print(
         f"edition {edition.name}: the data in {data_root} is complete and valid; nothing was written "
-        f"(drop --dry-run to build)"
+        f"({then})"
     )
     return 0
 
@@ -151,24 +169,24 @@ def run(args) -> int:
                 found=f"an installed kit in {REPO_ROOT}",
             )
         return sync_root(check_only=args.check_root)
-    edition = load_edition(edition_path(args.edition))
-    data_root = Path(args.data) if args.data else edition.folder
-    if args.dry_run:
-        return dry_run(edition, data_root)
     if args.legacy:
         from ..bundle.legacy import build_legacy
 
-        summary = build_legacy(edition, data_root, Path(args.out))
-    else:
-        summary = build(edition, data_root, Path(args.out))
-    print(summary.render())
+        edition = load_edition(edition_path(args.edition))
+        data_root = Path(args.data) if args.data else edition.folder
+        print(build_legacy(edition, data_root, Path(args.out)).render())
+        return 0
+    edition, data_root, data = checked_data(edition_path(args.edition), args.data)
+    if args.dry_run:
+        return dry_run(edition, data_root, data)
+    print(build(edition, data_root, Path(args.out), data).render())
     return 0
 
 
 def main(argv: Optional[List[str]] = None, prog: str = "build_bundle.py") -> int:
     parser = argparse.ArgumentParser(
         prog=prog,
-        description=__doc__.splitlines()[0],
+        description=summary(__doc__),
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=__doc__,
     )

@@ -1,7 +1,9 @@
-"""``codajudge check BUNDLE``: check a bundle (folder or zip) before uploading it to Codabench.
+"""``codajudge check BUNDLE|EDITION [--data DIR]``: check a bundle or an edition before building or uploading.
 
-Given an edition's ``edition.yaml`` (or its folder) instead, it checks the config against the
-schema without reading any data, reporting every problem at once.
+A folder holding ``competition.yaml`` (or its zip) is a bundle: it is checked as Codabench will read
+it. A folder holding ``edition.yaml`` (or that file) is an edition: with ``--data DIR`` everything the
+build's dry run checks (the config, every dataset's files, every split, every track's gold, the
+leaderboard's keys, the leaks, the pages), writing nothing; without it, the config alone.
 
 Prints one line per problem and exits 1 when there is any; prints a one-line summary otherwise.
 The same check runs as ``python3 build_bundle.py --check BUNDLE``.
@@ -14,8 +16,8 @@ import sys
 from pathlib import Path
 from typing import List, Optional
 
-from ..errors import counted
-from .common import run_guarded
+from ..errors import UsageError, counted
+from .common import run_guarded, summary
 
 
 def is_edition_config(path: Path) -> bool:
@@ -25,20 +27,35 @@ def is_edition_config(path: Path) -> bool:
     return path.suffix in (".yaml", ".yml") and path.name != "competition.yaml"
 
 
-def check_edition(path: Path) -> int:
-    """The edition config against the schema and the cross-field rules, as the builder reads it."""
+def check_edition(path: Path, data: Optional[str] = None) -> int:
+    """The edition config against the schema and the cross-field rules, as the builder reads it;
+    with ``data``, its data and the built bundle too, as the build's dry run."""
     from ..bundle.edition import load_edition
+    from .build import checked_data, dry_run
 
-    edition = load_edition(path)
-    print(f"{path}: edition {edition.name} ok, no problems found in its config")
-    return 0
+    if data is None:
+        edition = load_edition(path)
+        print(
+            f"{path}: edition {edition.name}: no problems found in its config; its data was not "
+            f"checked (give --data DIR, the folder its dataset paths are relative to)"
+        )
+        return 0
+    edition, data_root, read = checked_data(path, data)
+    then = f"build it: codajudge build --edition {path} --data {data}"
+    return dry_run(edition, data_root, read, then)
 
 
-def check(bundle: str) -> int:
+def check(bundle: str, data: Optional[str] = None) -> int:
     from ..bundle.check import check_bundle
 
     if is_edition_config(Path(bundle)):
-        return check_edition(Path(bundle))
+        return check_edition(Path(bundle), data)
+    if data is not None:
+        raise UsageError.single(
+            bundle,
+            "--data is for an edition (a folder holding edition.yaml), not a built bundle",
+            hint="drop --data, or name the edition's folder",
+        )
     problems = check_bundle(Path(bundle))
     for line in problems:
         print(line)
@@ -51,10 +68,23 @@ def check(bundle: str) -> int:
 
 
 def main(argv: Optional[List[str]] = None, prog: str = "codajudge check") -> int:
-    parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog=prog,
+        description=summary(__doc__),
+        epilog=__doc__.split("\n\n", 1)[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument(
         "bundle",
-        help="a bundle folder (with competition.yaml) or its zip, or an edition's edition.yaml",
+        metavar="BUNDLE|EDITION",
+        help="a bundle (a folder holding competition.yaml, or its zip), or an edition (a folder "
+        "holding edition.yaml, or that file)",
+    )
+    parser.add_argument(
+        "--data",
+        metavar="DIR",
+        help="for an edition: the folder its dataset paths are relative to; its data is then "
+        "checked too (without it, the config alone)",
     )
     args = parser.parse_args(argv)
-    return run_guarded(lambda: check(args.bundle), prog)
+    return run_guarded(lambda: check(args.bundle, args.data), prog)

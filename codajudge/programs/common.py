@@ -15,6 +15,11 @@ REFUSED = ": the submission was not accepted:\n"
 BUNDLE_PROBLEM = ": the bundle or its data has a problem (organisers must fix it):\n"
 
 
+def summary(doc: str) -> str:
+    """A program's ``--help`` description: its docstring's first paragraph, whole, on one line."""
+    return " ".join(doc.strip().split("\n\n")[0].split())
+
+
 def own_words(message: str) -> str:
     """A program's message without its "PROGRAM: the submission was not accepted:" opening, so that
     another program quoting it says that once."""

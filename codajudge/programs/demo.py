@@ -18,7 +18,7 @@ from ..metrics import get as get_metric
 from ..formats.archive import safe_extract
 from ..tracks import PRIMARY_KEY
 from .build import edition_path
-from .common import run_guarded
+from .common import run_guarded, summary
 from .run_local import run_once
 
 
@@ -80,7 +80,7 @@ def run_in(args, out: Path) -> int:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    parser = argparse.ArgumentParser(prog="demo", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="demo", description=summary(__doc__))
     parser.add_argument("--edition", default="default")
     parser.add_argument("--data", help="folder the edition's dataset paths are relative to")
     parser.add_argument("--phase", default="evaluation")

@@ -53,7 +53,7 @@ from ..spec import TaskSpec, read_spec
 from ..untrusted import TreeLimits, copy_regular, prune_tree, read_head, remove_entry
 from .child import BASELINE_PREFIX, ChildPaths, load_dataset, nothing_predicted
 from .supervisor import check_child_output, run_child
-from .common import run_guarded
+from .common import run_guarded, summary
 from .opening import open_submission
 from .participant import ParticipantOutput
 from .status import FAILED, OK, write_status
@@ -378,7 +378,7 @@ def _say_where(saved: Optional[Path]) -> None:
 
 
 def parse_arguments(argv: Optional[List[str]], prog: str = "ingest.py") -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog=prog, description=summary(__doc__))
     parser.add_argument(
         "input_data", nargs="?", default="/app/input_data", help="folder with task.json and items"
     )

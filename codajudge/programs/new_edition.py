@@ -3,9 +3,10 @@
     codajudge new NAME [--out DIR]      # writes DIR/NAME/ (default: ./NAME)
 
 The folder holds ``edition.yaml`` (every key commented; a ``table`` dataset reading
-``data/items.csv``), an example CSV to replace with the edition's own data, the kit's logo, and
-``pages/overview.md`` and ``pages/terms.md`` marked as placeholders: the builder refuses to ship
-them until they are rewritten (see ``bundle/placeholders.py``).
+``data/items.csv``; a ``local`` phase, so that the starting kit scores), an example CSV to replace
+with the edition's own data, the kit's logo, and ``pages/overview.md`` and ``pages/terms.md`` marked
+as placeholders: the builder refuses to ship them, or the placeholder ``title`` and
+``description``, until they are rewritten (see ``bundle/placeholders.py``).
 """
 
 from __future__ import annotations
@@ -15,13 +16,14 @@ import csv
 import io
 import json
 import shutil
+import sys
 from pathlib import Path
 from typing import List, Optional
 
 from ..assets import kit_root
 from ..confine import slug_problem
 from ..errors import ConfigError
-from .common import run_guarded
+from .common import run_guarded, summary
 
 CONFIG = """\
 # Edition '{name}', written by `codajudge new`. Every key is described in docs/edition-config.md, and
@@ -29,9 +31,10 @@ CONFIG = """\
 # Build: codajudge build --edition {name} --data {name} --out dist   (paths below are relative to --data)
 # Baselines: codajudge baselines {name} --data {name}
 name: {name}
+# Rewrite title and description (the builder refuses these placeholders): they head the competition.
 title: "{title}"
 description: >-
-  One paragraph: what is predicted, from which data.
+  {description}
 logo: logo.png
 # Rewrite both pages (the builder refuses the placeholders) with the task, the data's source and licence.
 terms: pages/terms.md
@@ -68,6 +71,10 @@ datasets:
     columns: {{id: id, texts: [sentence1, sentence2], score: score}}
     lang: en
     split: {{train: 0.5, dev: 0.25, test: 0.25, seed: 1}}
+
+# The starting kit's local phase (python3 run_local.py . SUBMISSION --phase local): a seeded share of
+# each dataset's training items, held out of the training data of that local run, its gold in the kit.
+local: {{fraction: 0.2, seed: 1}}
 
 # Track kinds: similarity, classification (labels: [...], quoted), soft_label and perspectivist
 # (with a scale). `metrics` picks the track's metrics (default: the kind's).
@@ -122,7 +129,7 @@ def csv_text(rows: List[dict]) -> str:
 
 def write_edition(name: str, out: Path) -> Path:
     """The new edition's folder ``out/name`` (refused if it exists or the name is not plain)."""
-    from ..bundle.placeholders import PLACEHOLDER_MARK
+    from ..bundle.placeholders import PLACEHOLDER_MARK, PLACEHOLDER_TEXTS
 
     problem = slug_problem(name, "codajudge new", "NAME")
     if problem is not None:
@@ -130,10 +137,13 @@ def write_edition(name: str, out: Path) -> Path:
     folder = Path(out) / name
     if folder.exists():
         raise ConfigError.single(str(folder), "already exists", hint="choose another NAME or --out")
-    title = f"{name}: a new shared task"
+    title = PLACEHOLDER_TEXTS["title"].format(name=name)
     (folder / "pages").mkdir(parents=True)
     (folder / "data").mkdir()
-    (folder / "edition.yaml").write_text(CONFIG.format(name=name, title=title), encoding="utf-8")
+    (folder / "edition.yaml").write_text(
+        CONFIG.format(name=name, title=title, description=PLACEHOLDER_TEXTS["description"]),
+        encoding="utf-8",
+    )
     for page, text in (("overview.md", OVERVIEW), ("terms.md", TERMS)):
         (folder / "pages" / page).write_text(
             text.format(mark=PLACEHOLDER_MARK, title=title), encoding="utf-8"
@@ -143,17 +153,26 @@ def write_edition(name: str, out: Path) -> Path:
     return folder
 
 
+def invoked_as() -> str:
+    """The kit's command as this process was started: ``python -m codajudge`` (a checkout's
+    environment, where no ``codajudge`` script may be installed) or ``codajudge``."""
+    return "python -m codajudge" if Path(sys.argv[0]).name == "__main__.py" else "codajudge"
+
+
 def run(args) -> int:
     folder = write_edition(args.name, Path(args.out))
+    kit = invoked_as()
     print(
-        f"wrote {folder}: edit edition.yaml, replace data/items.csv, rewrite pages/overview.md and "
+        f"wrote {folder}: rewrite the title and description in edition.yaml, replace "
+        f"data/items.csv, rewrite pages/overview.md and pages/terms.md, then:\n"
+        f"  {kit} check {folder} --data {folder}\n"
+        f"  {kit} build --edition {folder} --data {folder} --out dist"
     )
-    print(f"pages/terms.md, then: codajudge build --edition {folder} --data {folder} --out dist")
     return 0
 
 
 def main(argv: Optional[List[str]] = None, prog: str = "codajudge new") -> int:
-    parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog=prog, description=summary(__doc__))
     parser.add_argument("name", help="the edition's name (a plain folder name)")
     parser.add_argument("--out", default=".", help="the folder to write NAME/ in (default: .)")
     args = parser.parse_args(argv)

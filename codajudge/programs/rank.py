@@ -5,7 +5,8 @@
         [--overall primary|mean-rank] [--latex-width auto|1|2] [--teams FILE] [--jobs N]
 
 SUBMISSIONS_DIR holds one result zip per team or run (a folder of prediction files also works);
-the file name without ``.zip`` names the system. REFERENCE_DIR is a phase's reference folder
+the file name without ``.zip`` names the system. The ranking scores predictions: for a code
+submission, rank the prediction output Codabench keeps of each run (the prediction step's output). REFERENCE_DIR is a phase's reference folder
 (``task.json`` and the gold ``<dataset>.jsonl``), e.g. ``reference_data/evaluation`` of a bundle.
 Each zip is opened with the scoring program's safe extraction and scored by the same engine; one
 that cannot be scored is reported (name and reason) and left out, and the others go on; what the
@@ -46,6 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Tuple
 
+from ..baselines.interface import MODEL_FILE
 from ..errors import ConfigError, KitError, counted
 from ..formats.archive import INGESTION_STATUS, safe_extract
 from ..metrics import get as get_metric
@@ -177,9 +179,31 @@ def score_one(
         raise  # the reference data is wrong: no submission can be ranked
     except KitError as e:
         outcome, result = "not scored", " / ".join(e.render().splitlines())
+        if holds_code(path):
+            result = CODE_SUBMISSION
     except Exception as e:  # noqa: BLE001 - one broken submission must not stop the others
         outcome, result = "not scored", f"internal error ({e.__class__.__name__}: {e})"
     return outcome, result, time.monotonic() - started
+
+
+#: Why a code submission is not ranked, and how to get what is.
+CODE_SUBMISSION = (
+    f"a code submission (it holds {MODEL_FILE}): the ranking scores each run's predictions, not "
+    "its code. Download each run's prediction output from Codabench (on the submission's page: the "
+    "output of the prediction step, with ingestion_status.json at its root) and rank those zips"
+)
+
+
+def holds_code(path: Path) -> bool:
+    """Whether a submission (zip or folder) holds ``model.py`` at its root or one folder down."""
+    if path.is_dir():
+        return any(path.glob(MODEL_FILE)) or any(path.glob(f"*/{MODEL_FILE}"))
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = archive.namelist()
+    except (OSError, zipfile.BadZipFile):
+        return False
+    return any(name.split("/")[-1] == MODEL_FILE and name.count("/") <= 1 for name in names)
 
 
 def default_jobs() -> int:

@@ -33,7 +33,7 @@ from ..runner.worker import StepResult
 from .supervisor import TIME_LIMIT_HINT, last_progress
 from .participant import code_printed
 from ..untrusted import copy_tree
-from .common import BUNDLE_PROBLEM, REFUSED, own_words, run_guarded
+from .common import BUNDLE_PROBLEM, REFUSED, own_words, run_guarded, summary
 
 KEPT_OUTPUTS = ("scores.json", "scores.txt", "detailed_results.html", "detailed_results.csv")
 
@@ -298,7 +298,7 @@ PHASE_HELP = (
 def main(argv: Optional[List[str]] = None, prog: str = "run_local.py") -> int:
     parser = argparse.ArgumentParser(
         prog=prog,
-        description=__doc__.splitlines()[0],
+        description=summary(__doc__),
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog=__doc__,
     )

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import List, Optional
 
-from .common import run_guarded
+from .common import run_guarded, summary
 
 
 def schema_text() -> str:
@@ -43,7 +43,7 @@ def run(out: Optional[str], markdown: bool = False) -> int:
 
 
 def main(argv: Optional[List[str]] = None, prog: str = "codajudge schema") -> int:
-    parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog=prog, description=summary(__doc__))
     parser.add_argument("--out", help="write the schema to this file instead of printing it")
     parser.add_argument(
         "--markdown", action="store_true", help="the key reference as Markdown tables instead"

@@ -36,7 +36,7 @@ from ..report import (
 )  # noqa: E402
 from ..scoring import Result, score_folder  # noqa: E402
 from ..spec import TaskSpec, read_spec  # noqa: E402
-from .common import own_words, run_guarded  # noqa: E402
+from .common import own_words, run_guarded, summary  # noqa: E402
 from .opening import open_submission  # noqa: E402
 from .status import UNREADABLE, IngestionStatus, read_small_text, read_status  # noqa: E402
 
@@ -173,7 +173,7 @@ def _prepare_output(output_dir: Path) -> None:
 def main(argv: Optional[List[str]] = None, prog: str = "score.py") -> int:
     """``prog`` names the command in usage and error lines (``codajudge score`` from the CLI); the
     platform's script says "scoring program" in the messages its logs show."""
-    parser = argparse.ArgumentParser(prog=prog, description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog=prog, description=summary(__doc__))
     parser.add_argument("input", nargs="?", default="/app/input", help="folder with ref/ and res/")
     parser.add_argument("output", nargs="?", default="/app/output", help="folder for scores.json")
     args = parser.parse_args(argv)

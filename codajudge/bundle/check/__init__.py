@@ -53,8 +53,9 @@ def check_bundle(path: Path) -> List[str]:
                 found=repr(doc.get("version")),
             )
             return findings.lines()
-        if not findings.problems:  # the content checks need a sound layout
-            from .content import check_content
+        from .content import check_content, check_reference_files
 
+        check_reference_files(root, findings)
+        if not findings.problems:  # the content checks need a sound layout
             check_content(doc, root, findings)
     return findings.lines()

@@ -280,3 +280,25 @@ def _hidden_gold_in_kit(where: str, phase: str, kit_folder: str, findings: Findi
         hint="in the edition, set public_gold: false on the phase whose gold the kit holds (or "
         "give it another split) and rebuild",
     )
+
+
+def check_reference_files(root: Path, findings: Findings) -> None:
+    """Every reference file a phase's ``task.json`` names (each track's ``DATASET.jsonl``) is there,
+    whatever else is wrong: a missing one is a located problem beside ``competition.yaml``'s."""
+    for spec_path in sorted((root / "reference_data").glob("*/task.json")):
+        folder = spec_path.parent
+        where = f"reference_data/{folder.name}"
+        try:
+            spec = read_spec(folder)
+        except KitError as e:
+            for problem in e.problems:
+                findings.add(where, problem.render())
+            continue
+        for dataset in sorted({track.dataset for track in spec.tracks}):
+            if not (folder / f"{dataset}.jsonl").is_file():
+                findings.add(
+                    f"{where}/{dataset}.jsonl",
+                    "the reference data file is missing",
+                    expected=f"the gold of dataset '{dataset}', which {where}/task.json names",
+                    hint="rebuild the bundle with codajudge build, or restore the file",
+                )
