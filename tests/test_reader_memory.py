@@ -69,7 +69,13 @@ try:
         outcome = "accepted"
 except SubmissionError as e:
     outcome = str(e)
-print(json.dumps([outcome, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024]))
+# VmHWM is this process's own peak: ru_maxrss would keep the RSS of the process it was forked
+# from (Linux carries it across exec), a pytest worker that may have grown past the bound itself.
+status = Path("/proc/self/status")
+lines = status.read_text().splitlines() if status.exists() else []
+hwm = [int(line.split()[1]) for line in lines if line.startswith("VmHWM:")]
+peak_kib = hwm[0] if hwm else resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+print(json.dumps([outcome, peak_kib * 1024]))
 """
 
 
