@@ -299,7 +299,9 @@ def test_building_twice_gives_the_same_bytes(name, built):
 def test_gold_against_itself_is_perfect_on_every_track(name, phase, built, tmp_path):
     tree = built(name).tree
     submission = gold_submission(tree, phase, tmp_path / "gold.zip")
-    assert_scores(run_once(tree, str(submission), phase), perfect_scores(tree, phase))
+    expected = perfect_scores(tree, phase)  # as the phase publishes them (hidden gold: rounded)
+    published_scores = {key: published(value, tree, phase) for key, value in expected.items()}
+    assert_scores(run_once(tree, str(submission), phase), published_scores)
 
 
 # --- published baselines ---------------------------------------------------------------------------
@@ -475,9 +477,11 @@ def test_lewidi2025_most_frequent_baseline_gives_the_published_test_numbers(buil
     assert {k: round(scores[k], 5) for k in expected} == {
         k: round(published(v, tree, "evaluation"), 5) for k, v in expected.items()
     }
+    # the paper's three decimals, of the full-precision values the kit's scores round to (0.23854
+    # is published as 0.2385 and would round again to 0.238)
     paper = {"mp_pe_error_rate": 0.316, "csc_pe_anad": 0.239, "par_pe_anad": 0.362}
-    assert {k: round(scores[k], 3) for k in paper} == paper
-    assert round(scores["ven_pe_mer"], 3) == 0.345
+    assert {k: round(expected[k], 3) for k in paper} == paper
+    assert round(expected["ven_pe_mer"], 3) == 0.345
 
 
 @edition_group("sts2017")
