@@ -145,14 +145,14 @@ def _chart(ranking: TrackRanking, label: str) -> str:
     """The track's systems, best first, with their intervals on the table's scale."""
     factor = scale_of([ranking.metric]).factor
     number = clusters(ranking)
-    return plots.interval_chart(
-        [r.system for r in ranking.rows],
-        [factor * r.value for r in ranking.rows],
-        [
-            None if r.interval is None else (factor * r.interval.low, factor * r.interval.high)
-            for r in ranking.rows
-        ],
-        [number[r.system] - 1 for r in ranking.rows],
-        f"{track_title(ranking)}: score and 95% interval, coloured by cluster",
-        label,
-    )
+    rows = [
+        plots.IntervalRow(
+            r.system,
+            factor * r.value,
+            None if r.interval is None else (factor * r.interval.low, factor * r.interval.high),
+            number[r.system] - 1,
+        )
+        for r in ranking.rows
+    ]
+    title = f"{track_title(ranking)}: score and 95% interval, coloured by cluster"
+    return plots.interval_chart(rows, title, label)
