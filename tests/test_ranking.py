@@ -35,13 +35,10 @@ from codajudge.stats.ranking import (
     tie_groups,
 )
 from codajudge.stats.bootstrap import Interval
-from codajudge.stats.tables import (
-    RankingReport,
-    latex_escape,
-    render_csv,
-    render_latex,
-    render_markdown,
-)
+from codajudge.stats.csv_table import render_csv
+from codajudge.stats.latex import latex_escape, render_latex
+from codajudge.stats.markdown import render_markdown
+from codajudge.stats.tables import RankingReport
 
 from conftest import shared_data
 
@@ -936,7 +933,7 @@ def _latex_document(fragment: str, name: str) -> str:
 def _assert_latex_compiles(fragments: dict, folder: Path) -> None:
     """Each fragment compiles with pdfLaTeX, given only the packages its header names; without
     pdflatex, its typeset lines hold no stray surrogate and only characters pdfLaTeX sets."""
-    from codajudge.stats.tables import PDFLATEX_CHARACTERS
+    from codajudge.stats.latex import PDFLATEX_CHARACTERS
 
     for name, fragment in fragments.items():
         assert "\\udc" not in fragment and not re.search("[\ud800-\udfff]", fragment)
@@ -969,7 +966,7 @@ def test_latex_compiles_as_a_fragment_with_the_packages_it_names(small_phase, tm
 
 
 def test_latex_sets_every_character_it_claims_pdflatex_sets(tmp_path):
-    from codajudge.stats.tables import LATEX_PACKAGES, PDFLATEX_CHARACTERS, latex_escape
+    from codajudge.stats.latex import LATEX_PACKAGES, PDFLATEX_CHARACTERS
 
     text = latex_escape("".join(sorted(PDFLATEX_CHARACTERS)))
     assert "[U+" not in text

@@ -1,0 +1,138 @@
+"""The official ranking in Markdown (``ranking.md``) from the table model of ``stats.tables``: the
+command that reproduces it, the overall table, each group's and each track's, then the runs kept,
+the missing-track rule's runs, the scoring program's notes and the submissions not ranked. Every
+name is escaped (``md_escape``)."""
+
+from __future__ import annotations
+
+import re
+from typing import List
+
+from .ranking import TrackRanking
+from . import tables
+from .tables import GroupTable, RankingReport, Style, Table
+
+#: Characters CommonMark/GFM give a meaning to inside a line (emphasis, code, links, images, table
+#: cells, strikethrough, headings, math); a backslash makes each one literal. ("+ - ." only matter at
+#: the start of a line, where no value is ever written.)
+_MD_PUNCTUATION = set("\\`*_{}[]()#!|~$")
+_HTML_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}
+
+
+def md_escape(text) -> str:
+    """Text shown as itself in Markdown (and the HTML it may contain): Markdown punctuation
+    backslash-escaped, ``& < > "`` as HTML entities, on one line."""
+    return "".join(
+        _HTML_ENTITIES.get(ch) or ("\\" + ch if ch in _MD_PUNCTUATION else ch)
+        for ch in tables.one_line(text)
+    )
+
+
+def md_code(text) -> str:
+    """An inline code span that holds ``text`` whatever backticks it contains."""
+    text = tables.one_line(text)
+    fence = "`" * (max(map(len, re.findall("`+", text)), default=0) + 1)
+    return (
+        f"{fence} {text} {fence}"
+        if text.startswith("`") or text.endswith("`")
+        else f"{fence}{text}{fence}"
+    )
+
+
+_md = md_escape
+STYLE = Style(md_escape, "**{}**", "\\" + tables.MARK)
+
+
+def markdown_table(table: Table) -> List[str]:
+    """A GFM table: a column's head with its metric's label after a colon; names and intervals
+    aligned left, the rest right."""
+    header = [
+        _md(c.label()) + (f": {_md(tables.metric_label(c.metric))}" if c.metric else "")
+        for c in table.columns
+    ]
+    aligns = ["---" if c.left else "---:" for c in table.columns]
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(aligns) + "|"]
+    return lines + ["| " + " | ".join(cells) + " |" for cells in STYLE.rows(table)]
+
+
+def render_markdown(report: RankingReport) -> str:
+    out = [
+        f"# Official ranking: {_md(report.title)} ({_md(report.phase)})",
+        "",
+        f"Reproduce with: {md_code(report.command or report.signature)}",
+        "",
+        f"Settings: {md_code(report.signature)}",
+        "",
+        "## Overall",
+        "",
+        f"{_md(tables.overall_text(report))} `{tables.MARK}` {tables.MARK_LEGEND}",
+        "",
+    ]
+    out += markdown_table(tables.overall_table(report))
+    for group in report.groups:
+        out += _markdown_group(report, group)
+    for tid in report.track_order():
+        out.extend(_markdown_track(report, report.rankings[tid]))
+    out += _markdown_runs(report) + _markdown_rule(report) + _markdown_notes(report)
+    if report.failures:
+        out += ["", "## Not ranked", ""]
+        out += [f"- {_md(name)}: {_md(reason)}" for name, reason in report.failures]
+    return "\n".join(out) + "\n"
+
+
+def _markdown_group(report: RankingReport, group: GroupTable) -> List[str]:
+    out = ["", f"## {_md(group.name)}", "", _md(tables.group_text(report, group)), ""]
+    return out + markdown_table(tables.group_table(report, group))
+
+
+def _markdown_runs(report: RankingReport) -> List[str]:
+    if not report.runs:
+        return []
+    out = ["", "## Runs ranked", "", "Each team's best run by the overall order:", ""]
+    return out + [f"- {_md(team)}: {_md(run)}" for team, run in report.runs.items()]
+
+
+def _markdown_rule(report: RankingReport) -> List[str]:
+    lines = tables.primary_rule_lines(report)
+    if not lines:
+        return []
+    out = [
+        "",
+        f"## {tables.RULE_HEADING}",
+        "",
+        f"A primary track not submitted {report.missing_rule}:",
+    ]
+    return out + [""] + [f"- {_md(line)}" for line in lines]
+
+
+def _markdown_notes(report: RankingReport) -> List[str]:
+    if not report.notes:
+        return []
+    out = [
+        "",
+        "## Notes",
+        "",
+        "What the scoring program noted on ranked submissions (files it ignored, "
+        "tracks not covered, metric warnings):",
+        "",
+    ]
+    return out + [
+        f"- {_md(name)}: {_md(note)}" for name, notes in report.notes.items() for note in notes
+    ]
+
+
+def _markdown_track(report: RankingReport, ranking: TrackRanking) -> List[str]:
+    primary = "" if ranking.track.id in report.primary_tracks else ", not primary"
+    out = [
+        "",
+        f"## {_md(tables.track_title(ranking))} ({_md(ranking.track.id)}{primary})",
+        "",
+        _md(tables.track_intro(report, ranking)),
+    ]
+    if ranking.note:
+        out.append(f"Note: {_md(ranking.note)}.")
+    out += [""] + markdown_table(tables.track_table(ranking))
+    if ranking.missing:
+        out.append("")
+        out.append("Not submitted: " + ", ".join(_md(m) for m in ranking.missing) + ".")
+    return out
