@@ -31,25 +31,20 @@ def render_html(report: RankingReport) -> str:
     ]
     parts += [_group_section(report, group) for group in report.groups]
     parts += [_track_section(report, report.rankings[t]) for t in report.track_order()]
-    if report.runs:
-        parts.append("<h2>Runs ranked</h2><p>Each team's best run by the overall order:</p>")
-        parts.append(_list(f"{team}: {run}" for team, run in report.runs.items()))
-    parts += _rule_section(report)
-    if report.notes:
-        parts.append("<h2>Notes</h2>")
-        parts.append(_list(f"{n}: {note}" for n, notes in report.notes.items() for note in notes))
-    if report.failures:
-        parts.append("<h2>Not ranked</h2>")
-        parts.append(_list(f"{name}: {reason}" for name, reason in report.failures))
+    runs = [f"{team}: {run}" for team, run in report.runs.items()]
+    parts += _section("Runs ranked", "<p>Each team's best run by the overall order:</p>", runs)
+    rule = f"<p>A primary track not submitted {_e(report.missing_rule)}:</p>"
+    parts += _section(tables.RULE_HEADING, rule, tables.primary_rule_lines(report))
+    notes = [f"{name}: {note}" for name, notes in report.notes.items() for note in notes]
+    parts += _section("Notes", "", notes)
+    parts += _section("Not ranked", "", [f"{name}: {why}" for name, why in report.failures])
     return html_page(f"{report.title}: official ranking", "\n".join(parts))
 
 
-def _rule_section(report: RankingReport) -> List[str]:
-    lines = tables.primary_rule_lines(report)
-    if not lines:
-        return []
-    rule = f"<p>A primary track not submitted {_e(report.missing_rule)}:</p>"
-    return [f"<h2>{tables.RULE_HEADING}</h2>{rule}", _list(lines)]
+def _section(heading: str, intro: str, items: List[str]) -> List[str]:
+    """A section listing ``items`` (escaped) under its heading and ``intro`` (HTML); nothing
+    without items."""
+    return [f"<h2>{heading}</h2>{intro}", _list(items)] if items else []
 
 
 def _list(items) -> str:

@@ -73,10 +73,13 @@ def render_markdown(report: RankingReport) -> str:
         out += _markdown_group(report, group)
     for tid in report.track_order():
         out.extend(_markdown_track(report, report.rankings[tid]))
-    out += _markdown_runs(report) + _markdown_rule(report) + _markdown_notes(report)
-    if report.failures:
-        out += ["", "## Not ranked", ""]
-        out += [f"- {_md(name)}: {_md(reason)}" for name, reason in report.failures]
+    runs = [f"{team}: {run}" for team, run in report.runs.items()]
+    out += _section("Runs ranked", "Each team's best run by the overall order:", runs)
+    rule = f"A primary track not submitted {report.missing_rule}:"
+    out += _section(tables.RULE_HEADING, rule, tables.primary_rule_lines(report))
+    notes = [f"{name}: {note}" for name, notes in report.notes.items() for note in notes]
+    out += _section("Notes", NOTES_INTRO, notes)
+    out += _section("Not ranked", "", [f"{name}: {why}" for name, why in report.failures])
     return "\n".join(out) + "\n"
 
 
@@ -85,40 +88,20 @@ def _markdown_group(report: RankingReport, group: GroupTable) -> List[str]:
     return out + markdown_table(tables.group_table(report, group))
 
 
-def _markdown_runs(report: RankingReport) -> List[str]:
-    if not report.runs:
+#: What the notes section lists.
+NOTES_INTRO = (
+    "What the scoring program noted on ranked submissions (files it ignored, "
+    "tracks not covered, metric warnings):"
+)
+
+
+def _section(heading: str, intro: str, items: List[str]) -> List[str]:
+    """A section listing ``items`` (escaped) under its heading and ``intro`` (the kit's text, as
+    it is); nothing without items."""
+    if not items:
         return []
-    out = ["", "## Runs ranked", "", "Each team's best run by the overall order:", ""]
-    return out + [f"- {_md(team)}: {_md(run)}" for team, run in report.runs.items()]
-
-
-def _markdown_rule(report: RankingReport) -> List[str]:
-    lines = tables.primary_rule_lines(report)
-    if not lines:
-        return []
-    out = [
-        "",
-        f"## {tables.RULE_HEADING}",
-        "",
-        f"A primary track not submitted {report.missing_rule}:",
-    ]
-    return out + [""] + [f"- {_md(line)}" for line in lines]
-
-
-def _markdown_notes(report: RankingReport) -> List[str]:
-    if not report.notes:
-        return []
-    out = [
-        "",
-        "## Notes",
-        "",
-        "What the scoring program noted on ranked submissions (files it ignored, "
-        "tracks not covered, metric warnings):",
-        "",
-    ]
-    return out + [
-        f"- {_md(name)}: {_md(note)}" for name, notes in report.notes.items() for note in notes
-    ]
+    out = ["", f"## {heading}", ""] + ([intro, ""] if intro else [])
+    return out + [f"- {_md(item)}" for item in items]
 
 
 def _markdown_track(report: RankingReport, ranking: TrackRanking) -> List[str]:
