@@ -10,8 +10,8 @@ import re
 from typing import Iterable, List
 
 from ..metrics import get as get_metric
-from .ranking import TrackRanking
 from . import tables
+from .ranking import TrackRanking
 from .tables import GroupTable, RankingReport, Style, Table
 
 _LATEX_SPECIAL = {

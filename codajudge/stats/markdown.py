@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 from typing import List
 
-from .ranking import TrackRanking
 from . import tables
+from .ranking import TrackRanking
 from .tables import GroupTable, RankingReport, Style, Table
 
 #: Characters CommonMark/GFM give a meaning to inside a line (emphasis, code, links, images, table
