@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 import math
 import sys
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, NamedTuple, Optional, Sequence
 
 import numpy as np
 
@@ -18,6 +18,51 @@ PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b")
 #: A scatter plot keeps at most this many points (an evenly spaced subset beyond it).
 MAX_SCATTER_POINTS = 5000
 _FONT = "font-family='sans-serif' font-size='11'"
+#: A scatter plot's size in CSS pixels.
+SCATTER_WIDTH, SCATTER_HEIGHT = 380, 320
+#: A bar chart's height in CSS pixels (its width follows its categories).
+BAR_CHART_HEIGHT = 280
+
+
+class Axis(NamedTuple):
+    """A numeric axis: the values it shows, from ``lo`` to ``hi``, and its label."""
+
+    lo: float
+    hi: float
+    label: str
+
+
+class Box(NamedTuple):
+    """A rectangle in CSS pixels: its top-left corner and its size. As a plot's area, it places
+    values: ``x`` from its left edge (an axis's ``lo``) rightwards, ``y`` from its bottom edge up."""
+
+    left: float
+    top: float
+    width: float
+    height: float
+
+    def x(self, value: float, axis: Axis) -> float:
+        return self.left + _share(value, axis.lo, axis.hi) * self.width
+
+    def y(self, value: float, axis: Axis) -> float:
+        return self.top + self.height - _share(value, axis.lo, axis.hi) * self.height
+
+
+class AxisLabels(NamedTuple):
+    """The labels along one side of a heat map, and their title."""
+
+    title: str
+    labels: Sequence[str]
+
+
+class IntervalRow(NamedTuple):
+    """One row of an interval chart: its label, its value, its interval ``(low, high)`` or None,
+    and its group (a ranking's significance cluster, numbered from 0), which gives its colour."""
+
+    label: str
+    value: float
+    interval: Optional[Sequence[float]]
+    group: int
 
 
 def _e(text) -> str:
@@ -61,15 +106,7 @@ def _svg(width: int, height: int, title: str, body: List[str]) -> str:
     )
 
 
-def scatter(
-    x: Sequence[float],
-    y: Sequence[float],
-    x_label: str,
-    y_label: str,
-    title: str,
-    width: int = 380,
-    height: int = 320,
-) -> str:
+def scatter(x: Sequence[float], y: Sequence[float], x_label: str, y_label: str, title: str) -> str:
     """Points (x_i, y_i), with axes and ticks; more than ``MAX_SCATTER_POINTS`` are thinned evenly."""
     x = np.asarray(x, dtype=float)
     y = np.asarray(y, dtype=float)
@@ -80,21 +117,17 @@ def scatter(
         x, y = x[::step], y[::step]
         title = f"{title} (every {step}th point)"
     left, right, top, bottom = 48, 12, 24, 40
-    plot_w, plot_h = width - left - right, height - top - bottom
-    x_lo, x_hi = _padded_range(x)
-    y_lo, y_hi = _padded_range(y)
-
-    def px(v):
-        return left + _share(v, x_lo, x_hi) * plot_w
-
-    def py(v):
-        return top + plot_h - _share(v, y_lo, y_hi) * plot_h
-
-    body = _axes(left, top, plot_w, plot_h, x_lo, x_hi, y_lo, y_hi, px, py, x_label, y_label)
+    box = Box(left, top, SCATTER_WIDTH - left - right, SCATTER_HEIGHT - top - bottom)
+    x_axis = Axis(*_padded_range(x), x_label)
+    y_axis = Axis(*_padded_range(y), y_label)
+    body = _axes(box, x_axis, y_axis)
     body.append(f"<g fill='{PALETTE[0]}' fill-opacity='0.55'>")
-    body.extend(f"<circle cx='{_num(px(a))}' cy='{_num(py(b))}' r='2.5'/>" for a, b in zip(x, y))
+    body.extend(
+        f"<circle cx='{_num(box.x(a, x_axis))}' cy='{_num(box.y(b, y_axis))}' r='2.5'/>"
+        for a, b in zip(x, y)
+    )
     body.append("</g>")
-    return _svg(width, height, title, body)
+    return _svg(SCATTER_WIDTH, SCATTER_HEIGHT, title, body)
 
 
 #: The largest finite float: a padded axis stops there.
@@ -119,28 +152,32 @@ def _share(value: float, lo: float, hi: float) -> float:
     return (value / 2 - lo / 2) / (hi / 2 - lo / 2)
 
 
-def _axes(left, top, plot_w, plot_h, x_lo, x_hi, y_lo, y_hi, px, py, x_label, y_label) -> List[str]:
+def _axes(box: Box, x_axis: Axis, y_axis: Axis) -> List[str]:
+    """The frame of the plot's ``box``, each axis's ticks and labels, and each axis's label."""
+    left, top, plot_w, plot_h = box
     body = [
         f"<rect x='{left}' y='{top}' width='{plot_w}' height='{plot_h}' fill='none' stroke='#999'/>"
     ]
-    for t in nice_ticks(x_lo, x_hi):
+    for t in nice_ticks(x_axis.lo, x_axis.hi):
+        x = _num(box.x(t, x_axis))
         body.append(
-            f"<line x1='{_num(px(t))}' y1='{top + plot_h}' x2='{_num(px(t))}' y2='{top + plot_h + 4}' "
-            f"stroke='#666'/><text x='{_num(px(t))}' y='{top + plot_h + 15}' text-anchor='middle' "
+            f"<line x1='{x}' y1='{top + plot_h}' x2='{x}' y2='{top + plot_h + 4}' "
+            f"stroke='#666'/><text x='{x}' y='{top + plot_h + 15}' text-anchor='middle' "
             f"{_FONT}>{_e(_tick_label(t))}</text>"
         )
-    for t in nice_ticks(y_lo, y_hi):
+    for t in nice_ticks(y_axis.lo, y_axis.hi):
+        y = box.y(t, y_axis)
         body.append(
-            f"<line x1='{left - 4}' y1='{_num(py(t))}' x2='{left}' y2='{_num(py(t))}' stroke='#666'/>"
-            f"<text x='{left - 6}' y='{_num(py(t) + 4)}' text-anchor='end' {_FONT}>{_e(_tick_label(t))}</text>"
+            f"<line x1='{left - 4}' y1='{_num(y)}' x2='{left}' y2='{_num(y)}' stroke='#666'/>"
+            f"<text x='{left - 6}' y='{_num(y + 4)}' text-anchor='end' {_FONT}>{_e(_tick_label(t))}</text>"
         )
     body.append(
         f"<text x='{left + plot_w / 2:.0f}' y='{top + plot_h + 32}' text-anchor='middle' {_FONT}>"
-        f"{_e(x_label)}</text>"
+        f"{_e(x_axis.label)}</text>"
     )
     body.append(
         f"<text x='12' y='{top + plot_h / 2:.0f}' text-anchor='middle' {_FONT} "
-        f"transform='rotate(-90 12 {top + plot_h / 2:.0f})'>{_e(y_label)}</text>"
+        f"transform='rotate(-90 12 {top + plot_h / 2:.0f})'>{_e(y_axis.label)}</text>"
     )
     return body
 
@@ -156,10 +193,8 @@ def _blue(share: float) -> str:
 
 def heatmap(
     cells: Sequence[Sequence[Optional[float]]],
-    row_labels: Sequence[str],
-    col_labels: Sequence[str],
-    row_title: str,
-    col_title: str,
+    rows: AxisLabels,
+    columns: AxisLabels,
     title: str,
     hidden_text: str = "",
 ) -> str:
@@ -168,6 +203,7 @@ def heatmap(
     Rows run top to bottom, columns left to right; every visible count is printed in its cell.
     Cells are as wide as the longest column label needs.
     """
+    row_labels, col_labels = rows.labels, columns.labels
     n_rows, n_cols = len(row_labels), len(col_labels)
     cell_w = int(max(46, 7 * max([len(str(c)) for c in col_labels] + [1]) + 10))
     cell_h = 40
@@ -185,7 +221,7 @@ def heatmap(
             f"{_e(row_labels[i])}</text>"
         )
         body.extend(
-            _heat_cell(left + j * cell_w, y, cell_w, cell_h, value, top_value, hidden_text)
+            _heat_cell(Box(left + j * cell_w, y, cell_w, cell_h), value, top_value, hidden_text)
             for j, value in enumerate(row)
         )
     for j, label in enumerate(col_labels):
@@ -195,26 +231,19 @@ def heatmap(
         )
     body.append(
         f"<text x='{left + n_cols * cell_w / 2:.0f}' y='{top - 24}' text-anchor='middle' "
-        f"{_FONT} font-style='italic'>{_e(col_title)}</text>"
+        f"{_FONT} font-style='italic'>{_e(columns.title)}</text>"
     )
     middle = top + n_rows * cell_h / 2
     body.append(
         f"<text x='10' y='{middle:.0f}' text-anchor='middle' {_FONT} font-style='italic' "
-        f"transform='rotate(-90 10 {middle:.0f})'>{_e(row_title)}</text>"
+        f"transform='rotate(-90 10 {middle:.0f})'>{_e(rows.title)}</text>"
     )
     return _svg(width, height, title, body)
 
 
-def _heat_cell(
-    x: int,
-    y: int,
-    cell_w: int,
-    cell_h: int,
-    value: Optional[float],
-    top_value: float,
-    hidden_text: str,
-) -> str:
-    """One cell at (x, y): shaded by ``value / top_value`` with the count printed, or grey when hidden."""
+def _heat_cell(box: Box, value: Optional[float], top_value: float, hidden_text: str) -> str:
+    """One cell: shaded by ``value / top_value`` with the count printed, or grey when hidden."""
+    x, y, cell_w, cell_h = box
     if value is None:
         fill, text, colour = "#dddddd", hidden_text, "#555"
     else:
@@ -234,16 +263,15 @@ def bar_chart(
     title: str,
     y_label: str,
     y_max: Optional[float] = None,
-    width: int = 0,
-    height: int = 280,
 ) -> str:
-    """Grouped vertical bars: one group per category, one bar per series (with a legend)."""
+    """Grouped vertical bars: one group per category, one bar per series (with a legend); the
+    value axis from 0 to ``y_max`` (by default the largest value)."""
     names = list(series)
     n_cat, n_series = len(categories), max(len(names), 1)
     group_w = max(18 * n_series + 10, 34)
     left, right, top, bottom = 52, 12, 40, 64
-    width = width or max(300, left + right + max(n_cat, 1) * group_w)
-    plot_w, plot_h = width - left - right, height - top - bottom
+    width = max(300, left + right + max(n_cat, 1) * group_w)
+    plot_w, plot_h = width - left - right, BAR_CHART_HEIGHT - top - bottom
     values = [float(v) for name in names for v in series[name] if math.isfinite(float(v))]
     hi = y_max if y_max is not None else (max(values) if values and max(values) > 0 else 1.0)
     hi = hi if hi > 0 else 1.0
@@ -266,7 +294,12 @@ def bar_chart(
         x0 = left + c * slot + (slot - bar_w * n_series) / 2
         values_here = [(name, float(series[name][c])) for name in names]
         body.extend(
-            _bar(x0 + s * bar_w, bar_w, py(v), top + plot_h, s, f"{_e(name)} {_e(category)}", v)
+            _bar(
+                _bar_box(x0 + s * bar_w, bar_w, py(v), top + plot_h),
+                s,
+                f"{_e(name)} {_e(category)}",
+                v,
+            )
             for s, (name, v) in enumerate(values_here)
             if math.isfinite(v)
         )
@@ -280,14 +313,19 @@ def bar_chart(
         f"<text x='12' y='{top + plot_h / 2:.0f}' text-anchor='middle' {_FONT} "
         f"transform='rotate(-90 12 {top + plot_h / 2:.0f})'>{_e(y_label)}</text>"
     )
-    return _svg(width, height, title, body)
+    return _svg(width, BAR_CHART_HEIGHT, title, body)
 
 
-def _bar(x: float, bar_w: float, y: float, base: float, s: int, what: str, value: float) -> str:
-    """Series ``s``'s bar from ``base`` up to ``y``, its tooltip ``what: value``."""
+def _bar_box(x: float, bar_w: float, y: float, base: float) -> Box:
+    """A bar in a slot ``bar_w`` wide at ``x`` from ``base`` up to ``y``, a pixel narrower."""
+    return Box(x, y, bar_w - 1, base - y)
+
+
+def _bar(box: Box, s: int, what: str, value: float) -> str:
+    """Series ``s``'s bar, its tooltip ``what: value``."""
     return (
-        f"<rect x='{_num(x)}' y='{_num(y)}' width='{_num(bar_w - 1)}' "
-        f"height='{_num(base - y)}' fill='{PALETTE[s % len(PALETTE)]}'>"
+        f"<rect x='{_num(box.left)}' y='{_num(box.top)}' width='{_num(box.width)}' "
+        f"height='{_num(box.height)}' fill='{PALETTE[s % len(PALETTE)]}'>"
         f"<title>{what}: {_e(_tick_label(value))}</title></rect>"
     )
 
@@ -304,48 +342,39 @@ def _legend(names: List[str], left: int, top: int) -> List[str]:
     return body
 
 
-def interval_chart(
-    labels: Sequence[str],
-    values: Sequence[float],
-    intervals: Sequence[Optional[Sequence[float]]],
-    groups: Sequence[int],
-    title: str,
-    x_label: str,
-) -> str:
-    """One row per label, top to bottom: a dot at its value and a bar over its interval ``(low,
-    high)`` (none when None), coloured by its group (a ranking's significance cluster), so that the
-    groups and the overlaps of the intervals show at a glance. Values are drawn as given."""
+def interval_chart(rows: Sequence[IntervalRow], title: str, x_label: str) -> str:
+    """One row per ``IntervalRow``, top to bottom: a dot at its value and a bar over its interval,
+    coloured by its group, so that the groups and the overlaps of the intervals show at a glance.
+    Values are drawn as given."""
     row_h, top, bottom, right = 18, 24, 40, 16
-    left = 12 + 7 * max([len(_short(label)) for label in labels] + [4])
+    left = 12 + 7 * max([len(_short(row.label)) for row in rows] + [4])
     width = max(left + 320 + right, 8 * len(title) + 20)
-    height = top + max(len(labels), 1) * row_h + bottom
-    plot_w, plot_h = width - left - right, height - top - bottom
-    ends = [float(v) for pair in intervals if pair is not None for v in pair]
-    x_lo, x_hi = _padded_range(np.asarray([float(v) for v in values] + ends, dtype=float))
-
-    def px(v):
-        return left + _share(v, x_lo, x_hi) * plot_w
-
+    height = top + max(len(rows), 1) * row_h + bottom
+    box = Box(left, top, width - left - right, height - top - bottom)
+    ends = [float(v) for row in rows if row.interval is not None for v in row.interval]
+    values = np.asarray([float(row.value) for row in rows] + ends, dtype=float)
+    axis = Axis(*_padded_range(values), x_label)
     body = [
-        f"<rect x='{left}' y='{top}' width='{plot_w}' height='{plot_h}' fill='none' stroke='#999'/>"
+        f"<rect x='{left}' y='{top}' width='{box.width}' height='{box.height}' fill='none' stroke='#999'/>"
     ]
-    body.extend(_x_ticks(nice_ticks(x_lo, x_hi), px, top, plot_h))
-    for k, (label, value, pair, group) in enumerate(zip(labels, values, intervals, groups)):
-        body.append(_interval_row(top + k * row_h + row_h / 2, left, label, value, pair, group, px))
+    body.extend(_x_ticks(box, axis))
+    for k, row in enumerate(rows):
+        body.append(_interval_row(top + k * row_h + row_h / 2, box, axis, row))
     body.append(
-        f"<text x='{left + plot_w / 2:.0f}' y='{top + plot_h + 32}' text-anchor='middle' {_FONT}>"
+        f"<text x='{left + box.width / 2:.0f}' y='{top + box.height + 32}' text-anchor='middle' {_FONT}>"
         f"{_e(x_label)}</text>"
     )
     return _svg(width, height, title, body)
 
 
-def _x_ticks(ticks: Sequence[float], px, top: float, plot_h: float) -> List[str]:
+def _x_ticks(box: Box, axis: Axis) -> List[str]:
     """Vertical grid lines and labels of an x axis along the plot's bottom edge."""
+    bottom = box.top + box.height
     return [
-        f"<line x1='{_num(px(t))}' y1='{top}' x2='{_num(px(t))}' y2='{top + plot_h}' stroke='#eee'/>"
-        f"<text x='{_num(px(t))}' y='{top + plot_h + 15}' text-anchor='middle' {_FONT}>"
+        f"<line x1='{_num(box.x(t, axis))}' y1='{box.top}' x2='{_num(box.x(t, axis))}' y2='{bottom}' stroke='#eee'/>"
+        f"<text x='{_num(box.x(t, axis))}' y='{bottom + 15}' text-anchor='middle' {_FONT}>"
         f"{_e(_tick_label(t))}</text>"
-        for t in ticks
+        for t in nice_ticks(axis.lo, axis.hi)
     ]
 
 
@@ -358,21 +387,22 @@ def _short(label) -> str:
     return label if len(label) <= MAX_LABEL else label[: MAX_LABEL - 1] + "…"
 
 
-def _interval_row(y: float, left: int, label, value, pair, group: int, px) -> str:
-    """One system: its label at the left, its interval as a bar and its value as a dot."""
-    colour = PALETTE[group % len(PALETTE)]
-    tip = f"{_e(label)}: {_e(_tick_label(float(value)))}"
-    shown = _e(_short(label))
-    parts = [f"<text x='{left - 6}' y='{_num(y + 4)}' text-anchor='end' {_FONT}>{shown}</text>"]
-    if pair is not None:
-        low, high = float(pair[0]), float(pair[1])
+def _interval_row(y: float, box: Box, axis: Axis, row: IntervalRow) -> str:
+    """One system at height ``y``: its label left of ``box``, its interval as a bar and its value
+    as a dot."""
+    colour = PALETTE[row.group % len(PALETTE)]
+    tip = f"{_e(row.label)}: {_e(_tick_label(float(row.value)))}"
+    shown = _e(_short(row.label))
+    parts = [f"<text x='{box.left - 6}' y='{_num(y + 4)}' text-anchor='end' {_FONT}>{shown}</text>"]
+    if row.interval is not None:
+        low, high = float(row.interval[0]), float(row.interval[1])
         tip += f" [{_e(_tick_label(low))}, {_e(_tick_label(high))}]"
         parts.append(
-            f"<line x1='{_num(px(low))}' y1='{_num(y)}' x2='{_num(px(high))}' y2='{_num(y)}' "
-            f"stroke='{colour}' stroke-width='3'/>"
+            f"<line x1='{_num(box.x(low, axis))}' y1='{_num(y)}' x2='{_num(box.x(high, axis))}' "
+            f"y2='{_num(y)}' stroke='{colour}' stroke-width='3'/>"
         )
     parts.append(
-        f"<circle cx='{_num(px(float(value)))}' cy='{_num(y)}' r='4' fill='{colour}'>"
+        f"<circle cx='{_num(box.x(float(row.value), axis))}' cy='{_num(y)}' r='4' fill='{colour}'>"
         f"<title>{tip}</title></circle>"
     )
     return "".join(parts)

@@ -1,7 +1,8 @@
 """The official ranking as one self-contained HTML page (``ranking.html``): the command that
 reproduces it, the overall table and, per track, its systems' scores drawn with their 95% intervals
-(inline SVG, coloured by significance cluster) above the track's table. The content is that of
-``stats.tables`` (the same cells, scales and sentences); every name is escaped. No files are written here.
+(inline SVG, coloured by significance cluster) above the track's table. The tables and sentences
+are those of ``stats.tables``' model, as the other outputs show them; every name is escaped. No
+files are written here.
 """
 
 from __future__ import annotations
@@ -10,32 +11,13 @@ import html
 from typing import List
 
 from . import plots
-from .metrics import get as get_metric
 from .report import html_page
-from .stats.ranking import BY_MEAN_RANK, TrackRanking
-from .stats.tables import (
-    MARK,
-    RULE_HEADING,
-    GroupTable,
-    RankingReport,
-    group_cells,
-    group_text,
-    group_value_label,
-    primary_rule_lines,
-    track_cell,
-    clusters,
-    cluster_text,
-    interval_text,
-    metric_label,
-    overall_text,
-    primary_label,
-    primary_scale,
-    scale_of,
-    track_rows,
-    track_title,
-)
+from .stats import tables
+from .stats.ranking import TrackRanking
+from .stats.tables import GroupTable, RankingReport, Style, Table
 
 _e = html.escape
+STYLE = Style(_e, "<b>{}</b>", tables.MARK)
 
 
 def render_html(report: RankingReport) -> str:
@@ -44,98 +26,66 @@ def render_html(report: RankingReport) -> str:
         f"<p>Reproduce with: <code>{_e(report.command or report.signature)}</code></p>",
         f"<p class='sig'>Settings: {_e(report.signature)}</p>",
         "<h2>Overall</h2>",
-        f"<p>{_e(overall_text(report))} {MARK} marks the best system of a track and every system "
-        "not significantly different from it; bold, the best score; per-track ranks in brackets.</p>",
-        _overall_table(report),
+        f"<p>{_e(tables.overall_text(report))} {tables.MARK} {tables.MARK_LEGEND}</p>",
+        _table(tables.overall_table(report)),
     ]
     parts += [_group_section(report, group) for group in report.groups]
     parts += [_track_section(report, report.rankings[t]) for t in report.track_order()]
-    if report.runs:
-        parts.append("<h2>Runs ranked</h2><p>Each team's best run by the overall order:</p>")
-        parts.append(_list(f"{team}: {run}" for team, run in report.runs.items()))
-    parts += _rule_section(report)
-    if report.notes:
-        parts.append("<h2>Notes</h2>")
-        parts.append(_list(f"{n}: {note}" for n, notes in report.notes.items() for note in notes))
-    if report.failures:
-        parts.append("<h2>Not ranked</h2>")
-        parts.append(_list(f"{name}: {reason}" for name, reason in report.failures))
+    runs = [f"{team}: {run}" for team, run in report.runs.items()]
+    parts += _section("Runs ranked", "<p>Each team's best run by the overall order:</p>", runs)
+    rule = f"<p>A primary track not submitted {_e(report.missing_rule)}:</p>"
+    parts += _section(tables.RULE_HEADING, rule, tables.primary_rule_lines(report))
+    notes = [f"{name}: {note}" for name, notes in report.notes.items() for note in notes]
+    parts += _section("Notes", "", notes)
+    parts += _section("Not ranked", "", [f"{name}: {why}" for name, why in report.failures])
     return html_page(f"{report.title}: official ranking", "\n".join(parts))
 
 
-def _rule_section(report: RankingReport) -> List[str]:
-    lines = primary_rule_lines(report)
-    if not lines:
-        return []
-    rule = f"<p>A primary track not submitted {_e(report.missing_rule)}:</p>"
-    return [f"<h2>{RULE_HEADING}</h2>{rule}", _list(lines)]
+def _section(heading: str, intro: str, items: List[str]) -> List[str]:
+    """A section listing ``items`` (escaped) under its heading and ``intro`` (HTML); nothing
+    without items."""
+    return [f"<h2>{heading}</h2>{intro}", _list(items)] if items else []
 
 
 def _list(items) -> str:
     return "<ul>" + "".join(f"<li>{_e(item)}</li>" for item in items) + "</ul>"
 
 
-def _table(header: List[str], rows: List[List[str]], left: int = 1) -> str:
-    """An HTML table of already escaped cells; column ``left`` (the system) aligned left."""
+def _table(table: Table) -> str:
+    """An HTML table: a column's head with its metric's label below it; names aligned left."""
 
-    def cell(tag: str, k: int, text: str) -> str:
-        return f"<{tag} class='l'>{text}</{tag}>" if k == left else f"<{tag}>{text}</{tag}>"
+    def cell(tag: str, column, text: str) -> str:
+        return f"<{tag} class='l'>{text}</{tag}>" if column.names else f"<{tag}>{text}</{tag}>"
 
-    head = "<tr>" + "".join(cell("th", k, h) for k, h in enumerate(header)) + "</tr>"
+    heads = [
+        _e(c.label()) + (f"<br>{_e(tables.metric_label(c.metric))}" if c.metric else "")
+        for c in table.columns
+    ]
+    head = "<tr>" + "".join(cell("th", c, h) for c, h in zip(table.columns, heads)) + "</tr>"
     body = "".join(
-        "<tr>" + "".join(cell("td", k, c) for k, c in enumerate(cells)) + "</tr>" for cells in rows
+        "<tr>" + "".join(cell("td", c, text) for c, text in zip(table.columns, cells)) + "</tr>"
+        for cells in STYLE.rows(table)
     )
     return f"<table>{head}{body}</table>"
 
 
-def _overall_table(report: RankingReport) -> str:
-    track_ids = report.track_order()
-    mean = report.overall_rule == BY_MEAN_RANK
-    header = ["Rank", "System", _e(primary_label(report))] + (["Mean rank"] if mean else [])
-    header += [_column_head(report.rankings[t]) for t in track_ids]
-    scale = primary_scale(report)
-    rows = []
-    for row in report.overall:
-        cells = [str(row.rank), _e(row.system), scale.show(row.primary)]
-        cells += [f"{row.mean_rank:.2f}"] if mean else []
-        rows.append(cells + [_overall_cell(report.rankings[t], row.system) for t in track_ids])
-    return _table(header, rows)
-
-
 def _group_section(report: RankingReport, group: GroupTable) -> str:
-    header = ["Rank", "System", group_value_label(group)]
-    header += [_e(track_title(report.rankings[t])) for t in group.track_ids]
-    rows = [group_cells(group, row, _e) for row in group.rows]
-    return f"<h2>{_e(group.name)}</h2><p>{_e(group_text(report, group))}</p>" + _table(header, rows)
-
-
-def _column_head(ranking: TrackRanking) -> str:
-    """A track's column in the overall table: its title, and below it its metric and scale."""
-    return f"{_e(track_title(ranking))}<br>{_e(metric_label(ranking.metric))}"
-
-
-def _overall_cell(ranking: TrackRanking, system: str) -> str:
-    text, best, marked = track_cell(ranking, system)
-    rank = ranking.rank_of(system)
-    text = (f"<b>{text}</b>" if best else text) + (MARK if marked else "")
-    return text + (f" ({rank})" if rank is not None else "")
+    heading = f"<h2>{_e(group.name)}</h2><p>{_e(tables.group_text(report, group))}</p>"
+    return heading + _table(tables.group_table(report, group))
 
 
 def _track_section(report: RankingReport, ranking: TrackRanking) -> str:
     primary = "" if ranking.track.id in report.primary_tracks else ", not primary"
-    label = metric_label(ranking.metric)
+    label = tables.metric_label(ranking.metric)
     parts = [
-        f"<h2>{_e(track_title(ranking))} ({_e(ranking.track.id)}{primary})</h2>",
-        f"<p>Main metric: {_e(label)}, {get_metric(ranking.metric).direction} is better. "
-        f"{_e(interval_text(report))} {_e(cluster_text(report, ranking))}</p>",
+        f"<h2>{_e(tables.track_title(ranking))} ({_e(ranking.track.id)}{primary})</h2>",
+        f"<p>{_e(tables.track_intro(report, ranking))}</p>",
     ]
     if ranking.note:
         parts.append(f"<p class='warn'>Note: {_e(ranking.note)}.</p>")
     if ranking.rows:
         parts.append(f"<div class='fig'>{_chart(ranking, label)}</div>")
-    rows = track_rows(ranking, _e)
-    header = ["Rank", "System", _e(label), "95% interval", "p vs best", "Cluster"]
-    parts.append(_table(header, rows))
+    parts.append(_table(tables.track_table(ranking)))
     if ranking.missing:
         parts.append(f"<p>Not submitted: {_e(', '.join(ranking.missing))}.</p>")
     return "\n".join(parts)
@@ -143,16 +93,16 @@ def _track_section(report: RankingReport, ranking: TrackRanking) -> str:
 
 def _chart(ranking: TrackRanking, label: str) -> str:
     """The track's systems, best first, with their intervals on the table's scale."""
-    factor = scale_of([ranking.metric]).factor
-    number = clusters(ranking)
-    return plots.interval_chart(
-        [r.system for r in ranking.rows],
-        [factor * r.value for r in ranking.rows],
-        [
-            None if r.interval is None else (factor * r.interval.low, factor * r.interval.high)
-            for r in ranking.rows
-        ],
-        [number[r.system] - 1 for r in ranking.rows],
-        f"{track_title(ranking)}: score and 95% interval, coloured by cluster",
-        label,
-    )
+    factor = tables.scale_of([ranking.metric]).factor
+    number = tables.clusters(ranking)
+    rows = [
+        plots.IntervalRow(
+            r.system,
+            factor * r.value,
+            None if r.interval is None else (factor * r.interval.low, factor * r.interval.high),
+            number[r.system] - 1,
+        )
+        for r in ranking.rows
+    ]
+    title = f"{tables.track_title(ranking)}: score and 95% interval, coloured by cluster"
+    return plots.interval_chart(rows, title, label)

@@ -479,7 +479,10 @@ def _confusion_figure(tr) -> str:
     labels = list(tr.track.labels)
     counts = summaries.confusion_counts(gold, pred, len(labels))
     return plots.heatmap(
-        counts.tolist(), labels, labels, "gold label", "predicted label", "Confusion matrix (items)"
+        counts.tolist(),
+        plots.AxisLabels("gold label", labels),
+        plots.AxisLabels("predicted label", labels),
+        "Confusion matrix (items)",
     )
 
 

@@ -12,7 +12,8 @@ import pytest
 
 from codajudge.stats.bootstrap import Interval
 from codajudge.stats.ranking import GroupRow, OverallRow, RankedSystem, TrackRanking
-from codajudge.stats.tables import GroupTable, RankingReport, render_latex
+from codajudge.stats.latex import render_latex
+from codajudge.stats.tables import GroupTable, RankingReport
 from codajudge.tracks import tracks_from_list
 
 ACL_PAGE = (

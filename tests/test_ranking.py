@@ -35,13 +35,10 @@ from codajudge.stats.ranking import (
     tie_groups,
 )
 from codajudge.stats.bootstrap import Interval
-from codajudge.stats.tables import (
-    RankingReport,
-    latex_escape,
-    render_csv,
-    render_latex,
-    render_markdown,
-)
+from codajudge.stats.csv_table import render_csv
+from codajudge.stats.latex import latex_escape, render_latex
+from codajudge.stats.markdown import render_markdown
+from codajudge.stats.tables import RankingReport
 
 from conftest import shared_data
 
@@ -260,6 +257,26 @@ def test_csv_has_one_row_per_system_and_track_and_the_failures():
         "late",
     ]
     assert [r["note"] for r in rows if r["table"] == "not_ranked"] == ["not a valid zip archive"]
+
+
+def test_one_table_model_gives_every_output_its_cells():
+    """A track's table is built once: its printed cells round the CSV's exact values on the
+    column's scale, and Markdown, HTML and LaTeX write those very cells (the paper without p)."""
+    from codajudge.ranking_page import render_html
+    from codajudge.stats.tables import track_table
+
+    report = _report()
+    table = track_table(report.rankings["en_en"])
+    heads = [c.head for c in table.columns]
+    assert heads == ["Rank", "System", "Pearson r", "95% interval", "p vs best", "Cluster"]
+    for cells, record in zip(table.rows, table.records):
+        assert cells[1].text == record["system"]
+        assert cells[2].text == f"{100 * record['value']:.2f}"
+        assert cells[3].text == f"[{100 * record['ci_low']:.2f}, {100 * record['ci_high']:.2f}]"
+    markdown, page, paper = render_markdown(report), render_html(report), render_latex(report)
+    assert "| 3 | z | 50.00 | [45.00, 55.00] | 0.0010 | 2 |" in markdown
+    assert "<tr><td>3</td><td class='l'>z</td><td>50.00</td><td>[45.00, 55.00]</td>" in page
+    assert "3 & z & 50.00 & 45.00--55.00 & 2 \\\\" in paper
 
 
 def test_latex_table_escapes_names_and_marks_ties():
@@ -936,7 +953,7 @@ def _latex_document(fragment: str, name: str) -> str:
 def _assert_latex_compiles(fragments: dict, folder: Path) -> None:
     """Each fragment compiles with pdfLaTeX, given only the packages its header names; without
     pdflatex, its typeset lines hold no stray surrogate and only characters pdfLaTeX sets."""
-    from codajudge.stats.tables import PDFLATEX_CHARACTERS
+    from codajudge.stats.latex import PDFLATEX_CHARACTERS
 
     for name, fragment in fragments.items():
         assert "\\udc" not in fragment and not re.search("[\ud800-\udfff]", fragment)
@@ -969,7 +986,7 @@ def test_latex_compiles_as_a_fragment_with_the_packages_it_names(small_phase, tm
 
 
 def test_latex_sets_every_character_it_claims_pdflatex_sets(tmp_path):
-    from codajudge.stats.tables import LATEX_PACKAGES, PDFLATEX_CHARACTERS, latex_escape
+    from codajudge.stats.latex import LATEX_PACKAGES, PDFLATEX_CHARACTERS
 
     text = latex_escape("".join(sorted(PDFLATEX_CHARACTERS)))
     assert "[U+" not in text

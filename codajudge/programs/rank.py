@@ -14,8 +14,8 @@ scoring program would note on a ranked one (files ignored, tracks not covered, m
 listed per submission (stderr, ranking.md, and ranking.csv rows ``submission_note``). The gold is
 read once; ``--jobs`` processes (default: one per core, at most 4) score the submissions. Progress
 goes to stderr. Written to ``--out`` (default: the current folder): ``ranking.md``, ``ranking.csv``,
-``ranking.tex`` (see ``codajudge.stats.tables``) and ``ranking.html`` (``codajudge.ranking_page``),
-each beginning with the ``codajudge rank`` command, every option spelled out, that reproduces it.
+``ranking.tex`` and ``ranking.html``, the tables of ``codajudge.stats.tables`` rendered by
+``stats.markdown``, ``stats.csv_table``, ``stats.latex`` and ``ranking_page``, each beginning with the ``codajudge rank`` command, every option spelled out, that reproduces it.
 
 Per track, systems are ranked on the main metric with statistical ties (``codajudge.stats.ranking``):
 ``auto`` uses Williams' t-test for Pearson r, Wilcoxon signed-rank on per-item losses for the
@@ -67,14 +67,10 @@ from ..stats.ranking import (
     rank_track,
 )
 from ..ranking_page import render_html
-from ..stats.tables import (
-    GroupTable,
-    RankingReport,
-    render_csv,
-    render_latex,
-    render_markdown,
-    undecodable_as_text,
-)
+from ..stats.csv_table import render_csv
+from ..stats.latex import render_latex
+from ..stats.markdown import render_markdown
+from ..stats.tables import GroupTable, RankingReport, undecodable_as_text
 from .common import run_guarded
 from .score import ingested_tracks, score_submission_folder, submission_notes
 from .status import MAX_STATUS_BYTES, read_status

@@ -46,12 +46,8 @@ def compare_systems(
     b,
     resamples: int,
     seed: int,
-    raws: Optional[Tuple[np.ndarray, np.ndarray]] = None,
 ) -> TestResult:
-    """Test two ``scoring.TrackResult`` of the same track on its main metric with ``test``.
-
-    ``raws``: both systems' scores on the track's shared resamples (``shared_resamples``), which
-    give the paired bootstrap without drawing again."""
+    """Test two ``scoring.TrackResult`` of the same track on its main metric with ``test``."""
     metric = get_metric(metric_name)
     if test == PERMUTATION:
         return permutation_test(metric, a.stats[metric_name], b.stats[metric_name])
@@ -66,9 +62,6 @@ def compare_systems(
             per_item_losses(metric, a.stats[metric_name]),
             per_item_losses(metric, b.stats[metric_name]),
         )
-    if raws is not None:
-        delta = oriented_difference(metric, a.stats[metric_name], b.stats[metric_name])
-        return bootstrap_p_value(metric, delta, *raws, len(a.stats[metric_name]))
     return paired_bootstrap(metric, a.stats[metric_name], b.stats[metric_name], resamples, seed)
 
 
@@ -146,19 +139,16 @@ class TrackTests:
                 )
                 for name in others
             ]
-        a = self.submitted[leader]
-        return [
-            compare_systems(
-                self.test,
-                self.metric_name,
-                a,
-                self.submitted[name],
-                self.resamples,
-                self.seed,
-                (self.raws[leader], self.raws[name]),
-            )
-            for name in others
-        ]
+        return [self._shared_bootstrap(leader, name) for name in others]
+
+    def _shared_bootstrap(self, leader: str, other: str) -> TestResult:
+        """The paired bootstrap of ``leader`` against ``other`` on the track's shared resamples:
+        ``compare_systems``'s without drawing again."""
+        a = self.submitted[leader].stats[self.metric_name]
+        b = self.submitted[other].stats[self.metric_name]
+        delta = oriented_difference(self.metric, a, b)
+        raws = self.raws[leader], self.raws[other]
+        return bootstrap_p_value(self.metric, delta, *raws, len(a))
 
     def _pearson(self, name: str) -> Tuple[UnitSeries, float]:
         """A system's prepared scored predictions and their Pearson r with the gold (0.0 if undefined)."""

@@ -105,23 +105,17 @@ def _statistic(
 
 
 def williams_test(
-    r12: float,
-    r13: float,
-    r23: float,
-    n: int,
-    alternative: str = "two-sided",
-    constant_a: bool = False,
-    constant_b: bool = False,
+    r12: float, r13: float, r23: float, n: int, alternative: str = "two-sided"
 ) -> TestResult:
-    """p-value of Williams' test; ``greater`` tests r12 > r13. ``constant_a``/``constant_b``: that
-    system's predictions are constant (its r undefined, scored 0). With n <= 3 there is no test:
-    p = 1. Degenerate cases as the module docstring says."""
+    """p-value of Williams' test on three correlations; ``greater`` tests r12 > r13. With n <= 3
+    there is no test: p = 1. Degenerate cases as the module docstring says (``compare_pearson``
+    handles a constant system's)."""
     if alternative not in ALTERNATIVES:
         raise ValueError(f"alternative must be one of {ALTERNATIVES}, got {alternative!r}")
     if alternative == "two-sided" or n <= 3:
-        (result,) = williams_tests(r12, [r13], [r23], n, constant_a, [constant_b])
+        (result,) = williams_tests(r12, [r13], [r23], n)
         return result
-    t, df = _statistic(r12, r13, r23, n, constant_a, constant_b)
+    t, df = _statistic(r12, r13, r23, n, False, False)
     p = student_t.sf(t, df) if alternative == "greater" else student_t.cdf(t, df)
     return TestResult(t, max(float(p), p_floor(n) / 2), "williams")  # one-sided floor: 0.5^n
 
@@ -155,15 +149,17 @@ def pearson_or_zero(x, y) -> float:
     return float(get_metric("pearson").score(np.asarray(x, float), np.asarray(y, float)).value)
 
 
-def compare_pearson(gold, pred_a, pred_b, alternative: str = "two-sided") -> TestResult:
-    """Williams' test of system A's Pearson r against system B's, on the same gold and items."""
+def compare_pearson(gold, pred_a, pred_b) -> TestResult:
+    """Two-sided Williams' test of system A's Pearson r against system B's, on the same gold and
+    items; a constant system's r is 0 (the module docstring)."""
     gold = np.asarray(gold, dtype=float)
     r12 = pearson_or_zero(gold, pred_a)
     r13 = pearson_or_zero(gold, pred_b)
     r23 = pearson_or_zero(pred_a, pred_b)
-    return williams_test(
-        r12, r13, r23, int(gold.size), alternative, is_constant(pred_a), is_constant(pred_b)
+    (result,) = williams_tests(
+        r12, [r13], [r23], int(gold.size), is_constant(pred_a), [is_constant(pred_b)]
     )
+    return result
 
 
 def is_constant(values) -> bool:

@@ -1,0 +1,87 @@
+"""The official ranking as one CSV table (``ranking.csv``) from the table model of
+``stats.tables``: the command first (table ``command``, in ``note``), then one row per system
+overall, per group and per (track, system), then the missing-track rule's runs, the runs kept per
+team, the notes and the failures; empty cells where not applicable. Numbers at full precision
+(``repr``); every text cell through ``csv_text``."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Dict, List
+
+from .tables import RankingReport, group_table, overall_table, primary_rule_lines, track_table
+
+CSV_COLUMNS = (
+    "table",
+    "rank",
+    "system",
+    "metric",
+    "value",
+    "ci_low",
+    "ci_high",
+    "test",
+    "p_vs_best",
+    "tied_with_best",
+    "mean_rank",
+    "primary",
+    "note",
+    "cluster",
+    "title",
+)
+
+
+#: A spreadsheet reads a cell starting with one of these as a formula (OWASP "CSV injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_text(text) -> str:
+    """A text cell (a name, a reason) that a spreadsheet shows as text: a leading quote before a
+    formula start, as OWASP advises. Number cells are written by ``repr`` and never pass here, so a
+    negative score stays a number."""
+    text = str(text)
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def _cell(value) -> object:
+    """A record's value as its CSV cell: a text through ``csv_text``, a flag as 0 or 1, a float
+    by ``repr`` (full precision), None empty."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return csv_text(value)
+    if isinstance(value, bool):
+        return int(value)
+    return repr(value) if isinstance(value, float) else value
+
+
+def _csv_row(record: Dict[str, object]) -> List[object]:
+    """A CSV row from its named values (``CSV_COLUMNS``), the others empty."""
+    unknown = set(record) - set(CSV_COLUMNS)
+    if unknown:
+        raise ValueError(f"unknown CSV columns {sorted(unknown)}")
+    return [_cell(record.get(name)) for name in CSV_COLUMNS]
+
+
+def render_csv(report: RankingReport) -> str:
+    records = [dict(table="command", note=report.command or report.signature)]
+    records += overall_table(report).records
+    for group in report.groups:
+        records += group_table(report, group).records
+    for tid in report.track_order():
+        records += track_table(report.rankings[tid]).records
+    for line in primary_rule_lines(report):
+        system, _, note = line.partition(": ")
+        records.append(dict(table="primary_rule", system=system, note=note))
+    records += [dict(table="team_run", system=team, note=run) for team, run in report.runs.items()]
+    records += [
+        dict(table="submission_note", system=name, note=note)
+        for name, notes in report.notes.items()
+        for note in notes
+    ]
+    records += [dict(table="not_ranked", system=name, note=why) for name, why in report.failures]
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    writer.writerows(map(_csv_row, records))
+    return buffer.getvalue()

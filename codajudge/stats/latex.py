@@ -1,0 +1,276 @@
+"""The official ranking as a LaTeX fragment for the task paper (``ranking.tex``) from the table
+model of ``stats.tables``: the overall table, each group's, then one table per track, primary
+tracks first, each a booktabs table with its caption and label, fitted to the line's width
+(``LATEX_FIT``) and across both columns of the page when wide. Every name is escaped; a name
+pdfLaTeX cannot set is written as a marked stand-in (``latex_system``)."""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable, List
+
+from ..metrics import get as get_metric
+from . import tables
+from .ranking import TrackRanking
+from .tables import GroupTable, RankingReport, Style, Table
+
+_LATEX_SPECIAL = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+    "|": r"\textbar{}",  # in the default font encoding these three would print other glyphs
+    "<": r"\textless{}",
+    ">": r"\textgreater{}",
+}
+
+
+#: What pdfLaTeX sets with ``\\usepackage[T1]{fontenc}`` (UTF-8 input): printable ASCII, Latin-1
+#: and Latin Extended-A but the nine letters T1 lacks (measured with TeX Live 2023;
+#: tests/test_ranking.py compiles them all where pdflatex is installed).
+PDFLATEX_CHARACTERS = frozenset(map(chr, [*range(0x20, 0x7F), *range(0xA0, 0x180)])) - set(
+    "\u0126\u0127\u0138\u013f\u0140\u0149\u0166\u0167\u017f"
+)
+#: The packages ``ranking.tex`` needs, as its header states them.
+LATEX_PACKAGES = (
+    "% needs \\usepackage{booktabs}, \\usepackage[T1]{fontenc} and \\usepackage{graphicx} "
+    "(pdfLaTeX or any engine)"
+)
+#: ``\\cjfit{TABULAR}``: the tabular as it is, or scaled down to the line's width when wider (a
+#: long system name), so that no table overflows its column; defined once per document.
+LATEX_FIT = (
+    "\\ifdefined\\cjfit\\else\\newsavebox{\\cjfitbox}\\newcommand{\\cjfit}[1]{"
+    "\\sbox{\\cjfitbox}{#1}\\ifdim\\wd\\cjfitbox>\\linewidth"
+    "\\typeout{codajudge: a table scaled to the line's width}"
+    "\\resizebox{\\linewidth}{!}{\\usebox{\\cjfitbox}}\\else\\usebox{\\cjfitbox}\\fi}\\fi"
+)
+#: ``RankingReport.latex_columns``: the page's columns a wide table may span (``--latex-width``);
+#: AUTO sets a table across both columns of a two-column page by its width (``latex_wide``).
+LATEX_AUTO = 0
+
+
+def pdflatex_sets(text) -> bool:
+    """Every character of ``text`` is one pdfLaTeX sets (``PDFLATEX_CHARACTERS``)."""
+    return all(ch in PDFLATEX_CHARACTERS for ch in tables.one_line(text))
+
+
+def latex_escape(text) -> str:
+    """Text typeset as itself: TeX's special characters replaced, control characters as spaces (so a
+    value cannot end a ``%`` comment line or start a new one), and a character pdfLaTeX cannot set
+    as its code point, ``[U+4E2D]``."""
+    return "".join(
+        _LATEX_SPECIAL.get(ch) or (ch if ch in PDFLATEX_CHARACTERS else f"[U+{ord(ch):04X}]")
+        for ch in tables.one_line(text)
+    )
+
+
+#: Marks a name pdfLaTeX cannot set, written in ``ranking.tex`` as a stand-in (``latex_system``).
+STAND_IN_MARK = "$^{\\dagger}$"
+STAND_IN_TEXT = (
+    f"{STAND_IN_MARK}: a name pdfLaTeX cannot set, written as its run's file name or with its "
+    "characters as code points; ranking.md, ranking.csv and ranking.html give it as it is."
+)
+
+
+def latex_system(report: RankingReport, name: str) -> str:
+    """A system's name in ``ranking.tex``: itself when pdfLaTeX sets it; else marked
+    ``STAND_IN_MARK`` and written as its team's run (ranking by team) when that one can be set, or
+    with code points for the characters that cannot."""
+    if pdflatex_sets(name):
+        return latex_escape(name)
+    run = report.runs.get(name)
+    return latex_escape(run if run is not None and pdflatex_sets(run) else name) + STAND_IN_MARK
+
+
+def _stand_in_note(names: Iterable[str]) -> str:
+    """The caption's sentence on stand-ins, when one of ``names`` is one."""
+    return f" {STAND_IN_TEXT}" if not all(pdflatex_sets(name) for name in names) else ""
+
+
+TIMES_100 = r"$\times 100$"
+
+
+def latex_label(text: str) -> str:
+    """A ``\\label`` key from any text: letters, digits and hyphens only."""
+    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower() or "track"
+
+
+def latex_comment(text: str) -> str:
+    """A ``%`` comment line holding ``text`` as it is (on one line: it cannot end the comment;
+    undecodable bytes as text)."""
+    return "% " + tables.one_line(text)
+
+
+def render_latex(report: RankingReport) -> str:
+    """A fragment for the paper (``LATEX_PACKAGES``: booktabs, T1 fontenc): the overall table, then
+    one table per track, primary tracks first, each with its caption and label."""
+    lines = [
+        latex_comment(f"codajudge official ranking: {report.title} ({report.phase})"),
+        latex_comment(f"reproduce with: {report.command or report.signature}"),
+        latex_comment(f"settings: {report.signature}"),
+        LATEX_PACKAGES,
+        LATEX_FIT,
+    ]
+    lines += _latex_overall(report)
+    for group in report.groups:
+        lines += _latex_group(report, group)
+    for tid in report.track_order():
+        lines += _latex_track(report, report.rankings[tid])
+    return "\n".join(lines) + "\n"
+
+
+def _latex_head(column) -> str:
+    """A column's head: the paper's own when it has one; a head that ``wraps`` over two lines."""
+    if column.paper is not None:
+        return latex_escape(column.paper)
+    text = latex_escape(column.head) + (f" ({TIMES_100})" if column.percent else "")
+    return latex_stack(text) if column.wraps else text
+
+
+def _interval(text: str) -> str:
+    """``[low, high]`` as ``low--high`` (``n/a`` as it is)."""
+    return text.strip("[]").replace(", ", "--")
+
+
+def _latex_table(
+    report: RankingReport, table: Table, caption: str, label: str, may_span: bool = True
+) -> List[str]:
+    """A booktabs table in ``\\small`` of the columns the paper shows, fitted to its width
+    (``LATEX_FIT``); across both columns of a two-column page (``table*``) when it ``may_span``
+    and is wide (``latex_wide``)."""
+    style = Style(lambda name: latex_system(report, name), "\\textbf{{{}}}", "$^{\\ast}$", False)
+    shown = [c for c in table.columns if c.in_paper]
+    columns = "".join("l" if c.left else "r" for c in shown)
+    header = [_latex_head(c) for c in shown]
+    rows = [
+        [
+            _interval(text) if c.interval else text
+            for c, text in zip(table.columns, cells)
+            if c.in_paper
+        ]
+        for cells in style.rows(table)
+    ]
+    env = "table*" if may_span and latex_wide(report, header, rows) else "table"
+    return [
+        "",
+        f"\\begin{{{env}}}[t]",
+        "\\centering",
+        "\\small",
+        "\\setlength{\\tabcolsep}{2.5pt}",
+        f"\\cjfit{{\\begin{{tabular}}{{{columns}}}",
+        "\\toprule",
+        " & ".join(header) + " \\\\",
+        "\\midrule",
+        *[" & ".join(cells) + " \\\\" for cells in rows],
+        "\\bottomrule",
+        "\\end{tabular}}",
+        f"\\caption{{{caption}}}",
+        f"\\label{{{label}}}",
+        f"\\end{{{env}}}",
+    ]
+
+
+def latex_wide(report: RankingReport, header: List[str], rows: List[List[str]]) -> bool:
+    """Whether a table spans both columns of the page (``table*``): by ``--latex-width``, or, when
+    automatic, when its estimated width exceeds one column of an ACL page."""
+    if report.latex_columns == LATEX_AUTO:
+        return estimated_width(header, rows) > ACL_COLUMN_PT
+    return report.latex_columns == 2
+
+
+#: One column of an ACL two-column page (A4, 2.5 cm margins, 0.6 cm apart), in points.
+ACL_COLUMN_PT = 219.0
+#: Roughly the width of one character of ``\\small`` text in an 11 pt document, in points.
+SMALL_CHARACTER_PT = 5.0
+#: Space between two columns of a table (twice ``\\tabcolsep``), in points.
+COLUMN_GAP_PT = 2 * 2.5
+
+
+def estimated_width(header: List[str], rows: List[List[str]]) -> float:
+    """A table's width in points, estimated from the widest text of each column (a stacked head
+    counts its longer line; LaTeX commands count nothing)."""
+    widths = [0] * len(header)
+    for cells in [header] + rows:
+        for k, cell in enumerate(cells):
+            widths[k] = max(widths[k], _visible_length(cell))
+    return SMALL_CHARACTER_PT * sum(widths) + COLUMN_GAP_PT * len(header)
+
+
+def _visible_length(cell: str) -> int:
+    """The characters a cell prints on its longest line, roughly (commands and braces dropped)."""
+    lines = re.sub(r"\\begin\{tabular\}\[b\]\{@\{\}c@\{\}\}|\\end\{tabular\}", "", cell)
+    plain = [re.sub(r"\\[A-Za-z]+|[{}$^]", "", line) for line in lines.split("\\\\")]
+    return max(len(line) for line in plain)
+
+
+def _latex_overall(report: RankingReport) -> List[str]:
+    track_ids = tables.paper_tracks(report)
+    tests = ", ".join(
+        dict.fromkeys(tables.significance_title(report.rankings[t]) for t in track_ids)
+    )
+    caption = (
+        f"{latex_escape(report.title)}: official ranking. {latex_escape(tables.overall_text(report))} "
+        "Bold: the best score of a track; $^{\\ast}$: the best system of the track and every "
+        f"system not significantly different from it ({latex_escape(tests)}, two-sided, "
+        f"$\\alpha={report.alpha:g}$).{_stand_in_note(row.system for row in report.overall)}"
+        + "".join(f" {latex_escape(line)}." for line in tables.primary_rule_lines(report))
+        + _latex_columns_text(report, track_ids)
+    )
+    return _latex_table(report, tables.overall_table(report), caption, "tab:ranking-overall")
+
+
+def _latex_group(report: RankingReport, group: GroupTable) -> List[str]:
+    names = [row.system for row in group.rows]
+    caption = f"{latex_escape(tables.group_text(report, group))}{_stand_in_note(names)}"
+    label = f"tab:ranking-group-{latex_label(group.name)}"
+    return _latex_table(report, tables.group_table(report, group), caption, label)
+
+
+def _latex_scaled(metric_name: str) -> str:
+    """A metric's title with its scale, e.g. ``Pearson r ($\\times 100$)``."""
+    title = latex_escape(get_metric(metric_name).title)
+    return f"{title} ({TIMES_100})" if tables.scale_of([metric_name]).percent else title
+
+
+def latex_stack(text: str) -> str:
+    """``text`` (already escaped) on two lines split at the space nearest its middle, or as it is."""
+    spaces = [k for k, ch in enumerate(text) if ch == " "]
+    if not spaces:
+        return text
+    cut = min(spaces, key=lambda k: abs(2 * k - len(text)))
+    return f"\\begin{{tabular}}[b]{{@{{}}c@{{}}}}{text[:cut]}\\\\{text[cut + 1 :]}\\end{{tabular}}"
+
+
+def _latex_columns_text(report: RankingReport, track_ids: List[str]) -> str:
+    """The caption's sentence naming each track column's metric and scale."""
+    named = "; ".join(
+        f"{latex_escape(tables.track_title(report.rankings[t]))}: {_latex_scaled(report.rankings[t].metric)}"
+        for t in track_ids
+    )
+    return f" Columns: {named}."
+
+
+def _latex_track(report: RankingReport, ranking: TrackRanking) -> List[str]:
+    missing = (
+        " Not submitted: " + ", ".join(latex_system(report, m) for m in ranking.missing) + "."
+        if ranking.missing
+        else ""
+    )
+    stand_ins = _stand_in_note([r.system for r in ranking.rows] + ranking.missing)
+    note = f" Note: {latex_escape(ranking.note)}." if ranking.note else ""
+    kind = "" if ranking.track.id in report.primary_tracks else " (not a primary track)"
+    caption = (
+        f"{latex_escape(tables.track_title(ranking))}{kind}: systems ranked by "
+        f"{_latex_scaled(ranking.metric)}, {get_metric(ranking.metric).direction} is better. "
+        f"{latex_escape(tables.interval_text(report))} "
+        + tables.cluster_text(report, ranking, "$\\alpha=$")  # kit text only: nothing to escape
+        + f" Columns: rank, system, score, 95\\% interval, cluster.{note}{missing}{stand_ins}"
+    )
+    label = f"tab:ranking-{latex_label(ranking.track.id)}"
+    return _latex_table(report, tables.track_table(ranking), caption, label, may_span=False)

@@ -1,0 +1,121 @@
+"""The official ranking in Markdown (``ranking.md``) from the table model of ``stats.tables``: the
+command that reproduces it, the overall table, each group's and each track's, then the runs kept,
+the missing-track rule's runs, the scoring program's notes and the submissions not ranked. Every
+name is escaped (``md_escape``)."""
+
+from __future__ import annotations
+
+import re
+from typing import List
+
+from . import tables
+from .ranking import TrackRanking
+from .tables import GroupTable, RankingReport, Style, Table
+
+#: Characters CommonMark/GFM give a meaning to inside a line (emphasis, code, links, images, table
+#: cells, strikethrough, headings, math); a backslash makes each one literal. ("+ - ." only matter at
+#: the start of a line, where no value is ever written.)
+_MD_PUNCTUATION = set("\\`*_{}[]()#!|~$")
+_HTML_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}
+
+
+def md_escape(text) -> str:
+    """Text shown as itself in Markdown (and the HTML it may contain): Markdown punctuation
+    backslash-escaped, ``& < > "`` as HTML entities, on one line."""
+    return "".join(
+        _HTML_ENTITIES.get(ch) or ("\\" + ch if ch in _MD_PUNCTUATION else ch)
+        for ch in tables.one_line(text)
+    )
+
+
+def md_code(text) -> str:
+    """An inline code span that holds ``text`` whatever backticks it contains."""
+    text = tables.one_line(text)
+    fence = "`" * (max(map(len, re.findall("`+", text)), default=0) + 1)
+    return (
+        f"{fence} {text} {fence}"
+        if text.startswith("`") or text.endswith("`")
+        else f"{fence}{text}{fence}"
+    )
+
+
+_md = md_escape
+STYLE = Style(md_escape, "**{}**", "\\" + tables.MARK)
+
+
+def markdown_table(table: Table) -> List[str]:
+    """A GFM table: a column's head with its metric's label after a colon; names and intervals
+    aligned left, the rest right."""
+    header = [
+        _md(c.label()) + (f": {_md(tables.metric_label(c.metric))}" if c.metric else "")
+        for c in table.columns
+    ]
+    aligns = ["---" if c.left else "---:" for c in table.columns]
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join(aligns) + "|"]
+    return lines + ["| " + " | ".join(cells) + " |" for cells in STYLE.rows(table)]
+
+
+def render_markdown(report: RankingReport) -> str:
+    out = [
+        f"# Official ranking: {_md(report.title)} ({_md(report.phase)})",
+        "",
+        f"Reproduce with: {md_code(report.command or report.signature)}",
+        "",
+        f"Settings: {md_code(report.signature)}",
+        "",
+        "## Overall",
+        "",
+        f"{_md(tables.overall_text(report))} `{tables.MARK}` {tables.MARK_LEGEND}",
+        "",
+    ]
+    out += markdown_table(tables.overall_table(report))
+    for group in report.groups:
+        out += _markdown_group(report, group)
+    for tid in report.track_order():
+        out.extend(_markdown_track(report, report.rankings[tid]))
+    runs = [f"{team}: {run}" for team, run in report.runs.items()]
+    out += _section("Runs ranked", "Each team's best run by the overall order:", runs)
+    rule = f"A primary track not submitted {report.missing_rule}:"
+    out += _section(tables.RULE_HEADING, rule, tables.primary_rule_lines(report))
+    notes = [f"{name}: {note}" for name, notes in report.notes.items() for note in notes]
+    out += _section("Notes", NOTES_INTRO, notes)
+    out += _section("Not ranked", "", [f"{name}: {why}" for name, why in report.failures])
+    return "\n".join(out) + "\n"
+
+
+def _markdown_group(report: RankingReport, group: GroupTable) -> List[str]:
+    out = ["", f"## {_md(group.name)}", "", _md(tables.group_text(report, group)), ""]
+    return out + markdown_table(tables.group_table(report, group))
+
+
+#: What the notes section lists.
+NOTES_INTRO = (
+    "What the scoring program noted on ranked submissions (files it ignored, "
+    "tracks not covered, metric warnings):"
+)
+
+
+def _section(heading: str, intro: str, items: List[str]) -> List[str]:
+    """A section listing ``items`` (escaped) under its heading and ``intro`` (the kit's text, as
+    it is); nothing without items."""
+    if not items:
+        return []
+    out = ["", f"## {heading}", ""] + ([intro, ""] if intro else [])
+    return out + [f"- {_md(item)}" for item in items]
+
+
+def _markdown_track(report: RankingReport, ranking: TrackRanking) -> List[str]:
+    primary = "" if ranking.track.id in report.primary_tracks else ", not primary"
+    out = [
+        "",
+        f"## {_md(tables.track_title(ranking))} ({_md(ranking.track.id)}{primary})",
+        "",
+        _md(tables.track_intro(report, ranking)),
+    ]
+    if ranking.note:
+        out.append(f"Note: {_md(ranking.note)}.")
+    out += [""] + markdown_table(tables.track_table(ranking))
+    if ranking.missing:
+        out.append("")
+        out.append("Not submitted: " + ", ".join(_md(m) for m in ranking.missing) + ".")
+    return out
