@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from codajudge.bundle.build import build
-from codajudge.bundle.content_leaks import LEAK_SHARE_MIN, leak_threshold
+from codajudge.bundle.leaks import LEAK_SHARE_MIN, leak_threshold
 from codajudge.bundle.edition import load_edition
 from codajudge.bundle.leaks import HiddenSplit, check_public_tree
 from codajudge.errors import ConfigError
