@@ -33,6 +33,7 @@ import math
 import re
 import tempfile
 import unicodedata
+from bisect import bisect_left, bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -261,14 +262,13 @@ def exact_by_id(probe: Probe, text: TextValues) -> float:
     after or before it, or for several values, all of them in order among the next (or previous) two
     per value (for a vector the values may be interleaved with keys, as ``{"0": 0.4, "1": 0.6}``)."""
     stream = text.exact(probe)
-    positions, values = stream.positions, stream.values.tolist()
+    positions, values = stream.positions.tolist(), stream.values.tolist()
     found = 0
     for item_id in text.id_positions.keys() & probe.index.keys():
         pattern = probe.coded_patterns[probe.index[item_id]]
         width = 1 if len(pattern) == 1 else 2 * len(pattern)
         for pos in text.id_positions[item_id]:
-            after = int(np.searchsorted(positions, pos, side="right"))
-            before = int(np.searchsorted(positions, pos, side="left"))
+            after, before = bisect_right(positions, pos), bisect_left(positions, pos)
             if _in_order(pattern, values[after : after + width]) or _in_order(
                 pattern, values[max(0, before - width) : before]
             ):
