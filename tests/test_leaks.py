@@ -21,10 +21,12 @@ from codajudge.bundle.leaks import LEAK_SHARE_MIN, leak_threshold
 from codajudge.bundle.edition import load_edition
 from codajudge.bundle.leaks import HiddenSplit, check_public_tree
 from codajudge.errors import ConfigError
-from codajudge.gold import build_gold
+from codajudge.formats.write import write_prediction
+from codajudge.gold import build_gold, gold_as_values
 from codajudge.programs.build import main as build_main
 from codajudge.tracks import track_from_dict
 from test_builder import _fast, copy_edition, edit_config, read_jsonl
+from test_kinds import _evaluation_items, tracks_of_every_kind_and_scale
 
 NLI = ["entailment", "neutral", "contradiction"]
 WORDS = (
@@ -206,6 +208,22 @@ def test_look_alikes_are_not_refused(tmp_path):
     assert (
         _check(tmp_path, sim, "part.csv", _csv([[it["id"], it["score"]] for it in SIM[:60]])) == ""
     )
+
+
+@pytest.mark.parametrize(
+    "track", tracks_of_every_kind_and_scale(), ids=lambda t: f"{t.kind}-{t.scale}"
+)
+def test_every_kind_s_gold_written_as_a_submission_file_is_refused(track, tmp_path):
+    """The kit's own submission encodings (a multilabel per-annotator row is a 0/1 matrix, not the
+    labels as released) are read as a submission of the track."""
+    items = _evaluation_items(track.dataset)
+    gold = build_gold(track, items, "test")
+    public = tmp_path / "public"
+    public.mkdir()
+    write_prediction(public / f"{track.id}.tsv", track, gold.ids, gold_as_values(gold))
+    with pytest.raises(ConfigError) as caught:
+        check_public_tree([public], {track.id: HiddenSplit(gold, items)}, tmp_path)
+    assert f"public/{track.id}.tsv: public file reproduces the hidden gold" in str(caught.value)
 
 
 def test_the_threshold_is_half_the_items_and_more_when_chance_agrees_often():

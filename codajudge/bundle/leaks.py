@@ -8,8 +8,10 @@ every hidden split:
 - an item file of the kit's format holding hidden items (the same texts whatever the ids, or the same
   id for items without texts) with their gold, for half of a track's items or more, is refused, even
   with items left out;
-- any text file is read once (``TextValues``: its tokens, numbers and lines) and each hidden track's
-  gold is looked for in it, as it is and transformed as the track's metric allows (any affine or
+- any text file is read as a submission of each hidden track (``scoring.read_track_file``, the kit's
+  own encodings); reproducing most of a track's gold refuses it;
+- and once by its content (``TextValues``: its tokens, numbers and lines), in which each hidden
+  track's gold is looked for as it is and transformed as the track's metric allows (any affine or
   strictly monotone map of numbers, any one-to-one relabelling of labels), two ways:
 
   - **by id**: the values beside each hidden id (the nearest before and after it, the first and last
@@ -47,10 +49,12 @@ from ..errors import ConfigError, KitError, Problem
 from ..formats.archive import safe_extract
 from ..formats.items import PUBLIC_FIELDS, read_items
 from ..gold import GoldTrack, build_gold
+from ..scoring import read_track_file
 
 TOKEN = re.compile(r"[^\s,;:|\"'{}\[\]()=<>]+")
 NUMBER = re.compile(r"^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$")
 LEAK_SHARE_MIN = 0.5  # share of a track's items found, at least
+SUBMISSION_SHARE = 0.9  # a file read as a submission: share of items exactly right
 MIN_ITEMS = 5  # tracks with fewer scored items are not judged
 DECIMALS = 2
 #: By order, bits of the gold a run carries: every window of every file is tested.
@@ -635,6 +639,34 @@ def _check_item_file(path: Path, display: str, problems: List[Problem]) -> None:
             return
 
 
+def _scan_submission(
+    path: Path, display: str, hidden: Dict[str, HiddenSplit], problems: List[Problem]
+) -> set:
+    """The file read as a submission of each hidden track, in the kit's own encodings (a
+    per-annotator matrix of multilabel rows among them). Returns the tracks it leaks."""
+    leaked = set()
+    for track_id, split in hidden.items():
+        if len(split.gold.ids) < MIN_ITEMS:
+            continue
+        try:
+            prediction = read_track_file(path, display, split.gold)
+        except (KitError, ValueError, OSError):
+            continue
+        share = exact_share(split.gold, prediction.values)
+        if share >= SUBMISSION_SHARE:
+            problems.append(
+                Problem(
+                    display,
+                    f"public file reproduces the hidden gold of track '{track_id}'",
+                    expected="no hidden gold in public files",
+                    found=f"{share:.0%} of items exact",
+                    hint=HINT,
+                )
+            )
+            leaked.add(track_id)
+    return leaked
+
+
 def _scan_content(path: Path, display: str, probes: List[Probe], problems: List[Problem]) -> None:
     """The file's text, read once, against each probe's gold (``gold_in_text``)."""
     hidden_ids = frozenset().union(*(probe.ids for probe in probes))
@@ -762,7 +794,9 @@ def _scan_contents(
             items = None
         if items is not None:  # and its content too: gold in other fields, or transformed
             _scan_items(items, display, scan.hidden, problems)
-    _scan_content(path, display, scan.probes, problems)
+    leaked = _scan_submission(path, display, scan.hidden, problems)
+    rest = [probe for probe in scan.probes if probe.name not in leaked]
+    _scan_content(path, display, rest, problems)
 
 
 KNOWN_LEAKS_KEY = "known_leaks"
