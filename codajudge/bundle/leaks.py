@@ -16,8 +16,8 @@ every hidden split:
 
   - **by id**: the values beside each hidden id (the nearest before and after it, the first and last
     of its line) compared with that item's gold;
-  - **by order**: runs of the gold in the file's values, and in the first and last value of each
-    line (a column of a table), long enough to carry ``ORDER_BITS`` bits of the gold.
+  - **by order**: runs of the gold in the file's values, and in its columns read as a table (the
+    j-th value of every line), long enough to carry ``ORDER_BITS`` bits of the gold.
 
 The floors differ by kind of evidence: by id few hypotheses are tested, so a leak is found from far
 fewer items (``ID_BITS``) than by order, which tests every window of every file. Numbers are compared
@@ -186,17 +186,28 @@ class Stream:
     lines: np.ndarray
     values: np.ndarray
 
+    def by_column(self) -> List[np.ndarray]:
+        """The values read as a table, column after column: the first value of every line, then the
+        second, ...; and again counting from each line's end (rows of different lengths)."""
+        if not len(self.lines):
+            return []
+        starts = np.flatnonzero(np.r_[True, self.lines[1:] != self.lines[:-1]])
+        sizes = np.diff(np.r_[starts, len(self.lines)])
+        from_start = np.arange(len(self.lines)) - np.repeat(starts, sizes)
+        from_end = np.repeat(sizes, sizes) - 1 - from_start
+        return [self.values[np.lexsort((self.lines, index))] for index in (from_start, from_end)]
+
     def line_ends(self) -> List[np.ndarray]:
-        """The first and the last value of each line that has one (a table's first and last column)."""
+        """The first and the last value of each line that has one."""
         if not len(self.lines):
             return []
         starts = np.flatnonzero(np.r_[True, self.lines[1:] != self.lines[:-1]])
         ends = np.r_[starts[1:], len(self.lines)] - 1
         return [self.values[starts], self.values[ends]]
 
-    def columns(self) -> List[np.ndarray]:
-        """The values in order, and each line's first and last."""
-        return [self.values, *self.line_ends()]
+    def in_order(self) -> List[np.ndarray]:
+        """The values in the text's order, and column after column (``by_column``)."""
+        return [self.values, *self.by_column()]
 
 
 class TextValues:
@@ -481,7 +492,10 @@ def _no_bits(probe: Probe) -> float:
 
 
 def _label_streams(text: TextValues, probe: Probe) -> List[np.ndarray]:
-    return [text.labels(probe).values, text.number_codes.values, *text.token_stream.line_ends()]
+    """The probe's labels and the numbers' tokens (indices) in order and by column, and any token
+    first or last on its line (letters, other names)."""
+    streams = text.labels(probe).in_order() + text.number_codes.in_order()
+    return streams + text.token_stream.line_ends()
 
 
 EXACT = Reading(
@@ -490,7 +504,7 @@ EXACT = Reading(
     run_hashes,
     lambda codes: [codes],
     _no_bits,
-    lambda text, probe: text.exact(probe).columns(),
+    lambda text, probe: text.exact(probe).in_order(),
 )
 MONOTONE = Reading(
     "transformed, in their order",
@@ -498,7 +512,7 @@ MONOTONE = Reading(
     run_hashes,
     lambda codes: [codes, 2 - codes],
     _no_bits,
-    lambda text, probe: text.numbers.columns(),
+    lambda text, probe: text.numbers.in_order(),
 )
 RELABELLED = Reading(
     "transformed, in their order",
