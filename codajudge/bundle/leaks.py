@@ -65,9 +65,8 @@ ID_BITS = 20
 PERFECT = 0.999  # |r| or |rho| at least this: perfect up to the rounding of the written values
 MIN_CORRELATED = 20  # a correlation of PERFECT on fewer items could be chance
 MAX_SCANNED_BYTES = 64 * 1024 * 1024
-FILTER_BITS = (
-    20  # the gold's runs as a 2**20-bit table: a file's runs mostly miss it at one look-up
-)
+#: The gold's runs as a 2**20-bit table: a file's runs mostly miss it at one look-up.
+FILTER_BITS = 20
 HINT = (
     "remove the file, or mark the phase's gold public on purpose, or (a file published on "
     "purpose) declare its path with the reason in the edition's 'known_leaks'"
