@@ -174,8 +174,13 @@ def test_a_column_of_scores_without_ids_is_refused_with_items_missing(tmp_path):
     del scores[100], scores[40]
     found = _check(tmp_path, _hidden("sim", SIM), "STS.gs.txt", "".join(f"{s}\n" for s in scores))
     assert "hidden gold of track 'sim (test)'" in found and "in their order" in found
-    # a table with a numeric row number before each score: the last value of each line
+    # a table with a numeric row number before each score: its last column
     table = "".join(f"{i}\t{s}\n" for i, s in enumerate(scores))
+    assert "in their order" in _check(tmp_path, _hidden("sim", SIM), "table.tsv", table)
+    # a middle column, beside row numbers and another number (column after column)
+    table = "".join(
+        f"{i}\t{s}\t{len(it['texts'][0])}\n" for i, (s, it) in enumerate(zip(scores, SIM))
+    )
     assert "in their order" in _check(tmp_path, _hidden("sim", SIM), "table.tsv", table)
     labels = [it["label"] for it in NLI_ITEMS][5:]
     found = _check(tmp_path, _hidden("nli", NLI_ITEMS), "labels.txt", " ".join(labels))
