@@ -1157,6 +1157,71 @@ def test_chaosnli_practice_is_a_seeded_sample_held_out_of_the_evaluation_items(b
         assert (tree / "input_data" / "practice" / f"{part}.train.jsonl").read_text() == ""
 
 
+def _reference_ids(tree: Path, phase: str, part: str) -> list:
+    path = tree / "reference_data" / phase / f"{part}.jsonl"
+    return [json.loads(line)["id"] for line in path.open(encoding="utf-8") if line.strip()]
+
+
+def _probe_scores(tree: Path, folder: Path, name: str, records: dict, notes=None) -> dict:
+    """The practice phase's scores of a ChaosNLI document (uid -> probabilities) for SNLI."""
+    document = {
+        "probe": {
+            uid: {"uid": uid, "predicted_probabilities": probs, "predicted_label": "n"}
+            for uid, probs in records.items()
+        }
+    }
+    submission = folder / f"{name}.zip"
+    with zipfile.ZipFile(submission, "w") as zf:
+        zf.writestr("snli_probe.json", json.dumps(document))
+    return run_once(tree, str(submission), "practice", notes=notes)
+
+
+@edition_group("chaosnli")
+def test_chaosnli_the_practice_score_probe_moves_no_evaluation_item(built, tmp_path):
+    """Issue 34, item 2's acceptance test: the crafted submissions whose practice KL revealed items'
+    label counts, run through the bundle's programs on the practice phase. The scores move with the
+    prediction of a practice item (the probe works, at the published precision), and with nothing
+    said of an evaluation item: its id is refused in ``snli_soft.tsv``, and its record in a ChaosNLI
+    document leaves every score as it was. The practice's ids (and texts) are none of the
+    evaluation's, so nothing the probe recovers concerns an item the evaluation scores."""
+    from codajudge.errors import SubmissionError
+
+    tree = built("chaosnli").tree
+    for part in CHAOS_PARTS:
+        practice = _reference_ids(tree, "practice", part)
+        evaluation = _reference_ids(tree, "evaluation", part)
+        assert len(practice) == 300 and not set(practice) & set(evaluation)
+        texts = {
+            phase: {
+                tuple(json.loads(line)["texts"])
+                for line in (tree / "input_data" / phase / f"{part}.jsonl").open(encoding="utf-8")
+            }
+            for phase in ("practice", "evaluation")
+        }
+        assert not texts["practice"] & texts["evaluation"]
+
+    practice = _reference_ids(tree, "practice", "snli")
+    evaluation = _reference_ids(tree, "evaluation", "snli")
+    uniform, peaked = [1 / 3, 1 / 3, 1 / 3], [0.98, 0.01, 0.01]
+    base = _probe_scores(tree, tmp_path, "base", dict.fromkeys(practice, uniform))
+    assert all(value == round(value, PRECISION) for value in base.values())
+
+    moved = dict.fromkeys(practice, uniform) | dict.fromkeys(practice[:3], peaked)
+    assert _probe_scores(tree, tmp_path, "practice", moved)["snli_soft_kl"] != base["snli_soft_kl"]
+
+    notes = []  # three evaluation items per submission, as the probe targeted them
+    crafted = dict.fromkeys(practice, uniform) | dict.fromkeys(evaluation[:3], peaked)
+    assert _probe_scores(tree, tmp_path, "evaluation", crafted, notes) == base
+    assert any("3 records of the document name no item this phase scores" in n for n in notes)
+
+    rows = [(uid, uniform) for uid in practice] + [(uid, peaked) for uid in evaluation[:3]]
+    submission = tmp_path / "tsv.zip"
+    with zipfile.ZipFile(submission, "w") as zf:
+        zf.writestr("snli_soft.tsv", "".join(f"{u}\t{json.dumps(p)}\n" for u, p in rows))
+    with pytest.raises(SubmissionError, match="unknown id: not an item of this track, on 3 lines"):
+        run_once(tree, str(submission), "practice")
+
+
 @edition_group("chaosnli")
 def test_chaosnli_baselines_page_has_random_and_says_why_the_others_are_not_run(built):
     tree = built("chaosnli").tree

@@ -12,7 +12,7 @@ import pytest
 
 from codajudge import kinds
 from codajudge.bundle import pages
-from codajudge.bundle.content_leaks import probe_for
+from codajudge.bundle.leaks import probe_for
 from codajudge.bundle.edition import load_edition
 from codajudge.bundle.kit_readme import LocalScore
 from codajudge.bundle.leaks import exact_share

@@ -17,14 +17,16 @@ from pathlib import Path
 import pytest
 
 from codajudge.bundle.build import build
-from codajudge.bundle.content_leaks import LEAK_SHARE_MIN, leak_threshold
+from codajudge.bundle.leaks import LEAK_SHARE_MIN, leak_threshold
 from codajudge.bundle.edition import load_edition
 from codajudge.bundle.leaks import HiddenSplit, check_public_tree
 from codajudge.errors import ConfigError
-from codajudge.gold import build_gold
+from codajudge.formats.write import write_prediction
+from codajudge.gold import build_gold, gold_as_values
 from codajudge.programs.build import main as build_main
 from codajudge.tracks import track_from_dict
 from test_builder import _fast, copy_edition, edit_config, read_jsonl
+from test_kinds import _evaluation_items, tracks_of_every_kind_and_scale
 
 NLI = ["entailment", "neutral", "contradiction"]
 WORDS = (
@@ -172,8 +174,13 @@ def test_a_column_of_scores_without_ids_is_refused_with_items_missing(tmp_path):
     del scores[100], scores[40]
     found = _check(tmp_path, _hidden("sim", SIM), "STS.gs.txt", "".join(f"{s}\n" for s in scores))
     assert "hidden gold of track 'sim (test)'" in found and "in their order" in found
-    # a table with a numeric row number before each score: every other number
+    # a table with a numeric row number before each score: its last column
     table = "".join(f"{i}\t{s}\n" for i, s in enumerate(scores))
+    assert "in their order" in _check(tmp_path, _hidden("sim", SIM), "table.tsv", table)
+    # a middle column, beside row numbers and another number (column after column)
+    table = "".join(
+        f"{i}\t{s}\t{len(it['texts'][0])}\n" for i, (s, it) in enumerate(zip(scores, SIM))
+    )
     assert "in their order" in _check(tmp_path, _hidden("sim", SIM), "table.tsv", table)
     labels = [it["label"] for it in NLI_ITEMS][5:]
     found = _check(tmp_path, _hidden("nli", NLI_ITEMS), "labels.txt", " ".join(labels))
@@ -206,6 +213,22 @@ def test_look_alikes_are_not_refused(tmp_path):
     assert (
         _check(tmp_path, sim, "part.csv", _csv([[it["id"], it["score"]] for it in SIM[:60]])) == ""
     )
+
+
+@pytest.mark.parametrize(
+    "track", tracks_of_every_kind_and_scale(), ids=lambda t: f"{t.kind}-{t.scale}"
+)
+def test_every_kind_s_gold_written_as_a_submission_file_is_refused(track, tmp_path):
+    """The kit's own submission encodings (a multilabel per-annotator row is a 0/1 matrix, not the
+    labels as released) are read as a submission of the track."""
+    items = _evaluation_items(track.dataset)
+    gold = build_gold(track, items, "test")
+    public = tmp_path / "public"
+    public.mkdir()
+    write_prediction(public / f"{track.id}.tsv", track, gold.ids, gold_as_values(gold))
+    with pytest.raises(ConfigError) as caught:
+        check_public_tree([public], {track.id: HiddenSplit(gold, items)}, tmp_path)
+    assert f"public/{track.id}.tsv: public file reproduces the hidden gold" in str(caught.value)
 
 
 def test_the_threshold_is_half_the_items_and_more_when_chance_agrees_often():
@@ -336,18 +359,18 @@ def test_look_alikes_of_transformed_gold_are_not_refused(tmp_path):
 
 
 # --- the by-id floor, and leaks an edition declares (issue 34, item 9) ---------------------------
-# By id few hypotheses are tested in a file (12 columns, under each of the L! relabellings), so a
+# By id few hypotheses are tested in a file (4 columns, under each of the L! relabellings), so a
 # column on items carrying B bits of the gold matches one of them by chance with probability about
-# 12 * L! * 2**-B; the floor keeps that under 2**-20. The 40 bits of the order check (which scans
+# 4 * L! * 2**-B; the floor keeps that under 2**-20. The 40 bits of the order check (which scans
 # every window of every file) refused small test sets written beside their ids.
 
-HYPOTHESES_3_LABELS = 4 * 3 * 6  # after, before, first, last of the line x 3 offsets x 3! maps
+HYPOTHESES_3_LABELS = 4 * 6  # after, before, first and last of the line x 3! maps
 ID_FLOOR_3_LABELS = 20 + math.log2(HYPOTHESES_3_LABELS)
 
 
 @pytest.mark.parametrize("n", [12, 24])
 def test_labels_as_indices_beside_their_ids_are_refused_from_the_bits_they_carry(tmp_path, n):
-    """12 three-way labels carry at most 12 * log2(3) = 19 bits, below the floor (26.2 bits): a
+    """12 three-way labels carry at most 12 * log2(3) = 19 bits, below the floor (24.6 bits): a
     match is not evidence. 24 (as in the default edition) carry about 35, below the order check's
     40 bits (which let them pass) and above the floor."""
     items = _items("nli", n, seed=23)
@@ -359,11 +382,11 @@ def test_labels_as_indices_beside_their_ids_are_refused_from_the_bits_they_carry
 
 def test_a_perfect_map_of_scores_is_refused_by_id_when_their_order_carries_the_floor(tmp_path):
     """24 scores with two values (12 each) have C(24, 12) orders, 21.4 bits: a column independent of
-    them ranks the items alike with probability 2**-21.4, under the floor's 20 + log2(12 columns x
-    2 directions) = 24.6 bits. 24 distinct scores have 24! orders (79 bits)."""
+    them ranks the items alike with probability 2**-21.4, under the floor's 20 + log2(4 columns x
+    2 directions) = 23 bits. 24 distinct scores have 24! orders (79 bits)."""
     rng = random.Random(31)
     two = [dict(it, score=float(v)) for it, v in zip(SIM, rng.sample([1, 4] * 12, 24))]
-    assert math.log2(math.comb(24, 12)) < 20 + math.log2(4 * 3 * 2) < math.log2(math.factorial(24))
+    assert math.log2(math.comb(24, 12)) < 20 + math.log2(4 * 2) < math.log2(math.factorial(24))
     for items, refused in ((two, False), (SIM[:24], True)):
         doubled = _csv([[it["id"], 2 * it["score"]] for it in items])
         found = _check(tmp_path, _hidden("sim", items), "doubled.csv", doubled)

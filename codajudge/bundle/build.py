@@ -43,8 +43,7 @@ from .check.programs import PROGRAMS
 from .compose import competition_yaml
 from .data_checks import split_problems
 from .edition import Edition, Phase
-from .content_leaks import text_key
-from .leaks import HiddenSplit, check_public_tree, concerns_file, write_known_leaks
+from .leaks import HiddenSplit, check_public_tree, concerns_file, text_key, write_known_leaks
 from .phase_gold import hidden_splits, item_problems
 from .pages import generated_pages
 from .kit_readme import (

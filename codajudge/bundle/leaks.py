@@ -1,15 +1,29 @@
 """Refusing public files that contain hidden gold.
 
-Three checks on every public file (and every file inside a public zip):
+Every public file (and every file inside a public zip, one level deep) is checked against the gold of
+every hidden split:
 
 - public input item files may hold only public fields (training files aside, whose gold is public by
   design and whose items may not be evaluation items);
-- an item file of the kit's format that holds hidden items (same id and texts) with their gold, for
-  a large share of a hidden track's items, is refused, even with items left out;
-- any other text file is read as a submission of each hidden track (``scoring.read_track_file``) and by its
-  content in any layout (``content_leaks``); reproducing most of a track's hidden gold refuses it.
+- an item file of the kit's format holding hidden items (the same texts whatever the ids, or the same
+  id for items without texts) with their gold, for half of a track's items or more, is refused, even
+  with items left out;
+- any text file is read as a submission of each hidden track (``scoring.read_track_file``, the kit's
+  own encodings); reproducing most of a track's gold refuses it;
+- and once by its content (``TextValues``: its tokens, numbers and lines), in which each hidden
+  track's gold is looked for as it is and transformed as the track's metric allows (any affine or
+  strictly monotone map of numbers, any one-to-one relabelling of labels), two ways:
 
-Binary files (a NUL byte in their first 8 KiB) and the engine's own code are not read.
+  - **by id**: the values beside each hidden id (the nearest before and after it, the first and last
+    of its line) compared with that item's gold;
+  - **by order**: runs of the gold in the file's values, and in its columns read as a table (the
+    j-th value of every line), long enough to carry ``ORDER_BITS`` bits of the gold.
+
+The floors differ by kind of evidence: by id few hypotheses are tested, so a leak is found from far
+fewer items (``ID_BITS``) than by order, which tests every window of every file. Numbers are compared
+at two decimals. docs/participant-checks.md states the thresholds and derives their false-alarm
+rates; an edition declares a file published on purpose in ``known_leaks``. Binary files (a NUL byte
+in their first 8 KiB) and the engine's own code are not read.
 """
 
 from __future__ import annotations
@@ -17,11 +31,16 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import math
+import re
 import tempfile
+import unicodedata
+from bisect import bisect_left, bisect_right
+from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -29,26 +48,550 @@ from .. import kinds
 from ..errors import ConfigError, KitError, Problem
 from ..formats.archive import safe_extract
 from ..formats.items import PUBLIC_FIELDS, read_items
-from ..scoring import read_track_file
 from ..gold import GoldTrack, build_gold
-from .content_leaks import (
-    LEAK_SHARE_MIN,
-    MIN_ITEMS,
-    TextValues,
-    content_leaks,
-    hidden_ids,
-    probe_for,
-    text_key,
-)
-from .encoded_leaks import encoded_leaks
+from ..scoring import read_track_file
 
-LEAK_SHARE = 0.9  # a file read as a submission: share of items exactly right
-LEAK_MIN_ITEMS = MIN_ITEMS
+TOKEN = re.compile(r"[^\s,;:|\"'{}\[\]()=<>]+")
+NUMBER = re.compile(r"^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$")
+LEAK_SHARE_MIN = 0.5  # share of a track's items found, at least
+SUBMISSION_SHARE = 0.9  # a file read as a submission: share of items exactly right
+MIN_ITEMS = 5  # tracks with fewer scored items are not judged
+DECIMALS = 2
+#: By order, bits of the gold a run carries: every window of every file is tested.
+ORDER_BITS = 40
+#: By id, the false-alarm probability allowed per file holding a track's ids and per track, as bits
+#: (2**-20, about 1e-6), over every column and map tested (``id_floor_bits``).
+ID_BITS = 20
+PERFECT = 0.999  # |r| or |rho| at least this: perfect up to the rounding of the written values
+MIN_CORRELATED = 20  # a correlation of PERFECT on fewer items could be chance
 MAX_SCANNED_BYTES = 64 * 1024 * 1024
+#: The gold's runs as a 2**20-bit table: a file's runs mostly miss it at one look-up.
+FILTER_BITS = 20
 HINT = (
     "remove the file, or mark the phase's gold public on purpose, or (a file published on "
     "purpose) declare its path with the reason in the edition's 'known_leaks'"
 )
+
+
+def text_key(item: dict) -> Tuple[str, ...]:
+    """An item's texts as compared across splits and public files: each NFKC-normalised, with runs of
+    white space read as one space and the ends stripped (a copy re-encoded or re-wrapped is the same
+    item); case and punctuation count."""
+    return tuple(
+        " ".join(unicodedata.normalize("NFKC", str(text)).split())
+        for text in item.get("texts") or ()
+    )
+
+
+def leak_threshold(chance: float) -> float:
+    """Share of a track's items found beside their ids for a refusal: at least ``LEAK_SHARE_MIN``,
+    and halfway between chance agreement and all items (chance = two independent guesses, before and
+    after an id, each right with the gold's own value frequencies)."""
+    either = 1.0 - (1.0 - chance) ** 2
+    return max(LEAK_SHARE_MIN, either + (1.0 - either) / 2)
+
+
+def quantise(values) -> np.ndarray:
+    """Numbers as integers at ``DECIMALS`` decimals (0.3333 and 0.33 agree)."""
+    return np.rint(np.asarray(values, dtype=float) * 10**DECIMALS).astype(np.int64)
+
+
+def entropy_bits(stream: np.ndarray) -> float:
+    """Bits per value: the smaller of the marginal entropy and the entropy given the previous value
+    (so long runs of one value, as in sorted data, count as little information)."""
+
+    def entropy(keys) -> float:
+        _, counts = np.unique(keys, return_counts=True, axis=0)
+        p = counts / counts.sum()
+        return float(-(p * np.log2(p)).sum())
+
+    if len(stream) < 2:
+        return 0.0
+    pairs = np.stack([stream[:-1], stream[1:]], axis=1)
+    return min(entropy(stream), entropy(pairs) - entropy(stream[:-1]))
+
+
+# --- the gold of a hidden track ------------------------------------------------------------------
+
+
+@dataclass
+class Probe:
+    """What a track's hidden gold looks like in text: one pattern of values per scored item."""
+
+    name: str
+    ids: List[str]
+    patterns: List[Tuple]  # quantised numbers (ints) or label strings
+    numeric: bool
+    labels: frozenset
+    runs: dict = field(default_factory=dict, repr=False)  # Reading -> its GoldRuns (gold_runs)
+
+    @cached_property
+    def index(self) -> Dict[str, int]:
+        return {item_id: k for k, item_id in enumerate(self.ids)}
+
+    @cached_property
+    def codebook(self) -> Dict[str, int]:
+        return {label: code for code, label in enumerate(sorted(self.labels), start=1)}
+
+    def codes(self, values: Sequence) -> np.ndarray:
+        """Values as integers: quantised numbers as they are, labels by the probe's codebook."""
+        if self.numeric:
+            return np.asarray(values, dtype=np.int64)
+        return np.asarray([self.codebook[v] for v in values], dtype=np.int64)
+
+    @cached_property
+    def coded_patterns(self) -> List[List[int]]:
+        return [self.codes(pattern).tolist() for pattern in self.patterns]
+
+    @cached_property
+    def gold(self) -> np.ndarray:
+        """Every item's values in order, as codes."""
+        return self.codes([v for pattern in self.patterns for v in pattern])
+
+    @cached_property
+    def owner(self) -> np.ndarray:
+        """The item of each value of ``gold``."""
+        return np.repeat(np.arange(len(self.patterns)), [len(p) for p in self.patterns])
+
+    @cached_property
+    def chance(self) -> float:
+        """Probability that two items drawn at random have the same gold."""
+        counts = np.asarray(list(Counter(self.patterns).values()))
+        return float(((counts / len(self.patterns)) ** 2).sum())
+
+
+def probe_for(name: str, gold: GoldTrack, items: Sequence[dict]) -> Optional[Probe]:
+    """The probe of a hidden track, or None when it has too few scored items to judge."""
+    kind = kinds.of(gold.track)
+    keep = [i for i in range(len(gold.ids)) if gold.scored[i]]
+    if len(keep) < MIN_ITEMS:
+        return None
+    patterns = [tuple(kind.gold_in_text(gold, items, i)) for i in keep]
+    if kind.gold_is_numeric:
+        patterns = [tuple(quantise(pattern).tolist()) for pattern in patterns]
+    labels = frozenset(gold.track.labels)
+    return Probe(name, [gold.ids[i] for i in keep], patterns, kind.gold_is_numeric, labels)
+
+
+# --- a public text ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Stream:
+    """Values of a text that may carry a track's gold: their token positions and lines, and the
+    values (floats, or integer codes: equal tokens equal codes)."""
+
+    positions: np.ndarray
+    lines: np.ndarray
+    values: np.ndarray
+
+    def by_column(self) -> List[np.ndarray]:
+        """The values read as a table, column after column: the first value of every line, then the
+        second, ...; and again counting from each line's end (rows of different lengths)."""
+        if not len(self.lines):
+            return []
+        starts = np.flatnonzero(np.r_[True, self.lines[1:] != self.lines[:-1]])
+        sizes = np.diff(np.r_[starts, len(self.lines)])
+        from_start = np.arange(len(self.lines)) - np.repeat(starts, sizes)
+        from_end = np.repeat(sizes, sizes) - 1 - from_start
+        return [self.values[np.lexsort((self.lines, index))] for index in (from_start, from_end)]
+
+    def line_ends(self) -> List[np.ndarray]:
+        """The first and the last value of each line that has one."""
+        if not len(self.lines):
+            return []
+        starts = np.flatnonzero(np.r_[True, self.lines[1:] != self.lines[:-1]])
+        ends = np.r_[starts[1:], len(self.lines)] - 1
+        return [self.values[starts], self.values[ends]]
+
+    def in_order(self) -> List[np.ndarray]:
+        """The values in the text's order, and column after column (``by_column``)."""
+        return [self.values, *self.by_column()]
+
+
+class TextValues:
+    """A text's tokens with their lines, its numbers, and where each hidden id occurs."""
+
+    def __init__(self, text: str, hidden_ids=frozenset()):
+        self.tokens: List[str] = []
+        lines: List[int] = []
+        for number, line in enumerate(text.split("\n")):  # not splitlines: U+2028 is text
+            found = TOKEN.findall(line)
+            self.tokens += found
+            lines += [number] * len(found)
+        self.lines = np.asarray(lines, dtype=np.int64)
+        at = [pos for pos, token in enumerate(self.tokens) if NUMBER.match(token)]
+        values = np.asarray([float(self.tokens[pos]) for pos in at], dtype=float)
+        usable = np.isfinite(values) & (np.abs(values) < 1e12)
+        positions = np.asarray(at, dtype=np.int64)[usable]
+        self.numbers = Stream(positions, self.lines[positions], values[usable])
+        self.id_positions: Dict[str, List[int]] = {}
+        for pos, token in enumerate(self.tokens):
+            if token in hidden_ids:
+                self.id_positions.setdefault(token, []).append(pos)
+        self._labels: Dict[frozenset, Stream] = {}
+
+    @cached_property
+    def token_stream(self) -> Stream:
+        """Every token as an integer code."""
+        codes: Dict[str, int] = {}
+        values = np.asarray([codes.setdefault(t, len(codes)) for t in self.tokens], dtype=np.int64)
+        return Stream(np.arange(len(self.tokens)), self.lines, values)
+
+    @cached_property
+    def number_codes(self) -> Stream:
+        """The numbers' tokens as token codes (label indices are numbers)."""
+        positions = self.numbers.positions
+        return Stream(positions, self.numbers.lines, self.token_stream.values[positions])
+
+    @cached_property
+    def quantised(self) -> Stream:
+        return dataclasses.replace(self.numbers, values=quantise(self.numbers.values))
+
+    def labels(self, probe: Probe) -> Stream:
+        """The tokens that are the probe's labels, as its codes."""
+        if probe.labels not in self._labels:
+            at = [pos for pos, token in enumerate(self.tokens) if token in probe.labels]
+            positions = np.asarray(at, dtype=np.int64)
+            values = probe.codes([self.tokens[pos] for pos in at])
+            self._labels[probe.labels] = Stream(positions, self.lines[positions], values)
+        return self._labels[probe.labels]
+
+    def exact(self, probe: Probe) -> Stream:
+        """The values that can be the probe's gold as it is, as its codes."""
+        return self.quantised if probe.numeric else self.labels(probe)
+
+
+# --- by id -----------------------------------------------------------------------------------------
+
+
+def _in_order(pattern: Sequence, window: Sequence) -> bool:
+    """``pattern`` appears in ``window`` in order (other values may come between)."""
+    it = iter(window)
+    return all(any(value == candidate for candidate in it) for value in pattern)
+
+
+def exact_by_id(probe: Probe, text: TextValues) -> float:
+    """Share of the probe's items whose gold is beside an occurrence of their id: the nearest value
+    after or before it, or for several values, all of them in order among the next (or previous) two
+    per value (for a vector the values may be interleaved with keys, as ``{"0": 0.4, "1": 0.6}``)."""
+    stream = text.exact(probe)
+    positions, values = stream.positions.tolist(), stream.values.tolist()
+    found = 0
+    for item_id in text.id_positions.keys() & probe.index.keys():
+        pattern = probe.coded_patterns[probe.index[item_id]]
+        width = 1 if len(pattern) == 1 else 2 * len(pattern)
+        for pos in text.id_positions[item_id]:
+            after, before = bisect_right(positions, pos), bisect_left(positions, pos)
+            if _in_order(pattern, values[after : after + width]) or _in_order(
+                pattern, values[max(0, before - width) : before]
+            ):
+                found += 1
+                break
+    return found / len(probe.ids)
+
+
+def id_columns(stream: Stream, positions: np.ndarray, lines: np.ndarray) -> Dict[str, np.ndarray]:
+    """For ids at token ``positions`` on ``lines``: column name -> the index in ``stream`` of each
+    id's value in that column (-1 where it has none)."""
+    after = np.searchsorted(stream.positions, positions, side="right")
+    before = np.searchsorted(stream.positions, positions, side="left") - 1
+    first = np.searchsorted(stream.lines, lines, side="left")
+    end = np.searchsorted(stream.lines, lines, side="right")
+    return {
+        "the value just after their ids": np.where(after < len(stream.positions), after, -1),
+        "the value just before their ids": before,
+        "the first value of their ids' lines": np.where(first < end, first, -1),
+        "the last value of their ids' lines": np.where(first < end, end - 1, -1),
+    }
+
+
+ID_COLUMNS = 4  # id_columns
+
+
+def _ranks(values: np.ndarray) -> np.ndarray:
+    """Average ranks (ties share the mean of their ranks), as Spearman's rho uses."""
+    _, inverse, counts = np.unique(values, return_inverse=True, return_counts=True)
+    upper = np.cumsum(counts)
+    return (upper - (counts - 1) / 2.0)[inverse]
+
+
+def _abs_correlation(x: np.ndarray, y: np.ndarray) -> float:
+    """|Pearson r|, 0 when either side is constant (no correlation to speak of)."""
+    x, y = x - x.mean(), y - y.mean()
+    denominator = math.sqrt(float((x * x).sum()) * float((y * y).sum()))
+    return abs(float((x * y).sum())) / denominator if denominator > 0 else 0.0
+
+
+def perfectly_correlated(gold: np.ndarray, values: np.ndarray) -> bool:
+    """Pearson |r| or Spearman |rho| of ``values`` with ``gold`` at least ``PERFECT``."""
+    if _abs_correlation(gold, values) >= PERFECT:
+        return True
+    return _abs_correlation(_ranks(gold), _ranks(values)) >= PERFECT
+
+
+def best_relabelling(gold: np.ndarray, tokens: np.ndarray) -> int:
+    """Items on which the best one-to-one map of gold labels to tokens agrees (greedy on the most
+    frequent pairs, so never more than the best map)."""
+    pairs, counts = np.unique(np.stack([gold, tokens], axis=1), axis=0, return_counts=True)
+    used_gold, used_token, agree = set(), set(), 0
+    for k in np.argsort(-counts, kind="stable"):
+        label, token = int(pairs[k, 0]), int(pairs[k, 1])
+        if label not in used_gold and token not in used_token:
+            used_gold.add(label)
+            used_token.add(token)
+            agree += int(counts[k])
+    return agree
+
+
+def relabelling_bits(probe: Probe) -> float:
+    """Bits a relabelling can add to chance agreement: log2 of the number of one-to-one maps."""
+    return math.log2(math.factorial(max(1, len(probe.labels))))
+
+
+def order_bits(gold: np.ndarray) -> float:
+    """Bits of the order of the values ``gold``: log2 of their distinct orderings (n! over t! for
+    each group of t equal values). A column independent of the gold ranks the items as the gold
+    does with probability 2**-bits."""
+    _, counts = np.unique(gold, return_counts=True)
+    ways = math.lgamma(len(gold) + 1) - sum(math.lgamma(c + 1) for c in counts)
+    return ways / math.log(2)
+
+
+def id_floor_bits(probe: Probe) -> float:
+    """Bits of the gold the items a by-id column matches must carry: ``ID_BITS`` plus log2 of the
+    hypotheses tested in one file (each column, under each map: increasing or decreasing for
+    numbers, each one-to-one relabelling for labels). A column independent of the gold matches one
+    hypothesis on items carrying B bits with probability about 2**-B, so any of them with
+    probability at most 2**-ID_BITS."""
+    maps = 1.0 if probe.numeric else relabelling_bits(probe)
+    return ID_BITS + math.log2(ID_COLUMNS) + maps
+
+
+def _numeric_share(probe: Probe, gold: np.ndarray, rows: np.ndarray, values: np.ndarray) -> float:
+    if len(rows) < max(MIN_CORRELATED, LEAK_SHARE_MIN * len(probe.ids)):
+        return 0.0
+    if order_bits(gold[rows]) < id_floor_bits(probe):
+        return 0.0
+    return len(rows) / len(probe.ids) if perfectly_correlated(gold[rows], values) else 0.0
+
+
+def _label_share(probe: Probe, gold: np.ndarray, rows: np.ndarray, values: np.ndarray) -> float:
+    if len(np.unique(gold[rows])) < 2:
+        return 0.0
+    agree = best_relabelling(gold[rows], values)
+    if agree * entropy_bits(gold[rows]) < id_floor_bits(probe):
+        return 0.0
+    share = agree / len(probe.ids)
+    return share if share >= leak_threshold(probe.chance) else 0.0
+
+
+def encoded_by_id(probe: Probe, text: TextValues) -> Tuple[float, str]:
+    """(share of the probe's items, column) of the best column beside the items' ids (their first
+    occurrence) whose values are the gold transformed; (0, '') when none is. Items whose gold is one
+    value only."""
+    if any(len(pattern) != 1 for pattern in probe.patterns):
+        return 0.0, ""
+    found = [
+        (row, text.id_positions[i][0]) for row, i in enumerate(probe.ids) if i in text.id_positions
+    ]
+    if not found:
+        return 0.0, ""
+    rows = np.asarray([row for row, _ in found])
+    positions = np.asarray([pos for _, pos in found])
+    stream = text.numbers if probe.numeric else text.token_stream
+    share_of = _numeric_share if probe.numeric else _label_share
+    best = (0.0, "")
+    for name, index in id_columns(stream, positions, text.lines[positions]).items():
+        keep = index >= 0
+        share = share_of(probe, probe.gold, rows[keep], stream.values[index[keep]])
+        best = max(best, (share, name))
+    return best
+
+
+# --- by order --------------------------------------------------------------------------------------
+
+
+def run_hashes(values: np.ndarray, k: int) -> np.ndarray:
+    """A 64-bit hash of every run of ``k`` consecutive values."""
+    m = len(values) - k + 1
+    if m <= 0:
+        return np.zeros(0, dtype=np.uint64)
+    data = values.astype(np.uint64)
+    h = np.zeros(m, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for j in range(k):
+            h = h * np.uint64(1_000_003) + data[j : j + m] + np.uint64(0x9E3779B97F4A7C15)
+    return h
+
+
+def step_codes(values: np.ndarray) -> np.ndarray:
+    """0, 1, 2 for each step down, equal, up between consecutive values: what every strictly
+    monotone map keeps (a decreasing one turns 0 into 2)."""
+    return (np.sign(np.diff(values.astype(float))) + 1).astype(np.int64)
+
+
+def repeat_hashes(values: np.ndarray, k: int) -> np.ndarray:
+    """A hash of every run of ``k`` values by its repetition pattern (which earlier value of the run
+    each value repeats), the same for every relabelling of the values."""
+    order = np.lexsort((np.arange(len(values)), values))
+    gaps = np.zeros(len(values), dtype=np.int64)
+    same = values[order[1:]] == values[order[:-1]]
+    gaps[order[1:][same]] = (order[1:] - order[:-1])[same]
+    m = len(gaps) - k + 1
+    if m <= 0:
+        return np.zeros(0, dtype=np.uint64)
+    h = np.zeros(m, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for j in range(k):
+            window = gaps[j : j + m]
+            code = np.where(window <= j, window, 0).astype(np.uint64)  # repeats inside the run
+            h = h * np.uint64(1_000_003) + code + np.uint64(0x9E3779B97F4A7C15)
+    return h
+
+
+def runs_found(gold_runs: np.ndarray, file_runs: Iterator[np.ndarray]) -> np.ndarray:
+    """Which of ``gold_runs`` occur among the arrays of ``file_runs`` (a mask over ``gold_runs``).
+    Each file hash is looked up in a bit table of the gold's few hashes, and the rare hits in their
+    sorted list: O(n + hits log g) per file array, no set of the file's runs."""
+    table = np.unique(gold_runs)
+    seen = np.zeros(len(table), dtype=bool)
+    mask = np.uint64((1 << FILTER_BITS) - 1)
+    bits = np.zeros(1 << FILTER_BITS, dtype=bool)
+    bits[table & mask] = True
+    for hashes in file_runs:
+        candidates = hashes[bits[hashes & mask]]
+        if len(candidates):
+            at = np.minimum(np.searchsorted(table, candidates), len(table) - 1)
+            seen[at[table[at] == candidates]] = True
+    return seen[np.searchsorted(table, gold_runs)] if len(table) else seen
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One way a track's gold may be written in order: the codes compared (``encode``: values ->
+    codes), how runs of them are hashed, the gold's orientations (a decreasing map reverses the
+    steps), the bits a run must carry beyond ``ORDER_BITS`` (the maps tested), and the file's streams
+    that may carry it."""
+
+    how: str
+    encode: Callable[[np.ndarray], np.ndarray]
+    hashes: Callable[[np.ndarray, int], np.ndarray]
+    orientations: Callable[[np.ndarray], List[np.ndarray]]
+    extra_bits: Callable[[Probe], float]
+    streams: Callable[[TextValues, Probe], List[np.ndarray]]
+
+
+def _as_is(values: np.ndarray) -> np.ndarray:
+    return values
+
+
+def _no_bits(probe: Probe) -> float:
+    return 0.0
+
+
+def _label_streams(text: TextValues, probe: Probe) -> List[np.ndarray]:
+    """The probe's labels and the numbers' tokens (indices) in order and by column, and any token
+    first or last on its line (letters, other names)."""
+    streams = text.labels(probe).in_order() + text.number_codes.in_order()
+    return streams + text.token_stream.line_ends()
+
+
+EXACT = Reading(
+    "in their order",
+    _as_is,
+    run_hashes,
+    lambda codes: [codes],
+    _no_bits,
+    lambda text, probe: text.exact(probe).in_order(),
+)
+MONOTONE = Reading(
+    "transformed, in their order",
+    step_codes,
+    run_hashes,
+    lambda codes: [codes, 2 - codes],
+    _no_bits,
+    lambda text, probe: text.numbers.in_order(),
+)
+RELABELLED = Reading(
+    "transformed, in their order",
+    _as_is,
+    repeat_hashes,
+    lambda codes: [codes],
+    relabelling_bits,
+    _label_streams,
+)
+
+
+@dataclass(frozen=True)
+class GoldRuns:
+    """A probe's gold as runs of ``k`` codes of a reading, every orientation's hashes concatenated,
+    each run covering ``span`` values (k, or k + 1 when the codes are the steps between values)."""
+
+    k: int
+    hashes: np.ndarray
+    per_orientation: int
+    span: int
+
+
+def gold_runs(probe: Probe, reading: Reading) -> Optional[GoldRuns]:
+    """The gold's runs, or None when it has too few values for runs that cannot match by chance
+    (the by-id reading alone decides). Computed once per probe and reading."""
+    if reading not in probe.runs:
+        probe.runs[reading] = _gold_runs(probe, reading)
+    return probe.runs[reading]
+
+
+def _gold_runs(probe: Probe, reading: Reading) -> Optional[GoldRuns]:
+    codes = reading.encode(probe.gold)
+    bits = entropy_bits(codes)
+    if bits <= 0:
+        return None
+    k = max(3, math.ceil((ORDER_BITS + reading.extra_bits(probe)) / bits))
+    if len(codes) < 4 * k:
+        return None
+    oriented = [reading.hashes(c, k) for c in reading.orientations(codes)]
+    span = k + len(probe.gold) - len(codes)
+    return GoldRuns(k, np.concatenate(oriented), len(oriented[0]), span)
+
+
+def share_by_order(probe: Probe, text: TextValues, reading: Reading) -> float:
+    """Share of the probe's items whose values all lie within runs of the gold found in the file."""
+    runs = gold_runs(probe, reading)
+    if runs is None:
+        return 0.0
+    streams = reading.streams(text, probe)
+    hashes = (reading.hashes(reading.encode(values), runs.k) for values in streams)
+    starts = np.flatnonzero(runs_found(runs.hashes, hashes)) % runs.per_orientation
+    n = len(probe.gold)
+    covered = np.zeros(n + 1, dtype=np.int64)
+    np.add.at(covered, starts, 1)
+    np.add.at(covered, np.minimum(starts + runs.span, n), -1)
+    element_covered = np.cumsum(covered[:-1]) > 0
+    missing = np.bincount(probe.owner[~element_covered], minlength=len(probe.patterns))
+    return float(np.mean(missing == 0))
+
+
+def gold_in_text(probe: Probe, text: TextValues) -> Optional[Tuple[float, str]]:
+    """(share of the probe's items, how) when ``text`` holds the probe's gold, as it is or
+    transformed, beside the items' ids or in their order; None when it does not."""
+    share = exact_by_id(probe, text)
+    if share >= leak_threshold(probe.chance):
+        return share, "next to their ids"
+    share = share_by_order(probe, text, EXACT)
+    if share >= LEAK_SHARE_MIN:
+        return share, EXACT.how
+    share, column = encoded_by_id(probe, text)
+    if share > 0:
+        return share, f"transformed, in {column}"
+    encoded = MONOTONE if probe.numeric else RELABELLED
+    share = share_by_order(probe, text, encoded)
+    if share >= LEAK_SHARE_MIN:
+        return share, encoded.how
+    return None
+
+
+# --- the public files ------------------------------------------------------------------------------
 
 
 @dataclass
@@ -109,21 +652,21 @@ def _check_item_file(path: Path, display: str, problems: List[Problem]) -> None:
             return
 
 
-def _scan_text(
+def _scan_submission(
     path: Path, display: str, hidden: Dict[str, HiddenSplit], problems: List[Problem]
 ) -> set:
-    """The file read as a submission of each hidden track. Returns the tracks it leaks."""
+    """The file read as a submission of each hidden track, in the kit's own encodings (a
+    per-annotator matrix of multilabel rows among them). Returns the tracks it leaks."""
     leaked = set()
     for track_id, split in hidden.items():
-        gold = split.gold
-        if len(gold.ids) < LEAK_MIN_ITEMS:
+        if len(split.gold.ids) < MIN_ITEMS:
             continue
         try:
-            prediction = read_track_file(path, display, gold)
+            prediction = read_track_file(path, display, split.gold)
         except (KitError, ValueError, OSError):
             continue
-        share = exact_share(gold, prediction.values)
-        if share >= LEAK_SHARE:
+        share = exact_share(split.gold, prediction.values)
+        if share >= SUBMISSION_SHARE:
             problems.append(
                 Problem(
                     display,
@@ -137,23 +680,23 @@ def _scan_text(
     return leaked
 
 
-def _scan_content(path: Path, display: str, probes: list, problems: List[Problem]) -> None:
-    """The file's content in any layout: each probe's gold as it is (``content_leaks``), else
-    transformed as its metric allows (``encoded_leaks``)."""
-    text = TextValues(path.read_bytes().decode("utf-8", errors="replace"), hidden_ids(probes))
-    found = content_leaks(text, probes)
-    leaked = {name for name, _, _ in found}
-    found += encoded_leaks(text, [probe for probe in probes if probe.name not in leaked])
-    for name, share, how in found:
-        problems.append(
-            Problem(
-                display,
-                f"public file reproduces the hidden gold of track '{name}'",
-                expected="no hidden gold in public files",
-                found=f"the gold of {share:.0%} of its items, {how}",
-                hint=HINT,
+def _scan_content(path: Path, display: str, probes: List[Probe], problems: List[Problem]) -> None:
+    """The file's text, read once, against each probe's gold (``gold_in_text``)."""
+    hidden_ids = frozenset().union(*(probe.ids for probe in probes))
+    text = TextValues(path.read_bytes().decode("utf-8", errors="replace"), hidden_ids)
+    for probe in probes:
+        found = gold_in_text(probe, text)
+        if found is not None:
+            share, how = found
+            problems.append(
+                Problem(
+                    display,
+                    f"public file reproduces the hidden gold of track '{probe.name}'",
+                    expected="no hidden gold in public files",
+                    found=f"the gold of {share:.0%} of its items, {how}",
+                    hint=HINT,
+                )
             )
-        )
 
 
 @dataclass
@@ -194,7 +737,7 @@ def _scan_items(
     public = PublicItems.of(items)
     for track_id, split in hidden.items():
         shared = _same_items(split, public)
-        if len(shared) < LEAK_MIN_ITEMS:
+        if len(shared) < MIN_ITEMS:
             continue
         try:
             theirs = build_gold(split.gold.track, [p for _, p in shared], display)
@@ -222,7 +765,7 @@ class Scan:
     it is read once)."""
 
     hidden: Dict[str, HiddenSplit]
-    probes: list
+    probes: List[Probe]
     problems: List[Problem] = field(default_factory=list)
     seen: Dict[tuple, List[Problem]] = field(default_factory=dict)
 
@@ -264,7 +807,7 @@ def _scan_contents(
             items = None
         if items is not None:  # and its content too: gold in other fields, or transformed
             _scan_items(items, display, scan.hidden, problems)
-    leaked = _scan_text(path, display, scan.hidden, problems)
+    leaked = _scan_submission(path, display, scan.hidden, problems)
     rest = [probe for probe in scan.probes if probe.name not in leaked]
     _scan_content(path, display, rest, problems)
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from ..errors import Problem
-from .content_leaks import text_key
+from .leaks import text_key
 
 TRAIN = "train"
 PUBLISH_KEY = "public_gold"

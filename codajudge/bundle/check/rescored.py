@@ -10,7 +10,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Set
 
-from ..content_leaks import text_key
+from ..leaks import text_key
 from ..phase_gold import post_campaign
 from .findings import Findings
 from .values import parse_date
