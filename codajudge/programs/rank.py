@@ -615,8 +615,9 @@ def parse_args(argv: Optional[List[str]], prog: str = "rank_submissions.py") -> 
         "--run-code",
         action="store_true",
         help="run each code submission (model.py) through the phase's prediction step, in the "
-        "bubblewrap sandbox (apt-get install bubblewrap) under the phase's time limit, and rank its "
-        "predictions; REFERENCE_DIR must then be BUNDLE/reference_data/PHASE of an unzipped bundle",
+        "bubblewrap sandbox (apt-get install bubblewrap) under the phase's time limit, and rank "
+        "its predictions; REFERENCE_DIR must then be BUNDLE/reference_data/PHASE of an unzipped "
+        "bundle",
     )
     parser.add_argument(
         "--jobs",
