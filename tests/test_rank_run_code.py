@@ -148,3 +148,19 @@ def test_the_sandbox_starts_python_through_a_linked_environment_at_its_real_plac
     monkeypatch.setattr(sys, "executable", str(tmp_path / "project" / ".venv" / "bin" / "python"))
     args = sandbox.command("bwrap", [sys.executable, "-c", "pass"], {}, {})
     assert args[args.index("--") + 1 :] == [os.path.realpath(real) + "/python", "-c", "pass"]
+
+
+def test_a_run_stopped_at_the_phase_limit_is_told_so(tmp_path, monkeypatch):
+    """The ingestion program stops code before the phase's limit and says so; a step killed at the
+    phase's limit itself leaves no ingestion status, and the run is reported with that limit."""
+    from codajudge.programs import rank
+    from codajudge.runner.worker import StepResult
+
+    output = tmp_path / "res"
+    output.mkdir()
+    stopped = StepResult(-9, "", "", True, 600.2, 600)
+    monkeypatch.setattr(rank, "run_isolated", lambda task, path, work: (output, stopped))
+    assert rank.run_code(None, tmp_path / "a.zip", tmp_path / "w") == (
+        None,
+        "its code ran past the phase's time limit of 600 s",
+    )

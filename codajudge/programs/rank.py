@@ -55,7 +55,7 @@ from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Tuple
 
 from ..baselines.interface import MODEL_FILE
-from ..errors import ConfigError, KitError, counted
+from ..errors import ConfigError, KitError, SubmissionError, counted
 from ..formats.archive import INGESTION_STATUS, safe_extract
 from ..metrics import get as get_metric
 from ..report import atomic_write
@@ -235,13 +235,6 @@ def code_task(reference: Path, spec: TaskSpec) -> PhaseTask:
             hint="give the reference folder inside an unzipped bundle: BUNDLE/reference_data/PHASE",
         )
     task = phase_task(bundle, spec.phase)
-    if task.reference_data is None or task.reference_data.resolve() != reference.resolve():
-        raise ConfigError.single(
-            str(bundle / "competition.yaml"),
-            f"phase {task.name!r} does not score against this reference folder",
-            expected=str(reference),
-            found=str(task.reference_data),
-        )
     if task.ingestion_program is None:
         raise ConfigError.single(
             str(bundle / "competition.yaml"),
@@ -272,23 +265,28 @@ def run_code_submissions(
             continue
         prefix = f"[{code.index(name) + 1}/{len(code)}] {name}"
         log(f"{prefix}: running its code in the sandbox (phase {task.name}, {task.time_limit} s)")
-        try:
-            output, step = run_isolated(task, path, work / str(number))
-        except ConfigError:
-            raise
-        except KitError as e:
-            failures.append((name, " / ".join(e.render().splitlines())))
-            log(f"{prefix}: NOT RUN: {failures[-1][1]}")
-            continue
-        status = read_status(output)
-        if status is None:
-            failures.append((name, unfinished_step(step)))
-            log(f"{prefix}: NOT RUN: {failures[-1][1]}")
-            continue
-        said = status.message.splitlines()[0] if status.message else "no message"
-        log(f"{prefix}: prediction step {status.status} in {step.seconds:.1f} s: {said}")
-        kept.append((name, output))
+        output, said = run_code(task, path, work / str(number))
+        if output is None:
+            failures.append((name, said))
+            said = f"NOT RUN: {said}"
+        else:
+            kept.append((name, output))
+        log(f"{prefix}: {said}")
     return kept, failures
+
+
+def run_code(task: PhaseTask, submission: Path, work: Path) -> Tuple[Optional[Path], str]:
+    """(the prediction output, what its step says) of one code submission run in the sandbox;
+    (None, why) when it left none to score."""
+    try:
+        output, step = run_isolated(task, submission, work)
+    except SubmissionError as e:  # a zip that cannot be extracted
+        return None, " / ".join(e.render().splitlines())
+    status = read_status(output)
+    if status is None:
+        return None, unfinished_step(step)
+    said = status.message.splitlines()[0] if status.message else "no message"
+    return output, f"prediction step {status.status} in {step.seconds:.1f} s: {said}"
 
 
 def unfinished_step(step: StepResult) -> str:
