@@ -13,10 +13,12 @@ import pytest
 
 from codajudge.cli import main as cli
 from codajudge.runner import sandbox
+from codajudge.runner.bundle_view import phase_task
+from codajudge.runner.local import sandbox_refusal
 
 REPO = Path(__file__).resolve().parents[1]
 REFERENCE = REPO / "reference_data" / "evaluation"
-SANDBOX_REASON = sandbox.probe(shutil.which("bwrap"))
+SANDBOX_REASON = sandbox_refusal(phase_task(REPO, "evaluation"))
 needs_bwrap = pytest.mark.skipif(
     SANDBOX_REASON is not None, reason=f"no working sandbox here: {SANDBOX_REASON}"
 )
