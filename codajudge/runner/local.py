@@ -198,7 +198,7 @@ def require_sandbox(task: PhaseTask) -> None:
             "the sandbox (bubblewrap)",
             f"code submissions are run only in the sandbox, and it cannot run here: {reason}",
             hint=f"{sandbox.INSTALL_HINT}; where bwrap is installed but cannot run, allow "
-            "unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1)",
+            "unprivileged user namespaces, which it needs",
         )
 
 
