@@ -21,7 +21,7 @@ from codajudge.bundle.build import import_data, untrainable_baselines
 from codajudge.bundle.edition import load_edition
 from codajudge.errors import ConfigError
 from codajudge.importers.cut import ORDER, assign
-from codajudge.importers.table import majority
+from codajudge.importers.table import FORMS, SUFFIXES, majority
 from codajudge.labels import LabelSet
 from codajudge.programs.new_edition import write_edition
 
@@ -693,3 +693,260 @@ def test_the_majority_is_counted_in_the_label_set_of_the_track_whose_gold_it_is(
     assert dataset_label_set(tracks, "d").aliases == {"y": "yes"}
     assert dataset_label_set(tracks[:2], "d").labels == ("yes", "no")  # no classification: soft's
     assert dataset_label_set(tracks[:1], "d") is None and dataset_label_set(tracks, "other") is None
+
+
+# --- the forms organisers have: one JSON document, a delimited annotations column, soft labels ----
+
+SOFT_TRACKS = [
+    {
+        "id": "soft",
+        "kind": "soft_label",
+        "scale": "categorical",
+        "dataset": "pairs",
+        "labels": ["0", "1"],
+    },
+    {
+        "id": "hard",
+        "kind": "classification",
+        "dataset": "pairs",
+        "labels": ["0", "1"],
+        "primary": False,
+    },
+]
+#: LeWiDi 2023's layout: one object keyed by id, annotators and annotations as comma-separated
+#: strings, a soft label object.
+LEWIDI_LIKE = {
+    str(k): {
+        "text": {"left": f"left {k}", "right": f"right {k}"},
+        "s1": f"left {k}",
+        "s2": f"right {k}",
+        "annotators": "Ann1,Ann2,Ann3" if k % 3 else "Ann2, Ann4",
+        "annotations": "1,0,1" if k % 3 else "0, ",
+        "soft_label": {"0": 0.33, "1": 0.67} if k % 3 else {"0": 1.0, "1": 0.0},
+    }
+    for k in range(1, 21)
+}
+DOCUMENT_COLUMNS = {
+    "id": "id",
+    "texts": ["s1", "s2"],
+    "annotations": {"column": "annotations", "sep": ","},
+    "annotators": "annotators",
+    "distribution": "soft_label",
+}
+
+
+def json_document_edition(tmp_path: Path, document, columns=DOCUMENT_COLUMNS, **extra) -> Path:
+    source = {"importer": "table", "path": "data/items.json", "columns": columns}
+    source.update(format="json", split={"dev": 0.5, "test": 0.5}, **extra)
+    folder = edition(tmp_path, source, tracks=SOFT_TRACKS)
+    text = json.dumps(document, indent=2) if not isinstance(document, str) else document
+    (folder / "data" / "items.json").write_text(text, encoding="utf-8")
+    return folder
+
+
+def imported(folder: Path) -> dict:
+    """Every imported item of the dataset, by id."""
+    splits = import_data(load_edition(folder), folder).splits
+    return {it["id"]: it for split in ("dev", "test") for it in splits[split]["pairs"]}
+
+
+def test_one_json_document_keyed_by_id_with_delimited_annotations_and_soft_labels(tmp_path):
+    from codajudge.gold import build_gold
+
+    folder = json_document_edition(tmp_path, LEWIDI_LIKE)
+    items = imported(folder)
+    assert sorted(items, key=int) == [str(k) for k in range(1, 21)]
+    assert items["1"]["texts"] == ["left 1", "right 1"]
+    assert items["1"]["annotators"] == ["Ann1", "Ann2", "Ann3"]
+    assert items["1"]["annotations"] == ["1", "0", "1"] and items["1"]["label"] == "1"
+    assert items["3"]["annotators"] == ["Ann2"] and items["3"]["annotations"] == ["0"]  # "0, "
+    assert items["1"]["distribution"] == {"0": 0.33, "1": 0.67}
+    edition_ = load_edition(folder)
+    soft = next(t for t in edition_.tracks if t.id == "soft")
+    gold = build_gold(soft, [items["1"], items["3"]], "items")
+    assert gold.gold.tolist() == [[0.33, 0.67], [1.0, 0.0]]  # the file's, not the shares (2/3)
+
+
+def test_a_json_list_of_records_with_json_lists_as_cells(tmp_path):
+    records = [
+        {
+            "id": f"r{k}",
+            "s1": "a",
+            "s2": f"b {k}",
+            "annotators": ["w1", "w2"],
+            "annotations": [1, 1] if k % 2 else [0, None],
+            "soft_label": [0.0, 1.0] if k % 2 else [1.0, 0.0],
+        }
+        for k in range(10)
+    ]
+    items = imported(json_document_edition(tmp_path, records))
+    assert items["r1"]["annotations"] == ["1", "1"] and items["r1"]["annotators"] == ["w1", "w2"]
+    assert items["r0"]["annotations"] == ["0"] and items["r0"]["annotators"] == ["w1"]
+    assert items["r0"]["distribution"] == [1.0, 0.0]
+
+
+def test_a_json_document_locates_its_records_by_line(tmp_path):
+    """A key given twice is a duplicate id on the line of its second record; a record that is no
+    object is named with its line."""
+    document = json.dumps({k: LEWIDI_LIKE[k] for k in ("1", "2")}, indent=2)
+    second = document.rindex('"2": {')
+    document = document[:second] + '"1": {"s1": "x", "s2": "y"},\n  "4": 7,\n  ' + document[second:]
+    folder = json_document_edition(tmp_path, document)
+    with pytest.raises(ConfigError) as caught:
+        imported(folder)
+    text = str(caught.value)
+    lines = document.split("\n")
+    again = next(n for n, line in enumerate(lines, 1) if line.strip().startswith('"1": {"s1"'))
+    assert f"line {again}, item '1': duplicate id" in text
+    assert f"line {again + 1}: a record is not a JSON object" in text
+
+
+def test_annotations_in_one_delimited_column_of_a_csv_with_its_annotators_alike(tmp_path):
+    table = [
+        {"id": "a", "s1": "x", "s2": "y", "who": "p|q|r", "votes": "yes; no; yes"},
+        {"id": "b", "s1": "x", "s2": "z", "who": "p|r", "votes": "no;"},
+        {"id": "c", "s1": "x", "s2": "w", "who": "", "votes": ""},
+    ]
+    table += [dict(table[0], id=f"more{k}", s2=f"y{k}") for k in range(8)]  # in both splits
+    columns = {
+        "id": "id",
+        "texts": ["s1", "s2"],
+        "annotations": {"column": "votes", "sep": ";"},
+        "annotators": {"column": "who", "sep": "|"},
+    }
+    folder = annotated_edition(tmp_path, columns)
+    write_csv(folder / "data" / "mine.csv", table)
+    items = imported(folder)
+    assert items["a"]["annotators"] == ["p", "q", "r"] and items["a"]["label"] == "yes"
+    assert items["b"]["annotators"] == ["p"] and items["b"]["annotations"] == ["no"]
+    assert "annotations" not in items["c"] and items["c"].get("label") is None
+
+
+def test_a_delimited_annotations_column_whose_row_names_too_few_annotators_is_refused(tmp_path):
+    table = [{"id": "a", "s1": "x", "s2": "y", "who": "p,q", "votes": "yes,no,yes"}]
+    table.append({"id": "b", "s1": "x", "s2": "z", "who": "p,q", "votes": "yes,no"})
+    columns = {"id": "id", "texts": ["s1", "s2"], "annotators": "who"}
+    folder = annotated_edition(tmp_path, dict(columns, annotations={"column": "votes"}))
+    write_csv(folder / "data" / "mine.csv", table)
+    with pytest.raises(ConfigError) as caught:
+        imported(folder)
+    text = str(caught.value)
+    assert "line 2, item 'a': the annotators column does not name one annotator per" in text
+    assert "expected 3 different names separated by ','" in text and "found 'p,q'" in text
+
+
+@pytest.mark.parametrize(
+    "value, found",
+    [({"col": "votes"}, "{'col': 'votes'}"), ({"column": "votes", "sep": ""}, "'sep': ''")],
+)
+def test_a_malformed_delimited_column_is_refused_with_the_configuration(tmp_path, value, found):
+    columns = {"id": "id", "texts": ["s1", "s2"], "annotations": value, "annotators": value}
+    folder = annotated_edition(tmp_path, columns)
+    with pytest.raises(ConfigError) as caught:
+        load_edition(folder)  # before any file is read
+    text = str(caught.value)
+    for key in ("annotations", "annotators"):
+        assert f"datasets 'pairs': 'columns.{key}' is neither" in text
+    assert 'or {column: NAME, sep: ","}' in text and found in text
+
+
+def test_a_soft_label_column_of_json_text_is_the_soft_tracks_gold(tmp_path):
+    from codajudge.gold import build_gold
+
+    table = [
+        {"id": f"i{k}", "s1": "a", "s2": f"b{k}", "soft": json.dumps({"1": 0.75, "0": 0.25})}
+        for k in range(6)
+    ]
+    table[2]["soft"] = "[0.5, 0.5]"
+    source = {"importer": "table", "path": "data/mine.csv", "split": {"dev": 0.5, "test": 0.5}}
+    source["columns"] = {"id": "id", "texts": ["s1", "s2"], "distribution": "soft"}
+    folder = edition(tmp_path, source, tracks=SOFT_TRACKS[:1], table=table)
+    items = imported(folder)
+    assert items["i0"]["distribution"] == {"1": 0.75, "0": 0.25}
+    soft = load_edition(folder).tracks[0]
+    gold = build_gold(soft, [items["i0"], items["i2"]], "items")
+    assert gold.gold.tolist() == [[0.25, 0.75], [0.5, 0.5]] and gold.scored.all()
+
+
+def test_a_soft_label_that_is_no_json_is_refused_with_its_line(tmp_path):
+    table = [{"id": f"i{k}", "s1": "a", "s2": f"b{k}", "soft": "[0.5, 0.5]"} for k in range(4)]
+    table[1]["soft"] = "{'0': 0.5, '1': 0.5}"  # as pandas writes a dict
+    table[3]["soft"] = "[0.9, 0.9]"  # JSON, but no soft label: the gold's rules refuse it
+    source = {"importer": "table", "path": "data/mine.csv", "split": {"dev": 0.5, "test": 0.5}}
+    source["columns"] = {"id": "id", "texts": ["s1", "s2"], "distribution": "soft"}
+    folder = edition(tmp_path, source, tracks=SOFT_TRACKS[:1], table=table)
+    code, printed = built_on_the_command_line(folder)
+    assert code == 1, printed
+    assert (
+        "line 3, item 'i1': the soft label in column 'soft' is not a JSON list or object" in printed
+    )
+    assert "write it as json, with double quotes" in printed.lower()
+    assert "item 'i3': gold 'distribution'" in printed
+
+
+def pretty_document(folder: Path, name: str) -> None:
+    records = {r.pop("pair"): r for r in json_records()}
+    (folder / "data" / name).write_text(json.dumps(records, indent=2), encoding="utf-8")
+
+
+def one_line_document(folder: Path, name: str) -> None:
+    (folder / "data" / name).write_text(json.dumps(json_records()), encoding="utf-8")
+
+
+def json_lines_file(folder: Path, name: str) -> None:
+    lines = "".join(json.dumps(r) + "\n" for r in json_records())
+    (folder / "data" / name).write_text(lines, encoding="utf-8")
+
+
+def tsv_file(folder: Path, name: str) -> None:
+    write_csv(folder / "data" / name, rows(20), delimiter="\t")
+
+
+def csv_file(folder: Path, name: str) -> None:
+    write_csv(folder / "data" / name, [dict(r, left=f"{r['left']}, more") for r in rows(20)])
+
+
+@pytest.mark.parametrize(
+    "write, name, option, form, chosen",
+    [
+        (pretty_document, "mine.json", None, "one JSON document", "its suffix '.json'"),
+        (one_line_document, "mine.jsonl", None, "one JSON document", "its suffix '.jsonl'"),
+        (json_lines_file, "mine.json", "json", "JSON lines", "'format: json'"),
+        (json_lines_file, "mine.csv", None, "JSON lines", "its suffix '.csv'"),
+        (tsv_file, "mine.csv", None, "TSV", "its suffix '.csv'"),
+        (csv_file, "mine.txt", "tsv", "CSV", "'format: tsv'"),
+        (csv_file, "mine.jsonl", None, "CSV", "its suffix '.jsonl'"),
+    ],
+    ids=[
+        "pretty-json-as-jsonl",
+        "json-list-as-jsonl",
+        "jsonl-as-json",
+        "jsonl-as-csv",
+        "tsv-as-csv",
+        "csv-as-tsv",
+        "csv-as-jsonl",
+    ],
+)
+def test_a_file_in_another_form_gets_one_message_naming_it_and_the_option(
+    tmp_path, write, name, option, form, chosen
+):
+    source = table_source(path=f"data/{name}", split={"dev": 0.5, "test": 0.5})
+    columns = dict(SIM_COLUMNS, id="pair") if write is not pretty_document else SIM_COLUMNS
+    source.update(columns=columns, **({"format": option} if option else {}))
+    folder = edition(tmp_path, source)
+    write(folder, name)
+    with pytest.raises(ConfigError) as caught:
+        imported(folder)
+    (problem,) = caught.value.problems
+    wanted = next(key for key, text in FORMS.items() if text.startswith(form))
+    assert f"the table looks like {FORMS[wanted]}, but is read as" in problem.message
+    assert f"(by {chosen})" in problem.message
+    assert problem.hint == f"set 'format: {wanted}' in the dataset"
+    assert str(folder / "data" / name) in problem.file and "Extra data" not in str(caught.value)
+
+
+def test_each_form_of_table_is_a_format_the_schema_allows():
+    from codajudge.bundle.dataset_schema import TABLE_FORMATS
+
+    assert set(FORMS) == set(TABLE_FORMATS)
+    assert set(SUFFIXES.values()) <= set(FORMS)

@@ -9,6 +9,7 @@ from typing import Dict, List
 
 from ..errors import Problem
 from ..importers.cut import shares_problem
+from ..importers.table import list_column_problems
 
 
 def _one(dataset_id: str, source: dict, display: str) -> List[Problem]:
@@ -73,6 +74,8 @@ def _table_problems(source: dict, where: str) -> List[Problem]:
                 hint="remove the repeated column (one annotator's labels are one column)",
             )
         )
+    if isinstance(columns, dict):
+        problems.extend(list_column_problems(columns, where))
     return problems
 
 

@@ -25,7 +25,7 @@ from .schema import (
     VARIANTS,
 )
 
-TABLE_FORMATS = ("csv", "tsv", "jsonl")
+TABLE_FORMATS = ("csv", "tsv", "jsonl", "json")
 
 
 def _path(required: bool = True) -> Field:
@@ -63,16 +63,22 @@ def table_columns() -> Dict[str, Field]:
         "score": Field(STR, "the column of similarity gold"),
         "label": Field(STR, "the column of the gold label (default: the annotations' majority)"),
         "annotations": Field(
-            LIST,
-            "one column per annotator (its name is the annotator's, unless "
-            "'annotators' is given); an empty cell: not labelled",
-            items=column,
-            min_items=1,
+            ANY,
+            "a list of columns, one per annotator (its name is the annotator's, unless "
+            "'annotators' is given), or one column holding each row's annotations: "
+            '{column: NAME, sep: ","} (a JSON record\'s list, or text cut at sep); an empty cell '
+            "or part: not labelled",
+            example='annotations: {column: annotations, sep: ","}',
         ),
         "annotators": Field(
+            ANY,
+            "the column listing each row's annotators, comma-separated (or "
+            '{column: NAME, sep: ","}), one per annotation',
+        ),
+        "distribution": Field(
             STR,
-            "the column listing each row's annotators, comma-separated, "
-            "one per 'annotations' column",
+            "the column of soft-label gold: a JSON list in the labels' order, or a JSON object "
+            "label -> probability (default: the annotations' shares)",
         ),
         "lang": Field(STR, "the column of the item's language"),
         "genre": Field(STR, "the column of the item's genre"),
@@ -139,7 +145,8 @@ IMPORTER_OPTIONS: Dict[str, Dict[str, Field]] = {
         "path": _path(required=False),
         "format": Field(
             STR,
-            "csv | tsv | jsonl (default: from the file's suffix)",
+            "csv | tsv | jsonl | json (one JSON document: an object keyed by id, or a list of "
+            "records) (default: from the file's suffix, .json read as jsonl)",
             choices=TABLE_FORMATS,
             what="table format",
         ),

@@ -68,7 +68,7 @@ RELEASES: Dict[str, tuple] = {
         "LeWiDi_2-2023 (2023)",
     ),
     "table": (
-        "the organiser's own CSV, TSV or JSON-lines file(s) named by 'path' or 'splits'",
+        "the organiser's own CSV, TSV, JSON-lines or JSON file(s) named by 'path' or 'splits'",
         "the organiser's own data",
     ),
 }

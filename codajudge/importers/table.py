@@ -1,23 +1,29 @@
-"""An organiser's own table: CSV, TSV or JSON lines, one item per row, read without writing code.
+"""An organiser's own table: CSV, TSV, JSON lines or one JSON document, read without writing code.
 
 Options (see ``bundle/dataset_schema.py`` and ``docs/edition-config.md``):
 
 - ``path``: one file holding every item (cut into splits with the dataset's ``split`` option), or
   per split ``splits: {train: {path: ...}, dev: {path: ...}, test: {path: ...}}``; a split the
   config does not give has no items (only train may be left out);
-- ``format``: ``csv`` | ``tsv`` | ``jsonl`` (default: from the suffix ``.csv``, ``.tsv``,
-  ``.jsonl``/``.json``); CSV and TSV files have a header row naming the columns; a JSON-lines
-  file's columns are the keys of all its records;
+- ``format``: ``csv`` | ``tsv`` | ``jsonl`` | ``json`` (default: from the suffix ``.csv``,
+  ``.tsv``, ``.jsonl``/``.json``); CSV and TSV files have a header row naming the columns; the
+  columns of JSON lines and of a JSON document (an object keyed by id, whose keys are the items'
+  ids, or a list of records) are the keys of all its records. A file that reads badly in its
+  format and looks like another form is refused once, naming that form and the option to set;
 - ``columns``: the kit's fields -> the file's columns: ``id``, ``texts: [col, col]``, ``score``,
   ``label``, ``annotations: [col, ...]`` (one column per annotator; the column names are the
   annotators' unless ``annotators`` names a column holding the names, comma-separated, one per
-  annotations column), ``lang``, ``genre``;
+  annotations column) or ``annotations: {column: col, sep: ","}`` (one column holding each row's
+  annotations, named by an ``annotators`` column, which may say its own ``sep`` alike),
+  ``distribution`` (a soft label, a JSON list or object label -> probability: soft-label tracks'
+  gold), ``lang``, ``genre``;
 - ``lang``, ``genre``: constants, for a file without such a column.
 
-An empty annotation cell means that annotator did not label the item. Without a ``label`` column an
-item's label is its annotations' strict majority (more than half of the labels given), counted by
-the label each text names in the label set of the dataset's tracks (``majority``); an item without
-one has label null, shown to systems but not scored, as the kit does for every release.
+An empty annotation cell (or part) means that annotator did not label the item. Without a
+``label`` column an item's label is its annotations' strict majority (more than half of the labels
+given), counted by the label each text names in the label set of the dataset's tracks
+(``majority``); an item without one has label null, shown to systems but not scored, as the kit
+does for every release.
 ``where`` names the file's columns (or the kit's fields) and is applied to the rows here.
 """
 
@@ -25,12 +31,15 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import math
+import re
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple
 
-from ..errors import ConfigError, ProblemCollector
+from ..errors import ConfigError, Problem, ProblemCollector
 from ..formats.items import parsed_json_lines
 from ..formats.textfile import shorten
 from ..labels import LabelSet, label_key
@@ -41,6 +50,14 @@ WHERE = "datasets (importer table)"
 #: The longest cell the csv module reads (its ``field_size_limit``).
 CELL_LIMIT = csv.field_size_limit()
 SUFFIXES = {".csv": "csv", ".tsv": "tsv", ".jsonl": "jsonl", ".json": "jsonl"}
+#: Each form of table (the ``format`` option), as messages name it.
+FORMS = {
+    "csv": "CSV (comma-separated cells under a header row)",
+    "tsv": "TSV (tab-separated cells under a header row)",
+    "jsonl": "JSON lines (one JSON object per line)",
+    "json": "one JSON document (an object keyed by id, or a list of records)",
+}
+JSON_FORMATS = ("jsonl", "json")
 #: The importer applies ``where`` to the rows itself, so that it may name any column of the file.
 APPLIES_WHERE = True
 #: The majority label is taken in the label set of the dataset's tracks (``importers.load_split``).
@@ -71,28 +88,116 @@ def _format(source: dict, path: Path) -> str:
         "cannot tell the table's format from its suffix",
         expected=" | ".join(sorted(SUFFIXES)),
         found=repr(path.suffix),
-        hint="name it with 'format: csv' (or tsv, jsonl) in the dataset",
+        hint="name it with 'format: csv' (or tsv, jsonl, json) in the dataset",
     )
 
 
-def _rows(path: Path, fmt: str, problems: ProblemCollector) -> Tuple[List[str], List[Row]]:
-    """The header and (line number, row) of every record, each row a mapping column -> value."""
-    lines = read_release_lines(path)
-    if fmt == "jsonl":
-        return _json_rows(lines, problems)
+def _rows(lines: List[str], fmt: str, id_column: str, problems) -> Tuple[List[str], List[Row]]:
+    """The header and (line number, row) of every record, each row a mapping column -> value;
+    ``id_column`` holds the keys of a JSON document that is an object keyed by id."""
+    if fmt in JSON_FORMATS:
+        return _json_rows(lines, fmt, id_column, problems)
     return _csv_rows(lines, "\t" if fmt == "tsv" else ",", problems)
 
 
-def _json_rows(lines: List[str], problems: ProblemCollector) -> Tuple[List[str], List[Row]]:
-    """JSON lines: the header is every record's keys, in the order first seen (a key may be absent
+def _json_rows(lines: List[str], fmt: str, id_column: str, problems) -> Tuple[List[str], List[Row]]:
+    """JSON lines, or one JSON document (``_document_entries``; an object's keys are written to
+    ``id_column``): the header is every record's keys, in the order first seen (a key may be absent
     from some records: its cell is then empty)."""
+    if fmt == "jsonl":
+        entries = ((lineno, None, value) for lineno, value in parsed_json_lines(lines, problems))
+    else:
+        entries = _document_entries("\n".join(lines), problems)
     rows = []
-    for lineno, record in parsed_json_lines(lines, problems):
+    for lineno, key, record in entries:
         if isinstance(record, dict):
-            rows.append((lineno, record))
+            rows.append((lineno, record if key is None else {**record, id_column: key}))
         else:
-            problems.add("line is not a JSON object", line=lineno, found=type(record).__name__)
+            problems.add("a record is not a JSON object", line=lineno, found=type(record).__name__)
     return list(dict.fromkeys(key for _, row in rows for key in row)), rows
+
+
+_SPACE = re.compile(r"[ \t\n\r]*")
+
+
+def _document_entries(text: str, problems) -> Iterator[Tuple[int, Optional[str], object]]:
+    """(line, key or None, value) of each entry of one JSON document: an object keyed by id (the
+    key is the item's id) or a list of records; a repeated key is an entry of its own. The line is
+    that of the entry's value, found by decoding one entry after another."""
+    if _parse_document(text, problems) is None:
+        return
+    decoder = json.JSONDecoder()
+    at = _SPACE.match(text).end()
+    keyed, line, counted = text[at] == "{", 1, 0
+    at = _SPACE.match(text, at + 1).end()
+    while text[at] not in "]}":
+        key = None
+        if keyed:
+            key, at = decoder.raw_decode(text, at)
+            at = _SPACE.match(text, _SPACE.match(text, at).end() + 1).end()  # past the colon
+        line, counted = line + text.count("\n", counted, at), at
+        value, at = decoder.raw_decode(text, at)
+        yield line, key, value
+        at = _SPACE.match(text, at).end()
+        at = _SPACE.match(text, at + 1).end() if text[at] == "," else at
+
+
+def _parse_document(text: str, problems) -> Optional[object]:
+    """The document if it is valid JSON and an object or a list, else None (a problem added)."""
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as error:
+        problems.add(f"not valid JSON ({error.msg})", line=error.lineno)
+        return None
+    except (RecursionError, ValueError):  # what Python cannot read, said as for JSON lines
+        next(parsed_json_lines([text], problems), None)
+        return None
+    if not isinstance(document, (dict, list)):
+        problems.add(
+            "the file is not a JSON object or list",
+            line=1,
+            expected="an object keyed by id, or a list of records",
+            found=type(document).__name__,
+        )
+        return None
+    return document
+
+
+def _looks_like(lines: List[str]) -> Optional[str]:
+    """The form a table's first non-blank line shows: a JSON list, or an object not whole on its
+    line (or of objects only), begins one document; a whole object is a line of JSON lines; else
+    TSV when it holds a tab, CSV a comma. None when it shows none."""
+    first = next((line.strip() for line in lines if line.strip()), "")
+    if first.startswith("["):
+        return "json"
+    if first.startswith("{"):
+        return "jsonl" if _a_record(first) else "json"
+    if "\t" in first:
+        return "tsv"
+    return "csv" if "," in first else None
+
+
+def _a_record(line: str) -> bool:
+    """Whether a line is a whole JSON object of its own, not a document of objects keyed by id."""
+    try:
+        value = json.loads(line)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(value, dict) and not all(isinstance(v, dict) for v in value.values())
+
+
+def _refuse_other_form(source: dict, path: Path, fmt: str, lines: List[str]) -> None:
+    """One problem in place of a file's many when it reads badly as ``fmt`` and looks like
+    another form (a pretty-printed JSON document read as JSON lines, a TSV file read as CSV)."""
+    form = _looks_like(lines)
+    if form is None or form == fmt:
+        return
+    chosen = f"'format: {fmt}'" if source.get("format") else f"its suffix {path.suffix!r}"
+    raise ConfigError.single(
+        str(path),
+        f"the table looks like {FORMS[form]}, but is read as {FORMS[fmt]} (by {chosen})",
+        hint=f"set 'format: {form}' in the dataset",
+    )
 
 
 def _csv_rows(lines: List[str], delimiter: str, problems) -> Tuple[List[str], List[Row]]:
@@ -139,8 +244,9 @@ def _csv_problem(error: str, lineno: int, line_count: int) -> dict:
 
 
 def _missing_columns(columns: dict, header: List[str]) -> List[str]:
-    wanted = [v for k, v in columns.items() if isinstance(v, str)]
-    wanted += [c for k in ("texts", "annotations") for c in columns.get(k) or []]
+    wanted = [v for v in columns.values() if isinstance(v, str)]
+    wanted += [listed.column for listed in map(_delimited, columns.values()) if listed]
+    wanted += [c for v in columns.values() if isinstance(v, list) for c in v]
     return [c for c in wanted if c not in header]
 
 
@@ -200,33 +306,99 @@ def _vote(label: str, label_set: Optional[LabelSet]) -> Tuple[bool, object]:
     return (True, code) if code >= 0 else (False, label_key(label))
 
 
-def _annotators(columns: dict, row: dict) -> List[str]:
-    """One name per annotations column: the column names, or the names the annotators column lists."""
-    names = columns.get("annotations") or []
-    if not columns.get("annotators"):
-        return list(names)
-    listed = [n.strip() for n in str(row.get(columns["annotators"]) or "").split(",")]
-    return listed
+@dataclass(frozen=True)
+class Delimited:
+    """One column holding a list (``{column: NAME, sep: SEP}``): a JSON record's list, or text cut
+    at ``sep``, each part stripped."""
+
+    column: str
+    sep: str = ","
+
+    def parts(self, row: dict) -> List[str]:
+        cell = row.get(self.column)
+        if isinstance(cell, list):
+            return [_text(value) or "" for value in cell]
+        text = _text(cell)
+        return [] if text is None else [part.strip() for part in text.split(self.sep)]
+
+
+def _delimited(value) -> Optional[Delimited]:
+    """``{column: NAME, sep: SEP}`` (``sep`` default ``,``) as a Delimited, else None."""
+    if not isinstance(value, dict) or not set(value) <= {"column", "sep"}:
+        return None
+    column, sep = value.get("column"), value.get("sep", ",")
+    if not (isinstance(column, str) and column and isinstance(sep, str) and sep):
+        return None
+    return Delimited(column, sep)
+
+
+def list_column_problems(columns: dict, where: str) -> List[Problem]:
+    """``annotations`` (a list of columns, one per annotator) and ``annotators`` (a column of
+    comma-separated names) of a table's ``columns``, each also one column holding a list: forms the
+    schema leaves to this check (``bundle.dataset_checks``), made before any file is read."""
+    plain = {
+        "annotations": lambda v: isinstance(v, list) and v and all(isinstance(c, str) for c in v),
+        "annotators": lambda v: isinstance(v, str) and v,
+    }
+    return [
+        Problem(
+            where,
+            f"'columns.{key}' is neither {TABLE_LISTS[key]} nor one column holding a list",
+            expected=f'{TABLE_LISTS[key]}, or {{column: NAME, sep: ","}}',
+            found=repr(columns[key])[:80],
+        )
+        for key, is_plain in plain.items()
+        if key in columns and not is_plain(columns[key]) and _delimited(columns[key]) is None
+    ]
+
+
+#: The plain form of each column option that may also be one column holding a list.
+TABLE_LISTS = {
+    "annotations": "a list of columns, one per annotator",
+    "annotators": "a column of comma-separated names",
+}
+
+
+def _annotators_column(columns: dict) -> Optional[Delimited]:
+    """The column naming each row's annotators (comma-separated unless it says its ``sep``)."""
+    value = columns.get("annotators")
+    return Delimited(value) if isinstance(value, str) else _delimited(value)
+
+
+def _annotation_cells(columns: dict, row: dict) -> List[Optional[str]]:
+    """One cell per annotation: of each annotations column, or of the one column's list; None for
+    an empty one (not labelled)."""
+    listed = _delimited(columns.get("annotations"))
+    if listed is not None:
+        return [part or None for part in listed.parts(row)]
+    return [_text(row.get(c)) for c in columns.get("annotations") or []]
 
 
 def _annotations(columns: dict, row: dict, lineno: int, item_id: str, problems) -> Dict[str, list]:
-    """``annotators`` and ``annotations`` of the row (empty cells left out), or {} without any."""
-    cells = [_text(row.get(c)) for c in columns.get("annotations") or []]
-    names = _annotators(columns, row)
-    problem = _names_problem(names, len(cells))
+    """``annotators`` and ``annotations`` of the row (empty cells left out), or {} without any. The
+    annotators are those the annotators column names, else the annotations columns' names; the
+    annotations of one column holding a list are named by an annotators column only."""
+    cells = _annotation_cells(columns, row)
+    names_column = _annotators_column(columns)
+    if names_column is not None:
+        names: Optional[List[str]] = names_column.parts(row)
+    else:
+        names = None if _delimited(columns.get("annotations")) else columns.get("annotations")
+    problem = _names_problem(names, len(cells)) if names is not None else ""
     if problem:
         problems.add(
             problem,
             line=lineno,
             item=item_id,
-            expected=f"{len(cells)} different comma-separated names",
-            found=repr(row.get(columns["annotators"]))[:80],
+            expected=f"{len(cells)} different names separated by {names_column.sep!r}",
+            found=repr(row.get(names_column.column))[:80],
         )
         return {}
-    given = [(name, cell) for name, cell in zip(names, cells) if cell is not None]
+    given = [(k, cell) for k, cell in enumerate(cells) if cell is not None]
     if not given:
         return {}
-    return {"annotators": [n for n, _ in given], "annotations": [c for _, c in given]}
+    named = {"annotators": [names[k] for k, _ in given]} if names is not None else {}
+    return {**named, "annotations": [cell for _, cell in given]}
 
 
 def _names_problem(names: List[str], cells: int) -> str:
@@ -258,11 +430,43 @@ def _item(source: dict, row: dict, lineno: int, problems, labels) -> Optional[di
         if score is None:
             return None
         item["score"] = score
+    if columns.get("distribution") and not _add_soft_label(
+        item, row, columns["distribution"], lineno, problems
+    ):
+        return None
     if columns.get("label"):
         item["label"] = _text(row.get(columns["label"]))
     elif "annotations" in item:
         item["label"] = majority(item["annotations"], labels)
     return item
+
+
+def _add_soft_label(item: dict, row: dict, column: str, lineno: int, problems) -> bool:
+    """Give ``item`` the soft-label cell as its ``distribution`` (soft-label tracks' gold): a JSON
+    list in the tracks' label order or an object label -> probability, a JSON record's own or
+    written as JSON text; an empty cell gives none. False after a problem (neither)."""
+    cell = row.get(column)
+    value = cell
+    if isinstance(cell, str) and cell.strip():
+        try:
+            value = json.loads(cell)
+        except (ValueError, RecursionError):
+            value = cell
+    if isinstance(value, (list, dict)):
+        item["distribution"] = value
+        return True
+    if _text(cell) is None:
+        return True
+    python = isinstance(cell, str) and "'" in cell
+    problems.add(
+        f"the soft label in column {column!r} is not a JSON list or object",
+        line=lineno,
+        item=item["id"],
+        expected='a list in the labels\' order such as [0.25, 0.75], or {"0": 0.25, "1": 0.75}',
+        found=_shown(cell),
+        hint="write it as JSON, with double quotes" if python else None,
+    )
+    return False
 
 
 def _kept(row: dict, item: dict, where: dict) -> bool:
@@ -289,13 +493,11 @@ def _check_where_keys(where: dict, header: List[str], path: Path) -> None:
 def read_table(source: dict, path: Path, labels: Optional[LabelSet] = None) -> List[dict]:
     """The items of one table file, ``where`` applied; duplicate ids and bad cells are problems;
     ``labels``: the label set of the dataset's tracks (see ``majority``)."""
-    fmt = _format(source, path)
     problems = ProblemCollector(str(path))
     unique = UniqueItems(problems)
     where = source.get("where") or {}
-    header, rows = _rows(path, fmt, problems)
+    header, rows = _read_rows(source, path, problems)
     if rows:
-        _check_header(source["columns"], header, path)
         _check_where_keys(where, header, path)
     for lineno, row in rows:
         item = _item(source, row, lineno, problems, labels)
@@ -304,6 +506,23 @@ def read_table(source: dict, path: Path, labels: Optional[LabelSet] = None) -> L
     if problems:
         raise PartlyRead(problems.problems, problems.omitted, unique.items)
     return unique.items
+
+
+def _read_rows(source: dict, path: Path, problems) -> Tuple[List[str], List[Row]]:
+    """The header and rows of the file in its format (``_rows``), its columns checked; a file that
+    reads badly so and looks like another form is refused once (``_refuse_other_form``)."""
+    fmt = _format(source, path)
+    lines = read_release_lines(path)
+    try:
+        header, rows = _rows(lines, fmt, source["columns"]["id"], problems)
+        if rows:
+            _check_header(source["columns"], header, path)
+    except ConfigError:
+        _refuse_other_form(source, path, fmt, lines)
+        raise
+    if problems:
+        _refuse_other_form(source, path, fmt, lines)
+    return header, rows
 
 
 def _check_header(columns: dict, header: List[str], path: Path) -> None:

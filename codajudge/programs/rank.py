@@ -3,11 +3,18 @@
     codajudge rank SUBMISSIONS_DIR REFERENCE_DIR [--out DIR]   (or python3 rank_submissions.py ...)
         [--test williams|bootstrap|wilcoxon|auto] [--alpha 0.05] [--resamples N] [--seed N]
         [--overall primary|mean-rank] [--latex-width auto|1|2] [--teams FILE] [--jobs N]
+        [--run-code]
 
 SUBMISSIONS_DIR holds one result zip per team or run (a folder of prediction files also works);
 the file name without ``.zip`` names the system. The ranking scores predictions: for a code
-submission, rank the prediction output Codabench keeps of each run (the prediction step's output). REFERENCE_DIR is a phase's reference folder
-(``task.json`` and the gold ``<dataset>.jsonl``), e.g. ``reference_data/evaluation`` of a bundle.
+submission (``model.py``), rank the prediction output Codabench keeps of each run (the prediction
+step's output), or give ``--run-code``, which runs each code submission, one at a time, through
+the phase's prediction step as ``run_local.py`` does (the bundle's ingestion program on the phase's
+input data, under its ``execution_time_limit``, in the bubblewrap sandbox: ``runner.sandbox``) and
+ranks its predictions; it runs none, exit 1, where the sandbox cannot run (install it with
+``apt-get install bubblewrap``). REFERENCE_DIR is a phase's reference folder
+(``task.json`` and the gold ``<dataset>.jsonl``), e.g. ``reference_data/evaluation`` of a bundle
+(of an unzipped bundle with ``--run-code``, which finds the phase's programs there).
 Each zip is opened with the scoring program's safe extraction and scored by the same engine; one
 that cannot be scored is reported (name and reason) and left out, and the others go on; what the
 scoring program would note on a ranked one (files ignored, tracks not covered, metric warnings) is
@@ -48,7 +55,7 @@ from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Tuple
 
 from ..baselines.interface import MODEL_FILE
-from ..errors import ConfigError, KitError, counted
+from ..errors import ConfigError, KitError, SubmissionError, counted
 from ..formats.archive import INGESTION_STATUS, safe_extract
 from ..metrics import get as get_metric
 from ..report import atomic_write
@@ -71,6 +78,9 @@ from ..stats.csv_table import render_csv
 from ..stats.latex import render_latex
 from ..stats.markdown import render_markdown
 from ..stats.tables import GroupTable, RankingReport, undecodable_as_text
+from ..runner.bundle_view import PhaseTask, phase_task
+from ..runner.local import require_sandbox, run_isolated
+from ..runner.worker import StepResult
 from .common import run_guarded
 from .score import ingested_tracks, score_submission_folder, submission_notes
 from .status import MAX_STATUS_BYTES, read_status
@@ -186,20 +196,100 @@ def score_one(
 CODE_SUBMISSION = (
     f"a code submission (it holds {MODEL_FILE}): the ranking scores each run's predictions, not "
     "its code. Download each run's prediction output from Codabench (on the submission's page: the "
-    "output of the prediction step, with ingestion_status.json at its root) and rank those zips"
+    "output of the prediction step, with ingestion_status.json at its root) and rank those zips, "
+    "or rank with --run-code to run each code submission here, in the sandbox"
 )
 
 
 def holds_code(path: Path) -> bool:
-    """Whether a submission (zip or folder) holds ``model.py`` at its root or one folder down."""
+    """Whether a submission (zip or folder) is code to run: ``model.py`` at its root or one folder
+    down, and no ingestion status at its root (a prediction output holds the submission's files
+    too, as the platform's worker copies them there)."""
     if path.is_dir():
-        return any(path.glob(MODEL_FILE)) or any(path.glob(f"*/{MODEL_FILE}"))
-    try:
-        with zipfile.ZipFile(path) as archive:
-            names = archive.namelist()
-    except (OSError, zipfile.BadZipFile):
+        names = [p.relative_to(path).as_posix() for p in path.glob("*")]
+        names += [p.relative_to(path).as_posix() for p in path.glob(f"*/{MODEL_FILE}")]
+    else:
+        try:
+            with zipfile.ZipFile(path) as archive:
+                names = archive.namelist()
+        except (OSError, zipfile.BadZipFile):
+            return False
+    if INGESTION_STATUS in names:
         return False
     return any(name.split("/")[-1] == MODEL_FILE and name.count("/") <= 1 for name in names)
+
+
+def code_task(reference: Path, spec: TaskSpec) -> PhaseTask:
+    """The bundle's task whose reference data is ``reference`` (``BUNDLE/reference_data/PHASE``):
+    the phase's ingestion program, input data and time limit, which ``--run-code`` runs code by."""
+    bundle = reference.resolve().parent.parent
+    if not (bundle / "competition.yaml").is_file():
+        raise ConfigError.single(
+            str(reference),
+            "--run-code needs the bundle this reference folder belongs to (its ingestion program "
+            "and input data), and no competition.yaml is two folders up",
+            hint="give the reference folder inside an unzipped bundle: BUNDLE/reference_data/PHASE",
+        )
+    task = phase_task(bundle, spec.phase)
+    if task.ingestion_program is None:
+        raise ConfigError.single(
+            str(bundle / "competition.yaml"),
+            f"phase {task.name!r} runs no code (it has no ingestion program)",
+            hint="rank its code submissions' prediction outputs, or use the Codabench bundle",
+        )
+    return task
+
+
+def run_code_submissions(
+    submissions: List[Tuple[str, Path]], reference: Path, spec: TaskSpec, work: Path
+) -> Tuple[List[Tuple[str, Path]], List[Tuple[str, str]]]:
+    """``--run-code``: each code submission replaced by its prediction output, made by running it
+    through the phase's prediction step in the sandbox (``runner.local.run_isolated``), one at a
+    time, in ``work``; the others as they are. Returns them, and (name, reason) of those whose
+    step left no prediction output to score. A ConfigError before any runs when the sandbox
+    cannot run here."""
+    code = [name for name, path in submissions if holds_code(path)]
+    if not code:
+        log("--run-code: no code submission to run")
+        return submissions, []
+    task = code_task(reference, spec)
+    require_sandbox(task)
+    kept, failures = [], []
+    for number, (name, path) in enumerate(submissions):
+        if name not in code:
+            kept.append((name, path))
+            continue
+        prefix = f"[{code.index(name) + 1}/{len(code)}] {name}"
+        log(f"{prefix}: running its code in the sandbox (phase {task.name}, {task.time_limit} s)")
+        output, said = run_code(task, path, work / str(number))
+        if output is None:
+            failures.append((name, said))
+            said = f"NOT RUN: {said}"
+        else:
+            kept.append((name, output))
+        log(f"{prefix}: {said}")
+    return kept, failures
+
+
+def run_code(task: PhaseTask, submission: Path, work: Path) -> Tuple[Optional[Path], str]:
+    """(the prediction output, what its step says) of one code submission run in the sandbox;
+    (None, why) when it left none to score."""
+    try:
+        output, step = run_isolated(task, submission, work)
+    except SubmissionError as e:  # a zip that cannot be extracted
+        return None, " / ".join(e.render().splitlines())
+    status = read_status(output)
+    if status is None:
+        return None, unfinished_step(step)
+    said = status.message.splitlines()[0] if status.message else "no message"
+    return output, f"prediction step {status.status} in {step.seconds:.1f} s: {said}"
+
+
+def unfinished_step(step: StepResult) -> str:
+    """Why a prediction step wrote no ingestion status: the phase's time limit, or its exit."""
+    if step.timed_out:
+        return f"its code ran past the phase's time limit of {step.time_limit:g} s"
+    return f"the prediction step ended (exit code {step.exit_code}) without an ingestion status"
 
 
 def default_jobs() -> int:
@@ -516,6 +606,14 @@ def parse_args(argv: Optional[List[str]], prog: str = "rank_submissions.py") -> 
         "Codabench's export of submissions (CSV or JSON; the team is the owner)",
     )
     parser.add_argument(
+        "--run-code",
+        action="store_true",
+        help="run each code submission (model.py) through the phase's prediction step, in the "
+        "bubblewrap sandbox (apt-get install bubblewrap) under the phase's time limit, and rank "
+        "its predictions; REFERENCE_DIR must then be BUNDLE/reference_data/PHASE of an unzipped "
+        "bundle",
+    )
+    parser.add_argument(
         "--jobs",
         type=_jobs,
         default=default_jobs(),
@@ -534,8 +632,7 @@ def run(args: argparse.Namespace) -> int:
             expected="result zips (or folders), one per team or run",
         )
     teams = read_teams(args.teams) if args.teams is not None else None
-    log(f"scoring {counted(len(submissions), 'submission')} against {args.reference}")
-    results, failures = score_all(submissions, spec, args.reference, args.jobs)
+    results, failures = score_submissions(submissions, spec, args)
     if not results:
         log("no submission could be scored; nothing to rank")
         return 2
@@ -566,6 +663,22 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def score_submissions(
+    submissions: List[Tuple[str, Path]], spec: TaskSpec, args: argparse.Namespace
+) -> Tuple[Dict[str, Result], List[Tuple[str, str]]]:
+    """``score_all`` of the submissions; with ``--run-code``, of their code's prediction outputs
+    (``run_code_submissions``), whose failures to run come first among the failures."""
+    with tempfile.TemporaryDirectory(prefix="codajudge-rank-code-") as tmp:
+        not_run: List[Tuple[str, str]] = []
+        if args.run_code:
+            submissions, not_run = run_code_submissions(
+                submissions, args.reference, spec, Path(tmp)
+            )
+        log(f"scoring {counted(len(submissions), 'submission')} against {args.reference}")
+        results, failures = score_all(submissions, spec, args.reference, args.jobs)
+    return results, not_run + failures
+
+
 def command_line(args: argparse.Namespace, seed: int) -> str:
     """The ``codajudge rank`` command that reproduces a ranking: the paths as given (relative where
     they were), every option that changes the tables with its value (``--jobs`` does not)."""
@@ -580,6 +693,7 @@ def command_line(args: argparse.Namespace, seed: int) -> str:
     parts += ["--test", args.test, "--alpha", repr(args.alpha), "--resamples", str(args.resamples)]
     parts += ["--seed", str(seed), "--overall", args.overall, "--latex-width", args.latex_width]
     parts += ["--teams", str(args.teams)] if args.teams is not None else []
+    parts += ["--run-code"] if args.run_code else []
     return " ".join(shlex.quote(part) for part in parts)
 
 

@@ -21,7 +21,7 @@ from typing import Optional, Tuple
 
 from ..baselines import BASELINES, baseline_class
 from ..bundle.baselines_run import SOLUTION_TEMPLATE
-from ..errors import SubmissionError
+from ..errors import ConfigError, SubmissionError
 from ..formats.archive import nothing_at_path, safe_extract
 from ..untrusted import copy_tree
 from .bundle_view import PhaseTask
@@ -110,34 +110,8 @@ def run_submission(
 ) -> RunResult:
     limit = time_limit or task.time_limit
     app = _layout(work)
-    for key in ("/app/output", "/app/shared"):
-        Path(app[key]).mkdir(parents=True)
-    prediction = None
-    if task.ingestion_program is not None:
-        copy_program(task.ingestion_program, Path(app["/app/program"]))
-        if task.input_data is not None:
-            shutil.copytree(task.input_data, app["/app/input_data"])
-        place_submission(submission, Path(app["/app/ingested_program"]))
-        copy_plain_submission(Path(app["/app/ingested_program"]), Path(app["/app/output"]))
-        prediction, unisolated = run_prediction_step(task, app, limit)
-        shutil.rmtree(app["/app/program"])
-    else:
-        place_submission(submission, Path(app["/app/output"]))
-    res = Path(app["/app/input/res"])
-    # the prediction step's processes have ended; what they left is copied as regular files only
-    copy_tree(Path(app["/app/output"]), res, PREDICTION_OUTPUT)
-    if prediction is not None:
-        (res / "metadata").write_text(
-            json.dumps(
-                {
-                    "exitCode": prediction.exit_code,
-                    "elapsedTime": round(prediction.seconds, 3),
-                    "ingestionExitCode": prediction.exit_code,
-                    "ingestionElapsedTime": round(prediction.seconds, 3),
-                }
-            )
-            + "\n"
-        )
+    prediction, unisolated = predict(task, submission, app, limit)
+    res = prediction_output(app, prediction)
     scores_out = work / "scoring_output"
     scores_out.mkdir()
     app["/app/output"] = str(scores_out)
@@ -154,18 +128,92 @@ def run_submission(
     return RunResult(prediction, scoring, scores_out, res, unisolated)
 
 
+def run_isolated(task: PhaseTask, submission: Path, work: Path) -> Tuple[Path, StepResult]:
+    """The prediction output of ``submission`` (a code submission's zip or folder) run through the
+    phase's ingestion program in the sandbox, under the phase's time limit (seconds): the folder
+    the scoring step reads as /app/input/res, with the worker's ``metadata``; and the step's
+    result. A ConfigError before anything runs when the sandbox cannot (``require_sandbox``)."""
+    app = _layout(work)
+    prediction, _ = predict(task, str(submission), app, task.time_limit, isolated_only=True)
+    return prediction_output(app, prediction), prediction
+
+
+def predict(
+    task: PhaseTask, submission: str, app: dict, limit: int, isolated_only: bool = False
+) -> Tuple[Optional[StepResult], Optional[str]]:
+    """The prediction step in the ``app`` folders (``_layout``), ``limit`` seconds at most: its
+    result (None for a phase without an ingestion program, whose submission is its output) and,
+    when it ran without isolation, why. ``isolated_only``: refuse to run it outside the sandbox."""
+    for key in ("/app/output", "/app/shared"):
+        Path(app[key]).mkdir(parents=True)
+    if task.ingestion_program is None:
+        place_submission(submission, Path(app["/app/output"]))
+        return None, None
+    if isolated_only:
+        require_sandbox(task)
+    copy_program(task.ingestion_program, Path(app["/app/program"]))
+    if task.input_data is not None:
+        shutil.copytree(task.input_data, app["/app/input_data"])
+    place_submission(submission, Path(app["/app/ingested_program"]))
+    copy_plain_submission(Path(app["/app/ingested_program"]), Path(app["/app/output"]))
+    prediction, unisolated = run_prediction_step(task, app, limit)
+    shutil.rmtree(app["/app/program"])
+    return prediction, unisolated
+
+
+def prediction_output(app: dict, prediction: Optional[StepResult]) -> Path:
+    """/app/input/res of the scoring step: what the prediction step left in /app/output, copied as
+    regular files only once its processes have ended, and the worker's ``metadata`` (exit code,
+    seconds)."""
+    res = Path(app["/app/input/res"])
+    copy_tree(Path(app["/app/output"]), res, PREDICTION_OUTPUT)
+    if prediction is not None:
+        (res / "metadata").write_text(
+            json.dumps(
+                {
+                    "exitCode": prediction.exit_code,
+                    "elapsedTime": round(prediction.seconds, 3),
+                    "ingestionExitCode": prediction.exit_code,
+                    "ingestionElapsedTime": round(prediction.seconds, 3),
+                }
+            )
+            + "\n"
+        )
+    return res
+
+
+def sandbox_refusal(task: PhaseTask) -> Optional[str]:
+    """Why the prediction step of ``task`` cannot run in the sandbox here, or None when it can."""
+    bwrap = sandbox.bwrap_binary()
+    return sandbox.probe(bwrap) or sandbox.exposed_secret(
+        [task.reference_data, task.scoring_program]
+    )
+
+
+def require_sandbox(task: PhaseTask) -> None:
+    """A ConfigError when the prediction step of ``task`` cannot run in the sandbox here."""
+    reason = sandbox_refusal(task)
+    if reason is not None:
+        raise ConfigError.single(
+            "the sandbox (bubblewrap)",
+            f"code submissions are run only in the sandbox, and it cannot run here: {reason}",
+            hint=f"{sandbox.INSTALL_HINT}; where bwrap is installed but cannot run, allow "
+            "unprivileged user namespaces, which it needs",
+        )
+
+
 def run_prediction_step(task: PhaseTask, app: dict, limit: int) -> Tuple[StepResult, Optional[str]]:
     """Run the ingestion program, in the sandbox if this machine has one; returns its result and,
     when it ran without isolation, why (after saying so once on stderr)."""
     program = Path(app["/app/program"])
-    bwrap = sandbox.bwrap_binary()
-    reason = sandbox.probe(bwrap) or sandbox.exposed_secret(
-        [task.reference_data, task.scoring_program]
-    )
+    reason = sandbox_refusal(task)
     if reason is None:
         inside = {key: key for key in app}  # the command sees Codabench's own /app paths
         args = sandbox.command(
-            bwrap, program_command(program, inside, is_scoring=False), app, sandbox.step_env()
+            sandbox.bwrap_binary(),
+            program_command(program, inside, is_scoring=False),
+            app,
+            sandbox.step_env(),
         )
         return run_step(args, program, limit, clear_env=True), None
     sandbox.warn_unisolated(reason)

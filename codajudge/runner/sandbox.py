@@ -51,10 +51,11 @@ APP_MOUNTS = (
     ("/app/output", True),
     ("/app/shared", True),
 )
+#: How to get the sandbox.
+INSTALL_HINT = "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap)"
 UNISOLATED_NOTE = (
     "the prediction step ran without isolation ({reason}): the submitted code could read and "
-    "change any file this user can. Install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap) "
-    "to run it in a sandbox."
+    f"change any file this user can. To run it in a sandbox, {INSTALL_HINT}."
 )
 
 
@@ -80,6 +81,14 @@ def _python_paths() -> List[Path]:
     if user_site and os.path.isdir(user_site) and site.ENABLE_USER_SITE:
         paths.add(user_site)
     return sorted(Path(os.path.realpath(p)) for p in paths if p and os.path.isdir(p))
+
+
+def interpreter() -> str:
+    """The running Python as the sandbox starts it: its folder's links resolved, as that folder is
+    mounted (a project's ``.venv`` that links to an environment elsewhere), its own name kept (a
+    virtual environment's python finds its ``pyvenv.cfg`` from there)."""
+    folder = os.path.realpath(os.path.dirname(sys.executable))
+    return os.path.join(folder, os.path.basename(sys.executable))
 
 
 def _system_mounts() -> List[Tuple[str, str]]:
@@ -138,7 +147,8 @@ def command(
     out += ["--chdir", "/app/program" if "/app/program" in folders else "/", "--clearenv"]
     for key, value in sorted(env.items()):
         out += ["--setenv", key, value]
-    return out + ["--"] + list(args)
+    program = [interpreter() if args[0] == sys.executable else args[0]]
+    return out + ["--"] + program + list(args[1:])
 
 
 def step_env() -> Dict[str, str]:

@@ -1,0 +1,168 @@
+"""``codajudge rank --run-code`` (issue 40): each code submission is run through its phase's
+prediction step in the bubblewrap sandbox and its predictions ranked; without a sandbox nothing
+runs and the organiser is told how to install one."""
+
+import json
+import os
+import shutil
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from codajudge.cli import main as cli
+from codajudge.runner import sandbox
+from codajudge.runner.bundle_view import phase_task
+from codajudge.runner.local import sandbox_refusal
+
+REPO = Path(__file__).resolve().parents[1]
+REFERENCE = REPO / "reference_data" / "evaluation"
+SANDBOX_REASON = sandbox_refusal(phase_task(REPO, "evaluation"))
+needs_bwrap = pytest.mark.skipif(
+    SANDBOX_REASON is not None, reason=f"no working sandbox here: {SANDBOX_REASON}"
+)
+
+#: A code submission that predicts as the most-frequent baseline, and fails at once where it can
+#: see the bundle's reference data (which the sandbox leaves out).
+BLIND_BASELINE = """
+import os
+from codajudge.baselines import baseline_class
+
+if os.path.exists({reference!r}):
+    raise RuntimeError("the reference data is visible")
+Model = baseline_class("most_frequent")
+"""
+#: A code submission that leaves a mark on the organiser's disk when it is imported.
+MARKING = "open({marker!r}, 'w').write('ran')\nModel = None\n"
+
+
+def write_zip(path: Path, files: dict) -> Path:
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, text in files.items():
+            archive.writestr(name, text)
+    return path
+
+
+def rank(submissions: Path, out: Path, *options: str) -> int:
+    args = ["rank", str(submissions), str(REFERENCE), "--out", str(out), "--resamples", "50"]
+    return cli(args + ["--jobs", "1", *options])
+
+
+@needs_bwrap
+def test_code_submissions_run_in_the_sandbox_and_are_ranked_with_the_others(tmp_path, capsys):
+    submissions = tmp_path / "final"
+    submissions.mkdir()
+    write_zip(
+        submissions / "blind.zip", {"model.py": BLIND_BASELINE.format(reference=str(REFERENCE))}
+    )
+    write_zip(submissions / "crash.zip", {"model.py": "raise RuntimeError('boom')\n"})
+    folder = submissions / "random-folder"
+    folder.mkdir()
+    (folder / "model.py").write_text(
+        "from codajudge.baselines import baseline_class\nModel = baseline_class('random')\n"
+    )
+    code = rank(submissions, tmp_path / "out", "--run-code")
+    err = " ".join(capsys.readouterr().err.split())
+    assert code == 0, err
+    assert "blind: running its code in the sandbox (phase Evaluation, 600 s)" in err
+    assert "blind: prediction step ok" in err
+    assert "crash: NOT SCORED: ingestion_status.json: the prediction step failed: model.py" in err
+    assert "RuntimeError: boom" in err
+    ranking = (tmp_path / "out" / "ranking.md").read_text(encoding="utf-8")
+    assert "| blind |" in ranking.replace("\\_", "_") and "| random-folder |" in ranking
+    assert "--run-code" in ranking.split("\n\n")[1]  # the command that reproduces it
+    with open(tmp_path / "out" / "ranking.csv", encoding="utf-8") as table:
+        assert "crash" in table.read()
+
+
+def test_without_bwrap_nothing_runs_and_the_message_says_how_to_install_it(
+    tmp_path, capsys, monkeypatch
+):
+    submissions = tmp_path / "final"
+    submissions.mkdir()
+    marker = tmp_path / "ran"
+    write_zip(submissions / "team-a.zip", {"model.py": MARKING.format(marker=str(marker))})
+    monkeypatch.setenv("PATH", str(tmp_path / "no-programs-here"))
+    code = rank(submissions, tmp_path / "out", "--run-code")
+    err = " ".join(capsys.readouterr().err.split())
+    assert code == 1
+    assert "code submissions are run only in the sandbox" in err
+    assert "bubblewrap (bwrap) is not installed" in err
+    assert "apt-get install bubblewrap" in err
+    assert not marker.exists() and not (tmp_path / "out").exists()
+
+
+def test_a_sandbox_that_cannot_start_refuses_too(tmp_path, capsys, monkeypatch):
+    submissions = tmp_path / "final"
+    submissions.mkdir()
+    marker = tmp_path / "ran"
+    write_zip(submissions / "team-a.zip", {"model.py": MARKING.format(marker=str(marker))})
+    broken = tmp_path / "bwrap"
+    broken.write_text(
+        "#!/bin/sh\necho 'bwrap: setting up uid map: Permission denied' >&2\nexit 1\n"
+    )
+    broken.chmod(0o755)
+    monkeypatch.setenv(sandbox.BWRAP_ENV, str(broken))
+    assert rank(submissions, tmp_path / "out", "--run-code") == 1
+    err = " ".join(capsys.readouterr().err.split())
+    assert "bwrap does not work on this machine: bwrap: setting up uid map" in err
+    assert "apt-get install bubblewrap" in err and not marker.exists()
+
+
+def test_run_code_needs_the_reference_folder_inside_its_bundle(tmp_path, capsys):
+    submissions = tmp_path / "final"
+    submissions.mkdir()
+    write_zip(submissions / "team-a.zip", {"model.py": "Model = None\n"})
+    reference = shutil.copytree(REFERENCE, tmp_path / "alone" / "evaluation")
+    args = ["rank", str(submissions), str(reference), "--out", str(tmp_path / "out")]
+    assert cli(args + ["--run-code"]) == 1
+    err = " ".join(capsys.readouterr().err.split())
+    assert f"{reference}: --run-code needs the bundle this reference folder belongs to" in err
+    assert "BUNDLE/reference_data/PHASE" in err
+
+
+def test_a_failed_prediction_output_is_told_by_its_failure_not_as_code_to_run(tmp_path, capsys):
+    """The platform's worker copies a code submission's files into its prediction output: one
+    holding model.py beside its ingestion status is a prediction output, ranked by its status."""
+    submissions = tmp_path / "final"
+    output = submissions / "team-a"
+    output.mkdir(parents=True)
+    (output / "model.py").write_text("Model = None\n")
+    status = {"status": "failed", "message": "model.py: out of memory", "tracks": []}
+    (output / "ingestion_status.json").write_text(json.dumps(status))
+    assert rank(submissions, tmp_path / "out") == 2
+    err = " ".join(capsys.readouterr().err.split())
+    assert "team-a: NOT SCORED: ingestion_status.json: the prediction step failed" in err
+    assert "a code submission (it holds model.py)" not in err
+
+
+def test_the_sandbox_starts_python_through_a_linked_environment_at_its_real_place(
+    tmp_path, monkeypatch
+):
+    """A project's ``.venv`` that links to an environment elsewhere: the sandbox mounts the real
+    folder, so the command names the interpreter there (its own name kept, for ``pyvenv.cfg``)."""
+    real = tmp_path / "env" / "bin"
+    real.mkdir(parents=True)
+    (real / "python").symlink_to(sys.executable)
+    (tmp_path / "project").mkdir()
+    (tmp_path / "project" / ".venv").symlink_to(tmp_path / "env")
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "project" / ".venv" / "bin" / "python"))
+    args = sandbox.command("bwrap", [sys.executable, "-c", "pass"], {}, {})
+    assert args[args.index("--") + 1 :] == [os.path.realpath(real) + "/python", "-c", "pass"]
+
+
+def test_a_run_stopped_at_the_phase_limit_is_told_so(tmp_path, monkeypatch):
+    """The ingestion program stops code before the phase's limit and says so; a step killed at the
+    phase's limit itself leaves no ingestion status, and the run is reported with that limit."""
+    from codajudge.programs import rank
+    from codajudge.runner.worker import StepResult
+
+    output = tmp_path / "res"
+    output.mkdir()
+    stopped = StepResult(-9, "", "", True, 600.2, 600)
+    monkeypatch.setattr(rank, "run_isolated", lambda task, path, work: (output, stopped))
+    assert rank.run_code(None, tmp_path / "a.zip", tmp_path / "w") == (
+        None,
+        "its code ran past the phase's time limit of 600 s",
+    )
