@@ -1,8 +1,8 @@
 """A metric is one module: the kit's own (one file in ``codajudge/metrics/``) and an edition's own
 (``metrics_module: metrics.py`` in its folder), registered with the same ``register(Metric(...))``.
 
-The edition module of these tests is the README's worked example: a mean absolute error on the
-similarity track, the main metric of a track that is not primary.
+The edition module of these tests is the README's worked example (a mean absolute error on the
+similarity track), the main metric of a track that is not primary.
 """
 
 import json
@@ -23,39 +23,20 @@ from codajudge.metrics.edition_module import load_source, property_problems
 
 from small_edition import REPO, make_edition
 
-MAE_MODULE = '''"""This edition's own metric: the mean absolute error of similarity scores."""
 
-import numpy as np
-
-from codajudge.metrics.base import LOWER, Metric, mean_from_sums, register
-
-
-def absolute_errors(gold, pred):
-    """Per item: the absolute difference, in points, of the prediction (clipped to 0-5) and gold."""
-    clipped = np.clip(np.asarray(pred, dtype=float), 0.0, 5.0)
-    return np.abs(clipped - np.asarray(gold, dtype=float))[:, None]
+def readme_example() -> str:
+    """The Python block of the README's section on an edition's own metric."""
+    section = (REPO / "README.md").read_text().split("### An edition's own metric")[1]
+    return section.split("```python\n")[1].split("```")[0]
 
 
-register(
-    Metric(
-        name="NAME",
-        title="Mean absolute error",
-        direction=LOWER,
-        lower=0.0,
-        upper=5.0,
-        item_stats=absolute_errors,
-        from_stats=mean_from_sums,
-        applies_to=(("similarity", None),),
-        description="Mean over items of the absolute difference between prediction and gold "
-        "(0-5 scale, predictions clipped to it). Example: gold [1, 3], predicted [2, 3] -> 0.5.",
-    )
-)
-'''
+MAE_MODULE = readme_example()
+assert 'name="mae"' in MAE_MODULE
 
 
 def mae_module(name: str) -> str:
     """The module registering the metric as ``name`` (each test its own: one registry a process)."""
-    return MAE_MODULE.replace('"NAME"', repr(name))
+    return MAE_MODULE.replace('name="mae"', f"name={name!r}")
 
 
 def edition_naming(folder: Path, metric: str, module: str = "") -> Path:
@@ -232,3 +213,12 @@ def test_the_builder_refuses_an_own_metric_that_breaks_a_property_on_the_gold(tm
     text = refused.value.render()
     assert "metrics.py: metric 'narrow_mae' on track 'sim'" in text
     assert "outside its range [0, 0.01]" in text
+
+
+def test_the_new_editions_config_names_the_key_in_a_comment(tmp_path):
+    from codajudge.programs.new_edition import write_edition
+
+    folder = write_edition("mine", tmp_path / "mine")
+    text = (folder / "edition.yaml").read_text()
+    assert "# metrics_module: metrics.py" in text
+    assert "metrics_module" not in yaml.safe_load(text)
