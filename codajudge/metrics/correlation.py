@@ -16,10 +16,6 @@ _CONSTANT_NOTE = (
 )
 
 
-#: The kinds and scales whose tracks may name these metrics.
-SIMILARITY = (("similarity", None),)
-
-
 def reversed_scores(k: int):
     """Gold 0..4 predicted in reverse: both correlations at their worst (-1); ``k`` is unused."""
     gold = np.arange(5.0)
@@ -98,7 +94,7 @@ PEARSON = register(
         stats_form=MOMENTS,
         significance=WILLIAMS,
         percent=True,
-        applies_to=SIMILARITY,
+        applies_to=(("similarity", None),),
         worst_case=reversed_scores,
         description="Pearson correlation between predicted and gold scores. Scale-free: 0-5 or 0-1 "
         "predictions score the same. Example: gold [1, 2, 3], pred [2, 4, 6] -> 1.0.",
@@ -118,7 +114,7 @@ SPEARMAN = register(
         from_stats=_correlation_from_sums,
         stats_form=MOMENTS,
         percent=True,
-        applies_to=SIMILARITY,
+        applies_to=(("similarity", None),),
         worst_case=reversed_scores,
         description="Spearman rank correlation (Pearson r of average ranks). Example: gold [1, 2, 3], "
         "pred [1, 10, 100] -> 1.0.",
