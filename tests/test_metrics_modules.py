@@ -194,6 +194,8 @@ def test_the_property_check_names_each_broken_property():
     assert "stats_form MEAN needs one column" in columns
     (rows,) = property_problems(_metric(lambda g, p: np.zeros((1, 1))), GOLD, 0)
     assert "not one row per item" in rows
+    (endless,) = property_problems(_metric(errors, upper=np.inf), GOLD, 0)
+    assert "its range [0, inf] is not a finite interval" in endless
 
     def first_row(sums, n):
         return np.atleast_2d(sums)[0, 0] / n
@@ -202,17 +204,24 @@ def test_the_property_check_names_each_broken_property():
     assert "from_stats on stacked sums" in stacked
 
 
-def test_the_builder_refuses_an_own_metric_that_breaks_a_property_on_the_gold(tmp_path):
+@pytest.mark.parametrize(
+    "name, change, message",
+    [
+        ("narrow_mae", ("upper=5.0", "upper=0.01"), "on track 'sim': a prediction scores"),
+        ("failing_mae", ("clipped = ", "clipped = 1 / 0 + "), "raises ZeroDivisionError"),
+    ],
+)
+def test_the_builder_refuses_an_own_metric_that_misbehaves_on_the_gold(
+    name, change, message, tmp_path
+):
     from codajudge.bundle.build import build
     from codajudge.bundle.edition import load_edition
 
-    module = mae_module("narrow_mae").replace("upper=5.0", "upper=0.01")
-    folder = edition_naming(tmp_path / "edition", "narrow_mae", module)
+    folder = edition_naming(tmp_path / "edition", name, mae_module(name).replace(*change))
     with pytest.raises(ConfigError) as refused:
         build(load_edition(folder), folder, tmp_path / "dist")
     text = refused.value.render()
-    assert "metrics.py: metric 'narrow_mae' on track 'sim'" in text
-    assert "outside its range [0, 0.01]" in text
+    assert "metrics.py" in text and message in text, text
 
 
 def test_the_new_editions_config_names_the_key_in_a_comment(tmp_path):

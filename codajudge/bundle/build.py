@@ -477,7 +477,17 @@ def own_metric_problems(edition: Edition, result) -> List[Problem]:
 def check_keys_with_gold(edition: Edition, phase: Phase, root: Path) -> None:
     """Score the gold as a submission: the scorer's keys must be the leaderboard's, every score perfect,
     the edition's own metrics well behaved on it."""
-    result = score_gold(root / "reference_data" / phase.id)
+    try:
+        result = score_gold(root / "reference_data" / phase.id)
+    except ConfigError:
+        raise
+    except Exception as error:  # an edition's own metric failing on its gold is the edition's
+        if not edition.metrics_module:
+            raise
+        raise ConfigError.single(
+            edition.metrics_module["file"],
+            f"scoring the gold of phase {phase.id!r} raises {type(error).__name__}: {error}",
+        ) from None
     written, expected = list(result.scores()), leaderboard_keys(edition.tracks)
     if written != expected:
         raise ConfigError.single(

@@ -478,7 +478,10 @@ def _own_metrics(value, folder: Path, display: str) -> Dict[str, str]:
     problems: List[Problem] = []
     if not _edition_file(value, folder, f"{display}: metrics_module", "metrics_module", problems):
         raise BuildProblems(problems)
-    entry = {"file": value, "source": (folder / value).read_text(encoding="utf-8")}
+    try:
+        entry = {"file": value, "source": (folder / value).read_text(encoding="utf-8")}
+    except UnicodeDecodeError as error:
+        raise ConfigError.single(str(folder / value), f"not UTF-8 text ({error.reason})") from None
     load_source(entry["source"], str(folder / value))
     return entry
 

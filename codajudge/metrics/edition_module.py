@@ -47,9 +47,8 @@ def load_source(source: str, file_name: str) -> Tuple[str, ...]:
     before = set(REGISTRY)
     module = types.ModuleType(f"codajudge_edition_metrics_{len(LOADED)}")
     module.__file__ = file_name
-    sys.modules[module.__name__] = (
-        module  # what the metric functions pickle by, for worker processes
-    )
+    # the name its functions pickle by, for worker processes (codajudge rank --jobs)
+    sys.modules[module.__name__] = module
     try:
         exec(compile(source, file_name, "exec"), module.__dict__)
     except Exception as error:  # the organiser's code: any failure is the module's problem
@@ -93,7 +92,10 @@ def property_problems(metric: Metric, gold, n_labels: int) -> List[str]:
     takes it), against a prediction other than the gold where the gold is an array (each item
     predicted as its neighbour's gold): one statistics row per item in the declared form, a finite
     score within the declared range, unchanged when the items are reversed, and ``from_stats``
-    vectorised over stacked sums."""
+    vectorised over stacked sums; first, a finite range."""
+    low, high = metric.bounds(n_labels)
+    if not (np.isfinite([low, high]).all() and low < high):
+        return [f"its range [{low:g}, {high:g}] is not a finite interval"]
     pred = np.roll(gold, 1, axis=0) if isinstance(gold, np.ndarray) else gold
     stats = np.asarray(metric.item_stats(gold, pred), dtype=float)
     n_items = len(gold) if isinstance(gold, np.ndarray) else gold.n_items
@@ -101,7 +103,6 @@ def property_problems(metric: Metric, gold, n_labels: int) -> List[str]:
         return [f"item_stats gives an array of shape {stats.shape}, not one row per item"]
     problems = _form_problems(metric, stats)
     value = metric.score(gold, pred).value
-    low, high = metric.bounds(n_labels)
     if not low - 1e-9 <= value <= high + 1e-9:
         problems.append(f"a prediction scores {value:g}, outside its range [{low:g}, {high:g}]")
     if isinstance(gold, np.ndarray):
