@@ -19,7 +19,7 @@ import yaml
 from codajudge.errors import ConfigError
 from codajudge.metrics import REGISTRY, Metric
 from codajudge.metrics.base import HIGHER, LOWER, MEAN, mean_from_sums
-from codajudge.metrics.edition_module import load_source, property_problems
+from codajudge.metrics.edition_module import LOADED, load_source, property_problems
 
 from small_edition import REPO, make_edition
 
@@ -32,6 +32,18 @@ def readme_example() -> str:
 
 MAE_MODULE = readme_example()
 assert 'name="mae"' in MAE_MODULE
+
+
+@pytest.fixture(autouse=True)
+def kit_metrics_only():
+    """Each test leaves the registry as it found it: the kit's metrics alone (the other tests of
+    the process see no edition's metric)."""
+    registry, loaded = dict(REGISTRY), dict(LOADED)
+    yield
+    REGISTRY.clear()
+    REGISTRY.update(registry)
+    LOADED.clear()
+    LOADED.update(loaded)
 
 
 def mae_module(name: str) -> str:
