@@ -14,6 +14,7 @@ from typing import Dict, List, Optional
 from . import __version__
 from .errors import ConfigError, Problem, strict_bool
 from .metrics import get as get_metric
+from .metrics.edition_module import load_entry
 from .stats.bootstrap import DEFAULT_SEED
 from .tracks import Track, tracks_from_list
 
@@ -176,6 +177,8 @@ def spec_from_dict(raw: dict, where: str) -> TaskSpec:
     missing = [k for k in ("edition", "phase", "tracks") if k not in raw]
     if missing:
         raise ConfigError([Problem(where, f"missing key '{k}'") for k in missing])
+    if "metrics_module" in raw:  # the edition's own metrics, registered before tracks name them
+        load_entry(raw["metrics_module"], where)
     tracks = tracks_from_list(raw["tracks"], where=f"{where}: tracks")
     check_primary_direction(tracks, where)
     known = {"edition", "title", "phase", "tracks", "hide_gold", "kit_version", "seed"}

@@ -110,7 +110,7 @@ def test_every_kind_finds_its_own_gold_exact_and_the_leak_probe_reads_its_values
     "track", tracks_of_every_kind_and_scale(), ids=lambda t: f"{t.kind}-{t.scale}"
 )
 def test_every_metric_a_track_may_name_scores_its_gold_at_the_best_value(track, tmp_path):
-    """Each metric a kind may score (defaults and more_metrics), named by a track: the gold written
+    """Each metric a kind may score (its defaults and those registered for it), named by a track: the gold written
     as a submission file, read back and scored, gets the metric's best value and no warning."""
     kind = kinds.of(track)
     track = dataclasses.replace(track, metrics=list(kind.applicable_metrics(track.scale)))

@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 
+from codajudge import kinds
 from codajudge.metrics import (
     BOOTSTRAP,
     HIGHER,
@@ -31,24 +32,19 @@ from codajudge.stats.bootstrap import bootstrap_scores, resample_draws, systems_
 from codajudge.stats.paired import choose_test, per_item_losses
 from codajudge.metrics.base import item_order_sum
 
-#: metric name -> the family of inputs it takes; a new metric must be added here
-FAMILY = {
-    "pearson": "scores",
-    "spearman": "scores",
-    "accuracy": "labels",
-    "macro_f1": "labels",
-    "balanced_accuracy": "labels",
-    "micro_f1": "labels",
-    "amd": "soft",
-    "awd": "soft",
-    "jsd": "soft",
-    "kl": "soft",
-    "cross_entropy": "soft",
-    "mamd": "multilabel_soft",
-    "error_rate": "annotator_labels",
-    "anad": "annotator_labels",
-    "mer": "annotator_choices",
+#: (kind, scale) -> the family of inputs its tracks' metrics take (``Metric.applies_to``)
+FAMILY_OF = {
+    ("similarity", None): "scores",
+    ("classification", None): "labels",
+    ("soft_label", "categorical"): "soft",
+    ("soft_label", "ordinal"): "soft",
+    ("soft_label", "multilabel"): "multilabel_soft",
+    ("perspectivist", "categorical"): "annotator_labels",
+    ("perspectivist", "ordinal"): "annotator_labels",
+    ("perspectivist", "multilabel"): "annotator_choices",
 }
+#: metric name -> the family of inputs it takes, from the first kind and scale it applies to
+FAMILY = {name: FAMILY_OF[m.applies_to[0]] for name, m in REGISTRY.items() if m.applies_to}
 
 PROPERTY_SETTINGS = settings(
     max_examples=25,
@@ -153,7 +149,17 @@ def on_five_decimal_grid(x):
 
 
 def test_every_registered_metric_has_an_input_family():
-    assert set(REGISTRY) <= set(FAMILY), f"add {sorted(set(REGISTRY) - set(FAMILY))} to FAMILY"
+    assert set(REGISTRY) <= set(FAMILY), f"{sorted(set(REGISTRY) - set(FAMILY))} apply to no kind"
+
+
+@pytest.mark.parametrize("name", METRIC_NAMES)
+def test_a_metric_applies_to_kinds_of_one_input_family_and_to_those_it_is_a_default_of(name):
+    metric = REGISTRY[name]
+    assert len({FAMILY_OF[pair] for pair in metric.applies_to}) == 1
+    for kind in kinds.REGISTRY.values():
+        for scale in kind.scales:
+            if name in kind.default_metrics[scale]:
+                assert (kind.name, scale) in metric.applies_to
 
 
 @pytest.mark.parametrize("name", METRIC_NAMES)
@@ -277,40 +283,11 @@ def test_round5_near_tie_example():
 # --- the bounds are the real extremes (the primary score uses them for missing tracks) --------------
 
 
-def _one_hot(k, j):
-    return [1.0 if i == j else 0.0 for i in range(k)]
-
-
 @pytest.mark.parametrize("k", [2, 3, 6, 11])
 def test_the_worst_value_is_reached_by_the_worst_prediction(k):
-    def worst_case(name):
-        if name in ("pearson", "spearman"):
-            gold = np.arange(5.0)
-            return gold, -gold
-        if name in ("accuracy", "macro_f1", "balanced_accuracy", "micro_f1"):
-            gold = np.arange(k) % k
-            return gold, (gold + 1) % k
-        if name == "amd":
-            return np.array([_one_hot(k, 0)]), np.array([_one_hot(k, 1)])
-        if name == "awd":
-            return np.array([_one_hot(k, 0)]), np.array([_one_hot(k, k - 1)])
-        if name in (
-            "jsd",
-            "kl",
-            "cross_entropy",
-        ):  # disjoint supports; the 1e-15 floor moves them below 1e-12
-            return np.array([_one_hot(k, 0)]), np.array([_one_hot(k, 1)])
-        if name == "mamd":
-            return np.array([[[1.0, 0.0]] * k]), np.array([[[0.0, 1.0]] * k])
-        case = Case(name, FAMILY[name], k, [], [])
-        if name in ("error_rate", "anad"):
-            case.gold_items, case.pred_items = [[0, 0, 0]], [[k - 1] * 3]
-        else:
-            case.gold_items, case.pred_items = [[[0] * k, [1] * k]], [[[1] * k, [0] * k]]
-        return case.arrays()
-
-    for name, metric in REGISTRY.items():
-        value = metric.score(*worst_case(name)).value
+    for name in METRIC_NAMES:
+        metric = REGISTRY[name]
+        value = metric.score(*metric.worst_case(k)).value
         assert value == pytest.approx(metric.worst(k), abs=1e-12), name
 
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from codajudge import kinds
 from codajudge.bundle import pages
 from codajudge.bundle.edition import load_edition
 from codajudge.bundle.kit_readme import LocalScore
+from codajudge.metrics import REGISTRY as METRICS, get as get_metric
 from codajudge.tracks import track_from_dict
 
 REPO = Path(__file__).resolve().parents[1]
@@ -79,8 +79,8 @@ def test_the_baselines_page_says_when_the_kit_can_score_nothing():
 
 
 def test_a_metric_registered_for_a_kind_changes_no_edition_that_does_not_name_it(monkeypatch):
-    similarity = kinds.named("similarity")
-    monkeypatch.setattr(similarity, "more_metrics", {None: ("kendall",)})
+    kendall = dataclasses.replace(get_metric("spearman"), name="kendall")
+    monkeypatch.setitem(METRICS, "kendall", kendall)
     plain = track_from_dict({"id": "s", "kind": "similarity", "dataset": "d"})
     chosen = track_from_dict(
         {"id": "s", "kind": "similarity", "dataset": "d", "metrics": ["kendall"]}

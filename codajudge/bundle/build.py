@@ -28,6 +28,7 @@ from ..formats.write import write_prediction
 from ..gold import build_gold, gold_as_values
 from ..importers import PartlyRead, load_split, missing_releases
 from ..metrics import get as get_metric
+from ..metrics.edition_module import LOADED, property_problems
 from ..scoring import load_gold, score_folder, scored_subset
 from ..spec import read_spec, write_spec
 from ..tracks import dataset_label_set, leaderboard_keys
@@ -455,9 +456,37 @@ def imperfect_scores(result, where: str) -> List[Problem]:
     return problems
 
 
+def own_metric_problems(edition: Edition, result) -> List[Problem]:
+    """The edition's own metrics (``metrics_module``) on each track's gold that names them: the
+    registry's basic properties (``metrics.edition_module.property_problems``)."""
+    own = LOADED.get(edition.metrics_module.get("source"), ())
+    problems = []
+    for track_id, tr in result.tracks.items():
+        gold = scored_subset(tr.gold, tr.gold.gold).gold
+        for name in (name for name in tr.scores if name in own):
+            try:
+                found = property_problems(get_metric(name), gold, len(tr.track.labels))
+            except Exception as error:  # the organiser's code: its failure is theirs to fix
+                found = [f"raises {type(error).__name__}: {error}"]
+            where = f"{edition.metrics_module['file']}: metric {name!r} on track {track_id!r}"
+            problems.extend(Problem(where, message) for message in found)
+    return problems
+
+
 def check_keys_with_gold(edition: Edition, phase: Phase, root: Path) -> None:
-    """Score the gold as a submission: the scorer's keys must be the leaderboard's, every score perfect."""
-    result = score_gold(root / "reference_data" / phase.id)
+    """Score the gold as a submission: the scorer's keys must be the leaderboard's, every score perfect,
+    the edition's own metrics well behaved on it."""
+    try:
+        result = score_gold(root / "reference_data" / phase.id)
+    except ConfigError:
+        raise
+    except Exception as error:  # an edition's own metric failing on its gold is the edition's
+        if not edition.metrics_module:
+            raise
+        raise ConfigError.single(
+            edition.metrics_module["file"],
+            f"scoring the gold of phase {phase.id!r} raises {type(error).__name__}: {error}",
+        ) from None
     written, expected = list(result.scores()), leaderboard_keys(edition.tracks)
     if written != expected:
         raise ConfigError.single(
@@ -467,6 +496,7 @@ def check_keys_with_gold(edition: Edition, phase: Phase, root: Path) -> None:
             found=", ".join(written),
         )
     problems = imperfect_scores(result, f"reference_data/{phase.id}")
+    problems += own_metric_problems(edition, result)
     if problems:
         raise ConfigError(problems[:1])
 

@@ -26,6 +26,7 @@ from ..spec import (
     check_primary_direction,
     primary_rule_from_dict,
 )
+from ..metrics.edition_module import load_source
 from ..tracks import Track, tracks_from_list
 from .check.leaderboard import SUBMISSION_RULES
 from .columns import column_title_problems
@@ -105,6 +106,8 @@ class Edition:
     primary_rule: PrimaryRule = PrimaryRule()
     #: the official ranking's settings (``ranking``: groups of tracks), passed on in task.json
     ranking: Dict[str, dict] = field(default_factory=dict)
+    #: the edition's own metrics module (``metrics_module``): its file name and text, in task.json
+    metrics_module: Dict[str, str] = field(default_factory=dict)
 
     def spec(self, phase: Phase) -> TaskSpec:
         return TaskSpec(
@@ -119,6 +122,7 @@ class Edition:
                 "execution_time_limit": phase.execution_time_limit,
                 "bootstrap_resamples": self.bootstrap_resamples,
                 **({"ranking": self.ranking} if self.ranking else {}),
+                **({"metrics_module": self.metrics_module} if self.metrics_module else {}),
             },
         )
 
@@ -451,15 +455,35 @@ def load_edition(path: Path, collected: Optional[List[Problem]] = None) -> Editi
     it and the edition returned, so that its data is checked in the same run."""
     path, raw = _raw_config(path)
     display, folder = str(path), path.parent
+    own_metrics = _own_metrics(raw.get("metrics_module"), folder, display)
     problems: List[Problem] = validate_config(raw, display)
     if not all(map(is_unknown_key, problems)):
         raise BuildProblems(problems, unchecked=AFTER_SCHEMA)
-    edition = _cross_checked(raw, display, folder, problems)
+    edition = dataclasses.replace(
+        _cross_checked(raw, display, folder, problems), metrics_module=own_metrics
+    )
     if problems and (collected is None or not data_checkable(edition, problems)):
         raise BuildProblems(problems, unchecked=None if collected is None else AFTER_CONFIG)
     if collected is not None:
         collected.extend(problems)
     return edition
+
+
+def _own_metrics(value, folder: Path, display: str) -> Dict[str, str]:
+    """``metrics_module``, registered before the tracks naming its metrics are read: its file name
+    and text (``metrics.edition_module``), or nothing when absent or not a string (the schema says
+    so)."""
+    if not isinstance(value, str):
+        return {}
+    problems: List[Problem] = []
+    if not _edition_file(value, folder, f"{display}: metrics_module", "metrics_module", problems):
+        raise BuildProblems(problems)
+    try:
+        entry = {"file": value, "source": (folder / value).read_text(encoding="utf-8")}
+    except UnicodeDecodeError as error:
+        raise ConfigError.single(str(folder / value), f"not UTF-8 text ({error.reason})") from None
+    load_source(entry["source"], str(folder / value))
+    return entry
 
 
 def _cross_checked(raw: dict, display: str, folder: Path, problems: List[Problem]) -> Edition:

@@ -659,6 +659,12 @@ def top_level_fields() -> Dict[str, Field]:
             "the built-in baselines run at build time",
             items=Field(STR, choices=_baseline_names(), what="baseline"),
         ),
+        "metrics_module": Field(
+            STR,
+            "a Python file of the edition folder registering the edition's own metrics "
+            "(README: an edition's own metric)",
+            example="metrics_module: metrics.py",
+        ),
         "seed": Field(INT, "the seed of baselines and bootstrap", minimum=0, maximum=MAX_SEED),
         "bootstrap_resamples": Field(
             INT,

@@ -14,6 +14,8 @@ from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
+from ..metrics.base import applying_to
+
 #: The scales of the disagreement kinds: one label per annotator, an ordered scale, or any number of
 #: labels per annotator.
 SCALES = ("categorical", "ordinal", "multilabel")
@@ -48,10 +50,9 @@ class Kind:
     positional_by_default: bool = False
     #: The metrics a track scores when its config has no ``metrics`` key, per scale, the first being
     #: the track's main metric. Registering a new metric must not change these (every edition
-    #: without ``metrics`` would silently score differently): add it to ``more_metrics``.
+    #: without ``metrics`` would silently score differently). The other metrics a track may choose
+    #: with ``metrics`` are those registered as applying to its kind and scale (``Metric.applies_to``).
     default_metrics: Dict[Optional[str], Tuple[str, ...]] = {}
-    #: Metrics a track of that scale may choose with ``metrics`` besides the defaults.
-    more_metrics: Dict[Optional[str], Tuple[str, ...]] = {}
     #: The annotator-alignment rules a track may declare (``annotator_alignment``: how a row with more
     #: entries than its item's annotators is scored), each with its paragraph for the Data and
     #: Evaluation pages, the default first; none for a kind without per-annotator rows.
@@ -63,7 +64,9 @@ class Kind:
 
     def applicable_metrics(self, scale: Optional[str]) -> Tuple[str, ...]:
         """Every metric a track of this kind and scale may choose, the defaults first."""
-        return self.default_metrics.get(scale, ()) + self.more_metrics.get(scale, ())
+        defaults = self.default_metrics.get(scale, ())
+        others = applying_to(self.name, scale)
+        return defaults + tuple(name for name in others if name not in defaults)
 
     # --- gold and submitted values (gold, formats) ---
     #: The item fields gold is built from, each with its value when an item has none.

@@ -15,7 +15,6 @@ class Classification(Kind):
     name = "classification"
     has_labels = True
     default_metrics = {None: ("accuracy", "macro_f1")}
-    more_metrics = {None: ("balanced_accuracy", "micro_f1")}
 
     # --- gold and submitted values ---
     gold_fields = {"label": None}

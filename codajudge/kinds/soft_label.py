@@ -29,7 +29,6 @@ class SoftLabel(Kind):
     scales = SCALES
     has_labels = True
     default_metrics = {"categorical": ("amd",), "ordinal": ("awd",), "multilabel": ("mamd",)}
-    more_metrics = {"categorical": ("jsd", "kl", "cross_entropy"), "ordinal": ("cross_entropy",)}
 
     # --- gold and submitted values ---
 

@@ -1,8 +1,13 @@
 """Metrics: pure functions over numpy arrays with a registry of direction and range.
 
-See ``base`` for the contract; importing this package registers every metric. Participants' code
-uses ``lewidi``, ``sts``, ``nli`` and ``chaosnli``: the same metrics on plain lists.
+See ``base`` for the contract. Importing this package imports every module of it but the
+participants' library, in name order, so that a metric is registered by its own module alone
+(``docs/architecture.md``: a new metric). Participants' code uses ``lewidi``, ``sts``, ``nli`` and
+``chaosnli``: the same metrics on plain lists, imported when asked for.
 """
+
+import importlib
+import pkgutil
 
 from .base import (
     BOOTSTRAP,
@@ -19,8 +24,15 @@ from .base import (
     get,
     round5,
 )
-from . import classification, correlation, cross_entropy, disagreement, divergence  # noqa: F401
-from .disagreement import PerAnnotator
+
+#: The participants' library (plain lists in, the registered metrics called): no metric of its own.
+LIBRARY = ("chaosnli", "lewidi", "nli", "plain", "sts")
+
+for _module in sorted(m.name for m in pkgutil.iter_modules(__path__)):
+    if _module not in LIBRARY:
+        importlib.import_module(f"{__name__}.{_module}")
+
+from .disagreement import PerAnnotator  # noqa: E402
 
 __all__ = [
     "BOOTSTRAP",

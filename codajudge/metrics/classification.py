@@ -16,6 +16,12 @@ def accuracy_stats(gold, pred):
     return (np.asarray(gold) == np.asarray(pred)).astype(float)[:, None]
 
 
+def every_label_wrong(k: int):
+    """Gold labels 0..k-1, each predicted as the next one: every metric here at its worst (0)."""
+    gold = np.arange(k)
+    return gold, (gold + 1) % k
+
+
 def _n_labels(gold, pred) -> int:
     gold = np.asarray(gold)
     pred = np.asarray(pred)
@@ -62,6 +68,8 @@ ACCURACY = register(
         item_stats=accuracy_stats,
         from_stats=mean_from_sums,
         percent=True,
+        applies_to=(("classification", None),),
+        worst_case=every_label_wrong,
         description="Share of items with a gold majority label whose predicted label equals it. "
         "Example: gold [e, n, c], pred [e, n, n] -> 0.667.",
     )
@@ -78,6 +86,8 @@ MACRO_F1 = register(
         from_stats=_macro_f1_from_sums,
         stats_form=ONE_HOT,
         percent=True,
+        applies_to=(("classification", None),),
+        worst_case=every_label_wrong,
         description="Unweighted mean of per-label F1 over the labels present in the gold or the "
         "predictions (scikit-learn's default label set). Example: gold [e, n, c], "
         "pred [e, n, n] -> (1 + 0.667 + 0) / 3 = 0.556.",
@@ -107,6 +117,8 @@ BALANCED_ACCURACY = register(
         from_stats=_balanced_accuracy_from_sums,
         stats_form=ONE_HOT,
         percent=True,
+        applies_to=(("classification", None),),
+        worst_case=every_label_wrong,
         description="Unweighted mean over the gold's labels of each label's recall (the share of "
         "its items predicted as it). Example: gold [e, n, c], pred [e, n, n] -> (1 + 1 + 0) / 3 "
         "= 0.667.",
@@ -123,6 +135,8 @@ MICRO_F1 = register(
         item_stats=accuracy_stats,
         from_stats=mean_from_sums,
         percent=True,
+        applies_to=(("classification", None),),
+        worst_case=every_label_wrong,
         description="F1 over all items' decisions pooled (scikit-learn's f1_score with "
         "average='micro', the LeWiDi 2023 hard-label metric). With one label per item every "
         "false positive is another label's false negative, so it equals accuracy. Example: "

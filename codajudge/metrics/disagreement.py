@@ -15,7 +15,7 @@ from typing import Optional, Tuple
 
 import numpy as np
 
-from .base import LOWER, WILCOXON, Metric, mean_from_sums, register, round5
+from .base import LOWER, WILCOXON, Metric, mean_from_sums, one_hot_pair, register, round5
 
 #: Rows of soft labels handled at a time where a short axis is walked column by column (fits a cache).
 _BLOCK_ROWS = 8192
@@ -44,6 +44,20 @@ def item_offsets(item: np.ndarray, n_items: int) -> Optional[np.ndarray]:
     if item.size > 1 and (item[1:] < item[:-1]).any():
         return None
     return np.concatenate(([0], np.cumsum(np.bincount(item, minlength=n_items))))
+
+
+def one_item(gold_rows, predicted_rows, n_labels: int) -> Tuple[PerAnnotator, PerAnnotator]:
+    """One item's gold and predicted ``PerAnnotator`` rows (labels, or 0/1 choices per label)."""
+    item = np.zeros(len(gold_rows), dtype=np.int64)
+    return (
+        PerAnnotator(np.array(gold_rows), item, 1, n_labels),
+        PerAnnotator(np.array(predicted_rows), item, 1, n_labels),
+    )
+
+
+def _first_label_as_last(k: int):
+    """Three annotators of one item who chose label 0, each predicted k-1: their worst case."""
+    return one_item([0, 0, 0], [k - 1] * 3, k)
 
 
 def _per_item_sums(rows: np.ndarray, per: PerAnnotator) -> Tuple[np.ndarray, np.ndarray]:
@@ -144,6 +158,8 @@ AMD = register(
         item_stats=amd_stats,
         from_stats=_rounded_mean_from_sums,
         significance=WILCOXON,
+        applies_to=(("soft_label", "categorical"),),
+        worst_case=lambda k: one_hot_pair(k, 0, 1),
         description="Average Manhattan distance between predicted and gold soft labels (categorical). "
         "Example: gold [0.5, 0.5], pred [1, 0] -> 1.0.",
     )
@@ -160,6 +176,8 @@ AWD = register(
         item_stats=awd_stats,
         from_stats=_rounded_mean_from_sums,
         significance=WILCOXON,
+        applies_to=(("soft_label", "ordinal"),),
+        worst_case=lambda k: one_hot_pair(k, 0, k - 1),
         description="Average 1-Wasserstein distance between predicted and gold soft labels over ordinal "
         "bins one step apart; range [0, K-1]. Example: gold [1, 0, 0], pred [0, 0, 1] -> 2.0.",
     )
@@ -176,6 +194,8 @@ MAMD = register(
         item_stats=mamd_stats,
         from_stats=_rounded_mean_from_sums,
         significance=WILCOXON,
+        applies_to=(("soft_label", "multilabel"),),
+        worst_case=lambda k: (np.array([[[1.0, 0.0]] * k]), np.array([[[0.0, 1.0]] * k])),
         description="Multilabel average Manhattan distance: per label, the Manhattan distance of the "
         "[not chosen, chosen] distributions, averaged over labels, then items.",
     )
@@ -191,6 +211,8 @@ ERROR_RATE = register(
         item_stats=error_rate_stats,
         from_stats=mean_from_sums,
         significance=WILCOXON,
+        applies_to=(("perspectivist", "categorical"),),
+        worst_case=_first_label_as_last,
         description="Perspectivist error rate: the share of each item's annotators whose own label is "
         "predicted wrongly, averaged over items. Example: gold [1, 0], pred [1, 1] -> 0.5.",
     )
@@ -207,6 +229,8 @@ ANAD = register(
         item_stats=anad_stats,
         from_stats=mean_from_sums,
         significance=WILCOXON,
+        applies_to=(("perspectivist", "ordinal"),),
+        worst_case=_first_label_as_last,
         description="Average normalised absolute distance between each annotator's label and its "
         "prediction, divided by the number of possible label values S (not the range). "
         "Example: CSC (S=6) gold [1, 6], pred [2, 6] -> (1/6 + 0)/2 = 0.0833.",
@@ -224,6 +248,8 @@ MER = register(
         item_stats=mer_stats,
         from_stats=mean_from_sums,
         significance=WILCOXON,
+        applies_to=(("perspectivist", "multilabel"),),
+        worst_case=lambda k: one_item([[0.0] * k, [1.0] * k], [[1.0] * k, [0.0] * k], k),
         description="Multilabel error rate: per label, the share of the item's annotators whose choice "
         "(chosen or not) is mispredicted, averaged over labels, then items.",
     )

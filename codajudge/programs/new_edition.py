@@ -77,7 +77,9 @@ datasets:
 local: {{fraction: 0.2, seed: 1}}
 
 # Track kinds: similarity, classification (labels: [...], quoted), soft_label and perspectivist
-# (with a scale). `metrics` picks the track's metrics (default: the kind's).
+# (with a scale). `metrics` picks the track's metrics (default: the kind's). A metric of your own:
+# write it in a Python file of this folder and name the file here (README: an edition's own metric).
+# metrics_module: metrics.py
 tracks:
   - {{id: sim, title: "Similarity", kind: similarity, dataset: pairs, range: [0, 5]}}
 

@@ -1,0 +1,129 @@
+"""An edition's own metrics: a Python file in its folder (``metrics_module: metrics.py``) that
+registers metrics with ``base.register(Metric(...))``, as the kit's own metric modules do.
+
+The builder reads the file and every phase's ``task.json`` carries its name and text
+(``{"file": ..., "source": ...}``), so that whatever reads a task.json (the scoring and ingestion
+programs of the Codabench bundle, the starting kit and the legacy bundle; ``codajudge rank``;
+``run_local``) registers the same metrics before it reads the tracks naming them. The builder also
+checks each of them on the edition's gold (``property_problems``): the registry's basic properties,
+with numpy alone.
+"""
+
+from __future__ import annotations
+
+import sys
+import traceback
+import types
+from typing import Dict, List, Tuple
+
+import numpy as np
+
+from ..errors import ConfigError
+from .base import MEAN, ONE_HOT, REGISTRY, Metric
+
+#: The text of every edition metrics module run in this process -> the metric names it registered.
+LOADED: Dict[str, Tuple[str, ...]] = {}
+
+
+def load_entry(entry, where: str) -> Tuple[str, ...]:
+    """Register the metrics of a task.json's ``metrics_module`` entry (once per process)."""
+    if not isinstance(entry, dict) or not all(
+        isinstance(entry.get(key), str) for key in ("file", "source")
+    ):
+        raise ConfigError.single(
+            f"{where}: metrics_module",
+            "must be an object of the module's file name and text",
+            expected='{"file": "metrics.py", "source": "..."}',
+            found=repr(entry)[:80],
+        )
+    return load_source(entry["source"], entry["file"])
+
+
+def load_source(source: str, file_name: str) -> Tuple[str, ...]:
+    """Run an edition's metrics module ``source`` (``file_name`` in messages) once per process;
+    the names of the metrics it registered."""
+    if source in LOADED:
+        return LOADED[source]
+    before = set(REGISTRY)
+    module = types.ModuleType(f"codajudge_edition_metrics_{len(LOADED)}")
+    module.__file__ = file_name
+    # the name its functions pickle by, for worker processes (codajudge rank --jobs)
+    sys.modules[module.__name__] = module
+    try:
+        exec(compile(source, file_name, "exec"), module.__dict__)
+    except Exception as error:  # the organiser's code: any failure is the module's problem
+        raise ConfigError.single(file_name, _failure(error, file_name)) from None
+    names = tuple(name for name in REGISTRY if name not in before)
+    if not names:
+        raise ConfigError.single(
+            file_name, "registers no metric", hint="register each with register(Metric(...))"
+        )
+    for problem in filter(None, map(_registration_problem, map(REGISTRY.get, names))):
+        raise ConfigError.single(file_name, problem)
+    LOADED[source] = names
+    return names
+
+
+def _failure(error: Exception, file_name: str) -> str:
+    """What went wrong running the module, at its line (the last one of the module's own frames)."""
+    if isinstance(error, SyntaxError):
+        return f"line {error.lineno}: {error.msg}"
+    lines = [f.lineno for f in traceback.extract_tb(error.__traceback__) if f.filename == file_name]
+    at = f"line {lines[-1]}: " if lines else ""
+    return f"{at}{type(error).__name__}: {error}"
+
+
+def _registration_problem(metric: Metric) -> str:
+    if not metric.applies_to:
+        return (
+            f"metric {metric.name!r} applies to no kind: give applies_to, "
+            'e.g. (("classification", None),)'
+        )
+    if not metric.description.strip() or "|" in metric.description:
+        return (
+            f"metric {metric.name!r}: its description is a cell of the Evaluation page's table: "
+            "text without '|'"
+        )
+    return ""
+
+
+def property_problems(metric: Metric, gold, n_labels: int) -> List[str]:
+    """What breaks the registry's basic properties on ``gold`` (a track's scored gold, as the metric
+    takes it), against a prediction other than the gold where the gold is an array (each item
+    predicted as its neighbour's gold): one statistics row per item in the declared form, a finite
+    score within the declared range, unchanged when the items are reversed, and ``from_stats``
+    vectorised over stacked sums; first, a finite range."""
+    low, high = metric.bounds(n_labels)
+    if not (np.isfinite([low, high]).all() and low < high):
+        return [f"its range [{low:g}, {high:g}] is not a finite interval"]
+    pred = np.roll(gold, 1, axis=0) if isinstance(gold, np.ndarray) else gold
+    stats = np.asarray(metric.item_stats(gold, pred), dtype=float)
+    n_items = len(gold) if isinstance(gold, np.ndarray) else gold.n_items
+    if stats.ndim != 2 or stats.shape[0] != n_items:
+        return [f"item_stats gives an array of shape {stats.shape}, not one row per item"]
+    problems = _form_problems(metric, stats)
+    value = metric.score(gold, pred).value
+    if not low - 1e-9 <= value <= high + 1e-9:
+        problems.append(f"a prediction scores {value:g}, outside its range [{low:g}, {high:g}]")
+    if isinstance(gold, np.ndarray):
+        reversed_value = metric.score(gold[::-1], pred[::-1]).value
+        if abs(reversed_value - value) > 1e-9:
+            problems.append(
+                f"reversing the items changes the score from {value:g} to {reversed_value:g}"
+            )
+    sums = np.stack([stats.sum(axis=0), stats[: max(n_items // 2, 1)].sum(axis=0)])
+    stacked = np.asarray(metric.from_stats(sums, n_items), dtype=float)
+    one_by_one = np.array([float(metric.from_stats(row, n_items)) for row in sums])
+    if stacked.shape != (2,) or not np.allclose(stacked, one_by_one, equal_nan=True):
+        problems.append("from_stats on stacked sums (B, S) differs from one call per row")
+    return problems
+
+
+def _form_problems(metric: Metric, stats: np.ndarray) -> List[str]:
+    if metric.stats_form == MEAN and stats.shape[1] != 1:
+        return [f"stats_form MEAN needs one column per item, item_stats gives {stats.shape[1]}"]
+    if metric.stats_form == ONE_HOT and not (
+        np.isin(stats, (0.0, 1.0)).all() and (stats.sum(axis=1) == 1.0).all()
+    ):
+        return ["stats_form ONE_HOT needs a single 1 among 0s per row of item_stats"]
+    return []

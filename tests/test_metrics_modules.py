@@ -1,0 +1,245 @@
+"""A metric is one module: the kit's own (one file in ``codajudge/metrics/``) and an edition's own
+(``metrics_module: metrics.py`` in its folder), registered with the same ``register(Metric(...))``.
+
+The edition module of these tests is the README's worked example (a mean absolute error on the
+similarity track), the main metric of a track that is not primary.
+"""
+
+import json
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import numpy as np
+import pytest
+import yaml
+
+from codajudge.errors import ConfigError
+from codajudge.metrics import REGISTRY, Metric
+from codajudge.metrics.base import HIGHER, LOWER, MEAN, mean_from_sums
+from codajudge.metrics.edition_module import LOADED, load_source, property_problems
+
+from small_edition import REPO, make_edition
+
+
+def readme_example() -> str:
+    """The Python block of the README's section on an edition's own metric."""
+    section = (REPO / "README.md").read_text().split("### An edition's own metric")[1]
+    return section.split("```python\n")[1].split("```")[0]
+
+
+MAE_MODULE = readme_example()
+assert 'name="mae"' in MAE_MODULE
+
+
+@pytest.fixture(autouse=True)
+def kit_metrics_only():
+    """Each test leaves the registry as it found it: the kit's metrics alone (the other tests of
+    the process see no edition's metric)."""
+    registry, loaded = dict(REGISTRY), dict(LOADED)
+    yield
+    REGISTRY.clear()
+    REGISTRY.update(registry)
+    LOADED.clear()
+    LOADED.update(loaded)
+
+
+def mae_module(name: str) -> str:
+    """The module registering the metric as ``name`` (each test its own: one registry a process)."""
+    return MAE_MODULE.replace('name="mae"', f"name={name!r}")
+
+
+def edition_naming(folder: Path, metric: str, module: str = "") -> Path:
+    """The small edition, its similarity track scored by ``metric`` first and not primary, with
+    ``module`` as its ``metrics_module`` (metrics.py) when given."""
+    make_edition(folder)
+    config = yaml.safe_load((folder / "edition.yaml").read_text())
+    config["tracks"][0].update(metrics=[metric, "pearson"], primary=False)
+    if module:
+        (folder / "metrics.py").write_text(module)
+        config["metrics_module"] = "metrics.py"
+    (folder / "edition.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
+    return folder
+
+
+def run(*args, cwd: Path = REPO) -> subprocess.CompletedProcess:
+    done = subprocess.run(
+        [sys.executable, *map(str, args)], cwd=cwd, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done
+
+
+def zero_submission(reference: Path, target: Path) -> float:
+    """A result zip predicting 0 for every similarity item of ``reference``; returns the mean
+    absolute error it must score, computed from the gold file alone."""
+    items = [json.loads(line) for line in (reference / "sim.jsonl").read_text().splitlines()]
+    with zipfile.ZipFile(target, "w") as archive:
+        archive.writestr("sim.tsv", "".join(f"{item['id']}\t0\n" for item in items))
+    return float(np.mean([item["score"] for item in items]))
+
+
+def test_an_edition_with_its_own_metrics_module_builds_scores_and_ranks(tmp_path):
+    folder = edition_naming(tmp_path / "edition", "own_mae", mae_module("own_mae"))
+    run(REPO / "build_bundle.py", "--edition", folder, "--out", tmp_path / "dist")
+    bundle = tmp_path / "dist" / "small"
+    assert "title: sim Mean absolute error" in (bundle / "competition.yaml").read_text()
+    evaluation = (bundle / "pages" / "evaluation.md").read_text()
+    assert "| Mean absolute error (`own_mae`) | lower is better | 0 to 5 |" in evaluation
+    assert "| sim Mean absolute error |" in (bundle / "pages" / "baselines.md").read_text()
+
+    # the scoring program (run_local of the starting kit) and `codajudge rank`, in fresh processes:
+    # each registers the metric from the phase's task.json
+    kit = bundle / "starting_kit"
+    ref = kit / "reference_data" / "practice"
+    submissions = tmp_path / "submissions"
+    submissions.mkdir()
+    expected = zero_submission(ref, submissions / "zeros.zip")
+    shutil.copy(kit / "sample_submissions" / "result_submission.zip", submissions / "sample.zip")
+    scored = run(
+        "run_local.py",
+        ".",
+        submissions / "zeros.zip",
+        "--phase",
+        "practice",
+        "--output",
+        "out",
+        cwd=kit,
+    )
+    assert "sim Mean absolute error" in scored.stdout
+    scores = json.loads((kit / "out" / "scores.json").read_text())
+    assert scores["sim_own_mae"] == pytest.approx(expected, abs=1e-9)
+    run(
+        "-m", "codajudge", "rank", submissions, ref, "--out", tmp_path / "rank", "--resamples", "20"
+    )
+    ranking = (tmp_path / "rank" / "ranking.md").read_text()
+    assert "Mean absolute error" in ranking and "lower is better" in ranking
+
+
+def test_a_new_kit_metric_is_one_module_in_a_copy_of_the_package(tmp_path):
+    """The module dropped into ``codajudge/metrics/`` of a copy of the kit, nothing else changed: an
+    edition naming it builds, and its title reaches the pages and the leaderboard."""
+    kit = tmp_path / "kit"
+    for name in ("codajudge", "scoring_program", "ingestion_program", "starting_kit", "editions"):
+        shutil.copytree(REPO / name, kit / name, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(REPO / "build_bundle.py", kit)
+    (kit / "codajudge" / "metrics" / "mae.py").write_text(mae_module("mae"))
+    folder = edition_naming(tmp_path / "edition", "mae")
+    run("build_bundle.py", "--edition", folder, "--out", tmp_path / "dist", cwd=kit)
+    bundle = tmp_path / "dist" / "small"
+    assert "title: sim Mean absolute error" in (bundle / "competition.yaml").read_text()
+    assert "(`mae`) | lower is better" in (bundle / "pages" / "evaluation.md").read_text()
+    assert "mae" not in REGISTRY  # the repository's own package is untouched
+
+
+@pytest.mark.parametrize(
+    "source, message",
+    [
+        ("import numpy as np\n\nx = 1 +\n", "line 3: invalid syntax"),
+        ("import numpy\n", "registers no metric"),
+        ("raise ValueError('no such scale')\n", "line 1: ValueError: no such scale"),
+        (mae_module("x1").replace('applies_to=(("similarity", None),),', ""), "applies to no kind"),
+        (mae_module("x2").replace("prediction and gold", "|p - g|"), "without '|'"),
+        (mae_module("x3").replace("direction=LOWER", "direction='lowest'"), "unknown direction"),
+        (mae_module("accuracy"), "'accuracy' registered twice"),
+    ],
+)
+def test_a_module_that_registers_no_sound_metric_is_refused_naming_its_file_and_line(
+    source, message
+):
+    with pytest.raises(ConfigError) as refused:
+        load_source(source, "editions/x/metrics.py")
+    text = refused.value.render()
+    assert "editions/x/metrics.py" in text and message in text, text
+    assert "Traceback" not in text
+
+
+def test_loading_the_same_module_twice_registers_its_metric_once():
+    source = mae_module("twice_mae")
+    assert load_source(source, "a/metrics.py") == ("twice_mae",)
+    assert load_source(source, "b/metrics.py") == ("twice_mae",)
+
+
+def _metric(item_stats, from_stats=mean_from_sums, upper=1.0, **kw) -> Metric:
+    return Metric(
+        name="probe",
+        title="Probe",
+        direction=kw.pop("direction", HIGHER),
+        lower=0.0,
+        upper=upper,
+        item_stats=item_stats,
+        from_stats=from_stats,
+        description="a metric probed by the builder's property check",
+        applies_to=(("similarity", None),),
+        **kw,
+    )
+
+
+GOLD = np.array([0.0, 1.0, 2.5, 4.0, 5.0])
+
+
+def test_the_property_check_passes_the_kit_metrics_and_the_worked_example():
+    for name in ("pearson", "spearman"):
+        assert property_problems(REGISTRY[name], GOLD, 0) == []
+    assert property_problems(REGISTRY["accuracy"], np.array([0, 1, 2, 1]), 3) == []
+    namespace = {}
+    exec(MAE_MODULE.split("register(")[0], namespace)
+    mae = _metric(namespace["absolute_errors"], upper=5.0, direction=LOWER)
+    assert property_problems(mae, GOLD, 0) == []
+
+
+def test_the_property_check_names_each_broken_property():
+    def errors(gold, pred):
+        return np.abs(pred - gold)[:, None]
+
+    (outside,) = property_problems(_metric(errors, upper=0.5, direction=LOWER), GOLD, 0)
+    assert "outside its range [0, 0.5]" in outside
+
+    def first_item_only(gold, pred):
+        return np.abs(pred - gold)[:, None] * (np.arange(len(gold)) == 0)[:, None]
+
+    (order,) = property_problems(_metric(first_item_only, upper=5.0, direction=LOWER), GOLD, 0)
+    assert "reversing the items changes the score" in order
+    (columns,) = property_problems(_metric(lambda g, p: np.zeros((len(g), 2))), GOLD, 0)
+    assert "stats_form MEAN needs one column" in columns
+    (rows,) = property_problems(_metric(lambda g, p: np.zeros((1, 1))), GOLD, 0)
+    assert "not one row per item" in rows
+    (endless,) = property_problems(_metric(errors, upper=np.inf), GOLD, 0)
+    assert "its range [0, inf] is not a finite interval" in endless
+
+    def first_row(sums, n):
+        return np.atleast_2d(sums)[0, 0] / n
+
+    (stacked,) = property_problems(_metric(errors, first_row, upper=5.0, stats_form=MEAN), GOLD, 0)
+    assert "from_stats on stacked sums" in stacked
+
+
+@pytest.mark.parametrize(
+    "name, change, message",
+    [
+        ("narrow_mae", ("upper=5.0", "upper=0.01"), "on track 'sim': a prediction scores"),
+        ("failing_mae", ("clipped = ", "clipped = 1 / 0 + "), "raises ZeroDivisionError"),
+    ],
+)
+def test_the_builder_refuses_an_own_metric_that_misbehaves_on_the_gold(
+    name, change, message, tmp_path
+):
+    from codajudge.bundle.build import build
+    from codajudge.bundle.edition import load_edition
+
+    folder = edition_naming(tmp_path / "edition", name, mae_module(name).replace(*change))
+    with pytest.raises(ConfigError) as refused:
+        build(load_edition(folder), folder, tmp_path / "dist")
+    text = refused.value.render()
+    assert "metrics.py" in text and message in text, text
+
+
+def test_the_new_editions_config_names_the_key_in_a_comment(tmp_path):
+    from codajudge.programs.new_edition import write_edition
+
+    folder = write_edition("mine", tmp_path / "mine")
+    text = (folder / "edition.yaml").read_text()
+    assert "# metrics_module: metrics.py" in text
+    assert "metrics_module" not in yaml.safe_load(text)
