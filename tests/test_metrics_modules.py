@@ -116,6 +116,16 @@ def test_an_edition_with_its_own_metrics_module_builds_scores_and_ranks(tmp_path
     )
     ranking = (tmp_path / "rank" / "ranking.md").read_text()
     assert "Mean absolute error" in ranking and "lower is better" in ranking
+    # workers started by spawn (macOS, Windows; forkserver on Linux from Python 3.14) have not run
+    # the edition's module: they register it before reading what the parent sends them
+    spawned = (
+        "import multiprocessing, sys; multiprocessing.set_start_method('spawn');"
+        "from codajudge.programs.rank import main; sys.exit(main(sys.argv[1:]))"
+    )
+    out = tmp_path / "rank-spawn"
+    run("-c", spawned, submissions, ref, "--out", out, "--resamples", "20", "--jobs", "2")
+    spawned_ranking = (out / "ranking.md").read_text().replace(str(out), str(tmp_path / "rank"))
+    assert spawned_ranking == ranking
 
 
 def test_a_new_kit_metric_is_one_module_in_a_copy_of_the_package(tmp_path):

@@ -23,6 +23,8 @@ from .base import MEAN, ONE_HOT, REGISTRY, Metric
 
 #: The text of every edition metrics module run in this process -> the metric names it registered.
 LOADED: Dict[str, Tuple[str, ...]] = {}
+#: The text of every edition metrics module run in this process -> its file name.
+FILE_NAMES: Dict[str, str] = {}
 
 
 def load_entry(entry, where: str) -> Tuple[str, ...]:
@@ -61,7 +63,14 @@ def load_source(source: str, file_name: str) -> Tuple[str, ...]:
     for problem in filter(None, map(_registration_problem, map(REGISTRY.get, names))):
         raise ConfigError.single(file_name, problem)
     LOADED[source] = names
+    FILE_NAMES[source] = file_name
     return names
+
+
+def loaded_modules() -> List[Tuple[str, str]]:
+    """Every edition metrics module run in this process, as (source, file name): what a worker
+    process started by spawn or forkserver runs again before it unpickles anything naming them."""
+    return list(FILE_NAMES.items())
 
 
 def _failure(error: Exception, file_name: str) -> str:

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import pickle
 import shlex
 import sys
 import tempfile
@@ -58,6 +59,7 @@ from ..baselines.interface import MODEL_FILE
 from ..errors import ConfigError, KitError, SubmissionError, counted
 from ..formats.archive import INGESTION_STATUS, safe_extract
 from ..metrics import get as get_metric
+from ..metrics.edition_module import load_source, loaded_modules
 from ..report import atomic_write
 from ..gold import GoldTrack
 from ..scoring import Result, load_gold
@@ -336,8 +338,11 @@ def _outcomes(
 def _pooled(
     submissions, spec: TaskSpec, ref_dir: Path, gold, jobs: int
 ) -> Iterator[Tuple[str, object, float]]:
+    # pickled here and unpickled in the worker after the edition's own metrics are registered
+    # there: a worker started by spawn or forkserver has not run their module
+    payload = pickle.dumps((spec, ref_dir, gold))
     with ProcessPoolExecutor(
-        jobs, initializer=_start_worker, initargs=(spec, ref_dir, gold)
+        jobs, initializer=_start_worker, initargs=(loaded_modules(), payload)
     ) as pool:
         for outcome, value, seconds in pool.map(
             _score_in_worker, [path for _, path in submissions]
@@ -350,7 +355,10 @@ def _pooled(
 _WORKER: Dict[str, object] = {}
 
 
-def _start_worker(spec: TaskSpec, ref_dir: Path, gold: Dict[str, GoldTrack]) -> None:
+def _start_worker(edition_metrics: List[Tuple[str, str]], payload: bytes) -> None:
+    for source, file_name in edition_metrics:
+        load_source(source, file_name)
+    spec, ref_dir, gold = pickle.loads(payload)
     _WORKER.update(spec=spec, ref_dir=ref_dir, gold=gold)
 
 
