@@ -309,7 +309,7 @@ class Repeats:
 def declared_repeats(source) -> Dict[str, int]:
     """A dataset's ``known_repeats: {SPLIT: COUNT}``: how many items of each hidden-gold split its
     release really repeats (by texts) from a public split. The edition schema has checked its shape
-    (splits to whole numbers from 0, nothing coerced: ``bundle.dataset_schema``)."""
+    (splits to whole numbers from 0, nothing coerced: ``bundle.schema``)."""
     value = source.get(REPEATS_KEY) if isinstance(source, dict) else None
     return dict(value or {})
 

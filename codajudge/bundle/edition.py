@@ -30,7 +30,7 @@ from ..tracks import Track, tracks_from_list
 from .check.leaderboard import SUBMISSION_RULES
 from .columns import column_title_problems
 from .config_yaml import load_config_yaml
-from .dataset_checks import dataset_problems
+from .data_checks import dataset_problems
 from .phase_gold import config_problems
 from .placeholders import page_problems, text_problems
 from .sample import LocalSplit, declared_local

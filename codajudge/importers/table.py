@@ -1,6 +1,6 @@
 """An organiser's own table: CSV, TSV or JSON lines, one item per row, read without writing code.
 
-Options (see ``bundle/dataset_schema.py`` and ``docs/edition-config.md``):
+Options (see ``bundle/schema.py`` and ``docs/edition-config.md``):
 
 - ``path``: one file holding every item (cut into splits with the dataset's ``split`` option), or
   per split ``splits: {train: {path: ...}, dev: {path: ...}, test: {path: ...}}``; a split the
