@@ -28,6 +28,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..errors import Problem, boolean_problem, counted, plural
 from ..spec import MEAN_RULES, PLAIN, WORST, primary_rule_problem
+from ..stats.bootstrap import DEFAULT_SEED
 from ..stats.ranking import GROUP_MEAN_RANK, GROUP_ORDERS
 
 DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
@@ -38,6 +39,8 @@ MAX_COUNT = 2**31 - 1
 MAX_TIME_LIMIT = 7 * 24 * 3600
 MAX_SEED = 2**32 - 1
 MAX_RESAMPLES = 100_000
+DEFAULT_IMAGE = "codalab/codalab-legacy:py312"
+DEFAULT_BASELINES = ["random", "most_frequent", "cosine_bow"]
 QUOTE_HINT = (
     "quote it: YAML reads unquoted yes/no/true/false/on/off as booleans and digits as numbers"
 )
@@ -381,6 +384,13 @@ def check_object(walk: Walk, where: str, value, fields: Optional[Dict[str, Field
         check_value(walk, where, f"'{key}'", value[key], spec)
 
 
+def with_defaults(raw: Optional[dict], fields: Dict[str, Field]) -> Dict[str, object]:
+    """Every key of ``fields``: its value in ``raw`` (a mapping that passed the schema, or None),
+    else its declared default (None when it has none)."""
+    given = raw or {}
+    return {key: given.get(key, spec.default) for key, spec in fields.items()}
+
+
 def resolve(schema, value):
     """The fields of an object: its table, or the table a variant function chooses for ``value``
     (a dataset's fields depend on its importer), None when nothing could be chosen."""
@@ -640,7 +650,7 @@ def top_level_fields() -> Dict[str, Field]:
             STR, "the terms page, a Markdown file", required=True, example="terms: pages/terms.md"
         ),
         "logo": Field(STR, "a PNG file", required=True, example="logo: logo.png"),
-        "docker_image": Field(STR, "the image submissions run in"),
+        "docker_image": Field(STR, "the image submissions run in", default=DEFAULT_IMAGE),
         "leaderboard": Field(OBJECT, "title, key, submission rule", schema=leaderboard_fields()),
         "ranking": Field(
             OBJECT, "the official ranking's extra tables (codajudge rank)", schema=ranking_fields()
@@ -654,8 +664,15 @@ def top_level_fields() -> Dict[str, Field]:
             LIST,
             "the built-in baselines run at build time",
             items=Field(STR, choices=_baseline_names(), what="baseline"),
+            default=DEFAULT_BASELINES,
         ),
-        "seed": Field(INT, "the seed of baselines and bootstrap", minimum=0, maximum=MAX_SEED),
+        "seed": Field(
+            INT,
+            "the seed of baselines and bootstrap",
+            minimum=0,
+            maximum=MAX_SEED,
+            default=DEFAULT_SEED,
+        ),
         "bootstrap_resamples": Field(
             INT,
             "resamples behind the 95% intervals (0: none)",
