@@ -27,9 +27,10 @@ from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..errors import Problem, boolean_problem, counted, plural
-from ..spec import MEAN_RULES, PLAIN, WORST, primary_rule_problem
+from ..spec import MEAN_RULES, PHASES, PLAIN, WORST, primary_rule_problem
 from ..stats.bootstrap import DEFAULT_SEED
 from ..stats.ranking import GROUP_MEAN_RANK, GROUP_ORDERS
+from .check.leaderboard import SUBMISSION_RULES
 
 DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
 SPLITS = ("train", "dev", "test")
@@ -412,18 +413,6 @@ def _uuid_check(value) -> Optional[str]:
         )
 
 
-def _submission_rules() -> Tuple[str, ...]:
-    from .check.leaderboard import SUBMISSION_RULES
-
-    return tuple(SUBMISSION_RULES)
-
-
-def _phase_ids() -> Tuple[str, ...]:
-    from ..spec import PHASES
-
-    return tuple(PHASES)
-
-
 def _baseline_names() -> Tuple[str, ...]:
     from ..baselines import BASELINES
 
@@ -454,7 +443,7 @@ def _count(doc: str, minimum: int = 0, maximum: int = MAX_COUNT, default=None) -
 
 def phase_fields() -> Dict[str, Field]:
     return {
-        "id": Field(STR, "the phase", required=True, choices=_phase_ids(), what="phase id"),
+        "id": Field(STR, "the phase", required=True, choices=tuple(PHASES), what="phase id"),
         "name": Field(STR, "its title on the platform (default: from the id)"),
         "start": Field(
             DATE,
@@ -556,7 +545,7 @@ def leaderboard_fields() -> Dict[str, Field]:
             STR,
             "which submission counts",
             default="Force_Last",
-            choices=_submission_rules(),
+            choices=tuple(SUBMISSION_RULES),
             what="leaderboard submission_rule",
         ),
     }
