@@ -94,7 +94,7 @@ def split_problems(
 def _one(dataset_id: str, source: dict, display: str) -> List[Problem]:
     where = f"{display}: datasets '{dataset_id}'"
     problems = []
-    if isinstance(source.get("split"), dict):
+    if "split" in source:
         problem = shares_problem(source["split"])
         if problem:
             problems.append(
@@ -123,7 +123,7 @@ def _exclude_problems(source: dict, where: str) -> List[Problem]:
             expected="another split, e.g. exclude: {test: dev}",
             found=f"exclude: {{{split}: {other}}}",
         )
-        for split, other in sorted((source.get("exclude") or {}).items())
+        for split, other in sorted(source.get("exclude", {}).items())
         if split == other
     ]
 
@@ -139,10 +139,7 @@ def _table_problems(source: dict, where: str) -> List[Problem]:
                 hint="e.g. path: data/items.csv",
             )
         )
-    columns = source.get("columns")
-    annotations = columns.get("annotations") if isinstance(columns, dict) else None
-    names = annotations if isinstance(annotations, list) else []
-    repeated = repeated_names([name for name in names if isinstance(name, str)])
+    repeated = repeated_names(source["columns"].get("annotations", []))
     if repeated:
         problems.append(
             Problem(
@@ -156,14 +153,14 @@ def _table_problems(source: dict, where: str) -> List[Problem]:
     return problems
 
 
-def repeated_names(names: list) -> List[str]:
+def repeated_names(names: List[str]) -> List[str]:
     """The names that ``names`` holds more than once, in the order first seen."""
     return [name for name, count in Counter(names).items() if count > 1]
 
 
 def dataset_problems(datasets: Dict[str, dict], display: str) -> List[Problem]:
+    """The rules spanning several options of each ``datasets`` entry (each passed the schema)."""
     problems: List[Problem] = []
     for dataset_id, source in sorted(datasets.items()):
-        if isinstance(source, dict):
-            problems.extend(_one(dataset_id, source, display))
+        problems.extend(_one(dataset_id, source, display))
     return problems
