@@ -154,7 +154,7 @@ def has_no_train(source) -> bool:
 def _load_dataset_split(source, data_root: Path, split: str, where: str, labels) -> List[dict]:
     """One split of one dataset: its importer's items, or the seeded sample of another split's
     items that the dataset declares for it (``bundle.sample``); ``labels``: its tracks' label set."""
-    sample = declared_sample(source, split, where)
+    sample = declared_sample(source, split)
     read = sample.of if sample else split
     items = load_split(split_source(source, read, where), data_root, read, where, labels)
     return sampled_items(items, sample, where) if sample else items

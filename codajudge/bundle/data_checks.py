@@ -2,8 +2,9 @@
 
 A ``datasets`` entry's rules that span several of its options, checked when the config is loaded
 (before any file is read): the shares of ``split`` add up to 1, ``split`` and per-split ``splits``
-are not both given, a split does not exclude itself, and a ``table`` dataset names its file(s) and
-each annotator once (``dataset_problems``).
+are not both given, a split does not exclude itself, a ``sample`` is of another split that is no
+sample itself, and a ``table`` dataset names its file(s) and each annotator once
+(``dataset_problems``).
 
 Then every split an edition ships is checked like gold, the public training split included: labels
 in the track's set, gold of a kind with a ``range`` (similarity) inside the track's, no id twice
@@ -26,6 +27,7 @@ from ..importers.cut import shares_problem
 from ..tracks import Track
 
 MAX_IDS_SHOWN = 5
+SAMPLE_EXAMPLE = "{dev: {of: test, items: 300, seed: 2020}}"
 
 
 def duplicate_ids(items: List[dict], where: str) -> List[Problem]:
@@ -109,6 +111,7 @@ def _one(dataset_id: str, source: dict, display: str) -> List[Problem]:
                 )
             )
     problems.extend(_exclude_problems(source, where))
+    problems.extend(_sample_problems(source, where))
     if source.get("importer") == "table":
         problems.extend(_table_problems(source, where))
     return problems
@@ -126,6 +129,22 @@ def _exclude_problems(source: dict, where: str) -> List[Problem]:
         for split, other in sorted(source.get("exclude", {}).items())
         if split == other
     ]
+
+
+def _sample_problems(source: dict, where: str) -> List[Problem]:
+    """``sample: {SPLIT: {of: OTHER, ...}}`` takes another split's items, and OTHER is no sample."""
+    samples = source.get("sample", {})
+    problems = []
+    for split, sample in sorted(samples.items()):
+        if sample["of"] == split:
+            message = f"'sample.{split}.of' must name another split"
+        elif sample["of"] in samples:
+            message = f"'sample.{split}.of' names a split that is itself a sample"
+        else:
+            continue
+        found = repr(sample["of"])
+        problems.append(Problem(where, message, expected=SAMPLE_EXAMPLE, found=found))
+    return problems
 
 
 def _table_problems(source: dict, where: str) -> List[Problem]:
