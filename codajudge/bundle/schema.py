@@ -64,12 +64,13 @@ STR_OR_LIST = "str_or_list"
 
 @dataclass(frozen=True)
 class Field:
-    """One key of a mapping: ``type`` (one of the constants above), ``required``, ``default`` (for the
-    docs and the JSON Schema; readers apply it), ``choices`` (allowed values), ``minimum`` and
-    ``maximum`` (numbers; list lengths for ``length``), ``items`` (the field of a list's entries or a
-    map's values), ``keys`` (allowed keys of a map), ``schema`` (the fields of an object, or a
-    function choosing them from the object's value: ``dataset_fields``), ``check`` (a function returning a problem message or
-    None), ``what`` (how messages name a bad choice) and ``doc``."""
+    """One key of a mapping: ``type`` (one of the constants above), ``required``, ``default`` (the
+    docs and the JSON Schema show it; readers take it through ``with_defaults``), ``choices``
+    (allowed values), ``minimum`` and ``maximum`` (numbers; list lengths for ``length``), ``items``
+    (the field of a list's entries or a map's values), ``keys`` (allowed keys of a map), ``schema``
+    (the fields of an object, or a function choosing them from the object's value:
+    ``dataset_fields``), ``check`` (a function returning a problem message or None), ``what`` (how
+    messages name a bad choice) and ``doc``."""
 
     type: str
     doc: str = ""
