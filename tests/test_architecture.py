@@ -107,6 +107,28 @@ def test_the_known_exceptions_are_still_needed():
     )
 
 
+def _reachable(graph: dict, start: str) -> set:
+    """The modules that ``start`` imports, directly or through others."""
+    seen, todo = set(), list(graph[start])
+    while todo:
+        module = todo.pop()
+        if module not in seen:
+            seen.add(module)
+            todo.extend(graph.get(module, ()))
+    return seen
+
+
+def test_no_two_modules_of_the_bundle_import_each_other_in_a_circle():
+    """Imports inside functions count: a circle hidden that way is still a circle (issue 36)."""
+    graph = {}
+    for path in (PACKAGE / "bundle").rglob("*.py"):
+        module = _module_name(path)
+        imported = {i for i in _imports(path) if i.startswith("codajudge.bundle")}
+        graph[module] = imported - {module}
+    circular = sorted(module for module in graph if module in _reachable(graph, module))
+    assert not circular, "modules importing themselves through others: " + ", ".join(circular)
+
+
 def test_the_layers_table_matches_the_package_and_the_document():
     parts = {
         p.stem if p.parent == PACKAGE else p.relative_to(PACKAGE).parts[0]

@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from codajudge.bundle import schema as S
-from codajudge.bundle.dataset_schema import IMPORTER_OPTIONS, dataset_fields, register
+from codajudge.bundle.schema import IMPORTER_OPTIONS, dataset_fields
 from codajudge.bundle.edition import load_edition
 from codajudge.errors import ConfigError
 from codajudge.importers import IMPORTERS
@@ -20,7 +20,6 @@ from codajudge.importers import IMPORTERS
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT = REPO / "editions" / "default" / "edition.yaml"
 DISPLAY = "my/edition.yaml"
-register()
 
 
 def default_config() -> dict:

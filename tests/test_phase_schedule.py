@@ -44,7 +44,7 @@ def edition_problems(schedule) -> List[Problem]:
         {"id": pid, **_dates(*dates)} for pid, dates in zip(("practice", "evaluation"), schedule)
     ]
     problems = []
-    _phases(raw, problems, "edition.yaml")
+    _phases(raw, problems)
     return problems
 
 

@@ -126,22 +126,12 @@ def _most_texts(data: EditionData, dataset: str) -> int:
     return max(counts, default=0)
 
 
-def split_source(source, split: str, where: str):
+def split_source(source: dict, split: str) -> dict:
     """A dataset's source for one split: the entries of its optional ``splits: {SPLIT: {...}}`` mapping
-    replace the dataset's own (e.g. a training file that came only in another archive)."""
-    if not isinstance(source, dict) or "splits" not in source:
-        return source
-    splits = source["splits"]
-    override = splits.get(split, {}) if isinstance(splits, dict) else None
-    if not isinstance(override, dict):
-        raise ConfigError.single(
-            where,
-            "'splits' must map a split to the source options that change for it",
-            expected="e.g. {train: {path: release/train.zip}}",
-            found=repr(splits)[:80],
-        )
+    replace the dataset's own (e.g. a training file that came only in another archive); the schema
+    has checked their shape."""
     merged = {k: v for k, v in source.items() if k != "splits"}
-    merged.update(override)
+    merged.update(source.get("splits", {}).get(split, {}))
     return merged
 
 
@@ -154,9 +144,9 @@ def has_no_train(source) -> bool:
 def _load_dataset_split(source, data_root: Path, split: str, where: str, labels) -> List[dict]:
     """One split of one dataset: its importer's items, or the seeded sample of another split's
     items that the dataset declares for it (``bundle.sample``); ``labels``: its tracks' label set."""
-    sample = declared_sample(source, split, where)
+    sample = declared_sample(source, split)
     read = sample.of if sample else split
-    items = load_split(split_source(source, read, where), data_root, read, where, labels)
+    items = load_split(split_source(source, read), data_root, read, where, labels)
     return sampled_items(items, sample, where) if sample else items
 
 
@@ -309,7 +299,7 @@ class Repeats:
 def declared_repeats(source) -> Dict[str, int]:
     """A dataset's ``known_repeats: {SPLIT: COUNT}``: how many items of each hidden-gold split its
     release really repeats (by texts) from a public split. The edition schema has checked its shape
-    (splits to whole numbers from 0, nothing coerced: ``bundle.dataset_schema``)."""
+    (splits to whole numbers from 0, nothing coerced: ``bundle.schema``)."""
     value = source.get(REPEATS_KEY) if isinstance(source, dict) else None
     return dict(value or {})
 

@@ -1,9 +1,16 @@
-"""Every split an edition ships is checked like gold, the public training split included: labels in
-the track's set, gold of a kind with a ``range`` (similarity) inside the track's, no id twice
-within a split.
+"""The checks of a release's content, as an edition declares and ships it.
 
-Ids may repeat across splits (OCNLI numbers each file from 0; ocnli scores its dev file as test too);
-an item shared between a public and a scored split is the leak check's (``build._check_disjoint``).
+A ``datasets`` entry's rules that span several of its options, checked when the config is loaded
+(before any file is read): the shares of ``split`` add up to 1, ``split`` and per-split ``splits``
+are not both given, a split does not exclude itself, a ``sample`` is of another split that is no
+sample itself, and a ``table`` dataset names its file(s) and each annotator once
+(``dataset_problems``).
+
+Then every split an edition ships is checked like gold, the public training split included: labels
+in the track's set, gold of a kind with a ``range`` (similarity) inside the track's, no id twice
+within a split (``split_problems``). Ids may repeat across splits (OCNLI numbers each file from 0;
+ocnli scores its dev file as test too); an item shared between a public and a scored split is the
+leak check's (``build._check_disjoint``).
 """
 
 from __future__ import annotations
@@ -16,9 +23,12 @@ import numpy as np
 from .. import kinds
 from ..errors import ConfigError, Problem, counted
 from ..gold import build_gold
+from ..importers.cut import shares_problem
+from ..importers.table import list_column_problems
 from ..tracks import Track
 
 MAX_IDS_SHOWN = 5
+SAMPLE_EXAMPLE = "{dev: {of: test, items: 300, seed: 2020}}"
 
 
 def duplicate_ids(items: List[dict], where: str) -> List[Problem]:
@@ -81,4 +91,101 @@ def split_problems(
             for track in tracks:
                 if track.dataset == dataset and items:
                     problems.extend(track_problems(track, items, where))
+    return problems
+
+
+def _one(dataset_id: str, source: dict, display: str) -> List[Problem]:
+    where = f"{display}: datasets '{dataset_id}'"
+    problems = []
+    if "split" in source:
+        problem = shares_problem(source["split"])
+        if problem:
+            problems.append(
+                Problem(where, problem, expected="e.g. split: {train: 0.8, dev: 0.1, test: 0.1}")
+            )
+        if "splits" in source:
+            problems.append(
+                Problem(
+                    where,
+                    "'split' (cut one release) and 'splits' (one source per split) exclude each other",
+                    hint="keep one of them",
+                )
+            )
+    problems.extend(_exclude_problems(source, where))
+    problems.extend(_sample_problems(source, where))
+    if source.get("importer") == "table":
+        problems.extend(_table_problems(source, where))
+    return problems
+
+
+def _exclude_problems(source: dict, where: str) -> List[Problem]:
+    """``exclude: {SPLIT: OTHER}`` names another split than SPLIT itself."""
+    return [
+        Problem(
+            where,
+            f"'exclude' leaves the {split} split's own items out of it",
+            expected="another split, e.g. exclude: {test: dev}",
+            found=f"exclude: {{{split}: {other}}}",
+        )
+        for split, other in sorted(source.get("exclude", {}).items())
+        if split == other
+    ]
+
+
+def _sample_problems(source: dict, where: str) -> List[Problem]:
+    """``sample: {SPLIT: {of: OTHER, ...}}`` takes another split's items, and OTHER is no sample."""
+    samples = source.get("sample", {})
+    problems = []
+    for split, sample in sorted(samples.items()):
+        if sample["of"] == split:
+            message = f"'sample.{split}.of' must name another split"
+        elif sample["of"] in samples:
+            message = f"'sample.{split}.of' names a split that is itself a sample"
+        else:
+            continue
+        found = repr(sample["of"])
+        problems.append(Problem(where, message, expected=SAMPLE_EXAMPLE, found=found))
+    return problems
+
+
+def _table_problems(source: dict, where: str) -> List[Problem]:
+    """A table names its file(s), and each annotator (an ``annotations`` column) once."""
+    problems = []
+    if "path" not in source and "splits" not in source:
+        problems.append(
+            Problem(
+                where,
+                "a table dataset needs 'path' (one file) or 'splits' (a file per split)",
+                hint="e.g. path: data/items.csv",
+            )
+        )
+    columns = source.get("columns")
+    annotations = columns.get("annotations") if isinstance(columns, dict) else None
+    names = annotations if isinstance(annotations, list) else []
+    repeated = repeated_names([name for name in names if isinstance(name, str)])
+    if repeated:
+        problems.append(
+            Problem(
+                where,
+                "'columns.annotations' names an annotator twice",
+                expected="one column per annotator",
+                found=", ".join(map(repr, repeated)),
+                hint="remove the repeated column (one annotator's labels are one column)",
+            )
+        )
+    if isinstance(columns, dict):
+        problems.extend(list_column_problems(columns, where))
+    return problems
+
+
+def repeated_names(names: List[str]) -> List[str]:
+    """The names that ``names`` holds more than once, in the order first seen."""
+    return [name for name, count in Counter(names).items() if count > 1]
+
+
+def dataset_problems(datasets: Dict[str, dict], display: str) -> List[Problem]:
+    """The rules spanning several options of each ``datasets`` entry (each passed the schema)."""
+    problems: List[Problem] = []
+    for dataset_id, source in sorted(datasets.items()):
+        problems.extend(_one(dataset_id, source, display))
     return problems

@@ -4,6 +4,9 @@ One YAML file per edition (``editions/<name>/edition.yaml``) declares the title,
 limits, datasets (which importer reads which release files), tracks, pages and the leaderboard. The
 leaderboard columns are derived from the tracks (``tracks.leaderboard_keys``), never written by hand.
 Every error names the key, what was expected and what was found.
+
+The schema (``schema.py``) has checked every key's type, bounds and allowed values and declares
+their defaults before this module reads a config; here come the rules that span keys and files.
 """
 
 from __future__ import annotations
@@ -11,16 +14,14 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Optional
 
 from ..confine import path_problem, slug_problem
-from ..errors import BuildProblems, ConfigError, Problem, strict_bool
-from ..stats.bootstrap import DEFAULT_SEED
+from ..errors import BuildProblems, ConfigError, Problem
 from ..spec import (
     BASELINE,
-    PHASES,
     PrimaryRule,
     TaskSpec,
     check_primary_direction,
@@ -28,25 +29,22 @@ from ..spec import (
 )
 from ..metrics.edition_module import load_source
 from ..tracks import Track, tracks_from_list
-from .check.leaderboard import SUBMISSION_RULES
 from .columns import column_title_problems
 from .config_yaml import load_config_yaml
-from .dataset_checks import dataset_problems
+from .data_checks import dataset_problems
 from .phase_gold import config_problems
 from .placeholders import page_problems, text_problems
 from .sample import LocalSplit, declared_local
 from .schedule import ScheduledPhase, schedule_problems
 from .schema import (
     DATE_FORMAT,
-    MAX_COUNT,
-    MAX_RESAMPLES,
-    MAX_SEED,
-    MAX_TIME_LIMIT,
+    leaderboard_fields,
+    phase_fields,
+    top_level_fields,
     validate_config,
+    with_defaults,
 )
 
-DEFAULT_IMAGE = "codalab/codalab-legacy:py312"
-DEFAULT_BASELINES = ("random", "most_frequent", "cosine_bow")
 PHASE_NAMES = {"practice": "Practice", "evaluation": "Evaluation", "post-campaign": "Post-campaign"}
 
 
@@ -84,30 +82,29 @@ class Edition:
     pages: List[dict]
     terms: str
     logo: str
-    docker_image: str = DEFAULT_IMAGE
-    leaderboard: Dict[str, str] = field(default_factory=dict)
-    baselines: List[str] = field(default_factory=lambda: list(DEFAULT_BASELINES))
-    seed: int = DEFAULT_SEED
-    bootstrap_resamples: int = 1000  # behind the detailed results' 95% intervals; 0 turns them off
-    public_files: List[str] = field(default_factory=list)
+    docker_image: str
+    leaderboard: Dict[str, str]
+    baselines: List[str]
+    seed: int
+    bootstrap_resamples: int  # behind the detailed results' 95% intervals; 0 turns them off
+    public_files: List[str]
     #: public file (its path in the bundle) -> why it holds hidden gold on purpose
-    known_leaks: Dict[str, str] = field(default_factory=dict)
-    contact_email: Optional[str] = None
+    known_leaks: Dict[str, str]
+    contact_email: Optional[str]
     #: why the starting kit can score no phase, when it cannot (the builder warns otherwise)
-    kit_scores_no_phase: Optional[str] = None
+    kit_scores_no_phase: Optional[str]
     #: the config file, as the messages name it
-    config: str = "edition.yaml"
+    config: str
     #: the starting kit's ``local`` phase: a seeded slice of train (None: the kit has none)
-    local: Optional[LocalSplit] = None
-    queue: Optional[str] = (
-        None  # Codabench queue (its vhost UUID) for the organiser's own compute workers
-    )
+    local: Optional[LocalSplit]
+    #: a Codabench queue (its vhost UUID) for the organiser's own compute workers
+    queue: Optional[str]
     #: the primary score's rules (``primary_score``); the builder adds the baseline's scores
-    primary_rule: PrimaryRule = PrimaryRule()
+    primary_rule: PrimaryRule
     #: the official ranking's settings (``ranking``: groups of tracks), passed on in task.json
-    ranking: Dict[str, dict] = field(default_factory=dict)
+    ranking: Dict[str, dict]
     #: the edition's own metrics module (``metrics_module``): its file name and text, in task.json
-    metrics_module: Dict[str, str] = field(default_factory=dict)
+    metrics_module: Dict[str, str]
 
     def spec(self, phase: Phase) -> TaskSpec:
         return TaskSpec(
@@ -130,98 +127,37 @@ class Edition:
         return next(p for p in self.phases if p.id == phase_id)
 
 
-def _date(value, key: str, problems: List[Problem], where: str) -> Optional[dt.datetime]:
-    if value is None:
-        return None
-    if isinstance(value, dt.datetime):
+def _when(value) -> Optional[dt.datetime]:
+    """A date the schema has accepted (a quoted ``DATE_FORMAT`` or a YAML timestamp) as a datetime."""
+    if value is None or isinstance(value, dt.datetime):
         return value
     if isinstance(value, dt.date):
         return dt.datetime(value.year, value.month, value.day)
-    try:
-        return dt.datetime.strptime(str(value), DATE_FORMAT)
-    except ValueError:
-        problems.append(
-            Problem(
-                where,
-                f"'{key}' is not a UTC date and time",
-                expected="'YYYY-MM-DD HH:MM:SS' (quoted)",
-                found=repr(value),
-            )
-        )
-        return None
+    return dt.datetime.strptime(value, DATE_FORMAT)
 
 
-def _int(
-    raw: dict,
-    key: str,
-    default: int,
-    problems: List[Problem],
-    where: str,
-    minimum: int = 0,
-    maximum: int = MAX_COUNT,
-) -> int:
-    value = raw.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= maximum:
-        problems.append(
-            Problem(
-                where,
-                f"'{key}' must be a whole number from {minimum:,} to {maximum:,}",
-                found=repr(value)[:80],
-            )
-        )
-        return default
-    return value
-
-
-def _phases(raw_phases, problems: List[Problem], display: str) -> List[Phase]:
-    if not isinstance(raw_phases, list) or not raw_phases:
-        problems.append(Problem("phases", "must be a non-empty list", found=repr(raw_phases)[:80]))
-        return []
-    read = (_phase(raw, i, problems, display) for i, raw in enumerate(raw_phases))
-    phases = [phase for phase in read if phase is not None]
-    _check_phase_dates(phases, problems)
-    return phases
-
-
-def _phase(raw, i: int, problems: List[Problem], display: str) -> Optional[Phase]:
-    """The phase ``phases[i]`` describes, or None when it is not a mapping or its id is unknown."""
-    where = f"phases[{i}]"
-    if not isinstance(raw, dict):
-        problems.append(Problem(where, "must be a mapping", found=repr(raw)[:80]))
-        return None
-    pid = raw.get("id")
-    if pid not in PHASES:
-        problems.append(
-            Problem(where, "unknown phase id", expected=" | ".join(PHASES), found=repr(pid))
-        )
-        return None
-    where = f"phases[{i}] ({pid})"
-    split = raw.get("split", "dev" if pid == "practice" else "test")
-    if split not in ("dev", "test"):
-        problems.append(Problem(where, "'split' must be dev or test", found=repr(split)))
-    start = _date(raw.get("start"), "start", problems, where)
-    if start is None and "start" not in raw:
-        problems.append(Problem(where, "'start' is required", expected="'YYYY-MM-DD HH:MM:SS'"))
+def _phase(raw: dict) -> Phase:
+    """The phase ``raw`` describes (a ``phases`` entry that passed the schema)."""
+    given = with_defaults(raw, phase_fields())
+    pid = given["id"]
     return Phase(
         id=pid,
-        name=str(raw.get("name", PHASE_NAMES[pid])),
-        start=start or dt.datetime(1970, 1, 1),
-        end=_date(raw.get("end"), "end", problems, where),
-        split=split,
-        description=str(raw.get("description", "")),
-        max_submissions_per_day=_int(raw, "max_submissions_per_day", 5, problems, where),
-        max_submissions=_int(raw, "max_submissions", 100, problems, where),
-        execution_time_limit=_int(
-            raw, "execution_time_limit", 600, problems, where, minimum=1, maximum=MAX_TIME_LIMIT
-        ),
-        public_gold=strict_bool(
-            raw, "public_gold", pid == "practice", f"{display}: {where}", problems
-        ),
+        name=raw.get("name", PHASE_NAMES[pid]),
+        start=_when(given["start"]),
+        end=_when(given["end"]),
+        split=raw.get("split", "dev" if pid == "practice" else "test"),
+        description=raw.get("description", ""),
+        max_submissions_per_day=given["max_submissions_per_day"],
+        max_submissions=given["max_submissions"],
+        execution_time_limit=given["execution_time_limit"],
+        public_gold=raw.get("public_gold", pid == "practice"),
     )
 
 
-def _check_phase_dates(phases: List[Phase], problems: List[Problem]) -> None:
-    """Phase ids unique, and the schedule's rule (``schedule.schedule_problems``)."""
+def _phases(raw: List[dict], problems: List[Problem]) -> List[Phase]:
+    """The phases ``raw`` lists (each passed the schema), with the problems of their ids (unique)
+    and of their schedule (``schedule.schedule_problems``) added to ``problems``."""
+    phases = [_phase(entry) for entry in raw]
     ids = [p.id for p in phases]
     if len(set(ids)) != len(ids):
         problems.append(Problem("phases", "a phase id is repeated", found=", ".join(ids)))
@@ -230,42 +166,22 @@ def _check_phase_dates(phases: List[Phase], problems: List[Problem]) -> None:
         for p in phases
     ]
     problems.extend(schedule_problems(schedule))
+    return phases
 
 
-def _queue(raw, problems: List[Problem], where: str) -> Optional[str]:
-    """``queue``: the vhost of a Codabench queue, a UUID (Codabench's Queue.vhost is a UUIDField and
-    its unpacker looks the queue up by it; the queue page shows it as the last part of the broker URL)."""
-    if raw is None:
-        return None
-    try:
-        return str(uuid.UUID(raw.strip() if isinstance(raw, str) else ""))
-    except ValueError:
-        problems.append(
-            Problem(
-                where,
-                "'queue' must be the vhost of a Codabench queue (a UUID)",
-                expected="e.g. '0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d' (Codabench: Resources > "
-                "Queue Management, the queue's details)",
-                found=repr(raw)[:80],
-            )
-        )
-        return None
+def _queue(raw: Optional[str]) -> Optional[str]:
+    """``queue``: the vhost of a Codabench queue, a UUID the schema has checked (Codabench's
+    Queue.vhost is a UUIDField and its unpacker looks the queue up by it), written canonically."""
+    return None if raw is None else str(uuid.UUID(raw.strip()))
 
 
-def _pages(raw, folder: Path, problems: List[Problem]) -> List[dict]:
-    if raw is not None and not isinstance(raw, list):
-        problems.append(Problem("pages", "must be a list of {title, file}", found=repr(raw)[:80]))
-        return []
-    pages = []
-    for i, page in enumerate(raw or []):
-        if not isinstance(page, dict) or "title" not in page or "file" not in page:
-            problems.append(
-                Problem(f"pages[{i}]", "each page needs 'title' and 'file'", found=repr(page)[:80])
-            )
-            continue
-        if _edition_file(page["file"], folder, f"pages[{i}]", "page file", problems):
-            pages.append({"title": str(page["title"]), "file": str(page["file"])})
-    return pages
+def _pages(raw: Optional[list], folder: Path, problems: List[Problem]) -> List[dict]:
+    """The edition's own pages whose file is one of the edition folder's."""
+    return [
+        {"title": page["title"], "file": page["file"]}
+        for i, page in enumerate(raw or [])
+        if _edition_file(page["file"], folder, f"pages[{i}]", "page file", problems)
+    ]
 
 
 def _edition_file(value, folder: Path, where: str, key: str, problems: List[Problem]) -> bool:
@@ -278,27 +194,16 @@ def _edition_file(value, folder: Path, where: str, key: str, problems: List[Prob
     return problem is None
 
 
-def _check_public_files(raw, folder: Path, problems: List[Problem]) -> None:
+def _check_public_files(raw: Optional[list], folder: Path, problems: List[Problem]) -> None:
     """``public_files``: files of the edition folder copied into the starting kit (and leak-checked)."""
-    if raw is None:
-        return
-    if not isinstance(raw, list):
-        problems.append(
-            Problem(
-                "public_files",
-                "must be a list of file paths relative to the edition folder",
-                found=repr(raw)[:80],
-            )
-        )
-        return
-    for i, name in enumerate(raw):
+    for i, name in enumerate(raw or []):
         _edition_file(name, folder, f"public_files[{i}]", f"public_files[{i}]", problems)
 
 
 def _check_known_leaks(raw, display: str, problems: List[Problem]) -> None:
     """``known_leaks``: each declared leak says why (the schema has checked the strings)."""
     for name, why in (raw or {}).items():
-        if isinstance(why, str) and not why.strip():
+        if not why.strip():
             problems.append(
                 Problem(
                     f"{display}: known_leaks {name!r}",
@@ -310,62 +215,33 @@ def _check_known_leaks(raw, display: str, problems: List[Problem]) -> None:
 
 
 def _check_names(raw: dict, display: str, problems: List[Problem]) -> None:
-    """Required strings, and the names that become file or folder names (edition name, dataset ids)."""
-    for key in ("name", "title", "terms", "logo"):
-        if not isinstance(raw.get(key), str) or not raw.get(key):
-            problems.append(
-                Problem(
-                    display,
-                    f"'{key}' is required",
-                    expected="a non-empty string",
-                    found=repr(raw.get(key))[:80],
-                )
-            )
-    if isinstance(raw.get("name"), str) and raw.get("name"):
-        problem = slug_problem(raw["name"], display, "name")
-        if problem is not None:
-            problems.append(problem)
-    datasets = raw.get("datasets")
-    for dataset_id in datasets if isinstance(datasets, dict) else ():
+    """The names that become file or folder names: the edition's name and the dataset ids."""
+    problem = slug_problem(raw["name"], display, "name")
+    if problem is not None:
+        problems.append(problem)
+    for dataset_id in raw["datasets"]:
         problem = slug_problem(dataset_id, f"{display}: datasets", "dataset id")
         if problem is not None:
             problems.append(problem)
-        elif not isinstance(datasets[dataset_id], dict):
-            problems.append(
-                Problem(
-                    f"{display}: datasets '{dataset_id}'",
-                    "must be a mapping of source options",
-                    expected="e.g. {importer: kit, path: data/sts_en}",
-                    found=repr(datasets[dataset_id])[:80],
-                )
-            )
 
 
 def _check_files(raw: dict, folder: Path, display: str, problems: List[Problem]) -> List[dict]:
     """terms, logo, pages and public_files: regular files inside the edition folder. Returns the pages."""
     for key in ("terms", "logo"):
-        if isinstance(raw.get(key), str) and raw.get(key):
-            _edition_file(raw[key], folder, display, key, problems)
+        _edition_file(raw[key], folder, display, key, problems)
     _check_public_files(raw.get("public_files"), folder, problems)
     return _pages(raw.get("pages"), folder, problems)
 
 
 def _tracks_and_datasets(raw: dict, display: str, problems: List[Problem]):
     try:
-        tracks = tracks_from_list(raw.get("tracks"), where=f"{display}: tracks")
+        tracks = tracks_from_list(raw["tracks"], where=f"{display}: tracks")
         check_primary_direction(tracks, f"{display}: tracks")
     except ConfigError as e:
         problems.extend(e.problems)
         tracks = []
     problems.extend(column_title_problems(tracks, f"{display}: tracks"))
-    datasets = raw.get("datasets") or {}
-    if not isinstance(datasets, dict):
-        problems.append(
-            Problem(
-                display, "'datasets' must map a dataset id to its source", found=repr(datasets)[:80]
-            )
-        )
-        datasets = {}
+    datasets = raw["datasets"]
     for t in tracks:
         if t.dataset not in datasets:
             problems.append(
@@ -377,31 +253,6 @@ def _tracks_and_datasets(raw: dict, display: str, problems: List[Problem]):
                 )
             )
     return tracks, datasets
-
-
-def _leaderboard(raw: dict, display: str, problems: List[Problem]) -> Dict[str, str]:
-    """``leaderboard``: its title, key and submission rule (Codabench's), with the kit's defaults."""
-    leaderboard = raw.get("leaderboard") or {}
-    if not isinstance(leaderboard, dict):
-        problems.append(
-            Problem(display, "'leaderboard' must be a mapping", found=repr(leaderboard)[:80])
-        )
-        leaderboard = {}
-    rule = leaderboard.get("submission_rule", "Force_Last")
-    if rule not in SUBMISSION_RULES:
-        problems.append(
-            Problem(
-                display,
-                "unknown leaderboard submission_rule",
-                expected=" | ".join(SUBMISSION_RULES),
-                found=repr(rule)[:80],
-            )
-        )
-    return {
-        "title": str(leaderboard.get("title", "Results")),
-        "key": str(leaderboard.get("key", "main")),
-        "submission_rule": rule,
-    }
 
 
 def in_file(problem: Problem, display: str) -> Problem:
@@ -440,13 +291,12 @@ def is_unknown_key(problem: Problem) -> bool:
 
 def data_checkable(edition: "Edition", problems: List[Problem]) -> bool:
     """Whether the edition's data can be read despite ``problems``: its tracks, phases and datasets
-    were read whole."""
+    were read whole (the schema has checked each phase's split)."""
     concerned = any(
         ": tracks" in p.file or ": datasets" in p.file or p.file.endswith("phases")
         for p in problems
     )
-    splits_known = all(phase.split in ("dev", "test") for phase in edition.phases)
-    return bool(edition.tracks and edition.phases) and splits_known and not concerned
+    return bool(edition.tracks) and not concerned
 
 
 def load_edition(path: Path, collected: Optional[List[Problem]] = None) -> Edition:
@@ -488,29 +338,26 @@ def _own_metrics(value, folder: Path, display: str) -> Dict[str, str]:
 
 def _cross_checked(raw: dict, display: str, folder: Path, problems: List[Problem]) -> Edition:
     """The edition ``raw`` describes, the cross-field rules' problems added to ``problems``."""
+    top = with_defaults(raw, top_level_fields())
     found: List[Problem] = []
     _check_names(raw, display, found)
-    phases = _phases(raw.get("phases"), found, display)
+    phases = _phases(raw["phases"], found)
     tracks, datasets = _tracks_and_datasets(raw, display, found)
     found.extend(dataset_problems(datasets, display))
     if not found:  # which gold may be public, and which phases may score the same items
         found.extend(config_problems(phases, datasets))
-    leaderboard = _leaderboard(raw, display, found)
     pages = _check_files(raw, folder, display, found)
     _check_known_leaks(raw.get("known_leaks"), display, found)
     terms = [raw["terms"]] if path_problem(raw["terms"], folder, "", "terms", "") is None else []
     found.extend(page_problems(raw["name"], folder, terms + [page["file"] for page in pages]))
     found.extend(text_problems(raw))
-    seed = _int(raw, "seed", DEFAULT_SEED, found, display, maximum=MAX_SEED)
-    queue = _queue(raw.get("queue"), found, display)
-    resamples = _int(raw, "bootstrap_resamples", 1000, found, display, maximum=MAX_RESAMPLES)
-    rule = _primary_rule(raw, display, found)
+    rule = _primary_rule(raw, top["baselines"], display, found)
     ranking = _ranking(raw, tracks, display, found)
     problems.extend(in_file(p, display) for p in found)
     return Edition(
         name=raw["name"],
         title=raw["title"],
-        description=str(raw.get("description", "")),
+        description=raw.get("description", ""),
         folder=folder,
         phases=phases,
         datasets=datasets,
@@ -518,20 +365,21 @@ def _cross_checked(raw: dict, display: str, folder: Path, problems: List[Problem
         pages=pages,
         terms=raw["terms"],
         logo=raw["logo"],
-        docker_image=str(raw.get("docker_image", DEFAULT_IMAGE)),
-        leaderboard=leaderboard,
-        baselines=list(raw.get("baselines", DEFAULT_BASELINES)),
-        seed=seed,
-        bootstrap_resamples=resamples,
-        public_files=list(raw.get("public_files") or []),
-        known_leaks=dict(raw.get("known_leaks") or {}),
-        contact_email=raw.get("contact_email"),
-        kit_scores_no_phase=raw.get("kit_scores_no_phase"),
+        docker_image=top["docker_image"],
+        leaderboard=with_defaults(raw.get("leaderboard"), leaderboard_fields()),
+        baselines=list(top["baselines"]),
+        seed=top["seed"],
+        bootstrap_resamples=top["bootstrap_resamples"],
+        public_files=list(raw.get("public_files", [])),
+        known_leaks=dict(raw.get("known_leaks", {})),
+        contact_email=top["contact_email"],
+        kit_scores_no_phase=top["kit_scores_no_phase"],
         config=display,
-        local=declared_local(raw.get("local")),
-        queue=queue,
+        local=declared_local(top["local"]),
+        queue=_queue(top["queue"]),
         primary_rule=rule,
         ranking=ranking,
+        metrics_module={},  # load_edition's, once the module has run
     )
 
 
@@ -554,10 +402,12 @@ def _ranking(raw: dict, tracks: List[Track], display: str, problems: List[Proble
     return ranking
 
 
-def _primary_rule(raw: dict, display: str, problems: List[Problem]) -> PrimaryRule:
-    """``primary_score`` (validated by the schema); ``baseline NAME`` must name a listed baseline."""
+def _primary_rule(
+    raw: dict, baselines: List[str], display: str, problems: List[Problem]
+) -> PrimaryRule:
+    """``primary_score`` (validated by the schema); ``baseline NAME`` must name one of
+    ``baselines``, the edition's."""
     rule = primary_rule_from_dict(raw.get("primary_score"), display)
-    baselines = list(raw.get("baselines", DEFAULT_BASELINES))
     if rule.missing == BASELINE and rule.baseline not in baselines:
         problems.append(
             Problem(

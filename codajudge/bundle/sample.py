@@ -16,11 +16,7 @@ import math
 from dataclasses import dataclass
 from typing import List, Optional, Tuple
 
-from ..errors import ConfigError, Problem
-from ..importers import SPLITS
-
-KEYS = {"of", "items", "seed"}
-EXAMPLE = "{dev: {of: test, items: 300, seed: 2020}}"
+from ..errors import ConfigError
 
 
 @dataclass(frozen=True)
@@ -33,34 +29,11 @@ class Sample:
     seed: int
 
 
-def declared_sample(source, split: str, where: str) -> Optional[Sample]:
-    """The ``sample`` a dataset's config declares for ``split``, None if it declares none."""
-    samples = source.get("sample") if isinstance(source, dict) else None
-    if samples is None:
-        return None
-    if not isinstance(samples, dict):
-        raise _problem(where, "'sample' must map a split to {of, items, seed}", samples)
-    raw = samples.get(split)
-    if raw is None:
-        return None
-    if not isinstance(raw, dict) or set(raw) != KEYS:
-        raise _problem(where, f"'sample.{split}' must have exactly the keys of, items, seed", raw)
-    of, items, seed = raw["of"], raw["items"], raw["seed"]
-    if of not in SPLITS or of == split:
-        raise _problem(where, f"'sample.{split}.of' must name another split", of)
-    if of in samples:
-        raise _problem(where, f"'sample.{split}.of' names a split that is itself a sample", of)
-    if not _whole(items, 1) or not _whole(seed, 0):
-        raise _problem(where, f"'sample.{split}' needs whole numbers items >= 1, seed >= 0", raw)
-    return Sample(split, of, items, seed)
-
-
-def _whole(value, minimum: int) -> bool:
-    return type(value) is int and value >= minimum
-
-
-def _problem(where: str, message: str, found) -> ConfigError:
-    return ConfigError([Problem(where, message, expected=EXAMPLE, found=repr(found)[:80])])
+def declared_sample(source: dict, split: str) -> Optional[Sample]:
+    """The ``sample`` a dataset's config declares for ``split``, None if it declares none (its
+    shape checked by the schema, its ``of`` by ``data_checks.dataset_problems``)."""
+    raw = source.get("sample", {}).get(split)
+    return None if raw is None else Sample(split, raw["of"], raw["items"], raw["seed"])
 
 
 def sample_key(seed: int, item_id: str) -> str:

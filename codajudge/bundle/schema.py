@@ -2,7 +2,8 @@
 
 Every key an ``edition.yaml`` may hold is declared here once, with its type, whether it is required,
 its default, its allowed values and its check: the top level, phases, datasets (the options common to
-every importer and each importer's own), tracks, pages and the leaderboard. ``validate_config``
+every importer and each importer's own: ``IMPORTER_OPTIONS``, which must name every importer of
+``codajudge.importers.IMPORTERS``), tracks, pages and the leaderboard. ``validate_config``
 walks a loaded config against it before any file is read and returns every problem at once, each
 naming the file, the key path, what was expected, what was found and a fix. Nothing is coerced:
 a quoted boolean is refused, and so is a boolean or a number where a string is expected (YAML 1.1
@@ -17,6 +18,7 @@ config that has passed this schema.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 import difflib
@@ -25,8 +27,10 @@ from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..errors import Problem, boolean_problem, counted, plural
-from ..spec import MEAN_RULES, PLAIN, WORST, primary_rule_problem
+from ..spec import MEAN_RULES, PHASES, PLAIN, WORST, primary_rule_problem
+from ..stats.bootstrap import DEFAULT_SEED
 from ..stats.ranking import GROUP_MEAN_RANK, GROUP_ORDERS
+from .check.leaderboard import SUBMISSION_RULES
 
 DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
 SPLITS = ("train", "dev", "test")
@@ -36,6 +40,8 @@ MAX_COUNT = 2**31 - 1
 MAX_TIME_LIMIT = 7 * 24 * 3600
 MAX_SEED = 2**32 - 1
 MAX_RESAMPLES = 100_000
+DEFAULT_IMAGE = "codalab/codalab-legacy:py312"
+DEFAULT_BASELINES = ["random", "most_frequent", "cosine_bow"]
 QUOTE_HINT = (
     "quote it: YAML reads unquoted yes/no/true/false/on/off as booleans and digits as numbers"
 )
@@ -58,12 +64,13 @@ STR_OR_LIST = "str_or_list"
 
 @dataclass(frozen=True)
 class Field:
-    """One key of a mapping: ``type`` (one of the constants above), ``required``, ``default`` (for the
-    docs and the JSON Schema; readers apply it), ``choices`` (allowed values), ``minimum`` and
-    ``maximum`` (numbers; list lengths for ``length``), ``items`` (the field of a list's entries or a
-    map's values), ``keys`` (allowed keys of a map), ``schema`` (the fields of an object, or a name
-    of a variant table resolved by ``variants``), ``check`` (a function returning a problem message or
-    None), ``what`` (how messages name a bad choice) and ``doc``."""
+    """One key of a mapping: ``type`` (one of the constants above), ``required``, ``default`` (the
+    docs and the JSON Schema show it; readers take it through ``with_defaults``), ``choices``
+    (allowed values), ``minimum`` and ``maximum`` (numbers; list lengths for ``length``), ``items``
+    (the field of a list's entries or a map's values), ``keys`` (allowed keys of a map), ``schema``
+    (the fields of an object, or a function choosing them from the object's value:
+    ``dataset_fields``), ``check`` (a function returning a problem message or None), ``what`` (how
+    messages name a bad choice) and ``doc``."""
 
     type: str
     doc: str = ""
@@ -379,16 +386,17 @@ def check_object(walk: Walk, where: str, value, fields: Optional[Dict[str, Field
         check_value(walk, where, f"'{key}'", value[key], spec)
 
 
-# --- variants: a dataset's fields depend on its importer -------------------------------------------
-
-#: name -> function(value) -> the fields of that value (or None after nothing could be chosen)
-VARIANTS: Dict[str, Callable] = {}
+def with_defaults(raw: Optional[dict], fields: Dict[str, Field]) -> Dict[str, object]:
+    """Every key of ``fields``: its value in ``raw`` (a mapping that passed the schema, or None),
+    else its declared default (None when it has none)."""
+    given = raw or {}
+    return {key: given.get(key, spec.default) for key, spec in fields.items()}
 
 
 def resolve(schema, value):
-    if isinstance(schema, str):
-        return VARIANTS[schema](value)
-    return schema
+    """The fields of an object: its table, or the table a variant function chooses for ``value``
+    (a dataset's fields depend on its importer), None when nothing could be chosen."""
+    return schema(value) if callable(schema) else schema
 
 
 # --- the tables ------------------------------------------------------------------------------------
@@ -404,18 +412,6 @@ def _uuid_check(value) -> Optional[str]:
             "'0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d' (Codabench: Resources > Queue Management, "
             "the queue's details)"
         )
-
-
-def _submission_rules() -> Tuple[str, ...]:
-    from .check.leaderboard import SUBMISSION_RULES
-
-    return tuple(SUBMISSION_RULES)
-
-
-def _phase_ids() -> Tuple[str, ...]:
-    from ..spec import PHASES
-
-    return tuple(PHASES)
 
 
 def _baseline_names() -> Tuple[str, ...]:
@@ -448,7 +444,7 @@ def _count(doc: str, minimum: int = 0, maximum: int = MAX_COUNT, default=None) -
 
 def phase_fields() -> Dict[str, Field]:
     return {
-        "id": Field(STR, "the phase", required=True, choices=_phase_ids(), what="phase id"),
+        "id": Field(STR, "the phase", required=True, choices=tuple(PHASES), what="phase id"),
         "name": Field(STR, "its title on the platform (default: from the id)"),
         "start": Field(
             DATE,
@@ -550,7 +546,7 @@ def leaderboard_fields() -> Dict[str, Field]:
             STR,
             "which submission counts",
             default="Force_Last",
-            choices=_submission_rules(),
+            choices=tuple(SUBMISSION_RULES),
             what="leaderboard submission_rule",
         ),
     }
@@ -630,7 +626,7 @@ def top_level_fields() -> Dict[str, Field]:
             MAP,
             "dataset id -> its source (importer and options)",
             required=True,
-            items=Field(OBJECT, schema="dataset"),
+            items=Field(OBJECT, schema=dataset_fields),
         ),
         "tracks": Field(
             LIST,
@@ -644,7 +640,7 @@ def top_level_fields() -> Dict[str, Field]:
             STR, "the terms page, a Markdown file", required=True, example="terms: pages/terms.md"
         ),
         "logo": Field(STR, "a PNG file", required=True, example="logo: logo.png"),
-        "docker_image": Field(STR, "the image submissions run in"),
+        "docker_image": Field(STR, "the image submissions run in", default=DEFAULT_IMAGE),
         "leaderboard": Field(OBJECT, "title, key, submission rule", schema=leaderboard_fields()),
         "ranking": Field(
             OBJECT, "the official ranking's extra tables (codajudge rank)", schema=ranking_fields()
@@ -658,6 +654,14 @@ def top_level_fields() -> Dict[str, Field]:
             LIST,
             "the built-in baselines run at build time",
             items=Field(STR, choices=_baseline_names(), what="baseline"),
+            default=DEFAULT_BASELINES,
+        ),
+        "seed": Field(
+            INT,
+            "the seed of baselines and bootstrap",
+            minimum=0,
+            maximum=MAX_SEED,
+            default=DEFAULT_SEED,
         ),
         "metrics_module": Field(
             STR,
@@ -665,7 +669,6 @@ def top_level_fields() -> Dict[str, Field]:
             "(README: an edition's own metric)",
             example="metrics_module: metrics.py",
         ),
-        "seed": Field(INT, "the seed of baselines and bootstrap", minimum=0, maximum=MAX_SEED),
         "bootstrap_resamples": Field(
             INT,
             "resamples behind the 95% intervals (0: none)",
@@ -702,11 +705,253 @@ def top_level_fields() -> Dict[str, Field]:
     }
 
 
+# --- a dataset: the options every importer takes, and each importer's own ----------------------
+
+TABLE_FORMATS = ("csv", "tsv", "jsonl", "json")
+
+
+def _path(required: bool = True) -> Field:
+    return Field(
+        STR,
+        "the release folder or file, relative to --data",
+        required=required,
+        example="path: data/my_release",
+    )
+
+
+def _files(entry: Field = Field(STR)) -> Field:
+    return Field(
+        MAP,
+        "split -> release file name",
+        keys=SPLITS,
+        items=entry,
+        example="files: {dev: dev.json, test: test.json}",
+    )
+
+
+def table_columns() -> Dict[str, Field]:
+    """``columns`` of the ``table`` importer: the kit's fields -> the file's column names."""
+    column = Field(STR)
+    return {
+        "id": Field(STR, "the column of item ids (unique within a split)", required=True),
+        "texts": Field(
+            LIST,
+            "the columns of the item's texts, in order",
+            required=True,
+            items=column,
+            min_items=1,
+            example="texts: [sentence1, sentence2]",
+        ),
+        "score": Field(STR, "the column of similarity gold"),
+        "label": Field(STR, "the column of the gold label (default: the annotations' majority)"),
+        "annotations": Field(
+            ANY,
+            "a list of columns, one per annotator (its name is the annotator's, unless "
+            "'annotators' is given), or one column holding each row's annotations: "
+            '{column: NAME, sep: ","} (a JSON record\'s list, or text cut at sep); an empty cell '
+            "or part: not labelled",
+            example='annotations: {column: annotations, sep: ","}',
+        ),
+        "annotators": Field(
+            ANY,
+            "the column listing each row's annotators, comma-separated (or "
+            '{column: NAME, sep: ","}), one per annotation',
+        ),
+        "distribution": Field(
+            STR,
+            "the column of soft-label gold: a JSON list in the labels' order, or a JSON object "
+            "label -> probability (default: the annotations' shares)",
+        ),
+        "lang": Field(STR, "the column of the item's language"),
+        "genre": Field(STR, "the column of the item's genre"),
+    }
+
+
+def dataset_fields(value) -> Dict[str, Field]:
+    """The fields of one dataset entry, chosen by its ``importer``."""
+    importer = value.get("importer", "kit") if isinstance(value, dict) else "kit"
+    fields = common_fields(importer)
+    if importer in IMPORTER_OPTIONS:
+        fields.update(IMPORTER_OPTIONS[importer])
+        return fields
+    for options in IMPORTER_OPTIONS.values():  # unknown importer: reported once, options unjudged
+        fields.update({k: Field(ANY) for k in options})
+    return fields
+
+
+#: importer -> its own options (``path`` included); the common ones are in ``common_fields``.
+IMPORTER_OPTIONS: Dict[str, Dict[str, Field]] = {
+    "kit": {"path": _path()},
+    "semeval_sts": {
+        "path": _path(),
+        "track": Field(
+            STR, "the release's track name", required=True, example="track: track1.ar-ar"
+        ),
+        "lang": Field(STR, "the items' language (default: from the track name)"),
+        "fallback": Field(
+            MAP,
+            "train/dev -> another dataset source",
+            keys=("train", "dev"),
+            items=Field(OBJECT, schema=dataset_fields),
+        ),
+    },
+    "stsb": {"path": _path(), "files": _files()},
+    "ocnli": {"path": _path(), "files": _files()},
+    "chaosnli": {"path": _path(), "files": _files(Field(STR_OR_LIST))},
+    "lewidi": {
+        "path": _path(),
+        "dataset": Field(
+            STR,
+            "CSC | MP | Paraphrase | VariErrNLI (2025); ArMIS | ConvAbuse | HS-Brexit | MD-Agreement (2023)",
+            required=True,
+        ),
+        "files": _files(),
+        "check_soft_label": Field(
+            BOOL, "refuse a release whose soft labels disagree", default=True
+        ),
+        "split_in_ids": Field(
+            BOOL,
+            "item ids <split>-<release id>, for a release that numbers each split from 1",
+            default=False,
+        ),
+        "label_map": Field(
+            MAP,
+            "an annotation as released -> the label it counts as (2023 layout)",
+            items=Field(STR),
+            example='label_map: {"-3": "1", "-2": "1", "-1": "1", "0": "0", "1": "0"}',
+        ),
+        "soft_gold": Field(
+            STR,
+            "annotations (the shares recomputed) | release (the file's own soft_label)",
+            default="annotations",
+            choices=("annotations", "release"),
+            what="soft gold",
+        ),
+        "hard_gold": Field(
+            STR,
+            "majority (recomputed; ties unscored) | release (the file's hard_label, its "
+            "organisers' tie-breaks kept); without it the items have no hard label",
+            choices=("majority", "release"),
+            what="hard gold",
+        ),
+    },
+    "table": {
+        "path": _path(required=False),
+        "format": Field(
+            STR,
+            "csv | tsv | jsonl | json (one JSON document: an object keyed by id, or a list of "
+            "records) (default: from the file's suffix, .json read as jsonl)",
+            choices=TABLE_FORMATS,
+            what="table format",
+        ),
+        "columns": Field(
+            OBJECT, "the kit's fields -> the file's columns", required=True, schema=table_columns()
+        ),
+        "lang": Field(STR, "the items' language, when no column gives it", example="lang: en"),
+        "genre": Field(STR, "the items' genre, when no column gives it"),
+    },
+}
+
+
+def sample_fields() -> Dict[str, Field]:
+    """A ``sample`` entry (``bundle/sample.py``): ``items`` items of split ``of``, chosen by ``seed``."""
+    return {
+        "of": Field(STR, "the split sampled", required=True, choices=SPLITS, what="split"),
+        "items": Field(INT, "how many items", required=True, minimum=1),
+        "seed": Field(INT, "the seed of the hash that chooses them", required=True, minimum=0),
+    }
+
+
+def split_fields() -> Dict[str, Field]:
+    share = Field(NUMBER, "the share of the items kept", minimum=0, maximum=1)
+    return {
+        "train": share,
+        "dev": share,
+        "test": share,
+        "seed": Field(INT, "the seed of the hash that assigns items", minimum=0, default=0),
+        "from": Field(
+            STR,
+            "the release split cut (default: test; the table importer reads its one file)",
+            choices=SPLITS,
+            what="split",
+        ),
+    }
+
+
+def common_fields(importer: str) -> Dict[str, Field]:
+    """Options every dataset takes, whatever its importer."""
+    from ..importers import IMPORTERS
+
+    override = {
+        key: dataclasses.replace(spec, required=False, default=None, example="")
+        for key, spec in IMPORTER_OPTIONS.get(importer, {}).items()
+        if key != "fallback"
+    }
+    return {
+        "importer": Field(
+            STR, "the release format", default="kit", choices=tuple(IMPORTERS), what="importer"
+        ),
+        "where": Field(
+            MAP,
+            "column or field -> the value (or list of values) of the items kept",
+            items=Field(STR_OR_LIST),
+            example="where: {genre: main-captions}",
+        ),
+        "split": Field(
+            OBJECT,
+            "cut one release into train/dev/test by shares",
+            schema=split_fields(),
+            example="split: {train: 0.8, dev: 0.1, test: 0.1}",
+        ),
+        "splits": Field(
+            MAP,
+            "split -> the options that change for it",
+            keys=SPLITS,
+            items=Field(
+                OBJECT, schema=override, example="splits: {train: {path: release/train.zip}}"
+            ),
+        ),
+        "train": Field(
+            STR,
+            "'none': the dataset has no training split (baselines that learn from one are not run)",
+            choices=("none",),
+            what="value",
+        ),
+        "sample": Field(
+            MAP,
+            "split -> {of, items, seed}: the split is a seeded sample of another split's items "
+            "(never public when that split is hidden)",
+            keys=SPLITS,
+            items=Field(
+                OBJECT,
+                schema=sample_fields(),
+                example="sample: {dev: {of: test, items: 300, seed: 1}}",
+            ),
+        ),
+        # Read by bundle/build.py (_without) and bundle/phase_gold.py, which uses it to tell two
+        # splits apart; data_checks refuses a split excluding itself.
+        "exclude": Field(
+            MAP,
+            "split -> another split: the items whose texts that split holds are left out of it",
+            keys=SPLITS,
+            items=Field(STR, choices=SPLITS, what="split"),
+            example="exclude: {test: dev}",
+        ),
+        # Read by bundle/build.py's declared_repeats, which also refuses a split whose gold no
+        # phase hides (a check across phases and datasets).
+        "known_repeats": Field(
+            MAP,
+            "hidden-gold split -> how many of its items the release really repeats (by texts) "
+            "from a public split (never items a sample copies); more are refused",
+            keys=SPLITS,
+            items=Field(INT, minimum=0),
+            example="known_repeats: {test: 18}",
+        ),
+    }
+
+
 def validate_config(raw, display: str) -> List[Problem]:
     """Every problem of a loaded edition config against the schema (empty when it conforms)."""
-    from .dataset_schema import register
-
-    register()
     walk = Walk(display)
     if not isinstance(raw, dict):
         walk.add("", "the edition config must be a YAML mapping", found=type(raw).__name__)
@@ -743,7 +988,7 @@ def _json_shape(spec: Field) -> dict:
     if spec.type == MAP:
         return _json_map(spec)
     if spec.type == OBJECT:
-        if spec.schema == "dataset":
+        if callable(spec.schema):
             return {"$ref": "#/$defs/dataset"}
         return json_object(spec.schema)
     return {}
@@ -789,8 +1034,6 @@ def json_object(fields: Dict[str, Field]) -> dict:
 
 def _json_dataset() -> dict:
     """One branch per importer, told apart by ``importer`` (absent: kit)."""
-    from .dataset_schema import IMPORTER_OPTIONS, dataset_fields
-
     branches = []
     for name in IMPORTER_OPTIONS:
         branch = json_object(dataset_fields({"importer": name}))
@@ -803,9 +1046,6 @@ def _json_dataset() -> dict:
 
 def json_schema() -> dict:
     """The edition config's schema as JSON Schema, for editors (docs/edition.schema.json)."""
-    from .dataset_schema import register
-
-    register()
     doc = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "https://codajudge/edition.schema.json",
@@ -855,15 +1095,6 @@ def markdown_table(title: str, fields: Dict[str, Field]) -> List[str]:
 
 def markdown_reference() -> str:
     """Every table of the schema, as the reference section of docs/edition-config.md."""
-    from .dataset_schema import (
-        IMPORTER_OPTIONS,
-        common_fields,
-        register,
-        split_fields,
-        table_columns,
-    )
-
-    register()
     parts: List[str] = []
     parts += markdown_table("Top level", top_level_fields())
     parts += markdown_table("A phase (`phases[...]`)", phase_fields())

@@ -1,6 +1,6 @@
 """An organiser's own table: CSV, TSV, JSON lines or one JSON document, read without writing code.
 
-Options (see ``bundle/dataset_schema.py`` and ``docs/edition-config.md``):
+Options (see ``bundle/schema.py`` and ``docs/edition-config.md``):
 
 - ``path``: one file holding every item (cut into splits with the dataset's ``split`` option), or
   per split ``splits: {train: {path: ...}, dev: {path: ...}, test: {path: ...}}``; a split the
@@ -335,7 +335,7 @@ def _delimited(value) -> Optional[Delimited]:
 def list_column_problems(columns: dict, where: str) -> List[Problem]:
     """``annotations`` (a list of columns, one per annotator) and ``annotators`` (a column of
     comma-separated names) of a table's ``columns``, each also one column holding a list: forms the
-    schema leaves to this check (``bundle.dataset_checks``), made before any file is read."""
+    schema leaves to this check (``bundle.data_checks``), made before any file is read."""
     plain = {
         "annotations": lambda v: isinstance(v, list) and v and all(isinstance(c, str) for c in v),
         "annotators": lambda v: isinstance(v, str) and v,
