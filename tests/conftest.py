@@ -12,7 +12,7 @@ SHARED_CHECKER = REPO.parent / "shared" / "tools" / "codabench_check.py"
 
 #: Test modules of the scoring engine and its readers that CI reruns with numpy 1.26.4 / scipy 1.11.4 (the hostile
 #: corpus runs once: it is dominated by process start-up, not by the libraries).
-PLATFORM_MODULES = ("test_metrics", "test_scoring", "test_stats", "test_fuzz", "test_fastpaths")
+PLATFORM_MODULES = ("test_metrics", "test_scoring", "test_stats", "test_fuzz", "test_submission_rules")
 
 
 @pytest.hookimpl(
