@@ -23,7 +23,7 @@ import yaml
 
 from codajudge.bundle.build import build, import_data
 from codajudge.bundle.edition import load_edition
-from codajudge.bundle.legacy import build_legacy, legacy_yaml, markdown_to_html
+from codajudge.bundle.legacy import legacy_yaml, markdown_to_html
 from conftest import shared_checker
 from codajudge.errors import ConfigError
 
@@ -417,9 +417,9 @@ def test_malformed_split_sources_are_refused(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def legacy(tmp_path_factory):
+def legacy(bundles):
     needs_default_data()
-    return build_legacy(load_edition(DEFAULT), DEFAULT, tmp_path_factory.mktemp("legacy"))
+    return bundles.shipped("default", DEFAULT, legacy=True)
 
 
 def test_the_legacy_bundle_passes_the_checker(legacy):

@@ -7,19 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from codajudge.bundle.build import build
-from codajudge.bundle.edition import load_edition
 from codajudge.errors import ConfigError, SubmissionError
 from codajudge.programs import run_local
-from small_edition import make_edition
 
 
 @pytest.fixture(scope="module")
-def bundle(tmp_path_factory):
-    root = tmp_path_factory.mktemp("runner")
-    edition = load_edition(make_edition(root / "edition"))
-    summary = build(edition, edition.folder, root / "dist")
-    return summary
+def bundle(bundles):
+    return bundles.small()
 
 
 REPO = Path(__file__).resolve().parents[1]
