@@ -721,6 +721,7 @@ def _kit_ids(kit: Path) -> set:
     return ids
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", EDITIONS)
 def test_the_readme_first_command_works_in_the_unzipped_kit(name, built, tmp_path):
     """Unzip the starting kit in a fresh folder, run the README's first command there: it scores the
@@ -816,6 +817,7 @@ def _zipped(folder: Path, target: Path) -> Path:
     return target
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", EDITIONS)
 def test_every_command_of_the_readme_runs_in_the_unzipped_kit(name, built, tmp_path):
     """Every command the kit's README shows runs in a fresh copy of the kit, its check command on
@@ -844,6 +846,7 @@ def test_every_command_of_the_readme_runs_in_the_unzipped_kit(name, built, tmp_p
     assert not failed, "\n".join(failed)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["sts2017", "ocnli"])
 def test_the_readmes_check_command_scores_the_local_sample(name, built, tmp_path):
     """Where the practice gold is hidden, the README's check command (``--phase local``) takes the

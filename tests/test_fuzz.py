@@ -118,7 +118,7 @@ def archives(draw) -> bytes:
     return data
 
 
-@settings(FUZZ, max_examples=CASES * 2)
+@settings(FUZZ, max_examples=CASES)
 @given(data=archives())
 def test_any_archive_is_scored_or_refused_with_a_located_message(data, arena):
     """The scoring program on any zip: exit 0 with finite scores, or exit 2 naming the archive or a
