@@ -1,6 +1,6 @@
 """The submission reader's rules, one named case each, on valid files of the hostile edition edited
-the ways participants write them; what is accepted (with its note); and properties over arbitrary
-contents and values (hypothesis, derandomized, bounded).
+the ways participants write them; what is accepted (with its note); and a property over arbitrary
+values (hypothesis, derandomized, bounded; arbitrary file contents are fuzzed in ``test_fuzz.py``).
 
 Each case reads one track file through the scoring program's reader (``scoring.read_track_file``)
 and pins where the refusal points (file, line, item) and the parts that state the rule. The hostile
@@ -15,10 +15,13 @@ from typing import List
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from hostile import edition, reading
 from hostile.reading import TRACKS
 from hostile.rules import Refusal, assert_refused
+from codajudge.errors import SubmissionError
 from codajudge.metrics import PerAnnotator
 
 
@@ -361,3 +364,51 @@ def test_the_semeval_2017_gold_files_read_as_positional_submissions(tmp_path):
         keys = submission.ItemKeys([f"p{k}" for k in range(len(scores))])
         prediction = submission.read_prediction(gs, gs.name, TRACKS["sim"], keys)
         assert prediction.format == "positional" and np.array_equal(prediction.values, scores)
+
+
+# --- property: any value in any track --------------------------------------------------------------
+
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats()
+    | st.text(max_size=8)
+    | st.sampled_from(edition.NLI + edition.ORDINAL),
+    lambda inner: (
+        st.lists(inner, max_size=8) | st.dictionaries(st.text(max_size=8), inner, max_size=3)
+    ),
+    max_leaves=20,
+)
+
+
+@settings(
+    max_examples=300,
+    derandomize=True,
+    database=None,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+)
+@given(
+    track_id=st.sampled_from(sorted(TRACKS)),
+    value=JSON_VALUES,
+    as_text=st.booleans(),
+)
+def test_any_value_is_read_as_finite_numbers_or_refused_at_its_line(
+    track_id, value, as_text, tmp_path_factory
+):
+    """One item's value replaced by any JSON value (or its text unquoted): the file is accepted with
+    finite values, or refused at that item's line and id."""
+    text = value if as_text and isinstance(value, str) else json.dumps(value)
+    lines = valid(track_id)
+    item_id = lines[edition.BAD_INDEX].split("\t")[0]
+    lines[edition.BAD_INDEX] = f"{item_id}\t{text}"
+    try:
+        prediction = read(tmp_path_factory.getbasetemp(), track_id, lines)
+    except SubmissionError as e:
+        located = [p for p in e.problems if p.line == edition.BAD_INDEX + 1 or item_id in p.items]
+        assert located and all(p.file == f"{track_id}.tsv" for p in e.problems), str(e)
+        return
+    values = prediction.values
+    array = values.values if isinstance(values, PerAnnotator) else values
+    assert np.all(np.isfinite(np.asarray(array, dtype=float)))
