@@ -39,7 +39,7 @@ def write_lines(path: Path, items, sep: str = "\n", bom: bool = False) -> Path:
 # --- item files ----------------------------------------------------------------------------------
 
 CSC = edition.GOLD["csc"]
-#: name -> (the item file's bytes, the refusal).
+#: name -> (the items an item file holds, the refusal).
 ITEM_FILE_RULES = {
     "texts not a list": (
         changed(CSC, texts="one text"),
