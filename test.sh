@@ -3,4 +3,4 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 source scripts/venv.sh requirements-dev.txt
-python -m pytest -q -n auto --dist loadgroup "$@"
+python -m pytest -q -n auto --dist loadgroup --durations=10 "$@"

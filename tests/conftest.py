@@ -1,8 +1,12 @@
 """Shared test fixtures and markers."""
 
+import fcntl
 import os
+import pickle
 import re
+import shutil
 from pathlib import Path
+from typing import Callable
 
 import pytest
 
@@ -12,7 +16,13 @@ SHARED_CHECKER = REPO.parent / "shared" / "tools" / "codabench_check.py"
 
 #: Test modules of the scoring engine and its readers that CI reruns with numpy 1.26.4 / scipy 1.11.4 (the hostile
 #: corpus runs once: it is dominated by process start-up, not by the libraries).
-PLATFORM_MODULES = ("test_metrics", "test_scoring", "test_stats", "test_fuzz", "test_fastpaths")
+PLATFORM_MODULES = (
+    "test_metrics",
+    "test_scoring",
+    "test_stats",
+    "test_fuzz",
+    "test_submission_rules",
+)
 
 
 @pytest.hookimpl(
@@ -144,3 +154,60 @@ def shared_checker() -> Path:
             f"{SHARED_CHECKER} not found: the offline Codabench validator lives in ../shared/tools"
         )
     return SHARED_CHECKER
+
+
+class BundleCache:
+    """Bundles built once for the whole run: each is built in ``root/KEY/`` by the first worker that
+    asks for it, under a file lock (``root/KEY.lock``) that pytest-xdist's other workers wait on,
+    and its ``BuildSummary`` is kept beside it (``summary.pickle``) for them to load. The trees are
+    shared: a test that changes a bundle copies it first."""
+
+    def __init__(self, root: Path):
+        self.root = root
+        root.mkdir(parents=True, exist_ok=True)
+
+    def get(self, key: str, build: Callable[[Path], object]):
+        """The summary ``build(folder)`` returns, built into ``root/KEY/`` once for all workers."""
+        folder = self.root / key
+        kept = self.root / f"{key}.summary.pickle"
+        with open(self.root / f"{key}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if not kept.exists():
+                shutil.rmtree(folder, ignore_errors=True)
+                kept.write_bytes(pickle.dumps(build(folder)))
+        return pickle.loads(kept.read_bytes())
+
+    def small(self, test_items: int = 14, legacy: bool = False):
+        """The small test edition (``small_edition.make_edition``) with ``test_items`` items in each
+        test split, built for Codabench v2 or, with ``legacy``, for CodaLab v1.5."""
+        from codajudge.bundle.build import build
+        from codajudge.bundle.edition import load_edition
+        from codajudge.bundle.legacy import build_legacy
+        from small_edition import make_edition
+
+        def made(folder: Path):
+            edition = load_edition(make_edition(folder / "edition", test_items=test_items))
+            return (build_legacy if legacy else build)(edition, edition.folder, folder / "dist")
+
+        return self.get(f"small-{test_items}-{'legacy' if legacy else 'v2'}", made)
+
+    def shipped(self, name: str, data_root: Path, legacy: bool = False):
+        """The shipped edition ``name`` read from ``data_root``, for v2 or (``legacy``) v1.5."""
+        from codajudge.bundle.build import build
+        from codajudge.bundle.edition import load_edition
+        from codajudge.bundle.legacy import build_legacy
+
+        def made(folder: Path):
+            edition = load_edition(REPO / "editions" / name)
+            return (build_legacy if legacy else build)(edition, data_root, folder)
+
+        return self.get(f"{name}-{'legacy' if legacy else 'v2'}", made)
+
+
+@pytest.fixture(scope="session")
+def bundles(tmp_path_factory) -> BundleCache:
+    """The run's one bundle cache: under the base temp's parent, which pytest-xdist's workers share
+    (each has its own base temp below it), or in the base temp of a run without workers."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    return BundleCache(shared / "bundle-cache")

@@ -23,7 +23,7 @@ import yaml
 
 from codajudge.bundle.build import build, import_data
 from codajudge.bundle.edition import load_edition
-from codajudge.bundle.legacy import build_legacy, legacy_yaml, markdown_to_html
+from codajudge.bundle.legacy import legacy_yaml, markdown_to_html
 from conftest import shared_checker
 from codajudge.errors import ConfigError
 
@@ -417,11 +417,12 @@ def test_malformed_split_sources_are_refused(tmp_path):
 
 
 @pytest.fixture(scope="module")
-def legacy(tmp_path_factory):
+def legacy(bundles):
     needs_default_data()
-    return build_legacy(load_edition(DEFAULT), DEFAULT, tmp_path_factory.mktemp("legacy"))
+    return bundles.shipped("default", DEFAULT, legacy=True)
 
 
+@pytest.mark.slow
 def test_the_legacy_bundle_passes_the_checker(legacy):
     # One warning on purpose: force_submission_to_leaderboard, which CodaLab v1.5 needs to put each
     # submission on the board (else participants push it by hand), is a key Codabench ignores.
@@ -436,6 +437,7 @@ def test_the_legacy_bundle_passes_the_checker(legacy):
         assert len(warnings) == 1 and "['force_submission_to_leaderboard']" in warnings[0]
 
 
+@pytest.mark.slow
 def test_the_legacy_build_summary_says_it_takes_result_submissions_only(legacy):
     text = legacy.render()
     assert text.startswith("edition default: ")
@@ -443,6 +445,7 @@ def test_the_legacy_build_summary_says_it_takes_result_submissions_only(legacy):
     assert "code submissions need the Codabench bundle" in text
 
 
+@pytest.mark.slow
 def test_the_shipped_legacy_bundle_passes_codajudge_check(legacy, capsys):
     from codajudge.programs.check import main as check_main
 
@@ -451,6 +454,7 @@ def test_the_shipped_legacy_bundle_passes_codajudge_check(legacy, capsys):
         assert "ok, no problems found" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_the_legacy_yaml_has_v15_phases_pages_and_the_same_column_keys(legacy):
     doc = yaml.safe_load((legacy.tree / "competition.yaml").read_text(encoding="utf-8"))
     raw = yaml.safe_load((DEFAULT / "edition.yaml").read_text(encoding="utf-8"))
@@ -480,6 +484,7 @@ def test_the_legacy_yaml_has_v15_phases_pages_and_the_same_column_keys(legacy):
     assert all(c["leaderboard"] == board for c in columns.values())
 
 
+@pytest.mark.slow
 def test_every_legacy_zip_has_its_files_at_its_root(legacy):
     def names(name):
         with zipfile.ZipFile(legacy.tree / name) as zf:

@@ -14,23 +14,15 @@ from pathlib import Path
 import pytest
 import yaml
 
-from codajudge.bundle.build import build
 from codajudge.bundle.check import check_bundle
-from codajudge.bundle.edition import load_edition
-from codajudge.bundle.legacy import build_legacy
 from codajudge.bundle.zipdet import write_zip
-from small_edition import make_edition
 
 REPO = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
-def small(tmp_path_factory):
-    root = tmp_path_factory.mktemp("check")
-    edition = load_edition(make_edition(root / "edition"))
-    return build(edition, edition.folder, root / "dist"), build_legacy(
-        edition, edition.folder, root / "legacy"
-    )
+def small(bundles):
+    return bundles.small(), bundles.small(legacy=True)
 
 
 # --- mutations ---------------------------------------------------------------------------------------
@@ -369,12 +361,10 @@ def test_the_command_prints_one_line_per_problem_and_exits_1(entry, small, tmp_p
 
 
 @pytest.fixture(scope="module")
-def larger(tmp_path_factory):
+def larger(bundles):
     """The small edition with 60 test items: enough for a correlation or a relabelling to mean
     something (14 are too few to be judged by content)."""
-    root = tmp_path_factory.mktemp("check-larger")
-    edition = load_edition(make_edition(root / "edition", test_items=60))
-    return build(edition, edition.folder, root / "dist")
+    return bundles.small(test_items=60)
 
 
 def _test_items(summary, dataset: str):

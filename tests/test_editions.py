@@ -26,7 +26,6 @@ import pytest
 import yaml
 
 from conftest import shared_checker
-from codajudge.bundle.build import build
 from codajudge.bundle.check import check_bundle
 from codajudge.bundle.edition import load_edition
 from codajudge.formats.write import write_prediction
@@ -102,8 +101,8 @@ class Builds:
     selected, a second time by the command line in a background process started just before, so
     that both builds share the two cores."""
 
-    def __init__(self, out: Path, rebuild_wanted):
-        self.out, self.rebuild_wanted = out, rebuild_wanted
+    def __init__(self, out: Path, rebuild_wanted, cache):
+        self.out, self.rebuild_wanted, self.cache = out, rebuild_wanted, cache
         self.summaries, self.rebuilds = {}, {}
 
     def __call__(self, name: str):
@@ -111,9 +110,7 @@ class Builds:
             root = data_root(name)
             if name in self.rebuild_wanted:
                 self.rebuilds[name] = self._start_rebuild(name)
-            self.summaries[name] = build(
-                load_edition(REPO / "editions" / name), root, self.out / "first"
-            )
+            self.summaries[name] = self.cache.shipped(name, root)
         return self.summaries[name]
 
     def _start_rebuild(self, name: str):
@@ -153,14 +150,14 @@ class Builds:
 
 
 @pytest.fixture(scope="session")
-def built(tmp_path_factory, request):
+def built(tmp_path_factory, request, bundles):
     """``built(name)`` -> the BuildSummary of that edition, built at most once per session."""
     wanted = {
         item.callspec.params.get("name")
         for item in request.session.items
         if getattr(item, "originalname", "") == REPRODUCIBILITY_TEST and hasattr(item, "callspec")
     }
-    builds = Builds(tmp_path_factory.mktemp("editions"), wanted)
+    builds = Builds(tmp_path_factory.mktemp("editions"), wanted, bundles)
     yield builds
     builds.close()
 
@@ -724,6 +721,7 @@ def _kit_ids(kit: Path) -> set:
     return ids
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", EDITIONS)
 def test_the_readme_first_command_works_in_the_unzipped_kit(name, built, tmp_path):
     """Unzip the starting kit in a fresh folder, run the README's first command there: it scores the
@@ -819,6 +817,7 @@ def _zipped(folder: Path, target: Path) -> Path:
     return target
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", EDITIONS)
 def test_every_command_of_the_readme_runs_in_the_unzipped_kit(name, built, tmp_path):
     """Every command the kit's README shows runs in a fresh copy of the kit, its check command on
@@ -847,6 +846,7 @@ def test_every_command_of_the_readme_runs_in_the_unzipped_kit(name, built, tmp_p
     assert not failed, "\n".join(failed)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["sts2017", "ocnli"])
 def test_the_readmes_check_command_scores_the_local_sample(name, built, tmp_path):
     """Where the practice gold is hidden, the README's check command (``--phase local``) takes the

@@ -223,12 +223,19 @@ def _written(work: Path, name: str) -> Path:
     return edition
 
 
-def test_the_new_editions_kit_scores_its_first_readme_command_with_no_other_edit(tmp_path):
+@pytest.fixture(scope="module")
+def fresh(tmp_path_factory) -> Path:
+    """``codajudge new fresh``, the placeholders rewritten, then the README's build: the bundle."""
+    work = tmp_path_factory.mktemp("fresh")
+    _written(work, "fresh")
+    codajudge("build", "--edition", "fresh", "--data", "fresh", "--out", "dist", cwd=work)
+    return work / "dist" / "fresh"
+
+
+def test_the_new_editions_kit_scores_its_first_readme_command_with_no_other_edit(fresh, tmp_path):
     """codajudge new, the placeholders rewritten, the README's build, then the kit README's first
     run_local.py command in the starting kit: it scores the local phase."""
-    _written(tmp_path, "fresh")
-    codajudge("build", "--edition", "fresh", "--data", "fresh", "--out", "dist", cwd=tmp_path)
-    kit = tmp_path / "dist" / "fresh" / "starting_kit"
+    kit = Path(shutil.copytree(fresh / "starting_kit", tmp_path / "starting_kit"))
     readme = (kit / "README.md").read_text(encoding="utf-8")
     first = next(line for line in readme.splitlines() if line.startswith("python3 run_local.py"))
     assert first == "python3 run_local.py . baseline:cosine_bow --phase local"
@@ -256,9 +263,10 @@ def test_chaosnli_declares_why_its_kit_scores_no_phase():
     assert "no training split" in load_edition(REPO / "editions" / "chaosnli").kit_scores_no_phase
 
 
-def test_the_baselines_page_says_why_cosine_bow_cannot_differ_on_one_text(tmp_path):
+def test_the_baselines_page_says_why_cosine_bow_cannot_differ_on_one_text(fresh, tmp_path):
     """Items of one text give cosine_bow no pair to compare: it predicts as most_frequent does,
-    and the Baselines page says so rather than showing two equal columns without a word."""
+    and the Baselines page says so rather than showing two equal columns without a word; the same
+    new edition with two texts (``fresh``) says nothing of it."""
     edition = _written(tmp_path, "single")
     config = edition / "edition.yaml"
     text = config.read_text(encoding="utf-8")
@@ -269,7 +277,4 @@ def test_the_baselines_page_says_why_cosine_bow_cannot_differ_on_one_text(tmp_pa
         "- **cosine_bow** cannot differ from another baseline here: on Similarity, whose items "
         "have fewer than 2 texts, it has nothing to compare and predicts as most_frequent does."
     ) in page
-    two = tmp_path / "two"
-    config.write_text(text, "utf-8")
-    codajudge("build", "--edition", "single", "--data", "single", "--out", str(two), cwd=tmp_path)
-    assert "cannot differ" not in (two / "single" / "pages" / "baselines.md").read_text("utf-8")
+    assert "cannot differ" not in (fresh / "pages" / "baselines.md").read_text("utf-8")

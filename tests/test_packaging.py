@@ -128,17 +128,12 @@ def test_python_m_build_gives_an_sdist_and_a_wheel_that_twine_check_passes(built
 @pytest.mark.slow
 @needs_lewidi
 def test_the_wheel_in_a_fresh_venv_reproduces_the_local_runner_on_the_lewidi_practice_files(
-    built_dist, tmp_path
+    built_dist, bundles, tmp_path
 ):
     """The runner scores the kit's most-frequent baseline on the LeWiDi 2025 practice phase; in a
     fresh environment with the wheel (and numpy, scipy, pyyaml only), the library's functions on
     plain lists and score_predictions on the prediction files give the same numbers."""
-    from codajudge.bundle.build import build
-    from codajudge.bundle.edition import load_edition
-
-    built = build(
-        load_edition(REPO / "editions" / "lewidi2025"), official.RELEASE.parent, tmp_path / "b"
-    )
+    built = bundles.shipped("lewidi2025", official.RELEASE.parent)
     bundle, output = built.zip_path, tmp_path / "run"
     runner = run_once(built.tree, "baseline:most_frequent", "practice", output=output)
     predictions = tmp_path / "predictions"

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hostile import edition
-from hostile.record_submission import GOLD, TRACKS, read
+from hostile.reading import GOLD, TRACKS, read
 from codajudge.errors import SubmissionError
 from codajudge.formats import submission
 from codajudge.formats.annotators import RowFit, annotator_pool

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from codajudge.bundle.build import build, hidden_gold, import_data
+from codajudge.bundle.build import hidden_gold, import_data
 from codajudge.bundle.check import check_bundle
 from codajudge.bundle.edition import Phase, load_edition
 from codajudge.bundle.phase_gold import post_campaign
@@ -240,11 +240,10 @@ def test_post_campaign_phases_are_those_starting_after_the_evaluation_ends():
 # --- the bundle checker ------------------------------------------------------------------------------
 
 
-def test_the_bundle_checker_refuses_a_starting_kit_holding_a_hidden_phase_s_gold(tmp_path):
+def test_the_bundle_checker_refuses_a_starting_kit_holding_a_hidden_phase_s_gold(bundles, tmp_path):
     """A bundle built by a kit without the config rule: the practice phase's public gold is the
     evaluation's. Its gold digest was read as 'public on purpose' and the leak check skipped it."""
-    folder = make_edition(tmp_path / "small")
-    tree = build(load_edition(folder), folder, tmp_path / "dist").tree
+    tree = Path(shutil.copytree(bundles.small().tree, tmp_path / "small"))
     kit = tree / "starting_kit" / "reference_data" / "practice"
     for path in (tree / "reference_data" / "evaluation").glob("*.jsonl"):
         shutil.copyfile(path, kit / path.name)
@@ -256,11 +255,12 @@ def test_the_bundle_checker_refuses_a_starting_kit_holding_a_hidden_phase_s_gold
     ), "\n".join(problems) or "no problem found"
 
 
-def test_the_bundle_checker_refuses_a_hidden_phase_scoring_a_later_hidden_phase_s_items(tmp_path):
+def test_the_bundle_checker_refuses_a_hidden_phase_scoring_a_later_hidden_phase_s_items(
+    bundles, tmp_path
+):
     """Rule 3 on a built bundle (one built before the rule, or edited): the hidden-gold practice
     scores the evaluation's items. The post-campaign phase scoring them again is not reported."""
-    folder = make_edition(tmp_path / "small")
-    tree = build(load_edition(folder), folder, tmp_path / "dist").tree
+    tree = Path(shutil.copytree(bundles.small().tree, tmp_path / "small"))
     assert check_bundle(tree) == []
     for kind in ("reference_data", "input_data"):
         for path in (tree / kind / "evaluation").glob("*.jsonl"):

@@ -288,12 +288,8 @@ def test_the_checker_refuses_a_task_that_ingests_beside_the_reference_data():
 
 
 @pytest.fixture(scope="module")
-def legacy_tree(tmp_path_factory):
-    from codajudge.bundle.legacy import build_legacy
-    from small_edition import make_edition
-
-    folder = make_edition(tmp_path_factory.mktemp("edition") / "small")
-    return build_legacy(load_edition(folder), folder, tmp_path_factory.mktemp("legacy")).tree
+def legacy_tree(bundles):
+    return bundles.small(legacy=True).tree
 
 
 def test_legacy_programs_carry_the_metadata_file_the_v1_worker_reads(legacy_tree):

@@ -18,8 +18,6 @@ import numpy as np
 import pytest
 
 from codajudge import kinds, report
-from codajudge.bundle.build import build
-from codajudge.bundle.edition import load_edition
 from codajudge.metrics import get as get_metric
 from codajudge.metrics.base import MEAN
 from codajudge.metrics.disagreement import PerAnnotator
@@ -28,17 +26,14 @@ from codajudge.programs.score import main as score_main
 from codajudge.scoring import score_folder
 from codajudge.spec import read_spec
 from codajudge.tracks import score_key, track_from_dict
-from small_edition import make_edition
 from test_report_html import make_phase
 
 REPO = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
-def bundle(tmp_path_factory):
-    root = tmp_path_factory.mktemp("results-page")
-    edition = load_edition(make_edition(root / "edition"))
-    return build(edition, edition.folder, root / "dist")
+def bundle(bundles):
+    return bundles.small()
 
 
 @pytest.fixture(scope="module")

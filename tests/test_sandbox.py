@@ -14,13 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from codajudge.bundle.build import build
-from codajudge.bundle.edition import load_edition
 from codajudge.programs import run_local
 from codajudge.runner import sandbox
 from codajudge.runner.bundle_view import phase_task
 from codajudge.runner.local import run_submission
-from small_edition import make_edition
 
 SANDBOX_REASON = sandbox.probe(shutil.which("bwrap"))
 needs_bwrap = pytest.mark.skipif(
@@ -139,11 +136,9 @@ class Model:
 
 
 @pytest.fixture(scope="module")
-def pristine(tmp_path_factory):
-    """The small edition's bundle, built once for the module (a build runs every baseline)."""
-    root = tmp_path_factory.mktemp("sandbox")
-    edition = load_edition(make_edition(root / "edition"))
-    return build(edition, edition.folder, root / "dist").tree
+def pristine(bundles):
+    """The small edition's bundle, built once for the run (a build runs every baseline)."""
+    return bundles.small().tree
 
 
 @pytest.fixture()

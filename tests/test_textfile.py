@@ -1,160 +1,409 @@
-"""The text-file reader: one reader, each rule stated once, and the same outcomes as recorded.
+"""The text-file reader (``textfile.read_texts``): one named case per rule it refuses by, the layouts
+it accepts, and properties over arbitrary bytes (hypothesis, derandomized, bounded).
 
-``hostile/recorded/textfile.json`` holds the reader's outcomes (values digest or full message) over
-the hostile corpus, seeded awkward inputs at several block sizes and bounds, and the bounds cases
-(``hostile/textfile_outcomes.py``, recorded by ``hostile/recordings.py``).
+Each refusal names the file and, for a rule about a line, the line; what was expected and what was
+found. The rules of a line are checked in the order of ``textfile._RULES`` and the first problem in
+the file is reported.
 """
 
 from __future__ import annotations
 
+import codecs
 import re
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from hostile import edition, recordings, textfile_outcomes
+from hostile import edition
+from hostile.rules import Refusal, assert_refused
 from codajudge.errors import SubmissionError
 from codajudge.formats import textfile
 
-BOM = b"\xef\xbb\xbf"
+BOM = codecs.BOM_UTF8
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
 
 
-RECORDED = recordings.recorded("textfile")
+@pytest.fixture
+def write(tmp_path):
+    """``write(data)`` -> the path of a file ``x.tsv`` holding ``data``."""
+    path = tmp_path / "x.tsv"
+
+    def written(data: bytes) -> Path:
+        path.write_bytes(data)
+        return path
+
+    return written
 
 
-def _comparable(outcome):
-    """An outcome without whether the numbers were a ``range`` (the line path gave lists)."""
-    return outcome[::2] if outcome[0] == "ok" else outcome
+def read(path: Path, n_items=None):
+    return textfile.read_texts(path, "x.tsv", n_items)
 
 
-def _first_line(data: bytes) -> bytes:
-    return data[len(BOM) :].split(b"\n", 1)[0]
+# --- one case per rule ---------------------------------------------------------------------------
+
+#: name -> (file content, the track's items (None: no bound), the refusal).
+RULES = {
+    "empty file": (b"", None, Refusal("x.tsv", "file is empty", found="no content")),
+    "only blank lines": (b" \n\t\n\r\n\n", None, Refusal("x.tsv", "file is empty")),
+    "only a BOM": (BOM, None, Refusal("x.tsv", "file is empty")),
+    "only Unicode spaces": (
+        "\u00a0\u3000\n\u2003\n".encode(),
+        None,
+        Refusal("x.tsv", "file is empty"),
+    ),
+    "UTF-16 byte-order mark": (
+        "a\t1\n".encode("utf-16"),
+        None,
+        Refusal("x.tsv", "file is UTF-16 text", expected="UTF-8 text", found="UTF-16 byte-order"),
+    ),
+    "UTF-32 byte-order mark": (
+        "a\t1\n".encode("utf-32"),
+        None,
+        Refusal("x.tsv", "file is UTF-32 text", expected="UTF-8 text", found="UTF-32 byte-order"),
+    ),
+    "pretty-printed JSON document": (
+        b'\n[\n  {"id": "a", "label": 1}\n]\n',
+        None,
+        Refusal("x.tsv", "one JSON document over many lines", line=2, found="only '['"),
+    ),
+    "pretty-printed JSON object": (
+        b'{\n "a": 1\n}\n',
+        None,
+        Refusal("x.tsv", "one JSON document over many lines", line=1, found="only '{'"),
+    ),
+    "Latin-1 byte": (
+        b"a\t1\nb\tcaf\xe9\n",
+        None,
+        Refusal("x.tsv", "file is not UTF-8 text", line=2, found="byte 0xe9 at offset 9"),
+    ),
+    "Latin-1 byte after a BOM (offsets count the BOM)": (
+        BOM + b"a\t1\nb\tcaf\xe9\n",
+        None,
+        Refusal("x.tsv", "file is not UTF-8 text", line=2, found="byte 0xe9 at offset 12"),
+    ),
+    "UTF-8 sequence cut at the file's end": (
+        b"a\t1\nb\t\xe2\x80",
+        None,
+        Refusal("x.tsv", "file is not UTF-8 text", line=2, found="byte 0xe2 at offset 6"),
+    ),
+    "NUL byte": (
+        b"a\t1\nb\t2\nc\x00\t3\n",
+        None,
+        Refusal(
+            "x.tsv",
+            "file is binary, not text",
+            line=3,
+            expected="UTF-8 text",
+            found="a NUL byte at offset 9",
+        ),
+    ),
+    "carriage return inside a line": (
+        b"a\t1\rb\t2\n",
+        None,
+        Refusal(
+            "x.tsv",
+            "carriage return (CR) in the middle",
+            line=1,
+            expected="lines ending in LF or CRLF",
+            found="CR inside the line",
+        ),
+    ),
+    "old Mac line ends (CR only)": (
+        b"a\t1\rb\t2\rc\t3\r",
+        None,
+        Refusal("x.tsv", "carriage return (CR) in the middle", line=1),
+    ),
+    "too many lines for the track": (
+        b"a\t1\n\n" * 10 + b"\n" * 1001,
+        10,
+        Refusal(
+            "x.tsv",
+            "file has too many lines",
+            expected="at most 1,020 lines for a track of 10 items",
+            found="more than 1,020 lines",
+        ),
+    ),
+    "too large for the track": (
+        b"a\t" + b"1" * (64 * 1024 * 10 + 1024 * 1024) + b"\n",
+        10,
+        Refusal(
+            "x.tsv",
+            "file is too large",
+            expected="at most 1703936 bytes for a track of 10 items",
+            found="1703939 bytes",
+        ),
+    ),
+    "first line too long": (
+        b"1" * (1024 * 1024 + 8),
+        None,
+        Refusal(
+            "x.tsv",
+            "line is too long",
+            line=1,
+            expected="at most 1048576 bytes per line",
+            found="a longer line",
+        ),
+    ),
+    "a later line too long": (
+        b"a\n" * 5 + b"1" * (1024 * 1024 + 8),
+        None,
+        Refusal("x.tsv", "line is too long", line=6),
+    ),
+    "a line of one byte over the limit": (
+        b"x" * (1024 * 1024 + 1) + b"\nb\n",
+        None,
+        Refusal("x.tsv", "line is too long", line=1),
+    ),
+    "a long line after a NUL byte on an earlier line": (
+        b"a\x00\n" + b"1" * (1024 * 1024 + 8),
+        None,
+        Refusal("x.tsv", "file is binary, not text", line=1, found="offset 1"),
+    ),
+    "a long line past the first block": (
+        b"a\n" * 300000 + b"1" * (1024 * 1024 + 8),
+        None,
+        Refusal("x.tsv", "line is too long", line=300001),
+    ),
+}
 
 
-@pytest.fixture(scope="module")
-def outcomes():
-    return textfile_outcomes.record()
+@pytest.mark.parametrize("name", sorted(RULES))
+def test_rule(name, write):
+    data, n_items, refusal = RULES[name]
+    assert_refused(lambda: read(write(data), n_items), refusal)
 
 
-def test_the_recording_has_every_case(outcomes):
-    assert sorted(outcomes) == sorted(RECORDED)
+def test_a_file_too_large_for_any_track_is_refused_unread(write, monkeypatch):
+    monkeypatch.setattr(textfile, "MAX_FILE_BYTES", 100)
+    refusal = Refusal("x.tsv", "file is too large", expected="at most 100 bytes", found="101 bytes")
+    message = assert_refused(lambda: read(write(b"a\t1\n" * 25 + b"x")), refusal)
+    assert "for a track" not in message
 
 
-@pytest.mark.parametrize("name", sorted(RECORDED))
-def test_a_text_file_reads_as_recorded(name, outcomes):
-    assert outcomes[name] == RECORDED[name]
-
-
-def test_a_bom_is_outside_the_first_line_s_budget():
-    """A UTF-8 BOM does not count in the first line's length bound: a first line longer than the
-    bound is refused as too long, and any other file with a BOM reads as it does without one (the
-    offsets in messages still count the BOM's three bytes)."""
-    cases = list(textfile_outcomes.inputs())
-    limit = {case[0]: case[3][1] or textfile.MAX_LINE_BYTES for case in cases}
-    with_bom = {
-        case[0]: case
-        for case in cases
-        if case[1].startswith(BOM) and len(_first_line(case[1])) > limit[case[0]] - len(BOM)
-    }
-    assert len(with_bom) > 20
-    now = textfile_outcomes.record(with_bom.values())
-    long = {name for name, case in with_bom.items() if len(_first_line(case[1])) > limit[name]}
-    assert "bounds/long_bom" in long
-    for name in long:
-        assert now[name][2].startswith("x.tsv, line 1: line is too long"), name
-    without_bom = textfile_outcomes.record(
-        (name, data[3:], n, s) for name, data, n, s in with_bom.values() if name not in long
+def test_a_file_that_cannot_be_read_is_refused_with_the_reason(tmp_path):
+    folder = tmp_path / "x.tsv"
+    folder.mkdir()
+    assert_refused(
+        lambda: read(folder), Refusal("x.tsv", "the file cannot be read", found="Is a directory")
     )
-    for name, outcome in without_bom.items():
-        shifted = [
-            re.sub(r"offset (\d+)", lambda m: f"offset {int(m[1]) + 3}", str(x)) for x in outcome
-        ]
-        assert [str(x) for x in now[name]] == shifted, name
 
 
-class _NoMessage:
-    """Stands for SubmissionError: building any message fails the test."""
+def test_an_unprintable_file_name_is_escaped_in_the_message(tmp_path):
+    path = tmp_path / "x.tsv"
+    path.write_bytes(b"")
+    with pytest.raises(SubmissionError) as error:
+        textfile.read_texts(path, "evil\x1b[2J.tsv")
+    assert str(error.value).startswith("evil\\x1b[2J.tsv: file is empty")
 
-    @staticmethod
-    def single(*args, **kwargs):
-        raise AssertionError(f"a message was built for a clean file: {args}")
+
+# --- which problem is named when a file has several ----------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "data, refusal",
+    [
+        (b"a\x00\xe9\rb\n", Refusal("x.tsv", "file is binary, not text", line=1)),
+        (b"a\xe9\rb\n", Refusal("x.tsv", "file is not UTF-8 text", line=1)),
+        (b"a\rb\n\xe9\n", Refusal("x.tsv", "carriage return (CR) in the middle", line=1)),
+        (b"a\n\xe9\n\x00\n", Refusal("x.tsv", "file is not UTF-8 text", line=2)),
+    ],
+    ids=["NUL before not-UTF-8", "not-UTF-8 before CR", "earlier line first", "earlier line only"],
+)
+def test_the_first_problem_of_the_file_is_named(data, refusal, write):
+    """On one line the rules are checked in order (long, NUL, UTF-8, CR); the earliest line wins."""
+    assert_refused(lambda: read(write(data)), refusal)
+
+
+def test_a_bad_line_before_the_line_bound_is_named_not_the_bound(write, monkeypatch):
+    """5 lines are allowed for 1 item here: the bad line 2 is reported, also when the block that goes
+    past the bound ends in a line longer than ``MAX_LINE_BYTES``."""
+    monkeypatch.setattr(textfile, "MAX_LINE_BYTES", 16)
+    monkeypatch.setattr(textfile, "LINE_SLACK", 3)
+    for tail in (b"", b"x" * 40):
+        data = b"a\t1\n\xff\n" + b"\n" * 6 + tail
+        assert_refused(lambda: read(write(data), 1), Refusal("x.tsv", "not UTF-8 text", line=2))
+    data = b"a\t1\n" * 5 + b"\xff" + b"x" * 40
+    assert_refused(lambda: read(write(data), 1), Refusal("x.tsv", "file has too many lines"))
+
+
+def test_exactly_the_line_bound_is_read_and_one_line_more_is_refused(write):
+    lines = read(write(b"a\t1\n\n" * 10 + b"\n" * 1000), 10)
+    assert list(lines.numbers) == list(range(1, 20, 2))
+    data = b"a\t1\n" * 10 + b"\xff\n" + b"\n" * 1010
+    assert_refused(lambda: read(write(data), 10), Refusal("x.tsv", "not UTF-8 text", line=11))
+
+
+def test_a_line_of_exactly_the_limit_is_read_and_one_byte_more_is_refused(write, monkeypatch):
+    monkeypatch.setattr(textfile, "MAX_LINE_BYTES", 8)
+    assert list(zip(*read(write(b"a\t345678\nb\t34567\r\n")))) == [
+        (1, "a\t345678"),
+        (2, "b\t34567"),
+    ]
+    refusal = Refusal("x.tsv", "line is too long", line=1, expected="at most 8 bytes")
+    assert_refused(lambda: read(write(b"a\t3456789\n")), refusal)
+
+
+def test_a_bom_is_outside_the_first_line_s_budget(write, monkeypatch):
+    """A first line of exactly the limit after a BOM is read; one byte more is too long."""
+    monkeypatch.setattr(textfile, "MAX_LINE_BYTES", 8)
+    assert read(write(BOM + b"a\t345678\n")).texts == ["a\t345678"]
+    refusal = Refusal("x.tsv", "line is too long", line=1)
+    assert_refused(lambda: read(write(BOM + b"a\t3456789\n")), refusal)
+
+
+# --- what is accepted ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "data, numbers, texts",
+    [
+        (b"a\t1\nb\t2\n", [1, 2], ["a\t1", "b\t2"]),
+        (b"a\t1\r\nb\t2", [1, 2], ["a\t1", "b\t2"]),
+        (BOM + b"a\t1\n\n \t\nb\t2\n\n", [1, 4], ["a\t1", "b\t2"]),
+        (b"a\t1\nb\t2\r", [1, 2], ["a\t1", "b\t2"]),
+        ("x\u2028y\t1\n\u00a0\nz\u0085\t2\n".encode(), [1, 3], ["x\u2028y\t1", "z\u0085\t2"]),
+    ],
+    ids=[
+        "LF",
+        "CRLF without a last line end",
+        "BOM and blank lines",
+        "CR ending the file",
+        "U+2028",
+    ],
+)
+def test_accepted_layouts(data, numbers, texts, write):
+    """Lines keep their numbers in the file (blank lines count); U+2028 and U+0085 are text."""
+    lines = read(write(data))
+    assert (list(lines.numbers), lines.texts) == (numbers, texts)
 
 
 def _clean_files():
-    """The hostile edition's valid files (LF and CRLF, with a BOM and blank lines) and the real STS
+    """The hostile edition's valid files (LF, and CRLF with a BOM and blank lines) and the real STS
     releases' text files when ../shared/data is present."""
     for track_id in sorted(edition.TRACK_BY_ID):
         yield edition.valid_file(track_id)
         yield BOM + edition.valid_file(track_id).replace(b"\n", b"\r\n\r\n")
-    yield from (
-        path.read_bytes()
-        for path in sorted(SHARED.glob("sts*/*.txt")) + sorted(SHARED.glob("sts*/*.csv"))
-    )
-    yield b"a\t1\n" * 400000 + b"x\r"  # several blocks, and a CR ending the file
+    yield from (path.read_bytes() for path in sorted(SHARED.glob("sts*/*.txt"))[:6])
 
 
-@pytest.mark.parametrize("block_bytes", [textfile.BLOCK_BYTES, 7])
-def test_clean_files_never_build_a_message(block_bytes, tmp_path, monkeypatch):
-    """A clean file is read without building any message: the rules' offsets are all that runs."""
-    monkeypatch.setattr(textfile, "SubmissionError", _NoMessage)
-    monkeypatch.setattr(textfile, "BLOCK_BYTES", block_bytes)
-    path = tmp_path / "x.tsv"
-    read = 0
+def test_clean_files_are_read_whole(write):
     for data in _clean_files():
-        if block_bytes < 1000 and len(data) > 200000:
-            continue
-        path.write_bytes(data)
-        numbers, texts = textfile.read_texts(path, "x.tsv")
-        assert len(texts) == len(numbers) > 0
-        read += 1
-    assert read >= 2 * len(edition.TRACK_BY_ID)
+        lines = read(write(data))
+        expected = [line for line in data.decode("utf-8-sig").splitlines() if line.strip()]
+        assert lines.texts == expected and len(lines.numbers) == len(expected)
 
 
-@pytest.mark.parametrize("block_bytes", [3, 5, 64])
-def test_outcomes_do_not_depend_on_the_block_size(block_bytes):
-    """Where the blocks end changes no line number, offset or text, nor which problem comes first:
-    with no line bound, and with a small one (5 or 7 lines) and a small line-length limit."""
-    cases = [
-        case
-        for case in textfile_outcomes.inputs()
-        if case[0].startswith("pieces/")
-        and (
-            case[3] == (None, None, None) and case[2] is None or case[3][2] is not None and case[2]
-        )
-    ]
-    default = textfile_outcomes.record(cases)
-    blocks = textfile_outcomes.record(
-        (case_id, data, n, (block_bytes, *s[1:])) for case_id, data, n, s in cases
+# --- properties over arbitrary bytes ------------------------------------------------------------
+
+#: Pieces that meet the rules: line ends, NUL, BOMs, invalid and cut UTF-8, Unicode spaces.
+PIECES = [
+    b"a",
+    b"b\tc",
+    b"\n",
+    b"\r\n",
+    b"\r",
+    b" ",
+    b"\x00",
+    BOM,
+    b"\xc3\xa9",
+    b"\xe9",
+    b"\xff\xfe",
+    b"\t",
+    b"\xe2\x80\xa8",
+    b"1.5",
+    b"\x0b",
+    b"\xc2\x85",
+    b"x" * 10,
+    b"\xe2\x80",
+    b"[",
+]
+FILES = st.one_of(
+    st.lists(st.sampled_from(PIECES), max_size=30).map(b"".join), st.binary(max_size=60)
+)
+FUZZ = settings(
+    max_examples=150,
+    derandomize=True,
+    database=None,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+)
+
+
+def _outcome(path: Path, n_items):
+    """(numbers, texts) or the refusal's message; any other exception propagates (a crash)."""
+    try:
+        lines = read(path, n_items)
+    except SubmissionError as e:
+        return str(e)
+    return list(lines.numbers), lines.texts
+
+
+def _model(data: bytes):
+    """The lines an accepted file must give: after a BOM, split at LF (a CR before it or at the
+    file's end dropped), blank lines skipped but counted."""
+    text = data.decode("utf-8").removeprefix("\ufeff").replace("\r\n", "\n")
+    parts = text.removesuffix("\n").removesuffix("\r").split("\n")
+    kept = [(k, part) for k, part in enumerate(parts, 1) if part.strip()]
+    return [k for k, _ in kept], [part for _, part in kept]
+
+
+@FUZZ
+@given(data=FILES, n_items=st.sampled_from([None, 1, 3]))
+def test_any_bytes_give_their_lines_or_one_located_refusal(data, n_items, tmp_path_factory):
+    """Accepted: exactly the file's non-blank lines, by their numbers. Refused: one problem that
+    names the file, and the line when the rule is about a line no later than the file's last."""
+    path = tmp_path_factory.getbasetemp() / "x.tsv"
+    path.write_bytes(data)
+    outcome = _outcome(path, n_items)
+    if isinstance(outcome, tuple):
+        assert outcome == _model(data)
+        return
+    assert "\n" not in outcome and outcome.startswith("x.tsv")
+    line = re.match(r"x\.tsv, line (\d+): ", outcome)
+    if line:
+        assert 1 <= int(line[1]) <= data.count(b"\n") + 1
+    else:
+        assert re.match(r"x\.tsv: (file is empty|file has too many lines|file is UTF-)", outcome)
+
+
+@FUZZ
+@given(
+    data=FILES,
+    n_items=st.sampled_from([None, 1]),
+    block=st.sampled_from([3, 5, 7]),
+    limit=st.sampled_from([None, 12]),
+)
+def test_where_blocks_end_changes_nothing(data, n_items, block, limit, tmp_path_factory):
+    """The same outcome, line numbers, offsets and texts, whatever the block size (and with a small
+    line-length limit)."""
+    path = tmp_path_factory.getbasetemp() / "x.tsv"
+    path.write_bytes(data)
+    defaults = textfile.BLOCK_BYTES, textfile.MAX_LINE_BYTES, textfile.LINE_SLACK
+    try:
+        textfile.MAX_LINE_BYTES, textfile.LINE_SLACK = limit or defaults[1], 3
+        whole = _outcome(path, n_items)
+        textfile.BLOCK_BYTES = block
+        assert _outcome(path, n_items) == whole
+    finally:
+        textfile.BLOCK_BYTES, textfile.MAX_LINE_BYTES, textfile.LINE_SLACK = defaults
+
+
+@FUZZ
+@given(data=FILES)
+def test_a_bom_changes_nothing_but_the_offsets(data, tmp_path_factory):
+    """A file read with a UTF-8 BOM before it gives what it gives without (offsets 3 bytes on),
+    unless the bytes already start with a BOM or the first line is about the length limit."""
+    if data.startswith((BOM, b"\xff\xfe", b"\xfe\xff", b"\x00\x00")):
+        return
+    path = tmp_path_factory.getbasetemp() / "x.tsv"
+    path.write_bytes(data)
+    without = _outcome(path, None)
+    path.write_bytes(BOM + data)
+    shifted = (
+        re.sub(r"offset (\d+)", lambda m: f"offset {int(m[1]) + 3}", without)
+        if isinstance(without, str)
+        else without
     )
-    assert {k: _comparable(v) for k, v in blocks.items()} == {
-        k: _comparable(v) for k, v in default.items()
-    }
-    assert sum("too many lines" in str(v) for v in default.values()) >= 3
-
-
-def test_the_first_problem_in_the_file_is_reported_past_the_line_bound(tmp_path, monkeypatch):
-    """A bad line before the bound is reported, not 'too many lines', also when the block that goes
-    past the bound ends in a line longer than ``MAX_LINE_BYTES`` (5 lines allowed for 1 item here)."""
-    monkeypatch.setattr(textfile, "MAX_LINE_BYTES", 16)
-    monkeypatch.setattr(textfile, "LINE_SLACK", 3)
-    path = tmp_path / "x.tsv"
-    for tail in (b"", b"x" * 40):
-        path.write_bytes(b"a\t1\n\xff\n" + b"\n" * 6 + tail)
-        with pytest.raises(SubmissionError, match=r"^x.tsv, line 2: file is not UTF-8 text"):
-            textfile.read_texts(path, "x.tsv", 1)
-    path.write_bytes(b"a\t1\n" * 5 + b"\xff" + b"x" * 40)
-    with pytest.raises(SubmissionError, match=r"^x.tsv: file has too many lines"):
-        textfile.read_texts(path, "x.tsv", 1)
-
-
-def test_a_line_of_exactly_the_limit_is_read_and_one_byte_more_is_refused(tmp_path, monkeypatch):
-    monkeypatch.setattr(textfile, "MAX_LINE_BYTES", 8)
-    path = tmp_path / "x.tsv"
-    path.write_bytes(b"a\t345678\nb\t34567\r\n")
-    assert list(zip(*textfile.read_texts(path, "x.tsv"))) == [(1, "a\t345678"), (2, "b\t34567")]
-    path.write_bytes(b"a\t3456789\n")
-    with pytest.raises(
-        SubmissionError, match=r"x.tsv, line 1: line is too long; expected at most 8 bytes"
-    ):
-        textfile.read_texts(path, "x.tsv")
+    assert _outcome(path, None) == shifted

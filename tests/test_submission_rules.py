@@ -1,0 +1,414 @@
+"""The submission reader's rules, one named case each, on valid files of the hostile edition edited
+the ways participants write them; what is accepted (with its note); and a property over arbitrary
+values (hypothesis, derandomized, bounded; arbitrary file contents are fuzzed in ``test_fuzz.py``).
+
+Each case reads one track file through the scoring program's reader (``scoring.read_track_file``)
+and pins where the refusal points (file, line, item) and the parts that state the rule. The hostile
+corpus's cases (``hostile/corpus.py``) run through the scoring program itself in ``test_hostile.py``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import List
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hostile import edition, reading
+from hostile.reading import TRACKS
+from hostile.rules import Refusal, assert_refused
+from codajudge.errors import SubmissionError
+from codajudge.metrics import PerAnnotator
+
+
+def read(tmp_path: Path, track_id: str, lines: List[str]):
+    """The track file of ``lines`` read as the hostile edition's track ``track_id``."""
+    path = tmp_path / f"{track_id}.tsv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return reading.read(path, track_id)
+
+
+def valid(track_id: str) -> List[str]:
+    return edition.valid_lines(track_id)
+
+
+def values(track_id: str) -> List[tuple]:
+    """(id, value read from JSON) of each valid line."""
+    return [(i, json.loads(v)) for i, v in (line.split("\t") for line in valid(track_id))]
+
+
+def with_values(track_id: str, change) -> List[str]:
+    """The valid lines with each value replaced by ``change(value)``, written as JSON."""
+    return [f"{i}\t{json.dumps(change(v))}" for i, v in values(track_id)]
+
+
+def label_major(track_id: str) -> List[list]:
+    """Each multilabel item's choices as one 0/1 vector per label over its annotators."""
+    labels = TRACKS[track_id].labels
+    return [
+        [[int(label in c) for c in chosen] for label in labels] for _, chosen in values(track_id)
+    ]
+
+
+# --- refusals ------------------------------------------------------------------------------------
+
+
+def _refusal_cases():
+    """name -> (track id, lines, refusal)."""
+    sim = valid("sim")
+    scores = [line.split("\t")[1] for line in sim]
+    for track_id in sorted(TRACKS):
+        lines, first = valid(track_id), valid(track_id)[0].split("\t")[0]
+        file = f"{track_id}.tsv"
+        yield (
+            f"{track_id}: duplicate id",
+            track_id,
+            lines[:1] + lines,
+            Refusal(file, "duplicate id", line=2, item=first),
+        )
+        yield (
+            f"{track_id}: an item without a prediction",
+            track_id,
+            lines[1:],
+            Refusal(file, f"9 items has no prediction (the file has 8 of them): {first!r}"),
+        )
+        yield (
+            f"{track_id}: an id not in the track",
+            track_id,
+            lines + ["zz99\t1"],
+            Refusal(
+                file, "unknown id: not an item of this track", line=len(lines) + 1, item="zz99"
+            ),
+        )
+    yield (
+        "sim: a score in quotes",
+        "sim",
+        [f"{i}\t{json.dumps(s)}" for i, s in (line.split("\t") for line in sim)],
+        Refusal(
+            "sim.tsv", "not a number", expected="a decimal number", found="'\"1.50\"' on line 1"
+        ),
+    )
+    yield (
+        "sim: line numbers in the first column",
+        "sim",
+        [f"{k}\t{s}" for k, s in enumerate(scores)],
+        Refusal(
+            "sim.tsv", "whole numbers, each once", expected="ID<TAB>SCORE lines", found="'0\\t1.50'"
+        ),
+    )
+    yield (
+        "sim: NaN",
+        "sim",
+        ["s01\tnan"] + sim[1:],
+        Refusal("sim.tsv", "not a number", line=1, item="s01", found="'nan'"),
+    )
+    yield (
+        "sim: infinity",
+        "sim",
+        ["s01\t1e999"] + sim[1:],
+        Refusal(
+            "sim.tsv",
+            "number out of range",
+            line=1,
+            item="s01",
+            expected="a finite number",
+            found="'1e999'",
+        ),
+    )
+    yield (
+        "cls: a label in JSON quotes",
+        "cls",
+        with_values_text("cls"),
+        Refusal(
+            "cls.tsv",
+            "label outside the track's label set",
+            expected="one of entailment, neutral, contradiction",
+            found="'\"entailment\"' on line 1",
+        ),
+    )
+    yield (
+        "cls: an unknown label",
+        "cls",
+        ["n01\tmaybe"] + valid("cls")[1:],
+        Refusal(
+            "cls.tsv", "label outside the track's label set", line=1, item="n01", found="'maybe'"
+        ),
+    )
+    for track_id, total in (("soft_cat", 1.03), ("soft_ord", 1.03)):
+        yield (
+            f"{track_id}: a soft label 3% off",
+            track_id,
+            with_values(track_id, lambda v: [x * 1.03 for x in v]),
+            Refusal(
+                f"{track_id}.tsv",
+                "soft label does not sum to 1",
+                expected="a sum within 0.02 of 1",
+                found=f"sum {total} on line 1",
+            ),
+        )
+    yield (
+        "soft_cat: one probability too many",
+        "soft_cat",
+        with_values("soft_cat", lambda v: v + [0.0]),
+        Refusal(
+            "soft_cat.tsv",
+            "wrong soft label length",
+            expected="a list of 3 probabilities",
+            found="4 values on line 1",
+        ),
+    )
+    yield (
+        "soft_cat: a negative probability",
+        "soft_cat",
+        ["n01\t[-0.2, 0.7, 0.5]"] + valid("soft_cat")[1:],
+        Refusal(
+            "soft_cat.tsv",
+            "negative probability",
+            line=1,
+            item="n01",
+            expected="probabilities >= 0",
+            found="-0.2",
+        ),
+    )
+    yield (
+        "soft_ml: a multilabel pair given as one number",
+        "soft_ml",
+        with_values("soft_ml", lambda v: v[:1] + [p for _, p in v[1:]]),
+        Refusal(
+            "soft_ml.tsv",
+            "wrong pair for 'neutral'",
+            expected="a list of 2 probabilities",
+            found="'0.3' on line 1",
+        ),
+    )
+    for track_id in ("persp_cat", "persp_ord", "persp_ml"):
+        yield (
+            f"{track_id}: one annotator entry short",
+            track_id,
+            with_values(track_id, lambda v: v[:-1]),
+            Refusal(
+                f"{track_id}.tsv",
+                "wrong number of annotator entries",
+                expected="7 entries, one per annotator of the item in this order: ann1",
+                found="6 entries on line 1",
+            ),
+        )
+    yield (
+        "persp_ml: label-major vectors of the wrong count",
+        "persp_ml",
+        [
+            f"{i}\t{json.dumps(m[:-1])}"
+            for (i, _), m in zip(values("persp_ml"), label_major("persp_ml"))
+        ],
+        Refusal(
+            "persp_ml.tsv",
+            "0/1 vectors are read label-major",
+            expected="3 vectors of 0/1 (entailment, neutral, contradiction)",
+            found="2 vectors of 7 entries on line 1",
+        ),
+    )
+    yield (
+        "persp_ml: a 2 in a label vector",
+        "persp_ml",
+        [
+            f"{i}\t{json.dumps([row + [2] for row in m])}"
+            for (i, _), m in zip(values("persp_ml"), label_major("persp_ml"))
+        ],
+        Refusal("persp_ml.tsv", "a value other than 0 or 1", found="'2' on line 1"),
+    )
+    empty = edition.EMPTY_INDEX
+    lines = valid("persp_cat")
+    lines[empty] = lines[empty].replace("[]", '["entailment"]')
+    yield (
+        "persp_cat: an entry for an item without annotators",
+        "persp_cat",
+        lines,
+        Refusal(
+            "persp_cat.tsv",
+            "wrong number of annotator entries",
+            line=empty + 1,
+            item="n09",
+            expected="an empty list []: the item has no annotators",
+            found="1 entries",
+        ),
+    )
+
+
+def with_values_text(track_id: str) -> List[str]:
+    """The valid lines with each (text) value written as a JSON string."""
+    return [f"{i}\t{json.dumps(v)}" for i, v in (line.split("\t") for line in valid(track_id))]
+
+
+REFUSALS = {name: (track_id, lines, refusal) for name, track_id, lines, refusal in _refusal_cases()}
+
+
+@pytest.mark.parametrize("name", sorted(REFUSALS))
+def test_refusal(name, tmp_path):
+    track_id, lines, refusal = REFUSALS[name]
+    assert_refused(lambda: read(tmp_path, track_id, lines), refusal)
+
+
+# --- accepted, with the note a participant sees --------------------------------------------------
+
+
+def _accepted_cases():
+    """name -> (track id, lines, format, the warning's key phrase or '')."""
+    for track_id in sorted(TRACKS):
+        lines = valid(track_id)
+        yield f"{track_id}: as written", track_id, lines, "id", ""
+        shuffled = list(reversed(lines))
+        yield (
+            f"{track_id}: a header, any order",
+            track_id,
+            ["id\tprediction"] + shuffled,
+            "id",
+            ("read as a header and skipped"),
+        )
+        yield (
+            f"{track_id}: two tabs",
+            track_id,
+            [line.replace("\t", "\t\t", 1) for line in lines],
+            "id",
+            "",
+        )
+    scores = [line.split("\t")[1] for line in valid("sim")]
+    yield "sim: one score a line", "sim", scores, "positional", ""
+    yield "sim: a second column ignored", "sim", [s + "\t80" for s in scores], "positional", ""
+    yield (
+        "sim: padded scores and blank lines",
+        "sim",
+        [f" {s} \t 9.5 " for s in scores]
+        + [
+            "",
+            "",
+        ],
+        "positional",
+        "",
+    )
+    for track_id in ("soft_cat", "soft_ord"):
+        yield (
+            f"{track_id}: renormalised",
+            track_id,
+            with_values(track_id, lambda v: [x * 1.01 for x in v]),
+            "id",
+            "summed to within 0.02 of 1 and were renormalised",
+        )
+        yield (
+            f"{track_id}: labels as keys",
+            track_id,
+            [
+                f"{i}\t{json.dumps(dict(zip(TRACKS[track_id].labels, v)))}"
+                for i, v in values(track_id)
+            ],
+            "id",
+            "",
+        )
+    yield (
+        "soft_ord: an extra empty leading bin",
+        "soft_ord",
+        with_values("soft_ord", lambda v: [0] + v),
+        "id",
+        "extra, empty leading bin",
+    )
+    yield (
+        "soft_ml: P(chosen) only",
+        "soft_ml",
+        with_values("soft_ml", lambda v: [p for _, p in v]),
+        "id",
+        "",
+    )
+    yield (
+        "persp_ml: label-major 0/1 vectors",
+        "persp_ml",
+        [f"{i}\t{json.dumps(m)}" for (i, _), m in zip(values("persp_ml"), label_major("persp_ml"))],
+        "id",
+        "",
+    )
+    for convert in (int, float, str):
+        yield (
+            f"persp_ord: labels as {convert.__name__}",
+            "persp_ord",
+            with_values("persp_ord", lambda v: [convert(int(x)) for x in v]),
+            "id",
+            "",
+        )
+
+
+ACCEPTED = {name: case for name, *case in _accepted_cases()}
+
+
+@pytest.mark.parametrize("name", sorted(ACCEPTED))
+def test_accepted(name, tmp_path):
+    track_id, lines, layout, warning = ACCEPTED[name]
+    prediction = read(tmp_path, track_id, lines)
+    assert prediction.format == layout
+    assert any(warning in w for w in prediction.warnings) if warning else not prediction.warnings
+    reference = read(tmp_path, track_id, valid(track_id))
+    if isinstance(reference.values, PerAnnotator):
+        assert np.array_equal(prediction.values.values, reference.values.values)
+    elif "renormalised" not in warning:
+        assert np.allclose(prediction.values, reference.values)
+
+
+def test_the_semeval_2017_gold_files_read_as_positional_submissions(tmp_path):
+    """The real STS 2017 gold files are one score per line."""
+    from conftest import shared_data
+    from codajudge.formats import submission
+
+    for gs in sorted(shared_data("sts2017").glob("STS.gs.track*.txt")):
+        scores = np.loadtxt(gs, ndmin=1)
+        keys = submission.ItemKeys([f"p{k}" for k in range(len(scores))])
+        prediction = submission.read_prediction(gs, gs.name, TRACKS["sim"], keys)
+        assert prediction.format == "positional" and np.array_equal(prediction.values, scores)
+
+
+# --- property: any value in any track --------------------------------------------------------------
+
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats()
+    | st.text(max_size=8)
+    | st.sampled_from(edition.NLI + edition.ORDINAL),
+    lambda inner: (
+        st.lists(inner, max_size=8) | st.dictionaries(st.text(max_size=8), inner, max_size=3)
+    ),
+    max_leaves=20,
+)
+
+
+@settings(
+    max_examples=300,
+    derandomize=True,
+    database=None,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+)
+@given(
+    track_id=st.sampled_from(sorted(TRACKS)),
+    value=JSON_VALUES,
+    as_text=st.booleans(),
+)
+def test_any_value_is_read_as_finite_numbers_or_refused_at_its_line(
+    track_id, value, as_text, tmp_path_factory
+):
+    """One item's value replaced by any JSON value (or its text unquoted): the file is accepted with
+    finite values, or refused at that item's line and id."""
+    text = value if as_text and isinstance(value, str) else json.dumps(value)
+    lines = valid(track_id)
+    item_id = lines[edition.BAD_INDEX].split("\t")[0]
+    lines[edition.BAD_INDEX] = f"{item_id}\t{text}"
+    try:
+        prediction = read(tmp_path_factory.getbasetemp(), track_id, lines)
+    except SubmissionError as e:
+        located = [p for p in e.problems if p.line == edition.BAD_INDEX + 1 or item_id in p.items]
+        assert located and all(p.file == f"{track_id}.tsv" for p in e.problems), str(e)
+        return
+    values = prediction.values
+    array = values.values if isinstance(values, PerAnnotator) else values
+    assert np.all(np.isfinite(np.asarray(array, dtype=float)))
