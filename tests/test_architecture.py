@@ -151,14 +151,17 @@ def _ruff_settings() -> dict:
 
 def test_ruff_bounds_line_length_and_complexity():
     """The limits are the ecosystem's: ``ruff format`` at 100 columns (CI runs ``ruff format
-    --check``) and McCabe complexity at most 10 (ruff's C901); docs/architecture.md says so."""
+    --check``), McCabe complexity at most 10 (ruff's C901) and at most six parameters per function
+    (ruff's PLR0913); docs/architecture.md says so."""
     pytest.importorskip("tomllib")
     settings = _ruff_settings()
     assert settings["line-length"] <= 100
     assert "C901" in settings["lint"]["select"]
     assert settings["lint"]["mccabe"]["max-complexity"] <= 10
+    assert "PLR0913" in settings["lint"]["select"]
+    assert settings["lint"]["pylint"]["max-args"] <= 6
     document = (PACKAGE.parent / "docs" / "architecture.md").read_text(encoding="utf-8")
-    assert "C901" in document and "ruff format" in document
+    assert "C901" in document and "ruff format" in document and "PLR0913" in document
     ci = (PACKAGE.parent / ".ci" / "run").read_text(encoding="utf-8")
     assert "ruff format --check" in ci
 
