@@ -196,7 +196,7 @@ def test_one_slug_rule_names_phases_and_legacy_pages(tmp_path):
 
     import yaml
 
-    from codajudge.bundle.legacy import page_texts
+    from codajudge.legacy.build import page_texts
     from codajudge.confine import slug
     from codajudge.runner.bundle_view import phase_task
 

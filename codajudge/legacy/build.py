@@ -53,9 +53,7 @@ from typing import Dict, List, Optional, Tuple
 
 import yaml
 
-from ..confine import slug
-from ..tracks import PRECISION
-from .build import (
+from ..bundle.build import (
     BuildSummary,
     import_data,
     known_leak_notes,
@@ -64,9 +62,11 @@ from .build import (
     write_tree,
     write_yaml,
 )
-from .compose import leaderboard_columns
-from .edition import DATE_FORMAT, Edition, Phase
-from .zipdet import write_zip
+from ..bundle.compose import leaderboard_columns
+from ..bundle.edition import DATE_FORMAT, Edition, Phase
+from ..bundle.zipdet import write_zip
+from ..confine import slug
+from ..tracks import PRECISION
 
 #: Program commands with the legacy variables; on Codabench they expand to the v2 commands' paths.
 #: The scoring program only: a legacy phase has no ingestion program (see the module's docstring).
