@@ -56,6 +56,7 @@ from .kit_readme import (
     checked_sample,
     render,
 )
+from .prose import Templates
 from .sample import declared_sample, held_out, sampled_items
 from .zipdet import tree_files, write_zip
 
@@ -683,8 +684,8 @@ def write_kit_readme(edition: Edition, data: EditionData, root: Path, pages: Lis
         baselines=list(edition.baselines),
         positional=any(kinds.of(t).positional_by_default for t in edition.tracks),
     )
-    template = (REPO_ROOT / "starting_kit" / "README.md").read_text(encoding="utf-8")
-    (kit / "README.md").write_text(render(template, facts), encoding="utf-8")
+    readme = render(Templates.of(edition.folder), facts)
+    (kit / "README.md").write_text(readme, encoding="utf-8")
 
 
 def one_file_per_kind(edition: Edition, first_lines: Dict[str, str]) -> Dict[str, str]:
