@@ -474,7 +474,8 @@ def check_keys_with_gold(edition: Edition, phase: Phase, root: Path) -> None:
 
 
 def copy_program(name: str, destination: Path, with_engine: bool = True) -> None:
-    """A program folder as Codabench mounts it: its own files plus the engine beside them."""
+    """A program folder as Codabench mounts it: its own files plus the engine beside them (without
+    the page templates, which only the builder reads)."""
     shutil.copytree(
         REPO_ROOT / name, destination, ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
     )
@@ -482,7 +483,7 @@ def copy_program(name: str, destination: Path, with_engine: bool = True) -> None
         shutil.copytree(
             ENGINE,
             destination / "codajudge",
-            ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "_kit"),
+            ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "_kit", "templates"),
         )
 
 
