@@ -22,16 +22,6 @@ from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 #: A decimal number as a label may be written: sign, digits with an optional fraction, exponent.
 DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
 
-#: The policy in one paragraph, for participants (the generated Data page).
-POLICY_TEXT = (
-    "A label may be written with spaces or tabs around it: they are ignored. Case counts: "
-    '"Neutral" is not the label "neutral". When the labels are numbers, a label is named by '
-    "any number of the same value, as text or as a JSON number: 1, 1.0 and 1e0 all name label "
-    '"1". Where a track declares aliases (such as e, n and c for entailment, neutral and '
-    "contradiction), an alias names its label. Any other text is refused, with the labels the "
-    "track expects."
-)
-
 
 def label_key(value) -> Optional[object]:
     """The normalised key of a text or JSON number: a float for a finite number (written as a decimal

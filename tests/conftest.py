@@ -182,7 +182,7 @@ class BundleCache:
         test split, built for Codabench v2 or, with ``legacy``, for CodaLab v1.5."""
         from codajudge.bundle.build import build
         from codajudge.bundle.edition import load_edition
-        from codajudge.bundle.legacy import build_legacy
+        from codajudge.legacy.build import build_legacy
         from small_edition import make_edition
 
         def made(folder: Path):
@@ -195,7 +195,7 @@ class BundleCache:
         """The shipped edition ``name`` read from ``data_root``, for v2 or (``legacy``) v1.5."""
         from codajudge.bundle.build import build
         from codajudge.bundle.edition import load_edition
-        from codajudge.bundle.legacy import build_legacy
+        from codajudge.legacy.build import build_legacy
 
         def made(folder: Path):
             edition = load_edition(REPO / "editions" / name)

@@ -35,10 +35,11 @@ LAYERS = {
     "baselines": 9,
     "bundle": 10,
     "runner": 10,
-    "programs": 11,
-    "cli": 11,
-    "leaderboard": 11,
-    "__main__": 11,
+    "legacy": 11,
+    "programs": 12,
+    "cli": 12,
+    "leaderboard": 12,
+    "__main__": 12,
 }
 
 #: (importing module, imported module) pairs allowed against the layers, each with its reason.

@@ -23,7 +23,7 @@ import yaml
 
 from codajudge.bundle.build import build, import_data
 from codajudge.bundle.edition import load_edition
-from codajudge.bundle.legacy import legacy_yaml, markdown_to_html
+from codajudge.legacy.build import legacy_yaml, markdown_to_html
 from conftest import shared_checker
 from codajudge.errors import ConfigError
 

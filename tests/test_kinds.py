@@ -16,6 +16,7 @@ from codajudge.bundle.leaks import probe_for
 from codajudge.bundle.edition import load_edition
 from codajudge.bundle.kit_readme import LocalScore
 from codajudge.bundle.leaks import exact_share
+from codajudge.bundle.prose import Templates, kind_text
 from codajudge.formats.write import write_prediction
 from codajudge.gold import build_gold, gold_as_values
 from codajudge.metrics import REGISTRY as METRICS
@@ -24,6 +25,17 @@ from codajudge.scoring import read_track_file, score_track, scored_subset
 REPO = Path(__file__).resolve().parents[1]
 EVERY_KIND = list(kinds.REGISTRY.values())
 NAMES = [kind.name for kind in EVERY_KIND]
+#: The kit's own templates (no edition's).
+KIT = Templates()
+
+
+def format_text(kind: kinds.Kind) -> str:
+    return kind_text(KIT, kind, "format")
+
+
+def edge_case_text(kind: kinds.Kind) -> str:
+    """The kind's edge-case sentence, '' for a kind without one."""
+    return kind_text(KIT, kind, "edge_cases") if KIT.has(f"kinds/{kind.name}_edge_cases") else ""
 
 
 def _own(kind: kinds.Kind, attribute: str) -> bool:
@@ -48,12 +60,16 @@ def test_every_registered_kind_is_in_the_default_edition():
 
 
 @pytest.mark.parametrize("kind", EVERY_KIND, ids=NAMES)
-def test_every_kind_declares_its_page_texts(kind):
-    assert kind.format_text.startswith("- **") and kind.format_text.strip() == kind.format_text
-    assert isinstance(kind.edge_case_text, str) and isinstance(kind.lists_annotators, bool)
+def test_every_kind_has_its_page_templates(kind):
+    text = format_text(kind)
+    assert text.startswith("- **") and text.strip() == text
+    assert isinstance(edge_case_text(kind), str) and isinstance(kind.lists_annotators, bool)
     if kind.has_range:
-        assert "{low:g}" in kind.range_text and "{high:g}" in kind.range_text
-        assert "{per_track}" in kind.ranges_text
+        sentence = kind_text(KIT, kind, "range", low="LOW", high="HIGH")
+        assert "LOW" in sentence and "HIGH" in sentence
+        assert "PER_TRACK" in kind_text(KIT, kind, "ranges", per_track="PER_TRACK")
+    for rule in kind.alignments:
+        assert kind_text(KIT, kind, f"alignment_{rule}").startswith("**Annotator alignment")
     for method in ("example_value", "gold_in_text", "exact_hits"):
         assert _own(kind, method), f"kind {kind.name} does not declare {method}"
 
@@ -67,7 +83,7 @@ def test_every_kind_metric_is_a_registered_metric(kind):
 
 
 def test_the_kinds_format_texts_differ():
-    texts = [kind.format_text for kind in EVERY_KIND]
+    texts = [format_text(kind) for kind in EVERY_KIND]
     assert len(set(texts)) == len(texts)
 
 
@@ -142,14 +158,20 @@ def test_a_soft_label_item_without_annotations_is_written_as_a_valid_perfect_pre
 
 
 # --- a kind registered without editing codajudge.bundle reaches the pages ---
+#: Its texts are templates in the edition's own templates/ folder.
+TOY_TEMPLATES = {
+    "toy_format": "- **toy**: a label of the track, toy-style.",
+    "toy_edge_cases": "Toy items are scored only on Tuesdays.",
+    "ranged_toy_format": "- **ranged toy**: a number.",
+    "ranged_toy_range": "Toy gold runs from $low to $high.",
+    "ranged_toy_ranges": "Toy gold runs per track: $per_track.",
+}
 
 
 class Toy(kinds.Kind):
     name = "toy"
     has_labels = True
     default_metrics = {None: ("accuracy",)}
-    format_text = "- **toy**: a label of the track, toy-style."
-    edge_case_text = "Toy items are scored only on Tuesdays."
     lists_annotators = True
 
     def example_value(self, track) -> str:
@@ -166,21 +188,20 @@ class RangedToy(Toy):
     name = "ranged_toy"
     has_labels = False
     has_range = True
-    format_text = "- **ranged toy**: a number."
-    edge_case_text = ""
     lists_annotators = False
-    range_text = "Toy gold runs from {low:g} to {high:g}."
-    ranges_text = "Toy gold runs per track: {per_track}."
 
     def example_value(self, track) -> str:
         return "ID<TAB>0.5"
 
 
 @pytest.fixture
-def toy_edition(monkeypatch):
+def toy_edition(monkeypatch, tmp_path):
     for kind in (Toy(), RangedToy()):
         monkeypatch.setitem(kinds.REGISTRY, kind.name, kind)
-    edition = default_edition()
+    (tmp_path / "templates" / "kinds").mkdir(parents=True)
+    for name, text in TOY_TEMPLATES.items():
+        (tmp_path / "templates" / "kinds" / f"{name}.md").write_text(text + "\n", encoding="utf-8")
+    edition = dataclasses.replace(default_edition(), folder=tmp_path)
     sts = next(t for t in edition.tracks if kinds.of(t).has_range)
     labelled = next(t for t in edition.tracks if t.labels and not t.scale)
     toy = dataclasses.replace(labelled, id="toy_track", title="Toy track", kind="toy")
@@ -196,7 +217,7 @@ def test_a_registered_kind_reaches_the_data_page(toy_edition):
     assert f"`ID<TAB>toy:{toy.labels[-1]}`" in text and "| toy |" in text
     assert "for disagreement tracks the item's `annotators`" in text
     for other in EVERY_KIND:
-        assert other.format_text not in text
+        assert format_text(other) not in text
 
 
 #: A starting kit without a local phase (the evaluation page's facts of the kit).
@@ -209,7 +230,7 @@ def test_a_registered_kind_reaches_the_evaluation_page(toy_edition):
     assert "Edge cases: Toy items are scored only on Tuesdays." in text
     assert f"Toy gold runs from {low:g} to {high:g}." in text
     for other in EVERY_KIND:
-        assert not other.edge_case_text or other.edge_case_text not in text
+        assert not edge_case_text(other) or edge_case_text(other) not in text
 
 
 def test_a_ranged_kind_with_two_ranges_names_each_track(toy_edition):

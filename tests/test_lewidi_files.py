@@ -20,7 +20,8 @@ from codajudge.errors import SubmissionError
 from codajudge.scoring import read_track_file
 from codajudge.gold import build_gold
 from codajudge.importers import load_split
-from codajudge.kinds.perspectivist import ALIGNMENTS, BY_NAME, OFFICIAL_2025
+from codajudge.bundle.prose import Templates
+from codajudge.kinds.perspectivist import BY_NAME, OFFICIAL_2025
 from codajudge.metrics import get
 
 REPO = Path(__file__).resolve().parents[1]
@@ -239,7 +240,9 @@ def test_pool_rows_on_the_test_set_give_the_two_numbers_the_pages_state(
     expected = official.pe_score(gold, cut, "VariErrNLI")
     score, prediction = kit_score("ven_pe", "test", write(tmp_path / "ven.tsv", rows), alignment)
     assert f"{score:.6f}" == f"{expected:.6f}" == published
-    assert published in ALIGNMENTS[OFFICIAL_2025]
+    assert published in Templates().fill(
+        f"kinds/perspectivist_alignment_{OFFICIAL_2025}", wide_rows=""
+    )
     assert prediction.warnings[0].startswith("8 " + POOL_NOTE)
 
 

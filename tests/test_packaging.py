@@ -126,6 +126,24 @@ def test_python_m_build_gives_an_sdist_and_a_wheel_that_twine_check_passes(built
 
 
 @pytest.mark.slow
+def test_the_wheel_and_the_sdist_carry_the_page_templates(built_dist):
+    """The builder reads the pages' words from codajudge/templates/ (package data)."""
+    import tarfile
+    import zipfile
+
+    folder = REPO / "codajudge" / "templates"
+    templates = sorted(p.relative_to(REPO).as_posix() for p in folder.rglob("*.md"))
+    assert "codajudge/templates/evaluation.md" in templates
+    sdist, wheel = built_dist
+    with zipfile.ZipFile(wheel) as archive:
+        in_wheel = set(archive.namelist())
+    with tarfile.open(sdist) as archive:
+        in_sdist = {member.name.split("/", 1)[-1] for member in archive.getmembers()}
+    assert [name for name in templates if name not in in_wheel] == []
+    assert [name for name in templates if name not in in_sdist] == []
+
+
+@pytest.mark.slow
 @needs_lewidi
 def test_the_wheel_in_a_fresh_venv_reproduces_the_local_runner_on_the_lewidi_practice_files(
     built_dist, bundles, tmp_path

@@ -7,10 +7,12 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+from codajudge import kinds
 from codajudge.bundle import pages
 from codajudge.bundle.edition import load_edition
 from codajudge.bundle.kit_readme import LocalScore
 from codajudge.metrics import REGISTRY as METRICS, get as get_metric
+from codajudge.bundle.prose import Templates, kind_text
 from codajudge.tracks import track_from_dict
 
 REPO = Path(__file__).resolve().parents[1]
@@ -89,7 +91,7 @@ def test_a_metric_registered_for_a_kind_changes_no_edition_that_does_not_name_it
 
 
 def test_the_data_page_states_the_label_policy_where_tracks_have_labels():
-    from codajudge.labels import POLICY_TEXT
+    POLICY_TEXT = Templates().fill("data/labels")
 
     assert POLICY_TEXT not in pages.data_page(sts_only())
     chaosnli = pages.data_page(load_edition(REPO / "editions" / "chaosnli"))
@@ -133,11 +135,11 @@ def test_datasets_sharing_their_local_items_are_named_where_the_local_score_is_e
 
     sizes = {name: 1 for name in items}
     shared = LocalScore("local", False, sizes, shared=same_items(items))
-    text = what_is_scored(shared, "They score")
+    text = what_is_scored(Templates(), shared, "They score")
     assert "The datasets sts_ar, sts_es and sts_tr share one training source" in text
     assert "scores alike on their tracks of one kind" in text
     assert "share one training source" not in what_is_scored(
-        LocalScore("local", False, sizes), "They score"
+        Templates(), LocalScore("local", False, sizes), "They score"
     )
     page = pages.baselines_page(sts_only(), {}, shared, {})
     assert "The datasets sts_ar, sts_es and sts_tr share one training source" in page
@@ -147,10 +149,11 @@ def test_the_data_and_evaluation_pages_state_a_declared_annotator_alignment():
     """lewidi2025's perspectivist tracks are scored as the 2025 scorer: both pages say how, with the
     VariErrNLI example (its two numbers are checked against the data in test_lewidi_files); an
     edition that declares no rule gets no paragraph."""
-    from codajudge.kinds.perspectivist import ALIGNMENTS, OFFICIAL_2025
+    from codajudge.kinds.perspectivist import OFFICIAL_2025
 
     lewidi = load_edition(REPO / "editions" / "lewidi2025")
-    paragraph = f"\n\n{ALIGNMENTS[OFFICIAL_2025]} Tracks: `csc_pe`, `mp_pe`, `par_pe`, `ven_pe`.\n"
+    rule = kind_text(Templates(), kinds.REGISTRY["perspectivist"], f"alignment_{OFFICIAL_2025}")
+    paragraph = f"\n\n{rule} Tracks: `csc_pe`, `mp_pe`, `par_pe`, `ven_pe`.\n"
     assert paragraph in pages.data_page(lewidi)
     assert paragraph in pages.evaluation_page(lewidi, NO_LOCAL)
     assert "0.345000" in paragraph and "0.340556" in paragraph

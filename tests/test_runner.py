@@ -193,7 +193,7 @@ def test_one_slug_rule_names_phases_and_legacy_pages(tmp_path):
 
     import yaml
 
-    from codajudge.bundle.legacy import page_texts
+    from codajudge.legacy.build import page_texts
     from codajudge.confine import slug
     from codajudge.runner.bundle_view import phase_task
 
@@ -216,5 +216,5 @@ def test_one_slug_rule_names_phases_and_legacy_pages(tmp_path):
         assert phase_task(tmp_path, typed).name == "Post-campaign"
     with pytest.raises(ConfigError, match="no such phase"):
         phase_task(tmp_path, "post")
-    pages = page_texts(SimpleNamespace(title="T", description=None), tmp_path)
+    pages = page_texts(SimpleNamespace(title="T", description=None, folder=tmp_path), tmp_path)
     assert list(pages) == ["terms", "getting-started", "page", "overview"]

@@ -56,6 +56,7 @@ from .kit_readme import (
     checked_sample,
     render,
 )
+from .prose import Templates
 from .sample import declared_sample, held_out, sampled_items
 from .zipdet import tree_files, write_zip
 
@@ -492,7 +493,8 @@ def check_keys_with_gold(edition: Edition, phase: Phase, root: Path) -> None:
 
 
 def copy_program(name: str, destination: Path, with_engine: bool = True) -> None:
-    """A program folder as Codabench mounts it: its own files plus the engine beside them."""
+    """A program folder as Codabench mounts it: its own files plus the engine beside them (without
+    the page templates, which only the builder reads)."""
     shutil.copytree(
         REPO_ROOT / name, destination, ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
     )
@@ -500,7 +502,7 @@ def copy_program(name: str, destination: Path, with_engine: bool = True) -> None
         shutil.copytree(
             ENGINE,
             destination / "codajudge",
-            ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "_kit"),
+            ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "_kit", "templates"),
         )
 
 
@@ -702,8 +704,8 @@ def write_kit_readme(edition: Edition, data: EditionData, root: Path, pages: Lis
         baselines=list(edition.baselines),
         positional=any(kinds.of(t).positional_by_default for t in edition.tracks),
     )
-    template = (REPO_ROOT / "starting_kit" / "README.md").read_text(encoding="utf-8")
-    (kit / "README.md").write_text(render(template, facts), encoding="utf-8")
+    readme = render(Templates.of(edition.folder), facts)
+    (kit / "README.md").write_text(readme, encoding="utf-8")
 
 
 def one_file_per_kind(edition: Edition, first_lines: Dict[str, str]) -> Dict[str, str]:

@@ -1,15 +1,18 @@
 """The starting kit's README, one per edition: its first command, its own file names and item ids
 (taken from the sample submission the build wrote), and the names of the pages that document them.
 
-The template is ``starting_kit/README.md``; each ``{{name}}`` in it is replaced here. Every command
-the README shows is one the kit runs: where no phase can be scored in the kit (no training split
-for a local phase, practice gold hidden), the commands check formats with the ingestion program.
+The template is ``templates/kit_readme.md``, its parts in ``templates/kit_readme/`` (``bundle.prose``).
+Every command the README shows is one the kit runs: where no phase can be scored in the kit (no
+training split for a local phase, practice gold hidden), the commands check formats with the
+ingestion program.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Dict, List, Tuple
+
+from .prose import Templates
 
 LOCAL_PHASE = "local"
 
@@ -65,16 +68,10 @@ def checked_sample(score: LocalScore) -> str:
     return LOCAL_SAMPLE if score.has_local else PRACTICE_SAMPLE
 
 
-#: Where a track takes SemEval's positional files (``KitFacts.positional``).
-POSITIONAL = (
-    "For similarity tracks the SemEval format also works: one score per line, in input order.\n"
-)
-
-
-def _page(pages: List[dict], name: str) -> str:
+def _page(prose: Templates, pages: List[dict], name: str) -> str:
     for page in pages:
         if page["file"].endswith("/" + name):
-            return f"*{page['title']}* page, `{page['file']}`"
+            return prose.fill("kit_readme/page", title=page["title"], file=page["file"])
     return f"`pages/{name}`"
 
 
@@ -86,88 +83,54 @@ def format_check(submission: str, output: str = "checked") -> str:
 #: The command that checks a submission's format when no phase can be scored in the kit.
 FORMAT_CHECK = format_check(PRACTICE_SAMPLE)
 
-NOTHING_SCORED = (
-    "This edition has no training split, so its starting kit has no local validation split "
-    "with gold, and the practice gold is hidden: no phase can be scored here."
-)
-
-#: What a run of ``run_local.py`` does and prints, after the kit's first commands.
-TWO_STEPS = """Each command runs Codabench's two steps on your machine: the prediction step (the ingestion program
-runs the submission with the phase's input data, never the gold) and the scoring step (the scoring
-program compares the predictions with the gold). It prints the leaderboard row. Add `--output out`
-to keep `scores.json`, `detailed_results.html` (open it in a browser), `detailed_results.csv`
-(every item's gold, your prediction and its error) and the predictions.
-"""
-
-#: What the format check does and prints, where nothing can be scored.
-PREDICTION_STEP_ONLY = """This is Codabench's prediction step alone (the ingestion program, which never reads the gold): it
-refuses a submission with the platform's messages, or copies its files into `checked/` and prints
-the tracks it holds predictions for. It prints no score.
-"""
-
-
 #: The baselines the first commands run, in this order, when the edition runs them.
 FIRST_BASELINES = ("cosine_bow", "most_frequent", "random")
 
 
-def _intro(score: LocalScore) -> str:
+def _intro(prose: Templates, score: LocalScore) -> str:
     if not score.first_phase:
-        return (
-            "It is itself a small competition bundle of the practice phase, whose gold is hidden: "
-            "it checks a submission's format and coverage exactly as the platform will, but "
-            "scores nothing (see below)."
-        )
-    practice = (
-        "the practice phase with its public gold"
-        if score.practice_public
-        else "the practice phase's public data"
+        return prose.fill("kit_readme/intro_nothing")
+    practice = prose.fill(
+        "kit_readme/practice_public" if score.practice_public else "kit_readme/practice_data"
     )
-    held = (
-        f"a local validation phase with its gold, and {practice}" if score.has_local else practice
-    )
-    return (
-        f"It is itself a small competition bundle ({held}), so you can score yourself with the "
-        "platform's own programs."
-    )
+    held = prose.fill("kit_readme/with_local", practice=practice) if score.has_local else practice
+    return prose.fill("kit_readme/intro", held=held)
 
 
-def _first_commands(facts: KitFacts) -> str:
+def _first_commands(prose: Templates, facts: KitFacts) -> str:
     score = facts.score
     if not score.first_phase:
-        return (
-            f"{NOTHING_SCORED} The first command checks a submission's format and coverage on "
-            f"the practice data, without scores:\n\n```\n{FORMAT_CHECK}\n```\n\n"
-            + PREDICTION_STEP_ONLY
+        text = prose.fill(
+            "kit_readme/first_commands_nothing",
+            nothing_scored=prose.fill("kit_readme/nothing_scored"),
+            format_check=FORMAT_CHECK,
         )
+        return text + "\n"
     names = [name for name in FIRST_BASELINES if name in facts.baselines] or ["random"]
     lines = [
         f"python3 run_local.py . baseline:{name} --phase {score.first_phase}" for name in names
     ]
-    scored = what_is_scored(score, "They score")
-    return "```\n" + "\n".join(lines) + "\n```\n\n" + scored + "\n" + TWO_STEPS
+    scored = what_is_scored(prose, score, prose.fill("kit_readme/they_score"))
+    return prose.fill("kit_readme/first_commands", commands="\n".join(lines), scored=scored) + "\n"
 
 
-def _sizes(score: LocalScore) -> str:
+def _sizes(prose: Templates, score: LocalScore) -> str:
     sizes = ", ".join(f"{d} {n}" for d, n in sorted(score.local_items.items()))
     if not score.local_scored:
-        return f"items per dataset: {sizes}"
-    fewer = [f"track {title} scores {n}" for title, n in score.local_scored.items()]
-    return (
-        f"items per dataset: {sizes}; of these, {listed(fewer)}: the items with the gold "
-        "each track needs"
-    )
+        return prose.fill("kit_readme/sizes", sizes=sizes)
+    fewer = [
+        prose.fill("kit_readme/track_scores", track=title, count=n)
+        for title, n in score.local_scored.items()
+    ]
+    return prose.fill("kit_readme/sizes_fewer", sizes=sizes, fewer=listed(fewer))
 
 
-def _shared_text(score: LocalScore) -> str:
+def _shared_text(prose: Templates, score: LocalScore) -> str:
     """The sentence on datasets whose local items are the same, '' when there are none."""
     if not score.shared:
         return ""
     groups = [listed(list(group)) for group in score.shared]
-    return (
-        f" The datasets {'; '.join(groups)} share one training source, so their local items are "
-        "the same and a system scores alike on their tracks of one kind: there the local phase "
-        "tests a system end to end, not how it does on each track's own data."
-    )
+    return " " + prose.fill("kit_readme/shared", groups="; ".join(groups))
 
 
 def listed(names: List[str]) -> str:
@@ -175,21 +138,22 @@ def listed(names: List[str]) -> str:
     return names[0] if len(names) < 2 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
-def what_is_scored(score: LocalScore, subject: str) -> str:
+def what_is_scored(prose: Templates, score: LocalScore, subject: str) -> str:
     """One paragraph on the phase the kit scores, opening with ``subject`` ("They score")."""
     if not score.has_local:
-        return f"{subject} the practice phase against its public gold.\n"
-    text = (
-        f"{subject} the **local** phase: a validation split held out of the training data "
-        f"({_sizes(score)}), chosen by a seeded hash of the item ids. In that run the "
-        "training data (`input_data/local/*.train.jsonl`) leaves these items out, so a model "
-        "never trains on what it is scored on."
-        + _shared_text(score)
-        + " Its gold is training gold, public anyway; it is not the platform's practice gold"
+        return prose.fill("kit_readme/scored_practice", subject=subject)
+    practice = prose.fill(
+        "kit_readme/local_practice_public"
+        if score.practice_public
+        else "kit_readme/local_practice_hidden"
     )
-    if score.practice_public:
-        return text + ". `--phase practice` scores the practice phase against its public gold.\n"
-    return text + ", which stays hidden (`--phase practice` says so).\n"
+    return prose.fill(
+        "kit_readme/scored_local",
+        subject=subject,
+        sizes=_sizes(prose, score),
+        shared=_shared_text(prose, score),
+        practice=practice,
+    )
 
 
 def _examples(facts: KitFacts) -> str:
@@ -198,30 +162,28 @@ def _examples(facts: KitFacts) -> str:
     return "\n\n".join(blocks)
 
 
-def _samples(facts: KitFacts) -> str:
+def _samples(prose: Templates, facts: KitFacts) -> str:
     """What each sample result submission is for, with a command that takes it."""
     score, baseline = facts.score, facts.sample_baseline
-    practice = (
-        f"`{PRACTICE_SAMPLE}` holds the {baseline} baseline's predictions of the practice phase"
-    )
+    practice = prose.fill("kit_readme/sample_practice", sample=PRACTICE_SAMPLE, baseline=baseline)
     if not score.first_phase:
-        return (
-            f"{practice}: a complete example, to upload to the platform's practice phase (its "
-            f"gold is hidden, so this kit checks it without scores: `{FORMAT_CHECK}`)."
+        return prose.fill(
+            "kit_readme/samples_nothing", practice=practice, format_check=FORMAT_CHECK
         )
     if score.practice_public and not score.has_local:
-        return (
-            f"{practice}: a complete example "
-            f"(`python3 run_local.py . {PRACTICE_SAMPLE} --phase practice` scores it)."
-        )
-    local = (
-        f"`{LOCAL_SAMPLE}` is a complete example for the local phase (the {baseline} baseline's "
-        f"predictions of its items): `python3 run_local.py . {LOCAL_SAMPLE} --phase local` "
-        f"scores it. {practice}, the ids the platform's practice phase takes: upload it there"
+        return prose.fill("kit_readme/samples_practice", practice=practice, sample=PRACTICE_SAMPLE)
+    note = prose.fill(
+        "kit_readme/practice_note_public"
+        if score.practice_public
+        else "kit_readme/practice_note_hidden"
     )
-    if score.practice_public:
-        return local + " (here `--phase practice` scores it)."
-    return local + " (its gold is hidden, so this kit does not score it)."
+    return prose.fill(
+        "kit_readme/samples_local",
+        local_sample=LOCAL_SAMPLE,
+        baseline=baseline,
+        practice=practice,
+        practice_note=note,
+    )
 
 
 def _code_command(score: LocalScore) -> str:
@@ -237,15 +199,11 @@ def _check_command(score: LocalScore) -> str:
     return f"python3 run_local.py . my_submission.zip --phase {score.first_phase}"
 
 
-def _check_note(score: LocalScore) -> str:
+def _check_note(prose: Templates, score: LocalScore) -> str:
     """What the check command does, where it does not score."""
     if score.first_phase:
         return ""
-    return (
-        "It checks the zip against the practice phase's items (the kit scores nothing: "
-        "see above); for another phase, give that phase's data in place of "
-        "`input_data/practice`.\n\n"
-    )
+    return prose.fill("kit_readme/check_note") + "\n\n"
 
 
 def _evaluation_baseline(facts: KitFacts) -> str:
@@ -255,41 +213,40 @@ def _evaluation_baseline(facts: KitFacts) -> str:
     return facts.baselines[0]
 
 
-def render(template: str, facts: KitFacts) -> str:
-    """The README for one edition from ``template``."""
-    values = {
-        "intro": _intro(facts.score),
-        "run_heading": "Run the baselines and the scorer"
-        if facts.score.first_phase
-        else "Check a submission's format (nothing is scored here)",
-        "first_commands": _first_commands(facts),
-        "code_command": _code_command(facts.score),
-        "check_command": _check_command(facts.score),
-        "check_note": _check_note(facts.score),
-        "evaluation_baseline": _evaluation_baseline(facts),
-        "data_page": _page(facts.pages, "data.md"),
-        "evaluation_page": _page(facts.pages, "evaluation.md"),
-        "terms_page": _page(facts.pages, "terms.md"),
-        "examples": _examples(facts),
-        "checked_sample": checked_sample(facts.score),
-        "samples": _samples(facts),
-        "positional": POSITIONAL if facts.positional else "",
-        "other_names": _other_names(facts),
-    }
-    for key, value in values.items():
-        template = template.replace("{{" + key + "}}", value)
-    return template
+def render(prose: Templates, facts: KitFacts) -> str:
+    """The README for one edition from template ``kit_readme``."""
+    score = facts.score
+    text = prose.fill(
+        "kit_readme",
+        intro=_intro(prose, score),
+        run_heading=prose.fill(
+            "kit_readme/run_heading" if score.first_phase else "kit_readme/check_heading"
+        ),
+        first_commands=_first_commands(prose, facts),
+        code_command=_code_command(score),
+        check_command=_check_command(score),
+        check_note=_check_note(prose, score),
+        evaluation_baseline=_evaluation_baseline(facts),
+        data_page=_page(prose, facts.pages, "data.md"),
+        evaluation_page=_page(prose, facts.pages, "evaluation.md"),
+        terms_page=_page(prose, facts.pages, "terms.md"),
+        examples=_examples(facts),
+        checked_sample=checked_sample(score),
+        samples=_samples(prose, facts),
+        positional=prose.fill("kit_readme/positional") + "\n" if facts.positional else "",
+        other_names=_other_names(prose, facts),
+    )
+    return text + "\n"
 
 
-def _other_names(facts: KitFacts) -> str:
+def _other_names(prose: Templates, facts: KitFacts) -> str:
     names = list(dict.fromkeys(facts.other_names))  # tracks of one file share its names
     if not names:
         return ""
     overview = facts.pages[0] if facts.pages else None
-    where = f" (the *{overview['title']}* page, `{overview['file']}`, explains them)"
-    return (
-        " This edition also accepts these file names: "
-        + ", ".join(f"`{n}`" for n in names)
-        + (where if overview else "")
-        + "."
-    )
+    where = ""
+    if overview:
+        fields = {"title": overview["title"], "file": overview["file"]}
+        where = " " + prose.fill("kit_readme/other_names_where", **fields)
+    listed_names = ", ".join(f"`{n}`" for n in names)
+    return " " + prose.fill("kit_readme/other_names", names=listed_names, where=where)

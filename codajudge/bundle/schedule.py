@@ -9,7 +9,9 @@ import datetime as dt
 from typing import List, NamedTuple, Optional, Sequence
 
 from ..errors import Problem
-from .schema import DATE_FORMAT
+
+#: How the edition config and competition.yaml write a date.
+DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
 
 
 class ScheduledPhase(NamedTuple):

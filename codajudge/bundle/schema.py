@@ -31,8 +31,8 @@ from ..spec import MEAN_RULES, PHASES, PLAIN, WORST, primary_rule_problem
 from ..stats.bootstrap import DEFAULT_SEED
 from ..stats.ranking import GROUP_MEAN_RANK, GROUP_ORDERS
 from .check.leaderboard import SUBMISSION_RULES
+from .schedule import DATE_FORMAT
 
-DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
 SPLITS = ("train", "dev", "test")
 #: Bounds of the config's numbers: Codabench stores limits as PostgreSQL integers (< 2**31); a time
 #: limit past a week is a typo (its default queue stops at 600 s); numpy seeds are 32-bit.

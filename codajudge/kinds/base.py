@@ -54,9 +54,10 @@ class Kind:
     #: with ``metrics`` are those registered as applying to its kind and scale (``Metric.applies_to``).
     default_metrics: Dict[Optional[str], Tuple[str, ...]] = {}
     #: The annotator-alignment rules a track may declare (``annotator_alignment``: how a row with more
-    #: entries than its item's annotators is scored), each with its paragraph for the Data and
-    #: Evaluation pages, the default first; none for a kind without per-annotator rows.
-    alignments: Dict[str, str] = {}
+    #: entries than its item's annotators is scored), the default first, each with its paragraph
+    #: for the Data and Evaluation pages (``templates/kinds/KIND_alignment_RULE.md``); none for a
+    #: kind without per-annotator rows.
+    alignments: Tuple[str, ...] = ()
 
     @property
     def has_scale(self) -> bool:
@@ -88,19 +89,22 @@ class Kind:
         return 0
 
     # --- generated pages, data and leak checks (bundle) ---
-    #: The kind's paragraph of the Data and formats page: what a submitted VALUE is (Markdown, one
-    #: list item starting with the kind's name in bold).
-    format_text: str = ""
+    #: The kind's page texts are templates named after it (``bundle.prose.kind_text``):
+    #: ``templates/kinds/KIND_format.md`` (its paragraph of the Data and formats page: what a
+    #: submitted VALUE is, one list item starting with the kind's name in bold), and where they
+    #: apply ``KIND_edge_cases.md`` (what its scoring does at its edges, on the Evaluation page),
+    #: ``KIND_range.md``/``KIND_ranges.md`` (a kind with ``has_range``: the gold scale when its
+    #: tracks have one range, ``$low``/``$high``, or several, ``$per_track``) and
+    #: ``KIND_alignment_RULE.md`` per rule of ``alignments``.
+    #:
+    #: Values the kind's templates receive as fields (``$name``).
+    page_fields: Dict[str, str] = {}
+    #: Texts shared by several of the kind's templates: each ``NAME`` is the text of template
+    #: ``kinds/KIND_NAME.md``, which the others receive as ``$NAME``.
+    shared_texts: Tuple[str, ...] = ()
     #: Whether the kind's public items list their annotators (``annotators``, in order): the
     #: disagreement kinds.
     lists_annotators: bool = False
-    #: What the kind's scoring does at its edges, said on the Evaluation page ("" for nothing).
-    edge_case_text: str = ""
-    #: For a kind with ``has_range``: the Evaluation page's sentence on the gold scale when every
-    #: track of the kind has one range (``{low}``, ``{high}``: its ends, as numbers) ...
-    range_text: str = ""
-    #: ... and when they differ (``{per_track}``: "title low-high" per track, comma-separated).
-    ranges_text: str = ""
     #: Whether the gold appears in a text as numbers (compared quantised) rather than label names.
     gold_is_numeric: bool = False
 

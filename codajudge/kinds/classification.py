@@ -20,10 +20,6 @@ class Classification(Kind):
     gold_fields = {"label": None}
 
     # --- generated pages, data and leak checks ---
-    format_text = (
-        "- **classification**: one of the track's labels, as listed (see **Labels** below)."
-    )
-    edge_case_text = "Classification items without a gold majority are not scored."
 
     def example_value(self, track) -> str:
         return f"ID<TAB>{track.labels[0]}"

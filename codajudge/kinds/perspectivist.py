@@ -23,25 +23,7 @@ from .base import (
 #: item's annotators is scored by name (each entry is its pool or list annotator's), or as the LeWiDi
 #: 2025 official scorer scored it (its first entries in order against the item's annotators).
 BY_NAME, OFFICIAL_2025 = "by_name", "official_2025"
-_WIDE_ROWS = (
-    "A row with more entries than its item's annotators (one per name of the release's annotators "
-    "list, or one per annotator of the dataset's whole pool)"
-)
-ALIGNMENTS = {
-    BY_NAME: f"**Annotator alignment `{BY_NAME}`.** {_WIDE_ROWS} is scored by name: each entry "
-    "belongs to the annotator of its position in that list or pool, and the entries of the item's "
-    "own annotators are scored.",
-    OFFICIAL_2025: f"**Annotator alignment `{OFFICIAL_2025}`, as the LeWiDi 2025 official "
-    f"scorer.** {_WIDE_ROWS} is scored as the 2025 scorer scored it, which paired a row with the "
-    "item's annotators by Python's `zip()`: the row's first k entries, in order, against the "
-    "item's k annotators, the other entries dropped. A row written over the whole pool is so "
-    "scored by position, its first columns against whichever annotators the item has. Example: "
-    "8 of VariErrNLI's 50 test items have 3 of its 4 annotators; the 2025 most-frequent "
-    "baseline's rows, written over the pool (Ann1..Ann4), score MER 0.345000 by this rule (the "
-    "published number) and 0.340556 by name (each column against its own pool annotator). Rows "
-    "with one entry per annotator of the item, in its `annotators` order, score the same under "
-    "both rules.",
-}
+ALIGNMENTS = (BY_NAME, OFFICIAL_2025)
 
 
 class Perspectivist(Kind):
@@ -69,18 +51,7 @@ class Perspectivist(Kind):
         return row_length + 1
 
     # --- generated pages, data and leak checks ---
-    format_text = (
-        "- **perspectivist**: a JSON list with one label per annotator, in the item's `annotators` "
-        "order (or an object annotator -> label). Multi-label tracks take two layouts, told apart "
-        "by type: *label-major* (the LeWiDi 2025 layout, which the kit writes): one 0/1 vector per "
-        "label in the track's label order, each with one entry per annotator (1 = chosen), e.g. "
-        "`[[0, 0], [1, 0], [0, 1]]` for 2 annotators; or *annotator-major*: per annotator a list "
-        'of labels, e.g. `[["entailment"], ["neutral"]]`. A row with one entry per name of the '
-        "release's annotators list (`annotators_listed`, a name repeated once per label given) is "
-        "merged when the repeated entries agree; a row with one entry per annotator of the "
-        "dataset's whole pool is read by pool position (as the 2025 baseline files were written); "
-        "each with one warning per file."
-    )
+    shared_texts = ("wide_rows",)
     lists_annotators = True
 
     def example_value(self, track) -> str:

@@ -43,17 +43,6 @@ class Similarity(Kind):
     one_line_fix = "write one score per line"
 
     # --- generated pages, data and leak checks ---
-    format_text = (
-        "- **similarity**: a number (any scale: Pearson r does not depend on it). The SemEval "
-        "positional format, one score per line in input order with an optional second column "
-        "(confidence), is accepted too."
-    )
-    edge_case_text = (
-        "a constant prediction (or constant gold) makes a correlation undefined; it is reported as "
-        "0.0 with a warning."
-    )
-    range_text = "Similarity gold is on a scale from {low:g} (unrelated) to {high:g} (equivalent)."
-    ranges_text = "Similarity gold scales (lowest-highest): {per_track}."
     gold_is_numeric = True
 
     def example_value(self, track) -> str:

@@ -42,14 +42,8 @@ class SoftLabel(Kind):
         return 3 * (len(track.labels) + 1)
 
     # --- generated pages, data and leak checks ---
-    format_text = (
-        "- **soft label**: a JSON list of probabilities in the order of the track's labels (or a "
-        "JSON object label -> probability). Multi-label tracks: a list of `[P(not chosen), "
-        "P(chosen)]` pairs, one per label. Values must be finite and non-negative; each "
-        f"distribution must sum to 1 within {SUM_TOLERANCE} (it is then renormalised)."
-    )
+    page_fields = {"sum_tolerance": str(SUM_TOLERANCE)}
     lists_annotators = True
-    edge_case_text = "LeWiDi metrics round as the official 2025 code does (5 decimals per item)."
     gold_is_numeric = True
 
     def example_value(self, track) -> str:

@@ -170,7 +170,7 @@ def run(args) -> int:
             )
         return sync_root(check_only=args.check_root)
     if args.legacy:
-        from ..bundle.legacy import build_legacy
+        from ..legacy.build import build_legacy
 
         edition = load_edition(edition_path(args.edition))
         data_root = Path(args.data) if args.data else edition.folder

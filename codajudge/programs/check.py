@@ -45,8 +45,16 @@ def check_edition(path: Path, data: Optional[str] = None) -> int:
     return dry_run(edition, data_root, read, then)
 
 
+def check_any_bundle(path: Path) -> List[str]:
+    """Every problem of a Codabench v2 or a CodaLab v1.5 bundle, one line each (``check_bundle``
+    with both forms of ``competition.yaml``)."""
+    from ..bundle.check import check_bundle, v2
+    from ..legacy.check import PLATFORM as LEGACY_PLATFORM
+
+    return check_bundle(path, (v2.PLATFORM, LEGACY_PLATFORM))
+
+
 def check(bundle: str, data: Optional[str] = None) -> int:
-    from ..bundle.check import check_bundle
 
     if is_edition_config(Path(bundle)):
         return check_edition(Path(bundle), data)
@@ -56,7 +64,7 @@ def check(bundle: str, data: Optional[str] = None) -> int:
             "--data is for an edition (a folder holding edition.yaml), not a built bundle",
             hint="drop --data, or name the edition's folder",
         )
-    problems = check_bundle(Path(bundle))
+    problems = check_any_bundle(Path(bundle))
     for line in problems:
         print(line)
     if problems:

@@ -8,8 +8,8 @@ wrong; expected ...; found ...``. The checks, one module each:
 - ``leaderboard``: the leaderboard and its columns, as Codabench's serializers validate them;
 - ``programs``: every program folder or zip has ``metadata.yaml``/``metadata`` with a command whose
   script exists;
-- ``legacy``: the CodaLab v1.5 rules (``html`` pages, numbered phases, zips whose ``metadata`` file
-  holds the command);
+- ``platform``: what the checker reads from one form of ``competition.yaml`` (``v2.PLATFORM``; the
+  CodaLab v1.5 form is ``codajudge.legacy.check.PLATFORM``, which the command line adds);
 - ``scores``: the leaderboard's keys against what the scorer writes for a perfect submission;
 - ``gold_leaks``: no public file carries a phase's hidden gold (the builder's own check), and no
   hidden phase's gold is in the starting kit;
@@ -20,15 +20,18 @@ wrong; expected ...; found ...``. The checks, one module each:
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List
+from typing import List, Sequence
 
+from . import v2
 from .findings import Findings
 from .opening import opened_bundle
+from .platform import Platform
 from .yamlfile import load_competition_yaml
 
 
-def check_bundle(path: Path) -> List[str]:
-    """Every problem of the bundle at ``path`` (folder or zip), one line each; [] when it is fine."""
+def check_bundle(path: Path, platforms: Sequence[Platform] = (v2.PLATFORM,)) -> List[str]:
+    """Every problem of the bundle at ``path`` (folder or zip), one line each; [] when it is fine.
+    ``platforms`` are the forms of ``competition.yaml`` it may take, chosen by its ``version``."""
     findings = Findings()
     with opened_bundle(Path(path), findings) as root:
         if root is None:
@@ -37,25 +40,20 @@ def check_bundle(path: Path) -> List[str]:
         if doc is None:
             return findings.lines()
         version = str(doc.get("version", "1"))
-        if version == "2":
-            from . import v2
-
-            v2.check(doc, root, findings)
-        elif version in ("1", "1.5"):
-            from . import legacy
-
-            legacy.check(doc, root, findings)
-        else:
+        platform = next((p for p in platforms if version in p.versions), None)
+        if platform is None:
+            others = "".join(f" (or {p.version_text})" for p in platforms[1:])
             findings.add(
                 "competition.yaml",
                 "unsupported 'version'",
-                expected="2 (or none for a CodaLab v1.5 bundle)",
+                expected=platforms[0].version_text + others,
                 found=repr(doc.get("version")),
             )
             return findings.lines()
+        platform.check(doc, root, findings)
         from .content import check_content, check_reference_files
 
         check_reference_files(root, findings)
         if not findings.problems:  # the content checks need a sound layout
-            check_content(doc, root, findings)
+            check_content(doc, root, findings, platform)
     return findings.lines()

@@ -17,32 +17,10 @@ from ...scoring import load_gold
 from ...spec import read_spec
 from ..build import imperfect_scores, score_gold
 from ..leaks import HiddenSplit, check_public_tree, read_known_leaks
-from . import legacy
 from .findings import Findings
-from .leaderboard import score_keys
 from .opening import relative_path
-from .programs import PROGRAMS
+from .platform import Platform
 from .rescored import ScoredPhase, check_rescored, item_key, phase_dates
-
-
-def _phase_references(doc: dict) -> List[Tuple[str, str]]:
-    """(phase name, reference_data path) of every scored phase, in phase order."""
-    if str(doc.get("version", "1")) == "2":
-        tasks = {t.get("index"): t for t in doc.get("tasks") or [] if isinstance(t, dict)}
-        refs = []
-        for phase in sorted(doc.get("phases") or [], key=lambda p: p.get("index", 0)):
-            for ref in phase.get("tasks") or []:
-                if tasks.get(ref, {}).get("reference_data"):
-                    refs.append((str(phase.get("name")), tasks[ref]["reference_data"]))
-        return refs
-    phases = sorted((doc.get("phases") or {}).values(), key=lambda p: p["phasenumber"])
-    return [(str(p.get("label")), p["reference_data"]) for p in phases if p.get("reference_data")]
-
-
-def _expected_keys(doc: dict) -> List[str]:
-    if str(doc.get("version", "1")) == "2":
-        return score_keys((doc.get("leaderboards") or [{}])[0])
-    return legacy.score_keys(doc)
 
 
 def _gold_digest(folder: Path) -> str:
@@ -52,26 +30,27 @@ def _gold_digest(folder: Path) -> str:
     return digest.hexdigest()
 
 
-def check_content(doc: dict, root: Path, findings: Findings) -> None:
+def check_content(doc: dict, root: Path, findings: Findings, platform: Platform) -> None:
     work = Path(tempfile.mkdtemp(prefix="codajudge-check-content-"))
     try:
-        folders = _reference_folders(doc, root, work, findings)
-        expected = _expected_keys(doc)
+        folders = _reference_folders(platform.phase_references(doc), root, work, findings)
+        expected = platform.score_keys(doc)
         for name, (where, folder) in folders.items():
             _check_perfect_submission(where, folder, expected, findings)
         if not findings.problems:
-            _check_leaks(doc, root, folders, work, findings)
-        if not findings.problems and str(doc.get("version", "1")) == "2":
-            check_rescored(_scored_phases(doc, root, folders, work), findings)
+            _check_leaks(doc, platform, root, folders, work, findings)
+        if not findings.problems and platform.has_phase_ends:
+            scored = _scored_phases(doc, platform.inputs_of(doc), root, folders, work)
+            check_rescored(scored, findings)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
 
 def _reference_folders(
-    doc: dict, root: Path, work: Path, findings: Findings
+    references: List[Tuple[str, str]], root: Path, work: Path, findings: Findings
 ) -> Dict[str, Tuple[str, Path]]:
     folders: Dict[str, Tuple[str, Path]] = {}
-    for phase, value in _phase_references(doc):
+    for phase, value in references:
         path = relative_path(root, value)
         if value in folders or path is None:
             continue
@@ -121,11 +100,13 @@ def _check_perfect_submission(
         findings.add(where, problem.message, expected=problem.expected, found=problem.found)
 
 
-def _check_leaks(doc: dict, root: Path, folders, work: Path, findings: Findings) -> None:
+def _check_leaks(
+    doc: dict, platform: Platform, root: Path, folders, work: Path, findings: Findings
+) -> None:
     public_gold = _public_gold_digests(root, work)
     hidden: Dict[str, HiddenSplit] = {}
     seen = set()
-    inputs = _inputs_of(doc)
+    inputs = platform.inputs_of(doc)
     for value, (where, folder) in folders.items():
         digest = _gold_digest(folder)
         spec = read_spec(folder)
@@ -148,7 +129,7 @@ def _check_leaks(doc: dict, root: Path, folders, work: Path, findings: Findings)
     public = sorted(
         {
             path
-            for path in (relative_path(root, v) for v in _published_paths(doc))
+            for path in (relative_path(root, v) for v in platform.published_paths(doc))
             if path is not None and path.exists()
         }
     )
@@ -161,10 +142,11 @@ def _check_leaks(doc: dict, root: Path, folders, work: Path, findings: Findings)
             )
 
 
-def _scored_phases(doc: dict, root: Path, folders, work: Path) -> List[ScoredPhase]:
+def _scored_phases(
+    doc: dict, inputs: Dict[str, str], root: Path, folders, work: Path
+) -> List[ScoredPhase]:
     """The v2 phases with reference data, in order, the items of the hidden-gold ones read."""
     tasks = {t.get("index"): t for t in doc.get("tasks") or [] if isinstance(t, dict)}
-    inputs = _inputs_of(doc)
     scored = []
     for phase in sorted(doc.get("phases") or [], key=lambda p: p.get("index", 0)):
         for ref in phase.get("tasks") or []:
@@ -190,16 +172,6 @@ def _item_keys(folder: Path, public: Optional[Path], dataset: str, where: str) -
     from the ``public`` input folder when there is one."""
     items = read_items(folder / f"{dataset}.jsonl", f"{where}/{dataset}.jsonl", texts=False)
     return {item_key(item) for item in _with_texts(items, public, dataset)}
-
-
-def _inputs_of(doc: dict) -> Dict[str, str]:
-    """reference_data -> the input_data of the same task (v2) or phase (v1.5)."""
-    if str(doc.get("version", "1")) == "2":
-        rows = [t for t in doc.get("tasks") or [] if isinstance(t, dict)]
-    else:
-        rows = [p for p in (doc.get("phases") or {}).values() if isinstance(p, dict)]
-    pairs = [(row.get("reference_data"), row.get("input_data")) for row in rows]
-    return {ref: inp for ref, inp in pairs if isinstance(ref, str) and isinstance(inp, str)}
 
 
 def _input_folder(root: Path, value: Optional[str], work: Path) -> Optional[Path]:
@@ -228,28 +200,6 @@ def _with_texts(items: List[dict], public: Optional[Path], dataset: str) -> List
     except (KitError, UnicodeDecodeError, KeyError):
         return items
     return [dict(item, texts=texts[item["id"]]) if item["id"] in texts else item for item in items]
-
-
-def _published_paths(doc: dict) -> List[str]:
-    """What participants can see or their code can read: pages, starting kits, public data, the input
-    data their code runs on, solutions, and the programs when the bundle makes them available."""
-    values: List[str] = []
-    if str(doc.get("version", "1")) == "2":
-        values += [p.get("file") for p in doc.get("pages") or [] if isinstance(p, dict)] + [
-            doc.get("terms")
-        ]
-        for phase in doc.get("phases") or []:
-            values += [phase.get("starting_kit"), phase.get("public_data")]
-        for task in doc.get("tasks") or []:
-            values.append(task.get("input_data"))
-            if doc.get("make_programs_available"):
-                values += [task.get(kind) for kind in PROGRAMS]
-        values += [s.get("path") for s in doc.get("solutions") or [] if isinstance(s, dict)]
-    else:
-        values += list((doc.get("html") or {}).values())
-        for phase in (doc.get("phases") or {}).values():
-            values += [phase.get(kind) for kind in ("starting_kit", "public_data", "input_data")]
-    return [v for v in values if isinstance(v, str) and v]
 
 
 def _public_gold_digests(root: Path, work: Path) -> Dict[str, str]:

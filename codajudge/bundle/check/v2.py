@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Dict, List
+from typing import Dict, List, Tuple
 
 from ..schedule import ScheduledPhase, schedule_problems
 from .findings import Findings
-from .leaderboard import check_leaderboards
-from .programs import check_program
+from .leaderboard import check_leaderboards, score_keys
+from .platform import Platform
+from .programs import PROGRAMS, check_program
 from .values import (
     check_bool,
     check_count,
@@ -306,3 +307,50 @@ def check_schedule(schedule: List[ScheduledPhase], findings: Findings) -> None:
     """The schedule's rule (``schedule.schedule_problems``) over the phases in index order."""
     for problem in schedule_problems(schedule):
         findings.add_problem(problem)
+
+
+def _score_keys(doc: dict) -> List[str]:
+    return score_keys((doc.get("leaderboards") or [{}])[0])
+
+
+def _phase_references(doc: dict) -> List[Tuple[str, str]]:
+    tasks = {t.get("index"): t for t in doc.get("tasks") or [] if isinstance(t, dict)}
+    refs = []
+    for phase in sorted(doc.get("phases") or [], key=lambda p: p.get("index", 0)):
+        for ref in phase.get("tasks") or []:
+            if tasks.get(ref, {}).get("reference_data"):
+                refs.append((str(phase.get("name")), tasks[ref]["reference_data"]))
+    return refs
+
+
+def _inputs_of(doc: dict) -> Dict[str, str]:
+    rows = [t for t in doc.get("tasks") or [] if isinstance(t, dict)]
+    pairs = [(row.get("reference_data"), row.get("input_data")) for row in rows]
+    return {ref: inp for ref, inp in pairs if isinstance(ref, str) and isinstance(inp, str)}
+
+
+def _published_paths(doc: dict) -> List[str]:
+    """Pages, starting kits, public data, the input data participant code runs on, solutions, and
+    the programs when the bundle makes them available."""
+    values = [p.get("file") for p in doc.get("pages") or [] if isinstance(p, dict)]
+    values.append(doc.get("terms"))
+    for phase in doc.get("phases") or []:
+        values += [phase.get("starting_kit"), phase.get("public_data")]
+    for task in doc.get("tasks") or []:
+        values.append(task.get("input_data"))
+        if doc.get("make_programs_available"):
+            values += [task.get(kind) for kind in PROGRAMS]
+    values += [s.get("path") for s in doc.get("solutions") or [] if isinstance(s, dict)]
+    return [v for v in values if isinstance(v, str) and v]
+
+
+PLATFORM = Platform(
+    versions=("2",),
+    version_text="2",
+    check=check,
+    score_keys=_score_keys,
+    phase_references=_phase_references,
+    inputs_of=_inputs_of,
+    published_paths=_published_paths,
+    has_phase_ends=True,
+)

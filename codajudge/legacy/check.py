@@ -9,10 +9,20 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from .findings import Findings
-from .leaderboard import check_leaderboard
-from .programs import PROGRAMS, check_program
-from .values import check_image, check_in_bundle, check_page_file, check_text, is_int, parse_date
+from typing import Dict, List, Tuple
+
+from ..bundle.check.findings import Findings
+from ..bundle.check.leaderboard import check_leaderboard
+from ..bundle.check.platform import Platform
+from ..bundle.check.programs import PROGRAMS, check_program
+from ..bundle.check.values import (
+    check_image,
+    check_in_bundle,
+    check_page_file,
+    check_text,
+    is_int,
+    parse_date,
+)
 
 DATA = ("reference_data", "input_data", "public_data", "starting_kit")
 
@@ -159,6 +169,38 @@ def _check_leaderboard(board, findings: Findings) -> None:
     check_leaderboard(converted, "leaderboard", findings, rules=False)
 
 
-def score_keys(doc: dict):
+def _score_keys(doc: dict) -> List[str]:
     columns = (doc.get("leaderboard") or {}).get("columns") or {}
     return [str(k) for k, v in columns.items() if not (v or {}).get("computed")]
+
+
+def _phase_references(doc: dict) -> List[Tuple[str, str]]:
+    phases = sorted((doc.get("phases") or {}).values(), key=lambda p: p["phasenumber"])
+    return [(str(p.get("label")), p["reference_data"]) for p in phases if p.get("reference_data")]
+
+
+def _inputs_of(doc: dict) -> Dict[str, str]:
+    rows = [p for p in (doc.get("phases") or {}).values() if isinstance(p, dict)]
+    pairs = [(row.get("reference_data"), row.get("input_data")) for row in rows]
+    return {ref: inp for ref, inp in pairs if isinstance(ref, str) and isinstance(inp, str)}
+
+
+def _published_paths(doc: dict) -> List[str]:
+    """The pages, and each phase's starting kit, public data and input data."""
+    values = list((doc.get("html") or {}).values())
+    for phase in (doc.get("phases") or {}).values():
+        values += [phase.get(kind) for kind in ("starting_kit", "public_data", "input_data")]
+    return [v for v in values if isinstance(v, str) and v]
+
+
+#: A v1.5 phase has a start date only: it ends when the next one starts.
+PLATFORM = Platform(
+    versions=("1", "1.5"),
+    version_text="none for a CodaLab v1.5 bundle",
+    check=check,
+    score_keys=_score_keys,
+    phase_references=_phase_references,
+    inputs_of=_inputs_of,
+    published_paths=_published_paths,
+    has_phase_ends=False,
+)

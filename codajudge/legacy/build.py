@@ -53,9 +53,7 @@ from typing import Dict, List, Optional, Tuple
 
 import yaml
 
-from ..confine import slug
-from ..tracks import PRECISION
-from .build import (
+from ..bundle.build import (
     BuildSummary,
     import_data,
     known_leak_notes,
@@ -64,9 +62,13 @@ from .build import (
     write_tree,
     write_yaml,
 )
-from .compose import leaderboard_columns
-from .edition import DATE_FORMAT, Edition, Phase
-from .zipdet import write_zip
+from ..bundle.compose import leaderboard_columns
+from ..bundle.edition import DATE_FORMAT, Edition, Phase
+from ..bundle.pages import submission_limits
+from ..bundle.prose import Templates
+from ..bundle.zipdet import write_zip
+from ..confine import slug
+from ..tracks import PRECISION
 
 #: Program commands with the legacy variables; on Codabench they expand to the v2 commands' paths.
 #: The scoring program only: a legacy phase has no ingestion program (see the module's docstring).
@@ -78,33 +80,6 @@ LEGACY_METADATA = "metadata"
 #: Every legacy phase's keys that make it take result submissions only: v1.5 then skips the
 #: prediction step, so no participant code runs and no container holds code and gold together.
 RESULTS_ONLY_PHASE = {"is_scoring_only": True}
-#: What a participant must know about submitting on v1.5, appended to the data page and the kit README.
-SUBMITTING_ON_CODALAB = """
-## Submitting on CodaLab
-
-This CodaLab competition takes **result submissions only**: a zip with one file per track, as the
-*Data and formats* page describes. A zip holding `model.py` is not run here; it is scored as
-results and refused because it holds no prediction file. Code submissions need Codabench, whose
-step that runs participant code never receives the gold.
-
-Why: for a phase with an ingestion program, CodaLab v1.5 hands the phase's hidden reference data
-to the container that runs participant code (codalab-competitions `tasks.py`, `hidden_ref`; the v1
-compute worker mounts it beside the run folder), so participant code could read the hidden gold.
-This bundle therefore has no ingestion program, and no code of yours runs on CodaLab.
-
-To submit a model, run it on your own machine with the starting kit and upload what it writes:
-
-```
-python3 ingestion_program/ingest.py EVALUATION_DATA predictions my_code_submission
-cd predictions && zip -r ../my_submission.zip . && cd ..
-python3 ingestion_program/ingest.py EVALUATION_DATA checked my_submission.zip
-```
-
-`EVALUATION_DATA` is the phase's public data (the Files tab; `input_data_<phase>.zip` in the
-bundle). The last command checks the zip's format and coverage with the platform's messages.
-"""
-
-
 # --- Markdown -> HTML, for the subset the kit's pages use -----------------------------------------
 
 
@@ -230,9 +205,10 @@ def page_texts(edition: Edition, v2_root: Path) -> Dict[str, tuple]:
     for page in doc["pages"]:
         text = (v2_root / page["file"]).read_text(encoding="utf-8")
         pages.setdefault(slug(Path(page["file"]).stem) or "page", (page["title"], text))
-    pages.setdefault(
-        "overview", ("Overview", f"# {edition.title}\n\n{edition.description or edition.title}\n")
-    )
+    prose = Templates.of(edition.folder)
+    description = edition.description or edition.title
+    overview = prose.fill("legacy/overview", title=edition.title, description=description)
+    pages.setdefault("overview", (prose.fill("legacy/overview_title"), overview + "\n"))
     return pages
 
 
@@ -242,24 +218,26 @@ def _next_day_before(phase: Phase) -> str:
 
 def legacy_timeline_page(edition: Edition) -> str:
     """The timeline as the platforms will run it: v1.5 phases have start dates only."""
-    lines = [
-        "# Timeline",
-        "",
-        "All times are UTC. CodaLab (v1.5) phases have a start date only: each phase stays open until the "
-        "next one starts, and the last one stays open. If this bundle is uploaded to Codabench instead, "
-        "Codabench's conversion ends each phase one day before the next one starts.",
-        "",
-        "| phase | start | CodaLab: open until | Codabench: ends | gold | submissions |",
-        "|---|---|---|---|---|---|",
-    ]
+    prose = Templates.of(edition.folder)
+    rows = []
     for phase, following in zip(edition.phases, list(edition.phases[1:]) + [None]):
-        until = following.date_text("start") if following else (phase.date_text("end") or "open")
-        ends = _next_day_before(following) if following else (phase.date_text("end") or "open")
-        limits = f"{phase.max_submissions_per_day} a day, {phase.max_submissions} in all"
-        lines.append(
-            f"| {phase.name} | {phase.date_text('start')} | {until} | {ends} | {phase.split} | {limits} |"
+        last_end = phase.date_text("end") or prose.fill("timeline/open")
+        row = prose.fill(
+            "legacy/timeline_phase",
+            phase=phase.name,
+            start=phase.date_text("start"),
+            until=following.date_text("start") if following else last_end,
+            ends=_next_day_before(following) if following else last_end,
+            split=phase.split,
+            limits=submission_limits(prose, phase),
         )
-    return "\n".join(lines) + "\n"
+        rows.append(row)
+    return prose.fill("legacy/timeline", phases="\n".join(rows)) + "\n"
+
+
+def submitting_on_codalab(edition: Edition) -> str:
+    """What a participant must know about submitting on v1.5, for the data page and the kit README."""
+    return Templates.of(edition.folder).fill("legacy/submitting")
 
 
 def write_html_pages(edition: Edition, v2_root: Path, root: Path) -> Dict[str, str]:
@@ -267,7 +245,8 @@ def write_html_pages(edition: Edition, v2_root: Path, root: Path) -> Dict[str, s
     v1.5 requires keep their fixed keys (it labels them itself); the others are keyed by their title,
     which both platforms show as the tab's title."""
     pages = page_texts(edition, v2_root)
-    pages["data"] = (pages["data"][0], pages["data"][1] + SUBMITTING_ON_CODALAB)
+    data_title, data_text = pages["data"]
+    pages["data"] = (data_title, data_text + "\n" + submitting_on_codalab(edition) + "\n")
     pages["timeline"] = (pages.get("timeline", ("Timeline",))[0], legacy_timeline_page(edition))
     mapping: Dict[str, str] = {}
     for name in list(REQUIRED_PAGES) + [k for k in pages if k not in REQUIRED_PAGES]:
@@ -385,23 +364,24 @@ def legacy_yaml(edition: Edition, pages: Dict[str, str], phases: List[dict]) -> 
 KIT_SUBMIT_HEADING = "## Two ways to submit"
 
 
-def legacy_kit_readme(text: str) -> str:
-    """The starting kit's README with the CodaLab note before its section on submitting (appended
-    when the README has no such section)."""
-    note = SUBMITTING_ON_CODALAB.strip("\n") + "\n\n"
+def legacy_kit_readme(text: str, submitting: str) -> str:
+    """The starting kit's README with the CodaLab note ``submitting`` before its section on
+    submitting (appended when the README has no such section)."""
+    note = submitting + "\n\n"
     at = text.find("\n" + KIT_SUBMIT_HEADING + "\n")
     if at < 0:
         return text.rstrip("\n") + "\n\n" + note
     return text[: at + 1] + note + text[at + 1 :]
 
 
-def write_legacy_starting_kit(v2_root: Path, root: Path) -> None:
+def write_legacy_starting_kit(edition: Edition, v2_root: Path, root: Path) -> None:
     """The v2 starting kit with the CodaLab submitting note in its README."""
     with tempfile.TemporaryDirectory(prefix="codajudge-legacy-kit-") as tmp:
         kit = Path(tmp) / "starting_kit"
         shutil.copytree(v2_root / "starting_kit", kit)
         readme = kit / "README.md"
-        readme.write_text(legacy_kit_readme(readme.read_text(encoding="utf-8")), encoding="utf-8")
+        text = legacy_kit_readme(readme.read_text(encoding="utf-8"), submitting_on_codalab(edition))
+        readme.write_text(text, encoding="utf-8")
         write_zip(kit, root / "starting_kit.zip")
 
 
@@ -412,7 +392,7 @@ def write_legacy_tree(edition: Edition, v2_root: Path, root: Path) -> None:
     pages = write_html_pages(edition, v2_root, root)
     for name in LEGACY_COMMANDS:
         _zip_program(v2_root, name, root)
-    write_legacy_starting_kit(v2_root, root)
+    write_legacy_starting_kit(edition, v2_root, root)
     phases = [
         _phase_entry(number, phase, v2_root, root, "starting_kit.zip")
         for number, phase in enumerate(edition.phases, start=1)

@@ -1,0 +1,79 @@
+"""The words of the generated pages, the starting kit's README and the legacy HTML pages: Markdown
+templates in the package's ``templates/`` folder, whose ``$fields`` (``string.Template``) the
+builder fills from the edition, its tracks, kinds and metrics. Python chooses which templates a page
+uses and fills per-track or per-phase templates in a loop; the templates hold prose and fields only.
+
+An edition folder's ``templates/NAME.md`` is used in place of the kit's template ``NAME.md`` (the
+fields each template receives: docs/edition-config.md, "Page templates")."""
+
+from __future__ import annotations
+
+import string
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional, Tuple
+
+from ..errors import ConfigError
+from ..kinds import Kind
+
+#: The kit's templates, shipped in the package (package data of the wheel).
+KIT_TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
+#: An edition's own templates, relative to its folder.
+EDITION_TEMPLATES = "templates"
+
+
+@dataclass(frozen=True)
+class Templates:
+    """Where templates are looked up: the edition's own folder first, then the kit's."""
+
+    folders: Tuple[Path, ...] = (KIT_TEMPLATES,)
+
+    @classmethod
+    def of(cls, edition_folder: Optional[Path]) -> "Templates":
+        """The templates of an edition whose folder is ``edition_folder`` (None: the kit's only)."""
+        if edition_folder is None:
+            return cls()
+        return cls((Path(edition_folder) / EDITION_TEMPLATES, KIT_TEMPLATES))
+
+    def path(self, name: str) -> Optional[Path]:
+        """The file of template ``name`` (``evaluation``, ``kinds/similarity_format``), None when
+        neither the edition nor the kit has one."""
+        for folder in self.folders:
+            if (folder / f"{name}.md").is_file():
+                return folder / f"{name}.md"
+        return None
+
+    def has(self, name: str) -> bool:
+        return self.path(name) is not None
+
+    def fill(self, name: str, /, **fields: object) -> str:
+        """Template ``name`` without its file's final line end, each ``$field`` replaced."""
+        path = self.path(name)
+        if path is None:
+            raise ConfigError.single(
+                f"{EDITION_TEMPLATES}/{name}.md",
+                "no such template",
+                expected=f"the file in the edition's {EDITION_TEMPLATES}/ folder or in the kit's "
+                f"{KIT_TEMPLATES}",
+            )
+        text = path.read_text(encoding="utf-8")
+        text = text[:-1] if text.endswith("\n") else text
+        try:
+            return string.Template(text).substitute(fields)
+        except KeyError as unknown:
+            raise ConfigError.single(
+                str(path),
+                f"the template names an unknown field ${unknown.args[0]}",
+                expected="fields among " + (", ".join(f"${f}" for f in fields) or "none"),
+            ) from None
+        except ValueError as bad:
+            raise ConfigError.single(
+                str(path), f"a '$' starts no field ({bad})", hint="write $$ for a dollar sign"
+            ) from None
+
+
+def kind_text(templates: Templates, kind: Kind, part: str, **fields: object) -> str:
+    """A kind's own text, template ``kinds/KIND_PART``, filled with ``fields``, the kind's
+    ``page_fields`` and its ``shared_texts`` (each the text of template ``kinds/KIND_NAME``)."""
+    shared = {name: templates.fill(f"kinds/{kind.name}_{name}") for name in kind.shared_texts}
+    return templates.fill(f"kinds/{kind.name}_{part}", **kind.page_fields, **shared, **fields)

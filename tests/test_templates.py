@@ -1,0 +1,128 @@
+"""The generated pages' words are Markdown templates (codajudge/templates/, bundle.prose): one
+sentence is changed by editing one template file, in the kit or in an edition's own templates/
+folder; docs/templates.md lists every template with the fields it receives."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import shutil
+import string
+from pathlib import Path
+
+import pytest
+
+from codajudge.bundle import pages, prose
+from codajudge.bundle.edition import load_edition
+from codajudge.bundle.kit_readme import LocalScore
+from codajudge.errors import ConfigError
+
+REPO = Path(__file__).resolve().parents[1]
+#: A starting kit without a local phase.
+NO_LOCAL = LocalScore(first_phase="practice", practice_public=True, local_items={})
+#: The Evaluation page's sentence on the primary score, as the kit's template says it.
+PRIMARY_SENTENCE = "is the unweighted mean of the main metric of these tracks:"
+
+
+def default_edition():
+    return load_edition(REPO / "editions" / "default")
+
+
+def template_names():
+    root = prose.KIT_TEMPLATES
+    return sorted(str(p.relative_to(root).with_suffix("")) for p in root.rglob("*.md"))
+
+
+def fields_of(text: str):
+    """The ``$field`` names of a template's text, in order of first use."""
+    found = [m.group("named") or m.group("braced") for m in string.Template.pattern.finditer(text)]
+    return list(dict.fromkeys(name for name in found if name))
+
+
+def test_editing_the_kits_evaluation_template_changes_the_evaluation_page(tmp_path, monkeypatch):
+    edition = default_edition()
+    before = pages.evaluation_page(edition, NO_LOCAL)
+    assert PRIMARY_SENTENCE in before
+    copy = tmp_path / "templates"
+    shutil.copytree(prose.KIT_TEMPLATES, copy)
+    evaluation = copy / "evaluation.md"
+    text = evaluation.read_text(encoding="utf-8")
+    evaluation.write_text(
+        text.replace(PRIMARY_SENTENCE, "averages the main metric of these tracks:"),
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(prose, "KIT_TEMPLATES", copy)
+    after = pages.evaluation_page(edition, NO_LOCAL)
+    assert PRIMARY_SENTENCE not in after and "averages the main metric of these tracks:" in after
+    assert after == before.replace(PRIMARY_SENTENCE, "averages the main metric of these tracks:")
+    assert pages.data_page(edition) == pages.data_page(default_edition())
+
+
+def test_an_editions_template_replaces_the_kits_of_that_name(tmp_path):
+    edition = default_edition()
+    before = {name: text for _, name, text in pages.generated_pages(edition, {}, NO_LOCAL)}
+    own = tmp_path / "templates" / "evaluation"
+    own.mkdir(parents=True)
+    (own / "edge_cases.md").write_text("At the edges: $edge_cases\n", encoding="utf-8")
+    moved = dataclasses.replace(edition, folder=tmp_path)
+    after = {name: text for _, name, text in pages.generated_pages(moved, {}, NO_LOCAL)}
+    assert "\nAt the edges: " in after["evaluation.md"]
+    assert after["evaluation.md"] == before["evaluation.md"].replace(
+        "\nEdge cases: ", "\nAt the edges: "
+    )
+    assert {k: v for k, v in after.items() if k != "evaluation.md"} == {
+        k: v for k, v in before.items() if k != "evaluation.md"
+    }
+
+
+def test_an_editions_template_naming_an_unknown_field_is_a_located_config_error(tmp_path):
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "templates" / "timeline.md").write_text("# When\n\n$phase_list\n", encoding="utf-8")
+    edition = dataclasses.replace(default_edition(), folder=tmp_path)
+    with pytest.raises(ConfigError) as raised:
+        pages.timeline_page(edition)
+    message = str(raised.value)
+    assert str(tmp_path / "templates" / "timeline.md") in message
+    assert "$phase_list" in message and "$phases" in message
+
+
+def test_a_stray_dollar_sign_in_a_template_is_a_config_error_with_the_fix(tmp_path):
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "templates" / "timeline.md").write_text("Costs $ 5\n$phases\n", encoding="utf-8")
+    edition = dataclasses.replace(default_edition(), folder=tmp_path)
+    with pytest.raises(ConfigError, match=r"(?i)write \$\$ for a dollar sign"):
+        pages.timeline_page(edition)
+
+
+def test_a_missing_template_is_named():
+    with pytest.raises(ConfigError, match="templates/kinds/nothing_format.md"):
+        prose.Templates().fill("kinds/nothing_format")
+
+
+def test_every_template_is_listed_in_the_document_with_its_fields():
+    """docs/templates.md has one row per template: `NAME` and its fields, as the file names them."""
+    document = (REPO / "docs" / "templates.md").read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^\| `([^`]+)` \| ([^|]*) \|", document, re.MULTILINE))
+    assert sorted(rows) == template_names()
+    for name in template_names():
+        text = (prose.KIT_TEMPLATES / f"{name}.md").read_text(encoding="utf-8")
+        listed = re.findall(r"`\$(\w+)`", rows[name])
+        assert listed == fields_of(text), name
+
+
+def test_every_template_is_used_by_the_code():
+    """A template that no code fills would be prose that never reaches a page: a page's template
+    is named in the code; a kind's starts with a registered kind's name, a baseline's is a
+    built-in baseline's name."""
+    from codajudge import kinds
+    from codajudge.baselines import BASELINES
+
+    code = "\n".join(p.read_text(encoding="utf-8") for p in (REPO / "codajudge").rglob("*.py"))
+    for name in template_names():
+        folder, _, stem = name.rpartition("/")
+        if folder == "kinds":
+            assert any(stem.startswith(kind + "_") for kind in kinds.REGISTRY), name
+        elif folder == "baseline":
+            assert stem in BASELINES, name
+        else:
+            assert f'"{name}"' in code, name
