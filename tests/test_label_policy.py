@@ -19,7 +19,7 @@ from codajudge.formats import chaosnli
 from codajudge.formats.annotators import parse_per_annotator
 from codajudge.formats.soft import parse_soft
 from codajudge.formats.submission import ItemKeys, read_prediction
-from codajudge.formats.values import ValueProblem, label_column, parse_label
+from codajudge.formats.values import ValueProblem, parse_label
 from codajudge.gold import build_gold
 from codajudge.tracks import track_from_dict
 
@@ -63,9 +63,8 @@ def _text_variants(name):
 
 
 def _classification(track, text):
-    code = int(label_column([text], track.label_set.exact)[0])
     try:
-        return code if code >= 0 else parse_label(text, track)
+        return parse_label(text, track)
     except ValueProblem:
         return None
 

@@ -25,9 +25,10 @@ from typing import Callable, Dict, Iterable, Iterator, List, Tuple
 import numpy as np
 
 from ..errors import ConfigError, ProblemCollector
-from .bulk import JSON_SPACE, collector_paused, list_sizes
 
 NoneType = type(None)  # types.NoneType is Python 3.10+; the kit runs on 3.9
+#: JSON's own whitespace, the only one ``json.loads`` allows around a value.
+JSON_SPACE = " \t\n\r"
 
 GOLD_FIELDS = ("annotations", "score", "label", "distribution")
 PUBLIC_FIELDS = ("id", "texts", "lang", "genre", "annotators", "annotators_listed")
@@ -119,7 +120,7 @@ def _read_checked(
     Lines end as universal newlines, not ``str.splitlines``: U+2028 and U+0085 are text in JSON strings."""
     problems, ids, line_numbers, start = Located(), [], [np.zeros(0, np.int64)], 1
     try:
-        with collector_paused(), open(path, encoding="utf-8-sig") as f:
+        with open(path, encoding="utf-8-sig") as f:
             for chunk in iter(lambda: f.readlines(CHUNK_CHARS), []):
                 numbers, items, chunk_ids = _checked_chunk(
                     *_parsed_chunk(chunk, start, problems), need_texts, problems
@@ -265,10 +266,9 @@ def lists_of(values: list, kind: type) -> np.ndarray:
 
 def lengths(values: list) -> np.ndarray:
     """``len`` of each list; 0 for null (no list), -1 for any other value."""
-    sizes = list_sizes(values)
-    if (sizes < 0).any():
-        sizes[types_are(values, NoneType)] = 0
-    return sizes
+    return np.array(
+        [len(v) if type(v) is list else 0 if v is None else -1 for v in values], dtype=np.int64
+    )
 
 
 def write_items(path: Path, items: Iterable[dict]) -> None:

@@ -7,7 +7,7 @@ from typing import List, Sequence
 
 import numpy as np
 
-from .base import Kind, PredictionShape, most_frequent_index, selected
+from .base import Kind, LABEL, most_frequent_index, selected
 
 
 class Classification(Kind):
@@ -18,6 +18,7 @@ class Classification(Kind):
     more_metrics = {None: ("balanced_accuracy", "micro_f1")}
 
     # --- gold and submitted values ---
+    value_type = LABEL
     gold_fields = {"label": None}
 
     # --- generated pages, data and leak checks ---
@@ -36,7 +37,6 @@ class Classification(Kind):
         return (values == gold.gold)[gold.scored]
 
     # --- baselines ---
-    prediction_shape = PredictionShape.LABEL
 
     def prediction_text(self, value) -> str:
         return str(value)
