@@ -291,9 +291,7 @@ def layout_of(columns: Columns, ids: List[str], display: str) -> str:
         and bool(columns.tabbed.all() and (columns.position >= 0).all())
         and np.bincount(columns.position).max() == 1
     )
-    scores = (
-        _scores(heads) if as_ids and not columns.header and len(heads) == len(ids) else None
-    )
+    scores = _scores(heads) if as_ids and not columns.header and len(heads) == len(ids) else None
     if as_ids and (scores is None or not ((scores >= 0) & (scores <= 5)).all()):
         return "id"  # cannot be ambiguous: the costlier positional reading is not needed
     positional = _reads_positionally(columns)

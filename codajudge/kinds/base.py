@@ -193,7 +193,9 @@ DISTRIBUTION = ValueType(
     "distribution", "a probability per label (multilabel: a pair per label)", is_row=True
 )
 ANNOTATOR_ROW = ValueType(
-    "annotator row", "one label (multilabel: a set of labels) per annotator of the item", is_row=True
+    "annotator row",
+    "one label (multilabel: a set of labels) per annotator of the item",
+    is_row=True,
 )
 
 
