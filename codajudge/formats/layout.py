@@ -191,13 +191,9 @@ class Columns:
 
     @cached_property
     def position(self) -> np.ndarray:
-        """Looked up in C, and not at all when the ids are in item order."""
-        if self.heads == self.ids:
-            return np.arange(len(self.ids), dtype=np.int64)
+        """Each head's item index, -1 for a head that is no item id."""
         index = dict(zip(self.ids, range(len(self.ids))))
-        return np.fromiter(
-            map(index.get, self.heads, repeat(-1)), dtype=np.int64, count=len(self.heads)
-        )
+        return np.array([index.get(head, -1) for head in self.heads], dtype=np.int64)
 
     @cached_property
     def positional_header(self) -> int:

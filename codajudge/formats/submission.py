@@ -249,19 +249,11 @@ def _hints(*hints: Optional[str]) -> str:
 def _id_rows(columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCollector) -> Rows:
     """The value column of an ``ID<TAB>VALUE`` file in item order (``_id_problems`` explains the rest)."""
     known = np.flatnonzero(columns.tabbed & (columns.position >= 0))
-    given, first = (
-        columns.position[known],
-        known,
-    )  # the items given and the row of each one's first line, in item order
-    if (given[1:] <= given[:-1]).any():  # sorting costs 0.1 s a million rows: only when needed
-        given, first = np.unique(given, return_index=True)
-        first = known[first]
+    # the items given and the row of each one's first line, in item order
+    given, first = np.unique(columns.position[known], return_index=True)
+    first = known[first]
     if len(given) != len(columns.heads) or len(given) != len(keys.ids):
         _id_problems(columns, first, track, keys, problems)
-    if first is known and len(known) == len(
-        columns.heads
-    ):  # every line, in item order: the columns as they are
-        return Rows(given, columns.lines, columns.body, columns.starts)
     rows = first.tolist()
     return Rows(
         given,
