@@ -98,7 +98,7 @@ def _multilabel_row(track, choice):
 
 
 def _file_row(track, value, tmp: Path):
-    """A whole file of one row read by the reader (the column's fast path, then the row's rule)."""
+    """A whole file of one row read by the reader."""
     path = tmp / "t.tsv"
     path.write_text("x\t" + json.dumps([value]) + "\n", encoding="utf-8")
     try:

@@ -3,6 +3,7 @@ value and raises the first rule it breaks; ``parse_soft`` reads one from its tex
 
 from __future__ import annotations
 
+import math
 from typing import List, Optional, Tuple
 
 import numpy as np
@@ -14,13 +15,25 @@ from .notes import EMPTY_LEADING_BIN, LEADING_BIN_WITH_MASS, RENORMALISED, ReadN
 from .values import ValueProblem, is_number, parse_value, show, show_json
 
 
-def _sum_found(row: np.ndarray) -> str:
-    """A row's sum for a message; finite values whose sum overflows are named as such (not "inf")."""
+#: A row of floats (a soft label's probabilities as read).
+Row = List[float]
+
+
+def _total(row: Row) -> float:
+    """The row's sum as numpy adds up the scores' arrays: one by one below 8 values (as ``sum``),
+    pairwise from 8 on. A sum that overflows is infinite, without a warning."""
+    if len(row) < 8:
+        return sum(row)
     with np.errstate(over="ignore", invalid="ignore"):
-        total = row.sum()
-    if np.isfinite(total):
+        return float(np.sum(row))
+
+
+def _sum_found(row: Row) -> str:
+    """A row's sum for a message; finite values whose sum overflows are named as such (not "inf")."""
+    total = _total(row)
+    if math.isfinite(total):
         return f"sum {total:.6g}"
-    return f"values too large to add up (the sum overflows; the largest value is {row.max():g})"
+    return f"values too large to add up (the sum overflows; the largest value is {max(row):g})"
 
 
 #: The rules of a list of probabilities in the order ``probability_rows`` checks them: the message,
@@ -41,18 +54,18 @@ _RULES = (
     (
         "{what} has a negative probability",
         "probabilities >= 0",
-        lambda value, row: f"{row.min():g}",
+        lambda value, row: f"{min(row):g}",
     ),
     (
         "{what} does not sum to 1",
         f"a sum within {SUM_TOLERANCE} of 1",
         lambda value, row: _sum_found(row),
     ),
-    ("a P(chosen) value is above 1", "values in [0, 1]", lambda value, row: f"{row.max():g}"),
+    ("a P(chosen) value is above 1", "values in [0, 1]", lambda value, row: f"{max(row):g}"),
 )
 
 
-def _broken_rule(value, length: int, chosen: bool = False) -> Tuple[int, Optional[np.ndarray]]:
+def _broken_rule(value, length: int, chosen: bool = False) -> Tuple[int, Optional[Row]]:
     """(the index in ``_RULES`` of the first rule ``value`` breaks as a list of ``length``
     probabilities, -1 for none; its numbers as floats, None when it is no list of numbers).
     P(chosen) values (``chosen``) must be at most 1 (rounding aside) rather than sum to 1."""
@@ -60,20 +73,17 @@ def _broken_rule(value, length: int, chosen: bool = False) -> Tuple[int, Optiona
         return 0, None
     if not all(map(is_number, value)):
         return 1, None
-    row = np.array(value, dtype=float)
-    # a sum of huge values is infinite, and one of both infinities (integers of over 300 digits, read
-    # as floats) is NaN: refused by the rules, never a warning
-    with np.errstate(over="ignore", invalid="ignore"):
-        if not (np.isfinite(row) & (row >= 0)).all():
-            return 2, row
-        if not chosen and abs(row.sum() - 1) > SUM_TOLERANCE:
-            return 3, row
-    if chosen and (row > 1 + 1e-9).any():
+    row = [float(x) for x in value]
+    if not all(0 <= x < math.inf for x in row):
+        return 2, row
+    if not chosen and not abs(_total(row) - 1) <= SUM_TOLERANCE:  # an infinite sum is refused too
+        return 3, row
+    if chosen and max(row) > 1 + 1e-9:
         return 4, row
     return -1, row
 
 
-def _problem(rule: int, value, row: np.ndarray, what: str, length: int) -> ValueProblem:
+def _problem(rule: int, value, row: Optional[Row], what: str, length: int) -> ValueProblem:
     message, expected, found = _RULES[rule]
     return ValueProblem(
         message.format(what=what),
@@ -83,16 +93,17 @@ def _problem(rule: int, value, row: np.ndarray, what: str, length: int) -> Value
     )
 
 
-def _normalised(row: np.ndarray, quiet: bool = False) -> Tuple[np.ndarray, List[ReadNote]]:
+def _normalised(row: Row, quiet: bool = False) -> Tuple[Row, List[ReadNote]]:
     """The row divided by its sum, and a note when it was renormalised (a sum off by more than 1e-6)
     unless ``quiet`` (a row whose change another note announces)."""
-    total = row.sum()
-    return row / total, [] if quiet or abs(total - 1) <= 1e-6 else [ReadNote(RENORMALISED)]
+    total = _total(row)
+    notes = [] if quiet or abs(total - 1) <= 1e-6 else [ReadNote(RENORMALISED)]
+    return [x / total for x in row], notes
 
 
-def soft_label(value, track: Track) -> Tuple[np.ndarray, List[ReadNote]]:
-    """A soft label (a JSON value) as probabilities in the track's label order ``(K,)`` (multilabel:
-    ``(K, 2)`` pairs [P(not chosen), P(chosen)]), and the notes of what was done to it (renormalised,
+def soft_label(value, track: Track) -> Tuple[list, List[ReadNote]]:
+    """A soft label (a JSON value) as a list of K probabilities in the track's label order (multilabel:
+    K pairs [P(not chosen), P(chosen)]), and the notes of what was done to it (renormalised,
     a bin dropped); ValueProblem names the first rule it breaks. Ordinal tracks also take K+1 values
     whose extra leading bin holds at most ``SUM_TOLERANCE`` (``kinds.soft_label.LEADING_BIN_LAYOUT``):
     the K+1 values follow the rules, then the bin is dropped and the rest renormalised."""
@@ -108,7 +119,7 @@ def soft_label(value, track: Track) -> Tuple[np.ndarray, List[ReadNote]]:
     return _normalised(row)
 
 
-def _without_leading_bin(value: list, track: Track) -> Tuple[np.ndarray, List[ReadNote]]:
+def _without_leading_bin(value: list, track: Track) -> Tuple[list, List[ReadNote]]:
     """An ordinal soft label of K+1 values whose first is a number: a bin to drop when it holds at
     most ``SUM_TOLERANCE``, else refused, naming ``PRACTICE_PHASE_LAYOUT``."""
     k, first = len(track.labels), float(value[0])
@@ -131,7 +142,7 @@ def _without_leading_bin(value: list, track: Track) -> Tuple[np.ndarray, List[Re
     return probabilities, notes + [ReadNote(LEADING_BIN_WITH_MASS, first)]
 
 
-def _multilabel(value, track: Track) -> Tuple[np.ndarray, List[ReadNote]]:
+def _multilabel(value, track: Track) -> Tuple[list, List[ReadNote]]:
     """``soft_label`` on a multilabel track: K pairs [P(not chosen), P(chosen)] ``(K, 2)``, given as
     such or as K numbers P(chosen)."""
     k = len(track.labels)
@@ -143,7 +154,7 @@ def _multilabel(value, track: Track) -> Tuple[np.ndarray, List[ReadNote]]:
             expected=f"a list of {k} [P(not chosen), P(chosen)] pairs ({', '.join(track.labels)})",
         )
     if rule == -1:
-        return np.stack([1.0 - chosen, chosen], axis=-1), []
+        return [[1.0 - x, x] for x in chosen], []
     if rule != 1:  # K entries, not all numbers: K pairs
         raise _problem(rule, value, chosen, "soft label", k)
     pairs, notes = [], []
@@ -154,10 +165,10 @@ def _multilabel(value, track: Track) -> Tuple[np.ndarray, List[ReadNote]]:
         normalised, note = _normalised(row)
         pairs.append(normalised)
         notes += note
-    return np.array(pairs), notes
+    return pairs, notes
 
 
-def parse_soft(text: str, track: Track, notes: List[ReadNote]) -> np.ndarray:
+def parse_soft(text: str, track: Track, notes: List[ReadNote]) -> list:
     """One soft label by ``soft_label``, or an object label -> probability keyed as releases key theirs:
     a number label also by value ("0.0", MP dev), a multilabel pair as {"0": .., "1": ..} (VariErrNLI)."""
     value = parse_value(text, track, notes)

@@ -92,18 +92,27 @@ def _unique_keys(pairs):
     return out
 
 
+def _json_int(digits: str):
+    return int(digits) if len(digits) <= 300 else _json_float(digits)
+
+
+#: The JSON reader of ``parse_json``, with its rules on numbers and keys.
+_DECODER = json.JSONDecoder(
+    parse_constant=_reject_constant,
+    parse_float=_json_float,
+    object_pairs_hook=_unique_keys,
+    parse_int=_json_int,
+)
+
+
 def parse_json(text: str, example: str = "[0.2, 0.8]"):
     """A JSON value; NaN, Infinity, numbers that overflow to infinity and duplicate keys are refused.
     Integers of over 300 digits are read as floats (Python refuses to convert very long ones to int).
     ``example``: a valid value, for the message of a text that is not JSON."""
     try:
-        return json.loads(
-            text,
-            parse_constant=_reject_constant,
-            parse_float=_json_float,
-            object_pairs_hook=_unique_keys,
-            parse_int=lambda digits: int(digits) if len(digits) <= 300 else _json_float(digits),
-        )
+        if text.startswith("\ufeff"):  # as json.loads refuses it
+            raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+        return _DECODER.decode(text)
     except ValueProblem:
         raise
     except (ValueError, RecursionError) as e:  # JSONDecodeError is a ValueError
@@ -136,27 +145,34 @@ def parse_value(text: str, track: Track, notes: List[ReadNote], row_length: int 
     """A submitted value: JSON or, where it is not, a Python literal of lists (``python_literal``: pandas'
     to_csv of a list column writes ``str(list)``), noted; else the JSON problem, with a hint on its cause.
     A value of more entries than ``most_entries(track, row_length)`` is refused unparsed."""
-    example = describe_value(track).partition("<TAB>")[2]
-    _refuse_many_entries(text, most_entries(track, row_length), example)
+    _refuse_many_entries(text, most_entries(track, row_length), track)
     try:
-        return parse_json(text, example)
+        return parse_json(text)
     except ValueProblem as problem:
-        value = python_literal(text) if problem.message.startswith("not valid JSON") else None
+        not_json = problem.message.startswith("not valid JSON")
+        value = python_literal(text) if not_json else None
         if value is None:
+            if not_json:
+                problem.expected = f"a JSON list such as {_example(track)}"
             problem.hint = problem.hint or _not_json_hint(text.strip())
             raise
     notes.append(ReadNote(PYTHON_LITERAL))
     return value
 
 
-def _refuse_many_entries(text: str, most: int, example: str) -> None:
+def _example(track: Track) -> str:
+    """A valid value of the track, for a message."""
+    return describe_value(track).partition("<TAB>")[2]
+
+
+def _refuse_many_entries(text: str, most: int, track: Track) -> None:
     count = entry_count(text)
     if count > most:
         raise ValueProblem(
             "the value holds more entries than a value of this track can",
             expected=f"at most {most:,} list entries and object members",
             found=f"{count:,} (commas and opening brackets outside strings)",
-            hint=f"write the item's own value, such as {example}",
+            hint=f"write the item's own value, such as {_example(track)}",
         )
 
 
