@@ -36,7 +36,7 @@ def _sum_found(row: Row) -> str:
     return f"values too large to add up (the sum overflows; the largest value is {max(row):g})"
 
 
-#: The rules of a list of probabilities in the order ``probability_rows`` checks them: the message,
+#: The rules of a list of probabilities in the order ``_broken_rule`` checks them: the message,
 #: expected and found (of the value and its row of floats) of a value breaking each.
 _RULES = (
     (
