@@ -14,21 +14,19 @@ from typing import Dict, List, Optional, Tuple
 import numpy as np
 
 from .formats.annotators import annotator_names, per_annotator
-from .formats.bulk import exact_codes, list_sizes
 from .formats.items import (
     GROUP_FIELDS,
     Located,
     annotation_counts,
     item_columns,
-    lists_of,
     types_are,
 )
-from .formats.soft import soft_label_rows
+from .formats.soft import soft_label
 from .formats.textfile import shorten
-from .formats.values import NUMBER_TYPES, split_multilabel
+from .formats.values import NUMBER_TYPES, ValueProblem, split_multilabel
 from .formats.write import per_annotator_value
 from . import kinds
-from .kinds.base import PredictionShape
+from .kinds.base import ANNOTATOR_ROW, DISTRIBUTION, LABEL, SCORE
 from .labels import LabelSet
 from .tracks import Track
 
@@ -69,23 +67,14 @@ def gold_from_columns(track: Track, columns: Dict[str, list], display: str) -> G
     as ``items.read_item_columns`` reads them). Each rule is a mask over a column; only the items it
     flags get a message, in item order, all raised together as one ConfigError."""
     ids, problems = columns["id"], Located()
-    n = len(ids)
     column = {
-        name: columns.get(name, [default] * n) for name, default in gold_fields(track).items()
-    }.get
-    annotators: List[List[str]] = []
-    shape = kinds.of(track).prediction_shape
-    if shape is PredictionShape.SCORE:
-        gold, scored = _scores(column("score"), ids, problems), np.ones(n, dtype=bool)
-    elif shape is PredictionShape.LABEL:
-        gold = _labels(track, column("label"), ids, problems)
-        scored = gold >= 0
-    else:
-        gold, scored, annotators = _annotation_gold(
-            track, column("annotators"), column("annotations"), ids, problems
-        )
-        if "distribution" in columns:
-            _given_distributions(track, columns["distribution"], gold, scored, ids, problems)
+        name: columns.get(name, [default] * len(ids))
+        for name, default in gold_fields(track).items()
+    }
+    if "distribution" in columns:
+        column["distribution"] = columns["distribution"]
+    build = GOLD_OF[kinds.of(track).value_type]
+    gold, scored, annotators = build(track, column, ids, problems)
     problems.raise_if_any(display, located=False)
     return GoldTrack(
         track=track,
@@ -98,6 +87,41 @@ def gold_from_columns(track: Track, columns: Dict[str, list], display: str) -> G
     )
 
 
+def _score_gold(track: Track, column: dict, ids: List[str], problems: Located):
+    """(gold scores, every item scored, no annotators)."""
+    return _scores(column["score"], ids, problems), np.ones(len(ids), dtype=bool), []
+
+
+def _label_gold(track: Track, column: dict, ids: List[str], problems: Located):
+    """(majority labels as indices, the items with one scored, no annotators)."""
+    gold = _labels(track, column["label"], ids, problems)
+    return gold, gold >= 0, []
+
+
+def _distribution_gold(track: Track, column: dict, ids: List[str], problems: Located):
+    """(soft labels, the items with annotations or a given ``distribution``, their annotators)."""
+    rows, counts, scored, names = _annotation_rows(track, column, ids, problems)
+    gold = _soft_from_rows(rows, np.repeat(np.arange(len(ids)), counts), counts, len(track.labels))
+    if "distribution" in column:
+        _given_distributions(track, column["distribution"], gold, scored, ids, problems)
+    return gold, scored, names
+
+
+def _annotator_row_gold(track: Track, column: dict, ids: List[str], problems: Located):
+    """(each annotator's label, the items with annotations, their annotators)."""
+    rows, counts, scored, names = _annotation_rows(track, column, ids, problems)
+    return per_annotator(rows, counts, len(track.labels)), scored, names
+
+
+#: What gold each value type compares with, built from the items' columns: (gold, scored, annotators).
+GOLD_OF = {
+    SCORE: _score_gold,
+    LABEL: _label_gold,
+    DISTRIBUTION: _distribution_gold,
+    ANNOTATOR_ROW: _annotator_row_gold,
+}
+
+
 def listed_annotators(items: List[dict]) -> List[Optional[List[str]]]:
     """Per item its ``annotators_listed`` (public: the release's annotators list, which may repeat
     an annotator once per label given), or None; an empty list when no item has one."""
@@ -106,14 +130,12 @@ def listed_annotators(items: List[dict]) -> List[Optional[List[str]]]:
 
 def _listed(values: list) -> List[Optional[List[str]]]:
     """Per item its ``annotators_listed`` as names (``annotator_names``), or None where it is none."""
-    if (types_are(values, NoneType) | lists_of(values, str)).all():
-        return values  # already names: annotator_names would copy each list unchanged
     return [annotator_names(v) if isinstance(v, list) else None for v in values]
 
 
 def _texts(values: list) -> List[str]:
     """Each item's group value (lang, genre) as text; null is no group (""), as a missing value is."""
-    return values if types_are(values, str).all() else ["" if v is None else str(v) for v in values]
+    return ["" if v is None else str(v) for v in values]
 
 
 def _scores(values: list, ids: List[str], problems: Located) -> np.ndarray:
@@ -154,19 +176,17 @@ def _labels(track: Track, values: list, ids: List[str], problems: Located) -> np
     return codes
 
 
-def _annotation_gold(track: Track, names: list, labels: list, ids: List[str], problems: Located):
-    """(soft labels or per-annotator gold, scored mask, annotator names) from one annotation per
-    annotator; an item without annotations (an OCNLI train item without votes) is not scored."""
+def _annotation_rows(track: Track, column: dict, ids: List[str], problems: Located):
+    """(one row per annotation, each item's number of annotations, the scored mask, each item's
+    annotator names) from one annotation per annotator; an item without annotations (an OCNLI train
+    item without votes) is not scored."""
+    names, labels = column["annotators"], column["annotations"]
     counts = annotation_counts(names, labels, ids, np.arange(len(ids)), problems)
     scored = counts > 0
     annotations = list(chain.from_iterable(compress(labels, scored)))
     row_item = np.repeat(np.arange(len(ids), dtype=np.int64), counts)
-    values = _annotation_values(track, annotations, row_item, ids, problems)
-    if not lists_of(names, str).all():  # else already names, and an unscored item has none
-        names = [annotator_names(row) if keep else [] for row, keep in zip(names, scored)]
-    if kinds.of(track).prediction_shape is PredictionShape.DISTRIBUTION:
-        return _soft_from_rows(values, row_item, counts, len(track.labels)), scored, names
-    return per_annotator(values, counts, len(track.labels)), scored, names
+    rows = _annotation_values(track, annotations, row_item, ids, problems)
+    return rows, counts, scored, [annotator_names(row) for row in names]
 
 
 def _given_distributions(
@@ -175,23 +195,21 @@ def _given_distributions(
     """Items with a ``distribution`` (an object label -> probability, or a list in the track's label
     order) take it as their soft-label gold, in place of their annotations' shares; one that breaks
     a soft label's rules is a problem."""
-    given = np.flatnonzero(~types_are(values, NoneType))
-    if not given.size:
-        return
-    rows = [_in_label_order(values[row], track.labels) for row in given.tolist()]
-    column = soft_label_rows(track, rows)
-    for j in np.flatnonzero(column.broken).tolist():
-        problem = column.problem(j)
-        problems.add(
-            f"gold 'distribution': {problem.message}",
-            int(given[j]),
-            item=ids[given[j]],
-            expected=problem.expected,
-            found=shorten(repr(values[given[j]])),
-        )
-    kept = given[~column.broken]
-    gold[kept] = column.probabilities[~column.broken]
-    scored[kept] = True
+    for row, value in enumerate(values):
+        if value is None:
+            continue
+        try:
+            gold[row] = soft_label(_in_label_order(value, track.labels), track)[0]
+        except ValueProblem as problem:
+            problems.add(
+                f"gold 'distribution': {problem.message}",
+                row,
+                item=ids[row],
+                expected=problem.expected,
+                found=shorten(repr(value)),
+            )
+        else:
+            scored[row] = True
 
 
 def _in_label_order(value, labels: List[str]):
@@ -208,10 +226,9 @@ def _annotation_values(
     """One row per annotation: a label index, or a 0/1 row over the labels (multilabel: a list of
     labels or comma-separated labels); a label outside the label set is a problem (index 0, not chosen)."""
     multilabel = track.scale == "multilabel"
-    sizes = list_sizes(annotations) if multilabel else None
-    if multilabel and (sizes < 0).any():
+    if multilabel:
         annotations = list(map(split_multilabel, annotations))
-        sizes = list_sizes(annotations)
+        sizes = np.array(list(map(len, annotations)), dtype=np.int64)
     given = list(chain.from_iterable(annotations)) if multilabel else annotations
     codes, keys = _label_codes(given, track.label_set)
     owner = np.repeat(np.arange(len(annotations)), sizes) if multilabel else np.arange(len(given))
@@ -233,12 +250,9 @@ def _annotation_values(
 
 def _label_codes(given: list, labels: LabelSet) -> Tuple[np.ndarray, Dict[int, str]]:
     """Each annotation's label index by the label policy (-1: none), and the text stripped of each
-    one that is not a label as written (looked up exactly first: a clean file needs no text of its own)."""
-    codes = exact_codes(given, labels.exact)
-    again = np.flatnonzero(codes < 0).tolist()
-    keys = {k: str(given[k]).strip() for k in again}
-    codes[again] = [labels.code(given[k]) for k in again]
-    return codes, keys
+    one that names no label."""
+    codes = np.array([labels.code(value) for value in given], dtype=np.int64)
+    return codes, {k: str(given[k]).strip() for k in np.flatnonzero(codes < 0).tolist()}
 
 
 def _soft_from_rows(
@@ -269,13 +283,31 @@ def gold_as_values(gold: GoldTrack) -> list:
     items without gold, which are not scored, get a valid value all the same: classification items
     without a majority the first label, soft-label items without annotations the uniform
     distribution (a row of zeros would be refused as not summing to 1)."""
-    track = gold.track
-    shape = kinds.of(track).prediction_shape
-    if shape is PredictionShape.SCORE:
-        return [float(v) for v in gold.gold]
-    if shape is PredictionShape.LABEL:
-        return [track.labels[max(i, 0)] for i in gold.gold.tolist()]
-    if shape is PredictionShape.DISTRIBUTION:
-        return [_distribution(row, scored) for row, scored in zip(gold.gold, gold.scored)]
+    return AS_VALUES[kinds.of(gold.track).value_type](gold)
+
+
+def _scores_as_values(gold: GoldTrack) -> list:
+    return [float(v) for v in gold.gold]
+
+
+def _labels_as_values(gold: GoldTrack) -> list:
+    return [gold.track.labels[max(i, 0)] for i in gold.gold.tolist()]
+
+
+def _distributions_as_values(gold: GoldTrack) -> list:
+    return [_distribution(row, scored) for row, scored in zip(gold.gold, gold.scored)]
+
+
+def _annotator_rows_as_values(gold: GoldTrack) -> list:
     bounds = gold.gold.offsets.tolist()
-    return [per_annotator_value(track, gold.gold.values[a:b]) for a, b in zip(bounds, bounds[1:])]
+    values = gold.gold.values
+    return [per_annotator_value(gold.track, values[a:b]) for a, b in zip(bounds, bounds[1:])]
+
+
+#: Each value type's gold as prediction values (``gold_as_values``).
+AS_VALUES = {
+    SCORE: _scores_as_values,
+    LABEL: _labels_as_values,
+    DISTRIBUTION: _distributions_as_values,
+    ANNOTATOR_ROW: _annotator_rows_as_values,
+}

@@ -67,24 +67,10 @@ class LabelSet:
                 table.setdefault(label_key(alias), self.labels.index(label))
         exact = {label: code for code, label in enumerate(self.labels)}
         exact.update({a: self.labels.index(b) for a, b in self.aliases.items() if b in self.labels})
-        numbers = {key: code for key, code in table.items() if type(key) is float}
         label_keys = enumerate(map(label_key, self.labels))
         object.__setattr__(self, "_table", table)
         object.__setattr__(self, "_exact", exact)
-        object.__setattr__(self, "_exact_or_number", {**numbers, **exact})
         object.__setattr__(self, "_numbers", {c: k for c, k in label_keys if type(k) is float})
-
-    @property
-    def exact(self) -> Mapping[str, int]:
-        """Label and alias texts as written -> code: the fast path of a clean file, looked up in C."""
-        return self._exact
-
-    @property
-    def exact_or_number(self) -> Mapping[object, int]:
-        """``exact``, and the value (a float) of each label or alias that is a number -> code: the
-        fast path of a column of texts and JSON numbers (``bulk.exact_codes``, which never lets a
-        boolean find a number)."""
-        return self._exact_or_number
 
     @property
     def numbers(self) -> Dict[int, float]:
@@ -105,8 +91,7 @@ class LabelSet:
 
     def codes(self, values: Sequence) -> List[int]:
         """``code`` of each value, -1 for a value that names no label."""
-        exact, code = self._exact, self.code
-        return [exact[v] if type(v) is str and v in exact else code(v) for v in values]
+        return [self.code(value) for value in values]
 
     @property
     def numeric(self) -> bool:

@@ -12,6 +12,7 @@ from functools import cached_property
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import kinds
+from .kinds.base import DISTRIBUTION, LABEL
 from .labels import LabelSet
 from .errors import ConfigError, Problem, strict_bool
 
@@ -32,7 +33,7 @@ TRACK_ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_]*$")
 #: ``<Dataset>_results.tsv``, rows ``hard_label<TAB>p0<TAB>p1`` in item order, no id
 #: (``formats.results_tsv``), read by the tracks whose values are a label or a distribution.
 RESULTS_LAYOUTS = ("lewidi2023",)
-RESULTS_LAYOUT_READINGS = ("label", "distribution")
+RESULTS_LAYOUT_READINGS = (LABEL, DISTRIBUTION)
 
 
 def score_key(track_id: str, metric: str) -> str:
@@ -228,7 +229,7 @@ def _checked_results_layout(kind, scale, value, where: str, problems: List[Probl
     value is one label or one distribution over its labels."""
     if value is None:
         return None
-    fits = kind.submitted_value in RESULTS_LAYOUT_READINGS and scale != "multilabel"
+    fits = kind.value_type in RESULTS_LAYOUT_READINGS and scale != "multilabel"
     if value in RESULTS_LAYOUTS and fits:
         return value
     problems.append(

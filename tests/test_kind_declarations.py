@@ -14,7 +14,6 @@ MODULES = [
     "formats/layout.py",
     "formats/coverage.py",
     "formats/items.py",
-    "formats/bulk.py",
     "formats/textfile.py",
     "formats/index_hints.py",
     "scoring.py",
@@ -30,11 +29,12 @@ def test_no_kind_is_compared_or_named(module):
         assert f'"{name}"' not in text and f"'{name}'" not in text, name
 
 
-def test_every_kind_declares_a_reading_the_reader_knows():
-    from codajudge.formats.submission import _COLUMN_READERS
+def test_every_kind_declares_a_value_type_the_reader_knows():
+    from codajudge.formats.submission import READERS
 
     for kind in kinds.REGISTRY.values():
-        assert kind.submitted_value in {*_COLUMN_READERS, "per_annotator"}, kind
-    assert kinds.named("perspectivist").value_is_row and kinds.named("soft_label").value_is_row
-    assert not kinds.named("similarity").value_is_row
+        assert kind.value_type in READERS, kind
+    assert kinds.named("perspectivist").value_type.is_row
+    assert kinds.named("soft_label").value_type.is_row
+    assert not kinds.named("similarity").value_type.is_row
     assert kinds.named("similarity").one_line_fix == "write one score per line"

@@ -1,4 +1,4 @@
-"""What each kind declares for the baselines and the prediction files: the shape of a prediction,
+"""What each kind declares for the baselines and the prediction files: the value type of a prediction,
 how it is written, and the kind's own constant, random and similarity-based predictions. Expected
 values are worked out by hand."""
 
@@ -8,17 +8,24 @@ import numpy as np
 import pytest
 
 from codajudge import kinds
-from codajudge.kinds.base import SIMILARITY_RANGE, PredictionShape
+from codajudge.kinds.base import (
+    ANNOTATOR_ROW,
+    DISTRIBUTION,
+    LABEL,
+    SCORE,
+    SIMILARITY_RANGE,
+    ValueType,
+)
 
 
-def _kind_with_shape(shape):
-    return next(k for k in kinds.REGISTRY.values() if k.prediction_shape is shape)
+def _kind_with_shape(value_type):
+    return next(k for k in kinds.REGISTRY.values() if k.value_type is value_type)
 
 
 @pytest.mark.parametrize("kind", list(kinds.REGISTRY.values()), ids=str)
-def test_every_registered_kind_declares_a_prediction_shape(kind):
-    assert isinstance(kind.prediction_shape, PredictionShape)
-    assert kind.predicts_per_annotator == (kind.prediction_shape is PredictionShape.PER_ANNOTATOR)
+def test_every_registered_kind_declares_a_value_type(kind):
+    assert isinstance(kind.value_type, ValueType)
+    assert kind.predicts_per_annotator == (kind.value_type is ANNOTATOR_ROW)
 
 
 @pytest.mark.parametrize("kind", list(kinds.REGISTRY.values()), ids=str)
@@ -33,9 +40,9 @@ def test_only_a_kind_predicting_from_similarity_maps_a_similarity(kind):
 
 
 def test_prediction_text_is_a_bare_number_a_bare_label_or_compact_json():
-    score = _kind_with_shape(PredictionShape.SCORE)
-    label = _kind_with_shape(PredictionShape.LABEL)
-    distribution = _kind_with_shape(PredictionShape.DISTRIBUTION)
+    score = _kind_with_shape(SCORE)
+    label = _kind_with_shape(LABEL)
+    distribution = _kind_with_shape(DISTRIBUTION)
     assert score.prediction_text(np.float32(0.5)) == "0.5"
     assert score.prediction_text(3) == "3.0"
     assert label.prediction_text("neutral") == "neutral"
@@ -44,7 +51,7 @@ def test_prediction_text_is_a_bare_number_a_bare_label_or_compact_json():
 
 
 def test_per_annotator_kinds_have_no_constant_prediction():
-    per_annotator = _kind_with_shape(PredictionShape.PER_ANNOTATOR)
+    per_annotator = _kind_with_shape(ANNOTATOR_ROW)
     with pytest.raises(TypeError):
         per_annotator.constant_prediction(None, None)
 
@@ -54,7 +61,7 @@ def test_constant_predictions_of_a_masked_training_gold():
     scored = np.array([True, True, True, False])
     # Labels 2, 1, 1 on the scored items: 1 ("b") overall; among the first and last item only 2.
     labels = SimpleNamespace(scored=scored, gold=np.array([2, 1, 1, 0]))
-    label_kind = _kind_with_shape(PredictionShape.LABEL)
+    label_kind = _kind_with_shape(LABEL)
     assert label_kind.constant_prediction(track, labels) == "b"
     assert label_kind.constant_prediction(track, labels, np.array([1, 0, 0, 1], bool)) == "c"
     with pytest.raises(ValueError, match="track 't': no training item has a majority label"):
@@ -62,7 +69,7 @@ def test_constant_predictions_of_a_masked_training_gold():
     soft = SimpleNamespace(
         scored=scored, gold=np.array([[1, 0, 0], [0, 1, 0], [0, 0.5, 0.5], [0] * 3])
     )
-    distribution_kind = _kind_with_shape(PredictionShape.DISTRIBUTION)
+    distribution_kind = _kind_with_shape(DISTRIBUTION)
     # Mean of the three scored rows: [1/3, 1.5/3, 0.5/3].
     assert distribution_kind.constant_prediction(track, soft) == pytest.approx([1 / 3, 0.5, 1 / 6])
     assert distribution_kind.constant_prediction(track, soft, np.array([1, 1, 0, 0], bool)) == [
@@ -71,7 +78,7 @@ def test_constant_predictions_of_a_masked_training_gold():
         0.0,
     ]
     scores = SimpleNamespace(scored=np.ones(3, bool), gold=np.array([1.0, 2.0, 6.0]))
-    assert _kind_with_shape(PredictionShape.SCORE).constant_prediction(track, scores) == 3.0
+    assert _kind_with_shape(SCORE).constant_prediction(track, scores) == 3.0
 
 
 @pytest.mark.parametrize("kind", list(kinds.REGISTRY.values()), ids=str)

@@ -19,7 +19,7 @@ from codajudge.formats import chaosnli
 from codajudge.formats.annotators import parse_per_annotator
 from codajudge.formats.soft import parse_soft
 from codajudge.formats.submission import ItemKeys, read_prediction
-from codajudge.formats.values import ValueProblem, label_column, parse_label
+from codajudge.formats.values import ValueProblem, parse_label
 from codajudge.gold import build_gold
 from codajudge.tracks import track_from_dict
 
@@ -63,9 +63,8 @@ def _text_variants(name):
 
 
 def _classification(track, text):
-    code = int(label_column([text], track.label_set.exact)[0])
     try:
-        return code if code >= 0 else parse_label(text, track)
+        return parse_label(text, track)
     except ValueProblem:
         return None
 
@@ -99,7 +98,7 @@ def _multilabel_row(track, choice):
 
 
 def _file_row(track, value, tmp: Path):
-    """A whole file of one row read by the reader (the column's fast path, then the row's rule)."""
+    """A whole file of one row read by the reader."""
     path = tmp / "t.tsv"
     path.write_text("x\t" + json.dumps([value]) + "\n", encoding="utf-8")
     try:

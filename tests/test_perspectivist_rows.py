@@ -1,6 +1,6 @@
-"""Perspectivist rows: the column rules (``perspectivist.annotator_rows``) and the per-row reading
-(``annotator_entries`` -> ``RowFit`` -> ``annotator_values``) agree row by row, one odd row is the
-only one read row by row, and ``annotator_pool`` keeps its stable topological order in n log n."""
+"""Perspectivist rows: the reading of a row (``annotator_entries`` -> ``RowFit`` -> ``annotator_values``),
+label-major rows as ``written_label_major`` detects them, and ``annotator_pool``'s stable topological
+order in n log n."""
 
 from __future__ import annotations
 
@@ -17,11 +17,9 @@ from hypothesis import strategies as st
 from hostile import edition
 from hostile.reading import GOLD, TRACKS, read
 from codajudge.errors import SubmissionError
-from codajudge.formats import submission
 from codajudge.formats.annotators import RowFit, annotator_pool
 from codajudge.formats.perspectivist import (
     annotator_entries,
-    annotator_rows,
     annotator_values,
     written_label_major,
 )
@@ -37,26 +35,20 @@ def _per_row(text: str, track, names: Sequence[str]) -> np.ndarray:
     )
 
 
-def _column(text: str, track, names: Sequence[str]):
-    values, ok = annotator_rows([json.loads(text)], np.array([len(names)]), track)
-    return values if ok[0] else None
-
-
 def test_k_empty_lists_for_k_annotators_mean_each_chose_no_label():
     """VariErrNLI annotators choose one or more labels, but a prediction of no label for an annotator
     is a prediction (label-major all-zero columns say the same): K empty lists for an item with K
-    annotators are read annotator-major by both paths, whatever the file's other rows."""
+    annotators are read annotator-major, whatever the file's other rows."""
     track = TRACKS["persp_ml"]
     names = ITEMS[edition.SMALL_INDEX]["annotators"]
     assert len(names) == len(track.labels) == 3
     for text in ("[[], [], []]", "[[0, 0, 0], [0, 0, 0], [0, 0, 0]]"):
         assert np.array_equal(_per_row(text, track, names), np.zeros((3, 3)))
-        assert np.array_equal(_column(text, track, names), np.zeros((3, 3)))
     for text in (
         "[[], [], []]",
         "[]",
     ):  # the item without annotators: K vectors of 0 entries, or none
-        assert _per_row(text, track, []).shape == _column(text, track, []).shape == (0, 3)
+        assert _per_row(text, track, []).shape == (0, 3)
 
 
 def _file(tmp_path, track_id: str, edits: Dict[int, str]):
@@ -68,7 +60,7 @@ def _file(tmp_path, track_id: str, edits: Dict[int, str]):
     return path
 
 
-def test_k_empty_lists_read_the_same_beside_an_odd_row(tmp_path, monkeypatch):
+def test_k_empty_lists_read_the_same_beside_an_odd_row(tmp_path):
     small = edition.SMALL_INDEX
     clean = read(_file(tmp_path, "persp_ml", {small: "[[], [], []]"}), "persp_ml").values
     names = ITEMS[0]["annotators"]
@@ -80,44 +72,16 @@ def test_k_empty_lists_read_the_same_beside_an_odd_row(tmp_path, monkeypatch):
             )
         }
     )
-    explained = []
-    real = submission.annotator_entries
-    monkeypatch.setattr(
-        submission, "annotator_entries", lambda text, *a: explained.append(text) or real(text, *a)
-    )
     odd = read(
         _file(tmp_path, "persp_ml", {small: "[[], [], []]", 0: as_object}), "persp_ml"
     ).values
-    assert explained == [as_object]  # only the odd row went row by row
     assert np.array_equal(clean.values, odd.values)
     start = clean.offsets[small]
     assert not clean.values[start : start + 3].any()
 
 
-def test_each_distinct_row_is_parsed_once_and_every_row_gets_its_values(tmp_path, monkeypatch):
-    """Annotators choose among few labels, so rows repeat: the column is read once per distinct row text
-    (and annotator count), and each row's values are its own, as when every row is read."""
-    first: Dict[int, str] = {}  # per annotator count, the first row of that many entries
-    repeated = []
-    for line in edition.valid_lines("persp_cat"):
-        item, value = line.split("\t")
-        repeated.append(item + "\t" + first.setdefault(len(json.loads(value)), value))
-    path = tmp_path / "persp_cat.tsv"
-    path.write_text("\n".join(repeated) + "\n")
-    parsed = []
-    real = submission.json_values
-    monkeypatch.setattr(
-        submission, "json_values", lambda texts, *most: parsed.extend(texts) or real(texts, *most)
-    )
-    values = read(path, "persp_cat").values
-    assert sorted(parsed) == sorted({line.split("\t")[1] for line in repeated})
-    codes = {label: i for i, label in enumerate(TRACKS["persp_cat"].labels)}
-    expected = [codes[label] for line in repeated for label in json.loads(line.split("\t")[1])]
-    assert values.values.tolist() == expected and len(parsed) == len(first) < len(repeated)
-
-
-def test_a_boolean_is_no_label_in_either_path(tmp_path):
-    """True == 1 and hashes alike: a column lookup must not take ``true`` for the label "1"."""
+def test_a_boolean_is_no_label(tmp_path):
+    """True == 1 and hashes alike: a lookup must not take ``true`` for the label "1"."""
     row = json.loads(edition.valid_lines("persp_ord")[edition.BAD_INDEX].split("\t")[1])
     path = _file(tmp_path, "persp_ord", {edition.BAD_INDEX: json.dumps([True] + row[1:])})
     with pytest.raises(SubmissionError) as error:
@@ -147,18 +111,14 @@ def _row_path(value, track, names):
 
 @settings(max_examples=600, derandomize=True, database=None, deadline=None)
 @given(_VECTORS, st.integers(0, 4), st.booleans())
-def test_the_column_and_the_row_detect_label_major_alike(vectors, count, as_object):
-    """One detector (``written_label_major``) decides for both paths whether a row is label-major:
-    a row the column reads is read by the row path with the same values, label-major exactly when
-    the detector says so; an object annotator -> entry is never label-major."""
+def test_a_row_is_read_label_major_exactly_when_the_detector_says_so(vectors, count, as_object):
+    """One detector (``written_label_major``) decides whether a row is label-major: a row read is
+    read label-major exactly when it says so; an object annotator -> entry is never label-major."""
     track = TRACKS["persp_ml"]
     names = [f"A{k}" for k in range(count)]
     value = dict(zip(names, vectors)) if as_object and len(vectors) == count else vectors
-    detected = written_label_major([value], np.array([count]), len(track.labels))[0]
-    column, ok = annotator_rows([value], np.array([count]), track)
+    detected = written_label_major(value, count, len(track.labels))
     by_row = _row_path(value, track, names)
-    if ok[0]:
-        assert by_row is not None and np.array_equal(by_row[0], column)
     if by_row is not None and by_row[1] is not None:
         assert by_row[1] == detected
     assert not (detected and isinstance(value, dict))

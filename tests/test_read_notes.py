@@ -24,7 +24,7 @@ from codajudge.formats.notes import (
     ReadNote,
     note_warnings,
 )
-from codajudge.formats.soft import soft_label_rows
+from codajudge.formats.soft import soft_label
 from codajudge.formats.values import ValueProblem, parse_value, value_warnings
 from codajudge.kinds.soft_label import LEADING_BIN_LAYOUT, PRACTICE_PHASE_LAYOUT
 from codajudge.tracks import track_from_dict
@@ -48,16 +48,15 @@ def test_the_registry_holds_every_kind_once_value_kinds_first():
     assert [kind for kind in NOTE_KINDS if kind.carries_alignment] == list(LAYOUT_NOTES)
 
 
-def test_a_soft_column_leaves_one_note_per_row_read_another_way():
+def test_each_soft_label_read_another_way_leaves_one_note():
     rows = [
         [0.0, 0.1, 0.2, 0.3, 0.2, 0.1, 0.1],  # an empty leading bin
         [0.001, 0.1, 0.2, 0.3, 0.2, 0.1, 0.099],  # a bin holding a little probability
         [0.1, 0.2, 0.3, 0.2, 0.1, 0.11],  # sums to 1.01
         [0.1, 0.2, 0.3, 0.2, 0.1, 0.1],
     ]
-    column = soft_label_rows(CSC, rows)
-    assert not column.broken.any()
-    assert sorted(column.notes, key=lambda note: note.kind.name) == [
+    notes = [note for row in rows for note in soft_label(row, CSC)[1]]
+    assert sorted(notes, key=lambda note: note.kind.name) == [
         ReadNote(EMPTY_LEADING_BIN),
         ReadNote(LEADING_BIN_WITH_MASS, 0.001),
         ReadNote(RENORMALISED),
@@ -162,9 +161,9 @@ def test_one_warning_per_kind_in_the_registry_s_order_the_largest_mass_named():
 
 
 def test_a_refused_bin_s_hint_names_the_layout_by_the_kind_s_words():
-    column = soft_label_rows(CSC, [[0.3, 0.1, 0.1, 0.1, 0.1, 0.1, 0.2]])
-    assert column.broken[0]
-    assert f"looks like {PRACTICE_PHASE_LAYOUT}, which" in column.problem(0).hint
+    with pytest.raises(ValueProblem) as problem:
+        soft_label([0.3, 0.1, 0.1, 0.1, 0.1, 0.1, 0.2], CSC)
+    assert f"looks like {PRACTICE_PHASE_LAYOUT}, which" in problem.value.hint
     assert f"({LEADING_BIN_LAYOUT})" in EMPTY_LEADING_BIN.one
     assert f"({LEADING_BIN_LAYOUT})" in EMPTY_LEADING_BIN.several
 

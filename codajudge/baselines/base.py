@@ -75,7 +75,7 @@ def item_annotator_labels(gold: GoldTrack) -> List[Tuple[int, str, Hashable]]:
     """Every annotation of the training gold as (item index, annotator, label key), in training order.
 
     The key is a label index, or a tuple of 0/1 choices over the labels on multilabel tracks. (Not
-    ``formats.perspectivist.annotator_rows``, which reads a submission's perspectivist rows.)
+    ``formats.perspectivist.annotator_entries``, which reads a submission's perspectivist rows.)
     """
     per_annotator = gold.gold
     rows = []

@@ -24,7 +24,7 @@ from ..formats.notes import ReadNote
 from ..formats.soft import parse_soft
 from ..formats.values import ValueProblem, parse_label, parse_number, value_warnings
 from ..formats.write import format_value, numpy_json, per_annotator_value
-from ..kinds.base import PredictionShape
+from ..kinds.base import ANNOTATOR_ROW, DISTRIBUTION, LABEL, SCORE
 from ..tracks import Track
 from .base import item_annotators
 
@@ -237,13 +237,13 @@ def _read_per_annotator(track: Track, item: dict, value, notes: List[ReadNote], 
     return per_annotator_value(track, rows)
 
 
-#: For each shape of prediction, the scorer's parser of a model's value, giving the value to write
+#: For each value type, the scorer's parser of a model's value, giving the value to write
 #: (``pool``: the items' annotators, over which a per-annotator row may also be written).
 _READERS = {
-    PredictionShape.SCORE: _read_score,
-    PredictionShape.LABEL: _read_label,
-    PredictionShape.DISTRIBUTION: _read_distribution,
-    PredictionShape.PER_ANNOTATOR: _read_per_annotator,
+    SCORE: _read_score,
+    LABEL: _read_label,
+    DISTRIBUTION: _read_distribution,
+    ANNOTATOR_ROW: _read_per_annotator,
 }
 
 
@@ -252,7 +252,7 @@ def canonical_value(
 ) -> str:
     """The ``VALUE`` text of one prediction, after the scorer's parser accepted it; ValueProblem if not.
     ``pool``: the annotators of all the items, over which a per-annotator row may be written."""
-    read = _READERS[kinds.of(track).prediction_shape]
+    read = _READERS[kinds.of(track).value_type]
     return format_value(track, read(track, item, value, notes, pool))
 
 

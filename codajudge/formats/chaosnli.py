@@ -25,14 +25,21 @@ import numpy as np
 
 from .. import kinds
 from ..errors import ProblemCollector, SubmissionError, counted, plural
-from ..kinds.base import PredictionShape
+from ..kinds.base import DISTRIBUTION, LABEL
 from ..tracks import Track
-from .bulk import entry_count
 from .coverage import UNKNOWN_ID, missing_items
 from .notes import ReadNote
-from .soft import soft_label_rows
+from .soft import soft_label
 from .textfile import BYTES_PER_ITEM, FILE_SLACK_BYTES, MAX_FILE_BYTES, shorten
-from .values import ValueProblem, is_number, parse_json, show, show_json, value_warnings
+from .values import (
+    ValueProblem,
+    entry_count,
+    is_number,
+    parse_json,
+    show,
+    show_json,
+    value_warnings,
+)
 
 #: ChaosNLI's label order of ``predicted_probabilities`` and ``logits`` (its ``label_count`` order).
 LABEL_ORDER = ("entailment", "neutral", "contradiction")
@@ -45,7 +52,7 @@ _OPENING = re.compile(
     rb'(?:"(?:[^"\\]|\\.)*"[ \t\r\n]*:[ \t\r\n]*\{|\})'
 )
 PEEK_BYTES = 64 * 1024
-#: Entries (``bulk.entry_count``) a document may hold per item of its track, and beyond those: a
+#: Entries (``values.entry_count``) a document may hold per item of its track, and beyond those: a
 #: record holds about 6 (its uid, 3 probabilities, its label), the model's object 2.
 ENTRIES_PER_ITEM = 32
 ENTRY_SLACK = 64
@@ -90,7 +97,7 @@ def read_chaosnli(path: Path, display: str, track: Track, ids: List[str]):
     problems, notes = ProblemCollector(display), []
     records, skipped = _records_of_the_phase(records, ids)
     position = _positions(records, ids, problems)
-    if kinds.of(track).prediction_shape is PredictionShape.DISTRIBUTION:
+    if kinds.of(track).value_type is DISTRIBUTION:
         values = _soft_values(records, position, len(ids), track, problems, notes)
     else:
         values = _label_values(records, position, len(ids), track, problems)
@@ -121,7 +128,7 @@ def _records_of_the_phase(records: dict, ids: List[str]):
 
 def _track_order(track: Track, display: str) -> np.ndarray:
     """For each of ChaosNLI's labels (e, n, c), its index among the track's labels."""
-    predicts_label = kinds.of(track).prediction_shape is PredictionShape.LABEL
+    predicts_label = kinds.of(track).value_type is LABEL
     if (predicts_label or track.scale == "categorical") and sorted(track.labels) == sorted(
         LABEL_ORDER
     ):
@@ -247,19 +254,18 @@ def _soft_values(
     notes: List[ReadNote],
 ) -> np.ndarray:
     """Each item's probabilities in the track's label order, by the kit's soft-label rules
-    (``soft.soft_label_rows``: 3 finite numbers >= 0 summing to 1 within 0.02, renormalised)."""
+    (``soft.soft_label``: 3 finite numbers >= 0 summing to 1 within 0.02, renormalised)."""
     given = {uid: _soft_entry(records[uid], uid, problems) for uid in position}
-    given = {uid: value for uid, value in given.items() if value is not None}
-    uids = list(given)
-    column = soft_label_rows(track, [given[uid] for uid in uids])
-    notes += column.notes
     out, order = np.zeros((n, len(track.labels))), _track_order(track, problems.file)
-    for j, uid in enumerate(uids):
-        if column.broken[j]:
-            p = column.problem(j)
+    for uid, value in given.items():
+        if value is None:
+            continue
+        try:
+            out[position[uid], order], read = soft_label(value, track)
+        except ValueProblem as p:
             problems.add(p.message, item=uid, expected=p.expected, found=p.found, hint=p.hint)
         else:
-            out[position[uid], order] = column.probabilities[j]
+            notes += read
     return out
 
 

@@ -8,8 +8,7 @@ import json
 from typing import Optional
 
 from ..tracks import Track
-from .bulk import NUMBER, list_entries
-from .values import ValueProblem, index_hint
+from .values import NUMBER, ValueProblem, index_hint
 
 
 def labels_as_indices_hint(track: Track, column: list) -> Optional[str]:
@@ -33,7 +32,7 @@ def _number(entry):
 def _multilabel_hint(track: Track, column: list) -> Optional[str]:
     """When every entry of the rows is a list of distinct whole numbers in 0..K-1 (a set of labels),
     some above 1 (so no 0/1 vector): the hint that each annotator's labels look written as indices."""
-    entries = list_entries(column).entries
+    entries = [entry for row in column if type(row) is list for entry in row]
     k = len(track.labels)
     if not entries or not all(_label_set(entry) for entry in entries):
         return None

@@ -14,18 +14,16 @@ Public input data is the item without ``GOLD_FIELDS``; reference data without it
 from __future__ import annotations
 
 import json
-import re
 import sys
 from contextlib import suppress
 from itertools import chain, compress, repeat
-from operator import is_, itemgetter
+from operator import itemgetter
 from pathlib import Path
 from typing import Callable, Dict, Iterable, Iterator, List, Tuple
 
 import numpy as np
 
 from ..errors import ConfigError, ProblemCollector
-from .bulk import JSON_SPACE, collector_paused, list_sizes
 
 NoneType = type(None)  # types.NoneType is Python 3.10+; the kit runs on 3.9
 
@@ -33,11 +31,9 @@ GOLD_FIELDS = ("annotations", "score", "label", "distribution")
 PUBLIC_FIELDS = ("id", "texts", "lang", "genre", "annotators", "annotators_listed")
 REFERENCE_FIELDS = ("id", "lang", "genre", "annotators", "annotators_listed") + GOLD_FIELDS
 GROUP_FIELDS = ("lang", "genre")
-#: Characters of lines parsed and checked together: enough to run at C speed, few enough that a
+#: Characters of lines parsed and checked together: few enough that a
 #: million items never exist as lines or dicts at once.
 CHUNK_CHARS = 1 << 20
-#: Two objects on one line (``}`` and ``{`` around a comma): the one way a line adds two values to an array.
-TWO_OBJECTS = re.compile(r"}[ \t\r]*,[ \t\r]*{")
 
 
 def public_view(item: dict) -> dict:
@@ -114,12 +110,12 @@ def parsed_json_lines(
 def _read_checked(
     path: Path, display: str, need_texts: bool, keep: Callable[[List[dict]], None]
 ) -> None:
-    """Check the file a chunk of about ``CHUNK_CHARS`` (the text is never held whole) and a column at a
+    """Check the file a chunk of about ``CHUNK_CHARS`` (the text is never held whole) and a rule at a
     time, handing each chunk's items to ``keep``; problems are raised in line order as one ConfigError.
     Lines end as universal newlines, not ``str.splitlines``: U+2028 and U+0085 are text in JSON strings."""
     problems, ids, line_numbers, start = Located(), [], [np.zeros(0, np.int64)], 1
     try:
-        with collector_paused(), open(path, encoding="utf-8-sig") as f:
+        with open(path, encoding="utf-8-sig") as f:
             for chunk in iter(lambda: f.readlines(CHUNK_CHARS), []):
                 numbers, items, chunk_ids = _checked_chunk(
                     *_parsed_chunk(chunk, start, problems), need_texts, problems
@@ -143,20 +139,6 @@ def _read_checked(
 
 def _parsed_chunk(chunk: List[str], start: int, problems: "Located") -> Tuple[np.ndarray, list]:
     """(line numbers, values) of the chunk's non-blank lines, each read as ``json.loads`` reads it."""
-    bodies = list(map(str.strip, chunk, repeat(JSON_SPACE)))
-    filled = np.fromiter(map(bool, bodies), dtype=bool, count=len(bodies))
-    bodies = list(compress(bodies, filled))
-    try:  # one parse of the whole chunk: each line is one object when there are as many objects as
-        # lines and no line holds two (strings never span lines: JSON refuses a raw line end in them)
-        values = json.loads("[" + ",".join(bodies) + "]")
-        if (
-            len(values) == len(bodies)
-            and types_are(values, dict).all()
-            and not TWO_OBJECTS.search("\n".join(bodies))
-        ):
-            return start + np.flatnonzero(filled), values
-    except (ValueError, RecursionError):
-        pass
     parsed = list(parsed_json_lines(chunk, problems, start))
     return np.array([line for line, _ in parsed], dtype=np.int64), [value for _, value in parsed]
 
@@ -228,47 +210,35 @@ def annotation_counts(
 
 def _duplicates(ids: List[str], numbers: np.ndarray, problems: Located) -> None:
     """An id seen on an earlier line is a problem (and that line's other problems are not reported)."""
-    hashes = np.sort(
-        np.fromiter(map(hash, ids), dtype=np.int64, count=len(ids))
-    )  # a set of a million ids is 60 MB
-    if not (hashes[1:] == hashes[:-1]).any() or len(set(ids)) == len(ids):
+    first: Dict[str, int] = {}
+    again = {}
+    for line, item in zip(numbers.tolist(), ids):
+        if first.setdefault(item, line) != line:
+            again[line] = item
+    if not again:
         return
-    first = dict(zip(reversed(ids), reversed(numbers.tolist())))
-    again = {
-        line: item for line, item in zip(numbers.tolist(), ids) if first[item] != line
-    }  # a file with problems
     problems[:] = [p for p in problems if p[0] not in again or p[1] < 2]
     for line, item in again.items():
         problems.add("duplicate id", line, 2, item=item, hint=f"first seen on line {first[item]}")
 
 
 def types_are(values: list, kind: type) -> np.ndarray:
-    """Per value, whether its type is exactly ``kind`` (in C: no Python loop over the values)."""
-    return np.fromiter(map(is_, map(type, values), repeat(kind)), dtype=bool, count=len(values))
+    """Per value, whether its type is exactly ``kind``."""
+    return np.array([type(value) is kind for value in values], dtype=bool)
 
 
 def lists_of(values: list, kind: type) -> np.ndarray:
     """Per value, whether it is a list whose elements are all of type ``kind``."""
-    if set(map(type, values)) <= {list} and set(map(type, chain.from_iterable(values))) <= {kind}:
-        return np.ones(len(values), dtype=bool)
-    ok = types_are(values, list)
-    lists = list(compress(values, ok))
-    wrong = ~types_are(list(chain.from_iterable(lists)), kind)
-    ok[ok] = (
-        np.bincount(
-            np.repeat(np.arange(len(lists)), lengths(lists)), weights=wrong, minlength=len(lists)
-        )
-        == 0
+    return np.array(
+        [type(v) is list and all(type(x) is kind for x in v) for v in values], dtype=bool
     )
-    return ok
 
 
 def lengths(values: list) -> np.ndarray:
     """``len`` of each list; 0 for null (no list), -1 for any other value."""
-    sizes = list_sizes(values)
-    if (sizes < 0).any():
-        sizes[types_are(values, NoneType)] = 0
-    return sizes
+    return np.array(
+        [len(v) if type(v) is list else 0 if v is None else -1 for v in values], dtype=np.int64
+    )
 
 
 def write_items(path: Path, items: Iterable[dict]) -> None:

@@ -10,7 +10,6 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import compress, repeat
-from operator import itemgetter
 from typing import Callable, List, NamedTuple, Sequence
 
 import numpy as np
@@ -18,16 +17,8 @@ import numpy as np
 from .. import kinds
 from ..errors import SubmissionError, counted, plural
 from ..tracks import Track
-from .bulk import (
-    COMMA_DECIMAL,
-    NOT_JSON,
-    NumberColumn,
-    json_values,
-    number_column,
-    plain_numbers,
-)
 from .textfile import Lines, shorten
-from .values import ValueProblem, describe_value, parse_json
+from .values import COMMA_DECIMAL, ValueProblem, describe_value, is_decimal, parse_json
 
 HEADER_NAMES = (
     "id",
@@ -131,7 +122,11 @@ def _values_on_one_line(texts: List[str], track: Track, ids: List[str]) -> int:
     ``np.savetxt`` of a row); on tracks whose value is itself a list, a JSON list of one row per item."""
     if len(texts) != 1 or len(ids) < 2 or texts[0].partition("\t")[0].strip() in ids:
         return 0
-    value, rows = json_values(texts)[0], kinds.of(track).value_is_row
+    rows = kinds.of(track).value_type.is_row
+    try:
+        value = parse_json(texts[0])
+    except ValueProblem:
+        value = None
     if isinstance(value, list):
         shaped = (
             all(isinstance(v, (list, dict)) for v in value)
@@ -142,7 +137,7 @@ def _values_on_one_line(texts: List[str], track: Track, ids: List[str]) -> int:
     parts = re.split(r"[\s,;]+", texts[0].strip(" \t,;"))
     return (
         len(parts)
-        if value is NOT_JSON and not rows and len(parts) > 2 and number_column(parts).ok.all()
+        if value is None and not rows and len(parts) > 2 and all(map(is_decimal, parts))
         else 0
     )
 
@@ -184,25 +179,21 @@ class Columns:
         )
         texts = list(map(_id_tab_value, texts)) if self.json_lines else texts
         self.header = int(_is_header(texts[0], ids, is_value if not self.json_lines else bool))
-        body, self.lines = (texts[1:], numbers[1:]) if self.header else (texts, numbers)
-        # two passes rather than a list of (head, tab, rest) tuples: a million tuples cost ~60 MB
-        self.heads = list(
-            map(str.strip, map(itemgetter(0), map(str.partition, body, repeat("\t"))))
-        )
-        self.rests = list(map(itemgetter(2), map(str.partition, body, repeat("\t"))))
-        self.tabbed = np.fromiter(
-            map(str.__contains__, body, repeat("\t")), dtype=bool, count=len(body)
-        )
+        self.body, self.lines = (texts[1:], numbers[1:]) if self.header else (texts, numbers)
+        # each value stays in its line, read at its offset: a copy of every value would cost the
+        # file's size again
+        self.starts = [text.find("\t") + 1 for text in self.body]
+        self.heads = [
+            (text[: start - 1] if start else text).strip()
+            for text, start in zip(self.body, self.starts)
+        ]
+        self.tabbed = np.array(self.starts, dtype=np.int64) > 0
 
     @cached_property
     def position(self) -> np.ndarray:
-        """Looked up in C, and not at all when the ids are in item order."""
-        if self.heads == self.ids:
-            return np.arange(len(self.ids), dtype=np.int64)
+        """Each head's item index, -1 for a head that is no item id."""
         index = dict(zip(self.ids, range(len(self.ids))))
-        return np.fromiter(
-            map(index.get, self.heads, repeat(-1)), dtype=np.int64, count=len(self.heads)
-        )
+        return np.array([index.get(head, -1) for head in self.heads], dtype=np.int64)
 
     @cached_property
     def positional_header(self) -> int:
@@ -219,12 +210,12 @@ class Columns:
     def positional_fields(self) -> PositionalFields:
         """The lines as a positional reading sees them, after ``positional_header``."""
         fields = list(map(str.split, self.texts[1:] if self.positional_header else self.texts))
-        firsts = list(map(itemgetter(0), fields))
+        firsts = [line[0] for line in fields]
         return PositionalFields(
             fields,
-            np.fromiter(map(len, fields), dtype=np.int64, count=len(fields)),
+            np.array([len(line) for line in fields], dtype=np.int64),
             firsts,
-            number_column(firsts),
+            np.array([float(first) if is_decimal(first) else np.nan for first in firsts]),
         )
 
 
@@ -232,18 +223,17 @@ class Columns:
 class PositionalFields:
     """A file's lines for a positional (SemEval) reading: each line's whitespace-separated ``fields``,
     their ``counts`` (a score, then optionally a confidence), each line's first field (``firsts``: a
-    line is never blank) and these as numbers (``first_numbers``)."""
+    line is never blank) and these as numbers (``first_numbers``: NaN where one is no decimal number)."""
 
     fields: List[List[str]]
     counts: np.ndarray
     firsts: List[str]
-    first_numbers: NumberColumn
+    first_numbers: np.ndarray
 
     def first_lines(self, n: int) -> PositionalFields:
         """The first ``n`` lines alone (a release's file may hold more lines than there are items)."""
-        values, ok = self.first_numbers
         return PositionalFields(
-            self.fields[:n], self.counts[:n], self.firsts[:n], NumberColumn(values[:n], ok[:n])
+            self.fields[:n], self.counts[:n], self.firsts[:n], self.first_numbers[:n]
         )
 
 
@@ -297,9 +287,7 @@ def layout_of(columns: Columns, ids: List[str], display: str) -> str:
         and bool(columns.tabbed.all() and (columns.position >= 0).all())
         and np.bincount(columns.position).max() == 1
     )
-    scores = (
-        plain_numbers(heads) if as_ids and not columns.header and len(heads) == len(ids) else None
-    )
+    scores = _scores(heads) if as_ids and not columns.header and len(heads) == len(ids) else None
     if as_ids and (scores is None or not ((scores >= 0) & (scores <= 5)).all()):
         return "id"  # cannot be ambiguous: the costlier positional reading is not needed
     positional = _reads_positionally(columns)
@@ -319,6 +307,11 @@ def layout_of(columns: Columns, ids: List[str], display: str) -> str:
     )
 
 
+def _scores(texts: List[str]):
+    """The texts as floats when each is a decimal number (``values.is_decimal``), else None."""
+    return np.array([float(t) for t in texts]) if all(map(is_decimal, texts)) else None
+
+
 def _reads_positionally(columns: Columns) -> bool:
     """Whether every line holds one or two fields and most first fields are numbers, decimal commas
     counted ("2,68", ``COMMA_DECIMAL``): such lines are then refused one by one, with the hint of
@@ -327,22 +320,17 @@ def _reads_positionally(columns: Columns) -> bool:
     lengths, firsts = read.counts, read.firsts
     if not (lengths <= 2).all():
         return False
-    count = int(read.first_numbers.ok.sum())
-    if 2 * count < len(lengths):  # looked at only when the numbers alone are too few
-        count += int(
-            np.fromiter(
-                map(bool, map(COMMA_DECIMAL.fullmatch, firsts)), dtype=bool, count=len(firsts)
-            ).sum()
-        )
-    return 2 * count >= len(lengths)
+    numbers = int(np.isfinite(read.first_numbers).sum())
+    commas = sum(bool(COMMA_DECIMAL.fullmatch(first)) for first in firsts)
+    return 2 * (numbers + commas) >= len(lengths)
 
 
 def _refuse_row_numbers(columns: Columns, ids: List[str], display: str) -> None:
     """Refuse a positional reading whose first column holds whole numbers, each once, some above 5: ids
     or line numbers, which would be read as scores (and the scores as confidences)."""
-    first_values, numeric = columns.positional_fields.first_numbers
+    first_values = columns.positional_fields.first_numbers
     if (
-        numeric.all()
+        np.isfinite(first_values).all()
         and (first_values % 1 == 0).all()
         and first_values.max() > 5
         and len(np.unique(first_values)) == len(first_values)

@@ -12,6 +12,7 @@ import json
 from typing import Dict, List, Optional, Tuple
 
 from .. import kinds
+from ..kinds.base import LABEL
 from ..errors import ProblemCollector, SubmissionError, counted
 from ..tracks import Track
 from .textfile import Lines, shorten
@@ -73,7 +74,7 @@ def results_rows(
             hint="rows are matched to items by their position",
         )
     k = len(track.labels)
-    reads_label = kinds.of(track).submitted_value == "label"
+    reads_label = kinds.of(track).value_type is LABEL
     values = []
     for line, text in zip(numbers, texts):
         fields = [f.strip() for f in text.split("\t")]

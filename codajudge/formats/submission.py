@@ -1,7 +1,7 @@
 """Reading one track's submission file (``ID<TAB>VALUE`` lines or, for similarity, SemEval positional;
-the layout is ``layout``'s) and aligning it with the track's items. The columns are checked in bulk
-(``bulk``), each check a mask of the rows it refuses; only a flagged row gets a message, by the
-per-value rule (``values``, ``soft``, ``perspectivist``)."""
+the layout is ``layout``'s) and aligning it with the track's items. The file is read once, line by
+line, each value by its track's value type (``READERS``: ``values``, ``soft``, ``perspectivist``),
+which accepts it or names its problem."""
 
 from __future__ import annotations
 
@@ -10,13 +10,13 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import chain
-from operator import itemgetter
 from pathlib import Path
-from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
+from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
 from .. import kinds
+from ..kinds.base import ANNOTATOR_ROW, DISTRIBUTION, LABEL, SCORE
 from ..kinds.perspectivist import OFFICIAL_2025
 from ..errors import ProblemCollector, SubmissionError, counted
 from ..tracks import Track
@@ -24,13 +24,6 @@ from .annotators import RowFit, layout_warnings, per_annotator
 from .chaosnli import is_chaosnli_document, read_chaosnli
 from .coverage import UNKNOWN_ID, OtherPhases, missing_items, with_phase_hint
 from .index_hints import labels_as_indices_hint, with_hint
-from .bulk import (
-    NumberColumn,
-    collector_paused,
-    distinct,
-    json_values,
-    number_column,
-)
 from .layout import (
     comments_note,
     JSON_LINES_NOTE,
@@ -42,14 +35,16 @@ from .layout import (
     without_comments,
 )
 from .notes import ReadNote
-from .perspectivist import annotator_entries, annotator_rows, annotator_values
+from .perspectivist import annotator_entries, annotator_values
 from .results_tsv import NOTE as RESULTS_NOTE, reads_results_layout, results_rows
-from .soft import parse_soft, soft_label_rows
+from .soft import parse_soft
 from .textfile import read_texts, safe_display, shorten
 from .values import (
+    NUMBER,
     ValueProblem,
     describe_value,
-    label_column,
+    entry_count,
+    is_decimal,
     most_entries,
     parse_json,
     parse_label,
@@ -106,12 +101,17 @@ class Prediction(NamedTuple):
 
 
 class Rows(NamedTuple):
-    """The value column of a file's rows: each row's item index, line number and value text."""
+    """A file's rows: each row's item index, line number, and its line (or value) with the offset its
+    value starts at (the value is read in place: a copy of every value would cost the file again)."""
 
     item: Sequence[int]
     line: Sequence[int]
-    text: List[str]
-    numbers: Optional[NumberColumn] = None  # ``number_column(text)`` when already known
+    texts: Sequence[str]
+    starts: Sequence[int]
+
+    def text(self, j: int) -> str:
+        """Row j's value text."""
+        return self.texts[j][self.starts[j] :]
 
 
 def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> Prediction:
@@ -127,50 +127,48 @@ def _read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> 
     if is_chaosnli_document(path):  # one document for two tracks: formats/chaosnli.py
         values, warnings = read_chaosnli(path, safe_display(display), track, keys.ids)
         return Prediction(values, warnings, "chaosnli")
-    with collector_paused():
-        display = safe_display(display)
-        lines = read_texts(path, display, len(keys.ids))
-        if reads_results_layout(track, lines):
-            return _results_prediction(track, keys, lines, display)
-        numbers, texts, comments = without_comments(*lines, track, keys.ids, display)
-        numbers, texts = records_array(numbers, texts)
-        refuse_index_column(numbers, texts, display)
-        refuse_one_line_of_values(numbers, texts, track, keys.ids, display)
-        columns = Columns(
-            numbers, texts, keys.ids, comments, lambda text: _is_value(track, keys, text)
-        )
-        layout = (
-            layout_of(columns, keys.ids, display)
-            if track.positional and not columns.json_lines
-            else "id"
-        )
-        problems = ProblemCollector(display)
-        rows = (_positional_rows if layout == "positional" else _id_rows)(
-            columns, track, keys, problems
-        )
-        values, notes = _values(track, keys, rows, problems)
-        problems.raise_if_any()
-        warnings = [comments_note(len(comments))] if comments else []
-        warnings += (
-            ["the first line was read as a header and skipped"]
-            if (columns.header if layout == "id" else columns.positional_header)
-            else []
-        )
-        warnings += [JSON_LINES_NOTE] if columns.json_lines else []
-        warnings += (
-            [RELEASE_LINES_NOTE.format(track.release_lines, len(keys.ids))]
-            if layout == "positional" and len(columns.positional_fields.fields) > len(keys.ids)
-            else []
-        )
-        warnings += value_warnings(notes)
-        return Prediction(_wrap(values, track, keys), warnings + layout_warnings(notes), layout)
+    display = safe_display(display)
+    lines = read_texts(path, display, len(keys.ids))
+    if reads_results_layout(track, lines):
+        return _results_prediction(track, keys, lines, display)
+    numbers, texts, comments = without_comments(*lines, track, keys.ids, display)
+    numbers, texts = records_array(numbers, texts)
+    refuse_index_column(numbers, texts, display)
+    refuse_one_line_of_values(numbers, texts, track, keys.ids, display)
+    columns = Columns(numbers, texts, keys.ids, comments, lambda text: _is_value(track, keys, text))
+    layout = (
+        layout_of(columns, keys.ids, display)
+        if track.positional and not columns.json_lines
+        else "id"
+    )
+    problems = ProblemCollector(display)
+    rows = (_positional_rows if layout == "positional" else _id_rows)(
+        columns, track, keys, problems
+    )
+    values, notes = _values(track, keys, rows, problems)
+    problems.raise_if_any()
+    warnings = [comments_note(len(comments))] if comments else []
+    warnings += (
+        ["the first line was read as a header and skipped"]
+        if (columns.header if layout == "id" else columns.positional_header)
+        else []
+    )
+    warnings += [JSON_LINES_NOTE] if columns.json_lines else []
+    warnings += (
+        [RELEASE_LINES_NOTE.format(track.release_lines, len(keys.ids))]
+        if layout == "positional" and len(columns.positional_fields.fields) > len(keys.ids)
+        else []
+    )
+    warnings += value_warnings(notes)
+    return Prediction(_wrap(values, track, keys), warnings + layout_warnings(notes), layout)
 
 
 def _results_prediction(track: Track, keys: ItemKeys, lines, display: str) -> Prediction:
     """A file in another task's layout the track declares (``formats.results_tsv``), read by rows."""
     problems = ProblemCollector(display)
     sizes = keys.elsewhere.sizes() if keys.elsewhere else None
-    rows = Rows(*results_rows(track, lines, len(keys.ids), problems, sizes))
+    items, numbers, texts = results_rows(track, lines, len(keys.ids), problems, sizes)
+    rows = Rows(items, numbers, texts, [0] * len(texts))
     values, notes = _values(track, keys, rows, problems)
     problems.raise_if_any()
     warnings = [RESULTS_NOTE] + value_warnings(notes)
@@ -180,10 +178,10 @@ def _results_prediction(track: Track, keys: ItemKeys, lines, display: str) -> Pr
 def _is_value(track: Track, keys: ItemKeys, text: str) -> bool:
     """Whether ``text`` is a value of the track by the track's own rule (``_values`` of one row); a
     perspectivist row is one when it is a JSON list or object (its length is its item's: a header has none)."""
-    if kinds.of(track).submitted_value == "per_annotator":
-        return isinstance(json_values([text])[0], (list, dict))
+    if kinds.of(track).value_type is ANNOTATOR_ROW:
+        return isinstance(_json_or_none(text), (list, dict))
     problems = ProblemCollector("")
-    _values(track, keys, Rows([0], [1], [text]), problems)
+    _values(track, keys, Rows([0], [1], [text], [0]), problems)
     return not problems
 
 
@@ -229,18 +227,18 @@ def _positional_rows(
     # the release's lines: read on the first n, as the official scorer reads them
     if len(read.fields) > n:
         read, numbers = read.first_lines(n), numbers[:n]
-    fields, two = read.fields, np.flatnonzero(read.counts == 2)
-    for j in two[~number_column(list(map(itemgetter(1), map(fields.__getitem__, two)))).ok]:
-        _explain(
-            parse_number,
-            fields[j][1],
-            problems,
-            line=numbers[j],
-            message="the second column (confidence) is not a number",
-            expected="a score and, optionally, a confidence such as 3.2<TAB>80",
-        )
+    for j, fields in enumerate(read.fields):
+        if len(fields) == 2 and not is_decimal(fields[1]):
+            _explain(
+                parse_number,
+                fields[1],
+                problems,
+                line=numbers[j],
+                message="the second column (confidence) is not a number",
+                expected="a score and, optionally, a confidence such as 3.2<TAB>80",
+            )
     problems.raise_if_any()
-    return Rows(range(len(fields)), numbers, read.firsts, read.first_numbers)
+    return Rows(range(len(read.fields)), numbers, read.firsts, [0] * len(read.fields))
 
 
 def _hints(*hints: Optional[str]) -> str:
@@ -251,24 +249,17 @@ def _hints(*hints: Optional[str]) -> str:
 def _id_rows(columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCollector) -> Rows:
     """The value column of an ``ID<TAB>VALUE`` file in item order (``_id_problems`` explains the rest)."""
     known = np.flatnonzero(columns.tabbed & (columns.position >= 0))
-    given, first = (
-        columns.position[known],
-        known,
-    )  # the items given and the row of each one's first line, in item order
-    if (given[1:] <= given[:-1]).any():  # sorting costs 0.1 s a million rows: only when needed
-        given, first = np.unique(given, return_index=True)
-        first = known[first]
+    # the items given and the row of each one's first line, in item order
+    given, first = np.unique(columns.position[known], return_index=True)
+    first = known[first]
     if len(given) != len(columns.heads) or len(given) != len(keys.ids):
         _id_problems(columns, first, track, keys, problems)
-    if first is known and len(known) == len(
-        columns.heads
-    ):  # every line, in item order: the columns as they are
-        return Rows(given, columns.lines, columns.rests)
-    lines = first.tolist()
+    rows = first.tolist()
     return Rows(
         given,
-        list(map(columns.lines.__getitem__, lines)),
-        list(map(columns.rests.__getitem__, lines)),
+        [columns.lines[j] for j in rows],
+        [columns.body[j] for j in rows],
+        [columns.starts[j] for j in rows],
     )
 
 
@@ -399,123 +390,135 @@ def _explain(
         )
 
 
-def _each(rows: Rows, flagged, rule, keys: ItemKeys, problems: ProblemCollector) -> dict:
-    """``{j: rule(j)}`` for the ``flagged`` rows ``j`` the rule accepts; the others' problems added."""
-    return {
-        j: value
-        for j in flagged
-        if (value := _explain(rule, j, problems, line=rows.line[j], item=keys.ids[rows.item[j]]))
-        is not None
-    }
-
-
-class ValueColumn(NamedTuple):
-    """A column of values read at once: ``values`` in row order, right on the rows a rule does not
-    ``flag`` (a mask); ``read_row(j)``: row j read alone by the same rule, which returns its value
-    or raises its ``ValueProblem``; ``notes``: the rows read in another form, for the warnings."""
-
-    values: np.ndarray
-    flagged: np.ndarray
-    read_row: Callable[[int], object]
-    notes: List[ReadNote]
-
-
 def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector):
-    """(values in row order, notes for the warnings) of ``rows``: read a column at a time, and each row
-    a rule flags read alone, by the same rule, which accepts it or adds its problem."""
-    reading = kinds.of(track).submitted_value
-    if reading == "per_annotator":
-        return _per_annotator(track, keys, rows, problems)
-    column = _COLUMN_READERS[reading](track, rows)
-    flagged = np.flatnonzero(column.flagged)
-    for j, value in _each(rows, flagged, column.read_row, keys, problems).items():
-        column.values[j] = value
-    return column.values, column.notes
+    """(values in row order, notes for the warnings) of ``rows``, each read by the track's value type
+    (``READERS``), which accepts it or adds its problem; values None when a row was refused."""
+    reader = READERS[kinds.of(track).value_type]
+    if reader is None:
+        return _annotator_rows(track, keys, rows, problems)
+    notes: List[ReadNote] = []
+    values = []
+    for j in range(len(rows.item)):
+        where = {"line": rows.line[j], "item": keys.ids[rows.item[j]]}
+        values.append(
+            _explain(lambda text: reader(text, track, notes), rows.text(j), problems, **where)
+        )
+    if problems:
+        return None, notes
+    return np.array(values, dtype=np.int64 if reader is _label else float), notes
 
 
-def _distributions(track: Track, rows: Rows) -> ValueColumn:
-    """Soft labels (probabilities in label order)."""
-    column = soft_label_rows(track, json_values(rows.text, most_entries(track)))
-    notes = column.notes
-    return ValueColumn(
-        column.probabilities,
-        column.broken,
-        lambda j: parse_soft(rows.text[j], track, notes),
-        notes,
-    )
+def _score(text: str, track: Track, notes: List[ReadNote]) -> float:
+    return parse_number(text)
 
 
-def _numbers(track: Track, rows: Rows) -> ValueColumn:
-    """Scores."""
-    values, ok = rows.numbers or number_column(rows.text)
-    return ValueColumn(values, ~ok, lambda j: parse_number(rows.text[j]), [])
+def _label(text: str, track: Track, notes: List[ReadNote]) -> int:
+    return parse_label(text, track)
 
 
-def _labels(track: Track, rows: Rows) -> ValueColumn:
-    """Labels, as their indices."""
-    values = label_column(rows.text, track.label_set.exact)
-    return ValueColumn(values, values < 0, lambda j: parse_label(rows.text[j], track), [])
+#: Each value type's reader of one value text (the text, the track, the notes of the values read in
+#: another form); an annotator row is read against its item's annotators (``_annotator_rows``).
+READERS = {SCORE: _score, LABEL: _label, DISTRIBUTION: parse_soft, ANNOTATOR_ROW: None}
 
 
-#: ``Kind.submitted_value`` -> the reader of a column of such values (per-annotator rows aside).
-_COLUMN_READERS = {"distribution": _distributions, "number": _numbers, "label": _labels}
+def _json_or_none(text: str, most: Optional[int] = None):
+    """``text`` as one JSON value, or None where it is none or holds over ``most`` entries."""
+    if most is not None and entry_count(text) > most:
+        return None
+    try:
+        return parse_json(text)
+    except ValueProblem:
+        return None
 
 
-def _per_annotator(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector):
-    """Label indices or 0/1 choices, one row per annotator: the rows ``annotator_rows`` accepts read as
-    one column, the others row by row (``RowFit``), which reads other layouts or explains the problem."""
-    counts = keys.counts[rows.item]
-    values, ok, column = _distinct_rows(rows.text, counts, track, keys.longest_row)
-    flagged, notes = np.flatnonzero(~ok), []
-    hint = labels_as_indices_hint(track, column) if len(flagged) else None
-    # on multilabel tracks the hint is for the rows' layout (indices read as 0/1 vectors)
-    layout_hint = hint if track.scale == "multilabel" else None
+def _numbers_of(row):
+    """What the index hint reads of a row: a list's entries with each text that names no number
+    (``NUMBER``) as "" (no label index either way), so that the file's texts are not held again."""
+    if type(row) is not list:
+        return None
+    return [
+        _number_text(entry) if type(entry) is not list else [_number_text(x) for x in entry]
+        for entry in row
+    ]
 
-    def entries_of(j: int):
+
+def _number_text(entry):
+    return "" if type(entry) is str and not NUMBER.fullmatch(entry.strip()) else entry
+
+
+class _Hint:
+    """The hint that a perspectivist file's rows hold label indices (``labels_as_indices_hint``),
+    looked for over the whole file once, when a row is refused."""
+
+    def __init__(self, track: Track, keys: ItemKeys, rows: Rows):
+        self.track, self.keys, self.rows = track, keys, rows
+
+    @cached_property
+    def text(self) -> Optional[str]:
+        most = most_entries(self.track, self.keys.longest_row)
+        rows = range(len(self.rows.item))
+        column = [_numbers_of(_json_or_none(self.rows.text(j), most)) for j in rows]
+        return labels_as_indices_hint(self.track, column)
+
+    def of_layout(self) -> Optional[str]:
+        """The hint for a row's layout: on multilabel tracks, indices are read as 0/1 vectors."""
+        return self.text if self.track.scale == "multilabel" else None
+
+
+def _annotator_rows(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector):
+    """Label indices or 0/1 choices, one row per annotator of each row's item: each row's entries as
+    written (``annotator_entries``), fitted to its item's annotators (``RowFit``, which reads other
+    layouts), then their labels (``annotator_values``); a refused row's problem is added."""
+    notes: List[ReadNote] = []
+    hint = _Hint(track, keys, rows)
+    entries = {}
+    for j in range(len(rows.item)):
         try:
-            return annotator_entries(
-                rows.text[j], track, keys.annotators[rows.item[j]], notes, keys.longest_row
+            entries[j] = annotator_entries(
+                rows.text(j), track, keys.annotators[rows.item[j]], notes, keys.longest_row
             )
         except ValueProblem as problem:
-            raise with_hint(problem, layout_hint) from None
-
-    entries = _each(rows, flagged, entries_of, keys, problems)
+            _add(with_hint(problem, hint.of_layout()), problems, rows, keys, j)
     fit = RowFit(
         keys.annotators,
         keys.listed,
         {rows.item[j]: len(row) for j, row in entries.items()},
         first_entries=track.annotator_alignment == OFFICIAL_2025,
     )
-    out = _each(
-        rows,
-        sorted(entries),
-        lambda j: annotator_values(fit.fit(rows.item[j], entries[j], notes), track, hint),
-        keys,
-        problems,
-    )
-    ends = np.cumsum(counts)
-    for j, row in out.items():
-        values[ends[j] - counts[j] : ends[j]] = row
-    return (None if problems or len(out) != len(flagged) else values), notes
+    values = []
+    for j, row in entries.items():
+        try:
+            values.append(_labels_of(fit.fit(rows.item[j], row, notes), track, hint))
+        except ValueProblem as problem:
+            _add(problem, problems, rows, keys, j)
+    if problems:
+        return None, notes
+    empty = np.zeros((0, len(track.labels)) if track.scale == "multilabel" else 0, dtype=np.int64)
+    return np.concatenate([empty, *values]), notes
 
 
-def _distinct_rows(texts: List[str], counts: np.ndarray, track: Track, longest: int):
-    """``annotator_rows`` of the rows (and the JSON values it read), each distinct text and annotator count
-    read once and indexed back: annotators choose among few labels, so rows repeat. A row over
-    ``most_entries`` for rows of ``longest`` entries is not parsed."""
-    shared, row = distinct(list(zip(texts, counts.tolist())))
-    column = json_values(list(map(itemgetter(0), shared)), most_entries(track, longest))
-    lengths = np.fromiter(map(itemgetter(1), shared), dtype=np.int64, count=len(shared))
-    values, ok = annotator_rows(column, lengths, track)
-    starts = np.cumsum(lengths) - lengths
-    own = np.repeat(starts[row] - (np.cumsum(counts) - counts), counts) + np.arange(
-        int(counts.sum())
+def _labels_of(entries: list, track: Track, hint: _Hint) -> np.ndarray:
+    """``annotator_values`` of a row, a label outside the set given the file's index hint."""
+    try:
+        return annotator_values(entries, track)
+    except ValueProblem:
+        return annotator_values(entries, track, hint.text)
+
+
+def _add(problem: ValueProblem, problems: ProblemCollector, rows: Rows, keys: ItemKeys, j: int):
+    """Row j's problem, at its line and item."""
+    problems.add(
+        problem.message,
+        expected=problem.expected,
+        found=problem.found,
+        hint=problem.hint,
+        line=rows.line[j],
+        item=keys.ids[rows.item[j]],
     )
-    return values[own], ok[row], column
 
 
 def _wrap(values, track: Track, keys: ItemKeys):
     """Perspectivist rows as ``PerAnnotator`` on the track's items; other kinds' arrays as they are."""
-    if kinds.of(track).submitted_value != "per_annotator":
+    if kinds.of(track).value_type is not ANNOTATOR_ROW:
         return values
     return per_annotator(values, keys.counts, len(track.labels))

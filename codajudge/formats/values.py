@@ -4,30 +4,29 @@ and texts are in ``notes``); soft labels are in ``soft``, per-annotator rows in 
 
 from __future__ import annotations
 
-import ast
-import warnings
 import json
 import math
 import re
-from itertools import repeat
-from typing import Dict, List, Sequence
-
-import numpy as np
+from typing import List, Sequence
 
 from .. import kinds
 from ..kinds.base import split_multilabel  # noqa: F401 (read from here by gold and formats)
 from ..tracks import Track
-from .bulk import COMMA_DECIMAL, NUMBER, entry_count, exact_codes, list_entries, number_column
 from .notes import PYTHON_LITERAL, VALUE_NOTES, ReadNote, note_warnings
 from .textfile import shorten
 
-#: Longest value read as a ``python_literal``: Python's parser holds about 500 bytes per character of
-#: a literal of numbers, so this bounds one line's parse to about 32 MB; JSON is read up to the 1 MiB
-#: line bound, by a scanner that holds only the values.
-MAX_LITERAL_CHARS = 64 * 1024
 #: Entries a value may hold beyond the most a valid value of its track holds (``most_entries``), so
 #: that a value a few entries too long is named by its own rule (its length).
 ENTRY_SLACK = 16
+#: A decimal number as a participant may write one (no nan, inf, hex, underscores or other scripts).
+NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
+#: A number written with a decimal comma (``2,68``): not a number, named as such by ``parse_number``.
+COMMA_DECIMAL = re.compile(r"[+-]?\d+,\d+")
+#: A JSON string, or a Python one in single quotes (``python_literal``), its escapes removed: what
+#: is inside opens no entry. One left unclosed runs to the end of the text (no parser reads past it).
+QUOTED = re.compile(r'"[^"]*(?:"|\Z)|\'[^\']*(?:\'|\Z)')
+#: The characters that open an entry of a list, tuple or object, outside strings.
+ENTRY_OPENERS = ",[{("
 
 
 class ValueProblem(Exception):
@@ -49,18 +48,26 @@ def show_json(value) -> str:
 
 
 def parse_number(text: str) -> float:
-    """One number by ``bulk.number_column``: finite, decimal, in ASCII digits."""
-    value, ok = number_column([text])
-    if ok[0]:
-        return float(value[0])
-    if np.isnan(value[0]):  # not written as ``NUMBER``
-        hint = (
-            "use a dot as the decimal separator" if COMMA_DECIMAL.fullmatch(text.strip()) else None
-        )
+    """One number: finite, decimal, in ASCII digits (``NUMBER``, spaces around it aside)."""
+    stripped = text.strip()
+    if not NUMBER.fullmatch(stripped):
+        hint = "use a dot as the decimal separator" if COMMA_DECIMAL.fullmatch(stripped) else None
         raise ValueProblem(
             "not a number", expected="a decimal number such as 3.2", found=show(text), hint=hint
         )
-    raise ValueProblem("number out of range", expected="a finite number", found=show(text))
+    value = float(stripped)
+    if not math.isfinite(value):
+        raise ValueProblem("number out of range", expected="a finite number", found=show(text))
+    return value
+
+
+def is_decimal(text: str) -> bool:
+    """Whether ``text`` is a number ``parse_number`` accepts."""
+    try:
+        parse_number(text)
+    except ValueProblem:
+        return False
+    return True
 
 
 def _reject_constant(name: str):
@@ -85,18 +92,27 @@ def _unique_keys(pairs):
     return out
 
 
+def _json_int(digits: str):
+    return int(digits) if len(digits) <= 300 else _json_float(digits)
+
+
+#: The JSON reader of ``parse_json``, with its rules on numbers and keys.
+_DECODER = json.JSONDecoder(
+    parse_constant=_reject_constant,
+    parse_float=_json_float,
+    object_pairs_hook=_unique_keys,
+    parse_int=_json_int,
+)
+
+
 def parse_json(text: str, example: str = "[0.2, 0.8]"):
     """A JSON value; NaN, Infinity, numbers that overflow to infinity and duplicate keys are refused.
     Integers of over 300 digits are read as floats (Python refuses to convert very long ones to int).
     ``example``: a valid value, for the message of a text that is not JSON."""
     try:
-        return json.loads(
-            text,
-            parse_constant=_reject_constant,
-            parse_float=_json_float,
-            object_pairs_hook=_unique_keys,
-            parse_int=lambda digits: int(digits) if len(digits) <= 300 else _json_float(digits),
-        )
+        if text.startswith("\ufeff"):  # as json.loads refuses it
+            raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+        return _DECODER.decode(text)
     except ValueProblem:
         raise
     except (ValueError, RecursionError) as e:  # JSONDecodeError is a ValueError
@@ -107,8 +123,18 @@ def parse_json(text: str, example: str = "[0.2, 0.8]"):
         )
 
 
+def entry_count(text: str) -> int:
+    """An upper bound, counted without parsing, on the entries (list or tuple items, object members,
+    at any depth) of the value ``text`` writes: each entry but a container's first follows a comma,
+    and the first its opening bracket or brace. Parsing builds an object of at most about 70 bytes
+    per entry (an empty object), so this bounds what the parsed value costs."""
+    if '"' in text or "'" in text:  # escaped backslashes first: in '\\"' the quote ends the string
+        text = QUOTED.sub("", text.replace("\\\\", "").replace('\\"', "").replace("\\'", ""))
+    return sum(map(text.count, ENTRY_OPENERS))
+
+
 def most_entries(track: Track, row_length: int = 0) -> int:
-    """The most entries (``bulk.entry_count``) a submitted value of ``track`` is parsed with: what a
+    """The most entries (``entry_count``) a submitted value of ``track`` is parsed with: what a
     valid value holds (``Kind.most_value_entries``, rows of at most ``row_length`` annotators) and
     ``ENTRY_SLACK``. A value over it is refused before it is parsed, so that no row costs more
     memory than a fixed multiple of what its track can hold."""
@@ -119,94 +145,121 @@ def parse_value(text: str, track: Track, notes: List[ReadNote], row_length: int 
     """A submitted value: JSON or, where it is not, a Python literal of lists (``python_literal``: pandas'
     to_csv of a list column writes ``str(list)``), noted; else the JSON problem, with a hint on its cause.
     A value of more entries than ``most_entries(track, row_length)`` is refused unparsed."""
-    example = describe_value(track).partition("<TAB>")[2]
-    _refuse_many_entries(text, most_entries(track, row_length), example)
+    _refuse_many_entries(text, most_entries(track, row_length), track)
     try:
-        return parse_json(text, example)
+        return parse_json(text)
     except ValueProblem as problem:
-        value = python_literal(text) if problem.message.startswith("not valid JSON") else None
+        not_json = problem.message.startswith("not valid JSON")
+        value = python_literal(text) if not_json else None
         if value is None:
+            if not_json:
+                problem.expected = f"a JSON list such as {_example(track)}"
             problem.hint = problem.hint or _not_json_hint(text.strip())
             raise
     notes.append(ReadNote(PYTHON_LITERAL))
     return value
 
 
-def _refuse_many_entries(text: str, most: int, example: str) -> None:
+def _example(track: Track) -> str:
+    """A valid value of the track, for a message."""
+    return describe_value(track).partition("<TAB>")[2]
+
+
+def _refuse_many_entries(text: str, most: int, track: Track) -> None:
     count = entry_count(text)
     if count > most:
         raise ValueProblem(
             "the value holds more entries than a value of this track can",
             expected=f"at most {most:,} list entries and object members",
             found=f"{count:,} (commas and opening brackets outside strings)",
-            hint=f"write the item's own value, such as {example}",
+            hint=f"write the item's own value, such as {_example(track)}",
         )
+
+
+#: One token of a Python literal of lists, tuples, strings and numbers, after optional spaces: a
+#: bracket or comma, a string in single or double quotes (its escapes kept), or a number's text.
+_LITERAL_TOKEN = re.compile(
+    r"""\s*(?:([\[\](),])|('(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")|([-+]?[0-9.][-+.0-9eE]*))"""
+)
+#: Python's escapes in a string's repr, and the character each stands for (``\x``, ``\u``, ``\U``:
+#: by their hex digits).
+_PYTHON_ESCAPE = re.compile(r"\\(?:x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[\\'\"ntr])")
+_ESCAPED = {"\\": "\\", "'": "'", '"': '"', "n": "\n", "t": "\t", "r": "\r"}
+#: The closing bracket of each opening one (a tuple is read as a list).
+_CLOSING = {"[": "]", "(": ")"}
 
 
 def python_literal(text: str):
-    """``text`` as one Python list or tuple in brackets (``3,5`` is no tuple: a decimal comma) of lists,
-    tuples, strings and numbers, tuples read as lists and each number, its sign included, written as JSON
-    writes one; else None. The syntax tree is read node by node: nothing is evaluated. The work is linear
-    in the text (one parse, one pass over the nodes, each number's text sliced by its offsets, one JSON
-    read) and bounded: a text over ``MAX_LITERAL_CHARS`` is not read."""
-    if len(text) > MAX_LITERAL_CHARS or text.lstrip()[:1] not in ("[", "("):
+    """``text`` as one Python list or tuple in brackets (Python's repr, ``str(list)``) of lists, tuples,
+    strings and numbers, tuples read as lists and each number as JSON reads it; else None. One pass
+    of ``_LITERAL_TOKEN`` writes the literal as JSON, which is then read once: nothing is evaluated."""
+    text = text.strip()
+    if text[:1] not in _CLOSING:
         return None
-    source = (
-        text.strip() + ","
-    )  # one expression then a comma: a tuple of one element, unless the text is a tuple itself
+    json_text = _literal_as_json(text)
+    if json_text is None:
+        return None
     try:
-        tree = _parsed(source)
-        one = (
-            isinstance(tree, ast.Tuple)
-            and len(tree.elts) == 1
-            and isinstance(tree.elts[0], (ast.List, ast.Tuple))
-        )
-        return parse_json(_json_text(tree.elts[0], _Source(source))) if one else None
-    except (SyntaxError, ValueError, RecursionError, MemoryError, ValueProblem):
+        return parse_json(json_text)
+    except ValueProblem:
         return None
 
 
-def _parsed(source: str) -> ast.AST:
-    """The expression's syntax tree. Python warns on some literals (an invalid escape such as
-    ``'\\d'``, ``1 is 1``) by printing to stderr; those warnings are about the participant's text,
-    not the kit, and must not reach the scoring log with the kit's internal paths."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return ast.parse(source, mode="eval").body
+def _literal_as_json(text: str):
+    """The literal written as JSON: brackets as lists, a comma before a closing bracket dropped, strings
+    re-quoted by ``json.dumps``, numbers as written; None where the text is no such literal (brackets
+    unmatched, another token, a parenthesised value without a comma, which is no tuple)."""
+    parts, opened, position = [], [], 0
+    while position < len(text):
+        token = _LITERAL_TOKEN.match(text, position)
+        if token is None:
+            return None
+        position = token.end()
+        bracket, string, number = token.groups()
+        starts_value = bracket is None or bracket in _CLOSING
+        if starts_value and parts and parts[-1] not in ("[", ","):
+            return None  # a value right after another, without a comma between
+        if string is not None:
+            parts.append(_json_string(string))
+        elif number is not None:
+            parts.append(number)
+        elif bracket in _CLOSING:
+            opened.append([bracket, 0])
+            parts.append("[")
+        elif bracket == ",":
+            if not opened or parts[-1] in ("[", ","):
+                return None
+            opened[-1][1] += 1
+            parts.append(",")
+        elif not _closes(opened, bracket, parts):
+            return None
+    return None if opened else "".join(parts)
 
 
-class _Source:
-    """A parsed text's nodes' own text, by their offsets: ``ast.get_source_segment`` splits the whole
-    text again on every call, which makes reading a line of n numbers cost n times the line."""
+def _closes(opened: list, bracket: str, parts: List[str]) -> bool:
+    """Close the innermost bracket with ``bracket`` (a trailing comma dropped); False when it does not
+    match, or closes a parenthesised value without a comma (``(0.5)`` is 0.5, no tuple)."""
+    if not opened:
+        return False
+    opening, commas = opened.pop()
+    if _CLOSING[opening] != bracket:
+        return False
+    if parts[-1] == ",":
+        parts.pop()
+    elif opening == "(" and commas == 0 and parts[-1] != "[":
+        return False
+    parts.append("]")
+    return True
 
-    def __init__(self, source: str):
-        self.data = source.encode("utf-8")  # node offsets count UTF-8 bytes within their line
-        self.starts = [0] + [m.end() for m in _PYTHON_LINE_END.finditer(self.data)]
 
-    def segment(self, node: ast.AST) -> str:
-        start = self.starts[node.lineno - 1] + node.col_offset
-        return self.data[start : self.starts[node.end_lineno - 1] + node.end_col_offset].decode()
+def _json_string(quoted: str) -> str:
+    """A Python string literal (quotes included) as a JSON string."""
+    return json.dumps(_PYTHON_ESCAPE.sub(_unescaped, quoted[1:-1]), ensure_ascii=False)
 
 
-#: Where the Python parser ends a line (``ast.get_source_segment`` splits alike).
-_PYTHON_LINE_END = re.compile(rb"\r\n|\n|\r")
-
-
-def _json_text(node: ast.AST, source: _Source) -> str:
-    """The literal written as JSON: lists and tuples as lists, strings by ``json.dumps``, and each number
-    as the text it has in the literal, for ``parse_json`` to read with its own rules (a number JSON
-    writes otherwise, ``0x10``, ``1_000``, ``True``, makes the whole text no JSON)."""
-    if isinstance(node, (ast.List, ast.Tuple)):
-        return "[" + ",".join([_json_text(element, source) for element in node.elts]) + "]"
-    if isinstance(node, ast.Constant) and type(node.value) is str:
-        return json.dumps(node.value)
-    if (
-        isinstance(node, ast.Constant)
-        or isinstance(node, ast.UnaryOp)
-        and isinstance(node.op, ast.USub)
-    ):
-        return source.segment(node)
-    raise ValueError("not a literal of lists, strings and numbers")
+def _unescaped(escape: re.Match) -> str:
+    code = escape.group()[1:]
+    return _ESCAPED.get(code) or chr(int(code[1:], 16))
 
 
 def _not_json_hint(text: str):
@@ -217,11 +270,6 @@ def _not_json_hint(text: str):
         return "this is numpy's printing: write json.dumps(x.tolist())"
     if text.startswith('"') and '""' in text:
         return "the value is CSV-quoted: write it without quotes (csv.QUOTE_NONE)"
-    if len(text) > MAX_LITERAL_CHARS and text[:1] in ("[", "("):
-        return (
-            f"a value that is not JSON is read as a Python literal (str() of a list) only up to "
-            f"{MAX_LITERAL_CHARS // 1024} KiB: write JSON, json.dumps(x)"
-        )
     return None
 
 
@@ -273,8 +321,8 @@ def index_hint(track: Track, values: list):
     indices = dict(zip(map(float, range(k)), range(k)))
     if track.scale != "ordinal" or numbers == {i: value for value, i in indices.items()}:
         return None
-    entries = list_entries(values).entries
-    if not entries or (exact_codes(entries, indices) < 0).any():
+    entries = [entry for value in values if type(value) is list for entry in value]
+    if not entries or not all(is_number(entry) and entry in indices for entry in entries):
         return None
     shifts = {value - i for i, value in numbers.items()}
     shift = shifts.pop() if len(shifts) == 1 and len(numbers) == k else None
@@ -289,15 +337,8 @@ def index_hint(track: Track, values: list):
     )
 
 
-def label_column(texts: Sequence[str], index: Dict[str, int]) -> np.ndarray:
-    """Each text's label index (the text stripped is a label), -1 for none."""
-    return np.fromiter(
-        map(index.get, map(str.strip, texts), repeat(-1)), dtype=np.int64, count=len(texts)
-    )
-
-
 def parse_label(text: str, track: Track) -> int:
-    """One label by the track's label policy (``LabelSet``); ``label_column`` is its fast path."""
+    """One label by the track's label policy (``LabelSet``)."""
     code = track.label_set.code(text)
     if code < 0:
         raise outside_label_set(text.strip(), track, show(text))

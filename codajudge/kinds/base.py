@@ -8,8 +8,8 @@ compares a track's kind: it asks ``kinds.of(track)`` and calls what the kind sup
 
 from __future__ import annotations
 
-import enum
 import json
+from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
 import numpy as np
@@ -73,13 +73,9 @@ class Kind:
     #: The item fields gold is built from, each with its value when an item has none.
     gold_fields: Dict[str, object] = {"annotators": [], "annotations": []}
 
-    #: How a submitted value is read (``formats.submission``): "number" (one score), "label" (one
-    #: label), "distribution" (one probability per label) or "per_annotator" (a row of each
-    #: annotator's labels, aligned as ``PerAnnotator``).
-    submitted_value: str = "label"
-    #: Whether a submitted value is itself a list (a row), so that a one-line file of a JSON list is
-    #: the rows of many items only when each entry is a list.
-    value_is_row: bool = False
+    #: What one value of this kind is (``ValueType``): how a submission's value is read
+    #: (``formats.submission``) and what a model predicts for one item (``baselines``).
+    value_type: "ValueType"
     #: The fix named when a file holds the values of many items on one line.
     one_line_fix: str = "write one line per item"
 
@@ -125,8 +121,6 @@ class Kind:
         raise NotImplementedError(f"kind {self.name} declares no exact comparison")
 
     # --- baselines ---
-    #: What one prediction of this kind is (how the ingestion program reads a model's value).
-    prediction_shape: "PredictionShape"
     #: Whether a text pair's similarity in [0, 1] is itself a prediction of this kind (mapped by
     #: ``prediction_from_similarity``), so that a similarity baseline needs no training data.
     predicts_from_similarity: bool = False
@@ -134,7 +128,7 @@ class Kind:
     @property
     def predicts_per_annotator(self) -> bool:
         """Whether a prediction holds one label per annotator of the item (in the item's order)."""
-        return self.prediction_shape is PredictionShape.PER_ANNOTATOR
+        return self.value_type is ANNOTATOR_ROW
 
     def prediction_text(self, value) -> str:
         """The VALUE text of one prediction in a submission file: compact JSON unless the kind
@@ -185,16 +179,31 @@ class Kind:
         return f"<kind {self.name}>"
 
 
-# --- baselines ---
+# --- gold and submitted values ---
 
 
-class PredictionShape(enum.Enum):
-    """What a model predicts for one item (the value ``Model.predict`` returns for it)."""
+@dataclass(frozen=True, eq=False)
+class ValueType:
+    """A kind of value, declared once by each kind (``Kind.value_type``): its ``name``, what a model
+    predicts for one item (``predicts``) and whether one value is itself a list (``is_row``: a
+    one-line file of a JSON list is then the values of many items only when each entry is a list).
+    Its reading rule is ``formats.submission.READERS[value_type]``; gold's arrays follow it."""
 
-    SCORE = "a real number"
-    LABEL = "one label of the track"
-    DISTRIBUTION = "a probability per label (multilabel: a pair per label)"
-    PER_ANNOTATOR = "one label (multilabel: a set of labels) per annotator of the item"
+    name: str
+    predicts: str
+    is_row: bool = False
+
+
+SCORE = ValueType("score", "a real number")
+LABEL = ValueType("label", "one label of the track")
+DISTRIBUTION = ValueType(
+    "distribution", "a probability per label (multilabel: a pair per label)", is_row=True
+)
+ANNOTATOR_ROW = ValueType(
+    "annotator row",
+    "one label (multilabel: a set of labels) per annotator of the item",
+    is_row=True,
+)
 
 
 #: The graded-similarity scale of every STS edition (0 = unrelated, 5 = equivalent).

@@ -7,7 +7,7 @@ from typing import List, Sequence
 
 import numpy as np
 
-from .base import Kind, PredictionShape, most_frequent_index, selected
+from .base import Kind, LABEL, most_frequent_index, selected
 
 
 class Classification(Kind):
@@ -17,6 +17,7 @@ class Classification(Kind):
     default_metrics = {None: ("accuracy", "macro_f1")}
 
     # --- gold and submitted values ---
+    value_type = LABEL
     gold_fields = {"label": None}
 
     # --- generated pages, data and leak checks ---
@@ -31,7 +32,6 @@ class Classification(Kind):
         return (values == gold.gold)[gold.scored]
 
     # --- baselines ---
-    prediction_shape = PredictionShape.LABEL
 
     def prediction_text(self, value) -> str:
         return str(value)

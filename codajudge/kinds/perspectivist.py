@@ -12,7 +12,7 @@ from ..stats.summaries import per_row_errors
 from .base import (
     SCALES,
     Kind,
-    PredictionShape,
+    ANNOTATOR_ROW,
     annotator_label,
     draw_annotator_labels,
     split_multilabel,
@@ -40,8 +40,7 @@ class Perspectivist(Kind):
 
     # --- gold and submitted values ---
 
-    submitted_value = "per_annotator"
-    value_is_row = True
+    value_type = ANNOTATOR_ROW
 
     def most_value_entries(self, track, row_length: int) -> int:
         """One label per annotator; on multilabel tracks per annotator a list of up to K labels, or
@@ -77,7 +76,6 @@ class Perspectivist(Kind):
         return per_item == 0
 
     # --- baselines ---
-    prediction_shape = PredictionShape.PER_ANNOTATOR
 
     def random_prediction(self, track, n_annotators, rng):
         """A label drawn uniformly per annotator (multilabel: a uniformly drawn non-empty set)."""

@@ -8,7 +8,7 @@ from typing import List, Sequence
 
 import numpy as np
 
-from .base import SIMILARITY_RANGE, Kind, PredictionShape
+from .base import SIMILARITY_RANGE, Kind, SCORE
 
 
 def on_gold_scale(predicted: np.ndarray, gold: np.ndarray) -> np.ndarray:
@@ -39,7 +39,7 @@ class Similarity(Kind):
     # --- gold and submitted values ---
     gold_fields = {"score": None}
 
-    submitted_value = "number"
+    value_type = SCORE
     one_line_fix = "write one score per line"
 
     # --- generated pages, data and leak checks ---
@@ -55,7 +55,6 @@ class Similarity(Kind):
         return np.isclose(values, gold.gold, atol=1e-6)
 
     # --- baselines ---
-    prediction_shape = PredictionShape.SCORE
     predicts_from_similarity = True
 
     def prediction_text(self, value) -> str:

@@ -9,7 +9,7 @@ from typing import List, Sequence
 import numpy as np
 
 from ..metrics import get as get_metric
-from .base import SCALES, Kind, PredictionShape, as_plain, draw_annotator_labels, selected
+from .base import SCALES, Kind, DISTRIBUTION, as_plain, draw_annotator_labels, selected
 
 # --- generated pages, data and leak checks ---
 #: Soft-label rows may sum to 1 within this tolerance; they are then renormalised (with a warning
@@ -34,8 +34,7 @@ class SoftLabel(Kind):
 
     #: ``distribution``: a soft label given as the item's gold (a release's own), else the shares
     gold_fields = {"annotators": [], "annotations": [], "distribution": None}
-    submitted_value = "distribution"
-    value_is_row = True
+    value_type = DISTRIBUTION
 
     def most_value_entries(self, track, row_length: int) -> int:
         """K+1 probabilities (a leading bin), or K pairs in a list or object (3 per label)."""
@@ -62,7 +61,6 @@ class SoftLabel(Kind):
         return diff < 1e-3
 
     # --- baselines ---
-    prediction_shape = PredictionShape.DISTRIBUTION
 
     def constant_prediction(self, track, gold, among=None):
         """The label-wise mean of the training soft labels (items without annotations left out)."""

@@ -20,7 +20,6 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from ..errors import ConfigError, SubmissionError  # noqa: E402
 from ..formats.archive import INGESTION_STATUS  # noqa: E402
-from ..formats.bulk import collector_paused  # noqa: E402
 from ..formats.textfile import safe_lines, shorten  # noqa: E402
 from ..gold import GoldTrack  # noqa: E402
 from ..report import (
@@ -181,10 +180,7 @@ def main(argv: Optional[List[str]] = None, prog: str = "score.py") -> int:
 
     def body() -> int:
         _prepare_output(output_dir)
-        with (
-            collector_paused()
-        ):  # a run builds millions of objects and no reference cycle worth collecting
-            return score_submission(input_dir, output_dir)
+        return score_submission(input_dir, output_dir)
 
     def on_error(message: str) -> None:
         atomic_write(output_dir / DETAILED_HTML, failure_html("Submission not scored", message))
