@@ -259,6 +259,15 @@ def legacy_phase(number: int, **changes):
     return edit_yaml(change)
 
 
+def evaluation_gold_in_the_kit(tree: Path):
+    """A CodaLab v1.5 bundle publishes its starting kit as one zip: a file inside it is public."""
+    with zipfile.ZipFile(tree / "reference_data_evaluation.zip") as reference:
+        gold = next(n for n in reference.namelist() if n.endswith(".jsonl"))
+        text = reference.read(gold)
+    with zipfile.ZipFile(tree / "starting_kit.zip", "a") as kit:
+        kit.writestr("leak.jsonl", text)
+
+
 LEGACY_CASES = {
     "v1.5 program zip without metadata": (
         without_metadata_file,
@@ -280,6 +289,10 @@ LEGACY_CASES = {
         legacy_phase(2, ingestion_program="scoring_program.zip"),
         "a CodaLab v1.5 phase with an ingestion program lets participant code read the phase's "
         "reference data",
+    ),
+    "v1.5 starting kit holding the evaluation's gold": (
+        evaluation_gold_in_the_kit,
+        "starting_kit.zip:leak.jsonl: public file reproduces the hidden gold of track",
     ),
 }
 

@@ -619,9 +619,12 @@ def _is_text(path: Path) -> bool:
 
 
 def _candidates(root: Path) -> List[Path]:
+    """The files to scan under ``root``, or ``root`` itself when it is a file (a CodaLab v1.5
+    bundle publishes its pages and kits as single files and zips)."""
+    root = Path(root)
     return sorted(
         p
-        for p in Path(root).rglob("*")
+        for p in ([root] if root.is_file() else root.rglob("*"))
         if p.is_file()
         and not p.is_symlink()
         and p.stat().st_size <= MAX_SCANNED_BYTES
