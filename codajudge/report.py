@@ -134,16 +134,14 @@ def _meaning(metrics: List[tuple]) -> str:
     return f"{metrics[0][0].direction} is better, {low:.4g} to {high:.4g}"
 
 
-def write_outputs(output_dir: Path, result: Result, html_text: str = None) -> None:
-    """Write the detailed page, the per-item CSV (public gold only) and scores.txt, then scores.json
-    last: its presence means success. Scores are ``published_scores``."""
+def write_outputs(output_dir: Path, result: Result, html_text: str) -> None:
+    """Write the detailed page ``html_text``, the per-item CSV (public gold only) and scores.txt,
+    then scores.json last: its presence means success. Scores are ``published_scores``."""
     output_dir = Path(output_dir)
     output_dir.mkdir(parents=True, exist_ok=True)
     scores = published_scores(result)
     json_text = scores_json_text(scores)
-    atomic_write(
-        output_dir / DETAILED_HTML, html_text if html_text is not None else detailed_html(result)
-    )
+    atomic_write(output_dir / DETAILED_HTML, html_text)
     write_item_csv(output_dir, result)
     atomic_write(output_dir / SCORES_TXT, scores_txt_text(scores))
     atomic_write(output_dir / SCORES_JSON, json_text)
@@ -228,25 +226,13 @@ HIDDEN_GOLD_NOTE = (
 
 
 def read_baseline_scores(ref_dir: Path) -> Dict[str, Dict[str, float]]:
-    """The baselines' scores of the phase (``BASELINE_SCORES`` in its reference data), or {} when
-    the file is absent or not the builder's ``{baseline: {key: number}}`` (the page then has no
-    baselines column)."""
+    """The baselines' scores of the phase (``BASELINE_SCORES`` in its reference data, as the
+    builder writes it: ``{baseline: {key: number}}``), or {} when the file is absent (the page then
+    has no baselines column)."""
     path = Path(ref_dir) / BASELINE_SCORES
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
-    except (OSError, UnicodeDecodeError, ValueError):
+    if not path.is_file():
         return {}
-    if not isinstance(raw, dict):
-        return {}
-    return {
-        str(name): {k: float(v) for k, v in scores.items() if _is_number(v)}
-        for name, scores in raw.items()
-        if isinstance(scores, dict)
-    }
-
-
-def _is_number(value) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    return json.loads(path.read_text(encoding="utf-8"))
 
 
 def recompute_command(phase: str) -> str:
@@ -290,9 +276,8 @@ def detailed_html(
             "page in the scoring output.</p>"
         )
     notes = submission_notes(result)
-    if (
-        notes
-    ):  # first, beside the scores they explain (files ignored, tracks missing, lines skipped)
+    # first, beside the scores they explain (files ignored, tracks missing, lines skipped)
+    if notes:
         parts.append(
             "<h2>Submission notes</h2><ul>"
             + "".join(f"<li class='warn'>{esc(w)}</li>" for w in notes)
@@ -601,12 +586,7 @@ def item_errors(tr) -> ItemErrors:
 
 def worst_items(errors: ItemErrors, count: int = WORST_ITEMS) -> np.ndarray:
     """The item indices of the ``count`` largest errors, largest first, ties in item order."""
-    if errors.error.size > count:
-        threshold = np.partition(errors.error, errors.error.size - count)[errors.error.size - count]
-        candidates = np.flatnonzero(errors.error >= threshold)
-    else:
-        candidates = np.arange(errors.error.size)
-    order = candidates[np.argsort(-errors.error[candidates], kind="stable")][:count]
+    order = np.argsort(-errors.error, kind="stable")[:count]
     return errors.index[order]
 
 

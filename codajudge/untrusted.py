@@ -88,18 +88,6 @@ def open_regular(path, dir_fd: Optional[int] = None) -> int:
     return fd
 
 
-def _read_fd(fd: int, limit: int) -> bytes:
-    chunks: List[bytes] = []
-    left = limit
-    while left > 0:
-        chunk = os.read(fd, min(left, _CHUNK))
-        if not chunk:
-            break
-        chunks.append(chunk)
-        left -= len(chunk)
-    return b"".join(chunks)
-
-
 def read_head(path, limit: int) -> Optional[bytes]:
     """At most the first ``limit`` bytes of a regular file; None when it is absent, a link or no
     regular file."""
@@ -108,7 +96,8 @@ def read_head(path, limit: int) -> Optional[bytes]:
     except OSError:
         return None
     try:
-        return _read_fd(fd, limit)
+        with open(fd, "rb", closefd=False) as file:
+            return file.read(limit)
     except OSError:
         return None
     finally:
@@ -372,11 +361,6 @@ def _processes() -> List[_Process]:
     return found
 
 
-def _session_members(session: int) -> List[int]:
-    """Live processes of a session or process group."""
-    return [p.pid for p in _processes() if session in (p.group, p.session)]
-
-
 def stop_tree(root: int) -> None:
     """Kill ``root``, every process descended from it and the sessions and process groups they
     lead or belong to (a child that runs participant code in a session of its own included),
@@ -408,7 +392,9 @@ def stop_session(leader: int) -> None:
         pass
     deadline = time.monotonic() + STOP_WAIT
     while time.monotonic() < deadline:
-        members = [pid for pid in _session_members(leader) if pid != os.getpid()]
+        members = [
+            p.pid for p in _processes() if leader in (p.group, p.session) and p.pid != os.getpid()
+        ]
         if not members:
             return
         for pid in members:
