@@ -26,7 +26,7 @@ import tempfile
 from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Dict, List
 
 import numpy as np
 
@@ -243,12 +243,7 @@ def recompute_command(phase: str) -> str:
     )
 
 
-def detailed_html(
-    result: Result,
-    extra_sections: Dict[str, str] = None,
-    resamples: Optional[int] = None,
-    baselines: Optional[Dict[str, Dict[str, float]]] = None,
-) -> str:
+def detailed_html(result: Result, baselines: Dict[str, Dict[str, float]]) -> str:
     """Per-track scores with bootstrap intervals and the baselines' scores, plots, breakdowns, the
     worst items and warnings.
 
@@ -260,10 +255,8 @@ def detailed_html(
     spec = result.spec
     esc = html.escape
     hidden = spec.hide_gold
-    resamples = 0 if hidden else bootstrap_resamples(spec) if resamples is None else resamples
-    page = PageContext(
-        resamples, spec.seed, spec.phase, not hidden, {} if hidden else dict(baselines or {})
-    )
+    resamples = 0 if hidden else bootstrap_resamples(spec)
+    page = PageContext(resamples, spec.seed, spec.phase, not hidden, {} if hidden else baselines)
     parts = [
         f"<h1>{esc(spec.title)}</h1>",
         f"<p>Phase: <b>{esc(spec.phase)}</b>. {esc(primary_sentence(result))}</p>",
@@ -287,7 +280,7 @@ def detailed_html(
     for t in spec.tracks:
         tr = result.tracks.get(t.id)
         if tr is not None:
-            parts.append(_track_section(tr, page, (extra_sections or {}).get(t.id)))
+            parts.append(_track_section(tr, page))
     signature = Signature(resamples, spec.seed).render()
     parts.append(
         f"<p class='sig'>codajudge {esc(__version__)} | edition {esc(spec.edition)} | "
@@ -308,14 +301,12 @@ class PageContext:
     baselines: Dict[str, Dict[str, float]]
 
 
-def _track_section(tr, page: PageContext, extra: Optional[str]) -> str:
+def _track_section(tr, page: PageContext) -> str:
     """One track: its title, its warnings, its scores, then (public gold) plots and worst items."""
     esc = html.escape
     section = [f"<section><h2>{esc(tr.track.title)}</h2>"]
     section.extend(f"<p class='warn'>Warning: {esc(w)}</p>" for w in tr.warnings)
     section.append(_guarded(lambda: _score_table(tr, page), "the confidence intervals"))
-    if extra:
-        section.append(extra)
     if page.public:
         section.append(_guarded(lambda: track_visuals(tr), "the plots"))
         section.append(_guarded(lambda: worst_items_table(tr), "the worst items"))
@@ -541,11 +532,8 @@ def _breakdowns(tr) -> str:
         return ""
     out = []
     for key, values in sorted(tr.gold.groups.items()):
-        values = (
-            [v for v, s in zip(values, tr.gold.scored) if s]
-            if len(values) != len(stats)
-            else values
-        )
+        if len(values) != len(stats):
+            values = [v for v, s in zip(values, tr.gold.scored) if s]
         if len(values) != len(stats) or not values or values.count(values[0]) == len(values):
             continue  # a single group (counted in C: a set of a million strings takes a while)
         rows = []
@@ -644,12 +632,11 @@ def item_csv_text(result: Result) -> str:
 
 
 def write_item_csv(output_dir: Path, result: Result) -> None:
-    """``DETAILED_CSV`` where the phase's gold is public; where it is hidden, none (an earlier
-    run's is removed): a per-item file of a hidden-gold phase would tell single items' gold."""
+    """``DETAILED_CSV`` where the phase's gold is public; where it is hidden, none (the scoring
+    program removed an earlier run's): a per-item file of a hidden-gold phase would tell single
+    items' gold."""
     path = Path(output_dir) / DETAILED_CSV
     if result.spec.hide_gold:
-        if path.is_file() or path.is_symlink():
-            path.unlink()
         return
     try:
         text = item_csv_text(result)
