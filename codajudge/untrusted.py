@@ -118,27 +118,11 @@ def _mib(size: int) -> str:
     return f"{size / 1024**2:g} MiB"
 
 
-def _refused(
-    display: str, relative: str, found: str, limits: TreeLimits, single: bool = False
-) -> SubmissionError:
-    expected = (
-        f"a regular file of at most {_mib(limits.file_bytes)}"
-        if single
-        else f"regular files and folders only (at most {limits.entries} entries, "
-        f"{_mib(limits.total_bytes)} in all, {_mib(limits.file_bytes)} per file)"
-    )
-    return SubmissionError.single(
-        display,
-        f"'{relative}' cannot be kept",
-        expected=expected,
-        found=found,
-        hint="write plain files only: no symbolic links, named pipes or devices, and "
-        "nothing larger than these bounds",
-    )
-
-
 @dataclass
 class _Budget:
+    """What a copy from participant code has taken so far (entries and bytes) of its ``limits``;
+    ``single``: the copy is of one file."""
+
     display: str
     limits: TreeLimits
     single: bool = False
@@ -146,7 +130,21 @@ class _Budget:
     total_bytes: int = 0
 
     def refuse(self, relative: str, found: str) -> SubmissionError:
-        return _refused(self.display, relative, found, self.limits, self.single)
+        limits = self.limits
+        expected = (
+            f"a regular file of at most {_mib(limits.file_bytes)}"
+            if self.single
+            else f"regular files and folders only (at most {limits.entries} entries, "
+            f"{_mib(limits.total_bytes)} in all, {_mib(limits.file_bytes)} per file)"
+        )
+        return SubmissionError.single(
+            self.display,
+            f"'{relative}' cannot be kept",
+            expected=expected,
+            found=found,
+            hint="write plain files only: no symbolic links, named pipes or devices, and "
+            "nothing larger than these bounds",
+        )
 
     def take(self, relative: str, size: int) -> None:
         self.entries += 1
@@ -181,12 +179,13 @@ def copy_regular(
 ) -> None:
     """Copy one regular file left by participant code (not through a link, bounded by
     ``limits.file_bytes``); a file of another kind is the submission's problem."""
+    budget = _Budget(display, limits, single=True)
     try:
         fd = open_regular(source)
     except OSError as error:
-        raise _refused(display, Path(source).name, _why(error), limits, single=True) from None
+        raise budget.refuse(Path(source).name, _why(error)) from None
     try:
-        _copy_fd(fd, Path(target), Path(source).name, _Budget(display, limits, single=True))
+        _copy_fd(fd, Path(target), Path(source).name, budget)
     finally:
         os.close(fd)
 
@@ -210,7 +209,7 @@ def copy_tree(source: Path, target: Path, display: str, limits: TreeLimits = Tre
     try:
         root = os.open(source, _OPEN_DIR)
     except OSError as error:
-        raise _refused(display, ".", _why(error), limits) from None
+        raise budget.refuse(".", _why(error)) from None
     stack: List[Tuple[int, Path, str, int]] = [(root, Path(target), "", 0)]
     Path(target).mkdir(parents=True)
     try:
