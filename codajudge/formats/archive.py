@@ -155,18 +155,13 @@ def _plan(
 ) -> Tuple[List[Tuple[zipfile.ZipInfo, PurePosixPath]], List[str]]:
     """The entries to extract and the warnings; raises before anything is written. With ``tracks``, only
     each track's one file is extracted: what is written is bounded by them, whatever else the zip holds."""
-    _refuse_first(
-        display,
-        [
-            (
-                len(infos) > MAX_ENTRIES,
-                "archive has too many entries",
-                f"at most {MAX_ENTRIES}",
-                str(len(infos)),
-                None,
-            )
-        ],
-    )
+    if len(infos) > MAX_ENTRIES:
+        raise SubmissionError.single(
+            display,
+            "archive has too many entries",
+            expected=f"at most {MAX_ENTRIES}",
+            found=str(len(infos)),
+        )
     warnings: List[str] = []
     plan: List[Tuple[zipfile.ZipInfo, PurePosixPath]] = []
     #: relative path -> entry name, of every file neither skipped nor nested

@@ -156,8 +156,7 @@ def _prepare_output(output_dir: Path) -> None:
     try:
         output_dir.mkdir(parents=True, exist_ok=True)
         for stale in (SCORES_JSON, SCORES_TXT, DETAILED_CSV):
-            if (output_dir / stale).exists():
-                (output_dir / stale).unlink()
+            (output_dir / stale).unlink(missing_ok=True)
     except OSError as e:
         raise ConfigError.single(
             str(output_dir),
