@@ -288,9 +288,6 @@ class FileRefusals:
                 self.errors.append(error)
             return None
 
-    def __bool__(self) -> bool:
-        return bool(self.errors)
-
     def raise_if_any(self) -> None:
         """One file's refusal as it is; several files' as one ``SeveralFilesError``."""
         if len(self.errors) == 1:

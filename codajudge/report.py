@@ -26,7 +26,7 @@ import tempfile
 from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Dict, List
 
 import numpy as np
 
@@ -134,16 +134,14 @@ def _meaning(metrics: List[tuple]) -> str:
     return f"{metrics[0][0].direction} is better, {low:.4g} to {high:.4g}"
 
 
-def write_outputs(output_dir: Path, result: Result, html_text: str = None) -> None:
-    """Write the detailed page, the per-item CSV (public gold only) and scores.txt, then scores.json
-    last: its presence means success. Scores are ``published_scores``."""
+def write_outputs(output_dir: Path, result: Result, html_text: str) -> None:
+    """Write the detailed page ``html_text``, the per-item CSV (public gold only) and scores.txt,
+    then scores.json last: its presence means success. Scores are ``published_scores``."""
     output_dir = Path(output_dir)
     output_dir.mkdir(parents=True, exist_ok=True)
     scores = published_scores(result)
     json_text = scores_json_text(scores)
-    atomic_write(
-        output_dir / DETAILED_HTML, html_text if html_text is not None else detailed_html(result)
-    )
+    atomic_write(output_dir / DETAILED_HTML, html_text)
     write_item_csv(output_dir, result)
     atomic_write(output_dir / SCORES_TXT, scores_txt_text(scores))
     atomic_write(output_dir / SCORES_JSON, json_text)
@@ -192,12 +190,9 @@ def _fmt(value: float) -> str:
 
 def bootstrap_resamples(spec) -> int:
     """Resamples behind the page's intervals: the spec's ``bootstrap_resamples`` (task.json), else
-    ``stats.DEFAULT_RESAMPLES`` (1,000; 0 turns intervals off). A large track gets fewer, see
-    ``page_resamples``."""
-    value = spec.extra.get("bootstrap_resamples", DEFAULT_RESAMPLES)
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 100_000:
-        return DEFAULT_RESAMPLES
-    return value
+    ``stats.DEFAULT_RESAMPLES`` (1,000; 0 turns intervals off), checked by the edition's loader. A
+    large track gets fewer, see ``page_resamples``."""
+    return spec.extra.get("bootstrap_resamples", DEFAULT_RESAMPLES)
 
 
 #: The page draws at most this many items per track for its intervals (resamples x items, about
@@ -228,25 +223,13 @@ HIDDEN_GOLD_NOTE = (
 
 
 def read_baseline_scores(ref_dir: Path) -> Dict[str, Dict[str, float]]:
-    """The baselines' scores of the phase (``BASELINE_SCORES`` in its reference data), or {} when
-    the file is absent or not the builder's ``{baseline: {key: number}}`` (the page then has no
-    baselines column)."""
+    """The baselines' scores of the phase (``BASELINE_SCORES`` in its reference data, as the
+    builder writes it: ``{baseline: {key: number}}``), or {} when the file is absent (the page then
+    has no baselines column)."""
     path = Path(ref_dir) / BASELINE_SCORES
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
-    except (OSError, UnicodeDecodeError, ValueError):
+    if not path.is_file():
         return {}
-    if not isinstance(raw, dict):
-        return {}
-    return {
-        str(name): {k: float(v) for k, v in scores.items() if _is_number(v)}
-        for name, scores in raw.items()
-        if isinstance(scores, dict)
-    }
-
-
-def _is_number(value) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    return json.loads(path.read_text(encoding="utf-8"))
 
 
 def recompute_command(phase: str) -> str:
@@ -257,12 +240,7 @@ def recompute_command(phase: str) -> str:
     )
 
 
-def detailed_html(
-    result: Result,
-    extra_sections: Dict[str, str] = None,
-    resamples: Optional[int] = None,
-    baselines: Optional[Dict[str, Dict[str, float]]] = None,
-) -> str:
+def detailed_html(result: Result, baselines: Dict[str, Dict[str, float]]) -> str:
     """Per-track scores with bootstrap intervals and the baselines' scores, plots, breakdowns, the
     worst items and warnings.
 
@@ -274,10 +252,8 @@ def detailed_html(
     spec = result.spec
     esc = html.escape
     hidden = spec.hide_gold
-    resamples = 0 if hidden else bootstrap_resamples(spec) if resamples is None else resamples
-    page = PageContext(
-        resamples, spec.seed, spec.phase, not hidden, {} if hidden else dict(baselines or {})
-    )
+    resamples = 0 if hidden else bootstrap_resamples(spec)
+    page = PageContext(resamples, spec.seed, spec.phase, not hidden, {} if hidden else baselines)
     parts = [
         f"<h1>{esc(spec.title)}</h1>",
         f"<p>Phase: <b>{esc(spec.phase)}</b>. {esc(primary_sentence(result))}</p>",
@@ -290,9 +266,8 @@ def detailed_html(
             "page in the scoring output.</p>"
         )
     notes = submission_notes(result)
-    if (
-        notes
-    ):  # first, beside the scores they explain (files ignored, tracks missing, lines skipped)
+    # first, beside the scores they explain (files ignored, tracks missing, lines skipped)
+    if notes:
         parts.append(
             "<h2>Submission notes</h2><ul>"
             + "".join(f"<li class='warn'>{esc(w)}</li>" for w in notes)
@@ -302,7 +277,7 @@ def detailed_html(
     for t in spec.tracks:
         tr = result.tracks.get(t.id)
         if tr is not None:
-            parts.append(_track_section(tr, page, (extra_sections or {}).get(t.id)))
+            parts.append(_track_section(tr, page))
     signature = Signature(resamples, spec.seed).render()
     parts.append(
         f"<p class='sig'>codajudge {esc(__version__)} | edition {esc(spec.edition)} | "
@@ -323,14 +298,12 @@ class PageContext:
     baselines: Dict[str, Dict[str, float]]
 
 
-def _track_section(tr, page: PageContext, extra: Optional[str]) -> str:
+def _track_section(tr, page: PageContext) -> str:
     """One track: its title, its warnings, its scores, then (public gold) plots and worst items."""
     esc = html.escape
     section = [f"<section><h2>{esc(tr.track.title)}</h2>"]
     section.extend(f"<p class='warn'>Warning: {esc(w)}</p>" for w in tr.warnings)
     section.append(_guarded(lambda: _score_table(tr, page), "the confidence intervals"))
-    if extra:
-        section.append(extra)
     if page.public:
         section.append(_guarded(lambda: track_visuals(tr), "the plots"))
         section.append(_guarded(lambda: worst_items_table(tr), "the worst items"))
@@ -556,11 +529,8 @@ def _breakdowns(tr) -> str:
         return ""
     out = []
     for key, values in sorted(tr.gold.groups.items()):
-        values = (
-            [v for v, s in zip(values, tr.gold.scored) if s]
-            if len(values) != len(stats)
-            else values
-        )
+        if len(values) != len(stats):
+            values = [v for v, s in zip(values, tr.gold.scored) if s]
         if len(values) != len(stats) or not values or values.count(values[0]) == len(values):
             continue  # a single group (counted in C: a set of a million strings takes a while)
         rows = []
@@ -601,12 +571,7 @@ def item_errors(tr) -> ItemErrors:
 
 def worst_items(errors: ItemErrors, count: int = WORST_ITEMS) -> np.ndarray:
     """The item indices of the ``count`` largest errors, largest first, ties in item order."""
-    if errors.error.size > count:
-        threshold = np.partition(errors.error, errors.error.size - count)[errors.error.size - count]
-        candidates = np.flatnonzero(errors.error >= threshold)
-    else:
-        candidates = np.arange(errors.error.size)
-    order = candidates[np.argsort(-errors.error[candidates], kind="stable")][:count]
+    order = np.argsort(-errors.error, kind="stable")[:count]
     return errors.index[order]
 
 
@@ -664,12 +629,11 @@ def item_csv_text(result: Result) -> str:
 
 
 def write_item_csv(output_dir: Path, result: Result) -> None:
-    """``DETAILED_CSV`` where the phase's gold is public; where it is hidden, none (an earlier
-    run's is removed): a per-item file of a hidden-gold phase would tell single items' gold."""
+    """``DETAILED_CSV`` where the phase's gold is public; where it is hidden, none (the scoring
+    program removed an earlier run's): a per-item file of a hidden-gold phase would tell single
+    items' gold."""
     path = Path(output_dir) / DETAILED_CSV
     if result.spec.hide_gold:
-        if path.is_file() or path.is_symlink():
-            path.unlink()
         return
     try:
         text = item_csv_text(result)

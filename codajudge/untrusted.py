@@ -88,18 +88,6 @@ def open_regular(path, dir_fd: Optional[int] = None) -> int:
     return fd
 
 
-def _read_fd(fd: int, limit: int) -> bytes:
-    chunks: List[bytes] = []
-    left = limit
-    while left > 0:
-        chunk = os.read(fd, min(left, _CHUNK))
-        if not chunk:
-            break
-        chunks.append(chunk)
-        left -= len(chunk)
-    return b"".join(chunks)
-
-
 def read_head(path, limit: int) -> Optional[bytes]:
     """At most the first ``limit`` bytes of a regular file; None when it is absent, a link or no
     regular file."""
@@ -108,7 +96,8 @@ def read_head(path, limit: int) -> Optional[bytes]:
     except OSError:
         return None
     try:
-        return _read_fd(fd, limit)
+        with open(fd, "rb", closefd=False) as file:
+            return file.read(limit)
     except OSError:
         return None
     finally:
@@ -129,27 +118,11 @@ def _mib(size: int) -> str:
     return f"{size / 1024**2:g} MiB"
 
 
-def _refused(
-    display: str, relative: str, found: str, limits: TreeLimits, single: bool = False
-) -> SubmissionError:
-    expected = (
-        f"a regular file of at most {_mib(limits.file_bytes)}"
-        if single
-        else f"regular files and folders only (at most {limits.entries} entries, "
-        f"{_mib(limits.total_bytes)} in all, {_mib(limits.file_bytes)} per file)"
-    )
-    return SubmissionError.single(
-        display,
-        f"'{relative}' cannot be kept",
-        expected=expected,
-        found=found,
-        hint="write plain files only: no symbolic links, named pipes or devices, and "
-        "nothing larger than these bounds",
-    )
-
-
 @dataclass
 class _Budget:
+    """What a copy from participant code has taken so far (entries and bytes) of its ``limits``;
+    ``single``: the copy is of one file."""
+
     display: str
     limits: TreeLimits
     single: bool = False
@@ -157,7 +130,21 @@ class _Budget:
     total_bytes: int = 0
 
     def refuse(self, relative: str, found: str) -> SubmissionError:
-        return _refused(self.display, relative, found, self.limits, self.single)
+        limits = self.limits
+        expected = (
+            f"a regular file of at most {_mib(limits.file_bytes)}"
+            if self.single
+            else f"regular files and folders only (at most {limits.entries} entries, "
+            f"{_mib(limits.total_bytes)} in all, {_mib(limits.file_bytes)} per file)"
+        )
+        return SubmissionError.single(
+            self.display,
+            f"'{relative}' cannot be kept",
+            expected=expected,
+            found=found,
+            hint="write plain files only: no symbolic links, named pipes or devices, and "
+            "nothing larger than these bounds",
+        )
 
     def take(self, relative: str, size: int) -> None:
         self.entries += 1
@@ -192,12 +179,13 @@ def copy_regular(
 ) -> None:
     """Copy one regular file left by participant code (not through a link, bounded by
     ``limits.file_bytes``); a file of another kind is the submission's problem."""
+    budget = _Budget(display, limits, single=True)
     try:
         fd = open_regular(source)
     except OSError as error:
-        raise _refused(display, Path(source).name, _why(error), limits, single=True) from None
+        raise budget.refuse(Path(source).name, _why(error)) from None
     try:
-        _copy_fd(fd, Path(target), Path(source).name, _Budget(display, limits, single=True))
+        _copy_fd(fd, Path(target), Path(source).name, budget)
     finally:
         os.close(fd)
 
@@ -221,7 +209,7 @@ def copy_tree(source: Path, target: Path, display: str, limits: TreeLimits = Tre
     try:
         root = os.open(source, _OPEN_DIR)
     except OSError as error:
-        raise _refused(display, ".", _why(error), limits) from None
+        raise budget.refuse(".", _why(error)) from None
     stack: List[Tuple[int, Path, str, int]] = [(root, Path(target), "", 0)]
     Path(target).mkdir(parents=True)
     try:
@@ -372,11 +360,6 @@ def _processes() -> List[_Process]:
     return found
 
 
-def _session_members(session: int) -> List[int]:
-    """Live processes of a session or process group."""
-    return [p.pid for p in _processes() if session in (p.group, p.session)]
-
-
 def stop_tree(root: int) -> None:
     """Kill ``root``, every process descended from it and the sessions and process groups they
     lead or belong to (a child that runs participant code in a session of its own included),
@@ -408,7 +391,9 @@ def stop_session(leader: int) -> None:
         pass
     deadline = time.monotonic() + STOP_WAIT
     while time.monotonic() < deadline:
-        members = [pid for pid in _session_members(leader) if pid != os.getpid()]
+        members = [
+            p.pid for p in _processes() if leader in (p.group, p.session) and p.pid != os.getpid()
+        ]
         if not members:
             return
         for pid in members:

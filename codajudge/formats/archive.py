@@ -121,10 +121,8 @@ def _check_file(
     """Refuse a file entry given twice, or by its declared sizes (bytes) before anything is extracted;
     ``total`` and ``compressed`` add up the files so far (a bomb split into many small entries)."""
     name, size = _entry(info.filename), info.file_size
-    ratios = (
-        (size, info.compress_size),
-        (total, compressed),
-    )  # this entry's, and all files' so far
+    # this entry's, and all files' so far
+    ratios = ((size, info.compress_size), (total, compressed))
     bomb = total > MAX_UNCOMPRESSED_BYTES or any(
         n > RATIO_CHECK_BYTES and n > MAX_RATIO * max(c, 1) for n, c in ratios
     )
@@ -157,23 +155,17 @@ def _plan(
 ) -> Tuple[List[Tuple[zipfile.ZipInfo, PurePosixPath]], List[str]]:
     """The entries to extract and the warnings; raises before anything is written. With ``tracks``, only
     each track's one file is extracted: what is written is bounded by them, whatever else the zip holds."""
-    _refuse_first(
-        display,
-        [
-            (
-                len(infos) > MAX_ENTRIES,
-                "archive has too many entries",
-                f"at most {MAX_ENTRIES}",
-                str(len(infos)),
-                None,
-            )
-        ],
-    )
-    warnings, plan, files = (
-        [],
-        [],
-        {},
-    )  # files: relative path -> entry name, of every file neither skipped nor nested
+    if len(infos) > MAX_ENTRIES:
+        raise SubmissionError.single(
+            display,
+            "archive has too many entries",
+            expected=f"at most {MAX_ENTRIES}",
+            found=str(len(infos)),
+        )
+    warnings: List[str] = []
+    plan: List[Tuple[zipfile.ZipInfo, PurePosixPath]] = []
+    #: relative path -> entry name, of every file neither skipped nor nested
+    files: Dict[PurePosixPath, str] = {}
     claimed: Dict[str, PurePosixPath] = {}
     nested: List[str] = []  # the archives inside, as shown
     total = compressed = 0
@@ -195,11 +187,8 @@ def _plan(
             total, compressed = total + info.file_size, compressed + info.compress_size
             _check_file(info, relative in files, total, compressed, display)
             files[relative] = info.filename
-            if (
-                tracks is None
-                or _claim(claimed, relative, tracks)
-                or _may_be_document(relative, tracks)
-            ):
+            wanted = tracks is None or _claim(claimed, relative, tracks)
+            if wanted or _may_be_document(relative, tracks):
                 plan.append((info, relative))
             else:
                 warnings.append(UNUSED_FILE.format(safe_display(str(relative))))
@@ -312,9 +301,8 @@ def safe_extract(
                 with zf.open(info) as source, open(destination, "wb") as sink:
                     shutil.copyfileobj(source, sink, 1 << 20)
             except _READ_ERRORS as e:
-                detail = (
-                    e.strerror if isinstance(e, OSError) and e.strerror else str(e)
-                )  # no temp paths
+                # an OSError's strerror, without the temporary paths str(e) would show
+                detail = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
                 raise SubmissionError.single(
                     display,
                     "archive entry cannot be extracted",
@@ -332,19 +320,13 @@ def _walk(folder: Path) -> Iterator[Tuple[PurePosixPath, str]]:
         for name in sorted(files):
             full = Path(root) / name
             relative = PurePosixPath(full.relative_to(folder).as_posix())
-            if not is_ignored(
-                relative
-            ):  # a link (even to a file), FIFO, device or socket is never opened
-                yield (
-                    relative,
-                    (
-                        "a symbolic link"
-                        if full.is_symlink()
-                        else ""
-                        if full.is_file()
-                        else "not a regular file"
-                    ),
-                )
+            if is_ignored(relative):
+                continue
+            # a link (even to a file), FIFO, device or socket is never opened
+            if full.is_symlink():
+                yield relative, "a symbolic link"
+            else:
+                yield relative, "" if full.is_file() else "not a regular file"
 
 
 def submission_files(folder: Path) -> List[PurePosixPath]:

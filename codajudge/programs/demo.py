@@ -43,10 +43,8 @@ def score_table(edition, results: Dict[str, Dict[str, float]]) -> str:
 
 def run(args) -> int:
     """Build ``args.edition`` into ``args.out`` (a temporary folder when None), run its baselines."""
-    if args.out is None:
-        with tempfile.TemporaryDirectory(prefix="codajudge-baselines-") as out:
-            return run_in(args, Path(out))
-    return run_in(args, Path(args.out))
+    with tempfile.TemporaryDirectory(prefix="codajudge-baselines-") as tmp:
+        return run_in(args, Path(tmp) if args.out is None else Path(args.out))
 
 
 def run_in(args, out: Path) -> int:

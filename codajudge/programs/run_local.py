@@ -174,9 +174,7 @@ def step_notes(result: RunResult) -> List[str]:
     return notes
 
 
-def leaderboard_row(
-    scores: Dict[str, float], columns: List[dict], meanings: Optional[Dict[str, str]] = None
-) -> str:
+def leaderboard_row(scores: Dict[str, float], columns: List[dict], meanings: Dict[str, str]) -> str:
     """One line per leaderboard column: its title, the score (n/a when the track was not
     submitted) and, from ``meanings`` (``report.score_meanings``), its direction and range."""
     width = max((len(c["title"]) for c in columns), default=10)
@@ -184,7 +182,7 @@ def leaderboard_row(
     for column in columns:
         value = scores.get(column["key"])
         shown = "n/a" if value is None else f"{value:.{column.get('precision', 4)}f}"
-        meaning = (meanings or {}).get(column["key"])
+        meaning = meanings.get(column["key"])
         lines.append(
             f"  {column['title']:<{width}}  {shown:>8}" + (f"  ({meaning})" if meaning else "")
         )

@@ -28,7 +28,9 @@ from ..report import (
     SCORES_JSON,
     SCORES_TXT,
     atomic_write,
+    detailed_html,
     failure_html,
+    read_baseline_scores,
     score_log_lines,
     submission_notes,
     write_outputs,
@@ -141,17 +143,11 @@ def score_submission(input_dir: Path, output_dir: Path) -> int:
     result = score_submission_folder(spec, ref_dir, res_dir)
     for note in submission_notes(result):  # first in the log the platform shows
         print(f"note: {note}", flush=True)
-    write_outputs(output_dir, result, _detailed_page(result, ref_dir))
+    page = detailed_html(result, baselines=read_baseline_scores(ref_dir))
+    write_outputs(output_dir, result, page)
     for line in score_log_lines(result):
         print(line)
     return 0
-
-
-def _detailed_page(result, ref_dir: Path) -> str:
-    """The detailed results page, with plots and intervals where the stats layer is available."""
-    from ..report import detailed_html, read_baseline_scores
-
-    return detailed_html(result, baselines=read_baseline_scores(ref_dir))
 
 
 def _prepare_output(output_dir: Path) -> None:
@@ -159,8 +155,7 @@ def _prepare_output(output_dir: Path) -> None:
     try:
         output_dir.mkdir(parents=True, exist_ok=True)
         for stale in (SCORES_JSON, SCORES_TXT, DETAILED_CSV):
-            if (output_dir / stale).exists():
-                (output_dir / stale).unlink()
+            (output_dir / stale).unlink(missing_ok=True)
     except OSError as e:
         raise ConfigError.single(
             str(output_dir),
