@@ -223,13 +223,25 @@ HIDDEN_GOLD_NOTE = (
 
 
 def read_baseline_scores(ref_dir: Path) -> Dict[str, Dict[str, float]]:
-    """The baselines' scores of the phase (``BASELINE_SCORES`` in its reference data, as the
-    builder writes it: ``{baseline: {key: number}}``), or {} when the file is absent (the page then
-    has no baselines column)."""
+    """The baselines' scores of the phase (``BASELINE_SCORES`` in its reference data), or {} when
+    the file is absent or not the builder's ``{baseline: {key: number}}`` (the page then has no
+    baselines column: a hand-edited file never stops the scoring)."""
     path = Path(ref_dir) / BASELINE_SCORES
-    if not path.is_file():
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    except (OSError, UnicodeDecodeError, ValueError):
         return {}
-    return json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(raw, dict):
+        return {}
+    return {
+        str(name): {k: float(v) for k, v in scores.items() if _is_number(v)}
+        for name, scores in raw.items()
+        if isinstance(scores, dict)
+    }
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def recompute_command(phase: str) -> str:

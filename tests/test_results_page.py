@@ -386,3 +386,21 @@ def test_intervals_over_fewer_than_ten_items_carry_a_warning(tmp_path, n_items, 
     page = run_and_read(tmp_path)
     warning = f"Warning: these intervals are drawn over only {n_items} items (fewer than 10)"
     assert (warning in page) == warned
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("{not json", {}),
+        ("[1, 2]", {}),
+        (
+            '{"random": {"sts_en": "x", "nli_zh": 0.5, "irony": NaN}, "broken": 3}',
+            {"random": {"nli_zh": 0.5}},
+        ),
+    ],
+)
+def test_a_hand_edited_baseline_scores_file_never_stops_the_scoring(text, expected, tmp_path):
+    """The page's baselines column reads what it can of ``baseline_scores.json`` (the builder's
+    file, which an organiser may edit by hand) and drops the rest, never failing the scoring."""
+    (tmp_path / report.BASELINE_SCORES).write_text(text, encoding="utf-8")
+    assert report.read_baseline_scores(tmp_path) == expected
