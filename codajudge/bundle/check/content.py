@@ -8,7 +8,7 @@ import shutil
 import tempfile
 import zipfile
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple
 
 from ...errors import KitError
 from ...formats.archive import safe_extract
@@ -25,16 +25,19 @@ from .programs import PROGRAMS
 from .rescored import ScoredPhase, check_rescored, item_key, phase_dates
 
 
+def _v2_scored_tasks(doc: dict) -> Iterator[Tuple[dict, dict]]:
+    """(phase, task) of every task with reference data of a v2 bundle, in phase order."""
+    tasks = {t.get("index"): t for t in doc.get("tasks") or [] if isinstance(t, dict)}
+    for phase in sorted(doc.get("phases") or [], key=lambda p: p.get("index", 0)):
+        for ref in phase.get("tasks") or []:
+            if tasks.get(ref, {}).get("reference_data"):
+                yield phase, tasks[ref]
+
+
 def _phase_references(doc: dict) -> List[Tuple[str, str]]:
     """(phase name, reference_data path) of every scored phase, in phase order."""
     if str(doc.get("version", "1")) == "2":
-        tasks = {t.get("index"): t for t in doc.get("tasks") or [] if isinstance(t, dict)}
-        refs = []
-        for phase in sorted(doc.get("phases") or [], key=lambda p: p.get("index", 0)):
-            for ref in phase.get("tasks") or []:
-                if tasks.get(ref, {}).get("reference_data"):
-                    refs.append((str(phase.get("name")), tasks[ref]["reference_data"]))
-        return refs
+        return [(str(p.get("name")), t["reference_data"]) for p, t in _v2_scored_tasks(doc)]
     phases = sorted((doc.get("phases") or {}).values(), key=lambda p: p["phasenumber"])
     return [(str(p.get("label")), p["reference_data"]) for p in phases if p.get("reference_data")]
 
@@ -57,7 +60,7 @@ def check_content(doc: dict, root: Path, findings: Findings) -> None:
     try:
         folders = _reference_folders(doc, root, work, findings)
         expected = _expected_keys(doc)
-        for name, (where, folder) in folders.items():
+        for where, folder in folders.items():
             _check_perfect_submission(where, folder, expected, findings)
         if not findings.problems:
             _check_leaks(doc, root, folders, work, findings)
@@ -67,10 +70,9 @@ def check_content(doc: dict, root: Path, findings: Findings) -> None:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def _reference_folders(
-    doc: dict, root: Path, work: Path, findings: Findings
-) -> Dict[str, Tuple[str, Path]]:
-    folders: Dict[str, Tuple[str, Path]] = {}
+def _reference_folders(doc: dict, root: Path, work: Path, findings: Findings) -> Dict[str, Path]:
+    """reference_data path (as the yaml writes it) -> its folder (a zip extracted into ``work``)."""
+    folders: Dict[str, Path] = {}
     for phase, value in _phase_references(doc):
         path = relative_path(root, value)
         if value in folders or path is None:
@@ -88,7 +90,7 @@ def _reference_folders(
                 hint="build the bundle with codajudge build",
             )
             continue
-        folders[value] = (str(value), path)
+        folders[value] = path
     return folders
 
 
@@ -126,7 +128,7 @@ def _check_leaks(doc: dict, root: Path, folders, work: Path, findings: Findings)
     hidden: Dict[str, HiddenSplit] = {}
     seen = set()
     inputs = _inputs_of(doc)
-    for value, (where, folder) in folders.items():
+    for where, folder in folders.items():
         digest = _gold_digest(folder)
         spec = read_spec(folder)
         if spec.hide_gold and digest in public_gold:
@@ -136,12 +138,9 @@ def _check_leaks(doc: dict, root: Path, folders, work: Path, findings: Findings)
             continue
         seen.add(digest)
         golds = load_gold(spec, folder)
-        public = _input_folder(root, inputs.get(value), work)
+        public = _input_folder(root, inputs.get(where), work)
         for track in spec.tracks:
-            items = read_items(
-                folder / f"{track.dataset}.jsonl", f"{where}/{track.dataset}.jsonl", texts=False
-            )  # reference data holds no texts
-            items = _with_texts(items, public, track.dataset)
+            items = _reference_items(folder, public, track.dataset, where)
             hidden[f"{track.id} ({where})"] = HiddenSplit(golds[track.id], items)
     if not hidden:
         return
@@ -163,33 +162,23 @@ def _check_leaks(doc: dict, root: Path, folders, work: Path, findings: Findings)
 
 def _scored_phases(doc: dict, root: Path, folders, work: Path) -> List[ScoredPhase]:
     """The v2 phases with reference data, in order, the items of the hidden-gold ones read."""
-    tasks = {t.get("index"): t for t in doc.get("tasks") or [] if isinstance(t, dict)}
     inputs = _inputs_of(doc)
     scored = []
-    for phase in sorted(doc.get("phases") or [], key=lambda p: p.get("index", 0)):
-        for ref in phase.get("tasks") or []:
-            value = tasks.get(ref, {}).get("reference_data")
-            if value not in folders:
-                continue
-            where, folder = folders[value]
-            spec = read_spec(folder)
-            keys = {}
-            if spec.hide_gold:  # the public phases' items are not the rule's concern
-                public = _input_folder(root, inputs.get(value), work)
-                keys = {
-                    t.dataset: _item_keys(folder, public, t.dataset, where) for t in spec.tracks
-                }
-            start, end = phase_dates(phase)
-            name = str(phase.get("name"))
-            scored.append(ScoredPhase(spec.phase, name, where, start, end, spec.hide_gold, keys))
+    for phase, task in _v2_scored_tasks(doc):
+        where = task["reference_data"]
+        if where not in folders:
+            continue
+        spec = read_spec(folders[where])
+        keys = {}
+        if spec.hide_gold:  # the public phases' items are not the rule's concern
+            public = _input_folder(root, inputs.get(where), work)
+            for track in spec.tracks:
+                items = _reference_items(folders[where], public, track.dataset, where)
+                keys[track.dataset] = {item_key(item) for item in items}
+        start, end = phase_dates(phase)
+        name = str(phase.get("name"))
+        scored.append(ScoredPhase(spec.phase, name, where, start, end, spec.hide_gold, keys))
     return scored
-
-
-def _item_keys(folder: Path, public: Optional[Path], dataset: str, where: str) -> set:
-    """The keys (``item_key``) of the items of ``dataset`` in a reference folder, their texts read
-    from the ``public`` input folder when there is one."""
-    items = read_items(folder / f"{dataset}.jsonl", f"{where}/{dataset}.jsonl", texts=False)
-    return {item_key(item) for item in _with_texts(items, public, dataset)}
 
 
 def _inputs_of(doc: dict) -> Dict[str, str]:
@@ -217,9 +206,11 @@ def _input_folder(root: Path, value: Optional[str], work: Path) -> Optional[Path
     return path
 
 
-def _with_texts(items: List[dict], public: Optional[Path], dataset: str) -> List[dict]:
-    """Reference items with the texts of the public input items of the same ids, so that a public
-    file holding them under new ids is found by its texts; the items as they are without them."""
+def _reference_items(folder: Path, public: Optional[Path], dataset: str, where: str) -> List[dict]:
+    """The reference items of ``dataset`` (which hold no texts) with the texts of the ``public``
+    input items of the same ids, so that a public file holding them under new ids is found by its
+    texts; the items as they are without them."""
+    items = read_items(folder / f"{dataset}.jsonl", f"{where}/{dataset}.jsonl", texts=False)
     path = public / f"{dataset}.jsonl" if public is not None else None
     if path is None or not path.is_file():
         return items

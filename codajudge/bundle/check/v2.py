@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Dict, List
+from typing import Dict
 
 from ..schedule import ScheduledPhase, schedule_problems
 from .findings import Findings
@@ -20,33 +20,6 @@ from .values import (
     parse_date,
 )
 
-TOP_KEYS = {
-    "version",
-    "title",
-    "description",
-    "image",
-    "registration_auto_approve",
-    "docker_image",
-    "enable_detailed_results",
-    "show_detailed_results_in_submission_panel",
-    "show_detailed_results_in_leaderboard",
-    "auto_run_submissions",
-    "can_participants_make_submissions_public",
-    "make_programs_available",
-    "make_input_data_available",
-    "competition_type",
-    "fact_sheet",
-    "reward",
-    "contact_email",
-    "forum_enabled",
-    "pages",
-    "tasks",
-    "solutions",
-    "terms",
-    "queue",
-    "phases",
-    "leaderboards",
-}
 TOP_BOOLS = (
     "registration_auto_approve",
     "enable_detailed_results",
@@ -58,6 +31,31 @@ TOP_BOOLS = (
     "make_input_data_available",
     "forum_enabled",
 )
+TOP_KEYS = {
+    "version",
+    "title",
+    "description",
+    "image",
+    "docker_image",
+    "competition_type",
+    "fact_sheet",
+    "reward",
+    "contact_email",
+    "pages",
+    "tasks",
+    "solutions",
+    "terms",
+    "queue",
+    "phases",
+    "leaderboards",
+    *TOP_BOOLS,
+}
+PHASE_BOOLS = (
+    "auto_migrate_to_this_phase",
+    "hide_output",
+    "hide_prediction_output",
+    "hide_score_output",
+)
 PHASE_KEYS = {
     "index",
     "name",
@@ -66,14 +64,11 @@ PHASE_KEYS = {
     "end",
     "max_submissions_per_day",
     "max_submissions",
-    "auto_migrate_to_this_phase",
-    "hide_output",
-    "hide_prediction_output",
-    "hide_score_output",
     "tasks",
     "execution_time_limit",
     "public_data",
     "starting_kit",
+    *PHASE_BOOLS,
 }
 TASK_KEYS = {
     "index",
@@ -236,7 +231,8 @@ def _check_phases(
         _check_phase(phase, number, tasks, root, findings, has_queue)
         for number, phase in enumerate(ordered)
     ]
-    check_schedule(schedule, findings)
+    for problem in schedule_problems(schedule):  # the edition config's rule (``schedule``)
+        findings.add_problem(problem)
 
 
 def _check_phase(
@@ -253,12 +249,7 @@ def _check_phase(
     check_text(phase, "name", where, findings, 256)
     check_text(phase, "description", where, findings, 10000, required=False)
     _check_phase_limits(phase, where, findings, has_queue)
-    for key in (
-        "auto_migrate_to_this_phase",
-        "hide_output",
-        "hide_prediction_output",
-        "hide_score_output",
-    ):
+    for key in PHASE_BOOLS:
         check_bool(phase, key, where, findings)
     if number == 0 and phase.get("auto_migrate_to_this_phase") is True:
         findings.add(where, "the first phase cannot have auto_migrate_to_this_phase")
@@ -300,9 +291,3 @@ def _check_phase_limits(phase: dict, where: str, findings: Findings, has_queue: 
             expected=f"at most {SHARED_QUEUE_TIME_LIMIT} s, or a 'queue' of your own",
             found=f"{limit} s",
         )
-
-
-def check_schedule(schedule: List[ScheduledPhase], findings: Findings) -> None:
-    """The schedule's rule (``schedule.schedule_problems``) over the phases in index order."""
-    for problem in schedule_problems(schedule):
-        findings.add_problem(problem)
