@@ -870,11 +870,10 @@ def build(
         name: _size(final_tree / name) for name in ("reference_data", "input_data", "starting_kit")
     }
     sizes["zip"] = final_zip.stat().st_size
-    summary = BuildSummary(
-        edition, final_tree, final_zip, sha256_of(final_zip), sizes, repeats=data.repeats
+    notes = build_notes(edition, data)
+    return BuildSummary(
+        edition, final_tree, final_zip, sha256_of(final_zip), sizes, notes, data.repeats
     )
-    summary.notes = build_notes(edition, data)
-    return summary
 
 
 def build_notes(edition: Edition, data: EditionData) -> List[str]:
