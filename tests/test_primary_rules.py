@@ -204,7 +204,7 @@ def test_an_edition_s_baseline_rule_must_name_one_of_its_baselines(tmp_path):
 
 
 def test_the_builder_ships_the_baseline_s_scores_in_the_reference_task_json_only(tmp_path):
-    from codajudge.bundle.baseline_scores import write_missing_track_scores
+    from codajudge.bundle.baselines_run import write_missing_track_scores
     from codajudge.spec import write_spec
 
     edition = _edition_with(tmp_path, {"missing": "baseline most_frequent"})

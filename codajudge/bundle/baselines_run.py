@@ -2,21 +2,32 @@
 
 Their scores go on the Baselines page, their predictions become the starting kit's sample result
 submission, and each becomes a Codabench solution (a code submission of one line).
+
+Their scores of each phase whose gold is public are written beside its gold
+(``reference_data/<phase>/baseline_scores.json``) so that the results page can show them beside a
+participant's scores. A hidden-gold phase gets no such file: its page shows the leaderboard's
+scores only. An edition whose primary score counts a missing track as a baseline's score
+(``primary_score: {missing: baseline NAME}``) gets that baseline's main metric per primary track in
+the reference data's task.json of every phase (never in the input data's).
 """
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 from typing import Dict, Optional
 
 from ..assets import kit_root
 from ..errors import ConfigError
 from ..formats.archive import INGESTION_STATUS
+from ..report import BASELINE_SCORES
 from ..scoring import score_folder
-from ..spec import read_spec
+from ..spec import BASELINE, read_spec, write_spec
+from ..tracks import score_key
 from .edition import Edition
 
 SOLUTION_TEMPLATE = '''"""Baseline solution '{name}': a code submission that runs the kit's built-in baseline.
@@ -72,9 +83,8 @@ def baseline_scores(
     scores: Dict[str, Dict[str, Dict[str, float]]] = {}
     scored_split: Dict[str, str] = {}
     for phase in edition.phases:
-        if (
-            phase.split in scored_split
-        ):  # same items and gold (evaluation, post-campaign): same scores
+        # a phase scoring a split scored already has its items and gold: the same scores
+        if phase.split in scored_split:
             scores[phase.id] = scores[scored_split[phase.split]]
             continue
         scored_split[phase.split] = phase.id
@@ -98,3 +108,40 @@ def write_solutions(edition: Edition, root: Path) -> list:
         (folder / "model.py").write_text(SOLUTION_TEMPLATE.format(name=name), encoding="utf-8")
         paths.append(f"solutions/{name}")
     return paths
+
+
+def write_baseline_scores(
+    edition: Edition, root: Path, scores: Dict[str, Dict[str, Dict[str, float]]]
+) -> None:
+    """``BASELINE_SCORES`` in the reference data of every public-gold phase with baselines run;
+    ``scores``: ``baseline_scores`` (phase id -> baseline -> key -> value), written as
+    JSON with its keys sorted (the build is reproducible)."""
+    for phase in edition.phases:
+        if phase.public_gold and scores.get(phase.id):
+            path = Path(root) / "reference_data" / phase.id / BASELINE_SCORES
+            text = json.dumps(scores[phase.id], indent=1, sort_keys=True, allow_nan=False)
+            path.write_text(text + "\n", encoding="utf-8")
+
+
+def write_missing_track_scores(
+    edition: Edition, root: Path, scores: Dict[str, Dict[str, Dict[str, float]]]
+) -> None:
+    """The ``baseline NAME`` rule's scores (track id -> main metric of that baseline on the phase,
+    for every track: the ranking's groups count them too) in each phase's reference ``task.json``;
+    nothing for the other rules."""
+    rule = edition.primary_rule
+    if rule.missing != BASELINE:
+        return
+    for phase in edition.phases:
+        ran = scores.get(phase.id, {}).get(rule.baseline)
+        if ran is None:
+            raise ConfigError.single(
+                f"edition {edition.name}: primary_score: missing",
+                f"baseline {rule.baseline} was not run on phase {phase.id}",
+                hint="name a baseline the edition can run (one that needs no missing training "
+                "split)",
+            )
+        folder = Path(root) / "reference_data" / phase.id
+        spec = read_spec(folder)
+        by_track = {t.id: ran[score_key(t.id, t.main_metric)] for t in spec.tracks}
+        write_spec(folder, replace(spec, primary_rule=replace(rule, baseline_scores=by_track)))

@@ -13,6 +13,7 @@ import json
 import os
 import shutil
 import tempfile
+import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
@@ -20,6 +21,7 @@ from typing import Dict, List, Optional, Tuple
 import yaml
 
 from .. import __version__, kinds
+from ..baselines import baseline_class
 from ..assets import PACKAGE, kit_root
 from ..errors import BuildProblems, ConfigError, Problem
 from ..formats.coverage import write_other_phase_ids
@@ -32,12 +34,13 @@ from ..metrics.edition_module import LOADED, property_problems
 from ..scoring import load_gold, score_folder, scored_subset
 from ..spec import read_spec, write_spec
 from ..tracks import dataset_label_set, leaderboard_keys
-from .baseline_scores import write_baseline_scores, write_missing_track_scores
 from .baselines_run import (
     SAMPLE_BASELINE,
     baseline_scores,
     prediction_files,
     run_baseline,
+    write_baseline_scores,
+    write_missing_track_scores,
     write_solutions,
 )
 from .check.programs import PROGRAMS
@@ -81,8 +84,6 @@ class EditionData:
 
 def untrainable_baselines(edition: Edition, data: EditionData) -> Dict[str, str]:
     """The edition's baselines that need training data on a track whose dataset has none, and why."""
-    from ..baselines import baseline_class
-
     without = {t.dataset for t in edition.tracks if not data.splits["train"].get(t.dataset)}
     skipped: Dict[str, str] = {}
     for name in edition.baselines:
@@ -99,8 +100,6 @@ def untrainable_baselines(edition: Edition, data: EditionData) -> Dict[str, str]
 def alike_baselines(edition: Edition, data: EditionData) -> Dict[str, str]:
     """The edition's baselines that cannot differ from another on a track, its items having fewer
     texts than the baseline compares (cosine_bow on one text), and why."""
-    from ..baselines import baseline_class
-
     alike: Dict[str, str] = {}
     for name in edition.baselines:
         model = baseline_class(name)
@@ -392,9 +391,8 @@ def write_phase_data(
     write_spec(inp, spec)
     for dataset in sorted({t.dataset for t in edition.tracks}):
         items = splits[phase.split][dataset]
-        write_items(
-            ref / f"{dataset}.jsonl", [reference_view(it) for it in items]
-        )  # texts are public inputs
+        # the texts are public inputs: the reference data holds the gold only
+        write_items(ref / f"{dataset}.jsonl", [reference_view(it) for it in items])
         write_items(inp / f"{dataset}.jsonl", [public_view(it) for it in items])
         write_items(inp / f"{dataset}.train.jsonl", splits["train"].get(dataset, []))
     phases, every_split = phases_named(edition, data)
@@ -601,9 +599,8 @@ def write_starting_kit(
         competition_yaml(edition, bundle_pages, phases=local + practice, starting_kit=None),
         edition,
     )
-    for name in (
-        edition.public_files
-    ):  # validated by load_edition: relative paths inside the edition folder
+    # load_edition has checked they are relative paths inside the edition folder
+    for name in edition.public_files:
         (kit / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(edition.folder / name, kit / name)
 
@@ -724,8 +721,6 @@ def one_file_per_kind(edition: Edition, first_lines: Dict[str, str]) -> Dict[str
 
 def _first_lines(archive: Path) -> Dict[str, str]:
     """file name -> its first line, for each file of a result zip (in the zip's order)."""
-    import zipfile
-
     with zipfile.ZipFile(archive) as zf:
         return {
             name: zf.read(name).decode("utf-8").splitlines()[0]
@@ -781,17 +776,21 @@ def write_sample_submission(
     """The starting kit's sample result submission: SAMPLE_BASELINE's ``predictions`` for the first
     phase, kept from ``baseline_scores`` (``baseline`` run here when the edition lists other
     baselines only)."""
-    if not predictions:
-        first = root / "input_data" / edition.phases[0].id
-        predictions = baseline_predictions(baseline, first, edition.seed)
-    write_sample_zip(predictions, root / "starting_kit" / PRACTICE_SAMPLE)
+    target = root / "starting_kit" / PRACTICE_SAMPLE
+    if predictions:
+        write_sample_zip(predictions, target)
+    else:
+        write_baseline_sample(
+            baseline, root / "input_data" / edition.phases[0].id, edition.seed, target
+        )
 
 
-def baseline_predictions(baseline: str, input_dir: Path, seed: int) -> Dict[str, bytes]:
-    """``prediction_files`` of ``baseline`` run on one phase's ``input_dir``."""
+def write_baseline_sample(baseline: str, input_dir: Path, seed: int, target: Path) -> None:
+    """A result submission zip at ``target`` of ``baseline``'s predictions on one phase's
+    ``input_dir``."""
     with tempfile.TemporaryDirectory(prefix="codajudge-sample-") as tmp:
         run_baseline(baseline, input_dir, Path(tmp) / "predictions", seed)
-        return prediction_files(Path(tmp) / "predictions")
+        write_sample_zip(prediction_files(Path(tmp) / "predictions"), target)
 
 
 def write_sample_zip(predictions: Dict[str, bytes], target: Path) -> None:
@@ -814,10 +813,8 @@ def write_local_sample(root: Path, baseline: str, seed: int) -> None:
     the sample its README's check command (``--phase local``) takes; the practice sample keeps
     the platform's practice ids."""
     kit = root / "starting_kit"
-    local_input = kit / "input_data" / LOCAL_PHASE
-    if local_input.is_dir():
-        predictions = baseline_predictions(baseline, local_input, seed)
-        write_sample_zip(predictions, kit / LOCAL_SAMPLE)
+    if (kit / "input_data" / LOCAL_PHASE).is_dir():
+        write_baseline_sample(baseline, kit / "input_data" / LOCAL_PHASE, seed, kit / LOCAL_SAMPLE)
 
 
 def write_tree(
@@ -859,11 +856,8 @@ def write_tree(
 
 
 def sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
     with open(path, "rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+        return hashlib.file_digest(f, "sha256").hexdigest()
 
 
 def replace_output(staged: Path, final: Path) -> None:
@@ -898,11 +892,10 @@ def build(
         name: _size(final_tree / name) for name in ("reference_data", "input_data", "starting_kit")
     }
     sizes["zip"] = final_zip.stat().st_size
-    summary = BuildSummary(
-        edition, final_tree, final_zip, sha256_of(final_zip), sizes, repeats=data.repeats
+    notes = build_notes(edition, data)
+    return BuildSummary(
+        edition, final_tree, final_zip, sha256_of(final_zip), sizes, notes, data.repeats
     )
-    summary.notes = build_notes(edition, data)
-    return summary
 
 
 def build_notes(edition: Edition, data: EditionData) -> List[str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Dict, List, Optional
 
 from ..metrics import get as get_metric
-from ..tracks import MAX_KEY_LENGTH, PRECISION, PRIMARY_KEY
+from ..tracks import PRECISION, PRIMARY_KEY
 from .columns import column_title
 from .edition import Edition, Phase
 
@@ -45,7 +45,6 @@ def leaderboard_columns(edition: Edition) -> List[dict]:
     ]
     for track in edition.tracks:
         for key, metric in zip(track.keys, track.metrics):
-            assert len(key) <= MAX_KEY_LENGTH  # guaranteed by tracks.track_from_dict
             columns.append(
                 {
                     "title": column_title(track, metric),

@@ -154,7 +154,7 @@ def _public_sample(dataset: str, why: str, split: str, publisher, hiders: Sequen
     )
 
 
-def _later_hidden_pairs(phases: Sequence) -> Iterable[Tuple[object, object]]:
+def later_hidden_pairs(phases: Sequence) -> Iterable[Tuple[object, object]]:
     """(earlier, later) hidden-gold phases, the later one not post-campaign."""
     hidden = [p for p in phases if p.hide_gold]
     after = post_campaign(phases)
@@ -166,7 +166,7 @@ def _later_hidden_pairs(phases: Sequence) -> Iterable[Tuple[object, object]]:
 
 def _rescored_problems(phases: Sequence, datasets: Dict[str, dict]) -> List[Problem]:
     problems = []
-    for earlier, later in _later_hidden_pairs(phases):
+    for earlier, later in later_hidden_pairs(phases):
         if earlier.split == later.split:
             problems.append(_rescored(earlier, later, "", f"both score the {later.split} split"))
             continue
@@ -197,7 +197,7 @@ def item_problems(phases: Sequence, splits: Dict[str, Dict[str, List[dict]]]) ->
     """Rule 3 on the items read (``splits``: split -> dataset -> items), by texts: what the config
     cannot tell (one release file read as two splits, a release repeating items across splits)."""
     problems = []
-    for earlier, later in _later_hidden_pairs(phases):
+    for earlier, later in later_hidden_pairs(phases):
         if earlier.split == later.split:
             continue  # config_problems has refused it
         for dataset, items in sorted(splits[earlier.split].items()):

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Set
 
 from ..leaks import text_key
-from ..phase_gold import post_campaign
+from ..phase_gold import later_hidden_pairs
 from .findings import Findings
 from .values import parse_date
 
@@ -28,10 +28,6 @@ class ScoredPhase:
     end: Optional[dt.datetime]
     hide_gold: bool
     keys: Dict[str, Set[tuple]] = field(default_factory=dict)
-
-    @property
-    def public_gold(self) -> bool:
-        return not self.hide_gold
 
 
 def phase_dates(phase: dict) -> tuple:
@@ -52,25 +48,17 @@ def check_rescored(phases: List[ScoredPhase], findings: Findings) -> None:
     """A finding for each (earlier, later) pair of hidden-gold phases, the later one not
     post-campaign, that score items in common."""
     dated = [p for p in phases if p.start is not None]
-    after = post_campaign(dated)
-    hidden = [p for p in dated if p.hide_gold]
-    for i, earlier in enumerate(hidden):
-        for later in hidden[i + 1 :]:
-            if later.id in after:
-                continue
-            shared = sum(len(keys & later.keys.get(d, set())) for d, keys in earlier.keys.items())
-            if shared:
-                _add(earlier, later, shared, findings)
-
-
-def _add(earlier: ScoredPhase, later: ScoredPhase, shared: int, findings: Findings) -> None:
-    findings.add(
-        earlier.where,
-        f"phase {earlier.name!r} scores {shared} items that the later phase {later.name!r} "
-        f"({later.where}) scores, both with gold hidden: the scores of its submissions would "
-        f"reveal the gold of phase {later.name!r} before the evaluation ends",
-        expected=f"phase {earlier.name!r} scoring no item of phase {later.name!r}",
-        hint="rebuild from an edition whose earlier phase scores items of its own (exclude, "
-        "sample; docs/participant-checks.md); a phase starting after the evaluation ends may "
-        "score them again",
-    )
+    for earlier, later in later_hidden_pairs(dated):
+        shared = sum(len(keys & later.keys.get(d, set())) for d, keys in earlier.keys.items())
+        if not shared:
+            continue
+        findings.add(
+            earlier.where,
+            f"phase {earlier.name!r} scores {shared} items that the later phase {later.name!r} "
+            f"({later.where}) scores, both with gold hidden: the scores of its submissions would "
+            f"reveal the gold of phase {later.name!r} before the evaluation ends",
+            expected=f"phase {earlier.name!r} scoring no item of phase {later.name!r}",
+            hint="rebuild from an edition whose earlier phase scores items of its own (exclude, "
+            "sample; docs/participant-checks.md); a phase starting after the evaluation ends may "
+            "score them again",
+        )
