@@ -18,8 +18,9 @@ import subprocess
 import sys
 import time
 from dataclasses import dataclass
+from operator import attrgetter
 from pathlib import Path
-from typing import Callable, Tuple
+from typing import Callable, List, Tuple
 
 REPO = Path(__file__).resolve().parents[1]
 SCORER = REPO / "scoring_program" / "score.py"
@@ -45,41 +46,65 @@ runpy.run_path(script, run_name="__main__")
 
 @dataclass(frozen=True)
 class Run:
-    """One subprocess run: wall seconds, peak resident memory in MB, exit code and stderr's end."""
+    """One subprocess run: wall and CPU (user + system) seconds, peak resident memory in MB, exit
+    code and stderr's end."""
 
     seconds: float
+    cpu_seconds: float
     peak_mb: float
     returncode: int
     stderr: str
 
 
-def run_scorer(input_dir: Path, output_dir: Path) -> Run:
-    """``python3 scoring_program/score.py INPUT OUTPUT`` as the platform runs it, with the real interpreter."""
-    err_path = output_dir.parent / f".{output_dir.name}.stderr"
-    peak_path = output_dir.parent / f".{output_dir.name}.peak"
+def run_program(argv: List[str], scratch: Path) -> Run:
+    """``python3 ARGV...`` in a fresh interpreter, as the platform starts a program (the garbage
+    collector in its default state); ``scratch`` names the files its stderr and peak go to."""
+    err_path = scratch.parent / f".{scratch.name}.stderr"
+    peak_path = scratch.parent / f".{scratch.name}.peak"
     peak_path.unlink(missing_ok=True)
     with open(os.devnull, "wb") as out, open(err_path, "wb") as err:
         started = time.perf_counter()
         proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-c",
-                PEAK_WRAPPER,
-                str(peak_path),
-                str(SCORER),
-                str(input_dir),
-                str(output_dir),
-            ],
+            [sys.executable, "-c", PEAK_WRAPPER, str(peak_path), *argv],
             stdout=out,
             stderr=err,
             cwd=str(REPO),
         )
         _, status, usage = os.wait4(proc.pid, 0)
         seconds = time.perf_counter() - started
-    proc.returncode = os.waitstatus_to_exitcode(status)
     stderr = err_path.read_text(encoding="utf-8", errors="replace")[-2000:]
     peak_kb = int(peak_path.read_text()) if peak_path.is_file() else usage.ru_maxrss
-    return Run(seconds, peak_kb / 1024.0, proc.returncode, stderr)
+    cpu_seconds = usage.ru_utime + usage.ru_stime
+    return Run(seconds, cpu_seconds, peak_kb / 1024.0, os.waitstatus_to_exitcode(status), stderr)
+
+
+def run_scorer(input_dir: Path, output_dir: Path) -> Run:
+    """``python3 scoring_program/score.py INPUT OUTPUT`` as the platform runs it, with the real interpreter."""
+    return run_program([str(SCORER), str(input_dir), str(output_dir)], output_dir)
+
+
+def run_imports(modules: List[str], scratch: Path) -> Run:
+    """``python3 -c "import MODULES"``: the start-up a program importing them cannot avoid."""
+    script = scratch.parent / f".{scratch.name}.py"
+    script.write_text(f"import {', '.join(modules)}\n")
+    return run_program([str(script)], scratch)
+
+
+def interleaved(first: Callable[[], Run], second: Callable[[], Run]) -> Tuple[Run, Run]:
+    """The run of least CPU time of each, measured in turns so that both see the same load;
+    as many turns as ``repeats_for`` the first's time. Raises if a run fails."""
+    firsts: List[Run] = []
+    seconds: List[Run] = []
+    while len(firsts) < repeats_for(firsts[0].seconds if firsts else 0.0):
+        firsts.append(first())
+        seconds.append(second())
+        failed = [r for r in (firsts[-1], seconds[-1]) if r.returncode != 0]
+        if failed:
+            raise RuntimeError(
+                f"a measured program failed (exit {failed[0].returncode}): {failed[0].stderr}"
+            )
+    by_cpu = attrgetter("cpu_seconds")
+    return min(firsts, key=by_cpu), min(seconds, key=by_cpu)
 
 
 def best_of(repeat: int, action: Callable[[], object]) -> Tuple[float, object]:

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from benchmarks import cases, floor, loops, report, synth
+from benchmarks import cases, editions, floor, loops, measure, report, synth
 from codajudge.formats.items import read_items
 from codajudge.scoring import read_track_file
 from codajudge.gold import build_gold
@@ -32,7 +32,7 @@ def test_synthetic_phases_score_and_loops_agree_with_the_kit(name, tmp_path):
     assert set(scores) == set(spec.tracks[0].metrics) and all(
         math.isfinite(v) for v in scores.values()
     )
-    assert floor.read_phase(tmp_path / "ref", tmp_path / "res", spec.tracks) == 300
+    assert floor.read_phase(tmp_path / "ref", tmp_path / "res") == 300
     gold = build_gold(spec.tracks[0], read_items(tmp_path / "ref" / "d.jsonl", texts=False), "gold")
     pred = read_track_file(tmp_path / "res" / "t.tsv", "t.tsv", gold)
     for metric in spec.tracks[0].metrics:
@@ -59,6 +59,7 @@ def test_every_missed_target_is_reported():
         "seconds": 1.0,
         "peak_mb": 100.0,
         "floor_ratio": 2.0,
+        "floor_ratio_max": 2.5,
         "loop_ratios": {"amd": 30.0},
         "bootstrap_ratio": 3.0,
         "throughput_ratio": 0.1,
@@ -72,10 +73,43 @@ def test_every_missed_target_is_reported():
         bootstrap_ratio=25.0,
         throughput_ratio=0.02,
     )
-    misses = report.check_targets([bad, {"case": "x", "error": "boom"}], 700.0)
+    skipped = {"case": "edition e", "skipped": "no release data"}
+    misses = report.check_targets([bad, {"case": "x", "error": "boom"}, skipped], 700.0)
     assert len(misses) == 7
     assert report.check_targets([good], 700.0, complete=False) == []
     assert "| c | 1 |" in report.render_table([good])
+    assert "skipped: no release data" in report.render_table([skipped])
+
+
+def test_the_floor_and_the_scorer_are_measured_alike(tmp_path):
+    track = synth.TrackCase({"id": "sts", "kind": "similarity", "dataset": "sts"}, 200)
+    cases.write_phase(tmp_path, track, positional=True)
+    ref, res = str(tmp_path / "ref"), str(tmp_path / "res")
+    scorer, parse = measure.interleaved(
+        lambda: measure.run_scorer(tmp_path, tmp_path / "out"),
+        lambda: measure.run_program([str(floor.FLOOR_SCRIPT), ref, res], tmp_path / "floor"),
+    )
+    assert (tmp_path / "out" / "scores.json").is_file()
+    assert 0 < parse.cpu_seconds < scorer.cpu_seconds and 0 < parse.peak_mb < scorer.peak_mb
+
+    def failing():
+        return measure.run_program([str(floor.FLOOR_SCRIPT), ref, "/absent"], tmp_path / "x")
+
+    with pytest.raises(RuntimeError, match="exit 1"):
+        measure.interleaved(failing, failing)
+
+
+@pytest.mark.parametrize(
+    ("metrics", "modules"),
+    [
+        (["accuracy", "amd"], ["numpy", "yaml"]),
+        (["pearson", "spearman"], ["numpy", "yaml", "scipy.stats"]),
+        (["jsd", "kl", "accuracy"], ["numpy", "yaml", "scipy.special"]),
+    ],
+)
+def test_an_edition_is_set_against_the_imports_its_metrics_need(metrics, modules):
+    spec = {"tracks": [{"metrics": metrics[:1]}, {"metrics": metrics[1:]}]}
+    assert editions.imports_of(spec) == modules
 
 
 def test_a_case_may_set_its_own_time_and_memory_targets():
