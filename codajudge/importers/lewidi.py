@@ -88,19 +88,12 @@ DATASETS: Dict[str, Dataset] = {
     "MD-Agreement": Dataset("MD-Agreement", (), ("0", "1"), "categorical"),
 }
 _ALIASES = {
-    "csc": "CSC",
-    "mp": "MP",
+    **{name.lower(): name for name in DATASETS},
     "multipico": "MP",
     "par": "Paraphrase",
-    "paraphrase": "Paraphrase",
     "ven": "VariErrNLI",
-    "varierrnli": "VariErrNLI",
     "varierr": "VariErrNLI",
-    "armis": "ArMIS",
-    "convabuse": "ConvAbuse",
-    "hs-brexit": "HS-Brexit",
     "hs_brexit": "HS-Brexit",
-    "md-agreement": "MD-Agreement",
     "md_agreement": "MD-Agreement",
 }
 
@@ -319,12 +312,9 @@ def record_to_item(
         # VariErrNLI: a name once per label given (public, as released)
         item["annotators_listed"] = listed
     other = record.get("other_info")
-    if (
-        dataset.genre_field
-        and isinstance(other, dict)
-        and isinstance(other.get(dataset.genre_field), str)
-    ):
-        item["genre"] = other[dataset.genre_field]
+    genre = other.get(dataset.genre_field) if isinstance(other, dict) else None
+    if dataset.genre_field and isinstance(genre, str):
+        item["genre"] = genre
     return item
 
 
@@ -609,13 +599,11 @@ def _check_released_soft_label(
     if released is None:
         return
     rebuilt = _rebuilt_shares(item, dataset)
-    if dataset.multilabel:
-        rebuilt_pairs = [[1.0 - share, share] for share in rebuilt]
-        gap = max(
-            abs(a - b) for pair, want in zip(released, rebuilt_pairs) for a, b in zip(pair, want)
-        )
-    else:
-        gap = max(abs(a - b) for a, b in zip(released, rebuilt))
+    got, want = released, rebuilt
+    if dataset.multilabel:  # per label [P(not chosen), P(chosen)]
+        got = [share for pair in released for share in pair]
+        want = [p for share in rebuilt for p in (1.0 - share, share)]
+    gap = max(abs(a - b) for a, b in zip(got, want))
     if gap > SOFT_LABEL_TOLERANCE:
         problems.add(
             "the released 'soft_label' disagrees with the annotations",
