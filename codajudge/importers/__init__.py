@@ -111,18 +111,12 @@ class SplitAbsent(ConfigError):
 
 
 def _release_sources(source: dict):
-    """The source and those it names for some splits (``fallback`` and ``splits`` overrides)."""
+    """The source and those it names for some splits (``fallback`` and ``splits`` overrides; the
+    schema has checked that each is a mapping of sources)."""
     yield source
-    for sub in (
-        (source.get("fallback") or {}).values() if isinstance(source.get("fallback"), dict) else ()
-    ):
-        if isinstance(sub, dict):
-            yield sub
-    for sub in (
-        (source.get("splits") or {}).values() if isinstance(source.get("splits"), dict) else ()
-    ):
-        if isinstance(sub, dict):
-            yield {**source, **sub}
+    yield from source.get("fallback", {}).values()
+    for sub in source.get("splits", {}).values():
+        yield {**source, **sub}
 
 
 def missing_releases(datasets: dict, root: Path) -> List[Problem]:
@@ -131,8 +125,6 @@ def missing_releases(datasets: dict, root: Path) -> List[Problem]:
     missing: Dict[str, str] = {}
     keys: Dict[str, List[str]] = {}
     for key, source in datasets.items():
-        if not isinstance(source, dict):
-            continue
         for sub in _release_sources(source):
             path = sub.get("path")
             if not isinstance(path, str) or (Path(root) / path).exists():
@@ -159,10 +151,8 @@ def missing_releases(datasets: dict, root: Path) -> List[Problem]:
 def gold_text(source: dict) -> str:
     """What the dataset's options choose as its gold, for the Data page (the importer's own
     ``gold_text``; empty when it has none or the options choose the default)."""
-    name = source.get("importer", "kit") if isinstance(source, dict) else None
-    if name not in IMPORTERS:
-        return ""
-    describe = getattr(importlib.import_module(IMPORTERS[name]), "gold_text", None)
+    module = importlib.import_module(IMPORTERS[source.get("importer", "kit")])
+    describe = getattr(module, "gold_text", None)
     return describe(source) if describe else ""
 
 
@@ -171,13 +161,8 @@ def load_split(
 ) -> List[dict]:
     """The items of ``split``; ``labels``: the label set of the dataset's tracks, for an importer that
     takes a majority of annotations (``READS_LABELS``), None when its tracks have no labels."""
-    name = source.get("importer", "kit") if isinstance(source, dict) else None
-    if name not in IMPORTERS:
-        raise ConfigError.single(
-            where, "unknown importer", expected=" | ".join(sorted(IMPORTERS)), found=repr(name)
-        )
     check_source_paths(source, Path(root), where)
-    module = importlib.import_module(IMPORTERS[name])
+    module = importlib.import_module(IMPORTERS[source.get("importer", "kit")])
     try:
         if isinstance(source.get("split"), dict):
             return cut_release(module, source, Path(root), split, where, labels)

@@ -120,10 +120,6 @@ def load_split(source: dict, root: Path, split: str) -> List[dict]:
     folder = Path(root) / require_option(source, "path", WHERE, "data/chaosnli")
     names = split_file(source, split, {}, WHERE)
     names = [names] if isinstance(names, str) else names
-    if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
-        raise ConfigError.single(
-            WHERE, f"'files.{split}' must be a file name or a list of names", found=repr(names)
-        )
     items: List[dict] = []
     seen = {}
     for name in names:

@@ -6,18 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import List
 
-from ..errors import ConfigError
 from ..formats.items import read_items
 from . import SplitAbsent
 
 
 def load_split(source: dict, root: Path, split: str) -> List[dict]:
-    if not isinstance(source.get("path"), str):
-        raise ConfigError.single(
-            "datasets",
-            "a kit dataset needs 'path', the folder of its split files",
-            found=repr(source.get("path")),
-        )
     path = Path(root) / source["path"] / f"{split}.jsonl"
     if not path.is_file():
         raise SplitAbsent.single(

@@ -88,23 +88,14 @@ DATASETS: Dict[str, Dataset] = {
     "MD-Agreement": Dataset("MD-Agreement", (), ("0", "1"), "categorical"),
 }
 _ALIASES = {
-    "csc": "CSC",
-    "mp": "MP",
+    **{name.lower(): name for name in DATASETS},
     "multipico": "MP",
     "par": "Paraphrase",
-    "paraphrase": "Paraphrase",
     "ven": "VariErrNLI",
-    "varierrnli": "VariErrNLI",
     "varierr": "VariErrNLI",
-    "armis": "ArMIS",
-    "convabuse": "ConvAbuse",
-    "hs-brexit": "HS-Brexit",
     "hs_brexit": "HS-Brexit",
-    "md-agreement": "MD-Agreement",
     "md_agreement": "MD-Agreement",
 }
-SOFT_GOLD = ("annotations", "release")
-HARD_GOLD = ("majority", "release")
 
 
 @dataclass(frozen=True)
@@ -119,30 +110,14 @@ class Options:
 
 
 def options_of(source: dict, dataset: Dataset) -> Options:
+    """The source's gold options; the schema has checked their types and allowed values."""
     where = f"datasets: the {dataset.name} source"
-    label_map = source.get("label_map") or {}
-    if not isinstance(label_map, dict) or not all(isinstance(v, str) for v in label_map.values()):
-        raise ConfigError.single(
-            where,
-            "'label_map' must map each released annotation to a label (a string)",
-            expected='e.g. {"-3": "1", "0": "0"}',
-            found=repr(label_map)[:80],
-        )
-    soft_gold, hard_gold = source.get("soft_gold", "annotations"), source.get("hard_gold")
-    for key, value, allowed in (
-        ("soft_gold", soft_gold, SOFT_GOLD),
-        ("hard_gold", hard_gold, HARD_GOLD),
-    ):
-        if value is not None and value not in allowed:
-            raise ConfigError.single(
-                where, f"unknown '{key}'", expected=" | ".join(allowed), found=repr(value)
-            )
     return Options(
         strict_bool(source, "check_soft_label", True, where),
         strict_bool(source, "split_in_ids", False, where),
-        {str(k).strip(): v for k, v in label_map.items()},
-        soft_gold,
-        hard_gold,
+        {str(k).strip(): v for k, v in (source.get("label_map") or {}).items()},
+        source.get("soft_gold", "annotations"),
+        source.get("hard_gold"),
     )
 
 
@@ -188,22 +163,10 @@ def _is_junk(member: str) -> bool:
 
 
 def read_release_file(source: dict, root: Path, dataset: Dataset, split: str) -> Tuple[bytes, str]:
-    """The bytes of the split's file and a display name, from a folder or a zip (read in place)."""
-    if "path" not in source:
-        raise ConfigError.single(
-            "datasets (lewidi importer)",
-            "missing 'path'",
-            expected="the release folder or data_practice_phase.zip",
-        )
+    """The bytes of the split's file and a display name, from a folder or a zip (read in place);
+    the schema has checked ``path`` and ``files``."""
     files = source.get("files") or {}
-    if not isinstance(files, dict):
-        raise ConfigError.single(
-            "datasets (lewidi importer)",
-            "'files' must map a split to a file name",
-            expected="e.g. {train: CSC_train.json}",
-            found=repr(files)[:80],
-        )
-    base = root / str(source["path"])
+    base = root / source["path"]
     name = str(files.get(split) or f"{dataset.name}_{split}.json")
     if base.is_dir():
         folders = (base, base / dataset.name, base / f"{dataset.name}_dataset")
@@ -346,16 +309,12 @@ def record_to_item(
     }
     listed = _listed_names(record)
     if listed is not None and len(listed) != len(pairs) and set(listed) == set(item["annotators"]):
-        item["annotators_listed"] = (
-            listed  # VariErrNLI: a name once per label given (public, as released)
-        )
+        # VariErrNLI: a name once per label given (public, as released)
+        item["annotators_listed"] = listed
     other = record.get("other_info")
-    if (
-        dataset.genre_field
-        and isinstance(other, dict)
-        and isinstance(other.get(dataset.genre_field), str)
-    ):
-        item["genre"] = other[dataset.genre_field]
+    genre = other.get(dataset.genre_field) if isinstance(other, dict) else None
+    if dataset.genre_field and isinstance(genre, str):
+        item["genre"] = genre
     return item
 
 
@@ -435,16 +394,15 @@ def _listed_names(record: dict) -> Optional[List[str]]:
 def _annotator_order(
     item_id: str, record: dict, dataset: Dataset, keys: List[str], problems: ProblemCollector
 ) -> Optional[List[str]]:
-    listed = record.get("annotators")
-    if not isinstance(listed, str) or not listed.strip():
+    names = _listed_names(record)
+    if names is None or not record["annotators"].strip():
         return keys  # no order given: the order of the annotations object
-    names = [n.strip() for n in listed.split(",") if n.strip()]
     unique = list(dict.fromkeys(names))
     if len(unique) != len(names) and not dataset.multilabel:
         problems.add(
             "an annotator is listed twice in 'annotators'",
             item=item_id,
-            found=repr(listed)[:80],
+            found=repr(record["annotators"])[:80],
             hint=f"{dataset.name} items take one label per annotator",
         )
         return None
@@ -641,13 +599,11 @@ def _check_released_soft_label(
     if released is None:
         return
     rebuilt = _rebuilt_shares(item, dataset)
-    if dataset.multilabel:
-        rebuilt_pairs = [[1.0 - share, share] for share in rebuilt]
-        gap = max(
-            abs(a - b) for pair, want in zip(released, rebuilt_pairs) for a, b in zip(pair, want)
-        )
-    else:
-        gap = max(abs(a - b) for a, b in zip(released, rebuilt))
+    got, want = released, rebuilt
+    if dataset.multilabel:  # per label [P(not chosen), P(chosen)]
+        got = [share for pair in released for share in pair]
+        want = [p for share in rebuilt for p in (1.0 - share, share)]
+    gap = max(abs(a - b) for a, b in zip(got, want))
     if gap > SOFT_LABEL_TOLERANCE:
         problems.add(
             "the released 'soft_label' disagrees with the annotations",

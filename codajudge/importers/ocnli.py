@@ -32,15 +32,9 @@ DEFAULT_FILES = {"dev": "dev.json", "train": "train.10k.json"}
 
 
 def split_file(source: dict, split: str, defaults: Dict[str, object], where: str):
-    """The file name (or list of names) of ``split`` from the ``files`` option, else ConfigError."""
+    """The file name (or list of names) of ``split`` from the ``files`` option (a mapping split ->
+    names, as the schema has checked), else SplitAbsent."""
     files = source.get("files", defaults)
-    if not isinstance(files, dict):
-        raise ConfigError.single(
-            where,
-            "option 'files' must map a split to a file name",
-            expected="e.g. {dev: dev.json}",
-            found=repr(files),
-        )
     if split not in files:
         known = ", ".join(sorted(files)) or "none"
         raise SplitAbsent.single(
@@ -146,6 +140,4 @@ def load_split(source: dict, root: Path, split: str) -> List[dict]:
     """The OCNLI items of ``split`` (majority ``label`` and the individual 3-class votes)."""
     folder = Path(root) / require_option(source, "path", WHERE, "data/ocnli")
     name = split_file(source, split, DEFAULT_FILES, WHERE)
-    if not isinstance(name, str):
-        raise ConfigError.single(WHERE, f"'files.{split}' must be one file name", found=repr(name))
     return read_json_records(folder / name, _build_item)

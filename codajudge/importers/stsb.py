@@ -26,16 +26,9 @@ GENRE_SPELLINGS = {"main-forum": "main-forums"}
 
 
 def _file_name(source: dict, split: str) -> str:
-    """The release file of ``split``: ``files[split]`` if given, else ``sts-<split>.csv``."""
-    files = source.get("files") or {}
-    if not isinstance(files, dict):
-        raise ConfigError.single(
-            WHERE,
-            "option 'files' must map a split to a file name",
-            expected="e.g. {dev: sts-dev.csv}",
-            found=repr(files),
-        )
-    return files.get(split, f"sts-{split}.csv")
+    """The release file of ``split``: ``files[split]`` if given, else ``sts-<split>.csv`` (the
+    schema has checked that ``files`` maps splits to names)."""
+    return (source.get("files") or {}).get(split, f"sts-{split}.csv")
 
 
 def load_split(source: dict, root: Path, split: str) -> List[dict]:

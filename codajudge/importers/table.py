@@ -92,14 +92,6 @@ def _format(source: dict, path: Path) -> str:
     )
 
 
-def _rows(lines: List[str], fmt: str, id_column: str, problems) -> Tuple[List[str], List[Row]]:
-    """The header and (line number, row) of every record, each row a mapping column -> value;
-    ``id_column`` holds the keys of a JSON document that is an object keyed by id."""
-    if fmt in JSON_FORMATS:
-        return _json_rows(lines, fmt, id_column, problems)
-    return _csv_rows(lines, "\t" if fmt == "tsv" else ",", problems)
-
-
 def _json_rows(lines: List[str], fmt: str, id_column: str, problems) -> Tuple[List[str], List[Row]]:
     """JSON lines, or one JSON document (``_document_entries``; an object's keys are written to
     ``id_column``): the header is every record's keys, in the order first seen (a key may be absent
@@ -379,12 +371,12 @@ def _annotations(columns: dict, row: dict, lineno: int, item_id: str, problems) 
     annotators are those the annotators column names, else the annotations columns' names; the
     annotations of one column holding a list are named by an annotators column only."""
     cells = _annotation_cells(columns, row)
+    names = None if _delimited(columns.get("annotations")) else columns.get("annotations")
     names_column = _annotators_column(columns)
+    problem = ""
     if names_column is not None:
-        names: Optional[List[str]] = names_column.parts(row)
-    else:
-        names = None if _delimited(columns.get("annotations")) else columns.get("annotations")
-    problem = _names_problem(names, len(cells)) if names is not None else ""
+        names = names_column.parts(row)
+        problem = _names_problem(names, len(cells))
     if problem:
         problems.add(
             problem,
@@ -509,12 +501,16 @@ def read_table(source: dict, path: Path, labels: Optional[LabelSet] = None) -> L
 
 
 def _read_rows(source: dict, path: Path, problems) -> Tuple[List[str], List[Row]]:
-    """The header and rows of the file in its format (``_rows``), its columns checked; a file that
-    reads badly so and looks like another form is refused once (``_refuse_other_form``)."""
+    """The header and (line number, row) of every record of the file in its format, its columns
+    checked; a file that reads badly so and looks like another form is refused once
+    (``_refuse_other_form``)."""
     fmt = _format(source, path)
     lines = read_release_lines(path)
     try:
-        header, rows = _rows(lines, fmt, source["columns"]["id"], problems)
+        if fmt in JSON_FORMATS:  # an object keyed by id gives its keys to the id column
+            header, rows = _json_rows(lines, fmt, source["columns"]["id"], problems)
+        else:
+            header, rows = _csv_rows(lines, "\t" if fmt == "tsv" else ",", problems)
         if rows:
             _check_header(source["columns"], header, path)
     except ConfigError:
