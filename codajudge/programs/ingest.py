@@ -144,8 +144,8 @@ def check_result_files(
     input_dir: Path,
     folder: Path,
     out_dir: Path,
-    notes: Optional[List[str]] = None,
-    names: Optional[Dict[str, str]] = None,
+    notes: List[str],
+    names: Dict[str, str],
 ) -> List[str]:
     """A result submission: check each track file like the scorer does and copy it as ``<track_id>.tsv``;
     what the participant should know (files ignored) is appended to ``notes``, and each track's file
@@ -179,13 +179,10 @@ def check_result_files(
             else None,
         )
     phases = other_phase_ids(input_dir)
-    copied = _check_and_copy(spec, files, folder, out_dir, items_of, phases)
-    if names is not None:
-        names.update(copied)
+    names.update(_check_and_copy(spec, files, folder, out_dir, items_of, phases))
     given = {track: safe_display(str(relative)) for track, relative in files.items()}
     for note in unread + ignored_file_notes(unclaimed, spec.tracks, given=given):
-        if notes is not None:
-            notes.append(note)
+        notes.append(note)
         print(f"note: {note}")
     return [t.id for t in spec.tracks if t.id in files]
 
