@@ -29,6 +29,7 @@ from .. import __version__
 from ..assets import is_source_checkout
 from ..bundle.edition import load_edition
 from ..errors import ConfigError, Problem
+from ..untrusted import remove_entry
 from .common import run_guarded, summary
 
 #: What the repository root holds of the default edition's bundle (the rest is source).
@@ -40,6 +41,8 @@ ROOT_GENERATED = (
     "input_data",
     "solutions",
 )
+#: What ``--sync-root`` writes at the repository root and ``--check-root`` compares.
+ROOT_FILES = ROOT_GENERATED + (".gitattributes",)
 
 
 def edition_path(value: str) -> Path:
@@ -76,8 +79,8 @@ def _differences(a: Path, b: Path) -> List[str]:
     if a.is_file() or b.is_file():
         return [] if a.is_file() and b.is_file() and filecmp.cmp(a, b, shallow=False) else [str(b)]
     comparison = filecmp.dircmp(a, b, ignore=["__pycache__"])
-    out = [str(b / n) for n in comparison.left_only + comparison.right_only + comparison.diff_files]
-    out += [str(b / n) for n in comparison.funny_files]
+    differing = comparison.left_only + comparison.right_only + comparison.diff_files
+    out = [str(b / n) for n in differing + comparison.funny_files]
     for name in comparison.common_dirs:
         out += _differences(a / name, b / name)
     return out
@@ -102,7 +105,7 @@ def sync_root(check_only: bool) -> int:
         tree = _generated_root_tree(Path(tmp))
         (tree / ".gitattributes").write_text(gitattributes_text(tree), encoding="utf-8")
         stale = []
-        for name in ROOT_GENERATED + (".gitattributes",):
+        for name in ROOT_FILES:
             stale += (
                 _differences(tree / name, REPO_ROOT / name)
                 if (REPO_ROOT / name).exists()
@@ -119,14 +122,11 @@ def sync_root(check_only: bool) -> int:
                 return 1
             print("repository root is up to date with editions/default")
             return 0
-        for name in ROOT_GENERATED + (".gitattributes",):
+        for name in ROOT_FILES:
             target = REPO_ROOT / name
-            if target.is_dir():
-                shutil.rmtree(target)
-            elif target.exists():
-                target.unlink()
+            remove_entry(target)
             (shutil.copytree if (tree / name).is_dir() else shutil.copyfile)(tree / name, target)
-        print(f"wrote {', '.join(ROOT_GENERATED + ('.gitattributes',))} at {REPO_ROOT}")
+        print(f"wrote {', '.join(ROOT_FILES)} at {REPO_ROOT}")
         return 0
 
 

@@ -38,9 +38,6 @@ from ..report import atomic_write
 from ..spec import read_spec
 from ..tracks import Track
 
-REPORT_FILE = "report.json"
-PROGRESS_FILE = "progress.txt"
-INTERNAL_ERROR_FILE = "internal_error.txt"
 #: The participant's traceback in a message: its last frames, and at most this many characters.
 MAX_FRAMES = 20
 MAX_PARTICIPANT_TRACEBACK = 4000
@@ -63,15 +60,15 @@ class ChildPaths:
 
     @property
     def report(self) -> Path:
-        return self.work / REPORT_FILE
+        return self.work / "report.json"
 
     @property
     def progress(self) -> Path:
-        return self.work / PROGRESS_FILE
+        return self.work / "progress.txt"
 
     @property
     def internal_error(self) -> Path:
-        return self.work / INTERNAL_ERROR_FILE
+        return self.work / "internal_error.txt"
 
 
 def load_dataset(
@@ -183,15 +180,6 @@ def nothing_predicted(written: str = "") -> SubmissionError:
     )
 
 
-def _call(what: str, root: Optional[Path], function: Callable, *args):
-    """``call_participant``, whose one-line error gets the traceback of the participant's own
-    frames in its hint (``with_traceback``)."""
-    try:
-        return call_participant(what, root, function, *args)
-    except SubmissionError as error:
-        raise with_traceback(error, root) from None
-
-
 def with_traceback(error: SubmissionError, root: Optional[Path]) -> SubmissionError:
     """``error`` (raised by ``call_participant``, whose context is the participant's exception)
     with the traceback of the participant's frames (``participant_traceback``) added to its
@@ -288,8 +276,12 @@ class _Run:
         self.paths.progress.write_text(f"{track.id}\n{what}", encoding="utf-8")
 
     def call(self, track: Track, what: str, function: Callable, *args):
-        """``function(*args)`` of the participant's code, ``what`` it is on ``track``."""
-        return _call(f"track '{track.id}': {what}", self.root, function, *args)
+        """``function(*args)`` of the participant's code, ``what`` it is on ``track``; its one-line
+        error gets the traceback of the participant's own frames in its hint (``with_traceback``)."""
+        try:
+            return call_participant(f"track '{track.id}': {what}", self.root, function, *args)
+        except SubmissionError as error:
+            raise with_traceback(error, self.root) from None
 
 
 def _model_source(source: str) -> Tuple[type, Optional[Path]]:

@@ -66,8 +66,8 @@ def run_guarded(
         code = EXIT_INTERNAL_ERROR
         if details_dir is not None:
             try:
-                Path(details_dir).mkdir(parents=True, exist_ok=True)
-                (Path(details_dir) / "internal_error.txt").write_text(
+                details_dir.mkdir(parents=True, exist_ok=True)
+                (details_dir / "internal_error.txt").write_text(
                     traceback.format_exc(), encoding="utf-8"
                 )
             except OSError:

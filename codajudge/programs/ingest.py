@@ -21,6 +21,7 @@ is kept up to date while the code runs, so that a step killed from outside leave
 from __future__ import annotations
 
 import argparse
+import functools
 import re
 import shutil
 import sys
@@ -106,15 +107,10 @@ def clean_output(output_dir: Path) -> None:
     a link's target); only the scoring program writes that page."""
     for relative, kind in prune_tree(output_dir, _is_page, "the prediction output"):
         if kind == "a regular file":
-            print(
-                f"note: removed {relative!r} from the prediction output: only the scoring program "
-                "writes the detailed results page"
-            )
+            why = "only the scoring program writes the detailed results page"
         else:
-            print(
-                f"note: removed {relative!r} from the prediction output: it was {kind}, and only "
-                "regular files are kept"
-            )
+            why = f"it was {kind}, and only regular files are kept"
+        print(f"note: removed {relative!r} from the prediction output: {why}")
 
 
 def clear_kit_names(output_dir: Path, spec: Optional[TaskSpec]) -> None:
@@ -139,26 +135,16 @@ def public_keys(items: List[dict]) -> ItemKeys:
     )
 
 
-def check_result_files(
-    spec: TaskSpec,
-    input_dir: Path,
-    folder: Path,
-    out_dir: Path,
-    notes: Optional[List[str]] = None,
-    names: Optional[Dict[str, str]] = None,
-) -> List[str]:
+def check_result_files(run: Ingestion, spec: TaskSpec, folder: Path, out_dir: Path) -> List[str]:
     """A result submission: check each track file like the scorer does and copy it as ``<track_id>.tsv``;
-    what the participant should know (files ignored) is appended to ``notes``, and each track's file
-    name as the participant wrote it is put in ``names`` (for the scorer's notes and results page)."""
+    what the participant should know (files ignored) is appended to ``run.notes``, and each track's
+    file name as the participant wrote it is put in ``run.names`` (for the scorer's notes and
+    results page)."""
     files, unclaimed = locate_track_files(folder, spec.tracks)
-    items_by_dataset: Dict[str, List[dict]] = {}
 
+    @functools.cache
     def items_of(dataset: str) -> List[dict]:
-        if dataset not in items_by_dataset:
-            items_by_dataset[dataset] = read_items(
-                input_dir / f"{dataset}.jsonl", f"input data {dataset}.jsonl"
-            )
-        return items_by_dataset[dataset]
+        return read_items(run.input_dir / f"{dataset}.jsonl", f"input data {dataset}.jsonl")
 
     unread: List[str] = []
     if unclaimed and document_tracks(spec.tracks):
@@ -178,14 +164,11 @@ def check_result_files(
             if unclaimed
             else None,
         )
-    phases = other_phase_ids(input_dir)
-    copied = _check_and_copy(spec, files, folder, out_dir, items_of, phases)
-    if names is not None:
-        names.update(copied)
+    phases = other_phase_ids(run.input_dir)
+    run.names.update(_check_and_copy(spec, files, folder, out_dir, items_of, phases))
     given = {track: safe_display(str(relative)) for track, relative in files.items()}
     for note in unread + ignored_file_notes(unclaimed, spec.tracks, given=given):
-        if notes is not None:
-            notes.append(note)
+        run.notes.append(note)
         print(f"note: {note}")
     return [t.id for t in spec.tracks if t.id in files]
 
@@ -335,10 +318,7 @@ def _predict_submission(
     checked; the predictions are written to ``paths.out_dir``."""
     model_folder = find_model_folder(folder)
     if model_folder is None:
-        tracks = check_result_files(
-            spec, run.input_dir, folder, paths.out_dir, run.notes, run.names
-        )
-        return tracks, "result submission"
+        return check_result_files(run, spec, folder, paths.out_dir), "result submission"
     _note_result_files_beside_code(spec, folder, run.notes)
     for dataset in dict.fromkeys(t.dataset for t in spec.tracks):
         # the bundle's data is checked here, out of the code's reach (the child says the notes)

@@ -6,7 +6,8 @@ The folder holds ``edition.yaml`` (every key commented; a ``table`` dataset read
 ``data/items.csv``; a ``local`` phase, so that the starting kit scores), an example CSV to replace
 with the edition's own data, the kit's logo, and ``pages/overview.md`` and ``pages/terms.md`` marked
 as placeholders: the builder refuses to ship them, or the placeholder ``title`` and
-``description``, until they are rewritten (see ``bundle/placeholders.py``).
+``description``, until they are rewritten (see ``bundle/placeholders.py``). Their words are the
+kit's templates ``templates/new_edition/`` (``config``, ``overview``, ``terms``).
 """
 
 from __future__ import annotations
@@ -24,82 +25,6 @@ from ..assets import kit_root
 from ..confine import slug_problem
 from ..errors import ConfigError
 from .common import run_guarded, summary
-
-CONFIG = """\
-# Edition '{name}', written by `codajudge new`. Every key is described in docs/edition-config.md, and
-# docs/edition.schema.json lets an editor complete and check this file.
-# Build: codajudge build --edition {name} --data {name} --out dist   (paths below are relative to --data)
-# Baselines: codajudge baselines {name} --data {name}
-name: {name}
-# Rewrite title and description (the builder refuses these placeholders): they head the competition.
-title: "{title}"
-description: >-
-  {description}
-logo: logo.png
-# Rewrite both pages (the builder refuses the placeholders) with the task, the data's source and licence.
-terms: pages/terms.md
-pages:
-  - {{title: Overview, file: pages/overview.md}}
-seed: 1
-
-# Dates are UTC, quoted. Each phase must start after the previous one ends.
-phases:
-  - id: practice
-    start: "2028-01-10 00:00:00"
-    end: "2028-02-27 23:59:59"
-    split: dev
-    public_gold: false   # true ships the dev gold in the starting kit (a YAML boolean, unquoted)
-    max_submissions_per_day: 10
-    max_submissions: 200
-  - id: evaluation
-    start: "2028-03-01 00:00:00"
-    end: "2028-03-10 23:59:59"
-    split: test
-    max_submissions_per_day: 2
-    max_submissions: 5
-  - id: post-campaign
-    start: "2028-03-11 00:00:00"
-    split: test
-
-# One table (CSV, TSV or JSON lines) cut into disjoint splits by a hash of (seed, id); replace
-# data/items.csv with your own and name its columns. `where: {{COLUMN: VALUE}}` keeps some rows only;
-# leave train out of `split` if there is no training data.
-datasets:
-  pairs:
-    importer: table
-    path: data/items.csv
-    columns: {{id: id, texts: [sentence1, sentence2], score: score}}
-    lang: en
-    split: {{train: 0.5, dev: 0.25, test: 0.25, seed: 1}}
-
-# The starting kit's local phase (python3 run_local.py . SUBMISSION --phase local): a seeded share of
-# each dataset's training items, held out of the training data of that local run, its gold in the kit.
-local: {{fraction: 0.2, seed: 1}}
-
-# Track kinds: similarity, classification (labels: [...], quoted), soft_label and perspectivist
-# (with a scale). `metrics` picks the track's metrics (default: the kind's). A metric of your own:
-# write it in a Python file of this folder and name the file here (README: an edition's own metric).
-# metrics_module: metrics.py
-tracks:
-  - {{id: sim, title: "Similarity", kind: similarity, dataset: pairs, range: [0, 5]}}
-
-leaderboard: {{title: Results, key: main, submission_rule: Force_Last}}
-baselines: [random, most_frequent, cosine_bow]
-"""
-
-OVERVIEW = """{mark}
-# {title}
-
-Describe the task: what systems predict, for which texts, and how they are ranked (the generated
-Data, Evaluation and Baselines pages give the formats, metrics and baseline scores).
-"""
-
-TERMS = """{mark}
-# Terms
-
-State the data's source and licence, what participants may do with it, and the rules of the
-competition. The example data in data/items.csv comes from the kit's default edition (CC0).
-"""
 
 
 def example_rows() -> List[dict]:
@@ -132,6 +57,7 @@ def csv_text(rows: List[dict]) -> str:
 def write_edition(name: str, out: Path) -> Path:
     """The new edition's folder ``out/name`` (refused if it exists or the name is not plain)."""
     from ..bundle.placeholders import PLACEHOLDER_MARK, PLACEHOLDER_TEXTS
+    from ..bundle.prose import Templates
 
     problem = slug_problem(name, "codajudge new", "NAME")
     if problem is not None:
@@ -142,14 +68,14 @@ def write_edition(name: str, out: Path) -> Path:
     title = PLACEHOLDER_TEXTS["title"].format(name=name)
     (folder / "pages").mkdir(parents=True)
     (folder / "data").mkdir()
-    (folder / "edition.yaml").write_text(
-        CONFIG.format(name=name, title=title, description=PLACEHOLDER_TEXTS["description"]),
-        encoding="utf-8",
-    )
-    for page, text in (("overview.md", OVERVIEW), ("terms.md", TERMS)):
-        (folder / "pages" / page).write_text(
-            text.format(mark=PLACEHOLDER_MARK, title=title), encoding="utf-8"
-        )
+    kit = Templates()
+    description = PLACEHOLDER_TEXTS["description"]
+    config = kit.fill("new_edition/config", name=name, title=title, description=description)
+    overview = kit.fill("new_edition/overview", mark=PLACEHOLDER_MARK, title=title)
+    terms = kit.fill("new_edition/terms", mark=PLACEHOLDER_MARK)
+    (folder / "edition.yaml").write_text(config + "\n", encoding="utf-8")
+    (folder / "pages" / "overview.md").write_text(overview + "\n", encoding="utf-8")
+    (folder / "pages" / "terms.md").write_text(terms + "\n", encoding="utf-8")
     (folder / "data" / "items.csv").write_text(csv_text(example_rows()), encoding="utf-8")
     shutil.copyfile(kit_root() / "editions" / "default" / "logo.png", folder / "logo.png")
     return folder

@@ -67,9 +67,8 @@ class ParticipantOutput:
     ``saved_in``: the folder where PARTICIPANT_OUTPUT is kept up to date while the code runs
     (None: saved only by ``save``)."""
 
-    def __init__(self, echo: bool = True, saved_in: Optional[Path] = None):
-        self.capture = CappedOutput(on_head_full=_head_full if echo else None)
-        self.echo = echo
+    def __init__(self, saved_in: Optional[Path] = None):
+        self.capture = CappedOutput(on_head_full=_head_full)
         self.started = False
         self.saved_in = saved_in
         self._saver: Optional[threading.Thread] = None
@@ -78,8 +77,10 @@ class ParticipantOutput:
     def drain(self, stdout: BinaryIO, stderr: BinaryIO) -> List[threading.Thread]:
         """Read the child's two pipes into the one capture, in the order the lines come, each
         echoed on this program's stream of the same name; keep the file saved meanwhile."""
-        echoes = (_echo_to(sys.stdout), _echo_to(sys.stderr)) if self.echo else (None, None)
-        readers = [drain(stdout, self.capture, echoes[0]), drain(stderr, self.capture, echoes[1])]
+        readers = [
+            drain(stdout, self.capture, _echo_to(sys.stdout)),
+            drain(stderr, self.capture, _echo_to(sys.stderr)),
+        ]
         if self.saved_in is not None and self._saver is None:
             self._saver = threading.Thread(target=self._keep_saved, daemon=True)
             self._saver.start()
@@ -103,10 +104,9 @@ class ParticipantOutput:
         self._stop_saving.set()
         if self._saver is not None:
             self._saver.join()
-        if not self.echo or not self.capture.tail:
-            return
-        print(self.capture.cut_note(), end="", flush=True)
-        self.capture.echo_tail()
+        if self.capture.tail:
+            print(self.capture.cut_note(), end="", flush=True)
+            self.capture.echo_tail()
 
     @property
     def printed(self) -> bool:

@@ -75,10 +75,10 @@ def write_status(
     )
 
 
-def read_small_text(path: Path) -> Optional[str]:
-    """The text of a small status file (MAX_STATUS_BYTES at most; undecodable bytes replaced), or
+def read_small_text(path: Path, limit: int = MAX_STATUS_BYTES) -> Optional[str]:
+    """The text of a small status file (``limit`` bytes at most; undecodable bytes replaced), or
     None when it is absent, a link, no regular file or larger."""
-    data = read_small(path, MAX_STATUS_BYTES)
+    data = read_small(path, limit)
     return data.decode("utf-8", errors="replace") if data is not None else None
 
 
@@ -88,7 +88,7 @@ def read_status(folder: Path) -> Optional[IngestionStatus]:
     path = folder / INGESTION_STATUS
     if not (path.is_file() or path.is_symlink()):
         return None
-    document = _parse(read_small_text(path))
+    document = read_json_object(path)
     if document is None:
         return IngestionStatus(UNREADABLE, UNREADABLE_MESSAGE)
     return IngestionStatus(
@@ -100,7 +100,11 @@ def read_status(folder: Path) -> Optional[IngestionStatus]:
     )
 
 
-def _parse(text: Optional[str]) -> Optional[dict]:
+def read_json_object(path: Path, limit: int = MAX_STATUS_BYTES) -> Optional[dict]:
+    """The JSON object in a small file written where participant code could write (``limit``
+    bytes at most, undecodable bytes replaced), or None when it is absent, a link, no regular
+    file, larger or no JSON object."""
+    text = read_small_text(path, limit)
     try:
         document = json.loads(text) if text is not None else None
     except (ValueError, RecursionError):

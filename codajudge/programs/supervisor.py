@@ -10,7 +10,6 @@ without bound. The two sides share ``child.ChildPaths``.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import subprocess
@@ -22,9 +21,10 @@ from ..errors import ConfigError, Problem, SubmissionError, grouped_by_file
 from ..formats.textfile import safe_display, shorten
 from ..runner.capture import JOIN_SECONDS, CappedOutput, Echo, drain, read_lines
 from ..spec import TaskSpec
-from ..untrusted import read_head, read_small, stop_session
+from ..untrusted import read_head, stop_session
 from .child import BASELINE_PREFIX, ChildPaths
 from .participant import ParticipantOutput
+from .status import read_json_object
 
 MAX_REPORT_BYTES = 1024 * 1024
 MAX_TRACEBACK_BYTES = 64 * 1024
@@ -91,7 +91,7 @@ def run_child(
     seed: int,
     time_limit: Optional[float],
     details_dir: Path,
-    output: Optional[ParticipantOutput] = None,
+    output: ParticipantOutput,
 ) -> List[str]:
     """Run the models in a child process under ``time_limit``; raise its failure as a KitError.
     Returns the tracks the model skipped (its report's word: skipping gains nothing, so a forged
@@ -102,7 +102,6 @@ def run_child(
     ``output`` (capped, echoed); the kit's own lines (progress, notes) come through a third pipe
     and are printed here, capped too (``KitLines``: no flood of other lines drops a progress
     line)."""
-    output = ParticipantOutput() if output is None else output
     kit_read, kit_write = os.pipe()
     try:
         process = _start_child(paths, source, seed, kit_write)
@@ -122,26 +121,15 @@ def run_child(
     _raise_child_failure(
         paths, process.returncode, details_dir, trusted=source.startswith(BASELINE_PREFIX)
     )
-    skipped = (_read_report(paths.report) or {}).get("skipped")
+    skipped = (read_json_object(paths.report, MAX_REPORT_BYTES) or {}).get("skipped")
     return [t for t in skipped if isinstance(t, str)] if isinstance(skipped, list) else []
 
 
 def _start_child(paths: ChildPaths, source: str, seed: int, kit_fd: int) -> subprocess.Popen:
     root = Path(__file__).resolve().parents[2]
-    command = [
-        sys.executable,
-        "-c",
-        _CHILD_BOOT,
-        str(root),
-        str(paths.input_dir.resolve()),
-        str(paths.out_dir.resolve()),
-        str(paths.work.resolve()),
-        source,
-        "--seed",
-        str(seed),
-        "--kit-fd",
-        str(kit_fd),
-    ]
+    folders = [str(folder.resolve()) for folder in (paths.input_dir, paths.out_dir, paths.work)]
+    command = [sys.executable, "-c", _CHILD_BOOT, str(root), *folders, source]
+    command += ["--seed", str(seed), "--kit-fd", str(kit_fd)]
     env = dict(os.environ, PYTHONUNBUFFERED="1")  # the participant's lines reach the log as printed
     env.setdefault("PYTHONHASHSEED", "0")  # set iteration order in participant code is reproducible
     return subprocess.Popen(
@@ -203,17 +191,6 @@ def last_progress(log: str) -> str:
     return ""
 
 
-def _read_report(path: Path) -> Optional[dict]:
-    """The child's report.json, or None when it is absent, no regular file, over MAX_REPORT_BYTES
-    or not a JSON object."""
-    data = read_small(path, MAX_REPORT_BYTES)
-    try:
-        report = json.loads(data.decode("utf-8")) if data is not None else None
-    except (ValueError, RecursionError):
-        return None
-    return report if isinstance(report, dict) else None
-
-
 def _keep_traceback(source: Path, target: Path) -> None:
     """Keep the head of a trusted child's traceback for the organisers (MAX_TRACEBACK_BYTES)."""
     text = read_head(source, MAX_TRACEBACK_BYTES)
@@ -233,7 +210,7 @@ def _raise_child_failure(
     checked anyway) or describe the submission's own failure, but never blame the bundle or the
     kit (exit 1 or 3; the input data was checked by this process before the child started), and
     its traceback file is not kept (it is no kit's traceback, and could be of any size)."""
-    report = _read_report(paths.report)
+    report = read_json_object(paths.report, MAX_REPORT_BYTES)
     if report is not None and report.get("status") == "ok":
         return  # every file was written and checked; an exit code set later (atexit) changes nothing
     if report is None:

@@ -169,26 +169,21 @@ def _csv_rows(path: Path, text: str) -> Iterator[Row]:
             expected=EXPECTED,
             found=", ".join(repr(h) for h in header) or "an empty file",
         )
-    used = [k for k in (exact, files, team) if k is not None]
     for row in reader:
         if not any(cell.strip() for cell in row):
             continue
-        cells = row + [""] * (max(used) + 1 - len(row))
-        if not cells[team].strip():
+        owner = _cell(row, team)
+        if not owner:
             raise ConfigError.single(
                 str(path), "a row has no team", line=reader.line_num, found=",".join(row)
             )
         where = {"line": reader.line_num}
-        yield (
-            where,
-            _names(*_cells(cells, exact)),
-            _names(*_cells(cells, files)),
-            cells[team].strip(),
-        )
+        yield where, _names(_cell(row, exact)), _names(_cell(row, files)), owner
 
 
-def _cells(cells: List[str], column: Optional[int]) -> List[str]:
-    return [] if column is None else [cells[column]]
+def _cell(row: List[str], column: Optional[int]) -> str:
+    """The cell of ``column``, stripped; '' when there is no such column or the row is short."""
+    return row[column].strip() if column is not None and column < len(row) else ""
 
 
 def _json_rows(path: Path, text: str) -> Iterator[Row]:
