@@ -51,9 +51,6 @@ class Interval:
     seed: int
     undefined: int = 0
 
-    def render(self, digits: int = 4) -> str:
-        return f"{self.value:.{digits}f} [{self.low:.{digits}f}, {self.high:.{digits}f}]"
-
 
 def chunk_rows(n_items: int, resamples: int) -> int:
     """How many resamples of ``n_items`` items fit in one chunk (a function of the sizes only)."""
