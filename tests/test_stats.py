@@ -31,9 +31,14 @@ from codajudge.stats.williams import (
     pearson_with_each,
     unit_series,
     williams_t,
-    williams_test,
     williams_tests,
 )
+
+
+def williams_test(r12, r13, r23, n):
+    """Williams' two-sided test of one pair (``williams_tests`` of one other system)."""
+    (result,) = williams_tests(r12, [r13], [r23], n)
+    return result
 
 
 # --- resampling -------------------------------------------------------------------------------

@@ -102,14 +102,6 @@ def _statistic(
     return found if found is not None else (williams_t(r12, r13, r23, n), n - 3)
 
 
-def williams_test(r12: float, r13: float, r23: float, n: int) -> TestResult:
-    """Two-sided p-value of Williams' test on three correlations. With n <= 3 there is no test:
-    p = 1. Degenerate cases as the module docstring says (``compare_pearson`` handles a constant
-    system's)."""
-    (result,) = williams_tests(r12, [r13], [r23], n)
-    return result
-
-
 def williams_tests(
     r12: float,
     r13s: Sequence[float],
