@@ -46,10 +46,6 @@ class PrimaryRule:
     mean: str = PLAIN
     baseline_scores: Dict[str, float] = field(default_factory=dict)
 
-    @property
-    def is_default(self) -> bool:
-        return self.missing == WORST and self.mean == PLAIN
-
     def missing_text(self) -> str:
         """The rule as the edition config writes it: ``worst``, ``baseline NAME`` or ``unranked``."""
         return f"{BASELINE} {self.baseline}" if self.missing == BASELINE else self.missing
@@ -78,7 +74,7 @@ class PrimaryRule:
 
     def spec_entry(self) -> dict:
         """``{"primary_score": ...}`` for task.json, or nothing when the rule is the default."""
-        if self.is_default and not self.baseline_scores:
+        if self.missing == WORST and self.mean == PLAIN and not self.baseline_scores:
             return {}
         return {"primary_score": self.to_dict()}
 

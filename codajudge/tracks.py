@@ -7,7 +7,7 @@ A track is declared once, in an edition config, and travels with the reference a
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from functools import cached_property
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -34,6 +34,8 @@ TRACK_ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_]*$")
 #: (``formats.results_tsv``), read by the tracks whose values are a label or a distribution.
 RESULTS_LAYOUTS = ("lewidi2023",)
 RESULTS_LAYOUT_READINGS = (LABEL, DISTRIBUTION)
+#: The keys of a track that tracks.json leaves out when they are unset (None, or no aliases).
+OPTIONAL_KEYS = ("release_lines", "range", "label_aliases", "annotator_alignment", "results_layout")
 
 
 def score_key(track_id: str, metric: str) -> str:
@@ -95,25 +97,11 @@ class Track:
         return {label: i for i, label in enumerate(self.labels)}
 
     def to_dict(self) -> dict:
-        d = asdict(self)
-        d["labels"] = list(self.labels)
-        d["metrics"] = list(self.metrics)
-        d["files"] = list(self.files)
-        if self.release_lines is None:
-            del d["release_lines"]
-        if self.range is None:  # absent from the tracks.json of editions that keep the default
-            del d["range"]
-        else:
-            d["range"] = list(self.range)
-        if self.label_aliases:
-            d["label_aliases"] = dict(self.label_aliases)
-        else:  # absent from the tracks.json of editions that declare none
-            del d["label_aliases"]
-        if self.annotator_alignment is None:
-            del d["annotator_alignment"]
-        if self.results_layout is None:
-            del d["results_layout"]
-        return d
+        """The track as tracks.json holds it: tuples as lists, the aliases as a mapping, and the
+        ``OPTIONAL_KEYS`` left unset absent."""
+        d = {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
+        d["label_aliases"] = dict(self.label_aliases) or None
+        return {k: v for k, v in d.items() if v is not None or k not in OPTIONAL_KEYS}
 
 
 def _as_str_tuple(value, key: str, where: str, problems: List[Problem]) -> Tuple[str, ...]:
@@ -132,23 +120,7 @@ def track_from_dict(raw: dict, where: str = "tracks") -> Track:
     problems: List[Problem] = []
     if not isinstance(raw, dict):
         raise ConfigError.single(where, "a track must be a mapping", found=repr(raw))
-    known = {
-        "id",
-        "kind",
-        "dataset",
-        "title",
-        "scale",
-        "labels",
-        "metrics",
-        "primary",
-        "files",
-        "positional",
-        "release_lines",
-        "range",
-        "label_aliases",
-        "annotator_alignment",
-        "results_layout",
-    }
+    known = {f.name for f in fields(Track)}
     for key in sorted(set(raw) - known):
         problems.append(Problem(where, f"unknown key '{key}'", expected=", ".join(sorted(known))))
     tid = raw.get("id")

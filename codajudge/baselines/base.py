@@ -13,19 +13,9 @@ import numpy as np
 from .. import kinds
 from ..formats.annotators import annotator_names
 from ..gold import GoldTrack, build_gold
-from ..kinds.base import SIMILARITY_RANGE, annotator_label, as_plain, most_frequent_index
+from ..kinds.base import annotator_label
 from ..stats.bootstrap import DEFAULT_SEED
 from ..tracks import Track, track_from_dict
-
-__all__ = [
-    "SIMILARITY_RANGE",
-    "AnnotatorMajority",
-    "BaselineModel",
-    "as_plain",
-    "item_annotator_labels",
-    "item_annotators",
-    "most_frequent_index",
-]
 
 
 class BaselineModel:

@@ -19,13 +19,8 @@ from typing import FrozenSet, List, Sequence
 
 import numpy as np
 
-from .base import (
-    SIMILARITY_RANGE,
-    AnnotatorMajority,
-    BaselineModel,
-    item_annotator_labels,
-    item_annotators,
-)
+from ..kinds.base import SIMILARITY_RANGE
+from .base import AnnotatorMajority, BaselineModel, item_annotator_labels, item_annotators
 from .tokenize import tokenize
 
 N_BINS = 5

@@ -166,11 +166,10 @@ def plain_data(value):
 
 
 def _plain_scalar(value):
-    """A subclass of str, bool, int or float (or another real number) as the built-in value."""
+    """A subclass of str, int or float (or another real number) as the built-in value (bool has no
+    subclasses: ``plain_data`` returns a bool as it is)."""
     if isinstance(value, str):
         return str.__str__(value)
-    if isinstance(value, bool):
-        return bool(value)
     if isinstance(value, int):
         return int.__index__(value)
     if isinstance(value, float):

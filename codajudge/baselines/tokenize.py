@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 import sys
 import unicodedata
+from itertools import groupby
 from typing import List
 
 # Han (with extensions and compatibility ideographs), Hiragana, Katakana and CJK symbols.
@@ -32,20 +33,13 @@ def _combining_mark_ranges() -> str:
     ``\\w`` does not match combining marks, so without them Arabic diacritics or Devanagari vowel
     signs would cut words apart. Built once at import (about 130k code points, a few milliseconds).
     """
-    ranges, start, previous = [], None, None
-    for code in range(0x300, min(sys.maxunicode, 0x1FFFF) + 1):
-        if unicodedata.category(chr(code))[0] == "M":
-            if start is None:
-                start = code
-            elif code != previous + 1:
-                ranges.append((start, previous))
-                start = code
-            previous = code
-    if start is not None:
-        ranges.append((start, previous))
+    top = min(sys.maxunicode, 0x1FFFF)
+    marks = [c for c in range(0x300, top + 1) if unicodedata.category(chr(c))[0] == "M"]
+    # consecutive code points keep the same difference from their position in ``marks``
+    runs = [[c for _, c in run] for _, run in groupby(enumerate(marks), lambda p: p[1] - p[0])]
     return "".join(
-        re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}"
-        for a, b in ranges
+        re.escape(chr(run[0])) + (f"-{re.escape(chr(run[-1]))}" if len(run) > 1 else "")
+        for run in runs
     )
 
 

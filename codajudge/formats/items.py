@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import sys
 from contextlib import suppress
-from itertools import chain, compress, repeat
+from itertools import chain, repeat
 from operator import itemgetter
 from pathlib import Path
 from typing import Callable, Dict, Iterable, Iterator, List, Tuple
@@ -25,7 +25,6 @@ import numpy as np
 
 from ..errors import ConfigError, ProblemCollector
 
-NoneType = type(None)  # types.NoneType is Python 3.10+; the kit runs on 3.9
 
 GOLD_FIELDS = ("annotations", "score", "label", "distribution")
 PUBLIC_FIELDS = ("id", "texts", "lang", "genre", "annotators", "annotators_listed")
@@ -110,21 +109,16 @@ def parsed_json_lines(
 def _read_checked(
     path: Path, display: str, need_texts: bool, keep: Callable[[List[dict]], None]
 ) -> None:
-    """Check the file a chunk of about ``CHUNK_CHARS`` (the text is never held whole) and a rule at a
-    time, handing each chunk's items to ``keep``; problems are raised in line order as one ConfigError.
+    """Check the file a chunk of about ``CHUNK_CHARS`` at a time (the text is never held whole),
+    handing each chunk's items to ``keep``; problems are raised in line order as one ConfigError.
     Lines end as universal newlines, not ``str.splitlines``: U+2028 and U+0085 are text in JSON strings."""
-    problems, ids, line_numbers, start = Located(), [], [np.zeros(0, np.int64)], 1
+    problems, first_lines, start = Located(), {}, 1
     try:
         with open(path, encoding="utf-8-sig") as f:
             for chunk in iter(lambda: f.readlines(CHUNK_CHARS), []):
-                numbers, items, chunk_ids = _checked_chunk(
-                    *_parsed_chunk(chunk, start, problems), need_texts, problems
-                )
+                parsed = parsed_json_lines(chunk, problems, start)
+                keep(_checked_chunk(parsed, need_texts, first_lines, problems))
                 start += len(chunk)
-                ids += chunk_ids
-                line_numbers.append(numbers)
-                keep(items)
-            _duplicates(ids, np.concatenate(line_numbers), problems)
     except (OSError, UnicodeDecodeError) as first:
         error = first
         try:  # a decoding error is named by its place in the file, not in the chunk
@@ -135,12 +129,6 @@ def _read_checked(
             display, f"cannot read the item file ({error.__class__.__name__}: {error})"
         )
     problems.raise_if_any(display)
-
-
-def _parsed_chunk(chunk: List[str], start: int, problems: "Located") -> Tuple[np.ndarray, list]:
-    """(line numbers, values) of the chunk's non-blank lines, each read as ``json.loads`` reads it."""
-    parsed = list(parsed_json_lines(chunk, problems, start))
-    return np.array([line for line, _ in parsed], dtype=np.int64), [value for _, value in parsed]
 
 
 class Located(list):
@@ -158,31 +146,35 @@ class Located(list):
         collector.raise_if_any(ConfigError)
 
 
-def _checked_chunk(numbers: np.ndarray, values: list, need_texts: bool, problems: Located):
-    """(line numbers, items, ids) of the values that are objects with a string ``id``; each rule is a
-    mask over the chunk's columns, and only the rows it flags get a message."""
-    is_item = types_are(values, dict)
-    ids = list(map(dict.get, values if is_item.all() else compress(values, is_item), repeat("id")))
-    is_item[is_item] = types_are(ids, str)
-    if not is_item.all():
-        for line in numbers[~is_item].tolist():
+def _checked_chunk(
+    parsed: Iterable[Tuple[int, object]],
+    need_texts: bool,
+    first_lines: Dict[str, int],
+    problems: Located,
+) -> List[dict]:
+    """The items of a chunk's (line, value) pairs: the objects with a string ``id``. An id seen on an
+    earlier line (``first_lines``: id -> its first line) is a duplicate, and that line's other
+    rules are not checked; the annotation counts are checked for the chunk at once."""
+    items, counted = [], ([], [], [], [])
+    for line, value in parsed:
+        item_id = value.get("id") if type(value) is dict else None
+        if type(item_id) is not str:
             problems.add("each line must be a JSON object with a string 'id'", line, 1)
-        values, numbers = list(compress(values, is_item)), numbers[is_item]
-        ids = list(map(dict.get, values, repeat("id")))
-    texts = list(map(dict.get, values, repeat("texts"), repeat(None if need_texts else [])))
-    for row in np.flatnonzero(~lists_of(texts, str)).tolist():
-        problems.add("'texts' must be a list of strings", int(numbers[row]), 3, item=ids[row])
-    names = list(map(dict.get, values, repeat("annotators")))
-    if names.count(None) < len(names):  # the count rule holds where an item has both lists
-        given = list(map(dict.get, values, repeat("annotations")))
-        both = ~(types_are(names, NoneType) | types_are(given, NoneType))
-        kept = (
-            (names, given, ids)
-            if both.all()
-            else [list(compress(c, both)) for c in (names, given, ids)]
-        )
-        annotation_counts(*kept, numbers[both], problems, 4)
-    return numbers, values, ids
+            continue
+        items.append(value)
+        first = first_lines.setdefault(item_id, line)
+        if first != line:
+            problems.add("duplicate id", line, 2, item=item_id, hint=f"first seen on line {first}")
+            continue
+        texts = value.get("texts", None if need_texts else [])
+        if type(texts) is not list or not all(type(text) is str for text in texts):
+            problems.add("'texts' must be a list of strings", line, 3, item=item_id)
+        names, given = value.get("annotators"), value.get("annotations")
+        if names is not None and given is not None:  # the count rule holds where both are lists
+            for column, cell in zip(counted, (names, given, item_id, line)):
+                column.append(cell)
+    annotation_counts(*counted, problems, 4)
+    return items
 
 
 def annotation_counts(
@@ -208,30 +200,9 @@ def annotation_counts(
     return np.where(wrong, 0, wanted)
 
 
-def _duplicates(ids: List[str], numbers: np.ndarray, problems: Located) -> None:
-    """An id seen on an earlier line is a problem (and that line's other problems are not reported)."""
-    first: Dict[str, int] = {}
-    again = {}
-    for line, item in zip(numbers.tolist(), ids):
-        if first.setdefault(item, line) != line:
-            again[line] = item
-    if not again:
-        return
-    problems[:] = [p for p in problems if p[0] not in again or p[1] < 2]
-    for line, item in again.items():
-        problems.add("duplicate id", line, 2, item=item, hint=f"first seen on line {first[item]}")
-
-
 def types_are(values: list, kind: type) -> np.ndarray:
     """Per value, whether its type is exactly ``kind``."""
     return np.array([type(value) is kind for value in values], dtype=bool)
-
-
-def lists_of(values: list, kind: type) -> np.ndarray:
-    """Per value, whether it is a list whose elements are all of type ``kind``."""
-    return np.array(
-        [type(v) is list and all(type(x) is kind for x in v) for v in values], dtype=bool
-    )
 
 
 def lengths(values: list) -> np.ndarray:

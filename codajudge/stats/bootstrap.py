@@ -51,9 +51,6 @@ class Interval:
     seed: int
     undefined: int = 0
 
-    def render(self, digits: int = 4) -> str:
-        return f"{self.value:.{digits}f} [{self.low:.{digits}f}, {self.high:.{digits}f}]"
-
 
 def chunk_rows(n_items: int, resamples: int) -> int:
     """How many resamples of ``n_items`` items fit in one chunk (a function of the sizes only)."""
@@ -73,17 +70,13 @@ def resample_draws(n_items: int, resamples: int, seed: int) -> Iterator[np.ndarr
         done += b
 
 
-def _cell_counts(cells: np.ndarray, n_cells: int, overwrite: bool = False) -> np.ndarray:
+def _cell_counts(cells: np.ndarray, n_cells: int) -> np.ndarray:
     """Per row of ``cells`` (b, n) of cell numbers, how often each cell occurs: (b, n_cells) floats.
 
-    One ``bincount`` per chunk, offsetting each row's cells (in place if ``overwrite``), not a
-    Python loop over resamples."""
+    One ``bincount`` per chunk, offsetting each row's cells in place (``cells`` is a chunk's own
+    array), not a Python loop over resamples."""
     b = cells.shape[0]
-    offsets = (np.arange(b, dtype=cells.dtype) * n_cells)[:, None]
-    if overwrite:
-        cells += offsets
-    else:
-        cells = cells + offsets
+    cells += (np.arange(b, dtype=cells.dtype) * n_cells)[:, None]
     return np.bincount(cells.ravel(), minlength=b * n_cells).reshape(b, n_cells).astype(float)
 
 
@@ -93,7 +86,7 @@ def resample_counts(n_items: int, resamples: int, seed: int) -> Iterator[np.ndar
     Each row sums to ``n_items``: the draws of ``resample_draws``, counted per item.
     """
     for index in resample_draws(n_items, resamples, seed):
-        yield _cell_counts(index, n_items, overwrite=True)
+        yield _cell_counts(index, n_items)
 
 
 def _one_hot_cells(stats: np.ndarray) -> Optional[np.ndarray]:
@@ -123,7 +116,7 @@ class _Sums:
     def of_draws(self, index: np.ndarray) -> np.ndarray:
         """(b, S) sums over the draws ``index`` (b, N), for gathered or one-hot statistics."""
         if self.cells is not None:
-            return _cell_counts(self.cells[index], self.columns, overwrite=True)
+            return _cell_counts(self.cells[index], self.columns)
         sums = np.empty((index.shape[0], self.columns))
         for j, column in enumerate(self.gathered):
             np.sum(column[index], axis=1, out=sums[:, j])
@@ -156,10 +149,8 @@ def bootstrap_scores(
     out: List[List[np.ndarray]] = [[] for _ in prepared]
     for index in resample_draws(n_items, resamples, seed):
         chunk = [None if s.needs_counts else s.of_draws(index) for s in sums]
-        if any(
-            c is None for c in chunk
-        ):  # the draws become counts in place, once the gathers are done
-            counts = _cell_counts(index, n_items, overwrite=True)
+        if any(c is None for c in chunk):  # the draws become counts in place, after the gathers
+            counts = _cell_counts(index, n_items)
             chunk = [s.of_counts(counts) if s.needs_counts else c for s, c in zip(sums, chunk)]
         for k, (metric, _) in enumerate(prepared):
             out[k].append(_scores_from_sums(metric, chunk[k], n_items))
@@ -187,13 +178,8 @@ def systems_bootstrap_scores(
     distinct, where = _distinct_columns(prepared)
     out: List[np.ndarray] = []
     for index in resample_draws(n_items, resamples, seed):
-        sums = (_cell_counts(index, n_items, overwrite=True) @ distinct)[
-            :, where
-        ]  # (b, systems, S)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            out.append(
-                np.asarray(metric.from_stats(sums, n_items), dtype=float).reshape(len(sums), -1)
-            )
+        sums = (_cell_counts(index, n_items) @ distinct)[:, where]  # (b, systems, S)
+        out.append(_scores_from_sums(metric, sums, n_items).reshape(len(sums), -1))
     scores = np.concatenate(out) if out else np.zeros((0, len(prepared)))
     return [np.ascontiguousarray(scores[:, k]) for k in range(len(prepared))]
 

@@ -136,11 +136,6 @@ def _items(submitted: Dict[str, object], metric_name: str) -> Optional[int]:
     return next((len(s) for s in stats if s.ndim > 0), None)
 
 
-def missing_rank(ranking: TrackRanking) -> int:
-    """The rank of a system that did not submit a track: after every system that did."""
-    return len(ranking.rows) + 1
-
-
 #: The overall orders ``rank_overall`` knows: the primary score (the default, which no third system
 #: can flip) and the mean rank over the primary tracks (which one can, see the module docstring).
 BY_PRIMARY = "primary"
@@ -187,7 +182,7 @@ def _overall_row(
     track_ranks = {}
     for tid in track_ids:
         found = rankings[tid].rank_of(system)
-        track_ranks[tid] = found if found is not None else missing_rank(rankings[tid])
+        track_ranks[tid] = found if found is not None else stand_in_rank(rankings[tid], None)
     mean_rank = float(np.mean(list(track_ranks.values()))) if track_ranks else 0.0
     return OverallRow(system, 0, round(mean_rank, 9), primary, track_ranks)
 
@@ -224,7 +219,7 @@ def stand_in_rank(ranking: TrackRanking, value: Optional[float]) -> int:
     baseline's), one more than the systems whose score is strictly better (no test: the stand-in
     has no per-item values); without one, after every system that did."""
     if value is None:
-        return missing_rank(ranking)
+        return len(ranking.rows) + 1
     higher = get_metric(ranking.metric).higher_is_better
     better = [r for r in ranking.rows if (r.value > value if higher else r.value < value)]
     return len(better) + 1

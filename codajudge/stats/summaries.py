@@ -51,9 +51,8 @@ def per_annotator_errors(
     the error of a label as ``per_row_errors`` gives it."""
     error = per_row_errors(gold, pred, scale)
     names = annotator_of_row if isinstance(annotator_of_row, list) else list(annotator_of_row)
-    codes = {
-        name: k for k, name in enumerate(dict.fromkeys(names))
-    }  # one pass, not one per annotator
+    # one pass over the rows, not one per annotator
+    codes = {name: k for k, name in enumerate(dict.fromkeys(names))}
     row_code = np.fromiter(map(codes.__getitem__, names), dtype=np.int64, count=len(names))
     counts = np.bincount(row_code, minlength=len(codes))
     totals = np.bincount(row_code, weights=error, minlength=len(codes))
@@ -69,9 +68,8 @@ def group_scores(
     """(group value, items, score) of each group of items; score None when undefined there."""
     stats = np.asarray(stats, dtype=float).reshape(len(stats), -1)
     groups = groups if isinstance(groups, list) else list(groups)
-    numbers = {
-        value: k for k, value in enumerate(dict.fromkeys(groups))
-    }  # compare numbers, not strings
+    # compare numbers, not strings
+    numbers = {value: k for k, value in enumerate(dict.fromkeys(groups))}
     codes = np.fromiter(map(numbers.__getitem__, groups), dtype=np.int64, count=len(groups))
     out = []
     for value in sorted(numbers):

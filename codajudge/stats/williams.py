@@ -20,7 +20,7 @@ Degenerate cases, where the formula divides 0 by 0 (or by rounding noise), are d
   (r13 = -r12), so they differ exactly when r12 differs from 0: r12 is tested against 0 as above,
   with t signed as r12 - r13.
 
-A two-sided p-value is never below ``exact.p_floor(n)``, 2 x 0.5^n (a one-sided one, 0.5^n): no
+A two-sided p-value is never below ``exact.p_floor(n)``, 2 x 0.5^n: no
 paired test on n items can say more (a t distribution would, for a perfect system against its negation on 30 items: p = 0).
 """
 
@@ -36,8 +36,6 @@ from scipy.stats import t as student_t
 from ..metrics import get as get_metric
 from ..metrics.base import item_order_sum
 from .exact import p_floor
-
-ALTERNATIVES = ("two-sided", "greater", "less")
 
 
 @dataclass(frozen=True)
@@ -102,22 +100,6 @@ def _statistic(
     """(t, degrees of freedom) of one pair: a degenerate case's, else Williams' t with n - 3."""
     found = _degenerate(r12, r13, r23, n, constant_a, constant_b)
     return found if found is not None else (williams_t(r12, r13, r23, n), n - 3)
-
-
-def williams_test(
-    r12: float, r13: float, r23: float, n: int, alternative: str = "two-sided"
-) -> TestResult:
-    """p-value of Williams' test on three correlations; ``greater`` tests r12 > r13. With n <= 3
-    there is no test: p = 1. Degenerate cases as the module docstring says (``compare_pearson``
-    handles a constant system's)."""
-    if alternative not in ALTERNATIVES:
-        raise ValueError(f"alternative must be one of {ALTERNATIVES}, got {alternative!r}")
-    if alternative == "two-sided" or n <= 3:
-        (result,) = williams_tests(r12, [r13], [r23], n)
-        return result
-    t, df = _statistic(r12, r13, r23, n, False, False)
-    p = student_t.sf(t, df) if alternative == "greater" else student_t.cdf(t, df)
-    return TestResult(t, max(float(p), p_floor(n) / 2), "williams")  # one-sided floor: 0.5^n
 
 
 def williams_tests(
