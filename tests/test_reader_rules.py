@@ -10,7 +10,7 @@ import pytest
 
 from conftest import shared_data
 from hostile import edition
-from hostile.record_submission import TRACKS, read
+from hostile.reading import TRACKS, read
 from codajudge.errors import ConfigError, SubmissionError
 from codajudge.formats import items as items_module
 from codajudge.formats import submission
