@@ -45,8 +45,6 @@ from .schema import (
     with_defaults,
 )
 
-PHASE_NAMES = {"practice": "Practice", "evaluation": "Evaluation", "post-campaign": "Post-campaign"}
-
 
 @dataclass(frozen=True)
 class Phase:
@@ -142,7 +140,7 @@ def _phase(raw: dict) -> Phase:
     pid = given["id"]
     return Phase(
         id=pid,
-        name=raw.get("name", PHASE_NAMES[pid]),
+        name=raw.get("name", pid.capitalize()),  # Practice, Evaluation, Post-campaign
         start=_when(given["start"]),
         end=_when(given["end"]),
         split=raw.get("split", "dev" if pid == "practice" else "test"),
@@ -194,12 +192,6 @@ def _edition_file(value, folder: Path, where: str, key: str, problems: List[Prob
     return problem is None
 
 
-def _check_public_files(raw: Optional[list], folder: Path, problems: List[Problem]) -> None:
-    """``public_files``: files of the edition folder copied into the starting kit (and leak-checked)."""
-    for i, name in enumerate(raw or []):
-        _edition_file(name, folder, f"public_files[{i}]", f"public_files[{i}]", problems)
-
-
 def _check_known_leaks(raw, display: str, problems: List[Problem]) -> None:
     """``known_leaks``: each declared leak says why (the schema has checked the strings)."""
     for name, why in (raw or {}).items():
@@ -216,20 +208,18 @@ def _check_known_leaks(raw, display: str, problems: List[Problem]) -> None:
 
 def _check_names(raw: dict, display: str, problems: List[Problem]) -> None:
     """The names that become file or folder names: the edition's name and the dataset ids."""
-    problem = slug_problem(raw["name"], display, "name")
-    if problem is not None:
-        problems.append(problem)
-    for dataset_id in raw["datasets"]:
-        problem = slug_problem(dataset_id, f"{display}: datasets", "dataset id")
-        if problem is not None:
-            problems.append(problem)
+    found = [slug_problem(raw["name"], display, "name")]
+    found += [slug_problem(d, f"{display}: datasets", "dataset id") for d in raw["datasets"]]
+    problems.extend(problem for problem in found if problem is not None)
 
 
 def _check_files(raw: dict, folder: Path, display: str, problems: List[Problem]) -> List[dict]:
-    """terms, logo, pages and public_files: regular files inside the edition folder. Returns the pages."""
+    """terms, logo, pages and public_files (copied into the starting kit, and leak-checked): regular
+    files inside the edition folder. Returns the pages."""
     for key in ("terms", "logo"):
         _edition_file(raw[key], folder, display, key, problems)
-    _check_public_files(raw.get("public_files"), folder, problems)
+    for i, name in enumerate(raw.get("public_files") or []):
+        _edition_file(name, folder, f"public_files[{i}]", f"public_files[{i}]", problems)
     return _pages(raw.get("pages"), folder, problems)
 
 

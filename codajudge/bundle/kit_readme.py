@@ -107,9 +107,7 @@ def _first_commands(prose: Templates, facts: KitFacts) -> str:
         )
         return text + "\n"
     names = [name for name in FIRST_BASELINES if name in facts.baselines] or ["random"]
-    lines = [
-        f"python3 run_local.py . baseline:{name} --phase {score.first_phase}" for name in names
-    ]
+    lines = [run_command(score, f"baseline:{name}") for name in names]
     scored = what_is_scored(prose, score, prose.fill("kit_readme/they_score"))
     return prose.fill("kit_readme/first_commands", commands="\n".join(lines), scored=scored) + "\n"
 
@@ -186,17 +184,12 @@ def _samples(prose: Templates, facts: KitFacts) -> str:
     )
 
 
-def _code_command(score: LocalScore) -> str:
-    submission = "sample_submissions/code_submission"
+def run_command(score: LocalScore, submission: str, output: str = "checked") -> str:
+    """The command scoring ``submission`` on the kit's first phase or, where the kit can score
+    none, checking its format (``format_check``, writing to ``output``)."""
     if not score.first_phase:
-        return format_check(submission, "predictions")
+        return format_check(submission, output)
     return f"python3 run_local.py . {submission} --phase {score.first_phase}"
-
-
-def _check_command(score: LocalScore) -> str:
-    if not score.first_phase:
-        return format_check("my_submission.zip")
-    return f"python3 run_local.py . my_submission.zip --phase {score.first_phase}"
 
 
 def _check_note(prose: Templates, score: LocalScore) -> str:
@@ -206,11 +199,11 @@ def _check_note(prose: Templates, score: LocalScore) -> str:
     return prose.fill("kit_readme/check_note") + "\n\n"
 
 
-def _evaluation_baseline(facts: KitFacts) -> str:
-    """A baseline the edition runs, for the evaluation-phase commands (cosine_bow when run)."""
-    if "cosine_bow" in facts.baselines or not facts.baselines:
+def example_baseline(baselines: List[str]) -> str:
+    """A baseline the edition runs, for the commands the pages show (cosine_bow when run)."""
+    if "cosine_bow" in baselines or not baselines:
         return "cosine_bow"
-    return facts.baselines[0]
+    return baselines[0]
 
 
 def render(prose: Templates, facts: KitFacts) -> str:
@@ -223,10 +216,10 @@ def render(prose: Templates, facts: KitFacts) -> str:
             "kit_readme/run_heading" if score.first_phase else "kit_readme/check_heading"
         ),
         first_commands=_first_commands(prose, facts),
-        code_command=_code_command(score),
-        check_command=_check_command(score),
+        code_command=run_command(score, "sample_submissions/code_submission", "predictions"),
+        check_command=run_command(score, "my_submission.zip"),
         check_note=_check_note(prose, score),
-        evaluation_baseline=_evaluation_baseline(facts),
+        evaluation_baseline=example_baseline(facts.baselines),
         data_page=_page(prose, facts.pages, "data.md"),
         evaluation_page=_page(prose, facts.pages, "evaluation.md"),
         terms_page=_page(prose, facts.pages, "terms.md"),
@@ -243,10 +236,11 @@ def _other_names(prose: Templates, facts: KitFacts) -> str:
     names = list(dict.fromkeys(facts.other_names))  # tracks of one file share its names
     if not names:
         return ""
-    overview = facts.pages[0] if facts.pages else None
     where = ""
-    if overview:
-        fields = {"title": overview["title"], "file": overview["file"]}
-        where = " " + prose.fill("kit_readme/other_names_where", **fields)
+    if facts.pages:
+        overview = facts.pages[0]
+        where = " " + prose.fill(
+            "kit_readme/other_names_where", title=overview["title"], file=overview["file"]
+        )
     listed_names = ", ".join(f"`{n}`" for n in names)
     return " " + prose.fill("kit_readme/other_names", names=listed_names, where=where)

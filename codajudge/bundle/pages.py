@@ -18,6 +18,7 @@ from ..metrics import get as get_metric
 from ..spec import BASELINE, NORMALISED
 from ..tracks import PRIMARY_KEY
 from .edition import Edition
+from . import kit_readme
 from .kit_readme import FORMAT_CHECK, LocalScore, listed, what_is_scored
 from .prose import Templates, kind_text
 
@@ -25,11 +26,6 @@ from .prose import Templates, kind_text
 def md_cell(text: str) -> str:
     """Text that stays inside one cell of a Markdown table (``|`` escaped, line ends as spaces)."""
     return " ".join(str(text).replace("\\", "\\\\").replace("|", "\\|").split())
-
-
-def templates_of(edition: Edition) -> Templates:
-    """The edition's templates: its folder's ``templates/`` before the kit's."""
-    return Templates.of(edition.folder)
 
 
 def _kinds(edition: Edition) -> List[Kind]:
@@ -90,7 +86,7 @@ def _track_row(prose: Templates, t) -> str:
 
 
 def data_page(edition: Edition) -> str:
-    prose = templates_of(edition)
+    prose = Templates.of(edition.folder)
     present = _kinds(edition)
     disagreement = any(kind.lists_annotators for kind in present)
     formats = [kind_text(prose, kind, "format") for kind in present]
@@ -151,7 +147,7 @@ def details_sentence(edition: Edition, score: LocalScore) -> str:
     """What the detailed results show, by phase: the phases whose gold is public (the edition's,
     and the starting kit's local phase when it has one) also show intervals, plots and breakdowns,
     which the phases with hidden gold leave out."""
-    prose = templates_of(edition)
+    prose = Templates.of(edition.folder)
     public = [p.id for p in edition.phases if p.public_gold]
     hidden = [p.id for p in edition.phases if not p.public_gold]
     shown = [_phases(prose, public)] if public else []
@@ -198,11 +194,7 @@ def _missing_consequence(prose: Templates, missing: str) -> str:
 
 def _metric_rows(prose: Templates, edition: Edition) -> List[str]:
     """One row per metric the tracks use, in the order of first use."""
-    used = []
-    for t in edition.tracks:
-        for m in t.metrics:
-            if m not in used:
-                used.append(m)
+    used = dict.fromkeys(m for t in edition.tracks for m in t.metrics)
     rows = []
     for name in used:
         metric = get_metric(name)
@@ -225,7 +217,7 @@ def _metric_rows(prose: Templates, edition: Edition) -> List[str]:
 def evaluation_page(edition: Edition, score: LocalScore) -> str:
     """``score``: what the starting kit can score (``LocalScore``), whose local phase shows what a
     public-gold phase shows."""
-    prose = templates_of(edition)
+    prose = Templates.of(edition.folder)
     primary = [
         prose.fill(
             "evaluation/primary_track", track=t.title, metric=get_metric(t.main_metric).title
@@ -263,7 +255,7 @@ def submission_limits(prose: Templates, phase) -> str:
 
 
 def timeline_page(edition: Edition) -> str:
-    prose = templates_of(edition)
+    prose = Templates.of(edition.folder)
     rows = [
         prose.fill(
             "timeline/phase",
@@ -304,7 +296,7 @@ def _score_table(
 
 def scoring_yourself(edition: Edition, score: LocalScore) -> List[str]:
     """The Baselines page's section on scoring with the starting kit alone (``LocalScore``)."""
-    prose = templates_of(edition)
+    prose = Templates.of(edition.folder)
     lines = [prose.fill("baselines/scoring_yourself"), ""]
     if not score.first_phase:
         text = prose.fill(
@@ -313,9 +305,8 @@ def scoring_yourself(edition: Edition, score: LocalScore) -> List[str]:
             format_check=FORMAT_CHECK,
         )
         return lines + [text, ""]
-    named = list(edition.baselines)
-    baseline = "cosine_bow" if "cosine_bow" in named or not named else named[0]
-    command = f"python3 run_local.py . baseline:{baseline} --phase {score.first_phase}"
+    baseline = kit_readme.example_baseline(list(edition.baselines))
+    command = kit_readme.run_command(score, f"baseline:{baseline}")
     return lines + [
         prose.fill("baselines/run_them", command=command, baseline=baseline),
         what_is_scored(prose, score, prose.fill("baselines/it_scores")),
@@ -354,7 +345,7 @@ def baselines_page(
     what the starting kit can score (``LocalScore``); ``skipped``: baselines not run, with the
     reason (they need a training split the edition lacks); ``alike``: baselines that cannot differ
     from another on some tracks, with the reason."""
-    prose = templates_of(edition)
+    prose = Templates.of(edition.folder)
     lines = _baseline_lines(prose, edition, skipped or {}, alike or {})
     lines += [""] + scoring_yourself(edition, score)
     for phase_id, by_baseline in scores.items():

@@ -29,10 +29,9 @@ class Templates:
     folders: Tuple[Path, ...] = (KIT_TEMPLATES,)
 
     @classmethod
-    def of(cls, edition_folder: Optional[Path]) -> "Templates":
-        """The templates of an edition whose folder is ``edition_folder`` (None: the kit's only)."""
-        if edition_folder is None:
-            return cls()
+    def of(cls, edition_folder: Path) -> "Templates":
+        """The templates of an edition whose folder is ``edition_folder``: its ``templates/``
+        before the kit's."""
         return cls((Path(edition_folder) / EDITION_TEMPLATES, KIT_TEMPLATES))
 
     def path(self, name: str) -> Optional[Path]:

@@ -47,17 +47,15 @@ QUOTE_HINT = (
 )
 
 #: Types of a field: what a value must be (JSON Schema's name for it in parentheses).
-STR, INT, NUMBER, BOOL, DATE, LIST, MAP, OBJECT, ANY = (
-    "str",
-    "int",
-    "number",
-    "bool",
-    "date",
-    "list",
-    "map",
-    "object",
-    "any",
-)
+STR = "str"
+INT = "int"
+NUMBER = "number"
+BOOL = "bool"
+DATE = "date"
+LIST = "list"
+MAP = "map"
+OBJECT = "object"
+ANY = "any"
 #: A string or a list of strings (``where`` values, chaosnli ``files`` entries).
 STR_OR_LIST = "str_or_list"
 
@@ -298,21 +296,10 @@ def _check_map(walk: Walk, where: str, label: str, value, spec: Field) -> None:
     for key in value:
         if spec.keys and key not in spec.keys:
             _unknown(walk, where, key, spec.keys, what=f"key of {label}")
-        elif (
-            spec.items is not None
-            and spec.items.type == OBJECT
-            and not isinstance(value[key], dict)
-        ):
-            walk.add(
-                where,
-                f"{label} entry '{key}' must be a mapping",
-                found=_found(value[key]),
-                hint=_example(spec.items),
-            )
-        elif spec.items is not None and spec.items.type == OBJECT:
+        elif spec.items.type == OBJECT and isinstance(value[key], dict):
             inner = _join(where, f"{name} '{key}'")
             check_object(walk, inner, value[key], resolve(spec.items.schema, value[key]))
-        elif spec.items is not None:
+        else:  # an object that is no mapping is said so by check_value
             check_value(walk, where, f"{label} entry '{key}'", value[key], spec.items)
 
 
@@ -355,18 +342,15 @@ def check_value(walk: Walk, where: str, label: str, value, spec: Field) -> None:
         check_object(walk, inner, value, resolve(spec.schema, value))
 
 
-def _run_check(walk: Walk, where: str, value, spec: Field) -> bool:
-    message = spec.check(value) if spec.check else None
+def _run_check(walk: Walk, where: str, value, spec: Field) -> None:
+    message = spec.check(value)
     if message:
         text, _, expected = message.partition("|")
         walk.add(where, text, expected=expected or None, found=repr(value)[:80])
-    return message is None
 
 
-def check_object(walk: Walk, where: str, value, fields: Optional[Dict[str, Field]]) -> None:
+def check_object(walk: Walk, where: str, value, fields: Dict[str, Field]) -> None:
     """A mapping against its table of fields: unknown keys, required keys, then each value."""
-    if fields is None:
-        return  # a variant that could not be resolved (reported where it was chosen)
     if not isinstance(value, dict):
         walk.add(where, "must be a mapping", found=_found(value))
         return
@@ -395,7 +379,7 @@ def with_defaults(raw: Optional[dict], fields: Dict[str, Field]) -> Dict[str, ob
 
 def resolve(schema, value):
     """The fields of an object: its table, or the table a variant function chooses for ``value``
-    (a dataset's fields depend on its importer), None when nothing could be chosen."""
+    (a dataset's fields depend on its importer)."""
     return schema(value) if callable(schema) else schema
 
 
@@ -412,24 +396,6 @@ def _uuid_check(value) -> Optional[str]:
             "'0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d' (Codabench: Resources > Queue Management, "
             "the queue's details)"
         )
-
-
-def _baseline_names() -> Tuple[str, ...]:
-    from ..baselines import BASELINES
-
-    return tuple(BASELINES)
-
-
-def _metric_names() -> Tuple[str, ...]:
-    from ..metrics import REGISTRY
-
-    return tuple(REGISTRY)
-
-
-def _kinds_and_scales():
-    from .. import kinds
-
-    return kinds.NAMES, kinds.SCALES
 
 
 def _alignments() -> Tuple[str, ...]:
@@ -472,7 +438,9 @@ def phase_fields() -> Dict[str, Field]:
 
 
 def track_fields() -> Dict[str, Field]:
-    kinds, scales = _kinds_and_scales()
+    from .. import kinds
+    from ..metrics import REGISTRY as METRICS
+
     return {
         "id": Field(
             STR,
@@ -480,10 +448,12 @@ def track_fields() -> Dict[str, Field]:
             required=True,
         ),
         "title": Field(STR, "its title on pages and leaderboard columns (default: the id)"),
-        "kind": Field(STR, "what is predicted", required=True, choices=kinds, what="track kind"),
+        "kind": Field(
+            STR, "what is predicted", required=True, choices=kinds.NAMES, what="track kind"
+        ),
         "dataset": Field(STR, "a key of 'datasets' (default: the track id)"),
         "scale": Field(
-            STR, "required for soft_label and perspectivist", choices=scales, what="scale"
+            STR, "required for soft_label and perspectivist", choices=kinds.SCALES, what="scale"
         ),
         "labels": Field(
             LIST,
@@ -500,7 +470,7 @@ def track_fields() -> Dict[str, Field]:
         "metrics": Field(
             LIST,
             "the metrics scored, main metric first (default: the kind's; see docs/edition-config.md)",
-            items=Field(STR, choices=_metric_names(), what="metric"),
+            items=Field(STR, choices=tuple(METRICS), what="metric"),
         ),
         "primary": Field(BOOL, "its main metric counts in the primary score", default=True),
         "files": Field(LIST, "other accepted submission file names (globs)", items=Field(STR)),
@@ -610,7 +580,8 @@ def local_fields() -> Dict[str, Field]:
 
 
 def top_level_fields() -> Dict[str, Field]:
-    str_list = Field(STR)
+    from ..baselines import BASELINES
+
     return {
         "name": Field(STR, "the edition's name (a plain folder name)", required=True),
         "title": Field(STR, "the competition's title", required=True),
@@ -653,7 +624,7 @@ def top_level_fields() -> Dict[str, Field]:
         "baselines": Field(
             LIST,
             "the built-in baselines run at build time",
-            items=Field(STR, choices=_baseline_names(), what="baseline"),
+            items=Field(STR, choices=tuple(BASELINES), what="baseline"),
             default=DEFAULT_BASELINES,
         ),
         "seed": Field(
@@ -677,7 +648,7 @@ def top_level_fields() -> Dict[str, Field]:
             default=1000,
         ),
         "public_files": Field(
-            LIST, "files of the edition folder copied into the starting kit", items=str_list
+            LIST, "files of the edition folder copied into the starting kit", items=Field(STR)
         ),
         # Read by bundle/leaks.py's check_public_tree, which also refuses a path that names no
         # public file of the bundle (known only once the bundle is written); a blank reason is
@@ -950,12 +921,10 @@ def common_fields(importer: str) -> Dict[str, Field]:
     }
 
 
-def validate_config(raw, display: str) -> List[Problem]:
-    """Every problem of a loaded edition config against the schema (empty when it conforms)."""
+def validate_config(raw: dict, display: str) -> List[Problem]:
+    """Every problem of a loaded edition config (a mapping: ``edition._raw_config``) against the
+    schema (empty when it conforms)."""
     walk = Walk(display)
-    if not isinstance(raw, dict):
-        walk.add("", "the edition config must be a YAML mapping", found=type(raw).__name__)
-        return walk.problems
     check_object(walk, "", raw, top_level_fields())
     return walk.problems
 
@@ -1004,7 +973,7 @@ def _json_scalar(spec: Field) -> dict:
 
 
 def _json_list(spec: Field) -> dict:
-    out: dict = {"type": "array", "items": _json_field(spec.items) if spec.items else {}}
+    out: dict = {"type": "array", "items": _json_field(spec.items)}
     if spec.min_items:
         out["minItems"] = spec.min_items
     if spec.length is not None:
@@ -1013,7 +982,7 @@ def _json_list(spec: Field) -> dict:
 
 
 def _json_map(spec: Field) -> dict:
-    value = _json_field(spec.items) if spec.items else {}
+    value = _json_field(spec.items)
     if spec.keys:
         return {
             "type": "object",
@@ -1061,10 +1030,10 @@ def json_schema() -> dict:
 
 
 def _type_text(spec: Field) -> str:
-    if spec.type == LIST and spec.items is not None:
+    if spec.type == LIST:
         inner = "mapping" if spec.items.type == OBJECT else _type_text(spec.items)
         return f"list of {inner}"
-    if spec.type == MAP and spec.items is not None:
+    if spec.type == MAP:
         keys = " | ".join(spec.keys) if spec.keys else "name"
         inner = "mapping" if spec.items.type == OBJECT else _type_text(spec.items)
         return f"{keys} -> {inner}"
@@ -1106,7 +1075,7 @@ def markdown_reference() -> str:
     parts += markdown_table("`ranking`", ranking_fields())
     parts += markdown_table(
         "Every dataset (`datasets: {ID: ...}`), whatever its importer",
-        {k: v for k, v in common_fields("kit").items()},
+        common_fields("kit"),
     )
     parts += markdown_table("`split` of a dataset", split_fields())
     for name, options in IMPORTER_OPTIONS.items():

@@ -150,9 +150,8 @@ class _HtmlBlocks:
     def add(self, line: str) -> None:
         stripped = line.strip()
         heading = re.match(r"(#{1,6})\s+(.*)", stripped)
-        if re.fullmatch(
-            r"<!--.*-->", stripped
-        ):  # a one-line comment (the generated marker) stays a comment
+        # a one-line comment (the generated marker) stays a comment
+        if re.fullmatch(r"<!--.*-->", stripped):
             self.flush()
             self.out.append(stripped)
         elif not stripped:
@@ -181,9 +180,8 @@ def markdown_to_html(text: str, title: str) -> str:
     """A small, dependency-free renderer: headings, paragraphs, lists, tables, fenced code blocks and
     inline marks."""
     blocks = _HtmlBlocks()
-    for line in text.split(
-        "\n"
-    ):  # not splitlines: U+2028 or U+0085 quoted from an item is text ("\r" is stripped)
+    # not splitlines: U+2028 or U+0085 quoted from an item is text ("\r" is stripped)
+    for line in text.split("\n"):
         blocks.feed(line)
     if blocks.code is not None:  # an unclosed fence ends with the page
         blocks.feed("```")
@@ -261,7 +259,7 @@ def write_html_pages(edition: Edition, v2_root: Path, root: Path) -> Dict[str, s
     return mapping
 
 
-def _zip_program(v2_root: Path, name: str, root: Path) -> str:
+def _zip_program(v2_root: Path, name: str, root: Path) -> None:
     """A program folder zipped with its ``metadata.yaml`` turned into the ``metadata`` file the v1
     worker reads, its command rewritten to the legacy variables."""
     with tempfile.TemporaryDirectory(prefix="codajudge-legacy-") as tmp:
@@ -275,15 +273,12 @@ def _zip_program(v2_root: Path, name: str, root: Path) -> str:
             yaml.safe_dump(data, sort_keys=False), encoding="utf-8"
         )
         write_zip(folder, root / f"{name}.zip")
-    return f"{name}.zip"
 
 
-def _phase_entry(number: int, phase: Phase, v2_root: Path, root: Path, starting_kit: str) -> dict:
-    files = {}
-    for kind in ("reference_data", "input_data"):
-        name = f"{kind}_{phase.id}.zip"
+def _phase_entry(number: int, phase: Phase, v2_root: Path, root: Path) -> dict:
+    files = {kind: f"{kind}_{phase.id}.zip" for kind in ("reference_data", "input_data")}
+    for kind, name in files.items():
         write_zip(v2_root / kind / phase.id, root / name)
-        files[kind] = name
     return {
         "phasenumber": number,
         "label": phase.name,
@@ -297,7 +292,7 @@ def _phase_entry(number: int, phase: Phase, v2_root: Path, root: Path, starting_
         "reference_data": files["reference_data"],
         "input_data": files["input_data"],
         "public_data": files["input_data"],
-        "starting_kit": starting_kit,
+        "starting_kit": "starting_kit.zip",
     }
 
 
@@ -345,17 +340,12 @@ def legacy_yaml(edition: Edition, pages: Dict[str, str], phases: List[dict]) -> 
         "enable_detailed_results": True,
         **competition_keys,
     }
-    if (
-        edition.phases[-1].end is not None
-    ):  # v1.5 and Codabench's v1 unpacker read it as the last phase's end
+    # v1.5 and Codabench's v1 unpacker read it as the last phase's end
+    if edition.phases[-1].end is not None:
         doc["end_date"] = edition.phases[-1].date_text("end")
-    doc.update(
-        {
-            "html": pages,
-            "phases": {entry["phasenumber"]: {**entry, **phase_keys} for entry in phases},
-            "leaderboard": legacy_leaderboard(edition),
-        }
-    )
+    doc["html"] = pages
+    doc["phases"] = {entry["phasenumber"]: {**entry, **phase_keys} for entry in phases}
+    doc["leaderboard"] = legacy_leaderboard(edition)
     return doc
 
 
@@ -394,7 +384,7 @@ def write_legacy_tree(edition: Edition, v2_root: Path, root: Path) -> None:
         _zip_program(v2_root, name, root)
     write_legacy_starting_kit(edition, v2_root, root)
     phases = [
-        _phase_entry(number, phase, v2_root, root, "starting_kit.zip")
+        _phase_entry(number, phase, v2_root, root)
         for number, phase in enumerate(edition.phases, start=1)
     ]
     write_yaml(root / "competition.yaml", legacy_yaml(edition, pages, phases), edition)
