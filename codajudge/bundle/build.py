@@ -30,7 +30,7 @@ from ..formats.write import write_prediction
 from ..gold import build_gold, gold_as_values
 from ..importers import PartlyRead, load_split, missing_releases
 from ..metrics import get as get_metric
-from ..metrics.edition_module import LOADED, property_problems
+from ..metrics.edition_module import metrics_of, property_problems
 from ..scoring import load_gold, score_folder, scored_subset
 from ..spec import read_spec, write_spec
 from ..tracks import dataset_label_set, leaderboard_keys
@@ -448,7 +448,7 @@ def imperfect_scores(result, where: str) -> List[Problem]:
 def own_metric_problems(edition: Edition, result) -> List[Problem]:
     """The edition's own metrics (``metrics_module``) on each track's gold that names them: the
     registry's basic properties (``metrics.edition_module.property_problems``)."""
-    own = LOADED.get(edition.metrics_module.get("source"), ())
+    own = metrics_of(edition.metrics_module.get("source"))
     problems = []
     for track_id, tr in result.tracks.items():
         gold = scored_subset(tr.gold, tr.gold.gold).gold

@@ -14,17 +14,23 @@ from __future__ import annotations
 import sys
 import traceback
 import types
-from typing import Dict, List, Tuple
+from typing import Dict, List, NamedTuple, Tuple
 
 import numpy as np
 
 from ..errors import ConfigError
 from .base import MEAN, ONE_HOT, REGISTRY, Metric
 
-#: The text of every edition metrics module run in this process -> the metric names it registered.
-LOADED: Dict[str, Tuple[str, ...]] = {}
-#: The text of every edition metrics module run in this process -> its file name.
-FILE_NAMES: Dict[str, str] = {}
+
+class LoadedModule(NamedTuple):
+    """An edition metrics module run in this process: its file name and the metrics it registered."""
+
+    file_name: str
+    names: Tuple[str, ...]
+
+
+#: The text of every edition metrics module run in this process -> what running it gave.
+LOADED: Dict[str, LoadedModule] = {}
 
 
 def load_entry(entry, where: str) -> Tuple[str, ...]:
@@ -45,7 +51,7 @@ def load_source(source: str, file_name: str) -> Tuple[str, ...]:
     """Run an edition's metrics module ``source`` (``file_name`` in messages) once per process;
     the names of the metrics it registered."""
     if source in LOADED:
-        return LOADED[source]
+        return LOADED[source].names
     before = set(REGISTRY)
     module = types.ModuleType(f"codajudge_edition_metrics_{len(LOADED)}")
     module.__file__ = file_name
@@ -62,15 +68,20 @@ def load_source(source: str, file_name: str) -> Tuple[str, ...]:
         )
     for problem in filter(None, map(_registration_problem, map(REGISTRY.get, names))):
         raise ConfigError.single(file_name, problem)
-    LOADED[source] = names
-    FILE_NAMES[source] = file_name
+    LOADED[source] = LoadedModule(file_name, names)
     return names
+
+
+def metrics_of(source: str) -> Tuple[str, ...]:
+    """The names of the metrics the module ``source`` registered in this process (none if not run)."""
+    loaded = LOADED.get(source)
+    return loaded.names if loaded else ()
 
 
 def loaded_modules() -> List[Tuple[str, str]]:
     """Every edition metrics module run in this process, as (source, file name): what a worker
     process started by spawn or forkserver runs again before it unpickles anything naming them."""
-    return list(FILE_NAMES.items())
+    return [(source, loaded.file_name) for source, loaded in LOADED.items()]
 
 
 def _failure(error: Exception, file_name: str) -> str:
