@@ -20,6 +20,7 @@ from ..leaks import HiddenSplit, check_public_tree, read_known_leaks
 from .findings import Findings
 from .opening import relative_path
 from .platform import Platform
+from .v2 import scored_tasks
 from .rescored import ScoredPhase, check_rescored, item_key, phase_dates
 
 
@@ -119,10 +120,7 @@ def _check_leaks(
         golds = load_gold(spec, folder)
         public = _input_folder(root, inputs.get(value), work)
         for track in spec.tracks:
-            items = read_items(
-                folder / f"{track.dataset}.jsonl", f"{where}/{track.dataset}.jsonl", texts=False
-            )  # reference data holds no texts
-            items = _with_texts(items, public, track.dataset)
+            items = _reference_items(folder, public, track.dataset, where)
             hidden[f"{track.id} ({where})"] = HiddenSplit(golds[track.id], items)
     if not hidden:
         return
@@ -146,32 +144,30 @@ def _scored_phases(
     doc: dict, inputs: Dict[str, str], root: Path, folders, work: Path
 ) -> List[ScoredPhase]:
     """The v2 phases with reference data, in order, the items of the hidden-gold ones read."""
-    tasks = {t.get("index"): t for t in doc.get("tasks") or [] if isinstance(t, dict)}
     scored = []
-    for phase in sorted(doc.get("phases") or [], key=lambda p: p.get("index", 0)):
-        for ref in phase.get("tasks") or []:
-            value = tasks.get(ref, {}).get("reference_data")
-            if value not in folders:
-                continue
-            where, folder = folders[value]
-            spec = read_spec(folder)
-            keys = {}
-            if spec.hide_gold:  # the public phases' items are not the rule's concern
-                public = _input_folder(root, inputs.get(value), work)
-                keys = {
-                    t.dataset: _item_keys(folder, public, t.dataset, where) for t in spec.tracks
-                }
-            start, end = phase_dates(phase)
-            name = str(phase.get("name"))
-            scored.append(ScoredPhase(spec.phase, name, where, start, end, spec.hide_gold, keys))
+    for phase, task in scored_tasks(doc):
+        value = task["reference_data"]
+        if value not in folders:
+            continue
+        where, folder = folders[value]
+        spec = read_spec(folder)
+        keys = {}
+        if spec.hide_gold:  # the public phases' items are not the rule's concern
+            public = _input_folder(root, inputs.get(value), work)
+            for dataset in {t.dataset for t in spec.tracks}:
+                items = _reference_items(folder, public, dataset, where)
+                keys[dataset] = {item_key(item) for item in items}
+        start, end = phase_dates(phase)
+        name = str(phase.get("name"))
+        scored.append(ScoredPhase(spec.phase, name, where, start, end, spec.hide_gold, keys))
     return scored
 
 
-def _item_keys(folder: Path, public: Optional[Path], dataset: str, where: str) -> set:
-    """The keys (``item_key``) of the items of ``dataset`` in a reference folder, their texts read
+def _reference_items(folder: Path, public: Optional[Path], dataset: str, where: str) -> List[dict]:
+    """The items of ``dataset`` in a reference folder (which holds no texts), with their texts read
     from the ``public`` input folder when there is one."""
     items = read_items(folder / f"{dataset}.jsonl", f"{where}/{dataset}.jsonl", texts=False)
-    return {item_key(item) for item in _with_texts(items, public, dataset)}
+    return _with_texts(items, public, dataset)
 
 
 def _input_folder(root: Path, value: Optional[str], work: Path) -> Optional[Path]:

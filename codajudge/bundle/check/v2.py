@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Dict, List, Tuple
+from typing import Dict, Iterator, List, Tuple
 
 from ..schedule import ScheduledPhase, schedule_problems
 from .findings import Findings
@@ -313,14 +313,17 @@ def _score_keys(doc: dict) -> List[str]:
     return score_keys((doc.get("leaderboards") or [{}])[0])
 
 
-def _phase_references(doc: dict) -> List[Tuple[str, str]]:
+def scored_tasks(doc: dict) -> Iterator[Tuple[dict, dict]]:
+    """(phase, task) of every task with reference data, in phase order."""
     tasks = {t.get("index"): t for t in doc.get("tasks") or [] if isinstance(t, dict)}
-    refs = []
     for phase in sorted(doc.get("phases") or [], key=lambda p: p.get("index", 0)):
         for ref in phase.get("tasks") or []:
             if tasks.get(ref, {}).get("reference_data"):
-                refs.append((str(phase.get("name")), tasks[ref]["reference_data"]))
-    return refs
+                yield phase, tasks[ref]
+
+
+def _phase_references(doc: dict) -> List[Tuple[str, str]]:
+    return [(str(phase.get("name")), task["reference_data"]) for phase, task in scored_tasks(doc)]
 
 
 def _inputs_of(doc: dict) -> Dict[str, str]:
