@@ -299,9 +299,7 @@ def load_edition(path: Path, collected: Optional[List[Problem]] = None) -> Editi
     problems: List[Problem] = validate_config(raw, display)
     if not all(map(is_unknown_key, problems)):
         raise BuildProblems(problems, unchecked=AFTER_SCHEMA)
-    edition = dataclasses.replace(
-        _cross_checked(raw, display, folder, problems), metrics_module=own_metrics
-    )
+    edition = _cross_checked(raw, display, folder, problems, own_metrics)
     if problems and (collected is None or not data_checkable(edition, problems)):
         raise BuildProblems(problems, unchecked=None if collected is None else AFTER_CONFIG)
     if collected is not None:
@@ -326,8 +324,11 @@ def _own_metrics(value, folder: Path, display: str) -> Dict[str, str]:
     return entry
 
 
-def _cross_checked(raw: dict, display: str, folder: Path, problems: List[Problem]) -> Edition:
-    """The edition ``raw`` describes, the cross-field rules' problems added to ``problems``."""
+def _cross_checked(
+    raw: dict, display: str, folder: Path, problems: List[Problem], own_metrics: Dict[str, str]
+) -> Edition:
+    """The edition ``raw`` describes (with its ``metrics_module`` entry ``own_metrics``, already
+    registered), the cross-field rules' problems added to ``problems``."""
     top = with_defaults(raw, top_level_fields())
     found: List[Problem] = []
     _check_names(raw, display, found)
@@ -369,7 +370,7 @@ def _cross_checked(raw: dict, display: str, folder: Path, problems: List[Problem
         queue=_queue(top["queue"]),
         primary_rule=rule,
         ranking=ranking,
-        metrics_module={},  # load_edition's, once the module has run
+        metrics_module=own_metrics,
     )
 
 
