@@ -46,6 +46,8 @@ class GoldTrack:
     groups: Dict[str, List[str]] = field(default_factory=dict)  # 'lang'/'genre' -> value per item
     #: per item, the release's own annotators list when it repeats names (``annotators_listed``), else None
     listed: List[Optional[List[str]]] = field(default_factory=list)
+    #: per item, its texts where the reference data holds them (a public-gold phase), else None
+    texts: List[Optional[List[str]]] = field(default_factory=list)
 
     @property
     def n_scored(self) -> int:
@@ -84,6 +86,7 @@ def gold_from_columns(track: Track, columns: Dict[str, list], display: str) -> G
         annotators=annotators,
         groups={name: _texts(columns[name]) for name in GROUP_FIELDS if name in columns},
         listed=_listed(columns.get("annotators_listed", [])),
+        texts=columns.get("texts", []),
     )
 
 

@@ -26,7 +26,7 @@ import tempfile
 from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
-from typing import Dict, List
+from typing import Dict, List, Optional
 
 import numpy as np
 
@@ -587,8 +587,19 @@ def worst_items(errors: ItemErrors, count: int = WORST_ITEMS) -> np.ndarray:
     return errors.index[order]
 
 
+#: Characters of an item's text the worst items table shows (the rest is elided).
+TEXT_CHARS = 300
+
+
+def item_text_cell(texts: Optional[List[str]]) -> str:
+    """An item's texts for a table cell: each on its own line, cut at ``TEXT_CHARS`` characters."""
+    shown = (t if len(t) <= TEXT_CHARS else t[:TEXT_CHARS] + "\u2026" for t in texts or [])
+    return "<br>".join(map(html.escape, shown))
+
+
 def worst_items_table(tr) -> str:
-    """The track's items with the largest errors: id, gold, prediction and error."""
+    """The track's items with the largest errors: id, texts (where the reference data holds them,
+    as it does in a phase whose gold is public), gold, prediction and error."""
     kind = kinds.of(tr.track)
     errors = item_errors(tr)
     worst = worst_items(errors)
@@ -597,16 +608,24 @@ def worst_items_table(tr) -> str:
     error_of = dict(zip(errors.index.tolist(), errors.error.tolist()))
     gold = kind.item_texts(tr.track, tr.gold.gold, worst)
     predicted = kind.item_texts(tr.track, tr.prediction.values, worst)
+    texts = [tr.gold.texts[i] for i in worst.tolist()] if tr.gold.texts else []
+    show_texts = any(texts)
     esc = html.escape
-    rows = "".join(
-        f"<tr><td class='l'>{esc(tr.gold.ids[i])}</td><td class='l'>{esc(g)}</td>"
-        f"<td class='l'>{esc(p)}</td><td>{_fmt(error_of[i])}</td></tr>"
-        for i, g, p in zip(worst.tolist(), gold, predicted)
-    )
+    rows = []
+    for n, i in enumerate(worst.tolist()):
+        cells = [f"<td class='l'>{esc(tr.gold.ids[i])}</td>"]
+        if show_texts:
+            cells.append(f"<td class='l'>{item_text_cell(texts[n])}</td>")
+        cells.append(f"<td class='l'>{esc(gold[n])}</td><td class='l'>{esc(predicted[n])}</td>")
+        cells.append(f"<td>{_fmt(error_of[i])}</td>")
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    texts_header = "<th class='l'>Texts</th>" if show_texts else ""
     return (
         f"<h3>The {len(worst)} items with the largest error</h3><p class='sig'>Error: "
         f"{esc(kind.item_error_unit(tr.track))}.</p><table><tr><th class='l'>Item</th>"
-        f"<th class='l'>Gold</th><th class='l'>Prediction</th><th>Error</th></tr>{rows}</table>"
+        f"{texts_header}<th class='l'>Gold</th><th class='l'>Prediction</th><th>Error</th></tr>"
+        + "".join(rows)
+        + "</table>"
     )
 
 

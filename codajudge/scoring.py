@@ -79,7 +79,8 @@ def load_gold(
     spec: TaskSpec, ref_dir: Path, track_ids: Optional[Iterable[str]] = None
 ) -> Dict[str, GoldTrack]:
     """Gold of every track (or only of ``track_ids``), reading each dataset file needed once, and of
-    it only the columns those tracks score (never the texts, which reference data may leave out)."""
+    it only the columns those tracks score, and the items' texts where the phase's gold is public
+    (for the worst items on the results page; reference data may leave them out)."""
     tracks = [t for t in spec.tracks if track_ids is None or t.id in set(track_ids)]
     gold: Dict[str, GoldTrack] = {}
     for dataset in dict.fromkeys(t.dataset for t in tracks):
@@ -90,6 +91,8 @@ def load_gold(
             if t.dataset == dataset
             for name, default in gold_fields(t).items()
         }
+        if not spec.hide_gold:
+            fields["texts"] = None
         columns = read_item_columns(path, f"reference data {path.name}", fields)
         for track in (t for t in tracks if t.dataset == dataset):
             gold[track.id] = gold_from_columns(track, columns, f"reference data {dataset}.jsonl")

@@ -1,5 +1,6 @@
-"""Reference data holds what scoring needs (ids, gold, annotators, lang/genre), not the texts, and
-the scorer reads only the gold of the tracks a submission covers."""
+"""Reference data holds what scoring needs (ids, gold, annotators, lang/genre), not the texts
+except where the phase's gold is public (its worst-items table shows them), and the scorer reads
+only the gold of the tracks a submission covers."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from pathlib import Path
 
 from hostile import edition
 from codajudge.formats.items import (
+    PUBLIC_REFERENCE_FIELDS,
     REFERENCE_FIELDS,
     read_item_columns,
     read_items,
@@ -21,12 +23,15 @@ from codajudge.spec import read_spec, spec_from_dict
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_the_bundle_reference_data_has_no_texts():
+def test_the_bundle_reference_data_has_texts_only_where_the_gold_is_public():
     files = sorted((ROOT / "reference_data").glob("*/*.jsonl"))
     assert files
     for path in files:
-        for item in read_items(path, texts=False):
-            assert "texts" not in item and set(item) <= set(REFERENCE_FIELDS), path
+        public = not read_spec(path.parent).hide_gold
+        fields = PUBLIC_REFERENCE_FIELDS if public else REFERENCE_FIELDS
+        items = read_items(path, texts=False)
+        assert all(set(item) <= set(fields) for item in items), path
+        assert all(("texts" in item) == public for item in items), path
 
 
 def test_the_scorer_reads_only_the_gold_of_the_tracks_it_scores(tmp_path):

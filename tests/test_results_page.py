@@ -140,6 +140,48 @@ def test_the_worst_items_are_those_of_largest_error(tmp_path):
         assert [error_of[item_id] for item_id, _ in shown] == pytest.approx(largest), track.id
 
 
+def test_the_worst_items_show_their_texts_where_the_phase_s_gold_is_public(bundle, kit_run):
+    """Issue 39: the participant has the texts of a public-gold phase's items, so its table shows
+    them (from the reference data, the scoring program's only input); hidden gold keeps none."""
+    texts_of = {}
+    for path in (kit_run.kit / "input_data" / "practice").glob("*.jsonl"):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            item = json.loads(line)
+            texts_of[item["id"]] = item.get("texts")
+    page = (kit_run.out / "detailed_results.html").read_text(encoding="utf-8")
+    tables = page.split("items with the largest error")[1:]
+    assert tables and all("<th class='l'>Texts</th>" in table for table in tables)
+    shown = re.findall(r"<tr><td class='l'>([^<]*)</td><td class='l'>(.*?)</td>", "".join(tables))
+    assert len(shown) >= len(tables)
+    for item_id, cell in shown:
+        expected = [
+            t if len(t) <= report.TEXT_CHARS else t[: report.TEXT_CHARS] + "\u2026"
+            for t in texts_of[html.unescape(item_id)]
+        ]
+        assert cell == "<br>".join(map(html.escape, expected)), item_id
+    for phase in ("evaluation", "post-campaign"):
+        for path in (bundle.tree / "reference_data" / phase).glob("*.jsonl"):
+            assert '"texts"' not in path.read_text(encoding="utf-8"), path
+
+
+def test_reference_data_without_texts_gives_a_table_without_a_texts_column(tmp_path):
+    make_phase(tmp_path, hide_gold=False, n_items=30)
+    for path in (tmp_path / "ref").glob("*.jsonl"):
+        lines = path.read_text(encoding="utf-8").split("\n")  # texts hold U+2028
+        items = [json.loads(line) for line in lines if line]
+        without_texts = [{k: v for k, v in it.items() if k != "texts"} for it in items]
+        path.write_text("".join(json.dumps(it) + "\n" for it in without_texts))
+    page = run_and_read(tmp_path)
+    assert "items with the largest error" in page and "<th class='l'>Texts</th>" not in page
+
+
+def test_a_long_text_is_cut_in_the_table():
+    long = "x" * (report.TEXT_CHARS + 50)
+    cell = report.item_text_cell(["a < b", long])
+    assert cell == "a &lt; b<br>" + "x" * report.TEXT_CHARS + "\u2026"
+    assert report.item_text_cell(None) == ""
+
+
 def run_and_read(root: Path) -> str:
     assert score_main([str(root), str(root / "out")]) == 0
     return (root / "out" / "detailed_results.html").read_text(encoding="utf-8")

@@ -25,7 +25,13 @@ from ..baselines import baseline_class
 from ..assets import PACKAGE, kit_root
 from ..errors import BuildProblems, ConfigError, Problem
 from ..formats.coverage import write_other_phase_ids
-from ..formats.items import public_view, reference_view, write_items
+from ..formats.items import (
+    PUBLIC_REFERENCE_FIELDS,
+    REFERENCE_FIELDS,
+    public_view,
+    reference_view,
+    write_items,
+)
 from ..formats.write import write_prediction
 from ..gold import build_gold, gold_as_values
 from ..importers import PartlyRead, load_split, missing_releases
@@ -389,10 +395,11 @@ def write_phase_data(
     inp.mkdir(parents=True)
     write_spec(ref, spec)
     write_spec(inp, spec)
+    # the texts are public inputs: the reference data of a hidden-gold phase holds the gold only
+    fields = REFERENCE_FIELDS if spec.hide_gold else PUBLIC_REFERENCE_FIELDS
     for dataset in sorted({t.dataset for t in edition.tracks}):
         items = splits[phase.split][dataset]
-        # the texts are public inputs: the reference data holds the gold only
-        write_items(ref / f"{dataset}.jsonl", [reference_view(it) for it in items])
+        write_items(ref / f"{dataset}.jsonl", [reference_view(it, fields) for it in items])
         write_items(inp / f"{dataset}.jsonl", [public_view(it) for it in items])
         write_items(inp / f"{dataset}.train.jsonl", splits["train"].get(dataset, []))
     phases, every_split = phases_named(edition, data)

@@ -8,7 +8,8 @@ graded similarity), ``label`` (majority label; null = no majority) or ``distribu
 label -> probability: a soft label given as gold, in place of the annotations' shares).
 
 Public input data is the item without ``GOLD_FIELDS``; reference data without its texts
-(``REFERENCE_FIELDS``: what scoring reads, the texts being public).
+(``REFERENCE_FIELDS``: what scoring reads, the texts being public), except in a phase whose gold is
+public (``PUBLIC_REFERENCE_FIELDS``: its results page shows the texts of the worst items).
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ from ..errors import ConfigError, ProblemCollector
 GOLD_FIELDS = ("annotations", "score", "label", "distribution")
 PUBLIC_FIELDS = ("id", "texts", "lang", "genre", "annotators", "annotators_listed")
 REFERENCE_FIELDS = ("id", "lang", "genre", "annotators", "annotators_listed") + GOLD_FIELDS
+#: A phase whose gold is public keeps its items' texts in its reference data too, so that its
+#: results page can show the texts of the items with the largest errors.
+PUBLIC_REFERENCE_FIELDS = REFERENCE_FIELDS + ("texts",)
 GROUP_FIELDS = ("lang", "genre")
 #: Characters of lines parsed and checked together: few enough that a
 #: million items never exist as lines or dicts at once.
@@ -39,8 +43,8 @@ def public_view(item: dict) -> dict:
     return {k: item[k] for k in PUBLIC_FIELDS if k in item}
 
 
-def reference_view(item: dict) -> dict:
-    return {k: item[k] for k in REFERENCE_FIELDS if k in item}
+def reference_view(item: dict, fields: Tuple[str, ...] = REFERENCE_FIELDS) -> dict:
+    return {k: item[k] for k in fields if k in item}
 
 
 def read_items(path: Path, display: str = None, texts: bool = True) -> List[dict]:
