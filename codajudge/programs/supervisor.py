@@ -15,11 +15,11 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import BinaryIO, List, Optional
+from typing import List, Optional
 
 from ..errors import ConfigError, Problem, SubmissionError, grouped_by_file
 from ..formats.textfile import safe_display, shorten
-from ..runner.capture import JOIN_SECONDS, CappedOutput, Echo, drain, read_lines
+from ..runner.capture import JOIN_SECONDS, CappedOutput, Echo, drain
 from ..spec import TaskSpec
 from ..untrusted import read_head, stop_session
 from .child import BASELINE_PREFIX, ChildPaths
@@ -75,14 +75,9 @@ class KitLines:
         is_progress = _PROGRESS_LINE.match(line.decode("utf-8", "replace")) is not None
         (self.progress if is_progress else self.others).add(line, echo)
 
-    def read_from(self, stream: BinaryIO, echo: Optional[Echo] = None) -> None:
-        read_lines(stream, self.add, echo)
-
     def finish(self) -> None:
         """After the child ended: the note on the progress lines cut, and the latest ones."""
-        if self.progress.tail:
-            print(self.progress.cut_note(), end="", flush=True)
-            self.progress.echo_tail()
+        self.progress.echo_tail()
 
 
 def run_child(
@@ -111,7 +106,7 @@ def run_child(
     readers, kit_lines = [], KitLines()
     try:
         readers += output.drain(process.stdout, process.stderr)
-        readers.append(drain(os.fdopen(kit_read, "rb"), kit_lines))
+        readers.append(drain(os.fdopen(kit_read, "rb"), kit_lines.add))
         _wait(process, time_limit, paths)
     finally:
         for reader in readers:

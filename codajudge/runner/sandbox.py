@@ -51,6 +51,12 @@ APP_MOUNTS = (
     ("/app/output", True),
     ("/app/shared", True),
 )
+#: bwrap's options that isolate the step: no namespace shared with the host, no capabilities, a
+#: session of its own, its own /proc, /dev and /tmp, and an empty /app for the step's folders.
+ISOLATION = (
+    "--unshare-all --die-with-parent --new-session --cap-drop ALL "
+    "--proc /proc --dev /dev --tmpfs /tmp --tmpfs /app"
+)
 #: How to get the sandbox.
 INSTALL_HINT = "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap)"
 UNISOLATED_NOTE = (
@@ -59,12 +65,16 @@ UNISOLATED_NOTE = (
 )
 
 
+def _chosen() -> Optional[str]:
+    """CODAJUDGE_BWRAP's choice (default ``bwrap``), or None when it turns the sandbox off."""
+    chosen = os.environ.get(BWRAP_ENV, "bwrap")
+    return None if chosen.lower() in ("", "none", "off", "0") else chosen
+
+
 def bwrap_binary() -> Optional[str]:
     """The bwrap to use, or None when it is turned off or not installed."""
-    chosen = os.environ.get(BWRAP_ENV, "bwrap")
-    if chosen.lower() in ("", "none", "off", "0"):
-        return None
-    return shutil.which(chosen)
+    chosen = _chosen()
+    return shutil.which(chosen) if chosen else None
 
 
 def _python_paths() -> List[Path]:
@@ -123,22 +133,7 @@ def command(
 ) -> List[str]:
     """The bwrap command running ``args`` (with /app paths) in a sandbox built from ``folders``
     (``/app/...`` -> host folder)."""
-    out = [
-        bwrap,
-        "--unshare-all",
-        "--die-with-parent",
-        "--new-session",
-        "--cap-drop",
-        "ALL",
-        "--proc",
-        "/proc",
-        "--dev",
-        "/dev",
-        "--tmpfs",
-        "/tmp",
-        "--tmpfs",
-        "/app",
-    ]
+    out = [bwrap, *ISOLATION.split()]
     for kind, source, target in _system_mounts():
         out += [kind, source, target]
     for target, writable in APP_MOUNTS:
@@ -169,11 +164,8 @@ def probe(bwrap: Optional[str]) -> Optional[str]:
     """None if ``bwrap`` can run the kit's Python in a sandbox here, else the reason it cannot
     (turned off or not installed, as the environment says now; user namespaces refused, ...)."""
     if bwrap is None:
-        chosen = os.environ.get(BWRAP_ENV, "bwrap")
         return (
-            "turned off by CODAJUDGE_BWRAP"
-            if chosen.lower() in ("", "none", "off", "0")
-            else "bubblewrap (bwrap) is not installed"
+            "bubblewrap (bwrap) is not installed" if _chosen() else "turned off by CODAJUDGE_BWRAP"
         )
     return _probe_binary(bwrap)
 
@@ -195,13 +187,11 @@ def _probe_binary(bwrap: str) -> Optional[str]:
 _warned: List[str] = []
 
 
-def warn_unisolated(reason: str) -> str:
-    """The note that the step ran without isolation; printed on stderr once per process."""
-    note = UNISOLATED_NOTE.format(reason=reason)
+def warn_unisolated(reason: str) -> None:
+    """Say on stderr, once per process, that the step ran without isolation."""
     if not _warned:
-        print(f"note: {note}", file=sys.stderr)
-        _warned.append(note)
-    return note
+        print(f"note: {UNISOLATED_NOTE.format(reason=reason)}", file=sys.stderr)
+        _warned.append(reason)
 
 
 def make_read_only(folder: Path) -> None:

@@ -107,7 +107,7 @@ def run_step(
         start_new_session=True,
     )
     out, err = CappedOutput(), CappedOutput()
-    readers = [drain(process.stdout, out), drain(process.stderr, err)]
+    readers = [drain(process.stdout, out.add), drain(process.stderr, err.add)]
     try:
         process.wait(timeout=time_limit)
         timed_out = False
