@@ -113,12 +113,10 @@ def clean_output(output_dir: Path) -> None:
         print(f"note: removed {relative!r} from the prediction output: {why}")
 
 
-def clear_kit_names(output_dir: Path, spec: Optional[TaskSpec]) -> None:
+def clear_kit_names(output_dir: Path, spec: TaskSpec) -> None:
     """Remove whatever stands at the names this program writes in the output (a previous run's
     files, or a submission's folder or link of that name, copied there by the worker)."""
-    names = [INGESTION_STATUS, PARTICIPANT_OUTPUT]
-    names += [f"{t.id}.tsv" for t in (spec.tracks if spec else [])]
-    for name in names:
+    for name in [INGESTION_STATUS, PARTICIPANT_OUTPUT] + [f"{t.id}.tsv" for t in spec.tracks]:
         kind = remove_entry(output_dir / name)
         if kind not in (None, "a regular file"):
             print(
@@ -249,46 +247,39 @@ def find_model_folder(folder: Path) -> Optional[Path]:
 @dataclass
 class Ingestion:
     """One run of the ingestion program: its input and output folders, what the code prints
-    (``output``, saved by the caller on failure), the files written to the output folder so far
-    (removed on failure), and the notes and each track's file name as the participant wrote it
-    (for the status file)."""
+    (``output``, saved by the caller on failure), the seed and the time limit given on the
+    command line (None: task.json's), the files written to the output folder so far (removed on
+    failure), and the notes and each track's file name as the participant wrote it (for the
+    status file)."""
 
     input_dir: Path
     output_dir: Path
     output: ParticipantOutput
+    seed: Optional[int] = None
+    time_limit: Optional[float] = None
     written: List[Path] = field(default_factory=list)
     notes: List[str] = field(default_factory=list)
     names: Dict[str, str] = field(default_factory=dict)
 
 
-def ingest(
-    run: Ingestion,
-    submission: Optional[Path],
-    baseline: Optional[str],
-    seed: Optional[int],
-    time_limit: Optional[float],
-) -> int:
+def ingest(run: Ingestion, submission: Optional[Path], baseline: Optional[str]) -> int:
     """The whole prediction step of ``submission`` (or of the built-in ``baseline``). Files reach
     ``run.output_dir`` only at the end, when all succeeded; what the code printed is kept in
     ``run.output`` (saved here on success, by the caller on failure)."""
     spec = read_spec(run.input_dir)
-    seed = spec.seed if seed is None else seed
     started = time.monotonic()
     output_dir = run.output_dir
     clear_kit_names(output_dir, spec)
+    clean_output(output_dir)
     with tempfile.TemporaryDirectory(prefix="codajudge-ingest-") as tmp:
         work = Path(tmp)
         paths = ChildPaths(run.input_dir, work / "predictions", work)
         paths.out_dir.mkdir()
         if baseline is not None:
-            source = f"{BASELINE_PREFIX}{baseline}"
-            run_child(paths, source, seed, time_limit_of(spec, time_limit), output_dir, run.output)
-            tracks, what = [t.id for t in spec.tracks], f"baseline {baseline}"
+            tracks = _run_code(run, spec, paths, f"{BASELINE_PREFIX}{baseline}")
+            what = f"baseline {baseline}"
         else:
-            opened = open_submission(submission, work)
-            for warning in opened.warnings:
-                print(f"note: {warning}")
-            tracks, what = _predict_submission(run, spec, opened.folder, paths, seed, time_limit)
+            tracks, what = _predict_submission(run, spec, submission, paths)
         # the code has run and its processes are stopped; on the platform it could write here
         clean_output(output_dir)
         clear_kit_names(output_dir, spec)
@@ -305,32 +296,34 @@ def ingest(
     return 0
 
 
-def _predict_submission(
-    run: Ingestion,
-    spec: TaskSpec,
-    folder: Path,
-    paths: ChildPaths,
-    seed: int,
-    time_limit: Optional[float],
-):
+def _predict_submission(run: Ingestion, spec: TaskSpec, submission: Path, paths: ChildPaths):
     """(track ids predicted, what the submission was): a code submission's ``model.py`` run on the
-    tracks (``time_limit``: --time-limit, see ``time_limit_of``), or a result submission's files
-    checked; the predictions are written to ``paths.out_dir``."""
-    model_folder = find_model_folder(folder)
+    tracks, or a result submission's files checked; the predictions are written to
+    ``paths.out_dir``."""
+    opened = open_submission(submission, paths.work)
+    for warning in opened.warnings:
+        print(f"note: {warning}")
+    model_folder = find_model_folder(opened.folder)
     if model_folder is None:
-        return check_result_files(run, spec, folder, paths.out_dir), "result submission"
-    _note_result_files_beside_code(spec, folder, run.notes)
+        return check_result_files(run, spec, opened.folder, paths.out_dir), "result submission"
+    _note_result_files_beside_code(spec, opened.folder, run.notes)
     for dataset in dict.fromkeys(t.dataset for t in spec.tracks):
         # the bundle's data is checked here, out of the code's reach (the child says the notes)
         load_dataset(run.input_dir, dataset, say=lambda note: None)
-    source = str(model_folder.resolve())
-    limit = time_limit_of(spec, time_limit)
+    return _run_code(run, spec, paths, str(model_folder.resolve())), "code submission"
+
+
+def _run_code(run: Ingestion, spec: TaskSpec, paths: ChildPaths, source: str) -> List[str]:
+    """The tracks predicted by ``source`` (see ``run_child``) run in the child process, under the
+    time limit of ``time_limit_of``; every track not skipped has its file in ``paths.out_dir``."""
+    seed = spec.seed if run.seed is None else run.seed
+    limit = time_limit_of(spec, run.time_limit)
     skipped = run_child(paths, source, seed, limit, run.output_dir, run.output)
     check_child_output(spec, paths.out_dir, skipped)
     tracks = [t.id for t in spec.tracks if t.id not in skipped]
     if not tracks:  # the child refuses it first; its report could be forged
         raise nothing_predicted()
-    return tracks, "code submission"
+    return tracks
 
 
 def _note_result_files_beside_code(spec: TaskSpec, folder: Path, notes: List[str]) -> None:
@@ -443,14 +436,12 @@ def main(argv: Optional[List[str]] = None, prog: str = "ingest.py") -> int:
     output_dir = Path(args.output)
     output_dir.mkdir(parents=True, exist_ok=True)
     output = ParticipantOutput(saved_in=output_dir)
-    run = Ingestion(Path(args.input_data), output_dir, output)
+    run = Ingestion(Path(args.input_data), output_dir, output, args.seed, args.time_limit)
 
     def body() -> int:
-        clear_kit_names(output_dir, None)
-        clean_output(output_dir)
         check_input_folder(Path(args.input_data))
         submission = None if args.baseline else submission_path(args.submission, prog)
-        return ingest(run, submission, args.baseline, args.seed, args.time_limit)
+        return ingest(run, submission, args.baseline)
 
     def on_error(message: str) -> None:
         for path in run.written:

@@ -123,8 +123,8 @@ def run_child(
 def _start_child(paths: ChildPaths, source: str, seed: int, kit_fd: int) -> subprocess.Popen:
     root = Path(__file__).resolve().parents[2]
     folders = [str(folder.resolve()) for folder in (paths.input_dir, paths.out_dir, paths.work)]
-    command = [sys.executable, "-c", _CHILD_BOOT, str(root), *folders, source]
-    command += ["--seed", str(seed), "--kit-fd", str(kit_fd)]
+    command = [sys.executable, "-c", _CHILD_BOOT, str(root), *folders, source, str(seed)]
+    command.append(str(kit_fd))
     env = dict(os.environ, PYTHONUNBUFFERED="1")  # the participant's lines reach the log as printed
     env.setdefault("PYTHONHASHSEED", "0")  # set iteration order in participant code is reproducible
     return subprocess.Popen(
