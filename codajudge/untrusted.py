@@ -50,10 +50,6 @@ class TreeLimits:
     depth: int = 32
 
 
-class NotRegularFile(OSError):
-    """The path exists but is not a regular file (a FIFO, a socket, a device, a folder)."""
-
-
 def kind_of(mode: int) -> str:
     """What a file mode is, in words, for messages."""
     for test, name in (
@@ -72,8 +68,8 @@ def kind_of(mode: int) -> str:
 
 def open_regular(path, dir_fd: Optional[int] = None) -> int:
     """A read-only descriptor of ``path`` if it is a regular file and not a symbolic link; never
-    blocks (a FIFO opens at once and is then refused). Raises OSError (``NotRegularFile`` for a
-    file of another kind, ELOOP for a link)."""
+    blocks (a FIFO opens at once and is then refused). Raises OSError (EINVAL for a file of
+    another kind, ELOOP for a link)."""
     if not hasattr(os, "O_NOFOLLOW") and os.path.islink(path):  # no such flag (Windows)
         raise OSError(errno.ELOOP, "a symbolic link", str(path))
     fd = os.open(path, _OPEN_FILE, dir_fd=dir_fd)
@@ -84,7 +80,7 @@ def open_regular(path, dir_fd: Optional[int] = None) -> int:
         raise
     if not stat.S_ISREG(mode):
         os.close(fd)
-        raise NotRegularFile(errno.EINVAL, f"{kind_of(mode)}, not a regular file", str(path))
+        raise OSError(errno.EINVAL, f"{kind_of(mode)}, not a regular file", str(path))
     return fd
 
 
@@ -196,11 +192,6 @@ def _why(error: OSError) -> str:
     return error.strerror or str(error)
 
 
-def _entries(dir_fd: int) -> List[str]:
-    with os.scandir(dir_fd) as listing:
-        return sorted(entry.name for entry in listing)
-
-
 def copy_tree(source: Path, target: Path, display: str, limits: TreeLimits = TreeLimits()) -> None:
     """Copy the folder ``source`` left by participant code to the new folder ``target``: regular
     files and folders only, never through a link, within ``limits``. Anything else is refused
@@ -228,7 +219,7 @@ def _copy_entries(dir_fd: int, folder: Path, prefix: str, depth: int, budget: _B
     """Copy the files of one open folder; returns its sub-folders, opened, to copy next."""
     below = []
     try:
-        for name in _entries(dir_fd):
+        for name in sorted(os.listdir(dir_fd)):
             relative = prefix + name
             mode = os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode
             if stat.S_ISDIR(mode) and depth < budget.limits.depth:

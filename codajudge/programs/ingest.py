@@ -406,20 +406,13 @@ def submission_path(given: Optional[str], prog: str) -> Path:
     )
 
 
-def phase_data_folders(beside: Path) -> List[Path]:
-    """The folders beside ``beside`` that hold a phase's data (a task.json), by name."""
-    parent = beside.parent
-    if not parent.is_dir():
-        return []
-    return sorted(d for d in parent.iterdir() if (d / "task.json").is_file())
-
-
 def check_input_folder(input_data: Path) -> None:
     """A usage error when the input data folder does not exist (a mistyped path or phase name),
-    naming the folders beside it that hold a phase's data."""
+    naming the folders beside it that hold a phase's data (a task.json)."""
     if input_data.exists() or input_data.is_symlink():
         return
-    found = phase_data_folders(input_data)
+    beside = input_data.parent.iterdir() if input_data.parent.is_dir() else []
+    found = sorted(folder for folder in beside if (folder / "task.json").is_file())
     raise UsageError.single(
         str(input_data),
         "no such folder",

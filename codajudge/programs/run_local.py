@@ -49,10 +49,6 @@ def open_bundle(path: Path, work: Path) -> Path:
     raise SubmissionError.single(str(path), "bundle not found", expected="a bundle folder or zip")
 
 
-def _tail(text: str, lines: int = 25) -> str:
-    return "\n".join(text.strip().splitlines()[-lines:])
-
-
 def run_once(
     bundle_dir: Path,
     submission: str,
@@ -135,7 +131,8 @@ def _step_error(name: str, step: StepResult) -> KitError:
 
             return Reported([Problem("", text)])
     reason = f"the {name} exited with code {step.exit_code}"
-    return SubmissionError.single(name, reason, found=_tail(step.stderr) or "no message")
+    tail = "\n".join(step.stderr.strip().splitlines()[-25:])
+    return SubmissionError.single(name, reason, found=tail or "no message")
 
 
 def _time_out(step: StepResult) -> SubmissionError:

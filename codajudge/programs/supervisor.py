@@ -168,6 +168,11 @@ def _during(paths: ChildPaths) -> str:
     if data is None:
         return ""
     track, _, step = data.decode("utf-8", "replace").partition("\n")
+    return _while_running(track, step)
+
+
+def _while_running(track: str, step: str) -> str:
+    """ " (while running track 'T': step)", the step left out when empty."""
     shown = f"track '{shorten(safe_display(track), 80)}'"
     if step:
         shown += f": {shorten(safe_display(step), 40)}"
@@ -181,17 +186,9 @@ def last_progress(log: str) -> str:
         match = _PROGRESS_LINE.match(line)
         if match is None:
             continue
-        track, step = shorten(safe_display(match.group(1)), 80), match.group(2)
-        return f" (while running track '{track}': {step})" if step else ""
+        step = match.group(2)
+        return _while_running(match.group(1), step) if step else ""
     return ""
-
-
-def _keep_traceback(source: Path, target: Path) -> None:
-    """Keep the head of a trusted child's traceback for the organisers (MAX_TRACEBACK_BYTES)."""
-    text = read_head(source, MAX_TRACEBACK_BYTES)
-    if text is not None:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(text)
 
 
 def _raise_child_failure(
@@ -219,8 +216,11 @@ def _raise_child_failure(
             f"the code submission stopped unexpectedly: the process {how}{_during(paths)}",
             hint="look for os._exit(), crashes in native libraries or memory use",
         )
-    if trusted and report.get("kind") == "internal":
-        _keep_traceback(paths.internal_error, details_dir / "internal_error_child.txt")
+    if trusted and report.get("kind") == "internal":  # the head of the kit's own traceback
+        text = read_head(paths.internal_error, MAX_TRACEBACK_BYTES)
+        if text is not None:
+            details_dir.mkdir(parents=True, exist_ok=True)
+            (details_dir / "internal_error_child.txt").write_bytes(text)
     try:
         problems = [Problem(**p) for p in report.get("problems", [])]
         omitted = int(report.get("omitted", 0))

@@ -27,7 +27,7 @@ from ..untrusted import copy_tree
 from .bundle_view import PhaseTask
 from . import sandbox
 from .guard import FORBIDDEN_ENV
-from .worker import StepResult, program_command, run_step
+from .worker import APP_PATHS, StepResult, program_command, run_step
 
 GUARD_SITE = Path(__file__).resolve().parent / "guard_site"
 ENGINE = Path(__file__).resolve().parents[1]
@@ -46,20 +46,8 @@ class RunResult:
 
 
 def _layout(work: Path) -> dict:
-    app = {
-        p: str(work / p.strip("/").replace("/", "_"))
-        for p in (
-            "/app/program",
-            "/app/input_data",
-            "/app/ingested_program",
-            "/app/output",
-            "/app/input",
-            "/app/shared",
-        )
-    }
-    app["/app/input/ref"] = app["/app/input"] + "/ref"
-    app["/app/input/res"] = app["/app/input"] + "/res"
-    return app
+    """Each of the worker's ``/app/...`` folders -> its local folder, at the same path in ``work``."""
+    return {path: str(work) + path for path in APP_PATHS}
 
 
 def place_submission(submission: str, target: Path) -> None:
@@ -91,11 +79,10 @@ def place_submission(submission: str, target: Path) -> None:
 def copy_program(source: Path, target: Path) -> None:
     """A program as the worker mounts it; the engine is put beside it when the bundle is the
     repository itself (a built bundle already carries it)."""
-    shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    no_caches = shutil.ignore_patterns("__pycache__", "*.pyc")
+    shutil.copytree(source, target, ignore=no_caches)
     if not (target / "codajudge").is_dir():
-        shutil.copytree(
-            ENGINE, target / "codajudge", ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
-        )
+        shutil.copytree(ENGINE, target / "codajudge", ignore=no_caches)
 
 
 def copy_plain_submission(submission: Path, output: Path) -> None:
