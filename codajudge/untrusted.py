@@ -201,22 +201,13 @@ def copy_tree(source: Path, target: Path, display: str, limits: TreeLimits = Tre
         root = os.open(source, _OPEN_DIR)
     except OSError as error:
         raise budget.refuse(".", _why(error)) from None
-    stack: List[Tuple[int, Path, str, int]] = [(root, Path(target), "", 0)]
     Path(target).mkdir(parents=True)
-    try:
-        while stack:
-            dir_fd, folder, prefix, depth = stack.pop()
-            try:
-                stack.extend(_copy_entries(dir_fd, folder, prefix, depth, budget))
-            finally:
-                os.close(dir_fd)
-    finally:
-        for dir_fd, *_ in stack:
-            os.close(dir_fd)
+    _copy_folder(root, Path(target), "", 0, budget)
 
 
-def _copy_entries(dir_fd: int, folder: Path, prefix: str, depth: int, budget: _Budget):
-    """Copy the files of one open folder; returns its sub-folders, opened, to copy next."""
+def _copy_folder(dir_fd: int, folder: Path, prefix: str, depth: int, budget: _Budget) -> None:
+    """Copy the open folder ``dir_fd`` (closed here) into ``folder``: its files, then its
+    sub-folders, the last one first."""
     below = []
     try:
         for name in sorted(os.listdir(dir_fd)):
@@ -225,14 +216,7 @@ def _copy_entries(dir_fd: int, folder: Path, prefix: str, depth: int, budget: _B
             if stat.S_ISDIR(mode) and depth < budget.limits.depth:
                 budget.take(relative + "/", 0)
                 (folder / name).mkdir()
-                below.append(
-                    (
-                        os.open(name, _OPEN_DIR, dir_fd=dir_fd),
-                        folder / name,
-                        relative + "/",
-                        depth + 1,
-                    )
-                )
+                below.append(name)
             elif stat.S_ISREG(mode):
                 fd = open_regular(name, dir_fd=dir_fd)
                 try:
@@ -242,15 +226,13 @@ def _copy_entries(dir_fd: int, folder: Path, prefix: str, depth: int, budget: _B
             else:
                 found = "folders nested too deep" if stat.S_ISDIR(mode) else kind_of(mode)
                 raise budget.refuse(relative, found)
-    except SubmissionError:
-        for fd, *_ in below:
-            os.close(fd)
-        raise
+        for name in reversed(below):
+            sub_fd = os.open(name, _OPEN_DIR, dir_fd=dir_fd)
+            _copy_folder(sub_fd, folder / name, f"{prefix}{name}/", depth + 1, budget)
     except OSError as error:  # changed under us: a link or FIFO put in place of what was listed
-        for fd, *_ in below:
-            os.close(fd)
         raise budget.refuse(prefix or ".", _why(error)) from None
-    return below
+    finally:
+        os.close(dir_fd)
 
 
 # ---------------------------------------------------------------- pruning

@@ -7,7 +7,7 @@ reports through ``WORK/report.json``, never with the kit's traceback (a failure 
 code carries the traceback of its own frames). The two sides share ``ChildPaths``: the folders of
 one run and the files the child leaves in its work folder, which the supervisor reads as written by
 participant code. The kit's lines (progress, notes) go to the pipe the supervisor passed
-(``--kit-fd``), apart from the participant's stdout and stderr.
+(its last argument), apart from the participant's stdout and stderr.
 """
 
 from __future__ import annotations

@@ -34,17 +34,8 @@ from typing import Dict, List, Optional
 from ..baselines.base import item_annotators
 from ..baselines.interface import MODEL_FILE
 from ..errors import ConfigError, FileRefusals, SubmissionError, UsageError, plural
-from ..formats.archive import (
-    INGESTION_STATUS,
-    PARTICIPANT_OUTPUT,
-    accepted_file_names,
-    claim_by_ids,
-    document_tracks,
-    ignored_file_notes,
-    locate_track_files,
-    naming_hint,
-    submission_files,
-)
+from ..formats import archive
+from ..formats.archive import INGESTION_STATUS
 from ..formats.coverage import other_phase_hint, other_phase_ids
 from ..formats.items import read_items
 from ..formats.submission import ItemKeys, read_prediction
@@ -116,7 +107,8 @@ def clean_output(output_dir: Path) -> None:
 def clear_kit_names(output_dir: Path, spec: TaskSpec) -> None:
     """Remove whatever stands at the names this program writes in the output (a previous run's
     files, or a submission's folder or link of that name, copied there by the worker)."""
-    for name in [INGESTION_STATUS, PARTICIPANT_OUTPUT] + [f"{t.id}.tsv" for t in spec.tracks]:
+    track_files = [f"{t.id}.tsv" for t in spec.tracks]
+    for name in [INGESTION_STATUS, archive.PARTICIPANT_OUTPUT, *track_files]:
         kind = remove_entry(output_dir / name)
         if kind not in (None, "a regular file"):
             print(
@@ -138,18 +130,18 @@ def check_result_files(run: Ingestion, spec: TaskSpec, folder: Path, out_dir: Pa
     what the participant should know (files ignored) is appended to ``run.notes``, and each track's
     file name as the participant wrote it is put in ``run.names`` (for the scorer's notes and
     results page)."""
-    files, unclaimed = locate_track_files(folder, spec.tracks)
+    files, unclaimed = archive.locate_track_files(folder, spec.tracks)
 
     @functools.cache
     def items_of(dataset: str) -> List[dict]:
         return read_items(run.input_dir / f"{dataset}.jsonl", f"input data {dataset}.jsonl")
 
     unread: List[str] = []
-    if unclaimed and document_tracks(spec.tracks):
+    if unclaimed and archive.document_tracks(spec.tracks):
         ids_of = lambda dataset: [item["id"] for item in items_of(dataset)]  # noqa: E731
-        unclaimed = claim_by_ids(folder, files, unclaimed, spec.tracks, ids_of, unread)
+        unclaimed = archive.claim_by_ids(folder, files, unclaimed, spec.tracks, ids_of, unread)
     if not files:
-        expected = accepted_file_names(spec.tracks)
+        expected = archive.accepted_file_names(spec.tracks)
         habits = other_platform_entry_points(folder, unclaimed)
         raise SubmissionError.single(
             "submission",
@@ -158,14 +150,14 @@ def check_result_files(run: Ingestion, spec: TaskSpec, folder: Path, out_dir: Pa
             found=", ".join(habits or unclaimed[:10]) or "an empty submission",
             hint=MODEL_PY_HINT
             if habits
-            else naming_hint(unclaimed, spec.tracks)
+            else archive.naming_hint(unclaimed, spec.tracks)
             if unclaimed
             else None,
         )
     phases = other_phase_ids(run.input_dir)
     run.names.update(_check_and_copy(spec, files, folder, out_dir, items_of, phases))
     given = {track: safe_display(str(relative)) for track, relative in files.items()}
-    for note in unread + ignored_file_notes(unclaimed, spec.tracks, given=given):
+    for note in unread + archive.ignored_file_notes(unclaimed, spec.tracks, given=given):
         run.notes.append(note)
         print(f"note: {note}")
     return [t.id for t in spec.tracks if t.id in files]
@@ -229,7 +221,7 @@ def _check_and_copy(spec, files, folder: Path, out_dir: Path, items_of, phases) 
 
 def find_model_folder(folder: Path) -> Optional[Path]:
     """The folder holding the submission's model.py (at the root, or alone one level down)."""
-    found = [f for f in submission_files(folder) if f.name == MODEL_FILE]
+    found = [f for f in archive.submission_files(folder) if f.name == MODEL_FILE]
     if not found:
         return None
     shallowest = min(len(f.parts) for f in found)
@@ -330,7 +322,7 @@ def _note_result_files_beside_code(spec: TaskSpec, folder: Path, notes: List[str
     """A note when a code submission also holds files named like the tracks' prediction files:
     they are not what is scored (the code's predictions are), which the participant may not expect."""
     try:
-        files, _ = locate_track_files(folder, spec.tracks)
+        files, _ = archive.locate_track_files(folder, spec.tracks)
     except SubmissionError:  # a file named so twice, or a link: nothing is read from them anyway
         return
     if not files:
@@ -442,7 +434,7 @@ def main(argv: Optional[List[str]] = None, prog: str = "ingest.py") -> int:
         remove_entry(output_dir / INGESTION_STATUS)
         try:
             clean_output(output_dir)
-            remove_entry(output_dir / PARTICIPANT_OUTPUT)
+            remove_entry(output_dir / archive.PARTICIPANT_OUTPUT)
             saved = output.save(output_dir, failure=message)
             _say_where(saved if output.printed else None)
         finally:

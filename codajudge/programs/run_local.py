@@ -30,7 +30,7 @@ from ..spec import read_spec
 from ..runner.bundle_view import PhaseTask, phase_task, read_competition
 from ..runner.local import PREDICTION_OUTPUT, RunResult, run_submission
 from ..runner.worker import StepResult
-from .supervisor import TIME_LIMIT_HINT, last_progress
+from .supervisor import last_progress, past_time_limit
 from .participant import code_printed
 from ..untrusted import copy_tree
 from .common import BUNDLE_PROBLEM, REFUSED, own_words, run_guarded, summary
@@ -135,19 +135,11 @@ def _step_error(name: str, step: StepResult) -> KitError:
     return SubmissionError.single(name, reason, found=tail or "no message")
 
 
-def _time_out(step: StepResult) -> SubmissionError:
-    """The prediction step stopped at its time limit: the limit, the track it was on, what to do."""
-    limit = f" of {step.time_limit:g} s" if step.time_limit is not None else ""
-    return SubmissionError.single(
-        "code submission",
-        f"the code submission ran past the time limit{limit}{last_progress(step.stdout)}",
-        hint=f"{TIME_LIMIT_HINT} (locally, --time-limit sets the limit of each step)",
-    )
-
-
 def read_scores(result: RunResult) -> Dict[str, float]:
     if result.prediction is not None and result.prediction.timed_out:
-        raise _time_out(result.prediction)
+        during = last_progress(result.prediction.stdout)
+        limit_note = "locally, --time-limit sets the limit of each step"
+        raise past_time_limit(result.prediction.time_limit, during, limit_note)
     for name, step in (("prediction step", result.prediction), ("scoring step", result.scoring)):
         if step is not None and step.exit_code != 0:
             raise _step_error(name, step)

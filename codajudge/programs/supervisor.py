@@ -68,12 +68,13 @@ class KitLines:
     their cap are printed by ``finish``."""
 
     def __init__(self):
-        self.progress = CappedOutput(PROGRESS_HEAD_BYTES, PROGRESS_TAIL_BYTES, _print_kit_line)
-        self.others = CappedOutput(KIT_LINES_BYTES, 0, _print_kit_line)
+        self.progress = CappedOutput(PROGRESS_HEAD_BYTES, PROGRESS_TAIL_BYTES)
+        self.others = CappedOutput(KIT_LINES_BYTES, 0)
 
     def add(self, line: bytes, echo: Optional[Echo] = None) -> None:
+        """Keep ``line`` and print it while its cap holds (``echo``, the pipe's, is not used)."""
         is_progress = _PROGRESS_LINE.match(line.decode("utf-8", "replace")) is not None
-        (self.progress if is_progress else self.others).add(line, echo)
+        (self.progress if is_progress else self.others).add(line, _print_kit_line)
 
     def finish(self) -> None:
         """After the child ended: the note on the progress lines cut, and the latest ones."""
@@ -148,16 +149,24 @@ def _wait(process: subprocess.Popen, time_limit: Optional[float], paths: ChildPa
         process.wait(timeout=time_limit)
     except subprocess.TimeoutExpired:
         _stop(process)
-        raise SubmissionError.single(
-            "code submission",
-            f"the code submission ran past the time limit of {time_limit:g} s{_during(paths)}",
-            hint=f"{TIME_LIMIT_HINT} (code gets the phase's time limit minus up to 60 s kept "
-            "for scoring)",
-        )
+        limit_note = "code gets the phase's time limit minus up to 60 s kept for scoring"
+        raise past_time_limit(time_limit, _during(paths), limit_note)
     except BaseException:
         _stop(process)
         raise
     _stop(process)  # forks of the child may live on after it exited
+
+
+def past_time_limit(limit: Optional[float], during: str, limit_note: str) -> SubmissionError:
+    """The refusal of a code submission stopped at its time limit of ``limit`` seconds (None:
+    unknown), ``during`` a step (``_while_running``); ``limit_note`` says where the limit comes
+    from."""
+    shown = f" of {limit:g} s" if limit is not None else ""
+    return SubmissionError.single(
+        "code submission",
+        f"the code submission ran past the time limit{shown}{during}",
+        hint=f"{TIME_LIMIT_HINT} ({limit_note})",
+    )
 
 
 def _during(paths: ChildPaths) -> str:

@@ -27,18 +27,17 @@ Echo = Callable[[bytes], None]
 class CappedOutput:
     """The head and the tail of a stream of lines (bytes; several pipes may feed one, line by
     line), and the count of the lines and bytes cut between them. Each line kept in the head is
-    echoed as it arrives (``on_head_line``, or the echo its pipe was drained with), and
+    echoed as it arrives (with the echo its pipe was drained with), and
     ``on_head_full`` is called once, when the head is full; ``echo_tail`` echoes the tail."""
 
     def __init__(
         self,
         head_bytes: int = HEAD_BYTES,
         tail_bytes: int = TAIL_BYTES,
-        on_head_line: Optional[Echo] = None,
         on_head_full: Optional[Callable[[], None]] = None,
     ):
         self.head_bytes, self.tail_bytes = head_bytes, tail_bytes
-        self.on_head_line, self.on_head_full = on_head_line, on_head_full
+        self.on_head_full = on_head_full
         self.head: List[bytes] = []
         self.tail: Deque[Tuple[bytes, Optional[Echo]]] = deque()
         self.kept_head = self.kept_tail = 0
@@ -47,7 +46,6 @@ class CappedOutput:
         self._lock = threading.Lock()
 
     def add(self, line: bytes, echo: Optional[Echo] = None) -> None:
-        echo = echo or self.on_head_line
         with self._lock:
             self.lines, self.bytes = self.lines + 1, self.bytes + len(line)
             if not self.tail and self.kept_head + len(line) <= self.head_bytes:

@@ -114,16 +114,12 @@ def _system_mounts() -> List[Tuple[str, str]]:
     return mounts
 
 
-def _is_within(path: Path, folder: Path) -> bool:
-    return path == folder or folder in path.parents
-
-
 def exposed_secret(secrets: Iterable[Path]) -> Optional[str]:
     """A reason not to sandbox: a mount the sandbox needs would contain one of ``secrets``."""
     secrets = [Path(os.path.realpath(s)) for s in secrets]
     for _, source, _target in (m for m in _system_mounts() if m[0] == "--ro-bind"):
         for secret in secrets:
-            if _is_within(secret, Path(os.path.realpath(source))):
+            if secret.is_relative_to(os.path.realpath(source)):
                 return f"the bundle's {secret.name} lies inside {source}, which the sandbox would expose"
     return None
 
