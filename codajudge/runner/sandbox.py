@@ -125,17 +125,17 @@ def exposed_secret(secrets: Iterable[Path]) -> Optional[str]:
 
 
 def command(
-    bwrap: str, args: Sequence[str], folders: Dict[str, str], env: Dict[str, str]
+    bwrap: str, args: Sequence[str], root: Optional[Path], env: Dict[str, str]
 ) -> List[str]:
-    """The bwrap command running ``args`` (with /app paths) in a sandbox built from ``folders``
-    (``/app/...`` -> host folder)."""
+    """The bwrap command running ``args`` (with /app paths) in a sandbox that mounts the
+    ``APP_MOUNTS`` found in the step's folder ``root`` (its ``app/...``; None: none)."""
     out = [bwrap, *ISOLATION.split()]
     for kind, source, target in _system_mounts():
         out += [kind, source, target]
-    for target, writable in APP_MOUNTS:
-        if target in folders and os.path.isdir(folders[target]):
-            out += ["--bind" if writable else "--ro-bind", folders[target], target]
-    out += ["--chdir", "/app/program" if "/app/program" in folders else "/", "--clearenv"]
+    for target, writable in APP_MOUNTS if root is not None else ():
+        if os.path.isdir(f"{root}{target}"):
+            out += ["--bind" if writable else "--ro-bind", f"{root}{target}", target]
+    out += ["--chdir", "/app/program" if root is not None else "/", "--clearenv"]
     for key, value in sorted(env.items()):
         out += ["--setenv", key, value]
     program = [interpreter() if args[0] == sys.executable else args[0]]
@@ -169,7 +169,7 @@ def probe(bwrap: Optional[str]) -> Optional[str]:
 @functools.lru_cache(maxsize=4)
 def _probe_binary(bwrap: str) -> Optional[str]:
     """``probe`` of an installed bwrap: it runs the kit's Python once per process."""
-    args = command(bwrap, [sys.executable, "-c", "import numpy"], {}, step_env())
+    args = command(bwrap, [sys.executable, "-c", "import numpy"], None, step_env())
     try:
         done = subprocess.run(args, capture_output=True, text=True, errors="replace", timeout=60)
     except (OSError, subprocess.TimeoutExpired) as e:
