@@ -89,15 +89,10 @@ def read_head(path, limit: int) -> Optional[bytes]:
     regular file."""
     try:
         fd = open_regular(path)
-    except OSError:
-        return None
-    try:
-        with open(fd, "rb", closefd=False) as file:
+        with open(fd, "rb") as file:  # closes fd
             return file.read(limit)
     except OSError:
         return None
-    finally:
-        os.close(fd)
 
 
 def read_small(path, limit: int) -> Optional[bytes]:

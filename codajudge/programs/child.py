@@ -19,7 +19,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional
 
 from ..baselines.interface import (
     MODEL_FILE,
@@ -252,10 +252,16 @@ class _Run:
     def __init__(self, paths: ChildPaths, source: str, seed: int, say: Callable[[str], None]):
         self.paths, self.seed, self.say = paths, seed, say
         self.written = WrittenFiles(paths.work)
-        if not source.startswith(BASELINE_PREFIX):
-            self.written.install()
-        self.model_class, self.root = _model_source(source)
         self.refusals = FileRefusals(unit="track")
+        self.root: Optional[Path] = None
+        if source.startswith(BASELINE_PREFIX):
+            from ..baselines import baseline_class
+
+            self.model_class = baseline_class(source[len(BASELINE_PREFIX) :])
+        else:
+            self.written.install()
+            self.root = Path(source).resolve()
+            self.model_class = _load_model_class(self.root)
 
     def step(self, track: Track, what: str) -> None:
         """Which track and step the run is on (read by the supervisor at a time-out)."""
@@ -268,17 +274,6 @@ class _Run:
             return call_participant(f"track '{track.id}': {what}", self.root, function, *args)
         except SubmissionError as error:
             raise with_traceback(error, self.root) from None
-
-
-def _model_source(source: str) -> Tuple[type, Optional[Path]]:
-    """The Model class of ``source`` (``baseline:NAME`` or a code submission's folder) and the
-    submission's folder (None for a baseline)."""
-    if source.startswith(BASELINE_PREFIX):
-        from ..baselines import baseline_class
-
-        return baseline_class(source[len(BASELINE_PREFIX) :]), None
-    root = Path(source).resolve()
-    return _load_model_class(root), root
 
 
 def run_models(

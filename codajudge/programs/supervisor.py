@@ -114,10 +114,8 @@ def run_child(
             reader.join(JOIN_SECONDS)
         output.finish()
         kit_lines.finish()
-    _raise_child_failure(
-        paths, process.returncode, details_dir, trusted=source.startswith(BASELINE_PREFIX)
-    )
-    skipped = (read_json_object(paths.report, MAX_REPORT_BYTES) or {}).get("skipped")
+    trusted = source.startswith(BASELINE_PREFIX)
+    skipped = _child_report(paths, process.returncode, details_dir, trusted).get("skipped")
     return [t for t in skipped if isinstance(t, str)] if isinstance(skipped, list) else []
 
 
@@ -200,10 +198,8 @@ def last_progress(log: str) -> str:
     return ""
 
 
-def _raise_child_failure(
-    paths: ChildPaths, returncode: int, details_dir: Path, trusted: bool = True
-) -> None:
-    """Raise the child's failure.
+def _child_report(paths: ChildPaths, returncode: int, details_dir: Path, trusted: bool) -> dict:
+    """The child's report when it says "ok"; otherwise its failure is raised.
 
     What the kit trusts: a child's report is the kit's own word only when the child ran no
     participant code (``trusted``: a built-in baseline). Otherwise every file in the work folder
@@ -213,7 +209,7 @@ def _raise_child_failure(
     its traceback file is not kept (it is no kit's traceback, and could be of any size)."""
     report = read_json_object(paths.report, MAX_REPORT_BYTES)
     if report is not None and report.get("status") == "ok":
-        return  # every file was written and checked; an exit code set later (atexit) changes nothing
+        return report  # the files were written and checked; a later exit code (atexit) is moot
     if report is None:
         how = (
             f"was killed by signal {-returncode} (out of memory?)"
