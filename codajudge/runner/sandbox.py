@@ -86,10 +86,9 @@ def _python_paths() -> List[Path]:
         sys.base_exec_prefix,
         os.path.dirname(os.path.realpath(sys.executable)),
     }
-    paths.update(p for p in site.getsitepackages() if os.path.isdir(p))
-    user_site = site.getusersitepackages()
-    if user_site and os.path.isdir(user_site) and site.ENABLE_USER_SITE:
-        paths.add(user_site)
+    paths.update(site.getsitepackages())
+    if site.ENABLE_USER_SITE:
+        paths.add(site.getusersitepackages())
     return sorted(Path(os.path.realpath(p)) for p in paths if p and os.path.isdir(p))
 
 
