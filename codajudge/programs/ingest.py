@@ -143,16 +143,13 @@ def check_result_files(run: Ingestion, spec: TaskSpec, folder: Path, out_dir: Pa
     if not files:
         expected = archive.accepted_file_names(spec.tracks)
         habits = other_platform_entry_points(folder, unclaimed)
+        naming = archive.naming_hint(unclaimed, spec.tracks) if unclaimed else None
         raise SubmissionError.single(
             "submission",
             f"neither {MODEL_FILE} nor any prediction file was found",
             expected=f"{MODEL_FILE} (a code submission) or files named {expected}",
             found=", ".join(habits or unclaimed[:10]) or "an empty submission",
-            hint=MODEL_PY_HINT
-            if habits
-            else archive.naming_hint(unclaimed, spec.tracks)
-            if unclaimed
-            else None,
+            hint=MODEL_PY_HINT if habits else naming,
         )
     phases = other_phase_ids(run.input_dir)
     run.names.update(_check_and_copy(spec, files, folder, out_dir, items_of, phases))
