@@ -23,34 +23,29 @@ from . import __version__
 from .assets import SOURCE_CHECKOUT, is_source_checkout
 
 COMMANDS = {
-    "build": ("codajudge.programs.build", "build a bundle from an edition (build_bundle.py)"),
-    "check": (
-        "codajudge.programs.check",
-        "check a bundle folder or zip before uploading it, or an edition config",
-    ),
-    "new": ("codajudge.programs.new_edition", "write a new edition folder to fill in"),
-    "baselines": (
-        "codajudge.programs.baselines",
-        "build an edition, run every baseline on a phase and print their scores",
-    ),
-    "schema": ("codajudge.programs.schema", "print the edition config's JSON Schema"),
-    "run": (
-        "codajudge.programs.run_local",
-        "run a submission through both steps locally (run_local.py)",
-    ),
-    "score": ("codajudge.programs.score", "the scoring program (scoring_program/score.py)"),
-    "ingest": ("codajudge.programs.ingest", "the ingestion program (ingestion_program/ingest.py)"),
-    "rank": (
-        "codajudge.programs.rank",
-        "rank final submissions with statistical ties (rank_submissions.py)",
-    ),
-    "bench": (None, "performance benchmarks (benchmarks/run.py, in a source checkout)"),
+    "build": "build a bundle from an edition (build_bundle.py)",
+    "check": "check a bundle folder or zip before uploading it, or an edition config",
+    "new": "write a new edition folder to fill in",
+    "baselines": "build an edition, run every baseline on a phase and print their scores",
+    "schema": "print the edition config's JSON Schema",
+    "run": "run a submission through both steps locally (run_local.py)",
+    "score": "the scoring program (scoring_program/score.py)",
+    "ingest": "the ingestion program (ingestion_program/ingest.py)",
+    "rank": "rank final submissions with statistical ties (rank_submissions.py)",
+    "bench": "performance benchmarks (benchmarks/run.py, in a source checkout)",
 }
+#: The commands whose module in ``codajudge.programs`` is not named as the command.
+MODULES = {"new": "new_edition", "run": "run_local"}
+
+
+def module_of(command: str) -> str:
+    """The module whose ``main`` runs ``command`` (every command but bench)."""
+    return f"codajudge.programs.{MODULES.get(command, command)}"
 
 
 def usage() -> str:
     lines = [f"usage: codajudge COMMAND [ARGS]   (codajudge {__version__})", "", "commands:"]
-    lines += [f"  {name:<9} {text}" for name, (_, text) in COMMANDS.items()]
+    lines += [f"  {name:<9} {text}" for name, text in COMMANDS.items()]
     lines += [
         "",
         "codajudge COMMAND --help shows the options of one command; codajudge --version the version.",
@@ -69,9 +64,7 @@ def bench(argv: List[str]) -> int:
         return 1
     if str(SOURCE_CHECKOUT) not in sys.path:
         sys.path.insert(0, str(SOURCE_CHECKOUT))
-    from benchmarks.run import (
-        main as run_benchmarks,
-    )  # each case is measured in a fresh worker process
+    from benchmarks.run import main as run_benchmarks  # each case runs in a fresh worker process
 
     return run_benchmarks(argv, prog="codajudge bench")
 
@@ -98,7 +91,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     require_runtime(f"codajudge {command}")
     import importlib
 
-    module = importlib.import_module(COMMANDS[command][0])
+    module = importlib.import_module(module_of(command))
     return module.main(rest, prog=f"codajudge {command}")
 
 

@@ -66,11 +66,7 @@ def _inside(path: Path, base: Path) -> bool:
 
 def path_problem(value, base: Path, where: str, key: str, base_name: str) -> Optional[Problem]:
     """A Problem unless ``value`` is a relative path that stays inside ``base`` once symlinks are resolved."""
-    if not isinstance(value, str) or not value or "\0" in value:
-        return Problem(
-            where, f"'{key}' must be a relative path inside {base_name}", found=repr(value)[:80]
-        )
-    if _escapes_lexically(value):
+    if not isinstance(value, str) or not value or "\0" in value or _escapes_lexically(value):
         return Problem(
             where,
             f"'{key}' must be a relative path inside {base_name}",
@@ -95,9 +91,8 @@ def escaping_links(folder: Path, base: Path) -> Iterator[Path]:
         yield folder
     if not folder.is_dir() or not _inside(folder, base):
         return
-    for current, dirs, files in os.walk(
-        folder
-    ):  # does not descend into linked folders; they are checked here
+    # os.walk does not descend into linked folders; they are checked here
+    for current, dirs, files in os.walk(folder):
         for name in dirs + files:
             entry = Path(current) / name
             if entry.is_symlink() and not _inside(entry, base):

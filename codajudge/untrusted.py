@@ -50,10 +50,6 @@ class TreeLimits:
     depth: int = 32
 
 
-class NotRegularFile(OSError):
-    """The path exists but is not a regular file (a FIFO, a socket, a device, a folder)."""
-
-
 def kind_of(mode: int) -> str:
     """What a file mode is, in words, for messages."""
     for test, name in (
@@ -72,8 +68,8 @@ def kind_of(mode: int) -> str:
 
 def open_regular(path, dir_fd: Optional[int] = None) -> int:
     """A read-only descriptor of ``path`` if it is a regular file and not a symbolic link; never
-    blocks (a FIFO opens at once and is then refused). Raises OSError (``NotRegularFile`` for a
-    file of another kind, ELOOP for a link)."""
+    blocks (a FIFO opens at once and is then refused). Raises OSError (EINVAL for a file of
+    another kind, ELOOP for a link)."""
     if not hasattr(os, "O_NOFOLLOW") and os.path.islink(path):  # no such flag (Windows)
         raise OSError(errno.ELOOP, "a symbolic link", str(path))
     fd = os.open(path, _OPEN_FILE, dir_fd=dir_fd)
@@ -84,7 +80,7 @@ def open_regular(path, dir_fd: Optional[int] = None) -> int:
         raise
     if not stat.S_ISREG(mode):
         os.close(fd)
-        raise NotRegularFile(errno.EINVAL, f"{kind_of(mode)}, not a regular file", str(path))
+        raise OSError(errno.EINVAL, f"{kind_of(mode)}, not a regular file", str(path))
     return fd
 
 
@@ -93,15 +89,10 @@ def read_head(path, limit: int) -> Optional[bytes]:
     regular file."""
     try:
         fd = open_regular(path)
-    except OSError:
-        return None
-    try:
-        with open(fd, "rb", closefd=False) as file:
+        with open(fd, "rb") as file:  # closes fd
             return file.read(limit)
     except OSError:
         return None
-    finally:
-        os.close(fd)
 
 
 def read_small(path, limit: int) -> Optional[bytes]:
@@ -196,11 +187,6 @@ def _why(error: OSError) -> str:
     return error.strerror or str(error)
 
 
-def _entries(dir_fd: int) -> List[str]:
-    with os.scandir(dir_fd) as listing:
-        return sorted(entry.name for entry in listing)
-
-
 def copy_tree(source: Path, target: Path, display: str, limits: TreeLimits = TreeLimits()) -> None:
     """Copy the folder ``source`` left by participant code to the new folder ``target``: regular
     files and folders only, never through a link, within ``limits``. Anything else is refused
@@ -210,38 +196,22 @@ def copy_tree(source: Path, target: Path, display: str, limits: TreeLimits = Tre
         root = os.open(source, _OPEN_DIR)
     except OSError as error:
         raise budget.refuse(".", _why(error)) from None
-    stack: List[Tuple[int, Path, str, int]] = [(root, Path(target), "", 0)]
     Path(target).mkdir(parents=True)
-    try:
-        while stack:
-            dir_fd, folder, prefix, depth = stack.pop()
-            try:
-                stack.extend(_copy_entries(dir_fd, folder, prefix, depth, budget))
-            finally:
-                os.close(dir_fd)
-    finally:
-        for dir_fd, *_ in stack:
-            os.close(dir_fd)
+    _copy_folder(root, Path(target), "", 0, budget)
 
 
-def _copy_entries(dir_fd: int, folder: Path, prefix: str, depth: int, budget: _Budget):
-    """Copy the files of one open folder; returns its sub-folders, opened, to copy next."""
+def _copy_folder(dir_fd: int, folder: Path, prefix: str, depth: int, budget: _Budget) -> None:
+    """Copy the open folder ``dir_fd`` (closed here) into ``folder``: its files, then its
+    sub-folders, the last one first."""
     below = []
     try:
-        for name in _entries(dir_fd):
+        for name in sorted(os.listdir(dir_fd)):
             relative = prefix + name
             mode = os.stat(name, dir_fd=dir_fd, follow_symlinks=False).st_mode
             if stat.S_ISDIR(mode) and depth < budget.limits.depth:
                 budget.take(relative + "/", 0)
                 (folder / name).mkdir()
-                below.append(
-                    (
-                        os.open(name, _OPEN_DIR, dir_fd=dir_fd),
-                        folder / name,
-                        relative + "/",
-                        depth + 1,
-                    )
-                )
+                below.append(name)
             elif stat.S_ISREG(mode):
                 fd = open_regular(name, dir_fd=dir_fd)
                 try:
@@ -251,15 +221,13 @@ def _copy_entries(dir_fd: int, folder: Path, prefix: str, depth: int, budget: _B
             else:
                 found = "folders nested too deep" if stat.S_ISDIR(mode) else kind_of(mode)
                 raise budget.refuse(relative, found)
-    except SubmissionError:
-        for fd, *_ in below:
-            os.close(fd)
-        raise
+        for name in reversed(below):
+            sub_fd = os.open(name, _OPEN_DIR, dir_fd=dir_fd)
+            _copy_folder(sub_fd, folder / name, f"{prefix}{name}/", depth + 1, budget)
     except OSError as error:  # changed under us: a link or FIFO put in place of what was listed
-        for fd, *_ in below:
-            os.close(fd)
         raise budget.refuse(prefix or ".", _why(error)) from None
-    return below
+    finally:
+        os.close(dir_fd)
 
 
 # ---------------------------------------------------------------- pruning

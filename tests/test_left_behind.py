@@ -250,7 +250,7 @@ LEAVING_MODEL = """
 import os, signal
 from pathlib import Path
 here = Path(__file__).resolve().parent
-output = Path("/app/output") if Path("/app/output").is_dir() else here.parent / "app_output"
+output = Path("/app/output") if Path("/app/output").is_dir() else here.parent / "output"
 LEAVE(output)
 os.kill(os.getppid(), signal.SIGKILL)
 os._exit(0)

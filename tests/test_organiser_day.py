@@ -267,12 +267,12 @@ def test_a_list_of_unquoted_labels_is_one_line_with_the_list_quoted(tmp_path, ca
 def test_every_help_text_states_its_whole_first_paragraph(command, capsys):
     import importlib
 
-    from codajudge.cli import COMMANDS
+    from codajudge.cli import module_of
 
     with pytest.raises(SystemExit):
         cli([command, "--help"])
     out = " ".join(capsys.readouterr().out.split())
-    doc = importlib.import_module(COMMANDS[command][0]).__doc__
+    doc = importlib.import_module(module_of(command)).__doc__
     first = " ".join(doc.strip().split("\n\n")[0].split())
     assert first in out and first.endswith(".")
 

@@ -363,7 +363,7 @@ def test_the_scoring_program_prints_the_notes_before_anything_else(tmp_path, cap
     def broken(*args):
         raise RuntimeError("the page could not be drawn")
 
-    monkeypatch.setattr(score, "detailed_html", broken)
+    monkeypatch.setattr(score.report, "detailed_html", broken)
     assert score.main([str(_score_with_notes(tmp_path)), str(tmp_path / "out")]) == 3
     out = capsys.readouterr().out
     assert out.startswith(f"note: {IGNORED_NOTE}\nnote: file 'notes.txt' matches no track")

@@ -245,6 +245,6 @@ def test_without_a_sandbox_the_runner_says_so_and_the_attack_works(
 
 def test_scoring_uses_a_read_only_copy(bundle, tmp_path):
     result = _run(bundle, "baseline:random", tmp_path / "work")
-    ref = tmp_path / "work" / "app_input" / "ref"
+    ref = tmp_path / "work" / "score" / "app" / "input" / "ref"
     assert result.scoring.exit_code == 0
     assert all(not (p.stat().st_mode & 0o222) for p in [ref, *ref.rglob("*")])

@@ -7,12 +7,11 @@ reports through ``WORK/report.json``, never with the kit's traceback (a failure 
 code carries the traceback of its own frames). The two sides share ``ChildPaths``: the folders of
 one run and the files the child leaves in its work folder, which the supervisor reads as written by
 participant code. The kit's lines (progress, notes) go to the pipe the supervisor passed
-(``--kit-fd``), apart from the participant's stdout and stderr.
+(its last argument), apart from the participant's stdout and stderr.
 """
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import errno
 import json
@@ -20,7 +19,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional
 
 from ..baselines.interface import (
     MODEL_FILE,
@@ -91,20 +90,6 @@ def load_dataset(
 # ---------------------------------------------------------------- the child process (participant code)
 
 
-def _write_report(paths: ChildPaths, report: dict) -> None:
-    atomic_write(paths.report, json.dumps(report, ensure_ascii=False))
-
-
-def _error_report(error: KitError) -> dict:
-    kind = "config" if isinstance(error, ConfigError) else "submission"
-    return {
-        "status": "failed",
-        "kind": kind,
-        "omitted": error.omitted,
-        "problems": [dataclasses.asdict(p) for p in error.problems],
-    }
-
-
 #: What code that writes its own prediction files is told (the kit writes them from predict()).
 RETURN_PREDICTIONS_HINT = (
     "the kit writes the prediction files itself: return the predictions from predict() (one per "
@@ -140,10 +125,13 @@ class WrittenFiles:
         if not kit and "__pycache__" not in full and name not in self.paths:
             self.paths.append(name)
 
-    def shown(self) -> str:
-        """The first files written, as a message shows them ('' when none)."""
+    def advice(self) -> str:
+        """What code that wrote files is told, naming the first of them ('' when it wrote none)."""
+        if not self.paths:
+            return ""
         listed = ", ".join(repr(_path_end(p)) for p in self.paths[:WRITTEN_SHOWN])
-        return listed + (", ..." if len(self.paths) > WRITTEN_SHOWN else "")
+        more = ", ..." if len(self.paths) > WRITTEN_SHOWN else ""
+        return f"your code wrote {listed}{more}, but {RETURN_PREDICTIONS_HINT}"
 
 
 def _path_end(path: str, limit: int = 80) -> str:
@@ -168,15 +156,13 @@ def writing_hint(raised: Optional[BaseException]) -> Optional[str]:
     return None
 
 
-def nothing_predicted(written: str = "") -> SubmissionError:
+def nothing_predicted(advice: str = "") -> SubmissionError:
     """The refusal of a code submission whose predict() returned None for every track;
-    ``written``: the files the code wrote (``WrittenFiles.shown``), then told to return them."""
+    ``advice``: ``WrittenFiles.advice`` of the files the code wrote."""
     return SubmissionError.single(
         MODEL_FILE,
         "predict() returned None for every track, so nothing can be scored",
-        hint=f"your code wrote {written}, but {RETURN_PREDICTIONS_HINT}"
-        if written
-        else "return one prediction per item for at least one track",
+        hint=advice or "return one prediction per item for at least one track",
     )
 
 
@@ -266,10 +252,16 @@ class _Run:
     def __init__(self, paths: ChildPaths, source: str, seed: int, say: Callable[[str], None]):
         self.paths, self.seed, self.say = paths, seed, say
         self.written = WrittenFiles(paths.work)
-        if not source.startswith(BASELINE_PREFIX):
-            self.written.install()
-        self.model_class, self.root = _model_source(source)
         self.refusals = FileRefusals(unit="track")
+        self.root: Optional[Path] = None
+        if source.startswith(BASELINE_PREFIX):
+            from ..baselines import baseline_class
+
+            self.model_class = baseline_class(source[len(BASELINE_PREFIX) :])
+        else:
+            self.written.install()
+            self.root = Path(source).resolve()
+            self.model_class = _load_model_class(self.root)
 
     def step(self, track: Track, what: str) -> None:
         """Which track and step the run is on (read by the supervisor at a time-out)."""
@@ -282,17 +274,6 @@ class _Run:
             return call_participant(f"track '{track.id}': {what}", self.root, function, *args)
         except SubmissionError as error:
             raise with_traceback(error, self.root) from None
-
-
-def _model_source(source: str) -> Tuple[type, Optional[Path]]:
-    """The Model class of ``source`` (``baseline:NAME`` or a code submission's folder) and the
-    submission's folder (None for a baseline)."""
-    if source.startswith(BASELINE_PREFIX):
-        from ..baselines import baseline_class
-
-        return baseline_class(source[len(BASELINE_PREFIX) :]), None
-    root = Path(source).resolve()
-    return _load_model_class(root), root
 
 
 def run_models(
@@ -312,7 +293,7 @@ def run_models(
             skipped.append(track.id)
     run.refusals.raise_if_any()
     if len(skipped) == len(spec.tracks):
-        raise nothing_predicted(run.written.shown())
+        raise nothing_predicted(run.written.advice())
     return skipped
 
 
@@ -332,10 +313,10 @@ def _run_track(run: _Run, track: Track, data: Dict[str, List[dict]]) -> bool:
     run.step(track, "Model.predict")
     predictions = run.call(track, "Model.predict", model.predict, fresh_copy(data["items"]))
     if predictions is None:  # the model skips this track: not submitted, as a missing result file
-        written = run.written.shown()
+        advice = run.written.advice()
         run.say(
             f"note: track {track.id}: predict() returned None, so the track is not submitted"
-            + (f"; your code wrote {written}, but {RETURN_PREDICTIONS_HINT}" if written else "")
+            + (f"; {advice}" if advice else "")
         )
         return True
     predictions = run.call(track, "reading what Model.predict returned", plain_data, predictions)
@@ -355,36 +336,29 @@ def _run_track(run: _Run, track: Track, data: Dict[str, List[dict]]) -> bool:
 
 
 def child_main(argv: List[str]) -> int:
-    """Entry of the child process; reports through ``WORK/report.json``, never with a traceback."""
-    parser = argparse.ArgumentParser(prog="ingest child")
-    for name in ("input", "out", "work", "source"):
-        parser.add_argument(name)
-    parser.add_argument("--seed", type=int, required=True)
-    parser.add_argument("--kit-fd", type=int, required=True)
-    args = parser.parse_args(argv)
-    paths = ChildPaths(Path(args.input), Path(args.out), Path(args.work))
-    kit = os.fdopen(args.kit_fd, "w", encoding="utf-8", errors="replace", buffering=1)
+    """Entry of the child process (``INPUT OUT WORK SOURCE SEED KIT_FD``, see ``ChildPaths`` and
+    ``run_models``); reports through ``WORK/report.json``, never with a traceback."""
+    input_dir, out_dir, work, source, seed, kit_fd = argv
+    paths = ChildPaths(Path(input_dir), Path(out_dir), Path(work))
+    kit = os.fdopen(int(kit_fd), "w", encoding="utf-8", errors="replace", buffering=1)
 
     def say(line: str) -> None:
         kit.write(line + "\n")
 
     try:
-        skipped = run_models(paths, args.source, args.seed, say)
+        skipped = run_models(paths, source, int(seed), say)
     except KitError as error:
-        _write_report(paths, _error_report(error))
-        return 2
+        kind = "config" if isinstance(error, ConfigError) else "submission"
+        problems = [dataclasses.asdict(p) for p in error.problems]
+        report = {"status": "failed", "kind": kind, "omitted": error.omitted, "problems": problems}
+        code = 2
     except BaseException as error:  # noqa: BLE001 - reported to the parent, which explains it
         import traceback
 
         paths.internal_error.write_text(traceback.format_exc(), encoding="utf-8")
-        _write_report(
-            paths,
-            {
-                "status": "failed",
-                "kind": "internal",
-                "message": f"{error.__class__.__name__}: {error}"[:400],
-            },
-        )
-        return 3
-    _write_report(paths, {"status": "ok", "skipped": skipped})
-    return 0
+        message = f"{error.__class__.__name__}: {error}"[:400]
+        report, code = {"status": "failed", "kind": "internal", "message": message}, 3
+    else:
+        report, code = {"status": "ok", "skipped": skipped}, 0
+    atomic_write(paths.report, json.dumps(report, ensure_ascii=False))
+    return code

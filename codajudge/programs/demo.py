@@ -43,11 +43,6 @@ def score_table(edition, results: Dict[str, Dict[str, float]]) -> str:
 
 def run(args) -> int:
     """Build ``args.edition`` into ``args.out`` (a temporary folder when None), run its baselines."""
-    with tempfile.TemporaryDirectory(prefix="codajudge-baselines-") as tmp:
-        return run_in(args, Path(tmp) if args.out is None else Path(args.out))
-
-
-def run_in(args, out: Path) -> int:
     edition = load_edition(edition_path(args.edition))
     if args.phase not in {p.id for p in edition.phases}:
         raise ConfigError.single(
@@ -56,11 +51,12 @@ def run_in(args, out: Path) -> int:
             expected=" | ".join(p.id for p in edition.phases),
             found=repr(args.phase),
         )
-    summary = build(edition, Path(args.data) if args.data else edition.folder, out)
-    edition = summary.edition  # without the baselines the edition's data cannot train
-    print(summary.render())
     results: Dict[str, Dict[str, float]] = {}
-    with tempfile.TemporaryDirectory(prefix="codajudge-demo-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="codajudge-baselines-") as tmp:
+        out = Path(tmp) / "built" if args.out is None else Path(args.out)
+        summary = build(edition, Path(args.data) if args.data else edition.folder, out)
+        edition = summary.edition  # without the baselines the edition's data cannot train
+        print(summary.render())
         bundle = Path(tmp) / "bundle"
         bundle.mkdir()
         safe_extract(summary.zip_path, bundle, summary.zip_path.name)

@@ -34,17 +34,8 @@ from typing import Dict, List, Optional
 from ..baselines.base import item_annotators
 from ..baselines.interface import MODEL_FILE
 from ..errors import ConfigError, FileRefusals, SubmissionError, UsageError, plural
-from ..formats.archive import (
-    INGESTION_STATUS,
-    PARTICIPANT_OUTPUT,
-    accepted_file_names,
-    claim_by_ids,
-    document_tracks,
-    ignored_file_notes,
-    locate_track_files,
-    naming_hint,
-    submission_files,
-)
+from ..formats import archive
+from ..formats.archive import INGESTION_STATUS
 from ..formats.coverage import other_phase_hint, other_phase_ids
 from ..formats.items import read_items
 from ..formats.submission import ItemKeys, read_prediction
@@ -113,12 +104,11 @@ def clean_output(output_dir: Path) -> None:
         print(f"note: removed {relative!r} from the prediction output: {why}")
 
 
-def clear_kit_names(output_dir: Path, spec: Optional[TaskSpec]) -> None:
+def clear_kit_names(output_dir: Path, spec: TaskSpec) -> None:
     """Remove whatever stands at the names this program writes in the output (a previous run's
     files, or a submission's folder or link of that name, copied there by the worker)."""
-    names = [INGESTION_STATUS, PARTICIPANT_OUTPUT]
-    names += [f"{t.id}.tsv" for t in (spec.tracks if spec else [])]
-    for name in names:
+    track_files = [f"{t.id}.tsv" for t in spec.tracks]
+    for name in [INGESTION_STATUS, archive.PARTICIPANT_OUTPUT, *track_files]:
         kind = remove_entry(output_dir / name)
         if kind not in (None, "a regular file"):
             print(
@@ -140,34 +130,31 @@ def check_result_files(run: Ingestion, spec: TaskSpec, folder: Path, out_dir: Pa
     what the participant should know (files ignored) is appended to ``run.notes``, and each track's
     file name as the participant wrote it is put in ``run.names`` (for the scorer's notes and
     results page)."""
-    files, unclaimed = locate_track_files(folder, spec.tracks)
+    files, unclaimed = archive.locate_track_files(folder, spec.tracks)
 
     @functools.cache
     def items_of(dataset: str) -> List[dict]:
         return read_items(run.input_dir / f"{dataset}.jsonl", f"input data {dataset}.jsonl")
 
     unread: List[str] = []
-    if unclaimed and document_tracks(spec.tracks):
+    if unclaimed and archive.document_tracks(spec.tracks):
         ids_of = lambda dataset: [item["id"] for item in items_of(dataset)]  # noqa: E731
-        unclaimed = claim_by_ids(folder, files, unclaimed, spec.tracks, ids_of, unread)
+        unclaimed = archive.claim_by_ids(folder, files, unclaimed, spec.tracks, ids_of, unread)
     if not files:
-        expected = accepted_file_names(spec.tracks)
+        expected = archive.accepted_file_names(spec.tracks)
         habits = other_platform_entry_points(folder, unclaimed)
+        naming = archive.naming_hint(unclaimed, spec.tracks) if unclaimed else None
         raise SubmissionError.single(
             "submission",
             f"neither {MODEL_FILE} nor any prediction file was found",
             expected=f"{MODEL_FILE} (a code submission) or files named {expected}",
             found=", ".join(habits or unclaimed[:10]) or "an empty submission",
-            hint=MODEL_PY_HINT
-            if habits
-            else naming_hint(unclaimed, spec.tracks)
-            if unclaimed
-            else None,
+            hint=MODEL_PY_HINT if habits else naming,
         )
     phases = other_phase_ids(run.input_dir)
     run.names.update(_check_and_copy(spec, files, folder, out_dir, items_of, phases))
     given = {track: safe_display(str(relative)) for track, relative in files.items()}
-    for note in unread + ignored_file_notes(unclaimed, spec.tracks, given=given):
+    for note in unread + archive.ignored_file_notes(unclaimed, spec.tracks, given=given):
         run.notes.append(note)
         print(f"note: {note}")
     return [t.id for t in spec.tracks if t.id in files]
@@ -231,7 +218,7 @@ def _check_and_copy(spec, files, folder: Path, out_dir: Path, items_of, phases) 
 
 def find_model_folder(folder: Path) -> Optional[Path]:
     """The folder holding the submission's model.py (at the root, or alone one level down)."""
-    found = [f for f in submission_files(folder) if f.name == MODEL_FILE]
+    found = [f for f in archive.submission_files(folder) if f.name == MODEL_FILE]
     if not found:
         return None
     shallowest = min(len(f.parts) for f in found)
@@ -249,46 +236,39 @@ def find_model_folder(folder: Path) -> Optional[Path]:
 @dataclass
 class Ingestion:
     """One run of the ingestion program: its input and output folders, what the code prints
-    (``output``, saved by the caller on failure), the files written to the output folder so far
-    (removed on failure), and the notes and each track's file name as the participant wrote it
-    (for the status file)."""
+    (``output``, saved by the caller on failure), the seed and the time limit given on the
+    command line (None: task.json's), the files written to the output folder so far (removed on
+    failure), and the notes and each track's file name as the participant wrote it (for the
+    status file)."""
 
     input_dir: Path
     output_dir: Path
     output: ParticipantOutput
+    seed: Optional[int] = None
+    time_limit: Optional[float] = None
     written: List[Path] = field(default_factory=list)
     notes: List[str] = field(default_factory=list)
     names: Dict[str, str] = field(default_factory=dict)
 
 
-def ingest(
-    run: Ingestion,
-    submission: Optional[Path],
-    baseline: Optional[str],
-    seed: Optional[int],
-    time_limit: Optional[float],
-) -> int:
+def ingest(run: Ingestion, submission: Optional[Path], baseline: Optional[str]) -> int:
     """The whole prediction step of ``submission`` (or of the built-in ``baseline``). Files reach
     ``run.output_dir`` only at the end, when all succeeded; what the code printed is kept in
     ``run.output`` (saved here on success, by the caller on failure)."""
     spec = read_spec(run.input_dir)
-    seed = spec.seed if seed is None else seed
     started = time.monotonic()
     output_dir = run.output_dir
     clear_kit_names(output_dir, spec)
+    clean_output(output_dir)
     with tempfile.TemporaryDirectory(prefix="codajudge-ingest-") as tmp:
         work = Path(tmp)
         paths = ChildPaths(run.input_dir, work / "predictions", work)
         paths.out_dir.mkdir()
         if baseline is not None:
-            source = f"{BASELINE_PREFIX}{baseline}"
-            run_child(paths, source, seed, time_limit_of(spec, time_limit), output_dir, run.output)
-            tracks, what = [t.id for t in spec.tracks], f"baseline {baseline}"
+            tracks = _run_code(run, spec, paths, f"{BASELINE_PREFIX}{baseline}")
+            what = f"baseline {baseline}"
         else:
-            opened = open_submission(submission, work)
-            for warning in opened.warnings:
-                print(f"note: {warning}")
-            tracks, what = _predict_submission(run, spec, opened.folder, paths, seed, time_limit)
+            tracks, what = _predict_submission(run, spec, submission, paths)
         # the code has run and its processes are stopped; on the platform it could write here
         clean_output(output_dir)
         clear_kit_names(output_dir, spec)
@@ -305,39 +285,41 @@ def ingest(
     return 0
 
 
-def _predict_submission(
-    run: Ingestion,
-    spec: TaskSpec,
-    folder: Path,
-    paths: ChildPaths,
-    seed: int,
-    time_limit: Optional[float],
-):
+def _predict_submission(run: Ingestion, spec: TaskSpec, submission: Path, paths: ChildPaths):
     """(track ids predicted, what the submission was): a code submission's ``model.py`` run on the
-    tracks (``time_limit``: --time-limit, see ``time_limit_of``), or a result submission's files
-    checked; the predictions are written to ``paths.out_dir``."""
-    model_folder = find_model_folder(folder)
+    tracks, or a result submission's files checked; the predictions are written to
+    ``paths.out_dir``."""
+    opened = open_submission(submission, paths.work)
+    for warning in opened.warnings:
+        print(f"note: {warning}")
+    model_folder = find_model_folder(opened.folder)
     if model_folder is None:
-        return check_result_files(run, spec, folder, paths.out_dir), "result submission"
-    _note_result_files_beside_code(spec, folder, run.notes)
+        return check_result_files(run, spec, opened.folder, paths.out_dir), "result submission"
+    _note_result_files_beside_code(spec, opened.folder, run.notes)
     for dataset in dict.fromkeys(t.dataset for t in spec.tracks):
         # the bundle's data is checked here, out of the code's reach (the child says the notes)
         load_dataset(run.input_dir, dataset, say=lambda note: None)
-    source = str(model_folder.resolve())
-    limit = time_limit_of(spec, time_limit)
+    return _run_code(run, spec, paths, str(model_folder.resolve())), "code submission"
+
+
+def _run_code(run: Ingestion, spec: TaskSpec, paths: ChildPaths, source: str) -> List[str]:
+    """The tracks predicted by ``source`` (see ``run_child``) run in the child process, under the
+    time limit of ``time_limit_of``; every track not skipped has its file in ``paths.out_dir``."""
+    seed = spec.seed if run.seed is None else run.seed
+    limit = time_limit_of(spec, run.time_limit)
     skipped = run_child(paths, source, seed, limit, run.output_dir, run.output)
     check_child_output(spec, paths.out_dir, skipped)
     tracks = [t.id for t in spec.tracks if t.id not in skipped]
     if not tracks:  # the child refuses it first; its report could be forged
         raise nothing_predicted()
-    return tracks, "code submission"
+    return tracks
 
 
 def _note_result_files_beside_code(spec: TaskSpec, folder: Path, notes: List[str]) -> None:
     """A note when a code submission also holds files named like the tracks' prediction files:
     they are not what is scored (the code's predictions are), which the participant may not expect."""
     try:
-        files, _ = locate_track_files(folder, spec.tracks)
+        files, _ = archive.locate_track_files(folder, spec.tracks)
     except SubmissionError:  # a file named so twice, or a link: nothing is read from them anyway
         return
     if not files:
@@ -413,20 +395,13 @@ def submission_path(given: Optional[str], prog: str) -> Path:
     )
 
 
-def phase_data_folders(beside: Path) -> List[Path]:
-    """The folders beside ``beside`` that hold a phase's data (a task.json), by name."""
-    parent = beside.parent
-    if not parent.is_dir():
-        return []
-    return sorted(d for d in parent.iterdir() if (d / "task.json").is_file())
-
-
 def check_input_folder(input_data: Path) -> None:
     """A usage error when the input data folder does not exist (a mistyped path or phase name),
-    naming the folders beside it that hold a phase's data."""
+    naming the folders beside it that hold a phase's data (a task.json)."""
     if input_data.exists() or input_data.is_symlink():
         return
-    found = phase_data_folders(input_data)
+    beside = input_data.parent.iterdir() if input_data.parent.is_dir() else []
+    found = sorted(folder for folder in beside if (folder / "task.json").is_file())
     raise UsageError.single(
         str(input_data),
         "no such folder",
@@ -443,14 +418,12 @@ def main(argv: Optional[List[str]] = None, prog: str = "ingest.py") -> int:
     output_dir = Path(args.output)
     output_dir.mkdir(parents=True, exist_ok=True)
     output = ParticipantOutput(saved_in=output_dir)
-    run = Ingestion(Path(args.input_data), output_dir, output)
+    run = Ingestion(Path(args.input_data), output_dir, output, args.seed, args.time_limit)
 
     def body() -> int:
-        clear_kit_names(output_dir, None)
-        clean_output(output_dir)
         check_input_folder(Path(args.input_data))
         submission = None if args.baseline else submission_path(args.submission, prog)
-        return ingest(run, submission, args.baseline, args.seed, args.time_limit)
+        return ingest(run, submission, args.baseline)
 
     def on_error(message: str) -> None:
         for path in run.written:
@@ -458,7 +431,7 @@ def main(argv: Optional[List[str]] = None, prog: str = "ingest.py") -> int:
         remove_entry(output_dir / INGESTION_STATUS)
         try:
             clean_output(output_dir)
-            remove_entry(output_dir / PARTICIPANT_OUTPUT)
+            remove_entry(output_dir / archive.PARTICIPANT_OUTPUT)
             saved = output.save(output_dir, failure=message)
             _say_where(saved if output.printed else None)
         finally:

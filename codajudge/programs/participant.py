@@ -78,8 +78,8 @@ class ParticipantOutput:
         """Read the child's two pipes into the one capture, in the order the lines come, each
         echoed on this program's stream of the same name; keep the file saved meanwhile."""
         readers = [
-            drain(stdout, self.capture, _echo_to(sys.stdout)),
-            drain(stderr, self.capture, _echo_to(sys.stderr)),
+            drain(stdout, self.capture.add, _echo_to(sys.stdout)),
+            drain(stderr, self.capture.add, _echo_to(sys.stderr)),
         ]
         if self.saved_in is not None and self._saver is None:
             self._saver = threading.Thread(target=self._keep_saved, daemon=True)
@@ -104,9 +104,7 @@ class ParticipantOutput:
         self._stop_saving.set()
         if self._saver is not None:
             self._saver.join()
-        if self.capture.tail:
-            print(self.capture.cut_note(), end="", flush=True)
-            self.capture.echo_tail()
+        self.capture.echo_tail()
 
     @property
     def printed(self) -> bool:

@@ -30,7 +30,7 @@ from ..spec import read_spec
 from ..runner.bundle_view import PhaseTask, phase_task, read_competition
 from ..runner.local import PREDICTION_OUTPUT, RunResult, run_submission
 from ..runner.worker import StepResult
-from .supervisor import TIME_LIMIT_HINT, last_progress
+from .supervisor import last_progress, past_time_limit
 from .participant import code_printed
 from ..untrusted import copy_tree
 from .common import BUNDLE_PROBLEM, REFUSED, own_words, run_guarded, summary
@@ -47,10 +47,6 @@ def open_bundle(path: Path, work: Path) -> Path:
         safe_extract(path, target, path.name)
         return target
     raise SubmissionError.single(str(path), "bundle not found", expected="a bundle folder or zip")
-
-
-def _tail(text: str, lines: int = 25) -> str:
-    return "\n".join(text.strip().splitlines()[-lines:])
 
 
 def run_once(
@@ -123,44 +119,30 @@ def say_where_the_output_is(result: RunResult, output: Optional[Path]) -> None:
         )
 
 
-def _step_error(step: str, stderr: str, reason: str) -> KitError:
+def _step_error(name: str, step: StepResult) -> KitError:
     """The failed step's own message, said once (not wrapped in a second "not accepted")."""
     for marker, error_type in ((REFUSED, SubmissionError), (BUNDLE_PROBLEM, ConfigError)):
-        if marker in stderr:
-            return _reported(error_type, own_words(stderr))
-    return SubmissionError.single(step, f"the {step} {reason}", found=_tail(stderr) or "no message")
+        if marker in step.stderr:
+            text = own_words(step.stderr)
 
+            class Reported(error_type):
+                def render(self) -> str:
+                    return text
 
-def _reported(error_type, text: str) -> KitError:
-    """An error of ``error_type`` whose text is a program's already rendered message."""
-
-    class Reported(error_type):
-        def render(self) -> str:
-            return text
-
-    return Reported([Problem("", text)])
-
-
-def _time_out(step: StepResult) -> SubmissionError:
-    """The prediction step stopped at its time limit: the limit, the track it was on, what to do."""
-    limit = f" of {step.time_limit:g} s" if step.time_limit is not None else ""
-    return SubmissionError.single(
-        "code submission",
-        f"the code submission ran past the time limit{limit}{last_progress(step.stdout)}",
-        hint=f"{TIME_LIMIT_HINT} (locally, --time-limit sets the limit of each step)",
-    )
+            return Reported([Problem("", text)])
+    reason = f"the {name} exited with code {step.exit_code}"
+    tail = "\n".join(step.stderr.strip().splitlines()[-25:])
+    return SubmissionError.single(name, reason, found=tail or "no message")
 
 
 def read_scores(result: RunResult) -> Dict[str, float]:
     if result.prediction is not None and result.prediction.timed_out:
-        raise _time_out(result.prediction)
-    if result.prediction is not None and result.prediction.exit_code != 0:
-        reason = f"exited with code {result.prediction.exit_code}"
-        raise _step_error("prediction step", result.prediction.stderr, reason)
-    if result.scoring.exit_code != 0:
-        raise _step_error(
-            "scoring step", result.scoring.stderr, f"exited with code {result.scoring.exit_code}"
-        )
+        during = last_progress(result.prediction.stdout)
+        limit_note = "locally, --time-limit sets the limit of each step"
+        raise past_time_limit(result.prediction.time_limit, during, limit_note)
+    for name, step in (("prediction step", result.prediction), ("scoring step", result.scoring)):
+        if step is not None and step.exit_code != 0:
+            raise _step_error(name, step)
     return json.loads((result.output / "scores.json").read_text(encoding="utf-8"))
 
 
@@ -218,17 +200,18 @@ def kit_phase_task(bundle: Path, phase: str) -> PhaseTask:
     doc = read_competition(bundle)
     if not (bundle / "sample_submissions").is_dir():
         return phase_task(bundle, phase, doc)
-    phases = _kit_phases(doc)
-    scored = _scored_phases(bundle, doc)
-    if slug(phase) not in phases and slug(phase) not in PLATFORM_PHASES:
+    names = [p.get("name", "") for p in doc.get("phases") or []]
+    tasks = {slug(name): phase_task(bundle, name, doc) for name in names}
+    scored = [name for name, task in tasks.items() if _holds_gold(task)]
+    task = tasks.get(slug(phase))
+    if task is None and slug(phase) not in PLATFORM_PHASES:
         raise UsageError.single(
             "--phase",
-            f"no such phase: {phase}; {_kit_phase_list(phases, scored)}",
+            f"no such phase: {phase}; {_kit_phase_list(list(tasks), scored)}",
             expected=_expected_phase(scored),
             hint=None if scored else CHECK_HINT.format(phase=""),
         )
-    task = phase_task(bundle, phase, doc) if slug(phase) in phases else None
-    if task is not None and (task.reference_data is None or task.reference_data.is_dir()):
+    if task is not None and (task.reference_data is None or _holds_gold(task)):
         return task
     cannot = "this phase's gold is hidden, so this starting kit cannot score it"
     raise UsageError.single(
@@ -237,6 +220,10 @@ def kit_phase_task(bundle: Path, phase: str) -> PhaseTask:
         expected=_expected_phase(scored),
         hint=CHECK_HINT.format(phase=" for that phase"),
     )
+
+
+def _holds_gold(task: PhaseTask) -> bool:
+    return task.reference_data is not None and task.reference_data.is_dir()
 
 
 def _kit_phase_list(phases: List[str], scored: List[str]) -> str:
@@ -253,20 +240,6 @@ def _kit_phase_list(phases: List[str], scored: List[str]) -> str:
 
 def _expected_phase(scored: List[str]) -> Optional[str]:
     return "--phase " + " or ".join(scored) if scored else None
-
-
-def _kit_phases(doc: dict) -> List[str]:
-    """The phase names of a starting kit's competition.yaml, as ``--phase`` takes them."""
-    return [slug(p.get("name", "")) for p in doc.get("phases") or []]
-
-
-def _scored_phases(bundle: Path, doc: dict) -> List[str]:
-    """The kit's phases whose gold it holds."""
-    return [
-        name
-        for name in _kit_phases(doc)
-        if (phase_task(bundle, name, doc).reference_data or bundle / "missing").is_dir()
-    ]
 
 
 def run(args) -> int:

@@ -22,19 +22,8 @@ from ..errors import ConfigError, SubmissionError  # noqa: E402
 from ..formats.archive import INGESTION_STATUS  # noqa: E402
 from ..formats.textfile import safe_lines, shorten  # noqa: E402
 from ..gold import GoldTrack  # noqa: E402
-from ..report import (
-    DETAILED_CSV,
-    DETAILED_HTML,
-    SCORES_JSON,
-    SCORES_TXT,
-    atomic_write,
-    detailed_html,
-    failure_html,
-    read_baseline_scores,
-    score_log_lines,
-    submission_notes,
-    write_outputs,
-)  # noqa: E402
+from .. import report  # noqa: E402
+from ..report import submission_notes  # noqa: E402 (the ranking tool imports it from here)
 from ..scoring import Result, score_folder  # noqa: E402
 from ..spec import TaskSpec, read_spec  # noqa: E402
 from .common import own_words, run_guarded, summary  # noqa: E402
@@ -143,9 +132,9 @@ def score_submission(input_dir: Path, output_dir: Path) -> int:
     result = score_submission_folder(spec, ref_dir, res_dir)
     for note in submission_notes(result):  # first in the log the platform shows
         print(f"note: {note}", flush=True)
-    page = detailed_html(result, baselines=read_baseline_scores(ref_dir))
-    write_outputs(output_dir, result, page)
-    for line in score_log_lines(result):
+    page = report.detailed_html(result, baselines=report.read_baseline_scores(ref_dir))
+    report.write_outputs(output_dir, result, page)
+    for line in report.score_log_lines(result):
         print(line)
     return 0
 
@@ -154,7 +143,7 @@ def _prepare_output(output_dir: Path) -> None:
     """Create the output folder and remove scores of an earlier run: only a complete run leaves scores."""
     try:
         output_dir.mkdir(parents=True, exist_ok=True)
-        for stale in (SCORES_JSON, SCORES_TXT, DETAILED_CSV):
+        for stale in (report.SCORES_JSON, report.SCORES_TXT, report.DETAILED_CSV):
             (output_dir / stale).unlink(missing_ok=True)
     except OSError as e:
         raise ConfigError.single(
@@ -178,7 +167,9 @@ def main(argv: Optional[List[str]] = None, prog: str = "score.py") -> int:
         return score_submission(input_dir, output_dir)
 
     def on_error(message: str) -> None:
-        atomic_write(output_dir / DETAILED_HTML, failure_html("Submission not scored", message))
+        report.atomic_write(
+            output_dir / report.DETAILED_HTML, report.failure_html("Submission not scored", message)
+        )
 
     program = "scoring program" if prog == "score.py" else prog
     return run_guarded(body, program, on_error=on_error, details_dir=output_dir)

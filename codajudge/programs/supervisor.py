@@ -15,11 +15,11 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import BinaryIO, List, Optional
+from typing import List, Optional
 
 from ..errors import ConfigError, Problem, SubmissionError, grouped_by_file
 from ..formats.textfile import safe_display, shorten
-from ..runner.capture import JOIN_SECONDS, CappedOutput, Echo, drain, read_lines
+from ..runner.capture import JOIN_SECONDS, CappedOutput, Echo, drain
 from ..spec import TaskSpec
 from ..untrusted import read_head, stop_session
 from .child import BASELINE_PREFIX, ChildPaths
@@ -68,21 +68,17 @@ class KitLines:
     their cap are printed by ``finish``."""
 
     def __init__(self):
-        self.progress = CappedOutput(PROGRESS_HEAD_BYTES, PROGRESS_TAIL_BYTES, _print_kit_line)
-        self.others = CappedOutput(KIT_LINES_BYTES, 0, _print_kit_line)
+        self.progress = CappedOutput(PROGRESS_HEAD_BYTES, PROGRESS_TAIL_BYTES)
+        self.others = CappedOutput(KIT_LINES_BYTES, 0)
 
     def add(self, line: bytes, echo: Optional[Echo] = None) -> None:
+        """Keep ``line`` and print it while its cap holds (``echo``, the pipe's, is not used)."""
         is_progress = _PROGRESS_LINE.match(line.decode("utf-8", "replace")) is not None
-        (self.progress if is_progress else self.others).add(line, echo)
-
-    def read_from(self, stream: BinaryIO, echo: Optional[Echo] = None) -> None:
-        read_lines(stream, self.add, echo)
+        (self.progress if is_progress else self.others).add(line, _print_kit_line)
 
     def finish(self) -> None:
         """After the child ended: the note on the progress lines cut, and the latest ones."""
-        if self.progress.tail:
-            print(self.progress.cut_note(), end="", flush=True)
-            self.progress.echo_tail()
+        self.progress.echo_tail()
 
 
 def run_child(
@@ -111,25 +107,23 @@ def run_child(
     readers, kit_lines = [], KitLines()
     try:
         readers += output.drain(process.stdout, process.stderr)
-        readers.append(drain(os.fdopen(kit_read, "rb"), kit_lines))
+        readers.append(drain(os.fdopen(kit_read, "rb"), kit_lines.add))
         _wait(process, time_limit, paths)
     finally:
         for reader in readers:
             reader.join(JOIN_SECONDS)
         output.finish()
         kit_lines.finish()
-    _raise_child_failure(
-        paths, process.returncode, details_dir, trusted=source.startswith(BASELINE_PREFIX)
-    )
-    skipped = (read_json_object(paths.report, MAX_REPORT_BYTES) or {}).get("skipped")
+    trusted = source.startswith(BASELINE_PREFIX)
+    skipped = _child_report(paths, process.returncode, details_dir, trusted).get("skipped")
     return [t for t in skipped if isinstance(t, str)] if isinstance(skipped, list) else []
 
 
 def _start_child(paths: ChildPaths, source: str, seed: int, kit_fd: int) -> subprocess.Popen:
     root = Path(__file__).resolve().parents[2]
     folders = [str(folder.resolve()) for folder in (paths.input_dir, paths.out_dir, paths.work)]
-    command = [sys.executable, "-c", _CHILD_BOOT, str(root), *folders, source]
-    command += ["--seed", str(seed), "--kit-fd", str(kit_fd)]
+    command = [sys.executable, "-c", _CHILD_BOOT, str(root), *folders, source, str(seed)]
+    command.append(str(kit_fd))
     env = dict(os.environ, PYTHONUNBUFFERED="1")  # the participant's lines reach the log as printed
     env.setdefault("PYTHONHASHSEED", "0")  # set iteration order in participant code is reproducible
     return subprocess.Popen(
@@ -153,16 +147,24 @@ def _wait(process: subprocess.Popen, time_limit: Optional[float], paths: ChildPa
         process.wait(timeout=time_limit)
     except subprocess.TimeoutExpired:
         _stop(process)
-        raise SubmissionError.single(
-            "code submission",
-            f"the code submission ran past the time limit of {time_limit:g} s{_during(paths)}",
-            hint=f"{TIME_LIMIT_HINT} (code gets the phase's time limit minus up to 60 s kept "
-            "for scoring)",
-        )
+        limit_note = "code gets the phase's time limit minus up to 60 s kept for scoring"
+        raise past_time_limit(time_limit, _during(paths), limit_note)
     except BaseException:
         _stop(process)
         raise
     _stop(process)  # forks of the child may live on after it exited
+
+
+def past_time_limit(limit: Optional[float], during: str, limit_note: str) -> SubmissionError:
+    """The refusal of a code submission stopped at its time limit of ``limit`` seconds (None:
+    unknown), ``during`` a step (``_while_running``); ``limit_note`` says where the limit comes
+    from."""
+    shown = f" of {limit:g} s" if limit is not None else ""
+    return SubmissionError.single(
+        "code submission",
+        f"the code submission ran past the time limit{shown}{during}",
+        hint=f"{TIME_LIMIT_HINT} ({limit_note})",
+    )
 
 
 def _during(paths: ChildPaths) -> str:
@@ -173,6 +175,11 @@ def _during(paths: ChildPaths) -> str:
     if data is None:
         return ""
     track, _, step = data.decode("utf-8", "replace").partition("\n")
+    return _while_running(track, step)
+
+
+def _while_running(track: str, step: str) -> str:
+    """ " (while running track 'T': step)", the step left out when empty."""
     shown = f"track '{shorten(safe_display(track), 80)}'"
     if step:
         shown += f": {shorten(safe_display(step), 40)}"
@@ -186,23 +193,13 @@ def last_progress(log: str) -> str:
         match = _PROGRESS_LINE.match(line)
         if match is None:
             continue
-        track, step = shorten(safe_display(match.group(1)), 80), match.group(2)
-        return f" (while running track '{track}': {step})" if step else ""
+        step = match.group(2)
+        return _while_running(match.group(1), step) if step else ""
     return ""
 
 
-def _keep_traceback(source: Path, target: Path) -> None:
-    """Keep the head of a trusted child's traceback for the organisers (MAX_TRACEBACK_BYTES)."""
-    text = read_head(source, MAX_TRACEBACK_BYTES)
-    if text is not None:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(text)
-
-
-def _raise_child_failure(
-    paths: ChildPaths, returncode: int, details_dir: Path, trusted: bool = True
-) -> None:
-    """Raise the child's failure.
+def _child_report(paths: ChildPaths, returncode: int, details_dir: Path, trusted: bool) -> dict:
+    """The child's report when it says "ok"; otherwise its failure is raised.
 
     What the kit trusts: a child's report is the kit's own word only when the child ran no
     participant code (``trusted``: a built-in baseline). Otherwise every file in the work folder
@@ -212,7 +209,7 @@ def _raise_child_failure(
     its traceback file is not kept (it is no kit's traceback, and could be of any size)."""
     report = read_json_object(paths.report, MAX_REPORT_BYTES)
     if report is not None and report.get("status") == "ok":
-        return  # every file was written and checked; an exit code set later (atexit) changes nothing
+        return report  # the files were written and checked; a later exit code (atexit) is moot
     if report is None:
         how = (
             f"was killed by signal {-returncode} (out of memory?)"
@@ -224,8 +221,11 @@ def _raise_child_failure(
             f"the code submission stopped unexpectedly: the process {how}{_during(paths)}",
             hint="look for os._exit(), crashes in native libraries or memory use",
         )
-    if trusted and report.get("kind") == "internal":
-        _keep_traceback(paths.internal_error, details_dir / "internal_error_child.txt")
+    if trusted and report.get("kind") == "internal":  # the head of the kit's own traceback
+        text = read_head(paths.internal_error, MAX_TRACEBACK_BYTES)
+        if text is not None:
+            details_dir.mkdir(parents=True, exist_ok=True)
+            (details_dir / "internal_error_child.txt").write_bytes(text)
     try:
         problems = [Problem(**p) for p in report.get("problems", [])]
         omitted = int(report.get("omitted", 0))

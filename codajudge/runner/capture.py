@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from typing import BinaryIO, Callable, Deque, List, Optional, Protocol, Tuple
+from typing import BinaryIO, Callable, Deque, List, Optional, Tuple
 
 #: Bytes of output kept from the start and from the end (the rest is counted, not kept).
 HEAD_BYTES = 512 * 1024
@@ -27,18 +27,17 @@ Echo = Callable[[bytes], None]
 class CappedOutput:
     """The head and the tail of a stream of lines (bytes; several pipes may feed one, line by
     line), and the count of the lines and bytes cut between them. Each line kept in the head is
-    echoed as it arrives (``on_head_line``, or the echo its pipe was drained with), and
+    echoed as it arrives (with the echo its pipe was drained with), and
     ``on_head_full`` is called once, when the head is full; ``echo_tail`` echoes the tail."""
 
     def __init__(
         self,
         head_bytes: int = HEAD_BYTES,
         tail_bytes: int = TAIL_BYTES,
-        on_head_line: Optional[Echo] = None,
         on_head_full: Optional[Callable[[], None]] = None,
     ):
         self.head_bytes, self.tail_bytes = head_bytes, tail_bytes
-        self.on_head_line, self.on_head_full = on_head_line, on_head_full
+        self.on_head_full = on_head_full
         self.head: List[bytes] = []
         self.tail: Deque[Tuple[bytes, Optional[Echo]]] = deque()
         self.kept_head = self.kept_tail = 0
@@ -47,7 +46,6 @@ class CappedOutput:
         self._lock = threading.Lock()
 
     def add(self, line: bytes, echo: Optional[Echo] = None) -> None:
-        echo = echo or self.on_head_line
         with self._lock:
             self.lines, self.bytes = self.lines + 1, self.bytes + len(line)
             if not self.tail and self.kept_head + len(line) <= self.head_bytes:
@@ -79,43 +77,36 @@ class CappedOutput:
             return _ended(head) + self.cut_note() + tail if self.tail else head
 
     def echo_tail(self) -> None:
-        """Echo the tail's lines, each with the echo of its pipe."""
+        """After the writers ended: print the note on what was cut, then echo the tail's lines,
+        each with the echo of its pipe."""
         with self._lock:
+            if self.tail:
+                print(self.cut_note(), end="", flush=True)
             for line, echo in self.tail:
                 if echo is not None:
                     echo(line)
-
-    def read_from(self, stream: BinaryIO, echo: Optional[Echo] = None) -> None:
-        """Read ``stream`` to its end (every writer closed it), one line at a time."""
-        read_lines(stream, self.add, echo)
-
-
-def read_lines(
-    stream: BinaryIO, add: Callable[[bytes, Optional[Echo]], None], echo: Optional[Echo] = None
-) -> None:
-    """Give each line of ``stream`` (of at most LINE_BYTES) to ``add`` until every writer closed
-    it, then close it."""
-    while True:
-        line = stream.readline(LINE_BYTES)
-        if not line:
-            break
-        add(line, echo)
-    stream.close()
 
 
 def _ended(text: str) -> str:
     return text if not text or text.endswith("\n") else text + "\n"
 
 
-class LineSink(Protocol):
-    """What ``drain`` reads a pipe into: a ``CappedOutput``, or captures of several kinds."""
-
-    def read_from(self, stream: BinaryIO, echo: Optional[Echo] = None) -> None: ...
-
-
-def drain(stream: BinaryIO, capture: LineSink, echo: Optional[Echo] = None) -> threading.Thread:
-    """Start a thread reading ``stream`` into ``capture`` (its head's lines echoed with ``echo``
-    when given); join it once the writers are stopped."""
-    thread = threading.Thread(target=capture.read_from, args=(stream, echo), daemon=True)
+def drain(
+    stream: BinaryIO, add: Callable[[bytes, Optional[Echo]], None], echo: Optional[Echo] = None
+) -> threading.Thread:
+    """Start a thread giving each line of ``stream`` (of at most LINE_BYTES) to ``add`` (with
+    ``echo``) until every writer closed it; join it once the writers are stopped."""
+    thread = threading.Thread(target=_read_lines, args=(stream, add, echo), daemon=True)
     thread.start()
     return thread
+
+
+def _read_lines(
+    stream: BinaryIO, add: Callable[[bytes, Optional[Echo]], None], echo: Optional[Echo]
+) -> None:
+    while True:
+        line = stream.readline(LINE_BYTES)
+        if not line:
+            break
+        add(line, echo)
+    stream.close()

@@ -45,23 +45,6 @@ class RunResult:
     unisolated: Optional[str] = None
 
 
-def _layout(work: Path) -> dict:
-    app = {
-        p: str(work / p.strip("/").replace("/", "_"))
-        for p in (
-            "/app/program",
-            "/app/input_data",
-            "/app/ingested_program",
-            "/app/output",
-            "/app/input",
-            "/app/shared",
-        )
-    }
-    app["/app/input/ref"] = app["/app/input"] + "/ref"
-    app["/app/input/res"] = app["/app/input"] + "/res"
-    return app
-
-
 def place_submission(submission: str, target: Path) -> None:
     """A zip (extracted safely), a folder (copied) or ``baseline:NAME`` (a one-line code submission)."""
     if submission.startswith("baseline:"):
@@ -91,11 +74,10 @@ def place_submission(submission: str, target: Path) -> None:
 def copy_program(source: Path, target: Path) -> None:
     """A program as the worker mounts it; the engine is put beside it when the bundle is the
     repository itself (a built bundle already carries it)."""
-    shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    no_caches = shutil.ignore_patterns("__pycache__", "*.pyc")
+    shutil.copytree(source, target, ignore=no_caches)
     if not (target / "codajudge").is_dir():
-        shutil.copytree(
-            ENGINE, target / "codajudge", ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
-        )
+        shutil.copytree(ENGINE, target / "codajudge", ignore=no_caches)
 
 
 def copy_plain_submission(submission: Path, output: Path) -> None:
@@ -108,19 +90,23 @@ def copy_plain_submission(submission: Path, output: Path) -> None:
 def run_submission(
     task: PhaseTask, submission: str, work: Path, time_limit: Optional[int] = None
 ) -> RunResult:
+    """Both steps of ``submission`` on ``task`` in ``work``, each step in a folder of its own
+    (``predict``, ``score``) holding the ``app/...`` folders the worker mounts for it."""
     limit = time_limit or task.time_limit
-    app = _layout(work)
-    prediction, unisolated = predict(task, submission, app, limit)
-    res = prediction_output(app, prediction)
-    scores_out = work / "scoring_output"
-    scores_out.mkdir()
-    app["/app/output"] = str(scores_out)
-    copy_program(task.scoring_program, Path(app["/app/program"]))
-    shutil.copytree(task.reference_data, app["/app/input/ref"])
-    for fresh in ("/app/program", "/app/input/ref"):
-        sandbox.make_read_only(Path(app[fresh]))
-    args = program_command(Path(app["/app/program"]), app, is_scoring=True)
-    scoring = run_step(args, Path(app["/app/program"]), limit)
+    prediction, unisolated = predict(task, submission, work / "predict", limit)
+    res = prediction_output(work, prediction)
+    step = work / "score"
+    program, reference, scores_out = (
+        step / "app/program",
+        step / "app/input/ref",
+        step / "app/output",
+    )
+    scores_out.mkdir(parents=True)
+    copy_program(task.scoring_program, program)
+    shutil.copytree(task.reference_data, reference)
+    for fresh in (program, reference):
+        sandbox.make_read_only(fresh)
+    scoring = run_step(program_command(program, str(step), is_scoring=True), program, limit)
     if unisolated is not None:
         note_on_page(
             scores_out / "detailed_results.html", sandbox.UNISOLATED_NOTE.format(reason=unisolated)
@@ -133,52 +119,43 @@ def run_isolated(task: PhaseTask, submission: Path, work: Path) -> Tuple[Path, S
     phase's ingestion program in the sandbox, under the phase's time limit (seconds): the folder
     the scoring step reads as /app/input/res, with the worker's ``metadata``; and the step's
     result. A ConfigError before anything runs when the sandbox cannot (``require_sandbox``)."""
-    app = _layout(work)
-    prediction, _ = predict(task, str(submission), app, task.time_limit, isolated_only=True)
-    return prediction_output(app, prediction), prediction
+    step = work / "predict"
+    prediction, _ = predict(task, str(submission), step, task.time_limit, isolated_only=True)
+    return prediction_output(work, prediction), prediction
 
 
 def predict(
-    task: PhaseTask, submission: str, app: dict, limit: int, isolated_only: bool = False
+    task: PhaseTask, submission: str, step: Path, limit: int, isolated_only: bool = False
 ) -> Tuple[Optional[StepResult], Optional[str]]:
-    """The prediction step in the ``app`` folders (``_layout``), ``limit`` seconds at most: its
+    """The prediction step in the ``app/...`` folders of ``step``, ``limit`` seconds at most: its
     result (None for a phase without an ingestion program, whose submission is its output) and,
     when it ran without isolation, why. ``isolated_only``: refuse to run it outside the sandbox."""
-    for key in ("/app/output", "/app/shared"):
-        Path(app[key]).mkdir(parents=True)
+    for folder in ("app/output", "app/shared"):
+        (step / folder).mkdir(parents=True)
     if task.ingestion_program is None:
-        place_submission(submission, Path(app["/app/output"]))
+        place_submission(submission, step / "app/output")
         return None, None
     if isolated_only:
         require_sandbox(task)
-    copy_program(task.ingestion_program, Path(app["/app/program"]))
+    copy_program(task.ingestion_program, step / "app/program")
     if task.input_data is not None:
-        shutil.copytree(task.input_data, app["/app/input_data"])
-    place_submission(submission, Path(app["/app/ingested_program"]))
-    copy_plain_submission(Path(app["/app/ingested_program"]), Path(app["/app/output"]))
-    prediction, unisolated = run_prediction_step(task, app, limit)
-    shutil.rmtree(app["/app/program"])
-    return prediction, unisolated
+        shutil.copytree(task.input_data, step / "app/input_data")
+    place_submission(submission, step / "app/ingested_program")
+    copy_plain_submission(step / "app/ingested_program", step / "app/output")
+    return run_prediction_step(task, step, limit)
 
 
-def prediction_output(app: dict, prediction: Optional[StepResult]) -> Path:
-    """/app/input/res of the scoring step: what the prediction step left in /app/output, copied as
-    regular files only once its processes have ended, and the worker's ``metadata`` (exit code,
-    seconds)."""
-    res = Path(app["/app/input/res"])
-    copy_tree(Path(app["/app/output"]), res, PREDICTION_OUTPUT)
+def prediction_output(work: Path, prediction: Optional[StepResult]) -> Path:
+    """/app/input/res of the scoring step in ``work``: what the prediction step left in its
+    /app/output, copied as regular files only once its processes have ended, and the worker's
+    ``metadata`` (exit code, seconds)."""
+    res = work / "score/app/input/res"
+    copy_tree(work / "predict/app/output", res, PREDICTION_OUTPUT)
     if prediction is not None:
-        (res / "metadata").write_text(
-            json.dumps(
-                {
-                    "exitCode": prediction.exit_code,
-                    "elapsedTime": round(prediction.seconds, 3),
-                    "ingestionExitCode": prediction.exit_code,
-                    "ingestionElapsedTime": round(prediction.seconds, 3),
-                }
-            )
-            + "\n"
-        )
+        code, seconds = prediction.exit_code, round(prediction.seconds, 3)
+        metadata = {"exitCode": code, "elapsedTime": seconds}
+        metadata.update(ingestionExitCode=code, ingestionElapsedTime=seconds)
+        (res / "metadata").write_text(json.dumps(metadata) + "\n")
     return res
 
 
@@ -202,23 +179,20 @@ def require_sandbox(task: PhaseTask) -> None:
         )
 
 
-def run_prediction_step(task: PhaseTask, app: dict, limit: int) -> Tuple[StepResult, Optional[str]]:
+def run_prediction_step(
+    task: PhaseTask, step: Path, limit: int
+) -> Tuple[StepResult, Optional[str]]:
     """Run the ingestion program, in the sandbox if this machine has one; returns its result and,
     when it ran without isolation, why (after saying so once on stderr)."""
-    program = Path(app["/app/program"])
+    program = step / "app/program"
     reason = sandbox_refusal(task)
-    if reason is None:
-        inside = {key: key for key in app}  # the command sees Codabench's own /app paths
-        args = sandbox.command(
-            sandbox.bwrap_binary(),
-            program_command(program, inside, is_scoring=False),
-            app,
-            sandbox.step_env(),
-        )
+    if reason is None:  # the command sees Codabench's own /app paths
+        inside = program_command(program, "", is_scoring=False)
+        args = sandbox.command(sandbox.bwrap_binary(), inside, step, sandbox.step_env())
         return run_step(args, program, limit, clear_env=True), None
     sandbox.warn_unisolated(reason)
     forbidden = {FORBIDDEN_ENV: str(task.reference_data.resolve()), "PYTHONPATH": str(GUARD_SITE)}
-    args = program_command(program, app, is_scoring=False)
+    args = program_command(program, str(step), is_scoring=False)
     return run_step(args, program, limit, forbidden), reason
 
 

@@ -51,6 +51,12 @@ APP_MOUNTS = (
     ("/app/output", True),
     ("/app/shared", True),
 )
+#: bwrap's options that isolate the step: no namespace shared with the host, no capabilities, a
+#: session of its own, its own /proc, /dev and /tmp, and an empty /app for the step's folders.
+ISOLATION = (
+    "--unshare-all --die-with-parent --new-session --cap-drop ALL "
+    "--proc /proc --dev /dev --tmpfs /tmp --tmpfs /app"
+)
 #: How to get the sandbox.
 INSTALL_HINT = "install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap)"
 UNISOLATED_NOTE = (
@@ -59,12 +65,16 @@ UNISOLATED_NOTE = (
 )
 
 
+def _chosen() -> Optional[str]:
+    """CODAJUDGE_BWRAP's choice (default ``bwrap``), or None when it turns the sandbox off."""
+    chosen = os.environ.get(BWRAP_ENV, "bwrap")
+    return None if chosen.lower() in ("", "none", "off", "0") else chosen
+
+
 def bwrap_binary() -> Optional[str]:
     """The bwrap to use, or None when it is turned off or not installed."""
-    chosen = os.environ.get(BWRAP_ENV, "bwrap")
-    if chosen.lower() in ("", "none", "off", "0"):
-        return None
-    return shutil.which(chosen)
+    chosen = _chosen()
+    return shutil.which(chosen) if chosen else None
 
 
 def _python_paths() -> List[Path]:
@@ -76,10 +86,9 @@ def _python_paths() -> List[Path]:
         sys.base_exec_prefix,
         os.path.dirname(os.path.realpath(sys.executable)),
     }
-    paths.update(p for p in site.getsitepackages() if os.path.isdir(p))
-    user_site = site.getusersitepackages()
-    if user_site and os.path.isdir(user_site) and site.ENABLE_USER_SITE:
-        paths.add(user_site)
+    paths.update(site.getsitepackages())
+    if site.ENABLE_USER_SITE:
+        paths.add(site.getusersitepackages())
     return sorted(Path(os.path.realpath(p)) for p in paths if p and os.path.isdir(p))
 
 
@@ -104,47 +113,28 @@ def _system_mounts() -> List[Tuple[str, str]]:
     return mounts
 
 
-def _is_within(path: Path, folder: Path) -> bool:
-    return path == folder or folder in path.parents
-
-
 def exposed_secret(secrets: Iterable[Path]) -> Optional[str]:
     """A reason not to sandbox: a mount the sandbox needs would contain one of ``secrets``."""
     secrets = [Path(os.path.realpath(s)) for s in secrets]
     for _, source, _target in (m for m in _system_mounts() if m[0] == "--ro-bind"):
         for secret in secrets:
-            if _is_within(secret, Path(os.path.realpath(source))):
+            if secret.is_relative_to(os.path.realpath(source)):
                 return f"the bundle's {secret.name} lies inside {source}, which the sandbox would expose"
     return None
 
 
 def command(
-    bwrap: str, args: Sequence[str], folders: Dict[str, str], env: Dict[str, str]
+    bwrap: str, args: Sequence[str], root: Optional[Path], env: Dict[str, str]
 ) -> List[str]:
-    """The bwrap command running ``args`` (with /app paths) in a sandbox built from ``folders``
-    (``/app/...`` -> host folder)."""
-    out = [
-        bwrap,
-        "--unshare-all",
-        "--die-with-parent",
-        "--new-session",
-        "--cap-drop",
-        "ALL",
-        "--proc",
-        "/proc",
-        "--dev",
-        "/dev",
-        "--tmpfs",
-        "/tmp",
-        "--tmpfs",
-        "/app",
-    ]
+    """The bwrap command running ``args`` (with /app paths) in a sandbox that mounts the
+    ``APP_MOUNTS`` found in the step's folder ``root`` (its ``app/...``; None: none)."""
+    out = [bwrap, *ISOLATION.split()]
     for kind, source, target in _system_mounts():
         out += [kind, source, target]
-    for target, writable in APP_MOUNTS:
-        if target in folders and os.path.isdir(folders[target]):
-            out += ["--bind" if writable else "--ro-bind", folders[target], target]
-    out += ["--chdir", "/app/program" if "/app/program" in folders else "/", "--clearenv"]
+    for target, writable in APP_MOUNTS if root is not None else ():
+        if os.path.isdir(f"{root}{target}"):
+            out += ["--bind" if writable else "--ro-bind", f"{root}{target}", target]
+    out += ["--chdir", "/app/program" if root is not None else "/", "--clearenv"]
     for key, value in sorted(env.items()):
         out += ["--setenv", key, value]
     program = [interpreter() if args[0] == sys.executable else args[0]]
@@ -169,11 +159,8 @@ def probe(bwrap: Optional[str]) -> Optional[str]:
     """None if ``bwrap`` can run the kit's Python in a sandbox here, else the reason it cannot
     (turned off or not installed, as the environment says now; user namespaces refused, ...)."""
     if bwrap is None:
-        chosen = os.environ.get(BWRAP_ENV, "bwrap")
         return (
-            "turned off by CODAJUDGE_BWRAP"
-            if chosen.lower() in ("", "none", "off", "0")
-            else "bubblewrap (bwrap) is not installed"
+            "bubblewrap (bwrap) is not installed" if _chosen() else "turned off by CODAJUDGE_BWRAP"
         )
     return _probe_binary(bwrap)
 
@@ -181,7 +168,7 @@ def probe(bwrap: Optional[str]) -> Optional[str]:
 @functools.lru_cache(maxsize=4)
 def _probe_binary(bwrap: str) -> Optional[str]:
     """``probe`` of an installed bwrap: it runs the kit's Python once per process."""
-    args = command(bwrap, [sys.executable, "-c", "import numpy"], {}, step_env())
+    args = command(bwrap, [sys.executable, "-c", "import numpy"], None, step_env())
     try:
         done = subprocess.run(args, capture_output=True, text=True, errors="replace", timeout=60)
     except (OSError, subprocess.TimeoutExpired) as e:
@@ -195,13 +182,11 @@ def _probe_binary(bwrap: str) -> Optional[str]:
 _warned: List[str] = []
 
 
-def warn_unisolated(reason: str) -> str:
-    """The note that the step ran without isolation; printed on stderr once per process."""
-    note = UNISOLATED_NOTE.format(reason=reason)
+def warn_unisolated(reason: str) -> None:
+    """Say on stderr, once per process, that the step ran without isolation."""
     if not _warned:
-        print(f"note: {note}", file=sys.stderr)
-        _warned.append(note)
-    return note
+        print(f"note: {UNISOLATED_NOTE.format(reason=reason)}", file=sys.stderr)
+        _warned.append(reason)
 
 
 def make_read_only(folder: Path) -> None:

@@ -18,17 +18,6 @@ from ..errors import ConfigError
 from ..untrusted import stop_session, stop_tree
 from .capture import JOIN_SECONDS, CappedOutput, drain
 
-APP_PATHS = (
-    "/app/program",
-    "/app/input_data",
-    "/app/ingested_program",
-    "/app/output",
-    "/app/input/ref",
-    "/app/input/res",
-    "/app/input",
-    "/app/shared",
-)
-
 
 @dataclass
 class StepResult:
@@ -41,8 +30,10 @@ class StepResult:
     time_limit: Optional[float] = None
 
 
-def program_command(program: Path, mapping: Dict[str, str], is_scoring: bool) -> list:
-    """The program's command with legacy variables and /app paths mapped to local folders."""
+def program_command(program: Path, root: str, is_scoring: bool) -> list:
+    """The program's command with legacy variables replaced and each ``/app/...`` path moved
+    under ``root`` (the step's local folder holding its ``app``; '' in the sandbox, which mounts
+    them at /app)."""
     meta_path = next(
         (program / n for n in ("metadata.yaml", "metadata") if (program / n).is_file()), None
     )
@@ -67,13 +58,7 @@ def program_command(program: Path, mapping: Dict[str, str], is_scoring: bool) ->
     }
     for var in sorted(legacy, key=len, reverse=True):
         command = command.replace(var, legacy[var])
-    args = []
-    for arg in shlex.split(command):
-        for app in APP_PATHS:  # longest paths are listed first where they share a prefix
-            if arg == app or arg.startswith(app + "/"):
-                arg = mapping[app] + arg[len(app) :]
-                break
-        args.append(arg)
+    args = [root + arg if arg.startswith("/app/") else arg for arg in shlex.split(command)]
     if args and args[0] in ("python", "python3"):
         args[0] = sys.executable
     return args
@@ -107,7 +92,7 @@ def run_step(
         start_new_session=True,
     )
     out, err = CappedOutput(), CappedOutput()
-    readers = [drain(process.stdout, out), drain(process.stderr, err)]
+    readers = [drain(process.stdout, out.add), drain(process.stderr, err.add)]
     try:
         process.wait(timeout=time_limit)
         timed_out = False
