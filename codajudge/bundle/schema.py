@@ -62,8 +62,8 @@ STR_OR_LIST = "str_or_list"
 class Field:
     """One key of a mapping: ``type`` (one of the constants above), ``required``, ``default`` (the
     docs and the JSON Schema show it; readers take it through ``with_defaults``), ``choices``
-    (allowed strings), ``minimum`` and ``maximum`` (numbers), ``length`` and ``min_items`` (list
-    lengths), ``items`` (the field of a list's entries or a map's values), ``keys`` (allowed keys of
+    (allowed strings), ``minimum`` and ``maximum`` (numbers), ``length`` (a list's exact length; a
+    required list, like a required string, must not be empty), ``items`` (the field of a list's entries or a map's values), ``keys`` (allowed keys of
     a map), ``schema`` (the fields of an object, or a function choosing them from the object's value:
     ``dataset_fields``), ``check`` (a function returning a problem message or None), ``what`` (how
     messages name a bad choice), ``example`` (the hint of a missing or misshapen value) and ``doc``."""
@@ -82,7 +82,6 @@ class Field:
     check: Optional[Callable[[object], Optional[str]]] = None
     what: str = ""
     example: str = ""
-    min_items: int = 0
 
 
 @dataclass
@@ -239,8 +238,8 @@ def _check_list(walk: Walk, where: str, label: str, value, spec: Field) -> None:
     if not isinstance(value, list):
         walk.add(where, f"{label} must be a list", found=_found(value), hint=_example(spec))
         return
-    if len(value) < spec.min_items:
-        walk.add(where, f"{label} must list at least {spec.min_items}", found=_shown(value))
+    if spec.required and not value:
+        walk.add(where, f"{label} must list at least 1", found=_shown(value))
     if spec.length is not None and len(value) != spec.length:
         walk.add(where, f"{label} must list exactly {spec.length} values", found=_shown(value))
     name = label.strip("'")
@@ -384,10 +383,13 @@ def _choice(
     return Field(STR, doc, required, default, tuple(choices), what=what)
 
 
-def _strings(doc: str, example: str = "", required: bool = False, min_items: int = 0) -> Field:
-    return Field(
-        LIST, doc, required=required, items=Field(STR), example=example, min_items=min_items
-    )
+def _strings(doc: str, example: str = "", required: bool = False) -> Field:
+    return Field(LIST, doc, required=required, items=Field(STR), example=example)
+
+
+def _objects(doc: str, fields: Dict[str, Field], required: bool = False) -> Field:
+    """A list of mappings, each of ``fields``."""
+    return Field(LIST, doc, required=required, items=Field(OBJECT, schema=fields))
 
 
 def _per_split(doc: str, items: Field, example: str) -> Field:
@@ -539,7 +541,7 @@ def primary_score_fields() -> Dict[str, Field]:
 
 def ranking_fields() -> Dict[str, Field]:
     group = {
-        "tracks": _strings("the group's track ids", required=True, min_items=1),
+        "tracks": _strings("the group's track ids", required=True),
         "order": _choice(
             "its overall order: the mean of the tracks' tie-aware ranks, or of their main scores",
             GROUP_ORDERS,
@@ -577,27 +579,15 @@ def top_level_fields() -> Dict[str, Field]:
         "name": Field(STR, "the edition's name (a plain folder name)", required=True),
         "title": Field(STR, "the competition's title", required=True),
         "description": Field(STR, "one paragraph shown on the platform"),
-        "phases": Field(
-            LIST,
-            "practice, evaluation, post-campaign",
-            required=True,
-            min_items=1,
-            items=Field(OBJECT, schema=phase_fields()),
-        ),
+        "phases": _objects("practice, evaluation, post-campaign", phase_fields(), required=True),
         "datasets": Field(
             MAP,
             "dataset id -> its source (importer and options)",
             required=True,
             items=Field(OBJECT, schema=dataset_fields),
         ),
-        "tracks": Field(
-            LIST,
-            "the scored tracks",
-            required=True,
-            min_items=1,
-            items=Field(OBJECT, schema=track_fields()),
-        ),
-        "pages": Field(LIST, "the edition's own pages", items=Field(OBJECT, schema=page_fields())),
+        "tracks": _objects("the scored tracks", track_fields(), required=True),
+        "pages": _objects("the edition's own pages", page_fields()),
         "terms": Field(
             STR, "the terms page, a Markdown file", required=True, example="terms: pages/terms.md"
         ),
@@ -680,7 +670,6 @@ def table_columns() -> Dict[str, Field]:
             "the columns of the item's texts, in order",
             "texts: [sentence1, sentence2]",
             required=True,
-            min_items=1,
         ),
         "score": Field(STR, "the column of similarity gold"),
         "label": Field(STR, "the column of the gold label (default: the annotations' majority)"),
@@ -907,7 +896,10 @@ def _json_shape(spec: Field) -> dict:
     if spec.type == MAP:
         return {"type": "object", "additionalProperties": _json_field(spec.items)}
     if spec.type == LIST:
-        bounds = {"minItems": spec.length or spec.min_items or None, "maxItems": spec.length}
+        bounds = {
+            "minItems": spec.length or (1 if spec.required else None),
+            "maxItems": spec.length,
+        }
         out = {"type": "array", "items": _json_field(spec.items)}
     else:
         bounds = {"minimum": spec.minimum, "maximum": spec.maximum}
