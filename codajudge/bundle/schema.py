@@ -387,6 +387,11 @@ def _strings(doc: str, example: str = "", required: bool = False) -> Field:
     return Field(LIST, doc, required=required, items=Field(STR), example=example)
 
 
+def _string_map(doc: str, example: str) -> Field:
+    """A mapping from any names to strings."""
+    return Field(MAP, doc, items=Field(STR), example=example)
+
+
 def _objects(doc: str, fields: Dict[str, Field], required: bool = False) -> Field:
     """A list of mappings, each of ``fields``."""
     return Field(LIST, doc, required=required, items=Field(OBJECT, schema=fields))
@@ -461,11 +466,9 @@ def track_fields() -> Dict[str, Field]:
         "labels": _strings(
             "the ordered labels (quote numbers and yes/no)", 'labels: ["1", "2", "3"]'
         ),
-        "label_aliases": Field(
-            MAP,
+        "label_aliases": _string_map(
             "alias text -> one of 'labels': other texts naming a label (docs/labels.md)",
-            items=Field(STR),
-            example="label_aliases: {e: entailment, n: neutral, c: contradiction}",
+            "label_aliases: {e: entailment, n: neutral, c: contradiction}",
         ),
         "metrics": Field(
             LIST,
@@ -624,12 +627,10 @@ def top_level_fields() -> Dict[str, Field]:
         # Read by bundle/leaks.py's check_public_tree, which also refuses a path that names no
         # public file of the bundle (known only once the bundle is written); a blank reason is
         # refused by edition.load_edition.
-        "known_leaks": Field(
-            MAP,
+        "known_leaks": _string_map(
             "a public file's path in the bundle, as the leak check names it -> why it holds "
             "hidden gold on purpose; built, and reported by the build summary",
-            items=Field(STR),
-            example='known_leaks: {starting_kit/extra/labels.tsv: "test gold, released after the '
+            'known_leaks: {starting_kit/extra/labels.tsv: "test gold, released after the '
             'campaign"}',
         ),
         "local": Field(
@@ -743,11 +744,9 @@ IMPORTER_OPTIONS: Dict[str, Dict[str, Field]] = {
             "item ids <split>-<release id>, for a release that numbers each split from 1",
             default=False,
         ),
-        "label_map": Field(
-            MAP,
+        "label_map": _string_map(
             "an annotation as released -> the label it counts as (2023 layout)",
-            items=Field(STR),
-            example='label_map: {"-3": "1", "-2": "1", "-1": "1", "0": "0", "1": "0"}',
+            'label_map: {"-3": "1", "-2": "1", "-1": "1", "0": "0", "1": "0"}',
         ),
         "soft_gold": _choice(
             "annotations (the shares recomputed) | release (the file's own soft_label)",
@@ -782,7 +781,7 @@ IMPORTER_OPTIONS: Dict[str, Dict[str, Field]] = {
 def sample_fields() -> Dict[str, Field]:
     """A ``sample`` entry (``bundle/sample.py``): ``items`` items of split ``of``, chosen by ``seed``."""
     return {
-        "of": Field(STR, "the split sampled", required=True, choices=SPLITS, what="split"),
+        "of": _choice("the split sampled", SPLITS, "split", required=True),
         "items": Field(INT, "how many items", required=True, minimum=1),
         "seed": Field(INT, "the seed of the hash that chooses them", required=True, minimum=0),
     }
