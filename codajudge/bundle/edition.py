@@ -135,21 +135,18 @@ def _when(value) -> Optional[dt.datetime]:
 
 
 def _phase(raw: dict) -> Phase:
-    """The phase ``raw`` describes (a ``phases`` entry that passed the schema)."""
+    """The phase ``raw`` describes (a ``phases`` entry that passed the schema: a key given is not
+    None); a Phase's fields are the phase's keys."""
     given = with_defaults(raw, phase_fields())
     pid = given["id"]
-    return Phase(
-        id=pid,
-        name=raw.get("name", pid.capitalize()),  # Practice, Evaluation, Post-campaign
-        start=_when(given["start"]),
-        end=_when(given["end"]),
-        split=raw.get("split", "dev" if pid == "practice" else "test"),
-        description=raw.get("description", ""),
-        max_submissions_per_day=given["max_submissions_per_day"],
-        max_submissions=given["max_submissions"],
-        execution_time_limit=given["execution_time_limit"],
-        public_gold=raw.get("public_gold", pid == "practice"),
-    )
+    by_id = {
+        "name": pid.capitalize(),  # Practice, Evaluation, Post-campaign
+        "split": "dev" if pid == "practice" else "test",
+        "description": "",
+        "public_gold": pid == "practice",
+    }
+    values = {key: by_id.get(key) if value is None else value for key, value in given.items()}
+    return Phase(**{**values, "start": _when(given["start"]), "end": _when(given["end"])})
 
 
 def _phases(raw: List[dict], problems: List[Problem]) -> List[Phase]:
