@@ -380,7 +380,7 @@ def _choice(
     required: bool = False,
 ) -> Field:
     """A string that must be one of ``choices``; ``what`` names a bad one in messages."""
-    return Field(STR, doc, required, default, tuple(choices), what=what)
+    return Field(STR, doc, required=required, default=default, choices=tuple(choices), what=what)
 
 
 def _strings(doc: str, example: str = "", required: bool = False) -> Field:
