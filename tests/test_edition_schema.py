@@ -202,3 +202,11 @@ def test_the_documented_reference_is_the_schema():
     for _, _, _, fields in PLACES:
         for key in fields:
             assert f"| `{key}` |" in text
+
+
+def test_an_importer_that_is_no_string_is_refused_without_a_traceback():
+    config = default_config()
+    config["datasets"]["sts_en"] = {"importer": ["stsb"], "path": "stsbenchmark"}
+    assert "datasets 'sts_en': 'importer' must be a string, found ['stsb'] (list)" in problems_of(
+        config
+    )
