@@ -38,7 +38,7 @@ def sample(spec: S.Field):
     if spec.type in (S.INT, S.NUMBER):
         return spec.minimum if spec.minimum is not None else 1
     if spec.type == S.LIST:
-        n = spec.length or max(spec.min_items, 1)
+        n = spec.length or 1
         return [sample(spec.items) for _ in range(n)]
     if spec.type == S.MAP:
         return {(spec.keys or ("k",))[0]: sample(spec.items)} if spec.items else {}
@@ -194,11 +194,19 @@ def test_the_json_schema_accepts_the_shipped_editions_and_refuses_a_misspelt_key
 
 def test_the_documented_reference_is_the_schema():
     """docs/edition-config.md ends with `codajudge schema --markdown`: every key documented."""
-    from codajudge.programs.schema import REFERENCE_MARK, reference_text
+    from codajudge.programs.schema import REFERENCE_MARK, markdown_reference
 
     text = (REPO / "docs" / "edition-config.md").read_text(encoding="utf-8")
     assert REFERENCE_MARK in text
-    assert text.endswith(reference_text())
+    assert text.endswith(markdown_reference())
     for _, _, _, fields in PLACES:
         for key in fields:
             assert f"| `{key}` |" in text
+
+
+def test_an_importer_that_is_no_string_is_refused_without_a_traceback():
+    config = default_config()
+    config["datasets"]["sts_en"] = {"importer": ["stsb"], "path": "stsbenchmark"}
+    assert "datasets 'sts_en': 'importer' must be a string, found ['stsb'] (list)" in problems_of(
+        config
+    )

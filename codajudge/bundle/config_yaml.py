@@ -46,26 +46,23 @@ def _children(node) -> list:
 
 
 def expanded_size(root, limit: int) -> int:
-    """Nodes of the value ``root`` stands for, aliases expanded (stops counting past ``limit``).
-    Raises ValueError if an alias refers to a node that contains it (a value of infinite size)."""
-    done: dict = {}
-    visiting: set = set()
-    stack = [(root, False)]
-    while stack:
-        node, finished = stack.pop()
+    """Nodes of the value ``root`` stands for, aliases expanded (stops counting past ``limit``), each
+    node counted once and its size remembered. Raises ValueError if an alias refers to a node that
+    contains it (a value of infinite size), RecursionError for a document nested too deeply."""
+    sizes: dict = {}
+    open_nodes: set = set()
+
+    def size(node) -> int:
         key = id(node)
-        if finished:
-            visiting.discard(key)
-            done[key] = min(limit + 1, 1 + sum(done[id(child)] for child in _children(node)))
-            continue
-        if key in done:
-            continue
-        if key in visiting:
+        if key in open_nodes:
             raise ValueError("an alias refers to a node that contains it")
-        visiting.add(key)
-        stack.append((node, True))
-        stack.extend((child, False) for child in _children(node) if id(child) not in done)
-    return done[id(root)]
+        if key not in sizes:
+            open_nodes.add(key)
+            sizes[key] = min(limit + 1, 1 + sum(size(child) for child in _children(node)))
+            open_nodes.discard(key)
+        return sizes[key]
+
+    return size(root)
 
 
 class AliasBomb(yaml.YAMLError):

@@ -31,8 +31,13 @@ MAX_IDS_SHOWN = 5
 SAMPLE_EXAMPLE = "{dev: {of: test, items: 300, seed: 2020}}"
 
 
+def _first_few(texts: List[str]) -> str:
+    """The first ``MAX_IDS_SHOWN`` of ``texts``, then "..." when there are more."""
+    return ", ".join(texts[:MAX_IDS_SHOWN]) + (", ..." if len(texts) > MAX_IDS_SHOWN else "")
+
+
 def duplicate_ids(items: List[dict], where: str) -> List[Problem]:
-    repeated = [item_id for item_id, n in Counter(it["id"] for it in items).items() if n > 1]
+    repeated = repeated_names([item["id"] for item in items])
     if not repeated:
         return []
     return [
@@ -40,9 +45,7 @@ def duplicate_ids(items: List[dict], where: str) -> List[Problem]:
             where,
             "an item id is repeated within the split",
             expected="each id once per split",
-            found=f"{counted(len(repeated), 'repeated id')}: "
-            + ", ".join(map(repr, repeated[:MAX_IDS_SHOWN]))
-            + (", ..." if len(repeated) > MAX_IDS_SHOWN else ""),
+            found=f"{counted(len(repeated), 'repeated id')}: {_first_few(list(map(repr, repeated)))}",
         )
     ]
 
@@ -53,13 +56,12 @@ def out_of_range(track: Track, gold: np.ndarray, ids: List[str], where: str) -> 
     outside = np.flatnonzero((gold < lo) | (gold > hi)).tolist()
     if not outside:
         return []
-    shown = ", ".join(f"{ids[i]!r} ({gold[i]:g})" for i in outside[:MAX_IDS_SHOWN])
     return [
         Problem(
             where,
             f"{kinds.of(track).name} gold outside the track's range on {counted(len(outside), 'item')}",
             expected=f"scores from {lo:g} to {hi:g} (track '{track.id}' range)",
-            found=shown + (", ..." if len(outside) > MAX_IDS_SHOWN else ""),
+            found=_first_few([f"{ids[i]!r} ({gold[i]:g})" for i in outside]),
             hint="correct the data, or declare the scale with the track key range: [LOW, HIGH]",
         )
     ]
@@ -94,27 +96,23 @@ def split_problems(
     return problems
 
 
-def _one(dataset_id: str, source: dict, display: str) -> List[Problem]:
-    where = f"{display}: datasets '{dataset_id}'"
+def _split_problems(source: dict, where: str) -> List[Problem]:
+    """``split``'s shares add up to 1, and ``split`` and ``splits`` are not both given."""
+    if "split" not in source:
+        return []
     problems = []
-    if "split" in source:
-        problem = shares_problem(source["split"])
-        if problem:
-            problems.append(
-                Problem(where, problem, expected="e.g. split: {train: 0.8, dev: 0.1, test: 0.1}")
+    problem = shares_problem(source["split"])
+    if problem:
+        example = "e.g. split: {train: 0.8, dev: 0.1, test: 0.1}"
+        problems.append(Problem(where, problem, expected=example))
+    if "splits" in source:
+        problems.append(
+            Problem(
+                where,
+                "'split' (cut one release) and 'splits' (one source per split) exclude each other",
+                hint="keep one of them",
             )
-        if "splits" in source:
-            problems.append(
-                Problem(
-                    where,
-                    "'split' (cut one release) and 'splits' (one source per split) exclude each other",
-                    hint="keep one of them",
-                )
-            )
-    problems.extend(_exclude_problems(source, where))
-    problems.extend(_sample_problems(source, where))
-    if source.get("importer") == "table":
-        problems.extend(_table_problems(source, where))
+        )
     return problems
 
 
@@ -149,7 +147,10 @@ def _sample_problems(source: dict, where: str) -> List[Problem]:
 
 
 def _table_problems(source: dict, where: str) -> List[Problem]:
-    """A table names its file(s), and each annotator (an ``annotations`` column) once."""
+    """A table names its file(s), and each annotator (an ``annotations`` column) once (the schema
+    has checked that ``columns`` is a mapping)."""
+    if source.get("importer") != "table":
+        return []
     problems = []
     if "path" not in source and "splits" not in source:
         problems.append(
@@ -159,8 +160,7 @@ def _table_problems(source: dict, where: str) -> List[Problem]:
                 hint="e.g. path: data/items.csv",
             )
         )
-    columns = source.get("columns")
-    annotations = columns.get("annotations") if isinstance(columns, dict) else None
+    annotations = source["columns"].get("annotations")
     names = annotations if isinstance(annotations, list) else []
     repeated = repeated_names([name for name in names if isinstance(name, str)])
     if repeated:
@@ -173,9 +173,7 @@ def _table_problems(source: dict, where: str) -> List[Problem]:
                 hint="remove the repeated column (one annotator's labels are one column)",
             )
         )
-    if isinstance(columns, dict):
-        problems.extend(list_column_problems(columns, where))
-    return problems
+    return problems + list_column_problems(source["columns"], where)
 
 
 def repeated_names(names: List[str]) -> List[str]:
@@ -183,9 +181,13 @@ def repeated_names(names: List[str]) -> List[str]:
     return [name for name, count in Counter(names).items() if count > 1]
 
 
+DATASET_RULES = (_split_problems, _exclude_problems, _sample_problems, _table_problems)
+
+
 def dataset_problems(datasets: Dict[str, dict], display: str) -> List[Problem]:
     """The rules spanning several options of each ``datasets`` entry (each passed the schema)."""
     problems: List[Problem] = []
     for dataset_id, source in sorted(datasets.items()):
-        problems.extend(_one(dataset_id, source, display))
+        for rule in DATASET_RULES:
+            problems.extend(rule(source, f"{display}: datasets '{dataset_id}'"))
     return problems

@@ -135,21 +135,18 @@ def _when(value) -> Optional[dt.datetime]:
 
 
 def _phase(raw: dict) -> Phase:
-    """The phase ``raw`` describes (a ``phases`` entry that passed the schema)."""
+    """The phase ``raw`` describes (a ``phases`` entry that passed the schema: a key given is not
+    None); a Phase's fields are the phase's keys."""
     given = with_defaults(raw, phase_fields())
     pid = given["id"]
-    return Phase(
-        id=pid,
-        name=raw.get("name", pid.capitalize()),  # Practice, Evaluation, Post-campaign
-        start=_when(given["start"]),
-        end=_when(given["end"]),
-        split=raw.get("split", "dev" if pid == "practice" else "test"),
-        description=raw.get("description", ""),
-        max_submissions_per_day=given["max_submissions_per_day"],
-        max_submissions=given["max_submissions"],
-        execution_time_limit=given["execution_time_limit"],
-        public_gold=raw.get("public_gold", pid == "practice"),
-    )
+    by_id = {
+        "name": pid.capitalize(),  # Practice, Evaluation, Post-campaign
+        "split": "dev" if pid == "practice" else "test",
+        "description": "",
+        "public_gold": pid == "practice",
+    }
+    values = {key: by_id.get(key) if value is None else value for key, value in given.items()}
+    return Phase(**{**values, "start": _when(given["start"]), "end": _when(given["end"])})
 
 
 def _phases(raw: List[dict], problems: List[Problem]) -> List[Phase]:
@@ -171,15 +168,6 @@ def _queue(raw: Optional[str]) -> Optional[str]:
     """``queue``: the vhost of a Codabench queue, a UUID the schema has checked (Codabench's
     Queue.vhost is a UUIDField and its unpacker looks the queue up by it), written canonically."""
     return None if raw is None else str(uuid.UUID(raw.strip()))
-
-
-def _pages(raw: Optional[list], folder: Path, problems: List[Problem]) -> List[dict]:
-    """The edition's own pages whose file is one of the edition folder's."""
-    return [
-        {"title": page["title"], "file": page["file"]}
-        for i, page in enumerate(raw or [])
-        if _edition_file(page["file"], folder, f"pages[{i}]", "page file", problems)
-    ]
 
 
 def _edition_file(value, folder: Path, where: str, key: str, problems: List[Problem]) -> bool:
@@ -215,12 +203,16 @@ def _check_names(raw: dict, display: str, problems: List[Problem]) -> None:
 
 def _check_files(raw: dict, folder: Path, display: str, problems: List[Problem]) -> List[dict]:
     """terms, logo, pages and public_files (copied into the starting kit, and leak-checked): regular
-    files inside the edition folder. Returns the pages."""
+    files inside the edition folder. Returns the pages whose file is one."""
     for key in ("terms", "logo"):
         _edition_file(raw[key], folder, display, key, problems)
     for i, name in enumerate(raw.get("public_files") or []):
         _edition_file(name, folder, f"public_files[{i}]", f"public_files[{i}]", problems)
-    return _pages(raw.get("pages"), folder, problems)
+    return [
+        {"title": page["title"], "file": page["file"]}
+        for i, page in enumerate(raw.get("pages") or [])
+        if _edition_file(page["file"], folder, f"pages[{i}]", "page file", problems)
+    ]
 
 
 def _tracks_and_datasets(raw: dict, display: str, problems: List[Problem]):
@@ -273,12 +265,6 @@ AFTER_SCHEMA = (
 AFTER_CONFIG = "the data, which is read through the tracks and datasets above; fix them first"
 
 
-def is_unknown_key(problem: Problem) -> bool:
-    """A misspelt or unknown key: the config is read without it, so the other checks still mean
-    something (its right name is most often a key with a default)."""
-    return problem.message.startswith("unknown key ")
-
-
 def data_checkable(edition: "Edition", problems: List[Problem]) -> bool:
     """Whether the edition's data can be read despite ``problems``: its tracks, phases and datasets
     were read whole (the schema has checked each phase's split)."""
@@ -297,7 +283,9 @@ def load_edition(path: Path, collected: Optional[List[Problem]] = None) -> Editi
     display, folder = str(path), path.parent
     own_metrics = _own_metrics(raw.get("metrics_module"), folder, display)
     problems: List[Problem] = validate_config(raw, display)
-    if not all(map(is_unknown_key, problems)):
+    # A misspelt or unknown key leaves the config readable without it (its right name is most
+    # often a key with a default), so the other checks still mean something.
+    if not all(p.message.startswith("unknown key ") for p in problems):
         raise BuildProblems(problems, unchecked=AFTER_SCHEMA)
     edition = _cross_checked(raw, display, folder, problems, own_metrics)
     if problems and (collected is None or not data_checkable(edition, problems)):
@@ -345,32 +333,28 @@ def _cross_checked(
     rule = _primary_rule(raw, top["baselines"], display, found)
     ranking = _ranking(raw, tracks, display, found)
     problems.extend(in_file(p, display) for p in found)
+    # The top-level keys an Edition holds as written (or as their schema default), then the others.
+    written = {f.name: top[f.name] for f in dataclasses.fields(Edition) if f.name in top}
     return Edition(
-        name=raw["name"],
-        title=raw["title"],
-        description=raw.get("description", ""),
-        folder=folder,
-        phases=phases,
-        datasets=datasets,
-        tracks=tracks,
-        pages=pages,
-        terms=raw["terms"],
-        logo=raw["logo"],
-        docker_image=top["docker_image"],
-        leaderboard=with_defaults(raw.get("leaderboard"), leaderboard_fields()),
-        baselines=list(top["baselines"]),
-        seed=top["seed"],
-        bootstrap_resamples=top["bootstrap_resamples"],
-        public_files=list(raw.get("public_files", [])),
-        known_leaks=dict(raw.get("known_leaks", {})),
-        contact_email=top["contact_email"],
-        kit_scores_no_phase=top["kit_scores_no_phase"],
-        config=display,
-        local=declared_local(top["local"]),
-        queue=_queue(top["queue"]),
-        primary_rule=rule,
-        ranking=ranking,
-        metrics_module=own_metrics,
+        **{
+            **written,
+            "description": top["description"] or "",
+            "folder": folder,
+            "phases": phases,
+            "datasets": datasets,
+            "tracks": tracks,
+            "pages": pages,
+            "leaderboard": with_defaults(top["leaderboard"], leaderboard_fields()),
+            "baselines": list(top["baselines"]),
+            "public_files": list(top["public_files"] or []),
+            "known_leaks": dict(top["known_leaks"] or {}),
+            "config": display,
+            "local": declared_local(top["local"]),
+            "queue": _queue(top["queue"]),
+            "primary_rule": rule,
+            "ranking": ranking,
+            "metrics_module": own_metrics,
+        }
     )
 
 

@@ -26,10 +26,6 @@ class ScheduledPhase(NamedTuple):
     has_end: bool
 
 
-def _date_text(value: dt.datetime) -> str:
-    return value.strftime(DATE_FORMAT)
-
-
 def schedule_problems(schedule: Sequence[ScheduledPhase]) -> List[Problem]:
     """The problems of ``schedule`` (phases in order): ends before starts first, then each pair of
     consecutive phases (a missing end, an overlap)."""
@@ -45,8 +41,8 @@ def _ends_before_start(phase: ScheduledPhase) -> Optional[Problem]:
     return Problem(
         phase.where,
         f"phase {phase.name!r} ends before it starts",
-        expected=f"an end after {_date_text(phase.start)}",
-        found=_date_text(phase.end),
+        expected=f"an end after {phase.start:{DATE_FORMAT}}",
+        found=f"{phase.end:{DATE_FORMAT}}",
     )
 
 
@@ -64,7 +60,7 @@ def _gap_problem(phase: ScheduledPhase, following: ScheduledPhase) -> Optional[P
         following.where,
         f"phase {following.name!r} starts before phase {phase.name!r} ends, or as it ends: "
         "Codabench refuses phases that overlap or touch",
-        expected=f"a start after {_date_text(phase.end)}",
-        found=_date_text(following.start),
+        expected=f"a start after {phase.end:{DATE_FORMAT}}",
+        found=f"{following.start:{DATE_FORMAT}}",
         hint=f"start {following.name!r} later or end {phase.name!r} earlier",
     )

@@ -20,28 +20,26 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import re
 import difflib
+import re
 import uuid
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..errors import Problem, boolean_problem, counted, plural
+from ..importers import IMPORTERS, SPLITS
 from ..spec import MEAN_RULES, PHASES, PLAIN, WORST, primary_rule_problem
 from ..stats.bootstrap import DEFAULT_SEED
 from ..stats.ranking import GROUP_MEAN_RANK, GROUP_ORDERS
 from .check.leaderboard import SUBMISSION_RULES
 from .schedule import DATE_FORMAT
 
-SPLITS = ("train", "dev", "test")
 #: Bounds of the config's numbers: Codabench stores limits as PostgreSQL integers (< 2**31); a time
 #: limit past a week is a typo (its default queue stops at 600 s); numpy seeds are 32-bit.
 MAX_COUNT = 2**31 - 1
 MAX_TIME_LIMIT = 7 * 24 * 3600
 MAX_SEED = 2**32 - 1
 MAX_RESAMPLES = 100_000
-DEFAULT_IMAGE = "codalab/codalab-legacy:py312"
-DEFAULT_BASELINES = ["random", "most_frequent", "cosine_bow"]
 QUOTE_HINT = (
     "quote it: YAML reads unquoted yes/no/true/false/on/off as booleans and digits as numbers"
 )
@@ -64,11 +62,11 @@ STR_OR_LIST = "str_or_list"
 class Field:
     """One key of a mapping: ``type`` (one of the constants above), ``required``, ``default`` (the
     docs and the JSON Schema show it; readers take it through ``with_defaults``), ``choices``
-    (allowed values), ``minimum`` and ``maximum`` (numbers; list lengths for ``length``), ``items``
-    (the field of a list's entries or a map's values), ``keys`` (allowed keys of a map), ``schema``
-    (the fields of an object, or a function choosing them from the object's value:
+    (allowed strings), ``minimum`` and ``maximum`` (numbers), ``length`` (a list's exact length; a
+    required list, like a required string, must not be empty), ``items`` (the field of a list's entries or a map's values), ``keys`` (allowed keys of
+    a map), ``schema`` (the fields of an object, or a function choosing them from the object's value:
     ``dataset_fields``), ``check`` (a function returning a problem message or None), ``what`` (how
-    messages name a bad choice) and ``doc``."""
+    messages name a bad choice), ``example`` (the hint of a missing or misshapen value) and ``doc``."""
 
     type: str
     doc: str = ""
@@ -84,7 +82,6 @@ class Field:
     check: Optional[Callable[[object], Optional[str]]] = None
     what: str = ""
     example: str = ""
-    min_items: int = 0
 
 
 @dataclass
@@ -94,22 +91,27 @@ class Walk:
     display: str
     problems: List[Problem] = field(default_factory=list)
 
+    def place(self, where: str) -> str:
+        return f"{self.display}: {where}" if where else self.display
+
     def add(self, where: str, message: str, **details) -> None:
-        place = f"{self.display}: {where}" if where else self.display
-        self.problems.append(Problem(place, message, **details))
+        self.problems.append(Problem(self.place(where), message, **details))
 
 
 def _found(value) -> str:
     return f"{value!r} ({type(value).__name__})"[:100]
 
 
-def did_you_mean(key: str, known: Sequence[str]) -> Optional[str]:
-    """The known key closest to ``key`` (a misspelling), or None when none is close."""
-    close = difflib.get_close_matches(str(key), [str(k) for k in known], n=1, cutoff=0.6)
-    if not close:
-        lowered = {str(k).lower(): k for k in known}
-        return lowered.get(str(key).lower())
-    return close[0]
+def _shown(value) -> str:
+    return repr(value)[:80]
+
+
+def did_you_mean(key, known: Sequence) -> Optional[str]:
+    """The known key closest to ``key`` (a misspelling, or the same in another case), or None."""
+    names = [str(k) for k in known]
+    close = difflib.get_close_matches(str(key), names, n=1, cutoff=0.6)
+    lowered = {name.lower(): name for name in names}
+    return close[0] if close else lowered.get(str(key).lower())
 
 
 #: Item fields an organiser may write as a dataset option meaning "only the items with this value".
@@ -133,43 +135,49 @@ def _unknown(walk: Walk, where: str, key, known: Sequence[str], what: str = "key
     )
 
 
+def _example(spec: Field) -> Optional[str]:
+    return f"e.g. {spec.example}" if spec.example else None
+
+
+def _join(where: str, part: str) -> str:
+    return f"{where} {part}" if where else part
+
+
 # --- one value against one field -------------------------------------------------------------------
 
 
-def _is_int(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+def _check_str(walk: Walk, where: str, label: str, value, spec: Field) -> None:
+    if not isinstance(value, str):
+        hint = QUOTE_HINT if isinstance(value, (bool, int, float)) else None
+        walk.add(where, f"{label} must be a string", found=_found(value), hint=hint)
+    elif spec.required and not value.strip():
+        walk.add(where, f"{label} must not be empty", expected="a non-empty string", found="''")
+    elif spec.choices and value not in spec.choices:
+        guess = did_you_mean(value, spec.choices)
+        walk.add(
+            where,
+            f"unknown {spec.what}" if spec.what else f"{label} has an unknown value",
+            expected=" | ".join(spec.choices),
+            found=_shown(value),
+            hint=f"did you mean '{guess}'?" if guess else None,
+        )
 
 
-def _is_number(value) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
-
-
-def _check_str(walk: Walk, where: str, label: str, value, spec: Field) -> bool:
-    if isinstance(value, str):
-        if spec.required and not value.strip():
-            walk.add(where, f"{label} must not be empty", expected="a non-empty string", found="''")
-            return False
-        return True
-    hint = QUOTE_HINT if isinstance(value, (bool, int, float)) else None
-    walk.add(where, f"{label} must be a string", found=_found(value), hint=hint)
-    return False
-
-
-def _check_number(walk: Walk, where: str, label: str, value, spec: Field) -> bool:
+def _check_number(walk: Walk, where: str, label: str, value, spec: Field) -> None:
+    """A number (a whole one for INT) within the field's bounds; every INT field has a minimum."""
     whole = spec.type == INT
-    ok = _is_int(value) if whole else _is_number(value)
+    numeric = isinstance(value, int if whole else (int, float)) and not isinstance(value, bool)
     lo = spec.minimum if spec.minimum is not None else float("-inf")
     hi = spec.maximum if spec.maximum is not None else float("inf")
-    if ok and lo <= value <= hi:
-        return True
+    if numeric and lo <= value <= hi:
+        return
     if whole and spec.maximum is None:
         message = f"{label} must be a whole number of at least {lo:,}"
     elif whole:
         message = f"{label} must be a whole number from {lo:,} to {hi:,}"
     else:
         message = f"{label} must be a number"
-    walk.add(where, message, found=repr(value)[:80], hint=_number_hint(value, spec))
-    return False
+    walk.add(where, message, found=_shown(value), hint=_number_hint(value, spec))
 
 
 #: A duration's units, as an organiser may write them after the number (``10m``).
@@ -186,61 +194,36 @@ def _number_hint(value, spec: Field) -> Optional[str]:
         return "write it without quotes"
     except ValueError:
         pass
-    unit = spec.doc.split(" ")[0] if spec.doc else ""
     match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([a-z]+)\s*", value.lower())
-    if unit == "seconds" and match and match.group(2) in DURATION_UNITS:
+    if spec.doc.startswith("seconds ") and match and match.group(2) in DURATION_UNITS:
         seconds = round(float(match.group(1)) * DURATION_UNITS[match.group(2)])
         return f"the value is a number of seconds, without a unit: {value} is {seconds}"
     return f"write a plain number ({spec.doc})" if spec.doc else "write a plain number"
 
 
-def _check_bool(walk: Walk, where: str, label: str, value, spec: Field) -> bool:
-    if isinstance(value, bool):
+def _check_bool(walk: Walk, where: str, label: str, value, spec: Field) -> None:
+    if not isinstance(value, bool):
+        walk.problems.append(boolean_problem(walk.place(where), label, value))
+
+
+def _is_date(value) -> bool:
+    """A quoted ``DATE_FORMAT`` or an unquoted YAML timestamp (a date, nothing to coerce)."""
+    try:
+        dt.datetime.strptime(value, DATE_FORMAT)
         return True
-    place = f"{walk.display}: {where}" if where else walk.display
-    walk.problems.append(boolean_problem(place, label, value))
-    return False
+    except (TypeError, ValueError):
+        return isinstance(value, dt.date)
 
 
-def _check_date(walk: Walk, where: str, label: str, value, spec: Field) -> bool:
-    if isinstance(value, dt.date):  # an unquoted YAML timestamp: a date, nothing to coerce
-        return True
-    if isinstance(value, str):
-        try:
-            dt.datetime.strptime(value, DATE_FORMAT)
-            return True
-        except ValueError:
-            pass
-    walk.add(
-        where,
-        f"{label} is not a UTC date and time",
-        expected="'YYYY-MM-DD HH:MM:SS' (quoted)",
-        found=repr(value)[:80],
-        hint='e.g. start: "2027-03-01 00:00:00"',
-    )
-    return False
-
-
-def _check_choice(walk: Walk, where: str, label: str, value, spec: Field) -> bool:
-    if not spec.choices or value in spec.choices:
-        return True
-    guess = did_you_mean(value, spec.choices) if isinstance(value, str) else None
-    walk.add(
-        where,
-        f"unknown {spec.what}" if spec.what else f"{label} has an unknown value",
-        expected=" | ".join(map(str, spec.choices)),
-        found=repr(value)[:80],
-        hint=f"did you mean '{guess}'?" if guess else None,
-    )
-    return False
-
-
-def _example(spec: Field) -> Optional[str]:
-    return f"e.g. {spec.example}" if spec.example else None
-
-
-def _join(where: str, part: str) -> str:
-    return f"{where} {part}" if where else part
+def _check_date(walk: Walk, where: str, label: str, value, spec: Field) -> None:
+    if not _is_date(value):
+        walk.add(
+            where,
+            f"{label} is not a UTC date and time",
+            expected="'YYYY-MM-DD HH:MM:SS' (quoted)",
+            found=_shown(value),
+            hint='e.g. start: "2027-03-01 00:00:00"',
+        )
 
 
 def _entry_where(where: str, name: str, index: int, entry) -> str:
@@ -255,12 +238,12 @@ def _check_list(walk: Walk, where: str, label: str, value, spec: Field) -> None:
     if not isinstance(value, list):
         walk.add(where, f"{label} must be a list", found=_found(value), hint=_example(spec))
         return
-    if len(value) < spec.min_items:
-        walk.add(where, f"{label} must list at least {spec.min_items}", found=repr(value)[:80])
+    if spec.required and not value:
+        walk.add(where, f"{label} must list at least 1", found=_shown(value))
     if spec.length is not None and len(value) != spec.length:
-        walk.add(where, f"{label} must list exactly {spec.length} values", found=repr(value)[:80])
+        walk.add(where, f"{label} must list exactly {spec.length} values", found=_shown(value))
     name = label.strip("'")
-    if _unquoted_strings(walk, where, label, value, spec):
+    if _unquoted_strings(walk, where, name, value, spec):
         return
     for i, entry in enumerate(value):
         if spec.items.type == OBJECT:
@@ -270,7 +253,7 @@ def _check_list(walk: Walk, where: str, label: str, value, spec: Field) -> None:
             check_value(walk, where, f"'{name}[{i}]'", entry, spec.items)
 
 
-def _unquoted_strings(walk: Walk, where: str, label: str, value: list, spec: Field) -> bool:
+def _unquoted_strings(walk: Walk, where: str, name: str, value: list, spec: Field) -> bool:
     """Whether a list of strings holds several unquoted numbers or booleans, then said in one
     problem with the list as it should be written."""
     unquoted = [entry for entry in value if isinstance(entry, (bool, int, float))]
@@ -279,10 +262,10 @@ def _unquoted_strings(walk: Walk, where: str, label: str, value: list, spec: Fie
     written = ", ".join(f'"{str(e).lower() if isinstance(e, bool) else e}"' for e in value)
     walk.add(
         where,
-        f"{label} must be strings: {counted(len(unquoted), 'entry', 'entries')} "
+        f"'{name}' must be strings: {counted(len(unquoted), 'entry', 'entries')} "
         f"{plural(len(unquoted), 'is', 'are')} not quoted",
-        found=repr(value)[:80],
-        hint=f"write {label.strip(chr(39))}: [{written}]; YAML reads unquoted digits as numbers "
+        found=_shown(value),
+        hint=f"write {name}: [{written}]; YAML reads unquoted digits as numbers "
         "and yes/no/true/false/on/off as booleans",
     )
     return True
@@ -292,12 +275,11 @@ def _check_map(walk: Walk, where: str, label: str, value, spec: Field) -> None:
     if not isinstance(value, dict):
         walk.add(where, f"{label} must be a mapping", found=_found(value), hint=_example(spec))
         return
-    name = label.strip("'")
     for key in value:
         if spec.keys and key not in spec.keys:
             _unknown(walk, where, key, spec.keys, what=f"key of {label}")
         elif spec.items.type == OBJECT and isinstance(value[key], dict):
-            inner = _join(where, f"{name} '{key}'")
+            inner = _join(where, f"{label.strip(chr(39))} '{key}'")
             check_object(walk, inner, value[key], resolve(spec.items.schema, value[key]))
         else:  # an object that is no mapping is said so by check_value
             check_value(walk, where, f"{label} entry '{key}'", value[key], spec.items)
@@ -313,40 +295,41 @@ def _check_str_or_list(walk: Walk, where: str, label: str, value, spec: Field) -
         _check_str(walk, where, label, value, spec)
 
 
-SCALAR_CHECKS = {
+def _check_object(walk: Walk, where: str, label: str, value, spec: Field) -> None:
+    if isinstance(value, dict):
+        check_object(walk, _join(where, label.strip("'")), value, resolve(spec.schema, value))
+    else:
+        walk.add(where, f"{label} must be a mapping", found=_found(value), hint=_example(spec))
+
+
+def _check_with_function(walk: Walk, where: str, label: str, value, spec: Field) -> None:
+    """A field with its own ``check``, whose message says what is wanted (``message|expected``)."""
+    message = spec.check(value)
+    if message:
+        text, _, expected = message.partition("|")
+        walk.add(where, text, expected=expected or None, found=_shown(value))
+
+
+#: Field type -> its check (ANY: any value; the module reading it judges it).
+CHECKS = {
     STR: _check_str,
     INT: _check_number,
     NUMBER: _check_number,
     BOOL: _check_bool,
     DATE: _check_date,
+    LIST: _check_list,
+    MAP: _check_map,
+    STR_OR_LIST: _check_str_or_list,
+    OBJECT: _check_object,
 }
 
 
 def check_value(walk: Walk, where: str, label: str, value, spec: Field) -> None:
     """Record every problem of ``value`` (named ``label`` inside ``where``) against ``spec``."""
-    if spec.type == STR and spec.check is not None:  # the check's own message says what is wanted
-        _run_check(walk, where, value, spec)
-    elif spec.type in SCALAR_CHECKS:
-        if SCALAR_CHECKS[spec.type](walk, where, label, value, spec):
-            _check_choice(walk, where, label, value, spec)
-    elif spec.type == LIST:
-        _check_list(walk, where, label, value, spec)
-    elif spec.type == MAP:
-        _check_map(walk, where, label, value, spec)
-    elif spec.type == STR_OR_LIST:
-        _check_str_or_list(walk, where, label, value, spec)
-    elif spec.type == OBJECT and not isinstance(value, dict):
-        walk.add(where, f"{label} must be a mapping", found=_found(value), hint=_example(spec))
-    elif spec.type == OBJECT:
-        inner = _join(where, label.strip("'"))
-        check_object(walk, inner, value, resolve(spec.schema, value))
-
-
-def _run_check(walk: Walk, where: str, value, spec: Field) -> None:
-    message = spec.check(value)
-    if message:
-        text, _, expected = message.partition("|")
-        walk.add(where, text, expected=expected or None, found=repr(value)[:80])
+    if spec.check is not None:
+        _check_with_function(walk, where, label, value, spec)
+    elif spec.type in CHECKS:
+        CHECKS[spec.type](walk, where, label, value, spec)
 
 
 def check_object(walk: Walk, where: str, value, fields: Dict[str, Field]) -> None:
@@ -358,16 +341,11 @@ def check_object(walk: Walk, where: str, value, fields: Dict[str, Field]) -> Non
         if key not in fields:
             _unknown(walk, where, key, list(fields))
     for key, spec in fields.items():
-        if key not in value:
-            if spec.required:
-                walk.add(
-                    where,
-                    f"'{key}' is required",
-                    expected=spec.doc.split(";")[0] if spec.doc else spec.type,
-                    hint=_example(spec),
-                )
-            continue
-        check_value(walk, where, f"'{key}'", value[key], spec)
+        if key in value:
+            check_value(walk, where, f"'{key}'", value[key], spec)
+        elif spec.required:
+            expected = spec.doc.split(";")[0] if spec.doc else spec.type
+            walk.add(where, f"'{key}' is required", expected=expected, hint=_example(spec))
 
 
 def with_defaults(raw: Optional[dict], fields: Dict[str, Field]) -> Dict[str, object]:
@@ -383,7 +361,53 @@ def resolve(schema, value):
     return schema(value) if callable(schema) else schema
 
 
+def validate_config(raw: dict, display: str) -> List[Problem]:
+    """Every problem of a loaded edition config (a mapping: ``edition._raw_config``) against the
+    schema (empty when it conforms)."""
+    walk = Walk(display)
+    check_object(walk, "", raw, top_level_fields())
+    return walk.problems
+
+
 # --- the tables ------------------------------------------------------------------------------------
+
+
+def _choice(
+    doc: str,
+    choices: Sequence[str],
+    what: str = "",
+    default: Optional[str] = None,
+    required: bool = False,
+) -> Field:
+    """A string that must be one of ``choices``; ``what`` names a bad one in messages."""
+    return Field(STR, doc, required=required, default=default, choices=tuple(choices), what=what)
+
+
+def _strings(doc: str, example: str = "", required: bool = False) -> Field:
+    return Field(LIST, doc, required=required, items=Field(STR), example=example)
+
+
+def _string_map(doc: str, example: str) -> Field:
+    """A mapping from any names to strings."""
+    return Field(MAP, doc, items=Field(STR), example=example)
+
+
+def _objects(doc: str, fields: Dict[str, Field], required: bool = False) -> Field:
+    """A list of mappings, each of ``fields``."""
+    return Field(LIST, doc, required=required, items=Field(OBJECT, schema=fields))
+
+
+def _per_split(doc: str, items: Field, example: str) -> Field:
+    """A mapping from some of the splits to ``items``."""
+    return Field(MAP, doc, keys=SPLITS, items=items, example=example)
+
+
+def _count(doc: str, minimum: int = 0, maximum: int = MAX_COUNT, default=None) -> Field:
+    return Field(INT, doc, minimum=minimum, maximum=maximum, default=default)
+
+
+def _seed(doc: str) -> Field:
+    return Field(INT, doc, minimum=0, default=0)
 
 
 def _uuid_check(value) -> Optional[str]:
@@ -398,16 +422,6 @@ def _uuid_check(value) -> Optional[str]:
         )
 
 
-def _alignments() -> Tuple[str, ...]:
-    from .. import kinds
-
-    return tuple(dict.fromkeys(a for kind in kinds.REGISTRY.values() for a in kind.alignments))
-
-
-def _count(doc: str, minimum: int = 0, maximum: int = MAX_COUNT, default=None) -> Field:
-    return Field(INT, doc, minimum=minimum, maximum=maximum, default=default)
-
-
 def phase_fields() -> Dict[str, Field]:
     return {
         "id": Field(STR, "the phase", required=True, choices=tuple(PHASES), what="phase id"),
@@ -419,11 +433,8 @@ def phase_fields() -> Dict[str, Field]:
             example='"2027-03-01 00:00:00"',
         ),
         "end": Field(DATE, "end, UTC (required unless it is the last phase)"),
-        "split": Field(
-            STR,
-            "the split scored (default: dev for practice, else test)",
-            choices=("dev", "test"),
-            what="split",
+        "split": _choice(
+            "the split scored (default: dev for practice, else test)", ("dev", "test"), "split"
         ),
         "description": Field(STR, "one line shown on the platform"),
         "max_submissions_per_day": _count("submissions a participant may make a day", default=5),
@@ -441,6 +452,7 @@ def track_fields() -> Dict[str, Field]:
     from .. import kinds
     from ..metrics import REGISTRY as METRICS
 
+    alignments = dict.fromkeys(a for kind in kinds.REGISTRY.values() for a in kind.alignments)
     return {
         "id": Field(
             STR,
@@ -448,40 +460,30 @@ def track_fields() -> Dict[str, Field]:
             required=True,
         ),
         "title": Field(STR, "its title on pages and leaderboard columns (default: the id)"),
-        "kind": Field(
-            STR, "what is predicted", required=True, choices=kinds.NAMES, what="track kind"
-        ),
+        "kind": _choice("what is predicted", kinds.NAMES, "track kind", required=True),
         "dataset": Field(STR, "a key of 'datasets' (default: the track id)"),
-        "scale": Field(
-            STR, "required for soft_label and perspectivist", choices=kinds.SCALES, what="scale"
+        "scale": _choice("required for soft_label and perspectivist", kinds.SCALES, "scale"),
+        "labels": _strings(
+            "the ordered labels (quote numbers and yes/no)", 'labels: ["1", "2", "3"]'
         ),
-        "labels": Field(
-            LIST,
-            "the ordered labels (quote numbers and yes/no)",
-            items=Field(STR),
-            example='labels: ["1", "2", "3"]',
-        ),
-        "label_aliases": Field(
-            MAP,
+        "label_aliases": _string_map(
             "alias text -> one of 'labels': other texts naming a label (docs/labels.md)",
-            items=Field(STR),
-            example="label_aliases: {e: entailment, n: neutral, c: contradiction}",
+            "label_aliases: {e: entailment, n: neutral, c: contradiction}",
         ),
         "metrics": Field(
             LIST,
             "the metrics scored, main metric first (default: the kind's; see docs/edition-config.md)",
-            items=Field(STR, choices=tuple(METRICS), what="metric"),
+            items=_choice("", METRICS, "metric"),
         ),
         "primary": Field(BOOL, "its main metric counts in the primary score", default=True),
-        "files": Field(LIST, "other accepted submission file names (globs)", items=Field(STR)),
+        "files": _strings("other accepted submission file names (globs)"),
         "positional": Field(BOOL, "accept one score per line in input order (similarity)"),
         "release_lines": Field(INT, "input lines of a positional release", minimum=2),
-        "results_layout": Field(
-            STR,
+        "results_layout": _choice(
             "another task's submission layout also read: lewidi2023 (<Dataset>_results.tsv, "
             "rows hard label<TAB>p0<TAB>p1 in item order, no id; name the file in 'files')",
-            choices=("lewidi2023",),
-            what="results layout",
+            ("lewidi2023",),
+            "results layout",
         ),
         "range": Field(
             LIST,
@@ -490,13 +492,12 @@ def track_fields() -> Dict[str, Field]:
             length=2,
             example="range: [1, 5]",
         ),
-        "annotator_alignment": Field(
-            STR,
+        "annotator_alignment": _choice(
             "how a perspectivist row wider than its item's annotators is scored: by_name (default: "
             "each entry is its pool or list annotator's) or official_2025 (the LeWiDi 2025 scorer's: "
             "its first entries in order against the item's annotators)",
-            choices=_alignments(),
-            what="annotator alignment",
+            alignments,
+            "annotator alignment",
         ),
     }
 
@@ -512,12 +513,11 @@ def leaderboard_fields() -> Dict[str, Field]:
     return {
         "title": Field(STR, "the leaderboard's title", default="Results"),
         "key": Field(STR, "its key", default="main"),
-        "submission_rule": Field(
-            STR,
+        "submission_rule": _choice(
             "which submission counts",
+            SUBMISSION_RULES,
+            "leaderboard submission_rule",
             default="Force_Last",
-            choices=tuple(SUBMISSION_RULES),
-            what="leaderboard submission_rule",
         ),
     }
 
@@ -533,26 +533,22 @@ def primary_score_fields() -> Dict[str, Field]:
             check=primary_rule_problem,
             example="missing: baseline most_frequent",
         ),
-        "mean": Field(
-            STR,
+        "mean": _choice(
             "'plain' mean of the primary tracks' main metric, or each 'normalised' to 0-1 by its "
             "range on the track first (tracks on different ranges weigh the same)",
+            MEAN_RULES,
             default=PLAIN,
-            choices=MEAN_RULES,
         ),
     }
 
 
 def ranking_fields() -> Dict[str, Field]:
     group = {
-        "tracks": Field(
-            LIST, "the group's track ids", required=True, items=Field(STR), min_items=1
-        ),
-        "order": Field(
-            STR,
+        "tracks": _strings("the group's track ids", required=True),
+        "order": _choice(
             "its overall order: the mean of the tracks' tie-aware ranks, or of their main scores",
+            GROUP_ORDERS,
             default=GROUP_MEAN_RANK,
-            choices=GROUP_ORDERS,
         ),
     }
     return {
@@ -575,7 +571,7 @@ def local_fields() -> Dict[str, Field]:
             minimum=0,
             maximum=0.5,
         ),
-        "seed": Field(INT, "the seed of the hash that picks them", minimum=0, default=0),
+        "seed": _seed("the seed of the hash that picks them"),
     }
 
 
@@ -586,32 +582,22 @@ def top_level_fields() -> Dict[str, Field]:
         "name": Field(STR, "the edition's name (a plain folder name)", required=True),
         "title": Field(STR, "the competition's title", required=True),
         "description": Field(STR, "one paragraph shown on the platform"),
-        "phases": Field(
-            LIST,
-            "practice, evaluation, post-campaign",
-            required=True,
-            min_items=1,
-            items=Field(OBJECT, schema=phase_fields()),
-        ),
+        "phases": _objects("practice, evaluation, post-campaign", phase_fields(), required=True),
         "datasets": Field(
             MAP,
             "dataset id -> its source (importer and options)",
             required=True,
             items=Field(OBJECT, schema=dataset_fields),
         ),
-        "tracks": Field(
-            LIST,
-            "the scored tracks",
-            required=True,
-            min_items=1,
-            items=Field(OBJECT, schema=track_fields()),
-        ),
-        "pages": Field(LIST, "the edition's own pages", items=Field(OBJECT, schema=page_fields())),
+        "tracks": _objects("the scored tracks", track_fields(), required=True),
+        "pages": _objects("the edition's own pages", page_fields()),
         "terms": Field(
             STR, "the terms page, a Markdown file", required=True, example="terms: pages/terms.md"
         ),
         "logo": Field(STR, "a PNG file", required=True, example="logo: logo.png"),
-        "docker_image": Field(STR, "the image submissions run in", default=DEFAULT_IMAGE),
+        "docker_image": Field(
+            STR, "the image submissions run in", default="codalab/codalab-legacy:py312"
+        ),
         "leaderboard": Field(OBJECT, "title, key, submission rule", schema=leaderboard_fields()),
         "ranking": Field(
             OBJECT, "the official ranking's extra tables (codajudge rank)", schema=ranking_fields()
@@ -624,41 +610,27 @@ def top_level_fields() -> Dict[str, Field]:
         "baselines": Field(
             LIST,
             "the built-in baselines run at build time",
-            items=Field(STR, choices=tuple(BASELINES), what="baseline"),
-            default=DEFAULT_BASELINES,
+            items=_choice("", BASELINES, "baseline"),
+            default=["random", "most_frequent", "cosine_bow"],
         ),
-        "seed": Field(
-            INT,
-            "the seed of baselines and bootstrap",
-            minimum=0,
-            maximum=MAX_SEED,
-            default=DEFAULT_SEED,
-        ),
+        "seed": _count("the seed of baselines and bootstrap", 0, MAX_SEED, DEFAULT_SEED),
         "metrics_module": Field(
             STR,
             "a Python file of the edition folder registering the edition's own metrics "
             "(README: an edition's own metric)",
             example="metrics_module: metrics.py",
         ),
-        "bootstrap_resamples": Field(
-            INT,
-            "resamples behind the 95% intervals (0: none)",
-            minimum=0,
-            maximum=MAX_RESAMPLES,
-            default=1000,
+        "bootstrap_resamples": _count(
+            "resamples behind the 95% intervals (0: none)", 0, MAX_RESAMPLES, 1000
         ),
-        "public_files": Field(
-            LIST, "files of the edition folder copied into the starting kit", items=Field(STR)
-        ),
+        "public_files": _strings("files of the edition folder copied into the starting kit"),
         # Read by bundle/leaks.py's check_public_tree, which also refuses a path that names no
         # public file of the bundle (known only once the bundle is written); a blank reason is
         # refused by edition.load_edition.
-        "known_leaks": Field(
-            MAP,
+        "known_leaks": _string_map(
             "a public file's path in the bundle, as the leak check names it -> why it holds "
             "hidden gold on purpose; built, and reported by the build summary",
-            items=Field(STR),
-            example='known_leaks: {starting_kit/extra/labels.tsv: "test gold, released after the '
+            'known_leaks: {starting_kit/extra/labels.tsv: "test gold, released after the '
             'campaign"}',
         ),
         "local": Field(
@@ -682,36 +654,23 @@ TABLE_FORMATS = ("csv", "tsv", "jsonl", "json")
 
 
 def _path(required: bool = True) -> Field:
-    return Field(
-        STR,
-        "the release folder or file, relative to --data",
-        required=required,
-        example="path: data/my_release",
-    )
+    doc = "the release folder or file, relative to --data"
+    return Field(STR, doc, required=required, example="path: data/my_release")
 
 
 def _files(entry: Field = Field(STR)) -> Field:
-    return Field(
-        MAP,
-        "split -> release file name",
-        keys=SPLITS,
-        items=entry,
-        example="files: {dev: dev.json, test: test.json}",
-    )
+    example = "files: {dev: dev.json, test: test.json}"
+    return _per_split("split -> release file name", entry, example)
 
 
 def table_columns() -> Dict[str, Field]:
     """``columns`` of the ``table`` importer: the kit's fields -> the file's column names."""
-    column = Field(STR)
     return {
         "id": Field(STR, "the column of item ids (unique within a split)", required=True),
-        "texts": Field(
-            LIST,
+        "texts": _strings(
             "the columns of the item's texts, in order",
+            "texts: [sentence1, sentence2]",
             required=True,
-            items=column,
-            min_items=1,
-            example="texts: [sentence1, sentence2]",
         ),
         "score": Field(STR, "the column of similarity gold"),
         "label": Field(STR, "the column of the gold label (default: the annotations' majority)"),
@@ -741,12 +700,12 @@ def table_columns() -> Dict[str, Field]:
 def dataset_fields(value) -> Dict[str, Field]:
     """The fields of one dataset entry, chosen by its ``importer``."""
     importer = value.get("importer", "kit") if isinstance(value, dict) else "kit"
-    fields = common_fields(importer)
-    if importer in IMPORTER_OPTIONS:
-        fields.update(IMPORTER_OPTIONS[importer])
-        return fields
+    if isinstance(importer, str) and importer in IMPORTER_OPTIONS:
+        options = IMPORTER_OPTIONS[importer]
+        return {**common_fields(options), **options}
+    fields = common_fields({})
     for options in IMPORTER_OPTIONS.values():  # unknown importer: reported once, options unjudged
-        fields.update({k: Field(ANY) for k in options})
+        fields.update(dict.fromkeys(options, Field(ANY)))
     return fields
 
 
@@ -785,35 +744,30 @@ IMPORTER_OPTIONS: Dict[str, Dict[str, Field]] = {
             "item ids <split>-<release id>, for a release that numbers each split from 1",
             default=False,
         ),
-        "label_map": Field(
-            MAP,
+        "label_map": _string_map(
             "an annotation as released -> the label it counts as (2023 layout)",
-            items=Field(STR),
-            example='label_map: {"-3": "1", "-2": "1", "-1": "1", "0": "0", "1": "0"}',
+            'label_map: {"-3": "1", "-2": "1", "-1": "1", "0": "0", "1": "0"}',
         ),
-        "soft_gold": Field(
-            STR,
+        "soft_gold": _choice(
             "annotations (the shares recomputed) | release (the file's own soft_label)",
+            ("annotations", "release"),
+            "soft gold",
             default="annotations",
-            choices=("annotations", "release"),
-            what="soft gold",
         ),
-        "hard_gold": Field(
-            STR,
+        "hard_gold": _choice(
             "majority (recomputed; ties unscored) | release (the file's hard_label, its "
             "organisers' tie-breaks kept); without it the items have no hard label",
-            choices=("majority", "release"),
-            what="hard gold",
+            ("majority", "release"),
+            "hard gold",
         ),
     },
     "table": {
         "path": _path(required=False),
-        "format": Field(
-            STR,
+        "format": _choice(
             "csv | tsv | jsonl | json (one JSON document: an object keyed by id, or a list of "
             "records) (default: from the file's suffix, .json read as jsonl)",
-            choices=TABLE_FORMATS,
-            what="table format",
+            TABLE_FORMATS,
+            "table format",
         ),
         "columns": Field(
             OBJECT, "the kit's fields -> the file's columns", required=True, schema=table_columns()
@@ -827,7 +781,7 @@ IMPORTER_OPTIONS: Dict[str, Dict[str, Field]] = {
 def sample_fields() -> Dict[str, Field]:
     """A ``sample`` entry (``bundle/sample.py``): ``items`` items of split ``of``, chosen by ``seed``."""
     return {
-        "of": Field(STR, "the split sampled", required=True, choices=SPLITS, what="split"),
+        "of": _choice("the split sampled", SPLITS, "split", required=True),
         "items": Field(INT, "how many items", required=True, minimum=1),
         "seed": Field(INT, "the seed of the hash that chooses them", required=True, minimum=0),
     }
@@ -836,32 +790,26 @@ def sample_fields() -> Dict[str, Field]:
 def split_fields() -> Dict[str, Field]:
     share = Field(NUMBER, "the share of the items kept", minimum=0, maximum=1)
     return {
-        "train": share,
-        "dev": share,
-        "test": share,
-        "seed": Field(INT, "the seed of the hash that assigns items", minimum=0, default=0),
-        "from": Field(
-            STR,
+        **dict.fromkeys(SPLITS, share),
+        "seed": _seed("the seed of the hash that assigns items"),
+        "from": _choice(
             "the release split cut (default: test; the table importer reads its one file)",
-            choices=SPLITS,
-            what="split",
+            SPLITS,
+            "split",
         ),
     }
 
 
-def common_fields(importer: str) -> Dict[str, Field]:
-    """Options every dataset takes, whatever its importer."""
-    from ..importers import IMPORTERS
-
+def common_fields(options: Dict[str, Field]) -> Dict[str, Field]:
+    """Options every dataset takes, whatever its importer; a split's own options (``splits``) are
+    the importer's ``options``, none required."""
     override = {
         key: dataclasses.replace(spec, required=False, default=None, example="")
-        for key, spec in IMPORTER_OPTIONS.get(importer, {}).items()
+        for key, spec in options.items()
         if key != "fallback"
     }
     return {
-        "importer": Field(
-            STR, "the release format", default="kit", choices=tuple(IMPORTERS), what="importer"
-        ),
+        "importer": _choice("the release format", IMPORTERS, "importer", default="kit"),
         "where": Field(
             MAP,
             "column or field -> the value (or list of values) of the items kept",
@@ -882,11 +830,10 @@ def common_fields(importer: str) -> Dict[str, Field]:
                 OBJECT, schema=override, example="splits: {train: {path: release/train.zip}}"
             ),
         ),
-        "train": Field(
-            STR,
+        "train": _choice(
             "'none': the dataset has no training split (baselines that learn from one are not run)",
-            choices=("none",),
-            what="value",
+            ("none",),
+            "value",
         ),
         "sample": Field(
             MAP,
@@ -901,43 +848,37 @@ def common_fields(importer: str) -> Dict[str, Field]:
         ),
         # Read by bundle/build.py (_without) and bundle/phase_gold.py, which uses it to tell two
         # splits apart; data_checks refuses a split excluding itself.
-        "exclude": Field(
-            MAP,
+        "exclude": _per_split(
             "split -> another split: the items whose texts that split holds are left out of it",
-            keys=SPLITS,
-            items=Field(STR, choices=SPLITS, what="split"),
-            example="exclude: {test: dev}",
+            _choice("", SPLITS, "split"),
+            "exclude: {test: dev}",
         ),
         # Read by bundle/build.py's declared_repeats, which also refuses a split whose gold no
         # phase hides (a check across phases and datasets).
-        "known_repeats": Field(
-            MAP,
+        "known_repeats": _per_split(
             "hidden-gold split -> how many of its items the release really repeats (by texts) "
             "from a public split (never items a sample copies); more are refused",
-            keys=SPLITS,
-            items=Field(INT, minimum=0),
-            example="known_repeats: {test: 18}",
+            Field(INT, minimum=0),
+            "known_repeats: {test: 18}",
         ),
     }
-
-
-def validate_config(raw: dict, display: str) -> List[Problem]:
-    """Every problem of a loaded edition config (a mapping: ``edition._raw_config``) against the
-    schema (empty when it conforms)."""
-    walk = Walk(display)
-    check_object(walk, "", raw, top_level_fields())
-    return walk.problems
 
 
 # --- the same table as JSON Schema -----------------------------------------------------------------
 
 JSON_TYPES = {STR: "string", INT: "integer", NUMBER: "number", BOOL: "boolean"}
+#: The JSON Schema of the types that have no bounds, items or fields.
+JSON_PLAIN = {
+    DATE: {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$"},
+    STR_OR_LIST: {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]},
+    ANY: {},
+}
 
 
 def _json_field(spec: Field) -> dict:
     """One field as a JSON Schema (draft 2020-12) fragment."""
     out: dict = {"description": spec.doc} if spec.doc else {}
-    out.update(_json_shape(spec))
+    out.update(JSON_PLAIN[spec.type] if spec.type in JSON_PLAIN else _json_shape(spec))
     if spec.choices:
         out["enum"] = list(spec.choices)
     if spec.default is not None:
@@ -946,50 +887,23 @@ def _json_field(spec: Field) -> dict:
 
 
 def _json_shape(spec: Field) -> dict:
-    if spec.type in JSON_TYPES:
-        return _json_scalar(spec)
-    if spec.type == DATE:
-        return {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$"}
-    if spec.type == STR_OR_LIST:
-        return {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}
-    if spec.type == LIST:
-        return _json_list(spec)
-    if spec.type == MAP:
-        return _json_map(spec)
     if spec.type == OBJECT:
-        if callable(spec.schema):
-            return {"$ref": "#/$defs/dataset"}
-        return json_object(spec.schema)
-    return {}
-
-
-def _json_scalar(spec: Field) -> dict:
-    out: dict = {"type": JSON_TYPES[spec.type]}
-    if spec.minimum is not None:
-        out["minimum"] = spec.minimum
-    if spec.maximum is not None:
-        out["maximum"] = spec.maximum
-    return out
-
-
-def _json_list(spec: Field) -> dict:
-    out: dict = {"type": "array", "items": _json_field(spec.items)}
-    if spec.min_items:
-        out["minItems"] = spec.min_items
-    if spec.length is not None:
-        out["minItems"] = out["maxItems"] = spec.length
-    return out
-
-
-def _json_map(spec: Field) -> dict:
-    value = _json_field(spec.items)
-    if spec.keys:
-        return {
-            "type": "object",
-            "properties": {key: value for key in spec.keys},
-            "additionalProperties": False,
+        return {"$ref": "#/$defs/dataset"} if callable(spec.schema) else json_object(spec.schema)
+    if spec.type == MAP and spec.keys:
+        properties = dict.fromkeys(spec.keys, _json_field(spec.items))
+        return {"type": "object", "properties": properties, "additionalProperties": False}
+    if spec.type == MAP:
+        return {"type": "object", "additionalProperties": _json_field(spec.items)}
+    if spec.type == LIST:
+        bounds = {
+            "minItems": spec.length or (1 if spec.required else None),
+            "maxItems": spec.length,
         }
-    return {"type": "object", "additionalProperties": value}
+        out = {"type": "array", "items": _json_field(spec.items)}
+    else:
+        bounds = {"minimum": spec.minimum, "maximum": spec.maximum}
+        out = {"type": JSON_TYPES[spec.type]}
+    return {**out, **{key: bound for key, bound in bounds.items() if bound is not None}}
 
 
 def json_object(fields: Dict[str, Field]) -> dict:
@@ -1015,28 +929,24 @@ def _json_dataset() -> dict:
 
 def json_schema() -> dict:
     """The edition config's schema as JSON Schema, for editors (docs/edition.schema.json)."""
-    doc = {
+    return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "https://codajudge/edition.schema.json",
         "title": "codajudge edition.yaml",
         "description": "An edition of a codajudge competition (generated by `codajudge schema`).",
+        **json_object(top_level_fields()),
+        "$defs": {"dataset": _json_dataset()},
     }
-    doc.update(json_object(top_level_fields()))
-    doc["$defs"] = {"dataset": _json_dataset()}
-    return doc
 
 
 # --- the same table as the reference in docs/edition-config.md -------------------------------------
 
 
 def _type_text(spec: Field) -> str:
-    if spec.type == LIST:
+    if spec.type in (LIST, MAP):
         inner = "mapping" if spec.items.type == OBJECT else _type_text(spec.items)
-        return f"list of {inner}"
-    if spec.type == MAP:
         keys = " | ".join(spec.keys) if spec.keys else "name"
-        inner = "mapping" if spec.items.type == OBJECT else _type_text(spec.items)
-        return f"{keys} -> {inner}"
+        return f"list of {inner}" if spec.type == LIST else f"{keys} -> {inner}"
     names = {STR_OR_LIST: "string or list of strings", OBJECT: "mapping", ANY: "see note"}
     return names.get(spec.type, spec.type)
 
@@ -1051,38 +961,36 @@ def markdown_table(title: str, fields: Dict[str, Field]) -> List[str]:
     lines.append("|---|---|---|---|---|---|")
     for key, spec in fields.items():
         allowed = " | ".join(map(str, spec.choices))
-        if spec.minimum is not None or spec.maximum is not None:
-            allowed = f"{spec.minimum if spec.minimum is not None else ''} to {spec.maximum or ''}"
+        if spec.minimum is not None:
+            allowed = f"{spec.minimum} to {spec.maximum or ''}"
         default = "" if spec.default is None else f"`{spec.default}`"
         lines.append(
             f"| `{key}` | {_cell(_type_text(spec))} | {'yes' if spec.required else ''} | {default} "
-            f"| {_cell(allowed) if spec.choices or spec.minimum is not None else ''} "
-            f"| {_cell(spec.doc)} |"
+            f"| {_cell(allowed)} | {_cell(spec.doc)} |"
         )
     return lines + [""]
 
 
 def markdown_reference() -> str:
     """Every table of the schema, as the reference section of docs/edition-config.md."""
-    parts: List[str] = []
-    parts += markdown_table("Top level", top_level_fields())
-    parts += markdown_table("A phase (`phases[...]`)", phase_fields())
-    parts += markdown_table("A track (`tracks[...]`)", track_fields())
-    parts += markdown_table("A page (`pages[...]`)", page_fields())
-    parts += markdown_table("`leaderboard`", leaderboard_fields())
-    parts += markdown_table("`local`", local_fields())
-    parts += markdown_table("`primary_score`", primary_score_fields())
-    parts += markdown_table("`ranking`", ranking_fields())
-    parts += markdown_table(
-        "Every dataset (`datasets: {ID: ...}`), whatever its importer",
-        common_fields("kit"),
-    )
-    parts += markdown_table("`split` of a dataset", split_fields())
-    for name, options in IMPORTER_OPTIONS.items():
-        parts += markdown_table(f"Importer `{name}`: its own options", options)
-    parts += markdown_table("`columns` of a `table` dataset", table_columns())
-    parts += metrics_table()
-    return "\n".join(parts)
+    tables = [
+        ("Top level", top_level_fields()),
+        ("A phase (`phases[...]`)", phase_fields()),
+        ("A track (`tracks[...]`)", track_fields()),
+        ("A page (`pages[...]`)", page_fields()),
+        ("`leaderboard`", leaderboard_fields()),
+        ("`local`", local_fields()),
+        ("`primary_score`", primary_score_fields()),
+        ("`ranking`", ranking_fields()),
+        ("Every dataset (`datasets: {ID: ...}`), whatever its importer", common_fields({})),
+        ("`split` of a dataset", split_fields()),
+    ]
+    tables += [
+        (f"Importer `{name}`: its own options", opts) for name, opts in IMPORTER_OPTIONS.items()
+    ]
+    tables.append(("`columns` of a `table` dataset", table_columns()))
+    parts = [line for title, fields in tables for line in markdown_table(title, fields)]
+    return "\n".join(parts + metrics_table())
 
 
 def metrics_table() -> List[str]:

@@ -13,27 +13,19 @@ import json
 from pathlib import Path
 from typing import List, Optional
 
+from ..bundle.schema import json_schema, markdown_reference
 from .common import run_guarded, summary
-
-
-def schema_text() -> str:
-    from ..bundle.schema import json_schema
-
-    return json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
-
 
 #: docs/edition-config.md: its hand-written part ends with this line; the reference follows.
 REFERENCE_MARK = "The tables below are generated from the schema"
 
 
-def reference_text() -> str:
-    from ..bundle.schema import markdown_reference
-
-    return markdown_reference()
+def schema_text() -> str:
+    return json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
 
 
 def run(out: Optional[str], markdown: bool = False) -> int:
-    text = reference_text() if markdown else schema_text()
+    text = markdown_reference() if markdown else schema_text()
     if out is None:
         print(text, end="")
     else:
