@@ -69,6 +69,7 @@ from ..stats.paired import TESTS
 from ..stats.ranking import (
     BY_PRIMARY,
     GROUP_MEAN_RANK,
+    OverallRow,
     rank_group,
     OVERALL_RULES,
     order_best_first,
@@ -165,10 +166,8 @@ def score_submission(
             copy_status_files(path, folder)
             if ingested_tracks(read_status(folder)) is None:
                 extraction = safe_extract(path, folder, path.name, spec.tracks)
-            else:
-                safe_extract(
-                    path, folder, path.name
-                )  # notes on entries skipped are not the participant's
+            else:  # a prediction output: notes on the entries skipped are not the participant's
+                safe_extract(path, folder, path.name)
         result = score_submission_folder(spec, ref_dir, folder, gold)
         result.warnings[:0] = extraction
         return result
@@ -420,15 +419,29 @@ def rank_tracks(
 
 def overall_order(spec: TaskSpec, results: Dict[str, Result], settings: Settings) -> List[str]:
     """Every system, best first, by the overall rule (the primary score needs no track ranking)."""
-    higher = get_metric(spec.primary_tracks[0].main_metric).higher_is_better
-    primary_scores = {name: r.primary for name, r in results.items() if r.ranked}
     unranked = sorted(name for name, r in results.items() if not r.ranked)
     if settings.overall_rule == BY_PRIMARY:
-        return order_best_first(primary_scores, higher) + unranked
-    rankings = rank_tracks(spec, results, settings)
-    primary = [t.id for t in spec.primary_tracks]
-    rows = rank_overall(primary, rankings, primary_scores, higher, settings.overall_rule)
+        return order_best_first(primary_scores(results), higher_is_better(spec)) + unranked
+    rows = overall_rows(spec, results, rank_tracks(spec, results, settings), settings.overall_rule)
     return [row.system for row in rows] + unranked
+
+
+def primary_scores(results: Dict[str, Result]) -> Dict[str, float]:
+    """The primary score of every run that has one."""
+    return {name: r.primary for name, r in results.items() if r.ranked}
+
+
+def higher_is_better(spec: TaskSpec) -> bool:
+    """The primary score's direction, that of the primary tracks' main metric."""
+    return get_metric(spec.primary_tracks[0].main_metric).higher_is_better
+
+
+def overall_rows(
+    spec: TaskSpec, results: Dict[str, Result], rankings: Dict[str, object], rule: str
+) -> List[OverallRow]:
+    """The overall table's rows by ``rule``, over the runs that have a primary score."""
+    primary = [t.id for t in spec.primary_tracks]
+    return rank_overall(primary, rankings, primary_scores(results), higher_is_better(spec), rule)
 
 
 def group_tables(
@@ -489,15 +502,7 @@ def build_report(
     if runs:
         results = {team: results[run] for team, run in runs.items()}
     rankings = rank_tracks(spec, results, settings)
-    primary = [t.id for t in spec.primary_tracks]
-    higher = get_metric(spec.primary_tracks[0].main_metric).higher_is_better
-    overall = rank_overall(
-        primary,
-        rankings,
-        {name: r.primary for name, r in results.items() if r.ranked},
-        higher,
-        settings.overall_rule,
-    )
+    overall = overall_rows(spec, results, rankings, settings.overall_rule)
     signature = Signature(
         settings.resamples, settings.seed, test=settings.test, alpha=settings.alpha
     ).render()
@@ -509,7 +514,7 @@ def build_report(
         settings.alpha,
         rankings,
         overall,
-        primary,
+        [t.id for t in spec.primary_tracks],
         failures,
         {name: lines for name, lines in notes.items() if lines},
         command=settings.command,

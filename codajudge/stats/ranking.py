@@ -158,10 +158,6 @@ def rank_overall(
     means share a rank and are listed by primary score, then name. Ranks are competition ranks
     (1, 1, 3).
     """
-    if rule not in OVERALL_RULES:
-        raise ValueError(
-            f"unknown overall rule {rule!r}; expected one of {', '.join(OVERALL_RULES)}"
-        )
     sign = -1.0 if primary_higher_is_better else 1.0
     rows = [
         _overall_row(system, primary_track_ids, rankings, primary_scores[system])
