@@ -82,7 +82,8 @@ def shared_resamples(
 
 class TrackTests:
     """The paired tests of one track's systems (name -> ``scoring.TrackResult``) with ``test`` on
-    ``metric_name``: each answer equals ``compare_systems`` on that pair, and is kept."""
+    ``metric_name``: each answer equals ``compare_systems`` on that pair. What a test needs of each
+    system (its Pearson series, its per-item losses) is prepared once."""
 
     def __init__(
         self,
@@ -98,24 +99,23 @@ class TrackTests:
         if raws is None and test not in (WILLIAMS, WILCOXON):
             raws = shared_resamples(metric_name, submitted, resamples, seed)
         self.raws = raws or {}
-        self._done: Dict[Tuple[str, str], TestResult] = {}
-        self._series: Dict[str, Tuple[UnitSeries, float]] = {}
-        self._losses: Dict[str, np.ndarray] = {}
-
-    def against(self, leader: str, others: Sequence[str]) -> List[TestResult]:
-        """The test of ``leader`` against each of ``others`` (statistic oriented as leader - other)."""
-        todo = [name for name in dict.fromkeys(others) if (leader, name) not in self._done]
-        if todo:
-            for name, result in zip(todo, self._run(leader, todo)):
-                self._done[(leader, name)] = result
-        return [self._done[(leader, name)] for name in others]
+        self.series = (
+            {name: _pearson(tr) for name, tr in submitted.items()} if test == WILLIAMS else {}
+        )
+        self.losses = {}
+        if test == WILCOXON:
+            self.losses = {
+                name: per_item_losses(self.metric, tr.stats[metric_name])
+                for name, tr in submitted.items()
+            }
 
     def p_values(self, leader: str, others: Sequence[str]) -> List[float]:
         return [result.p_value for result in self.against(leader, others)]
 
-    def _run(self, leader: str, others: List[str]) -> List[TestResult]:
+    def against(self, leader: str, others: Sequence[str]) -> List[TestResult]:
+        """The test of ``leader`` against each of ``others`` (statistic oriented as leader - other)."""
         if self.test == WILLIAMS:
-            (unit, r12), pairs = self._pearson(leader), [self._pearson(name) for name in others]
+            (unit, r12), pairs = self.series[leader], [self.series[name] for name in others]
             r23 = pearson_with_each(unit, [u for u, _ in pairs]) if pairs else []
             return williams_tests(
                 r12,
@@ -126,7 +126,7 @@ class TrackTests:
                 [u.constant for u, _ in pairs],
             )
         if self.test == WILCOXON:
-            return signed_rank_tests(self._loss(leader), [self._loss(name) for name in others])
+            return signed_rank_tests(self.losses[leader], [self.losses[name] for name in others])
         if not self.raws:
             return [
                 compare_systems(
@@ -150,18 +150,9 @@ class TrackTests:
         raws = self.raws[leader], self.raws[other]
         return bootstrap_p_value(self.metric, delta, *raws, len(a))
 
-    def _pearson(self, name: str) -> Tuple[UnitSeries, float]:
-        """A system's prepared scored predictions and their Pearson r with the gold (0.0 if undefined)."""
-        if name not in self._series:
-            gold = self.submitted[name].gold
-            unit = unit_series(self.submitted[name].prediction.values[gold.scored])
-            r = pearson_with_each(unit_series(gold.gold[gold.scored]), [unit])[0]
-            self._series[name] = (unit, float(r))
-        return self._series[name]
 
-    def _loss(self, name: str) -> np.ndarray:
-        if name not in self._losses:
-            self._losses[name] = per_item_losses(
-                self.metric, self.submitted[name].stats[self.metric_name]
-            )
-        return self._losses[name]
+def _pearson(track_result) -> Tuple[UnitSeries, float]:
+    """A system's prepared scored predictions and their Pearson r with the gold (0.0 if undefined)."""
+    gold = track_result.gold
+    unit = unit_series(track_result.prediction.values[gold.scored])
+    return unit, float(pearson_with_each(unit_series(gold.gold[gold.scored]), [unit])[0])
