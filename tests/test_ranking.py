@@ -38,7 +38,7 @@ from codajudge.stats.bootstrap import Interval
 from codajudge.stats.csv_table import render_csv
 from codajudge.stats.latex import latex_escape, render_latex
 from codajudge.stats.markdown import render_markdown
-from codajudge.stats.tables import RankingReport
+from codajudge.stats.tables import RankingReport, Settings
 
 from conftest import shared_data
 
@@ -207,20 +207,21 @@ def _report():
         "STS <2017>",
         "evaluation",
         "codajudge 0.1.0|bootstrap 10|seed 1|ci 95%",
-        0.05,
         {"en_en": ranking},
         overall,
         ["en_en"],
         [("bad_zip", "not a valid zip archive")],
-        command="codajudge rank subs ref --out out --test auto --alpha 0.05 --resamples 10 --seed 1",
-        resamples=10,
-        seed=1,
+        settings=Settings(
+            resamples=10,
+            seed=1,
+            command="codajudge rank subs ref --out out --test auto --alpha 0.05 --resamples 10 --seed 1",
+        ),
     )
 
 
 def test_markdown_table_marks_the_best_group_and_lists_failures():
     text = render_markdown(_report())
-    assert text.splitlines()[2] == "Reproduce with: `" + _report().command + "`"
+    assert text.splitlines()[2] == "Reproduce with: `" + _report().settings.command + "`"
     assert "| Rank | System | Primary score \\(×100\\) | STS en-en: Pearson r \\(×100\\) |" in text
     assert "| 1 | team\\_a&amp;b | 81.23 | **81.23**\\* (1) |" in text
     assert "| 1 | x\\|y | 80.00 | 80.00\\* (1) |" in text
@@ -234,7 +235,9 @@ def test_markdown_table_marks_the_best_group_and_lists_failures():
         and "codajudge 0.1.0|bootstrap 10|seed 1" in text
     )
     assert "Not submitted: late." in text
-    mean_rank = render_markdown(dataclasses.replace(_report(), overall_rule=BY_MEAN_RANK))
+    report = _report()
+    settings = dataclasses.replace(report.settings, overall_rule=BY_MEAN_RANK)
+    mean_rank = render_markdown(dataclasses.replace(report, settings=settings))
     assert "| 1 | team\\_a&amp;b | 81.23 | 1.00 | **81.23**\\* (1) |" in mean_rank
     assert "a third system can change the order of two others" in mean_rank
 
@@ -326,7 +329,6 @@ def _hostile_report():
         "T <script>",
         "evaluation",
         "sig`x`\n# injected",
-        0.05,
         {"en_en": ranking},
         overall,
         ["en_en"],

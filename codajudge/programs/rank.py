@@ -51,7 +51,6 @@ import tempfile
 import time
 import zipfile
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Tuple
 
@@ -80,7 +79,7 @@ from ..ranking_page import render_html
 from ..stats.csv_table import render_csv
 from ..stats.latex import render_latex
 from ..stats.markdown import render_markdown
-from ..stats.tables import GroupTable, RankingReport, undecodable_as_text
+from ..stats.tables import GroupTable, RankingReport, Settings, undecodable_as_text
 from ..runner.bundle_view import PhaseTask, phase_task
 from ..runner.local import require_sandbox, run_isolated
 from ..runner.worker import StepResult
@@ -135,17 +134,8 @@ def copy_status_files(archive: Path, folder: Path) -> None:
             for info in zf.infolist():
                 if info.filename in STATUS_FILES and info.file_size <= MAX_STATUS_BYTES:
                     (folder / info.filename).write_bytes(zf.read(info))
-    except (
-        zipfile.BadZipFile,
-        zipfile.LargeZipFile,
-        OSError,
-        EOFError,
-        RuntimeError,
-        ValueError,
-        NotImplementedError,
-        UnicodeDecodeError,
-    ):
-        return
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, RuntimeError, ValueError):
+        return  # NotImplementedError is a RuntimeError, UnicodeDecodeError a ValueError
 
 
 def score_submission(
@@ -386,20 +376,6 @@ def _with_gold(result: Result, spec: TaskSpec, gold: Dict[str, GoldTrack]) -> Re
     return result
 
 
-@dataclass(frozen=True)
-class Settings:
-    """The options behind a ranking: the test, its level, the bootstrap, the overall order, and the
-    command line that reproduces them."""
-
-    test: str = "auto"
-    alpha: float = 0.05
-    resamples: int = DEFAULT_RESAMPLES
-    seed: int = 0
-    overall_rule: str = BY_PRIMARY
-    command: str = ""
-    latex_columns: int = 0
-
-
 def rank_tracks(
     spec: TaskSpec, results: Dict[str, Result], settings: Settings
 ) -> Dict[str, object]:
@@ -511,21 +487,16 @@ def build_report(
         spec.title,
         spec.phase,
         signature,
-        settings.alpha,
         rankings,
         overall,
         [t.id for t in spec.primary_tracks],
         failures,
         {name: lines for name, lines in notes.items() if lines},
-        command=settings.command,
-        overall_rule=settings.overall_rule,
+        settings,
         runs=dict(runs or {}),
-        resamples=settings.resamples,
-        seed=settings.seed,
         missing_rule=spec.primary_rule.missing_words(),
         normalised_mean=spec.primary_rule.mean == NORMALISED,
         groups=group_tables(spec, results, rankings),
-        latex_columns=settings.latex_columns,
         stand_ins={name: r.stand_ins for name, r in results.items() if r.ranked and r.stand_ins},
         unranked={
             name: [t.id for t in spec.tracks if t.id in r.tracks]

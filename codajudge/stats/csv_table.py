@@ -61,7 +61,7 @@ def _csv_row(record: Dict[str, object]) -> List[object]:
 
 
 def render_csv(report: RankingReport) -> str:
-    records = [dict(table="command", note=report.command or report.signature)]
+    records = [dict(table="command", note=report.settings.command or report.signature)]
     records += overall_table(report).records
     for group in report.groups:
         records += group_table(report, group).records

@@ -59,7 +59,7 @@ def render_markdown(report: RankingReport) -> str:
     out = [
         f"# Official ranking: {_md(report.title)} ({_md(report.phase)})",
         "",
-        f"Reproduce with: {md_code(report.command or report.signature)}",
+        f"Reproduce with: {md_code(report.settings.command or report.signature)}",
         "",
         f"Settings: {md_code(report.signature)}",
         "",

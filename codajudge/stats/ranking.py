@@ -116,16 +116,11 @@ def rank_track(
     against_best = dict(zip(order[1:], tests.p_values(order[0], order[1:]))) if order else {}
     rows = []
     for name in sorted(order, key=lambda s: (ranks[s], order.index(s))):
-        ci = (
-            percentile_interval(raws[name], scores[name], DEFAULT_CONFIDENCE, resamples, seed)
-            if raws
-            else None
-        )
-        rows.append(
-            RankedSystem(
-                name, scores[name], ranks[name], ranks[name] == 1, against_best.get(name), ci
-            )
-        )
+        ci = None
+        if raws:
+            ci = percentile_interval(raws[name], scores[name], DEFAULT_CONFIDENCE, resamples, seed)
+        rank = ranks[name]
+        rows.append(RankedSystem(name, scores[name], rank, rank == 1, against_best.get(name), ci))
     missing = sorted(name for name in results if name not in submitted)
     return TrackRanking(track, metric_name, chosen, note, rows, missing)
 
