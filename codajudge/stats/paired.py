@@ -117,13 +117,6 @@ def per_item_losses(metric: Metric, stats) -> Optional[np.ndarray]:
 SCIPY_CHOOSES_MAX = 50
 
 
-def wilcoxon_test(losses_a, losses_b) -> TestResult:
-    """Two-sided Wilcoxon signed-rank test on paired per-item losses (zero differences dropped);
-    ``signed_rank_tests`` of one pair."""
-    (result,) = signed_rank_tests(losses_a, [losses_b])
-    return result
-
-
 def signed_rank_tests(losses_a, others: Sequence) -> List[TestResult]:
     """Wilcoxon's test of A against each of ``others`` (per-item losses on the same n items, lower
     is better): ``TestResult(min(r+, r-), p, "wilcoxon")`` per other system, in order.

@@ -1,8 +1,8 @@
 """Paired tests between the systems of one track, with the work they share done once.
 
-``compare_systems`` tests one pair of ``scoring.TrackResult`` on the track's main metric.
-``TrackTests`` tests a leader against many others, as a ranking does thousands of times, with the
-same numbers: Williams' test prepares each series (gold and predictions) once and correlates the
+``TrackTests`` tests a leader against many others (``scoring.TrackResult`` on the track's main
+metric), as a ranking does thousands of times, with the numbers of each pair tested on its own
+(tests/test_stats.py and tests/test_ranking.py check it): Williams' test prepares each series (gold and predictions) once and correlates the
 leader with every other in one pass; Wilcoxon's test takes each system's per-item losses once
 (``paired.signed_rank_tests``: scipy's, all pairs in one call); the paired bootstrap reads every system's scores on the track's shared resamples
 (``shared_resamples``: drawn once, summed for all systems by one matrix product per chunk, so equal
@@ -26,43 +26,15 @@ from .paired import (
     per_item_losses,
     permutation_test,
     signed_rank_tests,
-    wilcoxon_test,
 )
 from .exact import PERMUTATION
 from .williams import (
     TestResult,
     UnitSeries,
-    compare_pearson,
     pearson_with_each,
     unit_series,
     williams_tests,
 )
-
-
-def compare_systems(
-    test: str,
-    metric_name: str,
-    a,
-    b,
-    resamples: int,
-    seed: int,
-) -> TestResult:
-    """Test two ``scoring.TrackResult`` of the same track on its main metric with ``test``."""
-    metric = get_metric(metric_name)
-    if test == PERMUTATION:
-        return permutation_test(metric, a.stats[metric_name], b.stats[metric_name])
-    if test == WILLIAMS:
-        return compare_pearson(
-            a.gold.gold[a.gold.scored],
-            a.prediction.values[a.gold.scored],
-            b.prediction.values[b.gold.scored],
-        )
-    if test == WILCOXON:
-        return wilcoxon_test(
-            per_item_losses(metric, a.stats[metric_name]),
-            per_item_losses(metric, b.stats[metric_name]),
-        )
-    return paired_bootstrap(metric, a.stats[metric_name], b.stats[metric_name], resamples, seed)
 
 
 def shared_resamples(
@@ -82,7 +54,7 @@ def shared_resamples(
 
 class TrackTests:
     """The paired tests of one track's systems (name -> ``scoring.TrackResult``) with ``test`` on
-    ``metric_name``: each answer equals ``compare_systems`` on that pair. What a test needs of each
+    ``metric_name``: each answer is that of the pair tested on its own. What a test needs of each
     system (its Pearson series, its per-item losses) is prepared once."""
 
     def __init__(
@@ -127,23 +99,21 @@ class TrackTests:
             )
         if self.test == WILCOXON:
             return signed_rank_tests(self.losses[leader], [self.losses[name] for name in others])
-        if not self.raws:
-            return [
-                compare_systems(
-                    self.test,
-                    self.metric_name,
-                    self.submitted[leader],
-                    self.submitted[name],
-                    self.resamples,
-                    self.seed,
-                )
-                for name in others
-            ]
+        if not self.raws:  # the exact test, or the bootstrap of a track with nothing to resample
+            return [self._alone(leader, name) for name in others]
         return [self._shared_bootstrap(leader, name) for name in others]
+
+    def _alone(self, leader: str, other: str) -> TestResult:
+        """The exact permutation test or the paired bootstrap of one pair, on its own."""
+        a = self.submitted[leader].stats[self.metric_name]
+        b = self.submitted[other].stats[self.metric_name]
+        if self.test == PERMUTATION:
+            return permutation_test(self.metric, a, b)
+        return paired_bootstrap(self.metric, a, b, self.resamples, self.seed)
 
     def _shared_bootstrap(self, leader: str, other: str) -> TestResult:
         """The paired bootstrap of ``leader`` against ``other`` on the track's shared resamples:
-        ``compare_systems``'s without drawing again."""
+        ``paired.paired_bootstrap``'s without drawing again."""
         a = self.submitted[leader].stats[self.metric_name]
         b = self.submitted[other].stats[self.metric_name]
         delta = oriented_difference(self.metric, a, b)

@@ -30,7 +30,7 @@ from .bootstrap import (
     Interval,
     percentile_interval,
 )
-from .pairs import TrackTests, compare_systems, shared_resamples  # noqa: F401 (compare_systems: the API)
+from .pairs import TrackTests, shared_resamples
 from .paired import choose_test
 
 

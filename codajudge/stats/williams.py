@@ -126,30 +126,6 @@ def williams_tests(
     return [TestResult(t, float(p), "williams") for (t, _), p in zip(found, ps.tolist())]
 
 
-def pearson_or_zero(x, y) -> float:
-    """Pearson r as scoring reports it: 0.0 when undefined (a constant series)."""
-    return float(get_metric("pearson").score(np.asarray(x, float), np.asarray(y, float)).value)
-
-
-def compare_pearson(gold, pred_a, pred_b) -> TestResult:
-    """Two-sided Williams' test of system A's Pearson r against system B's, on the same gold and
-    items; a constant system's r is 0 (the module docstring)."""
-    gold = np.asarray(gold, dtype=float)
-    r12 = pearson_or_zero(gold, pred_a)
-    r13 = pearson_or_zero(gold, pred_b)
-    r23 = pearson_or_zero(pred_a, pred_b)
-    (result,) = williams_tests(
-        r12, [r13], [r23], int(gold.size), is_constant(pred_a), [is_constant(pred_b)]
-    )
-    return result
-
-
-def is_constant(values) -> bool:
-    """Every value the same (or none): Pearson r with such a series is undefined."""
-    values = np.asarray(values, dtype=float)
-    return values.size == 0 or bool(np.all(values == values.flat[0]))
-
-
 @dataclass(frozen=True)
 class UnitSeries:
     """A series as Pearson r's per-item statistics hold it (``metrics.correlation``: centred, scaled
@@ -173,8 +149,9 @@ def unit_series(values) -> UnitSeries:
 
 
 def pearson_with_each(x: UnitSeries, ys: Sequence[UnitSeries]) -> np.ndarray:
-    """``pearson_or_zero(x, y)`` for every y, bit for bit: the same five sums in item order (only
-    the cross products depend on the pair), turned into r by Pearson's ``from_stats`` at once."""
+    """Pearson r of x with every y as scoring reports it (0.0 when undefined), bit for bit: the
+    same five sums in item order (only the cross products depend on the pair), turned into r by
+    Pearson's ``from_stats`` at once."""
     sums = np.empty((len(ys), 5))
     for k, y in enumerate(ys):
         cross = y.unit * x.unit
