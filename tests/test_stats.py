@@ -14,7 +14,7 @@ from scipy import stats as sps
 
 from codajudge.metrics import get as get_metric
 from codajudge.stats import Signature, track_intervals
-from codajudge.stats.bootstrap import bootstrap_scores, interval, resample_counts
+from codajudge.stats.bootstrap import bootstrap_scores, percentile_interval, resample_draws
 from codajudge.stats.bootstrap import CHUNK_BYTES, chunk_rows
 from codajudge.stats.paired import (
     choose_test,
@@ -32,6 +32,18 @@ def williams_test(r12, r13, r23, n):
     """Williams' two-sided test of one pair (``williams_tests`` of one other system)."""
     (result,) = williams_tests(r12, [r13], [r23], n)
     return result
+
+
+def interval(metric, stats, value, resamples, seed):
+    """One score's percentile interval on its own resamples (``track_intervals`` shares them)."""
+    (raw,) = bootstrap_scores([(metric, stats)], resamples, seed)
+    return percentile_interval(raw, value, 0.95, resamples, seed)
+
+
+def resample_counts(n_items, resamples, seed):
+    """The draws of ``resample_draws``, counted per item: the weights of one resample's sums."""
+    for index in resample_draws(n_items, resamples, seed):
+        yield np.stack([np.bincount(row, minlength=n_items) for row in index]).astype(float)
 
 
 def pearson_or_zero(x, y) -> float:
