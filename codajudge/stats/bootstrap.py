@@ -163,9 +163,7 @@ def systems_bootstrap_scores(
     prepared = [np.asarray(s, dtype=float).reshape(len(s), -1) for s in stats]
     if metric.stats_form == ONE_HOT or len(prepared) < 2:
         return bootstrap_scores([(metric, s) for s in prepared], resamples, seed)
-    n_items, columns = prepared[0].shape
-    if any(s.shape != (n_items, columns) for s in prepared):
-        raise ValueError("a shared bootstrap needs per-item statistics over the same items")
+    n_items = prepared[0].shape[0]  # every system's statistics are over the track's items
     distinct, where = _distinct_columns(prepared)
     out: List[np.ndarray] = []
     for index in resample_draws(n_items, resamples, seed):

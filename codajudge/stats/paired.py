@@ -70,8 +70,6 @@ def paired_bootstrap(metric: Metric, stats_a, stats_b, resamples: int, seed: int
     which a score is undefined counts it as 0.0, as scoring does.
     """
     delta = oriented_difference(metric, stats_a, stats_b)
-    if delta == 0.0 or resamples < 1:
-        return TestResult(delta, 1.0, "bootstrap")
     raw_a, raw_b = bootstrap_scores([(metric, stats_a), (metric, stats_b)], resamples, seed)
     return bootstrap_p_value(metric, delta, raw_a, raw_b, len(stats_a))
 
