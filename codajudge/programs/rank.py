@@ -107,18 +107,16 @@ def find_submissions(folder: Path) -> List[Tuple[str, Path]]:
             "the submissions folder does not exist",
             hint="give a folder holding one result zip per team or run",
         )
-    found = []
-    for path in sorted(folder.iterdir()):
-        if path.name.startswith("."):
-            continue
-        if path.is_file() and path.suffix.lower() == ".zip":
-            found.append((undecodable_as_text(path.stem), path))
-        elif path.is_dir():
-            found.append((undecodable_as_text(path.name), path))
-    names = [name for name, _ in found]
+    found = [
+        path
+        for path in sorted(folder.iterdir())
+        if not path.name.startswith(".")
+        and (path.is_dir() or (path.is_file() and path.suffix.lower() == ".zip"))
+    ]
+    names = [undecodable_as_text(path.stem if path.is_file() else path.name) for path in found]
     return [
         (name if names.count(name) == 1 else undecodable_as_text(path.name), path)
-        for name, path in found
+        for name, path in zip(names, found)
     ]
 
 
@@ -319,23 +317,16 @@ def _outcomes(
     submissions, spec: TaskSpec, ref_dir: Path, gold, jobs: int
 ) -> Iterator[Tuple[str, object, float]]:
     """``score_one`` of each submission, in order: here, or in a pool of ``jobs`` processes."""
-    if jobs <= 1 or len(submissions) < 2:
-        return (score_one(path, spec, ref_dir, gold) for _, path in submissions)
-    return _pooled(submissions, spec, ref_dir, gold, min(jobs, len(submissions)))
-
-
-def _pooled(
-    submissions, spec: TaskSpec, ref_dir: Path, gold, jobs: int
-) -> Iterator[Tuple[str, object, float]]:
+    paths = [path for _, path in submissions]
+    if jobs <= 1 or len(paths) < 2:
+        yield from (score_one(path, spec, ref_dir, gold) for path in paths)
+        return
     # pickled here and unpickled in the worker after the edition's own metrics are registered
     # there: a worker started by spawn or forkserver has not run their module
-    payload = pickle.dumps((spec, ref_dir, gold))
-    with ProcessPoolExecutor(
-        jobs, initializer=_start_worker, initargs=(loaded_modules(), payload)
-    ) as pool:
-        for outcome, value, seconds in pool.map(
-            _score_in_worker, [path for _, path in submissions]
-        ):
+    initargs = (loaded_modules(), pickle.dumps((spec, ref_dir, gold)))
+    workers = min(jobs, len(paths))
+    with ProcessPoolExecutor(workers, initializer=_start_worker, initargs=initargs) as pool:
+        for outcome, value, seconds in pool.map(_score_in_worker, paths):
             if outcome == "config":
                 raise ConfigError(*value)
             yield outcome, value, seconds
