@@ -53,8 +53,6 @@ def williams_t(r12: float, r13: float, r23: float, n: int) -> float:
     Identical systems (r23 = 1, r12 = r13) give 0.0; a zero denominator with a non-zero
     difference (impossible in exact arithmetic) gives an infinite t of the difference's sign.
     """
-    if n <= 3:
-        raise ValueError(f"Williams' test needs more than 3 items, got {n}")
     det_r = 1.0 - r12 * r12 - r13 * r13 - r23 * r23 + 2.0 * r12 * r13 * r23
     det_r = max(det_r, 0.0)  # a correlation matrix is positive semi-definite; clip rounding noise
     numerator = (r12 - r13) * math.sqrt(max((n - 1) * (1.0 + r23), 0.0))
