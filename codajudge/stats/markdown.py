@@ -32,11 +32,8 @@ def md_code(text) -> str:
     """An inline code span that holds ``text`` whatever backticks it contains."""
     text = tables.one_line(text)
     fence = "`" * (max(map(len, re.findall("`+", text)), default=0) + 1)
-    return (
-        f"{fence} {text} {fence}"
-        if text.startswith("`") or text.endswith("`")
-        else f"{fence}{text}{fence}"
-    )
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 _md = md_escape
