@@ -95,12 +95,28 @@ def _tick_label(value: float) -> str:
     return f"{value:.4g}"
 
 
+def _text(x, y, label, anchor: str = "middle", extra: str = "") -> str:
+    """``label`` (escaped) at ``x``, ``y`` as they print; ``extra`` attributes after the font's."""
+    return f"<text x='{x}' y='{y}' text-anchor='{anchor}' {_FONT}{extra}>{_e(label)}</text>"
+
+
+def _rotated(x: int, middle: float, label, extra: str = "") -> str:
+    """An axis title along the left edge, read bottom to top, centred at height ``middle``."""
+    y = f"{middle:.0f}"
+    return _text(x, y, label, extra=f"{extra} transform='rotate(-90 {x} {y})'")
+
+
+def _x_title(box: Box, label) -> str:
+    """An x axis's title, centred below the plot's ``box``."""
+    return _text(f"{box.left + box.width / 2:.0f}", box.top + box.height + 32, label)
+
+
 def _svg(width: int, height: int, title: str, body: List[str]) -> str:
     return (
         f"<svg width='{width}' height='{height}' "
         f"viewBox='0 0 {width} {height}' role='img' aria-label='{_e(title)}' class='plot'>"
         f"<title>{_e(title)}</title>"
-        f"<text x='{width / 2:.0f}' y='14' text-anchor='middle' {_FONT} font-weight='bold'>{_e(title)}</text>"
+        + _text(f"{width / 2:.0f}", 14, title, extra=" font-weight='bold'")
         + "".join(body)
         + "</svg>"
     )
@@ -161,34 +177,23 @@ def _axes(box: Box, x_axis: Axis, y_axis: Axis) -> List[str]:
     for t in nice_ticks(x_axis.lo, x_axis.hi):
         x = _num(box.x(t, x_axis))
         body.append(
-            f"<line x1='{x}' y1='{top + plot_h}' x2='{x}' y2='{top + plot_h + 4}' "
-            f"stroke='#666'/><text x='{x}' y='{top + plot_h + 15}' text-anchor='middle' "
-            f"{_FONT}>{_e(_tick_label(t))}</text>"
+            f"<line x1='{x}' y1='{top + plot_h}' x2='{x}' y2='{top + plot_h + 4}' stroke='#666'/>"
+            + _text(x, top + plot_h + 15, _tick_label(t))
         )
     for t in nice_ticks(y_axis.lo, y_axis.hi):
         y = box.y(t, y_axis)
         body.append(
             f"<line x1='{left - 4}' y1='{_num(y)}' x2='{left}' y2='{_num(y)}' stroke='#666'/>"
-            f"<text x='{left - 6}' y='{_num(y + 4)}' text-anchor='end' {_FONT}>{_e(_tick_label(t))}</text>"
+            + _text(left - 6, _num(y + 4), _tick_label(t), "end")
         )
-    body.append(
-        f"<text x='{left + plot_w / 2:.0f}' y='{top + plot_h + 32}' text-anchor='middle' {_FONT}>"
-        f"{_e(x_axis.label)}</text>"
-    )
-    body.append(
-        f"<text x='12' y='{top + plot_h / 2:.0f}' text-anchor='middle' {_FONT} "
-        f"transform='rotate(-90 12 {top + plot_h / 2:.0f})'>{_e(y_axis.label)}</text>"
-    )
-    return body
+    return body + [_x_title(box, x_axis.label), _rotated(12, top + plot_h / 2, y_axis.label)]
 
 
 def _blue(share: float) -> str:
     """White to dark blue for a share in [0, 1]."""
     share = min(max(share, 0.0), 1.0)
-    r = int(round(247 - share * (247 - 8)))
-    g = int(round(251 - share * (251 - 69)))
-    b = int(round(255 - share * (255 - 148)))
-    return f"#{r:02x}{g:02x}{b:02x}"
+    white, dark_blue = (247, 251, 255), (8, 69, 148)
+    return "#" + "".join(f"{int(round(w - share * (w - d))):02x}" for w, d in zip(white, dark_blue))
 
 
 def heatmap(
@@ -216,28 +221,16 @@ def heatmap(
     body = []
     for i, row in enumerate(cells):
         y = top + i * cell_h
-        body.append(
-            f"<text x='{left - 6}' y='{y + cell_h / 2 + 4:.0f}' text-anchor='end' {_FONT}>"
-            f"{_e(row_labels[i])}</text>"
-        )
+        body.append(_text(left - 6, f"{y + cell_h / 2 + 4:.0f}", row_labels[i], "end"))
         body.extend(
             _heat_cell(Box(left + j * cell_w, y, cell_w, cell_h), value, top_value, hidden_text)
             for j, value in enumerate(row)
         )
     for j, label in enumerate(col_labels):
-        x = left + j * cell_w + cell_w / 2
-        body.append(
-            f"<text x='{x:.0f}' y='{top - 6}' text-anchor='middle' {_FONT}>{_e(label)}</text>"
-        )
-    body.append(
-        f"<text x='{left + n_cols * cell_w / 2:.0f}' y='{top - 24}' text-anchor='middle' "
-        f"{_FONT} font-style='italic'>{_e(columns.title)}</text>"
-    )
-    middle = top + n_rows * cell_h / 2
-    body.append(
-        f"<text x='10' y='{middle:.0f}' text-anchor='middle' {_FONT} font-style='italic' "
-        f"transform='rotate(-90 10 {middle:.0f})'>{_e(rows.title)}</text>"
-    )
+        body.append(_text(f"{left + j * cell_w + cell_w / 2:.0f}", top - 6, label))
+    italic = " font-style='italic'"
+    body.append(_text(f"{left + n_cols * cell_w / 2:.0f}", top - 24, columns.title, extra=italic))
+    body.append(_rotated(10, top + n_rows * cell_h / 2, rows.title, italic))
     return _svg(width, height, title, body)
 
 
@@ -286,39 +279,22 @@ def bar_chart(
     for t in nice_ticks(0.0, hi):
         body.append(
             f"<line x1='{left}' y1='{_num(py(t))}' x2='{left + plot_w}' y2='{_num(py(t))}' stroke='#eee'/>"
-            f"<text x='{left - 5}' y='{_num(py(t) + 4)}' text-anchor='end' {_FONT}>{_e(_tick_label(t))}</text>"
+            + _text(left - 5, _num(py(t) + 4), _tick_label(t), "end")
         )
     slot = plot_w / max(n_cat, 1)
     bar_w = max(min((slot - 8) / n_series, 24), 2)
     for c, category in enumerate(categories):
         x0 = left + c * slot + (slot - bar_w * n_series) / 2
-        values_here = [(name, float(series[name][c])) for name in names]
-        body.extend(
-            _bar(
-                _bar_box(x0 + s * bar_w, bar_w, py(v), top + plot_h),
-                s,
-                f"{_e(name)} {_e(category)}",
-                v,
-            )
-            for s, (name, v) in enumerate(values_here)
-            if math.isfinite(v)
-        )
-        cx = left + c * slot + slot / 2
-        body.append(
-            f"<text x='{cx:.0f}' y='{top + plot_h + 12}' text-anchor='end' {_FONT} "
-            f"transform='rotate(-35 {cx:.0f} {top + plot_h + 12})'>{_e(category)}</text>"
-        )
+        for s, name in enumerate(names):
+            v = float(series[name][c])
+            if math.isfinite(v):  # a bar a pixel narrower than its slot, from the base up
+                box = Box(x0 + s * bar_w, py(v), bar_w - 1, top + plot_h - py(v))
+                body.append(_bar(box, s, f"{_e(name)} {_e(category)}", v))
+        cx, cy = f"{left + c * slot + slot / 2:.0f}", top + plot_h + 12
+        body.append(_text(cx, cy, category, "end", f" transform='rotate(-35 {cx} {cy})'"))
     body.extend(_legend(names, left, top))
-    body.append(
-        f"<text x='12' y='{top + plot_h / 2:.0f}' text-anchor='middle' {_FONT} "
-        f"transform='rotate(-90 12 {top + plot_h / 2:.0f})'>{_e(y_label)}</text>"
-    )
+    body.append(_rotated(12, top + plot_h / 2, y_label))
     return _svg(width, BAR_CHART_HEIGHT, title, body)
-
-
-def _bar_box(x: float, bar_w: float, y: float, base: float) -> Box:
-    """A bar in a slot ``bar_w`` wide at ``x`` from ``base`` up to ``y``, a pixel narrower."""
-    return Box(x, y, bar_w - 1, base - y)
 
 
 def _bar(box: Box, s: int, what: str, value: float) -> str:
@@ -360,10 +336,7 @@ def interval_chart(rows: Sequence[IntervalRow], title: str, x_label: str) -> str
     body.extend(_x_ticks(box, axis))
     for k, row in enumerate(rows):
         body.append(_interval_row(top + k * row_h + row_h / 2, box, axis, row))
-    body.append(
-        f"<text x='{left + box.width / 2:.0f}' y='{top + box.height + 32}' text-anchor='middle' {_FONT}>"
-        f"{_e(x_label)}</text>"
-    )
+    body.append(_x_title(box, x_label))
     return _svg(width, height, title, body)
 
 
@@ -372,8 +345,7 @@ def _x_ticks(box: Box, axis: Axis) -> List[str]:
     bottom = box.top + box.height
     return [
         f"<line x1='{_num(box.x(t, axis))}' y1='{box.top}' x2='{_num(box.x(t, axis))}' y2='{bottom}' stroke='#eee'/>"
-        f"<text x='{_num(box.x(t, axis))}' y='{bottom + 15}' text-anchor='middle' {_FONT}>"
-        f"{_e(_tick_label(t))}</text>"
+        + _text(_num(box.x(t, axis)), bottom + 15, _tick_label(t))
         for t in nice_ticks(axis.lo, axis.hi)
     ]
 
@@ -392,8 +364,7 @@ def _interval_row(y: float, box: Box, axis: Axis, row: IntervalRow) -> str:
     as a dot."""
     colour = PALETTE[row.group % len(PALETTE)]
     tip = f"{_e(row.label)}: {_e(_tick_label(float(row.value)))}"
-    shown = _e(_short(row.label))
-    parts = [f"<text x='{box.left - 6}' y='{_num(y + 4)}' text-anchor='end' {_FONT}>{shown}</text>"]
+    parts = [_text(box.left - 6, _num(y + 4), _short(row.label), "end")]
     if row.interval is not None:
         low, high = float(row.interval[0]), float(row.interval[1])
         tip += f" [{_e(_tick_label(low))}, {_e(_tick_label(high))}]"

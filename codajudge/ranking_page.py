@@ -23,7 +23,7 @@ STYLE = Style(_e, "<b>{}</b>", tables.MARK)
 def render_html(report: RankingReport) -> str:
     parts = [
         f"<h1>Official ranking: {_e(report.title)} ({_e(report.phase)})</h1>",
-        f"<p>Reproduce with: <code>{_e(report.command or report.signature)}</code></p>",
+        f"<p>Reproduce with: <code>{_e(report.settings.command or report.signature)}</code></p>",
         f"<p class='sig'>Settings: {_e(report.signature)}</p>",
         "<h2>Overall</h2>",
         f"<p>{_e(tables.overall_text(report))} {tables.MARK} {tables.MARK_LEGEND}</p>",

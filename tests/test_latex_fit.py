@@ -13,7 +13,7 @@ import pytest
 from codajudge.stats.bootstrap import Interval
 from codajudge.stats.ranking import GroupRow, OverallRow, RankedSystem, TrackRanking
 from codajudge.stats.latex import render_latex
-from codajudge.stats.tables import GroupTable, RankingReport
+from codajudge.stats.tables import GroupTable, RankingReport, Settings
 from codajudge.tracks import tracks_from_list
 
 ACL_PAGE = (
@@ -57,7 +57,7 @@ def _sts_report():
         OverallRow(s, k + 1, k + 1.0, 0.85 - 0.1 * k, {t.id: k + 1 for t in tracks})
         for k, s in enumerate(SYSTEMS)
     ]
-    return RankingReport("STS 2017", "evaluation", "sig", 0.05, rankings, overall, list(rankings))
+    return RankingReport("STS 2017", "evaluation", "sig", rankings, overall, list(rankings))
 
 
 LEWIDI = {
@@ -92,7 +92,7 @@ def _lewidi_report():
         rows[-1].stand_ins = [ids[0]]
         groups.append(GroupTable(name, "mean_rank", ids, rows))
     report = RankingReport(
-        "LeWiDi 2025", "evaluation", "sig", 0.05, rankings, overall, primary, groups=groups
+        "LeWiDi 2025", "evaluation", "sig", rankings, overall, primary, groups=groups
     )
     report.normalised_mean = True
     return report
@@ -124,7 +124,7 @@ def _tables(fragment: str):
 @pytest.mark.parametrize("make", [_sts_report, _lewidi_report])
 def test_every_table_fits_a_two_column_acl_page(make, width, tmp_path):
     report = make()
-    report.latex_columns = width
+    report.settings = Settings(latex_columns=width)
     fragment = render_latex(report)
     tables = _tables(fragment)
     tracks = len(report.rankings)

@@ -13,7 +13,8 @@ import pytest
 from scipy import stats as sps
 
 from codajudge.metrics import get as get_metric
-from codajudge.stats import Signature, bootstrap_scores, interval, resample_counts, track_intervals
+from codajudge.stats import Signature, track_intervals
+from codajudge.stats.bootstrap import bootstrap_scores, percentile_interval, resample_draws
 from codajudge.stats.bootstrap import CHUNK_BYTES, chunk_rows
 from codajudge.stats.paired import (
     choose_test,
@@ -21,23 +22,54 @@ from codajudge.stats.paired import (
     per_item_losses,
     permutation_test,
     signed_rank_tests,
-    wilcoxon_test,
 )
 from codajudge.stats.exact import EXACT_MAX_ITEMS, p_floor, permutation_p_value, swap_masks
 from codajudge.stats.summaries import confusion_counts, group_scores, mean_distributions
-from codajudge.stats.williams import (
-    compare_pearson,
-    pearson_or_zero,
-    pearson_with_each,
-    unit_series,
-    williams_t,
-    williams_tests,
-)
+from codajudge.stats.williams import pearson_with_each, unit_series, williams_t, williams_tests
 
 
 def williams_test(r12, r13, r23, n):
     """Williams' two-sided test of one pair (``williams_tests`` of one other system)."""
     (result,) = williams_tests(r12, [r13], [r23], n)
+    return result
+
+
+def interval(metric, stats, value, resamples, seed):
+    """One score's percentile interval on its own resamples (``track_intervals`` shares them)."""
+    (raw,) = bootstrap_scores([(metric, stats)], resamples, seed)
+    return percentile_interval(raw, value, 0.95, resamples, seed)
+
+
+def resample_counts(n_items, resamples, seed):
+    """The draws of ``resample_draws``, counted per item: the weights of one resample's sums."""
+    for index in resample_draws(n_items, resamples, seed):
+        yield np.stack([np.bincount(row, minlength=n_items) for row in index]).astype(float)
+
+
+def pearson_or_zero(x, y) -> float:
+    """Pearson r as scoring reports it: 0.0 when undefined (a constant series)."""
+    return float(get_metric("pearson").score(np.asarray(x, float), np.asarray(y, float)).value)
+
+
+def is_constant(values) -> bool:
+    values = np.asarray(values, dtype=float)
+    return values.size == 0 or bool(np.all(values == values.flat[0]))
+
+
+def compare_pearson(gold, pred_a, pred_b):
+    """Williams' test of one pair from its data, each r computed on its own as scoring does: the
+    reference the ranking's prepared series (``pairs.TrackTests``) must give bit for bit."""
+    gold = np.asarray(gold, dtype=float)
+    r12, r13 = pearson_or_zero(gold, pred_a), pearson_or_zero(gold, pred_b)
+    r23 = pearson_or_zero(pred_a, pred_b)
+    constant_a, constant_b = is_constant(pred_a), is_constant(pred_b)
+    (result,) = williams_tests(r12, [r13], [r23], int(gold.size), constant_a, [constant_b])
+    return result
+
+
+def wilcoxon_test(losses_a, losses_b):
+    """Wilcoxon's test of one pair (``signed_rank_tests`` of one other system)."""
+    (result,) = signed_rank_tests(losses_a, [losses_b])
     return result
 
 
@@ -420,8 +452,6 @@ def test_per_item_losses_and_test_choice():
     assert choose_test("macro_f1", "wilcoxon")[0] == "bootstrap"
     assert choose_test("amd", "williams")[0] == "bootstrap"
     assert choose_test("spearman", "bootstrap") == ("bootstrap", None)
-    with pytest.raises(ValueError):
-        choose_test("pearson", "t-test")
 
 
 def test_bootstrap_scores_refuse_misaligned_systems():

@@ -51,7 +51,6 @@ import tempfile
 import time
 import zipfile
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Tuple
 
@@ -69,6 +68,7 @@ from ..stats.paired import TESTS
 from ..stats.ranking import (
     BY_PRIMARY,
     GROUP_MEAN_RANK,
+    OverallRow,
     rank_group,
     OVERALL_RULES,
     order_best_first,
@@ -79,7 +79,7 @@ from ..ranking_page import render_html
 from ..stats.csv_table import render_csv
 from ..stats.latex import render_latex
 from ..stats.markdown import render_markdown
-from ..stats.tables import GroupTable, RankingReport, undecodable_as_text
+from ..stats.tables import GroupTable, RankingReport, Settings, undecodable_as_text
 from ..runner.bundle_view import PhaseTask, phase_task
 from ..runner.local import require_sandbox, run_isolated
 from ..runner.worker import StepResult
@@ -107,18 +107,16 @@ def find_submissions(folder: Path) -> List[Tuple[str, Path]]:
             "the submissions folder does not exist",
             hint="give a folder holding one result zip per team or run",
         )
-    found = []
-    for path in sorted(folder.iterdir()):
-        if path.name.startswith("."):
-            continue
-        if path.is_file() and path.suffix.lower() == ".zip":
-            found.append((undecodable_as_text(path.stem), path))
-        elif path.is_dir():
-            found.append((undecodable_as_text(path.name), path))
-    names = [name for name, _ in found]
+    found = [
+        path
+        for path in sorted(folder.iterdir())
+        if not path.name.startswith(".")
+        and (path.is_dir() or (path.is_file() and path.suffix.lower() == ".zip"))
+    ]
+    names = [undecodable_as_text(path.stem if path.is_file() else path.name) for path in found]
     return [
         (name if names.count(name) == 1 else undecodable_as_text(path.name), path)
-        for name, path in found
+        for name, path in zip(names, found)
     ]
 
 
@@ -134,17 +132,8 @@ def copy_status_files(archive: Path, folder: Path) -> None:
             for info in zf.infolist():
                 if info.filename in STATUS_FILES and info.file_size <= MAX_STATUS_BYTES:
                     (folder / info.filename).write_bytes(zf.read(info))
-    except (
-        zipfile.BadZipFile,
-        zipfile.LargeZipFile,
-        OSError,
-        EOFError,
-        RuntimeError,
-        ValueError,
-        NotImplementedError,
-        UnicodeDecodeError,
-    ):
-        return
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, RuntimeError, ValueError):
+        return  # NotImplementedError is a RuntimeError, UnicodeDecodeError a ValueError
 
 
 def score_submission(
@@ -165,10 +154,8 @@ def score_submission(
             copy_status_files(path, folder)
             if ingested_tracks(read_status(folder)) is None:
                 extraction = safe_extract(path, folder, path.name, spec.tracks)
-            else:
-                safe_extract(
-                    path, folder, path.name
-                )  # notes on entries skipped are not the participant's
+            else:  # a prediction output: notes on the entries skipped are not the participant's
+                safe_extract(path, folder, path.name)
         result = score_submission_folder(spec, ref_dir, folder, gold)
         result.warnings[:0] = extraction
         return result
@@ -330,23 +317,16 @@ def _outcomes(
     submissions, spec: TaskSpec, ref_dir: Path, gold, jobs: int
 ) -> Iterator[Tuple[str, object, float]]:
     """``score_one`` of each submission, in order: here, or in a pool of ``jobs`` processes."""
-    if jobs <= 1 or len(submissions) < 2:
-        return (score_one(path, spec, ref_dir, gold) for _, path in submissions)
-    return _pooled(submissions, spec, ref_dir, gold, min(jobs, len(submissions)))
-
-
-def _pooled(
-    submissions, spec: TaskSpec, ref_dir: Path, gold, jobs: int
-) -> Iterator[Tuple[str, object, float]]:
+    paths = [path for _, path in submissions]
+    if jobs <= 1 or len(paths) < 2:
+        yield from (score_one(path, spec, ref_dir, gold) for path in paths)
+        return
     # pickled here and unpickled in the worker after the edition's own metrics are registered
     # there: a worker started by spawn or forkserver has not run their module
-    payload = pickle.dumps((spec, ref_dir, gold))
-    with ProcessPoolExecutor(
-        jobs, initializer=_start_worker, initargs=(loaded_modules(), payload)
-    ) as pool:
-        for outcome, value, seconds in pool.map(
-            _score_in_worker, [path for _, path in submissions]
-        ):
+    initargs = (loaded_modules(), pickle.dumps((spec, ref_dir, gold)))
+    workers = min(jobs, len(paths))
+    with ProcessPoolExecutor(workers, initializer=_start_worker, initargs=initargs) as pool:
+        for outcome, value, seconds in pool.map(_score_in_worker, paths):
             if outcome == "config":
                 raise ConfigError(*value)
             yield outcome, value, seconds
@@ -387,20 +367,6 @@ def _with_gold(result: Result, spec: TaskSpec, gold: Dict[str, GoldTrack]) -> Re
     return result
 
 
-@dataclass(frozen=True)
-class Settings:
-    """The options behind a ranking: the test, its level, the bootstrap, the overall order, and the
-    command line that reproduces them."""
-
-    test: str = "auto"
-    alpha: float = 0.05
-    resamples: int = DEFAULT_RESAMPLES
-    seed: int = 0
-    overall_rule: str = BY_PRIMARY
-    command: str = ""
-    latex_columns: int = 0
-
-
 def rank_tracks(
     spec: TaskSpec, results: Dict[str, Result], settings: Settings
 ) -> Dict[str, object]:
@@ -420,15 +386,29 @@ def rank_tracks(
 
 def overall_order(spec: TaskSpec, results: Dict[str, Result], settings: Settings) -> List[str]:
     """Every system, best first, by the overall rule (the primary score needs no track ranking)."""
-    higher = get_metric(spec.primary_tracks[0].main_metric).higher_is_better
-    primary_scores = {name: r.primary for name, r in results.items() if r.ranked}
     unranked = sorted(name for name, r in results.items() if not r.ranked)
     if settings.overall_rule == BY_PRIMARY:
-        return order_best_first(primary_scores, higher) + unranked
-    rankings = rank_tracks(spec, results, settings)
-    primary = [t.id for t in spec.primary_tracks]
-    rows = rank_overall(primary, rankings, primary_scores, higher, settings.overall_rule)
+        return order_best_first(primary_scores(results), higher_is_better(spec)) + unranked
+    rows = overall_rows(spec, results, rank_tracks(spec, results, settings), settings.overall_rule)
     return [row.system for row in rows] + unranked
+
+
+def primary_scores(results: Dict[str, Result]) -> Dict[str, float]:
+    """The primary score of every run that has one."""
+    return {name: r.primary for name, r in results.items() if r.ranked}
+
+
+def higher_is_better(spec: TaskSpec) -> bool:
+    """The primary score's direction, that of the primary tracks' main metric."""
+    return get_metric(spec.primary_tracks[0].main_metric).higher_is_better
+
+
+def overall_rows(
+    spec: TaskSpec, results: Dict[str, Result], rankings: Dict[str, object], rule: str
+) -> List[OverallRow]:
+    """The overall table's rows by ``rule``, over the runs that have a primary score."""
+    primary = [t.id for t in spec.primary_tracks]
+    return rank_overall(primary, rankings, primary_scores(results), higher_is_better(spec), rule)
 
 
 def group_tables(
@@ -489,15 +469,7 @@ def build_report(
     if runs:
         results = {team: results[run] for team, run in runs.items()}
     rankings = rank_tracks(spec, results, settings)
-    primary = [t.id for t in spec.primary_tracks]
-    higher = get_metric(spec.primary_tracks[0].main_metric).higher_is_better
-    overall = rank_overall(
-        primary,
-        rankings,
-        {name: r.primary for name, r in results.items() if r.ranked},
-        higher,
-        settings.overall_rule,
-    )
+    overall = overall_rows(spec, results, rankings, settings.overall_rule)
     signature = Signature(
         settings.resamples, settings.seed, test=settings.test, alpha=settings.alpha
     ).render()
@@ -506,21 +478,16 @@ def build_report(
         spec.title,
         spec.phase,
         signature,
-        settings.alpha,
         rankings,
         overall,
-        primary,
+        [t.id for t in spec.primary_tracks],
         failures,
         {name: lines for name, lines in notes.items() if lines},
-        command=settings.command,
-        overall_rule=settings.overall_rule,
+        settings,
         runs=dict(runs or {}),
-        resamples=settings.resamples,
-        seed=settings.seed,
         missing_rule=spec.primary_rule.missing_words(),
         normalised_mean=spec.primary_rule.mean == NORMALISED,
         groups=group_tables(spec, results, rankings),
-        latex_columns=settings.latex_columns,
         stand_ins={name: r.stand_ins for name, r in results.items() if r.ranked and r.stand_ins},
         unranked={
             name: [t.id for t in spec.tracks if t.id in r.tracks]

@@ -4,28 +4,8 @@ Every metric exposes ``item_stats`` (per-item rows) and ``from_stats`` (score fr
 one resampling code path serves every metric. Nothing here reads or writes files.
 """
 
-from .bootstrap import (
-    DEFAULT_CONFIDENCE,
-    DEFAULT_RESAMPLES,
-    DEFAULT_SEED,
-    Interval,
-    bootstrap_scores,
-    interval,
-    resample_counts,
-    track_intervals,
-)
+from .bootstrap import DEFAULT_RESAMPLES, track_intervals
 from .signature import Signature
 from . import summaries
 
-__all__ = [
-    "DEFAULT_CONFIDENCE",
-    "DEFAULT_RESAMPLES",
-    "DEFAULT_SEED",
-    "Interval",
-    "Signature",
-    "bootstrap_scores",
-    "interval",
-    "resample_counts",
-    "summaries",
-    "track_intervals",
-]
+__all__ = ["DEFAULT_RESAMPLES", "Signature", "summaries", "track_intervals"]

@@ -80,15 +80,6 @@ def _cell_counts(cells: np.ndarray, n_cells: int) -> np.ndarray:
     return np.bincount(cells.ravel(), minlength=b * n_cells).reshape(b, n_cells).astype(float)
 
 
-def resample_counts(n_items: int, resamples: int, seed: int) -> Iterator[np.ndarray]:
-    """Yield ``(rows, n_items)`` float arrays of draw counts; over all chunks, ``resamples`` rows.
-
-    Each row sums to ``n_items``: the draws of ``resample_draws``, counted per item.
-    """
-    for index in resample_draws(n_items, resamples, seed):
-        yield _cell_counts(index, n_items)
-
-
 def _one_hot_cells(stats: np.ndarray) -> Optional[np.ndarray]:
     """Each row's column when every row is one 1 among 0s (macro-F1's confusion cells), else None."""
     if stats.shape[1] <= GATHER_COLUMNS or not ((stats == 0.0) | (stats == 1.0)).all():
@@ -172,9 +163,7 @@ def systems_bootstrap_scores(
     prepared = [np.asarray(s, dtype=float).reshape(len(s), -1) for s in stats]
     if metric.stats_form == ONE_HOT or len(prepared) < 2:
         return bootstrap_scores([(metric, s) for s in prepared], resamples, seed)
-    n_items, columns = prepared[0].shape
-    if any(s.shape != (n_items, columns) for s in prepared):
-        raise ValueError("a shared bootstrap needs per-item statistics over the same items")
+    n_items = prepared[0].shape[0]  # every system's statistics are over the track's items
     distinct, where = _distinct_columns(prepared)
     out: List[np.ndarray] = []
     for index in resample_draws(n_items, resamples, seed):
@@ -222,22 +211,6 @@ def percentile_interval(
         int(seed),
         undefined,
     )
-
-
-def interval(
-    metric: Metric,
-    stats: np.ndarray,
-    value: float,
-    resamples: int = DEFAULT_RESAMPLES,
-    seed: int = DEFAULT_SEED,
-    confidence: float = DEFAULT_CONFIDENCE,
-) -> Optional[Interval]:
-    """The percentile bootstrap interval of one score; None when there is nothing to resample."""
-    stats = np.asarray(stats)
-    if stats.ndim == 0 or stats.shape[0] < 2 or resamples < 1:
-        return None
-    (raw,) = bootstrap_scores([(metric, stats)], resamples, seed)
-    return percentile_interval(raw, value, confidence, resamples, seed)
 
 
 def track_intervals(

@@ -112,7 +112,7 @@ def render_latex(report: RankingReport) -> str:
     one table per track, primary tracks first, each with its caption and label."""
     lines = [
         latex_comment(f"codajudge official ranking: {report.title} ({report.phase})"),
-        latex_comment(f"reproduce with: {report.command or report.signature}"),
+        latex_comment(f"reproduce with: {report.settings.command or report.signature}"),
         latex_comment(f"settings: {report.signature}"),
         LATEX_PACKAGES,
         LATEX_FIT,
@@ -179,9 +179,9 @@ def _latex_table(
 def latex_wide(report: RankingReport, header: List[str], rows: List[List[str]]) -> bool:
     """Whether a table spans both columns of the page (``table*``): by ``--latex-width``, or, when
     automatic, when its estimated width exceeds one column of an ACL page."""
-    if report.latex_columns == LATEX_AUTO:
+    if report.settings.latex_columns == LATEX_AUTO:
         return estimated_width(header, rows) > ACL_COLUMN_PT
-    return report.latex_columns == 2
+    return report.settings.latex_columns == 2
 
 
 #: One column of an ACL two-column page (A4, 2.5 cm margins, 0.6 cm apart), in points.
@@ -218,7 +218,7 @@ def _latex_overall(report: RankingReport) -> List[str]:
         f"{latex_escape(report.title)}: official ranking. {latex_escape(tables.overall_text(report))} "
         "Bold: the best score of a track; $^{\\ast}$: the best system of the track and every "
         f"system not significantly different from it ({latex_escape(tests)}, two-sided, "
-        f"$\\alpha={report.alpha:g}$).{_stand_in_note(row.system for row in report.overall)}"
+        f"$\\alpha={report.settings.alpha:g}$).{_stand_in_note(row.system for row in report.overall)}"
         + "".join(f" {latex_escape(line)}." for line in tables.primary_rule_lines(report))
         + _latex_columns_text(report, track_ids)
     )

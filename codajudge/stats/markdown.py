@@ -32,11 +32,8 @@ def md_code(text) -> str:
     """An inline code span that holds ``text`` whatever backticks it contains."""
     text = tables.one_line(text)
     fence = "`" * (max(map(len, re.findall("`+", text)), default=0) + 1)
-    return (
-        f"{fence} {text} {fence}"
-        if text.startswith("`") or text.endswith("`")
-        else f"{fence}{text}{fence}"
-    )
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
 
 
 _md = md_escape
@@ -59,7 +56,7 @@ def render_markdown(report: RankingReport) -> str:
     out = [
         f"# Official ranking: {_md(report.title)} ({_md(report.phase)})",
         "",
-        f"Reproduce with: {md_code(report.command or report.signature)}",
+        f"Reproduce with: {md_code(report.settings.command or report.signature)}",
         "",
         f"Settings: {md_code(report.signature)}",
         "",

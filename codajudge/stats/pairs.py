@@ -1,8 +1,8 @@
 """Paired tests between the systems of one track, with the work they share done once.
 
-``compare_systems`` tests one pair of ``scoring.TrackResult`` on the track's main metric.
-``TrackTests`` tests a leader against many others, as a ranking does thousands of times, with the
-same numbers: Williams' test prepares each series (gold and predictions) once and correlates the
+``TrackTests`` tests a leader against many others (``scoring.TrackResult`` on the track's main
+metric), as a ranking does thousands of times, with the numbers of each pair tested on its own
+(tests/test_stats.py and tests/test_ranking.py check it): Williams' test prepares each series (gold and predictions) once and correlates the
 leader with every other in one pass; Wilcoxon's test takes each system's per-item losses once
 (``paired.signed_rank_tests``: scipy's, all pairs in one call); the paired bootstrap reads every system's scores on the track's shared resamples
 (``shared_resamples``: drawn once, summed for all systems by one matrix product per chunk, so equal
@@ -26,43 +26,15 @@ from .paired import (
     per_item_losses,
     permutation_test,
     signed_rank_tests,
-    wilcoxon_test,
 )
 from .exact import PERMUTATION
 from .williams import (
     TestResult,
     UnitSeries,
-    compare_pearson,
     pearson_with_each,
     unit_series,
     williams_tests,
 )
-
-
-def compare_systems(
-    test: str,
-    metric_name: str,
-    a,
-    b,
-    resamples: int,
-    seed: int,
-) -> TestResult:
-    """Test two ``scoring.TrackResult`` of the same track on its main metric with ``test``."""
-    metric = get_metric(metric_name)
-    if test == PERMUTATION:
-        return permutation_test(metric, a.stats[metric_name], b.stats[metric_name])
-    if test == WILLIAMS:
-        return compare_pearson(
-            a.gold.gold[a.gold.scored],
-            a.prediction.values[a.gold.scored],
-            b.prediction.values[b.gold.scored],
-        )
-    if test == WILCOXON:
-        return wilcoxon_test(
-            per_item_losses(metric, a.stats[metric_name]),
-            per_item_losses(metric, b.stats[metric_name]),
-        )
-    return paired_bootstrap(metric, a.stats[metric_name], b.stats[metric_name], resamples, seed)
 
 
 def shared_resamples(
@@ -82,7 +54,8 @@ def shared_resamples(
 
 class TrackTests:
     """The paired tests of one track's systems (name -> ``scoring.TrackResult``) with ``test`` on
-    ``metric_name``: each answer equals ``compare_systems`` on that pair, and is kept."""
+    ``metric_name``: each answer is that of the pair tested on its own. What a test needs of each
+    system (its Pearson series, its per-item losses) is prepared once."""
 
     def __init__(
         self,
@@ -98,24 +71,23 @@ class TrackTests:
         if raws is None and test not in (WILLIAMS, WILCOXON):
             raws = shared_resamples(metric_name, submitted, resamples, seed)
         self.raws = raws or {}
-        self._done: Dict[Tuple[str, str], TestResult] = {}
-        self._series: Dict[str, Tuple[UnitSeries, float]] = {}
-        self._losses: Dict[str, np.ndarray] = {}
-
-    def against(self, leader: str, others: Sequence[str]) -> List[TestResult]:
-        """The test of ``leader`` against each of ``others`` (statistic oriented as leader - other)."""
-        todo = [name for name in dict.fromkeys(others) if (leader, name) not in self._done]
-        if todo:
-            for name, result in zip(todo, self._run(leader, todo)):
-                self._done[(leader, name)] = result
-        return [self._done[(leader, name)] for name in others]
+        self.series = (
+            {name: _pearson(tr) for name, tr in submitted.items()} if test == WILLIAMS else {}
+        )
+        self.losses = {}
+        if test == WILCOXON:
+            self.losses = {
+                name: per_item_losses(self.metric, tr.stats[metric_name])
+                for name, tr in submitted.items()
+            }
 
     def p_values(self, leader: str, others: Sequence[str]) -> List[float]:
         return [result.p_value for result in self.against(leader, others)]
 
-    def _run(self, leader: str, others: List[str]) -> List[TestResult]:
+    def against(self, leader: str, others: Sequence[str]) -> List[TestResult]:
+        """The test of ``leader`` against each of ``others`` (statistic oriented as leader - other)."""
         if self.test == WILLIAMS:
-            (unit, r12), pairs = self._pearson(leader), [self._pearson(name) for name in others]
+            (unit, r12), pairs = self.series[leader], [self.series[name] for name in others]
             r23 = pearson_with_each(unit, [u for u, _ in pairs]) if pairs else []
             return williams_tests(
                 r12,
@@ -126,42 +98,31 @@ class TrackTests:
                 [u.constant for u, _ in pairs],
             )
         if self.test == WILCOXON:
-            return signed_rank_tests(self._loss(leader), [self._loss(name) for name in others])
-        if not self.raws:
-            return [
-                compare_systems(
-                    self.test,
-                    self.metric_name,
-                    self.submitted[leader],
-                    self.submitted[name],
-                    self.resamples,
-                    self.seed,
-                )
-                for name in others
-            ]
+            return signed_rank_tests(self.losses[leader], [self.losses[name] for name in others])
+        if not self.raws:  # the exact test, or the bootstrap of a track with nothing to resample
+            return [self._alone(leader, name) for name in others]
         return [self._shared_bootstrap(leader, name) for name in others]
+
+    def _alone(self, leader: str, other: str) -> TestResult:
+        """The exact permutation test or the paired bootstrap of one pair, on its own."""
+        a = self.submitted[leader].stats[self.metric_name]
+        b = self.submitted[other].stats[self.metric_name]
+        if self.test == PERMUTATION:
+            return permutation_test(self.metric, a, b)
+        return paired_bootstrap(self.metric, a, b, self.resamples, self.seed)
 
     def _shared_bootstrap(self, leader: str, other: str) -> TestResult:
         """The paired bootstrap of ``leader`` against ``other`` on the track's shared resamples:
-        ``compare_systems``'s without drawing again."""
+        ``paired.paired_bootstrap``'s without drawing again."""
         a = self.submitted[leader].stats[self.metric_name]
         b = self.submitted[other].stats[self.metric_name]
         delta = oriented_difference(self.metric, a, b)
         raws = self.raws[leader], self.raws[other]
         return bootstrap_p_value(self.metric, delta, *raws, len(a))
 
-    def _pearson(self, name: str) -> Tuple[UnitSeries, float]:
-        """A system's prepared scored predictions and their Pearson r with the gold (0.0 if undefined)."""
-        if name not in self._series:
-            gold = self.submitted[name].gold
-            unit = unit_series(self.submitted[name].prediction.values[gold.scored])
-            r = pearson_with_each(unit_series(gold.gold[gold.scored]), [unit])[0]
-            self._series[name] = (unit, float(r))
-        return self._series[name]
 
-    def _loss(self, name: str) -> np.ndarray:
-        if name not in self._losses:
-            self._losses[name] = per_item_losses(
-                self.metric, self.submitted[name].stats[self.metric_name]
-            )
-        return self._losses[name]
+def _pearson(track_result) -> Tuple[UnitSeries, float]:
+    """A system's prepared scored predictions and their Pearson r with the gold (0.0 if undefined)."""
+    gold = track_result.gold
+    unit = unit_series(track_result.prediction.values[gold.scored])
+    return unit, float(pearson_with_each(unit_series(gold.gold[gold.scored]), [unit])[0])

@@ -30,7 +30,7 @@ from .bootstrap import (
     Interval,
     percentile_interval,
 )
-from .pairs import TrackTests, compare_systems, shared_resamples  # noqa: F401 (compare_systems: the API)
+from .pairs import TrackTests, shared_resamples
 from .paired import choose_test
 
 
@@ -116,16 +116,11 @@ def rank_track(
     against_best = dict(zip(order[1:], tests.p_values(order[0], order[1:]))) if order else {}
     rows = []
     for name in sorted(order, key=lambda s: (ranks[s], order.index(s))):
-        ci = (
-            percentile_interval(raws[name], scores[name], DEFAULT_CONFIDENCE, resamples, seed)
-            if raws
-            else None
-        )
-        rows.append(
-            RankedSystem(
-                name, scores[name], ranks[name], ranks[name] == 1, against_best.get(name), ci
-            )
-        )
+        ci = None
+        if raws:
+            ci = percentile_interval(raws[name], scores[name], DEFAULT_CONFIDENCE, resamples, seed)
+        rank = ranks[name]
+        rows.append(RankedSystem(name, scores[name], rank, rank == 1, against_best.get(name), ci))
     missing = sorted(name for name in results if name not in submitted)
     return TrackRanking(track, metric_name, chosen, note, rows, missing)
 
@@ -158,10 +153,6 @@ def rank_overall(
     means share a rank and are listed by primary score, then name. Ranks are competition ranks
     (1, 1, 3).
     """
-    if rule not in OVERALL_RULES:
-        raise ValueError(
-            f"unknown overall rule {rule!r}; expected one of {', '.join(OVERALL_RULES)}"
-        )
     sign = -1.0 if primary_higher_is_better else 1.0
     rows = [
         _overall_row(system, primary_track_ids, rankings, primary_scores[system])

@@ -35,6 +35,3 @@ class Signature:
         if self.alpha is not None:
             parts.append(f"alpha {self.alpha:g}")
         return "|".join(parts)
-
-    def __str__(self) -> str:
-        return self.render()

@@ -50,15 +50,12 @@ def per_annotator_errors(
     """(annotator, number of their labels, mean error) from ``PerAnnotator`` gold and prediction,
     the error of a label as ``per_row_errors`` gives it."""
     error = per_row_errors(gold, pred, scale)
-    names = annotator_of_row if isinstance(annotator_of_row, list) else list(annotator_of_row)
-    # one pass over the rows, not one per annotator
-    codes = {name: k for k, name in enumerate(dict.fromkeys(names))}
-    row_code = np.fromiter(map(codes.__getitem__, names), dtype=np.int64, count=len(names))
-    counts = np.bincount(row_code, minlength=len(codes))
-    totals = np.bincount(row_code, weights=error, minlength=len(codes))
+    # one pass over the rows, not one per annotator: each row's annotator numbered in name order
+    names, row_code = np.unique(np.asarray(list(annotator_of_row), dtype=str), return_inverse=True)
+    counts = np.bincount(row_code, minlength=len(names))
+    totals = np.bincount(row_code, weights=error, minlength=len(names))
     return [
-        (str(name), int(counts[k]), float(totals[k] / counts[k]))
-        for name, k in sorted(codes.items())
+        (str(name), int(counts[k]), float(totals[k] / counts[k])) for k, name in enumerate(names)
     ]
 
 

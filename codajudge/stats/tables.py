@@ -55,27 +55,38 @@ class GroupTable:
     stand_in_rank: str = "is after every system that submitted it"
 
 
+@dataclass(frozen=True)
+class Settings:
+    """The options behind a ranking (``codajudge rank``'s): the test, its level, the bootstrap's
+    resamples and seed, the overall order (``ranking.OVERALL_RULES``), the command line that
+    reproduces them, and the page columns a wide LaTeX table spans (``latex.LATEX_AUTO``: by its
+    width, 1 or 2)."""
+
+    test: str = "auto"
+    alpha: float = 0.05
+    resamples: int = 0
+    seed: int = 0
+    overall_rule: str = BY_PRIMARY
+    command: str = ""
+    latex_columns: int = 0
+
+
 @dataclass
 class RankingReport:
     """Everything the tables show. ``failures`` are (submission, reason) pairs that were not ranked;
     ``notes`` the scoring program's notes on each ranked submission that has any (files ignored...);
-    ``command`` the command line that reproduces the ranking; ``overall_rule`` the overall order
-    (``ranking.OVERALL_RULES``); ``runs`` (ranking by team) each team's run kept, team -> run."""
+    ``runs`` (ranking by team) each team's run kept, team -> run."""
 
     title: str
     phase: str
     signature: str
-    alpha: float
     rankings: Dict[str, TrackRanking]
     overall: List[OverallRow]
     primary_tracks: List[str]
     failures: List[Tuple[str, str]] = field(default_factory=list)
     notes: Dict[str, List[str]] = field(default_factory=dict)
-    command: str = ""
-    overall_rule: str = BY_PRIMARY
+    settings: Settings = Settings()
     runs: Dict[str, str] = field(default_factory=dict)
-    resamples: int = 0
-    seed: int = 0
     #: what a primary track a run did not submit counts as, in words (``PrimaryRule.missing_words``)
     missing_rule: str = "counts as its metric's worst possible value"
     #: run -> {primary track it did not submit: what stood in for it}
@@ -86,8 +97,6 @@ class RankingReport:
     normalised_mean: bool = False
     #: the groups of tracks' own overall tables, in the edition's order
     groups: List[GroupTable] = field(default_factory=list)
-    #: the page columns a wide LaTeX table spans: LATEX_AUTO (by its width), 1 or 2
-    latex_columns: int = 0
 
     def track_order(self) -> List[str]:
         """Track ids, the primary tracks first, each group in the edition's order."""
@@ -148,7 +157,7 @@ def primary_scale(report: RankingReport) -> Scale:
 def overall_text(report: RankingReport) -> str:
     """What the overall order is, in a sentence (plain text)."""
     names = ", ".join(track_title(report.rankings[t]) for t in report.primary_tracks)
-    if report.overall_rule == BY_MEAN_RANK:
+    if report.settings.overall_rule == BY_MEAN_RANK:
         return (
             f"Systems ordered by their mean rank over the primary tracks ({names}); a track a "
             "system did not submit counts as last place. Caveat: a track's ranks depend on every "
@@ -212,11 +221,11 @@ RULE_HEADING = "Primary tracks not submitted"
 
 def interval_text(report: RankingReport) -> str:
     """How the intervals were computed, in a sentence (plain text)."""
-    if report.resamples < 1:
+    if report.settings.resamples < 1:
         return "No intervals (0 resamples)."
     return (
-        f"95% percentile bootstrap intervals over items ({report.resamples} resamples, "
-        f"seed {report.seed})."
+        f"95% percentile bootstrap intervals over items ({report.settings.resamples} resamples, "
+        f"seed {report.settings.seed})."
     )
 
 
@@ -233,7 +242,7 @@ def cluster_text(report: RankingReport, ranking: TrackRanking, alpha: str = "alp
     """What a cluster is on this track, in a sentence (plain text; ``alpha`` before the level)."""
     return (
         f"A cluster holds its best system and every system not significantly different from it "
-        f"({significance_title(ranking)}, two-sided, {alpha}{report.alpha:g}); its systems share "
+        f"({significance_title(ranking)}, two-sided, {alpha}{report.settings.alpha:g}); its systems share "
         "its rank."
     )
 
@@ -364,7 +373,7 @@ class Style:
 def overall_table(report: RankingReport) -> Table:
     """Rank, system, primary score, the mean rank (overall rule ``mean_rank``) and each track's
     score, in the overall order."""
-    mean = report.overall_rule == BY_MEAN_RANK
+    mean = report.settings.overall_rule == BY_MEAN_RANK
     in_paper = paper_tracks(report)
     columns = [RANK, SYSTEM, primary_column(report)] + ([Column("Mean rank")] if mean else [])
     columns += [
@@ -398,7 +407,7 @@ def _overall_record(report: RankingReport, row: OverallRow) -> Dict[str, object]
         table="overall",
         rank=row.rank,
         system=row.system,
-        metric=report.overall_rule,
+        metric=report.settings.overall_rule,
         mean_rank=row.mean_rank,
         primary=row.primary,
     )

@@ -53,8 +53,6 @@ def williams_t(r12: float, r13: float, r23: float, n: int) -> float:
     Identical systems (r23 = 1, r12 = r13) give 0.0; a zero denominator with a non-zero
     difference (impossible in exact arithmetic) gives an infinite t of the difference's sign.
     """
-    if n <= 3:
-        raise ValueError(f"Williams' test needs more than 3 items, got {n}")
     det_r = 1.0 - r12 * r12 - r13 * r13 - r23 * r23 + 2.0 * r12 * r13 * r23
     det_r = max(det_r, 0.0)  # a correlation matrix is positive semi-definite; clip rounding noise
     numerator = (r12 - r13) * math.sqrt(max((n - 1) * (1.0 + r23), 0.0))
@@ -126,30 +124,6 @@ def williams_tests(
     return [TestResult(t, float(p), "williams") for (t, _), p in zip(found, ps.tolist())]
 
 
-def pearson_or_zero(x, y) -> float:
-    """Pearson r as scoring reports it: 0.0 when undefined (a constant series)."""
-    return float(get_metric("pearson").score(np.asarray(x, float), np.asarray(y, float)).value)
-
-
-def compare_pearson(gold, pred_a, pred_b) -> TestResult:
-    """Two-sided Williams' test of system A's Pearson r against system B's, on the same gold and
-    items; a constant system's r is 0 (the module docstring)."""
-    gold = np.asarray(gold, dtype=float)
-    r12 = pearson_or_zero(gold, pred_a)
-    r13 = pearson_or_zero(gold, pred_b)
-    r23 = pearson_or_zero(pred_a, pred_b)
-    (result,) = williams_tests(
-        r12, [r13], [r23], int(gold.size), is_constant(pred_a), [is_constant(pred_b)]
-    )
-    return result
-
-
-def is_constant(values) -> bool:
-    """Every value the same (or none): Pearson r with such a series is undefined."""
-    values = np.asarray(values, dtype=float)
-    return values.size == 0 or bool(np.all(values == values.flat[0]))
-
-
 @dataclass(frozen=True)
 class UnitSeries:
     """A series as Pearson r's per-item statistics hold it (``metrics.correlation``: centred, scaled
@@ -173,8 +147,9 @@ def unit_series(values) -> UnitSeries:
 
 
 def pearson_with_each(x: UnitSeries, ys: Sequence[UnitSeries]) -> np.ndarray:
-    """``pearson_or_zero(x, y)`` for every y, bit for bit: the same five sums in item order (only
-    the cross products depend on the pair), turned into r by Pearson's ``from_stats`` at once."""
+    """Pearson r of x with every y as scoring reports it (0.0 when undefined), bit for bit: the
+    same five sums in item order (only the cross products depend on the pair), turned into r by
+    Pearson's ``from_stats`` at once."""
     sums = np.empty((len(ys), 5))
     for k, y in enumerate(ys):
         cross = y.unit * x.unit
