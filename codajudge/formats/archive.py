@@ -19,8 +19,8 @@ from typing import Callable, Dict, Iterator, List, Mapping, Optional, Sequence, 
 
 from ..errors import SubmissionError
 from ..tracks import Track
-from .chaosnli import document_bytes, document_uids
-from .textfile import MAX_FILE_BYTES, safe_display, shorten
+from .chaosnli import document_uids
+from .textfile import MAX_FILE_BYTES, max_file_bytes, safe_display, shorten
 
 MAX_ENTRIES = 1000
 MAX_UNCOMPRESSED_BYTES = 1024**3
@@ -433,7 +433,7 @@ def _document_uids(path: Path, name: str, n_items: int, notes: Optional[List[str
     larger than a document for ``n_items`` items, else None (a note for a larger one)."""
     if not (name.lower().endswith(".json") and path.is_file() and not path.is_symlink()):
         return None
-    size, limit = path.stat().st_size, document_bytes(n_items)
+    size, limit = path.stat().st_size, max_file_bytes(n_items)
     if size <= limit:
         return document_uids(path, n_items)
     if notes is not None:

@@ -30,7 +30,7 @@ from ..tracks import Track
 from .coverage import UNKNOWN_ID, missing_items
 from .notes import ReadNote
 from .soft import soft_label
-from .textfile import BYTES_PER_ITEM, FILE_SLACK_BYTES, MAX_FILE_BYTES, shorten
+from .textfile import cannot_read, refuse_large_file, shorten
 from .values import (
     ValueProblem,
     entry_count,
@@ -68,11 +68,6 @@ def is_chaosnli_document(path: Path) -> bool:
     except OSError:
         return False  # the usual reader names the problem
     return bool(_OPENING.match(head.removeprefix(codecs.BOM_UTF8)))
-
-
-def document_bytes(n_items: int) -> int:
-    """The largest document read for a track of ``n_items`` items (``textfile.read_texts``' bound)."""
-    return min(MAX_FILE_BYTES, BYTES_PER_ITEM * n_items + FILE_SLACK_BYTES)
 
 
 def document_uids(path: Path, n_items: int) -> Optional[set]:
@@ -145,21 +140,11 @@ def _track_order(track: Track, display: str) -> np.ndarray:
 def _document(path: Path, display: str, n_items: int) -> dict:
     """The file parsed as one JSON object, within the byte bound of ``textfile.read_texts`` for a
     track of ``n_items`` and, before it is parsed, ``ENTRIES_PER_ITEM`` entries per item."""
-    limit = document_bytes(n_items)
     try:
-        size = Path(path).stat().st_size
-        if size > limit:
-            raise SubmissionError.single(
-                display,
-                "file is too large",
-                expected=f"at most {limit} bytes",
-                found=f"{size} bytes",
-            )
+        refuse_large_file(path, display, n_items)
         data = Path(path).read_bytes()
     except OSError as e:
-        raise SubmissionError.single(
-            display, "the file cannot be read", found=e.strerror or e.__class__.__name__
-        )
+        raise cannot_read(display, e)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:

@@ -69,31 +69,42 @@ class Lines(NamedTuple):
     texts: List[str]
 
 
+def max_file_bytes(n_items: Optional[int]) -> int:
+    """The largest file read for a track of ``n_items`` items (None: any track), in bytes."""
+    if n_items is None:
+        return MAX_FILE_BYTES
+    return min(MAX_FILE_BYTES, BYTES_PER_ITEM * n_items + FILE_SLACK_BYTES)
+
+
+def refuse_large_file(path: Path, display: str, n_items: Optional[int]) -> None:
+    """Refuse a file larger than ``max_file_bytes(n_items)``; OSError when it cannot be read."""
+    size, max_bytes = Path(path).stat().st_size, max_file_bytes(n_items)
+    if size > max_bytes:
+        per_track = f" for a track of {n_items:,} items" if max_bytes < MAX_FILE_BYTES else ""
+        raise SubmissionError.single(
+            display,
+            "file is too large",
+            expected=f"at most {max_bytes} bytes{per_track}",
+            found=f"{size} bytes",
+        )
+
+
+def cannot_read(display: str, error: OSError) -> SubmissionError:
+    """The refusal of a file the system cannot read."""
+    found = error.strerror or error.__class__.__name__
+    return SubmissionError.single(display, "the file cannot be read", found=found)
+
+
 def read_texts(path: Path, display: str, n_items: Optional[int] = None) -> Lines:
     """A file's non-blank lines. ``n_items``, the track's size, bounds the file's lines and bytes (None: no line bound)."""
     display = safe_display(display)
     max_lines = None if n_items is None else LINES_PER_ITEM * n_items + LINE_SLACK
-    max_bytes = (
-        MAX_FILE_BYTES
-        if n_items is None
-        else min(MAX_FILE_BYTES, BYTES_PER_ITEM * n_items + FILE_SLACK_BYTES)
-    )
     try:
-        size = Path(path).stat().st_size
-        if size > max_bytes:
-            per_track = f" for a track of {n_items:,} items" if max_bytes < MAX_FILE_BYTES else ""
-            raise SubmissionError.single(
-                display,
-                "file is too large",
-                expected=f"at most {max_bytes} bytes{per_track}",
-                found=f"{size} bytes",
-            )
+        refuse_large_file(path, display, n_items)
         with open(path, "rb") as f:
             lines = _read_blocks(f, display, max_lines, n_items)
     except OSError as e:
-        raise SubmissionError.single(
-            display, "the file cannot be read", found=e.strerror or e.__class__.__name__
-        )
+        raise cannot_read(display, e)
     if not lines.texts:
         raise SubmissionError.single(
             display,
