@@ -152,20 +152,21 @@ class RowFit:
                 found=f"{m} entries",
                 hint="the item's annotators are in the input file's 'annotators' field",
             )
-        columns = self._columns(i, self.mode if len(fits) == 2 else fits[0], entries)
-        notes.append(ReadNote(_NOTES[columns.layout, self.first_entries], alignment=columns.text))
-        return [entries[c] for c in columns.positions]
+        layout = self.mode if len(fits) == 2 else fits[0]
+        positions = self._columns(i, layout, entries)
+        columns = _names([str(p + 1) for p in positions])
+        alignment = f"columns {columns} against {_names(names)}"
+        notes.append(ReadNote(_NOTES[layout, self.first_entries], alignment=alignment))
+        return [entries[p] for p in positions]
 
-    def _columns(self, i: int, layout: str, entries: list) -> "Columns":
-        """Which entries of item i's row, in the ``layout`` it fits, are its annotators' in order."""
-        names = self.annotators[i]
+    def _columns(self, i: int, layout: str, entries: list) -> List[int]:
+        """Which entries of item i's row (0-based), in the ``layout`` it fits, are its annotators'
+        in order."""
         if self.first_entries:
-            positions = list(range(len(names)))
-        elif layout == LISTED:
-            positions = _listed_positions(entries, names, self.listed[i])
-        else:
-            positions = self._positions(i)
-        return Columns(layout, positions, names)
+            return list(range(len(self.annotators[i])))
+        if layout == LISTED:
+            return _listed_positions(entries, self.annotators[i], self.listed[i])
+        return self._positions(i)
 
     def _layouts(self, i: int, m: int) -> List[str]:
         """The layouts a row of ``m`` entries (not item i's number of annotators) fits."""
@@ -183,15 +184,6 @@ def _same(a, b) -> bool:
     return (
         np.array_equal(a, b) if isinstance(a, np.ndarray) or isinstance(b, np.ndarray) else a == b
     )
-
-
-class Columns:
-    """The entries of a row scored, by ``positions`` (0-based), against its item's annotators."""
-
-    def __init__(self, layout: str, positions: List[int], names: Sequence[str]):
-        self.layout, self.positions = layout, positions
-        columns = [str(p + 1) for p in positions]
-        self.text = f"columns {_names(columns)} against {_names(names)}"
 
 
 def _listed_positions(entries: list, names: Sequence[str], listed: Sequence[str]) -> List[int]:

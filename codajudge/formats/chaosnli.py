@@ -33,6 +33,7 @@ from .soft import soft_label
 from .textfile import cannot_read, refuse_large_file, shorten
 from .values import (
     ValueProblem,
+    add_problem,
     entry_count,
     is_number,
     parse_json,
@@ -248,7 +249,7 @@ def _soft_values(
         try:
             out[position[uid], order], read = soft_label(value, track)
         except ValueProblem as p:
-            problems.add(p.message, item=uid, expected=p.expected, found=p.found, hint=p.hint)
+            add_problem(problems, p, item=uid)
         else:
             notes += read
     return out

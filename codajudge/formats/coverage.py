@@ -81,28 +81,6 @@ def other_phase_ids(ref_dir: Path) -> Dict[str, Dict[str, frozenset]]:
     }
 
 
-def phase_of_ids(
-    heads: Sequence[str], dataset: str, phases: Mapping[str, Mapping[str, frozenset]]
-) -> Optional[str]:
-    """The other phase whose ids of ``dataset`` the file's first ids (``heads``) all are, if any;
-    the first of several heads may be a header's."""
-    looked_up = [id_hash(head) for head in heads[:IDS_LOOKED_UP]]
-    for phase, datasets in phases.items():
-        known = datasets.get(dataset, frozenset())
-        header = len(looked_up) > 1 and looked_up[0] not in known
-        if looked_up and all(h in known for h in looked_up[header:]):
-            return phase
-    return None
-
-
-def wrong_phase_hint(phase: str, dataset: str) -> str:
-    """What to do with a file of another phase's ids."""
-    return (
-        f"these are the ids of the {phase} phase; submit predictions for this phase's items "
-        f"(input_data {dataset}.jsonl of this phase)"
-    )
-
-
 #: The most of a file read to find its first ids when it was refused before they were read.
 HEAD_BYTES = 64 * 1024
 #: A line's id: a JSON line's "id" (or ChaosNLI's "uid"), else its first field.
@@ -118,8 +96,18 @@ class OtherPhases:
         self.dataset, self.phases = track.dataset, phases
 
     def __call__(self, heads: Sequence[str]) -> Optional[str]:
-        phase = phase_of_ids(heads, self.dataset, self.phases)
-        return wrong_phase_hint(phase, self.dataset) if phase else None
+        """The hint for a file whose first ids (``heads``; the first of several may be a header's)
+        are all ids of another phase's items of the track's dataset, else None."""
+        looked_up = [id_hash(head) for head in heads[:IDS_LOOKED_UP]]
+        for phase, datasets in self.phases.items():
+            known = datasets.get(self.dataset, frozenset())
+            header = len(looked_up) > 1 and looked_up[0] not in known
+            if looked_up and all(h in known for h in looked_up[header:]):
+                return (
+                    f"these are the ids of the {phase} phase; submit predictions for this "
+                    f"phase's items (input_data {self.dataset}.jsonl of this phase)"
+                )
+        return None
 
     def sizes(self) -> Dict[str, int]:
         """Other phase -> its number of items of the track's dataset."""
@@ -143,12 +131,9 @@ class OtherPhases:
         ids of its first lines."""
         data = read_head(path, HEAD_BYTES)
         lines = (data or b"").decode("utf-8", "replace").splitlines()[: IDS_LOOKED_UP + 1]
-        heads = [m.group(1) for m in map(_line_id, lines) if m]
-        return self(heads) if heads else None
-
-
-def _line_id(line: str):
-    return _JSON_ID.match(line) or _FIRST_FIELD.match(line)
+        found = (_JSON_ID.match(line) or _FIRST_FIELD.match(line) for line in lines)
+        heads = [m.group(1) for m in found if m]
+        return self(heads)
 
 
 def other_phase_hint(track, phases) -> Optional[OtherPhases]:

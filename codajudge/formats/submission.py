@@ -42,6 +42,7 @@ from .textfile import read_texts, safe_display, shorten
 from .values import (
     NUMBER,
     ValueProblem,
+    add_problem,
     describe_value,
     entry_count,
     is_decimal,
@@ -49,6 +50,7 @@ from .values import (
     parse_json,
     parse_label,
     parse_number,
+    show,
     value_warnings,
 )
 
@@ -156,7 +158,7 @@ def _read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> 
     warnings += [JSON_LINES_NOTE] if columns.json_lines else []
     warnings += (
         [RELEASE_LINES_NOTE.format(track.release_lines, len(keys.ids))]
-        if layout == "positional" and len(columns.positional_fields.fields) > len(keys.ids)
+        if layout == "positional" and len(columns.positional_fields) > len(keys.ids)
         else []
     )
     warnings += value_warnings(notes)
@@ -189,10 +191,10 @@ def _positional_rows(
     columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCollector
 ) -> Rows:
     """The scores of a SemEval positional file, one per line in item order (a confidence must be a number)."""
-    every, read = columns.numbers, columns.positional_fields
+    every, fields = columns.numbers, columns.positional_fields
     numbers = every[columns.positional_header :]  # the header's line stays in the blank-line check
     release = track.release_lines if (track.release_lines or 0) > len(keys.ids) else None
-    if len(read.fields) != len(keys.ids) and len(read.fields) != release:
+    if len(fields) != len(keys.ids) and len(fields) != release:
         raise SubmissionError.single(
             problems.file,
             "wrong number of lines for the SemEval positional format",
@@ -202,10 +204,10 @@ def _positional_rows(
                 if release
                 else ""
             ),
-            found=counted(len(read.fields), "non-blank line")
+            found=counted(len(fields), "non-blank line")
             + (" besides comments" if columns.comments else ""),
             hint=_hints(
-                keys.elsewhere and keys.elsewhere.of_line_count(len(read.fields)),
+                keys.elsewhere and keys.elsewhere.of_line_count(len(fields)),
                 "or write ID<TAB>SCORE lines, which are matched by id",
             ),
         )
@@ -225,20 +227,18 @@ def _positional_rows(
         )
     n = len(keys.ids)
     # the release's lines: read on the first n, as the official scorer reads them
-    if len(read.fields) > n:
-        read, numbers = read.first_lines(n), numbers[:n]
-    for j, fields in enumerate(read.fields):
-        if len(fields) == 2 and not is_decimal(fields[1]):
-            _explain(
-                parse_number,
-                fields[1],
-                problems,
+    fields, numbers = fields[:n], numbers[:n]
+    for j, line in enumerate(fields):
+        if len(line) == 2 and not is_decimal(line[1]):
+            problems.add(
+                "the second column (confidence) is not a number",
                 line=numbers[j],
-                message="the second column (confidence) is not a number",
                 expected="a score and, optionally, a confidence such as 3.2<TAB>80",
+                found=show(line[1]),
             )
     problems.raise_if_any()
-    return Rows(range(len(read.fields)), numbers, read.firsts, [0] * len(read.fields))
+    firsts = [line[0] for line in fields]
+    return Rows(range(len(fields)), numbers, firsts, [0] * len(fields))
 
 
 def _hints(*hints: Optional[str]) -> str:
@@ -374,22 +374,6 @@ def _shown(value) -> str:
     return shorten(json.dumps(value, ensure_ascii=False))
 
 
-def _explain(
-    rule, text: str, problems: ProblemCollector, message: str = None, expected: str = None, **where
-):
-    """``rule(text)``, or None with the problem the rule names (``ValueProblem``) added at ``where``."""
-    try:
-        return rule(text)
-    except ValueProblem as p:
-        problems.add(
-            message or p.message,
-            expected=expected or p.expected,
-            found=p.found,
-            hint=None if message else p.hint,
-            **where,
-        )
-
-
 def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector):
     """(values in row order, notes for the warnings) of ``rows``, each read by the track's value type
     (``READERS``), which accepts it or adds its problem; values None when a row was refused."""
@@ -399,10 +383,10 @@ def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector
     notes: List[ReadNote] = []
     values = []
     for j in range(len(rows.item)):
-        where = {"line": rows.line[j], "item": keys.ids[rows.item[j]]}
-        values.append(
-            _explain(lambda text: reader(text, track, notes), rows.text(j), problems, **where)
-        )
+        try:
+            values.append(reader(rows.text(j), track, notes))
+        except ValueProblem as problem:
+            _add(problem, problems, rows, keys, j)
     if problems:
         return None, notes
     return np.array(values, dtype=np.int64 if reader is _label else float), notes
@@ -507,14 +491,7 @@ def _labels_of(entries: list, track: Track, hint: _Hint) -> np.ndarray:
 
 def _add(problem: ValueProblem, problems: ProblemCollector, rows: Rows, keys: ItemKeys, j: int):
     """Row j's problem, at its line and item."""
-    problems.add(
-        problem.message,
-        expected=problem.expected,
-        found=problem.found,
-        hint=problem.hint,
-        line=rows.line[j],
-        item=keys.ids[rows.item[j]],
-    )
+    add_problem(problems, problem, line=rows.line[j], item=keys.ids[rows.item[j]])
 
 
 def _wrap(values, track: Track, keys: ItemKeys):

@@ -35,6 +35,13 @@ class ValueProblem(Exception):
         self.message, self.expected, self.found, self.hint = message, expected, found, hint
 
 
+def add_problem(problems, problem: ValueProblem, **where) -> None:
+    """Add ``problem`` to a ``ProblemCollector`` at ``where`` (its line, its item)."""
+    problems.add(
+        problem.message, expected=problem.expected, found=problem.found, hint=problem.hint, **where
+    )
+
+
 def show(text: str, limit: int = 60) -> str:
     return repr(shorten(str(text), limit))
 
