@@ -109,15 +109,12 @@ class OtherPhases:
                 )
         return None
 
-    def sizes(self) -> Dict[str, int]:
-        """Other phase -> its number of items of the track's dataset."""
-        return {
-            phase: len(datasets.get(self.dataset, ())) for phase, datasets in self.phases.items()
-        }
-
     def of_line_count(self, lines: int) -> Optional[str]:
         """The hint for a positional file of ``lines`` lines, as many as another phase's items."""
-        phase = next((p for p, size in self.sizes().items() if size == lines), None)
+        sizes = {
+            phase: len(datasets.get(self.dataset, ())) for phase, datasets in self.phases.items()
+        }
+        phase = next((p for p, size in sizes.items() if size == lines), None)
         if phase is None:
             return None
         return (

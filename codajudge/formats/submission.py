@@ -168,8 +168,7 @@ def _read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> 
 def _results_prediction(track: Track, keys: ItemKeys, lines, display: str) -> Prediction:
     """A file in another task's layout the track declares (``formats.results_tsv``), read by rows."""
     problems = ProblemCollector(display)
-    sizes = keys.elsewhere.sizes() if keys.elsewhere else None
-    items, numbers, texts = results_rows(track, lines, len(keys.ids), problems, sizes)
+    items, numbers, texts = results_rows(track, lines, len(keys.ids), problems, keys.elsewhere)
     rows = Rows(items, numbers, texts, [0] * len(texts))
     values, notes = _values(track, keys, rows, problems)
     problems.raise_if_any()
