@@ -31,9 +31,7 @@ from .notes import (
     ANNOTATOR_POOL_FIRST,
     ANNOTATORS_LIST,
     ANNOTATORS_LIST_FIRST,
-    LAYOUT_NOTES,
     ReadNote,
-    note_warnings,
 )
 from .perspectivist import annotator_entries, annotator_values
 from .values import ValueProblem
@@ -203,11 +201,6 @@ def _listed_positions(entries: list, names: Sequence[str], listed: Sequence[str]
             )
         first.setdefault(name, k)
     return [first[name] for name in names]
-
-
-def layout_warnings(notes: Sequence[ReadNote]) -> List[str]:
-    """One warning per layout read in a file (``notes`` as ``RowFit.fit`` fills it)."""
-    return note_warnings(notes, LAYOUT_NOTES)
 
 
 def parse_per_annotator(

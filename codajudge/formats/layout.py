@@ -37,6 +37,8 @@ def comments_note(count: int) -> str:
 #: A column name in a header line: a word (letters, digits, '_', '-', '.' or spaces inside), never a value
 #: attempt such as a JSON list, a signed number or a text with control characters.
 COLUMN_NAME = re.compile(r"[^\W\d][\w .-]*")
+#: The column names Python's float() reads as a number (a NaN, an infinity).
+FLOAT_WORDS = ("nan", "inf", "infinity")
 JSON_LINES_NOTE = 'the file was read as JSON lines, one object {"id": ID, "any name": VALUE} a line (CLUE\'s layout)'
 
 
@@ -194,7 +196,9 @@ class Columns:
         return int(
             len(self.texts) == len(self.ids) + 1
             and 1 <= len(names) <= 2
-            and all(COLUMN_NAME.fullmatch(name) and not _is_float(name) for name in names)
+            and all(
+                COLUMN_NAME.fullmatch(name) and name.lower() not in FLOAT_WORDS for name in names
+            )
         )
 
     @cached_property
@@ -217,14 +221,6 @@ def _is_header(text: str, ids: List[str], is_value: Callable[[str], bool]) -> bo
         and not is_value(value)
         and first not in ids
     )
-
-
-def _is_float(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
 
 
 def _id_tab_value(text: str) -> str:

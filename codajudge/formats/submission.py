@@ -20,10 +20,10 @@ from ..kinds.base import ANNOTATOR_ROW, DISTRIBUTION, LABEL, SCORE
 from ..kinds.perspectivist import OFFICIAL_2025
 from ..errors import ProblemCollector, SubmissionError, counted
 from ..tracks import Track
-from .annotators import RowFit, layout_warnings, per_annotator
+from .annotators import RowFit, per_annotator
 from .chaosnli import is_chaosnli_document, read_chaosnli
 from .coverage import UNKNOWN_ID, OtherPhases, missing_items, with_phase_hint
-from .index_hints import labels_as_indices_hint, with_hint
+from .index_hints import labels_as_indices_hint
 from .layout import (
     comments_note,
     JSON_LINES_NOTE,
@@ -34,7 +34,7 @@ from .layout import (
     refuse_one_line_of_values,
     without_comments,
 )
-from .notes import ReadNote
+from .notes import ReadNote, note_warnings
 from .perspectivist import annotator_entries, annotator_values
 from .results_tsv import NOTE as RESULTS_NOTE, reads_results_layout, results_rows
 from .soft import parse_soft
@@ -161,8 +161,7 @@ def _read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> 
         if layout == "positional" and len(columns.positional_fields) > len(keys.ids)
         else []
     )
-    warnings += value_warnings(notes)
-    return Prediction(_wrap(values, track, keys), warnings + layout_warnings(notes), layout)
+    return Prediction(_wrap(values, track, keys), warnings + note_warnings(notes), layout)
 
 
 def _results_prediction(track: Track, keys: ItemKeys, lines, display: str) -> Prediction:
@@ -461,7 +460,8 @@ def _annotator_rows(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemC
                 rows.text(j), track, keys.annotators[rows.item[j]], notes, keys.longest_row
             )
         except ValueProblem as problem:
-            _add(with_hint(problem, hint.of_layout()), problems, rows, keys, j)
+            problem.hint = hint.of_layout() or problem.hint
+            _add(problem, problems, rows, keys, j)
     fit = RowFit(
         keys.annotators,
         keys.listed,
