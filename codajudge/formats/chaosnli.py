@@ -78,11 +78,10 @@ def document_uids(path: Path, n_items: int) -> Optional[set]:
     if not is_chaosnli_document(path):
         return None
     try:
-        document = _document(path, "", n_items)
+        _, records = _one_model(_document(path, "", n_items), "")
     except SubmissionError:
         return None
-    records = next(iter(document.values())) if len(document) == 1 else None
-    return set(records) if isinstance(records, dict) else None
+    return set(records)
 
 
 def read_chaosnli(path: Path, display: str, track: Track, ids: List[str]):

@@ -18,16 +18,18 @@ from ..untrusted import read_head
 UNKNOWN_ID = "unknown id: not an item of this track"
 
 
-def missing_items(
-    ids: List[str], given: Sequence[int], problems: ProblemCollector, shown: int = 5
-) -> None:
+#: How many ids of the items without a prediction a refusal lists.
+MISSING_SHOWN = 5
+
+
+def missing_items(ids: List[str], given: Sequence[int], problems: ProblemCollector) -> None:
     """Add the problem of the items of ``ids`` whose index is not in ``given`` (distinct item
-    indices), if any: how many, how many the file has, and the first ``shown`` ids."""
+    indices), if any: how many, how many the file has, and the first ``MISSING_SHOWN`` ids."""
     missing = np.setdiff1d(np.arange(len(ids)), np.asarray(given, dtype=np.int64))
     if not len(missing):
         return
-    listed = ", ".join(repr(ids[i]) for i in missing[:shown])
-    more = len(missing) - shown
+    listed = ", ".join(repr(ids[i]) for i in missing[:MISSING_SHOWN])
+    more = len(missing) - MISSING_SHOWN
     problems.add(
         f"{len(missing)} of the track's {counted(len(ids), 'item')} "
         f"{plural(len(missing), 'has', 'have')} no prediction "

@@ -54,7 +54,6 @@ from .values import (
     value_warnings,
 )
 
-MAX_IDS_LISTED = 5
 RELEASE_LINES_NOTE = (
     "the file has the release's {} lines: the first {}, which have gold, were scored and the "
     "others ignored, as the official scorer reads them"
@@ -310,7 +309,7 @@ def _id_problems(
             )
     if len(first) or not problems:  # no line gave an item: its lines' problems say why
         given = np.concatenate([position[first], _items_named_by(untabbed, keys.ids)])
-        missing_items(keys.ids, given, problems, MAX_IDS_LISTED)
+        missing_items(keys.ids, given, problems)
 
 
 def _items_named_by(untabbed: List[str], ids: List[str]) -> np.ndarray:
