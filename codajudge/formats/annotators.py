@@ -80,24 +80,19 @@ def annotator_pool(annotators: Sequence[Sequence[str]]) -> List[str]:
         for k, name in enumerate(names):
             after.setdefault(name, set()).update(names[k + 1 : k + 2])
     rank = {name: r for r, name in enumerate(after)}
-    waiting = Counter(
-        name for successors in after.values() for name in successors
-    )  # predecessors not yet placed
-    ready, placed = (
-        [(rank[name], name) for name in after if not waiting[name]],
-        [],
-    )  # sorted: a heap
-    while (
-        ready
-    ):  # Kahn's algorithm, the first ready annotator in first-appearance order placed first
+    # predecessors not yet placed
+    waiting = Counter(name for successors in after.values() for name in successors)
+    ready = [(rank[name], name) for name in after if not waiting[name]]  # sorted: a heap
+    placed = []
+    # Kahn's algorithm, the first ready annotator in first-appearance order placed first
+    while ready:
         placed.append(heappop(ready)[1])
         for name in after[placed[-1]]:
             waiting[name] -= 1
             if not waiting[name]:
                 heappush(ready, (rank[name], name))
-    return (
-        placed if len(placed) == len(after) else list(after)
-    )  # else a cycle: the items' orders disagree
+    # else a cycle: the items' orders disagree
+    return placed if len(placed) == len(after) else list(after)
 
 
 def _names(names: Sequence[str], limit: int = 8) -> str:

@@ -17,15 +17,10 @@ from .. import kinds
 from ..errors import SubmissionError, counted, plural
 from ..tracks import Track
 from .textfile import Lines, shorten
-from .values import COMMA_DECIMAL, ValueProblem, describe_value, is_decimal, parse_json
+from .values import COMMA_DECIMAL, describe_value, is_decimal, json_or_none
 
-HEADER_NAMES = (
-    "id",
-    "item",
-    "item_id",
-    "index",
-    "idx",
-)  # index: GLUE's index<TAB>prediction; idx: HF datasets
+# index: GLUE's index<TAB>prediction; idx: HF datasets
+HEADER_NAMES = ("id", "item", "item_id", "index", "idx")
 COMMENTS_NOTE = "{} starting with '#' {} skipped (SemEval's scorer, correlation.pl, skips them too)"
 
 
@@ -76,10 +71,7 @@ def records_array(numbers: Sequence[int], texts: List[str]) -> Lines:
     ``to_json(orient="records")`` without ``lines=True``) as JSON lines, each object on that line."""
     if len(texts) != 1 or not texts[0].lstrip().startswith("["):
         return Lines(numbers, texts)
-    try:
-        records = parse_json(texts[0])
-    except ValueProblem:
-        return Lines(numbers, texts)
+    records = json_or_none(texts[0])
     if not (
         isinstance(records, list)
         and records
@@ -116,10 +108,7 @@ def _values_on_one_line(texts: List[str], track: Track, ids: List[str]) -> int:
     if len(texts) != 1 or len(ids) < 2 or texts[0].partition("\t")[0].strip() in ids:
         return 0
     rows = kinds.of(track).value_type.is_row
-    try:
-        value = parse_json(texts[0])
-    except ValueProblem:
-        value = None
+    value = json_or_none(texts[0])
     if isinstance(value, list):
         shaped = (
             all(isinstance(v, (list, dict)) for v in value)
@@ -226,10 +215,7 @@ def _is_header(text: str, ids: List[str], is_value: Callable[[str], bool]) -> bo
 def _id_tab_value(text: str) -> str:
     """A JSON line of an ``"id"`` and one value under any name (CLUE's ``{"id": 0, "label": "neutral"}``)
     as ``ID<TAB>VALUE``; any other line as written (refused as a line without a tab, by ``submission._no_tab``)."""
-    try:
-        line = parse_json(text)
-    except ValueProblem:
-        return text
+    line = json_or_none(text)
     if not (isinstance(line, dict) and len(line) == 2 and type(line.get("id")) in (str, int)):
         return text
     value = next(value for name, value in line.items() if name != "id")

@@ -46,6 +46,7 @@ from .values import (
     describe_value,
     entry_count,
     is_decimal,
+    json_or_none,
     most_entries,
     parse_json,
     parse_label,
@@ -178,7 +179,7 @@ def _is_value(track: Track, keys: ItemKeys, text: str) -> bool:
     """Whether ``text`` is a value of the track by the track's own rule (``_values`` of one row); a
     perspectivist row is one when it is a JSON list or object (its length is its item's: a header has none)."""
     if kinds.of(track).value_type is ANNOTATOR_ROW:
-        return isinstance(_json_or_none(text), (list, dict))
+        return isinstance(json_or_none(text), (list, dict))
     problems = ProblemCollector("")
     _values(track, keys, Rows([0], [1], [text], [0]), problems)
     return not problems
@@ -402,14 +403,9 @@ def _label(text: str, track: Track, notes: List[ReadNote]) -> int:
 READERS = {SCORE: _score, LABEL: _label, DISTRIBUTION: parse_soft, ANNOTATOR_ROW: None}
 
 
-def _json_or_none(text: str, most: Optional[int] = None):
+def _json_or_none(text: str, most: int):
     """``text`` as one JSON value, or None where it is none or holds over ``most`` entries."""
-    if most is not None and entry_count(text) > most:
-        return None
-    try:
-        return parse_json(text)
-    except ValueProblem:
-        return None
+    return None if entry_count(text) > most else json_or_none(text)
 
 
 def _numbers_of(row):

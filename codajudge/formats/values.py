@@ -130,6 +130,14 @@ def parse_json(text: str, example: str = "[0.2, 0.8]"):
         )
 
 
+def json_or_none(text: str):
+    """``text`` as one JSON value (``parse_json``), or None where it is none."""
+    try:
+        return parse_json(text)
+    except ValueProblem:
+        return None
+
+
 def entry_count(text: str) -> int:
     """An upper bound, counted without parsing, on the entries (list or tuple items, object members,
     at any depth) of the value ``text`` writes: each entry but a container's first follows a comma,
