@@ -222,8 +222,9 @@ def python_literal(text: str):
 
 def _literal_as_json(text: str):
     """The literal written as JSON: brackets as lists, a comma before a closing bracket dropped, strings
-    re-quoted by ``json.dumps``, numbers as written; None where the text is no such literal (brackets
-    unmatched, another token, a parenthesised value without a comma, which is no tuple)."""
+    re-quoted by ``json.dumps``, numbers as written; None where the text is no such literal (another
+    token, brackets unmatched, a comma after no value, a parenthesised value without a comma, which
+    is no tuple). A value right after another, without a comma, is left to the JSON reader to refuse."""
     parts, opened, position = [], [], 0
     while position < len(text):
         token = _LITERAL_TOKEN.match(text, position)
@@ -231,14 +232,7 @@ def _literal_as_json(text: str):
             return None
         position = token.end()
         bracket, string, number = token.groups()
-        starts_value = bracket is None or bracket in _CLOSING
-        if starts_value and parts and parts[-1] not in ("[", ","):
-            return None  # a value right after another, without a comma between
-        if string is not None:
-            parts.append(_json_string(string))
-        elif number is not None:
-            parts.append(number)
-        elif bracket in _CLOSING:
+        if bracket in _CLOSING:
             opened.append([bracket, 0])
             parts.append("[")
         elif bracket == ",":
@@ -246,9 +240,11 @@ def _literal_as_json(text: str):
                 return None
             opened[-1][1] += 1
             parts.append(",")
+        elif bracket is None:
+            parts.append(number if string is None else _json_string(string))
         elif not _closes(opened, bracket, parts):
             return None
-    return None if opened else "".join(parts)
+    return None if opened else " ".join(parts)
 
 
 def _closes(opened: list, bracket: str, parts: List[str]) -> bool:
@@ -257,12 +253,10 @@ def _closes(opened: list, bracket: str, parts: List[str]) -> bool:
     if not opened:
         return False
     opening, commas = opened.pop()
-    if _CLOSING[opening] != bracket:
+    if _CLOSING[opening] != bracket or (opening == "(" and commas == 0 and parts[-1] != "["):
         return False
     if parts[-1] == ",":
         parts.pop()
-    elif opening == "(" and commas == 0 and parts[-1] != "[":
-        return False
     parts.append("]")
     return True
 
