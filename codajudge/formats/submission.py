@@ -309,19 +309,17 @@ def _id_problems(
                 hint=f"ids look like {keys.ids[0]!r}" if keys.ids else None,
             )
     if len(first) or not problems:  # no line gave an item: its lines' problems say why
-        given = np.concatenate([position[first], _items_named_by(untabbed, keys.ids)])
+        given = position[first].tolist() + _items_named_by(untabbed, keys.ids)
         missing_items(keys.ids, given, problems)
 
 
-def _items_named_by(untabbed: List[str], ids: List[str]) -> np.ndarray:
+def _items_named_by(untabbed: List[str], ids: List[str]) -> List[int]:
     """The items whose id starts one of the ``untabbed`` lines (then a space, comma or semicolon):
     their line's "no tab" problem says why they have no prediction, so they are not also listed
     as items without a line."""
-    if not untabbed:
-        return np.array([], dtype=np.int64)
-    index = {item_id: i for i, item_id in enumerate(ids)}
+    index = {item_id: i for i, item_id in enumerate(ids)} if untabbed else {}
     heads = (LEADING_FIELD.split(text.strip(), maxsplit=1)[0] for text in untabbed)
-    return np.array([index[h] for h in heads if h in index], dtype=np.int64)
+    return [index[head] for head in heads if head in index]
 
 
 #: What ends a line's first field when the line has no tab (spaces, a comma, a semicolon).
