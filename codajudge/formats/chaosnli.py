@@ -27,6 +27,7 @@ from .. import kinds
 from ..errors import ProblemCollector, SubmissionError, counted, plural
 from ..kinds.base import DISTRIBUTION, LABEL
 from ..tracks import Track
+from ..untrusted import read_head
 from .coverage import UNKNOWN_ID, missing_items
 from .notes import ReadNote
 from .soft import soft_label
@@ -63,11 +64,7 @@ NOTE = "the file was read in ChaosNLI's own layout ({{model: {{uid: {{...}}}}}})
 def is_chaosnli_document(path: Path) -> bool:
     """Whether the file opens as ChaosNLI's layout: ``{"model": {"uid": {`` (a BOM and spaces aside).
     Nothing else the kit reads opens so (a JSON line's values are not objects)."""
-    try:
-        with open(path, "rb") as f:
-            head = f.read(PEEK_BYTES)
-    except OSError:
-        return False  # the usual reader names the problem
+    head = read_head(path, PEEK_BYTES) or b""  # None: the usual reader names the problem
     return bool(_OPENING.match(head.removeprefix(codecs.BOM_UTF8)))
 
 
