@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from codajudge.formats.annotators import RowFit, layout_warnings
+from codajudge.formats.annotators import RowFit
 from codajudge.formats.notes import (
     ANNOTATOR_POOL,
     ANNOTATOR_POOL_FIRST,
@@ -75,7 +75,7 @@ def test_a_row_of_the_release_s_annotators_list_is_noted():
     fit = RowFit([["a", "b"]], [["a", "b", "b"]], {0: 3})
     assert fit.fit(0, [1, 2, 2], notes) == [1, 2]
     assert notes == [ReadNote(ANNOTATORS_LIST, alignment="columns 1, 2 against a, b")]
-    assert layout_warnings(notes) == [
+    assert note_warnings(notes, LAYOUT_NOTES) == [
         f"1 {ANNOTATORS_LIST.one}: columns 1, 2 against a, b (1 item)"
     ]
 
@@ -108,7 +108,7 @@ def test_a_pool_row_is_read_by_name_or_by_its_first_entries(first_entries, kind,
     fit = RowFit(POOL_ITEMS, lengths={2: 4, 3: 4}, first_entries=first_entries)
     assert (fit.fit(2, [1, 2, 3, 4], notes), fit.fit(3, [1, 2, 3, 4], notes)) == read
     assert fit.fit(0, [1, 2, 3, 4], notes) == [1, 2, 3, 4]  # the item's own annotators: as written
-    assert layout_warnings(notes) == [f"2 {kind.several}: {alignments}"]
+    assert note_warnings(notes, LAYOUT_NOTES) == [f"2 {kind.several}: {alignments}"]
 
 
 def test_a_pool_row_out_of_the_pool_s_order_is_read_by_its_first_entries_only():
@@ -125,14 +125,14 @@ def test_a_listed_row_by_its_first_entries_is_not_merged():
     notes = []
     fit = RowFit([["a", "b", "c"]], [["a", "b", "b", "c"]], {0: 4}, first_entries=True)
     assert fit.fit(0, [1, 2, 5, 3], notes) == [1, 2, 5]
-    assert layout_warnings(notes) == [
+    assert note_warnings(notes, LAYOUT_NOTES) == [
         f"1 {ANNOTATORS_LIST_FIRST.one}: columns 1, 2, 3 against a, b, c (1 item)"
     ]
 
 
 def test_a_warning_names_a_few_alignments_and_counts_the_others():
     notes = [ReadNote(ANNOTATOR_POOL, alignment=f"columns {k}") for k in (1, 2, 2, 3, 4, 5, 6, 6)]
-    assert layout_warnings(notes) == [
+    assert note_warnings(notes, LAYOUT_NOTES) == [
         f"8 {ANNOTATOR_POOL.several}: columns 2 (2 items); columns 6 (2 items); columns 1 (1 item); "
         "columns 3 (1 item); other alignments (2 items)"
     ]
@@ -148,7 +148,7 @@ def test_one_warning_per_kind_in_the_registry_s_order_the_largest_mass_named():
         ReadNote(RENORMALISED),
     ]
     warnings = note_warnings(notes)
-    assert warnings == value_warnings(notes) + layout_warnings(notes)
+    assert warnings == value_warnings(notes) + note_warnings(notes, LAYOUT_NOTES)
     assert warnings == [
         "2 soft labels summed to within 0.02 of 1 and were renormalised",
         "1 value was not JSON but a Python literal (str() of a list: single quotes, tuples) "

@@ -19,7 +19,7 @@ import pytest
 
 from codajudge import kinds
 from codajudge.errors import SubmissionError
-from codajudge.formats import archive, chaosnli
+from codajudge.formats import archive, chaosnli, textfile
 from codajudge.formats.archive import UNREAD_DOCUMENT as UNREAD
 from codajudge.formats.submission import ItemKeys, read_prediction
 from codajudge.formats.values import entry_count
@@ -313,7 +313,7 @@ def _claim(folder: Path, tracks=TRACKS):
 
 
 def test_a_json_file_larger_than_any_document_is_not_read_and_a_note_says_so(tmp_path, monkeypatch):
-    limit = chaosnli.document_bytes(len(IDS))
+    limit = textfile.max_file_bytes(len(IDS))
     path = tmp_path / "notes.json"
     with open(path, "wb") as f:  # sparse: nothing is really stored
         f.write(b'{"m": {"u0": {')
@@ -381,7 +381,7 @@ def test_both_programs_note_a_json_file_too_large_to_be_a_document(tmp_path):
     submission = tmp_path / "sub"
     submission.mkdir()
     (submission / "nli.tsv").write_bytes((tmp_path / "made" / "nli.tsv").read_bytes())
-    limit = chaosnli.document_bytes(14)
+    limit = textfile.max_file_bytes(14)
     with open(submission / "notes.json", "wb") as f:  # sparse: nothing is really stored
         f.write(b'{"m": {"u0": {')
         f.truncate(limit + 1)

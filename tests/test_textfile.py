@@ -2,7 +2,7 @@
 it accepts, and properties over arbitrary bytes (hypothesis, derandomized, bounded).
 
 Each refusal names the file and, for a rule about a line, the line; what was expected and what was
-found. The rules of a line are checked in the order of ``textfile._RULES`` and the first problem in
+found. The rules of a line are checked in the order of ``textfile._refuse_broken`` and the first problem in
 the file is reported.
 """
 
@@ -366,28 +366,6 @@ def test_any_bytes_give_their_lines_or_one_located_refusal(data, n_items, tmp_pa
         assert 1 <= int(line[1]) <= data.count(b"\n") + 1
     else:
         assert re.match(r"x\.tsv: (file is empty|file has too many lines|file is UTF-)", outcome)
-
-
-@FUZZ
-@given(
-    data=FILES,
-    n_items=st.sampled_from([None, 1]),
-    block=st.sampled_from([3, 5, 7]),
-    limit=st.sampled_from([None, 12]),
-)
-def test_where_blocks_end_changes_nothing(data, n_items, block, limit, tmp_path_factory):
-    """The same outcome, line numbers, offsets and texts, whatever the block size (and with a small
-    line-length limit)."""
-    path = tmp_path_factory.getbasetemp() / "x.tsv"
-    path.write_bytes(data)
-    defaults = textfile.BLOCK_BYTES, textfile.MAX_LINE_BYTES, textfile.LINE_SLACK
-    try:
-        textfile.MAX_LINE_BYTES, textfile.LINE_SLACK = limit or defaults[1], 3
-        whole = _outcome(path, n_items)
-        textfile.BLOCK_BYTES = block
-        assert _outcome(path, n_items) == whole
-    finally:
-        textfile.BLOCK_BYTES, textfile.MAX_LINE_BYTES, textfile.LINE_SLACK = defaults
 
 
 @FUZZ

@@ -31,9 +31,7 @@ from .notes import (
     ANNOTATOR_POOL_FIRST,
     ANNOTATORS_LIST,
     ANNOTATORS_LIST_FIRST,
-    LAYOUT_NOTES,
     ReadNote,
-    note_warnings,
 )
 from .perspectivist import annotator_entries, annotator_values
 from .values import ValueProblem
@@ -82,24 +80,19 @@ def annotator_pool(annotators: Sequence[Sequence[str]]) -> List[str]:
         for k, name in enumerate(names):
             after.setdefault(name, set()).update(names[k + 1 : k + 2])
     rank = {name: r for r, name in enumerate(after)}
-    waiting = Counter(
-        name for successors in after.values() for name in successors
-    )  # predecessors not yet placed
-    ready, placed = (
-        [(rank[name], name) for name in after if not waiting[name]],
-        [],
-    )  # sorted: a heap
-    while (
-        ready
-    ):  # Kahn's algorithm, the first ready annotator in first-appearance order placed first
+    # predecessors not yet placed
+    waiting = Counter(name for successors in after.values() for name in successors)
+    ready = [(rank[name], name) for name in after if not waiting[name]]  # sorted: a heap
+    placed = []
+    # Kahn's algorithm, the first ready annotator in first-appearance order placed first
+    while ready:
         placed.append(heappop(ready)[1])
         for name in after[placed[-1]]:
             waiting[name] -= 1
             if not waiting[name]:
                 heappush(ready, (rank[name], name))
-    return (
-        placed if len(placed) == len(after) else list(after)
-    )  # else a cycle: the items' orders disagree
+    # else a cycle: the items' orders disagree
+    return placed if len(placed) == len(after) else list(after)
 
 
 def _names(names: Sequence[str], limit: int = 8) -> str:
@@ -152,20 +145,21 @@ class RowFit:
                 found=f"{m} entries",
                 hint="the item's annotators are in the input file's 'annotators' field",
             )
-        columns = self._columns(i, self.mode if len(fits) == 2 else fits[0], entries)
-        notes.append(ReadNote(_NOTES[columns.layout, self.first_entries], alignment=columns.text))
-        return [entries[c] for c in columns.positions]
+        layout = self.mode if len(fits) == 2 else fits[0]
+        positions = self._columns(i, layout, entries)
+        columns = _names([str(p + 1) for p in positions])
+        alignment = f"columns {columns} against {_names(names)}"
+        notes.append(ReadNote(_NOTES[layout, self.first_entries], alignment=alignment))
+        return [entries[p] for p in positions]
 
-    def _columns(self, i: int, layout: str, entries: list) -> "Columns":
-        """Which entries of item i's row, in the ``layout`` it fits, are its annotators' in order."""
-        names = self.annotators[i]
+    def _columns(self, i: int, layout: str, entries: list) -> List[int]:
+        """Which entries of item i's row (0-based), in the ``layout`` it fits, are its annotators'
+        in order."""
         if self.first_entries:
-            positions = list(range(len(names)))
-        elif layout == LISTED:
-            positions = _listed_positions(entries, names, self.listed[i])
-        else:
-            positions = self._positions(i)
-        return Columns(layout, positions, names)
+            return list(range(len(self.annotators[i])))
+        if layout == LISTED:
+            return _listed_positions(entries, self.annotators[i], self.listed[i])
+        return self._positions(i)
 
     def _layouts(self, i: int, m: int) -> List[str]:
         """The layouts a row of ``m`` entries (not item i's number of annotators) fits."""
@@ -185,15 +179,6 @@ def _same(a, b) -> bool:
     )
 
 
-class Columns:
-    """The entries of a row scored, by ``positions`` (0-based), against its item's annotators."""
-
-    def __init__(self, layout: str, positions: List[int], names: Sequence[str]):
-        self.layout, self.positions = layout, positions
-        columns = [str(p + 1) for p in positions]
-        self.text = f"columns {_names(columns)} against {_names(names)}"
-
-
 def _listed_positions(entries: list, names: Sequence[str], listed: Sequence[str]) -> List[int]:
     """Each annotator's first position in the release's annotators list, whose repeated entries must
     agree (ValueProblem otherwise)."""
@@ -211,11 +196,6 @@ def _listed_positions(entries: list, names: Sequence[str], listed: Sequence[str]
             )
         first.setdefault(name, k)
     return [first[name] for name in names]
-
-
-def layout_warnings(notes: Sequence[ReadNote]) -> List[str]:
-    """One warning per layout read in a file (``notes`` as ``RowFit.fit`` fills it)."""
-    return note_warnings(notes, LAYOUT_NOTES)
 
 
 def parse_per_annotator(

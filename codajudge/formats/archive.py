@@ -19,8 +19,8 @@ from typing import Callable, Dict, Iterator, List, Mapping, Optional, Sequence, 
 
 from ..errors import SubmissionError
 from ..tracks import Track
-from .chaosnli import document_bytes, document_uids
-from .textfile import MAX_FILE_BYTES, safe_display, shorten
+from .chaosnli import document_uids
+from .textfile import MAX_FILE_BYTES, max_file_bytes, safe_display, shorten
 
 MAX_ENTRIES = 1000
 MAX_UNCOMPRESSED_BYTES = 1024**3
@@ -33,6 +33,7 @@ INGESTION_STATUS = "ingestion_status.json"
 PARTICIPANT_OUTPUT = "participant_output.txt"
 IGNORED_NAMES = {"metadata", INGESTION_STATUS, PARTICIPANT_OUTPUT, "thumbs.db", "desktop.ini"}
 ARCHIVE_SUFFIXES = (".zip", ".tar", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".rar")
+ESCAPE_HINT = "archive entries must be relative paths without '..'"
 UNUSED_FILE = "file {!r} matches no track and was ignored"
 UNREAD_DOCUMENT = (
     "file {!r} was not read to look for a ChaosNLI document: it holds {:,} bytes, more than a "
@@ -86,32 +87,16 @@ def _entry_path(info: zipfile.ZipInfo, display: str) -> PurePosixPath:
             hint="rename the file with ASCII characters",
         )
     relative, found = PurePosixPath(name.replace("\\", "/")), _entry(name)
-    _refuse_first(
-        display,
-        [
-            (
-                relative.is_absolute() or ".." in relative.parts or name[1:2] == ":",
-                "entry path escapes the archive",
-                None,
-                found,
-                "archive entries must be relative paths without '..'",
-            ),
-            (
-                stat.S_ISLNK(info.external_attr >> 16),
-                "archive contains a symbolic link",
-                None,
-                found,
-                "put the file itself in the archive",
-            ),
-            (
-                info.flag_bits & 0x1,
-                "archive entry is encrypted",
-                None,
-                found,
-                "create the archive without a password",
-            ),
-        ],
-    )
+    escapes = relative.is_absolute() or ".." in relative.parts or name[1:2] == ":"
+    link = stat.S_ISLNK(info.external_attr >> 16)
+    encrypted = info.flag_bits & 0x1
+    for broken, problem, hint in (
+        (escapes, "entry path escapes the archive", ESCAPE_HINT),
+        (link, "archive contains a symbolic link", "put the file itself in the archive"),
+        (encrypted, "archive entry is encrypted", "create the archive without a password"),
+    ):
+        if broken:
+            raise SubmissionError.single(display, problem, found=found, hint=hint)
     return relative
 
 
@@ -192,25 +177,20 @@ def _plan(
                 plan.append((info, relative))
             else:
                 warnings.append(UNUSED_FILE.format(safe_display(str(relative))))
-    _refuse_first(
-        display,
-        [
-            (
-                not plan and nested and not files,
-                "the zip holds no file but an archive inside it",
-                None,
-                ", ".join(nested[:5]),
-                "put the files themselves in the zip: an archive inside a zip is not opened",
-            ),
-            (
-                not plan and warnings and (nested or not files),
-                "archive holds no prediction file",
-                None,
-                "; ".join(warnings),
-                "zip the prediction files themselves",
-            ),
-        ],
-    )
+    if not plan and nested and not files:
+        raise SubmissionError.single(
+            display,
+            "the zip holds no file but an archive inside it",
+            found=", ".join(nested[:5]),
+            hint="put the files themselves in the zip: an archive inside a zip is not opened",
+        )
+    if not plan and warnings and (nested or not files):
+        raise SubmissionError.single(
+            display,
+            "archive holds no prediction file",
+            found="; ".join(warnings),
+            hint="zip the prediction files themselves",
+        )
     if not plan and tracks is not None:
         refuse_no_track_file(
             display,
@@ -433,7 +413,7 @@ def _document_uids(path: Path, name: str, n_items: int, notes: Optional[List[str
     larger than a document for ``n_items`` items, else None (a note for a larger one)."""
     if not (name.lower().endswith(".json") and path.is_file() and not path.is_symlink()):
         return None
-    size, limit = path.stat().st_size, document_bytes(n_items)
+    size, limit = path.stat().st_size, max_file_bytes(n_items)
     if size <= limit:
         return document_uids(path, n_items)
     if notes is not None:

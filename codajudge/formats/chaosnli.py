@@ -27,12 +27,14 @@ from .. import kinds
 from ..errors import ProblemCollector, SubmissionError, counted, plural
 from ..kinds.base import DISTRIBUTION, LABEL
 from ..tracks import Track
+from ..untrusted import read_head
 from .coverage import UNKNOWN_ID, missing_items
 from .notes import ReadNote
 from .soft import soft_label
-from .textfile import BYTES_PER_ITEM, FILE_SLACK_BYTES, MAX_FILE_BYTES, shorten
+from .textfile import cannot_read, refuse_large_file, shorten
 from .values import (
     ValueProblem,
+    add_problem,
     entry_count,
     is_number,
     parse_json,
@@ -62,17 +64,8 @@ NOTE = "the file was read in ChaosNLI's own layout ({{model: {{uid: {{...}}}}}})
 def is_chaosnli_document(path: Path) -> bool:
     """Whether the file opens as ChaosNLI's layout: ``{"model": {"uid": {`` (a BOM and spaces aside).
     Nothing else the kit reads opens so (a JSON line's values are not objects)."""
-    try:
-        with open(path, "rb") as f:
-            head = f.read(PEEK_BYTES)
-    except OSError:
-        return False  # the usual reader names the problem
+    head = read_head(path, PEEK_BYTES) or b""  # None: the usual reader names the problem
     return bool(_OPENING.match(head.removeprefix(codecs.BOM_UTF8)))
-
-
-def document_bytes(n_items: int) -> int:
-    """The largest document read for a track of ``n_items`` items (``textfile.read_texts``' bound)."""
-    return min(MAX_FILE_BYTES, BYTES_PER_ITEM * n_items + FILE_SLACK_BYTES)
 
 
 def document_uids(path: Path, n_items: int) -> Optional[set]:
@@ -82,11 +75,10 @@ def document_uids(path: Path, n_items: int) -> Optional[set]:
     if not is_chaosnli_document(path):
         return None
     try:
-        document = _document(path, "", n_items)
+        _, records = _one_model(_document(path, "", n_items), "")
     except SubmissionError:
         return None
-    records = next(iter(document.values())) if len(document) == 1 else None
-    return set(records) if isinstance(records, dict) else None
+    return set(records)
 
 
 def read_chaosnli(path: Path, display: str, track: Track, ids: List[str]):
@@ -145,21 +137,11 @@ def _track_order(track: Track, display: str) -> np.ndarray:
 def _document(path: Path, display: str, n_items: int) -> dict:
     """The file parsed as one JSON object, within the byte bound of ``textfile.read_texts`` for a
     track of ``n_items`` and, before it is parsed, ``ENTRIES_PER_ITEM`` entries per item."""
-    limit = document_bytes(n_items)
     try:
-        size = Path(path).stat().st_size
-        if size > limit:
-            raise SubmissionError.single(
-                display,
-                "file is too large",
-                expected=f"at most {limit} bytes",
-                found=f"{size} bytes",
-            )
+        refuse_large_file(path, display, n_items)
         data = Path(path).read_bytes()
     except OSError as e:
-        raise SubmissionError.single(
-            display, "the file cannot be read", found=e.strerror or e.__class__.__name__
-        )
+        raise cannot_read(display, e)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
@@ -263,7 +245,7 @@ def _soft_values(
         try:
             out[position[uid], order], read = soft_label(value, track)
         except ValueProblem as p:
-            problems.add(p.message, item=uid, expected=p.expected, found=p.found, hint=p.hint)
+            add_problem(problems, p, item=uid)
         else:
             notes += read
     return out

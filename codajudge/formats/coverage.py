@@ -18,16 +18,18 @@ from ..untrusted import read_head
 UNKNOWN_ID = "unknown id: not an item of this track"
 
 
-def missing_items(
-    ids: List[str], given: Sequence[int], problems: ProblemCollector, shown: int = 5
-) -> None:
+#: How many ids of the items without a prediction a refusal lists.
+MISSING_SHOWN = 5
+
+
+def missing_items(ids: List[str], given: Sequence[int], problems: ProblemCollector) -> None:
     """Add the problem of the items of ``ids`` whose index is not in ``given`` (distinct item
-    indices), if any: how many, how many the file has, and the first ``shown`` ids."""
+    indices), if any: how many, how many the file has, and the first ``MISSING_SHOWN`` ids."""
     missing = np.setdiff1d(np.arange(len(ids)), np.asarray(given, dtype=np.int64))
     if not len(missing):
         return
-    listed = ", ".join(repr(ids[i]) for i in missing[:shown])
-    more = len(missing) - shown
+    listed = ", ".join(repr(ids[i]) for i in missing[:MISSING_SHOWN])
+    more = len(missing) - MISSING_SHOWN
     problems.add(
         f"{len(missing)} of the track's {counted(len(ids), 'item')} "
         f"{plural(len(missing), 'has', 'have')} no prediction "
@@ -81,28 +83,6 @@ def other_phase_ids(ref_dir: Path) -> Dict[str, Dict[str, frozenset]]:
     }
 
 
-def phase_of_ids(
-    heads: Sequence[str], dataset: str, phases: Mapping[str, Mapping[str, frozenset]]
-) -> Optional[str]:
-    """The other phase whose ids of ``dataset`` the file's first ids (``heads``) all are, if any;
-    the first of several heads may be a header's."""
-    looked_up = [id_hash(head) for head in heads[:IDS_LOOKED_UP]]
-    for phase, datasets in phases.items():
-        known = datasets.get(dataset, frozenset())
-        header = len(looked_up) > 1 and looked_up[0] not in known
-        if looked_up and all(h in known for h in looked_up[header:]):
-            return phase
-    return None
-
-
-def wrong_phase_hint(phase: str, dataset: str) -> str:
-    """What to do with a file of another phase's ids."""
-    return (
-        f"these are the ids of the {phase} phase; submit predictions for this phase's items "
-        f"(input_data {dataset}.jsonl of this phase)"
-    )
-
-
 #: The most of a file read to find its first ids when it was refused before they were read.
 HEAD_BYTES = 64 * 1024
 #: A line's id: a JSON line's "id" (or ChaosNLI's "uid"), else its first field.
@@ -118,18 +98,25 @@ class OtherPhases:
         self.dataset, self.phases = track.dataset, phases
 
     def __call__(self, heads: Sequence[str]) -> Optional[str]:
-        phase = phase_of_ids(heads, self.dataset, self.phases)
-        return wrong_phase_hint(phase, self.dataset) if phase else None
-
-    def sizes(self) -> Dict[str, int]:
-        """Other phase -> its number of items of the track's dataset."""
-        return {
-            phase: len(datasets.get(self.dataset, ())) for phase, datasets in self.phases.items()
-        }
+        """The hint for a file whose first ids (``heads``; the first of several may be a header's)
+        are all ids of another phase's items of the track's dataset, else None."""
+        looked_up = [id_hash(head) for head in heads[:IDS_LOOKED_UP]]
+        for phase, datasets in self.phases.items():
+            known = datasets.get(self.dataset, frozenset())
+            header = len(looked_up) > 1 and looked_up[0] not in known
+            if looked_up and all(h in known for h in looked_up[header:]):
+                return (
+                    f"these are the ids of the {phase} phase; submit predictions for this "
+                    f"phase's items (input_data {self.dataset}.jsonl of this phase)"
+                )
+        return None
 
     def of_line_count(self, lines: int) -> Optional[str]:
         """The hint for a positional file of ``lines`` lines, as many as another phase's items."""
-        phase = next((p for p, size in self.sizes().items() if size == lines), None)
+        sizes = {
+            phase: len(datasets.get(self.dataset, ())) for phase, datasets in self.phases.items()
+        }
+        phase = next((p for p, size in sizes.items() if size == lines), None)
         if phase is None:
             return None
         return (
@@ -143,12 +130,9 @@ class OtherPhases:
         ids of its first lines."""
         data = read_head(path, HEAD_BYTES)
         lines = (data or b"").decode("utf-8", "replace").splitlines()[: IDS_LOOKED_UP + 1]
-        heads = [m.group(1) for m in map(_line_id, lines) if m]
-        return self(heads) if heads else None
-
-
-def _line_id(line: str):
-    return _JSON_ID.match(line) or _FIRST_FIELD.match(line)
+        found = (_JSON_ID.match(line) or _FIRST_FIELD.match(line) for line in lines)
+        heads = [m.group(1) for m in found if m]
+        return self(heads)
 
 
 def other_phase_hint(track, phases) -> Optional[OtherPhases]:

@@ -8,14 +8,14 @@ import json
 from typing import Optional
 
 from ..tracks import Track
-from .values import NUMBER, ValueProblem, index_hint
+from .values import NUMBER, index_hint
 
 
 def labels_as_indices_hint(track: Track, column: list) -> Optional[str]:
     """The hint that a perspectivist file's rows (``column``, JSON values) hold label indices, or None."""
     if track.scale == "multilabel":
         return _multilabel_hint(track, column)
-    return index_hint(track, column) or index_hint(track, _strings_as_numbers(column))
+    return index_hint(track, _strings_as_numbers(column))
 
 
 def _strings_as_numbers(column: list) -> list:
@@ -54,10 +54,3 @@ def _label_set(entry) -> bool:
 
 def _json(value) -> str:
     return json.dumps(value, ensure_ascii=False)
-
-
-def with_hint(problem: ValueProblem, hint: Optional[str]) -> ValueProblem:
-    """``problem`` with ``hint`` in place of its own, when there is one."""
-    if not hint:
-        return problem
-    return ValueProblem(problem.message, problem.expected, problem.found, hint)

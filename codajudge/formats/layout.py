@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from functools import cached_property
 from itertools import compress, repeat
-from typing import Callable, List, NamedTuple, Sequence
+from typing import Callable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -18,15 +17,10 @@ from .. import kinds
 from ..errors import SubmissionError, counted, plural
 from ..tracks import Track
 from .textfile import Lines, shorten
-from .values import COMMA_DECIMAL, ValueProblem, describe_value, is_decimal, parse_json
+from .values import COMMA_DECIMAL, describe_value, is_decimal, json_or_none
 
-HEADER_NAMES = (
-    "id",
-    "item",
-    "item_id",
-    "index",
-    "idx",
-)  # index: GLUE's index<TAB>prediction; idx: HF datasets
+# index: GLUE's index<TAB>prediction; idx: HF datasets
+HEADER_NAMES = ("id", "item", "item_id", "index", "idx")
 COMMENTS_NOTE = "{} starting with '#' {} skipped (SemEval's scorer, correlation.pl, skips them too)"
 
 
@@ -38,43 +32,37 @@ def comments_note(count: int) -> str:
 #: A column name in a header line: a word (letters, digits, '_', '-', '.' or spaces inside), never a value
 #: attempt such as a JSON list, a signed number or a text with control characters.
 COLUMN_NAME = re.compile(r"[^\W\d][\w .-]*")
+#: The column names Python's float() reads as a number (a NaN, an infinity).
+FLOAT_WORDS = ("nan", "inf", "infinity")
 JSON_LINES_NOTE = 'the file was read as JSON lines, one object {"id": ID, "any name": VALUE} a line (CLUE\'s layout)'
-
-
-class Uncommented(NamedTuple):
-    """A file's lines but its comment lines (``numbers``, ``texts``), and the numbers of the comment
-    lines skipped (``comments``)."""
-
-    numbers: Sequence[int]
-    texts: List[str]
-    comments: List[int]
 
 
 def without_comments(
     numbers: Sequence[int], texts: List[str], track: Track, ids: List[str], display: str
-) -> Uncommented:
-    """A file's lines without its comments: on a positional (SemEval) track, a line whose first
-    non-blank character is '#' is a comment, skipped as the official scorer skips it, unless an item
-    id of the track starts with '#'. A file without '#' is not looked at line by line."""
+) -> Tuple[Sequence[int], List[str], List[int]]:
+    """A file's lines (numbers, texts) without its comments, and the numbers of the comment lines
+    skipped: on a positional (SemEval) track, a line whose first non-blank character is '#' is a
+    comment, skipped as the official scorer skips it, unless an item id of the track starts with
+    '#'. A file without '#' is not looked at line by line."""
     if (
         not track.positional
         or not any(map(str.__contains__, texts, repeat("#")))
         or any(map(str.startswith, map(str.lstrip, ids), repeat("#")))
     ):
-        return Uncommented(numbers, texts, [])
-    comment = np.fromiter(
-        map(str.startswith, map(str.lstrip, texts), repeat("#")), dtype=bool, count=len(texts)
-    )
-    if comment.all():
+        return numbers, texts, []
+    comment = [text.lstrip().startswith("#") for text in texts]
+    if all(comment):
         raise SubmissionError.single(
             display,
             "the file holds only comment lines (starting with '#')",
             expected="one line per item",
             found=counted(len(texts), "comment line"),
         )
-    where = np.asarray(numbers)
-    return Uncommented(
-        where[~comment].tolist(), list(compress(texts, ~comment)), where[comment].tolist()
+    kept = [not c for c in comment]
+    return (
+        list(compress(numbers, kept)),
+        list(compress(texts, kept)),
+        list(compress(numbers, comment)),
     )
 
 
@@ -83,10 +71,7 @@ def records_array(numbers: Sequence[int], texts: List[str]) -> Lines:
     ``to_json(orient="records")`` without ``lines=True``) as JSON lines, each object on that line."""
     if len(texts) != 1 or not texts[0].lstrip().startswith("["):
         return Lines(numbers, texts)
-    try:
-        records = parse_json(texts[0])
-    except ValueProblem:
-        return Lines(numbers, texts)
+    records = json_or_none(texts[0])
     if not (
         isinstance(records, list)
         and records
@@ -123,10 +108,7 @@ def _values_on_one_line(texts: List[str], track: Track, ids: List[str]) -> int:
     if len(texts) != 1 or len(ids) < 2 or texts[0].partition("\t")[0].strip() in ids:
         return 0
     rows = kinds.of(track).value_type.is_row
-    try:
-        value = parse_json(texts[0])
-    except ValueProblem:
-        value = None
+    value = json_or_none(texts[0])
     if isinstance(value, list):
         shaped = (
             all(isinstance(v, (list, dict)) for v in value)
@@ -203,38 +185,16 @@ class Columns:
         return int(
             len(self.texts) == len(self.ids) + 1
             and 1 <= len(names) <= 2
-            and all(COLUMN_NAME.fullmatch(name) and not _is_float(name) for name in names)
+            and all(
+                COLUMN_NAME.fullmatch(name) and name.lower() not in FLOAT_WORDS for name in names
+            )
         )
 
     @cached_property
-    def positional_fields(self) -> PositionalFields:
-        """The lines as a positional reading sees them, after ``positional_header``."""
-        fields = list(map(str.split, self.texts[1:] if self.positional_header else self.texts))
-        firsts = [line[0] for line in fields]
-        return PositionalFields(
-            fields,
-            np.array([len(line) for line in fields], dtype=np.int64),
-            firsts,
-            np.array([float(first) if is_decimal(first) else np.nan for first in firsts]),
-        )
-
-
-@dataclass(frozen=True, eq=False)
-class PositionalFields:
-    """A file's lines for a positional (SemEval) reading: each line's whitespace-separated ``fields``,
-    their ``counts`` (a score, then optionally a confidence), each line's first field (``firsts``: a
-    line is never blank) and these as numbers (``first_numbers``: NaN where one is no decimal number)."""
-
-    fields: List[List[str]]
-    counts: np.ndarray
-    firsts: List[str]
-    first_numbers: np.ndarray
-
-    def first_lines(self, n: int) -> PositionalFields:
-        """The first ``n`` lines alone (a release's file may hold more lines than there are items)."""
-        return PositionalFields(
-            self.fields[:n], self.counts[:n], self.firsts[:n], self.first_numbers[:n]
-        )
+    def positional_fields(self) -> List[List[str]]:
+        """The whitespace-separated fields of each line (a score, then optionally a confidence) as
+        a positional reading sees them, after ``positional_header``."""
+        return list(map(str.split, self.texts[1:] if self.positional_header else self.texts))
 
 
 def _is_header(text: str, ids: List[str], is_value: Callable[[str], bool]) -> bool:
@@ -252,21 +212,10 @@ def _is_header(text: str, ids: List[str], is_value: Callable[[str], bool]) -> bo
     )
 
 
-def _is_float(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
-
-
 def _id_tab_value(text: str) -> str:
     """A JSON line of an ``"id"`` and one value under any name (CLUE's ``{"id": 0, "label": "neutral"}``)
     as ``ID<TAB>VALUE``; any other line as written (refused as a line without a tab, by ``submission._no_tab``)."""
-    try:
-        line = parse_json(text)
-    except ValueProblem:
-        return text
+    line = json_or_none(text)
     if not (isinstance(line, dict) and len(line) == 2 and type(line.get("id")) in (str, int)):
         return text
     value = next(value for name, value in line.items() if name != "id")
@@ -288,7 +237,7 @@ def layout_of(columns: Columns, ids: List[str], display: str) -> str:
         and np.bincount(columns.position).max() == 1
     )
     scores = _scores(heads) if as_ids and not columns.header and len(heads) == len(ids) else None
-    if as_ids and (scores is None or not ((scores >= 0) & (scores <= 5)).all()):
+    if as_ids and (scores is None or not all(0 <= score <= 5 for score in scores)):
         return "id"  # cannot be ambiguous: the costlier positional reading is not needed
     positional = _reads_positionally(columns)
     if positional:
@@ -307,38 +256,36 @@ def layout_of(columns: Columns, ids: List[str], display: str) -> str:
     )
 
 
-def _scores(texts: List[str]):
+def _scores(texts: List[str]) -> Optional[List[float]]:
     """The texts as floats when each is a decimal number (``values.is_decimal``), else None."""
-    return np.array([float(t) for t in texts]) if all(map(is_decimal, texts)) else None
+    return [float(t) for t in texts] if all(map(is_decimal, texts)) else None
 
 
 def _reads_positionally(columns: Columns) -> bool:
     """Whether every line holds one or two fields and most first fields are numbers, decimal commas
     counted ("2,68", ``COMMA_DECIMAL``): such lines are then refused one by one, with the hint of
     ``parse_number`` (use a dot), rather than all as lines without a tab."""
-    read = columns.positional_fields
-    lengths, firsts = read.counts, read.firsts
-    if not (lengths <= 2).all():
+    fields = columns.positional_fields
+    if any(len(line) > 2 for line in fields):
         return False
-    numbers = int(np.isfinite(read.first_numbers).sum())
-    commas = sum(bool(COMMA_DECIMAL.fullmatch(first)) for first in firsts)
-    return 2 * (numbers + commas) >= len(lengths)
+    numbers = sum(is_decimal(line[0]) or bool(COMMA_DECIMAL.fullmatch(line[0])) for line in fields)
+    return 2 * numbers >= len(fields)
 
 
 def _refuse_row_numbers(columns: Columns, ids: List[str], display: str) -> None:
     """Refuse a positional reading whose first column holds whole numbers, each once, some above 5: ids
     or line numbers, which would be read as scores (and the scores as confidences)."""
-    first_values = columns.positional_fields.first_numbers
+    firsts = _scores([line[0] for line in columns.positional_fields])
     if (
-        np.isfinite(first_values).all()
-        and (first_values % 1 == 0).all()
-        and first_values.max() > 5
-        and len(np.unique(first_values)) == len(first_values)
+        firsts is not None
+        and all(value % 1 == 0 for value in firsts)
+        and max(firsts) > 5
+        and len(set(firsts)) == len(firsts)
     ):
         raise SubmissionError.single(
             display,
             "the first column holds whole numbers, each once, up to "
-            f"{first_values.max():.0f}: item ids or line numbers, not scores",
+            f"{max(firsts):.0f}: item ids or line numbers, not scores",
             expected=f"ID<TAB>SCORE lines with the track's ids (such as {ids[0]!r}<TAB>3.2) "
             "or one score per line in input order",
             found=f"lines such as {shorten(columns.texts[columns.positional_header])!r}",

@@ -94,30 +94,26 @@ _FIRST_ENTRIES = (
     "as the LeWiDi 2025 official scorer did (annotator alignment official_2025), each row's "
     "first entries were scored against the item's annotators in order, the others dropped"
 )
-ANNOTATORS_LIST = NoteKind(
-    "annotators list",
-    f"row had one entry {_LISTED}; the repeated entries were merged, by name",
-    f"rows had one entry {_LISTED}; the repeated entries were merged, by name",
-    carries_alignment=True,
+
+
+def _layout_kind(name: str, layout: str, reading: str) -> NoteKind:
+    """The note of rows with one entry ``layout``, read as ``reading`` says."""
+    return NoteKind(
+        name,
+        f"row had one entry {layout}; {reading}",
+        f"rows had one entry {layout}; {reading}",
+        carries_alignment=True,
+    )
+
+
+ANNOTATORS_LIST = _layout_kind(
+    "annotators list", _LISTED, "the repeated entries were merged, by name"
 )
-ANNOTATOR_POOL = NoteKind(
-    "annotator pool",
-    f"row had one entry {_POOL}; the entries of each item's own annotators were kept, by name",
-    f"rows had one entry {_POOL}; the entries of each item's own annotators were kept, by name",
-    carries_alignment=True,
+ANNOTATOR_POOL = _layout_kind(
+    "annotator pool", _POOL, "the entries of each item's own annotators were kept, by name"
 )
-ANNOTATORS_LIST_FIRST = NoteKind(
-    "annotators list, first entries",
-    f"row had one entry {_LISTED}; {_FIRST_ENTRIES}",
-    f"rows had one entry {_LISTED}; {_FIRST_ENTRIES}",
-    carries_alignment=True,
-)
-ANNOTATOR_POOL_FIRST = NoteKind(
-    "annotator pool, first entries",
-    f"row had one entry {_POOL}; {_FIRST_ENTRIES}",
-    f"rows had one entry {_POOL}; {_FIRST_ENTRIES}",
-    carries_alignment=True,
-)
+ANNOTATORS_LIST_FIRST = _layout_kind("annotators list, first entries", _LISTED, _FIRST_ENTRIES)
+ANNOTATOR_POOL_FIRST = _layout_kind("annotator pool, first entries", _POOL, _FIRST_ENTRIES)
 
 #: The kinds of notes a value's rules leave (``values``, ``soft``), in the order of their warnings.
 VALUE_NOTES = (RENORMALISED, EMPTY_LEADING_BIN, PYTHON_LITERAL, LEADING_BIN_WITH_MASS)

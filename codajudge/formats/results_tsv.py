@@ -15,6 +15,7 @@ from .. import kinds
 from ..kinds.base import LABEL
 from ..errors import ProblemCollector, SubmissionError, counted
 from ..tracks import Track
+from .coverage import OtherPhases
 from .textfile import Lines, shorten
 
 LAYOUT = "lewidi2023"
@@ -58,13 +59,21 @@ def results_rows(
     lines: Lines,
     n_items: int,
     problems: ProblemCollector,
-    phase_sizes: Optional[Dict[str, int]] = None,
+    elsewhere: Optional[OtherPhases] = None,
 ) -> Tuple[range, List[int], List[str]]:
     """(item index, line number, value text) of each row, the value text being the track's part of
     the row: the label, or the probabilities as a JSON list. A row count other than the track's
-    number of items is refused, naming the other phase whose split has that many items, if any."""
+    number of items is refused, naming the other phase (``elsewhere``) that has that many items, if any."""
     numbers, texts = list(lines.numbers), lines.texts
-    _refuse_row_count(len(texts), n_items, problems.file, phase_sizes or {})
+    if len(texts) != n_items:
+        raise SubmissionError.single(
+            problems.file,
+            "wrong number of rows for the LeWiDi 2023 layout (one row per item, in item order)",
+            expected=f"{n_items} rows, one per item of this phase",
+            found=counted(len(texts), "non-blank row"),
+            hint=(elsewhere and elsewhere.of_line_count(len(texts)))
+            or "write one row per item of this phase's input data, in its order",
+        )
     if numbers and numbers[-1] != len(numbers):
         raise SubmissionError.single(
             problems.file,
@@ -95,19 +104,3 @@ def _is_json_number(text: str) -> bool:
         return type(json.loads(text)) in (int, float)
     except ValueError:
         return False
-
-
-def _refuse_row_count(found: int, expected: int, display: str, phase_sizes: Dict[str, int]):
-    if found == expected:
-        return
-    phases = [phase for phase, size in phase_sizes.items() if size == found]
-    raise SubmissionError.single(
-        display,
-        "wrong number of rows for the LeWiDi 2023 layout (one row per item, in item order)",
-        expected=f"{expected} rows, one per item of this phase",
-        found=counted(found, "non-blank row"),
-        hint=f"{found} is the number of items of the {' and '.join(phases)} phase: this looks "
-        "like that phase's file; submit the predictions for this phase's items"
-        if phases
-        else "write one row per item of this phase's input data, in its order",
-    )

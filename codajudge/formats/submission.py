@@ -20,10 +20,10 @@ from ..kinds.base import ANNOTATOR_ROW, DISTRIBUTION, LABEL, SCORE
 from ..kinds.perspectivist import OFFICIAL_2025
 from ..errors import ProblemCollector, SubmissionError, counted
 from ..tracks import Track
-from .annotators import RowFit, layout_warnings, per_annotator
+from .annotators import RowFit, per_annotator
 from .chaosnli import is_chaosnli_document, read_chaosnli
 from .coverage import UNKNOWN_ID, OtherPhases, missing_items, with_phase_hint
-from .index_hints import labels_as_indices_hint, with_hint
+from .index_hints import labels_as_indices_hint
 from .layout import (
     comments_note,
     JSON_LINES_NOTE,
@@ -34,7 +34,7 @@ from .layout import (
     refuse_one_line_of_values,
     without_comments,
 )
-from .notes import ReadNote
+from .notes import ReadNote, note_warnings
 from .perspectivist import annotator_entries, annotator_values
 from .results_tsv import NOTE as RESULTS_NOTE, reads_results_layout, results_rows
 from .soft import parse_soft
@@ -42,17 +42,19 @@ from .textfile import read_texts, safe_display, shorten
 from .values import (
     NUMBER,
     ValueProblem,
+    add_problem,
     describe_value,
     entry_count,
     is_decimal,
+    json_or_none,
     most_entries,
     parse_json,
     parse_label,
     parse_number,
+    show,
     value_warnings,
 )
 
-MAX_IDS_LISTED = 5
 RELEASE_LINES_NOTE = (
     "the file has the release's {} lines: the first {}, which have gold, were scored and the "
     "others ignored, as the official scorer reads them"
@@ -156,18 +158,16 @@ def _read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> 
     warnings += [JSON_LINES_NOTE] if columns.json_lines else []
     warnings += (
         [RELEASE_LINES_NOTE.format(track.release_lines, len(keys.ids))]
-        if layout == "positional" and len(columns.positional_fields.fields) > len(keys.ids)
+        if layout == "positional" and len(columns.positional_fields) > len(keys.ids)
         else []
     )
-    warnings += value_warnings(notes)
-    return Prediction(_wrap(values, track, keys), warnings + layout_warnings(notes), layout)
+    return Prediction(_wrap(values, track, keys), warnings + note_warnings(notes), layout)
 
 
 def _results_prediction(track: Track, keys: ItemKeys, lines, display: str) -> Prediction:
     """A file in another task's layout the track declares (``formats.results_tsv``), read by rows."""
     problems = ProblemCollector(display)
-    sizes = keys.elsewhere.sizes() if keys.elsewhere else None
-    items, numbers, texts = results_rows(track, lines, len(keys.ids), problems, sizes)
+    items, numbers, texts = results_rows(track, lines, len(keys.ids), problems, keys.elsewhere)
     rows = Rows(items, numbers, texts, [0] * len(texts))
     values, notes = _values(track, keys, rows, problems)
     problems.raise_if_any()
@@ -179,7 +179,7 @@ def _is_value(track: Track, keys: ItemKeys, text: str) -> bool:
     """Whether ``text`` is a value of the track by the track's own rule (``_values`` of one row); a
     perspectivist row is one when it is a JSON list or object (its length is its item's: a header has none)."""
     if kinds.of(track).value_type is ANNOTATOR_ROW:
-        return isinstance(_json_or_none(text), (list, dict))
+        return isinstance(json_or_none(text), (list, dict))
     problems = ProblemCollector("")
     _values(track, keys, Rows([0], [1], [text], [0]), problems)
     return not problems
@@ -189,10 +189,10 @@ def _positional_rows(
     columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCollector
 ) -> Rows:
     """The scores of a SemEval positional file, one per line in item order (a confidence must be a number)."""
-    every, read = columns.numbers, columns.positional_fields
+    every, fields = columns.numbers, columns.positional_fields
     numbers = every[columns.positional_header :]  # the header's line stays in the blank-line check
     release = track.release_lines if (track.release_lines or 0) > len(keys.ids) else None
-    if len(read.fields) != len(keys.ids) and len(read.fields) != release:
+    if len(fields) != len(keys.ids) and len(fields) != release:
         raise SubmissionError.single(
             problems.file,
             "wrong number of lines for the SemEval positional format",
@@ -202,10 +202,10 @@ def _positional_rows(
                 if release
                 else ""
             ),
-            found=counted(len(read.fields), "non-blank line")
+            found=counted(len(fields), "non-blank line")
             + (" besides comments" if columns.comments else ""),
             hint=_hints(
-                keys.elsewhere and keys.elsewhere.of_line_count(len(read.fields)),
+                keys.elsewhere and keys.elsewhere.of_line_count(len(fields)),
                 "or write ID<TAB>SCORE lines, which are matched by id",
             ),
         )
@@ -225,20 +225,18 @@ def _positional_rows(
         )
     n = len(keys.ids)
     # the release's lines: read on the first n, as the official scorer reads them
-    if len(read.fields) > n:
-        read, numbers = read.first_lines(n), numbers[:n]
-    for j, fields in enumerate(read.fields):
-        if len(fields) == 2 and not is_decimal(fields[1]):
-            _explain(
-                parse_number,
-                fields[1],
-                problems,
+    fields, numbers = fields[:n], numbers[:n]
+    for j, line in enumerate(fields):
+        if len(line) == 2 and not is_decimal(line[1]):
+            problems.add(
+                "the second column (confidence) is not a number",
                 line=numbers[j],
-                message="the second column (confidence) is not a number",
                 expected="a score and, optionally, a confidence such as 3.2<TAB>80",
+                found=show(line[1]),
             )
     problems.raise_if_any()
-    return Rows(range(len(read.fields)), numbers, read.firsts, [0] * len(read.fields))
+    firsts = [line[0] for line in fields]
+    return Rows(range(len(fields)), numbers, firsts, [0] * len(fields))
 
 
 def _hints(*hints: Optional[str]) -> str:
@@ -311,19 +309,17 @@ def _id_problems(
                 hint=f"ids look like {keys.ids[0]!r}" if keys.ids else None,
             )
     if len(first) or not problems:  # no line gave an item: its lines' problems say why
-        given = np.concatenate([position[first], _items_named_by(untabbed, keys.ids)])
-        missing_items(keys.ids, given, problems, MAX_IDS_LISTED)
+        given = position[first].tolist() + _items_named_by(untabbed, keys.ids)
+        missing_items(keys.ids, given, problems)
 
 
-def _items_named_by(untabbed: List[str], ids: List[str]) -> np.ndarray:
+def _items_named_by(untabbed: List[str], ids: List[str]) -> List[int]:
     """The items whose id starts one of the ``untabbed`` lines (then a space, comma or semicolon):
     their line's "no tab" problem says why they have no prediction, so they are not also listed
     as items without a line."""
-    if not untabbed:
-        return np.array([], dtype=np.int64)
-    index = {item_id: i for i, item_id in enumerate(ids)}
+    index = {item_id: i for i, item_id in enumerate(ids)} if untabbed else {}
     heads = (LEADING_FIELD.split(text.strip(), maxsplit=1)[0] for text in untabbed)
-    return np.array([index[h] for h in heads if h in index], dtype=np.int64)
+    return [index[head] for head in heads if head in index]
 
 
 #: What ends a line's first field when the line has no tab (spaces, a comma, a semicolon).
@@ -374,22 +370,6 @@ def _shown(value) -> str:
     return shorten(json.dumps(value, ensure_ascii=False))
 
 
-def _explain(
-    rule, text: str, problems: ProblemCollector, message: str = None, expected: str = None, **where
-):
-    """``rule(text)``, or None with the problem the rule names (``ValueProblem``) added at ``where``."""
-    try:
-        return rule(text)
-    except ValueProblem as p:
-        problems.add(
-            message or p.message,
-            expected=expected or p.expected,
-            found=p.found,
-            hint=None if message else p.hint,
-            **where,
-        )
-
-
 def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector):
     """(values in row order, notes for the warnings) of ``rows``, each read by the track's value type
     (``READERS``), which accepts it or adds its problem; values None when a row was refused."""
@@ -399,10 +379,10 @@ def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector
     notes: List[ReadNote] = []
     values = []
     for j in range(len(rows.item)):
-        where = {"line": rows.line[j], "item": keys.ids[rows.item[j]]}
-        values.append(
-            _explain(lambda text: reader(text, track, notes), rows.text(j), problems, **where)
-        )
+        try:
+            values.append(reader(rows.text(j), track, notes))
+        except ValueProblem as problem:
+            _add(problem, problems, rows, keys, j)
     if problems:
         return None, notes
     return np.array(values, dtype=np.int64 if reader is _label else float), notes
@@ -421,14 +401,9 @@ def _label(text: str, track: Track, notes: List[ReadNote]) -> int:
 READERS = {SCORE: _score, LABEL: _label, DISTRIBUTION: parse_soft, ANNOTATOR_ROW: None}
 
 
-def _json_or_none(text: str, most: Optional[int] = None):
+def _json_or_none(text: str, most: int):
     """``text`` as one JSON value, or None where it is none or holds over ``most`` entries."""
-    if most is not None and entry_count(text) > most:
-        return None
-    try:
-        return parse_json(text)
-    except ValueProblem:
-        return None
+    return None if entry_count(text) > most else json_or_none(text)
 
 
 def _numbers_of(row):
@@ -478,7 +453,8 @@ def _annotator_rows(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemC
                 rows.text(j), track, keys.annotators[rows.item[j]], notes, keys.longest_row
             )
         except ValueProblem as problem:
-            _add(with_hint(problem, hint.of_layout()), problems, rows, keys, j)
+            problem.hint = hint.of_layout() or problem.hint
+            _add(problem, problems, rows, keys, j)
     fit = RowFit(
         keys.annotators,
         keys.listed,
@@ -507,14 +483,7 @@ def _labels_of(entries: list, track: Track, hint: _Hint) -> np.ndarray:
 
 def _add(problem: ValueProblem, problems: ProblemCollector, rows: Rows, keys: ItemKeys, j: int):
     """Row j's problem, at its line and item."""
-    problems.add(
-        problem.message,
-        expected=problem.expected,
-        found=problem.found,
-        hint=problem.hint,
-        line=rows.line[j],
-        item=keys.ids[rows.item[j]],
-    )
+    add_problem(problems, problem, line=rows.line[j], item=keys.ids[rows.item[j]])
 
 
 def _wrap(values, track: Track, keys: ItemKeys):

@@ -1,15 +1,15 @@
 """Decoding a submitted text file defensively: UTF-8 (with or without BOM), CRLF, no binary.
 
-The file is read a block of whole lines at a time (a bounded ``readline`` ends a block's last line:
-a 1 GB line is refused after about one line's budget), each block checked at once, in C, by the
-rules in ``_RULES``; the first problem in the file is reported. A file that opens as a pretty-printed
-JSON document is refused as such first (``_PRETTY_JSON``): its line count would otherwise be the problem named."""
+The file is read a line at a time (a bounded ``readline``: a 1 GB line is refused after about one
+line's budget), each line checked by the rules of ``_refuse_broken``; the first problem in the file
+is reported. A file that opens as a pretty-printed JSON document is refused as such first
+(``_PRETTY_JSON``): its line count would otherwise be the problem named."""
 
 from __future__ import annotations
 
 import codecs
 import re
-from itertools import compress
+from functools import partial
 from pathlib import Path
 from typing import List, NamedTuple, Optional, Sequence
 
@@ -19,8 +19,6 @@ from ..errors import SubmissionError
 #: perspectivist line with a thousand annotators is about 20 kB.
 MAX_FILE_BYTES = 512 * 1024 * 1024
 MAX_LINE_BYTES = 1024 * 1024
-#: Bytes read at a time (at most MAX_LINE_BYTES), then rounded up to a line end.
-BLOCK_BYTES = 1024 * 1024
 #: Bounds that grow with the track (``n_items``), not with the file; blank lines count.
 LINES_PER_ITEM = 2
 LINE_SLACK = 1000
@@ -33,9 +31,6 @@ _OTHER_BOMS = (
     (codecs.BOM_UTF16_LE, "UTF-16"),
     (codecs.BOM_UTF16_BE, "UTF-16"),
 )
-_CR_INSIDE = re.compile(
-    rb"\r(?!\n|\Z)"
-)  # a CR that ends neither its line (before the LF) nor the file
 #: A file whose first line holds only '[' or '{': one JSON document over many lines (``json.dump(records,
 #: indent=2)``, pandas' ``to_json(orient="records", indent=2)``), whatever its size, named before any bound.
 _PRETTY_JSON = re.compile(rb"[ \t\r\n]*([\[{])[ \t]*\r?\n")
@@ -69,31 +64,42 @@ class Lines(NamedTuple):
     texts: List[str]
 
 
+def max_file_bytes(n_items: Optional[int]) -> int:
+    """The largest file read for a track of ``n_items`` items (None: any track), in bytes."""
+    if n_items is None:
+        return MAX_FILE_BYTES
+    return min(MAX_FILE_BYTES, BYTES_PER_ITEM * n_items + FILE_SLACK_BYTES)
+
+
+def refuse_large_file(path: Path, display: str, n_items: Optional[int]) -> None:
+    """Refuse a file larger than ``max_file_bytes(n_items)``; OSError when it cannot be read."""
+    size, max_bytes = Path(path).stat().st_size, max_file_bytes(n_items)
+    if size > max_bytes:
+        per_track = f" for a track of {n_items:,} items" if max_bytes < MAX_FILE_BYTES else ""
+        raise SubmissionError.single(
+            display,
+            "file is too large",
+            expected=f"at most {max_bytes} bytes{per_track}",
+            found=f"{size} bytes",
+        )
+
+
+def cannot_read(display: str, error: OSError) -> SubmissionError:
+    """The refusal of a file the system cannot read."""
+    found = error.strerror or error.__class__.__name__
+    return SubmissionError.single(display, "the file cannot be read", found=found)
+
+
 def read_texts(path: Path, display: str, n_items: Optional[int] = None) -> Lines:
     """A file's non-blank lines. ``n_items``, the track's size, bounds the file's lines and bytes (None: no line bound)."""
     display = safe_display(display)
     max_lines = None if n_items is None else LINES_PER_ITEM * n_items + LINE_SLACK
-    max_bytes = (
-        MAX_FILE_BYTES
-        if n_items is None
-        else min(MAX_FILE_BYTES, BYTES_PER_ITEM * n_items + FILE_SLACK_BYTES)
-    )
     try:
-        size = Path(path).stat().st_size
-        if size > max_bytes:
-            per_track = f" for a track of {n_items:,} items" if max_bytes < MAX_FILE_BYTES else ""
-            raise SubmissionError.single(
-                display,
-                "file is too large",
-                expected=f"at most {max_bytes} bytes{per_track}",
-                found=f"{size} bytes",
-            )
+        refuse_large_file(path, display, n_items)
         with open(path, "rb") as f:
-            lines = _read_blocks(f, display, max_lines, n_items)
+            lines = _read_lines(f, display, max_lines, n_items)
     except OSError as e:
-        raise SubmissionError.single(
-            display, "the file cannot be read", found=e.strerror or e.__class__.__name__
-        )
+        raise cannot_read(display, e)
     if not lines.texts:
         raise SubmissionError.single(
             display,
@@ -105,11 +111,12 @@ def read_texts(path: Path, display: str, n_items: Optional[int] = None) -> Lines
     return lines
 
 
-def _read_blocks(f, display: str, max_lines: Optional[int], n_items: Optional[int]) -> Lines:
-    """``read_texts`` of an open binary file, after any UTF-8 BOM."""
-    block = f.read(max(min(BLOCK_BYTES, MAX_LINE_BYTES), 4))
+def _read_lines(f, display: str, max_lines: Optional[int], n_items: Optional[int]) -> Lines:
+    """``read_texts`` of an open binary file: its lines in order, each checked by ``_refuse_broken``
+    (a bounded ``readline``: a 1 GB line is refused after about one line's budget)."""
+    head = f.read(max(MAX_LINE_BYTES, 4))
     for bom, encoding in _OTHER_BOMS:  # named as such: their NUL bytes would read as 'binary'
-        if block.startswith(bom):
+        if head.startswith(bom):
             raise SubmissionError.single(
                 display,
                 f"file is {encoding} text",
@@ -117,34 +124,29 @@ def _read_blocks(f, display: str, max_lines: Optional[int], n_items: Optional[in
                 found=f"a {encoding} byte-order mark",
                 hint="save the file as UTF-8",
             )
-    offset = len(codecs.BOM_UTF8) if block.startswith(codecs.BOM_UTF8) else 0
-    block = block[offset:]
-    _refuse_json_document(block, display)
+    offset = len(codecs.BOM_UTF8) if head.startswith(codecs.BOM_UTF8) else 0
+    _refuse_json_document(head[offset:], display)
+    f.seek(offset)
     texts: List[str] = []
-    numbers: Optional[List[int]] = (
-        None  # a list once a blank line is met, else range(1, len(texts) + 1)
-    )
-    number = 0
-    while block:
-        if not block.endswith(b"\n"):
-            block += f.readline(MAX_LINE_BYTES + 1)
-        _refuse_breach(block, number, offset, display, max_lines, n_items)
-        parts = (
-            block.decode("utf-8")
-            .replace("\r\n", "\n")
-            .removesuffix("\n")
-            .removesuffix("\r")
-            .split("\n")
-        )
-        kept = list(filter(str.strip, parts))
-        if numbers is not None or len(kept) != len(parts):
-            numbers = numbers or list(range(1, len(texts) + 1))
-            numbers.extend(
-                compress(range(number + 1, number + len(parts) + 1), map(str.strip, parts))
+    numbers: Optional[List[int]] = None  # a list once a blank line is met, else 1..len(texts)
+    for number, line in enumerate(iter(partial(f.readline, MAX_LINE_BYTES + 1), b""), start=1):
+        if max_lines is not None and number > max_lines:
+            raise SubmissionError.single(
+                display,
+                "file has too many lines",
+                hint="write one line per item",
+                expected=f"at most {max_lines:,} lines for a track of {n_items:,} items "
+                f"({LINES_PER_ITEM} per item plus {LINE_SLACK:,}, blank lines included)",
+                found=f"more than {max_lines:,} lines",
             )
-        texts.extend(kept)
-        number, offset = number + len(parts), offset + len(block)
-        block = f.read(min(BLOCK_BYTES, MAX_LINE_BYTES))
+        text = _refuse_broken(line, number, offset, display)
+        if text.strip():
+            texts.append(text)
+            if numbers is not None:
+                numbers.append(number)
+        elif numbers is None:
+            numbers = list(range(1, len(texts) + 1))
+        offset += len(line)
     return Lines(range(1, len(texts) + 1) if numbers is None else numbers, texts)
 
 
@@ -162,96 +164,46 @@ def _refuse_json_document(block: bytes, display: str) -> None:
         )
 
 
-def _long_line(block: bytes) -> int:
-    """Where the block's last line starts if it is longer than ``MAX_LINE_BYTES`` (before its LF)."""
-    end = len(block) - block.endswith(b"\n")
-    start = block.rfind(b"\n", 0, end) + 1
-    return start if end - start > MAX_LINE_BYTES else -1
-
-
-def _not_utf8(block: bytes) -> int:
-    try:
-        block.isascii() or block.decode("utf-8")
-    except UnicodeDecodeError as e:
-        return e.start
-    return -1
-
-
-#: The rules of a line, in the order a line is checked: where a block first breaks it (-1: nowhere),
-#: the problem, what was expected and found (with the hit's ``offset`` in the file and ``byte``), the hint.
-_RULES = (
-    (
-        _long_line,
-        "line is too long",
-        "at most {limit} bytes per line",
-        "a longer line",
-        "write one item per line",
-    ),
-    (
-        lambda block: block.find(b"\x00"),
-        "file is binary, not text",
-        "UTF-8 text",
-        "a NUL byte at offset {offset}",
-        None,
-    ),
-    (
-        _not_utf8,
-        "file is not UTF-8 text",
-        "UTF-8",
-        "byte 0x{byte:02x} at offset {offset}",
-        "save the file as UTF-8 (Latin-1 and other encodings are refused)",
-    ),
-    (
-        lambda block: (
-            next((m.start() for m in _CR_INSIDE.finditer(block)), -1) if b"\r" in block else -1
-        ),
-        "line holds a carriage return (CR) in the middle",
-        "lines ending in LF or CRLF",
-        "CR inside the line (old Mac line endings?)",
-        "save the file with Unix (LF) or Windows (CRLF) line endings",
-    ),
-)
-
-
-def _refuse_breach(
-    block: bytes,
-    number: int,
-    offset: int,
-    display: str,
-    max_lines: Optional[int],
-    n_items: Optional[int],
-) -> None:
-    """Refuse the block's earliest line that breaks a rule, naming the first rule it breaks, or that is
-    past ``max_lines``; the block follows ``number`` lines and starts ``offset`` bytes into the file."""
-    hits = [
-        (block.count(b"\n", 0, at), rank, at)
-        for rank, at in enumerate(r[0](block) for r in _RULES)
-        if at >= 0
-    ]
-    if (
-        max_lines is not None
-        and number + block.count(b"\n") + (not block.endswith(b"\n")) > max_lines
-    ):
-        hits.append((max_lines - number, -1, 0))  # checked first on its line
-    if not hits:
-        return
-    line, rank, at = min(hits)
-    if rank < 0:
+def _refuse_broken(line: bytes, number: int, offset: int, display: str) -> str:
+    """The text of line ``number`` (``line``, as read, starting ``offset`` bytes into the file)
+    without its line end, after refusing it by the first rule it breaks, in this order: too long,
+    a NUL byte, not UTF-8, a CR inside."""
+    if len(line.removesuffix(b"\n")) > MAX_LINE_BYTES:
         raise SubmissionError.single(
             display,
-            "file has too many lines",
-            hint="write one line per item",
-            expected=f"at most {max_lines:,} lines for a track of {n_items:,} items "
-            f"({LINES_PER_ITEM} per item plus {LINE_SLACK:,}, blank lines included)",
-            found=f"more than {max_lines:,} lines",
+            "line is too long",
+            line=number,
+            expected=f"at most {MAX_LINE_BYTES} bytes per line",
+            found="a longer line",
+            hint="write one item per line",
         )
-    _, problem, expected, found, hint = _RULES[rank]
-    where = {"limit": MAX_LINE_BYTES, "offset": offset + at, "byte": block[at]}
-    raise SubmissionError.single(
-        display,
-        problem,
-        line=number + line + 1,
-        expected=expected.format(**where),
-        found=found.format(**where),
-        hint=hint,
-    )
+    at = line.find(b"\x00")
+    if at >= 0:
+        raise SubmissionError.single(
+            display,
+            "file is binary, not text",
+            line=number,
+            expected="UTF-8 text",
+            found=f"a NUL byte at offset {offset + at}",
+        )
+    try:
+        text = line.decode("utf-8").removesuffix("\n").removesuffix("\r")
+    except UnicodeDecodeError as e:
+        raise SubmissionError.single(
+            display,
+            "file is not UTF-8 text",
+            line=number,
+            expected="UTF-8",
+            found=f"byte 0x{line[e.start]:02x} at offset {offset + e.start}",
+            hint="save the file as UTF-8 (Latin-1 and other encodings are refused)",
+        )
+    if "\r" in text:
+        raise SubmissionError.single(
+            display,
+            "line holds a carriage return (CR) in the middle",
+            line=number,
+            expected="lines ending in LF or CRLF",
+            found="CR inside the line (old Mac line endings?)",
+            hint="save the file with Unix (LF) or Windows (CRLF) line endings",
+        )
+    return text

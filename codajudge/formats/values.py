@@ -35,6 +35,13 @@ class ValueProblem(Exception):
         self.message, self.expected, self.found, self.hint = message, expected, found, hint
 
 
+def add_problem(problems, problem: ValueProblem, **where) -> None:
+    """Add ``problem`` to a ``ProblemCollector`` at ``where`` (its line, its item)."""
+    problems.add(
+        problem.message, expected=problem.expected, found=problem.found, hint=problem.hint, **where
+    )
+
+
 def show(text: str, limit: int = 60) -> str:
     return repr(shorten(str(text), limit))
 
@@ -123,6 +130,14 @@ def parse_json(text: str, example: str = "[0.2, 0.8]"):
         )
 
 
+def json_or_none(text: str):
+    """``text`` as one JSON value (``parse_json``), or None where it is none."""
+    try:
+        return parse_json(text)
+    except ValueProblem:
+        return None
+
+
 def entry_count(text: str) -> int:
     """An upper bound, counted without parsing, on the entries (list or tuple items, object members,
     at any depth) of the value ``text`` writes: each entry but a container's first follows a comma,
@@ -207,8 +222,9 @@ def python_literal(text: str):
 
 def _literal_as_json(text: str):
     """The literal written as JSON: brackets as lists, a comma before a closing bracket dropped, strings
-    re-quoted by ``json.dumps``, numbers as written; None where the text is no such literal (brackets
-    unmatched, another token, a parenthesised value without a comma, which is no tuple)."""
+    re-quoted by ``json.dumps``, numbers as written; None where the text is no such literal (another
+    token, brackets unmatched, a comma after no value, a parenthesised value without a comma, which
+    is no tuple). A value right after another, without a comma, is left to the JSON reader to refuse."""
     parts, opened, position = [], [], 0
     while position < len(text):
         token = _LITERAL_TOKEN.match(text, position)
@@ -216,14 +232,7 @@ def _literal_as_json(text: str):
             return None
         position = token.end()
         bracket, string, number = token.groups()
-        starts_value = bracket is None or bracket in _CLOSING
-        if starts_value and parts and parts[-1] not in ("[", ","):
-            return None  # a value right after another, without a comma between
-        if string is not None:
-            parts.append(_json_string(string))
-        elif number is not None:
-            parts.append(number)
-        elif bracket in _CLOSING:
+        if bracket in _CLOSING:
             opened.append([bracket, 0])
             parts.append("[")
         elif bracket == ",":
@@ -231,9 +240,11 @@ def _literal_as_json(text: str):
                 return None
             opened[-1][1] += 1
             parts.append(",")
+        elif bracket is None:
+            parts.append(number if string is None else _json_string(string))
         elif not _closes(opened, bracket, parts):
             return None
-    return None if opened else "".join(parts)
+    return None if opened else " ".join(parts)
 
 
 def _closes(opened: list, bracket: str, parts: List[str]) -> bool:
@@ -242,12 +253,10 @@ def _closes(opened: list, bracket: str, parts: List[str]) -> bool:
     if not opened:
         return False
     opening, commas = opened.pop()
-    if _CLOSING[opening] != bracket:
+    if _CLOSING[opening] != bracket or (opening == "(" and commas == 0 and parts[-1] != "["):
         return False
     if parts[-1] == ",":
         parts.pop()
-    elif opening == "(" and commas == 0 and parts[-1] != "[":
-        return False
     parts.append("]")
     return True
 
