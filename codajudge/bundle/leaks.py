@@ -188,27 +188,22 @@ class Stream:
         """The index of each line's first value."""
         return np.flatnonzero(np.r_[True, self.lines[1:] != self.lines[:-1]])
 
-    def by_column(self) -> List[np.ndarray]:
+    def by_column(self) -> np.ndarray:
         """The values read as a table, column after column: the first value of every line, then the
-        second, ...; and again counting from each line's end (rows of different lengths)."""
-        if not len(self.lines):
-            return []
+        second, ..."""
         starts = self._line_starts()
         sizes = np.diff(np.r_[starts, len(self.lines)])
-        from_start = np.arange(len(self.lines)) - np.repeat(starts, sizes)
-        from_end = np.repeat(sizes, sizes) - 1 - from_start
-        return [self.values[np.lexsort((self.lines, index))] for index in (from_start, from_end)]
+        column = np.arange(len(self.lines)) - np.repeat(starts, sizes)
+        return self.values[np.lexsort((self.lines, column))]
 
-    def line_ends(self) -> List[np.ndarray]:
-        """The first and the last value of each line that has one."""
-        if not len(self.lines):
-            return []
-        starts = self._line_starts()
-        return [self.values[starts], self.values[np.r_[starts[1:], len(self.lines)] - 1]]
+    def line_ends(self) -> np.ndarray:
+        """The last value of each line that has one."""
+        ends = np.r_[self._line_starts()[1:], len(self.lines)] - 1
+        return self.values[ends[ends >= 0]]
 
     def in_order(self) -> List[np.ndarray]:
         """The values in the text's order, and column after column (``by_column``)."""
-        return [self.values, *self.by_column()]
+        return [self.values, self.by_column()]
 
 
 class TextValues:
@@ -455,9 +450,9 @@ def runs_found(gold_runs: np.ndarray, file_runs: Iterator[np.ndarray]) -> np.nda
 
 def _label_streams(text: TextValues, probe: Probe) -> List[np.ndarray]:
     """The probe's labels and the numbers' tokens (indices) in order and by column, and any token
-    first or last on its line (letters, other names)."""
+    last on its line (letters, other names)."""
     streams = text.labels(probe).in_order() + text.number_codes.in_order()
-    return streams + text.token_stream.line_ends()
+    return streams + [text.token_stream.line_ends()]
 
 
 @dataclass(frozen=True)
