@@ -11,11 +11,9 @@ from pathlib import Path
 
 from typing import Dict, List, Tuple
 
-from ..bundle.check.findings import Findings
-from ..bundle.check.leaderboard import check_leaderboard
-from ..bundle.check.platform import Platform
-from ..bundle.check.programs import PROGRAMS, check_program
-from ..bundle.check.values import (
+from ..bundle.check.findings import (
+    Findings,
+    Platform,
     check_image,
     check_in_bundle,
     check_page_file,
@@ -23,6 +21,8 @@ from ..bundle.check.values import (
     is_int,
     parse_date,
 )
+from ..bundle.check.leaderboard import check_leaderboard
+from ..bundle.check.programs import PROGRAMS, check_program
 
 DATA = ("reference_data", "input_data", "public_data", "starting_kit")
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import List
 
-from .findings import Findings
-from .values import check_bool, check_text, is_int
+from .findings import Findings, check_bool, check_text, is_int
 
 LEADERBOARD_KEYS = {
     "title",

@@ -6,11 +6,9 @@ from pathlib import Path
 from typing import Dict, Iterator, List, Tuple
 
 from ..schedule import ScheduledPhase, schedule_problems
-from .findings import Findings
-from .leaderboard import check_leaderboards, score_keys
-from .platform import Platform
-from .programs import PROGRAMS, check_program
-from .values import (
+from .findings import (
+    Findings,
+    Platform,
     check_bool,
     check_count,
     check_image,
@@ -20,6 +18,8 @@ from .values import (
     is_int,
     parse_date,
 )
+from .leaderboard import check_leaderboards, score_keys
+from .programs import PROGRAMS, check_program
 
 TOP_KEYS = {
     "version",
