@@ -494,13 +494,7 @@ class GoldRuns:
 
 def gold_runs(probe: Probe, reading: Reading) -> Optional[GoldRuns]:
     """The gold's runs, or None when it has too few values for runs that cannot match by chance
-    (the by-id reading alone decides). Computed once per probe and reading."""
-    if reading not in probe.runs:
-        probe.runs[reading] = _gold_runs(probe, reading)
-    return probe.runs[reading]
-
-
-def _gold_runs(probe: Probe, reading: Reading) -> Optional[GoldRuns]:
+    (the by-id reading alone decides)."""
     codes = reading.encode(probe.gold)
     bits = entropy_bits(codes)
     if bits <= 0:
@@ -517,7 +511,9 @@ def _gold_runs(probe: Probe, reading: Reading) -> Optional[GoldRuns]:
 
 def share_by_order(probe: Probe, text: TextValues, reading: Reading) -> float:
     """Share of the probe's items whose values all lie within runs of the gold found in the file."""
-    runs = gold_runs(probe, reading)
+    if reading not in probe.runs:  # computed once per probe and reading
+        probe.runs[reading] = gold_runs(probe, reading)
+    runs = probe.runs[reading]
     if runs is None:
         return 0.0
     streams = reading.streams(text, probe)
@@ -594,9 +590,8 @@ def _candidates(root: Path) -> List[Path]:
 
 
 def _check_item_file(path: Path, display: str, problems: List[Problem]) -> None:
-    for number, line in enumerate(
-        path.read_text(encoding="utf-8").split("\n"), start=1
-    ):  # not splitlines: U+2028 is text
+    lines = path.read_text(encoding="utf-8").split("\n")  # not splitlines: U+2028 is text
+    for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         record = json.loads(line)
@@ -615,6 +610,12 @@ def _check_item_file(path: Path, display: str, problems: List[Problem]) -> None:
             return
 
 
+def _leak(display: str, message: str, found: str, hint: str = HINT) -> Problem:
+    return Problem(
+        display, message, expected="no hidden gold in public files", found=found, hint=hint
+    )
+
+
 def _scan_submission(
     path: Path, display: str, hidden: Dict[str, HiddenSplit], problems: List[Problem]
 ) -> set:
@@ -630,15 +631,8 @@ def _scan_submission(
             continue
         share = exact_share(split.gold, prediction.values)
         if share >= SUBMISSION_SHARE:
-            problems.append(
-                Problem(
-                    display,
-                    f"public file reproduces the hidden gold of track '{track_id}'",
-                    expected="no hidden gold in public files",
-                    found=f"{share:.0%} of items exact",
-                    hint=HINT,
-                )
-            )
+            message = f"public file reproduces the hidden gold of track '{track_id}'"
+            problems.append(_leak(display, message, f"{share:.0%} of items exact"))
             leaked.add(track_id)
     return leaked
 
@@ -651,41 +645,23 @@ def _scan_content(path: Path, display: str, probes: List[Probe], problems: List[
         found = gold_in_text(probe, text)
         if found is not None:
             share, how = found
-            problems.append(
-                Problem(
-                    display,
-                    f"public file reproduces the hidden gold of track '{probe.name}'",
-                    expected="no hidden gold in public files",
-                    found=f"the gold of {share:.0%} of its items, {how}",
-                    hint=HINT,
-                )
-            )
+            message = f"public file reproduces the hidden gold of track '{probe.name}'"
+            problems.append(_leak(display, message, f"the gold of {share:.0%} of its items, {how}"))
 
 
-@dataclass
-class PublicItems:
-    """A public item file's items by texts (``text_key``) and, for items without texts (reference data
-    has none), by id."""
-
-    by_texts: Dict[tuple, dict]
-    by_id: Dict[str, dict]
-
-    @classmethod
-    def of(cls, items: List[dict]) -> "PublicItems":
-        by_texts: Dict[tuple, dict] = {}
-        for item in items:
-            if item.get("texts"):
-                by_texts.setdefault(text_key(item), item)
-        return cls(by_texts, {item["id"]: item for item in items if "texts" not in item})
-
-
-def _same_items(split: HiddenSplit, public: PublicItems) -> List[Tuple[dict, dict]]:
+def _same_items(split: HiddenSplit, items: List[dict]) -> List[Tuple[dict, dict]]:
     """(hidden item, public item) pairs that are the same item: the same texts, whatever the ids (a
-    copy under a new id is the same item), or the same id when the public item has no texts."""
+    copy under a new id is the same item), or the same id when the public item has no texts
+    (reference data has none)."""
+    by_texts: Dict[tuple, dict] = {}
+    for item in items:
+        if item.get("texts"):
+            by_texts.setdefault(text_key(item), item)
+    by_id = {item["id"]: item for item in items if "texts" not in item}
     shared = []
     for item, key in zip(split.items, split.text_keys):
-        other = public.by_texts.get(key) if any(key) else None
-        other = other or public.by_id.get(item["id"])
+        other = by_texts.get(key) if any(key) else None
+        other = other or by_id.get(item["id"])
         if other is not None:
             shared.append((item, other))
     return shared
@@ -697,9 +673,8 @@ def _scan_items(
     """A public item file with gold fields (a starting kit's reference data, a training file, a public
     file) must not carry the hidden gold of most items of a track (e.g. dev and test share items, or
     test items copied under new ids), even with some items left out (``_same_items``)."""
-    public = PublicItems.of(items)
     for track_id, split in hidden.items():
-        shared = _same_items(split, public)
+        shared = _same_items(split, items)
         if len(shared) < MIN_ITEMS:
             continue
         try:
@@ -709,16 +684,12 @@ def _scan_items(
         except (KitError, ValueError, IndexError, KeyError):
             continue  # not this track's items (other fields or annotators): nothing of its gold
         if share >= LEAK_SHARE_MIN:
-            problems.append(
-                Problem(
-                    display,
-                    f"public item file carries the hidden gold of track '{track_id}'",
-                    expected="no hidden gold in public files",
-                    found=f"{share:.0%} of items exact",
-                    hint="dev and test may not share items when the dev gold is public; "
-                    "set 'public_gold: false' on the practice phase",
-                )
+            message = f"public item file carries the hidden gold of track '{track_id}'"
+            hint = (
+                "dev and test may not share items when the dev gold is public; "
+                "set 'public_gold: false' on the practice phase"
             )
+            problems.append(_leak(display, message, f"{share:.0%} of items exact", hint))
 
 
 @dataclass

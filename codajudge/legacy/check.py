@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
-
-from typing import Dict, List, Tuple
+from typing import List, Tuple
 
 from ..bundle.check.findings import (
     Findings,
@@ -18,6 +17,7 @@ from ..bundle.check.findings import (
     check_in_bundle,
     check_page_file,
     check_text,
+    inputs_by_reference,
     is_int,
     parse_date,
 )
@@ -179,12 +179,6 @@ def _phase_references(doc: dict) -> List[Tuple[str, str]]:
     return [(str(p.get("label")), p["reference_data"]) for p in phases if p.get("reference_data")]
 
 
-def _inputs_of(doc: dict) -> Dict[str, str]:
-    rows = [p for p in (doc.get("phases") or {}).values() if isinstance(p, dict)]
-    pairs = [(row.get("reference_data"), row.get("input_data")) for row in rows]
-    return {ref: inp for ref, inp in pairs if isinstance(ref, str) and isinstance(inp, str)}
-
-
 def _published_paths(doc: dict) -> List[str]:
     """The pages, and each phase's starting kit, public data and input data."""
     values = list((doc.get("html") or {}).values())
@@ -200,7 +194,7 @@ PLATFORM = Platform(
     check=check,
     score_keys=_score_keys,
     phase_references=_phase_references,
-    inputs_of=_inputs_of,
+    inputs_of=lambda doc: inputs_by_reference((doc.get("phases") or {}).values()),
     published_paths=_published_paths,
     has_phase_ends=False,
 )

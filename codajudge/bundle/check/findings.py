@@ -58,6 +58,12 @@ class Platform:
     has_phase_ends: bool
 
 
+def inputs_by_reference(rows) -> Dict[str, str]:
+    """reference_data path -> the input_data path of the same task (or phase) among ``rows``."""
+    pairs = [(r.get("reference_data"), r.get("input_data")) for r in rows if isinstance(r, dict)]
+    return {ref: inp for ref, inp in pairs if isinstance(ref, str) and isinstance(inp, str)}
+
+
 def relative_path(root: Path, value) -> Optional[Path]:
     """A path inside the bundle, or None when it is absolute or leaves the bundle."""
     if not isinstance(value, str) or not value.strip() or os.path.isabs(value):
