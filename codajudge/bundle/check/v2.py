@@ -295,16 +295,13 @@ def _check_phase_limits(phase: dict, where: str, findings: Findings, has_queue: 
         )
 
 
-def _score_keys(doc: dict) -> List[str]:
-    return score_keys((doc.get("leaderboards") or [{}])[0])
-
-
 def scored_tasks(doc: dict) -> Iterator[Tuple[dict, dict]]:
-    """(phase, task) of every task with reference data, in phase order."""
-    tasks = {t.get("index"): t for t in doc.get("tasks") or [] if isinstance(t, dict)}
-    for phase in sorted(doc.get("phases") or [], key=lambda p: p.get("index", 0)):
-        for ref in phase.get("tasks") or []:
-            if tasks.get(ref, {}).get("reference_data"):
+    """(phase, task) of every task with reference data, in phase order (of a bundle whose yaml
+    the v2 check found sound)."""
+    tasks = {task["index"]: task for task in doc["tasks"]}
+    for phase in sorted(doc["phases"], key=lambda p: p["index"]):
+        for ref in phase["tasks"]:
+            if tasks[ref].get("reference_data"):
                 yield phase, tasks[ref]
 
 
@@ -331,7 +328,7 @@ PLATFORM = Platform(
     versions=("2",),
     version_text="2",
     check=check,
-    score_keys=_score_keys,
+    score_keys=lambda doc: score_keys(doc["leaderboards"][0]),
     phase_references=_phase_references,
     inputs_of=lambda doc: inputs_by_reference(doc.get("tasks") or []),
     published_paths=_published_paths,
