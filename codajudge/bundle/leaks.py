@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
+from scipy.stats import rankdata
 
 from .. import kinds
 from ..errors import ConfigError, KitError, Problem
@@ -65,8 +66,6 @@ ID_BITS = 20
 PERFECT = 0.999  # |r| or |rho| at least this: perfect up to the rounding of the written values
 MIN_CORRELATED = 20  # a correlation of PERFECT on fewer items could be chance
 MAX_SCANNED_BYTES = 64 * 1024 * 1024
-#: The gold's runs as a 2**20-bit table: a file's runs mostly miss it at one look-up.
-FILTER_BITS = 20
 HINT = (
     "remove the file, or mark the phase's gold public on purpose, or (a file published on "
     "purpose) declare its path with the reason in the edition's 'known_leaks'"
@@ -185,28 +184,26 @@ class Stream:
     lines: np.ndarray
     values: np.ndarray
 
-    def by_column(self) -> List[np.ndarray]:
-        """The values read as a table, column after column: the first value of every line, then the
-        second, ...; and again counting from each line's end (rows of different lengths)."""
-        if not len(self.lines):
-            return []
-        starts = np.flatnonzero(np.r_[True, self.lines[1:] != self.lines[:-1]])
-        sizes = np.diff(np.r_[starts, len(self.lines)])
-        from_start = np.arange(len(self.lines)) - np.repeat(starts, sizes)
-        from_end = np.repeat(sizes, sizes) - 1 - from_start
-        return [self.values[np.lexsort((self.lines, index))] for index in (from_start, from_end)]
+    def _line_starts(self) -> np.ndarray:
+        """The index of each line's first value."""
+        return np.flatnonzero(np.r_[True, self.lines[1:] != self.lines[:-1]])
 
-    def line_ends(self) -> List[np.ndarray]:
-        """The first and the last value of each line that has one."""
-        if not len(self.lines):
-            return []
-        starts = np.flatnonzero(np.r_[True, self.lines[1:] != self.lines[:-1]])
-        ends = np.r_[starts[1:], len(self.lines)] - 1
-        return [self.values[starts], self.values[ends]]
+    def by_column(self) -> np.ndarray:
+        """The values read as a table, column after column: the first value of every line, then the
+        second, ..."""
+        starts = self._line_starts()
+        sizes = np.diff(np.r_[starts, len(self.lines)])
+        column = np.arange(len(self.lines)) - np.repeat(starts, sizes)
+        return self.values[np.lexsort((self.lines, column))]
+
+    def line_ends(self) -> np.ndarray:
+        """The last value of each line that has one."""
+        ends = np.r_[self._line_starts()[1:], len(self.lines)] - 1
+        return self.values[ends[ends >= 0]]
 
     def in_order(self) -> List[np.ndarray]:
         """The values in the text's order, and column after column (``by_column``)."""
-        return [self.values, *self.by_column()]
+        return [self.values, self.by_column()]
 
 
 class TextValues:
@@ -309,13 +306,6 @@ def id_columns(stream: Stream, positions: np.ndarray, lines: np.ndarray) -> Dict
 ID_COLUMNS = 4  # id_columns
 
 
-def _ranks(values: np.ndarray) -> np.ndarray:
-    """Average ranks (ties share the mean of their ranks), as Spearman's rho uses."""
-    _, inverse, counts = np.unique(values, return_inverse=True, return_counts=True)
-    upper = np.cumsum(counts)
-    return (upper - (counts - 1) / 2.0)[inverse]
-
-
 def _abs_correlation(x: np.ndarray, y: np.ndarray) -> float:
     """|Pearson r|, 0 when either side is constant (no correlation to speak of)."""
     x, y = x - x.mean(), y - y.mean()
@@ -327,7 +317,7 @@ def perfectly_correlated(gold: np.ndarray, values: np.ndarray) -> bool:
     """Pearson |r| or Spearman |rho| of ``values`` with ``gold`` at least ``PERFECT``."""
     if _abs_correlation(gold, values) >= PERFECT:
         return True
-    return _abs_correlation(_ranks(gold), _ranks(values)) >= PERFECT
+    return _abs_correlation(rankdata(gold), rankdata(values)) >= PERFECT
 
 
 def best_relabelling(gold: np.ndarray, tokens: np.ndarray) -> int:
@@ -412,17 +402,22 @@ def encoded_by_id(probe: Probe, text: TextValues) -> Tuple[float, str]:
 # --- by order --------------------------------------------------------------------------------------
 
 
+def _hash_columns(columns: Iterator[np.ndarray], m: int) -> np.ndarray:
+    """A 64-bit hash of each of ``m`` runs, from the columns of their codes (the j-th code of every
+    run, for j = 0, 1, ...)."""
+    if m <= 0:
+        return np.zeros(0, dtype=np.uint64)
+    h = np.zeros(m, dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for column in columns:
+            h = h * np.uint64(1_000_003) + column.astype(np.uint64) + np.uint64(0x9E3779B97F4A7C15)
+    return h
+
+
 def run_hashes(values: np.ndarray, k: int) -> np.ndarray:
     """A 64-bit hash of every run of ``k`` consecutive values."""
     m = len(values) - k + 1
-    if m <= 0:
-        return np.zeros(0, dtype=np.uint64)
-    data = values.astype(np.uint64)
-    h = np.zeros(m, dtype=np.uint64)
-    with np.errstate(over="ignore"):
-        for j in range(k):
-            h = h * np.uint64(1_000_003) + data[j : j + m] + np.uint64(0x9E3779B97F4A7C15)
-    return h
+    return _hash_columns((values[j : j + m] for j in range(k)), m)
 
 
 def step_codes(values: np.ndarray) -> np.ndarray:
@@ -439,88 +434,51 @@ def repeat_hashes(values: np.ndarray, k: int) -> np.ndarray:
     same = values[order[1:]] == values[order[:-1]]
     gaps[order[1:][same]] = (order[1:] - order[:-1])[same]
     m = len(gaps) - k + 1
-    if m <= 0:
-        return np.zeros(0, dtype=np.uint64)
-    h = np.zeros(m, dtype=np.uint64)
-    with np.errstate(over="ignore"):
-        for j in range(k):
-            window = gaps[j : j + m]
-            code = np.where(window <= j, window, 0).astype(np.uint64)  # repeats inside the run
-            h = h * np.uint64(1_000_003) + code + np.uint64(0x9E3779B97F4A7C15)
-    return h
+    windows = (gaps[j : j + m] for j in range(k))
+    # a repeat of a value before the run is no repeat inside it
+    inside = (np.where(window <= j, window, 0) for j, window in enumerate(windows))
+    return _hash_columns(inside, m)
 
 
 def runs_found(gold_runs: np.ndarray, file_runs: Iterator[np.ndarray]) -> np.ndarray:
-    """Which of ``gold_runs`` occur among the arrays of ``file_runs`` (a mask over ``gold_runs``).
-    Each file hash is looked up in a bit table of the gold's few hashes, and the rare hits in their
-    sorted list: O(n + hits log g) per file array, no set of the file's runs."""
-    table = np.unique(gold_runs)
-    seen = np.zeros(len(table), dtype=bool)
-    mask = np.uint64((1 << FILTER_BITS) - 1)
-    bits = np.zeros(1 << FILTER_BITS, dtype=bool)
-    bits[table & mask] = True
+    """Which of ``gold_runs`` occur among the arrays of ``file_runs`` (a mask over ``gold_runs``)."""
+    seen = np.zeros(len(gold_runs), dtype=bool)
     for hashes in file_runs:
-        candidates = hashes[bits[hashes & mask]]
-        if len(candidates):
-            at = np.minimum(np.searchsorted(table, candidates), len(table) - 1)
-            seen[at[table[at] == candidates]] = True
-    return seen[np.searchsorted(table, gold_runs)] if len(table) else seen
-
-
-@dataclass(frozen=True)
-class Reading:
-    """One way a track's gold may be written in order: the codes compared (``encode``: values ->
-    codes), how runs of them are hashed, the gold's orientations (a decreasing map reverses the
-    steps), the bits a run must carry beyond ``ORDER_BITS`` (the maps tested), and the file's streams
-    that may carry it."""
-
-    how: str
-    encode: Callable[[np.ndarray], np.ndarray]
-    hashes: Callable[[np.ndarray, int], np.ndarray]
-    orientations: Callable[[np.ndarray], List[np.ndarray]]
-    extra_bits: Callable[[Probe], float]
-    streams: Callable[[TextValues, Probe], List[np.ndarray]]
-
-
-def _as_is(values: np.ndarray) -> np.ndarray:
-    return values
-
-
-def _no_bits(probe: Probe) -> float:
-    return 0.0
+        seen |= np.isin(gold_runs, hashes)
+    return seen
 
 
 def _label_streams(text: TextValues, probe: Probe) -> List[np.ndarray]:
     """The probe's labels and the numbers' tokens (indices) in order and by column, and any token
-    first or last on its line (letters, other names)."""
+    last on its line (letters, other names)."""
     streams = text.labels(probe).in_order() + text.number_codes.in_order()
-    return streams + text.token_stream.line_ends()
+    return streams + [text.token_stream.line_ends()]
 
 
-EXACT = Reading(
-    "in their order",
-    _as_is,
-    run_hashes,
-    lambda codes: [codes],
-    _no_bits,
-    lambda text, probe: text.exact(probe).in_order(),
-)
+@dataclass(frozen=True)
+class Reading:
+    """One way a track's gold may be written in order, and the file's streams that may carry it."""
+
+    how: str
+    #: compare the steps between values (what a strictly monotone map keeps), in both directions
+    steps: bool
+    #: hash runs by their repetition pattern (what a relabelling keeps); a run must then carry the
+    #: relabellings' bits beyond ``ORDER_BITS``
+    relabelled: bool
+    streams: Callable[[TextValues, Probe], List[np.ndarray]]
+
+    def encode(self, values: np.ndarray) -> np.ndarray:
+        return step_codes(values) if self.steps else values
+
+    def hashes(self, codes: np.ndarray, k: int) -> np.ndarray:
+        return repeat_hashes(codes, k) if self.relabelled else run_hashes(codes, k)
+
+
+EXACT = Reading("in their order", False, False, lambda text, probe: text.exact(probe).in_order())
 MONOTONE = Reading(
-    "transformed, in their order",
-    step_codes,
-    run_hashes,
-    lambda codes: [codes, 2 - codes],
-    _no_bits,
-    lambda text, probe: text.numbers.in_order(),
+    "transformed, in their order", True, False, lambda text, probe: text.numbers.in_order()
 )
-RELABELLED = Reading(
-    "transformed, in their order",
-    _as_is,
-    repeat_hashes,
-    lambda codes: [codes],
-    relabelling_bits,
-    _label_streams,
-)
+RELABELLED = Reading("transformed, in their order", False, True, _label_streams)
 
 
 @dataclass(frozen=True)
@@ -536,28 +494,26 @@ class GoldRuns:
 
 def gold_runs(probe: Probe, reading: Reading) -> Optional[GoldRuns]:
     """The gold's runs, or None when it has too few values for runs that cannot match by chance
-    (the by-id reading alone decides). Computed once per probe and reading."""
-    if reading not in probe.runs:
-        probe.runs[reading] = _gold_runs(probe, reading)
-    return probe.runs[reading]
-
-
-def _gold_runs(probe: Probe, reading: Reading) -> Optional[GoldRuns]:
+    (the by-id reading alone decides)."""
     codes = reading.encode(probe.gold)
     bits = entropy_bits(codes)
     if bits <= 0:
         return None
-    k = max(3, math.ceil((ORDER_BITS + reading.extra_bits(probe)) / bits))
+    extra_bits = relabelling_bits(probe) if reading.relabelled else 0.0
+    k = max(3, math.ceil((ORDER_BITS + extra_bits) / bits))
     if len(codes) < 4 * k:
         return None
-    oriented = [reading.hashes(c, k) for c in reading.orientations(codes)]
+    orientations = [codes, 2 - codes] if reading.steps else [codes]
+    oriented = [reading.hashes(c, k) for c in orientations]
     span = k + len(probe.gold) - len(codes)
     return GoldRuns(k, np.concatenate(oriented), len(oriented[0]), span)
 
 
 def share_by_order(probe: Probe, text: TextValues, reading: Reading) -> float:
     """Share of the probe's items whose values all lie within runs of the gold found in the file."""
-    runs = gold_runs(probe, reading)
+    if reading not in probe.runs:  # computed once per probe and reading
+        probe.runs[reading] = gold_runs(probe, reading)
+    runs = probe.runs[reading]
     if runs is None:
         return 0.0
     streams = reading.streams(text, probe)
@@ -634,9 +590,8 @@ def _candidates(root: Path) -> List[Path]:
 
 
 def _check_item_file(path: Path, display: str, problems: List[Problem]) -> None:
-    for number, line in enumerate(
-        path.read_text(encoding="utf-8").split("\n"), start=1
-    ):  # not splitlines: U+2028 is text
+    lines = path.read_text(encoding="utf-8").split("\n")  # not splitlines: U+2028 is text
+    for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         record = json.loads(line)
@@ -655,6 +610,12 @@ def _check_item_file(path: Path, display: str, problems: List[Problem]) -> None:
             return
 
 
+def _leak(display: str, message: str, found: str, hint: str = HINT) -> Problem:
+    return Problem(
+        display, message, expected="no hidden gold in public files", found=found, hint=hint
+    )
+
+
 def _scan_submission(
     path: Path, display: str, hidden: Dict[str, HiddenSplit], problems: List[Problem]
 ) -> set:
@@ -670,15 +631,8 @@ def _scan_submission(
             continue
         share = exact_share(split.gold, prediction.values)
         if share >= SUBMISSION_SHARE:
-            problems.append(
-                Problem(
-                    display,
-                    f"public file reproduces the hidden gold of track '{track_id}'",
-                    expected="no hidden gold in public files",
-                    found=f"{share:.0%} of items exact",
-                    hint=HINT,
-                )
-            )
+            message = f"public file reproduces the hidden gold of track '{track_id}'"
+            problems.append(_leak(display, message, f"{share:.0%} of items exact"))
             leaked.add(track_id)
     return leaked
 
@@ -691,41 +645,23 @@ def _scan_content(path: Path, display: str, probes: List[Probe], problems: List[
         found = gold_in_text(probe, text)
         if found is not None:
             share, how = found
-            problems.append(
-                Problem(
-                    display,
-                    f"public file reproduces the hidden gold of track '{probe.name}'",
-                    expected="no hidden gold in public files",
-                    found=f"the gold of {share:.0%} of its items, {how}",
-                    hint=HINT,
-                )
-            )
+            message = f"public file reproduces the hidden gold of track '{probe.name}'"
+            problems.append(_leak(display, message, f"the gold of {share:.0%} of its items, {how}"))
 
 
-@dataclass
-class PublicItems:
-    """A public item file's items by texts (``text_key``) and, for items without texts (reference data
-    has none), by id."""
-
-    by_texts: Dict[tuple, dict]
-    by_id: Dict[str, dict]
-
-    @classmethod
-    def of(cls, items: List[dict]) -> "PublicItems":
-        by_texts: Dict[tuple, dict] = {}
-        for item in items:
-            if item.get("texts"):
-                by_texts.setdefault(text_key(item), item)
-        return cls(by_texts, {item["id"]: item for item in items if "texts" not in item})
-
-
-def _same_items(split: HiddenSplit, public: PublicItems) -> List[Tuple[dict, dict]]:
+def _same_items(split: HiddenSplit, items: List[dict]) -> List[Tuple[dict, dict]]:
     """(hidden item, public item) pairs that are the same item: the same texts, whatever the ids (a
-    copy under a new id is the same item), or the same id when the public item has no texts."""
+    copy under a new id is the same item), or the same id when the public item has no texts
+    (reference data has none)."""
+    by_texts: Dict[tuple, dict] = {}
+    for item in items:
+        if item.get("texts"):
+            by_texts.setdefault(text_key(item), item)
+    by_id = {item["id"]: item for item in items if "texts" not in item}
     shared = []
     for item, key in zip(split.items, split.text_keys):
-        other = public.by_texts.get(key) if any(key) else None
-        other = other or public.by_id.get(item["id"])
+        other = by_texts.get(key) if any(key) else None
+        other = other or by_id.get(item["id"])
         if other is not None:
             shared.append((item, other))
     return shared
@@ -737,9 +673,8 @@ def _scan_items(
     """A public item file with gold fields (a starting kit's reference data, a training file, a public
     file) must not carry the hidden gold of most items of a track (e.g. dev and test share items, or
     test items copied under new ids), even with some items left out (``_same_items``)."""
-    public = PublicItems.of(items)
     for track_id, split in hidden.items():
-        shared = _same_items(split, public)
+        shared = _same_items(split, items)
         if len(shared) < MIN_ITEMS:
             continue
         try:
@@ -749,16 +684,12 @@ def _scan_items(
         except (KitError, ValueError, IndexError, KeyError):
             continue  # not this track's items (other fields or annotators): nothing of its gold
         if share >= LEAK_SHARE_MIN:
-            problems.append(
-                Problem(
-                    display,
-                    f"public item file carries the hidden gold of track '{track_id}'",
-                    expected="no hidden gold in public files",
-                    found=f"{share:.0%} of items exact",
-                    hint="dev and test may not share items when the dev gold is public; "
-                    "set 'public_gold: false' on the practice phase",
-                )
+            message = f"public item file carries the hidden gold of track '{track_id}'"
+            hint = (
+                "dev and test may not share items when the dev gold is public; "
+                "set 'public_gold: false' on the practice phase"
             )
+            problems.append(_leak(display, message, f"{share:.0%} of items exact", hint))
 
 
 @dataclass

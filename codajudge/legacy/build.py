@@ -104,15 +104,22 @@ def _table(rows: List[str]) -> List[str]:
     return out + ["</table>"]
 
 
+#: How each kind of block is written from its lines: a paragraph, a list's items, a table's rows.
+BLOCKS = {
+    "paragraph": lambda lines: [f"<p>{_inline(' '.join(lines))}</p>"],
+    "list": lambda lines: ["<ul>" + "".join(f"<li>{_inline(i)}</li>" for i in lines) + "</ul>"],
+    "table": _table,
+}
+
+
 class _HtmlBlocks:
     """The HTML of a page read line by line: the blocks written so far, and the paragraph, list or
     table still open (a block is written when a line of another kind, a blank or a heading ends it)."""
 
     def __init__(self) -> None:
         self.out: List[str] = []
-        self.paragraph: List[str] = []
-        self.items: List[str] = []
-        self.table: List[str] = []
+        self.kind: Optional[str] = None  # of the open block, a key of BLOCKS
+        self.lines: List[str] = []
         self.code: Optional[List[str]] = None  # the lines of an open ``` block, kept verbatim
 
     def feed(self, line: str) -> None:
@@ -135,17 +142,15 @@ class _HtmlBlocks:
         self.code = None
 
     def flush(self) -> None:
-        if self.paragraph:
-            self.out.append(f"<p>{_inline(' '.join(self.paragraph))}</p>")
-            self.paragraph.clear()
-        if self.items:
-            self.out.append(
-                "<ul>" + "".join(f"<li>{_inline(i)}</li>" for i in self.items) + "</ul>"
-            )
-            self.items.clear()
-        if self.table:
-            self.out.extend(_table(self.table))
-            self.table.clear()
+        if self.lines:
+            self.out.extend(BLOCKS[self.kind](self.lines))
+        self.kind, self.lines = None, []
+
+    def _append(self, kind: str, text: str) -> None:
+        if kind != self.kind:
+            self.flush()
+        self.kind = kind
+        self.lines.append(text)
 
     def add(self, line: str) -> None:
         stripped = line.strip()
@@ -161,19 +166,13 @@ class _HtmlBlocks:
             level = len(heading.group(1))
             self.out.append(f"<h{level}>{_inline(heading.group(2))}</h{level}>")
         elif stripped.startswith("|"):
-            if not self.table:
-                self.flush()
-            self.table.append(stripped)
+            self._append("table", stripped)
         elif re.match(r"[-*]\s+", stripped):
-            if self.paragraph or self.table:
-                self.flush()
-            self.items.append(re.sub(r"^[-*]\s+", "", stripped))
-        elif self.items and line.startswith((" ", "\t")):
-            self.items[-1] += " " + stripped  # continuation of a list item
+            self._append("list", re.sub(r"^[-*]\s+", "", stripped))
+        elif self.kind == "list" and line.startswith((" ", "\t")):
+            self.lines[-1] += " " + stripped  # continuation of a list item
         else:
-            if self.items or self.table:
-                self.flush()
-            self.paragraph.append(stripped)
+            self._append("paragraph", stripped)
 
 
 def markdown_to_html(text: str, title: str) -> str:
@@ -210,8 +209,8 @@ def page_texts(edition: Edition, v2_root: Path) -> Dict[str, tuple]:
     return pages
 
 
-def _next_day_before(phase: Phase) -> str:
-    return (phase.start - dt.timedelta(days=1)).strftime(DATE_FORMAT)
+def _day_before(start: dt.datetime) -> str:
+    return (start - dt.timedelta(days=1)).strftime(DATE_FORMAT)
 
 
 def legacy_timeline_page(edition: Edition) -> str:
@@ -225,7 +224,7 @@ def legacy_timeline_page(edition: Edition) -> str:
             phase=phase.name,
             start=phase.date_text("start"),
             until=following.date_text("start") if following else last_end,
-            ends=_next_day_before(following) if following else last_end,
+            ends=_day_before(following.start) if following else last_end,
             split=phase.split,
             limits=submission_limits(prose, phase),
         )

@@ -8,21 +8,21 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
+from typing import List, Tuple
 
-from typing import Dict, List, Tuple
-
-from ..bundle.check.findings import Findings
-from ..bundle.check.leaderboard import check_leaderboard
-from ..bundle.check.platform import Platform
-from ..bundle.check.programs import PROGRAMS, check_program
-from ..bundle.check.values import (
+from ..bundle.check.findings import (
+    Findings,
+    Platform,
     check_image,
     check_in_bundle,
     check_page_file,
     check_text,
+    inputs_by_reference,
     is_int,
     parse_date,
 )
+from ..bundle.check.leaderboard import check_leaderboard
+from ..bundle.check.programs import PROGRAMS, check_program
 
 DATA = ("reference_data", "input_data", "public_data", "starting_kit")
 
@@ -170,19 +170,13 @@ def _check_leaderboard(board, findings: Findings) -> None:
 
 
 def _score_keys(doc: dict) -> List[str]:
-    columns = (doc.get("leaderboard") or {}).get("columns") or {}
-    return [str(k) for k, v in columns.items() if not (v or {}).get("computed")]
+    columns = doc["leaderboard"]["columns"]  # the checks found every column a mapping
+    return [str(k) for k, v in columns.items() if not v.get("computed")]
 
 
 def _phase_references(doc: dict) -> List[Tuple[str, str]]:
     phases = sorted((doc.get("phases") or {}).values(), key=lambda p: p["phasenumber"])
     return [(str(p.get("label")), p["reference_data"]) for p in phases if p.get("reference_data")]
-
-
-def _inputs_of(doc: dict) -> Dict[str, str]:
-    rows = [p for p in (doc.get("phases") or {}).values() if isinstance(p, dict)]
-    pairs = [(row.get("reference_data"), row.get("input_data")) for row in rows]
-    return {ref: inp for ref, inp in pairs if isinstance(ref, str) and isinstance(inp, str)}
 
 
 def _published_paths(doc: dict) -> List[str]:
@@ -200,7 +194,7 @@ PLATFORM = Platform(
     check=check,
     score_keys=_score_keys,
     phase_references=_phase_references,
-    inputs_of=_inputs_of,
+    inputs_of=lambda doc: inputs_by_reference((doc.get("phases") or {}).values()),
     published_paths=_published_paths,
     has_phase_ends=False,
 )

@@ -3,18 +3,18 @@
 A bundle (a folder or a zip) is opened read-only; every problem becomes one line ``where: what is
 wrong; expected ...; found ...``. The checks, one module each:
 
-- ``opening``: the zip's root holds ``competition.yaml``, no member escapes it;
+- ``opening``: the zip's root holds ``competition.yaml``, no member escapes it, the yaml loads;
 - ``v2``: the Codabench v2 yaml (keys and types, pages, tasks, solutions, phases and their dates);
 - ``leaderboard``: the leaderboard and its columns, as Codabench's serializers validate them;
 - ``programs``: every program folder or zip has ``metadata.yaml``/``metadata`` with a command whose
   script exists;
-- ``platform``: what the checker reads from one form of ``competition.yaml`` (``v2.PLATFORM``; the
-  CodaLab v1.5 form is ``codajudge.legacy.check.PLATFORM``, which the command line adds);
-- ``scores``: the leaderboard's keys against what the scorer writes for a perfect submission;
-- ``gold_leaks``: no public file carries a phase's hidden gold (the builder's own check), and no
-  hidden phase's gold is in the starting kit;
-- ``rescored``: no hidden-gold phase scores items a later hidden-gold phase scores before the
-  evaluation ends (``phase_gold``'s third rule, on Codabench v2 bundles).
+- ``findings``: the problems found, the typed checks on values, and what the checker reads from one
+  form of ``competition.yaml`` (``Platform``: ``v2.PLATFORM``; the CodaLab v1.5 form is
+  ``codajudge.legacy.check.PLATFORM``, which the command line adds);
+- ``content``: the leaderboard's keys against what the scorer writes for a perfect submission; no
+  public file carries a phase's hidden gold (the builder's own check), and no hidden phase's gold
+  is in the starting kit; no hidden-gold phase scores items a later hidden-gold phase scores before
+  the evaluation ends (``phase_gold``'s third rule, on Codabench v2 bundles).
 """
 
 from __future__ import annotations
@@ -23,10 +23,8 @@ from pathlib import Path
 from typing import List, Sequence
 
 from . import v2
-from .findings import Findings
-from .opening import opened_bundle
-from .platform import Platform
-from .yamlfile import load_competition_yaml
+from .findings import Findings, Platform
+from .opening import load_competition_yaml, opened_bundle
 
 
 def check_bundle(path: Path, platforms: Sequence[Platform] = (v2.PLATFORM,)) -> List[str]:

@@ -1,14 +1,22 @@
 """What only the kit can check: each phase's reference data scored as a perfect submission (its keys
-must be the leaderboard's, every metric at its best), and no public file carrying hidden gold."""
+must be the leaderboard's, every metric at its best), no public file carrying hidden gold, and the
+phases against ``phase_gold``'s third rule: before the evaluation ends, no hidden-gold phase scores
+items that a later hidden-gold phase scores (Codabench v2 bundles; a post-campaign phase, one
+starting after the evaluation ends, is exempt). Items are the same when their texts are
+(``text_key``, the texts read from the task's input data), or their ids when the input data has no
+texts for them."""
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import shutil
 import tempfile
 import zipfile
+from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Set
 
 from ...errors import KitError
 from ...formats.archive import safe_extract
@@ -16,12 +24,10 @@ from ...formats.items import read_items
 from ...scoring import load_gold
 from ...spec import read_spec
 from ..build import imperfect_scores, score_gold
-from ..leaks import HiddenSplit, check_public_tree, read_known_leaks
-from .findings import Findings
-from .opening import relative_path
-from .platform import Platform
+from ..leaks import HiddenSplit, check_public_tree, read_known_leaks, text_key
+from ..phase_gold import later_hidden_pairs
+from .findings import Findings, Platform, parse_date, relative_path
 from .v2 import scored_tasks
-from .rescored import ScoredPhase, check_rescored, item_key, phase_dates
 
 
 def _gold_digest(folder: Path) -> str:
@@ -31,36 +37,87 @@ def _gold_digest(folder: Path) -> str:
     return digest.hexdigest()
 
 
+def _extracted(path: Path, work: Path) -> Path:
+    """A folder of the bundle as it is, a zip extracted into a new folder of ``work``."""
+    if not path.is_file():
+        return path
+    target = work / str(len(list(work.iterdir())))
+    with zipfile.ZipFile(path) as archive:
+        archive.extractall(target)
+    return target
+
+
+def _input_folder(root: Path, value: Optional[str], work: Path) -> Optional[Path]:
+    """The folder of a task's input data (a zip is extracted into ``work``), None without one."""
+    path = relative_path(root, value) if value else None
+    if path is None or not path.exists():
+        return None
+    if path.is_file():
+        target = work / str(len(list(work.iterdir())))
+        try:
+            safe_extract(path, target, str(value))
+        except KitError:
+            return None
+        path = target
+    return path
+
+
+@dataclass
+class Reference:
+    """A scored phase's reference data: ``where`` its path in the bundle, ``folder`` its files (a
+    zip extracted), ``inputs`` the folder of the same task's input data (None without one)."""
+
+    where: str
+    folder: Path
+    inputs: Optional[Path]
+
+    @cached_property
+    def spec(self):
+        return read_spec(self.folder)
+
+    def items(self, dataset: str) -> List[dict]:
+        """The items of ``dataset`` (reference data holds no texts), with the texts of the input
+        items of the same ids, so that a public file holding them under new ids is found by its
+        texts; the items as they are without them."""
+        where = f"{self.where}/{dataset}.jsonl"
+        items = read_items(self.folder / f"{dataset}.jsonl", where, texts=False)
+        path = self.inputs / f"{dataset}.jsonl" if self.inputs is not None else None
+        if path is None or not path.is_file():
+            return items
+        try:
+            texts = {it["id"]: it["texts"] for it in read_items(path, str(path), texts=False)}
+        except (KitError, UnicodeDecodeError, KeyError):
+            return items
+        return [dict(it, texts=texts[it["id"]]) if it["id"] in texts else it for it in items]
+
+
 def check_content(doc: dict, root: Path, findings: Findings, platform: Platform) -> None:
     work = Path(tempfile.mkdtemp(prefix="codajudge-check-content-"))
     try:
-        folders = _reference_folders(platform.phase_references(doc), root, work, findings)
+        references = _references(doc, platform, root, work, findings)
         expected = platform.score_keys(doc)
-        for name, (where, folder) in folders.items():
-            _check_perfect_submission(where, folder, expected, findings)
+        for reference in references.values():
+            _check_perfect_submission(reference.where, reference.folder, expected, findings)
         if not findings.problems:
-            _check_leaks(doc, platform, root, folders, work, findings)
+            _check_leaks(doc, platform, root, references, work, findings)
         if not findings.problems and platform.has_phase_ends:
-            scored = _scored_phases(doc, platform.inputs_of(doc), root, folders, work)
-            check_rescored(scored, findings)
+            check_rescored(_scored_phases(doc, references), findings)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def _reference_folders(
-    references: List[Tuple[str, str]], root: Path, work: Path, findings: Findings
-) -> Dict[str, Tuple[str, Path]]:
-    folders: Dict[str, Tuple[str, Path]] = {}
-    for phase, value in references:
+def _references(
+    doc: dict, platform: Platform, root: Path, work: Path, findings: Findings
+) -> Dict[str, Reference]:
+    """reference_data path -> its Reference, for every scored phase's that has a task.json."""
+    inputs = platform.inputs_of(doc)
+    references: Dict[str, Reference] = {}
+    for phase, value in platform.phase_references(doc):
         path = relative_path(root, value)
-        if value in folders or path is None:
+        if value in references or path is None:
             continue
-        if path.is_file():
-            target = work / f"ref{len(folders)}"
-            with zipfile.ZipFile(path) as archive:
-                archive.extractall(target)
-            path = target
-        if not (path / "task.json").is_file():
+        folder = _extracted(path, work)
+        if not (folder / "task.json").is_file():
             findings.add(
                 str(value),
                 f"reference data of phase {phase!r} has no task.json, which the scoring "
@@ -68,8 +125,9 @@ def _reference_folders(
                 hint="build the bundle with codajudge build",
             )
             continue
-        folders[value] = (str(value), path)
-    return folders
+        public = _input_folder(root, inputs.get(value), work)
+        references[value] = Reference(str(value), folder, public)
+    return references
 
 
 def _check_perfect_submission(
@@ -102,26 +160,29 @@ def _check_perfect_submission(
 
 
 def _check_leaks(
-    doc: dict, platform: Platform, root: Path, folders, work: Path, findings: Findings
+    doc: dict,
+    platform: Platform,
+    root: Path,
+    references: Dict[str, Reference],
+    work: Path,
+    findings: Findings,
 ) -> None:
     public_gold = _public_gold_digests(root, work)
     hidden: Dict[str, HiddenSplit] = {}
     seen = set()
-    inputs = platform.inputs_of(doc)
-    for value, (where, folder) in folders.items():
-        digest = _gold_digest(folder)
-        spec = read_spec(folder)
+    for reference in references.values():
+        digest = _gold_digest(reference.folder)
+        spec = reference.spec
         if spec.hide_gold and digest in public_gold:
-            _hidden_gold_in_kit(where, spec.phase, public_gold[digest], findings)
+            _hidden_gold_in_kit(reference.where, spec.phase, public_gold[digest], findings)
             continue
         if digest in public_gold or digest in seen:
             continue
         seen.add(digest)
-        golds = load_gold(spec, folder)
-        public = _input_folder(root, inputs.get(value), work)
+        golds = load_gold(spec, reference.folder)
         for track in spec.tracks:
-            items = _reference_items(folder, public, track.dataset, where)
-            hidden[f"{track.id} ({where})"] = HiddenSplit(golds[track.id], items)
+            items = reference.items(track.dataset)
+            hidden[f"{track.id} ({reference.where})"] = HiddenSplit(golds[track.id], items)
     if not hidden:
         return
     public = sorted(
@@ -140,73 +201,12 @@ def _check_leaks(
             )
 
 
-def _scored_phases(
-    doc: dict, inputs: Dict[str, str], root: Path, folders, work: Path
-) -> List[ScoredPhase]:
-    """The v2 phases with reference data, in order, the items of the hidden-gold ones read."""
-    scored = []
-    for phase, task in scored_tasks(doc):
-        value = task["reference_data"]
-        if value not in folders:
-            continue
-        where, folder = folders[value]
-        spec = read_spec(folder)
-        keys = {}
-        if spec.hide_gold:  # the public phases' items are not the rule's concern
-            public = _input_folder(root, inputs.get(value), work)
-            for dataset in {t.dataset for t in spec.tracks}:
-                items = _reference_items(folder, public, dataset, where)
-                keys[dataset] = {item_key(item) for item in items}
-        start, end = phase_dates(phase)
-        name = str(phase.get("name"))
-        scored.append(ScoredPhase(spec.phase, name, where, start, end, spec.hide_gold, keys))
-    return scored
-
-
-def _reference_items(folder: Path, public: Optional[Path], dataset: str, where: str) -> List[dict]:
-    """The items of ``dataset`` in a reference folder (which holds no texts), with their texts read
-    from the ``public`` input folder when there is one."""
-    items = read_items(folder / f"{dataset}.jsonl", f"{where}/{dataset}.jsonl", texts=False)
-    return _with_texts(items, public, dataset)
-
-
-def _input_folder(root: Path, value: Optional[str], work: Path) -> Optional[Path]:
-    """The folder of a task's input data (a zip is extracted into ``work``), None without one."""
-    path = relative_path(root, value) if value else None
-    if path is None or not path.exists():
-        return None
-    if path.is_file():
-        target = work / f"input{len(list(work.glob('input*')))}"
-        try:
-            safe_extract(path, target, str(value))
-        except KitError:
-            return None
-        path = target
-    return path
-
-
-def _with_texts(items: List[dict], public: Optional[Path], dataset: str) -> List[dict]:
-    """Reference items with the texts of the public input items of the same ids, so that a public
-    file holding them under new ids is found by its texts; the items as they are without them."""
-    path = public / f"{dataset}.jsonl" if public is not None else None
-    if path is None or not path.is_file():
-        return items
-    try:
-        texts = {it["id"]: it["texts"] for it in read_items(path, str(path), texts=False)}
-    except (KitError, UnicodeDecodeError, KeyError):
-        return items
-    return [dict(item, texts=texts[item["id"]]) if item["id"] in texts else item for item in items]
-
-
 def _public_gold_digests(root: Path, work: Path) -> Dict[str, str]:
     """Gold shipped on purpose in the starting kit (a public-gold phase's), by digest -> the kit's
     folder holding it."""
     kits = [(root / "starting_kit", "starting_kit")] if (root / "starting_kit").is_dir() else []
     if (root / "starting_kit.zip").is_file():
-        target = work / "starting_kit"
-        with zipfile.ZipFile(root / "starting_kit.zip") as archive:
-            archive.extractall(target)
-        kits.append((target, "starting_kit.zip"))
+        kits.append((_extracted(root / "starting_kit.zip", work), "starting_kit.zip"))
     return {
         _gold_digest(folder): f"{name}/reference_data/{folder.name}"
         for kit, name in kits
@@ -248,3 +248,70 @@ def check_reference_files(root: Path, findings: Findings) -> None:
                     expected=f"the gold of dataset '{dataset}', which {where}/task.json names",
                     hint="rebuild the bundle with codajudge build, or restore the file",
                 )
+
+
+@dataclass
+class ScoredPhase:
+    """One phase of the bundle with reference data: ``id`` its kit id (task.json's ``phase``),
+    ``where`` its reference data's path, ``keys`` dataset -> the keys of the items it scores (of a
+    hidden-gold phase only: the public phases' items are not the rule's concern)."""
+
+    id: str
+    name: str
+    where: str
+    start: Optional[dt.datetime]
+    end: Optional[dt.datetime]
+    hide_gold: bool
+    keys: Dict[str, Set[tuple]]
+
+
+def _scored_phases(doc: dict, references: Dict[str, Reference]) -> List[ScoredPhase]:
+    """The v2 phases with reference data, in order, the items of the hidden-gold ones read."""
+    scored = []
+    for phase, task in scored_tasks(doc):
+        reference = references.get(task["reference_data"])
+        if reference is None:
+            continue
+        spec = reference.spec
+        datasets = {t.dataset for t in spec.tracks} if spec.hide_gold else set()
+        keys = {d: {item_key(item) for item in reference.items(d)} for d in datasets}
+        start, end = phase_dates(phase)
+        name = str(phase.get("name"))
+        scored.append(
+            ScoredPhase(spec.phase, name, reference.where, start, end, spec.hide_gold, keys)
+        )
+    return scored
+
+
+def phase_dates(phase: dict) -> tuple:
+    """(start, end) of a v2 phase, None where absent (the v2 check has reported bad dates)."""
+    scratch = Findings()
+    return tuple(
+        parse_date(phase[key], key, scratch) if phase.get(key) not in (None, "") else None
+        for key in ("start", "end")
+    )
+
+
+def item_key(item: dict) -> tuple:
+    key = text_key(item)
+    return key if any(key) else ("id", str(item["id"]))
+
+
+def check_rescored(phases: List[ScoredPhase], findings: Findings) -> None:
+    """A finding for each (earlier, later) pair of hidden-gold phases, the later one not
+    post-campaign, that score items in common."""
+    dated = [p for p in phases if p.start is not None]
+    for earlier, later in later_hidden_pairs(dated):
+        shared = sum(len(keys & later.keys.get(d, set())) for d, keys in earlier.keys.items())
+        if not shared:
+            continue
+        findings.add(
+            earlier.where,
+            f"phase {earlier.name!r} scores {shared} items that the later phase {later.name!r} "
+            f"({later.where}) scores, both with gold hidden: the scores of its submissions would "
+            f"reveal the gold of phase {later.name!r} before the evaluation ends",
+            expected=f"phase {earlier.name!r} scoring no item of phase {later.name!r}",
+            hint="rebuild from an edition whose earlier phase scores items of its own (exclude, "
+            "sample; docs/participant-checks.md); a phase starting after the evaluation ends may "
+            "score them again",
+        )

@@ -1,8 +1,14 @@
-"""The problems found in a bundle, one line each."""
+"""The problems found in a bundle, one line each; the form of ``competition.yaml`` being checked
+(``Platform``); small typed checks on its values, and dates read as Codabench reads them (UTC)."""
 
 from __future__ import annotations
 
-from typing import List, Optional
+import datetime as dt
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Dict, List, Optional, Tuple
 
 from ...errors import HintLayout, Problem, problem_text
 
@@ -29,3 +35,167 @@ class Findings:
 
     def lines(self) -> List[str]:
         return list(self.problems)
+
+
+@dataclass(frozen=True)
+class Platform:
+    """One ``competition.yaml`` form, chosen by the yaml's ``version`` (a missing one reads "1")."""
+
+    versions: Tuple[str, ...]
+    #: The expected ``version`` as a message gives it.
+    version_text: str
+    #: The form's own rules: keys, pages, phases, programs, leaderboard.
+    check: Callable[[dict, Path, Findings], None]
+    #: The keys the scoring program must write (the leaderboard's columns it does not compute).
+    score_keys: Callable[[dict], List[str]]
+    #: (phase name, reference_data path) of every scored phase, in phase order.
+    phase_references: Callable[[dict], List[Tuple[str, str]]]
+    #: reference_data path -> the input_data path of the same task or phase.
+    inputs_of: Callable[[dict], Dict[str, str]]
+    #: What participants can see or their code can read: pages, kits, public and input data.
+    published_paths: Callable[[dict], List[str]]
+    #: Whether phases have end dates, so that phase_gold's rule on rescored items applies.
+    has_phase_ends: bool
+
+
+def inputs_by_reference(rows) -> Dict[str, str]:
+    """reference_data path -> the input_data path of the same task (or phase) among ``rows``."""
+    pairs = [(r.get("reference_data"), r.get("input_data")) for r in rows if isinstance(r, dict)]
+    return {ref: inp for ref, inp in pairs if isinstance(ref, str) and isinstance(inp, str)}
+
+
+def relative_path(root: Path, value) -> Optional[Path]:
+    """A path inside the bundle, or None when it is absolute or leaves the bundle."""
+    if not isinstance(value, str) or not value.strip() or os.path.isabs(value):
+        return None
+    full = (root / value).resolve()
+    base = root.resolve()
+    return full if full == base or base in full.parents else None
+
+
+UTC = dt.timezone.utc
+_FORMATS = ("%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M", "%Y-%m-%d")
+
+
+def is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_bool(mapping: dict, key: str, where: str, findings: Findings) -> None:
+    if key in mapping and not isinstance(mapping[key], bool):
+        findings.add(where, f"'{key}' must be true or false", found=repr(mapping[key]))
+
+
+def check_count(
+    mapping: dict, key: str, where: str, findings: Findings, positive: bool = False
+) -> None:
+    value = mapping.get(key)
+    if value is not None and (not is_int(value) or value < (1 if positive else 0)):
+        findings.add(
+            where, f"'{key}' must be an integer {'> 0' if positive else '>= 0'}", found=repr(value)
+        )
+
+
+def check_text(
+    mapping: dict, key: str, where: str, findings: Findings, limit: int, required: bool = True
+) -> None:
+    value = mapping.get(key)
+    if value is None or value == "":
+        if required:
+            findings.add(where, f"'{key}' is required")
+    elif isinstance(value, (list, dict, bool)):
+        findings.add(where, f"'{key}' must be text", found=type(value).__name__)
+    elif len(str(value)) > limit:
+        findings.add(
+            where,
+            f"'{key}' is longer than {limit} characters",
+            found=f"{len(str(value))} characters",
+        )
+
+
+def parse_date(value, where: str, findings: Findings) -> Optional[dt.datetime]:
+    """A quoted 'YYYY-MM-DD HH:MM:SS' (UTC). An unquoted YAML timestamp loses its time of day on
+    Codabench (it keeps only the date) and a UTC offset is ignored, so both are refused."""
+    if isinstance(value, dt.datetime):
+        findings.add(
+            where,
+            "unquoted date and time: Codabench keeps only its date (midnight UTC)",
+            expected=f"a quoted string such as '{value:%Y-%m-%d %H:%M:%S}'",
+            found=str(value),
+        )
+        return None
+    if isinstance(value, dt.date):
+        return dt.datetime.combine(value, dt.time(), tzinfo=UTC)
+    text = str(value).strip()
+    for fmt in _FORMATS:
+        try:
+            return dt.datetime.strptime(text, fmt).replace(tzinfo=UTC)
+        except ValueError:
+            continue
+    if re.search(r"(Z|[+-]\d\d:?\d\d)$", text):
+        findings.add(
+            where,
+            "date with a time zone: Codabench ignores the offset",
+            expected="UTC 'YYYY-MM-DD HH:MM:SS'",
+            found=repr(text),
+        )
+    else:
+        findings.add(where, "not a date", expected="'YYYY-MM-DD HH:MM:SS' (UTC)", found=repr(text))
+    return None
+
+
+def check_in_bundle(
+    root: Path, value, where: str, what: str, findings: Findings, zip_only: bool = False
+) -> Optional[Path]:
+    """A folder or zip inside the bundle (a plain file cannot be unpacked by the compute worker)."""
+    path = relative_path(root, value)
+    if path is None:
+        findings.add(where, f"{what} must be a relative path inside the bundle", found=repr(value))
+        return None
+    if not path.exists():
+        findings.add(where, f"{what} not found in the bundle", found=repr(value))
+        return None
+    if path.is_dir() and zip_only:
+        findings.add(
+            where, f"{what} must be a zip in a CodaLab v1.5 bundle", found=f"folder {value!r}"
+        )
+        return None
+    if path.is_file() and path.suffix.lower() != ".zip":
+        findings.add(
+            where, f"{what} is a plain file", expected="a folder or a .zip", found=repr(value)
+        )
+        return None
+    return path
+
+
+def check_page_file(root: Path, value, where: str, findings: Findings) -> None:
+    path = relative_path(root, value)
+    if path is None or not path.is_file():
+        findings.add(where, "page file not found", found=repr(value))
+        return
+    data = path.read_bytes()
+    if not data.strip():
+        findings.add(where, "page file is empty", found=repr(value))
+        return
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        findings.add(where, "page file is not UTF-8", found=repr(value))
+
+
+def check_image(root: Path, value, where: str, findings: Findings) -> None:
+    path = relative_path(root, value) if value else None
+    if path is None or not path.is_file():
+        findings.add(
+            where, "the competition logo is required and must be in the bundle", found=repr(value)
+        )
+        return
+    head = path.read_bytes()[:8]
+    if not (
+        head.startswith(b"\x89PNG\r\n\x1a\n")
+        or head[:3] == b"\xff\xd8\xff"
+        or head[:6] in (b"GIF87a", b"GIF89a")
+    ):
+        findings.add(
+            where, "the logo is not an image", expected="PNG, JPEG or GIF", found=repr(value)
+        )

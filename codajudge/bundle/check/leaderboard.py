@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import List
 
-from .findings import Findings
-from .values import check_bool, check_text, is_int
+from .findings import Findings, check_bool, check_text, is_int
 
 LEADERBOARD_KEYS = {
     "title",
@@ -153,11 +152,8 @@ def _check_column(
         findings.add(where, "'computation_indexes' must be a list", found=repr(computed_from))
 
 
-def score_keys(board) -> List[str]:
-    """The keys the scoring program must write: the columns the platform does not compute."""
-    columns = board.get("columns") if isinstance(board, dict) else None
-    return [
-        str(c["key"])
-        for c in columns or []
-        if isinstance(c, dict) and c.get("key") and not c.get("computation")
-    ]
+def score_keys(board: dict) -> List[str]:
+    """The keys the scoring program must write: the columns the platform does not compute (of a
+    leaderboard the checks found sound)."""
+    columns = board["columns"]
+    return [str(c["key"]) for c in columns if c.get("key") and not c.get("computation")]

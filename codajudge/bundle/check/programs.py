@@ -12,7 +12,7 @@ from typing import List, Optional, Tuple
 import yaml
 
 from .findings import Findings
-from .yamlfile import bounded_yaml
+from .opening import bounded_yaml
 
 #: The program folders (or zips) of a bundle, each run by the compute worker with its metadata's command.
 PROGRAMS = ("scoring_program", "ingestion_program")

@@ -6,48 +6,22 @@ from pathlib import Path
 from typing import Dict, Iterator, List, Tuple
 
 from ..schedule import ScheduledPhase, schedule_problems
-from .findings import Findings
-from .leaderboard import check_leaderboards, score_keys
-from .platform import Platform
-from .programs import PROGRAMS, check_program
-from .values import (
+from .findings import (
+    Findings,
+    Platform,
     check_bool,
     check_count,
     check_image,
     check_in_bundle,
     check_page_file,
     check_text,
+    inputs_by_reference,
     is_int,
     parse_date,
 )
+from .leaderboard import check_leaderboards, score_keys
+from .programs import PROGRAMS, check_program
 
-TOP_KEYS = {
-    "version",
-    "title",
-    "description",
-    "image",
-    "registration_auto_approve",
-    "docker_image",
-    "enable_detailed_results",
-    "show_detailed_results_in_submission_panel",
-    "show_detailed_results_in_leaderboard",
-    "auto_run_submissions",
-    "can_participants_make_submissions_public",
-    "make_programs_available",
-    "make_input_data_available",
-    "competition_type",
-    "fact_sheet",
-    "reward",
-    "contact_email",
-    "forum_enabled",
-    "pages",
-    "tasks",
-    "solutions",
-    "terms",
-    "queue",
-    "phases",
-    "leaderboards",
-}
 TOP_BOOLS = (
     "registration_auto_approve",
     "enable_detailed_results",
@@ -59,6 +33,31 @@ TOP_BOOLS = (
     "make_input_data_available",
     "forum_enabled",
 )
+TOP_KEYS = {
+    *TOP_BOOLS,
+    "version",
+    "title",
+    "description",
+    "image",
+    "docker_image",
+    "competition_type",
+    "fact_sheet",
+    "reward",
+    "contact_email",
+    "pages",
+    "tasks",
+    "solutions",
+    "terms",
+    "queue",
+    "phases",
+    "leaderboards",
+}
+PHASE_BOOLS = (
+    "auto_migrate_to_this_phase",
+    "hide_output",
+    "hide_prediction_output",
+    "hide_score_output",
+)
 PHASE_KEYS = {
     "index",
     "name",
@@ -67,10 +66,7 @@ PHASE_KEYS = {
     "end",
     "max_submissions_per_day",
     "max_submissions",
-    "auto_migrate_to_this_phase",
-    "hide_output",
-    "hide_prediction_output",
-    "hide_score_output",
+    *PHASE_BOOLS,
     "tasks",
     "execution_time_limit",
     "public_data",
@@ -237,7 +233,8 @@ def _check_phases(
         _check_phase(phase, number, tasks, root, findings, has_queue)
         for number, phase in enumerate(ordered)
     ]
-    check_schedule(schedule, findings)
+    for problem in schedule_problems(schedule):
+        findings.add_problem(problem)
 
 
 def _check_phase(
@@ -254,12 +251,7 @@ def _check_phase(
     check_text(phase, "name", where, findings, 256)
     check_text(phase, "description", where, findings, 10000, required=False)
     _check_phase_limits(phase, where, findings, has_queue)
-    for key in (
-        "auto_migrate_to_this_phase",
-        "hide_output",
-        "hide_prediction_output",
-        "hide_score_output",
-    ):
+    for key in PHASE_BOOLS:
         check_bool(phase, key, where, findings)
     if number == 0 and phase.get("auto_migrate_to_this_phase") is True:
         findings.add(where, "the first phase cannot have auto_migrate_to_this_phase")
@@ -303,33 +295,18 @@ def _check_phase_limits(phase: dict, where: str, findings: Findings, has_queue: 
         )
 
 
-def check_schedule(schedule: List[ScheduledPhase], findings: Findings) -> None:
-    """The schedule's rule (``schedule.schedule_problems``) over the phases in index order."""
-    for problem in schedule_problems(schedule):
-        findings.add_problem(problem)
-
-
-def _score_keys(doc: dict) -> List[str]:
-    return score_keys((doc.get("leaderboards") or [{}])[0])
-
-
 def scored_tasks(doc: dict) -> Iterator[Tuple[dict, dict]]:
-    """(phase, task) of every task with reference data, in phase order."""
-    tasks = {t.get("index"): t for t in doc.get("tasks") or [] if isinstance(t, dict)}
-    for phase in sorted(doc.get("phases") or [], key=lambda p: p.get("index", 0)):
-        for ref in phase.get("tasks") or []:
-            if tasks.get(ref, {}).get("reference_data"):
+    """(phase, task) of every task with reference data, in phase order (of a bundle whose yaml
+    the v2 check found sound)."""
+    tasks = {task["index"]: task for task in doc["tasks"]}
+    for phase in sorted(doc["phases"], key=lambda p: p["index"]):
+        for ref in phase["tasks"]:
+            if tasks[ref].get("reference_data"):
                 yield phase, tasks[ref]
 
 
 def _phase_references(doc: dict) -> List[Tuple[str, str]]:
     return [(str(phase.get("name")), task["reference_data"]) for phase, task in scored_tasks(doc)]
-
-
-def _inputs_of(doc: dict) -> Dict[str, str]:
-    rows = [t for t in doc.get("tasks") or [] if isinstance(t, dict)]
-    pairs = [(row.get("reference_data"), row.get("input_data")) for row in rows]
-    return {ref: inp for ref, inp in pairs if isinstance(ref, str) and isinstance(inp, str)}
 
 
 def _published_paths(doc: dict) -> List[str]:
@@ -351,9 +328,9 @@ PLATFORM = Platform(
     versions=("2",),
     version_text="2",
     check=check,
-    score_keys=_score_keys,
+    score_keys=lambda doc: score_keys(doc["leaderboards"][0]),
     phase_references=_phase_references,
-    inputs_of=_inputs_of,
+    inputs_of=lambda doc: inputs_by_reference(doc.get("tasks") or []),
     published_paths=_published_paths,
     has_phase_ends=True,
 )
