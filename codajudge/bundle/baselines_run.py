@@ -75,6 +75,13 @@ def prediction_files(folder: Path) -> Dict[str, bytes]:
     }
 
 
+def baseline_predictions(name: str, input_dir: Path, seed: int) -> Dict[str, bytes]:
+    """The ``prediction_files`` of baseline ``name`` on one phase's ``input_dir``."""
+    with tempfile.TemporaryDirectory(prefix="codajudge-sample-") as tmp:
+        run_baseline(name, input_dir, Path(tmp), seed)
+        return prediction_files(Path(tmp))
+
+
 def baseline_scores(
     edition: Edition, root: Path, sample: Optional[Dict[str, bytes]] = None
 ) -> Dict[str, Dict[str, Dict[str, float]]]:

@@ -36,9 +36,8 @@ from ..spec import read_spec, write_spec
 from ..tracks import dataset_label_set, leaderboard_keys
 from .baselines_run import (
     SAMPLE_BASELINE,
+    baseline_predictions,
     baseline_scores,
-    prediction_files,
-    run_baseline,
     write_baseline_scores,
     write_missing_track_scores,
     write_solutions,
@@ -135,12 +134,6 @@ def split_source(source: dict, split: str) -> dict:
     return merged
 
 
-def has_no_train(source) -> bool:
-    """Whether a dataset declares that it has no training split (``train: none``): ChaosNLI's
-    participants train on SNLI and MNLI themselves; its training file in the bundle is empty."""
-    return isinstance(source, dict) and source.get("train") == "none"
-
-
 def _load_dataset_split(source, data_root: Path, split: str, where: str, labels) -> List[dict]:
     """One split of one dataset: its importer's items, or the seeded sample of another split's
     items that the dataset declares for it (``bundle.sample``); ``labels``: its tracks' label set."""
@@ -205,15 +198,9 @@ def data_places(edition: Edition, data_root: Path) -> Dict[str, Dict[str, str]]:
     return places
 
 
-def _split_path(source, split: str) -> Optional[str]:
+def _split_path(source: dict, split: str) -> Optional[str]:
     """The ``path`` a dataset reads ``split`` from (its ``splits`` entry's, else its own)."""
-    if not isinstance(source, dict):
-        return None
-    override = source.get("splits", {})
-    entry = override.get(split) if isinstance(override, dict) else None
-    path = entry.get("path") if isinstance(entry, dict) else None
-    path = path or source.get("path")
-    return path if isinstance(path, str) else None
+    return split_source(source, split).get("path")
 
 
 def located(problem: Problem, dataset: str, source, config: str) -> Problem:
@@ -253,7 +240,8 @@ def _dataset_splits(source, data_root: Path, needed: List[str], where: str, labe
     (``PartlyRead``), a split that could not be read at all is left out. ``labels``: the dataset's
     tracks' label set."""
     read: Dict[str, List[dict]] = {}
-    wanted = [s for s in needed if not (s == "train" and has_no_train(source))]
+    # ``train: none``: ChaosNLI's participants train on SNLI and MNLI themselves
+    wanted = [s for s in needed if not (s == "train" and source.get("train") == "none")]
     excluded = [split for split in (source.get("exclude") or {}).values() if split not in wanted]
     for split in wanted + sorted(set(excluded)):
         try:
@@ -267,7 +255,7 @@ def _dataset_splits(source, data_root: Path, needed: List[str], where: str, labe
 
 def _without(items: List[dict], read: Dict[str, List[dict]], source, split: str) -> List[dict]:
     """``items`` less those whose texts the split ``exclude`` names for ``split`` holds."""
-    other = (source.get("exclude") or {}).get(split) if isinstance(source, dict) else None
+    other = (source.get("exclude") or {}).get(split)
     if other is None:
         return items
     texts = {text_key(item) for item in read.get(other, [])}
@@ -296,37 +284,19 @@ class Repeats:
         )
 
 
-def declared_repeats(source) -> Dict[str, int]:
-    """A dataset's ``known_repeats: {SPLIT: COUNT}``: how many items of each hidden-gold split its
-    release really repeats (by texts) from a public split. The edition schema has checked its shape
-    (splits to whole numbers from 0, nothing coerced: ``bundle.schema``)."""
-    value = source.get(REPEATS_KEY) if isinstance(source, dict) else None
-    return dict(value or {})
-
-
-def _first_by_text(items: List[dict]) -> Dict[tuple, str]:
-    """texts (``text_key``) -> the id of the first item with them; items without texts left out."""
-    first: Dict[tuple, str] = {}
-    for item in items:
-        key = text_key(item)
-        if any(key):
-            first.setdefault(key, str(item["id"]))
-    return first
-
-
 def count_repeats(dataset: str, split: str, items, public: Dict[str, List[dict]], declared: int):
     """The items of ``split`` whose texts are those of an item of a ``public`` split, whatever the ids
-    (releases copy items under new ids)."""
-    seen = {name: _first_by_text(rows) for name, rows in sorted(public.items())}
-    found, example = 0, None
-    for item in items:
-        key = text_key(item)
-        for name, first in seen.items():
-            if key in first:
-                found += 1
-                example = example or (str(item["id"]), name, first[key])
-                break
-    return Repeats(dataset, split, found, declared, example)
+    (releases copy items under new ids); items without texts left out."""
+    first: Dict[tuple, Tuple[str, str]] = {}  # texts -> (the first public split, its item's id)
+    for name, rows in sorted(public.items()):
+        for row in rows:
+            if any(text_key(row)):
+                first.setdefault(text_key(row), (name, str(row["id"])))
+    repeated = [item for item in items if text_key(item) in first]
+    example = None
+    if repeated:
+        example = (str(repeated[0]["id"]), *first[text_key(repeated[0])])
+    return Repeats(dataset, split, len(repeated), declared, example)
 
 
 def _repeat_problem(repeats: Repeats, public: List[str]) -> Problem:
@@ -352,7 +322,8 @@ def check_repeats(edition: Edition, splits, problems: List[Problem]) -> List[Rep
     report: List[Repeats] = []
     for dataset, source in sorted(edition.datasets.items()):
         where = f"datasets '{dataset}'"
-        declared = declared_repeats(source)
+        # the schema has checked its shape: splits to whole numbers from 0
+        declared = dict(source.get(REPEATS_KEY) or {})
         for name in sorted(set(declared) - set(hidden)):
             problems.append(
                 Problem(
@@ -424,24 +395,31 @@ def score_gold(ref: Path):
         return score_folder(spec, ref, Path(tmp))
 
 
+def _scores_on_gold(result):
+    """(track id, metric name, its score, the track's scored gold, its number of labels) of every
+    score in ``result``."""
+    for track_id, tr in result.tracks.items():
+        gold = scored_subset(tr.gold, tr.gold.gold).gold
+        for name, value in tr.scores.items():
+            yield track_id, name, value, gold, len(tr.track.labels)
+
+
 def imperfect_scores(result, where: str) -> List[Problem]:
     """The tracks whose metric is not at its value on the gold although the gold was submitted (the
     best end of its range, or what the metric states, ``Metric.gold_value``, within its tolerance)."""
     problems = []
-    for track_id, tr in result.tracks.items():
-        gold = scored_subset(tr.gold, tr.gold.gold).gold
-        for name, value in tr.scores.items():
-            metric = get_metric(name)
-            best = metric.gold_value(gold, len(tr.track.labels))
-            if abs(value - best) > max(1e-9, metric.on_gold_tolerance):
-                problems.append(
-                    Problem(
-                        where,
-                        f"gold scored against itself is not perfect on track '{track_id}'",
-                        expected=f"{name} = {best:g}",
-                        found=f"{value:.6g}",
-                    )
+    for track_id, name, value, gold, n_labels in _scores_on_gold(result):
+        metric = get_metric(name)
+        best = metric.gold_value(gold, n_labels)
+        if abs(value - best) > max(1e-9, metric.on_gold_tolerance):
+            problems.append(
+                Problem(
+                    where,
+                    f"gold scored against itself is not perfect on track '{track_id}'",
+                    expected=f"{name} = {best:g}",
+                    found=f"{value:.6g}",
                 )
+            )
     return problems
 
 
@@ -450,15 +428,15 @@ def own_metric_problems(edition: Edition, result) -> List[Problem]:
     registry's basic properties (``metrics.edition_module.property_problems``)."""
     own = metrics_of(edition.metrics_module.get("source"))
     problems = []
-    for track_id, tr in result.tracks.items():
-        gold = scored_subset(tr.gold, tr.gold.gold).gold
-        for name in (name for name in tr.scores if name in own):
-            try:
-                found = property_problems(get_metric(name), gold, len(tr.track.labels))
-            except Exception as error:  # the organiser's code: its failure is theirs to fix
-                found = [f"raises {type(error).__name__}: {error}"]
-            where = f"{edition.metrics_module['file']}: metric {name!r} on track {track_id!r}"
-            problems.extend(Problem(where, message) for message in found)
+    for track_id, name, _, gold, n_labels in _scores_on_gold(result):
+        if name not in own:
+            continue
+        try:
+            found = property_problems(get_metric(name), gold, n_labels)
+        except Exception as error:  # the organiser's code: its failure is theirs to fix
+            found = [f"raises {type(error).__name__}: {error}"]
+        where = f"{edition.metrics_module['file']}: metric {name!r} on track {track_id!r}"
+        problems.extend(Problem(where, message) for message in found)
     return problems
 
 
@@ -770,27 +748,19 @@ def _size(path: Path) -> int:
     )
 
 
-def write_sample_submission(
-    edition: Edition, root: Path, predictions: Dict[str, bytes], baseline: str = SAMPLE_BASELINE
-) -> None:
-    """The starting kit's sample result submission: SAMPLE_BASELINE's ``predictions`` for the first
-    phase, kept from ``baseline_scores`` (``baseline`` run here when the edition lists other
-    baselines only)."""
-    target = root / "starting_kit" / PRACTICE_SAMPLE
-    if predictions:
-        write_sample_zip(predictions, target)
-    else:
-        write_baseline_sample(
-            baseline, root / "input_data" / edition.phases[0].id, edition.seed, target
-        )
-
-
-def write_baseline_sample(baseline: str, input_dir: Path, seed: int, target: Path) -> None:
-    """A result submission zip at ``target`` of ``baseline``'s predictions on one phase's
-    ``input_dir``."""
-    with tempfile.TemporaryDirectory(prefix="codajudge-sample-") as tmp:
-        run_baseline(baseline, input_dir, Path(tmp) / "predictions", seed)
-        write_sample_zip(prediction_files(Path(tmp) / "predictions"), target)
+def write_samples(edition: Edition, root: Path, predictions: Dict[str, bytes], baseline: str):
+    """The starting kit's sample result submissions: ``baseline``'s predictions for the first phase
+    (``predictions``, kept from ``baseline_scores``, or run here when the edition does not run it:
+    ``PRACTICE_SAMPLE``) and for the kit's local phase when it has one (``LOCAL_SAMPLE``, the
+    sample its README's check command takes; the practice sample keeps the platform's ids)."""
+    kit = root / "starting_kit"
+    if not predictions:
+        first = root / "input_data" / edition.phases[0].id
+        predictions = baseline_predictions(baseline, first, edition.seed)
+    write_sample_zip(predictions, kit / PRACTICE_SAMPLE)
+    if (kit / "input_data" / LOCAL_PHASE).is_dir():
+        local = baseline_predictions(baseline, kit / "input_data" / LOCAL_PHASE, edition.seed)
+        write_sample_zip(local, kit / LOCAL_SAMPLE)
 
 
 def write_sample_zip(predictions: Dict[str, bytes], target: Path) -> None:
@@ -806,15 +776,6 @@ def sample_baseline(data: EditionData) -> str:
     """The baseline whose predictions are the kit's sample result submissions: SAMPLE_BASELINE,
     or random when that one needs a training split the edition lacks."""
     return "random" if SAMPLE_BASELINE in data.skipped_baselines else SAMPLE_BASELINE
-
-
-def write_local_sample(root: Path, baseline: str, seed: int) -> None:
-    """``LOCAL_SAMPLE``: ``baseline``'s predictions of the kit's local phase (when it has one),
-    the sample its README's check command (``--phase local``) takes; the practice sample keeps
-    the platform's practice ids."""
-    kit = root / "starting_kit"
-    if (kit / "input_data" / LOCAL_PHASE).is_dir():
-        write_baseline_sample(baseline, kit / "input_data" / LOCAL_PHASE, seed, kit / LOCAL_SAMPLE)
 
 
 def write_tree(
@@ -841,8 +802,7 @@ def write_tree(
         copy_program(name, root / name, with_engine=with_engine)
     solutions = write_solutions(edition, root)
     write_starting_kit(edition, data, root, pages)
-    write_sample_submission(edition, root, sample, sample_baseline(data))
-    write_local_sample(root, sample_baseline(data), edition.seed)
+    write_samples(edition, root, sample, sample_baseline(data))
     write_kit_readme(edition, data, root, pages)
     write_yaml(
         root / "competition.yaml", competition_yaml(edition, pages, solutions=solutions), edition

@@ -51,13 +51,6 @@ def _label_names(prose: Templates, t, label: str) -> str:
     return prose.fill("data/aliases", label=label, aliases=", ".join(aliases))
 
 
-def _label_policy(prose: Templates, edition: Edition) -> List[str]:
-    """The label policy's paragraph (``data/labels``), for an edition with labelled tracks."""
-    if any(kinds.of(t).has_labels for t in edition.tracks):
-        return ["", prose.fill("data/labels")]
-    return []
-
-
 def _alignment_paragraphs(prose: Templates, edition: Edition) -> List[str]:
     """Per annotator-alignment rule the tracks declare (``annotator_alignment``), its paragraph
     (``kinds/KIND_alignment_RULE``) and the tracks that declare it."""
@@ -92,7 +85,8 @@ def data_page(edition: Edition) -> str:
     formats = [kind_text(prose, kind, "format") for kind in present]
     formats += _alignment_paragraphs(prose, edition)
     formats += results_layout_text(edition.tracks)
-    formats += _label_policy(prose, edition)
+    if any(kind.has_labels for kind in present):  # the label policy
+        formats += ["", prose.fill("data/labels")]
     formats += _gold_sources(prose, edition)
     page = prose.fill(
         "data",
@@ -185,13 +179,6 @@ def _normalised_text(prose: Templates, edition: Edition) -> str:
     return "\n\n" + prose.fill("evaluation/normalised", ranges="; ".join(ranges))
 
 
-def _missing_consequence(prose: Templates, missing: str) -> str:
-    """What the missing-track rule promises about incomplete runs (none for the default rule)."""
-    if missing == BASELINE:
-        return " " + prose.fill("evaluation/missing_baseline")
-    return ""
-
-
 def _metric_rows(prose: Templates, edition: Edition) -> List[str]:
     """One row per metric the tracks use, in the order of first use."""
     used = dict.fromkeys(m for t in edition.tracks for m in t.metrics)
@@ -233,12 +220,15 @@ def evaluation_page(edition: Edition, score: LocalScore) -> str:
     notes = ["", prose.fill("evaluation/edge_cases", edge_cases=" ".join(edges))] if edges else []
     notes += _alignment_paragraphs(prose, edition)
     notes += _range_sentences(prose, edition)
+    consequence = ""  # what the missing-track rule promises about incomplete runs
+    if edition.primary_rule.missing == BASELINE:
+        consequence = " " + prose.fill("evaluation/missing_baseline")
     page = prose.fill(
         "evaluation",
         primary_key=PRIMARY_KEY,
         primary_tracks=", ".join(primary),
         missing_rule=edition.primary_rule.missing_words(),
-        missing_consequence=_missing_consequence(prose, edition.primary_rule.missing),
+        missing_consequence=consequence,
         normalised=_normalised_text(prose, edition),
         metrics="\n".join(_metric_rows(prose, edition)),
         notes="".join("\n" + line for line in notes),
@@ -270,23 +260,21 @@ def timeline_page(edition: Edition) -> str:
     return prose.fill("timeline", phases="\n".join(rows)) + "\n"
 
 
-def _score_rows(prose: Templates, edition: Edition) -> List[tuple]:
-    """(key, its title) of every score, primary first: track title and metric title."""
-    rows = [(PRIMARY_KEY, prose.fill("baselines/primary_score"))]
-    for t in edition.tracks:
-        for key, m in zip(t.keys, t.metrics):
-            rows.append((key, f"{t.title} {get_metric(m).title}"))
-    return rows
-
-
 def _score_table(
     prose: Templates, edition: Edition, by_baseline: Dict[str, Dict[str, float]]
 ) -> List[str]:
+    """One row per score some baseline has, primary first: track title and metric title."""
     names = list(by_baseline)
     no_score = prose.fill("baselines/no_score")
     head = prose.fill("baselines/table_head", baselines=" | ".join(names))
     lines = [head, "|---|" + "---:|" * len(names)]
-    for key, title in _score_rows(prose, edition):
+    rows = [(PRIMARY_KEY, prose.fill("baselines/primary_score"))]
+    rows += [
+        (key, f"{t.title} {get_metric(m).title}")
+        for t in edition.tracks
+        for key, m in zip(t.keys, t.metrics)
+    ]
+    for key, title in rows:
         if not any(key in by_baseline[n] for n in names):
             continue
         cells = [f"{by_baseline[n][key]:.4f}" if key in by_baseline[n] else no_score for n in names]
