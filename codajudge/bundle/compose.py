@@ -33,28 +33,23 @@ def program_paths(phase: Phase) -> Dict[str, str]:
 
 def leaderboard_columns(edition: Edition) -> List[dict]:
     """Primary score first, then every track's metrics in declaration order."""
-    primary_metric = get_metric(next(t for t in edition.tracks if t.primary).main_metric)
-    columns = [
+    primary_metric = next(t for t in edition.tracks if t.primary).main_metric
+    named = [(edition.primary_rule.column_title, PRIMARY_KEY, primary_metric)]
+    named += [
+        (column_title(track, metric), key, metric)
+        for track in edition.tracks
+        for key, metric in zip(track.keys, track.metrics)
+    ]
+    return [
         {
-            "title": edition.primary_rule.column_title,
-            "key": PRIMARY_KEY,
-            "index": 0,
-            "sorting": "desc" if primary_metric.higher_is_better else "asc",
+            "title": title,
+            "key": key,
+            "index": index,
+            "sorting": "desc" if get_metric(metric).higher_is_better else "asc",
             "precision": PRECISION,
         }
+        for index, (title, key, metric) in enumerate(named)
     ]
-    for track in edition.tracks:
-        for key, metric in zip(track.keys, track.metrics):
-            columns.append(
-                {
-                    "title": column_title(track, metric),
-                    "key": key,
-                    "index": len(columns),
-                    "sorting": "desc" if get_metric(metric).higher_is_better else "asc",
-                    "precision": PRECISION,
-                }
-            )
-    return columns
 
 
 def competition_yaml(

@@ -75,14 +75,6 @@ def _page(prose: Templates, pages: List[dict], name: str) -> str:
     return f"`pages/{name}`"
 
 
-def format_check(submission: str, output: str = "checked") -> str:
-    """The ingestion program checking ``submission`` on the practice data, without scores."""
-    return f"python3 ingestion_program/ingest.py input_data/practice {output} {submission}"
-
-
-#: The command that checks a submission's format when no phase can be scored in the kit.
-FORMAT_CHECK = format_check(PRACTICE_SAMPLE)
-
 #: The baselines the first commands run, in this order, when the edition runs them.
 FIRST_BASELINES = ("cosine_bow", "most_frequent", "random")
 
@@ -123,14 +115,6 @@ def _sizes(prose: Templates, score: LocalScore) -> str:
     return prose.fill("kit_readme/sizes_fewer", sizes=sizes, fewer=listed(fewer))
 
 
-def _shared_text(prose: Templates, score: LocalScore) -> str:
-    """The sentence on datasets whose local items are the same, '' when there are none."""
-    if not score.shared:
-        return ""
-    groups = [listed(list(group)) for group in score.shared]
-    return " " + prose.fill("kit_readme/shared", groups="; ".join(groups))
-
-
 def listed(names: List[str]) -> str:
     """``a, b and c``."""
     return names[0] if len(names) < 2 else f"{', '.join(names[:-1])} and {names[-1]}"
@@ -145,19 +129,17 @@ def what_is_scored(prose: Templates, score: LocalScore, subject: str) -> str:
         if score.practice_public
         else "kit_readme/local_practice_hidden"
     )
+    shared = ""  # the datasets whose local items are the same
+    if score.shared:
+        groups = "; ".join(listed(list(group)) for group in score.shared)
+        shared = " " + prose.fill("kit_readme/shared", groups=groups)
     return prose.fill(
         "kit_readme/scored_local",
         subject=subject,
         sizes=_sizes(prose, score),
-        shared=_shared_text(prose, score),
+        shared=shared,
         practice=practice,
     )
-
-
-def _examples(facts: KitFacts) -> str:
-    """One small block per example file, its name above it."""
-    blocks = [f"`{name}`:\n\n```\n{line}\n```" for name, line in facts.examples.items()]
-    return "\n\n".join(blocks)
 
 
 def _samples(prose: Templates, facts: KitFacts) -> str:
@@ -186,17 +168,14 @@ def _samples(prose: Templates, facts: KitFacts) -> str:
 
 def run_command(score: LocalScore, submission: str, output: str = "checked") -> str:
     """The command scoring ``submission`` on the kit's first phase or, where the kit can score
-    none, checking its format (``format_check``, writing to ``output``)."""
+    none, the ingestion program checking its format on the practice data (writing to ``output``)."""
     if not score.first_phase:
-        return format_check(submission, output)
+        return f"python3 ingestion_program/ingest.py input_data/practice {output} {submission}"
     return f"python3 run_local.py . {submission} --phase {score.first_phase}"
 
 
-def _check_note(prose: Templates, score: LocalScore) -> str:
-    """What the check command does, where it does not score."""
-    if score.first_phase:
-        return ""
-    return prose.fill("kit_readme/check_note") + "\n\n"
+#: The command that checks a submission's format when no phase can be scored in the kit.
+FORMAT_CHECK = run_command(LocalScore("", False, {}), PRACTICE_SAMPLE)
 
 
 def example_baseline(baselines: List[str]) -> str:
@@ -209,6 +188,8 @@ def example_baseline(baselines: List[str]) -> str:
 def render(prose: Templates, facts: KitFacts) -> str:
     """The README for one edition from template ``kit_readme``."""
     score = facts.score
+    # one small block per example file, its name above it
+    examples = [f"`{name}`:\n\n```\n{line}\n```" for name, line in facts.examples.items()]
     text = prose.fill(
         "kit_readme",
         intro=_intro(prose, score),
@@ -218,12 +199,12 @@ def render(prose: Templates, facts: KitFacts) -> str:
         first_commands=_first_commands(prose, facts),
         code_command=run_command(score, "sample_submissions/code_submission", "predictions"),
         check_command=run_command(score, "my_submission.zip"),
-        check_note=_check_note(prose, score),
+        check_note="" if score.first_phase else prose.fill("kit_readme/check_note") + "\n\n",
         evaluation_baseline=example_baseline(facts.baselines),
         data_page=_page(prose, facts.pages, "data.md"),
         evaluation_page=_page(prose, facts.pages, "evaluation.md"),
         terms_page=_page(prose, facts.pages, "terms.md"),
-        examples=_examples(facts),
+        examples="\n\n".join(examples),
         checked_sample=checked_sample(score),
         samples=_samples(prose, facts),
         positional=prose.fill("kit_readme/positional") + "\n" if facts.positional else "",
