@@ -134,15 +134,6 @@ def split_source(source: dict, split: str) -> dict:
     return merged
 
 
-def _load_dataset_split(source, data_root: Path, split: str, where: str, labels) -> List[dict]:
-    """One split of one dataset: its importer's items, or the seeded sample of another split's
-    items that the dataset declares for it (``bundle.sample``); ``labels``: its tracks' label set."""
-    sample = declared_sample(source, split)
-    read = sample.of if sample else split
-    items = load_split(split_source(source, read), data_root, read, where, labels)
-    return sampled_items(items, sample, where) if sample else items
-
-
 #: What a dataset that could not be read leaves unchecked.
 UNREAD = (
     "the repeats of public items in hidden splits, the leaderboard's keys, the leak checks and the "
@@ -192,15 +183,10 @@ def data_places(edition: Edition, data_root: Path) -> Dict[str, Dict[str, str]]:
     places: Dict[str, Dict[str, str]] = {}
     for key, source in edition.datasets.items():
         for split in ("train", "dev", "test", "local"):
-            path = _split_path(source, split)
+            path = split_source(source, split).get("path")
             file = f"{Path(data_root) / path} " if path else ""
             places.setdefault(key, {})[split] = f"{file}(dataset '{key}', {split} split)"
     return places
-
-
-def _split_path(source: dict, split: str) -> Optional[str]:
-    """The ``path`` a dataset reads ``split`` from (its ``splits`` entry's, else its own)."""
-    return split_source(source, split).get("path")
 
 
 def located(problem: Problem, dataset: str, source, config: str) -> Problem:
@@ -208,7 +194,7 @@ def located(problem: Problem, dataset: str, source, config: str) -> Problem:
     file, one in the dataset's options (``datasets (importer X)``) is the config's, with the file."""
     if not problem.file.startswith("datasets"):
         return dataclasses.replace(problem, file=f"{problem.file} (dataset '{dataset}')")
-    path = _split_path(source, "test")
+    path = split_source(source, "test").get("path")
     reading = f" (path {path})" if path else ""
     return dataclasses.replace(problem, file=f"{config}: datasets '{dataset}'{reading}")
 
@@ -244,8 +230,11 @@ def _dataset_splits(source, data_root: Path, needed: List[str], where: str, labe
     wanted = [s for s in needed if not (s == "train" and source.get("train") == "none")]
     excluded = [split for split in (source.get("exclude") or {}).values() if split not in wanted]
     for split in wanted + sorted(set(excluded)):
+        sample = declared_sample(source, split)  # a seeded sample of another split's items
         try:
-            read[split] = _load_dataset_split(source, data_root, split, where, labels)
+            of = sample.of if sample else split
+            items = load_split(split_source(source, of), data_root, of, where, labels)
+            read[split] = sampled_items(items, sample, where) if sample else items
         except ConfigError as e:  # a release cut by 'split' is read once per split
             if isinstance(e, PartlyRead):  # the rows read are checked too
                 read[split] = e.items
@@ -366,18 +355,14 @@ def write_phase_data(
         write_items(ref / f"{dataset}.jsonl", [reference_view(it) for it in items])
         write_items(inp / f"{dataset}.jsonl", [public_view(it) for it in items])
         write_items(inp / f"{dataset}.train.jsonl", splits["train"].get(dataset, []))
-    phases, every_split = phases_named(edition, data)
-    for folder in (ref, inp):  # the other phases' ids are public: both programs name them
-        write_other_phase_ids(folder, phase.split, phases, every_split)
-
-
-def phases_named(edition: Edition, data: EditionData):
-    """(phases, items per split) of every phase a file of ids can be named as: the platform's
-    phases and the starting kit's local phase, if any."""
+    # the other phases' ids are public (both programs name them), the kit's local phase's too
+    phases, every_split = edition.phases, data.splits
     local = local_splits(edition, data)
-    if local is None:
-        return edition.phases, data.splits
-    return [*edition.phases, local_phase(edition)], {**data.splits, LOCAL_PHASE: local[LOCAL_PHASE]}
+    if local is not None:
+        phases = [*edition.phases, local_phase(edition)]
+        every_split = {**data.splits, LOCAL_PHASE: local[LOCAL_PHASE]}
+    for folder in (ref, inp):
+        write_other_phase_ids(folder, phase.split, phases, every_split)
 
 
 def score_gold(ref: Path):
@@ -672,7 +657,7 @@ def write_kit_readme(edition: Edition, data: EditionData, root: Path, pages: Lis
     score = local_score(edition, data)
     facts = KitFacts(
         score=score,
-        examples=one_file_per_kind(edition, _first_lines(kit / checked_sample(score))),
+        examples=one_file_per_kind(edition, kit / checked_sample(score)),
         pages=pages,
         other_names=[name for t in edition.tracks for name in t.file_names[1:]],
         sample_baseline=sample_baseline(data),
@@ -683,28 +668,18 @@ def write_kit_readme(edition: Edition, data: EditionData, root: Path, pages: Lis
     (kit / "README.md").write_text(readme, encoding="utf-8")
 
 
-def one_file_per_kind(edition: Edition, first_lines: Dict[str, str]) -> Dict[str, str]:
-    """The first of ``first_lines`` (file name -> its first line) of each kind of track, in the
-    zip's order: the README shows these."""
+def one_file_per_kind(edition: Edition, archive: Path) -> Dict[str, str]:
+    """file name -> its first line, for the first non-empty file of each kind of track in the
+    result zip ``archive``, in the zip's order: the README shows these."""
     kind_of = {t.file_names[0]: kinds.of(t) for t in edition.tracks}
     shown: Dict[str, str] = {}
-    seen = []
-    for name, line in first_lines.items():
-        kind = kind_of.get(name)
-        if kind is not None and kind not in seen:
-            seen.append(kind)
-            shown[name] = line
-    return shown
-
-
-def _first_lines(archive: Path) -> Dict[str, str]:
-    """file name -> its first line, for each file of a result zip (in the zip's order)."""
     with zipfile.ZipFile(archive) as zf:
-        return {
-            name: zf.read(name).decode("utf-8").splitlines()[0]
-            for name in zf.namelist()
-            if zf.read(name)
-        }
+        for name in zf.namelist():
+            kind = kind_of.get(name)
+            content = zf.read(name)
+            if kind is not None and content and kind not in map(kind_of.get, shown):
+                shown[name] = content.decode("utf-8").splitlines()[0]
+    return shown
 
 
 @dataclass
