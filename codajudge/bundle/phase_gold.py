@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from ..errors import Problem
+from .kit_readme import listed
 from .leaks import text_key
 
 TRAIN = "train"
@@ -48,24 +49,18 @@ def post_campaign(phases: Sequence) -> Set[str]:
     return {phase.id for phase in phases if end is not None and phase.start > end}
 
 
-def _sample_of(source: dict, split: str) -> Optional[str]:
-    sample = (source.get("sample") or {}).get(split)
-    return sample.get("of") if isinstance(sample, dict) else None
-
-
-def _excludes(source: dict, split: str, other: str) -> bool:
-    return (source.get("exclude") or {}).get(split) == other
-
-
 def shared_items(source: dict, first: str, second: str) -> str:
     """Why splits ``first`` and ``second`` of one dataset hold the same items by its config ('' when
     nothing says so): the same split, or one a ``sample`` of the other (or both of one split),
     unless ``exclude`` leaves one's items out of the other."""
-    if _excludes(source, first, second) or _excludes(source, second, first):
+    excluded = source.get("exclude") or {}
+    if excluded.get(first) == second or excluded.get(second) == first:
         return ""
     if first == second:
         return f"both score the {first} split"
-    of_first, of_second = _sample_of(source, first), _sample_of(source, second)
+    samples = source.get("sample") or {}  # the schema has checked each is a mapping with 'of'
+    of_first = (samples.get(first) or {}).get("of")
+    of_second = (samples.get(second) or {}).get("of")
     if of_first == second or of_second == first:
         sample, of = (first, second) if of_first == second else (second, first)
         return f"its {sample} split is a sample of its {of} split"
@@ -78,7 +73,7 @@ def _dataset_sharing(datasets: Dict[str, dict], first: str, second: str) -> List
     """(dataset, why) of the datasets whose splits ``first`` and ``second`` share items."""
     found = []
     for name, source in sorted(datasets.items()):
-        why = shared_items(source if isinstance(source, dict) else {}, first, second)
+        why = shared_items(source, first, second)
         if why:
             found.append((name, why))
     return found
@@ -102,9 +97,7 @@ def config_problems(phases: Sequence, datasets: Dict[str, dict]) -> List[Problem
 def _hide(phases: Sequence) -> str:
     """ "phase 'evaluation' hides" or "phases 'evaluation' and 'post-campaign' hide"."""
     quoted = [repr(phase.id) for phase in phases]
-    if len(quoted) == 1:
-        return f"phase {quoted[0]} hides"
-    return f"phases {', '.join(quoted[:-1])} and {quoted[-1]} hide"
+    return f"phase {quoted[0]} hides" if len(quoted) == 1 else f"phases {listed(quoted)} hide"
 
 
 def _published_problems(phases: Sequence, split: str, publisher, datasets) -> List[Problem]:
