@@ -53,12 +53,10 @@ from .kit_readme import (
     LOCAL_PHASE,
     LOCAL_SAMPLE,
     PRACTICE_SAMPLE,
-    KitFacts,
     LocalScore,
     checked_sample,
     render,
 )
-from .prose import Templates
 from .sample import declared_sample, held_out, sampled_items
 from .zipdet import tree_files, write_zip
 
@@ -655,16 +653,8 @@ def write_kit_readme(edition: Edition, data: EditionData, root: Path, pages: Lis
     submissions, whose first lines it quotes, are there."""
     kit = root / "starting_kit"
     score = local_score(edition, data)
-    facts = KitFacts(
-        score=score,
-        examples=one_file_per_kind(edition, kit / checked_sample(score)),
-        pages=pages,
-        other_names=[name for t in edition.tracks for name in t.file_names[1:]],
-        sample_baseline=sample_baseline(data),
-        baselines=list(edition.baselines),
-        positional=any(kinds.of(t).positional_by_default for t in edition.tracks),
-    )
-    readme = render(Templates.of(edition.folder), facts)
+    examples = one_file_per_kind(edition, kit / checked_sample(score))
+    readme = render(edition, score, examples, pages, sample_baseline(data))
     (kit / "README.md").write_text(readme, encoding="utf-8")
 
 

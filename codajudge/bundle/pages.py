@@ -19,8 +19,8 @@ from ..spec import BASELINE, NORMALISED
 from ..tracks import PRIMARY_KEY
 from .edition import Edition
 from . import kit_readme
-from .kit_readme import FORMAT_CHECK, LocalScore, listed, what_is_scored
-from .prose import Templates, kind_text
+from .kit_readme import FORMAT_CHECK, LocalScore, what_is_scored
+from .prose import Templates, kind_text, listed
 
 
 def md_cell(text: str) -> str:
@@ -114,20 +114,16 @@ def _gold_sources(prose: Templates, edition: Edition) -> List[str]:
 def _range_sentences(prose: Templates, edition: Edition) -> List[str]:
     """Per kind with a gold ``range``, one sentence on the gold scale of its tracks."""
     lines: List[str] = []
-    for kind in _kinds(edition):
-        if kind.has_range:
-            tracks = [t for t in edition.tracks if kinds.of(t) is kind]
-            lines += ["", _range_sentence(prose, kind, tracks)]
+    for kind in (kind for kind in _kinds(edition) if kind.has_range):
+        tracks = [t for t in edition.tracks if kinds.of(t) is kind]
+        ranges = {t.score_range for t in tracks}
+        if len(ranges) == 1:
+            low, high = ranges.pop()
+            lines += ["", kind_text(prose, kind, "range", low=f"{low:g}", high=f"{high:g}")]
+            continue
+        per_track = [f"{t.title} {t.score_range[0]:g}-{t.score_range[1]:g}" for t in tracks]
+        lines += ["", kind_text(prose, kind, "ranges", per_track=", ".join(per_track))]
     return lines
-
-
-def _range_sentence(prose: Templates, kind: Kind, tracks) -> str:
-    ranges = {t.score_range for t in tracks}
-    if len(ranges) == 1:
-        low, high = ranges.pop()
-        return kind_text(prose, kind, "range", low=f"{low:g}", high=f"{high:g}")
-    per_track = ", ".join(f"{t.title} {t.score_range[0]:g}-{t.score_range[1]:g}" for t in tracks)
-    return kind_text(prose, kind, "ranges", per_track=per_track)
 
 
 def _phases(prose: Templates, names: List[str]) -> str:

@@ -23,8 +23,8 @@ from __future__ import annotations
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from ..errors import Problem
-from .kit_readme import listed
 from .leaks import text_key
+from .prose import listed
 
 TRAIN = "train"
 PUBLISH_KEY = "public_gold"

@@ -45,6 +45,15 @@ ROOT_GENERATED = (
 ROOT_FILES = ROOT_GENERATED + (".gitattributes",)
 
 
+#: The command's on/off options and their help.
+SWITCHES = {
+    "--legacy": "write a CodaLab v1.5 bundle instead",
+    "--sync-root": "regenerate the default edition at the repo root",
+    "--check-root": "check the repo root is up to date",
+    "--dry-run": "read and validate the edition and its data; write nothing",
+}
+
+
 def edition_path(value: str) -> Path:
     """A config file or edition folder given as a path, else the edition of that name in ``editions/``
     (a folder of that name without edition.yaml in the working folder, such as a built bundle's tree
@@ -198,18 +207,8 @@ def main(argv: Optional[List[str]] = None, prog: str = "build_bundle.py") -> int
         help="folder the edition's dataset paths are relative to (default: the edition's folder)",
     )
     parser.add_argument("--out", default="dist", help="output folder (default: dist)")
-    parser.add_argument("--legacy", action="store_true", help="write a CodaLab v1.5 bundle instead")
-    parser.add_argument(
-        "--sync-root", action="store_true", help="regenerate the default edition at the repo root"
-    )
-    parser.add_argument(
-        "--check-root", action="store_true", help="check the repo root is up to date"
-    )
-    parser.add_argument(
-        "--dry-run",
-        action="store_true",
-        help="read and validate the edition and its data; write nothing",
-    )
+    for flag, text in SWITCHES.items():
+        parser.add_argument(flag, action="store_true", help=text)
     parser.add_argument(
         "--check", metavar="BUNDLE", help="check a built bundle (folder or zip) and exit"
     )
