@@ -38,7 +38,6 @@ from .baselines_run import (
     SAMPLE_BASELINE,
     baseline_predictions,
     baseline_scores,
-    write_baseline_scores,
     write_missing_track_scores,
     write_solutions,
 )
@@ -57,6 +56,7 @@ from .kit_readme import (
     checked_sample,
     render,
 )
+from .prose import Templates
 from .sample import declared_sample, held_out, sampled_items
 from .zipdet import tree_files, write_zip
 
@@ -81,14 +81,14 @@ class EditionData:
 
 def untrainable_baselines(edition: Edition, data: EditionData) -> Dict[str, str]:
     """The edition's baselines that need training data on a track whose dataset has none, and why."""
+    prose = Templates.of(edition.folder)
     without = {t.dataset for t in edition.tracks if not data.splits["train"].get(t.dataset)}
     skipped: Dict[str, str] = {}
     for name in edition.baselines:
         for track in edition.tracks:
             if track.dataset in without and baseline_class(name)(track.to_dict()).needs_training:
-                skipped[name] = (
-                    f"it learns from the training split, which dataset '{track.dataset}' "
-                    f"(track {track.title}) does not have"
+                skipped[name] = prose.fill(
+                    "baselines/untrained_reason", dataset=track.dataset, track=track.title
                 )
                 break
     return skipped
@@ -97,6 +97,7 @@ def untrainable_baselines(edition: Edition, data: EditionData) -> Dict[str, str]
 def alike_baselines(edition: Edition, data: EditionData) -> Dict[str, str]:
     """The edition's baselines that cannot differ from another on a track, its items having fewer
     texts than the baseline compares (cosine_bow on one text), and why."""
+    prose = Templates.of(edition.folder)
     alike: Dict[str, str] = {}
     for name in edition.baselines:
         model = baseline_class(name)
@@ -106,9 +107,11 @@ def alike_baselines(edition: Edition, data: EditionData) -> Dict[str, str]:
             if _most_texts(data, track.dataset) < model.texts_compared
         ]
         if short:
-            alike[name] = (
-                f"on {', '.join(short)}, whose items have fewer than {model.texts_compared} texts, "
-                f"it has nothing to compare and predicts as {model.alike_without_texts} does"
+            alike[name] = prose.fill(
+                "baselines/alike_reason",
+                tracks=", ".join(short),
+                texts=model.texts_compared,
+                like=model.alike_without_texts,
             )
     return alike
 
@@ -606,7 +609,7 @@ def write_local_phase(edition: Edition, data: EditionData, kit: Path) -> List[Ph
     phase = local_phase(edition)
     write_phase_data(edition, data, phase, kit, splits)
     local_only = dataclasses.replace(edition, phases=[phase])
-    write_baseline_scores(local_only, kit, baseline_scores(local_only, kit))
+    baseline_scores(local_only, kit)
     return [phase]
 
 
@@ -760,7 +763,6 @@ def write_tree(
         check_keys_with_gold(edition, phase, root)
     sample: Dict[str, bytes] = {}
     data.baseline_scores = baseline_scores(edition, root, sample)
-    write_baseline_scores(edition, root, data.baseline_scores)
     write_missing_track_scores(edition, root, data.baseline_scores)
     pages = write_pages(edition, data, root)
     for name in PROGRAMS:
