@@ -708,14 +708,6 @@ class BuildSummary:
         return "\n".join(lines)
 
 
-def _size(path: Path) -> int:
-    return (
-        sum(full.stat().st_size for full, _ in tree_files(path))
-        if path.is_dir()
-        else path.stat().st_size
-    )
-
-
 def write_samples(edition: Edition, root: Path, predictions: Dict[str, bytes], baseline: str):
     """The starting kit's sample result submissions: ``baseline``'s predictions for the first phase
     (``predictions``, kept from ``baseline_scores``, or run here when the edition does not run it:
@@ -815,8 +807,9 @@ def build(
         replace_output(staging / f"{edition.name}.zip", final_zip)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    sizes = {
-        name: _size(final_tree / name) for name in ("reference_data", "input_data", "starting_kit")
+    sizes = {  # bytes
+        name: sum(full.stat().st_size for full, _ in tree_files(final_tree / name))
+        for name in ("reference_data", "input_data", "starting_kit")
     }
     sizes["zip"] = final_zip.stat().st_size
     notes = build_notes(edition, data)

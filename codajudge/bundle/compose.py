@@ -98,27 +98,22 @@ def _task(edition: Edition, phase: Phase, index: int) -> dict:
 
 
 def _phase_entry(phase: Phase, index: int, starting_kit: Optional[str]) -> dict:
-    """A phase of competition.yaml: dates, limits, its task, the starting kit and its public data."""
+    """A phase of competition.yaml: dates, limits, its task, the starting kit and its public data
+    (no ``end`` for a phase that stays open, no ``starting_kit`` in the kit's own file)."""
     entry = {
         "index": index,
         "name": phase.name,
         "description": phase.description or phase.name,
         "start": phase.date_text("start"),
+        "end": phase.date_text("end"),
+        "max_submissions_per_day": phase.max_submissions_per_day,
+        "max_submissions": phase.max_submissions,
+        "execution_time_limit": phase.execution_time_limit,
+        "tasks": [index],
+        "starting_kit": starting_kit,
+        "public_data": f"input_data/{phase.id}",
     }
-    if phase.end is not None:
-        entry["end"] = phase.date_text("end")
-    entry.update(
-        {
-            "max_submissions_per_day": phase.max_submissions_per_day,
-            "max_submissions": phase.max_submissions,
-            "execution_time_limit": phase.execution_time_limit,
-            "tasks": [index],
-        }
-    )
-    if starting_kit:
-        entry["starting_kit"] = starting_kit
-    entry["public_data"] = f"input_data/{phase.id}"
-    return entry
+    return {key: value for key, value in entry.items() if value is not None}
 
 
 def _competition_header(edition: Edition, pages: List[dict], tasks: List[dict]) -> dict:

@@ -75,12 +75,7 @@ def _intro(prose: Templates, score: LocalScore) -> str:
 
 def _first_commands(prose: Templates, score: LocalScore, baselines: List[str]) -> str:
     if not score.first_phase:
-        text = prose.fill(
-            "kit_readme/first_commands_nothing",
-            nothing_scored=prose.fill("kit_readme/nothing_scored"),
-            format_check=FORMAT_CHECK,
-        )
-        return text + "\n"
+        return nothing_scored(prose, "kit_readme/first_commands_nothing") + "\n"
     names = [name for name in FIRST_BASELINES if name in baselines] or ["random"]
     lines = [run_command(score, f"baseline:{name}") for name in names]
     scored = what_is_scored(prose, score, prose.fill("kit_readme/they_score"))
@@ -154,6 +149,13 @@ def run_command(score: LocalScore, submission: str, output: str = "checked") -> 
 
 #: The command that checks a submission's format when no phase can be scored in the kit.
 FORMAT_CHECK = run_command(LocalScore("", False, {}), PRACTICE_SAMPLE)
+
+
+def nothing_scored(prose: Templates, template: str) -> str:
+    """Template ``template``: the kit scores no phase (``kit_readme/nothing_scored``), and the
+    command that checks a submission's format instead (``FORMAT_CHECK``)."""
+    why = prose.fill("kit_readme/nothing_scored")
+    return prose.fill(template, nothing_scored=why, format_check=FORMAT_CHECK)
 
 
 def example_baseline(baselines: List[str]) -> str:

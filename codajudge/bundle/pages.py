@@ -19,7 +19,7 @@ from ..spec import BASELINE, NORMALISED
 from ..tracks import PRIMARY_KEY
 from .edition import Edition
 from . import kit_readme
-from .kit_readme import FORMAT_CHECK, LocalScore, what_is_scored
+from .kit_readme import LocalScore, what_is_scored
 from .prose import Templates, kind_text, listed
 
 
@@ -283,12 +283,7 @@ def scoring_yourself(edition: Edition, score: LocalScore) -> List[str]:
     prose = Templates.of(edition.folder)
     lines = [prose.fill("baselines/scoring_yourself"), ""]
     if not score.first_phase:
-        text = prose.fill(
-            "baselines/nothing_scored",
-            nothing_scored=prose.fill("kit_readme/nothing_scored"),
-            format_check=FORMAT_CHECK,
-        )
-        return lines + [text, ""]
+        return lines + [kit_readme.nothing_scored(prose, "baselines/nothing_scored"), ""]
     baseline = kit_readme.example_baseline(list(edition.baselines))
     command = kit_readme.run_command(score, f"baseline:{baseline}")
     return lines + [

@@ -77,13 +77,6 @@ def edition_path(value: str) -> Path:
     )
 
 
-def _generated_root_tree(tmp: Path) -> Path:
-    edition = load_edition(REPO_ROOT / "editions" / "default")
-    tree = tmp / "default"
-    write_tree(edition, import_data(edition, edition.folder), tree, with_engine=False)
-    return tree
-
-
 def _differences(a: Path, b: Path) -> List[str]:
     if a.is_file() or b.is_file():
         return [] if a.is_file() and b.is_file() and filecmp.cmp(a, b, shallow=False) else [str(b)]
@@ -111,7 +104,9 @@ def gitattributes_text(tree: Path) -> str:
 
 def sync_root(check_only: bool) -> int:
     with tempfile.TemporaryDirectory(prefix="codajudge-root-") as tmp:
-        tree = _generated_root_tree(Path(tmp))
+        edition = load_edition(REPO_ROOT / "editions" / "default")
+        tree = Path(tmp) / "default"
+        write_tree(edition, import_data(edition, edition.folder), tree, with_engine=False)
         (tree / ".gitattributes").write_text(gitattributes_text(tree), encoding="utf-8")
         stale = []
         for name in ROOT_FILES:
