@@ -47,16 +47,8 @@ SAMPLE_BASELINE = "cosine_bow"
 def run_baseline(name: str, input_dir: Path, output_dir: Path, seed: int) -> None:
     """Predictions of baseline ``name`` for one phase, written by the ingestion program itself."""
     script = kit_root() / "ingestion_program" / "ingest.py"
-    command = [
-        sys.executable,
-        str(script),
-        "--baseline",
-        name,
-        "--seed",
-        str(seed),
-        str(input_dir),
-        str(output_dir),
-    ]
+    options = ["--baseline", name, "--seed", str(seed)]
+    command = [sys.executable, str(script), *options, str(input_dir), str(output_dir)]
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
         raise ConfigError.single(

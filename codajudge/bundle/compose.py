@@ -6,7 +6,7 @@ scoring program writes, so the two cannot drift apart.
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional
+from typing import List, Optional
 
 from ..metrics import get as get_metric
 from ..tracks import PRECISION, PRIMARY_KEY
@@ -14,21 +14,6 @@ from .columns import column_title
 from .edition import Edition, Phase
 
 SOLUTION_DESCRIPTION = "A built-in baseline of the kit, run as a code submission"
-
-
-def solution_name(path: str) -> str:
-    """A solution's name on the platform (else Codabench lists it as "solution @ <timestamp>")."""
-    return path.rstrip("/").rsplit("/", 1)[-1]
-
-
-def program_paths(phase: Phase) -> Dict[str, str]:
-    """Where a phase's programs and data live inside a bundle (and inside the repository)."""
-    return {
-        "scoring_program": "scoring_program",
-        "ingestion_program": "ingestion_program",
-        "reference_data": f"reference_data/{phase.id}",
-        "input_data": f"input_data/{phase.id}",
-    }
 
 
 def leaderboard_columns(edition: Edition) -> List[dict]:
@@ -67,7 +52,8 @@ def competition_yaml(
         doc["solutions"] = [
             {
                 "index": i,
-                "name": solution_name(path),
+                # its name on the platform (else Codabench lists "solution @ <timestamp>")
+                "name": path.rstrip("/").rsplit("/", 1)[-1],
                 "description": SOLUTION_DESCRIPTION,
                 "tasks": [t["index"] for t in tasks],
                 "path": path,
@@ -93,7 +79,11 @@ def _task(edition: Edition, phase: Phase, index: int) -> dict:
         "index": index,
         "name": f"{edition.title} - {phase.name}",
         "description": f"All tracks, {phase.split} split",
-        **program_paths(phase),
+        # where the phase's programs and data live inside the bundle
+        "scoring_program": "scoring_program",
+        "ingestion_program": "ingestion_program",
+        "reference_data": f"reference_data/{phase.id}",
+        "input_data": f"input_data/{phase.id}",
     }
 
 
