@@ -20,7 +20,7 @@ makes two splits disjoint (``sample`` + ``exclude`` hold a part out of a split).
 
 from __future__ import annotations
 
-from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Dict, Iterable, List, Sequence, Set, Tuple
 
 from ..errors import Problem
 from .leaks import text_key
@@ -35,17 +35,12 @@ def hidden_splits(phases: Sequence) -> Set[str]:
     return {phase.split for phase in phases if phase.hide_gold}
 
 
-def campaign_end(phases: Sequence):
-    """When the evaluation ends: the end of the phase ``evaluation``, else of the last phase that
-    has an end; None when no phase has one."""
+def post_campaign(phases: Sequence) -> Set[str]:
+    """The ids of the phases that start after the evaluation ends: the end of the phase
+    ``evaluation``, else of the last phase that has an end (none when no phase has one)."""
     ends = [phase.end for phase in phases if phase.end is not None]
     evaluation = [phase.end for phase in phases if phase.id == "evaluation" and phase.end]
-    return (evaluation or ends or [None])[-1]
-
-
-def post_campaign(phases: Sequence) -> Set[str]:
-    """The ids of the phases that start after the evaluation ends."""
-    end = campaign_end(phases)
+    end = (evaluation or ends or [None])[-1]
     return {phase.id for phase in phases if end is not None and phase.start > end}
 
 
@@ -79,16 +74,12 @@ def _dataset_sharing(datasets: Dict[str, dict], first: str, second: str) -> List
     return found
 
 
-def _publishers(phases: Sequence) -> List[Tuple[str, Optional[object]]]:
-    """(split, the phase publishing its gold) of every public split: train (no phase) first."""
-    return [(TRAIN, None)] + [(p.split, p) for p in phases if p.public_gold]
-
-
 def config_problems(phases: Sequence, datasets: Dict[str, dict]) -> List[Problem]:
     """Rules 1, 2 and 3 on the config, each problem naming both phases (or the dataset and the
     phase) and the key to change."""
     problems: List[Problem] = []
-    for split, publisher in _publishers(phases):
+    # (split, the phase publishing its gold) of every public split: train (no phase) first
+    for split, publisher in [(TRAIN, None)] + [(p.split, p) for p in phases if p.public_gold]:
         problems.extend(_published_problems(phases, split, publisher, datasets))
     problems.extend(_rescored_problems(phases, datasets))
     return problems
