@@ -138,9 +138,7 @@ def test_each_baseline_runs_once_per_split_and_the_sample_submission_is_the_scor
     }
     assert sorted(files) == sorted(f"{track.id}.tsv" for track in edition.tracks)
     kept = sample.read_bytes()
-    build_module.write_sample_submission(
-        edition, summary.tree, {}
-    )  # an edition without cosine_bow runs it
+    build_module.write_samples(edition, summary.tree, {}, "cosine_bow")  # run when not kept
     assert runs[-1] == ("cosine_bow", first) and sample.read_bytes() == kept
 
 

@@ -47,16 +47,8 @@ SAMPLE_BASELINE = "cosine_bow"
 def run_baseline(name: str, input_dir: Path, output_dir: Path, seed: int) -> None:
     """Predictions of baseline ``name`` for one phase, written by the ingestion program itself."""
     script = kit_root() / "ingestion_program" / "ingest.py"
-    command = [
-        sys.executable,
-        str(script),
-        "--baseline",
-        name,
-        "--seed",
-        str(seed),
-        str(input_dir),
-        str(output_dir),
-    ]
+    options = ["--baseline", name, "--seed", str(seed)]
+    command = [sys.executable, str(script), *options, str(input_dir), str(output_dir)]
     done = subprocess.run(command, capture_output=True, text=True)
     if done.returncode != 0:
         raise ConfigError.single(
@@ -75,28 +67,45 @@ def prediction_files(folder: Path) -> Dict[str, bytes]:
     }
 
 
+def baseline_predictions(name: str, input_dir: Path, seed: int) -> Dict[str, bytes]:
+    """The ``prediction_files`` of baseline ``name`` on one phase's ``input_dir``."""
+    with tempfile.TemporaryDirectory(prefix="codajudge-sample-") as tmp:
+        run_baseline(name, input_dir, Path(tmp), seed)
+        return prediction_files(Path(tmp))
+
+
 def baseline_scores(
     edition: Edition, root: Path, sample: Optional[Dict[str, bytes]] = None
 ) -> Dict[str, Dict[str, Dict[str, float]]]:
-    """``scores[phase id][baseline][key]`` for every phase and baseline of the edition. ``sample``
-    receives the ``prediction_files`` of SAMPLE_BASELINE on the first phase, when it is one of them."""
+    """``scores[phase id][baseline][key]`` for every phase and baseline of the edition, also written
+    as ``BASELINE_SCORES`` in the reference data of every public-gold phase with baselines run
+    (JSON, its keys sorted: the build is reproducible). ``sample`` receives the
+    ``prediction_files`` of SAMPLE_BASELINE on the first phase, when it is one of them."""
     scores: Dict[str, Dict[str, Dict[str, float]]] = {}
-    scored_split: Dict[str, str] = {}
+    by_split: Dict[str, Dict[str, Dict[str, float]]] = {}
     for phase in edition.phases:
         # a phase scoring a split scored already has its items and gold: the same scores
-        if phase.split in scored_split:
-            scores[phase.id] = scores[scored_split[phase.split]]
-            continue
-        scored_split[phase.split] = phase.id
-        ref = root / "reference_data" / phase.id
-        spec = read_spec(ref)
-        scores[phase.id] = {}
-        for name in edition.baselines:
-            with tempfile.TemporaryDirectory(prefix="codajudge-baseline-") as tmp:
-                run_baseline(name, root / "input_data" / phase.id, Path(tmp), edition.seed)
-                scores[phase.id][name] = score_folder(spec, ref, Path(tmp)).scores()
-                if sample is not None and phase is edition.phases[0] and name == SAMPLE_BASELINE:
-                    sample.update(prediction_files(Path(tmp)))
+        if phase.split not in by_split:
+            by_split[phase.split] = _phase_scores(edition, root, phase, sample)
+        scores[phase.id] = by_split[phase.split]
+        if phase.public_gold and scores[phase.id]:
+            text = json.dumps(scores[phase.id], indent=1, sort_keys=True, allow_nan=False)
+            path = root / "reference_data" / phase.id / BASELINE_SCORES
+            path.write_text(text + "\n", encoding="utf-8")
+    return scores
+
+
+def _phase_scores(edition: Edition, root: Path, phase, sample) -> Dict[str, Dict[str, float]]:
+    """baseline -> key -> its score on ``phase`` (``sample``: as ``baseline_scores``)."""
+    ref = root / "reference_data" / phase.id
+    spec = read_spec(ref)
+    scores = {}
+    for name in edition.baselines:
+        with tempfile.TemporaryDirectory(prefix="codajudge-baseline-") as tmp:
+            run_baseline(name, root / "input_data" / phase.id, Path(tmp), edition.seed)
+            scores[name] = score_folder(spec, ref, Path(tmp)).scores()
+            if sample is not None and phase is edition.phases[0] and name == SAMPLE_BASELINE:
+                sample.update(prediction_files(Path(tmp)))
     return scores
 
 
@@ -108,19 +117,6 @@ def write_solutions(edition: Edition, root: Path) -> list:
         (folder / "model.py").write_text(SOLUTION_TEMPLATE.format(name=name), encoding="utf-8")
         paths.append(f"solutions/{name}")
     return paths
-
-
-def write_baseline_scores(
-    edition: Edition, root: Path, scores: Dict[str, Dict[str, Dict[str, float]]]
-) -> None:
-    """``BASELINE_SCORES`` in the reference data of every public-gold phase with baselines run;
-    ``scores``: ``baseline_scores`` (phase id -> baseline -> key -> value), written as
-    JSON with its keys sorted (the build is reproducible)."""
-    for phase in edition.phases:
-        if phase.public_gold and scores.get(phase.id):
-            path = Path(root) / "reference_data" / phase.id / BASELINE_SCORES
-            text = json.dumps(scores[phase.id], indent=1, sort_keys=True, allow_nan=False)
-            path.write_text(text + "\n", encoding="utf-8")
 
 
 def write_missing_track_scores(

@@ -42,10 +42,8 @@ from ..spec import read_spec, write_spec
 from ..tracks import dataset_label_set, leaderboard_keys
 from .baselines_run import (
     SAMPLE_BASELINE,
+    baseline_predictions,
     baseline_scores,
-    prediction_files,
-    run_baseline,
-    write_baseline_scores,
     write_missing_track_scores,
     write_solutions,
 )
@@ -60,7 +58,6 @@ from .kit_readme import (
     LOCAL_PHASE,
     LOCAL_SAMPLE,
     PRACTICE_SAMPLE,
-    KitFacts,
     LocalScore,
     checked_sample,
     render,
@@ -90,14 +87,14 @@ class EditionData:
 
 def untrainable_baselines(edition: Edition, data: EditionData) -> Dict[str, str]:
     """The edition's baselines that need training data on a track whose dataset has none, and why."""
+    prose = Templates.of(edition.folder)
     without = {t.dataset for t in edition.tracks if not data.splits["train"].get(t.dataset)}
     skipped: Dict[str, str] = {}
     for name in edition.baselines:
         for track in edition.tracks:
             if track.dataset in without and baseline_class(name)(track.to_dict()).needs_training:
-                skipped[name] = (
-                    f"it learns from the training split, which dataset '{track.dataset}' "
-                    f"(track {track.title}) does not have"
+                skipped[name] = prose.fill(
+                    "baselines/untrained_reason", dataset=track.dataset, track=track.title
                 )
                 break
     return skipped
@@ -106,6 +103,7 @@ def untrainable_baselines(edition: Edition, data: EditionData) -> Dict[str, str]
 def alike_baselines(edition: Edition, data: EditionData) -> Dict[str, str]:
     """The edition's baselines that cannot differ from another on a track, its items having fewer
     texts than the baseline compares (cosine_bow on one text), and why."""
+    prose = Templates.of(edition.folder)
     alike: Dict[str, str] = {}
     for name in edition.baselines:
         model = baseline_class(name)
@@ -115,9 +113,11 @@ def alike_baselines(edition: Edition, data: EditionData) -> Dict[str, str]:
             if _most_texts(data, track.dataset) < model.texts_compared
         ]
         if short:
-            alike[name] = (
-                f"on {', '.join(short)}, whose items have fewer than {model.texts_compared} texts, "
-                f"it has nothing to compare and predicts as {model.alike_without_texts} does"
+            alike[name] = prose.fill(
+                "baselines/alike_reason",
+                tracks=", ".join(short),
+                texts=model.texts_compared,
+                like=model.alike_without_texts,
             )
     return alike
 
@@ -139,21 +139,6 @@ def split_source(source: dict, split: str) -> dict:
     merged = {k: v for k, v in source.items() if k != "splits"}
     merged.update(source.get("splits", {}).get(split, {}))
     return merged
-
-
-def has_no_train(source) -> bool:
-    """Whether a dataset declares that it has no training split (``train: none``): ChaosNLI's
-    participants train on SNLI and MNLI themselves; its training file in the bundle is empty."""
-    return isinstance(source, dict) and source.get("train") == "none"
-
-
-def _load_dataset_split(source, data_root: Path, split: str, where: str, labels) -> List[dict]:
-    """One split of one dataset: its importer's items, or the seeded sample of another split's
-    items that the dataset declares for it (``bundle.sample``); ``labels``: its tracks' label set."""
-    sample = declared_sample(source, split)
-    read = sample.of if sample else split
-    items = load_split(split_source(source, read), data_root, read, where, labels)
-    return sampled_items(items, sample, where) if sample else items
 
 
 #: What a dataset that could not be read leaves unchecked.
@@ -205,21 +190,10 @@ def data_places(edition: Edition, data_root: Path) -> Dict[str, Dict[str, str]]:
     places: Dict[str, Dict[str, str]] = {}
     for key, source in edition.datasets.items():
         for split in ("train", "dev", "test", "local"):
-            path = _split_path(source, split)
+            path = split_source(source, split).get("path")
             file = f"{Path(data_root) / path} " if path else ""
             places.setdefault(key, {})[split] = f"{file}(dataset '{key}', {split} split)"
     return places
-
-
-def _split_path(source, split: str) -> Optional[str]:
-    """The ``path`` a dataset reads ``split`` from (its ``splits`` entry's, else its own)."""
-    if not isinstance(source, dict):
-        return None
-    override = source.get("splits", {})
-    entry = override.get(split) if isinstance(override, dict) else None
-    path = entry.get("path") if isinstance(entry, dict) else None
-    path = path or source.get("path")
-    return path if isinstance(path, str) else None
 
 
 def located(problem: Problem, dataset: str, source, config: str) -> Problem:
@@ -227,7 +201,7 @@ def located(problem: Problem, dataset: str, source, config: str) -> Problem:
     file, one in the dataset's options (``datasets (importer X)``) is the config's, with the file."""
     if not problem.file.startswith("datasets"):
         return dataclasses.replace(problem, file=f"{problem.file} (dataset '{dataset}')")
-    path = _split_path(source, "test")
+    path = split_source(source, "test").get("path")
     reading = f" (path {path})" if path else ""
     return dataclasses.replace(problem, file=f"{config}: datasets '{dataset}'{reading}")
 
@@ -259,11 +233,15 @@ def _dataset_splits(source, data_root: Path, needed: List[str], where: str, labe
     (``PartlyRead``), a split that could not be read at all is left out. ``labels``: the dataset's
     tracks' label set."""
     read: Dict[str, List[dict]] = {}
-    wanted = [s for s in needed if not (s == "train" and has_no_train(source))]
+    # ``train: none``: ChaosNLI's participants train on SNLI and MNLI themselves
+    wanted = [s for s in needed if not (s == "train" and source.get("train") == "none")]
     excluded = [split for split in (source.get("exclude") or {}).values() if split not in wanted]
     for split in wanted + sorted(set(excluded)):
+        sample = declared_sample(source, split)  # a seeded sample of another split's items
         try:
-            read[split] = _load_dataset_split(source, data_root, split, where, labels)
+            of = sample.of if sample else split
+            items = load_split(split_source(source, of), data_root, of, where, labels)
+            read[split] = sampled_items(items, sample, where) if sample else items
         except ConfigError as e:  # a release cut by 'split' is read once per split
             if isinstance(e, PartlyRead):  # the rows read are checked too
                 read[split] = e.items
@@ -273,7 +251,7 @@ def _dataset_splits(source, data_root: Path, needed: List[str], where: str, labe
 
 def _without(items: List[dict], read: Dict[str, List[dict]], source, split: str) -> List[dict]:
     """``items`` less those whose texts the split ``exclude`` names for ``split`` holds."""
-    other = (source.get("exclude") or {}).get(split) if isinstance(source, dict) else None
+    other = (source.get("exclude") or {}).get(split)
     if other is None:
         return items
     texts = {text_key(item) for item in read.get(other, [])}
@@ -302,37 +280,19 @@ class Repeats:
         )
 
 
-def declared_repeats(source) -> Dict[str, int]:
-    """A dataset's ``known_repeats: {SPLIT: COUNT}``: how many items of each hidden-gold split its
-    release really repeats (by texts) from a public split. The edition schema has checked its shape
-    (splits to whole numbers from 0, nothing coerced: ``bundle.schema``)."""
-    value = source.get(REPEATS_KEY) if isinstance(source, dict) else None
-    return dict(value or {})
-
-
-def _first_by_text(items: List[dict]) -> Dict[tuple, str]:
-    """texts (``text_key``) -> the id of the first item with them; items without texts left out."""
-    first: Dict[tuple, str] = {}
-    for item in items:
-        key = text_key(item)
-        if any(key):
-            first.setdefault(key, str(item["id"]))
-    return first
-
-
 def count_repeats(dataset: str, split: str, items, public: Dict[str, List[dict]], declared: int):
     """The items of ``split`` whose texts are those of an item of a ``public`` split, whatever the ids
-    (releases copy items under new ids)."""
-    seen = {name: _first_by_text(rows) for name, rows in sorted(public.items())}
-    found, example = 0, None
-    for item in items:
-        key = text_key(item)
-        for name, first in seen.items():
-            if key in first:
-                found += 1
-                example = example or (str(item["id"]), name, first[key])
-                break
-    return Repeats(dataset, split, found, declared, example)
+    (releases copy items under new ids); items without texts left out."""
+    first: Dict[tuple, Tuple[str, str]] = {}  # texts -> (the first public split, its item's id)
+    for name, rows in sorted(public.items()):
+        for row in rows:
+            if any(text_key(row)):
+                first.setdefault(text_key(row), (name, str(row["id"])))
+    repeated = [item for item in items if text_key(item) in first]
+    example = None
+    if repeated:
+        example = (str(repeated[0]["id"]), *first[text_key(repeated[0])])
+    return Repeats(dataset, split, len(repeated), declared, example)
 
 
 def _repeat_problem(repeats: Repeats, public: List[str]) -> Problem:
@@ -358,7 +318,8 @@ def check_repeats(edition: Edition, splits, problems: List[Problem]) -> List[Rep
     report: List[Repeats] = []
     for dataset, source in sorted(edition.datasets.items()):
         where = f"datasets '{dataset}'"
-        declared = declared_repeats(source)
+        # the schema has checked its shape: splits to whole numbers from 0
+        declared = dict(source.get(REPEATS_KEY) or {})
         for name in sorted(set(declared) - set(hidden)):
             problems.append(
                 Problem(
@@ -402,18 +363,14 @@ def write_phase_data(
         write_items(ref / f"{dataset}.jsonl", [reference_view(it, fields) for it in items])
         write_items(inp / f"{dataset}.jsonl", [public_view(it) for it in items])
         write_items(inp / f"{dataset}.train.jsonl", splits["train"].get(dataset, []))
-    phases, every_split = phases_named(edition, data)
-    for folder in (ref, inp):  # the other phases' ids are public: both programs name them
-        write_other_phase_ids(folder, phase.split, phases, every_split)
-
-
-def phases_named(edition: Edition, data: EditionData):
-    """(phases, items per split) of every phase a file of ids can be named as: the platform's
-    phases and the starting kit's local phase, if any."""
+    # the other phases' ids are public (both programs name them), the kit's local phase's too
+    phases, every_split = edition.phases, data.splits
     local = local_splits(edition, data)
-    if local is None:
-        return edition.phases, data.splits
-    return [*edition.phases, local_phase(edition)], {**data.splits, LOCAL_PHASE: local[LOCAL_PHASE]}
+    if local is not None:
+        phases = [*edition.phases, local_phase(edition)]
+        every_split = {**data.splits, LOCAL_PHASE: local[LOCAL_PHASE]}
+    for folder in (ref, inp):
+        write_other_phase_ids(folder, phase.split, phases, every_split)
 
 
 def score_gold(ref: Path):
@@ -431,24 +388,31 @@ def score_gold(ref: Path):
         return score_folder(spec, ref, Path(tmp))
 
 
+def _scores_on_gold(result):
+    """(track id, metric name, its score, the track's scored gold, its number of labels) of every
+    score in ``result``."""
+    for track_id, tr in result.tracks.items():
+        gold = scored_subset(tr.gold, tr.gold.gold).gold
+        for name, value in tr.scores.items():
+            yield track_id, name, value, gold, len(tr.track.labels)
+
+
 def imperfect_scores(result, where: str) -> List[Problem]:
     """The tracks whose metric is not at its value on the gold although the gold was submitted (the
     best end of its range, or what the metric states, ``Metric.gold_value``, within its tolerance)."""
     problems = []
-    for track_id, tr in result.tracks.items():
-        gold = scored_subset(tr.gold, tr.gold.gold).gold
-        for name, value in tr.scores.items():
-            metric = get_metric(name)
-            best = metric.gold_value(gold, len(tr.track.labels))
-            if abs(value - best) > max(1e-9, metric.on_gold_tolerance):
-                problems.append(
-                    Problem(
-                        where,
-                        f"gold scored against itself is not perfect on track '{track_id}'",
-                        expected=f"{name} = {best:g}",
-                        found=f"{value:.6g}",
-                    )
+    for track_id, name, value, gold, n_labels in _scores_on_gold(result):
+        metric = get_metric(name)
+        best = metric.gold_value(gold, n_labels)
+        if abs(value - best) > max(1e-9, metric.on_gold_tolerance):
+            problems.append(
+                Problem(
+                    where,
+                    f"gold scored against itself is not perfect on track '{track_id}'",
+                    expected=f"{name} = {best:g}",
+                    found=f"{value:.6g}",
                 )
+            )
     return problems
 
 
@@ -457,15 +421,15 @@ def own_metric_problems(edition: Edition, result) -> List[Problem]:
     registry's basic properties (``metrics.edition_module.property_problems``)."""
     own = metrics_of(edition.metrics_module.get("source"))
     problems = []
-    for track_id, tr in result.tracks.items():
-        gold = scored_subset(tr.gold, tr.gold.gold).gold
-        for name in (name for name in tr.scores if name in own):
-            try:
-                found = property_problems(get_metric(name), gold, len(tr.track.labels))
-            except Exception as error:  # the organiser's code: its failure is theirs to fix
-                found = [f"raises {type(error).__name__}: {error}"]
-            where = f"{edition.metrics_module['file']}: metric {name!r} on track {track_id!r}"
-            problems.extend(Problem(where, message) for message in found)
+    for track_id, name, _, gold, n_labels in _scores_on_gold(result):
+        if name not in own:
+            continue
+        try:
+            found = property_problems(get_metric(name), gold, n_labels)
+        except Exception as error:  # the organiser's code: its failure is theirs to fix
+            found = [f"raises {type(error).__name__}: {error}"]
+        where = f"{edition.metrics_module['file']}: metric {name!r} on track {track_id!r}"
+        problems.extend(Problem(where, message) for message in found)
     return problems
 
 
@@ -652,7 +616,7 @@ def write_local_phase(edition: Edition, data: EditionData, kit: Path) -> List[Ph
     phase = local_phase(edition)
     write_phase_data(edition, data, phase, kit, splits)
     local_only = dataclasses.replace(edition, phases=[phase])
-    write_baseline_scores(local_only, kit, baseline_scores(local_only, kit))
+    baseline_scores(local_only, kit)
     return [phase]
 
 
@@ -699,41 +663,23 @@ def write_kit_readme(edition: Edition, data: EditionData, root: Path, pages: Lis
     submissions, whose first lines it quotes, are there."""
     kit = root / "starting_kit"
     score = local_score(edition, data)
-    facts = KitFacts(
-        score=score,
-        examples=one_file_per_kind(edition, _first_lines(kit / checked_sample(score))),
-        pages=pages,
-        other_names=[name for t in edition.tracks for name in t.file_names[1:]],
-        sample_baseline=sample_baseline(data),
-        baselines=list(edition.baselines),
-        positional=any(kinds.of(t).positional_by_default for t in edition.tracks),
-    )
-    readme = render(Templates.of(edition.folder), facts)
+    examples = one_file_per_kind(edition, kit / checked_sample(score))
+    readme = render(edition, score, examples, pages, sample_baseline(data))
     (kit / "README.md").write_text(readme, encoding="utf-8")
 
 
-def one_file_per_kind(edition: Edition, first_lines: Dict[str, str]) -> Dict[str, str]:
-    """The first of ``first_lines`` (file name -> its first line) of each kind of track, in the
-    zip's order: the README shows these."""
+def one_file_per_kind(edition: Edition, archive: Path) -> Dict[str, str]:
+    """file name -> its first line, for the first non-empty file of each kind of track in the
+    result zip ``archive``, in the zip's order: the README shows these."""
     kind_of = {t.file_names[0]: kinds.of(t) for t in edition.tracks}
     shown: Dict[str, str] = {}
-    seen = []
-    for name, line in first_lines.items():
-        kind = kind_of.get(name)
-        if kind is not None and kind not in seen:
-            seen.append(kind)
-            shown[name] = line
-    return shown
-
-
-def _first_lines(archive: Path) -> Dict[str, str]:
-    """file name -> its first line, for each file of a result zip (in the zip's order)."""
     with zipfile.ZipFile(archive) as zf:
-        return {
-            name: zf.read(name).decode("utf-8").splitlines()[0]
-            for name in zf.namelist()
-            if zf.read(name)
-        }
+        for name in zf.namelist():
+            kind = kind_of.get(name)
+            content = zf.read(name)
+            if kind is not None and content and kind not in map(kind_of.get, shown):
+                shown[name] = content.decode("utf-8").splitlines()[0]
+    return shown
 
 
 @dataclass
@@ -769,35 +715,19 @@ class BuildSummary:
         return "\n".join(lines)
 
 
-def _size(path: Path) -> int:
-    return (
-        sum(full.stat().st_size for full, _ in tree_files(path))
-        if path.is_dir()
-        else path.stat().st_size
-    )
-
-
-def write_sample_submission(
-    edition: Edition, root: Path, predictions: Dict[str, bytes], baseline: str = SAMPLE_BASELINE
-) -> None:
-    """The starting kit's sample result submission: SAMPLE_BASELINE's ``predictions`` for the first
-    phase, kept from ``baseline_scores`` (``baseline`` run here when the edition lists other
-    baselines only)."""
-    target = root / "starting_kit" / PRACTICE_SAMPLE
-    if predictions:
-        write_sample_zip(predictions, target)
-    else:
-        write_baseline_sample(
-            baseline, root / "input_data" / edition.phases[0].id, edition.seed, target
-        )
-
-
-def write_baseline_sample(baseline: str, input_dir: Path, seed: int, target: Path) -> None:
-    """A result submission zip at ``target`` of ``baseline``'s predictions on one phase's
-    ``input_dir``."""
-    with tempfile.TemporaryDirectory(prefix="codajudge-sample-") as tmp:
-        run_baseline(baseline, input_dir, Path(tmp) / "predictions", seed)
-        write_sample_zip(prediction_files(Path(tmp) / "predictions"), target)
+def write_samples(edition: Edition, root: Path, predictions: Dict[str, bytes], baseline: str):
+    """The starting kit's sample result submissions: ``baseline``'s predictions for the first phase
+    (``predictions``, kept from ``baseline_scores``, or run here when the edition does not run it:
+    ``PRACTICE_SAMPLE``) and for the kit's local phase when it has one (``LOCAL_SAMPLE``, the
+    sample its README's check command takes; the practice sample keeps the platform's ids)."""
+    kit = root / "starting_kit"
+    if not predictions:
+        first = root / "input_data" / edition.phases[0].id
+        predictions = baseline_predictions(baseline, first, edition.seed)
+    write_sample_zip(predictions, kit / PRACTICE_SAMPLE)
+    if (kit / "input_data" / LOCAL_PHASE).is_dir():
+        local = baseline_predictions(baseline, kit / "input_data" / LOCAL_PHASE, edition.seed)
+        write_sample_zip(local, kit / LOCAL_SAMPLE)
 
 
 def write_sample_zip(predictions: Dict[str, bytes], target: Path) -> None:
@@ -813,15 +743,6 @@ def sample_baseline(data: EditionData) -> str:
     """The baseline whose predictions are the kit's sample result submissions: SAMPLE_BASELINE,
     or random when that one needs a training split the edition lacks."""
     return "random" if SAMPLE_BASELINE in data.skipped_baselines else SAMPLE_BASELINE
-
-
-def write_local_sample(root: Path, baseline: str, seed: int) -> None:
-    """``LOCAL_SAMPLE``: ``baseline``'s predictions of the kit's local phase (when it has one),
-    the sample its README's check command (``--phase local``) takes; the practice sample keeps
-    the platform's practice ids."""
-    kit = root / "starting_kit"
-    if (kit / "input_data" / LOCAL_PHASE).is_dir():
-        write_baseline_sample(baseline, kit / "input_data" / LOCAL_PHASE, seed, kit / LOCAL_SAMPLE)
 
 
 def write_tree(
@@ -841,15 +762,13 @@ def write_tree(
         check_keys_with_gold(edition, phase, root)
     sample: Dict[str, bytes] = {}
     data.baseline_scores = baseline_scores(edition, root, sample)
-    write_baseline_scores(edition, root, data.baseline_scores)
     write_missing_track_scores(edition, root, data.baseline_scores)
     pages = write_pages(edition, data, root)
     for name in PROGRAMS:
         copy_program(name, root / name, with_engine=with_engine)
     solutions = write_solutions(edition, root)
     write_starting_kit(edition, data, root, pages)
-    write_sample_submission(edition, root, sample, sample_baseline(data))
-    write_local_sample(root, sample_baseline(data), edition.seed)
+    write_samples(edition, root, sample, sample_baseline(data))
     write_kit_readme(edition, data, root, pages)
     write_yaml(
         root / "competition.yaml", competition_yaml(edition, pages, solutions=solutions), edition
@@ -895,8 +814,9 @@ def build(
         replace_output(staging / f"{edition.name}.zip", final_zip)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    sizes = {
-        name: _size(final_tree / name) for name in ("reference_data", "input_data", "starting_kit")
+    sizes = {  # bytes
+        name: sum(full.stat().st_size for full, _ in tree_files(final_tree / name))
+        for name in ("reference_data", "input_data", "starting_kit")
     }
     sizes["zip"] = final_zip.stat().st_size
     notes = build_notes(edition, data)

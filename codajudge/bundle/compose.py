@@ -6,7 +6,7 @@ scoring program writes, so the two cannot drift apart.
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional
+from typing import List, Optional
 
 from ..metrics import get as get_metric
 from ..tracks import PRECISION, PRIMARY_KEY
@@ -16,45 +16,25 @@ from .edition import Edition, Phase
 SOLUTION_DESCRIPTION = "A built-in baseline of the kit, run as a code submission"
 
 
-def solution_name(path: str) -> str:
-    """A solution's name on the platform (else Codabench lists it as "solution @ <timestamp>")."""
-    return path.rstrip("/").rsplit("/", 1)[-1]
-
-
-def program_paths(phase: Phase) -> Dict[str, str]:
-    """Where a phase's programs and data live inside a bundle (and inside the repository)."""
-    return {
-        "scoring_program": "scoring_program",
-        "ingestion_program": "ingestion_program",
-        "reference_data": f"reference_data/{phase.id}",
-        "input_data": f"input_data/{phase.id}",
-    }
-
-
 def leaderboard_columns(edition: Edition) -> List[dict]:
     """Primary score first, then every track's metrics in declaration order."""
-    primary_metric = get_metric(next(t for t in edition.tracks if t.primary).main_metric)
-    columns = [
+    primary_metric = next(t for t in edition.tracks if t.primary).main_metric
+    named = [(edition.primary_rule.column_title, PRIMARY_KEY, primary_metric)]
+    named += [
+        (column_title(track, metric), key, metric)
+        for track in edition.tracks
+        for key, metric in zip(track.keys, track.metrics)
+    ]
+    return [
         {
-            "title": edition.primary_rule.column_title,
-            "key": PRIMARY_KEY,
-            "index": 0,
-            "sorting": "desc" if primary_metric.higher_is_better else "asc",
+            "title": title,
+            "key": key,
+            "index": index,
+            "sorting": "desc" if get_metric(metric).higher_is_better else "asc",
             "precision": PRECISION,
         }
+        for index, (title, key, metric) in enumerate(named)
     ]
-    for track in edition.tracks:
-        for key, metric in zip(track.keys, track.metrics):
-            columns.append(
-                {
-                    "title": column_title(track, metric),
-                    "key": key,
-                    "index": len(columns),
-                    "sorting": "desc" if get_metric(metric).higher_is_better else "asc",
-                    "precision": PRECISION,
-                }
-            )
-    return columns
 
 
 def competition_yaml(
@@ -72,7 +52,8 @@ def competition_yaml(
         doc["solutions"] = [
             {
                 "index": i,
-                "name": solution_name(path),
+                # its name on the platform (else Codabench lists "solution @ <timestamp>")
+                "name": path.rstrip("/").rsplit("/", 1)[-1],
                 "description": SOLUTION_DESCRIPTION,
                 "tasks": [t["index"] for t in tasks],
                 "path": path,
@@ -98,32 +79,31 @@ def _task(edition: Edition, phase: Phase, index: int) -> dict:
         "index": index,
         "name": f"{edition.title} - {phase.name}",
         "description": f"All tracks, {phase.split} split",
-        **program_paths(phase),
+        # where the phase's programs and data live inside the bundle
+        "scoring_program": "scoring_program",
+        "ingestion_program": "ingestion_program",
+        "reference_data": f"reference_data/{phase.id}",
+        "input_data": f"input_data/{phase.id}",
     }
 
 
 def _phase_entry(phase: Phase, index: int, starting_kit: Optional[str]) -> dict:
-    """A phase of competition.yaml: dates, limits, its task, the starting kit and its public data."""
+    """A phase of competition.yaml: dates, limits, its task, the starting kit and its public data
+    (no ``end`` for a phase that stays open, no ``starting_kit`` in the kit's own file)."""
     entry = {
         "index": index,
         "name": phase.name,
         "description": phase.description or phase.name,
         "start": phase.date_text("start"),
+        "end": phase.date_text("end"),
+        "max_submissions_per_day": phase.max_submissions_per_day,
+        "max_submissions": phase.max_submissions,
+        "execution_time_limit": phase.execution_time_limit,
+        "tasks": [index],
+        "starting_kit": starting_kit,
+        "public_data": f"input_data/{phase.id}",
     }
-    if phase.end is not None:
-        entry["end"] = phase.date_text("end")
-    entry.update(
-        {
-            "max_submissions_per_day": phase.max_submissions_per_day,
-            "max_submissions": phase.max_submissions,
-            "execution_time_limit": phase.execution_time_limit,
-            "tasks": [index],
-        }
-    )
-    if starting_kit:
-        entry["starting_kit"] = starting_kit
-    entry["public_data"] = f"input_data/{phase.id}"
-    return entry
+    return {key: value for key, value in entry.items() if value is not None}
 
 
 def _competition_header(edition: Edition, pages: List[dict], tasks: List[dict]) -> dict:

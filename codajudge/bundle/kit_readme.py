@@ -12,7 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, List, Tuple
 
-from .prose import Templates
+from .. import kinds
+from .edition import Edition
+from .prose import Templates, listed
 
 LOCAL_PHASE = "local"
 
@@ -44,24 +46,6 @@ class LocalScore:
         return self.first_phase == LOCAL_PHASE
 
 
-@dataclass(frozen=True)
-class KitFacts:
-    """What the README says of one edition's kit: ``score`` (what it can score, ``LocalScore``),
-    ``examples`` (file name -> its first line, one file per kind of track, from the sample the
-    README checks: ``checked_sample``), ``pages`` (the bundle's pages: title and file),
-    ``other_names`` (the tracks' other accepted file names), ``sample_baseline`` (the baseline
-    whose predictions the samples are), ``baselines`` (the baselines the edition runs),
-    ``positional`` (whether a track takes one value per line in input order, as SemEval's)."""
-
-    score: LocalScore
-    examples: Dict[str, str]
-    pages: List[dict]
-    other_names: List[str]
-    sample_baseline: str = "cosine_bow"
-    baselines: List[str] = field(default_factory=lambda: ["random", "most_frequent", "cosine_bow"])
-    positional: bool = True
-
-
 def checked_sample(score: LocalScore) -> str:
     """The sample result submission the README's check command takes: the local phase's when
     the kit has one, else the practice phase's."""
@@ -74,14 +58,6 @@ def _page(prose: Templates, pages: List[dict], name: str) -> str:
             return prose.fill("kit_readme/page", title=page["title"], file=page["file"])
     return f"`pages/{name}`"
 
-
-def format_check(submission: str, output: str = "checked") -> str:
-    """The ingestion program checking ``submission`` on the practice data, without scores."""
-    return f"python3 ingestion_program/ingest.py input_data/practice {output} {submission}"
-
-
-#: The command that checks a submission's format when no phase can be scored in the kit.
-FORMAT_CHECK = format_check(PRACTICE_SAMPLE)
 
 #: The baselines the first commands run, in this order, when the edition runs them.
 FIRST_BASELINES = ("cosine_bow", "most_frequent", "random")
@@ -97,16 +73,10 @@ def _intro(prose: Templates, score: LocalScore) -> str:
     return prose.fill("kit_readme/intro", held=held)
 
 
-def _first_commands(prose: Templates, facts: KitFacts) -> str:
-    score = facts.score
+def _first_commands(prose: Templates, score: LocalScore, baselines: List[str]) -> str:
     if not score.first_phase:
-        text = prose.fill(
-            "kit_readme/first_commands_nothing",
-            nothing_scored=prose.fill("kit_readme/nothing_scored"),
-            format_check=FORMAT_CHECK,
-        )
-        return text + "\n"
-    names = [name for name in FIRST_BASELINES if name in facts.baselines] or ["random"]
+        return nothing_scored(prose, "kit_readme/first_commands_nothing") + "\n"
+    names = [name for name in FIRST_BASELINES if name in baselines] or ["random"]
     lines = [run_command(score, f"baseline:{name}") for name in names]
     scored = what_is_scored(prose, score, prose.fill("kit_readme/they_score"))
     return prose.fill("kit_readme/first_commands", commands="\n".join(lines), scored=scored) + "\n"
@@ -123,19 +93,6 @@ def _sizes(prose: Templates, score: LocalScore) -> str:
     return prose.fill("kit_readme/sizes_fewer", sizes=sizes, fewer=listed(fewer))
 
 
-def _shared_text(prose: Templates, score: LocalScore) -> str:
-    """The sentence on datasets whose local items are the same, '' when there are none."""
-    if not score.shared:
-        return ""
-    groups = [listed(list(group)) for group in score.shared]
-    return " " + prose.fill("kit_readme/shared", groups="; ".join(groups))
-
-
-def listed(names: List[str]) -> str:
-    """``a, b and c``."""
-    return names[0] if len(names) < 2 else f"{', '.join(names[:-1])} and {names[-1]}"
-
-
 def what_is_scored(prose: Templates, score: LocalScore, subject: str) -> str:
     """One paragraph on the phase the kit scores, opening with ``subject`` ("They score")."""
     if not score.has_local:
@@ -145,24 +102,22 @@ def what_is_scored(prose: Templates, score: LocalScore, subject: str) -> str:
         if score.practice_public
         else "kit_readme/local_practice_hidden"
     )
+    shared = ""  # the datasets whose local items are the same
+    if score.shared:
+        groups = "; ".join(listed(list(group)) for group in score.shared)
+        shared = " " + prose.fill("kit_readme/shared", groups=groups)
     return prose.fill(
         "kit_readme/scored_local",
         subject=subject,
         sizes=_sizes(prose, score),
-        shared=_shared_text(prose, score),
+        shared=shared,
         practice=practice,
     )
 
 
-def _examples(facts: KitFacts) -> str:
-    """One small block per example file, its name above it."""
-    blocks = [f"`{name}`:\n\n```\n{line}\n```" for name, line in facts.examples.items()]
-    return "\n\n".join(blocks)
-
-
-def _samples(prose: Templates, facts: KitFacts) -> str:
-    """What each sample result submission is for, with a command that takes it."""
-    score, baseline = facts.score, facts.sample_baseline
+def _samples(prose: Templates, score: LocalScore, baseline: str) -> str:
+    """What each sample result submission is for (``baseline``'s predictions), with a command that
+    takes it."""
     practice = prose.fill("kit_readme/sample_practice", sample=PRACTICE_SAMPLE, baseline=baseline)
     if not score.first_phase:
         return prose.fill(
@@ -186,17 +141,21 @@ def _samples(prose: Templates, facts: KitFacts) -> str:
 
 def run_command(score: LocalScore, submission: str, output: str = "checked") -> str:
     """The command scoring ``submission`` on the kit's first phase or, where the kit can score
-    none, checking its format (``format_check``, writing to ``output``)."""
+    none, the ingestion program checking its format on the practice data (writing to ``output``)."""
     if not score.first_phase:
-        return format_check(submission, output)
+        return f"python3 ingestion_program/ingest.py input_data/practice {output} {submission}"
     return f"python3 run_local.py . {submission} --phase {score.first_phase}"
 
 
-def _check_note(prose: Templates, score: LocalScore) -> str:
-    """What the check command does, where it does not score."""
-    if score.first_phase:
-        return ""
-    return prose.fill("kit_readme/check_note") + "\n\n"
+#: The command that checks a submission's format when no phase can be scored in the kit.
+FORMAT_CHECK = run_command(LocalScore("", False, {}), PRACTICE_SAMPLE)
+
+
+def nothing_scored(prose: Templates, template: str) -> str:
+    """Template ``template``: the kit scores no phase (``kit_readme/nothing_scored``), and the
+    command that checks a submission's format instead (``FORMAT_CHECK``)."""
+    why = prose.fill("kit_readme/nothing_scored")
+    return prose.fill(template, nothing_scored=why, format_check=FORMAT_CHECK)
 
 
 def example_baseline(baselines: List[str]) -> str:
@@ -206,41 +165,54 @@ def example_baseline(baselines: List[str]) -> str:
     return baselines[0]
 
 
-def render(prose: Templates, facts: KitFacts) -> str:
-    """The README for one edition from template ``kit_readme``."""
-    score = facts.score
+def render(
+    edition: Edition,
+    score: LocalScore,
+    examples: Dict[str, str],
+    pages: List[dict],
+    sample_baseline: str,
+) -> str:
+    """The README for one edition from template ``kit_readme``: ``score``, what its kit can score;
+    ``examples``, file name -> its first line, one file per kind of track, from the sample the
+    README checks (``checked_sample``); ``pages``, the bundle's pages (title and file);
+    ``sample_baseline``, the baseline whose predictions the samples are."""
+    prose = Templates.of(edition.folder)
+    baselines = list(edition.baselines)
+    # a track taking one value per line in input order, as SemEval's
+    positional = any(kinds.of(t).positional_by_default for t in edition.tracks)
+    blocks = [f"`{name}`:\n\n```\n{line}\n```" for name, line in examples.items()]
     text = prose.fill(
         "kit_readme",
         intro=_intro(prose, score),
         run_heading=prose.fill(
             "kit_readme/run_heading" if score.first_phase else "kit_readme/check_heading"
         ),
-        first_commands=_first_commands(prose, facts),
+        first_commands=_first_commands(prose, score, baselines),
         code_command=run_command(score, "sample_submissions/code_submission", "predictions"),
         check_command=run_command(score, "my_submission.zip"),
-        check_note=_check_note(prose, score),
-        evaluation_baseline=example_baseline(facts.baselines),
-        data_page=_page(prose, facts.pages, "data.md"),
-        evaluation_page=_page(prose, facts.pages, "evaluation.md"),
-        terms_page=_page(prose, facts.pages, "terms.md"),
-        examples=_examples(facts),
+        check_note="" if score.first_phase else prose.fill("kit_readme/check_note") + "\n\n",
+        evaluation_baseline=example_baseline(baselines),
+        data_page=_page(prose, pages, "data.md"),
+        evaluation_page=_page(prose, pages, "evaluation.md"),
+        terms_page=_page(prose, pages, "terms.md"),
+        examples="\n\n".join(blocks),
         checked_sample=checked_sample(score),
-        samples=_samples(prose, facts),
-        positional=prose.fill("kit_readme/positional") + "\n" if facts.positional else "",
-        other_names=_other_names(prose, facts),
+        samples=_samples(prose, score, sample_baseline),
+        positional=prose.fill("kit_readme/positional") + "\n" if positional else "",
+        other_names=_other_names(prose, edition, pages),
     )
     return text + "\n"
 
 
-def _other_names(prose: Templates, facts: KitFacts) -> str:
-    names = list(dict.fromkeys(facts.other_names))  # tracks of one file share its names
+def _other_names(prose: Templates, edition: Edition, pages: List[dict]) -> str:
+    """The tracks' other accepted file names, and the first page, which explains them."""
+    # tracks of one file share its names
+    names = list(dict.fromkeys(name for t in edition.tracks for name in t.file_names[1:]))
     if not names:
         return ""
-    where = ""
-    if facts.pages:
-        overview = facts.pages[0]
-        where = " " + prose.fill(
-            "kit_readme/other_names_where", title=overview["title"], file=overview["file"]
-        )
+    overview = pages[0]
+    where = " " + prose.fill(
+        "kit_readme/other_names_where", title=overview["title"], file=overview["file"]
+    )
     listed_names = ", ".join(f"`{n}`" for n in names)
     return " " + prose.fill("kit_readme/other_names", names=listed_names, where=where)

@@ -19,8 +19,8 @@ from ..spec import BASELINE, NORMALISED
 from ..tracks import PRIMARY_KEY
 from .edition import Edition
 from . import kit_readme
-from .kit_readme import FORMAT_CHECK, LocalScore, listed, what_is_scored
-from .prose import Templates, kind_text
+from .kit_readme import LocalScore, what_is_scored
+from .prose import Templates, kind_text, listed
 
 
 def md_cell(text: str) -> str:
@@ -49,13 +49,6 @@ def _label_names(prose: Templates, t, label: str) -> str:
     if not aliases:
         return label
     return prose.fill("data/aliases", label=label, aliases=", ".join(aliases))
-
-
-def _label_policy(prose: Templates, edition: Edition) -> List[str]:
-    """The label policy's paragraph (``data/labels``), for an edition with labelled tracks."""
-    if any(kinds.of(t).has_labels for t in edition.tracks):
-        return ["", prose.fill("data/labels")]
-    return []
 
 
 def _alignment_paragraphs(prose: Templates, edition: Edition) -> List[str]:
@@ -92,7 +85,8 @@ def data_page(edition: Edition) -> str:
     formats = [kind_text(prose, kind, "format") for kind in present]
     formats += _alignment_paragraphs(prose, edition)
     formats += results_layout_text(edition.tracks)
-    formats += _label_policy(prose, edition)
+    if any(kind.has_labels for kind in present):  # the label policy
+        formats += ["", prose.fill("data/labels")]
     formats += _gold_sources(prose, edition)
     page = prose.fill(
         "data",
@@ -120,20 +114,16 @@ def _gold_sources(prose: Templates, edition: Edition) -> List[str]:
 def _range_sentences(prose: Templates, edition: Edition) -> List[str]:
     """Per kind with a gold ``range``, one sentence on the gold scale of its tracks."""
     lines: List[str] = []
-    for kind in _kinds(edition):
-        if kind.has_range:
-            tracks = [t for t in edition.tracks if kinds.of(t) is kind]
-            lines += ["", _range_sentence(prose, kind, tracks)]
+    for kind in (kind for kind in _kinds(edition) if kind.has_range):
+        tracks = [t for t in edition.tracks if kinds.of(t) is kind]
+        ranges = {t.score_range for t in tracks}
+        if len(ranges) == 1:
+            low, high = ranges.pop()
+            lines += ["", kind_text(prose, kind, "range", low=f"{low:g}", high=f"{high:g}")]
+            continue
+        per_track = [f"{t.title} {t.score_range[0]:g}-{t.score_range[1]:g}" for t in tracks]
+        lines += ["", kind_text(prose, kind, "ranges", per_track=", ".join(per_track))]
     return lines
-
-
-def _range_sentence(prose: Templates, kind: Kind, tracks) -> str:
-    ranges = {t.score_range for t in tracks}
-    if len(ranges) == 1:
-        low, high = ranges.pop()
-        return kind_text(prose, kind, "range", low=f"{low:g}", high=f"{high:g}")
-    per_track = ", ".join(f"{t.title} {t.score_range[0]:g}-{t.score_range[1]:g}" for t in tracks)
-    return kind_text(prose, kind, "ranges", per_track=per_track)
 
 
 def _phases(prose: Templates, names: List[str]) -> str:
@@ -185,13 +175,6 @@ def _normalised_text(prose: Templates, edition: Edition) -> str:
     return "\n\n" + prose.fill("evaluation/normalised", ranges="; ".join(ranges))
 
 
-def _missing_consequence(prose: Templates, missing: str) -> str:
-    """What the missing-track rule promises about incomplete runs (none for the default rule)."""
-    if missing == BASELINE:
-        return " " + prose.fill("evaluation/missing_baseline")
-    return ""
-
-
 def _metric_rows(prose: Templates, edition: Edition) -> List[str]:
     """One row per metric the tracks use, in the order of first use."""
     used = dict.fromkeys(m for t in edition.tracks for m in t.metrics)
@@ -233,12 +216,15 @@ def evaluation_page(edition: Edition, score: LocalScore) -> str:
     notes = ["", prose.fill("evaluation/edge_cases", edge_cases=" ".join(edges))] if edges else []
     notes += _alignment_paragraphs(prose, edition)
     notes += _range_sentences(prose, edition)
+    consequence = ""  # what the missing-track rule promises about incomplete runs
+    if edition.primary_rule.missing == BASELINE:
+        consequence = " " + prose.fill("evaluation/missing_baseline")
     page = prose.fill(
         "evaluation",
         primary_key=PRIMARY_KEY,
         primary_tracks=", ".join(primary),
         missing_rule=edition.primary_rule.missing_words(),
-        missing_consequence=_missing_consequence(prose, edition.primary_rule.missing),
+        missing_consequence=consequence,
         normalised=_normalised_text(prose, edition),
         metrics="\n".join(_metric_rows(prose, edition)),
         notes="".join("\n" + line for line in notes),
@@ -270,23 +256,21 @@ def timeline_page(edition: Edition) -> str:
     return prose.fill("timeline", phases="\n".join(rows)) + "\n"
 
 
-def _score_rows(prose: Templates, edition: Edition) -> List[tuple]:
-    """(key, its title) of every score, primary first: track title and metric title."""
-    rows = [(PRIMARY_KEY, prose.fill("baselines/primary_score"))]
-    for t in edition.tracks:
-        for key, m in zip(t.keys, t.metrics):
-            rows.append((key, f"{t.title} {get_metric(m).title}"))
-    return rows
-
-
 def _score_table(
     prose: Templates, edition: Edition, by_baseline: Dict[str, Dict[str, float]]
 ) -> List[str]:
+    """One row per score some baseline has, primary first: track title and metric title."""
     names = list(by_baseline)
     no_score = prose.fill("baselines/no_score")
     head = prose.fill("baselines/table_head", baselines=" | ".join(names))
     lines = [head, "|---|" + "---:|" * len(names)]
-    for key, title in _score_rows(prose, edition):
+    rows = [(PRIMARY_KEY, prose.fill("baselines/primary_score"))]
+    rows += [
+        (key, f"{t.title} {get_metric(m).title}")
+        for t in edition.tracks
+        for key, m in zip(t.keys, t.metrics)
+    ]
+    for key, title in rows:
         if not any(key in by_baseline[n] for n in names):
             continue
         cells = [f"{by_baseline[n][key]:.4f}" if key in by_baseline[n] else no_score for n in names]
@@ -299,12 +283,7 @@ def scoring_yourself(edition: Edition, score: LocalScore) -> List[str]:
     prose = Templates.of(edition.folder)
     lines = [prose.fill("baselines/scoring_yourself"), ""]
     if not score.first_phase:
-        text = prose.fill(
-            "baselines/nothing_scored",
-            nothing_scored=prose.fill("kit_readme/nothing_scored"),
-            format_check=FORMAT_CHECK,
-        )
-        return lines + [text, ""]
+        return lines + [kit_readme.nothing_scored(prose, "baselines/nothing_scored"), ""]
     baseline = kit_readme.example_baseline(list(edition.baselines))
     command = kit_readme.run_command(score, f"baseline:{baseline}")
     return lines + [

@@ -20,10 +20,11 @@ makes two splits disjoint (``sample`` + ``exclude`` hold a part out of a split).
 
 from __future__ import annotations
 
-from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Dict, Iterable, List, Sequence, Set, Tuple
 
 from ..errors import Problem
 from .leaks import text_key
+from .prose import listed
 
 TRAIN = "train"
 PUBLISH_KEY = "public_gold"
@@ -34,38 +35,27 @@ def hidden_splits(phases: Sequence) -> Set[str]:
     return {phase.split for phase in phases if phase.hide_gold}
 
 
-def campaign_end(phases: Sequence):
-    """When the evaluation ends: the end of the phase ``evaluation``, else of the last phase that
-    has an end; None when no phase has one."""
+def post_campaign(phases: Sequence) -> Set[str]:
+    """The ids of the phases that start after the evaluation ends: the end of the phase
+    ``evaluation``, else of the last phase that has an end (none when no phase has one)."""
     ends = [phase.end for phase in phases if phase.end is not None]
     evaluation = [phase.end for phase in phases if phase.id == "evaluation" and phase.end]
-    return (evaluation or ends or [None])[-1]
-
-
-def post_campaign(phases: Sequence) -> Set[str]:
-    """The ids of the phases that start after the evaluation ends."""
-    end = campaign_end(phases)
+    end = (evaluation or ends or [None])[-1]
     return {phase.id for phase in phases if end is not None and phase.start > end}
-
-
-def _sample_of(source: dict, split: str) -> Optional[str]:
-    sample = (source.get("sample") or {}).get(split)
-    return sample.get("of") if isinstance(sample, dict) else None
-
-
-def _excludes(source: dict, split: str, other: str) -> bool:
-    return (source.get("exclude") or {}).get(split) == other
 
 
 def shared_items(source: dict, first: str, second: str) -> str:
     """Why splits ``first`` and ``second`` of one dataset hold the same items by its config ('' when
     nothing says so): the same split, or one a ``sample`` of the other (or both of one split),
     unless ``exclude`` leaves one's items out of the other."""
-    if _excludes(source, first, second) or _excludes(source, second, first):
+    excluded = source.get("exclude") or {}
+    if excluded.get(first) == second or excluded.get(second) == first:
         return ""
     if first == second:
         return f"both score the {first} split"
-    of_first, of_second = _sample_of(source, first), _sample_of(source, second)
+    samples = source.get("sample") or {}  # the schema has checked each is a mapping with 'of'
+    of_first = (samples.get(first) or {}).get("of")
+    of_second = (samples.get(second) or {}).get("of")
     if of_first == second or of_second == first:
         sample, of = (first, second) if of_first == second else (second, first)
         return f"its {sample} split is a sample of its {of} split"
@@ -78,22 +68,18 @@ def _dataset_sharing(datasets: Dict[str, dict], first: str, second: str) -> List
     """(dataset, why) of the datasets whose splits ``first`` and ``second`` share items."""
     found = []
     for name, source in sorted(datasets.items()):
-        why = shared_items(source if isinstance(source, dict) else {}, first, second)
+        why = shared_items(source, first, second)
         if why:
             found.append((name, why))
     return found
-
-
-def _publishers(phases: Sequence) -> List[Tuple[str, Optional[object]]]:
-    """(split, the phase publishing its gold) of every public split: train (no phase) first."""
-    return [(TRAIN, None)] + [(p.split, p) for p in phases if p.public_gold]
 
 
 def config_problems(phases: Sequence, datasets: Dict[str, dict]) -> List[Problem]:
     """Rules 1, 2 and 3 on the config, each problem naming both phases (or the dataset and the
     phase) and the key to change."""
     problems: List[Problem] = []
-    for split, publisher in _publishers(phases):
+    # (split, the phase publishing its gold) of every public split: train (no phase) first
+    for split, publisher in [(TRAIN, None)] + [(p.split, p) for p in phases if p.public_gold]:
         problems.extend(_published_problems(phases, split, publisher, datasets))
     problems.extend(_rescored_problems(phases, datasets))
     return problems
@@ -102,9 +88,7 @@ def config_problems(phases: Sequence, datasets: Dict[str, dict]) -> List[Problem
 def _hide(phases: Sequence) -> str:
     """ "phase 'evaluation' hides" or "phases 'evaluation' and 'post-campaign' hide"."""
     quoted = [repr(phase.id) for phase in phases]
-    if len(quoted) == 1:
-        return f"phase {quoted[0]} hides"
-    return f"phases {', '.join(quoted[:-1])} and {quoted[-1]} hide"
+    return f"phase {quoted[0]} hides" if len(quoted) == 1 else f"phases {listed(quoted)} hide"
 
 
 def _published_problems(phases: Sequence, split: str, publisher, datasets) -> List[Problem]:

@@ -43,23 +43,19 @@ def page_problems(edition_name: str, folder: Path, files: List[str]) -> List[Pro
         if not isinstance(name, str) or not (Path(folder) / name).is_file():
             continue  # a missing page is the files' check's problem
         text = (Path(folder) / name).read_text(encoding="utf-8", errors="replace")
+        where = str(Path(folder) / name)
         if PLACEHOLDER_MARK in text:
-            problems.append(
-                Problem(
-                    str(Path(folder) / name),
-                    "the page is still the placeholder 'codajudge new' wrote",
-                    hint="write the edition's own text and delete the placeholder line",
-                )
-            )
+            message = "the page is still the placeholder 'codajudge new' wrote"
+            hint = "write the edition's own text and delete the placeholder line"
         elif _normalised(text) in defaults:
-            problems.append(
-                Problem(
-                    str(Path(folder) / name),
-                    f"the page is the default edition's {defaults[_normalised(text)]} "
-                    "(its sample data, dates and licence)",
-                    hint=f"write edition '{edition_name}'s own page",
-                )
+            default = defaults[_normalised(text)]
+            message = (
+                f"the page is the default edition's {default} (its sample data, dates and licence)"
             )
+            hint = f"write edition '{edition_name}'s own page"
+        else:
+            continue
+        problems.append(Problem(where, message, hint=hint))
     return problems
 
 

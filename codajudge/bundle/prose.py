@@ -11,7 +11,7 @@ from __future__ import annotations
 import string
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional, Tuple
+from typing import List, Optional, Tuple
 
 from ..errors import ConfigError
 from ..kinds import Kind
@@ -69,6 +69,11 @@ class Templates:
             raise ConfigError.single(
                 str(path), f"a '$' starts no field ({bad})", hint="write $$ for a dollar sign"
             ) from None
+
+
+def listed(names: List[str]) -> str:
+    """``a, b and c``."""
+    return names[0] if len(names) < 2 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def kind_text(templates: Templates, kind: Kind, part: str, **fields: object) -> str:

@@ -36,13 +36,18 @@ def declared_sample(source: dict, split: str) -> Optional[Sample]:
     return None if raw is None else Sample(split, raw["of"], raw["items"], raw["seed"])
 
 
-def sample_key(seed: int, item_id: str) -> str:
-    """The hex SHA-256 of ``"<seed>:<id>"``, by which items are ranked."""
-    return hashlib.sha256(f"{seed}:{item_id}".encode("utf-8")).hexdigest()
+def smallest_keys(items: List[dict], seed: int, count: int) -> List[int]:
+    """The positions of the ``count`` items whose hex SHA-256 of ``"<seed>:<id>"`` is smallest, in
+    the release's order."""
+    hashes = {
+        i: hashlib.sha256(f"{seed}:{item['id']}".encode("utf-8")).hexdigest()
+        for i, item in enumerate(items)
+    }
+    return sorted(sorted(hashes, key=hashes.get)[:count])
 
 
 def sampled_items(items: List[dict], sample: Sample, where: str) -> List[dict]:
-    """The ``sample.items`` items with the smallest ``sample_key``, in their release order."""
+    """The ``sample.items`` items chosen by ``smallest_keys``, in their release order."""
     if sample.items > len(items):
         raise ConfigError.single(
             where,
@@ -50,14 +55,13 @@ def sampled_items(items: List[dict], sample: Sample, where: str) -> List[dict]:
             expected=f"at most {len(items)} items",
             found=str(sample.items),
         )
-    ranked = sorted(range(len(items)), key=lambda i: sample_key(sample.seed, items[i]["id"]))
-    return [items[i] for i in sorted(ranked[: sample.items])]
+    return [items[i] for i in smallest_keys(items, sample.seed, sample.items)]
 
 
 @dataclass(frozen=True)
 class LocalSplit:
     """The starting kit's local validation split: ``fraction`` of each dataset's training items
-    (at least one, never all), those with the smallest ``sample_key(seed, id)``, held out of the
+    (at least one, never all), those ``smallest_keys`` chooses by ``seed``, held out of the
     training data of the kit's ``local`` phase. Its gold is the training split's, public anyway."""
 
     fraction: float
@@ -77,8 +81,7 @@ def held_out(items: List[dict], local: LocalSplit) -> Tuple[List[dict], List[dic
     if len(items) < 2:
         return [], list(items)
     count = min(max(1, math.floor(local.fraction * len(items))), len(items) - 1)
-    ranked = sorted(range(len(items)), key=lambda i: sample_key(local.seed, items[i]["id"]))
-    chosen = set(ranked[:count])
+    chosen = set(smallest_keys(items, local.seed, count))
     kept = [it for i, it in enumerate(items) if i in chosen]
     rest = [it for i, it in enumerate(items) if i not in chosen]
     return kept, rest

@@ -45,6 +45,15 @@ ROOT_GENERATED = (
 ROOT_FILES = ROOT_GENERATED + (".gitattributes",)
 
 
+#: The command's on/off options and their help.
+SWITCHES = {
+    "--legacy": "write a CodaLab v1.5 bundle instead",
+    "--sync-root": "regenerate the default edition at the repo root",
+    "--check-root": "check the repo root is up to date",
+    "--dry-run": "read and validate the edition and its data; write nothing",
+}
+
+
 def edition_path(value: str) -> Path:
     """A config file or edition folder given as a path, else the edition of that name in ``editions/``
     (a folder of that name without edition.yaml in the working folder, such as a built bundle's tree
@@ -66,13 +75,6 @@ def edition_path(value: str) -> Path:
         expected=" | ".join(known) + " or a path",
         found=repr(value),
     )
-
-
-def _generated_root_tree(tmp: Path) -> Path:
-    edition = load_edition(REPO_ROOT / "editions" / "default")
-    tree = tmp / "default"
-    write_tree(edition, import_data(edition, edition.folder), tree, with_engine=False)
-    return tree
 
 
 def _differences(a: Path, b: Path) -> List[str]:
@@ -102,7 +104,9 @@ def gitattributes_text(tree: Path) -> str:
 
 def sync_root(check_only: bool) -> int:
     with tempfile.TemporaryDirectory(prefix="codajudge-root-") as tmp:
-        tree = _generated_root_tree(Path(tmp))
+        edition = load_edition(REPO_ROOT / "editions" / "default")
+        tree = Path(tmp) / "default"
+        write_tree(edition, import_data(edition, edition.folder), tree, with_engine=False)
         (tree / ".gitattributes").write_text(gitattributes_text(tree), encoding="utf-8")
         stale = []
         for name in ROOT_FILES:
@@ -198,18 +202,8 @@ def main(argv: Optional[List[str]] = None, prog: str = "build_bundle.py") -> int
         help="folder the edition's dataset paths are relative to (default: the edition's folder)",
     )
     parser.add_argument("--out", default="dist", help="output folder (default: dist)")
-    parser.add_argument("--legacy", action="store_true", help="write a CodaLab v1.5 bundle instead")
-    parser.add_argument(
-        "--sync-root", action="store_true", help="regenerate the default edition at the repo root"
-    )
-    parser.add_argument(
-        "--check-root", action="store_true", help="check the repo root is up to date"
-    )
-    parser.add_argument(
-        "--dry-run",
-        action="store_true",
-        help="read and validate the edition and its data; write nothing",
-    )
+    for flag, text in SWITCHES.items():
+        parser.add_argument(flag, action="store_true", help=text)
     parser.add_argument(
         "--check", metavar="BUNDLE", help="check a built bundle (folder or zip) and exit"
     )
