@@ -838,7 +838,7 @@ def test_every_command_of_the_readme_runs_in_the_unzipped_kit(name, built, tmp_p
     commands = _readme_commands(readme)
     assert commands[0] == " ".join(first)
     assert any("my_submission.zip" in command for command in commands)
-    baselines_run, failed = [], []
+    baselines_run, failed, first_checked = [], [], False
     for command in commands:
         baseline = LOCAL_BASELINE.match(command)
         if baseline and baselines_run:
@@ -859,7 +859,9 @@ def test_every_command_of_the_readme_runs_in_the_unzipped_kit(name, built, tmp_p
             failed.append(f"{command}: exit {done.returncode}\n{done.stderr[-600:]}")
         elif words == first:
             _assert_the_first_command_did_what_the_readme_says(name, tree, kit, readme, words, done)
+            first_checked = True
     assert not failed, "\n".join(failed)
+    assert first_checked
 
 
 @pytest.mark.slow
