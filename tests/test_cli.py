@@ -24,11 +24,11 @@ def codajudge(*args: str, cwd: Path) -> subprocess.CompletedProcess:
     )
 
 
-def test_help_lists_every_subcommand(tmp_path):
-    done = codajudge("--help", cwd=tmp_path)
-    assert done.returncode == 0
+def test_help_lists_every_subcommand(capsys):
+    assert cli.main(["--help"]) == 0
+    out = capsys.readouterr().out
     for command in ("build", "check", "run", "score", "rank", "bench"):
-        assert f"  {command} " in done.stdout
+        assert f"  {command} " in out
 
 
 def test_the_version_is_defined_once_and_shown_everywhere(tmp_path):
@@ -44,19 +44,9 @@ def test_the_version_is_defined_once_and_shown_everywhere(tmp_path):
     )
 
 
-def test_an_unknown_subcommand_is_one_clear_line(tmp_path):
-    done = codajudge("buidl", cwd=tmp_path)
-    assert (
-        done.returncode == 1
-        and "unknown command 'buidl'" in done.stderr
-        and "Traceback" not in done.stderr
-    )
-
-
-def test_each_subcommand_has_its_own_help(tmp_path):
-    for command in ("build", "check", "run", "score", "rank"):
-        done = codajudge(command, "--help", cwd=tmp_path)
-        assert done.returncode == 0 and "usage:" in done.stdout, (command, done.stderr)
+def test_an_unknown_subcommand_is_one_clear_line(capsys):
+    assert cli.main(["buidl"]) == 1
+    assert capsys.readouterr().err.startswith("codajudge: unknown command 'buidl'; expected one of")
 
 
 SUBCOMMANDS = [name for name in cli.COMMANDS if name != "bench"]

@@ -12,6 +12,7 @@ import io
 import json
 import math
 import random
+import shutil
 from pathlib import Path
 
 import pytest
@@ -426,16 +427,28 @@ def test_the_default_edition_s_nli_test_gold_beside_its_ids_is_refused(tmp_path,
     assert "declare its path with the reason in the edition's 'known_leaks'" in text
 
 
-def test_a_declared_leak_builds_and_the_build_summary_names_it(tmp_path, capsys):
-    why = "the test gold as label indices, for a post-campaign analysis"
-    known = {"starting_kit/extra/answers.tsv": why}
-    folder = _default_with_nli_answers(tmp_path, NLI.index, known)
-    summary = build(load_edition(folder), folder, tmp_path / "out").render()
+DECLARED_WHY = "the test gold as label indices, for a post-campaign analysis"
+
+
+@pytest.fixture(scope="module")
+def declared_leak(tmp_path_factory):
+    """(the edition folder, its build summary, the output folder) of the default edition with its
+    NLI test gold beside its ids in a public file declared in ``known_leaks``, built once."""
+    work = tmp_path_factory.mktemp("declared")
+    known = {"starting_kit/extra/answers.tsv": DECLARED_WHY}
+    folder = _default_with_nli_answers(work, NLI.index, known)
+    return folder, build(load_edition(folder), folder, work / "out"), work / "out"
+
+
+def test_a_declared_leak_builds_and_the_build_summary_names_it(declared_leak, capsys):
+    why = DECLARED_WHY
+    folder, built, out = declared_leak
+    summary = built.render()
     assert f"note: known leak starting_kit/extra/answers.tsv ({why}): public file reproduces" in (
         summary
     )
     assert "the hidden gold of track 'nli_zh (test)'" in summary
-    assert (tmp_path / "out" / "default" / "starting_kit" / "extra" / "answers.tsv").is_file()
+    assert (out / "default" / "starting_kit" / "extra" / "answers.tsv").is_file()
     assert build_main(["--edition", str(folder), "--dry-run"]) == 0
     assert f"note: known leak starting_kit/extra/answers.tsv ({why})" in capsys.readouterr().out
 
@@ -467,22 +480,19 @@ def test_a_declared_leak_must_say_why(tmp_path, why, message):
     assert message in text
 
 
-def test_a_declared_leak_is_excused_by_the_built_bundle_s_own_check(tmp_path):
+def test_a_declared_leak_is_excused_by_the_built_bundle_s_own_check(declared_leak, tmp_path):
     """The build records the edition's known_leaks at the bundle's root (known_leaks.json, which no
     participant sees), so that `codajudge check` of the bundle it wrote passes; without that record
     the same bundle's check names the file."""
     from codajudge.bundle.check import check_bundle
 
-    why = "the test gold as label indices, for a post-campaign analysis"
-    folder = _default_with_nli_answers(tmp_path, NLI.index, {"starting_kit/extra/answers.tsv": why})
-    edition = load_edition(folder)
-    build(edition, folder, tmp_path / "out")
-    tree = tmp_path / "out" / "default"
+    _, built, out = declared_leak
+    tree = Path(shutil.copytree(built.tree, tmp_path / "default"))
     assert json.loads((tree / "known_leaks.json").read_text()) == {
-        "starting_kit/extra/answers.tsv": why
+        "starting_kit/extra/answers.tsv": DECLARED_WHY
     }
     assert check_bundle(tree) == []
-    assert check_bundle(tmp_path / "out" / "default.zip") == []
+    assert check_bundle(out / "default.zip") == []
     (tree / "known_leaks.json").unlink()
     found = "\n".join(check_bundle(tree))
     assert "starting_kit/extra/answers.tsv" in found and "reproduces the hidden gold" in found

@@ -138,16 +138,14 @@ def test_the_readme_metrics_example_runs_as_written_and_prints_what_it_says(tmp_
     assert printed == stated
 
 
-def test_the_readme_folder_example_runs_in_a_starting_kit_whose_readme_points_to_it(tmp_path):
-    from codajudge.bundle.build import build
-    from codajudge.bundle.edition import load_edition
-
+def test_the_readme_folder_example_runs_in_a_starting_kit_whose_readme_points_to_it(
+    bundles, tmp_path
+):
     if not (REPO / "editions" / "default" / "data").is_dir():
         pytest.skip("editions/default/data is not there yet")
-    tree = build(
-        load_edition(REPO / "editions" / "default"), REPO / "editions" / "default", tmp_path
-    ).tree
-    printed, stated = run_example(readme_examples()[1], tree / "starting_kit")
+    tree = bundles.shipped("default", REPO / "editions" / "default").tree
+    kit = shutil.copytree(tree / "starting_kit", tmp_path / "starting_kit")
+    printed, stated = run_example(readme_examples()[1], kit)
     assert printed == stated
     kit_readme = (tree / "starting_kit" / "README.md").read_text(encoding="utf-8")
     assert f'"{README_SECTION[4:]}" in its README' in " ".join(kit_readme.split())

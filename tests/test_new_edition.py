@@ -113,16 +113,12 @@ def organiser(tmp_path_factory):
         if end:
             phase["end"] = end
     path.write_text(yaml.safe_dump(config, sort_keys=False, allow_unicode=True), encoding="utf-8")
-    # 5. build (twice: byte for byte the same zip)
-    built = [
-        codajudge(
-            "build", "--edition", str(edition), "--data", str(edition), "--out", out, cwd=work
-        )
-        for out in ("dist", "again")
-    ]
-    assert "edition myedition: My shared task 2028" in built[0].stdout
+    # 5. build (that a second build gives the same bytes: test_editions, REBUILT)
+    built = codajudge(
+        "build", "--edition", str(edition), "--data", str(edition), "--out", "dist", cwd=work
+    )
+    assert "edition myedition: My shared task 2028" in built.stdout
     zip_path = work / "dist" / "myedition.zip"
-    assert zip_path.read_bytes() == (work / "again" / "myedition.zip").read_bytes()
     # 6. check, with the kit's own checker
     checked = run(str(REPO / "build_bundle.py"), "--check", str(zip_path), cwd=work)
     assert "ok, no problems found" in checked.stdout

@@ -1,8 +1,8 @@
 """Issue 22, items 2 and 12: what a participant's line may cost the readers, and what they may print.
 
 Every reader's work is linear in its input and bounded per line (docs/participant-checks.md, "What a
-line may cost"): the cost is compared between two sizes (a ratio, not seconds, so a loaded machine
-does not decide), or the work itself is counted. No numpy warning reaches the participant's stderr
+line may cost"): the cost is compared between two sizes (a ratio of the CPU time of the test's own
+thread, not seconds of wall time, so a loaded machine does not decide), or the work itself is counted. No numpy warning reaches the participant's stderr
 from a message built on their values.
 """
 
@@ -57,14 +57,16 @@ def _read(track: Track, items, rows, tmp_path):
 
 
 def _best_times(first, second, rounds: int = 7) -> tuple:
-    """The best wall time of each of two actions over ``rounds`` rounds, run in turn, so that a
-    burst of load on a shared machine slows both or is outlasted by the other rounds."""
+    """The least CPU time of this thread (seconds) each of two actions took over ``rounds`` rounds,
+    run in turn. CPU time, not wall time: the time spent waiting for a core on a loaded machine is
+    not counted; what load still changes (caches, clock speed) slows both actions of a round alike
+    or is outlasted by the other rounds."""
     best = [float("inf"), float("inf")]
     for _ in range(rounds):
         for index, action in enumerate((first, second)):
-            start = time.perf_counter()
+            start = time.thread_time()
             action()
-            best[index] = min(best[index], time.perf_counter() - start)
+            best[index] = min(best[index], time.thread_time() - start)
     return best[0], best[1]
 
 
