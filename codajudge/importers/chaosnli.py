@@ -21,7 +21,6 @@ from typing import List, Optional
 
 from ..errors import ConfigError, ProblemCollector
 from .ocnli import read_json_records, require_fields, split_file
-from .semeval_sts import require_option
 
 WHERE = "datasets (importer chaosnli)"
 #: Letter codes in the order of ``label_count`` / ``label_dist`` -> the kit's label names. The
@@ -117,7 +116,7 @@ def _build_item(record: dict, lineno: int, problems: ProblemCollector) -> Option
 
 def load_split(source: dict, root: Path, split: str) -> List[dict]:
     """The ChaosNLI items of ``split``: 100 expanded votes each and the majority ``label``."""
-    folder = Path(root) / require_option(source, "path", WHERE, "data/chaosnli")
+    folder = Path(root) / source["path"]
     names = split_file(source, split, {}, WHERE)
     names = [names] if isinstance(names, str) else names
     items: List[dict] = []

@@ -20,7 +20,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 from ..errors import ConfigError, ProblemCollector
 from ..formats.items import parsed_json_lines
 from . import SplitAbsent, UniqueItems
-from .semeval_sts import read_release_lines, require_option
+from .semeval_sts import read_release_lines
 
 WHERE = "datasets (importer ocnli)"
 LABELS = ("entailment", "neutral", "contradiction")
@@ -138,6 +138,6 @@ def _build_item(record: dict, lineno: int, problems: ProblemCollector) -> Option
 
 def load_split(source: dict, root: Path, split: str) -> List[dict]:
     """The OCNLI items of ``split`` (majority ``label`` and the individual 3-class votes)."""
-    folder = Path(root) / require_option(source, "path", WHERE, "data/ocnli")
+    folder = Path(root) / source["path"]
     name = split_file(source, split, DEFAULT_FILES, WHERE)
     return read_json_records(folder / name, _build_item)

@@ -17,9 +17,8 @@ from pathlib import Path
 from typing import List
 
 from ..errors import ConfigError, ProblemCollector
-from .semeval_sts import parse_gold_score, read_release_lines, require_option
+from .semeval_sts import parse_gold_score, read_release_lines
 
-WHERE = "datasets (importer stsb)"
 FIELDS = ("genre", "file", "year", "id", "score", "sentence1", "sentence2")
 #: Release spelling -> the kit's single spelling of a genre.
 GENRE_SPELLINGS = {"main-forum": "main-forums"}
@@ -33,7 +32,7 @@ def _file_name(source: dict, split: str) -> str:
 
 def load_split(source: dict, root: Path, split: str) -> List[dict]:
     """The STS-B items of ``split`` with their gold similarity ``score``."""
-    folder = Path(root) / require_option(source, "path", WHERE, "data/stsbenchmark")
+    folder = Path(root) / source["path"]
     path = folder / _file_name(source, split)
     problems = ProblemCollector(str(path))
     items = []
