@@ -121,6 +121,18 @@ class Problem:
         return replace(self, count=self.count + other.count, lines=lines, items=items)
 
 
+@dataclass(frozen=True)
+class Refusals:
+    """The problems found at one place (``where``: the file and the key's path), in the order
+    found; unlike ``ProblemCollector``, a message met twice is two problems."""
+
+    where: str
+    problems: List[Problem] = field(default_factory=list)
+
+    def add(self, message: str, **details) -> None:
+        self.problems.append(Problem(self.where, message, **details))
+
+
 class KitError(Exception):
     """A failure with one or more user-facing problems. ``str()`` is the full message."""
 

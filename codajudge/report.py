@@ -244,14 +244,6 @@ def _is_number(value) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def recompute_command(phase: str) -> str:
-    """The command that scores a submission on ``phase`` again, run inside the starting kit: the
-    same programs write the same page, intervals included."""
-    return (
-        f"python3 run_local.py . YOUR_SUBMISSION.zip --phase {shlex.quote(phase)} --output results"
-    )
-
-
 def detailed_html(result: Result, baselines: Dict[str, Dict[str, float]]) -> str:
     """Per-track scores with bootstrap intervals and the baselines' scores, plots, breakdowns, the
     worst items and warnings.
@@ -414,7 +406,8 @@ def _few_items_warning(n_items: int) -> str:
 def _interval_note(tr, page: PageContext, used: int, intervals) -> str:
     """How the intervals were drawn and the command that draws them again (none when none)."""
     command = (
-        f"recompute with: <code>{html.escape(recompute_command(page.phase))}</code> in the "
+        "recompute with: <code>python3 run_local.py . YOUR_SUBMISSION.zip --phase "
+        f"{html.escape(shlex.quote(page.phase))} --output results</code> in the "
         "starting kit"
     )
     if intervals:

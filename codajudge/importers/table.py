@@ -43,7 +43,7 @@ from ..errors import ConfigError, Problem, ProblemCollector
 from ..formats.items import parsed_json_lines
 from ..formats.textfile import shorten
 from ..labels import LabelSet, label_key
-from . import PartlyRead, SplitAbsent, UniqueItems
+from . import PartlyRead, SplitAbsent, UniqueItems, value_matches
 from .semeval_sts import read_release_lines
 
 WHERE = "datasets (importer table)"
@@ -328,26 +328,26 @@ def list_column_problems(columns: dict, where: str) -> List[Problem]:
     """``annotations`` (a list of columns, one per annotator) and ``annotators`` (a column of
     comma-separated names) of a table's ``columns``, each also one column holding a list: forms the
     schema leaves to this check (``bundle.data_checks``), made before any file is read."""
-    plain = {
-        "annotations": lambda v: isinstance(v, list) and v and all(isinstance(c, str) for c in v),
-        "annotators": lambda v: isinstance(v, str) and v,
-    }
     return [
         Problem(
             where,
-            f"'columns.{key}' is neither {TABLE_LISTS[key]} nor one column holding a list",
-            expected=f'{TABLE_LISTS[key]}, or {{column: NAME, sep: ","}}',
+            f"'columns.{key}' is neither {plain} nor one column holding a list",
+            expected=f'{plain}, or {{column: NAME, sep: ","}}',
             found=repr(columns[key])[:80],
         )
-        for key, is_plain in plain.items()
+        for key, (plain, is_plain) in TABLE_LISTS.items()
         if key in columns and not is_plain(columns[key]) and _delimited(columns[key]) is None
     ]
 
 
-#: The plain form of each column option that may also be one column holding a list.
+#: Each column option that may also be one column holding a list: its plain form, and whether a
+#: value has it.
 TABLE_LISTS = {
-    "annotations": "a list of columns, one per annotator",
-    "annotators": "a column of comma-separated names",
+    "annotations": (
+        "a list of columns, one per annotator",
+        lambda v: isinstance(v, list) and v and all(isinstance(c, str) for c in v),
+    ),
+    "annotators": ("a column of comma-separated names", lambda v: isinstance(v, str) and v),
 }
 
 
@@ -463,12 +463,8 @@ def _add_soft_label(item: dict, row: dict, column: str, lineno: int, problems) -
 
 def _kept(row: dict, item: dict, where: dict) -> bool:
     """``where`` on one row: a column of the file, else a field of the kit's item."""
-    for key, wanted in where.items():
-        value = row[key] if key in row else item.get(key)
-        allowed = wanted if isinstance(wanted, list) else [wanted]
-        if _text(value) not in allowed:
-            return False
-    return True
+    values = {key: row[key] if key in row else item.get(key) for key in where}
+    return all(value_matches(_text(values[key]), wanted) for key, wanted in where.items())
 
 
 def _check_where_keys(where: dict, header: List[str], path: Path) -> None:
