@@ -189,12 +189,33 @@ class ProblemCollector:
         else:
             self.omitted += 1
 
+    def at(self, line: Optional[int] = None, item: Optional[str] = None) -> "PlacedProblems":
+        """This collector's problems at one ``line`` and ``item`` (one record of a file)."""
+        return PlacedProblems(self, line, item)
+
     def __bool__(self) -> bool:
         return bool(self.problems)
 
     def raise_if_any(self, error_type=SubmissionError) -> None:
         if self.problems:
             raise error_type(self.problems, self.omitted)
+
+
+@dataclass(frozen=True)
+class PlacedProblems:
+    """The problems of one record of a file: each added to ``collector`` at its ``line`` and
+    ``item`` (None: the record has no such place)."""
+
+    collector: ProblemCollector
+    line: Optional[int] = None
+    item: Optional[str] = None
+
+    def add(self, message: str, **details) -> None:
+        self.collector.add(message, line=self.line, item=self.item, **details)
+
+    def of_item(self, item: str) -> "PlacedProblems":
+        """These problems, now known to be of ``item``."""
+        return replace(self, item=item)
 
 
 #: YAML 1.1's other words for a boolean, read as words (``bundle.config_yaml.ConfigLoader``).
