@@ -170,10 +170,10 @@ class ConfigError(KitError):
 @dataclass
 class ProblemCollector:
     """Collects problems for one file: the same problem (same message) on many lines becomes one
-    Problem with a count; after ``limit`` different problems the rest are only counted."""
+    Problem with a count; after ``MAX_PROBLEMS_PER_FILE`` different problems the rest are only
+    counted."""
 
     file: str
-    limit: int = MAX_PROBLEMS_PER_FILE
     problems: List[Problem] = field(default_factory=list)
     omitted: int = 0
     _index: Dict[str, int] = field(default_factory=dict, repr=False)
@@ -183,7 +183,7 @@ class ProblemCollector:
         position = self._index.get(message)
         if position is not None:
             self.problems[position] = self.problems[position].joined(problem)
-        elif len(self.problems) < self.limit:
+        elif len(self.problems) < MAX_PROBLEMS_PER_FILE:
             self._index[message] = len(self.problems)
             self.problems.append(problem)
         else:

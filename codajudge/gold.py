@@ -14,13 +14,7 @@ from typing import Dict, List, Optional, Tuple
 import numpy as np
 
 from .formats.annotators import annotator_names, per_annotator
-from .formats.items import (
-    GROUP_FIELDS,
-    Located,
-    annotation_counts,
-    item_columns,
-    types_are,
-)
+from .formats.items import GROUP_FIELDS, Located, annotation_counts, item_columns, types_are
 from .formats.soft import soft_label
 from .formats.textfile import shorten
 from .formats.values import NUMBER_TYPES, ValueProblem, split_multilabel

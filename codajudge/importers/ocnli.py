@@ -72,11 +72,7 @@ def require_fields(record: dict, names: Tuple[str, ...], at: PlacedProblems) -> 
     """True if ``record`` has every field; else one located problem listing the missing ones."""
     missing = [name for name in names if name not in record]
     if missing:
-        at.add(
-            "missing field(s)",
-            expected=", ".join(names),
-            found="no " + ", ".join(missing),
-        )
+        at.add("missing field(s)", expected=", ".join(names), found="no " + ", ".join(missing))
     return not missing
 
 

@@ -31,11 +31,7 @@ class Perspectivist(Kind):
     name = "perspectivist"
     scales = SCALES
     has_labels = True
-    default_metrics = {
-        "categorical": ("error_rate",),
-        "ordinal": ("anad",),
-        "multilabel": ("mer",),
-    }
+    default_metrics = {"categorical": ("error_rate",), "ordinal": ("anad",), "multilabel": ("mer",)}
     alignments = ALIGNMENTS
 
     # --- gold and submitted values ---
