@@ -65,8 +65,6 @@ def gold_from_columns(track: Track, columns: Dict[str, list], display: str) -> G
         name: columns.get(name, [default] * len(ids))
         for name, default in gold_fields(track).items()
     }
-    if "distribution" in columns:
-        column["distribution"] = columns["distribution"]
     build = GOLD_OF[kinds.of(track).value_type]
     gold, scored, annotators = build(track, column, ids, problems)
     problems.raise_if_any(display, located=False)
@@ -96,8 +94,7 @@ def _distribution_gold(track: Track, column: dict, ids: List[str], problems: Loc
     """(soft labels, the items with annotations or a given ``distribution``, their annotators)."""
     rows, counts, scored, names = _annotation_rows(track, column, ids, problems)
     gold = _soft_from_rows(rows, np.repeat(np.arange(len(ids)), counts), counts, len(track.labels))
-    if "distribution" in column:
-        _given_distributions(track, column["distribution"], gold, scored, ids, problems)
+    _given_distributions(track, column["distribution"], gold, scored, ids, problems)
     return gold, scored, names
 
 
