@@ -234,12 +234,6 @@ def ingested_track_files(res_dir: Path, spec: TaskSpec, declared: List[str]):
     return {t: PurePosixPath(f"{t}.tsv") for t in declared}, []
 
 
-def dataset_ids(gold: Dict[str, GoldTrack]):
-    """``ids_of(dataset)``: the item ids of a dataset, from the gold of any of its tracks."""
-    by_dataset = {g.track.dataset: g.ids for g in gold.values()}
-    return lambda dataset: by_dataset.get(dataset, ())
-
-
 def score_folder(
     spec: TaskSpec,
     ref_dir: Path,
@@ -262,7 +256,8 @@ def score_folder(
         files, unclaimed = locate_track_files(res_dir, spec.tracks)
         if unclaimed and document_tracks(spec.tracks):
             gold = gold or load_gold(spec, ref_dir)
-            ids_of = dataset_ids(gold)
+            ids = {g.track.dataset: g.ids for g in gold.values()}  # of each dataset
+            ids_of = lambda dataset: ids.get(dataset, ())
             unclaimed = claim_by_ids(res_dir, files, unclaimed, spec.tracks, ids_of, unread)
     if not files:
         refuse_no_track_file("submission", spec.tracks, unclaimed)

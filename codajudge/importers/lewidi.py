@@ -553,12 +553,9 @@ def _canonical_key(key: str) -> str:
 
 
 def _rebuilt_shares(item: dict, dataset: Dataset) -> List[float]:
-    n = len(item["annotations"])
-    if dataset.multilabel:
-        return [
-            sum(label in chosen for chosen in item["annotations"]) / n for label in dataset.labels
-        ]
-    return [sum(a == label for a in item["annotations"]) / n for label in dataset.labels]
+    """Per label, the share of the item's annotations choosing it (multilabel: among their labels)."""
+    given = [a if dataset.multilabel else [a] for a in item["annotations"]]
+    return [sum(label in labels for labels in given) / len(given) for label in dataset.labels]
 
 
 def _check_released_soft_label(
