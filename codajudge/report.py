@@ -24,7 +24,7 @@ import shlex
 import sys
 import tempfile
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, compress
 from pathlib import Path
 from typing import Dict, List
 
@@ -529,15 +529,12 @@ def _natural_key(name: str):
 def _breakdowns(tr) -> str:
     """Main-metric score per language and per genre, where the track has more than one."""
     metric = get_metric(tr.track.main_metric)
-    stats = tr.stats.get(tr.track.main_metric)
-    if stats is None:
-        return ""
+    stats = tr.stats[tr.track.main_metric]  # one row per scored item
     out = []
     for key, values in sorted(tr.gold.groups.items()):
-        if len(values) != len(stats):
-            values = [v for v, s in zip(values, tr.gold.scored) if s]
-        if len(values) != len(stats) or not values or values.count(values[0]) == len(values):
-            continue  # a single group (counted in C: a set of a million strings takes a while)
+        values = list(compress(values, tr.gold.scored))
+        if not values or values.count(values[0]) == len(values):
+            continue  # a single group
         rows = []
         for value, n, score in summaries.group_scores(metric, stats, values):
             shown = _fmt(score) if score is not None else "undefined"

@@ -24,16 +24,10 @@ FIELDS = ("genre", "file", "year", "id", "score", "sentence1", "sentence2")
 GENRE_SPELLINGS = {"main-forum": "main-forums"}
 
 
-def _file_name(source: dict, split: str) -> str:
-    """The release file of ``split``: ``files[split]`` if given, else ``sts-<split>.csv`` (the
-    schema has checked that ``files`` maps splits to names)."""
-    return (source.get("files") or {}).get(split, f"sts-{split}.csv")
-
-
 def load_split(source: dict, root: Path, split: str) -> List[dict]:
     """The STS-B items of ``split`` with their gold similarity ``score``."""
     folder = Path(root) / source["path"]
-    path = folder / _file_name(source, split)
+    path = folder / (source.get("files") or {}).get(split, f"sts-{split}.csv")
     problems = ProblemCollector(str(path))
     items = []
     for index, line in enumerate(read_release_lines(path)):
