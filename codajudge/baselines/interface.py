@@ -235,15 +235,6 @@ _READERS = {
 }
 
 
-def canonical_value(
-    track: Track, item: dict, value, notes: List[ReadNote], pool: List[str] = ()
-) -> str:
-    """The ``VALUE`` text of one prediction, after the scorer's parser accepted it; ValueProblem if not.
-    ``pool``: the annotators of all the items, over which a per-annotator row may be written."""
-    read = _READERS[kinds.of(track).value_type]
-    return format_value(track, read(track, item, value, notes, pool))
-
-
 def prediction_lines(track: Track, items: List[dict], predictions, display: str) -> List[str]:
     """``id<TAB>value`` lines for ``items``; a SubmissionError names the item, expected and found."""
     values = as_sequence(predictions, display)
@@ -258,9 +249,11 @@ def prediction_lines(track: Track, items: List[dict], predictions, display: str)
     notes: List[ReadNote] = []
     lines = []
     pool = annotator_pool([item_annotators(item) for item in items])
+    read = _READERS[kinds.of(track).value_type]
     for item, value in zip(items, values):
-        try:
-            lines.append(f"{item['id']}\t{canonical_value(track, item, value, notes, pool)}")
+        try:  # the scorer's parser of the value, then the VALUE text of what it accepted
+            text = format_value(track, read(track, item, value, notes, pool))
+            lines.append(f"{item['id']}\t{text}")
         except ValueProblem as p:
             problems.add(
                 p.message, item=item["id"], expected=p.expected, found=p.found, hint=p.hint
