@@ -33,6 +33,7 @@ import numpy as np
 from . import __version__, kinds, plots
 from .metrics import get as get_metric
 from .formats.textfile import safe_display
+from .formats.values import is_number
 from .scoring import Result, scored_subset
 from .stats import DEFAULT_RESAMPLES, Signature, summaries, track_intervals
 from .tracks import PRECISION, score_key
@@ -234,14 +235,10 @@ def read_baseline_scores(ref_dir: Path) -> Dict[str, Dict[str, float]]:
     if not isinstance(raw, dict):
         return {}
     return {
-        str(name): {k: float(v) for k, v in scores.items() if _is_number(v)}
+        str(name): {k: float(v) for k, v in scores.items() if is_number(v) and math.isfinite(v)}
         for name, scores in raw.items()
         if isinstance(scores, dict)
     }
-
-
-def _is_number(value) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
 def detailed_html(result: Result, baselines: Dict[str, Dict[str, float]]) -> str:
