@@ -121,6 +121,18 @@ class Problem:
         return replace(self, count=self.count + other.count, lines=lines, items=items)
 
 
+@dataclass(frozen=True)
+class Refusals:
+    """The problems found at one place (``where``: the file and the key's path), in the order
+    found; unlike ``ProblemCollector``, a message met twice is two problems."""
+
+    where: str
+    problems: List[Problem] = field(default_factory=list)
+
+    def add(self, message: str, **details) -> None:
+        self.problems.append(Problem(self.where, message, **details))
+
+
 class KitError(Exception):
     """A failure with one or more user-facing problems. ``str()`` is the full message."""
 
@@ -158,10 +170,10 @@ class ConfigError(KitError):
 @dataclass
 class ProblemCollector:
     """Collects problems for one file: the same problem (same message) on many lines becomes one
-    Problem with a count; after ``limit`` different problems the rest are only counted."""
+    Problem with a count; after ``MAX_PROBLEMS_PER_FILE`` different problems the rest are only
+    counted."""
 
     file: str
-    limit: int = MAX_PROBLEMS_PER_FILE
     problems: List[Problem] = field(default_factory=list)
     omitted: int = 0
     _index: Dict[str, int] = field(default_factory=dict, repr=False)
@@ -171,11 +183,15 @@ class ProblemCollector:
         position = self._index.get(message)
         if position is not None:
             self.problems[position] = self.problems[position].joined(problem)
-        elif len(self.problems) < self.limit:
+        elif len(self.problems) < MAX_PROBLEMS_PER_FILE:
             self._index[message] = len(self.problems)
             self.problems.append(problem)
         else:
             self.omitted += 1
+
+    def at(self, line: Optional[int] = None, item: Optional[str] = None) -> "PlacedProblems":
+        """This collector's problems at one ``line`` and ``item`` (one record of a file)."""
+        return PlacedProblems(self, line, item)
 
     def __bool__(self) -> bool:
         return bool(self.problems)
@@ -183,6 +199,23 @@ class ProblemCollector:
     def raise_if_any(self, error_type=SubmissionError) -> None:
         if self.problems:
             raise error_type(self.problems, self.omitted)
+
+
+@dataclass(frozen=True)
+class PlacedProblems:
+    """The problems of one record of a file: each added to ``collector`` at its ``line`` and
+    ``item`` (None: the record has no such place)."""
+
+    collector: ProblemCollector
+    line: Optional[int] = None
+    item: Optional[str] = None
+
+    def add(self, message: str, **details) -> None:
+        self.collector.add(message, line=self.line, item=self.item, **details)
+
+    def of_item(self, item: str) -> "PlacedProblems":
+        """These problems, now known to be of ``item``."""
+        return replace(self, item=item)
 
 
 #: YAML 1.1's other words for a boolean, read as words (``bundle.config_yaml.ConfigLoader``).

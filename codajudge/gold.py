@@ -14,13 +14,7 @@ from typing import Dict, List, Optional, Tuple
 import numpy as np
 
 from .formats.annotators import annotator_names, per_annotator
-from .formats.items import (
-    GROUP_FIELDS,
-    Located,
-    annotation_counts,
-    item_columns,
-    types_are,
-)
+from .formats.items import GROUP_FIELDS, Located, annotation_counts, item_columns, types_are
 from .formats.soft import soft_label
 from .formats.textfile import shorten
 from .formats.values import NUMBER_TYPES, ValueProblem, split_multilabel
@@ -73,8 +67,6 @@ def gold_from_columns(track: Track, columns: Dict[str, list], display: str) -> G
         name: columns.get(name, [default] * len(ids))
         for name, default in gold_fields(track).items()
     }
-    if "distribution" in columns:
-        column["distribution"] = columns["distribution"]
     build = GOLD_OF[kinds.of(track).value_type]
     gold, scored, annotators = build(track, column, ids, problems)
     problems.raise_if_any(display, located=False)
@@ -91,22 +83,51 @@ def gold_from_columns(track: Track, columns: Dict[str, list], display: str) -> G
 
 
 def _score_gold(track: Track, column: dict, ids: List[str], problems: Located):
-    """(gold scores, every item scored, no annotators)."""
-    return _scores(column["score"], ids, problems), np.ones(len(ids), dtype=bool), []
+    """(gold scores, every item scored, no annotators): an item whose ``score`` is not a finite
+    number (an int or float, ``10**400`` is not) is a problem."""
+    values = column["score"]
+    ok = np.fromiter(
+        map(NUMBER_TYPES.__contains__, map(type, values)), dtype=bool, count=len(values)
+    )
+    numbers = values if ok.all() else [v if k else 0.0 for v, k in zip(values, ok)]
+    try:
+        gold = np.array(numbers, dtype=float).reshape(len(values))
+    except OverflowError:  # an integer beyond the float range
+        gold = np.array([v if abs(v) < 2.0**1023 else np.inf for v in numbers], dtype=float)
+    ok &= np.isfinite(gold)
+    for row in np.flatnonzero(~ok).tolist():
+        problems.add(
+            "gold 'score' must be a finite number",
+            row,
+            item=ids[row],
+            found=shorten(repr(values[row])),
+        )
+    gold[~ok] = 0.0
+    return gold, np.ones(len(ids), dtype=bool), []
 
 
 def _label_gold(track: Track, column: dict, ids: List[str], problems: Located):
-    """(majority labels as indices, the items with one scored, no annotators)."""
-    gold = _labels(track, column["label"], ids, problems)
-    return gold, gold >= 0, []
+    """(majority labels as indices, the items with one scored, no annotators): null (no
+    majority) is -1 and not scored; a label outside the label set is a problem."""
+    values = column["label"]
+    codes = np.array(track.label_set.codes(values), dtype=np.int64).reshape(len(values))
+    outside = (codes < 0) & ~types_are(values, NoneType)
+    for row in np.flatnonzero(outside).tolist():
+        problems.add(
+            "gold label outside the track's label set",
+            row,
+            item=ids[row],
+            expected=", ".join(track.labels),
+            found=repr(values[row]),
+        )
+    return codes, codes >= 0, []
 
 
 def _distribution_gold(track: Track, column: dict, ids: List[str], problems: Located):
     """(soft labels, the items with annotations or a given ``distribution``, their annotators)."""
     rows, counts, scored, names = _annotation_rows(track, column, ids, problems)
     gold = _soft_from_rows(rows, np.repeat(np.arange(len(ids)), counts), counts, len(track.labels))
-    if "distribution" in column:
-        _given_distributions(track, column["distribution"], gold, scored, ids, problems)
+    _given_distributions(track, column["distribution"], gold, scored, ids, problems)
     return gold, scored, names
 
 
@@ -139,44 +160,6 @@ def _listed(values: list) -> List[Optional[List[str]]]:
 def _texts(values: list) -> List[str]:
     """Each item's group value (lang, genre) as text; null is no group (""), as a missing value is."""
     return ["" if v is None else str(v) for v in values]
-
-
-def _scores(values: list, ids: List[str], problems: Located) -> np.ndarray:
-    """Each item's gold ``score``; one that is not a finite number (an int or float, ``10**400`` is
-    not) is a problem."""
-    ok = np.fromiter(
-        map(NUMBER_TYPES.__contains__, map(type, values)), dtype=bool, count=len(values)
-    )
-    numbers = values if ok.all() else [v if k else 0.0 for v, k in zip(values, ok)]
-    try:
-        gold = np.array(numbers, dtype=float).reshape(len(values))
-    except OverflowError:  # an integer beyond the float range
-        gold = np.array([v if abs(v) < 2.0**1023 else np.inf for v in numbers], dtype=float)
-    ok &= np.isfinite(gold)
-    for row in np.flatnonzero(~ok).tolist():
-        problems.add(
-            "gold 'score' must be a finite number",
-            row,
-            item=ids[row],
-            found=shorten(repr(values[row])),
-        )
-    gold[~ok] = 0.0
-    return gold
-
-
-def _labels(track: Track, values: list, ids: List[str], problems: Located) -> np.ndarray:
-    """Each item's majority ``label`` as an index; null (no majority) is -1 and not scored."""
-    codes = np.array(track.label_set.codes(values), dtype=np.int64).reshape(len(values))
-    outside = (codes < 0) & ~types_are(values, NoneType)
-    for row in np.flatnonzero(outside).tolist():
-        problems.add(
-            "gold label outside the track's label set",
-            row,
-            item=ids[row],
-            expected=", ".join(track.labels),
-            found=repr(values[row]),
-        )
-    return codes
 
 
 def _annotation_rows(track: Track, column: dict, ids: List[str], problems: Located):

@@ -24,7 +24,7 @@ import shlex
 import sys
 import tempfile
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, compress
 from pathlib import Path
 from typing import Dict, List, Optional
 
@@ -33,6 +33,7 @@ import numpy as np
 from . import __version__, kinds, plots
 from .metrics import get as get_metric
 from .formats.textfile import safe_display
+from .formats.values import is_number
 from .scoring import Result, scored_subset
 from .stats import DEFAULT_RESAMPLES, Signature, summaries, track_intervals
 from .tracks import PRECISION, score_key
@@ -234,22 +235,10 @@ def read_baseline_scores(ref_dir: Path) -> Dict[str, Dict[str, float]]:
     if not isinstance(raw, dict):
         return {}
     return {
-        str(name): {k: float(v) for k, v in scores.items() if _is_number(v)}
+        str(name): {k: float(v) for k, v in scores.items() if is_number(v) and math.isfinite(v)}
         for name, scores in raw.items()
         if isinstance(scores, dict)
     }
-
-
-def _is_number(value) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-
-
-def recompute_command(phase: str) -> str:
-    """The command that scores a submission on ``phase`` again, run inside the starting kit: the
-    same programs write the same page, intervals included."""
-    return (
-        f"python3 run_local.py . YOUR_SUBMISSION.zip --phase {shlex.quote(phase)} --output results"
-    )
 
 
 def detailed_html(result: Result, baselines: Dict[str, Dict[str, float]]) -> str:
@@ -414,7 +403,8 @@ def _few_items_warning(n_items: int) -> str:
 def _interval_note(tr, page: PageContext, used: int, intervals) -> str:
     """How the intervals were drawn and the command that draws them again (none when none)."""
     command = (
-        f"recompute with: <code>{html.escape(recompute_command(page.phase))}</code> in the "
+        "recompute with: <code>python3 run_local.py . YOUR_SUBMISSION.zip --phase "
+        f"{html.escape(shlex.quote(page.phase))} --output results</code> in the "
         "starting kit"
     )
     if intervals:
@@ -536,15 +526,12 @@ def _natural_key(name: str):
 def _breakdowns(tr) -> str:
     """Main-metric score per language and per genre, where the track has more than one."""
     metric = get_metric(tr.track.main_metric)
-    stats = tr.stats.get(tr.track.main_metric)
-    if stats is None:
-        return ""
+    stats = tr.stats[tr.track.main_metric]  # one row per scored item
     out = []
     for key, values in sorted(tr.gold.groups.items()):
-        if len(values) != len(stats):
-            values = [v for v, s in zip(values, tr.gold.scored) if s]
-        if len(values) != len(stats) or not values or values.count(values[0]) == len(values):
-            continue  # a single group (counted in C: a set of a million strings takes a while)
+        values = list(compress(values, tr.gold.scored))
+        if not values or values.count(values[0]) == len(values):
+            continue  # a single group
         rows = []
         for value, n, score in summaries.group_scores(metric, stats, values):
             shown = _fmt(score) if score is not None else "undefined"

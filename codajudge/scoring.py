@@ -26,11 +26,7 @@ from .formats.archive import (
     locate_track_files,
     refuse_no_track_file,
 )
-from .formats.coverage import (
-    other_phase_hint,
-    other_phase_ids,
-    test_submission_warning,
-)
+from .formats.coverage import other_phase_hint, other_phase_ids, test_submission_warning
 from .formats.items import read_item_columns
 from .formats.submission import ItemKeys, Prediction, read_prediction
 from .formats.textfile import safe_display
@@ -102,12 +98,7 @@ def load_gold(
 def read_track_file(path: Path, display: str, gold: GoldTrack, phases=None) -> Prediction:
     """``read_prediction`` of ``path`` against the items of ``gold`` (ids, annotators, listed names);
     ``phases``: ``coverage.other_phase_ids`` of the reference data, to name a file of another phase's ids."""
-    keys = ItemKeys(
-        gold.ids,
-        gold.annotators,
-        gold.listed,
-        other_phase_hint(gold.track, phases),
-    )
+    keys = ItemKeys(gold.ids, gold.annotators, gold.listed, other_phase_hint(gold.track, phases))
     return read_prediction(path, display, gold.track, keys)
 
 
@@ -246,12 +237,6 @@ def ingested_track_files(res_dir: Path, spec: TaskSpec, declared: List[str]):
     return {t: PurePosixPath(f"{t}.tsv") for t in declared}, []
 
 
-def dataset_ids(gold: Dict[str, GoldTrack]):
-    """``ids_of(dataset)``: the item ids of a dataset, from the gold of any of its tracks."""
-    by_dataset = {g.track.dataset: g.ids for g in gold.values()}
-    return lambda dataset: by_dataset.get(dataset, ())
-
-
 def score_folder(
     spec: TaskSpec,
     ref_dir: Path,
@@ -274,7 +259,8 @@ def score_folder(
         files, unclaimed = locate_track_files(res_dir, spec.tracks)
         if unclaimed and document_tracks(spec.tracks):
             gold = gold or load_gold(spec, ref_dir)
-            ids_of = dataset_ids(gold)
+            ids = {g.track.dataset: g.ids for g in gold.values()}  # of each dataset
+            ids_of = lambda dataset: ids.get(dataset, ())
             unclaimed = claim_by_ids(res_dir, files, unclaimed, spec.tracks, ids_of, unread)
     if not files:
         refuse_no_track_file("submission", spec.tracks, unclaimed)

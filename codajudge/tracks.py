@@ -14,7 +14,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from . import kinds
 from .kinds.base import DISTRIBUTION, LABEL
 from .labels import LabelSet
-from .errors import ConfigError, Problem, strict_bool
+from .errors import ConfigError, Refusals, strict_bool
 
 #: The kind names a config may give and the scales of the disagreement kinds (``codajudge.kinds``).
 KINDS = kinds.NAMES
@@ -93,9 +93,6 @@ class Track:
         """The track's labels under the one label policy (``codajudge.labels``)."""
         return LabelSet(self.labels, dict(self.label_aliases))
 
-    def label_index(self) -> Dict[str, int]:
-        return {label: i for i, label in enumerate(self.labels)}
-
     def to_dict(self) -> dict:
         """The track as tracks.json holds it: tuples as lists, the aliases as a mapping, and the
         ``OPTIONAL_KEYS`` left unset absent."""
@@ -104,43 +101,41 @@ class Track:
         return {k: v for k, v in d.items() if v is not None or k not in OPTIONAL_KEYS}
 
 
-def _as_str_tuple(value, key: str, where: str, problems: List[Problem]) -> Tuple[str, ...]:
+def _as_str_tuple(value, key: str, refusals: Refusals) -> Tuple[str, ...]:
     if value is None:
         return ()
     if not isinstance(value, (list, tuple)) or not all(
         isinstance(v, (str, int, float)) for v in value
     ):
-        problems.append(Problem(where, f"'{key}' must be a list of strings", found=repr(value)))
+        refusals.add(f"'{key}' must be a list of strings", found=repr(value))
         return ()
     return tuple(str(v) for v in value)
 
 
 def track_from_dict(raw: dict, where: str = "tracks") -> Track:
     """Build and validate a Track from a config mapping; errors name the key, expected and found."""
-    problems: List[Problem] = []
     if not isinstance(raw, dict):
         raise ConfigError.single(where, "a track must be a mapping", found=repr(raw))
+    refusals = Refusals(where)
     known = {f.name for f in fields(Track)}
     for key in sorted(set(raw) - known):
-        problems.append(Problem(where, f"unknown key '{key}'", expected=", ".join(sorted(known))))
+        refusals.add(f"unknown key '{key}'", expected=", ".join(sorted(known)))
     tid = raw.get("id")
     if not isinstance(tid, str) or not TRACK_ID_PATTERN.match(tid):
-        problems.append(
-            Problem(
-                where, "'id' must be lowercase letters, digits and underscores", found=repr(tid)
-            )
-        )
+        refusals.add("'id' must be lowercase letters, digits and underscores", found=repr(tid))
         tid = str(tid)
-    where = f"{where} '{tid}'"
-    kind = _checked_kind(raw.get("kind"), where, problems)
-    scale = _checked_scale(kind, raw.get("scale"), where, problems)
-    labels = _checked_labels(kind, raw.get("labels"), where, problems)
-    aliases = _checked_aliases(kind, labels, raw.get("label_aliases"), where, problems)
-    metrics = _checked_metrics(kind, scale, raw.get("metrics"), where, problems)
+    refusals = Refusals(f"{where} '{tid}'", refusals.problems)
+    kind = _checked_kind(raw.get("kind"), refusals)
+    scale = _checked_scale(kind, raw.get("scale"), refusals)
+    labels = _checked_labels(kind, raw.get("labels"), refusals)
+    aliases = _checked_aliases(kind, labels, raw.get("label_aliases"), refusals)
+    metrics = _checked_metrics(kind, scale, raw.get("metrics"), refusals)
     dataset = raw.get("dataset", tid)
-    primary = strict_bool(raw, "primary", True, where, problems)
-    positional = strict_bool(raw, "positional", kind.positional_by_default, where, problems)
-    release_lines = _checked_release_lines(raw.get("release_lines"), positional, where, problems)
+    primary = strict_bool(raw, "primary", True, refusals.where, refusals.problems)
+    positional = strict_bool(
+        raw, "positional", kind.positional_by_default, refusals.where, refusals.problems
+    )
+    release_lines = _checked_release_lines(raw.get("release_lines"), positional, refusals)
     track = Track(
         id=tid,
         kind=kind.name,
@@ -150,53 +145,41 @@ def track_from_dict(raw: dict, where: str = "tracks") -> Track:
         labels=labels,
         metrics=metrics,
         primary=primary,
-        files=_as_str_tuple(raw.get("files"), "files", where, problems),
+        files=_as_str_tuple(raw.get("files"), "files", refusals),
         positional=positional,
         release_lines=release_lines,
-        range=_checked_range(kind, raw.get("range"), where, problems),
+        range=_checked_range(kind, raw.get("range"), refusals),
         label_aliases=aliases,
-        annotator_alignment=_checked_alignment(
-            kind, raw.get("annotator_alignment"), where, problems
-        ),
-        results_layout=_checked_results_layout(
-            kind, scale, raw.get("results_layout"), where, problems
-        ),
+        annotator_alignment=_checked_alignment(kind, raw.get("annotator_alignment"), refusals),
+        results_layout=_checked_results_layout(kind, scale, raw.get("results_layout"), refusals),
     )
     if kind.has_labels:
-        problems += _collision_problems(track.label_set, where)
+        _check_collisions(track.label_set, refusals)
     for key in track.keys:
         if len(key) > MAX_KEY_LENGTH:
-            problems.append(
-                Problem(
-                    where,
-                    f"leaderboard key '{key}' is longer than {MAX_KEY_LENGTH} characters",
-                    expected=f"at most {MAX_KEY_LENGTH}",
-                    found=str(len(key)),
-                    hint="use a shorter track id",
-                )
+            refusals.add(
+                f"leaderboard key '{key}' is longer than {MAX_KEY_LENGTH} characters",
+                expected=f"at most {MAX_KEY_LENGTH}",
+                found=str(len(key)),
+                hint="use a shorter track id",
             )
-    if problems:
-        raise ConfigError(problems)
+    if refusals.problems:
+        raise ConfigError(refusals.problems)
     return track
 
 
-def _checked_release_lines(
-    value, positional: bool, where: str, problems: List[Problem]
-) -> Optional[int]:
+def _checked_release_lines(value, positional: bool, refusals: Refusals) -> Optional[int]:
     """The track's ``release_lines``: absent, or a whole number (at least 2) on a positional track."""
     if value is None or (positional and type(value) is int and value >= 2):
         return value
-    problems.append(
-        Problem(
-            where,
-            "'release_lines' must be a whole number of lines (at least 2) on a positional track",
-            found=repr(value)[:80],
-        )
+    refusals.add(
+        "'release_lines' must be a whole number of lines (at least 2) on a positional track",
+        found=repr(value)[:80],
     )
     return None
 
 
-def _checked_results_layout(kind, scale, value, where: str, problems: List[Problem]):
+def _checked_results_layout(kind, scale, value, refusals: Refusals):
     """The track's ``results_layout``: absent, or a layout of ``RESULTS_LAYOUTS`` on a track whose
     value is one label or one distribution over its labels."""
     if value is None:
@@ -204,49 +187,41 @@ def _checked_results_layout(kind, scale, value, where: str, problems: List[Probl
     fits = kind.value_type in RESULTS_LAYOUT_READINGS and scale != "multilabel"
     if value in RESULTS_LAYOUTS and fits:
         return value
-    problems.append(
-        Problem(
-            where,
-            "'results_layout' must name a known layout, on a track predicting one label or one "
-            "distribution over its labels",
-            expected=" | ".join(RESULTS_LAYOUTS),
-            found=repr(value)[:80] if fits else f"{value!r} on a {kind.name} track",
-        )
+    refusals.add(
+        "'results_layout' must name a known layout, on a track predicting one label or one "
+        "distribution over its labels",
+        expected=" | ".join(RESULTS_LAYOUTS),
+        found=repr(value)[:80] if fits else f"{value!r} on a {kind.name} track",
     )
     return None
 
 
-def _checked_kind(name, where: str, problems: List[Problem]) -> kinds.Kind:
+def _checked_kind(name, refusals: Refusals) -> kinds.Kind:
     """The track's ``kind``: one of the registered kinds. An unknown one is reported and checked as
     a kind without labels, scales or metrics, so that the track's other keys are still reported."""
     if name in kinds.REGISTRY:
         return kinds.named(name)
-    problems.append(
-        Problem(where, "unknown track kind", expected=" | ".join(KINDS), found=repr(name))
-    )
+    refusals.add("unknown track kind", expected=" | ".join(KINDS), found=repr(name))
     unknown = kinds.Kind()
     unknown.name = str(name)
     return unknown
 
 
-def _checked_alignment(kind, value, where: str, problems: List[Problem]) -> Optional[str]:
+def _checked_alignment(kind, value, refusals: Refusals) -> Optional[str]:
     """The track's ``annotator_alignment``: absent, or one of its kind's ``alignments``."""
     if value is None or value in kind.alignments:
         return value
-    problems.append(
-        Problem(
-            where,
-            f"'annotator_alignment' must be one of the rules of kind {kind.name}"
-            if kind.alignments
-            else f"'annotator_alignment' does not apply to kind {kind.name}",
-            expected=" | ".join(kind.alignments) or "no annotator_alignment key",
-            found=repr(value)[:80],
-        )
+    refusals.add(
+        f"'annotator_alignment' must be one of the rules of kind {kind.name}"
+        if kind.alignments
+        else f"'annotator_alignment' does not apply to kind {kind.name}",
+        expected=" | ".join(kind.alignments) or "no annotator_alignment key",
+        found=repr(value)[:80],
     )
     return None
 
 
-def _checked_range(kind, value, where: str, problems: List[Problem]):
+def _checked_range(kind, value, refusals: Refusals):
     """The track's ``range``: absent, or [lowest, highest] numbers on a similarity track."""
     if value is None:
         return None
@@ -256,122 +231,97 @@ def _checked_range(kind, value, where: str, problems: List[Problem]):
     )
     if kind.has_range and numbers and value[0] < value[1]:
         return (float(value[0]), float(value[1]))
-    problems.append(
-        Problem(
-            where,
-            "'range' must be [lowest, highest] gold score of a similarity track",
-            expected="e.g. range: [0, 5]",
-            found=repr(value)[:80],
-        )
+    refusals.add(
+        "'range' must be [lowest, highest] gold score of a similarity track",
+        expected="e.g. range: [0, 5]",
+        found=repr(value)[:80],
     )
     return None
 
 
-def _checked_scale(kind, scale, where: str, problems: List[Problem]):
+def _checked_scale(kind, scale, refusals: Refusals):
     """The track's ``scale``: required for soft-label and perspectivist kinds, refused for the others."""
     if kind.has_scale:
         if scale is None:
-            problems.append(
-                Problem(
-                    where,
-                    f"'scale' is missing: kind {kind.name} needs one",
-                    expected=" | ".join(kind.scales),
-                    hint=f"add scale: {kind.scales[0]} (or another of the above) to the track",
-                )
+            refusals.add(
+                f"'scale' is missing: kind {kind.name} needs one",
+                expected=" | ".join(kind.scales),
+                hint=f"add scale: {kind.scales[0]} (or another of the above) to the track",
             )
         elif scale not in kind.scales:
-            problems.append(
-                Problem(
-                    where,
-                    f"'scale' is required for kind {kind.name}",
-                    expected=" | ".join(SCALES),
-                    found=repr(scale),
-                )
+            refusals.add(
+                f"'scale' is required for kind {kind.name}",
+                expected=" | ".join(SCALES),
+                found=repr(scale),
             )
     elif scale is not None:
-        problems.append(
-            Problem(where, f"'scale' does not apply to kind {kind.name}", found=repr(scale))
-        )
+        refusals.add(f"'scale' does not apply to kind {kind.name}", found=repr(scale))
     return scale
 
 
-def _checked_labels(kind, raw, where: str, problems: List[Problem]) -> Tuple[str, ...]:
+def _checked_labels(kind, raw, refusals: Refusals) -> Tuple[str, ...]:
     """The track's ``labels``: at least two, no duplicates, for the kinds that have labels."""
-    labels = _as_str_tuple(raw, "labels", where, problems)
+    labels = _as_str_tuple(raw, "labels", refusals)
     if kind.has_labels:
         if raw is None:
-            problems.append(
-                Problem(
-                    where,
-                    f"'labels' is missing: kind {kind.name} needs the track's labels",
-                    expected="two or more labels, quoted, in order",
-                    hint='add labels: ["LABEL1", "LABEL2", ...] to the track',
-                )
+            refusals.add(
+                f"'labels' is missing: kind {kind.name} needs the track's labels",
+                expected="two or more labels, quoted, in order",
+                hint='add labels: ["LABEL1", "LABEL2", ...] to the track',
             )
         elif len(labels) < 2:
-            problems.append(
-                Problem(where, "'labels' must list at least two labels", found=repr(list(labels)))
-            )
+            refusals.add("'labels' must list at least two labels", found=repr(list(labels)))
         if len(set(labels)) != len(labels):
-            problems.append(Problem(where, "'labels' has duplicates", found=repr(list(labels))))
+            refusals.add("'labels' has duplicates", found=repr(list(labels)))
     return labels
 
 
 def _checked_aliases(
-    kind, labels: Tuple[str, ...], raw, where: str, problems: List[Problem]
+    kind, labels: Tuple[str, ...], raw, refusals: Refusals
 ) -> Tuple[Tuple[str, str], ...]:
     """The track's ``label_aliases`` as (alias, label) pairs: absent, or alias text -> one of the
-    track's labels, on a kind with labels (``_collision_problems`` checks them with the labels)."""
+    track's labels, on a kind with labels (``_check_collisions`` checks them with the labels)."""
     if raw is None:
         return ()
     texts = isinstance(raw, dict) and all(
         isinstance(k, str) and isinstance(v, str) for k, v in raw.items()
     )
     if not (kind.has_labels and texts):
-        problems.append(
-            Problem(
-                where,
-                "'label_aliases' must map alias texts to labels of a track with labels",
-                expected="e.g. label_aliases: {e: entailment, n: neutral}",
-                found=repr(raw)[:80],
-                hint="quote an alias or label YAML reads as a number or a boolean ('1', 'yes')",
-            )
+        refusals.add(
+            "'label_aliases' must map alias texts to labels of a track with labels",
+            expected="e.g. label_aliases: {e: entailment, n: neutral}",
+            found=repr(raw)[:80],
+            hint="quote an alias or label YAML reads as a number or a boolean ('1', 'yes')",
         )
         return ()
     for alias, label in raw.items():
         if label not in labels:
-            problems.append(
-                Problem(
-                    where,
-                    f"'label_aliases' entry {alias!r} names no label of the track",
-                    expected="one of " + ", ".join(labels),
-                    found=repr(label),
-                    hint="write the label as 'labels' writes it (case counts)",
-                )
+            refusals.add(
+                f"'label_aliases' entry {alias!r} names no label of the track",
+                expected="one of " + ", ".join(labels),
+                found=repr(label),
+                hint="write the label as 'labels' writes it (case counts)",
             )
     return tuple(raw.items())
 
 
-def _collision_problems(labels: LabelSet, where: str) -> List[Problem]:
+def _check_collisions(labels: LabelSet, refusals: Refusals) -> None:
     """A problem per two labels or aliases that name one label once normalised (``codajudge.labels``);
     a label written twice is already refused as a duplicate."""
-    return [
-        Problem(
-            where,
-            "two of 'labels' and 'label_aliases' name one label once normalised",
-            expected="names that differ once surrounding spaces are ignored and numbers are read "
-            "as values (docs/labels.md)",
-            found=collision.describe(),
-            hint="remove or rename one of them",
-        )
-        for collision in labels.collisions()
-        if collision.first != collision.second or collision.second in labels.aliases
-    ]
+    for collision in labels.collisions():
+        if collision.first != collision.second or collision.second in labels.aliases:
+            refusals.add(
+                "two of 'labels' and 'label_aliases' name one label once normalised",
+                expected="names that differ once surrounding spaces are ignored and numbers are "
+                "read as values (docs/labels.md)",
+                found=collision.describe(),
+                hint="remove or rename one of them",
+            )
 
 
-def _checked_metrics(kind, scale, raw, where: str, problems: List[Problem]) -> Tuple[str, ...]:
+def _checked_metrics(kind, scale, raw, refusals: Refusals) -> Tuple[str, ...]:
     """The track's ``metrics``: the kind's defaults when absent, else only metrics that apply to it."""
-    metrics = _as_str_tuple(raw, "metrics", where, problems)
+    metrics = _as_str_tuple(raw, "metrics", refusals)
     scale = scale if kind.has_scale else None
     allowed = kind.applicable_metrics(scale)
     if allowed and not metrics:
@@ -379,12 +329,8 @@ def _checked_metrics(kind, scale, raw, where: str, problems: List[Problem]) -> T
     if allowed:
         for m in metrics:
             if m not in allowed:
-                problems.append(
-                    Problem(
-                        where,
-                        f"metric '{m}' does not apply to this track",
-                        expected=" | ".join(allowed),
-                    )
+                refusals.add(
+                    f"metric '{m}' does not apply to this track", expected=" | ".join(allowed)
                 )
     return metrics
 
@@ -392,33 +338,30 @@ def _checked_metrics(kind, scale, raw, where: str, problems: List[Problem]) -> T
 def tracks_from_list(raw: Sequence[dict], where: str = "tracks") -> List[Track]:
     if not isinstance(raw, list) or not raw:
         raise ConfigError.single(where, "'tracks' must be a non-empty list", found=repr(raw)[:80])
-    problems: List[Problem] = []
+    refusals = Refusals(where)
     tracks: List[Track] = []
     for i, item in enumerate(raw):
         try:
             tracks.append(track_from_dict(item, f"{where}[{i}]"))
         except ConfigError as e:
-            problems.extend(e.problems)
+            refusals.problems.extend(e.problems)
     seen: Dict[str, Track] = {}
     names: Dict[str, str] = {}
     for t in tracks:
         if t.id in seen:
-            problems.append(Problem(where, f"track id '{t.id}' is declared twice"))
+            refusals.add(f"track id '{t.id}' is declared twice")
         seen[t.id] = t
         for name in t.file_names:
             owner = seen.get(names.get(name.lower(), t.id), t)
             if owner.id != t.id and not one_file_two_tracks(owner, t):
-                problems.append(
-                    Problem(
-                        where,
-                        f"file name '{name}' is claimed by tracks '{owner.id}' and '{t.id}'",
-                        hint="only tracks of one dataset and of different kinds may share a file "
-                        "(a document holding both, such as ChaosNLI's prediction file)",
-                    )
+                refusals.add(
+                    f"file name '{name}' is claimed by tracks '{owner.id}' and '{t.id}'",
+                    hint="only tracks of one dataset and of different kinds may share a file "
+                    "(a document holding both, such as ChaosNLI's prediction file)",
                 )
             names[name.lower()] = t.id
-    if problems:
-        raise ConfigError(problems)
+    if refusals.problems:
+        raise ConfigError(refusals.problems)
     return tracks
 
 

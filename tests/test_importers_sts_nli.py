@@ -329,13 +329,11 @@ def test_sts_blank_gold_and_short_gold_leave_pairs_out(tmp_path):
         tmp_sts17(tmp_path, "a\tb\n", "1\n2\n")
 
 
-def test_sts_missing_file_and_option(tmp_path):
+def test_sts_missing_file(tmp_path):
     with pytest.raises(ConfigError, match="STS.input.track1.ar-ar.txt"):
         load_split(
             {"importer": "semeval_sts", "path": ".", "track": "track1.ar-ar"}, tmp_path, "test"
         )
-    with pytest.raises(ConfigError, match="option 'track'"):
-        load_split({"importer": "semeval_sts", "path": "."}, tmp_path, "test")
 
 
 def test_stsb_short_line_and_bad_score(tmp_path):

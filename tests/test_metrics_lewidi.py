@@ -262,14 +262,13 @@ def kit_track(dataset, kind):
 
 
 def kit_per_annotator(track, gold, pred_rows):
-    index = track.label_index()
     values = []
     for row in pred_rows:
         for given in row:
             if track.scale == "multilabel":
                 values.append([1.0 if label in given else 0.0 for label in track.labels])
             else:
-                values.append(index[given])
+                values.append(track.labels.index(given))
     return PerAnnotator(
         values=np.array(values),
         item=gold.gold.item,

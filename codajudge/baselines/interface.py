@@ -127,22 +127,11 @@ def type_name(value) -> str:
     return value.type_name if isinstance(value, Foreign) else type(value).__name__
 
 
-#: The built-in immutable scalar types: a copy may share them (``type(v) in``, so no subclass).
+#: The built-in immutable scalar types, which ``plain_data`` returns as they are.
 _IMMUTABLE = (str, float, int, bool, type(None))
 
-
-def fresh_copy(value):
-    """A deep copy of JSON data (dicts, lists and immutable scalars) for a model to keep or change,
-    as ``copy.deepcopy`` makes it in a quarter of the time; anything else goes through deepcopy."""
-    value_type = type(value)
-    if value_type is dict:
-        return {
-            key: item if type(item) in _IMMUTABLE else fresh_copy(item)
-            for key, item in value.items()
-        }
-    if value_type is list:
-        return [item if type(item) in _IMMUTABLE else fresh_copy(item) for item in value]
-    return value if value_type in _IMMUTABLE else copy.deepcopy(value)
+#: What a model receives (the training items, the items) is its own copy, to keep or change.
+fresh_copy = copy.deepcopy
 
 
 def plain_data(value):
@@ -159,7 +148,7 @@ def plain_data(value):
     if isinstance(value, np.generic):
         return plain_data(value.item())
     if isinstance(value, (list, tuple)):
-        return [v if type(v) in _IMMUTABLE else plain_data(v) for v in value]
+        return [plain_data(v) for v in value]
     if isinstance(value, dict):
         return {plain_data(k): plain_data(v) for k, v in value.items()}
     return _plain_scalar(value)
@@ -246,15 +235,6 @@ _READERS = {
 }
 
 
-def canonical_value(
-    track: Track, item: dict, value, notes: List[ReadNote], pool: List[str] = ()
-) -> str:
-    """The ``VALUE`` text of one prediction, after the scorer's parser accepted it; ValueProblem if not.
-    ``pool``: the annotators of all the items, over which a per-annotator row may be written."""
-    read = _READERS[kinds.of(track).value_type]
-    return format_value(track, read(track, item, value, notes, pool))
-
-
 def prediction_lines(track: Track, items: List[dict], predictions, display: str) -> List[str]:
     """``id<TAB>value`` lines for ``items``; a SubmissionError names the item, expected and found."""
     values = as_sequence(predictions, display)
@@ -269,9 +249,11 @@ def prediction_lines(track: Track, items: List[dict], predictions, display: str)
     notes: List[ReadNote] = []
     lines = []
     pool = annotator_pool([item_annotators(item) for item in items])
+    read = _READERS[kinds.of(track).value_type]
     for item, value in zip(items, values):
-        try:
-            lines.append(f"{item['id']}\t{canonical_value(track, item, value, notes, pool)}")
+        try:  # the scorer's parser of the value, then the VALUE text of what it accepted
+            text = format_value(track, read(track, item, value, notes, pool))
+            lines.append(f"{item['id']}\t{text}")
         except ValueProblem as p:
             problems.add(
                 p.message, item=item["id"], expected=p.expected, found=p.found, hint=p.hint

@@ -221,10 +221,11 @@ def keep_where(items: List[dict], where: dict, display: str) -> List[dict]:
                 f"'where' names a field no item has: {key!r}",
                 expected="one of " + ", ".join(sorted({k for it in items for k in it})),
             )
-    return [it for it in items if all(_matches(it.get(k), v) for k, v in where.items())]
+    return [it for it in items if all(value_matches(it.get(k), v) for k, v in where.items())]
 
 
-def _matches(value, wanted) -> bool:
+def value_matches(value, wanted) -> bool:
+    """Whether ``value`` (None: no value) is ``wanted``, a value or a list of values of ``where``."""
     allowed = wanted if isinstance(wanted, list) else [wanted]
     return value is not None and str(value) in allowed
 

@@ -19,9 +19,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import List, Optional
 
-from ..errors import ConfigError, ProblemCollector
+from ..errors import ConfigError, PlacedProblems
 from .ocnli import read_json_records, require_fields, split_file
-from .semeval_sts import require_option
 
 WHERE = "datasets (importer chaosnli)"
 #: Letter codes in the order of ``label_count`` / ``label_dist`` -> the kit's label names. The
@@ -33,9 +32,7 @@ CODES = ("e", "n", "c")
 NAMES = {"e": "entailment", "n": "neutral", "c": "contradiction"}
 
 
-def _counts(
-    record: dict, lineno: int, item_id: str, problems: ProblemCollector
-) -> Optional[List[int]]:
+def _counts(record: dict, at: PlacedProblems) -> Optional[List[int]]:
     """The vote counts in [e, n, c] order, or None after recording a located problem."""
     counts = record["label_count"]
     if (
@@ -44,20 +41,16 @@ def _counts(
         or not all(isinstance(c, int) and not isinstance(c, bool) and c >= 0 for c in counts)
         or sum(counts) == 0
     ):
-        problems.add(
+        at.add(
             "'label_count' must be 3 vote counts [e, n, c]",
-            line=lineno,
-            item=item_id,
             expected="e.g. [30, 70, 0]",
             found=repr(counts)[:60],
         )
         return None
     counter = record.get("label_counter")
     if isinstance(counter, dict) and [counter.get(code, 0) for code in CODES] != counts:
-        problems.add(
+        at.add(
             "'label_count' disagrees with 'label_counter'",
-            line=lineno,
-            item=item_id,
             expected=f"counts in the order {CODES}",
             found=f"{counts} vs {counter}",
         )
@@ -65,16 +58,12 @@ def _counts(
     return counts
 
 
-def _majority(
-    record: dict, counts: List[int], lineno: int, item_id: str, problems: ProblemCollector
-):
+def _majority(record: dict, counts: List[int], at: PlacedProblems):
     """The full name of ``majority_label`` if it is a most-voted class, else None (problem recorded)."""
     code = record["majority_label"]
     if code not in NAMES or counts[CODES.index(code)] != max(counts):
-        problems.add(
+        at.add(
             "'majority_label' is not a most-voted class",
-            line=lineno,
-            item=item_id,
             expected=" or ".join(c for c, n in zip(CODES, counts) if n == max(counts)),
             found=repr(code),
         )
@@ -82,22 +71,19 @@ def _majority(
     return NAMES[code]
 
 
-def _build_item(record: dict, lineno: int, problems: ProblemCollector) -> Optional[dict]:
+def _build_item(record: dict, at: PlacedProblems) -> Optional[dict]:
     """The kit item of one ChaosNLI record, or None after recording a located problem."""
-    if not require_fields(
-        record, ("uid", "example", "label_count", "majority_label"), lineno, problems
-    ):
+    if not require_fields(record, ("uid", "example", "label_count", "majority_label"), at):
         return None
     item_id = str(record["uid"])
+    at = at.of_item(item_id)
     example = record["example"]
     texts = [example.get(k) for k in ("premise", "hypothesis")] if isinstance(example, dict) else []
     if not texts or not all(isinstance(text, str) for text in texts):
-        problems.add(
-            "'example' must hold a string premise and hypothesis", line=lineno, item=item_id
-        )
+        at.add("'example' must hold a string premise and hypothesis")
         return None
-    counts = _counts(record, lineno, item_id, problems)
-    label = _majority(record, counts, lineno, item_id, problems) if counts else None
+    counts = _counts(record, at)
+    label = _majority(record, counts, at) if counts else None
     if label is None:
         return None
     annotations = sorted(NAMES[code] for code, n in zip(CODES, counts) for _ in range(n))
@@ -117,7 +103,7 @@ def _build_item(record: dict, lineno: int, problems: ProblemCollector) -> Option
 
 def load_split(source: dict, root: Path, split: str) -> List[dict]:
     """The ChaosNLI items of ``split``: 100 expanded votes each and the majority ``label``."""
-    folder = Path(root) / require_option(source, "path", WHERE, "data/chaosnli")
+    folder = Path(root) / source["path"]
     names = split_file(source, split, {}, WHERE)
     names = [names] if isinstance(names, str) else names
     items: List[dict] = []

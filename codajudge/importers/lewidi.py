@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Dict, List, Optional, Tuple
 
-from ..errors import ConfigError, ProblemCollector, strict_bool
+from ..errors import ConfigError, PlacedProblems, ProblemCollector, strict_bool
 
 #: Largest accepted gap between a released soft-label value and the share rebuilt from the
 #: annotations (test files are rounded to 2 decimals, so up to 0.005 is expected).
@@ -131,11 +131,12 @@ def load_split(source: dict, root: Path, split: str) -> List[dict]:
     items = []
     prefix = f"{split}-" if options.split_in_ids else ""
     for item_id, record in records.items():
-        item = record_to_item(prefix + item_id, record, dataset, problems, options.label_map)
-        if item is not None and _add_gold(item, record, dataset, options, problems):
+        at = problems.at(item=prefix + item_id)
+        item = record_to_item(record, dataset, at, options.label_map)
+        if item is not None and _add_gold(item, record, dataset, options, at):
             items.append(item)
             if options.check_soft_label:
-                _check_released_soft_label(item, record, dataset, problems)
+                _check_released_soft_label(item, record, dataset, at)
     problems.raise_if_any(ConfigError)
     return items
 
@@ -277,31 +278,26 @@ def _parse_json(raw: bytes, display: str) -> Dict[str, dict]:
 
 
 def record_to_item(
-    item_id: str,
-    record,
-    dataset: Dataset,
-    problems: ProblemCollector,
-    label_map: Optional[Dict[str, str]] = None,
+    record, dataset: Dataset, at: PlacedProblems, label_map: Optional[Dict[str, str]] = None
 ) -> Optional[dict]:
     """One kit item (id, texts, lang, genre, annotators, annotations), or None after a problem."""
     if not isinstance(record, dict):
-        problems.add("an item must be a JSON object", item=item_id, found=type(record).__name__)
+        at.add("an item must be a JSON object", found=type(record).__name__)
         return None
     texts = _texts(record.get("text"), dataset)
     if texts is None:
-        problems.add(
+        at.add(
             f"'text' must hold the item's {len(dataset.text_fields) or 'one'} text(s)",
-            item=item_id,
             expected=" and ".join(f"text.{f} (a string)" for f in dataset.text_fields)
             or "text (a string)",
             found=repr(record.get("text"))[:80],
         )
         return None
-    pairs = _annotator_labels(item_id, record, dataset, problems, label_map or {})
+    pairs = _annotator_labels(record, dataset, at, label_map or {})
     if pairs is None:
         return None
     item = {
-        "id": item_id,
+        "id": at.item,
         "texts": texts,
         "lang": str(record.get("lang", "")),
         "annotators": [name for name, _ in pairs],
@@ -326,17 +322,14 @@ def _texts(text, dataset: Dataset) -> Optional[List[str]]:
     return texts if len(texts) == 2 and all(isinstance(t, str) for t in texts) else None
 
 
-def _annotator_labels(
-    item_id: str, record: dict, dataset: Dataset, problems: ProblemCollector, label_map: dict
-):
+def _annotator_labels(record: dict, dataset: Dataset, at: PlacedProblems, label_map: dict):
     """(annotator, label) pairs in the order of the ``annotators`` field; multilabel labels are lists."""
     annotations = record.get("annotations")
     if isinstance(annotations, str):
-        return _delimited_labels(item_id, record, dataset, problems, label_map)
+        return _delimited_labels(record, dataset, at, label_map)
     if not isinstance(annotations, dict) or not annotations:
-        problems.add(
+        at.add(
             "'annotations' must be a non-empty object {annotator: label}",
-            item=item_id,
             found=repr(annotations)[:80],
         )
         return None
@@ -344,46 +337,39 @@ def _annotator_labels(
     for key, label in annotations.items():
         name = str(key).strip()  # CSC practice-phase keys have a leading space
         if name in by_name:
-            problems.add(
-                "an annotator appears twice in 'annotations'", item=item_id, found=repr(key)
-            )
+            at.add("an annotator appears twice in 'annotations'", found=repr(key))
             return None
         by_name[name] = label
-    order = _annotator_order(item_id, record, dataset, list(by_name), problems)
+    order = _annotator_order(record, dataset, list(by_name), at)
     if order is None:
         return None
-    return _checked_pairs(
-        item_id, [(name, by_name[name]) for name in order], dataset, problems, label_map
-    )
+    return _checked_pairs([(name, by_name[name]) for name in order], dataset, at, label_map)
 
 
-def _checked_pairs(item_id, pairs, dataset: Dataset, problems: ProblemCollector, label_map: dict):
+def _checked_pairs(pairs, dataset: Dataset, at: PlacedProblems, label_map: dict):
     """The (annotator, label) pairs with each label read by ``_label``, or None after a problem."""
     checked = []
     for name, raw in pairs:
-        label = _label(item_id, name, raw, dataset, problems, label_map)
+        label = _label(name, raw, dataset, at, label_map)
         if label is None:
             return None
         checked.append((name, label))
     return checked
 
 
-def _delimited_labels(
-    item_id: str, record: dict, dataset: Dataset, problems: ProblemCollector, label_map: dict
-):
+def _delimited_labels(record: dict, dataset: Dataset, at: PlacedProblems, label_map: dict):
     """The 2023 layout: ``annotators`` and ``annotations`` two comma-separated strings, paired in order."""
     names = _listed_names(record) or []
     labels = [a.strip() for a in record["annotations"].split(",") if a.strip()]
     if not labels or len(names) != len(labels):
-        problems.add(
+        at.add(
             "'annotators' and 'annotations' must list as many entries, one label per annotator",
-            item=item_id,
             found=f"{len(names)} annotators, {len(labels)} annotations",
         )
         return None
     # a name listed twice keeps both its annotations: the release's soft_label counts both (one
     # MD-Agreement test item, 2038, lists Ann448 twice)
-    return _checked_pairs(item_id, list(zip(names, labels)), dataset, problems, label_map)
+    return _checked_pairs(list(zip(names, labels)), dataset, at, label_map)
 
 
 def _listed_names(record: dict) -> Optional[List[str]]:
@@ -392,16 +378,15 @@ def _listed_names(record: dict) -> Optional[List[str]]:
 
 
 def _annotator_order(
-    item_id: str, record: dict, dataset: Dataset, keys: List[str], problems: ProblemCollector
+    record: dict, dataset: Dataset, keys: List[str], at: PlacedProblems
 ) -> Optional[List[str]]:
     names = _listed_names(record)
     if names is None or not record["annotators"].strip():
         return keys  # no order given: the order of the annotations object
     unique = list(dict.fromkeys(names))
     if len(unique) != len(names) and not dataset.multilabel:
-        problems.add(
+        at.add(
             "an annotator is listed twice in 'annotators'",
-            item=item_id,
             found=repr(record["annotators"])[:80],
             hint=f"{dataset.name} items take one label per annotator",
         )
@@ -409,18 +394,15 @@ def _annotator_order(
     if set(unique) != set(keys):
         only_listed = sorted(set(unique) - set(keys))
         only_keys = sorted(set(keys) - set(unique))
-        problems.add(
+        at.add(
             "'annotators' and the keys of 'annotations' name different annotators",
-            item=item_id,
             found=f"only in annotators: {only_listed[:5]}, only in annotations: {only_keys[:5]}",
         )
         return None
     return unique
 
 
-def _label(
-    item_id: str, annotator: str, raw, dataset: Dataset, problems: ProblemCollector, label_map: dict
-):
+def _label(annotator: str, raw, dataset: Dataset, at: PlacedProblems, label_map: dict):
     """A label string (mapped by ``label_map``), or for multilabel datasets a list of label strings
     (split on commas)."""
     text = str(raw).strip() if isinstance(raw, (str, int)) and not isinstance(raw, bool) else None
@@ -430,9 +412,8 @@ def _label(
     )
     bad = [p for p in parts if p not in dataset.labels]
     if text is None or not parts or bad:
-        problems.add(
+        at.add(
             f"annotator {annotator}'s label is outside the {dataset.name} label set",
-            item=item_id,
             expected=("one or more of " if dataset.multilabel else "one of ")
             + ", ".join(dataset.labels),
             found=repr(raw)[:60],
@@ -473,26 +454,25 @@ def gold_text(source: dict) -> str:
 
 
 def _add_gold(
-    item: dict, record: dict, dataset: Dataset, options: Options, problems: ProblemCollector
+    item: dict, record: dict, dataset: Dataset, options: Options, at: PlacedProblems
 ) -> bool:
     """Add the item's ``distribution`` (``soft_gold: release``) and ``label`` (``hard_gold``); False
     after a problem."""
     if (options.soft_gold == "release" or options.hard_gold) and dataset.multilabel:
-        problems.add(
+        at.add(
             "soft_gold: release and hard_gold are for single-label datasets",
-            item=item["id"],
             hint=f"leave them out of the {dataset.name} source",
         )
         return False
     if options.soft_gold == "release":
-        soft = _released_distribution(item["id"], record, dataset, problems)
+        soft = _released_distribution(record, dataset, at)
         if soft is None:
             return False
         item["distribution"] = soft
     if options.hard_gold == "majority":
         item["label"] = majority_label(item["annotations"])
     elif options.hard_gold == "release":
-        label = _released_hard_label(item["id"], record, dataset, problems)
+        label = _released_hard_label(record, dataset, at)
         if label is None:
             return False
         item["label"] = label
@@ -507,7 +487,7 @@ def majority_label(labels: List[str]) -> Optional[str]:
     return counts[0][0]
 
 
-def _released_distribution(item_id: str, record: dict, dataset: Dataset, problems):
+def _released_distribution(record: dict, dataset: Dataset, at: PlacedProblems):
     """The release's ``soft_label`` as an object label -> probability, or None after a problem."""
     try:
         shares = released_soft_label(record, dataset)
@@ -516,9 +496,8 @@ def _released_distribution(item_id: str, record: dict, dataset: Dataset, problem
     else:
         found = "no soft_label"
     if shares is None:
-        problems.add(
+        at.add(
             "soft_gold: release needs the item's 'soft_label'",
-            item=item_id,
             expected="an object label -> probability over " + ", ".join(dataset.labels),
             found=found,
             hint="or take the soft gold from the annotations (soft_gold: annotations)",
@@ -527,15 +506,14 @@ def _released_distribution(item_id: str, record: dict, dataset: Dataset, problem
     return dict(zip(dataset.labels, shares))
 
 
-def _released_hard_label(item_id: str, record: dict, dataset: Dataset, problems):
+def _released_hard_label(record: dict, dataset: Dataset, at: PlacedProblems):
     """The release's ``hard_label`` as a label string (a number, as ConvAbuse gives its tie-broken
     items, read as its text), or None after a problem."""
     raw = record.get("hard_label")
     text = str(raw).strip() if isinstance(raw, (str, int)) and not isinstance(raw, bool) else None
     if text not in dataset.labels:
-        problems.add(
+        at.add(
             "hard_gold: release needs the item's 'hard_label', one of the labels",
-            item=item_id,
             expected="one of " + ", ".join(dataset.labels),
             found=repr(raw)[:60],
             hint="or recompute the majority from the annotations (hard_gold: majority)",
@@ -575,23 +553,19 @@ def _canonical_key(key: str) -> str:
 
 
 def _rebuilt_shares(item: dict, dataset: Dataset) -> List[float]:
-    n = len(item["annotations"])
-    if dataset.multilabel:
-        return [
-            sum(label in chosen for chosen in item["annotations"]) / n for label in dataset.labels
-        ]
-    return [sum(a == label for a in item["annotations"]) / n for label in dataset.labels]
+    """Per label, the share of the item's annotations choosing it (multilabel: among their labels)."""
+    given = [a if dataset.multilabel else [a] for a in item["annotations"]]
+    return [sum(label in labels for labels in given) / len(given) for label in dataset.labels]
 
 
 def _check_released_soft_label(
-    item: dict, record: dict, dataset: Dataset, problems: ProblemCollector
+    item: dict, record: dict, dataset: Dataset, at: PlacedProblems
 ) -> None:
     try:
         released = released_soft_label(record, dataset)
     except (ValueError, TypeError, KeyError) as e:
-        problems.add(
+        at.add(
             "'soft_label' does not fit the dataset",
-            item=item["id"],
             found=str(e)[:120],
             hint="set check_soft_label: false to skip this check (gold comes from the annotations)",
         )
@@ -605,9 +579,8 @@ def _check_released_soft_label(
         want = [p for share in rebuilt for p in (1.0 - share, share)]
     gap = max(abs(a - b) for a, b in zip(got, want))
     if gap > SOFT_LABEL_TOLERANCE:
-        problems.add(
+        at.add(
             "the released 'soft_label' disagrees with the annotations",
-            item=item["id"],
             expected=f"shares {[round(r, 4) for r in rebuilt]} (within {SOFT_LABEL_TOLERANCE})",
             found=str(released)[:120],
             hint="check the file; set check_soft_label: false to skip this check",

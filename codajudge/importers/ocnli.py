@@ -17,10 +17,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Tuple
 
-from ..errors import ConfigError, ProblemCollector
+from ..errors import ConfigError, PlacedProblems, ProblemCollector
 from ..formats.items import parsed_json_lines
 from . import SplitAbsent, UniqueItems
-from .semeval_sts import read_release_lines, require_option
+from .semeval_sts import read_release_lines
 
 WHERE = "datasets (importer ocnli)"
 LABELS = ("entailment", "neutral", "contradiction")
@@ -48,9 +48,10 @@ def split_file(source: dict, split: str, defaults: Dict[str, object], where: str
 
 
 def read_json_records(
-    path: Path, build: Callable[[dict, int, ProblemCollector], Optional[dict]]
+    path: Path, build: Callable[[dict, PlacedProblems], Optional[dict]]
 ) -> List[dict]:
-    """Items built from each JSON object line of ``path`` by ``build(record, lineno, problems)``.
+    """Items built from each JSON object line of ``path`` by ``build(record, at)`` (``at``: the
+    problems of the record's line).
 
     Blank lines are skipped; invalid JSON, non-objects and duplicate item ids are located problems;
     all problems of the file are raised together as one ConfigError."""
@@ -60,31 +61,22 @@ def read_json_records(
         if not isinstance(record, dict):
             problems.add("line is not a JSON object", line=lineno, found=type(record).__name__)
             continue
-        item = build(record, lineno, problems)
+        item = build(record, problems.at(lineno))
         if item is not None:
             unique.add(item, lineno)
     problems.raise_if_any(ConfigError)
     return unique.items
 
 
-def require_fields(
-    record: dict, names: Tuple[str, ...], lineno: int, problems: ProblemCollector
-) -> bool:
+def require_fields(record: dict, names: Tuple[str, ...], at: PlacedProblems) -> bool:
     """True if ``record`` has every field; else one located problem listing the missing ones."""
     missing = [name for name in names if name not in record]
     if missing:
-        problems.add(
-            "missing field(s)",
-            line=lineno,
-            expected=", ".join(names),
-            found="no " + ", ".join(missing),
-        )
+        at.add("missing field(s)", expected=", ".join(names), found="no " + ", ".join(missing))
     return not missing
 
 
-def _votes(
-    record: dict, lineno: int, item_id: str, problems: ProblemCollector
-) -> List[Tuple[str, str]]:
+def _votes(record: dict, at: PlacedProblems) -> List[Tuple[str, str]]:
     """(annotator, label) for each vote in the three classes, in vote order."""
     votes = []
     for position in range(N_VOTES):
@@ -92,34 +84,31 @@ def _votes(
         if vote in LABELS:
             votes.append((f"ann{position}", vote))
         elif vote is not None and vote not in IGNORED_VOTES:
-            problems.add(
+            at.add(
                 f"unknown vote in 'label{position}'",
-                line=lineno,
-                item=item_id,
                 expected=", ".join(LABELS + IGNORED_VOTES) + " or null",
                 found=repr(vote),
             )
     return votes
 
 
-def _build_item(record: dict, lineno: int, problems: ProblemCollector) -> Optional[dict]:
+def _build_item(record: dict, at: PlacedProblems) -> Optional[dict]:
     """The kit item of one OCNLI record, or None after recording a located problem."""
-    if not require_fields(record, ("id", "sentence1", "sentence2", "label"), lineno, problems):
+    if not require_fields(record, ("id", "sentence1", "sentence2", "label"), at):
         return None
     item_id = str(record["id"])
+    at = at.of_item(item_id)
     label = record["label"]
     if label not in LABELS and label != NO_MAJORITY:
-        problems.add(
+        at.add(
             "unknown gold label",
-            line=lineno,
-            item=item_id,
             expected=", ".join(LABELS) + f" or {NO_MAJORITY!r}",
             found=repr(label),
         )
         return None
     texts = [record["sentence1"], record["sentence2"]]
     if not all(isinstance(text, str) for text in texts):
-        problems.add("sentence1 and sentence2 must be strings", line=lineno, item=item_id)
+        at.add("sentence1 and sentence2 must be strings")
         return None
     item = {
         "id": item_id,
@@ -129,7 +118,7 @@ def _build_item(record: dict, lineno: int, problems: ProblemCollector) -> Option
     }
     if isinstance(record.get("genre"), str):
         item["genre"] = record["genre"]
-    votes = _votes(record, lineno, item_id, problems)
+    votes = _votes(record, at)
     if votes:
         item["annotators"] = [annotator for annotator, _ in votes]
         item["annotations"] = [vote for _, vote in votes]
@@ -138,6 +127,6 @@ def _build_item(record: dict, lineno: int, problems: ProblemCollector) -> Option
 
 def load_split(source: dict, root: Path, split: str) -> List[dict]:
     """The OCNLI items of ``split`` (majority ``label`` and the individual 3-class votes)."""
-    folder = Path(root) / require_option(source, "path", WHERE, "data/ocnli")
+    folder = Path(root) / source["path"]
     name = split_file(source, split, DEFAULT_FILES, WHERE)
     return read_json_records(folder / name, _build_item)

@@ -31,19 +31,6 @@ WHERE = "datasets (importer semeval_sts)"
 RELEASE_SPLIT = "test"
 
 
-def require_option(source: dict, key: str, where: str, example: str) -> str:
-    """A non-empty string option of the source mapping, else ConfigError naming it."""
-    value = source.get(key)
-    if not isinstance(value, str) or not value.strip():
-        raise ConfigError.single(
-            where,
-            f"option '{key}' is missing",
-            expected=f"a string such as {example!r}",
-            found=repr(value),
-        )
-    return value
-
-
 def read_release_lines(path: Path) -> List[str]:
     """The physical lines of a UTF-8 release file (BOM and CR removed; no line after a final newline).
 
@@ -110,8 +97,8 @@ def _read_pairs(path: Path) -> List[List[str]]:
 
 def _load_release(source: dict, root: Path) -> List[dict]:
     """The test items of one track: pairs aligned with gold by line, pairs without gold left out."""
-    folder = Path(root) / require_option(source, "path", WHERE, "data/sts2017")
-    track = require_option(source, "track", WHERE, "track1.ar-ar")
+    folder = Path(root) / source["path"]
+    track = source["track"]
     lang = source.get("lang") or track.rsplit(".", 1)[-1]
     input_path = folder / f"STS.input.{track}.txt"
     gold_path = folder / f"STS.gs.{track}.txt"

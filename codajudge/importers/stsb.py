@@ -17,24 +17,17 @@ from pathlib import Path
 from typing import List
 
 from ..errors import ConfigError, ProblemCollector
-from .semeval_sts import parse_gold_score, read_release_lines, require_option
+from .semeval_sts import parse_gold_score, read_release_lines
 
-WHERE = "datasets (importer stsb)"
 FIELDS = ("genre", "file", "year", "id", "score", "sentence1", "sentence2")
 #: Release spelling -> the kit's single spelling of a genre.
 GENRE_SPELLINGS = {"main-forum": "main-forums"}
 
 
-def _file_name(source: dict, split: str) -> str:
-    """The release file of ``split``: ``files[split]`` if given, else ``sts-<split>.csv`` (the
-    schema has checked that ``files`` maps splits to names)."""
-    return (source.get("files") or {}).get(split, f"sts-{split}.csv")
-
-
 def load_split(source: dict, root: Path, split: str) -> List[dict]:
     """The STS-B items of ``split`` with their gold similarity ``score``."""
-    folder = Path(root) / require_option(source, "path", WHERE, "data/stsbenchmark")
-    path = folder / _file_name(source, split)
+    folder = Path(root) / source["path"]
+    path = folder / (source.get("files") or {}).get(split, f"sts-{split}.csv")
     problems = ProblemCollector(str(path))
     items = []
     for index, line in enumerate(read_release_lines(path)):

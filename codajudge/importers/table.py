@@ -39,11 +39,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Tuple
 
-from ..errors import ConfigError, Problem, ProblemCollector
+from ..errors import ConfigError, PlacedProblems, Problem, ProblemCollector
 from ..formats.items import parsed_json_lines
 from ..formats.textfile import shorten
 from ..labels import LabelSet, label_key
-from . import PartlyRead, SplitAbsent, UniqueItems
+from . import PartlyRead, SplitAbsent, UniqueItems, value_matches
 from .semeval_sts import read_release_lines
 
 WHERE = "datasets (importer table)"
@@ -250,7 +250,7 @@ def _text(value) -> Optional[str]:
     return text if text.strip() else None
 
 
-def _score(row: dict, column: str, lineno: int, item_id: str, problems) -> Optional[float]:
+def _score(row: dict, column: str, at: PlacedProblems) -> Optional[float]:
     """The score cell as a finite float; None (a problem recorded) for anything else, a number
     beyond the float range (a JSON integer of hundreds of digits) included."""
     value = row.get(column)
@@ -259,10 +259,8 @@ def _score(row: dict, column: str, lineno: int, item_id: str, problems) -> Optio
     except (TypeError, ValueError, OverflowError):
         score = math.nan
     if not math.isfinite(score):
-        problems.add(
+        at.add(
             f"the score in column {column!r} is not a finite number",
-            line=lineno,
-            item=item_id,
             expected="a number such as 3.8, at most about 1.8e308 in size",
             found=_shown(value),
         )
@@ -328,26 +326,26 @@ def list_column_problems(columns: dict, where: str) -> List[Problem]:
     """``annotations`` (a list of columns, one per annotator) and ``annotators`` (a column of
     comma-separated names) of a table's ``columns``, each also one column holding a list: forms the
     schema leaves to this check (``bundle.data_checks``), made before any file is read."""
-    plain = {
-        "annotations": lambda v: isinstance(v, list) and v and all(isinstance(c, str) for c in v),
-        "annotators": lambda v: isinstance(v, str) and v,
-    }
     return [
         Problem(
             where,
-            f"'columns.{key}' is neither {TABLE_LISTS[key]} nor one column holding a list",
-            expected=f'{TABLE_LISTS[key]}, or {{column: NAME, sep: ","}}',
+            f"'columns.{key}' is neither {plain} nor one column holding a list",
+            expected=f'{plain}, or {{column: NAME, sep: ","}}',
             found=repr(columns[key])[:80],
         )
-        for key, is_plain in plain.items()
+        for key, (plain, is_plain) in TABLE_LISTS.items()
         if key in columns and not is_plain(columns[key]) and _delimited(columns[key]) is None
     ]
 
 
-#: The plain form of each column option that may also be one column holding a list.
+#: Each column option that may also be one column holding a list: its plain form, and whether a
+#: value has it.
 TABLE_LISTS = {
-    "annotations": "a list of columns, one per annotator",
-    "annotators": "a column of comma-separated names",
+    "annotations": (
+        "a list of columns, one per annotator",
+        lambda v: isinstance(v, list) and v and all(isinstance(c, str) for c in v),
+    ),
+    "annotators": ("a column of comma-separated names", lambda v: isinstance(v, str) and v),
 }
 
 
@@ -366,7 +364,7 @@ def _annotation_cells(columns: dict, row: dict) -> List[Optional[str]]:
     return [_text(row.get(c)) for c in columns.get("annotations") or []]
 
 
-def _annotations(columns: dict, row: dict, lineno: int, item_id: str, problems) -> Dict[str, list]:
+def _annotations(columns: dict, row: dict, at: PlacedProblems) -> Dict[str, list]:
     """``annotators`` and ``annotations`` of the row (empty cells left out), or {} without any. The
     annotators are those the annotators column names, else the annotations columns' names; the
     annotations of one column holding a list are named by an annotators column only."""
@@ -378,10 +376,8 @@ def _annotations(columns: dict, row: dict, lineno: int, item_id: str, problems) 
         names = names_column.parts(row)
         problem = _names_problem(names, len(cells))
     if problem:
-        problems.add(
+        at.add(
             problem,
-            line=lineno,
-            item=item_id,
             expected=f"{len(cells)} different names separated by {names_column.sep!r}",
             found=repr(row.get(names_column.column))[:80],
         )
@@ -402,29 +398,28 @@ def _names_problem(names: List[str], cells: int) -> str:
     return ""
 
 
-def _item(source: dict, row: dict, lineno: int, problems, labels) -> Optional[dict]:
+def _item(source: dict, row: dict, at: PlacedProblems, labels) -> Optional[dict]:
     """The kit's item of one row (None when its id or score is refused); ``labels``: the tracks'
     label set, in which the annotations' majority is taken."""
     columns = source["columns"]
     item_id = _text(row.get(columns["id"]))
     if item_id is None:
-        problems.add("empty id", line=lineno, hint=f"every row needs a value in {columns['id']!r}")
+        at.add("empty id", hint=f"every row needs a value in {columns['id']!r}")
         return None
     texts = [_text(row.get(c)) or "" for c in columns["texts"]]
+    at = at.of_item(item_id)
     item: dict = {"id": item_id, "texts": texts}
     for field in ("lang", "genre"):
         value = _text(row.get(columns[field])) if columns.get(field) else source.get(field)
         if value is not None:
             item[field] = value
-    item.update(_annotations(columns, row, lineno, item_id, problems))
+    item.update(_annotations(columns, row, at))
     if columns.get("score"):
-        score = _score(row, columns["score"], lineno, item_id, problems)
+        score = _score(row, columns["score"], at)
         if score is None:
             return None
         item["score"] = score
-    if columns.get("distribution") and not _add_soft_label(
-        item, row, columns["distribution"], lineno, problems
-    ):
+    if columns.get("distribution") and not _add_soft_label(item, row, columns["distribution"], at):
         return None
     if columns.get("label"):
         item["label"] = _text(row.get(columns["label"]))
@@ -433,7 +428,7 @@ def _item(source: dict, row: dict, lineno: int, problems, labels) -> Optional[di
     return item
 
 
-def _add_soft_label(item: dict, row: dict, column: str, lineno: int, problems) -> bool:
+def _add_soft_label(item: dict, row: dict, column: str, at: PlacedProblems) -> bool:
     """Give ``item`` the soft-label cell as its ``distribution`` (soft-label tracks' gold): a JSON
     list in the tracks' label order or an object label -> probability, a JSON record's own or
     written as JSON text; an empty cell gives none. False after a problem (neither)."""
@@ -450,10 +445,8 @@ def _add_soft_label(item: dict, row: dict, column: str, lineno: int, problems) -
     if _text(cell) is None:
         return True
     python = isinstance(cell, str) and "'" in cell
-    problems.add(
+    at.add(
         f"the soft label in column {column!r} is not a JSON list or object",
-        line=lineno,
-        item=item["id"],
         expected='a list in the labels\' order such as [0.25, 0.75], or {"0": 0.25, "1": 0.75}',
         found=_shown(cell),
         hint="write it as JSON, with double quotes" if python else None,
@@ -463,12 +456,8 @@ def _add_soft_label(item: dict, row: dict, column: str, lineno: int, problems) -
 
 def _kept(row: dict, item: dict, where: dict) -> bool:
     """``where`` on one row: a column of the file, else a field of the kit's item."""
-    for key, wanted in where.items():
-        value = row[key] if key in row else item.get(key)
-        allowed = wanted if isinstance(wanted, list) else [wanted]
-        if _text(value) not in allowed:
-            return False
-    return True
+    values = {key: row[key] if key in row else item.get(key) for key in where}
+    return all(value_matches(_text(values[key]), wanted) for key, wanted in where.items())
 
 
 def _check_where_keys(where: dict, header: List[str], path: Path) -> None:
@@ -492,7 +481,7 @@ def read_table(source: dict, path: Path, labels: Optional[LabelSet] = None) -> L
     if rows:
         _check_where_keys(where, header, path)
     for lineno, row in rows:
-        item = _item(source, row, lineno, problems, labels)
+        item = _item(source, row, problems.at(lineno), labels)
         if item is not None and _kept(row, item, where):
             unique.add(item, lineno)
     if problems:

@@ -31,11 +31,7 @@ class Perspectivist(Kind):
     name = "perspectivist"
     scales = SCALES
     has_labels = True
-    default_metrics = {
-        "categorical": ("error_rate",),
-        "ordinal": ("anad",),
-        "multilabel": ("mer",),
-    }
+    default_metrics = {"categorical": ("error_rate",), "ordinal": ("anad",), "multilabel": ("mer",)}
     alignments = ALIGNMENTS
 
     # --- gold and submitted values ---
@@ -106,10 +102,6 @@ class Perspectivist(Kind):
         annotator's chosen labels), as a JSON list."""
         rows, offsets = self._rows_by_item(values)
         starts = offsets.tolist()
-        if rows.ndim == 1:  # one label per row: each label's JSON text once, joined per item
-            quoted = [json.dumps(label, ensure_ascii=False) for label in track.labels]
-            texts = [quoted[code] for code in rows.astype(int).tolist()]
-            return ["[" + ", ".join(texts[starts[i] : starts[i + 1]]) + "]" for i in items]
         return [
             json.dumps(
                 self._annotator_labels(track, rows[starts[i] : starts[i + 1]]), ensure_ascii=False

@@ -32,20 +32,12 @@ ONE_HOT = "one_hot"
 
 
 def round5(x):
-    """Python's ``round(x, 5)``, vectorised, bit-for-bit (the LeWiDi 2025 official rounding).
-
-    ``np.round`` multiplies by 1e5 first, which can break near-ties differently from Python;
-    those rare near-ties are recomputed with Python's own ``round``.
-    """
-    arr = np.asarray(x, dtype=float)
-    # np.round of a 0-d input is a numpy scalar; work on a flat array so the fix-up below sticks
-    flat_out = np.array(np.round(arr, 5), dtype=float).reshape(-1)
-    flat_in = arr.reshape(-1)
-    scaled = flat_in * 1e5
-    near_tie = np.abs(scaled - np.floor(scaled) - 0.5) < 1e-6
-    for i in np.flatnonzero(near_tie):
-        flat_out[i] = round(float(flat_in[i]), 5)
-    return flat_out.reshape(arr.shape) if arr.ndim else float(flat_out[0])
+    """Python's ``round(x, 5)`` of each value (the LeWiDi 2025 official rounding): a float for a
+    number, an array of the same shape for an array. ``np.round`` multiplies by 1e5 first, which
+    can break near-ties differently from Python."""
+    values = np.asarray(x, dtype=float)
+    rounded = np.array([round(v, 5) for v in values.ravel().tolist()]).reshape(values.shape)
+    return rounded if values.ndim else float(rounded)
 
 
 def item_order_sum(stats: np.ndarray) -> np.ndarray:

@@ -22,18 +22,11 @@ def every_label_wrong(k: int):
     return gold, (gold + 1) % k
 
 
-def _n_labels(gold, pred) -> int:
-    gold = np.asarray(gold)
-    pred = np.asarray(pred)
-    top = max(int(gold.max()) if gold.size else 0, int(pred.max()) if pred.size else 0)
-    return top + 1
-
-
 def f1_stats(gold, pred, n_labels: int = 0):
     """Per item: a one-hot row over the K*K confusion matrix cells (gold * K + pred)."""
     gold = np.asarray(gold, dtype=np.int64)
     pred = np.asarray(pred, dtype=np.int64)
-    k = max(n_labels, _n_labels(gold, pred))
+    k = max(n_labels, int(np.max(gold, initial=0)) + 1, int(np.max(pred, initial=0)) + 1)
     stats = np.zeros((gold.size, k * k))
     stats[np.arange(gold.size), gold * k + pred] = 1.0
     return stats

@@ -17,9 +17,6 @@ import numpy as np
 
 from .base import LOWER, WILCOXON, Metric, mean_from_sums, one_hot_pair, register, round5
 
-#: Rows of soft labels handled at a time where a short axis is walked column by column (fits a cache).
-_BLOCK_ROWS = 8192
-
 
 @dataclass(frozen=True)
 class PerAnnotator:
@@ -27,8 +24,7 @@ class PerAnnotator:
 
     ``item`` gives each row's item index (0..n_items-1); ``n_labels`` is the size of the scale.
     ``offsets`` (optional, ``n_items + 1`` values), when the rows are grouped by item in item order
-    as the kit's readers build them: item i's rows are ``values[offsets[i]:offsets[i + 1]]``, so
-    per-item sums need no pass over ``item``.
+    as the kit's readers build them: item i's rows are ``values[offsets[i]:offsets[i + 1]]``.
     """
 
     values: np.ndarray
@@ -36,14 +32,6 @@ class PerAnnotator:
     n_items: int
     n_labels: int
     offsets: Optional[np.ndarray] = None
-
-
-def item_offsets(item: np.ndarray, n_items: int) -> Optional[np.ndarray]:
-    """``PerAnnotator.offsets`` of rows with these items, or None when the rows are not in item order."""
-    item = np.asarray(item)
-    if item.size > 1 and (item[1:] < item[:-1]).any():
-        return None
-    return np.concatenate(([0], np.cumsum(np.bincount(item, minlength=n_items))))
 
 
 def one_item(gold_rows, predicted_rows, n_labels: int) -> Tuple[PerAnnotator, PerAnnotator]:
@@ -61,27 +49,12 @@ def _first_label_as_last(k: int):
 
 
 def _per_item_sums(rows: np.ndarray, per: PerAnnotator) -> Tuple[np.ndarray, np.ndarray]:
-    """(sums, row counts) per item of per-row values ``(M,)`` or ``(M, L)``: one ``reduceat`` over each
-    item's contiguous rows, or ``bincount`` when the rows are in no particular order. Integer (and
-    boolean) rows are summed as 64-bit integers, exactly."""
-    offsets = per.offsets if per.offsets is not None else item_offsets(per.item, per.n_items)
-    if offsets is None:
-        counts = np.bincount(per.item, minlength=per.n_items)
-        columns = rows.reshape(rows.shape[0], -1).astype(float)
-        sums = np.column_stack(
-            [
-                np.bincount(per.item, weights=columns[:, j], minlength=per.n_items)
-                for j in range(columns.shape[1])
-            ]
-        ).reshape((per.n_items,) + rows.shape[1:])
-        return sums, counts
-    counts = np.diff(offsets)
-    if rows.shape[0] == 0:
-        return np.zeros((per.n_items,) + rows.shape[1:]), counts
-    exact = np.int64 if rows.dtype.kind in "biu" else None
-    sums = np.add.reduceat(rows, np.minimum(offsets[:-1], rows.shape[0] - 1), axis=0, dtype=exact)
-    sums[counts == 0] = 0  # reduceat gives an empty item's next row; it has none
-    return sums, counts
+    """(sums, row counts) per item of per-row values ``(M,)`` or ``(M, L)``. Every row holds whole
+    numbers (label codes, their distances, 0/1 mistakes), so the float sums are exact in any order."""
+    counts = np.bincount(per.item, minlength=per.n_items)
+    columns = (rows[:, None] if rows.ndim == 1 else rows).astype(float)
+    sums = [np.bincount(per.item, weights=column, minlength=per.n_items) for column in columns.T]
+    return np.column_stack(sums).reshape((per.n_items,) + rows.shape[1:]), counts
 
 
 def _last_axis_sums(values: np.ndarray) -> np.ndarray:
@@ -106,18 +79,14 @@ def amd_stats(gold, pred):
 def awd_stats(gold, pred):
     """Per item: 1-Wasserstein distance on unit-spaced bins, sum_j |cumsum(t)_j - cumsum(p)_j|.
 
-    Walked bin by bin over blocks of items: the running difference of the two cumulative sums
-    (numpy's cumsum along a short axis is slow)."""
-    gold, pred = np.asarray(gold, float), np.asarray(pred, float)
-    out = np.zeros(gold.shape[0])
-    for start in range(0, gold.shape[0], _BLOCK_ROWS):
-        diff = gold[start : start + _BLOCK_ROWS] - pred[start : start + _BLOCK_ROWS]
-        running = np.zeros(diff.shape[0])
-        total = out[start : start + _BLOCK_ROWS]
-        for j in range(diff.shape[1]):
-            running += diff[:, j]
-            total += np.abs(running)
-    return out[:, None]
+    Walked bin by bin: the running difference of the two cumulative sums, added up in bin order."""
+    diff = np.asarray(gold, float) - np.asarray(pred, float)
+    running = np.zeros(diff.shape[0])
+    total = np.zeros(diff.shape[0])
+    for j in range(diff.shape[1]):
+        running += diff[:, j]
+        total += np.abs(running)
+    return total[:, None]
 
 
 def mamd_stats(gold, pred):

@@ -23,7 +23,7 @@ import math
 
 import numpy as np
 
-from .base import BOOTSTRAP, LOWER, Metric, mean_from_sums, one_hot_pair, register
+from .base import LOWER, Metric, mean_from_sums, one_hot_pair, register
 
 #: The script's floor under a probability (``normalize_dist``, ``model_label_dist``).
 FLOOR = 1e-15
@@ -48,18 +48,14 @@ def rel_entr(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return scipy_rel_entr(x, y)
 
 
-def _rows_sum(values: np.ndarray) -> np.ndarray:
-    """Each row's sum (numpy sums a row of a few values left to right, as scipy's does)."""
-    return np.sum(values, axis=1)
-
-
 def jsd_stats(gold, pred):
     """Per item: the Jensen-Shannon distance (natural log) of the normalised rows; NaN counts as 0."""
     p, q = normalize_dist(gold), normalize_dist(pred)
     p = p / p.sum(axis=1, keepdims=True)  # scipy's own normalisation, kept for the same bits
     q = q / q.sum(axis=1, keepdims=True)
     m = (p + q) / 2.0
-    js = _rows_sum(rel_entr(p, m)) + _rows_sum(rel_entr(q, m))
+    # numpy sums a row of a few values left to right, as scipy does
+    js = np.sum(rel_entr(p, m), axis=1) + np.sum(rel_entr(q, m), axis=1)
     with np.errstate(invalid="ignore"):
         distance = np.sqrt(js / 2.0)
     return np.where(np.isnan(distance), 0.0, distance)[:, None]
@@ -70,7 +66,7 @@ def kl_stats(gold, pred):
     h, m = normalize_dist(gold), normalize_dist(pred)
     m = m / m.sum(axis=1, keepdims=True)  # scipy's entropy normalises both again
     h = h / h.sum(axis=1, keepdims=True)
-    return _rows_sum(rel_entr(h, m))[:, None]
+    return np.sum(rel_entr(h, m), axis=1)[:, None]
 
 
 JSD = register(
@@ -83,7 +79,6 @@ JSD = register(
         upper=JSD_UPPER,
         item_stats=jsd_stats,
         from_stats=mean_from_sums,
-        significance=BOOTSTRAP,
         applies_to=(("soft_label", "categorical"),),
         # disjoint supports: the 1e-15 floor leaves the distance at its end to 1e-12
         worst_case=lambda k: one_hot_pair(k, 0, 1),
@@ -105,7 +100,6 @@ KL = register(
         upper=KL_UPPER,
         item_stats=kl_stats,
         from_stats=mean_from_sums,
-        significance=BOOTSTRAP,
         applies_to=(("soft_label", "categorical"),),
         worst_case=lambda k: one_hot_pair(k, 0, 1),
         description="Average Kullback-Leibler divergence of the predicted distribution from "

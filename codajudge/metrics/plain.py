@@ -70,7 +70,7 @@ def per_annotator_pair(gold, pred, n_labels: int, multilabel: bool = False):
     for i, (g, p) in enumerate(zip(gold_items, pred_items)):
         if g.shape != p.shape:
             raise ValueError(
-                f"item {i}: gold has {_annotators(g)} but the prediction {_annotators(p)}; "
+                f"item {i}: gold has {len(g)} annotator labels but the prediction {len(p)}; "
                 "predict one label per annotator of the item, in the gold's order"
             )
     counts = np.array([len(g) for g in gold_items], dtype=np.int64)
@@ -93,10 +93,6 @@ def _item_row(row, what: str, index: int, multilabel: bool) -> np.ndarray:
             f"{what}, item {index}: expected {shape}, one per annotator; found {_sample(row)}"
         )
     return values.T if multilabel else values
-
-
-def _annotators(values: np.ndarray) -> str:
-    return f"{len(values)} annotator labels"
 
 
 def _sample(values) -> str:
