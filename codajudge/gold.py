@@ -237,7 +237,7 @@ def _annotation_values(
 def _label_codes(given: list, labels: LabelSet) -> Tuple[np.ndarray, Dict[int, str]]:
     """Each annotation's label index by the label policy (-1: none), and the text stripped of each
     one that names no label."""
-    codes = np.array([labels.code(value) for value in given], dtype=np.int64)
+    codes = np.array(labels.codes(given), dtype=np.int64)
     return codes, {k: str(given[k]).strip() for k in np.flatnonzero(codes < 0).tolist()}
 
 

@@ -69,7 +69,7 @@ def _label_codes(values: np.ndarray, n_labels: int) -> np.ndarray:
 
 def annotator_names(annotators) -> List[str]:
     """An item's annotators (its ``annotators`` field) as names, in order; none for null or absent."""
-    return [str(a) for a in (annotators or [])]
+    return list(map(str, annotators or []))
 
 
 def annotator_pool(annotators: Sequence[Sequence[str]]) -> List[str]:

@@ -13,7 +13,6 @@ from .textfile import shorten
 from .values import (
     ValueProblem,
     is_number,
-    label_of,
     outside_label_set,
     parse_value,
     show,
@@ -77,7 +76,11 @@ def annotator_values(entries: list, track: Track, hint: str = None) -> np.ndarra
     if track.scale == "multilabel":
         rows = [e if isinstance(e, np.ndarray) else _multilabel_choice(e, track) for e in entries]
         return np.array(rows, dtype=float).reshape(-1, len(track.labels))
-    return np.array([label_of(v, track, hint) for v in entries], dtype=np.int64)
+    codes = track.label_set.codes(entries)
+    if min(codes, default=0) < 0:
+        wrong = entries[codes.index(-1)]
+        raise outside_label_set(wrong, track, show_json(wrong), hint)
+    return np.array(codes, dtype=np.int64)
 
 
 def _label_major(value: list, track: Track) -> np.ndarray:

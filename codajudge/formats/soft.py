@@ -12,7 +12,7 @@ from ..kinds.soft_label import PRACTICE_PHASE_LAYOUT, SUM_TOLERANCE
 from ..errors import counted
 from ..tracks import Track
 from .notes import EMPTY_LEADING_BIN, LEADING_BIN_WITH_MASS, RENORMALISED, ReadNote
-from .values import ValueProblem, is_number, parse_value, show, show_json
+from .values import NUMBER_TYPES, ValueProblem, is_number, parse_value, show, show_json
 
 
 #: A row of floats (a soft label's probabilities as read).
@@ -71,10 +71,10 @@ def _broken_rule(value, length: int, chosen: bool = False) -> Tuple[int, Optiona
     P(chosen) values (``chosen``) must be at most 1 (rounding aside) rather than sum to 1."""
     if type(value) is not list or len(value) != length:
         return 0, None
-    if not all(map(is_number, value)):
+    if not NUMBER_TYPES.issuperset(map(type, value)):
         return 1, None
-    row = [float(x) for x in value]
-    if not all(0 <= x < math.inf for x in row):
+    row = list(map(float, value))
+    if not (min(row, default=0) >= 0 and max(row, default=0) < math.inf):
         return 2, row
     if not chosen and not abs(_total(row) - 1) <= SUM_TOLERANCE:  # an infinite sum is refused too
         return 3, row

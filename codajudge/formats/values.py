@@ -354,15 +354,6 @@ def parse_label(text: str, track: Track) -> int:
     return code
 
 
-def label_of(value, track: Track, hint: str = None) -> int:
-    """The index of a perspectivist label (a text or a JSON number) by the track's label policy
-    (``LabelSet``); ``hint``: for a label outside the set, when no label is near it."""
-    code = track.label_set.code(value)
-    if code >= 0:
-        return code
-    raise outside_label_set(value, track, show_json(value), hint)
-
-
 def value_warnings(notes: Sequence[ReadNote]) -> List[str]:
     """One warning per kind of note the value rules (``parse_value``, ``soft``) left in ``notes``."""
     return note_warnings(notes, VALUE_NOTES)
