@@ -11,7 +11,6 @@ from typing import Dict, List, Optional
 
 from .. import kinds
 from ..formats.results_tsv import results_layout_text
-from ..formats.values import describe_value
 from ..importers import gold_text
 from ..kinds import Kind
 from ..metrics import get as get_metric
@@ -74,7 +73,7 @@ def _track_row(prose: Templates, t) -> str:
         file=t.file_names[0],
         kind=kind,
         values=md_cell(_track_values(prose, t)),
-        example=md_cell(describe_value(t).replace("\t", " ")),
+        example=md_cell(kinds.of(t).example_value(t).replace("\t", " ")),
     )
 
 
