@@ -23,10 +23,10 @@ from .formats.items import (
 )
 from .formats.soft import soft_label
 from .formats.textfile import shorten
-from .formats.values import NUMBER_TYPES, ValueProblem, split_multilabel
+from .formats.values import NUMBER_TYPES, ValueProblem
 from .formats.write import per_annotator_value
 from . import kinds
-from .kinds.base import ANNOTATOR_ROW, DISTRIBUTION, LABEL, SCORE
+from .kinds.base import ANNOTATOR_ROW, DISTRIBUTION, LABEL, SCORE, split_multilabel
 from .labels import LabelSet
 from .tracks import Track
 
