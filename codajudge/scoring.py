@@ -27,7 +27,7 @@ from .formats.archive import (
     refuse_no_track_file,
 )
 from .formats.coverage import (
-    other_phase_hint,
+    OtherPhases,
     other_phase_ids,
     test_submission_warning,
 )
@@ -106,7 +106,7 @@ def read_track_file(path: Path, display: str, gold: GoldTrack, phases=None) -> P
         gold.ids,
         gold.annotators,
         gold.listed,
-        other_phase_hint(gold.track, phases),
+        OtherPhases(gold.track, phases) if phases else None,
     )
     return read_prediction(path, display, gold.track, keys)
 
