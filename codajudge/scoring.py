@@ -27,7 +27,7 @@ from .formats.archive import (
     refuse_no_track_file,
 )
 from .formats.coverage import (
-    OtherPhases,
+    other_phase_hint,
     other_phase_ids,
     test_submission_warning,
 )
@@ -106,7 +106,7 @@ def read_track_file(path: Path, display: str, gold: GoldTrack, phases=None) -> P
         gold.ids,
         gold.annotators,
         gold.listed,
-        OtherPhases(gold.track, phases) if phases else None,
+        other_phase_hint(gold.track, phases),
     )
     return read_prediction(path, display, gold.track, keys)
 

@@ -135,6 +135,11 @@ class OtherPhases:
         return self(heads)
 
 
+def other_phase_hint(track, phases) -> Optional[OtherPhases]:
+    """``ItemKeys.elsewhere`` for ``track`` (None when the reference data names no other phase)."""
+    return OtherPhases(track, phases) if phases else None
+
+
 def with_phase_hint(error: SubmissionError, path: Path, elsewhere) -> SubmissionError:
     """``error`` (a file's refusal) with the hint naming the other phase the file's ids are of
     first in its first problem's hint, when they are and it does not say so already."""

@@ -36,7 +36,7 @@ from ..baselines.interface import MODEL_FILE
 from ..errors import ConfigError, FileRefusals, SubmissionError, UsageError, plural
 from ..formats import archive
 from ..formats.archive import INGESTION_STATUS
-from ..formats.coverage import OtherPhases, other_phase_ids
+from ..formats.coverage import other_phase_hint, other_phase_ids
 from ..formats.items import read_items
 from ..formats.submission import ItemKeys, read_prediction
 from ..gold import listed_annotators
@@ -206,7 +206,7 @@ def _check_and_copy(spec, files, folder: Path, out_dir: Path, items_of, phases) 
         relative = files[track.id]
         keys = replace(
             public_keys(items_of(track.dataset)),
-            elsewhere=OtherPhases(track, phases) if phases else None,
+            elsewhere=other_phase_hint(track, phases),
         )
         if refusals.attempt(read_prediction, folder / relative, str(relative), track, keys) is None:
             continue
