@@ -17,10 +17,9 @@ from typing import Dict, List, Optional
 
 from ..bundle.build import build
 from ..bundle.edition import load_edition
+from ..bundle.pages import score_titles
 from ..errors import ConfigError
 from ..formats.archive import safe_extract
-from ..metrics import get as get_metric
-from ..tracks import PRIMARY_KEY
 from .build import edition_path
 from .common import run_guarded, summary
 from .run_local import run_once
@@ -29,11 +28,7 @@ from .run_local import run_once
 def score_table(edition, results: Dict[str, Dict[str, float]]) -> str:
     """Rows: the primary score, then each track's metrics; one column per baseline."""
     names = list(results)
-    keys = [(PRIMARY_KEY, "primary score")] + [
-        (k, f"{t.title} {get_metric(m).title}")
-        for t in edition.tracks
-        for k, m in zip(t.keys, t.metrics)
-    ]
+    keys = score_titles(edition.tracks, "primary score")
     width = max(len(label) for _, label in keys)
     lines = [f"{'':<{width}}  " + "  ".join(f"{n:>13}" for n in names)]
     for key, label in keys:
