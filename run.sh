@@ -4,4 +4,4 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 source scripts/venv.sh requirements.txt
-python -m codajudge.programs.demo "$@"
+python -m codajudge baselines --out dist "$@"

@@ -17,10 +17,10 @@ from .formats.annotators import annotator_names, per_annotator
 from .formats.items import GROUP_FIELDS, Located, annotation_counts, item_columns, types_are
 from .formats.soft import soft_label
 from .formats.textfile import shorten
-from .formats.values import NUMBER_TYPES, ValueProblem, split_multilabel
+from .formats.values import NUMBER_TYPES, ValueProblem
 from .formats.write import per_annotator_value
 from . import kinds
-from .kinds.base import ANNOTATOR_ROW, DISTRIBUTION, LABEL, SCORE
+from .kinds.base import ANNOTATOR_ROW, DISTRIBUTION, LABEL, SCORE, split_multilabel
 from .labels import LabelSet
 from .tracks import Track
 

@@ -136,7 +136,7 @@ ENTRY_POINTS = {
     "ingest.py": [str(REPO / "ingestion_program" / "ingest.py"), "in", "out", "sub"],
     "run_local.py": [str(REPO / "starting_kit" / "run_local.py"), "--help"],
     "codajudge": ["-m", "codajudge", "build", "--help"],
-    "run.sh demo": ["-m", "codajudge.programs.demo", "--help"],
+    "run.sh": ["-m", "codajudge", "baselines", "--help"],
 }
 
 

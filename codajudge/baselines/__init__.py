@@ -56,6 +56,7 @@ from __future__ import annotations
 
 from typing import Dict, Type
 
+from ..errors import SubmissionError
 from .base import BaselineModel
 from .cosine_bow import CosineBow, cosine_bow
 from .most_frequent import MostFrequent
@@ -74,6 +75,20 @@ def baseline_class(name: str) -> Type[BaselineModel]:
     return BASELINES[name.strip().lower().replace("-", "_")]
 
 
+def known_baseline(name: str, given: str, prefix: str = "") -> Type[BaselineModel]:
+    """The baseline called ``name``; when there is none, a SubmissionError located at ``given``
+    (what the user wrote) that lists the known names, each written after ``prefix``."""
+    try:
+        return baseline_class(name)
+    except KeyError:
+        raise SubmissionError.single(
+            given,
+            "no built-in baseline has this name",
+            expected="one of " + ", ".join(prefix + known for known in BASELINES),
+            found=repr(name),
+        ) from None
+
+
 __all__ = [
     "BASELINES",
     "BaselineModel",
@@ -81,6 +96,7 @@ __all__ = [
     "MostFrequent",
     "Random",
     "baseline_class",
+    "known_baseline",
     "cosine_bow",
     "tokenize",
 ]

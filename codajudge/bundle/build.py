@@ -16,7 +16,7 @@ import tempfile
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 import yaml
 
@@ -796,33 +796,42 @@ def replace_output(staged: Path, final: Path) -> None:
     os.replace(staged, final)
 
 
+def publish(
+    out_dir: Path, name: str, write: Callable[[Path], Edition], summary=BuildSummary
+) -> BuildSummary:
+    """Write ``OUT/<name>/`` and ``OUT/<name>.zip`` in a staging folder beside them, then replace
+    the old ones; ``write(folder)`` writes the tree and returns the edition it holds. The sizes
+    are in bytes: the zip's, and each part's (its folder, or its zips in a legacy bundle)."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=out_dir))
+    try:
+        edition = write(staging / name)
+        write_zip(staging / name, staging / f"{name}.zip")
+        final_tree, final_zip = out_dir / name, out_dir / f"{name}.zip"
+        replace_output(staging / name, final_tree)
+        replace_output(staging / f"{name}.zip", final_zip)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    files = tree_files(final_tree)
+    sizes = {
+        part: sum(full.stat().st_size for full, relative in files if relative.startswith(part))
+        for part in ("reference_data", "input_data", "starting_kit")
+    }
+    sizes["zip"] = final_zip.stat().st_size
+    return summary(edition, final_tree, final_zip, sha256_of(final_zip), sizes)
+
+
 def build(
     edition: Edition, data_root: Path, out_dir: Path, data: Optional[EditionData] = None
 ) -> BuildSummary:
     """Validate everything, then write ``OUT/<edition>/`` and ``OUT/<edition>.zip`` (replacing old
     ones); ``data``: the edition's data when already read (``import_data``)."""
     data = data or import_data(edition, data_root)
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{edition.name}-", dir=out_dir))
-    try:
-        tree = staging / edition.name
-        edition = write_tree(edition, data, tree)
-        write_zip(tree, staging / f"{edition.name}.zip")
-        final_tree, final_zip = out_dir / edition.name, out_dir / f"{edition.name}.zip"
-        replace_output(tree, final_tree)
-        replace_output(staging / f"{edition.name}.zip", final_zip)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-    sizes = {  # bytes
-        name: sum(full.stat().st_size for full, _ in tree_files(final_tree / name))
-        for name in ("reference_data", "input_data", "starting_kit")
-    }
-    sizes["zip"] = final_zip.stat().st_size
-    notes = build_notes(edition, data)
-    return BuildSummary(
-        edition, final_tree, final_zip, sha256_of(final_zip), sizes, notes, data.repeats
-    )
+    summary = publish(out_dir, edition.name, lambda tree: write_tree(edition, data, tree))
+    summary.notes = build_notes(summary.edition, data)
+    summary.repeats = data.repeats
+    return summary
 
 
 def build_notes(edition: Edition, data: EditionData) -> List[str]:

@@ -7,11 +7,10 @@ is ``templates/kinds/KIND_PART.md`` and a baseline's ``templates/baseline/NAME.m
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 from .. import kinds
 from ..formats.results_tsv import results_layout_text
-from ..formats.values import describe_value
 from ..importers import gold_text
 from ..kinds import Kind
 from ..metrics import get as get_metric
@@ -26,6 +25,16 @@ from .prose import Templates, kind_text, listed
 def md_cell(text: str) -> str:
     """Text that stays inside one cell of a Markdown table (``|`` escaped, line ends as spaces)."""
     return " ".join(str(text).replace("\\", "\\\\").replace("|", "\\|").split())
+
+
+def score_titles(tracks, primary: str) -> List[Tuple[str, str]]:
+    """(score key, title) of the primary score (titled ``primary``), then of each track's metrics
+    ("track title metric title"), in leaderboard order."""
+    titles = [(PRIMARY_KEY, primary)]
+    titles += [
+        (k, f"{t.title} {get_metric(m).title}") for t in tracks for k, m in zip(t.keys, t.metrics)
+    ]
+    return titles
 
 
 def _kinds(edition: Edition) -> List[Kind]:
@@ -74,7 +83,7 @@ def _track_row(prose: Templates, t) -> str:
         file=t.file_names[0],
         kind=kind,
         values=md_cell(_track_values(prose, t)),
-        example=md_cell(describe_value(t).replace("\t", " ")),
+        example=md_cell(kinds.of(t).example_value(t).replace("\t", " ")),
     )
 
 
@@ -264,12 +273,7 @@ def _score_table(
     no_score = prose.fill("baselines/no_score")
     head = prose.fill("baselines/table_head", baselines=" | ".join(names))
     lines = [head, "|---|" + "---:|" * len(names)]
-    rows = [(PRIMARY_KEY, prose.fill("baselines/primary_score"))]
-    rows += [
-        (key, f"{t.title} {get_metric(m).title}")
-        for t in edition.tracks
-        for key, m in zip(t.keys, t.metrics)
-    ]
+    rows = score_titles(edition.tracks, prose.fill("baselines/primary_score"))
     for key, title in rows:
         if not any(key in by_baseline[n] for n in names):
             continue

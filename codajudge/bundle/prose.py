@@ -73,7 +73,7 @@ class Templates:
 
 def listed(names: List[str]) -> str:
     """``a, b and c``."""
-    return names[0] if len(names) < 2 else f"{', '.join(names[:-1])} and {names[-1]}"
+    return "".join(names) if len(names) < 2 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def kind_text(templates: Templates, kind: Kind, part: str, **fields: object) -> str:

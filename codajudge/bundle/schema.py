@@ -853,7 +853,7 @@ def common_fields(options: Dict[str, Field]) -> Dict[str, Field]:
             _choice("", SPLITS, "split"),
             "exclude: {test: dev}",
         ),
-        # Read by bundle/build.py's declared_repeats, which also refuses a split whose gold no
+        # Read by bundle/build.py's check_repeats, which also refuses a split whose gold no
         # phase hides (a check across phases and datasets).
         "known_repeats": _per_split(
             "hidden-gold split -> how many of its items the release really repeats (by texts) "

@@ -19,6 +19,7 @@ from typing import Callable, Dict, Iterator, List, Mapping, Optional, Sequence, 
 
 from ..errors import SubmissionError
 from ..tracks import Track
+from ..untrusted import kind_of
 from .chaosnli import document_uids
 from .textfile import MAX_FILE_BYTES, max_file_bytes, safe_display, shorten
 
@@ -41,7 +42,7 @@ UNREAD_DOCUMENT = (
 )
 
 #: What reading a damaged or unusual zip raises (CRC, truncation, compression, encryption, names the OS refuses).
-_READ_ERRORS = (
+READ_ERRORS = (
     zipfile.BadZipFile,
     zlib.error,
     EOFError,
@@ -260,7 +261,7 @@ def safe_extract(
             found="a name marked UTF-8 with invalid bytes",
             hint="rename the files with ASCII characters",
         )
-    except _READ_ERRORS as e:  # anything that is not a readable zip is the submission's problem
+    except READ_ERRORS as e:  # anything that is not a readable zip is the submission's problem
         raise SubmissionError.single(
             display,
             "not a valid zip archive",
@@ -280,7 +281,7 @@ def safe_extract(
                 destination.parent.mkdir(parents=True, exist_ok=True)
                 with zf.open(info) as source, open(destination, "wb") as sink:
                     shutil.copyfileobj(source, sink, 1 << 20)
-            except _READ_ERRORS as e:
+            except READ_ERRORS as e:
                 # an OSError's strerror, without the temporary paths str(e) would show
                 detail = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
                 raise SubmissionError.single(
@@ -302,11 +303,8 @@ def _walk(folder: Path) -> Iterator[Tuple[PurePosixPath, str]]:
             relative = PurePosixPath(full.relative_to(folder).as_posix())
             if is_ignored(relative):
                 continue
-            # a link (even to a file), FIFO, device or socket is never opened
-            if full.is_symlink():
-                yield relative, "a symbolic link"
-            else:
-                yield relative, "" if full.is_file() else "not a regular file"
+            mode = os.lstat(full).st_mode  # a link (even to a file), FIFO, ... is never opened
+            yield relative, "" if stat.S_ISREG(mode) else kind_of(mode)
 
 
 def submission_files(folder: Path) -> List[PurePosixPath]:

@@ -7,6 +7,7 @@ from typing import List, Optional, Sequence
 
 import numpy as np
 
+from ..kinds.base import split_multilabel
 from ..tracks import Track
 from .notes import ReadNote
 from .textfile import shorten
@@ -17,7 +18,6 @@ from .values import (
     parse_value,
     show,
     show_json,
-    split_multilabel,
 )
 
 

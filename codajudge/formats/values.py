@@ -10,7 +10,6 @@ import re
 from typing import List, Sequence
 
 from .. import kinds
-from ..kinds.base import split_multilabel  # noqa: F401 (read from here by gold and formats)
 from ..tracks import Track
 from .notes import PYTHON_LITERAL, VALUE_NOTES, ReadNote, note_warnings
 from .textfile import shorten

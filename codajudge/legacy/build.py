@@ -57,8 +57,7 @@ from ..bundle.build import (
     BuildSummary,
     import_data,
     known_leak_notes,
-    replace_output,
-    sha256_of,
+    publish,
     write_tree,
     write_yaml,
 )
@@ -407,24 +406,13 @@ class LegacySummary(BuildSummary):
 def build_legacy(edition: Edition, data_root: Path, out_dir: Path) -> BuildSummary:
     """Validate and build as for v2, then write ``OUT/<edition>-legacy/`` and ``OUT/<edition>-legacy.zip``."""
     data = import_data(edition, data_root)
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+
+    def write(tree: Path) -> Edition:
+        write_tree(edition, data, tree.parent / "v2")
+        write_legacy_tree(edition, tree.parent / "v2", tree)
+        return edition
+
     name = f"{edition.name}-legacy"
-    staging = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=out_dir))
-    try:
-        write_tree(edition, data, staging / "v2")
-        write_legacy_tree(edition, staging / "v2", staging / name)
-        write_zip(staging / name, staging / f"{name}.zip")
-        final_tree, final_zip = out_dir / name, out_dir / f"{name}.zip"
-        replace_output(staging / name, final_tree)
-        replace_output(staging / f"{name}.zip", final_zip)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-    sizes = {
-        kind: sum(f.stat().st_size for f in final_tree.glob(f"{kind}*.zip"))
-        for kind in ("reference_data", "input_data", "starting_kit")
-    }
-    sizes["zip"] = final_zip.stat().st_size
-    summary = LegacySummary(edition, final_tree, final_zip, sha256_of(final_zip), sizes)
+    summary = publish(out_dir, name, write, LegacySummary)
     summary.notes = known_leak_notes(edition, data)
     return summary

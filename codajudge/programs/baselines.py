@@ -1,7 +1,7 @@
 """``codajudge baselines``: build an edition, run every one of its baselines on a phase through the
 local runner (exactly as Codabench would run them), and print their scores per track and metric.
 
-    codajudge baselines [EDITION] [--data DIR] [--phase PHASE] [--out DIR]
+    codajudge baselines [EDITION | --edition EDITION] [--data DIR] [--phase PHASE] [--out DIR]
 
 EDITION is a name under editions/, a folder or its edition.yaml (default: default); --data the
 folder its dataset paths are relative to (default: the edition folder); --phase defaults to
@@ -11,19 +11,78 @@ evaluation; the bundle is built in a temporary folder unless --out is given.
 from __future__ import annotations
 
 import argparse
-from typing import List, Optional
+import tempfile
+from pathlib import Path
+from typing import Dict, List, Optional
 
+from ..bundle.build import build
+from ..bundle.edition import load_edition
+from ..bundle.pages import score_titles
+from ..errors import ConfigError
+from ..formats.archive import safe_extract
+from .build import edition_path
 from .common import run_guarded, summary
-from .demo import run
+from .run_local import run_once
+
+
+def score_table(edition, results: Dict[str, Dict[str, float]]) -> str:
+    """Rows: the primary score, then each track's metrics; one column per baseline."""
+    names = list(results)
+    keys = score_titles(edition.tracks, "primary score")
+    width = max(len(label) for _, label in keys)
+    lines = [f"{'':<{width}}  " + "  ".join(f"{n:>13}" for n in names)]
+    for key, label in keys:
+        cells = [results[n].get(key) for n in names]
+        lines.append(
+            f"{label:<{width}}  "
+            + "  ".join(f"{'n/a' if c is None else f'{c:.4f}':>13}" for c in cells)
+        )
+    return "\n".join(lines)
+
+
+def run(args) -> int:
+    """Build ``args.edition`` into ``args.out`` (a temporary folder when None), run its baselines."""
+    edition = load_edition(edition_path(args.edition))
+    if args.phase not in {p.id for p in edition.phases}:
+        raise ConfigError.single(
+            "--phase",
+            f"edition '{edition.name}' has no such phase",
+            expected=" | ".join(p.id for p in edition.phases),
+            found=repr(args.phase),
+        )
+    results: Dict[str, Dict[str, float]] = {}
+    with tempfile.TemporaryDirectory(prefix="codajudge-baselines-") as tmp:
+        out = Path(tmp) / "built" if args.out is None else Path(args.out)
+        summary = build(edition, Path(args.data) if args.data else edition.folder, out)
+        edition = summary.edition  # without the baselines the edition's data cannot train
+        print(summary.render())
+        bundle = Path(tmp) / "bundle"
+        bundle.mkdir()
+        safe_extract(summary.zip_path, bundle, summary.zip_path.name)
+        for name in edition.baselines:
+            print(
+                f"running baseline:{name} on the {args.phase} phase through the local runner ...",
+                flush=True,
+            )
+            results[name] = run_once(bundle, f"baseline:{name}", args.phase)
+    print()
+    where = f" ({summary.zip_path})" if args.out is not None else ""
+    print(f"Baselines on the {args.phase} phase of edition '{edition.name}'{where}:")
+    print(score_table(edition, results))
+    return 0
 
 
 def main(argv: Optional[List[str]] = None, prog: str = "codajudge baselines") -> int:
     parser = argparse.ArgumentParser(prog=prog, description=summary(__doc__))
     parser.add_argument("edition", nargs="?", default="default", help="edition name or folder")
+    parser.add_argument(
+        "--edition", dest="edition_option", metavar="EDITION", help="the same, as run.sh takes it"
+    )
     parser.add_argument("--data", help="folder the edition's dataset paths are relative to")
     parser.add_argument(
         "--phase", default="evaluation", help="the phase scored (default: evaluation)"
     )
     parser.add_argument("--out", help="keep the built bundle in this folder")
     args = parser.parse_args(argv)
+    args.edition = args.edition_option or args.edition
     return run_guarded(lambda: run(args), prog)

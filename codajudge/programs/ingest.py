@@ -364,14 +364,12 @@ def parse_arguments(argv: Optional[List[str]], prog: str = "ingest.py") -> argpa
     )
     args = parser.parse_args(argv)
     if args.baseline is not None:
-        from ..baselines import BASELINES, baseline_class
+        from ..baselines import known_baseline
 
         try:
-            baseline_class(args.baseline)
-        except KeyError:
-            parser.error(
-                f"unknown baseline {args.baseline!r}; choose one of {', '.join(BASELINES)}"
-            )
+            known_baseline(args.baseline, "--baseline")
+        except SubmissionError as unknown:
+            parser.error(str(unknown))
         if args.submission is not None:
             parser.error("give either a submission folder or --baseline, not both")
     if args.time_limit is not None and not args.time_limit > 0:

@@ -56,7 +56,7 @@ from typing import Dict, Iterator, List, Optional, Tuple
 
 from ..baselines.interface import MODEL_FILE
 from ..errors import ConfigError, KitError, SubmissionError, counted
-from ..formats.archive import INGESTION_STATUS, safe_extract
+from ..formats.archive import INGESTION_STATUS, READ_ERRORS, safe_extract
 from ..metrics import get as get_metric
 from ..metrics.edition_module import load_source, loaded_modules
 from ..report import atomic_write
@@ -132,8 +132,8 @@ def copy_status_files(archive: Path, folder: Path) -> None:
             for info in zf.infolist():
                 if info.filename in STATUS_FILES and info.file_size <= MAX_STATUS_BYTES:
                     (folder / info.filename).write_bytes(zf.read(info))
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, EOFError, RuntimeError, ValueError):
-        return  # NotImplementedError is a RuntimeError, UnicodeDecodeError a ValueError
+    except READ_ERRORS:
+        return
 
 
 def score_submission(
@@ -201,7 +201,7 @@ def holds_code(path: Path) -> bool:
         try:
             with zipfile.ZipFile(path) as archive:
                 names = archive.namelist()
-        except (OSError, zipfile.BadZipFile):
+        except READ_ERRORS:
             return False
     if INGESTION_STATUS in names:
         return False

@@ -22,6 +22,7 @@ import tempfile
 from pathlib import Path
 from typing import Dict, List, Optional, Union
 
+from ..bundle.prose import listed
 from ..confine import slug
 from ..errors import ConfigError, KitError, Problem, SubmissionError, UsageError
 from ..formats.archive import PARTICIPANT_OUTPUT, safe_extract
@@ -96,13 +97,6 @@ def kept_names(output: Path) -> List[str]:
     if (output / "predictions" / PARTICIPANT_OUTPUT).is_file():
         names.append(f"predictions/{PARTICIPANT_OUTPUT}")
     return names
-
-
-def listed(names: List[str]) -> str:
-    """``a, b and c``."""
-    if len(names) < 2:
-        return "".join(names)
-    return f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def say_where_the_output_is(result: RunResult, output: Optional[Path]) -> None:

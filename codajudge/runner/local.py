@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Tuple
 
-from ..baselines import BASELINES, baseline_class
+from ..baselines import known_baseline
 from ..bundle.baselines_run import SOLUTION_TEMPLATE
-from ..errors import ConfigError, SubmissionError
+from ..errors import ConfigError
 from ..formats.archive import nothing_at_path, safe_extract
 from ..untrusted import copy_tree
 from .bundle_view import PhaseTask
@@ -49,15 +49,7 @@ def place_submission(submission: str, target: Path) -> None:
     """A zip (extracted safely), a folder (copied) or ``baseline:NAME`` (a one-line code submission)."""
     if submission.startswith("baseline:"):
         name = submission.split(":", 1)[1]
-        try:
-            baseline_class(name)
-        except KeyError:
-            raise SubmissionError.single(
-                submission,
-                "no built-in baseline has this name",
-                expected="one of " + ", ".join(f"baseline:{n}" for n in BASELINES),
-                found=repr(name),
-            ) from None
+        known_baseline(name, submission, prefix="baseline:")
         target.mkdir(parents=True)
         (target / "model.py").write_text(SOLUTION_TEMPLATE.format(name=name), encoding="utf-8")
         return

@@ -30,6 +30,22 @@ class StepResult:
     time_limit: Optional[float] = None
 
 
+def legacy_paths(is_scoring: bool) -> Dict[str, str]:
+    """The legacy ``$`` variables the worker substitutes in a command -> the /app folder each
+    stands for, in the scoring step when ``is_scoring`` (else the ingestion step)."""
+    return {
+        "$input": "/app/input" if is_scoring else "/app/input_data",
+        "$output": "/app/output",
+        "$tmp": "/app/output",
+        "$program": "/app/program",
+        "$ingestion_program": "/app/program",
+        "$hidden": "/app/input/ref",
+        "$shared": "/app/shared",
+        "$submission_program": "/app/ingested_program",
+        "$predictions": "/app/input/res" if is_scoring else "/app/output",
+    }
+
+
 def program_command(program: Path, root: str, is_scoring: bool) -> list:
     """The program's command with legacy variables replaced and each ``/app/...`` path moved
     under ``root`` (the step's local folder holding its ``app``; '' in the sandbox, which mounts
@@ -45,17 +61,7 @@ def program_command(program: Path, root: str, is_scoring: bool) -> list:
     command = meta.get("command")
     if not isinstance(command, str) or not command.strip():
         raise ConfigError.single(str(meta_path), "metadata has no 'command'")
-    legacy = {
-        "$input": "/app/input" if is_scoring else "/app/input_data",
-        "$output": "/app/output",
-        "$tmp": "/app/output",
-        "$program": "/app/program",
-        "$ingestion_program": "/app/program",
-        "$hidden": "/app/input/ref",
-        "$shared": "/app/shared",
-        "$submission_program": "/app/ingested_program",
-        "$predictions": "/app/input/res" if is_scoring else "/app/output",
-    }
+    legacy = legacy_paths(is_scoring)
     for var in sorted(legacy, key=len, reverse=True):
         command = command.replace(var, legacy[var])
     args = [root + arg if arg.startswith("/app/") else arg for arg in shlex.split(command)]

@@ -11,6 +11,7 @@ from typing import List, Optional, Tuple
 
 import yaml
 
+from ...runner.worker import legacy_paths
 from .findings import Findings
 from .opening import bounded_yaml
 
@@ -18,18 +19,6 @@ from .opening import bounded_yaml
 PROGRAMS = ("scoring_program", "ingestion_program")
 SCRIPT = re.compile(r"\.(py|sh|R|r|jl|pl)$")
 SHELL_SYNTAX = re.compile(r"(&&|\|\||[|;<>`]|\$\()")
-#: The variables the worker substitutes in legacy commands.
-LEGACY_VARIABLES = (
-    "$ingestion_program",
-    "$submission_program",
-    "$predictions",
-    "$program",
-    "$input",
-    "$output",
-    "$hidden",
-    "$shared",
-    "$tmp",
-)
 
 
 def program_files(path: Path) -> Tuple[List[str], callable]:
@@ -141,7 +130,9 @@ def _check_command(
             found=repr(command),
             hint="wrap it in bash -c '...'",
         )
-    leftover = [v for v in re.findall(r"\$\{?[A-Za-z_]\w*", effective) if v not in LEGACY_VARIABLES]
+    leftover = [
+        v for v in re.findall(r"\$\{?[A-Za-z_]\w*", effective) if v not in legacy_paths(True)
+    ]
     if leftover:
         findings.add(
             where,
