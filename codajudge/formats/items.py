@@ -36,7 +36,7 @@ PUBLIC_REFERENCE_FIELDS = REFERENCE_FIELDS + ("texts",)
 GROUP_FIELDS = ("lang", "genre")
 #: Characters of lines parsed and checked together: few enough that a
 #: million items never exist as lines or dicts at once.
-CHUNK_CHARS = 1 << 20
+CHUNK_CHARS = 1 << 16
 
 
 def public_view(item: dict) -> dict:

@@ -178,7 +178,7 @@ class Columns:
     def position(self) -> np.ndarray:
         """Each head's item index, -1 for a head that is no item id."""
         index = dict(zip(self.ids, range(len(self.ids))))
-        return np.array([index.get(head, -1) for head in self.heads], dtype=np.int64)
+        return np.fromiter(map(index.get, self.heads, repeat(-1)), np.int64, len(self.heads))
 
     @cached_property
     def positional_header(self) -> int:

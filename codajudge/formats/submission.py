@@ -111,6 +111,7 @@ class Rows(NamedTuple):
     line: Sequence[int]
     texts: Sequence[str]
     starts: Sequence[int]
+    scores: Optional[Sequence[float]] = None  # the values as numbers, where the layout read them
 
     def text(self, j: int) -> str:
         """Row j's value text."""
@@ -236,7 +237,9 @@ def _positional_rows(
                 found=show(line[1]),
             )
     problems.raise_if_any()
-    return Rows(range(len(firsts)), numbers, firsts, [0] * len(firsts))
+    scores = columns.positional_scores
+    scores = scores[:n] if scores is not None else None
+    return Rows(range(len(firsts)), numbers, firsts, [0] * len(firsts), scores)
 
 
 def _hints(*hints: Optional[str]) -> str:
@@ -255,9 +258,9 @@ def _id_rows(columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCo
     rows = first.tolist()
     return Rows(
         given,
-        [columns.lines[j] for j in rows],
-        [columns.body[j] for j in rows],
-        [columns.starts[j] for j in rows],
+        list(map(columns.lines.__getitem__, rows)),
+        list(map(columns.body.__getitem__, rows)),
+        list(map(columns.starts.__getitem__, rows)),
     )
 
 
@@ -377,7 +380,7 @@ def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector
     if reader is None:
         return _annotator_rows(track, keys, rows, problems)
     if reader is _score:  # the column at once; a column with a refused value is read row by row
-        scores = decimals(list(map(rows.text, range(len(rows.item)))))
+        scores = rows.scores or decimals(list(map(rows.text, range(len(rows.item)))))
         if scores is not None:
             return np.array(scores, dtype=float), []
     notes: List[ReadNote] = []
