@@ -17,10 +17,10 @@ from __future__ import annotations
 import json
 import sys
 from contextlib import suppress
-from itertools import chain, repeat
+from itertools import chain, compress, repeat
 from operator import itemgetter
 from pathlib import Path
-from typing import Callable, Dict, Iterable, Iterator, List, Tuple
+from typing import Callable, Dict, Iterable, Iterator, List, Sequence, Tuple
 
 import numpy as np
 
@@ -36,7 +36,7 @@ PUBLIC_REFERENCE_FIELDS = REFERENCE_FIELDS + ("texts",)
 GROUP_FIELDS = ("lang", "genre")
 #: Characters of lines parsed and checked together: few enough that a
 #: million items never exist as lines or dicts at once.
-CHUNK_CHARS = 1 << 20
+CHUNK_CHARS = 1 << 16
 
 
 def public_view(item: dict) -> dict:
@@ -120,8 +120,8 @@ def _read_checked(
     try:
         with open(path, encoding="utf-8-sig") as f:
             for chunk in iter(lambda: f.readlines(CHUNK_CHARS), []):
-                parsed = parsed_json_lines(chunk, problems, start)
-                keep(_checked_chunk(parsed, need_texts, first_lines, problems))
+                lines, values = _parsed_chunk(chunk, problems, start)
+                keep(_checked_chunk(lines, values, need_texts, first_lines, problems))
                 start += len(chunk)
     except (OSError, UnicodeDecodeError) as first:
         error = first
@@ -150,33 +150,53 @@ class Located(list):
         collector.raise_if_any(ConfigError)
 
 
+def _parsed_chunk(chunk: List[str], problems: Located, start: int) -> Tuple[Sequence[int], list]:
+    """(line numbers, values) of a chunk's non-blank lines as ``parsed_json_lines`` reads them: the
+    chunk at once, unless a line is blank or no JSON, then line by line to locate its problems."""
+    try:
+        return range(start, start + len(chunk)), list(map(json.loads, chunk))
+    except (ValueError, RecursionError):
+        parsed = list(parsed_json_lines(chunk, problems, start))
+        return [line for line, _ in parsed], [value for _, value in parsed]
+
+
 def _checked_chunk(
-    parsed: Iterable[Tuple[int, object]],
+    lines: Sequence[int],
+    values: list,
     need_texts: bool,
     first_lines: Dict[str, int],
     problems: Located,
 ) -> List[dict]:
-    """The items of a chunk's (line, value) pairs: the objects with a string ``id``. An id seen on an
+    """The items of a chunk's values (at ``lines``): the objects with a string ``id``. An id seen on an
     earlier line (``first_lines``: id -> its first line) is a duplicate, and that line's other
-    rules are not checked; the annotation counts are checked for the chunk at once."""
-    items, counted = [], ([], [], [], [])
-    for line, value in parsed:
-        item_id = value.get("id") if type(value) is dict else None
-        if type(item_id) is not str:
-            problems.add("each line must be a JSON object with a string 'id'", line, 1)
-            continue
-        items.append(value)
-        first = first_lines.setdefault(item_id, line)
-        if first != line:
-            problems.add("duplicate id", line, 2, item=item_id, hint=f"first seen on line {first}")
-            continue
-        texts = value.get("texts", None if need_texts else [])
-        if type(texts) is not list or not all(type(text) is str for text in texts):
-            problems.add("'texts' must be a list of strings", line, 3, item=item_id)
-        names, given = value.get("annotators"), value.get("annotations")
-        if names is not None and given is not None:  # the count rule holds where both are lists
-            for column, cell in zip(counted, (names, given, item_id, line)):
-                column.append(cell)
+    rules are not checked. Each rule is checked over the chunk's column at once; only a column
+    with a problem is looked at item by item, for the items' messages."""
+    ids = [value.get("id") if type(value) is dict else None for value in values]
+    if {*map(type, ids)} != {str}:
+        for line, item_id in zip(lines, ids):
+            if type(item_id) is not str:
+                problems.add("each line must be a JSON object with a string 'id'", line, 1)
+        kept = [type(item_id) is str for item_id in ids]
+        lines, values, ids = (list(compress(column, kept)) for column in (lines, values, ids))
+    items, known = values, len(first_lines)
+    firsts = list(map(first_lines.setdefault, ids, lines))
+    if len(first_lines) != known + len(ids):
+        for line, item_id, first in zip(lines, ids, firsts):
+            if first != line:
+                problems.add(
+                    "duplicate id", line, 2, item=item_id, hint=f"first seen on line {first}"
+                )
+        kept = list(map(int.__eq__, firsts, lines))
+        lines, values, ids = (list(compress(column, kept)) for column in (lines, values, ids))
+    texts = list(map(dict.get, values, repeat("texts"), repeat(None if need_texts else [])))
+    if {*map(type, texts)} - {list} or {*map(type, chain.from_iterable(texts))} - {str}:
+        for line, item_id, given in zip(lines, ids, texts):
+            if type(given) is not list or not all(type(text) is str for text in given):
+                problems.add("'texts' must be a list of strings", line, 3, item=item_id)
+    names = list(map(dict.get, values, repeat("annotators")))
+    given = list(map(dict.get, values, repeat("annotations")))
+    both = [n is not None and g is not None for n, g in zip(names, given)]  # the count rule's items
+    counted = (list(compress(column, both)) for column in (names, given, ids, lines))
     annotation_counts(*counted, problems, 4)
     return items
 

@@ -6,10 +6,11 @@ values of many items on one line, row numbers read as scores)."""
 from __future__ import annotations
 
 import json
+import math
 import re
 from functools import cached_property
-from itertools import compress, repeat
-from typing import Callable, List, Optional, Sequence, Tuple
+from itertools import compress, count, repeat
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -17,7 +18,7 @@ from .. import kinds
 from ..errors import SubmissionError, counted, plural
 from ..tracks import Track
 from .textfile import Lines, shorten
-from .values import COMMA_DECIMAL, describe_value, is_decimal, json_or_none
+from .values import COMMA_DECIMAL, NUMBER, describe_value, is_decimal, json_or_none
 
 # index: GLUE's index<TAB>prediction; idx: HF datasets
 HEADER_NAMES = ("id", "item", "item_id", "index", "idx")
@@ -34,6 +35,8 @@ def comments_note(count: int) -> str:
 COLUMN_NAME = re.compile(r"[^\W\d][\w .-]*")
 #: The column names Python's float() reads as a number (a NaN, an infinity).
 FLOAT_WORDS = ("nan", "inf", "infinity")
+#: Whitespace as ``str.split`` separates fields (the same characters as ``str.isspace``).
+INNER_SPACE = re.compile(r"\s")
 JSON_LINES_NOTE = 'the file was read as JSON lines, one object {"id": ID, "any name": VALUE} a line (CLUE\'s layout)'
 
 
@@ -175,7 +178,7 @@ class Columns:
     def position(self) -> np.ndarray:
         """Each head's item index, -1 for a head that is no item id."""
         index = dict(zip(self.ids, range(len(self.ids))))
-        return np.array([index.get(head, -1) for head in self.heads], dtype=np.int64)
+        return np.fromiter(map(index.get, self.heads, repeat(-1)), np.int64, len(self.heads))
 
     @cached_property
     def positional_header(self) -> int:
@@ -191,10 +194,28 @@ class Columns:
         )
 
     @cached_property
-    def positional_fields(self) -> List[List[str]]:
-        """The whitespace-separated fields of each line (a score, then optionally a confidence) as
-        a positional reading sees them, after ``positional_header``."""
-        return list(map(str.split, self.texts[1:] if self.positional_header else self.texts))
+    def positional_firsts(self) -> List[str]:
+        """The first whitespace-separated field of each line (its score) as a positional reading sees
+        them, after ``positional_header``."""
+        lines = self.texts[1:] if self.positional_header else self.texts
+        firsts = list(map(str.strip, lines))
+        for j, fields in self.positional_split.items():
+            firsts[j] = fields[0]
+        return firsts
+
+    @cached_property
+    def positional_split(self) -> Dict[int, List[str]]:
+        """The fields (a score, then optionally a confidence) of each positional line holding more
+        than one, by its index among the lines after ``positional_header`` (a per-line list for every
+        line would cost the garbage collector a pass over each)."""
+        lines = self.texts[1:] if self.positional_header else self.texts
+        split = compress(count(), map(INNER_SPACE.search, map(str.strip, lines)))
+        return {j: lines[j].split() for j in split}
+
+    @cached_property
+    def positional_scores(self) -> Optional[List[float]]:
+        """Each positional line's first field as a number when every one is (``decimals``), else None."""
+        return decimals(self.positional_firsts)
 
 
 def _is_header(text: str, ids: List[str], is_value: Callable[[str], bool]) -> bool:
@@ -236,7 +257,7 @@ def layout_of(columns: Columns, ids: List[str], display: str) -> str:
         and bool(columns.tabbed.all() and (columns.position >= 0).all())
         and np.bincount(columns.position).max() == 1
     )
-    scores = _scores(heads) if as_ids and not columns.header and len(heads) == len(ids) else None
+    scores = decimals(heads) if as_ids and not columns.header and len(heads) == len(ids) else None
     if as_ids and (scores is None or not all(0 <= score <= 5 for score in scores)):
         return "id"  # cannot be ambiguous: the costlier positional reading is not needed
     positional = _reads_positionally(columns)
@@ -256,26 +277,33 @@ def layout_of(columns: Columns, ids: List[str], display: str) -> str:
     )
 
 
-def _scores(texts: List[str]) -> Optional[List[float]]:
-    """The texts as floats when each is a decimal number (``values.is_decimal``), else None."""
-    return [float(t) for t in texts] if all(map(is_decimal, texts)) else None
+def decimals(texts: Sequence[str]) -> Optional[List[float]]:
+    """The texts as floats when each is a number ``values.parse_number`` accepts (``NUMBER`` once
+    stripped, finite), else None: its rule checked over the whole column at once."""
+    stripped = list(map(str.strip, texts))
+    if not all(map(NUMBER.fullmatch, stripped)):
+        return None
+    values = list(map(float, stripped))
+    return values if all(map(math.isfinite, values)) else None
 
 
 def _reads_positionally(columns: Columns) -> bool:
     """Whether every line holds one or two fields and most first fields are numbers, decimal commas
     counted ("2,68", ``COMMA_DECIMAL``): such lines are then refused one by one, with the hint of
     ``parse_number`` (use a dot), rather than all as lines without a tab."""
-    fields = columns.positional_fields
-    if any(len(line) > 2 for line in fields):
+    firsts = columns.positional_firsts
+    if any(len(fields) > 2 for fields in columns.positional_split.values()):
         return False
-    numbers = sum(is_decimal(line[0]) or bool(COMMA_DECIMAL.fullmatch(line[0])) for line in fields)
-    return 2 * numbers >= len(fields)
+    if columns.positional_scores is not None:
+        return True
+    numbers = sum(is_decimal(first) or bool(COMMA_DECIMAL.fullmatch(first)) for first in firsts)
+    return 2 * numbers >= len(firsts)
 
 
 def _refuse_row_numbers(columns: Columns, ids: List[str], display: str) -> None:
     """Refuse a positional reading whose first column holds whole numbers, each once, some above 5: ids
     or line numbers, which would be read as scores (and the scores as confidences)."""
-    firsts = _scores([line[0] for line in columns.positional_fields])
+    firsts = columns.positional_scores
     if (
         firsts is not None
         and all(value % 1 == 0 for value in firsts)

@@ -28,6 +28,7 @@ from .layout import (
     comments_note,
     JSON_LINES_NOTE,
     Columns,
+    decimals,
     layout_of,
     records_array,
     refuse_index_column,
@@ -110,6 +111,7 @@ class Rows(NamedTuple):
     line: Sequence[int]
     texts: Sequence[str]
     starts: Sequence[int]
+    scores: Optional[Sequence[float]] = None  # the values as numbers, where the layout read them
 
     def text(self, j: int) -> str:
         """Row j's value text."""
@@ -158,7 +160,7 @@ def _read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> 
     warnings += [JSON_LINES_NOTE] if columns.json_lines else []
     warnings += (
         [RELEASE_LINES_NOTE.format(track.release_lines, len(keys.ids))]
-        if layout == "positional" and len(columns.positional_fields) > len(keys.ids)
+        if layout == "positional" and len(columns.positional_firsts) > len(keys.ids)
         else []
     )
     return Prediction(_wrap(values, track, keys), warnings + note_warnings(notes), layout)
@@ -189,7 +191,7 @@ def _positional_rows(
     columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCollector
 ) -> Rows:
     """The scores of a SemEval positional file, one per line in item order (a confidence must be a number)."""
-    every, fields = columns.numbers, columns.positional_fields
+    every, fields = columns.numbers, columns.positional_firsts
     numbers = every[columns.positional_header :]  # the header's line stays in the blank-line check
     release = track.release_lines if (track.release_lines or 0) > len(keys.ids) else None
     if len(fields) != len(keys.ids) and len(fields) != release:
@@ -225,9 +227,9 @@ def _positional_rows(
         )
     n = len(keys.ids)
     # the release's lines: read on the first n, as the official scorer reads them
-    fields, numbers = fields[:n], numbers[:n]
-    for j, line in enumerate(fields):
-        if len(line) == 2 and not is_decimal(line[1]):
+    firsts, numbers = fields[:n], numbers[:n]
+    for j, line in columns.positional_split.items():
+        if j < n and len(line) == 2 and not is_decimal(line[1]):
             problems.add(
                 "the second column (confidence) is not a number",
                 line=numbers[j],
@@ -235,8 +237,9 @@ def _positional_rows(
                 found=show(line[1]),
             )
     problems.raise_if_any()
-    firsts = [line[0] for line in fields]
-    return Rows(range(len(fields)), numbers, firsts, [0] * len(fields))
+    scores = columns.positional_scores
+    scores = scores[:n] if scores is not None else None
+    return Rows(range(len(firsts)), numbers, firsts, [0] * len(firsts), scores)
 
 
 def _hints(*hints: Optional[str]) -> str:
@@ -255,9 +258,9 @@ def _id_rows(columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCo
     rows = first.tolist()
     return Rows(
         given,
-        [columns.lines[j] for j in rows],
-        [columns.body[j] for j in rows],
-        [columns.starts[j] for j in rows],
+        list(map(columns.lines.__getitem__, rows)),
+        list(map(columns.body.__getitem__, rows)),
+        list(map(columns.starts.__getitem__, rows)),
     )
 
 
@@ -376,6 +379,10 @@ def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector
     reader = READERS[kinds.of(track).value_type]
     if reader is None:
         return _annotator_rows(track, keys, rows, problems)
+    if reader is _score:  # the column at once; a column with a refused value is read row by row
+        scores = rows.scores or decimals(list(map(rows.text, range(len(rows.item)))))
+        if scores is not None:
+            return np.array(scores, dtype=float), []
     notes: List[ReadNote] = []
     values = []
     for j in range(len(rows.item)):
