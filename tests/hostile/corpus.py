@@ -981,7 +981,8 @@ def _folder_cases() -> List[Case]:
             "fifo_track_file",
             "folder",
             fifos=("sim.tsv",),
-            pattern=at("sim.tsv") + r"the prediction file is not a regular file",
+            pattern=at("sim.tsv")
+            + r"the prediction file is a named pipe \(FIFO\); expected a regular file",
         ),
         Case(
             "res_missing", "folder", without_res=True, pattern=r"the submission folder is missing"
