@@ -286,8 +286,9 @@ def count_repeats(dataset: str, split: str, items, public: Dict[str, List[dict]]
     first: Dict[tuple, Tuple[str, str]] = {}  # texts -> (the first public split, its item's id)
     for name, rows in sorted(public.items()):
         for row in rows:
-            if any(text_key(row)):
-                first.setdefault(text_key(row), (name, str(row["id"])))
+            key = text_key(row)
+            if any(key):
+                first.setdefault(key, (name, str(row["id"])))
     repeated = [item for item in items if text_key(item) in first]
     example = None
     if repeated:
