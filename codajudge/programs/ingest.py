@@ -48,7 +48,7 @@ from .supervisor import check_child_output, run_child
 from .common import run_guarded, summary
 from .opening import open_submission
 from .participant import ParticipantOutput
-from .status import FAILED, OK, write_status
+from .status import FAILED, OK, IngestionStatus, write_status
 
 PROGRAM = "ingestion program"
 #: Where the platform mounts the submission, the default of the SUBMISSION argument.
@@ -269,7 +269,8 @@ def ingest(run: Ingestion, submission: Optional[Path], baseline: Optional[str]) 
             run.written.append(output_dir / name)
         _say_where(run.output.save(output_dir))
     message = f"{what}: predictions written for track(s) {', '.join(tracks)}"
-    write_status(output_dir, OK, message, tracks, run.notes, run.names)
+    status = IngestionStatus(OK, message, tuple(tracks), tuple(run.notes), run.names)
+    write_status(output_dir, status)
     print(f"{message} in {time.monotonic() - started:.1f} s")
     return 0
 
@@ -422,7 +423,7 @@ def main(argv: Optional[List[str]] = None, prog: str = "ingest.py") -> int:
             saved = output.save(output_dir, failure=message)
             _say_where(saved if output.printed else None)
         finally:
-            write_status(output_dir, FAILED, message)
+            write_status(output_dir, IngestionStatus(FAILED, message))
 
     return run_guarded(
         body,
