@@ -75,12 +75,11 @@ def open_regular(path, dir_fd: Optional[int] = None) -> int:
     fd = os.open(path, _OPEN_FILE, dir_fd=dir_fd)
     try:
         mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise OSError(errno.EINVAL, f"{kind_of(mode)}, not a regular file", str(path))
     except OSError:
         os.close(fd)
         raise
-    if not stat.S_ISREG(mode):
-        os.close(fd)
-        raise OSError(errno.EINVAL, f"{kind_of(mode)}, not a regular file", str(path))
     return fd
 
 

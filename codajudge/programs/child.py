@@ -257,8 +257,10 @@ class _Run:
         self.paths.progress.write_text(f"{track.id}\n{what}", encoding="utf-8")
 
     def call(self, track: Track, what: str, function: Callable, *args):
-        """``function(*args)`` of the participant's code, ``what`` it is on ``track``; its one-line
-        error gets the traceback of the participant's own frames in its hint (``with_traceback``)."""
+        """``function(*args)`` of the participant's code, ``what`` it is on ``track`` (the step the
+        run is on from now); its one-line error gets the traceback of the participant's own frames
+        in its hint (``with_traceback``)."""
+        self.step(track, what)
         try:
             return call_participant(f"track '{track.id}': {what}", self.root, function, *args)
         except SubmissionError as error:
@@ -292,14 +294,11 @@ def _run_track(run: _Run, track: Track, data: Dict[str, List[dict]]) -> bool:
     ``run.refusals``, so that the other tracks still run and one message names every track's
     problems. An exception of the participant's code stops the run."""
     started = time.monotonic()
-    run.step(track, "Model(track)")
     model = run.call(track, "Model(track)", run.model_class, track_settings(track, run.seed))
     run.say(f"track {track.id}: fitting on {counted(len(data['train']), 'training item')}")
-    run.step(track, "Model.fit")
     run.call(track, "Model.fit", model.fit, fresh_copy(data["train"]))
     fitted = time.monotonic()
     run.say(f"track {track.id}: predicting {counted(len(data['items']), 'item')}")
-    run.step(track, "Model.predict")
     predictions = run.call(track, "Model.predict", model.predict, fresh_copy(data["items"]))
     if predictions is None:  # the model skips this track: not submitted, as a missing result file
         advice = run.written.advice()

@@ -145,8 +145,9 @@ def prediction_output(work: Path, prediction: Optional[StepResult]) -> Path:
     copy_tree(work / "predict/app/output", res, PREDICTION_OUTPUT)
     if prediction is not None:
         code, seconds = prediction.exit_code, round(prediction.seconds, 3)
-        metadata = {"exitCode": code, "elapsedTime": seconds}
-        metadata.update(ingestionExitCode=code, ingestionElapsedTime=seconds)
+        metadata = dict(
+            exitCode=code, elapsedTime=seconds, ingestionExitCode=code, ingestionElapsedTime=seconds
+        )
         (res / "metadata").write_text(json.dumps(metadata) + "\n")
     return res
 
