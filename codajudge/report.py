@@ -416,21 +416,15 @@ def track_visuals(tr) -> str:
     return "<div class='fig'>" + figure + "</div>" + _breakdowns(tr)
 
 
-def _scored(tr):
-    """Gold and predicted arrays of the scored items (similarity, classification, soft labels)."""
-    scored = scored_subset(tr.gold, tr.prediction.values)
-    return scored.gold, scored.predicted
-
-
 def _scatter_figure(tr) -> str:
-    gold, pred = _scored(tr)
+    gold, pred, _ = scored_subset(tr.gold, tr.prediction.values)
     return plots.scatter(
         gold, pred, "gold score", "predicted score", "Predicted vs gold, one point per item"
     )
 
 
 def _confusion_figure(tr) -> str:
-    gold, pred = _scored(tr)
+    gold, pred, _ = scored_subset(tr.gold, tr.prediction.values)
     labels = list(tr.track.labels)
     counts = summaries.confusion_counts(gold, pred, len(labels))
     return plots.heatmap(
@@ -442,7 +436,7 @@ def _confusion_figure(tr) -> str:
 
 
 def _distribution_figure(tr) -> str:
-    gold, pred = _scored(tr)
+    gold, pred, _ = scored_subset(tr.gold, tr.prediction.values)
     gold_mean, pred_mean = summaries.mean_distributions(gold, pred)
     multilabel = tr.track.scale == "multilabel"
     return plots.bar_chart(

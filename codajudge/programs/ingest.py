@@ -146,10 +146,10 @@ def check_result_files(run: Ingestion, spec: TaskSpec, folder: Path, out_dir: Pa
         keys = replace(
             public_keys(items_of(track.dataset)), elsewhere=other_phase_hint(track, phases)
         )
-        if (
-            refusals.attempt(read_prediction, folder / relative, str(relative), track, keys)
-            is not None
-        ):
+        prediction = refusals.attempt(
+            read_prediction, folder / relative, str(relative), track, keys
+        )
+        if prediction is not None:
             shutil.copyfile(folder / relative, out_dir / f"{track.id}.tsv")
             run.names[track.id] = str(relative)
     refusals.raise_if_any()

@@ -142,13 +142,11 @@ def _wait(process: subprocess.Popen, time_limit: Optional[float], paths: ChildPa
     try:
         process.wait(timeout=time_limit)
     except subprocess.TimeoutExpired:
-        _stop(process)
+        _stop(process)  # before its progress file is read
         limit_note = "code gets the phase's time limit minus up to 60 s kept for scoring"
         raise past_time_limit(time_limit, _during(paths), limit_note)
-    except BaseException:
-        _stop(process)
-        raise
-    _stop(process)  # forks of the child may live on after it exited
+    finally:
+        _stop(process)  # forks of the child may live on after it exited
 
 
 def past_time_limit(limit: Optional[float], during: str, limit_note: str) -> SubmissionError:
