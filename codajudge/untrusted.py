@@ -12,6 +12,7 @@ left there is the submission's problem (``SubmissionError``, exit 2).
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import signal
@@ -352,10 +353,8 @@ def stop_session(leader: int) -> None:
     (or the platform's container) ends it with the step."""
     if not hasattr(os, "killpg"):  # no process groups (Windows): nothing more to stop
         return
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(leader, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
     deadline = time.monotonic() + STOP_WAIT
     while time.monotonic() < deadline:
         members = [
@@ -364,8 +363,6 @@ def stop_session(leader: int) -> None:
         if not members:
             return
         for pid in members:
-            try:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
         time.sleep(0.02)

@@ -109,14 +109,9 @@ def run_step(
     stop_session(process.pid)  # as the worker removes the container: nothing of the step lives on
     for reader in readers:
         reader.join(JOIN_SECONDS)
+    seconds = time.monotonic() - start
     stderr = err.text()
-    if timed_out:
-        stderr += f"\nExecution Time Limit exceeded. Limit was {time_limit} seconds\n"
-    return StepResult(
-        process.returncode if not timed_out else -9,
-        out.text(),
-        stderr,
-        timed_out,
-        time.monotonic() - start,
-        time_limit,
-    )
+    if not timed_out:
+        return StepResult(process.returncode, out.text(), stderr, False, seconds, time_limit)
+    stderr += f"\nExecution Time Limit exceeded. Limit was {time_limit} seconds\n"
+    return StepResult(-9, out.text(), stderr, True, seconds, time_limit)
