@@ -88,11 +88,9 @@ def run_submission(
     prediction, unisolated = predict(task, submission, work / "predict", limit)
     res = prediction_output(work, prediction)
     step = work / "score"
-    program, reference, scores_out = (
-        step / "app/program",
-        step / "app/input/ref",
-        step / "app/output",
-    )
+    program = step / "app/program"
+    reference = step / "app/input/ref"
+    scores_out = step / "app/output"
     scores_out.mkdir(parents=True)
     copy_program(task.scoring_program, program)
     shutil.copytree(task.reference_data, reference)
@@ -145,9 +143,8 @@ def prediction_output(work: Path, prediction: Optional[StepResult]) -> Path:
     copy_tree(work / "predict/app/output", res, PREDICTION_OUTPUT)
     if prediction is not None:
         code, seconds = prediction.exit_code, round(prediction.seconds, 3)
-        metadata = dict(
-            exitCode=code, elapsedTime=seconds, ingestionExitCode=code, ingestionElapsedTime=seconds
-        )
+        metadata = {"exitCode": code, "elapsedTime": seconds}
+        metadata.update(ingestionExitCode=code, ingestionElapsedTime=seconds)
         (res / "metadata").write_text(json.dumps(metadata) + "\n")
     return res
 

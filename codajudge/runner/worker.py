@@ -8,6 +8,7 @@ import os
 import shlex
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, Optional
@@ -81,13 +82,10 @@ def run_step(
     included), and after it ends its process group is, as the worker removes containers. Its
     stdout and stderr are kept capped (``capture.CappedOutput``: head, tail, a note on the cut).
     ``clear_env``: the command sets its own environment (a sandbox), so it gets only PATH."""
-    import time
-
-    env = (
-        {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
-        if clear_env
-        else dict(os.environ, PYTHONUNBUFFERED="1", **(env_extra or {}))
-    )
+    if clear_env:
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+    else:
+        env = dict(os.environ, PYTHONUNBUFFERED="1", **(env_extra or {}))
     start = time.monotonic()
     process = subprocess.Popen(
         args,
