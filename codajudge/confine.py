@@ -58,9 +58,8 @@ def _escapes_lexically(value: str) -> bool:
 
 def _inside(path: Path, base: Path) -> bool:
     try:
-        path.resolve().relative_to(base.resolve())
-        return True
-    except (ValueError, OSError, RuntimeError):  # RuntimeError: a symlink loop (Python < 3.13)
+        return path.resolve().is_relative_to(base.resolve())
+    except (OSError, RuntimeError):  # RuntimeError: a symlink loop (Python < 3.13)
         return False
 
 

@@ -279,11 +279,8 @@ class SeveralFilesError(SubmissionError):
         unit = self.unit
         lines = [f"{len(self.errors)} {unit}s have problems; each {unit}'s first ones are shown:"]
         for error in self.errors[:MAX_FILES_SHOWN]:
-            lines += [p.render() for p in error.problems[:MAX_PROBLEMS_SHOWN_PER_FILE]]
-            more = max(len(error.problems) - MAX_PROBLEMS_SHOWN_PER_FILE, 0) + error.omitted
-            if more:
-                unseen = counted(more, "more problem")
-                lines.append(f"... and {unseen} in {error.problems[0].file} not shown")
+            file = error.problems[0].file
+            lines += _capped(error.problems, MAX_PROBLEMS_SHOWN_PER_FILE, file, error.omitted)
         if len(self.errors) > MAX_FILES_SHOWN:
             hidden = len(self.errors) - MAX_FILES_SHOWN
             lines.append(f"... and {counted(hidden, 'more ' + unit)} with problems not shown")
@@ -329,10 +326,14 @@ class FileRefusals:
             raise SeveralFilesError(self.errors, self.unit)
 
 
-def problem_file(problem: Problem) -> str:
-    """The file a problem is in: its ``file`` without the key path or the dataset that follow it
-    (``edition.yaml: phases[1]``, ``data/items.csv (dataset 'pairs', dev split)``)."""
-    return problem.file.split(": ", 1)[0].split(" (", 1)[0]
+def _capped(problems: List[Problem], shown: int, file: str, omitted: int = 0) -> List[str]:
+    """The first ``shown`` of one file's ``problems``, rendered, and a line counting the others
+    (and ``omitted`` more)."""
+    lines = [p.render() for p in problems[:shown]]
+    more = max(len(problems) - shown, 0) + omitted
+    if more:
+        lines.append(f"... and {counted(more, 'more problem')} in {file} not shown")
+    return lines
 
 
 class BuildProblems(ConfigError):
@@ -347,13 +348,13 @@ class BuildProblems(ConfigError):
     def render(self) -> str:
         files: Dict[str, List[Problem]] = {}
         for problem in self.problems:
-            files.setdefault(problem_file(problem), []).append(problem)
+            # the file without the key path or the dataset that follow it
+            # (``edition.yaml: phases[1]``, ``data/items.csv (dataset 'pairs', dev split)``)
+            file = problem.file.split(": ", 1)[0].split(" (", 1)[0]
+            files.setdefault(file, []).append(problem)
         lines = []
         for file, group in files.items():
-            lines += [p.render() for p in group[:MAX_PROBLEMS_PER_FILE]]
-            if len(group) > MAX_PROBLEMS_PER_FILE:
-                more = counted(len(group) - MAX_PROBLEMS_PER_FILE, "more problem")
-                lines.append(f"... and {more} in {file} not shown")
+            lines += _capped(group, MAX_PROBLEMS_PER_FILE, file)
         if self.unchecked:
             lines.append(f"not checked: {self.unchecked}")
         return "\n".join(lines)

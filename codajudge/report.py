@@ -26,7 +26,7 @@ import tempfile
 from dataclasses import dataclass
 from itertools import chain, compress
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Dict, Iterable, List, Optional, Tuple
 
 import numpy as np
 
@@ -61,13 +61,6 @@ def atomic_write(path: Path, text: str) -> None:
         if os.path.exists(tmp):
             os.unlink(tmp)
         raise
-
-
-def scores_json_text(scores: Dict[str, float]) -> str:
-    for key, value in scores.items():
-        if not isinstance(value, float) or not math.isfinite(value):
-            raise ValueError(f"refusing to write a non-finite score {key}={value!r}")
-    return json.dumps(scores, indent=1, allow_nan=False) + "\n"
 
 
 def scores_txt_text(scores: Dict[str, float]) -> str:
@@ -141,7 +134,10 @@ def write_outputs(output_dir: Path, result: Result, html_text: str) -> None:
     output_dir = Path(output_dir)
     output_dir.mkdir(parents=True, exist_ok=True)
     scores = published_scores(result)
-    json_text = scores_json_text(scores)
+    for key, value in scores.items():
+        if not isinstance(value, float) or not math.isfinite(value):
+            raise ValueError(f"refusing to write a non-finite score {key}={value!r}")
+    json_text = json.dumps(scores, indent=1, allow_nan=False) + "\n"
     atomic_write(output_dir / DETAILED_HTML, html_text)
     write_item_csv(output_dir, result)
     atomic_write(output_dir / SCORES_TXT, scores_txt_text(scores))
@@ -187,13 +183,6 @@ def primary_sentence(result: Result) -> str:
 def _fmt(value: float) -> str:
     """A number on the page: to the leaderboard's precision, as every score there is shown."""
     return f"{leaderboard_rounded(value):.{PRECISION}f}"
-
-
-def bootstrap_resamples(spec) -> int:
-    """Resamples behind the page's intervals: the spec's ``bootstrap_resamples`` (task.json), else
-    ``stats.DEFAULT_RESAMPLES`` (1,000; 0 turns intervals off), checked by the edition's loader. A
-    large track gets fewer, see ``page_resamples``."""
-    return spec.extra.get("bootstrap_resamples", DEFAULT_RESAMPLES)
 
 
 #: The page draws at most this many items per track for its intervals (resamples x items, about
@@ -253,7 +242,8 @@ def detailed_html(result: Result, baselines: Dict[str, Dict[str, float]]) -> str
     spec = result.spec
     esc = html.escape
     hidden = spec.hide_gold
-    resamples = 0 if hidden else bootstrap_resamples(spec)
+    # task.json's bootstrap_resamples (checked by the edition's loader; 0 turns intervals off)
+    resamples = 0 if hidden else spec.extra.get("bootstrap_resamples", DEFAULT_RESAMPLES)
     page = PageContext(resamples, spec.seed, spec.phase, not hidden, {} if hidden else baselines)
     parts = [
         f"<h1>{esc(spec.title)}</h1>",
@@ -312,28 +302,31 @@ def _track_section(tr, page: PageContext) -> str:
     return "\n".join(section)
 
 
+def _table(heads: str, rows: Iterable[str]) -> str:
+    """An HTML table of the header cells ``heads`` and each row's cells (all HTML)."""
+    return f"<table><tr>{heads}</tr>" + "".join(f"<tr>{row}</tr>" for row in rows) + "</table>"
+
+
+def _left(tag: str, text: str) -> str:
+    """A left-aligned cell (``td`` or ``th``) holding the plain ``text``."""
+    return f"<{tag} class='l'>{html.escape(text)}</{tag}>"
+
+
 def _summary_table(result: Result) -> str:
     """One row per track of the edition: its scores, items scored and file, or "not submitted"."""
-    esc = html.escape
     rows = []
     for t in result.spec.tracks:
         tr = result.tracks.get(t.id)
+        row = _left("td", t.title) + _left("td", t.kind)
         if tr is None:
-            rows.append(
-                f"<tr><td class='l'>{esc(t.title)}</td><td class='l'>{esc(t.kind)}</td>"
-                f"<td colspan='3' class='l warn'>not submitted (no file named "
-                f"{esc(' or '.join(t.file_names))})</td></tr>"
-            )
-            continue
-        metrics = "; ".join(f"{esc(get_metric(m).title)} {_fmt(v)}" for m, v in tr.scores.items())
-        rows.append(
-            f"<tr><td class='l'>{esc(t.title)}</td><td class='l'>{esc(t.kind)}</td>"
-            f"<td class='l'>{metrics}</td><td>{tr.n_scored}</td><td class='l'>{esc(tr.file)}</td></tr>"
-        )
-    return (
-        "<table><tr><th class='l'>Track</th><th class='l'>Kind</th><th class='l'>Scores</th>"
-        "<th>Items scored</th><th class='l'>File</th></tr>" + "".join(rows) + "</table>"
-    )
+            names = html.escape(" or ".join(t.file_names))
+            row += f"<td colspan='3' class='l warn'>not submitted (no file named {names})</td>"
+        else:
+            metrics = "; ".join(f"{get_metric(m).title} {_fmt(v)}" for m, v in tr.scores.items())
+            row += _left("td", metrics) + f"<td>{tr.n_scored}</td>" + _left("td", tr.file)
+        rows.append(row)
+    heads = _left("th", "Track") + _left("th", "Kind") + _left("th", "Scores")
+    return _table(heads + "<th>Items scored</th>" + _left("th", "File"), rows)
 
 
 def _guarded(build, what: str) -> str:
@@ -345,43 +338,36 @@ def _guarded(build, what: str) -> str:
         return f"<p class='warn'>{html.escape(what.capitalize())} could not be drawn (an internal problem of the kit).</p>"
 
 
-def _baselines_cell(tr, metric: str, baselines: Dict[str, Dict[str, float]]) -> str:
-    """The baselines' scores of one metric of the track, each with its name."""
-    key = score_key(tr.track.id, metric)
-    shown = [
-        f"{html.escape(name)} {_fmt(scores[key])}"
-        for name, scores in sorted(baselines.items())
-        if key in scores
-    ]
-    return f"<td class='l'>{'; '.join(shown) or 'n/a'}</td>"
-
-
 def _score_table(tr, page: PageContext) -> str:
     """Each metric's value, its percentile bootstrap interval (n/a when no resample; no such column
-    where the gold is hidden), the baselines' scores (when known), direction and range."""
+    where the gold is hidden), the baselines' scores (each with its name, when known), direction
+    and range."""
     used = page_resamples(page.resamples, tr.n_scored)
     intervals = track_intervals(tr, used, page.seed) if used else {}
     rows = []
     for m, v in tr.scores.items():
         metric = get_metric(m)
         lo, hi = metric.bounds(len(tr.track.labels))
-        iv = intervals.get(m)
-        ci = f"[{_fmt(iv.low)}, {_fmt(iv.high)}]" if iv is not None else "n/a"
-        ci = f"<td>{ci}</td>" if page.public else ""
-        base = _baselines_cell(tr, m, page.baselines) if page.baselines else ""
+        row = _left("td", metric.title) + f"<td><b>{_fmt(v)}</b></td>"
+        if page.public:
+            iv = intervals.get(m)
+            row += (
+                f"<td>[{_fmt(iv.low)}, {_fmt(iv.high)}]</td>" if iv is not None else "<td>n/a</td>"
+            )
+        if page.baselines:
+            key = score_key(tr.track.id, m)
+            shown = [
+                f"{name} {_fmt(s[key])}" for name, s in sorted(page.baselines.items()) if key in s
+            ]
+            row += _left("td", "; ".join(shown) or "n/a")
         rows.append(
-            f"<tr><td class='l'>{html.escape(metric.title)}</td><td><b>{_fmt(v)}</b></td>{ci}"
-            f"{base}<td class='l'>{metric.direction} is better</td><td>{lo:g} to {hi:g}</td></tr>"
+            row + _left("td", f"{metric.direction} is better") + f"<td>{lo:g} to {hi:g}</td>"
         )
-    head = "<th>95% interval</th>" if page.public else ""
-    head += "<th class='l'>Baselines</th>" if page.baselines else ""
-    return (
-        f"<table><tr><th class='l'>Metric</th><th>Score</th>{head}<th class='l'>Direction</th>"
-        "<th>Range</th></tr>"
-        + "".join(rows)
-        + "</table>"
-        + _interval_note(tr, page, used, intervals)
-    )
+    heads = _left("th", "Metric") + "<th>Score</th>"
+    heads += "<th>95% interval</th>" if page.public else ""
+    heads += _left("th", "Baselines") if page.baselines else ""
+    heads += _left("th", "Direction") + "<th>Range</th>"
+    return _table(heads, rows) + _interval_note(tr, page, used, intervals)
 
 
 #: Below this many items a bootstrap interval is shown with a warning: resampling so few items
@@ -389,24 +375,9 @@ def _score_table(tr, page: PageContext) -> str:
 FEW_INTERVAL_ITEMS = 10
 
 
-def _few_items_warning(n_items: int) -> str:
-    """The warning on intervals drawn over fewer than FEW_INTERVAL_ITEMS items, else ''."""
-    if n_items >= FEW_INTERVAL_ITEMS:
-        return ""
-    return (
-        f"<p class='warn'>Warning: these intervals are drawn over only {n_items} "
-        f"item{'' if n_items == 1 else 's'} (fewer than {FEW_INTERVAL_ITEMS}): resampling so "
-        "few items says little about how the score would vary on others.</p>"
-    )
-
-
 def _interval_note(tr, page: PageContext, used: int, intervals) -> str:
-    """How the intervals were drawn and the command that draws them again (none when none)."""
-    command = (
-        "recompute with: <code>python3 run_local.py . YOUR_SUBMISSION.zip --phase "
-        f"{html.escape(shlex.quote(page.phase))} --output results</code> in the "
-        "starting kit"
-    )
+    """How the intervals were drawn and the command that draws them again (none when none), and a
+    warning on intervals drawn over fewer than FEW_INTERVAL_ITEMS items."""
     if intervals:
         fewer = ""
         if used != page.resamples:
@@ -415,9 +386,18 @@ def _interval_note(tr, page: PageContext, used: int, intervals) -> str:
                 f"{PAGE_DRAWS:,} items per track"
             )
         signature = html.escape(Signature(used, page.seed).render())
-        return (
+        note = (
             f"<p class='sig'>95% percentile bootstrap intervals over items ({signature}{fewer}); "
-            f"{command}.</p>" + _few_items_warning(tr.n_scored)
+            "recompute with: <code>python3 run_local.py . YOUR_SUBMISSION.zip --phase "
+            f"{html.escape(shlex.quote(page.phase))} --output results</code> in the "
+            "starting kit.</p>"
+        )
+        if tr.n_scored >= FEW_INTERVAL_ITEMS:
+            return note
+        return note + (
+            f"<p class='warn'>Warning: these intervals are drawn over only {tr.n_scored} "
+            f"item{'' if tr.n_scored == 1 else 's'} (fewer than {FEW_INTERVAL_ITEMS}): resampling "
+            "so few items says little about how the score would vary on others.</p>"
         )
     if page.resamples and not used:
         return (
@@ -436,21 +416,15 @@ def track_visuals(tr) -> str:
     return "<div class='fig'>" + figure + "</div>" + _breakdowns(tr)
 
 
-def _scored(tr):
-    """Gold and predicted arrays of the scored items (similarity, classification, soft labels)."""
-    scored = scored_subset(tr.gold, tr.prediction.values)
-    return scored.gold, scored.predicted
-
-
 def _scatter_figure(tr) -> str:
-    gold, pred = _scored(tr)
+    gold, pred, _ = scored_subset(tr.gold, tr.prediction.values)
     return plots.scatter(
         gold, pred, "gold score", "predicted score", "Predicted vs gold, one point per item"
     )
 
 
 def _confusion_figure(tr) -> str:
-    gold, pred = _scored(tr)
+    gold, pred, _ = scored_subset(tr.gold, tr.prediction.values)
     labels = list(tr.track.labels)
     counts = summaries.confusion_counts(gold, pred, len(labels))
     return plots.heatmap(
@@ -462,7 +436,7 @@ def _confusion_figure(tr) -> str:
 
 
 def _distribution_figure(tr) -> str:
-    gold, pred = _scored(tr)
+    gold, pred, _ = scored_subset(tr.gold, tr.prediction.values)
     gold_mean, pred_mean = summaries.mean_distributions(gold, pred)
     multilabel = tr.track.scale == "multilabel"
     return plots.bar_chart(
@@ -532,18 +506,14 @@ def _breakdowns(tr) -> str:
         values = list(compress(values, tr.gold.scored))
         if not values or values.count(values[0]) == len(values):
             continue  # a single group
-        rows = []
-        for value, n, score in summaries.group_scores(metric, stats, values):
-            shown = _fmt(score) if score is not None else "undefined"
-            rows.append(
-                f"<tr><td class='l'>{html.escape(value or '(none)')}</td><td>{n}</td><td>{shown}</td></tr>"
-            )
-        out.append(
-            f"<h3>{html.escape(metric.title)} by {html.escape(key)}</h3><table><tr><th class='l'>"
-            f"{html.escape(key)}</th><th>Items</th><th>{html.escape(metric.title)}</th></tr>"
-            + "".join(rows)
-            + "</table>"
-        )
+        rows = [
+            _left("td", value or "(none)")
+            + f"<td>{n}</td><td>{_fmt(score) if score is not None else 'undefined'}</td>"
+            for value, n, score in summaries.group_scores(metric, stats, values)
+        ]
+        title = html.escape(metric.title)
+        heads = _left("th", key) + f"<th>Items</th><th>{title}</th>"
+        out.append(f"<h3>{title} by {html.escape(key)}</h3>" + _table(heads, rows))
     return "".join(out)
 
 
@@ -551,27 +521,14 @@ def _breakdowns(tr) -> str:
 WORST_ITEMS = 10
 
 
-@dataclass(frozen=True)
-class ItemErrors:
-    """A track's items with gold (``index`` into the gold's items) and each one's error."""
-
-    index: np.ndarray
-    error: np.ndarray
-
-
-def item_errors(tr) -> ItemErrors:
-    """The error of each item of the track that has gold, as the track's kind defines it."""
+def item_errors(tr) -> Tuple[np.ndarray, np.ndarray]:
+    """The items of the track that have gold and a finite error (indices into the gold's items),
+    and each one's error as the track's kind defines it."""
     errors = np.asarray(
         kinds.of(tr.track).item_errors(tr.track, tr.gold.gold, tr.prediction.values), dtype=float
     )
     index = np.flatnonzero(np.asarray(tr.gold.scored, dtype=bool) & np.isfinite(errors))
-    return ItemErrors(index, errors[index])
-
-
-def worst_items(errors: ItemErrors, count: int = WORST_ITEMS) -> np.ndarray:
-    """The item indices of the ``count`` largest errors, largest first, ties in item order."""
-    order = np.argsort(-errors.error, kind="stable")[:count]
-    return errors.index[order]
+    return index, errors[index]
 
 
 #: Characters of an item's text the worst items table shows (the rest is elided).
@@ -585,34 +542,31 @@ def item_text_cell(texts: Optional[List[str]]) -> str:
 
 
 def worst_items_table(tr) -> str:
-    """The track's items with the largest errors: id, texts (where the reference data holds them,
-    as it does in a phase whose gold is public), gold, prediction and error."""
+    """The track's WORST_ITEMS items with the largest errors (largest first, ties in item order):
+    id, texts (where the reference data holds them, as it does in a phase whose gold is public),
+    gold, prediction and error."""
     kind = kinds.of(tr.track)
-    errors = item_errors(tr)
-    worst = worst_items(errors)
-    if not worst.size:
+    index, errors = item_errors(tr)
+    order = np.argsort(-errors, kind="stable")[:WORST_ITEMS]
+    if not order.size:
         return ""
-    error_of = dict(zip(errors.index.tolist(), errors.error.tolist()))
+    worst = index[order]
     gold = kind.item_texts(tr.track, tr.gold.gold, worst)
     predicted = kind.item_texts(tr.track, tr.prediction.values, worst)
     texts = [tr.gold.texts[i] for i in worst.tolist()] if tr.gold.texts else []
     show_texts = any(texts)
-    esc = html.escape
     rows = []
     for n, i in enumerate(worst.tolist()):
-        cells = [f"<td class='l'>{esc(tr.gold.ids[i])}</td>"]
+        row = _left("td", tr.gold.ids[i])
         if show_texts:
-            cells.append(f"<td class='l'>{item_text_cell(texts[n])}</td>")
-        cells.append(f"<td class='l'>{esc(gold[n])}</td><td class='l'>{esc(predicted[n])}</td>")
-        cells.append(f"<td>{_fmt(error_of[i])}</td>")
-        rows.append("<tr>" + "".join(cells) + "</tr>")
-    texts_header = "<th class='l'>Texts</th>" if show_texts else ""
+            row += f"<td class='l'>{item_text_cell(texts[n])}</td>"
+        row += _left("td", gold[n]) + _left("td", predicted[n])
+        rows.append(row + f"<td>{_fmt(errors[order[n]])}</td>")
+    heads = _left("th", "Item") + (_left("th", "Texts") if show_texts else "")
+    heads += _left("th", "Gold") + _left("th", "Prediction") + "<th>Error</th>"
     return (
         f"<h3>The {len(worst)} items with the largest error</h3><p class='sig'>Error: "
-        f"{esc(kind.item_error_unit(tr.track))}.</p><table><tr><th class='l'>Item</th>"
-        f"{texts_header}<th class='l'>Gold</th><th class='l'>Prediction</th><th>Error</th></tr>"
-        + "".join(rows)
-        + "</table>"
+        f"{html.escape(kind.item_error_unit(tr.track))}.</p>" + _table(heads, rows)
     )
 
 
@@ -625,9 +579,9 @@ def track_csv_rows(tr) -> List[tuple]:
     an item without gold or whose error is undefined."""
     kind = kinds.of(tr.track)
     every = np.arange(len(tr.gold.ids))
-    errors = item_errors(tr)
+    index, errors = item_errors(tr)
     error_text = np.full(len(every), "", dtype=object)
-    error_text[errors.index] = [format(e, ".10g") for e in errors.error.tolist()]
+    error_text[index] = [format(e, ".10g") for e in errors.tolist()]
     gold = kind.item_texts(tr.track, tr.gold.gold, every)
     gold = [text if has_gold else "" for text, has_gold in zip(gold, tr.gold.scored.tolist())]
     predicted = kind.item_texts(tr.track, tr.prediction.values, every)
@@ -635,30 +589,23 @@ def track_csv_rows(tr) -> List[tuple]:
     return list(zip([track_id] * len(every), tr.gold.ids, gold, predicted, error_text.tolist()))
 
 
-def item_csv_text(result: Result) -> str:
-    """``DETAILED_CSV``: every item of every scored track, in the edition's track order."""
+def write_item_csv(output_dir: Path, result: Result) -> None:
+    """``DETAILED_CSV``, every item of every scored track in the edition's track order, where the
+    phase's gold is public; where it is hidden, none (the scoring program removed an earlier
+    run's): a per-item file of a hidden-gold phase would tell single items' gold."""
+    if result.spec.hide_gold:
+        return
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
-    for t in result.spec.tracks:
-        if t.id in result.tracks:
-            writer.writerows(track_csv_rows(result.tracks[t.id]))
-    return out.getvalue()
-
-
-def write_item_csv(output_dir: Path, result: Result) -> None:
-    """``DETAILED_CSV`` where the phase's gold is public; where it is hidden, none (the scoring
-    program removed an earlier run's): a per-item file of a hidden-gold phase would tell single
-    items' gold."""
-    path = Path(output_dir) / DETAILED_CSV
-    if result.spec.hide_gold:
-        return
     try:
-        text = item_csv_text(result)
+        for t in result.spec.tracks:
+            if t.id in result.tracks:
+                writer.writerows(track_csv_rows(result.tracks[t.id]))
     except Exception as e:  # noqa: BLE001 - the scores are written whatever happens to this file
         print(
             f"note: {DETAILED_CSV} could not be written ({e.__class__.__name__}: {e})",
             file=sys.stderr,
         )
         return
-    atomic_write(path, text)
+    atomic_write(Path(output_dir) / DETAILED_CSV, out.getvalue())

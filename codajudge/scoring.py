@@ -19,13 +19,7 @@ from typing import Dict, Iterable, List, NamedTuple, Optional
 import numpy as np
 
 from .errors import ConfigError, FileRefusals, SubmissionError
-from .formats.archive import (
-    claim_by_ids,
-    document_tracks,
-    ignored_file_notes,
-    locate_track_files,
-    refuse_no_track_file,
-)
+from .formats import archive
 from .formats.coverage import other_phase_hint, other_phase_ids, test_submission_warning
 from .formats.items import read_item_columns
 from .formats.submission import ItemKeys, Prediction, read_prediction
@@ -135,9 +129,8 @@ def score_track(gold: GoldTrack, prediction: Prediction, file: str) -> TrackResu
             warnings.append(f"{metric.title}: {result.warning}")
         scores[name] = result.value
         stats[name] = result.stats
-    n_scored = gold.n_scored
     return TrackResult(
-        gold.track, scores, len(gold.ids), n_scored, file, warnings, stats, gold, prediction
+        gold.track, scores, len(gold.ids), gold.n_scored, file, warnings, stats, gold, prediction
     )
 
 
@@ -256,36 +249,33 @@ def score_folder(
     if ingested is not None:
         files, unclaimed = ingested_track_files(res_dir, spec, ingested)
     else:
-        files, unclaimed = locate_track_files(res_dir, spec.tracks)
-        if unclaimed and document_tracks(spec.tracks):
+        files, unclaimed = archive.locate_track_files(res_dir, spec.tracks)
+        if unclaimed and archive.document_tracks(spec.tracks):
             gold = gold or load_gold(spec, ref_dir)
             ids = {g.track.dataset: g.ids for g in gold.values()}  # of each dataset
             ids_of = lambda dataset: ids.get(dataset, ())
-            unclaimed = claim_by_ids(res_dir, files, unclaimed, spec.tracks, ids_of, unread)
+            unclaimed = archive.claim_by_ids(res_dir, files, unclaimed, spec.tracks, ids_of, unread)
     if not files:
-        refuse_no_track_file("submission", spec.tracks, unclaimed)
+        archive.refuse_no_track_file("submission", spec.tracks, unclaimed)
     if gold is None:
         gold = load_gold(spec, ref_dir, files)
+    shown = {track: (names or {}).get(track, str(relative)) for track, relative in files.items()}
     results: Dict[str, TrackResult] = {}
     refusals, phases = FileRefusals(), other_phase_ids(ref_dir)
-    for track in spec.tracks:
-        if track.id not in files:
-            continue
-        relative = files[track.id]
-        shown = (names or {}).get(track.id, str(relative))
-        prediction = refusals.attempt(
-            read_track_file, Path(res_dir) / relative, shown, gold[track.id], phases
-        )
+    for track in (t for t in spec.tracks if t.id in files):
+        name = shown[track.id]
+        path = Path(res_dir) / files[track.id]
+        prediction = refusals.attempt(read_track_file, path, name, gold[track.id], phases)
         if prediction is None:
             continue
-        results[track.id] = score_track(gold[track.id], prediction, safe_display(shown))
-        foreign = test_submission_warning(shown)
+        results[track.id] = score_track(gold[track.id], prediction, safe_display(name))
+        foreign = test_submission_warning(name)
         if foreign:
             results[track.id].warnings.append(foreign)
     refusals.raise_if_any()
     missing = [t.id for t in spec.tracks if t.id not in results]
-    given = {track: safe_display((names or {}).get(track, str(f))) for track, f in files.items()}
-    warnings = unread + ignored_file_notes(unclaimed, spec.tracks, given=given)
+    given = {track: safe_display(name) for track, name in shown.items()}
+    warnings = unread + archive.ignored_file_notes(unclaimed, spec.tracks, given=given)
     primary = primary_score(spec, results)
     warnings += coverage_notes(missing, primary)
     return Result(

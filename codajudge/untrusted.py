@@ -12,6 +12,7 @@ left there is the submission's problem (``SubmissionError``, exit 2).
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import signal
@@ -75,12 +76,11 @@ def open_regular(path, dir_fd: Optional[int] = None) -> int:
     fd = os.open(path, _OPEN_FILE, dir_fd=dir_fd)
     try:
         mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise OSError(errno.EINVAL, f"{kind_of(mode)}, not a regular file", str(path))
     except OSError:
         os.close(fd)
         raise
-    if not stat.S_ISREG(mode):
-        os.close(fd)
-        raise OSError(errno.EINVAL, f"{kind_of(mode)}, not a regular file", str(path))
     return fd
 
 
@@ -353,10 +353,8 @@ def stop_session(leader: int) -> None:
     (or the platform's container) ends it with the step."""
     if not hasattr(os, "killpg"):  # no process groups (Windows): nothing more to stop
         return
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(leader, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
     deadline = time.monotonic() + STOP_WAIT
     while time.monotonic() < deadline:
         members = [
@@ -365,8 +363,6 @@ def stop_session(leader: int) -> None:
         if not members:
             return
         for pid in members:
-            try:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
         time.sleep(0.02)

@@ -19,16 +19,18 @@ NAME = "ingestion_status.json"
 
 
 def test_written_status_reads_back_with_every_field(tmp_path):
-    write_status(tmp_path, "ok", "done", ["sim", "nli"], ["file 'x' ignored"], {"sim": "Sim.TSV"})
-    assert json.loads((tmp_path / NAME).read_text(encoding="utf-8"))["status"] == "ok"
-    assert read_status(tmp_path) == IngestionStatus(
+    status = IngestionStatus(
         "ok", "done", ("sim", "nli"), ("file 'x' ignored",), {"sim": "Sim.TSV"}
     )
+    write_status(tmp_path, status)
+    assert json.loads((tmp_path / NAME).read_text(encoding="utf-8"))["status"] == "ok"
+    assert read_status(tmp_path) == status
     assert read_status(tmp_path).ok
 
 
 def test_a_failed_status_is_not_ok_and_keeps_its_message(tmp_path):
-    write_status(tmp_path, "failed", "ingestion program: the submission was not accepted:\nx")
+    message = "ingestion program: the submission was not accepted:\nx"
+    write_status(tmp_path, IngestionStatus("failed", message))
     status = read_status(tmp_path)
     assert not status.ok
     assert status.message.endswith("accepted:\nx")

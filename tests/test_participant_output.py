@@ -309,7 +309,7 @@ def test_a_flood_of_progress_lines_keeps_its_start_and_its_end(capsys):
         lines.add(f"note: other line {i}\n".encode())
     for i in range(20_000):
         lines.add(f"track t{i}: fitting on 3 training items\n".encode())
-    lines.finish()
+    lines.progress.echo_tail()
     log = capsys.readouterr().out
     assert "track t0: fitting on 3 training items\n" in log
     assert log.endswith("track t19999: fitting on 3 training items\n")

@@ -129,15 +129,11 @@ class WrittenFiles:
         """What code that wrote files is told, naming the first of them ('' when it wrote none)."""
         if not self.paths:
             return ""
-        listed = ", ".join(repr(_path_end(p)) for p in self.paths[:WRITTEN_SHOWN])
+        # each path's end kept when it is long (the file's name tells most)
+        shown = [safe_display(p) for p in self.paths[:WRITTEN_SHOWN]]
+        listed = ", ".join(repr(p if len(p) <= 80 else "..." + p[-80:]) for p in shown)
         more = ", ..." if len(self.paths) > WRITTEN_SHOWN else ""
         return f"your code wrote {listed}{more}, but {RETURN_PREDICTIONS_HINT}"
-
-
-def _path_end(path: str, limit: int = 80) -> str:
-    """A path fit for a message, its end kept when it is long (the file's name tells most)."""
-    shown = safe_display(path)
-    return shown if len(shown) <= limit else "..." + shown[-limit:]
 
 
 def _opens_for_writing(mode, flags) -> bool:
@@ -145,15 +141,6 @@ def _opens_for_writing(mode, flags) -> bool:
     if isinstance(mode, str):
         return any(c in mode for c in "wax+")
     return isinstance(flags, int) and bool(flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT))
-
-
-def writing_hint(raised: Optional[BaseException]) -> Optional[str]:
-    """RETURN_PREDICTIONS_HINT for the error of code that could not write a file (a read-only
-    folder, as the submission's own is while it runs), else None."""
-    refused = (errno.EROFS, errno.EACCES, errno.EPERM)
-    if isinstance(raised, OSError) and raised.errno in refused and raised.filename is not None:
-        return RETURN_PREDICTIONS_HINT
-    return None
 
 
 def nothing_predicted(advice: str = "") -> SubmissionError:
@@ -169,11 +156,13 @@ def nothing_predicted(advice: str = "") -> SubmissionError:
 def with_traceback(error: SubmissionError, root: Optional[Path]) -> SubmissionError:
     """``error`` (raised by ``call_participant``, whose context is the participant's exception)
     with the traceback of the participant's frames (``participant_traceback``) added to its
-    hints, after ``writing_hint`` when the code could not write a file; ``error`` itself when it
-    has no such context, or neither applies."""
+    hints, after RETURN_PREDICTIONS_HINT when the code could not write a file; ``error`` itself
+    when it has no such context, or neither applies."""
     raised = error.__context__
+    refused = (errno.EROFS, errno.EACCES, errno.EPERM)  # a read-only folder, as the submission's is
+    unwritable = isinstance(raised, OSError) and raised.errno in refused and raised.filename
     trace = participant_traceback(raised, root) if raised is not None and root else None
-    added = "; ".join(filter(None, (writing_hint(raised), trace)))
+    added = "; ".join(filter(None, (RETURN_PREDICTIONS_HINT if unwritable else None, trace)))
     if not added:
         return error
     problems = [
@@ -268,8 +257,10 @@ class _Run:
         self.paths.progress.write_text(f"{track.id}\n{what}", encoding="utf-8")
 
     def call(self, track: Track, what: str, function: Callable, *args):
-        """``function(*args)`` of the participant's code, ``what`` it is on ``track``; its one-line
-        error gets the traceback of the participant's own frames in its hint (``with_traceback``)."""
+        """``function(*args)`` of the participant's code, ``what`` it is on ``track`` (the step the
+        run is on from now); its one-line error gets the traceback of the participant's own frames
+        in its hint (``with_traceback``)."""
+        self.step(track, what)
         try:
             return call_participant(f"track '{track.id}': {what}", self.root, function, *args)
         except SubmissionError as error:
@@ -303,14 +294,11 @@ def _run_track(run: _Run, track: Track, data: Dict[str, List[dict]]) -> bool:
     ``run.refusals``, so that the other tracks still run and one message names every track's
     problems. An exception of the participant's code stops the run."""
     started = time.monotonic()
-    run.step(track, "Model(track)")
     model = run.call(track, "Model(track)", run.model_class, track_settings(track, run.seed))
     run.say(f"track {track.id}: fitting on {counted(len(data['train']), 'training item')}")
-    run.step(track, "Model.fit")
     run.call(track, "Model.fit", model.fit, fresh_copy(data["train"]))
     fitted = time.monotonic()
     run.say(f"track {track.id}: predicting {counted(len(data['items']), 'item')}")
-    run.step(track, "Model.predict")
     predictions = run.call(track, "Model.predict", model.predict, fresh_copy(data["items"]))
     if predictions is None:  # the model skips this track: not submitted, as a missing result file
         advice = run.written.advice()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
 import traceback
 from pathlib import Path
@@ -65,17 +66,13 @@ def run_guarded(
         )
         code = EXIT_INTERNAL_ERROR
         if details_dir is not None:
-            try:
+            with contextlib.suppress(OSError):
                 details_dir.mkdir(parents=True, exist_ok=True)
                 (details_dir / "internal_error.txt").write_text(
                     traceback.format_exc(), encoding="utf-8"
                 )
-            except OSError:
-                pass
     print(message, file=sys.stderr)
     if on_error is not None:
-        try:
+        with contextlib.suppress(Exception):  # the report of a failure must not fail
             on_error(message)
-        except Exception:  # noqa: BLE001 - the report of a failure must not fail
-            pass
     return code

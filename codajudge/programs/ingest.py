@@ -48,7 +48,7 @@ from .supervisor import check_child_output, run_child
 from .common import run_guarded, summary
 from .opening import open_submission
 from .participant import ParticipantOutput
-from .status import FAILED, OK, write_status
+from .status import FAILED, OK, IngestionStatus, write_status
 
 PROGRAM = "ingestion program"
 #: Where the platform mounts the submission, the default of the SUBMISSION argument.
@@ -85,10 +85,6 @@ def time_limit_of(spec: TaskSpec, option: Optional[float]) -> Optional[float]:
     return min(limits) if limits else None
 
 
-def _is_page(name: str) -> bool:
-    return name.lower().endswith((".html", ".htm"))
-
-
 def clean_output(output_dir: Path) -> None:
     """Delete from the prediction output every ``*.html`` file and everything that is neither a
     regular file nor a folder (links, FIFOs, sockets: never followed). It runs before the code
@@ -96,7 +92,8 @@ def clean_output(output_dir: Path) -> None:
     worker copies a submission without a ``metadata`` file into this folder, shows its html as the
     detailed results while the step runs, and uploads and zips the folder afterwards (a zip stores
     a link's target); only the scoring program writes that page."""
-    for relative, kind in prune_tree(output_dir, _is_page, "the prediction output"):
+    is_page = lambda name: name.lower().endswith((".html", ".htm"))  # noqa: E731
+    for relative, kind in prune_tree(output_dir, is_page, "the prediction output"):
         if kind == "a regular file":
             why = "only the scoring program writes the detailed results page"
         else:
@@ -126,10 +123,11 @@ def public_keys(items: List[dict]) -> ItemKeys:
 
 
 def check_result_files(run: Ingestion, spec: TaskSpec, folder: Path, out_dir: Path) -> List[str]:
-    """A result submission: check each track file like the scorer does and copy it as ``<track_id>.tsv``;
-    what the participant should know (files ignored) is appended to ``run.notes``, and each track's
-    file name as the participant wrote it is put in ``run.names`` (for the scorer's notes and
-    results page)."""
+    """A result submission: check each track file by the scorer's reader and copy it as
+    ``<track_id>.tsv``; every broken file is named in one refusal (``FileRefusals``). What the
+    participant should know (files ignored) is appended to ``run.notes``, and each track's file
+    name as the participant wrote it is put in ``run.names`` (for the scorer's notes and results
+    page)."""
     files, unclaimed = archive.locate_track_files(folder, spec.tracks)
 
     @functools.cache
@@ -141,23 +139,40 @@ def check_result_files(run: Ingestion, spec: TaskSpec, folder: Path, out_dir: Pa
         ids_of = lambda dataset: [item["id"] for item in items_of(dataset)]  # noqa: E731
         unclaimed = archive.claim_by_ids(folder, files, unclaimed, spec.tracks, ids_of, unread)
     if not files:
-        expected = archive.accepted_file_names(spec.tracks)
-        habits = other_platform_entry_points(folder, unclaimed)
-        naming = archive.naming_hint(unclaimed, spec.tracks) if unclaimed else None
-        raise SubmissionError.single(
-            "submission",
-            f"neither {MODEL_FILE} nor any prediction file was found",
-            expected=f"{MODEL_FILE} (a code submission) or files named {expected}",
-            found=", ".join(habits or unclaimed[:10]) or "an empty submission",
-            hint=MODEL_PY_HINT if habits else naming,
+        refuse_no_result_files(folder, spec, unclaimed)
+    phases, refusals = other_phase_ids(run.input_dir), FileRefusals()
+    for track in (t for t in spec.tracks if t.id in files):
+        relative = files[track.id]
+        keys = replace(
+            public_keys(items_of(track.dataset)), elsewhere=other_phase_hint(track, phases)
         )
-    phases = other_phase_ids(run.input_dir)
-    run.names.update(_check_and_copy(spec, files, folder, out_dir, items_of, phases))
+        prediction = refusals.attempt(
+            read_prediction, folder / relative, str(relative), track, keys
+        )
+        if prediction is not None:
+            shutil.copyfile(folder / relative, out_dir / f"{track.id}.tsv")
+            run.names[track.id] = str(relative)
+    refusals.raise_if_any()
     given = {track: safe_display(str(relative)) for track, relative in files.items()}
     for note in unread + archive.ignored_file_notes(unclaimed, spec.tracks, given=given):
         run.notes.append(note)
         print(f"note: {note}")
     return [t.id for t in spec.tracks if t.id in files]
+
+
+def refuse_no_result_files(folder: Path, spec: TaskSpec, unclaimed: List[str]) -> None:
+    """The refusal of a submission holding neither model.py nor any track's file; one written for
+    another platform (``other_platform_entry_points``) is told how this competition runs code."""
+    habits = other_platform_entry_points(folder, unclaimed)
+    naming = archive.naming_hint(unclaimed, spec.tracks) if unclaimed else None
+    raise SubmissionError.single(
+        "submission",
+        f"neither {MODEL_FILE} nor any prediction file was found",
+        expected=f"{MODEL_FILE} (a code submission) or files named "
+        + archive.accepted_file_names(spec.tracks),
+        found=", ".join(habits or unclaimed[:10]) or "an empty submission",
+        hint=MODEL_PY_HINT if habits else naming,
+    )
 
 
 #: The scripts other platforms start a code submission by (CodaLab's ``metadata`` command runs
@@ -179,41 +194,15 @@ MODEL_PY_HINT = (
 
 def other_platform_entry_points(folder: Path, unclaimed: List[str]) -> List[str]:
     """What shows a code submission written for another platform, as shown in a message: a root
-    ``metadata`` with a ``command:`` (CodaLab's, which this competition does not run) and any
+    ``metadata`` with a ``command:`` line (CodaLab's, which this competition does not run) and any
     ``run.py`` or ``main.py``; [] when there is none."""
     found = [name for name in unclaimed if PurePosixPath(name).name.lower() in ENTRY_SCRIPTS]
-    command = metadata_command(folder / "metadata")
-    return ([f"metadata with {command!r}"] if command else []) + found
-
-
-def metadata_command(path: Path) -> Optional[str]:
-    """The ``command:`` line of a CodaLab-style ``metadata`` file (shortened), else None."""
-    data = read_head(path, METADATA_BYTES)
+    data = read_head(folder / "metadata", METADATA_BYTES)
     text = data.decode("utf-8", "replace") if data else ""
-    line = next((ln.strip() for ln in text.splitlines() if COMMAND_LINE.match(ln)), None)
-    return shorten(safe_display(line), 80) if line else None
-
-
-def _check_and_copy(spec, files, folder: Path, out_dir: Path, items_of, phases) -> Dict[str, str]:
-    """Check each track file by the scorer's reader and copy it as ``<track_id>.tsv``; every broken
-    file is named in one refusal (``FileRefusals``). Returns each copied track's file name as the
-    participant wrote it."""
-    refusals = FileRefusals()
-    copied: Dict[str, str] = {}
-    for track in spec.tracks:
-        if track.id not in files:
-            continue
-        relative = files[track.id]
-        keys = replace(
-            public_keys(items_of(track.dataset)),
-            elsewhere=other_phase_hint(track, phases),
-        )
-        if refusals.attempt(read_prediction, folder / relative, str(relative), track, keys) is None:
-            continue
-        shutil.copyfile(folder / relative, out_dir / f"{track.id}.tsv")
-        copied[track.id] = str(relative)
-    refusals.raise_if_any()
-    return copied
+    command = next((ln.strip() for ln in text.splitlines() if COMMAND_LINE.match(ln)), None)
+    if command:
+        found.insert(0, f"metadata with {shorten(safe_display(command), 80)!r}")
+    return found
 
 
 def find_model_folder(folder: Path) -> Optional[Path]:
@@ -280,7 +269,8 @@ def ingest(run: Ingestion, submission: Optional[Path], baseline: Optional[str]) 
             run.written.append(output_dir / name)
         _say_where(run.output.save(output_dir))
     message = f"{what}: predictions written for track(s) {', '.join(tracks)}"
-    write_status(output_dir, OK, message, tracks, run.notes, run.names)
+    status = IngestionStatus(OK, message, tuple(tracks), tuple(run.notes), run.names)
+    write_status(output_dir, status)
     print(f"{message} in {time.monotonic() - started:.1f} s")
     return 0
 
@@ -433,7 +423,7 @@ def main(argv: Optional[List[str]] = None, prog: str = "ingest.py") -> int:
             saved = output.save(output_dir, failure=message)
             _say_where(saved if output.printed else None)
         finally:
-            write_status(output_dir, FAILED, message)
+            write_status(output_dir, IngestionStatus(FAILED, message))
 
     return run_guarded(
         body,

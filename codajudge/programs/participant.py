@@ -14,6 +14,7 @@ removed) leaves what the code printed until then, and no signal needs to be caug
 
 from __future__ import annotations
 
+import contextlib
 import sys
 from pathlib import Path
 import threading
@@ -93,10 +94,9 @@ class ParticipantOutput:
             if self.capture.lines == saved_lines:
                 continue
             saved_lines = self.capture.lines
-            try:
+            # OSError: the code put a folder at that name; the final save replaces it
+            with contextlib.suppress(OSError):
                 self.save(self.saved_in)
-            except OSError:  # the code put a folder at that name: the final save replaces it
-                pass
 
     def finish(self) -> None:
         """After the child ended: stop saving while it runs, echo the note on what was cut and

@@ -150,12 +150,16 @@ def step_notes(result: RunResult) -> List[str]:
     return notes
 
 
-def leaderboard_row(scores: Dict[str, float], columns: List[dict], meanings: Dict[str, str]) -> str:
-    """One line per leaderboard column: its title, the score (n/a when the track was not
-    submitted) and, from ``meanings`` (``report.score_meanings``), its direction and range."""
-    width = max((len(c["title"]) for c in columns), default=10)
+def leaderboard_row(scores: Dict[str, float], task: PhaseTask) -> str:
+    """One line per leaderboard column of ``task``: its title, the score (n/a when the track was
+    not submitted) and its direction and range (``report.score_meanings`` of the phase's
+    task.json, in its reference data, which a phase the kit scores has)."""
+    reference = task.reference_data
+    has_spec = reference is not None and (reference / "task.json").is_file()
+    meanings = score_meanings(read_spec(reference)) if has_spec else {}
+    width = max((len(c["title"]) for c in task.columns), default=10)
     lines = []
-    for column in columns:
+    for column in task.columns:
         value = scores.get(column["key"])
         shown = "n/a" if value is None else f"{value:.{column.get('precision', 4)}f}"
         meaning = meanings.get(column["key"])
@@ -163,14 +167,6 @@ def leaderboard_row(scores: Dict[str, float], columns: List[dict], meanings: Dic
             f"  {column['title']:<{width}}  {shown:>8}" + (f"  ({meaning})" if meaning else "")
         )
     return "\n".join(lines)
-
-
-def phase_meanings(task: PhaseTask) -> Dict[str, str]:
-    """``report.score_meanings`` of the phase's task.json (in its reference data, which a phase
-    the kit scores has)."""
-    if task.reference_data is None or not (task.reference_data / "task.json").is_file():
-        return {}
-    return score_meanings(read_spec(task.reference_data))
 
 
 #: The platform's phases, which a starting kit may not hold (their gold is hidden).
@@ -246,7 +242,7 @@ def run(args) -> int:
     for note in notes:
         print(f"note: {note}")
     print(f"{args.submission} on the {args.phase} phase:")
-    print(leaderboard_row(scores, task.columns, phase_meanings(task)))
+    print(leaderboard_row(scores, task))
     if args.output:
         print(f"kept {listed(kept_names(Path(args.output)))} in {args.output}")
     return 0

@@ -35,16 +35,6 @@ from .status import UNREADABLE, IngestionStatus, read_small_text, read_status  #
 STATUS_MESSAGE_CHARS = 2000
 
 
-def _status_failure(status: Optional[IngestionStatus]) -> Optional[str]:
-    """What ingestion_status.json says went wrong, or None when it is absent or says ok: the
-    prediction step's own message (its lines kept), cut to STATUS_MESSAGE_CHARS."""
-    if status is None or status.ok:
-        return None
-    if status.status == UNREADABLE:
-        return status.message
-    return shorten(safe_lines(own_words(status.message)), STATUS_MESSAGE_CHARS)
-
-
 def _metadata_failure(res_dir: Path) -> Optional[str]:
     """The non-zero exit code the worker recorded in res/metadata, or None."""
     text = read_small_text(res_dir / "metadata")
@@ -68,8 +58,11 @@ def _metadata_failure(res_dir: Path) -> Optional[str]:
 def check_prediction_step(res_dir: Path, status: Optional[IngestionStatus]) -> None:
     """Refuse to score when the prediction step (ingestion or submitted code) failed; ``status``
     is ``read_status(res_dir)``."""
-    failure = _status_failure(status)
-    if failure is not None:
+    if status is not None and not status.ok:
+        # the prediction step's own message (its lines kept), cut to STATUS_MESSAGE_CHARS
+        failure = status.message
+        if status.status != UNREADABLE:
+            failure = shorten(safe_lines(own_words(failure)), STATUS_MESSAGE_CHARS)
         cut = failure.endswith("...") and len(failure) > STATUS_MESSAGE_CHARS
         raise SubmissionError.single(
             INGESTION_STATUS,

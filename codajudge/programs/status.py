@@ -16,9 +16,9 @@ MAX_STATUS_BYTES, every field checked and cut to a displayable length.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Dict, Optional, Sequence, Tuple
+from typing import Dict, Optional, Tuple
 
 from ..formats.archive import INGESTION_STATUS
 from ..formats.textfile import safe_display, shorten
@@ -54,25 +54,11 @@ class IngestionStatus:
         return self.status == OK
 
 
-def write_status(
-    output_dir: Path,
-    status: str,
-    message: str,
-    tracks: Sequence[str] = (),
-    notes: Sequence[str] = (),
-    names: Optional[Dict[str, str]] = None,
-) -> None:
-    """Write ``output_dir/ingestion_status.json`` (atomically)."""
-    document = {
-        "status": status,
-        "message": message,
-        "tracks": list(tracks),
-        "notes": list(notes),
-        "names": dict(names or {}),
-    }
-    atomic_write(
-        output_dir / INGESTION_STATUS, json.dumps(document, ensure_ascii=False, indent=1) + "\n"
-    )
+def write_status(output_dir: Path, status: IngestionStatus) -> None:
+    """Write ``output_dir/ingestion_status.json`` (atomically); ``tracks`` None is written as []."""
+    document = dict(asdict(status), tracks=list(status.tracks or ()))
+    text = json.dumps(document, ensure_ascii=False, indent=1) + "\n"
+    atomic_write(output_dir / INGESTION_STATUS, text)
 
 
 def read_small_text(path: Path, limit: int = MAX_STATUS_BYTES) -> Optional[str]:

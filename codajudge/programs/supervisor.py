@@ -65,7 +65,7 @@ def _stop(process: subprocess.Popen) -> None:
 class KitLines:
     """The kit's lines from the child, each printed as it comes while its cap holds: the progress
     lines (``_PROGRESS_LINE``) and the others are capped apart, and the latest progress lines past
-    their cap are printed by ``finish``."""
+    their cap are printed by ``progress.echo_tail``."""
 
     def __init__(self):
         self.progress = CappedOutput(PROGRESS_HEAD_BYTES, PROGRESS_TAIL_BYTES)
@@ -75,10 +75,6 @@ class KitLines:
         """Keep ``line`` and print it while its cap holds (``echo``, the pipe's, is not used)."""
         is_progress = _PROGRESS_LINE.match(line.decode("utf-8", "replace")) is not None
         (self.progress if is_progress else self.others).add(line, _print_kit_line)
-
-    def finish(self) -> None:
-        """After the child ended: the note on the progress lines cut, and the latest ones."""
-        self.progress.echo_tail()
 
 
 def run_child(
@@ -113,7 +109,7 @@ def run_child(
         for reader in readers:
             reader.join(JOIN_SECONDS)
         output.finish()
-        kit_lines.finish()
+        kit_lines.progress.echo_tail()  # the note on the progress lines cut, and the latest ones
     trusted = source.startswith(BASELINE_PREFIX)
     skipped = _child_report(paths, process.returncode, details_dir, trusted).get("skipped")
     return [t for t in skipped if isinstance(t, str)] if isinstance(skipped, list) else []
@@ -146,13 +142,11 @@ def _wait(process: subprocess.Popen, time_limit: Optional[float], paths: ChildPa
     try:
         process.wait(timeout=time_limit)
     except subprocess.TimeoutExpired:
-        _stop(process)
+        _stop(process)  # before its progress file is read
         limit_note = "code gets the phase's time limit minus up to 60 s kept for scoring"
         raise past_time_limit(time_limit, _during(paths), limit_note)
-    except BaseException:
-        _stop(process)
-        raise
-    _stop(process)  # forks of the child may live on after it exited
+    finally:
+        _stop(process)  # forks of the child may live on after it exited
 
 
 def past_time_limit(limit: Optional[float], during: str, limit_note: str) -> SubmissionError:

@@ -88,11 +88,9 @@ def run_submission(
     prediction, unisolated = predict(task, submission, work / "predict", limit)
     res = prediction_output(work, prediction)
     step = work / "score"
-    program, reference, scores_out = (
-        step / "app/program",
-        step / "app/input/ref",
-        step / "app/output",
-    )
+    program = step / "app/program"
+    reference = step / "app/input/ref"
+    scores_out = step / "app/output"
     scores_out.mkdir(parents=True)
     copy_program(task.scoring_program, program)
     shutil.copytree(task.reference_data, reference)

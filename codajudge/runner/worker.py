@@ -8,6 +8,7 @@ import os
 import shlex
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, Optional
@@ -81,13 +82,10 @@ def run_step(
     included), and after it ends its process group is, as the worker removes containers. Its
     stdout and stderr are kept capped (``capture.CappedOutput``: head, tail, a note on the cut).
     ``clear_env``: the command sets its own environment (a sandbox), so it gets only PATH."""
-    import time
-
-    env = (
-        {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
-        if clear_env
-        else dict(os.environ, PYTHONUNBUFFERED="1", **(env_extra or {}))
-    )
+    if clear_env:
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+    else:
+        env = dict(os.environ, PYTHONUNBUFFERED="1", **(env_extra or {}))
     start = time.monotonic()
     process = subprocess.Popen(
         args,
@@ -109,14 +107,9 @@ def run_step(
     stop_session(process.pid)  # as the worker removes the container: nothing of the step lives on
     for reader in readers:
         reader.join(JOIN_SECONDS)
+    seconds = time.monotonic() - start
     stderr = err.text()
-    if timed_out:
-        stderr += f"\nExecution Time Limit exceeded. Limit was {time_limit} seconds\n"
-    return StepResult(
-        process.returncode if not timed_out else -9,
-        out.text(),
-        stderr,
-        timed_out,
-        time.monotonic() - start,
-        time_limit,
-    )
+    if not timed_out:
+        return StepResult(process.returncode, out.text(), stderr, False, seconds, time_limit)
+    stderr += f"\nExecution Time Limit exceeded. Limit was {time_limit} seconds\n"
+    return StepResult(-9, out.text(), stderr, True, seconds, time_limit)
