@@ -154,7 +154,7 @@ V2_CASES = {
     ),
     "phase names an unknown task": (
         phase(1, tasks=[7]),
-        "the phase names a task that does not exist",
+        "the phase names tasks that do not exist",
     ),
     "solution names an unknown task": (
         edit_yaml(drop_solution_task),

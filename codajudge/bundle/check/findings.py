@@ -113,6 +113,32 @@ def check_text(
         )
 
 
+def check_choice(mapping: dict, key: str, where: str, findings: Findings, allowed) -> None:
+    value = mapping.get(key)
+    if value is not None and value not in allowed:
+        findings.add(where, f"unknown {key}", expected=" | ".join(allowed), found=repr(value))
+
+
+#: A key's check, called with the mapping, the key, where the mapping is and the findings.
+Rule = Optional[Callable[[dict, str, str, Findings], None]]
+
+
+def check_keys(value, rules: Dict[str, Rule], where: str, what: str, findings: Findings) -> bool:
+    """``value`` a mapping of ``rules``' keys only, each checked by its rule (None: by the caller).
+    False (after saying so) when it is not a mapping, so that nothing more is checked."""
+    if not isinstance(value, dict):
+        findings.add(where, f"a {what} must be a mapping", found=type(value).__name__)
+        return False
+    for key in sorted(set(value) - set(rules), key=str):
+        findings.add(
+            where, f"unknown {what} key {key!r}", hint="Codabench ignores it; check its spelling"
+        )
+    for key, rule in rules.items():
+        if rule is not None:
+            rule(value, key, where, findings)
+    return True
+
+
 def parse_date(value, where: str, findings: Findings) -> Optional[dt.datetime]:
     """A quoted 'YYYY-MM-DD HH:MM:SS' (UTC). An unquoted YAML timestamp loses its time of day on
     Codabench (it keeps only the date) and a UTC offset is ignored, so both are refused."""
