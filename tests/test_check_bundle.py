@@ -170,7 +170,7 @@ V2_CASES = {
     ),
     "no scoring program metadata": (
         remove("scoring_program/metadata.yaml"),
-        "scoring program has no metadata.yaml or metadata at its root",
+        "scoring program has no file named exactly 'metadata.yaml' or 'metadata' at its root",
     ),
     "metadata without a command": (
         write_file("ingestion_program/metadata.yaml", "description: x\n"),
@@ -272,7 +272,7 @@ def evaluation_gold_in_the_kit(tree: Path):
 LEGACY_CASES = {
     "v1.5 program zip without metadata": (
         without_metadata_file,
-        "scoring program has metadata.yaml but no file named exactly 'metadata'",
+        "scoring program has no file named exactly 'metadata' at its root, found 'metadata.yaml'",
     ),
     "v1.5 phases less than a day apart": (
         legacy_phase(2, start_date="2027-01-01 12:00:00"),
@@ -340,7 +340,7 @@ def test_a_zip_whose_bundle_is_one_folder_down_is_refused(small, tmp_path):
     shutil.copytree(small[0].tree, nested / "small")
     write_zip(nested, tmp_path / "wrapped.zip")
     problems = check_bundle(tmp_path / "wrapped.zip")
-    assert len(problems) == 1 and "no competition.yaml at the zip's root" in problems[0]
+    assert len(problems) == 1 and "no competition.yaml at the bundle's root" in problems[0]
     assert "'small/competition.yaml'" in problems[0]
 
 

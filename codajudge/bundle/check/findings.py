@@ -209,6 +209,10 @@ def check_page_file(root: Path, value, where: str, findings: Findings) -> None:
         findings.add(where, "page file is not UTF-8", found=repr(value))
 
 
+#: The first bytes of a PNG, a JPEG and a GIF file.
+IMAGE_SIGNATURES = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a")
+
+
 def check_image(root: Path, value, where: str, findings: Findings) -> None:
     path = relative_path(root, value) if value else None
     if path is None or not path.is_file():
@@ -216,12 +220,7 @@ def check_image(root: Path, value, where: str, findings: Findings) -> None:
             where, "the competition logo is required and must be in the bundle", found=repr(value)
         )
         return
-    head = path.read_bytes()[:8]
-    if not (
-        head.startswith(b"\x89PNG\r\n\x1a\n")
-        or head[:3] == b"\xff\xd8\xff"
-        or head[:6] in (b"GIF87a", b"GIF89a")
-    ):
+    if not path.read_bytes().startswith(IMAGE_SIGNATURES):
         findings.add(
             where, "the logo is not an image", expected="PNG, JPEG or GIF", found=repr(value)
         )
