@@ -125,10 +125,6 @@ class Probe:
     runs: dict = field(default_factory=dict, repr=False)  # Reading -> its gold_runs
 
     @cached_property
-    def index(self) -> Dict[str, int]:
-        return {item_id: k for k, item_id in enumerate(self.ids)}
-
-    @cached_property
     def codebook(self) -> Dict[str, int]:
         return {label: code for code, label in enumerate(sorted(self.labels), start=1)}
 
@@ -238,8 +234,8 @@ class TextValues:
     @cached_property
     def number_codes(self) -> Stream:
         """The numbers' tokens as token codes (label indices are numbers)."""
-        positions = self.numbers.positions
-        return Stream(positions, self.numbers.lines, self.token_stream.values[positions])
+        codes = self.token_stream.values[self.numbers.positions]
+        return dataclasses.replace(self.numbers, values=codes)
 
     @cached_property
     def quantised(self) -> Stream:
@@ -274,9 +270,10 @@ def exact_by_id(probe: Probe, text: TextValues) -> float:
     per value (for a vector the values may be interleaved with keys, as ``{"0": 0.4, "1": 0.6}``)."""
     stream = text.exact(probe)
     positions, values = stream.positions.tolist(), stream.values.tolist()
+    patterns = dict(zip(probe.ids, probe.coded_patterns))
     found = 0
-    for item_id in text.id_positions.keys() & probe.index.keys():
-        pattern = probe.coded_patterns[probe.index[item_id]]
+    for item_id in text.id_positions.keys() & patterns.keys():
+        pattern = patterns[item_id]
         width = 1 if len(pattern) == 1 else 2 * len(pattern)
         for pos in text.id_positions[item_id]:
             after, before = bisect_right(positions, pos), bisect_left(positions, pos)
@@ -382,13 +379,9 @@ def encoded_by_id(probe: Probe, text: TextValues) -> Tuple[float, str]:
     value only."""
     if any(len(pattern) != 1 for pattern in probe.patterns):
         return 0.0, ""
-    found = [
-        (row, text.id_positions[i][0]) for row, i in enumerate(probe.ids) if i in text.id_positions
-    ]
-    if not found:
-        return 0.0, ""
-    rows = np.asarray([row for row, _ in found])
-    positions = np.asarray([pos for _, pos in found])
+    rows = [row for row, item_id in enumerate(probe.ids) if item_id in text.id_positions]
+    positions = np.asarray([text.id_positions[probe.ids[row]][0] for row in rows], dtype=np.int64)
+    rows = np.asarray(rows, dtype=np.int64)
     stream = text.numbers if probe.numeric else text.token_stream
     share_of = _numeric_share if probe.numeric else _label_share
     best = (0.0, "")

@@ -171,13 +171,8 @@ def _check_leaks(
             hidden[f"{track.id} ({reference.where})"] = HiddenSplit(golds[track.id], items)
     if not hidden:
         return
-    public = sorted(
-        {
-            path
-            for path in (relative_path(root, v) for v in platform.published_paths(doc))
-            if path is not None and path.exists()
-        }
-    )
+    paths = [relative_path(root, value) for value in platform.published_paths(doc)]
+    public = sorted({path for path in paths if path is not None and path.exists()})
     try:
         check_public_tree(public, hidden, root, read_known_leaks(root), known_must_exist=False)
     except KitError as e:

@@ -12,29 +12,31 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 from ...errors import HintLayout, Problem, problem_text
 
+BRACKETS = HintLayout.BRACKETS
+
 
 class Findings:
+    """The problems found in a bundle, in the order found, each shown as one line (``lines``)."""
+
     def __init__(self):
-        self.problems: List[str] = []
+        self.problems: List[Problem] = []
         self.checked: set = set()  # what was checked once already (a program shared by every task)
 
-    def add(
-        self,
-        where: str,
-        message: str,
-        expected: Optional[str] = None,
-        found: Optional[str] = None,
-        hint: Optional[str] = None,
-    ) -> None:
-        line = problem_text(where, message, expected, found, hint, HintLayout.BRACKETS)
-        self.problems.append(" ".join(line.split()))
+    def add(self, where: str, message: str, **details) -> None:
+        """A problem at ``where`` (a file, or a key's path) with ``Problem``'s expected, found and
+        hint."""
+        self.problems.append(Problem(where, message, **details))
 
     def add_problem(self, problem: Problem) -> None:
         """A problem stated as the kit's other rules state theirs (no line or item: a key's path)."""
-        self.add(problem.file, problem.message, problem.expected, problem.found, problem.hint)
+        self.problems.append(problem)
 
     def lines(self) -> List[str]:
-        return list(self.problems)
+        """Each problem as ``errors.problem_text`` lays it out, the hint in brackets, on one line."""
+        return [
+            " ".join(problem_text(p.file, p.message, p.expected, p.found, p.hint, BRACKETS).split())
+            for p in self.problems
+        ]
 
 
 @dataclass(frozen=True)
