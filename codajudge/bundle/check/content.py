@@ -231,7 +231,7 @@ def check_reference_files(root: Path, findings: Findings) -> None:
 @dataclass
 class ScoredPhase:
     """One phase of the bundle with reference data: ``id`` its kit id (task.json's ``phase``),
-    ``where`` its reference data's path, ``keys`` dataset -> the keys of the items it scores (of a
+    ``where`` its reference data's path, ``keys`` (dataset, key) of each item it scores (of a
     hidden-gold phase only: the public phases' items are not the rule's concern)."""
 
     id: str
@@ -240,7 +240,7 @@ class ScoredPhase:
     start: Optional[dt.datetime]
     end: Optional[dt.datetime]
     hide_gold: bool
-    keys: Dict[str, Set[tuple]]
+    keys: Set[tuple]
 
 
 def _scored_phases(doc: dict, references: Dict[str, Reference]) -> List[ScoredPhase]:
@@ -252,7 +252,7 @@ def _scored_phases(doc: dict, references: Dict[str, Reference]) -> List[ScoredPh
             continue
         spec = reference.spec
         datasets = {t.dataset for t in spec.tracks} if spec.hide_gold else set()
-        keys = {d: {item_key(item) for item in reference.items(d)} for d in datasets}
+        keys = {(d, item_key(item)) for d in datasets for item in reference.items(d)}
         start, end = phase_dates(phase, reference.where, Findings())
         name = str(phase.get("name"))
         scored.append(
@@ -271,7 +271,7 @@ def check_rescored(phases: List[ScoredPhase], findings: Findings) -> None:
     post-campaign, that score items in common."""
     dated = [p for p in phases if p.start is not None]
     for earlier, later in later_hidden_pairs(dated):
-        shared = sum(len(keys & later.keys.get(d, set())) for d, keys in earlier.keys.items())
+        shared = len(earlier.keys & later.keys)
         if not shared:
             continue
         findings.add(

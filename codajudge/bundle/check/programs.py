@@ -103,9 +103,7 @@ def _metadata_command(read, name: str, where: str, what: str, findings: Findings
 def _check_command(
     command: str, names: List[str], where: str, what: str, findings: Findings
 ) -> None:
-    effective = command.replace("$ingestion_program", "/app/program").replace(
-        "$program", "/app/program"
-    )
+    effective = re.sub(r"\$(ingestion_)?program", "/app/program", command)
     try:
         tokens = shlex.split(effective)
     except ValueError as e:

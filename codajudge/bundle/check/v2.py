@@ -111,10 +111,7 @@ def _check_pages(doc: dict, root: Path, findings: Findings) -> None:
             continue
         check_text(page, "title", where, findings, 255)
         check_page_file(root, page["file"], where, findings)
-    if "terms" not in doc:
-        findings.add("terms", "a terms page is required")
-    else:
-        check_page_file(root, doc["terms"], "terms", findings)
+    check_page_file(root, doc.get("terms"), "terms", findings)
 
 
 def _indexed(rows, what: str, findings: Findings) -> Dict[object, dict]:
@@ -234,8 +231,7 @@ def _check_phase(
     if phase.get("start") in (None, ""):
         findings.add(where, "a phase needs a 'start' date")
     start, end = phase_dates(phase, where, findings)
-    has_end = phase.get("end") not in (None, "")
-    return ScheduledPhase(where, phase.get("name"), start, end, has_end)
+    return ScheduledPhase(where, phase.get("name"), start, end, phase.get("end") not in (None, ""))
 
 
 def phase_dates(phase: dict, where: str, findings: Findings) -> tuple:
