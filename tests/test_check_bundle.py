@@ -209,6 +209,10 @@ V2_CASES = {
     "logo missing": (remove("logo.png"), "the competition logo is required"),
     "empty terms page": (write_file("pages/terms.md", "\n"), "page file is empty"),
     "unsupported version": (edit_text("version: 2", "version: 2.0"), "unsupported 'version'"),
+    "empty docker image": (
+        edit_yaml(lambda d: d.update(docker_image="")),
+        "'docker_image' is required",
+    ),
     "alias bomb in competition.yaml": (
         append_text(ALIAS_BOMB, "competition.yaml"),
         "competition.yaml: not valid YAML, found its aliases expand to more",

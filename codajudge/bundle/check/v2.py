@@ -25,6 +25,14 @@ from .findings import (
 from .leaderboard import check_leaderboards, score_keys
 from .programs import PROGRAMS, check_program
 
+
+def _check_written_image(doc: dict, key: str, where: str, findings: Findings) -> None:
+    """An absent image is Codabench's default; one written must name an image (an empty one is
+    pulled as is and the compute worker fails)."""
+    if key in doc:
+        check_text(doc, key, where, findings, 128)
+
+
 #: Each key of the yaml's top level, a phase, a task and a solution, and its check (None: none, or
 #: checked with the others, below).
 TOP_KEYS = {
@@ -32,7 +40,7 @@ TOP_KEYS = {
     "title": partial(check_text, limit=256),
     "description": partial(check_text, limit=10000, required=False),
     "image": None,
-    "docker_image": partial(check_text, limit=128, required=False),
+    "docker_image": _check_written_image,
     "competition_type": partial(check_choice, allowed=("competition", "benchmark")),
     "fact_sheet": None,
     "reward": None,
