@@ -154,7 +154,7 @@ V2_CASES = {
     ),
     "phase names an unknown task": (
         phase(1, tasks=[7]),
-        "the phase names a task that does not exist",
+        "the phase names tasks that do not exist",
     ),
     "solution names an unknown task": (
         edit_yaml(drop_solution_task),
@@ -170,7 +170,7 @@ V2_CASES = {
     ),
     "no scoring program metadata": (
         remove("scoring_program/metadata.yaml"),
-        "scoring program has no metadata.yaml or metadata at its root",
+        "scoring program has no file named exactly 'metadata.yaml' or 'metadata' at its root",
     ),
     "metadata without a command": (
         write_file("ingestion_program/metadata.yaml", "description: x\n"),
@@ -209,6 +209,10 @@ V2_CASES = {
     "logo missing": (remove("logo.png"), "the competition logo is required"),
     "empty terms page": (write_file("pages/terms.md", "\n"), "page file is empty"),
     "unsupported version": (edit_text("version: 2", "version: 2.0"), "unsupported 'version'"),
+    "empty docker image": (
+        edit_yaml(lambda d: d.update(docker_image="")),
+        "'docker_image' is required",
+    ),
     "alias bomb in competition.yaml": (
         append_text(ALIAS_BOMB, "competition.yaml"),
         "competition.yaml: not valid YAML, found its aliases expand to more",
@@ -272,7 +276,7 @@ def evaluation_gold_in_the_kit(tree: Path):
 LEGACY_CASES = {
     "v1.5 program zip without metadata": (
         without_metadata_file,
-        "scoring program has metadata.yaml but no file named exactly 'metadata'",
+        "scoring program has no file named exactly 'metadata' at its root, found 'metadata.yaml'",
     ),
     "v1.5 phases less than a day apart": (
         legacy_phase(2, start_date="2027-01-01 12:00:00"),
@@ -340,7 +344,7 @@ def test_a_zip_whose_bundle_is_one_folder_down_is_refused(small, tmp_path):
     shutil.copytree(small[0].tree, nested / "small")
     write_zip(nested, tmp_path / "wrapped.zip")
     problems = check_bundle(tmp_path / "wrapped.zip")
-    assert len(problems) == 1 and "no competition.yaml at the zip's root" in problems[0]
+    assert len(problems) == 1 and "no competition.yaml at the bundle's root" in problems[0]
     assert "'small/competition.yaml'" in problems[0]
 
 

@@ -122,11 +122,7 @@ class Probe:
     patterns: List[Tuple]  # quantised numbers (ints) or label strings
     numeric: bool
     labels: frozenset
-    runs: dict = field(default_factory=dict, repr=False)  # Reading -> its GoldRuns (gold_runs)
-
-    @cached_property
-    def index(self) -> Dict[str, int]:
-        return {item_id: k for k, item_id in enumerate(self.ids)}
+    runs: dict = field(default_factory=dict, repr=False)  # Reading -> its gold_runs
 
     @cached_property
     def codebook(self) -> Dict[str, int]:
@@ -238,8 +234,8 @@ class TextValues:
     @cached_property
     def number_codes(self) -> Stream:
         """The numbers' tokens as token codes (label indices are numbers)."""
-        positions = self.numbers.positions
-        return Stream(positions, self.numbers.lines, self.token_stream.values[positions])
+        codes = self.token_stream.values[self.numbers.positions]
+        return dataclasses.replace(self.numbers, values=codes)
 
     @cached_property
     def quantised(self) -> Stream:
@@ -274,9 +270,10 @@ def exact_by_id(probe: Probe, text: TextValues) -> float:
     per value (for a vector the values may be interleaved with keys, as ``{"0": 0.4, "1": 0.6}``)."""
     stream = text.exact(probe)
     positions, values = stream.positions.tolist(), stream.values.tolist()
+    patterns = dict(zip(probe.ids, probe.coded_patterns))
     found = 0
-    for item_id in text.id_positions.keys() & probe.index.keys():
-        pattern = probe.coded_patterns[probe.index[item_id]]
+    for item_id in text.id_positions.keys() & patterns.keys():
+        pattern = patterns[item_id]
         width = 1 if len(pattern) == 1 else 2 * len(pattern)
         for pos in text.id_positions[item_id]:
             after, before = bisect_right(positions, pos), bisect_left(positions, pos)
@@ -382,13 +379,9 @@ def encoded_by_id(probe: Probe, text: TextValues) -> Tuple[float, str]:
     value only."""
     if any(len(pattern) != 1 for pattern in probe.patterns):
         return 0.0, ""
-    found = [
-        (row, text.id_positions[i][0]) for row, i in enumerate(probe.ids) if i in text.id_positions
-    ]
-    if not found:
-        return 0.0, ""
-    rows = np.asarray([row for row, _ in found])
-    positions = np.asarray([pos for _, pos in found])
+    rows = [row for row, item_id in enumerate(probe.ids) if item_id in text.id_positions]
+    positions = np.asarray([text.id_positions[probe.ids[row]][0] for row in rows], dtype=np.int64)
+    rows = np.asarray(rows, dtype=np.int64)
     stream = text.numbers if probe.numeric else text.token_stream
     share_of = _numeric_share if probe.numeric else _label_share
     best = (0.0, "")
@@ -440,14 +433,6 @@ def repeat_hashes(values: np.ndarray, k: int) -> np.ndarray:
     return _hash_columns(inside, m)
 
 
-def runs_found(gold_runs: np.ndarray, file_runs: Iterator[np.ndarray]) -> np.ndarray:
-    """Which of ``gold_runs`` occur among the arrays of ``file_runs`` (a mask over ``gold_runs``)."""
-    seen = np.zeros(len(gold_runs), dtype=bool)
-    for hashes in file_runs:
-        seen |= np.isin(gold_runs, hashes)
-    return seen
-
-
 def _label_streams(text: TextValues, probe: Probe) -> List[np.ndarray]:
     """The probe's labels and the numbers' tokens (indices) in order and by column, and any token
     last on its line (letters, other names)."""
@@ -481,19 +466,9 @@ MONOTONE = Reading(
 RELABELLED = Reading("transformed, in their order", False, True, _label_streams)
 
 
-@dataclass(frozen=True)
-class GoldRuns:
-    """A probe's gold as runs of ``k`` codes of a reading, every orientation's hashes concatenated,
-    each run covering ``span`` values (k, or k + 1 when the codes are the steps between values)."""
-
-    k: int
-    hashes: np.ndarray
-    per_orientation: int
-    span: int
-
-
-def gold_runs(probe: Probe, reading: Reading) -> Optional[GoldRuns]:
-    """The gold's runs, or None when it has too few values for runs that cannot match by chance
+def gold_runs(probe: Probe, reading: Reading) -> Optional[Tuple[int, np.ndarray]]:
+    """(k, the hashes of the gold's runs of ``k`` codes of a reading, every orientation's
+    concatenated), or None when the gold has too few values for runs that cannot match by chance
     (the by-id reading alone decides)."""
     codes = reading.encode(probe.gold)
     bits = entropy_bits(codes)
@@ -504,25 +479,25 @@ def gold_runs(probe: Probe, reading: Reading) -> Optional[GoldRuns]:
     if len(codes) < 4 * k:
         return None
     orientations = [codes, 2 - codes] if reading.steps else [codes]
-    oriented = [reading.hashes(c, k) for c in orientations]
-    span = k + len(probe.gold) - len(codes)
-    return GoldRuns(k, np.concatenate(oriented), len(oriented[0]), span)
+    return k, np.concatenate([reading.hashes(c, k) for c in orientations])
 
 
 def share_by_order(probe: Probe, text: TextValues, reading: Reading) -> float:
     """Share of the probe's items whose values all lie within runs of the gold found in the file."""
     if reading not in probe.runs:  # computed once per probe and reading
         probe.runs[reading] = gold_runs(probe, reading)
-    runs = probe.runs[reading]
-    if runs is None:
+    if probe.runs[reading] is None:
         return 0.0
-    streams = reading.streams(text, probe)
-    hashes = (reading.hashes(reading.encode(values), runs.k) for values in streams)
-    starts = np.flatnonzero(runs_found(runs.hashes, hashes)) % runs.per_orientation
+    k, gold_hashes = probe.runs[reading]
+    found = np.zeros(len(gold_hashes), dtype=bool)
+    for values in reading.streams(text, probe):
+        found |= np.isin(gold_hashes, reading.hashes(reading.encode(values), k))
     n = len(probe.gold)
+    span = k + int(reading.steps)  # k steps between values span k + 1 values
+    starts = np.flatnonzero(found) % (n - span + 1)  # each orientation's runs in turn
     covered = np.zeros(n + 1, dtype=np.int64)
     np.add.at(covered, starts, 1)
-    np.add.at(covered, np.minimum(starts + runs.span, n), -1)
+    np.add.at(covered, np.minimum(starts + span, n), -1)
     element_covered = np.cumsum(covered[:-1]) > 0
     missing = np.bincount(probe.owner[~element_covered], minlength=len(probe.patterns))
     return float(np.mean(missing == 0))
@@ -722,10 +697,9 @@ def _scan_zip(path: Path, display: str, scan: Scan) -> None:
             safe_extract(path, Path(tmp), display)
         except KitError:
             return
-        for inner in _candidates(Path(tmp)):
-            if inner.suffix.lower() != ".zip":  # one level of archives
-                inner_display = f"{display}:{inner.relative_to(tmp).as_posix()}"
-                _scan_file(inner, inner_display, scan, in_input_data=False)
+        for inner in _candidates(Path(tmp)):  # no archive: safe_extract leaves them out
+            inner_display = f"{display}:{inner.relative_to(tmp).as_posix()}"
+            _scan_file(inner, inner_display, scan, in_input_data=False)
 
 
 def _scan_contents(
@@ -734,13 +708,12 @@ def _scan_contents(
     if path.suffix == ".jsonl" and in_input_data and not path.name.endswith(".train.jsonl"):
         _check_item_file(path, display, problems)
         return
-    if path.suffix == ".jsonl":
+    if path.suffix == ".jsonl":  # and its content too: gold in other fields, or transformed
         try:
             items = read_items(path, display, texts=False)  # reference data holds no texts
-        except (ConfigError, UnicodeDecodeError):
-            items = None
-        if items is not None:  # and its content too: gold in other fields, or transformed
             _scan_items(items, display, scan.hidden, problems)
+        except (ConfigError, UnicodeDecodeError):
+            pass  # not an item file of the kit's format
     leaked = _scan_submission(path, display, scan.hidden, problems)
     rest = [probe for probe in scan.probes if probe.name not in leaked]
     _scan_content(path, display, rest, problems)
@@ -770,9 +743,8 @@ def read_known_leaks(root: Path) -> Dict[str, str]:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except (UnicodeDecodeError, ValueError):
         return {}
-    if not isinstance(doc, dict):
-        return {}
-    return {k: v for k, v in doc.items() if isinstance(k, str) and isinstance(v, str)}
+    pairs = doc.items() if isinstance(doc, dict) else ()
+    return {k: v for k, v in pairs if isinstance(k, str) and isinstance(v, str)}
 
 
 def concerns_file(problem: Problem, name: str) -> bool:

@@ -12,7 +12,6 @@ import datetime as dt
 import hashlib
 import shutil
 import tempfile
-import zipfile
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -26,8 +25,8 @@ from ...spec import read_spec
 from ..build import imperfect_scores, score_gold
 from ..leaks import HiddenSplit, check_public_tree, read_known_leaks, text_key
 from ..phase_gold import later_hidden_pairs
-from .findings import Findings, Platform, parse_date, relative_path
-from .v2 import scored_tasks
+from .findings import Findings, Platform, relative_path
+from .v2 import phase_dates, scored_tasks
 
 
 def _gold_digest(folder: Path) -> str:
@@ -37,29 +36,18 @@ def _gold_digest(folder: Path) -> str:
     return digest.hexdigest()
 
 
-def _extracted(path: Path, work: Path) -> Path:
-    """A folder of the bundle as it is, a zip extracted into a new folder of ``work``."""
-    if not path.is_file():
-        return path
-    target = work / str(len(list(work.iterdir())))
-    with zipfile.ZipFile(path) as archive:
-        archive.extractall(target)
-    return target
-
-
-def _input_folder(root: Path, value: Optional[str], work: Path) -> Optional[Path]:
-    """The folder of a task's input data (a zip is extracted into ``work``), None without one."""
+def _folder(root: Path, value, work: Path) -> Optional[Path]:
+    """A folder of the bundle as it is, a zip extracted into a new folder of ``work`` (as a
+    submission is: ``safe_extract``); None when it is not there or cannot be extracted."""
     path = relative_path(root, value) if value else None
-    if path is None or not path.exists():
+    if path is None or not path.is_file():
+        return path if path is not None and path.is_dir() else None
+    target = work / str(len(list(work.iterdir())))
+    try:
+        safe_extract(path, target, str(value))
+    except KitError:
         return None
-    if path.is_file():
-        target = work / str(len(list(work.iterdir())))
-        try:
-            safe_extract(path, target, str(value))
-        except KitError:
-            return None
-        path = target
-    return path
+    return target
 
 
 @dataclass
@@ -113,11 +101,10 @@ def _references(
     inputs = platform.inputs_of(doc)
     references: Dict[str, Reference] = {}
     for phase, value in platform.phase_references(doc):
-        path = relative_path(root, value)
-        if value in references or path is None:
+        if value in references:
             continue
-        folder = _extracted(path, work)
-        if not (folder / "task.json").is_file():
+        folder = _folder(root, value, work)
+        if folder is None or not (folder / "task.json").is_file():
             findings.add(
                 str(value),
                 f"reference data of phase {phase!r} has no task.json, which the scoring "
@@ -125,8 +112,7 @@ def _references(
                 hint="build the bundle with codajudge build",
             )
             continue
-        public = _input_folder(root, inputs.get(value), work)
-        references[value] = Reference(str(value), folder, public)
+        references[value] = Reference(str(value), folder, _folder(root, inputs.get(value), work))
     return references
 
 
@@ -156,7 +142,7 @@ def _check_perfect_submission(
                 hint=f"checked on {where}",
             )
     for problem in imperfect_scores(result, where):
-        findings.add(where, problem.message, expected=problem.expected, found=problem.found)
+        findings.add_problem(problem)
 
 
 def _check_leaks(
@@ -185,31 +171,23 @@ def _check_leaks(
             hidden[f"{track.id} ({reference.where})"] = HiddenSplit(golds[track.id], items)
     if not hidden:
         return
-    public = sorted(
-        {
-            path
-            for path in (relative_path(root, v) for v in platform.published_paths(doc))
-            if path is not None and path.exists()
-        }
-    )
+    paths = [relative_path(root, value) for value in platform.published_paths(doc)]
+    public = sorted({path for path in paths if path is not None and path.exists()})
     try:
         check_public_tree(public, hidden, root, read_known_leaks(root), known_must_exist=False)
     except KitError as e:
         for problem in e.problems:
-            findings.add(
-                problem.file, problem.message, expected=problem.expected, found=problem.found
-            )
+            findings.add_problem(problem)
 
 
 def _public_gold_digests(root: Path, work: Path) -> Dict[str, str]:
     """Gold shipped on purpose in the starting kit (a public-gold phase's), by digest -> the kit's
     folder holding it."""
-    kits = [(root / "starting_kit", "starting_kit")] if (root / "starting_kit").is_dir() else []
-    if (root / "starting_kit.zip").is_file():
-        kits.append((_extracted(root / "starting_kit.zip", work), "starting_kit.zip"))
+    kits = {name: _folder(root, name, work) for name in ("starting_kit", "starting_kit.zip")}
     return {
         _gold_digest(folder): f"{name}/reference_data/{folder.name}"
-        for kit, name in kits
+        for name, kit in kits.items()
+        if kit is not None
         for folder in sorted((kit / "reference_data").glob("*"))
         if folder.is_dir()
     }
@@ -253,7 +231,7 @@ def check_reference_files(root: Path, findings: Findings) -> None:
 @dataclass
 class ScoredPhase:
     """One phase of the bundle with reference data: ``id`` its kit id (task.json's ``phase``),
-    ``where`` its reference data's path, ``keys`` dataset -> the keys of the items it scores (of a
+    ``where`` its reference data's path, ``keys`` (dataset, key) of each item it scores (of a
     hidden-gold phase only: the public phases' items are not the rule's concern)."""
 
     id: str
@@ -262,7 +240,7 @@ class ScoredPhase:
     start: Optional[dt.datetime]
     end: Optional[dt.datetime]
     hide_gold: bool
-    keys: Dict[str, Set[tuple]]
+    keys: Set[tuple]
 
 
 def _scored_phases(doc: dict, references: Dict[str, Reference]) -> List[ScoredPhase]:
@@ -274,22 +252,13 @@ def _scored_phases(doc: dict, references: Dict[str, Reference]) -> List[ScoredPh
             continue
         spec = reference.spec
         datasets = {t.dataset for t in spec.tracks} if spec.hide_gold else set()
-        keys = {d: {item_key(item) for item in reference.items(d)} for d in datasets}
-        start, end = phase_dates(phase)
+        keys = {(d, item_key(item)) for d in datasets for item in reference.items(d)}
+        start, end = phase_dates(phase, reference.where, Findings())
         name = str(phase.get("name"))
         scored.append(
             ScoredPhase(spec.phase, name, reference.where, start, end, spec.hide_gold, keys)
         )
     return scored
-
-
-def phase_dates(phase: dict) -> tuple:
-    """(start, end) of a v2 phase, None where absent (the v2 check has reported bad dates)."""
-    scratch = Findings()
-    return tuple(
-        parse_date(phase[key], key, scratch) if phase.get(key) not in (None, "") else None
-        for key in ("start", "end")
-    )
 
 
 def item_key(item: dict) -> tuple:
@@ -302,7 +271,7 @@ def check_rescored(phases: List[ScoredPhase], findings: Findings) -> None:
     post-campaign, that score items in common."""
     dated = [p for p in phases if p.start is not None]
     for earlier, later in later_hidden_pairs(dated):
-        shared = sum(len(keys & later.keys.get(d, set())) for d, keys in earlier.keys.items())
+        shared = len(earlier.keys & later.keys)
         if not shared:
             continue
         findings.add(

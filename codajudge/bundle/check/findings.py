@@ -12,29 +12,31 @@ from typing import Callable, Dict, List, Optional, Tuple
 
 from ...errors import HintLayout, Problem, problem_text
 
+BRACKETS = HintLayout.BRACKETS
+
 
 class Findings:
+    """The problems found in a bundle, in the order found, each shown as one line (``lines``)."""
+
     def __init__(self):
-        self.problems: List[str] = []
+        self.problems: List[Problem] = []
         self.checked: set = set()  # what was checked once already (a program shared by every task)
 
-    def add(
-        self,
-        where: str,
-        message: str,
-        expected: Optional[str] = None,
-        found: Optional[str] = None,
-        hint: Optional[str] = None,
-    ) -> None:
-        line = problem_text(where, message, expected, found, hint, HintLayout.BRACKETS)
-        self.problems.append(" ".join(line.split()))
+    def add(self, where: str, message: str, **details) -> None:
+        """A problem at ``where`` (a file, or a key's path) with ``Problem``'s expected, found and
+        hint."""
+        self.problems.append(Problem(where, message, **details))
 
     def add_problem(self, problem: Problem) -> None:
         """A problem stated as the kit's other rules state theirs (no line or item: a key's path)."""
-        self.add(problem.file, problem.message, problem.expected, problem.found, problem.hint)
+        self.problems.append(problem)
 
     def lines(self) -> List[str]:
-        return list(self.problems)
+        """Each problem as ``errors.problem_text`` lays it out, the hint in brackets, on one line."""
+        return [
+            " ".join(problem_text(p.file, p.message, p.expected, p.found, p.hint, BRACKETS).split())
+            for p in self.problems
+        ]
 
 
 @dataclass(frozen=True)
@@ -113,6 +115,32 @@ def check_text(
         )
 
 
+def check_choice(mapping: dict, key: str, where: str, findings: Findings, allowed) -> None:
+    value = mapping.get(key)
+    if value is not None and value not in allowed:
+        findings.add(where, f"unknown {key}", expected=" | ".join(allowed), found=repr(value))
+
+
+#: A key's check, called with the mapping, the key, where the mapping is and the findings.
+Rule = Optional[Callable[[dict, str, str, Findings], None]]
+
+
+def check_keys(value, rules: Dict[str, Rule], where: str, what: str, findings: Findings) -> bool:
+    """``value`` a mapping of ``rules``' keys only, each checked by its rule (None: by the caller).
+    False (after saying so) when it is not a mapping, so that nothing more is checked."""
+    if not isinstance(value, dict):
+        findings.add(where, f"a {what} must be a mapping", found=type(value).__name__)
+        return False
+    for key in sorted(set(value) - set(rules), key=str):
+        findings.add(
+            where, f"unknown {what} key {key!r}", hint="Codabench ignores it; check its spelling"
+        )
+    for key, rule in rules.items():
+        if rule is not None:
+            rule(value, key, where, findings)
+    return True
+
+
 def parse_date(value, where: str, findings: Findings) -> Optional[dt.datetime]:
     """A quoted 'YYYY-MM-DD HH:MM:SS' (UTC). An unquoted YAML timestamp loses its time of day on
     Codabench (it keeps only the date) and a UTC offset is ignored, so both are refused."""
@@ -183,6 +211,10 @@ def check_page_file(root: Path, value, where: str, findings: Findings) -> None:
         findings.add(where, "page file is not UTF-8", found=repr(value))
 
 
+#: The first bytes of a PNG, a JPEG and a GIF file.
+IMAGE_SIGNATURES = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a")
+
+
 def check_image(root: Path, value, where: str, findings: Findings) -> None:
     path = relative_path(root, value) if value else None
     if path is None or not path.is_file():
@@ -190,12 +222,7 @@ def check_image(root: Path, value, where: str, findings: Findings) -> None:
             where, "the competition logo is required and must be in the bundle", found=repr(value)
         )
         return
-    head = path.read_bytes()[:8]
-    if not (
-        head.startswith(b"\x89PNG\r\n\x1a\n")
-        or head[:3] == b"\xff\xd8\xff"
-        or head[:6] in (b"GIF87a", b"GIF89a")
-    ):
+    if not path.read_bytes().startswith(IMAGE_SIGNATURES):
         findings.add(
             where, "the logo is not an image", expected="PNG, JPEG or GIF", found=repr(value)
         )

@@ -29,15 +29,7 @@ def _unsafe(name: str) -> bool:
 def opened_bundle(path: Path, findings: Findings) -> Iterator[Optional[Path]]:
     """The bundle's root folder, or None (with the reason in ``findings``)."""
     if path.is_dir():
-        if not (path / "competition.yaml").is_file():
-            findings.add(
-                str(path),
-                "no competition.yaml at the bundle's root",
-                expected="BUNDLE/competition.yaml",
-            )
-            yield None
-        else:
-            yield path.resolve()
+        yield _root(path.resolve(), str(path), findings)
         return
     if not path.is_file():
         findings.add(str(path), "no such file or folder", expected="a bundle folder or zip")
@@ -53,25 +45,31 @@ def opened_bundle(path: Path, findings: Findings) -> Iterator[Optional[Path]]:
     try:
         with archive:
             extracted = _extract(archive, path.name, tmp, findings)
-        yield tmp if extracted else None
+        yield _root(tmp, path.name, findings) if extracted else None
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def _root(folder: Path, name: str, findings: Findings) -> Optional[Path]:
+    """``folder`` when it holds competition.yaml at its root, else None (with the reason in
+    ``findings``)."""
+    if (folder / "competition.yaml").is_file():
+        return folder
+    nested = sorted(p.relative_to(folder).as_posix() for p in folder.glob("*/competition.yaml"))
+    findings.add(
+        name,
+        "no competition.yaml at the bundle's root",
+        expected="competition.yaml",
+        found=repr(nested[0]) if nested else "none",
+        hint="the bundle's files at the root of its folder or zip, not in a folder of their own",
+    )
+    return None
+
+
 def _extract(archive: zipfile.ZipFile, name: str, tmp: Path, findings: Findings) -> bool:
-    """Extract a bundle zip into ``tmp``: True, or False (with the reason in ``findings``) when it has no
-    competition.yaml at its root, a member would land outside ``tmp`` or a member cannot be read."""
+    """Extract a bundle zip into ``tmp``: True, or False (with the reason in ``findings``) when a
+    member would land outside ``tmp`` or a member cannot be read."""
     names = archive.namelist()
-    if "competition.yaml" not in names:
-        nested = sorted(n for n in names if n.endswith("/competition.yaml"))
-        findings.add(
-            name,
-            "no competition.yaml at the zip's root",
-            expected="competition.yaml",
-            found=repr(nested[0]) if nested else "none",
-            hint="zip the bundle folder's contents, not the folder",
-        )
-        return False
     unsafe = [n for n in names if _unsafe(n)]
     for member in unsafe:
         findings.add(name, "zip member escapes the bundle", found=repr(member))
@@ -104,13 +102,15 @@ _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping
 
 def bounded_yaml(loader: yaml.SafeLoader):
     """``config_yaml.bounded_document`` with every refusal as a yaml.YAMLError (a bomb, an alias inside
-    its own node, nesting too deep), which the checks report as invalid YAML."""
+    its own node, nesting too deep), which the checks report as invalid YAML; the loader disposed."""
     try:
         return bounded_document(loader)
     except ValueError as e:
         raise yaml.YAMLError(str(e))
     except RecursionError:
         raise yaml.YAMLError("nested too deeply")
+    finally:
+        loader.dispose()
 
 
 def load_competition_yaml(root: Path, findings: Findings) -> Optional[dict]:
@@ -127,8 +127,6 @@ def load_competition_yaml(root: Path, findings: Findings) -> Optional[dict]:
     except yaml.YAMLError as e:
         findings.add("competition.yaml", "not valid YAML", found=" ".join(str(e).split())[:200])
         return None
-    finally:
-        loader.dispose()
     for key, line in loader.duplicates:
         findings.add(
             f"competition.yaml, line {line}", f"key {key!r} given twice; only the last value counts"

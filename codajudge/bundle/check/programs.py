@@ -17,6 +17,8 @@ from .opening import bounded_yaml
 
 #: The program folders (or zips) of a bundle, each run by the compute worker with its metadata's command.
 PROGRAMS = ("scoring_program", "ingestion_program")
+#: The files a program's command may be in (Codabench v2 reads the first one it has).
+METADATA = ("metadata.yaml", "metadata")
 SCRIPT = re.compile(r"\.(py|sh|R|r|jl|pl)$")
 SHELL_SYNTAX = re.compile(r"(&&|\|\||[|;<>`]|\$\()")
 
@@ -36,23 +38,22 @@ def check_program(
     where: str,
     what: str,
     findings: Findings,
-    metadata_names: Tuple[str, ...] = ("metadata.yaml", "metadata"),
-) -> Optional[str]:
-    """The program's command (or None, with the problem in ``findings``). A program shared by several
+    metadata_names: Tuple[str, ...] = METADATA,
+) -> None:
+    """The program's metadata and command (problems in ``findings``). A program shared by several
     tasks or phases is checked (and reported) once."""
     if (path, metadata_names) in findings.checked:
-        return None
+        return
     findings.checked.add((path, metadata_names))
     try:
         names, read = program_files(path)
     except zipfile.BadZipFile:
         findings.add(where, f"{what} is not a readable zip", found=path.name)
-        return None
+        return
     name = _metadata_file(names, metadata_names, where, what, findings)
     command = _metadata_command(read, name, where, what, findings) if name is not None else None
     if command is not None:
         _check_command(command, names, where, what, findings)
-    return command
 
 
 def _metadata_file(
@@ -61,20 +62,13 @@ def _metadata_file(
     """The metadata file the worker reads at the program's root, or None (with the problem in ``findings``)."""
     found = [n for n in metadata_names if n in names]
     if not found:
-        nested = sorted(n for n in names if n.count("/") == 1 and n.split("/")[1] in metadata_names)
-        other = [n for n in ("metadata.yaml", "metadata") if n in names and n not in metadata_names]
-        if other:
-            findings.add(
-                where,
-                f"{what} has {other[0]} but no file named exactly 'metadata' at its root",
-                hint="CodaLab v1.5 workers read the command only from 'metadata'",
-            )
-            return None
+        near = sorted(n for n in names if n.count("/") <= 1 and n.split("/")[-1] in METADATA)
         findings.add(
             where,
-            f"{what} has no {' or '.join(metadata_names)} at its root",
-            found=f"{nested[0]!r} one folder down" if nested else f"files {sorted(names)[:4]}",
-            hint="the worker runs the command of that file; zip the program folder's contents",
+            f"{what} has no file named exactly {' or '.join(map(repr, metadata_names))} at its root",
+            found=", ".join(map(repr, near)) if near else f"files {sorted(names)[:4]}",
+            hint="the worker reads the command from that file only: zip the program folder's "
+            "contents",
         )
         return None
     if len(found) == 2:
@@ -88,11 +82,7 @@ def _metadata_file(
 def _metadata_command(read, name: str, where: str, what: str, findings: Findings) -> Optional[str]:
     """The ``command`` of the metadata file ``name``, or None (with the problem in ``findings``)."""
     try:
-        loader = yaml.SafeLoader(read(name).decode("utf-8"))
-        try:
-            meta = bounded_yaml(loader)
-        finally:
-            loader.dispose()
+        meta = bounded_yaml(yaml.SafeLoader(read(name).decode("utf-8")))
     except (yaml.YAMLError, UnicodeDecodeError) as e:
         findings.add(
             where, f"{what}'s {name} is not valid YAML", found=" ".join(str(e).split())[:120]
@@ -113,9 +103,7 @@ def _metadata_command(read, name: str, where: str, what: str, findings: Findings
 def _check_command(
     command: str, names: List[str], where: str, what: str, findings: Findings
 ) -> None:
-    effective = command.replace("$ingestion_program", "/app/program").replace(
-        "$program", "/app/program"
-    )
+    effective = re.sub(r"\$(ingestion_)?program", "/app/program", command)
     try:
         tokens = shlex.split(effective)
     except ValueError as e:
@@ -140,12 +128,8 @@ def _check_command(
             found=", ".join(sorted(set(leftover))),
         )
     for token in tokens[1:]:
-        relative = (
-            token[len("/app/program/") :]
-            if token.startswith("/app/program/")
-            else (token if not token.startswith(("/", "-", "$")) and SCRIPT.search(token) else None)
-        )
-        if relative is not None:
+        relative = token.removeprefix("/app/program/")
+        if relative != token or (not token.startswith(("/", "-", "$")) and SCRIPT.search(token)):
             if relative not in names:
                 findings.add(
                     where,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Dict, Iterator, List, Tuple
 
@@ -10,9 +11,11 @@ from .findings import (
     Findings,
     Platform,
     check_bool,
+    check_choice,
     check_count,
     check_image,
     check_in_bundle,
+    check_keys,
     check_page_file,
     check_text,
     inputs_by_reference,
@@ -22,94 +25,79 @@ from .findings import (
 from .leaderboard import check_leaderboards, score_keys
 from .programs import PROGRAMS, check_program
 
-TOP_BOOLS = (
-    "registration_auto_approve",
-    "enable_detailed_results",
-    "show_detailed_results_in_submission_panel",
-    "show_detailed_results_in_leaderboard",
-    "auto_run_submissions",
-    "can_participants_make_submissions_public",
-    "make_programs_available",
-    "make_input_data_available",
-    "forum_enabled",
-)
+
+def _check_written_image(doc: dict, key: str, where: str, findings: Findings) -> None:
+    """An absent image is Codabench's default; one written must name an image (an empty one is
+    pulled as is and the compute worker fails)."""
+    if key in doc:
+        check_text(doc, key, where, findings, 128)
+
+
+#: Each key of the yaml's top level, a phase, a task and a solution, and its check (None: none, or
+#: checked with the others, below).
 TOP_KEYS = {
-    *TOP_BOOLS,
-    "version",
-    "title",
-    "description",
-    "image",
-    "docker_image",
-    "competition_type",
-    "fact_sheet",
-    "reward",
-    "contact_email",
-    "pages",
-    "tasks",
-    "solutions",
-    "terms",
-    "queue",
-    "phases",
-    "leaderboards",
+    "version": None,
+    "title": partial(check_text, limit=256),
+    "description": partial(check_text, limit=10000, required=False),
+    "image": None,
+    "docker_image": _check_written_image,
+    "competition_type": partial(check_choice, allowed=("competition", "benchmark")),
+    "fact_sheet": None,
+    "reward": None,
+    "contact_email": None,
+    "pages": None,
+    "tasks": None,
+    "solutions": None,
+    "terms": None,
+    "queue": None,
+    "phases": None,
+    "leaderboards": None,
+    "registration_auto_approve": check_bool,
+    "enable_detailed_results": check_bool,
+    "show_detailed_results_in_submission_panel": check_bool,
+    "show_detailed_results_in_leaderboard": check_bool,
+    "auto_run_submissions": check_bool,
+    "can_participants_make_submissions_public": check_bool,
+    "make_programs_available": check_bool,
+    "make_input_data_available": check_bool,
+    "forum_enabled": check_bool,
 }
-PHASE_BOOLS = (
-    "auto_migrate_to_this_phase",
-    "hide_output",
-    "hide_prediction_output",
-    "hide_score_output",
-)
 PHASE_KEYS = {
-    "index",
-    "name",
-    "description",
-    "start",
-    "end",
-    "max_submissions_per_day",
-    "max_submissions",
-    *PHASE_BOOLS,
-    "tasks",
-    "execution_time_limit",
-    "public_data",
-    "starting_kit",
+    "index": None,
+    "name": partial(check_text, limit=256),
+    "description": partial(check_text, limit=10000, required=False),
+    "start": None,
+    "end": None,
+    "max_submissions_per_day": check_count,
+    "max_submissions": check_count,
+    "execution_time_limit": partial(check_count, positive=True),
+    "auto_migrate_to_this_phase": check_bool,
+    "hide_output": check_bool,
+    "hide_prediction_output": check_bool,
+    "hide_score_output": check_bool,
+    "tasks": None,
+    "public_data": None,
+    "starting_kit": None,
 }
 TASK_KEYS = {
-    "index",
-    "key",
-    "name",
-    "description",
-    "ingestion_only_during_scoring",
-    "ingestion_program",
-    "input_data",
-    "scoring_program",
-    "reference_data",
+    "index": None,
+    "key": None,
+    "name": partial(check_text, limit=256),
+    "description": partial(check_text, limit=10000, required=False),
+    "ingestion_only_during_scoring": check_bool,
+    "ingestion_program": None,
+    "input_data": None,
+    "scoring_program": None,
+    "reference_data": None,
 }
-SOLUTION_KEYS = {"index", "key", "tasks", "path", "name", "description"}
+SOLUTION_KEYS = dict.fromkeys(("index", "key", "tasks", "path", "name", "description"))
 #: The platform's default cap on a phase's execution time on the shared queue (seconds).
 SHARED_QUEUE_TIME_LIMIT = 600
 
 
-def _unknown(mapping: dict, allowed, where: str, what: str, findings: Findings) -> None:
-    for key in sorted(set(mapping) - allowed, key=str):
-        findings.add(
-            where, f"unknown {what} key {key!r}", hint="Codabench ignores it; check its spelling"
-        )
-
-
 def check(doc: dict, root: Path, findings: Findings) -> None:
-    _unknown(doc, TOP_KEYS, "competition.yaml", "top-level", findings)
-    check_text(doc, "title", "title", findings, 256)
-    check_text(doc, "description", "description", findings, 10000, required=False)
+    check_keys(doc, TOP_KEYS, "competition.yaml", "top-level", findings)
     check_image(root, doc.get("image"), "image", findings)
-    for key in TOP_BOOLS:
-        check_bool(doc, key, key, findings)
-    if "docker_image" in doc:
-        check_text(doc, "docker_image", "docker_image", findings, 128)
-    if doc.get("competition_type", "competition") not in ("competition", "benchmark"):
-        findings.add(
-            "competition_type",
-            "must be competition or benchmark",
-            found=repr(doc["competition_type"]),
-        )
     _check_pages(doc, root, findings)
     check_leaderboards(doc.get("leaderboards"), findings)
     tasks = _check_tasks(doc.get("tasks"), root, findings)
@@ -123,40 +111,44 @@ def _check_pages(doc: dict, root: Path, findings: Findings) -> None:
         findings.add(
             "pages", "a list of {title, file} is required (use [] for none)", found=repr(pages)[:60]
         )
-    else:
-        for number, page in enumerate(pages):
-            where = f"pages[{number}]"
-            if not isinstance(page, dict) or "file" not in page:
-                findings.add(where, "a page needs 'title' and 'file'", found=repr(page)[:60])
-                continue
-            check_text(page, "title", where, findings, 255)
-            check_page_file(root, page["file"], where, findings)
-    if "terms" not in doc:
-        findings.add("terms", "a terms page is required")
-    else:
-        check_page_file(root, doc["terms"], "terms", findings)
+        pages = []
+    for number, page in enumerate(pages):
+        where = f"pages[{number}]"
+        if not isinstance(page, dict) or "file" not in page:
+            findings.add(where, "a page needs 'title' and 'file'", found=repr(page)[:60])
+            continue
+        check_text(page, "title", where, findings, 255)
+        check_page_file(root, page["file"], where, findings)
+    check_page_file(root, doc.get("terms"), "terms", findings)
+
+
+def _indexed(rows, what: str, findings: Findings) -> Dict[object, dict]:
+    """``rows`` (tasks or phases) by their integer ``index``: a non-empty list of mappings, each
+    with an index of its own; {} (after saying so) when they are not."""
+    listed = rows if isinstance(rows, list) and rows else [None]
+    indexes = [row.get("index") if isinstance(row, dict) else None for row in listed]
+    if not all(is_int(i) for i in indexes):
+        findings.add(
+            what,
+            f"a non-empty list of {what} mappings, each with an integer 'index', is required",
+            found=repr(rows)[:60],
+        )
+        return {}
+    if len(set(indexes)) != len(indexes):
+        findings.add(what, f"every one of the {what} needs its own 'index'", found=str(indexes))
+        return {}
+    return {row["index"]: row for row in rows}
 
 
 def _check_tasks(tasks, root: Path, findings: Findings) -> Dict[object, dict]:
-    known: Dict[object, dict] = {}
-    if not isinstance(tasks, list) or not tasks:
-        findings.add("tasks", "a non-empty list of tasks is required", found=repr(tasks)[:60])
-        return known
-    for number, task in enumerate(tasks):
+    known = _indexed(tasks, "tasks", findings)
+    for number, task in enumerate(known.values()):
         where = f"tasks[{number}]"
-        if not isinstance(task, dict) or not is_int(task.get("index")):
-            findings.add(where, "a task needs an integer 'index'", found=repr(task)[:60])
-            continue
-        if task["index"] in known:
-            findings.add(where, "task index used twice", found=repr(task["index"]))
-            continue
-        known[task["index"]] = task
-        _unknown(task, TASK_KEYS, where, "task", findings)
+        check_keys(
+            task, dict.fromkeys(TASK_KEYS) if "key" in task else TASK_KEYS, where, "task", findings
+        )
         if "key" in task:
             continue  # an existing task on the platform, by its UUID
-        check_text(task, "name", where, findings, 256)
-        check_text(task, "description", where, findings, 10000, required=False)
-        check_bool(task, "ingestion_only_during_scoring", where, findings)
         _check_no_code_beside_gold(task, where, findings)
         if "scoring_program" not in task:
             findings.add(where, "the task has no scoring_program")
@@ -186,52 +178,34 @@ def _check_no_code_beside_gold(task: dict, where: str, findings: Findings) -> No
 def _check_solutions(solutions, tasks: Dict[object, dict], root: Path, findings: Findings) -> None:
     if solutions in (None, []):
         return
-    if not isinstance(solutions, list):
-        findings.add("solutions", "must be a list", found=repr(solutions)[:60])
-        return
-    for number, solution in enumerate(solutions):
+    for number, solution in enumerate(_indexed(solutions, "solutions", findings).values()):
         where = f"solutions[{number}]"
-        if not isinstance(solution, dict):
-            findings.add(where, "a solution must be a mapping", found=repr(solution)[:60])
-            continue
-        _unknown(solution, SOLUTION_KEYS, where, "solution", findings)
-        if not is_int(solution.get("index")):
-            findings.add(
-                where, "a solution needs an integer 'index'", found=repr(solution.get("index"))
-            )
-        refs = solution.get("tasks")
-        refs = refs if isinstance(refs, list) else [refs]
-        unknown = [r for r in refs if not is_int(r) or r not in tasks]
-        if unknown:
-            findings.add(
-                where,
-                "the solution names tasks that do not exist",
-                expected=f"indexes {sorted(tasks, key=str)}",
-                found=", ".join(map(repr, unknown)),
-            )
+        check_keys(solution, SOLUTION_KEYS, where, "solution", findings)
+        _check_task_refs(solution.get("tasks"), tasks, where, "solution", findings)
         if "key" not in solution:
-            if "path" not in solution:
-                findings.add(where, "a solution needs a 'path'")
-            else:
-                check_in_bundle(root, solution["path"], where, "solution path", findings)
+            check_in_bundle(root, solution.get("path"), where, "solution path", findings)
+
+
+def _check_task_refs(refs, tasks: Dict[object, dict], where: str, what: str, findings: Findings):
+    """A phase's or a solution's ``tasks``: a non-empty list of the indexes of tasks (when the tasks
+    are sound: otherwise their own finding says so)."""
+    refs = refs if isinstance(refs, list) and refs else [refs]
+    unknown = [ref for ref in refs if not is_int(ref) or ref not in tasks]
+    if unknown and tasks:
+        findings.add(
+            where,
+            f"the {what} names tasks that do not exist",
+            expected=f"a non-empty list of indexes among {sorted(tasks, key=str)}",
+            found=", ".join(map(repr, unknown)),
+        )
 
 
 def _check_phases(
     phases, tasks: Dict[object, dict], root: Path, findings: Findings, has_queue: bool
 ) -> None:
-    if not isinstance(phases, list) or not phases or not all(isinstance(p, dict) for p in phases):
-        findings.add(
-            "phases", "a non-empty list of phase mappings is required", found=repr(phases)[:60]
-        )
-        return
-    indexes = [p.get("index") for p in phases]
-    if any(not is_int(i) for i in indexes) or len(set(indexes)) != len(indexes):
-        findings.add("phases", "every phase needs its own integer 'index'", found=str(indexes))
-        return
-    ordered = sorted(phases, key=lambda p: p["index"])
     schedule = [
         _check_phase(phase, number, tasks, root, findings, has_queue)
-        for number, phase in enumerate(ordered)
+        for number, (_, phase) in enumerate(sorted(_indexed(phases, "phases", findings).items()))
     ]
     for problem in schedule_problems(schedule):
         findings.add_problem(problem)
@@ -247,44 +221,7 @@ def _check_phase(
 ) -> ScheduledPhase:
     """The ``number``-th phase (in index order); returns its place in the schedule."""
     where = f"phases[{number}]"
-    _unknown(phase, PHASE_KEYS, where, "phase", findings)
-    check_text(phase, "name", where, findings, 256)
-    check_text(phase, "description", where, findings, 10000, required=False)
-    _check_phase_limits(phase, where, findings, has_queue)
-    for key in PHASE_BOOLS:
-        check_bool(phase, key, where, findings)
-    if number == 0 and phase.get("auto_migrate_to_this_phase") is True:
-        findings.add(where, "the first phase cannot have auto_migrate_to_this_phase")
-    refs = phase.get("tasks")
-    if not isinstance(refs, list) or not refs:
-        findings.add(where, "a phase needs a non-empty list of task indexes", found=repr(refs))
-    else:
-        for ref in refs:
-            if not is_int(ref) or ref not in tasks:
-                findings.add(
-                    where,
-                    "the phase names a task that does not exist",
-                    expected=f"one of {sorted(tasks, key=str)}",
-                    found=repr(ref),
-                )
-    for key in ("public_data", "starting_kit"):
-        if phase.get(key) not in (None, ""):
-            check_in_bundle(root, phase[key], where, key, findings)
-    if phase.get("start") in (None, ""):
-        findings.add(where, "a phase needs a 'start' date")
-        start = None
-    else:
-        start = parse_date(phase["start"], f"{where}.start", findings)
-    has_end = phase.get("end") not in (None, "")
-    end = parse_date(phase["end"], f"{where}.end", findings) if has_end else None
-    return ScheduledPhase(where, phase.get("name"), start, end, has_end)
-
-
-def _check_phase_limits(phase: dict, where: str, findings: Findings, has_queue: bool) -> None:
-    """Submission counts and the time limit: whole numbers, the limit within the shared queue's."""
-    for key in ("max_submissions_per_day", "max_submissions"):
-        check_count(phase, key, where, findings)
-    check_count(phase, "execution_time_limit", where, findings, positive=True)
+    check_keys(phase, PHASE_KEYS, where, "phase", findings)
     limit = phase.get("execution_time_limit")
     if is_int(limit) and limit > SHARED_QUEUE_TIME_LIMIT and not has_queue:
         findings.add(
@@ -293,6 +230,26 @@ def _check_phase_limits(phase: dict, where: str, findings: Findings, has_queue: 
             expected=f"at most {SHARED_QUEUE_TIME_LIMIT} s, or a 'queue' of your own",
             found=f"{limit} s",
         )
+    if number == 0 and phase.get("auto_migrate_to_this_phase") is True:
+        findings.add(where, "the first phase cannot have auto_migrate_to_this_phase")
+    _check_task_refs(phase.get("tasks"), tasks, where, "phase", findings)
+    for key in ("public_data", "starting_kit"):
+        if phase.get(key) not in (None, ""):
+            check_in_bundle(root, phase[key], where, key, findings)
+    if phase.get("start") in (None, ""):
+        findings.add(where, "a phase needs a 'start' date")
+    start, end = phase_dates(phase, where, findings)
+    return ScheduledPhase(where, phase.get("name"), start, end, phase.get("end") not in (None, ""))
+
+
+def phase_dates(phase: dict, where: str, findings: Findings) -> tuple:
+    """(start, end) of a phase, None where absent or unreadable (a finding)."""
+    return tuple(
+        parse_date(phase[key], f"{where}.{key}", findings)
+        if phase.get(key) not in (None, "")
+        else None
+        for key in ("start", "end")
+    )
 
 
 def scored_tasks(doc: dict) -> Iterator[Tuple[dict, dict]]:
