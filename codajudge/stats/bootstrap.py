@@ -80,42 +80,14 @@ def _cell_counts(cells: np.ndarray, n_cells: int) -> np.ndarray:
     return np.bincount(cells.ravel(), minlength=b * n_cells).reshape(b, n_cells).astype(float)
 
 
-def _one_hot_cells(stats: np.ndarray) -> Optional[np.ndarray]:
-    """Each row's column when every row is one 1 among 0s (macro-F1's confusion cells), else None."""
-    if stats.shape[1] <= GATHER_COLUMNS or not ((stats == 0.0) | (stats == 1.0)).all():
+def _one_hot_cells(metric: Metric, stats: np.ndarray) -> Optional[np.ndarray]:
+    """Each row's column when the metric's statistics are one-hot and every row is one 1 among 0s
+    (macro-F1's confusion cells), else None."""
+    if metric.stats_form != ONE_HOT or stats.shape[1] <= GATHER_COLUMNS:
+        return None
+    if not ((stats == 0.0) | (stats == 1.0)).all():
         return None
     return stats.argmax(axis=1) if (stats.sum(axis=1) == 1.0).all() else None
-
-
-class _Sums:
-    """Column sums of one (N, S) statistics array over the items drawn in each resample."""
-
-    def __init__(self, metric: Metric, stats: np.ndarray):
-        self.columns = stats.shape[1]
-        self.cells = _one_hot_cells(stats) if metric.stats_form == ONE_HOT else None
-        self.gathered = (
-            [np.ascontiguousarray(stats[:, j]) for j in range(self.columns)]
-            if self.cells is None and self.columns <= GATHER_COLUMNS
-            else None
-        )
-        self.stats = stats
-
-    @property
-    def needs_counts(self) -> bool:
-        return self.cells is None and self.gathered is None
-
-    def of_draws(self, index: np.ndarray) -> np.ndarray:
-        """(b, S) sums over the draws ``index`` (b, N), for gathered or one-hot statistics."""
-        if self.cells is not None:
-            return _cell_counts(self.cells[index], self.columns)
-        sums = np.empty((index.shape[0], self.columns))
-        for j, column in enumerate(self.gathered):
-            np.sum(column[index], axis=1, out=sums[:, j])
-        return sums
-
-    def of_counts(self, counts: np.ndarray) -> np.ndarray:
-        """(b, S) sums from the draws' per-item counts (b, N)."""
-        return counts @ self.stats
 
 
 def _scores_from_sums(metric: Metric, sums: np.ndarray, n_items: int) -> np.ndarray:
@@ -136,15 +108,19 @@ def bootstrap_scores(
     n_items = prepared[0][1].shape[0]
     if any(s.shape[0] != n_items for _, s in prepared):
         raise ValueError("a shared bootstrap needs per-item statistics over the same items")
-    sums = [_Sums(metric, s) for metric, s in prepared]
+    cells = [_one_hot_cells(metric, s) for metric, s in prepared]
     out: List[List[np.ndarray]] = [[] for _ in prepared]
     for index in resample_draws(n_items, resamples, seed):
-        chunk = [None if s.needs_counts else s.of_draws(index) for s in sums]
-        if any(c is None for c in chunk):  # the draws become counts in place, after the gathers
-            counts = _cell_counts(index, n_items)
-            chunk = [s.of_counts(counts) if s.needs_counts else c for s, c in zip(sums, chunk)]
-        for k, (metric, _) in enumerate(prepared):
-            out[k].append(_scores_from_sums(metric, chunk[k], n_items))
+        counts = None
+        for k, ((metric, stats), one_hot) in enumerate(zip(prepared, cells)):
+            if one_hot is not None:
+                sums = _cell_counts(one_hot[index], stats.shape[1])
+            elif stats.shape[1] <= GATHER_COLUMNS:
+                sums = np.stack([stats[:, j][index].sum(axis=1) for j in range(stats.shape[1])], 1)
+            else:
+                counts = _cell_counts(index.copy(), n_items) if counts is None else counts
+                sums = counts @ stats
+            out[k].append(_scores_from_sums(metric, sums, n_items))
     return [np.concatenate(parts) if parts else np.zeros(0) for parts in out]
 
 

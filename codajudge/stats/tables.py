@@ -273,10 +273,10 @@ def _surrogate_as_text(code: int) -> str:
 TIMES = "×100"
 
 
-def metric_label(metric_name: str, times: str = TIMES) -> str:
-    """A metric's title and, when its values are printed x 100, that scale (``times`` as given)."""
+def metric_label(metric_name: str) -> str:
+    """A metric's title and, when its values are printed x 100, that scale."""
     title = get_metric(metric_name).title
-    return f"{title} ({times})" if scale_of([metric_name]).percent else title
+    return f"{title} ({TIMES})" if scale_of([metric_name]).percent else title
 
 
 def interval_cell(ranking: TrackRanking, row: RankedSystem) -> str:
@@ -328,9 +328,9 @@ class Column:
     def left(self) -> bool:
         return self.names or self.interval
 
-    def label(self, times: str = TIMES) -> str:
-        """The head, with its scale written as ``times`` when its values are printed x 100."""
-        return f"{self.head} ({times})" if self.percent else self.head
+    def label(self) -> str:
+        """The head, with its scale when its values are printed x 100."""
+        return f"{self.head} ({TIMES})" if self.percent else self.head
 
 
 RANK = Column("Rank")
