@@ -2,10 +2,9 @@
 
 A resample draws N items with replacement; its score is ``metric.from_stats(sums, N)`` with ``sums``
 the column sums of the drawn items' statistics: one code path for every metric, vectorised over
-resamples. The sums are taken the cheapest way for the statistics' shape: gathered and summed
-column by column (one or two columns), counted per cell (one-hot rows, such as macro-F1's
-confusion cells), or as ``counts @ stats`` with ``counts`` how often each item was drawn (many
-columns). Draws come in chunks sized by a fixed memory budget, so 1,000 resamples of 100,000 items
+resamples. The sums are gathered and summed column by column (one or two columns), or taken as
+``counts @ stats`` with ``counts`` how often each item was drawn (more columns; one-hot rows such as
+macro-F1's confusion cells sum to exact counts either way). Draws come in chunks sized by a fixed memory budget, so 1,000 resamples of 100,000 items
 need tens of megabytes, not gigabytes.
 
 Reproducibility: resample b of a track of N items is drawn by ``numpy.random.default_rng(seed)``
@@ -18,11 +17,11 @@ undefined (a constant resample for a correlation) counts as 0.0, the value scori
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Dict, Iterator, List, Sequence, Tuple
 
 import numpy as np
 
-from ..metrics import ONE_HOT, Metric, get as get_metric
+from ..metrics import Metric, get as get_metric
 
 #: Default number of resamples of the scoring program and the ranking tool.
 DEFAULT_RESAMPLES = 1000
@@ -80,16 +79,6 @@ def _cell_counts(cells: np.ndarray, n_cells: int) -> np.ndarray:
     return np.bincount(cells.ravel(), minlength=b * n_cells).reshape(b, n_cells).astype(float)
 
 
-def _one_hot_cells(metric: Metric, stats: np.ndarray) -> Optional[np.ndarray]:
-    """Each row's column when the metric's statistics are one-hot and every row is one 1 among 0s
-    (macro-F1's confusion cells), else None."""
-    if metric.stats_form != ONE_HOT or stats.shape[1] <= GATHER_COLUMNS:
-        return None
-    if not ((stats == 0.0) | (stats == 1.0)).all():
-        return None
-    return stats.argmax(axis=1) if (stats.sum(axis=1) == 1.0).all() else None
-
-
 def _scores_from_sums(metric: Metric, sums: np.ndarray, n_items: int) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.asarray(metric.from_stats(sums, n_items), dtype=float).reshape(-1)
@@ -108,14 +97,11 @@ def bootstrap_scores(
     n_items = prepared[0][1].shape[0]
     if any(s.shape[0] != n_items for _, s in prepared):
         raise ValueError("a shared bootstrap needs per-item statistics over the same items")
-    cells = [_one_hot_cells(metric, s) for metric, s in prepared]
     out: List[List[np.ndarray]] = [[] for _ in prepared]
     for index in resample_draws(n_items, resamples, seed):
         counts = None
-        for k, ((metric, stats), one_hot) in enumerate(zip(prepared, cells)):
-            if one_hot is not None:
-                sums = _cell_counts(one_hot[index], stats.shape[1])
-            elif stats.shape[1] <= GATHER_COLUMNS:
+        for k, (metric, stats) in enumerate(prepared):
+            if stats.shape[1] <= GATHER_COLUMNS:
                 sums = np.stack([stats[:, j][index].sum(axis=1) for j in range(stats.shape[1])], 1)
             else:
                 counts = _cell_counts(index.copy(), n_items) if counts is None else counts
@@ -133,11 +119,10 @@ def systems_bootstrap_scores(
     (one that depends on the gold alone, such as a correlation's gold moments) only once, and each
     chunk of resamples is summed for all of them by one matrix product ``counts @ columns`` and
     scored by one ``from_stats`` call. The draws are those of ``bootstrap_scores`` with the same
-    seed; sums may differ from its gathered ones by rounding (1e-16 relative). One-hot statistics
-    are counted per cell as ``bootstrap_scores`` does.
+    seed; sums may differ from its gathered ones by rounding (1e-16 relative).
     """
     prepared = [np.asarray(s, dtype=float).reshape(len(s), -1) for s in stats]
-    if metric.stats_form == ONE_HOT or len(prepared) < 2:
+    if len(prepared) < 2:
         return bootstrap_scores([(metric, s) for s in prepared], resamples, seed)
     n_items = prepared[0].shape[0]  # every system's statistics are over the track's items
     distinct, where = _distinct_columns(prepared)
@@ -178,15 +163,7 @@ def percentile_interval(
     undefined = int(np.count_nonzero(~np.isfinite(raw)))
     tail = (1.0 - confidence) / 2.0 * 100.0
     low, high = np.percentile(undefined_as_zero(raw), [tail, 100.0 - tail])
-    return Interval(
-        float(value),
-        float(low),
-        float(high),
-        float(confidence),
-        int(resamples),
-        int(seed),
-        undefined,
-    )
+    return Interval(float(value), float(low), float(high), confidence, resamples, seed, undefined)
 
 
 def track_intervals(
