@@ -247,13 +247,14 @@ def cluster_text(report: RankingReport, ranking: TrackRanking, alpha: str = "alp
     )
 
 
+#: Control characters (newlines, tabs, carriage returns...) and line separators, each as a space.
+LINE_BREAKS_AS_SPACES = dict.fromkeys([*range(32), 127, 0x85, 0x2028, 0x2029], " ")
+
+
 def one_line(text) -> str:
-    """Control characters (newlines, tabs, carriage returns...) as spaces: a value stays on its line;
-    undecodable bytes as text (``undecodable_as_text``)."""
-    return "".join(
-        " " if ord(ch) < 32 or ord(ch) == 127 or ch in "\u2028\u2029\x85" else ch
-        for ch in undecodable_as_text(text)
-    )
+    """``text`` on one line (``LINE_BREAKS_AS_SPACES``), undecodable bytes as text
+    (``undecodable_as_text``)."""
+    return undecodable_as_text(text).translate(LINE_BREAKS_AS_SPACES)
 
 
 def undecodable_as_text(text) -> str:
