@@ -21,8 +21,7 @@ import numpy as np
 
 from codajudge.programs.rank import score_all
 from codajudge.spec import read_spec
-from codajudge.stats.paired import choose_test
-from codajudge.stats.pairs import TrackTests
+from codajudge.stats.paired import TrackTests, choose_test, shared_resamples
 from codajudge.stats.ranking import rank_track
 
 from . import synth
@@ -84,16 +83,17 @@ def write_systems(root: Path) -> None:
 
 
 def all_pair_tests(spec, results) -> int:
-    """Every pair of systems tested on every track with the test ``auto`` picks, each system against
-    all that follow it at once (``TrackTests``: bootstrap tests on the track's shared resamples)."""
+    """Every pair of systems tested on every track with the test ``auto`` picks (``TrackTests``:
+    bootstrap tests on the track's shared resamples)."""
     tests = 0
     for track in spec.tracks:
         test, _ = choose_test(track.main_metric, "auto")
         submitted = {name: r.tracks[track.id] for name, r in results.items()}
-        pairs = TrackTests(test, track.main_metric, submitted, RESAMPLES, spec.seed)
+        raws = shared_resamples(track.main_metric, submitted, RESAMPLES, spec.seed)
+        pairs = TrackTests(test, track.main_metric, submitted, raws)
         names = sorted(submitted)
         for k, leader in enumerate(names):
-            tests += len(pairs.against(leader, names[k + 1 :]))
+            tests += len(pairs.p_values(leader, names[k + 1 :]))
     return tests
 
 

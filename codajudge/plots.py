@@ -74,6 +74,17 @@ def _num(x: float) -> str:
     return f"{x:.2f}"
 
 
+def _line(x1, y1, x2, y2, stroke: str, extra: str = "") -> str:
+    """A line from (x1, y1) to (x2, y2), the coordinates as given."""
+    return f"<line x1='{x1}' y1='{y1}' x2='{x2}' y2='{y2}' stroke='{stroke}'{extra}/>"
+
+
+def _rect(box: "Box", fill: str, extra: str = "") -> str:
+    """A rectangle over ``box``, its numbers as given."""
+    left, top, width, height = box
+    return f"<rect x='{left}' y='{top}' width='{width}' height='{height}' fill='{fill}'{extra}/>"
+
+
 def nice_ticks(lo: float, hi: float, count: int = 5) -> List[float]:
     """About ``count`` round tick values covering [lo, hi]."""
     steps = max(count - 1, 1)
@@ -171,19 +182,17 @@ def _share(value: float, lo: float, hi: float) -> float:
 def _axes(box: Box, x_axis: Axis, y_axis: Axis) -> List[str]:
     """The frame of the plot's ``box``, each axis's ticks and labels, and each axis's label."""
     left, top, plot_w, plot_h = box
-    body = [
-        f"<rect x='{left}' y='{top}' width='{plot_w}' height='{plot_h}' fill='none' stroke='#999'/>"
-    ]
+    body = [_rect(box, "none", " stroke='#999'")]
     for t in nice_ticks(x_axis.lo, x_axis.hi):
         x = _num(box.x(t, x_axis))
         body.append(
-            f"<line x1='{x}' y1='{top + plot_h}' x2='{x}' y2='{top + plot_h + 4}' stroke='#666'/>"
+            _line(x, top + plot_h, x, top + plot_h + 4, "#666")
             + _text(x, top + plot_h + 15, _tick_label(t))
         )
     for t in nice_ticks(y_axis.lo, y_axis.hi):
         y = box.y(t, y_axis)
         body.append(
-            f"<line x1='{left - 4}' y1='{_num(y)}' x2='{left}' y2='{_num(y)}' stroke='#666'/>"
+            _line(left - 4, _num(y), left, _num(y), "#666")
             + _text(left - 6, _num(y + 4), _tick_label(t), "end")
         )
     return body + [_x_title(box, x_axis.label), _rotated(12, top + plot_h / 2, y_axis.label)]
@@ -243,9 +252,8 @@ def _heat_cell(box: Box, value: Optional[float], top_value: float, hidden_text: 
         share = value / top_value
         fill, text = _blue(share), _tick_label(value)
         colour = "#fff" if share > 0.55 else "#222"
-    return (
-        f"<rect x='{x}' y='{y}' width='{cell_w}' height='{cell_h}' fill='{fill}' "
-        f"stroke='#fff'/><text x='{x + cell_w / 2:.0f}' y='{y + cell_h / 2 + 4:.0f}' "
+    return _rect(box, fill, " stroke='#fff'") + (
+        f"<text x='{x + cell_w / 2:.0f}' y='{y + cell_h / 2 + 4:.0f}' "
         f"text-anchor='middle' fill='{colour}' {_FONT}>{_e(text)}</text>"
     )
 
@@ -273,12 +281,12 @@ def bar_chart(
         return top + plot_h - min(max(v, 0.0), hi) / hi * plot_h
 
     body = [
-        f"<line x1='{left}' y1='{top + plot_h}' x2='{left + plot_w}' y2='{top + plot_h}' stroke='#666'/>",
-        f"<line x1='{left}' y1='{top}' x2='{left}' y2='{top + plot_h}' stroke='#666'/>",
+        _line(left, top + plot_h, left + plot_w, top + plot_h, "#666"),
+        _line(left, top, left, top + plot_h, "#666"),
     ]
     for t in nice_ticks(0.0, hi):
         body.append(
-            f"<line x1='{left}' y1='{_num(py(t))}' x2='{left + plot_w}' y2='{_num(py(t))}' stroke='#eee'/>"
+            _line(left, _num(py(t)), left + plot_w, _num(py(t)), "#eee")
             + _text(left - 5, _num(py(t) + 4), _tick_label(t), "end")
         )
     slot = plot_w / max(n_cat, 1)
@@ -312,8 +320,8 @@ def _legend(names: List[str], left: int, top: int) -> List[str]:
     for s, name in enumerate(names):
         x = left + s * 120
         body.append(
-            f"<rect x='{x}' y='{top - 16}' width='10' height='10' fill='{PALETTE[s % len(PALETTE)]}'/>"
-            f"<text x='{x + 14}' y='{top - 7}' {_FONT}>{_e(name)}</text>"
+            _rect(Box(x, top - 16, 10, 10), PALETTE[s % len(PALETTE)])
+            + f"<text x='{x + 14}' y='{top - 7}' {_FONT}>{_e(name)}</text>"
         )
     return body
 
@@ -330,10 +338,7 @@ def interval_chart(rows: Sequence[IntervalRow], title: str, x_label: str) -> str
     ends = [float(v) for row in rows if row.interval is not None for v in row.interval]
     values = np.asarray([float(row.value) for row in rows] + ends, dtype=float)
     axis = Axis(*_padded_range(values), x_label)
-    body = [
-        f"<rect x='{left}' y='{top}' width='{box.width}' height='{box.height}' fill='none' stroke='#999'/>"
-    ]
-    body.extend(_x_ticks(box, axis))
+    body = [_rect(box, "none", " stroke='#999'")] + _x_ticks(box, axis)
     for k, row in enumerate(rows):
         body.append(_interval_row(top + k * row_h + row_h / 2, box, axis, row))
     body.append(_x_title(box, x_label))
@@ -343,10 +348,9 @@ def interval_chart(rows: Sequence[IntervalRow], title: str, x_label: str) -> str
 def _x_ticks(box: Box, axis: Axis) -> List[str]:
     """Vertical grid lines and labels of an x axis along the plot's bottom edge."""
     bottom = box.top + box.height
+    xs = [(_num(box.x(t, axis)), t) for t in nice_ticks(axis.lo, axis.hi)]
     return [
-        f"<line x1='{_num(box.x(t, axis))}' y1='{box.top}' x2='{_num(box.x(t, axis))}' y2='{bottom}' stroke='#eee'/>"
-        + _text(_num(box.x(t, axis)), bottom + 15, _tick_label(t))
-        for t in nice_ticks(axis.lo, axis.hi)
+        _line(x, box.top, x, bottom, "#eee") + _text(x, bottom + 15, _tick_label(t)) for x, t in xs
     ]
 
 
@@ -368,10 +372,8 @@ def _interval_row(y: float, box: Box, axis: Axis, row: IntervalRow) -> str:
     if row.interval is not None:
         low, high = float(row.interval[0]), float(row.interval[1])
         tip += f" [{_e(_tick_label(low))}, {_e(_tick_label(high))}]"
-        parts.append(
-            f"<line x1='{_num(box.x(low, axis))}' y1='{_num(y)}' x2='{_num(box.x(high, axis))}' "
-            f"y2='{_num(y)}' stroke='{colour}' stroke-width='3'/>"
-        )
+        x1, x2 = _num(box.x(low, axis)), _num(box.x(high, axis))
+        parts.append(_line(x1, _num(y), x2, _num(y), colour, " stroke-width='3'"))
     parts.append(
         f"<circle cx='{_num(box.x(float(row.value), axis))}' cy='{_num(y)}' r='4' fill='{colour}'>"
         f"<title>{tip}</title></circle>"

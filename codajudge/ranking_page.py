@@ -44,11 +44,8 @@ def render_html(report: RankingReport) -> str:
 def _section(heading: str, intro: str, items: List[str]) -> List[str]:
     """A section listing ``items`` (escaped) under its heading and ``intro`` (HTML); nothing
     without items."""
-    return [f"<h2>{heading}</h2>{intro}", _list(items)] if items else []
-
-
-def _list(items) -> str:
-    return "<ul>" + "".join(f"<li>{_e(item)}</li>" for item in items) + "</ul>"
+    listed = "".join(f"<li>{_e(item)}</li>" for item in items)
+    return [f"<h2>{heading}</h2>{intro}", f"<ul>{listed}</ul>"] if items else []
 
 
 def _table(table: Table) -> str:

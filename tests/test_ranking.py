@@ -810,13 +810,14 @@ def _assert_intervals_and_p_values_match_alone(ranking, submitted) -> None:
 
 
 def _assert_every_pair_matches_alone(ranking, submitted, track_id) -> None:
-    from codajudge.stats.pairs import TrackTests
+    from codajudge.stats.paired import TrackTests, shared_resamples
 
-    tests = TrackTests(ranking.test, ranking.metric, submitted, 150, 11)
+    raws = shared_resamples(ranking.metric, submitted, 150, 11)
+    tests = TrackTests(ranking.test, ranking.metric, submitted, raws)
     names = sorted(submitted)
     for k, a in enumerate(names):  # every pair, both ways
         others = names[:k] + names[k + 1 :]
-        for b, shared in zip(others, tests.against(a, others)):
+        for b, shared in zip(others, (tests.pair(a, b) for b in others)):
             alone = compare_systems(
                 ranking.test, ranking.metric, submitted[a], submitted[b], 150, 11
             )
@@ -1195,7 +1196,7 @@ def test_ranking_by_team_refuses_a_file_that_does_not_say(small_phase, capsys):
 
 
 def test_the_negation_of_the_best_run_is_not_tied_with_it_and_an_affine_copy_is(tmp_path):
-    """Issue 22 item 9 through the ranking (``TrackTests``): r23 = -1 tests r12 against 0."""
+    """Issue 22 item 9 through the ranking (``paired.pearson_test``): r23 = -1 tests r12 against 0."""
     rng = np.random.default_rng(91)
     ref, subs = tmp_path / "ref", tmp_path / "subs"
     ref.mkdir()

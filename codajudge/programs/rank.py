@@ -374,13 +374,11 @@ def rank_tracks(
     rankings = {}
     for track in spec.tracks:
         started = time.monotonic()
-        rankings[track.id] = rank_track(
-            track, results, settings.test, settings.alpha, settings.resamples, settings.seed
-        )
-        log(
-            f"ranked track {track.id} ({len(rankings[track.id].rows)} systems, test "
-            f"{rankings[track.id].test}) in {time.monotonic() - started:.1f} s"
-        )
+        options = settings.test, settings.alpha, settings.resamples, settings.seed
+        ranking = rank_track(track, results, *options)
+        rankings[track.id] = ranking
+        said = f"{len(ranking.rows)} systems, test {ranking.test}"
+        log(f"ranked track {track.id} ({said}) in {time.monotonic() - started:.1f} s")
     return rankings
 
 
@@ -506,25 +504,17 @@ def write_report(report: RankingReport, out_dir: Path) -> List[Path]:
     return paths
 
 
-def _probability(text: str) -> float:
-    value = float(text)
-    if not 0.0 < value < 1.0:
-        raise argparse.ArgumentTypeError("alpha must be between 0 and 1")
-    return value
+def _within(convert, low, high, name: str, strict: bool = False):
+    """An argparse type: ``convert(text)`` from ``low`` to ``high`` (both excluded when ``strict``)."""
 
+    def parse(text: str):
+        value = convert(text)
+        if not (low < value < high if strict else low <= value <= high):
+            raise argparse.ArgumentTypeError(f"{name} must be between {low} and {high}")
+        return value
 
-def _resamples(text: str) -> int:
-    value = int(text)
-    if not 0 <= value <= 1_000_000:
-        raise argparse.ArgumentTypeError("resamples must be between 0 and 1000000")
-    return value
-
-
-def _jobs(text: str) -> int:
-    value = int(text)
-    if not 1 <= value <= 64:
-        raise argparse.ArgumentTypeError("jobs must be between 1 and 64")
-    return value
+    parse.__name__ = name  # argparse names a value that is not a number by it
+    return parse
 
 
 def parse_args(argv: Optional[List[str]], prog: str = "rank_submissions.py") -> argparse.Namespace:
@@ -547,11 +537,14 @@ def parse_args(argv: Optional[List[str]], prog: str = "rank_submissions.py") -> 
         "--test", choices=TESTS, default="auto", help="significance test (default: auto)"
     )
     parser.add_argument(
-        "--alpha", type=_probability, default=0.05, help="significance level (default: 0.05)"
+        "--alpha",
+        type=_within(float, 0, 1, "alpha", strict=True),
+        default=0.05,
+        help="significance level (default: 0.05)",
     )
     parser.add_argument(
         "--resamples",
-        type=_resamples,
+        type=_within(int, 0, 1_000_000, "resamples"),
         default=DEFAULT_RESAMPLES,
         help=f"bootstrap resamples (default: {DEFAULT_RESAMPLES})",
     )
@@ -590,7 +583,7 @@ def parse_args(argv: Optional[List[str]], prog: str = "rank_submissions.py") -> 
     )
     parser.add_argument(
         "--jobs",
-        type=_jobs,
+        type=_within(int, 1, 64, "jobs"),
         default=default_jobs(),
         help=f"processes scoring submissions (default: {default_jobs()}, the cores up to 4)",
     )

@@ -2,10 +2,9 @@
 
 A resample draws N items with replacement; its score is ``metric.from_stats(sums, N)`` with ``sums``
 the column sums of the drawn items' statistics: one code path for every metric, vectorised over
-resamples. The sums are taken the cheapest way for the statistics' shape: gathered and summed
-column by column (one or two columns), counted per cell (one-hot rows, such as macro-F1's
-confusion cells), or as ``counts @ stats`` with ``counts`` how often each item was drawn (many
-columns). Draws come in chunks sized by a fixed memory budget, so 1,000 resamples of 100,000 items
+resamples. The sums are gathered and summed column by column (one or two columns), or taken as
+``counts @ stats`` with ``counts`` how often each item was drawn (more columns; one-hot rows such as
+macro-F1's confusion cells sum to exact counts either way). Draws come in chunks sized by a fixed memory budget, so 1,000 resamples of 100,000 items
 need tens of megabytes, not gigabytes.
 
 Reproducibility: resample b of a track of N items is drawn by ``numpy.random.default_rng(seed)``
@@ -18,11 +17,11 @@ undefined (a constant resample for a correlation) counts as 0.0, the value scori
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Dict, Iterator, List, Sequence, Tuple
 
 import numpy as np
 
-from ..metrics import ONE_HOT, Metric, get as get_metric
+from ..metrics import Metric, get as get_metric
 
 #: Default number of resamples of the scoring program and the ranking tool.
 DEFAULT_RESAMPLES = 1000
@@ -80,44 +79,6 @@ def _cell_counts(cells: np.ndarray, n_cells: int) -> np.ndarray:
     return np.bincount(cells.ravel(), minlength=b * n_cells).reshape(b, n_cells).astype(float)
 
 
-def _one_hot_cells(stats: np.ndarray) -> Optional[np.ndarray]:
-    """Each row's column when every row is one 1 among 0s (macro-F1's confusion cells), else None."""
-    if stats.shape[1] <= GATHER_COLUMNS or not ((stats == 0.0) | (stats == 1.0)).all():
-        return None
-    return stats.argmax(axis=1) if (stats.sum(axis=1) == 1.0).all() else None
-
-
-class _Sums:
-    """Column sums of one (N, S) statistics array over the items drawn in each resample."""
-
-    def __init__(self, metric: Metric, stats: np.ndarray):
-        self.columns = stats.shape[1]
-        self.cells = _one_hot_cells(stats) if metric.stats_form == ONE_HOT else None
-        self.gathered = (
-            [np.ascontiguousarray(stats[:, j]) for j in range(self.columns)]
-            if self.cells is None and self.columns <= GATHER_COLUMNS
-            else None
-        )
-        self.stats = stats
-
-    @property
-    def needs_counts(self) -> bool:
-        return self.cells is None and self.gathered is None
-
-    def of_draws(self, index: np.ndarray) -> np.ndarray:
-        """(b, S) sums over the draws ``index`` (b, N), for gathered or one-hot statistics."""
-        if self.cells is not None:
-            return _cell_counts(self.cells[index], self.columns)
-        sums = np.empty((index.shape[0], self.columns))
-        for j, column in enumerate(self.gathered):
-            np.sum(column[index], axis=1, out=sums[:, j])
-        return sums
-
-    def of_counts(self, counts: np.ndarray) -> np.ndarray:
-        """(b, S) sums from the draws' per-item counts (b, N)."""
-        return counts @ self.stats
-
-
 def _scores_from_sums(metric: Metric, sums: np.ndarray, n_items: int) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.asarray(metric.from_stats(sums, n_items), dtype=float).reshape(-1)
@@ -136,15 +97,16 @@ def bootstrap_scores(
     n_items = prepared[0][1].shape[0]
     if any(s.shape[0] != n_items for _, s in prepared):
         raise ValueError("a shared bootstrap needs per-item statistics over the same items")
-    sums = [_Sums(metric, s) for metric, s in prepared]
     out: List[List[np.ndarray]] = [[] for _ in prepared]
     for index in resample_draws(n_items, resamples, seed):
-        chunk = [None if s.needs_counts else s.of_draws(index) for s in sums]
-        if any(c is None for c in chunk):  # the draws become counts in place, after the gathers
-            counts = _cell_counts(index, n_items)
-            chunk = [s.of_counts(counts) if s.needs_counts else c for s, c in zip(sums, chunk)]
-        for k, (metric, _) in enumerate(prepared):
-            out[k].append(_scores_from_sums(metric, chunk[k], n_items))
+        counts = None
+        for k, (metric, stats) in enumerate(prepared):
+            if stats.shape[1] <= GATHER_COLUMNS:
+                sums = np.stack([stats[:, j][index].sum(axis=1) for j in range(stats.shape[1])], 1)
+            else:
+                counts = _cell_counts(index.copy(), n_items) if counts is None else counts
+                sums = counts @ stats
+            out[k].append(_scores_from_sums(metric, sums, n_items))
     return [np.concatenate(parts) if parts else np.zeros(0) for parts in out]
 
 
@@ -157,11 +119,10 @@ def systems_bootstrap_scores(
     (one that depends on the gold alone, such as a correlation's gold moments) only once, and each
     chunk of resamples is summed for all of them by one matrix product ``counts @ columns`` and
     scored by one ``from_stats`` call. The draws are those of ``bootstrap_scores`` with the same
-    seed; sums may differ from its gathered ones by rounding (1e-16 relative). One-hot statistics
-    are counted per cell as ``bootstrap_scores`` does.
+    seed; sums may differ from its gathered ones by rounding (1e-16 relative).
     """
     prepared = [np.asarray(s, dtype=float).reshape(len(s), -1) for s in stats]
-    if metric.stats_form == ONE_HOT or len(prepared) < 2:
+    if len(prepared) < 2:
         return bootstrap_scores([(metric, s) for s in prepared], resamples, seed)
     n_items = prepared[0].shape[0]  # every system's statistics are over the track's items
     distinct, where = _distinct_columns(prepared)
@@ -202,15 +163,7 @@ def percentile_interval(
     undefined = int(np.count_nonzero(~np.isfinite(raw)))
     tail = (1.0 - confidence) / 2.0 * 100.0
     low, high = np.percentile(undefined_as_zero(raw), [tail, 100.0 - tail])
-    return Interval(
-        float(value),
-        float(low),
-        float(high),
-        float(confidence),
-        int(resamples),
-        int(seed),
-        undefined,
-    )
+    return Interval(float(value), float(low), float(high), confidence, resamples, seed, undefined)
 
 
 def track_intervals(

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import csv
 import io
-from typing import Dict, List
 
 from .tables import RankingReport, group_table, overall_table, primary_rule_lines, track_table
 
@@ -55,11 +54,6 @@ def _cell(value) -> object:
     return repr(value) if isinstance(value, float) else value
 
 
-def _csv_row(record: Dict[str, object]) -> List[object]:
-    """A CSV row from its named values (``CSV_COLUMNS``), the others empty."""
-    return [_cell(record.get(name)) for name in CSV_COLUMNS]
-
-
 def render_csv(report: RankingReport) -> str:
     records = [dict(table="command", note=report.settings.command or report.signature)]
     records += overall_table(report).records
@@ -80,5 +74,5 @@ def render_csv(report: RankingReport) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
-    writer.writerows(map(_csv_row, records))
+    writer.writerows([_cell(record.get(name)) for name in CSV_COLUMNS] for record in records)
     return buffer.getvalue()

@@ -13,19 +13,15 @@ from .ranking import TrackRanking
 from .tables import GroupTable, RankingReport, Style, Table
 
 #: Characters CommonMark/GFM give a meaning to inside a line (emphasis, code, links, images, table
-#: cells, strikethrough, headings, math); a backslash makes each one literal. ("+ - ." only matter at
-#: the start of a line, where no value is ever written.)
-_MD_PUNCTUATION = set("\\`*_{}[]()#!|~$")
-_HTML_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;"}
+#: cells, strikethrough, headings, math), each made literal by a backslash, and ``& < > "`` as HTML
+#: entities. ("+ - ." only matter at the start of a line, where no value is ever written.)
+MARKDOWN_ESCAPES = {ord(ch): "\\" + ch for ch in "\\`*_{}[]()#!|~$"}
+MARKDOWN_ESCAPES.update({ord("&"): "&amp;", ord("<"): "&lt;", ord(">"): "&gt;", ord('"'): "&quot;"})
 
 
 def md_escape(text) -> str:
-    """Text shown as itself in Markdown (and the HTML it may contain): Markdown punctuation
-    backslash-escaped, ``& < > "`` as HTML entities, on one line."""
-    return "".join(
-        _HTML_ENTITIES.get(ch) or ("\\" + ch if ch in _MD_PUNCTUATION else ch)
-        for ch in tables.one_line(text)
-    )
+    """Text shown as itself in Markdown (and the HTML it may contain), on one line."""
+    return tables.one_line(text).translate(MARKDOWN_ESCAPES)
 
 
 def md_code(text) -> str:

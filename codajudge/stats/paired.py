@@ -12,14 +12,15 @@ test whatever was asked. No metric is named here.
 from __future__ import annotations
 
 import warnings
-from typing import List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
+from scipy.stats import wilcoxon
 
 from ..metrics import BOOTSTRAP, WILCOXON, WILLIAMS, Metric, get as get_metric
-from .bootstrap import bootstrap_scores, undefined_as_zero
+from .bootstrap import bootstrap_scores, systems_bootstrap_scores, undefined_as_zero
 from .exact import EXACT_MAX_ITEMS, PERMUTATION, p_floor, permutation_p_value
-from .williams import TestResult
+from .williams import TestResult, williams_test
 
 TESTS = (WILLIAMS, BOOTSTRAP, WILCOXON, "auto")
 #: Each test's proper name, as the ranking tables print it.
@@ -109,55 +110,27 @@ def per_item_losses(metric: Metric, stats) -> Optional[np.ndarray]:
     return stats[:, 0] if not metric.higher_is_better else -stats[:, 0]
 
 
-#: Up to this many items scipy picks an exact, permutation or asymptotic p-value from the ties and
-#: zero differences it sees, and with ``axis`` it would see every pair's at once: such pairs are
-#: tested one by one, so that each gets the method of its own differences.
-SCIPY_CHOOSES_MAX = 50
-
-
-def signed_rank_tests(losses_a, others: Sequence) -> List[TestResult]:
-    """Wilcoxon's test of A against each of ``others`` (per-item losses on the same n items, lower
-    is better): ``TestResult(min(r+, r-), p, "wilcoxon")`` per other system, in order.
+def signed_rank_test(losses_a, losses_b) -> TestResult:
+    """Wilcoxon's test of A against B (per-item losses on the same n items, lower is better):
+    ``TestResult(min(r+, r-), p, "wilcoxon")``.
 
     The numbers are ``scipy.stats.wilcoxon``'s (two-sided, zero differences dropped, no continuity
-    correction), with the method scipy picks for n items: above ``SCIPY_CHOOSES_MAX`` its normal
-    approximation, for all pairs in one call (``axis``). The degenerate cases, which scipy refuses
-    or leaves undefined, are stated here: no nonzero difference (no items, identical systems, or
-    two constant ones with the same loss: the systems are indistinguishable) gives statistic 0 and
-    p = 1; a NaN difference (an undefined loss) gives a NaN statistic and p = 1, as does a p-value
-    scipy leaves undefined. Every p is at least the exact floor 2 x 0.5^n (``exact.p_floor``),
-    which the normal approximation on a few tied differences would undercut."""
-    a = np.asarray(losses_a, dtype=float).reshape(-1)
-    diffs = a - np.asarray(others, dtype=float).reshape(len(others), a.size)
-    results = [_degenerate_wilcoxon(diff) for diff in diffs]
-    tested = [i for i, result in enumerate(results) if result is None]
-    for i, (statistic, p) in zip(tested, _scipy_wilcoxon(diffs[tested])):
-        p = float(p) if np.isfinite(p) else 1.0
-        results[i] = TestResult(float(statistic), max(p, p_floor(a.size)), WILCOXON)
-    return results
-
-
-def _degenerate_wilcoxon(diff: np.ndarray) -> Optional[TestResult]:
-    """The result of differences that scipy cannot test (``signed_rank_tests``), else None."""
+    correction, the method scipy picks for the differences). The degenerate cases, which scipy
+    refuses or leaves undefined, are stated here: no nonzero difference (no items, identical
+    systems, or two constant ones with the same loss: the systems are indistinguishable) gives
+    statistic 0 and p = 1; a NaN difference (an undefined loss) gives a NaN statistic and p = 1, as
+    does a p-value scipy leaves undefined. Every p is at least the exact floor 2 x 0.5^n
+    (``exact.p_floor``), which the normal approximation on a few tied differences would undercut."""
+    diff = np.asarray(losses_a, dtype=float) - np.asarray(losses_b, dtype=float)
     if np.isnan(diff).any():
         return TestResult(float("nan"), 1.0, WILCOXON)
     if not diff.any():
         return TestResult(0.0, 1.0, WILCOXON)
-    return None
-
-
-def _scipy_wilcoxon(diffs: np.ndarray) -> List[Tuple[float, float]]:
-    """(statistic, p) of ``scipy.stats.wilcoxon`` on each row of ``diffs`` (some nonzero, no NaN)."""
-    from scipy.stats import wilcoxon
-
-    if diffs.shape[0] == 0:
-        return []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # small-sample notes from scipy are not the user's business
-        if diffs.shape[1] > SCIPY_CHOOSES_MAX:
-            found = wilcoxon(diffs, axis=1)
-            return list(zip(np.atleast_1d(found.statistic), np.atleast_1d(found.pvalue)))
-        return [tuple(wilcoxon(diff)) for diff in diffs]
+        statistic, p = wilcoxon(diff)
+    p = float(p) if np.isfinite(p) else 1.0
+    return TestResult(float(statistic), max(p, p_floor(diff.size)), WILCOXON)
 
 
 def choose_test(
@@ -190,3 +163,61 @@ def _chosen_test(metric_name: str, requested: str) -> Tuple[str, Optional[str]]:
             f"it uses the paired bootstrap"
         )
     return requested, None
+
+
+def shared_resamples(
+    metric_name: str, submitted: Dict[str, object], resamples: int, seed: int
+) -> Dict[str, np.ndarray]:
+    """Every system's resampled main score on one set of resamples of the track (seeded, so the
+    very resamples each pairwise test and interval would draw on its own), summed for all systems
+    at once (``bootstrap.systems_bootstrap_scores``). Empty when there is nothing to resample."""
+    names = sorted(submitted)
+    stats = [np.asarray(submitted[name].stats[metric_name]) for name in names]
+    if not names or resamples < 1 or stats[0].ndim == 0 or stats[0].shape[0] < 2:
+        return {}
+    raws = systems_bootstrap_scores(get_metric(metric_name), stats, resamples, seed)
+    return dict(zip(names, raws))
+
+
+class TrackTests:
+    """The paired tests between one track's systems (name -> ``scoring.TrackResult``) with ``test``
+    on ``metric_name``. A paired bootstrap reads the track's shared resamples (``raws``, from
+    ``shared_resamples``), as does the exact test when there are any."""
+
+    def __init__(self, test: str, metric_name: str, submitted: Dict[str, object], raws):
+        self.test, self.metric_name, self.metric = test, metric_name, get_metric(metric_name)
+        self.submitted, self.raws = submitted, raws
+
+    def p_values(self, leader: str, others: Sequence[str]) -> List[float]:
+        return [self.pair(leader, other).p_value for other in others]
+
+    def pair(self, leader: str, other: str) -> TestResult:
+        """The test of ``leader`` against ``other`` (statistic oriented as leader - other)."""
+        a, b = self.submitted[leader], self.submitted[other]
+        if self.test == WILLIAMS:
+            return pearson_test(a, b)
+        stats_a, stats_b = a.stats[self.metric_name], b.stats[self.metric_name]
+        if self.test == WILCOXON:
+            losses = per_item_losses(self.metric, stats_a), per_item_losses(self.metric, stats_b)
+            return signed_rank_test(*losses)
+        if self.test == PERMUTATION and not self.raws:
+            return permutation_test(self.metric, stats_a, stats_b)
+        delta = oriented_difference(self.metric, stats_a, stats_b)
+        none = np.zeros(0)  # no resamples: p = 1
+        raws = self.raws.get(leader, none), self.raws.get(other, none)
+        return bootstrap_p_value(self.metric, delta, *raws, len(stats_a))
+
+
+def pearson_test(a, b) -> TestResult:
+    """Williams' test of two systems' track results on the scored items, each Pearson r computed
+    as scoring computes it (0.0 when undefined)."""
+    scored = a.gold.scored
+    gold, x, y = a.gold.gold[scored], a.prediction.values[scored], b.prediction.values[scored]
+    pearson = get_metric("pearson")
+    r12, r13, r23 = (pearson.score(*pair).value for pair in ((gold, x), (gold, y), (x, y)))
+    return williams_test(r12, r13, r23, len(gold), _constant(x), _constant(y))
+
+
+def _constant(values: np.ndarray) -> bool:
+    """Every value equal: Pearson r with the series is undefined."""
+    return not np.any(values != values[:1])

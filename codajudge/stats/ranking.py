@@ -30,8 +30,7 @@ from .bootstrap import (
     Interval,
     percentile_interval,
 )
-from .pairs import TrackTests, shared_resamples
-from .paired import choose_test
+from .paired import TrackTests, choose_test, shared_resamples
 
 
 @dataclass
@@ -111,7 +110,7 @@ def rank_track(
     scores = {name: tr.scores[metric_name] for name, tr in submitted.items()}
     order = order_best_first(scores, metric.higher_is_better)
     raws = shared_resamples(metric_name, submitted, resamples, seed)
-    tests = TrackTests(chosen, metric_name, submitted, resamples, seed, raws)
+    tests = TrackTests(chosen, metric_name, submitted, raws)
     ranks = tie_groups(order, tests.p_values, alpha)
     against_best = dict(zip(order[1:], tests.p_values(order[0], order[1:]))) if order else {}
     rows = []

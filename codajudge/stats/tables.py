@@ -247,13 +247,14 @@ def cluster_text(report: RankingReport, ranking: TrackRanking, alpha: str = "alp
     )
 
 
+#: Control characters (newlines, tabs, carriage returns...) and line separators, each as a space.
+LINE_BREAKS_AS_SPACES = dict.fromkeys([*range(32), 127, 0x85, 0x2028, 0x2029], " ")
+
+
 def one_line(text) -> str:
-    """Control characters (newlines, tabs, carriage returns...) as spaces: a value stays on its line;
-    undecodable bytes as text (``undecodable_as_text``)."""
-    return "".join(
-        " " if ord(ch) < 32 or ord(ch) == 127 or ch in "\u2028\u2029\x85" else ch
-        for ch in undecodable_as_text(text)
-    )
+    """``text`` on one line (``LINE_BREAKS_AS_SPACES``), undecodable bytes as text
+    (``undecodable_as_text``)."""
+    return undecodable_as_text(text).translate(LINE_BREAKS_AS_SPACES)
 
 
 def undecodable_as_text(text) -> str:
@@ -273,10 +274,10 @@ def _surrogate_as_text(code: int) -> str:
 TIMES = "×100"
 
 
-def metric_label(metric_name: str, times: str = TIMES) -> str:
-    """A metric's title and, when its values are printed x 100, that scale (``times`` as given)."""
+def metric_label(metric_name: str) -> str:
+    """A metric's title and, when its values are printed x 100, that scale."""
     title = get_metric(metric_name).title
-    return f"{title} ({times})" if scale_of([metric_name]).percent else title
+    return f"{title} ({TIMES})" if scale_of([metric_name]).percent else title
 
 
 def interval_cell(ranking: TrackRanking, row: RankedSystem) -> str:
@@ -328,9 +329,9 @@ class Column:
     def left(self) -> bool:
         return self.names or self.interval
 
-    def label(self, times: str = TIMES) -> str:
-        """The head, with its scale written as ``times`` when its values are printed x 100."""
-        return f"{self.head} ({times})" if self.percent else self.head
+    def label(self) -> str:
+        """The head, with its scale when its values are printed x 100."""
+        return f"{self.head} ({TIMES})" if self.percent else self.head
 
 
 RANK = Column("Rank")

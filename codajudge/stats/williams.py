@@ -28,13 +28,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import List, Optional, Sequence, Tuple
+from typing import Optional, Tuple
 
-import numpy as np
 from scipy.stats import t as student_t
 
-from ..metrics import get as get_metric
-from ..metrics.base import item_order_sum
 from .exact import p_floor
 
 
@@ -92,74 +89,15 @@ def _degenerate(
     return None
 
 
-def _statistic(
-    r12: float, r13: float, r23: float, n: int, constant_a: bool, constant_b: bool
-) -> Tuple[float, int]:
-    """(t, degrees of freedom) of one pair: a degenerate case's, else Williams' t with n - 3."""
-    found = _degenerate(r12, r13, r23, n, constant_a, constant_b)
-    return found if found is not None else (williams_t(r12, r13, r23, n), n - 3)
-
-
-def williams_tests(
-    r12: float,
-    r13s: Sequence[float],
-    r23s: Sequence[float],
-    n: int,
-    constant_a: bool = False,
-    constant_bs: Optional[Sequence[bool]] = None,
-) -> List[TestResult]:
-    """Two-sided Williams' tests of one system (r12 with the gold) against several (their r13 with
-    the gold, r23 with the first system; ``constant_bs``, which of them are constant): the t
-    distribution is evaluated once per number of degrees of freedom."""
+def williams_test(
+    r12: float, r13: float, r23: float, n: int, constant_a: bool = False, constant_b: bool = False
+) -> TestResult:
+    """Two-sided Williams' test of A (r12 with the gold) against B (r13 with the gold, r23 with A;
+    ``constant_a``, ``constant_b``: the system is constant): a degenerate case's (t, degrees of
+    freedom), else Williams' t with n - 3, its p never below ``exact.p_floor(n)``."""
     if n <= 3:
-        return [TestResult(None, 1.0, "williams") for _ in r13s]
-    constant_bs = [False] * len(r13s) if constant_bs is None else list(constant_bs)
-    found = [
-        _statistic(r12, r13, r23, n, constant_a, constant_b)
-        for r13, r23, constant_b in zip(r13s, r23s, constant_bs)
-    ]
-    ts = np.asarray([t for t, _ in found], dtype=float)
-    dfs = np.asarray([df for _, df in found], dtype=float)
-    ps = np.clip(2.0 * student_t.sf(np.abs(ts), dfs), p_floor(n), 1.0) if found else np.zeros(0)
-    return [TestResult(t, float(p), "williams") for (t, _), p in zip(found, ps.tolist())]
-
-
-@dataclass(frozen=True)
-class UnitSeries:
-    """A series as Pearson r's per-item statistics hold it (``metrics.correlation``: centred, scaled
-    to a largest deviation of 1), with its sum and sum of squares added in item order."""
-
-    unit: np.ndarray
-    total: float
-    squares: float
-
-    @property
-    def constant(self) -> bool:
-        """The series is constant (every deviation 0): Pearson r with it is undefined."""
-        return self.squares == 0.0
-
-
-def unit_series(values) -> UnitSeries:
-    """``values`` prepared once for ``pearson_with_each``."""
-    stats = get_metric("pearson").item_stats(values, values)  # columns x, y, x², y², xy; here x = y
-    sums = item_order_sum(stats)
-    return UnitSeries(stats[:, 0], float(sums[0]), float(sums[2]))
-
-
-def pearson_with_each(x: UnitSeries, ys: Sequence[UnitSeries]) -> np.ndarray:
-    """Pearson r of x with every y as scoring reports it (0.0 when undefined), bit for bit: the
-    same five sums in item order (only the cross products depend on the pair), turned into r by
-    Pearson's ``from_stats`` at once."""
-    sums = np.empty((len(ys), 5))
-    for k, y in enumerate(ys):
-        cross = y.unit * x.unit
-        sums[k] = (
-            y.total,
-            x.total,
-            y.squares,
-            x.squares,
-            np.cumsum(cross)[-1] if cross.size else 0.0,
-        )
-    with np.errstate(divide="ignore", invalid="ignore"):
-        r = np.asarray(get_metric("pearson").from_stats(sums, x.unit.size), dtype=float).reshape(-1)
-    return np.where(np.isfinite(r), r, 0.0)
+        return TestResult(None, 1.0, "williams")
+    found = _degenerate(r12, r13, r23, n, constant_a, constant_b)
+    t, df = found if found is not None else (williams_t(r12, r13, r23, n), n - 3)
+    p = min(max(2.0 * float(student_t.sf(abs(t), df)), p_floor(n)), 1.0)
+    return TestResult(t, p, "williams")
