@@ -1,8 +1,8 @@
 """The editions that ship with the kit (issues 4, 25): default, sts2017, ocnli, lewidi2025, chaosnli.
 
 Each is built once per session (the published ones from ../shared/data, skipped when the releases are
-absent) and then: its zip checked with the offline Codabench validator (--strict); rebuilt (two of
-them, ``REBUILT``) by the command line in another process with another hash seed, to the same
+absent) and then: its zip checked with the offline Codabench validator (--strict); rebuilt (the kit's
+own, ``REBUILT``) by the command line in another process with another hash seed, to the same
 sha256; its gold scored against
 itself through the local runner; the published baselines reproduced; the participants' file names of
 LeWiDi 2025 and SemEval 2017 accepted. Expected values come from the releases and the papers, not
@@ -281,11 +281,14 @@ def test_leaderboard_columns_are_the_tracks_metrics(name, built):
 # --- reproducibility -------------------------------------------------------------------------------
 
 
-#: The editions built a second time: the kit's own (similarity and classification, from its data
-#: folder) and LeWiDi 2025, whose four datasets of soft and perspectivist tracks over annotator
-#: pools hold the most that a set's order could change. Each further edition would cost a whole
-#: build for a rule these two state (the legacy build's: test_builder).
-REBUILT = ("default", "lewidi2025")
+#: The edition built a second time: the kit's own, the cheapest shipped build that holds what a
+#: second build could change (a zip's timestamps and order, a set's order, a seeded sample, the
+#: baselines' scores): tracks of every kind, soft and perspectivist ones over annotator pools, the
+#: local phase's seeded slice and the three baselines. What differs from edition to edition before
+#: the builder's shared code is the importer, whose order is the release's (lists and JSON objects
+#: in file order, sets only for membership); a further edition would cost a whole build to run the
+#: same code on other data (the legacy build's: test_builder).
+REBUILT = ("default",)
 
 
 @pytest.mark.slow
@@ -861,19 +864,37 @@ def test_the_readme_of_every_kit_gives_its_commands_and_examples(name, built, tm
     _assert_the_readme_says_what_its_kit_does(name, tree, kit, readme, first)
 
 
+def _run_in_process(words: list, kit: Path, monkeypatch, capsys) -> tuple:
+    """(exit code, stderr) of a README command (``python3 SCRIPT ARGS...``) run by its program's
+    ``main`` in the kit's folder; the steps it starts run the kit's own ingestion and scoring
+    programs in processes of their own."""
+    from codajudge.programs import ingest, run_local
+
+    programs = {"run_local.py": run_local.main, "ingestion_program/ingest.py": ingest.main}
+    monkeypatch.chdir(kit)
+    code = programs[words[1]](words[2:])
+    return code, capsys.readouterr().err
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", README_RUN)
-def test_every_command_of_the_readme_runs_in_the_unzipped_kit(name, built, tmp_path):
+def test_every_command_of_the_readme_runs_in_the_unzipped_kit(
+    name, built, tmp_path, monkeypatch, capsys
+):
     """Every command the kit's README shows runs in a fresh copy of the kit, its check command on
     the sample it names: exit 0, except ``--phase evaluation``, which the README says exits with
-    code 2. No command names a phase the kit refuses. The first command prints what the README says
-    (``_assert_the_first_command_did_what_the_readme_says``). A local-phase baseline command after
-    the first runs the same code with another baseline: that baseline's local scores, which the
-    build computed by running it on that phase, stand for its run."""
+    code 2. No command names a phase the kit refuses. The first command runs as a participant types
+    it, ``python3`` in a process of its own (the kit's scripts find the engine beside them), and
+    prints what the README says (``_assert_the_first_command_did_what_the_readme_says``); the
+    others run in process through the same ``main`` (their steps still start the kit's programs),
+    each filled-in command once (``my_submission.zip`` is the sample another command names). A
+    local-phase baseline command after the first runs the same code with another baseline: that
+    baseline's local scores, which the build computed by running it on that phase, stand for its
+    run."""
     tree = built(name).tree
     kit, readme, sample = _unzipped_kit(tree, tmp_path)
     first = _readme_first_command(readme)
-    baselines_run, failed, first_checked = [], [], False
+    baselines_run, failed, run = [], [], []
     for command in _readme_commands(readme):
         baseline = LOCAL_BASELINE.match(command)
         if baseline and baselines_run:
@@ -886,17 +907,23 @@ def test_every_command_of_the_readme_runs_in_the_unzipped_kit(name, built, tmp_p
             # the README's previous commands wrote predictions/ for the evaluation phase: zipped
             sample = str(_zipped(kit / "predictions", tmp_path / "evaluation_submission.zip"))
         words = _filled(command, kit, tree, sample).split()
-        done = subprocess.run(
-            [sys.executable] + words[1:], cwd=kit, capture_output=True, text=True, timeout=900
-        )
+        if words in run:
+            continue
         expected = 2 if words[-2:] == ["--phase", "evaluation"] else 0
-        if done.returncode != expected:
-            failed.append(f"{command}: exit {done.returncode}\n{done.stderr[-600:]}")
-        elif words == first:
-            _assert_the_first_command_did_what_the_readme_says(name, done)
-            first_checked = True
+        if words == first:
+            done = subprocess.run(
+                [sys.executable] + words[1:], cwd=kit, capture_output=True, text=True, timeout=900
+            )
+            code, stderr = done.returncode, done.stderr
+            if code == expected:
+                _assert_the_first_command_did_what_the_readme_says(name, done)
+        else:
+            code, stderr = _run_in_process(words, kit, monkeypatch, capsys)
+        if code != expected:
+            failed.append(f"{command}: exit {code}\n{stderr[-600:]}")
+        run.append(words)
     assert not failed, "\n".join(failed)
-    assert first_checked
+    assert run[0] == first
 
 
 @pytest.mark.slow

@@ -5,6 +5,7 @@ Each test builds a small phase in tmp_path: ``input`` (task.json, public items, 
 with gold) and ``ref`` (task.json, gold), covering every track kind and scale.
 """
 
+import io
 import json
 import random
 import re
@@ -12,6 +13,7 @@ import subprocess
 import sys
 import time
 import zipfile
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import numpy as np
@@ -166,23 +168,20 @@ def write_submission(folder: Path, code: str) -> Path:
     return folder
 
 
-def run_scoring_program(phase_root: Path, res: Path):
-    """The real scoring program on INPUT = {ref, res}, as a subprocess."""
+def run_scoring_program(phase_root: Path, res: Path) -> subprocess.CompletedProcess:
+    """The real scoring program's main on INPUT = {ref, res}, in this process: its exit code and
+    what it printed (its script in a process of its own: test_scoring_program and the hostile
+    corpus). An exception it lets out fails the test here, as a traceback would have."""
+    from codajudge.programs.score import main as score_main
+
     input_dir = phase_root / "scoring_input"
     input_dir.mkdir()
     (input_dir / "ref").symlink_to(phase_root / "ref", target_is_directory=True)
     (input_dir / "res").symlink_to(res, target_is_directory=True)
-    return subprocess.run(
-        [
-            sys.executable,
-            str(REPO / "scoring_program" / "score.py"),
-            str(input_dir),
-            str(phase_root / "scores"),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = score_main([str(input_dir), str(phase_root / "scores")])
+    return subprocess.CompletedProcess([], code, out.getvalue(), err.getvalue())
 
 
 # ---------------------------------------------------------------- baselines through the program

@@ -7,11 +7,14 @@ and a participant running a baseline."""
 from __future__ import annotations
 
 import csv
+import io
 import json
+import os
 import random
 import shutil
 import subprocess
 import sys
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
@@ -26,16 +29,26 @@ WORDS = (
 ).split()
 
 
+def in_process(main, args, cwd: Path) -> subprocess.CompletedProcess:
+    """``main(args)`` run in ``cwd`` in this process: its exit code and what it printed. An
+    exception it lets out fails the test here, as a traceback would have in a process of its own."""
+    out, err, here = io.StringIO(), io.StringIO(), os.getcwd()
+    os.chdir(cwd)
+    try:
+        with redirect_stdout(out), redirect_stderr(err):
+            code = main(list(args))
+    finally:
+        os.chdir(here)
+    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
+
+
 def codajudge(*args: str, cwd: Path, ok: bool = True) -> subprocess.CompletedProcess:
-    done = subprocess.run(
-        [sys.executable, "-m", "codajudge", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        env={"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"},
-    )
+    """``codajudge ARGS`` by the command's own ``main`` (test_cli starts ``python -m codajudge``
+    as a command of its own)."""
+    from codajudge.cli import main
+
+    done = in_process(main, args, cwd)
     assert (done.returncode == 0) == ok, f"{args}:\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}"
-    assert "Traceback" not in done.stderr
     return done
 
 
@@ -119,9 +132,12 @@ def organiser(tmp_path_factory):
     )
     assert "edition myedition: My shared task 2028" in built.stdout
     zip_path = work / "dist" / "myedition.zip"
-    # 6. check, with the kit's own checker
-    checked = run(str(REPO / "build_bundle.py"), "--check", str(zip_path), cwd=work)
-    assert "ok, no problems found" in checked.stdout
+    # 6. check, with the kit's own checker (build_bundle.py --check's main: test_check_bundle
+    # starts the script itself)
+    from codajudge.programs.build import main as build_bundle
+
+    checked = in_process(build_bundle, ["--check", str(zip_path)], work)
+    assert checked.returncode == 0 and "ok, no problems found" in checked.stdout, checked.stdout
     return work / "dist" / "myedition", zip_path, config
 
 
@@ -250,7 +266,13 @@ def test_the_builder_warns_when_the_kit_can_score_no_phase_unless_the_edition_sa
     assert "warning: the starting kit can score no phase" in warned
     assert "declare why with 'kit_scores_no_phase: REASON'" in warned
     config.write_text(text + "kit_scores_no_phase: the practice gold is the test's\n", "utf-8")
-    assert "warning" not in codajudge(*dry, cwd=tmp_path).stdout
+    # the dry run prints what kit_warnings gives (above): with the reason declared, nothing; asked
+    # of the function rather than of a second dry run, which would write the whole tree again
+    from codajudge.bundle.build import import_data, kit_warnings
+    from codajudge.bundle.edition import load_edition
+
+    declared = load_edition(edition)
+    assert kit_warnings(declared, import_data(declared, edition)) == []
 
 
 def test_chaosnli_declares_why_its_kit_scores_no_phase():
