@@ -1248,8 +1248,15 @@ def test_a_track_of_few_items_is_ranked_by_the_exact_permutation_test(tmp_path):
     assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "50"]) == 0
     rows = {r["system"]: r for r in csv.DictReader((out / "ranking.csv").open())}
     assert rows["reversed"]["test"] == "permutation" and rows["reversed"]["rank"] == "1"
-    assert 2 * 0.5**5 <= float(rows["reversed"]["p_vs_best"]) < 1.0
+    p_value = float(rows["reversed"]["p_vs_best"])
+    assert 2 * 0.5**5 <= p_value < 1.0 and (p_value * 2**5).is_integer()  # a count of the 32 swaps
     assert rows["reversed"]["tied_with_best"] == "1"
+    # the exact test's p does not depend on the resamples the intervals draw
+    assert (
+        rank_main([str(subs), str(ref), "--out", str(tmp_path / "none"), "--resamples", "0"]) == 0
+    )
+    no_draws = {r["system"]: r for r in csv.DictReader((tmp_path / "none" / "ranking.csv").open())}
+    assert float(no_draws["reversed"]["p_vs_best"]) == p_value
     assert "5 items: the exact paired permutation test (all 2^5 swaps" in rows["best"]["note"]
     markdown = (out / "ranking.md").read_text()
     assert "\\(exact paired permutation test, two-sided, alpha 0.05\\)" in markdown

@@ -182,7 +182,7 @@ def shared_resamples(
 class TrackTests:
     """The paired tests between one track's systems (name -> ``scoring.TrackResult``) with ``test``
     on ``metric_name``. A paired bootstrap reads the track's shared resamples (``raws``, from
-    ``shared_resamples``), as does the exact test when there are any."""
+    ``shared_resamples``); the exact test never does."""
 
     def __init__(self, test: str, metric_name: str, submitted: Dict[str, object], raws):
         self.test, self.metric_name, self.metric = test, metric_name, get_metric(metric_name)
@@ -200,7 +200,7 @@ class TrackTests:
         if self.test == WILCOXON:
             losses = per_item_losses(self.metric, stats_a), per_item_losses(self.metric, stats_b)
             return signed_rank_test(*losses)
-        if self.test == PERMUTATION and not self.raws:
+        if self.test == PERMUTATION:
             return permutation_test(self.metric, stats_a, stats_b)
         delta = oriented_difference(self.metric, stats_a, stats_b)
         none = np.zeros(0)  # no resamples: p = 1
