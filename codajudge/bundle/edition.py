@@ -38,8 +38,8 @@ from .sample import LocalSplit, declared_local
 from .schedule import ScheduledPhase, schedule_problems
 from .schema import (
     DATE_FORMAT,
-    leaderboard_fields,
-    phase_fields,
+    LEADERBOARD_FIELDS,
+    PHASE_FIELDS,
     top_level_fields,
     validate_config,
     with_defaults,
@@ -137,7 +137,7 @@ def _when(value) -> Optional[dt.datetime]:
 def _phase(raw: dict) -> Phase:
     """The phase ``raw`` describes (a ``phases`` entry that passed the schema: a key given is not
     None); a Phase's fields are the phase's keys."""
-    given = with_defaults(raw, phase_fields())
+    given = with_defaults(raw, PHASE_FIELDS)
     pid = given["id"]
     by_id = {
         "name": pid.capitalize(),  # Practice, Evaluation, Post-campaign
@@ -344,7 +344,7 @@ def _cross_checked(
             "datasets": datasets,
             "tracks": tracks,
             "pages": pages,
-            "leaderboard": with_defaults(top["leaderboard"], leaderboard_fields()),
+            "leaderboard": with_defaults(top["leaderboard"], LEADERBOARD_FIELDS),
             "baselines": list(top["baselines"]),
             "public_files": list(top["public_files"] or []),
             "known_leaks": dict(top["known_leaks"] or {}),
