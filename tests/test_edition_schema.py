@@ -59,7 +59,7 @@ def dataset(importer: str) -> dict:
 def places():
     """(label, the config holding it, the object at that place, its fields) for every table."""
     base = default_config()
-    yield "top level", base, base, S.top_level_fields()
+    yield "top level", base, base, S.TOP_LEVEL_FIELDS
     for name, key, fields in (
         ("phase", "phases", S.PHASE_FIELDS),
         ("track", "tracks", S.track_fields()),

@@ -20,13 +20,7 @@ from typing import Dict, List, Optional
 
 from ..confine import path_problem, slug_problem
 from ..errors import BuildProblems, ConfigError, Problem
-from ..spec import (
-    BASELINE,
-    PrimaryRule,
-    TaskSpec,
-    check_primary_direction,
-    primary_rule_from_dict,
-)
+from ..spec import BASELINE, PrimaryRule, TaskSpec, check_primary_direction, primary_rule_from_dict
 from ..metrics.edition_module import load_source
 from ..tracks import Track, tracks_from_list
 from .columns import column_title_problems
@@ -40,7 +34,7 @@ from .schema import (
     DATE_FORMAT,
     LEADERBOARD_FIELDS,
     PHASE_FIELDS,
-    top_level_fields,
+    TOP_LEVEL_FIELDS,
     validate_config,
     with_defaults,
 )
@@ -317,7 +311,7 @@ def _cross_checked(
 ) -> Edition:
     """The edition ``raw`` describes (with its ``metrics_module`` entry ``own_metrics``, already
     registered), the cross-field rules' problems added to ``problems``."""
-    top = with_defaults(raw, top_level_fields())
+    top = with_defaults(raw, TOP_LEVEL_FIELDS)
     found: List[Problem] = []
     _check_names(raw, display, found)
     phases = _phases(raw["phases"], found)

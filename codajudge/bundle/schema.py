@@ -28,7 +28,10 @@ from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..errors import Problem, boolean_problem, counted, plural
+from .. import kinds
+from ..baselines import BASELINES
 from ..importers import IMPORTERS, SPLITS
+from ..metrics import REGISTRY as METRICS
 from ..spec import MEAN_RULES, PHASES, PLAIN, WORST, primary_rule_problem
 from ..stats.bootstrap import DEFAULT_SEED
 from ..stats.ranking import GROUP_MEAN_RANK, GROUP_ORDERS
@@ -360,7 +363,7 @@ def validate_config(raw: dict, display: str) -> List[Problem]:
     """Every problem of a loaded edition config (a mapping: ``edition._raw_config``) against the
     schema (empty when it conforms)."""
     walk = Walk(display)
-    check_object(walk, "", raw, top_level_fields())
+    check_object(walk, "", raw, TOP_LEVEL_FIELDS)
     return walk.problems
 
 
@@ -443,59 +446,58 @@ PHASE_FIELDS = {
 }
 
 
-def track_fields() -> Dict[str, Field]:
-    """A track's keys (a function: an edition's own metrics are registered when it is read)."""
-    from .. import kinds
-    from ..metrics import REGISTRY as METRICS
+ALIGNMENTS = dict.fromkeys(a for kind in kinds.REGISTRY.values() for a in kind.alignments)
 
-    alignments = dict.fromkeys(a for kind in kinds.REGISTRY.values() for a in kind.alignments)
-    return {
-        "id": Field(
-            STR,
-            "lowercase letters, digits and _; names the submission file <id>.tsv",
-            required=True,
-        ),
-        "title": Field(STR, "its title on pages and leaderboard columns (default: the id)"),
-        "kind": _choice("what is predicted", kinds.NAMES, "track kind", required=True),
-        "dataset": Field(STR, "a key of 'datasets' (default: the track id)"),
-        "scale": _choice("required for soft_label and perspectivist", kinds.SCALES, "scale"),
-        "labels": _strings(
-            "the ordered labels (quote numbers and yes/no)", 'labels: ["1", "2", "3"]'
-        ),
-        "label_aliases": _string_map(
-            "alias text -> one of 'labels': other texts naming a label (docs/labels.md)",
-            "label_aliases: {e: entailment, n: neutral, c: contradiction}",
-        ),
-        "metrics": Field(
-            LIST,
-            "the metrics scored, main metric first (default: the kind's; see docs/edition-config.md)",
-            items=_choice("", METRICS, "metric"),
-        ),
-        "primary": Field(BOOL, "its main metric counts in the primary score", default=True),
-        "files": _strings("other accepted submission file names (globs)"),
-        "positional": Field(BOOL, "accept one score per line in input order (similarity)"),
-        "release_lines": Field(INT, "input lines of a positional release", minimum=2),
-        "results_layout": _choice(
-            "another task's submission layout also read: lewidi2023 (<Dataset>_results.tsv, "
-            "rows hard label<TAB>p0<TAB>p1 in item order, no id; name the file in 'files')",
-            ("lewidi2023",),
-            "results layout",
-        ),
-        "range": Field(
-            LIST,
-            "similarity gold's scale [lowest, highest] (default [0, 5]); gold outside is refused",
-            items=Field(NUMBER),
-            length=2,
-            example="range: [1, 5]",
-        ),
-        "annotator_alignment": _choice(
-            "how a perspectivist row wider than its item's annotators is scored: by_name (default: "
-            "each entry is its pool or list annotator's) or official_2025 (the LeWiDi 2025 scorer's: "
-            "its first entries in order against the item's annotators)",
-            alignments,
-            "annotator alignment",
-        ),
-    }
+#: A track's keys; ``track_fields`` adds the metrics a track may name.
+TRACK_FIELDS = {
+    "id": Field(
+        STR, "lowercase letters, digits and _; names the submission file <id>.tsv", required=True
+    ),
+    "title": Field(STR, "its title on pages and leaderboard columns (default: the id)"),
+    "kind": _choice("what is predicted", kinds.NAMES, "track kind", required=True),
+    "dataset": Field(STR, "a key of 'datasets' (default: the track id)"),
+    "scale": _choice("required for soft_label and perspectivist", kinds.SCALES, "scale"),
+    "labels": _strings("the ordered labels (quote numbers and yes/no)", 'labels: ["1", "2", "3"]'),
+    "label_aliases": _string_map(
+        "alias text -> one of 'labels': other texts naming a label (docs/labels.md)",
+        "label_aliases: {e: entailment, n: neutral, c: contradiction}",
+    ),
+    "metrics": Field(
+        LIST,
+        "the metrics scored, main metric first (default: the kind's; see docs/edition-config.md)",
+    ),
+    "primary": Field(BOOL, "its main metric counts in the primary score", default=True),
+    "files": _strings("other accepted submission file names (globs)"),
+    "positional": Field(BOOL, "accept one score per line in input order (similarity)"),
+    "release_lines": Field(INT, "input lines of a positional release", minimum=2),
+    "results_layout": _choice(
+        "another task's submission layout also read: lewidi2023 (<Dataset>_results.tsv, "
+        "rows hard label<TAB>p0<TAB>p1 in item order, no id; name the file in 'files')",
+        ("lewidi2023",),
+        "results layout",
+    ),
+    "range": Field(
+        LIST,
+        "similarity gold's scale [lowest, highest] (default [0, 5]); gold outside is refused",
+        items=Field(NUMBER),
+        length=2,
+        example="range: [1, 5]",
+    ),
+    "annotator_alignment": _choice(
+        "how a perspectivist row wider than its item's annotators is scored: by_name (default: "
+        "each entry is its pool or list annotator's) or official_2025 (the LeWiDi 2025 scorer's: "
+        "its first entries in order against the item's annotators)",
+        ALIGNMENTS,
+        "annotator alignment",
+    ),
+}
+
+
+def track_fields(value=None) -> Dict[str, Field]:
+    """A track's keys, ``metrics`` naming a registered metric (a function: an edition's own metrics
+    are registered when it is read; ``value``, the track, chooses nothing)."""
+    metrics = _choice("", METRICS, "metric")
+    return {**TRACK_FIELDS, "metrics": dataclasses.replace(TRACK_FIELDS["metrics"], items=metrics)}
 
 
 PAGE_FIELDS = {
@@ -545,7 +547,7 @@ RANKING_FIELDS = {
         "task's datasets), by name",
         items=_object("", RANKING_GROUP_FIELDS),
         example="groups: {Task A: {tracks: [csc_soft, mp_soft]}}",
-    ),
+    )
 }
 
 LOCAL_FIELDS = {
@@ -558,76 +560,6 @@ LOCAL_FIELDS = {
     ),
     "seed": _seed("the seed of the hash that picks them"),
 }
-
-
-def top_level_fields() -> Dict[str, Field]:
-    """The top level's keys (a function, as ``track_fields``)."""
-    from ..baselines import BASELINES
-
-    return {
-        "name": Field(STR, "the edition's name (a plain folder name)", required=True),
-        "title": Field(STR, "the competition's title", required=True),
-        "description": Field(STR, "one paragraph shown on the platform"),
-        "phases": _objects("practice, evaluation, post-campaign", PHASE_FIELDS, required=True),
-        "datasets": Field(
-            MAP,
-            "dataset id -> its source (importer and options)",
-            required=True,
-            items=_object("", dataset_fields),
-        ),
-        "tracks": _objects("the scored tracks", track_fields(), required=True),
-        "pages": _objects("the edition's own pages", PAGE_FIELDS),
-        "terms": Field(
-            STR, "the terms page, a Markdown file", required=True, example="terms: pages/terms.md"
-        ),
-        "logo": Field(STR, "a PNG file", required=True, example="logo: logo.png"),
-        "docker_image": Field(
-            STR, "the image submissions run in", default="codalab/codalab-legacy:py312"
-        ),
-        "leaderboard": _object("title, key, submission rule", LEADERBOARD_FIELDS),
-        "ranking": _object("the official ranking's extra tables (codajudge rank)", RANKING_FIELDS),
-        "primary_score": _object(
-            "how the primary score treats a missing primary track and averages",
-            PRIMARY_SCORE_FIELDS,
-        ),
-        "baselines": Field(
-            LIST,
-            "the built-in baselines run at build time",
-            items=_choice("", BASELINES, "baseline"),
-            default=["random", "most_frequent", "cosine_bow"],
-        ),
-        "seed": _count("the seed of baselines and bootstrap", 0, MAX_SEED, DEFAULT_SEED),
-        "metrics_module": Field(
-            STR,
-            "a Python file of the edition folder registering the edition's own metrics "
-            "(README: an edition's own metric)",
-            example="metrics_module: metrics.py",
-        ),
-        "bootstrap_resamples": _count(
-            "resamples behind the 95% intervals (0: none)", 0, MAX_RESAMPLES, 1000
-        ),
-        "public_files": _strings("files of the edition folder copied into the starting kit"),
-        # Read by bundle/leaks.py's check_public_tree, which also refuses a path that names no
-        # public file of the bundle (known only once the bundle is written); a blank reason is
-        # refused by edition.load_edition.
-        "known_leaks": _string_map(
-            "a public file's path in the bundle, as the leak check names it -> why it holds "
-            "hidden gold on purpose; built, and reported by the build summary",
-            'known_leaks: {starting_kit/extra/labels.tsv: "test gold, released after the '
-            'campaign"}',
-        ),
-        "local": _object(
-            "the starting kit's local validation split, held out of train (--phase local)",
-            LOCAL_FIELDS,
-        ),
-        "contact_email": Field(STR, "the organisers' address"),
-        "kit_scores_no_phase": Field(
-            STR,
-            "why the starting kit can score no phase (no local phase, practice gold hidden); "
-            "without it the builder warns",
-        ),
-        "queue": Field(STR, "a Codabench queue's vhost (UUID)", check=_uuid_check),
-    }
 
 
 # --- a dataset: the options every importer takes, and each importer's own ----------------------
@@ -831,6 +763,69 @@ def common_fields(options: Dict[str, Field]) -> Dict[str, Field]:
     }
 
 
+TOP_LEVEL_FIELDS = {
+    "name": Field(STR, "the edition's name (a plain folder name)", required=True),
+    "title": Field(STR, "the competition's title", required=True),
+    "description": Field(STR, "one paragraph shown on the platform"),
+    "phases": _objects("practice, evaluation, post-campaign", PHASE_FIELDS, required=True),
+    "datasets": Field(
+        MAP,
+        "dataset id -> its source (importer and options)",
+        required=True,
+        items=_object("", dataset_fields),
+    ),
+    "tracks": _objects("the scored tracks", track_fields, required=True),
+    "pages": _objects("the edition's own pages", PAGE_FIELDS),
+    "terms": Field(
+        STR, "the terms page, a Markdown file", required=True, example="terms: pages/terms.md"
+    ),
+    "logo": Field(STR, "a PNG file", required=True, example="logo: logo.png"),
+    "docker_image": Field(
+        STR, "the image submissions run in", default="codalab/codalab-legacy:py312"
+    ),
+    "leaderboard": _object("title, key, submission rule", LEADERBOARD_FIELDS),
+    "ranking": _object("the official ranking's extra tables (codajudge rank)", RANKING_FIELDS),
+    "primary_score": _object(
+        "how the primary score treats a missing primary track and averages", PRIMARY_SCORE_FIELDS
+    ),
+    "baselines": Field(
+        LIST,
+        "the built-in baselines run at build time",
+        items=_choice("", BASELINES, "baseline"),
+        default=["random", "most_frequent", "cosine_bow"],
+    ),
+    "seed": _count("the seed of baselines and bootstrap", 0, MAX_SEED, DEFAULT_SEED),
+    "metrics_module": Field(
+        STR,
+        "a Python file of the edition folder registering the edition's own metrics "
+        "(README: an edition's own metric)",
+        example="metrics_module: metrics.py",
+    ),
+    "bootstrap_resamples": _count(
+        "resamples behind the 95% intervals (0: none)", 0, MAX_RESAMPLES, 1000
+    ),
+    "public_files": _strings("files of the edition folder copied into the starting kit"),
+    # Read by bundle/leaks.py's check_public_tree, which also refuses a path that names no
+    # public file of the bundle (known only once the bundle is written); a blank reason is
+    # refused by edition.load_edition.
+    "known_leaks": _string_map(
+        "a public file's path in the bundle, as the leak check names it -> why it holds "
+        "hidden gold on purpose; built, and reported by the build summary",
+        'known_leaks: {starting_kit/extra/labels.tsv: "test gold, released after the campaign"}',
+    ),
+    "local": _object(
+        "the starting kit's local validation split, held out of train (--phase local)", LOCAL_FIELDS
+    ),
+    "contact_email": Field(STR, "the organisers' address"),
+    "kit_scores_no_phase": Field(
+        STR,
+        "why the starting kit can score no phase (no local phase, practice gold hidden); "
+        "without it the builder warns",
+    ),
+    "queue": Field(STR, "a Codabench queue's vhost (UUID)", check=_uuid_check),
+}
+
+
 # --- the same table as JSON Schema -----------------------------------------------------------------
 
 JSON_TYPES = {STR: "string", INT: "integer", NUMBER: "number", BOOL: "boolean"}
@@ -855,7 +850,9 @@ def _json_field(spec: Field) -> dict:
 
 def _json_shape(spec: Field) -> dict:
     if spec.type == OBJECT:
-        return {"$ref": "#/$defs/dataset"} if callable(spec.schema) else json_object(spec.schema)
+        if spec.schema is dataset_fields:
+            return {"$ref": "#/$defs/dataset"}
+        return json_object(resolve(spec.schema, {}))
     if spec.type == MAP and spec.keys:
         properties = dict.fromkeys(spec.keys, _json_field(spec.items))
         return {"type": "object", "properties": properties, "additionalProperties": False}
@@ -901,7 +898,7 @@ def json_schema() -> dict:
         "$id": "https://codajudge/edition.schema.json",
         "title": "codajudge edition.yaml",
         "description": "An edition of a codajudge competition (generated by `codajudge schema`).",
-        **json_object(top_level_fields()),
+        **json_object(TOP_LEVEL_FIELDS),
         "$defs": {"dataset": _json_dataset()},
     }
 
@@ -941,7 +938,7 @@ def markdown_table(title: str, fields: Dict[str, Field]) -> List[str]:
 def reference_tables() -> Dict[str, Dict[str, Field]]:
     """Every table of the schema by its title in docs/edition-config.md."""
     return {
-        "Top level": top_level_fields(),
+        "Top level": TOP_LEVEL_FIELDS,
         "A phase (`phases[...]`)": PHASE_FIELDS,
         "A track (`tracks[...]`)": track_fields(),
         "A page (`pages[...]`)": PAGE_FIELDS,
@@ -965,7 +962,6 @@ def markdown_reference() -> str:
 
 def metrics_table() -> List[str]:
     """Per kind and scale: the metrics scored by default, and those a track may name in ``metrics``."""
-    from .. import kinds
     from ..metrics import get as get_metric
 
     lines = ["#### Metrics per kind (the `metrics` key of a track)", ""]
