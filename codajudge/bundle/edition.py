@@ -115,9 +115,6 @@ class Edition:
             },
         )
 
-    def phase(self, phase_id: str) -> Phase:
-        return next(p for p in self.phases if p.id == phase_id)
-
 
 def _when(value) -> Optional[dt.datetime]:
     """A date the schema has accepted (a quoted ``DATE_FORMAT`` or a YAML timestamp) as a datetime."""
@@ -176,16 +173,16 @@ def _edition_file(value, folder: Path, where: str, key: str, problems: List[Prob
 
 def _check_known_leaks(raw, display: str, problems: List[Problem]) -> None:
     """``known_leaks``: each declared leak says why (the schema has checked the strings)."""
-    for name, why in (raw or {}).items():
-        if not why.strip():
-            problems.append(
-                Problem(
-                    f"{display}: known_leaks {name!r}",
-                    "must say why the file holds hidden gold on purpose",
-                    expected="a sentence, e.g. 'the test gold, released after the campaign'",
-                    found=repr(why),
-                )
-            )
+    problems.extend(
+        Problem(
+            f"{display}: known_leaks {name!r}",
+            "must say why the file holds hidden gold on purpose",
+            expected="a sentence, e.g. 'the test gold, released after the campaign'",
+            found=repr(why),
+        )
+        for name, why in (raw or {}).items()
+        if not why.strip()
+    )
 
 
 def _check_names(raw: dict, display: str, problems: List[Problem]) -> None:
