@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Tuple
 
 import yaml
 
@@ -78,10 +79,13 @@ def bounded_document(loader: yaml.SafeLoader):
         raise ValueError("nested too deeply") from None
 
 
-def load_config_yaml(path: Path, display: str):
-    """The value of a YAML config file, or ConfigError naming the file and what is wrong with it."""
+def load_config_yaml(path: Path) -> Tuple[Path, dict]:
+    """The edition config's file (``edition.yaml`` inside a folder ``path``) and its YAML mapping,
+    or ConfigError naming the file and what is wrong with it."""
+    path = Path(path) / "edition.yaml" if Path(path).is_dir() else Path(path)
+    display = str(path)
     try:
-        size = Path(path).stat().st_size
+        size = path.stat().st_size
         if size > MAX_CONFIG_BYTES:
             raise ConfigError.single(
                 display,
@@ -89,20 +93,23 @@ def load_config_yaml(path: Path, display: str):
                 expected=f"at most {MAX_CONFIG_BYTES // 1024} KiB",
                 found=f"{size} bytes",
             )
-        text = Path(path).read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8")
     except OSError as e:
         raise ConfigError.single(display, f"cannot read the edition config ({e.strerror})")
     except UnicodeDecodeError as e:
         raise ConfigError.single(display, "the edition config is not UTF-8 text", found=str(e))
     loader = ConfigLoader(text)
     try:
-        return bounded_document(loader)
+        raw = bounded_document(loader)
     except ValueError as e:
         raise ConfigError.single(display, f"not a usable YAML config: {e}")
     except yaml.YAMLError as e:
         raise ConfigError([yaml_problem(e, text, display)])
     finally:
         loader.dispose()
+    if not isinstance(raw, dict):
+        raise ConfigError.single(display, "the edition config must be a YAML mapping")
+    return path, raw
 
 
 #: The YAML parser's commonest complaints (by words of its message) in plain words, with a fix.

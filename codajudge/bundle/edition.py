@@ -235,17 +235,6 @@ def in_file(problem: Problem, display: str) -> Problem:
     return dataclasses.replace(problem, file=f"{display}: {problem.file}")
 
 
-def _raw_config(path: Path):
-    """The edition config's path (``edition.yaml`` inside a folder) and its YAML mapping."""
-    path = Path(path)
-    if path.is_dir():
-        path = path / "edition.yaml"
-    raw = load_config_yaml(path, str(path))
-    if not isinstance(raw, dict):
-        raise ConfigError.single(str(path), "the edition config must be a YAML mapping")
-    return path, raw
-
-
 #: What a schema problem other than an unknown key leaves unchecked (the rules after it read a
 #: config of the schema's shape).
 AFTER_SCHEMA = (
@@ -270,7 +259,7 @@ def load_edition(path: Path, collected: Optional[List[Problem]] = None) -> Editi
     """Read and validate ``edition.yaml`` (or a folder holding one), every problem reported at once.
     With ``collected``, the problems that leave the data readable (``data_checkable``) are added to
     it and the edition returned, so that its data is checked in the same run."""
-    path, raw = _raw_config(path)
+    path, raw = load_config_yaml(path)
     display, folder = str(path), path.parent
     own_metrics = _own_metrics(raw.get("metrics_module"), folder, display)
     problems: List[Problem] = validate_config(raw, display)

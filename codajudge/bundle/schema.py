@@ -360,7 +360,7 @@ def resolve(schema, value):
 
 
 def validate_config(raw: dict, display: str) -> List[Problem]:
-    """Every problem of a loaded edition config (a mapping: ``edition._raw_config``) against the
+    """Every problem of a loaded edition config (a mapping: ``config_yaml.load_config_yaml``) against the
     schema (empty when it conforms)."""
     walk = Walk(display)
     check_object(walk, "", raw, TOP_LEVEL_FIELDS)
