@@ -120,11 +120,13 @@ def _join(where: str, part: str) -> str:
 
 
 def did_you_mean(key, known: Sequence) -> Optional[str]:
-    """The known key closest to ``key`` (a misspelling, or the same in another case), or None."""
+    """The hint naming the known key closest to ``key`` (a misspelling, or the same in another
+    case), or None."""
     names = [str(k) for k in known]
     close = difflib.get_close_matches(str(key), names, n=1, cutoff=0.6)
     lowered = {name.lower(): name for name in names}
-    return close[0] if close else lowered.get(str(key).lower())
+    guess = close[0] if close else lowered.get(str(key).lower())
+    return f"did you mean '{guess}'?" if guess else None
 
 
 #: Item fields an organiser may write as a dataset option meaning "only the items with this value".
@@ -132,11 +134,9 @@ ITEM_FIELDS = ("genre", "lang", "label", "id", "score")
 
 
 def _unknown_key(walk: Walk, where: str, key, known: Sequence[str], what: str = "key") -> None:
-    guess = did_you_mean(key, known)
+    hint = did_you_mean(key, known) or "remove it or correct its name"
     if key in ITEM_FIELDS and "where" in known:
         hint = f"to keep only some items, write where: {{{key}: VALUE}}"
-    else:
-        hint = f"did you mean '{guess}'?" if guess is not None else "remove it or correct its name"
     walk.add(
         where,
         f"unknown {what} {key!r}",
@@ -156,13 +156,12 @@ def _check_str(walk: Walk, where: str, label: str, value, spec: Field) -> None:
     elif spec.required and not value.strip():
         walk.add(where, f"{label} must not be empty", expected="a non-empty string", found="''")
     elif spec.choices and value not in spec.choices:
-        guess = did_you_mean(value, spec.choices)
         walk.add(
             where,
             f"unknown {spec.what}" if spec.what else f"{label} has an unknown value",
             expected=" | ".join(spec.choices),
             found=_shown(value),
-            hint=f"did you mean '{guess}'?" if guess else None,
+            hint=did_you_mean(value, spec.choices),
         )
 
 
@@ -462,7 +461,7 @@ TRACK_FIELDS = {
         "alias text -> one of 'labels': other texts naming a label (docs/labels.md)",
         "label_aliases: {e: entailment, n: neutral, c: contradiction}",
     ),
-    "metrics": Field(
+    "metrics": Field(  # its entries: track_fields, when the edition's own metrics are known
         LIST,
         "the metrics scored, main metric first (default: the kind's; see docs/edition-config.md)",
     ),
