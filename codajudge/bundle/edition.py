@@ -215,16 +215,16 @@ def _tracks_and_datasets(raw: dict, display: str, problems: List[Problem]):
         tracks = []
     problems.extend(column_title_problems(tracks, f"{display}: tracks"))
     datasets = raw["datasets"]
-    for t in tracks:
-        if t.dataset not in datasets:
-            problems.append(
-                Problem(
-                    f"{display}: tracks '{t.id}'",
-                    "its dataset is not declared under 'datasets'",
-                    expected=", ".join(sorted(map(str, datasets))) or "a datasets entry",
-                    found=repr(t.dataset),
-                )
-            )
+    problems.extend(
+        Problem(
+            f"{display}: tracks '{t.id}'",
+            "its dataset is not declared under 'datasets'",
+            expected=", ".join(sorted(map(str, datasets))) or "a datasets entry",
+            found=repr(t.dataset),
+        )
+        for t in tracks
+        if t.dataset not in datasets
+    )
     return tracks, datasets
 
 
