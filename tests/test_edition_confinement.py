@@ -235,10 +235,10 @@ def test_a_yaml_alias_bomb_is_refused_fast_within_bounded_memory(sandbox):
         timeout=120,
     )
     assert done.returncode == 1, done.stderr
-    assert "YAML aliases expand to too many values (an alias bomb?)" in done.stderr
     assert (
-        f"at most {MAX_EXPANDED_NODES:,} values" in done.stderr and "Traceback" not in done.stderr
+        f"aliases expand to more than {MAX_EXPANDED_NODES:,} values (an alias bomb?)" in done.stderr
     )
+    assert "Traceback" not in done.stderr
     assert not (sandbox / "out").exists()
 
 

@@ -59,16 +59,16 @@ def dataset(importer: str) -> dict:
 def places():
     """(label, the config holding it, the object at that place, its fields) for every table."""
     base = default_config()
-    yield "top level", base, base, S.top_level_fields()
+    yield "top level", base, base, S.TOP_LEVEL_FIELDS
     for name, key, fields in (
-        ("phase", "phases", S.phase_fields()),
+        ("phase", "phases", S.PHASE_FIELDS),
         ("track", "tracks", S.track_fields()),
-        ("page", "pages", S.page_fields()),
+        ("page", "pages", S.PAGE_FIELDS),
     ):
         config = default_config()
         yield name, config, config[key][0], fields
     config = default_config()
-    yield "leaderboard", config, config["leaderboard"], S.leaderboard_fields()
+    yield "leaderboard", config, config["leaderboard"], S.LEADERBOARD_FIELDS
     for importer in IMPORTER_OPTIONS:
         config = default_config()
         config["datasets"]["sts_en"] = entry = dataset(importer)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Tuple
 
 import yaml
 
@@ -38,17 +39,15 @@ MAX_EXPANDED_NODES = 100_000  # the shipped editions expand to under 2,000
 
 
 def _children(node) -> list:
-    if isinstance(node, yaml.SequenceNode):
-        return node.value
     if isinstance(node, yaml.MappingNode):
         return [part for pair in node.value for part in pair]
-    return []
+    return node.value if isinstance(node, yaml.SequenceNode) else []
 
 
 def expanded_size(root, limit: int) -> int:
     """Nodes of the value ``root`` stands for, aliases expanded (stops counting past ``limit``), each
     node counted once and its size remembered. Raises ValueError if an alias refers to a node that
-    contains it (a value of infinite size), RecursionError for a document nested too deeply."""
+    contains it (a value of infinite size)."""
     sizes: dict = {}
     open_nodes: set = set()
 
@@ -65,27 +64,28 @@ def expanded_size(root, limit: int) -> int:
     return size(root)
 
 
-class AliasBomb(yaml.YAMLError):
-    """A YAML document whose aliases expand to more than ``MAX_EXPANDED_NODES`` values."""
-
-
 def bounded_document(loader: yaml.SafeLoader):
     """The loader's single document, built only when it stands for at most ``MAX_EXPANDED_NODES``
-    values with aliases expanded; AliasBomb otherwise, ValueError for an alias inside its own node."""
-    node = loader.get_single_node()
-    if node is None:
-        return None
-    if expanded_size(node, MAX_EXPANDED_NODES) > MAX_EXPANDED_NODES:
-        raise AliasBomb(
-            f"its aliases expand to more than {MAX_EXPANDED_NODES:,} values (an alias bomb?)"
-        )
-    return loader.construct_document(node)
-
-
-def load_config_yaml(path: Path, display: str):
-    """The value of a YAML config file, or ConfigError naming the file and what is wrong with it."""
+    values with aliases expanded; ValueError otherwise, and for an alias inside its own node or a
+    document nested too deeply."""
     try:
-        size = Path(path).stat().st_size
+        node = loader.get_single_node()
+        if node is not None and expanded_size(node, MAX_EXPANDED_NODES) > MAX_EXPANDED_NODES:
+            raise ValueError(
+                f"its aliases expand to more than {MAX_EXPANDED_NODES:,} values (an alias bomb?)"
+            )
+        return None if node is None else loader.construct_document(node)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+
+
+def load_config_yaml(path: Path) -> Tuple[Path, dict]:
+    """The edition config's file (``edition.yaml`` inside a folder ``path``) and its YAML mapping,
+    or ConfigError naming the file and what is wrong with it."""
+    path = Path(path) / "edition.yaml" if Path(path).is_dir() else Path(path)
+    display = str(path)
+    try:
+        size = path.stat().st_size
         if size > MAX_CONFIG_BYTES:
             raise ConfigError.single(
                 display,
@@ -93,31 +93,23 @@ def load_config_yaml(path: Path, display: str):
                 expected=f"at most {MAX_CONFIG_BYTES // 1024} KiB",
                 found=f"{size} bytes",
             )
-        text = Path(path).read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8")
     except OSError as e:
         raise ConfigError.single(display, f"cannot read the edition config ({e.strerror})")
     except UnicodeDecodeError as e:
         raise ConfigError.single(display, "the edition config is not UTF-8 text", found=str(e))
     loader = ConfigLoader(text)
     try:
-        return bounded_document(loader)
-    except AliasBomb:
-        raise ConfigError.single(
-            display,
-            "the edition config's YAML aliases expand to too many values (an alias bomb?)",
-            expected=f"at most {MAX_EXPANDED_NODES:,} values "
-            "once every *alias is replaced by its &anchor",
-            found=f"more, from {len(text):,} characters",
-            hint="write the repeated parts out, or use fewer nested aliases",
-        )
+        raw = bounded_document(loader)
     except ValueError as e:
-        raise ConfigError.single(display, f"not a usable YAML config ({e})")
-    except RecursionError:
-        raise ConfigError.single(display, "the edition config is nested too deeply")
+        raise ConfigError.single(display, f"not a usable YAML config: {e}")
     except yaml.YAMLError as e:
         raise ConfigError([yaml_problem(e, text, display)])
     finally:
         loader.dispose()
+    if not isinstance(raw, dict):
+        raise ConfigError.single(display, "the edition config must be a YAML mapping")
+    return path, raw
 
 
 #: The YAML parser's commonest complaints (by words of its message) in plain words, with a fix.

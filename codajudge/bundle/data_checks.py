@@ -98,14 +98,12 @@ def split_problems(
 
 def _split_problems(source: dict, where: str) -> List[Problem]:
     """``split``'s shares add up to 1, and ``split`` and ``splits`` are not both given."""
-    if "split" not in source:
-        return []
     problems = []
-    problem = shares_problem(source["split"])
+    problem = shares_problem(source["split"]) if "split" in source else None
     if problem:
         example = "e.g. split: {train: 0.8, dev: 0.1, test: 0.1}"
         problems.append(Problem(where, problem, expected=example))
-    if "splits" in source:
+    if "split" in source and "splits" in source:
         problems.append(
             Problem(
                 where,

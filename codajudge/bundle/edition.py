@@ -20,13 +20,7 @@ from typing import Dict, List, Optional
 
 from ..confine import path_problem, slug_problem
 from ..errors import BuildProblems, ConfigError, Problem
-from ..spec import (
-    BASELINE,
-    PrimaryRule,
-    TaskSpec,
-    check_primary_direction,
-    primary_rule_from_dict,
-)
+from ..spec import BASELINE, PrimaryRule, TaskSpec, check_primary_direction, primary_rule_from_dict
 from ..metrics.edition_module import load_source
 from ..tracks import Track, tracks_from_list
 from .columns import column_title_problems
@@ -38,9 +32,9 @@ from .sample import LocalSplit, declared_local
 from .schedule import ScheduledPhase, schedule_problems
 from .schema import (
     DATE_FORMAT,
-    leaderboard_fields,
-    phase_fields,
-    top_level_fields,
+    LEADERBOARD_FIELDS,
+    PHASE_FIELDS,
+    TOP_LEVEL_FIELDS,
     validate_config,
     with_defaults,
 )
@@ -121,9 +115,6 @@ class Edition:
             },
         )
 
-    def phase(self, phase_id: str) -> Phase:
-        return next(p for p in self.phases if p.id == phase_id)
-
 
 def _when(value) -> Optional[dt.datetime]:
     """A date the schema has accepted (a quoted ``DATE_FORMAT`` or a YAML timestamp) as a datetime."""
@@ -137,7 +128,7 @@ def _when(value) -> Optional[dt.datetime]:
 def _phase(raw: dict) -> Phase:
     """The phase ``raw`` describes (a ``phases`` entry that passed the schema: a key given is not
     None); a Phase's fields are the phase's keys."""
-    given = with_defaults(raw, phase_fields())
+    given = with_defaults(raw, PHASE_FIELDS)
     pid = given["id"]
     by_id = {
         "name": pid.capitalize(),  # Practice, Evaluation, Post-campaign
@@ -182,16 +173,16 @@ def _edition_file(value, folder: Path, where: str, key: str, problems: List[Prob
 
 def _check_known_leaks(raw, display: str, problems: List[Problem]) -> None:
     """``known_leaks``: each declared leak says why (the schema has checked the strings)."""
-    for name, why in (raw or {}).items():
-        if not why.strip():
-            problems.append(
-                Problem(
-                    f"{display}: known_leaks {name!r}",
-                    "must say why the file holds hidden gold on purpose",
-                    expected="a sentence, e.g. 'the test gold, released after the campaign'",
-                    found=repr(why),
-                )
-            )
+    problems.extend(
+        Problem(
+            f"{display}: known_leaks {name!r}",
+            "must say why the file holds hidden gold on purpose",
+            expected="a sentence, e.g. 'the test gold, released after the campaign'",
+            found=repr(why),
+        )
+        for name, why in (raw or {}).items()
+        if not why.strip()
+    )
 
 
 def _check_names(raw: dict, display: str, problems: List[Problem]) -> None:
@@ -224,16 +215,16 @@ def _tracks_and_datasets(raw: dict, display: str, problems: List[Problem]):
         tracks = []
     problems.extend(column_title_problems(tracks, f"{display}: tracks"))
     datasets = raw["datasets"]
-    for t in tracks:
-        if t.dataset not in datasets:
-            problems.append(
-                Problem(
-                    f"{display}: tracks '{t.id}'",
-                    "its dataset is not declared under 'datasets'",
-                    expected=", ".join(sorted(map(str, datasets))) or "a datasets entry",
-                    found=repr(t.dataset),
-                )
-            )
+    problems.extend(
+        Problem(
+            f"{display}: tracks '{t.id}'",
+            "its dataset is not declared under 'datasets'",
+            expected=", ".join(sorted(map(str, datasets))) or "a datasets entry",
+            found=repr(t.dataset),
+        )
+        for t in tracks
+        if t.dataset not in datasets
+    )
     return tracks, datasets
 
 
@@ -242,17 +233,6 @@ def in_file(problem: Problem, display: str) -> Problem:
     if problem.file.startswith(display) or "/" in problem.file:
         return problem
     return dataclasses.replace(problem, file=f"{display}: {problem.file}")
-
-
-def _raw_config(path: Path):
-    """The edition config's path (``edition.yaml`` inside a folder) and its YAML mapping."""
-    path = Path(path)
-    if path.is_dir():
-        path = path / "edition.yaml"
-    raw = load_config_yaml(path, str(path))
-    if not isinstance(raw, dict):
-        raise ConfigError.single(str(path), "the edition config must be a YAML mapping")
-    return path, raw
 
 
 #: What a schema problem other than an unknown key leaves unchecked (the rules after it read a
@@ -279,7 +259,7 @@ def load_edition(path: Path, collected: Optional[List[Problem]] = None) -> Editi
     """Read and validate ``edition.yaml`` (or a folder holding one), every problem reported at once.
     With ``collected``, the problems that leave the data readable (``data_checkable``) are added to
     it and the edition returned, so that its data is checked in the same run."""
-    path, raw = _raw_config(path)
+    path, raw = load_config_yaml(path)
     display, folder = str(path), path.parent
     own_metrics = _own_metrics(raw.get("metrics_module"), folder, display)
     problems: List[Problem] = validate_config(raw, display)
@@ -317,7 +297,7 @@ def _cross_checked(
 ) -> Edition:
     """The edition ``raw`` describes (with its ``metrics_module`` entry ``own_metrics``, already
     registered), the cross-field rules' problems added to ``problems``."""
-    top = with_defaults(raw, top_level_fields())
+    top = with_defaults(raw, TOP_LEVEL_FIELDS)
     found: List[Problem] = []
     _check_names(raw, display, found)
     phases = _phases(raw["phases"], found)
@@ -344,7 +324,7 @@ def _cross_checked(
             "datasets": datasets,
             "tracks": tracks,
             "pages": pages,
-            "leaderboard": with_defaults(top["leaderboard"], leaderboard_fields()),
+            "leaderboard": with_defaults(top["leaderboard"], LEADERBOARD_FIELDS),
             "baselines": list(top["baselines"]),
             "public_files": list(top["public_files"] or []),
             "known_leaks": dict(top["known_leaks"] or {}),

@@ -66,12 +66,8 @@ def shared_items(source: dict, first: str, second: str) -> str:
 
 def _dataset_sharing(datasets: Dict[str, dict], first: str, second: str) -> List[Tuple[str, str]]:
     """(dataset, why) of the datasets whose splits ``first`` and ``second`` share items."""
-    found = []
-    for name, source in sorted(datasets.items()):
-        why = shared_items(source, first, second)
-        if why:
-            found.append((name, why))
-    return found
+    reasons = [(name, shared_items(source, first, second)) for name, source in datasets.items()]
+    return [(name, why) for name, why in sorted(reasons) if why]
 
 
 def config_problems(phases: Sequence, datasets: Dict[str, dict]) -> List[Problem]:

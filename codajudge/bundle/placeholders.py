@@ -62,15 +62,13 @@ def page_problems(edition_name: str, folder: Path, files: List[str]) -> List[Pro
 def text_problems(raw: dict) -> List[Problem]:
     """One problem per config key (``title``, ``description``) still holding the text
     ``codajudge new`` wrote there: it would ship in ``competition.yaml``."""
-    problems = []
-    for key, placeholder in PLACEHOLDER_TEXTS.items():
-        if _normalised(str(raw.get(key, ""))) == placeholder.format(name=raw.get("name")):
-            problems.append(
-                Problem(
-                    key,
-                    f"'{key}' is still the placeholder 'codajudge new' wrote",
-                    found=repr(raw[key]),
-                    hint=f"write the edition's own {key}",
-                )
-            )
-    return problems
+    return [
+        Problem(
+            key,
+            f"'{key}' is still the placeholder 'codajudge new' wrote",
+            found=repr(raw[key]),
+            hint=f"write the edition's own {key}",
+        )
+        for key, placeholder in PLACEHOLDER_TEXTS.items()
+        if _normalised(str(raw.get(key, ""))) == placeholder.format(name=raw.get("name"))
+    ]

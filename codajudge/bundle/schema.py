@@ -9,7 +9,8 @@ naming the file, the key path, what was expected, what was found and a fix. Noth
 a quoted boolean is refused, and so is a boolean or a number where a string is expected (YAML 1.1
 reads unquoted ``yes``/``no``/``on``/``off`` as booleans and ``1`` as a number). An unknown key is
 refused everywhere, with the closest known key as a suggestion. ``json_schema`` turns the same table
-into a JSON Schema (``docs/edition.schema.json``, ``codajudge schema``) for editors.
+into a JSON Schema (``docs/edition.schema.json``, ``codajudge schema``) for editors, and
+``markdown_reference`` into the reference tables of ``docs/edition-config.md``.
 
 Cross-field rules (phase dates in order, files that exist, a track's dataset declared, a metric that
 applies to the track's kind) are checked afterwards by ``edition.load_edition`` and ``tracks``, on a
@@ -27,7 +28,10 @@ from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from ..errors import Problem, boolean_problem, counted, plural
+from .. import kinds
+from ..baselines import BASELINES
 from ..importers import IMPORTERS, SPLITS
+from ..metrics import REGISTRY as METRICS
 from ..spec import MEAN_RULES, PHASES, PLAIN, WORST, primary_rule_problem
 from ..stats.bootstrap import DEFAULT_SEED
 from ..stats.ranking import GROUP_MEAN_RANK, GROUP_ORDERS
@@ -63,10 +67,11 @@ class Field:
     """One key of a mapping: ``type`` (one of the constants above), ``required``, ``default`` (the
     docs and the JSON Schema show it; readers take it through ``with_defaults``), ``choices``
     (allowed strings), ``minimum`` and ``maximum`` (numbers), ``length`` (a list's exact length; a
-    required list, like a required string, must not be empty), ``items`` (the field of a list's entries or a map's values), ``keys`` (allowed keys of
-    a map), ``schema`` (the fields of an object, or a function choosing them from the object's value:
-    ``dataset_fields``), ``check`` (a function returning a problem message or None), ``what`` (how
-    messages name a bad choice), ``example`` (the hint of a missing or misshapen value) and ``doc``."""
+    required list, like a required string, must not be empty), ``items`` (the field of a list's
+    entries or a map's values), ``keys`` (allowed keys of a map), ``schema`` (the fields of an
+    object, or a function choosing them from the object's value: ``dataset_fields``), ``check`` (a
+    function returning a problem message or None), ``what`` (how messages name a bad choice),
+    ``example`` (the hint of a missing or misshapen value) and ``doc``."""
 
     type: str
     doc: str = ""
@@ -106,41 +111,39 @@ def _shown(value) -> str:
     return repr(value)[:80]
 
 
-def did_you_mean(key, known: Sequence) -> Optional[str]:
-    """The known key closest to ``key`` (a misspelling, or the same in another case), or None."""
-    names = [str(k) for k in known]
-    close = difflib.get_close_matches(str(key), names, n=1, cutoff=0.6)
-    lowered = {name.lower(): name for name in names}
-    return close[0] if close else lowered.get(str(key).lower())
-
-
-#: Item fields an organiser may write as a dataset option meaning "only the items with this value".
-ITEM_FIELDS = ("genre", "lang", "label", "id", "score")
-
-
-def _unknown_hint(key, known: Sequence[str]) -> str:
-    if key in ITEM_FIELDS and "where" in known:
-        return f"to keep only some items, write where: {{{key}: VALUE}}"
-    guess = did_you_mean(key, known)
-    return f"did you mean '{guess}'?" if guess is not None else "remove it or correct its name"
-
-
-def _unknown(walk: Walk, where: str, key, known: Sequence[str], what: str = "key") -> None:
-    walk.add(
-        where,
-        f"unknown {what} {key!r}",
-        expected="one of " + ", ".join(sorted(map(str, known))),
-        found=repr(key),
-        hint=_unknown_hint(key, known),
-    )
-
-
 def _example(spec: Field) -> Optional[str]:
     return f"e.g. {spec.example}" if spec.example else None
 
 
 def _join(where: str, part: str) -> str:
     return f"{where} {part}" if where else part
+
+
+def did_you_mean(key, known: Sequence) -> Optional[str]:
+    """The hint naming the known key closest to ``key`` (a misspelling, or the same in another
+    case), or None."""
+    names = [str(k) for k in known]
+    close = difflib.get_close_matches(str(key), names, n=1, cutoff=0.6)
+    lowered = {name.lower(): name for name in names}
+    guess = close[0] if close else lowered.get(str(key).lower())
+    return f"did you mean '{guess}'?" if guess else None
+
+
+#: Item fields an organiser may write as a dataset option meaning "only the items with this value".
+ITEM_FIELDS = ("genre", "lang", "label", "id", "score")
+
+
+def _unknown_key(walk: Walk, where: str, key, known: Sequence[str], what: str = "key") -> None:
+    hint = did_you_mean(key, known) or "remove it or correct its name"
+    if key in ITEM_FIELDS and "where" in known:
+        hint = f"to keep only some items, write where: {{{key}: VALUE}}"
+    walk.add(
+        where,
+        f"unknown {what} {key!r}",
+        expected="one of " + ", ".join(sorted(map(str, known))),
+        found=repr(key),
+        hint=hint,
+    )
 
 
 # --- one value against one field -------------------------------------------------------------------
@@ -153,13 +156,12 @@ def _check_str(walk: Walk, where: str, label: str, value, spec: Field) -> None:
     elif spec.required and not value.strip():
         walk.add(where, f"{label} must not be empty", expected="a non-empty string", found="''")
     elif spec.choices and value not in spec.choices:
-        guess = did_you_mean(value, spec.choices)
         walk.add(
             where,
             f"unknown {spec.what}" if spec.what else f"{label} has an unknown value",
             expected=" | ".join(spec.choices),
             found=_shown(value),
-            hint=f"did you mean '{guess}'?" if guess else None,
+            hint=did_you_mean(value, spec.choices),
         )
 
 
@@ -206,37 +208,56 @@ def _check_bool(walk: Walk, where: str, label: str, value, spec: Field) -> None:
         walk.problems.append(boolean_problem(walk.place(where), label, value))
 
 
-def _is_date(value) -> bool:
+def _check_date(walk: Walk, where: str, label: str, value, spec: Field) -> None:
     """A quoted ``DATE_FORMAT`` or an unquoted YAML timestamp (a date, nothing to coerce)."""
     try:
         dt.datetime.strptime(value, DATE_FORMAT)
-        return True
+        return
     except (TypeError, ValueError):
-        return isinstance(value, dt.date)
+        if isinstance(value, dt.date):
+            return
+    walk.add(
+        where,
+        f"{label} is not a UTC date and time",
+        expected="'YYYY-MM-DD HH:MM:SS' (quoted)",
+        found=_shown(value),
+        hint='e.g. start: "2027-03-01 00:00:00"',
+    )
 
 
-def _check_date(walk: Walk, where: str, label: str, value, spec: Field) -> None:
-    if not _is_date(value):
-        walk.add(
-            where,
-            f"{label} is not a UTC date and time",
-            expected="'YYYY-MM-DD HH:MM:SS' (quoted)",
-            found=_shown(value),
-            hint='e.g. start: "2027-03-01 00:00:00"',
-        )
+def _check_str_or_list(walk: Walk, where: str, label: str, value, spec: Field) -> None:
+    if isinstance(value, list) and value:
+        for i, entry in enumerate(value):
+            _check_str(walk, where, f"{label}[{i}]", entry, spec)
+    elif isinstance(value, list):
+        walk.add(where, f"{label} must not be an empty list", found="[]")
+    else:
+        _check_str(walk, where, label, value, spec)
 
 
-def _entry_where(where: str, name: str, index: int, entry) -> str:
-    """Where a list entry's own problems are: ``tracks[2] 'en_en'`` (its id, when it has one)."""
-    place = _join(where, f"{name}[{index}]")
-    if isinstance(entry, dict) and isinstance(entry.get("id"), str):
-        place += f" '{entry['id']}'"
-    return place
+#: The container types: the Python type of their values and how messages name it.
+CONTAINERS = {LIST: (list, "a list"), MAP: (dict, "a mapping"), OBJECT: (dict, "a mapping")}
+
+
+def _is_container(walk: Walk, where: str, label: str, value, spec: Field) -> bool:
+    """Whether ``value`` is the list or mapping ``spec`` wants (a problem said when not)."""
+    python_type, said = CONTAINERS[spec.type]
+    if not isinstance(value, python_type):
+        walk.add(where, f"{label} must be {said}", found=_found(value), hint=_example(spec))
+    return isinstance(value, python_type)
+
+
+def _check_entry(walk: Walk, where: str, place: str, label: str, entry, spec: Field) -> None:
+    """A list's or a map's entry: a mapping of fields is checked as an object at ``place`` inside
+    ``where``, anything else as a value named ``label``."""
+    if spec.type == OBJECT and isinstance(entry, dict):
+        check_object(walk, _join(where, place), entry, resolve(spec.schema, entry))
+    else:
+        check_value(walk, where, label, entry, spec)
 
 
 def _check_list(walk: Walk, where: str, label: str, value, spec: Field) -> None:
-    if not isinstance(value, list):
-        walk.add(where, f"{label} must be a list", found=_found(value), hint=_example(spec))
+    if not _is_container(walk, where, label, value, spec):
         return
     if spec.required and not value:
         walk.add(where, f"{label} must list at least 1", found=_shown(value))
@@ -246,11 +267,10 @@ def _check_list(walk: Walk, where: str, label: str, value, spec: Field) -> None:
     if _unquoted_strings(walk, where, name, value, spec):
         return
     for i, entry in enumerate(value):
-        if spec.items.type == OBJECT:
-            inner = _entry_where(where, name, i, entry)
-            check_object(walk, inner, entry, resolve(spec.items.schema, entry))
-        else:
-            check_value(walk, where, f"'{name}[{i}]'", entry, spec.items)
+        place = f"{name}[{i}]"
+        if isinstance(entry, dict) and isinstance(entry.get("id"), str):
+            place += f" '{entry['id']}'"  # tracks[2] 'en_en'
+        _check_entry(walk, where, place, f"'{name}[{i}]'", entry, spec.items)
 
 
 def _unquoted_strings(walk: Walk, where: str, name: str, value: list, spec: Field) -> bool:
@@ -272,42 +292,19 @@ def _unquoted_strings(walk: Walk, where: str, name: str, value: list, spec: Fiel
 
 
 def _check_map(walk: Walk, where: str, label: str, value, spec: Field) -> None:
-    if not isinstance(value, dict):
-        walk.add(where, f"{label} must be a mapping", found=_found(value), hint=_example(spec))
+    if not _is_container(walk, where, label, value, spec):
         return
-    for key in value:
+    for key, entry in value.items():
         if spec.keys and key not in spec.keys:
-            _unknown(walk, where, key, spec.keys, what=f"key of {label}")
-        elif spec.items.type == OBJECT and isinstance(value[key], dict):
-            inner = _join(where, f"{label.strip(chr(39))} '{key}'")
-            check_object(walk, inner, value[key], resolve(spec.items.schema, value[key]))
-        else:  # an object that is no mapping is said so by check_value
-            check_value(walk, where, f"{label} entry '{key}'", value[key], spec.items)
-
-
-def _check_str_or_list(walk: Walk, where: str, label: str, value, spec: Field) -> None:
-    if isinstance(value, list) and value:
-        for i, entry in enumerate(value):
-            _check_str(walk, where, f"{label}[{i}]", entry, spec)
-    elif isinstance(value, list):
-        walk.add(where, f"{label} must not be an empty list", found="[]")
-    else:
-        _check_str(walk, where, label, value, spec)
+            _unknown_key(walk, where, key, spec.keys, what=f"key of {label}")
+        else:
+            place = f"{label.strip(chr(39))} '{key}'"
+            _check_entry(walk, where, place, f"{label} entry '{key}'", entry, spec.items)
 
 
 def _check_object(walk: Walk, where: str, label: str, value, spec: Field) -> None:
-    if isinstance(value, dict):
+    if _is_container(walk, where, label, value, spec):
         check_object(walk, _join(where, label.strip("'")), value, resolve(spec.schema, value))
-    else:
-        walk.add(where, f"{label} must be a mapping", found=_found(value), hint=_example(spec))
-
-
-def _check_with_function(walk: Walk, where: str, label: str, value, spec: Field) -> None:
-    """A field with its own ``check``, whose message says what is wanted (``message|expected``)."""
-    message = spec.check(value)
-    if message:
-        text, _, expected = message.partition("|")
-        walk.add(where, text, expected=expected or None, found=_shown(value))
 
 
 #: Field type -> its check (ANY: any value; the module reading it judges it).
@@ -325,21 +322,21 @@ CHECKS = {
 
 
 def check_value(walk: Walk, where: str, label: str, value, spec: Field) -> None:
-    """Record every problem of ``value`` (named ``label`` inside ``where``) against ``spec``."""
-    if spec.check is not None:
-        _check_with_function(walk, where, label, value, spec)
-    elif spec.type in CHECKS:
+    """Record every problem of ``value`` (named ``label`` inside ``where``) against ``spec``; a
+    field with its own ``check`` says what is wanted in its message (``message|expected``)."""
+    message = spec.check(value) if spec.check is not None else None
+    if message:
+        text, _, expected = message.partition("|")
+        walk.add(where, text, expected=expected or None, found=_shown(value))
+    elif spec.check is None and spec.type in CHECKS:
         CHECKS[spec.type](walk, where, label, value, spec)
 
 
-def check_object(walk: Walk, where: str, value, fields: Dict[str, Field]) -> None:
+def check_object(walk: Walk, where: str, value: dict, fields: Dict[str, Field]) -> None:
     """A mapping against its table of fields: unknown keys, required keys, then each value."""
-    if not isinstance(value, dict):
-        walk.add(where, "must be a mapping", found=_found(value))
-        return
     for key in value:
         if key not in fields:
-            _unknown(walk, where, key, list(fields))
+            _unknown_key(walk, where, key, list(fields))
     for key, spec in fields.items():
         if key in value:
             check_value(walk, where, f"'{key}'", value[key], spec)
@@ -362,10 +359,10 @@ def resolve(schema, value):
 
 
 def validate_config(raw: dict, display: str) -> List[Problem]:
-    """Every problem of a loaded edition config (a mapping: ``edition._raw_config``) against the
+    """Every problem of a loaded edition config (a mapping: ``config_yaml.load_config_yaml``) against the
     schema (empty when it conforms)."""
     walk = Walk(display)
-    check_object(walk, "", raw, top_level_fields())
+    check_object(walk, "", raw, TOP_LEVEL_FIELDS)
     return walk.problems
 
 
@@ -397,6 +394,10 @@ def _objects(doc: str, fields: Dict[str, Field], required: bool = False) -> Fiel
     return Field(LIST, doc, required=required, items=Field(OBJECT, schema=fields))
 
 
+def _object(doc: str, fields: Dict[str, Field], example: str = "") -> Field:
+    return Field(OBJECT, doc, schema=fields, example=example)
+
+
 def _per_split(doc: str, items: Field, example: str) -> Field:
     """A mapping from some of the splits to ``items``."""
     return Field(MAP, doc, keys=SPLITS, items=items, example=example)
@@ -422,230 +423,142 @@ def _uuid_check(value) -> Optional[str]:
         )
 
 
-def phase_fields() -> Dict[str, Field]:
-    return {
-        "id": Field(STR, "the phase", required=True, choices=tuple(PHASES), what="phase id"),
-        "name": Field(STR, "its title on the platform (default: from the id)"),
-        "start": Field(
-            DATE,
-            "start, UTC, 'YYYY-MM-DD HH:MM:SS'",
-            required=True,
-            example='"2027-03-01 00:00:00"',
-        ),
-        "end": Field(DATE, "end, UTC (required unless it is the last phase)"),
-        "split": _choice(
-            "the split scored (default: dev for practice, else test)", ("dev", "test"), "split"
-        ),
-        "description": Field(STR, "one line shown on the platform"),
-        "max_submissions_per_day": _count("submissions a participant may make a day", default=5),
-        "max_submissions": _count("submissions a participant may make in the phase", default=100),
-        "execution_time_limit": _count("seconds per submission", 1, MAX_TIME_LIMIT, default=600),
-        "public_gold": Field(
-            BOOL,
-            "the phase's gold ships in the starting kit (default: true for practice only); "
-            "refused on a split another phase hides",
-        ),
-    }
+PHASE_FIELDS = {
+    "id": _choice("the phase", PHASES, "phase id", required=True),
+    "name": Field(STR, "its title on the platform (default: from the id)"),
+    "start": Field(
+        DATE, "start, UTC, 'YYYY-MM-DD HH:MM:SS'", required=True, example='"2027-03-01 00:00:00"'
+    ),
+    "end": Field(DATE, "end, UTC (required unless it is the last phase)"),
+    "split": _choice(
+        "the split scored (default: dev for practice, else test)", ("dev", "test"), "split"
+    ),
+    "description": Field(STR, "one line shown on the platform"),
+    "max_submissions_per_day": _count("submissions a participant may make a day", default=5),
+    "max_submissions": _count("submissions a participant may make in the phase", default=100),
+    "execution_time_limit": _count("seconds per submission", 1, MAX_TIME_LIMIT, default=600),
+    "public_gold": Field(
+        BOOL,
+        "the phase's gold ships in the starting kit (default: true for practice only); "
+        "refused on a split another phase hides",
+    ),
+}
 
 
-def track_fields() -> Dict[str, Field]:
-    from .. import kinds
-    from ..metrics import REGISTRY as METRICS
+ALIGNMENTS = dict.fromkeys(a for kind in kinds.REGISTRY.values() for a in kind.alignments)
 
-    alignments = dict.fromkeys(a for kind in kinds.REGISTRY.values() for a in kind.alignments)
-    return {
-        "id": Field(
-            STR,
-            "lowercase letters, digits and _; names the submission file <id>.tsv",
-            required=True,
-        ),
-        "title": Field(STR, "its title on pages and leaderboard columns (default: the id)"),
-        "kind": _choice("what is predicted", kinds.NAMES, "track kind", required=True),
-        "dataset": Field(STR, "a key of 'datasets' (default: the track id)"),
-        "scale": _choice("required for soft_label and perspectivist", kinds.SCALES, "scale"),
-        "labels": _strings(
-            "the ordered labels (quote numbers and yes/no)", 'labels: ["1", "2", "3"]'
-        ),
-        "label_aliases": _string_map(
-            "alias text -> one of 'labels': other texts naming a label (docs/labels.md)",
-            "label_aliases: {e: entailment, n: neutral, c: contradiction}",
-        ),
-        "metrics": Field(
-            LIST,
-            "the metrics scored, main metric first (default: the kind's; see docs/edition-config.md)",
-            items=_choice("", METRICS, "metric"),
-        ),
-        "primary": Field(BOOL, "its main metric counts in the primary score", default=True),
-        "files": _strings("other accepted submission file names (globs)"),
-        "positional": Field(BOOL, "accept one score per line in input order (similarity)"),
-        "release_lines": Field(INT, "input lines of a positional release", minimum=2),
-        "results_layout": _choice(
-            "another task's submission layout also read: lewidi2023 (<Dataset>_results.tsv, "
-            "rows hard label<TAB>p0<TAB>p1 in item order, no id; name the file in 'files')",
-            ("lewidi2023",),
-            "results layout",
-        ),
-        "range": Field(
-            LIST,
-            "similarity gold's scale [lowest, highest] (default [0, 5]); gold outside is refused",
-            items=Field(NUMBER),
-            length=2,
-            example="range: [1, 5]",
-        ),
-        "annotator_alignment": _choice(
-            "how a perspectivist row wider than its item's annotators is scored: by_name (default: "
-            "each entry is its pool or list annotator's) or official_2025 (the LeWiDi 2025 scorer's: "
-            "its first entries in order against the item's annotators)",
-            alignments,
-            "annotator alignment",
-        ),
-    }
+#: A track's keys; ``track_fields`` adds the metrics a track may name.
+TRACK_FIELDS = {
+    "id": Field(
+        STR, "lowercase letters, digits and _; names the submission file <id>.tsv", required=True
+    ),
+    "title": Field(STR, "its title on pages and leaderboard columns (default: the id)"),
+    "kind": _choice("what is predicted", kinds.NAMES, "track kind", required=True),
+    "dataset": Field(STR, "a key of 'datasets' (default: the track id)"),
+    "scale": _choice("required for soft_label and perspectivist", kinds.SCALES, "scale"),
+    "labels": _strings("the ordered labels (quote numbers and yes/no)", 'labels: ["1", "2", "3"]'),
+    "label_aliases": _string_map(
+        "alias text -> one of 'labels': other texts naming a label (docs/labels.md)",
+        "label_aliases: {e: entailment, n: neutral, c: contradiction}",
+    ),
+    "metrics": Field(  # its entries: track_fields, when the edition's own metrics are known
+        LIST,
+        "the metrics scored, main metric first (default: the kind's; see docs/edition-config.md)",
+    ),
+    "primary": Field(BOOL, "its main metric counts in the primary score", default=True),
+    "files": _strings("other accepted submission file names (globs)"),
+    "positional": Field(BOOL, "accept one score per line in input order (similarity)"),
+    "release_lines": Field(INT, "input lines of a positional release", minimum=2),
+    "results_layout": _choice(
+        "another task's submission layout also read: lewidi2023 (<Dataset>_results.tsv, "
+        "rows hard label<TAB>p0<TAB>p1 in item order, no id; name the file in 'files')",
+        ("lewidi2023",),
+        "results layout",
+    ),
+    "range": Field(
+        LIST,
+        "similarity gold's scale [lowest, highest] (default [0, 5]); gold outside is refused",
+        items=Field(NUMBER),
+        length=2,
+        example="range: [1, 5]",
+    ),
+    "annotator_alignment": _choice(
+        "how a perspectivist row wider than its item's annotators is scored: by_name (default: "
+        "each entry is its pool or list annotator's) or official_2025 (the LeWiDi 2025 scorer's: "
+        "its first entries in order against the item's annotators)",
+        ALIGNMENTS,
+        "annotator alignment",
+    ),
+}
 
 
-def page_fields() -> Dict[str, Field]:
-    return {
-        "title": Field(STR, "the page's tab title", required=True),
-        "file": Field(STR, "a Markdown file inside the edition folder", required=True),
-    }
+def track_fields(value=None) -> Dict[str, Field]:
+    """A track's keys, ``metrics`` naming a registered metric (a function: an edition's own metrics
+    are registered when it is read; ``value``, the track, chooses nothing)."""
+    metrics = _choice("", METRICS, "metric")
+    return {**TRACK_FIELDS, "metrics": dataclasses.replace(TRACK_FIELDS["metrics"], items=metrics)}
 
 
-def leaderboard_fields() -> Dict[str, Field]:
-    return {
-        "title": Field(STR, "the leaderboard's title", default="Results"),
-        "key": Field(STR, "its key", default="main"),
-        "submission_rule": _choice(
-            "which submission counts",
-            SUBMISSION_RULES,
-            "leaderboard submission_rule",
-            default="Force_Last",
-        ),
-    }
+PAGE_FIELDS = {
+    "title": Field(STR, "the page's tab title", required=True),
+    "file": Field(STR, "a Markdown file inside the edition folder", required=True),
+}
 
+LEADERBOARD_FIELDS = {
+    "title": Field(STR, "the leaderboard's title", default="Results"),
+    "key": Field(STR, "its key", default="main"),
+    "submission_rule": _choice(
+        "which submission counts", SUBMISSION_RULES, "leaderboard submission_rule", "Force_Last"
+    ),
+}
 
-def primary_score_fields() -> Dict[str, Field]:
-    return {
-        "missing": Field(
-            STR,
-            "what a primary track a run did not submit counts as: 'worst' (its metric's worst "
-            "value), 'baseline NAME' (that baseline's score on the same phase) or 'unranked' (no "
-            "primary score; ranked only on the tracks submitted)",
-            default=WORST,
-            check=primary_rule_problem,
-            example="missing: baseline most_frequent",
-        ),
-        "mean": _choice(
-            "'plain' mean of the primary tracks' main metric, or each 'normalised' to 0-1 by its "
-            "range on the track first (tracks on different ranges weigh the same)",
-            MEAN_RULES,
-            default=PLAIN,
-        ),
-    }
+PRIMARY_SCORE_FIELDS = {
+    "missing": Field(
+        STR,
+        "what a primary track a run did not submit counts as: 'worst' (its metric's worst "
+        "value), 'baseline NAME' (that baseline's score on the same phase) or 'unranked' (no "
+        "primary score; ranked only on the tracks submitted)",
+        default=WORST,
+        check=primary_rule_problem,
+        example="missing: baseline most_frequent",
+    ),
+    "mean": _choice(
+        "'plain' mean of the primary tracks' main metric, or each 'normalised' to 0-1 by its "
+        "range on the track first (tracks on different ranges weigh the same)",
+        MEAN_RULES,
+        default=PLAIN,
+    ),
+}
 
+RANKING_GROUP_FIELDS = {
+    "tracks": _strings("the group's track ids", required=True),
+    "order": _choice(
+        "its overall order: the mean of the tracks' tie-aware ranks, or of their main scores",
+        GROUP_ORDERS,
+        default=GROUP_MEAN_RANK,
+    ),
+}
 
-def ranking_fields() -> Dict[str, Field]:
-    group = {
-        "tracks": _strings("the group's track ids", required=True),
-        "order": _choice(
-            "its overall order: the mean of the tracks' tie-aware ranks, or of their main scores",
-            GROUP_ORDERS,
-            default=GROUP_MEAN_RANK,
-        ),
-    }
-    return {
-        "groups": Field(
-            MAP,
-            "groups of tracks, each with its own overall table in the official ranking (e.g. a "
-            "task's datasets), by name",
-            items=Field(OBJECT, schema=group),
-            example="groups: {Task A: {tracks: [csc_soft, mp_soft]}}",
-        ),
-    }
+RANKING_FIELDS = {
+    "groups": Field(
+        MAP,
+        "groups of tracks, each with its own overall table in the official ranking (e.g. a "
+        "task's datasets), by name",
+        items=_object("", RANKING_GROUP_FIELDS),
+        example="groups: {Task A: {tracks: [csc_soft, mp_soft]}}",
+    )
+}
 
-
-def local_fields() -> Dict[str, Field]:
-    return {
-        "fraction": Field(
-            NUMBER,
-            "the share of each dataset's training items held out (at least one)",
-            required=True,
-            minimum=0,
-            maximum=0.5,
-        ),
-        "seed": _seed("the seed of the hash that picks them"),
-    }
-
-
-def top_level_fields() -> Dict[str, Field]:
-    from ..baselines import BASELINES
-
-    return {
-        "name": Field(STR, "the edition's name (a plain folder name)", required=True),
-        "title": Field(STR, "the competition's title", required=True),
-        "description": Field(STR, "one paragraph shown on the platform"),
-        "phases": _objects("practice, evaluation, post-campaign", phase_fields(), required=True),
-        "datasets": Field(
-            MAP,
-            "dataset id -> its source (importer and options)",
-            required=True,
-            items=Field(OBJECT, schema=dataset_fields),
-        ),
-        "tracks": _objects("the scored tracks", track_fields(), required=True),
-        "pages": _objects("the edition's own pages", page_fields()),
-        "terms": Field(
-            STR, "the terms page, a Markdown file", required=True, example="terms: pages/terms.md"
-        ),
-        "logo": Field(STR, "a PNG file", required=True, example="logo: logo.png"),
-        "docker_image": Field(
-            STR, "the image submissions run in", default="codalab/codalab-legacy:py312"
-        ),
-        "leaderboard": Field(OBJECT, "title, key, submission rule", schema=leaderboard_fields()),
-        "ranking": Field(
-            OBJECT, "the official ranking's extra tables (codajudge rank)", schema=ranking_fields()
-        ),
-        "primary_score": Field(
-            OBJECT,
-            "how the primary score treats a missing primary track and averages",
-            schema=primary_score_fields(),
-        ),
-        "baselines": Field(
-            LIST,
-            "the built-in baselines run at build time",
-            items=_choice("", BASELINES, "baseline"),
-            default=["random", "most_frequent", "cosine_bow"],
-        ),
-        "seed": _count("the seed of baselines and bootstrap", 0, MAX_SEED, DEFAULT_SEED),
-        "metrics_module": Field(
-            STR,
-            "a Python file of the edition folder registering the edition's own metrics "
-            "(README: an edition's own metric)",
-            example="metrics_module: metrics.py",
-        ),
-        "bootstrap_resamples": _count(
-            "resamples behind the 95% intervals (0: none)", 0, MAX_RESAMPLES, 1000
-        ),
-        "public_files": _strings("files of the edition folder copied into the starting kit"),
-        # Read by bundle/leaks.py's check_public_tree, which also refuses a path that names no
-        # public file of the bundle (known only once the bundle is written); a blank reason is
-        # refused by edition.load_edition.
-        "known_leaks": _string_map(
-            "a public file's path in the bundle, as the leak check names it -> why it holds "
-            "hidden gold on purpose; built, and reported by the build summary",
-            'known_leaks: {starting_kit/extra/labels.tsv: "test gold, released after the '
-            'campaign"}',
-        ),
-        "local": Field(
-            OBJECT,
-            "the starting kit's local validation split, held out of train (--phase local)",
-            schema=local_fields(),
-        ),
-        "contact_email": Field(STR, "the organisers' address"),
-        "kit_scores_no_phase": Field(
-            STR,
-            "why the starting kit can score no phase (no local phase, practice gold hidden); "
-            "without it the builder warns",
-        ),
-        "queue": Field(STR, "a Codabench queue's vhost (UUID)", check=_uuid_check),
-    }
+LOCAL_FIELDS = {
+    "fraction": Field(
+        NUMBER,
+        "the share of each dataset's training items held out (at least one)",
+        required=True,
+        minimum=0,
+        maximum=0.5,
+    ),
+    "seed": _seed("the seed of the hash that picks them"),
+}
 
 
 # --- a dataset: the options every importer takes, and each importer's own ----------------------
@@ -663,38 +576,35 @@ def _files(entry: Field = Field(STR)) -> Field:
     return _per_split("split -> release file name", entry, example)
 
 
-def table_columns() -> Dict[str, Field]:
-    """``columns`` of the ``table`` importer: the kit's fields -> the file's column names."""
-    return {
-        "id": Field(STR, "the column of item ids (unique within a split)", required=True),
-        "texts": _strings(
-            "the columns of the item's texts, in order",
-            "texts: [sentence1, sentence2]",
-            required=True,
-        ),
-        "score": Field(STR, "the column of similarity gold"),
-        "label": Field(STR, "the column of the gold label (default: the annotations' majority)"),
-        "annotations": Field(
-            ANY,
-            "a list of columns, one per annotator (its name is the annotator's, unless "
-            "'annotators' is given), or one column holding each row's annotations: "
-            '{column: NAME, sep: ","} (a JSON record\'s list, or text cut at sep); an empty cell '
-            "or part: not labelled",
-            example='annotations: {column: annotations, sep: ","}',
-        ),
-        "annotators": Field(
-            ANY,
-            "the column listing each row's annotators, comma-separated (or "
-            '{column: NAME, sep: ","}), one per annotation',
-        ),
-        "distribution": Field(
-            STR,
-            "the column of soft-label gold: a JSON list in the labels' order, or a JSON object "
-            "label -> probability (default: the annotations' shares)",
-        ),
-        "lang": Field(STR, "the column of the item's language"),
-        "genre": Field(STR, "the column of the item's genre"),
-    }
+#: ``columns`` of the ``table`` importer: the kit's fields -> the file's column names.
+TABLE_COLUMNS = {
+    "id": Field(STR, "the column of item ids (unique within a split)", required=True),
+    "texts": _strings(
+        "the columns of the item's texts, in order", "texts: [sentence1, sentence2]", required=True
+    ),
+    "score": Field(STR, "the column of similarity gold"),
+    "label": Field(STR, "the column of the gold label (default: the annotations' majority)"),
+    "annotations": Field(
+        ANY,
+        "a list of columns, one per annotator (its name is the annotator's, unless "
+        "'annotators' is given), or one column holding each row's annotations: "
+        '{column: NAME, sep: ","} (a JSON record\'s list, or text cut at sep); an empty cell '
+        "or part: not labelled",
+        example='annotations: {column: annotations, sep: ","}',
+    ),
+    "annotators": Field(
+        ANY,
+        "the column listing each row's annotators, comma-separated (or "
+        '{column: NAME, sep: ","}), one per annotation',
+    ),
+    "distribution": Field(
+        STR,
+        "the column of soft-label gold: a JSON list in the labels' order, or a JSON object "
+        "label -> probability (default: the annotations' shares)",
+    ),
+    "lang": Field(STR, "the column of the item's language"),
+    "genre": Field(STR, "the column of the item's genre"),
+}
 
 
 def dataset_fields(value) -> Dict[str, Field]:
@@ -722,7 +632,7 @@ IMPORTER_OPTIONS: Dict[str, Dict[str, Field]] = {
             MAP,
             "train/dev -> another dataset source",
             keys=("train", "dev"),
-            items=Field(OBJECT, schema=dataset_fields),
+            items=_object("", dataset_fields),
         ),
     },
     "stsb": {"path": _path(), "files": _files()},
@@ -770,34 +680,29 @@ IMPORTER_OPTIONS: Dict[str, Dict[str, Field]] = {
             "table format",
         ),
         "columns": Field(
-            OBJECT, "the kit's fields -> the file's columns", required=True, schema=table_columns()
+            OBJECT, "the kit's fields -> the file's columns", required=True, schema=TABLE_COLUMNS
         ),
         "lang": Field(STR, "the items' language, when no column gives it", example="lang: en"),
         "genre": Field(STR, "the items' genre, when no column gives it"),
     },
 }
 
+#: A ``sample`` entry (``bundle/sample.py``): ``items`` items of split ``of``, chosen by ``seed``.
+SAMPLE_FIELDS = {
+    "of": _choice("the split sampled", SPLITS, "split", required=True),
+    "items": Field(INT, "how many items", required=True, minimum=1),
+    "seed": Field(INT, "the seed of the hash that chooses them", required=True, minimum=0),
+}
 
-def sample_fields() -> Dict[str, Field]:
-    """A ``sample`` entry (``bundle/sample.py``): ``items`` items of split ``of``, chosen by ``seed``."""
-    return {
-        "of": _choice("the split sampled", SPLITS, "split", required=True),
-        "items": Field(INT, "how many items", required=True, minimum=1),
-        "seed": Field(INT, "the seed of the hash that chooses them", required=True, minimum=0),
-    }
-
-
-def split_fields() -> Dict[str, Field]:
-    share = Field(NUMBER, "the share of the items kept", minimum=0, maximum=1)
-    return {
-        **dict.fromkeys(SPLITS, share),
-        "seed": _seed("the seed of the hash that assigns items"),
-        "from": _choice(
-            "the release split cut (default: test; the table importer reads its one file)",
-            SPLITS,
-            "split",
-        ),
-    }
+SPLIT_FIELDS = {
+    **dict.fromkeys(SPLITS, Field(NUMBER, "the share of the items kept", minimum=0, maximum=1)),
+    "seed": _seed("the seed of the hash that assigns items"),
+    "from": _choice(
+        "the release split cut (default: test; the table importer reads its one file)",
+        SPLITS,
+        "split",
+    ),
+}
 
 
 def common_fields(options: Dict[str, Field]) -> Dict[str, Field]:
@@ -816,19 +721,16 @@ def common_fields(options: Dict[str, Field]) -> Dict[str, Field]:
             items=Field(STR_OR_LIST),
             example="where: {genre: main-captions}",
         ),
-        "split": Field(
-            OBJECT,
+        "split": _object(
             "cut one release into train/dev/test by shares",
-            schema=split_fields(),
-            example="split: {train: 0.8, dev: 0.1, test: 0.1}",
+            SPLIT_FIELDS,
+            "split: {train: 0.8, dev: 0.1, test: 0.1}",
         ),
         "splits": Field(
             MAP,
             "split -> the options that change for it",
             keys=SPLITS,
-            items=Field(
-                OBJECT, schema=override, example="splits: {train: {path: release/train.zip}}"
-            ),
+            items=_object("", override, "splits: {train: {path: release/train.zip}}"),
         ),
         "train": _choice(
             "'none': the dataset has no training split (baselines that learn from one are not run)",
@@ -840,11 +742,7 @@ def common_fields(options: Dict[str, Field]) -> Dict[str, Field]:
             "split -> {of, items, seed}: the split is a seeded sample of another split's items "
             "(never public when that split is hidden)",
             keys=SPLITS,
-            items=Field(
-                OBJECT,
-                schema=sample_fields(),
-                example="sample: {dev: {of: test, items: 300, seed: 1}}",
-            ),
+            items=_object("", SAMPLE_FIELDS, "sample: {dev: {of: test, items: 300, seed: 1}}"),
         ),
         # Read by bundle/build.py (_without) and bundle/phase_gold.py, which uses it to tell two
         # splits apart; data_checks refuses a split excluding itself.
@@ -862,6 +760,69 @@ def common_fields(options: Dict[str, Field]) -> Dict[str, Field]:
             "known_repeats: {test: 18}",
         ),
     }
+
+
+TOP_LEVEL_FIELDS = {
+    "name": Field(STR, "the edition's name (a plain folder name)", required=True),
+    "title": Field(STR, "the competition's title", required=True),
+    "description": Field(STR, "one paragraph shown on the platform"),
+    "phases": _objects("practice, evaluation, post-campaign", PHASE_FIELDS, required=True),
+    "datasets": Field(
+        MAP,
+        "dataset id -> its source (importer and options)",
+        required=True,
+        items=_object("", dataset_fields),
+    ),
+    "tracks": _objects("the scored tracks", track_fields, required=True),
+    "pages": _objects("the edition's own pages", PAGE_FIELDS),
+    "terms": Field(
+        STR, "the terms page, a Markdown file", required=True, example="terms: pages/terms.md"
+    ),
+    "logo": Field(STR, "a PNG file", required=True, example="logo: logo.png"),
+    "docker_image": Field(
+        STR, "the image submissions run in", default="codalab/codalab-legacy:py312"
+    ),
+    "leaderboard": _object("title, key, submission rule", LEADERBOARD_FIELDS),
+    "ranking": _object("the official ranking's extra tables (codajudge rank)", RANKING_FIELDS),
+    "primary_score": _object(
+        "how the primary score treats a missing primary track and averages", PRIMARY_SCORE_FIELDS
+    ),
+    "baselines": Field(
+        LIST,
+        "the built-in baselines run at build time",
+        items=_choice("", BASELINES, "baseline"),
+        default=["random", "most_frequent", "cosine_bow"],
+    ),
+    "seed": _count("the seed of baselines and bootstrap", 0, MAX_SEED, DEFAULT_SEED),
+    "metrics_module": Field(
+        STR,
+        "a Python file of the edition folder registering the edition's own metrics "
+        "(README: an edition's own metric)",
+        example="metrics_module: metrics.py",
+    ),
+    "bootstrap_resamples": _count(
+        "resamples behind the 95% intervals (0: none)", 0, MAX_RESAMPLES, 1000
+    ),
+    "public_files": _strings("files of the edition folder copied into the starting kit"),
+    # Read by bundle/leaks.py's check_public_tree, which also refuses a path that names no
+    # public file of the bundle (known only once the bundle is written); a blank reason is
+    # refused by edition.load_edition.
+    "known_leaks": _string_map(
+        "a public file's path in the bundle, as the leak check names it -> why it holds "
+        "hidden gold on purpose; built, and reported by the build summary",
+        'known_leaks: {starting_kit/extra/labels.tsv: "test gold, released after the campaign"}',
+    ),
+    "local": _object(
+        "the starting kit's local validation split, held out of train (--phase local)", LOCAL_FIELDS
+    ),
+    "contact_email": Field(STR, "the organisers' address"),
+    "kit_scores_no_phase": Field(
+        STR,
+        "why the starting kit can score no phase (no local phase, practice gold hidden); "
+        "without it the builder warns",
+    ),
+    "queue": Field(STR, "a Codabench queue's vhost (UUID)", check=_uuid_check),
+}
 
 
 # --- the same table as JSON Schema -----------------------------------------------------------------
@@ -888,7 +849,9 @@ def _json_field(spec: Field) -> dict:
 
 def _json_shape(spec: Field) -> dict:
     if spec.type == OBJECT:
-        return {"$ref": "#/$defs/dataset"} if callable(spec.schema) else json_object(spec.schema)
+        if spec.schema is dataset_fields:
+            return {"$ref": "#/$defs/dataset"}
+        return json_object(resolve(spec.schema, {}))
     if spec.type == MAP and spec.keys:
         properties = dict.fromkeys(spec.keys, _json_field(spec.items))
         return {"type": "object", "properties": properties, "additionalProperties": False}
@@ -934,7 +897,7 @@ def json_schema() -> dict:
         "$id": "https://codajudge/edition.schema.json",
         "title": "codajudge edition.yaml",
         "description": "An edition of a codajudge competition (generated by `codajudge schema`).",
-        **json_object(top_level_fields()),
+        **json_object(TOP_LEVEL_FIELDS),
         "$defs": {"dataset": _json_dataset()},
     }
 
@@ -971,24 +934,27 @@ def markdown_table(title: str, fields: Dict[str, Field]) -> List[str]:
     return lines + [""]
 
 
+def reference_tables() -> Dict[str, Dict[str, Field]]:
+    """Every table of the schema by its title in docs/edition-config.md."""
+    return {
+        "Top level": TOP_LEVEL_FIELDS,
+        "A phase (`phases[...]`)": PHASE_FIELDS,
+        "A track (`tracks[...]`)": track_fields(),
+        "A page (`pages[...]`)": PAGE_FIELDS,
+        "`leaderboard`": LEADERBOARD_FIELDS,
+        "`local`": LOCAL_FIELDS,
+        "`primary_score`": PRIMARY_SCORE_FIELDS,
+        "`ranking`": RANKING_FIELDS,
+        "Every dataset (`datasets: {ID: ...}`), whatever its importer": common_fields({}),
+        "`split` of a dataset": SPLIT_FIELDS,
+        **{f"Importer `{name}`: its own options": opts for name, opts in IMPORTER_OPTIONS.items()},
+        "`columns` of a `table` dataset": TABLE_COLUMNS,
+    }
+
+
 def markdown_reference() -> str:
     """Every table of the schema, as the reference section of docs/edition-config.md."""
-    tables = [
-        ("Top level", top_level_fields()),
-        ("A phase (`phases[...]`)", phase_fields()),
-        ("A track (`tracks[...]`)", track_fields()),
-        ("A page (`pages[...]`)", page_fields()),
-        ("`leaderboard`", leaderboard_fields()),
-        ("`local`", local_fields()),
-        ("`primary_score`", primary_score_fields()),
-        ("`ranking`", ranking_fields()),
-        ("Every dataset (`datasets: {ID: ...}`), whatever its importer", common_fields({})),
-        ("`split` of a dataset", split_fields()),
-    ]
-    tables += [
-        (f"Importer `{name}`: its own options", opts) for name, opts in IMPORTER_OPTIONS.items()
-    ]
-    tables.append(("`columns` of a `table` dataset", table_columns()))
+    tables = reference_tables().items()
     parts = [line for title, fields in tables for line in markdown_table(title, fields)]
     return "\n".join(parts + metrics_table())
 
@@ -996,7 +962,6 @@ def markdown_reference() -> str:
 def metrics_table() -> List[str]:
     """Per kind and scale: the metrics scored by default, and those a track may name in ``metrics``."""
     from ..metrics import get as get_metric
-    from .. import kinds
 
     lines = ["#### Metrics per kind (the `metrics` key of a track)", ""]
     lines += ["| kind | scale | default (main first) | may be chosen |", "|---|---|---|---|"]
