@@ -28,7 +28,6 @@ from .layout import (
     comments_note,
     JSON_LINES_NOTE,
     Columns,
-    decimals,
     layout_of,
     records_array,
     refuse_index_column,
@@ -52,6 +51,7 @@ from .values import (
     parse_json,
     parse_label,
     parse_number,
+    parse_numbers,
     show,
     value_warnings,
 )
@@ -380,7 +380,7 @@ def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector
     if reader is None:
         return _annotator_rows(track, keys, rows, problems)
     if reader is _score:  # the column at once; a column with a refused value is read row by row
-        scores = rows.scores or decimals(list(map(rows.text, range(len(rows.item)))))
+        scores = rows.scores or parse_numbers(list(map(rows.text, range(len(rows.item)))))
         if scores is not None:
             return np.array(scores, dtype=float), []
     notes: List[ReadNote] = []

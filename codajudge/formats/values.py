@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import List, Sequence
+from typing import List, Optional, Sequence
 
 from .. import kinds
 from ..tracks import Track
@@ -53,27 +53,34 @@ def show_json(value) -> str:
         return "a value too deeply nested to show"
 
 
+def parse_numbers(texts: Sequence[str]) -> Optional[List[float]]:
+    """The rule of a number, over a column of texts at once: each text finite, decimal, in ASCII
+    digits (``NUMBER``, spaces around it aside). The texts as floats when every one is, else None
+    (``parse_number`` names the problem of one text)."""
+    stripped = list(map(str.strip, texts))
+    if not all(map(NUMBER.fullmatch, stripped)):
+        return None
+    values = list(map(float, stripped))
+    return values if all(map(math.isfinite, values)) else None
+
+
 def parse_number(text: str) -> float:
-    """One number: finite, decimal, in ASCII digits (``NUMBER``, spaces around it aside)."""
+    """One number by the rule of ``parse_numbers``, or its problem: not a number, or not finite."""
+    value = parse_numbers([text])
+    if value is not None:
+        return value[0]
     stripped = text.strip()
-    if not NUMBER.fullmatch(stripped):
-        hint = "use a dot as the decimal separator" if COMMA_DECIMAL.fullmatch(stripped) else None
-        raise ValueProblem(
-            "not a number", expected="a decimal number such as 3.2", found=show(text), hint=hint
-        )
-    value = float(stripped)
-    if not math.isfinite(value):
+    if NUMBER.fullmatch(stripped):
         raise ValueProblem("number out of range", expected="a finite number", found=show(text))
-    return value
+    hint = "use a dot as the decimal separator" if COMMA_DECIMAL.fullmatch(stripped) else None
+    raise ValueProblem(
+        "not a number", expected="a decimal number such as 3.2", found=show(text), hint=hint
+    )
 
 
 def is_decimal(text: str) -> bool:
     """Whether ``text`` is a number ``parse_number`` accepts."""
-    try:
-        parse_number(text)
-    except ValueProblem:
-        return False
-    return True
+    return parse_numbers([text]) is not None
 
 
 def _reject_constant(name: str):
