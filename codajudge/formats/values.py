@@ -328,30 +328,6 @@ def outside_label_set(value, track: Track, shown: str, hint: str = None) -> Valu
     )
 
 
-def index_hint(track: Track, values: list):
-    """On an ordinal track whose labels are not 0..K-1, when every entry of the rows that are lists is a
-    whole number in 0..K-1: the hint that these look like label indices, and how to write the labels."""
-    k = len(track.labels)
-    numbers = track.label_set.numbers
-    indices = dict(zip(map(float, range(k)), range(k)))
-    if track.scale != "ordinal" or numbers == {i: value for value, i in indices.items()}:
-        return None
-    entries = [entry for value in values if type(value) is list for entry in value]
-    if not entries or not all(is_number(entry) and entry in indices for entry in entries):
-        return None
-    shifts = {value - i for i, value in numbers.items()}
-    shift = shifts.pop() if len(shifts) == 1 and len(numbers) == k else None
-    return (
-        f"every entry of the file is a whole number in 0..{k - 1}: these look like label indices; write the "
-        f"label values {track.labels[0]}..{track.labels[-1]} instead (value = labels[index]"
-        + (
-            f", here index {'+' if shift >= 0 else '-'} {abs(shift):g})"
-            if shift is not None
-            else ")"
-        )
-    )
-
-
 def parse_label(text: str, track: Track) -> int:
     """One label by the track's label policy (``LabelSet``)."""
     code = track.label_set.code(text)
