@@ -7,24 +7,23 @@ release``); perspectivist gold is each annotator's own label, in the item's anno
 
 from __future__ import annotations
 
+import math
+import sys
 from dataclasses import dataclass, field
-from itertools import chain, compress
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional
 
 import numpy as np
 
 from .formats.annotators import annotator_names, per_annotator
-from .formats.items import GROUP_FIELDS, Located, annotation_counts, item_columns, types_are
+from .errors import ConfigError, PlacedProblems, ProblemCollector
+from .formats.items import GROUP_FIELDS, annotation_count, item_columns
 from .formats.soft import soft_label
 from .formats.textfile import shorten
 from .formats.values import NUMBER_TYPES, ValueProblem
 from .formats.write import per_annotator_value
 from . import kinds
 from .kinds.base import ANNOTATOR_ROW, DISTRIBUTION, LABEL, SCORE, split_multilabel
-from .labels import LabelSet
 from .tracks import Track
-
-NoneType = type(None)  # types.NoneType is Python 3.10+; the kit runs on 3.9
 
 
 @dataclass
@@ -60,16 +59,16 @@ def build_gold(track: Track, items: List[dict], display: str) -> GoldTrack:
 
 def gold_from_columns(track: Track, columns: Dict[str, list], display: str) -> GoldTrack:
     """Gold arrays for ``track`` from its items' columns (``id`` and the ``gold_fields`` some item has,
-    as ``items.read_item_columns`` reads them). Each rule is a mask over a column; only the items it
-    flags get a message, in item order, all raised together as one ConfigError."""
-    ids, problems = columns["id"], Located()
+    as ``items.read_item_columns`` reads them); every item's problems, in item order, are raised
+    together as one ConfigError."""
+    ids, problems = columns["id"], ProblemCollector(display)
     column = {
         name: columns.get(name, [default] * len(ids))
         for name, default in gold_fields(track).items()
     }
     build = GOLD_OF[kinds.of(track).value_type]
     gold, scored, annotators = build(track, column, ids, problems)
-    problems.raise_if_any(display, located=False)
+    problems.raise_if_any(ConfigError)
     return GoldTrack(
         track=track,
         ids=ids,
@@ -82,48 +81,44 @@ def gold_from_columns(track: Track, columns: Dict[str, list], display: str) -> G
     )
 
 
-def _score_gold(track: Track, column: dict, ids: List[str], problems: Located):
+def _score_gold(track: Track, column: dict, ids: List[str], problems: ProblemCollector):
     """(gold scores, every item scored, no annotators): an item whose ``score`` is not a finite
     number (an int or float, ``10**400`` is not) is a problem."""
     values = column["score"]
-    ok = np.fromiter(
-        map(NUMBER_TYPES.__contains__, map(type, values)), dtype=bool, count=len(values)
-    )
-    numbers = values if ok.all() else [v if k else 0.0 for v, k in zip(values, ok)]
-    try:
-        gold = np.array(numbers, dtype=float).reshape(len(values))
-    except OverflowError:  # an integer beyond the float range
-        gold = np.array([v if abs(v) < 2.0**1023 else np.inf for v in numbers], dtype=float)
-    ok &= np.isfinite(gold)
-    for row in np.flatnonzero(~ok).tolist():
+    gold = np.array(list(map(_as_float, values)), dtype=float).reshape(len(values))
+    wrong = np.flatnonzero(~np.isfinite(gold))
+    for row in wrong.tolist():
         problems.add(
-            "gold 'score' must be a finite number",
-            row,
-            item=ids[row],
-            found=shorten(repr(values[row])),
+            "gold 'score' must be a finite number", item=ids[row], found=shorten(repr(values[row]))
         )
-    gold[~ok] = 0.0
+    gold[wrong] = 0.0
     return gold, np.ones(len(ids), dtype=bool), []
 
 
-def _label_gold(track: Track, column: dict, ids: List[str], problems: Located):
+def _as_float(value) -> float:
+    """A JSON number as a float; NaN for any other value, or one beyond the float range."""
+    if type(value) not in NUMBER_TYPES or not abs(value) <= sys.float_info.max:
+        return math.nan
+    return float(value)
+
+
+def _label_gold(track: Track, column: dict, ids: List[str], problems: ProblemCollector):
     """(majority labels as indices, the items with one scored, no annotators): null (no
     majority) is -1 and not scored; a label outside the label set is a problem."""
     values = column["label"]
     codes = np.array(track.label_set.codes(values), dtype=np.int64).reshape(len(values))
-    outside = (codes < 0) & ~types_are(values, NoneType)
-    for row in np.flatnonzero(outside).tolist():
-        problems.add(
-            "gold label outside the track's label set",
-            row,
-            item=ids[row],
-            expected=", ".join(track.labels),
-            found=repr(values[row]),
-        )
+    for row in np.flatnonzero(codes < 0).tolist():
+        if values[row] is not None:
+            problems.add(
+                "gold label outside the track's label set",
+                item=ids[row],
+                expected=", ".join(track.labels),
+                found=repr(values[row]),
+            )
     return codes, codes >= 0, []
 
 
-def _distribution_gold(track: Track, column: dict, ids: List[str], problems: Located):
+def _distribution_gold(track: Track, column: dict, ids: List[str], problems: ProblemCollector):
     """(soft labels, the items with annotations or a given ``distribution``, their annotators)."""
     rows, counts, scored, names = _annotation_rows(track, column, ids, problems)
     gold = _soft_from_rows(rows, np.repeat(np.arange(len(ids)), counts), counts, len(track.labels))
@@ -131,7 +126,7 @@ def _distribution_gold(track: Track, column: dict, ids: List[str], problems: Loc
     return gold, scored, names
 
 
-def _annotator_row_gold(track: Track, column: dict, ids: List[str], problems: Located):
+def _annotator_row_gold(track: Track, column: dict, ids: List[str], problems: ProblemCollector):
     """(each annotator's label, the items with annotations, their annotators)."""
     rows, counts, scored, names = _annotation_rows(track, column, ids, problems)
     return per_annotator(rows, counts, len(track.labels)), scored, names
@@ -162,17 +157,21 @@ def _texts(values: list) -> List[str]:
     return ["" if v is None else str(v) for v in values]
 
 
-def _annotation_rows(track: Track, column: dict, ids: List[str], problems: Located):
+def _annotation_rows(track: Track, column: dict, ids: List[str], problems: ProblemCollector):
     """(one row per annotation, each item's number of annotations, the scored mask, each item's
     annotator names) from one annotation per annotator; an item without annotations (an OCNLI train
     item without votes) is not scored."""
-    names, labels = column["annotators"], column["annotations"]
-    counts = annotation_counts(names, labels, ids, np.arange(len(ids)), problems)
-    scored = counts > 0
-    annotations = list(chain.from_iterable(compress(labels, scored)))
-    row_item = np.repeat(np.arange(len(ids), dtype=np.int64), counts)
-    rows = _annotation_values(track, annotations, row_item, ids, problems)
-    return rows, counts, scored, [annotator_names(row) for row in names]
+    counts, rows = [], []
+    for item_id, names, given in zip(ids, column["annotators"], column["annotations"]):
+        placed = problems.at(item=item_id)
+        counts.append(annotation_count(names, given, placed))
+        if counts[-1]:
+            rows += _annotation_values(track, given, placed)
+    multilabel = track.scale == "multilabel"
+    shape = (len(rows), len(track.labels)) if multilabel else len(rows)
+    rows = np.array(rows, dtype=float if multilabel else np.int64).reshape(shape)
+    counts = np.array(counts, dtype=np.int64)
+    return rows, counts, counts > 0, [annotator_names(names) for names in column["annotators"]]
 
 
 def _given_distributions(
@@ -189,7 +188,6 @@ def _given_distributions(
         except ValueProblem as problem:
             problems.add(
                 f"gold 'distribution': {problem.message}",
-                row,
                 item=ids[row],
                 expected=problem.expected,
                 found=shorten(repr(value)),
@@ -206,39 +204,33 @@ def _in_label_order(value, labels: List[str]):
     return value
 
 
-def _annotation_values(
-    track: Track, annotations: list, row_item: np.ndarray, ids: List[str], problems: Located
-):
-    """One row per annotation: a label index, or a 0/1 row over the labels (multilabel: a list of
-    labels or comma-separated labels); a label outside the label set is a problem (index 0, not chosen)."""
-    multilabel = track.scale == "multilabel"
-    if multilabel:
-        annotations = list(map(split_multilabel, annotations))
-        sizes = np.array(list(map(len, annotations)), dtype=np.int64)
-    given = list(chain.from_iterable(annotations)) if multilabel else annotations
-    codes, keys = _label_codes(given, track.label_set)
-    owner = np.repeat(np.arange(len(annotations)), sizes) if multilabel else np.arange(len(given))
-    for k in np.flatnonzero(codes < 0).tolist():
-        problems.add(
-            "annotation outside the track's label set",
-            int(row_item[owner[k]]),
-            order=1,
-            item=ids[row_item[owner[k]]],
-            expected=", ".join(track.labels),
-            found=repr(keys[k] if multilabel else given[k]),
-        )
-    if not multilabel:
-        return np.maximum(codes, 0)
-    chosen = np.zeros((len(annotations), len(track.labels)))
-    chosen[owner[codes >= 0], codes[codes >= 0]] = 1.0
-    return chosen
+def _annotation_values(track: Track, given: list, problems: PlacedProblems) -> list:
+    """Each annotation's label index, or on multilabel tracks its 0/1 row over the labels (a list of
+    labels or comma-separated labels); a label outside the label set is a problem (index 0, not
+    chosen)."""
+    if track.scale != "multilabel":
+        return [max(code, 0) for code in _codes(given, given, track, problems)]
+    rows = []
+    for parts in map(split_multilabel, given):
+        chosen = [0.0] * len(track.labels)
+        for code in _codes(parts, [str(part).strip() for part in parts], track, problems):
+            if code >= 0:
+                chosen[code] = 1.0
+        rows.append(chosen)
+    return rows
 
 
-def _label_codes(given: list, labels: LabelSet) -> Tuple[np.ndarray, Dict[int, str]]:
-    """Each annotation's label index by the label policy (-1: none), and the text stripped of each
-    one that names no label."""
-    codes = np.array(labels.codes(given), dtype=np.int64)
-    return codes, {k: str(given[k]).strip() for k in np.flatnonzero(codes < 0).tolist()}
+def _codes(values: list, shown: list, track: Track, problems: PlacedProblems) -> List[int]:
+    """Each value's label index by the label policy (-1: none, a problem naming its ``shown`` text)."""
+    codes = track.label_set.codes(values)
+    for code, text in zip(codes, shown):
+        if code < 0:
+            problems.add(
+                "annotation outside the track's label set",
+                expected=", ".join(track.labels),
+                found=repr(text),
+            )
+    return codes
 
 
 def _soft_from_rows(

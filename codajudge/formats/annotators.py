@@ -49,21 +49,13 @@ _NOTES = {
 
 def per_annotator(values: np.ndarray, counts: np.ndarray, n_labels: int) -> PerAnnotator:
     """Per-annotator values over items, ``counts[i]`` rows for item i in item order: label indices
-    ``(m,)`` (stored in the smallest integer type) or 0/1 choices ``(m, K)`` of a multilabel track."""
+    ``(m,)`` or 0/1 choices ``(m, K)`` of a multilabel track."""
     return PerAnnotator(
-        values=values if values.ndim == 2 else _label_codes(values, n_labels),
+        values=values,
         item=np.repeat(np.arange(len(counts), dtype=np.int64), counts),
         n_items=len(counts),
         n_labels=n_labels,
         offsets=np.concatenate(([0], np.cumsum(counts))),
-    )
-
-
-def _label_codes(values: np.ndarray, n_labels: int) -> np.ndarray:
-    """Label indices in the smallest integer type that holds them: perspectivist tracks have a row per
-    annotator and item, and a byte per row instead of eight makes every pass over them faster."""
-    return np.asarray(values).astype(
-        np.int8 if n_labels <= 127 else np.int16 if n_labels <= 32767 else np.int32
     )
 
 

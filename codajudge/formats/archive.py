@@ -66,15 +66,6 @@ def _entry(name: str) -> str:
     return repr(shorten(safe_display(name), 80))
 
 
-def _refuse_first(display: str, rules: Sequence[tuple]) -> None:
-    """Raise the problem of the first rule broken; a rule is (broken, problem, expected, found, hint)."""
-    for broken, problem, expected, found, hint in rules:
-        if broken:
-            raise SubmissionError.single(
-                display, problem, expected=expected, found=found, hint=hint
-            )
-
-
 def _entry_path(info: zipfile.ZipInfo, display: str) -> PurePosixPath:
     """The entry's relative path, after refusing names that are not UTF-8, escape or are links."""
     name = info.filename
@@ -107,33 +98,33 @@ def _check_file(
     """Refuse a file entry given twice, or by its declared sizes (bytes) before anything is extracted;
     ``total`` and ``compressed`` add up the files so far (a bomb split into many small entries)."""
     name, size = _entry(info.filename), info.file_size
+    if twice:
+        raise SubmissionError.single(
+            display,
+            "archive holds the same path twice",
+            found=name,
+            hint="keep one copy of each file",
+        )
+    if size > MAX_ENTRY_BYTES:
+        raise SubmissionError.single(
+            display,
+            "archive entry is too large",
+            expected=f"at most {MAX_ENTRY_BYTES} bytes",
+            found=f"{size} bytes declared by {name}",
+        )
     # this entry's, and all files' so far
     ratios = ((size, info.compress_size), (total, compressed))
-    bomb = total > MAX_UNCOMPRESSED_BYTES or any(
+    if total > MAX_UNCOMPRESSED_BYTES or any(
         n > RATIO_CHECK_BYTES and n > MAX_RATIO * max(c, 1) for n, c in ratios
-    )
-    _refuse_first(
-        display,
-        [
-            (twice, "archive holds the same path twice", None, name, "keep one copy of each file"),
-            (
-                size > MAX_ENTRY_BYTES,
-                "archive entry is too large",
-                f"at most {MAX_ENTRY_BYTES} bytes",
-                f"{size} bytes declared by {name}",
-                None,
-            ),
-            (
-                bomb,
-                "archive expands too much (a zip bomb?)",
-                f"at most {MAX_UNCOMPRESSED_BYTES} bytes uncompressed in all, and at most {MAX_RATIO}:1 compression on an "
-                f"entry, or on all entries together, over {RATIO_CHECK_BYTES} bytes",
-                f"{total} bytes from {compressed} compressed in all, {size} bytes from {info.compress_size} compressed in "
-                f"{name}",
-                None,
-            ),
-        ],
-    )
+    ):
+        raise SubmissionError.single(
+            display,
+            "archive expands too much (a zip bomb?)",
+            expected=f"at most {MAX_UNCOMPRESSED_BYTES} bytes uncompressed in all, and at most {MAX_RATIO}:1 compression on an "
+            f"entry, or on all entries together, over {RATIO_CHECK_BYTES} bytes",
+            found=f"{total} bytes from {compressed} compressed in all, {size} bytes from {info.compress_size} compressed in "
+            f"{name}",
+        )
 
 
 def _plan(

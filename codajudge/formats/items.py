@@ -17,14 +17,11 @@ from __future__ import annotations
 import json
 import sys
 from contextlib import suppress
-from itertools import chain, compress, repeat
-from operator import itemgetter
+from itertools import chain, repeat
 from pathlib import Path
-from typing import Callable, Dict, Iterable, Iterator, List, Sequence, Tuple
+from typing import Callable, Dict, Iterable, Iterator, List, Optional, Tuple
 
-import numpy as np
-
-from ..errors import ConfigError, ProblemCollector
+from ..errors import ConfigError, PlacedProblems, ProblemCollector
 
 
 GOLD_FIELDS = ("annotations", "score", "label", "distribution")
@@ -114,14 +111,16 @@ def _read_checked(
     path: Path, display: str, need_texts: bool, keep: Callable[[List[dict]], None]
 ) -> None:
     """Check the file a chunk of about ``CHUNK_CHARS`` at a time (the text is never held whole),
-    handing each chunk's items to ``keep``; problems are raised in line order as one ConfigError.
-    Lines end as universal newlines, not ``str.splitlines``: U+2028 and U+0085 are text in JSON strings."""
-    problems, first_lines, start = Located(), {}, 1
+    handing each chunk's objects with a string id to ``keep``; problems are raised in line order as
+    one ConfigError. Lines end as universal newlines, not ``str.splitlines``: U+2028 and U+0085 are
+    text in JSON strings."""
+    problems, first_lines, start = ProblemCollector(display), {}, 1
     try:
         with open(path, encoding="utf-8-sig") as f:
             for chunk in iter(lambda: f.readlines(CHUNK_CHARS), []):
-                lines, values = _parsed_chunk(chunk, problems, start)
-                keep(_checked_chunk(lines, values, need_texts, first_lines, problems))
+                parsed = parsed_json_lines(chunk, problems, start)
+                checked = (_is_item(v, n, need_texts, first_lines, problems) for n, v in parsed)
+                keep(list(filter(None, checked)))
                 start += len(chunk)
     except (OSError, UnicodeDecodeError) as first:
         error = first
@@ -132,108 +131,52 @@ def _read_checked(
         raise ConfigError.single(
             display, f"cannot read the item file ({error.__class__.__name__}: {error})"
         )
-    problems.raise_if_any(display)
+    problems.raise_if_any(ConfigError)
 
 
-class Located(list):
-    """Problems found a rule (a column) at a time, as (line or row, rule order, message, details),
-    reported in file order as one reader going line by line would report them."""
-
-    def add(self, message: str, line: int, order: int = 0, **details) -> None:
-        self.append((line, order, message, details))
-
-    def raise_if_any(self, display: str, located: bool = True) -> None:
-        """All problems as one ConfigError, the line named when ``located`` (else the row only orders)."""
-        collector = ProblemCollector(display)
-        for line, _, message, details in sorted(self, key=itemgetter(0, 1)):
-            collector.add(message, **({"line": line} if located else {}), **details)
-        collector.raise_if_any(ConfigError)
-
-
-def _parsed_chunk(chunk: List[str], problems: Located, start: int) -> Tuple[Sequence[int], list]:
-    """(line numbers, values) of a chunk's non-blank lines as ``parsed_json_lines`` reads them: the
-    chunk at once, unless a line is blank or no JSON, then line by line to locate its problems."""
-    try:
-        return range(start, start + len(chunk)), list(map(json.loads, chunk))
-    except (ValueError, RecursionError):
-        parsed = list(parsed_json_lines(chunk, problems, start))
-        return [line for line, _ in parsed], [value for _, value in parsed]
+def _is_item(
+    value, line: int, need_texts: bool, first_lines: Dict[str, int], problems: ProblemCollector
+) -> Optional[dict]:
+    """One line's ``value`` when it is an object with a string id (else None), after adding its
+    problems. An id seen on an earlier line (``first_lines``: id -> its first line) is a duplicate,
+    whose other rules are not checked."""
+    item_id = value.get("id") if type(value) is dict else None
+    if type(item_id) is not str:
+        problems.add("each line must be a JSON object with a string 'id'", line=line)
+        return None
+    first = first_lines.setdefault(item_id, line)
+    if first != line:
+        problems.add("duplicate id", line=line, item=item_id, hint=f"first seen on line {first}")
+        return value
+    texts = value.get("texts", None if need_texts else [])
+    if type(texts) is not list or not all(type(text) is str for text in texts):
+        problems.add("'texts' must be a list of strings", line=line, item=item_id)
+    if value.get("annotators") is not None and value.get("annotations") is not None:
+        annotation_count(value["annotators"], value["annotations"], problems.at(line, item_id))
+    return value
 
 
-def _checked_chunk(
-    lines: Sequence[int],
-    values: list,
-    need_texts: bool,
-    first_lines: Dict[str, int],
-    problems: Located,
-) -> List[dict]:
-    """The items of a chunk's values (at ``lines``): the objects with a string ``id``. An id seen on an
-    earlier line (``first_lines``: id -> its first line) is a duplicate, and that line's other
-    rules are not checked. Each rule is checked over the chunk's column at once; only a column
-    with a problem is looked at item by item, for the items' messages."""
-    ids = [value.get("id") if type(value) is dict else None for value in values]
-    if {*map(type, ids)} != {str}:
-        for line, item_id in zip(lines, ids):
-            if type(item_id) is not str:
-                problems.add("each line must be a JSON object with a string 'id'", line, 1)
-        kept = [type(item_id) is str for item_id in ids]
-        lines, values, ids = (list(compress(column, kept)) for column in (lines, values, ids))
-    items, known = values, len(first_lines)
-    firsts = list(map(first_lines.setdefault, ids, lines))
-    if len(first_lines) != known + len(ids):
-        for line, item_id, first in zip(lines, ids, firsts):
-            if first != line:
-                problems.add(
-                    "duplicate id", line, 2, item=item_id, hint=f"first seen on line {first}"
-                )
-        kept = list(map(int.__eq__, firsts, lines))
-        lines, values, ids = (list(compress(column, kept)) for column in (lines, values, ids))
-    texts = list(map(dict.get, values, repeat("texts"), repeat(None if need_texts else [])))
-    if {*map(type, texts)} - {list} or {*map(type, chain.from_iterable(texts))} - {str}:
-        for line, item_id, given in zip(lines, ids, texts):
-            if type(given) is not list or not all(type(text) is str for text in given):
-                problems.add("'texts' must be a list of strings", line, 3, item=item_id)
-    names = list(map(dict.get, values, repeat("annotators")))
-    given = list(map(dict.get, values, repeat("annotations")))
-    both = [n is not None and g is not None for n, g in zip(names, given)]  # the count rule's items
-    counted = (list(compress(column, both)) for column in (names, given, ids, lines))
-    annotation_counts(*counted, problems, 4)
-    return items
-
-
-def annotation_counts(
-    names: list, given: list, ids: list, places, problems: Located, order: int = 0
-) -> np.ndarray:
-    """Per item, its number of annotators if ``annotations`` has one entry per annotator (null is an
-    empty list), else 0 and a problem at the item's place (its line, or its row)."""
-    wanted, found = lengths(names), lengths(given)
-    wrong = (wanted != found) | (wanted < 0)
-    for k in np.flatnonzero(wrong).tolist():
-        counted = (
-            f"{n} {what}" if n >= 0 else f"'{what}' not a list"
-            for n, what in ((wanted[k], "annotators"), (found[k], "annotations"))
-        )
-        problems.add(
-            "'annotations' must have one entry per annotator",
-            int(places[k]),
-            order,
-            item=ids[k],
-            expected="equally long lists",
-            found=" and ".join(counted),
-        )
-    return np.where(wrong, 0, wanted)
-
-
-def types_are(values: list, kind: type) -> np.ndarray:
-    """Per value, whether its type is exactly ``kind``."""
-    return np.array([type(value) is kind for value in values], dtype=bool)
-
-
-def lengths(values: list) -> np.ndarray:
-    """``len`` of each list; 0 for null (no list), -1 for any other value."""
-    return np.array(
-        [len(v) if type(v) is list else 0 if v is None else -1 for v in values], dtype=np.int64
+def annotation_count(names, given, problems: PlacedProblems) -> int:
+    """An item's number of annotators if ``annotations`` has one entry per annotator (null is an
+    empty list), else 0 and a problem."""
+    wanted, found = _length(names), _length(given)
+    if wanted == found and wanted >= 0:
+        return wanted
+    counted = (
+        f"{n} {what}" if n >= 0 else f"'{what}' not a list"
+        for n, what in ((wanted, "annotators"), (found, "annotations"))
     )
+    problems.add(
+        "'annotations' must have one entry per annotator",
+        expected="equally long lists",
+        found=" and ".join(counted),
+    )
+    return 0
+
+
+def _length(value) -> int:
+    """``len`` of a list; 0 for null (no list), -1 for any other value."""
+    return len(value) if type(value) is list else 0 if value is None else -1
 
 
 def write_items(path: Path, items: Iterable[dict]) -> None:

@@ -6,7 +6,6 @@ values of many items on one line, row numbers read as scores)."""
 from __future__ import annotations
 
 import json
-import math
 import re
 from functools import cached_property
 from itertools import compress, count, repeat
@@ -18,7 +17,7 @@ from .. import kinds
 from ..errors import SubmissionError, counted, plural
 from ..tracks import Track
 from .textfile import Lines, shorten
-from .values import COMMA_DECIMAL, NUMBER, describe_value, is_decimal, json_or_none
+from .values import COMMA_DECIMAL, describe_value, is_decimal, json_or_none, parse_numbers
 
 # index: GLUE's index<TAB>prediction; idx: HF datasets
 HEADER_NAMES = ("id", "item", "item_id", "index", "idx")
@@ -214,8 +213,8 @@ class Columns:
 
     @cached_property
     def positional_scores(self) -> Optional[List[float]]:
-        """Each positional line's first field as a number when every one is (``decimals``), else None."""
-        return decimals(self.positional_firsts)
+        """Each positional line's first field as a number when every one is (``values.parse_numbers``), else None."""
+        return parse_numbers(self.positional_firsts)
 
 
 def _is_header(text: str, ids: List[str], is_value: Callable[[str], bool]) -> bool:
@@ -257,7 +256,9 @@ def layout_of(columns: Columns, ids: List[str], display: str) -> str:
         and bool(columns.tabbed.all() and (columns.position >= 0).all())
         and np.bincount(columns.position).max() == 1
     )
-    scores = decimals(heads) if as_ids and not columns.header and len(heads) == len(ids) else None
+    scores = (
+        parse_numbers(heads) if as_ids and not columns.header and len(heads) == len(ids) else None
+    )
     if as_ids and (scores is None or not all(0 <= score <= 5 for score in scores)):
         return "id"  # cannot be ambiguous: the costlier positional reading is not needed
     positional = _reads_positionally(columns)
@@ -275,16 +276,6 @@ def layout_of(columns: Columns, ids: List[str], display: str) -> str:
         hint="write the ID<TAB>SCORE lines with a header line 'id<TAB>score' to mean ids, or give the "
         "scores with decimals (3.0) to mean positional",
     )
-
-
-def decimals(texts: Sequence[str]) -> Optional[List[float]]:
-    """The texts as floats when each is a number ``values.parse_number`` accepts (``NUMBER`` once
-    stripped, finite), else None: its rule checked over the whole column at once."""
-    stripped = list(map(str.strip, texts))
-    if not all(map(NUMBER.fullmatch, stripped)):
-        return None
-    values = list(map(float, stripped))
-    return values if all(map(math.isfinite, values)) else None
 
 
 def _reads_positionally(columns: Columns) -> bool:

@@ -72,7 +72,7 @@ def annotator_entries(
 
 def annotator_values(entries: list, track: Track, hint: str = None) -> np.ndarray:
     """Label indices ``(m,)``, or on multilabel tracks 0/1 choices ``(m, K)``, of a row's entries (``hint``:
-    for a label outside the set, ``index_hint``'s)."""
+    for a label outside the set, ``index_hints.labels_as_indices_hint``'s)."""
     if track.scale == "multilabel":
         rows = [e if isinstance(e, np.ndarray) else _multilabel_choice(e, track) for e in entries]
         return np.array(rows, dtype=float).reshape(-1, len(track.labels))

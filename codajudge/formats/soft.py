@@ -4,7 +4,7 @@ value and raises the first rule it breaks; ``parse_soft`` reads one from its tex
 from __future__ import annotations
 
 import math
-from typing import List, Optional, Tuple
+from typing import List, Tuple
 
 import numpy as np
 
@@ -36,61 +36,41 @@ def _sum_found(row: Row) -> str:
     return f"values too large to add up (the sum overflows; the largest value is {max(row):g})"
 
 
-#: The rules of a list of probabilities in the order ``_broken_rule`` checks them: the message,
-#: expected and found (of the value and its row of floats) of a value breaking each.
-_RULES = (
-    (
-        "wrong {what} length",
-        "a list of {length} probabilities",
-        lambda value, row: (
-            counted(len(value), "value") if type(value) is list else show_json(value)
-        ),
-    ),
-    (
-        "{what} holds a value that is not a finite number",
-        "finite numbers",
-        lambda value, row: show_json(next(v for v in value if not is_number(v))),
-    ),
-    (
-        "{what} has a negative probability",
-        "probabilities >= 0",
-        lambda value, row: f"{min(row):g}",
-    ),
-    (
-        "{what} does not sum to 1",
-        f"a sum within {SUM_TOLERANCE} of 1",
-        lambda value, row: _sum_found(row),
-    ),
-    ("a P(chosen) value is above 1", "values in [0, 1]", lambda value, row: f"{max(row):g}"),
-)
-
-
-def _broken_rule(value, length: int, chosen: bool = False) -> Tuple[int, Optional[Row]]:
-    """(the index in ``_RULES`` of the first rule ``value`` breaks as a list of ``length``
-    probabilities, -1 for none; its numbers as floats, None when it is no list of numbers).
-    P(chosen) values (``chosen``) must be at most 1 (rounding aside) rather than sum to 1."""
+def _probabilities(value, length: int, what: str, chosen: bool = False) -> Row:
+    """``value`` as a row of ``length`` probabilities (floats), else the problem of the first rule
+    it breaks, in this order: its length, finite numbers, none negative, a sum within
+    ``SUM_TOLERANCE`` of 1. P(chosen) values (``chosen``) must be at most 1 (rounding aside) rather
+    than sum to 1."""
     if type(value) is not list or len(value) != length:
-        return 0, None
+        found = counted(len(value), "value") if type(value) is list else show_json(value)
+        raise ValueProblem(
+            f"wrong {what} length", expected=f"a list of {length} probabilities", found=found
+        )
     if not NUMBER_TYPES.issuperset(map(type, value)):
-        return 1, None
+        raise ValueProblem(
+            f"{what} holds a value that is not a finite number",
+            expected="finite numbers",
+            found=show_json(next(v for v in value if not is_number(v))),
+        )
     row = list(map(float, value))
     if not (min(row, default=0) >= 0 and max(row, default=0) < math.inf):
-        return 2, row
+        raise ValueProblem(
+            f"{what} has a negative probability",
+            expected="probabilities >= 0",
+            found=f"{min(row):g}",
+        )
     if not chosen and not abs(_total(row) - 1) <= SUM_TOLERANCE:  # an infinite sum is refused too
-        return 3, row
+        raise ValueProblem(
+            f"{what} does not sum to 1",
+            expected=f"a sum within {SUM_TOLERANCE} of 1",
+            found=_sum_found(row),
+            hint="divide each value by the row's sum",
+        )
     if chosen and max(row) > 1 + 1e-9:
-        return 4, row
-    return -1, row
-
-
-def _problem(rule: int, value, row: Optional[Row], what: str, length: int) -> ValueProblem:
-    message, expected, found = _RULES[rule]
-    return ValueProblem(
-        message.format(what=what),
-        expected=expected.format(length=length),
-        found=found(value, row),
-        hint="divide each value by the row's sum" if rule == 3 else None,
-    )
+        raise ValueProblem(
+            "a P(chosen) value is above 1", expected="values in [0, 1]", found=f"{max(row):g}"
+        )
+    return row
 
 
 def _normalised(row: Row, quiet: bool = False) -> Tuple[Row, List[ReadNote]]:
@@ -113,10 +93,7 @@ def soft_label(value, track: Track) -> Tuple[list, List[ReadNote]]:
     if track.scale == "ordinal" and type(value) is list and len(value) == k + 1:
         if is_number(value[0]):
             return _without_leading_bin(value, track)
-    rule, row = _broken_rule(value, k)
-    if rule >= 0:
-        raise _problem(rule, value, row, "soft label", k)
-    return _normalised(row)
+    return _normalised(_probabilities(value, k, "soft label"))
 
 
 def _without_leading_bin(value: list, track: Track) -> Tuple[list, List[ReadNote]]:
@@ -133,9 +110,7 @@ def _without_leading_bin(value: list, track: Track) -> Tuple[list, List[ReadNote
             f"holds probability here, so check that the other {k} are the labels "
             f"{track.labels[0]}..{track.labels[-1]})",
         )
-    rule, row = _broken_rule(value, k + 1)
-    if rule >= 0:
-        raise _problem(rule, value, row, "soft label", k)
+    row = _probabilities(value, k + 1, "soft label")
     probabilities, notes = _normalised(row[1:], quiet=first > 0)
     if first == 0:
         return probabilities, notes + [ReadNote(EMPTY_LEADING_BIN)]
@@ -146,23 +121,17 @@ def _multilabel(value, track: Track) -> Tuple[list, List[ReadNote]]:
     """``soft_label`` on a multilabel track: K pairs [P(not chosen), P(chosen)] ``(K, 2)``, given as
     such or as K numbers P(chosen)."""
     k = len(track.labels)
-    rule, chosen = _broken_rule(value, k, chosen=True)
-    if rule == 0:
+    if type(value) is not list or len(value) != k:
         raise ValueProblem(
             "wrong soft label length",
             found=show_json(value),
             expected=f"a list of {k} [P(not chosen), P(chosen)] pairs ({', '.join(track.labels)})",
         )
-    if rule == -1:
-        return [[1.0 - x, x] for x in chosen], []
-    if rule != 1:  # K entries, not all numbers: K pairs
-        raise _problem(rule, value, chosen, "soft label", k)
+    if NUMBER_TYPES.issuperset(map(type, value)):
+        return [[1.0 - x, x] for x in _probabilities(value, k, "soft label", chosen=True)], []
     pairs, notes = [], []
     for label, pair in zip(track.labels, value):
-        rule, row = _broken_rule(pair, 2)
-        if rule >= 0:
-            raise _problem(rule, pair, row, f"pair for '{label}'", 2)
-        normalised, note = _normalised(row)
+        normalised, note = _normalised(_probabilities(pair, 2, f"pair for '{label}'"))
         pairs.append(normalised)
         notes += note
     return pairs, notes

@@ -28,7 +28,6 @@ from .layout import (
     comments_note,
     JSON_LINES_NOTE,
     Columns,
-    decimals,
     layout_of,
     records_array,
     refuse_index_column,
@@ -41,17 +40,16 @@ from .results_tsv import NOTE as RESULTS_NOTE, reads_results_layout, results_row
 from .soft import parse_soft
 from .textfile import read_texts, safe_display, shorten
 from .values import (
-    NUMBER,
     ValueProblem,
     add_problem,
     describe_value,
-    entry_count,
     is_decimal,
     json_or_none,
     most_entries,
     parse_json,
     parse_label,
     parse_number,
+    parse_numbers,
     show,
     value_warnings,
 )
@@ -380,7 +378,7 @@ def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector
     if reader is None:
         return _annotator_rows(track, keys, rows, problems)
     if reader is _score:  # the column at once; a column with a refused value is read row by row
-        scores = rows.scores or decimals(list(map(rows.text, range(len(rows.item)))))
+        scores = rows.scores or parse_numbers(list(map(rows.text, range(len(rows.item)))))
         if scores is not None:
             return np.array(scores, dtype=float), []
     notes: List[ReadNote] = []
@@ -408,26 +406,6 @@ def _label(text: str, track: Track, notes: List[ReadNote]) -> int:
 READERS = {SCORE: _score, LABEL: _label, DISTRIBUTION: parse_soft, ANNOTATOR_ROW: None}
 
 
-def _json_or_none(text: str, most: int):
-    """``text`` as one JSON value, or None where it is none or holds over ``most`` entries."""
-    return None if entry_count(text) > most else json_or_none(text)
-
-
-def _numbers_of(row):
-    """What the index hint reads of a row: a list's entries with each text that names no number
-    (``NUMBER``) as "" (no label index either way), so that the file's texts are not held again."""
-    if type(row) is not list:
-        return None
-    return [
-        _number_text(entry) if type(entry) is not list else [_number_text(x) for x in entry]
-        for entry in row
-    ]
-
-
-def _number_text(entry):
-    return "" if type(entry) is str and not NUMBER.fullmatch(entry.strip()) else entry
-
-
 class _Hint:
     """The hint that a perspectivist file's rows hold label indices (``labels_as_indices_hint``),
     looked for over the whole file once, when a row is refused."""
@@ -438,9 +416,8 @@ class _Hint:
     @cached_property
     def text(self) -> Optional[str]:
         most = most_entries(self.track, self.keys.longest_row)
-        rows = range(len(self.rows.item))
-        column = [_numbers_of(_json_or_none(self.rows.text(j), most)) for j in rows]
-        return labels_as_indices_hint(self.track, column)
+        texts = map(self.rows.text, range(len(self.rows.item)))
+        return labels_as_indices_hint(self.track, texts, most)
 
     def of_layout(self) -> Optional[str]:
         """The hint for a row's layout: on multilabel tracks, indices are read as 0/1 vectors."""

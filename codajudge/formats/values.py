@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import List, Sequence
+from typing import List, Optional, Sequence
 
 from .. import kinds
 from ..tracks import Track
@@ -53,27 +53,34 @@ def show_json(value) -> str:
         return "a value too deeply nested to show"
 
 
+def parse_numbers(texts: Sequence[str]) -> Optional[List[float]]:
+    """The rule of a number, over a column of texts at once: each text finite, decimal, in ASCII
+    digits (``NUMBER``, spaces around it aside). The texts as floats when every one is, else None
+    (``parse_number`` names the problem of one text)."""
+    stripped = list(map(str.strip, texts))
+    if not all(map(NUMBER.fullmatch, stripped)):
+        return None
+    values = list(map(float, stripped))
+    return values if all(map(math.isfinite, values)) else None
+
+
 def parse_number(text: str) -> float:
-    """One number: finite, decimal, in ASCII digits (``NUMBER``, spaces around it aside)."""
+    """One number by the rule of ``parse_numbers``, or its problem: not a number, or not finite."""
+    value = parse_numbers([text])
+    if value is not None:
+        return value[0]
     stripped = text.strip()
-    if not NUMBER.fullmatch(stripped):
-        hint = "use a dot as the decimal separator" if COMMA_DECIMAL.fullmatch(stripped) else None
-        raise ValueProblem(
-            "not a number", expected="a decimal number such as 3.2", found=show(text), hint=hint
-        )
-    value = float(stripped)
-    if not math.isfinite(value):
+    if NUMBER.fullmatch(stripped):
         raise ValueProblem("number out of range", expected="a finite number", found=show(text))
-    return value
+    hint = "use a dot as the decimal separator" if COMMA_DECIMAL.fullmatch(stripped) else None
+    raise ValueProblem(
+        "not a number", expected="a decimal number such as 3.2", found=show(text), hint=hint
+    )
 
 
 def is_decimal(text: str) -> bool:
     """Whether ``text`` is a number ``parse_number`` accepts."""
-    try:
-        parse_number(text)
-    except ValueProblem:
-        return False
-    return True
+    return parse_numbers([text]) is not None
 
 
 def _reject_constant(name: str):
@@ -318,30 +325,6 @@ def outside_label_set(value, track: Track, shown: str, hint: str = None) -> Valu
         expected="one of " + ", ".join(track.labels),
         found=shown,
         hint=hint,
-    )
-
-
-def index_hint(track: Track, values: list):
-    """On an ordinal track whose labels are not 0..K-1, when every entry of the rows that are lists is a
-    whole number in 0..K-1: the hint that these look like label indices, and how to write the labels."""
-    k = len(track.labels)
-    numbers = track.label_set.numbers
-    indices = dict(zip(map(float, range(k)), range(k)))
-    if track.scale != "ordinal" or numbers == {i: value for value, i in indices.items()}:
-        return None
-    entries = [entry for value in values if type(value) is list for entry in value]
-    if not entries or not all(is_number(entry) and entry in indices for entry in entries):
-        return None
-    shifts = {value - i for i, value in numbers.items()}
-    shift = shifts.pop() if len(shifts) == 1 and len(numbers) == k else None
-    return (
-        f"every entry of the file is a whole number in 0..{k - 1}: these look like label indices; write the "
-        f"label values {track.labels[0]}..{track.labels[-1]} instead (value = labels[index]"
-        + (
-            f", here index {'+' if shift >= 0 else '-'} {abs(shift):g})"
-            if shift is not None
-            else ")"
-        )
     )
 
 
