@@ -39,8 +39,8 @@ from ..metrics import get as get_metric
 from ..metrics.edition_module import metrics_of, property_problems
 from ..scoring import load_gold, score_folder, scored_subset
 from ..spec import read_spec, write_spec
-from ..untrusted import remove_entry
 from ..tracks import dataset_label_set
+from ..untrusted import remove_entry
 from .baselines_run import (
     SAMPLE_BASELINE,
     baseline_predictions,
@@ -143,15 +143,6 @@ def split_source(source: dict, split: str) -> dict:
     return merged
 
 
-#: What a dataset that could not be read leaves unchecked.
-UNREAD = (
-    "the repeats of public items in hidden splits, the leaderboard's keys, the leak checks and the "
-    "pages, which need every dataset read"
-)
-#: What problems in data that was read leave unchecked (they are checked on the built files).
-UNBUILT = "the leaderboard's keys, the leak checks and the pages, checked on the built bundle"
-
-
 def import_data(
     edition: Edition, data_root: Path, found: Optional[List[Problem]] = None
 ) -> EditionData:
@@ -176,8 +167,9 @@ def import_data(
     if not unread:  # which phases score the same items, by their texts
         problems.extend(item_problems(edition.phases, splits))
     problems.extend(split_problems(edition.tracks, splits, places))
-    if problems:
-        raise BuildProblems(problems, unchecked=UNREAD if unread else UNBUILT)
+    if problems:  # what a dataset not read, or problems in the data read, leave unchecked
+        unchecked = "build/unchecked_unread" if unread else "build/unchecked_unbuilt"
+        raise BuildProblems(problems, unchecked=Templates.of(edition.folder).fill(unchecked))
     for phase in edition.phases:
         for track in edition.tracks:
             build_gold(

@@ -109,22 +109,19 @@ def sync_root(check_only: bool) -> int:
             stale += [
                 f"{name}/{rel}".rstrip("/") for rel in differing if built.get(rel) != kept.get(rel)
             ]
+        prose = Templates()
         if check_only:
             if stale:
-                print(
-                    "the default edition's files at the repository root are out of date:\n  "
-                    + "\n  ".join(stale[:20])
-                    + "\nrun: python3 build_bundle.py --sync-root",
-                    file=sys.stderr,
-                )
+                files = "\n".join(f"  {name}" for name in stale[:20])
+                print(prose.fill("build/root_stale", files=files), file=sys.stderr)
                 return 1
-            print("repository root is up to date with editions/default")
+            print(prose.fill("build/root_fresh"))
             return 0
         for name in ROOT_FILES:
             target = REPO_ROOT / name
             remove_entry(target)
             (shutil.copytree if (tree / name).is_dir() else shutil.copyfile)(tree / name, target)
-        print(f"wrote {', '.join(ROOT_FILES)} at {REPO_ROOT}")
+        print(prose.fill("build/root_written", files=", ".join(ROOT_FILES), root=REPO_ROOT))
         return 0
 
 
@@ -147,10 +144,8 @@ def dry_run(edition, data_root: Path, data, then: str = "drop --dry-run to build
         print(f"note: {note}")
     for warning in kit_warnings(edition, data):
         print(warning)
-    print(
-        f"edition {edition.name}: the data in {data_root} is complete and valid; nothing was written "
-        f"({then})"
-    )
+    prose = Templates.of(edition.folder)
+    print(prose.fill("build/dry_run", name=edition.name, data=data_root, then=then))
     return 0
 
 
