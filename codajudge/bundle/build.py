@@ -87,32 +87,27 @@ class EditionData:
     known_leaks: List[Problem] = field(default_factory=list)
 
 
-def untrainable_baselines(edition: Edition, data: EditionData) -> Dict[str, str]:
-    """The edition's baselines that need training data on a track whose dataset has none, and why."""
+def baseline_reasons(edition: Edition, data: EditionData) -> Tuple[Dict[str, str], Dict[str, str]]:
+    """(the edition's baselines that need training data on a track whose dataset has none, and
+    why; those that cannot differ from another on some tracks, their items having fewer texts than
+    the baseline compares (cosine_bow on one text), and why)."""
     prose = Templates.of(edition.folder)
-    without = {t.dataset for t in edition.tracks if not data.splits["train"].get(t.dataset)}
     skipped: Dict[str, str] = {}
-    for name in edition.baselines:
-        for track in edition.tracks:
-            if track.dataset in without and baseline_class(name)(track.to_dict()).needs_training:
-                skipped[name] = prose.fill(
-                    "baselines/untrained_reason", dataset=track.dataset, track=track.title
-                )
-                break
-    return skipped
-
-
-def alike_baselines(edition: Edition, data: EditionData) -> Dict[str, str]:
-    """The edition's baselines that cannot differ from another on a track, its items having fewer
-    texts than the baseline compares (cosine_bow on one text), and why."""
-    prose = Templates.of(edition.folder)
     alike: Dict[str, str] = {}
     for name in edition.baselines:
         model = baseline_class(name)
+        untrained = [
+            t
+            for t in edition.tracks
+            if not data.splits["train"].get(t.dataset) and model(t.to_dict()).needs_training
+        ]
+        if untrained:
+            first = untrained[0]
+            skipped[name] = prose.fill(
+                "baselines/untrained_reason", dataset=first.dataset, track=first.title
+            )
         short = [
-            track.title
-            for track in edition.tracks
-            if _most_texts(data, track.dataset) < model.texts_compared
+            t.title for t in edition.tracks if _most_texts(data, t.dataset) < model.texts_compared
         ]
         if short:
             alike[name] = prose.fill(
@@ -121,7 +116,7 @@ def alike_baselines(edition: Edition, data: EditionData) -> Dict[str, str]:
                 texts=model.texts_compared,
                 like=model.alike_without_texts,
             )
-    return alike
+    return skipped, alike
 
 
 def _most_texts(data: EditionData, dataset: str) -> int:
@@ -731,8 +726,7 @@ def write_tree(edition: Edition, data: EditionData, root: Path) -> Edition:
     """Every file of the bundle under ``root`` (which must not exist yet). Returns the edition as
     built: baselines that need a training split the edition lacks are left out (the Baselines page
     says why)."""
-    data.skipped_baselines = untrainable_baselines(edition, data)
-    data.alike_baselines = alike_baselines(edition, data)
+    data.skipped_baselines, data.alike_baselines = baseline_reasons(edition, data)
     kept = [name for name in edition.baselines if name not in data.skipped_baselines]
     edition = dataclasses.replace(edition, baselines=kept)
     root.mkdir(parents=True)

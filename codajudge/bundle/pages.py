@@ -7,6 +7,7 @@ is ``templates/kinds/KIND_PART.md`` and a baseline's ``templates/baseline/NAME.m
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Dict, List, Optional, Tuple
 
 from .. import kinds
@@ -17,10 +18,13 @@ from ..metrics import get as get_metric
 from ..spec import BASELINE, NORMALISED
 from ..tracks import PRIMARY_KEY
 from .compose import score_rows
-from .edition import Edition
+from .edition import DATE_FORMAT, Edition
 from . import kit_readme
 from .kit_readme import LocalScore, what_is_scored
 from .prose import Templates, kind_text, listed
+
+#: How long before the next phase starts Codabench's conversion of a CodaLab v1.5 bundle ends one.
+ONE_DAY = dt.timedelta(days=1)
 
 
 def md_cell(text: str) -> str:
@@ -233,27 +237,31 @@ def evaluation_page(edition: Edition, score: LocalScore) -> str:
     return page + "\n"
 
 
-def submission_limits(prose: Templates, phase) -> str:
-    """``5 a day, 100 in all``: a phase's submission limits, as the timelines give them."""
-    return prose.fill(
-        "timeline/limits", per_day=phase.max_submissions_per_day, total=phase.max_submissions
-    )
-
-
-def timeline_page(edition: Edition) -> str:
+def timeline_page(edition: Edition, page: str = "timeline", row: str = "timeline/phase") -> str:
+    """The Timeline page: template ``page`` with template ``row`` filled for each phase. The
+    CodaLab v1.5 timeline (``legacy/timeline``) says when each phase ends on each platform: a v1.5
+    phase has a start date only and stays open ``until`` the next one starts, and Codabench's
+    conversion of such a bundle ``ends`` it one day before."""
     prose = Templates.of(edition.folder)
-    rows = [
-        prose.fill(
-            "timeline/phase",
-            phase=md_cell(p.name),
-            start=p.date_text("start"),
-            end=p.date_text("end") or prose.fill("timeline/open"),
-            split=p.split,
-            limits=submission_limits(prose, p),
+    rows = []
+    for phase, following in zip(edition.phases, [*edition.phases[1:], None]):
+        end = phase.date_text("end") or prose.fill("timeline/open")
+        limits = prose.fill(
+            "timeline/limits", per_day=phase.max_submissions_per_day, total=phase.max_submissions
         )
-        for p in edition.phases
-    ]
-    return prose.fill("timeline", phases="\n".join(rows)) + "\n"
+        rows.append(
+            prose.fill(
+                row,
+                phase=md_cell(phase.name),
+                start=phase.date_text("start"),
+                end=end,
+                until=following.date_text("start") if following else end,
+                ends=(following.start - ONE_DAY).strftime(DATE_FORMAT) if following else end,
+                split=phase.split,
+                limits=limits,
+            )
+        )
+    return prose.fill(page, phases="\n".join(rows)) + "\n"
 
 
 def _score_table(

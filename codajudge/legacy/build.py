@@ -43,7 +43,6 @@ day before; the timeline page says both), there is no submission rule such as ``
 
 from __future__ import annotations
 
-import datetime as dt
 import html
 import re
 import shutil
@@ -63,12 +62,11 @@ from ..bundle.build import (
     write_yaml,
 )
 from ..bundle.compose import leaderboard_columns
-from ..bundle.edition import DATE_FORMAT, Edition, Phase
-from ..bundle.pages import submission_limits
+from ..bundle.edition import Edition, Phase
+from ..bundle.pages import timeline_page
 from ..bundle.prose import Templates
 from ..bundle.zipdet import write_zip
 from ..confine import slug
-from ..tracks import PRECISION
 
 #: The scoring command with the legacy variables; on Codabench they expand to the v2 command's
 #: paths. The scoring program only: a legacy phase has no ingestion program (module docstring).
@@ -80,8 +78,6 @@ LEGACY_METADATA = "metadata"
 #: Every legacy phase's keys that make it take result submissions only: v1.5 then skips the
 #: prediction step, so no participant code runs and no container holds code and gold together.
 RESULTS_ONLY_PHASE = {"is_scoring_only": True}
-#: Codabench's v1 unpacker ends a phase this long before the next one starts.
-ONE_DAY = dt.timedelta(days=1)
 # --- Markdown -> HTML, for the subset the kit's pages use -----------------------------------------
 
 
@@ -194,25 +190,6 @@ def page_texts(edition: Edition, v2_root: Path) -> Dict[str, tuple]:
     return pages
 
 
-def legacy_timeline_page(edition: Edition) -> str:
-    """The timeline as the platforms will run it: v1.5 phases have start dates only."""
-    prose = Templates.of(edition.folder)
-    rows = []
-    for phase, following in zip(edition.phases, list(edition.phases[1:]) + [None]):
-        last_end = phase.date_text("end") or prose.fill("timeline/open")
-        row = prose.fill(
-            "legacy/timeline_phase",
-            phase=phase.name,
-            start=phase.date_text("start"),
-            until=following.date_text("start") if following else last_end,
-            ends=(following.start - ONE_DAY).strftime(DATE_FORMAT) if following else last_end,
-            split=phase.split,
-            limits=submission_limits(prose, phase),
-        )
-        rows.append(row)
-    return prose.fill("legacy/timeline", phases="\n".join(rows)) + "\n"
-
-
 def write_html_pages(edition: Edition, v2_root: Path, root: Path) -> Dict[str, str]:
     """The v2 bundle's pages as HTML files, the data page ending with the CodaLab note
     ``legacy/submitting``; returns the ``html`` mapping (page key -> file). The pages v1.5 requires
@@ -222,7 +199,8 @@ def write_html_pages(edition: Edition, v2_root: Path, root: Path) -> Dict[str, s
     data_title, data_text = pages["data"]
     submitting = Templates.of(edition.folder).fill("legacy/submitting")
     pages["data"] = (data_title, data_text + "\n" + submitting + "\n")
-    pages["timeline"] = (pages.get("timeline", ("Timeline",))[0], legacy_timeline_page(edition))
+    legacy_timeline = timeline_page(edition, "legacy/timeline", "legacy/timeline_phase")
+    pages["timeline"] = (pages.get("timeline", ("Timeline",))[0], legacy_timeline)
     mapping: Dict[str, str] = {}
     for name in list(REQUIRED_PAGES) + [k for k in pages if k not in REQUIRED_PAGES]:
         title, text = pages[name]
@@ -281,15 +259,16 @@ def legacy_leaderboard(edition: Edition) -> dict:
 
     Every column refers to the same leaderboard mapping, which YAML writes as an anchor and aliases."""
     board = {"label": edition.leaderboard["title"], "rank": 1}
-    columns = {}
-    for column in leaderboard_columns(edition):
-        columns[column["key"]] = {
+    columns = {
+        column["key"]: {
             "leaderboard": board,
             "label": column["title"],
             "rank": column["index"] + 1,
             "sort": column["sorting"],
-            "numeric_format": PRECISION,
+            "numeric_format": column["precision"],
         }
+        for column in leaderboard_columns(edition)
+    }
     return {"leaderboards": {edition.leaderboard["title"]: board}, "columns": columns}
 
 
