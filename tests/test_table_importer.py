@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from codajudge.bundle.build import import_data, untrainable_baselines
+from codajudge.bundle.build import baseline_reasons, import_data
 from codajudge.bundle.edition import load_edition
 from codajudge.errors import ConfigError
 from codajudge.importers.cut import ORDER, assign
@@ -178,7 +178,7 @@ def test_without_a_train_share_there_is_no_train_split_and_baselines_that_need_o
     loaded = load_edition(folder)
     data = import_data(loaded, tmp_path / "mine")
     assert data.splits["train"]["pairs"] == [] and len(ids(data, "dev") + ids(data, "test")) == 60
-    skipped = untrainable_baselines(loaded, data)
+    skipped, _ = baseline_reasons(loaded, data)
     assert list(skipped) == ["most_frequent"] and "dataset 'pairs'" in skipped["most_frequent"]
 
 

@@ -109,14 +109,12 @@ def _phase_scores(edition: Edition, root: Path, phase, sample) -> Dict[str, Dict
     return scores
 
 
-def write_solutions(edition: Edition, root: Path) -> list:
-    paths = []
+def write_solutions(edition: Edition, root: Path) -> None:
+    """``solutions/NAME/model.py`` for each baseline the edition runs: a code submission of it."""
     for name in edition.baselines:
         folder = root / "solutions" / name
         folder.mkdir(parents=True)
         (folder / "model.py").write_text(SOLUTION_TEMPLATE.format(name=name), encoding="utf-8")
-        paths.append(f"solutions/{name}")
-    return paths
 
 
 def write_missing_track_scores(

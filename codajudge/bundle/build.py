@@ -39,7 +39,8 @@ from ..metrics import get as get_metric
 from ..metrics.edition_module import metrics_of, property_problems
 from ..scoring import load_gold, score_folder, scored_subset
 from ..spec import read_spec, write_spec
-from ..tracks import dataset_label_set, leaderboard_keys
+from ..tracks import dataset_label_set
+from ..untrusted import remove_entry
 from .baselines_run import (
     SAMPLE_BASELINE,
     baseline_predictions,
@@ -48,7 +49,7 @@ from .baselines_run import (
     write_solutions,
 )
 from .check.programs import PROGRAMS
-from .compose import competition_yaml
+from .compose import competition_yaml, score_rows
 from .data_checks import split_problems
 from .edition import Edition, Phase
 from .leaks import HiddenSplit, check_public_tree, concerns_file, text_key, write_known_leaks
@@ -67,7 +68,8 @@ from .sample import declared_sample, held_out, sampled_items
 from .zipdet import tree_files, write_zip
 
 REPO_ROOT = kit_root()
-ENGINE = PACKAGE
+#: What a copy of the kit's source folders leaves out: Python's caches.
+CACHES = ("__pycache__", "*.pyc")
 
 
 @dataclass
@@ -85,32 +87,27 @@ class EditionData:
     known_leaks: List[Problem] = field(default_factory=list)
 
 
-def untrainable_baselines(edition: Edition, data: EditionData) -> Dict[str, str]:
-    """The edition's baselines that need training data on a track whose dataset has none, and why."""
+def baseline_reasons(edition: Edition, data: EditionData) -> Tuple[Dict[str, str], Dict[str, str]]:
+    """(the edition's baselines that need training data on a track whose dataset has none, and
+    why; those that cannot differ from another on some tracks, their items having fewer texts than
+    the baseline compares (cosine_bow on one text), and why)."""
     prose = Templates.of(edition.folder)
-    without = {t.dataset for t in edition.tracks if not data.splits["train"].get(t.dataset)}
     skipped: Dict[str, str] = {}
-    for name in edition.baselines:
-        for track in edition.tracks:
-            if track.dataset in without and baseline_class(name)(track.to_dict()).needs_training:
-                skipped[name] = prose.fill(
-                    "baselines/untrained_reason", dataset=track.dataset, track=track.title
-                )
-                break
-    return skipped
-
-
-def alike_baselines(edition: Edition, data: EditionData) -> Dict[str, str]:
-    """The edition's baselines that cannot differ from another on a track, its items having fewer
-    texts than the baseline compares (cosine_bow on one text), and why."""
-    prose = Templates.of(edition.folder)
     alike: Dict[str, str] = {}
     for name in edition.baselines:
         model = baseline_class(name)
+        untrained = [
+            t
+            for t in edition.tracks
+            if not data.splits["train"].get(t.dataset) and model(t.to_dict()).needs_training
+        ]
+        if untrained:
+            first = untrained[0]
+            skipped[name] = prose.fill(
+                "baselines/untrained_reason", dataset=first.dataset, track=first.title
+            )
         short = [
-            track.title
-            for track in edition.tracks
-            if _most_texts(data, track.dataset) < model.texts_compared
+            t.title for t in edition.tracks if _most_texts(data, t.dataset) < model.texts_compared
         ]
         if short:
             alike[name] = prose.fill(
@@ -119,7 +116,7 @@ def alike_baselines(edition: Edition, data: EditionData) -> Dict[str, str]:
                 texts=model.texts_compared,
                 like=model.alike_without_texts,
             )
-    return alike
+    return skipped, alike
 
 
 def _most_texts(data: EditionData, dataset: str) -> int:
@@ -139,15 +136,6 @@ def split_source(source: dict, split: str) -> dict:
     merged = {k: v for k, v in source.items() if k != "splits"}
     merged.update(source.get("splits", {}).get(split, {}))
     return merged
-
-
-#: What a dataset that could not be read leaves unchecked.
-UNREAD = (
-    "the repeats of public items in hidden splits, the leaderboard's keys, the leak checks and the "
-    "pages, which need every dataset read"
-)
-#: What problems in data that was read leave unchecked (they are checked on the built files).
-UNBUILT = "the leaderboard's keys, the leak checks and the pages, checked on the built bundle"
 
 
 def import_data(
@@ -174,8 +162,9 @@ def import_data(
     if not unread:  # which phases score the same items, by their texts
         problems.extend(item_problems(edition.phases, splits))
     problems.extend(split_problems(edition.tracks, splits, places))
-    if problems:
-        raise BuildProblems(problems, unchecked=UNREAD if unread else UNBUILT)
+    if problems:  # what a dataset not read, or problems in the data read, leave unchecked
+        unchecked = "build/unchecked_unread" if unread else "build/unchecked_unbuilt"
+        raise BuildProblems(problems, unchecked=Templates.of(edition.folder).fill(unchecked))
     for phase in edition.phases:
         for track in edition.tracks:
             build_gold(
@@ -290,9 +279,7 @@ def count_repeats(dataset: str, split: str, items, public: Dict[str, List[dict]]
             if any(key):
                 first.setdefault(key, (name, str(row["id"])))
     repeated = [item for item in items if text_key(item) in first]
-    example = None
-    if repeated:
-        example = (str(repeated[0]["id"]), *first[text_key(repeated[0])])
+    example = (str(repeated[0]["id"]), *first[text_key(repeated[0])]) if repeated else None
     return Repeats(dataset, split, len(repeated), declared, example)
 
 
@@ -351,12 +338,18 @@ def write_phase_data(
     """reference_data/<phase>/ (gold) and input_data/<phase>/ (public items + training split).
     ``splits``: the items per split to write (default: the edition's data)."""
     splits = data.splits if splits is None else splits
+    # the other phases' ids are public (both programs name them), the kit's local phase's too
+    phases, every_split = edition.phases, data.splits
+    local = local_splits(edition, data)
+    if local is not None:
+        phases = [*edition.phases, local_phase(edition)]
+        every_split = {**data.splits, LOCAL_PHASE: local[LOCAL_PHASE]}
     spec = edition.spec(phase)
     ref, inp = root / "reference_data" / phase.id, root / "input_data" / phase.id
-    ref.mkdir(parents=True)
-    inp.mkdir(parents=True)
-    write_spec(ref, spec)
-    write_spec(inp, spec)
+    for folder in (ref, inp):
+        folder.mkdir(parents=True)
+        write_spec(folder, spec)
+        write_other_phase_ids(folder, phase.split, phases, every_split)
     # the texts are public inputs: the reference data of a hidden-gold phase holds the gold only
     fields = REFERENCE_FIELDS if spec.hide_gold else PUBLIC_REFERENCE_FIELDS
     for dataset in sorted({t.dataset for t in edition.tracks}):
@@ -364,14 +357,6 @@ def write_phase_data(
         write_items(ref / f"{dataset}.jsonl", [reference_view(it, fields) for it in items])
         write_items(inp / f"{dataset}.jsonl", [public_view(it) for it in items])
         write_items(inp / f"{dataset}.train.jsonl", splits["train"].get(dataset, []))
-    # the other phases' ids are public (both programs name them), the kit's local phase's too
-    phases, every_split = edition.phases, data.splits
-    local = local_splits(edition, data)
-    if local is not None:
-        phases = [*edition.phases, local_phase(edition)]
-        every_split = {**data.splits, LOCAL_PHASE: local[LOCAL_PHASE]}
-    for folder in (ref, inp):
-        write_other_phase_ids(folder, phase.split, phases, every_split)
 
 
 def score_gold(ref: Path):
@@ -439,16 +424,15 @@ def check_keys_with_gold(edition: Edition, phase: Phase, root: Path) -> None:
     the edition's own metrics well behaved on it."""
     try:
         result = score_gold(root / "reference_data" / phase.id)
-    except ConfigError:
-        raise
     except Exception as error:  # an edition's own metric failing on its gold is the edition's
-        if not edition.metrics_module:
+        if isinstance(error, ConfigError) or not edition.metrics_module:
             raise
         raise ConfigError.single(
             edition.metrics_module["file"],
             f"scoring the gold of phase {phase.id!r} raises {type(error).__name__}: {error}",
         ) from None
-    written, expected = list(result.scores()), leaderboard_keys(edition.tracks)
+    written = list(result.scores())
+    expected = [key for key, _, _ in score_rows(edition.tracks)]  # the leaderboard's columns
     if written != expected:
         raise ConfigError.single(
             "leaderboard",
@@ -462,53 +446,44 @@ def check_keys_with_gold(edition: Edition, phase: Phase, root: Path) -> None:
         raise ConfigError(problems[:1])
 
 
-def copy_program(name: str, destination: Path, with_engine: bool = True) -> None:
+def copy_program(name: str, destination: Path) -> None:
     """A program folder as Codabench mounts it: its own files plus the engine beside them (without
     the page templates, which only the builder reads)."""
-    shutil.copytree(
-        REPO_ROOT / name, destination, ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
-    )
-    if with_engine:
-        shutil.copytree(
-            ENGINE,
-            destination / "codajudge",
-            ignore=shutil.ignore_patterns("__pycache__", "*.pyc", "_kit", "templates"),
-        )
+    shutil.copytree(REPO_ROOT / name, destination, ignore=shutil.ignore_patterns(*CACHES))
+    engine = shutil.ignore_patterns(*CACHES, "_kit", "templates")
+    shutil.copytree(PACKAGE, destination / "codajudge", ignore=engine)
 
 
 def write_pages(edition: Edition, data: EditionData, root: Path) -> List[dict]:
-    pages_dir = root / "pages"
-    pages_dir.mkdir(parents=True, exist_ok=True)
+    """The logo and every page (the terms, the edition's own pages, the generated ones), each
+    marked as generated; returns the pages' entries of competition.yaml, the terms last."""
+    (root / "pages").mkdir(parents=True, exist_ok=True)
     shutil.copyfile(edition.folder / edition.logo, root / "logo.png")
-    copied = [(edition.terms, "terms.md")] + [
-        (page["file"], Path(page["file"]).name) for page in edition.pages
-    ]
-    for source, name in copied:
-        try:
-            text = (edition.folder / source).read_text(encoding="utf-8")
-        except UnicodeDecodeError as e:
-            raise ConfigError.single(
-                str(edition.folder / source),
-                "a page must be UTF-8 text",
-                found=f"byte {e.object[e.start]:#04x} at offset {e.start}",
-            )
-        (pages_dir / name).write_text(marked_page(text, edition), encoding="utf-8")
-    pages = [
-        {"title": page["title"], "file": f"pages/{Path(page['file']).name}"}
+    terms = ("Terms", "terms.md", own_page_text(edition, edition.terms))
+    own = [
+        (page["title"], Path(page["file"]).name, own_page_text(edition, page["file"]))
         for page in edition.pages
     ]
-    generated = generated_pages(
-        edition,
-        data.baseline_scores,
-        local_score(edition, data),
-        data.skipped_baselines,
-        data.alike_baselines,
-    )
-    for title, name, text in generated:
-        (pages_dir / name).write_text(marked_page(text, edition), encoding="utf-8")
-        pages.append({"title": title, "file": f"pages/{name}"})
-    pages.append({"title": "Terms", "file": "pages/terms.md"})
-    return pages
+    score = local_score(edition, data)
+    skipped, alike = data.skipped_baselines, data.alike_baselines
+    generated = generated_pages(edition, data.baseline_scores, score, skipped, alike)
+    for _, name, text in [terms] + own + generated:
+        (root / "pages" / name).write_text(marked_page(text, edition), encoding="utf-8")
+    return [
+        {"title": title, "file": f"pages/{name}"} for title, name, _ in own + generated + [terms]
+    ]
+
+
+def own_page_text(edition: Edition, source: str) -> str:
+    """The text of the edition's page ``source`` (relative to its folder), refused unless UTF-8."""
+    try:
+        return (edition.folder / source).read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise ConfigError.single(
+            str(edition.folder / source),
+            "a page must be UTF-8 text",
+            found=f"byte {e.object[e.start]:#04x} at offset {e.start}",
+        ) from None
 
 
 def generated_marker(edition: Edition) -> str:
@@ -551,9 +526,7 @@ def write_starting_kit(
     programs with the engine, the practice input data (and its gold when public), run_local.py,
     the participant README and sample submissions."""
     kit = root / "starting_kit"
-    shutil.copytree(
-        REPO_ROOT / "starting_kit", kit, ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
-    )
+    shutil.copytree(REPO_ROOT / "starting_kit", kit, ignore=shutil.ignore_patterns(*CACHES))
     practice = [p for p in edition.phases if p.public_gold] or edition.phases[:1]
     local = write_local_phase(edition, data, kit)
     for name in PROGRAMS:
@@ -562,10 +535,9 @@ def write_starting_kit(
         shutil.copytree(root / "input_data" / phase.id, kit / "input_data" / phase.id)
         if phase.public_gold:
             shutil.copytree(root / "reference_data" / phase.id, kit / "reference_data" / phase.id)
-    shutil.copyfile(root / "logo.png", kit / "logo.png")
     (kit / "pages").mkdir(exist_ok=True)
-    for page in bundle_pages:
-        shutil.copyfile(root / page["file"], kit / page["file"])
+    for name in ["logo.png"] + [page["file"] for page in bundle_pages]:
+        shutil.copyfile(root / name, kit / name)
     write_yaml(
         kit / "competition.yaml",
         competition_yaml(edition, bundle_pages, phases=local + practice, starting_kit=None),
@@ -692,6 +664,8 @@ class BuildSummary:
     sizes: Dict[str, int]
     notes: List[str] = field(default_factory=list)  # what the organiser should know: no train split
     repeats: List[Repeats] = field(default_factory=list)
+    #: what the platform takes, printed last (a legacy bundle's: result submissions only)
+    closing: str = ""
 
     def render(self) -> str:
         lines = [f"edition {self.edition.name}: {self.edition.title}  (codajudge {__version__})"]
@@ -713,6 +687,8 @@ class BuildSummary:
         lines.extend(f"  note: {note}" for note in self.notes)
         lines.append(f"  tree   {self.tree}")
         lines.append(f"  zip    {self.zip_path}  sha256 {self.sha256}")
+        if self.closing:
+            lines.append(self.closing)
         return "\n".join(lines)
 
 
@@ -746,14 +722,11 @@ def sample_baseline(data: EditionData) -> str:
     return "random" if SAMPLE_BASELINE in data.skipped_baselines else SAMPLE_BASELINE
 
 
-def write_tree(
-    edition: Edition, data: EditionData, root: Path, with_engine: bool = True
-) -> Edition:
+def write_tree(edition: Edition, data: EditionData, root: Path) -> Edition:
     """Every file of the bundle under ``root`` (which must not exist yet). Returns the edition as
     built: baselines that need a training split the edition lacks are left out (the Baselines page
     says why)."""
-    data.skipped_baselines = untrainable_baselines(edition, data)
-    data.alike_baselines = alike_baselines(edition, data)
+    data.skipped_baselines, data.alike_baselines = baseline_reasons(edition, data)
     kept = [name for name in edition.baselines if name not in data.skipped_baselines]
     edition = dataclasses.replace(edition, baselines=kept)
     root.mkdir(parents=True)
@@ -766,13 +739,15 @@ def write_tree(
     write_missing_track_scores(edition, root, data.baseline_scores)
     pages = write_pages(edition, data, root)
     for name in PROGRAMS:
-        copy_program(name, root / name, with_engine=with_engine)
-    solutions = write_solutions(edition, root)
+        copy_program(name, root / name)
+    write_solutions(edition, root)
     write_starting_kit(edition, data, root, pages)
     write_samples(edition, root, sample, sample_baseline(data))
     write_kit_readme(edition, data, root, pages)
     write_yaml(
-        root / "competition.yaml", competition_yaml(edition, pages, solutions=solutions), edition
+        root / "competition.yaml",
+        competition_yaml(edition, pages, solutions=edition.baselines),
+        edition,
     )
     public = [root / "input_data", root / "starting_kit", root / "pages", root / "solutions"]
     data.known_leaks = check_public_tree(
@@ -782,45 +757,31 @@ def write_tree(
     return edition
 
 
-def sha256_of(path: Path) -> str:
-    with open(path, "rb") as f:
-        return hashlib.file_digest(f, "sha256").hexdigest()
-
-
-def replace_output(staged: Path, final: Path) -> None:
-    """Move a staged tree or zip to ``final`` (a plain name inside ``--out``; the edition name is a
-    checked slug), replacing an old one. A symbolic link found there is removed, never followed."""
-    if final.is_symlink() or final.is_file():
-        final.unlink()
-    elif final.exists():
-        shutil.rmtree(final)
-    os.replace(staged, final)
-
-
-def publish(
-    out_dir: Path, name: str, write: Callable[[Path], Edition], summary=BuildSummary
-) -> BuildSummary:
+def publish(out_dir: Path, name: str, write: Callable[[Path], Edition]) -> BuildSummary:
     """Write ``OUT/<name>/`` and ``OUT/<name>.zip`` in a staging folder beside them, then replace
-    the old ones; ``write(folder)`` writes the tree and returns the edition it holds. The sizes
-    are in bytes: the zip's, and each part's (its folder, or its zips in a legacy bundle)."""
+    the old ones (``name`` is a checked slug; a symbolic link found there is removed, never
+    followed); ``write(folder)`` writes the tree and returns the edition it holds. The sizes are in
+    bytes: the zip's, and each part's (its folder, or its zips in a legacy bundle)."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=out_dir))
     try:
         edition = write(staging / name)
         write_zip(staging / name, staging / f"{name}.zip")
-        final_tree, final_zip = out_dir / name, out_dir / f"{name}.zip"
-        replace_output(staging / name, final_tree)
-        replace_output(staging / f"{name}.zip", final_zip)
+        for output in (name, f"{name}.zip"):
+            remove_entry(out_dir / output)
+            os.replace(staging / output, out_dir / output)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    files = tree_files(final_tree)
+    tree, zip_path = out_dir / name, out_dir / f"{name}.zip"
+    files = tree_files(tree)
     sizes = {
         part: sum(full.stat().st_size for full, relative in files if relative.startswith(part))
         for part in ("reference_data", "input_data", "starting_kit")
     }
-    sizes["zip"] = final_zip.stat().st_size
-    return summary(edition, final_tree, final_zip, sha256_of(final_zip), sizes)
+    sizes["zip"] = zip_path.stat().st_size
+    sha256 = hashlib.sha256(zip_path.read_bytes()).hexdigest()
+    return BuildSummary(edition, tree, zip_path, sha256, sizes)
 
 
 def build(
@@ -838,9 +799,17 @@ def build(
 def build_notes(edition: Edition, data: EditionData) -> List[str]:
     """The datasets without a training split (none declared, or an empty one), and the baselines
     left out for it."""
+    prose = Templates.of(edition.folder)
     datasets = sorted({track.dataset for track in edition.tracks})
-    notes = [f"dataset {d} has no train split" for d in datasets if not data.splits["train"].get(d)]
-    notes += [f"baseline {name} not run: {why}" for name, why in data.skipped_baselines.items()]
+    notes = [
+        prose.fill("build/no_train", dataset=name)
+        for name in datasets
+        if not data.splits["train"].get(name)
+    ]
+    notes += [
+        prose.fill("build/not_run", name=name, reason=why)
+        for name, why in data.skipped_baselines.items()
+    ]
     return notes + known_leak_notes(edition, data) + kit_warnings(edition, data)
 
 
@@ -849,21 +818,16 @@ def kit_warnings(edition: Edition, data: EditionData) -> List[str]:
     (``kit_scores_no_phase``): its participants could check no submission before uploading it."""
     if local_score(edition, data).first_phase or edition.kit_scores_no_phase:
         return []
-    return [
-        "warning: the starting kit can score no phase (it has no local phase and the practice "
-        "gold is hidden), so participants cannot check a submission before uploading it; add "
-        "'local: {fraction: 0.1, seed: 1}' (a seeded part of train, its gold in the kit), or "
-        "declare why with 'kit_scores_no_phase: REASON'"
-    ]
+    return [Templates.of(edition.folder).fill("build/kit_scores_no_phase")]
 
 
 def known_leak_notes(edition: Edition, data: EditionData) -> List[str]:
     """Each file of the edition's ``known_leaks``, why it is published, and the hidden gold the leak
     check found in it (or that it found none)."""
+    prose = Templates.of(edition.folder)
     notes = []
     for name, why in sorted(edition.known_leaks.items()):
         found = [f"{p.message} ({p.found})" for p in data.known_leaks if concerns_file(p, name)]
-        notes.append(
-            f"known leak {name} ({why}): {'; '.join(found) or 'no hidden gold found in it'}"
-        )
+        found_text = "; ".join(found) or prose.fill("build/known_leak_none")
+        notes.append(prose.fill("build/known_leak", file=name, reason=why, found=found_text))
     return notes

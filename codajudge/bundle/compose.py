@@ -1,39 +1,42 @@
 """competition.yaml (Codabench v2) from an edition: tasks, phases, the leaderboard, solutions.
 
-The leaderboard's columns come from ``tracks.leaderboard_keys``, the same function whose keys the
-scoring program writes, so the two cannot drift apart.
+The leaderboard's columns are ``score_rows``, the rows against which the builder checks the keys
+the scoring program writes for the gold (``build.check_keys_with_gold``), so the two cannot drift
+apart.
 """
 
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import List, Optional, Sequence, Tuple
 
 from ..metrics import get as get_metric
-from ..tracks import PRECISION, PRIMARY_KEY
+from ..tracks import PRECISION, PRIMARY_KEY, Track
 from .columns import column_title
 from .edition import Edition, Phase
 
 SOLUTION_DESCRIPTION = "A built-in baseline of the kit, run as a code submission"
 
 
+def score_rows(tracks: Sequence[Track]) -> List[Tuple[str, Optional[Track], str]]:
+    """(score key, its track, its metric's name) of every score, in leaderboard order: the primary
+    score first (no track; the first primary track's main metric), then every track's metrics in
+    declaration order. The leaderboard's columns and the pages' score tables are these rows."""
+    primary_metric = next(t for t in tracks if t.primary).main_metric
+    rows: List[Tuple[str, Optional[Track], str]] = [(PRIMARY_KEY, None, primary_metric)]
+    return rows + [(key, t, metric) for t in tracks for key, metric in zip(t.keys, t.metrics)]
+
+
 def leaderboard_columns(edition: Edition) -> List[dict]:
-    """Primary score first, then every track's metrics in declaration order."""
-    primary_metric = next(t for t in edition.tracks if t.primary).main_metric
-    named = [(edition.primary_rule.column_title, PRIMARY_KEY, primary_metric)]
-    named += [
-        (column_title(track, metric), key, metric)
-        for track in edition.tracks
-        for key, metric in zip(track.keys, track.metrics)
-    ]
+    """The leaderboard's columns (``score_rows``), titled within Codabench's limit."""
     return [
         {
-            "title": title,
+            "title": column_title(track, metric) if track else edition.primary_rule.column_title,
             "key": key,
             "index": index,
             "sorting": "desc" if get_metric(metric).higher_is_better else "asc",
             "precision": PRECISION,
         }
-        for index, (title, key, metric) in enumerate(named)
+        for index, (key, track, metric) in enumerate(score_rows(edition.tracks))
     ]
 
 
@@ -44,7 +47,8 @@ def competition_yaml(
     solutions: Optional[List[str]] = None,
     starting_kit: Optional[str] = "starting_kit",
 ) -> dict:
-    """The competition.yaml mapping. ``phases`` restricts it (the starting kit holds the practice phase only)."""
+    """The competition.yaml mapping. ``phases`` restricts it (the starting kit holds the practice
+    phase only); ``solutions``: the baselines written as solutions (``solutions/NAME``)."""
     phases = phases or edition.phases
     tasks = [_task(edition, phase, index) for index, phase in enumerate(phases)]
     doc = _competition_header(edition, pages, tasks)
@@ -52,13 +56,12 @@ def competition_yaml(
         doc["solutions"] = [
             {
                 "index": i,
-                # its name on the platform (else Codabench lists "solution @ <timestamp>")
-                "name": path.rstrip("/").rsplit("/", 1)[-1],
+                "name": name,  # its name on the platform (else "solution @ <timestamp>")
                 "description": SOLUTION_DESCRIPTION,
                 "tasks": [t["index"] for t in tasks],
-                "path": path,
+                "path": f"solutions/{name}",
             }
-            for i, path in enumerate(solutions)
+            for i, name in enumerate(solutions)
         ]
     doc["phases"] = [_phase_entry(phase, index, starting_kit) for index, phase in enumerate(phases)]
     doc["leaderboards"] = [

@@ -53,10 +53,9 @@ def checked_sample(score: LocalScore) -> str:
 
 
 def _page(prose: Templates, pages: List[dict], name: str) -> str:
-    for page in pages:
-        if page["file"].endswith("/" + name):
-            return prose.fill("kit_readme/page", title=page["title"], file=page["file"])
-    return f"`pages/{name}`"
+    """The bundle's page ``pages/NAME`` (the builder always writes data, evaluation and terms)."""
+    page = next(page for page in pages if page["file"] == f"pages/{name}")
+    return prose.fill("kit_readme/page", title=page["title"], file=page["file"])
 
 
 #: The baselines the first commands run, in this order, when the edition runs them.

@@ -7,6 +7,7 @@ is ``templates/kinds/KIND_PART.md`` and a baseline's ``templates/baseline/NAME.m
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Dict, List, Optional, Tuple
 
 from .. import kinds
@@ -16,10 +17,14 @@ from ..kinds import Kind
 from ..metrics import get as get_metric
 from ..spec import BASELINE, NORMALISED
 from ..tracks import PRIMARY_KEY
-from .edition import Edition
+from .compose import score_rows
+from .edition import DATE_FORMAT, Edition
 from . import kit_readme
 from .kit_readme import LocalScore, what_is_scored
 from .prose import Templates, kind_text, listed
+
+#: How long before the next phase starts Codabench's conversion of a CodaLab v1.5 bundle ends one.
+ONE_DAY = dt.timedelta(days=1)
 
 
 def md_cell(text: str) -> str:
@@ -28,13 +33,12 @@ def md_cell(text: str) -> str:
 
 
 def score_titles(tracks, primary: str) -> List[Tuple[str, str]]:
-    """(score key, title) of the primary score (titled ``primary``), then of each track's metrics
-    ("track title metric title"), in leaderboard order."""
-    titles = [(PRIMARY_KEY, primary)]
-    titles += [
-        (k, f"{t.title} {get_metric(m).title}") for t in tracks for k, m in zip(t.keys, t.metrics)
+    """(score key, title) of every score (``compose.score_rows``): the primary score titled
+    ``primary``, each track's metric "track title metric title"."""
+    return [
+        (key, f"{t.title} {get_metric(metric).title}" if t else primary)
+        for key, t, metric in score_rows(tracks)
     ]
-    return titles
 
 
 def _kinds(edition: Edition) -> List[Kind]:
@@ -45,19 +49,15 @@ def _kinds(edition: Edition) -> List[Kind]:
 
 def _track_values(prose: Templates, t) -> str:
     """What a track's gold is: the scale of its scores for a kind with a ``range``, else its labels,
-    each with the aliases naming it."""
-    if not kinds.of(t).has_range:
-        return ", ".join(_label_names(prose, t, label) for label in t.labels)
-    lo, hi = t.score_range
-    return prose.fill("data/scale", low=f"{lo:g}", high=f"{hi:g}")
-
-
-def _label_names(prose: Templates, t, label: str) -> str:
-    """A label, and the aliases the track declares for it: ``entailment (or e)``."""
-    aliases = [alias for alias, named in t.label_aliases if named == label]
-    if not aliases:
-        return label
-    return prose.fill("data/aliases", label=label, aliases=", ".join(aliases))
+    each with the aliases the track declares for it (``entailment (or e)``)."""
+    if kinds.of(t).has_range:
+        lo, hi = t.score_range
+        return prose.fill("data/scale", low=f"{lo:g}", high=f"{hi:g}")
+    names = []
+    for label in t.labels:
+        aliases = ", ".join(alias for alias, named in t.label_aliases if named == label)
+        names.append(prose.fill("data/aliases", label=label, aliases=aliases) if aliases else label)
+    return ", ".join(names)
 
 
 def _alignment_paragraphs(prose: Templates, edition: Edition) -> List[str]:
@@ -168,38 +168,33 @@ def _normalised_text(prose: Templates, edition: Edition) -> str:
     """The normalised mean's formula and each primary track's range (nothing for a plain mean)."""
     if edition.primary_rule.mean != NORMALISED:
         return ""
-    ranges = []
-    for t in (t for t in edition.tracks if t.primary):
-        metric = get_metric(t.main_metric)
-        lower, upper = metric.bounds(len(t.labels))
-        ranges.append(
-            prose.fill(
-                "evaluation/normalised_range",
-                track=t.title,
-                metric=metric.title,
-                lower=f"{lower:g}",
-                upper=f"{upper:g}",
-            )
-        )
+    ranges = [
+        prose.fill("evaluation/normalised_range", track=t.title, **_metric_fields(t.main_metric, t))
+        for t in edition.tracks
+        if t.primary
+    ]
     return "\n\n" + prose.fill("evaluation/normalised", ranges="; ".join(ranges))
+
+
+def _metric_fields(name: str, *tracks) -> Dict[str, str]:
+    """A metric's title and the bounds of its range (for the most labels ``tracks`` have)."""
+    metric = get_metric(name)
+    lower, upper = metric.bounds(max((len(t.labels) for t in tracks), default=0))
+    return {"metric": metric.title, "lower": f"{lower:g}", "upper": f"{upper:g}"}
 
 
 def _metric_rows(prose: Templates, edition: Edition) -> List[str]:
     """One row per metric the tracks use, in the order of first use."""
-    used = dict.fromkeys(m for t in edition.tracks for m in t.metrics)
     rows = []
-    for name in used:
+    for name in dict.fromkeys(m for t in edition.tracks for m in t.metrics):
         metric = get_metric(name)
-        n_labels = max((len(t.labels) for t in edition.tracks if name in t.metrics), default=0)
-        lo, hi = metric.bounds(n_labels)
         rows.append(
             prose.fill(
                 "evaluation/metric",
+                **_metric_fields(name, *(t for t in edition.tracks if name in t.metrics)),
                 title=md_cell(metric.title),
                 name=name,
                 direction=metric.direction,
-                lower=f"{lo:g}",
-                upper=f"{hi:g}",
                 description=md_cell(metric.description),
             )
         )
@@ -242,27 +237,31 @@ def evaluation_page(edition: Edition, score: LocalScore) -> str:
     return page + "\n"
 
 
-def submission_limits(prose: Templates, phase) -> str:
-    """``5 a day, 100 in all``: a phase's submission limits, as the timelines give them."""
-    return prose.fill(
-        "timeline/limits", per_day=phase.max_submissions_per_day, total=phase.max_submissions
-    )
-
-
-def timeline_page(edition: Edition) -> str:
+def timeline_page(edition: Edition, page: str = "timeline", row: str = "timeline/phase") -> str:
+    """The Timeline page: template ``page`` with template ``row`` filled for each phase. The
+    CodaLab v1.5 timeline (``legacy/timeline``) says when each phase ends on each platform: a v1.5
+    phase has a start date only and stays open ``until`` the next one starts, and Codabench's
+    conversion of such a bundle ``ends`` it one day before."""
     prose = Templates.of(edition.folder)
-    rows = [
-        prose.fill(
-            "timeline/phase",
-            phase=md_cell(p.name),
-            start=p.date_text("start"),
-            end=p.date_text("end") or prose.fill("timeline/open"),
-            split=p.split,
-            limits=submission_limits(prose, p),
+    rows = []
+    for phase, following in zip(edition.phases, [*edition.phases[1:], None]):
+        end = phase.date_text("end") or prose.fill("timeline/open")
+        limits = prose.fill(
+            "timeline/limits", per_day=phase.max_submissions_per_day, total=phase.max_submissions
         )
-        for p in edition.phases
-    ]
-    return prose.fill("timeline", phases="\n".join(rows)) + "\n"
+        rows.append(
+            prose.fill(
+                row,
+                phase=md_cell(phase.name),
+                start=phase.date_text("start"),
+                end=end,
+                until=following.date_text("start") if following else end,
+                ends=(following.start - ONE_DAY).strftime(DATE_FORMAT) if following else end,
+                split=phase.split,
+                limits=limits,
+            )
+        )
+    return prose.fill(page, phases="\n".join(rows)) + "\n"
 
 
 def _score_table(
@@ -339,7 +338,7 @@ def baselines_page(
 
 def generated_pages(
     edition: Edition, baseline_scores, score: LocalScore, skipped=None, alike=None
-) -> List[tuple]:
+) -> List[Tuple[str, str, str]]:
     """(title, file name, text) of every generated page, in the order they appear; ``score``:
     what the starting kit can score (``LocalScore``)."""
     return [

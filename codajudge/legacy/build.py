@@ -43,18 +43,18 @@ day before; the timeline page says both), there is no submission rule such as ``
 
 from __future__ import annotations
 
-import datetime as dt
 import html
 import re
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 import yaml
 
 from ..bundle.build import (
     BuildSummary,
+    EditionData,
     import_data,
     known_leak_notes,
     publish,
@@ -62,16 +62,15 @@ from ..bundle.build import (
     write_yaml,
 )
 from ..bundle.compose import leaderboard_columns
-from ..bundle.edition import DATE_FORMAT, Edition, Phase
-from ..bundle.pages import submission_limits
+from ..bundle.edition import Edition, Phase
+from ..bundle.pages import timeline_page
 from ..bundle.prose import Templates
 from ..bundle.zipdet import write_zip
 from ..confine import slug
-from ..tracks import PRECISION
 
-#: Program commands with the legacy variables; on Codabench they expand to the v2 commands' paths.
-#: The scoring program only: a legacy phase has no ingestion program (see the module's docstring).
-LEGACY_COMMANDS = {"scoring_program": "python3 $program/score.py $input $output"}
+#: The scoring command with the legacy variables; on Codabench they expand to the v2 command's
+#: paths. The scoring program only: a legacy phase has no ingestion program (module docstring).
+SCORING_COMMAND = "python3 $program/score.py $input $output"
 #: Pages CodaLab v1.5 required, in the order they are listed.
 REQUIRED_PAGES = ("overview", "evaluation", "terms", "data")
 #: The only program file name the v1 compute worker reads.
@@ -103,90 +102,73 @@ def _table(rows: List[str]) -> List[str]:
     return out + ["</table>"]
 
 
-#: How each kind of block is written from its lines: a paragraph, a list's items, a table's rows.
+#: How each kind of block is written from its lines' texts: a paragraph, a list's items, a
+#: table's rows, a fenced code block's lines (kept verbatim), lines already HTML, blank lines.
 BLOCKS = {
-    "paragraph": lambda lines: [f"<p>{_inline(' '.join(lines))}</p>"],
-    "list": lambda lines: ["<ul>" + "".join(f"<li>{_inline(i)}</li>" for i in lines) + "</ul>"],
+    "paragraph": lambda texts: [f"<p>{_inline(' '.join(texts))}</p>"],
+    "list": lambda texts: ["<ul>" + "".join(f"<li>{_inline(i)}</li>" for i in texts) + "</ul>"],
     "table": _table,
+    "code": lambda texts: [
+        "<pre><code>" + html.escape("\n".join(texts), quote=False) + "</code></pre>"
+    ],
+    "html": lambda texts: texts,
+    "blank": lambda texts: [],
 }
 
 
-class _HtmlBlocks:
-    """The HTML of a page read line by line: the blocks written so far, and the paragraph, list or
-    table still open (a block is written when a line of another kind, a blank or a heading ends it)."""
+def _line(line: str, open_kind: str) -> Tuple[str, str]:
+    """The kind of block a page's ``line`` belongs to (a key of ``BLOCKS``, or "more": the rest of
+    the open list's item) and its text."""
+    stripped = line.strip()
+    heading = re.match(r"(#{1,6})\s+(.*)", stripped)
+    if re.fullmatch(r"<!--.*-->", stripped):  # a one-line comment (the generated marker) stays one
+        return "html", stripped
+    if heading:
+        level = len(heading.group(1))
+        return "html", f"<h{level}>{_inline(heading.group(2))}</h{level}>"
+    if not stripped:
+        return "blank", ""
+    if stripped.startswith("|"):
+        return "table", stripped
+    if re.match(r"[-*]\s+", stripped):
+        return "list", re.sub(r"^[-*]\s+", "", stripped)
+    if open_kind == "list" and line.startswith((" ", "\t")):
+        return "more", stripped
+    return "paragraph", stripped
 
-    def __init__(self) -> None:
-        self.out: List[str] = []
-        self.kind: Optional[str] = None  # of the open block, a key of BLOCKS
-        self.lines: List[str] = []
-        self.code: Optional[List[str]] = None  # the lines of an open ``` block, kept verbatim
 
-    def feed(self, line: str) -> None:
-        """One line of the page: a fenced code block's line kept as it is, any other read by ``add``."""
-        if line.strip().startswith("```"):
-            self._fence()
-        elif self.code is not None:
-            self.code.append(line)
-        else:
-            self.add(line)
-
-    def _fence(self) -> None:
-        if self.code is None:
-            self.flush()
-            self.code = []
-            return
-        self.out.append(
-            "<pre><code>" + html.escape("\n".join(self.code), quote=False) + "</code></pre>"
-        )
-        self.code = None
-
-    def flush(self) -> None:
-        if self.lines:
-            self.out.extend(BLOCKS[self.kind](self.lines))
-        self.kind, self.lines = None, []
-
-    def _append(self, kind: str, text: str) -> None:
-        if kind != self.kind:
-            self.flush()
-        self.kind = kind
-        self.lines.append(text)
-
-    def add(self, line: str) -> None:
-        stripped = line.strip()
-        heading = re.match(r"(#{1,6})\s+(.*)", stripped)
-        # a one-line comment (the generated marker) stays a comment
-        if re.fullmatch(r"<!--.*-->", stripped):
-            self.flush()
-            self.out.append(stripped)
-        elif not stripped:
-            self.flush()
-        elif heading:
-            self.flush()
-            level = len(heading.group(1))
-            self.out.append(f"<h{level}>{_inline(heading.group(2))}</h{level}>")
-        elif stripped.startswith("|"):
-            self._append("table", stripped)
-        elif re.match(r"[-*]\s+", stripped):
-            self._append("list", re.sub(r"^[-*]\s+", "", stripped))
-        elif self.kind == "list" and line.startswith((" ", "\t")):
-            self.lines[-1] += " " + stripped  # continuation of a list item
-        else:
-            self._append("paragraph", stripped)
+def _blocks(lines: List[str]) -> List[str]:
+    """The HTML of a page's lines outside code blocks: a block ends at a line of another kind."""
+    out: List[str] = []
+    kind, texts = "blank", []
+    for line in lines + [""]:  # a blank line ends the last block
+        new, text = _line(line, kind)
+        if new == "more":
+            texts[-1] += " " + text
+            continue
+        if new != kind:
+            out += BLOCKS[kind](texts)
+            kind, texts = new, []
+        texts.append(text)
+    return out
 
 
 def markdown_to_html(text: str, title: str) -> str:
     """A small, dependency-free renderer: headings, paragraphs, lists, tables, fenced code blocks and
     inline marks."""
-    blocks = _HtmlBlocks()
+    parts: List[List[str]] = [[]]  # the lines between fences: Markdown, code, Markdown, ...
     # not splitlines: U+2028 or U+0085 quoted from an item is text ("\r" is stripped)
     for line in text.split("\n"):
-        blocks.feed(line)
-    if blocks.code is not None:  # an unclosed fence ends with the page
-        blocks.feed("```")
-    blocks.flush()
+        if line.strip().startswith("```"):
+            parts.append([])
+        else:
+            parts[-1].append(line)
+    body = []
+    for index, lines in enumerate(parts):  # an unclosed fence ends with the page
+        body += BLOCKS["code"](lines) if index % 2 else _blocks(lines)
     return (
         f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>{html.escape(title)}</title></head>\n'
-        "<body>\n" + "\n".join(blocks.out) + "\n</body></html>\n"
+        "<body>\n" + "\n".join(body) + "\n</body></html>\n"
     )
 
 
@@ -208,42 +190,17 @@ def page_texts(edition: Edition, v2_root: Path) -> Dict[str, tuple]:
     return pages
 
 
-def _day_before(start: dt.datetime) -> str:
-    return (start - dt.timedelta(days=1)).strftime(DATE_FORMAT)
-
-
-def legacy_timeline_page(edition: Edition) -> str:
-    """The timeline as the platforms will run it: v1.5 phases have start dates only."""
-    prose = Templates.of(edition.folder)
-    rows = []
-    for phase, following in zip(edition.phases, list(edition.phases[1:]) + [None]):
-        last_end = phase.date_text("end") or prose.fill("timeline/open")
-        row = prose.fill(
-            "legacy/timeline_phase",
-            phase=phase.name,
-            start=phase.date_text("start"),
-            until=following.date_text("start") if following else last_end,
-            ends=_day_before(following.start) if following else last_end,
-            split=phase.split,
-            limits=submission_limits(prose, phase),
-        )
-        rows.append(row)
-    return prose.fill("legacy/timeline", phases="\n".join(rows)) + "\n"
-
-
-def submitting_on_codalab(edition: Edition) -> str:
-    """What a participant must know about submitting on v1.5, for the data page and the kit README."""
-    return Templates.of(edition.folder).fill("legacy/submitting")
-
-
 def write_html_pages(edition: Edition, v2_root: Path, root: Path) -> Dict[str, str]:
-    """The v2 bundle's pages as HTML files; returns the ``html`` mapping (page key -> file). The pages
-    v1.5 requires keep their fixed keys (it labels them itself); the others are keyed by their title,
-    which both platforms show as the tab's title."""
+    """The v2 bundle's pages as HTML files, the data page ending with the CodaLab note
+    ``legacy/submitting``; returns the ``html`` mapping (page key -> file). The pages v1.5 requires
+    keep their fixed keys (it labels them itself); the others are keyed by their title, which both
+    platforms show as the tab's title."""
     pages = page_texts(edition, v2_root)
     data_title, data_text = pages["data"]
-    pages["data"] = (data_title, data_text + "\n" + submitting_on_codalab(edition) + "\n")
-    pages["timeline"] = (pages.get("timeline", ("Timeline",))[0], legacy_timeline_page(edition))
+    submitting = Templates.of(edition.folder).fill("legacy/submitting")
+    pages["data"] = (data_title, data_text + "\n" + submitting + "\n")
+    legacy_timeline = timeline_page(edition, "legacy/timeline", "legacy/timeline_phase")
+    pages["timeline"] = (pages.get("timeline", ("Timeline",))[0], legacy_timeline)
     mapping: Dict[str, str] = {}
     for name in list(REQUIRED_PAGES) + [k for k in pages if k not in REQUIRED_PAGES]:
         title, text = pages[name]
@@ -257,20 +214,23 @@ def write_html_pages(edition: Edition, v2_root: Path, root: Path) -> Dict[str, s
     return mapping
 
 
-def _zip_program(v2_root: Path, name: str, root: Path) -> None:
-    """A program folder zipped with its ``metadata.yaml`` turned into the ``metadata`` file the v1
-    worker reads, its command rewritten to the legacy variables."""
+def _zip_edited(v2_root: Path, name: str, root: Path, edit: Callable[[Path], None]) -> None:
+    """The v2 tree's folder ``name`` as ``root/<name>.zip``, changed by ``edit(copy)`` first."""
     with tempfile.TemporaryDirectory(prefix="codajudge-legacy-") as tmp:
         folder = Path(tmp) / name
         shutil.copytree(v2_root / name, folder)
-        v2_meta = folder / "metadata.yaml"
-        data = yaml.safe_load(v2_meta.read_text(encoding="utf-8")) or {}
-        data["command"] = LEGACY_COMMANDS[name]
-        v2_meta.unlink()  # one command only: Codabench would prefer metadata.yaml over metadata
-        (folder / LEGACY_METADATA).write_text(
-            yaml.safe_dump(data, sort_keys=False), encoding="utf-8"
-        )
+        edit(folder)
         write_zip(folder, root / f"{name}.zip")
+
+
+def legacy_metadata(program: Path) -> None:
+    """A program folder's ``metadata.yaml`` turned into the ``metadata`` file the v1 worker reads,
+    its command rewritten to the legacy variables."""
+    v2_meta = program / "metadata.yaml"
+    data = yaml.safe_load(v2_meta.read_text(encoding="utf-8")) or {}
+    data["command"] = SCORING_COMMAND
+    v2_meta.unlink()  # one command only: Codabench would prefer metadata.yaml over metadata
+    (program / LEGACY_METADATA).write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
 
 
 def _phase_entry(number: int, phase: Phase, v2_root: Path, root: Path) -> dict:
@@ -299,15 +259,16 @@ def legacy_leaderboard(edition: Edition) -> dict:
 
     Every column refers to the same leaderboard mapping, which YAML writes as an anchor and aliases."""
     board = {"label": edition.leaderboard["title"], "rank": 1}
-    columns = {}
-    for column in leaderboard_columns(edition):
-        columns[column["key"]] = {
+    columns = {
+        column["key"]: {
             "leaderboard": board,
             "label": column["title"],
             "rank": column["index"] + 1,
             "sort": column["sorting"],
-            "numeric_format": PRECISION,
+            "numeric_format": column["precision"],
         }
+        for column in leaderboard_columns(edition)
+    }
     return {"leaderboards": {edition.leaderboard["title"]: board}, "columns": columns}
 
 
@@ -362,25 +323,19 @@ def legacy_kit_readme(text: str, submitting: str) -> str:
     return text[: at + 1] + note + text[at + 1 :]
 
 
-def write_legacy_starting_kit(edition: Edition, v2_root: Path, root: Path) -> None:
-    """The v2 starting kit with the CodaLab submitting note in its README."""
-    with tempfile.TemporaryDirectory(prefix="codajudge-legacy-kit-") as tmp:
-        kit = Path(tmp) / "starting_kit"
-        shutil.copytree(v2_root / "starting_kit", kit)
-        readme = kit / "README.md"
-        text = legacy_kit_readme(readme.read_text(encoding="utf-8"), submitting_on_codalab(edition))
-        readme.write_text(text, encoding="utf-8")
-        write_zip(kit, root / "starting_kit.zip")
-
-
 def write_legacy_tree(edition: Edition, v2_root: Path, root: Path) -> None:
     """Every file of the legacy bundle under ``root`` (new), from a finished v2 tree."""
     root.mkdir(parents=True)
     shutil.copyfile(v2_root / "logo.png", root / "logo.png")
     pages = write_html_pages(edition, v2_root, root)
-    for name in LEGACY_COMMANDS:
-        _zip_program(v2_root, name, root)
-    write_legacy_starting_kit(edition, v2_root, root)
+    _zip_edited(v2_root, "scoring_program", root, legacy_metadata)
+    submitting = Templates.of(edition.folder).fill("legacy/submitting")
+
+    def kit_readme(kit: Path) -> None:  # the CodaLab submitting note in the kit's README
+        readme = kit / "README.md"
+        readme.write_text(legacy_kit_readme(readme.read_text("utf-8"), submitting), "utf-8")
+
+    _zip_edited(v2_root, "starting_kit", root, kit_readme)
     phases = [
         _phase_entry(number, phase, v2_root, root)
         for number, phase in enumerate(edition.phases, start=1)
@@ -388,24 +343,12 @@ def write_legacy_tree(edition: Edition, v2_root: Path, root: Path) -> None:
     write_yaml(root / "competition.yaml", legacy_yaml(edition, pages, phases), edition)
 
 
-#: The builder's word on what a legacy bundle takes, printed with its summary.
-RESULTS_ONLY_NOTE = (
-    "  CodaLab v1.5: result submissions only. The bundle has no ingestion program, since v1.5 "
-    "hands a phase's\n  reference data to the container that runs participant code; code "
-    "submissions need the Codabench bundle."
-)
-
-
-class LegacySummary(BuildSummary):
-    """The build summary of a legacy bundle: the v2 one, and what v1.5 takes."""
-
-    def render(self) -> str:
-        return super().render() + "\n" + RESULTS_ONLY_NOTE
-
-
-def build_legacy(edition: Edition, data_root: Path, out_dir: Path) -> BuildSummary:
-    """Validate and build as for v2, then write ``OUT/<edition>-legacy/`` and ``OUT/<edition>-legacy.zip``."""
-    data = import_data(edition, data_root)
+def build_legacy(
+    edition: Edition, data_root: Path, out_dir: Path, data: Optional[EditionData] = None
+) -> BuildSummary:
+    """Validate and build as for v2, then write ``OUT/<edition>-legacy/`` and
+    ``OUT/<edition>-legacy.zip``; ``data``: the edition's data when already read (``import_data``)."""
+    data = data or import_data(edition, data_root)
 
     def write(tree: Path) -> Edition:
         write_tree(edition, data, tree.parent / "v2")
@@ -413,6 +356,7 @@ def build_legacy(edition: Edition, data_root: Path, out_dir: Path) -> BuildSumma
         return edition
 
     name = f"{edition.name}-legacy"
-    summary = publish(out_dir, name, write, LegacySummary)
+    summary = publish(out_dir, name, write)
     summary.notes = known_leak_notes(edition, data)
+    summary.closing = Templates.of(edition.folder).fill("build/legacy_results_only")
     return summary

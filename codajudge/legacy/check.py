@@ -96,7 +96,20 @@ def _check_phase(phase: dict, where: str, root: Path, findings: Findings):
         findings.add(where, "a phase needs a 'start_date'")
     if "scoring_program" not in phase:
         findings.add(where, "the phase has no scoring_program")
-    _check_no_code_beside_gold(phase, where, findings)
+    # a v1.5 phase takes result submissions only: for a phase with an ingestion program the site
+    # sends the reference data to the prediction run (codalab-competitions tasks.py:165-176,
+    # ``hidden_ref``) and the v1 worker mounts it into the container where the ingestion program
+    # runs participant code (competitions-v1-compute-worker worker.py:325-331, 587)
+    if phase.get("ingestion_program") not in (None, ""):
+        findings.add(
+            where,
+            "a CodaLab v1.5 phase with an ingestion program lets participant code read the "
+            "phase's reference data (v1.5 mounts it as hidden_ref beside the code the ingestion "
+            "program runs)",
+            expected="no ingestion_program: result submissions only on v1.5, code submissions "
+            "in a Codabench v2 bundle",
+            found=f"ingestion_program: {phase['ingestion_program']}",
+        )
     for kind in PROGRAMS + DATA:
         if phase.get(kind) in (None, ""):
             continue
@@ -108,23 +121,6 @@ def _check_phase(phase: dict, where: str, root: Path, findings: Findings):
                 path, where, kind.replace("_", " "), findings, metadata_names=("metadata",)
             )
     return start
-
-
-def _check_no_code_beside_gold(phase: dict, where: str, findings: Findings) -> None:
-    """A v1.5 phase takes result submissions only: for a phase with an ingestion program the site
-    sends the reference data to the prediction run (codalab-competitions tasks.py:165-176,
-    ``hidden_ref``) and the v1 worker mounts it into the container where the ingestion program runs
-    participant code (competitions-v1-compute-worker worker.py:325-331, 587)."""
-    if phase.get("ingestion_program") in (None, ""):
-        return
-    findings.add(
-        where,
-        "a CodaLab v1.5 phase with an ingestion program lets participant code read the phase's "
-        "reference data (v1.5 mounts it as hidden_ref beside the code the ingestion program runs)",
-        expected="no ingestion_program: result submissions only on v1.5, code submissions in a "
-        "Codabench v2 bundle",
-        found=f"ingestion_program: {phase['ingestion_program']}",
-    )
 
 
 def _check_leaderboard(board, findings: Findings) -> None:

@@ -22,42 +22,29 @@ from pathlib import Path
 from typing import List, Optional
 
 from ..assets import kit_root
+from ..bundle.prose import Templates
 from ..confine import slug_problem
 from ..errors import ConfigError
 from .common import run_guarded, summary
 
 
-def example_rows() -> List[dict]:
-    """The default edition's English sample pairs, as the rows of the example table."""
+def example_csv() -> str:
+    """The example table: the default edition's English sample pairs."""
     folder = kit_root() / "editions" / "default" / "data" / "sts_en"
-    rows = []
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["id", "sentence1", "sentence2", "score"])
     for split in ("train", "dev", "test"):
         for line in (folder / f"{split}.jsonl").read_text(encoding="utf-8").splitlines():
             if line.strip():
                 item = json.loads(line)
-                rows.append(
-                    {
-                        "id": item["id"],
-                        "sentence1": item["texts"][0],
-                        "sentence2": item["texts"][1],
-                        "score": item["score"],
-                    }
-                )
-    return rows
-
-
-def csv_text(rows: List[dict]) -> str:
-    out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=list(rows[0]), lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
+                writer.writerow([item["id"], item["texts"][0], item["texts"][1], item["score"]])
     return out.getvalue()
 
 
 def write_edition(name: str, out: Path) -> Path:
     """The new edition's folder ``out/name`` (refused if it exists or the name is not plain)."""
     from ..bundle.placeholders import PLACEHOLDER_MARK, PLACEHOLDER_TEXTS
-    from ..bundle.prose import Templates
 
     problem = slug_problem(name, "codajudge new", "NAME")
     if problem is not None:
@@ -76,7 +63,7 @@ def write_edition(name: str, out: Path) -> Path:
     (folder / "edition.yaml").write_text(config + "\n", encoding="utf-8")
     (folder / "pages" / "overview.md").write_text(overview + "\n", encoding="utf-8")
     (folder / "pages" / "terms.md").write_text(terms + "\n", encoding="utf-8")
-    (folder / "data" / "items.csv").write_text(csv_text(example_rows()), encoding="utf-8")
+    (folder / "data" / "items.csv").write_text(example_csv(), encoding="utf-8")
     shutil.copyfile(kit_root() / "editions" / "default" / "logo.png", folder / "logo.png")
     return folder
 
@@ -89,13 +76,7 @@ def invoked_as() -> str:
 
 def run(args) -> int:
     folder = write_edition(args.name, Path(args.out))
-    kit = invoked_as()
-    print(
-        f"wrote {folder}: rewrite the title and description in edition.yaml, replace "
-        f"data/items.csv, rewrite pages/overview.md and pages/terms.md, then:\n"
-        f"  {kit} check {folder} --data {folder}\n"
-        f"  {kit} build --edition {folder} --data {folder} --out dist"
-    )
+    print(Templates().fill("new_edition/next_steps", folder=folder, kit=invoked_as()))
     return 0
 
 
