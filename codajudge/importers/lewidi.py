@@ -62,7 +62,7 @@ class Dataset:
     name: str
     text_fields: Tuple[str, ...]
     labels: Tuple[str, ...]
-    scale: str  # categorical | ordinal | multilabel (as in codajudge.tracks.SCALES)
+    scale: str  # categorical | ordinal | multilabel (as in codajudge.kinds.SCALES)
     genre_field: Optional[str] = None  # key of other_info holding an obvious genre
 
     @property
