@@ -91,8 +91,7 @@ class LabelSet:
 
     def codes(self, values: Sequence) -> List[int]:
         """``code`` of each value, -1 for a value that names no label."""
-        exact = self._exact  # the common case inline: a label as declared, of thousands of rows
-        return [exact[v] if type(v) is str and v in exact else self.code(v) for v in values]
+        return [self.code(value) for value in values]
 
     @property
     def numeric(self) -> bool:

@@ -15,7 +15,6 @@ import yaml
 from codajudge.bundle.config_yaml import ConfigLoader
 from codajudge.bundle.edition import load_edition
 from codajudge.errors import ConfigError, strict_bool
-from codajudge.importers.lewidi import load_split
 from codajudge.spec import read_spec, spec_from_dict, write_spec
 from codajudge.tracks import track_from_dict
 
