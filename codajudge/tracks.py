@@ -263,13 +263,13 @@ def _checked_aliases(
 def _check_collisions(labels: LabelSet, refusals: Refusals) -> None:
     """A problem per two labels or aliases that name one label once normalised (``codajudge.labels``);
     a label written twice is already refused as a duplicate."""
-    for collision in labels.collisions():
-        if collision.first != collision.second or collision.second in labels.aliases:
+    for first, second in labels.collisions():
+        if first != second or second in labels.aliases:
             refusals.add(
                 "two of 'labels' and 'label_aliases' name one label once normalised",
                 expected="names that differ once surrounding spaces are ignored and numbers are "
                 "read as values (docs/labels.md)",
-                found=collision.describe(),
+                found=f"{first!r} and {second!r} name the same label once normalised",
                 hint="remove or rename one of them",
             )
 

@@ -66,9 +66,8 @@ def spearman_stats(gold, pred):
     A bootstrap resample keeps the full-track ranks (a standard approximation that keeps every
     metric on one code path); the score of a whole track is exactly scipy's ``spearmanr``.
     """
-    from scipy.stats import (
-        rankdata,
-    )  # imported here: scipy.stats takes ~0.7 s, paid only when ranks are needed
+    # imported here: scipy.stats takes ~0.7 s, paid only when ranks are needed
+    from scipy.stats import rankdata
 
     return _moment_stats(
         rankdata(np.asarray(pred, dtype=float)), rankdata(np.asarray(gold, dtype=float))
