@@ -41,17 +41,6 @@ def label_key(value) -> Optional[object]:
 
 
 @dataclass(frozen=True)
-class LabelCollision:
-    """Two declared names (labels or aliases) that normalise to one key."""
-
-    first: str
-    second: str
-
-    def describe(self) -> str:
-        return f"{self.first!r} and {self.second!r} name the same label once normalised"
-
-
-@dataclass(frozen=True)
 class LabelSet:
     """A track's labels in their order (a label's code is its position) and the aliases naming them."""
 
@@ -91,22 +80,22 @@ class LabelSet:
 
     def codes(self, values: Sequence) -> List[int]:
         """``code`` of each value, -1 for a value that names no label."""
-        exact = self._exact  # the common case inline: a label as declared, of thousands of rows
-        return [exact[v] if type(v) is str and v in exact else self.code(v) for v in values]
+        return [self.code(value) for value in values]
 
     @property
     def numeric(self) -> bool:
         """Whether every label is a finite decimal number (an ordinal scale such as 1..5)."""
         return all(type(label_key(label)) is float for label in self.labels)
 
-    def collisions(self) -> List[LabelCollision]:
-        """The pairs of declared names (labels, then aliases) that normalise to one key."""
+    def collisions(self) -> List[Tuple[str, str]]:
+        """The pairs of declared names (labels, then aliases) that normalise to one key, the name
+        declared first first."""
         seen: Dict[object, str] = {}
-        found: List[LabelCollision] = []
+        found: List[Tuple[str, str]] = []
         for name in list(self.labels) + list(self.aliases):
             key = label_key(name)
             if key in seen:
-                found.append(LabelCollision(seen[key], name))
+                found.append((seen[key], name))
             else:
                 seen[key] = name
         return found

@@ -206,7 +206,9 @@ def test_items_are_valid_kit_items_and_public_view_strips_gold(tmp_path):
 
 
 def test_the_importer_registry_dispatches_to_lewidi():
-    items = load_any({"importer": "lewidi", "path": "lewidi2025", "dataset": "par"}, DATA, "dev")
+    items = load_any(
+        {"importer": "lewidi", "path": "lewidi2025", "dataset": "Paraphrase"}, DATA, "dev"
+    )
     assert items == items_of("Paraphrase", "dev")
 
 

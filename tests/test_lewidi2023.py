@@ -235,8 +235,6 @@ def test_a_track_without_the_layout_reads_such_a_file_as_the_kits_own(brexit_dev
 def test_results_layout_is_refused_on_a_track_it_does_not_fit():
     with pytest.raises(ConfigError, match="results_layout"):
         track_from_dict({"id": "s", "kind": "similarity", "results_layout": "lewidi2023"})
-    with pytest.raises(ConfigError, match="results_layout"):
-        track_from_dict({**SOFT.to_dict(), "results_layout": "lewidi2021"})
 
 
 def test_the_data_page_states_the_gold_chosen_and_the_2023_layout():

@@ -283,11 +283,58 @@ def test_round5_near_tie_example():
 # --- the bounds are the real extremes (the primary score uses them for missing tracks) --------------
 
 
+def one_hot_pair(k: int, gold_label: int, predicted_label: int):
+    """A one-item gold and prediction ``(1, k)``, each all its mass on one label."""
+    eye = np.eye(k)
+    return eye[[gold_label]], eye[[predicted_label]]
+
+
+def one_item(gold_rows, predicted_rows, n_labels: int):
+    """One item's gold and predicted ``PerAnnotator`` rows (labels, or 0/1 choices per label)."""
+    item = np.zeros(len(gold_rows), dtype=np.int64)
+    return (
+        PerAnnotator(np.array(gold_rows), item, 1, n_labels),
+        PerAnnotator(np.array(predicted_rows), item, 1, n_labels),
+    )
+
+
+def every_label_wrong(k: int):
+    """Gold labels 0..k-1, each predicted as the next one."""
+    gold = np.arange(k)
+    return gold, (gold + 1) % k
+
+
+def first_label_as_last(k: int):
+    """Three annotators of one item who chose label 0, each predicted k-1."""
+    return one_item([0, 0, 0], [k - 1] * 3, k)
+
+
+#: Per metric, a gold and a prediction on ``k`` labels that score its range's worst end.
+WORST_CASES = {
+    "accuracy": every_label_wrong,
+    "macro_f1": every_label_wrong,
+    "balanced_accuracy": every_label_wrong,
+    "micro_f1": every_label_wrong,
+    "pearson": lambda k: (np.arange(5.0), -np.arange(5.0)),
+    "spearman": lambda k: (np.arange(5.0), -np.arange(5.0)),
+    "cross_entropy": lambda k: one_hot_pair(k, 0, 1),
+    "amd": lambda k: one_hot_pair(k, 0, 1),
+    "awd": lambda k: one_hot_pair(k, 0, k - 1),
+    "mamd": lambda k: (np.array([[[1.0, 0.0]] * k]), np.array([[[0.0, 1.0]] * k])),
+    "error_rate": first_label_as_last,
+    "anad": first_label_as_last,
+    "mer": lambda k: one_item([[0.0] * k, [1.0] * k], [[1.0] * k, [0.0] * k], k),
+    # disjoint supports: the 1e-15 floor leaves the distance at its end to 1e-12
+    "jsd": lambda k: one_hot_pair(k, 0, 1),
+    "kl": lambda k: one_hot_pair(k, 0, 1),
+}
+
+
 @pytest.mark.parametrize("k", [2, 3, 6, 11])
 def test_the_worst_value_is_reached_by_the_worst_prediction(k):
     for name in METRIC_NAMES:
         metric = REGISTRY[name]
-        value = metric.score(*metric.worst_case(k)).value
+        value = metric.score(*WORST_CASES[name](k)).value
         assert value == pytest.approx(metric.worst(k), abs=1e-12), name
 
 

@@ -331,7 +331,7 @@ def test_a_perspectivist_item_error_is_the_mean_of_its_annotators_errors():
         }
     )
     item = np.array([0, 0, 1, 1, 1])
-    gold = PerAnnotator(np.array([0, 3, 1, 1, 2]), item, 3, 4)
+    gold = PerAnnotator(np.array([0, 3, 1, 1, 2]), item, 3, 4, np.array([0, 2, 5, 5]))
     pred = PerAnnotator(np.array([1, 3, 1, 3, 2]), item, 3, 4)
     errors = kinds.of(track).item_errors(track, gold, pred)
     assert errors[:2].tolist() == pytest.approx([(1 / 4) / 2, (2 / 4) / 3])

@@ -15,7 +15,6 @@ import yaml
 from codajudge.bundle.config_yaml import ConfigLoader
 from codajudge.bundle.edition import load_edition
 from codajudge.errors import ConfigError, strict_bool
-from codajudge.importers.lewidi import load_split
 from codajudge.spec import read_spec, spec_from_dict, write_spec
 from codajudge.tracks import track_from_dict
 
@@ -144,11 +143,13 @@ def test_a_task_json_the_builder_writes_reads_back(tmp_path):
 
 
 def test_a_lewidi_source_check_soft_label_that_is_a_string_is_refused(tmp_path):
-    source = {"importer": "lewidi", "path": ".", "dataset": "MP", "check_soft_label": "false"}
-    with pytest.raises(ConfigError) as caught:
-        load_split(source, tmp_path, "dev")
-    assert str(caught.value) == (
-        "datasets: the MP source: 'check_soft_label' must be a boolean; expected true or false, "
+    change = _replaced(
+        "irony: {importer: kit, path: data/irony}",
+        'irony: {importer: lewidi, path: data, dataset: MP, check_soft_label: "false"}',
+    )
+    path = _edition(tmp_path, change)
+    assert _refusal(path) == (
+        f"{path}: datasets 'irony': 'check_soft_label' must be a boolean; expected true or false, "
         f"found the string 'false'. {QUOTES}"
     )
 

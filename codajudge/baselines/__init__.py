@@ -58,10 +58,9 @@ from typing import Dict, Type
 
 from ..errors import SubmissionError
 from .base import BaselineModel
-from .cosine_bow import CosineBow, cosine_bow
+from .cosine_bow import CosineBow
 from .most_frequent import MostFrequent
 from .random_guess import Random
-from .tokenize import tokenize
 
 BASELINES: Dict[str, Type[BaselineModel]] = {
     "random": Random,
@@ -87,16 +86,3 @@ def known_baseline(name: str, given: str, prefix: str = "") -> Type[BaselineMode
             expected="one of " + ", ".join(prefix + known for known in BASELINES),
             found=repr(name),
         ) from None
-
-
-__all__ = [
-    "BASELINES",
-    "BaselineModel",
-    "CosineBow",
-    "MostFrequent",
-    "Random",
-    "baseline_class",
-    "known_baseline",
-    "cosine_bow",
-    "tokenize",
-]

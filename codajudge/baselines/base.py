@@ -6,6 +6,7 @@ learns from exactly the soft labels and per-annotator labels the scorer compares
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Dict, Hashable, Iterable, List, Optional, Tuple
 
 import numpy as np
@@ -13,7 +14,6 @@ import numpy as np
 from .. import kinds
 from ..formats.annotators import annotator_names
 from ..gold import GoldTrack, build_gold
-from ..kinds.base import annotator_label
 from ..stats.bootstrap import DEFAULT_SEED
 from ..tracks import Track, track_from_dict
 
@@ -50,10 +50,6 @@ class BaselineModel:
             )
         return build_gold(self.track, train_items, f"training split of track '{self.track.id}'")
 
-    def label_of(self, key) -> object:
-        """The output form of one annotator's label: a label string, or a list of labels (multilabel)."""
-        return annotator_label(self.track, key)
-
     def fit(self, train_items: List[dict]) -> "BaselineModel":
         return self
 
@@ -88,14 +84,14 @@ class AnnotatorMajority:
         self, rows: Iterable[Tuple[str, Hashable]], fallback: Optional["AnnotatorMajority"] = None
     ):
         self.fallback = fallback
-        per_annotator: Dict[str, Dict[Hashable, List[int]]] = {}
-        overall: Dict[Hashable, List[int]] = {}
-        for position, (name, key) in enumerate(rows):
-            for table in (per_annotator.setdefault(name, {}), overall):
-                entry = table.setdefault(key, [0, position])
-                entry[0] += 1
-        self.by_annotator = {name: _majority(table) for name, table in per_annotator.items()}
-        self.overall = _majority(overall) if overall else None
+        per_annotator: Dict[str, Counter] = {}
+        overall: Counter = Counter()
+        for name, key in rows:
+            per_annotator.setdefault(name, Counter())[key] += 1
+            overall[key] += 1
+        # most_common keeps the first met of equal counts (a Counter is ordered, max takes the first)
+        self.by_annotator = {name: _first(counts) for name, counts in per_annotator.items()}
+        self.overall = _first(overall) if overall else None
 
     def label(self, annotator: str):
         if annotator in self.by_annotator:
@@ -105,9 +101,9 @@ class AnnotatorMajority:
         return self.overall
 
 
-def _majority(table: Dict[Hashable, List[int]]):
-    """The key with the highest count; among equals, the one seen first."""
-    return min(table.items(), key=lambda kv: (-kv[1][0], kv[1][1]))[0]
+def _first(counts: Counter):
+    """The most frequent key; among equals, the one seen first."""
+    return counts.most_common(1)[0][0]
 
 
 def item_annotators(item: dict) -> List[str]:

@@ -13,29 +13,21 @@ first two texts; 0 when a side has no token or the item has fewer than two texts
 
 from __future__ import annotations
 
-import functools
 import math
-from typing import FrozenSet, List, Sequence
+from typing import List, Sequence
 
 import numpy as np
 
-from ..kinds.base import SIMILARITY_RANGE
+from ..kinds.base import SIMILARITY_RANGE, annotator_label
 from .base import AnnotatorMajority, BaselineModel, item_annotator_labels, item_annotators
 from .tokenize import tokenize
 
 N_BINS = 5
 
 
-@functools.lru_cache(maxsize=1 << 17)
-def token_set(text: str) -> FrozenSet[str]:
-    """The set of ``tokenize(text)``, remembered: a dataset's soft-label and perspectivist tracks
-    (separate models) and items repeating a text would tokenize it again (most of a run's time)."""
-    return frozenset(tokenize(text))
-
-
 def cosine_bow(text_a: str, text_b: str) -> float:
     """Cosine of the binary bag-of-words vectors of two texts, in [0, 1] (higher = more overlap)."""
-    a, b = token_set(text_a), token_set(text_b)
+    a, b = set(tokenize(text_a)), set(tokenize(text_b))
     if not a or not b:
         return 0.0
     return len(a & b) / math.sqrt(len(a) * len(b))
@@ -107,7 +99,10 @@ class CosineBow(BaselineModel):
         bins = self._bins(cosines)
         if self.kind.predicts_per_annotator:
             return [
-                [self.label_of(self.per_bin[b].label(a)) for a in item_annotators(item)]
+                [
+                    annotator_label(self.track, self.per_bin[b].label(a))
+                    for a in item_annotators(item)
+                ]
                 for item, b in zip(items, bins)
             ]
         return [self.per_bin[b] for b in bins]

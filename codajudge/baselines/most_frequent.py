@@ -22,6 +22,7 @@ from typing import List
 
 from ..formats.annotators import annotator_pool
 from ..kinds.perspectivist import OFFICIAL_2025
+from ..kinds.base import annotator_label
 from .base import AnnotatorMajority, BaselineModel, item_annotator_labels, item_annotators
 
 
@@ -55,7 +56,8 @@ class MostFrequent(BaselineModel):
                 for names in self._row_annotators(items)
             ]
         return [
-            [self.label_of(self.majority.label(a)) for a in item_annotators(item)] for item in items
+            [annotator_label(self.track, self.majority.label(a)) for a in item_annotators(item)]
+            for item in items
         ]
 
     def _row_annotators(self, items: List[dict]) -> List[List[str]]:

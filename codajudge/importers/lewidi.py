@@ -14,8 +14,8 @@ annotations are kept, as the release's soft label counts them). Source options o
   ``<path>/<dataset>/<dataset>_<split>.json``) or the practice-phase zip
   (``data_practice_phase.zip``), read in place; macOS junk (``__MACOSX/``, ``._*``, ``.DS_Store``)
   is skipped;
-- ``dataset``: CSC | MP | Paraphrase | VariErrNLI, or ArMIS | ConvAbuse | HS-Brexit | MD-Agreement
-  (aliases: csc, mp, par, ven, armis, hs_brexit, ...); a 2023 file may sit in ``<Dataset>_dataset/``;
+- ``dataset``: CSC | MP | Paraphrase | VariErrNLI, or ArMIS | ConvAbuse | HS-Brexit | MD-Agreement;
+  a 2023 file may sit in ``<Dataset>_dataset/``;
 - ``files`` (optional): split -> file name (or path inside the folder or zip);
 - ``check_soft_label`` (optional, default true): refuse a release whose own ``soft_label`` disagrees
   with its annotations by more than ``SOFT_LABEL_TOLERANCE`` (a sign the file was misread);
@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Dict, List, Optional, Tuple
 
-from ..errors import ConfigError, PlacedProblems, ProblemCollector, strict_bool
+from ..errors import ConfigError, PlacedProblems, ProblemCollector
 
 #: Largest accepted gap between a released soft-label value and the share rebuilt from the
 #: annotations (test files are rounded to 2 decimals, so up to 0.005 is expected).
@@ -62,7 +62,7 @@ class Dataset:
     name: str
     text_fields: Tuple[str, ...]
     labels: Tuple[str, ...]
-    scale: str  # categorical | ordinal | multilabel (as in codajudge.tracks.SCALES)
+    scale: str  # categorical | ordinal | multilabel (as in codajudge.kinds.SCALES)
     genre_field: Optional[str] = None  # key of other_info holding an obvious genre
 
     @property
@@ -87,72 +87,40 @@ DATASETS: Dict[str, Dataset] = {
     "HS-Brexit": Dataset("HS-Brexit", (), ("0", "1"), "categorical"),
     "MD-Agreement": Dataset("MD-Agreement", (), ("0", "1"), "categorical"),
 }
-_ALIASES = {
-    **{name.lower(): name for name in DATASETS},
-    "multipico": "MP",
-    "par": "Paraphrase",
-    "ven": "VariErrNLI",
-    "varierr": "VariErrNLI",
-    "hs_brexit": "HS-Brexit",
-    "md_agreement": "MD-Agreement",
-}
-
-
-@dataclass(frozen=True)
-class Options:
-    """The gold options of a dataset's source (see the module docstring)."""
-
-    check_soft_label: bool
-    split_in_ids: bool
-    label_map: Dict[str, str]
-    soft_gold: str
-    hard_gold: Optional[str]
-
-
-def options_of(source: dict, dataset: Dataset) -> Options:
-    """The source's gold options; the schema has checked their types and allowed values."""
-    where = f"datasets: the {dataset.name} source"
-    return Options(
-        strict_bool(source, "check_soft_label", True, where),
-        strict_bool(source, "split_in_ids", False, where),
-        {str(k).strip(): v for k, v in (source.get("label_map") or {}).items()},
-        source.get("soft_gold", "annotations"),
-        source.get("hard_gold"),
-    )
 
 
 def load_split(source: dict, root: Path, split: str) -> List[dict]:
-    """The kit items of one split (train, dev or test) of one LeWiDi dataset, in file order."""
+    """The kit items of one split (train, dev or test) of one LeWiDi dataset, in file order; the
+    schema has checked the source's options (see the module docstring)."""
     dataset = dataset_of(source)
-    options = options_of(source, dataset)
+    label_map = {str(k).strip(): v for k, v in (source.get("label_map") or {}).items()}
     raw, display = read_release_file(source, Path(root), dataset, split)
     records = _parse_json(raw, display)
     problems = ProblemCollector(display)
     items = []
-    prefix = f"{split}-" if options.split_in_ids else ""
+    prefix = f"{split}-" if source.get("split_in_ids") else ""
     for item_id, record in records.items():
         at = problems.at(item=prefix + item_id)
-        item = record_to_item(record, dataset, at, options.label_map)
-        if item is not None and _add_gold(item, record, dataset, options, at):
+        item = record_to_item(record, dataset, at, label_map)
+        if item is not None and _add_gold(item, record, dataset, source, at):
             items.append(item)
-            if options.check_soft_label:
+            if source.get("check_soft_label", True):
                 _check_released_soft_label(item, record, dataset, at)
     problems.raise_if_any(ConfigError)
     return items
 
 
 def dataset_of(source: dict) -> Dataset:
-    """The dataset named by ``source['dataset']`` (exact name or a case-insensitive alias)."""
+    """The dataset named by ``source['dataset']``."""
     name = source.get("dataset")
-    key = name if name in DATASETS else _ALIASES.get(str(name).strip().lower())
-    if key is None:
+    if name not in DATASETS:
         raise ConfigError.single(
             "datasets (lewidi importer)",
             "unknown or missing 'dataset'",
             expected=" | ".join(DATASETS),
             found=repr(name),
         )
-    return DATASETS[key]
+    return DATASETS[name]
 
 
 # --- locating and reading the split file -------------------------------------------------------
@@ -453,25 +421,24 @@ def gold_text(source: dict) -> str:
     return "; ".join(parts) + "." if parts else ""
 
 
-def _add_gold(
-    item: dict, record: dict, dataset: Dataset, options: Options, at: PlacedProblems
-) -> bool:
-    """Add the item's ``distribution`` (``soft_gold: release``) and ``label`` (``hard_gold``); False
-    after a problem."""
-    if (options.soft_gold == "release" or options.hard_gold) and dataset.multilabel:
+def _add_gold(item: dict, record: dict, dataset: Dataset, source: dict, at: PlacedProblems) -> bool:
+    """Add the item's ``distribution`` (``soft_gold: release``) and ``label`` (``hard_gold``) as the
+    source chooses; False after a problem."""
+    soft_gold, hard_gold = source.get("soft_gold"), source.get("hard_gold")
+    if (soft_gold == "release" or hard_gold) and dataset.multilabel:
         at.add(
             "soft_gold: release and hard_gold are for single-label datasets",
             hint=f"leave them out of the {dataset.name} source",
         )
         return False
-    if options.soft_gold == "release":
+    if soft_gold == "release":
         soft = _released_distribution(record, dataset, at)
         if soft is None:
             return False
         item["distribution"] = soft
-    if options.hard_gold == "majority":
+    if hard_gold == "majority":
         item["label"] = majority_label(item["annotations"])
-    elif options.hard_gold == "release":
+    elif hard_gold == "release":
         label = _released_hard_label(record, dataset, at)
         if label is None:
             return False

@@ -184,26 +184,22 @@ class Kind:
 
 @dataclass(frozen=True, eq=False)
 class ValueType:
-    """A kind of value, declared once by each kind (``Kind.value_type``): its ``name``, what a model
-    predicts for one item (``predicts``) and whether one value is itself a list (``is_row``: a
-    one-line file of a JSON list is then the values of many items only when each entry is a list).
-    Its reading rule is ``formats.submission.READERS[value_type]``; gold's arrays follow it."""
+    """A kind of value, declared once by each kind (``Kind.value_type``): its ``name`` and whether
+    one value is itself a list (``is_row``: a one-line file of a JSON list is then the values of
+    many items only when each entry is a list). Its reading rule is
+    ``formats.submission.READERS[value_type]``; gold's arrays follow it. What a model predicts for
+    one item of each is in the ``codajudge.baselines`` docstring."""
 
     name: str
-    predicts: str
     is_row: bool = False
 
 
-SCORE = ValueType("score", "a real number")
-LABEL = ValueType("label", "one label of the track")
-DISTRIBUTION = ValueType(
-    "distribution", "a probability per label (multilabel: a pair per label)", is_row=True
-)
-ANNOTATOR_ROW = ValueType(
-    "annotator row",
-    "one label (multilabel: a set of labels) per annotator of the item",
-    is_row=True,
-)
+SCORE = ValueType("score")
+LABEL = ValueType("label")
+#: A probability per label (multilabel: a pair per label).
+DISTRIBUTION = ValueType("distribution", is_row=True)
+#: One label (multilabel: a set of labels) per annotator of the item.
+ANNOTATOR_ROW = ValueType("annotator row", is_row=True)
 
 
 #: The graded-similarity scale of every STS edition (0 = unrelated, 5 = equivalent).

@@ -100,23 +100,14 @@ class Perspectivist(Kind):
     def item_texts(self, track, values, items: Sequence[int]) -> List[str]:
         """Per item its annotators' labels in the item's annotator order (multilabel: each
         annotator's chosen labels), as a JSON list."""
-        rows, offsets = self._rows_by_item(values)
-        starts = offsets.tolist()
+        starts = values.offsets.tolist()  # rows grouped by item, as gold and the readers give them
+        rows = values.values
         return [
             json.dumps(
                 self._annotator_labels(track, rows[starts[i] : starts[i + 1]]), ensure_ascii=False
             )
             for i in items
         ]
-
-    @staticmethod
-    def _rows_by_item(values):
-        """``PerAnnotator`` rows grouped by item, in item order, and each item's first row (n + 1)."""
-        if values.offsets is not None:
-            return values.values, values.offsets
-        order = np.argsort(values.item, kind="stable")
-        counts = np.bincount(values.item, minlength=values.n_items)
-        return values.values[order], np.concatenate(([0], np.cumsum(counts)))
 
     @staticmethod
     def _annotator_labels(track, rows: np.ndarray) -> list:

@@ -69,8 +69,7 @@ class Metric:
     stray from that value.
     ``applies_to`` lists the (kind, scale) pairs whose tracks may name the metric (scale None for a
     kind without scales; a kind's defaults are its own, ``Kind.default_metrics``); it also says which
-    inputs the registry's property tests draw. ``worst_case(k)`` gives a gold and a prediction on
-    ``k`` labels that score the range's worst end, which the property tests check.
+    inputs the registry's property tests draw.
     """
 
     name: str
@@ -89,7 +88,6 @@ class Metric:
     on_gold: Optional[Callable] = None
     on_gold_tolerance: float = 1e-9
     applies_to: Tuple[Tuple[str, Optional[str]], ...] = ()
-    worst_case: Optional[Callable] = None
 
     def __post_init__(self):
         if (
@@ -172,9 +170,3 @@ def get(name: str) -> Metric:
 def applying_to(kind: str, scale: Optional[str]) -> Tuple[str, ...]:
     """The registered metrics a track of ``kind`` and ``scale`` may name, in registry order."""
     return tuple(name for name, m in REGISTRY.items() if (kind, scale) in m.applies_to)
-
-
-def one_hot_pair(k: int, gold_label: int, predicted_label: int):
-    """A one-item gold and prediction ``(1, k)``, each all its mass on one label (worst cases)."""
-    eye = np.eye(k)
-    return eye[[gold_label]], eye[[predicted_label]]

@@ -16,12 +16,6 @@ def accuracy_stats(gold, pred):
     return (np.asarray(gold) == np.asarray(pred)).astype(float)[:, None]
 
 
-def every_label_wrong(k: int):
-    """Gold labels 0..k-1, each predicted as the next one: every metric here at its worst (0)."""
-    gold = np.arange(k)
-    return gold, (gold + 1) % k
-
-
 def f1_stats(gold, pred, n_labels: int = 0):
     """Per item: a one-hot row over the K*K confusion matrix cells (gold * K + pred)."""
     gold = np.asarray(gold, dtype=np.int64)
@@ -62,7 +56,6 @@ ACCURACY = register(
         from_stats=mean_from_sums,
         percent=True,
         applies_to=(("classification", None),),
-        worst_case=every_label_wrong,
         description="Share of items with a gold majority label whose predicted label equals it. "
         "Example: gold [e, n, c], pred [e, n, n] -> 0.667.",
     )
@@ -80,7 +73,6 @@ MACRO_F1 = register(
         stats_form=ONE_HOT,
         percent=True,
         applies_to=(("classification", None),),
-        worst_case=every_label_wrong,
         description="Unweighted mean of per-label F1 over the labels present in the gold or the "
         "predictions (scikit-learn's default label set). Example: gold [e, n, c], "
         "pred [e, n, n] -> (1 + 0.667 + 0) / 3 = 0.556.",
@@ -111,7 +103,6 @@ BALANCED_ACCURACY = register(
         stats_form=ONE_HOT,
         percent=True,
         applies_to=(("classification", None),),
-        worst_case=every_label_wrong,
         description="Unweighted mean over the gold's labels of each label's recall (the share of "
         "its items predicted as it). Example: gold [e, n, c], pred [e, n, n] -> (1 + 1 + 0) / 3 "
         "= 0.667.",
@@ -129,7 +120,6 @@ MICRO_F1 = register(
         from_stats=mean_from_sums,
         percent=True,
         applies_to=(("classification", None),),
-        worst_case=every_label_wrong,
         description="F1 over all items' decisions pooled (scikit-learn's f1_score with "
         "average='micro', the LeWiDi 2023 hard-label metric). With one label per item every "
         "false positive is another label's false negative, so it equals accuracy. Example: "

@@ -16,12 +16,6 @@ _CONSTANT_NOTE = (
 )
 
 
-def reversed_scores(k: int):
-    """Gold 0..4 predicted in reverse: both correlations at their worst (-1); ``k`` is unused."""
-    gold = np.arange(5.0)
-    return gold, -gold
-
-
 def _centred_unit(values) -> np.ndarray:
     """Values centred on their mean and divided by their largest deviation.
 
@@ -72,9 +66,8 @@ def spearman_stats(gold, pred):
     A bootstrap resample keeps the full-track ranks (a standard approximation that keeps every
     metric on one code path); the score of a whole track is exactly scipy's ``spearmanr``.
     """
-    from scipy.stats import (
-        rankdata,
-    )  # imported here: scipy.stats takes ~0.7 s, paid only when ranks are needed
+    # imported here: scipy.stats takes ~0.7 s, paid only when ranks are needed
+    from scipy.stats import rankdata
 
     return _moment_stats(
         rankdata(np.asarray(pred, dtype=float)), rankdata(np.asarray(gold, dtype=float))
@@ -95,7 +88,6 @@ PEARSON = register(
         significance=WILLIAMS,
         percent=True,
         applies_to=(("similarity", None),),
-        worst_case=reversed_scores,
         description="Pearson correlation between predicted and gold scores. Scale-free: 0-5 or 0-1 "
         "predictions score the same. Example: gold [1, 2, 3], pred [2, 4, 6] -> 1.0.",
         undefined_note=_CONSTANT_NOTE,
@@ -115,7 +107,6 @@ SPEARMAN = register(
         stats_form=MOMENTS,
         percent=True,
         applies_to=(("similarity", None),),
-        worst_case=reversed_scores,
         description="Spearman rank correlation (Pearson r of average ranks). Example: gold [1, 2, 3], "
         "pred [1, 10, 100] -> 1.0.",
         undefined_note=_CONSTANT_NOTE,

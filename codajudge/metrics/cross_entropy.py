@@ -20,7 +20,7 @@ import math
 
 import numpy as np
 
-from .base import LOWER, Metric, mean_from_sums, one_hot_pair, register
+from .base import LOWER, Metric, mean_from_sums, register
 
 #: The organisers' clipping of predictions and the constant added inside the log.
 CLIP = 1e-12
@@ -59,7 +59,6 @@ CROSS_ENTROPY = register(
         # the 1e-9 in the log adds g ln(1 + 1e-9 / g) <= 1e-9 per class; 11 labels at most here
         on_gold_tolerance=2e-8,
         applies_to=(("soft_label", "categorical"), ("soft_label", "ordinal")),
-        worst_case=lambda k: one_hot_pair(k, 0, 1),
         description="Average cross-entropy -sum_k h_k ln(p_k + 1e-9) of the predicted distribution "
         "p against the human one h (natural log), predictions first clipped to [1e-12, 1 - 1e-12], "
         "as the LeWiDi 2021 and 2023 organisers computed it (their snippets.py). A perfect "

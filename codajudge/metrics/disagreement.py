@@ -15,7 +15,7 @@ from typing import Optional, Tuple
 
 import numpy as np
 
-from .base import LOWER, WILCOXON, Metric, mean_from_sums, one_hot_pair, register, round5
+from .base import LOWER, WILCOXON, Metric, mean_from_sums, register, round5
 
 
 @dataclass(frozen=True)
@@ -34,20 +34,6 @@ class PerAnnotator:
     offsets: Optional[np.ndarray] = None
 
 
-def one_item(gold_rows, predicted_rows, n_labels: int) -> Tuple[PerAnnotator, PerAnnotator]:
-    """One item's gold and predicted ``PerAnnotator`` rows (labels, or 0/1 choices per label)."""
-    item = np.zeros(len(gold_rows), dtype=np.int64)
-    return (
-        PerAnnotator(np.array(gold_rows), item, 1, n_labels),
-        PerAnnotator(np.array(predicted_rows), item, 1, n_labels),
-    )
-
-
-def _first_label_as_last(k: int):
-    """Three annotators of one item who chose label 0, each predicted k-1: their worst case."""
-    return one_item([0, 0, 0], [k - 1] * 3, k)
-
-
 def _per_item_sums(rows: np.ndarray, per: PerAnnotator) -> Tuple[np.ndarray, np.ndarray]:
     """(sums, row counts) per item of per-row values ``(M,)`` or ``(M, L)``. Every row holds whole
     numbers (label codes, their distances, 0/1 mistakes), so the float sums are exact in any order."""
@@ -57,21 +43,13 @@ def _per_item_sums(rows: np.ndarray, per: PerAnnotator) -> Tuple[np.ndarray, np.
     return np.column_stack(sums).reshape((per.n_items,) + rows.shape[1:]), counts
 
 
-def _last_axis_sums(values: np.ndarray) -> np.ndarray:
-    """Sums over a short last axis, column by column (numpy's row-wise sum of a few values is slow)."""
-    total = values[..., 0].copy()
-    for j in range(1, values.shape[-1]):
-        total += values[..., j]
-    return total
-
-
 def _rounded_mean_from_sums(sums, n):
     return round5(mean_from_sums(sums, n))
 
 
 def amd_stats(gold, pred):
     """Per item: d_i = round5(sum_k |p_ik - t_ik|)."""
-    return round5(_last_axis_sums(np.abs(np.asarray(pred, float) - np.asarray(gold, float))))[
+    return round5(np.sum(np.abs(np.asarray(pred, float) - np.asarray(gold, float)), axis=-1))[
         :, None
     ]
 
@@ -91,8 +69,8 @@ def awd_stats(gold, pred):
 
 def mamd_stats(gold, pred):
     """Per item: s_i = round5(mean_j round5(|p_ij0 - t_ij0| + |p_ij1 - t_ij1|))."""
-    per_label = round5(_last_axis_sums(np.abs(np.asarray(pred, float) - np.asarray(gold, float))))
-    return round5(_last_axis_sums(per_label) / per_label.shape[1])[:, None]
+    per_label = round5(np.sum(np.abs(np.asarray(pred, float) - np.asarray(gold, float)), axis=-1))
+    return round5(np.sum(per_label, axis=-1) / per_label.shape[1])[:, None]
 
 
 def error_rate_stats(gold: PerAnnotator, pred: PerAnnotator):
@@ -113,7 +91,7 @@ def mer_stats(gold: PerAnnotator, pred: PerAnnotator):
     """Per item: mean over labels j of round5(share of annotators whose choice of j is mispredicted)."""
     wrong, counts = _per_item_sums(gold.values != pred.values, gold)  # (n_items, L)
     per_label = round5(wrong / np.maximum(counts, 1)[:, None])
-    return (_last_axis_sums(per_label) / per_label.shape[1])[:, None]
+    return (np.sum(per_label, axis=-1) / per_label.shape[1])[:, None]
 
 
 AMD = register(
@@ -128,7 +106,6 @@ AMD = register(
         from_stats=_rounded_mean_from_sums,
         significance=WILCOXON,
         applies_to=(("soft_label", "categorical"),),
-        worst_case=lambda k: one_hot_pair(k, 0, 1),
         description="Average Manhattan distance between predicted and gold soft labels (categorical). "
         "Example: gold [0.5, 0.5], pred [1, 0] -> 1.0.",
     )
@@ -146,7 +123,6 @@ AWD = register(
         from_stats=_rounded_mean_from_sums,
         significance=WILCOXON,
         applies_to=(("soft_label", "ordinal"),),
-        worst_case=lambda k: one_hot_pair(k, 0, k - 1),
         description="Average 1-Wasserstein distance between predicted and gold soft labels over ordinal "
         "bins one step apart; range [0, K-1]. Example: gold [1, 0, 0], pred [0, 0, 1] -> 2.0.",
     )
@@ -164,7 +140,6 @@ MAMD = register(
         from_stats=_rounded_mean_from_sums,
         significance=WILCOXON,
         applies_to=(("soft_label", "multilabel"),),
-        worst_case=lambda k: (np.array([[[1.0, 0.0]] * k]), np.array([[[0.0, 1.0]] * k])),
         description="Multilabel average Manhattan distance: per label, the Manhattan distance of the "
         "[not chosen, chosen] distributions, averaged over labels, then items.",
     )
@@ -181,7 +156,6 @@ ERROR_RATE = register(
         from_stats=mean_from_sums,
         significance=WILCOXON,
         applies_to=(("perspectivist", "categorical"),),
-        worst_case=_first_label_as_last,
         description="Perspectivist error rate: the share of each item's annotators whose own label is "
         "predicted wrongly, averaged over items. Example: gold [1, 0], pred [1, 1] -> 0.5.",
     )
@@ -199,7 +173,6 @@ ANAD = register(
         from_stats=mean_from_sums,
         significance=WILCOXON,
         applies_to=(("perspectivist", "ordinal"),),
-        worst_case=_first_label_as_last,
         description="Average normalised absolute distance between each annotator's label and its "
         "prediction, divided by the number of possible label values S (not the range). "
         "Example: CSC (S=6) gold [1, 6], pred [2, 6] -> (1/6 + 0)/2 = 0.0833.",
@@ -218,7 +191,6 @@ MER = register(
         from_stats=mean_from_sums,
         significance=WILCOXON,
         applies_to=(("perspectivist", "multilabel"),),
-        worst_case=lambda k: one_item([[0.0] * k, [1.0] * k], [[1.0] * k, [0.0] * k], k),
         description="Multilabel error rate: per label, the share of the item's annotators whose choice "
         "(chosen or not) is mispredicted, averaged over labels, then items.",
     )

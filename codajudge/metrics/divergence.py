@@ -23,7 +23,7 @@ import math
 
 import numpy as np
 
-from .base import LOWER, Metric, mean_from_sums, one_hot_pair, register
+from .base import LOWER, Metric, mean_from_sums, register
 
 #: The script's floor under a probability (``normalize_dist``, ``model_label_dist``).
 FLOOR = 1e-15
@@ -80,8 +80,6 @@ JSD = register(
         item_stats=jsd_stats,
         from_stats=mean_from_sums,
         applies_to=(("soft_label", "categorical"),),
-        # disjoint supports: the 1e-15 floor leaves the distance at its end to 1e-12
-        worst_case=lambda k: one_hot_pair(k, 0, 1),
         description="Average Jensen-Shannon distance (natural log, the square root of the "
         "divergence) between the human and the predicted label distributions, as ChaosNLI's "
         "official script computes it (probabilities below 1e-15 raised to 1e-15, rows "
@@ -101,7 +99,6 @@ KL = register(
         item_stats=kl_stats,
         from_stats=mean_from_sums,
         applies_to=(("soft_label", "categorical"),),
-        worst_case=lambda k: one_hot_pair(k, 0, 1),
         description="Average Kullback-Leibler divergence of the predicted distribution from "
         "the human one, sum_k h_k ln(h_k / p_k) in nats, as ChaosNLI's official script computes "
         "it (scipy's entropy(human, model), probabilities below 1e-15 raised to 1e-15); range "

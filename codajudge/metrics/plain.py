@@ -73,15 +73,10 @@ def per_annotator_pair(gold, pred, n_labels: int, multilabel: bool = False):
                 f"item {i}: gold has {len(g)} annotator labels but the prediction {len(p)}; "
                 "predict one label per annotator of the item, in the gold's order"
             )
-    counts = np.array([len(g) for g in gold_items], dtype=np.int64)
-    offsets = np.concatenate(([0], np.cumsum(counts)))
-    item = np.repeat(np.arange(n_items, dtype=np.int64), counts)
-
-    def stacked(items):
-        values = np.concatenate(items) if items else np.zeros(0)
-        return PerAnnotator(values, item, n_items, n_labels, offsets)
-
-    return stacked(gold_items), stacked(pred_items)
+    item = np.repeat(np.arange(n_items, dtype=np.int64), [len(g) for g in gold_items])
+    gold_rows = PerAnnotator(np.concatenate(gold_items), item, n_items, n_labels)
+    pred_rows = PerAnnotator(np.concatenate(pred_items), item, n_items, n_labels)
+    return gold_rows, pred_rows
 
 
 def _item_row(row, what: str, index: int, multilabel: bool) -> np.ndarray:
