@@ -23,6 +23,7 @@ PHASES = ("practice", "evaluation", "post-campaign")
 
 #: The missing-track rules of the primary score (``primary_score: {missing: ...}``).
 WORST, BASELINE, UNRANKED = "worst", "baseline", "unranked"
+MISSING_RULES = (WORST, BASELINE, UNRANKED)
 #: How the primary tracks' scores are averaged (``primary_score: {mean: ...}``).
 PLAIN, NORMALISED = "plain", "normalised"
 MEAN_RULES = (PLAIN, NORMALISED)
@@ -85,7 +86,7 @@ class PrimaryRule:
 
 
 def primary_rule_problem(text) -> Optional[str]:
-    """What is wrong with a ``missing`` rule's text (None when it is WORST, UNRANKED or BASELINE and a name)."""
+    """What is wrong with a ``missing`` rule's text (None when it is one of MISSING_RULES)."""
     parts = str(text).split()
     if parts in ([WORST], [UNRANKED]) or (len(parts) == 2 and parts[0] == BASELINE):
         return None
@@ -93,16 +94,21 @@ def primary_rule_problem(text) -> Optional[str]:
 
 
 def primary_rule_from_dict(raw, where: str) -> PrimaryRule:
-    """The rule of a task.json's or an edition config's ``primary_score`` mapping (None: default),
-    as the schema has checked it (``primary_score_fields``) or the builder wrote it (``where``: not
-    read; ``bundle.edition`` still passes it)."""
+    """The rule of a task.json's or an edition config's ``primary_score`` mapping (None: default)."""
     if raw is None:
         return PrimaryRule()
-    parts = str(raw.get("missing", WORST)).split()
+    if not isinstance(raw, dict):
+        raise ConfigError.single(where, "primary_score must be a mapping", found=repr(raw)[:80])
+    missing = raw.get("missing", WORST)
+    problem = primary_rule_problem(missing)
+    mean = raw.get("mean", PLAIN)
+    if problem is None and mean not in MEAN_RULES:
+        problem = f"mean: expected one of {', '.join(MEAN_RULES)}"
+    if problem is not None:
+        raise ConfigError.single(f"{where}: primary_score", problem, found=repr(raw)[:120])
+    parts = str(missing).split()
     scores = {str(k): float(v) for k, v in dict(raw.get("baseline_scores") or {}).items()}
-    return PrimaryRule(
-        parts[0], parts[1] if len(parts) == 2 else None, raw.get("mean", PLAIN), scores
-    )
+    return PrimaryRule(parts[0], parts[1] if len(parts) == 2 else None, mean, scores)
 
 
 @dataclass(frozen=True)

@@ -7,14 +7,18 @@ A track is declared once, in an edition config, and travels with the reference a
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from functools import cached_property
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import kinds
-from .kinds.base import DISTRIBUTION, LABEL, SIMILARITY_RANGE
+from .kinds.base import DISTRIBUTION, LABEL
 from .labels import LabelSet
 from .errors import ConfigError, Refusals, strict_bool
+
+#: The kind names a config may give and the scales of the disagreement kinds (``codajudge.kinds``).
+KINDS = kinds.NAMES
+SCALES = kinds.SCALES
 
 #: Codabench limits a leaderboard column key (and so a scores.json key) to 36 characters.
 MAX_KEY_LENGTH = 36
@@ -22,9 +26,13 @@ PRIMARY_KEY = "primary"
 #: Decimals of every leaderboard column (competition.yaml); a hidden-gold phase shows its scores
 #: to this precision and no finer (``report.published_scores``).
 PRECISION = 4
+#: The similarity scale of STS releases (0 = unrelated, 5 = equivalent), unless a track says otherwise.
+DEFAULT_RANGE = (0.0, 5.0)
 TRACK_ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_]*$")
-#: The values of the tracks that may also read another task's layout (``results_layout``: LeWiDi
-#: 2023's ``<Dataset>_results.tsv``, ``formats.results_tsv``): a label or a distribution.
+#: Other tasks' submission layouts a track may also read (``results_layout``): LeWiDi 2023's
+#: ``<Dataset>_results.tsv``, rows ``hard_label<TAB>p0<TAB>p1`` in item order, no id
+#: (``formats.results_tsv``), read by the tracks whose values are a label or a distribution.
+RESULTS_LAYOUTS = ("lewidi2023",)
 RESULTS_LAYOUT_READINGS = (LABEL, DISTRIBUTION)
 #: The keys of a track that tracks.json leaves out when they are unset (None, or no aliases).
 OPTIONAL_KEYS = ("release_lines", "range", "label_aliases", "annotator_alignment", "results_layout")
@@ -52,20 +60,20 @@ class Track:
     #: A positional track's release input lines when only its first items have gold (STS 2017 track 6:
     #: 500 lines, gold for the first 250): a positional file of that many lines is scored on its first ones.
     release_lines: Optional[int] = None
-    #: Similarity gold's declared scale (lowest, highest); None means ``SIMILARITY_RANGE``.
+    #: Similarity gold's declared scale (lowest, highest); None means ``DEFAULT_RANGE``.
     range: Optional[Tuple[float, float]] = None
     #: (alias, label) pairs: other texts naming a label (ChaosNLI's e, n, c), read by ``label_set``.
     label_aliases: Tuple[Tuple[str, str], ...] = ()
     #: How a perspectivist row wider than its item's annotators is scored (``Kind.alignments``);
     #: None: the kind's default.
     annotator_alignment: Optional[str] = None
-    #: Another task's submission layout the track also reads (``formats.results_tsv``; None: the kit's).
+    #: Another task's submission layout the track also reads (``RESULTS_LAYOUTS``; None: the kit's).
     results_layout: Optional[str] = None
 
     @property
     def score_range(self) -> Tuple[float, float]:
         """The lowest and highest gold score of a similarity track (higher = more similar)."""
-        return self.range if self.range is not None else SIMILARITY_RANGE
+        return self.range if self.range is not None else DEFAULT_RANGE
 
     @property
     def main_metric(self) -> str:
@@ -93,42 +101,55 @@ class Track:
         return {k: v for k, v in d.items() if v is not None or k not in OPTIONAL_KEYS}
 
 
-def _strings(value) -> Tuple[str, ...]:
-    """A list the schema has checked (or a tuple of a Track's) as a tuple of strings."""
-    return tuple(str(v) for v in value or ())
+def _as_str_tuple(value, key: str, refusals: Refusals) -> Tuple[str, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, (list, tuple)) or not all(
+        isinstance(v, (str, int, float)) for v in value
+    ):
+        refusals.add(f"'{key}' must be a list of strings", found=repr(value))
+        return ()
+    return tuple(str(v) for v in value)
 
 
 def track_from_dict(raw: dict, where: str = "tracks") -> Track:
-    """Build a Track from a config mapping whose keys and value types the schema has checked
-    (``bundle.schema.track_fields``), or a task.json's; the rules that join several keys (a kind's
-    scale, labels, metrics and options) are checked here, each refusal naming the key, expected and
-    found."""
+    """Build and validate a Track from a config mapping; errors name the key, expected and found."""
+    if not isinstance(raw, dict):
+        raise ConfigError.single(where, "a track must be a mapping", found=repr(raw))
     refusals = Refusals(where)
+    known = {f.name for f in fields(Track)}
+    for key in sorted(set(raw) - known):
+        refusals.add(f"unknown key '{key}'", expected=", ".join(sorted(known)))
     tid = raw.get("id")
     if not isinstance(tid, str) or not TRACK_ID_PATTERN.match(tid):
         refusals.add("'id' must be lowercase letters, digits and underscores", found=repr(tid))
         tid = str(tid)
     refusals = Refusals(f"{where} '{tid}'", refusals.problems)
-    kind = kinds.named(raw.get("kind"))
+    kind = _checked_kind(raw.get("kind"), refusals)
     scale = _checked_scale(kind, raw.get("scale"), refusals)
     labels = _checked_labels(kind, raw.get("labels"), refusals)
+    aliases = _checked_aliases(kind, labels, raw.get("label_aliases"), refusals)
+    metrics = _checked_metrics(kind, scale, raw.get("metrics"), refusals)
+    dataset = raw.get("dataset", tid)
+    primary = strict_bool(raw, "primary", True, refusals.where, refusals.problems)
     positional = strict_bool(
         raw, "positional", kind.positional_by_default, refusals.where, refusals.problems
     )
+    release_lines = _checked_release_lines(raw.get("release_lines"), positional, refusals)
     track = Track(
         id=tid,
         kind=kind.name,
-        dataset=str(raw.get("dataset", tid)),
+        dataset=str(dataset),
         title=str(raw.get("title") or tid),
-        scale=scale,
+        scale=scale if kind.has_scale else None,
         labels=labels,
-        metrics=_checked_metrics(kind, scale, raw.get("metrics"), refusals),
-        primary=strict_bool(raw, "primary", True, refusals.where, refusals.problems),
-        files=_strings(raw.get("files")),
+        metrics=metrics,
+        primary=primary,
+        files=_as_str_tuple(raw.get("files"), "files", refusals),
         positional=positional,
-        release_lines=_checked_release_lines(raw.get("release_lines"), positional, refusals),
+        release_lines=release_lines,
         range=_checked_range(kind, raw.get("range"), refusals),
-        label_aliases=_checked_aliases(kind, labels, raw.get("label_aliases"), refusals),
+        label_aliases=aliases,
         annotator_alignment=_checked_alignment(kind, raw.get("annotator_alignment"), refusals),
         results_layout=_checked_results_layout(kind, scale, raw.get("results_layout"), refusals),
     )
@@ -148,8 +169,8 @@ def track_from_dict(raw: dict, where: str = "tracks") -> Track:
 
 
 def _checked_release_lines(value, positional: bool, refusals: Refusals) -> Optional[int]:
-    """The track's ``release_lines`` (a whole number, at least 2): on a positional track only."""
-    if value is None or positional:
+    """The track's ``release_lines``: absent, or a whole number (at least 2) on a positional track."""
+    if value is None or (positional and type(value) is int and value >= 2):
         return value
     refusals.add(
         "'release_lines' must be a whole number of lines (at least 2) on a positional track",
@@ -159,16 +180,31 @@ def _checked_release_lines(value, positional: bool, refusals: Refusals) -> Optio
 
 
 def _checked_results_layout(kind, scale, value, refusals: Refusals):
-    """The track's ``results_layout`` (a layout the schema knows): on a track whose value is one
-    label or one distribution over its labels."""
-    if value is None or (kind.value_type in RESULTS_LAYOUT_READINGS and scale != "multilabel"):
+    """The track's ``results_layout``: absent, or a layout of ``RESULTS_LAYOUTS`` on a track whose
+    value is one label or one distribution over its labels."""
+    if value is None:
+        return None
+    fits = kind.value_type in RESULTS_LAYOUT_READINGS and scale != "multilabel"
+    if value in RESULTS_LAYOUTS and fits:
         return value
     refusals.add(
         "'results_layout' must name a known layout, on a track predicting one label or one "
         "distribution over its labels",
-        found=f"{value!r} on a {kind.name} track",
+        expected=" | ".join(RESULTS_LAYOUTS),
+        found=repr(value)[:80] if fits else f"{value!r} on a {kind.name} track",
     )
     return None
+
+
+def _checked_kind(name, refusals: Refusals) -> kinds.Kind:
+    """The track's ``kind``: one of the registered kinds. An unknown one is reported and checked as
+    a kind without labels, scales or metrics, so that the track's other keys are still reported."""
+    if name in kinds.REGISTRY:
+        return kinds.named(name)
+    refusals.add("unknown track kind", expected=" | ".join(KINDS), found=repr(name))
+    unknown = kinds.Kind()
+    unknown.name = str(name)
+    return unknown
 
 
 def _checked_alignment(kind, value, refusals: Refusals) -> Optional[str]:
@@ -186,11 +222,14 @@ def _checked_alignment(kind, value, refusals: Refusals) -> Optional[str]:
 
 
 def _checked_range(kind, value, refusals: Refusals):
-    """The track's ``range`` ([lowest, highest] numbers, as the schema has checked): on a
-    similarity track, lowest below highest."""
+    """The track's ``range``: absent, or [lowest, highest] numbers on a similarity track."""
     if value is None:
         return None
-    if kind.has_range and value[0] < value[1]:
+    numbers = isinstance(value, (list, tuple)) and len(value) == 2
+    numbers = numbers and all(
+        isinstance(v, (int, float)) and not isinstance(v, bool) for v in value
+    )
+    if kind.has_range and numbers and value[0] < value[1]:
         return (float(value[0]), float(value[1]))
     refusals.add(
         "'range' must be [lowest, highest] gold score of a similarity track",
@@ -201,22 +240,28 @@ def _checked_range(kind, value, refusals: Refusals):
 
 
 def _checked_scale(kind, scale, refusals: Refusals):
-    """The track's ``scale`` (one of ``kinds.SCALES``): required for soft-label and perspectivist kinds,
-    refused for the others."""
-    if kind.has_scale and scale is None:
-        refusals.add(
-            f"'scale' is missing: kind {kind.name} needs one",
-            expected=" | ".join(kind.scales),
-            hint=f"add scale: {kind.scales[0]} (or another of the above) to the track",
-        )
-    elif not kind.has_scale and scale is not None:
+    """The track's ``scale``: required for soft-label and perspectivist kinds, refused for the others."""
+    if kind.has_scale:
+        if scale is None:
+            refusals.add(
+                f"'scale' is missing: kind {kind.name} needs one",
+                expected=" | ".join(kind.scales),
+                hint=f"add scale: {kind.scales[0]} (or another of the above) to the track",
+            )
+        elif scale not in kind.scales:
+            refusals.add(
+                f"'scale' is required for kind {kind.name}",
+                expected=" | ".join(SCALES),
+                found=repr(scale),
+            )
+    elif scale is not None:
         refusals.add(f"'scale' does not apply to kind {kind.name}", found=repr(scale))
     return scale
 
 
 def _checked_labels(kind, raw, refusals: Refusals) -> Tuple[str, ...]:
     """The track's ``labels``: at least two, no duplicates, for the kinds that have labels."""
-    labels = _strings(raw)
+    labels = _as_str_tuple(raw, "labels", refusals)
     if kind.has_labels:
         if raw is None:
             refusals.add(
@@ -276,7 +321,7 @@ def _check_collisions(labels: LabelSet, refusals: Refusals) -> None:
 
 def _checked_metrics(kind, scale, raw, refusals: Refusals) -> Tuple[str, ...]:
     """The track's ``metrics``: the kind's defaults when absent, else only metrics that apply to it."""
-    metrics = _strings(raw)
+    metrics = _as_str_tuple(raw, "metrics", refusals)
     scale = scale if kind.has_scale else None
     allowed = kind.applicable_metrics(scale)
     if allowed and not metrics:
@@ -291,7 +336,8 @@ def _checked_metrics(kind, scale, raw, refusals: Refusals) -> Tuple[str, ...]:
 
 
 def tracks_from_list(raw: Sequence[dict], where: str = "tracks") -> List[Track]:
-    """The tracks of a config's (or a task.json's) ``tracks`` list, every problem reported at once."""
+    if not isinstance(raw, list) or not raw:
+        raise ConfigError.single(where, "'tracks' must be a non-empty list", found=repr(raw)[:80])
     refusals = Refusals(where)
     tracks: List[Track] = []
     for i, item in enumerate(raw):

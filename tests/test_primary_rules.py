@@ -123,13 +123,16 @@ def test_baseline_rule_without_the_baseline_s_scores_is_a_bundle_problem(tmp_pat
     assert "no score of baseline most_frequent for track b" in caught.value.render()
 
 
-def test_the_rule_round_trips_through_task_json():
+def test_the_rule_round_trips_through_task_json_and_bad_rules_are_refused():
     raw = {"edition": "t", "phase": "evaluation", "tracks": TRACKS}
     assert spec_from_dict(raw, "task.json").primary_rule == PrimaryRule()
     assert "primary_score" not in spec_from_dict(raw, "task.json").to_dict()
     rule = {"missing": "baseline random", "mean": "normalised", "baseline_scores": {"a": 0.0}}
     spec = spec_from_dict({**raw, "primary_score": rule}, "task.json")
     assert spec.to_dict()["primary_score"] == rule
+    for bad in ({"missing": "best"}, {"missing": "baseline"}, {"mean": "median"}):
+        with pytest.raises(ConfigError):
+            spec_from_dict({**raw, "primary_score": bad}, "task.json")
 
 
 def test_scoring_program_gives_an_unranked_run_the_worst_primary_and_says_so(tmp_path):

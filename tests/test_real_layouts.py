@@ -273,6 +273,8 @@ def test_other_line_counts_are_refused_naming_the_releases_count(track, expected
     "raw",
     [
         {"kind": "classification", "labels": ["a", "b"], "release_lines": 500},
+        {"kind": "similarity", "release_lines": "500"},
+        {"kind": "similarity", "release_lines": True},
         {"kind": "similarity", "positional": False, "release_lines": 500},
     ],
 )

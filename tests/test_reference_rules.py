@@ -317,3 +317,44 @@ def test_written_items_read_back_as_written(items, tmp_path_factory):
     path = tmp_path_factory.getbasetemp() / "items.jsonl"
     items_module.write_items(path, items)
     assert read_items(path, "gold") == items
+
+
+# --- a hand-edited task.json: the scoring program refuses it, naming the key -----------------------
+
+TASK_TRACKS = [
+    {"id": "sim", "kind": "similarity", "dataset": "sim"},
+    {"id": "nli", "kind": "classification", "dataset": "nli", "labels": ["e", "n", "c"]},
+]
+
+
+def _edited_task(edit) -> dict:
+    raw = {"edition": "t", "phase": "evaluation", "tracks": [dict(t) for t in TASK_TRACKS]}
+    edit(raw)
+    return raw
+
+
+@pytest.mark.parametrize(
+    "edit, named",
+    [
+        (lambda s: s["tracks"][0].update(kind="regression"), "unknown track kind"),
+        (lambda s: s["tracks"][0].update(metrics="pearson"), "'metrics' must be a list"),
+        (lambda s: s["tracks"][0].update(release_lines="500"), "'release_lines' must be a whole"),
+        (lambda s: s["tracks"][1].update(results_layout="lewidi2021"), "'results_layout' must"),
+        (lambda s: s["tracks"][0].update(colour="red"), "unknown key 'colour'"),
+        (lambda s: s["tracks"].__setitem__(0, "sim"), "a track must be a mapping"),
+        (lambda s: s.update(tracks={"sim": 1}), "'tracks' must be a non-empty list"),
+        (lambda s: s.update(primary_score=[1]), "primary_score must be a mapping"),
+        (
+            lambda s: s.update(primary_score={"missing": "best"}),
+            "expected 'worst', 'baseline NAME'",
+        ),
+        (lambda s: s.update(primary_score={"mean": "median"}), "mean: expected one of plain"),
+    ],
+)
+def test_a_hand_edited_task_json_is_refused_naming_its_key(edit, named):
+    """task.json is the builder's, but an organiser may edit it in a bundle: the scoring program
+    (and codajudge check, which reads it the same way) refuses a wrong key rather than scoring
+    with it or failing with an internal error."""
+    with pytest.raises(ConfigError) as caught:
+        spec_from_dict(_edited_task(edit), "task.json")
+    assert "task.json" in caught.value.render() and named in caught.value.render()
