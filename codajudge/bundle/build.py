@@ -163,7 +163,7 @@ def import_data(
         problems.extend(item_problems(edition.phases, splits))
     problems.extend(split_problems(edition.tracks, splits, places))
     if problems:  # what a dataset not read, or problems in the data read, leave unchecked
-        unchecked = "build/unchecked_unread" if unread else "build/unchecked_unbuilt"
+        unchecked = "builder/unchecked_unread" if unread else "builder/unchecked_unbuilt"
         raise BuildProblems(problems, unchecked=Templates.of(edition.folder).fill(unchecked))
     for phase in edition.phases:
         for track in edition.tracks:
@@ -802,12 +802,12 @@ def build_notes(edition: Edition, data: EditionData) -> List[str]:
     prose = Templates.of(edition.folder)
     datasets = sorted({track.dataset for track in edition.tracks})
     notes = [
-        prose.fill("build/no_train", dataset=name)
+        prose.fill("builder/no_train", dataset=name)
         for name in datasets
         if not data.splits["train"].get(name)
     ]
     notes += [
-        prose.fill("build/not_run", name=name, reason=why)
+        prose.fill("builder/not_run", name=name, reason=why)
         for name, why in data.skipped_baselines.items()
     ]
     return notes + known_leak_notes(edition, data) + kit_warnings(edition, data)
@@ -818,7 +818,7 @@ def kit_warnings(edition: Edition, data: EditionData) -> List[str]:
     (``kit_scores_no_phase``): its participants could check no submission before uploading it."""
     if local_score(edition, data).first_phase or edition.kit_scores_no_phase:
         return []
-    return [Templates.of(edition.folder).fill("build/kit_scores_no_phase")]
+    return [Templates.of(edition.folder).fill("builder/kit_scores_no_phase")]
 
 
 def known_leak_notes(edition: Edition, data: EditionData) -> List[str]:
@@ -828,6 +828,6 @@ def known_leak_notes(edition: Edition, data: EditionData) -> List[str]:
     notes = []
     for name, why in sorted(edition.known_leaks.items()):
         found = [f"{p.message} ({p.found})" for p in data.known_leaks if concerns_file(p, name)]
-        found_text = "; ".join(found) or prose.fill("build/known_leak_none")
-        notes.append(prose.fill("build/known_leak", file=name, reason=why, found=found_text))
+        found_text = "; ".join(found) or prose.fill("builder/known_leak_none")
+        notes.append(prose.fill("builder/known_leak", file=name, reason=why, found=found_text))
     return notes

@@ -358,5 +358,5 @@ def build_legacy(
     name = f"{edition.name}-legacy"
     summary = publish(out_dir, name, write)
     summary.notes = known_leak_notes(edition, data)
-    summary.closing = Templates.of(edition.folder).fill("build/legacy_results_only")
+    summary.closing = Templates.of(edition.folder).fill("builder/legacy_results_only")
     return summary

@@ -88,7 +88,7 @@ def _contents(path: Path) -> Dict[str, bytes]:
 
 def gitattributes_text(tree: Path) -> str:
     """The root's ``.gitattributes``: every generated path marked ``linguist-generated``."""
-    lines = [Templates().fill("build/gitattributes")]
+    lines = [Templates().fill("builder/gitattributes")]
     lines += [
         f"/{name}{'/**' if (tree / name).is_dir() else ''} linguist-generated=true"
         for name in ROOT_GENERATED
@@ -113,15 +113,15 @@ def sync_root(check_only: bool) -> int:
         if check_only:
             if stale:
                 files = "\n".join(f"  {name}" for name in stale[:20])
-                print(prose.fill("build/root_stale", files=files), file=sys.stderr)
+                print(prose.fill("builder/root_stale", files=files), file=sys.stderr)
                 return 1
-            print(prose.fill("build/root_fresh"))
+            print(prose.fill("builder/root_fresh"))
             return 0
         for name in ROOT_FILES:
             target = REPO_ROOT / name
             remove_entry(target)
             (shutil.copytree if (tree / name).is_dir() else shutil.copyfile)(tree / name, target)
-        print(prose.fill("build/root_written", files=", ".join(ROOT_FILES), root=REPO_ROOT))
+        print(prose.fill("builder/root_written", files=", ".join(ROOT_FILES), root=REPO_ROOT))
         return 0
 
 
@@ -145,7 +145,7 @@ def dry_run(edition, data_root: Path, data, then: str = "drop --dry-run to build
     for warning in kit_warnings(edition, data):
         print(warning)
     prose = Templates.of(edition.folder)
-    print(prose.fill("build/dry_run", name=edition.name, data=data_root, then=then))
+    print(prose.fill("builder/dry_run", name=edition.name, data=data_root, then=then))
     return 0
 
 
