@@ -82,16 +82,22 @@ def zero_submission(reference: Path, target: Path) -> float:
 
 
 def test_an_edition_with_its_own_metrics_module_builds_scores_and_ranks(tmp_path):
+    from codajudge.bundle.build import build
+    from codajudge.bundle.edition import load_edition
+    from codajudge.programs.rank import main as rank
+
+    # built in this process, as the builder's refusals below are: the scoring program and the
+    # spawned ranking that follow start fresh, where the registry holds the kit's metrics alone
     folder = edition_naming(tmp_path / "edition", "own_mae", mae_module("own_mae"))
-    run(REPO / "build_bundle.py", "--edition", folder, "--out", tmp_path / "dist")
+    build(load_edition(folder), folder, tmp_path / "dist")
     bundle = tmp_path / "dist" / "small"
     assert "title: sim Mean absolute error" in (bundle / "competition.yaml").read_text()
     evaluation = (bundle / "pages" / "evaluation.md").read_text()
     assert "| Mean absolute error (`own_mae`) | lower is better | 0 to 5 |" in evaluation
     assert "| sim Mean absolute error |" in (bundle / "pages" / "baselines.md").read_text()
 
-    # the scoring program (run_local of the starting kit) and `codajudge rank`, in fresh processes:
-    # each registers the metric from the phase's task.json
+    # the scoring program (run_local of the starting kit) and `codajudge rank` with spawned workers,
+    # in fresh processes: each registers the metric from the phase's task.json
     kit = bundle / "starting_kit"
     ref = kit / "reference_data" / "practice"
     submissions = tmp_path / "submissions"
@@ -111,13 +117,15 @@ def test_an_edition_with_its_own_metrics_module_builds_scores_and_ranks(tmp_path
     assert "sim Mean absolute error" in scored.stdout
     scores = json.loads((kit / "out" / "scores.json").read_text())
     assert scores["sim_own_mae"] == pytest.approx(expected, abs=1e-9)
-    run(
-        "-m", "codajudge", "rank", submissions, ref, "--out", tmp_path / "rank", "--resamples", "20"
+    # the ranking of this process, which the fresh one's must equal
+    assert (
+        rank([str(submissions), str(ref), "--out", str(tmp_path / "rank"), "--resamples", "20"])
+        == 0
     )
     ranking = (tmp_path / "rank" / "ranking.md").read_text()
     assert "Mean absolute error" in ranking and "lower is better" in ranking
     # workers started by spawn (macOS, Windows; forkserver on Linux from Python 3.14) have not run
-    # the edition's module: they register it before reading what the parent sends them
+    # the edition's module, nor has their parent: they register it before reading what it sends them
     spawned = (
         "import multiprocessing, sys; multiprocessing.set_start_method('spawn');"
         "from codajudge.programs.rank import main; sys.exit(main(sys.argv[1:]))"

@@ -1,4 +1,4 @@
-"""Properties every registered metric must have (hypothesis, derandomized, modest example counts):
+"""Properties every registered metric must have (hypothesis, derandomized, five examples each):
 perfect prediction scores best, item order does not matter, scores stay within the declared
 bounds and are never NaN, and ``from_stats`` on stacked (B, S) sums equals per-row calls.
 
@@ -46,8 +46,13 @@ FAMILY_OF = {
 #: metric name -> the family of inputs it takes, from the first kind and scale it applies to
 FAMILY = {name: FAMILY_OF[m.applies_to[0]] for name, m in REGISTRY.items() if m.applies_to}
 
+#: Five examples a property: with the derandomized draws, each of 33 breakages made on purpose over
+#: 14 metrics (direction flipped, range narrowed, statistics depending on item order, ``from_stats``
+#: wrong on stacked rows, a wrong stats form) fails the property that guards against it at five
+#: examples as at 25. (An upper end narrowed to a value no drawn example exceeds, AWD's or MAMD's,
+#: is found by test_the_worst_value_is_reached_by_the_worst_prediction at any count.)
 PROPERTY_SETTINGS = settings(
-    max_examples=25,
+    max_examples=5,
     derandomize=True,
     deadline=None,
     database=None,

@@ -235,19 +235,13 @@ def _written(work: Path, name: str) -> Path:
     return edition
 
 
-@pytest.fixture(scope="module")
-def fresh(tmp_path_factory) -> Path:
-    """``codajudge new fresh``, the placeholders rewritten, then the README's build: the bundle."""
-    work = tmp_path_factory.mktemp("fresh")
-    _written(work, "fresh")
-    codajudge("build", "--edition", "fresh", "--data", "fresh", "--out", "dist", cwd=work)
-    return work / "dist" / "fresh"
-
-
-def test_the_new_editions_kit_scores_its_first_readme_command_with_no_other_edit(fresh, tmp_path):
-    """codajudge new, the placeholders rewritten, the README's build, then the kit README's first
-    run_local.py command in the starting kit: it scores the local phase."""
-    kit = Path(shutil.copytree(fresh / "starting_kit", tmp_path / "starting_kit"))
+def test_the_new_editions_kit_scores_its_first_readme_command(organiser, tmp_path):
+    """The organiser's steps, then the kit README's first run_local.py command in the starting kit:
+    it scores the local phase that ``codajudge new`` declares. (The template's own data, which the
+    organiser replaces, is built by the one-text edition below and checked by the dry run of the
+    edition without a local phase.)"""
+    tree, _, _ = organiser
+    kit = Path(shutil.copytree(tree / "starting_kit", tmp_path / "starting_kit"))
     readme = (kit / "README.md").read_text(encoding="utf-8")
     first = next(line for line in readme.splitlines() if line.startswith("python3 run_local.py"))
     assert first == "python3 run_local.py . baseline:cosine_bow --phase local"
@@ -281,10 +275,11 @@ def test_chaosnli_declares_why_its_kit_scores_no_phase():
     assert "no training split" in load_edition(REPO / "editions" / "chaosnli").kit_scores_no_phase
 
 
-def test_the_baselines_page_says_why_cosine_bow_cannot_differ_on_one_text(fresh, tmp_path):
+def test_the_baselines_page_says_why_cosine_bow_cannot_differ_on_one_text(organiser, tmp_path):
     """Items of one text give cosine_bow no pair to compare: it predicts as most_frequent does,
-    and the Baselines page says so rather than showing two equal columns without a word; the same
-    new edition with two texts (``fresh``) says nothing of it."""
+    and the Baselines page says so rather than showing two equal columns without a word; a new
+    edition with two texts (the organiser's) says nothing of it."""
+    tree, _, _ = organiser
     edition = _written(tmp_path, "single")
     config = edition / "edition.yaml"
     text = config.read_text(encoding="utf-8")
@@ -295,4 +290,4 @@ def test_the_baselines_page_says_why_cosine_bow_cannot_differ_on_one_text(fresh,
         "- **cosine_bow** cannot differ from another baseline here: on Similarity, whose items "
         "have fewer than 2 texts, it has nothing to compare and predicts as most_frequent does."
     ) in page
-    assert "cannot differ" not in (fresh / "pages" / "baselines.md").read_text("utf-8")
+    assert "cannot differ" not in (tree / "pages" / "baselines.md").read_text("utf-8")
