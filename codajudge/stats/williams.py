@@ -31,7 +31,6 @@ from dataclasses import dataclass
 from typing import List, Optional, Sequence, Tuple
 
 import numpy as np
-from scipy.stats import t as student_t
 
 from ..metrics import get as get_metric
 from ..metrics.base import item_order_sum
@@ -113,6 +112,9 @@ def williams_tests(
     distribution is evaluated once per number of degrees of freedom."""
     if n <= 3:
         return [TestResult(None, 1.0, "williams") for _ in r13s]
+    # imported here: the builder and the programs import this module, and few of them run a test
+    from scipy.stats import t as student_t
+
     constant_bs = [False] * len(r13s) if constant_bs is None else list(constant_bs)
     found = [
         _statistic(r12, r13, r23, n, constant_a, constant_b)
