@@ -14,6 +14,8 @@ MAX_PROBLEMS_PER_FILE = 20
 #: usage or configuration problem (the command or the bundle is wrong), as sacrebleu separates them.
 EXIT_DATA_ERROR = 2
 EXIT_USAGE_ERROR = 1
+#: The exit code of a program stopped by Ctrl-C (the shell's 128 + SIGINT).
+EXIT_INTERRUPTED = 130
 
 
 def plural(count: int, singular: str, plural_form: Optional[str] = None) -> str:

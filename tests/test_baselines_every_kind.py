@@ -6,6 +6,7 @@ for such a track, so a new kind is covered as soon as it is registered (and a ki
 fails, asking for one). Predictions are checked by the ingestion program's own value readers, the
 scorer's parsers."""
 
+import copy
 import random
 
 import pytest
@@ -69,9 +70,12 @@ def _fitting_track(kind: str, scale):
 def test_every_baseline_predicts_valid_values_for_every_registered_kind(baseline, kind, scale):
     track, train, test = _fitting_track(kind, scale)
     public = [{key: item[key] for key in PUBLIC_FIELDS if key in item} for item in test]
+    given = copy.deepcopy((train, public))
     model = BASELINES[baseline](track_settings(track, seed=3))
     model.fit(train)
     predictions = model.predict(public)
+    # the child gives a built-in baseline the items themselves, not a copy: it changes nothing
+    assert (train, public) == given
     lines = prediction_lines(track, public, predictions, f"{track.id}.tsv")
     assert [line.split("\t")[0] for line in lines] == [item["id"] for item in test]
     again = BASELINES[baseline](track_settings(track, seed=3)).fit(train).predict(public)

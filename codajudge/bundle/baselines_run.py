@@ -13,16 +13,15 @@ the reference data's task.json of every phase (never in the input data's).
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
-import subprocess
-import sys
 import tempfile
 from dataclasses import replace
 from pathlib import Path
 from typing import Dict, Optional
 
-from ..assets import kit_root
-from ..errors import ConfigError
+from ..errors import EXIT_INTERRUPTED, ConfigError
 from ..formats.archive import INGESTION_STATUS
 from ..report import BASELINE_SCORES
 from ..scoring import score_folder
@@ -45,16 +44,22 @@ SAMPLE_BASELINE = "cosine_bow"
 
 
 def run_baseline(name: str, input_dir: Path, output_dir: Path, seed: int) -> None:
-    """Predictions of baseline ``name`` for one phase, written by the ingestion program itself."""
-    script = kit_root() / "ingestion_program" / "ingest.py"
-    options = ["--baseline", name, "--seed", str(seed)]
-    command = [sys.executable, str(script), *options, str(input_dir), str(output_dir)]
-    done = subprocess.run(command, capture_output=True, text=True)
-    if done.returncode != 0:
+    """Predictions of baseline ``name`` for one phase, written by the ingestion program's own entry
+    called in this process (the baseline's code runs in the child process it starts, as on the
+    platform). What the program prints is kept from the console and quoted when it fails."""
+    from ..programs.ingest import main  # the one exception to the layers: docs/architecture.md
+
+    printed, complained = io.StringIO(), io.StringIO()
+    options = ["--baseline", name, "--seed", str(seed), str(input_dir), str(output_dir)]
+    with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(complained):
+        code = main(options)
+    if code == EXIT_INTERRUPTED:  # Ctrl-C stops the build, not only the baseline's run
+        raise KeyboardInterrupt
+    if code != 0:
         raise ConfigError.single(
             f"baseline {name}",
             "the baseline failed on the edition's data",
-            found=(done.stderr or done.stdout).strip()[-800:],
+            found=(complained.getvalue() or printed.getvalue()).strip()[-800:],
         )
 
 

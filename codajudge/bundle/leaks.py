@@ -43,7 +43,6 @@ from pathlib import Path
 from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
-from scipy.stats import rankdata
 
 from .. import kinds
 from ..errors import ConfigError, KitError, Problem
@@ -314,6 +313,9 @@ def perfectly_correlated(gold: np.ndarray, values: np.ndarray) -> bool:
     """Pearson |r| or Spearman |rho| of ``values`` with ``gold`` at least ``PERFECT``."""
     if _abs_correlation(gold, values) >= PERFECT:
         return True
+    # imported here: every importer of the bundle package would pay for scipy.stats otherwise
+    from scipy.stats import rankdata
+
     return _abs_correlation(rankdata(gold), rankdata(values)) >= PERFECT
 
 
@@ -624,15 +626,21 @@ def _scan_content(path: Path, display: str, probes: List[Probe], problems: List[
             problems.append(_leak(display, message, f"the gold of {share:.0%} of its items, {how}"))
 
 
-def _same_items(split: HiddenSplit, items: List[dict]) -> List[Tuple[dict, dict]]:
-    """(hidden item, public item) pairs that are the same item: the same texts, whatever the ids (a
-    copy under a new id is the same item), or the same id when the public item has no texts
-    (reference data has none)."""
+def _by_texts_and_ids(items: List[dict]) -> Tuple[Dict[tuple, dict], Dict[str, dict]]:
+    """A public item file's items by their texts (``text_key``, the first item of each) and, those
+    without texts (reference data has none), by id: found once, whatever the hidden tracks."""
     by_texts: Dict[tuple, dict] = {}
     for item in items:
         if item.get("texts"):
             by_texts.setdefault(text_key(item), item)
-    by_id = {item["id"]: item for item in items if "texts" not in item}
+    return by_texts, {item["id"]: item for item in items if "texts" not in item}
+
+
+def _same_items(split: HiddenSplit, public: Tuple[dict, dict]) -> List[Tuple[dict, dict]]:
+    """(hidden item, public item) pairs that are the same item: the same texts, whatever the ids (a
+    copy under a new id is the same item), or the same id when the public item has no texts
+    (``public``: ``_by_texts_and_ids``)."""
+    by_texts, by_id = public
     shared = []
     for item, key in zip(split.items, split.text_keys):
         other = by_texts.get(key) if any(key) else None
@@ -648,8 +656,9 @@ def _scan_items(
     """A public item file with gold fields (a starting kit's reference data, a training file, a public
     file) must not carry the hidden gold of most items of a track (e.g. dev and test share items, or
     test items copied under new ids), even with some items left out (``_same_items``)."""
+    public = _by_texts_and_ids(items)
     for track_id, split in hidden.items():
-        shared = _same_items(split, items)
+        shared = _same_items(split, public)
         if len(shared) < MIN_ITEMS:
             continue
         try:

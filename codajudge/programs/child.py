@@ -256,6 +256,12 @@ class _Run:
         """Which track and step the run is on (read by the supervisor at a time-out)."""
         self.paths.progress.write_text(f"{track.id}\n{what}", encoding="utf-8")
 
+    def own_copy(self, items: List[dict]) -> List[dict]:
+        """``items`` for a model to keep or change: a fresh copy for participant code (the kit
+        reads the items after it, and the next track's model gets them too), the items themselves
+        for a built-in baseline (the kit's own code, which changes nothing it is given)."""
+        return items if self.root is None else fresh_copy(items)
+
     def call(self, track: Track, what: str, function: Callable, *args):
         """``function(*args)`` of the participant's code, ``what`` it is on ``track`` (the step the
         run is on from now); its one-line error gets the traceback of the participant's own frames
@@ -296,10 +302,10 @@ def _run_track(run: _Run, track: Track, data: Dict[str, List[dict]]) -> bool:
     started = time.monotonic()
     model = run.call(track, "Model(track)", run.model_class, track_settings(track, run.seed))
     run.say(f"track {track.id}: fitting on {counted(len(data['train']), 'training item')}")
-    run.call(track, "Model.fit", model.fit, fresh_copy(data["train"]))
+    run.call(track, "Model.fit", model.fit, run.own_copy(data["train"]))
     fitted = time.monotonic()
     run.say(f"track {track.id}: predicting {counted(len(data['items']), 'item')}")
-    predictions = run.call(track, "Model.predict", model.predict, fresh_copy(data["items"]))
+    predictions = run.call(track, "Model.predict", model.predict, run.own_copy(data["items"]))
     if predictions is None:  # the model skips this track: not submitted, as a missing result file
         advice = run.written.advice()
         run.say(

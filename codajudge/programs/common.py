@@ -8,7 +8,14 @@ import traceback
 from pathlib import Path
 from typing import Callable, Optional, Tuple
 
-from ..errors import EXIT_DATA_ERROR, EXIT_USAGE_ERROR, ConfigError, KitError, UsageError
+from ..errors import (
+    EXIT_DATA_ERROR,
+    EXIT_INTERRUPTED,
+    EXIT_USAGE_ERROR,
+    ConfigError,
+    KitError,
+    UsageError,
+)
 
 EXIT_INTERNAL_ERROR = 3
 #: How a program's message about a refused submission, or a bundle problem, begins after its name.
@@ -56,7 +63,7 @@ def run_guarded(
     except KitError as e:
         message, code = kit_error_message(e, program)
     except KeyboardInterrupt:
-        message, code = f"{program}: interrupted", 130
+        message, code = f"{program}: interrupted", EXIT_INTERRUPTED
     except MemoryError:
         message, code = f"{program}: out of memory while processing the submission", EXIT_DATA_ERROR
     except Exception as e:  # noqa: BLE001 - the last line of defence before the participant

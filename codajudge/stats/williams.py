@@ -30,7 +30,6 @@ import math
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
-from scipy.stats import t as student_t
 
 from .exact import p_floor
 
@@ -97,6 +96,9 @@ def williams_test(
     freedom), else Williams' t with n - 3, its p never below ``exact.p_floor(n)``."""
     if n <= 3:
         return TestResult(None, 1.0, "williams")
+    # imported here: the builder and the programs import this module, and few of them run a test
+    from scipy.stats import t as student_t
+
     found = _degenerate(r12, r13, r23, n, constant_a, constant_b)
     t, df = found if found is not None else (williams_t(r12, r13, r23, n), n - 3)
     p = min(max(2.0 * float(student_t.sf(abs(t), df)), p_floor(n)), 1.0)
