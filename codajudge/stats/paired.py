@@ -15,7 +15,6 @@ import warnings
 from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
-from scipy.stats import wilcoxon
 
 from ..metrics import BOOTSTRAP, WILCOXON, WILLIAMS, Metric, get as get_metric
 from .bootstrap import bootstrap_scores, systems_bootstrap_scores, undefined_as_zero
@@ -126,6 +125,9 @@ def signed_rank_test(losses_a, losses_b) -> TestResult:
         return TestResult(float("nan"), 1.0, WILCOXON)
     if not diff.any():
         return TestResult(0.0, 1.0, WILCOXON)
+    # imported here: the builder and the programs import this module, and few of them run a test
+    from scipy.stats import wilcoxon
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # small-sample notes from scipy are not the user's business
         statistic, p = wilcoxon(diff)
