@@ -113,9 +113,10 @@ def test_every_template_is_listed_in_the_document_with_its_fields():
 def test_every_template_is_used_by_the_code():
     """A template that no code fills would be prose that never reaches a page: a page's template
     is named in the code; a kind's starts with a registered kind's name, a baseline's is a
-    built-in baseline's name."""
+    built-in baseline's name, a metric's a registered metric's."""
     from codajudge import kinds
     from codajudge.baselines import BASELINES
+    from codajudge.metrics import REGISTRY
 
     code = "\n".join(p.read_text(encoding="utf-8") for p in (REPO / "codajudge").rglob("*.py"))
     for name in template_names():
@@ -124,5 +125,7 @@ def test_every_template_is_used_by_the_code():
             assert any(stem.startswith(kind + "_") for kind in kinds.REGISTRY), name
         elif folder == "baseline":
             assert stem in BASELINES, name
+        elif folder == "metrics":
+            assert stem in REGISTRY, name
         else:
             assert f'"{name}"' in code, name

@@ -3,7 +3,8 @@ data and formats, evaluation (every metric's definition), baselines with their s
 
 Their words are the templates ``templates/data.md``, ``evaluation.md``, ``baselines.md``,
 ``timeline.md`` and the parts in the folders of those names (``bundle.prose``); a kind's own text
-is ``templates/kinds/KIND_PART.md`` and a baseline's ``templates/baseline/NAME.md``."""
+is ``templates/kinds/KIND_PART.md``, a baseline's ``templates/baseline/NAME.md`` and a metric's
+``templates/metrics/NAME.md``."""
 
 from __future__ import annotations
 
@@ -184,10 +185,13 @@ def _metric_fields(name: str, *tracks) -> Dict[str, str]:
 
 
 def _metric_rows(prose: Templates, edition: Edition) -> List[str]:
-    """One row per metric the tracks use, in the order of first use."""
+    """One row per metric the tracks use, in the order of first use; a metric's text is its
+    template ``metrics/NAME``, else its registration's ``description``."""
     rows = []
     for name in dict.fromkeys(m for t in edition.tracks for m in t.metrics):
         metric = get_metric(name)
+        own = f"metrics/{name}"
+        description = prose.fill(own) if prose.has(own) else metric.description
         rows.append(
             prose.fill(
                 "evaluation/metric",
@@ -195,7 +199,7 @@ def _metric_rows(prose: Templates, edition: Edition) -> List[str]:
                 title=md_cell(metric.title),
                 name=name,
                 direction=metric.direction,
-                description=md_cell(metric.description),
+                description=md_cell(description),
             )
         )
     return rows
