@@ -113,9 +113,11 @@ def test_every_template_is_listed_in_the_document_with_its_fields():
 def test_every_template_is_used_by_the_code():
     """A template that no code fills would be prose that never reaches a page: a page's template
     is named in the code; a kind's starts with a registered kind's name, a baseline's is a
-    built-in baseline's name, a metric's a registered metric's."""
+    built-in baseline's name, a metric's a registered metric's, an importer's starts with an
+    importer's name."""
     from codajudge import kinds
     from codajudge.baselines import BASELINES
+    from codajudge.importers import IMPORTERS
     from codajudge.metrics import REGISTRY
 
     code = "\n".join(p.read_text(encoding="utf-8") for p in (REPO / "codajudge").rglob("*.py"))
@@ -127,5 +129,7 @@ def test_every_template_is_used_by_the_code():
             assert stem in BASELINES, name
         elif folder == "metrics":
             assert stem in REGISTRY, name
+        elif folder == "importers":
+            assert any(stem.startswith(importer + "_") for importer in IMPORTERS), name
         else:
             assert f'"{name}"' in code, name

@@ -12,8 +12,8 @@ import datetime as dt
 from typing import Dict, List, Optional, Tuple
 
 from .. import kinds
-from ..formats.results_tsv import results_layout_text
-from ..importers import gold_text
+from ..formats.results_tsv import layout_files
+from ..importers import gold_choices
 from ..kinds import Kind
 from ..metrics import get as get_metric
 from ..spec import BASELINE, NORMALISED
@@ -88,13 +88,23 @@ def _track_row(prose: Templates, t) -> str:
     )
 
 
+def _results_layout(prose: Templates, edition: Edition) -> List[str]:
+    """The paragraph on the LeWiDi 2023 layout, naming its files and the tracks each one gives
+    (nothing when no track declares it)."""
+    files = layout_files(edition.tracks)
+    if not files:
+        return []
+    given = [f"`{name}`: " + ", ".join(f"`{i}`" for i in ids) for name, ids in files.items()]
+    return ["", prose.fill("data/results_layout", files="; ".join(given))]
+
+
 def data_page(edition: Edition) -> str:
     prose = Templates.of(edition.folder)
     present = _kinds(edition)
     disagreement = any(kind.lists_annotators for kind in present)
     formats = [kind_text(prose, kind, "format") for kind in present]
     formats += _alignment_paragraphs(prose, edition)
-    formats += results_layout_text(edition.tracks)
+    formats += _results_layout(prose, edition)
     if any(kind.has_labels for kind in present):  # the label policy
         formats += ["", prose.fill("data/labels")]
     formats += _gold_sources(prose, edition)
@@ -110,9 +120,15 @@ def data_page(edition: Edition) -> str:
     return page + "\n"
 
 
+def _gold_text(prose: Templates, source: dict) -> str:
+    """What a dataset's importer options choose as its gold, one sentence (empty: the defaults)."""
+    parts = [prose.fill(f"importers/{name}", **fields) for name, fields in gold_choices(source)]
+    return "; ".join(parts) + "." if parts else ""
+
+
 def _gold_sources(prose: Templates, edition: Edition) -> List[str]:
-    """Per dataset whose importer options choose its gold (``importers.gold_text``), one line."""
-    texts = {name: gold_text(source) for name, source in edition.datasets.items()}
+    """Per dataset whose importer options choose its gold (``importers.gold_choices``), one line."""
+    texts = {name: _gold_text(prose, source) for name, source in edition.datasets.items()}
     chosen = [
         prose.fill("data/gold_source", dataset=name, text=text)
         for name, text in texts.items()
