@@ -133,3 +133,15 @@ def test_every_template_is_used_by_the_code():
             assert any(stem.startswith(importer + "_") for importer in IMPORTERS), name
         else:
             assert f'"{name}"' in code, name
+
+
+def test_a_metrics_text_is_its_template_and_an_editions_template_replaces_it(tmp_path):
+    edition = default_edition()
+    before = pages.evaluation_page(edition, NO_LOCAL)
+    kit_text = " ".join(prose.Templates().fill("metrics/pearson").split())
+    assert f"| {kit_text} |" in before
+    own = tmp_path / "templates" / "metrics"
+    own.mkdir(parents=True)
+    (own / "pearson.md").write_text("Pearson's r of predictions and gold.\n", encoding="utf-8")
+    after = pages.evaluation_page(dataclasses.replace(edition, folder=tmp_path), NO_LOCAL)
+    assert after == before.replace(kit_text, "Pearson's r of predictions and gold.")

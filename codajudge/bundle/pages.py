@@ -120,20 +120,15 @@ def data_page(edition: Edition) -> str:
     return page + "\n"
 
 
-def _gold_text(prose: Templates, source: dict) -> str:
-    """What a dataset's importer options choose as its gold, one sentence (empty: the defaults)."""
-    parts = [prose.fill(f"importers/{name}", **fields) for name, fields in gold_choices(source)]
-    return "; ".join(parts) + "." if parts else ""
-
-
 def _gold_sources(prose: Templates, edition: Edition) -> List[str]:
-    """Per dataset whose importer options choose its gold (``importers.gold_choices``), one line."""
-    texts = {name: _gold_text(prose, source) for name, source in edition.datasets.items()}
-    chosen = [
-        prose.fill("data/gold_source", dataset=name, text=text)
-        for name, text in texts.items()
-        if text
-    ]
+    """Per dataset whose importer options choose its gold (``importers.gold_choices``), one line:
+    the parts' templates, filled."""
+    chosen = []
+    for name, source in edition.datasets.items():
+        parts = [prose.fill(f"importers/{part}", **fields) for part, fields in gold_choices(source)]
+        if parts:
+            text = "; ".join(parts) + "."
+            chosen.append(prose.fill("data/gold_source", dataset=name, text=text))
     return ["", prose.fill("data/gold", sources="\n".join(chosen))] if chosen else []
 
 
