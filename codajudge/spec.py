@@ -28,6 +28,21 @@ MISSING_RULES = (WORST, BASELINE, UNRANKED)
 PLAIN, NORMALISED = "plain", "normalised"
 MEAN_RULES = (PLAIN, NORMALISED)
 
+#: Each missing-track rule in words: what a primary track a run does not submit counts as
+#: (``{baseline}``: the rule's baseline). Data, not a template file: the scoring program prints
+#: them (``report.primary_sentence``) and a bundle's engine carries no templates.
+MISSING_WORDS = {
+    WORST: "counts as its metric's worst possible value",
+    BASELINE: "counts as baseline {baseline}'s score on that track in this phase",
+    UNRANKED: "leaves the run without a primary score (it is ranked only on the tracks it "
+    "submitted; the leaderboard's primary column gets the worst value)",
+}
+#: Each mean rule in words: how the primary tracks' scores are averaged.
+MEAN_WORDS = {
+    PLAIN: "mean of the primary tracks' main metric",
+    NORMALISED: "mean of the primary tracks' main metric, each normalised to 0-1 by its range",
+}
+
 
 @dataclass(frozen=True)
 class PrimaryRule:
@@ -51,10 +66,8 @@ class PrimaryRule:
         return f"{BASELINE} {self.baseline}" if self.missing == BASELINE else self.missing
 
     def mean_text(self) -> str:
-        """How the primary tracks' scores are averaged, in words."""
-        if self.mean == NORMALISED:
-            return "mean of the primary tracks' main metric, each normalised to 0-1 by its range"
-        return "mean of the primary tracks' main metric"
+        """How the primary tracks' scores are averaged, in words (``MEAN_WORDS``)."""
+        return MEAN_WORDS[self.mean]
 
     @property
     def column_title(self) -> str:
@@ -62,15 +75,8 @@ class PrimaryRule:
         return "Primary score (normalised mean)" if self.mean == NORMALISED else "Primary score"
 
     def missing_words(self) -> str:
-        """What a primary track a run does not submit counts as, in words."""
-        if self.missing == BASELINE:
-            return f"counts as baseline {self.baseline}'s score on that track in this phase"
-        if self.missing == UNRANKED:
-            return (
-                "leaves the run without a primary score (it is ranked only on the tracks it "
-                "submitted; the leaderboard's primary column gets the worst value)"
-            )
-        return "counts as its metric's worst possible value"
+        """What a primary track a run does not submit counts as, in words (``MISSING_WORDS``)."""
+        return MISSING_WORDS[self.missing].format(baseline=self.baseline)
 
     def spec_entry(self) -> dict:
         """``{"primary_score": ...}`` for task.json, or nothing when the rule is the default."""

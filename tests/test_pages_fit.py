@@ -41,15 +41,14 @@ def test_the_evaluation_page_says_the_tracks_scale_and_only_its_kinds_edge_cases
     assert "correlation undefined" in text and "LeWiDi" not in text and "majority" not in text
 
 
-def test_table_cells_escape_markdown_table_characters(monkeypatch):
+def test_table_cells_escape_markdown_table_characters(tmp_path):
     assert "| STS en\\|en |" in pages.data_page(sts_only())
-    from codajudge.metrics import get
-
-    piped = dataclasses.replace(get("pearson"), description="r = cov | sd\nnext line")
-    monkeypatch.setattr(pages, "get_metric", lambda name: piped if name == "pearson" else get(name))
+    (tmp_path / "templates" / "metrics").mkdir(parents=True)
+    (tmp_path / "templates" / "metrics" / "pearson.md").write_text("r = cov | sd\nnext line\n")
+    edition = dataclasses.replace(sts_only(), folder=tmp_path)
     row = next(
         line
-        for line in pages.evaluation_page(sts_only(), NO_LOCAL).splitlines()
+        for line in pages.evaluation_page(edition, NO_LOCAL).splitlines()
         if "`pearson`" in line
     )
     assert row.count("|") - row.count("\\|") == 5 and "cov \\| sd next line" in row

@@ -113,9 +113,12 @@ def test_every_template_is_listed_in_the_document_with_its_fields():
 def test_every_template_is_used_by_the_code():
     """A template that no code fills would be prose that never reaches a page: a page's template
     is named in the code; a kind's starts with a registered kind's name, a baseline's is a
-    built-in baseline's name."""
+    built-in baseline's name, a metric's a registered metric's, an importer's starts with an
+    importer's name."""
     from codajudge import kinds
     from codajudge.baselines import BASELINES
+    from codajudge.importers import IMPORTERS
+    from codajudge.metrics import REGISTRY
 
     code = "\n".join(p.read_text(encoding="utf-8") for p in (REPO / "codajudge").rglob("*.py"))
     for name in template_names():
@@ -124,5 +127,21 @@ def test_every_template_is_used_by_the_code():
             assert any(stem.startswith(kind + "_") for kind in kinds.REGISTRY), name
         elif folder == "baseline":
             assert stem in BASELINES, name
+        elif folder == "metrics":
+            assert stem in REGISTRY, name
+        elif folder == "importers":
+            assert any(stem.startswith(importer + "_") for importer in IMPORTERS), name
         else:
             assert f'"{name}"' in code, name
+
+
+def test_a_metrics_text_is_its_template_and_an_editions_template_replaces_it(tmp_path):
+    edition = default_edition()
+    before = pages.evaluation_page(edition, NO_LOCAL)
+    kit_text = " ".join(prose.Templates().fill("metrics/pearson").split())
+    assert f"| {kit_text} |" in before
+    own = tmp_path / "templates" / "metrics"
+    own.mkdir(parents=True)
+    (own / "pearson.md").write_text("Pearson's r of predictions and gold.\n", encoding="utf-8")
+    after = pages.evaluation_page(dataclasses.replace(edition, folder=tmp_path), NO_LOCAL)
+    assert after == before.replace(kit_text, "Pearson's r of predictions and gold.")

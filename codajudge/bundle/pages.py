@@ -3,7 +3,8 @@ data and formats, evaluation (every metric's definition), baselines with their s
 
 Their words are the templates ``templates/data.md``, ``evaluation.md``, ``baselines.md``,
 ``timeline.md`` and the parts in the folders of those names (``bundle.prose``); a kind's own text
-is ``templates/kinds/KIND_PART.md`` and a baseline's ``templates/baseline/NAME.md``."""
+is ``templates/kinds/KIND_PART.md``, a baseline's ``templates/baseline/NAME.md`` and a metric's
+``templates/metrics/NAME.md``."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ import datetime as dt
 from typing import Dict, List, Optional, Tuple
 
 from .. import kinds
-from ..formats.results_tsv import results_layout_text
-from ..importers import gold_text
+from ..formats.results_tsv import layout_files
+from ..importers import gold_choices
 from ..kinds import Kind
 from ..metrics import get as get_metric
 from ..spec import BASELINE, NORMALISED
@@ -87,13 +88,23 @@ def _track_row(prose: Templates, t) -> str:
     )
 
 
+def _results_layout(prose: Templates, edition: Edition) -> List[str]:
+    """The paragraph on the LeWiDi 2023 layout, naming its files and the tracks each one gives
+    (nothing when no track declares it)."""
+    files = layout_files(edition.tracks)
+    if not files:
+        return []
+    given = [f"`{name}`: " + ", ".join(f"`{i}`" for i in ids) for name, ids in files.items()]
+    return ["", prose.fill("data/results_layout", files="; ".join(given))]
+
+
 def data_page(edition: Edition) -> str:
     prose = Templates.of(edition.folder)
     present = _kinds(edition)
     disagreement = any(kind.lists_annotators for kind in present)
     formats = [kind_text(prose, kind, "format") for kind in present]
     formats += _alignment_paragraphs(prose, edition)
-    formats += results_layout_text(edition.tracks)
+    formats += _results_layout(prose, edition)
     if any(kind.has_labels for kind in present):  # the label policy
         formats += ["", prose.fill("data/labels")]
     formats += _gold_sources(prose, edition)
@@ -110,13 +121,14 @@ def data_page(edition: Edition) -> str:
 
 
 def _gold_sources(prose: Templates, edition: Edition) -> List[str]:
-    """Per dataset whose importer options choose its gold (``importers.gold_text``), one line."""
-    texts = {name: gold_text(source) for name, source in edition.datasets.items()}
-    chosen = [
-        prose.fill("data/gold_source", dataset=name, text=text)
-        for name, text in texts.items()
-        if text
-    ]
+    """Per dataset whose importer options choose its gold (``importers.gold_choices``), one line:
+    the parts' templates, filled."""
+    chosen = []
+    for name, source in edition.datasets.items():
+        parts = [prose.fill(f"importers/{part}", **fields) for part, fields in gold_choices(source)]
+        if parts:
+            text = "; ".join(parts) + "."
+            chosen.append(prose.fill("data/gold_source", dataset=name, text=text))
     return ["", prose.fill("data/gold", sources="\n".join(chosen))] if chosen else []
 
 
@@ -184,10 +196,13 @@ def _metric_fields(name: str, *tracks) -> Dict[str, str]:
 
 
 def _metric_rows(prose: Templates, edition: Edition) -> List[str]:
-    """One row per metric the tracks use, in the order of first use."""
+    """One row per metric the tracks use, in the order of first use; a metric's text is its
+    template ``metrics/NAME``, else its registration's ``description``."""
     rows = []
     for name in dict.fromkeys(m for t in edition.tracks for m in t.metrics):
         metric = get_metric(name)
+        own = f"metrics/{name}"
+        description = prose.fill(own) if prose.has(own) else metric.description
         rows.append(
             prose.fill(
                 "evaluation/metric",
@@ -195,7 +210,7 @@ def _metric_rows(prose: Templates, edition: Edition) -> List[str]:
                 title=md_cell(metric.title),
                 name=name,
                 direction=metric.direction,
-                description=md_cell(metric.description),
+                description=md_cell(description),
             )
         )
     return rows

@@ -25,24 +25,15 @@ NOTE = (
 )
 
 
-def results_layout_text(tracks) -> List[str]:
-    """The Data page's paragraph on the layout, listing its files and the tracks each one gives."""
+def layout_files(tracks) -> Dict[str, List[str]]:
+    """The layout's files among ``tracks``' file names, each with the ids of the tracks it gives
+    (the Data page lists them)."""
     files: Dict[str, List[str]] = {}
     for track in tracks:
         if track.results_layout == LAYOUT:
             for name in track.files:
-                files.setdefault(name, []).append(f"`{track.id}`")
-    if not files:
-        return []
-    given = "; ".join(f"`{name}`: {', '.join(ids)}" for name, ids in files.items())
-    return [
-        "",
-        "**The LeWiDi 2023 layout** is read too: one file per dataset, no id column, one row per "
-        "item **in the order of the phase's input data**, `hard_label<TAB>p0<TAB>p1` (the "
-        "probabilities in the order of the labels). One file gives the dataset's tracks: a "
-        "label track reads the first column, a soft-label track the others. A file with another "
-        f"number of rows than the phase has items is refused. Files: {given}.",
-    ]
+                files.setdefault(name, []).append(track.id)
+    return files
 
 
 def reads_results_layout(track: Track, lines: Lines) -> bool:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import importlib
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
 from ..confine import lexical_escapes, require_inside
 from ..errors import ConfigError, Problem, plural
@@ -148,12 +148,16 @@ def missing_releases(datasets: dict, root: Path) -> List[Problem]:
     return problems
 
 
-def gold_text(source: dict) -> str:
-    """What the dataset's options choose as its gold, for the Data page (the importer's own
-    ``gold_text``; empty when it has none or the options choose the default)."""
-    module = importlib.import_module(IMPORTERS[source.get("importer", "kit")])
-    describe = getattr(module, "gold_text", None)
-    return describe(source) if describe else ""
+def gold_choices(source: dict) -> List[Tuple[str, Dict[str, str]]]:
+    """What the dataset's options choose as its gold, for the Data page: per part, the name of its
+    template under ``templates/importers/`` (``IMPORTER_PART``) and its fields; none when the
+    importer states no choices (its own ``gold_choices``) or the options choose the default."""
+    importer = source.get("importer", "kit")
+    module = importlib.import_module(IMPORTERS[importer])
+    choose = getattr(module, "gold_choices", None)
+    if choose is None:
+        return []
+    return [(f"{importer}_{name}", fields) for name, fields in choose(source)]
 
 
 def load_split(

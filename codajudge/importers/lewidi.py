@@ -396,29 +396,29 @@ def _label(annotator: str, raw, dataset: Dataset, at: PlacedProblems, label_map:
 
 # --- the gold the options choose: the release's soft label, a hard label -----------------------
 
-GOLD_TEXTS = {
-    ("soft_gold", "release"): "soft-label gold is the release's own `soft_label` (rounded as "
-    "released), as the task's scores were computed against",
-    ("hard_gold", "release"): "the hard label is the release's `hard_label`, the annotators' "
-    "majority with ties broken at random by the organisers",
-    ("hard_gold", "majority"): "the hard label is the annotators' majority, recomputed; items "
-    "whose annotators tie are not scored",
+#: The option choices the Data page states, each by its text's template
+#: (``templates/importers/lewidi_NAME.md``).
+GOLD_CHOICES = {
+    ("soft_gold", "release"): "soft_release",
+    ("hard_gold", "release"): "hard_release",
+    ("hard_gold", "majority"): "hard_majority",
 }
 
 
-def gold_text(source: dict) -> str:
-    """The Data page's sentence on what the source's options choose as gold (empty: the defaults)."""
+def gold_choices(source: dict) -> List[Tuple[str, Dict[str, str]]]:
+    """What the source's options choose as gold, for the Data page (none: the defaults): per part,
+    the name of its template ``templates/importers/lewidi_NAME.md`` and the fields it takes."""
     chosen = [(key, source.get(key)) for key in ("soft_gold", "hard_gold")]
-    parts = [GOLD_TEXTS[pair] for pair in chosen if pair in GOLD_TEXTS]
+    parts = [(GOLD_CHOICES[pair], {}) for pair in chosen if pair in GOLD_CHOICES]
     if source.get("soft_gold") != "release" and parts:
-        parts.insert(0, "soft-label gold is the annotations' shares")
+        parts.insert(0, ("soft_shares", {}))
     label_map = source.get("label_map")
     if isinstance(label_map, dict) and label_map:
         pairs = ", ".join(f"{k} -> {v}" for k, v in label_map.items())
-        parts.append(f"annotations are read as labels by {pairs}")
+        parts.append(("label_map", {"pairs": pairs}))
     if source.get("split_in_ids") is True:
-        parts.append("item ids are `<split>-<release id>` (the release numbers each split from 1)")
-    return "; ".join(parts) + "." if parts else ""
+        parts.append(("split_in_ids", {}))
+    return parts
 
 
 def _add_gold(item: dict, record: dict, dataset: Dataset, source: dict, at: PlacedProblems) -> bool:

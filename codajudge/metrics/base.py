@@ -67,6 +67,9 @@ class Metric:
     array, for a metric whose best value on a gold is not its range's end (cross-entropy: the
     gold's entropy); ``on_gold_tolerance`` is how far the builder's gold self-check lets the score
     stray from that value.
+    ``description`` is the Evaluation page's text on the metric where no template
+    ``templates/metrics/NAME.md`` gives it (the kit's metrics have one; a new metric module may
+    bring its text either way).
     ``applies_to`` lists the (kind, scale) pairs whose tracks may name the metric (scale None for a
     kind without scales; a kind's defaults are its own, ``Kind.default_metrics``); it also says which
     inputs the registry's property tests draw.
@@ -79,7 +82,7 @@ class Metric:
     upper: object
     item_stats: Callable
     from_stats: Callable
-    description: str
+    description: str = ""
     undefined_note: str = ""
     short_title: str = ""  # for leaderboard columns whose full title would not fit (default: title)
     stats_form: str = MEAN

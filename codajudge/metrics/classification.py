@@ -56,8 +56,6 @@ ACCURACY = register(
         from_stats=mean_from_sums,
         percent=True,
         applies_to=(("classification", None),),
-        description="Share of items with a gold majority label whose predicted label equals it. "
-        "Example: gold [e, n, c], pred [e, n, n] -> 0.667.",
     )
 )
 
@@ -73,9 +71,6 @@ MACRO_F1 = register(
         stats_form=ONE_HOT,
         percent=True,
         applies_to=(("classification", None),),
-        description="Unweighted mean of per-label F1 over the labels present in the gold or the "
-        "predictions (scikit-learn's default label set). Example: gold [e, n, c], "
-        "pred [e, n, n] -> (1 + 0.667 + 0) / 3 = 0.556.",
     )
 )
 
@@ -103,9 +98,6 @@ BALANCED_ACCURACY = register(
         stats_form=ONE_HOT,
         percent=True,
         applies_to=(("classification", None),),
-        description="Unweighted mean over the gold's labels of each label's recall (the share of "
-        "its items predicted as it). Example: gold [e, n, c], pred [e, n, n] -> (1 + 1 + 0) / 3 "
-        "= 0.667.",
     )
 )
 
@@ -120,9 +112,5 @@ MICRO_F1 = register(
         from_stats=mean_from_sums,
         percent=True,
         applies_to=(("classification", None),),
-        description="F1 over all items' decisions pooled (scikit-learn's f1_score with "
-        "average='micro', the LeWiDi 2023 hard-label metric). With one label per item every "
-        "false positive is another label's false negative, so it equals accuracy. Example: "
-        "gold [e, n, c], pred [e, n, n] -> 0.667.",
     )
 )

@@ -88,8 +88,6 @@ PEARSON = register(
         significance=WILLIAMS,
         percent=True,
         applies_to=(("similarity", None),),
-        description="Pearson correlation between predicted and gold scores. Scale-free: 0-5 or 0-1 "
-        "predictions score the same. Example: gold [1, 2, 3], pred [2, 4, 6] -> 1.0.",
         undefined_note=_CONSTANT_NOTE,
     )
 )
@@ -107,8 +105,6 @@ SPEARMAN = register(
         stats_form=MOMENTS,
         percent=True,
         applies_to=(("similarity", None),),
-        description="Spearman rank correlation (Pearson r of average ranks). Example: gold [1, 2, 3], "
-        "pred [1, 10, 100] -> 1.0.",
         undefined_note=_CONSTANT_NOTE,
     )
 )

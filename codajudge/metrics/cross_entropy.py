@@ -59,10 +59,5 @@ CROSS_ENTROPY = register(
         # the 1e-9 in the log adds g ln(1 + 1e-9 / g) <= 1e-9 per class; 11 labels at most here
         on_gold_tolerance=2e-8,
         applies_to=(("soft_label", "categorical"), ("soft_label", "ordinal")),
-        description="Average cross-entropy -sum_k h_k ln(p_k + 1e-9) of the predicted distribution "
-        "p against the human one h (natural log), predictions first clipped to [1e-12, 1 - 1e-12], "
-        "as the LeWiDi 2021 and 2023 organisers computed it (their snippets.py). A perfect "
-        "prediction scores the gold's own entropy, not 0; a class the humans chose and the model "
-        "gave 0 costs its share x 20.72. Example: human [0.5, 0.5], predicted [1, 0] -> 10.36.",
     )
 )

@@ -106,8 +106,6 @@ AMD = register(
         from_stats=_rounded_mean_from_sums,
         significance=WILCOXON,
         applies_to=(("soft_label", "categorical"),),
-        description="Average Manhattan distance between predicted and gold soft labels (categorical). "
-        "Example: gold [0.5, 0.5], pred [1, 0] -> 1.0.",
     )
 )
 
@@ -123,8 +121,6 @@ AWD = register(
         from_stats=_rounded_mean_from_sums,
         significance=WILCOXON,
         applies_to=(("soft_label", "ordinal"),),
-        description="Average 1-Wasserstein distance between predicted and gold soft labels over ordinal "
-        "bins one step apart; range [0, K-1]. Example: gold [1, 0, 0], pred [0, 0, 1] -> 2.0.",
     )
 )
 
@@ -140,8 +136,6 @@ MAMD = register(
         from_stats=_rounded_mean_from_sums,
         significance=WILCOXON,
         applies_to=(("soft_label", "multilabel"),),
-        description="Multilabel average Manhattan distance: per label, the Manhattan distance of the "
-        "[not chosen, chosen] distributions, averaged over labels, then items.",
     )
 )
 
@@ -156,8 +150,6 @@ ERROR_RATE = register(
         from_stats=mean_from_sums,
         significance=WILCOXON,
         applies_to=(("perspectivist", "categorical"),),
-        description="Perspectivist error rate: the share of each item's annotators whose own label is "
-        "predicted wrongly, averaged over items. Example: gold [1, 0], pred [1, 1] -> 0.5.",
     )
 )
 
@@ -173,9 +165,6 @@ ANAD = register(
         from_stats=mean_from_sums,
         significance=WILCOXON,
         applies_to=(("perspectivist", "ordinal"),),
-        description="Average normalised absolute distance between each annotator's label and its "
-        "prediction, divided by the number of possible label values S (not the range). "
-        "Example: CSC (S=6) gold [1, 6], pred [2, 6] -> (1/6 + 0)/2 = 0.0833.",
     )
 )
 
@@ -191,7 +180,5 @@ MER = register(
         from_stats=mean_from_sums,
         significance=WILCOXON,
         applies_to=(("perspectivist", "multilabel"),),
-        description="Multilabel error rate: per label, the share of the item's annotators whose choice "
-        "(chosen or not) is mispredicted, averaged over labels, then items.",
     )
 )

@@ -80,12 +80,6 @@ JSD = register(
         item_stats=jsd_stats,
         from_stats=mean_from_sums,
         applies_to=(("soft_label", "categorical"),),
-        description="Average Jensen-Shannon distance (natural log, the square root of the "
-        "divergence) between the human and the predicted label distributions, as ChaosNLI's "
-        "official script computes it (probabilities below 1e-15 raised to 1e-15, rows "
-        "renormalised; an item whose distance rounding makes NaN, two nearly equal rows, counts "
-        "as 0); range [0, sqrt(ln 2) = 0.8326]. Example: human [0.5, 0.5, 0], predicted "
-        "[1, 0, 0] -> 0.4645.",
     )
 )
 
@@ -99,10 +93,5 @@ KL = register(
         item_stats=kl_stats,
         from_stats=mean_from_sums,
         applies_to=(("soft_label", "categorical"),),
-        description="Average Kullback-Leibler divergence of the predicted distribution from "
-        "the human one, sum_k h_k ln(h_k / p_k) in nats, as ChaosNLI's official script computes "
-        "it (scipy's entropy(human, model), probabilities below 1e-15 raised to 1e-15); range "
-        "[0, -ln 1e-15 = 34.54]: a class the humans chose and the model gave 0 costs its share "
-        "x 34.54. Example: human [0.5, 0.5, 0], predicted [0.25, 0.75, 0] -> 0.1438.",
     )
 )
