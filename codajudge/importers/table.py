@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Tuple
 
-from ..errors import ConfigError, PlacedProblems, Problem, ProblemCollector
+from ..errors import ConfigError, PlacedProblems, ProblemCollector
 from ..formats.items import parsed_json_lines
 from ..formats.textfile import shorten
 from ..labels import LabelSet, label_key
@@ -237,7 +237,7 @@ def _csv_problem(error: str, lineno: int, line_count: int) -> dict:
 
 def _missing_columns(columns: dict, header: List[str]) -> List[str]:
     wanted = [v for v in columns.values() if isinstance(v, str)]
-    wanted += [listed.column for listed in map(_delimited, columns.values()) if listed]
+    wanted += [listed.column for listed in map(delimited, columns.values()) if listed]
     wanted += [c for v in columns.values() if isinstance(v, list) for c in v]
     return [c for c in wanted if c not in header]
 
@@ -312,7 +312,7 @@ class Delimited:
         return [] if text is None else [part.strip() for part in text.split(self.sep)]
 
 
-def _delimited(value) -> Optional[Delimited]:
+def delimited(value) -> Optional[Delimited]:
     """``{column: NAME, sep: SEP}`` (``sep`` default ``,``) as a Delimited, else None."""
     if not isinstance(value, dict) or not set(value) <= {"column", "sep"}:
         return None
@@ -322,43 +322,16 @@ def _delimited(value) -> Optional[Delimited]:
     return Delimited(column, sep)
 
 
-def list_column_problems(columns: dict, where: str) -> List[Problem]:
-    """``annotations`` (a list of columns, one per annotator) and ``annotators`` (a column of
-    comma-separated names) of a table's ``columns``, each also one column holding a list: forms the
-    schema leaves to this check (``bundle.data_checks``), made before any file is read."""
-    return [
-        Problem(
-            where,
-            f"'columns.{key}' is neither {plain} nor one column holding a list",
-            expected=f'{plain}, or {{column: NAME, sep: ","}}',
-            found=repr(columns[key])[:80],
-        )
-        for key, (plain, is_plain) in TABLE_LISTS.items()
-        if key in columns and not is_plain(columns[key]) and _delimited(columns[key]) is None
-    ]
-
-
-#: Each column option that may also be one column holding a list: its plain form, and whether a
-#: value has it.
-TABLE_LISTS = {
-    "annotations": (
-        "a list of columns, one per annotator",
-        lambda v: isinstance(v, list) and v and all(isinstance(c, str) for c in v),
-    ),
-    "annotators": ("a column of comma-separated names", lambda v: isinstance(v, str) and v),
-}
-
-
 def _annotators_column(columns: dict) -> Optional[Delimited]:
     """The column naming each row's annotators (comma-separated unless it says its ``sep``)."""
     value = columns.get("annotators")
-    return Delimited(value) if isinstance(value, str) else _delimited(value)
+    return Delimited(value) if isinstance(value, str) else delimited(value)
 
 
 def _annotation_cells(columns: dict, row: dict) -> List[Optional[str]]:
     """One cell per annotation: of each annotations column, or of the one column's list; None for
     an empty one (not labelled)."""
-    listed = _delimited(columns.get("annotations"))
+    listed = delimited(columns.get("annotations"))
     if listed is not None:
         return [part or None for part in listed.parts(row)]
     return [_text(row.get(c)) for c in columns.get("annotations") or []]
@@ -369,7 +342,7 @@ def _annotations(columns: dict, row: dict, at: PlacedProblems) -> Dict[str, list
     annotators are those the annotators column names, else the annotations columns' names; the
     annotations of one column holding a list are named by an annotators column only."""
     cells = _annotation_cells(columns, row)
-    names = None if _delimited(columns.get("annotations")) else columns.get("annotations")
+    names = None if delimited(columns.get("annotations")) else columns.get("annotations")
     names_column = _annotators_column(columns)
     problem = ""
     if names_column is not None:
