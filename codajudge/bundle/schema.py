@@ -31,7 +31,7 @@ from ..errors import Problem, boolean_problem, counted, plural
 from .. import kinds
 from ..baselines import BASELINES
 from ..importers import IMPORTERS, SPLITS
-from ..importers.table import delimited
+from ..importers.table import one_column_or
 from ..metrics import REGISTRY as METRICS
 from ..spec import MEAN_RULES, PHASES, PLAIN, WORST, primary_rule_problem
 from ..stats.bootstrap import DEFAULT_SEED
@@ -577,20 +577,6 @@ def _files(entry: Field = Field(STR)) -> Field:
     return _per_split("split -> release file name", entry, example)
 
 
-def _one_column_or(key: str, plain: str, is_plain: Callable[[object], bool]) -> Callable:
-    """The check of the ``columns`` option ``key``: written ``plain`` (a value ``is_plain``
-    accepts) or as one column holding a list (``{column: NAME, sep: SEP}``, read by
-    ``importers.table.delimited``); a ``message|expected`` or None."""
-
-    def check(value) -> Optional[str]:
-        if is_plain(value) or delimited(value) is not None:
-            return None
-        expected = f'{plain}, or {{column: NAME, sep: ","}}'
-        return f"'{key}' is neither {plain} nor one column holding a list|{expected}"
-
-    return check
-
-
 #: ``columns`` of the ``table`` importer: the kit's fields -> the file's column names.
 TABLE_COLUMNS = {
     "id": Field(STR, "the column of item ids (unique within a split)", required=True),
@@ -606,7 +592,7 @@ TABLE_COLUMNS = {
         '{column: NAME, sep: ","} (a JSON record\'s list, or text cut at sep); an empty cell '
         "or part: not labelled",
         example='annotations: {column: annotations, sep: ","}',
-        check=_one_column_or(
+        check=one_column_or(
             "annotations",
             "a list of columns, one per annotator",
             lambda v: isinstance(v, list) and v and all(isinstance(c, str) for c in v),
@@ -616,7 +602,7 @@ TABLE_COLUMNS = {
         ANY,
         "the column listing each row's annotators, comma-separated (or "
         '{column: NAME, sep: ","}), one per annotation',
-        check=_one_column_or(
+        check=one_column_or(
             "annotators", "a column of comma-separated names", lambda v: isinstance(v, str) and v
         ),
     ),

@@ -37,7 +37,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Tuple
 
 from ..errors import ConfigError, PlacedProblems, ProblemCollector
 from ..formats.items import parsed_json_lines
@@ -237,7 +237,7 @@ def _csv_problem(error: str, lineno: int, line_count: int) -> dict:
 
 def _missing_columns(columns: dict, header: List[str]) -> List[str]:
     wanted = [v for v in columns.values() if isinstance(v, str)]
-    wanted += [listed.column for listed in map(delimited, columns.values()) if listed]
+    wanted += [listed.column for listed in map(_delimited, columns.values()) if listed]
     wanted += [c for v in columns.values() if isinstance(v, list) for c in v]
     return [c for c in wanted if c not in header]
 
@@ -312,7 +312,7 @@ class Delimited:
         return [] if text is None else [part.strip() for part in text.split(self.sep)]
 
 
-def delimited(value) -> Optional[Delimited]:
+def _delimited(value) -> Optional[Delimited]:
     """``{column: NAME, sep: SEP}`` (``sep`` default ``,``) as a Delimited, else None."""
     if not isinstance(value, dict) or not set(value) <= {"column", "sep"}:
         return None
@@ -322,16 +322,30 @@ def delimited(value) -> Optional[Delimited]:
     return Delimited(column, sep)
 
 
+def one_column_or(key: str, plain: str, is_plain: Callable[[object], bool]) -> Callable:
+    """The schema's check (``bundle.schema.Field.check``) of the ``columns`` option ``key``: written
+    ``plain`` (a value ``is_plain`` accepts) or as one column holding a list (``{column: NAME, sep:
+    SEP}``, read by ``_delimited``); a ``message|expected`` or None."""
+
+    def check(value) -> Optional[str]:
+        if is_plain(value) or _delimited(value) is not None:
+            return None
+        expected = f'{plain}, or {{column: NAME, sep: ","}}'
+        return f"'{key}' is neither {plain} nor one column holding a list|{expected}"
+
+    return check
+
+
 def _annotators_column(columns: dict) -> Optional[Delimited]:
     """The column naming each row's annotators (comma-separated unless it says its ``sep``)."""
     value = columns.get("annotators")
-    return Delimited(value) if isinstance(value, str) else delimited(value)
+    return Delimited(value) if isinstance(value, str) else _delimited(value)
 
 
 def _annotation_cells(columns: dict, row: dict) -> List[Optional[str]]:
     """One cell per annotation: of each annotations column, or of the one column's list; None for
     an empty one (not labelled)."""
-    listed = delimited(columns.get("annotations"))
+    listed = _delimited(columns.get("annotations"))
     if listed is not None:
         return [part or None for part in listed.parts(row)]
     return [_text(row.get(c)) for c in columns.get("annotations") or []]
@@ -342,7 +356,7 @@ def _annotations(columns: dict, row: dict, at: PlacedProblems) -> Dict[str, list
     annotators are those the annotators column names, else the annotations columns' names; the
     annotations of one column holding a list are named by an annotators column only."""
     cells = _annotation_cells(columns, row)
-    names = None if delimited(columns.get("annotations")) else columns.get("annotations")
+    names = None if _delimited(columns.get("annotations")) else columns.get("annotations")
     names_column = _annotators_column(columns)
     problem = ""
     if names_column is not None:
