@@ -4,7 +4,6 @@ what was found, and how to fix it. Only the command-line edges turn them into ex
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from enum import Enum
 from typing import Dict, List, Optional, Tuple
 
 #: Stop collecting problems in one file after this many; the rest are summarised as a count.
@@ -35,24 +34,17 @@ def counted(count: int, singular: str, plural_form: Optional[str] = None) -> str
 MAX_PLACES_SHOWN = 5
 
 
-class HintLayout(Enum):
-    """How a problem's hint follows its details: as a sentence of its own (the readers' messages)
-    or in brackets (the bundle checker's one line per problem)."""
-
-    SENTENCE = "sentence"
-    BRACKETS = "brackets"
-
-
 def problem_text(
     where: str,
     message: str,
     expected: Optional[str] = None,
     found: Optional[str] = None,
     hint: Optional[str] = None,
-    hint_layout: HintLayout = HintLayout.SENTENCE,
+    hint_in_brackets: bool = False,
 ) -> str:
     """The one layout of a problem: ``where: message; expected X, found Y`` then the hint (each
-    detail only when given), as ``. Hint`` or `` (hint)`` by ``hint_layout``."""
+    detail only when given), as a sentence of its own (``. Hint``: the readers' messages) or, with
+    ``hint_in_brackets``, as `` (hint)`` (the bundle checker's one line per problem)."""
     text = f"{where}: {message}"
     if expected is not None:
         text += f"; expected {expected}"
@@ -60,7 +52,7 @@ def problem_text(
         text += f", found {found}"
     if not hint:
         return text
-    if hint_layout is HintLayout.BRACKETS:
+    if hint_in_brackets:
         return text + f" ({hint})"
     return text + f". {hint[:1].upper()}{hint[1:]}"
 

@@ -20,7 +20,7 @@ import numpy as np
 
 from .errors import ConfigError, FileRefusals, SubmissionError
 from .formats import archive
-from .formats.coverage import other_phase_hint, other_phase_ids, test_submission_warning
+from .formats.coverage import OtherPhases, other_phase_ids, test_submission_warning
 from .formats.items import read_item_columns
 from .formats.submission import ItemKeys, Prediction, read_prediction
 from .formats.textfile import safe_display
@@ -92,7 +92,7 @@ def load_gold(
 def read_track_file(path: Path, display: str, gold: GoldTrack, phases=None) -> Prediction:
     """``read_prediction`` of ``path`` against the items of ``gold`` (ids, annotators, listed names);
     ``phases``: ``coverage.other_phase_ids`` of the reference data, to name a file of another phase's ids."""
-    keys = ItemKeys(gold.ids, gold.annotators, gold.listed, other_phase_hint(gold.track, phases))
+    keys = ItemKeys(gold.ids, gold.annotators, gold.listed, OtherPhases(gold.track, phases))
     return read_prediction(path, display, gold.track, keys)
 
 

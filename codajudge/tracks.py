@@ -371,14 +371,6 @@ def one_file_two_tracks(first: Track, second: Track) -> bool:
     return first.dataset == second.dataset and kinds.of(first) is not kinds.of(second)
 
 
-def leaderboard_keys(tracks: Sequence[Track]) -> List[str]:
-    """Every key the scorer writes for these tracks, primary first, in leaderboard order."""
-    keys = [PRIMARY_KEY]
-    for t in tracks:
-        keys.extend(t.keys)
-    return keys
-
-
 def dataset_label_set(tracks: Sequence[Track], dataset: str) -> Optional[LabelSet]:
     """The label set an item's majority ``label`` of ``dataset`` is taken in: that of the first of its
     tracks whose gold is that label, else of the first with labels; None when none has labels."""

@@ -217,6 +217,10 @@ V2_CASES = {
         append_text(ALIAS_BOMB, "competition.yaml"),
         "competition.yaml: not valid YAML, found its aliases expand to more",
     ),
+    "nesting too deep in competition.yaml": (
+        write_file("competition.yaml", "[" * 5000 + "]" * 5000),
+        "competition.yaml: not valid YAML, found nested too deeply",
+    ),
     "alias bomb in a program's metadata": (
         append_text(ALIAS_BOMB, "scoring_program/metadata.yaml"),
         "metadata.yaml is not valid YAML, found its aliases expand",

@@ -25,11 +25,11 @@ import pytest
 
 from hostile import checks, corpus, edition
 from codajudge.spec import spec_from_dict
-from codajudge.tracks import leaderboard_keys
+from codajudge.bundle.compose import score_rows
 
 CASES = corpus.cases()
 BY_NAME = {case.name: case for case in CASES}
-KEYS = leaderboard_keys(spec_from_dict(edition.spec(), "task.json").tracks)
+KEYS = [key for key, _, _ in score_rows(spec_from_dict(edition.spec(), "task.json").tracks)]
 #: Where a refusal may point: a track file, the archive, the platform's files, the submission as a whole.
 FILE_NAMES = tuple(f"{t['id']}.tsv" for t in edition.TRACKS) + (
     "SIM.tsv",

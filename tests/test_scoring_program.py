@@ -10,13 +10,14 @@ from pathlib import Path
 
 import pytest
 
+from codajudge.bundle.compose import score_rows
 from codajudge.formats.items import write_items
 from codajudge.formats.write import write_prediction
 from codajudge.gold import gold_as_values
 from codajudge.gold import build_gold
 from codajudge.metrics import get as get_metric
 from codajudge.spec import TaskSpec, write_spec
-from codajudge.tracks import leaderboard_keys, tracks_from_list
+from codajudge.tracks import tracks_from_list
 
 REPO = Path(__file__).resolve().parents[1]
 SCORE = REPO / "scoring_program" / "score.py"
@@ -155,7 +156,7 @@ def test_perfect_predictions_score_perfectly_on_every_track(task):
     write_gold_submission(root, golds)
     done, scores = run_score(root)
     assert done.returncode == 0, done.stderr
-    assert list(scores) == leaderboard_keys(TRACKS)
+    assert list(scores) == [key for key, _, _ in score_rows(TRACKS)]
     for t in TRACKS:
         for m in t.metrics:
             metric = get_metric(m)

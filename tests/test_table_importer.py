@@ -846,7 +846,7 @@ def test_a_malformed_delimited_column_is_refused_with_the_configuration(tmp_path
         load_edition(folder)  # before any file is read
     text = str(caught.value)
     for key in ("annotations", "annotators"):
-        assert f"datasets 'pairs': 'columns.{key}' is neither" in text
+        assert f"datasets 'pairs' columns: '{key}' is neither" in text
     assert 'or {column: NAME, sep: ","}' in text and found in text
 
 

@@ -23,7 +23,7 @@ from ..formats.annotators import annotator_pool, parse_per_annotator
 from ..formats.notes import ReadNote
 from ..formats.soft import parse_soft
 from ..formats.values import ValueProblem, parse_label, parse_number, value_warnings
-from ..formats.write import format_value, numpy_json, per_annotator_value
+from ..formats.write import numpy_json, per_annotator_value
 from ..kinds.base import ANNOTATOR_ROW, DISTRIBUTION, LABEL, SCORE
 from ..tracks import Track
 from .base import item_annotators
@@ -249,10 +249,11 @@ def prediction_lines(track: Track, items: List[dict], predictions, display: str)
     notes: List[ReadNote] = []
     lines = []
     pool = annotator_pool([item_annotators(item) for item in items])
-    read = _READERS[kinds.of(track).value_type]
+    kind = kinds.of(track)
+    read = _READERS[kind.value_type]
     for item, value in zip(items, values):
         try:  # the scorer's parser of the value, then the VALUE text of what it accepted
-            text = format_value(track, read(track, item, value, notes, pool))
+            text = kind.prediction_text(read(track, item, value, notes, pool))
             lines.append(f"{item['id']}\t{text}")
         except ValueProblem as p:
             problems.add(

@@ -24,7 +24,6 @@ from .. import kinds
 from ..errors import ConfigError, Problem, counted
 from ..gold import build_gold
 from ..importers.cut import shares_problem
-from ..importers.table import list_column_problems
 from ..tracks import Track
 
 MAX_IDS_SHOWN = 5
@@ -171,7 +170,7 @@ def _table_problems(source: dict, where: str) -> List[Problem]:
                 hint="remove the repeated column (one annotator's labels are one column)",
             )
         )
-    return problems + list_column_problems(source["columns"], where)
+    return problems
 
 
 def repeated_names(names: List[str]) -> List[str]:

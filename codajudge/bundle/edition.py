@@ -2,7 +2,7 @@
 
 One YAML file per edition (``editions/<name>/edition.yaml``) declares the title, phases with dates and
 limits, datasets (which importer reads which release files), tracks, pages and the leaderboard. The
-leaderboard columns are derived from the tracks (``tracks.leaderboard_keys``), never written by hand.
+leaderboard columns are derived from the tracks (``compose.score_rows``), never written by hand.
 Every error names the key, what was expected and what was found.
 
 The schema (``schema.py``) has checked every key's type, bounds and allowed values and declares

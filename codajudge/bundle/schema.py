@@ -31,6 +31,7 @@ from ..errors import Problem, boolean_problem, counted, plural
 from .. import kinds
 from ..baselines import BASELINES
 from ..importers import IMPORTERS, SPLITS
+from ..importers.table import one_column_or
 from ..metrics import REGISTRY as METRICS
 from ..spec import MEAN_RULES, PHASES, PLAIN, WORST, primary_rule_problem
 from ..stats.bootstrap import DEFAULT_SEED
@@ -591,11 +592,19 @@ TABLE_COLUMNS = {
         '{column: NAME, sep: ","} (a JSON record\'s list, or text cut at sep); an empty cell '
         "or part: not labelled",
         example='annotations: {column: annotations, sep: ","}',
+        check=one_column_or(
+            "annotations",
+            "a list of columns, one per annotator",
+            lambda v: isinstance(v, list) and v and all(isinstance(c, str) for c in v),
+        ),
     ),
     "annotators": Field(
         ANY,
         "the column listing each row's annotators, comma-separated (or "
         '{column: NAME, sep: ","}), one per annotation',
+        check=one_column_or(
+            "annotators", "a column of comma-separated names", lambda v: isinstance(v, str) and v
+        ),
     ),
     "distribution": Field(
         STR,

@@ -92,10 +92,11 @@ _FIRST_FIELD = re.compile(r"^\s*([^\t,;\s]+)")
 
 class OtherPhases:
     """``ItemKeys.elsewhere`` for one track: the hint naming the other phase a file is of, by its
-    first ids (called with them) or, for a positional file, by its number of lines."""
+    first ids (called with them) or, for a positional file, by its number of lines; never a hint
+    when ``phases`` (``other_phase_ids``) is empty or None."""
 
-    def __init__(self, track, phases: Mapping[str, Mapping[str, frozenset]]):
-        self.dataset, self.phases = track.dataset, phases
+    def __init__(self, track, phases: Optional[Mapping[str, Mapping[str, frozenset]]]):
+        self.dataset, self.phases = track.dataset, phases or {}
 
     def __call__(self, heads: Sequence[str]) -> Optional[str]:
         """The hint for a file whose first ids (``heads``; the first of several may be a header's)
@@ -133,11 +134,6 @@ class OtherPhases:
         found = (_JSON_ID.match(line) or _FIRST_FIELD.match(line) for line in lines)
         heads = [m.group(1) for m in found if m]
         return self(heads)
-
-
-def other_phase_hint(track, phases) -> Optional[OtherPhases]:
-    """``ItemKeys.elsewhere`` for ``track`` (None when the reference data names no other phase)."""
-    return OtherPhases(track, phases) if phases else None
 
 
 def with_phase_hint(error: SubmissionError, path: Path, elsewhere) -> SubmissionError:

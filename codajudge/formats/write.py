@@ -13,7 +13,7 @@ from .. import kinds
 from ..kinds.base import numpy_json
 from ..tracks import Track
 
-__all__ = ["format_value", "numpy_json", "per_annotator_value", "write_prediction"]
+__all__ = ["numpy_json", "per_annotator_value", "write_prediction"]
 
 
 def per_annotator_value(track: Track, rows: np.ndarray) -> list:
@@ -24,16 +24,7 @@ def per_annotator_value(track: Track, rows: np.ndarray) -> list:
     return rows.T.astype(int).tolist() if len(rows) else [[] for _ in track.labels]
 
 
-def format_value(track: Track, value) -> str:
-    """The VALUE text of one prediction, as its kind writes it (``Kind.prediction_text``: a number,
-    a label, or compact JSON for lists)."""
-    return kinds.of(track).prediction_text(value)
-
-
 def write_prediction(path: Path, track: Track, ids: Sequence[str], values: Iterable) -> None:
+    text = kinds.of(track).prediction_text  # a number, a label, or compact JSON for lists
     with open(path, "w", encoding="utf-8", newline="\n") as f:
-        f.write(
-            "".join(
-                f"{item_id}\t{format_value(track, value)}\n" for item_id, value in zip(ids, values)
-            )
-        )
+        f.write("".join(f"{item_id}\t{text(value)}\n" for item_id, value in zip(ids, values)))

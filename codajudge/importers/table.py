@@ -37,9 +37,9 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Tuple
 
-from ..errors import ConfigError, PlacedProblems, Problem, ProblemCollector
+from ..errors import ConfigError, PlacedProblems, ProblemCollector
 from ..formats.items import parsed_json_lines
 from ..formats.textfile import shorten
 from ..labels import LabelSet, label_key
@@ -322,31 +322,18 @@ def _delimited(value) -> Optional[Delimited]:
     return Delimited(column, sep)
 
 
-def list_column_problems(columns: dict, where: str) -> List[Problem]:
-    """``annotations`` (a list of columns, one per annotator) and ``annotators`` (a column of
-    comma-separated names) of a table's ``columns``, each also one column holding a list: forms the
-    schema leaves to this check (``bundle.data_checks``), made before any file is read."""
-    return [
-        Problem(
-            where,
-            f"'columns.{key}' is neither {plain} nor one column holding a list",
-            expected=f'{plain}, or {{column: NAME, sep: ","}}',
-            found=repr(columns[key])[:80],
-        )
-        for key, (plain, is_plain) in TABLE_LISTS.items()
-        if key in columns and not is_plain(columns[key]) and _delimited(columns[key]) is None
-    ]
+def one_column_or(key: str, plain: str, is_plain: Callable[[object], bool]) -> Callable:
+    """The schema's check (``bundle.schema.Field.check``) of the ``columns`` option ``key``: written
+    ``plain`` (a value ``is_plain`` accepts) or as one column holding a list (``{column: NAME, sep:
+    SEP}``, read by ``_delimited``); a ``message|expected`` or None."""
 
+    def check(value) -> Optional[str]:
+        if is_plain(value) or _delimited(value) is not None:
+            return None
+        expected = f'{plain}, or {{column: NAME, sep: ","}}'
+        return f"'{key}' is neither {plain} nor one column holding a list|{expected}"
 
-#: Each column option that may also be one column holding a list: its plain form, and whether a
-#: value has it.
-TABLE_LISTS = {
-    "annotations": (
-        "a list of columns, one per annotator",
-        lambda v: isinstance(v, list) and v and all(isinstance(c, str) for c in v),
-    ),
-    "annotators": ("a column of comma-separated names", lambda v: isinstance(v, str) and v),
-}
+    return check
 
 
 def _annotators_column(columns: dict) -> Optional[Delimited]:

@@ -162,7 +162,7 @@ def _check_leaderboard(board, findings: Findings) -> None:
         "key": str(next(iter(board["leaderboards"]), "")),
         "columns": columns,
     }
-    check_leaderboard(converted, "leaderboard", findings, rules=False)
+    check_leaderboard(converted, "leaderboard", findings)
 
 
 def _score_keys(doc: dict) -> List[str]:

@@ -36,7 +36,7 @@ from ..baselines.interface import MODEL_FILE
 from ..errors import ConfigError, FileRefusals, SubmissionError, UsageError, plural
 from ..formats import archive
 from ..formats.archive import INGESTION_STATUS
-from ..formats.coverage import other_phase_hint, other_phase_ids
+from ..formats.coverage import OtherPhases, other_phase_ids
 from ..formats.items import read_items
 from ..formats.submission import ItemKeys, read_prediction
 from ..gold import listed_annotators
@@ -143,9 +143,7 @@ def check_result_files(run: Ingestion, spec: TaskSpec, folder: Path, out_dir: Pa
     phases, refusals = other_phase_ids(run.input_dir), FileRefusals()
     for track in (t for t in spec.tracks if t.id in files):
         relative = files[track.id]
-        keys = replace(
-            public_keys(items_of(track.dataset)), elsewhere=other_phase_hint(track, phases)
-        )
+        keys = replace(public_keys(items_of(track.dataset)), elsewhere=OtherPhases(track, phases))
         prediction = refusals.attempt(
             read_prediction, folder / relative, str(relative), track, keys
         )

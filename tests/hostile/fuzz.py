@@ -222,10 +222,10 @@ class Arena:
         ed.write_reference(self.input / "ref")
         self.res, self.output = self.input / "res", root / "output"
         from codajudge.spec import spec_from_dict
-        from codajudge.tracks import leaderboard_keys
+        from codajudge.bundle.compose import score_rows
 
         tracks = spec_from_dict(ed.spec(), "task.json").tracks
-        self.keys = leaderboard_keys(tracks)
+        self.keys = [key for key, _, _ in score_rows(tracks)]
         self.track_keys = {t.id: t.keys for t in tracks}
 
     def run(self, track_id: str, data: bytes) -> checks.Outcome:

@@ -10,9 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Tuple
 
-from ...errors import HintLayout, Problem, problem_text
-
-BRACKETS = HintLayout.BRACKETS
+from ...errors import Problem, problem_text
 
 
 class Findings:
@@ -33,10 +31,13 @@ class Findings:
 
     def lines(self) -> List[str]:
         """Each problem as ``errors.problem_text`` lays it out, the hint in brackets, on one line."""
-        return [
-            " ".join(problem_text(p.file, p.message, p.expected, p.found, p.hint, BRACKETS).split())
-            for p in self.problems
-        ]
+        lines = []
+        for p in self.problems:
+            text = problem_text(
+                p.file, p.message, p.expected, p.found, p.hint, hint_in_brackets=True
+            )
+            lines.append(" ".join(text.split()))
+        return lines
 
 
 @dataclass(frozen=True)

@@ -56,10 +56,8 @@ def check_leaderboards(value, findings: Findings) -> None:
         check_leaderboard(board, f"leaderboards[{number}]", findings)
 
 
-def check_leaderboard(board, where: str, findings: Findings, rules: bool = True) -> None:
-    """``rules``: whether the board may have Codabench v2's ``submission_rule``."""
-    keys = {k: v for k, v in LEADERBOARD_KEYS.items() if rules or k != "submission_rule"}
-    if not check_keys(board, keys, where, "leaderboard", findings):
+def check_leaderboard(board, where: str, findings: Findings) -> None:
+    if not check_keys(board, LEADERBOARD_KEYS, where, "leaderboard", findings):
         return
     columns = board.get("columns")
     if not isinstance(columns, list) or not columns:

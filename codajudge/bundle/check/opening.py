@@ -107,8 +107,6 @@ def bounded_yaml(loader: yaml.SafeLoader):
         return bounded_document(loader)
     except ValueError as e:
         raise yaml.YAMLError(str(e))
-    except RecursionError:
-        raise yaml.YAMLError("nested too deeply")
     finally:
         loader.dispose()
 
