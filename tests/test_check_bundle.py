@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from functools import partial
 import subprocess
 import sys
 import zipfile
@@ -268,13 +269,20 @@ def legacy_phase(number: int, **changes):
     return edit_yaml(change)
 
 
-def evaluation_gold_in_the_kit(tree: Path):
-    """A CodaLab v1.5 bundle publishes its starting kit as one zip: a file inside it is public."""
+def evaluation_gold_in_the_kit(tree: Path, entry: str = "leak.jsonl"):
+    """A CodaLab v1.5 bundle publishes its starting kit as one zip: a file inside it is public,
+    whatever its name (a participant's unzip tool also opens dotfiles and __MACOSX entries)."""
     with zipfile.ZipFile(tree / "reference_data_evaluation.zip") as reference:
         gold = next(n for n in reference.namelist() if n.endswith(".jsonl"))
         text = reference.read(gold)
     with zipfile.ZipFile(tree / "starting_kit.zip", "a") as kit:
-        kit.writestr("leak.jsonl", text)
+        kit.writestr(entry, text)
+
+
+def gold_beside_an_escaping_entry(tree: Path):
+    """A zip a submission's extraction refuses as a whole still has readable public entries."""
+    evaluation_gold_in_the_kit(tree, entry="../up.txt")
+    evaluation_gold_in_the_kit(tree, entry="gold.jsonl")
 
 
 LEGACY_CASES = {
@@ -302,6 +310,18 @@ LEGACY_CASES = {
     "v1.5 starting kit holding the evaluation's gold": (
         evaluation_gold_in_the_kit,
         "starting_kit.zip:leak.jsonl: public file reproduces the hidden gold of track",
+    ),
+    "v1.5 starting kit holding the evaluation's gold in a dotfile": (
+        partial(evaluation_gold_in_the_kit, entry=".cache/leak.jsonl"),
+        "starting_kit.zip:.cache/leak.jsonl: public file reproduces the hidden gold of track",
+    ),
+    "v1.5 starting kit a submission's extraction refuses, holding the evaluation's gold": (
+        gold_beside_an_escaping_entry,
+        "starting_kit.zip:gold.jsonl: public file reproduces the hidden gold of track",
+    ),
+    "v1.5 starting kit holding the evaluation's gold in __MACOSX": (
+        partial(evaluation_gold_in_the_kit, entry="__MACOSX/._leak.jsonl"),
+        "starting_kit.zip:__MACOSX/._leak.jsonl: public file reproduces the hidden gold",
     ),
 }
 

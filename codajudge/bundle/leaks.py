@@ -33,20 +33,23 @@ import hashlib
 import json
 import math
 import re
+import shutil
 import tempfile
+import zipfile
 import unicodedata
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from .. import kinds
 from ..errors import ConfigError, KitError, Problem
-from ..formats.archive import safe_extract
+from ..formats.archive import ARCHIVE_SUFFIXES, MAX_ENTRIES, READ_ERRORS
+from ..formats.textfile import safe_display
 from ..formats.items import PUBLIC_FIELDS, read_items
 from ..gold import GoldTrack, build_gold
 from ..scoring import read_track_file
@@ -701,14 +704,40 @@ def _scan_file(path: Path, display: str, scan: Scan, in_input_data: bool) -> Non
 
 
 def _scan_zip(path: Path, display: str, scan: Scan) -> None:
-    with tempfile.TemporaryDirectory(prefix="codajudge-leak-") as tmp:
-        try:
-            safe_extract(path, Path(tmp), display)
-        except KitError:
-            return
-        for inner in _candidates(Path(tmp)):  # no archive: safe_extract leaves them out
-            inner_display = f"{display}:{inner.relative_to(tmp).as_posix()}"
-            _scan_file(inner, inner_display, scan, in_input_data=False)
+    """Every regular entry of a public zip, whatever its name: a participant's unzip tool opens the
+    dotfiles and ``__MACOSX`` entries a submission's extraction leaves out, and the readable entries
+    of a zip that extraction refuses as a whole. At most ``MAX_ENTRIES`` entries, each within
+    ``MAX_SCANNED_BYTES``; the engine's files and archives inside are not read."""
+    try:
+        with (
+            zipfile.ZipFile(path) as archive,
+            tempfile.TemporaryDirectory(prefix="codajudge-leak-") as tmp,
+        ):
+            for number, info in enumerate(archive.infolist()[:MAX_ENTRIES]):
+                folder = Path(tmp) / str(number)
+                _scan_entry(archive, info, folder, f"{display}:{safe_display(info.filename)}", scan)
+    except READ_ERRORS:
+        return
+
+
+def _scan_entry(
+    archive: zipfile.ZipFile, info: zipfile.ZipInfo, folder: Path, display: str, scan: Scan
+) -> None:
+    name = PurePosixPath(info.filename)
+    if info.is_dir() or info.file_size > MAX_SCANNED_BYTES or "codajudge" in name.parts:
+        return
+    if name.suffix.lower() in ARCHIVE_SUFFIXES:
+        return
+    folder.mkdir()
+    target = folder / (re.sub(r"[^\w.-]", "_", name.name)[:100].strip(".") or "entry")
+    try:  # zipfile yields at most the declared size, then checks the CRC
+        with archive.open(info) as source, open(target, "wb") as sink:
+            shutil.copyfileobj(source, sink, 1 << 20)
+    except READ_ERRORS:
+        return
+    if _is_text(target):
+        _scan_file(target, display, scan, in_input_data=False)
+    target.unlink()
 
 
 def _scan_contents(
