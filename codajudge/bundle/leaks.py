@@ -708,27 +708,25 @@ def _scan_zip(path: Path, display: str, scan: Scan) -> None:
     dotfiles and ``__MACOSX`` entries a submission's extraction leaves out, and the readable entries
     of a zip that extraction refuses as a whole. At most ``MAX_ENTRIES`` entries, each within
     ``MAX_SCANNED_BYTES``; the engine's files and archives inside are not read."""
-    try:
-        with (
-            zipfile.ZipFile(path) as archive,
-            tempfile.TemporaryDirectory(prefix="codajudge-leak-") as tmp,
-        ):
-            for number, info in enumerate(archive.infolist()[:MAX_ENTRIES]):
-                folder = Path(tmp) / str(number)
-                _scan_entry(archive, info, folder, f"{display}:{safe_display(info.filename)}", scan)
-    except READ_ERRORS:
-        return
+    with tempfile.TemporaryDirectory(prefix="codajudge-leak-") as tmp:
+        try:
+            with zipfile.ZipFile(path) as archive:
+                for info in archive.infolist()[:MAX_ENTRIES]:
+                    _scan_entry(archive, info, Path(tmp), display, scan)
+        except READ_ERRORS:
+            return
 
 
 def _scan_entry(
-    archive: zipfile.ZipFile, info: zipfile.ZipInfo, folder: Path, display: str, scan: Scan
+    archive: zipfile.ZipFile, info: zipfile.ZipInfo, folder: Path, zip_display: str, scan: Scan
 ) -> None:
+    """One entry of a public zip, written alone into ``folder`` under its own name's safe form
+    (its suffix says how it is read) and removed once scanned."""
     name = PurePosixPath(info.filename)
     if info.is_dir() or info.file_size > MAX_SCANNED_BYTES or "codajudge" in name.parts:
         return
     if name.suffix.lower() in ARCHIVE_SUFFIXES:
         return
-    folder.mkdir()
     target = folder / (re.sub(r"[^\w.-]", "_", name.name)[:100].strip(".") or "entry")
     try:  # zipfile yields at most the declared size, then checks the CRC
         with archive.open(info) as source, open(target, "wb") as sink:
@@ -736,6 +734,7 @@ def _scan_entry(
     except READ_ERRORS:
         return
     if _is_text(target):
+        display = f"{zip_display}:{safe_display(info.filename)}"
         _scan_file(target, display, scan, in_input_data=False)
     target.unlink()
 
