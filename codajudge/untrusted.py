@@ -263,17 +263,14 @@ def _walk(folder: Path, limit: int, display: str) -> Iterator[Tuple[Path, os.sta
 
 
 def prune_tree(
-    folder: Path,
-    unwanted: Callable[[str], bool],
-    display: str,
-    limit: int = TreeLimits().entries,
+    folder: Path, unwanted: Callable[[str], bool], display: str
 ) -> List[Tuple[str, str]]:
     """Remove from ``folder`` every entry that is neither a regular file nor a folder (links,
     FIFOs, sockets, devices: never followed) and every regular file whose name ``unwanted``
-    accepts; more than ``limit`` entries is the submission's problem (named ``display``).
-    Returns (relative path, what it was) of each removed entry."""
+    accepts; more than ``TreeLimits().entries`` entries is the submission's problem (named
+    ``display``). Returns (relative path, what it was) of each removed entry."""
     removed = []
-    for path, info in list(_walk(folder, limit, display)):
+    for path, info in list(_walk(folder, TreeLimits().entries, display)):
         plain = stat.S_ISREG(info.st_mode) and not unwanted(path.name)
         if plain or stat.S_ISDIR(info.st_mode):
             continue

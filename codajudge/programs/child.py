@@ -71,7 +71,7 @@ class ChildPaths:
 
 
 def load_dataset(
-    input_dir: Path, dataset: str, say: Callable[[str], None] = print
+    input_dir: Path, dataset: str, say: Callable[[str], None]
 ) -> Dict[str, List[dict]]:
     """The public items and the training items (with gold) of one dataset; no training file = [].
     ``say`` tells what the participant should know (no training split)."""
@@ -273,9 +273,7 @@ class _Run:
             raise with_traceback(error, self.root) from None
 
 
-def run_models(
-    paths: ChildPaths, source: str, seed: int, say: Callable[[str], None] = print
-) -> List[str]:
+def run_models(paths: ChildPaths, source: str, seed: int, say: Callable[[str], None]) -> List[str]:
     """Fit and run one Model per track; write ``<track_id>.tsv`` into ``paths.out_dir``. Returns the
     tracks the model skipped (``predict`` returned None). ``say`` prints the kit's progress lines."""
     spec = read_spec(paths.input_dir)

@@ -148,14 +148,12 @@ def _wait(process: subprocess.Popen, time_limit: Optional[float], paths: ChildPa
         _stop(process)  # forks of the child may live on after it exited
 
 
-def past_time_limit(limit: Optional[float], during: str, limit_note: str) -> SubmissionError:
-    """The refusal of a code submission stopped at its time limit of ``limit`` seconds (None:
-    unknown), ``during`` a step (``_while_running``); ``limit_note`` says where the limit comes
-    from."""
-    shown = f" of {limit:g} s" if limit is not None else ""
+def past_time_limit(limit: float, during: str, limit_note: str) -> SubmissionError:
+    """The refusal of a code submission stopped at its time limit of ``limit`` seconds, ``during``
+    a step (``_while_running``); ``limit_note`` says where the limit comes from."""
     return SubmissionError.single(
         "code submission",
-        f"the code submission ran past the time limit{shown}{during}",
+        f"the code submission ran past the time limit of {limit:g} s{during}",
         hint=f"{TIME_LIMIT_HINT} ({limit_note})",
     )
 

@@ -28,7 +28,7 @@ class StepResult:
     timed_out: bool
     seconds: float
     #: The step's time limit in seconds.
-    time_limit: Optional[float] = None
+    time_limit: float
 
 
 def legacy_paths(is_scoring: bool) -> Dict[str, str]:
