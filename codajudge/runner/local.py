@@ -41,8 +41,6 @@ class RunResult:
     scoring: StepResult
     output: Path
     predictions: Path
-    #: Why the prediction step ran without a sandbox (None: it ran in one, or there was none to run).
-    unisolated: Optional[str] = None
 
 
 def place_submission(submission: str, target: Path) -> None:
@@ -101,7 +99,7 @@ def run_submission(
         note_on_page(
             scores_out / "detailed_results.html", sandbox.UNISOLATED_NOTE.format(reason=unisolated)
         )
-    return RunResult(prediction, scoring, scores_out, res, unisolated)
+    return RunResult(prediction, scoring, scores_out, res)
 
 
 def run_isolated(task: PhaseTask, submission: Path, work: Path) -> Tuple[Path, StepResult]:
@@ -149,10 +147,7 @@ def prediction_output(work: Path, prediction: Optional[StepResult]) -> Path:
 
 def sandbox_refusal(task: PhaseTask) -> Optional[str]:
     """Why the prediction step of ``task`` cannot run in the sandbox here, or None when it can."""
-    bwrap = sandbox.bwrap_binary()
-    return sandbox.probe(bwrap) or sandbox.exposed_secret(
-        [task.reference_data, task.scoring_program]
-    )
+    return sandbox.probe() or sandbox.exposed_secret([task.reference_data, task.scoring_program])
 
 
 def require_sandbox(task: PhaseTask) -> None:
