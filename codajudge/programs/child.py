@@ -203,11 +203,10 @@ def _load_model_class(root: Path) -> type:
     try:
         return load_model_class(root)
     except SubmissionError as error:
-        if error.problems[0].message != NO_MODEL_CLASS:
-            raise with_traceback(error, root) from None
-        found = _model_like_classes(sys.modules.get("model"))
+        no_model = error.problems[0].message == NO_MODEL_CLASS
+        found = _model_like_classes(sys.modules.get("model")) if no_model else []
         if not found:
-            raise
+            raise with_traceback(error, root) from None
         listed = ", ".join(f"class {name}" for name in found[:5])
         raise SubmissionError.single(
             MODEL_FILE,
@@ -220,16 +219,16 @@ def _load_model_class(root: Path) -> type:
 
 def _model_like_classes(module) -> List[str]:
     """The names of the classes defined in ``module`` (not imported) that have fit and predict."""
-    names = []
     try:
-        for name, value in vars(module).items():
-            if not isinstance(value, type) or getattr(value, "__module__", None) != "model":
-                continue
-            if all(callable(getattr(value, method, None)) for method in ("fit", "predict")):
-                names.append(shorten(safe_display(name), 60))
+        return [
+            shorten(safe_display(name), 60)
+            for name, value in vars(module).items()
+            if isinstance(value, type)
+            and getattr(value, "__module__", None) == "model"
+            and all(callable(getattr(value, method, None)) for method in ("fit", "predict"))
+        ]
     except Exception:  # noqa: BLE001 - the participant's objects; the plain refusal then stands
         return []
-    return names
 
 
 class _Run:
