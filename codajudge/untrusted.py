@@ -17,6 +17,7 @@ import errno
 import os
 import signal
 import stat
+import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -363,3 +364,21 @@ def stop_session(leader: int) -> None:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)
         time.sleep(0.02)
+
+
+def wait_then_stop(process: subprocess.Popen, time_limit: Optional[float]) -> bool:
+    """Wait for ``process`` (started in a session of its own) for at most ``time_limit`` seconds
+    (None: no limit), then kill it and every process of its session (``stop_session``; past the
+    limit, its descendants in other sessions too: ``stop_tree``) and reap it, so that nothing it
+    started still writes when its files are read. True when it ran past the limit."""
+    try:
+        process.wait(timeout=time_limit)
+        timed_out = False
+    except subprocess.TimeoutExpired:
+        stop_tree(process.pid)
+        timed_out = True
+    stop_session(process.pid)
+    if process.poll() is None:  # no process groups to kill (Windows)
+        process.kill()
+    process.wait()
+    return timed_out

@@ -20,7 +20,7 @@ from typing import List, Optional
 from ..errors import ConfigError, Problem, SubmissionError, grouped_by_file
 from ..formats.textfile import safe_display, shorten
 from ..runner.capture import JOIN_SECONDS, CappedOutput, Echo, drain
-from ..untrusted import read_head, stop_session
+from ..untrusted import read_head, wait_then_stop
 from .child import BASELINE_PREFIX, ChildPaths
 from .participant import ParticipantOutput
 from .status import read_json_object
@@ -48,17 +48,6 @@ _CHILD_BOOT = (
     "import sys; sys.path.insert(0, sys.argv.pop(1)); "
     "from codajudge.programs.child import child_main; sys.exit(child_main(sys.argv[1:]))"
 )
-
-
-def _stop(process: subprocess.Popen) -> None:
-    """Kill the child and every process it started (its own session), then reap it: nothing of
-    the participant's may still run while the parent reads and moves what it left. (The session
-    is the child's so that this reaches its forks; a step killed from outside ends the rest with
-    the sandbox or container it runs in.)"""
-    stop_session(process.pid)
-    if process.poll() is None:
-        process.kill()
-    process.wait()
 
 
 class KitLines:
@@ -103,12 +92,16 @@ def run_child(
     try:
         readers += output.drain(process.stdout, process.stderr)
         readers.append(drain(os.fdopen(kit_read, "rb"), kit_lines.add))
-        _wait(process, time_limit, paths)
+        # the child's forks may live on after it exited: the session is its own to reach them
+        timed_out = wait_then_stop(process, time_limit)
     finally:
         for reader in readers:
             reader.join(JOIN_SECONDS)
         output.finish()
         kit_lines.progress.echo_tail()  # the note on the progress lines cut, and the latest ones
+    if timed_out:
+        limit_note = "code gets the phase's time limit minus up to 60 s kept for scoring"
+        raise past_time_limit(time_limit, _during(paths), limit_note)
     trusted = source.startswith(BASELINE_PREFIX)
     skipped = _child_report(paths, process.returncode, details_dir, trusted).get("skipped")
     return [t for t in skipped if isinstance(t, str)] if isinstance(skipped, list) else []
@@ -134,18 +127,6 @@ def _start_child(paths: ChildPaths, source: str, seed: int, kit_fd: int) -> subp
 
 def _print_kit_line(line: bytes) -> None:
     print(safe_display(line.decode("utf-8", "replace").rstrip("\n"))[:KIT_LINE_CHARS], flush=True)
-
-
-def _wait(process: subprocess.Popen, time_limit: Optional[float], paths: ChildPaths) -> None:
-    """Wait for the child under ``time_limit``, then stop every process it started."""
-    try:
-        process.wait(timeout=time_limit)
-    except subprocess.TimeoutExpired:
-        _stop(process)  # before its progress file is read
-        limit_note = "code gets the phase's time limit minus up to 60 s kept for scoring"
-        raise past_time_limit(time_limit, _during(paths), limit_note)
-    finally:
-        _stop(process)  # forks of the child may live on after it exited
 
 
 def past_time_limit(limit: float, during: str, limit_note: str) -> SubmissionError:

@@ -16,7 +16,7 @@ from typing import Dict, Optional
 import yaml
 
 from ..errors import ConfigError
-from ..untrusted import stop_session, stop_tree
+from ..untrusted import wait_then_stop
 from .capture import JOIN_SECONDS, CappedOutput, drain
 
 
@@ -89,14 +89,8 @@ def run_step(
     )
     out, err = CappedOutput(), CappedOutput()
     readers = [drain(process.stdout, out.add), drain(process.stderr, err.add)]
-    try:
-        process.wait(timeout=time_limit)
-        timed_out = False
-    except subprocess.TimeoutExpired:
-        stop_tree(process.pid)
-        process.wait()
-        timed_out = True
-    stop_session(process.pid)  # as the worker removes the container: nothing of the step lives on
+    # as the worker removes the container: nothing of the step lives on
+    timed_out = wait_then_stop(process, time_limit)
     for reader in readers:
         reader.join(JOIN_SECONDS)
     seconds = time.monotonic() - start
