@@ -21,7 +21,7 @@ import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator, List, Optional, Tuple
+from typing import Callable, List, Optional, Tuple
 
 from .errors import SubmissionError
 
@@ -234,35 +234,6 @@ def _copy_folder(dir_fd: int, folder: Path, prefix: str, depth: int, budget: _Bu
 # ---------------------------------------------------------------- pruning
 
 
-def _walk(folder: Path, limit: int, display: str) -> Iterator[Tuple[Path, os.stat_result]]:
-    """(path, lstat) of every entry below ``folder``, links not followed; at most ``limit``."""
-    seen = 0
-    pending = [Path(folder)]
-    while pending:
-        current = pending.pop()
-        try:
-            names = sorted(os.listdir(current))
-        except OSError:
-            continue
-        for name in names:
-            seen += 1
-            if seen > limit:
-                raise SubmissionError.single(
-                    display,
-                    f"the folder holds more than {limit} entries",
-                    expected=f"at most {limit}",
-                    hint="write fewer files",
-                )
-            path = current / name
-            try:
-                info = os.lstat(path)
-            except OSError:
-                continue
-            yield path, info
-            if stat.S_ISDIR(info.st_mode):
-                pending.append(path)
-
-
 def prune_tree(
     folder: Path, unwanted: Callable[[str], bool], display: str
 ) -> List[Tuple[str, str]]:
@@ -270,16 +241,27 @@ def prune_tree(
     FIFOs, sockets, devices: never followed) and every regular file whose name ``unwanted``
     accepts; more than ``TreeLimits().entries`` entries is the submission's problem (named
     ``display``). Returns (relative path, what it was) of each removed entry."""
-    removed = []
-    for path, info in list(_walk(folder, TreeLimits().entries, display)):
-        plain = stat.S_ISREG(info.st_mode) and not unwanted(path.name)
-        if plain or stat.S_ISDIR(info.st_mode):
-            continue
-        try:
-            os.unlink(path)
-        except FileNotFoundError:
-            continue
-        removed.append((os.path.relpath(path, folder), kind_of(info.st_mode)))
+    removed, seen, limit = [], 0, TreeLimits().entries
+    for current, folders, files in os.walk(folder):  # links are listed, never followed
+        seen += len(folders) + len(files)
+        if seen > limit:
+            raise SubmissionError.single(
+                display,
+                f"the folder holds more than {limit} entries",
+                expected=f"at most {limit}",
+                hint="write fewer files",
+            )
+        for name in folders + files:
+            path = os.path.join(current, name)
+            try:
+                mode = os.lstat(path).st_mode
+            except OSError:  # gone, or in a folder that can be listed but not searched
+                continue
+            if stat.S_ISDIR(mode) or (stat.S_ISREG(mode) and not unwanted(name)):
+                continue
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(path)
+                removed.append((os.path.relpath(path, folder), kind_of(mode)))
     return removed
 
 
