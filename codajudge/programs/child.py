@@ -113,10 +113,9 @@ class WrittenFiles:
         sys.addaudithook(self._hook)
 
     def _hook(self, event: str, args: tuple) -> None:
-        if event == "open" and len(args) == 3 and _opens_for_writing(args[1], args[2]):
-            self._record(args[0])
-
-    def _record(self, target) -> None:
+        if event != "open" or len(args) != 3 or not _opens_for_writing(args[1], args[2]):
+            return
+        target = args[0]
         if isinstance(target, int) or target is None or len(self.paths) >= 100:
             return
         name = os.fsdecode(target)
