@@ -206,15 +206,11 @@ def _blue(share: float) -> str:
 
 
 def heatmap(
-    cells: Sequence[Sequence[Optional[float]]],
-    rows: AxisLabels,
-    columns: AxisLabels,
-    title: str,
-    hidden_text: str = "",
+    cells: Sequence[Sequence[float]], rows: AxisLabels, columns: AxisLabels, title: str
 ) -> str:
-    """A matrix of counts: darker is larger. ``None`` cells are hidden (grey, ``hidden_text``).
+    """A matrix of counts: darker is larger.
 
-    Rows run top to bottom, columns left to right; every visible count is printed in its cell.
+    Rows run top to bottom, columns left to right; every count is printed in its cell.
     Cells are as wide as the longest column label needs.
     """
     row_labels, col_labels = rows.labels, columns.labels
@@ -225,14 +221,13 @@ def heatmap(
     top = 58
     width = max(left + n_cols * cell_w + 12, 8 * len(title) + 20)
     height = top + n_rows * cell_h + 12
-    visible = [v for row in cells for v in row if v is not None]
-    top_value = max(visible) if visible and max(visible) > 0 else 1.0
+    top_value = max([v for row in cells for v in row] + [0]) or 1.0
     body = []
     for i, row in enumerate(cells):
         y = top + i * cell_h
         body.append(_text(left - 6, f"{y + cell_h / 2 + 4:.0f}", row_labels[i], "end"))
         body.extend(
-            _heat_cell(Box(left + j * cell_w, y, cell_w, cell_h), value, top_value, hidden_text)
+            _heat_cell(Box(left + j * cell_w, y, cell_w, cell_h), value, top_value)
             for j, value in enumerate(row)
         )
     for j, label in enumerate(col_labels):
@@ -243,18 +238,14 @@ def heatmap(
     return _svg(width, height, title, body)
 
 
-def _heat_cell(box: Box, value: Optional[float], top_value: float, hidden_text: str) -> str:
-    """One cell: shaded by ``value / top_value`` with the count printed, or grey when hidden."""
+def _heat_cell(box: Box, value: float, top_value: float) -> str:
+    """One cell shaded by ``value / top_value``, its count printed."""
     x, y, cell_w, cell_h = box
-    if value is None:
-        fill, text, colour = "#dddddd", hidden_text, "#555"
-    else:
-        share = value / top_value
-        fill, text = _blue(share), _tick_label(value)
-        colour = "#fff" if share > 0.55 else "#222"
-    return _rect(box, fill, " stroke='#fff'") + (
+    share = value / top_value
+    colour = "#fff" if share > 0.55 else "#222"
+    return _rect(box, _blue(share), " stroke='#fff'") + (
         f"<text x='{x + cell_w / 2:.0f}' y='{y + cell_h / 2 + 4:.0f}' "
-        f"text-anchor='middle' fill='{colour}' {_FONT}>{_e(text)}</text>"
+        f"text-anchor='middle' fill='{colour}' {_FONT}>{_e(_tick_label(value))}</text>"
     )
 
 

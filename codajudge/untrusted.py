@@ -17,10 +17,11 @@ import errno
 import os
 import signal
 import stat
+import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator, List, Optional, Tuple
+from typing import Callable, List, Optional, Tuple
 
 from .errors import SubmissionError
 
@@ -233,55 +234,34 @@ def _copy_folder(dir_fd: int, folder: Path, prefix: str, depth: int, budget: _Bu
 # ---------------------------------------------------------------- pruning
 
 
-def _walk(folder: Path, limit: int, display: str) -> Iterator[Tuple[Path, os.stat_result]]:
-    """(path, lstat) of every entry below ``folder``, links not followed; at most ``limit``."""
-    seen = 0
-    pending = [Path(folder)]
-    while pending:
-        current = pending.pop()
-        try:
-            names = sorted(os.listdir(current))
-        except OSError:
-            continue
-        for name in names:
-            seen += 1
-            if seen > limit:
-                raise SubmissionError.single(
-                    display,
-                    f"the folder holds more than {limit} entries",
-                    expected=f"at most {limit}",
-                    hint="write fewer files",
-                )
-            path = current / name
-            try:
-                info = os.lstat(path)
-            except OSError:
-                continue
-            yield path, info
-            if stat.S_ISDIR(info.st_mode):
-                pending.append(path)
-
-
 def prune_tree(
-    folder: Path,
-    unwanted: Callable[[str], bool],
-    display: str,
-    limit: int = TreeLimits().entries,
+    folder: Path, unwanted: Callable[[str], bool], display: str
 ) -> List[Tuple[str, str]]:
     """Remove from ``folder`` every entry that is neither a regular file nor a folder (links,
     FIFOs, sockets, devices: never followed) and every regular file whose name ``unwanted``
-    accepts; more than ``limit`` entries is the submission's problem (named ``display``).
-    Returns (relative path, what it was) of each removed entry."""
-    removed = []
-    for path, info in list(_walk(folder, limit, display)):
-        plain = stat.S_ISREG(info.st_mode) and not unwanted(path.name)
-        if plain or stat.S_ISDIR(info.st_mode):
-            continue
-        try:
-            os.unlink(path)
-        except FileNotFoundError:
-            continue
-        removed.append((os.path.relpath(path, folder), kind_of(info.st_mode)))
+    accepts; more than ``TreeLimits().entries`` entries is the submission's problem (named
+    ``display``). Returns (relative path, what it was) of each removed entry."""
+    removed, seen, limit = [], 0, TreeLimits().entries
+    for current, folders, files in os.walk(folder):  # links are listed, never followed
+        seen += len(folders) + len(files)
+        if seen > limit:
+            raise SubmissionError.single(
+                display,
+                f"the folder holds more than {limit} entries",
+                expected=f"at most {limit}",
+                hint="write fewer files",
+            )
+        for name in folders + files:
+            path = os.path.join(current, name)
+            try:
+                mode = os.lstat(path).st_mode
+            except OSError:  # gone, or in a folder that can be listed but not searched
+                continue
+            if stat.S_ISDIR(mode) or (stat.S_ISREG(mode) and not unwanted(name)):
+                continue
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(path)
+                removed.append((os.path.relpath(path, folder), kind_of(mode)))
     return removed
 
 
@@ -366,3 +346,21 @@ def stop_session(leader: int) -> None:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)
         time.sleep(0.02)
+
+
+def wait_then_stop(process: subprocess.Popen, time_limit: Optional[float]) -> bool:
+    """Wait for ``process`` (started in a session of its own) for at most ``time_limit`` seconds
+    (None: no limit), then kill it and every process of its session (``stop_session``; past the
+    limit, its descendants in other sessions too: ``stop_tree``) and reap it, so that nothing it
+    started still writes when its files are read. True when it ran past the limit."""
+    try:
+        process.wait(timeout=time_limit)
+        timed_out = False
+    except subprocess.TimeoutExpired:
+        stop_tree(process.pid)
+        timed_out = True
+    stop_session(process.pid)
+    if process.poll() is None:  # no process groups to kill (Windows)
+        process.kill()
+    process.wait()
+    return timed_out

@@ -1,7 +1,7 @@
 """``codajudge baselines``: build an edition, run every one of its baselines on a phase through the
 local runner (exactly as Codabench would run them), and print their scores per track and metric.
 
-    codajudge baselines [EDITION | --edition EDITION] [--data DIR] [--phase PHASE] [--out DIR]
+    codajudge baselines [EDITION] [--data DIR] [--phase PHASE] [--out DIR]
 
 EDITION is a name under editions/, a folder or its edition.yaml (default: default); --data the
 folder its dataset paths are relative to (default: the edition folder); --phase defaults to
@@ -19,10 +19,9 @@ from ..bundle.build import build
 from ..bundle.edition import load_edition
 from ..bundle.pages import score_titles
 from ..errors import ConfigError
-from ..formats.archive import safe_extract
 from .build import edition_path
 from .common import run_guarded, summary
-from .run_local import run_once
+from .run_local import open_bundle, run_once
 
 
 def score_table(edition, results: Dict[str, Dict[str, float]]) -> str:
@@ -56,9 +55,7 @@ def run(args) -> int:
         summary = build(edition, Path(args.data) if args.data else edition.folder, out)
         edition = summary.edition  # without the baselines the edition's data cannot train
         print(summary.render())
-        bundle = Path(tmp) / "bundle"
-        bundle.mkdir()
-        safe_extract(summary.zip_path, bundle, summary.zip_path.name)
+        bundle = open_bundle(summary.zip_path, Path(tmp))
         for name in edition.baselines:
             print(
                 f"running baseline:{name} on the {args.phase} phase through the local runner ...",
@@ -75,14 +72,10 @@ def run(args) -> int:
 def main(argv: Optional[List[str]] = None, prog: str = "codajudge baselines") -> int:
     parser = argparse.ArgumentParser(prog=prog, description=summary(__doc__))
     parser.add_argument("edition", nargs="?", default="default", help="edition name or folder")
-    parser.add_argument(
-        "--edition", dest="edition_option", metavar="EDITION", help="the same, as run.sh takes it"
-    )
     parser.add_argument("--data", help="folder the edition's dataset paths are relative to")
     parser.add_argument(
         "--phase", default="evaluation", help="the phase scored (default: evaluation)"
     )
     parser.add_argument("--out", help="keep the built bundle in this folder")
     args = parser.parse_args(argv)
-    args.edition = args.edition_option or args.edition
     return run_guarded(lambda: run(args), prog)

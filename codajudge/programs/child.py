@@ -71,7 +71,7 @@ class ChildPaths:
 
 
 def load_dataset(
-    input_dir: Path, dataset: str, say: Callable[[str], None] = print
+    input_dir: Path, dataset: str, say: Callable[[str], None]
 ) -> Dict[str, List[dict]]:
     """The public items and the training items (with gold) of one dataset; no training file = [].
     ``say`` tells what the participant should know (no training split)."""
@@ -113,10 +113,9 @@ class WrittenFiles:
         sys.addaudithook(self._hook)
 
     def _hook(self, event: str, args: tuple) -> None:
-        if event == "open" and len(args) == 3 and _opens_for_writing(args[1], args[2]):
-            self._record(args[0])
-
-    def _record(self, target) -> None:
+        if event != "open" or len(args) != 3 or not _opens_for_writing(args[1], args[2]):
+            return
+        target = args[0]
         if isinstance(target, int) or target is None or len(self.paths) >= 100:
             return
         name = os.fsdecode(target)
@@ -203,11 +202,10 @@ def _load_model_class(root: Path) -> type:
     try:
         return load_model_class(root)
     except SubmissionError as error:
-        if error.problems[0].message != NO_MODEL_CLASS:
-            raise with_traceback(error, root) from None
-        found = _model_like_classes(sys.modules.get("model"))
+        no_model = error.problems[0].message == NO_MODEL_CLASS
+        found = _model_like_classes(sys.modules.get("model")) if no_model else []
         if not found:
-            raise
+            raise with_traceback(error, root) from None
         listed = ", ".join(f"class {name}" for name in found[:5])
         raise SubmissionError.single(
             MODEL_FILE,
@@ -220,16 +218,16 @@ def _load_model_class(root: Path) -> type:
 
 def _model_like_classes(module) -> List[str]:
     """The names of the classes defined in ``module`` (not imported) that have fit and predict."""
-    names = []
     try:
-        for name, value in vars(module).items():
-            if not isinstance(value, type) or getattr(value, "__module__", None) != "model":
-                continue
-            if all(callable(getattr(value, method, None)) for method in ("fit", "predict")):
-                names.append(shorten(safe_display(name), 60))
+        return [
+            shorten(safe_display(name), 60)
+            for name, value in vars(module).items()
+            if isinstance(value, type)
+            and getattr(value, "__module__", None) == "model"
+            and all(callable(getattr(value, method, None)) for method in ("fit", "predict"))
+        ]
     except Exception:  # noqa: BLE001 - the participant's objects; the plain refusal then stands
         return []
-    return names
 
 
 class _Run:
@@ -273,9 +271,7 @@ class _Run:
             raise with_traceback(error, self.root) from None
 
 
-def run_models(
-    paths: ChildPaths, source: str, seed: int, say: Callable[[str], None] = print
-) -> List[str]:
+def run_models(paths: ChildPaths, source: str, seed: int, say: Callable[[str], None]) -> List[str]:
     """Fit and run one Model per track; write ``<track_id>.tsv`` into ``paths.out_dir``. Returns the
     tracks the model skipped (``predict`` returned None). ``say`` prints the kit's progress lines."""
     spec = read_spec(paths.input_dir)

@@ -65,10 +65,9 @@ def _head_full() -> None:
 
 class ParticipantOutput:
     """The participant's output of one run of the ingestion program (empty until the child runs).
-    ``saved_in``: the folder where PARTICIPANT_OUTPUT is kept up to date while the code runs
-    (None: saved only by ``save``)."""
+    ``saved_in``: the folder where PARTICIPANT_OUTPUT is kept up to date while the code runs."""
 
-    def __init__(self, saved_in: Optional[Path] = None):
+    def __init__(self, saved_in: Path):
         self.capture = CappedOutput(on_head_full=_head_full)
         self.started = False
         self.saved_in = saved_in
@@ -82,7 +81,7 @@ class ParticipantOutput:
             drain(stdout, self.capture.add, _echo_to(sys.stdout)),
             drain(stderr, self.capture.add, _echo_to(sys.stderr)),
         ]
-        if self.saved_in is not None and self._saver is None:
+        if self._saver is None:
             self._saver = threading.Thread(target=self._keep_saved, daemon=True)
             self._saver.start()
         return readers

@@ -20,8 +20,7 @@ from typing import List, Optional
 from ..errors import ConfigError, Problem, SubmissionError, grouped_by_file
 from ..formats.textfile import safe_display, shorten
 from ..runner.capture import JOIN_SECONDS, CappedOutput, Echo, drain
-from ..spec import TaskSpec
-from ..untrusted import read_head, stop_session
+from ..untrusted import read_head, wait_then_stop
 from .child import BASELINE_PREFIX, ChildPaths
 from .participant import ParticipantOutput
 from .status import read_json_object
@@ -49,17 +48,6 @@ _CHILD_BOOT = (
     "import sys; sys.path.insert(0, sys.argv.pop(1)); "
     "from codajudge.programs.child import child_main; sys.exit(child_main(sys.argv[1:]))"
 )
-
-
-def _stop(process: subprocess.Popen) -> None:
-    """Kill the child and every process it started (its own session), then reap it: nothing of
-    the participant's may still run while the parent reads and moves what it left. (The session
-    is the child's so that this reaches its forks; a step killed from outside ends the rest with
-    the sandbox or container it runs in.)"""
-    stop_session(process.pid)
-    if process.poll() is None:
-        process.kill()
-    process.wait()
 
 
 class KitLines:
@@ -104,12 +92,16 @@ def run_child(
     try:
         readers += output.drain(process.stdout, process.stderr)
         readers.append(drain(os.fdopen(kit_read, "rb"), kit_lines.add))
-        _wait(process, time_limit, paths)
+        # the child's forks may live on after it exited: the session is its own to reach them
+        timed_out = wait_then_stop(process, time_limit)
     finally:
         for reader in readers:
             reader.join(JOIN_SECONDS)
         output.finish()
         kit_lines.progress.echo_tail()  # the note on the progress lines cut, and the latest ones
+    if timed_out:
+        limit_note = "code gets the phase's time limit minus up to 60 s kept for scoring"
+        raise past_time_limit(time_limit, _during(paths), limit_note)
     trusted = source.startswith(BASELINE_PREFIX)
     skipped = _child_report(paths, process.returncode, details_dir, trusted).get("skipped")
     return [t for t in skipped if isinstance(t, str)] if isinstance(skipped, list) else []
@@ -137,26 +129,12 @@ def _print_kit_line(line: bytes) -> None:
     print(safe_display(line.decode("utf-8", "replace").rstrip("\n"))[:KIT_LINE_CHARS], flush=True)
 
 
-def _wait(process: subprocess.Popen, time_limit: Optional[float], paths: ChildPaths) -> None:
-    """Wait for the child under ``time_limit``, then stop every process it started."""
-    try:
-        process.wait(timeout=time_limit)
-    except subprocess.TimeoutExpired:
-        _stop(process)  # before its progress file is read
-        limit_note = "code gets the phase's time limit minus up to 60 s kept for scoring"
-        raise past_time_limit(time_limit, _during(paths), limit_note)
-    finally:
-        _stop(process)  # forks of the child may live on after it exited
-
-
-def past_time_limit(limit: Optional[float], during: str, limit_note: str) -> SubmissionError:
-    """The refusal of a code submission stopped at its time limit of ``limit`` seconds (None:
-    unknown), ``during`` a step (``_while_running``); ``limit_note`` says where the limit comes
-    from."""
-    shown = f" of {limit:g} s" if limit is not None else ""
+def past_time_limit(limit: float, during: str, limit_note: str) -> SubmissionError:
+    """The refusal of a code submission stopped at its time limit of ``limit`` seconds, ``during``
+    a step (``_while_running``); ``limit_note`` says where the limit comes from."""
     return SubmissionError.single(
         "code submission",
-        f"the code submission ran past the time limit{shown}{during}",
+        f"the code submission ran past the time limit of {limit:g} s{during}",
         hint=f"{TIME_LIMIT_HINT} ({limit_note})",
     )
 
@@ -241,21 +219,3 @@ def _child_report(paths: ChildPaths, returncode: int, details_dir: Path, trusted
     if report.get("kind") == "config":
         raise ConfigError(problems, omitted)
     raise grouped_by_file(problems, omitted, unit="track")
-
-
-def check_child_output(spec: TaskSpec, out: Path, skipped: List[str] = ()) -> None:
-    """Every track's file is there after a child that says it succeeded (its report may be forged),
-    the tracks it skipped aside."""
-    missing = [
-        f"{t.id}.tsv"
-        for t in spec.tracks
-        if t.id not in skipped and not (out / f"{t.id}.tsv").is_file()
-    ]
-    if missing:
-        raise SubmissionError.single(
-            "code submission",
-            "the prediction step ended without writing every track's predictions",
-            expected="one file per track",
-            found=f"missing: {', '.join(missing)}",
-            hint="let the ingestion program write the files; do not exit early",
-        )

@@ -41,8 +41,6 @@ class RunResult:
     scoring: StepResult
     output: Path
     predictions: Path
-    #: Why the prediction step ran without a sandbox (None: it ran in one, or there was none to run).
-    unisolated: Optional[str] = None
 
 
 def place_submission(submission: str, target: Path) -> None:
@@ -101,7 +99,7 @@ def run_submission(
         note_on_page(
             scores_out / "detailed_results.html", sandbox.UNISOLATED_NOTE.format(reason=unisolated)
         )
-    return RunResult(prediction, scoring, scores_out, res, unisolated)
+    return RunResult(prediction, scoring, scores_out, res)
 
 
 def run_isolated(task: PhaseTask, submission: Path, work: Path) -> Tuple[Path, StepResult]:
@@ -109,24 +107,22 @@ def run_isolated(task: PhaseTask, submission: Path, work: Path) -> Tuple[Path, S
     phase's ingestion program in the sandbox, under the phase's time limit (seconds): the folder
     the scoring step reads as /app/input/res, with the worker's ``metadata``; and the step's
     result. A ConfigError before anything runs when the sandbox cannot (``require_sandbox``)."""
-    step = work / "predict"
-    prediction, _ = predict(task, str(submission), step, task.time_limit, isolated_only=True)
+    require_sandbox(task)
+    prediction, _ = predict(task, str(submission), work / "predict", task.time_limit)
     return prediction_output(work, prediction), prediction
 
 
 def predict(
-    task: PhaseTask, submission: str, step: Path, limit: int, isolated_only: bool = False
+    task: PhaseTask, submission: str, step: Path, limit: int
 ) -> Tuple[Optional[StepResult], Optional[str]]:
     """The prediction step in the ``app/...`` folders of ``step``, ``limit`` seconds at most: its
     result (None for a phase without an ingestion program, whose submission is its output) and,
-    when it ran without isolation, why. ``isolated_only``: refuse to run it outside the sandbox."""
+    when it ran without isolation, why."""
     for folder in ("app/output", "app/shared"):
         (step / folder).mkdir(parents=True)
     if task.ingestion_program is None:
         place_submission(submission, step / "app/output")
         return None, None
-    if isolated_only:
-        require_sandbox(task)
     copy_program(task.ingestion_program, step / "app/program")
     if task.input_data is not None:
         shutil.copytree(task.input_data, step / "app/input_data")
@@ -151,10 +147,7 @@ def prediction_output(work: Path, prediction: Optional[StepResult]) -> Path:
 
 def sandbox_refusal(task: PhaseTask) -> Optional[str]:
     """Why the prediction step of ``task`` cannot run in the sandbox here, or None when it can."""
-    bwrap = sandbox.bwrap_binary()
-    return sandbox.probe(bwrap) or sandbox.exposed_secret(
-        [task.reference_data, task.scoring_program]
-    )
+    return sandbox.probe() or sandbox.exposed_secret([task.reference_data, task.scoring_program])
 
 
 def require_sandbox(task: PhaseTask) -> None:
@@ -179,11 +172,13 @@ def run_prediction_step(
     if reason is None:  # the command sees Codabench's own /app paths
         inside = program_command(program, "", is_scoring=False)
         args = sandbox.command(sandbox.bwrap_binary(), inside, step, sandbox.step_env())
-        return run_step(args, program, limit, clear_env=True), None
+        bwrap_env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}  # bwrap sets the step's
+        return run_step(args, program, limit, bwrap_env), None
     sandbox.warn_unisolated(reason)
-    forbidden = {FORBIDDEN_ENV: str(task.reference_data.resolve()), "PYTHONPATH": str(GUARD_SITE)}
+    env = dict(os.environ, PYTHONUNBUFFERED="1", PYTHONPATH=str(GUARD_SITE))
+    env[FORBIDDEN_ENV] = str(task.reference_data.resolve())
     args = program_command(program, str(step), is_scoring=False)
-    return run_step(args, program, limit, forbidden), reason
+    return run_step(args, program, limit, env), reason
 
 
 def note_on_page(page: Path, note: str) -> None:

@@ -65,16 +65,15 @@ UNISOLATED_NOTE = (
 )
 
 
-def _chosen() -> Optional[str]:
-    """CODAJUDGE_BWRAP's choice (default ``bwrap``), or None when it turns the sandbox off."""
-    chosen = os.environ.get(BWRAP_ENV, "bwrap")
-    return None if chosen.lower() in ("", "none", "off", "0") else chosen
+#: CODAJUDGE_BWRAP's values that turn the sandbox off.
+TURNED_OFF = ("", "none", "off", "0")
 
 
 def bwrap_binary() -> Optional[str]:
-    """The bwrap to use, or None when it is turned off or not installed."""
-    chosen = _chosen()
-    return shutil.which(chosen) if chosen else None
+    """The bwrap CODAJUDGE_BWRAP names (default ``bwrap``), or None when it turns the sandbox off
+    or that bwrap is not installed."""
+    chosen = os.environ.get(BWRAP_ENV, "bwrap")
+    return None if chosen.lower() in TURNED_OFF else shutil.which(chosen)
 
 
 def _python_paths() -> List[Path]:
@@ -155,14 +154,15 @@ def step_env() -> Dict[str, str]:
     return env
 
 
-def probe(bwrap: Optional[str]) -> Optional[str]:
-    """None if ``bwrap`` can run the kit's Python in a sandbox here, else the reason it cannot
+def probe() -> Optional[str]:
+    """None if bwrap can run the kit's Python in a sandbox here, else the reason it cannot
     (turned off or not installed, as the environment says now; user namespaces refused, ...)."""
-    if bwrap is None:
-        return (
-            "bubblewrap (bwrap) is not installed" if _chosen() else "turned off by CODAJUDGE_BWRAP"
-        )
-    return _probe_binary(bwrap)
+    bwrap = bwrap_binary()
+    if bwrap is not None:
+        return _probe_binary(bwrap)
+    if os.environ.get(BWRAP_ENV, "bwrap").lower() in TURNED_OFF:
+        return "turned off by CODAJUDGE_BWRAP"
+    return "bubblewrap (bwrap) is not installed"
 
 
 @functools.lru_cache(maxsize=4)

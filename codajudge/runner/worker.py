@@ -16,7 +16,7 @@ from typing import Dict, Optional
 import yaml
 
 from ..errors import ConfigError
-from ..untrusted import stop_session, stop_tree
+from ..untrusted import wait_then_stop
 from .capture import JOIN_SECONDS, CappedOutput, drain
 
 
@@ -28,7 +28,7 @@ class StepResult:
     timed_out: bool
     seconds: float
     #: The step's time limit in seconds.
-    time_limit: Optional[float] = None
+    time_limit: float
 
 
 def legacy_paths(is_scoring: bool) -> Dict[str, str]:
@@ -72,44 +72,30 @@ def program_command(program: Path, root: str, is_scoring: bool) -> list:
 
 
 def run_step(
-    args: list,
-    cwd: Path,
-    time_limit: int,
-    env_extra: Optional[Dict[str, str]] = None,
-    clear_env: bool = False,
+    args: list, cwd: Path, time_limit: int, env: Optional[Dict[str, str]] = None
 ) -> StepResult:
     """Run one step; at the limit every process descended from it is killed (sessions of their own
     included), and after it ends its process group is, as the worker removes containers. Its
     stdout and stderr are kept capped (``capture.CappedOutput``: head, tail, a note on the cut).
-    ``clear_env``: the command sets its own environment (a sandbox), so it gets only PATH."""
-    if clear_env:
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
-    else:
-        env = dict(os.environ, PYTHONUNBUFFERED="1", **(env_extra or {}))
+    ``env``: the step's whole environment (default: this process's, its output unbuffered)."""
     start = time.monotonic()
     process = subprocess.Popen(
         args,
         cwd=cwd,
-        env=env,
+        env=dict(os.environ, PYTHONUNBUFFERED="1") if env is None else env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
     )
     out, err = CappedOutput(), CappedOutput()
     readers = [drain(process.stdout, out.add), drain(process.stderr, err.add)]
-    try:
-        process.wait(timeout=time_limit)
-        timed_out = False
-    except subprocess.TimeoutExpired:
-        stop_tree(process.pid)
-        process.wait()
-        timed_out = True
-    stop_session(process.pid)  # as the worker removes the container: nothing of the step lives on
+    # as the worker removes the container: nothing of the step lives on
+    timed_out = wait_then_stop(process, time_limit)
     for reader in readers:
         reader.join(JOIN_SECONDS)
     seconds = time.monotonic() - start
     stderr = err.text()
-    if not timed_out:
-        return StepResult(process.returncode, out.text(), stderr, False, seconds, time_limit)
-    stderr += f"\nExecution Time Limit exceeded. Limit was {time_limit} seconds\n"
-    return StepResult(-9, out.text(), stderr, True, seconds, time_limit)
+    if timed_out:
+        stderr += f"\nExecution Time Limit exceeded. Limit was {time_limit} seconds\n"
+    code = -9 if timed_out else process.returncode
+    return StepResult(code, out.text(), stderr, timed_out, seconds, time_limit)
