@@ -53,10 +53,7 @@ def _sts_report():
         t.id: _ranking(t, "pearson", {s: 0.85 - 0.1 * k for k, s in enumerate(SYSTEMS)}, True)
         for t in tracks
     }
-    overall = [
-        OverallRow(s, k + 1, k + 1.0, 0.85 - 0.1 * k, {t.id: k + 1 for t in tracks})
-        for k, s in enumerate(SYSTEMS)
-    ]
+    overall = [OverallRow(s, k + 1, k + 1.0, 0.85 - 0.1 * k) for k, s in enumerate(SYSTEMS)]
     return RankingReport("STS 2017", "evaluation", "sig", rankings, overall, list(rankings))
 
 
@@ -81,10 +78,7 @@ def _lewidi_report():
         for t in tracks
     }
     primary = [t.id for t in tracks if t.primary]
-    overall = [
-        OverallRow(s, k + 1, k + 1.0, 0.1234 * (k + 1), {t: k + 1 for t in primary})
-        for k, s in enumerate(SYSTEMS)
-    ]
+    overall = [OverallRow(s, k + 1, k + 1.0, 0.1234 * (k + 1)) for k, s in enumerate(SYSTEMS)]
     groups = []
     for name, suffix in (("Task A (soft labels)", "_soft"), ("Task B (perspectivist)", "_pe")):
         ids = [t.id for t in tracks if t.id.endswith(suffix)]

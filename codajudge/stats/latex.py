@@ -14,21 +14,11 @@ from . import tables
 from .ranking import TrackRanking
 from .tables import GroupTable, RankingReport, Style, Table
 
-_LATEX_SPECIAL = {
-    "\\": r"\textbackslash{}",
-    "&": r"\&",
-    "%": r"\%",
-    "$": r"\$",
-    "#": r"\#",
-    "_": r"\_",
-    "{": r"\{",
-    "}": r"\}",
-    "~": r"\textasciitilde{}",
-    "^": r"\textasciicircum{}",
-    "|": r"\textbar{}",  # in the default font encoding these three would print other glyphs
-    "<": r"\textless{}",
-    ">": r"\textgreater{}",
-}
+NAMED_SPECIALS = ("backslash", "asciitilde", "asciicircum", "bar", "less", "greater")
+#: TeX's special characters, each as a command or escaped; ``| < >`` too, which the default font
+#: encoding would print as other glyphs.
+_LATEX_SPECIAL = {ch: "\\" + ch for ch in "&%$#_{}"}
+_LATEX_SPECIAL.update({ch: f"\\text{name}{{}}" for ch, name in zip("\\~^|<>", NAMED_SPECIALS)})
 
 
 #: What pdfLaTeX sets with ``\\usepackage[T1]{fontenc}`` (UTF-8 input): printable ASCII, Latin-1
