@@ -13,8 +13,11 @@ import pytest
 from codajudge.stats.bootstrap import Interval
 from codajudge.stats.ranking import GroupRow, OverallRow, RankedSystem, TrackRanking
 from codajudge.stats.latex import render_latex
+from codajudge.spec import MISSING_WORDS, WORST
 from codajudge.stats.tables import GroupTable, RankingReport, Settings
 from codajudge.tracks import tracks_from_list
+
+WORST_WORDS = MISSING_WORDS[WORST]
 
 ACL_PAGE = (
     "\\documentclass[11pt,twocolumn]{article}\n"
@@ -54,7 +57,9 @@ def _sts_report():
         for t in tracks
     }
     overall = [OverallRow(s, k + 1, k + 1.0, 0.85 - 0.1 * k) for k, s in enumerate(SYSTEMS)]
-    return RankingReport("STS 2017", "evaluation", "sig", rankings, overall, list(rankings))
+    return RankingReport(
+        "STS 2017", "evaluation", "sig", rankings, overall, list(rankings), WORST_WORDS
+    )
 
 
 LEWIDI = {
@@ -86,7 +91,7 @@ def _lewidi_report():
         rows[-1].stand_ins = [ids[0]]
         groups.append(GroupTable(name, "mean_rank", ids, rows))
     report = RankingReport(
-        "LeWiDi 2025", "evaluation", "sig", rankings, overall, primary, groups=groups
+        "LeWiDi 2025", "evaluation", "sig", rankings, overall, primary, WORST_WORDS, groups=groups
     )
     report.normalised_mean = True
     return report

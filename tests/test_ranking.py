@@ -38,7 +38,10 @@ from codajudge.stats.bootstrap import Interval
 from codajudge.stats.csv_table import render_csv
 from codajudge.stats.latex import latex_escape, render_latex
 from codajudge.stats.markdown import render_markdown
+from codajudge.spec import MISSING_WORDS, WORST
 from codajudge.stats.tables import RankingReport, Settings
+
+WORST_WORDS = MISSING_WORDS[WORST]
 
 from conftest import shared_data
 
@@ -209,6 +212,7 @@ def _report():
         {"en_en": ranking},
         overall,
         ["en_en"],
+        WORST_WORDS,
         [("bad_zip", "not a valid zip archive")],
         settings=Settings(
             resamples=10,
@@ -330,6 +334,7 @@ def _hostile_report():
         {"en_en": ranking},
         overall,
         ["en_en"],
+        WORST_WORDS,
         [("=1+1", "@cmd\n<iframe>")],
     )
 

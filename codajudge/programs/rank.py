@@ -479,11 +479,11 @@ def build_report(
         rankings,
         overall,
         [t.id for t in spec.primary_tracks],
+        spec.primary_rule.missing_words(),
         failures,
         {name: lines for name, lines in notes.items() if lines},
         settings,
         runs=dict(runs or {}),
-        missing_rule=spec.primary_rule.missing_words(),
         normalised_mean=spec.primary_rule.mean == NORMALISED,
         groups=group_tables(spec, results, rankings),
         stand_ins={name: r.stand_ins for name, r in results.items() if r.ranked and r.stand_ins},
@@ -517,6 +517,57 @@ def _within(convert, low, high, name: str, strict: bool = False):
     return parse
 
 
+def option_table() -> Dict[str, dict]:
+    """``codajudge rank``'s options: flag -> ``argparse`` settings."""
+    jobs = default_jobs()
+    return {
+        "--out": dict(type=Path, default=Path("."), help="folder for the tables (default: .)"),
+        "--test": dict(choices=TESTS, default="auto", help="significance test (default: auto)"),
+        "--alpha": dict(
+            type=_within(float, 0, 1, "alpha", strict=True),
+            default=0.05,
+            help="significance level (default: 0.05)",
+        ),
+        "--resamples": dict(
+            type=_within(int, 0, 1_000_000, "resamples"),
+            default=DEFAULT_RESAMPLES,
+            help=f"bootstrap resamples (default: {DEFAULT_RESAMPLES})",
+        ),
+        "--seed": dict(type=int, default=None, help="bootstrap seed (default: the phase's seed)"),
+        "--overall": dict(
+            choices=OVERALL_RULES,
+            default=BY_PRIMARY,
+            help="overall order: the primary score (default; no third system can change it) or "
+            "the mean rank over the primary tracks (a third system can flip two others)",
+        ),
+        "--latex-width": dict(
+            choices=LATEX_WIDTHS,
+            default="auto",
+            help="ranking.tex's wide tables (overall, groups): 'auto' spans both columns of a "
+            "two-column page when a table has more than 5 columns, '1' keeps every table in one "
+            "column, '2' sets them across both (track tables always fit one column)",
+        ),
+        "--teams": dict(
+            type=Path,
+            default=None,
+            help="rank teams, each by its best run: a CSV with columns submission,team, or "
+            "Codabench's export of submissions (CSV or JSON; the team is the owner)",
+        ),
+        "--run-code": dict(
+            action="store_true",
+            help="run each code submission (model.py) through the phase's prediction step, in "
+            "the bubblewrap sandbox (apt-get install bubblewrap) under the phase's time limit, "
+            "and rank its predictions; REFERENCE_DIR must then be BUNDLE/reference_data/PHASE "
+            "of an unzipped bundle",
+        ),
+        "--jobs": dict(
+            type=_within(int, 1, 64, "jobs"),
+            default=jobs,
+            help=f"processes scoring submissions (default: {jobs}, the cores up to 4)",
+        ),
+    }
+
+
 def parse_args(argv: Optional[List[str]], prog: str = "rank_submissions.py") -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog=prog,
@@ -530,63 +581,8 @@ def parse_args(argv: Optional[List[str]], prog: str = "rank_submissions.py") -> 
     parser.add_argument(
         "reference", type=Path, help="a phase's reference folder (task.json + gold)"
     )
-    parser.add_argument(
-        "--out", type=Path, default=Path("."), help="folder for the tables (default: .)"
-    )
-    parser.add_argument(
-        "--test", choices=TESTS, default="auto", help="significance test (default: auto)"
-    )
-    parser.add_argument(
-        "--alpha",
-        type=_within(float, 0, 1, "alpha", strict=True),
-        default=0.05,
-        help="significance level (default: 0.05)",
-    )
-    parser.add_argument(
-        "--resamples",
-        type=_within(int, 0, 1_000_000, "resamples"),
-        default=DEFAULT_RESAMPLES,
-        help=f"bootstrap resamples (default: {DEFAULT_RESAMPLES})",
-    )
-    parser.add_argument(
-        "--seed", type=int, default=None, help="bootstrap seed (default: the phase's seed)"
-    )
-    parser.add_argument(
-        "--overall",
-        choices=OVERALL_RULES,
-        default=BY_PRIMARY,
-        help="overall order: the primary score (default; no third system can change it) or the "
-        "mean rank over the primary tracks (a third system can flip two others)",
-    )
-    parser.add_argument(
-        "--latex-width",
-        choices=LATEX_WIDTHS,
-        default="auto",
-        help="ranking.tex's wide tables (overall, groups): 'auto' spans both columns of a "
-        "two-column page when a table has more than 5 columns, '1' keeps every table in one "
-        "column, '2' sets them across both (track tables always fit one column)",
-    )
-    parser.add_argument(
-        "--teams",
-        type=Path,
-        default=None,
-        help="rank teams, each by its best run: a CSV with columns submission,team, or "
-        "Codabench's export of submissions (CSV or JSON; the team is the owner)",
-    )
-    parser.add_argument(
-        "--run-code",
-        action="store_true",
-        help="run each code submission (model.py) through the phase's prediction step, in the "
-        "bubblewrap sandbox (apt-get install bubblewrap) under the phase's time limit, and rank "
-        "its predictions; REFERENCE_DIR must then be BUNDLE/reference_data/PHASE of an unzipped "
-        "bundle",
-    )
-    parser.add_argument(
-        "--jobs",
-        type=_within(int, 1, 64, "jobs"),
-        default=default_jobs(),
-        help=f"processes scoring submissions (default: {default_jobs()}, the cores up to 4)",
-    )
+    for flag, options in option_table().items():
+        parser.add_argument(flag, **options)
     return parser.parse_args(argv)
 
 

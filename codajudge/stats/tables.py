@@ -83,12 +83,12 @@ class RankingReport:
     rankings: Dict[str, TrackRanking]
     overall: List[OverallRow]
     primary_tracks: List[str]
+    #: what a primary track a run did not submit counts as, in words (``PrimaryRule.missing_words``)
+    missing_rule: str
     failures: List[Tuple[str, str]] = field(default_factory=list)
     notes: Dict[str, List[str]] = field(default_factory=dict)
     settings: Settings = Settings()
     runs: Dict[str, str] = field(default_factory=dict)
-    #: what a primary track a run did not submit counts as, in words (``PrimaryRule.missing_words``)
-    missing_rule: str = "counts as its metric's worst possible value"
     #: run -> {primary track it did not submit: what stood in for it}
     stand_ins: Dict[str, Dict[str, str]] = field(default_factory=dict)
     #: runs without a primary score (rule ``unranked``) -> the tracks they submitted
