@@ -39,7 +39,7 @@ def _track(track_id, title, kind, scale, labels, metric):
 def _ranking(track, metric, values, higher):
     rows = []
     for rank, (system, value) in enumerate(values.items(), start=1):
-        interval = Interval(value, value - 0.0123, value + 0.0234, 0.95, 1000, 1)
+        interval = Interval(value, value - 0.0123, value + 0.0234)
         p = None if rank == 1 else 0.0123 * rank
         rows.append(RankedSystem(system, value, rank, rank == 1, p, interval))
     return TrackRanking(track, metric, "wilcoxon" if not higher else "williams", None, rows)

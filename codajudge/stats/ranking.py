@@ -24,7 +24,6 @@ import numpy as np
 
 from ..metrics import get as get_metric
 from .bootstrap import (
-    DEFAULT_CONFIDENCE,
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
     Interval,
@@ -113,7 +112,7 @@ def rank_track(
     for name in sorted(order, key=lambda s: (ranks[s], order.index(s))):
         ci = None
         if raws:
-            ci = percentile_interval(raws[name], scores[name], DEFAULT_CONFIDENCE, resamples, seed)
+            ci = percentile_interval(raws[name], scores[name])
         rank = ranks[name]
         rows.append(RankedSystem(name, scores[name], rank, rank == 1, against_best.get(name), ci))
     missing = sorted(name for name in results if name not in submitted)
