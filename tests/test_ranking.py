@@ -775,8 +775,8 @@ def test_worker_processes_share_the_parent_s_gold_and_give_the_same_results(smal
 
 def compare_systems(test, metric_name, a, b, resamples, seed):
     """One pair of track results tested on its own, as a ranking's ``TrackTests`` must match."""
-    from codajudge.stats.paired import paired_bootstrap, per_item_losses, permutation_test
-    from test_stats import compare_pearson, wilcoxon_test
+    from codajudge.stats.paired import per_item_losses, permutation_test
+    from test_stats import compare_pearson, paired_bootstrap, wilcoxon_test
 
     metric = get_metric(metric_name)
     stats_a, stats_b = a.stats[metric_name], b.stats[metric_name]

@@ -88,8 +88,6 @@ def bootstrap_scores(
     """
     prepared = [(metric, np.asarray(s, dtype=float).reshape(len(s), -1)) for metric, s in scored]
     n_items = prepared[0][1].shape[0]
-    if any(s.shape[0] != n_items for _, s in prepared):
-        raise ValueError("a shared bootstrap needs per-item statistics over the same items")
     out: List[List[np.ndarray]] = [[] for _ in prepared]
     for index in resample_draws(n_items, resamples, seed):
         counts = None

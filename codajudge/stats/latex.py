@@ -11,6 +11,7 @@ from typing import Iterable, List
 
 from ..metrics import get as get_metric
 from . import tables
+from .paired import TEST_TITLES
 from .ranking import TrackRanking
 from .tables import GroupTable, RankingReport, Style, Table
 
@@ -201,9 +202,7 @@ def _visible_length(cell: str) -> int:
 
 def _latex_overall(report: RankingReport) -> List[str]:
     track_ids = tables.paper_tracks(report)
-    tests = ", ".join(
-        dict.fromkeys(tables.significance_title(report.rankings[t]) for t in track_ids)
-    )
+    tests = ", ".join(dict.fromkeys(TEST_TITLES[report.rankings[t].test] for t in track_ids))
     caption = (
         f"{latex_escape(report.title)}: official ranking. {latex_escape(tables.overall_text(report))} "
         "Bold: the best score of a track; $^{\\ast}$: the best system of the track and every "

@@ -137,11 +137,6 @@ def clusters(ranking: TrackRanking) -> Dict[str, int]:
     return {row.system: numbers[row.rank] for row in ranking.rows}
 
 
-def significance_title(ranking: TrackRanking) -> str:
-    """The test's proper name, e.g. "Williams' t-test"."""
-    return TEST_TITLES.get(ranking.test, ranking.test)
-
-
 def track_title(ranking: TrackRanking) -> str:
     return ranking.track.title or ranking.track.id
 
@@ -242,7 +237,7 @@ def cluster_text(report: RankingReport, ranking: TrackRanking, alpha: str = "alp
     """What a cluster is on this track, in a sentence (plain text; ``alpha`` before the level)."""
     return (
         f"A cluster holds its best system and every system not significantly different from it "
-        f"({significance_title(ranking)}, two-sided, {alpha}{report.settings.alpha:g}); its systems share "
+        f"({TEST_TITLES[ranking.test]}, two-sided, {alpha}{report.settings.alpha:g}); its systems share "
         "its rank."
     )
 
