@@ -87,6 +87,11 @@ def _stand_in_note(names: Iterable[str]) -> str:
 TIMES_100 = r"$\times 100$"
 
 
+def _latex_label(metric_name: str) -> str:
+    """A metric's title with its scale, e.g. ``Pearson r ($\\times 100$)``."""
+    return tables.metric_label(metric_name, latex_escape, TIMES_100)
+
+
 def latex_label(text: str) -> str:
     """A ``\\label`` key from any text: letters, digits and hyphens only."""
     return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower() or "track"
@@ -120,7 +125,7 @@ def _latex_head(column) -> str:
     """A column's head: the paper's own when it has one; a head that ``wraps`` over two lines."""
     if column.paper is not None:
         return latex_escape(column.paper)
-    text = latex_escape(column.head) + (f" ({TIMES_100})" if column.percent else "")
+    text = column.label(latex_escape, TIMES_100)
     return latex_stack(text) if column.wraps else text
 
 
@@ -221,12 +226,6 @@ def _latex_group(report: RankingReport, group: GroupTable) -> List[str]:
     return _latex_table(report, tables.group_table(report, group), caption, label)
 
 
-def _latex_scaled(metric_name: str) -> str:
-    """A metric's title with its scale, e.g. ``Pearson r ($\\times 100$)``."""
-    title = latex_escape(get_metric(metric_name).title)
-    return f"{title} ({TIMES_100})" if tables.scale_of([metric_name]).percent else title
-
-
 def latex_stack(text: str) -> str:
     """``text`` (already escaped) on two lines split at the space nearest its middle, or as it is."""
     spaces = [k for k, ch in enumerate(text) if ch == " "]
@@ -239,7 +238,7 @@ def latex_stack(text: str) -> str:
 def _latex_columns_text(report: RankingReport, track_ids: List[str]) -> str:
     """The caption's sentence naming each track column's metric and scale."""
     named = "; ".join(
-        f"{latex_escape(tables.track_title(report.rankings[t]))}: {_latex_scaled(report.rankings[t].metric)}"
+        f"{latex_escape(tables.track_title(report.rankings[t]))}: {_latex_label(report.rankings[t].metric)}"
         for t in track_ids
     )
     return f" Columns: {named}."
@@ -256,7 +255,7 @@ def _latex_track(report: RankingReport, ranking: TrackRanking) -> List[str]:
     kind = "" if ranking.track.id in report.primary_tracks else " (not a primary track)"
     caption = (
         f"{latex_escape(tables.track_title(ranking))}{kind}: systems ranked by "
-        f"{_latex_scaled(ranking.metric)}, {get_metric(ranking.metric).direction} is better. "
+        f"{_latex_label(ranking.metric)}, {get_metric(ranking.metric).direction} is better. "
         f"{latex_escape(tables.interval_text(report))} "
         + tables.cluster_text(report, ranking, "$\\alpha=$")  # kit text only: nothing to escape
         + f" Columns: rank, system, score, 95\\% interval, cluster.{note}{missing}{stand_ins}"

@@ -269,10 +269,11 @@ def _surrogate_as_text(code: int) -> str:
 TIMES = "×100"
 
 
-def metric_label(metric_name: str) -> str:
-    """A metric's title and, when its values are printed x 100, that scale."""
-    title = get_metric(metric_name).title
-    return f"{title} ({TIMES})" if scale_of([metric_name]).percent else title
+def metric_label(metric_name: str, escape: Callable[[str], str] = str, times: str = TIMES) -> str:
+    """A metric's title (through ``escape``) and, when its values are printed x 100, that scale
+    (``times``)."""
+    title = escape(get_metric(metric_name).title)
+    return f"{title} ({times})" if scale_of([metric_name]).percent else title
 
 
 def interval_cell(ranking: TrackRanking, row: RankedSystem) -> str:
@@ -324,9 +325,10 @@ class Column:
     def left(self) -> bool:
         return self.names or self.interval
 
-    def label(self) -> str:
-        """The head, with its scale when its values are printed x 100."""
-        return f"{self.head} ({TIMES})" if self.percent else self.head
+    def label(self, escape: Callable[[str], str] = str, times: str = TIMES) -> str:
+        """The head (through ``escape``), with its scale (``times``) when its values are printed
+        x 100."""
+        return f"{escape(self.head)} ({times})" if self.percent else escape(self.head)
 
 
 RANK = Column("Rank")
