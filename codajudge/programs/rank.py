@@ -52,7 +52,7 @@ import time
 import zipfile
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple, Union
 
 from ..baselines.interface import MODEL_FILE
 from ..errors import ConfigError, KitError, SubmissionError, counted
@@ -163,22 +163,19 @@ def score_submission(
 
 def score_one(
     path: Path, spec: TaskSpec, ref_dir: Path, gold: Dict[str, GoldTrack]
-) -> Tuple[str, object, float]:
-    """``("scored", Result, seconds)`` or ``("not scored", reason, seconds)`` for one submission;
-    a ConfigError (the reference data is wrong) propagates."""
+) -> Tuple[Union[Result, str], float]:
+    """(its Result, or why it is not scored, and the seconds it took) for one submission; a
+    ConfigError (the reference data is wrong) propagates."""
     started = time.monotonic()
     try:
-        result: object = score_submission(path, spec, ref_dir, gold)
-        outcome = "scored"
+        outcome: Union[Result, str] = score_submission(path, spec, ref_dir, gold)
     except ConfigError:
         raise  # the reference data is wrong: no submission can be ranked
     except KitError as e:
-        outcome, result = "not scored", " / ".join(e.render().splitlines())
-        if holds_code(path):
-            result = CODE_SUBMISSION
+        outcome = CODE_SUBMISSION if holds_code(path) else " / ".join(e.render().splitlines())
     except Exception as e:  # noqa: BLE001 - one broken submission must not stop the others
-        outcome, result = "not scored", f"internal error ({e.__class__.__name__}: {e})"
-    return outcome, result, time.monotonic() - started
+        outcome = f"internal error ({e.__class__.__name__}: {e})"
+    return outcome, time.monotonic() - started
 
 
 #: Why a code submission is not ranked, and how to get what is.
@@ -297,27 +294,24 @@ def score_all(
     gold = load_gold(spec, ref_dir)
     results: Dict[str, Result] = {}
     failures: List[Tuple[str, str]] = []
-    outcomes = _outcomes(submissions, spec, ref_dir, gold, jobs)
-    for number, ((name, _), (outcome, value, seconds)) in enumerate(
-        zip(submissions, outcomes), start=1
-    ):
+    outcomes = _outcomes([path for _, path in submissions], spec, ref_dir, gold, jobs)
+    for number, ((name, _), (value, seconds)) in enumerate(zip(submissions, outcomes), start=1):
         prefix = f"[{number}/{len(submissions)}] {name}"
-        if outcome == "scored":
-            results[name] = _with_gold(value, spec, gold)
-            log(f"{prefix}: scored ({', '.join(sorted(value.tracks))}) in {seconds:.1f} s")
-            for note in submission_notes(value):
-                log(f"  note: {note}")
-        else:
+        if isinstance(value, str):
             failures.append((name, value))
             log(f"{prefix}: NOT SCORED: {value}")
+            continue
+        results[name] = _with_gold(value, spec, gold)
+        log(f"{prefix}: scored ({', '.join(sorted(value.tracks))}) in {seconds:.1f} s")
+        for note in submission_notes(value):
+            log(f"  note: {note}")
     return results, failures
 
 
 def _outcomes(
-    submissions, spec: TaskSpec, ref_dir: Path, gold, jobs: int
-) -> Iterator[Tuple[str, object, float]]:
-    """``score_one`` of each submission, in order: here, or in a pool of ``jobs`` processes."""
-    paths = [path for _, path in submissions]
+    paths: List[Path], spec: TaskSpec, ref_dir: Path, gold, jobs: int
+) -> Iterator[Tuple[Union[Result, str], float]]:
+    """``score_one`` of each path, in order: here, or in a pool of ``jobs`` processes."""
     if jobs <= 1 or len(paths) < 2:
         yield from (score_one(path, spec, ref_dir, gold) for path in paths)
         return
@@ -326,10 +320,10 @@ def _outcomes(
     initargs = (loaded_modules(), pickle.dumps((spec, ref_dir, gold)))
     workers = min(jobs, len(paths))
     with ProcessPoolExecutor(workers, initializer=_start_worker, initargs=initargs) as pool:
-        for outcome, value, seconds in pool.map(_score_in_worker, paths):
-            if outcome == "config":
+        for value, seconds in pool.map(_score_in_worker, paths):
+            if seconds is None:  # the reference data is wrong
                 raise ConfigError(*value)
-            yield outcome, value, seconds
+            yield value, seconds
 
 
 _WORKER: Dict[str, object] = {}
@@ -342,20 +336,19 @@ def _start_worker(edition_metrics: List[Tuple[str, str]], payload: bytes) -> Non
     _WORKER.update(spec=spec, ref_dir=ref_dir, gold=gold)
 
 
-def _score_in_worker(path: Path) -> Tuple[str, object, float]:
-    """``score_one`` in a worker, returned without the gold (the parent holds it); a ConfigError
-    travels as its problems (exceptions with user-facing problems do not pickle)."""
+def _score_in_worker(path: Path) -> Tuple[object, Optional[float]]:
+    """``score_one`` in a worker, its Result returned without the gold (the parent holds it); a
+    ConfigError travels as its problems with no seconds (exceptions with user-facing problems do
+    not pickle)."""
     try:
-        outcome, value, seconds = score_one(
-            path, _WORKER["spec"], _WORKER["ref_dir"], _WORKER["gold"]
-        )
+        value, seconds = score_one(path, _WORKER["spec"], _WORKER["ref_dir"], _WORKER["gold"])
     except ConfigError as e:
-        return "config", (e.problems, e.omitted), 0.0
-    if outcome == "scored":
+        return (e.problems, e.omitted), None
+    if isinstance(value, Result):
         value.spec = None
         for track_result in value.tracks.values():
             track_result.gold = None
-    return outcome, value, seconds
+    return value, seconds
 
 
 def _with_gold(result: Result, spec: TaskSpec, gold: Dict[str, GoldTrack]) -> Result:
