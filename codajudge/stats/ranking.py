@@ -82,8 +82,7 @@ def tie_groups(
     while remaining:
         leader, others = remaining[0], remaining[1:]
         group = [leader] + [s for s, p in zip(others, p_values(leader, others)) if p > alpha]
-        for name in group:
-            ranks[name] = position
+        ranks.update(dict.fromkeys(group, position))
         position += len(group)
         remaining = [s for s in remaining if s not in ranks]
     return ranks
@@ -110,9 +109,7 @@ def rank_track(
     against_best = dict(zip(order[1:], tests.p_values(order[0], order[1:]))) if order else {}
     rows = []
     for name in sorted(order, key=lambda s: (ranks[s], order.index(s))):
-        ci = None
-        if raws:
-            ci = percentile_interval(raws[name], scores[name])
+        ci = percentile_interval(raws[name], scores[name]) if raws else None
         rank = ranks[name]
         rows.append(RankedSystem(name, scores[name], rank, rank == 1, against_best.get(name), ci))
     missing = sorted(name for name in results if name not in submitted)
