@@ -77,7 +77,7 @@ from ..stats.ranking import (
 )
 from ..ranking_page import render_html
 from ..stats.csv_table import render_csv
-from ..stats.latex import render_latex
+from ..stats.latex import LATEX_WIDTHS, render_latex
 from ..stats.markdown import render_markdown
 from ..stats.tables import GroupTable, RankingReport, Settings, undecodable_as_text
 from ..runner.bundle_view import PhaseTask, phase_task
@@ -88,8 +88,6 @@ from .score import ingested_tracks, score_submission_folder, submission_notes
 from .status import MAX_STATUS_BYTES, read_status
 from .teams import read_teams, teams_of
 
-#: ``--latex-width``, whose index is ``RankingReport.latex_columns`` (0: auto, 1 or 2 columns).
-LATEX_WIDTHS = ("auto", "1", "2")
 OUTPUT_FILES = ("ranking.md", "ranking.csv", "ranking.tex", "ranking.html")
 RENDERERS = (render_markdown, render_csv, render_latex, render_html)
 
@@ -601,7 +599,7 @@ def run(args: argparse.Namespace) -> int:
         seed,
         args.overall,
         command_line(args, seed),
-        LATEX_WIDTHS.index(args.latex_width),
+        args.latex_width,
     )
     runs = None
     if teams is not None:

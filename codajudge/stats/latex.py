@@ -41,9 +41,9 @@ LATEX_FIT = (
     "\\typeout{codajudge: a table scaled to the line's width}"
     "\\resizebox{\\linewidth}{!}{\\usebox{\\cjfitbox}}\\else\\usebox{\\cjfitbox}\\fi}\\fi"
 )
-#: ``RankingReport.latex_columns``: the page's columns a wide table may span (``--latex-width``);
-#: AUTO sets a table across both columns of a two-column page by its width (``latex_wide``).
-LATEX_AUTO = 0
+#: ``--latex-width`` (``Settings.latex_width``): the page's columns a wide table may span; auto
+#: sets a table across both columns of a two-column page by its width (``latex_wide``).
+LATEX_WIDTHS = ("auto", "1", "2")
 
 
 def pdflatex_sets(text) -> bool:
@@ -175,9 +175,9 @@ def _latex_table(
 def latex_wide(report: RankingReport, header: List[str], rows: List[List[str]]) -> bool:
     """Whether a table spans both columns of the page (``table*``): by ``--latex-width``, or, when
     automatic, when its estimated width exceeds one column of an ACL page."""
-    if report.settings.latex_columns == LATEX_AUTO:
+    if report.settings.latex_width == "auto":
         return estimated_width(header, rows) > ACL_COLUMN_PT
-    return report.settings.latex_columns == 2
+    return report.settings.latex_width == "2"
 
 
 #: One column of an ACL two-column page (A4, 2.5 cm margins, 0.6 cm apart), in points.

@@ -59,7 +59,7 @@ class GroupTable:
 class Settings:
     """The options behind a ranking (``codajudge rank``'s): the test, its level, the bootstrap's
     resamples and seed, the overall order (``ranking.OVERALL_RULES``), the command line that
-    reproduces them, and the page columns a wide LaTeX table spans (``latex.LATEX_AUTO``: by its
+    reproduces them, and the page columns a wide LaTeX table spans (``latex.LATEX_WIDTHS``: by its
     width, 1 or 2)."""
 
     test: str = "auto"
@@ -68,7 +68,7 @@ class Settings:
     seed: int = 0
     overall_rule: str = BY_PRIMARY
     command: str = ""
-    latex_columns: int = 0
+    latex_width: str = "auto"
 
 
 @dataclass
