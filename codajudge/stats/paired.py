@@ -88,9 +88,8 @@ def permutation_test(metric: Metric, stats_a, stats_b) -> TestResult:
     ``EXACT_MAX_ITEMS`` items); ``statistic`` is the observed oriented delta, and equal scores
     (to rounding) give p = 1."""
     delta = oriented_difference(metric, stats_a, stats_b)
-    if delta == 0.0:
-        return TestResult(delta, 1.0, PERMUTATION)
-    return TestResult(delta, permutation_p_value(metric, stats_a, stats_b), PERMUTATION)
+    p = 1.0 if delta == 0.0 else permutation_p_value(metric, stats_a, stats_b)
+    return TestResult(delta, p, PERMUTATION)
 
 
 def per_item_losses(metric: Metric, stats) -> Optional[np.ndarray]:
