@@ -13,8 +13,11 @@ import pytest
 from codajudge.stats.bootstrap import Interval
 from codajudge.stats.ranking import GroupRow, OverallRow, RankedSystem, TrackRanking
 from codajudge.stats.latex import render_latex
+from codajudge.spec import MISSING_WORDS, WORST
 from codajudge.stats.tables import GroupTable, RankingReport, Settings
 from codajudge.tracks import tracks_from_list
+
+WORST_WORDS = MISSING_WORDS[WORST]
 
 ACL_PAGE = (
     "\\documentclass[11pt,twocolumn]{article}\n"
@@ -36,7 +39,7 @@ def _track(track_id, title, kind, scale, labels, metric):
 def _ranking(track, metric, values, higher):
     rows = []
     for rank, (system, value) in enumerate(values.items(), start=1):
-        interval = Interval(value, value - 0.0123, value + 0.0234, 0.95, 1000, 1)
+        interval = Interval(value, value - 0.0123, value + 0.0234)
         p = None if rank == 1 else 0.0123 * rank
         rows.append(RankedSystem(system, value, rank, rank == 1, p, interval))
     return TrackRanking(track, metric, "wilcoxon" if not higher else "williams", None, rows)
@@ -53,11 +56,10 @@ def _sts_report():
         t.id: _ranking(t, "pearson", {s: 0.85 - 0.1 * k for k, s in enumerate(SYSTEMS)}, True)
         for t in tracks
     }
-    overall = [
-        OverallRow(s, k + 1, k + 1.0, 0.85 - 0.1 * k, {t.id: k + 1 for t in tracks})
-        for k, s in enumerate(SYSTEMS)
-    ]
-    return RankingReport("STS 2017", "evaluation", "sig", rankings, overall, list(rankings))
+    overall = [OverallRow(s, k + 1, k + 1.0, 0.85 - 0.1 * k) for k, s in enumerate(SYSTEMS)]
+    return RankingReport(
+        "STS 2017", "evaluation", "sig", rankings, overall, list(rankings), WORST_WORDS
+    )
 
 
 LEWIDI = {
@@ -81,10 +83,7 @@ def _lewidi_report():
         for t in tracks
     }
     primary = [t.id for t in tracks if t.primary]
-    overall = [
-        OverallRow(s, k + 1, k + 1.0, 0.1234 * (k + 1), {t: k + 1 for t in primary})
-        for k, s in enumerate(SYSTEMS)
-    ]
+    overall = [OverallRow(s, k + 1, k + 1.0, 0.1234 * (k + 1)) for k, s in enumerate(SYSTEMS)]
     groups = []
     for name, suffix in (("Task A (soft labels)", "_soft"), ("Task B (perspectivist)", "_pe")):
         ids = [t.id for t in tracks if t.id.endswith(suffix)]
@@ -92,7 +91,7 @@ def _lewidi_report():
         rows[-1].stand_ins = [ids[0]]
         groups.append(GroupTable(name, "mean_rank", ids, rows))
     report = RankingReport(
-        "LeWiDi 2025", "evaluation", "sig", rankings, overall, primary, groups=groups
+        "LeWiDi 2025", "evaluation", "sig", rankings, overall, primary, WORST_WORDS, groups=groups
     )
     report.normalised_mean = True
     return report
@@ -120,18 +119,18 @@ def _tables(fragment: str):
     return re.findall(r"\\begin\{(table\*?)\}\[t\](.*?)\\end\{table\*?\}", fragment, flags=re.S)
 
 
-@pytest.mark.parametrize("width", [0, 1, 2])
+@pytest.mark.parametrize("width", ["auto", "1", "2"])
 @pytest.mark.parametrize("make", [_sts_report, _lewidi_report])
 def test_every_table_fits_a_two_column_acl_page(make, width, tmp_path):
     report = make()
-    report.settings = Settings(latex_columns=width)
+    report.settings = Settings(latex_width=width)
     fragment = render_latex(report)
     tables = _tables(fragment)
     tracks = len(report.rankings)
     assert len(tables) == 1 + len(report.groups) + tracks
     assert all(env == "table" for env, _ in tables[-tracks:])  # a track's table: one column
     wide = [env for env, _ in tables[: 1 + len(report.groups)]]
-    if width == 1:
+    if width == "1":
         assert set(wide) == {"table"}
     else:  # automatic: the overall and group tables are wider than a column
         assert set(wide) == {"table*"}
@@ -143,4 +142,4 @@ def test_every_table_fits_a_two_column_acl_page(make, width, tmp_path):
     assert "COLUMNWIDTH=219.0" in log.replace("pt", "")  # the column ACL geometry gives
     assert "Overfull \\hbox" not in log and "Overfull \\vbox" not in log
     # in one column (--latex-width 1) a wide table is scaled down; otherwise every table fits as it is
-    assert ("a table scaled" in log) == (width == 1), log.count("a table scaled")
+    assert ("a table scaled" in log) == (width == "1"), log.count("a table scaled")

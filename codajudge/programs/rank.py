@@ -52,7 +52,7 @@ import time
 import zipfile
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple, Union
 
 from ..baselines.interface import MODEL_FILE
 from ..errors import ConfigError, KitError, SubmissionError, counted
@@ -77,7 +77,7 @@ from ..stats.ranking import (
 )
 from ..ranking_page import render_html
 from ..stats.csv_table import render_csv
-from ..stats.latex import render_latex
+from ..stats.latex import LATEX_WIDTHS, render_latex
 from ..stats.markdown import render_markdown
 from ..stats.tables import GroupTable, RankingReport, Settings, undecodable_as_text
 from ..runner.bundle_view import PhaseTask, phase_task
@@ -88,8 +88,6 @@ from .score import ingested_tracks, score_submission_folder, submission_notes
 from .status import MAX_STATUS_BYTES, read_status
 from .teams import read_teams, teams_of
 
-#: ``--latex-width``, whose index is ``RankingReport.latex_columns`` (0: auto, 1 or 2 columns).
-LATEX_WIDTHS = ("auto", "1", "2")
 OUTPUT_FILES = ("ranking.md", "ranking.csv", "ranking.tex", "ranking.html")
 RENDERERS = (render_markdown, render_csv, render_latex, render_html)
 
@@ -163,22 +161,19 @@ def score_submission(
 
 def score_one(
     path: Path, spec: TaskSpec, ref_dir: Path, gold: Dict[str, GoldTrack]
-) -> Tuple[str, object, float]:
-    """``("scored", Result, seconds)`` or ``("not scored", reason, seconds)`` for one submission;
-    a ConfigError (the reference data is wrong) propagates."""
+) -> Tuple[Union[Result, str], float]:
+    """(its Result, or why it is not scored, and the seconds it took) for one submission; a
+    ConfigError (the reference data is wrong) propagates."""
     started = time.monotonic()
     try:
-        result: object = score_submission(path, spec, ref_dir, gold)
-        outcome = "scored"
+        outcome: Union[Result, str] = score_submission(path, spec, ref_dir, gold)
     except ConfigError:
         raise  # the reference data is wrong: no submission can be ranked
     except KitError as e:
-        outcome, result = "not scored", " / ".join(e.render().splitlines())
-        if holds_code(path):
-            result = CODE_SUBMISSION
+        outcome = CODE_SUBMISSION if holds_code(path) else " / ".join(e.render().splitlines())
     except Exception as e:  # noqa: BLE001 - one broken submission must not stop the others
-        outcome, result = "not scored", f"internal error ({e.__class__.__name__}: {e})"
-    return outcome, result, time.monotonic() - started
+        outcome = f"internal error ({e.__class__.__name__}: {e})"
+    return outcome, time.monotonic() - started
 
 
 #: Why a code submission is not ranked, and how to get what is.
@@ -297,27 +292,24 @@ def score_all(
     gold = load_gold(spec, ref_dir)
     results: Dict[str, Result] = {}
     failures: List[Tuple[str, str]] = []
-    outcomes = _outcomes(submissions, spec, ref_dir, gold, jobs)
-    for number, ((name, _), (outcome, value, seconds)) in enumerate(
-        zip(submissions, outcomes), start=1
-    ):
+    outcomes = _outcomes([path for _, path in submissions], spec, ref_dir, gold, jobs)
+    for number, ((name, _), (value, seconds)) in enumerate(zip(submissions, outcomes), start=1):
         prefix = f"[{number}/{len(submissions)}] {name}"
-        if outcome == "scored":
-            results[name] = _with_gold(value, spec, gold)
-            log(f"{prefix}: scored ({', '.join(sorted(value.tracks))}) in {seconds:.1f} s")
-            for note in submission_notes(value):
-                log(f"  note: {note}")
-        else:
+        if isinstance(value, str):
             failures.append((name, value))
             log(f"{prefix}: NOT SCORED: {value}")
+            continue
+        results[name] = _with_gold(value, spec, gold)
+        log(f"{prefix}: scored ({', '.join(sorted(value.tracks))}) in {seconds:.1f} s")
+        for note in submission_notes(value):
+            log(f"  note: {note}")
     return results, failures
 
 
 def _outcomes(
-    submissions, spec: TaskSpec, ref_dir: Path, gold, jobs: int
-) -> Iterator[Tuple[str, object, float]]:
-    """``score_one`` of each submission, in order: here, or in a pool of ``jobs`` processes."""
-    paths = [path for _, path in submissions]
+    paths: List[Path], spec: TaskSpec, ref_dir: Path, gold, jobs: int
+) -> Iterator[Tuple[Union[Result, str], float]]:
+    """``score_one`` of each path, in order: here, or in a pool of ``jobs`` processes."""
     if jobs <= 1 or len(paths) < 2:
         yield from (score_one(path, spec, ref_dir, gold) for path in paths)
         return
@@ -326,10 +318,10 @@ def _outcomes(
     initargs = (loaded_modules(), pickle.dumps((spec, ref_dir, gold)))
     workers = min(jobs, len(paths))
     with ProcessPoolExecutor(workers, initializer=_start_worker, initargs=initargs) as pool:
-        for outcome, value, seconds in pool.map(_score_in_worker, paths):
-            if outcome == "config":
+        for value, seconds in pool.map(_score_in_worker, paths):
+            if seconds is None:  # the reference data is wrong
                 raise ConfigError(*value)
-            yield outcome, value, seconds
+            yield value, seconds
 
 
 _WORKER: Dict[str, object] = {}
@@ -342,20 +334,19 @@ def _start_worker(edition_metrics: List[Tuple[str, str]], payload: bytes) -> Non
     _WORKER.update(spec=spec, ref_dir=ref_dir, gold=gold)
 
 
-def _score_in_worker(path: Path) -> Tuple[str, object, float]:
-    """``score_one`` in a worker, returned without the gold (the parent holds it); a ConfigError
-    travels as its problems (exceptions with user-facing problems do not pickle)."""
+def _score_in_worker(path: Path) -> Tuple[object, Optional[float]]:
+    """``score_one`` in a worker, its Result returned without the gold (the parent holds it); a
+    ConfigError travels as its problems with no seconds (exceptions with user-facing problems do
+    not pickle)."""
     try:
-        outcome, value, seconds = score_one(
-            path, _WORKER["spec"], _WORKER["ref_dir"], _WORKER["gold"]
-        )
+        value, seconds = score_one(path, _WORKER["spec"], _WORKER["ref_dir"], _WORKER["gold"])
     except ConfigError as e:
-        return "config", (e.problems, e.omitted), 0.0
-    if outcome == "scored":
+        return (e.problems, e.omitted), None
+    if isinstance(value, Result):
         value.spec = None
         for track_result in value.tracks.values():
             track_result.gold = None
-    return outcome, value, seconds
+    return value, seconds
 
 
 def _with_gold(result: Result, spec: TaskSpec, gold: Dict[str, GoldTrack]) -> Result:
@@ -479,11 +470,11 @@ def build_report(
         rankings,
         overall,
         [t.id for t in spec.primary_tracks],
+        spec.primary_rule.missing_words(),
         failures,
         {name: lines for name, lines in notes.items() if lines},
         settings,
         runs=dict(runs or {}),
-        missing_rule=spec.primary_rule.missing_words(),
         normalised_mean=spec.primary_rule.mean == NORMALISED,
         groups=group_tables(spec, results, rankings),
         stand_ins={name: r.stand_ins for name, r in results.items() if r.ranked and r.stand_ins},
@@ -517,6 +508,57 @@ def _within(convert, low, high, name: str, strict: bool = False):
     return parse
 
 
+def option_table() -> Dict[str, dict]:
+    """``codajudge rank``'s options: flag -> ``argparse`` settings."""
+    jobs = default_jobs()
+    return {
+        "--out": dict(type=Path, default=Path("."), help="folder for the tables (default: .)"),
+        "--test": dict(choices=TESTS, default="auto", help="significance test (default: auto)"),
+        "--alpha": dict(
+            type=_within(float, 0, 1, "alpha", strict=True),
+            default=0.05,
+            help="significance level (default: 0.05)",
+        ),
+        "--resamples": dict(
+            type=_within(int, 0, 1_000_000, "resamples"),
+            default=DEFAULT_RESAMPLES,
+            help=f"bootstrap resamples (default: {DEFAULT_RESAMPLES})",
+        ),
+        "--seed": dict(type=int, default=None, help="bootstrap seed (default: the phase's seed)"),
+        "--overall": dict(
+            choices=OVERALL_RULES,
+            default=BY_PRIMARY,
+            help="overall order: the primary score (default; no third system can change it) or "
+            "the mean rank over the primary tracks (a third system can flip two others)",
+        ),
+        "--latex-width": dict(
+            choices=LATEX_WIDTHS,
+            default="auto",
+            help="ranking.tex's wide tables (overall, groups): 'auto' spans both columns of a "
+            "two-column page when a table has more than 5 columns, '1' keeps every table in one "
+            "column, '2' sets them across both (track tables always fit one column)",
+        ),
+        "--teams": dict(
+            type=Path,
+            default=None,
+            help="rank teams, each by its best run: a CSV with columns submission,team, or "
+            "Codabench's export of submissions (CSV or JSON; the team is the owner)",
+        ),
+        "--run-code": dict(
+            action="store_true",
+            help="run each code submission (model.py) through the phase's prediction step, in "
+            "the bubblewrap sandbox (apt-get install bubblewrap) under the phase's time limit, "
+            "and rank its predictions; REFERENCE_DIR must then be BUNDLE/reference_data/PHASE "
+            "of an unzipped bundle",
+        ),
+        "--jobs": dict(
+            type=_within(int, 1, 64, "jobs"),
+            default=jobs,
+            help=f"processes scoring submissions (default: {jobs}, the cores up to 4)",
+        ),
+    }
+
+
 def parse_args(argv: Optional[List[str]], prog: str = "rank_submissions.py") -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog=prog,
@@ -530,63 +572,8 @@ def parse_args(argv: Optional[List[str]], prog: str = "rank_submissions.py") -> 
     parser.add_argument(
         "reference", type=Path, help="a phase's reference folder (task.json + gold)"
     )
-    parser.add_argument(
-        "--out", type=Path, default=Path("."), help="folder for the tables (default: .)"
-    )
-    parser.add_argument(
-        "--test", choices=TESTS, default="auto", help="significance test (default: auto)"
-    )
-    parser.add_argument(
-        "--alpha",
-        type=_within(float, 0, 1, "alpha", strict=True),
-        default=0.05,
-        help="significance level (default: 0.05)",
-    )
-    parser.add_argument(
-        "--resamples",
-        type=_within(int, 0, 1_000_000, "resamples"),
-        default=DEFAULT_RESAMPLES,
-        help=f"bootstrap resamples (default: {DEFAULT_RESAMPLES})",
-    )
-    parser.add_argument(
-        "--seed", type=int, default=None, help="bootstrap seed (default: the phase's seed)"
-    )
-    parser.add_argument(
-        "--overall",
-        choices=OVERALL_RULES,
-        default=BY_PRIMARY,
-        help="overall order: the primary score (default; no third system can change it) or the "
-        "mean rank over the primary tracks (a third system can flip two others)",
-    )
-    parser.add_argument(
-        "--latex-width",
-        choices=LATEX_WIDTHS,
-        default="auto",
-        help="ranking.tex's wide tables (overall, groups): 'auto' spans both columns of a "
-        "two-column page when a table has more than 5 columns, '1' keeps every table in one "
-        "column, '2' sets them across both (track tables always fit one column)",
-    )
-    parser.add_argument(
-        "--teams",
-        type=Path,
-        default=None,
-        help="rank teams, each by its best run: a CSV with columns submission,team, or "
-        "Codabench's export of submissions (CSV or JSON; the team is the owner)",
-    )
-    parser.add_argument(
-        "--run-code",
-        action="store_true",
-        help="run each code submission (model.py) through the phase's prediction step, in the "
-        "bubblewrap sandbox (apt-get install bubblewrap) under the phase's time limit, and rank "
-        "its predictions; REFERENCE_DIR must then be BUNDLE/reference_data/PHASE of an unzipped "
-        "bundle",
-    )
-    parser.add_argument(
-        "--jobs",
-        type=_within(int, 1, 64, "jobs"),
-        default=default_jobs(),
-        help=f"processes scoring submissions (default: {default_jobs()}, the cores up to 4)",
-    )
+    for flag, options in option_table().items():
+        parser.add_argument(flag, **options)
     return parser.parse_args(argv)
 
 
@@ -612,7 +599,7 @@ def run(args: argparse.Namespace) -> int:
         seed,
         args.overall,
         command_line(args, seed),
-        LATEX_WIDTHS.index(args.latex_width),
+        args.latex_width,
     )
     runs = None
     if teams is not None:

@@ -115,22 +115,17 @@ def read_teams(path: Path) -> Teams:
     teams = Teams(path)
     for where, exact, files, team in rows:
         for name in exact:
-            _add_exact(teams, where, name, team)
+            if teams.exact.setdefault(name, team) != team:
+                raise ConfigError.single(
+                    str(path),
+                    f"submission {name!r} is given two teams",
+                    **where,
+                    found=f"{teams.exact[name]!r} and {team!r}",
+                    hint="give each submission one team",
+                )
         for name in files:
             teams.files.setdefault(name, {}).setdefault(team, _place(where))
     return teams
-
-
-def _add_exact(teams: Teams, where: Dict[str, object], name: str, team: str) -> None:
-    if teams.exact.get(name, team) != team:
-        raise ConfigError.single(
-            str(teams.path),
-            f"submission {name!r} is given two teams",
-            **where,
-            found=f"{teams.exact[name]!r} and {team!r}",
-            hint="give each submission one team",
-        )
-    teams.exact[name] = team
 
 
 def _place(where: Dict[str, object]) -> str:

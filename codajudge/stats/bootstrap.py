@@ -37,18 +37,11 @@ GATHER_COLUMNS = 2
 
 @dataclass(frozen=True)
 class Interval:
-    """A score, its percentile bootstrap interval and the settings that reproduce it.
-
-    ``undefined`` counts the resamples on which the metric was undefined (scored as 0.0).
-    """
+    """A score and its percentile bootstrap interval (``DEFAULT_CONFIDENCE``)."""
 
     value: float
     low: float
     high: float
-    confidence: float
-    resamples: int
-    seed: int
-    undefined: int = 0
 
 
 def chunk_rows(n_items: int, resamples: int) -> int:
@@ -95,8 +88,6 @@ def bootstrap_scores(
     """
     prepared = [(metric, np.asarray(s, dtype=float).reshape(len(s), -1)) for metric, s in scored]
     n_items = prepared[0][1].shape[0]
-    if any(s.shape[0] != n_items for _, s in prepared):
-        raise ValueError("a shared bootstrap needs per-item statistics over the same items")
     out: List[List[np.ndarray]] = [[] for _ in prepared]
     for index in resample_draws(n_items, resamples, seed):
         counts = None
@@ -156,21 +147,18 @@ def undefined_as_zero(values: np.ndarray) -> np.ndarray:
     return np.where(np.isfinite(values), values, 0.0)
 
 
-def percentile_interval(
-    raw: np.ndarray, value: float, confidence: float, resamples: int, seed: int
-) -> Interval:
-    """The percentile interval of resampled scores ``raw`` (NaN = undefined, counted as 0.0)."""
-    undefined = int(np.count_nonzero(~np.isfinite(raw)))
-    tail = (1.0 - confidence) / 2.0 * 100.0
+def percentile_interval(raw: np.ndarray, value: float) -> Interval:
+    """The ``DEFAULT_CONFIDENCE`` percentile interval of resampled scores ``raw`` (NaN =
+    undefined, counted as 0.0)."""
+    tail = (1.0 - DEFAULT_CONFIDENCE) / 2.0 * 100.0
     low, high = np.percentile(undefined_as_zero(raw), [tail, 100.0 - tail])
-    return Interval(float(value), float(low), float(high), confidence, resamples, seed, undefined)
+    return Interval(float(value), float(low), float(high))
 
 
 def track_intervals(
     track_result,
     resamples: int = DEFAULT_RESAMPLES,
     seed: int = DEFAULT_SEED,
-    confidence: float = DEFAULT_CONFIDENCE,
 ) -> Dict[str, Interval]:
     """Intervals of every metric of a ``scoring.TrackResult``, all metrics on the same resamples.
 
@@ -187,6 +175,5 @@ def track_intervals(
         [(get_metric(n), track_result.stats[n]) for n in names], resamples, seed
     )
     return {
-        name: percentile_interval(raw, track_result.scores[name], confidence, resamples, seed)
-        for name, raw in zip(names, raws)
+        name: percentile_interval(raw, track_result.scores[name]) for name, raw in zip(names, raws)
     }

@@ -2,7 +2,7 @@
 ``stats.tables``: the command first (table ``command``, in ``note``), then one row per system
 overall, per group and per (track, system), then the missing-track rule's runs, the runs kept per
 team, the notes and the failures; empty cells where not applicable. Numbers at full precision
-(``repr``); every text cell through ``csv_text``."""
+(``repr``); every text cell made safe for spreadsheets (``_cell``)."""
 
 from __future__ import annotations
 
@@ -34,21 +34,14 @@ CSV_COLUMNS = (
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
-def csv_text(text) -> str:
-    """A text cell (a name, a reason) that a spreadsheet shows as text: a leading quote before a
-    formula start, as OWASP advises. Number cells are written by ``repr`` and never pass here, so a
-    negative score stays a number."""
-    text = str(text)
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
-
-
 def _cell(value) -> object:
-    """A record's value as its CSV cell: a text through ``csv_text``, a flag as 0 or 1, a float
-    by ``repr`` (full precision), None empty."""
+    """A record's value as its CSV cell: a flag as 0 or 1, a float by ``repr`` (full precision),
+    None empty, and a text (a name, a reason) as a spreadsheet shows text: a leading quote before
+    a formula start, as OWASP advises (a negative score, a number, stays a number)."""
     if value is None:
         return ""
     if isinstance(value, str):
-        return csv_text(value)
+        return "'" + value if value.startswith(FORMULA_STARTS) else value
     if isinstance(value, bool):
         return int(value)
     return repr(value) if isinstance(value, float) else value

@@ -11,24 +11,15 @@ from typing import Iterable, List
 
 from ..metrics import get as get_metric
 from . import tables
+from .paired import TEST_TITLES
 from .ranking import TrackRanking
 from .tables import GroupTable, RankingReport, Style, Table
 
-_LATEX_SPECIAL = {
-    "\\": r"\textbackslash{}",
-    "&": r"\&",
-    "%": r"\%",
-    "$": r"\$",
-    "#": r"\#",
-    "_": r"\_",
-    "{": r"\{",
-    "}": r"\}",
-    "~": r"\textasciitilde{}",
-    "^": r"\textasciicircum{}",
-    "|": r"\textbar{}",  # in the default font encoding these three would print other glyphs
-    "<": r"\textless{}",
-    ">": r"\textgreater{}",
-}
+NAMED_SPECIALS = ("backslash", "asciitilde", "asciicircum", "bar", "less", "greater")
+#: TeX's special characters, each as a command or escaped; ``| < >`` too, which the default font
+#: encoding would print as other glyphs.
+_LATEX_SPECIAL = {ch: "\\" + ch for ch in "&%$#_{}"}
+_LATEX_SPECIAL.update({ch: f"\\text{name}{{}}" for ch, name in zip("\\~^|<>", NAMED_SPECIALS)})
 
 
 #: What pdfLaTeX sets with ``\\usepackage[T1]{fontenc}`` (UTF-8 input): printable ASCII, Latin-1
@@ -50,9 +41,9 @@ LATEX_FIT = (
     "\\typeout{codajudge: a table scaled to the line's width}"
     "\\resizebox{\\linewidth}{!}{\\usebox{\\cjfitbox}}\\else\\usebox{\\cjfitbox}\\fi}\\fi"
 )
-#: ``RankingReport.latex_columns``: the page's columns a wide table may span (``--latex-width``);
-#: AUTO sets a table across both columns of a two-column page by its width (``latex_wide``).
-LATEX_AUTO = 0
+#: ``--latex-width`` (``Settings.latex_width``): the page's columns a wide table may span; auto
+#: sets a table across both columns of a two-column page by its width (``latex_wide``).
+LATEX_WIDTHS = ("auto", "1", "2")
 
 
 def pdflatex_sets(text) -> bool:
@@ -96,6 +87,11 @@ def _stand_in_note(names: Iterable[str]) -> str:
 TIMES_100 = r"$\times 100$"
 
 
+def _latex_label(metric_name: str) -> str:
+    """A metric's title with its scale, e.g. ``Pearson r ($\\times 100$)``."""
+    return tables.metric_label(metric_name, latex_escape, TIMES_100)
+
+
 def latex_label(text: str) -> str:
     """A ``\\label`` key from any text: letters, digits and hyphens only."""
     return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower() or "track"
@@ -129,7 +125,7 @@ def _latex_head(column) -> str:
     """A column's head: the paper's own when it has one; a head that ``wraps`` over two lines."""
     if column.paper is not None:
         return latex_escape(column.paper)
-    text = latex_escape(column.head) + (f" ({TIMES_100})" if column.percent else "")
+    text = column.label(latex_escape, TIMES_100)
     return latex_stack(text) if column.wraps else text
 
 
@@ -179,9 +175,9 @@ def _latex_table(
 def latex_wide(report: RankingReport, header: List[str], rows: List[List[str]]) -> bool:
     """Whether a table spans both columns of the page (``table*``): by ``--latex-width``, or, when
     automatic, when its estimated width exceeds one column of an ACL page."""
-    if report.settings.latex_columns == LATEX_AUTO:
+    if report.settings.latex_width == "auto":
         return estimated_width(header, rows) > ACL_COLUMN_PT
-    return report.settings.latex_columns == 2
+    return report.settings.latex_width == "2"
 
 
 #: One column of an ACL two-column page (A4, 2.5 cm margins, 0.6 cm apart), in points.
@@ -211,9 +207,7 @@ def _visible_length(cell: str) -> int:
 
 def _latex_overall(report: RankingReport) -> List[str]:
     track_ids = tables.paper_tracks(report)
-    tests = ", ".join(
-        dict.fromkeys(tables.significance_title(report.rankings[t]) for t in track_ids)
-    )
+    tests = ", ".join(dict.fromkeys(TEST_TITLES[report.rankings[t].test] for t in track_ids))
     caption = (
         f"{latex_escape(report.title)}: official ranking. {latex_escape(tables.overall_text(report))} "
         "Bold: the best score of a track; $^{\\ast}$: the best system of the track and every "
@@ -232,12 +226,6 @@ def _latex_group(report: RankingReport, group: GroupTable) -> List[str]:
     return _latex_table(report, tables.group_table(report, group), caption, label)
 
 
-def _latex_scaled(metric_name: str) -> str:
-    """A metric's title with its scale, e.g. ``Pearson r ($\\times 100$)``."""
-    title = latex_escape(get_metric(metric_name).title)
-    return f"{title} ({TIMES_100})" if tables.scale_of([metric_name]).percent else title
-
-
 def latex_stack(text: str) -> str:
     """``text`` (already escaped) on two lines split at the space nearest its middle, or as it is."""
     spaces = [k for k, ch in enumerate(text) if ch == " "]
@@ -250,7 +238,7 @@ def latex_stack(text: str) -> str:
 def _latex_columns_text(report: RankingReport, track_ids: List[str]) -> str:
     """The caption's sentence naming each track column's metric and scale."""
     named = "; ".join(
-        f"{latex_escape(tables.track_title(report.rankings[t]))}: {_latex_scaled(report.rankings[t].metric)}"
+        f"{latex_escape(tables.track_title(report.rankings[t]))}: {_latex_label(report.rankings[t].metric)}"
         for t in track_ids
     )
     return f" Columns: {named}."
@@ -267,7 +255,7 @@ def _latex_track(report: RankingReport, ranking: TrackRanking) -> List[str]:
     kind = "" if ranking.track.id in report.primary_tracks else " (not a primary track)"
     caption = (
         f"{latex_escape(tables.track_title(ranking))}{kind}: systems ranked by "
-        f"{_latex_scaled(ranking.metric)}, {get_metric(ranking.metric).direction} is better. "
+        f"{_latex_label(ranking.metric)}, {get_metric(ranking.metric).direction} is better. "
         f"{latex_escape(tables.interval_text(report))} "
         + tables.cluster_text(report, ranking, "$\\alpha=$")  # kit text only: nothing to escape
         + f" Columns: rank, system, score, 95\\% interval, cluster.{note}{missing}{stand_ins}"

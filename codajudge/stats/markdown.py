@@ -1,7 +1,7 @@
 """The official ranking in Markdown (``ranking.md``) from the table model of ``stats.tables``: the
 command that reproduces it, the overall table, each group's and each track's, then the runs kept,
 the missing-track rule's runs, the scoring program's notes and the submissions not ranked. Every
-name is escaped (``md_escape``)."""
+name is escaped (``_md``)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ MARKDOWN_ESCAPES = {ord(ch): "\\" + ch for ch in "\\`*_{}[]()#!|~$"}
 MARKDOWN_ESCAPES.update({ord("&"): "&amp;", ord("<"): "&lt;", ord(">"): "&gt;", ord('"'): "&quot;"})
 
 
-def md_escape(text) -> str:
+def _md(text) -> str:
     """Text shown as itself in Markdown (and the HTML it may contain), on one line."""
     return tables.one_line(text).translate(MARKDOWN_ESCAPES)
 
@@ -32,8 +32,7 @@ def md_code(text) -> str:
     return f"{fence}{pad}{text}{pad}{fence}"
 
 
-_md = md_escape
-STYLE = Style(md_escape, "**{}**", "\\" + tables.MARK)
+STYLE = Style(_md, "**{}**", "\\" + tables.MARK)
 
 
 def markdown_table(table: Table) -> List[str]:

@@ -17,7 +17,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..metrics import BOOTSTRAP, WILCOXON, WILLIAMS, Metric, get as get_metric
-from .bootstrap import bootstrap_scores, systems_bootstrap_scores, undefined_as_zero
+from .bootstrap import systems_bootstrap_scores, undefined_as_zero
 from .exact import EXACT_MAX_ITEMS, PERMUTATION, p_floor, permutation_p_value
 from .williams import TestResult, williams_test
 
@@ -55,13 +55,17 @@ def oriented_difference(metric: Metric, stats_a, stats_b) -> float:
     return a - b
 
 
-def paired_bootstrap(metric: Metric, stats_a, stats_b, resamples: int, seed: int) -> TestResult:
-    """Two-sided paired bootstrap p-value for "A and B score the same" (Berg-Kirkpatrick et al. 2012).
+def bootstrap_p_value(
+    metric: Metric, delta: float, raw_a: np.ndarray, raw_b: np.ndarray, n_items: int
+) -> TestResult:
+    """Two-sided paired bootstrap test of A against B (Berg-Kirkpatrick et al. 2012) from both
+    systems' scores on the same resamples (``raw_a``, ``raw_b``, NaN = undefined) of ``n_items``
+    items, as a ranking computes them once per system for every pair.
 
-    Both systems are scored on the same resamples; with delta = A - B (oriented so that positive
-    means A is better) and delta_b its resampled values, p = (1 + #{|delta_b - delta| >= |delta|})
-    / (resamples + 1): how often the resampled difference strays from the observed one by as much
-    as the observed one strays from zero. ``statistic`` is the observed oriented delta.
+    With delta = A - B (oriented so that positive means A is better) and delta_b its resampled
+    values, p = (1 + #{|delta_b - delta| >= |delta|}) / (resamples + 1): how often the resampled
+    difference strays from the observed one by as much as the observed one strays from zero.
+    ``statistic`` is the observed oriented delta.
 
     Degenerate cases: equal scores (identical systems, or equal to rounding: delta 0) and no
     resamples give p = 1; a delta that every resample reproduces (B's per-item values a constant
@@ -69,17 +73,6 @@ def paired_bootstrap(metric: Metric, stats_a, stats_b, resamples: int, seed: int
     2 x 0.5^n of the n items when that is larger (``exact.p_floor``: 1 on one item). A resample on
     which a score is undefined counts it as 0.0, as scoring does.
     """
-    delta = oriented_difference(metric, stats_a, stats_b)
-    raw_a, raw_b = bootstrap_scores([(metric, stats_a), (metric, stats_b)], resamples, seed)
-    return bootstrap_p_value(metric, delta, raw_a, raw_b, len(stats_a))
-
-
-def bootstrap_p_value(
-    metric: Metric, delta: float, raw_a: np.ndarray, raw_b: np.ndarray, n_items: int
-) -> TestResult:
-    """``paired_bootstrap``'s result from both systems' scores on the same resamples (``raw_a``,
-    ``raw_b``, NaN = undefined) of ``n_items`` items, as a ranking computes them once per system
-    for every pair."""
     resamples = raw_a.shape[0]
     if delta == 0.0 or resamples < 1:
         return TestResult(delta, 1.0, "bootstrap")
@@ -95,9 +88,8 @@ def permutation_test(metric: Metric, stats_a, stats_b) -> TestResult:
     ``EXACT_MAX_ITEMS`` items); ``statistic`` is the observed oriented delta, and equal scores
     (to rounding) give p = 1."""
     delta = oriented_difference(metric, stats_a, stats_b)
-    if delta == 0.0:
-        return TestResult(delta, 1.0, PERMUTATION)
-    return TestResult(delta, permutation_p_value(metric, stats_a, stats_b), PERMUTATION)
+    p = 1.0 if delta == 0.0 else permutation_p_value(metric, stats_a, stats_b)
+    return TestResult(delta, p, PERMUTATION)
 
 
 def per_item_losses(metric: Metric, stats) -> Optional[np.ndarray]:

@@ -24,7 +24,6 @@ import numpy as np
 
 from ..metrics import get as get_metric
 from .bootstrap import (
-    DEFAULT_CONFIDENCE,
     DEFAULT_RESAMPLES,
     DEFAULT_SEED,
     Interval,
@@ -54,9 +53,6 @@ class TrackRanking:
     rows: List[RankedSystem]
     missing: List[str] = field(default_factory=list)
 
-    def rank_of(self, system: str) -> Optional[int]:
-        return next((r.rank for r in self.rows if r.system == system), None)
-
 
 @dataclass
 class OverallRow:
@@ -64,7 +60,6 @@ class OverallRow:
     rank: int
     mean_rank: float
     primary: float
-    track_ranks: Dict[str, int]
 
 
 def order_best_first(scores: Dict[str, float], higher_is_better: bool) -> List[str]:
@@ -87,8 +82,7 @@ def tie_groups(
     while remaining:
         leader, others = remaining[0], remaining[1:]
         group = [leader] + [s for s, p in zip(others, p_values(leader, others)) if p > alpha]
-        for name in group:
-            ranks[name] = position
+        ranks.update(dict.fromkeys(group, position))
         position += len(group)
         remaining = [s for s in remaining if s not in ranks]
     return ranks
@@ -115,9 +109,7 @@ def rank_track(
     against_best = dict(zip(order[1:], tests.p_values(order[0], order[1:]))) if order else {}
     rows = []
     for name in sorted(order, key=lambda s: (ranks[s], order.index(s))):
-        ci = None
-        if raws:
-            ci = percentile_interval(raws[name], scores[name], DEFAULT_CONFIDENCE, resamples, seed)
+        ci = percentile_interval(raws[name], scores[name]) if raws else None
         rank = ranks[name]
         rows.append(RankedSystem(name, scores[name], rank, rank == 1, against_best.get(name), ci))
     missing = sorted(name for name in results if name not in submitted)
@@ -145,7 +137,7 @@ def rank_overall(
     rule: str = BY_PRIMARY,
 ) -> List[OverallRow]:
     """Overall ranks by ``rule``; every row also holds the system's mean rank over the primary
-    tracks (a track it did not submit counts as after every system that did) and its track ranks.
+    tracks (a track it did not submit counts as after every system that did).
 
     ``BY_PRIMARY``: best primary score first (direction ``primary_higher_is_better``); equal primary
     scores share a rank and are listed by name. ``BY_MEAN_RANK``: lowest mean rank first; equal
@@ -153,10 +145,10 @@ def rank_overall(
     (1, 1, 3).
     """
     sign = -1.0 if primary_higher_is_better else 1.0
-    rows = [
-        _overall_row(system, primary_track_ids, rankings, primary_scores[system])
-        for system in primary_scores
-    ]
+    rows = []
+    for system, primary in primary_scores.items():
+        mean_rank = _group_row(system, primary_track_ids, rankings, {}, GROUP_MEAN_RANK).value
+        rows.append(OverallRow(system, 0, mean_rank, primary))
     if rule == BY_PRIMARY:
         rows.sort(key=lambda r: (sign * r.primary, r.system))
         _competition_ranks(rows, lambda r: r.primary)
@@ -164,17 +156,6 @@ def rank_overall(
         rows.sort(key=lambda r: (r.mean_rank, sign * r.primary, r.system))
         _competition_ranks(rows, lambda r: r.mean_rank)
     return rows
-
-
-def _overall_row(
-    system: str, track_ids: Sequence[str], rankings: Dict[str, TrackRanking], primary: float
-) -> OverallRow:
-    track_ranks = {}
-    for tid in track_ids:
-        found = rankings[tid].rank_of(system)
-        track_ranks[tid] = found if found is not None else stand_in_rank(rankings[tid], None)
-    mean_rank = float(np.mean(list(track_ranks.values()))) if track_ranks else 0.0
-    return OverallRow(system, 0, round(mean_rank, 9), primary, track_ranks)
 
 
 def _competition_ranks(rows: List[OverallRow], key: Callable[[OverallRow], float]) -> None:

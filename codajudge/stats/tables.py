@@ -59,7 +59,7 @@ class GroupTable:
 class Settings:
     """The options behind a ranking (``codajudge rank``'s): the test, its level, the bootstrap's
     resamples and seed, the overall order (``ranking.OVERALL_RULES``), the command line that
-    reproduces them, and the page columns a wide LaTeX table spans (``latex.LATEX_AUTO``: by its
+    reproduces them, and the page columns a wide LaTeX table spans (``latex.LATEX_WIDTHS``: by its
     width, 1 or 2)."""
 
     test: str = "auto"
@@ -68,7 +68,7 @@ class Settings:
     seed: int = 0
     overall_rule: str = BY_PRIMARY
     command: str = ""
-    latex_columns: int = 0
+    latex_width: str = "auto"
 
 
 @dataclass
@@ -83,12 +83,12 @@ class RankingReport:
     rankings: Dict[str, TrackRanking]
     overall: List[OverallRow]
     primary_tracks: List[str]
+    #: what a primary track a run did not submit counts as, in words (``PrimaryRule.missing_words``)
+    missing_rule: str
     failures: List[Tuple[str, str]] = field(default_factory=list)
     notes: Dict[str, List[str]] = field(default_factory=dict)
     settings: Settings = Settings()
     runs: Dict[str, str] = field(default_factory=dict)
-    #: what a primary track a run did not submit counts as, in words (``PrimaryRule.missing_words``)
-    missing_rule: str = "counts as its metric's worst possible value"
     #: run -> {primary track it did not submit: what stood in for it}
     stand_ins: Dict[str, Dict[str, str]] = field(default_factory=dict)
     #: runs without a primary score (rule ``unranked``) -> the tracks they submitted
@@ -135,11 +135,6 @@ def clusters(ranking: TrackRanking) -> Dict[str, int]:
     for row in ranking.rows:
         numbers.setdefault(row.rank, len(numbers) + 1)
     return {row.system: numbers[row.rank] for row in ranking.rows}
-
-
-def significance_title(ranking: TrackRanking) -> str:
-    """The test's proper name, e.g. "Williams' t-test"."""
-    return TEST_TITLES.get(ranking.test, ranking.test)
 
 
 def track_title(ranking: TrackRanking) -> str:
@@ -242,7 +237,7 @@ def cluster_text(report: RankingReport, ranking: TrackRanking, alpha: str = "alp
     """What a cluster is on this track, in a sentence (plain text; ``alpha`` before the level)."""
     return (
         f"A cluster holds its best system and every system not significantly different from it "
-        f"({significance_title(ranking)}, two-sided, {alpha}{report.settings.alpha:g}); its systems share "
+        f"({TEST_TITLES[ranking.test]}, two-sided, {alpha}{report.settings.alpha:g}); its systems share "
         "its rank."
     )
 
@@ -274,10 +269,11 @@ def _surrogate_as_text(code: int) -> str:
 TIMES = "×100"
 
 
-def metric_label(metric_name: str) -> str:
-    """A metric's title and, when its values are printed x 100, that scale."""
-    title = get_metric(metric_name).title
-    return f"{title} ({TIMES})" if scale_of([metric_name]).percent else title
+def metric_label(metric_name: str, escape: Callable[[str], str] = str, times: str = TIMES) -> str:
+    """A metric's title (through ``escape``) and, when its values are printed x 100, that scale
+    (``times``)."""
+    title = escape(get_metric(metric_name).title)
+    return f"{title} ({times})" if scale_of([metric_name]).percent else title
 
 
 def interval_cell(ranking: TrackRanking, row: RankedSystem) -> str:
@@ -329,9 +325,10 @@ class Column:
     def left(self) -> bool:
         return self.names or self.interval
 
-    def label(self) -> str:
-        """The head, with its scale when its values are printed x 100."""
-        return f"{self.head} ({TIMES})" if self.percent else self.head
+    def label(self, escape: Callable[[str], str] = str, times: str = TIMES) -> str:
+        """The head (through ``escape``), with its scale (``times``) when its values are printed
+        x 100."""
+        return f"{escape(self.head)} ({times})" if self.percent else escape(self.head)
 
 
 RANK = Column("Rank")
