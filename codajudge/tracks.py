@@ -12,7 +12,7 @@ from functools import cached_property
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import kinds
-from .kinds.base import DISTRIBUTION, LABEL
+from .kinds.base import DISTRIBUTION, LABEL, SIMILARITY_RANGE
 from .labels import LabelSet
 from .errors import ConfigError, Refusals, strict_bool
 
@@ -26,8 +26,6 @@ PRIMARY_KEY = "primary"
 #: Decimals of every leaderboard column (competition.yaml); a hidden-gold phase shows its scores
 #: to this precision and no finer (``report.published_scores``).
 PRECISION = 4
-#: The similarity scale of STS releases (0 = unrelated, 5 = equivalent), unless a track says otherwise.
-DEFAULT_RANGE = (0.0, 5.0)
 TRACK_ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_]*$")
 #: Other tasks' submission layouts a track may also read (``results_layout``): LeWiDi 2023's
 #: ``<Dataset>_results.tsv``, rows ``hard_label<TAB>p0<TAB>p1`` in item order, no id
@@ -60,7 +58,7 @@ class Track:
     #: A positional track's release input lines when only its first items have gold (STS 2017 track 6:
     #: 500 lines, gold for the first 250): a positional file of that many lines is scored on its first ones.
     release_lines: Optional[int] = None
-    #: Similarity gold's declared scale (lowest, highest); None means ``DEFAULT_RANGE``.
+    #: Similarity gold's declared scale (lowest, highest); None means ``kinds.base.SIMILARITY_RANGE``.
     range: Optional[Tuple[float, float]] = None
     #: (alias, label) pairs: other texts naming a label (ChaosNLI's e, n, c), read by ``label_set``.
     label_aliases: Tuple[Tuple[str, str], ...] = ()
@@ -73,7 +71,7 @@ class Track:
     @property
     def score_range(self) -> Tuple[float, float]:
         """The lowest and highest gold score of a similarity track (higher = more similar)."""
-        return self.range if self.range is not None else DEFAULT_RANGE
+        return self.range if self.range is not None else SIMILARITY_RANGE
 
     @property
     def main_metric(self) -> str:

@@ -18,7 +18,7 @@ from typing import List, Sequence
 
 import numpy as np
 
-from ..kinds.base import SIMILARITY_RANGE, annotator_label
+from ..kinds.base import annotator_label
 from .base import AnnotatorMajority, BaselineModel, item_annotator_labels, item_annotators
 from .tokenize import tokenize
 
@@ -95,7 +95,7 @@ class CosineBow(BaselineModel):
     def predict(self, items: List[dict]) -> list:
         cosines = np.array([item_cosine(it) for it in items], dtype=float)
         if self.kind.predicts_from_similarity:
-            return [self.kind.prediction_from_similarity(c, SIMILARITY_RANGE) for c in cosines]
+            return [self.kind.prediction_from_similarity(c) for c in cosines]
         bins = self._bins(cosines)
         if self.kind.predicts_per_annotator:
             return [

@@ -135,9 +135,9 @@ class Kind:
         writes a bare scalar."""
         return json.dumps(value, ensure_ascii=False, default=numpy_json)
 
-    def prediction_from_similarity(self, similarity: float, score_range: Tuple[float, float]):
+    def prediction_from_similarity(self, similarity: float):
         """The prediction for a text pair of ``similarity`` in [0, 1] (1 = same words), when
-        ``predicts_from_similarity``; ``score_range`` is the (low, high) of a score prediction."""
+        ``predicts_from_similarity``."""
         raise TypeError(f"a {self.name} prediction is not a function of a similarity")
 
     def constant_prediction(self, track, gold, among: Optional[np.ndarray] = None):
