@@ -218,11 +218,6 @@ def as_plain(values) -> list:
     return np.asarray(values, dtype=float).tolist()
 
 
-def most_frequent_index(labels: np.ndarray, n_labels: int) -> int:
-    """The most frequent label index (ties: the earliest in the track's label order)."""
-    return int(np.argmax(np.bincount(labels, minlength=n_labels)))
-
-
 def selected(gold, among: Optional[np.ndarray]) -> np.ndarray:
     """The items of a GoldTrack that have gold and are marked by ``among`` (all when None)."""
     return gold.scored if among is None else gold.scored & among
