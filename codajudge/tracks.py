@@ -351,7 +351,10 @@ def tracks_from_list(raw: Sequence[dict], where: str = "tracks") -> List[Track]:
         seen[t.id] = t
         for name in t.file_names:
             owner = seen.get(names.get(name.lower(), t.id), t)
-            if owner.id != t.id and not one_file_two_tracks(owner, t):
+            # one document may hold each item's value of two tracks of one dataset and of
+            # different kinds (ChaosNLI's predictions: the probabilities and the label)
+            shared = owner.dataset == t.dataset and kinds.of(owner) is not kinds.of(t)
+            if owner.id != t.id and not shared:
                 refusals.add(
                     f"file name '{name}' is claimed by tracks '{owner.id}' and '{t.id}'",
                     hint="only tracks of one dataset and of different kinds may share a file "
@@ -361,12 +364,6 @@ def tracks_from_list(raw: Sequence[dict], where: str = "tracks") -> List[Track]:
     if refusals.problems:
         raise ConfigError(refusals.problems)
     return tracks
-
-
-def one_file_two_tracks(first: Track, second: Track) -> bool:
-    """Whether two tracks may accept the same file name: one document that holds each item's value of
-    both (ChaosNLI's predictions: the probabilities and the label), read once per track."""
-    return first.dataset == second.dataset and kinds.of(first) is not kinds.of(second)
 
 
 def dataset_label_set(tracks: Sequence[Track], dataset: str) -> Optional[LabelSet]:

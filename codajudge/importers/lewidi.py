@@ -519,12 +519,6 @@ def _canonical_key(key: str) -> str:
     return str(int(number)) if number.is_integer() else str(key).strip()
 
 
-def _rebuilt_shares(item: dict, dataset: Dataset) -> List[float]:
-    """Per label, the share of the item's annotations choosing it (multilabel: among their labels)."""
-    given = [a if dataset.multilabel else [a] for a in item["annotations"]]
-    return [sum(label in labels for labels in given) / len(given) for label in dataset.labels]
-
-
 def _check_released_soft_label(
     item: dict, record: dict, dataset: Dataset, at: PlacedProblems
 ) -> None:
@@ -539,7 +533,9 @@ def _check_released_soft_label(
         return
     if released is None:
         return
-    rebuilt = _rebuilt_shares(item, dataset)
+    # per label, the share of the item's annotations choosing it (multilabel: among their labels)
+    given = [a if dataset.multilabel else [a] for a in item["annotations"]]
+    rebuilt = [sum(label in labels for labels in given) / len(given) for label in dataset.labels]
     got, want = released, rebuilt
     if dataset.multilabel:  # per label [P(not chosen), P(chosen)]
         got = [share for pair in released for share in pair]
