@@ -16,10 +16,6 @@ from .kinds.base import DISTRIBUTION, LABEL, SIMILARITY_RANGE
 from .labels import LabelSet
 from .errors import ConfigError, Refusals, strict_bool
 
-#: The kind names a config may give and the scales of the disagreement kinds (``codajudge.kinds``).
-KINDS = kinds.NAMES
-SCALES = kinds.SCALES
-
 #: Codabench limits a leaderboard column key (and so a scores.json key) to 36 characters.
 MAX_KEY_LENGTH = 36
 PRIMARY_KEY = "primary"
@@ -198,8 +194,8 @@ def _checked_kind(name, refusals: Refusals) -> kinds.Kind:
     """The track's ``kind``: one of the registered kinds. An unknown one is reported and checked as
     a kind without labels, scales or metrics, so that the track's other keys are still reported."""
     if name in kinds.REGISTRY:
-        return kinds.named(name)
-    refusals.add("unknown track kind", expected=" | ".join(KINDS), found=repr(name))
+        return kinds.REGISTRY[name]
+    refusals.add("unknown track kind", expected=" | ".join(kinds.NAMES), found=repr(name))
     unknown = kinds.Kind()
     unknown.name = str(name)
     return unknown
@@ -249,7 +245,7 @@ def _checked_scale(kind, scale, refusals: Refusals):
         elif scale not in kind.scales:
             refusals.add(
                 f"'scale' is required for kind {kind.name}",
-                expected=" | ".join(SCALES),
+                expected=" | ".join(kind.scales),
                 found=repr(scale),
             )
     elif scale is not None:

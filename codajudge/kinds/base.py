@@ -14,7 +14,7 @@ from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
-from ..metrics.base import applying_to
+from ..metrics.base import REGISTRY
 
 #: The scales of the disagreement kinds: one label per annotator, an ordered scale, or any number of
 #: labels per annotator.
@@ -66,8 +66,8 @@ class Kind:
     def applicable_metrics(self, scale: Optional[str]) -> Tuple[str, ...]:
         """Every metric a track of this kind and scale may choose, the defaults first."""
         defaults = self.default_metrics.get(scale, ())
-        others = applying_to(self.name, scale)
-        return defaults + tuple(name for name in others if name not in defaults)
+        applying = [name for name, m in REGISTRY.items() if (self.name, scale) in m.applies_to]
+        return defaults + tuple(name for name in applying if name not in defaults)
 
     # --- gold and submitted values (gold, formats) ---
     #: The item fields gold is built from, each with its value when an item has none.
