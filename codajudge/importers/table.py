@@ -92,7 +92,7 @@ def _format(source: dict, path: Path) -> str:
     )
 
 
-def _json_rows(lines: List[str], fmt: str, id_column: str, problems) -> Tuple[List[str], List[Row]]:
+def json_rows(lines: List[str], fmt: str, id_column: str, problems) -> Tuple[List[str], List[Row]]:
     """JSON lines, or one JSON document (``_document_entries``; an object's keys are written to
     ``id_column``): the header is every record's keys, in the order first seen (a key may be absent
     from some records: its cell is then empty)."""
@@ -472,7 +472,7 @@ def _read_rows(source: dict, path: Path, problems) -> Tuple[List[str], List[Row]
     lines = read_release_lines(path)
     try:
         if fmt in JSON_FORMATS:  # an object keyed by id gives its keys to the id column
-            header, rows = _json_rows(lines, fmt, source["columns"]["id"], problems)
+            header, rows = json_rows(lines, fmt, source["columns"]["id"], problems)
         else:
             header, rows = _csv_rows(lines, "\t" if fmt == "tsv" else ",", problems)
         if rows:
