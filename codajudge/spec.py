@@ -126,9 +126,6 @@ class TaskSpec:
     extra: dict = field(default_factory=dict)
     primary_rule: PrimaryRule = PrimaryRule()
 
-    def track(self, track_id: str) -> Optional[Track]:
-        return next((t for t in self.tracks if t.id == track_id), None)
-
     @property
     def primary_tracks(self) -> List[Track]:
         return [t for t in self.tracks if t.primary]
