@@ -124,7 +124,6 @@ def track_from_dict(raw: dict, where: str = "tracks") -> Track:
     labels = _checked_labels(kind, raw.get("labels"), refusals)
     aliases = _checked_aliases(kind, labels, raw.get("label_aliases"), refusals)
     metrics = _checked_metrics(kind, scale, raw.get("metrics"), refusals)
-    dataset = raw.get("dataset", tid)
     primary = strict_bool(raw, "primary", True, refusals.where, refusals.problems)
     positional = strict_bool(
         raw, "positional", kind.positional_by_default, refusals.where, refusals.problems
@@ -133,7 +132,7 @@ def track_from_dict(raw: dict, where: str = "tracks") -> Track:
     track = Track(
         id=tid,
         kind=kind.name,
-        dataset=str(dataset),
+        dataset=str(raw.get("dataset", tid)),
         title=str(raw.get("title") or tid),
         scale=scale if kind.has_scale else None,
         labels=labels,

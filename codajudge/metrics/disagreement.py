@@ -50,9 +50,8 @@ def _rounded_mean_from_sums(sums, n):
 
 def amd_stats(gold, pred):
     """Per item: d_i = round5(sum_k |p_ik - t_ik|)."""
-    return round5(np.sum(np.abs(np.asarray(pred, float) - np.asarray(gold, float)), axis=-1))[
-        :, None
-    ]
+    distance = np.sum(np.abs(np.asarray(pred, float) - np.asarray(gold, float)), axis=-1)
+    return round5(distance)[:, None]
 
 
 def awd_stats(gold, pred):
