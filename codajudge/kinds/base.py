@@ -213,11 +213,6 @@ def numpy_json(value):
     raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
-def as_plain(values) -> list:
-    """A numpy vector or matrix as nested lists of Python floats (JSON-ready, repr-exact)."""
-    return np.asarray(values, dtype=float).tolist()
-
-
 def selected(gold, among: Optional[np.ndarray]) -> np.ndarray:
     """The items of a GoldTrack that have gold and are marked by ``among`` (all when None)."""
     return gold.scored if among is None else gold.scored & among
