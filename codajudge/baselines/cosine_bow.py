@@ -38,11 +38,11 @@ def item_cosine(item: dict) -> float:
     return cosine_bow(texts[0], texts[1]) if len(texts) >= 2 else 0.0
 
 
-def quantile_edges(values: Sequence[float], n_bins: int = N_BINS) -> np.ndarray:
+def quantile_edges(values: Sequence[float]) -> np.ndarray:
     """Inner bin edges at the 1/n .. (n-1)/n quantiles, duplicates removed (ties make fewer bins)."""
     if len(values) == 0:
         return np.zeros(0)
-    return np.unique(np.quantile(np.asarray(values, dtype=float), np.arange(1, n_bins) / n_bins))
+    return np.unique(np.quantile(np.asarray(values, dtype=float), np.arange(1, N_BINS) / N_BINS))
 
 
 class CosineBow(BaselineModel):

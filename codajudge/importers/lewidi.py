@@ -234,7 +234,7 @@ def _parse_json(raw: bytes, display: str) -> Dict[str, dict]:
 
 
 def record_to_item(
-    record, dataset: Dataset, at: PlacedProblems, label_map: Optional[Dict[str, str]] = None
+    record, dataset: Dataset, at: PlacedProblems, label_map: Dict[str, str]
 ) -> Optional[dict]:
     """One kit item (id, texts, lang, genre, annotators, annotations), or None after a problem."""
     if not isinstance(record, dict):
@@ -249,7 +249,7 @@ def record_to_item(
             found=repr(record.get("text"))[:80],
         )
         return None
-    pairs = _annotator_labels(record, dataset, at, label_map or {})
+    pairs = _annotator_labels(record, dataset, at, label_map)
     if pairs is None:
         return None
     item = {

@@ -446,7 +446,7 @@ def _check_where_keys(where: dict, header: List[str], path: Path) -> None:
         )
 
 
-def read_table(source: dict, path: Path, labels: Optional[LabelSet] = None) -> List[dict]:
+def read_table(source: dict, path: Path, labels: Optional[LabelSet]) -> List[dict]:
     """The items of one table file, ``where`` applied; duplicate ids and bad cells are problems;
     ``labels``: the label set of the dataset's tracks (see ``majority``)."""
     problems = ProblemCollector(str(path))

@@ -18,11 +18,11 @@ def accuracy_stats(gold, pred):
     return (np.asarray(gold) == np.asarray(pred)).astype(float)[:, None]
 
 
-def f1_stats(gold, pred, n_labels: int = 0):
+def f1_stats(gold, pred):
     """Per item: a one-hot row over the K*K confusion matrix cells (gold * K + pred)."""
     gold = np.asarray(gold, dtype=np.int64)
     pred = np.asarray(pred, dtype=np.int64)
-    k = max(n_labels, int(np.max(gold, initial=0)) + 1, int(np.max(pred, initial=0)) + 1)
+    k = max(int(np.max(gold, initial=0)), int(np.max(pred, initial=0))) + 1
     stats = np.zeros((gold.size, k * k))
     stats[np.arange(gold.size), gold * k + pred] = 1.0
     return stats
