@@ -71,8 +71,7 @@ class Similarity(Kind):
 
     def random_prediction(self, track, n_annotators, rng):
         """A score drawn uniformly from the 0-5 scale."""
-        low, high = SIMILARITY_RANGE
-        return float(rng.uniform(low, high))
+        return float(rng.uniform(*SIMILARITY_RANGE))
 
     # --- results report ---
     report_figure = "scatter"
