@@ -12,21 +12,16 @@ RUNTIME = {"numpy": "numpy", "scipy": "scipy", "yaml": "PyYAML"}
 EXIT_MISSING = 1
 
 
-def missing_runtime() -> list:
-    missing = []
-    for module, package in RUNTIME.items():
-        try:
-            found = importlib.util.find_spec(module) is not None
-        except (ImportError, ValueError):
-            found = False
-        if not found:
-            missing.append(package)
-    return missing
+def _importable(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
 
 
 def require_runtime(program: str = "") -> None:
     """Exit with one line naming what to install when numpy, scipy or PyYAML cannot be imported."""
-    missing = missing_runtime()
+    missing = [package for module, package in RUNTIME.items() if not _importable(module)]
     if missing:
         program = program or os.path.basename(sys.argv[0] or "codajudge") or "codajudge"
         print(

@@ -61,10 +61,6 @@ class PrimaryRule:
     mean: str = PLAIN
     baseline_scores: Dict[str, float] = field(default_factory=dict)
 
-    def missing_text(self) -> str:
-        """The rule as the edition config writes it: ``worst``, ``baseline NAME`` or ``unranked``."""
-        return f"{BASELINE} {self.baseline}" if self.missing == BASELINE else self.missing
-
     def mean_text(self) -> str:
         """How the primary tracks' scores are averaged, in words (``MEAN_WORDS``)."""
         return MEAN_WORDS[self.mean]
@@ -79,16 +75,15 @@ class PrimaryRule:
         return MISSING_WORDS[self.missing].format(baseline=self.baseline)
 
     def spec_entry(self) -> dict:
-        """``{"primary_score": ...}`` for task.json, or nothing when the rule is the default."""
+        """``{"primary_score": ...}`` for task.json, or nothing when the rule is the default; its
+        ``missing`` as the edition config writes it: ``worst``, ``baseline NAME`` or ``unranked``."""
         if self.missing == WORST and self.mean == PLAIN and not self.baseline_scores:
             return {}
-        return {"primary_score": self.to_dict()}
-
-    def to_dict(self) -> dict:
-        out = {"missing": self.missing_text(), "mean": self.mean}
+        missing = f"{BASELINE} {self.baseline}" if self.missing == BASELINE else self.missing
+        entry = {"missing": missing, "mean": self.mean}
         if self.baseline_scores:
-            out["baseline_scores"] = dict(self.baseline_scores)
-        return out
+            entry["baseline_scores"] = dict(self.baseline_scores)
+        return {"primary_score": entry}
 
 
 def primary_rule_problem(text) -> Optional[str]:
@@ -130,9 +125,6 @@ class TaskSpec:
     seed: int = DEFAULT_SEED
     extra: dict = field(default_factory=dict)
     primary_rule: PrimaryRule = PrimaryRule()
-
-    def track(self, track_id: str) -> Optional[Track]:
-        return next((t for t in self.tracks if t.id == track_id), None)
 
     @property
     def primary_tracks(self) -> List[Track]:

@@ -12,13 +12,9 @@ from functools import cached_property
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import kinds
-from .kinds.base import DISTRIBUTION, LABEL
+from .kinds.base import DISTRIBUTION, LABEL, SIMILARITY_RANGE
 from .labels import LabelSet
 from .errors import ConfigError, Refusals, strict_bool
-
-#: The kind names a config may give and the scales of the disagreement kinds (``codajudge.kinds``).
-KINDS = kinds.NAMES
-SCALES = kinds.SCALES
 
 #: Codabench limits a leaderboard column key (and so a scores.json key) to 36 characters.
 MAX_KEY_LENGTH = 36
@@ -26,8 +22,6 @@ PRIMARY_KEY = "primary"
 #: Decimals of every leaderboard column (competition.yaml); a hidden-gold phase shows its scores
 #: to this precision and no finer (``report.published_scores``).
 PRECISION = 4
-#: The similarity scale of STS releases (0 = unrelated, 5 = equivalent), unless a track says otherwise.
-DEFAULT_RANGE = (0.0, 5.0)
 TRACK_ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9_]*$")
 #: Other tasks' submission layouts a track may also read (``results_layout``): LeWiDi 2023's
 #: ``<Dataset>_results.tsv``, rows ``hard_label<TAB>p0<TAB>p1`` in item order, no id
@@ -60,7 +54,7 @@ class Track:
     #: A positional track's release input lines when only its first items have gold (STS 2017 track 6:
     #: 500 lines, gold for the first 250): a positional file of that many lines is scored on its first ones.
     release_lines: Optional[int] = None
-    #: Similarity gold's declared scale (lowest, highest); None means ``DEFAULT_RANGE``.
+    #: Similarity gold's declared scale (lowest, highest); None means ``kinds.base.SIMILARITY_RANGE``.
     range: Optional[Tuple[float, float]] = None
     #: (alias, label) pairs: other texts naming a label (ChaosNLI's e, n, c), read by ``label_set``.
     label_aliases: Tuple[Tuple[str, str], ...] = ()
@@ -73,7 +67,7 @@ class Track:
     @property
     def score_range(self) -> Tuple[float, float]:
         """The lowest and highest gold score of a similarity track (higher = more similar)."""
-        return self.range if self.range is not None else DEFAULT_RANGE
+        return self.range if self.range is not None else SIMILARITY_RANGE
 
     @property
     def main_metric(self) -> str:
@@ -130,7 +124,6 @@ def track_from_dict(raw: dict, where: str = "tracks") -> Track:
     labels = _checked_labels(kind, raw.get("labels"), refusals)
     aliases = _checked_aliases(kind, labels, raw.get("label_aliases"), refusals)
     metrics = _checked_metrics(kind, scale, raw.get("metrics"), refusals)
-    dataset = raw.get("dataset", tid)
     primary = strict_bool(raw, "primary", True, refusals.where, refusals.problems)
     positional = strict_bool(
         raw, "positional", kind.positional_by_default, refusals.where, refusals.problems
@@ -139,7 +132,7 @@ def track_from_dict(raw: dict, where: str = "tracks") -> Track:
     track = Track(
         id=tid,
         kind=kind.name,
-        dataset=str(dataset),
+        dataset=str(raw.get("dataset", tid)),
         title=str(raw.get("title") or tid),
         scale=scale if kind.has_scale else None,
         labels=labels,
@@ -200,8 +193,8 @@ def _checked_kind(name, refusals: Refusals) -> kinds.Kind:
     """The track's ``kind``: one of the registered kinds. An unknown one is reported and checked as
     a kind without labels, scales or metrics, so that the track's other keys are still reported."""
     if name in kinds.REGISTRY:
-        return kinds.named(name)
-    refusals.add("unknown track kind", expected=" | ".join(KINDS), found=repr(name))
+        return kinds.REGISTRY[name]
+    refusals.add("unknown track kind", expected=" | ".join(kinds.NAMES), found=repr(name))
     unknown = kinds.Kind()
     unknown.name = str(name)
     return unknown
@@ -251,7 +244,7 @@ def _checked_scale(kind, scale, refusals: Refusals):
         elif scale not in kind.scales:
             refusals.add(
                 f"'scale' is required for kind {kind.name}",
-                expected=" | ".join(SCALES),
+                expected=" | ".join(kind.scales),
                 found=repr(scale),
             )
     elif scale is not None:
@@ -353,7 +346,10 @@ def tracks_from_list(raw: Sequence[dict], where: str = "tracks") -> List[Track]:
         seen[t.id] = t
         for name in t.file_names:
             owner = seen.get(names.get(name.lower(), t.id), t)
-            if owner.id != t.id and not one_file_two_tracks(owner, t):
+            # one document may hold each item's value of two tracks of one dataset and of
+            # different kinds (ChaosNLI's predictions: the probabilities and the label)
+            shared = owner.dataset == t.dataset and kinds.of(owner) is not kinds.of(t)
+            if owner.id != t.id and not shared:
                 refusals.add(
                     f"file name '{name}' is claimed by tracks '{owner.id}' and '{t.id}'",
                     hint="only tracks of one dataset and of different kinds may share a file "
@@ -363,12 +359,6 @@ def tracks_from_list(raw: Sequence[dict], where: str = "tracks") -> List[Track]:
     if refusals.problems:
         raise ConfigError(refusals.problems)
     return tracks
-
-
-def one_file_two_tracks(first: Track, second: Track) -> bool:
-    """Whether two tracks may accept the same file name: one document that holds each item's value of
-    both (ChaosNLI's predictions: the probabilities and the label), read once per track."""
-    return first.dataset == second.dataset and kinds.of(first) is not kinds.of(second)
 
 
 def dataset_label_set(tracks: Sequence[Track], dataset: str) -> Optional[LabelSet]:

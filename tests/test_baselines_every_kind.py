@@ -39,7 +39,7 @@ def _track_on(dataset: str, kind: str, scale):
     """A track of ``kind`` and ``scale`` on ``dataset`` with its training and test items, or None
     when the dataset's items do not make gold for such a track."""
     raw = {"id": f"{dataset}_{kind}", "kind": kind, "dataset": dataset}
-    if kinds.named(kind).has_labels:
+    if kinds.REGISTRY[kind].has_labels:
         if DATASET_LABELS[dataset] is None:
             return None
         raw["labels"] = DATASET_LABELS[dataset]

@@ -34,7 +34,7 @@ def test_every_kind_declares_a_value_type_the_reader_knows():
 
     for kind in kinds.REGISTRY.values():
         assert kind.value_type in READERS, kind
-    assert kinds.named("perspectivist").value_type.is_row
-    assert kinds.named("soft_label").value_type.is_row
-    assert not kinds.named("similarity").value_type.is_row
-    assert kinds.named("similarity").one_line_fix == "write one score per line"
+    assert kinds.REGISTRY["perspectivist"].value_type.is_row
+    assert kinds.REGISTRY["soft_label"].value_type.is_row
+    assert not kinds.REGISTRY["similarity"].value_type.is_row
+    assert kinds.REGISTRY["similarity"].one_line_fix == "write one score per line"

@@ -13,7 +13,6 @@ from codajudge.kinds.base import (
     DISTRIBUTION,
     LABEL,
     SCORE,
-    SIMILARITY_RANGE,
     ValueType,
 )
 
@@ -32,11 +31,11 @@ def test_every_registered_kind_declares_a_value_type(kind):
 def test_only_a_kind_predicting_from_similarity_maps_a_similarity(kind):
     if kind.predicts_from_similarity:
         # 0.5 of the 0-5 scale is 2.5; 0 and 1 are its ends.
-        assert kind.prediction_from_similarity(0.5, SIMILARITY_RANGE) == 2.5
-        assert kind.prediction_from_similarity(np.float64(1.0), (1.0, 3.0)) == 3.0
+        assert kind.prediction_from_similarity(0.5) == 2.5
+        assert kind.prediction_from_similarity(np.float64(1.0)) == 5.0
     else:
         with pytest.raises(TypeError):
-            kind.prediction_from_similarity(0.5, SIMILARITY_RANGE)
+            kind.prediction_from_similarity(0.5)
 
 
 def test_prediction_text_is_a_bare_number_a_bare_label_or_compact_json():

@@ -16,7 +16,8 @@ from hypothesis import HealthCheck, Phase, given, settings, strategies as st
 
 from codajudge import kinds
 from codajudge.bundle.prose import Templates
-from codajudge.metrics import (
+from codajudge.metrics import PerAnnotator
+from codajudge.metrics.base import (
     BOOTSTRAP,
     HIGHER,
     LOWER,
@@ -26,12 +27,11 @@ from codajudge.metrics import (
     REGISTRY,
     WILCOXON,
     WILLIAMS,
-    PerAnnotator,
+    item_order_sum,
     round5,
 )
 from codajudge.stats.bootstrap import bootstrap_scores, resample_draws, systems_bootstrap_scores
 from codajudge.stats.paired import choose_test, per_item_losses
-from codajudge.metrics.base import item_order_sum
 
 #: (kind, scale) -> the family of inputs its tracks' metrics take (``Metric.applies_to``)
 FAMILY_OF = {

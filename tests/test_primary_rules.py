@@ -276,7 +276,7 @@ def test_lewidi2025_states_the_normalised_mean_on_its_pages_and_leaderboard():
 
     edition = load_edition(REPO / "editions" / "lewidi2025")
     assert edition.primary_rule.mean == "normalised"
-    assert edition.primary_rule.missing_text() == "baseline most_frequent"
+    assert edition.primary_rule.spec_entry()["primary_score"]["missing"] == "baseline most_frequent"
     text = pages.evaluation_page(edition, LocalScore("practice", True, {}))
     assert "(score - lower) / (upper - lower)" in text
     assert "Paraphrase soft (Avg Wasserstein dist) 0 to 10" in text

@@ -288,7 +288,7 @@ def test_report_and_plots_name_no_kind():
 def test_every_kind_declares_a_figure_the_report_draws_and_its_item_errors(tmp_path):
     make_phase(tmp_path, hide_gold=False, n_items=12)
     result = score_folder(read_spec(tmp_path / "ref"), tmp_path / "ref", tmp_path / "res")
-    assert {kinds.named(name).report_figure for name in kinds.NAMES} <= set(report.FIGURES)
+    assert {kinds.REGISTRY[name].report_figure for name in kinds.NAMES} <= set(report.FIGURES)
     for tr in result.tracks.values():
         kind = kinds.of(tr.track)
         errors = kind.item_errors(tr.track, tr.gold.gold, tr.prediction.values)
@@ -342,7 +342,7 @@ def test_a_perspectivist_item_error_is_the_mean_of_its_annotators_errors():
 def test_a_soft_label_item_error_is_its_main_metric_on_the_item_alone():
     """The soft-label kind reads an item's error off its main metric's per-item statistic, which is
     the metric on that item alone only for a mean over items: every metric it may score is one."""
-    kind = kinds.named("soft_label")
+    kind = kinds.REGISTRY["soft_label"]
     for scale in kind.scales:
         for name in kind.applicable_metrics(scale):
             assert get_metric(name).stats_form == MEAN, name
@@ -405,7 +405,7 @@ def test_the_csv_writes_every_item_s_public_gold_even_where_its_error_is_undefin
     """The gold column follows the gold (the items that have it), never the error: an item whose
     error cannot be computed keeps its gold and gets an empty error cell."""
     gold = make_phase(tmp_path, hide_gold=False, n_items=20)["sim"]
-    similarity = type(kinds.named("similarity"))
+    similarity = type(kinds.REGISTRY["similarity"])
     computed = similarity.item_errors
 
     def first_undefined(self, track, gold, predicted):

@@ -176,7 +176,7 @@ def test_result_zip_with_a_top_folder_runs_through_both_steps(tmp_path):
     ref = REPO / "reference_data" / "practice"
     spec = read_spec(ref)
     golds = load_gold(spec, ref)
-    track = spec.track("en_en")
+    track = next(t for t in spec.tracks if t.id == "en_en")
     write_prediction(
         tmp_path / "en_en.tsv", track, golds["en_en"].ids, gold_as_values(golds["en_en"])
     )

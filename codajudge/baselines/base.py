@@ -63,16 +63,10 @@ def item_annotator_labels(gold: GoldTrack) -> List[Tuple[int, str, Hashable]]:
     The key is a label index, or a tuple of 0/1 choices over the labels on multilabel tracks. (Not
     ``formats.perspectivist.annotator_entries``, which reads a submission's perspectivist rows.)
     """
-    per_annotator = gold.gold
-    rows = []
-    position = 0
-    for i, names in enumerate(gold.annotators):
-        for name in names:
-            value = per_annotator.values[position]
-            key = tuple(int(v) for v in value) if np.ndim(value) else int(value)
-            rows.append((i, name, key))
-            position += 1
-    return rows
+    rows = [(i, name) for i, names in enumerate(gold.annotators) for name in names]
+    values = gold.gold.values  # one per annotation, in the same order
+    keys = [tuple(int(v) for v in value) if np.ndim(value) else int(value) for value in values]
+    return [(i, name, key) for (i, name), key in zip(rows, keys)]
 
 
 class AnnotatorMajority:

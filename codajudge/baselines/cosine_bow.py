@@ -18,7 +18,7 @@ from typing import List, Sequence
 
 import numpy as np
 
-from ..kinds.base import SIMILARITY_RANGE, annotator_label
+from ..kinds.base import annotator_label
 from .base import AnnotatorMajority, BaselineModel, item_annotator_labels, item_annotators
 from .tokenize import tokenize
 
@@ -38,11 +38,11 @@ def item_cosine(item: dict) -> float:
     return cosine_bow(texts[0], texts[1]) if len(texts) >= 2 else 0.0
 
 
-def quantile_edges(values: Sequence[float], n_bins: int = N_BINS) -> np.ndarray:
+def quantile_edges(values: Sequence[float]) -> np.ndarray:
     """Inner bin edges at the 1/n .. (n-1)/n quantiles, duplicates removed (ties make fewer bins)."""
     if len(values) == 0:
         return np.zeros(0)
-    return np.unique(np.quantile(np.asarray(values, dtype=float), np.arange(1, n_bins) / n_bins))
+    return np.unique(np.quantile(np.asarray(values, dtype=float), np.arange(1, N_BINS) / N_BINS))
 
 
 class CosineBow(BaselineModel):
@@ -95,7 +95,7 @@ class CosineBow(BaselineModel):
     def predict(self, items: List[dict]) -> list:
         cosines = np.array([item_cosine(it) for it in items], dtype=float)
         if self.kind.predicts_from_similarity:
-            return [self.kind.prediction_from_similarity(c, SIMILARITY_RANGE) for c in cosines]
+            return [self.kind.prediction_from_similarity(c) for c in cosines]
         bins = self._bins(cosines)
         if self.kind.predicts_per_annotator:
             return [

@@ -27,7 +27,7 @@ class Random(BaselineModel):
 
     def predict(self, items: List[dict]) -> list:
         rng = np.random.default_rng(self.seed)
-        return [self._predict_item(item, rng) for item in items]
-
-    def _predict_item(self, item: dict, rng: np.random.Generator):
-        return self.kind.random_prediction(self.track, len(item_annotators(item)), rng)
+        return [
+            self.kind.random_prediction(self.track, len(item_annotators(item)), rng)
+            for item in items
+        ]

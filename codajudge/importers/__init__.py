@@ -20,6 +20,7 @@ from typing import Dict, List, Optional, Tuple
 from ..confine import lexical_escapes, require_inside
 from ..errors import ConfigError, Problem, plural
 from ..labels import LabelSet
+from .cut import assign
 
 #: importer name -> module (imported lazily, so one broken importer cannot break the others)
 IMPORTERS: Dict[str, str] = {
@@ -207,8 +208,6 @@ def cut_release(module, source: dict, root: Path, split: str, where: str, labels
 
 def _cut(items: List[dict], shares: dict, split: str, source: dict) -> List[dict]:
     """The ``items`` of one release that ``shares`` assigns to ``split``."""
-    from .cut import assign
-
     chosen = assign(
         [it["id"] for it in items], shares, f"datasets (importer {source.get('importer', 'kit')})"
     )

@@ -134,23 +134,20 @@ def _is_junk(member: str) -> bool:
 def read_release_file(source: dict, root: Path, dataset: Dataset, split: str) -> Tuple[bytes, str]:
     """The bytes of the split's file and a display name, from a folder or a zip (read in place);
     the schema has checked ``path`` and ``files``."""
-    files = source.get("files") or {}
+    name = str((source.get("files") or {}).get(split) or f"{dataset.name}_{split}.json")
     base = root / source["path"]
-    name = str(files.get(split) or f"{dataset.name}_{split}.json")
-    if base.is_dir():
-        folders = (base, base / dataset.name, base / f"{dataset.name}_dataset")
-        for candidate in (folder / name for folder in folders):
-            if candidate.is_file():
-                return _read_bytes(candidate), str(candidate)
-        present = [
-            str(f.relative_to(base))
-            for folder in folders
-            if folder.is_dir()
-            for f in folder.glob("*.json")
-        ]
-        _missing(str(base), dataset, split, name, present)
-    if base.is_file() and zipfile.is_zipfile(base):
-        return _read_from_zip(base, dataset, split, name)
+    try:
+        if base.is_dir():
+            files = [p.relative_to(base).as_posix() for p in base.rglob("*") if p.is_file()]
+            member = _member(str(base), files, dataset, split, name)
+            return (base / member).read_bytes(), str(base / member)
+        if base.is_file() and zipfile.is_zipfile(base):
+            with zipfile.ZipFile(base) as archive:
+                members = [m for m in archive.namelist() if not m.endswith("/")]
+                member = _member(str(base), members, dataset, split, name)
+                return archive.read(member), f"{base}:{member}"
+    except (zipfile.BadZipFile, OSError) as e:
+        raise ConfigError.single(str(base), f"cannot read the release ({type(e).__name__}: {e})")
     raise ConfigError.single(
         str(base),
         "the LeWiDi release was not found",
@@ -159,35 +156,26 @@ def read_release_file(source: dict, root: Path, dataset: Dataset, split: str) ->
     )
 
 
-def _read_bytes(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except OSError as e:
-        raise ConfigError.single(str(path), f"cannot read the file ({e.__class__.__name__}: {e})")
-
-
-def _read_from_zip(zip_path: Path, dataset: Dataset, split: str, name: str) -> Tuple[bytes, str]:
-    try:
-        with zipfile.ZipFile(zip_path) as archive:
-            members = [m for m in archive.namelist() if not m.endswith("/") and not _is_junk(m)]
-            by_name = [m for m in members if PurePosixPath(m).name == PurePosixPath(name).name]
-            under_dataset = [m for m in by_name if PurePosixPath(m).parts[0] == dataset.name]
-            chosen = [m for m in members if m == name] or under_dataset or by_name
-            if len(chosen) > 1:
-                raise ConfigError.single(
-                    str(zip_path),
-                    f"the {split} split of {dataset.name} is ambiguous",
-                    expected=f"one member named {name}",
-                    found=", ".join(chosen[:8]),
-                    hint="give its full path inside the zip in the source's 'files'",
-                )
-            if not chosen:
-                _missing(str(zip_path), dataset, split, name, members)
-            return archive.read(chosen[0]), f"{zip_path}:{chosen[0]}"
-    except (zipfile.BadZipFile, OSError) as e:
+def _member(where: str, members: List[str], dataset: Dataset, split: str, name: str) -> str:
+    """The member of a release (a folder's files or a zip's members, macOS junk left out) that
+    ``name`` names: that path, else the one file so named in the dataset's folder
+    (``<Dataset>/`` or ``<Dataset>_dataset/``), else anywhere; none or several are refused."""
+    members = [m for m in members if not _is_junk(m)]
+    by_name = [m for m in members if PurePosixPath(m).name == PurePosixPath(name).name]
+    folders = (dataset.name, f"{dataset.name}_dataset")
+    under_dataset = [m for m in by_name if PurePosixPath(m).parts[0] in folders]
+    chosen = [m for m in members if m == name] or under_dataset or by_name
+    if len(chosen) > 1:
         raise ConfigError.single(
-            str(zip_path), f"cannot read the zip ({e.__class__.__name__}: {e})"
+            where,
+            f"the {split} split of {dataset.name} is ambiguous",
+            expected=f"one member named {name}",
+            found=", ".join(chosen[:8]),
+            hint="give its full path inside the release in the source's 'files'",
         )
+    if not chosen:
+        _missing(where, dataset, split, name, members)
+    return chosen[0]
 
 
 def _missing(where: str, dataset: Dataset, split: str, name: str, present: List[str]) -> None:
@@ -246,7 +234,7 @@ def _parse_json(raw: bytes, display: str) -> Dict[str, dict]:
 
 
 def record_to_item(
-    record, dataset: Dataset, at: PlacedProblems, label_map: Optional[Dict[str, str]] = None
+    record, dataset: Dataset, at: PlacedProblems, label_map: Dict[str, str]
 ) -> Optional[dict]:
     """One kit item (id, texts, lang, genre, annotators, annotations), or None after a problem."""
     if not isinstance(record, dict):
@@ -261,7 +249,7 @@ def record_to_item(
             found=repr(record.get("text"))[:80],
         )
         return None
-    pairs = _annotator_labels(record, dataset, at, label_map or {})
+    pairs = _annotator_labels(record, dataset, at, label_map)
     if pairs is None:
         return None
     item = {
@@ -519,12 +507,6 @@ def _canonical_key(key: str) -> str:
     return str(int(number)) if number.is_integer() else str(key).strip()
 
 
-def _rebuilt_shares(item: dict, dataset: Dataset) -> List[float]:
-    """Per label, the share of the item's annotations choosing it (multilabel: among their labels)."""
-    given = [a if dataset.multilabel else [a] for a in item["annotations"]]
-    return [sum(label in labels for labels in given) / len(given) for label in dataset.labels]
-
-
 def _check_released_soft_label(
     item: dict, record: dict, dataset: Dataset, at: PlacedProblems
 ) -> None:
@@ -539,7 +521,9 @@ def _check_released_soft_label(
         return
     if released is None:
         return
-    rebuilt = _rebuilt_shares(item, dataset)
+    # per label, the share of the item's annotations choosing it (multilabel: among their labels)
+    given = [a if dataset.multilabel else [a] for a in item["annotations"]]
+    rebuilt = [sum(label in labels for labels in given) / len(given) for label in dataset.labels]
     got, want = released, rebuilt
     if dataset.multilabel:  # per label [P(not chosen), P(chosen)]
         got = [share for pair in released for share in pair]

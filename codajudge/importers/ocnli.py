@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Callable, Dict, List, Optional, Tuple
 
 from ..errors import ConfigError, PlacedProblems, ProblemCollector
-from ..formats.items import parsed_json_lines
 from . import SplitAbsent, UniqueItems
 from .semeval_sts import read_release_lines
+from .table import json_rows
 
 WHERE = "datasets (importer ocnli)"
 LABELS = ("entailment", "neutral", "contradiction")
@@ -57,10 +57,8 @@ def read_json_records(
     all problems of the file are raised together as one ConfigError."""
     problems = ProblemCollector(str(path))
     unique = UniqueItems(problems)
-    for lineno, record in parsed_json_lines(read_release_lines(path), problems):
-        if not isinstance(record, dict):
-            problems.add("line is not a JSON object", line=lineno, found=type(record).__name__)
-            continue
+    _, records = json_rows(read_release_lines(path), "jsonl", "", problems)
+    for lineno, record in records:
         item = build(record, problems.at(lineno))
         if item is not None:
             unique.add(item, lineno)

@@ -92,7 +92,7 @@ def _format(source: dict, path: Path) -> str:
     )
 
 
-def _json_rows(lines: List[str], fmt: str, id_column: str, problems) -> Tuple[List[str], List[Row]]:
+def json_rows(lines: List[str], fmt: str, id_column: str, problems) -> Tuple[List[str], List[Row]]:
     """JSON lines, or one JSON document (``_document_entries``; an object's keys are written to
     ``id_column``): the header is every record's keys, in the order first seen (a key may be absent
     from some records: its cell is then empty)."""
@@ -235,13 +235,6 @@ def _csv_problem(error: str, lineno: int, line_count: int) -> dict:
     return dict(message=f"not valid CSV ({error})", line=lineno)
 
 
-def _missing_columns(columns: dict, header: List[str]) -> List[str]:
-    wanted = [v for v in columns.values() if isinstance(v, str)]
-    wanted += [listed.column for listed in map(_delimited, columns.values()) if listed]
-    wanted += [c for v in columns.values() if isinstance(v, list) for c in v]
-    return [c for c in wanted if c not in header]
-
-
 def _text(value) -> Optional[str]:
     """A cell as text: strings as they are, JSON numbers written out; empty and null are None."""
     if value is None or isinstance(value, bool):
@@ -336,12 +329,6 @@ def one_column_or(key: str, plain: str, is_plain: Callable[[object], bool]) -> C
     return check
 
 
-def _annotators_column(columns: dict) -> Optional[Delimited]:
-    """The column naming each row's annotators (comma-separated unless it says its ``sep``)."""
-    value = columns.get("annotators")
-    return Delimited(value) if isinstance(value, str) else _delimited(value)
-
-
 def _annotation_cells(columns: dict, row: dict) -> List[Optional[str]]:
     """One cell per annotation: of each annotations column, or of the one column's list; None for
     an empty one (not labelled)."""
@@ -357,7 +344,8 @@ def _annotations(columns: dict, row: dict, at: PlacedProblems) -> Dict[str, list
     annotations of one column holding a list are named by an annotators column only."""
     cells = _annotation_cells(columns, row)
     names = None if _delimited(columns.get("annotations")) else columns.get("annotations")
-    names_column = _annotators_column(columns)
+    listed = columns.get("annotators")  # comma-separated unless it says its own ``sep``
+    names_column = Delimited(listed) if isinstance(listed, str) else _delimited(listed)
     problem = ""
     if names_column is not None:
         names = names_column.parts(row)
@@ -458,7 +446,7 @@ def _check_where_keys(where: dict, header: List[str], path: Path) -> None:
         )
 
 
-def read_table(source: dict, path: Path, labels: Optional[LabelSet] = None) -> List[dict]:
+def read_table(source: dict, path: Path, labels: Optional[LabelSet]) -> List[dict]:
     """The items of one table file, ``where`` applied; duplicate ids and bad cells are problems;
     ``labels``: the label set of the dataset's tracks (see ``majority``)."""
     problems = ProblemCollector(str(path))
@@ -484,7 +472,7 @@ def _read_rows(source: dict, path: Path, problems) -> Tuple[List[str], List[Row]
     lines = read_release_lines(path)
     try:
         if fmt in JSON_FORMATS:  # an object keyed by id gives its keys to the id column
-            header, rows = _json_rows(lines, fmt, source["columns"]["id"], problems)
+            header, rows = json_rows(lines, fmt, source["columns"]["id"], problems)
         else:
             header, rows = _csv_rows(lines, "\t" if fmt == "tsv" else ",", problems)
         if rows:
@@ -498,7 +486,11 @@ def _read_rows(source: dict, path: Path, problems) -> Tuple[List[str], List[Row]
 
 
 def _check_header(columns: dict, header: List[str], path: Path) -> None:
-    missing = _missing_columns(columns, header)
+    """Every column ``columns`` names is in the file's ``header``."""
+    wanted = [v for v in columns.values() if isinstance(v, str)]
+    wanted += [listed.column for listed in map(_delimited, columns.values()) if listed]
+    wanted += [c for v in columns.values() if isinstance(v, list) for c in v]
+    missing = [c for c in wanted if c not in header]
     if missing:
         raise ConfigError.single(
             str(path),
@@ -511,7 +503,4 @@ def _check_header(columns: dict, header: List[str], path: Path) -> None:
 def load_split(source: dict, root: Path, split: str, labels: Optional[LabelSet]) -> List[dict]:
     """The items of ``split`` (the whole file when the dataset cuts it with ``split``); ``labels``:
     the label set of the dataset's tracks, None when they have none."""
-    path = Path(root) / _file(source, split)
-    if not path.is_file():
-        raise ConfigError.single(str(path), "the table file is missing")
-    return read_table(source, path, labels)
+    return read_table(source, Path(root) / _file(source, split), labels)

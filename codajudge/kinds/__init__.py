@@ -19,12 +19,7 @@ REGISTRY: Dict[str, Kind] = {
 #: The kind names a config may give, in registry order.
 NAMES = tuple(REGISTRY)
 
-__all__ = ["Kind", "NAMES", "REGISTRY", "SCALES", "named", "of"]
-
-
-def named(name) -> Kind:
-    """The kind a config names; KeyError for a name no kind has (config validation reports it)."""
-    return REGISTRY[name]
+__all__ = ["Kind", "NAMES", "REGISTRY", "SCALES", "of"]
 
 
 def of(track) -> Kind:

@@ -14,7 +14,7 @@ from typing import Dict, List, Optional, Tuple
 
 import numpy as np
 
-from ..metrics.base import applying_to
+from ..metrics.base import REGISTRY
 
 #: The scales of the disagreement kinds: one label per annotator, an ordered scale, or any number of
 #: labels per annotator.
@@ -66,8 +66,8 @@ class Kind:
     def applicable_metrics(self, scale: Optional[str]) -> Tuple[str, ...]:
         """Every metric a track of this kind and scale may choose, the defaults first."""
         defaults = self.default_metrics.get(scale, ())
-        others = applying_to(self.name, scale)
-        return defaults + tuple(name for name in others if name not in defaults)
+        applying = [name for name, m in REGISTRY.items() if (self.name, scale) in m.applies_to]
+        return defaults + tuple(name for name in applying if name not in defaults)
 
     # --- gold and submitted values (gold, formats) ---
     #: The item fields gold is built from, each with its value when an item has none.
@@ -135,9 +135,9 @@ class Kind:
         writes a bare scalar."""
         return json.dumps(value, ensure_ascii=False, default=numpy_json)
 
-    def prediction_from_similarity(self, similarity: float, score_range: Tuple[float, float]):
+    def prediction_from_similarity(self, similarity: float):
         """The prediction for a text pair of ``similarity`` in [0, 1] (1 = same words), when
-        ``predicts_from_similarity``; ``score_range`` is the (low, high) of a score prediction."""
+        ``predicts_from_similarity``."""
         raise TypeError(f"a {self.name} prediction is not a function of a similarity")
 
     def constant_prediction(self, track, gold, among: Optional[np.ndarray] = None):
@@ -211,16 +211,6 @@ def numpy_json(value):
     if isinstance(value, (np.ndarray, np.generic)):
         return value.tolist()
     raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
-
-
-def as_plain(values) -> list:
-    """A numpy vector or matrix as nested lists of Python floats (JSON-ready, repr-exact)."""
-    return np.asarray(values, dtype=float).tolist()
-
-
-def most_frequent_index(labels: np.ndarray, n_labels: int) -> int:
-    """The most frequent label index (ties: the earliest in the track's label order)."""
-    return int(np.argmax(np.bincount(labels, minlength=n_labels)))
 
 
 def selected(gold, among: Optional[np.ndarray]) -> np.ndarray:

@@ -7,7 +7,7 @@ from typing import List, Sequence
 
 import numpy as np
 
-from .base import Kind, LABEL, most_frequent_index, selected
+from .base import Kind, LABEL, selected
 
 
 class Classification(Kind):
@@ -41,7 +41,8 @@ class Classification(Kind):
         scored = selected(gold, among)
         if not scored.any():
             raise ValueError(f"track '{track.id}': no training item has a majority label")
-        return track.labels[most_frequent_index(gold.gold[scored], len(track.labels))]
+        counts = np.bincount(gold.gold[scored], minlength=len(track.labels))
+        return track.labels[int(np.argmax(counts))]  # argmax: the first of equal counts
 
     def random_prediction(self, track, n_annotators, rng):
         """A label drawn uniformly."""

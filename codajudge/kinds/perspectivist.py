@@ -104,18 +104,11 @@ class Perspectivist(Kind):
         rows = values.values
         return [
             json.dumps(
-                self._annotator_labels(track, rows[starts[i] : starts[i + 1]]), ensure_ascii=False
+                [annotator_label(track, row) for row in rows[starts[i] : starts[i + 1]]],
+                ensure_ascii=False,
             )
             for i in items
         ]
-
-    @staticmethod
-    def _annotator_labels(track, rows: np.ndarray) -> list:
-        """One item's rows as label names: a label per annotator, or (multilabel) a list per annotator."""
-        labels = track.labels
-        if rows.ndim == 2:
-            return [[labels[j] for j in np.flatnonzero(row).tolist()] for row in rows]
-        return [labels[code] for code in rows.astype(int).tolist()]
 
 
 KIND = Perspectivist()

@@ -60,8 +60,9 @@ class Similarity(Kind):
     def prediction_text(self, value) -> str:
         return repr(float(value))
 
-    def prediction_from_similarity(self, similarity, score_range):
-        low, high = score_range
+    def prediction_from_similarity(self, similarity):
+        """``similarity`` on the 0-5 scale."""
+        low, high = SIMILARITY_RANGE
         return float(low + (high - low) * similarity)
 
     def constant_prediction(self, track, gold, among=None):
@@ -70,8 +71,7 @@ class Similarity(Kind):
 
     def random_prediction(self, track, n_annotators, rng):
         """A score drawn uniformly from the 0-5 scale."""
-        low, high = SIMILARITY_RANGE
-        return float(rng.uniform(low, high))
+        return float(rng.uniform(*SIMILARITY_RANGE))
 
     # --- results report ---
     report_figure = "scatter"

@@ -9,7 +9,7 @@ from typing import List, Sequence
 import numpy as np
 
 from ..metrics import get as get_metric
-from .base import SCALES, Kind, DISTRIBUTION, as_plain, draw_annotator_labels, selected
+from .base import SCALES, Kind, DISTRIBUTION, draw_annotator_labels, selected
 
 # --- generated pages, data and leak checks ---
 #: Soft-label rows may sum to 1 within this tolerance; they are then renormalised (with a warning
@@ -67,7 +67,7 @@ class SoftLabel(Kind):
         scored = selected(gold, among)
         if not scored.any():
             raise ValueError(f"track '{track.id}': no training item has annotations")
-        return as_plain(np.mean(gold.gold[scored], axis=0))
+        return np.mean(gold.gold[scored], axis=0).tolist()
 
     def random_prediction(self, track, n_annotators, rng):
         """The histogram of labels drawn per annotator (multilabel: per label the share of drawn
@@ -81,10 +81,10 @@ class SoftLabel(Kind):
                 if drawn
                 else rng.uniform(size=n_labels)
             )
-            return as_plain(np.column_stack([1.0 - chosen, chosen]))
+            return np.column_stack([1.0 - chosen, chosen]).tolist()
         if not drawn:
-            return as_plain(rng.dirichlet(np.ones(n_labels)))
-        return as_plain(np.bincount(drawn, minlength=n_labels) / len(drawn))
+            return rng.dirichlet(np.ones(n_labels)).tolist()
+        return (np.bincount(drawn, minlength=n_labels) / len(drawn)).tolist()
 
     # --- results report ---
     report_figure = "mean_distribution"

@@ -168,8 +168,3 @@ def register(metric: Metric) -> Metric:
 
 def get(name: str) -> Metric:
     return REGISTRY[name]
-
-
-def applying_to(kind: str, scale: Optional[str]) -> Tuple[str, ...]:
-    """The registered metrics a track of ``kind`` and ``scale`` may name, in registry order."""
-    return tuple(name for name, m in REGISTRY.items() if (kind, scale) in m.applies_to)

@@ -6,6 +6,8 @@ scoring layer before these functions see them.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from .base import HIGHER, ONE_HOT, Metric, mean_from_sums, register
@@ -16,11 +18,11 @@ def accuracy_stats(gold, pred):
     return (np.asarray(gold) == np.asarray(pred)).astype(float)[:, None]
 
 
-def f1_stats(gold, pred, n_labels: int = 0):
+def f1_stats(gold, pred):
     """Per item: a one-hot row over the K*K confusion matrix cells (gold * K + pred)."""
     gold = np.asarray(gold, dtype=np.int64)
     pred = np.asarray(pred, dtype=np.int64)
-    k = max(n_labels, int(np.max(gold, initial=0)) + 1, int(np.max(pred, initial=0)) + 1)
+    k = max(int(np.max(gold, initial=0)), int(np.max(pred, initial=0))) + 1
     stats = np.zeros((gold.size, k * k))
     stats[np.arange(gold.size), gold * k + pred] = 1.0
     return stats
@@ -45,32 +47,28 @@ def _macro_f1_from_sums(sums, n):
         return f1.sum(axis=-1) / present.sum(axis=-1)
 
 
-ACCURACY = register(
-    Metric(
-        name="accuracy",
-        title="Accuracy",
-        direction=HIGHER,
-        lower=0.0,
-        upper=1.0,
-        item_stats=accuracy_stats,
-        from_stats=mean_from_sums,
-        percent=True,
-        applies_to=(("classification", None),),
-    )
+#: What every classification metric is: higher is better, in [0, 1], shown x 100.
+_CLASSIFICATION = partial(
+    Metric,
+    direction=HIGHER,
+    lower=0.0,
+    upper=1.0,
+    percent=True,
+    applies_to=(("classification", None),),
 )
 
-MACRO_F1 = register(
-    Metric(
+register(
+    _CLASSIFICATION(
+        name="accuracy", title="Accuracy", item_stats=accuracy_stats, from_stats=mean_from_sums
+    )
+)
+register(
+    _CLASSIFICATION(
         name="macro_f1",
         title="Macro-F1",
-        direction=HIGHER,
-        lower=0.0,
-        upper=1.0,
         item_stats=f1_stats,
         from_stats=_macro_f1_from_sums,
         stats_form=ONE_HOT,
-        percent=True,
-        applies_to=(("classification", None),),
     )
 )
 
@@ -85,32 +83,18 @@ def _balanced_accuracy_from_sums(sums, n):
         return recall.sum(axis=-1) / in_gold.sum(axis=-1)
 
 
-BALANCED_ACCURACY = register(
-    Metric(
+register(
+    _CLASSIFICATION(
         name="balanced_accuracy",
         title="Balanced accuracy",
         short_title="Bal. acc.",
-        direction=HIGHER,
-        lower=0.0,
-        upper=1.0,
         item_stats=f1_stats,
         from_stats=_balanced_accuracy_from_sums,
         stats_form=ONE_HOT,
-        percent=True,
-        applies_to=(("classification", None),),
     )
 )
-
-MICRO_F1 = register(
-    Metric(
-        name="micro_f1",
-        title="Micro-F1",
-        direction=HIGHER,
-        lower=0.0,
-        upper=1.0,
-        item_stats=accuracy_stats,
-        from_stats=mean_from_sums,
-        percent=True,
-        applies_to=(("classification", None),),
+register(
+    _CLASSIFICATION(
+        name="micro_f1", title="Micro-F1", item_stats=accuracy_stats, from_stats=mean_from_sums
     )
 )

@@ -7,6 +7,8 @@ Pearson is unchanged by the shift, and a resample's own mean is corrected for in
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from .base import HIGHER, MOMENTS, WILLIAMS, Metric, register
@@ -74,37 +76,30 @@ def spearman_stats(gold, pred):
     )
 
 
-PEARSON = register(
-    Metric(
+#: What both correlations are: higher is better, in [-1, 1], from summed moments, shown x 100.
+_CORRELATION = partial(
+    Metric,
+    direction=HIGHER,
+    lower=-1.0,
+    upper=1.0,
+    from_stats=_correlation_from_sums,
+    stats_form=MOMENTS,
+    percent=True,
+    applies_to=(("similarity", None),),
+    undefined_note=_CONSTANT_NOTE,
+)
+
+register(
+    _CORRELATION(
         name="pearson",
         title="Pearson r",
         short_title="Pearson",
-        direction=HIGHER,
-        lower=-1.0,
-        upper=1.0,
         item_stats=pearson_stats,
-        from_stats=_correlation_from_sums,
-        stats_form=MOMENTS,
         significance=WILLIAMS,
-        percent=True,
-        applies_to=(("similarity", None),),
-        undefined_note=_CONSTANT_NOTE,
     )
 )
-
-SPEARMAN = register(
-    Metric(
-        name="spearman",
-        title="Spearman rho",
-        short_title="Spearman",
-        direction=HIGHER,
-        lower=-1.0,
-        upper=1.0,
-        item_stats=spearman_stats,
-        from_stats=_correlation_from_sums,
-        stats_form=MOMENTS,
-        percent=True,
-        applies_to=(("similarity", None),),
-        undefined_note=_CONSTANT_NOTE,
+register(
+    _CORRELATION(
+        name="spearman", title="Spearman rho", short_title="Spearman", item_stats=spearman_stats
     )
 )

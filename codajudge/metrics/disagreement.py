@@ -11,6 +11,7 @@ Perspectivist predictions are ``PerAnnotator`` rows: one per (item, annotator) p
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Optional, Tuple
 
 import numpy as np
@@ -49,9 +50,8 @@ def _rounded_mean_from_sums(sums, n):
 
 def amd_stats(gold, pred):
     """Per item: d_i = round5(sum_k |p_ik - t_ik|)."""
-    return round5(np.sum(np.abs(np.asarray(pred, float) - np.asarray(gold, float)), axis=-1))[
-        :, None
-    ]
+    distance = np.sum(np.abs(np.asarray(pred, float) - np.asarray(gold, float)), axis=-1)
+    return round5(distance)[:, None]
 
 
 def awd_stats(gold, pred):
@@ -94,91 +94,69 @@ def mer_stats(gold: PerAnnotator, pred: PerAnnotator):
     return (np.sum(per_label, axis=-1) / per_label.shape[1])[:, None]
 
 
-AMD = register(
-    Metric(
+#: What every LeWiDi 2025 metric is: lower is better, from 0, a mean of per-item values (paired
+#: test: Wilcoxon's); the soft-label ones round the mean as the official code does.
+_PERSPECTIVIST = partial(
+    Metric, direction=LOWER, lower=0.0, from_stats=mean_from_sums, significance=WILCOXON
+)
+_SOFT_LABEL = partial(_PERSPECTIVIST, from_stats=_rounded_mean_from_sums)
+
+register(
+    _SOFT_LABEL(
         name="amd",
         title="Avg Manhattan dist",
         short_title="Avg Manhattan",
-        direction=LOWER,
-        lower=0.0,
         upper=2.0,
         item_stats=amd_stats,
-        from_stats=_rounded_mean_from_sums,
-        significance=WILCOXON,
         applies_to=(("soft_label", "categorical"),),
     )
 )
-
-AWD = register(
-    Metric(
+register(
+    _SOFT_LABEL(
         name="awd",
         title="Avg Wasserstein dist",
         short_title="Avg Wasserstein",
-        direction=LOWER,
-        lower=0.0,
         upper=lambda k: max(k - 1, 1),
         item_stats=awd_stats,
-        from_stats=_rounded_mean_from_sums,
-        significance=WILCOXON,
         applies_to=(("soft_label", "ordinal"),),
     )
 )
-
-MAMD = register(
-    Metric(
+register(
+    _SOFT_LABEL(
         name="mamd",
         title="Multilabel avg Manhattan",
         short_title="ML avg Manhattan",
-        direction=LOWER,
-        lower=0.0,
         upper=2.0,
         item_stats=mamd_stats,
-        from_stats=_rounded_mean_from_sums,
-        significance=WILCOXON,
         applies_to=(("soft_label", "multilabel"),),
     )
 )
-
-ERROR_RATE = register(
-    Metric(
+register(
+    _PERSPECTIVIST(
         name="error_rate",
         title="Error rate",
-        direction=LOWER,
-        lower=0.0,
         upper=1.0,
         item_stats=error_rate_stats,
-        from_stats=mean_from_sums,
-        significance=WILCOXON,
         applies_to=(("perspectivist", "categorical"),),
     )
 )
-
-ANAD = register(
-    Metric(
+register(
+    _PERSPECTIVIST(
         name="anad",
         title="Avg norm abs dist",
         short_title="Norm abs dist",
-        direction=LOWER,
-        lower=0.0,
         upper=lambda k: (k - 1) / k if k else 1.0,
         item_stats=anad_stats,
-        from_stats=mean_from_sums,
-        significance=WILCOXON,
         applies_to=(("perspectivist", "ordinal"),),
     )
 )
-
-MER = register(
-    Metric(
+register(
+    _PERSPECTIVIST(
         name="mer",
         title="Multilabel error rate",
         short_title="ML error rate",
-        direction=LOWER,
-        lower=0.0,
         upper=1.0,
         item_stats=mer_stats,
-        from_stats=mean_from_sums,
-        significance=WILCOXON,
         applies_to=(("perspectivist", "multilabel"),),
     )
 )

@@ -20,6 +20,7 @@ Gold and predictions are arrays ``(N, K)`` of probabilities in the track's label
 from __future__ import annotations
 
 import math
+from functools import partial
 
 import numpy as np
 
@@ -69,29 +70,22 @@ def kl_stats(gold, pred):
     return np.sum(rel_entr(h, m), axis=1)[:, None]
 
 
-JSD = register(
-    Metric(
+#: What both ChaosNLI metrics are: lower is better, from 0, the mean of per-item values.
+_CHAOSNLI = partial(
+    Metric,
+    direction=LOWER,
+    lower=0.0,
+    from_stats=mean_from_sums,
+    applies_to=(("soft_label", "categorical"),),
+)
+
+register(
+    _CHAOSNLI(
         name="jsd",
         title="Jensen-Shannon distance",
         short_title="JS distance",
-        direction=LOWER,
-        lower=0.0,
         upper=JSD_UPPER,
         item_stats=jsd_stats,
-        from_stats=mean_from_sums,
-        applies_to=(("soft_label", "categorical"),),
     )
 )
-
-KL = register(
-    Metric(
-        name="kl",
-        title="KL divergence",
-        direction=LOWER,
-        lower=0.0,
-        upper=KL_UPPER,
-        item_stats=kl_stats,
-        from_stats=mean_from_sums,
-        applies_to=(("soft_label", "categorical"),),
-    )
-)
+register(_CHAOSNLI(name="kl", title="KL divergence", upper=KL_UPPER, item_stats=kl_stats))
