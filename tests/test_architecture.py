@@ -44,8 +44,8 @@ LAYERS = {
 
 #: (importing module, imported module) pairs allowed against the layers, each with its reason.
 KNOWN_EXCEPTIONS = {
-    # the builder runs each baseline through the ingestion program's own entry, in its process
-    ("codajudge.bundle.baselines_run", "codajudge.programs.ingest"),
+    # the builder runs each baseline by the code of the ingestion program's child, in its process
+    ("codajudge.bundle.baselines_run", "codajudge.programs.child"),
 }
 
 

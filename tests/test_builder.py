@@ -142,6 +142,39 @@ def test_each_baseline_runs_once_per_split_and_the_sample_submission_is_the_scor
     assert runs[-1] == ("cosine_bow", first) and sample.read_bytes() == kept
 
 
+def test_a_baseline_failing_on_the_data_is_the_builds_located_refusal(bundles, tmp_path, capsys):
+    """cosine_bow learns from the training split: on a phase without one it fails, and the build
+    refuses naming the baseline and quoting its refusal (random, which learns nothing, runs). A
+    baseline runs in the builder's process, which it leaves as it was: the working folder, the
+    import path, the environment, the global random generators and the console."""
+    import pickle
+    import random
+
+    import numpy as np
+
+    from codajudge.bundle.baselines_run import run_baseline
+
+    phase = Path(shutil.copytree(bundles.small().tree / "input_data" / "practice", tmp_path / "in"))
+    for train in phase.glob("*.train.jsonl"):
+        train.unlink()
+    (tmp_path / "out").mkdir()
+
+    def state():
+        generators = pickle.dumps((random.getstate(), np.random.get_state()))
+        return os.getcwd(), list(sys.path), dict(os.environ), generators
+
+    before = state()
+    run_baseline("random", phase, tmp_path / "out", seed=1)  # needs no training split
+    assert state() == before and capsys.readouterr() == ("", "")
+    with pytest.raises(ConfigError) as refused:
+        run_baseline("cosine_bow", phase, tmp_path / "out", seed=1)
+    message = str(refused.value)
+    assert "baseline cosine_bow: the baseline failed on the edition's data" in message
+    assert "the training split is empty, and the CosineBow baseline learns from it" in message
+    assert state() == before
+    assert capsys.readouterr() == ("", "")
+
+
 # --- refusals at load time -------------------------------------------------------------------------
 
 

@@ -160,15 +160,17 @@ def test_the_wheel_in_a_fresh_venv_reproduces_the_local_runner_on_the_lewidi_pra
         shutil.copyfile(track_file, predictions / track_file.name)
 
     venv = tmp_path / "venv"
-    _run([sys.executable, "-m", "venv", str(venv)])
+    # without pip of its own (installing pip is most of a venv's making): this environment's pip
+    # installs into it and lists it (--python)
+    _run([sys.executable, "-m", "venv", "--without-pip", str(venv)])
     python = venv / "bin" / "python"
+    pip = [sys.executable, "-m", "pip", "--python", str(python)]
     # nothing of this environment's Python path reaches the fresh one (pip's own settings do)
     fresh = {key: value for key, value in os.environ.items() if not key.startswith("PYTHON")}
     # --no-compile: byte-compiling all of scipy is most of the install's CPU time, and the check
     # below imports only what it uses
-    install = [str(python), "-m", "pip", "install", "--quiet", "--no-compile", str(built_dist[1])]
-    _run(install, env=fresh)
-    installed = _run([str(python), "-m", "pip", "list", "--format=freeze"], env=fresh)
+    _run([*pip, "install", "--quiet", "--no-compile", str(built_dist[1])], env=fresh)
+    installed = _run([*pip, "list", "--format=freeze"], env=fresh)
     assert {line.split("==")[0].lower() for line in installed.split()} <= {
         "codajudge",
         "numpy",

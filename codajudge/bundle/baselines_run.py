@@ -1,4 +1,4 @@
-"""Running the built-in baselines at build time, through the real ingestion program.
+"""Running the built-in baselines at build time, by the code of the ingestion program's child.
 
 Their scores go on the Baselines page, their predictions become the starting kit's sample result
 submission, and each becomes a Codabench solution (a code submission of one line).
@@ -21,8 +21,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Dict, Optional
 
-from ..errors import EXIT_INTERRUPTED, ConfigError
-from ..formats.archive import INGESTION_STATUS
+from ..errors import ConfigError, KitError
 from ..report import BASELINE_SCORES
 from ..scoring import score_folder
 from ..spec import BASELINE, read_spec, write_spec
@@ -44,32 +43,29 @@ SAMPLE_BASELINE = "cosine_bow"
 
 
 def run_baseline(name: str, input_dir: Path, output_dir: Path, seed: int) -> None:
-    """Predictions of baseline ``name`` for one phase, written by the ingestion program's own entry
-    called in this process (the baseline's code runs in the child process it starts, as on the
-    platform). What the program prints is kept from the console and quoted when it fails."""
-    from ..programs.ingest import main  # the one exception to the layers: docs/architecture.md
+    """Predictions of baseline ``name`` for one phase, written into ``output_dir`` by the code the
+    ingestion program's child process runs (``run_models``), called in this process: a built-in
+    baseline is the kit's own code, with nothing to confine. What it prints is kept from the
+    console; a refusal is quoted in the build's."""
+    from ..programs.child import BASELINE_PREFIX, ChildPaths, run_models  # docs/architecture.md
 
-    printed, complained = io.StringIO(), io.StringIO()
-    options = ["--baseline", name, "--seed", str(seed), str(input_dir), str(output_dir)]
-    with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(complained):
-        code = main(options)
-    if code == EXIT_INTERRUPTED:  # Ctrl-C stops the build, not only the baseline's run
-        raise KeyboardInterrupt
-    if code != 0:
-        raise ConfigError.single(
-            f"baseline {name}",
-            "the baseline failed on the edition's data",
-            found=(complained.getvalue() or printed.getvalue()).strip()[-800:],
-        )
+    printed = io.StringIO()
+    with tempfile.TemporaryDirectory(prefix="codajudge-baseline-") as work:
+        paths = ChildPaths(Path(input_dir), Path(output_dir), Path(work))
+        try:
+            with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
+                run_models(paths, BASELINE_PREFIX + name, seed)
+        except KitError as error:
+            raise ConfigError.single(
+                f"baseline {name}",
+                "the baseline failed on the edition's data",
+                found=error.render()[-800:],
+            ) from None
 
 
 def prediction_files(folder: Path) -> Dict[str, bytes]:
-    """The prediction files an ingestion run wrote into ``folder`` (its status file left out), by name."""
-    return {
-        path.name: path.read_bytes()
-        for path in sorted(folder.iterdir())
-        if path.is_file() and path.name != INGESTION_STATUS
-    }
+    """The prediction files ``run_baseline`` wrote into ``folder``, by name."""
+    return {path.name: path.read_bytes() for path in sorted(folder.iterdir()) if path.is_file()}
 
 
 def baseline_predictions(name: str, input_dir: Path, seed: int) -> Dict[str, bytes]:
