@@ -66,6 +66,7 @@ def gold_from_columns(track: Track, columns: Dict[str, list], display: str) -> G
         name: columns.get(name, [default] * len(ids))
         for name, default in gold_fields(track).items()
     }
+    column[READ_ANNOTATIONS] = columns.setdefault(READ_ANNOTATIONS, {})
     build = GOLD_OF[kinds.of(track).value_type]
     gold, scored, annotators = build(track, column, ids, problems)
     problems.raise_if_any(ConfigError)
@@ -132,6 +133,10 @@ def _annotator_row_gold(track: Track, column: dict, ids: List[str], problems: Pr
     return per_annotator(rows, counts, len(track.labels)), scored, names
 
 
+#: The key of ``gold_from_columns``'s columns under which the annotations read for one label set are
+#: kept (label set -> ``_annotation_rows``), so that the tracks of a dataset read them once.
+READ_ANNOTATIONS = "annotations read"
+
 #: What gold each value type compares with, built from the items' columns: (gold, scored, annotators).
 GOLD_OF = {
     SCORE: _score_gold,
@@ -160,7 +165,16 @@ def _texts(values: list) -> List[str]:
 def _annotation_rows(track: Track, column: dict, ids: List[str], problems: ProblemCollector):
     """(one row per annotation, each item's number of annotations, the scored mask, each item's
     annotator names) from one annotation per annotator; an item without annotations (an OCNLI train
-    item without votes) is not scored."""
+    item without votes) is not scored. Read once for the tracks of a dataset that share labels and
+    scale (``column[READ_ANNOTATIONS]``): a problem is raised with the first track's gold."""
+    labels = (track.labels, tuple(track.label_set.aliases.items()), track.scale)
+    read = column[READ_ANNOTATIONS]
+    if labels not in read:
+        read[labels] = _read_annotations(track, column, ids, problems)
+    return read[labels]
+
+
+def _read_annotations(track: Track, column: dict, ids: List[str], problems: ProblemCollector):
     counts, rows = [], []
     for item_id, names, given in zip(ids, column["annotators"], column["annotations"]):
         placed = problems.at(item=item_id)
@@ -170,6 +184,8 @@ def _annotation_rows(track: Track, column: dict, ids: List[str], problems: Probl
     multilabel = track.scale == "multilabel"
     shape = (len(rows), len(track.labels)) if multilabel else len(rows)
     rows = np.array(rows, dtype=float if multilabel else np.int64).reshape(shape)
+    if not multilabel:  # a label outside the set (a problem) counts as the first
+        rows = np.maximum(rows, 0)
     counts = np.array(counts, dtype=np.int64)
     return rows, counts, counts > 0, [annotator_names(names) for names in column["annotators"]]
 
@@ -206,10 +222,10 @@ def _in_label_order(value, labels: List[str]):
 
 def _annotation_values(track: Track, given: list, problems: PlacedProblems) -> list:
     """Each annotation's label index, or on multilabel tracks its 0/1 row over the labels (a list of
-    labels or comma-separated labels); a label outside the label set is a problem (index 0, not
+    labels or comma-separated labels); a label outside the label set is a problem (index -1, not
     chosen)."""
     if track.scale != "multilabel":
-        return [max(code, 0) for code in _codes(given, given, track, problems)]
+        return _codes(given, given, track, problems)
     rows = []
     for parts in map(split_multilabel, given):
         chosen = [0.0] * len(track.labels)
@@ -223,7 +239,7 @@ def _annotation_values(track: Track, given: list, problems: PlacedProblems) -> l
 def _codes(values: list, shown: list, track: Track, problems: PlacedProblems) -> List[int]:
     """Each value's label index by the label policy (-1: none, a problem naming its ``shown`` text)."""
     codes = track.label_set.codes(values)
-    for code, text in zip(codes, shown):
+    for code, text in zip(codes, shown) if min(codes, default=0) < 0 else ():
         if code < 0:
             problems.add(
                 "annotation outside the track's label set",

@@ -71,16 +71,16 @@ class LabelSet:
 
     def code(self, value) -> int:
         """The code (0..K-1) of the label ``value`` names, or -1 when it names none."""
-        if isinstance(value, str):
-            exact = self._exact.get(value)
-            if exact is not None:
-                return exact
-        key = label_key(value)
-        return -1 if key is None else self._table.get(key, -1)
+        return self.codes([value])[0]
 
     def codes(self, values: Sequence) -> List[int]:
-        """``code`` of each value, -1 for a value that names no label."""
-        return [self.code(value) for value in values]
+        """The code of the label each value names, -1 for a value that names none: a text written
+        exactly as a label or alias by one lookup, any other value by its ``label_key``."""
+        exact, table = self._exact, self._table
+        return [
+            exact[v] if type(v) is str and v in exact else table.get(label_key(v), -1)
+            for v in values
+        ]
 
     @property
     def numeric(self) -> bool:
