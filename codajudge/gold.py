@@ -35,6 +35,7 @@ class GoldTrack:
     ids: List[str]
     scored: np.ndarray
     gold: object
+    #: per item, its annotators' names in order (perspectivist tracks), else empty
     annotators: List[List[str]] = field(default_factory=list)
     groups: Dict[str, List[str]] = field(default_factory=dict)  # 'lang'/'genre' -> value per item
     #: per item, the release's own annotators list when it repeats names (``annotators_listed``), else None
@@ -120,16 +121,18 @@ def _label_gold(track: Track, column: dict, ids: List[str], problems: ProblemCol
 
 
 def _distribution_gold(track: Track, column: dict, ids: List[str], problems: ProblemCollector):
-    """(soft labels, the items with annotations or a given ``distribution``, their annotators)."""
-    rows, counts, scored, names = _annotation_rows(track, column, ids, problems)
+    """(soft labels, the items with annotations or a given ``distribution``, no annotators: a soft
+    label is the item's, not an annotator's)."""
+    rows, counts, scored = _annotation_rows(track, column, ids, problems)
     gold = _soft_from_rows(rows, np.repeat(np.arange(len(ids)), counts), counts, len(track.labels))
     _given_distributions(track, column["distribution"], gold, scored, ids, problems)
-    return gold, scored, names
+    return gold, scored, []
 
 
 def _annotator_row_gold(track: Track, column: dict, ids: List[str], problems: ProblemCollector):
     """(each annotator's label, the items with annotations, their annotators)."""
-    rows, counts, scored, names = _annotation_rows(track, column, ids, problems)
+    rows, counts, scored = _annotation_rows(track, column, ids, problems)
+    names = [annotator_names(names) for names in column["annotators"]]
     return per_annotator(rows, counts, len(track.labels)), scored, names
 
 
@@ -163,8 +166,8 @@ def _texts(values: list) -> List[str]:
 
 
 def _annotation_rows(track: Track, column: dict, ids: List[str], problems: ProblemCollector):
-    """(one row per annotation, each item's number of annotations, the scored mask, each item's
-    annotator names) from one annotation per annotator; an item without annotations (an OCNLI train
+    """(one row per annotation, each item's number of annotations, the scored mask) from one
+    annotation per annotator; an item without annotations (an OCNLI train
     item without votes) is not scored. Read once for the tracks of a dataset that share labels and
     scale (``column[READ_ANNOTATIONS]``): a problem is raised with the first track's gold."""
     labels = (track.labels, tuple(track.label_set.aliases.items()), track.scale)
@@ -187,7 +190,7 @@ def _read_annotations(track: Track, column: dict, ids: List[str], problems: Prob
     if not multilabel:  # a label outside the set (a problem) counts as the first
         rows = np.maximum(rows, 0)
     counts = np.array(counts, dtype=np.int64)
-    return rows, counts, counts > 0, [annotator_names(names) for names in column["annotators"]]
+    return rows, counts, counts > 0
 
 
 def _given_distributions(

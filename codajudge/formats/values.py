@@ -187,7 +187,8 @@ def _example(track: Track) -> str:
 
 
 def _refuse_many_entries(text: str, most: int, track: Track) -> None:
-    count = entry_count(text)
+    """Refuse a value of more than ``most`` entries; a text no longer than ``most`` holds no more."""
+    count = entry_count(text) if len(text) > most else 0
     if count > most:
         raise ValueProblem(
             "the value holds more entries than a value of this track can",
