@@ -15,7 +15,7 @@ from typing import Dict, List, Optional
 import numpy as np
 
 from .formats.annotators import annotator_names, per_annotator
-from .errors import ConfigError, PlacedProblems, ProblemCollector
+from .errors import ConfigError, ProblemCollector
 from .formats.items import GROUP_FIELDS, annotation_count, item_columns
 from .formats.soft import soft_label
 from .formats.textfile import shorten
@@ -180,10 +180,9 @@ def _annotation_rows(track: Track, column: dict, ids: List[str], problems: Probl
 def _read_annotations(track: Track, column: dict, ids: List[str], problems: ProblemCollector):
     counts, rows = [], []
     for item_id, names, given in zip(ids, column["annotators"], column["annotations"]):
-        placed = problems.at(item=item_id)
-        counts.append(annotation_count(names, given, placed))
+        counts.append(annotation_count(names, given, problems, None, item_id))
         if counts[-1]:
-            rows += _annotation_values(track, given, placed)
+            rows += _annotation_values(track, given, problems, item_id)
     multilabel = track.scale == "multilabel"
     shape = (len(rows), len(track.labels)) if multilabel else len(rows)
     rows = np.array(rows, dtype=float if multilabel else np.int64).reshape(shape)
@@ -223,29 +222,33 @@ def _in_label_order(value, labels: List[str]):
     return value
 
 
-def _annotation_values(track: Track, given: list, problems: PlacedProblems) -> list:
+def _annotation_values(track: Track, given: list, problems: ProblemCollector, item: str) -> list:
     """Each annotation's label index, or on multilabel tracks its 0/1 row over the labels (a list of
     labels or comma-separated labels); a label outside the label set is a problem (index -1, not
-    chosen)."""
+    chosen), at ``item``."""
     if track.scale != "multilabel":
-        return _codes(given, given, track, problems)
+        return _codes(given, given, track, problems, item)
     rows = []
     for parts in map(split_multilabel, given):
         chosen = [0.0] * len(track.labels)
-        for code in _codes(parts, [str(part).strip() for part in parts], track, problems):
+        for code in _codes(parts, [str(part).strip() for part in parts], track, problems, item):
             if code >= 0:
                 chosen[code] = 1.0
         rows.append(chosen)
     return rows
 
 
-def _codes(values: list, shown: list, track: Track, problems: PlacedProblems) -> List[int]:
-    """Each value's label index by the label policy (-1: none, a problem naming its ``shown`` text)."""
+def _codes(
+    values: list, shown: list, track: Track, problems: ProblemCollector, item: str
+) -> List[int]:
+    """Each value's label index by the label policy (-1: none, a problem at ``item`` naming its
+    ``shown`` text)."""
     codes = track.label_set.codes(values)
     for code, text in zip(codes, shown) if min(codes, default=0) < 0 else ():
         if code < 0:
             problems.add(
                 "annotation outside the track's label set",
+                item=item,
                 expected=", ".join(track.labels),
                 found=repr(text),
             )
