@@ -82,11 +82,6 @@ class LabelSet:
             for v in values
         ]
 
-    @property
-    def numeric(self) -> bool:
-        """Whether every label is a finite decimal number (an ordinal scale such as 1..5)."""
-        return all(type(label_key(label)) is float for label in self.labels)
-
     def collisions(self) -> List[Tuple[str, str]]:
         """The pairs of declared names (labels, then aliases) that normalise to one key, the name
         declared first first."""
