@@ -48,23 +48,16 @@ class LabelSet:
     aliases: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self):
-        table: Dict[object, int] = {}
-        for code, label in enumerate(self.labels):
-            table.setdefault(label_key(label), code)
-        for alias, label in self.aliases.items():
-            if label in self.labels:
-                table.setdefault(label_key(alias), self.labels.index(label))
-        exact = {label: code for code, label in enumerate(self.labels)}
-        exact.update({a: self.labels.index(b) for a, b in self.aliases.items() if b in self.labels})
-        label_keys = enumerate(map(label_key, self.labels))
+        named = [(label, code) for code, label in enumerate(self.labels)]
+        named += [(a, self.labels.index(b)) for a, b in self.aliases.items() if b in self.labels]
+        table: Dict[object, int] = {}  # label_key -> code, the name declared first
+        for name, code in named:
+            table.setdefault(label_key(name), code)
         object.__setattr__(self, "_table", table)
-        object.__setattr__(self, "_exact", exact)
-        object.__setattr__(self, "_numbers", {c: k for c, k in label_keys if type(k) is float})
-
-    @property
-    def numbers(self) -> Dict[int, float]:
-        """Code -> value of each label (not alias) that is a finite decimal number."""
-        return self._numbers
+        object.__setattr__(self, "_exact", dict(named))
+        #: Code -> value of each label (not alias) that is a finite decimal number.
+        label_keys = enumerate(map(label_key, self.labels))
+        object.__setattr__(self, "numbers", {c: k for c, k in label_keys if type(k) is float})
 
     def __len__(self) -> int:
         return len(self.labels)
