@@ -185,9 +185,8 @@ def _read_annotations(track: Track, column: dict, ids: List[str], problems: Prob
             rows += _annotation_values(track, given, problems, item_id)
     multilabel = track.scale == "multilabel"
     shape = (len(rows), len(track.labels)) if multilabel else len(rows)
-    rows = np.array(rows, dtype=float if multilabel else np.int64).reshape(shape)
-    if not multilabel:  # a label outside the set (a problem) counts as the first
-        rows = np.maximum(rows, 0)
+    # a label outside the set (a problem, -1) counts as the first; 0/1 rows are kept as they are
+    rows = np.maximum(np.array(rows, dtype=float if multilabel else np.int64).reshape(shape), 0)
     counts = np.array(counts, dtype=np.int64)
     return rows, counts, counts > 0
 
@@ -238,9 +237,7 @@ def _annotation_values(track: Track, given: list, problems: ProblemCollector, it
     return rows
 
 
-def _codes(
-    values: list, shown: list, track: Track, problems: ProblemCollector, item: str
-) -> List[int]:
+def _codes(values: list, shown: list, track: Track, problems: ProblemCollector, item: str) -> list:
     """Each value's label index by the label policy (-1: none, a problem at ``item`` naming its
     ``shown`` text)."""
     codes = track.label_set.codes(values)

@@ -149,20 +149,14 @@ def _is_item(
         problems.add("duplicate id", line=line, item=item_id, hint=f"first seen on line {first}")
         return value
     texts = value.get("texts", None if need_texts else [])
-    if type(texts) is not list or not TEXT_TYPE.issuperset(map(type, texts)):
+    if type(texts) is not list or not all(type(text) is str for text in texts):
         problems.add("'texts' must be a list of strings", line=line, item=item_id)
     if value.get("annotators") is not None and value.get("annotations") is not None:
         annotation_count(value["annotators"], value["annotations"], problems, line, item_id)
     return value
 
 
-#: The type of every text of an item.
-TEXT_TYPE = frozenset((str,))
-
-
-def annotation_count(
-    names, given, problems: ProblemCollector, line: Optional[int], item: str
-) -> int:
+def annotation_count(names, given, problems: ProblemCollector, line, item: str) -> int:
     """An item's number of annotators if ``annotations`` has one entry per annotator (null is an
     empty list), else 0 and a problem at its ``line`` (None: not known) and ``item``."""
     wanted, found = _length(names), _length(given)
