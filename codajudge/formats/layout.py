@@ -17,7 +17,7 @@ from .. import kinds
 from ..errors import SubmissionError, counted, plural
 from ..tracks import Track
 from .textfile import Lines, shorten
-from .values import COMMA_DECIMAL, describe_value, is_decimal, json_or_none, parse_numbers
+from .values import COMMA_DECIMAL, is_decimal, json_or_none, parse_numbers
 
 # index: GLUE's index<TAB>prediction; idx: HF datasets
 HEADER_NAMES = ("id", "item", "item_id", "index", "idx")
@@ -98,7 +98,7 @@ def refuse_one_line_of_values(
             found=repr(shorten(texts[0])),
             expected=f"one line per item ({len(ids):,} items): "
             + ("one score per line in input order, or " if track.positional else "")
-            + f"lines such as {describe_value(track)}",
+            + f"lines such as {kinds.of(track).example_value(track)}",
             hint=kinds.of(track).one_line_fix,
         )
 

@@ -42,7 +42,6 @@ from .textfile import read_texts, safe_display, shorten
 from .values import (
     ValueProblem,
     add_problem,
-    describe_value,
     is_decimal,
     json_or_none,
     most_entries,
@@ -270,7 +269,7 @@ def _id_problems(
         columns.heads,
         columns.lines,
         columns.position,
-        describe_value(track),
+        kinds.of(track).example_value(track),
     )
     if len(heads) and columns.tabbed.all() and (position < 0).all():
         raise SubmissionError.single(

@@ -183,7 +183,7 @@ def parse_value(text: str, track: Track, notes: List[ReadNote], row_length: int 
 
 def _example(track: Track) -> str:
     """A valid value of the track, for a message."""
-    return describe_value(track).partition("<TAB>")[2]
+    return kinds.of(track).example_value(track).partition("<TAB>")[2]
 
 
 def _refuse_many_entries(text: str, most: int, track: Track) -> None:
@@ -340,8 +340,3 @@ def parse_label(text: str, track: Track) -> int:
 def value_warnings(notes: Sequence[ReadNote]) -> List[str]:
     """One warning per kind of note the value rules (``parse_value``, ``soft``) left in ``notes``."""
     return note_warnings(notes, VALUE_NOTES)
-
-
-def describe_value(track: Track) -> str:
-    """A short example of a valid line for this track, used in hints and the participant pages."""
-    return kinds.of(track).example_value(track)
