@@ -8,10 +8,10 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from itertools import chain
 from pathlib import Path
-from typing import List, NamedTuple, Optional, Sequence, Tuple
+from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -405,30 +405,14 @@ def _label(text: str, track: Track, notes: List[ReadNote]) -> int:
 READERS = {SCORE: _score, LABEL: _label, DISTRIBUTION: parse_soft, ANNOTATOR_ROW: None}
 
 
-class _Hint:
-    """The hint that a perspectivist file's rows hold label indices (``labels_as_indices_hint``),
-    looked for over the whole file once, when a row is refused."""
-
-    def __init__(self, track: Track, keys: ItemKeys, rows: Rows):
-        self.track, self.keys, self.rows = track, keys, rows
-
-    @cached_property
-    def text(self) -> Optional[str]:
-        most = most_entries(self.track, self.keys.longest_row)
-        texts = map(self.rows.text, range(len(self.rows.item)))
-        return labels_as_indices_hint(self.track, texts, most)
-
-    def of_layout(self) -> Optional[str]:
-        """The hint for a row's layout: on multilabel tracks, indices are read as 0/1 vectors."""
-        return self.text if self.track.scale == "multilabel" else None
-
-
 def _annotator_rows(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector):
     """Label indices or 0/1 choices, one row per annotator of each row's item: each row's entries as
     written (``annotator_entries``), fitted to its item's annotators (``RowFit``, which reads other
     layouts), then their labels (``annotator_values``); a refused row's problem is added."""
     notes: List[ReadNote] = []
-    hint = _Hint(track, keys, rows)
+    most = most_entries(track, keys.longest_row)
+    # the hint that the rows hold label indices: looked for over the whole file once, if needed
+    hint = cache(lambda: labels_as_indices_hint(track, map(rows.text, range(len(rows.item))), most))
     entries = {}
     for j in range(len(rows.item)):
         try:
@@ -436,7 +420,8 @@ def _annotator_rows(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemC
                 rows.text(j), track, keys.annotators[rows.item[j]], notes, keys.longest_row
             )
         except ValueProblem as problem:
-            problem.hint = hint.of_layout() or problem.hint
+            # on multilabel tracks, indices are read as 0/1 vectors: the row's layout is refused
+            problem.hint = (track.scale == "multilabel" and hint()) or problem.hint
             _add(problem, problems, rows, keys, j)
     fit = RowFit(
         keys.annotators,
@@ -456,12 +441,12 @@ def _annotator_rows(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemC
     return np.concatenate([empty, *values]), notes
 
 
-def _labels_of(entries: list, track: Track, hint: _Hint) -> np.ndarray:
+def _labels_of(entries: list, track: Track, hint: Callable[[], Optional[str]]) -> np.ndarray:
     """``annotator_values`` of a row, a label outside the set given the file's index hint."""
     try:
         return annotator_values(entries, track)
     except ValueProblem:
-        return annotator_values(entries, track, hint.text)
+        return annotator_values(entries, track, hint())
 
 
 def _add(problem: ValueProblem, problems: ProblemCollector, rows: Rows, keys: ItemKeys, j: int):
