@@ -148,19 +148,16 @@ def _read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> 
     )
     values, notes = _values(track, keys, rows, problems)
     problems.raise_if_any()
-    warnings = [comments_note(len(comments))] if comments else []
-    warnings += (
-        ["the first line was read as a header and skipped"]
-        if (columns.header if layout == "id" else columns.positional_header)
-        else []
-    )
-    warnings += [JSON_LINES_NOTE] if columns.json_lines else []
-    warnings += (
-        [RELEASE_LINES_NOTE.format(track.release_lines, len(keys.ids))]
-        if layout == "positional" and len(columns.positional_firsts) > len(keys.ids)
-        else []
-    )
-    return Prediction(_wrap(values, track, keys), warnings + note_warnings(notes), layout)
+    header = columns.header if layout == "id" else columns.positional_header
+    release = layout == "positional" and len(columns.positional_firsts) > len(keys.ids)
+    warnings = [  # each that applies, in this order
+        comments and comments_note(len(comments)),
+        header and "the first line was read as a header and skipped",
+        columns.json_lines and JSON_LINES_NOTE,
+        release and RELEASE_LINES_NOTE.format(track.release_lines, len(keys.ids)),
+    ]
+    warnings = list(filter(None, warnings)) + note_warnings(notes)
+    return Prediction(_wrap(values, track, keys), warnings, layout)
 
 
 def _results_prediction(track: Track, keys: ItemKeys, lines, display: str) -> Prediction:
