@@ -137,15 +137,12 @@ def _read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> 
     refuse_index_column(numbers, texts, display)
     refuse_one_line_of_values(numbers, texts, track, keys.ids, display)
     columns = Columns(numbers, texts, keys.ids, comments, lambda text: _is_value(track, keys, text))
-    layout = (
-        layout_of(columns, keys.ids, display)
-        if track.positional and not columns.json_lines
-        else "id"
-    )
+    layout = "id"
+    if track.positional and not columns.json_lines:
+        layout = layout_of(columns, keys.ids, display)
     problems = ProblemCollector(display)
-    rows = (_positional_rows if layout == "positional" else _id_rows)(
-        columns, track, keys, problems
-    )
+    read_rows = _positional_rows if layout == "positional" else _id_rows
+    rows = read_rows(columns, track, keys, problems)
     values, notes = _values(track, keys, rows, problems)
     problems.raise_if_any()
     header = columns.header if layout == "id" else columns.positional_header
@@ -205,11 +202,9 @@ def _positional_rows(
                 "or write ID<TAB>SCORE lines, which are matched by id",
             ),
         )
-    lines = (
-        sorted([*every, *(n for n in columns.comments if n < every[-1])])
-        if columns.comments
-        else every
-    )
+    lines = every
+    if columns.comments:  # a comment line before the last line is a line too
+        lines = sorted([*every, *(n for n in columns.comments if n < every[-1])])
     if lines[-1] != len(lines):  # the line before the first line whose number is not its rank
         raise SubmissionError.single(
             problems.file,
@@ -262,12 +257,8 @@ def _id_problems(
     columns: Columns, first: np.ndarray, track: Track, keys: ItemKeys, problems: ProblemCollector
 ) -> None:
     """The messages of the rows ``_id_rows`` flagged, in line order, and of the items without a line."""
-    heads, lines, position, example = (
-        columns.heads,
-        columns.lines,
-        columns.position,
-        kinds.of(track).example_value(track),
-    )
+    heads, lines, position = columns.heads, columns.lines, columns.position
+    example = kinds.of(track).example_value(track)
     if len(heads) and columns.tabbed.all() and (position < 0).all():
         raise SubmissionError.single(
             problems.file,
