@@ -501,11 +501,9 @@ def _taken_name_note(
     (sts2017's ``es_es.tsv`` renamed ``sp-en.tsv`` beside ``es_en.tsv``): its name is not offered
     again; the names of the tracks without a file are."""
     without = [t for t in tracks if t.id not in given]
-    read = (
-        f"the tracks without a file read {accepted_file_names(without)}"
-        if without
-        else "every track has its file"
-    )
+    read = "every track has its file"
+    if without:
+        read = f"the tracks without a file read {accepted_file_names(without)}"
     return (
         f"{UNUSED_FILE.format(name)}; its name is like that of track '{like.id}', which is read "
         f"from {given[like.id]}; {read}"

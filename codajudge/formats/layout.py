@@ -112,18 +112,12 @@ def _values_on_one_line(texts: List[str], track: Track, ids: List[str]) -> int:
     rows = kinds.of(track).value_type.is_row
     value = json_or_none(texts[0])
     if isinstance(value, list):
-        shaped = (
-            all(isinstance(v, (list, dict)) for v in value)
-            if rows
-            else not any(isinstance(v, (list, dict)) for v in value)
-        )
+        nested = [isinstance(v, (list, dict)) for v in value]
+        shaped = all(nested) if rows else not any(nested)
         return len(value) if shaped and len(value) >= (len(ids) if rows else 2) else 0
     parts = re.split(r"[\s,;]+", texts[0].strip(" \t,;"))
-    return (
-        len(parts)
-        if value is None and not rows and len(parts) > 2 and all(map(is_decimal, parts))
-        else 0
-    )
+    numbers = value is None and not rows and len(parts) > 2 and all(map(is_decimal, parts))
+    return len(parts) if numbers else 0
 
 
 def refuse_index_column(numbers: Sequence[int], texts: List[str], display: str) -> None:
