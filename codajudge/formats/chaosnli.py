@@ -120,10 +120,8 @@ def _records_of_the_phase(records: dict, ids: List[str]):
 
 def _track_order(track: Track, display: str) -> np.ndarray:
     """For each of ChaosNLI's labels (e, n, c), its index among the track's labels."""
-    predicts_label = kinds.of(track).value_type is LABEL
-    if (predicts_label or track.scale == "categorical") and sorted(track.labels) == sorted(
-        LABEL_ORDER
-    ):
+    fits = kinds.of(track).value_type is LABEL or track.scale == "categorical"
+    if fits and sorted(track.labels) == sorted(LABEL_ORDER):
         return np.array(track.label_set.codes(LABEL_ORDER))
     raise SubmissionError.single(
         display,
