@@ -6,7 +6,6 @@ bombs) before anything is written, and a corrupt entry is the submission's probl
 
 from __future__ import annotations
 
-import fnmatch
 import os
 import re
 import shutil
@@ -14,6 +13,7 @@ import stat
 import zipfile
 import zlib
 from collections import Counter
+from fnmatch import fnmatchcase
 from pathlib import Path, PurePosixPath
 from typing import Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
@@ -307,13 +307,8 @@ def _claim(
     claimed: Dict[str, PurePosixPath], relative: PurePosixPath, tracks: Sequence[Track]
 ) -> bool:
     """Record the file for each track whose file patterns (any case) match it, refusing a second; False if none."""
-    owners = [
-        t.id
-        for t in tracks
-        if any(
-            fnmatch.fnmatchcase(relative.name.lower(), pattern.lower()) for pattern in t.file_names
-        )
-    ]
+    name = relative.name.lower()
+    owners = [t.id for t in tracks if any(fnmatchcase(name, p.lower()) for p in t.file_names)]
     for tid in sorted(owners):
         if tid in claimed:
             _refuse_second_file(tid, claimed[tid], relative)
@@ -439,11 +434,7 @@ def _meant_track(name: str, tracks: Sequence[Track]) -> Optional[Track]:
     (``VEN_test_pe_teamX.tsv`` for ``ven_*_pe.tsv``, ``STS.out.track5.en-en.txt`` for
     ``en_en.tsv``), the words of a pattern's ``*`` parts aside; one track only, never a guess between two."""
     loose = _loose_words(PurePosixPath(name).name)
-    found = [
-        t
-        for t in tracks
-        if any(fnmatch.fnmatchcase(loose, _loose(pattern)) for pattern in t.file_names)
-    ]
+    found = [t for t in tracks if any(fnmatchcase(loose, _loose(p)) for p in t.file_names)]
     if not found:
         words = Counter(loose.split("_"))
         found = [t for t in tracks if any(_holds_words(words, pattern) for pattern in t.file_names)]
