@@ -114,9 +114,8 @@ def _check_file(
         )
     # this entry's, and all files' so far
     ratios = ((size, info.compress_size), (total, compressed))
-    if total > MAX_UNCOMPRESSED_BYTES or any(
-        n > RATIO_CHECK_BYTES and n > MAX_RATIO * max(c, 1) for n, c in ratios
-    ):
+    expands = any(n > RATIO_CHECK_BYTES and n > MAX_RATIO * max(c, 1) for n, c in ratios)
+    if total > MAX_UNCOMPRESSED_BYTES or expands:
         raise SubmissionError.single(
             display,
             "archive expands too much (a zip bomb?)",

@@ -74,11 +74,7 @@ def records_array(numbers: Sequence[int], texts: List[str]) -> Lines:
     if len(texts) != 1 or not texts[0].lstrip().startswith("["):
         return Lines(numbers, texts)
     records = json_or_none(texts[0])
-    if not (
-        isinstance(records, list)
-        and records
-        and all(isinstance(record, dict) for record in records)
-    ):
+    if not (isinstance(records, list) and records and all(isinstance(r, dict) for r in records)):
         return Lines(numbers, texts)
     return Lines(
         [numbers[0]] * len(records), [json.dumps(record, ensure_ascii=False) for record in records]
@@ -289,12 +285,8 @@ def _refuse_row_numbers(columns: Columns, ids: List[str], display: str) -> None:
     """Refuse a positional reading whose first column holds whole numbers, each once, some above 5: ids
     or line numbers, which would be read as scores (and the scores as confidences)."""
     firsts = columns.positional_scores
-    if (
-        firsts is not None
-        and all(value % 1 == 0 for value in firsts)
-        and max(firsts) > 5
-        and len(set(firsts)) == len(firsts)
-    ):
+    whole = firsts is not None and all(value % 1 == 0 for value in firsts)
+    if whole and max(firsts) > 5 and len(set(firsts)) == len(firsts):
         raise SubmissionError.single(
             display,
             "the first column holds whole numbers, each once, up to "
