@@ -309,13 +309,10 @@ def outside_label_set(value, track: Track, shown: str, hint: str = None) -> Valu
     names = list(track.labels) + list(track.label_set.aliases)
     near = [name for name in names if _loose_label(name) == loose]
     index = str(value).strip()
+    as_index = NUMBER.fullmatch(index) and float(index) in range(len(track.labels))
     if near:
         hint = f"labels are matched exactly: write {near[0]!r} (case and spaces count)"
-    elif (
-        NUMBER.fullmatch(index)
-        and float(index) in range(len(track.labels))
-        and not track.label_set.numbers
-    ):
+    elif as_index and not track.label_set.numbers:
         hint = (
             f"labels are names, not class indices: write the name itself (if {index} is an index from 0 in the "
             f"order {', '.join(track.labels)}, that is {track.labels[int(float(index))]!r}; your model's own label "
