@@ -15,7 +15,7 @@ from typing import Dict, List, Optional
 import numpy as np
 
 from .formats.annotators import annotator_names, per_annotator
-from .errors import ConfigError, PlacedProblems, ProblemCollector
+from .errors import ConfigError, ProblemCollector
 from .formats.items import GROUP_FIELDS, annotation_count, item_columns
 from .formats.soft import soft_label
 from .formats.textfile import shorten
@@ -35,6 +35,7 @@ class GoldTrack:
     ids: List[str]
     scored: np.ndarray
     gold: object
+    #: per item, its annotators' names in order (perspectivist tracks), else empty
     annotators: List[List[str]] = field(default_factory=list)
     groups: Dict[str, List[str]] = field(default_factory=dict)  # 'lang'/'genre' -> value per item
     #: per item, the release's own annotators list when it repeats names (``annotators_listed``), else None
@@ -66,6 +67,7 @@ def gold_from_columns(track: Track, columns: Dict[str, list], display: str) -> G
         name: columns.get(name, [default] * len(ids))
         for name, default in gold_fields(track).items()
     }
+    column[READ_ANNOTATIONS] = columns.setdefault(READ_ANNOTATIONS, {})
     build = GOLD_OF[kinds.of(track).value_type]
     gold, scored, annotators = build(track, column, ids, problems)
     problems.raise_if_any(ConfigError)
@@ -119,18 +121,24 @@ def _label_gold(track: Track, column: dict, ids: List[str], problems: ProblemCol
 
 
 def _distribution_gold(track: Track, column: dict, ids: List[str], problems: ProblemCollector):
-    """(soft labels, the items with annotations or a given ``distribution``, their annotators)."""
-    rows, counts, scored, names = _annotation_rows(track, column, ids, problems)
+    """(soft labels, the items with annotations or a given ``distribution``, no annotators: a soft
+    label is the item's, not an annotator's)."""
+    rows, counts, scored = _annotation_rows(track, column, ids, problems)
     gold = _soft_from_rows(rows, np.repeat(np.arange(len(ids)), counts), counts, len(track.labels))
     _given_distributions(track, column["distribution"], gold, scored, ids, problems)
-    return gold, scored, names
+    return gold, scored, []
 
 
 def _annotator_row_gold(track: Track, column: dict, ids: List[str], problems: ProblemCollector):
     """(each annotator's label, the items with annotations, their annotators)."""
-    rows, counts, scored, names = _annotation_rows(track, column, ids, problems)
+    rows, counts, scored = _annotation_rows(track, column, ids, problems)
+    names = [annotator_names(names) for names in column["annotators"]]
     return per_annotator(rows, counts, len(track.labels)), scored, names
 
+
+#: The key of ``gold_from_columns``'s columns under which the annotations read for one label set are
+#: kept (label set -> ``_annotation_rows``), so that the tracks of a dataset read them once.
+READ_ANNOTATIONS = "annotations read"
 
 #: What gold each value type compares with, built from the items' columns: (gold, scored, annotators).
 GOLD_OF = {
@@ -158,20 +166,29 @@ def _texts(values: list) -> List[str]:
 
 
 def _annotation_rows(track: Track, column: dict, ids: List[str], problems: ProblemCollector):
-    """(one row per annotation, each item's number of annotations, the scored mask, each item's
-    annotator names) from one annotation per annotator; an item without annotations (an OCNLI train
-    item without votes) is not scored."""
+    """(one row per annotation, each item's number of annotations, the scored mask) from one
+    annotation per annotator; an item without annotations (an OCNLI train
+    item without votes) is not scored. Read once for the tracks of a dataset that share labels and
+    scale (``column[READ_ANNOTATIONS]``): a problem is raised with the first track's gold."""
+    labels = (track.labels, tuple(track.label_set.aliases.items()), track.scale)
+    read = column[READ_ANNOTATIONS]
+    if labels not in read:
+        read[labels] = _read_annotations(track, column, ids, problems)
+    return read[labels]
+
+
+def _read_annotations(track: Track, column: dict, ids: List[str], problems: ProblemCollector):
     counts, rows = [], []
     for item_id, names, given in zip(ids, column["annotators"], column["annotations"]):
-        placed = problems.at(item=item_id)
-        counts.append(annotation_count(names, given, placed))
+        counts.append(annotation_count(names, given, problems, None, item_id))
         if counts[-1]:
-            rows += _annotation_values(track, given, placed)
+            rows += _annotation_values(track, given, problems, item_id)
     multilabel = track.scale == "multilabel"
     shape = (len(rows), len(track.labels)) if multilabel else len(rows)
-    rows = np.array(rows, dtype=float if multilabel else np.int64).reshape(shape)
+    # a label outside the set (a problem, -1) counts as the first; 0/1 rows are kept as they are
+    rows = np.maximum(np.array(rows, dtype=float if multilabel else np.int64).reshape(shape), 0)
     counts = np.array(counts, dtype=np.int64)
-    return rows, counts, counts > 0, [annotator_names(names) for names in column["annotators"]]
+    return rows, counts, counts > 0
 
 
 def _given_distributions(
@@ -204,29 +221,31 @@ def _in_label_order(value, labels: List[str]):
     return value
 
 
-def _annotation_values(track: Track, given: list, problems: PlacedProblems) -> list:
+def _annotation_values(track: Track, given: list, problems: ProblemCollector, item: str) -> list:
     """Each annotation's label index, or on multilabel tracks its 0/1 row over the labels (a list of
-    labels or comma-separated labels); a label outside the label set is a problem (index 0, not
-    chosen)."""
+    labels or comma-separated labels); a label outside the label set is a problem (index -1, not
+    chosen), at ``item``."""
     if track.scale != "multilabel":
-        return [max(code, 0) for code in _codes(given, given, track, problems)]
+        return _codes(given, given, track, problems, item)
     rows = []
     for parts in map(split_multilabel, given):
         chosen = [0.0] * len(track.labels)
-        for code in _codes(parts, [str(part).strip() for part in parts], track, problems):
+        for code in _codes(parts, [str(part).strip() for part in parts], track, problems, item):
             if code >= 0:
                 chosen[code] = 1.0
         rows.append(chosen)
     return rows
 
 
-def _codes(values: list, shown: list, track: Track, problems: PlacedProblems) -> List[int]:
-    """Each value's label index by the label policy (-1: none, a problem naming its ``shown`` text)."""
+def _codes(values: list, shown: list, track: Track, problems: ProblemCollector, item: str) -> list:
+    """Each value's label index by the label policy (-1: none, a problem at ``item`` naming its
+    ``shown`` text)."""
     codes = track.label_set.codes(values)
-    for code, text in zip(codes, shown):
+    for code, text in zip(codes, shown) if min(codes, default=0) < 0 else ():
         if code < 0:
             problems.add(
                 "annotation outside the track's label set",
+                item=item,
                 expected=", ".join(track.labels),
                 found=repr(text),
             )

@@ -48,44 +48,32 @@ class LabelSet:
     aliases: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self):
-        table: Dict[object, int] = {}
-        for code, label in enumerate(self.labels):
-            table.setdefault(label_key(label), code)
-        for alias, label in self.aliases.items():
-            if label in self.labels:
-                table.setdefault(label_key(alias), self.labels.index(label))
-        exact = {label: code for code, label in enumerate(self.labels)}
-        exact.update({a: self.labels.index(b) for a, b in self.aliases.items() if b in self.labels})
-        label_keys = enumerate(map(label_key, self.labels))
+        named = [(label, code) for code, label in enumerate(self.labels)]
+        named += [(a, self.labels.index(b)) for a, b in self.aliases.items() if b in self.labels]
+        table: Dict[object, int] = {}  # label_key -> code, the name declared first
+        for name, code in named:
+            table.setdefault(label_key(name), code)
         object.__setattr__(self, "_table", table)
-        object.__setattr__(self, "_exact", exact)
-        object.__setattr__(self, "_numbers", {c: k for c, k in label_keys if type(k) is float})
-
-    @property
-    def numbers(self) -> Dict[int, float]:
-        """Code -> value of each label (not alias) that is a finite decimal number."""
-        return self._numbers
+        object.__setattr__(self, "_exact", dict(named))
+        #: Code -> value of each label (not alias) that is a finite decimal number.
+        label_keys = enumerate(map(label_key, self.labels))
+        object.__setattr__(self, "numbers", {c: k for c, k in label_keys if type(k) is float})
 
     def __len__(self) -> int:
         return len(self.labels)
 
     def code(self, value) -> int:
         """The code (0..K-1) of the label ``value`` names, or -1 when it names none."""
-        if isinstance(value, str):
-            exact = self._exact.get(value)
-            if exact is not None:
-                return exact
-        key = label_key(value)
-        return -1 if key is None else self._table.get(key, -1)
+        return self.codes([value])[0]
 
     def codes(self, values: Sequence) -> List[int]:
-        """``code`` of each value, -1 for a value that names no label."""
-        return [self.code(value) for value in values]
-
-    @property
-    def numeric(self) -> bool:
-        """Whether every label is a finite decimal number (an ordinal scale such as 1..5)."""
-        return all(type(label_key(label)) is float for label in self.labels)
+        """The code of the label each value names, -1 for a value that names none: a text written
+        exactly as a label or alias by one lookup, any other value by its ``label_key``."""
+        exact, table = self._exact, self._table
+        return [
+            exact[v] if type(v) is str and v in exact else table.get(label_key(v), -1)
+            for v in values
+        ]
 
     def collisions(self) -> List[Tuple[str, str]]:
         """The pairs of declared names (labels, then aliases) that normalise to one key, the name

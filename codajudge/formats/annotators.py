@@ -107,14 +107,10 @@ class RowFit:
         self.annotators, self.listed = annotators, listed or [None] * len(annotators)
         self.first_entries = first_entries
         mismatched = {i: m for i, m in (lengths or {}).items() if m != len(annotators[i])}
-        self.pool = {
-            name: k for k, name in enumerate(annotator_pool(annotators) if mismatched else [])
-        }
-        decisive = {
-            fits[0]
-            for fits in map(self._layouts, mismatched, mismatched.values())
-            if len(fits) == 1
-        }
+        pool = annotator_pool(annotators) if mismatched else []
+        self.pool = {name: k for k, name in enumerate(pool)}
+        layouts = map(self._layouts, mismatched, mismatched.values())
+        decisive = {fits[0] for fits in layouts if len(fits) == 1}
         self.mode = decisive.pop() if len(decisive) == 1 else POOL  # for rows that fit both layouts
 
     def fit(self, i: int, entries: list, notes: List[ReadNote]) -> list:
@@ -124,11 +120,9 @@ class RowFit:
             return entries
         fits = self._layouts(i, m)
         if not fits:
-            expected = (
-                f"{len(names)} entries, one per annotator of the item in this order: {_names(names)}"
-                if names
-                else "an empty list []: the item has no annotators"
-            )
+            expected = "an empty list []: the item has no annotators"
+            if names:
+                expected = f"{len(names)} entries, one per annotator of the item in this order: {_names(names)}"
             if listed is not None:
                 expected += f" (or {len(listed)}, one per name of the release's annotators list {_names(listed, 12)})"
             raise ValueProblem(

@@ -6,7 +6,6 @@ bombs) before anything is written, and a corrupt entry is the submission's probl
 
 from __future__ import annotations
 
-import fnmatch
 import os
 import re
 import shutil
@@ -14,6 +13,7 @@ import stat
 import zipfile
 import zlib
 from collections import Counter
+from fnmatch import fnmatchcase
 from pathlib import Path, PurePosixPath
 from typing import Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
@@ -114,9 +114,8 @@ def _check_file(
         )
     # this entry's, and all files' so far
     ratios = ((size, info.compress_size), (total, compressed))
-    if total > MAX_UNCOMPRESSED_BYTES or any(
-        n > RATIO_CHECK_BYTES and n > MAX_RATIO * max(c, 1) for n, c in ratios
-    ):
+    expands = any(n > RATIO_CHECK_BYTES and n > MAX_RATIO * max(c, 1) for n, c in ratios)
+    if total > MAX_UNCOMPRESSED_BYTES or expands:
         raise SubmissionError.single(
             display,
             "archive expands too much (a zip bomb?)",
@@ -307,13 +306,8 @@ def _claim(
     claimed: Dict[str, PurePosixPath], relative: PurePosixPath, tracks: Sequence[Track]
 ) -> bool:
     """Record the file for each track whose file patterns (any case) match it, refusing a second; False if none."""
-    owners = [
-        t.id
-        for t in tracks
-        if any(
-            fnmatch.fnmatchcase(relative.name.lower(), pattern.lower()) for pattern in t.file_names
-        )
-    ]
+    name = relative.name.lower()
+    owners = [t.id for t in tracks if any(fnmatchcase(name, p.lower()) for p in t.file_names)]
     for tid in sorted(owners):
         if tid in claimed:
             _refuse_second_file(tid, claimed[tid], relative)
@@ -439,11 +433,7 @@ def _meant_track(name: str, tracks: Sequence[Track]) -> Optional[Track]:
     (``VEN_test_pe_teamX.tsv`` for ``ven_*_pe.tsv``, ``STS.out.track5.en-en.txt`` for
     ``en_en.tsv``), the words of a pattern's ``*`` parts aside; one track only, never a guess between two."""
     loose = _loose_words(PurePosixPath(name).name)
-    found = [
-        t
-        for t in tracks
-        if any(fnmatch.fnmatchcase(loose, _loose(pattern)) for pattern in t.file_names)
-    ]
+    found = [t for t in tracks if any(fnmatchcase(loose, _loose(p)) for p in t.file_names)]
     if not found:
         words = Counter(loose.split("_"))
         found = [t for t in tracks if any(_holds_words(words, pattern) for pattern in t.file_names)]
@@ -501,11 +491,9 @@ def _taken_name_note(
     (sts2017's ``es_es.tsv`` renamed ``sp-en.tsv`` beside ``es_en.tsv``): its name is not offered
     again; the names of the tracks without a file are."""
     without = [t for t in tracks if t.id not in given]
-    read = (
-        f"the tracks without a file read {accepted_file_names(without)}"
-        if without
-        else "every track has its file"
-    )
+    read = "every track has its file"
+    if without:
+        read = f"the tracks without a file read {accepted_file_names(without)}"
     return (
         f"{UNUSED_FILE.format(name)}; its name is like that of track '{like.id}', which is read "
         f"from {given[like.id]}; {read}"

@@ -120,10 +120,8 @@ def _records_of_the_phase(records: dict, ids: List[str]):
 
 def _track_order(track: Track, display: str) -> np.ndarray:
     """For each of ChaosNLI's labels (e, n, c), its index among the track's labels."""
-    predicts_label = kinds.of(track).value_type is LABEL
-    if (predicts_label or track.scale == "categorical") and sorted(track.labels) == sorted(
-        LABEL_ORDER
-    ):
+    fits = kinds.of(track).value_type is LABEL or track.scale == "categorical"
+    if fits and sorted(track.labels) == sorted(LABEL_ORDER):
         return np.array(track.label_set.codes(LABEL_ORDER))
     raise SubmissionError.single(
         display,
@@ -270,9 +268,8 @@ def _softmax(logits, uid: str, problems: ProblemCollector) -> Optional[List[floa
     """The softmax of 3 finite logits (shifted by their maximum: the same probabilities as the
     script's ``exp(x) / sum(exp(x))`` wherever that does not overflow). A shift that overflows
     (logits near -1e308 and 1e308) is -inf, whose exp is 0: no warning, no NaN."""
-    if not (
-        isinstance(logits, list) and len(logits) == len(LABEL_ORDER) and all(map(is_number, logits))
-    ):
+    three = isinstance(logits, list) and len(logits) == len(LABEL_ORDER)
+    if not (three and all(map(is_number, logits))):
         problems.add(
             "'logits' must be 3 numbers for e, n, c",
             item=uid,

@@ -3,7 +3,6 @@ prediction and for ids that are not the track's (one wording for every layout)."
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from dataclasses import replace
@@ -49,6 +48,8 @@ IDS_LOOKED_UP = 50
 
 def id_hash(item_id: str) -> str:
     """A 12-hex-digit hash of an item id (48 bits: no collision among a few million ids)."""
+    import hashlib  # here: the scoring program hashes ids only to explain a refused file
+
     return hashlib.blake2b(str(item_id).encode("utf-8"), digest_size=6).hexdigest()
 
 

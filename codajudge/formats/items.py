@@ -21,7 +21,7 @@ from itertools import chain, repeat
 from pathlib import Path
 from typing import Callable, Dict, Iterable, Iterator, List, Optional, Tuple
 
-from ..errors import ConfigError, PlacedProblems, ProblemCollector
+from ..errors import ConfigError, ProblemCollector
 
 
 GOLD_FIELDS = ("annotations", "score", "label", "distribution")
@@ -152,13 +152,13 @@ def _is_item(
     if type(texts) is not list or not all(type(text) is str for text in texts):
         problems.add("'texts' must be a list of strings", line=line, item=item_id)
     if value.get("annotators") is not None and value.get("annotations") is not None:
-        annotation_count(value["annotators"], value["annotations"], problems.at(line, item_id))
+        annotation_count(value["annotators"], value["annotations"], problems, line, item_id)
     return value
 
 
-def annotation_count(names, given, problems: PlacedProblems) -> int:
+def annotation_count(names, given, problems: ProblemCollector, line, item: str) -> int:
     """An item's number of annotators if ``annotations`` has one entry per annotator (null is an
-    empty list), else 0 and a problem."""
+    empty list), else 0 and a problem at its ``line`` (None: not known) and ``item``."""
     wanted, found = _length(names), _length(given)
     if wanted == found and wanted >= 0:
         return wanted
@@ -168,6 +168,8 @@ def annotation_count(names, given, problems: PlacedProblems) -> int:
     )
     problems.add(
         "'annotations' must have one entry per annotator",
+        line=line,
+        item=item,
         expected="equally long lists",
         found=" and ".join(counted),
     )

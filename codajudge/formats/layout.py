@@ -17,7 +17,7 @@ from .. import kinds
 from ..errors import SubmissionError, counted, plural
 from ..tracks import Track
 from .textfile import Lines, shorten
-from .values import COMMA_DECIMAL, describe_value, is_decimal, json_or_none, parse_numbers
+from .values import COMMA_DECIMAL, is_decimal, json_or_none, parse_numbers
 
 # index: GLUE's index<TAB>prediction; idx: HF datasets
 HEADER_NAMES = ("id", "item", "item_id", "index", "idx")
@@ -74,11 +74,7 @@ def records_array(numbers: Sequence[int], texts: List[str]) -> Lines:
     if len(texts) != 1 or not texts[0].lstrip().startswith("["):
         return Lines(numbers, texts)
     records = json_or_none(texts[0])
-    if not (
-        isinstance(records, list)
-        and records
-        and all(isinstance(record, dict) for record in records)
-    ):
+    if not (isinstance(records, list) and records and all(isinstance(r, dict) for r in records)):
         return Lines(numbers, texts)
     return Lines(
         [numbers[0]] * len(records), [json.dumps(record, ensure_ascii=False) for record in records]
@@ -98,7 +94,7 @@ def refuse_one_line_of_values(
             found=repr(shorten(texts[0])),
             expected=f"one line per item ({len(ids):,} items): "
             + ("one score per line in input order, or " if track.positional else "")
-            + f"lines such as {describe_value(track)}",
+            + f"lines such as {kinds.of(track).example_value(track)}",
             hint=kinds.of(track).one_line_fix,
         )
 
@@ -112,18 +108,12 @@ def _values_on_one_line(texts: List[str], track: Track, ids: List[str]) -> int:
     rows = kinds.of(track).value_type.is_row
     value = json_or_none(texts[0])
     if isinstance(value, list):
-        shaped = (
-            all(isinstance(v, (list, dict)) for v in value)
-            if rows
-            else not any(isinstance(v, (list, dict)) for v in value)
-        )
+        nested = [isinstance(v, (list, dict)) for v in value]
+        shaped = all(nested) if rows else not any(nested)
         return len(value) if shaped and len(value) >= (len(ids) if rows else 2) else 0
     parts = re.split(r"[\s,;]+", texts[0].strip(" \t,;"))
-    return (
-        len(parts)
-        if value is None and not rows and len(parts) > 2 and all(map(is_decimal, parts))
-        else 0
-    )
+    numbers = value is None and not rows and len(parts) > 2 and all(map(is_decimal, parts))
+    return len(parts) if numbers else 0
 
 
 def refuse_index_column(numbers: Sequence[int], texts: List[str], display: str) -> None:
@@ -295,12 +285,8 @@ def _refuse_row_numbers(columns: Columns, ids: List[str], display: str) -> None:
     """Refuse a positional reading whose first column holds whole numbers, each once, some above 5: ids
     or line numbers, which would be read as scores (and the scores as confidences)."""
     firsts = columns.positional_scores
-    if (
-        firsts is not None
-        and all(value % 1 == 0 for value in firsts)
-        and max(firsts) > 5
-        and len(set(firsts)) == len(firsts)
-    ):
+    whole = firsts is not None and all(value % 1 == 0 for value in firsts)
+    if whole and max(firsts) > 5 and len(set(firsts)) == len(firsts):
         raise SubmissionError.single(
             display,
             "the first column holds whole numbers, each once, up to "

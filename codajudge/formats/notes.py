@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import List, Optional, Sequence
 
+from ..errors import counted
 from ..kinds.soft_label import LEADING_BIN_LAYOUT, SUM_TOLERANCE
 
 
@@ -54,13 +55,9 @@ SHOWN_ALIGNMENTS = 4
 def _alignments(kind: NoteKind, notes: Sequence[ReadNote]) -> str:
     """``kind``'s notes' alignments, each with its number of items, the most frequent first."""
     counts = Counter(note.alignment for note in notes if note.kind is kind).most_common()
-    shown = [f"{alignment} ({_items(n)})" for alignment, n in counts[:SHOWN_ALIGNMENTS]]
+    shown = [f"{alignment} ({counted(n, 'item')})" for alignment, n in counts[:SHOWN_ALIGNMENTS]]
     rest = sum(n for _, n in counts[SHOWN_ALIGNMENTS:])
-    return "; ".join(shown + ([f"other alignments ({_items(rest)})"] if rest else []))
-
-
-def _items(n: int) -> str:
-    return f"{n} item" + ("" if n == 1 else "s")
+    return "; ".join(shown + ([f"other alignments ({counted(rest, 'item')})"] if rest else []))
 
 
 RENORMALISED = NoteKind(

@@ -8,10 +8,10 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from itertools import chain
 from pathlib import Path
-from typing import List, NamedTuple, Optional, Sequence, Tuple
+from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -42,7 +42,6 @@ from .textfile import read_texts, safe_display, shorten
 from .values import (
     ValueProblem,
     add_problem,
-    describe_value,
     is_decimal,
     json_or_none,
     most_entries,
@@ -138,30 +137,24 @@ def _read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> 
     refuse_index_column(numbers, texts, display)
     refuse_one_line_of_values(numbers, texts, track, keys.ids, display)
     columns = Columns(numbers, texts, keys.ids, comments, lambda text: _is_value(track, keys, text))
-    layout = (
-        layout_of(columns, keys.ids, display)
-        if track.positional and not columns.json_lines
-        else "id"
-    )
+    layout = "id"
+    if track.positional and not columns.json_lines:
+        layout = layout_of(columns, keys.ids, display)
     problems = ProblemCollector(display)
-    rows = (_positional_rows if layout == "positional" else _id_rows)(
-        columns, track, keys, problems
-    )
+    read_rows = _positional_rows if layout == "positional" else _id_rows
+    rows = read_rows(columns, track, keys, problems)
     values, notes = _values(track, keys, rows, problems)
     problems.raise_if_any()
-    warnings = [comments_note(len(comments))] if comments else []
-    warnings += (
-        ["the first line was read as a header and skipped"]
-        if (columns.header if layout == "id" else columns.positional_header)
-        else []
-    )
-    warnings += [JSON_LINES_NOTE] if columns.json_lines else []
-    warnings += (
-        [RELEASE_LINES_NOTE.format(track.release_lines, len(keys.ids))]
-        if layout == "positional" and len(columns.positional_firsts) > len(keys.ids)
-        else []
-    )
-    return Prediction(_wrap(values, track, keys), warnings + note_warnings(notes), layout)
+    header = columns.header if layout == "id" else columns.positional_header
+    release = layout == "positional" and len(columns.positional_firsts) > len(keys.ids)
+    warnings = [  # each that applies, in this order
+        comments and comments_note(len(comments)),
+        header and "the first line was read as a header and skipped",
+        columns.json_lines and JSON_LINES_NOTE,
+        release and RELEASE_LINES_NOTE.format(track.release_lines, len(keys.ids)),
+    ]
+    warnings = list(filter(None, warnings)) + note_warnings(notes)
+    return Prediction(_wrap(values, track, keys), warnings, layout)
 
 
 def _results_prediction(track: Track, keys: ItemKeys, lines, display: str) -> Prediction:
@@ -209,11 +202,9 @@ def _positional_rows(
                 "or write ID<TAB>SCORE lines, which are matched by id",
             ),
         )
-    lines = (
-        sorted([*every, *(n for n in columns.comments if n < every[-1])])
-        if columns.comments
-        else every
-    )
+    lines = every
+    if columns.comments:  # a comment line before the last line is a line too
+        lines = sorted([*every, *(n for n in columns.comments if n < every[-1])])
     if lines[-1] != len(lines):  # the line before the first line whose number is not its rank
         raise SubmissionError.single(
             problems.file,
@@ -266,12 +257,8 @@ def _id_problems(
     columns: Columns, first: np.ndarray, track: Track, keys: ItemKeys, problems: ProblemCollector
 ) -> None:
     """The messages of the rows ``_id_rows`` flagged, in line order, and of the items without a line."""
-    heads, lines, position, example = (
-        columns.heads,
-        columns.lines,
-        columns.position,
-        describe_value(track),
-    )
+    heads, lines, position = columns.heads, columns.lines, columns.position
+    example = kinds.of(track).example_value(track)
     if len(heads) and columns.tabbed.all() and (position < 0).all():
         raise SubmissionError.single(
             problems.file,
@@ -406,30 +393,14 @@ def _label(text: str, track: Track, notes: List[ReadNote]) -> int:
 READERS = {SCORE: _score, LABEL: _label, DISTRIBUTION: parse_soft, ANNOTATOR_ROW: None}
 
 
-class _Hint:
-    """The hint that a perspectivist file's rows hold label indices (``labels_as_indices_hint``),
-    looked for over the whole file once, when a row is refused."""
-
-    def __init__(self, track: Track, keys: ItemKeys, rows: Rows):
-        self.track, self.keys, self.rows = track, keys, rows
-
-    @cached_property
-    def text(self) -> Optional[str]:
-        most = most_entries(self.track, self.keys.longest_row)
-        texts = map(self.rows.text, range(len(self.rows.item)))
-        return labels_as_indices_hint(self.track, texts, most)
-
-    def of_layout(self) -> Optional[str]:
-        """The hint for a row's layout: on multilabel tracks, indices are read as 0/1 vectors."""
-        return self.text if self.track.scale == "multilabel" else None
-
-
 def _annotator_rows(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector):
     """Label indices or 0/1 choices, one row per annotator of each row's item: each row's entries as
     written (``annotator_entries``), fitted to its item's annotators (``RowFit``, which reads other
     layouts), then their labels (``annotator_values``); a refused row's problem is added."""
     notes: List[ReadNote] = []
-    hint = _Hint(track, keys, rows)
+    most = most_entries(track, keys.longest_row)
+    # the hint that the rows hold label indices: looked for over the whole file once, if needed
+    hint = cache(lambda: labels_as_indices_hint(track, map(rows.text, range(len(rows.item))), most))
     entries = {}
     for j in range(len(rows.item)):
         try:
@@ -437,7 +408,8 @@ def _annotator_rows(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemC
                 rows.text(j), track, keys.annotators[rows.item[j]], notes, keys.longest_row
             )
         except ValueProblem as problem:
-            problem.hint = hint.of_layout() or problem.hint
+            # on multilabel tracks, indices are read as 0/1 vectors: the row's layout is refused
+            problem.hint = (track.scale == "multilabel" and hint()) or problem.hint
             _add(problem, problems, rows, keys, j)
     fit = RowFit(
         keys.annotators,
@@ -457,12 +429,12 @@ def _annotator_rows(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemC
     return np.concatenate([empty, *values]), notes
 
 
-def _labels_of(entries: list, track: Track, hint: _Hint) -> np.ndarray:
+def _labels_of(entries: list, track: Track, hint: Callable[[], Optional[str]]) -> np.ndarray:
     """``annotator_values`` of a row, a label outside the set given the file's index hint."""
     try:
         return annotator_values(entries, track)
     except ValueProblem:
-        return annotator_values(entries, track, hint.text)
+        return annotator_values(entries, track, hint())
 
 
 def _add(problem: ValueProblem, problems: ProblemCollector, rows: Rows, keys: ItemKeys, j: int):

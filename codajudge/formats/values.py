@@ -183,11 +183,12 @@ def parse_value(text: str, track: Track, notes: List[ReadNote], row_length: int 
 
 def _example(track: Track) -> str:
     """A valid value of the track, for a message."""
-    return describe_value(track).partition("<TAB>")[2]
+    return kinds.of(track).example_value(track).partition("<TAB>")[2]
 
 
 def _refuse_many_entries(text: str, most: int, track: Track) -> None:
-    count = entry_count(text)
+    """Refuse a value of more than ``most`` entries; a text no longer than ``most`` holds no more."""
+    count = entry_count(text) if len(text) > most else 0
     if count > most:
         raise ValueProblem(
             "the value holds more entries than a value of this track can",
@@ -308,13 +309,10 @@ def outside_label_set(value, track: Track, shown: str, hint: str = None) -> Valu
     names = list(track.labels) + list(track.label_set.aliases)
     near = [name for name in names if _loose_label(name) == loose]
     index = str(value).strip()
+    as_index = NUMBER.fullmatch(index) and float(index) in range(len(track.labels))
     if near:
         hint = f"labels are matched exactly: write {near[0]!r} (case and spaces count)"
-    elif (
-        NUMBER.fullmatch(index)
-        and float(index) in range(len(track.labels))
-        and not track.label_set.numbers
-    ):
+    elif as_index and not track.label_set.numbers:
         hint = (
             f"labels are names, not class indices: write the name itself (if {index} is an index from 0 in the "
             f"order {', '.join(track.labels)}, that is {track.labels[int(float(index))]!r}; your model's own label "
@@ -339,8 +337,3 @@ def parse_label(text: str, track: Track) -> int:
 def value_warnings(notes: Sequence[ReadNote]) -> List[str]:
     """One warning per kind of note the value rules (``parse_value``, ``soft``) left in ``notes``."""
     return note_warnings(notes, VALUE_NOTES)
-
-
-def describe_value(track: Track) -> str:
-    """A short example of a valid line for this track, used in hints and the participant pages."""
-    return kinds.of(track).example_value(track)
