@@ -171,20 +171,6 @@ def _edition_file(value, folder: Path, where: str, key: str, problems: List[Prob
     return problem is None
 
 
-def _check_known_leaks(raw, display: str, problems: List[Problem]) -> None:
-    """``known_leaks``: each declared leak says why (the schema has checked the strings)."""
-    problems.extend(
-        Problem(
-            f"{display}: known_leaks {name!r}",
-            "must say why the file holds hidden gold on purpose",
-            expected="a sentence, e.g. 'the test gold, released after the campaign'",
-            found=repr(why),
-        )
-        for name, why in (raw or {}).items()
-        if not why.strip()
-    )
-
-
 def _check_names(raw: dict, display: str, problems: List[Problem]) -> None:
     """The names that become file or folder names: the edition's name and the dataset ids."""
     found = [slug_problem(raw["name"], display, "name")]
@@ -306,7 +292,6 @@ def _cross_checked(
     if not found:  # which gold may be public, and which phases may score the same items
         found.extend(config_problems(phases, datasets))
     pages = _check_files(raw, folder, display, found)
-    _check_known_leaks(raw.get("known_leaks"), display, found)
     terms = [raw["terms"]] if path_problem(raw["terms"], folder, "", "terms", "") is None else []
     found.extend(page_problems(raw["name"], folder, terms + [page["file"] for page in pages]))
     found.extend(text_problems(raw))

@@ -78,7 +78,7 @@ class Field:
     doc: str = ""
     required: bool = False
     default: object = None
-    choices: Tuple = ()
+    choices: Sequence = ()
     minimum: Optional[float] = None
     maximum: Optional[float] = None
     length: Optional[int] = None
@@ -385,9 +385,9 @@ def _strings(doc: str, example: str = "", required: bool = False) -> Field:
     return Field(LIST, doc, required=required, items=Field(STR), example=example)
 
 
-def _string_map(doc: str, example: str) -> Field:
-    """A mapping from any names to strings."""
-    return Field(MAP, doc, items=Field(STR), example=example)
+def _string_map(doc: str, example: str, entries: Field = Field(STR)) -> Field:
+    """A mapping from any names to strings (``entries``)."""
+    return Field(MAP, doc, items=entries, example=example)
 
 
 def _objects(doc: str, fields: Dict[str, Field], required: bool = False) -> Field:
@@ -448,7 +448,8 @@ PHASE_FIELDS = {
 
 ALIGNMENTS = dict.fromkeys(a for kind in kinds.REGISTRY.values() for a in kind.alignments)
 
-#: A track's keys; ``track_fields`` adds the metrics a track may name.
+#: A track's keys; ``metrics`` names registered metrics (the registry itself: an edition's own
+#: metrics are registered when it is read).
 TRACK_FIELDS = {
     "id": Field(
         STR, "lowercase letters, digits and _; names the submission file <id>.tsv", required=True
@@ -462,9 +463,10 @@ TRACK_FIELDS = {
         "alias text -> one of 'labels': other texts naming a label (docs/labels.md)",
         "label_aliases: {e: entailment, n: neutral, c: contradiction}",
     ),
-    "metrics": Field(  # its entries: track_fields, when the edition's own metrics are known
+    "metrics": Field(
         LIST,
         "the metrics scored, main metric first (default: the kind's; see docs/edition-config.md)",
+        items=Field(STR, choices=METRICS, what="metric"),
     ),
     "primary": Field(BOOL, "its main metric counts in the primary score", default=True),
     "files": _strings("other accepted submission file names (globs)"),
@@ -491,13 +493,6 @@ TRACK_FIELDS = {
         "annotator alignment",
     ),
 }
-
-
-def track_fields(value=None) -> Dict[str, Field]:
-    """A track's keys, ``metrics`` naming a registered metric (a function: an edition's own metrics
-    are registered when it is read; ``value``, the track, chooses nothing)."""
-    metrics = _choice("", METRICS, "metric")
-    return {**TRACK_FIELDS, "metrics": dataclasses.replace(TRACK_FIELDS["metrics"], items=metrics)}
 
 
 PAGE_FIELDS = {
@@ -782,7 +777,7 @@ TOP_LEVEL_FIELDS = {
         required=True,
         items=_object("", dataset_fields),
     ),
-    "tracks": _objects("the scored tracks", track_fields, required=True),
+    "tracks": _objects("the scored tracks", TRACK_FIELDS, required=True),
     "pages": _objects("the edition's own pages", PAGE_FIELDS),
     "terms": Field(
         STR, "the terms page, a Markdown file", required=True, example="terms: pages/terms.md"
@@ -814,12 +809,12 @@ TOP_LEVEL_FIELDS = {
     ),
     "public_files": _strings("files of the edition folder copied into the starting kit"),
     # Read by bundle/leaks.py's check_public_tree, which also refuses a path that names no
-    # public file of the bundle (known only once the bundle is written); a blank reason is
-    # refused by edition.load_edition.
+    # public file of the bundle (known only once the bundle is written).
     "known_leaks": _string_map(
         "a public file's path in the bundle, as the leak check names it -> why it holds "
         "hidden gold on purpose; built, and reported by the build summary",
         'known_leaks: {starting_kit/extra/labels.tsv: "test gold, released after the campaign"}',
+        Field(STR, required=True),
     ),
     "local": _object(
         "the starting kit's local validation split, held out of train (--phase local)", LOCAL_FIELDS
@@ -948,7 +943,7 @@ def reference_tables() -> Dict[str, Dict[str, Field]]:
     return {
         "Top level": TOP_LEVEL_FIELDS,
         "A phase (`phases[...]`)": PHASE_FIELDS,
-        "A track (`tracks[...]`)": track_fields(),
+        "A track (`tracks[...]`)": TRACK_FIELDS,
         "A page (`pages[...]`)": PAGE_FIELDS,
         "`leaderboard`": LEADERBOARD_FIELDS,
         "`local`": LOCAL_FIELDS,
