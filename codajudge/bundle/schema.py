@@ -439,9 +439,7 @@ PHASE_FIELDS = {
     "max_submissions": _count("submissions a participant may make in the phase", default=100),
     "execution_time_limit": _count("seconds per submission", 1, MAX_TIME_LIMIT, default=600),
     "public_gold": Field(
-        BOOL,
-        "the phase's gold ships in the starting kit (default: true for practice only); "
-        "refused on a split another phase hides",
+        BOOL, "its gold ships in the starting kit (default: practice only; see 'Data' above)"
     ),
 }
 
@@ -480,15 +478,14 @@ TRACK_FIELDS = {
     ),
     "range": Field(
         LIST,
-        "similarity gold's scale [lowest, highest] (default [0, 5]); gold outside is refused",
+        "similarity gold's scale [lowest, highest] (default [0, 5]; see 'Data' above)",
         items=Field(NUMBER),
         length=2,
         example="range: [1, 5]",
     ),
     "annotator_alignment": _choice(
-        "how a perspectivist row wider than its item's annotators is scored: by_name (default: "
-        "each entry is its pool or list annotator's) or official_2025 (the LeWiDi 2025 scorer's: "
-        "its first entries in order against the item's annotators)",
+        "how a perspectivist row wider than its item's annotators is scored: by_name (default) "
+        "or official_2025 (see 'Metrics' above)",
         ALIGNMENTS,
         "annotator alignment",
     ),
@@ -511,16 +508,14 @@ LEADERBOARD_FIELDS = {
 PRIMARY_SCORE_FIELDS = {
     "missing": Field(
         STR,
-        "what a primary track a run did not submit counts as: 'worst' (its metric's worst "
-        "value), 'baseline NAME' (that baseline's score on the same phase) or 'unranked' (no "
-        "primary score; ranked only on the tracks submitted)",
+        "what a primary track a run did not submit counts as: worst | baseline NAME | unranked "
+        "(README: Primary score)",
         default=WORST,
         check=primary_rule_problem,
         example="missing: baseline most_frequent",
     ),
     "mean": _choice(
-        "'plain' mean of the primary tracks' main metric, or each 'normalised' to 0-1 by its "
-        "range on the track first (tracks on different ranges weigh the same)",
+        "plain | normalised mean of the primary tracks' main metric (README: Primary score)",
         MEAN_RULES,
         default=PLAIN,
     ),
@@ -582,10 +577,7 @@ TABLE_COLUMNS = {
     "label": Field(STR, "the column of the gold label (default: the annotations' majority)"),
     "annotations": Field(
         ANY,
-        "a list of columns, one per annotator (its name is the annotator's, unless "
-        "'annotators' is given), or one column holding each row's annotations: "
-        '{column: NAME, sep: ","} (a JSON record\'s list, or text cut at sep); an empty cell '
-        "or part: not labelled",
+        "a list of columns, one per annotator, or {column: NAME, sep: \",\"} (see 'Data' above)",
         example='annotations: {column: annotations, sep: ","}',
         check=one_column_or(
             "annotations",
@@ -595,17 +587,12 @@ TABLE_COLUMNS = {
     ),
     "annotators": Field(
         ANY,
-        "the column listing each row's annotators, comma-separated (or "
-        '{column: NAME, sep: ","}), one per annotation',
+        "the column of each row's annotators (see 'Data' above)",
         check=one_column_or(
             "annotators", "a column of comma-separated names", lambda v: isinstance(v, str) and v
         ),
     ),
-    "distribution": Field(
-        STR,
-        "the column of soft-label gold: a JSON list in the labels' order, or a JSON object "
-        "label -> probability (default: the annotations' shares)",
-    ),
+    "distribution": Field(STR, "the column of soft-label gold (see 'Data' above)"),
     "lang": Field(STR, "the column of the item's language"),
     "genre": Field(STR, "the column of the item's genre"),
 }
@@ -678,8 +665,7 @@ IMPORTER_OPTIONS: Dict[str, Dict[str, Field]] = {
     "table": {
         "path": _path(required=False),
         "format": _choice(
-            "csv | tsv | jsonl | json (one JSON document: an object keyed by id, or a list of "
-            "records) (default: from the file's suffix, .json read as jsonl)",
+            "csv | tsv | jsonl | json (default: from the file's suffix; see 'Data' above)",
             TABLE_FORMATS,
             "table format",
         ),
@@ -736,15 +722,10 @@ def common_fields(options: Dict[str, Field]) -> Dict[str, Field]:
             keys=SPLITS,
             items=_object("", override, "splits: {train: {path: release/train.zip}}"),
         ),
-        "train": _choice(
-            "'none': the dataset has no training split (baselines that learn from one are not run)",
-            ("none",),
-            "value",
-        ),
+        "train": _choice("'none': no training split (see 'Data' above)", ("none",), "value"),
         "sample": Field(
             MAP,
-            "split -> {of, items, seed}: the split is a seeded sample of another split's items "
-            "(never public when that split is hidden)",
+            "split -> {of, items, seed}: a seeded sample of another split (see 'Data' above)",
             keys=SPLITS,
             items=_object("", SAMPLE_FIELDS, "sample: {dev: {of: test, items: 300, seed: 1}}"),
         ),
@@ -758,8 +739,8 @@ def common_fields(options: Dict[str, Field]) -> Dict[str, Field]:
         # Read by bundle/build.py's check_repeats, which also refuses a split whose gold no
         # phase hides (a check across phases and datasets).
         "known_repeats": _per_split(
-            "hidden-gold split -> how many of its items the release really repeats (by texts) "
-            "from a public split (never items a sample copies); more are refused",
+            "hidden-gold split -> how many of its items the release repeats from a public split "
+            "(docs/participant-checks.md)",
             Field(INT, minimum=0),
             "known_repeats: {test: 18}",
         ),
@@ -811,8 +792,8 @@ TOP_LEVEL_FIELDS = {
     # Read by bundle/leaks.py's check_public_tree, which also refuses a path that names no
     # public file of the bundle (known only once the bundle is written).
     "known_leaks": _string_map(
-        "a public file's path in the bundle, as the leak check names it -> why it holds "
-        "hidden gold on purpose; built, and reported by the build summary",
+        "a public file's path in the bundle -> why it holds hidden gold on purpose "
+        "(docs/participant-checks.md)",
         'known_leaks: {starting_kit/extra/labels.tsv: "test gold, released after the campaign"}',
         Field(STR, required=True),
     ),
@@ -820,11 +801,7 @@ TOP_LEVEL_FIELDS = {
         "the starting kit's local validation split, held out of train (--phase local)", LOCAL_FIELDS
     ),
     "contact_email": Field(STR, "the organisers' address"),
-    "kit_scores_no_phase": Field(
-        STR,
-        "why the starting kit can score no phase (no local phase, practice gold hidden); "
-        "without it the builder warns",
-    ),
+    "kit_scores_no_phase": Field(STR, "why the starting kit can score no phase (README: Build)"),
     "queue": Field(STR, "a Codabench queue's vhost (UUID)", check=_uuid_check),
 }
 
