@@ -49,18 +49,16 @@ QUOTE_HINT = (
     "quote it: YAML reads unquoted yes/no/true/false/on/off as booleans and digits as numbers"
 )
 
-#: Types of a field: what a value must be (JSON Schema's name for it in parentheses).
-STR = "str"
-INT = "int"
-NUMBER = "number"
-BOOL = "bool"
-DATE = "date"
-LIST = "list"
-MAP = "map"
-OBJECT = "object"
-ANY = "any"
-#: A string or a list of strings (``where`` values, chaosnli ``files`` entries).
-STR_OR_LIST = "str_or_list"
+
+@dataclass(frozen=True, eq=False)
+class Type:
+    """What a field's value must be: its name in docs/edition-config.md, its check (``check_value``
+    calls it with the walk, the place, the value's label, the value and the field) and its JSON
+    Schema (None: made from the field's items or fields by ``_json_shape``)."""
+
+    name: str
+    check: Callable[..., None]
+    json: Optional[dict] = None
 
 
 @dataclass(frozen=True)
@@ -74,7 +72,7 @@ class Field:
     function returning a problem message or None), ``what`` (how messages name a bad choice),
     ``example`` (the hint of a missing or misshapen value) and ``doc``."""
 
-    type: str
+    type: Type
     doc: str = ""
     required: bool = False
     default: object = None
@@ -236,13 +234,9 @@ def _check_str_or_list(walk: Walk, where: str, label: str, value, spec: Field) -
         _check_str(walk, where, label, value, spec)
 
 
-#: The container types: the Python type of their values and how messages name it.
-CONTAINERS = {LIST: (list, "a list"), MAP: (dict, "a mapping"), OBJECT: (dict, "a mapping")}
-
-
 def _is_container(walk: Walk, where: str, label: str, value, spec: Field) -> bool:
     """Whether ``value`` is the list or mapping ``spec`` wants (a problem said when not)."""
-    python_type, said = CONTAINERS[spec.type]
+    python_type, said = (list, "a list") if spec.type == LIST else (dict, "a mapping")
     if not isinstance(value, python_type):
         walk.add(where, f"{label} must be {said}", found=_found(value), hint=_example(spec))
     return isinstance(value, python_type)
@@ -308,18 +302,27 @@ def _check_object(walk: Walk, where: str, label: str, value, spec: Field) -> Non
         check_object(walk, _join(where, label.strip("'")), value, resolve(spec.schema, value))
 
 
-#: Field type -> its check (ANY: any value; the module reading it judges it).
-CHECKS = {
-    STR: _check_str,
-    INT: _check_number,
-    NUMBER: _check_number,
-    BOOL: _check_bool,
-    DATE: _check_date,
-    LIST: _check_list,
-    MAP: _check_map,
-    STR_OR_LIST: _check_str_or_list,
-    OBJECT: _check_object,
-}
+def _anything(walk: Walk, where: str, label: str, value, spec: Field) -> None:
+    """Any value: the module reading it judges it."""
+
+
+STR = Type("str", _check_str, {"type": "string"})
+INT = Type("int", _check_number, {"type": "integer"})
+NUMBER = Type("number", _check_number, {"type": "number"})
+BOOL = Type("bool", _check_bool, {"type": "boolean"})
+DATE = Type(
+    "date", _check_date, {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$"}
+)
+LIST = Type("list", _check_list)
+MAP = Type("map", _check_map)
+OBJECT = Type("mapping", _check_object)
+ANY = Type("see note", _anything, {})
+#: A string or a list of strings (``where`` values, chaosnli ``files`` entries).
+STR_OR_LIST = Type(
+    "string or list of strings",
+    _check_str_or_list,
+    {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]},
+)
 
 
 def check_value(walk: Walk, where: str, label: str, value, spec: Field) -> None:
@@ -329,8 +332,8 @@ def check_value(walk: Walk, where: str, label: str, value, spec: Field) -> None:
     if message:
         text, _, expected = message.partition("|")
         walk.add(where, text, expected=expected or None, found=_shown(value))
-    elif spec.check is None and spec.type in CHECKS:
-        CHECKS[spec.type](walk, where, label, value, spec)
+    elif spec.check is None:
+        spec.type.check(walk, where, label, value, spec)
 
 
 def check_object(walk: Walk, where: str, value: dict, fields: Dict[str, Field]) -> None:
@@ -342,7 +345,7 @@ def check_object(walk: Walk, where: str, value: dict, fields: Dict[str, Field]) 
         if key in value:
             check_value(walk, where, f"'{key}'", value[key], spec)
         elif spec.required:
-            expected = spec.doc.split(";")[0] if spec.doc else spec.type
+            expected = spec.doc.split(";")[0] if spec.doc else spec.type.name
             walk.add(where, f"'{key}' is required", expected=expected, hint=_example(spec))
 
 
@@ -808,19 +811,18 @@ TOP_LEVEL_FIELDS = {
 
 # --- the same table as JSON Schema -----------------------------------------------------------------
 
-JSON_TYPES = {STR: "string", INT: "integer", NUMBER: "number", BOOL: "boolean"}
-#: The JSON Schema of the types that have no bounds, items or fields.
-JSON_PLAIN = {
-    DATE: {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$"},
-    STR_OR_LIST: {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]},
-    ANY: {},
-}
-
 
 def _json_field(spec: Field) -> dict:
     """One field as a JSON Schema (draft 2020-12) fragment."""
     out: dict = {"description": spec.doc} if spec.doc else {}
-    out.update(JSON_PLAIN[spec.type] if spec.type in JSON_PLAIN else _json_shape(spec))
+    out.update(_json_shape(spec) if spec.type.json is None else spec.type.json)
+    bounds = {"minimum": spec.minimum, "maximum": spec.maximum}
+    if spec.type == LIST:
+        bounds = {
+            "minItems": spec.length or (1 if spec.required else None),
+            "maxItems": spec.length,
+        }
+    out.update((key, bound) for key, bound in bounds.items() if bound is not None)
     if spec.choices:
         out["enum"] = list(spec.choices)
     if spec.default is not None:
@@ -829,6 +831,7 @@ def _json_field(spec: Field) -> dict:
 
 
 def _json_shape(spec: Field) -> dict:
+    """The JSON Schema of a list, map or object field: its items or fields."""
     if spec.type == OBJECT:
         if spec.schema is dataset_fields:
             return {"$ref": "#/$defs/dataset"}
@@ -838,16 +841,7 @@ def _json_shape(spec: Field) -> dict:
         return {"type": "object", "properties": properties, "additionalProperties": False}
     if spec.type == MAP:
         return {"type": "object", "additionalProperties": _json_field(spec.items)}
-    if spec.type == LIST:
-        bounds = {
-            "minItems": spec.length or (1 if spec.required else None),
-            "maxItems": spec.length,
-        }
-        out = {"type": "array", "items": _json_field(spec.items)}
-    else:
-        bounds = {"minimum": spec.minimum, "maximum": spec.maximum}
-        out = {"type": JSON_TYPES[spec.type]}
-    return {**out, **{key: bound for key, bound in bounds.items() if bound is not None}}
+    return {"type": "array", "items": _json_field(spec.items)}
 
 
 def json_object(fields: Dict[str, Field]) -> dict:
@@ -888,11 +882,10 @@ def json_schema() -> dict:
 
 def _type_text(spec: Field) -> str:
     if spec.type in (LIST, MAP):
-        inner = "mapping" if spec.items.type == OBJECT else _type_text(spec.items)
         keys = " | ".join(spec.keys) if spec.keys else "name"
+        inner = _type_text(spec.items)
         return f"list of {inner}" if spec.type == LIST else f"{keys} -> {inner}"
-    names = {STR_OR_LIST: "string or list of strings", OBJECT: "mapping", ANY: "see note"}
-    return names.get(spec.type, spec.type)
+    return spec.type.name
 
 
 def _cell(text) -> str:
