@@ -155,12 +155,6 @@ def _phases(raw: List[dict], problems: List[Problem]) -> List[Phase]:
     return phases
 
 
-def _queue(raw: Optional[str]) -> Optional[str]:
-    """``queue``: the vhost of a Codabench queue, a UUID the schema has checked (Codabench's
-    Queue.vhost is a UUIDField and its unpacker looks the queue up by it), written canonically."""
-    return None if raw is None else str(uuid.UUID(raw.strip()))
-
-
 def _edition_file(value, folder: Path, where: str, key: str, problems: List[Problem]) -> bool:
     """A file the config names must be a regular file inside the edition folder (links resolved)."""
     problem = path_problem(value, folder, where, key, "the edition folder")
@@ -192,7 +186,7 @@ def _check_files(raw: dict, folder: Path, display: str, problems: List[Problem])
     ]
 
 
-def _tracks_and_datasets(raw: dict, display: str, problems: List[Problem]):
+def _tracks(raw: dict, display: str, problems: List[Problem]) -> List[Track]:
     try:
         tracks = tracks_from_list(raw["tracks"], where=f"{display}: tracks")
         check_primary_direction(tracks, f"{display}: tracks")
@@ -211,7 +205,7 @@ def _tracks_and_datasets(raw: dict, display: str, problems: List[Problem]):
         for t in tracks
         if t.dataset not in datasets
     )
-    return tracks, datasets
+    return tracks
 
 
 def in_file(problem: Problem, display: str) -> Problem:
@@ -287,7 +281,7 @@ def _cross_checked(
     found: List[Problem] = []
     _check_names(raw, display, found)
     phases = _phases(raw["phases"], found)
-    tracks, datasets = _tracks_and_datasets(raw, display, found)
+    tracks, datasets = _tracks(raw, display, found), raw["datasets"]
     found.extend(dataset_problems(datasets, display))
     if not found:  # which gold may be public, and which phases may score the same items
         found.extend(config_problems(phases, datasets))
@@ -315,7 +309,8 @@ def _cross_checked(
             "known_leaks": dict(top["known_leaks"] or {}),
             "config": display,
             "local": declared_local(top["local"]),
-            "queue": _queue(top["queue"]),
+            # Codabench's Queue.vhost is a UUIDField, and its unpacker looks the queue up by it
+            "queue": top["queue"] and str(uuid.UUID(top["queue"].strip())),
             "primary_rule": rule,
             "ranking": ranking,
             "metrics_module": own_metrics,
