@@ -53,31 +53,28 @@ def duplicate_ids(items: List[dict], where: str) -> List[Problem]:
     ]
 
 
-def out_of_range(track: Track, gold: np.ndarray, ids: List[str], where: str) -> List[Problem]:
-    """Gold outside the track's declared ``range`` (default 0-5), for a kind with ``has_range``."""
-    lo, hi = track.score_range
-    outside = np.flatnonzero((gold < lo) | (gold > hi)).tolist()
-    if not outside:
-        return []
-    return [
-        Problem(
-            where,
-            f"{kinds.of(track).name} gold outside the track's range on {counted(len(outside), 'item')}",
-            expected=f"scores from {lo:g} to {hi:g} (track '{track.id}' range)",
-            found=_first_few([f"{ids[i]!r} ({gold[i]:g})" for i in outside]),
-            hint="correct the data, or declare the scale with the track key range: [LOW, HIGH]",
-        )
-    ]
-
-
 def track_problems(track: Track, items: List[dict], where: str) -> List[Problem]:
+    """The problems of ``track``'s gold in one split's ``items``: those of reading it, then, for a
+    kind with ``has_range``, gold outside the track's declared ``range`` (default 0-5)."""
     try:
         gold = build_gold(track, items, where)
     except ConfigError as e:
         return list(e.problems)
     if not kinds.of(track).has_range:
         return []
-    return out_of_range(track, gold.gold, gold.ids, where)
+    lo, hi = track.score_range
+    outside = np.flatnonzero((gold.gold < lo) | (gold.gold > hi)).tolist()
+    if not outside:
+        return []
+    return [
+        Problem(
+            where,
+            f"{track.kind} gold outside the track's range on {counted(len(outside), 'item')}",
+            expected=f"scores from {lo:g} to {hi:g} (track '{track.id}' range)",
+            found=_first_few([f"{gold.ids[i]!r} ({gold.gold[i]:g})" for i in outside]),
+            hint="correct the data, or declare the scale with the track key range: [LOW, HIGH]",
+        )
+    ]
 
 
 def split_problems(

@@ -935,14 +935,12 @@ def markdown_reference() -> str:
 
 def metrics_table() -> List[str]:
     """Per kind and scale: the metrics scored by default, and those a track may name in ``metrics``."""
-    from ..metrics import get as get_metric
-
     lines = ["#### Metrics per kind (the `metrics` key of a track)", ""]
     lines += ["| kind | scale | default (main first) | may be chosen |", "|---|---|---|---|"]
     for kind in kinds.REGISTRY.values():
         for scale in kind.scales:
             default = ", ".join(f"`{m}`" for m in kind.default_metrics[scale])
             names = kind.applicable_metrics(scale)
-            chosen = ", ".join(f"`{m}` ({_cell(get_metric(m).title)})" for m in names)
+            chosen = ", ".join(f"`{m}` ({_cell(METRICS[m].title)})" for m in names)
             lines.append(f"| {kind.name} | {scale or ''} | {default} | {chosen} |")
     return lines + [""]
