@@ -174,16 +174,20 @@ def _check_names(raw: dict, display: str, problems: List[Problem]) -> None:
 
 def _check_files(raw: dict, folder: Path, display: str, problems: List[Problem]) -> List[dict]:
     """terms, logo, pages and public_files (copied into the starting kit, and leak-checked): regular
-    files inside the edition folder. Returns the pages whose file is one."""
-    for key in ("terms", "logo"):
-        _edition_file(raw[key], folder, display, key, problems)
+    files inside the edition folder; the terms and pages none a placeholder or a default page
+    (``placeholders.page_problems``). Returns the pages whose file is one."""
+    terms = _edition_file(raw["terms"], folder, display, "terms", problems)
+    _edition_file(raw["logo"], folder, display, "logo", problems)
     for i, name in enumerate(raw.get("public_files") or []):
         _edition_file(name, folder, f"public_files[{i}]", f"public_files[{i}]", problems)
-    return [
+    pages = [
         {"title": page["title"], "file": page["file"]}
         for i, page in enumerate(raw.get("pages") or [])
         if _edition_file(page["file"], folder, f"pages[{i}]", "page file", problems)
     ]
+    written = ([raw["terms"]] if terms else []) + [page["file"] for page in pages]
+    problems.extend(page_problems(raw["name"], folder, written))
+    return pages
 
 
 def _tracks(raw: dict, display: str, problems: List[Problem]) -> List[Track]:
@@ -286,8 +290,6 @@ def _cross_checked(
     if not found:  # which gold may be public, and which phases may score the same items
         found.extend(config_problems(phases, datasets))
     pages = _check_files(raw, folder, display, found)
-    terms = [raw["terms"]] if path_problem(raw["terms"], folder, "", "terms", "") is None else []
-    found.extend(page_problems(raw["name"], folder, terms + [page["file"] for page in pages]))
     found.extend(text_problems(raw))
     rule = _primary_rule(raw, top["baselines"], display, found)
     ranking = _ranking(raw, tracks, display, found)

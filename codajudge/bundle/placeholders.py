@@ -36,12 +36,11 @@ def _default_texts() -> dict:
 
 
 def page_problems(edition_name: str, folder: Path, files: List[str]) -> List[Problem]:
-    """One problem per page file (relative to ``folder``) that is a placeholder or a default page."""
+    """One problem per page file (relative to ``folder``, each a regular file inside it) that is a
+    placeholder or a default page."""
     defaults = _default_texts() if edition_name != "default" else {}
     problems = []
     for path in (Path(folder) / name for name in files):
-        if not path.is_file():
-            continue  # a missing page is the files' check's problem
         text = _normalised(path.read_text(encoding="utf-8", errors="replace"))
         if PLACEHOLDER_MARK in text:
             message = "the page is still the placeholder 'codajudge new' wrote"

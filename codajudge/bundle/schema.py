@@ -411,10 +411,6 @@ def _count(doc: str, minimum: int = 0, maximum: int = MAX_COUNT, default=None) -
     return Field(INT, doc, minimum=minimum, maximum=maximum, default=default)
 
 
-def _seed(doc: str) -> Field:
-    return Field(INT, doc, minimum=0, default=0)
-
-
 def _uuid_check(value) -> Optional[str]:
     try:
         uuid.UUID(value.strip() if isinstance(value, str) else "")
@@ -551,7 +547,7 @@ LOCAL_FIELDS = {
         minimum=0,
         maximum=0.5,
     ),
-    "seed": _seed("the seed of the hash that picks them"),
+    "seed": Field(INT, "the seed of the hash that picks them", minimum=0, default=0),
 }
 
 
@@ -689,7 +685,7 @@ SAMPLE_FIELDS = {
 
 SPLIT_FIELDS = {
     **dict.fromkeys(SPLITS, Field(NUMBER, "the share of the items kept", minimum=0, maximum=1)),
-    "seed": _seed("the seed of the hash that assigns items"),
+    "seed": Field(INT, "the seed of the hash that assigns items", minimum=0, default=0),
     "from": _choice(
         "the release split cut (default: test; the table importer reads its one file)",
         SPLITS,
