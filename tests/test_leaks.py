@@ -465,8 +465,8 @@ def test_a_declared_leak_naming_no_public_file_is_refused(tmp_path):
 @pytest.mark.parametrize(
     "why, message",
     [
-        ("", "must say why the file holds hidden gold on purpose"),
-        ("  ", "must say why the file holds hidden gold on purpose"),
+        ("", "must not be empty"),
+        ("  ", "must not be empty"),
         (True, "must be a string"),
         (3, "must be a string"),
     ],

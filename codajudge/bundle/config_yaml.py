@@ -46,28 +46,22 @@ def _children(node) -> list:
 
 def expanded_size(root, limit: int) -> int:
     """Nodes of the value ``root`` stands for, aliases expanded (stops counting past ``limit``), each
-    node counted once and its size remembered. Raises ValueError if an alias refers to a node that
-    contains it (a value of infinite size)."""
+    node counted once and its size remembered. An alias inside its own node (a value of infinite
+    size) recurses until RecursionError."""
     sizes: dict = {}
-    open_nodes: set = set()
 
     def size(node) -> int:
-        key = id(node)
-        if key in open_nodes:
-            raise ValueError("an alias refers to a node that contains it")
-        if key not in sizes:
-            open_nodes.add(key)
-            sizes[key] = min(limit + 1, 1 + sum(size(child) for child in _children(node)))
-            open_nodes.discard(key)
-        return sizes[key]
+        if id(node) not in sizes:
+            sizes[id(node)] = min(limit + 1, 1 + sum(size(child) for child in _children(node)))
+        return sizes[id(node)]
 
     return size(root)
 
 
 def bounded_document(loader: yaml.SafeLoader):
     """The loader's single document, built only when it stands for at most ``MAX_EXPANDED_NODES``
-    values with aliases expanded; ValueError otherwise, and for an alias inside its own node or a
-    document nested too deeply."""
+    values with aliases expanded; ValueError otherwise, and for a document nested too deeply or an
+    alias inside its own node."""
     try:
         node = loader.get_single_node()
         if node is not None and expanded_size(node, MAX_EXPANDED_NODES) > MAX_EXPANDED_NODES:
@@ -76,7 +70,7 @@ def bounded_document(loader: yaml.SafeLoader):
             )
         return None if node is None else loader.construct_document(node)
     except RecursionError:
-        raise ValueError("nested too deeply") from None
+        raise ValueError("nested too deeply, or an alias inside its own node") from None
 
 
 def load_config_yaml(path: Path) -> Tuple[Path, dict]:

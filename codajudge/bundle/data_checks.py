@@ -21,18 +21,22 @@ from typing import Dict, List, Optional
 import numpy as np
 
 from .. import kinds
-from ..errors import ConfigError, Problem, counted
+from ..errors import MAX_PLACES_SHOWN, ConfigError, Problem, counted
 from ..gold import build_gold
 from ..importers.cut import shares_problem
 from ..tracks import Track
 
-MAX_IDS_SHOWN = 5
-SAMPLE_EXAMPLE = "{dev: {of: test, items: 300, seed: 2020}}"
+#: How each option naming another split is written.
+EXAMPLES = {
+    "exclude": "exclude: {test: dev}",
+    "sample": "sample: {dev: {of: test, items: 300, seed: 2020}}",
+}
 
 
 def _first_few(texts: List[str]) -> str:
-    """The first ``MAX_IDS_SHOWN`` of ``texts``, then "..." when there are more."""
-    return ", ".join(texts[:MAX_IDS_SHOWN]) + (", ..." if len(texts) > MAX_IDS_SHOWN else "")
+    """The first ``MAX_PLACES_SHOWN`` of ``texts``, then "..." when there are more."""
+    shown = ", ".join(texts[:MAX_PLACES_SHOWN])
+    return shown + (", ..." if len(texts) > MAX_PLACES_SHOWN else "")
 
 
 def duplicate_ids(items: List[dict], where: str) -> List[Problem]:
@@ -49,31 +53,28 @@ def duplicate_ids(items: List[dict], where: str) -> List[Problem]:
     ]
 
 
-def out_of_range(track: Track, gold: np.ndarray, ids: List[str], where: str) -> List[Problem]:
-    """Gold outside the track's declared ``range`` (default 0-5), for a kind with ``has_range``."""
-    lo, hi = track.score_range
-    outside = np.flatnonzero((gold < lo) | (gold > hi)).tolist()
-    if not outside:
-        return []
-    return [
-        Problem(
-            where,
-            f"{kinds.of(track).name} gold outside the track's range on {counted(len(outside), 'item')}",
-            expected=f"scores from {lo:g} to {hi:g} (track '{track.id}' range)",
-            found=_first_few([f"{ids[i]!r} ({gold[i]:g})" for i in outside]),
-            hint="correct the data, or declare the scale with the track key range: [LOW, HIGH]",
-        )
-    ]
-
-
 def track_problems(track: Track, items: List[dict], where: str) -> List[Problem]:
+    """The problems of ``track``'s gold in one split's ``items``: those of reading it, then, for a
+    kind with ``has_range``, gold outside the track's declared ``range`` (default 0-5)."""
     try:
         gold = build_gold(track, items, where)
     except ConfigError as e:
         return list(e.problems)
     if not kinds.of(track).has_range:
         return []
-    return out_of_range(track, gold.gold, gold.ids, where)
+    lo, hi = track.score_range
+    outside = np.flatnonzero((gold.gold < lo) | (gold.gold > hi)).tolist()
+    if not outside:
+        return []
+    return [
+        Problem(
+            where,
+            f"{track.kind} gold outside the track's range on {counted(len(outside), 'item')}",
+            expected=f"scores from {lo:g} to {hi:g} (track '{track.id}' range)",
+            found=_first_few([f"{gold.ids[i]!r} ({gold.gold[i]:g})" for i in outside]),
+            hint="correct the data, or declare the scale with the track key range: [LOW, HIGH]",
+        )
+    ]
 
 
 def split_problems(
@@ -97,49 +98,35 @@ def split_problems(
 
 def _split_problems(source: dict, where: str) -> List[Problem]:
     """``split``'s shares add up to 1, and ``split`` and ``splits`` are not both given."""
-    problems = []
-    problem = shares_problem(source["split"]) if "split" in source else None
-    if problem:
-        example = "e.g. split: {train: 0.8, dev: 0.1, test: 0.1}"
-        problems.append(Problem(where, problem, expected=example))
-    if "split" in source and "splits" in source:
-        problems.append(
-            Problem(
-                where,
-                "'split' (cut one release) and 'splits' (one source per split) exclude each other",
-                hint="keep one of them",
-            )
-        )
+    if "split" not in source:
+        return []
+    problem = shares_problem(source["split"])
+    example = "e.g. split: {train: 0.8, dev: 0.1, test: 0.1}"
+    problems = [Problem(where, problem, expected=example)] if problem else []
+    if "splits" in source:
+        message = "'split' (cut one release) and 'splits' (one source per split) exclude each other"
+        problems.append(Problem(where, message, hint="keep one of them"))
     return problems
 
 
-def _exclude_problems(source: dict, where: str) -> List[Problem]:
-    """``exclude: {SPLIT: OTHER}`` names another split than SPLIT itself."""
-    return [
-        Problem(
-            where,
-            f"'exclude' leaves the {split} split's own items out of it",
-            expected="another split, e.g. exclude: {test: dev}",
-            found=f"exclude: {{{split}: {other}}}",
-        )
-        for split, other in sorted(source.get("exclude", {}).items())
-        if split == other
-    ]
-
-
-def _sample_problems(source: dict, where: str) -> List[Problem]:
-    """``sample: {SPLIT: {of: OTHER, ...}}`` takes another split's items, and OTHER is no sample."""
+def _other_split_problems(source: dict, where: str) -> List[Problem]:
+    """``exclude: {SPLIT: OTHER}`` and ``sample: {SPLIT: {of: OTHER, ...}}`` name another split
+    than SPLIT, and a sample's OTHER is no sample itself."""
     samples = source.get("sample", {})
+    named = {
+        f"exclude.{split}": (split, other) for split, other in source.get("exclude", {}).items()
+    }
+    named.update({f"sample.{split}.of": (split, entry["of"]) for split, entry in samples.items()})
     problems = []
-    for split, sample in sorted(samples.items()):
-        if sample["of"] == split:
-            message = f"'sample.{split}.of' must name another split"
-        elif sample["of"] in samples:
-            message = f"'sample.{split}.of' names a split that is itself a sample"
+    for key, (split, other) in sorted(named.items()):
+        if other == split:
+            message = f"'{key}' must name another split"
+        elif key.startswith("sample") and other in samples:
+            message = f"'{key}' names a split that is itself a sample"
         else:
             continue
-        found = repr(sample["of"])
-        problems.append(Problem(where, message, expected=SAMPLE_EXAMPLE, found=found))
+        expected = "e.g. " + EXAMPLES[key.split(".")[0]]
+        problems.append(Problem(where, message, expected=expected, found=repr(other)))
     return problems
 
 
@@ -157,9 +144,8 @@ def _table_problems(source: dict, where: str) -> List[Problem]:
                 hint="e.g. path: data/items.csv",
             )
         )
-    annotations = source["columns"].get("annotations")
-    names = annotations if isinstance(annotations, list) else []
-    repeated = repeated_names([name for name in names if isinstance(name, str)])
+    annotations = source["columns"].get("annotations")  # the schema has checked its entries
+    repeated = repeated_names(annotations) if isinstance(annotations, list) else []
     if repeated:
         problems.append(
             Problem(
@@ -178,7 +164,7 @@ def repeated_names(names: List[str]) -> List[str]:
     return [name for name, count in Counter(names).items() if count > 1]
 
 
-DATASET_RULES = (_split_problems, _exclude_problems, _sample_problems, _table_problems)
+DATASET_RULES = (_split_problems, _other_split_problems, _table_problems)
 
 
 def dataset_problems(datasets: Dict[str, dict], display: str) -> List[Problem]:

@@ -155,12 +155,6 @@ def _phases(raw: List[dict], problems: List[Problem]) -> List[Phase]:
     return phases
 
 
-def _queue(raw: Optional[str]) -> Optional[str]:
-    """``queue``: the vhost of a Codabench queue, a UUID the schema has checked (Codabench's
-    Queue.vhost is a UUIDField and its unpacker looks the queue up by it), written canonically."""
-    return None if raw is None else str(uuid.UUID(raw.strip()))
-
-
 def _edition_file(value, folder: Path, where: str, key: str, problems: List[Problem]) -> bool:
     """A file the config names must be a regular file inside the edition folder (links resolved)."""
     problem = path_problem(value, folder, where, key, "the edition folder")
@@ -169,20 +163,6 @@ def _edition_file(value, folder: Path, where: str, key: str, problems: List[Prob
     if problem is not None:
         problems.append(problem)
     return problem is None
-
-
-def _check_known_leaks(raw, display: str, problems: List[Problem]) -> None:
-    """``known_leaks``: each declared leak says why (the schema has checked the strings)."""
-    problems.extend(
-        Problem(
-            f"{display}: known_leaks {name!r}",
-            "must say why the file holds hidden gold on purpose",
-            expected="a sentence, e.g. 'the test gold, released after the campaign'",
-            found=repr(why),
-        )
-        for name, why in (raw or {}).items()
-        if not why.strip()
-    )
 
 
 def _check_names(raw: dict, display: str, problems: List[Problem]) -> None:
@@ -194,19 +174,23 @@ def _check_names(raw: dict, display: str, problems: List[Problem]) -> None:
 
 def _check_files(raw: dict, folder: Path, display: str, problems: List[Problem]) -> List[dict]:
     """terms, logo, pages and public_files (copied into the starting kit, and leak-checked): regular
-    files inside the edition folder. Returns the pages whose file is one."""
-    for key in ("terms", "logo"):
-        _edition_file(raw[key], folder, display, key, problems)
+    files inside the edition folder; the terms and pages none a placeholder or a default page
+    (``placeholders.page_problems``). Returns the pages whose file is one."""
+    terms = _edition_file(raw["terms"], folder, display, "terms", problems)
+    _edition_file(raw["logo"], folder, display, "logo", problems)
     for i, name in enumerate(raw.get("public_files") or []):
         _edition_file(name, folder, f"public_files[{i}]", f"public_files[{i}]", problems)
-    return [
+    pages = [
         {"title": page["title"], "file": page["file"]}
         for i, page in enumerate(raw.get("pages") or [])
         if _edition_file(page["file"], folder, f"pages[{i}]", "page file", problems)
     ]
+    written = ([raw["terms"]] if terms else []) + [page["file"] for page in pages]
+    problems.extend(page_problems(raw["name"], folder, written))
+    return pages
 
 
-def _tracks_and_datasets(raw: dict, display: str, problems: List[Problem]):
+def _tracks(raw: dict, display: str, problems: List[Problem]) -> List[Track]:
     try:
         tracks = tracks_from_list(raw["tracks"], where=f"{display}: tracks")
         check_primary_direction(tracks, f"{display}: tracks")
@@ -225,7 +209,7 @@ def _tracks_and_datasets(raw: dict, display: str, problems: List[Problem]):
         for t in tracks
         if t.dataset not in datasets
     )
-    return tracks, datasets
+    return tracks
 
 
 def in_file(problem: Problem, display: str) -> Problem:
@@ -301,14 +285,11 @@ def _cross_checked(
     found: List[Problem] = []
     _check_names(raw, display, found)
     phases = _phases(raw["phases"], found)
-    tracks, datasets = _tracks_and_datasets(raw, display, found)
+    tracks, datasets = _tracks(raw, display, found), raw["datasets"]
     found.extend(dataset_problems(datasets, display))
     if not found:  # which gold may be public, and which phases may score the same items
         found.extend(config_problems(phases, datasets))
     pages = _check_files(raw, folder, display, found)
-    _check_known_leaks(raw.get("known_leaks"), display, found)
-    terms = [raw["terms"]] if path_problem(raw["terms"], folder, "", "terms", "") is None else []
-    found.extend(page_problems(raw["name"], folder, terms + [page["file"] for page in pages]))
     found.extend(text_problems(raw))
     rule = _primary_rule(raw, top["baselines"], display, found)
     ranking = _ranking(raw, tracks, display, found)
@@ -330,7 +311,8 @@ def _cross_checked(
             "known_leaks": dict(top["known_leaks"] or {}),
             "config": display,
             "local": declared_local(top["local"]),
-            "queue": _queue(top["queue"]),
+            # Codabench's Queue.vhost is a UUIDField, and its unpacker looks the queue up by it
+            "queue": top["queue"] and str(uuid.UUID(top["queue"].strip())),
             "primary_rule": rule,
             "ranking": ranking,
             "metrics_module": own_metrics,

@@ -36,26 +36,24 @@ def _default_texts() -> dict:
 
 
 def page_problems(edition_name: str, folder: Path, files: List[str]) -> List[Problem]:
-    """One problem per page file (relative to ``folder``) that is a placeholder or a default page."""
+    """One problem per page file (relative to ``folder``, each a regular file inside it) that is a
+    placeholder or a default page."""
     defaults = _default_texts() if edition_name != "default" else {}
     problems = []
-    for name in files:
-        if not isinstance(name, str) or not (Path(folder) / name).is_file():
-            continue  # a missing page is the files' check's problem
-        text = (Path(folder) / name).read_text(encoding="utf-8", errors="replace")
-        where = str(Path(folder) / name)
+    for path in (Path(folder) / name for name in files):
+        text = _normalised(path.read_text(encoding="utf-8", errors="replace"))
         if PLACEHOLDER_MARK in text:
             message = "the page is still the placeholder 'codajudge new' wrote"
             hint = "write the edition's own text and delete the placeholder line"
-        elif _normalised(text) in defaults:
-            default = defaults[_normalised(text)]
+        elif text in defaults:
             message = (
-                f"the page is the default edition's {default} (its sample data, dates and licence)"
+                f"the page is the default edition's {defaults[text]} (its sample data, dates and "
+                "licence)"
             )
             hint = f"write edition '{edition_name}'s own page"
         else:
             continue
-        problems.append(Problem(where, message, hint=hint))
+        problems.append(Problem(str(path), message, hint=hint))
     return problems
 
 

@@ -49,18 +49,16 @@ QUOTE_HINT = (
     "quote it: YAML reads unquoted yes/no/true/false/on/off as booleans and digits as numbers"
 )
 
-#: Types of a field: what a value must be (JSON Schema's name for it in parentheses).
-STR = "str"
-INT = "int"
-NUMBER = "number"
-BOOL = "bool"
-DATE = "date"
-LIST = "list"
-MAP = "map"
-OBJECT = "object"
-ANY = "any"
-#: A string or a list of strings (``where`` values, chaosnli ``files`` entries).
-STR_OR_LIST = "str_or_list"
+
+@dataclass(frozen=True, eq=False)
+class Type:
+    """What a field's value must be: its name in docs/edition-config.md, its check (``check_value``
+    calls it with the walk, the place, the value's label, the value and the field) and its JSON
+    Schema (None: made from the field's items or fields by ``_json_shape``)."""
+
+    name: str
+    check: Callable[..., None]
+    json: Optional[dict] = None
 
 
 @dataclass(frozen=True)
@@ -74,11 +72,11 @@ class Field:
     function returning a problem message or None), ``what`` (how messages name a bad choice),
     ``example`` (the hint of a missing or misshapen value) and ``doc``."""
 
-    type: str
+    type: Type
     doc: str = ""
     required: bool = False
     default: object = None
-    choices: Tuple = ()
+    choices: Sequence = ()
     minimum: Optional[float] = None
     maximum: Optional[float] = None
     length: Optional[int] = None
@@ -236,13 +234,9 @@ def _check_str_or_list(walk: Walk, where: str, label: str, value, spec: Field) -
         _check_str(walk, where, label, value, spec)
 
 
-#: The container types: the Python type of their values and how messages name it.
-CONTAINERS = {LIST: (list, "a list"), MAP: (dict, "a mapping"), OBJECT: (dict, "a mapping")}
-
-
 def _is_container(walk: Walk, where: str, label: str, value, spec: Field) -> bool:
     """Whether ``value`` is the list or mapping ``spec`` wants (a problem said when not)."""
-    python_type, said = CONTAINERS[spec.type]
+    python_type, said = (list, "a list") if spec.type == LIST else (dict, "a mapping")
     if not isinstance(value, python_type):
         walk.add(where, f"{label} must be {said}", found=_found(value), hint=_example(spec))
     return isinstance(value, python_type)
@@ -308,18 +302,27 @@ def _check_object(walk: Walk, where: str, label: str, value, spec: Field) -> Non
         check_object(walk, _join(where, label.strip("'")), value, resolve(spec.schema, value))
 
 
-#: Field type -> its check (ANY: any value; the module reading it judges it).
-CHECKS = {
-    STR: _check_str,
-    INT: _check_number,
-    NUMBER: _check_number,
-    BOOL: _check_bool,
-    DATE: _check_date,
-    LIST: _check_list,
-    MAP: _check_map,
-    STR_OR_LIST: _check_str_or_list,
-    OBJECT: _check_object,
-}
+def _anything(walk: Walk, where: str, label: str, value, spec: Field) -> None:
+    """Any value: the module reading it judges it."""
+
+
+STR = Type("str", _check_str, {"type": "string"})
+INT = Type("int", _check_number, {"type": "integer"})
+NUMBER = Type("number", _check_number, {"type": "number"})
+BOOL = Type("bool", _check_bool, {"type": "boolean"})
+DATE = Type(
+    "date", _check_date, {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$"}
+)
+LIST = Type("list", _check_list)
+MAP = Type("map", _check_map)
+OBJECT = Type("mapping", _check_object)
+ANY = Type("see note", _anything, {})
+#: A string or a list of strings (``where`` values, chaosnli ``files`` entries).
+STR_OR_LIST = Type(
+    "string or list of strings",
+    _check_str_or_list,
+    {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]},
+)
 
 
 def check_value(walk: Walk, where: str, label: str, value, spec: Field) -> None:
@@ -329,8 +332,8 @@ def check_value(walk: Walk, where: str, label: str, value, spec: Field) -> None:
     if message:
         text, _, expected = message.partition("|")
         walk.add(where, text, expected=expected or None, found=_shown(value))
-    elif spec.check is None and spec.type in CHECKS:
-        CHECKS[spec.type](walk, where, label, value, spec)
+    elif spec.check is None:
+        spec.type.check(walk, where, label, value, spec)
 
 
 def check_object(walk: Walk, where: str, value: dict, fields: Dict[str, Field]) -> None:
@@ -342,7 +345,7 @@ def check_object(walk: Walk, where: str, value: dict, fields: Dict[str, Field]) 
         if key in value:
             check_value(walk, where, f"'{key}'", value[key], spec)
         elif spec.required:
-            expected = spec.doc.split(";")[0] if spec.doc else spec.type
+            expected = spec.doc.split(";")[0] if spec.doc else spec.type.name
             walk.add(where, f"'{key}' is required", expected=expected, hint=_example(spec))
 
 
@@ -385,9 +388,9 @@ def _strings(doc: str, example: str = "", required: bool = False) -> Field:
     return Field(LIST, doc, required=required, items=Field(STR), example=example)
 
 
-def _string_map(doc: str, example: str) -> Field:
-    """A mapping from any names to strings."""
-    return Field(MAP, doc, items=Field(STR), example=example)
+def _string_map(doc: str, example: str, entries: Field = Field(STR)) -> Field:
+    """A mapping from any names to strings (``entries``)."""
+    return Field(MAP, doc, items=entries, example=example)
 
 
 def _objects(doc: str, fields: Dict[str, Field], required: bool = False) -> Field:
@@ -406,10 +409,6 @@ def _per_split(doc: str, items: Field, example: str) -> Field:
 
 def _count(doc: str, minimum: int = 0, maximum: int = MAX_COUNT, default=None) -> Field:
     return Field(INT, doc, minimum=minimum, maximum=maximum, default=default)
-
-
-def _seed(doc: str) -> Field:
-    return Field(INT, doc, minimum=0, default=0)
 
 
 def _uuid_check(value) -> Optional[str]:
@@ -439,16 +438,15 @@ PHASE_FIELDS = {
     "max_submissions": _count("submissions a participant may make in the phase", default=100),
     "execution_time_limit": _count("seconds per submission", 1, MAX_TIME_LIMIT, default=600),
     "public_gold": Field(
-        BOOL,
-        "the phase's gold ships in the starting kit (default: true for practice only); "
-        "refused on a split another phase hides",
+        BOOL, "its gold ships in the starting kit (default: practice only; see 'Data' above)"
     ),
 }
 
 
 ALIGNMENTS = dict.fromkeys(a for kind in kinds.REGISTRY.values() for a in kind.alignments)
 
-#: A track's keys; ``track_fields`` adds the metrics a track may name.
+#: A track's keys; ``metrics`` names registered metrics (the registry itself: an edition's own
+#: metrics are registered when it is read).
 TRACK_FIELDS = {
     "id": Field(
         STR, "lowercase letters, digits and _; names the submission file <id>.tsv", required=True
@@ -462,9 +460,10 @@ TRACK_FIELDS = {
         "alias text -> one of 'labels': other texts naming a label (docs/labels.md)",
         "label_aliases: {e: entailment, n: neutral, c: contradiction}",
     ),
-    "metrics": Field(  # its entries: track_fields, when the edition's own metrics are known
+    "metrics": Field(
         LIST,
         "the metrics scored, main metric first (default: the kind's; see docs/edition-config.md)",
+        items=Field(STR, choices=METRICS, what="metric"),
     ),
     "primary": Field(BOOL, "its main metric counts in the primary score", default=True),
     "files": _strings("other accepted submission file names (globs)"),
@@ -478,26 +477,18 @@ TRACK_FIELDS = {
     ),
     "range": Field(
         LIST,
-        "similarity gold's scale [lowest, highest] (default [0, 5]); gold outside is refused",
+        "similarity gold's scale [lowest, highest] (default [0, 5]; see 'Data' above)",
         items=Field(NUMBER),
         length=2,
         example="range: [1, 5]",
     ),
     "annotator_alignment": _choice(
-        "how a perspectivist row wider than its item's annotators is scored: by_name (default: "
-        "each entry is its pool or list annotator's) or official_2025 (the LeWiDi 2025 scorer's: "
-        "its first entries in order against the item's annotators)",
+        "how a perspectivist row wider than its item's annotators is scored: by_name (default) "
+        "or official_2025 (see 'Metrics' above)",
         ALIGNMENTS,
         "annotator alignment",
     ),
 }
-
-
-def track_fields(value=None) -> Dict[str, Field]:
-    """A track's keys, ``metrics`` naming a registered metric (a function: an edition's own metrics
-    are registered when it is read; ``value``, the track, chooses nothing)."""
-    metrics = _choice("", METRICS, "metric")
-    return {**TRACK_FIELDS, "metrics": dataclasses.replace(TRACK_FIELDS["metrics"], items=metrics)}
 
 
 PAGE_FIELDS = {
@@ -516,16 +507,14 @@ LEADERBOARD_FIELDS = {
 PRIMARY_SCORE_FIELDS = {
     "missing": Field(
         STR,
-        "what a primary track a run did not submit counts as: 'worst' (its metric's worst "
-        "value), 'baseline NAME' (that baseline's score on the same phase) or 'unranked' (no "
-        "primary score; ranked only on the tracks submitted)",
+        "what a primary track a run did not submit counts as: worst | baseline NAME | unranked "
+        "(README: Primary score)",
         default=WORST,
         check=primary_rule_problem,
         example="missing: baseline most_frequent",
     ),
     "mean": _choice(
-        "'plain' mean of the primary tracks' main metric, or each 'normalised' to 0-1 by its "
-        "range on the track first (tracks on different ranges weigh the same)",
+        "plain | normalised mean of the primary tracks' main metric (README: Primary score)",
         MEAN_RULES,
         default=PLAIN,
     ),
@@ -558,7 +547,7 @@ LOCAL_FIELDS = {
         minimum=0,
         maximum=0.5,
     ),
-    "seed": _seed("the seed of the hash that picks them"),
+    "seed": Field(INT, "the seed of the hash that picks them", minimum=0, default=0),
 }
 
 
@@ -587,10 +576,7 @@ TABLE_COLUMNS = {
     "label": Field(STR, "the column of the gold label (default: the annotations' majority)"),
     "annotations": Field(
         ANY,
-        "a list of columns, one per annotator (its name is the annotator's, unless "
-        "'annotators' is given), or one column holding each row's annotations: "
-        '{column: NAME, sep: ","} (a JSON record\'s list, or text cut at sep); an empty cell '
-        "or part: not labelled",
+        "a list of columns, one per annotator, or {column: NAME, sep: \",\"} (see 'Data' above)",
         example='annotations: {column: annotations, sep: ","}',
         check=one_column_or(
             "annotations",
@@ -600,17 +586,12 @@ TABLE_COLUMNS = {
     ),
     "annotators": Field(
         ANY,
-        "the column listing each row's annotators, comma-separated (or "
-        '{column: NAME, sep: ","}), one per annotation',
+        "the column of each row's annotators (see 'Data' above)",
         check=one_column_or(
             "annotators", "a column of comma-separated names", lambda v: isinstance(v, str) and v
         ),
     ),
-    "distribution": Field(
-        STR,
-        "the column of soft-label gold: a JSON list in the labels' order, or a JSON object "
-        "label -> probability (default: the annotations' shares)",
-    ),
+    "distribution": Field(STR, "the column of soft-label gold (see 'Data' above)"),
     "lang": Field(STR, "the column of the item's language"),
     "genre": Field(STR, "the column of the item's genre"),
 }
@@ -683,8 +664,7 @@ IMPORTER_OPTIONS: Dict[str, Dict[str, Field]] = {
     "table": {
         "path": _path(required=False),
         "format": _choice(
-            "csv | tsv | jsonl | json (one JSON document: an object keyed by id, or a list of "
-            "records) (default: from the file's suffix, .json read as jsonl)",
+            "csv | tsv | jsonl | json (default: from the file's suffix; see 'Data' above)",
             TABLE_FORMATS,
             "table format",
         ),
@@ -705,7 +685,7 @@ SAMPLE_FIELDS = {
 
 SPLIT_FIELDS = {
     **dict.fromkeys(SPLITS, Field(NUMBER, "the share of the items kept", minimum=0, maximum=1)),
-    "seed": _seed("the seed of the hash that assigns items"),
+    "seed": Field(INT, "the seed of the hash that assigns items", minimum=0, default=0),
     "from": _choice(
         "the release split cut (default: test; the table importer reads its one file)",
         SPLITS,
@@ -741,15 +721,10 @@ def common_fields(options: Dict[str, Field]) -> Dict[str, Field]:
             keys=SPLITS,
             items=_object("", override, "splits: {train: {path: release/train.zip}}"),
         ),
-        "train": _choice(
-            "'none': the dataset has no training split (baselines that learn from one are not run)",
-            ("none",),
-            "value",
-        ),
+        "train": _choice("'none': no training split (see 'Data' above)", ("none",), "value"),
         "sample": Field(
             MAP,
-            "split -> {of, items, seed}: the split is a seeded sample of another split's items "
-            "(never public when that split is hidden)",
+            "split -> {of, items, seed}: a seeded sample of another split (see 'Data' above)",
             keys=SPLITS,
             items=_object("", SAMPLE_FIELDS, "sample: {dev: {of: test, items: 300, seed: 1}}"),
         ),
@@ -763,8 +738,8 @@ def common_fields(options: Dict[str, Field]) -> Dict[str, Field]:
         # Read by bundle/build.py's check_repeats, which also refuses a split whose gold no
         # phase hides (a check across phases and datasets).
         "known_repeats": _per_split(
-            "hidden-gold split -> how many of its items the release really repeats (by texts) "
-            "from a public split (never items a sample copies); more are refused",
+            "hidden-gold split -> how many of its items the release repeats from a public split "
+            "(docs/participant-checks.md)",
             Field(INT, minimum=0),
             "known_repeats: {test: 18}",
         ),
@@ -782,7 +757,7 @@ TOP_LEVEL_FIELDS = {
         required=True,
         items=_object("", dataset_fields),
     ),
-    "tracks": _objects("the scored tracks", track_fields, required=True),
+    "tracks": _objects("the scored tracks", TRACK_FIELDS, required=True),
     "pages": _objects("the edition's own pages", PAGE_FIELDS),
     "terms": Field(
         STR, "the terms page, a Markdown file", required=True, example="terms: pages/terms.md"
@@ -814,41 +789,36 @@ TOP_LEVEL_FIELDS = {
     ),
     "public_files": _strings("files of the edition folder copied into the starting kit"),
     # Read by bundle/leaks.py's check_public_tree, which also refuses a path that names no
-    # public file of the bundle (known only once the bundle is written); a blank reason is
-    # refused by edition.load_edition.
+    # public file of the bundle (known only once the bundle is written).
     "known_leaks": _string_map(
-        "a public file's path in the bundle, as the leak check names it -> why it holds "
-        "hidden gold on purpose; built, and reported by the build summary",
+        "a public file's path in the bundle -> why it holds hidden gold on purpose "
+        "(docs/participant-checks.md)",
         'known_leaks: {starting_kit/extra/labels.tsv: "test gold, released after the campaign"}',
+        Field(STR, required=True),
     ),
     "local": _object(
         "the starting kit's local validation split, held out of train (--phase local)", LOCAL_FIELDS
     ),
     "contact_email": Field(STR, "the organisers' address"),
-    "kit_scores_no_phase": Field(
-        STR,
-        "why the starting kit can score no phase (no local phase, practice gold hidden); "
-        "without it the builder warns",
-    ),
+    "kit_scores_no_phase": Field(STR, "why the starting kit can score no phase (README: Build)"),
     "queue": Field(STR, "a Codabench queue's vhost (UUID)", check=_uuid_check),
 }
 
 
 # --- the same table as JSON Schema -----------------------------------------------------------------
 
-JSON_TYPES = {STR: "string", INT: "integer", NUMBER: "number", BOOL: "boolean"}
-#: The JSON Schema of the types that have no bounds, items or fields.
-JSON_PLAIN = {
-    DATE: {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$"},
-    STR_OR_LIST: {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]},
-    ANY: {},
-}
-
 
 def _json_field(spec: Field) -> dict:
     """One field as a JSON Schema (draft 2020-12) fragment."""
     out: dict = {"description": spec.doc} if spec.doc else {}
-    out.update(JSON_PLAIN[spec.type] if spec.type in JSON_PLAIN else _json_shape(spec))
+    out.update(_json_shape(spec) if spec.type.json is None else spec.type.json)
+    bounds = {"minimum": spec.minimum, "maximum": spec.maximum}
+    if spec.type == LIST:
+        bounds = {
+            "minItems": spec.length or (1 if spec.required else None),
+            "maxItems": spec.length,
+        }
+    out.update((key, bound) for key, bound in bounds.items() if bound is not None)
     if spec.choices:
         out["enum"] = list(spec.choices)
     if spec.default is not None:
@@ -857,6 +827,7 @@ def _json_field(spec: Field) -> dict:
 
 
 def _json_shape(spec: Field) -> dict:
+    """The JSON Schema of a list, map or object field: its items or fields."""
     if spec.type == OBJECT:
         if spec.schema is dataset_fields:
             return {"$ref": "#/$defs/dataset"}
@@ -866,16 +837,7 @@ def _json_shape(spec: Field) -> dict:
         return {"type": "object", "properties": properties, "additionalProperties": False}
     if spec.type == MAP:
         return {"type": "object", "additionalProperties": _json_field(spec.items)}
-    if spec.type == LIST:
-        bounds = {
-            "minItems": spec.length or (1 if spec.required else None),
-            "maxItems": spec.length,
-        }
-        out = {"type": "array", "items": _json_field(spec.items)}
-    else:
-        bounds = {"minimum": spec.minimum, "maximum": spec.maximum}
-        out = {"type": JSON_TYPES[spec.type]}
-    return {**out, **{key: bound for key, bound in bounds.items() if bound is not None}}
+    return {"type": "array", "items": _json_field(spec.items)}
 
 
 def json_object(fields: Dict[str, Field]) -> dict:
@@ -916,11 +878,10 @@ def json_schema() -> dict:
 
 def _type_text(spec: Field) -> str:
     if spec.type in (LIST, MAP):
-        inner = "mapping" if spec.items.type == OBJECT else _type_text(spec.items)
         keys = " | ".join(spec.keys) if spec.keys else "name"
+        inner = _type_text(spec.items)
         return f"list of {inner}" if spec.type == LIST else f"{keys} -> {inner}"
-    names = {STR_OR_LIST: "string or list of strings", OBJECT: "mapping", ANY: "see note"}
-    return names.get(spec.type, spec.type)
+    return spec.type.name
 
 
 def _cell(text) -> str:
@@ -948,7 +909,7 @@ def reference_tables() -> Dict[str, Dict[str, Field]]:
     return {
         "Top level": TOP_LEVEL_FIELDS,
         "A phase (`phases[...]`)": PHASE_FIELDS,
-        "A track (`tracks[...]`)": track_fields(),
+        "A track (`tracks[...]`)": TRACK_FIELDS,
         "A page (`pages[...]`)": PAGE_FIELDS,
         "`leaderboard`": LEADERBOARD_FIELDS,
         "`local`": LOCAL_FIELDS,
@@ -970,14 +931,12 @@ def markdown_reference() -> str:
 
 def metrics_table() -> List[str]:
     """Per kind and scale: the metrics scored by default, and those a track may name in ``metrics``."""
-    from ..metrics import get as get_metric
-
     lines = ["#### Metrics per kind (the `metrics` key of a track)", ""]
     lines += ["| kind | scale | default (main first) | may be chosen |", "|---|---|---|---|"]
     for kind in kinds.REGISTRY.values():
         for scale in kind.scales:
             default = ", ".join(f"`{m}`" for m in kind.default_metrics[scale])
             names = kind.applicable_metrics(scale)
-            chosen = ", ".join(f"`{m}` ({_cell(get_metric(m).title)})" for m in names)
+            chosen = ", ".join(f"`{m}` ({_cell(METRICS[m].title)})" for m in names)
             lines.append(f"| {kind.name} | {scale or ''} | {default} | {chosen} |")
     return lines + [""]
