@@ -98,9 +98,8 @@ def _references(
     doc: dict, platform: Platform, root: Path, work: Path, findings: Findings
 ) -> Dict[str, Reference]:
     """reference_data path -> its Reference, for every scored phase's that has a task.json."""
-    inputs = platform.inputs_of(doc)
     references: Dict[str, Reference] = {}
-    for phase, value in platform.phase_references(doc):
+    for phase, value, inputs in platform.references(doc):
         if value in references:
             continue
         folder = _folder(root, value, work)
@@ -112,7 +111,7 @@ def _references(
                 hint="build the bundle with codajudge build",
             )
             continue
-        references[value] = Reference(str(value), folder, _folder(root, inputs.get(value), work))
+        references[value] = Reference(str(value), folder, _folder(root, inputs, work))
     return references
 
 
