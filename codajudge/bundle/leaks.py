@@ -752,13 +752,17 @@ def _scan_contents(
     if path.suffix == ".jsonl" and in_input_data and not path.name.endswith(".train.jsonl"):
         _check_item_file(path, display, problems)
         return
+    items = None
     if path.suffix == ".jsonl":  # and its content too: gold in other fields, or transformed
         try:
             items = read_items(path, display, texts=False)  # reference data holds no texts
             _scan_items(items, display, scan.hidden, problems)
         except (ConfigError, UnicodeDecodeError):
             pass  # not an item file of the kit's format
-    leaked = _scan_submission(path, display, scan.hidden, problems)
+    leaked = set()
+    # a submission's JSON line holds an id and one value: the reader refuses items with more
+    if items is None or all(len(item) <= 2 for item in items[1:]):
+        leaked = _scan_submission(path, display, scan.hidden, problems)
     rest = [probe for probe in scan.probes if probe.name not in leaked]
     _scan_content(path, display, rest, problems)
 
