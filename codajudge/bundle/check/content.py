@@ -140,8 +140,7 @@ def _check_perfect_submission(
                 f"the scoring program writes {key!r}, which no leaderboard column shows",
                 hint=f"checked on {where}",
             )
-    for problem in imperfect_scores(result, where):
-        findings.add_problem(problem)
+    findings.problems += imperfect_scores(result, where)
 
 
 def _check_leaks(
@@ -175,8 +174,7 @@ def _check_leaks(
     try:
         check_public_tree(public, hidden, root, read_known_leaks(root), known_must_exist=False)
     except KitError as e:
-        for problem in e.problems:
-            findings.add_problem(problem)
+        findings.problems += e.problems
 
 
 def _public_gold_digests(root: Path, work: Path) -> Dict[str, str]:
@@ -246,9 +244,7 @@ def _scored_phases(doc: dict, references: Dict[str, Reference]) -> List[ScoredPh
     """The v2 phases with reference data, in order, the items of the hidden-gold ones read."""
     scored = []
     for phase, task in scored_tasks(doc):
-        reference = references.get(task["reference_data"])
-        if reference is None:
-            continue
+        reference = references[task["reference_data"]]
         spec = reference.spec
         datasets = {t.dataset for t in spec.tracks} if spec.hide_gold else set()
         keys = {(d, item_key(item)) for d in datasets for item in reference.items(d)}

@@ -25,10 +25,6 @@ class Findings:
         hint."""
         self.problems.append(Problem(where, message, **details))
 
-    def add_problem(self, problem: Problem) -> None:
-        """A problem stated as the kit's other rules state theirs (no line or item: a key's path)."""
-        self.problems.append(problem)
-
     def lines(self) -> List[str]:
         """Each problem as ``errors.problem_text`` lays it out, the hint in brackets, on one line."""
         lines = []

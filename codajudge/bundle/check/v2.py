@@ -206,8 +206,7 @@ def _check_phases(
         _check_phase(phase, number, tasks, root, findings, has_queue)
         for number, (_, phase) in enumerate(sorted(_indexed(phases, "phases", findings).items()))
     ]
-    for problem in schedule_problems(schedule):
-        findings.add_problem(problem)
+    findings.problems += schedule_problems(schedule)
 
 
 def _check_phase(
