@@ -506,12 +506,10 @@ def share_by_order(probe: Probe, text: TextValues, reading: Reading) -> float:
         found |= _among(gold_hashes, reading.hashes(reading.encode(values), k))
     n = len(probe.gold)
     span = k + int(reading.steps)  # k steps between values span k + 1 values
-    starts = np.flatnonzero(found) % (n - span + 1)  # each orientation's runs in turn
-    covered = np.zeros(n + 1, dtype=np.int64)
-    np.add.at(covered, starts, 1)
-    np.add.at(covered, np.minimum(starts + span, n), -1)
-    element_covered = np.cumsum(covered[:-1]) > 0
-    missing = np.bincount(probe.owner[~element_covered], minlength=len(probe.patterns))
+    # runs found, by their first value (each orientation's runs in turn), and the values they span
+    starts = np.bincount(np.flatnonzero(found) % (n - span + 1), minlength=n)
+    covered = np.convolve(starts, np.ones(span, dtype=np.int64))[:n] > 0
+    missing = np.bincount(probe.owner[~covered], minlength=len(probe.patterns))
     return float(np.mean(missing == 0))
 
 
