@@ -575,24 +575,28 @@ def _candidates(root: Path) -> List[Path]:
 
 
 def _check_item_file(path: Path, display: str, problems: List[Problem]) -> None:
-    lines = path.read_text(encoding="utf-8").split("\n")  # not splitlines: U+2028 is text
+    """A public input item file: one JSON object of public fields a line (the first line that is
+    not, refused)."""
+    lines = path.read_bytes().decode("utf-8", errors="replace").split("\n")  # U+2028 is text
     for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        record = json.loads(line)
-        extra = sorted(set(record) - set(PUBLIC_FIELDS))
-        if extra:
-            problems.append(
-                Problem(
-                    display,
-                    "public input item carries non-public fields",
-                    line=number,
-                    item=str(record.get("id")),
-                    expected=", ".join(PUBLIC_FIELDS),
-                    found=", ".join(extra),
-                )
-            )
+        found = _beyond_public_fields(line) if line.strip() else ""
+        if found:
+            expected = f"one JSON object a line, of the fields {', '.join(PUBLIC_FIELDS)}"
+            message = "public input item is not a JSON object of public fields"
+            problems.append(Problem(display, message, line=number, expected=expected, found=found))
             return
+
+
+def _beyond_public_fields(line: str) -> str:
+    """What a line of a public input item file holds beyond an item's public fields ('' when
+    nothing)."""
+    try:
+        record = json.loads(line)
+    except ValueError:
+        record = None
+    if not isinstance(record, dict):
+        return repr(line[:60])
+    return ", ".join(sorted(set(record) - set(PUBLIC_FIELDS)))
 
 
 def _leak(display: str, message: str, found: str, hint: str = HINT) -> Problem:
