@@ -234,6 +234,10 @@ V2_CASES = {
         remove("reference_data/evaluation/task.json"),
         "has no task.json, which the scoring program reads",
     ),
+    "input data line not JSON": (
+        write_file("input_data/evaluation/sim.jsonl", '{"id": "sim-0"}\n{not json\n'),
+        "input_data/evaluation/sim.jsonl: public input item is not a JSON object of public fields",
+    ),
     "gold item file in the starting kit": (
         gold_in_the_starting_kit,
         "public item file carries the hidden gold",

@@ -13,7 +13,7 @@ def test_a_problem_and_a_bundle_finding_share_one_layout():
     parts = dict(expected="a start after X", found="Y", hint="start it later")
     problem = Problem("phases[1]", "phase 'Evaluation' starts too early", **parts)
     findings = Findings()
-    findings.add_problem(problem)
+    findings.problems.append(problem)
     findings.add("phases[1]", "phase 'Evaluation' starts too early", **parts)
     body = "phases[1]: phase 'Evaluation' starts too early; expected a start after X, found Y"
     assert problem.render() == body + ". Start it later"

@@ -54,7 +54,7 @@ from ..formats.items import PUBLIC_FIELDS, read_items
 from ..gold import GoldTrack, build_gold
 from ..scoring import read_track_file
 
-TOKEN = re.compile(r"[^\s,;:|\"'{}\[\]()=<>]+")
+PIECE = re.compile(r"\n|[^\s,;:|\"'{}\[\]()=<>]+")  # a token, or a line's end
 NUMBER = re.compile(r"^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$")
 LEAK_SHARE_MIN = 0.5  # share of a track's items found, at least
 SUBMISSION_SHARE = 0.9  # a file read as a submission: share of items exactly right
@@ -128,22 +128,20 @@ class Probe:
 
     @cached_property
     def codebook(self) -> Dict[str, int]:
+        """Each label's code (1, 2, ...; 0 is no label), in sorted order."""
         return {label: code for code, label in enumerate(sorted(self.labels), start=1)}
-
-    def codes(self, values: Sequence) -> np.ndarray:
-        """Values as integers: quantised numbers as they are, labels by the probe's codebook."""
-        if self.numeric:
-            return np.asarray(values, dtype=np.int64)
-        return np.asarray([self.codebook[v] for v in values], dtype=np.int64)
 
     @cached_property
     def coded_patterns(self) -> List[List[int]]:
-        return [self.codes(pattern).tolist() for pattern in self.patterns]
+        """The patterns as integers: quantised numbers as they are, labels by their codes."""
+        if self.numeric:
+            return [list(pattern) for pattern in self.patterns]
+        return [[self.codebook[v] for v in pattern] for pattern in self.patterns]
 
     @cached_property
     def gold(self) -> np.ndarray:
         """Every item's values in order, as codes."""
-        return self.codes([v for pattern in self.patterns for v in pattern])
+        return np.asarray([v for pattern in self.coded_patterns for v in pattern], dtype=np.int64)
 
     @cached_property
     def owner(self) -> np.ndarray:
@@ -205,56 +203,56 @@ class Stream:
 
 
 class TextValues:
-    """A text's tokens with their lines, its numbers, and where each hidden id occurs."""
+    """A text's tokens with their lines, its numbers, and where each hidden id occurs. Each distinct
+    token (``vocabulary``) is read once; a token is its code, its index in the vocabulary (in the
+    order of first occurrence)."""
 
     def __init__(self, text: str, hidden_ids=frozenset()):
-        self.tokens: List[str] = []
-        lines: List[int] = []
-        for number, line in enumerate(text.split("\n")):  # not splitlines: U+2028 is text
-            found = TOKEN.findall(line)
-            self.tokens += found
-            lines += [number] * len(found)
-        self.lines = np.asarray(lines, dtype=np.int64)
-        at = [pos for pos, token in enumerate(self.tokens) if NUMBER.match(token)]
-        values = np.asarray([float(self.tokens[pos]) for pos in at], dtype=float)
+        pieces = PIECE.findall(text)
+        self.index = {piece: code for code, piece in enumerate(dict.fromkeys(pieces))}
+        codes = np.fromiter(map(self.index.__getitem__, pieces), dtype=np.int64, count=len(pieces))
+        newline = codes == self.index.get("\n", -1)
+        self.codes = codes[~newline]
+        self.lines = np.cumsum(newline)[~newline]
+        self.token_stream = Stream(np.arange(len(self.codes)), self.lines, self.codes)
+        values = np.asarray([_number(token) for token in self.index], dtype=float)
         usable = np.isfinite(values) & (np.abs(values) < 1e12)
-        positions = np.asarray(at, dtype=np.int64)[usable]
-        self.numbers = Stream(positions, self.lines[positions], values[usable])
+        self.numbers = self._select(values, usable)
+        self.number_codes = self._select(np.arange(len(values)), usable)
+        self.quantised = self._select(quantise(np.where(usable, values, 0.0)), usable)
+        id_of = {self.index[i]: i for i in hidden_ids if i in self.index}
+        is_id = np.zeros(len(values), dtype=bool)
+        is_id[list(id_of)] = True
+        found = self._select(np.arange(len(values)), is_id)
         self.id_positions: Dict[str, List[int]] = {}
-        for pos, token in enumerate(self.tokens):
-            if token in hidden_ids:
-                self.id_positions.setdefault(token, []).append(pos)
+        for pos, code in zip(found.positions.tolist(), found.values.tolist()):
+            self.id_positions.setdefault(id_of[code], []).append(pos)
         self._labels: Dict[frozenset, Stream] = {}
 
-    @cached_property
-    def token_stream(self) -> Stream:
-        """Every token as an integer code."""
-        codes: Dict[str, int] = {}
-        values = np.asarray([codes.setdefault(t, len(codes)) for t in self.tokens], dtype=np.int64)
-        return Stream(np.arange(len(self.tokens)), self.lines, values)
-
-    @cached_property
-    def number_codes(self) -> Stream:
-        """The numbers' tokens as token codes (label indices are numbers)."""
-        codes = self.token_stream.values[self.numbers.positions]
-        return dataclasses.replace(self.numbers, values=codes)
-
-    @cached_property
-    def quantised(self) -> Stream:
-        return dataclasses.replace(self.numbers, values=quantise(self.numbers.values))
+    def _select(self, values: np.ndarray, keep: np.ndarray) -> Stream:
+        """The tokens whose entry of ``keep`` (one per distinct token) is true, with their entry of
+        ``values``."""
+        positions = np.flatnonzero(keep[self.codes])
+        return Stream(positions, self.lines[positions], values[self.codes[positions]])
 
     def labels(self, probe: Probe) -> Stream:
         """The tokens that are the probe's labels, as its codes."""
         if probe.labels not in self._labels:
-            at = [pos for pos, token in enumerate(self.tokens) if token in probe.labels]
-            positions = np.asarray(at, dtype=np.int64)
-            values = probe.codes([self.tokens[pos] for pos in at])
-            self._labels[probe.labels] = Stream(positions, self.lines[positions], values)
+            codes = np.zeros(len(self.index), dtype=np.int64)
+            for label, code in probe.codebook.items():
+                if label in self.index:
+                    codes[self.index[label]] = code
+            self._labels[probe.labels] = self._select(codes, codes > 0)
         return self._labels[probe.labels]
 
     def exact(self, probe: Probe) -> Stream:
         """The values that can be the probe's gold as it is, as its codes."""
         return self.quantised if probe.numeric else self.labels(probe)
+
+
+def _number(token: str) -> float:
+    """The token's number, NaN when it is none."""
+    return float(token) if NUMBER.match(token) else math.nan
 
 
 # --- by id -----------------------------------------------------------------------------------------
@@ -487,6 +485,15 @@ def gold_runs(probe: Probe, reading: Reading) -> Optional[Tuple[int, np.ndarray]
     return k, np.concatenate([reading.hashes(c, k) for c in orientations])
 
 
+def _among(gold_hashes: np.ndarray, hashes: np.ndarray) -> np.ndarray:
+    """``np.isin(gold_hashes, hashes)``, the (many) ``hashes`` first narrowed by a table of the
+    (few) gold hashes' low 20 bits rather than all of them sorted."""
+    low = np.uint64((1 << 20) - 1)
+    table = np.zeros(1 << 20, dtype=bool)
+    table[gold_hashes & low] = True
+    return np.isin(gold_hashes, hashes[table[hashes & low]])
+
+
 def share_by_order(probe: Probe, text: TextValues, reading: Reading) -> float:
     """Share of the probe's items whose values all lie within runs of the gold found in the file."""
     if reading not in probe.runs:  # computed once per probe and reading
@@ -496,15 +503,13 @@ def share_by_order(probe: Probe, text: TextValues, reading: Reading) -> float:
     k, gold_hashes = probe.runs[reading]
     found = np.zeros(len(gold_hashes), dtype=bool)
     for values in reading.streams(text, probe):
-        found |= np.isin(gold_hashes, reading.hashes(reading.encode(values), k))
+        found |= _among(gold_hashes, reading.hashes(reading.encode(values), k))
     n = len(probe.gold)
     span = k + int(reading.steps)  # k steps between values span k + 1 values
-    starts = np.flatnonzero(found) % (n - span + 1)  # each orientation's runs in turn
-    covered = np.zeros(n + 1, dtype=np.int64)
-    np.add.at(covered, starts, 1)
-    np.add.at(covered, np.minimum(starts + span, n), -1)
-    element_covered = np.cumsum(covered[:-1]) > 0
-    missing = np.bincount(probe.owner[~element_covered], minlength=len(probe.patterns))
+    # runs found, by their first value (each orientation's runs in turn), and the values they span
+    starts = np.bincount(np.flatnonzero(found) % (n - span + 1), minlength=n)
+    covered = np.convolve(starts, np.ones(span, dtype=np.int64))[:n] > 0
+    missing = np.bincount(probe.owner[~covered], minlength=len(probe.patterns))
     return float(np.mean(missing == 0))
 
 
@@ -570,24 +575,28 @@ def _candidates(root: Path) -> List[Path]:
 
 
 def _check_item_file(path: Path, display: str, problems: List[Problem]) -> None:
-    lines = path.read_text(encoding="utf-8").split("\n")  # not splitlines: U+2028 is text
+    """A public input item file: one JSON object of public fields a line (the first line that is
+    not, refused)."""
+    lines = path.read_bytes().decode("utf-8", errors="replace").split("\n")  # U+2028 is text
     for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        record = json.loads(line)
-        extra = sorted(set(record) - set(PUBLIC_FIELDS))
-        if extra:
-            problems.append(
-                Problem(
-                    display,
-                    "public input item carries non-public fields",
-                    line=number,
-                    item=str(record.get("id")),
-                    expected=", ".join(PUBLIC_FIELDS),
-                    found=", ".join(extra),
-                )
-            )
+        found = _beyond_public_fields(line) if line.strip() else ""
+        if found:
+            expected = f"one JSON object a line, of the fields {', '.join(PUBLIC_FIELDS)}"
+            message = "public input item is not a JSON object of public fields"
+            problems.append(Problem(display, message, line=number, expected=expected, found=found))
             return
+
+
+def _beyond_public_fields(line: str) -> str:
+    """What a line of a public input item file holds beyond an item's public fields ('' when
+    nothing)."""
+    try:
+        record = json.loads(line)
+    except ValueError:
+        record = None
+    if not isinstance(record, dict):
+        return repr(line[:60])
+    return ", ".join(sorted(set(record) - set(PUBLIC_FIELDS)))
 
 
 def _leak(display: str, message: str, found: str, hint: str = HINT) -> Problem:
@@ -745,13 +754,17 @@ def _scan_contents(
     if path.suffix == ".jsonl" and in_input_data and not path.name.endswith(".train.jsonl"):
         _check_item_file(path, display, problems)
         return
+    items = None
     if path.suffix == ".jsonl":  # and its content too: gold in other fields, or transformed
         try:
             items = read_items(path, display, texts=False)  # reference data holds no texts
             _scan_items(items, display, scan.hidden, problems)
         except (ConfigError, UnicodeDecodeError):
             pass  # not an item file of the kit's format
-    leaked = _scan_submission(path, display, scan.hidden, problems)
+    leaked = set()
+    # a submission's JSON line holds an id and one value: the reader refuses items with more
+    if items is None or all(len(item) <= 2 for item in items[1:]):
+        leaked = _scan_submission(path, display, scan.hidden, problems)
     rest = [probe for probe in scan.probes if probe.name not in leaked]
     _scan_content(path, display, rest, problems)
 

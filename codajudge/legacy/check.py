@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
-from typing import List, Tuple
+from typing import List, Optional, Tuple
 
 from ..bundle.check.findings import (
     Findings,
@@ -17,7 +17,6 @@ from ..bundle.check.findings import (
     check_in_bundle,
     check_page_file,
     check_text,
-    inputs_by_reference,
     is_int,
     parse_date,
 )
@@ -170,9 +169,13 @@ def _score_keys(doc: dict) -> List[str]:
     return [str(k) for k, v in columns.items() if not v.get("computed")]
 
 
-def _phase_references(doc: dict) -> List[Tuple[str, str]]:
+def _references(doc: dict) -> List[Tuple[str, str, Optional[str]]]:
     phases = sorted((doc.get("phases") or {}).values(), key=lambda p: p["phasenumber"])
-    return [(str(p.get("label")), p["reference_data"]) for p in phases if p.get("reference_data")]
+    return [
+        (str(p.get("label")), p["reference_data"], p.get("input_data"))
+        for p in phases
+        if p.get("reference_data")
+    ]
 
 
 def _published_paths(doc: dict) -> List[str]:
@@ -189,8 +192,7 @@ PLATFORM = Platform(
     version_text="none for a CodaLab v1.5 bundle",
     check=check,
     score_keys=_score_keys,
-    phase_references=_phase_references,
-    inputs_of=lambda doc: inputs_by_reference((doc.get("phases") or {}).values()),
+    references=_references,
     published_paths=_published_paths,
     has_phase_ends=False,
 )

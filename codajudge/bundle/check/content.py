@@ -98,9 +98,8 @@ def _references(
     doc: dict, platform: Platform, root: Path, work: Path, findings: Findings
 ) -> Dict[str, Reference]:
     """reference_data path -> its Reference, for every scored phase's that has a task.json."""
-    inputs = platform.inputs_of(doc)
     references: Dict[str, Reference] = {}
-    for phase, value in platform.phase_references(doc):
+    for phase, value, inputs in platform.references(doc):
         if value in references:
             continue
         folder = _folder(root, value, work)
@@ -112,7 +111,7 @@ def _references(
                 hint="build the bundle with codajudge build",
             )
             continue
-        references[value] = Reference(str(value), folder, _folder(root, inputs.get(value), work))
+        references[value] = Reference(str(value), folder, _folder(root, inputs, work))
     return references
 
 
@@ -141,8 +140,7 @@ def _check_perfect_submission(
                 f"the scoring program writes {key!r}, which no leaderboard column shows",
                 hint=f"checked on {where}",
             )
-    for problem in imperfect_scores(result, where):
-        findings.add_problem(problem)
+    findings.problems += imperfect_scores(result, where)
 
 
 def _check_leaks(
@@ -176,8 +174,7 @@ def _check_leaks(
     try:
         check_public_tree(public, hidden, root, read_known_leaks(root), known_must_exist=False)
     except KitError as e:
-        for problem in e.problems:
-            findings.add_problem(problem)
+        findings.problems += e.problems
 
 
 def _public_gold_digests(root: Path, work: Path) -> Dict[str, str]:
@@ -247,9 +244,7 @@ def _scored_phases(doc: dict, references: Dict[str, Reference]) -> List[ScoredPh
     """The v2 phases with reference data, in order, the items of the hidden-gold ones read."""
     scored = []
     for phase, task in scored_tasks(doc):
-        reference = references.get(task["reference_data"])
-        if reference is None:
-            continue
+        reference = references[task["reference_data"]]
         spec = reference.spec
         datasets = {t.dataset for t in spec.tracks} if spec.hide_gold else set()
         keys = {(d, item_key(item)) for d in datasets for item in reference.items(d)}

@@ -25,10 +25,6 @@ class Findings:
         hint."""
         self.problems.append(Problem(where, message, **details))
 
-    def add_problem(self, problem: Problem) -> None:
-        """A problem stated as the kit's other rules state theirs (no line or item: a key's path)."""
-        self.problems.append(problem)
-
     def lines(self) -> List[str]:
         """Each problem as ``errors.problem_text`` lays it out, the hint in brackets, on one line."""
         lines = []
@@ -51,20 +47,13 @@ class Platform:
     check: Callable[[dict, Path, Findings], None]
     #: The keys the scoring program must write (the leaderboard's columns it does not compute).
     score_keys: Callable[[dict], List[str]]
-    #: (phase name, reference_data path) of every scored phase, in phase order.
-    phase_references: Callable[[dict], List[Tuple[str, str]]]
-    #: reference_data path -> the input_data path of the same task or phase.
-    inputs_of: Callable[[dict], Dict[str, str]]
+    #: (phase name, reference_data path, the input_data path of the same task or phase, None
+    #: without one) of every scored phase, in phase order.
+    references: Callable[[dict], List[Tuple[str, str, Optional[str]]]]
     #: What participants can see or their code can read: pages, kits, public and input data.
     published_paths: Callable[[dict], List[str]]
     #: Whether phases have end dates, so that phase_gold's rule on rescored items applies.
     has_phase_ends: bool
-
-
-def inputs_by_reference(rows) -> Dict[str, str]:
-    """reference_data path -> the input_data path of the same task (or phase) among ``rows``."""
-    pairs = [(r.get("reference_data"), r.get("input_data")) for r in rows if isinstance(r, dict)]
-    return {ref: inp for ref, inp in pairs if isinstance(ref, str) and isinstance(inp, str)}
 
 
 def relative_path(root: Path, value) -> Optional[Path]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import partial
 from pathlib import Path
-from typing import Dict, Iterator, List, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple
 
 from ..schedule import ScheduledPhase, schedule_problems
 from .findings import (
@@ -18,7 +18,6 @@ from .findings import (
     check_keys,
     check_page_file,
     check_text,
-    inputs_by_reference,
     is_int,
     parse_date,
 )
@@ -207,8 +206,7 @@ def _check_phases(
         _check_phase(phase, number, tasks, root, findings, has_queue)
         for number, (_, phase) in enumerate(sorted(_indexed(phases, "phases", findings).items()))
     ]
-    for problem in schedule_problems(schedule):
-        findings.add_problem(problem)
+    findings.problems += schedule_problems(schedule)
 
 
 def _check_phase(
@@ -262,8 +260,11 @@ def scored_tasks(doc: dict) -> Iterator[Tuple[dict, dict]]:
                 yield phase, tasks[ref]
 
 
-def _phase_references(doc: dict) -> List[Tuple[str, str]]:
-    return [(str(phase.get("name")), task["reference_data"]) for phase, task in scored_tasks(doc)]
+def _references(doc: dict) -> List[Tuple[str, str, Optional[str]]]:
+    return [
+        (str(phase.get("name")), task["reference_data"], task.get("input_data"))
+        for phase, task in scored_tasks(doc)
+    ]
 
 
 def _published_paths(doc: dict) -> List[str]:
@@ -286,8 +287,7 @@ PLATFORM = Platform(
     version_text="2",
     check=check,
     score_keys=lambda doc: score_keys(doc["leaderboards"][0]),
-    phase_references=_phase_references,
-    inputs_of=lambda doc: inputs_by_reference(doc.get("tasks") or []),
+    references=_references,
     published_paths=_published_paths,
     has_phase_ends=True,
 )
