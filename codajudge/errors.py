@@ -74,15 +74,20 @@ class Problem:
     lines: Tuple[int, ...] = ()
     items: Tuple[str, ...] = ()
 
-    def render(self) -> str:
-        if self.count > 1:
-            return self._render_many()
+    @property
+    def place(self) -> str:
+        """The file, then the line and the item where they are known."""
         where = self.file
         if self.line is not None:
             where += f", line {self.line}"
         if self.item is not None:
             where += f", item {self.item!r}"
-        return problem_text(where, self.message, self.expected, self.found, self.hint)
+        return where
+
+    def render(self) -> str:
+        if self.count > 1:
+            return self._render_many()
+        return problem_text(self.place, self.message, self.expected, self.found, self.hint)
 
     def _render_many(self) -> str:
         # several items on one line (a one-line JSON array of records) are counted as items

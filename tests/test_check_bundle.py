@@ -236,7 +236,7 @@ V2_CASES = {
     ),
     "input data line not JSON": (
         write_file("input_data/evaluation/sim.jsonl", '{"id": "sim-0"}\n{not json\n'),
-        "input_data/evaluation/sim.jsonl: public input item is not a JSON object of public fields",
+        "input_data/evaluation/sim.jsonl, line 2: public input item is not a JSON object of public fields",
     ),
     "gold item file in the starting kit": (
         gold_in_the_starting_kit,

@@ -54,7 +54,7 @@ def run_baseline(name: str, input_dir: Path, output_dir: Path, seed: int) -> Non
         paths = ChildPaths(Path(input_dir), Path(output_dir), Path(work))
         try:
             with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
-                run_models(paths, BASELINE_PREFIX + name, seed)
+                run_models(paths, BASELINE_PREFIX + name, seed, print)
         except KitError as error:
             raise ConfigError.single(
                 f"baseline {name}",

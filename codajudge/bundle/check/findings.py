@@ -30,7 +30,7 @@ class Findings:
         lines = []
         for p in self.problems:
             text = problem_text(
-                p.file, p.message, p.expected, p.found, p.hint, hint_in_brackets=True
+                p.place, p.message, p.expected, p.found, p.hint, hint_in_brackets=True
             )
             lines.append(" ".join(text.split()))
         return lines
