@@ -64,7 +64,7 @@ from .kit_readme import (
     render,
 )
 from .prose import Templates
-from .sample import declared_sample, held_out, sampled_items
+from .sample import held_out, sampled_items
 from .zipdet import tree_files, write_zip
 
 REPO_ROOT = kit_root()
@@ -146,12 +146,7 @@ def import_data(
     together; ``found``: the config's problems, reported with theirs in one ``BuildProblems``."""
     needed = ["train"] + sorted({p.split for p in edition.phases})
     problems: List[Problem] = list(found or []) + missing_releases(edition.datasets, data_root)
-    absent = {
-        key
-        for key, source in edition.datasets.items()
-        if missing_releases({key: source}, data_root)
-    }
-    splits = _load_splits(edition, data_root, needed, absent, problems)
+    splits = _load_splits(edition, data_root, needed, problems)
     places = data_places(edition, data_root)
     for split in needed:
         for dataset, items in splits[split].items():
@@ -195,13 +190,13 @@ def located(problem: Problem, dataset: str, source, config: str) -> Problem:
     return dataclasses.replace(problem, file=f"{config}: datasets '{dataset}'{reading}")
 
 
-def _load_splits(edition: Edition, data_root: Path, needed: List[str], absent, problems):
-    """split -> dataset -> items of every dataset not ``absent``; their problems added to
-    ``problems``, each naming its dataset."""
+def _load_splits(edition: Edition, data_root: Path, needed: List[str], problems):
+    """split -> dataset -> items of every dataset whose release is there (``missing_releases``);
+    their problems added to ``problems``, each naming its dataset."""
     splits: Dict[str, Dict[str, List[dict]]] = {s: {} for s in needed}
     config = edition.config
     for dataset, source in sorted(edition.datasets.items()):
-        if dataset in absent:
+        if missing_releases({dataset: source}, data_root):
             continue
         where = f"datasets '{dataset}'"
         labels = dataset_label_set(edition.tracks, dataset)
@@ -226,11 +221,11 @@ def _dataset_splits(source, data_root: Path, needed: List[str], where: str, labe
     wanted = [s for s in needed if not (s == "train" and source.get("train") == "none")]
     excluded = [split for split in (source.get("exclude") or {}).values() if split not in wanted]
     for split in wanted + sorted(set(excluded)):
-        sample = declared_sample(source, split)  # a seeded sample of another split's items
+        sample = source.get("sample", {}).get(split)  # a seeded sample of another split's items
         try:
-            of = sample.of if sample else split
+            of = sample["of"] if sample else split
             items = load_split(split_source(source, of), data_root, of, where, labels)
-            read[split] = sampled_items(items, sample, where) if sample else items
+            read[split] = sampled_items(items, split, sample, where) if sample else items
         except ConfigError as e:  # a release cut by 'split' is read once per split
             if isinstance(e, PartlyRead):  # the rows read are checked too
                 read[split] = e.items
