@@ -143,7 +143,8 @@ def import_data(
 ) -> EditionData:
     """Read every split every phase needs (and train, unless a dataset has none) through the
     datasets' importers, and check every dataset's files, every split and every track's gold
-    together; ``found``: the config's problems, reported with theirs in one ``BuildProblems``."""
+    together (``split_problems`` builds each track's gold of each split read); ``found``: the
+    config's problems, reported with theirs in one ``BuildProblems``."""
     needed = ["train"] + sorted({p.split for p in edition.phases})
     problems: List[Problem] = list(found or []) + missing_releases(edition.datasets, data_root)
     splits = _load_splits(edition, data_root, needed, problems)
@@ -160,11 +161,6 @@ def import_data(
     if problems:  # what a dataset not read, or problems in the data read, leave unchecked
         unchecked = "builder/unchecked_unread" if unread else "builder/unchecked_unbuilt"
         raise BuildProblems(problems, unchecked=Templates.of(edition.folder).fill(unchecked))
-    for phase in edition.phases:
-        for track in edition.tracks:
-            build_gold(
-                track, splits[phase.split][track.dataset], f"{track.dataset} ({phase.split})"
-            )
     return EditionData(splits, repeats=repeats)
 
 

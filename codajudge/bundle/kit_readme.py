@@ -93,20 +93,18 @@ def _sizes(prose: Templates, score: LocalScore) -> str:
 
 
 def what_is_scored(prose: Templates, score: LocalScore, subject: str) -> str:
-    """One paragraph on the phase the kit scores, opening with ``subject`` ("They score")."""
-    if not score.has_local:
-        return prose.fill("kit_readme/scored_practice", subject=subject)
+    """One paragraph on the phase the kit scores (``kit_readme/scored_PHASE``, the kit's first
+    phase: local or practice), opening with ``subject`` ("They score")."""
     practice = prose.fill(
         "kit_readme/local_practice_public"
         if score.practice_public
         else "kit_readme/local_practice_hidden"
     )
-    shared = ""  # the datasets whose local items are the same
-    if score.shared:
-        groups = "; ".join(listed(list(group)) for group in score.shared)
-        shared = " " + prose.fill("kit_readme/shared", groups=groups)
+    groups = "; ".join(listed(list(group)) for group in score.shared)
+    # the datasets whose local items are the same
+    shared = " " + prose.fill("kit_readme/shared", groups=groups) if score.shared else ""
     return prose.fill(
-        "kit_readme/scored_local",
+        f"kit_readme/scored_{score.first_phase}",
         subject=subject,
         sizes=_sizes(prose, score),
         shared=shared,
@@ -116,22 +114,18 @@ def what_is_scored(prose: Templates, score: LocalScore, subject: str) -> str:
 
 def _samples(prose: Templates, score: LocalScore, baseline: str) -> str:
     """What each sample result submission is for (``baseline``'s predictions), with a command that
-    takes it."""
+    takes it: ``kit_readme/samples_PHASE``, the kit's first phase (local, practice, or nothing)."""
     practice = prose.fill("kit_readme/sample_practice", sample=PRACTICE_SAMPLE, baseline=baseline)
-    if not score.first_phase:
-        return prose.fill(
-            "kit_readme/samples_nothing", practice=practice, format_check=FORMAT_CHECK
-        )
-    if score.practice_public and not score.has_local:
-        return prose.fill("kit_readme/samples_practice", practice=practice, sample=PRACTICE_SAMPLE)
     note = prose.fill(
         "kit_readme/practice_note_public"
         if score.practice_public
         else "kit_readme/practice_note_hidden"
     )
     return prose.fill(
-        "kit_readme/samples_local",
+        f"kit_readme/samples_{score.first_phase or 'nothing'}",
         local_sample=LOCAL_SAMPLE,
+        sample=PRACTICE_SAMPLE,
+        format_check=FORMAT_CHECK,
         baseline=baseline,
         practice=practice,
         practice_note=note,
