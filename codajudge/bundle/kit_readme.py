@@ -45,6 +45,11 @@ class LocalScore:
     def has_local(self) -> bool:
         return self.first_phase == LOCAL_PHASE
 
+    @property
+    def practice_gold(self) -> str:
+        """``public`` or ``hidden``: the practice phase's gold, which names the texts saying so."""
+        return "public" if self.practice_public else "hidden"
+
 
 def checked_sample(score: LocalScore) -> str:
     """The sample result submission the README's check command takes: the local phase's when
@@ -95,11 +100,7 @@ def _sizes(prose: Templates, score: LocalScore) -> str:
 def what_is_scored(prose: Templates, score: LocalScore, subject: str) -> str:
     """One paragraph on the phase the kit scores (``kit_readme/scored_PHASE``, the kit's first
     phase: local or practice), opening with ``subject`` ("They score")."""
-    practice = prose.fill(
-        "kit_readme/local_practice_public"
-        if score.practice_public
-        else "kit_readme/local_practice_hidden"
-    )
+    practice = prose.fill(f"kit_readme/local_practice_{score.practice_gold}")
     groups = "; ".join(listed(list(group)) for group in score.shared)
     # the datasets whose local items are the same
     shared = " " + prose.fill("kit_readme/shared", groups=groups) if score.shared else ""
@@ -116,11 +117,7 @@ def _samples(prose: Templates, score: LocalScore, baseline: str) -> str:
     """What each sample result submission is for (``baseline``'s predictions), with a command that
     takes it: ``kit_readme/samples_PHASE``, the kit's first phase (local, practice, or nothing)."""
     practice = prose.fill("kit_readme/sample_practice", sample=PRACTICE_SAMPLE, baseline=baseline)
-    note = prose.fill(
-        "kit_readme/practice_note_public"
-        if score.practice_public
-        else "kit_readme/practice_note_hidden"
-    )
+    note = prose.fill(f"kit_readme/practice_note_{score.practice_gold}")
     return prose.fill(
         f"kit_readme/samples_{score.first_phase or 'nothing'}",
         local_sample=LOCAL_SAMPLE,
