@@ -85,6 +85,8 @@ class EditionData:
     alike_baselines: Dict[str, str] = field(default_factory=dict)
     #: the leaks found in the files the edition's ``known_leaks`` declares (built on purpose)
     known_leaks: List[Problem] = field(default_factory=list)
+    #: the kit's local phase's items (``local_splits``), None when it has none
+    local: Optional[Dict[str, Dict[str, List[dict]]]] = None
 
 
 def baseline_reasons(edition: Edition, data: EditionData) -> Tuple[Dict[str, str], Dict[str, str]]:
@@ -161,7 +163,7 @@ def import_data(
     if problems:  # what a dataset not read, or problems in the data read, leave unchecked
         unchecked = "builder/unchecked_unread" if unread else "builder/unchecked_unbuilt"
         raise BuildProblems(problems, unchecked=Templates.of(edition.folder).fill(unchecked))
-    return EditionData(splits, repeats=repeats)
+    return EditionData(splits, repeats=repeats, local=local_splits(edition, splits["train"]))
 
 
 def data_places(edition: Edition, data_root: Path) -> Dict[str, Dict[str, str]]:
@@ -319,22 +321,14 @@ def check_repeats(edition: Edition, splits, problems: List[Problem]) -> List[Rep
     return report
 
 
-def write_phase_data(
-    edition: Edition,
-    data: EditionData,
-    phase: Phase,
-    root: Path,
-    splits: Optional[Dict[str, Dict[str, List[dict]]]] = None,
-) -> None:
-    """reference_data/<phase>/ (gold) and input_data/<phase>/ (public items + training split).
-    ``splits``: the items per split to write (default: the edition's data)."""
-    splits = data.splits if splits is None else splits
+def write_phase_data(edition: Edition, data: EditionData, phase: Phase, root: Path) -> None:
+    """reference_data/<phase>/ (gold) and input_data/<phase>/ (public items + training split)."""
+    splits = data.splits
     # the other phases' ids are public (both programs name them), the kit's local phase's too
-    phases, every_split = edition.phases, data.splits
-    local = local_splits(edition, data)
-    if local is not None:
+    phases, every_split = edition.phases, splits
+    if data.local is not None:
         phases = [*edition.phases, local_phase(edition)]
-        every_split = {**data.splits, LOCAL_PHASE: local[LOCAL_PHASE]}
+        every_split = {**splits, LOCAL_PHASE: data.local[LOCAL_PHASE]}
     spec = edition.spec(phase)
     ref, inp = root / "reference_data" / phase.id, root / "input_data" / phase.id
     for folder in (ref, inp):
@@ -540,15 +534,15 @@ def write_starting_kit(
         shutil.copyfile(edition.folder / name, kit / name)
 
 
-def local_splits(edition: Edition, data: EditionData) -> Optional[Dict[str, Dict[str, List[dict]]]]:
-    """The kit's local phase's items: ``{'local': held-out train items, 'train': the rest}`` per
+def local_splits(edition: Edition, train: Dict[str, List[dict]]):
+    """The kit's local phase's items: ``{'local': held-out ``train`` items, 'train': the rest}`` per
     dataset of a track; None when the edition declares no ``local`` split or a dataset has too
     little training data for one."""
     if edition.local is None:
         return None
     splits: Dict[str, Dict[str, List[dict]]] = {LOCAL_PHASE: {}, "train": {}}
     for dataset in sorted({t.dataset for t in edition.tracks}):
-        local, rest = held_out(data.splits["train"].get(dataset, []), edition.local)
+        local, rest = held_out(train.get(dataset, []), edition.local)
         if not local:
             return None
         splits[LOCAL_PHASE][dataset], splits["train"][dataset] = local, rest
@@ -574,11 +568,12 @@ def write_local_phase(edition: Edition, data: EditionData, kit: Path) -> List[Ph
     """The kit's local phase data (``input_data/local``, ``reference_data/local`` with the
     baselines' scores, which its results page shows), whose training files leave the local items
     out; [] when there is none, else [that phase]."""
-    splits = local_splits(edition, data)
-    if splits is None:
+    if data.local is None:
         return []
     phase = local_phase(edition)
-    write_phase_data(edition, data, phase, kit, splits)
+    write_phase_data(
+        edition, dataclasses.replace(data, splits={**data.splits, **data.local}), phase, kit
+    )
     local_only = dataclasses.replace(edition, phases=[phase])
     baseline_scores(local_only, kit)
     return [phase]
@@ -587,10 +582,9 @@ def write_local_phase(edition: Edition, data: EditionData, kit: Path) -> List[Ph
 def local_score(edition: Edition, data: EditionData) -> LocalScore:
     """What the starting kit can score: its local phase when the edition declares one and has the
     training data for it, else the practice phase when its gold is public, else nothing."""
-    local = local_splits(edition, data)
     practice_public = any(p.public_gold for p in edition.phases)
-    first = LOCAL_PHASE if local else ("practice" if practice_public else "")
-    local_items = (local or {}).get(LOCAL_PHASE, {})
+    first = LOCAL_PHASE if data.local else ("practice" if practice_public else "")
+    local_items = (data.local or {}).get(LOCAL_PHASE, {})
     return LocalScore(
         first_phase=first,
         practice_public=practice_public,
