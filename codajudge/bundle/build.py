@@ -523,11 +523,8 @@ def write_starting_kit(
     (kit / "pages").mkdir(exist_ok=True)
     for name in ["logo.png"] + [page["file"] for page in bundle_pages]:
         shutil.copyfile(root / name, kit / name)
-    write_yaml(
-        kit / "competition.yaml",
-        competition_yaml(edition, bundle_pages, phases=local + practice, starting_kit=None),
-        edition,
-    )
+    kit_yaml = competition_yaml(edition, bundle_pages, kit_phases=local + practice)
+    write_yaml(kit / "competition.yaml", kit_yaml, edition)
     # load_edition has checked they are relative paths inside the edition folder
     for name in edition.public_files:
         (kit / name).parent.mkdir(parents=True, exist_ok=True)
@@ -729,11 +726,7 @@ def write_tree(edition: Edition, data: EditionData, root: Path) -> Edition:
     write_starting_kit(edition, data, root, pages)
     write_samples(edition, root, sample, sample_baseline(data))
     write_kit_readme(edition, data, root, pages)
-    write_yaml(
-        root / "competition.yaml",
-        competition_yaml(edition, pages, solutions=edition.baselines),
-        edition,
-    )
+    write_yaml(root / "competition.yaml", competition_yaml(edition, pages), edition)
     public = [root / "input_data", root / "starting_kit", root / "pages", root / "solutions"]
     data.known_leaks = check_public_tree(
         public, hidden_gold(edition, data), root, edition.known_leaks
