@@ -45,14 +45,13 @@ def post_campaign(phases: Sequence) -> Set[str]:
 
 
 def shared_items(source: dict, first: str, second: str) -> str:
-    """Why splits ``first`` and ``second`` of one dataset hold the same items by its config ('' when
-    nothing says so): the same split, or one a ``sample`` of the other (or both of one split),
-    unless ``exclude`` leaves one's items out of the other."""
+    """Why two different splits ``first`` and ``second`` of one dataset hold the same items by its
+    config ('' when nothing says so): one a ``sample`` of the other (or both of one split), unless
+    ``exclude`` leaves one's items out of the other (the callers report a split scored twice
+    themselves)."""
     excluded = source.get("exclude") or {}
     if excluded.get(first) == second or excluded.get(second) == first:
         return ""
-    if first == second:
-        return f"both score the {first} split"
     samples = source.get("sample") or {}  # the schema has checked each is a mapping with 'of'
     of_first = (samples.get(first) or {}).get("of")
     of_second = (samples.get(second) or {}).get("of")
