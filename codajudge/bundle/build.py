@@ -192,18 +192,16 @@ def _load_splits(edition: Edition, data_root: Path, needed: List[str], problems)
     """split -> dataset -> items of every dataset whose release is there (``missing_releases``);
     their problems added to ``problems``, each naming its dataset."""
     splits: Dict[str, Dict[str, List[dict]]] = {s: {} for s in needed}
-    config = edition.config
     for dataset, source in sorted(edition.datasets.items()):
         if missing_releases({dataset: source}, data_root):
             continue
         where = f"datasets '{dataset}'"
         labels = dataset_label_set(edition.tracks, dataset)
         found: List[Problem] = []
-        for split, items in _dataset_splits(
-            source, data_root, needed, where, labels, found
-        ).items():
+        read = _dataset_splits(source, data_root, needed, where, labels, found)
+        for split, items in read.items():
             splits[split][dataset] = items
-        new = [located(p, dataset, source, config) for p in found]
+        new = [located(p, dataset, source, edition.config) for p in found]
         problems.extend(p for p in new if p not in problems)
     return splits
 
