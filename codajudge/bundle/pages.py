@@ -137,13 +137,12 @@ def _range_sentences(prose: Templates, edition: Edition) -> List[str]:
     lines: List[str] = []
     for kind in (kind for kind in _kinds(edition) if kind.has_range):
         tracks = [t for t in edition.tracks if kinds.of(t) is kind]
-        ranges = {t.score_range for t in tracks}
-        if len(ranges) == 1:
-            low, high = ranges.pop()
-            lines += ["", kind_text(prose, kind, "range", low=f"{low:g}", high=f"{high:g}")]
-            continue
+        low, high = tracks[0].score_range
         per_track = [f"{t.title} {t.score_range[0]:g}-{t.score_range[1]:g}" for t in tracks]
-        lines += ["", kind_text(prose, kind, "ranges", per_track=", ".join(per_track))]
+        # one range for all its tracks (kinds/KIND_range), or each track's (kinds/KIND_ranges)
+        part = "range" if len({t.score_range for t in tracks}) == 1 else "ranges"
+        fields = {"low": f"{low:g}", "high": f"{high:g}", "per_track": ", ".join(per_track)}
+        lines += ["", kind_text(prose, kind, part, **fields)]
     return lines
 
 
