@@ -450,8 +450,10 @@ def write_pages(edition: Edition, data: EditionData, root: Path) -> List[dict]:
     score = local_score(edition, data)
     skipped, alike = data.skipped_baselines, data.alike_baselines
     generated = generated_pages(edition, data.baseline_scores, score, skipped, alike)
+    # the generated marker as an HTML comment, which Markdown renders as nothing
+    marker = f"<!-- {generated_marker(edition)} -->\n"
     for _, name, text in [terms] + own + generated:
-        (root / "pages" / name).write_text(marked_page(text, edition), encoding="utf-8")
+        (root / "pages" / name).write_text(marker + text, encoding="utf-8")
     return [
         {"title": title, "file": f"pages/{name}"} for title, name, _ in own + generated + [terms]
     ]
@@ -482,11 +484,6 @@ def write_yaml(path: Path, doc: dict, edition: Edition) -> None:
         doc, sort_keys=False, allow_unicode=True, width=110, default_flow_style=False
     )
     Path(path).write_text(f"# {generated_marker(edition)}\n" + text, encoding="utf-8")
-
-
-def marked_page(text: str, edition: Edition) -> str:
-    """A Markdown page with the generated marker as an HTML comment, which Markdown renders as nothing."""
-    return f"<!-- {generated_marker(edition)} -->\n" + text
 
 
 def hidden_gold(edition: Edition, data: EditionData) -> Dict[str, HiddenSplit]:
