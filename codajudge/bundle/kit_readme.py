@@ -60,7 +60,7 @@ def checked_sample(score: LocalScore) -> str:
 def _page(prose: Templates, pages: List[dict], name: str) -> str:
     """The bundle's page ``pages/NAME`` (the builder always writes data, evaluation and terms)."""
     page = next(page for page in pages if page["file"] == f"pages/{name}")
-    return prose.fill("kit_readme/page", title=page["title"], file=page["file"])
+    return prose.fill("kit_readme/page", **page)
 
 
 #: The baselines the first commands run, in this order, when the edition runs them.
@@ -200,9 +200,7 @@ def _other_names(prose: Templates, edition: Edition, pages: List[dict]) -> str:
     names = list(dict.fromkeys(name for t in edition.tracks for name in t.file_names[1:]))
     if not names:
         return ""
-    overview = pages[0]
-    where = " " + prose.fill(
-        "kit_readme/other_names_where", title=overview["title"], file=overview["file"]
-    )
+    # the first page, which explains them (a page entry: its title and file)
+    where = " " + prose.fill("kit_readme/other_names_where", **pages[0])
     listed_names = ", ".join(f"`{n}`" for n in names)
     return " " + prose.fill("kit_readme/other_names", names=listed_names, where=where)

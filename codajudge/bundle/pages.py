@@ -220,9 +220,7 @@ def evaluation_page(edition: Edition, score: LocalScore) -> str:
     public-gold phase shows."""
     prose = Templates.of(edition.folder)
     primary = [
-        prose.fill(
-            "evaluation/primary_track", track=t.title, metric=get_metric(t.main_metric).title
-        )
+        prose.fill("evaluation/primary_track", track=t.title, **_metric_fields(t.main_metric, t))
         for t in edition.tracks
         if t.primary
     ]
@@ -234,9 +232,9 @@ def evaluation_page(edition: Edition, score: LocalScore) -> str:
     notes = ["", prose.fill("evaluation/edge_cases", edge_cases=" ".join(edges))] if edges else []
     notes += _alignment_paragraphs(prose, edition)
     notes += _range_sentences(prose, edition)
-    consequence = ""  # what the missing-track rule promises about incomplete runs
-    if edition.primary_rule.missing == BASELINE:
-        consequence = " " + prose.fill("evaluation/missing_baseline")
+    # what the missing-track rule promises about incomplete runs
+    by_baseline = edition.primary_rule.missing == BASELINE
+    consequence = " " + prose.fill("evaluation/missing_baseline") if by_baseline else ""
     page = prose.fill(
         "evaluation",
         primary_key=PRIMARY_KEY,
