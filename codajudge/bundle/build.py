@@ -296,13 +296,12 @@ def check_repeats(edition: Edition, splits, problems: List[Problem]) -> List[Rep
     public = {"train"} | {p.split for p in edition.phases if p.public_gold} - set(hidden)
     report: List[Repeats] = []
     for dataset, source in sorted(edition.datasets.items()):
-        where = f"datasets '{dataset}'"
         # the schema has checked its shape: splits to whole numbers from 0
-        declared = dict(source.get(REPEATS_KEY) or {})
+        declared = source.get(REPEATS_KEY) or {}
         for name in sorted(set(declared) - set(hidden)):
             problems.append(
                 Problem(
-                    where,
+                    f"datasets '{dataset}'",
                     f"'{REPEATS_KEY}' names split {name!r}, whose gold no phase hides",
                     expected=", ".join(hidden) or "a split of a hidden-gold phase",
                 )
@@ -735,7 +734,6 @@ def publish(out_dir: Path, name: str, write: Callable[[Path], Edition]) -> Build
     the old ones (``name`` is a checked slug; a symbolic link found there is removed, never
     followed); ``write(folder)`` writes the tree and returns the edition it holds. The sizes are in
     bytes: the zip's, and each part's (its folder, or its zips in a legacy bundle)."""
-    out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=out_dir))
     try:

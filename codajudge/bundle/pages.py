@@ -350,13 +350,10 @@ def generated_pages(
 ) -> List[Tuple[str, str, str]]:
     """(title, file name, text) of every generated page, in the order they appear; ``score``:
     what the starting kit can score (``LocalScore``)."""
+    baselines = baselines_page(edition, baseline_scores, score, skipped, alike)
     return [
         ("Data and formats", "data.md", data_page(edition)),
         ("Evaluation", "evaluation.md", evaluation_page(edition, score)),
-        (
-            "Baselines",
-            "baselines.md",
-            baselines_page(edition, baseline_scores, score, skipped, alike),
-        ),
+        ("Baselines", "baselines.md", baselines),
         ("Timeline", "timeline.md", timeline_page(edition)),
     ]
