@@ -322,10 +322,8 @@ def write_phase_data(edition: Edition, data: EditionData, phase: Phase, root: Pa
     """reference_data/<phase>/ (gold) and input_data/<phase>/ (public items + training split)."""
     splits = data.splits
     # the other phases' ids are public (both programs name them), the kit's local phase's too
-    phases, every_split = edition.phases, splits
-    if data.local is not None:
-        phases = [*edition.phases, local_phase(edition)]
-        every_split = {**splits, LOCAL_PHASE: data.local[LOCAL_PHASE]}
+    phases = edition.phases + ([local_phase(edition)] if data.local else [])
+    every_split = {**splits, **(data.local or {})}
     spec = edition.spec(phase)
     ref, inp = root / "reference_data" / phase.id, root / "input_data" / phase.id
     for folder in (ref, inp):

@@ -87,14 +87,14 @@ def _first_commands(prose: Templates, score: LocalScore, baselines: List[str]) -
 
 
 def _sizes(prose: Templates, score: LocalScore) -> str:
+    """The local items per dataset, and the tracks that score fewer (``kit_readme/sizes_fewer``)."""
     sizes = ", ".join(f"{d} {n}" for d, n in sorted(score.local_items.items()))
-    if not score.local_scored:
-        return prose.fill("kit_readme/sizes", sizes=sizes)
     fewer = [
         prose.fill("kit_readme/track_scores", track=title, count=n)
         for title, n in score.local_scored.items()
     ]
-    return prose.fill("kit_readme/sizes_fewer", sizes=sizes, fewer=listed(fewer))
+    template = "kit_readme/sizes_fewer" if fewer else "kit_readme/sizes"
+    return prose.fill(template, sizes=sizes, fewer=listed(fewer))
 
 
 def what_is_scored(prose: Templates, score: LocalScore, subject: str) -> str:
