@@ -14,7 +14,7 @@ import pytest
 
 from codajudge.bundle import pages, prose
 from codajudge.bundle.edition import load_edition
-from codajudge.bundle.kit_readme import LocalScore
+from codajudge.bundle.pages import LocalScore
 from codajudge.errors import ConfigError
 
 REPO = Path(__file__).resolve().parents[1]

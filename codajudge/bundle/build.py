@@ -54,13 +54,13 @@ from .data_checks import split_problems
 from .edition import Edition, Phase
 from .leaks import HiddenSplit, check_public_tree, concerns_file, text_key, write_known_leaks
 from .phase_gold import hidden_splits, item_problems
-from .pages import generated_pages
-from .kit_readme import (
+from .pages import (
     LOCAL_PHASE,
     LOCAL_SAMPLE,
     PRACTICE_SAMPLE,
     LocalScore,
     checked_sample,
+    generated_pages,
     render,
 )
 from .prose import Templates
@@ -606,7 +606,7 @@ def fewer_scored(edition: Edition, items: Dict[str, List[dict]]) -> Dict[str, in
 
 
 def write_kit_readme(edition: Edition, data: EditionData, root: Path, pages: List[dict]) -> None:
-    """The starting kit's README for this edition (``kit_readme``), written once the sample
+    """The starting kit's README for this edition (``pages.render``), written once the sample
     submissions, whose first lines it quotes, are there."""
     kit = root / "starting_kit"
     score = local_score(edition, data)
