@@ -653,14 +653,11 @@ class BuildSummary:
                 f"  track {t.id:<14} {t.kind:<14} {t.scale or '':<11} metrics {', '.join(t.metrics)}"
                 f"{'  [primary]' if t.primary else ''}"
             )
-        for repeats in self.repeats:
-            lines.append(f"  repeats {repeats.render()}")
-        lines.append(
-            "  sizes: " + ", ".join(f"{k} {v / 1024:.0f} KiB" for k, v in self.sizes.items())
-        )
-        lines.extend(f"  note: {note}" for note in self.notes)
-        lines.append(f"  tree   {self.tree}")
-        lines.append(f"  zip    {self.zip_path}  sha256 {self.sha256}")
+        lines += [f"  repeats {repeats.render()}" for repeats in self.repeats]
+        sizes = ", ".join(f"{k} {v / 1024:.0f} KiB" for k, v in self.sizes.items())
+        lines += [f"  sizes: {sizes}"]
+        lines += [f"  note: {note}" for note in self.notes]
+        lines += [f"  tree   {self.tree}", f"  zip    {self.zip_path}  sha256 {self.sha256}"]
         if self.closing:
             lines.append(self.closing)
         return "\n".join(lines)
