@@ -169,9 +169,7 @@ def nothing_scored(prose: Templates, template: str) -> str:
 
 def example_baseline(baselines: List[str]) -> str:
     """A baseline the edition runs, for the commands the pages show (cosine_bow when run)."""
-    if "cosine_bow" in baselines or not baselines:
-        return "cosine_bow"
-    return baselines[0]
+    return "cosine_bow" if "cosine_bow" in baselines or not baselines else baselines[0]
 
 
 def render(
