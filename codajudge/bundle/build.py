@@ -560,11 +560,10 @@ def write_local_phase(edition: Edition, data: EditionData, kit: Path) -> List[Ph
     if data.local is None:
         return []
     phase = local_phase(edition)
-    write_phase_data(
-        edition, dataclasses.replace(data, splits={**data.splits, **data.local}), phase, kit
-    )
-    local_only = dataclasses.replace(edition, phases=[phase])
-    baseline_scores(local_only, kit)
+    # its items and the training items left, in place of the edition's train split
+    local_data = dataclasses.replace(data, splits={**data.splits, **data.local})
+    write_phase_data(edition, local_data, phase, kit)
+    baseline_scores(dataclasses.replace(edition, phases=[phase]), kit)
     return [phase]
 
 

@@ -322,8 +322,7 @@ def _gold_sources(prose: Templates, edition: Edition) -> List[str]:
     for name, source in edition.datasets.items():
         parts = [prose.fill(f"importers/{part}", **fields) for part, fields in gold_choices(source)]
         if parts:
-            text = "; ".join(parts) + "."
-            chosen.append(prose.fill("data/gold_source", dataset=name, text=text))
+            chosen.append(prose.fill("data/gold_source", dataset=name, text="; ".join(parts) + "."))
     return ["", prose.fill("data/gold", sources="\n".join(chosen))] if chosen else []
 
 
