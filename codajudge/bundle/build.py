@@ -702,7 +702,6 @@ def write_tree(edition: Edition, data: EditionData, root: Path) -> Edition:
     root.mkdir(parents=True)
     for phase in edition.phases:
         write_phase_data(edition, data, phase, root)
-    for phase in edition.phases:
         check_keys_with_gold(edition, phase, root)
     sample: Dict[str, bytes] = {}
     data.baseline_scores = baseline_scores(edition, root, sample)
