@@ -14,7 +14,7 @@ from codajudge import kinds
 from codajudge.bundle import pages
 from codajudge.bundle.leaks import probe_for
 from codajudge.bundle.edition import load_edition
-from codajudge.bundle.kit_readme import LocalScore
+from codajudge.bundle.pages import LocalScore
 from codajudge.bundle.leaks import exact_share
 from codajudge.bundle.prose import Templates, kind_text
 from codajudge.formats.write import write_prediction

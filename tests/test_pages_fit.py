@@ -10,7 +10,7 @@ from pathlib import Path
 from codajudge import kinds
 from codajudge.bundle import pages
 from codajudge.bundle.edition import load_edition
-from codajudge.bundle.kit_readme import LocalScore
+from codajudge.bundle.pages import LocalScore
 from codajudge.metrics import REGISTRY as METRICS, get as get_metric
 from codajudge.bundle.prose import Templates, kind_text
 from codajudge.tracks import track_from_dict
@@ -124,7 +124,7 @@ def test_datasets_sharing_their_local_items_are_named_where_the_local_score_is_e
     Benchmark) have the same local items: the README and the Baselines page say that a system
     scores alike on their tracks there, and a kit whose local items differ says nothing of it."""
     from codajudge.bundle.build import same_items
-    from codajudge.bundle.kit_readme import what_is_scored
+    from codajudge.bundle.pages import what_is_scored
 
     item = {"id": "train-2", "texts": ["a", "b"], "score": 3.8}
     other = {"id": "train-2", "texts": ["a", "c"], "score": 3.8}

@@ -272,7 +272,7 @@ def test_lewidi2025_states_the_normalised_mean_on_its_pages_and_leaderboard():
     from codajudge.bundle import pages
     from codajudge.bundle.compose import leaderboard_columns
     from codajudge.bundle.edition import load_edition
-    from codajudge.bundle.kit_readme import LocalScore
+    from codajudge.bundle.pages import LocalScore
 
     edition = load_edition(REPO / "editions" / "lewidi2025")
     assert edition.primary_rule.mean == "normalised"

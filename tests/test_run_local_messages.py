@@ -155,12 +155,12 @@ def test_practice_ids_on_the_evaluation_phase_are_named_as_the_practice_phases(t
 def test_the_kits_local_ids_on_the_evaluation_phase_are_named_as_the_local_phases(tmp_path, capsys):
     """The starting kit's local phase holds items out of the training data: predictions of them
     sent to a platform phase are named as the local phase's."""
-    from codajudge.bundle.build import import_data, local_splits
+    from codajudge.bundle.build import import_data
     from codajudge.bundle.edition import load_edition
 
     folder = REPO / "editions" / "default"
     edition = load_edition(folder)
-    local = local_splits(edition, import_data(edition, folder))["local"]["sts_en"]
+    local = import_data(edition, folder).local["local"]["sts_en"]
     submission = tmp_path / "sub"
     submission.mkdir()
     lines = "".join(f"{item['id']}\t{item['score']}\n" for item in local)

@@ -10,7 +10,7 @@ import yaml
 from small_edition import make_edition
 from codajudge.bundle.build import build, import_data
 from codajudge.bundle.edition import load_edition
-from codajudge.bundle.sample import Sample, sampled_items
+from codajudge.bundle.sample import sampled_items
 from codajudge.errors import ConfigError
 
 SAMPLE = {"dev": {"of": "test", "items": 5, "seed": 3}}
@@ -35,11 +35,11 @@ def one_dataset_edition(tmp_path, **nli_options):
 
 def test_the_sample_is_the_smallest_sha256_of_seed_and_id_in_release_order(tmp_path):
     items = [{"id": f"item-{i}"} for i in range(40)]
-    chosen = sampled_items(items, Sample("dev", "test", 7, 2020), "here")
+    chosen = sampled_items(items, "dev", {"of": "test", "items": 7, "seed": 2020}, "here")
     digest = {it["id"]: hashlib.sha256(f"2020:{it['id']}".encode()).hexdigest() for it in items}
     expected = sorted(sorted(digest, key=digest.get)[:7], key=lambda i: int(i.split("-")[1]))
     assert [it["id"] for it in chosen] == expected
-    other = sampled_items(items, Sample("dev", "test", 7, 2021), "here")
+    other = sampled_items(items, "dev", {"of": "test", "items": 7, "seed": 2021}, "here")
     assert [it["id"] for it in other] != expected
     # recorded: the choice must never change with numpy, Python or the platform
     assert [it["id"] for it in chosen] == [

@@ -54,17 +54,17 @@ from .data_checks import split_problems
 from .edition import Edition, Phase
 from .leaks import HiddenSplit, check_public_tree, concerns_file, text_key, write_known_leaks
 from .phase_gold import hidden_splits, item_problems
-from .pages import generated_pages
-from .kit_readme import (
+from .pages import (
     LOCAL_PHASE,
     LOCAL_SAMPLE,
     PRACTICE_SAMPLE,
     LocalScore,
     checked_sample,
+    generated_pages,
     render,
 )
 from .prose import Templates
-from .sample import declared_sample, held_out, sampled_items
+from .sample import held_out, sampled_items
 from .zipdet import tree_files, write_zip
 
 REPO_ROOT = kit_root()
@@ -85,6 +85,8 @@ class EditionData:
     alike_baselines: Dict[str, str] = field(default_factory=dict)
     #: the leaks found in the files the edition's ``known_leaks`` declares (built on purpose)
     known_leaks: List[Problem] = field(default_factory=list)
+    #: the kit's local phase's items (``local_splits``), None when it has none
+    local: Optional[Dict[str, Dict[str, List[dict]]]] = None
 
 
 def baseline_reasons(edition: Edition, data: EditionData) -> Tuple[Dict[str, str], Dict[str, str]]:
@@ -143,15 +145,11 @@ def import_data(
 ) -> EditionData:
     """Read every split every phase needs (and train, unless a dataset has none) through the
     datasets' importers, and check every dataset's files, every split and every track's gold
-    together; ``found``: the config's problems, reported with theirs in one ``BuildProblems``."""
+    together (``split_problems`` builds each track's gold of each split read); ``found``: the
+    config's problems, reported with theirs in one ``BuildProblems``."""
     needed = ["train"] + sorted({p.split for p in edition.phases})
     problems: List[Problem] = list(found or []) + missing_releases(edition.datasets, data_root)
-    absent = {
-        key
-        for key, source in edition.datasets.items()
-        if missing_releases({key: source}, data_root)
-    }
-    splits = _load_splits(edition, data_root, needed, absent, problems)
+    splits = _load_splits(edition, data_root, needed, problems)
     places = data_places(edition, data_root)
     for split in needed:
         for dataset, items in splits[split].items():
@@ -165,12 +163,7 @@ def import_data(
     if problems:  # what a dataset not read, or problems in the data read, leave unchecked
         unchecked = "builder/unchecked_unread" if unread else "builder/unchecked_unbuilt"
         raise BuildProblems(problems, unchecked=Templates.of(edition.folder).fill(unchecked))
-    for phase in edition.phases:
-        for track in edition.tracks:
-            build_gold(
-                track, splits[phase.split][track.dataset], f"{track.dataset} ({phase.split})"
-            )
-    return EditionData(splits, repeats=repeats)
+    return EditionData(splits, repeats=repeats, local=local_splits(edition, splits["train"]))
 
 
 def data_places(edition: Edition, data_root: Path) -> Dict[str, Dict[str, str]]:
@@ -195,22 +188,20 @@ def located(problem: Problem, dataset: str, source, config: str) -> Problem:
     return dataclasses.replace(problem, file=f"{config}: datasets '{dataset}'{reading}")
 
 
-def _load_splits(edition: Edition, data_root: Path, needed: List[str], absent, problems):
-    """split -> dataset -> items of every dataset not ``absent``; their problems added to
-    ``problems``, each naming its dataset."""
+def _load_splits(edition: Edition, data_root: Path, needed: List[str], problems):
+    """split -> dataset -> items of every dataset whose release is there (``missing_releases``);
+    their problems added to ``problems``, each naming its dataset."""
     splits: Dict[str, Dict[str, List[dict]]] = {s: {} for s in needed}
-    config = edition.config
     for dataset, source in sorted(edition.datasets.items()):
-        if dataset in absent:
+        if missing_releases({dataset: source}, data_root):
             continue
         where = f"datasets '{dataset}'"
         labels = dataset_label_set(edition.tracks, dataset)
         found: List[Problem] = []
-        for split, items in _dataset_splits(
-            source, data_root, needed, where, labels, found
-        ).items():
+        read = _dataset_splits(source, data_root, needed, where, labels, found)
+        for split, items in read.items():
             splits[split][dataset] = items
-        new = [located(p, dataset, source, config) for p in found]
+        new = [located(p, dataset, source, edition.config) for p in found]
         problems.extend(p for p in new if p not in problems)
     return splits
 
@@ -226,11 +217,11 @@ def _dataset_splits(source, data_root: Path, needed: List[str], where: str, labe
     wanted = [s for s in needed if not (s == "train" and source.get("train") == "none")]
     excluded = [split for split in (source.get("exclude") or {}).values() if split not in wanted]
     for split in wanted + sorted(set(excluded)):
-        sample = declared_sample(source, split)  # a seeded sample of another split's items
+        sample = source.get("sample", {}).get(split)  # a seeded sample of another split's items
         try:
-            of = sample.of if sample else split
+            of = sample["of"] if sample else split
             items = load_split(split_source(source, of), data_root, of, where, labels)
-            read[split] = sampled_items(items, sample, where) if sample else items
+            read[split] = sampled_items(items, split, sample, where) if sample else items
         except ConfigError as e:  # a release cut by 'split' is read once per split
             if isinstance(e, PartlyRead):  # the rows read are checked too
                 read[split] = e.items
@@ -305,13 +296,12 @@ def check_repeats(edition: Edition, splits, problems: List[Problem]) -> List[Rep
     public = {"train"} | {p.split for p in edition.phases if p.public_gold} - set(hidden)
     report: List[Repeats] = []
     for dataset, source in sorted(edition.datasets.items()):
-        where = f"datasets '{dataset}'"
         # the schema has checked its shape: splits to whole numbers from 0
-        declared = dict(source.get(REPEATS_KEY) or {})
+        declared = source.get(REPEATS_KEY) or {}
         for name in sorted(set(declared) - set(hidden)):
             problems.append(
                 Problem(
-                    where,
+                    f"datasets '{dataset}'",
                     f"'{REPEATS_KEY}' names split {name!r}, whose gold no phase hides",
                     expected=", ".join(hidden) or "a split of a hidden-gold phase",
                 )
@@ -328,22 +318,12 @@ def check_repeats(edition: Edition, splits, problems: List[Problem]) -> List[Rep
     return report
 
 
-def write_phase_data(
-    edition: Edition,
-    data: EditionData,
-    phase: Phase,
-    root: Path,
-    splits: Optional[Dict[str, Dict[str, List[dict]]]] = None,
-) -> None:
-    """reference_data/<phase>/ (gold) and input_data/<phase>/ (public items + training split).
-    ``splits``: the items per split to write (default: the edition's data)."""
-    splits = data.splits if splits is None else splits
+def write_phase_data(edition: Edition, data: EditionData, phase: Phase, root: Path) -> None:
+    """reference_data/<phase>/ (gold) and input_data/<phase>/ (public items + training split)."""
+    splits = data.splits
     # the other phases' ids are public (both programs name them), the kit's local phase's too
-    phases, every_split = edition.phases, data.splits
-    local = local_splits(edition, data)
-    if local is not None:
-        phases = [*edition.phases, local_phase(edition)]
-        every_split = {**data.splits, LOCAL_PHASE: local[LOCAL_PHASE]}
+    phases = edition.phases + ([local_phase(edition)] if data.local else [])
+    every_split = {**splits, **(data.local or {})}
     spec = edition.spec(phase)
     ref, inp = root / "reference_data" / phase.id, root / "input_data" / phase.id
     for folder in (ref, inp):
@@ -467,8 +447,10 @@ def write_pages(edition: Edition, data: EditionData, root: Path) -> List[dict]:
     score = local_score(edition, data)
     skipped, alike = data.skipped_baselines, data.alike_baselines
     generated = generated_pages(edition, data.baseline_scores, score, skipped, alike)
+    # the generated marker as an HTML comment, which Markdown renders as nothing
+    marker = f"<!-- {generated_marker(edition)} -->\n"
     for _, name, text in [terms] + own + generated:
-        (root / "pages" / name).write_text(marked_page(text, edition), encoding="utf-8")
+        (root / "pages" / name).write_text(marker + text, encoding="utf-8")
     return [
         {"title": title, "file": f"pages/{name}"} for title, name, _ in own + generated + [terms]
     ]
@@ -499,11 +481,6 @@ def write_yaml(path: Path, doc: dict, edition: Edition) -> None:
         doc, sort_keys=False, allow_unicode=True, width=110, default_flow_style=False
     )
     Path(path).write_text(f"# {generated_marker(edition)}\n" + text, encoding="utf-8")
-
-
-def marked_page(text: str, edition: Edition) -> str:
-    """A Markdown page with the generated marker as an HTML comment, which Markdown renders as nothing."""
-    return f"<!-- {generated_marker(edition)} -->\n" + text
 
 
 def hidden_gold(edition: Edition, data: EditionData) -> Dict[str, HiddenSplit]:
@@ -538,26 +515,23 @@ def write_starting_kit(
     (kit / "pages").mkdir(exist_ok=True)
     for name in ["logo.png"] + [page["file"] for page in bundle_pages]:
         shutil.copyfile(root / name, kit / name)
-    write_yaml(
-        kit / "competition.yaml",
-        competition_yaml(edition, bundle_pages, phases=local + practice, starting_kit=None),
-        edition,
-    )
+    kit_yaml = competition_yaml(edition, bundle_pages, kit_phases=local + practice)
+    write_yaml(kit / "competition.yaml", kit_yaml, edition)
     # load_edition has checked they are relative paths inside the edition folder
     for name in edition.public_files:
         (kit / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(edition.folder / name, kit / name)
 
 
-def local_splits(edition: Edition, data: EditionData) -> Optional[Dict[str, Dict[str, List[dict]]]]:
-    """The kit's local phase's items: ``{'local': held-out train items, 'train': the rest}`` per
+def local_splits(edition: Edition, train: Dict[str, List[dict]]):
+    """The kit's local phase's items: ``{'local': held-out ``train`` items, 'train': the rest}`` per
     dataset of a track; None when the edition declares no ``local`` split or a dataset has too
     little training data for one."""
     if edition.local is None:
         return None
     splits: Dict[str, Dict[str, List[dict]]] = {LOCAL_PHASE: {}, "train": {}}
     for dataset in sorted({t.dataset for t in edition.tracks}):
-        local, rest = held_out(data.splits["train"].get(dataset, []), edition.local)
+        local, rest = held_out(train.get(dataset, []), edition.local)
         if not local:
             return None
         splits[LOCAL_PHASE][dataset], splits["train"][dataset] = local, rest
@@ -583,23 +557,22 @@ def write_local_phase(edition: Edition, data: EditionData, kit: Path) -> List[Ph
     """The kit's local phase data (``input_data/local``, ``reference_data/local`` with the
     baselines' scores, which its results page shows), whose training files leave the local items
     out; [] when there is none, else [that phase]."""
-    splits = local_splits(edition, data)
-    if splits is None:
+    if data.local is None:
         return []
     phase = local_phase(edition)
-    write_phase_data(edition, data, phase, kit, splits)
-    local_only = dataclasses.replace(edition, phases=[phase])
-    baseline_scores(local_only, kit)
+    # its items and the training items left, in place of the edition's train split
+    local_data = dataclasses.replace(data, splits={**data.splits, **data.local})
+    write_phase_data(edition, local_data, phase, kit)
+    baseline_scores(dataclasses.replace(edition, phases=[phase]), kit)
     return [phase]
 
 
 def local_score(edition: Edition, data: EditionData) -> LocalScore:
     """What the starting kit can score: its local phase when the edition declares one and has the
     training data for it, else the practice phase when its gold is public, else nothing."""
-    local = local_splits(edition, data)
     practice_public = any(p.public_gold for p in edition.phases)
-    first = LOCAL_PHASE if local else ("practice" if practice_public else "")
-    local_items = (local or {}).get(LOCAL_PHASE, {})
+    first = LOCAL_PHASE if data.local else ("practice" if practice_public else "")
+    local_items = (data.local or {}).get(LOCAL_PHASE, {})
     return LocalScore(
         first_phase=first,
         practice_public=practice_public,
@@ -632,7 +605,7 @@ def fewer_scored(edition: Edition, items: Dict[str, List[dict]]) -> Dict[str, in
 
 
 def write_kit_readme(edition: Edition, data: EditionData, root: Path, pages: List[dict]) -> None:
-    """The starting kit's README for this edition (``kit_readme``), written once the sample
+    """The starting kit's README for this edition (``pages.render``), written once the sample
     submissions, whose first lines it quotes, are there."""
     kit = root / "starting_kit"
     score = local_score(edition, data)
@@ -679,14 +652,11 @@ class BuildSummary:
                 f"  track {t.id:<14} {t.kind:<14} {t.scale or '':<11} metrics {', '.join(t.metrics)}"
                 f"{'  [primary]' if t.primary else ''}"
             )
-        for repeats in self.repeats:
-            lines.append(f"  repeats {repeats.render()}")
-        lines.append(
-            "  sizes: " + ", ".join(f"{k} {v / 1024:.0f} KiB" for k, v in self.sizes.items())
-        )
-        lines.extend(f"  note: {note}" for note in self.notes)
-        lines.append(f"  tree   {self.tree}")
-        lines.append(f"  zip    {self.zip_path}  sha256 {self.sha256}")
+        lines += [f"  repeats {repeats.render()}" for repeats in self.repeats]
+        sizes = ", ".join(f"{k} {v / 1024:.0f} KiB" for k, v in self.sizes.items())
+        lines += [f"  sizes: {sizes}"]
+        lines += [f"  note: {note}" for note in self.notes]
+        lines += [f"  tree   {self.tree}", f"  zip    {self.zip_path}  sha256 {self.sha256}"]
         if self.closing:
             lines.append(self.closing)
         return "\n".join(lines)
@@ -732,7 +702,6 @@ def write_tree(edition: Edition, data: EditionData, root: Path) -> Edition:
     root.mkdir(parents=True)
     for phase in edition.phases:
         write_phase_data(edition, data, phase, root)
-    for phase in edition.phases:
         check_keys_with_gold(edition, phase, root)
     sample: Dict[str, bytes] = {}
     data.baseline_scores = baseline_scores(edition, root, sample)
@@ -744,11 +713,7 @@ def write_tree(edition: Edition, data: EditionData, root: Path) -> Edition:
     write_starting_kit(edition, data, root, pages)
     write_samples(edition, root, sample, sample_baseline(data))
     write_kit_readme(edition, data, root, pages)
-    write_yaml(
-        root / "competition.yaml",
-        competition_yaml(edition, pages, solutions=edition.baselines),
-        edition,
-    )
+    write_yaml(root / "competition.yaml", competition_yaml(edition, pages), edition)
     public = [root / "input_data", root / "starting_kit", root / "pages", root / "solutions"]
     data.known_leaks = check_public_tree(
         public, hidden_gold(edition, data), root, edition.known_leaks
@@ -762,7 +727,6 @@ def publish(out_dir: Path, name: str, write: Callable[[Path], Edition]) -> Build
     the old ones (``name`` is a checked slug; a symbolic link found there is removed, never
     followed); ``write(folder)`` writes the tree and returns the edition it holds. The sizes are in
     bytes: the zip's, and each part's (its folder, or its zips in a legacy bundle)."""
-    out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=out_dir))
     try:

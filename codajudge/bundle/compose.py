@@ -41,18 +41,16 @@ def leaderboard_columns(edition: Edition) -> List[dict]:
 
 
 def competition_yaml(
-    edition: Edition,
-    pages: List[dict],
-    phases: Optional[List[Phase]] = None,
-    solutions: Optional[List[str]] = None,
-    starting_kit: Optional[str] = "starting_kit",
+    edition: Edition, pages: List[dict], kit_phases: Optional[List[Phase]] = None
 ) -> dict:
-    """The competition.yaml mapping. ``phases`` restricts it (the starting kit holds the practice
-    phase only); ``solutions``: the baselines written as solutions (``solutions/NAME``)."""
-    phases = phases or edition.phases
+    """The bundle's competition.yaml mapping, its baselines written as solutions
+    (``solutions/NAME``); with ``kit_phases``, the starting kit's own (those phases only, no
+    solutions, no starting kit to point to)."""
+    phases = kit_phases or edition.phases
+    starting_kit = None if kit_phases else "starting_kit"
     tasks = [_task(edition, phase, index) for index, phase in enumerate(phases)]
     doc = _competition_header(edition, pages, tasks)
-    if solutions:
+    if edition.baselines and not kit_phases:
         doc["solutions"] = [
             {
                 "index": i,
@@ -61,18 +59,12 @@ def competition_yaml(
                 "tasks": [t["index"] for t in tasks],
                 "path": f"solutions/{name}",
             }
-            for i, name in enumerate(solutions)
+            for i, name in enumerate(edition.baselines)
         ]
     doc["phases"] = [_phase_entry(phase, index, starting_kit) for index, phase in enumerate(phases)]
-    doc["leaderboards"] = [
-        {
-            "title": edition.leaderboard["title"],
-            "key": edition.leaderboard["key"],
-            "submission_rule": edition.leaderboard["submission_rule"],
-            "primary_index": 0,
-            "columns": leaderboard_columns(edition),
-        }
-    ]
+    # the edition's title, key and submission_rule
+    board = {**edition.leaderboard, "primary_index": 0, "columns": leaderboard_columns(edition)}
+    doc["leaderboards"] = [board]
     return doc
 
 

@@ -4,11 +4,20 @@ data and formats, evaluation (every metric's definition), baselines with their s
 Their words are the templates ``templates/data.md``, ``evaluation.md``, ``baselines.md``,
 ``timeline.md`` and the parts in the folders of those names (``bundle.prose``); a kind's own text
 is ``templates/kinds/KIND_PART.md``, a baseline's ``templates/baseline/NAME.md`` and a metric's
-``templates/metrics/NAME.md``."""
+``templates/metrics/NAME.md``.
+
+The starting kit's README is one too, one per edition: its first command, its own file names and
+item ids (taken from the sample submission the build wrote), and the names of the pages that
+document them. Its template is ``templates/kit_readme.md``, its parts in ``templates/kit_readme/``.
+Every command the README shows is one the kit runs: where no phase can be scored in the kit (no
+training split for a local phase, practice gold hidden), the commands check formats with the
+ingestion program (``LocalScore``: what the kit scores, also said on the Baselines and Evaluation
+pages)."""
 
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
 from .. import kinds
@@ -20,12 +29,198 @@ from ..spec import BASELINE, NORMALISED
 from ..tracks import PRIMARY_KEY
 from .compose import score_rows
 from .edition import DATE_FORMAT, Edition
-from . import kit_readme
-from .kit_readme import LocalScore, what_is_scored
 from .prose import Templates, kind_text, listed
 
 #: How long before the next phase starts Codabench's conversion of a CodaLab v1.5 bundle ends one.
 ONE_DAY = dt.timedelta(days=1)
+
+
+LOCAL_PHASE = "local"
+
+#: The sample result submission of the platform's first phase (its items' ids): the platform's own.
+PRACTICE_SAMPLE = "sample_submissions/result_submission.zip"
+#: The sample result submission of the kit's local phase, when the kit has one.
+LOCAL_SAMPLE = "sample_submissions/local_result_submission.zip"
+
+
+@dataclass(frozen=True)
+class LocalScore:
+    """What a participant can score with the starting kit alone: ``first_phase`` (the phase its
+    first commands score: ``local``, ``practice`` when its gold is public, '' when none can be
+    scored), ``practice_public`` (whether the practice gold is public), ``local_items`` (dataset ->
+    items of the local split), ``local_scored`` (track title -> the local items it scores, for
+    the tracks that score fewer than their dataset's: only those items have the gold the track
+    needs), ``shared`` (groups of datasets whose local items are the same items, from one
+    training source: their tracks' local scores say nothing of each track's own data). Read by
+    the kit's README and by the Baselines and Evaluation pages."""
+
+    first_phase: str
+    practice_public: bool
+    local_items: Dict[str, int]
+    local_scored: Dict[str, int] = field(default_factory=dict)
+    shared: List[Tuple[str, ...]] = field(default_factory=list)
+
+    @property
+    def has_local(self) -> bool:
+        return self.first_phase == LOCAL_PHASE
+
+    @property
+    def practice_gold(self) -> str:
+        """``public`` or ``hidden``: the practice phase's gold, which names the texts saying so."""
+        return "public" if self.practice_public else "hidden"
+
+
+def checked_sample(score: LocalScore) -> str:
+    """The sample result submission the README's check command takes: the local phase's when
+    the kit has one, else the practice phase's."""
+    return LOCAL_SAMPLE if score.has_local else PRACTICE_SAMPLE
+
+
+def _page(prose: Templates, pages: List[dict], name: str) -> str:
+    """The bundle's page ``pages/NAME`` (the builder always writes data, evaluation and terms)."""
+    page = next(page for page in pages if page["file"] == f"pages/{name}")
+    return prose.fill("kit_readme/page", **page)
+
+
+#: The baselines the first commands run, in this order, when the edition runs them.
+FIRST_BASELINES = ("cosine_bow", "most_frequent", "random")
+
+
+def _intro(prose: Templates, score: LocalScore) -> str:
+    if not score.first_phase:
+        return prose.fill("kit_readme/intro_nothing")
+    practice = prose.fill(
+        "kit_readme/practice_public" if score.practice_public else "kit_readme/practice_data"
+    )
+    held = prose.fill("kit_readme/with_local", practice=practice) if score.has_local else practice
+    return prose.fill("kit_readme/intro", held=held)
+
+
+def _first_commands(prose: Templates, score: LocalScore, baselines: List[str]) -> str:
+    if not score.first_phase:
+        return nothing_scored(prose, "kit_readme/first_commands_nothing") + "\n"
+    names = [name for name in FIRST_BASELINES if name in baselines] or ["random"]
+    lines = [run_command(score, f"baseline:{name}") for name in names]
+    scored = what_is_scored(prose, score, prose.fill("kit_readme/they_score"))
+    return prose.fill("kit_readme/first_commands", commands="\n".join(lines), scored=scored) + "\n"
+
+
+def _sizes(prose: Templates, score: LocalScore) -> str:
+    """The local items per dataset, and the tracks that score fewer (``kit_readme/sizes_fewer``)."""
+    sizes = ", ".join(f"{d} {n}" for d, n in sorted(score.local_items.items()))
+    fewer = [
+        prose.fill("kit_readme/track_scores", track=title, count=n)
+        for title, n in score.local_scored.items()
+    ]
+    template = "kit_readme/sizes_fewer" if fewer else "kit_readme/sizes"
+    return prose.fill(template, sizes=sizes, fewer=listed(fewer))
+
+
+def what_is_scored(prose: Templates, score: LocalScore, subject: str) -> str:
+    """One paragraph on the phase the kit scores (``kit_readme/scored_PHASE``, the kit's first
+    phase: local or practice), opening with ``subject`` ("They score")."""
+    practice = prose.fill(f"kit_readme/local_practice_{score.practice_gold}")
+    groups = "; ".join(listed(list(group)) for group in score.shared)
+    # the datasets whose local items are the same
+    shared = " " + prose.fill("kit_readme/shared", groups=groups) if score.shared else ""
+    return prose.fill(
+        f"kit_readme/scored_{score.first_phase}",
+        subject=subject,
+        sizes=_sizes(prose, score),
+        shared=shared,
+        practice=practice,
+    )
+
+
+def _samples(prose: Templates, score: LocalScore, baseline: str) -> str:
+    """What each sample result submission is for (``baseline``'s predictions), with a command that
+    takes it: ``kit_readme/samples_PHASE``, the kit's first phase (local, practice, or nothing)."""
+    practice = prose.fill("kit_readme/sample_practice", sample=PRACTICE_SAMPLE, baseline=baseline)
+    note = prose.fill(f"kit_readme/practice_note_{score.practice_gold}")
+    return prose.fill(
+        f"kit_readme/samples_{score.first_phase or 'nothing'}",
+        local_sample=LOCAL_SAMPLE,
+        sample=PRACTICE_SAMPLE,
+        format_check=FORMAT_CHECK,
+        baseline=baseline,
+        practice=practice,
+        practice_note=note,
+    )
+
+
+def run_command(score: LocalScore, submission: str, output: str = "checked") -> str:
+    """The command scoring ``submission`` on the kit's first phase or, where the kit can score
+    none, the ingestion program checking its format on the practice data (writing to ``output``)."""
+    if not score.first_phase:
+        return f"python3 ingestion_program/ingest.py input_data/practice {output} {submission}"
+    return f"python3 run_local.py . {submission} --phase {score.first_phase}"
+
+
+#: The command that checks a submission's format when no phase can be scored in the kit.
+FORMAT_CHECK = run_command(LocalScore("", False, {}), PRACTICE_SAMPLE)
+
+
+def nothing_scored(prose: Templates, template: str) -> str:
+    """Template ``template``: the kit scores no phase (``kit_readme/nothing_scored``), and the
+    command that checks a submission's format instead (``FORMAT_CHECK``)."""
+    why = prose.fill("kit_readme/nothing_scored")
+    return prose.fill(template, nothing_scored=why, format_check=FORMAT_CHECK)
+
+
+def example_baseline(baselines: List[str]) -> str:
+    """A baseline the edition runs, for the commands the pages show (cosine_bow when run)."""
+    return "cosine_bow" if "cosine_bow" in baselines or not baselines else baselines[0]
+
+
+def render(
+    edition: Edition,
+    score: LocalScore,
+    examples: Dict[str, str],
+    pages: List[dict],
+    sample_baseline: str,
+) -> str:
+    """The README for one edition from template ``kit_readme``: ``score``, what its kit can score;
+    ``examples``, file name -> its first line, one file per kind of track, from the sample the
+    README checks (``checked_sample``); ``pages``, the bundle's pages (title and file);
+    ``sample_baseline``, the baseline whose predictions the samples are."""
+    prose = Templates.of(edition.folder)
+    baselines = list(edition.baselines)
+    # a track taking one value per line in input order, as SemEval's
+    positional = any(kinds.of(t).positional_by_default for t in edition.tracks)
+    blocks = [f"`{name}`:\n\n```\n{line}\n```" for name, line in examples.items()]
+    text = prose.fill(
+        "kit_readme",
+        intro=_intro(prose, score),
+        run_heading=prose.fill(
+            "kit_readme/run_heading" if score.first_phase else "kit_readme/check_heading"
+        ),
+        first_commands=_first_commands(prose, score, baselines),
+        code_command=run_command(score, "sample_submissions/code_submission", "predictions"),
+        check_command=run_command(score, "my_submission.zip"),
+        check_note="" if score.first_phase else prose.fill("kit_readme/check_note") + "\n\n",
+        evaluation_baseline=example_baseline(baselines),
+        data_page=_page(prose, pages, "data.md"),
+        evaluation_page=_page(prose, pages, "evaluation.md"),
+        terms_page=_page(prose, pages, "terms.md"),
+        examples="\n\n".join(blocks),
+        checked_sample=checked_sample(score),
+        samples=_samples(prose, score, sample_baseline),
+        positional=prose.fill("kit_readme/positional") + "\n" if positional else "",
+        other_names=_other_names(prose, edition, pages),
+    )
+    return text + "\n"
+
+
+def _other_names(prose: Templates, edition: Edition, pages: List[dict]) -> str:
+    """The tracks' other accepted file names, and the first page, which explains them."""
+    # tracks of one file share its names
+    names = list(dict.fromkeys(name for t in edition.tracks for name in t.file_names[1:]))
+    if not names:
+        return ""
+    # the first page, which explains them (a page entry: its title and file)
+    where = " " + prose.fill("kit_readme/other_names_where", **pages[0])
+    listed_names = ", ".join(f"`{n}`" for n in names)
+    return " " + prose.fill("kit_readme/other_names", names=listed_names, where=where)
 
 
 def md_cell(text: str) -> str:
@@ -127,8 +322,7 @@ def _gold_sources(prose: Templates, edition: Edition) -> List[str]:
     for name, source in edition.datasets.items():
         parts = [prose.fill(f"importers/{part}", **fields) for part, fields in gold_choices(source)]
         if parts:
-            text = "; ".join(parts) + "."
-            chosen.append(prose.fill("data/gold_source", dataset=name, text=text))
+            chosen.append(prose.fill("data/gold_source", dataset=name, text="; ".join(parts) + "."))
     return ["", prose.fill("data/gold", sources="\n".join(chosen))] if chosen else []
 
 
@@ -137,13 +331,12 @@ def _range_sentences(prose: Templates, edition: Edition) -> List[str]:
     lines: List[str] = []
     for kind in (kind for kind in _kinds(edition) if kind.has_range):
         tracks = [t for t in edition.tracks if kinds.of(t) is kind]
-        ranges = {t.score_range for t in tracks}
-        if len(ranges) == 1:
-            low, high = ranges.pop()
-            lines += ["", kind_text(prose, kind, "range", low=f"{low:g}", high=f"{high:g}")]
-            continue
+        low, high = tracks[0].score_range
         per_track = [f"{t.title} {t.score_range[0]:g}-{t.score_range[1]:g}" for t in tracks]
-        lines += ["", kind_text(prose, kind, "ranges", per_track=", ".join(per_track))]
+        # one range for all its tracks (kinds/KIND_range), or each track's (kinds/KIND_ranges)
+        part = "range" if len({t.score_range for t in tracks}) == 1 else "ranges"
+        fields = {"low": f"{low:g}", "high": f"{high:g}", "per_track": ", ".join(per_track)}
+        lines += ["", kind_text(prose, kind, part, **fields)]
     return lines
 
 
@@ -221,9 +414,7 @@ def evaluation_page(edition: Edition, score: LocalScore) -> str:
     public-gold phase shows."""
     prose = Templates.of(edition.folder)
     primary = [
-        prose.fill(
-            "evaluation/primary_track", track=t.title, metric=get_metric(t.main_metric).title
-        )
+        prose.fill("evaluation/primary_track", track=t.title, **_metric_fields(t.main_metric, t))
         for t in edition.tracks
         if t.primary
     ]
@@ -235,9 +426,9 @@ def evaluation_page(edition: Edition, score: LocalScore) -> str:
     notes = ["", prose.fill("evaluation/edge_cases", edge_cases=" ".join(edges))] if edges else []
     notes += _alignment_paragraphs(prose, edition)
     notes += _range_sentences(prose, edition)
-    consequence = ""  # what the missing-track rule promises about incomplete runs
-    if edition.primary_rule.missing == BASELINE:
-        consequence = " " + prose.fill("evaluation/missing_baseline")
+    # what the missing-track rule promises about incomplete runs
+    by_baseline = edition.primary_rule.missing == BASELINE
+    consequence = " " + prose.fill("evaluation/missing_baseline") if by_baseline else ""
     page = prose.fill(
         "evaluation",
         primary_key=PRIMARY_KEY,
@@ -301,9 +492,9 @@ def scoring_yourself(edition: Edition, score: LocalScore) -> List[str]:
     prose = Templates.of(edition.folder)
     lines = [prose.fill("baselines/scoring_yourself"), ""]
     if not score.first_phase:
-        return lines + [kit_readme.nothing_scored(prose, "baselines/nothing_scored"), ""]
-    baseline = kit_readme.example_baseline(list(edition.baselines))
-    command = kit_readme.run_command(score, f"baseline:{baseline}")
+        return lines + [nothing_scored(prose, "baselines/nothing_scored"), ""]
+    baseline = example_baseline(list(edition.baselines))
+    command = run_command(score, f"baseline:{baseline}")
     return lines + [
         prose.fill("baselines/run_them", command=command, baseline=baseline),
         what_is_scored(prose, score, prose.fill("baselines/it_scores")),
@@ -315,11 +506,8 @@ def _baseline_lines(
     prose: Templates, edition: Edition, skipped: Dict[str, str], alike: Dict[str, str]
 ) -> List[str]:
     """What each baseline does, then the ones not run and the ones alike, with the reason."""
-    lines = [
-        prose.fill(f"baseline/{n}")
-        for n in list(edition.baselines) + list(skipped)
-        if prose.has(f"baseline/{n}")
-    ]
+    # the schema has checked each is a built-in baseline, whose text is templates/baseline/NAME.md
+    lines = [prose.fill(f"baseline/{n}") for n in list(edition.baselines) + list(skipped)]
     lines += [
         prose.fill("baselines/not_run", name=name, reason=why) for name, why in skipped.items()
     ]
@@ -356,13 +544,10 @@ def generated_pages(
 ) -> List[Tuple[str, str, str]]:
     """(title, file name, text) of every generated page, in the order they appear; ``score``:
     what the starting kit can score (``LocalScore``)."""
+    baselines = baselines_page(edition, baseline_scores, score, skipped, alike)
     return [
         ("Data and formats", "data.md", data_page(edition)),
         ("Evaluation", "evaluation.md", evaluation_page(edition, score)),
-        (
-            "Baselines",
-            "baselines.md",
-            baselines_page(edition, baseline_scores, score, skipped, alike),
-        ),
+        ("Baselines", "baselines.md", baselines),
         ("Timeline", "timeline.md", timeline_page(edition)),
     ]

@@ -20,7 +20,8 @@ makes two splits disjoint (``sample`` + ``exclude`` hold a part out of a split).
 
 from __future__ import annotations
 
-from typing import Dict, Iterable, List, Sequence, Set, Tuple
+import itertools
+from typing import Dict, List, Sequence, Set, Tuple
 
 from ..errors import Problem
 from .leaks import text_key
@@ -45,14 +46,13 @@ def post_campaign(phases: Sequence) -> Set[str]:
 
 
 def shared_items(source: dict, first: str, second: str) -> str:
-    """Why splits ``first`` and ``second`` of one dataset hold the same items by its config ('' when
-    nothing says so): the same split, or one a ``sample`` of the other (or both of one split),
-    unless ``exclude`` leaves one's items out of the other."""
+    """Why two different splits ``first`` and ``second`` of one dataset hold the same items by its
+    config ('' when nothing says so): one a ``sample`` of the other (or both of one split), unless
+    ``exclude`` leaves one's items out of the other (the callers report a split scored twice
+    themselves)."""
     excluded = source.get("exclude") or {}
     if excluded.get(first) == second or excluded.get(second) == first:
         return ""
-    if first == second:
-        return f"both score the {first} split"
     samples = source.get("sample") or {}  # the schema has checked each is a mapping with 'of'
     of_first = (samples.get(first) or {}).get("of")
     of_second = (samples.get(second) or {}).get("of")
@@ -134,14 +134,11 @@ def _public_sample(dataset: str, why: str, split: str, publisher, hiders: Sequen
     )
 
 
-def later_hidden_pairs(phases: Sequence) -> Iterable[Tuple[object, object]]:
+def later_hidden_pairs(phases: Sequence) -> List[Tuple[object, object]]:
     """(earlier, later) hidden-gold phases, the later one not post-campaign."""
-    hidden = [p for p in phases if p.hide_gold]
     after = post_campaign(phases)
-    for i, earlier in enumerate(hidden):
-        for later in hidden[i + 1 :]:
-            if later.id not in after:
-                yield earlier, later
+    pairs = itertools.combinations([p for p in phases if p.hide_gold], 2)
+    return [(earlier, later) for earlier, later in pairs if later.id not in after]
 
 
 def _rescored_problems(phases: Sequence, datasets: Dict[str, dict]) -> List[Problem]:

@@ -55,8 +55,7 @@ class Templates:
                 expected=f"the file in the edition's {EDITION_TEMPLATES}/ folder or in the kit's "
                 f"{KIT_TEMPLATES}",
             )
-        text = path.read_text(encoding="utf-8")
-        text = text[:-1] if text.endswith("\n") else text
+        text = path.read_text(encoding="utf-8").removesuffix("\n")
         try:
             return string.Template(text).substitute(fields)
         except KeyError as unknown:

@@ -19,23 +19,6 @@ from typing import List, Optional, Tuple
 from ..errors import ConfigError
 
 
-@dataclass(frozen=True)
-class Sample:
-    """Split ``split`` is ``items`` items of split ``of``, chosen by ``seed``."""
-
-    split: str
-    of: str
-    items: int
-    seed: int
-
-
-def declared_sample(source: dict, split: str) -> Optional[Sample]:
-    """The ``sample`` a dataset's config declares for ``split``, None if it declares none (its
-    shape checked by the schema, its ``of`` by ``data_checks.dataset_problems``)."""
-    raw = source.get("sample", {}).get(split)
-    return None if raw is None else Sample(split, raw["of"], raw["items"], raw["seed"])
-
-
 def smallest_keys(items: List[dict], seed: int, count: int) -> List[int]:
     """The positions of the ``count`` items whose hex SHA-256 of ``"<seed>:<id>"`` is smallest, in
     the release's order."""
@@ -46,16 +29,18 @@ def smallest_keys(items: List[dict], seed: int, count: int) -> List[int]:
     return sorted(sorted(hashes, key=hashes.get)[:count])
 
 
-def sampled_items(items: List[dict], sample: Sample, where: str) -> List[dict]:
-    """The ``sample.items`` items chosen by ``smallest_keys``, in their release order."""
-    if sample.items > len(items):
+def sampled_items(items: List[dict], split: str, sample: dict, where: str) -> List[dict]:
+    """Split ``split``: the ``items`` of split ``of`` that ``smallest_keys`` chooses by ``seed``, as
+    many as ``sample`` (the dataset's ``sample: {SPLIT: {of, items, seed}}`` entry, its shape checked
+    by the schema, its ``of`` by ``data_checks.dataset_problems``) asks for, in their release order."""
+    if sample["items"] > len(items):
         raise ConfigError.single(
             where,
-            f"the {sample.split} sample asks for more items than the {sample.of} split has",
+            f"the {split} sample asks for more items than the {sample['of']} split has",
             expected=f"at most {len(items)} items",
-            found=str(sample.items),
+            found=str(sample["items"]),
         )
-    return [items[i] for i in smallest_keys(items, sample.seed, sample.items)]
+    return [items[i] for i in smallest_keys(items, sample["seed"], sample["items"])]
 
 
 @dataclass(frozen=True)

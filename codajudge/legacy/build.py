@@ -46,9 +46,8 @@ from __future__ import annotations
 import html
 import re
 import shutil
-import tempfile
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 import yaml
 
@@ -214,15 +213,6 @@ def write_html_pages(edition: Edition, v2_root: Path, root: Path) -> Dict[str, s
     return mapping
 
 
-def _zip_edited(v2_root: Path, name: str, root: Path, edit: Callable[[Path], None]) -> None:
-    """The v2 tree's folder ``name`` as ``root/<name>.zip``, changed by ``edit(copy)`` first."""
-    with tempfile.TemporaryDirectory(prefix="codajudge-legacy-") as tmp:
-        folder = Path(tmp) / name
-        shutil.copytree(v2_root / name, folder)
-        edit(folder)
-        write_zip(folder, root / f"{name}.zip")
-
-
 def legacy_metadata(program: Path) -> None:
     """A program folder's ``metadata.yaml`` turned into the ``metadata`` file the v1 worker reads,
     its command rewritten to the legacy variables."""
@@ -324,18 +314,18 @@ def legacy_kit_readme(text: str, submitting: str) -> str:
 
 
 def write_legacy_tree(edition: Edition, v2_root: Path, root: Path) -> None:
-    """Every file of the legacy bundle under ``root`` (new), from a finished v2 tree."""
+    """Every file of the legacy bundle under ``root`` (new), from a finished v2 tree, a scratch
+    copy whose scoring program and starting kit are edited in place before they are zipped."""
     root.mkdir(parents=True)
     shutil.copyfile(v2_root / "logo.png", root / "logo.png")
     pages = write_html_pages(edition, v2_root, root)
-    _zip_edited(v2_root, "scoring_program", root, legacy_metadata)
+    legacy_metadata(v2_root / "scoring_program")
+    write_zip(v2_root / "scoring_program", root / "scoring_program.zip")
+    # the CodaLab submitting note in the kit's README
     submitting = Templates.of(edition.folder).fill("legacy/submitting")
-
-    def kit_readme(kit: Path) -> None:  # the CodaLab submitting note in the kit's README
-        readme = kit / "README.md"
-        readme.write_text(legacy_kit_readme(readme.read_text("utf-8"), submitting), "utf-8")
-
-    _zip_edited(v2_root, "starting_kit", root, kit_readme)
+    readme = v2_root / "starting_kit" / "README.md"
+    readme.write_text(legacy_kit_readme(readme.read_text("utf-8"), submitting), "utf-8")
+    write_zip(v2_root / "starting_kit", root / "starting_kit.zip")
     phases = [
         _phase_entry(number, phase, v2_root, root)
         for number, phase in enumerate(edition.phases, start=1)
