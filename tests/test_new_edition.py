@@ -177,18 +177,14 @@ def test_codajudge_baselines_prints_every_baselines_scores_with_titles(organiser
 
 
 def test_a_participant_runs_the_cosine_baseline_on_the_practice_phase(organiser, tmp_path):
-    """python3 starting_kit/run_local.py dist/myedition.zip baseline:cosine_bow --phase practice"""
+    """python3 starting_kit/run_local.py dist/myedition.zip baseline:cosine_bow --phase practice,
+    by the script's ``main`` in this process (the script itself: the kit README command below)"""
+    from codajudge.programs.run_local import main as run_local
+
     _, zip_path, config = organiser
-    done = run(
-        str(REPO / "starting_kit" / "run_local.py"),
-        str(zip_path),
-        "baseline:cosine_bow",
-        "--phase",
-        "practice",
-        "--output",
-        str(tmp_path / "out"),
-        cwd=tmp_path,
-    )
+    args = [str(zip_path), "baseline:cosine_bow", "--phase", "practice"]
+    done = in_process(run_local, [*args, "--output", str(tmp_path / "out")], tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
     assert "baseline:cosine_bow on the practice phase" in done.stdout
     scores = json.loads((tmp_path / "out" / "scores.json").read_text(encoding="utf-8"))
     track = next(t["id"] for t in config["tracks"] if t["dataset"] == "pairs")
