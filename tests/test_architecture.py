@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -54,11 +55,17 @@ def _module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+@functools.lru_cache(maxsize=None)
+def _parsed(path: Path) -> ast.Module:
+    """The module's syntax tree, parsed once for all the tests here (none changes it)."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
 def _imports(path: Path):
     """Every ``codajudge`` module imported by ``path`` (relative imports resolved), anywhere in it."""
     module = _module_name(path)
     package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(_parsed(path)):
         if isinstance(node, ast.Import):
             yield from (a.name for a in node.names if a.name.split(".")[0] == "codajudge")
         elif isinstance(node, ast.ImportFrom):
@@ -246,7 +253,7 @@ def test_no_code_outside_the_kinds_package_compares_a_kind():
     found = [
         f"{path.relative_to(PACKAGE)}:{line}"
         for path in _outside_the_kinds_package()
-        for line in _kind_comparisons(ast.parse(path.read_text(encoding="utf-8")))
+        for line in _kind_comparisons(_parsed(path))
     ]
     assert not found, "kind comparisons outside codajudge/kinds:\n" + "\n".join(found)
 
@@ -254,7 +261,7 @@ def test_no_code_outside_the_kinds_package_compares_a_kind():
 def _names_a_kind(path: Path) -> bool:
     """Whether the module writes a kind's name, other than in a metric's registration of the kinds
     it applies to (``Metric(applies_to=...)``, the one place a metric names them)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = _parsed(path)
     declared = {
         id(node)
         for keyword in ast.walk(tree)
@@ -281,7 +288,7 @@ def test_each_kind_module_writes_no_other_kind_name():
     """A kind's module names its own kind only: what one kind says of another is asked of it."""
     for name, kind in kinds.REGISTRY.items():
         module = PACKAGE / "kinds" / f"{type(kind).__module__.rsplit('.', 1)[-1]}.py"
-        tree = ast.parse(module.read_text(encoding="utf-8"))
+        tree = _parsed(module)
         others = {
             node.value
             for node in ast.walk(tree)
@@ -305,7 +312,7 @@ def test_a_track_s_result_and_a_slug_are_each_defined_once():
     either, under its name or as a private ``_slug``, says the same thing twice, or two rules."""
     found = {}
     for path in sorted(PACKAGE.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(_parsed(path)):
             if isinstance(node, (ast.ClassDef, ast.FunctionDef)):
                 name = node.name.lstrip("_")
                 found.setdefault(name, []).append(str(path.relative_to(PACKAGE)))

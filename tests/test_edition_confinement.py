@@ -10,10 +10,12 @@ was created, changed or removed.
 
 from __future__ import annotations
 
+import io
 import os
 import shutil
 import subprocess
 import sys
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
@@ -25,6 +27,7 @@ from codajudge.bundle.build import build, import_data
 from codajudge.bundle.config_yaml import MAX_EXPANDED_NODES
 from codajudge.bundle.edition import load_edition
 from codajudge.errors import ConfigError
+from codajudge.programs.build import main as build_main
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -70,23 +73,15 @@ def refused(folder: Path) -> str:
     return str(caught.value)
 
 
-def run_builder(
-    edition: Path, out: Path, *extra: str, timeout: float = 300
-) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [
-            sys.executable,
-            str(REPO / "build_bundle.py"),
-            "--edition",
-            str(edition),
-            "--out",
-            str(out),
-            *extra,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-    )
+def run_builder(edition: Path, out: Path, *extra: str) -> subprocess.CompletedProcess:
+    """``build_bundle.py --edition EDITION --out OUT`` by its ``main`` in this process: the exit
+    code and what it printed (the script as a process of its own: test_cli, and the alias bomb
+    below)."""
+    args = ["--edition", str(edition), "--out", str(out), *extra]
+    printed, said = io.StringIO(), io.StringIO()
+    with redirect_stdout(printed), redirect_stderr(said):
+        code = build_main(args)
+    return subprocess.CompletedProcess(args, code, printed.getvalue(), said.getvalue())
 
 
 def test_an_edition_name_climbing_out_of_out_is_refused_and_nothing_is_deleted(sandbox):

@@ -177,18 +177,14 @@ def test_codajudge_baselines_prints_every_baselines_scores_with_titles(organiser
 
 
 def test_a_participant_runs_the_cosine_baseline_on_the_practice_phase(organiser, tmp_path):
-    """python3 starting_kit/run_local.py dist/myedition.zip baseline:cosine_bow --phase practice"""
+    """python3 starting_kit/run_local.py dist/myedition.zip baseline:cosine_bow --phase practice,
+    by the script's ``main`` in this process (the script itself: the kit README command below)"""
+    from codajudge.programs.run_local import main as run_local
+
     _, zip_path, config = organiser
-    done = run(
-        str(REPO / "starting_kit" / "run_local.py"),
-        str(zip_path),
-        "baseline:cosine_bow",
-        "--phase",
-        "practice",
-        "--output",
-        str(tmp_path / "out"),
-        cwd=tmp_path,
-    )
+    args = [str(zip_path), "baseline:cosine_bow", "--phase", "practice"]
+    done = in_process(run_local, [*args, "--output", str(tmp_path / "out")], tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
     assert "baseline:cosine_bow on the practice phase" in done.stdout
     scores = json.loads((tmp_path / "out" / "scores.json").read_text(encoding="utf-8"))
     track = next(t["id"] for t in config["tracks"] if t["dataset"] == "pairs")
@@ -238,8 +234,7 @@ def _written(work: Path, name: str) -> Path:
 def test_the_new_editions_kit_scores_its_first_readme_command(organiser, tmp_path):
     """The organiser's steps, then the kit README's first run_local.py command in the starting kit:
     it scores the local phase that ``codajudge new`` declares. (The template's own data, which the
-    organiser replaces, is built by the one-text edition below and checked by the dry run of the
-    edition without a local phase.)"""
+    organiser replaces, is built by the one-text edition below.)"""
     tree, _, _ = organiser
     kit = Path(shutil.copytree(tree / "starting_kit", tmp_path / "starting_kit"))
     readme = (kit / "README.md").read_text(encoding="utf-8")
@@ -250,18 +245,32 @@ def test_the_new_editions_kit_scores_its_first_readme_command(organiser, tmp_pat
     assert json.loads((tmp_path / "out" / "scores.json").read_text())["sim_pearson"] > 0.5
 
 
-def test_the_builder_warns_when_the_kit_can_score_no_phase_unless_the_edition_says_why(tmp_path):
-    edition = _written(tmp_path, "nolocal")
+@pytest.fixture(scope="module")
+def one_text_no_local(tmp_path_factory):
+    """``codajudge new`` with its items cut to one text and its local phase removed, built: the
+    template's own data (which the organiser replaces) through a whole build, and the two things
+    such an edition makes the builder say. Returns (the edition folder, the build's output)."""
+    work = tmp_path_factory.mktemp("single")
+    edition = _written(work, "single")
     config = edition / "edition.yaml"
     text = config.read_text(encoding="utf-8").replace("local: {fraction: 0.2, seed: 1}", "")
-    config.write_text(text, encoding="utf-8")
-    dry = ("build", "--edition", "nolocal", "--data", "nolocal", "--dry-run")
-    warned = codajudge(*dry, cwd=tmp_path).stdout
-    assert "warning: the starting kit can score no phase" in warned
-    assert "declare why with 'kit_scores_no_phase: REASON'" in warned
+    config.write_text(text.replace("texts: [sentence1, sentence2]", "texts: [sentence1]"), "utf-8")
+    built = codajudge("build", "--edition", "single", "--data", "single", "--out", "dist", cwd=work)
+    return edition, built.stdout
+
+
+def test_the_builder_warns_when_the_kit_can_score_no_phase_unless_the_edition_says_why(
+    one_text_no_local, tmp_path
+):
+    built, printed = one_text_no_local
+    assert "warning: the starting kit can score no phase" in printed
+    assert "declare why with 'kit_scores_no_phase: REASON'" in printed
+    edition = Path(shutil.copytree(built, tmp_path / "single"))
+    config = edition / "edition.yaml"
+    text = config.read_text(encoding="utf-8")
     config.write_text(text + "kit_scores_no_phase: the practice gold is the test's\n", "utf-8")
-    # the dry run prints what kit_warnings gives (above): with the reason declared, nothing; asked
-    # of the function rather than of a second dry run, which would write the whole tree again
+    # with the reason declared, kit_warnings (what the build and the dry run print) gives nothing:
+    # asked of the function rather than of a second build
     from codajudge.bundle.build import import_data, kit_warnings
     from codajudge.bundle.edition import load_edition
 
@@ -275,17 +284,15 @@ def test_chaosnli_declares_why_its_kit_scores_no_phase():
     assert "no training split" in load_edition(REPO / "editions" / "chaosnli").kit_scores_no_phase
 
 
-def test_the_baselines_page_says_why_cosine_bow_cannot_differ_on_one_text(organiser, tmp_path):
+def test_the_baselines_page_says_why_cosine_bow_cannot_differ_on_one_text(
+    organiser, one_text_no_local
+):
     """Items of one text give cosine_bow no pair to compare: it predicts as most_frequent does,
     and the Baselines page says so rather than showing two equal columns without a word; a new
     edition with two texts (the organiser's) says nothing of it."""
     tree, _, _ = organiser
-    edition = _written(tmp_path, "single")
-    config = edition / "edition.yaml"
-    text = config.read_text(encoding="utf-8")
-    config.write_text(text.replace("texts: [sentence1, sentence2]", "texts: [sentence1]"), "utf-8")
-    codajudge("build", "--edition", "single", "--data", "single", "--out", "dist", cwd=tmp_path)
-    page = (tmp_path / "dist" / "single" / "pages" / "baselines.md").read_text(encoding="utf-8")
+    edition, _ = one_text_no_local
+    page = (edition.parent / "dist" / "single" / "pages" / "baselines.md").read_text("utf-8")
     assert (
         "- **cosine_bow** cannot differ from another baseline here: on Similarity, whose items "
         "have fewer than 2 texts, it has nothing to compare and predicts as most_frequent does."

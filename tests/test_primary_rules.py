@@ -4,8 +4,6 @@ primary score, its results page and the official ranking."""
 
 import csv
 import json
-import subprocess
-import sys
 import zipfile
 from pathlib import Path
 
@@ -135,18 +133,15 @@ def test_the_rule_round_trips_through_task_json_and_bad_rules_are_refused():
             spec_from_dict({**raw, "primary_score": bad}, "task.json")
 
 
-def test_scoring_program_gives_an_unranked_run_the_worst_primary_and_says_so(tmp_path):
+def test_scoring_program_gives_an_unranked_run_the_worst_primary_and_says_so(tmp_path, capsys):
+    """The scoring program's main in this process (score.py as a process: test_hostile)."""
+    from codajudge.programs.score import main as score
+
     _reference(tmp_path / "input" / "ref", {"missing": "unranked"})
     res = tmp_path / "input" / "res"
     res.mkdir()
     (res / "a.tsv").write_text(_tsv("a", 0.1, 5))
-    score = REPO / "scoring_program" / "score.py"
-    done = subprocess.run(
-        [sys.executable, str(score), str(tmp_path / "input"), str(tmp_path / "out")],
-        capture_output=True,
-        text=True,
-    )
-    assert done.returncode == 0, done.stderr
+    assert score([str(tmp_path / "input"), str(tmp_path / "out")]) == 0, capsys.readouterr().err
     scores = json.loads((tmp_path / "out" / "scores.json").read_text())
     assert scores["primary"] == -1.0 and scores["a_pearson"] > 0.99
     assert "Primary score: none" in (tmp_path / "out" / "detailed_results.html").read_text()

@@ -5,9 +5,13 @@ checks its name."""
 from __future__ import annotations
 
 import html
+import io
 import json
 import re
+from contextlib import redirect_stdout
 from pathlib import Path
+
+import pytest
 
 from codajudge.programs.run_local import main
 
@@ -25,21 +29,32 @@ def en_en_lines() -> str:
     return "".join(f"{it['id']}\t{it['score']}\n" for it in items)
 
 
-def test_ignored_files_are_shown_with_the_track_they_were_meant_for(tmp_path, capsys):
-    submission = tmp_path / "sub"
+@pytest.fixture(scope="module")
+def en_en_run(tmp_path_factory):
+    """run_local.py on the practice phase with en_en.tsv (the gold's values) and a misnamed es-es.tsv,
+    its outputs kept: (what it printed, the output folder)."""
+    work = tmp_path_factory.mktemp("en_en")
+    submission = work / "sub"
     submission.mkdir()
     (submission / "en_en.tsv").write_text(en_en_lines(), encoding="utf-8")
     (submission / "es-es.tsv").write_text("x\t1\n", encoding="utf-8")
-    assert (
-        main([str(REPO), str(submission), "--phase", "practice", "--output", str(tmp_path / "out")])
-        == 0
-    )
+    printed = io.StringIO()
+    with redirect_stdout(printed):
+        code = main(
+            [str(REPO), str(submission), "--phase", "practice", "--output", str(work / "out")]
+        )
+    assert code == 0
+    return printed.getvalue(), work / "out"
+
+
+def test_ignored_files_are_shown_with_the_track_they_were_meant_for(en_en_run):
+    printed, output = en_en_run
     note = (
         "file 'es-es.tsv' matches no track and was ignored; it was probably meant for track 'es_es': "
         "name it es_es.tsv"
     )
-    assert f"note: {note}\n" in capsys.readouterr().out
-    assert note.replace("'", "&#x27;") in (tmp_path / "out" / "detailed_results.html").read_text(
+    assert f"note: {note}\n" in printed
+    assert note.replace("'", "&#x27;") in (output / "detailed_results.html").read_text(
         encoding="utf-8"
     )
 
@@ -183,8 +198,6 @@ def test_ids_of_no_phase_get_no_phase_hint(tmp_path, capsys):
 
 
 def test_the_scorer_names_the_practice_phase_too(tmp_path):
-    import pytest
-
     from codajudge.errors import SubmissionError
     from codajudge.scoring import score_folder
     from codajudge.spec import read_spec
@@ -369,13 +382,9 @@ def test_the_scoring_program_prints_the_notes_before_anything_else(tmp_path, cap
     assert out.startswith(f"note: {IGNORED_NOTE}\nnote: file 'notes.txt' matches no track")
 
 
-def test_every_score_the_terminal_prints_says_its_direction_and_range(tmp_path, capsys):
+def test_every_score_the_terminal_prints_says_its_direction_and_range(en_en_run):
     """A LeWiDi kit's "Primary score 1.1228" did not say lower is better."""
-    submission = tmp_path / "sub"
-    submission.mkdir()
-    (submission / "en_en.tsv").write_text(en_en_lines(), encoding="utf-8")
-    assert main([str(REPO), str(submission), "--phase", "practice"]) == 0
-    out = capsys.readouterr().out
+    out, _ = en_en_run
     assert re.search(r"\n  Primary score +-0\.\d{4}  \(higher is better, -0\.8 to 1\)\n", out)
     assert re.search(r"\n  STS en-en Pearson r +1\.0000  \(higher is better, -1 to 1\)\n", out)
     assert re.search(

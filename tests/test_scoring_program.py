@@ -2,10 +2,11 @@
 r = -1, missing tracks follow the primary policy, failures write no scores.json, and the outputs are
 what Codabench reads."""
 
+import io
 import json
 import math
 import subprocess
-import sys
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
@@ -16,11 +17,10 @@ from codajudge.formats.write import write_prediction
 from codajudge.gold import gold_as_values
 from codajudge.gold import build_gold
 from codajudge.metrics import get as get_metric
+from codajudge.programs.score import main as score_main
 from codajudge.spec import TaskSpec, write_spec
 from codajudge.tracks import tracks_from_list
 
-REPO = Path(__file__).resolve().parents[1]
-SCORE = REPO / "scoring_program" / "score.py"
 
 TRACKS = tracks_from_list(
     [
@@ -133,11 +133,14 @@ def task(tmp_path):
 
 
 def run_score(root: Path):
-    done = subprocess.run(
-        [sys.executable, str(SCORE), str(root / "input"), str(root / "out")],
-        capture_output=True,
-        text=True,
-    )
+    """``score.py INPUT OUTPUT`` by the program's ``main`` in this process: its exit code and what it
+    printed (the script in a process of its own, as the platform starts it, is run by test_hostile
+    and test_bounds)."""
+    args = [str(root / "input"), str(root / "out")]
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = score_main(args)
+    done = subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
     assert "Traceback" not in done.stderr + done.stdout
     scores_path = root / "out" / "scores.json"
     scores = json.loads(scores_path.read_text()) if scores_path.exists() else None

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import csv
 import hashlib
+import io
 import json
 import random
-import subprocess
-import sys
 from collections import Counter
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pytest
@@ -528,17 +528,16 @@ def test_an_edition_without_training_data_builds_and_its_pages_say_which_baselin
 
 # --- ordinary organiser files refused as located configuration problems (exit 1, never 3) -------
 
-REPO = Path(__file__).resolve().parents[1]
-
 
 def built_on_the_command_line(folder: Path):
-    """``build_bundle.py --dry-run`` on the edition: (exit code, everything it printed)."""
-    done = subprocess.run(
-        [sys.executable, str(REPO / "build_bundle.py"), "--edition", str(folder), "--dry-run"],
-        capture_output=True,
-        text=True,
-    )
-    return done.returncode, done.stdout + done.stderr
+    """``build_bundle.py --dry-run`` on the edition by its ``main`` in this process (the script as a
+    process of its own: test_cli): (exit code, everything it printed)."""
+    from codajudge.programs.build import main
+
+    printed = io.StringIO()
+    with redirect_stdout(printed), redirect_stderr(printed):
+        code = main(["--edition", str(folder), "--dry-run"])
+    return code, printed.getvalue()
 
 
 def json_records(count: int = 20) -> list:
