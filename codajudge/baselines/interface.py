@@ -6,7 +6,6 @@ The interface itself is described in the package docstring (``codajudge.baseline
 
 from __future__ import annotations
 
-import copy
 import importlib.util
 import json
 import numbers
@@ -129,9 +128,6 @@ def type_name(value) -> str:
 
 #: The built-in immutable scalar types, which ``plain_data`` returns as they are.
 _IMMUTABLE = (str, float, int, bool, type(None))
-
-#: What a model receives (the training items, the items) is its own copy, to keep or change.
-fresh_copy = copy.deepcopy
 
 
 def plain_data(value):
