@@ -63,7 +63,7 @@ from ..report import atomic_write, submission_notes
 from ..gold import GoldTrack
 from ..scoring import Result, load_gold
 from ..spec import BASELINE, NORMALISED, UNRANKED, TaskSpec, read_spec
-from ..stats import DEFAULT_RESAMPLES, Signature
+from ..stats import DEFAULT_RESAMPLES, signature_text
 from ..stats.paired import TESTS
 from ..stats.ranking import (
     BY_PRIMARY,
@@ -459,9 +459,9 @@ def build_report(
         results = {team: results[run] for team, run in runs.items()}
     rankings = rank_tracks(spec, results, settings)
     overall = overall_rows(spec, results, rankings, settings.overall_rule)
-    signature = Signature(
+    signature = signature_text(
         settings.resamples, settings.seed, test=settings.test, alpha=settings.alpha
-    ).render()
+    )
     notes = {name: submission_notes(result) for name, result in results.items()}
     return RankingReport(
         spec.title,
