@@ -100,17 +100,6 @@ def _mapping(loader, node, deep=False):
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping)
 
 
-def bounded_yaml(loader: yaml.SafeLoader):
-    """``config_yaml.bounded_document`` with every refusal as a yaml.YAMLError (a bomb, an alias inside
-    its own node, nesting too deep), which the checks report as invalid YAML; the loader disposed."""
-    try:
-        return bounded_document(loader)
-    except ValueError as e:
-        raise yaml.YAMLError(str(e))
-    finally:
-        loader.dispose()
-
-
 def load_competition_yaml(root: Path, findings: Findings) -> Optional[dict]:
     path = root / "competition.yaml"
     try:
@@ -121,7 +110,7 @@ def load_competition_yaml(root: Path, findings: Findings) -> Optional[dict]:
     loader = _Loader(text)
     loader.duplicates = []
     try:
-        doc = bounded_yaml(loader)
+        doc = bounded_document(loader)
     except yaml.YAMLError as e:
         findings.add("competition.yaml", "not valid YAML", found=" ".join(str(e).split())[:200])
         return None
