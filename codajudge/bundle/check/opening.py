@@ -7,7 +7,6 @@ expand to a bounded value (``config_yaml.bounded_document``), so an alias bomb i
 
 from __future__ import annotations
 
-import shutil
 import tempfile
 import zipfile
 from contextlib import contextmanager
@@ -41,13 +40,10 @@ def opened_bundle(path: Path, findings: Findings) -> Iterator[Optional[Path]]:
         findings.add(path.name, "not a readable zip", found=str(e)[:120])
         yield None
         return
-    tmp = Path(tempfile.mkdtemp(prefix="codajudge-check-"))
-    try:
+    with tempfile.TemporaryDirectory(prefix="codajudge-check-", ignore_cleanup_errors=True) as tmp:
         with archive:
-            extracted = _extract(archive, path.name, tmp, findings)
-        yield _root(tmp, path.name, findings) if extracted else None
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+            extracted = _extract(archive, path.name, Path(tmp), findings)
+        yield _root(Path(tmp), path.name, findings) if extracted else None
 
 
 def _root(folder: Path, name: str, findings: Findings) -> Optional[Path]:
