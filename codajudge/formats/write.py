@@ -12,8 +12,6 @@ import numpy as np
 from .. import kinds
 from ..tracks import Track
 
-__all__ = ["per_annotator_value", "write_prediction"]
-
 
 def per_annotator_value(track: Track, rows: np.ndarray) -> list:
     """One item's per-annotator value from its rows (label indices, or 0/1 rows on multilabel tracks):
