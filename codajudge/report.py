@@ -35,7 +35,7 @@ from .metrics import get as get_metric
 from .formats.textfile import safe_display
 from .formats.values import is_number
 from .scoring import Result, scored_subset
-from .stats import DEFAULT_RESAMPLES, Signature, summaries, track_intervals
+from .stats import DEFAULT_RESAMPLES, signature_text, summaries, track_intervals
 from .tracks import PRECISION, score_key
 
 SCORES_JSON = "scores.json"
@@ -269,7 +269,7 @@ def detailed_html(result: Result, baselines: Dict[str, Dict[str, float]]) -> str
         tr = result.tracks.get(t.id)
         if tr is not None:
             parts.append(_track_section(tr, page))
-    signature = Signature(resamples, spec.seed).render()
+    signature = signature_text(resamples, spec.seed)
     parts.append(
         f"<p class='sig'>codajudge {esc(__version__)} | edition {esc(spec.edition)} | "
         f"phase {esc(spec.phase)}" + ("" if hidden else f" | intervals: {esc(signature)}") + "</p>"
@@ -385,7 +385,7 @@ def _interval_note(tr, page: PageContext, used: int, intervals) -> str:
                 f", {used} resamples, not {page.resamples}: the page draws at most "
                 f"{PAGE_DRAWS:,} items per track"
             )
-        signature = html.escape(Signature(used, page.seed).render())
+        signature = html.escape(signature_text(used, page.seed))
         note = (
             f"<p class='sig'>95% percentile bootstrap intervals over items ({signature}{fewer}); "
             "recompute with: <code>python3 run_local.py . YOUR_SUBMISSION.zip --phase "
@@ -403,7 +403,7 @@ def _interval_note(tr, page: PageContext, used: int, intervals) -> str:
         return (
             f"<p class='sig'>No interval: {PAGE_MIN_RESAMPLES} resamples of these {tr.n_scored:,} "
             f"items would draw more than the {PAGE_DRAWS:,} items the page may spend on a track "
-            f"({html.escape(Signature(page.resamples, page.seed).render())}); organisers compute "
+            f"({html.escape(signature_text(page.resamples, page.seed))}); organisers compute "
             "one with rank_submissions.py.</p>"
         )
     return ""

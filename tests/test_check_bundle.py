@@ -18,7 +18,7 @@ import yaml
 from codajudge.bundle.check import check_bundle
 from codajudge.programs.check import check_any_bundle
 from codajudge.programs.check import main as check_main
-from codajudge.bundle.zipdet import write_zip
+from codajudge.bundle.zipdet import tree_files, write_zip
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -370,7 +370,7 @@ def test_each_legacy_defect_is_found(case, small, tmp_path):
 def test_a_zip_whose_bundle_is_one_folder_down_is_refused(small, tmp_path):
     nested = tmp_path / "wrapped"
     shutil.copytree(small[0].tree, nested / "small")
-    write_zip(nested, tmp_path / "wrapped.zip")
+    write_zip(tree_files(nested), tmp_path / "wrapped.zip")
     problems = check_bundle(tmp_path / "wrapped.zip")
     assert len(problems) == 1 and "no competition.yaml at the bundle's root" in problems[0]
     assert "'small/competition.yaml'" in problems[0]

@@ -607,32 +607,6 @@ def test_a_script_from_another_platform_is_told_what_this_competition_runs(
 # ---------------------------------------------------------------- value conversion (in process)
 
 
-def test_each_model_gets_a_fresh_copy_of_the_data():
-    """What a model receives (the training items, the items) is its own: JSON data rebuilt to the last
-    list, anything else deep-copied."""
-    from codajudge.baselines.interface import fresh_copy
-
-    data = [
-        {
-            "id": "a",
-            "texts": ["x", "y"],
-            "annotations": [["e", "n"], []],
-            "score": 1.5,
-            "ok": True,
-            "no": None,
-        }
-    ]
-    copied = fresh_copy(data)
-    assert copied == data and copied is not data and copied[0] is not data[0]
-    assert (
-        copied[0]["texts"] is not data[0]["texts"]
-        and copied[0]["annotations"][0] is not data[0]["annotations"][0]
-    )
-    odd = {"pair": (1, [2])}
-    assert fresh_copy(odd) == odd and type(fresh_copy(odd)["pair"]) is tuple
-    assert fresh_copy(odd)["pair"][1] is not odd["pair"][1]
-
-
 def test_prediction_lines_accept_numpy_and_refuse_nan_with_the_item():
     track = track_from_dict({"id": "sts", "kind": "similarity", "dataset": "sts"})
     items = [{"id": "a", "texts": []}, {"id": "b", "texts": []}]

@@ -426,7 +426,7 @@ def test_counts_agree_with_their_words():
     from codajudge.errors import ProblemCollector
     from codajudge.formats.coverage import missing_items
     from codajudge.formats.layout import comments_note
-    from codajudge.formats.values import value_warnings
+    from codajudge.formats.notes import VALUE_NOTES, note_warnings
 
     problems = ProblemCollector("f.tsv")
     missing_items(["a", "b", "c"], [0, 1], problems)
@@ -434,14 +434,14 @@ def test_counts_agree_with_their_words():
     problems = ProblemCollector("f.tsv")
     missing_items(["a"], [], problems)
     assert problems.problems[0].message.startswith("1 of the track's 1 item has no prediction")
-    assert value_warnings([ReadNote(PYTHON_LITERAL)]) == [
+    assert note_warnings([ReadNote(PYTHON_LITERAL)], VALUE_NOTES) == [
         "1 value was not JSON but a Python literal (str() of a list: single quotes, tuples) and "
         "was read as such; json.dumps(x) writes JSON"
     ]
-    assert value_warnings([ReadNote(RENORMALISED)] * 2) == [
+    assert note_warnings([ReadNote(RENORMALISED)] * 2, VALUE_NOTES) == [
         "2 soft labels summed to within 0.02 of 1 and were renormalised"
     ]
-    assert value_warnings([ReadNote(LEADING_BIN_WITH_MASS, mass=0.01)]) == [
+    assert note_warnings([ReadNote(LEADING_BIN_WITH_MASS, mass=0.01)], VALUE_NOTES) == [
         "1 soft label had an extra leading bin (one value more than the track's labels, the 2025 "
         "practice-phase layout) holding a little probability, at most 0.01; it was dropped and "
         "the row renormalised"

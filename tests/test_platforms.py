@@ -424,10 +424,10 @@ def test_the_sample_code_submission_carries_a_commandless_metadata():
 def test_legacy_bundles_pass_the_kits_own_checker(legacy_tree, tmp_path, capsys):
     # codajudge check refuses a legacy program zip without 'metadata'; the legacy zip passes it (a
     # folder is opened as its zip is: test_check_bundle checks the v2 bundle in both forms)
-    from codajudge.bundle.zipdet import write_zip
+    from codajudge.bundle.zipdet import tree_files, write_zip
     from codajudge.programs.check import main as check_main
 
     target = tmp_path / "small-legacy-check.zip"
-    write_zip(legacy_tree, target)
+    write_zip(tree_files(legacy_tree), target)
     assert check_main([str(target)]) == 0, capsys.readouterr()
     assert "ok, no problems found" in capsys.readouterr().out

@@ -23,7 +23,7 @@ from scipy import stats as sps
 from codajudge.formats.items import public_view, write_items
 from codajudge.metrics import get as get_metric
 from codajudge.programs.rank import OUTPUT_FILES, main as rank_main
-from codajudge.programs.score import submission_notes
+from codajudge.report import submission_notes
 from codajudge.stats.ranking import (
     BY_MEAN_RANK,
     BY_PRIMARY,

@@ -25,7 +25,7 @@ from codajudge.formats.notes import (
     note_warnings,
 )
 from codajudge.formats.soft import soft_label
-from codajudge.formats.values import ValueProblem, parse_value, value_warnings
+from codajudge.formats.values import ValueProblem, parse_value
 from codajudge.kinds.soft_label import LEADING_BIN_LAYOUT, PRACTICE_PHASE_LAYOUT
 from codajudge.tracks import track_from_dict
 
@@ -148,7 +148,7 @@ def test_one_warning_per_kind_in_the_registry_s_order_the_largest_mass_named():
         ReadNote(RENORMALISED),
     ]
     warnings = note_warnings(notes)
-    assert warnings == value_warnings(notes) + note_warnings(notes, LAYOUT_NOTES)
+    assert warnings == note_warnings(notes, VALUE_NOTES) + note_warnings(notes, LAYOUT_NOTES)
     assert warnings == [
         "2 soft labels summed to within 0.02 of 1 and were renormalised",
         "1 value was not JSON but a Python literal (str() of a list: single quotes, tuples) "

@@ -17,7 +17,7 @@ from codajudge import plots, report
 from codajudge.programs.score import main as score_main
 from codajudge.scoring import score_folder
 from codajudge.spec import read_spec
-from codajudge.stats import Signature, track_intervals
+from codajudge.stats import signature_text, track_intervals
 from codajudge.stats.bootstrap import DEFAULT_SEED
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -212,7 +212,7 @@ def test_page_shows_intervals_signature_plots_and_breakdowns(practice):
     root, _, page = practice
     assert page.count("<svg") == 6
     assert page.count("95% interval") == 6
-    signature = Signature(1000, DEFAULT_SEED).render()
+    signature = signature_text(1000, DEFAULT_SEED)
     assert signature in page
     result = score_folder(read_spec(root / "ref"), root / "ref", root / "res")
     for track_id in ("sim", "nli", "soft", "persp", "ven_soft", "ven_persp"):
@@ -310,7 +310,7 @@ def test_resamples_come_from_the_task_spec(tmp_path):
     make_phase(tmp_path / "few", hide_gold=False, extra={"bootstrap_resamples": 200})
     off, few = run_scoring(tmp_path / "off"), run_scoring(tmp_path / "few")
     assert "n/a" in off and "recompute with" not in off
-    assert Signature(200, DEFAULT_SEED).render() in few
+    assert signature_text(200, DEFAULT_SEED) in few
 
 
 def test_a_failing_plot_does_not_cost_the_scores(tmp_path, monkeypatch, capsys):

@@ -13,7 +13,7 @@ import pytest
 from scipy import stats as sps
 
 from codajudge.metrics import get as get_metric
-from codajudge.stats import Signature, track_intervals
+from codajudge.stats import signature_text, track_intervals
 from codajudge.stats.bootstrap import bootstrap_scores, percentile_interval, resample_draws
 from codajudge.stats.bootstrap import CHUNK_BYTES, chunk_rows
 from codajudge.stats.paired import (
@@ -177,14 +177,9 @@ def test_signature_names_version_resamples_seed_and_level():
     from codajudge import __version__
 
     assert (
-        Signature(1000, 12345).render()
-        == f"codajudge {__version__}|bootstrap 1000|seed 12345|ci 95%"
+        signature_text(1000, 12345) == f"codajudge {__version__}|bootstrap 1000|seed 12345|ci 95%"
     )
-    assert (
-        Signature(200, 1, test="williams", alpha=0.05)
-        .render()
-        .endswith("|test williams|alpha 0.05")
-    )
+    assert signature_text(200, 1, test="williams", alpha=0.05).endswith("|test williams|alpha 0.05")
 
 
 # --- Williams' test -----------------------------------------------------------------------------

@@ -6,7 +6,6 @@ The interface itself is described in the package docstring (``codajudge.baseline
 
 from __future__ import annotations
 
-import copy
 import importlib.util
 import json
 import numbers
@@ -20,11 +19,11 @@ import numpy as np
 from .. import kinds
 from ..errors import ProblemCollector, SubmissionError
 from ..formats.annotators import annotator_pool, parse_per_annotator
-from ..formats.notes import ReadNote
+from ..formats.notes import VALUE_NOTES, ReadNote, note_warnings
 from ..formats.soft import parse_soft
-from ..formats.values import ValueProblem, parse_label, parse_number, value_warnings
-from ..formats.write import numpy_json, per_annotator_value
-from ..kinds.base import ANNOTATOR_ROW, DISTRIBUTION, LABEL, SCORE
+from ..formats.values import ValueProblem, parse_label, parse_number
+from ..formats.write import per_annotator_value
+from ..kinds.base import ANNOTATOR_ROW, DISTRIBUTION, LABEL, SCORE, numpy_json
 from ..tracks import Track
 from .base import item_annotators
 
@@ -129,9 +128,6 @@ def type_name(value) -> str:
 
 #: The built-in immutable scalar types, which ``plain_data`` returns as they are.
 _IMMUTABLE = (str, float, int, bool, type(None))
-
-#: What a model receives (the training items, the items) is its own copy, to keep or change.
-fresh_copy = copy.deepcopy
 
 
 def plain_data(value):
@@ -260,6 +256,6 @@ def prediction_lines(track: Track, items: List[dict], predictions, display: str)
                 p.message, item=item["id"], expected=p.expected, found=p.found, hint=p.hint
             )
     problems.raise_if_any()
-    for warning in value_warnings(notes):
+    for warning in note_warnings(notes, VALUE_NOTES):
         print(f"note: {display}: {warning}")
     return lines

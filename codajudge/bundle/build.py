@@ -671,19 +671,10 @@ def write_samples(edition: Edition, root: Path, predictions: Dict[str, bytes], b
     if not predictions:
         first = root / "input_data" / edition.phases[0].id
         predictions = baseline_predictions(baseline, first, edition.seed)
-    write_sample_zip(predictions, kit / PRACTICE_SAMPLE)
+    write_zip(predictions, kit / PRACTICE_SAMPLE)
     if (kit / "input_data" / LOCAL_PHASE).is_dir():
         local = baseline_predictions(baseline, kit / "input_data" / LOCAL_PHASE, edition.seed)
-        write_sample_zip(local, kit / LOCAL_SAMPLE)
-
-
-def write_sample_zip(predictions: Dict[str, bytes], target: Path) -> None:
-    """A result submission zip at ``target`` holding ``predictions`` (file name -> bytes)."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="codajudge-sample-") as tmp:
-        for name, content in predictions.items():
-            (Path(tmp) / name).write_bytes(content)
-        write_zip(Path(tmp), target)
+        write_zip(local, kit / LOCAL_SAMPLE)
 
 
 def sample_baseline(data: EditionData) -> str:
@@ -731,7 +722,7 @@ def publish(out_dir: Path, name: str, write: Callable[[Path], Edition]) -> Build
     staging = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=out_dir))
     try:
         edition = write(staging / name)
-        write_zip(staging / name, staging / f"{name}.zip")
+        write_zip(tree_files(staging / name), staging / f"{name}.zip")
         for output in (name, f"{name}.zip"):
             remove_entry(out_dir / output)
             os.replace(staging / output, out_dir / output)
@@ -740,7 +731,9 @@ def publish(out_dir: Path, name: str, write: Callable[[Path], Edition]) -> Build
     tree, zip_path = out_dir / name, out_dir / f"{name}.zip"
     files = tree_files(tree)
     sizes = {
-        part: sum(full.stat().st_size for full, relative in files if relative.startswith(part))
+        part: sum(
+            full.stat().st_size for relative, full in files.items() if relative.startswith(part)
+        )
         for part in ("reference_data", "input_data", "starting_kit")
     }
     sizes["zip"] = zip_path.stat().st_size

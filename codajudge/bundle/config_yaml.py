@@ -58,19 +58,26 @@ def expanded_size(root, limit: int) -> int:
     return size(root)
 
 
+class UnboundedYaml(yaml.YAMLError):
+    """Valid YAML that the kit will not build: an alias bomb, nesting too deep, an alias inside its
+    own node."""
+
+
 def bounded_document(loader: yaml.SafeLoader):
     """The loader's single document, built only when it stands for at most ``MAX_EXPANDED_NODES``
-    values with aliases expanded; ValueError otherwise, and for a document nested too deeply or an
-    alias inside its own node."""
+    values with aliases expanded; UnboundedYaml otherwise, and for a document nested too deeply or
+    an alias inside its own node. The loader is disposed of."""
     try:
         node = loader.get_single_node()
         if node is not None and expanded_size(node, MAX_EXPANDED_NODES) > MAX_EXPANDED_NODES:
-            raise ValueError(
+            raise UnboundedYaml(
                 f"its aliases expand to more than {MAX_EXPANDED_NODES:,} values (an alias bomb?)"
             )
         return None if node is None else loader.construct_document(node)
     except RecursionError:
-        raise ValueError("nested too deeply, or an alias inside its own node") from None
+        raise UnboundedYaml("nested too deeply, or an alias inside its own node") from None
+    finally:
+        loader.dispose()
 
 
 def load_config_yaml(path: Path) -> Tuple[Path, dict]:
@@ -92,15 +99,12 @@ def load_config_yaml(path: Path) -> Tuple[Path, dict]:
         raise ConfigError.single(display, f"cannot read the edition config ({e.strerror})")
     except UnicodeDecodeError as e:
         raise ConfigError.single(display, "the edition config is not UTF-8 text", found=str(e))
-    loader = ConfigLoader(text)
     try:
-        raw = bounded_document(loader)
-    except ValueError as e:
+        raw = bounded_document(ConfigLoader(text))
+    except UnboundedYaml as e:
         raise ConfigError.single(display, f"not a usable YAML config: {e}")
     except yaml.YAMLError as e:
         raise ConfigError([yaml_problem(e, text, display)])
-    finally:
-        loader.dispose()
     if not isinstance(raw, dict):
         raise ConfigError.single(display, "the edition config must be a YAML mapping")
     return path, raw

@@ -29,7 +29,7 @@ from ..kinds.base import DISTRIBUTION, LABEL
 from ..tracks import Track
 from ..untrusted import read_head
 from .coverage import UNKNOWN_ID, missing_items
-from .notes import ReadNote
+from .notes import VALUE_NOTES, ReadNote, note_warnings
 from .soft import soft_label
 from .textfile import cannot_read, refuse_large_file, shorten
 from .values import (
@@ -40,7 +40,6 @@ from .values import (
     parse_json,
     show,
     show_json,
-    value_warnings,
 )
 
 #: ChaosNLI's label order of ``predicted_probabilities`` and ``logits`` (its ``label_count`` order).
@@ -94,7 +93,7 @@ def read_chaosnli(path: Path, display: str, track: Track, ids: List[str]):
     else:
         values = _label_values(records, position, len(ids), track, problems)
     problems.raise_if_any()
-    return values, [NOTE.format(shorten(model))] + skipped + value_warnings(notes)
+    return values, [NOTE.format(shorten(model))] + skipped + note_warnings(notes, VALUE_NOTES)
 
 
 def _records_of_the_phase(records: dict, ids: List[str]):

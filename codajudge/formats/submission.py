@@ -34,7 +34,7 @@ from .layout import (
     refuse_one_line_of_values,
     without_comments,
 )
-from .notes import ReadNote, note_warnings
+from .notes import VALUE_NOTES, ReadNote, note_warnings
 from .perspectivist import annotator_entries, annotator_values
 from .results_tsv import NOTE as RESULTS_NOTE, reads_results_layout, results_rows
 from .soft import parse_soft
@@ -50,7 +50,6 @@ from .values import (
     parse_number,
     parse_numbers,
     show,
-    value_warnings,
 )
 
 RELEASE_LINES_NOTE = (
@@ -164,7 +163,7 @@ def _results_prediction(track: Track, keys: ItemKeys, lines, display: str) -> Pr
     rows = Rows(items, numbers, texts, [0] * len(texts))
     values, notes = _values(track, keys, rows, problems)
     problems.raise_if_any()
-    warnings = [RESULTS_NOTE] + value_warnings(notes)
+    warnings = [RESULTS_NOTE] + note_warnings(notes, VALUE_NOTES)
     return Prediction(_wrap(values, track, keys), warnings, "positional")
 
 

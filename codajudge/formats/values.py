@@ -11,7 +11,7 @@ from typing import List, Optional, Sequence
 
 from .. import kinds
 from ..tracks import Track
-from .notes import PYTHON_LITERAL, VALUE_NOTES, ReadNote, note_warnings
+from .notes import PYTHON_LITERAL, ReadNote
 from .textfile import shorten
 
 #: Entries a value may hold beyond the most a valid value of its track holds (``most_entries``), so
@@ -332,8 +332,3 @@ def parse_label(text: str, track: Track) -> int:
     if code < 0:
         raise outside_label_set(text.strip(), track, show(text))
     return code
-
-
-def value_warnings(notes: Sequence[ReadNote]) -> List[str]:
-    """One warning per kind of note the value rules (``parse_value``, ``soft``) left in ``notes``."""
-    return note_warnings(notes, VALUE_NOTES)

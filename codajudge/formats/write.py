@@ -10,10 +10,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from .. import kinds
-from ..kinds.base import numpy_json
 from ..tracks import Track
-
-__all__ = ["numpy_json", "per_annotator_value", "write_prediction"]
 
 
 def per_annotator_value(track: Track, rows: np.ndarray) -> list:

@@ -64,7 +64,7 @@ from ..bundle.compose import leaderboard_columns
 from ..bundle.edition import Edition, Phase
 from ..bundle.pages import timeline_page
 from ..bundle.prose import Templates
-from ..bundle.zipdet import write_zip
+from ..bundle.zipdet import tree_files, write_zip
 from ..confine import slug
 
 #: The scoring command with the legacy variables; on Codabench they expand to the v2 command's
@@ -226,7 +226,7 @@ def legacy_metadata(program: Path) -> None:
 def _phase_entry(number: int, phase: Phase, v2_root: Path, root: Path) -> dict:
     files = {kind: f"{kind}_{phase.id}.zip" for kind in ("reference_data", "input_data")}
     for kind, name in files.items():
-        write_zip(v2_root / kind / phase.id, root / name)
+        write_zip(tree_files(v2_root / kind / phase.id), root / name)
     return {
         "phasenumber": number,
         "label": phase.name,
@@ -320,12 +320,12 @@ def write_legacy_tree(edition: Edition, v2_root: Path, root: Path) -> None:
     shutil.copyfile(v2_root / "logo.png", root / "logo.png")
     pages = write_html_pages(edition, v2_root, root)
     legacy_metadata(v2_root / "scoring_program")
-    write_zip(v2_root / "scoring_program", root / "scoring_program.zip")
+    write_zip(tree_files(v2_root / "scoring_program"), root / "scoring_program.zip")
     # the CodaLab submitting note in the kit's README
     submitting = Templates.of(edition.folder).fill("legacy/submitting")
     readme = v2_root / "starting_kit" / "README.md"
     readme.write_text(legacy_kit_readme(readme.read_text("utf-8"), submitting), "utf-8")
-    write_zip(v2_root / "starting_kit", root / "starting_kit.zip")
+    write_zip(tree_files(v2_root / "starting_kit"), root / "starting_kit.zip")
     phases = [
         _phase_entry(number, phase, v2_root, root)
         for number, phase in enumerate(edition.phases, start=1)

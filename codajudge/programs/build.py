@@ -83,7 +83,7 @@ def _contents(path: Path) -> Dict[str, bytes]:
     path (caches left out); nothing when there is nothing at ``path``."""
     if path.is_file():
         return {"": path.read_bytes()}
-    return {relative: full.read_bytes() for full, relative in tree_files(path)}
+    return {relative: full.read_bytes() for relative, full in tree_files(path).items()}
 
 
 def gitattributes_text(tree: Path) -> str:

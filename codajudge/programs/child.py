@@ -12,6 +12,7 @@ participant code. The kit's lines (progress, notes) go to the pipe the superviso
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import errno
 import json
@@ -24,7 +25,6 @@ from typing import Callable, Dict, List, Optional
 from ..baselines.interface import (
     MODEL_FILE,
     call_participant,
-    fresh_copy,
     load_model_class,
     plain_data,
     prediction_lines,
@@ -258,7 +258,7 @@ class _Run:
         """``items`` for a model to keep or change: a fresh copy for participant code (the kit
         reads the items after it, and the next track's model gets them too), the items themselves
         for a built-in baseline (the kit's own code, which changes nothing it is given)."""
-        return items if self.root is None else fresh_copy(items)
+        return items if self.root is None else copy.deepcopy(items)
 
     def call(self, track: Track, what: str, function: Callable, *args):
         """``function(*args)`` of the participant's code, ``what`` it is on ``track`` (the step the

@@ -59,11 +59,11 @@ from ..errors import ConfigError, KitError, SubmissionError, counted
 from ..formats.archive import INGESTION_STATUS, READ_ERRORS, safe_extract
 from ..metrics import get as get_metric
 from ..metrics.edition_module import load_source, loaded_modules
-from ..report import atomic_write
+from ..report import atomic_write, submission_notes
 from ..gold import GoldTrack
 from ..scoring import Result, load_gold
 from ..spec import BASELINE, NORMALISED, UNRANKED, TaskSpec, read_spec
-from ..stats import DEFAULT_RESAMPLES, Signature
+from ..stats import DEFAULT_RESAMPLES, signature_text
 from ..stats.paired import TESTS
 from ..stats.ranking import (
     BY_PRIMARY,
@@ -84,7 +84,7 @@ from ..runner.bundle_view import PhaseTask, phase_task
 from ..runner.local import require_sandbox, run_isolated
 from ..runner.worker import StepResult
 from .common import run_guarded
-from .score import ingested_tracks, score_submission_folder, submission_notes
+from .score import ingested_tracks, score_submission_folder
 from .status import MAX_STATUS_BYTES, read_status
 from .teams import read_teams, teams_of
 
@@ -459,9 +459,9 @@ def build_report(
         results = {team: results[run] for team, run in runs.items()}
     rankings = rank_tracks(spec, results, settings)
     overall = overall_rows(spec, results, rankings, settings.overall_rule)
-    signature = Signature(
+    signature = signature_text(
         settings.resamples, settings.seed, test=settings.test, alpha=settings.alpha
-    ).render()
+    )
     notes = {name: submission_notes(result) for name, result in results.items()}
     return RankingReport(
         spec.title,

@@ -23,7 +23,6 @@ from ..formats.archive import INGESTION_STATUS  # noqa: E402
 from ..formats.textfile import safe_lines, shorten  # noqa: E402
 from ..gold import GoldTrack  # noqa: E402
 from .. import report  # noqa: E402
-from ..report import submission_notes  # noqa: E402 (the ranking tool imports it from here)
 from ..scoring import Result, score_folder  # noqa: E402
 from ..spec import TaskSpec, read_spec  # noqa: E402
 from .common import own_words, run_guarded, summary  # noqa: E402
@@ -123,7 +122,7 @@ def score_submission(input_dir: Path, output_dir: Path) -> int:
             hint="the platform mounts the submission (or the prediction output) here",
         )
     result = score_submission_folder(spec, ref_dir, res_dir)
-    for note in submission_notes(result):  # first in the log the platform shows
+    for note in report.submission_notes(result):  # first in the log the platform shows
         print(f"note: {note}", flush=True)
     page = report.detailed_html(result, baselines=report.read_baseline_scores(ref_dir))
     report.write_outputs(output_dir, result, page)

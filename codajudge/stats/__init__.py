@@ -5,7 +5,7 @@ one resampling code path serves every metric. Nothing here reads or writes files
 """
 
 from .bootstrap import DEFAULT_RESAMPLES, track_intervals
-from .signature import Signature
+from .signature import signature_text
 from . import summaries
 
-__all__ = ["DEFAULT_RESAMPLES", "Signature", "summaries", "track_intervals"]
+__all__ = ["DEFAULT_RESAMPLES", "signature_text", "summaries", "track_intervals"]

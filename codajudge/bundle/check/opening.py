@@ -7,7 +7,6 @@ expand to a bounded value (``config_yaml.bounded_document``), so an alias bomb i
 
 from __future__ import annotations
 
-import shutil
 import tempfile
 import zipfile
 from contextlib import contextmanager
@@ -41,13 +40,10 @@ def opened_bundle(path: Path, findings: Findings) -> Iterator[Optional[Path]]:
         findings.add(path.name, "not a readable zip", found=str(e)[:120])
         yield None
         return
-    tmp = Path(tempfile.mkdtemp(prefix="codajudge-check-"))
-    try:
+    with tempfile.TemporaryDirectory(prefix="codajudge-check-", ignore_cleanup_errors=True) as tmp:
         with archive:
-            extracted = _extract(archive, path.name, tmp, findings)
-        yield _root(tmp, path.name, findings) if extracted else None
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+            extracted = _extract(archive, path.name, Path(tmp), findings)
+        yield _root(Path(tmp), path.name, findings) if extracted else None
 
 
 def _root(folder: Path, name: str, findings: Findings) -> Optional[Path]:
@@ -100,17 +96,6 @@ def _mapping(loader, node, deep=False):
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping)
 
 
-def bounded_yaml(loader: yaml.SafeLoader):
-    """``config_yaml.bounded_document`` with every refusal as a yaml.YAMLError (a bomb, an alias inside
-    its own node, nesting too deep), which the checks report as invalid YAML; the loader disposed."""
-    try:
-        return bounded_document(loader)
-    except ValueError as e:
-        raise yaml.YAMLError(str(e))
-    finally:
-        loader.dispose()
-
-
 def load_competition_yaml(root: Path, findings: Findings) -> Optional[dict]:
     path = root / "competition.yaml"
     try:
@@ -121,7 +106,7 @@ def load_competition_yaml(root: Path, findings: Findings) -> Optional[dict]:
     loader = _Loader(text)
     loader.duplicates = []
     try:
-        doc = bounded_yaml(loader)
+        doc = bounded_document(loader)
     except yaml.YAMLError as e:
         findings.add("competition.yaml", "not valid YAML", found=" ".join(str(e).split())[:200])
         return None

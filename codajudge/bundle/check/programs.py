@@ -13,7 +13,7 @@ import yaml
 
 from ...runner.worker import legacy_paths
 from .findings import Findings
-from .opening import bounded_yaml
+from ..config_yaml import bounded_document
 
 #: The program folders (or zips) of a bundle, each run by the compute worker with its metadata's command.
 PROGRAMS = ("scoring_program", "ingestion_program")
@@ -82,7 +82,7 @@ def _metadata_file(
 def _metadata_command(read, name: str, where: str, what: str, findings: Findings) -> Optional[str]:
     """The ``command`` of the metadata file ``name``, or None (with the problem in ``findings``)."""
     try:
-        meta = bounded_yaml(yaml.SafeLoader(read(name).decode("utf-8")))
+        meta = bounded_document(yaml.SafeLoader(read(name).decode("utf-8")))
     except (yaml.YAMLError, UnicodeDecodeError) as e:
         findings.add(
             where, f"{what}'s {name} is not valid YAML", found=" ".join(str(e).split())[:120]
