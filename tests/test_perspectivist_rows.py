@@ -167,7 +167,9 @@ class _CountedName(str):
         return str.__hash__(self)
 
 
-@settings(max_examples=500, derandomize=True, database=None, deadline=None)
+# 250 examples: ties by last appearance or by name, and a cycle's fallback other than first
+# appearance (the placed annotators first, or sorted) each fail here at 200 (100 misses one)
+@settings(max_examples=250, derandomize=True, database=None, deadline=None)
 @given(st.lists(st.lists(st.sampled_from([f"A{k}" for k in range(8)]), max_size=6), max_size=8))
 def test_annotator_pool_is_the_stable_topological_order_by_definition(annotators):
     assert annotator_pool(annotators) == _pool_by_definition(annotators)

@@ -167,7 +167,9 @@ _SCORES = st.sampled_from([0.1, 0.3, 0.5, 0.52, 0.55, 0.7, 0.9])
 _SYSTEM = st.dictionaries(st.sampled_from(["t1", "t2", "t3", "t4"]), _SCORES, min_size=1)
 
 
-@settings(max_examples=300, derandomize=True, deadline=None)
+# 100 examples: the mean rank, a missing track's fill depending on the pool's size, and ties broken
+# by mean rank without a shared rank each fail here within 25 examples (10 miss one)
+@settings(max_examples=100, derandomize=True, deadline=None)
 @given(st.dictionaries(st.sampled_from("ABCDE"), _SYSTEM, min_size=2), _SYSTEM)
 def test_no_third_system_changes_the_overall_order_of_two_others(systems, third):
     without = _overall(systems)
