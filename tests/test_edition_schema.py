@@ -204,15 +204,6 @@ def test_the_documented_reference_is_the_schema():
             assert f"| `{key}` |" in text
 
 
-def test_an_unknown_lewidi_dataset_is_refused_with_the_closest_name():
-    config = default_config()
-    config["datasets"]["sts_en"] = {"importer": "lewidi", "path": "x", "dataset": "VariErrNli"}
-    assert (
-        "datasets 'sts_en': unknown LeWiDi dataset; expected CSC | MP | Paraphrase | VariErrNLI | "
-        "ArMIS | ConvAbuse | HS-Brexit | MD-Agreement, found 'VariErrNli'. Did you mean 'VariErrNLI'?"
-    ) in problems_of(config)
-
-
 def test_an_importer_that_is_no_string_is_refused_without_a_traceback():
     config = default_config()
     config["datasets"]["sts_en"] = {"importer": ["stsb"], "path": "stsbenchmark"}

@@ -241,7 +241,10 @@ def error_text(source, root, split="dev"):
     return str(info.value)
 
 
-def test_a_missing_release_is_a_config_error(tmp_path):
+def test_unknown_dataset_and_missing_release_are_config_errors(tmp_path):
+    assert "CSC | MP | Paraphrase | VariErrNLI" in error_text(
+        {"path": ".", "dataset": "SNLI"}, tmp_path
+    )
     assert "nothing at this path" in error_text({"path": "nowhere", "dataset": "MP"}, tmp_path)
 
 

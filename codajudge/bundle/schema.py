@@ -31,7 +31,6 @@ from ..errors import Problem, boolean_problem, counted, plural
 from .. import kinds
 from ..baselines import BASELINES
 from ..importers import IMPORTERS, SPLITS
-from ..importers import lewidi
 from ..importers.table import one_column_or
 from ..metrics import REGISTRY as METRICS
 from ..spec import MEAN_RULES, PHASES, PLAIN, WORST, primary_rule_problem
@@ -631,10 +630,9 @@ IMPORTER_OPTIONS: Dict[str, Dict[str, Field]] = {
     "chaosnli": {"path": _path(), "files": _files(Field(STR_OR_LIST))},
     "lewidi": {
         "path": _path(),
-        "dataset": _choice(
-            "the release's dataset (LeWiDi 2025: the first four; 2023: the others)",
-            lewidi.DATASETS,
-            "LeWiDi dataset",
+        "dataset": Field(
+            STR,
+            "CSC | MP | Paraphrase | VariErrNLI (2025); ArMIS | ConvAbuse | HS-Brexit | MD-Agreement (2023)",
             required=True,
         ),
         "files": _files(),

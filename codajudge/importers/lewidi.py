@@ -92,7 +92,7 @@ DATASETS: Dict[str, Dataset] = {
 def load_split(source: dict, root: Path, split: str) -> List[dict]:
     """The kit items of one split (train, dev or test) of one LeWiDi dataset, in file order; the
     schema has checked the source's options (see the module docstring)."""
-    dataset = DATASETS[source["dataset"]]
+    dataset = dataset_of(source)
     label_map = {str(k).strip(): v for k, v in (source.get("label_map") or {}).items()}
     raw, display = read_release_file(source, Path(root), dataset, split)
     records = _parse_json(raw, display)
@@ -108,6 +108,19 @@ def load_split(source: dict, root: Path, split: str) -> List[dict]:
                 _check_released_soft_label(item, record, dataset, at)
     problems.raise_if_any(ConfigError)
     return items
+
+
+def dataset_of(source: dict) -> Dataset:
+    """The dataset named by ``source['dataset']``."""
+    name = source.get("dataset")
+    if name not in DATASETS:
+        raise ConfigError.single(
+            "datasets (lewidi importer)",
+            "unknown or missing 'dataset'",
+            expected=" | ".join(DATASETS),
+            found=repr(name),
+        )
+    return DATASETS[name]
 
 
 # --- locating and reading the split file -------------------------------------------------------
