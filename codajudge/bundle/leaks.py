@@ -762,7 +762,8 @@ def _scan_contents(
         except (ConfigError, UnicodeDecodeError):
             pass  # not an item file of the kit's format
     leaked = set()
-    # a submission's JSON line holds an id and one value: the reader refuses items with more
+    # a submission's JSON line holds an id and one value: the reader refuses items with more; the
+    # first line is left out, as the reader may take it for a header (formats.layout)
     if items is None or all(len(item) <= 2 for item in items[1:]):
         leaked = _scan_submission(path, display, scan.hidden, problems)
     rest = [probe for probe in scan.probes if probe.name not in leaked]
