@@ -182,13 +182,7 @@ def _share(value: float, lo: float, hi: float) -> float:
 def _axes(box: Box, x_axis: Axis, y_axis: Axis) -> List[str]:
     """The frame of the plot's ``box``, each axis's ticks and labels, and each axis's label."""
     left, top, plot_w, plot_h = box
-    body = [_rect(box, "none", " stroke='#999'")]
-    for t in nice_ticks(x_axis.lo, x_axis.hi):
-        x = _num(box.x(t, x_axis))
-        body.append(
-            _line(x, top + plot_h, x, top + plot_h + 4, "#666")
-            + _text(x, top + plot_h + 15, _tick_label(t))
-        )
+    body = [_rect(box, "none", " stroke='#999'")] + _x_ticks(box, x_axis, grid=False)
     for t in nice_ticks(y_axis.lo, y_axis.hi):
         y = box.y(t, y_axis)
         body.append(
@@ -336,13 +330,13 @@ def interval_chart(rows: Sequence[IntervalRow], title: str, x_label: str) -> str
     return _svg(width, height, title, body)
 
 
-def _x_ticks(box: Box, axis: Axis) -> List[str]:
-    """Vertical grid lines and labels of an x axis along the plot's bottom edge."""
+def _x_ticks(box: Box, axis: Axis, grid: bool = True) -> List[str]:
+    """The ticks and labels of an x axis along the plot's bottom edge: each a grid line across the
+    plot, or (not ``grid``) a short mark below it."""
     bottom = box.top + box.height
+    start, end, colour = (box.top, bottom, "#eee") if grid else (bottom, bottom + 4, "#666")
     xs = [(_num(box.x(t, axis)), t) for t in nice_ticks(axis.lo, axis.hi)]
-    return [
-        _line(x, box.top, x, bottom, "#eee") + _text(x, bottom + 15, _tick_label(t)) for x, t in xs
-    ]
+    return [_line(x, start, x, end, colour) + _text(x, bottom + 15, _tick_label(t)) for x, t in xs]
 
 
 #: A row label longer than this is cut (with an ellipsis) on the chart; its tooltip holds all of it.

@@ -11,7 +11,7 @@ import html
 from typing import List
 
 from . import plots
-from .report import html_page
+from .report import html_page, html_table
 from .stats import tables
 from .stats.ranking import TrackRanking
 from .stats.tables import GroupTable, RankingReport, Style, Table
@@ -50,20 +50,11 @@ def _section(heading: str, intro: str, items: List[str]) -> List[str]:
 
 def _table(table: Table) -> str:
     """An HTML table: a column's head with its metric's label below it; names aligned left."""
-
-    def cell(tag: str, column, text: str) -> str:
-        return f"<{tag} class='l'>{text}</{tag}>" if column.names else f"<{tag}>{text}</{tag}>"
-
-    heads = [
-        _e(c.label()) + (f"<br>{_e(tables.metric_label(c.metric))}" if c.metric else "")
+    columns = [
+        (_e(c.label()) + (f"<br>{_e(tables.metric_label(c.metric))}" if c.metric else ""), c.names)
         for c in table.columns
     ]
-    head = "<tr>" + "".join(cell("th", c, h) for c, h in zip(table.columns, heads)) + "</tr>"
-    body = "".join(
-        "<tr>" + "".join(cell("td", c, text) for c, text in zip(table.columns, cells)) + "</tr>"
-        for cells in STYLE.rows(table)
-    )
-    return f"<table>{head}{body}</table>"
+    return html_table(columns, STYLE.rows(table))
 
 
 def _group_section(report: RankingReport, group: GroupTable) -> str:

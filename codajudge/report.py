@@ -26,7 +26,7 @@ import tempfile
 from dataclasses import dataclass
 from itertools import chain, compress
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -302,31 +302,51 @@ def _track_section(tr, page: PageContext) -> str:
     return "\n".join(section)
 
 
-def _table(heads: str, rows: Iterable[str]) -> str:
-    """An HTML table of the header cells ``heads`` and each row's cells (all HTML)."""
-    return f"<table><tr>{heads}</tr>" + "".join(f"<tr>{row}</tr>" for row in rows) + "</table>"
+#: A column of an HTML table: its head (HTML) and whether it aligns left (text) or right (numbers).
+HtmlColumn = Tuple[str, bool]
+LEFT, RIGHT = True, False
 
 
-def _left(tag: str, text: str) -> str:
-    """A left-aligned cell (``td`` or ``th``) holding the plain ``text``."""
-    return f"<{tag} class='l'>{html.escape(text)}</{tag}>"
+def html_table(columns: Sequence[HtmlColumn], rows: Iterable[Sequence[str]]) -> str:
+    """An HTML table of ``columns`` and each row's cells (HTML), in the alignment of their column
+    (a ``RowEnd`` cell as it is)."""
+    heads = "".join(_cell("th", left, head) for head, left in columns)
+    body = "".join(
+        "<tr>" + "".join(_cell("td", left, text) for (_, left), text in zip(columns, row)) + "</tr>"
+        for row in rows
+    )
+    return f"<table><tr>{heads}</tr>{body}</table>"
+
+
+class RowEnd(str):
+    """A row's last cell written whole (its ``td`` tag spanning the columns left)."""
+
+
+def _cell(tag: str, left: bool, text: str) -> str:
+    """A cell (``td`` or ``th``) holding the HTML ``text``; ``left``: aligned left."""
+    if isinstance(text, RowEnd):
+        return text
+    return f"<{tag} class='l'>{text}</{tag}>" if left else f"<{tag}>{text}</{tag}>"
 
 
 def _summary_table(result: Result) -> str:
     """One row per track of the edition: its scores, items scored and file, or "not submitted"."""
+    esc = html.escape
     rows = []
     for t in result.spec.tracks:
         tr = result.tracks.get(t.id)
-        row = _left("td", t.title) + _left("td", t.kind)
+        row = [esc(t.title), esc(t.kind)]
         if tr is None:
-            names = html.escape(" or ".join(t.file_names))
-            row += f"<td colspan='3' class='l warn'>not submitted (no file named {names})</td>"
+            names = esc(" or ".join(t.file_names))
+            row.append(
+                RowEnd(f"<td colspan='3' class='l warn'>not submitted (no file named {names})</td>")
+            )
         else:
             metrics = "; ".join(f"{get_metric(m).title} {_fmt(v)}" for m, v in tr.scores.items())
-            row += _left("td", metrics) + f"<td>{tr.n_scored}</td>" + _left("td", tr.file)
+            row += [esc(metrics), str(tr.n_scored), esc(tr.file)]
         rows.append(row)
-    heads = _left("th", "Track") + _left("th", "Kind") + _left("th", "Scores")
-    return _table(heads + "<th>Items scored</th>" + _left("th", "File"), rows)
+    columns = [("Track", LEFT), ("Kind", LEFT), ("Scores", LEFT), ("Items scored", RIGHT)]
+    return html_table(columns + [("File", LEFT)], rows)
 
 
 def _guarded(build, what: str) -> str:
@@ -348,26 +368,22 @@ def _score_table(tr, page: PageContext) -> str:
     for m, v in tr.scores.items():
         metric = get_metric(m)
         lo, hi = metric.bounds(len(tr.track.labels))
-        row = _left("td", metric.title) + f"<td><b>{_fmt(v)}</b></td>"
+        row = [html.escape(metric.title), f"<b>{_fmt(v)}</b>"]
         if page.public:
             iv = intervals.get(m)
-            row += (
-                f"<td>[{_fmt(iv.low)}, {_fmt(iv.high)}]</td>" if iv is not None else "<td>n/a</td>"
-            )
+            row.append(f"[{_fmt(iv.low)}, {_fmt(iv.high)}]" if iv is not None else "n/a")
         if page.baselines:
             key = score_key(tr.track.id, m)
             shown = [
                 f"{name} {_fmt(s[key])}" for name, s in sorted(page.baselines.items()) if key in s
             ]
-            row += _left("td", "; ".join(shown) or "n/a")
-        rows.append(
-            row + _left("td", f"{metric.direction} is better") + f"<td>{lo:g} to {hi:g}</td>"
-        )
-    heads = _left("th", "Metric") + "<th>Score</th>"
-    heads += "<th>95% interval</th>" if page.public else ""
-    heads += _left("th", "Baselines") if page.baselines else ""
-    heads += _left("th", "Direction") + "<th>Range</th>"
-    return _table(heads, rows) + _interval_note(tr, page, used, intervals)
+            row.append(html.escape("; ".join(shown) or "n/a"))
+        rows.append(row + [f"{metric.direction} is better", f"{lo:g} to {hi:g}"])
+    columns = [("Metric", LEFT), ("Score", RIGHT)]
+    columns += [("95% interval", RIGHT)] if page.public else []
+    columns += [("Baselines", LEFT)] if page.baselines else []
+    columns += [("Direction", LEFT), ("Range", RIGHT)]
+    return html_table(columns, rows) + _interval_note(tr, page, used, intervals)
 
 
 #: Below this many items a bootstrap interval is shown with a warning: resampling so few items
@@ -507,13 +523,12 @@ def _breakdowns(tr) -> str:
         if not values or values.count(values[0]) == len(values):
             continue  # a single group
         rows = [
-            _left("td", value or "(none)")
-            + f"<td>{n}</td><td>{_fmt(score) if score is not None else 'undefined'}</td>"
+            [html.escape(value or "(none)"), str(n), "undefined" if score is None else _fmt(score)]
             for value, n, score in summaries.group_scores(metric, stats, values)
         ]
         title = html.escape(metric.title)
-        heads = _left("th", key) + f"<th>Items</th><th>{title}</th>"
-        out.append(f"<h3>{title} by {html.escape(key)}</h3>" + _table(heads, rows))
+        columns = [(html.escape(key), LEFT), ("Items", RIGHT), (title, RIGHT)]
+        out.append(f"<h3>{title} by {html.escape(key)}</h3>" + html_table(columns, rows))
     return "".join(out)
 
 
@@ -557,16 +572,13 @@ def worst_items_table(tr) -> str:
     show_texts = any(texts)
     rows = []
     for n, i in enumerate(worst.tolist()):
-        row = _left("td", tr.gold.ids[i])
-        if show_texts:
-            row += f"<td class='l'>{item_text_cell(texts[n])}</td>"
-        row += _left("td", gold[n]) + _left("td", predicted[n])
-        rows.append(row + f"<td>{_fmt(errors[order[n]])}</td>")
-    heads = _left("th", "Item") + (_left("th", "Texts") if show_texts else "")
-    heads += _left("th", "Gold") + _left("th", "Prediction") + "<th>Error</th>"
+        row = [html.escape(tr.gold.ids[i])] + ([item_text_cell(texts[n])] if show_texts else [])
+        rows.append(row + [html.escape(gold[n]), html.escape(predicted[n]), _fmt(errors[order[n]])])
+    columns = [("Item", LEFT)] + ([("Texts", LEFT)] if show_texts else [])
+    columns += [("Gold", LEFT), ("Prediction", LEFT), ("Error", RIGHT)]
     return (
         f"<h3>The {len(worst)} items with the largest error</h3><p class='sig'>Error: "
-        f"{html.escape(kind.item_error_unit(tr.track))}.</p>" + _table(heads, rows)
+        f"{html.escape(kind.item_error_unit(tr.track))}.</p>" + html_table(columns, rows)
     )
 
 

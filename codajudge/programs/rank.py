@@ -634,21 +634,20 @@ def score_submissions(
     return results, not_run + failures
 
 
+#: Options that change how a ranking is made, not what it says: the reproducing command leaves them out.
+NOT_REPRODUCED = ("--jobs",)
+
+
 def command_line(args: argparse.Namespace, seed: int) -> str:
     """The ``codajudge rank`` command that reproduces a ranking: the paths as given (relative where
-    they were), every option that changes the tables with its value (``--jobs`` does not)."""
-    parts = [
-        "codajudge",
-        "rank",
-        str(args.submissions),
-        str(args.reference),
-        "--out",
-        str(args.out),
-    ]
-    parts += ["--test", args.test, "--alpha", repr(args.alpha), "--resamples", str(args.resamples)]
-    parts += ["--seed", str(seed), "--overall", args.overall, "--latex-width", args.latex_width]
-    parts += ["--teams", str(args.teams)] if args.teams is not None else []
-    parts += ["--run-code"] if args.run_code else []
+    they were), every option that changes the tables with its value (``NOT_REPRODUCED`` do not),
+    the seed the ranking used."""
+    parts = ["codajudge", "rank", str(args.submissions), str(args.reference)]
+    for flag in option_table():
+        value = seed if flag == "--seed" else getattr(args, flag[2:].replace("-", "_"))
+        if flag in NOT_REPRODUCED or value is None or value is False:
+            continue
+        parts += [flag] if value is True else [flag, str(value)]
     return " ".join(shlex.quote(part) for part in parts)
 
 

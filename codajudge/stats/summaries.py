@@ -64,13 +64,10 @@ def group_scores(
 ) -> List[Tuple[str, int, Optional[float]]]:
     """(group value, items, score) of each group of items; score None when undefined there."""
     stats = np.asarray(stats, dtype=float).reshape(len(stats), -1)
-    groups = groups if isinstance(groups, list) else list(groups)
-    # compare numbers, not strings
-    numbers = {value: k for k, value in enumerate(dict.fromkeys(groups))}
-    codes = np.fromiter(map(numbers.__getitem__, groups), dtype=np.int64, count=len(groups))
+    values = np.asarray(list(groups), dtype=object)
     out = []
-    for value in sorted(numbers):
-        mask = codes == numbers[value]
+    for value in sorted(set(values.tolist())):
+        mask = values == value
         with np.errstate(divide="ignore", invalid="ignore"):
             score = float(np.asarray(metric.from_stats(stats[mask].sum(axis=0), int(mask.sum()))))
         out.append((str(value), int(mask.sum()), score if math.isfinite(score) else None))
