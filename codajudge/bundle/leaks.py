@@ -225,7 +225,6 @@ class TextValues:
         self.id_positions: Dict[str, List[int]] = {}
         for pos, code in zip(found.positions.tolist(), found.values.tolist()):
             self.id_positions.setdefault(id_of[code], []).append(pos)
-        self._labels: Dict[frozenset, Stream] = {}
 
     def _select(self, values: np.ndarray, keep: np.ndarray) -> Stream:
         """The tokens whose entry of ``keep`` (one per distinct token) is true, with their entry of
@@ -235,13 +234,11 @@ class TextValues:
 
     def labels(self, probe: Probe) -> Stream:
         """The tokens that are the probe's labels, as its codes."""
-        if probe.labels not in self._labels:
-            codes = np.zeros(len(self.index), dtype=np.int64)
-            for label, code in probe.codebook.items():
-                if label in self.index:
-                    codes[self.index[label]] = code
-            self._labels[probe.labels] = self._select(codes, codes > 0)
-        return self._labels[probe.labels]
+        codes = np.zeros(len(self.index), dtype=np.int64)
+        for label, code in probe.codebook.items():
+            if label in self.index:
+                codes[self.index[label]] = code
+        return self._select(codes, codes > 0)
 
     def exact(self, probe: Probe) -> Stream:
         """The values that can be the probe's gold as it is, as its codes."""
