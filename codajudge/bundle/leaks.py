@@ -213,7 +213,8 @@ class TextValues:
         self.codes = codes[~newline]
         self.lines = np.cumsum(newline)[~newline]
         self.token_stream = Stream(np.arange(len(self.codes)), self.lines, self.codes)
-        values = np.asarray([_number(token) for token in self.index], dtype=float)
+        numbers = [float(token) if NUMBER.match(token) else math.nan for token in self.index]
+        values = np.asarray(numbers, dtype=float)
         usable = np.isfinite(values) & (np.abs(values) < 1e12)
         self.numbers = self._select(values, usable)
         self.number_codes = self._select(np.arange(len(values)), usable)
@@ -243,11 +244,6 @@ class TextValues:
     def exact(self, probe: Probe) -> Stream:
         """The values that can be the probe's gold as it is, as its codes."""
         return self.quantised if probe.numeric else self.labels(probe)
-
-
-def _number(token: str) -> float:
-    """The token's number, NaN when it is none."""
-    return float(token) if NUMBER.match(token) else math.nan
 
 
 # --- by id -----------------------------------------------------------------------------------------
