@@ -485,3 +485,26 @@ def test_a_missing_reference_file_is_a_located_problem_beside_competition_yamls(
         for line in problems
     ), problems
     assert not any("FileNotFoundError" in line for line in problems)
+
+
+def test_a_bundle_zip_escaping_its_folder_or_beyond_its_bounds_is_not_extracted(
+    tmp_path, monkeypatch
+):
+    """Nothing is written for a zip with a member outside the bundle, or one declaring more bytes
+    than ``MAX_BUNDLE_BYTES`` once extracted (zipfile writes at most the declared sizes)."""
+    from codajudge.bundle.check import opening
+
+    path = tmp_path / "bundle.zip"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("competition.yaml", "version: 2\n")
+        archive.writestr("../up.txt", "x" * 100)
+    assert check_bundle(path) == ["bundle.zip: zip member escapes the bundle, found '../up.txt'"]
+    monkeypatch.setattr(opening, "MAX_BUNDLE_BYTES", 100)
+    path.unlink()
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("competition.yaml", "version: 2\n")
+        archive.writestr("data.txt", "x" * 100)
+    (problem,) = check_bundle(path)
+    assert problem.startswith("bundle.zip: zip too large for a bundle; expected at most 20000")
+    assert problem.endswith("found 2 members declaring 111 bytes")
+    assert not (tmp_path / "up.txt").exists()

@@ -28,8 +28,6 @@ in their first 8 KiB) and the engine's own code are not read.
 
 from __future__ import annotations
 
-import dataclasses
-import hashlib
 import json
 import math
 import re
@@ -215,7 +213,8 @@ class TextValues:
         self.codes = codes[~newline]
         self.lines = np.cumsum(newline)[~newline]
         self.token_stream = Stream(np.arange(len(self.codes)), self.lines, self.codes)
-        values = np.asarray([_number(token) for token in self.index], dtype=float)
+        numbers = [float(token) if NUMBER.match(token) else math.nan for token in self.index]
+        values = np.asarray(numbers, dtype=float)
         usable = np.isfinite(values) & (np.abs(values) < 1e12)
         self.numbers = self._select(values, usable)
         self.number_codes = self._select(np.arange(len(values)), usable)
@@ -227,7 +226,6 @@ class TextValues:
         self.id_positions: Dict[str, List[int]] = {}
         for pos, code in zip(found.positions.tolist(), found.values.tolist()):
             self.id_positions.setdefault(id_of[code], []).append(pos)
-        self._labels: Dict[frozenset, Stream] = {}
 
     def _select(self, values: np.ndarray, keep: np.ndarray) -> Stream:
         """The tokens whose entry of ``keep`` (one per distinct token) is true, with their entry of
@@ -237,22 +235,15 @@ class TextValues:
 
     def labels(self, probe: Probe) -> Stream:
         """The tokens that are the probe's labels, as its codes."""
-        if probe.labels not in self._labels:
-            codes = np.zeros(len(self.index), dtype=np.int64)
-            for label, code in probe.codebook.items():
-                if label in self.index:
-                    codes[self.index[label]] = code
-            self._labels[probe.labels] = self._select(codes, codes > 0)
-        return self._labels[probe.labels]
+        codes = np.zeros(len(self.index), dtype=np.int64)
+        for label, code in probe.codebook.items():
+            if label in self.index:
+                codes[self.index[label]] = code
+        return self._select(codes, codes > 0)
 
     def exact(self, probe: Probe) -> Stream:
         """The values that can be the probe's gold as it is, as its codes."""
         return self.quantised if probe.numeric else self.labels(probe)
-
-
-def _number(token: str) -> float:
-    """The token's number, NaN when it is none."""
-    return float(token) if NUMBER.match(token) else math.nan
 
 
 # --- by id -----------------------------------------------------------------------------------------
@@ -690,26 +681,18 @@ def _scan_items(
 
 @dataclass
 class Scan:
-    """One check of public files: the hidden gold, its probes, the problems found, and the problems
-    of each content already read (the same training file ships in every phase and the starting kit:
-    it is read once)."""
+    """One check of public files: the hidden gold, its probes and the problems found."""
 
     hidden: Dict[str, HiddenSplit]
     probes: List[Probe]
     problems: List[Problem] = field(default_factory=list)
-    seen: Dict[tuple, List[Problem]] = field(default_factory=dict)
 
 
 def _scan_file(path: Path, display: str, scan: Scan, in_input_data: bool) -> None:
     if path.suffix.lower() == ".zip":
         _scan_zip(path, display, scan)
-        return
-    key = (hashlib.sha256(path.read_bytes()).hexdigest(), path.name, in_input_data)
-    if key not in scan.seen:
-        found: List[Problem] = []
-        _scan_contents(path, display, scan, found, in_input_data)
-        scan.seen[key] = found
-    scan.problems.extend(dataclasses.replace(p, file=display) for p in scan.seen[key])
+    else:
+        _scan_contents(path, display, scan, in_input_data)
 
 
 def _scan_zip(path: Path, display: str, scan: Scan) -> None:
@@ -748,9 +731,8 @@ def _scan_entry(
     target.unlink()
 
 
-def _scan_contents(
-    path: Path, display: str, scan: Scan, problems: List[Problem], in_input_data: bool
-) -> None:
+def _scan_contents(path: Path, display: str, scan: Scan, in_input_data: bool) -> None:
+    problems = scan.problems
     if path.suffix == ".jsonl" and in_input_data and not path.name.endswith(".train.jsonl"):
         _check_item_file(path, display, problems)
         return

@@ -12,7 +12,6 @@ from typing import List, Optional, Tuple
 
 from ..bundle.check.findings import (
     Findings,
-    Platform,
     check_image,
     check_in_bundle,
     check_page_file,
@@ -24,6 +23,11 @@ from ..bundle.check.leaderboard import check_leaderboard
 from ..bundle.check.programs import PROGRAMS, check_program
 
 DATA = ("reference_data", "input_data", "public_data", "starting_kit")
+#: The ``version`` values of this form (none reads "1"), and the one a message asks for.
+VERSIONS = ("1", "1.5")
+VERSION_TEXT = "none for a CodaLab v1.5 bundle"
+#: A v1.5 phase has a start date only: it ends when the next one starts.
+HAS_PHASE_ENDS = False
 
 
 def check(doc: dict, root: Path, findings: Findings) -> None:
@@ -164,12 +168,12 @@ def _check_leaderboard(board, findings: Findings) -> None:
     check_leaderboard(converted, "leaderboard", findings)
 
 
-def _score_keys(doc: dict) -> List[str]:
+def score_keys(doc: dict) -> List[str]:
     columns = doc["leaderboard"]["columns"]  # the checks found every column a mapping
     return [str(k) for k, v in columns.items() if not v.get("computed")]
 
 
-def _references(doc: dict) -> List[Tuple[str, str, Optional[str]]]:
+def references(doc: dict) -> List[Tuple[str, str, Optional[str]]]:
     phases = sorted((doc.get("phases") or {}).values(), key=lambda p: p["phasenumber"])
     return [
         (str(p.get("label")), p["reference_data"], p.get("input_data"))
@@ -178,21 +182,9 @@ def _references(doc: dict) -> List[Tuple[str, str, Optional[str]]]:
     ]
 
 
-def _published_paths(doc: dict) -> List[str]:
+def published_paths(doc: dict) -> List[str]:
     """The pages, and each phase's starting kit, public data and input data."""
     values = list((doc.get("html") or {}).values())
     for phase in (doc.get("phases") or {}).values():
         values += [phase.get(kind) for kind in ("starting_kit", "public_data", "input_data")]
     return [v for v in values if isinstance(v, str) and v]
-
-
-#: A v1.5 phase has a start date only: it ends when the next one starts.
-PLATFORM = Platform(
-    versions=("1", "1.5"),
-    version_text="none for a CodaLab v1.5 bundle",
-    check=check,
-    score_keys=_score_keys,
-    references=_references,
-    published_paths=_published_paths,
-    has_phase_ends=False,
-)

@@ -49,9 +49,9 @@ def check_any_bundle(path: Path) -> List[str]:
     """Every problem of a Codabench v2 or a CodaLab v1.5 bundle, one line each (``check_bundle``
     with both forms of ``competition.yaml``)."""
     from ..bundle.check import check_bundle, v2
-    from ..legacy.check import PLATFORM as LEGACY_PLATFORM
+    from ..legacy import check as legacy_check
 
-    return check_bundle(path, (v2.PLATFORM, LEGACY_PLATFORM))
+    return check_bundle(path, (v2, legacy_check))
 
 
 def check(bundle: str, data: Optional[str] = None) -> int:

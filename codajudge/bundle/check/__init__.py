@@ -8,26 +8,40 @@ wrong; expected ...; found ...``. The checks, one module each:
 - ``leaderboard``: the leaderboard and its columns, as Codabench's serializers validate them;
 - ``programs``: every program folder or zip has ``metadata.yaml``/``metadata`` with a command whose
   script exists;
-- ``findings``: the problems found, the typed checks on values, and what the checker reads from one
-  form of ``competition.yaml`` (``Platform``: ``v2.PLATFORM``; the CodaLab v1.5 form is
-  ``codajudge.legacy.check.PLATFORM``, which the command line adds);
+- ``findings``: the problems found, and the typed checks on values;
 - ``content``: the leaderboard's keys against what the scorer writes for a perfect submission; no
   public file carries a phase's hidden gold (the builder's own check), and no hidden phase's gold
   is in the starting kit; no hidden-gold phase scores items a later hidden-gold phase scores before
   the evaluation ends (``phase_gold``'s third rule, on Codabench v2 bundles).
+
+A form of ``competition.yaml`` is a module (``v2``; the CodaLab v1.5 form is
+``codajudge.legacy.check``, which the command line adds), chosen by the yaml's ``version`` (a
+missing one reads "1"), with:
+
+- ``VERSIONS``, the ``version`` values it reads, and ``VERSION_TEXT``, the one a message asks for;
+- ``check(doc, root, findings)``: the form's own rules (keys, pages, phases, programs, leaderboard);
+- ``score_keys(doc)``: the keys the scoring program must write (the leaderboard's columns it does
+  not compute);
+- ``references(doc)``: (phase name, reference_data path, the input_data path of the same task or
+  phase, None without one) of every scored phase, in phase order;
+- ``published_paths(doc)``: what participants can see or their code can read (pages, kits, public
+  and input data);
+- ``HAS_PHASE_ENDS``: whether phases have end dates, so that phase_gold's rule on rescored items
+  applies.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from types import ModuleType
 from typing import List, Sequence
 
 from . import v2
-from .findings import Findings, Platform
+from .findings import Findings
 from .opening import load_competition_yaml, opened_bundle
 
 
-def check_bundle(path: Path, platforms: Sequence[Platform] = (v2.PLATFORM,)) -> List[str]:
+def check_bundle(path: Path, platforms: Sequence[ModuleType] = (v2,)) -> List[str]:
     """Every problem of the bundle at ``path`` (folder or zip), one line each; [] when it is fine.
     ``platforms`` are the forms of ``competition.yaml`` it may take, chosen by its ``version``."""
     findings = Findings()
@@ -38,13 +52,13 @@ def check_bundle(path: Path, platforms: Sequence[Platform] = (v2.PLATFORM,)) -> 
         if doc is None:
             return findings.lines()
         version = str(doc.get("version", "1"))
-        platform = next((p for p in platforms if version in p.versions), None)
+        platform = next((p for p in platforms if version in p.VERSIONS), None)
         if platform is None:
-            others = "".join(f" (or {p.version_text})" for p in platforms[1:])
+            others = "".join(f" (or {p.VERSION_TEXT})" for p in platforms[1:])
             findings.add(
                 "competition.yaml",
                 "unsupported 'version'",
-                expected=platforms[0].version_text + others,
+                expected=platforms[0].VERSION_TEXT + others,
                 found=repr(doc.get("version")),
             )
             return findings.lines()

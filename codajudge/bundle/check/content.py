@@ -15,6 +15,7 @@ import tempfile
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
+from types import ModuleType
 from typing import Dict, List, Optional, Set
 
 from ...errors import KitError
@@ -25,7 +26,7 @@ from ...spec import read_spec
 from ..build import imperfect_scores, score_gold
 from ..leaks import HiddenSplit, check_public_tree, read_known_leaks, text_key
 from ..phase_gold import later_hidden_pairs
-from .findings import Findings, Platform, relative_path
+from .findings import Findings, relative_path
 from .v2 import phase_dates, scored_tasks
 
 
@@ -79,7 +80,7 @@ class Reference:
         return [dict(it, texts=texts[it["id"]]) if it["id"] in texts else it for it in items]
 
 
-def check_content(doc: dict, root: Path, findings: Findings, platform: Platform) -> None:
+def check_content(doc: dict, root: Path, findings: Findings, platform: ModuleType) -> None:
     work = Path(tempfile.mkdtemp(prefix="codajudge-check-content-"))
     try:
         references = _references(doc, platform, root, work, findings)
@@ -88,14 +89,14 @@ def check_content(doc: dict, root: Path, findings: Findings, platform: Platform)
             _check_perfect_submission(reference.where, reference.folder, expected, findings)
         if not findings.problems:
             _check_leaks(doc, platform, root, references, work, findings)
-        if not findings.problems and platform.has_phase_ends:
+        if not findings.problems and platform.HAS_PHASE_ENDS:
             check_rescored(_scored_phases(doc, references), findings)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
 
 def _references(
-    doc: dict, platform: Platform, root: Path, work: Path, findings: Findings
+    doc: dict, platform: ModuleType, root: Path, work: Path, findings: Findings
 ) -> Dict[str, Reference]:
     """reference_data path -> its Reference, for every scored phase's that has a task.json."""
     references: Dict[str, Reference] = {}
@@ -145,7 +146,7 @@ def _check_perfect_submission(
 
 def _check_leaks(
     doc: dict,
-    platform: Platform,
+    platform: ModuleType,
     root: Path,
     references: Dict[str, Reference],
     work: Path,

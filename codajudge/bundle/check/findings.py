@@ -1,14 +1,12 @@
-"""The problems found in a bundle, one line each; the form of ``competition.yaml`` being checked
-(``Platform``); small typed checks on its values, and dates read as Codabench reads them (UTC)."""
+"""The problems found in a bundle, one line each; small typed checks on its values, and dates read as Codabench reads them (UTC)."""
 
 from __future__ import annotations
 
 import datetime as dt
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional
 
 from ...errors import Problem, problem_text
 
@@ -34,26 +32,6 @@ class Findings:
             )
             lines.append(" ".join(text.split()))
         return lines
-
-
-@dataclass(frozen=True)
-class Platform:
-    """One ``competition.yaml`` form, chosen by the yaml's ``version`` (a missing one reads "1")."""
-
-    versions: Tuple[str, ...]
-    #: The expected ``version`` as a message gives it.
-    version_text: str
-    #: The form's own rules: keys, pages, phases, programs, leaderboard.
-    check: Callable[[dict, Path, Findings], None]
-    #: The keys the scoring program must write (the leaderboard's columns it does not compute).
-    score_keys: Callable[[dict], List[str]]
-    #: (phase name, reference_data path, the input_data path of the same task or phase, None
-    #: without one) of every scored phase, in phase order.
-    references: Callable[[dict], List[Tuple[str, str, Optional[str]]]]
-    #: What participants can see or their code can read: pages, kits, public and input data.
-    published_paths: Callable[[dict], List[str]]
-    #: Whether phases have end dates, so that phase_gold's rule on rescored items applies.
-    has_phase_ends: bool
 
 
 def relative_path(root: Path, value) -> Optional[Path]:

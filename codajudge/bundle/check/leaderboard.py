@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from functools import partial
-from typing import List
 
 from .findings import Findings, check_bool, check_choice, check_keys, check_text, is_int
 
@@ -103,10 +102,3 @@ def _check_column(column, where: str, findings: Findings) -> None:
         findings.add(where, "'computation' and 'computation_indexes' go together")
     if computed_from not in (None, []) and not isinstance(computed_from, list):
         findings.add(where, "'computation_indexes' must be a list", found=repr(computed_from))
-
-
-def score_keys(board: dict) -> List[str]:
-    """The keys the scoring program must write: the columns the platform does not compute (of a
-    leaderboard the checks found sound)."""
-    columns = board["columns"]
-    return [str(c["key"]) for c in columns if c.get("key") and not c.get("computation")]

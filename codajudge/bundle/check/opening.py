@@ -62,21 +62,34 @@ def _root(folder: Path, name: str, findings: Findings) -> Optional[Path]:
     return None
 
 
+#: A bundle zip's bounds, far above any built bundle's (under 1,000 members and 100 MiB): members,
+#: and bytes once extracted (zipfile writes at most each member's declared size).
+MAX_BUNDLE_MEMBERS = 20_000
+MAX_BUNDLE_BYTES = 4 * 1024**3
+
+
 def _extract(archive: zipfile.ZipFile, name: str, tmp: Path, findings: Findings) -> bool:
     """Extract a bundle zip into ``tmp``: True, or False (with the reason in ``findings``) when a
-    member would land outside ``tmp`` or a member cannot be read."""
-    names = archive.namelist()
-    unsafe = [n for n in names if _unsafe(n)]
+    member would land outside ``tmp``, the zip is beyond its bounds or a member cannot be read."""
+    infos = archive.infolist()
+    unsafe = [info.filename for info in infos if _unsafe(info.filename)]
     for member in unsafe:
         findings.add(name, "zip member escapes the bundle", found=repr(member))
-    if unsafe:
-        return False
-    try:
-        archive.extractall(tmp)
-    except (zipfile.BadZipFile, OSError, EOFError) as e:
-        findings.add(name, "a zip member cannot be read", found=str(e)[:120])
-        return False
-    return True
+    size = sum(info.file_size for info in infos)
+    if len(infos) > MAX_BUNDLE_MEMBERS or size > MAX_BUNDLE_BYTES:
+        findings.add(
+            name,
+            "zip too large for a bundle",
+            expected=f"at most {MAX_BUNDLE_MEMBERS} members and {MAX_BUNDLE_BYTES} bytes extracted",
+            found=f"{len(infos)} members declaring {size} bytes",
+        )
+    elif not unsafe:
+        try:
+            archive.extractall(tmp)
+            return True
+        except (zipfile.BadZipFile, OSError, EOFError) as e:
+            findings.add(name, "a zip member cannot be read", found=str(e)[:120])
+    return False
 
 
 class _Loader(yaml.SafeLoader):

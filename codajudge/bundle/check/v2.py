@@ -9,7 +9,6 @@ from typing import Dict, Iterator, List, Optional, Tuple
 from ..schedule import ScheduledPhase, schedule_problems
 from .findings import (
     Findings,
-    Platform,
     check_bool,
     check_choice,
     check_count,
@@ -21,7 +20,7 @@ from .findings import (
     is_int,
     parse_date,
 )
-from .leaderboard import check_leaderboards, score_keys
+from .leaderboard import check_leaderboards
 from .programs import PROGRAMS, check_program
 
 
@@ -90,6 +89,11 @@ TASK_KEYS = {
     "reference_data": None,
 }
 SOLUTION_KEYS = dict.fromkeys(("index", "key", "tasks", "path", "name", "description"))
+#: The ``version`` values of this form, and the one a message asks for.
+VERSIONS = ("2",)
+VERSION_TEXT = "2"
+#: Phases have end dates, so that phase_gold's rule on rescored items applies.
+HAS_PHASE_ENDS = True
 #: The platform's default cap on a phase's execution time on the shared queue (seconds).
 SHARED_QUEUE_TIME_LIMIT = 600
 
@@ -260,14 +264,21 @@ def scored_tasks(doc: dict) -> Iterator[Tuple[dict, dict]]:
                 yield phase, tasks[ref]
 
 
-def _references(doc: dict) -> List[Tuple[str, str, Optional[str]]]:
+def score_keys(doc: dict) -> List[str]:
+    """The keys the scoring program must write: the columns of the (first) leaderboard that the
+    platform does not compute (of a yaml the checks found sound)."""
+    columns = doc["leaderboards"][0]["columns"]
+    return [str(c["key"]) for c in columns if c.get("key") and not c.get("computation")]
+
+
+def references(doc: dict) -> List[Tuple[str, str, Optional[str]]]:
     return [
         (str(phase.get("name")), task["reference_data"], task.get("input_data"))
         for phase, task in scored_tasks(doc)
     ]
 
 
-def _published_paths(doc: dict) -> List[str]:
+def published_paths(doc: dict) -> List[str]:
     """Pages, starting kits, public data, the input data participant code runs on, solutions, and
     the programs when the bundle makes them available."""
     values = [p.get("file") for p in doc.get("pages") or [] if isinstance(p, dict)]
@@ -280,14 +291,3 @@ def _published_paths(doc: dict) -> List[str]:
             values += [task.get(kind) for kind in PROGRAMS]
     values += [s.get("path") for s in doc.get("solutions") or [] if isinstance(s, dict)]
     return [v for v in values if isinstance(v, str) and v]
-
-
-PLATFORM = Platform(
-    versions=("2",),
-    version_text="2",
-    check=check,
-    score_keys=lambda doc: score_keys(doc["leaderboards"][0]),
-    references=_references,
-    published_paths=_published_paths,
-    has_phase_ends=True,
-)
