@@ -28,6 +28,8 @@ in their first 8 KiB) and the engine's own code are not read.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
 import math
 import re
@@ -681,18 +683,26 @@ def _scan_items(
 
 @dataclass
 class Scan:
-    """One check of public files: the hidden gold, its probes and the problems found."""
+    """One check of public files: the hidden gold, its probes, the problems found, and the problems
+    of each content already read (the same training file ships in every phase and the starting kit:
+    it is read once)."""
 
     hidden: Dict[str, HiddenSplit]
     probes: List[Probe]
     problems: List[Problem] = field(default_factory=list)
+    seen: Dict[tuple, List[Problem]] = field(default_factory=dict)
 
 
 def _scan_file(path: Path, display: str, scan: Scan, in_input_data: bool) -> None:
     if path.suffix.lower() == ".zip":
         _scan_zip(path, display, scan)
-    else:
-        _scan_contents(path, display, scan, in_input_data)
+        return
+    key = (hashlib.sha256(path.read_bytes()).hexdigest(), path.name, in_input_data)
+    if key not in scan.seen:
+        found: List[Problem] = []
+        _scan_contents(path, display, scan, found, in_input_data)
+        scan.seen[key] = found
+    scan.problems.extend(dataclasses.replace(p, file=display) for p in scan.seen[key])
 
 
 def _scan_zip(path: Path, display: str, scan: Scan) -> None:
@@ -731,8 +741,9 @@ def _scan_entry(
     target.unlink()
 
 
-def _scan_contents(path: Path, display: str, scan: Scan, in_input_data: bool) -> None:
-    problems = scan.problems
+def _scan_contents(
+    path: Path, display: str, scan: Scan, problems: List[Problem], in_input_data: bool
+) -> None:
     if path.suffix == ".jsonl" and in_input_data and not path.name.endswith(".train.jsonl"):
         _check_item_file(path, display, problems)
         return
