@@ -253,7 +253,8 @@ def _checked_scale(kind, scale, refusals: Refusals):
 
 
 def _checked_labels(kind, raw, refusals: Refusals) -> Tuple[str, ...]:
-    """The track's ``labels``: at least two, no duplicates, for the kinds that have labels."""
+    """The track's ``labels``: at least two, for the kinds that have labels (``_check_collisions``
+    refuses two naming one label)."""
     labels = _as_str_tuple(raw, "labels", refusals)
     if kind.has_labels:
         if raw is None:
@@ -264,8 +265,6 @@ def _checked_labels(kind, raw, refusals: Refusals) -> Tuple[str, ...]:
             )
         elif len(labels) < 2:
             refusals.add("'labels' must list at least two labels", found=repr(list(labels)))
-        if len(set(labels)) != len(labels):
-            refusals.add("'labels' has duplicates", found=repr(list(labels)))
     return labels
 
 
@@ -299,17 +298,16 @@ def _checked_aliases(
 
 
 def _check_collisions(labels: LabelSet, refusals: Refusals) -> None:
-    """A problem per two labels or aliases that name one label once normalised (``codajudge.labels``);
-    a label written twice is already refused as a duplicate."""
+    """A problem per two labels or aliases that name one label once normalised (``codajudge.labels``),
+    a label written twice among them."""
     for first, second in labels.collisions():
-        if first != second or second in labels.aliases:
-            refusals.add(
-                "two of 'labels' and 'label_aliases' name one label once normalised",
-                expected="names that differ once surrounding spaces are ignored and numbers are "
-                "read as values (docs/labels.md)",
-                found=f"{first!r} and {second!r} name the same label once normalised",
-                hint="remove or rename one of them",
-            )
+        refusals.add(
+            "two of 'labels' and 'label_aliases' name one label once normalised",
+            expected="names that differ once surrounding spaces are ignored and numbers are "
+            "read as values (docs/labels.md)",
+            found=f"{first!r} and {second!r} name the same label once normalised",
+            hint="remove or rename one of them",
+        )
 
 
 def _checked_metrics(kind, scale, raw, refusals: Refusals) -> Tuple[str, ...]:
