@@ -13,7 +13,6 @@ first two texts; 0 when a side has no token or the item has fewer than two texts
 
 from __future__ import annotations
 
-import functools
 import math
 from typing import List, Sequence
 
@@ -26,16 +25,9 @@ from .tokenize import tokenize
 N_BINS = 5
 
 
-@functools.lru_cache(maxsize=1 << 17)
-def token_set(text: str) -> frozenset:
-    """The distinct tokens of a text; kept, because a build scores the same texts again for every
-    track, phase and split of a dataset."""
-    return frozenset(tokenize(text))
-
-
 def cosine_bow(text_a: str, text_b: str) -> float:
     """Cosine of the binary bag-of-words vectors of two texts, in [0, 1] (higher = more overlap)."""
-    a, b = token_set(text_a), token_set(text_b)
+    a, b = set(tokenize(text_a)), set(tokenize(text_b))
     if not a or not b:
         return 0.0
     return len(a & b) / math.sqrt(len(a) * len(b))
@@ -47,9 +39,8 @@ def item_cosine(item: dict) -> float:
 
 
 def quantile_edges(values: Sequence[float]) -> np.ndarray:
-    """Inner bin edges at the 1/n .. (n-1)/n quantiles, duplicates removed (ties make fewer bins)."""
-    if len(values) == 0:
-        return np.zeros(0)
+    """Inner bin edges at the 1/n .. (n-1)/n quantiles of the training split's ``values`` (never
+    empty: ``training_gold`` refuses an empty split), duplicates removed (ties make fewer bins)."""
     return np.unique(np.quantile(np.asarray(values, dtype=float), np.arange(1, N_BINS) / N_BINS))
 
 
