@@ -52,17 +52,15 @@ def _raised_at(error: BaseException, root: Optional[Path]) -> Optional[str]:
     """'model.py, line 12': the innermost frame inside the submission folder, if any."""
     if root is None:
         return None
-    where = None
     frames = traceback.extract_tb(error.__traceback__)
     if isinstance(error, SyntaxError) and error.filename:
         frames.append(traceback.FrameSummary(error.filename, error.lineno or 0, "<module>"))
-    for frame in frames:
-        try:
-            relative = Path(frame.filename).resolve().relative_to(root)
-        except ValueError:
-            continue
-        where = f"{relative.as_posix()}, line {frame.lineno}"
-    return where
+    inside = [(Path(f.filename).resolve(), f.lineno) for f in frames]
+    inside = [(path, line) for path, line in inside if path.is_relative_to(root)]
+    if not inside:
+        return None
+    path, line = inside[-1]
+    return f"{path.relative_to(root).as_posix()}, line {line}"
 
 
 def call_participant(what: str, root: Optional[Path], function: Callable, *args):
