@@ -165,8 +165,13 @@ def worst_primary(spec: TaskSpec) -> float:
 
 
 def as_counted(spec: TaskSpec, track: Track, value: float) -> float:
-    """A primary track's main metric as the primary score's mean counts it (normalised or not)."""
-    return normalised(track, value) if spec.primary_rule.mean == NORMALISED else value
+    """A primary track's main metric as the primary score's mean counts it: as it is, or with
+    ``mean: normalised`` mapped to 0..1 by the metric's range on the track (direction kept: 0 is
+    the range's lower end)."""
+    if spec.primary_rule.mean != NORMALISED:
+        return value
+    lower, upper = get_metric(track.main_metric).bounds(len(track.labels))
+    return (value - lower) / (upper - lower)
 
 
 def stand_in(spec: TaskSpec, track: Track):
@@ -180,15 +185,7 @@ def stand_in(spec: TaskSpec, track: Track):
             f"no score of baseline {rule.baseline} for track {track.id}",
             hint="rebuild the bundle with build_bundle.py, which writes the baseline's scores",
         )
-    worst = get_metric(track.main_metric).worst(len(track.labels))
-    return worst, "worst value"
-
-
-def normalised(track: Track, value: float) -> float:
-    """``value`` of the track's main metric mapped to 0..1 by the metric's range on the track
-    (direction kept: 0 is the range's lower end)."""
-    lower, upper = get_metric(track.main_metric).bounds(len(track.labels))
-    return (value - lower) / (upper - lower)
+    return get_metric(track.main_metric).worst(len(track.labels)), "worst value"
 
 
 def coverage_notes(missing: List[str], primary: PrimaryScore) -> List[str]:

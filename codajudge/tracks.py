@@ -161,32 +161,35 @@ def track_from_dict(raw: dict, where: str = "tracks") -> Track:
     return track
 
 
+def _checked(value, fits: bool, refusals: Refusals, problem: str, expected=None, found=None):
+    """``value`` when absent (None) or when it ``fits``; else None, and ``problem`` reported (found:
+    the value, unless told)."""
+    if value is None or fits:
+        return value
+    refusals.add(problem, expected=expected, found=found or repr(value)[:80])
+    return None
+
+
 def _checked_release_lines(value, positional: bool, refusals: Refusals) -> Optional[int]:
     """The track's ``release_lines``: absent, or a whole number (at least 2) on a positional track."""
-    if value is None or (positional and type(value) is int and value >= 2):
-        return value
-    refusals.add(
-        "'release_lines' must be a whole number of lines (at least 2) on a positional track",
-        found=repr(value)[:80],
-    )
-    return None
+    fits = positional and type(value) is int and value >= 2
+    problem = "'release_lines' must be a whole number of lines (at least 2) on a positional track"
+    return _checked(value, fits, refusals, problem)
 
 
 def _checked_results_layout(kind, scale, value, refusals: Refusals):
     """The track's ``results_layout``: absent, or a layout of ``RESULTS_LAYOUTS`` on a track whose
     value is one label or one distribution over its labels."""
-    if value is None:
-        return None
-    fits = kind.value_type in RESULTS_LAYOUT_READINGS and scale != "multilabel"
-    if value in RESULTS_LAYOUTS and fits:
-        return value
-    refusals.add(
+    kind_fits = kind.value_type in RESULTS_LAYOUT_READINGS and scale != "multilabel"
+    return _checked(
+        value,
+        value in RESULTS_LAYOUTS and kind_fits,
+        refusals,
         "'results_layout' must name a known layout, on a track predicting one label or one "
         "distribution over its labels",
         expected=" | ".join(RESULTS_LAYOUTS),
-        found=repr(value)[:80] if fits else f"{value!r} on a {kind.name} track",
+        found=None if kind_fits else f"{value!r} on a {kind.name} track",
     )
-    return None
 
 
 def _checked_kind(name, refusals: Refusals) -> kinds.Kind:
@@ -202,34 +205,27 @@ def _checked_kind(name, refusals: Refusals) -> kinds.Kind:
 
 def _checked_alignment(kind, value, refusals: Refusals) -> Optional[str]:
     """The track's ``annotator_alignment``: absent, or one of its kind's ``alignments``."""
-    if value is None or value in kind.alignments:
-        return value
-    refusals.add(
+    return _checked(
+        value,
+        value in kind.alignments,
+        refusals,
         f"'annotator_alignment' must be one of the rules of kind {kind.name}"
         if kind.alignments
         else f"'annotator_alignment' does not apply to kind {kind.name}",
         expected=" | ".join(kind.alignments) or "no annotator_alignment key",
-        found=repr(value)[:80],
     )
-    return None
 
 
 def _checked_range(kind, value, refusals: Refusals):
     """The track's ``range``: absent, or [lowest, highest] numbers on a similarity track."""
-    if value is None:
-        return None
     numbers = isinstance(value, (list, tuple)) and len(value) == 2
     numbers = numbers and all(
         isinstance(v, (int, float)) and not isinstance(v, bool) for v in value
     )
-    if kind.has_range and numbers and value[0] < value[1]:
-        return (float(value[0]), float(value[1]))
-    refusals.add(
-        "'range' must be [lowest, highest] gold score of a similarity track",
-        expected="e.g. range: [0, 5]",
-        found=repr(value)[:80],
-    )
-    return None
+    fits = kind.has_range and numbers and value[0] < value[1]
+    problem = "'range' must be [lowest, highest] gold score of a similarity track"
+    value = _checked(value, fits, refusals, problem, expected="e.g. range: [0, 5]")
+    return value and (float(value[0]), float(value[1]))
 
 
 def _checked_scale(kind, scale, refusals: Refusals):
@@ -253,7 +249,8 @@ def _checked_scale(kind, scale, refusals: Refusals):
 
 
 def _checked_labels(kind, raw, refusals: Refusals) -> Tuple[str, ...]:
-    """The track's ``labels``: at least two, no duplicates, for the kinds that have labels."""
+    """The track's ``labels``: at least two, for the kinds that have labels (``_check_collisions``
+    refuses two naming one label)."""
     labels = _as_str_tuple(raw, "labels", refusals)
     if kind.has_labels:
         if raw is None:
@@ -264,8 +261,6 @@ def _checked_labels(kind, raw, refusals: Refusals) -> Tuple[str, ...]:
             )
         elif len(labels) < 2:
             refusals.add("'labels' must list at least two labels", found=repr(list(labels)))
-        if len(set(labels)) != len(labels):
-            refusals.add("'labels' has duplicates", found=repr(list(labels)))
     return labels
 
 
@@ -299,17 +294,16 @@ def _checked_aliases(
 
 
 def _check_collisions(labels: LabelSet, refusals: Refusals) -> None:
-    """A problem per two labels or aliases that name one label once normalised (``codajudge.labels``);
-    a label written twice is already refused as a duplicate."""
+    """A problem per two labels or aliases that name one label once normalised (``codajudge.labels``),
+    a label written twice among them."""
     for first, second in labels.collisions():
-        if first != second or second in labels.aliases:
-            refusals.add(
-                "two of 'labels' and 'label_aliases' name one label once normalised",
-                expected="names that differ once surrounding spaces are ignored and numbers are "
-                "read as values (docs/labels.md)",
-                found=f"{first!r} and {second!r} name the same label once normalised",
-                hint="remove or rename one of them",
-            )
+        refusals.add(
+            "two of 'labels' and 'label_aliases' name one label once normalised",
+            expected="names that differ once surrounding spaces are ignored and numbers are "
+            "read as values (docs/labels.md)",
+            found=f"{first!r} and {second!r} name the same label once normalised",
+            hint="remove or rename one of them",
+        )
 
 
 def _checked_metrics(kind, scale, raw, refusals: Refusals) -> Tuple[str, ...]:

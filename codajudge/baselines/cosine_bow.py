@@ -29,7 +29,7 @@ N_BINS = 5
 @functools.lru_cache(maxsize=1 << 17)
 def token_set(text: str) -> frozenset:
     """The distinct tokens of a text; kept, because a build scores the same texts again for every
-    track, phase and split of a dataset."""
+    track, phase and split of a dataset (a LeWiDi 2025 build: 328,000 texts)."""
     return frozenset(tokenize(text))
 
 
@@ -47,9 +47,8 @@ def item_cosine(item: dict) -> float:
 
 
 def quantile_edges(values: Sequence[float]) -> np.ndarray:
-    """Inner bin edges at the 1/n .. (n-1)/n quantiles, duplicates removed (ties make fewer bins)."""
-    if len(values) == 0:
-        return np.zeros(0)
+    """Inner bin edges at the 1/n .. (n-1)/n quantiles of the training split's ``values`` (never
+    empty: ``training_gold`` refuses an empty split), duplicates removed (ties make fewer bins)."""
     return np.unique(np.quantile(np.asarray(values, dtype=float), np.arange(1, N_BINS) / N_BINS))
 
 

@@ -20,10 +20,10 @@ from .. import kinds
 from ..errors import ProblemCollector, SubmissionError
 from ..formats.annotators import annotator_pool, parse_per_annotator
 from ..formats.notes import VALUE_NOTES, ReadNote, note_warnings
-from ..formats.soft import parse_soft
-from ..formats.values import ValueProblem, parse_label, parse_number
+from ..formats.submission import READERS
+from ..formats.values import ValueProblem
 from ..formats.write import per_annotator_value
-from ..kinds.base import ANNOTATOR_ROW, DISTRIBUTION, LABEL, SCORE, numpy_json
+from ..kinds.base import ANNOTATOR_ROW, LABEL, SCORE, ValueType
 from ..tracks import Track
 from .base import item_annotators
 
@@ -52,17 +52,15 @@ def _raised_at(error: BaseException, root: Optional[Path]) -> Optional[str]:
     """'model.py, line 12': the innermost frame inside the submission folder, if any."""
     if root is None:
         return None
-    where = None
     frames = traceback.extract_tb(error.__traceback__)
     if isinstance(error, SyntaxError) and error.filename:
         frames.append(traceback.FrameSummary(error.filename, error.lineno or 0, "<module>"))
-    for frame in frames:
-        try:
-            relative = Path(frame.filename).resolve().relative_to(root)
-        except ValueError:
-            continue
-        where = f"{relative.as_posix()}, line {frame.lineno}"
-    return where
+    inside = [(Path(f.filename).resolve(), f.lineno) for f in frames]
+    inside = [(path, line) for path, line in inside if path.is_relative_to(root)]
+    if not inside:
+        return None
+    path, line = inside[-1]
+    return f"{path.relative_to(root).as_posix()}, line {line}"
 
 
 def call_participant(what: str, root: Optional[Path], function: Callable, *args):
@@ -165,11 +163,10 @@ def _plain_scalar(value):
 
 
 def as_sequence(predictions, display: str) -> list:
-    """``predict``'s return value as a list (numpy arrays and tuples accepted)."""
-    if isinstance(predictions, np.ndarray):
-        return predictions.tolist()
-    if isinstance(predictions, (list, tuple)):
-        return list(predictions)
+    """``predict``'s return value (through ``plain_data``: numpy arrays and tuples as lists) as a
+    list."""
+    if isinstance(predictions, list):
+        return predictions
     raise SubmissionError.single(
         display,
         "predict() must return a list with one value per item",
@@ -178,9 +175,13 @@ def as_sequence(predictions, display: str) -> list:
     )
 
 
-def _as_json(value) -> str:
+def value_text(value, value_type: ValueType) -> str:
+    """A model's value as the text a submission file gives it: a score or label as written, a list
+    as JSON."""
+    if value_type in (SCORE, LABEL):
+        return _scalar_text(value, "number" if value_type is SCORE else "label")
     try:
-        return json.dumps(value, ensure_ascii=False, default=numpy_json)
+        return json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError, RecursionError):
         raise ValueProblem(
             "the value cannot be written as JSON",
@@ -204,36 +205,21 @@ def _scalar_text(value, what: str) -> str:
     )
 
 
-def _read_score(track: Track, item: dict, value, notes: List[ReadNote], pool):
-    return parse_number(_scalar_text(value, "number"))
-
-
-def _read_label(track: Track, item: dict, value, notes: List[ReadNote], pool):
-    return track.labels[parse_label(_scalar_text(value, "label"), track)]
-
-
-def _read_distribution(track: Track, item: dict, value, notes: List[ReadNote], pool):
-    return parse_soft(_as_json(value), track, notes)
-
-
-def _read_per_annotator(track: Track, item: dict, value, notes: List[ReadNote], pool):
-    rows = parse_per_annotator(_as_json(value), track, item_annotators(item), pool)
-    return per_annotator_value(track, rows)
-
-
-#: For each value type, the scorer's parser of a model's value, giving the value to write
-#: (``pool``: the items' annotators, over which a per-annotator row may also be written).
-_READERS = {
-    SCORE: _read_score,
-    LABEL: _read_label,
-    DISTRIBUTION: _read_distribution,
-    ANNOTATOR_ROW: _read_per_annotator,
-}
+def _written(track: Track, item: dict, text: str, notes: List[ReadNote], pool) -> object:
+    """The value to write for a model's value ``text``, read by the scorer's reader of its value
+    type (``formats.submission.READERS``); a row of annotator labels is read against the item's
+    annotators or the items' whole ``pool``."""
+    value_type = kinds.of(track).value_type
+    if value_type is ANNOTATOR_ROW:
+        rows = parse_per_annotator(text, track, item_annotators(item), pool)
+        return per_annotator_value(track, rows)
+    value = READERS[value_type](text, track, notes)
+    return track.labels[value] if value_type is LABEL else value
 
 
 def prediction_lines(track: Track, items: List[dict], predictions, display: str) -> List[str]:
     """``id<TAB>value`` lines for ``items``; a SubmissionError names the item, expected and found."""
-    values = as_sequence(predictions, display)
+    values = as_sequence(plain_data(predictions), display)
     if len(values) != len(items):
         raise SubmissionError.single(
             display,
@@ -246,11 +232,10 @@ def prediction_lines(track: Track, items: List[dict], predictions, display: str)
     lines = []
     pool = annotator_pool([item_annotators(item) for item in items])
     kind = kinds.of(track)
-    read = _READERS[kind.value_type]
     for item, value in zip(items, values):
-        try:  # the scorer's parser of the value, then the VALUE text of what it accepted
-            text = kind.prediction_text(read(track, item, value, notes, pool))
-            lines.append(f"{item['id']}\t{text}")
+        try:  # the scorer's reader of the value, then the VALUE text of what it accepted
+            written = _written(track, item, value_text(value, kind.value_type), notes, pool)
+            lines.append(f"{item['id']}\t{kind.prediction_text(written)}")
         except ValueProblem as p:
             problems.add(
                 p.message, item=item["id"], expected=p.expected, found=p.found, hint=p.hint

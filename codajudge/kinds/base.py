@@ -74,8 +74,9 @@ class Kind:
     gold_fields: Dict[str, object] = {"annotators": [], "annotations": []}
 
     #: What one value of this kind is (``ValueType``): how a submission's value is read
-    #: (``formats.submission``) and what a model predicts for one item (``baselines``).
-    value_type: "ValueType"
+    #: (``formats.submission``) and what a model predicts for one item (``baselines``); None only
+    #: for the stand-in of an unknown kind (``tracks``), which is refused.
+    value_type: Optional["ValueType"] = None
     #: The fix named when a file holds the values of many items on one line.
     one_line_fix: str = "write one line per item"
 

@@ -28,23 +28,35 @@ def f1_stats(gold, pred):
     return stats
 
 
-def _confusion(sums) -> np.ndarray:
-    """The summed one-hot rows of ``f1_stats`` as K x K confusion matrices (gold rows, predicted
-    columns), over any leading axes (resamples, systems)."""
+def _label_counts(sums):
+    """Per label, from the summed one-hot rows of ``f1_stats`` (over any leading axes: resamples,
+    systems): the items predicted right, the items of that gold label, those predicted as it."""
     sums = np.asarray(sums, dtype=float)
     k = int(round(np.sqrt(sums.shape[-1])))
-    return sums.reshape(sums.shape[:-1] + (k, k))
+    confusion = sums.reshape(sums.shape[:-1] + (k, k))  # gold rows, predicted columns
+    return (
+        np.diagonal(confusion, axis1=-2, axis2=-1),
+        confusion.sum(axis=-1),
+        confusion.sum(axis=-2),
+    )
+
+
+def _mean_over_labels(numerator, denominator):
+    """The mean of ``numerator / denominator`` over the labels whose denominator is not 0."""
+    counted = denominator > 0
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(counted, numerator / denominator, 0.0)
+        return ratio.sum(axis=-1) / counted.sum(axis=-1)
 
 
 def _macro_f1_from_sums(sums, n):
-    confusion = _confusion(sums)
-    tp = np.diagonal(confusion, axis1=-2, axis2=-1)
-    gold_count = confusion.sum(axis=-1)
-    pred_count = confusion.sum(axis=-2)
-    present = (gold_count + pred_count) > 0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        f1 = np.where(present, 2 * tp / (gold_count + pred_count), 0.0)
-        return f1.sum(axis=-1) / present.sum(axis=-1)
+    correct, gold_count, pred_count = _label_counts(sums)
+    return _mean_over_labels(2 * correct, gold_count + pred_count)
+
+
+def _balanced_accuracy_from_sums(sums, n):
+    correct, gold_count, _ = _label_counts(sums)
+    return _mean_over_labels(correct, gold_count)
 
 
 #: What every classification metric is: higher is better, in [0, 1], shown x 100.
@@ -71,16 +83,6 @@ register(
         stats_form=ONE_HOT,
     )
 )
-
-
-def _balanced_accuracy_from_sums(sums, n):
-    confusion = _confusion(sums)
-    correct = np.diagonal(confusion, axis1=-2, axis2=-1)
-    gold_count = confusion.sum(axis=-1)
-    in_gold = gold_count > 0
-    with np.errstate(divide="ignore", invalid="ignore"):
-        recall = np.where(in_gold, correct / gold_count, 0.0)
-        return recall.sum(axis=-1) / in_gold.sum(axis=-1)
 
 
 register(
