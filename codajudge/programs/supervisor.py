@@ -19,7 +19,7 @@ from typing import List, Optional
 
 from ..errors import ConfigError, SubmissionError
 from ..formats.textfile import safe_display, shorten
-from ..runner.capture import JOIN_SECONDS, CappedOutput, Echo, drain
+from ..runner.capture import JOIN_SECONDS, CappedOutput, drain
 from ..untrusted import read_head, wait_then_stop
 from .child import BASELINE_PREFIX, ChildPaths
 from .participant import ParticipantOutput
@@ -59,8 +59,8 @@ class KitLines:
         self.progress = CappedOutput(PROGRESS_HEAD_BYTES, PROGRESS_TAIL_BYTES)
         self.others = CappedOutput(KIT_LINES_BYTES, 0)
 
-    def add(self, line: bytes, echo: Optional[Echo] = None) -> None:
-        """Keep ``line`` and print it while its cap holds (``echo``, the pipe's, is not used)."""
+    def add(self, line: bytes) -> None:
+        """Keep ``line`` and print it while its cap holds."""
         is_progress = _PROGRESS_LINE.match(line.decode("utf-8", "replace")) is not None
         (self.progress if is_progress else self.others).add(line, _print_kit_line)
 
