@@ -9,7 +9,6 @@
     codajudge score INPUT OUTPUT           # the scoring program's contract (INPUT/ref, INPUT/res)
     codajudge ingest INPUT_DATA OUTPUT SUBMISSION   # the ingestion program's contract
     codajudge rank SUBMISSIONS_DIR REFERENCE_DIR --out DIR   # final ranking with statistical ties
-    codajudge bench [ARGS]                 # benchmarks/run.py (source checkout only)
 
 ``codajudge COMMAND --help`` gives each command's options.
 """
@@ -20,7 +19,6 @@ import sys
 from typing import List, Optional
 
 from . import __version__
-from .assets import SOURCE_CHECKOUT, is_source_checkout
 
 COMMANDS = {
     "build": "build a bundle from an edition (build_bundle.py)",
@@ -32,14 +30,13 @@ COMMANDS = {
     "score": "the scoring program (scoring_program/score.py)",
     "ingest": "the ingestion program (ingestion_program/ingest.py)",
     "rank": "rank final submissions with statistical ties (rank_submissions.py)",
-    "bench": "performance benchmarks (benchmarks/run.py, in a source checkout)",
 }
 #: The commands whose module in ``codajudge.programs`` is not named as the command.
 MODULES = {"new": "new_edition", "run": "run_local"}
 
 
 def module_of(command: str) -> str:
-    """The module whose ``main`` runs ``command`` (every command but bench)."""
+    """The module whose ``main`` runs ``command``."""
     return f"codajudge.programs.{MODULES.get(command, command)}"
 
 
@@ -51,22 +48,6 @@ def usage() -> str:
         "codajudge COMMAND --help shows the options of one command; codajudge --version the version.",
     ]
     return "\n".join(lines)
-
-
-def bench(argv: List[str]) -> int:
-    script = SOURCE_CHECKOUT / "benchmarks" / "run.py"
-    if not is_source_checkout() or not script.is_file():
-        print(
-            "codajudge bench: the benchmarks are not installed with the package; run them from a clone of the "
-            "repository: python3 benchmarks/run.py",
-            file=sys.stderr,
-        )
-        return 1
-    if str(SOURCE_CHECKOUT) not in sys.path:
-        sys.path.insert(0, str(SOURCE_CHECKOUT))
-    from benchmarks.run import main as run_benchmarks  # each case runs in a fresh worker process
-
-    return run_benchmarks(argv, prog="codajudge bench")
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -84,8 +65,6 @@ def main(argv: Optional[List[str]] = None) -> int:
             file=sys.stderr,
         )
         return 1
-    if command == "bench":
-        return bench(rest)
     from .deps import require_runtime
 
     require_runtime(f"codajudge {command}")

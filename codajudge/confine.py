@@ -84,17 +84,13 @@ def path_problem(value, base: Path, where: str, key: str, base_name: str) -> Opt
 
 
 def escaping_links(folder: Path, base: Path) -> Iterator[Path]:
-    """Symbolic links under ``folder`` (or ``folder`` itself) whose target lies outside ``base``."""
-    folder, base = Path(folder), Path(base)
-    if folder.is_symlink() and not _inside(folder, base):
-        yield folder
-    if not folder.is_dir() or not _inside(folder, base):
-        return
+    """Symbolic links below ``folder`` (which ``path_problem`` found inside ``base``) whose target
+    lies outside ``base``; nothing when ``folder`` is no folder."""
     # os.walk does not descend into linked folders; they are checked here
     for current, dirs, files in os.walk(folder):
         for name in dirs + files:
             entry = Path(current) / name
-            if entry.is_symlink() and not _inside(entry, base):
+            if entry.is_symlink() and not _inside(entry, Path(base)):
                 yield entry
 
 

@@ -45,7 +45,7 @@ def problem_text(
     """The one layout of a problem: ``where: message; expected X, found Y`` then the hint (each
     detail only when given), as a sentence of its own (``. Hint``: the readers' messages) or, with
     ``hint_in_brackets``, as `` (hint)`` (the bundle checker's one line per problem)."""
-    text = f"{where}: {message}"
+    text = f"{where}: {message}" if where else message
     if expected is not None:
         text += f"; expected {expected}"
     if found is not None:
@@ -284,18 +284,6 @@ class SeveralFilesError(SubmissionError):
             hidden = len(self.errors) - MAX_FILES_SHOWN
             lines.append(f"... and {counted(hidden, 'more ' + unit)} with problems not shown")
         return "\n".join(lines)
-
-
-def grouped_by_file(problems: List[Problem], omitted: int, unit: str = "file") -> SubmissionError:
-    """A submission's refusal from its problems as a flat list (a child process's report): one
-    ``SubmissionError`` when they name one file, else a ``SeveralFilesError`` grouping them by
-    file in the order the files first appear (``omitted`` then counts with the last file)."""
-    files = list(dict.fromkeys(problem.file for problem in problems))
-    if len(files) < 2:
-        return SubmissionError(problems, omitted)
-    errors = [SubmissionError([p for p in problems if p.file == file]) for file in files]
-    errors[-1].omitted = omitted
-    return SeveralFilesError(errors, unit)
 
 
 @dataclass

@@ -96,13 +96,6 @@ def read_head(path, limit: int) -> Optional[bytes]:
         return None
 
 
-def read_small(path, limit: int) -> Optional[bytes]:
-    """The whole of a regular file of at most ``limit`` bytes; None when it is larger, absent, a
-    link or no regular file."""
-    data = read_head(path, limit + 1)
-    return data if data is not None and len(data) <= limit else None
-
-
 # ---------------------------------------------------------------- copying
 
 

@@ -148,7 +148,7 @@ def test_the_sandbox_starts_python_through_a_linked_environment_at_its_real_plac
     (tmp_path / "project").mkdir()
     (tmp_path / "project" / ".venv").symlink_to(tmp_path / "env")
     monkeypatch.setattr(sys, "executable", str(tmp_path / "project" / ".venv" / "bin" / "python"))
-    args = sandbox.command("bwrap", [sys.executable, "-c", "pass"], None, {})
+    args = sandbox.command("bwrap", [sys.executable, "-c", "pass"], None)
     assert args[args.index("--") + 1 :] == [os.path.realpath(real) + "/python", "-c", "pass"]
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from codajudge.errors import SubmissionError
+from codajudge.programs.status import read_small_text
 from codajudge.untrusted import (
     TreeLimits,
     copy_regular,
@@ -20,7 +21,6 @@ from codajudge.untrusted import (
     open_regular,
     prune_tree,
     read_head,
-    read_small,
     remove_entry,
     stop_session,
 )
@@ -38,15 +38,17 @@ def sparse(path: Path, size: int = TIB) -> Path:
 def test_a_regular_file_is_read_within_its_bound(tmp_path):
     (tmp_path / "a.txt").write_bytes(b"x" * 300)
     assert read_head(tmp_path / "a.txt", 200) == b"x" * 200
-    assert read_small(tmp_path / "a.txt", 300) == b"x" * 300
-    assert read_small(tmp_path / "a.txt", 299) is None
+    assert read_small_text(tmp_path / "a.txt", 300) == "x" * 300
+    assert read_small_text(tmp_path / "a.txt", 299) is None
     assert read_head(tmp_path / "absent", 10) is None
 
 
 def test_a_fifo_is_refused_at_once_without_blocking(tmp_path):
     os.mkfifo(tmp_path / "pipe")
     started = time.monotonic()
-    assert read_head(tmp_path / "pipe", 10) is None and read_small(tmp_path / "pipe", 10) is None
+    assert (
+        read_head(tmp_path / "pipe", 10) is None and read_small_text(tmp_path / "pipe", 10) is None
+    )
     with pytest.raises(OSError, match="named pipe"):
         open_regular(tmp_path / "pipe")
     assert time.monotonic() - started < 2
@@ -62,7 +64,7 @@ def test_a_link_is_never_followed(tmp_path, target):
 def test_a_sparse_terabyte_is_not_read(tmp_path):
     big = sparse(tmp_path / "big")
     started = time.monotonic()
-    assert read_small(big, 1024 * 1024) is None
+    assert read_small_text(big, 1024 * 1024) is None
     assert read_head(big, 100) == b"\0" * 100
     with pytest.raises(SubmissionError, match="a file of 1099511627776 bytes"):
         copy_regular(big, tmp_path / "copy", "code submission")

@@ -339,9 +339,7 @@ def child_main(argv: List[str]) -> int:
         skipped = run_models(paths, source, int(seed), say)
     except KitError as error:
         kind = "config" if isinstance(error, ConfigError) else "submission"
-        problems = [dataclasses.asdict(p) for p in error.problems]
-        report = {"status": "failed", "kind": kind, "omitted": error.omitted, "problems": problems}
-        code = 2
+        report, code = {"status": "failed", "kind": kind, "message": error.render()}, 2
     except BaseException as error:  # noqa: BLE001 - reported to the parent, which explains it
         import traceback
 

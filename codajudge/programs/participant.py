@@ -15,6 +15,7 @@ removed) leaves what the code printed until then, and no signal needs to be caug
 from __future__ import annotations
 
 import contextlib
+import functools
 import sys
 from pathlib import Path
 import threading
@@ -78,8 +79,8 @@ class ParticipantOutput:
         """Read the child's two pipes into the one capture, in the order the lines come, each
         echoed on this program's stream of the same name; keep the file saved meanwhile."""
         readers = [
-            drain(stdout, self.capture.add, _echo_to(sys.stdout)),
-            drain(stderr, self.capture.add, _echo_to(sys.stderr)),
+            drain(stdout, functools.partial(self.capture.add, echo=_echo_to(sys.stdout))),
+            drain(stderr, functools.partial(self.capture.add, echo=_echo_to(sys.stderr))),
         ]
         if self._saver is None:
             self._saver = threading.Thread(target=self._keep_saved, daemon=True)

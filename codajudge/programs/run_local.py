@@ -24,7 +24,7 @@ from typing import Dict, List, Optional, Union
 
 from ..bundle.prose import listed
 from ..confine import slug
-from ..errors import ConfigError, KitError, Problem, SubmissionError, UsageError
+from ..errors import ConfigError, KitError, SubmissionError, UsageError
 from ..formats.archive import PARTICIPANT_OUTPUT, safe_extract
 from ..report import score_meanings
 from ..spec import read_spec
@@ -117,13 +117,7 @@ def _step_error(name: str, step: StepResult) -> KitError:
     """The failed step's own message, said once (not wrapped in a second "not accepted")."""
     for marker, error_type in ((REFUSED, SubmissionError), (BUNDLE_PROBLEM, ConfigError)):
         if marker in step.stderr:
-            text = own_words(step.stderr)
-
-            class Reported(error_type):
-                def render(self) -> str:
-                    return text
-
-            return Reported([Problem("", text)])
+            return error_type.single("", own_words(step.stderr))
     reason = f"the {name} exited with code {step.exit_code}"
     tail = "\n".join(step.stderr.strip().splitlines()[-25:])
     return SubmissionError.single(name, reason, found=tail or "no message")

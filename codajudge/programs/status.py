@@ -23,7 +23,7 @@ from typing import Dict, Optional, Tuple
 from ..formats.archive import INGESTION_STATUS
 from ..formats.textfile import safe_display, shorten
 from ..report import atomic_write
-from ..untrusted import read_small
+from ..untrusted import read_head
 
 #: The prediction step's status files are small; a larger one is treated as unreadable.
 MAX_STATUS_BYTES = 64 * 1024
@@ -64,8 +64,10 @@ def write_status(output_dir: Path, status: IngestionStatus) -> None:
 def read_small_text(path: Path, limit: int = MAX_STATUS_BYTES) -> Optional[str]:
     """The text of a small status file (``limit`` bytes at most; undecodable bytes replaced), or
     None when it is absent, a link, no regular file or larger."""
-    data = read_small(path, limit)
-    return data.decode("utf-8", errors="replace") if data is not None else None
+    data = read_head(path, limit + 1)
+    if data is None or len(data) > limit:
+        return None
+    return data.decode("utf-8", errors="replace")
 
 
 def read_status(folder: Path) -> Optional[IngestionStatus]:

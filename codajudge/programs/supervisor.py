@@ -17,9 +17,9 @@ import sys
 from pathlib import Path
 from typing import List, Optional
 
-from ..errors import ConfigError, Problem, SubmissionError, grouped_by_file
+from ..errors import ConfigError, SubmissionError
 from ..formats.textfile import safe_display, shorten
-from ..runner.capture import JOIN_SECONDS, CappedOutput, Echo, drain
+from ..runner.capture import JOIN_SECONDS, CappedOutput, drain
 from ..untrusted import read_head, wait_then_stop
 from .child import BASELINE_PREFIX, ChildPaths
 from .participant import ParticipantOutput
@@ -59,8 +59,8 @@ class KitLines:
         self.progress = CappedOutput(PROGRESS_HEAD_BYTES, PROGRESS_TAIL_BYTES)
         self.others = CappedOutput(KIT_LINES_BYTES, 0)
 
-    def add(self, line: bytes, echo: Optional[Echo] = None) -> None:
-        """Keep ``line`` and print it while its cap holds (``echo``, the pipe's, is not used)."""
+    def add(self, line: bytes) -> None:
+        """Keep ``line`` and print it while its cap holds."""
         is_progress = _PROGRESS_LINE.match(line.decode("utf-8", "replace")) is not None
         (self.progress if is_progress else self.others).add(line, _print_kit_line)
 
@@ -198,24 +198,18 @@ def _child_report(paths: ChildPaths, returncode: int, details_dir: Path, trusted
         if text is not None:
             details_dir.mkdir(parents=True, exist_ok=True)
             (details_dir / "internal_error_child.txt").write_bytes(text)
-    try:
-        problems = [Problem(**p) for p in report.get("problems", [])]
-        omitted = int(report.get("omitted", 0))
-        for problem in problems:  # a forged report's fields must not fail later, when shown
-            problem.render()
-    except (TypeError, ValueError, AttributeError):
-        problems, omitted = [], 0
-    if not trusted and (report.get("kind") != "submission" or not problems):
+    kind, message = report.get("kind"), report.get("message")
+    if not trusted and (kind != "submission" or not isinstance(message, str) or not message):
         raise SubmissionError.single(
             "code submission",
             f"the process running the code submission failed{_during(paths)}",
-            found=shorten(safe_display(str(report.get("message") or "no message")), 400),
+            found=shorten(safe_display(str(message or "no message")), 400),
             hint="the input data passed the kit's checks before your code ran, so a "
             "failure in that process is counted as the submission's; if you believe "
             "it is the kit's, send the ingestion log to the organisers",
         )
-    if report.get("kind") == "internal" or not problems:
-        raise RuntimeError(str(report.get("message", "the ingestion child process failed")))
-    if report.get("kind") == "config":
-        raise ConfigError(problems, omitted)
-    raise grouped_by_file(problems, omitted, unit="track")
+    if kind == "config":
+        raise ConfigError.single("", str(message))
+    if kind == "submission":
+        raise SubmissionError.single("", str(message))
+    raise RuntimeError(str(message or "the ingestion child process failed"))

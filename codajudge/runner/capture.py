@@ -91,22 +91,18 @@ def _ended(text: str) -> str:
     return text if not text or text.endswith("\n") else text + "\n"
 
 
-def drain(
-    stream: BinaryIO, add: Callable[[bytes, Optional[Echo]], None], echo: Optional[Echo] = None
-) -> threading.Thread:
-    """Start a thread giving each line of ``stream`` (of at most LINE_BYTES) to ``add`` (with
-    ``echo``) until every writer closed it; join it once the writers are stopped."""
-    thread = threading.Thread(target=_read_lines, args=(stream, add, echo), daemon=True)
+def drain(stream: BinaryIO, add: Callable[[bytes], None]) -> threading.Thread:
+    """Start a thread giving each line of ``stream`` (of at most LINE_BYTES) to ``add`` until every
+    writer closed it; join it once the writers are stopped."""
+    thread = threading.Thread(target=_read_lines, args=(stream, add), daemon=True)
     thread.start()
     return thread
 
 
-def _read_lines(
-    stream: BinaryIO, add: Callable[[bytes, Optional[Echo]], None], echo: Optional[Echo]
-) -> None:
+def _read_lines(stream: BinaryIO, add: Callable[[bytes], None]) -> None:
     while True:
         line = stream.readline(LINE_BYTES)
         if not line:
             break
-        add(line, echo)
+        add(line)
     stream.close()

@@ -171,7 +171,7 @@ def run_prediction_step(
     reason = sandbox_refusal(task)
     if reason is None:  # the command sees Codabench's own /app paths
         inside = program_command(program, "", is_scoring=False)
-        args = sandbox.command(sandbox.bwrap_binary(), inside, step, sandbox.step_env())
+        args = sandbox.command(sandbox.bwrap_binary(), inside, step)
         bwrap_env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}  # bwrap sets the step's
         return run_step(args, program, limit, bwrap_env), None
     sandbox.warn_unisolated(reason)

@@ -122,11 +122,10 @@ def exposed_secret(secrets: Iterable[Path]) -> Optional[str]:
     return None
 
 
-def command(
-    bwrap: str, args: Sequence[str], root: Optional[Path], env: Dict[str, str]
-) -> List[str]:
+def command(bwrap: str, args: Sequence[str], root: Optional[Path]) -> List[str]:
     """The bwrap command running ``args`` (with /app paths) in a sandbox that mounts the
-    ``APP_MOUNTS`` found in the step's folder ``root`` (its ``app/...``; None: none)."""
+    ``APP_MOUNTS`` found in the step's folder ``root`` (its ``app/...``; None: none), in the
+    environment of ``step_env``."""
     out = [bwrap, *ISOLATION.split()]
     for kind, source, target in _system_mounts():
         out += [kind, source, target]
@@ -134,7 +133,7 @@ def command(
         if os.path.isdir(f"{root}{target}"):
             out += ["--bind" if writable else "--ro-bind", f"{root}{target}", target]
     out += ["--chdir", "/app/program" if root is not None else "/", "--clearenv"]
-    for key, value in sorted(env.items()):
+    for key, value in sorted(step_env().items()):
         out += ["--setenv", key, value]
     program = [interpreter() if args[0] == sys.executable else args[0]]
     return out + ["--"] + program + list(args[1:])
@@ -157,18 +156,16 @@ def step_env() -> Dict[str, str]:
 def probe() -> Optional[str]:
     """None if bwrap can run the kit's Python in a sandbox here, else the reason it cannot
     (turned off or not installed, as the environment says now; user namespaces refused, ...)."""
-    bwrap = bwrap_binary()
-    if bwrap is not None:
-        return _probe_binary(bwrap)
     if os.environ.get(BWRAP_ENV, "bwrap").lower() in TURNED_OFF:
         return "turned off by CODAJUDGE_BWRAP"
-    return "bubblewrap (bwrap) is not installed"
+    bwrap = bwrap_binary()
+    return "bubblewrap (bwrap) is not installed" if bwrap is None else _probe_binary(bwrap)
 
 
 @functools.lru_cache(maxsize=4)
 def _probe_binary(bwrap: str) -> Optional[str]:
     """``probe`` of an installed bwrap: it runs the kit's Python once per process."""
-    args = command(bwrap, [sys.executable, "-c", "import numpy"], None, step_env())
+    args = command(bwrap, [sys.executable, "-c", "import numpy"], None)
     try:
         done = subprocess.run(args, capture_output=True, text=True, errors="replace", timeout=60)
     except (OSError, subprocess.TimeoutExpired) as e:
