@@ -107,7 +107,6 @@ class Rows(NamedTuple):
     line: Sequence[int]
     texts: Sequence[str]
     starts: Sequence[int]
-    scores: Optional[Sequence[float]] = None  # the values as numbers, where the layout read them
 
     def text(self, j: int) -> str:
         """Row j's value text."""
@@ -185,6 +184,7 @@ def _positional_rows(
     numbers = every[columns.positional_header :]  # the header's line stays in the blank-line check
     release = track.release_lines if (track.release_lines or 0) > len(keys.ids) else None
     if len(fields) != len(keys.ids) and len(fields) != release:
+        other_phase = keys.elsewhere and keys.elsewhere.of_line_count(len(fields))
         raise SubmissionError.single(
             problems.file,
             "wrong number of lines for the SemEval positional format",
@@ -196,9 +196,8 @@ def _positional_rows(
             ),
             found=counted(len(fields), "non-blank line")
             + (" besides comments" if columns.comments else ""),
-            hint=_hints(
-                keys.elsewhere and keys.elsewhere.of_line_count(len(fields)),
-                "or write ID<TAB>SCORE lines, which are matched by id",
+            hint="; ".join(
+                filter(None, (other_phase, "or write ID<TAB>SCORE lines, which are matched by id"))
             ),
         )
     lines = every
@@ -225,14 +224,7 @@ def _positional_rows(
                 found=show(line[1]),
             )
     problems.raise_if_any()
-    scores = columns.positional_scores
-    scores = scores[:n] if scores is not None else None
-    return Rows(range(len(firsts)), numbers, firsts, [0] * len(firsts), scores)
-
-
-def _hints(*hints: Optional[str]) -> str:
-    """The hints given, in order, as one."""
-    return "; ".join(filter(None, hints))
+    return Rows(range(len(firsts)), numbers, firsts, [0] * len(firsts))
 
 
 def _id_rows(columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCollector) -> Rows:
@@ -345,16 +337,14 @@ def _no_tab(text: str, json_lines: bool, example: str) -> Tuple[str, dict]:
     if isinstance(line, dict):
         keys = shorten(", ".join(map(str, line)))
         details["found"] = (
-            f"keys {keys}" if len(line) != 2 or "id" not in line else f"the id {_shown(line['id'])}"
+            f"keys {keys}"
+            if len(line) != 2 or "id" not in line
+            else f"the id {shorten(json.dumps(line['id'], ensure_ascii=False))}"
         )
         details["hint"] = (
             'keep only "id" and the prediction: df[["id", "label"]].to_json(orient="records", lines=True)'
         )
     return 'a JSON line must hold exactly "id" and one value', details
-
-
-def _shown(value) -> str:
-    return shorten(json.dumps(value, ensure_ascii=False))
 
 
 def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector):
@@ -364,7 +354,7 @@ def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector
     if reader is None:
         return _annotator_rows(track, keys, rows, problems)
     if reader is _score:  # the column at once; a column with a refused value is read row by row
-        scores = rows.scores or parse_numbers(list(map(rows.text, range(len(rows.item)))))
+        scores = parse_numbers(list(map(rows.text, range(len(rows.item)))))
         if scores is not None:
             return np.array(scores, dtype=float), []
     notes: List[ReadNote] = []
