@@ -25,11 +25,10 @@ LINE_SLACK = 1000
 BYTES_PER_ITEM = 64 * 1024
 FILE_SLACK_BYTES = 1024 * 1024
 
+#: UTF-32 first: its little-endian mark starts with UTF-16's.
 _OTHER_BOMS = (
-    (codecs.BOM_UTF32_LE, "UTF-32"),
-    (codecs.BOM_UTF32_BE, "UTF-32"),
-    (codecs.BOM_UTF16_LE, "UTF-16"),
-    (codecs.BOM_UTF16_BE, "UTF-16"),
+    ((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE), "UTF-32"),
+    ((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE), "UTF-16"),
 )
 #: A file whose first line holds only '[' or '{': one JSON document over many lines (``json.dump(records,
 #: indent=2)``, pandas' ``to_json(orient="records", indent=2)``), whatever its size, named before any bound.
@@ -115,8 +114,8 @@ def _read_lines(f, display: str, max_lines: Optional[int], n_items: Optional[int
     """``read_texts`` of an open binary file: its lines in order, each checked by ``_refuse_broken``
     (a bounded ``readline``: a 1 GB line is refused after about one line's budget)."""
     head = f.read(max(MAX_LINE_BYTES, 4))
-    for bom, encoding in _OTHER_BOMS:  # named as such: their NUL bytes would read as 'binary'
-        if head.startswith(bom):
+    for boms, encoding in _OTHER_BOMS:  # named as such: their NUL bytes would read as 'binary'
+        if head.startswith(boms):
             raise SubmissionError.single(
                 display,
                 f"file is {encoding} text",
