@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from itertools import chain
 from pathlib import Path
-from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
+from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -409,21 +409,13 @@ def _annotator_rows(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemC
     values = []
     for j, row in entries.items():
         try:
-            values.append(_labels_of(fit.fit(rows.item[j], row, notes), track, hint))
+            values.append(annotator_values(fit.fit(rows.item[j], row, notes), track, hint))
         except ValueProblem as problem:
             _add(problem, problems, rows, keys, j)
     if problems:
         return None, notes
     empty = np.zeros((0, len(track.labels)) if track.scale == "multilabel" else 0, dtype=np.int64)
     return np.concatenate([empty, *values]), notes
-
-
-def _labels_of(entries: list, track: Track, hint: Callable[[], Optional[str]]) -> np.ndarray:
-    """``annotator_values`` of a row, a label outside the set given the file's index hint."""
-    try:
-        return annotator_values(entries, track)
-    except ValueProblem:
-        return annotator_values(entries, track, hint())
 
 
 def _add(problem: ValueProblem, problems: ProblemCollector, rows: Rows, keys: ItemKeys, j: int):
