@@ -81,7 +81,8 @@ def _multilabel_hint(track: Track, column: list) -> Optional[str]:
     example = [[track.labels[int(i)] for i in entry] for entry in entries[:2]]
     return (
         f"every annotator's entry is a list of whole numbers in 0..{k - 1}: these look like label "
-        f"indices; write each annotator's labels by name, e.g. {_json(example)} (index i is "
+        f"indices; write each annotator's labels by name, e.g. "
+        f"{json.dumps(example, ensure_ascii=False)} (index i is "
         f"labels[i] in the order {', '.join(track.labels)})"
     )
 
@@ -89,7 +90,3 @@ def _multilabel_hint(track: Track, column: list) -> Optional[str]:
 def _label_set(entry) -> bool:
     """Whether ``entry`` is a non-empty list of distinct values (indices of labels chosen)."""
     return isinstance(entry, list) and bool(entry) and len(set(map(str, entry))) == len(entry)
-
-
-def _json(value) -> str:
-    return json.dumps(value, ensure_ascii=False)
