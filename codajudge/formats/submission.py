@@ -107,6 +107,7 @@ class Rows(NamedTuple):
     line: Sequence[int]
     texts: Sequence[str]
     starts: Sequence[int]
+    scores: Optional[Sequence[float]] = None  # the values as numbers, where the layout read them
 
     def text(self, j: int) -> str:
         """Row j's value text."""
@@ -224,7 +225,9 @@ def _positional_rows(
                 found=show(line[1]),
             )
     problems.raise_if_any()
-    return Rows(range(len(firsts)), numbers, firsts, [0] * len(firsts))
+    scores = columns.positional_scores  # parsed once, by the layout's decision
+    scores = scores[:n] if scores is not None else None
+    return Rows(range(len(firsts)), numbers, firsts, [0] * len(firsts), scores)
 
 
 def _id_rows(columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCollector) -> Rows:
@@ -354,7 +357,7 @@ def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector
     if reader is None:
         return _annotator_rows(track, keys, rows, problems)
     if reader is _score:  # the column at once; a column with a refused value is read row by row
-        scores = parse_numbers(list(map(rows.text, range(len(rows.item)))))
+        scores = rows.scores or parse_numbers(list(map(rows.text, range(len(rows.item)))))
         if scores is not None:
             return np.array(scores, dtype=float), []
     notes: List[ReadNote] = []
