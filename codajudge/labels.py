@@ -19,7 +19,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
-#: A decimal number as a label may be written: sign, digits with an optional fraction, exponent.
+#: A decimal number as a label or a submitted number may be written: sign, digits with an optional
+#: fraction, exponent (no nan, inf, hex, underscores or other scripts).
 DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
 
 

@@ -232,7 +232,7 @@ def test_a_1gb_single_line_is_refused_without_loading_it(tmp_path, monkeypatch):
     tracemalloc.start()
     try:
         with pytest.raises(SubmissionError, match=r"sim.tsv, line 1: line is too long"):
-            textfile.read_texts(path, "sim.tsv")
+            textfile.read_texts(path, "sim.tsv", 10**6)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()

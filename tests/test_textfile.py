@@ -38,12 +38,13 @@ def write(tmp_path):
 
 
 def read(path: Path, n_items=None):
-    return textfile.read_texts(path, "x.tsv", n_items)
+    """The file's lines for a track of ``n_items`` items (None: a million, whose bounds no case meets)."""
+    return textfile.read_texts(path, "x.tsv", 10**6 if n_items is None else n_items)
 
 
 # --- one case per rule ---------------------------------------------------------------------------
 
-#: name -> (file content, the track's items (None: no bound), the refusal).
+#: name -> (file content, the track's items (None: a bound no case meets), the refusal).
 RULES = {
     "empty file": (b"", None, Refusal("x.tsv", "file is empty", found="no content")),
     "only blank lines": (b" \n\t\n\r\n\n", None, Refusal("x.tsv", "file is empty")),
@@ -194,7 +195,7 @@ def test_an_unprintable_file_name_is_escaped_in_the_message(tmp_path):
     path = tmp_path / "x.tsv"
     path.write_bytes(b"")
     with pytest.raises(SubmissionError) as error:
-        textfile.read_texts(path, "evil\x1b[2J.tsv")
+        textfile.read_texts(path, "evil\x1b[2J.tsv", 10)
     assert str(error.value).startswith("evil\\x1b[2J.tsv: file is empty")
 
 

@@ -145,13 +145,19 @@ def _plan(
     claimed: Dict[str, PurePosixPath] = {}
     nested: List[str] = []  # the archives inside, as shown
     total = compressed = 0
+    # an ignored root ``metadata`` is kept in a zip extracted whole (a code submission's): its
+    # ``command`` tells a submission written for another platform
+    metadata = PurePosixPath("metadata") if tracks is None else None
+    # an entry no track's name claims may still be a ChaosNLI document, claimed by its ids
+    # (``claim_by_ids``): extracted to be read when some track takes JSON documents
+    documents = tracks is not None and bool(document_tracks(tracks))
     for info in infos:
         relative = _entry_path(info, display)
         if not relative.parts:  # checked first: ZipInfo.is_dir() fails on an empty name
             warnings.append(
                 f"archive entry {_entry(info.filename)} has no file name and was ignored"
             )
-        elif info.is_dir() or (is_ignored(relative) and not _kept_whole(relative, tracks)):
+        elif info.is_dir() or (is_ignored(relative) and relative != metadata):
             continue
         elif relative.suffix.lower() in ARCHIVE_SUFFIXES:
             warnings.append(
@@ -164,7 +170,7 @@ def _plan(
             _check_file(info, relative in files, total, compressed, display)
             files[relative] = info.filename
             wanted = tracks is None or _claim(claimed, relative, tracks)
-            if wanted or _may_be_document(relative, tracks):
+            if wanted or (documents and relative.suffix.lower() == ".json"):
                 plan.append((info, relative))
             else:
                 warnings.append(UNUSED_FILE.format(safe_display(str(relative))))
@@ -190,12 +196,6 @@ def _plan(
             [_entry(name) for name in files.values()],
         )
     return plan, warnings
-
-
-def _kept_whole(relative: PurePosixPath, tracks: Optional[Sequence[Track]]) -> bool:
-    """Whether an ignored entry is still extracted: a root ``metadata`` of a zip extracted whole (a
-    code submission's), whose ``command`` tells a submission written for another platform."""
-    return tracks is None and relative == PurePosixPath("metadata")
 
 
 def refuse_no_track_file(
@@ -345,12 +345,6 @@ def locate_track_files(
     return claimed, unclaimed
 
 
-def _may_be_document(relative: PurePosixPath, tracks: Sequence[Track]) -> bool:
-    """Whether an entry no track's name claims may still be claimed by its ids (``claim_by_ids``):
-    a ``.json`` file when some track takes JSON documents. It is extracted to be read."""
-    return relative.suffix.lower() == ".json" and bool(document_tracks(tracks))
-
-
 def document_tracks(tracks: Sequence[Track]) -> Dict[str, List[Track]]:
     """dataset -> its tracks that take a JSON document by name (a ``*.json`` file pattern, as
     ``snli*.json``): a document named otherwise is theirs when its ids are the dataset's."""
@@ -422,17 +416,13 @@ def _loose(name: str) -> str:
     return re.sub(r"[-.\s]+", "_", name.rsplit(".", 1)[0].lower())
 
 
-def _loose_words(name: str) -> str:
-    """``_loose(name)`` with each word that is a language alias (``LANGUAGE_ALIASES``) replaced."""
-    return "_".join(LANGUAGE_ALIASES.get(word, word) for word in _loose(name).split("_"))
-
-
 def _meant_track(name: str, tracks: Sequence[Track]) -> Optional[Track]:
     """The track a file no track claims was probably meant for, else None: the same name loosely
     (``en-en.tsv``) or, failing that, a name holding every word of one track's name or pattern
     (``VEN_test_pe_teamX.tsv`` for ``ven_*_pe.tsv``, ``STS.out.track5.en-en.txt`` for
     ``en_en.tsv``), the words of a pattern's ``*`` parts aside; one track only, never a guess between two."""
-    loose = _loose_words(PurePosixPath(name).name)
+    parts = _loose(PurePosixPath(name).name).split("_")
+    loose = "_".join(LANGUAGE_ALIASES.get(part, part) for part in parts)
     found = [t for t in tracks if any(fnmatchcase(loose, _loose(p)) for p in t.file_names)]
     if not found:
         words = Counter(loose.split("_"))

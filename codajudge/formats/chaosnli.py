@@ -102,7 +102,7 @@ def _records_of_the_phase(records: dict, ids: List[str]):
     warning naming how many and one of them. Otherwise every record is kept, and one naming no
     item of the track is refused (``_positions``)."""
     index = set(ids)
-    if not isinstance(records, dict) or not all(item_id in records for item_id in ids):
+    if not all(item_id in records for item_id in ids):
         return records, []
     others = [uid for uid in records if uid not in index]
     if not others:

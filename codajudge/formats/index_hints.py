@@ -9,7 +9,8 @@ import json
 from typing import Iterable, Optional
 
 from ..tracks import Track
-from .values import NUMBER, entry_count, is_number, json_or_none
+from ..labels import DECIMAL
+from .values import entry_count, is_number, json_or_none
 
 
 def labels_as_indices_hint(track: Track, texts: Iterable[str], most: int) -> Optional[str]:
@@ -25,7 +26,7 @@ def labels_as_indices_hint(track: Track, texts: Iterable[str], most: int) -> Opt
 
 def _numbers_of(row):
     """What the hints read of a row: a list's entries with each text that names a number
-    (``NUMBER``) as that number, and any other text as "" (no label index either way), so that
+    (``DECIMAL``) as that number, and any other text as "" (no label index either way), so that
     the file's texts are not held again; on multilabel tracks each entry's list of texts as they
     are, every other text as ""."""
     if type(row) is not list:
@@ -35,12 +36,12 @@ def _numbers_of(row):
 
 def _number(entry):
     if type(entry) is str:
-        return float(entry) if NUMBER.fullmatch(entry.strip()) else ""
+        return float(entry) if DECIMAL.fullmatch(entry.strip()) else ""
     return entry
 
 
 def _text(entry):
-    return "" if type(entry) is str and not NUMBER.fullmatch(entry.strip()) else entry
+    return "" if type(entry) is str and not DECIMAL.fullmatch(entry.strip()) else entry
 
 
 def _index_hint(track: Track, values: list):
@@ -80,7 +81,8 @@ def _multilabel_hint(track: Track, column: list) -> Optional[str]:
     example = [[track.labels[int(i)] for i in entry] for entry in entries[:2]]
     return (
         f"every annotator's entry is a list of whole numbers in 0..{k - 1}: these look like label "
-        f"indices; write each annotator's labels by name, e.g. {_json(example)} (index i is "
+        f"indices; write each annotator's labels by name, e.g. "
+        f"{json.dumps(example, ensure_ascii=False)} (index i is "
         f"labels[i] in the order {', '.join(track.labels)})"
     )
 
@@ -88,7 +90,3 @@ def _multilabel_hint(track: Track, column: list) -> Optional[str]:
 def _label_set(entry) -> bool:
     """Whether ``entry`` is a non-empty list of distinct values (indices of labels chosen)."""
     return isinstance(entry, list) and bool(entry) and len(set(map(str, entry))) == len(entry)
-
-
-def _json(value) -> str:
-    return json.dumps(value, ensure_ascii=False)

@@ -20,7 +20,6 @@ class NoteKind:
     one in its text as ``{mass}``; a kind whose notes carry an alignment (``ReadNote.alignment``)
     ends with each alignment and its number of items, the most frequent first."""
 
-    name: str
     one: str
     several: str
     carries_mass: bool = False
@@ -61,24 +60,20 @@ def _alignments(kind: NoteKind, notes: Sequence[ReadNote]) -> str:
 
 
 RENORMALISED = NoteKind(
-    "renormalised",
     f"soft label summed to within {SUM_TOLERANCE} of 1 and was renormalised",
     f"soft labels summed to within {SUM_TOLERANCE} of 1 and were renormalised",
 )
 EMPTY_LEADING_BIN = NoteKind(
-    "empty leading bin",
     f"soft label had an extra, empty leading bin ({LEADING_BIN_LAYOUT}) that was dropped",
     f"soft labels had an extra, empty leading bin ({LEADING_BIN_LAYOUT}) that was dropped",
 )
 PYTHON_LITERAL = NoteKind(
-    "python literal",
     "value was not JSON but a Python literal (str() of a list: single quotes, tuples) and was "
     "read as such; json.dumps(x) writes JSON",
     "values were not JSON but Python literals (str() of a list: single quotes, tuples) and "
     "were read as such; json.dumps(x) writes JSON",
 )
 LEADING_BIN_WITH_MASS = NoteKind(
-    "leading bin with mass",
     f"soft label had an extra leading bin ({LEADING_BIN_LAYOUT}) holding a little "
     "probability, at most {mass:.2g}; it was dropped and the row renormalised",
     f"soft labels had an extra leading bin ({LEADING_BIN_LAYOUT}) holding a little "
@@ -93,24 +88,19 @@ _FIRST_ENTRIES = (
 )
 
 
-def _layout_kind(name: str, layout: str, reading: str) -> NoteKind:
+def _layout_kind(layout: str, reading: str) -> NoteKind:
     """The note of rows with one entry ``layout``, read as ``reading`` says."""
     return NoteKind(
-        name,
         f"row had one entry {layout}; {reading}",
         f"rows had one entry {layout}; {reading}",
         carries_alignment=True,
     )
 
 
-ANNOTATORS_LIST = _layout_kind(
-    "annotators list", _LISTED, "the repeated entries were merged, by name"
-)
-ANNOTATOR_POOL = _layout_kind(
-    "annotator pool", _POOL, "the entries of each item's own annotators were kept, by name"
-)
-ANNOTATORS_LIST_FIRST = _layout_kind("annotators list, first entries", _LISTED, _FIRST_ENTRIES)
-ANNOTATOR_POOL_FIRST = _layout_kind("annotator pool, first entries", _POOL, _FIRST_ENTRIES)
+ANNOTATORS_LIST = _layout_kind(_LISTED, "the repeated entries were merged, by name")
+ANNOTATOR_POOL = _layout_kind(_POOL, "the entries of each item's own annotators were kept, by name")
+ANNOTATORS_LIST_FIRST = _layout_kind(_LISTED, _FIRST_ENTRIES)
+ANNOTATOR_POOL_FIRST = _layout_kind(_POOL, _FIRST_ENTRIES)
 
 #: The kinds of notes a value's rules leave (``values``, ``soft``), in the order of their warnings.
 VALUE_NOTES = (RENORMALISED, EMPTY_LEADING_BIN, PYTHON_LITERAL, LEADING_BIN_WITH_MASS)

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import List, Optional, Sequence
+from typing import Callable, List, Optional, Sequence
 
 import numpy as np
 
@@ -70,16 +70,18 @@ def annotator_entries(
     return value
 
 
-def annotator_values(entries: list, track: Track, hint: str = None) -> np.ndarray:
-    """Label indices ``(m,)``, or on multilabel tracks 0/1 choices ``(m, K)``, of a row's entries (``hint``:
-    for a label outside the set, ``index_hints.labels_as_indices_hint``'s)."""
+def annotator_values(
+    entries: list, track: Track, hint: Callable[[], Optional[str]] = lambda: None
+) -> np.ndarray:
+    """Label indices ``(m,)``, or on multilabel tracks 0/1 choices ``(m, K)``, of a row's entries
+    (``hint``: called for a label outside the set, ``index_hints.labels_as_indices_hint``'s)."""
     if track.scale == "multilabel":
         rows = [e if isinstance(e, np.ndarray) else _multilabel_choice(e, track) for e in entries]
         return np.array(rows, dtype=float).reshape(-1, len(track.labels))
     codes = track.label_set.codes(entries)
     if min(codes, default=0) < 0:
         wrong = entries[codes.index(-1)]
-        raise outside_label_set(wrong, track, show_json(wrong), hint)
+        raise outside_label_set(wrong, track, show_json(wrong), hint())
     return np.array(codes, dtype=np.int64)
 
 

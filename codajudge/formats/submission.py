@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from itertools import chain
 from pathlib import Path
-from typing import Callable, List, NamedTuple, Optional, Sequence, Tuple
+from typing import List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -185,6 +185,7 @@ def _positional_rows(
     numbers = every[columns.positional_header :]  # the header's line stays in the blank-line check
     release = track.release_lines if (track.release_lines or 0) > len(keys.ids) else None
     if len(fields) != len(keys.ids) and len(fields) != release:
+        other_phase = keys.elsewhere and keys.elsewhere.of_line_count(len(fields))
         raise SubmissionError.single(
             problems.file,
             "wrong number of lines for the SemEval positional format",
@@ -196,9 +197,8 @@ def _positional_rows(
             ),
             found=counted(len(fields), "non-blank line")
             + (" besides comments" if columns.comments else ""),
-            hint=_hints(
-                keys.elsewhere and keys.elsewhere.of_line_count(len(fields)),
-                "or write ID<TAB>SCORE lines, which are matched by id",
+            hint="; ".join(
+                filter(None, (other_phase, "or write ID<TAB>SCORE lines, which are matched by id"))
             ),
         )
     lines = every
@@ -225,14 +225,9 @@ def _positional_rows(
                 found=show(line[1]),
             )
     problems.raise_if_any()
-    scores = columns.positional_scores
+    scores = columns.positional_scores  # parsed once, by the layout's decision
     scores = scores[:n] if scores is not None else None
     return Rows(range(len(firsts)), numbers, firsts, [0] * len(firsts), scores)
-
-
-def _hints(*hints: Optional[str]) -> str:
-    """The hints given, in order, as one."""
-    return "; ".join(filter(None, hints))
 
 
 def _id_rows(columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCollector) -> Rows:
@@ -345,16 +340,14 @@ def _no_tab(text: str, json_lines: bool, example: str) -> Tuple[str, dict]:
     if isinstance(line, dict):
         keys = shorten(", ".join(map(str, line)))
         details["found"] = (
-            f"keys {keys}" if len(line) != 2 or "id" not in line else f"the id {_shown(line['id'])}"
+            f"keys {keys}"
+            if len(line) != 2 or "id" not in line
+            else f"the id {shorten(json.dumps(line['id'], ensure_ascii=False))}"
         )
         details["hint"] = (
             'keep only "id" and the prediction: df[["id", "label"]].to_json(orient="records", lines=True)'
         )
     return 'a JSON line must hold exactly "id" and one value', details
-
-
-def _shown(value) -> str:
-    return shorten(json.dumps(value, ensure_ascii=False))
 
 
 def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector):
@@ -419,21 +412,13 @@ def _annotator_rows(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemC
     values = []
     for j, row in entries.items():
         try:
-            values.append(_labels_of(fit.fit(rows.item[j], row, notes), track, hint))
+            values.append(annotator_values(fit.fit(rows.item[j], row, notes), track, hint))
         except ValueProblem as problem:
             _add(problem, problems, rows, keys, j)
     if problems:
         return None, notes
     empty = np.zeros((0, len(track.labels)) if track.scale == "multilabel" else 0, dtype=np.int64)
     return np.concatenate([empty, *values]), notes
-
-
-def _labels_of(entries: list, track: Track, hint: Callable[[], Optional[str]]) -> np.ndarray:
-    """``annotator_values`` of a row, a label outside the set given the file's index hint."""
-    try:
-        return annotator_values(entries, track)
-    except ValueProblem:
-        return annotator_values(entries, track, hint())
 
 
 def _add(problem: ValueProblem, problems: ProblemCollector, rows: Rows, keys: ItemKeys, j: int):

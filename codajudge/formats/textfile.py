@@ -25,11 +25,10 @@ LINE_SLACK = 1000
 BYTES_PER_ITEM = 64 * 1024
 FILE_SLACK_BYTES = 1024 * 1024
 
+#: UTF-32 first: its little-endian mark starts with UTF-16's.
 _OTHER_BOMS = (
-    (codecs.BOM_UTF32_LE, "UTF-32"),
-    (codecs.BOM_UTF32_BE, "UTF-32"),
-    (codecs.BOM_UTF16_LE, "UTF-16"),
-    (codecs.BOM_UTF16_BE, "UTF-16"),
+    ((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE), "UTF-32"),
+    ((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE), "UTF-16"),
 )
 #: A file whose first line holds only '[' or '{': one JSON document over many lines (``json.dump(records,
 #: indent=2)``, pandas' ``to_json(orient="records", indent=2)``), whatever its size, named before any bound.
@@ -64,14 +63,12 @@ class Lines(NamedTuple):
     texts: List[str]
 
 
-def max_file_bytes(n_items: Optional[int]) -> int:
-    """The largest file read for a track of ``n_items`` items (None: any track), in bytes."""
-    if n_items is None:
-        return MAX_FILE_BYTES
+def max_file_bytes(n_items: int) -> int:
+    """The largest file read for a track of ``n_items`` items, in bytes."""
     return min(MAX_FILE_BYTES, BYTES_PER_ITEM * n_items + FILE_SLACK_BYTES)
 
 
-def refuse_large_file(path: Path, display: str, n_items: Optional[int]) -> None:
+def refuse_large_file(path: Path, display: str, n_items: int) -> None:
     """Refuse a file larger than ``max_file_bytes(n_items)``; OSError when it cannot be read."""
     size, max_bytes = Path(path).stat().st_size, max_file_bytes(n_items)
     if size > max_bytes:
@@ -90,10 +87,10 @@ def cannot_read(display: str, error: OSError) -> SubmissionError:
     return SubmissionError.single(display, "the file cannot be read", found=found)
 
 
-def read_texts(path: Path, display: str, n_items: Optional[int] = None) -> Lines:
-    """A file's non-blank lines. ``n_items``, the track's size, bounds the file's lines and bytes (None: no line bound)."""
+def read_texts(path: Path, display: str, n_items: int) -> Lines:
+    """A file's non-blank lines. ``n_items``, the track's size, bounds the file's lines and bytes."""
     display = safe_display(display)
-    max_lines = None if n_items is None else LINES_PER_ITEM * n_items + LINE_SLACK
+    max_lines = LINES_PER_ITEM * n_items + LINE_SLACK
     try:
         refuse_large_file(path, display, n_items)
         with open(path, "rb") as f:
@@ -111,12 +108,12 @@ def read_texts(path: Path, display: str, n_items: Optional[int] = None) -> Lines
     return lines
 
 
-def _read_lines(f, display: str, max_lines: Optional[int], n_items: Optional[int]) -> Lines:
+def _read_lines(f, display: str, max_lines: int, n_items: int) -> Lines:
     """``read_texts`` of an open binary file: its lines in order, each checked by ``_refuse_broken``
     (a bounded ``readline``: a 1 GB line is refused after about one line's budget)."""
     head = f.read(max(MAX_LINE_BYTES, 4))
-    for bom, encoding in _OTHER_BOMS:  # named as such: their NUL bytes would read as 'binary'
-        if head.startswith(bom):
+    for boms, encoding in _OTHER_BOMS:  # named as such: their NUL bytes would read as 'binary'
+        if head.startswith(boms):
             raise SubmissionError.single(
                 display,
                 f"file is {encoding} text",
@@ -130,7 +127,7 @@ def _read_lines(f, display: str, max_lines: Optional[int], n_items: Optional[int
     texts: List[str] = []
     numbers: Optional[List[int]] = None  # a list once a blank line is met, else 1..len(texts)
     for number, line in enumerate(iter(partial(f.readline, MAX_LINE_BYTES + 1), b""), start=1):
-        if max_lines is not None and number > max_lines:
+        if number > max_lines:
             raise SubmissionError.single(
                 display,
                 "file has too many lines",

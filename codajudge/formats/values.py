@@ -10,6 +10,7 @@ import re
 from typing import List, Optional, Sequence
 
 from .. import kinds
+from ..labels import DECIMAL
 from ..tracks import Track
 from .notes import PYTHON_LITERAL, ReadNote
 from .textfile import shorten
@@ -17,8 +18,6 @@ from .textfile import shorten
 #: Entries a value may hold beyond the most a valid value of its track holds (``most_entries``), so
 #: that a value a few entries too long is named by its own rule (its length).
 ENTRY_SLACK = 16
-#: A decimal number as a participant may write one (no nan, inf, hex, underscores or other scripts).
-NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
 #: A number written with a decimal comma (``2,68``): not a number, named as such by ``parse_number``.
 COMMA_DECIMAL = re.compile(r"[+-]?\d+,\d+")
 #: A JSON string, or a Python one in single quotes (``python_literal``), its escapes removed: what
@@ -55,10 +54,10 @@ def show_json(value) -> str:
 
 def parse_numbers(texts: Sequence[str]) -> Optional[List[float]]:
     """The rule of a number, over a column of texts at once: each text finite, decimal, in ASCII
-    digits (``NUMBER``, spaces around it aside). The texts as floats when every one is, else None
+    digits (``DECIMAL``, spaces around it aside). The texts as floats when every one is, else None
     (``parse_number`` names the problem of one text)."""
     stripped = list(map(str.strip, texts))
-    if not all(map(NUMBER.fullmatch, stripped)):
+    if not all(map(DECIMAL.fullmatch, stripped)):
         return None
     values = list(map(float, stripped))
     return values if all(map(math.isfinite, values)) else None
@@ -70,7 +69,7 @@ def parse_number(text: str) -> float:
     if value is not None:
         return value[0]
     stripped = text.strip()
-    if NUMBER.fullmatch(stripped):
+    if DECIMAL.fullmatch(stripped):
         raise ValueProblem("number out of range", expected="a finite number", found=show(text))
     hint = "use a dot as the decimal separator" if COMMA_DECIMAL.fullmatch(stripped) else None
     raise ValueProblem(
@@ -309,7 +308,7 @@ def outside_label_set(value, track: Track, shown: str, hint: str = None) -> Valu
     names = list(track.labels) + list(track.label_set.aliases)
     near = [name for name in names if _loose_label(name) == loose]
     index = str(value).strip()
-    as_index = NUMBER.fullmatch(index) and float(index) in range(len(track.labels))
+    as_index = DECIMAL.fullmatch(index) and float(index) in range(len(track.labels))
     if near:
         hint = f"labels are matched exactly: write {near[0]!r} (case and spaces count)"
     elif as_index and not track.label_set.numbers:
