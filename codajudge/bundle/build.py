@@ -264,10 +264,8 @@ def count_repeats(dataset: str, split: str, items, public: Dict[str, List[dict]]
     first: Dict[tuple, Tuple[str, str]] = {}  # texts -> (the first public split, its item's id)
     for name, rows in sorted(public.items()):
         for row in rows:
-            key = text_key(row)
-            if any(key):
-                first.setdefault(key, (name, str(row["id"])))
-    repeated = [item for item in items if text_key(item) in first]
+            first.setdefault(text_key(row), (name, str(row["id"])))
+    repeated = [item for item in items if any(text_key(item)) and text_key(item) in first]
     example = (str(repeated[0]["id"]), *first[text_key(repeated[0])]) if repeated else None
     return Repeats(dataset, split, len(repeated), declared, example)
 
