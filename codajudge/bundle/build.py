@@ -13,7 +13,6 @@ import json
 import os
 import shutil
 import tempfile
-import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Tuple
@@ -59,7 +58,6 @@ from .pages import (
     LOCAL_SAMPLE,
     PRACTICE_SAMPLE,
     LocalScore,
-    checked_sample,
     generated_pages,
     render,
 )
@@ -266,10 +264,8 @@ def count_repeats(dataset: str, split: str, items, public: Dict[str, List[dict]]
     first: Dict[tuple, Tuple[str, str]] = {}  # texts -> (the first public split, its item's id)
     for name, rows in sorted(public.items()):
         for row in rows:
-            key = text_key(row)
-            if any(key):
-                first.setdefault(key, (name, str(row["id"])))
-    repeated = [item for item in items if text_key(item) in first]
+            first.setdefault(text_key(row), (name, str(row["id"])))
+    repeated = [item for item in items if any(text_key(item)) and text_key(item) in first]
     example = (str(repeated[0]["id"]), *first[text_key(repeated[0])]) if repeated else None
     return Repeats(dataset, split, len(repeated), declared, example)
 
@@ -604,27 +600,23 @@ def fewer_scored(edition: Edition, items: Dict[str, List[dict]]) -> Dict[str, in
     return fewer
 
 
-def write_kit_readme(edition: Edition, data: EditionData, root: Path, pages: List[dict]) -> None:
-    """The starting kit's README for this edition (``pages.render``), written once the sample
-    submissions, whose first lines it quotes, are there."""
-    kit = root / "starting_kit"
-    score = local_score(edition, data)
-    examples = one_file_per_kind(edition, kit / checked_sample(score))
-    readme = render(edition, score, examples, pages, sample_baseline(data))
-    (kit / "README.md").write_text(readme, encoding="utf-8")
+def write_kit_readme(edition: Edition, data: EditionData, root: Path, pages, sample) -> None:
+    """The starting kit's README for this edition (``pages.render``), quoting the first lines of
+    ``sample``, the files of the sample result submission its check command takes."""
+    examples = one_file_per_kind(edition, sample)
+    readme = render(edition, local_score(edition, data), examples, pages, sample_baseline(data))
+    (root / "starting_kit" / "README.md").write_text(readme, encoding="utf-8")
 
 
-def one_file_per_kind(edition: Edition, archive: Path) -> Dict[str, str]:
-    """file name -> its first line, for the first non-empty file of each kind of track in the
-    result zip ``archive``, in the zip's order: the README shows these."""
+def one_file_per_kind(edition: Edition, files: Dict[str, bytes]) -> Dict[str, str]:
+    """file name -> its first line, for the first non-empty file of each kind of track in
+    ``files``, in name order (the zip's): the README shows these."""
     kind_of = {t.file_names[0]: kinds.of(t) for t in edition.tracks}
     shown: Dict[str, str] = {}
-    with zipfile.ZipFile(archive) as zf:
-        for name in zf.namelist():
-            kind = kind_of.get(name)
-            content = zf.read(name)
-            if kind is not None and content and kind not in map(kind_of.get, shown):
-                shown[name] = content.decode("utf-8").splitlines()[0]
+    for name, content in sorted(files.items()):
+        kind = kind_of.get(name)
+        if kind is not None and content and kind not in map(kind_of.get, shown):
+            shown[name] = content.decode("utf-8").splitlines()[0]
     return shown
 
 
@@ -662,19 +654,20 @@ class BuildSummary:
         return "\n".join(lines)
 
 
-def write_samples(edition: Edition, root: Path, predictions: Dict[str, bytes], baseline: str):
+def write_samples(edition: Edition, root: Path, baseline: str) -> Dict[str, bytes]:
     """The starting kit's sample result submissions: ``baseline``'s predictions for the first phase
-    (``predictions``, kept from ``baseline_scores``, or run here when the edition does not run it:
-    ``PRACTICE_SAMPLE``) and for the kit's local phase when it has one (``LOCAL_SAMPLE``, the
-    sample its README's check command takes; the practice sample keeps the platform's ids)."""
+    (``PRACTICE_SAMPLE``) and for the kit's local phase when it has one (``LOCAL_SAMPLE``, the
+    sample its README's check command takes; the practice sample keeps the platform's ids).
+    Returns the files of the sample the README's check command takes (``checked_sample``)."""
     kit = root / "starting_kit"
-    if not predictions:
-        first = root / "input_data" / edition.phases[0].id
-        predictions = baseline_predictions(baseline, first, edition.seed)
+    first = root / "input_data" / edition.phases[0].id
+    predictions = baseline_predictions(baseline, first, edition.seed)
     write_zip(predictions, kit / PRACTICE_SAMPLE)
-    if (kit / "input_data" / LOCAL_PHASE).is_dir():
-        local = baseline_predictions(baseline, kit / "input_data" / LOCAL_PHASE, edition.seed)
-        write_zip(local, kit / LOCAL_SAMPLE)
+    if not (kit / "input_data" / LOCAL_PHASE).is_dir():
+        return predictions
+    local = baseline_predictions(baseline, kit / "input_data" / LOCAL_PHASE, edition.seed)
+    write_zip(local, kit / LOCAL_SAMPLE)
+    return local
 
 
 def sample_baseline(data: EditionData) -> str:
@@ -698,16 +691,15 @@ def write_tree(edition: Edition, data: EditionData, root: Path) -> Edition:
         if phase.split not in checked:
             check_keys_with_gold(edition, phase, root)
             checked.add(phase.split)
-    sample: Dict[str, bytes] = {}
-    data.baseline_scores = baseline_scores(edition, root, sample)
+    data.baseline_scores = baseline_scores(edition, root)
     write_missing_track_scores(edition, root, data.baseline_scores)
     pages = write_pages(edition, data, root)
     for name in PROGRAMS:
         copy_program(name, root / name)
     write_solutions(edition, root)
     write_starting_kit(edition, data, root, pages)
-    write_samples(edition, root, sample, sample_baseline(data))
-    write_kit_readme(edition, data, root, pages)
+    kit_sample = write_samples(edition, root, sample_baseline(data))
+    write_kit_readme(edition, data, root, pages, kit_sample)
     write_yaml(root / "competition.yaml", competition_yaml(edition, pages), edition)
     public = [root / "input_data", root / "starting_kit", root / "pages", root / "solutions"]
     data.known_leaks = check_public_tree(

@@ -12,7 +12,6 @@ FIXED_TIME = (1980, 1, 1, 0, 0, 0)
 
 def tree_files(root: Path) -> Dict[str, Path]:
     """Every file below ``root`` by its POSIX path relative to it, sorted; caches skipped."""
-    root = Path(root)
     found = {path.relative_to(root).as_posix(): path for path in root.rglob("*") if path.is_file()}
     caches = {name for name in found if "__pycache__" in name.split("/") or name.endswith(".pyc")}
     return {name: found[name] for name in sorted(found.keys() - caches)}
