@@ -88,13 +88,12 @@ def write_jsonl(path: Path, rows) -> None:
 # --- what a build runs ------------------------------------------------------------------------------
 
 
-def test_each_baseline_runs_once_per_split_and_the_sample_submission_is_the_cosine_run(
+def test_each_baseline_runs_once_per_split_and_the_sample_submission_is_the_scored_cosine_run(
     tmp_path, monkeypatch
 ):
     """The Baselines page scores each baseline once per split (evaluation and post-campaign share the
     test split); the starting kit's sample result submission is cosine_bow's predictions on the first
-    phase (a run of its own, with the edition's seed: the files the page scored), and writing it
-    again gives the same bytes."""
+    phase, the very files the page scored, not a second run of the same baseline."""
     from codajudge.bundle import baselines_run, build as build_module
     from codajudge.programs.ingest import main as ingest_main
     from small_edition import make_edition
@@ -113,10 +112,8 @@ def test_each_baseline_runs_once_per_split_and_the_sample_submission_is_the_cosi
     first_of_split = {}
     for phase in edition.phases:
         first_of_split.setdefault(phase.split, phase.id)
-    sample_run = ("cosine_bow", edition.phases[0].id)
     assert sorted(runs) == sorted(
-        [(name, phase) for phase in first_of_split.values() for name in edition.baselines]
-        + [sample_run]
+        (name, phase) for phase in first_of_split.values() for name in edition.baselines
     )
     fresh = tmp_path / "fresh"
     first = edition.phases[0].id
@@ -141,8 +138,8 @@ def test_each_baseline_runs_once_per_split_and_the_sample_submission_is_the_cosi
     }
     assert sorted(files) == sorted(f"{track.id}.tsv" for track in edition.tracks)
     kept = sample.read_bytes()
-    build_module.write_samples(edition, summary.tree, "cosine_bow")
-    assert runs[-1] == sample_run and sample.read_bytes() == kept
+    build_module.write_samples(edition, summary.tree, {}, "cosine_bow")  # run when not kept
+    assert runs[-1] == ("cosine_bow", first) and sample.read_bytes() == kept
 
 
 def test_a_baseline_failing_on_the_data_is_the_builds_located_refusal(bundles, tmp_path, capsys):

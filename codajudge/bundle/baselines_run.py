@@ -19,7 +19,7 @@ import json
 import tempfile
 from dataclasses import replace
 from pathlib import Path
-from typing import Dict
+from typing import Dict, Optional
 
 from ..errors import ConfigError, KitError
 from ..report import BASELINE_SCORES
@@ -63,24 +63,31 @@ def run_baseline(name: str, input_dir: Path, output_dir: Path, seed: int) -> Non
             ) from None
 
 
+def prediction_files(folder: Path) -> Dict[str, bytes]:
+    """The prediction files ``run_baseline`` wrote into ``folder``, by name."""
+    return {path.name: path.read_bytes() for path in sorted(folder.iterdir()) if path.is_file()}
+
+
 def baseline_predictions(name: str, input_dir: Path, seed: int) -> Dict[str, bytes]:
-    """The prediction files of baseline ``name`` on one phase's ``input_dir``, by name."""
+    """The ``prediction_files`` of baseline ``name`` on one phase's ``input_dir``."""
     with tempfile.TemporaryDirectory(prefix="codajudge-sample-") as tmp:
         run_baseline(name, input_dir, Path(tmp), seed)
-        files = sorted(Path(tmp).iterdir())
-        return {path.name: path.read_bytes() for path in files if path.is_file()}
+        return prediction_files(Path(tmp))
 
 
-def baseline_scores(edition: Edition, root: Path) -> Dict[str, Dict[str, Dict[str, float]]]:
+def baseline_scores(
+    edition: Edition, root: Path, sample: Optional[Dict[str, bytes]] = None
+) -> Dict[str, Dict[str, Dict[str, float]]]:
     """``scores[phase id][baseline][key]`` for every phase and baseline of the edition, also written
     as ``BASELINE_SCORES`` in the reference data of every public-gold phase with baselines run
-    (JSON, its keys sorted: the build is reproducible)."""
+    (JSON, its keys sorted: the build is reproducible). ``sample`` receives the
+    ``prediction_files`` of SAMPLE_BASELINE on the first phase, when it is one of them."""
     scores: Dict[str, Dict[str, Dict[str, float]]] = {}
     by_split: Dict[str, Dict[str, Dict[str, float]]] = {}
     for phase in edition.phases:
         # a phase scoring a split scored already has its items and gold: the same scores
         if phase.split not in by_split:
-            by_split[phase.split] = _phase_scores(edition, root, phase)
+            by_split[phase.split] = _phase_scores(edition, root, phase, sample)
         scores[phase.id] = by_split[phase.split]
         if phase.public_gold and scores[phase.id]:
             text = json.dumps(scores[phase.id], indent=1, sort_keys=True, allow_nan=False)
@@ -89,8 +96,8 @@ def baseline_scores(edition: Edition, root: Path) -> Dict[str, Dict[str, Dict[st
     return scores
 
 
-def _phase_scores(edition: Edition, root: Path, phase) -> Dict[str, Dict[str, float]]:
-    """baseline -> key -> its score on ``phase``."""
+def _phase_scores(edition: Edition, root: Path, phase, sample) -> Dict[str, Dict[str, float]]:
+    """baseline -> key -> its score on ``phase`` (``sample``: as ``baseline_scores``)."""
     ref = root / "reference_data" / phase.id
     spec = read_spec(ref)
     scores = {}
@@ -98,6 +105,8 @@ def _phase_scores(edition: Edition, root: Path, phase) -> Dict[str, Dict[str, fl
         with tempfile.TemporaryDirectory(prefix="codajudge-baseline-") as tmp:
             run_baseline(name, root / "input_data" / phase.id, Path(tmp), edition.seed)
             scores[name] = score_folder(spec, ref, Path(tmp)).scores()
+            if sample is not None and phase is edition.phases[0] and name == SAMPLE_BASELINE:
+                sample.update(prediction_files(Path(tmp)))
     return scores
 
 

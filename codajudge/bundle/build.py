@@ -654,14 +654,16 @@ class BuildSummary:
         return "\n".join(lines)
 
 
-def write_samples(edition: Edition, root: Path, baseline: str) -> Dict[str, bytes]:
+def write_samples(edition: Edition, root: Path, predictions: Dict[str, bytes], baseline: str):
     """The starting kit's sample result submissions: ``baseline``'s predictions for the first phase
-    (``PRACTICE_SAMPLE``) and for the kit's local phase when it has one (``LOCAL_SAMPLE``, the
+    (``predictions``, kept from ``baseline_scores``, or run here when the edition does not run it:
+    ``PRACTICE_SAMPLE``) and for the kit's local phase when it has one (``LOCAL_SAMPLE``, the
     sample its README's check command takes; the practice sample keeps the platform's ids).
     Returns the files of the sample the README's check command takes (``checked_sample``)."""
     kit = root / "starting_kit"
-    first = root / "input_data" / edition.phases[0].id
-    predictions = baseline_predictions(baseline, first, edition.seed)
+    if not predictions:
+        first = root / "input_data" / edition.phases[0].id
+        predictions = baseline_predictions(baseline, first, edition.seed)
     write_zip(predictions, kit / PRACTICE_SAMPLE)
     if not (kit / "input_data" / LOCAL_PHASE).is_dir():
         return predictions
@@ -691,14 +693,15 @@ def write_tree(edition: Edition, data: EditionData, root: Path) -> Edition:
         if phase.split not in checked:
             check_keys_with_gold(edition, phase, root)
             checked.add(phase.split)
-    data.baseline_scores = baseline_scores(edition, root)
+    sample: Dict[str, bytes] = {}
+    data.baseline_scores = baseline_scores(edition, root, sample)
     write_missing_track_scores(edition, root, data.baseline_scores)
     pages = write_pages(edition, data, root)
     for name in PROGRAMS:
         copy_program(name, root / name)
     write_solutions(edition, root)
     write_starting_kit(edition, data, root, pages)
-    kit_sample = write_samples(edition, root, sample_baseline(data))
+    kit_sample = write_samples(edition, root, sample, sample_baseline(data))
     write_kit_readme(edition, data, root, pages, kit_sample)
     write_yaml(root / "competition.yaml", competition_yaml(edition, pages), edition)
     public = [root / "input_data", root / "starting_kit", root / "pages", root / "solutions"]
