@@ -20,7 +20,7 @@ from typing import Dict, List, Optional, Tuple
 from ..confine import lexical_escapes, require_inside
 from ..errors import ConfigError, Problem, plural
 from ..labels import LabelSet
-from .cut import assign
+from .cut import split_of
 
 #: importer name -> module (imported lazily, so one broken importer cannot break the others)
 IMPORTERS: Dict[str, str] = {
@@ -202,16 +202,13 @@ def cut_release(module, source: dict, root: Path, split: str, where: str, labels
     try:
         items = _filtered(module, released, root, shares.get("from", "test"), labels)
     except PartlyRead as error:
-        raise PartlyRead(error.problems, error.omitted, _cut(error.items, shares, split, source))
-    return _cut(items, shares, split, source)
+        raise PartlyRead(error.problems, error.omitted, _cut(error.items, shares, split))
+    return _cut(items, shares, split)
 
 
-def _cut(items: List[dict], shares: dict, split: str, source: dict) -> List[dict]:
+def _cut(items: List[dict], shares: dict, split: str) -> List[dict]:
     """The ``items`` of one release that ``shares`` assigns to ``split``."""
-    chosen = assign(
-        [it["id"] for it in items], shares, f"datasets (importer {source.get('importer', 'kit')})"
-    )
-    return [it for it, part in zip(items, chosen) if part == split]
+    return [it for it in items if split_of(it["id"], shares) == split]
 
 
 def keep_where(items: List[dict], where: dict, display: str) -> List[dict]:

@@ -93,6 +93,12 @@ def load_split(source: dict, root: Path, split: str) -> List[dict]:
     """The kit items of one split (train, dev or test) of one LeWiDi dataset, in file order; the
     schema has checked the source's options (see the module docstring)."""
     dataset = dataset_of(source)
+    if dataset.multilabel and (source.get("soft_gold") == "release" or source.get("hard_gold")):
+        raise ConfigError.single(
+            "datasets (lewidi importer)",
+            "soft_gold: release and hard_gold are for single-label datasets",
+            hint=f"leave them out of the {dataset.name} source",
+        )
     label_map = {str(k).strip(): v for k, v in (source.get("label_map") or {}).items()}
     raw, display = read_release_file(source, Path(root), dataset, split)
     records = _parse_json(raw, display)
@@ -104,8 +110,6 @@ def load_split(source: dict, root: Path, split: str) -> List[dict]:
         item = record_to_item(record, dataset, at, label_map)
         if item is not None and _add_gold(item, record, dataset, source, at):
             items.append(item)
-            if source.get("check_soft_label", True):
-                _check_released_soft_label(item, record, dataset, at)
     problems.raise_if_any(ConfigError)
     return items
 
@@ -411,19 +415,11 @@ def gold_choices(source: dict) -> List[Tuple[str, Dict[str, str]]]:
 
 def _add_gold(item: dict, record: dict, dataset: Dataset, source: dict, at: PlacedProblems) -> bool:
     """Add the item's ``distribution`` (``soft_gold: release``) and ``label`` (``hard_gold``) as the
-    source chooses; False after a problem."""
-    soft_gold, hard_gold = source.get("soft_gold"), source.get("hard_gold")
-    if (soft_gold == "release" or hard_gold) and dataset.multilabel:
-        at.add(
-            "soft_gold: release and hard_gold are for single-label datasets",
-            hint=f"leave them out of the {dataset.name} source",
-        )
+    source chooses, and check the released soft label against the annotations
+    (``check_soft_label``); False after a problem."""
+    hard_gold = source.get("hard_gold")
+    if not _add_released_soft_label(item, record, dataset, source, at):
         return False
-    if soft_gold == "release":
-        soft = _released_distribution(record, dataset, at)
-        if soft is None:
-            return False
-        item["distribution"] = soft
     if hard_gold == "majority":
         item["label"] = majority_label(item["annotations"])
     elif hard_gold == "release":
@@ -442,23 +438,37 @@ def majority_label(labels: List[str]) -> Optional[str]:
     return counts[0][0]
 
 
-def _released_distribution(record: dict, dataset: Dataset, at: PlacedProblems):
-    """The release's ``soft_label`` as an object label -> probability, or None after a problem."""
+def _add_released_soft_label(
+    item: dict, record: dict, dataset: Dataset, source: dict, at: PlacedProblems
+) -> bool:
+    """Give ``item`` the release's ``soft_label`` as its ``distribution`` (``soft_gold: release``)
+    and check it against the annotations (``check_soft_label``, problem added); False when the
+    gold it needs cannot be read."""
+    is_gold, check = source.get("soft_gold") == "release", source.get("check_soft_label", True)
+    if not (is_gold or check):
+        return True
+    hint = "set check_soft_label: false to skip this check (gold comes from the annotations)"
+    if is_gold:
+        hint = "or take the soft gold from the annotations (soft_gold: annotations)"
     try:
-        shares = released_soft_label(record, dataset)
+        released = released_soft_label(record, dataset)
     except (ValueError, TypeError, KeyError) as e:
-        shares, found = None, str(e)[:120]
-    else:
-        found = "no soft_label"
-    if shares is None:
+        at.add("'soft_label' does not fit the dataset", found=str(e)[:120], hint=hint)
+        return not is_gold
+    if released is None and is_gold:
         at.add(
             "soft_gold: release needs the item's 'soft_label'",
             expected="an object label -> probability over " + ", ".join(dataset.labels),
-            found=found,
-            hint="or take the soft gold from the annotations (soft_gold: annotations)",
+            found="no soft_label",
+            hint=hint,
         )
-        return None
-    return dict(zip(dataset.labels, shares))
+    if released is None:
+        return not is_gold
+    if is_gold:
+        item["distribution"] = dict(zip(dataset.labels, released))
+    if check:
+        _check_soft_label(item, released, dataset, at)
+    return True
 
 
 def _released_hard_label(record: dict, dataset: Dataset, at: PlacedProblems):
@@ -507,20 +517,9 @@ def _canonical_key(key: str) -> str:
     return str(int(number)) if number.is_integer() else str(key).strip()
 
 
-def _check_released_soft_label(
-    item: dict, record: dict, dataset: Dataset, at: PlacedProblems
-) -> None:
-    try:
-        released = released_soft_label(record, dataset)
-    except (ValueError, TypeError, KeyError) as e:
-        at.add(
-            "'soft_label' does not fit the dataset",
-            found=str(e)[:120],
-            hint="set check_soft_label: false to skip this check (gold comes from the annotations)",
-        )
-        return
-    if released is None:
-        return
+def _check_soft_label(item: dict, released: List, dataset: Dataset, at: PlacedProblems) -> None:
+    """A problem when the ``released`` soft label is further than ``SOFT_LABEL_TOLERANCE`` from the
+    shares of the item's annotations."""
     # per label, the share of the item's annotations choosing it (multilabel: among their labels)
     given = [a if dataset.multilabel else [a] for a in item["annotations"]]
     rebuilt = [sum(label in labels for labels in given) / len(given) for label in dataset.labels]
@@ -528,8 +527,7 @@ def _check_released_soft_label(
     if dataset.multilabel:  # per label [P(not chosen), P(chosen)]
         got = [share for pair in released for share in pair]
         want = [p for share in rebuilt for p in (1.0 - share, share)]
-    gap = max(abs(a - b) for a, b in zip(got, want))
-    if gap > SOFT_LABEL_TOLERANCE:
+    if max(abs(a - b) for a, b in zip(got, want)) > SOFT_LABEL_TOLERANCE:
         at.add(
             "the released 'soft_label' disagrees with the annotations",
             expected=f"shares {[round(r, 4) for r in rebuilt]} (within {SOFT_LABEL_TOLERANCE})",
