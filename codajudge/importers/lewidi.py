@@ -283,41 +283,29 @@ def _texts(text, dataset: Dataset) -> Optional[List[str]]:
 
 
 def _annotator_labels(record: dict, dataset: Dataset, at: PlacedProblems, label_map: dict):
-    """(annotator, label) pairs in the order of the ``annotators`` field; multilabel labels are lists."""
+    """(annotator, label) pairs in the order of the ``annotators`` field, each label read by
+    ``_label`` (multilabel labels are lists), or None after a problem."""
     annotations = record.get("annotations")
     if isinstance(annotations, str):
-        return _delimited_labels(record, dataset, at, label_map)
-    if not isinstance(annotations, dict) or not annotations:
+        pairs = _delimited_pairs(record, at)
+    elif isinstance(annotations, dict) and annotations:
+        pairs = _keyed_pairs(record, dataset, at)
+    else:
         at.add(
             "'annotations' must be a non-empty object {annotator: label}",
             found=repr(annotations)[:80],
         )
         return None
-    by_name: Dict[str, object] = {}
-    for key, label in annotations.items():
-        name = str(key).strip()  # CSC practice-phase keys have a leading space
-        if name in by_name:
-            at.add("an annotator appears twice in 'annotations'", found=repr(key))
-            return None
-        by_name[name] = label
-    order = _annotator_order(record, dataset, list(by_name), at)
-    if order is None:
-        return None
-    return _checked_pairs([(name, by_name[name]) for name in order], dataset, at, label_map)
-
-
-def _checked_pairs(pairs, dataset: Dataset, at: PlacedProblems, label_map: dict):
-    """The (annotator, label) pairs with each label read by ``_label``, or None after a problem."""
     checked = []
-    for name, raw in pairs:
+    for name, raw in pairs or []:
         label = _label(name, raw, dataset, at, label_map)
         if label is None:
             return None
         checked.append((name, label))
-    return checked
+    return checked if pairs else None
 
 
-def _delimited_labels(record: dict, dataset: Dataset, at: PlacedProblems, label_map: dict):
+def _delimited_pairs(record: dict, at: PlacedProblems) -> Optional[List[Tuple[str, str]]]:
     """The 2023 layout: ``annotators`` and ``annotations`` two comma-separated strings, paired in order."""
     names = _listed_names(record) or []
     labels = [a.strip() for a in record["annotations"].split(",") if a.strip()]
@@ -329,7 +317,7 @@ def _delimited_labels(record: dict, dataset: Dataset, at: PlacedProblems, label_
         return None
     # a name listed twice keeps both its annotations: the release's soft_label counts both (one
     # MD-Agreement test item, 2038, lists Ann448 twice)
-    return _checked_pairs(list(zip(names, labels)), dataset, at, label_map)
+    return list(zip(names, labels))
 
 
 def _listed_names(record: dict) -> Optional[List[str]]:
@@ -337,12 +325,19 @@ def _listed_names(record: dict) -> Optional[List[str]]:
     return [n.strip() for n in listed.split(",") if n.strip()] if isinstance(listed, str) else None
 
 
-def _annotator_order(
-    record: dict, dataset: Dataset, keys: List[str], at: PlacedProblems
-) -> Optional[List[str]]:
+def _keyed_pairs(record: dict, dataset: Dataset, at: PlacedProblems) -> Optional[list]:
+    """The 2025 layout: ``annotations`` an object {annotator: label}, in the order the
+    ``annotators`` field lists them when it does."""
+    by_name: Dict[str, object] = {}
+    for key, label in record["annotations"].items():
+        name = str(key).strip()  # CSC practice-phase keys have a leading space
+        if name in by_name:
+            at.add("an annotator appears twice in 'annotations'", found=repr(key))
+            return None
+        by_name[name] = label
     names = _listed_names(record)
     if names is None or not record["annotators"].strip():
-        return keys  # no order given: the order of the annotations object
+        return list(by_name.items())  # no order given: the order of the annotations object
     unique = list(dict.fromkeys(names))
     if len(unique) != len(names) and not dataset.multilabel:
         at.add(
@@ -351,15 +346,15 @@ def _annotator_order(
             hint=f"{dataset.name} items take one label per annotator",
         )
         return None
-    if set(unique) != set(keys):
-        only_listed = sorted(set(unique) - set(keys))
-        only_keys = sorted(set(keys) - set(unique))
+    if set(unique) != set(by_name):
+        only_listed = sorted(set(unique) - set(by_name))
+        only_keys = sorted(set(by_name) - set(unique))
         at.add(
             "'annotators' and the keys of 'annotations' name different annotators",
             found=f"only in annotators: {only_listed[:5]}, only in annotations: {only_keys[:5]}",
         )
         return None
-    return unique
+    return [(name, by_name[name]) for name in unique]
 
 
 def _label(annotator: str, raw, dataset: Dataset, at: PlacedProblems, label_map: dict):
@@ -371,7 +366,7 @@ def _label(annotator: str, raw, dataset: Dataset, at: PlacedProblems, label_map:
         [p.strip() for p in text.split(",")] if text is not None and dataset.multilabel else [text]
     )
     bad = [p for p in parts if p not in dataset.labels]
-    if text is None or not parts or bad:
+    if bad:  # None (no text) included
         at.add(
             f"annotator {annotator}'s label is outside the {dataset.name} label set",
             expected=("one or more of " if dataset.multilabel else "one of ")
