@@ -205,11 +205,7 @@ def _parse_json(raw: bytes, display: str) -> Dict[str, dict]:
     duplicates: List[str] = []
 
     def refuse_duplicates(pairs):
-        seen = set()
-        for key, _ in pairs:
-            if key in seen:
-                duplicates.append(key)
-            seen.add(key)
+        duplicates.extend(key for key, count in Counter(k for k, _ in pairs).items() if count > 1)
         return dict(pairs)
 
     try:
