@@ -69,9 +69,8 @@ def parse_gold_score(text: str, lineno: int, problems: ProblemCollector):
 def _read_gold(path: Path) -> List[object]:
     """Gold scores by 0-based line; None where the line is blank (pair without gold)."""
     problems = ProblemCollector(str(path))
-    scores = []
-    for lineno, line in enumerate(read_release_lines(path), start=1):
-        scores.append(parse_gold_score(line, lineno, problems) if line.strip() else None)
+    lines = enumerate(read_release_lines(path), start=1)
+    scores = [parse_gold_score(line, n, problems) if line.strip() else None for n, line in lines]
     problems.raise_if_any(ConfigError)
     return scores
 

@@ -42,6 +42,7 @@ from typing import Callable, Dict, Iterator, List, Optional, Tuple
 from ..errors import ConfigError, PlacedProblems, ProblemCollector
 from ..formats.items import parsed_json_lines
 from ..formats.textfile import shorten
+from ..formats.values import json_or_none
 from ..labels import LabelSet, label_key
 from . import PartlyRead, SplitAbsent, UniqueItems, value_matches
 from .semeval_sts import read_release_lines
@@ -403,12 +404,7 @@ def _add_soft_label(item: dict, row: dict, column: str, at: PlacedProblems) -> b
     list in the tracks' label order or an object label -> probability, a JSON record's own or
     written as JSON text; an empty cell gives none. False after a problem (neither)."""
     cell = row.get(column)
-    value = cell
-    if isinstance(cell, str) and cell.strip():
-        try:
-            value = json.loads(cell)
-        except (ValueError, RecursionError):
-            value = cell
+    value = json_or_none(cell) if isinstance(cell, str) else cell  # the kit's JSON rules
     if isinstance(value, (list, dict)):
         item["distribution"] = value
         return True
