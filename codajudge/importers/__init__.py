@@ -36,7 +36,7 @@ IMPORTERS: Dict[str, str] = {
 SPLITS = ("train", "dev", "test")
 
 #: importer name -> (the release it reads and the files it expects under the dataset's ``path``,
-#: where the release is published). Used by "release not found" messages and the editions' READMEs.
+#: where the release is published), for the "release not found" messages.
 RELEASES: Dict[str, tuple] = {
     "kit": (
         "kit item files train.jsonl, dev.jsonl, test.jsonl (see codajudge/formats/items.py)",
@@ -136,7 +136,7 @@ def missing_releases(datasets: dict, root: Path) -> List[Problem]:
     for path, importer in sorted(missing.items()):
         if any(path.startswith(other.rstrip("/") + "/") for other in missing if other != path):
             continue  # inside a missing folder already reported
-        what, published = RELEASES.get(importer, ("the release", "its publisher's site"))
+        what, published = RELEASES[importer]  # the schema has refused an unknown importer
         named = ", ".join(dict.fromkeys(keys[path]))
         problems.append(
             Problem(
