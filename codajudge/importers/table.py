@@ -172,10 +172,7 @@ def _looks_like(lines: List[str]) -> Optional[str]:
 
 def _a_record(line: str) -> bool:
     """Whether a line is a whole JSON object of its own, not a document of objects keyed by id."""
-    try:
-        value = json.loads(line)
-    except (ValueError, RecursionError):
-        return False
+    value = json_or_none(line)
     return isinstance(value, dict) and not all(isinstance(v, dict) for v in value.values())
 
 
