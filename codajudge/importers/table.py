@@ -80,10 +80,9 @@ def _file(source: dict, split: str) -> str:
 
 
 def _format(source: dict, path: Path) -> str:
-    if source.get("format"):
-        return source["format"]
-    if path.suffix.lower() in SUFFIXES:
-        return SUFFIXES[path.suffix.lower()]
+    fmt = source.get("format") or SUFFIXES.get(path.suffix.lower())
+    if fmt:
+        return fmt
     raise ConfigError.single(
         str(path),
         "cannot tell the table's format from its suffix",
