@@ -315,6 +315,17 @@ def test_bad_records_are_located_and_explained(tmp_path, record, expected):
     assert expected in text and "item '42'" in text
 
 
+@pytest.mark.parametrize("option", [{"hard_gold": "majority"}, {"soft_gold": "release"}])
+def test_release_gold_of_a_multilabel_dataset_is_refused_once_naming_the_option(tmp_path, option):
+    """VariErrNLI items take several labels: a hard or a released soft gold is refused before any
+    file is read, once for the dataset (not once per item)."""
+    with pytest.raises(ConfigError) as info:
+        load_split({"path": ".", "dataset": "VariErrNLI", **option}, tmp_path, "dev")
+    [problem] = info.value.problems
+    assert "soft_gold: release and hard_gold" in problem.message
+    assert problem.file.startswith("datasets") and "VariErrNLI" in problem.hint
+
+
 def test_soft_label_check_can_be_switched_off(tmp_path):
     write_release(tmp_path, "MP_dev.json", {"42": mp_record(soft_label={"0": 0.9, "1": 0.1})})
     items = load_split({"path": ".", "dataset": "MP", "check_soft_label": False}, tmp_path, "dev")

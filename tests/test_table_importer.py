@@ -20,7 +20,7 @@ import yaml
 from codajudge.bundle.build import baseline_reasons, import_data
 from codajudge.bundle.edition import load_edition
 from codajudge.errors import ConfigError
-from codajudge.importers.cut import ORDER, assign
+from codajudge.importers.cut import ORDER, split_of
 from codajudge.importers.table import FORMS, SUFFIXES, majority
 from codajudge.labels import LabelSet
 from codajudge.programs.new_edition import write_edition
@@ -91,11 +91,15 @@ def test_where_then_split_cuts_the_kept_rows_into_disjoint_splits(tmp_path):
     kept = [r["pair"] for r in rows(60) if r["source"] in ("news", "forum")]  # 40 rows
     split_ids = [ids(data, s) for s in ("train", "dev", "test")]
     assert sorted(sum(split_ids, [])) == sorted(kept)  # each kept row in exactly one split
-    cut = assign(kept, {"train": 0.8, "dev": 0.1, "test": 0.1, "seed": 3}, "x")
+    cut = assign(kept, {"train": 0.8, "dev": 0.1, "test": 0.1, "seed": 3})
     assert split_ids == [[i for i, s in zip(kept, cut) if s == split] for split in ORDER]
     item = data.splits["test"]["pairs"][0]
     assert item["lang"] == "en" and item["genre"] in ("news", "forum")
     assert isinstance(item["score"], float) and item["texts"][0].startswith("left text")
+
+
+def assign(item_ids, shares):
+    return [split_of(item_id, shares) for item_id in item_ids]
 
 
 def position_by_hand(item_id: str, seed: int) -> float:
@@ -111,11 +115,11 @@ def test_the_cut_is_the_hash_rule_the_docs_state():
     for i in item_ids:
         at = position_by_hand(i, 11)
         expected[i] = "train" if at < 0.6 else "dev" if at < 0.6 + 0.2 else "test"
-    assert assign(item_ids, shares, "x") == [expected[i] for i in item_ids]
+    assert assign(item_ids, shares) == [expected[i] for i in item_ids]
     assert set(expected.values()) == set(ORDER)
     # independent of the release's order, and a recorded cut stays the same on every version
-    assert dict(zip(item_ids[::-1], assign(item_ids[::-1], shares, "x"))) == expected
-    assert assign(["a", "b", "c", "d"], {"dev": 0.5, "test": 0.5, "seed": 0}, "x") == [
+    assert dict(zip(item_ids[::-1], assign(item_ids[::-1], shares))) == expected
+    assert assign(["a", "b", "c", "d"], {"dev": 0.5, "test": 0.5, "seed": 0}) == [
         "test",
         "test",
         "test",
@@ -128,12 +132,12 @@ def test_editing_the_release_moves_no_other_item():
     test split. Each item's split is its own: deleting, adding or reordering rows moves no other."""
     item_ids = [f"p{i:03d}" for i in range(120)]
     shares = {"train": 0.8, "dev": 0.1, "test": 0.1, "seed": 3}
-    before = dict(zip(item_ids, assign(item_ids, shares, "x")))
+    before = dict(zip(item_ids, assign(item_ids, shares)))
     for gone in item_ids:
         left = [i for i in item_ids if i != gone]
-        assert dict(zip(left, assign(left, shares, "x"))) == {i: before[i] for i in left}
+        assert dict(zip(left, assign(left, shares))) == {i: before[i] for i in left}
     grown = item_ids + [f"new{i}" for i in range(30)]
-    after = dict(zip(grown, assign(grown, shares, "x")))
+    after = dict(zip(grown, assign(grown, shares)))
     assert {i: after[i] for i in item_ids} == before
 
 
@@ -151,7 +155,7 @@ def test_a_deleted_row_keeps_the_published_practice_items_in_dev(tmp_path):
 def test_the_counts_are_the_shares_of_the_items_kept_in_expectation():
     item_ids = [f"item-{i}" for i in range(4000)]
     for shares in ({"train": 0.8, "dev": 0.1, "test": 0.1}, {"dev": 1 / 3, "test": 2 / 3}):
-        counts = Counter(assign(item_ids, shares, "x"))
+        counts = Counter(assign(item_ids, shares))
         assert sum(counts.values()) == 4000 and set(counts) == {s for s in ORDER if s in shares}
         for split, count in counts.items():  # within four binomial standard deviations
             spread = (shares[split] * (1 - shares[split]) * 4000) ** 0.5

@@ -20,7 +20,7 @@ from typing import Dict, List, Optional, Tuple
 from ..confine import lexical_escapes, require_inside
 from ..errors import ConfigError, Problem, plural
 from ..labels import LabelSet
-from .cut import assign
+from .cut import split_of
 
 #: importer name -> module (imported lazily, so one broken importer cannot break the others)
 IMPORTERS: Dict[str, str] = {
@@ -36,7 +36,7 @@ IMPORTERS: Dict[str, str] = {
 SPLITS = ("train", "dev", "test")
 
 #: importer name -> (the release it reads and the files it expects under the dataset's ``path``,
-#: where the release is published). Used by "release not found" messages and the editions' READMEs.
+#: where the release is published), for the "release not found" messages.
 RELEASES: Dict[str, tuple] = {
     "kit": (
         "kit item files train.jsonl, dev.jsonl, test.jsonl (see codajudge/formats/items.py)",
@@ -136,7 +136,7 @@ def missing_releases(datasets: dict, root: Path) -> List[Problem]:
     for path, importer in sorted(missing.items()):
         if any(path.startswith(other.rstrip("/") + "/") for other in missing if other != path):
             continue  # inside a missing folder already reported
-        what, published = RELEASES.get(importer, ("the release", "its publisher's site"))
+        what, published = RELEASES[importer]  # the schema has refused an unknown importer
         named = ", ".join(dict.fromkeys(keys[path]))
         problems.append(
             Problem(
@@ -202,16 +202,13 @@ def cut_release(module, source: dict, root: Path, split: str, where: str, labels
     try:
         items = _filtered(module, released, root, shares.get("from", "test"), labels)
     except PartlyRead as error:
-        raise PartlyRead(error.problems, error.omitted, _cut(error.items, shares, split, source))
-    return _cut(items, shares, split, source)
+        raise PartlyRead(error.problems, error.omitted, _cut(error.items, shares, split))
+    return _cut(items, shares, split)
 
 
-def _cut(items: List[dict], shares: dict, split: str, source: dict) -> List[dict]:
+def _cut(items: List[dict], shares: dict, split: str) -> List[dict]:
     """The ``items`` of one release that ``shares`` assigns to ``split``."""
-    chosen = assign(
-        [it["id"] for it in items], shares, f"datasets (importer {source.get('importer', 'kit')})"
-    )
-    return [it for it, part in zip(items, chosen) if part == split]
+    return [it for it in items if split_of(it["id"], shares) == split]
 
 
 def keep_where(items: List[dict], where: dict, display: str) -> List[dict]:

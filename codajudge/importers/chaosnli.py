@@ -19,7 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import List, Optional
 
-from ..errors import ConfigError, PlacedProblems
+from ..errors import PlacedProblems
 from .ocnli import read_json_records, require_fields, split_file
 
 WHERE = "datasets (importer chaosnli)"
@@ -107,16 +107,6 @@ def load_split(source: dict, root: Path, split: str) -> List[dict]:
     names = split_file(source, split, {}, WHERE)
     names = [names] if isinstance(names, str) else names
     items: List[dict] = []
-    seen = {}
-    for name in names:
-        for item in read_json_records(folder / name, _build_item):
-            if item["id"] in seen:
-                raise ConfigError.single(
-                    str(folder / name),
-                    "id already used by an earlier file of the split",
-                    item=item["id"],
-                    hint=f"first seen in {seen[item['id']]}",
-                )
-            seen[item["id"]] = name
-            items.append(item)
+    for name in names:  # an id repeated across the files is refused by the split's data checks
+        items.extend(read_json_records(folder / name, _build_item))
     return items

@@ -19,11 +19,8 @@ be empty for a small release, which the builder then refuses. Ids must be unique
 from __future__ import annotations
 
 import hashlib
-from collections import Counter
 from itertools import accumulate
-from typing import List, Sequence
 
-from ..errors import ConfigError, counted
 
 ORDER = ("train", "dev", "test")
 SUM_TOLERANCE = 1e-9
@@ -54,20 +51,3 @@ def split_of(item_id: str, shares: dict) -> str:
     at = position(item_id, shares.get("seed", 0))
     ends = accumulate(shares[s] for s in given)
     return next((s for s, end in zip(given, ends) if at < end), given[-1])
-
-
-def assign(ids: Sequence[str], shares: dict, display: str) -> List[str]:
-    """The split of each of ``ids`` (in their order) under ``shares`` (see the module's rule)."""
-    problem = shares_problem(shares)
-    if problem:
-        raise ConfigError.single(
-            display, problem, expected="shares such as train: 0.8, dev: 0.1, test: 0.1"
-        )
-    repeated = [i for i, c in Counter(ids).items() if c > 1]
-    if repeated:
-        raise ConfigError.single(
-            display,
-            "'split' needs unique item ids in the release",
-            found=f"{counted(len(repeated), 'repeated id')} such as {repeated[0]!r}",
-        )
-    return [split_of(item_id, shares) for item_id in ids]

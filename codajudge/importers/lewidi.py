@@ -93,6 +93,12 @@ def load_split(source: dict, root: Path, split: str) -> List[dict]:
     """The kit items of one split (train, dev or test) of one LeWiDi dataset, in file order; the
     schema has checked the source's options (see the module docstring)."""
     dataset = dataset_of(source)
+    if dataset.multilabel and (source.get("soft_gold") == "release" or source.get("hard_gold")):
+        raise ConfigError.single(
+            "datasets (lewidi importer)",
+            "soft_gold: release and hard_gold are for single-label datasets",
+            hint=f"leave them out of the {dataset.name} source",
+        )
     label_map = {str(k).strip(): v for k, v in (source.get("label_map") or {}).items()}
     raw, display = read_release_file(source, Path(root), dataset, split)
     records = _parse_json(raw, display)
@@ -104,8 +110,6 @@ def load_split(source: dict, root: Path, split: str) -> List[dict]:
         item = record_to_item(record, dataset, at, label_map)
         if item is not None and _add_gold(item, record, dataset, source, at):
             items.append(item)
-            if source.get("check_soft_label", True):
-                _check_released_soft_label(item, record, dataset, at)
     problems.raise_if_any(ConfigError)
     return items
 
@@ -201,11 +205,7 @@ def _parse_json(raw: bytes, display: str) -> Dict[str, dict]:
     duplicates: List[str] = []
 
     def refuse_duplicates(pairs):
-        seen = set()
-        for key, _ in pairs:
-            if key in seen:
-                duplicates.append(key)
-            seen.add(key)
+        duplicates.extend(key for key, count in Counter(k for k, _ in pairs).items() if count > 1)
         return dict(pairs)
 
     try:
@@ -279,41 +279,29 @@ def _texts(text, dataset: Dataset) -> Optional[List[str]]:
 
 
 def _annotator_labels(record: dict, dataset: Dataset, at: PlacedProblems, label_map: dict):
-    """(annotator, label) pairs in the order of the ``annotators`` field; multilabel labels are lists."""
+    """(annotator, label) pairs in the order of the ``annotators`` field, each label read by
+    ``_label`` (multilabel labels are lists), or None after a problem."""
     annotations = record.get("annotations")
     if isinstance(annotations, str):
-        return _delimited_labels(record, dataset, at, label_map)
-    if not isinstance(annotations, dict) or not annotations:
+        pairs = _delimited_pairs(record, at)
+    elif isinstance(annotations, dict) and annotations:
+        pairs = _keyed_pairs(record, dataset, at)
+    else:
         at.add(
             "'annotations' must be a non-empty object {annotator: label}",
             found=repr(annotations)[:80],
         )
         return None
-    by_name: Dict[str, object] = {}
-    for key, label in annotations.items():
-        name = str(key).strip()  # CSC practice-phase keys have a leading space
-        if name in by_name:
-            at.add("an annotator appears twice in 'annotations'", found=repr(key))
-            return None
-        by_name[name] = label
-    order = _annotator_order(record, dataset, list(by_name), at)
-    if order is None:
-        return None
-    return _checked_pairs([(name, by_name[name]) for name in order], dataset, at, label_map)
-
-
-def _checked_pairs(pairs, dataset: Dataset, at: PlacedProblems, label_map: dict):
-    """The (annotator, label) pairs with each label read by ``_label``, or None after a problem."""
     checked = []
-    for name, raw in pairs:
+    for name, raw in pairs or []:
         label = _label(name, raw, dataset, at, label_map)
         if label is None:
             return None
         checked.append((name, label))
-    return checked
+    return checked if pairs else None
 
 
-def _delimited_labels(record: dict, dataset: Dataset, at: PlacedProblems, label_map: dict):
+def _delimited_pairs(record: dict, at: PlacedProblems) -> Optional[List[Tuple[str, str]]]:
     """The 2023 layout: ``annotators`` and ``annotations`` two comma-separated strings, paired in order."""
     names = _listed_names(record) or []
     labels = [a.strip() for a in record["annotations"].split(",") if a.strip()]
@@ -325,7 +313,7 @@ def _delimited_labels(record: dict, dataset: Dataset, at: PlacedProblems, label_
         return None
     # a name listed twice keeps both its annotations: the release's soft_label counts both (one
     # MD-Agreement test item, 2038, lists Ann448 twice)
-    return _checked_pairs(list(zip(names, labels)), dataset, at, label_map)
+    return list(zip(names, labels))
 
 
 def _listed_names(record: dict) -> Optional[List[str]]:
@@ -333,12 +321,19 @@ def _listed_names(record: dict) -> Optional[List[str]]:
     return [n.strip() for n in listed.split(",") if n.strip()] if isinstance(listed, str) else None
 
 
-def _annotator_order(
-    record: dict, dataset: Dataset, keys: List[str], at: PlacedProblems
-) -> Optional[List[str]]:
+def _keyed_pairs(record: dict, dataset: Dataset, at: PlacedProblems) -> Optional[list]:
+    """The 2025 layout: ``annotations`` an object {annotator: label}, in the order the
+    ``annotators`` field lists them when it does."""
+    by_name: Dict[str, object] = {}
+    for key, label in record["annotations"].items():
+        name = str(key).strip()  # CSC practice-phase keys have a leading space
+        if name in by_name:
+            at.add("an annotator appears twice in 'annotations'", found=repr(key))
+            return None
+        by_name[name] = label
     names = _listed_names(record)
     if names is None or not record["annotators"].strip():
-        return keys  # no order given: the order of the annotations object
+        return list(by_name.items())  # no order given: the order of the annotations object
     unique = list(dict.fromkeys(names))
     if len(unique) != len(names) and not dataset.multilabel:
         at.add(
@@ -347,15 +342,15 @@ def _annotator_order(
             hint=f"{dataset.name} items take one label per annotator",
         )
         return None
-    if set(unique) != set(keys):
-        only_listed = sorted(set(unique) - set(keys))
-        only_keys = sorted(set(keys) - set(unique))
+    if set(unique) != set(by_name):
+        only_listed = sorted(set(unique) - set(by_name))
+        only_keys = sorted(set(by_name) - set(unique))
         at.add(
             "'annotators' and the keys of 'annotations' name different annotators",
             found=f"only in annotators: {only_listed[:5]}, only in annotations: {only_keys[:5]}",
         )
         return None
-    return unique
+    return [(name, by_name[name]) for name in unique]
 
 
 def _label(annotator: str, raw, dataset: Dataset, at: PlacedProblems, label_map: dict):
@@ -367,7 +362,7 @@ def _label(annotator: str, raw, dataset: Dataset, at: PlacedProblems, label_map:
         [p.strip() for p in text.split(",")] if text is not None and dataset.multilabel else [text]
     )
     bad = [p for p in parts if p not in dataset.labels]
-    if text is None or not parts or bad:
+    if bad:  # None (no text) included
         at.add(
             f"annotator {annotator}'s label is outside the {dataset.name} label set",
             expected=("one or more of " if dataset.multilabel else "one of ")
@@ -411,19 +406,11 @@ def gold_choices(source: dict) -> List[Tuple[str, Dict[str, str]]]:
 
 def _add_gold(item: dict, record: dict, dataset: Dataset, source: dict, at: PlacedProblems) -> bool:
     """Add the item's ``distribution`` (``soft_gold: release``) and ``label`` (``hard_gold``) as the
-    source chooses; False after a problem."""
-    soft_gold, hard_gold = source.get("soft_gold"), source.get("hard_gold")
-    if (soft_gold == "release" or hard_gold) and dataset.multilabel:
-        at.add(
-            "soft_gold: release and hard_gold are for single-label datasets",
-            hint=f"leave them out of the {dataset.name} source",
-        )
+    source chooses, and check the released soft label against the annotations
+    (``check_soft_label``); False after a problem."""
+    hard_gold = source.get("hard_gold")
+    if not _add_released_soft_label(item, record, dataset, source, at):
         return False
-    if soft_gold == "release":
-        soft = _released_distribution(record, dataset, at)
-        if soft is None:
-            return False
-        item["distribution"] = soft
     if hard_gold == "majority":
         item["label"] = majority_label(item["annotations"])
     elif hard_gold == "release":
@@ -442,23 +429,37 @@ def majority_label(labels: List[str]) -> Optional[str]:
     return counts[0][0]
 
 
-def _released_distribution(record: dict, dataset: Dataset, at: PlacedProblems):
-    """The release's ``soft_label`` as an object label -> probability, or None after a problem."""
+def _add_released_soft_label(
+    item: dict, record: dict, dataset: Dataset, source: dict, at: PlacedProblems
+) -> bool:
+    """Give ``item`` the release's ``soft_label`` as its ``distribution`` (``soft_gold: release``)
+    and check it against the annotations (``check_soft_label``, problem added); False when the
+    gold it needs cannot be read."""
+    is_gold, check = source.get("soft_gold") == "release", source.get("check_soft_label", True)
+    if not (is_gold or check):
+        return True
+    hint = "set check_soft_label: false to skip this check (gold comes from the annotations)"
+    if is_gold:
+        hint = "or take the soft gold from the annotations (soft_gold: annotations)"
     try:
-        shares = released_soft_label(record, dataset)
+        released = released_soft_label(record, dataset)
     except (ValueError, TypeError, KeyError) as e:
-        shares, found = None, str(e)[:120]
-    else:
-        found = "no soft_label"
-    if shares is None:
+        at.add("'soft_label' does not fit the dataset", found=str(e)[:120], hint=hint)
+        return not is_gold
+    if released is None and is_gold:
         at.add(
             "soft_gold: release needs the item's 'soft_label'",
             expected="an object label -> probability over " + ", ".join(dataset.labels),
-            found=found,
-            hint="or take the soft gold from the annotations (soft_gold: annotations)",
+            found="no soft_label",
+            hint=hint,
         )
-        return None
-    return dict(zip(dataset.labels, shares))
+    if released is None:
+        return not is_gold
+    if is_gold:
+        item["distribution"] = dict(zip(dataset.labels, released))
+    if check:
+        _check_soft_label(item, released, dataset, at)
+    return True
 
 
 def _released_hard_label(record: dict, dataset: Dataset, at: PlacedProblems):
@@ -507,20 +508,9 @@ def _canonical_key(key: str) -> str:
     return str(int(number)) if number.is_integer() else str(key).strip()
 
 
-def _check_released_soft_label(
-    item: dict, record: dict, dataset: Dataset, at: PlacedProblems
-) -> None:
-    try:
-        released = released_soft_label(record, dataset)
-    except (ValueError, TypeError, KeyError) as e:
-        at.add(
-            "'soft_label' does not fit the dataset",
-            found=str(e)[:120],
-            hint="set check_soft_label: false to skip this check (gold comes from the annotations)",
-        )
-        return
-    if released is None:
-        return
+def _check_soft_label(item: dict, released: List, dataset: Dataset, at: PlacedProblems) -> None:
+    """A problem when the ``released`` soft label is further than ``SOFT_LABEL_TOLERANCE`` from the
+    shares of the item's annotations."""
     # per label, the share of the item's annotations choosing it (multilabel: among their labels)
     given = [a if dataset.multilabel else [a] for a in item["annotations"]]
     rebuilt = [sum(label in labels for labels in given) / len(given) for label in dataset.labels]
@@ -528,8 +518,7 @@ def _check_released_soft_label(
     if dataset.multilabel:  # per label [P(not chosen), P(chosen)]
         got = [share for pair in released for share in pair]
         want = [p for share in rebuilt for p in (1.0 - share, share)]
-    gap = max(abs(a - b) for a, b in zip(got, want))
-    if gap > SOFT_LABEL_TOLERANCE:
+    if max(abs(a - b) for a, b in zip(got, want)) > SOFT_LABEL_TOLERANCE:
         at.add(
             "the released 'soft_label' disagrees with the annotations",
             expected=f"shares {[round(r, 4) for r in rebuilt]} (within {SOFT_LABEL_TOLERANCE})",

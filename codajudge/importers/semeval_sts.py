@@ -20,7 +20,7 @@ line marks a pair without gold, as in the 2012-2016 releases.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List
+from typing import Iterator, List, Tuple
 
 from ..errors import ConfigError, ProblemCollector
 from ..formats.values import ValueProblem, parse_number
@@ -69,28 +69,36 @@ def parse_gold_score(text: str, lineno: int, problems: ProblemCollector):
 def _read_gold(path: Path) -> List[object]:
     """Gold scores by 0-based line; None where the line is blank (pair without gold)."""
     problems = ProblemCollector(str(path))
-    scores = []
-    for lineno, line in enumerate(read_release_lines(path), start=1):
-        scores.append(parse_gold_score(line, lineno, problems) if line.strip() else None)
+    lines = enumerate(read_release_lines(path), start=1)
+    scores = [parse_gold_score(line, n, problems) if line.strip() else None for n, line in lines]
     problems.raise_if_any(ConfigError)
     return scores
 
 
-def _read_pairs(path: Path) -> List[List[str]]:
-    """[sentence1, sentence2] per input line, in line order; any other field count is a located problem."""
-    problems = ProblemCollector(str(path))
-    pairs = []
-    for lineno, line in enumerate(read_release_lines(path), start=1):
+def tab_fields(
+    path: Path, names: Tuple[str, ...], problems: ProblemCollector, more: bool = False
+) -> Iterator[Tuple[int, List[str]]]:
+    """(0-based line index, its fields ``names``) of each line of ``path`` cut at TAB alone (no CSV
+    quoting: sentences contain ``"``): as many fields as ``names`` (at least as many, the first
+    taken, when ``more``); another count is a located problem."""
+    for index, line in enumerate(read_release_lines(path)):
         fields = line.split("\t")
-        if len(fields) != 2:
-            problems.add(
-                "wrong number of tab-separated fields",
-                line=lineno,
-                expected="2 (sentence1, sentence2)",
-                found=str(len(fields)),
-                hint="split on TAB only; do not apply CSV quoting",
-            )
-        pairs.append(fields[:2])
+        if len(fields) == len(names) or (more and len(fields) > len(names)):
+            yield index, fields[: len(names)]
+            continue
+        problems.add(
+            "wrong number of tab-separated fields",
+            line=index + 1,
+            expected=f"{'at least ' if more else ''}{len(names)} ({', '.join(names)})",
+            found=str(len(fields)),
+            hint="split on TAB only; do not apply CSV quoting",
+        )
+
+
+def _read_pairs(path: Path) -> List[List[str]]:
+    """[sentence1, sentence2] per input line, in line order."""
+    problems = ProblemCollector(str(path))
+    pairs = [fields for _, fields in tab_fields(path, ("sentence1", "sentence2"), problems)]
     problems.raise_if_any(ConfigError)
     return pairs
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import List
 
 from ..errors import ConfigError, ProblemCollector
-from .semeval_sts import parse_gold_score, read_release_lines
+from .semeval_sts import parse_gold_score, tab_fields
 
 FIELDS = ("genre", "file", "year", "id", "score", "sentence1", "sentence2")
 #: Release spelling -> the kit's single spelling of a genre.
@@ -30,18 +30,8 @@ def load_split(source: dict, root: Path, split: str) -> List[dict]:
     path = folder / (source.get("files") or {}).get(split, f"sts-{split}.csv")
     problems = ProblemCollector(str(path))
     items = []
-    for index, line in enumerate(read_release_lines(path)):
-        fields = line.split("\t")
-        if len(fields) < len(FIELDS):
-            problems.add(
-                "too few tab-separated fields",
-                line=index + 1,
-                expected=f"at least {len(FIELDS)} ({' '.join(FIELDS)})",
-                found=str(len(fields)),
-                hint="split on TAB only; do not apply CSV quoting",
-            )
-            continue
-        genre, _, _, _, score_text, sentence1, sentence2 = fields[: len(FIELDS)]
+    for index, fields in tab_fields(path, FIELDS, problems, more=True):
+        genre, _, _, _, score_text, sentence1, sentence2 = fields
         score = parse_gold_score(score_text, index + 1, problems)
         if score is None:
             continue

@@ -42,6 +42,7 @@ from typing import Callable, Dict, Iterator, List, Optional, Tuple
 from ..errors import ConfigError, PlacedProblems, ProblemCollector
 from ..formats.items import parsed_json_lines
 from ..formats.textfile import shorten
+from ..formats.values import json_or_none
 from ..labels import LabelSet, label_key
 from . import PartlyRead, SplitAbsent, UniqueItems, value_matches
 from .semeval_sts import read_release_lines
@@ -79,10 +80,9 @@ def _file(source: dict, split: str) -> str:
 
 
 def _format(source: dict, path: Path) -> str:
-    if source.get("format"):
-        return source["format"]
-    if path.suffix.lower() in SUFFIXES:
-        return SUFFIXES[path.suffix.lower()]
+    fmt = source.get("format") or SUFFIXES.get(path.suffix.lower())
+    if fmt:
+        return fmt
     raise ConfigError.single(
         str(path),
         "cannot tell the table's format from its suffix",
@@ -171,10 +171,7 @@ def _looks_like(lines: List[str]) -> Optional[str]:
 
 def _a_record(line: str) -> bool:
     """Whether a line is a whole JSON object of its own, not a document of objects keyed by id."""
-    try:
-        value = json.loads(line)
-    except (ValueError, RecursionError):
-        return False
+    value = json_or_none(line)
     return isinstance(value, dict) and not all(isinstance(v, dict) for v in value.values())
 
 
@@ -329,21 +326,16 @@ def one_column_or(key: str, plain: str, is_plain: Callable[[object], bool]) -> C
     return check
 
 
-def _annotation_cells(columns: dict, row: dict) -> List[Optional[str]]:
-    """One cell per annotation: of each annotations column, or of the one column's list; None for
-    an empty one (not labelled)."""
-    listed = _delimited(columns.get("annotations"))
-    if listed is not None:
-        return [part or None for part in listed.parts(row)]
-    return [_text(row.get(c)) for c in columns.get("annotations") or []]
-
-
 def _annotations(columns: dict, row: dict, at: PlacedProblems) -> Dict[str, list]:
     """``annotators`` and ``annotations`` of the row (empty cells left out), or {} without any. The
     annotators are those the annotators column names, else the annotations columns' names; the
     annotations of one column holding a list are named by an annotators column only."""
-    cells = _annotation_cells(columns, row)
-    names = None if _delimited(columns.get("annotations")) else columns.get("annotations")
+    one_column = _delimited(columns.get("annotations"))
+    if one_column is not None:  # None for an empty cell or part (not labelled)
+        cells, names = [part or None for part in one_column.parts(row)], None
+    else:
+        names = columns.get("annotations") or []
+        cells = [_text(row.get(column)) for column in names]
     listed = columns.get("annotators")  # comma-separated unless it says its own ``sep``
     names_column = Delimited(listed) if isinstance(listed, str) else _delimited(listed)
     problem = ""
@@ -408,12 +400,7 @@ def _add_soft_label(item: dict, row: dict, column: str, at: PlacedProblems) -> b
     list in the tracks' label order or an object label -> probability, a JSON record's own or
     written as JSON text; an empty cell gives none. False after a problem (neither)."""
     cell = row.get(column)
-    value = cell
-    if isinstance(cell, str) and cell.strip():
-        try:
-            value = json.loads(cell)
-        except (ValueError, RecursionError):
-            value = cell
+    value = json_or_none(cell) if isinstance(cell, str) else cell  # the kit's JSON rules
     if isinstance(value, (list, dict)):
         item["distribution"] = value
         return True
@@ -435,26 +422,13 @@ def _kept(row: dict, item: dict, where: dict) -> bool:
     return all(value_matches(_text(values[key]), wanted) for key, wanted in where.items())
 
 
-def _check_where_keys(where: dict, header: List[str], path: Path) -> None:
-    fields = ("id", "lang", "genre", "label", "score")
-    unknown = [k for k in where if k not in header and k not in fields]
-    if unknown:
-        raise ConfigError.single(
-            str(path),
-            f"'where' names no column of the file: {', '.join(map(repr, unknown))}",
-            expected="one of " + ", ".join(header),
-        )
-
-
 def read_table(source: dict, path: Path, labels: Optional[LabelSet]) -> List[dict]:
     """The items of one table file, ``where`` applied; duplicate ids and bad cells are problems;
     ``labels``: the label set of the dataset's tracks (see ``majority``)."""
     problems = ProblemCollector(str(path))
     unique = UniqueItems(problems)
     where = source.get("where") or {}
-    header, rows = _read_rows(source, path, problems)
-    if rows:
-        _check_where_keys(where, header, path)
+    rows = _read_rows(source, path, problems)
     for lineno, row in rows:
         item = _item(source, row, problems.at(lineno), labels)
         if item is not None and _kept(row, item, where):
@@ -464,8 +438,8 @@ def read_table(source: dict, path: Path, labels: Optional[LabelSet]) -> List[dic
     return unique.items
 
 
-def _read_rows(source: dict, path: Path, problems) -> Tuple[List[str], List[Row]]:
-    """The header and (line number, row) of every record of the file in its format, its columns
+def _read_rows(source: dict, path: Path, problems) -> List[Row]:
+    """(line number, row) of every record of the file in its format, its columns
     checked; a file that reads badly so and looks like another form is refused once
     (``_refuse_other_form``)."""
     fmt = _format(source, path)
@@ -476,17 +450,19 @@ def _read_rows(source: dict, path: Path, problems) -> Tuple[List[str], List[Row]
         else:
             header, rows = _csv_rows(lines, "\t" if fmt == "tsv" else ",", problems)
         if rows:
-            _check_header(source["columns"], header, path)
+            _check_header(source, header, path)
     except ConfigError:
         _refuse_other_form(source, path, fmt, lines)
         raise
     if problems:
         _refuse_other_form(source, path, fmt, lines)
-    return header, rows
+    return rows
 
 
-def _check_header(columns: dict, header: List[str], path: Path) -> None:
-    """Every column ``columns`` names is in the file's ``header``."""
+def _check_header(source: dict, header: List[str], path: Path) -> None:
+    """Every column ``columns`` names is in the file's ``header``, and every key of ``where`` is a
+    column of the file or a field of the kit's item."""
+    columns = source["columns"]
     wanted = [v for v in columns.values() if isinstance(v, str)]
     wanted += [listed.column for listed in map(_delimited, columns.values()) if listed]
     wanted += [c for v in columns.values() if isinstance(v, list) for c in v]
@@ -497,6 +473,14 @@ def _check_header(columns: dict, header: List[str], path: Path) -> None:
             "the table has no column " + ", ".join(map(repr, missing)),
             expected="columns among " + ", ".join(map(repr, header)),
             hint="correct the dataset's 'columns' to the file's header",
+        )
+    fields = ("id", "lang", "genre", "label", "score")
+    unknown = [k for k in source.get("where") or {} if k not in header and k not in fields]
+    if unknown:
+        raise ConfigError.single(
+            str(path),
+            f"'where' names no column of the file: {', '.join(map(repr, unknown))}",
+            expected="one of " + ", ".join(header),
         )
 
 
