@@ -16,9 +16,6 @@ from typing import List, Optional
 from ..bundle.schema import json_schema, markdown_reference
 from .common import run_guarded, summary
 
-#: docs/edition-config.md: its hand-written part ends with this line; the reference follows.
-REFERENCE_MARK = "The tables below are generated from the schema"
-
 
 def schema_text() -> str:
     return json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
