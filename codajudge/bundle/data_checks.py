@@ -16,7 +16,7 @@ leak check's (``build._check_disjoint``).
 from __future__ import annotations
 
 from collections import Counter
-from typing import Dict, List, Optional
+from typing import Dict, List
 
 import numpy as np
 
@@ -80,15 +80,14 @@ def track_problems(track: Track, items: List[dict], where: str) -> List[Problem]
 def split_problems(
     tracks: List[Track],
     splits: Dict[str, Dict[str, List[dict]]],
-    places: Optional[Dict[str, Dict[str, str]]] = None,
+    places: Dict[str, Dict[str, str]],
 ) -> List[Problem]:
     """Every problem of every split (train included) of every track's dataset; ``places``: dataset
-    -> split -> the file and key the problems name (default: the dataset's key and the split)."""
+    -> split -> the file and key the problems name (``build.data_places``)."""
     problems: List[Problem] = []
     for split, datasets in splits.items():
         for dataset, items in sorted(datasets.items()):
-            default = f"datasets '{dataset}' ({split})"
-            where = (places or {}).get(dataset, {}).get(split, default)
+            where = places[dataset][split]
             problems.extend(duplicate_ids(items, where))
             for track in tracks:
                 if track.dataset == dataset and items:
