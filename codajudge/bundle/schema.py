@@ -119,13 +119,11 @@ def _join(where: str, part: str) -> str:
 
 
 def did_you_mean(key, known: Sequence) -> Optional[str]:
-    """The hint naming the known key closest to ``key`` (a misspelling, or the same in another
-    case), or None."""
-    names = [str(k) for k in known]
-    close = difflib.get_close_matches(str(key), names, n=1, cutoff=0.6)
-    lowered = {name.lower(): name for name in names}
-    guess = close[0] if close else lowered.get(str(key).lower())
-    return f"did you mean '{guess}'?" if guess else None
+    """The hint naming the known key closest to ``key`` in any case (a misspelling, or the same in
+    another case), or None."""
+    lowered = {str(name).lower(): str(name) for name in known}
+    close = difflib.get_close_matches(str(key).lower(), lowered, n=1, cutoff=0.6)
+    return f"did you mean '{lowered[close[0]]}'?" if close else None
 
 
 #: Item fields an organiser may write as a dataset option meaning "only the items with this value".
