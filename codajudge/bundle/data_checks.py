@@ -3,8 +3,7 @@
 A ``datasets`` entry's rules that span several of its options, checked when the config is loaded
 (before any file is read): the shares of ``split`` add up to 1, ``split`` and per-split ``splits``
 are not both given, a split does not exclude itself, a ``sample`` is of another split that is no
-sample itself, and a ``table`` dataset names its file(s) and each annotator once
-(``dataset_problems``).
+sample itself, and a ``table`` dataset names its file(s) (``dataset_problems``).
 
 Then every split an edition ships is checked like gold, the public training split included: labels
 in the track's set, gold of a kind with a ``range`` (similarity) inside the track's, no id twice
@@ -130,32 +129,11 @@ def _other_split_problems(source: dict, where: str) -> List[Problem]:
 
 
 def _table_problems(source: dict, where: str) -> List[Problem]:
-    """A table names its file(s), and each annotator (an ``annotations`` column) once (the schema
-    has checked that ``columns`` is a mapping)."""
-    if source.get("importer") != "table":
+    """A table names its file(s): one for all splits, or one per split."""
+    if source.get("importer") != "table" or "path" in source or "splits" in source:
         return []
-    problems = []
-    if "path" not in source and "splits" not in source:
-        problems.append(
-            Problem(
-                where,
-                "a table dataset needs 'path' (one file) or 'splits' (a file per split)",
-                hint="e.g. path: data/items.csv",
-            )
-        )
-    annotations = source["columns"].get("annotations")  # the schema has checked its entries
-    repeated = repeated_names(annotations) if isinstance(annotations, list) else []
-    if repeated:
-        problems.append(
-            Problem(
-                where,
-                "'columns.annotations' names an annotator twice",
-                expected="one column per annotator",
-                found=", ".join(map(repr, repeated)),
-                hint="remove the repeated column (one annotator's labels are one column)",
-            )
-        )
-    return problems
+    message = "a table dataset needs 'path' (one file) or 'splits' (a file per split)"
+    return [Problem(where, message, hint="e.g. path: data/items.csv")]
 
 
 def repeated_names(names: List[str]) -> List[str]:

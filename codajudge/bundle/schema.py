@@ -574,8 +574,12 @@ TABLE_COLUMNS = {
         example='annotations: {column: annotations, sep: ","}',
         check=one_column_or(
             "annotations",
-            "a list of columns, one per annotator",
-            lambda v: isinstance(v, list) and v and all(isinstance(c, str) for c in v),
+            "a list of columns, one per annotator, each named once",
+            lambda v: (
+                isinstance(v, list)
+                and all(isinstance(c, str) for c in v)
+                and 0 < len(v) == len(set(v))
+            ),
         ),
     ),
     "annotators": Field(
