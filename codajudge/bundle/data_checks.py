@@ -39,7 +39,8 @@ def _first_few(texts: List[str]) -> str:
 
 
 def duplicate_ids(items: List[dict], where: str) -> List[Problem]:
-    repeated = repeated_names([item["id"] for item in items])
+    counts = Counter(item["id"] for item in items)
+    repeated = [item_id for item_id, count in counts.items() if count > 1]
     if not repeated:
         return []
     return [
@@ -134,11 +135,6 @@ def _table_problems(source: dict, where: str) -> List[Problem]:
         return []
     message = "a table dataset needs 'path' (one file) or 'splits' (a file per split)"
     return [Problem(where, message, hint="e.g. path: data/items.csv")]
-
-
-def repeated_names(names: List[str]) -> List[str]:
-    """The names that ``names`` holds more than once, in the order first seen."""
-    return [name for name, count in Counter(names).items() if count > 1]
 
 
 DATASET_RULES = (_split_problems, _other_split_problems, _table_problems)
