@@ -250,13 +250,14 @@ def test_gold_outside_a_ranged_kinds_range_is_reported_and_labelled_kinds_have_n
 
     scored = track_from_dict({"id": "s", "kind": "similarity", "dataset": "d", "range": [0, 5]})
     items = [{"id": f"i{n}", "texts": ["a", "b"], "score": score} for n, score in enumerate([1, 6])]
-    (problem,) = split_problems([scored], {"train": {"d": items}})
+    places = {"d": {"train": "d (train)"}}
+    (problem,) = split_problems([scored], {"train": {"d": items}}, places)
     assert problem.message == "similarity gold outside the track's range on 1 item"
     assert "'i1' (6)" in problem.found and "0 to 5" in problem.expected
-    assert split_problems([scored], {"train": {"d": items[:1]}}) == []
+    assert split_problems([scored], {"train": {"d": items[:1]}}, places) == []
     labelled = track_from_dict(
         {"id": "c", "kind": "classification", "dataset": "d", "labels": ["a", "b"]}
     )
     labelled_items = [{"id": "i0", "texts": ["a", "b"], "label": "a"}]
     assert not kinds.of(labelled).has_range
-    assert split_problems([labelled], {"train": {"d": labelled_items}}) == []
+    assert split_problems([labelled], {"train": {"d": labelled_items}}, places) == []

@@ -662,10 +662,8 @@ def test_an_annotator_named_twice_in_annotations_is_refused(tmp_path):
     folder = annotated_edition(tmp_path, columns)
     write_csv(folder / "data" / "mine.csv", ANNOTATED)
     code, printed = built_on_the_command_line(folder)
-    assert (
-        code == 1 and "datasets 'pairs': 'columns.annotations' names an annotator twice" in printed
-    )
-    assert "found 'ann_1'" in printed
+    assert code == 1 and "datasets 'pairs' columns: 'annotations' is neither" in printed
+    assert "each named once" in printed and "found ['ann_1', 'ann_2', 'ann_1']" in printed
 
 
 def test_a_row_whose_annotators_column_names_one_annotator_twice_is_refused(tmp_path):

@@ -3,8 +3,7 @@
 A ``datasets`` entry's rules that span several of its options, checked when the config is loaded
 (before any file is read): the shares of ``split`` add up to 1, ``split`` and per-split ``splits``
 are not both given, a split does not exclude itself, a ``sample`` is of another split that is no
-sample itself, and a ``table`` dataset names its file(s) and each annotator once
-(``dataset_problems``).
+sample itself, and a ``table`` dataset names its file(s) (``dataset_problems``).
 
 Then every split an edition ships is checked like gold, the public training split included: labels
 in the track's set, gold of a kind with a ``range`` (similarity) inside the track's, no id twice
@@ -16,7 +15,7 @@ leak check's (``build._check_disjoint``).
 from __future__ import annotations
 
 from collections import Counter
-from typing import Dict, List, Optional
+from typing import Dict, List
 
 import numpy as np
 
@@ -40,7 +39,8 @@ def _first_few(texts: List[str]) -> str:
 
 
 def duplicate_ids(items: List[dict], where: str) -> List[Problem]:
-    repeated = repeated_names([item["id"] for item in items])
+    counts = Counter(item["id"] for item in items)
+    repeated = [item_id for item_id, count in counts.items() if count > 1]
     if not repeated:
         return []
     return [
@@ -80,15 +80,14 @@ def track_problems(track: Track, items: List[dict], where: str) -> List[Problem]
 def split_problems(
     tracks: List[Track],
     splits: Dict[str, Dict[str, List[dict]]],
-    places: Optional[Dict[str, Dict[str, str]]] = None,
+    places: Dict[str, Dict[str, str]],
 ) -> List[Problem]:
     """Every problem of every split (train included) of every track's dataset; ``places``: dataset
-    -> split -> the file and key the problems name (default: the dataset's key and the split)."""
+    -> split -> the file and key the problems name (``build.data_places``)."""
     problems: List[Problem] = []
     for split, datasets in splits.items():
         for dataset, items in sorted(datasets.items()):
-            default = f"datasets '{dataset}' ({split})"
-            where = (places or {}).get(dataset, {}).get(split, default)
+            where = places[dataset][split]
             problems.extend(duplicate_ids(items, where))
             for track in tracks:
                 if track.dataset == dataset and items:
@@ -131,37 +130,11 @@ def _other_split_problems(source: dict, where: str) -> List[Problem]:
 
 
 def _table_problems(source: dict, where: str) -> List[Problem]:
-    """A table names its file(s), and each annotator (an ``annotations`` column) once (the schema
-    has checked that ``columns`` is a mapping)."""
-    if source.get("importer") != "table":
+    """A table names its file(s): one for all splits, or one per split."""
+    if source.get("importer") != "table" or "path" in source or "splits" in source:
         return []
-    problems = []
-    if "path" not in source and "splits" not in source:
-        problems.append(
-            Problem(
-                where,
-                "a table dataset needs 'path' (one file) or 'splits' (a file per split)",
-                hint="e.g. path: data/items.csv",
-            )
-        )
-    annotations = source["columns"].get("annotations")  # the schema has checked its entries
-    repeated = repeated_names(annotations) if isinstance(annotations, list) else []
-    if repeated:
-        problems.append(
-            Problem(
-                where,
-                "'columns.annotations' names an annotator twice",
-                expected="one column per annotator",
-                found=", ".join(map(repr, repeated)),
-                hint="remove the repeated column (one annotator's labels are one column)",
-            )
-        )
-    return problems
-
-
-def repeated_names(names: List[str]) -> List[str]:
-    """The names that ``names`` holds more than once, in the order first seen."""
-    return [name for name, count in Counter(names).items() if count > 1]
+    message = "a table dataset needs 'path' (one file) or 'splits' (a file per split)"
+    return [Problem(where, message, hint="e.g. path: data/items.csv")]
 
 
 DATASET_RULES = (_split_problems, _other_split_problems, _table_problems)

@@ -26,13 +26,12 @@ def _normalised(text: str) -> str:
 
 def _default_texts() -> dict:
     """The default edition's pages, by normalised text (none in a kit installed without editions)."""
-    folder = kit_root() / "editions" / "default"
-    texts = {}
-    for name in DEFAULT_PAGES:
-        path = folder / name
-        if path.is_file():
-            texts[_normalised(path.read_text(encoding="utf-8", errors="replace"))] = name
-    return texts
+    paths = {name: kit_root() / "editions" / "default" / name for name in DEFAULT_PAGES}
+    return {
+        _normalised(path.read_text(encoding="utf-8", errors="replace")): name
+        for name, path in paths.items()
+        if path.is_file()
+    }
 
 
 def page_problems(edition_name: str, folder: Path, files: List[str]) -> List[Problem]:

@@ -119,13 +119,11 @@ def _join(where: str, part: str) -> str:
 
 
 def did_you_mean(key, known: Sequence) -> Optional[str]:
-    """The hint naming the known key closest to ``key`` (a misspelling, or the same in another
-    case), or None."""
-    names = [str(k) for k in known]
-    close = difflib.get_close_matches(str(key), names, n=1, cutoff=0.6)
-    lowered = {name.lower(): name for name in names}
-    guess = close[0] if close else lowered.get(str(key).lower())
-    return f"did you mean '{guess}'?" if guess else None
+    """The hint naming the known key closest to ``key`` in any case (a misspelling, or the same in
+    another case), or None."""
+    lowered = {str(name).lower(): str(name) for name in known}
+    close = difflib.get_close_matches(str(key).lower(), lowered, n=1, cutoff=0.6)
+    return f"did you mean '{lowered[close[0]]}'?" if close else None
 
 
 #: Item fields an organiser may write as a dataset option meaning "only the items with this value".
@@ -208,20 +206,16 @@ def _check_bool(walk: Walk, where: str, label: str, value, spec: Field) -> None:
 
 
 def _check_date(walk: Walk, where: str, label: str, value, spec: Field) -> None:
-    """A quoted ``DATE_FORMAT`` or an unquoted YAML timestamp (a date, nothing to coerce)."""
     try:
         dt.datetime.strptime(value, DATE_FORMAT)
-        return
     except (TypeError, ValueError):
-        if isinstance(value, dt.date):
-            return
-    walk.add(
-        where,
-        f"{label} is not a UTC date and time",
-        expected="'YYYY-MM-DD HH:MM:SS' (quoted)",
-        found=_shown(value),
-        hint='e.g. start: "2027-03-01 00:00:00"',
-    )
+        walk.add(
+            where,
+            f"{label} is not a UTC date and time",
+            expected="'YYYY-MM-DD HH:MM:SS' (quoted)",
+            found=_shown(value),
+            hint='e.g. start: "2027-03-01 00:00:00"',
+        )
 
 
 def _check_str_or_list(walk: Walk, where: str, label: str, value, spec: Field) -> None:
@@ -580,8 +574,12 @@ TABLE_COLUMNS = {
         example='annotations: {column: annotations, sep: ","}',
         check=one_column_or(
             "annotations",
-            "a list of columns, one per annotator",
-            lambda v: isinstance(v, list) and v and all(isinstance(c, str) for c in v),
+            "a list of columns, one per annotator, each named once",
+            lambda v: (
+                isinstance(v, list)
+                and all(isinstance(c, str) for c in v)
+                and 0 < len(v) == len(set(v))
+            ),
         ),
     ),
     "annotators": Field(

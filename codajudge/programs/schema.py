@@ -1,8 +1,7 @@
 """``codajudge schema``: the edition config's JSON Schema, for editors that complete and check
 ``edition.yaml`` (the same table the builder validates with; see ``docs/edition-config.md``).
 
-    codajudge schema                 # print it
-    codajudge schema --out FILE      # write it (docs/edition.schema.json is this output)
+    codajudge schema                 # print it (docs/edition.schema.json is this output)
     codajudge schema --markdown      # the key reference of docs/edition-config.md instead
 """
 
@@ -10,35 +9,25 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from typing import List, Optional
 
 from ..bundle.schema import json_schema, markdown_reference
 from .common import run_guarded, summary
-
-#: docs/edition-config.md: its hand-written part ends with this line; the reference follows.
-REFERENCE_MARK = "The tables below are generated from the schema"
 
 
 def schema_text() -> str:
     return json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
 
 
-def run(out: Optional[str], markdown: bool = False) -> int:
-    text = markdown_reference() if markdown else schema_text()
-    if out is None:
-        print(text, end="")
-    else:
-        Path(out).write_text(text, encoding="utf-8")
-        print(f"wrote {out}")
+def run(markdown: bool) -> int:
+    print(markdown_reference() if markdown else schema_text(), end="")
     return 0
 
 
 def main(argv: Optional[List[str]] = None, prog: str = "codajudge schema") -> int:
     parser = argparse.ArgumentParser(prog=prog, description=summary(__doc__))
-    parser.add_argument("--out", help="write the schema to this file instead of printing it")
     parser.add_argument(
         "--markdown", action="store_true", help="the key reference as Markdown tables instead"
     )
     args = parser.parse_args(argv)
-    return run_guarded(lambda: run(args.out, args.markdown), prog)
+    return run_guarded(lambda: run(args.markdown), prog)
