@@ -116,9 +116,13 @@ class Edition:
         )
 
 
-def _when(value: Optional[str]) -> Optional[dt.datetime]:
-    """A date the schema has accepted (``DATE_FORMAT``) as a datetime."""
-    return None if value is None else dt.datetime.strptime(value, DATE_FORMAT)
+def _when(value) -> Optional[dt.datetime]:
+    """A date the schema has accepted (a quoted ``DATE_FORMAT`` or a YAML timestamp) as a datetime."""
+    if value is None or isinstance(value, dt.datetime):
+        return value
+    if isinstance(value, dt.date):
+        return dt.datetime(value.year, value.month, value.day)
+    return dt.datetime.strptime(value, DATE_FORMAT)
 
 
 def _phase(raw: dict) -> Phase:

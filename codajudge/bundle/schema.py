@@ -206,16 +206,20 @@ def _check_bool(walk: Walk, where: str, label: str, value, spec: Field) -> None:
 
 
 def _check_date(walk: Walk, where: str, label: str, value, spec: Field) -> None:
+    """A quoted ``DATE_FORMAT`` or an unquoted YAML timestamp (a date, nothing to coerce)."""
     try:
         dt.datetime.strptime(value, DATE_FORMAT)
+        return
     except (TypeError, ValueError):
-        walk.add(
-            where,
-            f"{label} is not a UTC date and time",
-            expected="'YYYY-MM-DD HH:MM:SS' (quoted)",
-            found=_shown(value),
-            hint='e.g. start: "2027-03-01 00:00:00"',
-        )
+        if isinstance(value, dt.date):
+            return
+    walk.add(
+        where,
+        f"{label} is not a UTC date and time",
+        expected="'YYYY-MM-DD HH:MM:SS' (quoted)",
+        found=_shown(value),
+        hint='e.g. start: "2027-03-01 00:00:00"',
+    )
 
 
 def _check_str_or_list(walk: Walk, where: str, label: str, value, spec: Field) -> None:
