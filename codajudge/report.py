@@ -35,6 +35,7 @@ from .metrics import get as get_metric
 from .formats.textfile import safe_display
 from .formats.values import is_number
 from .scoring import Result, scored_subset
+from .spec import MEAN_WORDS
 from .stats import DEFAULT_RESAMPLES, signature_text, summaries, track_intervals
 from .tracks import PRECISION, score_key
 
@@ -175,7 +176,7 @@ def primary_sentence(result: Result) -> str:
             f"by this edition's rule a missing primary track {rule.missing_words()})."
         )
     return (
-        f"Primary score: {_fmt(result.primary)} ({rule.mean_text()}; a missing primary track "
+        f"Primary score: {_fmt(result.primary)} ({MEAN_WORDS[rule.mean]}; a missing primary track "
         f"{rule.missing_words()})."
     )
 

@@ -61,10 +61,6 @@ class PrimaryRule:
     mean: str = PLAIN
     baseline_scores: Dict[str, float] = field(default_factory=dict)
 
-    def mean_text(self) -> str:
-        """How the primary tracks' scores are averaged, in words (``MEAN_WORDS``)."""
-        return MEAN_WORDS[self.mean]
-
     @property
     def column_title(self) -> str:
         """The leaderboard's primary column title (at most 36 characters, Codabench's limit)."""
