@@ -111,8 +111,6 @@ def scored_subset(gold: GoldTrack, pred_values) -> ScoredSubset:
     Array kinds are cut before the metric (a missing classification label is -1); per-annotator
     rows are cut after, by dropping the per-item statistics of items without annotations.
     """
-    if gold.scored.all():
-        return ScoredSubset(gold.gold, pred_values, None)
     if isinstance(gold.gold, PerAnnotator):
         return ScoredSubset(gold.gold, pred_values, gold.scored)
     return ScoredSubset(gold.gold[gold.scored], pred_values[gold.scored], None)
