@@ -141,14 +141,6 @@ def track_title(ranking: TrackRanking) -> str:
     return ranking.track.title or ranking.track.id
 
 
-def primary_scale(report: RankingReport) -> Scale:
-    if report.normalised_mean:
-        return AS_IS
-    return scale_of(
-        report.rankings[t].metric for t in report.primary_tracks if t in report.rankings
-    )
-
-
 def overall_text(report: RankingReport) -> str:
     """What the overall order is, in a sentence (plain text)."""
     names = ", ".join(track_title(report.rankings[t]) for t in report.primary_tracks)
@@ -373,7 +365,8 @@ def overall_table(report: RankingReport) -> Table:
     score, in the overall order."""
     mean = report.settings.overall_rule == BY_MEAN_RANK
     in_paper = paper_tracks(report)
-    columns = [RANK, SYSTEM, primary_column(report)] + ([Column("Mean rank")] if mean else [])
+    primary = primary_column(report)
+    columns = [RANK, SYSTEM, primary] + ([Column("Mean rank")] if mean else [])
     columns += [
         Column(
             track_title(report.rankings[t]),
@@ -383,7 +376,7 @@ def overall_table(report: RankingReport) -> Table:
         )
         for t in report.track_order()
     ]
-    scale = primary_scale(report)
+    scale = PERCENT if primary.percent else AS_IS
     rows = []
     for row in report.overall:
         cells = [Cell(str(row.rank)), Cell(row.system), Cell(scale.show(row.primary))]
@@ -395,9 +388,12 @@ def overall_table(report: RankingReport) -> Table:
 
 
 def primary_column(report: RankingReport) -> Column:
+    """The primary score's column: x 100 when every primary track's main metric prints x 100,
+    as is when the mean is normalised."""
     if report.normalised_mean:
         return Column("Primary score (normalised)", wraps=True)
-    return Column("Primary score", percent=primary_scale(report).percent, wraps=True)
+    metrics = [report.rankings[t].metric for t in report.primary_tracks if t in report.rankings]
+    return Column("Primary score", percent=scale_of(metrics).percent, wraps=True)
 
 
 def _overall_record(report: RankingReport, row: OverallRow) -> Dict[str, object]:
