@@ -107,7 +107,7 @@ def render_latex(report: RankingReport) -> str:
     """A fragment for the paper (``LATEX_PACKAGES``: booktabs, T1 fontenc): the overall table, then
     one table per track, primary tracks first, each with its caption and label."""
     lines = [
-        latex_comment(f"codajudge official ranking: {report.title} ({report.phase})"),
+        latex_comment(f"codajudge official ranking: {report.spec.title} ({report.spec.phase})"),
         latex_comment(f"reproduce with: {report.settings.command or report.signature}"),
         latex_comment(f"settings: {report.signature}"),
         LATEX_PACKAGES,
@@ -213,7 +213,7 @@ def _latex_overall(report: RankingReport) -> List[str]:
         for t in track_ids
     )
     caption = (
-        f"{latex_escape(report.title)}: official ranking. {latex_escape(tables.overall_text(report))} "
+        f"{latex_escape(report.spec.title)}: official ranking. {latex_escape(tables.overall_text(report))} "
         "Bold: the best score of a track; $^{\\ast}$: the best system of the track and every "
         f"system not significantly different from it ({latex_escape(tests)}, two-sided, "
         f"$\\alpha={report.settings.alpha:g}$).{_stand_in_note(row.system for row in report.overall)}"
