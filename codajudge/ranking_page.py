@@ -22,7 +22,7 @@ STYLE = Style(_e, "<b>{}</b>", tables.MARK)
 
 def render_html(report: RankingReport) -> str:
     parts = [
-        f"<h1>Official ranking: {_e(report.title)} ({_e(report.phase)})</h1>",
+        f"<h1>Official ranking: {_e(report.spec.title)} ({_e(report.spec.phase)})</h1>",
         f"<p>Reproduce with: <code>{_e(report.settings.command or report.signature)}</code></p>",
         f"<p class='sig'>Settings: {_e(report.signature)}</p>",
         "<h2>Overall</h2>",
@@ -33,12 +33,12 @@ def render_html(report: RankingReport) -> str:
     parts += [_track_section(report, report.rankings[t]) for t in report.track_order()]
     runs = [f"{team}: {run}" for team, run in report.runs.items()]
     parts += _section("Runs ranked", "<p>Each team's best run by the overall order:</p>", runs)
-    rule = f"<p>A primary track not submitted {_e(report.missing_rule)}:</p>"
+    rule = f"<p>A primary track not submitted {_e(report.spec.primary_rule.missing_words())}:</p>"
     parts += _section(tables.RULE_HEADING, rule, tables.primary_rule_lines(report))
     notes = [f"{name}: {note}" for name, notes in report.notes.items() for note in notes]
     parts += _section("Notes", "", notes)
     parts += _section("Not ranked", "", [f"{name}: {why}" for name, why in report.failures])
-    return html_page(f"{report.title}: official ranking", "\n".join(parts))
+    return html_page(f"{report.spec.title}: official ranking", "\n".join(parts))
 
 
 def _section(heading: str, intro: str, items: List[str]) -> List[str]:

@@ -35,6 +35,7 @@ from .metrics import get as get_metric
 from .formats.textfile import safe_display
 from .formats.values import is_number
 from .scoring import Result, scored_subset
+from .spec import MEAN_WORDS
 from .stats import DEFAULT_RESAMPLES, signature_text, summaries, track_intervals
 from .tracks import PRECISION, score_key
 
@@ -175,7 +176,7 @@ def primary_sentence(result: Result) -> str:
             f"by this edition's rule a missing primary track {rule.missing_words()})."
         )
     return (
-        f"Primary score: {_fmt(result.primary)} ({rule.mean_text()}; a missing primary track "
+        f"Primary score: {_fmt(result.primary)} ({MEAN_WORDS[rule.mean]}; a missing primary track "
         f"{rule.missing_words()})."
     )
 
@@ -428,19 +429,18 @@ def _interval_note(tr, page: PageContext, used: int, intervals) -> str:
 def track_visuals(tr) -> str:
     """The track's plot, as its kind declares it, and its per-language / per-genre breakdown
     (phases with public gold only)."""
-    figure = FIGURES[kinds.of(tr.track).report_figure](tr)
+    gold, pred, _ = scored_subset(tr.gold, tr.prediction.values)
+    figure = FIGURES[kinds.of(tr.track).report_figure](tr, gold, pred)
     return "<div class='fig'>" + figure + "</div>" + _breakdowns(tr)
 
 
-def _scatter_figure(tr) -> str:
-    gold, pred, _ = scored_subset(tr.gold, tr.prediction.values)
+def _scatter_figure(tr, gold, pred) -> str:
     return plots.scatter(
         gold, pred, "gold score", "predicted score", "Predicted vs gold, one point per item"
     )
 
 
-def _confusion_figure(tr) -> str:
-    gold, pred, _ = scored_subset(tr.gold, tr.prediction.values)
+def _confusion_figure(tr, gold, pred) -> str:
     labels = list(tr.track.labels)
     counts = summaries.confusion_counts(gold, pred, len(labels))
     return plots.heatmap(
@@ -451,8 +451,7 @@ def _confusion_figure(tr) -> str:
     )
 
 
-def _distribution_figure(tr) -> str:
-    gold, pred, _ = scored_subset(tr.gold, tr.prediction.values)
+def _distribution_figure(tr, gold, pred) -> str:
     gold_mean, pred_mean = summaries.mean_distributions(gold, pred)
     multilabel = tr.track.scale == "multilabel"
     return plots.bar_chart(
@@ -470,11 +469,9 @@ MAX_ANNOTATOR_BARS = 40
 MIN_ANNOTATOR_LABELS = 30
 
 
-def _annotator_figure(tr) -> str:
+def _annotator_figure(tr, gold, pred) -> str:
     rows_of = list(chain.from_iterable(tr.gold.annotators))
-    errors = summaries.per_annotator_errors(
-        tr.gold.gold, tr.prediction.values, rows_of, tr.track.scale or ""
-    )
+    errors = summaries.per_annotator_errors(gold, pred, rows_of, tr.track.scale or "")
     enough = [e for e in errors if e[1] >= MIN_ANNOTATOR_LABELS]
     shown = sorted(enough, key=lambda e: (-e[1], e[0]))[:MAX_ANNOTATOR_BARS]
     if not shown:
@@ -497,7 +494,8 @@ def _annotator_figure(tr) -> str:
     )
 
 
-#: The figure each kind's ``report_figure`` names.
+#: The figure each kind's ``report_figure`` names, drawn from the track result and its scored
+#: items' gold and predicted values (``scoring.scored_subset``; per-annotator rows all items).
 FIGURES = {
     "scatter": _scatter_figure,
     "confusion": _confusion_figure,

@@ -26,7 +26,7 @@ from .formats.submission import ItemKeys, Prediction, read_prediction
 from .formats.textfile import safe_display
 from .gold import GoldTrack, gold_fields, gold_from_columns
 from .metrics import PerAnnotator, get as get_metric
-from .spec import BASELINE, NORMALISED, UNRANKED, TaskSpec
+from .spec import BASELINE, UNRANKED, TaskSpec
 from .tracks import PRIMARY_KEY, Track, score_key
 
 
@@ -111,8 +111,6 @@ def scored_subset(gold: GoldTrack, pred_values) -> ScoredSubset:
     Array kinds are cut before the metric (a missing classification label is -1); per-annotator
     rows are cut after, by dropping the per-item statistics of items without annotations.
     """
-    if gold.scored.all():
-        return ScoredSubset(gold.gold, pred_values, None)
     if isinstance(gold.gold, PerAnnotator):
         return ScoredSubset(gold.gold, pred_values, gold.scored)
     return ScoredSubset(gold.gold[gold.scored], pred_values[gold.scored], None)
@@ -168,7 +166,7 @@ def as_counted(spec: TaskSpec, track: Track, value: float) -> float:
     """A primary track's main metric as the primary score's mean counts it: as it is, or with
     ``mean: normalised`` mapped to 0..1 by the metric's range on the track (direction kept: 0 is
     the range's lower end)."""
-    if spec.primary_rule.mean != NORMALISED:
+    if not spec.primary_rule.normalised:
         return value
     lower, upper = get_metric(track.main_metric).bounds(len(track.labels))
     return (value - lower) / (upper - lower)

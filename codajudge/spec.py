@@ -61,14 +61,15 @@ class PrimaryRule:
     mean: str = PLAIN
     baseline_scores: Dict[str, float] = field(default_factory=dict)
 
-    def mean_text(self) -> str:
-        """How the primary tracks' scores are averaged, in words (``MEAN_WORDS``)."""
-        return MEAN_WORDS[self.mean]
+    @property
+    def normalised(self) -> bool:
+        """Each primary track's score is mapped to 0..1 by its metric's range before the mean."""
+        return self.mean == NORMALISED
 
     @property
     def column_title(self) -> str:
         """The leaderboard's primary column title (at most 36 characters, Codabench's limit)."""
-        return "Primary score (normalised mean)" if self.mean == NORMALISED else "Primary score"
+        return "Primary score (normalised mean)" if self.normalised else "Primary score"
 
     def missing_words(self) -> str:
         """What a primary track a run does not submit counts as, in words (``MISSING_WORDS``)."""

@@ -13,11 +13,11 @@ import pytest
 from codajudge.stats.bootstrap import Interval
 from codajudge.stats.ranking import GroupRow, OverallRow, RankedSystem, TrackRanking
 from codajudge.stats.latex import render_latex
-from codajudge.spec import MISSING_WORDS, WORST
+from codajudge.spec import NORMALISED, PrimaryRule, TaskSpec
 from codajudge.stats.tables import GroupTable, RankingReport, Settings
 from codajudge.tracks import tracks_from_list
 
-WORST_WORDS = MISSING_WORDS[WORST]
+NORMALISED_MEAN = PrimaryRule(mean=NORMALISED)
 
 ACL_PAGE = (
     "\\documentclass[11pt,twocolumn]{article}\n"
@@ -58,7 +58,7 @@ def _sts_report():
     }
     overall = [OverallRow(s, k + 1, k + 1.0, 0.85 - 0.1 * k) for k, s in enumerate(SYSTEMS)]
     return RankingReport(
-        "STS 2017", "evaluation", "sig", rankings, overall, list(rankings), WORST_WORDS
+        TaskSpec("sts2017", "STS 2017", "evaluation", tracks), "sig", rankings, overall
     )
 
 
@@ -82,7 +82,6 @@ def _lewidi_report():
         )
         for t in tracks
     }
-    primary = [t.id for t in tracks if t.primary]
     overall = [OverallRow(s, k + 1, k + 1.0, 0.1234 * (k + 1)) for k, s in enumerate(SYSTEMS)]
     groups = []
     for name, suffix in (("Task A (soft labels)", "_soft"), ("Task B (perspectivist)", "_pe")):
@@ -90,11 +89,8 @@ def _lewidi_report():
         rows = [GroupRow(s, k + 1, k + 1.0, {t: k + 1 for t in ids}) for k, s in enumerate(SYSTEMS)]
         rows[-1].stand_ins = [ids[0]]
         groups.append(GroupTable(name, "mean_rank", ids, rows))
-    report = RankingReport(
-        "LeWiDi 2025", "evaluation", "sig", rankings, overall, primary, WORST_WORDS, groups=groups
-    )
-    report.normalised_mean = True
-    return report
+    spec = TaskSpec("lewidi2025", "LeWiDi 2025", "evaluation", tracks, primary_rule=NORMALISED_MEAN)
+    return RankingReport(spec, "sig", rankings, overall, groups=groups)
 
 
 def _compile(fragment: str, folder: Path) -> str:

@@ -38,10 +38,9 @@ from codajudge.stats.bootstrap import Interval
 from codajudge.stats.csv_table import render_csv
 from codajudge.stats.latex import latex_escape, render_latex
 from codajudge.stats.markdown import render_markdown
-from codajudge.spec import MISSING_WORDS, WORST
+from codajudge.spec import TaskSpec
 from codajudge.stats.tables import RankingReport, Settings
 
-WORST_WORDS = MISSING_WORDS[WORST]
 
 from conftest import shared_data
 
@@ -194,7 +193,7 @@ def _report():
         RankedSystem("z", 0.5, 3, False, 0.001, _interval(0.5, 0.45, 0.55)),
     ]
     ranking = TrackRanking(
-        SimpleNamespace(id="en_en", title="STS en-en"),
+        SimpleNamespace(id="en_en", title="STS en-en", primary=True),
         "pearson",
         "williams",
         None,
@@ -208,13 +207,10 @@ def _report():
         OverallRow("late", 4, 4.0, -1.0),
     ]
     return RankingReport(
-        "STS <2017>",
-        "evaluation",
+        TaskSpec("sts2017", "STS <2017>", "evaluation", [ranking.track]),
         "codajudge 0.1.0|bootstrap 10|seed 1|ci 95%",
         {"en_en": ranking},
         overall,
-        ["en_en"],
-        WORST_WORDS,
         [("bad_zip", "not a valid zip archive")],
         settings=Settings(
             resamples=10,
@@ -319,7 +315,7 @@ def _hostile_report():
         for i, name in enumerate(HOSTILE)
     ]
     ranking = TrackRanking(
-        SimpleNamespace(id="en_en", title="<b>STS</b>"),
+        SimpleNamespace(id="en_en", title="<b>STS</b>", primary=True),
         "pearson",
         "williams",
         "=cmd|' /C calc'!A0",
@@ -330,13 +326,10 @@ def _hostile_report():
         OverallRow(name, i + 1, float(i + 1), -0.25 + i / 100) for i, name in enumerate(HOSTILE)
     ]
     return RankingReport(
-        "T <script>",
-        "evaluation",
+        TaskSpec("hostile", "T <script>", "evaluation", [ranking.track]),
         "sig`x`\n# injected",
         {"en_en": ranking},
         overall,
-        ["en_en"],
-        WORST_WORDS,
         [("=1+1", "@cmd\n<iframe>")],
     )
 

@@ -254,9 +254,13 @@ def _persp_result(labels_per_annotator):
     )
 
 
+def _annotator_chart(tr) -> str:
+    return report._annotator_figure(tr, tr.gold.gold, tr.prediction.values)
+
+
 def test_the_annotator_chart_shows_only_annotators_with_enough_labels():
     counts = [7] * 800 + [30 + k for k in range(50)]  # 850 annotators, 50 with 30 or more labels
-    figure = report._annotator_figure(_persp_result(counts))
+    figure = _annotator_chart(_persp_result(counts))
     bars = re.findall(r"<text [^>]*>(A\d+) \((\d+)\)</text>", figure)
     assert len(bars) == report.MAX_ANNOTATOR_BARS
     assert sorted(int(n) for _, n in bars) == list(range(40, 80))  # the 40 with the most labels
@@ -264,13 +268,13 @@ def test_the_annotator_chart_shows_only_annotators_with_enough_labels():
 
 
 def test_no_annotator_chart_when_none_has_enough_labels():
-    figure = report._annotator_figure(_persp_result([7] * 850))
+    figure = _annotator_chart(_persp_result([7] * 850))
     assert "<svg" not in figure
     assert "none of the 850 annotators has 30 labels or more (the most is 7)" in figure
 
 
 def test_the_annotator_chart_says_when_all_qualifying_annotators_are_shown():
-    figure = report._annotator_figure(_persp_result([5, 31, 45]))
+    figure = _annotator_chart(_persp_result([5, 31, 45]))
     assert figure.count("<rect x=") >= 2 and "2 of the 3 annotators shown" in figure
 
 

@@ -36,8 +36,10 @@ def _centred_unit(values) -> np.ndarray:
     return deviation / spread if spread > 0 else deviation
 
 
-def _moment_stats(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    dx, dy = _centred_unit(x), _centred_unit(y)
+def pearson_stats(gold, pred) -> np.ndarray:
+    """Per-item sufficient statistics of Pearson r: centred x, y, x², y², xy (x the predictions,
+    y the gold)."""
+    dx, dy = _centred_unit(pred), _centred_unit(gold)
     return np.column_stack([dx, dy, dx * dx, dy * dy, dx * dy])
 
 
@@ -57,11 +59,6 @@ def _correlation_from_sums(sums, n):
     return np.clip(r, -1.0, 1.0)
 
 
-def pearson_stats(gold, pred):
-    """Per-item sufficient statistics of Pearson r: centred x, y, x², y², xy."""
-    return _moment_stats(pred, gold)
-
-
 def spearman_stats(gold, pred):
     """Per-item statistics of Spearman rho: Pearson's on average ranks of the full track.
 
@@ -71,8 +68,8 @@ def spearman_stats(gold, pred):
     # imported here: scipy.stats takes ~0.7 s, paid only when ranks are needed
     from scipy.stats import rankdata
 
-    return _moment_stats(
-        rankdata(np.asarray(pred, dtype=float)), rankdata(np.asarray(gold, dtype=float))
+    return pearson_stats(
+        rankdata(np.asarray(gold, dtype=float)), rankdata(np.asarray(pred, dtype=float))
     )
 
 

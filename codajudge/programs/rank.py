@@ -62,7 +62,7 @@ from ..metrics.edition_module import load_source, loaded_modules
 from ..report import atomic_write, submission_notes
 from ..gold import GoldTrack
 from ..scoring import Result, load_gold
-from ..spec import BASELINE, NORMALISED, UNRANKED, TaskSpec, read_spec
+from ..spec import BASELINE, UNRANKED, TaskSpec, read_spec
 from ..stats import DEFAULT_RESAMPLES, signature_text
 from ..stats.paired import TESTS
 from ..stats.ranking import (
@@ -464,18 +464,14 @@ def build_report(
     )
     notes = {name: submission_notes(result) for name, result in results.items()}
     return RankingReport(
-        spec.title,
-        spec.phase,
+        spec,
         signature,
         rankings,
         overall,
-        [t.id for t in spec.primary_tracks],
-        spec.primary_rule.missing_words(),
         failures,
         {name: lines for name, lines in notes.items() if lines},
         settings,
         runs=dict(runs or {}),
-        normalised_mean=spec.primary_rule.mean == NORMALISED,
         groups=group_tables(spec, results, rankings),
         stand_ins={name: r.stand_ins for name, r in results.items() if r.ranked and r.stand_ins},
         unranked={

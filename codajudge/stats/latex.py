@@ -107,7 +107,7 @@ def render_latex(report: RankingReport) -> str:
     """A fragment for the paper (``LATEX_PACKAGES``: booktabs, T1 fontenc): the overall table, then
     one table per track, primary tracks first, each with its caption and label."""
     lines = [
-        latex_comment(f"codajudge official ranking: {report.title} ({report.phase})"),
+        latex_comment(f"codajudge official ranking: {report.spec.title} ({report.spec.phase})"),
         latex_comment(f"reproduce with: {report.settings.command or report.signature}"),
         latex_comment(f"settings: {report.signature}"),
         LATEX_PACKAGES,
@@ -208,13 +208,17 @@ def _visible_length(cell: str) -> int:
 def _latex_overall(report: RankingReport) -> List[str]:
     track_ids = tables.paper_tracks(report)
     tests = ", ".join(dict.fromkeys(TEST_TITLES[report.rankings[t].test] for t in track_ids))
+    named = "; ".join(
+        f"{latex_escape(tables.track_title(report.rankings[t]))}: {_latex_label(report.rankings[t].metric)}"
+        for t in track_ids
+    )
     caption = (
-        f"{latex_escape(report.title)}: official ranking. {latex_escape(tables.overall_text(report))} "
+        f"{latex_escape(report.spec.title)}: official ranking. {latex_escape(tables.overall_text(report))} "
         "Bold: the best score of a track; $^{\\ast}$: the best system of the track and every "
         f"system not significantly different from it ({latex_escape(tests)}, two-sided, "
         f"$\\alpha={report.settings.alpha:g}$).{_stand_in_note(row.system for row in report.overall)}"
         + "".join(f" {latex_escape(line)}." for line in tables.primary_rule_lines(report))
-        + _latex_columns_text(report, track_ids)
+        + f" Columns: {named}."
     )
     return _latex_table(report, tables.overall_table(report), caption, "tab:ranking-overall")
 
@@ -233,15 +237,6 @@ def latex_stack(text: str) -> str:
         return text
     cut = min(spaces, key=lambda k: abs(2 * k - len(text)))
     return f"\\begin{{tabular}}[b]{{@{{}}c@{{}}}}{text[:cut]}\\\\{text[cut + 1 :]}\\end{{tabular}}"
-
-
-def _latex_columns_text(report: RankingReport, track_ids: List[str]) -> str:
-    """The caption's sentence naming each track column's metric and scale."""
-    named = "; ".join(
-        f"{latex_escape(tables.track_title(report.rankings[t]))}: {_latex_label(report.rankings[t].metric)}"
-        for t in track_ids
-    )
-    return f" Columns: {named}."
 
 
 def _latex_track(report: RankingReport, ranking: TrackRanking) -> List[str]:

@@ -49,7 +49,7 @@ def markdown_table(table: Table) -> List[str]:
 
 def render_markdown(report: RankingReport) -> str:
     out = [
-        f"# Official ranking: {_md(report.title)} ({_md(report.phase)})",
+        f"# Official ranking: {_md(report.spec.title)} ({_md(report.spec.phase)})",
         "",
         f"Reproduce with: {md_code(report.settings.command or report.signature)}",
         "",
@@ -67,7 +67,7 @@ def render_markdown(report: RankingReport) -> str:
         out.extend(_markdown_track(report, report.rankings[tid]))
     runs = [f"{team}: {run}" for team, run in report.runs.items()]
     out += _section("Runs ranked", "Each team's best run by the overall order:", runs)
-    rule = f"A primary track not submitted {report.missing_rule}:"
+    rule = f"A primary track not submitted {report.spec.primary_rule.missing_words()}:"
     out += _section(tables.RULE_HEADING, rule, tables.primary_rule_lines(report))
     notes = [f"{name}: {note}" for name, notes in report.notes.items() for note in notes]
     out += _section("Notes", NOTES_INTRO, notes)

@@ -189,7 +189,7 @@ class TrackTests:
         """The test of ``leader`` against ``other`` (statistic oriented as leader - other)."""
         a, b = self.submitted[leader], self.submitted[other]
         if self.test == WILLIAMS:
-            return pearson_test(a, b)
+            return pearson_test(self.metric, a, b)
         stats_a, stats_b = a.stats[self.metric_name], b.stats[self.metric_name]
         if self.test == WILCOXON:
             losses = per_item_losses(self.metric, stats_a), per_item_losses(self.metric, stats_b)
@@ -202,12 +202,11 @@ class TrackTests:
         return bootstrap_p_value(self.metric, delta, *raws, len(stats_a))
 
 
-def pearson_test(a, b) -> TestResult:
+def pearson_test(pearson: Metric, a, b) -> TestResult:
     """Williams' test of two systems' track results on the scored items, each Pearson r computed
-    as scoring computes it (0.0 when undefined)."""
+    by the track's metric whose significance test is Williams' (0.0 when undefined)."""
     scored = a.gold.scored
     gold, x, y = a.gold.gold[scored], a.prediction.values[scored], b.prediction.values[scored]
-    pearson = get_metric("pearson")
     r12, r13, r23 = (pearson.score(*pair).value for pair in ((gold, x), (gold, y), (x, y)))
     return williams_test(r12, r13, r23, len(gold), _constant(x), _constant(y))
 

@@ -77,14 +77,10 @@ class RankingReport:
     ``notes`` the scoring program's notes on each ranked submission that has any (files ignored...);
     ``runs`` (ranking by team) each team's run kept, team -> run."""
 
-    title: str
-    phase: str
+    spec: object  # spec.TaskSpec: the edition's title, phase, primary tracks and primary rule
     signature: str
     rankings: Dict[str, TrackRanking]
     overall: List[OverallRow]
-    primary_tracks: List[str]
-    #: what a primary track a run did not submit counts as, in words (``PrimaryRule.missing_words``)
-    missing_rule: str
     failures: List[Tuple[str, str]] = field(default_factory=list)
     notes: Dict[str, List[str]] = field(default_factory=dict)
     settings: Settings = Settings()
@@ -93,10 +89,13 @@ class RankingReport:
     stand_ins: Dict[str, Dict[str, str]] = field(default_factory=dict)
     #: runs without a primary score (rule ``unranked``) -> the tracks they submitted
     unranked: Dict[str, List[str]] = field(default_factory=dict)
-    #: the primary score averages each track's score normalised to 0-1 by its range
-    normalised_mean: bool = False
     #: the groups of tracks' own overall tables, in the edition's order
     groups: List[GroupTable] = field(default_factory=list)
+
+    @property
+    def primary_tracks(self) -> List[str]:
+        """The primary tracks' ids, in the edition's order."""
+        return [t.id for t in self.spec.primary_tracks]
 
     def track_order(self) -> List[str]:
         """Track ids, the primary tracks first, each group in the edition's order."""
@@ -141,14 +140,6 @@ def track_title(ranking: TrackRanking) -> str:
     return ranking.track.title or ranking.track.id
 
 
-def primary_scale(report: RankingReport) -> Scale:
-    if report.normalised_mean:
-        return AS_IS
-    return scale_of(
-        report.rankings[t].metric for t in report.primary_tracks if t in report.rankings
-    )
-
-
 def overall_text(report: RankingReport) -> str:
     """What the overall order is, in a sentence (plain text)."""
     names = ", ".join(track_title(report.rankings[t]) for t in report.primary_tracks)
@@ -160,8 +151,8 @@ def overall_text(report: RankingReport) -> str:
         )
     return (
         f"Systems ordered by their primary score, the leaderboard's: the mean of the primary "
-        f"tracks' main metric{NORMALISED_WORDS if report.normalised_mean else ''} ({names}); "
-        f"a primary track not submitted {report.missing_rule}. No "
+        f"tracks' main metric{NORMALISED_WORDS if report.spec.primary_rule.normalised else ''} ({names}); "
+        f"a primary track not submitted {report.spec.primary_rule.missing_words()}. No "
         "other system's submission can change the order of two systems."
     )
 
@@ -373,7 +364,8 @@ def overall_table(report: RankingReport) -> Table:
     score, in the overall order."""
     mean = report.settings.overall_rule == BY_MEAN_RANK
     in_paper = paper_tracks(report)
-    columns = [RANK, SYSTEM, primary_column(report)] + ([Column("Mean rank")] if mean else [])
+    primary = primary_column(report)
+    columns = [RANK, SYSTEM, primary] + ([Column("Mean rank")] if mean else [])
     columns += [
         Column(
             track_title(report.rankings[t]),
@@ -383,7 +375,7 @@ def overall_table(report: RankingReport) -> Table:
         )
         for t in report.track_order()
     ]
-    scale = primary_scale(report)
+    scale = PERCENT if primary.percent else AS_IS
     rows = []
     for row in report.overall:
         cells = [Cell(str(row.rank)), Cell(row.system), Cell(scale.show(row.primary))]
@@ -395,9 +387,12 @@ def overall_table(report: RankingReport) -> Table:
 
 
 def primary_column(report: RankingReport) -> Column:
-    if report.normalised_mean:
+    """The primary score's column: x 100 when every primary track's main metric prints x 100,
+    as is when the mean is normalised."""
+    if report.spec.primary_rule.normalised:
         return Column("Primary score (normalised)", wraps=True)
-    return Column("Primary score", percent=primary_scale(report).percent, wraps=True)
+    metrics = [report.rankings[t].metric for t in report.primary_tracks if t in report.rankings]
+    return Column("Primary score", percent=scale_of(metrics).percent, wraps=True)
 
 
 def _overall_record(report: RankingReport, row: OverallRow) -> Dict[str, object]:
