@@ -5,9 +5,13 @@ track says what it is doing; the local runner's steps are read capped too."""
 
 from __future__ import annotations
 
+import io
 import re
 import sys
+from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
+
+import pytest
 
 from codajudge.programs.ingest import main
 from codajudge.runner.capture import CappedOutput
@@ -218,19 +222,9 @@ def test_an_error_while_importing_model_py_comes_with_its_traceback(tmp_path, ca
     assert "frozen" not in err and not re.search(r'File "[^"]*codajudge', err)
 
 
-def test_the_local_runners_time_out_says_the_limit_the_track_and_what_to_do(tmp_path, capsys):
-    from codajudge.programs import run_local
-
-    repo = Path(__file__).resolve().parents[1]
-    model = (
-        "import time\nclass Model:\n    def __init__(self, track):\n        pass\n"
-        "    def fit(self, items):\n        time.sleep(60)\n"
-        "    def predict(self, items):\n        return None\n"
-    )
-    submission = write_submission(tmp_path / "sleepy", model)
-    args = [str(repo), str(submission), "--phase", "practice", "--time-limit", "6"]
-    assert run_local.main(args) == 2
-    err = capsys.readouterr().err
+def test_the_local_runners_time_out_says_the_limit_the_track_and_what_to_do(timed_out_run):
+    """The run shared with the test below: a model that prints, then sleeps past the limit."""
+    _, _, err = timed_out_run
     assert "the code submission ran past the time limit of 6 s (while running track '" in err
     assert "': fitting). Make fit() and predict() faster" in err
     assert err.count("ran past the time limit") == 1  # said once
@@ -241,6 +235,24 @@ PRINTS_THEN_SLEEPS = (
     "    def fit(self, items):\n        print('fit started', flush=True)\n"
     "        time.sleep(60)\n    def predict(self, items):\n        return None\n"
 )
+
+
+@pytest.fixture(scope="module")
+def timed_out_run(tmp_path_factory):
+    """run_local.py on the practice phase with a model that prints, then sleeps past a 6 s limit,
+    its outputs kept: (the output folder, what it printed on stdout, on stderr)."""
+    from codajudge.programs import run_local
+
+    repo = Path(__file__).resolve().parents[1]
+    work = tmp_path_factory.mktemp("timed_out")
+    submission = write_submission(work / "sleepy", PRINTS_THEN_SLEEPS)
+    output = work / "kept"
+    args = [str(repo), str(submission), "--phase", "practice", "--time-limit", "6"]
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        code = run_local.main(args + ["--output", str(output)])
+    assert code == 2
+    return output, out.getvalue(), err.getvalue()
 
 
 def test_the_output_is_kept_when_the_worker_kills_the_prediction_step(tmp_path):
@@ -258,23 +270,14 @@ def test_the_output_is_kept_when_the_worker_kills_the_prediction_step(tmp_path):
     assert [p.name for p in out.iterdir()] == [OUTPUT]  # no temporary file left beside it
 
 
-def test_the_local_runners_time_out_keeps_what_the_code_printed(tmp_path, capsys):
-    from codajudge.programs import run_local
-
-    repo = Path(__file__).resolve().parents[1]
-    submission = write_submission(tmp_path / "sleepy", PRINTS_THEN_SLEEPS)
-    output = tmp_path / "kept"
-    args = [str(repo), str(submission), "--phase", "practice", "--time-limit", "6"]
-    assert run_local.main(args + ["--output", str(output)]) == 2
-    captured = capsys.readouterr()
+def test_the_local_runners_time_out_keeps_what_the_code_printed(timed_out_run):
+    output, out, err = timed_out_run
     kept = output / "predictions" / OUTPUT
     assert kept.read_text(encoding="utf-8") == "fit started\n"
-    assert f"what your code printed is in {kept}\n" in captured.out
-    assert (
-        "the code submission ran past the time limit of 6 s (while running track '" in captured.err
-    )
-    assert "': fitting). Make fit() and predict() faster" in captured.err
-    assert captured.err.count("ran past the time limit") == 1
+    assert f"what your code printed is in {kept}\n" in out
+    assert "the code submission ran past the time limit of 6 s (while running track '" in err
+    assert "': fitting). Make fit() and predict() faster" in err
+    assert err.count("ran past the time limit") == 1
 
 
 FLOODS_THE_KIT_PIPE = (

@@ -3,6 +3,7 @@ gold, self-contained HTML, byte-for-byte reproducibility, and a real headless-br
 
 import json
 import re
+from bisect import bisect_right
 from html import escape as html_escape
 import shutil
 import struct
@@ -377,6 +378,47 @@ def _paeth(a, b, c):
     return b if pb <= pc else c
 
 
+def _paeth_channel(line: np.ndarray, up: list) -> list:
+    """One channel of a Paeth row (every bpp-th byte, and the row above's): each byte is its
+    filtered byte plus ``_paeth(left, above, above-left)``, mod 256. Where the left byte equals the
+    one above it (as before the first), a filtered 0 decodes to the byte above, and so does the run
+    of 0s after it: only the other bytes are decoded one by one (a screenshot's are mostly 0s)."""
+    out = list(up)
+    nonzero = np.flatnonzero(line).tolist()
+    line = line.tolist()
+    x = nonzero[0] if nonzero else len(line)
+    while x < len(line):
+        left, corner = (out[x - 1], up[x - 1]) if x else (0, 0)
+        out[x] = (line[x] + _paeth(left, up[x], corner)) & 255
+        if out[x] != up[x]:  # the next byte's left is not the one above it
+            x += 1
+        else:
+            following = bisect_right(nonzero, x)
+            x = nonzero[following] if following < len(nonzero) else len(line)
+    return out
+
+
+def _unfiltered(kind: int, line: np.ndarray, previous: np.ndarray, bpp: int) -> np.ndarray:
+    """A row's bytes from its filtered bytes (``kind``: PNG's filter type) and the row above's."""
+    if kind == 0:
+        return line
+    if kind == 1:  # Sub: a running sum per channel
+        return np.cumsum(line.reshape(-1, bpp), axis=0).reshape(-1) % 256
+    if kind == 2:  # Up
+        return (line + previous) % 256
+    current = np.zeros(len(line), dtype=np.int64)
+    up = previous.tolist()
+    if kind == 4:  # Paeth: each channel on its own
+        for channel in range(bpp):
+            current[channel::bpp] = _paeth_channel(line[channel::bpp], up[channel::bpp])
+        return current
+    values = line.tolist()  # Average (3) depends on the byte to the left: decoded byte by byte
+    for i in range(len(values)):
+        left = current[i - bpp] if i >= bpp else 0
+        current[i] = (values[i] + (left + up[i]) // 2) & 255
+    return current
+
+
 def read_png(path: Path) -> np.ndarray:
     """Decode an 8-bit, non-interlaced RGB or RGBA PNG (what Chromium writes) to (H, W, 3) uint8."""
     data = path.read_bytes()
@@ -401,23 +443,7 @@ def read_png(path: Path) -> np.ndarray:
         line = np.frombuffer(raw, dtype=np.uint8, count=stride, offset=y * (stride + 1) + 1).astype(
             np.int64
         )
-        if kind == 0:
-            current = line
-        elif kind == 1:  # Sub: a running sum per channel
-            current = np.cumsum(line.reshape(-1, bpp), axis=0).reshape(-1) % 256
-        elif kind == 2:  # Up
-            current = (line + previous) % 256
-        else:  # Average (3) and Paeth (4) depend on the byte to the left: decoded byte by byte
-            out = [0] * stride
-            up = previous.tolist()
-            values = line.tolist()
-            for i in range(stride):
-                left = out[i - bpp] if i >= bpp else 0
-                if kind == 3:
-                    out[i] = (values[i] + (left + up[i]) // 2) & 255
-                else:
-                    out[i] = (values[i] + _paeth(left, up[i], up[i - bpp] if i >= bpp else 0)) & 255
-            current = np.array(out, dtype=np.int64)
+        current = _unfiltered(kind, line, previous, bpp)
         image[y] = current
         previous = current
     return image.reshape(height, width, bpp)[:, :, :3]

@@ -1,9 +1,12 @@
 """The local runner (issue 3): both steps as on Codabench, the time limit, no reference data for
 submitted code, and the leaderboard row."""
 
+import io
 import json
 import time
+from contextlib import redirect_stdout
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
@@ -68,25 +71,21 @@ def test_cli_on_the_zip_prints_the_leaderboard_row_and_keeps_outputs(bundle, tmp
     assert json.loads((tmp_path / "out" / "scores.json").read_text())["primary"] >= -1
 
 
-def test_starting_kit_is_a_bundle_of_the_practice_phase(bundle):
+def test_starting_kit_is_a_bundle_of_the_practice_phase(bundle, kit_result_run):
+    """The kit's result submission's run is the one shared with the test below."""
     kit = bundle.tree / "starting_kit"
     scores = run_local.run_once(
         kit, str(kit / "sample_submissions" / "code_submission"), "practice"
     )
     assert "sim_pearson" in scores
-    scores = run_local.run_once(
-        kit, str(kit / "sample_submissions" / "result_submission.zip"), "practice"
-    )
+    scores = json.loads((kit_result_run.output / "scores.json").read_text())
     assert "var_pe_mer" in scores
     with pytest.raises(ConfigError, match="no such phase"):
         run_local.run_once(kit, "baseline:random", "evaluation")
 
 
-def test_run_local_reads_competition_yaml_once(bundle, monkeypatch, capsys):
-    """A run, and a starting kit's answer about a phase it does not hold (its phases listed), use the
-    competition.yaml read first."""
-    kit = bundle.tree / "starting_kit"
-    reads = []
+def _counting(reads: list):
+    """Path.read_text that appends each competition.yaml it reads to ``reads``."""
     read_text = Path.read_text
 
     def counting(self, *args, **kwargs):
@@ -94,22 +93,44 @@ def test_run_local_reads_competition_yaml_once(bundle, monkeypatch, capsys):
             reads.append(self)
         return read_text(self, *args, **kwargs)
 
-    monkeypatch.setattr(Path, "read_text", counting)
+    return counting
+
+
+class KitRun(NamedTuple):
+    """run_local.py on the starting kit's result submission, its practice phase, outputs kept."""
+
+    code: int
+    printed: str
+    yaml_reads: int
+    output: Path
+
+
+@pytest.fixture(scope="module")
+def kit_result_run(bundle, tmp_path_factory):
+    """run_local.py on the starting kit's result submission (``KitRun``), counting the reads of
+    competition.yaml."""
+    kit = bundle.tree / "starting_kit"
+    output = tmp_path_factory.mktemp("kit_result") / "out"
+    reads = []
+    printed = io.StringIO()
+    submission = str(kit / "sample_submissions" / "result_submission.zip")
+    args = [str(kit), submission, "--phase", "practice", "--output", str(output)]
+    with pytest.MonkeyPatch.context() as patch, redirect_stdout(printed):
+        patch.setattr(Path, "read_text", _counting(reads))
+        code = run_local.main(args)
+    return KitRun(code, printed.getvalue(), len(reads), output)
+
+
+def test_run_local_reads_competition_yaml_once(bundle, kit_result_run, monkeypatch, capsys):
+    """A run (the kit's result submission's, shared with the test above), and a starting kit's
+    answer about a phase it does not hold (its phases listed), use the competition.yaml read first."""
+    kit = bundle.tree / "starting_kit"
+    reads = []
+    monkeypatch.setattr(Path, "read_text", _counting(reads))
     assert run_local.main([str(kit), "baseline:random", "--phase", "evaluation"]) == 2
     assert "expected --phase practice" in capsys.readouterr().err and len(reads) == 1
-    reads.clear()
-    assert (
-        run_local.main(
-            [
-                str(kit),
-                str(kit / "sample_submissions" / "result_submission.zip"),
-                "--phase",
-                "practice",
-            ]
-        )
-        == 0
-    )
-    assert "Primary score" in capsys.readouterr().out and len(reads) == 1
+    assert kit_result_run.code == 0
+    assert "Primary score" in kit_result_run.printed and kit_result_run.yaml_reads == 1
 
 
 def _code_submission(folder: Path, body: str) -> str:
