@@ -24,11 +24,8 @@ from codajudge.metrics import PerAnnotator
 
 CASES = int(os.environ.get("CODAJUDGE_FUZZ_CASES", "60"))
 TRACK_IDS = [t["id"] for t in edition.TRACKS]
-#: The reader's bound: 4 x CASES examples catch each error planted in the reader that 8 x CASES
-#: caught (an exception other than SubmissionError on a file with a header, an item without a line
-#: accepted); 3 x CASES miss the exception.
 FUZZ = settings(
-    max_examples=CASES * 4,
+    max_examples=CASES * 8,
     derandomize=True,
     database=None,
     deadline=None,
