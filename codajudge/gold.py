@@ -172,12 +172,8 @@ def _annotation_rows(track: Track, column: dict, ids: List[str], problems: Probl
     scale (``column[READ_ANNOTATIONS]``): a problem is raised with the first track's gold."""
     labels = (track.labels, tuple(track.label_set.aliases.items()), track.scale)
     read = column[READ_ANNOTATIONS]
-    if labels not in read:
-        read[labels] = _read_annotations(track, column, ids, problems)
-    return read[labels]
-
-
-def _read_annotations(track: Track, column: dict, ids: List[str], problems: ProblemCollector):
+    if labels in read:
+        return read[labels]
     counts, rows = [], []
     for item_id, names, given in zip(ids, column["annotators"], column["annotations"]):
         counts.append(annotation_count(names, given, problems, None, item_id))
@@ -188,7 +184,8 @@ def _read_annotations(track: Track, column: dict, ids: List[str], problems: Prob
     # a label outside the set (a problem, -1) counts as the first; 0/1 rows are kept as they are
     rows = np.maximum(np.array(rows, dtype=float if multilabel else np.int64).reshape(shape), 0)
     counts = np.array(counts, dtype=np.int64)
-    return rows, counts, counts > 0
+    read[labels] = rows, counts, counts > 0
+    return read[labels]
 
 
 def _given_distributions(

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Dict, Iterable, List, NamedTuple, Optional
+from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence
 
 import numpy as np
 
@@ -241,19 +241,20 @@ def score_folder(
     the participant wrote it, shown instead of the ingested copy's ``<track_id>.tsv``.
     """
     unread: List[str] = []  # the notes of files too large to be read as documents
+    every: Dict[str, GoldTrack] = {}  # every track's gold, when documents are claimed by their ids
+
+    def ids_of(dataset: str) -> Sequence[str]:
+        if not every:
+            every.update(gold or load_gold(spec, ref_dir))
+        return next(g.ids for g in every.values() if g.track.dataset == dataset)
+
     if ingested is not None:
         files, unclaimed = ingested_track_files(res_dir, spec, ingested)
     else:
-        files, unclaimed = archive.locate_track_files(res_dir, spec.tracks)
-        if unclaimed and archive.document_tracks(spec.tracks):
-            gold = gold or load_gold(spec, ref_dir)
-            ids = {g.track.dataset: g.ids for g in gold.values()}  # of each dataset
-            ids_of = lambda dataset: ids.get(dataset, ())
-            unclaimed = archive.claim_by_ids(res_dir, files, unclaimed, spec.tracks, ids_of, unread)
+        files, unclaimed = archive.find_track_files(res_dir, spec.tracks, ids_of, unread)
     if not files:
         archive.refuse_no_track_file("submission", spec.tracks, unclaimed)
-    if gold is None:
-        gold = load_gold(spec, ref_dir, files)
+    gold = gold or every or load_gold(spec, ref_dir, files)
     shown = {track: (names or {}).get(track, str(relative)) for track, relative in files.items()}
     results: Dict[str, TrackResult] = {}
     refusals, phases = FileRefusals(), other_phase_ids(ref_dir)

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from codajudge.errors import ConfigError, SubmissionError
-from codajudge.formats.archive import claim_by_ids, locate_track_files
+from codajudge.formats.archive import find_track_files
 from codajudge.formats.submission import ItemKeys, read_prediction
 from codajudge.tracks import track_from_dict, tracks_from_list
 
@@ -189,8 +189,7 @@ IDS_OF = {"snli": IDS, "mnli": MNLI_IDS}.get
 
 
 def located(folder: Path):
-    claimed, unclaimed = locate_track_files(folder, TRACKS)
-    return claimed, claim_by_ids(folder, claimed, unclaimed, TRACKS, IDS_OF)
+    return find_track_files(folder, TRACKS, IDS_OF)
 
 
 def test_a_part_is_found_by_name_else_by_its_uids(tmp_path):

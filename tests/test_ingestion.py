@@ -567,7 +567,7 @@ def test_empty_submission_names_both_kinds(tmp_path, capfd):
         out,
         capfd.readouterr().err,
         result,
-        ["neither model.py nor any prediction file", "sts.tsv", "nli.tsv"],
+        ["no prediction file for any track", "model.py", "sts.tsv", "nli.tsv"],
     )
 
 

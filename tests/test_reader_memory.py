@@ -58,9 +58,8 @@ try:
     if annotators is None:  # a folder of unclaimed files, matched by uids
         folder = Path(path)
         notes = []
-        left = archive.claim_by_ids(
-            folder, {}, sorted(p.name for p in folder.iterdir()), tracks_from_list([track]),
-            lambda dataset: ids, notes,
+        _, left = archive.find_track_files(
+            folder, tracks_from_list([track]), lambda dataset: ids, notes
         )
         outcome = f"left {left}, notes {notes}"
     else:
@@ -307,8 +306,7 @@ IDS = ["u0", "u1"]
 
 def _claim(folder: Path, tracks=TRACKS):
     notes = []
-    unclaimed = sorted(p.name for p in folder.iterdir())
-    left = archive.claim_by_ids(folder, {}, unclaimed, tracks, lambda dataset: IDS, notes)
+    _, left = archive.find_track_files(folder, tracks, lambda dataset: IDS, notes)
     return left, notes
 
 
@@ -338,8 +336,7 @@ def test_without_a_document_track_no_json_file_is_opened(tmp_path, monkeypatch):
 def test_a_document_within_the_bounds_is_still_claimed_by_its_uids(tmp_path):
     record = {"predicted_probabilities": [0.2, 0.3, 0.5], "predicted_label": "c"}
     (tmp_path / "preds.json").write_text(json.dumps({"m": {u: record for u in IDS}}))
-    claimed = {}
-    left = archive.claim_by_ids(tmp_path, claimed, ["preds.json"], TRACKS, lambda d: IDS)
+    claimed, left = archive.find_track_files(tmp_path, TRACKS, lambda d: IDS)
     assert left == [] and claimed == {"snli_soft": PurePosixPath("preds.json")}
 
 

@@ -98,8 +98,8 @@ def test_a_result_submission_without_any_track_file_is_refused(tmp_path, capsys)
         and "exited with code" not in err
     )
     assert err.startswith(
-        "run_local.py: the submission was not accepted:\nsubmission: neither model.py nor any "
-        "prediction file was found; expected model.py (a code submission) or files named en_en.tsv"
+        "run_local.py: the submission was not accepted:\nsubmission: no prediction file for any "
+        "track was found; expected model.py (a code submission) or files named en_en: en_en.tsv"
     )
     assert err.rstrip().endswith(
         "found en-en.tsv. File 'en-en.tsv' was probably meant for track 'en_en': name it en_en.tsv"

@@ -149,8 +149,8 @@ def _plan(
     # ``command`` tells a submission written for another platform
     metadata = PurePosixPath("metadata") if tracks is None else None
     # an entry no track's name claims may still be a ChaosNLI document, claimed by its ids
-    # (``claim_by_ids``): extracted to be read when some track takes JSON documents
-    documents = tracks is not None and bool(document_tracks(tracks))
+    # (``find_track_files``): extracted to be read when some track takes JSON documents
+    documents = tracks is not None and bool(_document_tracks(tracks))
     for info in infos:
         relative = _entry_path(info, display)
         if not relative.parts:  # checked first: ZipInfo.is_dir() fails on an empty name
@@ -203,16 +203,18 @@ def refuse_no_track_file(
     tracks: Sequence[Track],
     unclaimed: Sequence[str],
     shown: Optional[Sequence[str]] = None,
+    code_file: str = "",
+    hint: Optional[str] = None,
 ) -> None:
-    """Refuse a submission without any track's file; ``shown``: its files as shown (default: ``unclaimed``)."""
-    expected = accepted_file_names(tracks, by_track=True)
-    found = ", ".join((shown or unclaimed)[:10]) or "no files"
+    """Refuse a submission without any track's file (nor ``code_file``, where code is accepted too);
+    ``shown``: its files as shown (default: ``unclaimed``); ``hint`` (default: how to name the files)."""
+    expected = f"files named {accepted_file_names(tracks, by_track=True)}"
     raise SubmissionError.single(
         display,
         "no prediction file for any track was found",
-        expected=f"files named {expected}",
-        found=found,
-        hint=naming_hint(unclaimed, tracks),
+        expected=f"{code_file} (a code submission) or {expected}" if code_file else expected,
+        found=", ".join((shown or unclaimed)[:10]) or "no files",
+        hint=hint or naming_hint(unclaimed, tracks),
     )
 
 
@@ -345,7 +347,7 @@ def locate_track_files(
     return claimed, unclaimed
 
 
-def document_tracks(tracks: Sequence[Track]) -> Dict[str, List[Track]]:
+def _document_tracks(tracks: Sequence[Track]) -> Dict[str, List[Track]]:
     """dataset -> its tracks that take a JSON document by name (a ``*.json`` file pattern, as
     ``snli*.json``): a document named otherwise is theirs when its ids are the dataset's."""
     out: Dict[str, List[Track]] = {}
@@ -355,25 +357,27 @@ def document_tracks(tracks: Sequence[Track]) -> Dict[str, List[Track]]:
     return out
 
 
-def claim_by_ids(
+def find_track_files(
     folder: Path,
-    claimed: Dict[str, PurePosixPath],
-    unclaimed: List[str],
     tracks: Sequence[Track],
     ids_of: Callable[[str], Sequence[str]],
     notes: Optional[List[str]] = None,
-) -> List[str]:
-    """Claim for ``document_tracks`` each unclaimed ChaosNLI document (``formats.chaosnli``) whose
-    ids are most of all a dataset's (``ids_of(dataset)``); returns the files still unclaimed. A track
-    already given by another file is refused as ``_claim`` refuses it. A ``.json`` file larger than
-    a document of the largest such dataset is not read, with a note added to ``notes``; without
-    such tracks no file is read."""
-    wanted = document_tracks(tracks)
-    n_items = max((len(ids_of(dataset)) for dataset in wanted), default=0)
+) -> Tuple[Dict[str, PurePosixPath], List[str]]:
+    """``locate_track_files``, then, for the tracks that take a JSON document (``_document_tracks``),
+    each file no name claims that is a ChaosNLI document (``formats.chaosnli``) whose ids are most of
+    all a dataset's (``ids_of(dataset)``, called only then); returns track id -> its file and the
+    files still unclaimed. A track already given by another file is refused as ``_claim`` refuses
+    it. A ``.json`` file larger than a document of the largest such dataset is not read, with a note
+    added to ``notes``; without such tracks no file is read."""
+    claimed, unclaimed = locate_track_files(folder, tracks)
+    wanted = _document_tracks(tracks)
+    if not (unclaimed and wanted):
+        return claimed, unclaimed
+    n_items = max(len(ids_of(dataset)) for dataset in wanted)
     left: List[str] = []
     for name in unclaimed:
         relative = PurePosixPath(name)
-        uids = _document_uids(Path(folder) / name, name, n_items, notes) if wanted else None
+        uids = _document_uids(Path(folder) / name, name, n_items, notes)
         dataset = _dataset_of_ids(uids, wanted, ids_of) if uids else None
         if dataset is None:
             left.append(name)
@@ -382,7 +386,7 @@ def claim_by_ids(
             if track.id in claimed:
                 _refuse_second_file(track.id, claimed[track.id], relative)
             claimed[track.id] = relative
-    return left
+    return claimed, left
 
 
 def _document_uids(path: Path, name: str, n_items: int, notes: Optional[List[str]]):

@@ -128,18 +128,18 @@ def check_result_files(run: Ingestion, spec: TaskSpec, folder: Path, out_dir: Pa
     participant should know (files ignored) is appended to ``run.notes``, and each track's file
     name as the participant wrote it is put in ``run.names`` (for the scorer's notes and results
     page)."""
-    files, unclaimed = archive.locate_track_files(folder, spec.tracks)
 
     @functools.cache
     def items_of(dataset: str) -> List[dict]:
         return read_items(run.input_dir / f"{dataset}.jsonl", f"input data {dataset}.jsonl")
 
     unread: List[str] = []
-    if unclaimed and archive.document_tracks(spec.tracks):
-        ids_of = lambda dataset: [item["id"] for item in items_of(dataset)]  # noqa: E731
-        unclaimed = archive.claim_by_ids(folder, files, unclaimed, spec.tracks, ids_of, unread)
+    ids_of = lambda dataset: [item["id"] for item in items_of(dataset)]  # noqa: E731
+    files, unclaimed = archive.find_track_files(folder, spec.tracks, ids_of, unread)
     if not files:
-        refuse_no_result_files(folder, spec, unclaimed)
+        habits = other_platform_entry_points(folder, unclaimed)
+        hint = MODEL_PY_HINT if habits else None
+        archive.refuse_no_track_file("submission", spec.tracks, unclaimed, habits, MODEL_FILE, hint)
     phases, refusals = other_phase_ids(run.input_dir), FileRefusals()
     for track in (t for t in spec.tracks if t.id in files):
         relative = files[track.id]
@@ -156,21 +156,6 @@ def check_result_files(run: Ingestion, spec: TaskSpec, folder: Path, out_dir: Pa
         run.notes.append(note)
         print(f"note: {note}")
     return [t.id for t in spec.tracks if t.id in files]
-
-
-def refuse_no_result_files(folder: Path, spec: TaskSpec, unclaimed: List[str]) -> None:
-    """The refusal of a submission holding neither model.py nor any track's file; one written for
-    another platform (``other_platform_entry_points``) is told how this competition runs code."""
-    habits = other_platform_entry_points(folder, unclaimed)
-    naming = archive.naming_hint(unclaimed, spec.tracks) if unclaimed else None
-    raise SubmissionError.single(
-        "submission",
-        f"neither {MODEL_FILE} nor any prediction file was found",
-        expected=f"{MODEL_FILE} (a code submission) or files named "
-        + archive.accepted_file_names(spec.tracks),
-        found=", ".join(habits or unclaimed[:10]) or "an empty submission",
-        hint=MODEL_PY_HINT if habits else naming,
-    )
 
 
 #: The scripts other platforms start a code submission by (CodaLab's ``metadata`` command runs
