@@ -238,9 +238,7 @@ def _checked_alignment(kind, value, refusals: Refusals) -> Optional[str]:
         value,
         value in kind.alignments,
         refusals,
-        f"'annotator_alignment' must be one of the rules of kind {kind.name}"
-        if kind.alignments
-        else f"'annotator_alignment' does not apply to kind {kind.name}",
+        f"'annotator_alignment' does not apply to kind {kind.name}",
         expected=" | ".join(kind.alignments) or "no annotator_alignment key",
     )
 
