@@ -28,7 +28,7 @@ QUOTE_HINT = (
 class Type:
     """What a field's value must be: its name in docs/edition-config.md, its check (``check_value``
     calls it with the walk, the place, the value's label, the value and the field) and its JSON
-    Schema (None: made from the field's items or fields by ``_json_shape``)."""
+    Schema (None: made from the field's items or fields by ``bundle.schema``)."""
 
     name: str
     check: Callable[..., None]
@@ -37,14 +37,15 @@ class Type:
 
 @dataclass(frozen=True)
 class Field:
-    """One key of a mapping: ``type`` (one of the constants above), ``required``, ``default`` (the
+    """One key of a mapping: ``type`` (``STR``, ``INT``, ... below), ``required``, ``default`` (the
     docs and the JSON Schema show it; readers take it through ``with_defaults``), ``choices``
     (allowed strings), ``minimum`` and ``maximum`` (numbers), ``length`` (a list's exact length; a
     required list, like a required string, must not be empty), ``items`` (the field of a list's
     entries or a map's values), ``keys`` (allowed keys of a map), ``schema`` (the fields of an
-    object, or a function choosing them from the object's value: ``dataset_fields``), ``check`` (a
-    function returning a problem message or None), ``what`` (how messages name a bad choice),
-    ``example`` (the hint of a missing or misshapen value) and ``doc``."""
+    object, or a function choosing them from the object's value:
+    ``bundle.schema.dataset_fields``), ``check`` (a function returning a problem message or None),
+    ``what`` (how messages name a bad choice), ``example`` (the hint of a missing or misshapen
+    value) and ``doc``."""
 
     type: Type
     doc: str = ""

@@ -1,7 +1,10 @@
 """What a track is: its kind, labels or scale, metrics, accepted file names and leaderboard keys.
 
 A track is declared once, in an edition config, and travels with the reference and input data as
-``tracks.json`` so that the scoring and ingestion programs need no other configuration.
+``tracks.json`` so that the scoring and ingestion programs need no other configuration. Its keys
+are declared once, in ``TRACK_FIELDS``: the edition schema's track table, which also checks a track
+read back from a phase's ``task.json`` (``codajudge.fields``); ``track_from_dict`` adds the rules
+across keys (a kind's scale, labels, aliases, alignment and layouts).
 """
 
 from __future__ import annotations

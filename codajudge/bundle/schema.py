@@ -8,8 +8,8 @@ phases, datasets (the options common to every importer and each importer's own:
 pages and the leaderboard. ``validate_config`` walks a loaded config against it before any file is
 read and returns every problem at once, each naming the file, the key path, what was expected, what
 was found and a fix. ``json_schema`` turns the same table into a JSON Schema
-(``docs/edition.schema.json``, ``codajudge schema``) for editors, and ``markdown_reference`` into the
-reference tables of ``docs/edition-config.md``.
+(``docs/edition.schema.json``, ``codajudge schema``) for editors, and ``markdown_reference`` into
+the reference tables of ``docs/edition-config.md``.
 
 Cross-field rules (phase dates in order, files that exist, a track's dataset declared, a metric that
 applies to the track's kind) are checked afterwards by ``edition.load_edition`` and ``tracks``, on a
