@@ -12,7 +12,6 @@ phase's ``task.json`` too, where the scoring program cannot import the bundle.
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
@@ -96,6 +95,8 @@ def _join(where: str, part: str) -> str:
 def did_you_mean(key, known: Sequence) -> Optional[str]:
     """The hint naming the known key closest to ``key`` in any case (a misspelling, or the same in
     another case), or None."""
+    import difflib  # imported here: only a refusal needs it, and the scoring program imports this
+
     lowered = {str(name).lower(): str(name) for name in known}
     close = difflib.get_close_matches(str(key).lower(), lowered, n=1, cutoff=0.6)
     return f"did you mean '{lowered[close[0]]}'?" if close else None
