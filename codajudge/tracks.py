@@ -1,20 +1,26 @@
 """What a track is: its kind, labels or scale, metrics, accepted file names and leaderboard keys.
 
 A track is declared once, in an edition config, and travels with the reference and input data as
-``tracks.json`` so that the scoring and ingestion programs need no other configuration.
+``tracks.json`` so that the scoring and ingestion programs need no other configuration. Its keys
+are declared once, in ``TRACK_FIELDS``: the edition schema's track table, which also checks a track
+read back from a phase's ``task.json`` (``codajudge.fields``); ``track_from_dict`` adds the rules
+across keys (a kind's scale, labels, aliases, alignment and layouts).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass
 from functools import cached_property
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from . import kinds
+from .fields import BOOL, INT, LIST, NUMBER, STR
+from .fields import Field, Walk, check_object, choice, string_map, strings
 from .kinds.base import DISTRIBUTION, LABEL, SIMILARITY_RANGE
 from .labels import LabelSet
-from .errors import ConfigError, Refusals, strict_bool
+from .errors import ConfigError, Refusals
+from .metrics import REGISTRY as METRICS
 
 #: Codabench limits a leaderboard column key (and so a scores.json key) to 36 characters.
 MAX_KEY_LENGTH = 36
@@ -95,54 +101,94 @@ class Track:
         return {k: v for k, v in d.items() if v is not None or k not in OPTIONAL_KEYS}
 
 
-def _as_str_tuple(value, key: str, refusals: Refusals) -> Tuple[str, ...]:
-    if value is None:
-        return ()
-    if not isinstance(value, (list, tuple)) or not all(
-        isinstance(v, (str, int, float)) for v in value
-    ):
-        refusals.add(f"'{key}' must be a list of strings", found=repr(value))
-        return ()
-    return tuple(str(v) for v in value)
+def _id_problem(value) -> Optional[str]:
+    if isinstance(value, str) and TRACK_ID_PATTERN.match(value):
+        return None
+    return "'id' must be lowercase letters, digits and underscores|e.g. id: en_en"
+
+
+ALIGNMENTS = tuple(dict.fromkeys(a for kind in kinds.REGISTRY.values() for a in kind.alignments))
+
+#: A track's keys, as an edition.yaml and a phase's task.json write them (``Track`` has a field of
+#: each); ``metrics`` names registered metrics (the registry itself: an edition's own metrics are
+#: registered when it is read). The rules across keys are ``track_from_dict``'s.
+TRACK_FIELDS = {
+    "id": Field(
+        STR,
+        "lowercase letters, digits and _; names the submission file <id>.tsv",
+        required=True,
+        check=_id_problem,
+    ),
+    "title": Field(STR, "its title on pages and leaderboard columns (default: the id)"),
+    "kind": choice("what is predicted", kinds.NAMES, "track kind", required=True),
+    "dataset": Field(STR, "a key of 'datasets' (default: the track id)"),
+    "scale": choice("required for soft_label and perspectivist", kinds.SCALES, "scale"),
+    "labels": strings("the ordered labels (quote numbers and yes/no)", 'labels: ["1", "2", "3"]'),
+    "label_aliases": string_map(
+        "alias text -> one of 'labels': other texts naming a label (docs/labels.md)",
+        "label_aliases: {e: entailment, n: neutral, c: contradiction}",
+    ),
+    "metrics": Field(
+        LIST,
+        "the metrics scored, main metric first (default: the kind's; see docs/edition-config.md)",
+        items=Field(STR, choices=METRICS, what="metric"),
+    ),
+    "primary": Field(BOOL, "its main metric counts in the primary score", default=True),
+    "files": strings("other accepted submission file names (globs)"),
+    "positional": Field(BOOL, "accept one score per line in input order (similarity)"),
+    "release_lines": Field(INT, "input lines of a positional release", minimum=2),
+    "results_layout": choice(
+        "another task's submission layout also read: lewidi2023 (<Dataset>_results.tsv, "
+        "rows hard label<TAB>p0<TAB>p1 in item order, no id; name the file in 'files')",
+        RESULTS_LAYOUTS,
+    ),
+    "range": Field(
+        LIST,
+        "similarity gold's scale [lowest, highest] (default [0, 5]; see 'Data' above)",
+        items=Field(NUMBER),
+        length=2,
+        example="range: [1, 5]",
+    ),
+    "annotator_alignment": choice(
+        "how a perspectivist row wider than its item's annotators is scored: by_name (default) "
+        "or official_2025 (see 'Metrics' above)",
+        ALIGNMENTS,
+    ),
+}
 
 
 def track_from_dict(raw: dict, where: str = "tracks") -> Track:
-    """Build and validate a Track from a config mapping; errors name the key, expected and found."""
+    """Build and validate a Track from a config mapping (a key set to None counts as absent): its
+    keys against ``TRACK_FIELDS``, then the rules across them; errors name the key, expected and
+    found."""
     if not isinstance(raw, dict):
         raise ConfigError.single(where, "a track must be a mapping", found=repr(raw))
-    refusals = Refusals(where)
-    known = {f.name for f in fields(Track)}
-    for key in sorted(set(raw) - known):
-        refusals.add(f"unknown key '{key}'", expected=", ".join(sorted(known)))
+    raw = {key: value for key, value in raw.items() if value is not None}
     tid = raw.get("id")
-    if not isinstance(tid, str) or not TRACK_ID_PATTERN.match(tid):
-        refusals.add("'id' must be lowercase letters, digits and underscores", found=repr(tid))
-        tid = str(tid)
-    refusals = Refusals(f"{where} '{tid}'", refusals.problems)
-    kind = _checked_kind(raw.get("kind"), refusals)
+    walk = Walk(f"{where} '{tid}'")
+    check_object(walk, "", raw, TRACK_FIELDS)
+    if walk.problems:
+        raise ConfigError(walk.problems)
+    refusals = Refusals(walk.display)
+    kind = kinds.REGISTRY[raw["kind"]]
     scale = _checked_scale(kind, raw.get("scale"), refusals)
-    labels = _checked_labels(kind, raw.get("labels"), refusals)
-    aliases = _checked_aliases(kind, labels, raw.get("label_aliases"), refusals)
-    metrics = _checked_metrics(kind, scale, raw.get("metrics"), refusals)
-    primary = strict_bool(raw, "primary", True, refusals.where, refusals.problems)
-    positional = strict_bool(
-        raw, "positional", kind.positional_by_default, refusals.where, refusals.problems
-    )
-    release_lines = _checked_release_lines(raw.get("release_lines"), positional, refusals)
+    labels = tuple(raw.get("labels", ()))
+    _check_labels(kind, raw.get("labels"), refusals)
+    positional = raw.get("positional", kind.positional_by_default)
     track = Track(
         id=tid,
         kind=kind.name,
-        dataset=str(raw.get("dataset", tid)),
-        title=str(raw.get("title") or tid),
+        dataset=raw.get("dataset", tid),
+        title=raw.get("title") or tid,
         scale=scale if kind.has_scale else None,
         labels=labels,
-        metrics=metrics,
-        primary=primary,
-        files=_as_str_tuple(raw.get("files"), "files", refusals),
+        metrics=_checked_metrics(kind, scale, tuple(raw.get("metrics", ())), refusals),
+        primary=raw.get("primary", True),
+        files=tuple(raw.get("files", ())),
         positional=positional,
-        release_lines=release_lines,
+        release_lines=_checked_release_lines(raw.get("release_lines"), positional, refusals),
         range=_checked_range(kind, raw.get("range"), refusals),
-        label_aliases=aliases,
+        label_aliases=_checked_aliases(kind, labels, raw.get("label_aliases"), refusals),
         annotator_alignment=_checked_alignment(kind, raw.get("annotator_alignment"), refusals),
         results_layout=_checked_results_layout(kind, scale, raw.get("results_layout"), refusals),
     )
@@ -171,36 +217,22 @@ def _checked(value, fits: bool, refusals: Refusals, problem: str, expected=None,
 
 
 def _checked_release_lines(value, positional: bool, refusals: Refusals) -> Optional[int]:
-    """The track's ``release_lines``: absent, or a whole number (at least 2) on a positional track."""
-    fits = positional and type(value) is int and value >= 2
+    """The track's ``release_lines``: absent, or on a positional track."""
     problem = "'release_lines' must be a whole number of lines (at least 2) on a positional track"
-    return _checked(value, fits, refusals, problem)
+    return _checked(value, positional, refusals, problem)
 
 
 def _checked_results_layout(kind, scale, value, refusals: Refusals):
-    """The track's ``results_layout``: absent, or a layout of ``RESULTS_LAYOUTS`` on a track whose
-    value is one label or one distribution over its labels."""
-    kind_fits = kind.value_type in RESULTS_LAYOUT_READINGS and scale != "multilabel"
+    """The track's ``results_layout``: absent, or on a track whose value is one label or one
+    distribution over its labels."""
     return _checked(
         value,
-        value in RESULTS_LAYOUTS and kind_fits,
+        kind.value_type in RESULTS_LAYOUT_READINGS and scale != "multilabel",
         refusals,
-        "'results_layout' must name a known layout, on a track predicting one label or one "
-        "distribution over its labels",
-        expected=" | ".join(RESULTS_LAYOUTS),
-        found=None if kind_fits else f"{value!r} on a {kind.name} track",
+        "'results_layout' must be on a track predicting one label or one distribution over its "
+        "labels",
+        found=f"{value!r} on a {kind.name} track",
     )
-
-
-def _checked_kind(name, refusals: Refusals) -> kinds.Kind:
-    """The track's ``kind``: one of the registered kinds. An unknown one is reported and checked as
-    a kind without labels, scales or metrics, so that the track's other keys are still reported."""
-    if name in kinds.REGISTRY:
-        return kinds.REGISTRY[name]
-    refusals.add("unknown track kind", expected=" | ".join(kinds.NAMES), found=repr(name))
-    unknown = kinds.Kind()
-    unknown.name = str(name)
-    return unknown
 
 
 def _checked_alignment(kind, value, refusals: Refusals) -> Optional[str]:
@@ -209,20 +241,14 @@ def _checked_alignment(kind, value, refusals: Refusals) -> Optional[str]:
         value,
         value in kind.alignments,
         refusals,
-        f"'annotator_alignment' must be one of the rules of kind {kind.name}"
-        if kind.alignments
-        else f"'annotator_alignment' does not apply to kind {kind.name}",
+        f"'annotator_alignment' does not apply to kind {kind.name}",
         expected=" | ".join(kind.alignments) or "no annotator_alignment key",
     )
 
 
 def _checked_range(kind, value, refusals: Refusals):
-    """The track's ``range``: absent, or [lowest, highest] numbers on a similarity track."""
-    numbers = isinstance(value, (list, tuple)) and len(value) == 2
-    numbers = numbers and all(
-        isinstance(v, (int, float)) and not isinstance(v, bool) for v in value
-    )
-    fits = kind.has_range and numbers and value[0] < value[1]
+    """The track's ``range``: absent, or [lowest, highest] on a similarity track."""
+    fits = kind.has_range and value is not None and value[0] < value[1]
     problem = "'range' must be [lowest, highest] gold score of a similarity track"
     value = _checked(value, fits, refusals, problem, expected="e.g. range: [0, 5]")
     return value and (float(value[0]), float(value[1]))
@@ -248,20 +274,19 @@ def _checked_scale(kind, scale, refusals: Refusals):
     return scale
 
 
-def _checked_labels(kind, raw, refusals: Refusals) -> Tuple[str, ...]:
+def _check_labels(kind, labels, refusals: Refusals) -> None:
     """The track's ``labels``: at least two, for the kinds that have labels (``_check_collisions``
     refuses two naming one label)."""
-    labels = _as_str_tuple(raw, "labels", refusals)
-    if kind.has_labels:
-        if raw is None:
-            refusals.add(
-                f"'labels' is missing: kind {kind.name} needs the track's labels",
-                expected="two or more labels, quoted, in order",
-                hint='add labels: ["LABEL1", "LABEL2", ...] to the track',
-            )
-        elif len(labels) < 2:
-            refusals.add("'labels' must list at least two labels", found=repr(list(labels)))
-    return labels
+    if not kind.has_labels:
+        return
+    if labels is None:
+        refusals.add(
+            f"'labels' is missing: kind {kind.name} needs the track's labels",
+            expected="two or more labels, quoted, in order",
+            hint='add labels: ["LABEL1", "LABEL2", ...] to the track',
+        )
+    elif len(labels) < 2:
+        refusals.add("'labels' must list at least two labels", found=repr(labels))
 
 
 def _checked_aliases(
@@ -271,10 +296,7 @@ def _checked_aliases(
     track's labels, on a kind with labels (``_check_collisions`` checks them with the labels)."""
     if raw is None:
         return ()
-    texts = isinstance(raw, dict) and all(
-        isinstance(k, str) and isinstance(v, str) for k, v in raw.items()
-    )
-    if not (kind.has_labels and texts):
+    if not (kind.has_labels and all(isinstance(alias, str) for alias in raw)):
         refusals.add(
             "'label_aliases' must map alias texts to labels of a track with labels",
             expected="e.g. label_aliases: {e: entailment, n: neutral}",
@@ -306,19 +328,15 @@ def _check_collisions(labels: LabelSet, refusals: Refusals) -> None:
         )
 
 
-def _checked_metrics(kind, scale, raw, refusals: Refusals) -> Tuple[str, ...]:
+def _checked_metrics(kind, scale, metrics: Tuple[str, ...], refusals: Refusals) -> Tuple[str, ...]:
     """The track's ``metrics``: the kind's defaults when absent, else only metrics that apply to it."""
-    metrics = _as_str_tuple(raw, "metrics", refusals)
     scale = scale if kind.has_scale else None
     allowed = kind.applicable_metrics(scale)
     if allowed and not metrics:
         return kind.default_metrics[scale]
-    if allowed:
-        for m in metrics:
-            if m not in allowed:
-                refusals.add(
-                    f"metric '{m}' does not apply to this track", expected=" | ".join(allowed)
-                )
+    for m in metrics if allowed else ():
+        if m not in allowed:
+            refusals.add(f"metric '{m}' does not apply to this track", expected=" | ".join(allowed))
     return metrics
 
 

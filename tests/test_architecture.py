@@ -19,6 +19,7 @@ LAYERS = {
     "confine": 0,
     "assets": 0,
     "deps": 0,
+    "fields": 0,
     "untrusted": 0,
     "metrics": 1,
     "stats": 2,

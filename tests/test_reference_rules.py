@@ -339,7 +339,7 @@ def _edited_task(edit) -> dict:
         (lambda s: s["tracks"][0].update(kind="regression"), "unknown track kind"),
         (lambda s: s["tracks"][0].update(metrics="pearson"), "'metrics' must be a list"),
         (lambda s: s["tracks"][0].update(release_lines="500"), "'release_lines' must be a whole"),
-        (lambda s: s["tracks"][1].update(results_layout="lewidi2021"), "'results_layout' must"),
+        (lambda s: s["tracks"][1].update(results_layout="lewidi2021"), "'results_layout' has"),
         (lambda s: s["tracks"][0].update(colour="red"), "unknown key 'colour'"),
         (lambda s: s["tracks"].__setitem__(0, "sim"), "a track must be a mapping"),
         (lambda s: s.update(tracks={"sim": 1}), "'tracks' must be a non-empty list"),

@@ -30,13 +30,13 @@ from .phase_gold import config_problems
 from .placeholders import page_problems, text_problems
 from .sample import LocalSplit, declared_local
 from .schedule import ScheduledPhase, schedule_problems
+from ..fields import with_defaults
 from .schema import (
     DATE_FORMAT,
     LEADERBOARD_FIELDS,
     PHASE_FIELDS,
     TOP_LEVEL_FIELDS,
     validate_config,
-    with_defaults,
 )
 
 

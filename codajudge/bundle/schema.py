@@ -1,16 +1,15 @@
 """The edition config's schema: one table of fields, walked by one validator, published as JSON Schema.
 
-Every key an ``edition.yaml`` may hold is declared here once, with its type, whether it is required,
-its default, its allowed values and its check: the top level, phases, datasets (the options common to
-every importer and each importer's own: ``IMPORTER_OPTIONS``, which must name every importer of
-``codajudge.importers.IMPORTERS``), tracks, pages and the leaderboard. ``validate_config``
-walks a loaded config against it before any file is read and returns every problem at once, each
-naming the file, the key path, what was expected, what was found and a fix. Nothing is coerced:
-a quoted boolean is refused, and so is a boolean or a number where a string is expected (YAML 1.1
-reads unquoted ``yes``/``no``/``on``/``off`` as booleans and ``1`` as a number). An unknown key is
-refused everywhere, with the closest known key as a suggestion. ``json_schema`` turns the same table
-into a JSON Schema (``docs/edition.schema.json``, ``codajudge schema``) for editors, and
-``markdown_reference`` into the reference tables of ``docs/edition-config.md``.
+Every key an ``edition.yaml`` may hold is declared here once (a track's keys in
+``tracks.TRACK_FIELDS``, which also checks a phase's ``task.json``), with its type, whether it is
+required, its default, its allowed values and its check (``codajudge.fields``): the top level,
+phases, datasets (the options common to every importer and each importer's own:
+``IMPORTER_OPTIONS``, which must name every importer of ``codajudge.importers.IMPORTERS``), tracks,
+pages and the leaderboard. ``validate_config`` walks a loaded config against it before any file is
+read and returns every problem at once, each naming the file, the key path, what was expected, what
+was found and a fix. ``json_schema`` turns the same table into a JSON Schema
+(``docs/edition.schema.json``, ``codajudge schema``) for editors, and ``markdown_reference`` into
+the reference tables of ``docs/edition-config.md``.
 
 Cross-field rules (phase dates in order, files that exist, a track's dataset declared, a metric that
 applies to the track's kind) are checked afterwards by ``edition.load_edition`` and ``tracks``, on a
@@ -21,21 +20,21 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import difflib
-import re
 import uuid
-from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional
 
-from ..errors import Problem, boolean_problem, counted, plural
+from ..errors import Problem
 from .. import kinds
 from ..baselines import BASELINES
+from ..fields import ANY, BOOL, INT, LIST, MAP, NUMBER, OBJECT, STR, STR_OR_LIST
+from ..fields import Field, Type, Walk, check_object, choice, resolve, shown, string_map, strings
 from ..importers import IMPORTERS, SPLITS
 from ..importers.table import one_column_or
 from ..metrics import REGISTRY as METRICS
 from ..spec import MEAN_RULES, PHASES, PLAIN, WORST, primary_rule_problem
 from ..stats.bootstrap import DEFAULT_SEED
 from ..stats.ranking import GROUP_MEAN_RANK, GROUP_ORDERS
+from ..tracks import TRACK_FIELDS
 from .check.leaderboard import SUBMISSION_RULES
 from .schedule import DATE_FORMAT
 
@@ -45,164 +44,6 @@ MAX_COUNT = 2**31 - 1
 MAX_TIME_LIMIT = 7 * 24 * 3600
 MAX_SEED = 2**32 - 1
 MAX_RESAMPLES = 100_000
-QUOTE_HINT = (
-    "quote it: YAML reads unquoted yes/no/true/false/on/off as booleans and digits as numbers"
-)
-
-
-@dataclass(frozen=True, eq=False)
-class Type:
-    """What a field's value must be: its name in docs/edition-config.md, its check (``check_value``
-    calls it with the walk, the place, the value's label, the value and the field) and its JSON
-    Schema (None: made from the field's items or fields by ``_json_shape``)."""
-
-    name: str
-    check: Callable[..., None]
-    json: Optional[dict] = None
-
-
-@dataclass(frozen=True)
-class Field:
-    """One key of a mapping: ``type`` (one of the constants above), ``required``, ``default`` (the
-    docs and the JSON Schema show it; readers take it through ``with_defaults``), ``choices``
-    (allowed strings), ``minimum`` and ``maximum`` (numbers), ``length`` (a list's exact length; a
-    required list, like a required string, must not be empty), ``items`` (the field of a list's
-    entries or a map's values), ``keys`` (allowed keys of a map), ``schema`` (the fields of an
-    object, or a function choosing them from the object's value: ``dataset_fields``), ``check`` (a
-    function returning a problem message or None), ``what`` (how messages name a bad choice),
-    ``example`` (the hint of a missing or misshapen value) and ``doc``."""
-
-    type: Type
-    doc: str = ""
-    required: bool = False
-    default: object = None
-    choices: Sequence = ()
-    minimum: Optional[float] = None
-    maximum: Optional[float] = None
-    length: Optional[int] = None
-    items: Optional["Field"] = None
-    keys: Tuple[str, ...] = ()
-    schema: object = None
-    check: Optional[Callable[[object], Optional[str]]] = None
-    what: str = ""
-    example: str = ""
-
-
-@dataclass
-class Walk:
-    """The state of one validation: the file's name and the problems found so far."""
-
-    display: str
-    problems: List[Problem] = field(default_factory=list)
-
-    def place(self, where: str) -> str:
-        return f"{self.display}: {where}" if where else self.display
-
-    def add(self, where: str, message: str, **details) -> None:
-        self.problems.append(Problem(self.place(where), message, **details))
-
-
-def _found(value) -> str:
-    return f"{value!r} ({type(value).__name__})"[:100]
-
-
-def _shown(value) -> str:
-    return repr(value)[:80]
-
-
-def _example(spec: Field) -> Optional[str]:
-    return f"e.g. {spec.example}" if spec.example else None
-
-
-def _join(where: str, part: str) -> str:
-    return f"{where} {part}" if where else part
-
-
-def did_you_mean(key, known: Sequence) -> Optional[str]:
-    """The hint naming the known key closest to ``key`` in any case (a misspelling, or the same in
-    another case), or None."""
-    lowered = {str(name).lower(): str(name) for name in known}
-    close = difflib.get_close_matches(str(key).lower(), lowered, n=1, cutoff=0.6)
-    return f"did you mean '{lowered[close[0]]}'?" if close else None
-
-
-#: Item fields an organiser may write as a dataset option meaning "only the items with this value".
-ITEM_FIELDS = ("genre", "lang", "label", "id", "score")
-
-
-def _unknown_key(walk: Walk, where: str, key, known: Sequence[str], what: str = "key") -> None:
-    hint = did_you_mean(key, known) or "remove it or correct its name"
-    if key in ITEM_FIELDS and "where" in known:
-        hint = f"to keep only some items, write where: {{{key}: VALUE}}"
-    walk.add(
-        where,
-        f"unknown {what} {key!r}",
-        expected="one of " + ", ".join(sorted(map(str, known))),
-        found=repr(key),
-        hint=hint,
-    )
-
-
-# --- one value against one field -------------------------------------------------------------------
-
-
-def _check_str(walk: Walk, where: str, label: str, value, spec: Field) -> None:
-    if not isinstance(value, str):
-        hint = QUOTE_HINT if isinstance(value, (bool, int, float)) else None
-        walk.add(where, f"{label} must be a string", found=_found(value), hint=hint)
-    elif spec.required and not value.strip():
-        walk.add(where, f"{label} must not be empty", expected="a non-empty string", found="''")
-    elif spec.choices and value not in spec.choices:
-        walk.add(
-            where,
-            f"unknown {spec.what}" if spec.what else f"{label} has an unknown value",
-            expected=" | ".join(spec.choices),
-            found=_shown(value),
-            hint=did_you_mean(value, spec.choices),
-        )
-
-
-def _check_number(walk: Walk, where: str, label: str, value, spec: Field) -> None:
-    """A number (a whole one for INT) within the field's bounds; every INT field has a minimum."""
-    whole = spec.type == INT
-    numeric = isinstance(value, int if whole else (int, float)) and not isinstance(value, bool)
-    lo = spec.minimum if spec.minimum is not None else float("-inf")
-    hi = spec.maximum if spec.maximum is not None else float("inf")
-    if numeric and lo <= value <= hi:
-        return
-    if whole and spec.maximum is None:
-        message = f"{label} must be a whole number of at least {lo:,}"
-    elif whole:
-        message = f"{label} must be a whole number from {lo:,} to {hi:,}"
-    else:
-        message = f"{label} must be a number"
-    walk.add(where, message, found=_shown(value), hint=_number_hint(value, spec))
-
-
-#: A duration's units, as an organiser may write them after the number (``10m``).
-DURATION_UNITS = {"s": 1, "sec": 1, "m": 60, "min": 60, "h": 3600, "d": 86400}
-
-
-def _number_hint(value, spec: Field) -> Optional[str]:
-    """How to write a number key given text: without quotes, or in the unit the key takes (a
-    duration in seconds: ``10m`` is 600)."""
-    if not isinstance(value, str):
-        return None
-    try:
-        float(value)
-        return "write it without quotes"
-    except ValueError:
-        pass
-    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([a-z]+)\s*", value.lower())
-    if spec.doc.startswith("seconds ") and match and match.group(2) in DURATION_UNITS:
-        seconds = round(float(match.group(1)) * DURATION_UNITS[match.group(2)])
-        return f"the value is a number of seconds, without a unit: {value} is {seconds}"
-    return f"write a plain number ({spec.doc})" if spec.doc else "write a plain number"
-
-
-def _check_bool(walk: Walk, where: str, label: str, value, spec: Field) -> None:
-    if not isinstance(value, bool):
-        walk.problems.append(boolean_problem(walk.place(where), label, value))
 
 
 def _check_date(walk: Walk, where: str, label: str, value, spec: Field) -> None:
@@ -217,147 +58,14 @@ def _check_date(walk: Walk, where: str, label: str, value, spec: Field) -> None:
         where,
         f"{label} is not a UTC date and time",
         expected="'YYYY-MM-DD HH:MM:SS' (quoted)",
-        found=_shown(value),
+        found=shown(value),
         hint='e.g. start: "2027-03-01 00:00:00"',
     )
 
 
-def _check_str_or_list(walk: Walk, where: str, label: str, value, spec: Field) -> None:
-    if isinstance(value, list) and value:
-        for i, entry in enumerate(value):
-            _check_str(walk, where, f"{label}[{i}]", entry, spec)
-    elif isinstance(value, list):
-        walk.add(where, f"{label} must not be an empty list", found="[]")
-    else:
-        _check_str(walk, where, label, value, spec)
-
-
-def _is_container(walk: Walk, where: str, label: str, value, spec: Field) -> bool:
-    """Whether ``value`` is the list or mapping ``spec`` wants (a problem said when not)."""
-    python_type, said = (list, "a list") if spec.type == LIST else (dict, "a mapping")
-    if not isinstance(value, python_type):
-        walk.add(where, f"{label} must be {said}", found=_found(value), hint=_example(spec))
-    return isinstance(value, python_type)
-
-
-def _check_entry(walk: Walk, where: str, place: str, label: str, entry, spec: Field) -> None:
-    """A list's or a map's entry: a mapping of fields is checked as an object at ``place`` inside
-    ``where``, anything else as a value named ``label``."""
-    if spec.type == OBJECT and isinstance(entry, dict):
-        check_object(walk, _join(where, place), entry, resolve(spec.schema, entry))
-    else:
-        check_value(walk, where, label, entry, spec)
-
-
-def _check_list(walk: Walk, where: str, label: str, value, spec: Field) -> None:
-    if not _is_container(walk, where, label, value, spec):
-        return
-    if spec.required and not value:
-        walk.add(where, f"{label} must list at least 1", found=_shown(value))
-    if spec.length is not None and len(value) != spec.length:
-        walk.add(where, f"{label} must list exactly {spec.length} values", found=_shown(value))
-    name = label.strip("'")
-    if _unquoted_strings(walk, where, name, value, spec):
-        return
-    for i, entry in enumerate(value):
-        place = f"{name}[{i}]"
-        if isinstance(entry, dict) and isinstance(entry.get("id"), str):
-            place += f" '{entry['id']}'"  # tracks[2] 'en_en'
-        _check_entry(walk, where, place, f"'{name}[{i}]'", entry, spec.items)
-
-
-def _unquoted_strings(walk: Walk, where: str, name: str, value: list, spec: Field) -> bool:
-    """Whether a list of strings holds several unquoted numbers or booleans, then said in one
-    problem with the list as it should be written."""
-    unquoted = [entry for entry in value if isinstance(entry, (bool, int, float))]
-    if spec.items.type != STR or len(unquoted) < 2:
-        return False
-    written = ", ".join(f'"{str(e).lower() if isinstance(e, bool) else e}"' for e in value)
-    walk.add(
-        where,
-        f"'{name}' must be strings: {counted(len(unquoted), 'entry', 'entries')} "
-        f"{plural(len(unquoted), 'is', 'are')} not quoted",
-        found=_shown(value),
-        hint=f"write {name}: [{written}]; YAML reads unquoted digits as numbers "
-        "and yes/no/true/false/on/off as booleans",
-    )
-    return True
-
-
-def _check_map(walk: Walk, where: str, label: str, value, spec: Field) -> None:
-    if not _is_container(walk, where, label, value, spec):
-        return
-    for key, entry in value.items():
-        if spec.keys and key not in spec.keys:
-            _unknown_key(walk, where, key, spec.keys, what=f"key of {label}")
-        else:
-            place = f"{label.strip(chr(39))} '{key}'"
-            _check_entry(walk, where, place, f"{label} entry '{key}'", entry, spec.items)
-
-
-def _check_object(walk: Walk, where: str, label: str, value, spec: Field) -> None:
-    if _is_container(walk, where, label, value, spec):
-        check_object(walk, _join(where, label.strip("'")), value, resolve(spec.schema, value))
-
-
-def _anything(walk: Walk, where: str, label: str, value, spec: Field) -> None:
-    """Any value: the module reading it judges it."""
-
-
-STR = Type("str", _check_str, {"type": "string"})
-INT = Type("int", _check_number, {"type": "integer"})
-NUMBER = Type("number", _check_number, {"type": "number"})
-BOOL = Type("bool", _check_bool, {"type": "boolean"})
 DATE = Type(
     "date", _check_date, {"type": "string", "pattern": r"^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$"}
 )
-LIST = Type("list", _check_list)
-MAP = Type("map", _check_map)
-OBJECT = Type("mapping", _check_object)
-ANY = Type("see note", _anything, {})
-#: A string or a list of strings (``where`` values, chaosnli ``files`` entries).
-STR_OR_LIST = Type(
-    "string or list of strings",
-    _check_str_or_list,
-    {"anyOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]},
-)
-
-
-def check_value(walk: Walk, where: str, label: str, value, spec: Field) -> None:
-    """Record every problem of ``value`` (named ``label`` inside ``where``) against ``spec``; a
-    field with its own ``check`` says what is wanted in its message (``message|expected``)."""
-    message = spec.check(value) if spec.check is not None else None
-    if message:
-        text, _, expected = message.partition("|")
-        walk.add(where, text, expected=expected or None, found=_shown(value))
-    elif spec.check is None:
-        spec.type.check(walk, where, label, value, spec)
-
-
-def check_object(walk: Walk, where: str, value: dict, fields: Dict[str, Field]) -> None:
-    """A mapping against its table of fields: unknown keys, required keys, then each value."""
-    for key in value:
-        if key not in fields:
-            _unknown_key(walk, where, key, list(fields))
-    for key, spec in fields.items():
-        if key in value:
-            check_value(walk, where, f"'{key}'", value[key], spec)
-        elif spec.required:
-            expected = spec.doc.split(";")[0] if spec.doc else spec.type.name
-            walk.add(where, f"'{key}' is required", expected=expected, hint=_example(spec))
-
-
-def with_defaults(raw: Optional[dict], fields: Dict[str, Field]) -> Dict[str, object]:
-    """Every key of ``fields``: its value in ``raw`` (a mapping that passed the schema, or None),
-    else its declared default (None when it has none)."""
-    given = raw or {}
-    return {key: given.get(key, spec.default) for key, spec in fields.items()}
-
-
-def resolve(schema, value):
-    """The fields of an object: its table, or the table a variant function chooses for ``value``
-    (a dataset's fields depend on its importer)."""
-    return schema(value) if callable(schema) else schema
 
 
 def validate_config(raw: dict, display: str) -> List[Problem]:
@@ -369,26 +77,6 @@ def validate_config(raw: dict, display: str) -> List[Problem]:
 
 
 # --- the tables ------------------------------------------------------------------------------------
-
-
-def _choice(
-    doc: str,
-    choices: Sequence[str],
-    what: str = "",
-    default: Optional[str] = None,
-    required: bool = False,
-) -> Field:
-    """A string that must be one of ``choices``; ``what`` names a bad one in messages."""
-    return Field(STR, doc, required=required, default=default, choices=tuple(choices), what=what)
-
-
-def _strings(doc: str, example: str = "", required: bool = False) -> Field:
-    return Field(LIST, doc, required=required, items=Field(STR), example=example)
-
-
-def _string_map(doc: str, example: str, entries: Field = Field(STR)) -> Field:
-    """A mapping from any names to strings (``entries``)."""
-    return Field(MAP, doc, items=entries, example=example)
 
 
 def _objects(doc: str, fields: Dict[str, Field], required: bool = False) -> Field:
@@ -422,13 +110,13 @@ def _uuid_check(value) -> Optional[str]:
 
 
 PHASE_FIELDS = {
-    "id": _choice("the phase", PHASES, "phase id", required=True),
+    "id": choice("the phase", PHASES, "phase id", required=True),
     "name": Field(STR, "its title on the platform (default: from the id)"),
     "start": Field(
         DATE, "start, UTC, 'YYYY-MM-DD HH:MM:SS'", required=True, example='"2027-03-01 00:00:00"'
     ),
     "end": Field(DATE, "end, UTC (required unless it is the last phase)"),
-    "split": _choice(
+    "split": choice(
         "the split scored (default: dev for practice, else test)", ("dev", "test"), "split"
     ),
     "description": Field(STR, "one line shown on the platform"),
@@ -441,54 +129,6 @@ PHASE_FIELDS = {
 }
 
 
-ALIGNMENTS = dict.fromkeys(a for kind in kinds.REGISTRY.values() for a in kind.alignments)
-
-#: A track's keys; ``metrics`` names registered metrics (the registry itself: an edition's own
-#: metrics are registered when it is read).
-TRACK_FIELDS = {
-    "id": Field(
-        STR, "lowercase letters, digits and _; names the submission file <id>.tsv", required=True
-    ),
-    "title": Field(STR, "its title on pages and leaderboard columns (default: the id)"),
-    "kind": _choice("what is predicted", kinds.NAMES, "track kind", required=True),
-    "dataset": Field(STR, "a key of 'datasets' (default: the track id)"),
-    "scale": _choice("required for soft_label and perspectivist", kinds.SCALES, "scale"),
-    "labels": _strings("the ordered labels (quote numbers and yes/no)", 'labels: ["1", "2", "3"]'),
-    "label_aliases": _string_map(
-        "alias text -> one of 'labels': other texts naming a label (docs/labels.md)",
-        "label_aliases: {e: entailment, n: neutral, c: contradiction}",
-    ),
-    "metrics": Field(
-        LIST,
-        "the metrics scored, main metric first (default: the kind's; see docs/edition-config.md)",
-        items=Field(STR, choices=METRICS, what="metric"),
-    ),
-    "primary": Field(BOOL, "its main metric counts in the primary score", default=True),
-    "files": _strings("other accepted submission file names (globs)"),
-    "positional": Field(BOOL, "accept one score per line in input order (similarity)"),
-    "release_lines": Field(INT, "input lines of a positional release", minimum=2),
-    "results_layout": _choice(
-        "another task's submission layout also read: lewidi2023 (<Dataset>_results.tsv, "
-        "rows hard label<TAB>p0<TAB>p1 in item order, no id; name the file in 'files')",
-        ("lewidi2023",),
-        "results layout",
-    ),
-    "range": Field(
-        LIST,
-        "similarity gold's scale [lowest, highest] (default [0, 5]; see 'Data' above)",
-        items=Field(NUMBER),
-        length=2,
-        example="range: [1, 5]",
-    ),
-    "annotator_alignment": _choice(
-        "how a perspectivist row wider than its item's annotators is scored: by_name (default) "
-        "or official_2025 (see 'Metrics' above)",
-        ALIGNMENTS,
-        "annotator alignment",
-    ),
-}
-
-
 PAGE_FIELDS = {
     "title": Field(STR, "the page's tab title", required=True),
     "file": Field(STR, "a Markdown file inside the edition folder", required=True),
@@ -497,7 +137,7 @@ PAGE_FIELDS = {
 LEADERBOARD_FIELDS = {
     "title": Field(STR, "the leaderboard's title", default="Results"),
     "key": Field(STR, "its key", default="main"),
-    "submission_rule": _choice(
+    "submission_rule": choice(
         "which submission counts", SUBMISSION_RULES, "leaderboard submission_rule", "Force_Last"
     ),
 }
@@ -511,7 +151,7 @@ PRIMARY_SCORE_FIELDS = {
         check=primary_rule_problem,
         example="missing: baseline most_frequent",
     ),
-    "mean": _choice(
+    "mean": choice(
         "plain | normalised mean of the primary tracks' main metric (README: Primary score)",
         MEAN_RULES,
         default=PLAIN,
@@ -519,8 +159,8 @@ PRIMARY_SCORE_FIELDS = {
 }
 
 RANKING_GROUP_FIELDS = {
-    "tracks": _strings("the group's track ids", required=True),
-    "order": _choice(
+    "tracks": strings("the group's track ids", required=True),
+    "order": choice(
         "its overall order: the mean of the tracks' tie-aware ranks, or of their main scores",
         GROUP_ORDERS,
         default=GROUP_MEAN_RANK,
@@ -567,7 +207,7 @@ def _files(entry: Field = Field(STR)) -> Field:
 #: ``columns`` of the ``table`` importer: the kit's fields -> the file's column names.
 TABLE_COLUMNS = {
     "id": Field(STR, "the column of item ids (unique within a split)", required=True),
-    "texts": _strings(
+    "texts": strings(
         "the columns of the item's texts, in order", "texts: [sentence1, sentence2]", required=True
     ),
     "score": Field(STR, "the column of similarity gold"),
@@ -646,17 +286,17 @@ IMPORTER_OPTIONS: Dict[str, Dict[str, Field]] = {
             "item ids <split>-<release id>, for a release that numbers each split from 1",
             default=False,
         ),
-        "label_map": _string_map(
+        "label_map": string_map(
             "an annotation as released -> the label it counts as (2023 layout)",
             'label_map: {"-3": "1", "-2": "1", "-1": "1", "0": "0", "1": "0"}',
         ),
-        "soft_gold": _choice(
+        "soft_gold": choice(
             "annotations (the shares recomputed) | release (the file's own soft_label)",
             ("annotations", "release"),
             "soft gold",
             default="annotations",
         ),
-        "hard_gold": _choice(
+        "hard_gold": choice(
             "majority (recomputed; ties unscored) | release (the file's hard_label, its "
             "organisers' tie-breaks kept); without it the items have no hard label",
             ("majority", "release"),
@@ -665,7 +305,7 @@ IMPORTER_OPTIONS: Dict[str, Dict[str, Field]] = {
     },
     "table": {
         "path": _path(required=False),
-        "format": _choice(
+        "format": choice(
             "csv | tsv | jsonl | json (default: from the file's suffix; see 'Data' above)",
             TABLE_FORMATS,
             "table format",
@@ -680,7 +320,7 @@ IMPORTER_OPTIONS: Dict[str, Dict[str, Field]] = {
 
 #: A ``sample`` entry (``bundle/sample.py``): ``items`` items of split ``of``, chosen by ``seed``.
 SAMPLE_FIELDS = {
-    "of": _choice("the split sampled", SPLITS, "split", required=True),
+    "of": choice("the split sampled", SPLITS, "split", required=True),
     "items": Field(INT, "how many items", required=True, minimum=1),
     "seed": Field(INT, "the seed of the hash that chooses them", required=True, minimum=0),
 }
@@ -688,7 +328,7 @@ SAMPLE_FIELDS = {
 SPLIT_FIELDS = {
     **dict.fromkeys(SPLITS, Field(NUMBER, "the share of the items kept", minimum=0, maximum=1)),
     "seed": Field(INT, "the seed of the hash that assigns items", minimum=0, default=0),
-    "from": _choice(
+    "from": choice(
         "the release split cut (default: test; the table importer reads its one file)",
         SPLITS,
         "split",
@@ -705,7 +345,7 @@ def common_fields(options: Dict[str, Field]) -> Dict[str, Field]:
         if key != "fallback"
     }
     return {
-        "importer": _choice("the release format", IMPORTERS, "importer", default="kit"),
+        "importer": choice("the release format", IMPORTERS, "importer", default="kit"),
         "where": Field(
             MAP,
             "column or field -> the value (or list of values) of the items kept",
@@ -723,7 +363,7 @@ def common_fields(options: Dict[str, Field]) -> Dict[str, Field]:
             keys=SPLITS,
             items=_object("", override, "splits: {train: {path: release/train.zip}}"),
         ),
-        "train": _choice("'none': no training split (see 'Data' above)", ("none",), "value"),
+        "train": choice("'none': no training split (see 'Data' above)", ("none",), "value"),
         "sample": Field(
             MAP,
             "split -> {of, items, seed}: a seeded sample of another split (see 'Data' above)",
@@ -734,7 +374,7 @@ def common_fields(options: Dict[str, Field]) -> Dict[str, Field]:
         # splits apart; data_checks refuses a split excluding itself.
         "exclude": _per_split(
             "split -> another split: the items whose texts that split holds are left out of it",
-            _choice("", SPLITS, "split"),
+            choice("", SPLITS, "split"),
             "exclude: {test: dev}",
         ),
         # Read by bundle/build.py's check_repeats, which also refuses a split whose gold no
@@ -776,7 +416,7 @@ TOP_LEVEL_FIELDS = {
     "baselines": Field(
         LIST,
         "the built-in baselines run at build time",
-        items=_choice("", BASELINES, "baseline"),
+        items=choice("", BASELINES, "baseline"),
         default=["random", "most_frequent", "cosine_bow"],
     ),
     "seed": _count("the seed of baselines and bootstrap", 0, MAX_SEED, DEFAULT_SEED),
@@ -789,10 +429,10 @@ TOP_LEVEL_FIELDS = {
     "bootstrap_resamples": _count(
         "resamples behind the 95% intervals (0: none)", 0, MAX_RESAMPLES, 1000
     ),
-    "public_files": _strings("files of the edition folder copied into the starting kit"),
+    "public_files": strings("files of the edition folder copied into the starting kit"),
     # Read by bundle/leaks.py's check_public_tree, which also refuses a path that names no
     # public file of the bundle (known only once the bundle is written).
-    "known_leaks": _string_map(
+    "known_leaks": string_map(
         "a public file's path in the bundle -> why it holds hidden gold on purpose "
         "(docs/participant-checks.md)",
         'known_leaks: {starting_kit/extra/labels.tsv: "test gold, released after the campaign"}',

@@ -313,7 +313,7 @@ def _delimited(value) -> Optional[Delimited]:
 
 
 def one_column_or(key: str, plain: str, is_plain: Callable[[object], bool]) -> Callable:
-    """The schema's check (``bundle.schema.Field.check``) of the ``columns`` option ``key``: written
+    """The schema's check (``fields.Field.check``) of the ``columns`` option ``key``: written
     ``plain`` (a value ``is_plain`` accepts) or as one column holding a list (``{column: NAME, sep:
     SEP}``, read by ``_delimited``); a ``message|expected`` or None."""
 
