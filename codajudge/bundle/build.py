@@ -592,14 +592,11 @@ def fewer_scored(edition: Edition, items: Dict[str, List[dict]], golds: Golds) -
     tracks that score fewer than all (the others lack the track's gold: no majority label, fewer
     annotations); ``golds``: as ``split_golds``, whose train gold marks each item scored or not."""
     fewer: Dict[str, int] = {}
-    for track in edition.tracks:
-        rows = items.get(track.dataset, [])
-        if not rows:
-            continue
+    for track in [track for track in edition.tracks if items.get(track.dataset)]:
         gold = golds[("train", track.id)]
         scored_ids = {item_id for item_id, scored in zip(gold.ids, gold.scored) if scored}
-        scored = sum(item["id"] in scored_ids for item in rows)
-        if scored < len(rows):
+        scored = sum(item["id"] in scored_ids for item in items[track.dataset])
+        if scored < len(items[track.dataset]):
             fewer[track.title] = scored
     return fewer
 
