@@ -142,6 +142,37 @@ def test_each_baseline_runs_once_per_split_and_the_sample_submission_is_the_scor
     assert runs[-1] == ("cosine_bow", first) and sample.read_bytes() == kept
 
 
+def test_the_local_sample_submission_is_the_scored_cosine_run_on_the_local_phase(
+    tmp_path, monkeypatch
+):
+    """The kit's local phase scores each baseline once; its sample result submission is cosine_bow's
+    predictions there, the very files scored, not a second run."""
+    from codajudge.bundle import baselines_run
+    from small_edition import make_edition
+
+    runs = []
+    run_baseline = baselines_run.run_baseline
+
+    def counting(name, input_dir, output_dir, seed):
+        runs.append((name, input_dir.name))
+        run_baseline(name, input_dir, output_dir, seed)
+
+    monkeypatch.setattr(baselines_run, "run_baseline", counting)
+    folder = make_edition(tmp_path / "edition")
+    config = yaml.safe_load((folder / "edition.yaml").read_text())
+    config["local"] = {"fraction": 0.25, "seed": 1}
+    (folder / "edition.yaml").write_text(yaml.safe_dump(config, sort_keys=False))
+    edition = load_edition(folder)
+    kit = build(edition, edition.folder, tmp_path / "dist").tree / "starting_kit"
+    assert sorted(name for name, phase in runs if phase == "local") == sorted(edition.baselines)
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    run_baseline("cosine_bow", kit / "input_data" / "local", fresh, edition.seed)
+    with zipfile.ZipFile(kit / "sample_submissions" / "local_result_submission.zip") as archive:
+        files = {name: archive.read(name) for name in archive.namelist()}
+    assert files == {path.name: path.read_bytes() for path in fresh.iterdir()}
+
+
 def test_a_baseline_failing_on_the_data_is_the_builds_located_refusal(bundles, tmp_path, capsys):
     """cosine_bow learns from the training split: on a phase without one it fails, and the build
     refuses naming the baseline and quoting its refusal (random, which learns nothing, runs). A

@@ -245,19 +245,23 @@ def test_a_ranged_kind_with_two_ranges_names_each_track(toy_edition):
 
 
 def test_gold_outside_a_ranged_kinds_range_is_reported_and_labelled_kinds_have_no_range_check():
-    from codajudge.bundle.data_checks import split_problems
+    from codajudge.bundle.data_checks import split_golds
     from codajudge.tracks import track_from_dict
 
     scored = track_from_dict({"id": "s", "kind": "similarity", "dataset": "d", "range": [0, 5]})
     items = [{"id": f"i{n}", "texts": ["a", "b"], "score": score} for n, score in enumerate([1, 6])]
     places = {"d": {"train": "d (train)"}}
-    (problem,) = split_problems([scored], {"train": {"d": items}}, places)
+    problems = []
+    golds = split_golds([scored], {"train": {"d": items}}, places, problems)
+    (problem,) = problems
     assert problem.message == "similarity gold outside the track's range on 1 item"
     assert "'i1' (6)" in problem.found and "0 to 5" in problem.expected
-    assert split_problems([scored], {"train": {"d": items[:1]}}, places) == []
+    assert golds[("train", "s")].gold.tolist() == [1, 6]  # kept for the build, which refuses it
     labelled = track_from_dict(
         {"id": "c", "kind": "classification", "dataset": "d", "labels": ["a", "b"]}
     )
     labelled_items = [{"id": "i0", "texts": ["a", "b"], "label": "a"}]
     assert not kinds.of(labelled).has_range
-    assert split_problems([labelled], {"train": {"d": labelled_items}}, places) == []
+    split_golds([scored], {"train": {"d": items[:1]}}, places, problems)
+    split_golds([labelled], {"train": {"d": labelled_items}}, places, problems)
+    assert problems == [problem]

@@ -23,7 +23,7 @@ from typing import Dict, Optional
 
 from ..errors import ConfigError, KitError
 from ..report import BASELINE_SCORES
-from ..scoring import score_folder
+from ..scoring import load_gold, score_folder
 from ..spec import BASELINE, read_spec, write_spec
 from ..tracks import score_key
 from .edition import Edition
@@ -40,6 +40,9 @@ Model = baseline_class("{name}")
 
 #: The baseline whose predictions on the first phase are the starting kit's sample result submission.
 SAMPLE_BASELINE = "cosine_bow"
+
+#: phase id -> the ``prediction_files`` of SAMPLE_BASELINE on that phase (``baseline_scores``)
+Samples = Dict[str, Dict[str, bytes]]
 
 
 def run_baseline(name: str, input_dir: Path, output_dir: Path, seed: int) -> None:
@@ -76,18 +79,18 @@ def baseline_predictions(name: str, input_dir: Path, seed: int) -> Dict[str, byt
 
 
 def baseline_scores(
-    edition: Edition, root: Path, sample: Optional[Dict[str, bytes]] = None
+    edition: Edition, root: Path, samples: Optional[Samples] = None
 ) -> Dict[str, Dict[str, Dict[str, float]]]:
     """``scores[phase id][baseline][key]`` for every phase and baseline of the edition, also written
     as ``BASELINE_SCORES`` in the reference data of every public-gold phase with baselines run
-    (JSON, its keys sorted: the build is reproducible). ``sample`` receives the
-    ``prediction_files`` of SAMPLE_BASELINE on the first phase, when it is one of them."""
+    (JSON, its keys sorted: the build is reproducible). ``samples`` receives the
+    ``prediction_files`` of SAMPLE_BASELINE on each phase it ran on, when it is one of them."""
     scores: Dict[str, Dict[str, Dict[str, float]]] = {}
     by_split: Dict[str, Dict[str, Dict[str, float]]] = {}
     for phase in edition.phases:
         # a phase scoring a split scored already has its items and gold: the same scores
         if phase.split not in by_split:
-            by_split[phase.split] = _phase_scores(edition, root, phase, sample)
+            by_split[phase.split] = _phase_scores(edition, root, phase, samples)
         scores[phase.id] = by_split[phase.split]
         if phase.public_gold and scores[phase.id]:
             text = json.dumps(scores[phase.id], indent=1, sort_keys=True, allow_nan=False)
@@ -96,17 +99,18 @@ def baseline_scores(
     return scores
 
 
-def _phase_scores(edition: Edition, root: Path, phase, sample) -> Dict[str, Dict[str, float]]:
-    """baseline -> key -> its score on ``phase`` (``sample``: as ``baseline_scores``)."""
+def _phase_scores(edition: Edition, root: Path, phase, samples) -> Dict[str, Dict[str, float]]:
+    """baseline -> key -> its score on ``phase`` (``samples``: as ``baseline_scores``)."""
     ref = root / "reference_data" / phase.id
     spec = read_spec(ref)
+    gold = load_gold(spec, ref) if edition.baselines else None  # every baseline scored on it
     scores = {}
     for name in edition.baselines:
         with tempfile.TemporaryDirectory(prefix="codajudge-baseline-") as tmp:
             run_baseline(name, root / "input_data" / phase.id, Path(tmp), edition.seed)
-            scores[name] = score_folder(spec, ref, Path(tmp)).scores()
-            if sample is not None and phase is edition.phases[0] and name == SAMPLE_BASELINE:
-                sample.update(prediction_files(Path(tmp)))
+            scores[name] = score_folder(spec, ref, Path(tmp), gold=gold).scores()
+            if samples is not None and name == SAMPLE_BASELINE:
+                samples[phase.id] = prediction_files(Path(tmp))
     return scores
 
 

@@ -32,7 +32,7 @@ from ..formats.items import (
     write_items,
 )
 from ..formats.write import write_prediction
-from ..gold import build_gold, gold_as_values
+from ..gold import gold_as_values
 from ..importers import PartlyRead, load_split, missing_releases
 from ..metrics import get as get_metric
 from ..metrics.edition_module import metrics_of, property_problems
@@ -42,6 +42,7 @@ from ..tracks import dataset_label_set
 from ..untrusted import remove_entry
 from .baselines_run import (
     SAMPLE_BASELINE,
+    Samples,
     baseline_predictions,
     baseline_scores,
     write_missing_track_scores,
@@ -49,7 +50,7 @@ from .baselines_run import (
 )
 from .check.programs import PROGRAMS
 from .compose import competition_yaml, score_rows
-from .data_checks import split_problems
+from .data_checks import Golds, split_golds
 from .edition import Edition, Phase
 from .leaks import HiddenSplit, check_public_tree, concerns_file, text_key, write_known_leaks
 from .phase_gold import hidden_splits, item_problems
@@ -72,9 +73,11 @@ CACHES = ("__pycache__", "*.pyc")
 
 @dataclass
 class EditionData:
-    """Items per split and dataset: ``splits['train']['sts_en'] -> [item, ...]``."""
+    """Items per split and dataset: ``splits['train']['sts_en'] -> [item, ...]``, and their gold."""
 
     splits: Dict[str, Dict[str, List[dict]]]
+    #: every track's gold on every split read that has its dataset's items (``split_golds``)
+    golds: Golds
     repeats: List["Repeats"] = field(default_factory=list)
     baseline_scores: Dict[str, Dict[str, Dict[str, float]]] = field(default_factory=dict)
     #: baseline -> why it is not run (it learns from a training split the edition does not have)
@@ -143,7 +146,7 @@ def import_data(
 ) -> EditionData:
     """Read every split every phase needs (and train, unless a dataset has none) through the
     datasets' importers, and check every dataset's files, every split and every track's gold
-    together (``split_problems`` builds each track's gold of each split read); ``found``: the
+    together (``split_golds`` builds each track's gold of each split read); ``found``: the
     config's problems, reported with theirs in one ``BuildProblems``."""
     needed = ["train"] + sorted({p.split for p in edition.phases})
     problems: List[Problem] = list(found or []) + missing_releases(edition.datasets, data_root)
@@ -157,11 +160,11 @@ def import_data(
     repeats = [] if unread else check_repeats(edition, splits, problems)
     if not unread:  # which phases score the same items, by their texts
         problems.extend(item_problems(edition.phases, splits))
-    problems.extend(split_problems(edition.tracks, splits, places))
+    golds = split_golds(edition.tracks, splits, places, problems)
     if problems:  # what a dataset not read, or problems in the data read, leave unchecked
         unchecked = "builder/unchecked_unread" if unread else "builder/unchecked_unbuilt"
         raise BuildProblems(problems, unchecked=Templates.of(edition.folder).fill(unchecked))
-    return EditionData(splits, repeats=repeats, local=local_splits(edition, splits["train"]))
+    return EditionData(splits, golds, repeats=repeats, local=local_splits(edition, splits["train"]))
 
 
 def data_places(edition: Edition, data_root: Path) -> Dict[str, Dict[str, str]]:
@@ -341,13 +344,9 @@ def score_gold(ref: Path):
     with tempfile.TemporaryDirectory(prefix="codajudge-gold-") as tmp:
         golds = load_gold(spec, ref)
         for track in spec.tracks:
-            write_prediction(
-                Path(tmp) / track.file_names[0],
-                track,
-                golds[track.id].ids,
-                gold_as_values(golds[track.id]),
-            )
-        return score_folder(spec, ref, Path(tmp))
+            gold = golds[track.id]
+            write_prediction(Path(tmp) / track.file_names[0], track, gold.ids, gold_as_values(gold))
+        return score_folder(spec, ref, Path(tmp), gold=golds)
 
 
 def _scores_on_gold(result):
@@ -482,26 +481,26 @@ def write_yaml(path: Path, doc: dict, edition: Edition) -> None:
 def hidden_gold(edition: Edition, data: EditionData) -> Dict[str, HiddenSplit]:
     """Gold that no public file may contain: every split some phase hides, whatever other phases
     do with it (``phase_gold``)."""
-    hidden: Dict[str, HiddenSplit] = {}
-    for split in sorted(hidden_splits(edition.phases)):
-        for track in edition.tracks:
-            items = data.splits[split][track.dataset]
-            hidden[f"{track.id} ({split})"] = HiddenSplit(
-                build_gold(track, items, f"{track.dataset} ({split})"), items
-            )
-    return hidden
+    return {
+        f"{track.id} ({split})": HiddenSplit(
+            data.golds[(split, track.id)], data.splits[split][track.dataset]
+        )
+        for split in sorted(hidden_splits(edition.phases))
+        for track in edition.tracks
+    }
 
 
 def write_starting_kit(
-    edition: Edition, data: EditionData, root: Path, bundle_pages: List[dict]
+    edition: Edition, data: EditionData, root: Path, bundle_pages: List[dict], samples: Samples
 ) -> None:
     """The starting kit is itself a small bundle of the practice phase, so the local runner works on it:
     programs with the engine, the practice input data (and its gold when public), run_local.py,
-    the participant README and sample submissions."""
+    the participant README and sample submissions (``samples``: as ``baseline_scores``, which
+    adds the local phase's)."""
     kit = root / "starting_kit"
     shutil.copytree(REPO_ROOT / "starting_kit", kit, ignore=shutil.ignore_patterns(*CACHES))
     practice = [p for p in edition.phases if p.public_gold] or edition.phases[:1]
-    local = write_local_phase(edition, data, kit)
+    local = write_local_phase(edition, data, kit, samples)
     for name in PROGRAMS:
         copy_program(name, kit / name)
     for phase in practice:
@@ -549,17 +548,17 @@ def local_phase(edition: Edition) -> Phase:
     )
 
 
-def write_local_phase(edition: Edition, data: EditionData, kit: Path) -> List[Phase]:
+def write_local_phase(edition: Edition, data: EditionData, kit: Path, samples: Samples):
     """The kit's local phase data (``input_data/local``, ``reference_data/local`` with the
     baselines' scores, which its results page shows), whose training files leave the local items
-    out; [] when there is none, else [that phase]."""
+    out; [] when there is none, else [that phase]. ``samples``: as ``baseline_scores``."""
     if data.local is None:
         return []
     phase = local_phase(edition)
     # its items and the training items left, in place of the edition's train split
     local_data = dataclasses.replace(data, splits={**data.splits, **data.local})
     write_phase_data(edition, local_data, phase, kit)
-    baseline_scores(dataclasses.replace(edition, phases=[phase]), kit)
+    baseline_scores(dataclasses.replace(edition, phases=[phase]), kit, samples)
     return [phase]
 
 
@@ -573,7 +572,7 @@ def local_score(edition: Edition, data: EditionData) -> LocalScore:
         first_phase=first,
         practice_public=practice_public,
         local_items={d: len(items) for d, items in local_items.items()},
-        local_scored=fewer_scored(edition, local_items),
+        local_scored=fewer_scored(edition, local_items, data.golds),
         shared=same_items(local_items),
     )
 
@@ -588,14 +587,16 @@ def same_items(items: Dict[str, List[dict]]) -> List[Tuple[str, ...]]:
     return [tuple(names) for names in groups.values() if len(names) > 1]
 
 
-def fewer_scored(edition: Edition, items: Dict[str, List[dict]]) -> Dict[str, int]:
-    """track title -> how many of its dataset's ``items`` it scores, for the tracks that score
-    fewer than all (the others lack the track's gold: no majority label, fewer annotations)."""
+def fewer_scored(edition: Edition, items: Dict[str, List[dict]], golds: Golds) -> Dict[str, int]:
+    """track title -> how many of its dataset's ``items`` (held out of train) it scores, for the
+    tracks that score fewer than all (the others lack the track's gold: no majority label, fewer
+    annotations); ``golds``: as ``split_golds``, whose train gold marks each item scored or not."""
     fewer: Dict[str, int] = {}
-    for track in edition.tracks:
-        rows = items.get(track.dataset, [])
-        scored = int(build_gold(track, rows, f"{track.dataset} ({LOCAL_PHASE})").scored.sum())
-        if rows and scored < len(rows):
+    for track in [track for track in edition.tracks if items.get(track.dataset)]:
+        gold = golds[("train", track.id)]
+        scored_ids = {item_id for item_id, scored in zip(gold.ids, gold.scored) if scored}
+        scored = sum(item["id"] in scored_ids for item in items[track.dataset])
+        if scored < len(items[track.dataset]):
             fewer[track.title] = scored
     return fewer
 
@@ -654,22 +655,20 @@ class BuildSummary:
         return "\n".join(lines)
 
 
-def write_samples(edition: Edition, root: Path, predictions: Dict[str, bytes], baseline: str):
+def write_samples(edition: Edition, root: Path, samples: Samples, baseline: str):
     """The starting kit's sample result submissions: ``baseline``'s predictions for the first phase
-    (``predictions``, kept from ``baseline_scores``, or run here when the edition does not run it:
-    ``PRACTICE_SAMPLE``) and for the kit's local phase when it has one (``LOCAL_SAMPLE``, the
-    sample its README's check command takes; the practice sample keeps the platform's ids).
+    (``PRACTICE_SAMPLE``) and for the kit's local phase when it has one (``LOCAL_SAMPLE``, the
+    sample its README's check command takes; the practice sample keeps the platform's ids), each
+    kept in ``samples`` (``baseline_scores``), or run here when the edition does not run it.
     Returns the files of the sample the README's check command takes (``checked_sample``)."""
     kit = root / "starting_kit"
-    if not predictions:
-        first = root / "input_data" / edition.phases[0].id
-        predictions = baseline_predictions(baseline, first, edition.seed)
-    write_zip(predictions, kit / PRACTICE_SAMPLE)
-    if not (kit / "input_data" / LOCAL_PHASE).is_dir():
-        return predictions
-    local = baseline_predictions(baseline, kit / "input_data" / LOCAL_PHASE, edition.seed)
-    write_zip(local, kit / LOCAL_SAMPLE)
-    return local
+    inputs = {PRACTICE_SAMPLE: root / "input_data" / edition.phases[0].id}
+    if (kit / "input_data" / LOCAL_PHASE).is_dir():
+        inputs[LOCAL_SAMPLE] = kit / "input_data" / LOCAL_PHASE
+    for name, folder in inputs.items():  # a phase's input folder is named by its id
+        files = samples.get(folder.name) or baseline_predictions(baseline, folder, edition.seed)
+        write_zip(files, kit / name)
+    return files
 
 
 def sample_baseline(data: EditionData) -> str:
@@ -693,15 +692,15 @@ def write_tree(edition: Edition, data: EditionData, root: Path) -> Edition:
         if phase.split not in checked:
             check_keys_with_gold(edition, phase, root)
             checked.add(phase.split)
-    sample: Dict[str, bytes] = {}
-    data.baseline_scores = baseline_scores(edition, root, sample)
+    samples: Samples = {}
+    data.baseline_scores = baseline_scores(edition, root, samples)
     write_missing_track_scores(edition, root, data.baseline_scores)
     pages = write_pages(edition, data, root)
     for name in PROGRAMS:
         copy_program(name, root / name)
     write_solutions(edition, root)
-    write_starting_kit(edition, data, root, pages)
-    kit_sample = write_samples(edition, root, sample, sample_baseline(data))
+    write_starting_kit(edition, data, root, pages, samples)
+    kit_sample = write_samples(edition, root, samples, sample_baseline(data))
     write_kit_readme(edition, data, root, pages, kit_sample)
     write_yaml(root / "competition.yaml", competition_yaml(edition, pages), edition)
     public = [root / "input_data", root / "starting_kit", root / "pages", root / "solutions"]

@@ -7,21 +7,21 @@ sample itself, and a ``table`` dataset names its file(s) (``dataset_problems``).
 
 Then every split an edition ships is checked like gold, the public training split included: labels
 in the track's set, gold of a kind with a ``range`` (similarity) inside the track's, no id twice
-within a split (``split_problems``). Ids may repeat across splits (OCNLI numbers each file from 0;
-ocnli scores its dev file as test too); an item shared between a public and a scored split is the
-leak check's (``build._check_disjoint``).
+within a split (``split_golds``, which returns the gold it builds for the rest of the build). Ids
+may repeat across splits (OCNLI numbers each file from 0; ocnli scores its dev file as test too);
+an item shared between a public and a scored split is the leak check's (``build._check_disjoint``).
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Dict, List
+from typing import Dict, List, Tuple
 
 import numpy as np
 
 from .. import kinds
 from ..errors import MAX_PLACES_SHOWN, ConfigError, Problem, counted
-from ..gold import build_gold
+from ..gold import GoldTrack, build_gold
 from ..importers.cut import shares_problem
 from ..tracks import Track
 
@@ -53,13 +53,12 @@ def duplicate_ids(items: List[dict], where: str) -> List[Problem]:
     ]
 
 
-def track_problems(track: Track, items: List[dict], where: str) -> List[Problem]:
-    """The problems of ``track``'s gold in one split's ``items``: those of reading it, then, for a
-    kind with ``has_range``, gold outside the track's declared ``range`` (default 0-5)."""
-    try:
-        gold = build_gold(track, items, where)
-    except ConfigError as e:
-        return list(e.problems)
+#: (split, track id) -> the track's gold on that split
+Golds = Dict[Tuple[str, str], GoldTrack]
+
+
+def range_problems(track: Track, gold: GoldTrack, where: str) -> List[Problem]:
+    """For a kind with ``has_range``, ``gold`` outside the track's declared ``range`` (default 0-5)."""
     if not kinds.of(track).has_range:
         return []
     lo, hi = track.score_range
@@ -77,22 +76,28 @@ def track_problems(track: Track, items: List[dict], where: str) -> List[Problem]
     ]
 
 
-def split_problems(
+def split_golds(
     tracks: List[Track],
     splits: Dict[str, Dict[str, List[dict]]],
     places: Dict[str, Dict[str, str]],
-) -> List[Problem]:
-    """Every problem of every split (train included) of every track's dataset; ``places``: dataset
-    -> split -> the file and key the problems name (``build.data_places``)."""
-    problems: List[Problem] = []
+    problems: List[Problem],
+) -> Golds:
+    """The gold of every track on every split of its dataset that has items, train included; every
+    problem of those splits (ids repeated, gold unreadable or out of range) added to ``problems``.
+    ``places``: dataset -> split -> the file and key the problems name (``build.data_places``)."""
+    golds: Golds = {}
     for split, datasets in splits.items():
         for dataset, items in sorted(datasets.items()):
             where = places[dataset][split]
             problems.extend(duplicate_ids(items, where))
-            for track in tracks:
-                if track.dataset == dataset and items:
-                    problems.extend(track_problems(track, items, where))
-    return problems
+            for track in [track for track in tracks if track.dataset == dataset and items]:
+                try:
+                    golds[(split, track.id)] = build_gold(track, items, where)
+                except ConfigError as e:
+                    problems.extend(e.problems)
+                    continue
+                problems.extend(range_problems(track, golds[(split, track.id)], where))
+    return golds
 
 
 def _split_problems(source: dict, where: str) -> List[Problem]:

@@ -178,10 +178,9 @@ def item_problems(phases: Sequence, splits: Dict[str, Dict[str, List[dict]]]) ->
         if earlier.split == later.split:
             continue  # config_problems has refused it
         for dataset, items in sorted(splits[earlier.split].items()):
-            later_texts = {text_key(item) for item in splits[later.split].get(dataset, [])}
-            shared = [
-                item for item in items if any(text_key(item)) and text_key(item) in later_texts
-            ]
+            later_keys = map(text_key, splits[later.split].get(dataset, []))
+            later_texts = {key for key in later_keys if any(key)}  # items without texts left out
+            shared = [item for item in items if text_key(item) in later_texts]
             if shared:
                 found = f"{len(shared)} such items, e.g. {earlier.split} item {shared[0]['id']!r}"
                 why = f"its {earlier.split} and {later.split} splits hold items with the same texts"
