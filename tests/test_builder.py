@@ -93,20 +93,30 @@ def test_each_baseline_runs_once_per_split_and_the_sample_submission_is_the_scor
 ):
     """The Baselines page scores each baseline once per split (evaluation and post-campaign share the
     test split); the starting kit's sample result submission is cosine_bow's predictions on the first
-    phase, the very files the page scored, not a second run of the same baseline."""
+    phase, the very files the page scored, not a second run of the same baseline. A phase's
+    datasets are read once for all its baselines."""
     from codajudge.bundle import baselines_run, build as build_module
+    from codajudge.programs import child
     from codajudge.programs.ingest import main as ingest_main
     from small_edition import make_edition
 
     runs = []
     run_baseline = baselines_run.run_baseline
 
-    def counting(name, input_dir, output_dir, seed):
+    def counting(name, input_dir, output_dir, seed, datasets=None):
         runs.append((name, input_dir.name))
-        run_baseline(name, input_dir, output_dir, seed)
+        run_baseline(name, input_dir, output_dir, seed, datasets)
+
+    reads = []
+    load_dataset = child.load_dataset
+
+    def counting_reads(input_dir, dataset, say):
+        reads.append((input_dir.name, dataset))
+        return load_dataset(input_dir, dataset, say)
 
     monkeypatch.setattr(baselines_run, "run_baseline", counting)
     monkeypatch.setattr(build_module, "run_baseline", counting, raising=False)
+    monkeypatch.setattr(child, "load_dataset", counting_reads)
     edition = load_edition(make_edition(tmp_path / "edition"))
     summary = build(edition, edition.folder, tmp_path / "dist")
     first_of_split = {}
@@ -115,6 +125,10 @@ def test_each_baseline_runs_once_per_split_and_the_sample_submission_is_the_scor
     assert sorted(runs) == sorted(
         (name, phase) for phase in first_of_split.values() for name in edition.baselines
     )
+    scored_phases = set(first_of_split.values())
+    scored_reads = [read for read in reads if read[0] in scored_phases]
+    assert len(edition.baselines) > 1 and scored_reads
+    assert len(scored_reads) == len(set(scored_reads)), "a phase's dataset read once per baseline"
     fresh = tmp_path / "fresh"
     first = edition.phases[0].id
     assert (
@@ -153,9 +167,9 @@ def test_the_local_sample_submission_is_the_scored_cosine_run_on_the_local_phase
     runs = []
     run_baseline = baselines_run.run_baseline
 
-    def counting(name, input_dir, output_dir, seed):
+    def counting(name, input_dir, output_dir, seed, datasets=None):
         runs.append((name, input_dir.name))
-        run_baseline(name, input_dir, output_dir, seed)
+        run_baseline(name, input_dir, output_dir, seed, datasets)
 
     monkeypatch.setattr(baselines_run, "run_baseline", counting)
     folder = make_edition(tmp_path / "edition")

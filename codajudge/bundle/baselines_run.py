@@ -45,11 +45,14 @@ SAMPLE_BASELINE = "cosine_bow"
 Samples = Dict[str, Dict[str, bytes]]
 
 
-def run_baseline(name: str, input_dir: Path, output_dir: Path, seed: int) -> None:
+def run_baseline(
+    name: str, input_dir: Path, output_dir: Path, seed: int, datasets: Optional[dict] = None
+) -> None:
     """Predictions of baseline ``name`` for one phase, written into ``output_dir`` by the code the
     ingestion program's child process runs (``run_models``), called in this process: a built-in
     baseline is the kit's own code, with nothing to confine. What it prints is kept from the
-    console; a refusal is quoted in the build's."""
+    console; a refusal is quoted in the build's. ``datasets``: as ``run_models``' (one dict per
+    phase: its items read once for all its baselines)."""
     from ..programs.child import BASELINE_PREFIX, ChildPaths, run_models  # docs/architecture.md
 
     printed = io.StringIO()
@@ -57,7 +60,7 @@ def run_baseline(name: str, input_dir: Path, output_dir: Path, seed: int) -> Non
         paths = ChildPaths(Path(input_dir), Path(output_dir), Path(work))
         try:
             with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
-                run_models(paths, BASELINE_PREFIX + name, seed, print)
+                run_models(paths, BASELINE_PREFIX + name, seed, print, datasets)
         except KitError as error:
             raise ConfigError.single(
                 f"baseline {name}",
@@ -104,10 +107,10 @@ def _phase_scores(edition: Edition, root: Path, phase, samples) -> Dict[str, Dic
     ref = root / "reference_data" / phase.id
     spec = read_spec(ref)
     gold = load_gold(spec, ref) if edition.baselines else None  # every baseline scored on it
-    scores = {}
+    scores, datasets = {}, {}
     for name in edition.baselines:
         with tempfile.TemporaryDirectory(prefix="codajudge-baseline-") as tmp:
-            run_baseline(name, root / "input_data" / phase.id, Path(tmp), edition.seed)
+            run_baseline(name, root / "input_data" / phase.id, Path(tmp), edition.seed, datasets)
             scores[name] = score_folder(spec, ref, Path(tmp), gold=gold).scores()
             if samples is not None and name == SAMPLE_BASELINE:
                 samples[phase.id] = prediction_files(Path(tmp))

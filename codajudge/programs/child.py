@@ -271,12 +271,20 @@ class _Run:
             raise with_traceback(error, self.root) from None
 
 
-def run_models(paths: ChildPaths, source: str, seed: int, say: Callable[[str], None]) -> List[str]:
+def run_models(
+    paths: ChildPaths,
+    source: str,
+    seed: int,
+    say: Callable[[str], None],
+    datasets: Optional[Dict[str, Dict[str, List[dict]]]] = None,
+) -> List[str]:
     """Fit and run one Model per track; write ``<track_id>.tsv`` into ``paths.out_dir``. Returns the
-    tracks the model skipped (``predict`` returned None). ``say`` prints the kit's progress lines."""
+    tracks the model skipped (``predict`` returned None). ``say`` prints the kit's progress lines.
+    ``datasets`` (dataset -> its items, as ``load_dataset`` reads them from ``paths.input_dir``) is
+    filled and reused: the builder runs every built-in baseline of a phase on data read once."""
     spec = read_spec(paths.input_dir)
     run = _Run(paths, source, seed, say)
-    datasets: Dict[str, Dict[str, List[dict]]] = {}
+    datasets = {} if datasets is None else datasets
     skipped: List[str] = []
     for track in spec.tracks:
         run.step(track, "loading its data")
