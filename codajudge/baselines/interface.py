@@ -124,8 +124,9 @@ def type_name(value) -> str:
     return value.type_name if isinstance(value, Foreign) else type(value).__name__
 
 
-#: The built-in immutable scalar types, which ``plain_data`` returns as they are.
-_IMMUTABLE = (str, float, int, bool, type(None))
+#: The built-in immutable scalar types, which ``plain_data`` returns as they are (and ``Foreign``:
+#: ``prediction_lines`` takes plain data again, which must keep the participant's type name).
+_IMMUTABLE = (str, float, int, bool, type(None), Foreign)
 
 
 def plain_data(value):
