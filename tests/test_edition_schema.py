@@ -215,9 +215,9 @@ def test_an_importer_that_is_no_string_is_refused_without_a_traceback():
 def test_an_unquoted_yaml_date_is_accepted_as_that_day_at_midnight():
     """YAML reads `start: 2027-03-01` (unquoted) as a date: the schema takes it as it is, as the
     quoted "2027-03-01 00:00:00" (the quoted date alone is refused above: it is text, not a date)."""
-    from codajudge.bundle.edition import _when
+    from codajudge.bundle.schedule import config_date
 
     config = default_config()
     config["phases"][1]["start"] = yaml.safe_load("start: 2027-03-01")["start"]
     assert problems_of(config) == ""
-    assert _when(config["phases"][1]["start"]) == _when("2027-03-01 00:00:00")
+    assert config_date(config["phases"][1]["start"]) == config_date("2027-03-01 00:00:00")

@@ -29,15 +29,9 @@ from .data_checks import dataset_problems
 from .phase_gold import config_problems
 from .placeholders import page_problems, text_problems
 from .sample import LocalSplit, declared_local
-from .schedule import ScheduledPhase, schedule_problems
+from .schedule import DATE_FORMAT, ScheduledPhase, config_date, schedule_problems
 from ..fields import with_defaults
-from .schema import (
-    DATE_FORMAT,
-    LEADERBOARD_FIELDS,
-    PHASE_FIELDS,
-    TOP_LEVEL_FIELDS,
-    validate_config,
-)
+from .schema import LEADERBOARD_FIELDS, PHASE_FIELDS, TOP_LEVEL_FIELDS, validate_config
 
 
 @dataclass(frozen=True)
@@ -116,15 +110,6 @@ class Edition:
         )
 
 
-def _when(value) -> Optional[dt.datetime]:
-    """A date the schema has accepted (a quoted ``DATE_FORMAT`` or a YAML timestamp) as a datetime."""
-    if value is None or isinstance(value, dt.datetime):
-        return value
-    if isinstance(value, dt.date):
-        return dt.datetime(value.year, value.month, value.day)
-    return dt.datetime.strptime(value, DATE_FORMAT)
-
-
 def _phase(raw: dict) -> Phase:
     """The phase ``raw`` describes (a ``phases`` entry that passed the schema: a key given is not
     None); a Phase's fields are the phase's keys."""
@@ -137,7 +122,8 @@ def _phase(raw: dict) -> Phase:
         "public_gold": pid == "practice",
     }
     values = {key: by_id.get(key) if value is None else value for key, value in given.items()}
-    return Phase(**{**values, "start": _when(given["start"]), "end": _when(given["end"])})
+    end = given["end"] and config_date(given["end"])
+    return Phase(**{**values, "start": config_date(given["start"]), "end": end})
 
 
 def _phases(raw: List[dict], problems: List[Problem]) -> List[Phase]:

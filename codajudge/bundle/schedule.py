@@ -14,6 +14,16 @@ from ..errors import Problem
 DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
 
 
+def config_date(value) -> dt.datetime:
+    """A date as the edition config may write it, a quoted ``DATE_FORMAT`` or an unquoted YAML
+    timestamp (a date, nothing to coerce), as a datetime; ValueError or TypeError otherwise."""
+    if isinstance(value, dt.datetime):
+        return value
+    if isinstance(value, dt.date):
+        return dt.datetime(value.year, value.month, value.day)
+    return dt.datetime.strptime(value, DATE_FORMAT)
+
+
 class ScheduledPhase(NamedTuple):
     """One phase's place in the schedule, in phase order. ``start`` and ``end`` are None when absent
     or unreadable (their own problem, found by the caller); ``has_end``: an end is written, even

@@ -19,7 +19,6 @@ config that has passed this schema.
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
 import uuid
 from typing import Dict, List, Optional
 
@@ -36,7 +35,7 @@ from ..stats.bootstrap import DEFAULT_SEED
 from ..stats.ranking import GROUP_MEAN_RANK, GROUP_ORDERS
 from ..tracks import TRACK_FIELDS
 from .check.leaderboard import SUBMISSION_RULES
-from .schedule import DATE_FORMAT
+from .schedule import config_date
 
 #: Bounds of the config's numbers: Codabench stores limits as PostgreSQL integers (< 2**31); a time
 #: limit past a week is a typo (its default queue stops at 600 s); numpy seeds are 32-bit.
@@ -47,20 +46,17 @@ MAX_RESAMPLES = 100_000
 
 
 def _check_date(walk: Walk, where: str, label: str, value, spec: Field) -> None:
-    """A quoted ``DATE_FORMAT`` or an unquoted YAML timestamp (a date, nothing to coerce)."""
+    """A date ``schedule.config_date`` reads."""
     try:
-        dt.datetime.strptime(value, DATE_FORMAT)
-        return
+        config_date(value)
     except (TypeError, ValueError):
-        if isinstance(value, dt.date):
-            return
-    walk.add(
-        where,
-        f"{label} is not a UTC date and time",
-        expected="'YYYY-MM-DD HH:MM:SS' (quoted)",
-        found=shown(value),
-        hint='e.g. start: "2027-03-01 00:00:00"',
-    )
+        walk.add(
+            where,
+            f"{label} is not a UTC date and time",
+            expected="'YYYY-MM-DD HH:MM:SS' (quoted)",
+            found=shown(value),
+            hint='e.g. start: "2027-03-01 00:00:00"',
+        )
 
 
 DATE = Type(

@@ -143,7 +143,7 @@ def _check_leaderboard(board, findings: Findings) -> None:
         str(b.get("label")).lower() for b in board["leaderboards"].values() if isinstance(b, dict)
     }
     columns = []
-    for key, column in board["columns"].items():
+    for index, (key, column) in enumerate(board["columns"].items()):
         column = column if isinstance(column, dict) else {}
         target = column.get("leaderboard")
         if not isinstance(target, dict) or str(target.get("label")).lower() not in labels:
@@ -152,19 +152,12 @@ def _check_leaderboard(board, findings: Findings) -> None:
                 "the column points at no declared leaderboard",
                 expected="leaderboard: *ANCHOR of a leaderboard with a label",
             )
+        sorting = column.get("sort") or "desc"
         columns.append(
-            {
-                "title": column.get("label", key),
-                "key": key,
-                "index": len(columns),
-                "sorting": column.get("sort") or "desc",
-            }
+            {"title": column.get("label", key), "key": key, "index": index, "sorting": sorting}
         )
-    converted = {
-        "title": next(iter(board["leaderboards"]), ""),
-        "key": str(next(iter(board["leaderboards"]), "")),
-        "columns": columns,
-    }
+    first = next(iter(board["leaderboards"]), "")
+    converted = {"title": first, "key": str(first), "columns": columns}
     check_leaderboard(converted, "leaderboard", findings)
 
 
