@@ -48,6 +48,8 @@ DETAILED_CSV = "detailed_results.csv"
 #: ``{baseline: {scores.json key: value}}``.
 BASELINE_SCORES = "baseline_scores.json"
 
+_e = html.escape
+
 
 def atomic_write(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` so that readers see the old file or the whole new one, never a part."""
@@ -147,9 +149,7 @@ def write_outputs(output_dir: Path, result: Result, html_text: str) -> None:
 
 def failure_html(title: str, message: str) -> str:
     """A detailed-results page for a submission that could not be scored."""
-    return html_page(
-        title, f"<h2>Submission not scored</h2><pre class='err'>{html.escape(message)}</pre>"
-    )
+    return html_page(title, f"<h2>Submission not scored</h2><pre class='err'>{_e(message)}</pre>")
 
 
 _CSS = """body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:1.5em;color:#222;max-width:70em}
@@ -163,7 +163,7 @@ def html_page(title: str, body: str) -> str:
     """A self-contained HTML page (its style inline) with ``title`` and the HTML ``body``."""
     return (
         "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
-        f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>\n{body}\n</body></html>\n"
+        f"<title>{_e(title)}</title><style>{_CSS}</style></head><body>\n{body}\n</body></html>\n"
     )
 
 
@@ -241,17 +241,16 @@ def detailed_html(result: Result, baselines: Dict[str, Dict[str, float]]) -> str
     attributed to single items. ``baselines``: ``read_baseline_scores`` of the phase.
     """
     spec = result.spec
-    esc = html.escape
     hidden = spec.hide_gold
     # task.json's bootstrap_resamples (checked by the edition's loader; 0 turns intervals off)
     resamples = 0 if hidden else spec.extra.get("bootstrap_resamples", DEFAULT_RESAMPLES)
     page = PageContext(resamples, spec.seed, spec.phase, not hidden, {} if hidden else baselines)
     parts = [
-        f"<h1>{esc(spec.title)}</h1>",
-        f"<p>Phase: <b>{esc(spec.phase)}</b>. {esc(primary_sentence(result))}</p>",
+        f"<h1>{_e(spec.title)}</h1>",
+        f"<p>Phase: <b>{_e(spec.phase)}</b>. {_e(primary_sentence(result))}</p>",
     ]
     if hidden:
-        parts.append(f"<p class='sig'>{esc(HIDDEN_GOLD_NOTE)}</p>")
+        parts.append(f"<p class='sig'>{_e(HIDDEN_GOLD_NOTE)}</p>")
     else:
         parts.append(
             f"<p class='sig'>Every item's gold, prediction and error: {DETAILED_CSV}, beside this "
@@ -262,18 +261,17 @@ def detailed_html(result: Result, baselines: Dict[str, Dict[str, float]]) -> str
     if notes:
         parts.append(
             "<h2>Submission notes</h2><ul>"
-            + "".join(f"<li class='warn'>{esc(w)}</li>" for w in notes)
+            + "".join(f"<li class='warn'>{_e(w)}</li>" for w in notes)
             + "</ul>"
         )
     parts.append(_summary_table(result))
-    for t in spec.tracks:
-        tr = result.tracks.get(t.id)
-        if tr is not None:
-            parts.append(_track_section(tr, page))
+    parts += [
+        _track_section(result.tracks[t.id], page) for t in spec.tracks if t.id in result.tracks
+    ]
     signature = signature_text(resamples, spec.seed)
     parts.append(
-        f"<p class='sig'>codajudge {esc(__version__)} | edition {esc(spec.edition)} | "
-        f"phase {esc(spec.phase)}" + ("" if hidden else f" | intervals: {esc(signature)}") + "</p>"
+        f"<p class='sig'>codajudge {_e(__version__)} | edition {_e(spec.edition)} | "
+        f"phase {_e(spec.phase)}" + ("" if hidden else f" | intervals: {_e(signature)}") + "</p>"
     )
     return html_page(f"{spec.title}: detailed results", "\n".join(parts))
 
@@ -292,9 +290,8 @@ class PageContext:
 
 def _track_section(tr, page: PageContext) -> str:
     """One track: its title, its warnings, its scores, then (public gold) plots and worst items."""
-    esc = html.escape
-    section = [f"<section><h2>{esc(tr.track.title)}</h2>"]
-    section.extend(f"<p class='warn'>Warning: {esc(w)}</p>" for w in tr.warnings)
+    section = [f"<section><h2>{_e(tr.track.title)}</h2>"]
+    section.extend(f"<p class='warn'>Warning: {_e(w)}</p>" for w in tr.warnings)
     section.append(_guarded(lambda: _score_table(tr, page), "the confidence intervals"))
     if page.public:
         section.append(_guarded(lambda: track_visuals(tr), "the plots"))
@@ -332,19 +329,18 @@ def _cell(tag: str, left: bool, text: str) -> str:
 
 def _summary_table(result: Result) -> str:
     """One row per track of the edition: its scores, items scored and file, or "not submitted"."""
-    esc = html.escape
     rows = []
     for t in result.spec.tracks:
         tr = result.tracks.get(t.id)
-        row = [esc(t.title), esc(t.kind)]
+        row = [_e(t.title), _e(t.kind)]
         if tr is None:
-            names = esc(" or ".join(t.file_names))
+            names = _e(" or ".join(t.file_names))
             row.append(
                 RowEnd(f"<td colspan='3' class='l warn'>not submitted (no file named {names})</td>")
             )
         else:
             metrics = "; ".join(f"{get_metric(m).title} {_fmt(v)}" for m, v in tr.scores.items())
-            row += [esc(metrics), str(tr.n_scored), esc(tr.file)]
+            row += [_e(metrics), str(tr.n_scored), _e(tr.file)]
         rows.append(row)
     columns = [("Track", LEFT), ("Kind", LEFT), ("Scores", LEFT), ("Items scored", RIGHT)]
     return html_table(columns + [("File", LEFT)], rows)
@@ -356,7 +352,7 @@ def _guarded(build, what: str) -> str:
         return build()
     except Exception as e:  # noqa: BLE001 - scores are written whatever happens to a plot
         print(f"note: {what} could not be drawn ({e.__class__.__name__}: {e})", file=sys.stderr)
-        return f"<p class='warn'>{html.escape(what.capitalize())} could not be drawn (an internal problem of the kit).</p>"
+        return f"<p class='warn'>{_e(what.capitalize())} could not be drawn (an internal problem of the kit).</p>"
 
 
 def _score_table(tr, page: PageContext) -> str:
@@ -369,7 +365,7 @@ def _score_table(tr, page: PageContext) -> str:
     for m, v in tr.scores.items():
         metric = get_metric(m)
         lo, hi = metric.bounds(len(tr.track.labels))
-        row = [html.escape(metric.title), f"<b>{_fmt(v)}</b>"]
+        row = [_e(metric.title), f"<b>{_fmt(v)}</b>"]
         if page.public:
             iv = intervals.get(m)
             row.append(f"[{_fmt(iv.low)}, {_fmt(iv.high)}]" if iv is not None else "n/a")
@@ -378,7 +374,7 @@ def _score_table(tr, page: PageContext) -> str:
             shown = [
                 f"{name} {_fmt(s[key])}" for name, s in sorted(page.baselines.items()) if key in s
             ]
-            row.append(html.escape("; ".join(shown) or "n/a"))
+            row.append(_e("; ".join(shown) or "n/a"))
         rows.append(row + [f"{metric.direction} is better", f"{lo:g} to {hi:g}"])
     columns = [("Metric", LEFT), ("Score", RIGHT)]
     columns += [("95% interval", RIGHT)] if page.public else []
@@ -402,11 +398,11 @@ def _interval_note(tr, page: PageContext, used: int, intervals) -> str:
                 f", {used} resamples, not {page.resamples}: the page draws at most "
                 f"{PAGE_DRAWS:,} items per track"
             )
-        signature = html.escape(signature_text(used, page.seed))
+        signature = _e(signature_text(used, page.seed))
         note = (
             f"<p class='sig'>95% percentile bootstrap intervals over items ({signature}{fewer}); "
             "recompute with: <code>python3 run_local.py . YOUR_SUBMISSION.zip --phase "
-            f"{html.escape(shlex.quote(page.phase))} --output results</code> in the "
+            f"{_e(shlex.quote(page.phase))} --output results</code> in the "
             "starting kit.</p>"
         )
         if tr.n_scored >= FEW_INTERVAL_ITEMS:
@@ -420,7 +416,7 @@ def _interval_note(tr, page: PageContext, used: int, intervals) -> str:
         return (
             f"<p class='sig'>No interval: {PAGE_MIN_RESAMPLES} resamples of these {tr.n_scored:,} "
             f"items would draw more than the {PAGE_DRAWS:,} items the page may spend on a track "
-            f"({html.escape(signature_text(page.resamples, page.seed))}); organisers compute "
+            f"({_e(signature_text(page.resamples, page.seed))}); organisers compute "
             "one with rank_submissions.py.</p>"
         )
     return ""
@@ -521,12 +517,12 @@ def _breakdowns(tr) -> str:
         if not values or values.count(values[0]) == len(values):
             continue  # a single group
         rows = [
-            [html.escape(value or "(none)"), str(n), "undefined" if score is None else _fmt(score)]
+            [_e(value or "(none)"), str(n), "undefined" if score is None else _fmt(score)]
             for value, n, score in summaries.group_scores(metric, stats, values)
         ]
-        title = html.escape(metric.title)
-        columns = [(html.escape(key), LEFT), ("Items", RIGHT), (title, RIGHT)]
-        out.append(f"<h3>{title} by {html.escape(key)}</h3>" + html_table(columns, rows))
+        title = _e(metric.title)
+        columns = [(_e(key), LEFT), ("Items", RIGHT), (title, RIGHT)]
+        out.append(f"<h3>{title} by {_e(key)}</h3>" + html_table(columns, rows))
     return "".join(out)
 
 
@@ -570,13 +566,13 @@ def worst_items_table(tr) -> str:
     show_texts = any(texts)
     rows = []
     for n, i in enumerate(worst.tolist()):
-        row = [html.escape(tr.gold.ids[i])] + ([item_text_cell(texts[n])] if show_texts else [])
-        rows.append(row + [html.escape(gold[n]), html.escape(predicted[n]), _fmt(errors[order[n]])])
+        row = [_e(tr.gold.ids[i])] + ([item_text_cell(texts[n])] if show_texts else [])
+        rows.append(row + [_e(gold[n]), _e(predicted[n]), _fmt(errors[order[n]])])
     columns = [("Item", LEFT)] + ([("Texts", LEFT)] if show_texts else [])
     columns += [("Gold", LEFT), ("Prediction", LEFT), ("Error", RIGHT)]
     return (
         f"<h3>The {len(worst)} items with the largest error</h3><p class='sig'>Error: "
-        f"{html.escape(kind.item_error_unit(tr.track))}.</p>" + html_table(columns, rows)
+        f"{_e(kind.item_error_unit(tr.track))}.</p>" + html_table(columns, rows)
     )
 
 

@@ -17,10 +17,11 @@ undefined (a constant resample for a correlation) counts as 0.0, the value scori
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, Iterator, List, Sequence, Tuple
+from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from .. import __version__
 from ..metrics import Metric, get as get_metric
 
 #: Default number of resamples of the scoring program and the ranking tool.
@@ -42,6 +43,26 @@ class Interval:
     value: float
     low: float
     high: float
+
+
+def signature_text(
+    resamples: int, seed: int, test: Optional[str] = None, alpha: Optional[float] = None
+) -> str:
+    """The reproducibility signature printed beside every interval and ranking (as sacrebleu
+    does): the settings behind a set of intervals or significance tests, with which anyone
+    recomputes the same intervals, e.g.
+    ``codajudge 0.1.0|bootstrap 1000|seed 12345|ci 95%`` (plus the test and alpha when set)."""
+    parts = [
+        f"codajudge {__version__}",
+        f"bootstrap {resamples}",
+        f"seed {seed}",
+        f"ci {DEFAULT_CONFIDENCE * 100:g}%",
+    ]
+    if test is not None:
+        parts.append(f"test {test}")
+    if alpha is not None:
+        parts.append(f"alpha {alpha:g}")
+    return "|".join(parts)
 
 
 def chunk_rows(n_items: int, resamples: int) -> int:

@@ -160,10 +160,9 @@ def rank_overall(
 
 def _competition_ranks(rows: List[OverallRow], key: Callable[[OverallRow], float]) -> None:
     """Rank sorted ``rows`` in place: a row whose ``key`` equals the previous row's shares its rank."""
-    for position, row in enumerate(rows, start=1):
-        previous = rows[position - 2] if position > 1 else None
-        same = previous is not None and key(previous) == key(row)
-        row.rank = previous.rank if same else position
+    for position, row in enumerate(rows):
+        same = position > 0 and key(rows[position - 1]) == key(row)
+        row.rank = rows[position - 1].rank if same else position + 1
 
 
 #: The orders of a group of tracks (``ranking: {groups: {NAME: {order: ...}}}``): the mean of the

@@ -130,10 +130,8 @@ def scale_of(metric_names: Iterable[str]) -> Scale:
 
 def clusters(ranking: TrackRanking) -> Dict[str, int]:
     """Each system's significance cluster on a track, numbered 1, 2, ... from the best."""
-    numbers: Dict[int, int] = {}
-    for row in ranking.rows:
-        numbers.setdefault(row.rank, len(numbers) + 1)
-    return {row.system: numbers[row.rank] for row in ranking.rows}
+    ranks = list(dict.fromkeys(row.rank for row in ranking.rows))  # one per cluster, best first
+    return {row.system: ranks.index(row.rank) + 1 for row in ranking.rows}
 
 
 def track_title(ranking: TrackRanking) -> str:
