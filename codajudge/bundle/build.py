@@ -630,6 +630,8 @@ class BuildSummary:
     sizes: Dict[str, int]
     notes: List[str] = field(default_factory=list)  # what the organiser should know: no train split
     repeats: List[Repeats] = field(default_factory=list)
+    #: ``scores[phase id][baseline][key]`` (``baseline_scores``)
+    baseline_scores: Dict[str, Dict[str, Dict[str, float]]] = field(default_factory=dict)
     #: what the platform takes, printed last (a legacy bundle's: result submissions only)
     closing: str = ""
 
@@ -748,6 +750,7 @@ def build(
     summary = publish(out_dir, edition.name, lambda tree: write_tree(edition, data, tree))
     summary.notes = build_notes(summary.edition, data)
     summary.repeats = data.repeats
+    summary.baseline_scores = data.baseline_scores
     return summary
 
 
