@@ -70,12 +70,6 @@ class LocalScore:
         return "public" if self.practice_public else "hidden"
 
 
-def checked_sample(score: LocalScore) -> str:
-    """The sample result submission the README's check command takes: the local phase's when
-    the kit has one, else the practice phase's."""
-    return LOCAL_SAMPLE if score.has_local else PRACTICE_SAMPLE
-
-
 def _page(prose: Templates, pages: List[dict], name: str) -> str:
     """The bundle's page ``pages/NAME`` (the builder always writes data, evaluation and terms)."""
     page = next(page for page in pages if page["file"] == f"pages/{name}")
@@ -181,10 +175,9 @@ def render(
 ) -> str:
     """The README for one edition from template ``kit_readme``: ``score``, what its kit can score;
     ``examples``, file name -> its first line, one file per kind of track, from the sample the
-    README checks (``checked_sample``); ``pages``, the bundle's pages (title and file);
+    README checks (the local phase's when the kit has one); ``pages``, the bundle's pages (title and file);
     ``sample_baseline``, the baseline whose predictions the samples are."""
     prose = Templates.of(edition.folder)
-    baselines = list(edition.baselines)
     # a track taking one value per line in input order, as SemEval's
     positional = any(kinds.of(t).positional_by_default for t in edition.tracks)
     blocks = [f"`{name}`:\n\n```\n{line}\n```" for name, line in examples.items()]
@@ -194,16 +187,17 @@ def render(
         run_heading=prose.fill(
             "kit_readme/run_heading" if score.first_phase else "kit_readme/check_heading"
         ),
-        first_commands=_first_commands(prose, score, baselines),
+        first_commands=_first_commands(prose, score, edition.baselines),
         code_command=run_command(score, "sample_submissions/code_submission", "predictions"),
         check_command=run_command(score, "my_submission.zip"),
         check_note="" if score.first_phase else prose.fill("kit_readme/check_note") + "\n\n",
-        evaluation_baseline=example_baseline(baselines),
+        evaluation_baseline=example_baseline(edition.baselines),
         data_page=_page(prose, pages, "data.md"),
         evaluation_page=_page(prose, pages, "evaluation.md"),
         terms_page=_page(prose, pages, "terms.md"),
         examples="\n\n".join(blocks),
-        checked_sample=checked_sample(score),
+        # the sample result submission the README's check command takes
+        checked_sample=LOCAL_SAMPLE if score.has_local else PRACTICE_SAMPLE,
         samples=_samples(prose, score, sample_baseline),
         positional=prose.fill("kit_readme/positional") + "\n" if positional else "",
         other_names=_other_names(prose, edition, pages),
@@ -478,8 +472,7 @@ def _score_table(
     no_score = prose.fill("baselines/no_score")
     head = prose.fill("baselines/table_head", baselines=" | ".join(names))
     lines = [head, "|---|" + "---:|" * len(names)]
-    rows = score_titles(edition.tracks, prose.fill("baselines/primary_score"))
-    for key, title in rows:
+    for key, title in score_titles(edition.tracks, prose.fill("baselines/primary_score")):
         if not any(key in by_baseline[n] for n in names):
             continue
         cells = [f"{by_baseline[n][key]:.4f}" if key in by_baseline[n] else no_score for n in names]
@@ -493,7 +486,7 @@ def scoring_yourself(edition: Edition, score: LocalScore) -> List[str]:
     lines = [prose.fill("baselines/scoring_yourself"), ""]
     if not score.first_phase:
         return lines + [nothing_scored(prose, "baselines/nothing_scored"), ""]
-    baseline = example_baseline(list(edition.baselines))
+    baseline = example_baseline(edition.baselines)
     command = run_command(score, f"baseline:{baseline}")
     return lines + [
         prose.fill("baselines/run_them", command=command, baseline=baseline),

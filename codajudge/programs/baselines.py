@@ -1,5 +1,6 @@
-"""``codajudge baselines``: build an edition, run every one of its baselines on a phase through the
-local runner (exactly as Codabench would run them), and print their scores per track and metric.
+"""``codajudge baselines``: build an edition and print the scores its baselines got on a phase, per
+track and metric (the build runs each of them on every phase by the code of the ingestion program's
+child, and scores it with the scoring program's code, as Codabench would).
 
     codajudge baselines [EDITION] [--data DIR] [--phase PHASE] [--out DIR]
 
@@ -21,7 +22,6 @@ from ..bundle.pages import score_titles
 from ..errors import ConfigError
 from .build import edition_path
 from .common import run_guarded, summary
-from .run_local import open_bundle, run_once
 
 
 def score_table(edition, results: Dict[str, Dict[str, float]]) -> str:
@@ -40,7 +40,8 @@ def score_table(edition, results: Dict[str, Dict[str, float]]) -> str:
 
 
 def run(args) -> int:
-    """Build ``args.edition`` into ``args.out`` (a temporary folder when None), run its baselines."""
+    """Build ``args.edition`` into ``args.out`` (a temporary folder when None) and print the scores
+    its baselines got on ``args.phase`` at build time."""
     edition = load_edition(edition_path(args.edition))
     if args.phase not in {p.id for p in edition.phases}:
         raise ConfigError.single(
@@ -49,23 +50,15 @@ def run(args) -> int:
             expected=" | ".join(p.id for p in edition.phases),
             found=repr(args.phase),
         )
-    results: Dict[str, Dict[str, float]] = {}
     with tempfile.TemporaryDirectory(prefix="codajudge-baselines-") as tmp:
-        out = Path(tmp) / "built" if args.out is None else Path(args.out)
+        out = Path(tmp) if args.out is None else Path(args.out)
         summary = build(edition, Path(args.data) if args.data else edition.folder, out)
-        edition = summary.edition  # without the baselines the edition's data cannot train
-        print(summary.render())
-        bundle = open_bundle(summary.zip_path, Path(tmp))
-        for name in edition.baselines:
-            print(
-                f"running baseline:{name} on the {args.phase} phase through the local runner ...",
-                flush=True,
-            )
-            results[name] = run_once(bundle, f"baseline:{name}", args.phase)
+    edition = summary.edition  # without the baselines the edition's data cannot train
+    print(summary.render())
     print()
     where = f" ({summary.zip_path})" if args.out is not None else ""
     print(f"Baselines on the {args.phase} phase of edition '{edition.name}'{where}:")
-    print(score_table(edition, results))
+    print(score_table(edition, summary.baseline_scores[args.phase]))
     return 0
 
 
