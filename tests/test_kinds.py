@@ -113,7 +113,7 @@ def test_every_kind_finds_its_own_gold_exact_and_the_leak_probe_reads_its_values
     items = _evaluation_items(track.dataset)
     gold = build_gold(track, items, "reference")
     assert exact_share(gold, gold.gold) == 1.0
-    probe = probe_for(track.id, gold, items)
+    probe = probe_for(gold, items)
     assert probe is not None and len(probe.patterns) == gold.n_scored
     assert probe.numeric == kinds.of(track).gold_is_numeric
     for pattern in probe.patterns:

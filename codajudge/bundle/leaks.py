@@ -119,7 +119,6 @@ def entropy_bits(stream: np.ndarray) -> float:
 class Probe:
     """What a track's hidden gold looks like in text: one pattern of values per scored item."""
 
-    name: str
     ids: List[str]
     patterns: List[Tuple]  # quantised numbers (ints) or label strings
     numeric: bool
@@ -155,7 +154,7 @@ class Probe:
         return float(((counts / len(self.patterns)) ** 2).sum())
 
 
-def probe_for(name: str, gold: GoldTrack, items: Sequence[dict]) -> Optional[Probe]:
+def probe_for(gold: GoldTrack, items: Sequence[dict]) -> Optional[Probe]:
     """The probe of a hidden track, or None when it has too few scored items to judge."""
     kind = kinds.of(gold.track)
     keep = [i for i in range(len(gold.ids)) if gold.scored[i]]
@@ -165,7 +164,7 @@ def probe_for(name: str, gold: GoldTrack, items: Sequence[dict]) -> Optional[Pro
     if kind.gold_is_numeric:
         patterns = [tuple(quantise(pattern).tolist()) for pattern in patterns]
     labels = frozenset(gold.track.labels)
-    return Probe(name, [gold.ids[i] for i in keep], patterns, kind.gold_is_numeric, labels)
+    return Probe([gold.ids[i] for i in keep], patterns, kind.gold_is_numeric, labels)
 
 
 # --- a public text ---------------------------------------------------------------------------------
@@ -540,6 +539,11 @@ class HiddenSplit:
         """``text_key`` of each item (empty for items without texts)."""
         return [text_key(item) for item in self.items]
 
+    @cached_property
+    def probe(self) -> Optional[Probe]:
+        """The gold as a text's content is searched for it (``probe_for``)."""
+        return probe_for(self.gold, self.items)
+
 
 def exact_share(gold: GoldTrack, values) -> float:
     """Share of scored items whose prediction equals the gold exactly (within float noise)."""
@@ -598,172 +602,156 @@ def _leak(display: str, message: str, found: str, hint: str = HINT) -> Problem:
     )
 
 
-def _scan_submission(
-    path: Path, display: str, hidden: Dict[str, HiddenSplit], problems: List[Problem]
-) -> set:
-    """The file read as a submission of each hidden track, in the kit's own encodings (a
-    per-annotator matrix of multilabel rows among them). Returns the tracks it leaks."""
-    leaked = set()
-    for track_id, split in hidden.items():
-        if len(split.gold.ids) < MIN_ITEMS:
-            continue
-        try:
-            prediction = read_track_file(path, display, split.gold)
-        except (KitError, ValueError, OSError):
-            continue
-        share = exact_share(split.gold, prediction.values)
-        if share >= SUBMISSION_SHARE:
-            message = f"public file reproduces the hidden gold of track '{track_id}'"
-            problems.append(_leak(display, message, f"{share:.0%} of items exact"))
-            leaked.add(track_id)
-    return leaked
+def _as_submission(path: Path, display: str, gold: GoldTrack) -> str:
+    """'N% of items exact' when the file, read as a submission of the track in the kit's own
+    encodings (a per-annotator matrix of multilabel rows among them), reproduces most of its gold;
+    '' when it does not."""
+    if len(gold.ids) < MIN_ITEMS:
+        return ""
+    try:
+        prediction = read_track_file(path, display, gold)
+    except (KitError, ValueError, OSError):
+        return ""
+    share = exact_share(gold, prediction.values)
+    return f"{share:.0%} of items exact" if share >= SUBMISSION_SHARE else ""
 
 
-def _scan_content(path: Path, display: str, probes: List[Probe], problems: List[Problem]) -> None:
-    """The file's text, read once, against each probe's gold (``gold_in_text``)."""
-    hidden_ids = frozenset().union(*(probe.ids for probe in probes))
-    text = TextValues(path.read_bytes().decode("utf-8", errors="replace"), hidden_ids)
-    for probe in probes:
-        found = gold_in_text(probe, text)
-        if found is not None:
-            share, how = found
-            message = f"public file reproduces the hidden gold of track '{probe.name}'"
-            problems.append(_leak(display, message, f"the gold of {share:.0%} of its items, {how}"))
-
-
-def _by_texts_and_ids(items: List[dict]) -> Tuple[Dict[tuple, dict], Dict[str, dict]]:
+def _by_texts_and_ids(items: List[dict]) -> Dict[tuple, dict]:
     """A public item file's items by their texts (``text_key``, the first item of each) and, those
-    without texts (reference data has none), by id: found once, whatever the hidden tracks."""
-    by_texts: Dict[tuple, dict] = {}
+    without texts (reference data has none), by ``(None, id)``: found once, whatever the hidden
+    tracks."""
+    public: Dict[tuple, dict] = {}
     for item in items:
-        if item.get("texts"):
-            by_texts.setdefault(text_key(item), item)
-    return by_texts, {item["id"]: item for item in items if "texts" not in item}
+        key = text_key(item) if "texts" in item else (None, item["id"])
+        public.setdefault(key, item)
+    return public
 
 
-def _same_items(split: HiddenSplit, public: Tuple[dict, dict]) -> List[Tuple[dict, dict]]:
+def _same_items(split: HiddenSplit, public: Dict[tuple, dict]) -> List[Tuple[dict, dict]]:
     """(hidden item, public item) pairs that are the same item: the same texts, whatever the ids (a
     copy under a new id is the same item), or the same id when the public item has no texts
     (``public``: ``_by_texts_and_ids``)."""
-    by_texts, by_id = public
     shared = []
     for item, key in zip(split.items, split.text_keys):
-        other = by_texts.get(key) if any(key) else None
-        other = other or by_id.get(item["id"])
+        other = public.get(key) if any(key) else None
+        other = other or public.get((None, item["id"]))
         if other is not None:
             shared.append((item, other))
     return shared
 
 
-def _scan_items(
-    items: List[dict], display: str, hidden: Dict[str, HiddenSplit], problems: List[Problem]
-) -> None:
-    """A public item file with gold fields (a starting kit's reference data, a training file, a public
-    file) must not carry the hidden gold of most items of a track (e.g. dev and test share items, or
-    test items copied under new ids), even with some items left out (``_same_items``)."""
-    public = _by_texts_and_ids(items)
-    for track_id, split in hidden.items():
-        shared = _same_items(split, public)
-        if len(shared) < MIN_ITEMS:
-            continue
-        try:
-            theirs = build_gold(split.gold.track, [p for _, p in shared], display)
-            ours = build_gold(split.gold.track, [h for h, _ in shared], display)
-            share = exact_share(ours, theirs.gold) * len(shared) / len(split.items)
-        except (KitError, ValueError, IndexError, KeyError):
-            continue  # not this track's items (other fields or annotators): nothing of its gold
-        if share >= LEAK_SHARE_MIN:
-            message = f"public item file carries the hidden gold of track '{track_id}'"
-            hint = (
-                "dev and test may not share items when the dev gold is public; "
-                "set 'public_gold: false' on the practice phase"
-            )
-            problems.append(_leak(display, message, f"{share:.0%} of items exact", hint))
-
-
 @dataclass
 class Scan:
-    """One check of public files: the hidden gold, its probes, the problems found, and the problems
-    of each content already read (the same training file ships in every phase and the starting kit:
-    it is read once)."""
+    """One check of public files: the hidden gold, the problems found, and the problems of each
+    content already read (the same training file ships in every phase and the starting kit: it is
+    read once)."""
 
     hidden: Dict[str, HiddenSplit]
-    probes: List[Probe]
     problems: List[Problem] = field(default_factory=list)
     seen: Dict[tuple, List[Problem]] = field(default_factory=dict)
 
+    def file(self, path: Path, display: str, in_input_data: bool) -> None:
+        if path.suffix.lower() == ".zip":
+            self.zip(path, display)
+            return
+        key = (hashlib.sha256(path.read_bytes()).hexdigest(), path.name, in_input_data)
+        if key not in self.seen:
+            self.seen[key] = []
+            self.contents(path, display, self.seen[key], in_input_data)
+        self.problems.extend(dataclasses.replace(p, file=display) for p in self.seen[key])
 
-def _scan_file(path: Path, display: str, scan: Scan, in_input_data: bool) -> None:
-    if path.suffix.lower() == ".zip":
-        _scan_zip(path, display, scan)
-        return
-    key = (hashlib.sha256(path.read_bytes()).hexdigest(), path.name, in_input_data)
-    if key not in scan.seen:
-        found: List[Problem] = []
-        _scan_contents(path, display, scan, found, in_input_data)
-        scan.seen[key] = found
-    scan.problems.extend(dataclasses.replace(p, file=display) for p in scan.seen[key])
+    def zip(self, path: Path, display: str) -> None:
+        """Every regular entry of a public zip, whatever its name: a participant's unzip tool opens
+        the dotfiles and ``__MACOSX`` entries a submission's extraction leaves out, and the
+        readable entries of a zip that extraction refuses as a whole. At most ``MAX_ENTRIES``
+        entries, each within ``MAX_SCANNED_BYTES``; the engine's files and archives inside are not
+        read."""
+        with tempfile.TemporaryDirectory(prefix="codajudge-leak-") as tmp:
+            try:
+                with zipfile.ZipFile(path) as archive:
+                    for info in archive.infolist()[:MAX_ENTRIES]:
+                        self.entry(archive, info, Path(tmp), display)
+            except READ_ERRORS:
+                return
 
-
-def _scan_zip(path: Path, display: str, scan: Scan) -> None:
-    """Every regular entry of a public zip, whatever its name: a participant's unzip tool opens the
-    dotfiles and ``__MACOSX`` entries a submission's extraction leaves out, and the readable entries
-    of a zip that extraction refuses as a whole. At most ``MAX_ENTRIES`` entries, each within
-    ``MAX_SCANNED_BYTES``; the engine's files and archives inside are not read."""
-    with tempfile.TemporaryDirectory(prefix="codajudge-leak-") as tmp:
-        try:
-            with zipfile.ZipFile(path) as archive:
-                for info in archive.infolist()[:MAX_ENTRIES]:
-                    _scan_entry(archive, info, Path(tmp), display, scan)
+    def entry(
+        self, archive: zipfile.ZipFile, info: zipfile.ZipInfo, folder: Path, zip_display: str
+    ):
+        """One entry of a public zip, written alone into ``folder`` under its own name's safe form
+        (its suffix says how it is read) and removed once scanned."""
+        name = PurePosixPath(info.filename)
+        if info.is_dir() or info.file_size > MAX_SCANNED_BYTES or "codajudge" in name.parts:
+            return
+        if name.suffix.lower() in ARCHIVE_SUFFIXES:
+            return
+        target = folder / (re.sub(r"[^\w.-]", "_", name.name)[:100].strip(".") or "entry")
+        try:  # zipfile yields at most the declared size, then checks the CRC
+            with archive.open(info) as source, open(target, "wb") as sink:
+                shutil.copyfileobj(source, sink, 1 << 20)
         except READ_ERRORS:
             return
+        if _is_text(target):
+            self.file(target, f"{zip_display}:{safe_display(info.filename)}", in_input_data=False)
+        target.unlink()
 
+    def contents(self, path: Path, display: str, problems: List[Problem], in_input_data: bool):
+        """A file's problems: a public input item file's fields; else an item file's items
+        (``item_file``) and its text (``text``)."""
+        if path.suffix == ".jsonl" and in_input_data and not path.name.endswith(".train.jsonl"):
+            _check_item_file(path, display, problems)
+            return
+        items = None
+        if path.suffix == ".jsonl":  # and its content too: gold in other fields, or transformed
+            try:
+                items = read_items(path, display, texts=False)  # reference data holds no texts
+                self.item_file(items, display, problems)
+            except (ConfigError, UnicodeDecodeError):
+                pass  # not an item file of the kit's format
+        # a submission's JSON line holds an id and one value: the reader refuses items with more;
+        # the first line is left out, as the reader may take it for a header (formats.layout)
+        as_submission = items is None or all(len(item) <= 2 for item in items[1:])
+        self.text(path, display, problems, as_submission)
 
-def _scan_entry(
-    archive: zipfile.ZipFile, info: zipfile.ZipInfo, folder: Path, zip_display: str, scan: Scan
-) -> None:
-    """One entry of a public zip, written alone into ``folder`` under its own name's safe form
-    (its suffix says how it is read) and removed once scanned."""
-    name = PurePosixPath(info.filename)
-    if info.is_dir() or info.file_size > MAX_SCANNED_BYTES or "codajudge" in name.parts:
-        return
-    if name.suffix.lower() in ARCHIVE_SUFFIXES:
-        return
-    target = folder / (re.sub(r"[^\w.-]", "_", name.name)[:100].strip(".") or "entry")
-    try:  # zipfile yields at most the declared size, then checks the CRC
-        with archive.open(info) as source, open(target, "wb") as sink:
-            shutil.copyfileobj(source, sink, 1 << 20)
-    except READ_ERRORS:
-        return
-    if _is_text(target):
-        display = f"{zip_display}:{safe_display(info.filename)}"
-        _scan_file(target, display, scan, in_input_data=False)
-    target.unlink()
+    def text(self, path: Path, display: str, problems: List[Problem], as_submission: bool):
+        """The file against each hidden track: read as a submission (``_as_submission``) when
+        ``as_submission``, and by its text, read once, where that finds nothing
+        (``gold_in_text``)."""
+        probes = [split.probe for split in self.hidden.values() if split.probe is not None]
+        hidden_ids = frozenset().union(*(probe.ids for probe in probes))
+        text = TextValues(path.read_bytes().decode("utf-8", errors="replace"), hidden_ids)
+        for track_id, split in self.hidden.items():
+            found = _as_submission(path, display, split.gold) if as_submission else ""
+            if not found and split.probe is not None:
+                share, how = gold_in_text(split.probe, text) or (0.0, "")
+                found = f"the gold of {share:.0%} of its items, {how}" if how else ""
+            if found:
+                message = f"public file reproduces the hidden gold of track '{track_id}'"
+                problems.append(_leak(display, message, found))
 
+    def item_file(self, items: List[dict], display: str, problems: List[Problem]) -> None:
+        """A public item file with gold fields (a starting kit's reference data, a training file, a
+        public file) must not carry the hidden gold of most items of a track (e.g. dev and test
+        share items, or test items copied under new ids), even with some items left out
+        (``_same_items``)."""
+        public = _by_texts_and_ids(items)
+        for track_id, split in self.hidden.items():
+            shared = _same_items(split, public)
+            if len(shared) < MIN_ITEMS:
+                continue
+            try:
+                theirs = build_gold(split.gold.track, [p for _, p in shared], display)
+                ours = build_gold(split.gold.track, [h for h, _ in shared], display)
+                share = exact_share(ours, theirs.gold) * len(shared) / len(split.items)
+            except (KitError, ValueError, IndexError, KeyError):
+                continue  # not this track's items (other fields or annotators): nothing of its gold
+            if share >= LEAK_SHARE_MIN:
+                message = f"public item file carries the hidden gold of track '{track_id}'"
+                hint = (
+                    "dev and test may not share items when the dev gold is public; "
+                    "set 'public_gold: false' on the practice phase"
+                )
+                problems.append(_leak(display, message, f"{share:.0%} of items exact", hint))
 
-def _scan_contents(
-    path: Path, display: str, scan: Scan, problems: List[Problem], in_input_data: bool
-) -> None:
-    if path.suffix == ".jsonl" and in_input_data and not path.name.endswith(".train.jsonl"):
-        _check_item_file(path, display, problems)
-        return
-    items = None
-    if path.suffix == ".jsonl":  # and its content too: gold in other fields, or transformed
-        try:
-            items = read_items(path, display, texts=False)  # reference data holds no texts
-            _scan_items(items, display, scan.hidden, problems)
-        except (ConfigError, UnicodeDecodeError):
-            pass  # not an item file of the kit's format
-    leaked = set()
-    # a submission's JSON line holds an id and one value: the reader refuses items with more; the
-    # first line is left out, as the reader may take it for a header (formats.layout)
-    if items is None or all(len(item) <= 2 for item in items[1:]):
-        leaked = _scan_submission(path, display, scan.hidden, problems)
-    rest = [probe for probe in scan.probes if probe.name not in leaked]
-    _scan_content(path, display, rest, problems)
-
-
-KNOWN_LEAKS_KEY = "known_leaks"
 
 #: A built bundle's record of its edition's ``known_leaks`` (public path -> why), at the bundle's
 #: root (no participant sees it), so that ``codajudge check BUNDLE`` excuses what the build did.
@@ -799,7 +787,7 @@ def concerns_file(problem: Problem, name: str) -> bool:
 def _unknown_exceptions(known: Dict[str, str], scanned: set) -> List[Problem]:
     return [
         Problem(
-            f"{KNOWN_LEAKS_KEY} {name!r}",
+            f"known_leaks {name!r}",
             "names no public file of the bundle",
             expected="a public file's path in the bundle, as the leak check names it "
             "(e.g. starting_kit/extra/labels.tsv for public_files: [extra/labels.tsv])",
@@ -822,20 +810,13 @@ def check_public_tree(
     -> why it holds hidden gold on purpose); their files' leaks are returned, for the build
     summary, and an exception naming no public file is refused (unless ``known_must_exist`` is
     false: a built bundle's check, whose record the build already held to it)."""
-    probes = [
-        probe
-        for name, split in hidden.items()
-        if (probe := probe_for(name, split.gold, split.items)) is not None
-    ]
-    scan = Scan(hidden, probes)
+    scan = Scan(hidden)
     scanned = set()
     for root in public_roots:
         for path in _candidates(root):
             relative = path.relative_to(base)
             scanned.add(relative.as_posix())
-            _scan_file(
-                path, relative.as_posix(), scan, in_input_data="input_data" in relative.parts
-            )
+            scan.file(path, relative.as_posix(), in_input_data="input_data" in relative.parts)
     known = known or {}
     excused = [p for p in scan.problems if any(concerns_file(p, name) for name in known)]
     problems = [p for p in scan.problems if p not in excused]
