@@ -143,18 +143,19 @@ class _Budget:
 
 
 def _copy_fd(fd: int, target: Path, relative: str, budget: _Budget) -> None:
-    """Copy an open regular file, refusing it as soon as it passes the budget (its size is
-    checked before reading, and the bytes read are counted again in case it grows); nothing of a
-    refused file is left at ``target``."""
-    budget.take(relative, os.fstat(fd).st_size)
-    left = budget.limits.file_bytes + 1
-    with open(target, "xb") as out:
-        while left > 0:
-            chunk = os.read(fd, min(left, _CHUNK))
-            if not chunk:
-                return
-            out.write(chunk)
-            left -= len(chunk)
+    """Copy an open regular file (``fd``, closed here), refusing it as soon as it passes the
+    budget (its size is checked before reading, and the bytes read are counted again in case it
+    grows); nothing of a refused file is left at ``target``."""
+    with open(fd, "rb") as source:
+        budget.take(relative, os.fstat(fd).st_size)
+        left = budget.limits.file_bytes + 1
+        with open(target, "xb") as out:
+            while left > 0:
+                chunk = source.read1(min(left, _CHUNK))
+                if not chunk:
+                    return
+                out.write(chunk)
+                left -= len(chunk)
     os.unlink(target)
     raise budget.refuse(relative, "a file that grew while it was copied")
 
@@ -169,10 +170,7 @@ def copy_regular(
         fd = open_regular(source)
     except OSError as error:
         raise budget.refuse(Path(source).name, _why(error)) from None
-    try:
-        _copy_fd(fd, Path(target), Path(source).name, budget)
-    finally:
-        os.close(fd)
+    _copy_fd(fd, Path(target), Path(source).name, budget)
 
 
 def _why(error: OSError) -> str:
@@ -207,11 +205,7 @@ def _copy_folder(dir_fd: int, folder: Path, prefix: str, depth: int, budget: _Bu
                 (folder / name).mkdir()
                 below.append(name)
             elif stat.S_ISREG(mode):
-                fd = open_regular(name, dir_fd=dir_fd)
-                try:
-                    _copy_fd(fd, folder / name, relative, budget)
-                finally:
-                    os.close(fd)
+                _copy_fd(open_regular(name, dir_fd=dir_fd), folder / name, relative, budget)
             else:
                 found = "folders nested too deep" if stat.S_ISDIR(mode) else kind_of(mode)
                 raise budget.refuse(relative, found)
