@@ -19,7 +19,7 @@ import functools
 import sys
 from pathlib import Path
 import threading
-from typing import BinaryIO, Callable, List, Optional
+from typing import BinaryIO, List, Optional
 
 from ..formats.archive import PARTICIPANT_OUTPUT
 from ..report import atomic_write
@@ -45,15 +45,10 @@ def code_printed(path: Path) -> bool:
     return bool(start) and start != f"\n{MESSAGE_HEADER}\n"
 
 
-def _echo_to(stream) -> Callable[[bytes], None]:
-    """An echo of the participant's lines on ``stream`` (this program's stdout or stderr)."""
-
-    def echo(line: bytes) -> None:
-        text = line.decode("utf-8", errors="replace").rstrip("\n")
-        stream.write(f"{ECHO_PREFIX}{text}\n")
-        stream.flush()
-
-    return echo
+def _echo(stream, line: bytes) -> None:
+    """Echo one of the participant's lines on ``stream`` (this program's stdout or stderr)."""
+    text = line.decode("utf-8", errors="replace").rstrip("\n")
+    print(f"{ECHO_PREFIX}{text}", file=stream, flush=True)
 
 
 def _head_full() -> None:
@@ -78,10 +73,10 @@ class ParticipantOutput:
     def drain(self, stdout: BinaryIO, stderr: BinaryIO) -> List[threading.Thread]:
         """Read the child's two pipes into the one capture, in the order the lines come, each
         echoed on this program's stream of the same name; keep the file saved meanwhile."""
-        readers = [
-            drain(stdout, functools.partial(self.capture.add, echo=_echo_to(sys.stdout))),
-            drain(stderr, functools.partial(self.capture.add, echo=_echo_to(sys.stderr))),
-        ]
+        readers = []
+        for pipe, stream in ((stdout, sys.stdout), (stderr, sys.stderr)):
+            echo = functools.partial(_echo, stream)
+            readers.append(drain(pipe, functools.partial(self.capture.add, echo=echo)))
         if self._saver is None:
             self._saver = threading.Thread(target=self._keep_saved, daemon=True)
             self._saver.start()
