@@ -83,31 +83,23 @@ def path_problem(value, base: Path, where: str, key: str, base_name: str) -> Opt
     return None
 
 
-def escaping_links(folder: Path, base: Path) -> Iterator[Path]:
-    """Symbolic links below ``folder`` (which ``path_problem`` found inside ``base``) whose target
-    lies outside ``base``; nothing when ``folder`` is no folder."""
-    # os.walk does not descend into linked folders; they are checked here
-    for current, dirs, files in os.walk(folder):
-        for name in dirs + files:
-            entry = Path(current) / name
-            if entry.is_symlink() and not _inside(entry, Path(base)):
-                yield entry
-
-
 def require_inside(value, base: Path, where: str, key: str, base_name: str) -> Path:
     """``base / value`` after checking it (and any link below it) stays inside ``base``; ConfigError if not."""
     problem = path_problem(value, base, where, key, base_name)
     if problem is not None:
         raise ConfigError([problem])
     target = Path(base) / value
-    link = next(escaping_links(target, base), None)
-    if link is not None:
-        raise ConfigError.single(
-            where,
-            f"'{key}' holds a symbolic link that leads outside {base_name}",
-            found=f"{link} -> {link.resolve()}",
-            hint="copy the file into the folder instead of linking to it",
-        )
+    # os.walk does not descend into linked folders; they are checked here (nothing is walked when
+    # the target is no folder)
+    for current, dirs, files in os.walk(target):
+        for link in (Path(current) / name for name in dirs + files):
+            if link.is_symlink() and not _inside(link, Path(base)):
+                raise ConfigError.single(
+                    where,
+                    f"'{key}' holds a symbolic link that leads outside {base_name}",
+                    found=f"{link} -> {link.resolve()}",
+                    hint="copy the file into the folder instead of linking to it",
+                )
     return target
 
 

@@ -65,7 +65,6 @@ class ParticipantOutput:
 
     def __init__(self, saved_in: Path):
         self.capture = CappedOutput(on_head_full=_head_full)
-        self.started = False
         self.saved_in = saved_in
         self._saver: Optional[threading.Thread] = None
         self._stop_saving = threading.Event()
@@ -91,7 +90,7 @@ class ParticipantOutput:
             saved_lines = self.capture.lines
             # OSError: the code put a folder at that name; the final save replaces it
             with contextlib.suppress(OSError):
-                self.save(self.saved_in)
+                self.save()
 
     def finish(self) -> None:
         """After the child ended: stop saving while it runs, echo the note on what was cut and
@@ -101,19 +100,17 @@ class ParticipantOutput:
             self._saver.join()
         self.capture.echo_tail()
 
-    @property
-    def printed(self) -> bool:
-        """Whether the code printed anything (so far)."""
-        return self.capture.bytes > 0
-
-    def save(self, output_dir: Path, failure: Optional[str] = None) -> Optional[Path]:
-        """Write PARTICIPANT_OUTPUT into ``output_dir`` when the code printed anything or failed;
-        ``failure``: the program's message, which ends the file. Returns its path, or None."""
+    def save(self, failure: Optional[str] = None) -> None:
+        """Write PARTICIPANT_OUTPUT into ``saved_in`` when the code printed anything or failed
+        after it started; ``failure``: the program's message, which ends the file."""
         text = self.capture.text()
-        if failure is not None and self.started:
+        if failure is not None and self._saver is not None:  # the child was started
             text += f"\n{MESSAGE_HEADER}\n{failure}\n"
-        if not text:
-            return None
-        path = Path(output_dir) / PARTICIPANT_OUTPUT
-        atomic_write(path, text)
-        return path
+        if text:
+            atomic_write(self.saved_in / PARTICIPANT_OUTPUT, text)
+
+    def keep(self, failure: Optional[str] = None) -> None:
+        """``save``, then say where the file is when the code printed anything."""
+        self.save(failure)
+        if self.capture.bytes > 0:
+            print(f"what your code printed is in {PARTICIPANT_OUTPUT} in the prediction output")
