@@ -136,12 +136,9 @@ def read_scores(result: RunResult) -> Dict[str, float]:
 
 def step_notes(result: RunResult) -> List[str]:
     """The notes both steps printed for the participant (files ignored, rows read another way), once each."""
-    notes: List[str] = []
-    for step in (result.prediction, result.scoring):
-        for line in step.stdout.splitlines() if step is not None else []:
-            if line.startswith("note: ") and line[6:] not in notes:
-                notes.append(line[6:])
-    return notes
+    steps = [step for step in (result.prediction, result.scoring) if step is not None]
+    lines = [line for step in steps for line in step.stdout.splitlines()]
+    return list(dict.fromkeys(line[6:] for line in lines if line.startswith("note: ")))
 
 
 def leaderboard_row(scores: Dict[str, float], task: PhaseTask) -> str:

@@ -49,8 +49,7 @@ def phase_task(bundle: Path, phase: str, doc: Optional[dict] = None) -> PhaseTas
             found=repr(phase),
         )
     entry = match[0]
-    tasks = {t["index"]: t for t in doc.get("tasks") or []}
-    task = tasks[entry["tasks"][0]]
+    task = next(t for t in doc.get("tasks") or [] if t["index"] == entry["tasks"][0])
 
     def where(key: str) -> Optional[Path]:
         return bundle / task[key] if task.get(key) else None

@@ -186,10 +186,6 @@ def note_on_page(page: Path, note: str) -> None:
         text = page.read_text(encoding="utf-8")
     except OSError:
         return
-    marker = "<body>"
-    if marker in text:
-        text = text.replace(
-            marker, f"{marker}\n<p class='warn'><b>Note:</b> {html.escape(note)}</p>", 1
-        )
-        os.chmod(page, 0o644)
-        page.write_text(text, encoding="utf-8")
+    warning = f"<p class='warn'><b>Note:</b> {html.escape(note)}</p>"
+    os.chmod(page, 0o644)
+    page.write_text(text.replace("<body>", f"<body>\n{warning}", 1), encoding="utf-8")
