@@ -52,20 +52,21 @@ class TreeLimits:
     depth: int = 32
 
 
+#: A file's kind, by the first letter of ``stat.filemode``, in words for messages.
+_KINDS = {
+    "l": "a symbolic link",
+    "p": "a named pipe (FIFO)",
+    "s": "a socket",
+    "c": "a character device",
+    "b": "a block device",
+    "d": "a folder",
+    "-": "a regular file",
+}
+
+
 def kind_of(mode: int) -> str:
     """What a file mode is, in words, for messages."""
-    for test, name in (
-        (stat.S_ISLNK, "a symbolic link"),
-        (stat.S_ISFIFO, "a named pipe (FIFO)"),
-        (stat.S_ISSOCK, "a socket"),
-        (stat.S_ISCHR, "a character device"),
-        (stat.S_ISBLK, "a block device"),
-        (stat.S_ISDIR, "a folder"),
-        (stat.S_ISREG, "a regular file"),
-    ):
-        if test(mode):
-            return name
-    return "a special file"
+    return _KINDS.get(stat.filemode(mode)[0], "a special file")
 
 
 def open_regular(path, dir_fd: Optional[int] = None) -> int:
@@ -75,13 +76,10 @@ def open_regular(path, dir_fd: Optional[int] = None) -> int:
     if not hasattr(os, "O_NOFOLLOW") and os.path.islink(path):  # no such flag (Windows)
         raise OSError(errno.ELOOP, "a symbolic link", str(path))
     fd = os.open(path, _OPEN_FILE, dir_fd=dir_fd)
-    try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            raise OSError(errno.EINVAL, f"{kind_of(mode)}, not a regular file", str(path))
-    except OSError:
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
         os.close(fd)
-        raise
+        raise OSError(errno.EINVAL, f"{kind_of(mode)}, not a regular file", str(path))
     return fd
 
 
