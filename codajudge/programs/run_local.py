@@ -90,10 +90,9 @@ def keep_outputs(result: RunResult, output: Path) -> None:
 
 def kept_names(output: Path) -> List[str]:
     """What ``keep_outputs`` left in ``output``, as found there: the scoring step's files, the
-    prediction output's folder and, in it, what the code printed."""
+    prediction output's folder (which it always copies) and, in it, what the code printed."""
     names = [name for name in KEPT_OUTPUTS if (output / name).is_file()]
-    if (output / "predictions").is_dir():
-        names.append("predictions/")
+    names.append("predictions/")
     if (output / "predictions" / PARTICIPANT_OUTPUT).is_file():
         names.append(f"predictions/{PARTICIPANT_OUTPUT}")
     return names
