@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path, PurePosixPath, PureWindowsPath
+from pathlib import Path, PureWindowsPath
 from typing import Iterator, Optional
 
 from .errors import ConfigError, Problem
@@ -44,16 +44,10 @@ def slug_problem(value, where: str, key: str) -> Optional[Problem]:
 
 
 def _escapes_lexically(value: str) -> bool:
-    """Absolute (POSIX or Windows) or with a '..' component, whatever the separator."""
-    posix, windows = PurePosixPath(value), PureWindowsPath(value)
-    return (
-        posix.is_absolute()
-        or windows.is_absolute()
-        or bool(windows.drive)
-        or value.startswith(("\\", "/"))
-        or ".." in posix.parts
-        or ".." in windows.parts
-    )
+    """Absolute (POSIX or Windows) or with a '..' component, whatever the separator: a Windows
+    path reads both separators, so its parts and drive cover the POSIX reading too."""
+    windows = PureWindowsPath(value)
+    return value.startswith(("\\", "/")) or bool(windows.drive) or ".." in windows.parts
 
 
 def _inside(path: Path, base: Path) -> bool:
