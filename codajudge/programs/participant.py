@@ -71,14 +71,14 @@ class ParticipantOutput:
 
     def drain(self, stdout: BinaryIO, stderr: BinaryIO) -> List[threading.Thread]:
         """Read the child's two pipes into the one capture, in the order the lines come, each
-        echoed on this program's stream of the same name; keep the file saved meanwhile."""
+        echoed on this program's stream of the same name; keep the file saved meanwhile. Called
+        once, when the child started."""
         readers = []
         for pipe, stream in ((stdout, sys.stdout), (stderr, sys.stderr)):
             echo = functools.partial(_echo, stream)
             readers.append(drain(pipe, functools.partial(self.capture.add, echo=echo)))
-        if self._saver is None:
-            self._saver = threading.Thread(target=self._keep_saved, daemon=True)
-            self._saver.start()
+        self._saver = threading.Thread(target=self._keep_saved, daemon=True)
+        self._saver.start()
         return readers
 
     def _keep_saved(self) -> None:
