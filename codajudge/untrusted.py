@@ -12,6 +12,7 @@ left there is the submission's problem (``SubmissionError``, exit 2).
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import errno
 import os
@@ -269,12 +270,8 @@ def remove_entry(path: Path) -> Optional[str]:
 # ---------------------------------------------------------------- processes
 
 
-@dataclass(frozen=True)
-class _Process:
-    pid: int
-    parent: int
-    group: int
-    session: int
+#: A process as /proc/PID/stat tells it: its id, its parent's, its group's and its session's.
+_Process = collections.namedtuple("_Process", "pid parent group session")
 
 
 def _processes() -> List[_Process]:
