@@ -141,10 +141,13 @@ def step_notes(result: RunResult) -> List[str]:
 
 
 def leaderboard_row(scores: Dict[str, float], task: PhaseTask) -> str:
-    """One line per leaderboard column of ``task``, whose scoring step ran: its title, the score
-    (n/a when the track was not submitted) and its direction and range (``report.score_meanings``
-    of the phase's task.json, in its reference data, which the scoring step read)."""
-    meanings = score_meanings(read_spec(task.reference_data))
+    """One line per leaderboard column of ``task``: its title, the score (n/a when the track was
+    not submitted) and its direction and range (``report.score_meanings`` of the phase's
+    task.json, in its reference data, which a phase the kit scores has; none when that data is
+    gone: a zipped bundle's extracted copy is removed before these lines are printed)."""
+    reference = task.reference_data
+    has_spec = reference is not None and (reference / "task.json").is_file()
+    meanings = score_meanings(read_spec(reference)) if has_spec else {}
     width = max((len(c["title"]) for c in task.columns), default=10)
     lines = []
     for column in task.columns:
