@@ -9,8 +9,9 @@ INPUT_DATA holds ``task.json`` and, per dataset, ``<dataset>.jsonl`` (public ite
 ``codajudge.baselines``) or with ``<track_id>.tsv`` files (a result submission, checked and passed on).
 
 Participant code runs in a child process (``programs.child``, started by ``programs.supervisor``),
-killed at the time limit (a built-in baseline, the kit's own code, runs in this process) (``--time-limit`` or the phase's ``execution_time_limit`` of task.json
-minus 60 s kept for scoring, the smaller wins). ``<track_id>.tsv`` files reach OUTPUT only when
+killed at the time limit (``--time-limit`` or the phase's ``execution_time_limit`` of task.json
+minus 60 s kept for scoring, the smaller wins); a built-in baseline, the kit's own code, runs in
+this process. ``<track_id>.tsv`` files reach OUTPUT only when
 every track succeeded; ``ingestion_status.json`` always says ``ok`` or
 ``failed`` with a message, and the scoring program refuses to score a failed prediction step.
 What the code prints is read from pipes, echoed to the log and kept (capped) in
