@@ -1,6 +1,5 @@
-"""The child process that runs a code submission: the code that runs in the participant's
-process. A built-in baseline (the kit's own code) is run by the same ``run_models`` in the
-caller's process (the builder, ``ingest --baseline``).
+"""The child process that runs a code submission (or a built-in baseline): the code that runs in
+the participant's process.
 
 The supervisor (``programs.supervisor.run_child``) starts ``child_main`` in a new interpreter under
 the time limit; the child fits and runs one Model per track, writes ``<track_id>.tsv`` files and
@@ -16,7 +15,6 @@ from __future__ import annotations
 import copy
 import dataclasses
 import errno
-import functools
 import json
 import os
 import sys
@@ -53,7 +51,7 @@ BASELINE_PREFIX = "baseline:"
 class ChildPaths:
     """The folders of one run of the child: ``input_dir`` (the phase's input data, read),
     ``out_dir`` (where it writes ``<track_id>.tsv``) and ``work`` (the files it leaves for the
-    supervisor: its report and the step it is on)."""
+    supervisor: its report, the step it is on, an internal error's traceback)."""
 
     input_dir: Path
     out_dir: Path
@@ -66,6 +64,10 @@ class ChildPaths:
     @property
     def progress(self) -> Path:
         return self.work / "progress.txt"
+
+    @property
+    def internal_error(self) -> Path:
+        return self.work / "internal_error.txt"
 
 
 def load_dataset(
@@ -337,12 +339,19 @@ def child_main(argv: List[str]) -> int:
     input_dir, out_dir, work, source, seed, kit_fd = argv
     paths = ChildPaths(Path(input_dir), Path(out_dir), Path(work))
     kit = os.fdopen(int(kit_fd), "w", encoding="utf-8", errors="replace", buffering=1)
+
+    def say(line: str) -> None:
+        kit.write(line + "\n")
+
     try:
-        skipped = run_models(paths, source, int(seed), functools.partial(print, file=kit))
+        skipped = run_models(paths, source, int(seed), say)
     except KitError as error:
         kind = "config" if isinstance(error, ConfigError) else "submission"
         report, code = {"status": "failed", "kind": kind, "message": error.render()}, 2
     except BaseException as error:  # noqa: BLE001 - reported to the parent, which explains it
+        import traceback
+
+        paths.internal_error.write_text(traceback.format_exc(), encoding="utf-8")
         message = f"{error.__class__.__name__}: {error}"[:400]
         report, code = {"status": "failed", "kind": "internal", "message": message}, 3
     else:

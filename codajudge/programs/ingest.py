@@ -10,8 +10,7 @@ INPUT_DATA holds ``task.json`` and, per dataset, ``<dataset>.jsonl`` (public ite
 
 Participant code runs in a child process (``programs.child``, started by ``programs.supervisor``),
 killed at the time limit (``--time-limit`` or the phase's ``execution_time_limit`` of task.json
-minus 60 s kept for scoring, the smaller wins); a built-in baseline, the kit's own code, runs in
-this process. ``<track_id>.tsv`` files reach OUTPUT only when
+minus 60 s kept for scoring, the smaller wins). ``<track_id>.tsv`` files reach OUTPUT only when
 every track succeeded; ``ingestion_status.json`` always says ``ok`` or
 ``failed`` with a message, and the scoring program refuses to score a failed prediction step.
 What the code prints is read from pipes, echoed to the log and kept (capped) in
@@ -44,7 +43,7 @@ from ..gold import listed_annotators
 from ..formats.textfile import MAX_FILE_BYTES, safe_display, shorten
 from ..spec import TaskSpec, read_spec
 from ..untrusted import TreeLimits, copy_regular, prune_tree, read_head, remove_entry
-from .child import BASELINE_PREFIX, ChildPaths, load_dataset, nothing_predicted, run_models
+from .child import BASELINE_PREFIX, ChildPaths, load_dataset, nothing_predicted
 from .supervisor import run_child
 from .common import run_guarded, summary
 from .opening import open_submission
@@ -277,17 +276,13 @@ def _predict_submission(run: Ingestion, spec: TaskSpec, submission: Path, paths:
 
 
 def _run_code(run: Ingestion, spec: TaskSpec, paths: ChildPaths, source: str) -> List[str]:
-    """The tracks predicted by ``source``: a code submission run in the child process under the
-    time limit of ``time_limit_of`` (see ``run_child``), a built-in baseline (``baseline:NAME``)
-    in this process; every track not skipped has its file in ``paths.out_dir``."""
+    """The tracks predicted by ``source`` (see ``run_child``) run in the child process, under the
+    time limit of ``time_limit_of``; every track not skipped has its file in ``paths.out_dir``."""
     seed = spec.seed if run.seed is None else run.seed
     limit = time_limit_of(spec, run.time_limit)
-    if source.startswith(BASELINE_PREFIX):
-        skipped = run_models(paths, source, seed, print)
-    else:
-        # every other track's file is copied from the child's folder, as a regular file (its
-        # report could be forged, its files be missing, links or pipes)
-        skipped = run_child(paths, source, seed, limit, run.output)
+    # every other track's file is copied from the child's folder, as a regular file (its report
+    # could be forged, its files be missing, links or pipes)
+    skipped = run_child(paths, source, seed, limit, run.output_dir, run.output)
     tracks = [t.id for t in spec.tracks if t.id not in skipped]
     if not tracks:  # the child refuses it first; its report could be forged
         raise nothing_predicted()

@@ -1,4 +1,4 @@
-"""The supervisor of the child process that runs a code submission.
+"""The supervisor of the child process that runs a code submission (or a built-in baseline).
 
 The ingestion program (``programs.ingest``) calls ``run_child``, which starts the child
 (``programs.child.child_main``) in a new interpreter, kills it and every process it started at the
@@ -14,17 +14,19 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 from typing import List, Optional
 
-from ..errors import SubmissionError
+from ..errors import ConfigError, SubmissionError
 from ..formats.textfile import safe_display, shorten
 from ..runner.capture import JOIN_SECONDS, CappedOutput, drain
 from ..untrusted import read_head, wait_then_stop
-from .child import KIT, ChildPaths
+from .child import BASELINE_PREFIX, ChildPaths
 from .participant import ParticipantOutput
 from .status import read_json_object
 
 MAX_REPORT_BYTES = 1024 * 1024
+MAX_TRACEBACK_BYTES = 64 * 1024
 #: The kit's lines from the child other than progress (notes) printed at most: bytes in all;
 #: characters in each of the kit's lines.
 KIT_LINES_BYTES = 256 * 1024
@@ -68,13 +70,14 @@ def run_child(
     source: str,
     seed: int,
     time_limit: Optional[float],
+    details_dir: Path,
     output: ParticipantOutput,
 ) -> List[str]:
     """Run the models in a child process under ``time_limit``; raise its failure as a KitError.
     Returns the tracks the model skipped (its report's word: skipping gains nothing, so a forged
     list only withdraws tracks).
 
-    ``source`` is the absolute path of a code submission.
+    ``source`` is ``baseline:NAME`` (the kit's own code) or the absolute path of a code submission.
     What the child prints on stdout and stderr (the participant's code) is read from pipes into
     ``output`` (capped, echoed); the kit's own lines (progress, notes) come through a third pipe
     and are printed here, capped too (``KitLines``: no flood of other lines drops a progress
@@ -98,13 +101,15 @@ def run_child(
     if timed_out:
         limit_note = "code gets the phase's time limit minus up to 60 s kept for scoring"
         raise past_time_limit(time_limit, _during(paths), limit_note)
-    skipped = _child_report(paths, process.returncode).get("skipped")
+    trusted = source.startswith(BASELINE_PREFIX)
+    skipped = _child_report(paths, process.returncode, details_dir, trusted).get("skipped")
     return [t for t in skipped if isinstance(t, str)] if isinstance(skipped, list) else []
 
 
 def _start_child(paths: ChildPaths, source: str, seed: int, kit_fd: int) -> subprocess.Popen:
+    root = Path(__file__).resolve().parents[2]
     folders = [str(folder.resolve()) for folder in (paths.input_dir, paths.out_dir, paths.work)]
-    command = [sys.executable, "-c", _CHILD_BOOT, str(KIT.parent), *folders, source, str(seed)]
+    command = [sys.executable, "-c", _CHILD_BOOT, str(root), *folders, source, str(seed)]
     command.append(str(kit_fd))
     env = dict(os.environ, PYTHONUNBUFFERED="1")  # the participant's lines reach the log as printed
     env.setdefault("PYTHONHASHSEED", "0")  # set iteration order in participant code is reproducible
@@ -164,13 +169,15 @@ def last_progress(log: str) -> str:
     return ""
 
 
-def _child_report(paths: ChildPaths, returncode: int) -> dict:
+def _child_report(paths: ChildPaths, returncode: int, details_dir: Path, trusted: bool) -> dict:
     """The child's report when it says "ok"; otherwise its failure is raised.
 
-    What the kit trusts: every file in the work folder could have been written by participant
-    code, so its report may say "ok" (the prediction files are checked anyway) or describe the
-    submission's own failure, but never blame the bundle or the kit (exit 1 or 3; the input data
-    was checked by this process before the child started)."""
+    What the kit trusts: a child's report is the kit's own word only when the child ran no
+    participant code (``trusted``: a built-in baseline). Otherwise every file in the work folder
+    could have been written by that code, so its report may say "ok" (the prediction files are
+    checked anyway) or describe the submission's own failure, but never blame the bundle or the
+    kit (exit 1 or 3; the input data was checked by this process before the child started), and
+    its traceback file is not kept (it is no kit's traceback, and could be of any size)."""
     report = read_json_object(paths.report, MAX_REPORT_BYTES)
     if report is not None and report.get("status") == "ok":
         return report  # the files were written and checked; a later exit code (atexit) is moot
@@ -185,8 +192,13 @@ def _child_report(paths: ChildPaths, returncode: int) -> dict:
             f"the code submission stopped unexpectedly: the process {how}{_during(paths)}",
             hint="look for os._exit(), crashes in native libraries or memory use",
         )
-    message = report.get("message")
-    if report.get("kind") != "submission" or not isinstance(message, str) or not message:
+    if trusted and report.get("kind") == "internal":  # the head of the kit's own traceback
+        text = read_head(paths.internal_error, MAX_TRACEBACK_BYTES)
+        if text is not None:
+            details_dir.mkdir(parents=True, exist_ok=True)
+            (details_dir / "internal_error_child.txt").write_bytes(text)
+    kind, message = report.get("kind"), report.get("message")
+    if not trusted and (kind != "submission" or not isinstance(message, str) or not message):
         raise SubmissionError.single(
             "code submission",
             f"the process running the code submission failed{_during(paths)}",
@@ -195,4 +207,8 @@ def _child_report(paths: ChildPaths, returncode: int) -> dict:
             "failure in that process is counted as the submission's; if you believe "
             "it is the kit's, send the ingestion log to the organisers",
         )
-    raise SubmissionError.single("", message)
+    if kind == "config":
+        raise ConfigError.single("", str(message))
+    if kind == "submission":
+        raise SubmissionError.single("", str(message))
+    raise RuntimeError(str(message or "the ingestion child process failed"))
