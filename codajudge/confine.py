@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path, PurePosixPath, PureWindowsPath
+from pathlib import Path, PureWindowsPath
 from typing import Iterator, Optional
 
 from .errors import ConfigError, Problem
@@ -44,16 +44,10 @@ def slug_problem(value, where: str, key: str) -> Optional[Problem]:
 
 
 def _escapes_lexically(value: str) -> bool:
-    """Absolute (POSIX or Windows) or with a '..' component, whatever the separator."""
-    posix, windows = PurePosixPath(value), PureWindowsPath(value)
-    return (
-        posix.is_absolute()
-        or windows.is_absolute()
-        or bool(windows.drive)
-        or value.startswith(("\\", "/"))
-        or ".." in posix.parts
-        or ".." in windows.parts
-    )
+    """Absolute (POSIX or Windows) or with a '..' component, whatever the separator: a Windows
+    path reads both separators, so its parts and drive cover the POSIX reading too."""
+    windows = PureWindowsPath(value)
+    return value.startswith(("\\", "/")) or bool(windows.drive) or ".." in windows.parts
 
 
 def _inside(path: Path, base: Path) -> bool:
@@ -83,31 +77,23 @@ def path_problem(value, base: Path, where: str, key: str, base_name: str) -> Opt
     return None
 
 
-def escaping_links(folder: Path, base: Path) -> Iterator[Path]:
-    """Symbolic links below ``folder`` (which ``path_problem`` found inside ``base``) whose target
-    lies outside ``base``; nothing when ``folder`` is no folder."""
-    # os.walk does not descend into linked folders; they are checked here
-    for current, dirs, files in os.walk(folder):
-        for name in dirs + files:
-            entry = Path(current) / name
-            if entry.is_symlink() and not _inside(entry, Path(base)):
-                yield entry
-
-
 def require_inside(value, base: Path, where: str, key: str, base_name: str) -> Path:
     """``base / value`` after checking it (and any link below it) stays inside ``base``; ConfigError if not."""
     problem = path_problem(value, base, where, key, base_name)
     if problem is not None:
         raise ConfigError([problem])
     target = Path(base) / value
-    link = next(escaping_links(target, base), None)
-    if link is not None:
-        raise ConfigError.single(
-            where,
-            f"'{key}' holds a symbolic link that leads outside {base_name}",
-            found=f"{link} -> {link.resolve()}",
-            hint="copy the file into the folder instead of linking to it",
-        )
+    # os.walk does not descend into linked folders; they are checked here (nothing is walked when
+    # the target is no folder)
+    for current, dirs, files in os.walk(target):
+        for link in (Path(current) / name for name in dirs + files):
+            if link.is_symlink() and not _inside(link, Path(base)):
+                raise ConfigError.single(
+                    where,
+                    f"'{key}' holds a symbolic link that leads outside {base_name}",
+                    found=f"{link} -> {link.resolve()}",
+                    hint="copy the file into the folder instead of linking to it",
+                )
     return target
 
 

@@ -12,6 +12,7 @@ left there is the submission's problem (``SubmissionError``, exit 2).
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import errno
 import os
@@ -52,20 +53,21 @@ class TreeLimits:
     depth: int = 32
 
 
+#: A file's kind, by the first letter of ``stat.filemode``, in words for messages.
+_KINDS = {
+    "l": "a symbolic link",
+    "p": "a named pipe (FIFO)",
+    "s": "a socket",
+    "c": "a character device",
+    "b": "a block device",
+    "d": "a folder",
+    "-": "a regular file",
+}
+
+
 def kind_of(mode: int) -> str:
     """What a file mode is, in words, for messages."""
-    for test, name in (
-        (stat.S_ISLNK, "a symbolic link"),
-        (stat.S_ISFIFO, "a named pipe (FIFO)"),
-        (stat.S_ISSOCK, "a socket"),
-        (stat.S_ISCHR, "a character device"),
-        (stat.S_ISBLK, "a block device"),
-        (stat.S_ISDIR, "a folder"),
-        (stat.S_ISREG, "a regular file"),
-    ):
-        if test(mode):
-            return name
-    return "a special file"
+    return _KINDS.get(stat.filemode(mode)[0], "a special file")
 
 
 def open_regular(path, dir_fd: Optional[int] = None) -> int:
@@ -75,13 +77,10 @@ def open_regular(path, dir_fd: Optional[int] = None) -> int:
     if not hasattr(os, "O_NOFOLLOW") and os.path.islink(path):  # no such flag (Windows)
         raise OSError(errno.ELOOP, "a symbolic link", str(path))
     fd = os.open(path, _OPEN_FILE, dir_fd=dir_fd)
-    try:
-        mode = os.fstat(fd).st_mode
-        if not stat.S_ISREG(mode):
-            raise OSError(errno.EINVAL, f"{kind_of(mode)}, not a regular file", str(path))
-    except OSError:
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
         os.close(fd)
-        raise
+        raise OSError(errno.EINVAL, f"{kind_of(mode)}, not a regular file", str(path))
     return fd
 
 
@@ -143,18 +142,19 @@ class _Budget:
 
 
 def _copy_fd(fd: int, target: Path, relative: str, budget: _Budget) -> None:
-    """Copy an open regular file, refusing it as soon as it passes the budget (its size is
-    checked before reading, and the bytes read are counted again in case it grows); nothing of a
-    refused file is left at ``target``."""
-    budget.take(relative, os.fstat(fd).st_size)
-    left = budget.limits.file_bytes + 1
-    with open(target, "xb") as out:
-        while left > 0:
-            chunk = os.read(fd, min(left, _CHUNK))
-            if not chunk:
-                return
-            out.write(chunk)
-            left -= len(chunk)
+    """Copy an open regular file (``fd``, closed here), refusing it as soon as it passes the
+    budget (its size is checked before reading, and the bytes read are counted again in case it
+    grows); nothing of a refused file is left at ``target``."""
+    with open(fd, "rb") as source:
+        budget.take(relative, os.fstat(fd).st_size)
+        left = budget.limits.file_bytes + 1
+        with open(target, "xb") as out:
+            while left > 0:
+                chunk = source.read1(min(left, _CHUNK))
+                if not chunk:
+                    return
+                out.write(chunk)
+                left -= len(chunk)
     os.unlink(target)
     raise budget.refuse(relative, "a file that grew while it was copied")
 
@@ -169,10 +169,7 @@ def copy_regular(
         fd = open_regular(source)
     except OSError as error:
         raise budget.refuse(Path(source).name, _why(error)) from None
-    try:
-        _copy_fd(fd, Path(target), Path(source).name, budget)
-    finally:
-        os.close(fd)
+    _copy_fd(fd, Path(target), Path(source).name, budget)
 
 
 def _why(error: OSError) -> str:
@@ -207,11 +204,7 @@ def _copy_folder(dir_fd: int, folder: Path, prefix: str, depth: int, budget: _Bu
                 (folder / name).mkdir()
                 below.append(name)
             elif stat.S_ISREG(mode):
-                fd = open_regular(name, dir_fd=dir_fd)
-                try:
-                    _copy_fd(fd, folder / name, relative, budget)
-                finally:
-                    os.close(fd)
+                _copy_fd(open_regular(name, dir_fd=dir_fd), folder / name, relative, budget)
             else:
                 found = "folders nested too deep" if stat.S_ISDIR(mode) else kind_of(mode)
                 raise budget.refuse(relative, found)
@@ -277,12 +270,8 @@ def remove_entry(path: Path) -> Optional[str]:
 # ---------------------------------------------------------------- processes
 
 
-@dataclass(frozen=True)
-class _Process:
-    pid: int
-    parent: int
-    group: int
-    session: int
+#: A process as /proc/PID/stat tells it: its id, its parent's, its group's and its session's.
+_Process = collections.namedtuple("_Process", "pid parent group session")
 
 
 def _processes() -> List[_Process]:

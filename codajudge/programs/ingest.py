@@ -87,11 +87,10 @@ def time_limit_of(spec: TaskSpec, option: Optional[float]) -> Optional[float]:
 
 def clean_output(output_dir: Path) -> None:
     """Delete from the prediction output every ``*.html`` file and everything that is neither a
-    regular file nor a folder (links, FIFOs, sockets: never followed). It runs before the code
-    runs and again after (code can write here, and its processes are stopped by then): Codabench's
-    worker copies a submission without a ``metadata`` file into this folder, shows its html as the
-    detailed results while the step runs, and uploads and zips the folder afterwards (a zip stores
-    a link's target); only the scoring program writes that page."""
+    regular file nor a folder (links, FIFOs, sockets: never followed): Codabench's worker copies
+    a submission without a ``metadata`` file into this folder, shows its html as the detailed
+    results while the step runs, and uploads and zips the folder afterwards (a zip stores a
+    link's target); only the scoring program writes that page."""
     is_page = lambda name: name.lower().endswith((".html", ".htm"))  # noqa: E731
     for relative, kind in prune_tree(output_dir, is_page, "the prediction output"):
         if kind == "a regular file":
@@ -101,9 +100,11 @@ def clean_output(output_dir: Path) -> None:
         print(f"note: removed {relative!r} from the prediction output: {why}")
 
 
-def clear_kit_names(output_dir: Path, spec: TaskSpec) -> None:
+def clear_output(output_dir: Path, spec: TaskSpec) -> None:
     """Remove whatever stands at the names this program writes in the output (a previous run's
-    files, or a submission's folder or link of that name, copied there by the worker)."""
+    files, or a submission's folder or link of that name, copied there by the worker), then what
+    ``clean_output`` removes. It runs before the code runs and again after (code can write here,
+    and its processes are stopped by then)."""
     track_files = [f"{t.id}.tsv" for t in spec.tracks]
     for name in [INGESTION_STATUS, archive.PARTICIPANT_OUTPUT, *track_files]:
         kind = remove_entry(output_dir / name)
@@ -112,6 +113,7 @@ def clear_kit_names(output_dir: Path, spec: TaskSpec) -> None:
                 f"note: removed {name!r} from the prediction output: it was {kind}, and the "
                 "ingestion program writes that name"
             )
+    clean_output(output_dir)
 
 
 def public_keys(items: List[dict]) -> ItemKeys:
@@ -230,8 +232,7 @@ def ingest(run: Ingestion, submission: Optional[Path], baseline: Optional[str]) 
     spec = read_spec(run.input_dir)
     started = time.monotonic()
     output_dir = run.output_dir
-    clear_kit_names(output_dir, spec)
-    clean_output(output_dir)
+    clear_output(output_dir, spec)
     with tempfile.TemporaryDirectory(prefix="codajudge-ingest-") as tmp:
         work = Path(tmp)
         paths = ChildPaths(run.input_dir, work / "predictions", work)
@@ -242,15 +243,14 @@ def ingest(run: Ingestion, submission: Optional[Path], baseline: Optional[str]) 
         else:
             tracks, what = _predict_submission(run, spec, submission, paths)
         # the code has run and its processes are stopped; on the platform it could write here
-        clean_output(output_dir)
-        clear_kit_names(output_dir, spec)
+        clear_output(output_dir, spec)
         for track in tracks:  # only the tracks' files: anything else the code left stays behind
             name = f"{track}.tsv"
             copy_regular(
                 paths.out_dir / name, output_dir / name, "code submission", PREDICTION_LIMITS
             )
             run.written.append(output_dir / name)
-        _say_where(run.output.save(output_dir))
+        run.output.keep()
     message = f"{what}: predictions written for track(s) {', '.join(tracks)}"
     status = IngestionStatus(OK, message, tuple(tracks), tuple(run.notes), run.names)
     write_status(output_dir, status)
@@ -306,11 +306,6 @@ def _note_result_files_beside_code(spec: TaskSpec, folder: Path, notes: List[str
     )
     notes.append(note)
     print(f"note: {note}")
-
-
-def _say_where(saved: Optional[Path]) -> None:
-    if saved is not None:
-        print(f"what your code printed is in {saved.name} in the prediction output")
 
 
 def parse_arguments(argv: Optional[List[str]], prog: str = "ingest.py") -> argparse.Namespace:
@@ -404,8 +399,7 @@ def main(argv: Optional[List[str]] = None, prog: str = "ingest.py") -> int:
         try:
             clean_output(output_dir)
             remove_entry(output_dir / archive.PARTICIPANT_OUTPUT)
-            saved = output.save(output_dir, failure=message)
-            _say_where(saved if output.printed else None)
+            output.keep(failure=message)
         finally:
             write_status(output_dir, IngestionStatus(FAILED, message))
 

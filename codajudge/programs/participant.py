@@ -19,7 +19,7 @@ import functools
 import sys
 from pathlib import Path
 import threading
-from typing import BinaryIO, Callable, List, Optional
+from typing import BinaryIO, List, Optional
 
 from ..formats.archive import PARTICIPANT_OUTPUT
 from ..report import atomic_write
@@ -45,15 +45,10 @@ def code_printed(path: Path) -> bool:
     return bool(start) and start != f"\n{MESSAGE_HEADER}\n"
 
 
-def _echo_to(stream) -> Callable[[bytes], None]:
-    """An echo of the participant's lines on ``stream`` (this program's stdout or stderr)."""
-
-    def echo(line: bytes) -> None:
-        text = line.decode("utf-8", errors="replace").rstrip("\n")
-        stream.write(f"{ECHO_PREFIX}{text}\n")
-        stream.flush()
-
-    return echo
+def _echo(stream, line: bytes) -> None:
+    """Echo one of the participant's lines on ``stream`` (this program's stdout or stderr)."""
+    text = line.decode("utf-8", errors="replace").rstrip("\n")
+    print(f"{ECHO_PREFIX}{text}", file=stream, flush=True)
 
 
 def _head_full() -> None:
@@ -70,21 +65,20 @@ class ParticipantOutput:
 
     def __init__(self, saved_in: Path):
         self.capture = CappedOutput(on_head_full=_head_full)
-        self.started = False
         self.saved_in = saved_in
         self._saver: Optional[threading.Thread] = None
         self._stop_saving = threading.Event()
 
     def drain(self, stdout: BinaryIO, stderr: BinaryIO) -> List[threading.Thread]:
         """Read the child's two pipes into the one capture, in the order the lines come, each
-        echoed on this program's stream of the same name; keep the file saved meanwhile."""
-        readers = [
-            drain(stdout, functools.partial(self.capture.add, echo=_echo_to(sys.stdout))),
-            drain(stderr, functools.partial(self.capture.add, echo=_echo_to(sys.stderr))),
-        ]
-        if self._saver is None:
-            self._saver = threading.Thread(target=self._keep_saved, daemon=True)
-            self._saver.start()
+        echoed on this program's stream of the same name; keep the file saved meanwhile. Called
+        once, when the child started."""
+        readers = []
+        for pipe, stream in ((stdout, sys.stdout), (stderr, sys.stderr)):
+            echo = functools.partial(_echo, stream)
+            readers.append(drain(pipe, functools.partial(self.capture.add, echo=echo)))
+        self._saver = threading.Thread(target=self._keep_saved, daemon=True)
+        self._saver.start()
         return readers
 
     def _keep_saved(self) -> None:
@@ -96,7 +90,7 @@ class ParticipantOutput:
             saved_lines = self.capture.lines
             # OSError: the code put a folder at that name; the final save replaces it
             with contextlib.suppress(OSError):
-                self.save(self.saved_in)
+                self.save()
 
     def finish(self) -> None:
         """After the child ended: stop saving while it runs, echo the note on what was cut and
@@ -106,19 +100,17 @@ class ParticipantOutput:
             self._saver.join()
         self.capture.echo_tail()
 
-    @property
-    def printed(self) -> bool:
-        """Whether the code printed anything (so far)."""
-        return self.capture.bytes > 0
-
-    def save(self, output_dir: Path, failure: Optional[str] = None) -> Optional[Path]:
-        """Write PARTICIPANT_OUTPUT into ``output_dir`` when the code printed anything or failed;
-        ``failure``: the program's message, which ends the file. Returns its path, or None."""
+    def save(self, failure: Optional[str] = None) -> None:
+        """Write PARTICIPANT_OUTPUT into ``saved_in`` when the code printed anything or failed
+        after it started; ``failure``: the program's message, which ends the file."""
         text = self.capture.text()
-        if failure is not None and self.started:
+        if failure is not None and self._saver is not None:  # the child was started
             text += f"\n{MESSAGE_HEADER}\n{failure}\n"
-        if not text:
-            return None
-        path = Path(output_dir) / PARTICIPANT_OUTPUT
-        atomic_write(path, text)
-        return path
+        if text:
+            atomic_write(self.saved_in / PARTICIPANT_OUTPUT, text)
+
+    def keep(self, failure: Optional[str] = None) -> None:
+        """``save``, then say where the file is when the code printed anything."""
+        self.save(failure)
+        if self.capture.bytes > 0:
+            print(f"what your code printed is in {PARTICIPANT_OUTPUT} in the prediction output")

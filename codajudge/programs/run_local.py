@@ -90,10 +90,9 @@ def keep_outputs(result: RunResult, output: Path) -> None:
 
 def kept_names(output: Path) -> List[str]:
     """What ``keep_outputs`` left in ``output``, as found there: the scoring step's files, the
-    prediction output's folder and, in it, what the code printed."""
+    prediction output's folder (which it always copies) and, in it, what the code printed."""
     names = [name for name in KEPT_OUTPUTS if (output / name).is_file()]
-    if (output / "predictions").is_dir():
-        names.append("predictions/")
+    names.append("predictions/")
     if (output / "predictions" / PARTICIPANT_OUTPUT).is_file():
         names.append(f"predictions/{PARTICIPANT_OUTPUT}")
     return names
@@ -136,18 +135,16 @@ def read_scores(result: RunResult) -> Dict[str, float]:
 
 def step_notes(result: RunResult) -> List[str]:
     """The notes both steps printed for the participant (files ignored, rows read another way), once each."""
-    notes: List[str] = []
-    for step in (result.prediction, result.scoring):
-        for line in step.stdout.splitlines() if step is not None else []:
-            if line.startswith("note: ") and line[6:] not in notes:
-                notes.append(line[6:])
-    return notes
+    steps = [step for step in (result.prediction, result.scoring) if step is not None]
+    lines = [line for step in steps for line in step.stdout.splitlines()]
+    return list(dict.fromkeys(line[6:] for line in lines if line.startswith("note: ")))
 
 
 def leaderboard_row(scores: Dict[str, float], task: PhaseTask) -> str:
     """One line per leaderboard column of ``task``: its title, the score (n/a when the track was
     not submitted) and its direction and range (``report.score_meanings`` of the phase's
-    task.json, in its reference data, which a phase the kit scores has)."""
+    task.json, in its reference data, which a phase the kit scores has; none when that data is
+    gone: a zipped bundle's extracted copy is removed before these lines are printed)."""
     reference = task.reference_data
     has_spec = reference is not None and (reference / "task.json").is_file()
     meanings = score_meanings(read_spec(reference)) if has_spec else {}

@@ -87,7 +87,6 @@ def run_child(
         process = _start_child(paths, source, seed, kit_write)
     finally:
         os.close(kit_write)
-    output.started = True
     readers, kit_lines = [], KitLines()
     try:
         readers += output.drain(process.stdout, process.stderr)

@@ -40,17 +40,15 @@ def phase_task(bundle: Path, phase: str, doc: Optional[dict] = None) -> PhaseTas
     aside). ``doc``: the bundle's ``read_competition``, when the caller has read it already."""
     doc = read_competition(bundle) if doc is None else doc
     phases = doc.get("phases") or []
-    match = [p for p in phases if slug(p.get("name")) == slug(phase)]
-    if not match:
+    entry = next((p for p in phases if slug(p.get("name")) == slug(phase)), None)
+    if entry is None:
         raise ConfigError.single(
             str(bundle / "competition.yaml"),
             "no such phase in this bundle",
             expected=" | ".join(str(p.get("name")) for p in phases),
             found=repr(phase),
         )
-    entry = match[0]
-    tasks = {t["index"]: t for t in doc.get("tasks") or []}
-    task = tasks[entry["tasks"][0]]
+    task = next(t for t in doc.get("tasks") or [] if t["index"] == entry["tasks"][0])
 
     def where(key: str) -> Optional[Path]:
         return bundle / task[key] if task.get(key) else None

@@ -8,6 +8,7 @@ the writer, and only the first ``head_bytes`` and the last ``tail_bytes`` are ke
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections import deque
 from typing import BinaryIO, Callable, Deque, List, Optional, Tuple
@@ -100,9 +101,6 @@ def drain(stream: BinaryIO, add: Callable[[bytes], None]) -> threading.Thread:
 
 
 def _read_lines(stream: BinaryIO, add: Callable[[bytes], None]) -> None:
-    while True:
-        line = stream.readline(LINE_BYTES)
-        if not line:
-            break
-        add(line)
-    stream.close()
+    with stream:
+        for line in iter(functools.partial(stream.readline, LINE_BYTES), b""):
+            add(line)

@@ -31,9 +31,7 @@ def install() -> None:
         if event not in _EVENTS or not args:
             return
         target = args[0]
-        if isinstance(target, int) or target is None:
-            return
-        try:
+        try:  # TypeError: a file descriptor or None, no path
             path = os.path.realpath(os.fsdecode(target))
         except (TypeError, ValueError):
             return

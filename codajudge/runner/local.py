@@ -70,13 +70,6 @@ def copy_program(source: Path, target: Path) -> None:
         shutil.copytree(ENGINE, target / "codajudge", ignore=no_caches)
 
 
-def copy_plain_submission(submission: Path, output: Path) -> None:
-    """The worker copies a submission without a ``metadata`` file into the prediction output (it is
-    run as a "program" that has no command), beside what the ingestion program writes."""
-    if not any((submission / name).is_file() for name in ("metadata", "metadata.yaml")):
-        shutil.copytree(submission, output, dirs_exist_ok=True, symlinks=True)
-
-
 def run_submission(
     task: PhaseTask, submission: str, work: Path, time_limit: Optional[int] = None
 ) -> RunResult:
@@ -126,8 +119,12 @@ def predict(
     copy_program(task.ingestion_program, step / "app/program")
     if task.input_data is not None:
         shutil.copytree(task.input_data, step / "app/input_data")
-    place_submission(submission, step / "app/ingested_program")
-    copy_plain_submission(step / "app/ingested_program", step / "app/output")
+    submitted = step / "app/ingested_program"
+    place_submission(submission, submitted)
+    # the worker copies a submission without a metadata file into the prediction output (it is
+    # run as a "program" that has no command), beside what the ingestion program writes
+    if not any((submitted / name).is_file() for name in ("metadata", "metadata.yaml")):
+        shutil.copytree(submitted, step / "app/output", dirs_exist_ok=True, symlinks=True)
     return run_prediction_step(task, step, limit)
 
 
@@ -189,10 +186,6 @@ def note_on_page(page: Path, note: str) -> None:
         text = page.read_text(encoding="utf-8")
     except OSError:
         return
-    marker = "<body>"
-    if marker in text:
-        text = text.replace(
-            marker, f"{marker}\n<p class='warn'><b>Note:</b> {html.escape(note)}</p>", 1
-        )
-        os.chmod(page, 0o644)
-        page.write_text(text, encoding="utf-8")
+    warning = f"<p class='warn'><b>Note:</b> {html.escape(note)}</p>"
+    os.chmod(page, 0o644)
+    page.write_text(text.replace("<body>", f"<body>\n{warning}", 1), encoding="utf-8")
