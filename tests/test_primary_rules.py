@@ -176,6 +176,18 @@ def test_ranking_by_worst_value_keeps_every_run_and_marks_the_stand_in(tmp_path)
     assert rule == {"a_only": "b counted as worst value"}
 
 
+def test_ranking_csv_keeps_a_run_name_with_a_colon_whole(tmp_path):
+    """The primary_rule rows' system is the run's name, even one holding ": "."""
+    ref = _reference(tmp_path / "ref", None)
+    subs = _submissions(tmp_path / "subs")
+    (subs / "a_only.zip").rename(subs / "a: only.zip")
+    out = tmp_path / "out"
+    assert rank_main([str(subs), str(ref), "--out", str(out), "--resamples", "0"]) == 0
+    rows = csv.DictReader((out / "ranking.csv").open())
+    rule = {r["system"]: r["note"] for r in rows if r["table"] == "primary_rule"}
+    assert rule == {"a: only": "b counted as worst value"}
+
+
 def _edition_with(tmp_path, primary_score):
     import shutil
 

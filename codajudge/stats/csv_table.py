@@ -9,7 +9,7 @@ from __future__ import annotations
 import csv
 import io
 
-from .tables import RankingReport, group_table, overall_table, primary_rule_lines, track_table
+from .tables import RankingReport, group_table, overall_table, primary_rule_notes, track_table
 
 CSV_COLUMNS = (
     "table",
@@ -54,9 +54,10 @@ def render_csv(report: RankingReport) -> str:
         records += group_table(report, group).records
     for tid in report.track_order():
         records += track_table(report.rankings[tid]).records
-    for line in primary_rule_lines(report):
-        system, _, note = line.partition(": ")
-        records.append(dict(table="primary_rule", system=system, note=note))
+    records += [
+        dict(table="primary_rule", system=name, note=note)
+        for name, note in primary_rule_notes(report)
+    ]
     records += [dict(table="team_run", system=team, note=run) for team, run in report.runs.items()]
     records += [
         dict(table="submission_note", system=name, note=note)

@@ -185,18 +185,26 @@ def group_text(report: RankingReport, group: GroupTable) -> str:
 NORMALISED_WORDS = ", each normalised to 0-1 by its metric's range on the track"
 
 
-def primary_rule_lines(report: RankingReport) -> List[str]:
-    """Which runs the missing-track rule applied to, one plain-text line each: what stood in for
-    each primary track a run did not submit, and the runs left without a primary score."""
-    lines = [
-        f"{name}: " + "; ".join(f"{track} counted as {what}" for track, what in tracks.items())
+def primary_rule_notes(report: RankingReport) -> List[Tuple[str, str]]:
+    """Which runs the missing-track rule applied to, as (run, plain-text note) pairs: what stood in
+    for each primary track a run did not submit, and the runs left without a primary score."""
+    notes = [
+        (name, "; ".join(f"{track} counted as {what}" for track, what in tracks.items()))
         for name, tracks in report.stand_ins.items()
     ]
-    return lines + [
-        f"{name}: no primary score (not every primary track submitted), so not in the overall "
-        f"table; ranked on {', '.join(tracks) or 'no track'}"
+    return notes + [
+        (
+            name,
+            "no primary score (not every primary track submitted), so not in the overall "
+            f"table; ranked on {', '.join(tracks) or 'no track'}",
+        )
         for name, tracks in report.unranked.items()
     ]
+
+
+def primary_rule_lines(report: RankingReport) -> List[str]:
+    """``primary_rule_notes`` as one "run: note" line each."""
+    return [f"{name}: {note}" for name, note in primary_rule_notes(report)]
 
 
 #: The heading of the section that lists the runs the missing-track rule applied to.
