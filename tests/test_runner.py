@@ -3,6 +3,7 @@ submitted code, and the leaderboard row."""
 
 import io
 import json
+import re
 import time
 from contextlib import redirect_stdout
 from pathlib import Path
@@ -59,6 +60,8 @@ def test_cli_on_the_zip_prints_the_leaderboard_row_and_keeps_outputs(bundle, tmp
     assert code == 0
     printed = capsys.readouterr().out
     assert "Primary score" in printed and "sim Pearson r" in printed
+    # each score's direction and range, read from the zip's extracted task.json before it goes
+    assert re.search(r"\n  sim Pearson r +-?\d\.\d{4}  \(higher is better, -1 to 1\)\n", printed)
     kept = sorted(p.name for p in (tmp_path / "out").iterdir())
     assert kept == [
         "detailed_results.csv",  # the practice phase's gold is public

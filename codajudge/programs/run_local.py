@@ -143,8 +143,7 @@ def step_notes(result: RunResult) -> List[str]:
 def leaderboard_row(scores: Dict[str, float], task: PhaseTask) -> str:
     """One line per leaderboard column of ``task``: its title, the score (n/a when the track was
     not submitted) and its direction and range (``report.score_meanings`` of the phase's
-    task.json, in its reference data, which a phase the kit scores has; none when that data is
-    gone: a zipped bundle's extracted copy is removed before these lines are printed)."""
+    task.json, in its reference data, which a phase the kit scores has)."""
     reference = task.reference_data
     has_spec = reference is not None and (reference / "task.json").is_file()
     meanings = score_meanings(read_spec(reference)) if has_spec else {}
@@ -230,10 +229,12 @@ def run(args) -> int:
         notes: List[str] = []
         output = Path(args.output) if args.output else None
         scores = run_once(bundle, args.submission, task, args.time_limit, output, notes)
+        # read while a zipped bundle's extracted copy, with its task.json, still exists
+        row = leaderboard_row(scores, task)
     for note in notes:
         print(f"note: {note}")
     print(f"{args.submission} on the {args.phase} phase:")
-    print(leaderboard_row(scores, task))
+    print(row)
     if args.output:
         print(f"kept {listed(kept_names(Path(args.output)))} in {args.output}")
     return 0
