@@ -21,11 +21,12 @@ Row = List[float]
 
 def _total(row: Row) -> float:
     """The row's sum as numpy adds up the scores' arrays: one by one below 8 values (as ``sum``),
-    pairwise from 8 on. A sum that overflows is infinite, without a warning."""
+    pairwise from 8 on (``np.add.reduce``, which ``np.sum`` calls). A sum that overflows is
+    infinite, without a warning."""
     if len(row) < 8:
         return sum(row)
     with np.errstate(over="ignore", invalid="ignore"):
-        return float(np.sum(row))
+        return float(np.add.reduce(row))
 
 
 def _sum_found(row: Row) -> str:
