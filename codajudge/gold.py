@@ -267,41 +267,21 @@ def _soft_from_rows(
     return soft
 
 
-def _distribution(row: np.ndarray, scored: bool) -> list:
-    """A soft-label gold row as a prediction; the uniform one over its last axis when unscored."""
-    return (row if scored else np.full(row.shape, 1.0 / row.shape[-1])).tolist()
-
-
 def gold_as_values(gold: GoldTrack) -> list:
     """The gold of a track as prediction values (a perfect submission), for self-checks and tests;
     items without gold, which are not scored, get a valid value all the same: classification items
     without a majority the first label, soft-label items without annotations the uniform
     distribution (a row of zeros would be refused as not summing to 1)."""
-    return AS_VALUES[kinds.of(gold.track).value_type](gold)
-
-
-def _scores_as_values(gold: GoldTrack) -> list:
-    return [float(v) for v in gold.gold]
-
-
-def _labels_as_values(gold: GoldTrack) -> list:
-    return [gold.track.labels[max(i, 0)] for i in gold.gold.tolist()]
-
-
-def _distributions_as_values(gold: GoldTrack) -> list:
-    return [_distribution(row, scored) for row, scored in zip(gold.gold, gold.scored)]
-
-
-def _annotator_rows_as_values(gold: GoldTrack) -> list:
+    value_type = kinds.of(gold.track).value_type
+    if value_type is SCORE:
+        return [float(v) for v in gold.gold]
+    if value_type is LABEL:
+        return [gold.track.labels[max(i, 0)] for i in gold.gold.tolist()]
+    if value_type is DISTRIBUTION:
+        uniform = np.full(gold.gold.shape[1:], 1.0 / gold.gold.shape[-1])
+        return [
+            (row if scored else uniform).tolist() for row, scored in zip(gold.gold, gold.scored)
+        ]
     bounds = gold.gold.offsets.tolist()
     values = gold.gold.values
     return [per_annotator_value(gold.track, values[a:b]) for a, b in zip(bounds, bounds[1:])]
-
-
-#: Each value type's gold as prediction values (``gold_as_values``).
-AS_VALUES = {
-    SCORE: _scores_as_values,
-    LABEL: _labels_as_values,
-    DISTRIBUTION: _distributions_as_values,
-    ANNOTATOR_ROW: _annotator_rows_as_values,
-}

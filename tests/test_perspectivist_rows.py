@@ -21,6 +21,7 @@ from codajudge.formats.annotators import RowFit, annotator_pool
 from codajudge.formats.perspectivist import (
     annotator_entries,
     annotator_values,
+    as_annotator_array,
     written_label_major,
 )
 from codajudge.formats.values import ValueProblem
@@ -30,8 +31,9 @@ ITEMS_OF = {track_id: edition.items_of(track_id) for track_id in GOLD}
 
 
 def _per_row(text: str, track, names: Sequence[str]) -> np.ndarray:
-    return annotator_values(
-        RowFit([list(names)]).fit(0, annotator_entries(text, track, names), []), track
+    entries = annotator_entries(text, track, names)
+    return as_annotator_array(
+        annotator_values(RowFit([list(names)]).fit(0, entries, []), track), track
     )
 
 
@@ -104,6 +106,7 @@ def _row_path(value, track, names):
     try:
         entries = annotator_entries(json.dumps(value), track, names)
         values = annotator_values(RowFit([list(names)]).fit(0, entries, []), track)
+        values = as_annotator_array(values, track)
     except ValueProblem:
         return None
     return values, isinstance(entries[0], np.ndarray) if entries else None

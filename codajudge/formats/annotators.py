@@ -33,7 +33,7 @@ from .notes import (
     ANNOTATORS_LIST_FIRST,
     ReadNote,
 )
-from .perspectivist import annotator_entries, annotator_values
+from .perspectivist import annotator_entries, annotator_values, as_annotator_array
 from .values import ValueProblem
 
 #: The layouts a row of another length than its item's annotators may have, and the note of each,
@@ -191,4 +191,4 @@ def parse_per_annotator(
     ``pool`` (as the 2025 baseline wrote VariErrNLI's), as written (``perspectivist.annotator_entries``)."""
     entries = annotator_entries(text, track, annotators)
     written = pool if len(entries) == len(pool) != len(annotators) else annotators
-    return annotator_values(RowFit([written]).fit(0, entries, []), track)
+    return as_annotator_array(annotator_values(RowFit([written]).fit(0, entries, []), track), track)

@@ -72,17 +72,24 @@ def annotator_entries(
 
 def annotator_values(
     entries: list, track: Track, hint: Callable[[], Optional[str]] = lambda: None
-) -> np.ndarray:
-    """Label indices ``(m,)``, or on multilabel tracks 0/1 choices ``(m, K)``, of a row's entries
-    (``hint``: called for a label outside the set, ``index_hints.labels_as_indices_hint``'s)."""
+) -> list:
+    """Label indices, or on multilabel tracks rows of K 0/1 choices, of a row's entries, one per
+    entry (``hint``: called for a label outside the set, ``index_hints.labels_as_indices_hint``'s)."""
     if track.scale == "multilabel":
-        rows = [e if isinstance(e, np.ndarray) else _multilabel_choice(e, track) for e in entries]
-        return np.array(rows, dtype=float).reshape(-1, len(track.labels))
+        return [e if isinstance(e, np.ndarray) else _multilabel_choice(e, track) for e in entries]
     codes = track.label_set.codes(entries)
     if min(codes, default=0) < 0:
         wrong = entries[codes.index(-1)]
         raise outside_label_set(wrong, track, show_json(wrong), hint())
-    return np.array(codes, dtype=np.int64)
+    return codes
+
+
+def as_annotator_array(values: list, track: Track) -> np.ndarray:
+    """``annotator_values`` of one or more rows, joined: label indices ``(m,)``, or on multilabel
+    tracks 0/1 choices ``(m, K)``."""
+    if track.scale == "multilabel":
+        return np.array(values, dtype=float).reshape(-1, len(track.labels))
+    return np.array(values, dtype=np.int64)
 
 
 def _label_major(value: list, track: Track) -> np.ndarray:
@@ -118,7 +125,7 @@ def _label_major(value: list, track: Track) -> np.ndarray:
     )
 
 
-def _multilabel_choice(value, track: Track) -> np.ndarray:
+def _multilabel_choice(value, track: Track) -> List[float]:
     parts = split_multilabel(value) if isinstance(value, str) else value
     if not (isinstance(parts, list) and all(isinstance(v, str) for v in parts)):
         raise ValueProblem(
@@ -131,6 +138,7 @@ def _multilabel_choice(value, track: Track) -> np.ndarray:
     if min(codes, default=0) < 0:
         part = parts[codes.index(-1)].strip()
         raise outside_label_set(part, track, show(part))
-    row = np.zeros(len(track.labels))
-    row[codes] = 1.0
+    row = [0.0] * len(track.labels)
+    for code in codes:
+        row[code] = 1.0
     return row

@@ -21,11 +21,12 @@ Row = List[float]
 
 def _total(row: Row) -> float:
     """The row's sum as numpy adds up the scores' arrays: one by one below 8 values (as ``sum``),
-    pairwise from 8 on. A sum that overflows is infinite, without a warning."""
+    pairwise from 8 on (``np.add.reduce``, which ``np.sum`` calls). A sum that overflows is
+    infinite, without a warning."""
     if len(row) < 8:
         return sum(row)
     with np.errstate(over="ignore", invalid="ignore"):
-        return float(np.sum(row))
+        return float(np.add.reduce(row))
 
 
 def _sum_found(row: Row) -> str:
@@ -38,9 +39,9 @@ def _sum_found(row: Row) -> str:
 
 def _probabilities(value, length: int, what: str, chosen: bool = False) -> Row:
     """``value`` as a row of ``length`` probabilities (floats), else the problem of the first rule
-    it breaks, in this order: its length, finite numbers, none negative, a sum within
-    ``SUM_TOLERANCE`` of 1. P(chosen) values (``chosen``) must be at most 1 (rounding aside) rather
-    than sum to 1."""
+    it breaks, in this order: its length, finite numbers, none negative; P(chosen) values
+    (``chosen``) must then be at most 1 (rounding aside). Those that must sum to 1 are
+    ``_summing_to_one``'s."""
     if type(value) is not list or len(value) != length:
         found = counted(len(value), "value") if type(value) is list else show_json(value)
         raise ValueProblem(
@@ -59,13 +60,6 @@ def _probabilities(value, length: int, what: str, chosen: bool = False) -> Row:
             expected="probabilities >= 0",
             found=f"{min(row):g}",
         )
-    if not chosen and not abs(_total(row) - 1) <= SUM_TOLERANCE:  # an infinite sum is refused too
-        raise ValueProblem(
-            f"{what} does not sum to 1",
-            expected=f"a sum within {SUM_TOLERANCE} of 1",
-            found=_sum_found(row),
-            hint="divide each value by the row's sum",
-        )
     if chosen and max(row) > 1 + 1e-9:
         raise ValueProblem(
             "a P(chosen) value is above 1", expected="values in [0, 1]", found=f"{max(row):g}"
@@ -73,10 +67,24 @@ def _probabilities(value, length: int, what: str, chosen: bool = False) -> Row:
     return row
 
 
-def _normalised(row: Row, quiet: bool = False) -> Tuple[Row, List[ReadNote]]:
-    """The row divided by its sum, and a note when it was renormalised (a sum off by more than 1e-6)
-    unless ``quiet`` (a row whose change another note announces)."""
+def _summing_to_one(value, length: int, what: str) -> Tuple[Row, float]:
+    """``_probabilities`` whose sum is within ``SUM_TOLERANCE`` of 1 (the last rule, checked after
+    theirs), and that sum."""
+    row = _probabilities(value, length, what)
     total = _total(row)
+    if not abs(total - 1) <= SUM_TOLERANCE:  # an infinite sum is refused too
+        raise ValueProblem(
+            f"{what} does not sum to 1",
+            expected=f"a sum within {SUM_TOLERANCE} of 1",
+            found=_sum_found(row),
+            hint="divide each value by the row's sum",
+        )
+    return row, total
+
+
+def _normalised(row: Row, total: float, quiet: bool = False) -> Tuple[Row, List[ReadNote]]:
+    """The row divided by its sum ``total``, and a note when it was renormalised (a sum off by more
+    than 1e-6) unless ``quiet`` (a row whose change another note announces)."""
     notes = [] if quiet or abs(total - 1) <= 1e-6 else [ReadNote(RENORMALISED)]
     return [x / total for x in row], notes
 
@@ -93,7 +101,7 @@ def soft_label(value, track: Track) -> Tuple[list, List[ReadNote]]:
     if track.scale == "ordinal" and type(value) is list and len(value) == k + 1:
         if is_number(value[0]):
             return _without_leading_bin(value, track)
-    return _normalised(_probabilities(value, k, "soft label"))
+    return _normalised(*_summing_to_one(value, k, "soft label"))
 
 
 def _without_leading_bin(value: list, track: Track) -> Tuple[list, List[ReadNote]]:
@@ -110,8 +118,8 @@ def _without_leading_bin(value: list, track: Track) -> Tuple[list, List[ReadNote
             f"holds probability here, so check that the other {k} are the labels "
             f"{track.labels[0]}..{track.labels[-1]})",
         )
-    row = _probabilities(value, k + 1, "soft label")
-    probabilities, notes = _normalised(row[1:], quiet=first > 0)
+    row = _summing_to_one(value, k + 1, "soft label")[0][1:]
+    probabilities, notes = _normalised(row, _total(row), quiet=first > 0)
     if first == 0:
         return probabilities, notes + [ReadNote(EMPTY_LEADING_BIN)]
     return probabilities, notes + [ReadNote(LEADING_BIN_WITH_MASS, first)]
@@ -131,7 +139,7 @@ def _multilabel(value, track: Track) -> Tuple[list, List[ReadNote]]:
         return [[1.0 - x, x] for x in _probabilities(value, k, "soft label", chosen=True)], []
     pairs, notes = [], []
     for label, pair in zip(track.labels, value):
-        normalised, note = _normalised(_probabilities(pair, 2, f"pair for '{label}'"))
+        normalised, note = _normalised(*_summing_to_one(pair, 2, f"pair for '{label}'"))
         pairs.append(normalised)
         notes += note
     return pairs, notes

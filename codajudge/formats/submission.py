@@ -35,7 +35,7 @@ from .layout import (
     without_comments,
 )
 from .notes import VALUE_NOTES, ReadNote, note_warnings
-from .perspectivist import annotator_entries, annotator_values
+from .perspectivist import annotator_entries, annotator_values, as_annotator_array
 from .results_tsv import NOTE as RESULTS_NOTE, reads_results_layout, results_rows
 from .soft import parse_soft
 from .textfile import read_texts, safe_display, shorten
@@ -412,13 +412,12 @@ def _annotator_rows(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemC
     values = []
     for j, row in entries.items():
         try:
-            values.append(annotator_values(fit.fit(rows.item[j], row, notes), track, hint))
+            values += annotator_values(fit.fit(rows.item[j], row, notes), track, hint)
         except ValueProblem as problem:
             _add(problem, problems, rows, keys, j)
     if problems:
         return None, notes
-    empty = np.zeros((0, len(track.labels)) if track.scale == "multilabel" else 0, dtype=np.int64)
-    return np.concatenate([empty, *values]), notes
+    return as_annotator_array(values, track), notes
 
 
 def _add(problem: ValueProblem, problems: ProblemCollector, rows: Rows, keys: ItemKeys, j: int):
