@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Dict, List, Optional
 
 from . import __version__
-from .errors import ConfigError, Problem, strict_bool
+from .errors import ConfigError, Problem, boolean_problem
 from .metrics import get as get_metric
 from .metrics.edition_module import load_entry
 from .stats.bootstrap import DEFAULT_SEED
@@ -176,6 +176,9 @@ def spec_from_dict(raw: dict, where: str) -> TaskSpec:
         load_entry(raw["metrics_module"], where)
     tracks = tracks_from_list(raw["tracks"], where=f"{where}: tracks")
     check_primary_direction(tracks, where)
+    hide_gold = raw.get("hide_gold", True)
+    if type(hide_gold) is not bool:  # a quoted "false" would otherwise show per-item gold
+        raise ConfigError([boolean_problem(where, "'hide_gold'", hide_gold)])
     known = {"edition", "title", "phase", "tracks", "hide_gold", "kit_version", "seed"}
     known.add("primary_score")
     return TaskSpec(
@@ -183,7 +186,7 @@ def spec_from_dict(raw: dict, where: str) -> TaskSpec:
         title=str(raw.get("title", raw["edition"])),
         phase=str(raw["phase"]),
         tracks=tracks,
-        hide_gold=strict_bool(raw, "hide_gold", True, where),
+        hide_gold=hide_gold,
         kit_version=str(raw.get("kit_version", __version__)),
         seed=int(raw.get("seed", DEFAULT_SEED)),
         extra={k: v for k, v in raw.items() if k not in known},
