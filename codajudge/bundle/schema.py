@@ -31,7 +31,7 @@ from ..fields import Field, Type, Walk, check_object, choice, resolve, shown, st
 from ..importers import IMPORTERS, SPLITS
 from ..importers.table import one_column_or
 from ..metrics import REGISTRY as METRICS
-from ..spec import MEAN_RULES, PHASES, PLAIN, WORST, primary_rule_problem
+from ..spec import PHASES, PRIMARY_SCORE_FIELDS
 from ..stats.bootstrap import DEFAULT_SEED
 from ..stats.ranking import GROUP_MEAN_RANK, GROUP_ORDERS
 from ..tracks import TRACK_FIELDS
@@ -139,22 +139,6 @@ LEADERBOARD_FIELDS = {
     "key": Field(STR, "its key", default="main"),
     "submission_rule": choice(
         "which submission counts", SUBMISSION_RULES, "leaderboard submission_rule", "Force_Last"
-    ),
-}
-
-PRIMARY_SCORE_FIELDS = {
-    "missing": Field(
-        STR,
-        "what a primary track a run did not submit counts as: worst | baseline NAME | unranked "
-        "(README: Primary score)",
-        default=WORST,
-        check=primary_rule_problem,
-        example="missing: baseline most_frequent",
-    ),
-    "mean": choice(
-        "plain | normalised mean of the primary tracks' main metric (README: Primary score)",
-        MEAN_RULES,
-        default=PLAIN,
     ),
 }
 
