@@ -446,14 +446,14 @@ def _add_released_soft_label(
     except (ValueError, TypeError, KeyError) as e:
         at.add("'soft_label' does not fit the dataset", found=str(e)[:120], hint=hint)
         return not is_gold
-    if released is None and is_gold:
-        at.add(
-            "soft_gold: release needs the item's 'soft_label'",
-            expected="an object label -> probability over " + ", ".join(dataset.labels),
-            found="no soft_label",
-            hint=hint,
-        )
     if released is None:
+        if is_gold:
+            at.add(
+                "soft_gold: release needs the item's 'soft_label'",
+                expected="an object label -> probability over " + ", ".join(dataset.labels),
+                found="no soft_label",
+                hint=hint,
+            )
         return not is_gold
     if is_gold:
         item["distribution"] = dict(zip(dataset.labels, released))
