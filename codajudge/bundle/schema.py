@@ -29,6 +29,7 @@ from ..baselines import BASELINES
 from ..fields import ANY, BOOL, INT, LIST, MAP, NUMBER, OBJECT, STR, STR_OR_LIST
 from ..fields import Field, Type, Walk, check_object, choice, resolve, shown, string_map, strings
 from ..importers import IMPORTERS, SPLITS
+from ..importers.lewidi import DATASETS as LEWIDI_DATASETS
 from ..importers.table import one_column_or
 from ..metrics import REGISTRY as METRICS
 from ..spec import PHASES, PRIMARY_SCORE_FIELDS
@@ -256,9 +257,10 @@ IMPORTER_OPTIONS: Dict[str, Dict[str, Field]] = {
     "chaosnli": {"path": _path(), "files": _files(Field(STR_OR_LIST))},
     "lewidi": {
         "path": _path(),
-        "dataset": Field(
-            STR,
-            "CSC | MP | Paraphrase | VariErrNLI (2025); ArMIS | ConvAbuse | HS-Brexit | MD-Agreement (2023)",
+        "dataset": choice(
+            "the release's dataset: 2025's first four, 2023's last four",
+            LEWIDI_DATASETS,
+            "LeWiDi dataset",
             required=True,
         ),
         "files": _files(),

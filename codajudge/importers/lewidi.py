@@ -92,7 +92,7 @@ DATASETS: Dict[str, Dataset] = {
 def load_split(source: dict, root: Path, split: str) -> List[dict]:
     """The kit items of one split (train, dev or test) of one LeWiDi dataset, in file order; the
     schema has checked the source's options (see the module docstring)."""
-    dataset = dataset_of(source)
+    dataset = DATASETS[source["dataset"]]
     if dataset.multilabel and (source.get("soft_gold") == "release" or source.get("hard_gold")):
         raise ConfigError.single(
             "datasets (lewidi importer)",
@@ -112,19 +112,6 @@ def load_split(source: dict, root: Path, split: str) -> List[dict]:
             items.append(item)
     problems.raise_if_any(ConfigError)
     return items
-
-
-def dataset_of(source: dict) -> Dataset:
-    """The dataset named by ``source['dataset']``."""
-    name = source.get("dataset")
-    if name not in DATASETS:
-        raise ConfigError.single(
-            "datasets (lewidi importer)",
-            "unknown or missing 'dataset'",
-            expected=" | ".join(DATASETS),
-            found=repr(name),
-        )
-    return DATASETS[name]
 
 
 # --- locating and reading the split file -------------------------------------------------------
