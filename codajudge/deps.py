@@ -12,16 +12,11 @@ RUNTIME = {"numpy": "numpy", "scipy": "scipy", "yaml": "PyYAML"}
 EXIT_MISSING = 1
 
 
-def _importable(module: str) -> bool:
-    try:
-        return importlib.util.find_spec(module) is not None
-    except (ImportError, ValueError):
-        return False
-
-
 def require_runtime(program: str = "") -> None:
     """Exit with one line naming what to install when numpy, scipy or PyYAML cannot be imported."""
-    missing = [package for module, package in RUNTIME.items() if not _importable(module)]
+    # run before anything imports them: find_spec of a top-level name raises only for a module
+    # already imported without a spec
+    missing = [name for module, name in RUNTIME.items() if importlib.util.find_spec(module) is None]
     if missing:
         program = program or os.path.basename(sys.argv[0] or "codajudge") or "codajudge"
         print(

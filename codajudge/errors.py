@@ -120,18 +120,6 @@ class Problem:
         return replace(self, count=self.count + other.count, lines=lines, items=items)
 
 
-@dataclass(frozen=True)
-class Refusals:
-    """The problems found at one place (``where``: the file and the key's path), in the order
-    found; unlike ``ProblemCollector``, a message met twice is two problems."""
-
-    where: str
-    problems: List[Problem] = field(default_factory=list)
-
-    def add(self, message: str, **details) -> None:
-        self.problems.append(Problem(self.where, message, **details))
-
-
 class KitError(Exception):
     """A failure with one or more user-facing problems. ``str()`` is the full message."""
 
@@ -224,7 +212,7 @@ _BOOLEAN_WORDS_HINT = "write true or false: yes, no, on and off are read as word
 
 def boolean_problem(where: str, label: str, value) -> Problem:
     """The one message for a value where a boolean is expected (``label`` names the key): the
-    edition schema and ``strict_bool`` both use it."""
+    edition schema and a task.json's ``hide_gold`` (``spec.spec_from_dict``) both use it."""
     text = isinstance(value, str)
     return Problem(
         where,
@@ -235,23 +223,6 @@ def boolean_problem(where: str, label: str, value) -> Problem:
         if text and value.lower() in _BOOLEAN_WORDS
         else "write true or false without quotes",
     )
-
-
-def strict_bool(
-    mapping: dict, key: str, default: bool, where: str, problems: Optional[List[Problem]] = None
-) -> bool:
-    """``mapping[key]`` (``default`` when absent) where only a real boolean is one: YAML's or JSON's
-    true or false. Anything else, a quoted ``"false"`` above all (Python's ``bool("false")`` is True),
-    is a problem at ``where`` (the file and the key's path) naming the key: added to ``problems``,
-    ``default`` returned, or, without ``problems``, raised as a ConfigError."""
-    value = mapping.get(key, default)
-    if type(value) is bool:
-        return value
-    problem = boolean_problem(where, f"'{key}'", value)
-    if problems is None:
-        raise ConfigError([problem])
-    problems.append(problem)
-    return default
 
 
 #: A refusal of several files shows each file's first problems and at most this many files.

@@ -75,6 +75,10 @@ class Walk:
     def add(self, where: str, message: str, **details) -> None:
         self.problems.append(Problem(self.place(where), message, **details))
 
+    def refuse(self, message: str, **details) -> None:
+        """A problem at the walk's own place: a rule across its keys."""
+        self.add("", message, **details)
+
 
 def _found(value) -> str:
     return f"{value!r} ({type(value).__name__})"[:100]

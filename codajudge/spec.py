@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Dict, List, Optional
 
 from . import __version__
-from .errors import ConfigError, Problem, strict_bool
+from .errors import ConfigError, Problem, boolean_problem
+from .fields import ANY, OBJECT, STR, Field, Walk, check_value, choice
 from .metrics import get as get_metric
 from .metrics.edition_module import load_entry
 from .stats.bootstrap import DEFAULT_SEED
@@ -95,22 +96,42 @@ def primary_rule_problem(text) -> Optional[str]:
     return "expected 'worst', 'baseline NAME' (a baseline of the edition) or 'unranked'"
 
 
+#: The keys of ``primary_score`` as an edition.yaml writes them (the edition schema's table); a
+#: task.json's also holds the builder's ``baseline_scores``.
+PRIMARY_SCORE_FIELDS = {
+    "missing": Field(
+        STR,
+        "what a primary track a run did not submit counts as: worst | baseline NAME | unranked "
+        "(README: Primary score)",
+        default=WORST,
+        check=primary_rule_problem,
+        example="missing: baseline most_frequent",
+    ),
+    "mean": choice(
+        "plain | normalised mean of the primary tracks' main metric (README: Primary score)",
+        MEAN_RULES,
+        default=PLAIN,
+    ),
+}
+
+
 def primary_rule_from_dict(raw, where: str) -> PrimaryRule:
     """The rule of a task.json's or an edition config's ``primary_score`` mapping (None: default)."""
     if raw is None:
         return PrimaryRule()
-    if not isinstance(raw, dict):
-        raise ConfigError.single(where, "primary_score must be a mapping", found=repr(raw)[:80])
-    missing = raw.get("missing", WORST)
-    problem = primary_rule_problem(missing)
-    mean = raw.get("mean", PLAIN)
-    if problem is None and mean not in MEAN_RULES:
-        problem = f"mean: expected one of {', '.join(MEAN_RULES)}"
-    if problem is not None:
-        raise ConfigError.single(f"{where}: primary_score", problem, found=repr(raw)[:120])
-    parts = str(missing).split()
+    walk = Walk(where)
+    fields = {**PRIMARY_SCORE_FIELDS, "baseline_scores": Field(ANY)}
+    check_value(walk, "", "primary_score", raw, Field(OBJECT, schema=fields))
+    if walk.problems:
+        raise ConfigError(walk.problems)
+    parts = str(raw.get("missing", WORST)).split()
     scores = {str(k): float(v) for k, v in dict(raw.get("baseline_scores") or {}).items()}
+    mean = raw.get("mean", PLAIN)
     return PrimaryRule(parts[0], parts[1] if len(parts) == 2 else None, mean, scores)
+
+
+#: The keys of task.json that are a field of ``TaskSpec`` as they are.
+PLAIN_KEYS = ("edition", "title", "phase", "hide_gold", "kit_version", "seed")
 
 
 @dataclass(frozen=True)
@@ -133,12 +154,7 @@ class TaskSpec:
 
     def to_dict(self) -> dict:
         return {
-            "edition": self.edition,
-            "title": self.title,
-            "phase": self.phase,
-            "hide_gold": self.hide_gold,
-            "kit_version": self.kit_version,
-            "seed": self.seed,
+            **{key: getattr(self, key) for key in PLAIN_KEYS},
             "tracks": [t.to_dict() for t in self.tracks],
             **self.extra,
             **self.primary_rule.spec_entry(),
@@ -176,17 +192,18 @@ def spec_from_dict(raw: dict, where: str) -> TaskSpec:
         load_entry(raw["metrics_module"], where)
     tracks = tracks_from_list(raw["tracks"], where=f"{where}: tracks")
     check_primary_direction(tracks, where)
-    known = {"edition", "title", "phase", "tracks", "hide_gold", "kit_version", "seed"}
-    known.add("primary_score")
+    hide_gold = raw.get("hide_gold", True)
+    if type(hide_gold) is not bool:  # a quoted "false" would otherwise show per-item gold
+        raise ConfigError([boolean_problem(where, "'hide_gold'", hide_gold)])
     return TaskSpec(
         edition=str(raw["edition"]),
         title=str(raw.get("title", raw["edition"])),
         phase=str(raw["phase"]),
         tracks=tracks,
-        hide_gold=strict_bool(raw, "hide_gold", True, where),
+        hide_gold=hide_gold,
         kit_version=str(raw.get("kit_version", __version__)),
         seed=int(raw.get("seed", DEFAULT_SEED)),
-        extra={k: v for k, v in raw.items() if k not in known},
+        extra={k: v for k, v in raw.items() if k not in (*PLAIN_KEYS, "tracks", "primary_score")},
         primary_rule=primary_rule_from_dict(raw.get("primary_score"), where),
     )
 

@@ -19,7 +19,7 @@ from .fields import BOOL, INT, LIST, NUMBER, STR
 from .fields import Field, Walk, check_object, choice, string_map, strings
 from .kinds.base import DISTRIBUTION, LABEL, SIMILARITY_RANGE
 from .labels import LabelSet
-from .errors import ConfigError, Refusals
+from .errors import ConfigError
 from .metrics import REGISTRY as METRICS
 
 #: Codabench limits a leaderboard column key (and so a scores.json key) to 36 characters.
@@ -169,11 +169,10 @@ def track_from_dict(raw: dict, where: str = "tracks") -> Track:
     check_object(walk, "", raw, TRACK_FIELDS)
     if walk.problems:
         raise ConfigError(walk.problems)
-    refusals = Refusals(walk.display)
     kind = kinds.REGISTRY[raw["kind"]]
-    scale = _checked_scale(kind, raw.get("scale"), refusals)
+    scale = _checked_scale(kind, raw.get("scale"), walk)
     labels = tuple(raw.get("labels", ()))
-    _check_labels(kind, raw.get("labels"), refusals)
+    _check_labels(kind, raw.get("labels"), walk)
     positional = raw.get("positional", kind.positional_by_default)
     track = Track(
         id=tid,
@@ -182,122 +181,114 @@ def track_from_dict(raw: dict, where: str = "tracks") -> Track:
         title=raw.get("title") or tid,
         scale=scale if kind.has_scale else None,
         labels=labels,
-        metrics=_checked_metrics(kind, scale, tuple(raw.get("metrics", ())), refusals),
+        metrics=_checked_metrics(kind, scale, tuple(raw.get("metrics", ())), walk),
         primary=raw.get("primary", True),
         files=tuple(raw.get("files", ())),
         positional=positional,
-        release_lines=_checked_release_lines(raw.get("release_lines"), positional, refusals),
-        range=_checked_range(kind, raw.get("range"), refusals),
-        label_aliases=_checked_aliases(kind, labels, raw.get("label_aliases"), refusals),
-        annotator_alignment=_checked_alignment(kind, raw.get("annotator_alignment"), refusals),
-        results_layout=_checked_results_layout(kind, scale, raw.get("results_layout"), refusals),
+        release_lines=_checked_release_lines(raw.get("release_lines"), positional, walk),
+        range=_checked_range(kind, raw.get("range"), walk),
+        label_aliases=_checked_aliases(kind, labels, raw.get("label_aliases"), walk),
+        annotator_alignment=_checked_alignment(kind, raw.get("annotator_alignment"), walk),
+        results_layout=_checked_results_layout(kind, scale, raw.get("results_layout"), walk),
     )
     if kind.has_labels:
-        _check_collisions(track.label_set, refusals)
+        _check_collisions(track.label_set, walk)
     for key in track.keys:
         if len(key) > MAX_KEY_LENGTH:
-            refusals.add(
+            walk.refuse(
                 f"leaderboard key '{key}' is longer than {MAX_KEY_LENGTH} characters",
                 expected=f"at most {MAX_KEY_LENGTH}",
                 found=str(len(key)),
                 hint="use a shorter track id",
             )
-    if refusals.problems:
-        raise ConfigError(refusals.problems)
+    if walk.problems:
+        raise ConfigError(walk.problems)
     return track
 
 
-def _checked(value, fits: bool, refusals: Refusals, problem: str, expected=None, found=None):
+def _checked(value, fits: bool, walk: Walk, problem: str, expected=None, found=None):
     """``value`` when absent (None) or when it ``fits``; else None, and ``problem`` reported (found:
     the value, unless told)."""
     if value is None or fits:
         return value
-    refusals.add(problem, expected=expected, found=found or repr(value)[:80])
+    walk.refuse(problem, expected=expected, found=found or repr(value)[:80])
     return None
 
 
-def _checked_release_lines(value, positional: bool, refusals: Refusals) -> Optional[int]:
+def _checked_release_lines(value, positional: bool, walk: Walk) -> Optional[int]:
     """The track's ``release_lines``: absent, or on a positional track."""
     problem = "'release_lines' must be a whole number of lines (at least 2) on a positional track"
-    return _checked(value, positional, refusals, problem)
+    return _checked(value, positional, walk, problem)
 
 
-def _checked_results_layout(kind, scale, value, refusals: Refusals):
+def _checked_results_layout(kind, scale, value, walk: Walk):
     """The track's ``results_layout``: absent, or on a track whose value is one label or one
     distribution over its labels."""
     return _checked(
         value,
         kind.value_type in RESULTS_LAYOUT_READINGS and scale != "multilabel",
-        refusals,
+        walk,
         "'results_layout' must be on a track predicting one label or one distribution over its "
         "labels",
         found=f"{value!r} on a {kind.name} track",
     )
 
 
-def _checked_alignment(kind, value, refusals: Refusals) -> Optional[str]:
+def _checked_alignment(kind, value, walk: Walk) -> Optional[str]:
     """The track's ``annotator_alignment``: absent, or one of its kind's ``alignments``."""
     return _checked(
         value,
         value in kind.alignments,
-        refusals,
+        walk,
         f"'annotator_alignment' does not apply to kind {kind.name}",
         expected=" | ".join(kind.alignments) or "no annotator_alignment key",
     )
 
 
-def _checked_range(kind, value, refusals: Refusals):
+def _checked_range(kind, value, walk: Walk):
     """The track's ``range``: absent, or [lowest, highest] on a similarity track."""
     fits = kind.has_range and value is not None and value[0] < value[1]
     problem = "'range' must be [lowest, highest] gold score of a similarity track"
-    value = _checked(value, fits, refusals, problem, expected="e.g. range: [0, 5]")
+    value = _checked(value, fits, walk, problem, expected="e.g. range: [0, 5]")
     return value and (float(value[0]), float(value[1]))
 
 
-def _checked_scale(kind, scale, refusals: Refusals):
-    """The track's ``scale``: required for soft-label and perspectivist kinds, refused for the others."""
-    if kind.has_scale:
-        if scale is None:
-            refusals.add(
-                f"'scale' is missing: kind {kind.name} needs one",
-                expected=" | ".join(kind.scales),
-                hint=f"add scale: {kind.scales[0]} (or another of the above) to the track",
-            )
-        elif scale not in kind.scales:
-            refusals.add(
-                f"'scale' is required for kind {kind.name}",
-                expected=" | ".join(kind.scales),
-                found=repr(scale),
-            )
-    elif scale is not None:
-        refusals.add(f"'scale' does not apply to kind {kind.name}", found=repr(scale))
+def _checked_scale(kind, scale, walk: Walk):
+    """The track's ``scale``: required for soft-label and perspectivist kinds, refused for the
+    others (``TRACK_FIELDS`` has refused a scale none of them has)."""
+    if kind.has_scale and scale is None:
+        walk.refuse(
+            f"'scale' is missing: kind {kind.name} needs one",
+            expected=" | ".join(kind.scales),
+            hint=f"add scale: {kind.scales[0]} (or another of the above) to the track",
+        )
+    elif scale is not None and not kind.has_scale:
+        walk.refuse(f"'scale' does not apply to kind {kind.name}", found=repr(scale))
     return scale
 
 
-def _check_labels(kind, labels, refusals: Refusals) -> None:
+def _check_labels(kind, labels, walk: Walk) -> None:
     """The track's ``labels``: at least two, for the kinds that have labels (``_check_collisions``
     refuses two naming one label)."""
     if not kind.has_labels:
         return
     if labels is None:
-        refusals.add(
+        walk.refuse(
             f"'labels' is missing: kind {kind.name} needs the track's labels",
             expected="two or more labels, quoted, in order",
             hint='add labels: ["LABEL1", "LABEL2", ...] to the track',
         )
     elif len(labels) < 2:
-        refusals.add("'labels' must list at least two labels", found=repr(labels))
+        walk.refuse("'labels' must list at least two labels", found=repr(labels))
 
 
-def _checked_aliases(
-    kind, labels: Tuple[str, ...], raw, refusals: Refusals
-) -> Tuple[Tuple[str, str], ...]:
+def _checked_aliases(kind, labels: Tuple[str, ...], raw, walk: Walk) -> Tuple[Tuple[str, str], ...]:
     """The track's ``label_aliases`` as (alias, label) pairs: absent, or alias text -> one of the
     track's labels, on a kind with labels (``_check_collisions`` checks them with the labels)."""
     if raw is None:
         return ()
     if not (kind.has_labels and all(isinstance(alias, str) for alias in raw)):
-        refusals.add(
+        walk.refuse(
             "'label_aliases' must map alias texts to labels of a track with labels",
             expected="e.g. label_aliases: {e: entailment, n: neutral}",
             found=repr(raw)[:80],
@@ -306,7 +297,7 @@ def _checked_aliases(
         return ()
     for alias, label in raw.items():
         if label not in labels:
-            refusals.add(
+            walk.refuse(
                 f"'label_aliases' entry {alias!r} names no label of the track",
                 expected="one of " + ", ".join(labels),
                 found=repr(label),
@@ -315,11 +306,11 @@ def _checked_aliases(
     return tuple(raw.items())
 
 
-def _check_collisions(labels: LabelSet, refusals: Refusals) -> None:
+def _check_collisions(labels: LabelSet, walk: Walk) -> None:
     """A problem per two labels or aliases that name one label once normalised (``codajudge.labels``),
     a label written twice among them."""
     for first, second in labels.collisions():
-        refusals.add(
+        walk.refuse(
             "two of 'labels' and 'label_aliases' name one label once normalised",
             expected="names that differ once surrounding spaces are ignored and numbers are "
             "read as values (docs/labels.md)",
@@ -328,7 +319,7 @@ def _check_collisions(labels: LabelSet, refusals: Refusals) -> None:
         )
 
 
-def _checked_metrics(kind, scale, metrics: Tuple[str, ...], refusals: Refusals) -> Tuple[str, ...]:
+def _checked_metrics(kind, scale, metrics: Tuple[str, ...], walk: Walk) -> Tuple[str, ...]:
     """The track's ``metrics``: the kind's defaults when absent, else only metrics that apply to it."""
     scale = scale if kind.has_scale else None
     allowed = kind.applicable_metrics(scale)
@@ -336,25 +327,25 @@ def _checked_metrics(kind, scale, metrics: Tuple[str, ...], refusals: Refusals) 
         return kind.default_metrics[scale]
     for m in metrics if allowed else ():
         if m not in allowed:
-            refusals.add(f"metric '{m}' does not apply to this track", expected=" | ".join(allowed))
+            walk.refuse(f"metric '{m}' does not apply to this track", expected=" | ".join(allowed))
     return metrics
 
 
 def tracks_from_list(raw: Sequence[dict], where: str = "tracks") -> List[Track]:
     if not isinstance(raw, list) or not raw:
         raise ConfigError.single(where, "'tracks' must be a non-empty list", found=repr(raw)[:80])
-    refusals = Refusals(where)
+    walk = Walk(where)
     tracks: List[Track] = []
     for i, item in enumerate(raw):
         try:
             tracks.append(track_from_dict(item, f"{where}[{i}]"))
         except ConfigError as e:
-            refusals.problems.extend(e.problems)
+            walk.problems.extend(e.problems)
     seen: Dict[str, Track] = {}
     names: Dict[str, str] = {}
     for t in tracks:
         if t.id in seen:
-            refusals.add(f"track id '{t.id}' is declared twice")
+            walk.refuse(f"track id '{t.id}' is declared twice")
         seen[t.id] = t
         for name in t.file_names:
             owner = seen.get(names.get(name.lower(), t.id), t)
@@ -362,14 +353,14 @@ def tracks_from_list(raw: Sequence[dict], where: str = "tracks") -> List[Track]:
             # different kinds (ChaosNLI's predictions: the probabilities and the label)
             shared = owner.dataset == t.dataset and kinds.of(owner) is not kinds.of(t)
             if owner.id != t.id and not shared:
-                refusals.add(
+                walk.refuse(
                     f"file name '{name}' is claimed by tracks '{owner.id}' and '{t.id}'",
                     hint="only tracks of one dataset and of different kinds may share a file "
                     "(a document holding both, such as ChaosNLI's prediction file)",
                 )
             names[name.lower()] = t.id
-    if refusals.problems:
-        raise ConfigError(refusals.problems)
+    if walk.problems:
+        raise ConfigError(walk.problems)
     return tracks
 
 

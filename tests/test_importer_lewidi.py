@@ -8,7 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from codajudge.bundle.schema import dataset_fields
 from codajudge.errors import ConfigError
+from codajudge.fields import Walk, check_object
 from codajudge.formats.items import public_view, read_items, write_items
 from codajudge.gold import build_gold
 from codajudge.importers import load_split as load_any
@@ -242,9 +244,14 @@ def error_text(source, root, split="dev"):
 
 
 def test_unknown_dataset_and_missing_release_are_config_errors(tmp_path):
-    assert "CSC | MP | Paraphrase | VariErrNLI" in error_text(
-        {"path": ".", "dataset": "SNLI"}, tmp_path
-    )
+    """An unknown dataset is the edition schema's refusal, naming the dataset's key."""
+    source = {"importer": "lewidi", "path": ".", "dataset": "SNLI"}
+    walk = Walk("edition.yaml")
+    check_object(walk, "datasets 'x'", source, dataset_fields(source))
+    assert [p.render() for p in walk.problems] == [
+        "edition.yaml: datasets 'x': unknown LeWiDi dataset; expected CSC | MP | Paraphrase | "
+        "VariErrNLI | ArMIS | ConvAbuse | HS-Brexit | MD-Agreement, found 'SNLI'"
+    ]
     assert "nothing at this path" in error_text({"path": "nowhere", "dataset": "MP"}, tmp_path)
 
 

@@ -169,20 +169,31 @@ def test_check_help_says_which_folder_is_an_edition_and_which_a_bundle(capsys):
     assert "--data DIR" in out
 
 
-def test_an_importer_option_problem_names_the_dataset_key_and_its_file(tmp_path, capsys):
+@pytest.mark.parametrize(
+    "edit, named, place",
+    [
+        # the importer's own rule across options, located at the dataset's key and release
+        (("ven", "hard_gold", "majority"), "hard_gold", " (path lewidi2025): "),
+        # a misspelt dataset: the edition schema's choice, with the name meant
+        (("par", "dataset", "Paraphrse"), "Did you mean 'Paraphrase'?", ": unknown LeWiDi dataset"),
+    ],
+)
+def test_an_importer_option_problem_names_the_dataset_key_and_its_file(
+    edit, named, place, tmp_path, capsys
+):
+    key, option, value = edit
     folder = tmp_path / "lw"
     shutil.copytree(REPO / "editions" / "lewidi2025", folder)
     config = yaml.safe_load((folder / "edition.yaml").read_text())
-    key = "par"
-    config["datasets"][key]["dataset"] = "Paraphrse"
+    config["datasets"][key][option] = value
     (folder / "edition.yaml").write_text(yaml.safe_dump(config))
     data = REPO.parent / "shared" / "data"
     if not (data / "lewidi2025").is_dir():
         pytest.skip("the LeWiDi 2025 release is not on this machine")
     assert cli(["check", str(folder), "--data", str(data)]) == 1
     err = capsys.readouterr().err
-    (line,) = [line for line in err.splitlines() if "'dataset'" in line]
-    assert line.startswith(f"{folder}/edition.yaml: datasets '{key}' (path ")
+    (line,) = [line for line in err.splitlines() if named in line]
+    assert line.startswith(f"{folder}/edition.yaml: datasets '{key}'{place}")
 
 
 def test_a_problem_that_makes_the_data_unreadable_stops_and_says_what_was_not_checked(

@@ -348,7 +348,10 @@ def _edited_task(edit) -> dict:
             lambda s: s.update(primary_score={"missing": "best"}),
             "expected 'worst', 'baseline NAME'",
         ),
-        (lambda s: s.update(primary_score={"mean": "median"}), "mean: expected one of plain"),
+        (
+            lambda s: s.update(primary_score={"mean": "median"}),
+            "'mean' has an unknown value; expected plain | normalised",
+        ),
     ],
 )
 def test_a_hand_edited_task_json_is_refused_naming_its_key(edit, named):

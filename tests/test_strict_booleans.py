@@ -14,7 +14,7 @@ import yaml
 
 from codajudge.bundle.config_yaml import ConfigLoader
 from codajudge.bundle.edition import load_edition
-from codajudge.errors import ConfigError, strict_bool
+from codajudge.errors import ConfigError
 from codajudge.spec import read_spec, spec_from_dict, write_spec
 from codajudge.tracks import track_from_dict
 
@@ -174,12 +174,3 @@ def test_the_config_loader_reads_only_true_and_false_as_booleans():
     finally:
         loader.dispose()
     assert yaml.safe_load("[yes, off]") == [True, False]
-
-
-def test_strict_bool_adds_the_problem_and_keeps_the_default_when_collecting():
-    problems = []
-    assert strict_bool({"k": "true"}, "k", False, "f.yaml: k", problems) is False
-    assert [p.render() for p in problems] == [
-        f"f.yaml: k: 'k' must be a boolean; expected true or false, found the string 'true'. {QUOTES}"
-    ]
-    assert strict_bool({}, "k", True, "f.yaml", problems) is True and len(problems) == 1

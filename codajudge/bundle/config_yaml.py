@@ -24,7 +24,7 @@ BOOL_TAG = "tag:yaml.org,2002:bool"
 
 class ConfigLoader(yaml.SafeLoader):
     """A SafeLoader whose only booleans are true and false (YAML 1.2): YAML 1.1's yes, no, on and off
-    stay strings, which a key expecting a boolean refuses (``errors.strict_bool``) instead of reading
+    stay strings, which a key expecting a boolean refuses (``errors.boolean_problem``) instead of reading
     a word as a choice; a label or a title ``no`` stays the word."""
 
 

@@ -28,9 +28,10 @@ from ..baselines import BASELINES
 from ..fields import ANY, BOOL, INT, LIST, MAP, NUMBER, OBJECT, STR, STR_OR_LIST
 from ..fields import Field, Type, Walk, check_object, choice, resolve, shown, string_map, strings
 from ..importers import IMPORTERS, SPLITS
+from ..importers.lewidi import DATASETS as LEWIDI_DATASETS
 from ..importers.table import one_column_or
 from ..metrics import REGISTRY as METRICS
-from ..spec import MEAN_RULES, PHASES, PLAIN, WORST, primary_rule_problem
+from ..spec import PHASES, PRIMARY_SCORE_FIELDS
 from ..stats.bootstrap import DEFAULT_SEED
 from ..stats.ranking import GROUP_MEAN_RANK, GROUP_ORDERS
 from ..tracks import TRACK_FIELDS
@@ -135,22 +136,6 @@ LEADERBOARD_FIELDS = {
     "key": Field(STR, "its key", default="main"),
     "submission_rule": choice(
         "which submission counts", SUBMISSION_RULES, "leaderboard submission_rule", "Force_Last"
-    ),
-}
-
-PRIMARY_SCORE_FIELDS = {
-    "missing": Field(
-        STR,
-        "what a primary track a run did not submit counts as: worst | baseline NAME | unranked "
-        "(README: Primary score)",
-        default=WORST,
-        check=primary_rule_problem,
-        example="missing: baseline most_frequent",
-    ),
-    "mean": choice(
-        "plain | normalised mean of the primary tracks' main metric (README: Primary score)",
-        MEAN_RULES,
-        default=PLAIN,
     ),
 }
 
@@ -268,9 +253,10 @@ IMPORTER_OPTIONS: Dict[str, Dict[str, Field]] = {
     "chaosnli": {"path": _path(), "files": _files(Field(STR_OR_LIST))},
     "lewidi": {
         "path": _path(),
-        "dataset": Field(
-            STR,
-            "CSC | MP | Paraphrase | VariErrNLI (2025); ArMIS | ConvAbuse | HS-Brexit | MD-Agreement (2023)",
+        "dataset": choice(
+            "the release's dataset: 2025's first four, 2023's last four",
+            LEWIDI_DATASETS,
+            "LeWiDi dataset",
             required=True,
         ),
         "files": _files(),

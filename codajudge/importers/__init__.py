@@ -2,7 +2,7 @@
 
 An edition's ``datasets`` section names an importer and its options per dataset; ``load_split``
 returns the items of one split (``train``, ``dev`` or ``test``). An importer knows its release's
-quirks and nothing about Codabench. Register a new one in ``IMPORTERS``.
+quirks and nothing about Codabench. A new one is a module here, named in ``RELEASES``.
 
 Contract of every importer module: ``load_split(source: dict, root: Path, split: str) -> List[dict]``
 where ``source`` is the dataset's mapping from the edition config (``path`` relative to ``root``,
@@ -21,17 +21,6 @@ from ..confine import lexical_escapes, require_inside
 from ..errors import ConfigError, Problem, plural
 from ..labels import LabelSet
 from .cut import split_of
-
-#: importer name -> module (imported lazily, so one broken importer cannot break the others)
-IMPORTERS: Dict[str, str] = {
-    "kit": "codajudge.importers.kit",
-    "semeval_sts": "codajudge.importers.semeval_sts",
-    "stsb": "codajudge.importers.stsb",
-    "ocnli": "codajudge.importers.ocnli",
-    "chaosnli": "codajudge.importers.chaosnli",
-    "lewidi": "codajudge.importers.lewidi",
-    "table": "codajudge.importers.table",
-}
 
 SPLITS = ("train", "dev", "test")
 
@@ -73,6 +62,9 @@ RELEASES: Dict[str, tuple] = {
         "the organiser's own data",
     ),
 }
+#: The importers' names: each is the module of that name in this package, imported when a dataset
+#: names it, so that one broken importer cannot break the others.
+IMPORTERS = tuple(RELEASES)
 OWN_DATA = RELEASES["table"][1]
 OWN_DATA_HINT = "put the file there, or correct the dataset's 'path' (relative to --data)"
 
@@ -154,7 +146,7 @@ def gold_choices(source: dict) -> List[Tuple[str, Dict[str, str]]]:
     template under ``templates/importers/`` (``IMPORTER_PART``) and its fields; none when the
     importer states no choices (its own ``gold_choices``) or the options choose the default."""
     importer = source.get("importer", "kit")
-    module = importlib.import_module(IMPORTERS[importer])
+    module = importlib.import_module(f"{__name__}.{importer}")
     choose = getattr(module, "gold_choices", None)
     if choose is None:
         return []
@@ -167,7 +159,7 @@ def load_split(
     """The items of ``split``; ``labels``: the label set of the dataset's tracks, for an importer that
     takes a majority of annotations (``READS_LABELS``), None when its tracks have no labels."""
     check_source_paths(source, Path(root), where)
-    module = importlib.import_module(IMPORTERS[source.get("importer", "kit")])
+    module = importlib.import_module(f"{__name__}.{source.get('importer', 'kit')}")
     try:
         if isinstance(source.get("split"), dict):
             return cut_release(module, source, Path(root), split, where, labels)

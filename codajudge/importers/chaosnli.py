@@ -20,9 +20,11 @@ from pathlib import Path
 from typing import List, Optional
 
 from ..errors import PlacedProblems
-from .ocnli import read_json_records, require_fields, split_file
+from .ocnli import read_json_records, split_file
 
 WHERE = "datasets (importer chaosnli)"
+#: The fields every record must have, its id first.
+FIELDS = ("uid", "example", "label_count", "majority_label")
 #: Letter codes in the order of ``label_count`` / ``label_dist`` -> the kit's label names. The
 #: importer reads the release's own codes with this table, before any track exists: the only place
 #: the kit maps e, n, c itself. A submission's letters (``predicted_label``) are read through the
@@ -73,10 +75,6 @@ def _majority(record: dict, counts: List[int], at: PlacedProblems):
 
 def _build_item(record: dict, at: PlacedProblems) -> Optional[dict]:
     """The kit item of one ChaosNLI record, or None after recording a located problem."""
-    if not require_fields(record, ("uid", "example", "label_count", "majority_label"), at):
-        return None
-    item_id = str(record["uid"])
-    at = at.of_item(item_id)
     example = record["example"]
     texts = [example.get(k) for k in ("premise", "hypothesis")] if isinstance(example, dict) else []
     if not texts or not all(isinstance(text, str) for text in texts):
@@ -89,7 +87,7 @@ def _build_item(record: dict, at: PlacedProblems) -> Optional[dict]:
     annotations = sorted(NAMES[code] for code, n in zip(CODES, counts) for _ in range(n))
     width = max(3, len(str(len(annotations) - 1)))
     item = {
-        "id": item_id,
+        "id": at.item,
         "texts": texts,
         "lang": "en",
         "annotators": [f"a{k:0{width}d}" for k in range(len(annotations))],
@@ -108,5 +106,5 @@ def load_split(source: dict, root: Path, split: str) -> List[dict]:
     names = [names] if isinstance(names, str) else names
     items: List[dict] = []
     for name in names:  # an id repeated across the files is refused by the split's data checks
-        items.extend(read_json_records(folder / name, _build_item))
+        items.extend(read_json_records(folder / name, FIELDS, _build_item))
     return items

@@ -92,7 +92,7 @@ DATASETS: Dict[str, Dataset] = {
 def load_split(source: dict, root: Path, split: str) -> List[dict]:
     """The kit items of one split (train, dev or test) of one LeWiDi dataset, in file order; the
     schema has checked the source's options (see the module docstring)."""
-    dataset = dataset_of(source)
+    dataset = DATASETS[source["dataset"]]
     if dataset.multilabel and (source.get("soft_gold") == "release" or source.get("hard_gold")):
         raise ConfigError.single(
             "datasets (lewidi importer)",
@@ -112,19 +112,6 @@ def load_split(source: dict, root: Path, split: str) -> List[dict]:
             items.append(item)
     problems.raise_if_any(ConfigError)
     return items
-
-
-def dataset_of(source: dict) -> Dataset:
-    """The dataset named by ``source['dataset']``."""
-    name = source.get("dataset")
-    if name not in DATASETS:
-        raise ConfigError.single(
-            "datasets (lewidi importer)",
-            "unknown or missing 'dataset'",
-            expected=" | ".join(DATASETS),
-            found=repr(name),
-        )
-    return DATASETS[name]
 
 
 # --- locating and reading the split file -------------------------------------------------------
@@ -446,14 +433,14 @@ def _add_released_soft_label(
     except (ValueError, TypeError, KeyError) as e:
         at.add("'soft_label' does not fit the dataset", found=str(e)[:120], hint=hint)
         return not is_gold
-    if released is None and is_gold:
-        at.add(
-            "soft_gold: release needs the item's 'soft_label'",
-            expected="an object label -> probability over " + ", ".join(dataset.labels),
-            found="no soft_label",
-            hint=hint,
-        )
     if released is None:
+        if is_gold:
+            at.add(
+                "soft_gold: release needs the item's 'soft_label'",
+                expected="an object label -> probability over " + ", ".join(dataset.labels),
+                found="no soft_label",
+                hint=hint,
+            )
         return not is_gold
     if is_gold:
         item["distribution"] = dict(zip(dataset.labels, released))

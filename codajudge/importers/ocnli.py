@@ -28,6 +28,8 @@ NO_MAJORITY = "-"
 #: Votes outside the three classes that the release is known to contain; they are not annotations.
 IGNORED_VOTES = ("unrelated", "unknown")
 N_VOTES = 5
+#: The fields every record must have, its id first.
+FIELDS = ("id", "sentence1", "sentence2", "label")
 DEFAULT_FILES = {"dev": "dev.json", "train": "train.10k.json"}
 
 
@@ -48,30 +50,28 @@ def split_file(source: dict, split: str, defaults: Dict[str, object], where: str
 
 
 def read_json_records(
-    path: Path, build: Callable[[dict, PlacedProblems], Optional[dict]]
+    path: Path, fields: Tuple[str, ...], build: Callable[[dict, PlacedProblems], Optional[dict]]
 ) -> List[dict]:
-    """Items built from each JSON object line of ``path`` by ``build(record, at)`` (``at``: the
-    problems of the record's line).
+    """Items built from each JSON object line of ``path`` that has every one of ``fields`` (the
+    first: the item's id) by ``build(record, at)`` (``at``: the problems of the record's line and
+    item).
 
-    Blank lines are skipped; invalid JSON, non-objects and duplicate item ids are located problems;
-    all problems of the file are raised together as one ConfigError."""
+    Blank lines are skipped; invalid JSON, non-objects, missing fields and duplicate item ids are
+    located problems; all problems of the file are raised together as one ConfigError."""
     problems = ProblemCollector(str(path))
     unique = UniqueItems(problems)
     _, records = json_rows(read_release_lines(path), "jsonl", "", problems)
     for lineno, record in records:
-        item = build(record, problems.at(lineno))
+        at = problems.at(lineno)
+        missing = [name for name in fields if name not in record]
+        if missing:
+            at.add("missing field(s)", expected=", ".join(fields), found="no " + ", ".join(missing))
+            continue
+        item = build(record, at.of_item(str(record[fields[0]])))
         if item is not None:
             unique.add(item, lineno)
     problems.raise_if_any(ConfigError)
     return unique.items
-
-
-def require_fields(record: dict, names: Tuple[str, ...], at: PlacedProblems) -> bool:
-    """True if ``record`` has every field; else one located problem listing the missing ones."""
-    missing = [name for name in names if name not in record]
-    if missing:
-        at.add("missing field(s)", expected=", ".join(names), found="no " + ", ".join(missing))
-    return not missing
 
 
 def _votes(record: dict, at: PlacedProblems) -> List[Tuple[str, str]]:
@@ -92,10 +92,6 @@ def _votes(record: dict, at: PlacedProblems) -> List[Tuple[str, str]]:
 
 def _build_item(record: dict, at: PlacedProblems) -> Optional[dict]:
     """The kit item of one OCNLI record, or None after recording a located problem."""
-    if not require_fields(record, ("id", "sentence1", "sentence2", "label"), at):
-        return None
-    item_id = str(record["id"])
-    at = at.of_item(item_id)
     label = record["label"]
     if label not in LABELS and label != NO_MAJORITY:
         at.add(
@@ -109,7 +105,7 @@ def _build_item(record: dict, at: PlacedProblems) -> Optional[dict]:
         at.add("sentence1 and sentence2 must be strings")
         return None
     item = {
-        "id": item_id,
+        "id": at.item,
         "texts": texts,
         "lang": "zh",
         "label": None if label == NO_MAJORITY else label,
@@ -127,4 +123,4 @@ def load_split(source: dict, root: Path, split: str) -> List[dict]:
     """The OCNLI items of ``split`` (majority ``label`` and the individual 3-class votes)."""
     folder = Path(root) / source["path"]
     name = split_file(source, split, DEFAULT_FILES, WHERE)
-    return read_json_records(folder / name, _build_item)
+    return read_json_records(folder / name, FIELDS, _build_item)
