@@ -460,15 +460,16 @@ def test_lewidi2025_official_files_score_the_official_values(built, tmp_path):
 
 
 @edition_group("lewidi2025")
-def test_lewidi2025_most_frequent_baseline_gives_the_starter_kit_numbers(built):
+def test_lewidi2025_most_frequent_baseline_gives_the_starter_kit_numbers(built, bundles):
     """The kit's own baseline on the practice phase (dev) against the official values, all 8 columns.
     VariErrNLI's MAMD is the published 0.65292 (metrics.md §6); its MER is 0.29722, not the 0.31500
     of metrics.md §6, which holds for rows of each item's own annotators: the baseline writes its rows
     over the whole pool, as the starter kit's file was, and the edition scores them as the 2025
-    scorer did (annotator_alignment: official_2025, the first entries against the item's annotators)."""
+    scorer did (annotator_alignment: official_2025, the first entries against the item's annotators).
+    The run is the one test_packaging's fresh environment reproduces (``bundles.run``: made once)."""
     tree = built("lewidi2025").tree
     _, expected = _official_baseline_scores("dev")
-    scores = run_once(tree, "baseline:most_frequent", "practice")
+    scores, _ = bundles.run(tree, "baseline:most_frequent", "practice")
     assert {k: round(scores[k], 5) for k in expected} == {
         k: round(v, 5) for k, v in expected.items()
     }
