@@ -205,11 +205,12 @@ class BundleCache:
 
     def run(self, tree: Path, submission: str, phase: str):
         """(scores, outputs folder) of ``submission`` run through the local runner on ``phase`` of
-        ``tree``, a bundle of this cache, once for all workers: for tests of several modules that
-        check the same run. Its outputs (``run_once``'s ``output``) are kept, shared, in the cache."""
+        ``tree`` (the repository's root or a bundle of this cache) once for all workers: for tests
+        of several modules that check the same run. Its outputs (``run_once``'s ``output``) are
+        kept, shared, in the cache."""
         from codajudge.programs.run_local import run_once
 
-        bundle = "-".join(tree.relative_to(self.root).parts)
+        bundle = "root" if tree == REPO else "-".join(tree.relative_to(self.root).parts)
         key = f"run-{bundle}-{submission.replace(':', '-')}-{phase}"
 
         def made(folder: Path):
