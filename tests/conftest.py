@@ -203,6 +203,21 @@ class BundleCache:
 
         return self.get(f"{name}-{'legacy' if legacy else 'v2'}", made)
 
+    def run(self, tree: Path, submission: str, phase: str):
+        """(scores, outputs folder) of ``submission`` run through the local runner on ``phase`` of
+        ``tree`` (the repository's root or a bundle of this cache) once for all workers: for tests
+        of several modules that check the same run. Its outputs (``run_once``'s ``output``) are
+        kept, shared, in the cache."""
+        from codajudge.programs.run_local import run_once
+
+        bundle = "root" if tree == REPO else "-".join(tree.relative_to(self.root).parts)
+        key = f"run-{bundle}-{submission.replace(':', '-')}-{phase}"
+
+        def made(folder: Path):
+            return run_once(tree, submission, phase, output=folder)
+
+        return self.get(key, made), self.root / key
+
 
 @pytest.fixture(scope="session")
 def bundles(tmp_path_factory) -> BundleCache:

@@ -4,8 +4,11 @@ one line per problem and exits 1. Built from a small generated edition, so ../sh
 
 from __future__ import annotations
 
+import hashlib
 import json
+import os
 import shutil
+from contextlib import contextmanager
 from functools import partial
 import subprocess
 import sys
@@ -25,7 +28,44 @@ REPO = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="module")
 def small(bundles):
-    return bundles.small(), bundles.small(legacy=True)
+    summaries = bundles.small(), bundles.small(legacy=True)
+    with unchanged(*(summary.tree for summary in summaries)):
+        yield summaries
+
+
+@contextmanager
+def unchanged(*trees: Path):
+    """Fails when the shared bundles at ``trees`` changed: a broken copy's files are hard links to
+    theirs (``linked_copy``), so a mutation that wrote to a file in place without ``own`` would
+    change them for every later test."""
+    before = [tree_digest(tree) for tree in trees]
+    yield
+    assert [tree_digest(tree) for tree in trees] == before, "a case changed a shared bundle"
+
+
+def tree_digest(tree: Path) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(tree.rglob("*")):
+        if path.is_file():
+            digest.update(f"{path.relative_to(tree)}\0".encode() + path.read_bytes())
+    return digest.hexdigest()
+
+
+def linked_copy(tree: Path, target: Path) -> Path:
+    """``tree`` at ``target``, its files hard links to ``tree``'s: a full copy per case was about
+    half of a case's CPU time. A mutation makes a file its own (``own``) before changing it."""
+    shutil.copytree(tree, target, copy_function=os.link)
+    return target
+
+
+def own(path: Path) -> Path:
+    """``path``, a file of a linked copy, replaced by a copy of its bytes, so that changing it in
+    place leaves the shared bundle as it is; a path that is no link is returned as it is."""
+    if path.exists() and path.stat().st_nlink > 1:
+        data = path.read_bytes()
+        path.unlink()
+        path.write_bytes(data)
+    return path
 
 
 # --- mutations ---------------------------------------------------------------------------------------
@@ -36,7 +76,7 @@ def edit_yaml(change):
         path = tree / "competition.yaml"
         doc = yaml.safe_load(path.read_text(encoding="utf-8"))
         change(doc)
-        path.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
+        own(path).write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
 
     return mutate
 
@@ -46,14 +86,14 @@ def edit_text(old: str, new: str, file: str = "competition.yaml"):
         path = tree / file
         text = path.read_text(encoding="utf-8")
         assert old in text, old
-        path.write_text(text.replace(old, new, 1), encoding="utf-8")
+        own(path).write_text(text.replace(old, new, 1), encoding="utf-8")
 
     return mutate
 
 
 def write_file(relative: str, text: str):
     def mutate(tree: Path):
-        (tree / relative).write_text(text, encoding="utf-8")
+        own(tree / relative).write_text(text, encoding="utf-8")
 
     return mutate
 
@@ -93,7 +133,7 @@ def gold_as_a_prediction_file(tree: Path):
         .split("\n")[:-1]
     )
     rows = [yaml.safe_load(line) for line in lines]
-    (tree / "starting_kit" / "sim.tsv").write_text(
+    own(tree / "starting_kit" / "sim.tsv").write_text(
         "".join(f"{r['id']}\t{r['score']}\n" for r in rows)
     )
 
@@ -114,7 +154,7 @@ ALIAS_BOMB = "a0: &a0 lol\n" + "".join(
 
 def append_text(text: str, file: str):
     def mutate(tree: Path):
-        with open(tree / file, "a", encoding="utf-8") as f:
+        with open(own(tree / file), "a", encoding="utf-8") as f:
             f.write(text)
 
     return mutate
@@ -280,7 +320,7 @@ def evaluation_gold_in_the_kit(tree: Path, entry: str = "leak.jsonl"):
     with zipfile.ZipFile(tree / "reference_data_evaluation.zip") as reference:
         gold = next(n for n in reference.namelist() if n.endswith(".jsonl"))
         text = reference.read(gold)
-    with zipfile.ZipFile(tree / "starting_kit.zip", "a") as kit:
+    with zipfile.ZipFile(own(tree / "starting_kit.zip"), "a") as kit:
         kit.writestr(entry, text)
 
 
@@ -332,8 +372,7 @@ LEGACY_CASES = {
 
 
 def broken_copy(tree: Path, mutate, target: Path) -> Path:
-    shutil.copytree(tree, target)
-    mutate(target)
+    mutate(linked_copy(tree, target))
     return target
 
 
@@ -370,7 +409,7 @@ def test_each_legacy_defect_is_found(case, small, tmp_path):
 
 def test_a_zip_whose_bundle_is_one_folder_down_is_refused(small, tmp_path):
     nested = tmp_path / "wrapped"
-    shutil.copytree(small[0].tree, nested / "small")
+    linked_copy(small[0].tree, nested / "small")
     write_zip(tree_files(nested), tmp_path / "wrapped.zip")
     problems = check_bundle(tmp_path / "wrapped.zip")
     assert len(problems) == 1 and "no competition.yaml at the bundle's root" in problems[0]
@@ -417,7 +456,9 @@ def test_codajudge_check_prints_one_line_per_problem_and_exits_1(small, tmp_path
 def larger(bundles):
     """The small edition with 60 test items: enough for a correlation or a relabelling to mean
     something (14 are too few to be judged by content)."""
-    return bundles.small(test_items=60)
+    summary = bundles.small(test_items=60)
+    with unchanged(summary.tree):
+        yield summary
 
 
 def _test_items(summary, dataset: str):
@@ -428,20 +469,20 @@ def _test_items(summary, dataset: str):
 def scaled_scores(summary, tree: Path) -> None:
     rows = _test_items(summary, "sim")
     text = "".join(f"{r['id']},{20 * r['score'] + 3}\n" for r in rows)
-    (tree / "starting_kit" / "scores_0_100.csv").write_text(text)
+    own(tree / "starting_kit" / "scores_0_100.csv").write_text(text)
 
 
 def labels_as_indices(summary, tree: Path) -> None:
     labels = ["entailment", "neutral", "contradiction"]
     rows = [r for r in _test_items(summary, "nli") if r["label"]]
     text = "".join(f"{r['id']}\t{labels.index(r['label'])}\n" for r in rows)
-    (tree / "starting_kit" / "labels.tsv").write_text(text)
+    own(tree / "starting_kit" / "labels.tsv").write_text(text)
 
 
 def renamed_test_items_in_the_training_file(summary, tree: Path) -> None:
     copies = [dict(r, id=f"extra-{k}") for k, r in enumerate(_test_items(summary, "sim"))]
     path = tree / "input_data" / "evaluation" / "sim.train.jsonl"
-    with open(path, "a", encoding="utf-8") as f:
+    with open(own(path), "a", encoding="utf-8") as f:
         f.write("".join(json.dumps(r) + "\n" for r in copies))
 
 

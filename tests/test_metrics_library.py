@@ -22,7 +22,6 @@ import lewidi_official as official
 from codajudge import leaderboard
 from codajudge.errors import SubmissionError
 from codajudge.metrics import chaosnli, lewidi, nli, sts
-from codajudge.programs.run_local import run_once
 
 REPO = Path(__file__).resolve().parents[1]
 PARTICIPANT_MODULES = [lewidi, sts, nli, chaosnli, leaderboard]
@@ -84,16 +83,17 @@ def test_inputs_of_the_wrong_shape_are_refused_with_what_was_expected(call, word
         call()
 
 
-def test_score_predictions_gives_the_runners_scores(tmp_path):
+def test_score_predictions_gives_the_runners_scores(tmp_path, bundles):
     """A predictions folder (the track files the local runner scored), a result zip of it, and the
-    prediction output itself all score what the runner's scores.json holds."""
-    runner = run_once(REPO, "baseline:most_frequent", "practice", output=tmp_path / "run")
+    prediction output itself all score what the runner's scores.json holds (the run is test_runner's
+    of the practice phase, made once for both: ``bundles.run``)."""
+    runner, output = bundles.run(REPO, "baseline:most_frequent", "practice")
     folder = tmp_path / "mine"
     folder.mkdir()
-    for track_file in (tmp_path / "run" / "predictions").glob("*.tsv"):
+    for track_file in (output / "predictions").glob("*.tsv"):
         shutil.copyfile(track_file, folder / track_file.name)
     archive = shutil.make_archive(str(tmp_path / "mine"), "zip", folder)
-    for predictions in (folder, archive, tmp_path / "run" / "predictions"):
+    for predictions in (folder, archive, output / "predictions"):
         assert leaderboard.score_predictions(REPO, predictions, "practice") == runner
 
 

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from codajudge.programs import run_local
 
 REPO = Path(__file__).resolve().parents[1]
 CHECKER = REPO.parent / "shared" / "tools" / "codabench_check.py"
@@ -55,9 +54,10 @@ def _dir_differences(compared: filecmp.dircmp, prefix: str) -> list:
     return found
 
 
-def test_root_passes_the_checker_with_a_sample_submissions_scores(tmp_path):
-    run_local.run_once(REPO, "baseline:cosine_bow", "practice", output=tmp_path)
-    done = checker("--scores", tmp_path / "scores.json", REPO)
+def test_root_passes_the_checker_with_a_sample_submissions_scores(bundles):
+    """The scores of test_runner's practice-phase run (made once for both: ``bundles.run``)."""
+    _, output = bundles.run(REPO, "baseline:most_frequent", "practice")
+    done = checker("--scores", output / "scores.json", REPO)
     assert done.returncode == 0, done.stdout[-3000:]
     assert "0 error(s), 0 runtime problem(s), 0 warning(s)" in done.stdout
 
