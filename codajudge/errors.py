@@ -4,7 +4,7 @@ what was found, and how to fix it. Only the command-line edges turn them into ex
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 #: Stop collecting problems in one file after this many; the rest are summarised as a count.
 MAX_PROBLEMS_PER_FILE = 20
@@ -32,6 +32,11 @@ def counted(count: int, singular: str, plural_form: Optional[str] = None) -> str
 
 #: A problem met on several lines is one message listing its first few lines and item ids.
 MAX_PLACES_SHOWN = 5
+
+
+def first_few(texts: Sequence[str], shown: int = MAX_PLACES_SHOWN) -> str:
+    """The first ``shown`` of ``texts``, comma-separated, then ", ..." when there are more."""
+    return ", ".join(texts[:shown]) + (", ..." if len(texts) > shown else "")
 
 
 def problem_text(

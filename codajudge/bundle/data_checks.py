@@ -20,7 +20,7 @@ from typing import Dict, List, Tuple
 import numpy as np
 
 from .. import kinds
-from ..errors import MAX_PLACES_SHOWN, ConfigError, Problem, counted
+from ..errors import ConfigError, Problem, counted, first_few
 from ..gold import GoldTrack, build_gold
 from ..importers.cut import shares_problem
 from ..tracks import Track
@@ -30,12 +30,6 @@ EXAMPLES = {
     "exclude": "exclude: {test: dev}",
     "sample": "sample: {dev: {of: test, items: 300, seed: 2020}}",
 }
-
-
-def _first_few(texts: List[str]) -> str:
-    """The first ``MAX_PLACES_SHOWN`` of ``texts``, then "..." when there are more."""
-    shown = ", ".join(texts[:MAX_PLACES_SHOWN])
-    return shown + (", ..." if len(texts) > MAX_PLACES_SHOWN else "")
 
 
 def duplicate_ids(items: List[dict], where: str) -> List[Problem]:
@@ -48,7 +42,7 @@ def duplicate_ids(items: List[dict], where: str) -> List[Problem]:
             where,
             "an item id is repeated within the split",
             expected="each id once per split",
-            found=f"{counted(len(repeated), 'repeated id')}: {_first_few(list(map(repr, repeated)))}",
+            found=f"{counted(len(repeated), 'repeated id')}: {first_few(list(map(repr, repeated)))}",
         )
     ]
 
@@ -70,7 +64,7 @@ def range_problems(track: Track, gold: GoldTrack, where: str) -> List[Problem]:
             where,
             f"{track.kind} gold outside the track's range on {counted(len(outside), 'item')}",
             expected=f"scores from {lo:g} to {hi:g} (track '{track.id}' range)",
-            found=_first_few([f"{gold.ids[i]!r} ({gold.gold[i]:g})" for i in outside]),
+            found=first_few([f"{gold.ids[i]!r} ({gold.gold[i]:g})" for i in outside]),
             hint="correct the data, or declare the scale with the track key range: [LOW, HIGH]",
         )
     ]

@@ -25,6 +25,7 @@ from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
+from ..errors import first_few
 from ..metrics import PerAnnotator
 from .notes import (
     ANNOTATOR_POOL,
@@ -87,8 +88,8 @@ def annotator_pool(annotators: Sequence[Sequence[str]]) -> List[str]:
     return placed if len(placed) == len(after) else list(after)
 
 
-def _names(names: Sequence[str], limit: int = 8) -> str:
-    return ", ".join(names[:limit]) + (", ..." if len(names) > limit else "")
+#: Annotator names (or row columns) a message lists, at most.
+NAMES_SHOWN = 8
 
 
 class RowFit:
@@ -122,9 +123,9 @@ class RowFit:
         if not fits:
             expected = "an empty list []: the item has no annotators"
             if names:
-                expected = f"{len(names)} entries, one per annotator of the item in this order: {_names(names)}"
+                expected = f"{len(names)} entries, one per annotator of the item in this order: {first_few(names, NAMES_SHOWN)}"
             if listed is not None:
-                expected += f" (or {len(listed)}, one per name of the release's annotators list {_names(listed, 12)})"
+                expected += f" (or {len(listed)}, one per name of the release's annotators list {first_few(listed, 12)})"
             raise ValueProblem(
                 "wrong number of annotator entries",
                 expected=expected,
@@ -133,8 +134,8 @@ class RowFit:
             )
         layout = self.mode if len(fits) == 2 else fits[0]
         positions = self._columns(i, layout, entries)
-        columns = _names([str(p + 1) for p in positions])
-        alignment = f"columns {columns} against {_names(names)}"
+        columns = first_few([str(p + 1) for p in positions], NAMES_SHOWN)
+        alignment = f"columns {columns} against {first_few(names, NAMES_SHOWN)}"
         notes.append(ReadNote(_NOTES[layout, self.first_entries], alignment=alignment))
         return [entries[p] for p in positions]
 
@@ -174,8 +175,8 @@ def _listed_positions(entries: list, names: Sequence[str], listed: Sequence[str]
             raise ValueProblem(
                 f"annotator {name} is given different entries at positions {first[name] + 1} and {k + 1}",
                 expected=(
-                    f"one entry per annotator ({len(names)}: {_names(names)}), or one per name of the "
-                    f"release's annotators list ({len(listed)}: {_names(listed, 12)}) with equal entries "
+                    f"one entry per annotator ({len(names)}: {first_few(names, NAMES_SHOWN)}), or one per name of the "
+                    f"release's annotators list ({len(listed)}: {first_few(listed, 12)}) with equal entries "
                     "for a repeated annotator"
                 ),
                 found=f"{len(entries)} entries",

@@ -17,7 +17,7 @@ from fnmatch import fnmatchcase
 from pathlib import Path, PurePosixPath
 from typing import Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
-from ..errors import SubmissionError
+from ..errors import SubmissionError, first_few
 from ..tracks import Track
 from ..untrusted import kind_of
 from .chaosnli import document_uids
@@ -471,9 +471,7 @@ def ignored_file_notes(
     if len(other) == 1:
         notes.append(UNUSED_FILE.format(other[0]))
     elif other:
-        listed = ", ".join(repr(name) for name in other[:shown]) + (
-            ", ..." if len(other) > shown else ""
-        )
+        listed = first_few([repr(name) for name in other], shown)
         notes.append(f"{len(other)} files match no track and were ignored: {listed}")
     return notes
 

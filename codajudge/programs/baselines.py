@@ -11,7 +11,6 @@ evaluation; the bundle is built in a temporary folder unless --out is given.
 
 from __future__ import annotations
 
-import argparse
 import tempfile
 from pathlib import Path
 from typing import Dict, List, Optional
@@ -21,7 +20,7 @@ from ..bundle.edition import load_edition
 from ..bundle.pages import score_titles
 from ..errors import ConfigError
 from .build import edition_path
-from .common import run_guarded, summary
+from .common import argument_parser, run_guarded
 
 
 def score_table(edition, results: Dict[str, Dict[str, float]]) -> str:
@@ -63,7 +62,7 @@ def run(args) -> int:
 
 
 def main(argv: Optional[List[str]] = None, prog: str = "codajudge baselines") -> int:
-    parser = argparse.ArgumentParser(prog=prog, description=summary(__doc__))
+    parser = argument_parser(prog, __doc__)
     parser.add_argument("edition", nargs="?", default="default", help="edition name or folder")
     parser.add_argument("--data", help="folder the edition's dataset paths are relative to")
     parser.add_argument(

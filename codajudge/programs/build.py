@@ -9,7 +9,6 @@ python3 build_bundle.py --check BUNDLE  # check a built bundle (folder or zip), 
 
 from __future__ import annotations
 
-import argparse
 import shutil
 import sys
 import tempfile
@@ -31,7 +30,7 @@ from ..bundle.prose import Templates
 from ..bundle.zipdet import tree_files
 from ..errors import ConfigError, Problem
 from ..untrusted import remove_entry
-from .common import run_guarded, summary
+from .common import argument_parser, run_guarded
 
 #: What the repository root holds of the default edition's bundle (the rest is source).
 ROOT_GENERATED = (
@@ -175,12 +174,7 @@ def run(args) -> int:
 
 
 def main(argv: Optional[List[str]] = None, prog: str = "build_bundle.py") -> int:
-    parser = argparse.ArgumentParser(
-        prog=prog,
-        description=summary(__doc__),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog=__doc__,
-    )
+    parser = argument_parser(prog, __doc__, epilog=__doc__)
     parser.add_argument(
         "--edition", default="default", help="edition name (editions/NAME) or a config path"
     )

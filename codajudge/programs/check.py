@@ -11,13 +11,12 @@ The same check runs as ``python3 build_bundle.py --check BUNDLE``.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
 from typing import List, Optional
 
 from ..errors import UsageError, counted
-from .common import run_guarded, summary
+from .common import argument_parser, run_guarded
 
 
 def is_edition_config(path: Path) -> bool:
@@ -76,12 +75,7 @@ def check(bundle: str, data: Optional[str] = None) -> int:
 
 
 def main(argv: Optional[List[str]] = None, prog: str = "codajudge check") -> int:
-    parser = argparse.ArgumentParser(
-        prog=prog,
-        description=summary(__doc__),
-        epilog=__doc__.split("\n\n", 1)[1],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = argument_parser(prog, __doc__, epilog=__doc__.split("\n\n", 1)[1])
     parser.add_argument(
         "bundle",
         metavar="BUNDLE|EDITION",

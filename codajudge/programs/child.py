@@ -30,7 +30,7 @@ from ..baselines.interface import (
     prediction_lines,
     track_settings,
 )
-from ..errors import ConfigError, FileRefusals, KitError, SubmissionError, counted
+from ..errors import ConfigError, FileRefusals, KitError, SubmissionError, counted, first_few
 from ..formats.items import public_view, read_items
 from ..formats.textfile import safe_display, shorten
 from ..report import atomic_write
@@ -129,10 +129,9 @@ class WrittenFiles:
         if not self.paths:
             return ""
         # each path's end kept when it is long (the file's name tells most)
-        shown = [safe_display(p) for p in self.paths[:WRITTEN_SHOWN]]
-        listed = ", ".join(repr(p if len(p) <= 80 else "..." + p[-80:]) for p in shown)
-        more = ", ..." if len(self.paths) > WRITTEN_SHOWN else ""
-        return f"your code wrote {listed}{more}, but {RETURN_PREDICTIONS_HINT}"
+        displayed = [safe_display(p) for p in self.paths]
+        ends = [repr(p if len(p) <= 80 else "..." + p[-80:]) for p in displayed]
+        return f"your code wrote {first_few(ends, WRITTEN_SHOWN)}, but {RETURN_PREDICTIONS_HINT}"
 
 
 def _opens_for_writing(mode, flags) -> bool:

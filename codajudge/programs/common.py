@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import sys
 import traceback
@@ -23,9 +24,18 @@ REFUSED = ": the submission was not accepted:\n"
 BUNDLE_PROBLEM = ": the bundle or its data has a problem (organisers must fix it):\n"
 
 
-def summary(doc: str) -> str:
-    """A program's ``--help`` description: its docstring's first paragraph, whole, on one line."""
-    return " ".join(doc.strip().split("\n\n")[0].split())
+def argument_parser(prog: str, doc: str, epilog: Optional[str] = None) -> argparse.ArgumentParser:
+    """A program's parser: ``prog`` in the usage line, the first paragraph of its docstring ``doc``
+    on one line as the description, and ``epilog`` (some of ``doc``) after the options as written."""
+    description = " ".join(doc.strip().split("\n\n")[0].split())
+    if epilog is None:
+        return argparse.ArgumentParser(prog=prog, description=description)
+    return argparse.ArgumentParser(
+        prog=prog,
+        description=description,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=epilog,
+    )
 
 
 def own_words(message: str) -> str:

@@ -45,7 +45,7 @@ from ..spec import TaskSpec, read_spec
 from ..untrusted import TreeLimits, copy_regular, prune_tree, read_head, remove_entry
 from .child import BASELINE_PREFIX, ChildPaths, load_dataset, nothing_predicted
 from .supervisor import run_child
-from .common import run_guarded, summary
+from .common import argument_parser, run_guarded
 from .opening import open_submission
 from .participant import ParticipantOutput
 from .status import FAILED, OK, IngestionStatus, write_status
@@ -309,7 +309,7 @@ def _note_result_files_beside_code(spec: TaskSpec, folder: Path, notes: List[str
 
 
 def parse_arguments(argv: Optional[List[str]], prog: str = "ingest.py") -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog=prog, description=summary(__doc__))
+    parser = argument_parser(prog, __doc__)
     parser.add_argument(
         "input_data", nargs="?", default="/app/input_data", help="folder with task.json and items"
     )

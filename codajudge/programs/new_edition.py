@@ -12,7 +12,6 @@ kit's templates ``templates/new_edition/`` (``config``, ``overview``, ``terms``)
 
 from __future__ import annotations
 
-import argparse
 import csv
 import io
 import json
@@ -25,7 +24,7 @@ from ..assets import kit_root
 from ..bundle.prose import Templates
 from ..confine import slug_problem
 from ..errors import ConfigError
-from .common import run_guarded, summary
+from .common import argument_parser, run_guarded
 
 
 def example_csv() -> str:
@@ -81,7 +80,7 @@ def run(args) -> int:
 
 
 def main(argv: Optional[List[str]] = None, prog: str = "codajudge new") -> int:
-    parser = argparse.ArgumentParser(prog=prog, description=summary(__doc__))
+    parser = argument_parser(prog, __doc__)
     parser.add_argument("name", help="the edition's name (a plain folder name)")
     parser.add_argument("--out", default=".", help="the folder to write NAME/ in (default: .)")
     args = parser.parse_args(argv)

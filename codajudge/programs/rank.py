@@ -83,7 +83,7 @@ from ..stats.tables import GroupTable, RankingReport, Settings, undecodable_as_t
 from ..runner.bundle_view import PhaseTask, phase_task
 from ..runner.local import require_sandbox, run_isolated
 from ..runner.worker import StepResult
-from .common import run_guarded
+from .common import argument_parser, run_guarded
 from .score import ingested_tracks, score_submission_folder
 from .status import MAX_STATUS_BYTES, read_status
 from .teams import read_teams, teams_of
@@ -556,12 +556,7 @@ def option_table() -> Dict[str, dict]:
 
 
 def parse_args(argv: Optional[List[str]], prog: str = "rank_submissions.py") -> argparse.Namespace:
-    parser = argparse.ArgumentParser(
-        prog=prog,
-        description=__doc__.split("\n\n")[0],
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog=__doc__.split("\n\n", 2)[2],
-    )
+    parser = argument_parser(prog, __doc__, epilog=__doc__.split("\n\n", 2)[2])
     parser.add_argument(
         "submissions", type=Path, help="folder of final submissions (one zip per team or run)"
     )

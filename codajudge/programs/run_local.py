@@ -15,7 +15,6 @@ Examples, inside a starting kit with a local phase:
 
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
 import tempfile
@@ -34,7 +33,7 @@ from ..runner.worker import StepResult
 from .supervisor import last_progress, past_time_limit
 from .participant import code_printed
 from ..untrusted import copy_tree
-from .common import BUNDLE_PROBLEM, REFUSED, own_words, run_guarded, summary
+from .common import BUNDLE_PROBLEM, REFUSED, argument_parser, own_words, run_guarded
 
 KEPT_OUTPUTS = ("scores.json", "scores.txt", "detailed_results.html", "detailed_results.csv")
 
@@ -249,12 +248,7 @@ PHASE_HELP = (
 
 
 def main(argv: Optional[List[str]] = None, prog: str = "run_local.py") -> int:
-    parser = argparse.ArgumentParser(
-        prog=prog,
-        description=summary(__doc__),
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog=__doc__,
-    )
+    parser = argument_parser(prog, __doc__, epilog=__doc__)
     parser.add_argument("bundle", help="bundle folder or zip (or the starting kit folder)")
     parser.add_argument("submission", help="result zip/folder, code submission, or baseline:NAME")
     parser.add_argument("--phase", required=True, help=PHASE_HELP)

@@ -7,12 +7,11 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 from typing import List, Optional
 
 from ..bundle.schema import json_schema, markdown_reference
-from .common import run_guarded, summary
+from .common import argument_parser, run_guarded
 
 
 def schema_text() -> str:
@@ -25,7 +24,7 @@ def run(markdown: bool) -> int:
 
 
 def main(argv: Optional[List[str]] = None, prog: str = "codajudge schema") -> int:
-    parser = argparse.ArgumentParser(prog=prog, description=summary(__doc__))
+    parser = argument_parser(prog, __doc__)
     parser.add_argument(
         "--markdown", action="store_true", help="the key reference as Markdown tables instead"
     )

@@ -7,7 +7,6 @@ prediction step failed, in which case that failure is reported instead of scorin
 
 from __future__ import annotations
 
-import argparse
 import os
 import tempfile
 from pathlib import Path
@@ -25,7 +24,7 @@ from ..gold import GoldTrack  # noqa: E402
 from .. import report  # noqa: E402
 from ..scoring import Result, score_folder  # noqa: E402
 from ..spec import TaskSpec, read_spec  # noqa: E402
-from .common import own_words, run_guarded, summary  # noqa: E402
+from .common import argument_parser, own_words, run_guarded  # noqa: E402
 from .opening import open_submission  # noqa: E402
 from .status import UNREADABLE, IngestionStatus, read_small_text, read_status  # noqa: E402
 
@@ -148,7 +147,7 @@ def _prepare_output(output_dir: Path) -> None:
 def main(argv: Optional[List[str]] = None, prog: str = "score.py") -> int:
     """``prog`` names the command in usage and error lines (``codajudge score`` from the CLI); the
     platform's script says "scoring program" in the messages its logs show."""
-    parser = argparse.ArgumentParser(prog=prog, description=summary(__doc__))
+    parser = argument_parser(prog, __doc__)
     parser.add_argument("input", nargs="?", default="/app/input", help="folder with ref/ and res/")
     parser.add_argument("output", nargs="?", default="/app/output", help="folder for scores.json")
     args = parser.parse_args(argv)
