@@ -262,3 +262,16 @@ def test_correlation_is_scale_free_at_extreme_magnitudes(scale):
         for name in ("pearson", "spearman"):
             value = get_metric(name).score(gold, pred)
             assert value.value == pytest.approx(1.0, abs=1e-12) and value.warning is None
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 7, 100, 1000])
+def test_average_ranks_are_scipys_rankdata_bit_for_bit(size):
+    """Spearman's ranks without importing scipy.stats: the same floats as scipy, ties included."""
+    from scipy.stats import rankdata
+
+    from codajudge.metrics.correlation import average_ranks
+
+    rng = np.random.default_rng(size)
+    for values in (rng.normal(size=size), rng.integers(0, 4, size).astype(float), np.ones(size)):
+        assert np.array_equal(average_ranks(values), rankdata(values))
+        assert average_ranks(values).dtype == np.float64

@@ -52,6 +52,7 @@ from ..formats.archive import ARCHIVE_SUFFIXES, MAX_ENTRIES, READ_ERRORS
 from ..formats.textfile import safe_display
 from ..formats.items import PUBLIC_FIELDS, read_items
 from ..gold import GoldTrack, build_gold
+from ..metrics.correlation import average_ranks
 from ..scoring import read_track_file
 
 PIECE = re.compile(r"\n|[^\s,;:|\"'{}\[\]()=<>]+")  # a token, or a line's end
@@ -306,10 +307,7 @@ def perfectly_correlated(gold: np.ndarray, values: np.ndarray) -> bool:
     """Pearson |r| or Spearman |rho| of ``values`` with ``gold`` at least ``PERFECT``."""
     if _abs_correlation(gold, values) >= PERFECT:
         return True
-    # imported here: every importer of the bundle package would pay for scipy.stats otherwise
-    from scipy.stats import rankdata
-
-    return _abs_correlation(rankdata(gold), rankdata(values)) >= PERFECT
+    return _abs_correlation(average_ranks(gold), average_ranks(values)) >= PERFECT
 
 
 def best_relabelling(gold: np.ndarray, tokens: np.ndarray) -> int:
