@@ -13,14 +13,13 @@ from typing import List, Optional, Tuple
 from ..bundle.check.findings import (
     Findings,
     check_image,
-    check_in_bundle,
     check_page_file,
     check_text,
     is_int,
     parse_date,
 )
 from ..bundle.check.leaderboard import check_leaderboard
-from ..bundle.check.programs import PROGRAMS, check_program
+from ..bundle.check.programs import PROGRAMS, check_bundle_files
 
 DATA = ("reference_data", "input_data", "public_data", "starting_kit")
 #: The ``version`` values of this form (none reads "1"), and the one a message asks for.
@@ -113,16 +112,8 @@ def _check_phase(phase: dict, where: str, root: Path, findings: Findings):
             "in a Codabench v2 bundle",
             found=f"ingestion_program: {phase['ingestion_program']}",
         )
-    for kind in PROGRAMS + DATA:
-        if phase.get(kind) in (None, ""):
-            continue
-        path = check_in_bundle(
-            root, phase[kind], where, kind, findings, zip_only=kind != "starting_kit"
-        )
-        if path is not None and kind in PROGRAMS:
-            check_program(
-                path, where, kind.replace("_", " "), findings, metadata_names=("metadata",)
-            )
+    files = {kind: phase[kind] for kind in PROGRAMS + DATA if phase.get(kind) not in (None, "")}
+    check_bundle_files(files, where, root, findings, legacy=True)
     return start
 
 

@@ -7,12 +7,12 @@ import re
 import shlex
 import zipfile
 from pathlib import Path
-from typing import List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 import yaml
 
 from ...runner.worker import legacy_paths
-from .findings import Findings
+from .findings import Findings, check_in_bundle
 from ..config_yaml import bounded_document
 
 #: The program folders (or zips) of a bundle, each run by the compute worker with its metadata's command.
@@ -21,6 +21,21 @@ PROGRAMS = ("scoring_program", "ingestion_program")
 METADATA = ("metadata.yaml", "metadata")
 SCRIPT = re.compile(r"\.(py|sh|R|r|jl|pl)$")
 SHELL_SYNTAX = re.compile(r"(&&|\|\||[|;<>`]|\$\()")
+
+
+def check_bundle_files(
+    named: Dict[str, object], where: str, root: Path, findings: Findings, legacy: bool = False
+) -> None:
+    """The folders or zips a task or phase names (``named``: key -> path, in the order checked),
+    each program's also as a program (``check_program``). A CodaLab v1.5 phase (``legacy``) gives
+    each but its starting kit as a zip, and a program's command in a file named exactly
+    ``metadata``."""
+    metadata_names = ("metadata",) if legacy else METADATA
+    for key, value in named.items():
+        zip_only = legacy and key != "starting_kit"
+        path = check_in_bundle(root, value, where, key, findings, zip_only)
+        if path is not None and key in PROGRAMS:
+            check_program(path, where, key.replace("_", " "), findings, metadata_names)
 
 
 def program_files(path: Path) -> Tuple[List[str], callable]:

@@ -21,7 +21,7 @@ from .findings import (
     parse_date,
 )
 from .leaderboard import check_leaderboards
-from .programs import PROGRAMS, check_program
+from .programs import PROGRAMS, check_bundle_files
 
 
 def _check_written_image(doc: dict, key: str, where: str, findings: Findings) -> None:
@@ -88,6 +88,9 @@ TASK_KEYS = {
     "scoring_program": None,
     "reference_data": None,
 }
+#: The data folders or zips of a task, and of a phase.
+TASK_DATA = ("reference_data", "input_data")
+PHASE_DATA = ("public_data", "starting_kit")
 SOLUTION_KEYS = dict.fromkeys(("index", "key", "tasks", "path", "name", "description"))
 #: The ``version`` values of this form, and the one a message asks for.
 VERSIONS = ("2",)
@@ -155,11 +158,8 @@ def _check_tasks(tasks, root: Path, findings: Findings) -> Dict[object, dict]:
         _check_no_code_beside_gold(task, where, findings)
         if "scoring_program" not in task:
             findings.add(where, "the task has no scoring_program")
-        for kind in ("scoring_program", "ingestion_program", "reference_data", "input_data"):
-            if kind in task:
-                path = check_in_bundle(root, task[kind], where, kind, findings)
-                if path is not None and kind.endswith("_program"):
-                    check_program(path, where, kind.replace("_", " "), findings)
+        files = {key: task[key] for key in PROGRAMS + TASK_DATA if key in task}
+        check_bundle_files(files, where, root, findings)
     return known
 
 
@@ -235,9 +235,8 @@ def _check_phase(
     if number == 0 and phase.get("auto_migrate_to_this_phase") is True:
         findings.add(where, "the first phase cannot have auto_migrate_to_this_phase")
     _check_task_refs(phase.get("tasks"), tasks, where, "phase", findings)
-    for key in ("public_data", "starting_kit"):
-        if phase.get(key) not in (None, ""):
-            check_in_bundle(root, phase[key], where, key, findings)
+    kits = {key: phase[key] for key in PHASE_DATA if phase.get(key) not in (None, "")}
+    check_bundle_files(kits, where, root, findings)
     if phase.get("start") in (None, ""):
         findings.add(where, "a phase needs a 'start' date")
     start, end = phase_dates(phase, where, findings)
