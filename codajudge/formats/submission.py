@@ -38,7 +38,7 @@ from .notes import VALUE_NOTES, ReadNote, note_warnings
 from .perspectivist import annotator_entries, annotator_values, as_annotator_array
 from .results_tsv import NOTE as RESULTS_NOTE, reads_results_layout, results_rows
 from .soft import parse_soft
-from .textfile import read_texts, safe_display, shorten
+from .textfile import read_texts, refuse_blank_line, safe_display, shorten
 from .values import (
     ValueProblem,
     add_problem,
@@ -204,15 +204,7 @@ def _positional_rows(
     lines = every
     if columns.comments:  # a comment line before the last line is a line too
         lines = sorted([*every, *(n for n in columns.comments if n < every[-1])])
-    if lines[-1] != len(lines):  # the line before the first line whose number is not its rank
-        raise SubmissionError.single(
-            problems.file,
-            "blank line inside a positional file",
-            found="an empty line",
-            line=next(n for k, n in enumerate(lines, start=1) if n != k) - 1,
-            expected="one score on every line",
-            hint="positional files are matched by line number",
-        )
+    refuse_blank_line(problems.file, lines, "positional")
     n = len(keys.ids)
     # the release's lines: read on the first n, as the official scorer reads them
     firsts, numbers = fields[:n], numbers[:n]
