@@ -348,7 +348,8 @@ def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector
     reader = READERS[kinds.of(track).value_type]
     if reader is None:
         return _annotator_rows(track, keys, rows, problems)
-    if reader is _score:  # the column at once; a column with a refused value is read row by row
+    # a score column is read at once; a column with a refused value is read row by row
+    if reader is parse_number:
         scores = rows.scores or parse_numbers(list(map(rows.text, range(len(rows.item)))))
         if scores is not None:
             return np.array(scores, dtype=float), []
@@ -361,20 +362,12 @@ def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector
             _add(problem, problems, rows, keys, j)
     if problems:
         return None, notes
-    return np.array(values, dtype=np.int64 if reader is _label else float), notes
-
-
-def _score(text: str, track: Track, notes: List[ReadNote]) -> float:
-    return parse_number(text)
-
-
-def _label(text: str, track: Track, notes: List[ReadNote]) -> int:
-    return parse_label(text, track)
+    return np.array(values, dtype=np.int64 if reader is parse_label else float), notes
 
 
 #: Each value type's reader of one value text (the text, the track, the notes of the values read in
 #: another form); an annotator row is read against its item's annotators (``_annotator_rows``).
-READERS = {SCORE: _score, LABEL: _label, DISTRIBUTION: parse_soft, ANNOTATOR_ROW: None}
+READERS = {SCORE: parse_number, LABEL: parse_label, DISTRIBUTION: parse_soft, ANNOTATOR_ROW: None}
 
 
 def _annotator_rows(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector):
