@@ -16,9 +16,7 @@ import collections
 import contextlib
 import errno
 import os
-import signal
 import stat
-import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -315,6 +313,8 @@ def stop_session(leader: int) -> None:
     (or the platform's container) ends it with the step."""
     if not hasattr(os, "killpg"):  # no process groups (Windows): nothing more to stop
         return
+    import signal  # here, not above: the scoring program reads files through this module only
+
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(leader, signal.SIGKILL)
     deadline = time.monotonic() + STOP_WAIT
@@ -330,11 +330,14 @@ def stop_session(leader: int) -> None:
         time.sleep(0.02)
 
 
-def wait_then_stop(process: subprocess.Popen, time_limit: Optional[float]) -> bool:
-    """Wait for ``process`` (started in a session of its own) for at most ``time_limit`` seconds
-    (None: no limit), then kill it and every process of its session (``stop_session``; past the
-    limit, its descendants in other sessions too: ``stop_tree``) and reap it, so that nothing it
-    started still writes when its files are read. True when it ran past the limit."""
+def wait_then_stop(process, time_limit: Optional[float]) -> bool:
+    """Wait for ``process`` (a ``subprocess.Popen`` started in a session of its own) for at most
+    ``time_limit`` seconds (None: no limit), then kill it and every process of its session
+    (``stop_session``; past the limit, its descendants in other sessions too: ``stop_tree``) and
+    reap it, so that nothing it started still writes when its files are read. True when it ran past
+    the limit."""
+    import subprocess  # here, not above: the scoring program reads files through this module only
+
     try:
         process.wait(timeout=time_limit)
         timed_out = False

@@ -64,7 +64,7 @@ def _text_variants(name):
 
 def _classification(track, text):
     try:
-        return parse_label(text, track)
+        return parse_label(text, track, [])
     except ValueProblem:
         return None
 

@@ -240,9 +240,7 @@ def test_pool_rows_on_the_test_set_give_the_two_numbers_the_pages_state(
     expected = official.pe_score(gold, cut, "VariErrNLI")
     score, prediction = kit_score("ven_pe", "test", write(tmp_path / "ven.tsv", rows), alignment)
     assert f"{score:.6f}" == f"{expected:.6f}" == published
-    assert published in Templates().fill(
-        f"kinds/perspectivist_alignment_{OFFICIAL_2025}", wide_rows=""
-    )
+    assert published in Templates().fill(f"kinds/perspectivist_alignment_{OFFICIAL_2025}")
     assert prediction.warnings[0].startswith("8 " + POOL_NOTE)
 
 

@@ -920,8 +920,8 @@ def test_a_blank_line_among_comment_lines_is_still_refused_at_its_place(tmp_path
     with pytest.raises(SubmissionError) as error:
         read(STS, STS_ITEMS, text, tmp_path, "en_en.tsv")
     assert str(error.value) == (
-        "en_en.tsv, line 6: blank line inside a positional file; expected one score on every "
-        "line, found an empty line. Positional files are matched by line number"
+        "en_en.tsv, line 6: blank line inside a positional file; expected one row on every "
+        "line, found an empty line. Positional files are matched to items by line number"
     )
 
 

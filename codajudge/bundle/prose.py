@@ -76,7 +76,6 @@ def listed(names: List[str]) -> str:
 
 
 def kind_text(templates: Templates, kind: Kind, part: str, **fields: object) -> str:
-    """A kind's own text, template ``kinds/KIND_PART``, filled with ``fields``, the kind's
-    ``page_fields`` and its ``shared_texts`` (each the text of template ``kinds/KIND_NAME``)."""
-    shared = {name: templates.fill(f"kinds/{kind.name}_{name}") for name in kind.shared_texts}
-    return templates.fill(f"kinds/{kind.name}_{part}", **kind.page_fields, **shared, **fields)
+    """A kind's own text, template ``kinds/KIND_PART``, filled with ``fields`` and the kind's
+    ``page_fields``."""
+    return templates.fill(f"kinds/{kind.name}_{part}", **kind.page_fields, **fields)

@@ -16,7 +16,7 @@ from ..kinds.base import LABEL
 from ..errors import ProblemCollector, SubmissionError, counted
 from ..tracks import Track
 from .coverage import OtherPhases
-from .textfile import Lines, shorten
+from .textfile import Lines, refuse_blank_line, shorten
 
 LAYOUT = "lewidi2023"
 NOTE = (
@@ -65,14 +65,7 @@ def results_rows(
             hint=(elsewhere and elsewhere.of_line_count(len(texts)))
             or "write one row per item of this phase's input data, in its order",
         )
-    if numbers and numbers[-1] != len(numbers):
-        raise SubmissionError.single(
-            problems.file,
-            "blank line inside a LeWiDi 2023 results file",
-            line=next(n for k, n in enumerate(numbers, start=1) if n != k) - 1,
-            expected="one row on every line",
-            hint="rows are matched to items by their position",
-        )
+    refuse_blank_line(problems.file, numbers, "LeWiDi 2023 results")
     k = len(track.labels)
     reads_label = kinds.of(track).value_type is LABEL
     values = []

@@ -38,7 +38,7 @@ from .notes import VALUE_NOTES, ReadNote, note_warnings
 from .perspectivist import annotator_entries, annotator_values, as_annotator_array
 from .results_tsv import NOTE as RESULTS_NOTE, reads_results_layout, results_rows
 from .soft import parse_soft
-from .textfile import read_texts, safe_display, shorten
+from .textfile import read_texts, refuse_blank_line, safe_display, shorten
 from .values import (
     ValueProblem,
     add_problem,
@@ -204,15 +204,7 @@ def _positional_rows(
     lines = every
     if columns.comments:  # a comment line before the last line is a line too
         lines = sorted([*every, *(n for n in columns.comments if n < every[-1])])
-    if lines[-1] != len(lines):  # the line before the first line whose number is not its rank
-        raise SubmissionError.single(
-            problems.file,
-            "blank line inside a positional file",
-            found="an empty line",
-            line=next(n for k, n in enumerate(lines, start=1) if n != k) - 1,
-            expected="one score on every line",
-            hint="positional files are matched by line number",
-        )
+    refuse_blank_line(problems.file, lines, "positional")
     n = len(keys.ids)
     # the release's lines: read on the first n, as the official scorer reads them
     firsts, numbers = fields[:n], numbers[:n]
@@ -356,7 +348,8 @@ def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector
     reader = READERS[kinds.of(track).value_type]
     if reader is None:
         return _annotator_rows(track, keys, rows, problems)
-    if reader is _score:  # the column at once; a column with a refused value is read row by row
+    # a score column is read at once; a column with a refused value is read row by row
+    if reader is parse_number:
         scores = rows.scores or parse_numbers(list(map(rows.text, range(len(rows.item)))))
         if scores is not None:
             return np.array(scores, dtype=float), []
@@ -369,20 +362,12 @@ def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector
             _add(problem, problems, rows, keys, j)
     if problems:
         return None, notes
-    return np.array(values, dtype=np.int64 if reader is _label else float), notes
-
-
-def _score(text: str, track: Track, notes: List[ReadNote]) -> float:
-    return parse_number(text)
-
-
-def _label(text: str, track: Track, notes: List[ReadNote]) -> int:
-    return parse_label(text, track)
+    return np.array(values, dtype=np.int64 if reader is parse_label else float), notes
 
 
 #: Each value type's reader of one value text (the text, the track, the notes of the values read in
 #: another form); an annotator row is read against its item's annotators (``_annotator_rows``).
-READERS = {SCORE: _score, LABEL: _label, DISTRIBUTION: parse_soft, ANNOTATOR_ROW: None}
+READERS = {SCORE: parse_number, LABEL: parse_label, DISTRIBUTION: parse_soft, ANNOTATOR_ROW: None}
 
 
 def _annotator_rows(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector):

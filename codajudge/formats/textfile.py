@@ -68,6 +68,21 @@ def max_file_bytes(n_items: int) -> int:
     return min(MAX_FILE_BYTES, BYTES_PER_ITEM * n_items + FILE_SLACK_BYTES)
 
 
+def refuse_blank_line(display: str, numbers: Sequence[int], layout: str) -> None:
+    """Refuse a blank line inside a file of the ``layout`` whose rows are matched to items by their
+    position: ``numbers``, the 1-based numbers of its lines that are not blank, skip one."""
+    if numbers and numbers[-1] != len(numbers):
+        raise SubmissionError.single(
+            display,
+            f"blank line inside a {layout} file",
+            # the line before the first line whose number is not its rank
+            line=next(n for k, n in enumerate(numbers, start=1) if n != k) - 1,
+            expected="one row on every line",
+            found="an empty line",
+            hint=f"{layout} files are matched to items by line number",
+        )
+
+
 def refuse_large_file(path: Path, display: str, n_items: int) -> None:
     """Refuse a file larger than ``max_file_bytes(n_items)``; OSError when it cannot be read."""
     size, max_bytes = Path(path).stat().st_size, max_file_bytes(n_items)

@@ -63,8 +63,9 @@ def parse_numbers(texts: Sequence[str]) -> Optional[List[float]]:
     return values if all(map(math.isfinite, values)) else None
 
 
-def parse_number(text: str) -> float:
-    """One number by the rule of ``parse_numbers``, or its problem: not a number, or not finite."""
+def parse_number(text: str, track: Track = None, notes: List[ReadNote] = None) -> float:
+    """One number by the rule of ``parse_numbers``, or its problem: not a number, or not finite
+    (``track`` and ``notes``, unused, make the signature of a value type's reader)."""
     value = parse_numbers([text])
     if value is not None:
         return value[0]
@@ -325,8 +326,9 @@ def outside_label_set(value, track: Track, shown: str, hint: str = None) -> Valu
     )
 
 
-def parse_label(text: str, track: Track) -> int:
-    """One label by the track's label policy (``LabelSet``)."""
+def parse_label(text: str, track: Track, notes: List[ReadNote]) -> int:
+    """One label by the track's label policy (``LabelSet``); ``notes``, unused, makes the signature
+    of a value type's reader."""
     code = track.label_set.code(text)
     if code < 0:
         raise outside_label_set(text.strip(), track, show(text))

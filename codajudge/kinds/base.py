@@ -96,9 +96,6 @@ class Kind:
     #:
     #: Values the kind's templates receive as fields (``$name``).
     page_fields: Dict[str, str] = {}
-    #: Texts shared by several of the kind's templates: each ``NAME`` is the text of template
-    #: ``kinds/KIND_NAME.md``, which the others receive as ``$NAME``.
-    shared_texts: Tuple[str, ...] = ()
     #: Whether the kind's public items list their annotators (``annotators``, in order): the
     #: disagreement kinds.
     lists_annotators: bool = False

@@ -46,7 +46,6 @@ class Perspectivist(Kind):
         return row_length + 1
 
     # --- generated pages, data and leak checks ---
-    shared_texts = ("wide_rows",)
     lists_annotators = True
 
     def example_value(self, track) -> str:
