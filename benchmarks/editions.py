@@ -28,7 +28,7 @@ BUNDLES = os.environ.get("CODAJUDGE_BENCH_BUNDLES")
 INGEST = REPO / "ingestion_program" / "ingest.py"
 BASE_IMPORTS = ("numpy", "yaml")
 #: The scipy module each metric that uses scipy imports while scoring.
-SCIPY_BY_METRIC = {"cross_entropy": "scipy.stats", "jsd": "scipy.special", "kl": "scipy.special"}
+SCIPY_BY_METRIC = {"jsd": "scipy.special", "kl": "scipy.special"}
 #: The scoring program's CPU time over the imports' at most this.
 IMPORT_RATIO_MAX = 1.8
 #: The baseline that writes the submission: the first of these the bundle ships.
