@@ -489,3 +489,29 @@ def test_mer_by_hand():
     gold = per_annotator([[[0, 0, 1], [0, 1, 1], [1, 0, 0]], [[0, 1, 0], [0, 1, 0]]], 3)
     pred = per_annotator([[[0, 0, 1], [0, 0, 1], [1, 0, 1]], [[0, 1, 0], [1, 0, 0]]], 3)
     assert score("mer", gold, pred) == pytest.approx((0.22222 + 1 / 3) / 2, abs=1e-15)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_round5_is_pythons_round_bit_for_bit(seed):
+    """round5 rounds in numpy and hands Python's round only the values next to a half (or beyond
+    whole doubles' precision): the result is Python's ``round(v, 5)`` for every value, near-ties,
+    signed zeros and huge values included."""
+    from codajudge.metrics.base import round5
+
+    rng = np.random.default_rng(seed)
+    halves = (rng.integers(-(10**6), 10**6, 50_000) + 0.5) / 1e5
+    values = np.concatenate(
+        [
+            rng.uniform(-10, 10, 50_000),
+            np.round(rng.uniform(0, 1, 50_000), 6),
+            halves,
+            np.nextafter(halves, np.inf),
+            np.nextafter(halves, -np.inf),
+            rng.uniform(-1, 1, 1_000) * 1e12,
+            [0.0, -0.0, -1e-7, 5e-6, -5e-6, 1e300, -1e300, 1e-300],
+        ]
+    )
+    expected = np.array([round(v, 5) for v in values.tolist()])
+    got = round5(values)
+    assert np.array_equal(got, expected) and np.array_equal(np.signbit(got), np.signbit(expected))
+    assert round5(values[0]) == round(float(values[0]), 5) and isinstance(round5(1.0), float)

@@ -36,8 +36,16 @@ def round5(x):
     number, an array of the same shape for an array. ``np.round`` multiplies by 1e5 first, which
     can break near-ties differently from Python."""
     values = np.asarray(x, dtype=float)
-    rounded = np.array([round(v, 5) for v in values.ravel().tolist()]).reshape(values.shape)
-    return rounded if values.ndim else float(rounded)
+    # k / 1e5 is the double nearest to k decimal places, as Python's; only k can differ, where
+    # values * 1e5 (itself rounded) lies next to a half or beyond whole doubles' precision:
+    # those few values take Python's round
+    flat = values.ravel()
+    scaled = flat * 1e5
+    rounded = np.rint(scaled) / 1e5
+    near_half = np.abs(np.abs(scaled - np.floor(scaled)) - 0.5) < 1e-6
+    by_python = near_half | (np.abs(scaled) >= 2.0**52)
+    rounded[by_python] = [round(v, 5) for v in flat[by_python].tolist()]
+    return rounded.reshape(values.shape) if values.ndim else float(rounded[0])
 
 
 def item_order_sum(stats: np.ndarray) -> np.ndarray:
