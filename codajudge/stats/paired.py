@@ -17,7 +17,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..metrics import BOOTSTRAP, WILCOXON, WILLIAMS, Metric, get as get_metric
-from .bootstrap import systems_bootstrap_scores, undefined_as_zero
+from .bootstrap import scores_from_sums, systems_bootstrap_scores, undefined_as_zero
 from .exact import EXACT_MAX_ITEMS, PERMUTATION, p_floor, permutation_p_value
 from .williams import TestResult, williams_test
 
@@ -34,10 +34,7 @@ TEST_TITLES = {
 def oriented_score(metric: Metric, stats: np.ndarray) -> float:
     """The score of full per-item statistics, undefined as 0.0, signed so that higher is better."""
     stats = np.asarray(stats, dtype=float).reshape(len(stats), -1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        value = float(
-            undefined_as_zero(np.asarray(metric.from_stats(stats.sum(axis=0), stats.shape[0])))
-        )
+    value = float(undefined_as_zero(scores_from_sums(metric, stats.sum(axis=0), len(stats)))[0])
     return value if metric.higher_is_better else -value
 
 
