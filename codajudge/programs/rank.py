@@ -51,6 +51,7 @@ import tempfile
 import time
 import zipfile
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import fields
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Tuple, Union
 
@@ -376,9 +377,9 @@ def rank_tracks(
 def overall_order(spec: TaskSpec, results: Dict[str, Result], settings: Settings) -> List[str]:
     """Every system, best first, by the overall rule (the primary score needs no track ranking)."""
     unranked = sorted(name for name, r in results.items() if not r.ranked)
-    if settings.overall_rule == BY_PRIMARY:
+    if settings.overall == BY_PRIMARY:
         return order_best_first(primary_scores(results), higher_is_better(spec)) + unranked
-    rows = overall_rows(spec, results, rank_tracks(spec, results, settings), settings.overall_rule)
+    rows = overall_rows(spec, results, rank_tracks(spec, results, settings), settings.overall)
     return [row.system for row in rows] + unranked
 
 
@@ -458,7 +459,7 @@ def build_report(
     if runs:
         results = {team: results[run] for team, run in runs.items()}
     rankings = rank_tracks(spec, results, settings)
-    overall = overall_rows(spec, results, rankings, settings.overall_rule)
+    overall = overall_rows(spec, results, rankings, settings.overall)
     signature = signature_text(
         settings.resamples, settings.seed, test=settings.test, alpha=settings.alpha
     )
@@ -583,15 +584,8 @@ def run(args: argparse.Namespace) -> int:
         log("no submission could be scored; nothing to rank")
         return 2
     seed = spec.seed if args.seed is None else args.seed
-    settings = Settings(
-        args.test,
-        args.alpha,
-        args.resamples,
-        seed,
-        args.overall,
-        command_line(args, seed),
-        args.latex_width,
-    )
+    options = {setting.name: getattr(args, setting.name, None) for setting in fields(Settings)}
+    settings = Settings(**dict(options, seed=seed, command=command_line(args, seed)))
     runs = None
     if teams is not None:
         team_of, notes = teams_of(list(results), teams)

@@ -57,16 +57,16 @@ class GroupTable:
 
 @dataclass(frozen=True)
 class Settings:
-    """The options behind a ranking (``codajudge rank``'s): the test, its level, the bootstrap's
-    resamples and seed, the overall order (``ranking.OVERALL_RULES``), the command line that
-    reproduces them, and the page columns a wide LaTeX table spans (``latex.LATEX_WIDTHS``: by its
-    width, 1 or 2)."""
+    """The options behind a ranking, each named as ``codajudge rank``'s option: the test, its
+    level, the bootstrap's resamples and seed, the overall order (``ranking.OVERALL_RULES``), the
+    command line that reproduces them, and the page columns a wide LaTeX table spans
+    (``latex.LATEX_WIDTHS``: by its width, 1 or 2)."""
 
     test: str = "auto"
     alpha: float = 0.05
     resamples: int = 0
     seed: int = 0
-    overall_rule: str = BY_PRIMARY
+    overall: str = BY_PRIMARY
     command: str = ""
     latex_width: str = "auto"
 
@@ -141,7 +141,7 @@ def track_title(ranking: TrackRanking) -> str:
 def overall_text(report: RankingReport) -> str:
     """What the overall order is, in a sentence (plain text)."""
     names = ", ".join(track_title(report.rankings[t]) for t in report.primary_tracks)
-    if report.settings.overall_rule == BY_MEAN_RANK:
+    if report.settings.overall == BY_MEAN_RANK:
         return (
             f"Systems ordered by their mean rank over the primary tracks ({names}); a track a "
             "system did not submit counts as last place. Caveat: a track's ranks depend on every "
@@ -368,7 +368,7 @@ class Style:
 def overall_table(report: RankingReport) -> Table:
     """Rank, system, primary score, the mean rank (overall rule ``mean_rank``) and each track's
     score, in the overall order."""
-    mean = report.settings.overall_rule == BY_MEAN_RANK
+    mean = report.settings.overall == BY_MEAN_RANK
     in_paper = paper_tracks(report)
     primary = primary_column(report)
     columns = [RANK, SYSTEM, primary] + ([Column("Mean rank")] if mean else [])
@@ -406,7 +406,7 @@ def _overall_record(report: RankingReport, row: OverallRow) -> Dict[str, object]
         table="overall",
         rank=row.rank,
         system=row.system,
-        metric=report.settings.overall_rule,
+        metric=report.settings.overall,
         mean_rank=row.mean_rank,
         primary=row.primary,
     )
