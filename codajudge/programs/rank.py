@@ -99,19 +99,20 @@ def log(message: str) -> None:
 
 def find_submissions(folder: Path) -> List[Tuple[str, Path]]:
     """(system name, path) of every zip and sub-folder, sorted by name; hidden entries skipped. A
-    name's bytes that are not UTF-8 are written as their values (``caf\\xe9``), in every table."""
-    if not folder.is_dir():
-        raise ConfigError.single(
-            str(folder),
-            "the submissions folder does not exist",
-            hint="give a folder holding one result zip per team or run",
-        )
+    name's bytes that are not UTF-8 are written as their values (``caf\\xe9``), in every table.
+    ConfigError when there is none, or no such folder."""
     found = [
         path
-        for path in sorted(folder.iterdir())
+        for path in (sorted(folder.iterdir()) if folder.is_dir() else [])
         if not path.name.startswith(".")
         and (path.is_dir() or (path.is_file() and path.suffix.lower() == ".zip"))
     ]
+    if not found:
+        raise ConfigError.single(
+            str(folder),
+            "no submission found" if folder.is_dir() else "the submissions folder does not exist",
+            expected="a folder of result zips (or folders), one per team or run",
+        )
     names = [undecodable_as_text(path.stem if path.is_file() else path.name) for path in found]
     return [
         (name if names.count(name) == 1 else undecodable_as_text(path.name), path)
@@ -572,12 +573,6 @@ def parse_args(argv: Optional[List[str]], prog: str = "rank_submissions.py") -> 
 def run(args: argparse.Namespace) -> int:
     spec = read_spec(args.reference)
     submissions = find_submissions(args.submissions)
-    if not submissions:
-        raise ConfigError.single(
-            str(args.submissions),
-            "no submission found",
-            expected="result zips (or folders), one per team or run",
-        )
     teams = read_teams(args.teams) if args.teams is not None else None
     results, failures = score_submissions(submissions, spec, args)
     if not results:
