@@ -128,8 +128,17 @@ def choose_test(
     metric_name: str, requested: str = "auto", n_items: Optional[int] = None
 ) -> Tuple[str, Optional[str]]:
     """The test to run for a metric on ``n_items`` items (None: any number) and the note to print
-    when the requested one does not apply; at most ``EXACT_MAX_ITEMS`` items, the exact test."""
-    chosen, note = _chosen_test(metric_name, requested)
+    when the requested one does not apply (the paired bootstrap then runs); at most
+    ``EXACT_MAX_ITEMS`` items, the exact test."""
+    metric = get_metric(metric_name)
+    chosen, note = (metric.significance if requested == "auto" else requested), None
+    applies = {WILLIAMS: metric.significance == WILLIAMS, WILCOXON: metric.has_item_losses}
+    if not applies.get(chosen, True):
+        why = {
+            WILLIAMS: "Williams' test applies to Pearson r only",
+            WILCOXON: f"{metric_name} has no per-item losses for Wilcoxon's test",
+        }[chosen]
+        chosen, note = BOOTSTRAP, f"{why}; {metric_name} uses the paired bootstrap"
     if n_items is None or n_items > EXACT_MAX_ITEMS:
         return chosen, note
     return PERMUTATION, (
@@ -137,23 +146,6 @@ def choose_test(
         f"systems' items) replaces the {TEST_TITLES[chosen]}, as on every track of at most "
         f"{EXACT_MAX_ITEMS} items, where an approximate test is not trustworthy"
     )
-
-
-def _chosen_test(metric_name: str, requested: str) -> Tuple[str, Optional[str]]:
-    metric = get_metric(metric_name)
-    if requested == "auto":
-        return metric.significance, None
-    if requested == WILLIAMS and metric.significance != WILLIAMS:
-        return (
-            BOOTSTRAP,
-            f"Williams' test applies to Pearson r only; {metric_name} uses the paired bootstrap",
-        )
-    if requested == WILCOXON and not metric.has_item_losses:
-        return BOOTSTRAP, (
-            f"{metric_name} has no per-item losses for Wilcoxon's test; "
-            f"it uses the paired bootstrap"
-        )
-    return requested, None
 
 
 def shared_resamples(
