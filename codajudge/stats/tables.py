@@ -117,6 +117,9 @@ class Scale:
     def show(self, value: Optional[float]) -> str:
         return "-" if value is None else f"{self.factor * value:.{self.digits}f}"
 
+    def interval(self, low: float, high: float) -> str:
+        return f"[{self.show(low)}, {self.show(high)}]"
+
 
 PERCENT = Scale(100.0, 2)
 AS_IS = Scale(1.0, 4)
@@ -271,14 +274,6 @@ def metric_label(metric_name: str, escape: Callable[[str], str] = str, times: st
     (``times``)."""
     title = escape(get_metric(metric_name).title)
     return f"{title} ({times})" if scale_of([metric_name]).percent else title
-
-
-def interval_cell(ranking: TrackRanking, row: RankedSystem) -> str:
-    """``[low, high]`` on the track's scale, or ``n/a`` without an interval."""
-    if row.interval is None:
-        return "n/a"
-    scale = scale_of([ranking.metric])
-    return f"[{scale.show(row.interval.low)}, {scale.show(row.interval.high)}]"
 
 
 def paper_tracks(report: RankingReport) -> List[str]:
@@ -478,7 +473,7 @@ def track_table(ranking: TrackRanking) -> Table:
             Cell(str(r.rank)),
             Cell(r.system),
             Cell(scale.show(r.value)),
-            Cell(interval_cell(ranking, r)),
+            Cell("n/a" if r.interval is None else scale.interval(r.interval.low, r.interval.high)),
             Cell("-" if r.p_value is None else f"{r.p_value:.4f}"),
             Cell(str(number[r.system])),
         ]
