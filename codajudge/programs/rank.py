@@ -407,12 +407,22 @@ def group_tables(
 ) -> List[GroupTable]:
     """The tables of the groups of tracks the phase's task.json declares (``ranking: {groups:
     {NAME: {tracks: [...], order: mean_rank | mean_score}}}``), each over every scored run; by the
-    rule ``unranked``, a run that did not submit every track of a group is left out of its table."""
+    rule ``unranked``, a run that did not submit every track of a group is left out of its table.
+    ConfigError when a group names no track, or one the phase does not have."""
     rule = spec.primary_rule
     stand_ins = rule.baseline_scores if rule.missing == BASELINE else {}
+    known = {t.id for t in spec.tracks}
     tables = []
-    for name, group in declared_groups(spec).items():
-        track_ids, order = list(group["tracks"]), group.get("order", GROUP_MEAN_RANK)
+    for name, group in ((spec.extra.get("ranking") or {}).get("groups") or {}).items():
+        track_ids, order = list(group.get("tracks", [])), group.get("order", GROUP_MEAN_RANK)
+        unknown = [t for t in track_ids if t not in known]
+        if unknown or not track_ids:
+            raise ConfigError.single(
+                f"reference task.json: ranking: groups: {name}",
+                "a group names tracks the phase does not have (or none)",
+                expected=", ".join(sorted(known)),
+                found=", ".join(map(str, unknown)) or "no tracks",
+            )
         complete = [n for n, r in results.items() if all(t in r.tracks for t in track_ids)]
         kept = complete if rule.missing == UNRANKED else list(results)
         rows = rank_group(track_ids, rankings, kept, stand_ins, order)
@@ -422,22 +432,6 @@ def group_tables(
             table.stand_in_rank = f"is that of baseline {rule.baseline}'s score there"
         tables.append(table)
     return tables
-
-
-def declared_groups(spec: TaskSpec) -> Dict[str, dict]:
-    """``ranking: groups`` of the phase's task.json, checked: every track is one of the phase's."""
-    groups = (spec.extra.get("ranking") or {}).get("groups") or {}
-    known = {t.id for t in spec.tracks}
-    for name, group in groups.items():
-        unknown = [t for t in group.get("tracks", []) if t not in known]
-        if unknown or not group.get("tracks"):
-            raise ConfigError.single(
-                f"reference task.json: ranking: groups: {name}",
-                "a group names tracks the phase does not have (or none)",
-                expected=", ".join(sorted(known)),
-                found=", ".join(map(str, unknown)) or "no tracks",
-            )
-    return groups
 
 
 def best_runs(order: List[str], team_of: Dict[str, str]) -> Dict[str, str]:
