@@ -51,6 +51,7 @@ import tempfile
 import time
 import zipfile
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import fields
 from pathlib import Path
 from typing import Dict, Iterator, List, Optional, Tuple, Union
 
@@ -98,19 +99,20 @@ def log(message: str) -> None:
 
 def find_submissions(folder: Path) -> List[Tuple[str, Path]]:
     """(system name, path) of every zip and sub-folder, sorted by name; hidden entries skipped. A
-    name's bytes that are not UTF-8 are written as their values (``caf\\xe9``), in every table."""
-    if not folder.is_dir():
-        raise ConfigError.single(
-            str(folder),
-            "the submissions folder does not exist",
-            hint="give a folder holding one result zip per team or run",
-        )
+    name's bytes that are not UTF-8 are written as their values (``caf\\xe9``), in every table.
+    ConfigError when there is none, or no such folder."""
     found = [
         path
-        for path in sorted(folder.iterdir())
+        for path in (sorted(folder.iterdir()) if folder.is_dir() else [])
         if not path.name.startswith(".")
         and (path.is_dir() or (path.is_file() and path.suffix.lower() == ".zip"))
     ]
+    if not found:
+        raise ConfigError.single(
+            str(folder),
+            "no submission found" if folder.is_dir() else "the submissions folder does not exist",
+            expected="a folder of result zips (or folders), one per team or run",
+        )
     names = [undecodable_as_text(path.stem if path.is_file() else path.name) for path in found]
     return [
         (name if names.count(name) == 1 else undecodable_as_text(path.name), path)
@@ -376,9 +378,9 @@ def rank_tracks(
 def overall_order(spec: TaskSpec, results: Dict[str, Result], settings: Settings) -> List[str]:
     """Every system, best first, by the overall rule (the primary score needs no track ranking)."""
     unranked = sorted(name for name, r in results.items() if not r.ranked)
-    if settings.overall_rule == BY_PRIMARY:
+    if settings.overall == BY_PRIMARY:
         return order_best_first(primary_scores(results), higher_is_better(spec)) + unranked
-    rows = overall_rows(spec, results, rank_tracks(spec, results, settings), settings.overall_rule)
+    rows = overall_rows(spec, results, rank_tracks(spec, results, settings), settings.overall)
     return [row.system for row in rows] + unranked
 
 
@@ -405,12 +407,22 @@ def group_tables(
 ) -> List[GroupTable]:
     """The tables of the groups of tracks the phase's task.json declares (``ranking: {groups:
     {NAME: {tracks: [...], order: mean_rank | mean_score}}}``), each over every scored run; by the
-    rule ``unranked``, a run that did not submit every track of a group is left out of its table."""
+    rule ``unranked``, a run that did not submit every track of a group is left out of its table.
+    ConfigError when a group names no track, or one the phase does not have."""
     rule = spec.primary_rule
     stand_ins = rule.baseline_scores if rule.missing == BASELINE else {}
+    known = {t.id for t in spec.tracks}
     tables = []
-    for name, group in declared_groups(spec).items():
-        track_ids, order = list(group["tracks"]), group.get("order", GROUP_MEAN_RANK)
+    for name, group in ((spec.extra.get("ranking") or {}).get("groups") or {}).items():
+        track_ids, order = list(group.get("tracks", [])), group.get("order", GROUP_MEAN_RANK)
+        unknown = [t for t in track_ids if t not in known]
+        if unknown or not track_ids:
+            raise ConfigError.single(
+                f"reference task.json: ranking: groups: {name}",
+                "a group names tracks the phase does not have (or none)",
+                expected=", ".join(sorted(known)),
+                found=", ".join(map(str, unknown)) or "no tracks",
+            )
         complete = [n for n, r in results.items() if all(t in r.tracks for t in track_ids)]
         kept = complete if rule.missing == UNRANKED else list(results)
         rows = rank_group(track_ids, rankings, kept, stand_ins, order)
@@ -420,22 +432,6 @@ def group_tables(
             table.stand_in_rank = f"is that of baseline {rule.baseline}'s score there"
         tables.append(table)
     return tables
-
-
-def declared_groups(spec: TaskSpec) -> Dict[str, dict]:
-    """``ranking: groups`` of the phase's task.json, checked: every track is one of the phase's."""
-    groups = (spec.extra.get("ranking") or {}).get("groups") or {}
-    known = {t.id for t in spec.tracks}
-    for name, group in groups.items():
-        unknown = [t for t in group.get("tracks", []) if t not in known]
-        if unknown or not group.get("tracks"):
-            raise ConfigError.single(
-                f"reference task.json: ranking: groups: {name}",
-                "a group names tracks the phase does not have (or none)",
-                expected=", ".join(sorted(known)),
-                found=", ".join(map(str, unknown)) or "no tracks",
-            )
-    return groups
 
 
 def best_runs(order: List[str], team_of: Dict[str, str]) -> Dict[str, str]:
@@ -458,7 +454,7 @@ def build_report(
     if runs:
         results = {team: results[run] for team, run in runs.items()}
     rankings = rank_tracks(spec, results, settings)
-    overall = overall_rows(spec, results, rankings, settings.overall_rule)
+    overall = overall_rows(spec, results, rankings, settings.overall)
     signature = signature_text(
         settings.resamples, settings.seed, test=settings.test, alpha=settings.alpha
     )
@@ -571,27 +567,14 @@ def parse_args(argv: Optional[List[str]], prog: str = "rank_submissions.py") -> 
 def run(args: argparse.Namespace) -> int:
     spec = read_spec(args.reference)
     submissions = find_submissions(args.submissions)
-    if not submissions:
-        raise ConfigError.single(
-            str(args.submissions),
-            "no submission found",
-            expected="result zips (or folders), one per team or run",
-        )
     teams = read_teams(args.teams) if args.teams is not None else None
     results, failures = score_submissions(submissions, spec, args)
     if not results:
         log("no submission could be scored; nothing to rank")
         return 2
     seed = spec.seed if args.seed is None else args.seed
-    settings = Settings(
-        args.test,
-        args.alpha,
-        args.resamples,
-        seed,
-        args.overall,
-        command_line(args, seed),
-        args.latex_width,
-    )
+    options = {setting.name: getattr(args, setting.name, None) for setting in fields(Settings)}
+    settings = Settings(**dict(options, seed=seed, command=command_line(args, seed)))
     runs = None
     if teams is not None:
         team_of, notes = teams_of(list(results), teams)

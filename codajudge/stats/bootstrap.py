@@ -93,7 +93,9 @@ def _cell_counts(cells: np.ndarray, n_cells: int) -> np.ndarray:
     return np.bincount(cells.ravel(), minlength=b * n_cells).reshape(b, n_cells).astype(float)
 
 
-def _scores_from_sums(metric: Metric, sums: np.ndarray, n_items: int) -> np.ndarray:
+def scores_from_sums(metric: Metric, sums: np.ndarray, n_items: int) -> np.ndarray:
+    """``metric``'s scores of summed statistics (one per row of ``sums``, or one), flat, as floats:
+    NaN where a score is undefined, which no warning reports."""
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.asarray(metric.from_stats(sums, n_items), dtype=float).reshape(-1)
 
@@ -118,7 +120,7 @@ def bootstrap_scores(
             else:
                 counts = _cell_counts(index.copy(), n_items) if counts is None else counts
                 sums = counts @ stats
-            out[k].append(_scores_from_sums(metric, sums, n_items))
+            out[k].append(scores_from_sums(metric, sums, n_items))
     return [np.concatenate(parts) if parts else np.zeros(0) for parts in out]
 
 
@@ -141,7 +143,7 @@ def systems_bootstrap_scores(
     out: List[np.ndarray] = []
     for index in resample_draws(n_items, resamples, seed):
         sums = (_cell_counts(index, n_items) @ distinct)[:, where]  # (b, systems, S)
-        out.append(_scores_from_sums(metric, sums, n_items).reshape(len(sums), -1))
+        out.append(scores_from_sums(metric, sums, n_items).reshape(len(sums), -1))
     scores = np.concatenate(out) if out else np.zeros((0, len(prepared)))
     return [np.ascontiguousarray(scores[:, k]) for k in range(len(prepared))]
 

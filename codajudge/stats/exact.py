@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .bootstrap import undefined_as_zero
+from .bootstrap import scores_from_sums, undefined_as_zero
 
 #: The test ``permutation_p_value`` computes, as a ranking names it.
 PERMUTATION = "permutation"
@@ -54,10 +54,9 @@ def permutation_p_value(metric, stats_a, stats_b) -> float:
     if n > EXACT_MAX_ITEMS:
         raise ValueError(f"the exact test enumerates 2^n swaps: n = {n} > {EXACT_MAX_ITEMS}")
     moved = swap_masks(n) @ (b - a)  # what each arrangement moves from A's sums to B's
-    with np.errstate(divide="ignore", invalid="ignore"):
-        score_a = np.asarray(metric.from_stats(a.sum(axis=0) + moved, n), dtype=float)
-        score_b = np.asarray(metric.from_stats(b.sum(axis=0) - moved, n), dtype=float)
-    deltas = np.abs(undefined_as_zero(score_a.reshape(-1)) - undefined_as_zero(score_b.reshape(-1)))
+    score_a = scores_from_sums(metric, a.sum(axis=0) + moved, n)
+    score_b = scores_from_sums(metric, b.sum(axis=0) - moved, n)
+    deltas = np.abs(undefined_as_zero(score_a) - undefined_as_zero(score_b))
     observed = deltas[0]
     extreme = np.count_nonzero(deltas >= observed - SWAP_TOLERANCE * max(1.0, observed))
     return max(float(extreme) / deltas.size, p_floor(n))

@@ -87,11 +87,6 @@ def _stand_in_note(names: Iterable[str]) -> str:
 TIMES_100 = r"$\times 100$"
 
 
-def _latex_label(metric_name: str) -> str:
-    """A metric's title with its scale, e.g. ``Pearson r ($\\times 100$)``."""
-    return tables.metric_label(metric_name, latex_escape, TIMES_100)
-
-
 def latex_label(text: str) -> str:
     """A ``\\label`` key from any text: letters, digits and hyphens only."""
     return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower() or "track"
@@ -209,7 +204,7 @@ def _latex_overall(report: RankingReport) -> List[str]:
     track_ids = tables.paper_tracks(report)
     tests = ", ".join(dict.fromkeys(TEST_TITLES[report.rankings[t].test] for t in track_ids))
     named = "; ".join(
-        f"{latex_escape(tables.track_title(report.rankings[t]))}: {_latex_label(report.rankings[t].metric)}"
+        f"{latex_escape(tables.track_title(report.rankings[t]))}: {tables.metric_label(report.rankings[t].metric, latex_escape, TIMES_100)}"
         for t in track_ids
     )
     caption = (
@@ -250,7 +245,7 @@ def _latex_track(report: RankingReport, ranking: TrackRanking) -> List[str]:
     kind = "" if ranking.track.id in report.primary_tracks else " (not a primary track)"
     caption = (
         f"{latex_escape(tables.track_title(ranking))}{kind}: systems ranked by "
-        f"{_latex_label(ranking.metric)}, {get_metric(ranking.metric).direction} is better. "
+        f"{tables.metric_label(ranking.metric, latex_escape, TIMES_100)}, {get_metric(ranking.metric).direction} is better. "
         f"{latex_escape(tables.interval_text(report))} "
         + tables.cluster_text(report, ranking, "$\\alpha=$")  # kit text only: nothing to escape
         + f" Columns: rank, system, score, 95\\% interval, cluster.{note}{missing}{stand_ins}"

@@ -17,7 +17,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..metrics import BOOTSTRAP, WILCOXON, WILLIAMS, Metric, get as get_metric
-from .bootstrap import systems_bootstrap_scores, undefined_as_zero
+from .bootstrap import scores_from_sums, systems_bootstrap_scores, undefined_as_zero
 from .exact import EXACT_MAX_ITEMS, PERMUTATION, p_floor, permutation_p_value
 from .williams import TestResult, williams_test
 
@@ -34,10 +34,7 @@ TEST_TITLES = {
 def oriented_score(metric: Metric, stats: np.ndarray) -> float:
     """The score of full per-item statistics, undefined as 0.0, signed so that higher is better."""
     stats = np.asarray(stats, dtype=float).reshape(len(stats), -1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        value = float(
-            undefined_as_zero(np.asarray(metric.from_stats(stats.sum(axis=0), stats.shape[0])))
-        )
+    value = float(undefined_as_zero(scores_from_sums(metric, stats.sum(axis=0), len(stats)))[0])
     return value if metric.higher_is_better else -value
 
 
@@ -131,8 +128,17 @@ def choose_test(
     metric_name: str, requested: str = "auto", n_items: Optional[int] = None
 ) -> Tuple[str, Optional[str]]:
     """The test to run for a metric on ``n_items`` items (None: any number) and the note to print
-    when the requested one does not apply; at most ``EXACT_MAX_ITEMS`` items, the exact test."""
-    chosen, note = _chosen_test(metric_name, requested)
+    when the requested one does not apply (the paired bootstrap then runs); at most
+    ``EXACT_MAX_ITEMS`` items, the exact test."""
+    metric = get_metric(metric_name)
+    chosen, note = (metric.significance if requested == "auto" else requested), None
+    applies = {WILLIAMS: metric.significance == WILLIAMS, WILCOXON: metric.has_item_losses}
+    if not applies.get(chosen, True):
+        why = {
+            WILLIAMS: "Williams' test applies to Pearson r only",
+            WILCOXON: f"{metric_name} has no per-item losses for Wilcoxon's test",
+        }[chosen]
+        chosen, note = BOOTSTRAP, f"{why}; {metric_name} uses the paired bootstrap"
     if n_items is None or n_items > EXACT_MAX_ITEMS:
         return chosen, note
     return PERMUTATION, (
@@ -140,23 +146,6 @@ def choose_test(
         f"systems' items) replaces the {TEST_TITLES[chosen]}, as on every track of at most "
         f"{EXACT_MAX_ITEMS} items, where an approximate test is not trustworthy"
     )
-
-
-def _chosen_test(metric_name: str, requested: str) -> Tuple[str, Optional[str]]:
-    metric = get_metric(metric_name)
-    if requested == "auto":
-        return metric.significance, None
-    if requested == WILLIAMS and metric.significance != WILLIAMS:
-        return (
-            BOOTSTRAP,
-            f"Williams' test applies to Pearson r only; {metric_name} uses the paired bootstrap",
-        )
-    if requested == WILCOXON and not metric.has_item_losses:
-        return BOOTSTRAP, (
-            f"{metric_name} has no per-item losses for Wilcoxon's test; "
-            f"it uses the paired bootstrap"
-        )
-    return requested, None
 
 
 def shared_resamples(

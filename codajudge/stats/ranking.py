@@ -150,16 +150,16 @@ def rank_overall(
         mean_rank = _group_row(system, primary_track_ids, rankings, {}, GROUP_MEAN_RANK).value
         rows.append(OverallRow(system, 0, mean_rank, primary))
     if rule == BY_PRIMARY:
-        rows.sort(key=lambda r: (sign * r.primary, r.system))
-        _competition_ranks(rows, lambda r: r.primary)
+        _competition_ranks(rows, lambda r: sign * r.primary)
     else:
-        rows.sort(key=lambda r: (r.mean_rank, sign * r.primary, r.system))
-        _competition_ranks(rows, lambda r: r.mean_rank)
+        _competition_ranks(rows, lambda r: r.mean_rank, lambda r: sign * r.primary)
     return rows
 
 
-def _competition_ranks(rows: List[OverallRow], key: Callable[[OverallRow], float]) -> None:
-    """Rank sorted ``rows`` in place: a row whose ``key`` equals the previous row's shares its rank."""
+def _competition_ranks(rows: list, key: Callable, then: Callable = lambda row: 0.0) -> None:
+    """Sort ``rows`` in place by ``key`` (lowest first), then ``then``, then system name, and rank
+    them: a row whose ``key`` equals the previous row's shares its rank."""
+    rows.sort(key=lambda row: (key(row), then(row), row.system))
     for position, row in enumerate(rows):
         same = position > 0 and key(rows[position - 1]) == key(row)
         row.rank = rows[position - 1].rank if same else position + 1
@@ -212,8 +212,7 @@ def rank_group(
         order == GROUP_MEAN_SCORE and get_metric(rankings[track_ids[0]].metric).higher_is_better
     )
     sign = -1.0 if higher else 1.0
-    rows.sort(key=lambda r: (sign * r.value, r.system))
-    _competition_ranks(rows, lambda r: r.value)
+    _competition_ranks(rows, lambda r: sign * r.value)
     return rows
 
 

@@ -13,6 +13,7 @@ from typing import List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..metrics import Metric
+from .bootstrap import scores_from_sums
 
 
 def confusion_counts(gold, pred, n_labels: int) -> np.ndarray:
@@ -68,7 +69,6 @@ def group_scores(
     out = []
     for value in sorted(set(values.tolist())):
         mask = values == value
-        with np.errstate(divide="ignore", invalid="ignore"):
-            score = float(np.asarray(metric.from_stats(stats[mask].sum(axis=0), int(mask.sum()))))
+        score = float(scores_from_sums(metric, stats[mask].sum(axis=0), int(mask.sum()))[0])
         out.append((str(value), int(mask.sum()), score if math.isfinite(score) else None))
     return out

@@ -57,16 +57,16 @@ class GroupTable:
 
 @dataclass(frozen=True)
 class Settings:
-    """The options behind a ranking (``codajudge rank``'s): the test, its level, the bootstrap's
-    resamples and seed, the overall order (``ranking.OVERALL_RULES``), the command line that
-    reproduces them, and the page columns a wide LaTeX table spans (``latex.LATEX_WIDTHS``: by its
-    width, 1 or 2)."""
+    """The options behind a ranking, each named as ``codajudge rank``'s option: the test, its
+    level, the bootstrap's resamples and seed, the overall order (``ranking.OVERALL_RULES``), the
+    command line that reproduces them, and the page columns a wide LaTeX table spans
+    (``latex.LATEX_WIDTHS``: by its width, 1 or 2)."""
 
     test: str = "auto"
     alpha: float = 0.05
     resamples: int = 0
     seed: int = 0
-    overall_rule: str = BY_PRIMARY
+    overall: str = BY_PRIMARY
     command: str = ""
     latex_width: str = "auto"
 
@@ -117,6 +117,9 @@ class Scale:
     def show(self, value: Optional[float]) -> str:
         return "-" if value is None else f"{self.factor * value:.{self.digits}f}"
 
+    def interval(self, low: float, high: float) -> str:
+        return f"[{self.show(low)}, {self.show(high)}]"
+
 
 PERCENT = Scale(100.0, 2)
 AS_IS = Scale(1.0, 4)
@@ -141,7 +144,7 @@ def track_title(ranking: TrackRanking) -> str:
 def overall_text(report: RankingReport) -> str:
     """What the overall order is, in a sentence (plain text)."""
     names = ", ".join(track_title(report.rankings[t]) for t in report.primary_tracks)
-    if report.settings.overall_rule == BY_MEAN_RANK:
+    if report.settings.overall == BY_MEAN_RANK:
         return (
             f"Systems ordered by their mean rank over the primary tracks ({names}); a track a "
             "system did not submit counts as last place. Caveat: a track's ranks depend on every "
@@ -273,14 +276,6 @@ def metric_label(metric_name: str, escape: Callable[[str], str] = str, times: st
     return f"{title} ({times})" if scale_of([metric_name]).percent else title
 
 
-def interval_cell(ranking: TrackRanking, row: RankedSystem) -> str:
-    """``[low, high]`` on the track's scale, or ``n/a`` without an interval."""
-    if row.interval is None:
-        return "n/a"
-    scale = scale_of([ranking.metric])
-    return f"[{scale.show(row.interval.low)}, {scale.show(row.interval.high)}]"
-
-
 def paper_tracks(report: RankingReport) -> List[str]:
     """The track columns of the paper's overall table: every track, or the primary ones only when
     groups have tables of their own (LeWiDi's 8 tracks would not fit a page's width)."""
@@ -368,7 +363,7 @@ class Style:
 def overall_table(report: RankingReport) -> Table:
     """Rank, system, primary score, the mean rank (overall rule ``mean_rank``) and each track's
     score, in the overall order."""
-    mean = report.settings.overall_rule == BY_MEAN_RANK
+    mean = report.settings.overall == BY_MEAN_RANK
     in_paper = paper_tracks(report)
     primary = primary_column(report)
     columns = [RANK, SYSTEM, primary] + ([Column("Mean rank")] if mean else [])
@@ -406,7 +401,7 @@ def _overall_record(report: RankingReport, row: OverallRow) -> Dict[str, object]
         table="overall",
         rank=row.rank,
         system=row.system,
-        metric=report.settings.overall_rule,
+        metric=report.settings.overall,
         mean_rank=row.mean_rank,
         primary=row.primary,
     )
@@ -478,7 +473,7 @@ def track_table(ranking: TrackRanking) -> Table:
             Cell(str(r.rank)),
             Cell(r.system),
             Cell(scale.show(r.value)),
-            Cell(interval_cell(ranking, r)),
+            Cell("n/a" if r.interval is None else scale.interval(r.interval.low, r.interval.high)),
             Cell("-" if r.p_value is None else f"{r.p_value:.4f}"),
             Cell(str(number[r.system])),
         ]
