@@ -48,6 +48,7 @@ from pathlib import Path, PurePosixPath
 from typing import Dict, List, Optional, Tuple
 
 from ..errors import ConfigError, PlacedProblems, ProblemCollector
+from .semeval_sts import utf8_text
 
 #: Largest accepted gap between a released soft-label value and the share rebuilt from the
 #: annotations (test files are rounded to 2 decimals, so up to 0.005 is expected).
@@ -196,9 +197,7 @@ def _parse_json(raw: bytes, display: str) -> Dict[str, dict]:
         return dict(pairs)
 
     try:
-        records = json.loads(raw.decode("utf-8-sig"), object_pairs_hook=refuse_duplicates)
-    except UnicodeDecodeError as e:
-        raise ConfigError.single(display, f"not UTF-8 ({e.reason} at byte {e.start})")
+        records = json.loads(utf8_text(raw, display), object_pairs_hook=refuse_duplicates)
     except json.JSONDecodeError as e:
         raise ConfigError.single(display, f"not valid JSON ({e.msg})", line=e.lineno)
     if duplicates:
@@ -395,16 +394,13 @@ def _add_gold(item: dict, record: dict, dataset: Dataset, source: dict, at: Plac
     """Add the item's ``distribution`` (``soft_gold: release``) and ``label`` (``hard_gold``) as the
     source chooses, and check the released soft label against the annotations
     (``check_soft_label``); False after a problem."""
-    hard_gold = source.get("hard_gold")
     if not _add_released_soft_label(item, record, dataset, source, at):
         return False
-    if hard_gold == "majority":
+    if source.get("hard_gold") == "majority":
         item["label"] = majority_label(item["annotations"])
-    elif hard_gold == "release":
-        label = _released_hard_label(record, dataset, at)
-        if label is None:
-            return False
-        item["label"] = label
+    if source.get("hard_gold") == "release":
+        item["label"] = _released_hard_label(record, dataset, at)
+        return item["label"] is not None
     return True
 
 

@@ -40,21 +40,25 @@ def read_release_lines(path: Path) -> List[str]:
         raise ConfigError.single(
             str(path), "release file not found", hint="check the dataset's 'path' option"
         )
-    data = path.read_bytes()
+    lines = [line.rstrip("\r") for line in utf8_text(path.read_bytes(), str(path)).split("\n")]
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+def utf8_text(data: bytes, display: str) -> str:
+    """A release file's bytes as text (a BOM dropped); ConfigError naming the line and offset of
+    the first byte that is not UTF-8."""
     try:
-        text = data.decode("utf-8-sig")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise ConfigError.single(
-            str(path),
+            display,
             "file is not UTF-8 text",
             line=data[: e.start].count(b"\n") + 1,
             expected="UTF-8",
             found=f"byte 0x{data[e.start]:02x} at offset {e.start}",
-        )
-    lines = [line.rstrip("\r") for line in text.split("\n")]
-    if lines and lines[-1] == "":
-        lines.pop()
-    return lines
+        ) from None
 
 
 def parse_gold_score(text: str, lineno: int, problems: ProblemCollector):
