@@ -24,7 +24,7 @@ from typing import Iterator, List, Tuple
 
 from ..errors import ConfigError, ProblemCollector
 from ..formats.values import ValueProblem, parse_number
-from . import SplitAbsent
+from . import SplitAbsent, utf8_text
 from . import load_split as load_any
 
 WHERE = "datasets (importer semeval_sts)"
@@ -44,21 +44,6 @@ def read_release_lines(path: Path) -> List[str]:
     if lines and lines[-1] == "":
         lines.pop()
     return lines
-
-
-def utf8_text(data: bytes, display: str) -> str:
-    """A release file's bytes as text (a BOM dropped); ConfigError naming the line and offset of
-    the first byte that is not UTF-8."""
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        raise ConfigError.single(
-            display,
-            "file is not UTF-8 text",
-            line=data[: e.start].count(b"\n") + 1,
-            expected="UTF-8",
-            found=f"byte 0x{data[e.start]:02x} at offset {e.start}",
-        ) from None
 
 
 def parse_gold_score(text: str, lineno: int, problems: ProblemCollector):
