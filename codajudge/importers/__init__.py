@@ -130,24 +130,21 @@ def _release_sources(source: dict):
 def missing_releases(datasets: dict, root: Path) -> List[Problem]:
     """One problem per release folder or file that is not under the --data folder ``root`` (not one per
     track or split), naming the folder searched, what was expected there and where it is published."""
-    missing: Dict[str, str] = {}
-    keys: Dict[str, List[str]] = {}
+    missing: Dict[str, Tuple[str, List[str]]] = {}  # path -> its importer, the datasets naming it
     for key, source in datasets.items():
         for sub in _release_sources(source):
             path = sub.get("path")
-            if not isinstance(path, str) or (Path(root) / path).exists():
-                continue
-            missing.setdefault(path, sub.get("importer", "kit"))
-            keys.setdefault(path, []).append(f"'{key}'")
+            if isinstance(path, str) and not (Path(root) / path).exists():
+                missing.setdefault(path, (sub.get("importer", "kit"), []))[1].append(f"'{key}'")
     problems = []
-    for path, importer in sorted(missing.items()):
+    for path, (importer, keys) in sorted(missing.items()):
         if any(path.startswith(other.rstrip("/") + "/") for other in missing if other != path):
             continue  # inside a missing folder already reported
         what, published = RELEASES[importer]  # the schema has refused an unknown importer
-        named = ", ".join(dict.fromkeys(keys[path]))
+        named = ", ".join(dict.fromkeys(keys))
         problems.append(
             Problem(
-                f"{Path(root) / path} ({plural(len(keys[path]), 'dataset')} {named})",
+                f"{Path(root) / path} ({plural(len(keys), 'dataset')} {named})",
                 f"release not found in the --data folder {root}",
                 expected=f"{path}: {what}",
                 hint=f"download it from {published}" if published != OWN_DATA else OWN_DATA_HINT,
