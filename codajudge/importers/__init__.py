@@ -157,12 +157,8 @@ def gold_choices(source: dict) -> List[Tuple[str, Dict[str, str]]]:
     """What the dataset's options choose as its gold, for the Data page: per part, the name of its
     template under ``templates/importers/`` (``IMPORTER_PART``) and its fields; none when the
     importer states no choices (its own ``gold_choices``) or the options choose the default."""
-    importer = source.get("importer", "kit")
-    module = importlib.import_module(f"{__name__}.{importer}")
-    choose = getattr(module, "gold_choices", None)
-    if choose is None:
-        return []
-    return [(f"{importer}_{name}", fields) for name, fields in choose(source)]
+    module = importlib.import_module(f"{__name__}.{source.get('importer', 'kit')}")
+    return module.gold_choices(source) if hasattr(module, "gold_choices") else []
 
 
 def load_split(

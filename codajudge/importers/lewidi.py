@@ -366,27 +366,27 @@ def _label(annotator: str, raw, dataset: Dataset, at: PlacedProblems, label_map:
 # --- the gold the options choose: the release's soft label, a hard label -----------------------
 
 #: The option choices the Data page states, each by its text's template
-#: (``templates/importers/lewidi_NAME.md``).
+#: (``templates/importers/NAME.md``).
 GOLD_CHOICES = {
-    ("soft_gold", "release"): "soft_release",
-    ("hard_gold", "release"): "hard_release",
-    ("hard_gold", "majority"): "hard_majority",
+    ("soft_gold", "release"): "lewidi_soft_release",
+    ("hard_gold", "release"): "lewidi_hard_release",
+    ("hard_gold", "majority"): "lewidi_hard_majority",
 }
 
 
 def gold_choices(source: dict) -> List[Tuple[str, Dict[str, str]]]:
     """What the source's options choose as gold, for the Data page (none: the defaults): per part,
-    the name of its template ``templates/importers/lewidi_NAME.md`` and the fields it takes."""
+    the name of its template ``templates/importers/NAME.md`` and the fields it takes (the schema
+    has checked the options' types)."""
     chosen = [(key, source.get(key)) for key in ("soft_gold", "hard_gold")]
     parts = [(GOLD_CHOICES[pair], {}) for pair in chosen if pair in GOLD_CHOICES]
     if source.get("soft_gold") != "release" and parts:
-        parts.insert(0, ("soft_shares", {}))
-    label_map = source.get("label_map")
-    if isinstance(label_map, dict) and label_map:
-        pairs = ", ".join(f"{k} -> {v}" for k, v in label_map.items())
-        parts.append(("label_map", {"pairs": pairs}))
-    if source.get("split_in_ids") is True:
-        parts.append(("split_in_ids", {}))
+        parts.insert(0, ("lewidi_soft_shares", {}))
+    if source.get("label_map"):
+        pairs = ", ".join(f"{k} -> {v}" for k, v in source["label_map"].items())
+        parts.append(("lewidi_label_map", {"pairs": pairs}))
+    if source.get("split_in_ids"):
+        parts.append(("lewidi_split_in_ids", {}))
     return parts
 
 
