@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import importlib
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
 from ..confine import lexical_escapes, require_inside
 from ..errors import ConfigError, Problem, plural
@@ -84,24 +84,25 @@ def utf8_text(data: bytes, display: str) -> str:
         ) from None
 
 
-class UniqueItems:
-    """The items of one release file in order, each id once: a repeated id is a located problem
-    naming the line where the id was first seen (``problems``: the file's ProblemCollector)."""
-
-    def __init__(self, problems):
-        self.items: List[dict] = []
-        self._first_line: Dict[str, int] = {}
-        self._problems = problems
-
-    def add(self, item: dict, lineno: int) -> None:
-        first = self._first_line.get(item["id"])
-        if first is not None:
-            self._problems.add(
+def unique_items(rows: Iterable[Tuple[int, dict]], build: Callable, problems) -> List[dict]:
+    """The items ``build(row, at)`` makes of a release file's ``rows`` ((line number, row) pairs;
+    ``at``: the problems of that line, None: no item), in order, each id once: a repeated id is a
+    located problem naming the line where the id was first seen (``problems``: the file's
+    ProblemCollector)."""
+    items: List[dict] = []
+    first_line: Dict[str, int] = {}
+    for lineno, row in rows:
+        item = build(row, problems.at(lineno))
+        if item is None:
+            continue
+        first = first_line.setdefault(item["id"], lineno)
+        if first == lineno:
+            items.append(item)
+        else:
+            problems.add(
                 "duplicate id", line=lineno, item=item["id"], hint=f"first seen on line {first}"
             )
-            return
-        self._first_line[item["id"]] = lineno
-        self.items.append(item)
+    return items
 
 
 class PartlyRead(ConfigError):
