@@ -404,3 +404,18 @@ def test_chaosnli_rejects_counts_that_disagree_with_the_counter(tmp_path):
     )
     assert item["annotations"] == ["entailment", "neutral", "neutral"]
     assert item["annotators"] == ["a000", "a001", "a002"] and item["label"] == "neutral"
+
+
+def test_chaosnli_refuses_an_id_repeated_across_the_files_of_a_split(tmp_path):
+    record = {
+        "uid": "x1",
+        "example": {"premise": "p", "hypothesis": "h", "source": "s"},
+        "label_count": [1, 0, 0],
+        "majority_label": "e",
+    }
+    for name in ("a.jsonl", "b.jsonl"):
+        write(tmp_path / "c" / name, json.dumps(record) + "\n")
+    source = {"importer": "chaosnli", "path": "c", "files": {"dev": ["a.jsonl", "b.jsonl"]}}
+    with pytest.raises(ConfigError, match="repeated across the dev split's files") as caught:
+        load_split(source, tmp_path, "dev")
+    assert "'x1'" in str(caught.value)

@@ -17,6 +17,7 @@ from typing import Tuple
 import yaml
 
 from ..errors import ConfigError, Problem
+from ..importers import utf8_text
 
 MAX_CONFIG_BYTES = 1024 * 1024
 BOOL_TAG = "tag:yaml.org,2002:bool"
@@ -94,11 +95,10 @@ def load_config_yaml(path: Path) -> Tuple[Path, dict]:
                 expected=f"at most {MAX_CONFIG_BYTES // 1024} KiB",
                 found=f"{size} bytes",
             )
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except OSError as e:
         raise ConfigError.single(display, f"cannot read the edition config ({e.strerror})")
-    except UnicodeDecodeError as e:
-        raise ConfigError.single(display, "the edition config is not UTF-8 text", found=str(e))
+    text = utf8_text(data, display)
     try:
         raw = bounded_document(ConfigLoader(text))
     except UnboundedYaml as e:

@@ -6,15 +6,15 @@ are not both given, a split does not exclude itself, a ``sample`` is of another 
 sample itself, and a ``table`` dataset names its file(s) (``dataset_problems``).
 
 Then every split an edition ships is checked like gold, the public training split included: labels
-in the track's set, gold of a kind with a ``range`` (similarity) inside the track's, no id twice
-within a split (``split_golds``, which returns the gold it builds for the rest of the build). Ids
-may repeat across splits (OCNLI numbers each file from 0; ocnli scores its dev file as test too);
-an item shared between a public and a scored split is the leak check's (``build._check_disjoint``).
+in the track's set, gold of a kind with a ``range`` (similarity) inside the track's (``split_golds``,
+which returns the gold it builds for the rest of the build). An id twice within a split is refused
+by the importer reading it. Ids may repeat across splits (OCNLI numbers each file from 0; ocnli
+scores its dev file as test too); an item shared between a public and a scored split is the leak
+check's (``build._check_disjoint``).
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Dict, List, Tuple
 
 import numpy as np
@@ -30,21 +30,6 @@ EXAMPLES = {
     "exclude": "exclude: {test: dev}",
     "sample": "sample: {dev: {of: test, items: 300, seed: 2020}}",
 }
-
-
-def duplicate_ids(items: List[dict], where: str) -> List[Problem]:
-    counts = Counter(item["id"] for item in items)
-    repeated = [item_id for item_id, count in counts.items() if count > 1]
-    if not repeated:
-        return []
-    return [
-        Problem(
-            where,
-            "an item id is repeated within the split",
-            expected="each id once per split",
-            found=f"{counted(len(repeated), 'repeated id')}: {first_few(list(map(repr, repeated)))}",
-        )
-    ]
 
 
 #: (split, track id) -> the track's gold on that split
@@ -83,7 +68,6 @@ def split_golds(
     for split, datasets in splits.items():
         for dataset, items in sorted(datasets.items()):
             where = places[dataset][split]
-            problems.extend(duplicate_ids(items, where))
             for track in [track for track in tracks if track.dataset == dataset and items]:
                 try:
                     golds[(split, track.id)] = build_gold(track, items, where)

@@ -288,7 +288,6 @@ def _cross_checked(
             "description": top["description"] or "",
             "folder": folder,
             "phases": phases,
-            "datasets": datasets,
             "tracks": tracks,
             "pages": pages,
             "leaderboard": with_defaults(top["leaderboard"], LEADERBOARD_FIELDS),

@@ -29,7 +29,7 @@ from ..fields import ANY, BOOL, INT, LIST, MAP, NUMBER, OBJECT, STR, STR_OR_LIST
 from ..fields import Field, Type, Walk, check_object, choice, resolve, shown, string_map, strings
 from ..importers import IMPORTERS, SPLITS
 from ..importers.lewidi import DATASETS as LEWIDI_DATASETS
-from ..importers.table import one_column_or
+from ..importers.table import FORMS as TABLE_FORMS, one_column_or
 from ..metrics import REGISTRY as METRICS
 from ..spec import PHASES, PRIMARY_SCORE_FIELDS
 from ..stats.bootstrap import DEFAULT_SEED
@@ -172,7 +172,8 @@ LOCAL_FIELDS = {
 
 # --- a dataset: the options every importer takes, and each importer's own ----------------------
 
-TABLE_FORMATS = ("csv", "tsv", "jsonl", "json")
+#: The ``format`` choices of the ``table`` importer, its forms in its own order.
+TABLE_FORMATS = tuple(TABLE_FORMS)
 
 
 def _path(required: bool = True) -> Field:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import importlib
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
 from ..confine import lexical_escapes, require_inside
 from ..errors import ConfigError, Problem, plural
@@ -69,24 +69,40 @@ OWN_DATA = RELEASES["table"][1]
 OWN_DATA_HINT = "put the file there, or correct the dataset's 'path' (relative to --data)"
 
 
-class UniqueItems:
-    """The items of one release file in order, each id once: a repeated id is a located problem
-    naming the line where the id was first seen (``problems``: the file's ProblemCollector)."""
+def utf8_text(data: bytes, display: str) -> str:
+    """A release file's or the edition config's bytes as text (a BOM dropped); ConfigError naming
+    the line and offset of the first byte that is not UTF-8."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise ConfigError.single(
+            display,
+            "file is not UTF-8 text",
+            line=data[: e.start].count(b"\n") + 1,
+            expected="UTF-8",
+            found=f"byte 0x{data[e.start]:02x} at offset {e.start}",
+        ) from None
 
-    def __init__(self, problems):
-        self.items: List[dict] = []
-        self._first_line: Dict[str, int] = {}
-        self._problems = problems
 
-    def add(self, item: dict, lineno: int) -> None:
-        first = self._first_line.get(item["id"])
-        if first is not None:
-            self._problems.add(
+def unique_items(rows: Iterable[Tuple[int, dict]], build: Callable, problems) -> List[dict]:
+    """The items ``build(row, at)`` makes of a release file's ``rows`` ((line number, row) pairs;
+    ``at``: the problems of that line, None: no item), in order, each id once: a repeated id is a
+    located problem naming the line where the id was first seen (``problems``: the file's
+    ProblemCollector)."""
+    items: List[dict] = []
+    first_line: Dict[str, int] = {}
+    for lineno, row in rows:
+        item = build(row, problems.at(lineno))
+        if item is None:
+            continue
+        first = first_line.setdefault(item["id"], lineno)
+        if first == lineno:
+            items.append(item)
+        else:
+            problems.add(
                 "duplicate id", line=lineno, item=item["id"], hint=f"first seen on line {first}"
             )
-            return
-        self._first_line[item["id"]] = lineno
-        self.items.append(item)
+    return items
 
 
 class PartlyRead(ConfigError):
@@ -115,24 +131,21 @@ def _release_sources(source: dict):
 def missing_releases(datasets: dict, root: Path) -> List[Problem]:
     """One problem per release folder or file that is not under the --data folder ``root`` (not one per
     track or split), naming the folder searched, what was expected there and where it is published."""
-    missing: Dict[str, str] = {}
-    keys: Dict[str, List[str]] = {}
+    missing: Dict[str, Tuple[str, List[str]]] = {}  # path -> its importer, the datasets naming it
     for key, source in datasets.items():
         for sub in _release_sources(source):
             path = sub.get("path")
-            if not isinstance(path, str) or (Path(root) / path).exists():
-                continue
-            missing.setdefault(path, sub.get("importer", "kit"))
-            keys.setdefault(path, []).append(f"'{key}'")
+            if isinstance(path, str) and not (Path(root) / path).exists():
+                missing.setdefault(path, (sub.get("importer", "kit"), []))[1].append(f"'{key}'")
     problems = []
-    for path, importer in sorted(missing.items()):
+    for path, (importer, keys) in sorted(missing.items()):
         if any(path.startswith(other.rstrip("/") + "/") for other in missing if other != path):
             continue  # inside a missing folder already reported
         what, published = RELEASES[importer]  # the schema has refused an unknown importer
-        named = ", ".join(dict.fromkeys(keys[path]))
+        named = ", ".join(dict.fromkeys(keys))
         problems.append(
             Problem(
-                f"{Path(root) / path} ({plural(len(keys[path]), 'dataset')} {named})",
+                f"{Path(root) / path} ({plural(len(keys), 'dataset')} {named})",
                 f"release not found in the --data folder {root}",
                 expected=f"{path}: {what}",
                 hint=f"download it from {published}" if published != OWN_DATA else OWN_DATA_HINT,
@@ -145,12 +158,8 @@ def gold_choices(source: dict) -> List[Tuple[str, Dict[str, str]]]:
     """What the dataset's options choose as its gold, for the Data page: per part, the name of its
     template under ``templates/importers/`` (``IMPORTER_PART``) and its fields; none when the
     importer states no choices (its own ``gold_choices``) or the options choose the default."""
-    importer = source.get("importer", "kit")
-    module = importlib.import_module(f"{__name__}.{importer}")
-    choose = getattr(module, "gold_choices", None)
-    if choose is None:
-        return []
-    return [(f"{importer}_{name}", fields) for name, fields in choose(source)]
+    module = importlib.import_module(f"{__name__}.{source.get('importer', 'kit')}")
+    return module.gold_choices(source) if hasattr(module, "gold_choices") else []
 
 
 def load_split(

@@ -16,10 +16,11 @@ in order and concatenated; required, since ChaosNLI has no splits of its own), e
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import List, Optional
 
-from ..errors import PlacedProblems
+from ..errors import ConfigError, PlacedProblems, first_few
 from .ocnli import read_json_records, split_file
 
 WHERE = "datasets (importer chaosnli)"
@@ -105,6 +106,14 @@ def load_split(source: dict, root: Path, split: str) -> List[dict]:
     names = split_file(source, split, {}, WHERE)
     names = [names] if isinstance(names, str) else names
     items: List[dict] = []
-    for name in names:  # an id repeated across the files is refused by the split's data checks
+    for name in names:
         items.extend(read_json_records(folder / name, FIELDS, _build_item))
+    repeated = [key for key, count in Counter(item["id"] for item in items).items() if count > 1]
+    if repeated:
+        raise ConfigError.single(
+            WHERE,
+            f"an item id is repeated across the {split} split's files",
+            expected="each id once per split",
+            found=first_few(list(map(repr, repeated))),
+        )
     return items

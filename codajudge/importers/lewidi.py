@@ -48,6 +48,7 @@ from pathlib import Path, PurePosixPath
 from typing import Dict, List, Optional, Tuple
 
 from ..errors import ConfigError, PlacedProblems, ProblemCollector
+from . import utf8_text
 
 #: Largest accepted gap between a released soft-label value and the share rebuilt from the
 #: annotations (test files are rounded to 2 decimals, so up to 0.005 is expected).
@@ -196,9 +197,7 @@ def _parse_json(raw: bytes, display: str) -> Dict[str, dict]:
         return dict(pairs)
 
     try:
-        records = json.loads(raw.decode("utf-8-sig"), object_pairs_hook=refuse_duplicates)
-    except UnicodeDecodeError as e:
-        raise ConfigError.single(display, f"not UTF-8 ({e.reason} at byte {e.start})")
+        records = json.loads(utf8_text(raw, display), object_pairs_hook=refuse_duplicates)
     except json.JSONDecodeError as e:
         raise ConfigError.single(display, f"not valid JSON ({e.msg})", line=e.lineno)
     if duplicates:
@@ -367,27 +366,27 @@ def _label(annotator: str, raw, dataset: Dataset, at: PlacedProblems, label_map:
 # --- the gold the options choose: the release's soft label, a hard label -----------------------
 
 #: The option choices the Data page states, each by its text's template
-#: (``templates/importers/lewidi_NAME.md``).
+#: (``templates/importers/NAME.md``).
 GOLD_CHOICES = {
-    ("soft_gold", "release"): "soft_release",
-    ("hard_gold", "release"): "hard_release",
-    ("hard_gold", "majority"): "hard_majority",
+    ("soft_gold", "release"): "lewidi_soft_release",
+    ("hard_gold", "release"): "lewidi_hard_release",
+    ("hard_gold", "majority"): "lewidi_hard_majority",
 }
 
 
 def gold_choices(source: dict) -> List[Tuple[str, Dict[str, str]]]:
     """What the source's options choose as gold, for the Data page (none: the defaults): per part,
-    the name of its template ``templates/importers/lewidi_NAME.md`` and the fields it takes."""
+    the name of its template ``templates/importers/NAME.md`` and the fields it takes (the schema
+    has checked the options' types)."""
     chosen = [(key, source.get(key)) for key in ("soft_gold", "hard_gold")]
     parts = [(GOLD_CHOICES[pair], {}) for pair in chosen if pair in GOLD_CHOICES]
     if source.get("soft_gold") != "release" and parts:
-        parts.insert(0, ("soft_shares", {}))
-    label_map = source.get("label_map")
-    if isinstance(label_map, dict) and label_map:
-        pairs = ", ".join(f"{k} -> {v}" for k, v in label_map.items())
-        parts.append(("label_map", {"pairs": pairs}))
-    if source.get("split_in_ids") is True:
-        parts.append(("split_in_ids", {}))
+        parts.insert(0, ("lewidi_soft_shares", {}))
+    if source.get("label_map"):
+        pairs = ", ".join(f"{k} -> {v}" for k, v in source["label_map"].items())
+        parts.append(("lewidi_label_map", {"pairs": pairs}))
+    if source.get("split_in_ids"):
+        parts.append(("lewidi_split_in_ids", {}))
     return parts
 
 
@@ -395,16 +394,13 @@ def _add_gold(item: dict, record: dict, dataset: Dataset, source: dict, at: Plac
     """Add the item's ``distribution`` (``soft_gold: release``) and ``label`` (``hard_gold``) as the
     source chooses, and check the released soft label against the annotations
     (``check_soft_label``); False after a problem."""
-    hard_gold = source.get("hard_gold")
     if not _add_released_soft_label(item, record, dataset, source, at):
         return False
-    if hard_gold == "majority":
+    if source.get("hard_gold") == "majority":
         item["label"] = majority_label(item["annotations"])
-    elif hard_gold == "release":
-        label = _released_hard_label(record, dataset, at)
-        if label is None:
-            return False
-        item["label"] = label
+    if source.get("hard_gold") == "release":
+        item["label"] = _released_hard_label(record, dataset, at)
+        return item["label"] is not None
     return True
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Callable, Dict, List, Optional, Tuple
 
 from ..errors import ConfigError, PlacedProblems, ProblemCollector
-from . import SplitAbsent, UniqueItems
+from . import SplitAbsent, unique_items
 from .semeval_sts import read_release_lines
 from .table import json_rows
 
@@ -59,19 +59,18 @@ def read_json_records(
     Blank lines are skipped; invalid JSON, non-objects, missing fields and duplicate item ids are
     located problems; all problems of the file are raised together as one ConfigError."""
     problems = ProblemCollector(str(path))
-    unique = UniqueItems(problems)
-    _, records = json_rows(read_release_lines(path), "jsonl", "", problems)
-    for lineno, record in records:
-        at = problems.at(lineno)
+
+    def complete_item(record: dict, at: PlacedProblems) -> Optional[dict]:
         missing = [name for name in fields if name not in record]
         if missing:
             at.add("missing field(s)", expected=", ".join(fields), found="no " + ", ".join(missing))
-            continue
-        item = build(record, at.of_item(str(record[fields[0]])))
-        if item is not None:
-            unique.add(item, lineno)
+            return None
+        return build(record, at.of_item(str(record[fields[0]])))
+
+    _, records = json_rows(read_release_lines(path), "jsonl", "", problems)
+    items = unique_items(records, complete_item, problems)
     problems.raise_if_any(ConfigError)
-    return unique.items
+    return items
 
 
 def _votes(record: dict, at: PlacedProblems) -> List[Tuple[str, str]]:

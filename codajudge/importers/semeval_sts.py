@@ -24,7 +24,7 @@ from typing import Iterator, List, Tuple
 
 from ..errors import ConfigError, ProblemCollector
 from ..formats.values import ValueProblem, parse_number
-from . import SplitAbsent
+from . import SplitAbsent, utf8_text
 from . import load_split as load_any
 
 WHERE = "datasets (importer semeval_sts)"
@@ -40,18 +40,7 @@ def read_release_lines(path: Path) -> List[str]:
         raise ConfigError.single(
             str(path), "release file not found", hint="check the dataset's 'path' option"
         )
-    data = path.read_bytes()
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as e:
-        raise ConfigError.single(
-            str(path),
-            "file is not UTF-8 text",
-            line=data[: e.start].count(b"\n") + 1,
-            expected="UTF-8",
-            found=f"byte 0x{data[e.start]:02x} at offset {e.start}",
-        )
-    lines = [line.rstrip("\r") for line in text.split("\n")]
+    lines = [line.rstrip("\r") for line in utf8_text(path.read_bytes(), str(path)).split("\n")]
     if lines and lines[-1] == "":
         lines.pop()
     return lines

@@ -44,7 +44,7 @@ from ..formats.items import parsed_json_lines
 from ..formats.textfile import shorten
 from ..formats.values import json_or_none
 from ..labels import LabelSet, label_key
-from . import PartlyRead, SplitAbsent, UniqueItems, value_matches
+from . import PartlyRead, SplitAbsent, unique_items, value_matches
 from .semeval_sts import read_release_lines
 
 WHERE = "datasets (importer table)"
@@ -426,16 +426,16 @@ def read_table(source: dict, path: Path, labels: Optional[LabelSet]) -> List[dic
     """The items of one table file, ``where`` applied; duplicate ids and bad cells are problems;
     ``labels``: the label set of the dataset's tracks (see ``majority``)."""
     problems = ProblemCollector(str(path))
-    unique = UniqueItems(problems)
     where = source.get("where") or {}
-    rows = _read_rows(source, path, problems)
-    for lineno, row in rows:
-        item = _item(source, row, problems.at(lineno), labels)
-        if item is not None and _kept(row, item, where):
-            unique.add(item, lineno)
+
+    def kept_item(row: dict, at: PlacedProblems) -> Optional[dict]:
+        item = _item(source, row, at, labels)
+        return item if item is not None and _kept(row, item, where) else None
+
+    items = unique_items(_read_rows(source, path, problems), kept_item, problems)
     if problems:
-        raise PartlyRead(problems.problems, problems.omitted, unique.items)
-    return unique.items
+        raise PartlyRead(problems.problems, problems.omitted, items)
+    return items
 
 
 def _read_rows(source: dict, path: Path, problems) -> List[Row]:
