@@ -62,7 +62,7 @@ from .pages import (
     generated_pages,
     render,
 )
-from .prose import Templates
+from .prose import Templates, refusal
 from .sample import held_out, sampled_items
 from .zipdet import tree_files, write_zip
 
@@ -275,16 +275,15 @@ def count_repeats(dataset: str, split: str, items, public: Dict[str, List[dict]]
 
 def _repeat_problem(repeats: Repeats, public: List[str]) -> Problem:
     scored_id, public_split, public_id = repeats.example
-    return Problem(
+    return refusal(
+        "refusals/repeats",
         f"datasets '{repeats.dataset}'",
-        f"{repeats.split} items with the texts of items of a public split ({', '.join(public)}): "
-        f"{repeats.found}, more than the {repeats.declared} declared, so their gold would leak",
         item=scored_id,
-        expected=f"at most {repeats.declared} repeated items ('{REPEATS_KEY}')",
-        found=f"{repeats.split} item {scored_id!r} has the texts of {public_split} item "
-        f"{public_id!r}",
-        hint=f"remove the repeated items, or declare the release's real repeats with "
-        f"'{REPEATS_KEY}: {{{repeats.split}: {repeats.found}}}' on the dataset",
+        public=", ".join(public),
+        scored=repr(scored_id),
+        public_split=public_split,
+        public_id=repr(public_id),
+        **dataclasses.asdict(repeats),
     )
 
 
@@ -494,8 +493,10 @@ def write_starting_kit(
 ) -> None:
     """The starting kit is itself a small bundle of the practice phase, so the local runner works on it:
     programs with the engine, the practice input data (and its gold when public), run_local.py,
-    the participant README and sample submissions (``samples``: as ``baseline_scores``, which
-    adds the local phase's)."""
+    the sample submissions (``samples``: as ``baseline_scores``, which adds the local phase's;
+    SAMPLE_BASELINE's predictions, or random's when that one needs a training split the edition
+    lacks) and the participant README (``pages.render``), which quotes the first lines of the
+    sample its check command takes."""
     kit = root / "starting_kit"
     shutil.copytree(REPO_ROOT / "starting_kit", kit, ignore=shutil.ignore_patterns(*CACHES))
     practice = [p for p in edition.phases if p.public_gold] or edition.phases[:1]
@@ -515,6 +516,10 @@ def write_starting_kit(
     for name in edition.public_files:
         (kit / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(edition.folder / name, kit / name)
+    baseline = "random" if SAMPLE_BASELINE in data.skipped_baselines else SAMPLE_BASELINE
+    examples = one_file_per_kind(edition, write_samples(edition, root, samples, baseline))
+    readme = render(edition, local_score(edition, data), examples, bundle_pages, baseline)
+    (kit / "README.md").write_text(readme, encoding="utf-8")
 
 
 def local_splits(edition: Edition, train: Dict[str, List[dict]]):
@@ -600,14 +605,6 @@ def fewer_scored(edition: Edition, items: Dict[str, List[dict]], golds: Golds) -
     return fewer
 
 
-def write_kit_readme(edition: Edition, data: EditionData, root: Path, pages, sample) -> None:
-    """The starting kit's README for this edition (``pages.render``), quoting the first lines of
-    ``sample``, the files of the sample result submission its check command takes."""
-    examples = one_file_per_kind(edition, sample)
-    readme = render(edition, local_score(edition, data), examples, pages, sample_baseline(data))
-    (root / "starting_kit" / "README.md").write_text(readme, encoding="utf-8")
-
-
 def one_file_per_kind(edition: Edition, files: Dict[str, bytes]) -> Dict[str, str]:
     """file name -> its first line, for the first non-empty file of each kind of track in
     ``files``, in name order (the zip's): the README shows these."""
@@ -672,12 +669,6 @@ def write_samples(edition: Edition, root: Path, samples: Samples, baseline: str)
     return files
 
 
-def sample_baseline(data: EditionData) -> str:
-    """The baseline whose predictions are the kit's sample result submissions: SAMPLE_BASELINE,
-    or random when that one needs a training split the edition lacks."""
-    return "random" if SAMPLE_BASELINE in data.skipped_baselines else SAMPLE_BASELINE
-
-
 def write_tree(edition: Edition, data: EditionData, root: Path) -> Edition:
     """Every file of the bundle under ``root`` (which must not exist yet). Returns the edition as
     built: baselines that need a training split the edition lacks are left out (the Baselines page
@@ -701,8 +692,6 @@ def write_tree(edition: Edition, data: EditionData, root: Path) -> Edition:
         copy_program(name, root / name)
     write_solutions(edition, root)
     write_starting_kit(edition, data, root, pages, samples)
-    kit_sample = write_samples(edition, root, samples, sample_baseline(data))
-    write_kit_readme(edition, data, root, pages, kit_sample)
     write_yaml(root / "competition.yaml", competition_yaml(edition, pages), edition)
     public = [root / "input_data", root / "starting_kit", root / "pages", root / "solutions"]
     data.known_leaks = check_public_tree(
