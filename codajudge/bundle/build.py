@@ -42,6 +42,7 @@ from ..tracks import dataset_label_set
 from ..untrusted import remove_entry
 from .baselines_run import (
     SAMPLE_BASELINE,
+    BaselineScores,
     Samples,
     baseline_predictions,
     baseline_scores,
@@ -79,7 +80,7 @@ class EditionData:
     #: every track's gold on every split read that has its dataset's items (``split_golds``)
     golds: Golds
     repeats: List["Repeats"] = field(default_factory=list)
-    baseline_scores: Dict[str, Dict[str, Dict[str, float]]] = field(default_factory=dict)
+    baseline_scores: BaselineScores = field(default_factory=dict)
     #: baseline -> why it is not run (it learns from a training split the edition does not have)
     skipped_baselines: Dict[str, str] = field(default_factory=dict)
     #: baseline -> why it cannot differ from another on some tracks (the Baselines page says it)
@@ -627,7 +628,7 @@ class BuildSummary:
     notes: List[str] = field(default_factory=list)  # what the organiser should know: no train split
     repeats: List[Repeats] = field(default_factory=list)
     #: ``scores[phase id][baseline][key]`` (``baseline_scores``)
-    baseline_scores: Dict[str, Dict[str, Dict[str, float]]] = field(default_factory=dict)
+    baseline_scores: BaselineScores = field(default_factory=dict)
     #: what the platform takes, printed last (a legacy bundle's: result submissions only)
     closing: str = ""
 
