@@ -256,10 +256,8 @@ class Repeats:
     example: Optional[Tuple[str, str, str]] = None
 
     def render(self) -> str:
-        return (
-            f"{self.dataset} {self.split}: items with the texts of public items: {self.found} "
-            f"({REPEATS_KEY}: {self.declared})"
-        )
+        """The build summary's line (``builder/repeats``)."""
+        return Templates().fill("builder/repeats", **dataclasses.asdict(self))
 
 
 def count_repeats(dataset: str, split: str, items, public: Dict[str, List[dict]], declared: int):
