@@ -15,7 +15,7 @@ import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
 
 import yaml
 
@@ -243,8 +243,7 @@ def _without(items: List[dict], read: Dict[str, List[dict]], source, split: str)
 REPEATS_KEY = "known_repeats"
 
 
-@dataclass(frozen=True)
-class Repeats:
+class Repeats(NamedTuple):
     """Items of a hidden-gold split whose texts (``text_key``) are also those of an item of a public
     split (train, or a split whose gold ships on purpose): ``found`` of them, ``declared`` allowed by
     the dataset's ``known_repeats``. ``example``: (the scored item's id, the public split, its id)."""
@@ -257,7 +256,7 @@ class Repeats:
 
     def render(self) -> str:
         """The build summary's line (``builder/repeats``)."""
-        return Templates().fill("builder/repeats", **dataclasses.asdict(self))
+        return Templates().fill("builder/repeats", **self._asdict())
 
 
 def count_repeats(dataset: str, split: str, items, public: Dict[str, List[dict]], declared: int):
@@ -282,7 +281,7 @@ def _repeat_problem(repeats: Repeats, public: List[str]) -> Problem:
         scored=repr(scored_id),
         public_split=public_split,
         public_id=repr(public_id),
-        **dataclasses.asdict(repeats),
+        **repeats._asdict(),
     )
 
 
