@@ -43,6 +43,8 @@ SAMPLE_BASELINE = "cosine_bow"
 
 #: phase id -> the ``prediction_files`` of SAMPLE_BASELINE on that phase (``baseline_scores``)
 Samples = Dict[str, Dict[str, bytes]]
+#: ``scores[phase id][baseline][key]``: the baselines' scores on each phase (``baseline_scores``)
+BaselineScores = Dict[str, Dict[str, Dict[str, float]]]
 
 
 def run_baseline(
@@ -81,15 +83,13 @@ def baseline_predictions(name: str, input_dir: Path, seed: int) -> Dict[str, byt
         return prediction_files(Path(tmp))
 
 
-def baseline_scores(
-    edition: Edition, root: Path, samples: Optional[Samples] = None
-) -> Dict[str, Dict[str, Dict[str, float]]]:
+def baseline_scores(edition: Edition, root: Path, samples: Samples) -> BaselineScores:
     """``scores[phase id][baseline][key]`` for every phase and baseline of the edition, also written
     as ``BASELINE_SCORES`` in the reference data of every public-gold phase with baselines run
     (JSON, its keys sorted: the build is reproducible). ``samples`` receives the
     ``prediction_files`` of SAMPLE_BASELINE on each phase it ran on, when it is one of them."""
-    scores: Dict[str, Dict[str, Dict[str, float]]] = {}
-    by_split: Dict[str, Dict[str, Dict[str, float]]] = {}
+    scores: BaselineScores = {}
+    by_split: BaselineScores = {}  # the same, by split
     for phase in edition.phases:
         # a phase scoring a split scored already has its items and gold: the same scores
         if phase.split not in by_split:
@@ -112,7 +112,7 @@ def _phase_scores(edition: Edition, root: Path, phase, samples) -> Dict[str, Dic
         with tempfile.TemporaryDirectory(prefix="codajudge-baseline-") as tmp:
             run_baseline(name, root / "input_data" / phase.id, Path(tmp), edition.seed, datasets)
             scores[name] = score_folder(spec, ref, Path(tmp), gold=gold).scores()
-            if samples is not None and name == SAMPLE_BASELINE:
+            if name == SAMPLE_BASELINE:
                 samples[phase.id] = prediction_files(Path(tmp))
     return scores
 
@@ -125,9 +125,7 @@ def write_solutions(edition: Edition, root: Path) -> None:
         (folder / "model.py").write_text(SOLUTION_TEMPLATE.format(name=name), encoding="utf-8")
 
 
-def write_missing_track_scores(
-    edition: Edition, root: Path, scores: Dict[str, Dict[str, Dict[str, float]]]
-) -> None:
+def write_missing_track_scores(edition: Edition, root: Path, scores: BaselineScores) -> None:
     """The ``baseline NAME`` rule's scores (track id -> main metric of that baseline on the phase,
     for every track: the ranking's groups count them too) in each phase's reference ``task.json``;
     nothing for the other rules."""

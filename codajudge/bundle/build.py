@@ -15,7 +15,7 @@ import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
 
 import yaml
 
@@ -42,6 +42,7 @@ from ..tracks import dataset_label_set
 from ..untrusted import remove_entry
 from .baselines_run import (
     SAMPLE_BASELINE,
+    BaselineScores,
     Samples,
     baseline_predictions,
     baseline_scores,
@@ -62,7 +63,7 @@ from .pages import (
     generated_pages,
     render,
 )
-from .prose import Templates
+from .prose import Templates, refusal
 from .sample import held_out, sampled_items
 from .zipdet import tree_files, write_zip
 
@@ -79,7 +80,7 @@ class EditionData:
     #: every track's gold on every split read that has its dataset's items (``split_golds``)
     golds: Golds
     repeats: List["Repeats"] = field(default_factory=list)
-    baseline_scores: Dict[str, Dict[str, Dict[str, float]]] = field(default_factory=dict)
+    baseline_scores: BaselineScores = field(default_factory=dict)
     #: baseline -> why it is not run (it learns from a training split the edition does not have)
     skipped_baselines: Dict[str, str] = field(default_factory=dict)
     #: baseline -> why it cannot differ from another on some tracks (the Baselines page says it)
@@ -242,8 +243,7 @@ def _without(items: List[dict], read: Dict[str, List[dict]], source, split: str)
 REPEATS_KEY = "known_repeats"
 
 
-@dataclass(frozen=True)
-class Repeats:
+class Repeats(NamedTuple):
     """Items of a hidden-gold split whose texts (``text_key``) are also those of an item of a public
     split (train, or a split whose gold ships on purpose): ``found`` of them, ``declared`` allowed by
     the dataset's ``known_repeats``. ``example``: (the scored item's id, the public split, its id)."""
@@ -255,10 +255,8 @@ class Repeats:
     example: Optional[Tuple[str, str, str]] = None
 
     def render(self) -> str:
-        return (
-            f"{self.dataset} {self.split}: items with the texts of public items: {self.found} "
-            f"({REPEATS_KEY}: {self.declared})"
-        )
+        """The build summary's line (``builder/repeats``)."""
+        return Templates().fill("builder/repeats", **self._asdict())
 
 
 def count_repeats(dataset: str, split: str, items, public: Dict[str, List[dict]], declared: int):
@@ -275,16 +273,15 @@ def count_repeats(dataset: str, split: str, items, public: Dict[str, List[dict]]
 
 def _repeat_problem(repeats: Repeats, public: List[str]) -> Problem:
     scored_id, public_split, public_id = repeats.example
-    return Problem(
+    return refusal(
+        "refusals/repeats",
         f"datasets '{repeats.dataset}'",
-        f"{repeats.split} items with the texts of items of a public split ({', '.join(public)}): "
-        f"{repeats.found}, more than the {repeats.declared} declared, so their gold would leak",
         item=scored_id,
-        expected=f"at most {repeats.declared} repeated items ('{REPEATS_KEY}')",
-        found=f"{repeats.split} item {scored_id!r} has the texts of {public_split} item "
-        f"{public_id!r}",
-        hint=f"remove the repeated items, or declare the release's real repeats with "
-        f"'{REPEATS_KEY}: {{{repeats.split}: {repeats.found}}}' on the dataset",
+        public=", ".join(public),
+        scored=repr(scored_id),
+        public_split=public_split,
+        public_id=repr(public_id),
+        **repeats._asdict(),
     )
 
 
@@ -494,8 +491,10 @@ def write_starting_kit(
 ) -> None:
     """The starting kit is itself a small bundle of the practice phase, so the local runner works on it:
     programs with the engine, the practice input data (and its gold when public), run_local.py,
-    the participant README and sample submissions (``samples``: as ``baseline_scores``, which
-    adds the local phase's)."""
+    the sample submissions (``samples``: as ``baseline_scores``, which adds the local phase's;
+    SAMPLE_BASELINE's predictions, or random's when that one needs a training split the edition
+    lacks) and the participant README (``pages.render``), which quotes the first lines of the
+    sample its check command takes."""
     kit = root / "starting_kit"
     shutil.copytree(REPO_ROOT / "starting_kit", kit, ignore=shutil.ignore_patterns(*CACHES))
     practice = [p for p in edition.phases if p.public_gold] or edition.phases[:1]
@@ -515,6 +514,10 @@ def write_starting_kit(
     for name in edition.public_files:
         (kit / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(edition.folder / name, kit / name)
+    baseline = "random" if SAMPLE_BASELINE in data.skipped_baselines else SAMPLE_BASELINE
+    examples = one_file_per_kind(edition, write_samples(edition, root, samples, baseline))
+    readme = render(edition, local_score(edition, data), examples, bundle_pages, baseline)
+    (kit / "README.md").write_text(readme, encoding="utf-8")
 
 
 def local_splits(edition: Edition, train: Dict[str, List[dict]]):
@@ -600,14 +603,6 @@ def fewer_scored(edition: Edition, items: Dict[str, List[dict]], golds: Golds) -
     return fewer
 
 
-def write_kit_readme(edition: Edition, data: EditionData, root: Path, pages, sample) -> None:
-    """The starting kit's README for this edition (``pages.render``), quoting the first lines of
-    ``sample``, the files of the sample result submission its check command takes."""
-    examples = one_file_per_kind(edition, sample)
-    readme = render(edition, local_score(edition, data), examples, pages, sample_baseline(data))
-    (root / "starting_kit" / "README.md").write_text(readme, encoding="utf-8")
-
-
 def one_file_per_kind(edition: Edition, files: Dict[str, bytes]) -> Dict[str, str]:
     """file name -> its first line, for the first non-empty file of each kind of track in
     ``files``, in name order (the zip's): the README shows these."""
@@ -630,7 +625,7 @@ class BuildSummary:
     notes: List[str] = field(default_factory=list)  # what the organiser should know: no train split
     repeats: List[Repeats] = field(default_factory=list)
     #: ``scores[phase id][baseline][key]`` (``baseline_scores``)
-    baseline_scores: Dict[str, Dict[str, Dict[str, float]]] = field(default_factory=dict)
+    baseline_scores: BaselineScores = field(default_factory=dict)
     #: what the platform takes, printed last (a legacy bundle's: result submissions only)
     closing: str = ""
 
@@ -672,12 +667,6 @@ def write_samples(edition: Edition, root: Path, samples: Samples, baseline: str)
     return files
 
 
-def sample_baseline(data: EditionData) -> str:
-    """The baseline whose predictions are the kit's sample result submissions: SAMPLE_BASELINE,
-    or random when that one needs a training split the edition lacks."""
-    return "random" if SAMPLE_BASELINE in data.skipped_baselines else SAMPLE_BASELINE
-
-
 def write_tree(edition: Edition, data: EditionData, root: Path) -> Edition:
     """Every file of the bundle under ``root`` (which must not exist yet). Returns the edition as
     built: baselines that need a training split the edition lacks are left out (the Baselines page
@@ -701,8 +690,6 @@ def write_tree(edition: Edition, data: EditionData, root: Path) -> Edition:
         copy_program(name, root / name)
     write_solutions(edition, root)
     write_starting_kit(edition, data, root, pages, samples)
-    kit_sample = write_samples(edition, root, samples, sample_baseline(data))
-    write_kit_readme(edition, data, root, pages, kit_sample)
     write_yaml(root / "competition.yaml", competition_yaml(edition, pages), edition)
     public = [root / "input_data", root / "starting_kit", root / "pages", root / "solutions"]
     data.known_leaks = check_public_tree(

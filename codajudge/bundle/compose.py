@@ -14,8 +14,6 @@ from ..tracks import PRECISION, PRIMARY_KEY, Track
 from .columns import column_title
 from .edition import Edition, Phase
 
-SOLUTION_DESCRIPTION = "A built-in baseline of the kit, run as a code submission"
-
 
 def score_rows(tracks: Sequence[Track]) -> List[Tuple[str, Optional[Track], str]]:
     """(score key, its track, its metric's name) of every score, in leaderboard order: the primary
@@ -45,41 +43,58 @@ def competition_yaml(
 ) -> dict:
     """The bundle's competition.yaml mapping, its baselines written as solutions
     (``solutions/NAME``); with ``kit_phases``, the starting kit's own (those phases only, no
-    solutions, no starting kit to point to)."""
+    solutions, no starting kit to point to). One task per phase: all tracks of the phase's split,
+    scored by the one scoring program."""
     phases = kit_phases or edition.phases
-    starting_kit = None if kit_phases else "starting_kit"
-    tasks = [_task(edition, phase, index) for index, phase in enumerate(phases)]
-    doc = _competition_header(edition, pages, tasks)
+    tasks = [
+        {
+            "index": index,
+            "name": f"{edition.title} - {phase.name}",
+            "description": f"All tracks, {phase.split} split",
+            # where the phase's programs and data live inside the bundle
+            "scoring_program": "scoring_program",
+            "ingestion_program": "ingestion_program",
+            "reference_data": f"reference_data/{phase.id}",
+            "input_data": f"input_data/{phase.id}",
+        }
+        for index, phase in enumerate(phases)
+    ]
+    doc = {
+        "version": 2,
+        "title": edition.title,
+        "description": edition.description or edition.title,
+        "image": "logo.png",
+        "terms": "pages/terms.md",
+        "docker_image": edition.docker_image,
+        "registration_auto_approve": True,
+        "enable_detailed_results": True,
+        "show_detailed_results_in_submission_panel": True,
+        "show_detailed_results_in_leaderboard": True,
+        "make_programs_available": True,
+        "make_input_data_available": True,
+        "pages": pages,
+        "tasks": tasks,
+        # the optional keys, only when the edition sets them
+        **({"contact_email": edition.contact_email} if edition.contact_email else {}),
+        **({"queue": edition.queue} if edition.queue else {}),
+    }
     if edition.baselines and not kit_phases:
         doc["solutions"] = [
             {
                 "index": i,
                 "name": name,  # its name on the platform (else "solution @ <timestamp>")
-                "description": SOLUTION_DESCRIPTION,
+                "description": "A built-in baseline of the kit, run as a code submission",
                 "tasks": [t["index"] for t in tasks],
                 "path": f"solutions/{name}",
             }
             for i, name in enumerate(edition.baselines)
         ]
+    starting_kit = None if kit_phases else "starting_kit"
     doc["phases"] = [_phase_entry(phase, index, starting_kit) for index, phase in enumerate(phases)]
     # the edition's title, key and submission_rule
     board = {**edition.leaderboard, "primary_index": 0, "columns": leaderboard_columns(edition)}
     doc["leaderboards"] = [board]
     return doc
-
-
-def _task(edition: Edition, phase: Phase, index: int) -> dict:
-    """One task per phase: all tracks of the phase's split, scored by the one scoring program."""
-    return {
-        "index": index,
-        "name": f"{edition.title} - {phase.name}",
-        "description": f"All tracks, {phase.split} split",
-        # where the phase's programs and data live inside the bundle
-        "scoring_program": "scoring_program",
-        "ingestion_program": "ingestion_program",
-        "reference_data": f"reference_data/{phase.id}",
-        "input_data": f"input_data/{phase.id}",
-    }
 
 
 def _phase_entry(phase: Phase, index: int, starting_kit: Optional[str]) -> dict:
@@ -99,28 +114,3 @@ def _phase_entry(phase: Phase, index: int, starting_kit: Optional[str]) -> dict:
         "public_data": f"input_data/{phase.id}",
     }
     return {key: value for key, value in entry.items() if value is not None}
-
-
-def _competition_header(edition: Edition, pages: List[dict], tasks: List[dict]) -> dict:
-    """The competition's own keys (title, image, platform switches, pages, tasks, contact, queue)."""
-    doc = {
-        "version": 2,
-        "title": edition.title,
-        "description": edition.description or edition.title,
-        "image": "logo.png",
-        "terms": "pages/terms.md",
-        "docker_image": edition.docker_image,
-        "registration_auto_approve": True,
-        "enable_detailed_results": True,
-        "show_detailed_results_in_submission_panel": True,
-        "show_detailed_results_in_leaderboard": True,
-        "make_programs_available": True,
-        "make_input_data_available": True,
-        "pages": pages,
-        "tasks": tasks,
-    }
-    if edition.contact_email:
-        doc["contact_email"] = edition.contact_email
-    if edition.queue:
-        doc["queue"] = edition.queue
-    return doc

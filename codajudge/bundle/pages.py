@@ -367,12 +367,18 @@ def _normalised_text(prose: Templates, edition: Edition) -> str:
     """The normalised mean's formula and each primary track's range (nothing for a plain mean)."""
     if edition.primary_rule.mean != NORMALISED:
         return ""
-    ranges = [
-        prose.fill("evaluation/normalised_range", track=t.title, **_metric_fields(t.main_metric, t))
+    ranges = _primary_tracks(prose, edition, "evaluation/normalised_range")
+    return "\n\n" + prose.fill("evaluation/normalised", ranges="; ".join(ranges))
+
+
+def _primary_tracks(prose: Templates, edition: Edition, template: str) -> List[str]:
+    """Template ``template`` filled for each primary track: its title, its main metric's title and
+    the bounds of that metric's range on it (``_metric_fields``)."""
+    return [
+        prose.fill(template, track=t.title, **_metric_fields(t.main_metric, t))
         for t in edition.tracks
         if t.primary
     ]
-    return "\n\n" + prose.fill("evaluation/normalised", ranges="; ".join(ranges))
 
 
 def _metric_fields(name: str, *tracks) -> Dict[str, str]:
@@ -407,11 +413,7 @@ def evaluation_page(edition: Edition, score: LocalScore) -> str:
     """``score``: what the starting kit can score (``LocalScore``), whose local phase shows what a
     public-gold phase shows."""
     prose = Templates.of(edition.folder)
-    primary = [
-        prose.fill("evaluation/primary_track", track=t.title, **_metric_fields(t.main_metric, t))
-        for t in edition.tracks
-        if t.primary
-    ]
+    primary = _primary_tracks(prose, edition, "evaluation/primary_track")
     edges = [
         kind_text(prose, kind, "edge_cases")
         for kind in _kinds(edition)

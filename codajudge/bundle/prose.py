@@ -8,12 +8,13 @@ fields each template receives: docs/edition-config.md, "Page templates")."""
 
 from __future__ import annotations
 
+import re
 import string
 from dataclasses import dataclass
 from pathlib import Path
 from typing import List, Optional, Tuple
 
-from ..errors import ConfigError
+from ..errors import ConfigError, Problem
 from ..kinds import Kind
 
 #: The kit's templates, shipped in the package (package data of the wheel).
@@ -79,3 +80,13 @@ def kind_text(templates: Templates, kind: Kind, part: str, **fields: object) -> 
     """A kind's own text, template ``kinds/KIND_PART``, filled with ``fields`` and the kind's
     ``page_fields``."""
     return templates.fill(f"kinds/{kind.name}_{part}", **kind.page_fields, **fields)
+
+
+def refusal(name: str, file: str, /, item: Optional[str] = None, **fields: object) -> Problem:
+    """A refusal of ``file`` worded by the kit's template ``name`` (``refusals/NAME``): its first
+    line is the message, each further line one detail (``expected: ...``, ``found: ...``,
+    ``hint: ...``), left out where its fields leave it empty."""
+    # a line break inside a field's value stays in its part
+    message, *lines = re.split(r"\n(?=(?:expected|found|hint): )", Templates().fill(name, **fields))
+    details = dict(line.split(": ", 1) for line in lines)
+    return Problem(file, message, item=item, **{k: v for k, v in details.items() if v})

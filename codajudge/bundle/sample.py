@@ -13,8 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from dataclasses import dataclass
-from typing import List, Optional, Tuple
+from typing import List, NamedTuple, Optional, Tuple
 
 from ..errors import ConfigError
 
@@ -43,8 +42,7 @@ def sampled_items(items: List[dict], split: str, sample: dict, where: str) -> Li
     return [items[i] for i in smallest_keys(items, sample["seed"], sample["items"])]
 
 
-@dataclass(frozen=True)
-class LocalSplit:
+class LocalSplit(NamedTuple):
     """The starting kit's local validation split: ``fraction`` of each dataset's training items
     (at least one, never all), those ``smallest_keys`` chooses by ``seed``, held out of the
     training data of the kit's ``local`` phase. Its gold is the training split's, public anyway."""
