@@ -35,7 +35,7 @@ from .textfile import cannot_read, refuse_large_file, shorten
 from .values import (
     ValueProblem,
     add_problem,
-    entry_count,
+    refuse_many_entries,
     is_number,
     parse_json,
     show,
@@ -46,7 +46,9 @@ from .values import (
 LABEL_ORDER = ("entailment", "neutral", "contradiction")
 SOFT_KEYS = ("predicted_probabilities", "logits")
 LABEL_KEY = "predicted_label"
-EXAMPLE = '{"my_model": {UID: {"predicted_probabilities": [pE, pN, pC], "predicted_label": "e"}}}'
+PREDICTION = '{"predicted_probabilities": [pE, pN, pC], "predicted_label": "e"}'
+RECORD = "{uid: " + PREDICTION + "}"
+EXAMPLE = '{"my_model": ' + RECORD + "}"
 #: The start of such a document: an object whose first value is an object whose first value is one.
 _OPENING = re.compile(
     rb'[ \t\r\n]*\{[ \t\r\n]*"(?:[^"\\]|\\.)*"[ \t\r\n]*:[ \t\r\n]*\{[ \t\r\n]*'
@@ -148,25 +150,16 @@ def _document(path: Path, display: str, n_items: int) -> dict:
             found=f"byte {data[e.start]:#04x} at offset {e.start}",
             hint="save the file as UTF-8",
         )
-    _refuse_many_entries(text, n_items, display)
     try:
-        return parse_json(text, example=EXAMPLE)
+        most = ENTRIES_PER_ITEM * n_items + ENTRY_SLACK
+        holder = (
+            f"document holds more entries than the predictions for the track's {n_items:,} items"
+        )
+        refuse_many_entries(text, most, holder, f"write one record per item: {RECORD}")
+        return parse_json(text, expected=EXAMPLE)
     except ValueProblem as p:
-        raise SubmissionError.single(display, p.message, expected=EXAMPLE, found=p.found)
-
-
-def _refuse_many_entries(text: str, n_items: int, display: str) -> None:
-    """Refuse, unparsed, a document of more entries than records for ``n_items`` items hold."""
-    most, count = ENTRIES_PER_ITEM * n_items + ENTRY_SLACK, entry_count(text)
-    if count > most:
         raise SubmissionError.single(
-            display,
-            "the document holds more entries than the predictions for this track's items can",
-            expected=f"at most {most:,} list entries and object members "
-            f"({ENTRIES_PER_ITEM} per item of the track's {n_items:,}, and {ENTRY_SLACK})",
-            found=f"{count:,} (commas and opening brackets outside strings)",
-            hint='write one record per item: {uid: {"predicted_probabilities": [pE, pN, pC], '
-            '"predicted_label": "e"}}',
+            display, p.message, expected=p.expected, found=p.found, hint=p.hint
         )
 
 
@@ -208,7 +201,7 @@ def _positions(records: dict, ids: List[str], problems: ProblemCollector) -> Dic
             problems.add(
                 "a prediction must be an object",
                 item=uid,
-                expected='{"predicted_probabilities": [pE, pN, pC], "predicted_label": "e"}',
+                expected=PREDICTION,
                 found=show_json(record),
             )
         elif "uid" in record and record["uid"] != uid:
