@@ -34,7 +34,7 @@ from .layout import (
     refuse_one_line_of_values,
     without_comments,
 )
-from .notes import VALUE_NOTES, ReadNote, note_warnings
+from .notes import ReadNote, note_warnings
 from .perspectivist import annotator_entries, annotator_values, as_annotator_array
 from .results_tsv import NOTE as RESULTS_NOTE, reads_results_layout, results_rows
 from .soft import parse_soft
@@ -124,13 +124,30 @@ def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> P
 
 
 def _read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> Prediction:
-    if is_chaosnli_document(path):  # one document for two tracks: formats/chaosnli.py
-        values, warnings = read_chaosnli(path, safe_display(display), track, keys.ids)
-        return Prediction(values, warnings, "chaosnli")
     display = safe_display(display)
+    if is_chaosnli_document(path):  # one document for two tracks: formats/chaosnli.py
+        values, warnings = read_chaosnli(path, display, track, keys.ids)
+        return Prediction(values, warnings, "chaosnli")
     lines = read_texts(path, display, len(keys.ids))
-    if reads_results_layout(track, lines):
-        return _results_prediction(track, keys, lines, display)
+    problems = ProblemCollector(display)
+    read_rows = _results_rows if reads_results_layout(track, lines) else _table_rows
+    rows, layout, warnings = read_rows(lines, track, keys, problems)
+    values, notes = _values(track, keys, rows, problems)
+    problems.raise_if_any()
+    return Prediction(_wrap(values, track, keys), warnings + note_warnings(notes), layout)
+
+
+def _results_rows(lines, track: Track, keys: ItemKeys, problems: ProblemCollector):
+    """(rows, layout, warnings) of a file in another task's layout the track declares
+    (``formats.results_tsv``)."""
+    items, numbers, texts = results_rows(track, lines, len(keys.ids), problems, keys.elsewhere)
+    return Rows(items, numbers, texts, [0] * len(texts)), "positional", [RESULTS_NOTE]
+
+
+def _table_rows(lines, track: Track, keys: ItemKeys, problems: ProblemCollector):
+    """(rows, layout, warnings) of a file of ``ID<TAB>VALUE`` lines or, for a positional track,
+    SemEval positional ones; the layout is "id" or "positional"."""
+    display = problems.file
     numbers, texts, comments = without_comments(*lines, track, keys.ids, display)
     numbers, texts = records_array(numbers, texts)
     refuse_index_column(numbers, texts, display)
@@ -139,11 +156,8 @@ def _read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> 
     layout = "id"
     if track.positional and not columns.json_lines:
         layout = layout_of(columns, keys.ids, display)
-    problems = ProblemCollector(display)
     read_rows = _positional_rows if layout == "positional" else _id_rows
     rows = read_rows(columns, track, keys, problems)
-    values, notes = _values(track, keys, rows, problems)
-    problems.raise_if_any()
     header = columns.header if layout == "id" else columns.positional_header
     release = layout == "positional" and len(columns.positional_firsts) > len(keys.ids)
     warnings = [  # each that applies, in this order
@@ -152,19 +166,7 @@ def _read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> 
         columns.json_lines and JSON_LINES_NOTE,
         release and RELEASE_LINES_NOTE.format(track.release_lines, len(keys.ids)),
     ]
-    warnings = list(filter(None, warnings)) + note_warnings(notes)
-    return Prediction(_wrap(values, track, keys), warnings, layout)
-
-
-def _results_prediction(track: Track, keys: ItemKeys, lines, display: str) -> Prediction:
-    """A file in another task's layout the track declares (``formats.results_tsv``), read by rows."""
-    problems = ProblemCollector(display)
-    items, numbers, texts = results_rows(track, lines, len(keys.ids), problems, keys.elsewhere)
-    rows = Rows(items, numbers, texts, [0] * len(texts))
-    values, notes = _values(track, keys, rows, problems)
-    problems.raise_if_any()
-    warnings = [RESULTS_NOTE] + note_warnings(notes, VALUE_NOTES)
-    return Prediction(_wrap(values, track, keys), warnings, "positional")
+    return rows, layout, list(filter(None, warnings))
 
 
 def _is_value(track: Track, keys: ItemKeys, text: str) -> bool:
