@@ -174,23 +174,18 @@ def track_from_dict(raw: dict, where: str = "tracks") -> Track:
     positional = raw.get("positional", kind.positional_by_default)
     _check_needed_keys(kind, raw, walk)
     _check_misplaced_keys(kind, raw, positional, walk)
-    value_range = raw.get("range")
+    given = {key: tuple(value) if isinstance(value, list) else value for key, value in raw.items()}
+    low, high = raw.get("range", (None, None))
     track = Track(
-        id=tid,
-        kind=kind.name,
-        dataset=raw.get("dataset", tid),
-        title=raw.get("title") or tid,
-        scale=scale,
-        labels=labels,
-        metrics=_checked_metrics(kind, scale, tuple(raw.get("metrics", ())), walk),
-        primary=raw.get("primary", True),
-        files=tuple(raw.get("files", ())),
-        positional=positional,
-        release_lines=raw.get("release_lines"),
-        range=value_range and (float(value_range[0]), float(value_range[1])),
-        label_aliases=_checked_aliases(kind, labels, raw.get("label_aliases"), walk),
-        annotator_alignment=raw.get("annotator_alignment"),
-        results_layout=raw.get("results_layout"),
+        **{
+            **given,  # the keys of TRACK_FIELDS, lists as tuples; the others' defaults are Track's
+            "dataset": raw.get("dataset", tid),
+            "title": raw.get("title") or tid,
+            "metrics": _checked_metrics(kind, scale, given.get("metrics", ()), walk),
+            "positional": positional,
+            "range": None if low is None else (float(low), float(high)),
+            "label_aliases": _checked_aliases(kind, labels, raw.get("label_aliases"), walk),
+        }
     )
     if kind.has_labels:
         _check_collisions(track.label_set, walk)
