@@ -29,7 +29,7 @@ from ..kinds.base import DISTRIBUTION, LABEL
 from ..tracks import Track
 from ..untrusted import read_head
 from .coverage import UNKNOWN_ID, missing_items
-from .notes import VALUE_NOTES, ReadNote, note_warnings
+from .notes import VALUE_NOTES, note_warnings
 from .soft import soft_label
 from .textfile import cannot_read, refuse_large_file, shorten
 from .values import (
@@ -84,16 +84,26 @@ def document_uids(path: Path, n_items: int) -> Optional[set]:
 
 def read_chaosnli(path: Path, display: str, track: Track, ids: List[str]):
     """(values aligned with ``ids``, warnings) for ``track``: probabilities ``(N, K)`` in the track's
-    label order for a soft-label track, label indices ``(N,)`` for a classification track."""
-    _track_order(track, display)  # refuses a track the layout does not fit, before reading
+    label order for a soft-label track (``soft.soft_label``'s rules, a record's logits turned into
+    probabilities), label indices ``(N,)`` for a classification track (``predicted_label``, by the
+    track's ``LabelSet``: a letter its aliases declare, or a name)."""
+    order = _track_order(track, display)  # refuses a track the layout does not fit, before reading
     model, records = _one_model(_document(path, display, len(ids)), display)
     problems, notes = ProblemCollector(display), []
     records, skipped = _records_of_the_phase(records, ids)
-    position = _positions(records, ids, problems)
-    if kinds.of(track).value_type is DISTRIBUTION:
-        values = _soft_values(records, position, len(ids), track, problems, notes)
-    else:
-        values = _label_values(records, position, len(ids), track, problems)
+    soft = kinds.of(track).value_type is DISTRIBUTION
+    values = (
+        np.zeros((len(ids), len(track.labels))) if soft else np.full(len(ids), -1, dtype=np.int64)
+    )
+    for uid, i in _positions(records, ids, problems).items():
+        try:
+            if soft:
+                values[i, order], read = soft_label(_probabilities(records[uid]), track)
+                notes += read
+            else:
+                values[i] = _label_code(records[uid].get(LABEL_KEY), track)
+        except ValueProblem as p:
+            add_problem(problems, p, item=uid)
     problems.raise_if_any()
     return values, [NOTE.format(shorten(model))] + skipped + note_warnings(notes, VALUE_NOTES)
 
@@ -217,81 +227,42 @@ def _positions(records: dict, ids: List[str], problems: ProblemCollector) -> Dic
     return position
 
 
-def _soft_values(
-    records: dict,
-    position: Dict[str, int],
-    n: int,
-    track: Track,
-    problems: ProblemCollector,
-    notes: List[ReadNote],
-) -> np.ndarray:
-    """Each item's probabilities in the track's label order, by the kit's soft-label rules
-    (``soft.soft_label``: 3 finite numbers >= 0 summing to 1 within 0.02, renormalised)."""
-    given = {uid: _soft_entry(records[uid], uid, problems) for uid in position}
-    out, order = np.zeros((n, len(track.labels))), _track_order(track, problems.file)
-    for uid, value in given.items():
-        if value is None:
-            continue
-        try:
-            out[position[uid], order], read = soft_label(value, track)
-        except ValueProblem as p:
-            add_problem(problems, p, item=uid)
-        else:
-            notes += read
-    return out
-
-
-def _soft_entry(record: dict, uid: str, problems: ProblemCollector):
-    """One record's probabilities in ChaosNLI's order e, n, c (a softmax of its logits), or None
-    after adding its problem."""
+def _probabilities(record: dict):
+    """A record's probabilities in ChaosNLI's order e, n, c, or the softmax of its 3 finite logits
+    (shifted by their maximum: the same probabilities as the script's ``exp(x) / sum(exp(x))``
+    wherever that does not overflow; a shift that overflows, logits near -1e308 and 1e308, is -inf,
+    whose exp is 0: no warning, no NaN)."""
     key = next((k for k in SOFT_KEYS if k in record), None)
     if key is None:
-        problems.add(
+        raise ValueProblem(
             "the prediction has no probabilities",
-            item=uid,
             expected=f"a key {SOFT_KEYS[0]!r} (or {SOFT_KEYS[1]!r}) with 3 values for e, n, c",
             found="keys " + shorten(", ".join(map(str, record))),
         )
-        return None
-    return _softmax(record[key], uid, problems) if key == "logits" else record[key]
-
-
-def _softmax(logits, uid: str, problems: ProblemCollector) -> Optional[List[float]]:
-    """The softmax of 3 finite logits (shifted by their maximum: the same probabilities as the
-    script's ``exp(x) / sum(exp(x))`` wherever that does not overflow). A shift that overflows
-    (logits near -1e308 and 1e308) is -inf, whose exp is 0: no warning, no NaN."""
-    three = isinstance(logits, list) and len(logits) == len(LABEL_ORDER)
-    if not (three and all(map(is_number, logits))):
-        problems.add(
+    logits = record[key]
+    if key != "logits":
+        return logits
+    if not (isinstance(logits, list) and len(logits) == 3 and all(map(is_number, logits))):
+        raise ValueProblem(
             "'logits' must be 3 numbers for e, n, c",
-            item=uid,
             expected="e.g. [1.2, -0.3, 0.4]",
             found=show_json(logits),
         )
-        return None
     with np.errstate(over="ignore"):
         shifted = np.exp(np.array(logits, dtype=float) - max(logits))
     return (shifted / shifted.sum()).tolist()
 
 
-def _label_values(
-    records: dict, position: Dict[str, int], n: int, track: Track, problems: ProblemCollector
-) -> np.ndarray:
-    """Each item's label index among the track's labels (``predicted_label``, by the track's
-    ``LabelSet``: a letter its aliases declare, or a name)."""
-    labels = track.label_set
-    names = ", ".join(list(labels.aliases) + list(labels.labels))
-    out = np.full(n, -1, dtype=np.int64)
-    for uid, i in position.items():
-        label = records[uid].get(LABEL_KEY)
-        out[i] = labels.code(label)
-        if out[i] < 0:
-            problems.add(
-                "the prediction has no label e, n or c"
-                if label is None
-                else "'predicted_label' is not an NLI label",
-                item=uid,
-                expected=f"{LABEL_KEY!r}: one of {names}",
-                found=show_json(label) if label is not None else "no 'predicted_label'",
-            )
-    return out
+def _label_code(label, track: Track) -> int:
+    """``label``'s index among the track's labels, by its ``LabelSet``."""
+    code = track.label_set.code(label)
+    if code < 0:
+        names = ", ".join(list(track.label_set.aliases) + list(track.labels))
+        raise ValueProblem(
+            "the prediction has no label e, n or c"
+            if label is None
+            else "'predicted_label' is not an NLI label",
+            expected=f"{LABEL_KEY!r}: one of {names}",
+            found=show_json(label) if label is not None else "no 'predicted_label'",
+        )
+    return code
