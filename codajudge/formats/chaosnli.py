@@ -76,7 +76,7 @@ def document_uids(path: Path, n_items: int) -> Optional[set]:
     if not is_chaosnli_document(path):
         return None
     try:
-        _, records = _one_model(_document(path, "", n_items), "")
+        _, records = _document(path, "", n_items)
     except SubmissionError:
         return None
     return set(records)
@@ -88,7 +88,7 @@ def read_chaosnli(path: Path, display: str, track: Track, ids: List[str]):
     probabilities), label indices ``(N,)`` for a classification track (``predicted_label``, by the
     track's ``LabelSet``: a letter its aliases declare, or a name)."""
     order = _track_order(track, display)  # refuses a track the layout does not fit, before reading
-    model, records = _one_model(_document(path, display, len(ids)), display)
+    model, records = _document(path, display, len(ids))
     problems, notes = ProblemCollector(display), []
     records, skipped = _records_of_the_phase(records, ids)
     soft = kinds.of(track).value_type is DISTRIBUTION
@@ -143,8 +143,8 @@ def _track_order(track: Track, display: str) -> np.ndarray:
     )
 
 
-def _document(path: Path, display: str, n_items: int) -> dict:
-    """The file parsed as one JSON object, within the byte bound of ``textfile.read_texts`` for a
+def _document(path: Path, display: str, n_items: int):
+    """(model name, uid -> record) of the file parsed as one JSON object of one model, within the byte bound of ``textfile.read_texts`` for a
     track of ``n_items`` and, before it is parsed, ``ENTRIES_PER_ITEM`` entries per item."""
     try:
         refuse_large_file(path, display, n_items)
@@ -166,28 +166,25 @@ def _document(path: Path, display: str, n_items: int) -> dict:
             f"document holds more entries than the predictions for the track's {n_items:,} items"
         )
         refuse_many_entries(text, most, holder, f"write one record per item: {RECORD}")
-        return parse_json(text, expected=EXAMPLE)
+        return _one_model(parse_json(text, expected=EXAMPLE))
     except ValueProblem as p:
         raise SubmissionError.single(
             display, p.message, expected=p.expected, found=p.found, hint=p.hint
         )
 
 
-def _one_model(document: dict, display: str):
+def _one_model(document: dict):
     """(model name, uid -> record) of a document holding exactly one model's predictions."""
     if len(document) != 1:
-        names = ", ".join(show(name) for name in list(document)[:5])
-        raise SubmissionError.single(
-            display,
+        raise ValueProblem(
             "a ChaosNLI prediction file must hold one model",
             expected="{model_name: {uid: {...}}} with one model name",
-            found=f"{len(document)} models: {names}",
+            found=f"{len(document)} models: " + ", ".join(map(show, list(document)[:5])),
             hint="write each model's predictions in a file (a submission) of its own",
         )
     ((model, records),) = document.items()
     if not isinstance(records, dict):
-        raise SubmissionError.single(
-            display,
+        raise ValueProblem(
             "the model's predictions must be an object of uid -> prediction",
             expected=EXAMPLE,
             found=show_json(records),
