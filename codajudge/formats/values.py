@@ -118,7 +118,7 @@ _DECODER = json.JSONDecoder(
 )
 
 
-def parse_json(text: str, expected: str = "a JSON list such as [0.2, 0.8]"):
+def parse_json(text: str, expected: str = "a JSON value"):
     """A JSON value; NaN, Infinity, numbers that overflow to infinity and duplicate keys are refused.
     Integers of over 300 digits are read as floats (Python refuses to convert very long ones to int).
     ``expected``: what a text that is not JSON should be, for its message."""
@@ -166,17 +166,15 @@ def parse_value(text: str, track: Track, notes: List[ReadNote], row_length: int 
     """A submitted value: JSON or, where it is not, a Python literal of lists (``python_literal``: pandas'
     to_csv of a list column writes ``str(list)``), noted; else the JSON problem, with a hint on its cause.
     A value of more entries than ``most_entries(track, row_length)`` is refused unparsed."""
-    hint = f"write the item's own value, such as {_example(track)}"
+    example = _example(track)
+    hint = f"write the item's own value, such as {example}"
     holder = "value holds more entries than a value of this track"
     refuse_many_entries(text, most_entries(track, row_length), holder, hint)
     try:
-        return parse_json(text)
+        return parse_json(text, expected=f"a JSON list such as {example}")
     except ValueProblem as problem:
-        not_json = problem.message.startswith("not valid JSON")
-        value = python_literal(text) if not_json else None
+        value = python_literal(text) if problem.message.startswith("not valid JSON") else None
         if value is None:
-            if not_json:
-                problem.expected = f"a JSON list such as {_example(track)}"
             problem.hint = problem.hint or _not_json_hint(text.strip())
             raise
     notes.append(ReadNote(PYTHON_LITERAL))
