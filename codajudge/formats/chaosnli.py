@@ -19,7 +19,7 @@ from __future__ import annotations
 import codecs
 import re
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import List, Optional
 
 import numpy as np
 
@@ -90,43 +90,48 @@ def read_chaosnli(path: Path, display: str, track: Track, ids: List[str]):
     order = _track_order(track, display)  # refuses a track the layout does not fit, before reading
     model, records = _document(path, display, len(ids))
     problems, notes = ProblemCollector(display), []
-    records, skipped = _records_of_the_phase(records, ids)
+    position, skipped = _positions(records, ids, problems)
     soft = kinds.of(track).value_type is DISTRIBUTION
     values = (
         np.zeros((len(ids), len(track.labels))) if soft else np.full(len(ids), -1, dtype=np.int64)
     )
-    for uid, i in _positions(records, ids, problems).items():
+    for uid, i in position.items():
         try:
+            record = _record(records[uid], uid)
             if soft:
-                values[i, order], read = soft_label(_probabilities(records[uid]), track)
+                values[i, order], read = soft_label(_probabilities(record), track)
                 notes += read
             else:
-                values[i] = _label_code(records[uid].get(LABEL_KEY), track)
+                values[i] = _label_code(record.get(LABEL_KEY), track)
         except ValueProblem as p:
             add_problem(problems, p, item=uid)
     problems.raise_if_any()
     return values, [NOTE.format(shorten(model))] + skipped + note_warnings(notes, VALUE_NOTES)
 
 
-def _records_of_the_phase(records: dict, ids: List[str]):
-    """(records, warnings): a document holding a record for every item of the track may hold more
-    (a whole ChaosNLI part, where a phase scores a part of it): those records are left out, with a
-    warning naming how many and one of them. Otherwise every record is kept, and one naming no
-    item of the track is refused (``_positions``)."""
-    index = set(ids)
-    if not all(item_id in records for item_id in ids):
-        return records, []
+def _positions(records: dict, ids: List[str], problems: ProblemCollector):
+    """(uid -> item index of the records whose uid is an item of the track, warnings). A document
+    holding a record for every item of the track may hold more (a whole ChaosNLI part, where a phase
+    scores a part of it): those records are left out, with a warning naming how many and one of
+    them. Otherwise a record naming no item is refused, and the items without a record are named
+    (as ``submission`` names them)."""
+    index = {item_id: i for i, item_id in enumerate(ids)}
+    position = {uid: index[uid] for uid in records if uid in index}
     others = [uid for uid in records if uid not in index]
-    if not others:
-        return records, []
-    kept = {uid: record for uid, record in records.items() if uid in index}
-    warning = (
-        f"{counted(len(others), 'record')} of the document {plural(len(others), 'names', 'name')} "
-        f"no item this phase scores (such as {shorten(others[0])!r}) and "
-        f"{plural(len(others), 'was', 'were')} skipped: the phase scores its "
-        f"{counted(len(ids), 'item')}, each of which has a record"
-    )
-    return kept, [warning]
+    if others and len(position) == len(ids):
+        warning = (
+            f"{counted(len(others), 'record')} of the document {plural(len(others), 'names', 'name')} "
+            f"no item this phase scores (such as {shorten(others[0])!r}) and "
+            f"{plural(len(others), 'was', 'were')} skipped: the phase scores its "
+            f"{counted(len(ids), 'item')}, each of which has a record"
+        )
+        return position, [warning]
+    for uid in others:
+        problems.add(
+            UNKNOWN_ID, item=shorten(uid), hint=f"ids look like {ids[0]!r}" if ids else None
+        )
+    missing_items(ids, sorted(position.values()), problems)
+    return position, []
 
 
 def _track_order(track: Track, display: str) -> np.ndarray:
@@ -192,36 +197,17 @@ def _one_model(document: dict):
     return model, records
 
 
-def _positions(records: dict, ids: List[str], problems: ProblemCollector) -> Dict[str, int]:
-    """uid -> item index of the records whose uid is an item of the track; the others refused, and
-    the items without a record named (as ``submission`` names them)."""
-    index = {item_id: i for i, item_id in enumerate(ids)}
-    position = {}
-    for uid, record in records.items():
-        if uid not in index:
-            problems.add(
-                UNKNOWN_ID,
-                item=shorten(uid),
-                hint=f"ids look like {ids[0]!r}" if ids else None,
-            )
-        elif not isinstance(record, dict):
-            problems.add(
-                "a prediction must be an object",
-                item=uid,
-                expected=PREDICTION,
-                found=show_json(record),
-            )
-        elif "uid" in record and record["uid"] != uid:
-            problems.add(
-                "the record's 'uid' is not its key",
-                item=uid,
-                expected=repr(uid),
-                found=show_json(record["uid"]),
-            )
-        else:
-            position[uid] = index[uid]
-    missing_items(ids, sorted(index[uid] for uid in records if uid in index), problems)
-    return position
+def _record(record, uid: str) -> dict:
+    """A record, which must be an object, its ``uid`` (if any) its key."""
+    if not isinstance(record, dict):
+        raise ValueProblem(
+            "a prediction must be an object", expected=PREDICTION, found=show_json(record)
+        )
+    if "uid" in record and record["uid"] != uid:
+        raise ValueProblem(
+            "the record's 'uid' is not its key", expected=repr(uid), found=show_json(record["uid"])
+        )
+    return record
 
 
 def _probabilities(record: dict):
