@@ -226,38 +226,38 @@ def _check_needed_keys(kind, raw: dict, walk: Walk) -> None:
         walk.refuse("'labels' must list at least two labels", found=repr(labels))
 
 
+#: The keys a track takes only on some kinds or layouts (``_check_misplaced_keys``), each with the
+#: problem of one given elsewhere ({kind}: the track's kind).
+MISPLACED = {
+    "scale": "'scale' does not apply to kind {kind}",
+    "release_lines": "'release_lines' must be a whole number of lines (at least 2) on a "
+    "positional track",
+    "range": "'range' must be [lowest, highest] gold score of a similarity track",
+    "annotator_alignment": "'annotator_alignment' does not apply to kind {kind}",
+    "results_layout": "'results_layout' must be on a track predicting one label or one "
+    "distribution over its labels, not on a {kind} track",
+}
+
+
 def _check_misplaced_keys(kind, raw: dict, positional: bool, walk: Walk) -> None:
-    """Refuse each key given to a track it does not apply to, by the rule of that key (the track's
-    kind, its scale, its layout)."""
+    """Refuse each key of ``MISPLACED`` given to a track it does not apply to."""
     low, high = raw.get("range", SIMILARITY_RANGE)
-    one_value = kind.value_type in RESULTS_LAYOUT_READINGS and raw.get("scale") != "multilabel"
     applies = {
-        "scale": (kind.has_scale, f"'scale' does not apply to kind {kind.name}", None),
-        "release_lines": (
-            positional,
-            "'release_lines' must be a whole number of lines (at least 2) on a positional track",
-            None,
-        ),
-        "range": (
-            kind.has_range and low < high,
-            "'range' must be [lowest, highest] gold score of a similarity track",
-            "e.g. range: [0, 5]",
-        ),
-        "annotator_alignment": (
-            raw.get("annotator_alignment") in kind.alignments,
-            f"'annotator_alignment' does not apply to kind {kind.name}",
-            " | ".join(kind.alignments) or "no annotator_alignment key",
-        ),
-        "results_layout": (
-            one_value,
-            "'results_layout' must be on a track predicting one label or one distribution over "
-            f"its labels, not on a {kind.name} track",
-            None,
-        ),
+        "scale": kind.has_scale,
+        "release_lines": positional,
+        "range": kind.has_range and low < high,
+        "annotator_alignment": raw.get("annotator_alignment") in kind.alignments,
+        "results_layout": kind.value_type in RESULTS_LAYOUT_READINGS
+        and raw.get("scale") != "multilabel",
     }
-    for key, (fits, problem, expected) in applies.items():
+    expected = {
+        "range": "e.g. range: [0, 5]",
+        "annotator_alignment": " | ".join(kind.alignments) or "no annotator_alignment key",
+    }
+    for key, fits in applies.items():
         if key in raw and not fits:
-            walk.refuse(problem, expected=expected, found=repr(raw[key])[:80])
+            problem = MISPLACED[key].format(kind=kind.name)
+            walk.refuse(problem, expected=expected.get(key), found=repr(raw[key])[:80])
 
 
 def _checked_aliases(kind, labels: Tuple[str, ...], raw, walk: Walk) -> Tuple[Tuple[str, str], ...]:
