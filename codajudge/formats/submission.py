@@ -134,7 +134,7 @@ def _read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> 
     rows, layout, warnings = read_rows(lines, track, keys, problems)
     values, notes = _values(track, keys, rows, problems)
     problems.raise_if_any()
-    return Prediction(_wrap(values, track, keys), warnings + note_warnings(notes), layout)
+    return Prediction(values, warnings + note_warnings(notes), layout)
 
 
 def _results_rows(lines, track: Track, keys: ItemKeys, problems: ProblemCollector):
@@ -373,9 +373,10 @@ READERS = {SCORE: parse_number, LABEL: parse_label, DISTRIBUTION: parse_soft, AN
 
 
 def _annotator_rows(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector):
-    """Label indices or 0/1 choices, one row per annotator of each row's item: each row's entries as
-    written (``annotator_entries``), fitted to its item's annotators (``RowFit``, which reads other
-    layouts), then their labels (``annotator_values``); a refused row's problem is added."""
+    """Label indices or 0/1 choices, one row per annotator of each row's item, as ``PerAnnotator`` on
+    the track's items: each row's entries as written (``annotator_entries``), fitted to its item's
+    annotators (``RowFit``, which reads other layouts), then their labels (``annotator_values``); a
+    refused row's problem is added."""
     notes: List[ReadNote] = []
     most = most_entries(track, keys.longest_row)
     # the hint that the rows hold label indices: looked for over the whole file once, if needed
@@ -404,16 +405,10 @@ def _annotator_rows(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemC
             _add(problem, problems, rows, keys, j)
     if problems:
         return None, notes
-    return as_annotator_array(values, track), notes
+    labels = as_annotator_array(values, track)
+    return per_annotator(labels, keys.counts, len(track.labels)), notes
 
 
 def _add(problem: ValueProblem, problems: ProblemCollector, rows: Rows, keys: ItemKeys, j: int):
     """Row j's problem, at its line and item."""
     add_problem(problems, problem, line=rows.line[j], item=keys.ids[rows.item[j]])
-
-
-def _wrap(values, track: Track, keys: ItemKeys):
-    """Perspectivist rows as ``PerAnnotator`` on the track's items; other kinds' arrays as they are."""
-    if kinds.of(track).value_type is not ANNOTATOR_ROW:
-        return values
-    return per_annotator(values, keys.counts, len(track.labels))
