@@ -226,11 +226,8 @@ def _annotation_values(track: Track, given: list, problems: ProblemCollector, it
         return _codes(given, given, track, problems, item)
     rows = []
     for parts in map(split_multilabel, given):
-        chosen = [0.0] * len(track.labels)
-        for code in _codes(parts, [str(part).strip() for part in parts], track, problems, item):
-            if code >= 0:
-                chosen[code] = 1.0
-        rows.append(chosen)
+        codes = _codes(parts, [str(part).strip() for part in parts], track, problems, item)
+        rows.append([float(label in codes) for label in range(len(track.labels))])
     return rows
 
 

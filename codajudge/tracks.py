@@ -170,26 +170,22 @@ def track_from_dict(raw: dict, where: str = "tracks") -> Track:
     if walk.problems:
         raise ConfigError(walk.problems)
     kind = kinds.REGISTRY[raw["kind"]]
-    scale = _checked_scale(kind, raw.get("scale"), walk)
-    labels = tuple(raw.get("labels", ()))
-    _check_labels(kind, raw.get("labels"), walk)
+    scale, labels = raw.get("scale"), tuple(raw.get("labels", ()))
     positional = raw.get("positional", kind.positional_by_default)
+    _check_needed_keys(kind, raw, walk)
+    _check_misplaced_keys(kind, raw, positional, walk)
+    given = {key: tuple(value) if isinstance(value, list) else value for key, value in raw.items()}
+    low, high = raw.get("range", (None, None))
     track = Track(
-        id=tid,
-        kind=kind.name,
-        dataset=raw.get("dataset", tid),
-        title=raw.get("title") or tid,
-        scale=scale if kind.has_scale else None,
-        labels=labels,
-        metrics=_checked_metrics(kind, scale, tuple(raw.get("metrics", ())), walk),
-        primary=raw.get("primary", True),
-        files=tuple(raw.get("files", ())),
-        positional=positional,
-        release_lines=_checked_release_lines(raw.get("release_lines"), positional, walk),
-        range=_checked_range(kind, raw.get("range"), walk),
-        label_aliases=_checked_aliases(kind, labels, raw.get("label_aliases"), walk),
-        annotator_alignment=_checked_alignment(kind, raw.get("annotator_alignment"), walk),
-        results_layout=_checked_results_layout(kind, scale, raw.get("results_layout"), walk),
+        **{
+            **given,  # the keys of TRACK_FIELDS, lists as tuples; the others' defaults are Track's
+            "dataset": raw.get("dataset", tid),
+            "title": raw.get("title") or tid,
+            "metrics": _checked_metrics(kind, scale, given.get("metrics", ()), walk),
+            "positional": positional,
+            "range": None if low is None else (float(low), float(high)),
+            "label_aliases": _checked_aliases(kind, labels, raw.get("label_aliases"), walk),
+        }
     )
     if kind.has_labels:
         _check_collisions(track.label_set, walk)
@@ -206,80 +202,62 @@ def track_from_dict(raw: dict, where: str = "tracks") -> Track:
     return track
 
 
-def _checked(value, fits: bool, walk: Walk, problem: str, expected=None, found=None):
-    """``value`` when absent (None) or when it ``fits``; else None, and ``problem`` reported (found:
-    the value, unless told)."""
-    if value is None or fits:
-        return value
-    walk.refuse(problem, expected=expected, found=found or repr(value)[:80])
-    return None
-
-
-def _checked_release_lines(value, positional: bool, walk: Walk) -> Optional[int]:
-    """The track's ``release_lines``: absent, or on a positional track."""
-    problem = "'release_lines' must be a whole number of lines (at least 2) on a positional track"
-    return _checked(value, positional, walk, problem)
-
-
-def _checked_results_layout(kind, scale, value, walk: Walk):
-    """The track's ``results_layout``: absent, or on a track whose value is one label or one
-    distribution over its labels."""
-    return _checked(
-        value,
-        kind.value_type in RESULTS_LAYOUT_READINGS and scale != "multilabel",
-        walk,
-        "'results_layout' must be on a track predicting one label or one distribution over its "
-        "labels",
-        found=f"{value!r} on a {kind.name} track",
-    )
-
-
-def _checked_alignment(kind, value, walk: Walk) -> Optional[str]:
-    """The track's ``annotator_alignment``: absent, or one of its kind's ``alignments``."""
-    return _checked(
-        value,
-        value in kind.alignments,
-        walk,
-        f"'annotator_alignment' does not apply to kind {kind.name}",
-        expected=" | ".join(kind.alignments) or "no annotator_alignment key",
-    )
-
-
-def _checked_range(kind, value, walk: Walk):
-    """The track's ``range``: absent, or [lowest, highest] on a similarity track."""
-    fits = kind.has_range and value is not None and value[0] < value[1]
-    problem = "'range' must be [lowest, highest] gold score of a similarity track"
-    value = _checked(value, fits, walk, problem, expected="e.g. range: [0, 5]")
-    return value and (float(value[0]), float(value[1]))
-
-
-def _checked_scale(kind, scale, walk: Walk):
-    """The track's ``scale``: required for soft-label and perspectivist kinds, refused for the
-    others (``TRACK_FIELDS`` has refused a scale none of them has)."""
-    if kind.has_scale and scale is None:
-        walk.refuse(
-            f"'scale' is missing: kind {kind.name} needs one",
-            expected=" | ".join(kind.scales),
-            hint=f"add scale: {kind.scales[0]} (or another of the above) to the track",
-        )
-    elif scale is not None and not kind.has_scale:
-        walk.refuse(f"'scale' does not apply to kind {kind.name}", found=repr(scale))
-    return scale
-
-
-def _check_labels(kind, labels, walk: Walk) -> None:
-    """The track's ``labels``: at least two, for the kinds that have labels (``_check_collisions``
-    refuses two naming one label)."""
-    if not kind.has_labels:
-        return
-    if labels is None:
-        walk.refuse(
-            f"'labels' is missing: kind {kind.name} needs the track's labels",
-            expected="two or more labels, quoted, in order",
-            hint='add labels: ["LABEL1", "LABEL2", ...] to the track',
-        )
-    elif len(labels) < 2:
+def _check_needed_keys(kind, raw: dict, walk: Walk) -> None:
+    """The keys a track of ``kind`` must have: a ``scale`` (soft-label and perspectivist kinds) and
+    ``labels``, at least two, for the kinds that have labels (``_check_collisions`` refuses two
+    naming one label)."""
+    needed = {
+        "scale": (
+            kind.has_scale,
+            " | ".join(map(str, kind.scales)),
+            f"scale: {kind.scales[0]} (or another)",
+        ),
+        "labels": (kind.has_labels, "two or more labels, quoted, in order", 'labels: ["L1", ...]'),
+    }
+    for key, (needs, expected, example) in needed.items():
+        if needs and key not in raw:
+            walk.refuse(
+                f"'{key}' is missing: kind {kind.name} needs one",
+                expected=expected,
+                hint=f"add {example} to the track",
+            )
+    labels = raw.get("labels")
+    if kind.has_labels and labels is not None and len(labels) < 2:
         walk.refuse("'labels' must list at least two labels", found=repr(labels))
+
+
+#: The keys a track takes only on some kinds or layouts (``_check_misplaced_keys``), each with the
+#: problem of one given elsewhere ({kind}: the track's kind).
+MISPLACED = {
+    "scale": "'scale' does not apply to kind {kind}",
+    "release_lines": "'release_lines' must be a whole number of lines (at least 2) on a "
+    "positional track",
+    "range": "'range' must be [lowest, highest] gold score of a similarity track",
+    "annotator_alignment": "'annotator_alignment' does not apply to kind {kind}",
+    "results_layout": "'results_layout' must be on a track predicting one label or one "
+    "distribution over its labels, not on a {kind} track",
+}
+
+
+def _check_misplaced_keys(kind, raw: dict, positional: bool, walk: Walk) -> None:
+    """Refuse each key of ``MISPLACED`` given to a track it does not apply to."""
+    low, high = raw.get("range", SIMILARITY_RANGE)
+    applies = {
+        "scale": kind.has_scale,
+        "release_lines": positional,
+        "range": kind.has_range and low < high,
+        "annotator_alignment": raw.get("annotator_alignment") in kind.alignments,
+        "results_layout": kind.value_type in RESULTS_LAYOUT_READINGS
+        and raw.get("scale") != "multilabel",
+    }
+    expected = {
+        "range": "e.g. range: [0, 5]",
+        "annotator_alignment": " | ".join(kind.alignments) or "no annotator_alignment key",
+    }
+    for key, fits in applies.items():
+        if key in raw and not fits:
+            problem = MISPLACED[key].format(kind=kind.name)
+            walk.refuse(problem, expected=expected.get(key), found=repr(raw[key])[:80])
 
 
 def _checked_aliases(kind, labels: Tuple[str, ...], raw, walk: Walk) -> Tuple[Tuple[str, str], ...]:

@@ -38,6 +38,18 @@ def edge_case_text(kind: kinds.Kind) -> str:
     return kind_text(KIT, kind, "edge_cases") if KIT.has(f"kinds/{kind.name}_edge_cases") else ""
 
 
+#: The methods ``Kind`` states without a body: every kind declares its own.
+DECLARED_BY_EVERY_KIND = (
+    "example_value",
+    "gold_in_text",
+    "exact_hits",
+    "random_prediction",
+    "item_error_unit",
+    "item_errors",
+    "item_texts",
+)
+
+
 def _own(kind: kinds.Kind, attribute: str) -> bool:
     """Whether the kind's class itself (not the base) defines ``attribute``."""
     return any(attribute in vars(cls) for cls in type(kind).__mro__ if cls is not kinds.Kind)
@@ -70,7 +82,7 @@ def test_every_kind_has_its_page_templates(kind):
         assert "PER_TRACK" in kind_text(KIT, kind, "ranges", per_track="PER_TRACK")
     for rule in kind.alignments:
         assert kind_text(KIT, kind, f"alignment_{rule}").startswith("**Annotator alignment")
-    for method in ("example_value", "gold_in_text", "exact_hits"):
+    for method in DECLARED_BY_EVERY_KIND:
         assert _own(kind, method), f"kind {kind.name} does not declare {method}"
 
 

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from codajudge.bundle.edition import load_edition
-from codajudge.errors import ConfigError, ProblemCollector, SubmissionError
+from codajudge.errors import ConfigError, SubmissionError
 from codajudge.formats import chaosnli
 from codajudge.formats.annotators import parse_per_annotator
 from codajudge.formats.soft import parse_soft
@@ -128,10 +128,10 @@ def _gold_annotations(track, annotations):
 
 def _chaosnli_label(track, value):
     """ChaosNLI's ``predicted_label``, for the NLI tracks its layout applies to."""
-    problems = ProblemCollector("snli.json")
-    records = {"x": {chaosnli.LABEL_KEY: value}}
-    code = int(chaosnli._label_values(records, {"x": 0}, 1, track, problems)[0])
-    return None if problems else code
+    try:
+        return chaosnli._label_code(value, track)
+    except ValueProblem:
+        return None
 
 
 def _verdicts(tracks, value, tmp: Path) -> dict:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import codecs
 import re
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import List, Optional
 
 import numpy as np
 
@@ -29,13 +29,13 @@ from ..kinds.base import DISTRIBUTION, LABEL
 from ..tracks import Track
 from ..untrusted import read_head
 from .coverage import UNKNOWN_ID, missing_items
-from .notes import VALUE_NOTES, ReadNote, note_warnings
+from .notes import VALUE_NOTES, note_warnings
 from .soft import soft_label
 from .textfile import cannot_read, refuse_large_file, shorten
 from .values import (
     ValueProblem,
     add_problem,
-    entry_count,
+    refuse_many_entries,
     is_number,
     parse_json,
     show,
@@ -46,7 +46,9 @@ from .values import (
 LABEL_ORDER = ("entailment", "neutral", "contradiction")
 SOFT_KEYS = ("predicted_probabilities", "logits")
 LABEL_KEY = "predicted_label"
-EXAMPLE = '{"my_model": {UID: {"predicted_probabilities": [pE, pN, pC], "predicted_label": "e"}}}'
+PREDICTION = '{"predicted_probabilities": [pE, pN, pC], "predicted_label": "e"}'
+RECORD = "{uid: " + PREDICTION + "}"
+EXAMPLE = '{"my_model": ' + RECORD + "}"
 #: The start of such a document: an object whose first value is an object whose first value is one.
 _OPENING = re.compile(
     rb'[ \t\r\n]*\{[ \t\r\n]*"(?:[^"\\]|\\.)*"[ \t\r\n]*:[ \t\r\n]*\{[ \t\r\n]*'
@@ -74,7 +76,7 @@ def document_uids(path: Path, n_items: int) -> Optional[set]:
     if not is_chaosnli_document(path):
         return None
     try:
-        _, records = _one_model(_document(path, "", n_items), "")
+        _, records = _document(path, "", n_items)
     except SubmissionError:
         return None
     return set(records)
@@ -82,39 +84,54 @@ def document_uids(path: Path, n_items: int) -> Optional[set]:
 
 def read_chaosnli(path: Path, display: str, track: Track, ids: List[str]):
     """(values aligned with ``ids``, warnings) for ``track``: probabilities ``(N, K)`` in the track's
-    label order for a soft-label track, label indices ``(N,)`` for a classification track."""
-    _track_order(track, display)  # refuses a track the layout does not fit, before reading
-    model, records = _one_model(_document(path, display, len(ids)), display)
+    label order for a soft-label track (``soft.soft_label``'s rules, a record's logits turned into
+    probabilities), label indices ``(N,)`` for a classification track (``predicted_label``, by the
+    track's ``LabelSet``: a letter its aliases declare, or a name)."""
+    order = _track_order(track, display)  # refuses a track the layout does not fit, before reading
+    model, records = _document(path, display, len(ids))
     problems, notes = ProblemCollector(display), []
-    records, skipped = _records_of_the_phase(records, ids)
-    position = _positions(records, ids, problems)
-    if kinds.of(track).value_type is DISTRIBUTION:
-        values = _soft_values(records, position, len(ids), track, problems, notes)
-    else:
-        values = _label_values(records, position, len(ids), track, problems)
+    position, skipped = _positions(records, ids, problems)
+    soft = kinds.of(track).value_type is DISTRIBUTION
+    values = (
+        np.zeros((len(ids), len(track.labels))) if soft else np.full(len(ids), -1, dtype=np.int64)
+    )
+    for uid, i in position.items():
+        try:
+            record = _record(records[uid], uid)
+            if soft:
+                values[i, order], read = soft_label(_probabilities(record), track)
+                notes += read
+            else:
+                values[i] = _label_code(record.get(LABEL_KEY), track)
+        except ValueProblem as p:
+            add_problem(problems, p, item=uid)
     problems.raise_if_any()
     return values, [NOTE.format(shorten(model))] + skipped + note_warnings(notes, VALUE_NOTES)
 
 
-def _records_of_the_phase(records: dict, ids: List[str]):
-    """(records, warnings): a document holding a record for every item of the track may hold more
-    (a whole ChaosNLI part, where a phase scores a part of it): those records are left out, with a
-    warning naming how many and one of them. Otherwise every record is kept, and one naming no
-    item of the track is refused (``_positions``)."""
-    index = set(ids)
-    if not all(item_id in records for item_id in ids):
-        return records, []
+def _positions(records: dict, ids: List[str], problems: ProblemCollector):
+    """(uid -> item index of the records whose uid is an item of the track, warnings). A document
+    holding a record for every item of the track may hold more (a whole ChaosNLI part, where a phase
+    scores a part of it): those records are left out, with a warning naming how many and one of
+    them. Otherwise a record naming no item is refused, and the items without a record are named
+    (as ``submission`` names them)."""
+    index = {item_id: i for i, item_id in enumerate(ids)}
+    position = {uid: index[uid] for uid in records if uid in index}
     others = [uid for uid in records if uid not in index]
-    if not others:
-        return records, []
-    kept = {uid: record for uid, record in records.items() if uid in index}
-    warning = (
-        f"{counted(len(others), 'record')} of the document {plural(len(others), 'names', 'name')} "
-        f"no item this phase scores (such as {shorten(others[0])!r}) and "
-        f"{plural(len(others), 'was', 'were')} skipped: the phase scores its "
-        f"{counted(len(ids), 'item')}, each of which has a record"
-    )
-    return kept, [warning]
+    if others and len(position) == len(ids):
+        warning = (
+            f"{counted(len(others), 'record')} of the document {plural(len(others), 'names', 'name')} "
+            f"no item this phase scores (such as {shorten(others[0])!r}) and "
+            f"{plural(len(others), 'was', 'were')} skipped: the phase scores its "
+            f"{counted(len(ids), 'item')}, each of which has a record"
+        )
+        return position, [warning]
+    for uid in others:
+        problems.add(
+            UNKNOWN_ID, item=shorten(uid), hint=f"ids look like {ids[0]!r}" if ids else None
+        )
+    missing_items(ids, sorted(position.values()), problems)
+    return position, []
 
 
 def _track_order(track: Track, display: str) -> np.ndarray:
@@ -131,8 +148,8 @@ def _track_order(track: Track, display: str) -> np.ndarray:
     )
 
 
-def _document(path: Path, display: str, n_items: int) -> dict:
-    """The file parsed as one JSON object, within the byte bound of ``textfile.read_texts`` for a
+def _document(path: Path, display: str, n_items: int):
+    """(model name, uid -> record) of the file parsed as one JSON object of one model, within the byte bound of ``textfile.read_texts`` for a
     track of ``n_items`` and, before it is parsed, ``ENTRIES_PER_ITEM`` entries per item."""
     try:
         refuse_large_file(path, display, n_items)
@@ -148,43 +165,31 @@ def _document(path: Path, display: str, n_items: int) -> dict:
             found=f"byte {data[e.start]:#04x} at offset {e.start}",
             hint="save the file as UTF-8",
         )
-    _refuse_many_entries(text, n_items, display)
     try:
-        return parse_json(text, example=EXAMPLE)
+        most = ENTRIES_PER_ITEM * n_items + ENTRY_SLACK
+        holder = (
+            f"document holds more entries than the predictions for the track's {n_items:,} items"
+        )
+        refuse_many_entries(text, most, holder, f"write one record per item: {RECORD}")
+        return _one_model(parse_json(text, expected=EXAMPLE))
     except ValueProblem as p:
-        raise SubmissionError.single(display, p.message, expected=EXAMPLE, found=p.found)
-
-
-def _refuse_many_entries(text: str, n_items: int, display: str) -> None:
-    """Refuse, unparsed, a document of more entries than records for ``n_items`` items hold."""
-    most, count = ENTRIES_PER_ITEM * n_items + ENTRY_SLACK, entry_count(text)
-    if count > most:
         raise SubmissionError.single(
-            display,
-            "the document holds more entries than the predictions for this track's items can",
-            expected=f"at most {most:,} list entries and object members "
-            f"({ENTRIES_PER_ITEM} per item of the track's {n_items:,}, and {ENTRY_SLACK})",
-            found=f"{count:,} (commas and opening brackets outside strings)",
-            hint='write one record per item: {uid: {"predicted_probabilities": [pE, pN, pC], '
-            '"predicted_label": "e"}}',
+            display, p.message, expected=p.expected, found=p.found, hint=p.hint
         )
 
 
-def _one_model(document: dict, display: str):
+def _one_model(document: dict):
     """(model name, uid -> record) of a document holding exactly one model's predictions."""
     if len(document) != 1:
-        names = ", ".join(show(name) for name in list(document)[:5])
-        raise SubmissionError.single(
-            display,
+        raise ValueProblem(
             "a ChaosNLI prediction file must hold one model",
             expected="{model_name: {uid: {...}}} with one model name",
-            found=f"{len(document)} models: {names}",
+            found=f"{len(document)} models: " + ", ".join(map(show, list(document)[:5])),
             hint="write each model's predictions in a file (a submission) of its own",
         )
     ((model, records),) = document.items()
     if not isinstance(records, dict):
-        raise SubmissionError.single(
-            display,
+        raise ValueProblem(
             "the model's predictions must be an object of uid -> prediction",
             expected=EXAMPLE,
             found=show_json(records),
@@ -192,113 +197,55 @@ def _one_model(document: dict, display: str):
     return model, records
 
 
-def _positions(records: dict, ids: List[str], problems: ProblemCollector) -> Dict[str, int]:
-    """uid -> item index of the records whose uid is an item of the track; the others refused, and
-    the items without a record named (as ``submission`` names them)."""
-    index = {item_id: i for i, item_id in enumerate(ids)}
-    position = {}
-    for uid, record in records.items():
-        if uid not in index:
-            problems.add(
-                UNKNOWN_ID,
-                item=shorten(uid),
-                hint=f"ids look like {ids[0]!r}" if ids else None,
-            )
-        elif not isinstance(record, dict):
-            problems.add(
-                "a prediction must be an object",
-                item=uid,
-                expected='{"predicted_probabilities": [pE, pN, pC], "predicted_label": "e"}',
-                found=show_json(record),
-            )
-        elif "uid" in record and record["uid"] != uid:
-            problems.add(
-                "the record's 'uid' is not its key",
-                item=uid,
-                expected=repr(uid),
-                found=show_json(record["uid"]),
-            )
-        else:
-            position[uid] = index[uid]
-    missing_items(ids, sorted(index[uid] for uid in records if uid in index), problems)
-    return position
+def _record(record, uid: str) -> dict:
+    """A record, which must be an object, its ``uid`` (if any) its key."""
+    if not isinstance(record, dict):
+        raise ValueProblem(
+            "a prediction must be an object", expected=PREDICTION, found=show_json(record)
+        )
+    if "uid" in record and record["uid"] != uid:
+        raise ValueProblem(
+            "the record's 'uid' is not its key", expected=repr(uid), found=show_json(record["uid"])
+        )
+    return record
 
 
-def _soft_values(
-    records: dict,
-    position: Dict[str, int],
-    n: int,
-    track: Track,
-    problems: ProblemCollector,
-    notes: List[ReadNote],
-) -> np.ndarray:
-    """Each item's probabilities in the track's label order, by the kit's soft-label rules
-    (``soft.soft_label``: 3 finite numbers >= 0 summing to 1 within 0.02, renormalised)."""
-    given = {uid: _soft_entry(records[uid], uid, problems) for uid in position}
-    out, order = np.zeros((n, len(track.labels))), _track_order(track, problems.file)
-    for uid, value in given.items():
-        if value is None:
-            continue
-        try:
-            out[position[uid], order], read = soft_label(value, track)
-        except ValueProblem as p:
-            add_problem(problems, p, item=uid)
-        else:
-            notes += read
-    return out
-
-
-def _soft_entry(record: dict, uid: str, problems: ProblemCollector):
-    """One record's probabilities in ChaosNLI's order e, n, c (a softmax of its logits), or None
-    after adding its problem."""
+def _probabilities(record: dict):
+    """A record's probabilities in ChaosNLI's order e, n, c, or the softmax of its 3 finite logits
+    (shifted by their maximum: the same probabilities as the script's ``exp(x) / sum(exp(x))``
+    wherever that does not overflow; a shift that overflows, logits near -1e308 and 1e308, is -inf,
+    whose exp is 0: no warning, no NaN)."""
     key = next((k for k in SOFT_KEYS if k in record), None)
     if key is None:
-        problems.add(
+        raise ValueProblem(
             "the prediction has no probabilities",
-            item=uid,
             expected=f"a key {SOFT_KEYS[0]!r} (or {SOFT_KEYS[1]!r}) with 3 values for e, n, c",
             found="keys " + shorten(", ".join(map(str, record))),
         )
-        return None
-    return _softmax(record[key], uid, problems) if key == "logits" else record[key]
-
-
-def _softmax(logits, uid: str, problems: ProblemCollector) -> Optional[List[float]]:
-    """The softmax of 3 finite logits (shifted by their maximum: the same probabilities as the
-    script's ``exp(x) / sum(exp(x))`` wherever that does not overflow). A shift that overflows
-    (logits near -1e308 and 1e308) is -inf, whose exp is 0: no warning, no NaN."""
-    three = isinstance(logits, list) and len(logits) == len(LABEL_ORDER)
-    if not (three and all(map(is_number, logits))):
-        problems.add(
+    logits = record[key]
+    if key != "logits":
+        return logits
+    if not (isinstance(logits, list) and len(logits) == 3 and all(map(is_number, logits))):
+        raise ValueProblem(
             "'logits' must be 3 numbers for e, n, c",
-            item=uid,
             expected="e.g. [1.2, -0.3, 0.4]",
             found=show_json(logits),
         )
-        return None
     with np.errstate(over="ignore"):
         shifted = np.exp(np.array(logits, dtype=float) - max(logits))
     return (shifted / shifted.sum()).tolist()
 
 
-def _label_values(
-    records: dict, position: Dict[str, int], n: int, track: Track, problems: ProblemCollector
-) -> np.ndarray:
-    """Each item's label index among the track's labels (``predicted_label``, by the track's
-    ``LabelSet``: a letter its aliases declare, or a name)."""
-    labels = track.label_set
-    names = ", ".join(list(labels.aliases) + list(labels.labels))
-    out = np.full(n, -1, dtype=np.int64)
-    for uid, i in position.items():
-        label = records[uid].get(LABEL_KEY)
-        out[i] = labels.code(label)
-        if out[i] < 0:
-            problems.add(
-                "the prediction has no label e, n or c"
-                if label is None
-                else "'predicted_label' is not an NLI label",
-                item=uid,
-                expected=f"{LABEL_KEY!r}: one of {names}",
-                found=show_json(label) if label is not None else "no 'predicted_label'",
-            )
-    return out
+def _label_code(label, track: Track) -> int:
+    """``label``'s index among the track's labels, by its ``LabelSet``."""
+    code = track.label_set.code(label)
+    if code < 0:
+        names = ", ".join(list(track.label_set.aliases) + list(track.labels))
+        raise ValueProblem(
+            "the prediction has no label e, n or c"
+            if label is None
+            else "'predicted_label' is not an NLI label",
+            expected=f"{LABEL_KEY!r}: one of {names}",
+            found=show_json(label) if label is not None else "no 'predicted_label'",
+        )
+    return code

@@ -138,7 +138,4 @@ def _multilabel_choice(value, track: Track) -> List[float]:
     if min(codes, default=0) < 0:
         part = parts[codes.index(-1)].strip()
         raise outside_label_set(part, track, show(part))
-    row = [0.0] * len(track.labels)
-    for code in codes:
-        row[code] = 1.0
-    return row
+    return [float(label in codes) for label in range(len(track.labels))]

@@ -34,7 +34,7 @@ from .layout import (
     refuse_one_line_of_values,
     without_comments,
 )
-from .notes import VALUE_NOTES, ReadNote, note_warnings
+from .notes import ReadNote, note_warnings
 from .perspectivist import annotator_entries, annotator_values, as_annotator_array
 from .results_tsv import NOTE as RESULTS_NOTE, reads_results_layout, results_rows
 from .soft import parse_soft
@@ -124,13 +124,30 @@ def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> P
 
 
 def _read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> Prediction:
-    if is_chaosnli_document(path):  # one document for two tracks: formats/chaosnli.py
-        values, warnings = read_chaosnli(path, safe_display(display), track, keys.ids)
-        return Prediction(values, warnings, "chaosnli")
     display = safe_display(display)
+    if is_chaosnli_document(path):  # one document for two tracks: formats/chaosnli.py
+        values, warnings = read_chaosnli(path, display, track, keys.ids)
+        return Prediction(values, warnings, "chaosnli")
     lines = read_texts(path, display, len(keys.ids))
-    if reads_results_layout(track, lines):
-        return _results_prediction(track, keys, lines, display)
+    problems = ProblemCollector(display)
+    read_rows = _results_rows if reads_results_layout(track, lines) else _table_rows
+    rows, layout, warnings = read_rows(lines, track, keys, problems)
+    values, notes = _values(track, keys, rows, problems)
+    problems.raise_if_any()
+    return Prediction(values, warnings + note_warnings(notes), layout)
+
+
+def _results_rows(lines, track: Track, keys: ItemKeys, problems: ProblemCollector):
+    """(rows, layout, warnings) of a file in another task's layout the track declares
+    (``formats.results_tsv``)."""
+    items, numbers, texts = results_rows(track, lines, len(keys.ids), problems, keys.elsewhere)
+    return Rows(items, numbers, texts, [0] * len(texts)), "positional", [RESULTS_NOTE]
+
+
+def _table_rows(lines, track: Track, keys: ItemKeys, problems: ProblemCollector):
+    """(rows, layout, warnings) of a file of ``ID<TAB>VALUE`` lines or, for a positional track,
+    SemEval positional ones; the layout is "id" or "positional"."""
+    display = problems.file
     numbers, texts, comments = without_comments(*lines, track, keys.ids, display)
     numbers, texts = records_array(numbers, texts)
     refuse_index_column(numbers, texts, display)
@@ -139,11 +156,8 @@ def _read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> 
     layout = "id"
     if track.positional and not columns.json_lines:
         layout = layout_of(columns, keys.ids, display)
-    problems = ProblemCollector(display)
     read_rows = _positional_rows if layout == "positional" else _id_rows
     rows = read_rows(columns, track, keys, problems)
-    values, notes = _values(track, keys, rows, problems)
-    problems.raise_if_any()
     header = columns.header if layout == "id" else columns.positional_header
     release = layout == "positional" and len(columns.positional_firsts) > len(keys.ids)
     warnings = [  # each that applies, in this order
@@ -152,19 +166,7 @@ def _read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> 
         columns.json_lines and JSON_LINES_NOTE,
         release and RELEASE_LINES_NOTE.format(track.release_lines, len(keys.ids)),
     ]
-    warnings = list(filter(None, warnings)) + note_warnings(notes)
-    return Prediction(_wrap(values, track, keys), warnings, layout)
-
-
-def _results_prediction(track: Track, keys: ItemKeys, lines, display: str) -> Prediction:
-    """A file in another task's layout the track declares (``formats.results_tsv``), read by rows."""
-    problems = ProblemCollector(display)
-    items, numbers, texts = results_rows(track, lines, len(keys.ids), problems, keys.elsewhere)
-    rows = Rows(items, numbers, texts, [0] * len(texts))
-    values, notes = _values(track, keys, rows, problems)
-    problems.raise_if_any()
-    warnings = [RESULTS_NOTE] + note_warnings(notes, VALUE_NOTES)
-    return Prediction(_wrap(values, track, keys), warnings, "positional")
+    return rows, layout, list(filter(None, warnings))
 
 
 def _is_value(track: Track, keys: ItemKeys, text: str) -> bool:
@@ -371,9 +373,10 @@ READERS = {SCORE: parse_number, LABEL: parse_label, DISTRIBUTION: parse_soft, AN
 
 
 def _annotator_rows(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector):
-    """Label indices or 0/1 choices, one row per annotator of each row's item: each row's entries as
-    written (``annotator_entries``), fitted to its item's annotators (``RowFit``, which reads other
-    layouts), then their labels (``annotator_values``); a refused row's problem is added."""
+    """Label indices or 0/1 choices, one row per annotator of each row's item, as ``PerAnnotator`` on
+    the track's items: each row's entries as written (``annotator_entries``), fitted to its item's
+    annotators (``RowFit``, which reads other layouts), then their labels (``annotator_values``); a
+    refused row's problem is added."""
     notes: List[ReadNote] = []
     most = most_entries(track, keys.longest_row)
     # the hint that the rows hold label indices: looked for over the whole file once, if needed
@@ -402,16 +405,10 @@ def _annotator_rows(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemC
             _add(problem, problems, rows, keys, j)
     if problems:
         return None, notes
-    return as_annotator_array(values, track), notes
+    labels = as_annotator_array(values, track)
+    return per_annotator(labels, keys.counts, len(track.labels)), notes
 
 
 def _add(problem: ValueProblem, problems: ProblemCollector, rows: Rows, keys: ItemKeys, j: int):
     """Row j's problem, at its line and item."""
     add_problem(problems, problem, line=rows.line[j], item=keys.ids[rows.item[j]])
-
-
-def _wrap(values, track: Track, keys: ItemKeys):
-    """Perspectivist rows as ``PerAnnotator`` on the track's items; other kinds' arrays as they are."""
-    if kinds.of(track).value_type is not ANNOTATOR_ROW:
-        return values
-    return per_annotator(values, keys.counts, len(track.labels))

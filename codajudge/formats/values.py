@@ -118,10 +118,10 @@ _DECODER = json.JSONDecoder(
 )
 
 
-def parse_json(text: str, example: str = "[0.2, 0.8]"):
+def parse_json(text: str, expected: str = "a JSON value"):
     """A JSON value; NaN, Infinity, numbers that overflow to infinity and duplicate keys are refused.
     Integers of over 300 digits are read as floats (Python refuses to convert very long ones to int).
-    ``example``: a valid value, for the message of a text that is not JSON."""
+    ``expected``: what a text that is not JSON should be, for its message."""
     try:
         if text.startswith("\ufeff"):  # as json.loads refuses it
             raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
@@ -131,7 +131,7 @@ def parse_json(text: str, example: str = "[0.2, 0.8]"):
     except (ValueError, RecursionError) as e:  # JSONDecodeError is a ValueError
         raise ValueProblem(
             f"not valid JSON ({getattr(e, 'msg', 'too deeply nested or too long')})",
-            expected=f"a JSON list such as {example}",
+            expected=expected,
             found=show(text),
         )
 
@@ -166,15 +166,15 @@ def parse_value(text: str, track: Track, notes: List[ReadNote], row_length: int 
     """A submitted value: JSON or, where it is not, a Python literal of lists (``python_literal``: pandas'
     to_csv of a list column writes ``str(list)``), noted; else the JSON problem, with a hint on its cause.
     A value of more entries than ``most_entries(track, row_length)`` is refused unparsed."""
-    _refuse_many_entries(text, most_entries(track, row_length), track)
+    example = _example(track)
+    hint = f"write the item's own value, such as {example}"
+    holder = "value holds more entries than a value of this track"
+    refuse_many_entries(text, most_entries(track, row_length), holder, hint)
     try:
-        return parse_json(text)
+        return parse_json(text, expected=f"a JSON list such as {example}")
     except ValueProblem as problem:
-        not_json = problem.message.startswith("not valid JSON")
-        value = python_literal(text) if not_json else None
+        value = python_literal(text) if problem.message.startswith("not valid JSON") else None
         if value is None:
-            if not_json:
-                problem.expected = f"a JSON list such as {_example(track)}"
             problem.hint = problem.hint or _not_json_hint(text.strip())
             raise
     notes.append(ReadNote(PYTHON_LITERAL))
@@ -186,15 +186,16 @@ def _example(track: Track) -> str:
     return kinds.of(track).example_value(track).partition("<TAB>")[2]
 
 
-def _refuse_many_entries(text: str, most: int, track: Track) -> None:
-    """Refuse a value of more than ``most`` entries; a text no longer than ``most`` holds no more."""
+def refuse_many_entries(text: str, most: int, holder: str, hint: str) -> None:
+    """Refuse, unparsed, a text of more than ``most`` entries (``entry_count``): ``holder`` says
+    what holds it and what it can hold (a text no longer than ``most`` holds no more)."""
     count = entry_count(text) if len(text) > most else 0
     if count > most:
         raise ValueProblem(
-            "the value holds more entries than a value of this track can",
+            f"the {holder} can",
             expected=f"at most {most:,} list entries and object members",
             found=f"{count:,} (commas and opening brackets outside strings)",
-            hint=f"write the item's own value, such as {_example(track)}",
+            hint=hint,
         )
 
 

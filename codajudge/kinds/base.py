@@ -35,7 +35,8 @@ def split_multilabel(annotation) -> list:
 
 
 class Kind:
-    """One track kind. Subclasses set the class attributes and override the methods of their kind."""
+    """One track kind. Subclasses set the class attributes and override the methods of their kind;
+    every kind declares each method whose body here is only its docstring (``tests/test_kinds.py``)."""
 
     # --- track configuration (read by kinds.config) ---
     #: The name a config's ``kind`` gives (also the key of the registry).
@@ -105,18 +106,15 @@ class Kind:
     def example_value(self, track) -> str:
         """A short example of a valid line of ``track``'s submission file (``ID<TAB>VALUE``), for
         hints and the participant pages."""
-        raise NotImplementedError(f"kind {self.name} declares no example value")
 
     def gold_in_text(self, gold, items: List[dict], index: int) -> Tuple:
         """How the gold of scored item ``index`` of ``gold`` (a ``gold.GoldTrack`` built from
         ``items``) may appear in a public text: its values in order, numbers (unrounded, when
         ``gold_is_numeric``) or label names. The leak check looks for them."""
-        raise NotImplementedError(f"kind {self.name} declares no gold in text")
 
     def exact_hits(self, gold, values) -> np.ndarray:
         """Per scored item, whether ``values`` (a submission read for ``gold``'s track) equals the
         gold exactly (within float noise): a boolean array."""
-        raise NotImplementedError(f"kind {self.name} declares no exact comparison")
 
     # --- baselines ---
     #: Whether a text pair's similarity in [0, 1] is itself a prediction of this kind (mapped by
@@ -149,7 +147,6 @@ class Kind:
     def random_prediction(self, track, n_annotators: int, rng: np.random.Generator):
         """A prediction drawn uniformly at random with ``rng``, for an item of ``n_annotators``
         annotators on ``track`` (its ``labels`` and ``scale``)."""
-        raise NotImplementedError(f"kind {self.name} declares no random prediction")
 
     # --- results report (report) ---
     #: The figure the results page draws for a track of this kind, by the name the report knows it
@@ -160,18 +157,15 @@ class Kind:
 
     def item_error_unit(self, track) -> str:
         """What an item's error on the results page and in detailed_results.csv is measured in."""
-        return "error"
 
     def item_errors(self, track, gold, predicted):
         """Each item's error, an ``(n_items,)`` float array (higher is worse; NaN where the item has
         no gold), from the arrays the metrics compare, of every item of the track."""
-        raise NotImplementedError(f"kind {self.name} declares no item error")
 
     def item_texts(self, track, values, items) -> list:
         """The values (gold or predicted, as the metrics see them) of the items at ``items`` (a
         sequence of item indices), each as the page and detailed_results.csv print it ("" where an
         item has no value)."""
-        raise NotImplementedError(f"kind {self.name} declares no item texts")
 
     def __repr__(self) -> str:
         return f"<kind {self.name}>"

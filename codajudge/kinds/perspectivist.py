@@ -23,7 +23,6 @@ from .base import (
 #: item's annotators is scored by name (each entry is its pool or list annotator's), or as the LeWiDi
 #: 2025 official scorer scored it (its first entries in order against the item's annotators).
 BY_NAME, OFFICIAL_2025 = "by_name", "official_2025"
-ALIGNMENTS = (BY_NAME, OFFICIAL_2025)
 
 
 class Perspectivist(Kind):
@@ -32,7 +31,7 @@ class Perspectivist(Kind):
     scales = SCALES
     has_labels = True
     default_metrics = {"categorical": ("error_rate",), "ordinal": ("anad",), "multilabel": ("mer",)}
-    alignments = ALIGNMENTS
+    alignments = (BY_NAME, OFFICIAL_2025)
 
     # --- gold and submitted values ---
 
