@@ -15,6 +15,21 @@ from typing import List, NamedTuple, Optional, Sequence
 
 from ..errors import SubmissionError
 
+
+class Rule(NamedTuple):
+    """A refusal rule stated once: its message, what was expected and how to fix it."""
+
+    message: str
+    expected: Optional[str] = None
+    hint: Optional[str] = None
+
+    def error(self, display: str, found: str = None, line: int = None) -> SubmissionError:
+        """This rule's refusal of the file ``display`` (at ``line``), having found ``found``."""
+        return SubmissionError.single(
+            display, self.message, line=line, expected=self.expected, found=found, hint=self.hint
+        )
+
+
 #: Largest accepted prediction file and line. A million-item similarity track is about 20 MB; a
 #: perspectivist line with a thousand annotators is about 20 kB.
 MAX_FILE_BYTES = 512 * 1024 * 1024
@@ -33,6 +48,25 @@ _OTHER_BOMS = (
 #: A file whose first line holds only '[' or '{': one JSON document over many lines (``json.dump(records,
 #: indent=2)``, pandas' ``to_json(orient="records", indent=2)``), whatever its size, named before any bound.
 _PRETTY_JSON = re.compile(rb"[ \t\r\n]*([\[{])[ \t]*\r?\n")
+PRETTY_JSON = Rule(
+    "the file is one JSON document over many lines (pretty-printed), not one prediction a line",
+    'one line per item: JSON lines, one object {"id": ID, "label": VALUE} a line, or ID<TAB>VALUE lines',
+    'write one object a line, without indent: to_json(orient="records", lines=True)',
+)
+EMPTY_FILE = Rule("file is empty", "one line per item", "check that predictions were written")
+#: The rules a line may break after its length (``MAX_LINE_BYTES``), in the order ``_refuse_broken``
+#: checks them.
+BINARY = Rule("file is binary, not text", "UTF-8 text")
+NOT_UTF8 = Rule(
+    "file is not UTF-8 text",
+    "UTF-8",
+    "save the file as UTF-8 (Latin-1 and other encodings are refused)",
+)
+INNER_CR = Rule(
+    "line holds a carriage return (CR) in the middle",
+    "lines ending in LF or CRLF",
+    "save the file with Unix (LF) or Windows (CRLF) line endings",
+)
 
 
 def shorten(text: str, limit: int = 60) -> str:
@@ -113,13 +147,7 @@ def read_texts(path: Path, display: str, n_items: int) -> Lines:
     except OSError as e:
         raise cannot_read(display, e)
     if not lines.texts:
-        raise SubmissionError.single(
-            display,
-            "file is empty",
-            expected="one line per item",
-            found="no content",
-            hint="check that predictions were written",
-        )
+        raise EMPTY_FILE.error(display, "no content")
     return lines
 
 
@@ -166,14 +194,8 @@ def _refuse_json_document(block: bytes, display: str) -> None:
     """Refuse a file that opens as a JSON document over many lines (``_PRETTY_JSON``) by its layout."""
     start = _PRETTY_JSON.match(block)
     if start:
-        raise SubmissionError.single(
-            display,
-            "the file is one JSON document over many lines (pretty-printed), not one prediction a line",
-            line=block.count(b"\n", 0, start.start(1)) + 1,
-            found=f"a line holding only {chr(block[start.start(1)])!r}",
-            expected='one line per item: JSON lines, one object {"id": ID, "label": VALUE} a line, or ID<TAB>VALUE lines',
-            hint='write one object a line, without indent: to_json(orient="records", lines=True)',
-        )
+        found = f"a line holding only {chr(block[start.start(1)])!r}"
+        raise PRETTY_JSON.error(display, found, block.count(b"\n", 0, start.start(1)) + 1)
 
 
 def _refuse_broken(line: bytes, number: int, offset: int, display: str) -> str:
@@ -191,31 +213,12 @@ def _refuse_broken(line: bytes, number: int, offset: int, display: str) -> str:
         )
     at = line.find(b"\x00")
     if at >= 0:
-        raise SubmissionError.single(
-            display,
-            "file is binary, not text",
-            line=number,
-            expected="UTF-8 text",
-            found=f"a NUL byte at offset {offset + at}",
-        )
+        raise BINARY.error(display, f"a NUL byte at offset {offset + at}", number)
     try:
         text = line.decode("utf-8").removesuffix("\n").removesuffix("\r")
     except UnicodeDecodeError as e:
-        raise SubmissionError.single(
-            display,
-            "file is not UTF-8 text",
-            line=number,
-            expected="UTF-8",
-            found=f"byte 0x{line[e.start]:02x} at offset {offset + e.start}",
-            hint="save the file as UTF-8 (Latin-1 and other encodings are refused)",
-        )
+        found = f"byte 0x{line[e.start]:02x} at offset {offset + e.start}"
+        raise NOT_UTF8.error(display, found, number)
     if "\r" in text:
-        raise SubmissionError.single(
-            display,
-            "line holds a carriage return (CR) in the middle",
-            line=number,
-            expected="lines ending in LF or CRLF",
-            found="CR inside the line (old Mac line endings?)",
-            hint="save the file with Unix (LF) or Windows (CRLF) line endings",
-        )
+        raise INNER_CR.error(display, "CR inside the line (old Mac line endings?)", number)
     return text
