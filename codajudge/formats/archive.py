@@ -66,6 +66,11 @@ NO_PREDICTION_FILE = Rule(
     "archive holds no prediction file", hint="zip the prediction files themselves"
 )
 
+#: Track id -> the one file read for it, relative to the submission's folder.
+TrackFiles = Dict[str, PurePosixPath]
+#: The zip entries to extract, each with its relative path.
+Entries = List[Tuple[zipfile.ZipInfo, PurePosixPath]]
+
 #: What reading a damaged or unusual zip raises (CRC, truncation, compression, encryption, names the OS refuses).
 READ_ERRORS = (
     zipfile.BadZipFile,
@@ -130,16 +135,16 @@ def _check_file(
 
 def _plan(
     infos: List[zipfile.ZipInfo], display: str, tracks: Optional[Sequence[Track]] = None
-) -> Tuple[List[Tuple[zipfile.ZipInfo, PurePosixPath]], List[str]]:
+) -> Tuple[Entries, List[str]]:
     """The entries to extract and the warnings; raises before anything is written. With ``tracks``, only
     each track's one file is extracted: what is written is bounded by them, whatever else the zip holds."""
     if len(infos) > MAX_ENTRIES:
         raise TOO_MANY_ENTRIES.error(display, str(len(infos)))
     warnings: List[str] = []
-    plan: List[Tuple[zipfile.ZipInfo, PurePosixPath]] = []
+    plan: Entries = []
     #: relative path -> entry name, of every file neither skipped nor nested
     files: Dict[PurePosixPath, str] = {}
-    claimed: Dict[str, PurePosixPath] = {}
+    claimed: TrackFiles = {}
     nested: List[str] = []  # the archives inside, as shown
     total = compressed = 0
     # an ignored root ``metadata`` is kept in a zip extracted whole (a code submission's): its
@@ -176,12 +181,8 @@ def _plan(
     if not plan and warnings and (nested or not files):
         raise NO_PREDICTION_FILE.error(display, "; ".join(warnings))
     if not plan and tracks is not None:
-        refuse_no_track_file(
-            display,
-            tracks,
-            [safe_display(str(relative)) for relative in files],
-            [_entry(name) for name in files.values()],
-        )
+        unclaimed = [safe_display(str(relative)) for relative in files]
+        refuse_no_track_file(display, tracks, unclaimed, list(map(_entry, files.values())))
     return plan, warnings
 
 
@@ -278,9 +279,7 @@ def submission_files(folder: Path) -> List[PurePosixPath]:
     return [relative for relative, irregular in _walk(Path(folder)) if not irregular]
 
 
-def _claim(
-    claimed: Dict[str, PurePosixPath], relative: PurePosixPath, tracks: Sequence[Track]
-) -> bool:
+def _claim(claimed: TrackFiles, relative: PurePosixPath, tracks: Sequence[Track]) -> bool:
     """Record the file for each track whose file patterns (any case) match it, refusing a second; False if none."""
     name = relative.name.lower()
     owners = [t.id for t in tracks if any(fnmatchcase(name, p.lower()) for p in t.file_names)]
@@ -288,7 +287,7 @@ def _claim(
     return bool(owners)
 
 
-def _give(claimed: Dict[str, PurePosixPath], relative: PurePosixPath, track_ids) -> None:
+def _give(claimed: TrackFiles, relative: PurePosixPath, track_ids: Sequence[str]) -> None:
     """Record ``relative`` as the file of each of ``track_ids``, refusing a track given by two files."""
     for tid in track_ids:
         if tid in claimed:
@@ -302,12 +301,10 @@ def _give(claimed: Dict[str, PurePosixPath], relative: PurePosixPath, track_ids)
         claimed[tid] = relative
 
 
-def locate_track_files(
-    folder: Path, tracks: Sequence[Track]
-) -> Tuple[Dict[str, PurePosixPath], List[str]]:
+def locate_track_files(folder: Path, tracks: Sequence[Track]) -> Tuple[TrackFiles, List[str]]:
     """Map track id -> the one file for it (at the root or inside folders); returns it and the names
     of files no track claims. A track file that is not a regular file is refused (never opened)."""
-    claimed: Dict[str, PurePosixPath] = {}
+    claimed: TrackFiles = {}
     unclaimed: List[str] = []
     for relative, irregular in _walk(Path(folder)):
         if not _claim(claimed, relative, tracks):
@@ -337,7 +334,7 @@ def find_track_files(
     tracks: Sequence[Track],
     ids_of: Callable[[str], Sequence[str]],
     notes: Optional[List[str]] = None,
-) -> Tuple[Dict[str, PurePosixPath], List[str]]:
+) -> Tuple[TrackFiles, List[str]]:
     """``locate_track_files``, then, for the tracks that take a JSON document (``_document_tracks``),
     each file no name claims that is a ChaosNLI document (``formats.chaosnli``) whose ids are most of
     all a dataset's (``ids_of(dataset)``, called only then); returns track id -> its file and the

@@ -139,11 +139,10 @@ def cannot_read(display: str, error: OSError) -> SubmissionError:
 def read_texts(path: Path, display: str, n_items: int) -> Lines:
     """A file's non-blank lines. ``n_items``, the track's size, bounds the file's lines and bytes."""
     display = safe_display(display)
-    max_lines = LINES_PER_ITEM * n_items + LINE_SLACK
     try:
         refuse_large_file(path, display, n_items)
         with open(path, "rb") as f:
-            lines = _read_lines(f, display, max_lines, n_items)
+            lines = _read_lines(f, display, n_items)
     except OSError as e:
         raise cannot_read(display, e)
     if not lines.texts:
@@ -151,21 +150,11 @@ def read_texts(path: Path, display: str, n_items: int) -> Lines:
     return lines
 
 
-def _read_lines(f, display: str, max_lines: int, n_items: int) -> Lines:
+def _read_lines(f, display: str, n_items: int) -> Lines:
     """``read_texts`` of an open binary file: its lines in order, each checked by ``_refuse_broken``
     (a bounded ``readline``: a 1 GB line is refused after about one line's budget)."""
-    head = f.read(max(MAX_LINE_BYTES, 4))
-    for boms, encoding in _OTHER_BOMS:  # named as such: their NUL bytes would read as 'binary'
-        if head.startswith(boms):
-            raise SubmissionError.single(
-                display,
-                f"file is {encoding} text",
-                expected="UTF-8 text",
-                found=f"a {encoding} byte-order mark",
-                hint="save the file as UTF-8",
-            )
-    offset = len(codecs.BOM_UTF8) if head.startswith(codecs.BOM_UTF8) else 0
-    _refuse_json_document(head[offset:], display)
+    max_lines = LINES_PER_ITEM * n_items + LINE_SLACK
+    offset = _text_start(f.read(max(MAX_LINE_BYTES, 4)), display)
     f.seek(offset)
     texts: List[str] = []
     numbers: Optional[List[int]] = None  # a list once a blank line is met, else 1..len(texts)
@@ -190,12 +179,25 @@ def _read_lines(f, display: str, max_lines: int, n_items: int) -> Lines:
     return Lines(range(1, len(texts) + 1) if numbers is None else numbers, texts)
 
 
-def _refuse_json_document(block: bytes, display: str) -> None:
-    """Refuse a file that opens as a JSON document over many lines (``_PRETTY_JSON``) by its layout."""
-    start = _PRETTY_JSON.match(block)
+def _text_start(head: bytes, display: str) -> int:
+    """The offset of a file's text after its UTF-8 BOM, if any, given its first bytes (``head``);
+    a file of another Unicode encoding (by its BOM) or that opens as a JSON document over many
+    lines (``_PRETTY_JSON``) is refused by its layout."""
+    for boms, encoding in _OTHER_BOMS:  # named as such: their NUL bytes would read as 'binary'
+        if head.startswith(boms):
+            raise SubmissionError.single(
+                display,
+                f"file is {encoding} text",
+                expected="UTF-8 text",
+                found=f"a {encoding} byte-order mark",
+                hint="save the file as UTF-8",
+            )
+    offset = len(codecs.BOM_UTF8) if head.startswith(codecs.BOM_UTF8) else 0
+    start = _PRETTY_JSON.match(head, offset)
     if start:
-        found = f"a line holding only {chr(block[start.start(1)])!r}"
-        raise PRETTY_JSON.error(display, found, block.count(b"\n", 0, start.start(1)) + 1)
+        found = f"a line holding only {chr(head[start.start(1)])!r}"
+        raise PRETTY_JSON.error(display, found, head.count(b"\n", offset, start.start(1)) + 1)
+    return offset
 
 
 def _refuse_broken(line: bytes, number: int, offset: int, display: str) -> str:
