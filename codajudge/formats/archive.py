@@ -35,11 +35,14 @@ PARTICIPANT_OUTPUT = "participant_output.txt"
 IGNORED_NAMES = {"metadata", INGESTION_STATUS, PARTICIPANT_OUTPUT, "thumbs.db", "desktop.ini"}
 ARCHIVE_SUFFIXES = (".zip", ".tar", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".rar")
 UNUSED_FILE = "file {!r} matches no track and was ignored"
+NAMELESS_ENTRY = "archive entry {} has no file name and was ignored"
+NESTED_ARCHIVE = "nested archive {} ignored: put the prediction files in the zip itself"
 UNREAD_DOCUMENT = (
     "file {!r} was not read to look for a ChaosNLI document: it holds {:,} bytes, more than a "
     "document of this edition's tracks may ({:,})"
 )
 
+NOTHING_AT_PATH = Rule("nothing is at this path", hint="check the path")
 #: The rules a zip or one of its entries may break, each stated once.
 NOT_A_ZIP = Rule("not a valid zip archive", hint="create it with 'zip -r submission.zip FILES'")
 TOO_MANY_ENTRIES = Rule("archive has too many entries", f"at most {MAX_ENTRIES}")
@@ -71,16 +74,9 @@ TrackFiles = Dict[str, PurePosixPath]
 #: The zip entries to extract, each with its relative path.
 Entries = List[Tuple[zipfile.ZipInfo, PurePosixPath]]
 
-#: What reading a damaged or unusual zip raises (CRC, truncation, compression, encryption, names the OS refuses).
-READ_ERRORS = (
-    zipfile.BadZipFile,
-    zlib.error,
-    EOFError,
-    NotImplementedError,
-    RuntimeError,
-    OSError,
-    ValueError,
-)
+#: What reading a damaged or unusual zip raises (CRC, truncation, compression, encryption, names the
+#: OS refuses); an unsupported compression's NotImplementedError is a RuntimeError.
+READ_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, RuntimeError, OSError, ValueError)
 
 
 def is_ignored(relative: PurePosixPath) -> bool:
@@ -156,17 +152,12 @@ def _plan(
     for info in infos:
         relative = _entry_path(info, display)
         if not relative.parts:  # checked first: ZipInfo.is_dir() fails on an empty name
-            warnings.append(
-                f"archive entry {_entry(info.filename)} has no file name and was ignored"
-            )
+            warnings.append(NAMELESS_ENTRY.format(_entry(info.filename)))
         elif info.is_dir() or (is_ignored(relative) and relative != metadata):
             continue
         elif relative.suffix.lower() in ARCHIVE_SUFFIXES:
-            warnings.append(
-                f"nested archive {_entry(info.filename)} ignored: put the prediction files "
-                "in the zip itself"
-            )
             nested.append(_entry(info.filename))
+            warnings.append(NESTED_ARCHIVE.format(nested[-1]))
         else:
             total, compressed = total + info.file_size, compressed + info.compress_size
             _check_file(info, relative in files, total, compressed, display)
@@ -221,9 +212,7 @@ def accepted_file_names(tracks: Sequence[Track], by_track: bool = False) -> str:
 
 def nothing_at_path(path: str) -> SubmissionError:
     """The error for a submission path at which nothing exists (a mistyped path, most often)."""
-    return SubmissionError.single(
-        safe_display(path), "nothing is at this path", hint="check the path"
-    )
+    return NOTHING_AT_PATH.error(safe_display(path))
 
 
 def safe_extract(
