@@ -361,10 +361,10 @@ def _document_uids(path: Path, name: str, n_items: int, notes: Optional[List[str
 
 def _dataset_of_ids(uids: set, wanted: Dict[str, List[Track]], ids_of) -> Optional[str]:
     """The one dataset holding the most of ``uids`` (at least one), else None."""
-    overlap = {dataset: len(uids.intersection(ids_of(dataset))) for dataset in wanted}
-    best = max(overlap.values(), default=0)
-    winners = [dataset for dataset, count in overlap.items() if count == best]
-    return winners[0] if best and len(winners) == 1 else None
+    overlap = Counter({dataset: len(uids.intersection(ids_of(dataset))) for dataset in wanted})
+    ranked = overlap.most_common(2) + [(None, 0)]  # a runner-up of 0 beside a lone dataset
+    (dataset, best), (_, second) = ranked[0], ranked[1]
+    return dataset if best > second else None
 
 
 #: Language codes the field writes for others: SemEval STS 2017's instructions wrote ``sp`` for
@@ -426,18 +426,16 @@ def ignored_file_notes(
     take that file's name (sts2017's ``es_es.tsv`` renamed ``sp-en.tsv`` beside ``es_en.tsv``): the
     names of the tracks without a file are offered instead."""
     given = given or {}
+    without = [t for t in tracks if t.id not in given]
+    read = "every track has its file"
+    if without:
+        read = f"the tracks without a file read {accepted_file_names(without)}"
 
     def say(name: str, track: Track) -> str:
         if track.id not in given:
             return f"{UNUSED_FILE.format(name)}; it was probably meant for {_name_it(track)}"
-        without = [t for t in tracks if t.id not in given]
-        read = "every track has its file"
-        if without:
-            read = f"the tracks without a file read {accepted_file_names(without)}"
-        return (
-            f"{UNUSED_FILE.format(name)}; its name is like that of track '{track.id}', which is "
-            f"read from {given[track.id]}; {read}"
-        )
+        taken = f"its name is like that of track '{track.id}', which is read from {given[track.id]}"
+        return f"{UNUSED_FILE.format(name)}; {taken}; {read}"
 
     more = "{} more files named like a track's file were ignored"
     notes, other = _near_misses(unclaimed, tracks, say, more)
