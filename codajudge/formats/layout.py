@@ -62,12 +62,9 @@ def without_comments(
     comment = [text.lstrip().startswith("#") for text in texts]
     if all(comment):
         raise ONLY_COMMENTS.error(display, counted(len(texts), "comment line"))
+    comments = list(compress(numbers, comment))
     kept = [not c for c in comment]
-    return (
-        list(compress(numbers, kept)),
-        list(compress(texts, kept)),
-        list(compress(numbers, comment)),
-    )
+    return list(compress(numbers, kept)), list(compress(texts, kept)), comments
 
 
 def records_array(numbers: Sequence[int], texts: List[str]) -> Lines:
@@ -78,9 +75,8 @@ def records_array(numbers: Sequence[int], texts: List[str]) -> Lines:
     records = json_or_none(texts[0])
     if not (isinstance(records, list) and records and all(isinstance(r, dict) for r in records)):
         return Lines(numbers, texts)
-    return Lines(
-        [numbers[0]] * len(records), [json.dumps(record, ensure_ascii=False) for record in records]
-    )
+    lines = [json.dumps(record, ensure_ascii=False) for record in records]
+    return Lines([numbers[0]] * len(lines), lines)
 
 
 def refuse_one_line_of_values(
