@@ -21,7 +21,7 @@ from ..errors import SubmissionError, first_few
 from ..tracks import Track
 from ..untrusted import kind_of
 from .chaosnli import document_uids
-from .textfile import MAX_FILE_BYTES, max_file_bytes, safe_display, shorten
+from .textfile import MAX_FILE_BYTES, Rule, max_file_bytes, safe_display, shorten
 
 MAX_ENTRIES = 1000
 MAX_UNCOMPRESSED_BYTES = 1024**3
@@ -34,23 +34,49 @@ INGESTION_STATUS = "ingestion_status.json"
 PARTICIPANT_OUTPUT = "participant_output.txt"
 IGNORED_NAMES = {"metadata", INGESTION_STATUS, PARTICIPANT_OUTPUT, "thumbs.db", "desktop.ini"}
 ARCHIVE_SUFFIXES = (".zip", ".tar", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".rar")
-ESCAPE_HINT = "archive entries must be relative paths without '..'"
 UNUSED_FILE = "file {!r} matches no track and was ignored"
+NAMELESS_ENTRY = "archive entry {} has no file name and was ignored"
+NESTED_ARCHIVE = "nested archive {} ignored: put the prediction files in the zip itself"
 UNREAD_DOCUMENT = (
     "file {!r} was not read to look for a ChaosNLI document: it holds {:,} bytes, more than a "
     "document of this edition's tracks may ({:,})"
 )
 
-#: What reading a damaged or unusual zip raises (CRC, truncation, compression, encryption, names the OS refuses).
-READ_ERRORS = (
-    zipfile.BadZipFile,
-    zlib.error,
-    EOFError,
-    NotImplementedError,
-    RuntimeError,
-    OSError,
-    ValueError,
+NOTHING_AT_PATH = Rule("nothing is at this path", hint="check the path")
+#: The rules a zip or one of its entries may break, each stated once.
+NOT_A_ZIP = Rule("not a valid zip archive", hint="create it with 'zip -r submission.zip FILES'")
+TOO_MANY_ENTRIES = Rule("archive has too many entries", f"at most {MAX_ENTRIES}")
+NAME_NOT_UTF8 = Rule(
+    "an entry name is not valid UTF-8", "UTF-8 file names", "rename the files with ASCII characters"
 )
+ESCAPES = Rule(
+    "entry path escapes the archive", hint="archive entries must be relative paths without '..'"
+)
+LINK = Rule("archive contains a symbolic link", hint="put the file itself in the archive")
+ENCRYPTED = Rule("archive entry is encrypted", hint="create the archive without a password")
+SAME_PATH_TWICE = Rule("archive holds the same path twice", hint="keep one copy of each file")
+ENTRY_TOO_LARGE = Rule("archive entry is too large", f"at most {MAX_ENTRY_BYTES} bytes")
+ZIP_BOMB = Rule(
+    "archive expands too much (a zip bomb?)",
+    f"at most {MAX_UNCOMPRESSED_BYTES} bytes uncompressed in all, and at most {MAX_RATIO}:1 "
+    f"compression on an entry, or on all entries together, over {RATIO_CHECK_BYTES} bytes",
+)
+ONLY_NESTED = Rule(
+    "the zip holds no file but an archive inside it",
+    hint="put the files themselves in the zip: an archive inside a zip is not opened",
+)
+NO_PREDICTION_FILE = Rule(
+    "archive holds no prediction file", hint="zip the prediction files themselves"
+)
+
+#: Track id -> the one file read for it, relative to the submission's folder.
+TrackFiles = Dict[str, PurePosixPath]
+#: The zip entries to extract, each with its relative path.
+Entries = List[Tuple[zipfile.ZipInfo, PurePosixPath]]
+
+#: What reading a damaged or unusual zip raises (CRC, truncation, compression, encryption, names the
+#: OS refuses); an unsupported compression's NotImplementedError is a RuntimeError.
+READ_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, RuntimeError, OSError, ValueError)
 
 
 def is_ignored(relative: PurePosixPath) -> bool:
@@ -72,23 +98,13 @@ def _entry_path(info: zipfile.ZipInfo, display: str) -> PurePosixPath:
     try:  # zipfile decodes a name not flagged UTF-8 as cp437
         name = name if info.flag_bits & 0x800 else name.encode("cp437").decode("utf-8")
     except UnicodeError:
-        raise SubmissionError.single(
-            display,
-            "an entry name is not valid UTF-8",
-            found=_entry(name),
-            hint="rename the file with ASCII characters",
-        )
-    relative, found = PurePosixPath(name.replace("\\", "/")), _entry(name)
+        raise NAME_NOT_UTF8.error(display, _entry(name))
+    relative = PurePosixPath(name.replace("\\", "/"))
     escapes = relative.is_absolute() or ".." in relative.parts or name[1:2] == ":"
     link = stat.S_ISLNK(info.external_attr >> 16)
-    encrypted = info.flag_bits & 0x1
-    for broken, problem, hint in (
-        (escapes, "entry path escapes the archive", ESCAPE_HINT),
-        (link, "archive contains a symbolic link", "put the file itself in the archive"),
-        (encrypted, "archive entry is encrypted", "create the archive without a password"),
-    ):
+    for broken, rule in ((escapes, ESCAPES), (link, LINK), (info.flag_bits & 0x1, ENCRYPTED)):
         if broken:
-            raise SubmissionError.single(display, problem, found=found, hint=hint)
+            raise rule.error(display, _entry(name))
     return relative
 
 
@@ -99,50 +115,32 @@ def _check_file(
     ``total`` and ``compressed`` add up the files so far (a bomb split into many small entries)."""
     name, size = _entry(info.filename), info.file_size
     if twice:
-        raise SubmissionError.single(
-            display,
-            "archive holds the same path twice",
-            found=name,
-            hint="keep one copy of each file",
-        )
+        raise SAME_PATH_TWICE.error(display, name)
     if size > MAX_ENTRY_BYTES:
-        raise SubmissionError.single(
-            display,
-            "archive entry is too large",
-            expected=f"at most {MAX_ENTRY_BYTES} bytes",
-            found=f"{size} bytes declared by {name}",
-        )
+        raise ENTRY_TOO_LARGE.error(display, f"{size} bytes declared by {name}")
     # this entry's, and all files' so far
     ratios = ((size, info.compress_size), (total, compressed))
     expands = any(n > RATIO_CHECK_BYTES and n > MAX_RATIO * max(c, 1) for n, c in ratios)
     if total > MAX_UNCOMPRESSED_BYTES or expands:
-        raise SubmissionError.single(
+        raise ZIP_BOMB.error(
             display,
-            "archive expands too much (a zip bomb?)",
-            expected=f"at most {MAX_UNCOMPRESSED_BYTES} bytes uncompressed in all, and at most {MAX_RATIO}:1 compression on an "
-            f"entry, or on all entries together, over {RATIO_CHECK_BYTES} bytes",
-            found=f"{total} bytes from {compressed} compressed in all, {size} bytes from {info.compress_size} compressed in "
-            f"{name}",
+            f"{total} bytes from {compressed} compressed in all, {size} bytes from "
+            f"{info.compress_size} compressed in {name}",
         )
 
 
 def _plan(
     infos: List[zipfile.ZipInfo], display: str, tracks: Optional[Sequence[Track]] = None
-) -> Tuple[List[Tuple[zipfile.ZipInfo, PurePosixPath]], List[str]]:
+) -> Tuple[Entries, List[str]]:
     """The entries to extract and the warnings; raises before anything is written. With ``tracks``, only
     each track's one file is extracted: what is written is bounded by them, whatever else the zip holds."""
     if len(infos) > MAX_ENTRIES:
-        raise SubmissionError.single(
-            display,
-            "archive has too many entries",
-            expected=f"at most {MAX_ENTRIES}",
-            found=str(len(infos)),
-        )
+        raise TOO_MANY_ENTRIES.error(display, str(len(infos)))
     warnings: List[str] = []
-    plan: List[Tuple[zipfile.ZipInfo, PurePosixPath]] = []
+    plan: Entries = []
     #: relative path -> entry name, of every file neither skipped nor nested
     files: Dict[PurePosixPath, str] = {}
-    claimed: Dict[str, PurePosixPath] = {}
+    claimed: TrackFiles = {}
     nested: List[str] = []  # the archives inside, as shown
     total = compressed = 0
     # an ignored root ``metadata`` is kept in a zip extracted whole (a code submission's): its
@@ -154,17 +152,12 @@ def _plan(
     for info in infos:
         relative = _entry_path(info, display)
         if not relative.parts:  # checked first: ZipInfo.is_dir() fails on an empty name
-            warnings.append(
-                f"archive entry {_entry(info.filename)} has no file name and was ignored"
-            )
+            warnings.append(NAMELESS_ENTRY.format(_entry(info.filename)))
         elif info.is_dir() or (is_ignored(relative) and relative != metadata):
             continue
         elif relative.suffix.lower() in ARCHIVE_SUFFIXES:
-            warnings.append(
-                f"nested archive {_entry(info.filename)} ignored: put the prediction files "
-                "in the zip itself"
-            )
             nested.append(_entry(info.filename))
+            warnings.append(NESTED_ARCHIVE.format(nested[-1]))
         else:
             total, compressed = total + info.file_size, compressed + info.compress_size
             _check_file(info, relative in files, total, compressed, display)
@@ -175,26 +168,12 @@ def _plan(
             else:
                 warnings.append(UNUSED_FILE.format(safe_display(str(relative))))
     if not plan and nested and not files:
-        raise SubmissionError.single(
-            display,
-            "the zip holds no file but an archive inside it",
-            found=", ".join(nested[:5]),
-            hint="put the files themselves in the zip: an archive inside a zip is not opened",
-        )
+        raise ONLY_NESTED.error(display, ", ".join(nested[:5]))
     if not plan and warnings and (nested or not files):
-        raise SubmissionError.single(
-            display,
-            "archive holds no prediction file",
-            found="; ".join(warnings),
-            hint="zip the prediction files themselves",
-        )
+        raise NO_PREDICTION_FILE.error(display, "; ".join(warnings))
     if not plan and tracks is not None:
-        refuse_no_track_file(
-            display,
-            tracks,
-            [safe_display(str(relative)) for relative in files],
-            [_entry(name) for name in files.values()],
-        )
+        unclaimed = [safe_display(str(relative)) for relative in files]
+        refuse_no_track_file(display, tracks, unclaimed, list(map(_entry, files.values())))
     return plan, warnings
 
 
@@ -233,9 +212,7 @@ def accepted_file_names(tracks: Sequence[Track], by_track: bool = False) -> str:
 
 def nothing_at_path(path: str) -> SubmissionError:
     """The error for a submission path at which nothing exists (a mistyped path, most often)."""
-    return SubmissionError.single(
-        safe_display(path), "nothing is at this path", hint="check the path"
-    )
+    return NOTHING_AT_PATH.error(safe_display(path))
 
 
 def safe_extract(
@@ -245,30 +222,17 @@ def safe_extract(
     display = safe_display(display or Path(archive).name)
     try:
         zf = zipfile.ZipFile(archive)
-    except UnicodeDecodeError:
-        raise SubmissionError.single(
-            display,
-            "an entry name is not valid UTF-8",
-            expected="UTF-8 file names",
-            found="a name marked UTF-8 with invalid bytes",
-            hint="rename the files with ASCII characters",
-        )
+    except UnicodeDecodeError:  # zipfile decodes a name flagged UTF-8 as it opens the zip
+        raise NAME_NOT_UTF8.error(display, "a name marked UTF-8 with invalid bytes")
     except READ_ERRORS as e:  # anything that is not a readable zip is the submission's problem
-        raise SubmissionError.single(
-            display,
-            "not a valid zip archive",
-            found=str(e)[:200] or e.__class__.__name__,
-            hint="create it with 'zip -r submission.zip FILES'",
-        )
+        raise NOT_A_ZIP.error(display, str(e)[:200] or e.__class__.__name__)
     with zf:
         plan, warnings = _plan(zf.infolist(), display, tracks)
         target = Path(target).resolve()
         for info, relative in plan:
             destination = target.joinpath(*relative.parts).resolve()
             if target not in destination.parents:
-                raise SubmissionError.single(
-                    display, "entry path escapes the archive", found=_entry(info.filename)
-                )
+                raise ESCAPES.error(display, _entry(info.filename))
             try:  # zipfile yields at most the declared size (checked above), then checks the CRC
                 destination.parent.mkdir(parents=True, exist_ok=True)
                 with zf.open(info) as source, open(destination, "wb") as sink:
@@ -304,35 +268,32 @@ def submission_files(folder: Path) -> List[PurePosixPath]:
     return [relative for relative, irregular in _walk(Path(folder)) if not irregular]
 
 
-def _claim(
-    claimed: Dict[str, PurePosixPath], relative: PurePosixPath, tracks: Sequence[Track]
-) -> bool:
+def _claim(claimed: TrackFiles, relative: PurePosixPath, tracks: Sequence[Track]) -> bool:
     """Record the file for each track whose file patterns (any case) match it, refusing a second; False if none."""
     name = relative.name.lower()
     owners = [t.id for t in tracks if any(fnmatchcase(name, p.lower()) for p in t.file_names)]
-    for tid in sorted(owners):
-        if tid in claimed:
-            _refuse_second_file(tid, claimed[tid], relative)
-        claimed[tid] = relative
+    _give(claimed, relative, sorted(owners))
     return bool(owners)
 
 
-def _refuse_second_file(tid: str, first: PurePosixPath, second: PurePosixPath) -> None:
-    raise SubmissionError.single(
-        f"{safe_display(str(first))}, {safe_display(str(second))}",
-        f"track '{tid}' is given by more than one file",
-        expected="exactly one file per track",
-        found="2 files",
-        hint="remove all but one of them",
-    )
+def _give(claimed: TrackFiles, relative: PurePosixPath, track_ids: Sequence[str]) -> None:
+    """Record ``relative`` as the file of each of ``track_ids``, refusing a track given by two files."""
+    for tid in track_ids:
+        if tid in claimed:
+            raise SubmissionError.single(
+                f"{safe_display(str(claimed[tid]))}, {safe_display(str(relative))}",
+                f"track '{tid}' is given by more than one file",
+                expected="exactly one file per track",
+                found="2 files",
+                hint="remove all but one of them",
+            )
+        claimed[tid] = relative
 
 
-def locate_track_files(
-    folder: Path, tracks: Sequence[Track]
-) -> Tuple[Dict[str, PurePosixPath], List[str]]:
+def locate_track_files(folder: Path, tracks: Sequence[Track]) -> Tuple[TrackFiles, List[str]]:
     """Map track id -> the one file for it (at the root or inside folders); returns it and the names
     of files no track claims. A track file that is not a regular file is refused (never opened)."""
-    claimed: Dict[str, PurePosixPath] = {}
+    claimed: TrackFiles = {}
     unclaimed: List[str] = []
     for relative, irregular in _walk(Path(folder)):
         if not _claim(claimed, relative, tracks):
@@ -362,13 +323,13 @@ def find_track_files(
     tracks: Sequence[Track],
     ids_of: Callable[[str], Sequence[str]],
     notes: Optional[List[str]] = None,
-) -> Tuple[Dict[str, PurePosixPath], List[str]]:
+) -> Tuple[TrackFiles, List[str]]:
     """``locate_track_files``, then, for the tracks that take a JSON document (``_document_tracks``),
     each file no name claims that is a ChaosNLI document (``formats.chaosnli``) whose ids are most of
     all a dataset's (``ids_of(dataset)``, called only then); returns track id -> its file and the
-    files still unclaimed. A track already given by another file is refused as ``_claim`` refuses
-    it. A ``.json`` file larger than a document of the largest such dataset is not read, with a note
-    added to ``notes``; without such tracks no file is read."""
+    files still unclaimed. A track already given by another file is refused (``_give``). A ``.json``
+    file larger than a document of the largest such dataset is not read, with a note added to
+    ``notes``; without such tracks no file is read."""
     claimed, unclaimed = locate_track_files(folder, tracks)
     wanted = _document_tracks(tracks)
     if not (unclaimed and wanted):
@@ -376,16 +337,12 @@ def find_track_files(
     n_items = max(len(ids_of(dataset)) for dataset in wanted)
     left: List[str] = []
     for name in unclaimed:
-        relative = PurePosixPath(name)
         uids = _document_uids(Path(folder) / name, name, n_items, notes)
         dataset = _dataset_of_ids(uids, wanted, ids_of) if uids else None
         if dataset is None:
             left.append(name)
-            continue
-        for track in wanted[dataset]:
-            if track.id in claimed:
-                _refuse_second_file(track.id, claimed[track.id], relative)
-            claimed[track.id] = relative
+        else:
+            _give(claimed, PurePosixPath(name), [track.id for track in wanted[dataset]])
     return claimed, left
 
 
@@ -404,10 +361,10 @@ def _document_uids(path: Path, name: str, n_items: int, notes: Optional[List[str
 
 def _dataset_of_ids(uids: set, wanted: Dict[str, List[Track]], ids_of) -> Optional[str]:
     """The one dataset holding the most of ``uids`` (at least one), else None."""
-    overlap = {dataset: len(uids.intersection(ids_of(dataset))) for dataset in wanted}
-    best = max(overlap.values(), default=0)
-    winners = [dataset for dataset, count in overlap.items() if count == best]
-    return winners[0] if best and len(winners) == 1 else None
+    overlap = Counter({dataset: len(uids.intersection(ids_of(dataset))) for dataset in wanted})
+    ranked = overlap.most_common(2) + [(None, 0)]  # a runner-up of 0 beside a lone dataset
+    (dataset, best), (_, second) = ranked[0], ranked[1]
+    return dataset if best > second else None
 
 
 #: Language codes the field writes for others: SemEval STS 2017's instructions wrote ``sp`` for
@@ -434,11 +391,8 @@ def _meant_track(name: str, tracks: Sequence[Track]) -> Optional[Track]:
     return found[0] if len(found) == 1 else None
 
 
-def _meant_for(name: str, tracks: Sequence[Track]) -> str:
-    """ "track 'en_en': name it en_en.tsv" for a file no track claims but one probably was meant to
-    (``_meant_track``), else ''."""
-    track = _meant_track(name, tracks)
-    return f"track '{track.id}': name it {track.file_names[0]}" if track is not None else ""
+def _name_it(track: Track) -> str:
+    return f"track '{track.id}': name it {track.file_names[0]}"
 
 
 def _holds_words(words: Counter, pattern: str) -> bool:
@@ -447,56 +401,56 @@ def _holds_words(words: Counter, pattern: str) -> bool:
     return bool(wanted) and not wanted - words
 
 
-def ignored_file_notes(
-    unclaimed: Sequence[str],
-    tracks: Sequence[Track],
-    shown: int = 5,
-    given: Optional[Mapping[str, str]] = None,
-) -> List[str]:
-    """The notes about files no track claims: one per near miss (at most ``shown``), one for the rest.
-    ``given``: track id -> the file read for it; a near miss of such a track is not told to take
-    that file's name (``_taken_name_note``)."""
-    given = given or {}
+#: How many files named like a track's file (``_meant_track``) a note or a hint names one by one.
+NEAR_MISSES_SHOWN = 5
+
+
+def _near_misses(
+    unclaimed: Sequence[str], tracks: Sequence[Track], say: Callable[[str, Track], str], more: str
+) -> Tuple[List[str], List[str]]:
+    """``say(name, track)`` of the first ``NEAR_MISSES_SHOWN`` files of ``unclaimed`` probably
+    meant for a track, then ``more`` with the number of the others; and the files meant for none."""
     meant = {name: _meant_track(name, tracks) for name in unclaimed}
-    near = [name for name in unclaimed if meant[name] is not None]
-    other = [name for name in unclaimed if meant[name] is None]
-    notes = [
-        _taken_name_note(name, meant[name], tracks, given)
-        if meant[name].id in given
-        else f"{UNUSED_FILE.format(name)}; it was probably meant for {_meant_for(name, tracks)}"
-        for name in near[:shown]
-    ]
-    if len(near) > shown:
-        notes.append(f"{len(near) - shown} more files named like a track's file were ignored")
-    if len(other) == 1:
-        notes.append(UNUSED_FILE.format(other[0]))
-    elif other:
-        listed = first_few([repr(name) for name in other], shown)
-        notes.append(f"{len(other)} files match no track and were ignored: {listed}")
-    return notes
+    near = [(name, track) for name, track in meant.items() if track is not None]
+    texts = [say(name, track) for name, track in near[:NEAR_MISSES_SHOWN]]
+    if len(near) > NEAR_MISSES_SHOWN:
+        texts.append(more.format(len(near) - NEAR_MISSES_SHOWN))
+    return texts, [name for name, track in meant.items() if track is None]
 
 
-def _taken_name_note(
-    name: str, like: Track, tracks: Sequence[Track], given: Mapping[str, str]
-) -> str:
-    """The note on a file named like the track ``like`` when another file already gives that track
-    (sts2017's ``es_es.tsv`` renamed ``sp-en.tsv`` beside ``es_en.tsv``): its name is not offered
-    again; the names of the tracks without a file are."""
+def ignored_file_notes(
+    unclaimed: Sequence[str], tracks: Sequence[Track], given: Optional[Mapping[str, str]] = None
+) -> List[str]:
+    """The notes about files no track claims: one per near miss (``_near_misses``), one for the
+    rest. ``given``: track id -> the file read for it; a near miss of such a track is not told to
+    take that file's name (sts2017's ``es_es.tsv`` renamed ``sp-en.tsv`` beside ``es_en.tsv``): the
+    names of the tracks without a file are offered instead."""
+    given = given or {}
     without = [t for t in tracks if t.id not in given]
     read = "every track has its file"
     if without:
         read = f"the tracks without a file read {accepted_file_names(without)}"
-    return (
-        f"{UNUSED_FILE.format(name)}; its name is like that of track '{like.id}', which is read "
-        f"from {given[like.id]}; {read}"
-    )
+
+    def say(name: str, track: Track) -> str:
+        if track.id not in given:
+            return f"{UNUSED_FILE.format(name)}; it was probably meant for {_name_it(track)}"
+        taken = f"its name is like that of track '{track.id}', which is read from {given[track.id]}"
+        return f"{UNUSED_FILE.format(name)}; {taken}; {read}"
+
+    more = "{} more files named like a track's file were ignored"
+    notes, other = _near_misses(unclaimed, tracks, say, more)
+    if len(other) == 1:
+        notes.append(UNUSED_FILE.format(other[0]))
+    elif other:
+        listed = first_few([repr(name) for name in other])
+        notes.append(f"{len(other)} files match no track and were ignored: {listed}")
+    return notes
 
 
-def naming_hint(unclaimed: Sequence[str], tracks: Sequence[Track], shown: int = 5) -> str:
-    """How to name the files of a submission in which no file matched a track: every near miss (at
-    most ``shown``), the track it was probably meant for."""
-    near = [(name, meant) for name in unclaimed if (meant := _meant_for(name, tracks))]
-    hints = [f"file {name!r} was probably meant for {meant}" for name, meant in near[:shown]]
-    if len(near) > shown:
-        hints.append(f"{len(near) - shown} more files are named like a track's file")
+def naming_hint(unclaimed: Sequence[str], tracks: Sequence[Track]) -> str:
+    """How to name the files of a submission in which no file matched a track: each near miss
+    (``_near_misses``) and the track it was probably meant for."""
+    say = lambda name, track: f"file {name!r} was probably meant for {_name_it(track)}"  # noqa: E731
+    more = "{} more files are named like a track's file"
+    hints, _ = _near_misses(unclaimed, tracks, say, more)
     return "; ".join(hints) or "name each file after its track (see the starting kit)"

@@ -98,6 +98,10 @@ class OtherPhases:
 
     def __init__(self, track, phases: Optional[Mapping[str, Mapping[str, frozenset]]]):
         self.dataset, self.phases = track.dataset, phases or {}
+        self.fix = (
+            f"submit predictions for this phase's items (input_data {track.dataset}.jsonl of "
+            "this phase)"
+        )
 
     def __call__(self, heads: Sequence[str]) -> Optional[str]:
         """The hint for a file whose first ids (``heads``; the first of several may be a header's)
@@ -107,25 +111,18 @@ class OtherPhases:
             known = datasets.get(self.dataset, frozenset())
             header = len(looked_up) > 1 and looked_up[0] not in known
             if looked_up and all(h in known for h in looked_up[header:]):
-                return (
-                    f"these are the ids of the {phase} phase; submit predictions for this "
-                    f"phase's items (input_data {self.dataset}.jsonl of this phase)"
-                )
+                return f"these are the ids of the {phase} phase; {self.fix}"
         return None
 
     def of_line_count(self, lines: int) -> Optional[str]:
         """The hint for a positional file of ``lines`` lines, as many as another phase's items."""
-        sizes = {
-            phase: len(datasets.get(self.dataset, ())) for phase, datasets in self.phases.items()
-        }
-        phase = next((p for p, size in sizes.items() if size == lines), None)
-        if phase is None:
-            return None
-        return (
-            f"the file has as many lines as the {phase} phase has items: if it holds that "
-            f"phase's predictions, submit predictions for this phase's items (input_data "
-            f"{self.dataset}.jsonl of this phase)"
-        )
+        for phase, datasets in self.phases.items():
+            if len(datasets.get(self.dataset, ())) == lines:
+                return (
+                    f"the file has as many lines as the {phase} phase has items: if it holds "
+                    f"that phase's predictions, {self.fix}"
+                )
+        return None
 
     def of_file(self, path: Path) -> Optional[str]:
         """The hint for a file refused before its ids were read (too many lines, say), from the

@@ -16,64 +16,53 @@ from .values import entry_count, is_number, json_or_none
 def labels_as_indices_hint(track: Track, texts: Iterable[str], most: int) -> Optional[str]:
     """The hint that a perspectivist file's rows (their value ``texts``; a row of over ``most``
     entries is not read) hold label indices, or None."""
-    rows = [
-        _numbers_of(json_or_none(text) if entry_count(text) <= most else None) for text in texts
-    ]
-    if track.scale == "multilabel":
-        return _multilabel_hint(track, rows)
-    return _index_hint(track, rows)
-
-
-def _numbers_of(row):
-    """What the hints read of a row: a list's entries with each text that names a number
-    (``DECIMAL``) as that number, and any other text as "" (no label index either way), so that
-    the file's texts are not held again; on multilabel tracks each entry's list of texts as they
-    are, every other text as ""."""
-    if type(row) is not list:
+    entries: list = []  # of every row that is a list
+    for text in texts:
+        row = json_or_none(text) if entry_count(text) <= most else None
+        if type(row) is list:
+            entries += map(_as_number, row)
+    if not entries:
         return None
-    return [_number(entry) if type(entry) is not list else list(map(_text, entry)) for entry in row]
+    if track.scale == "multilabel":
+        return _multilabel_hint(track, entries)
+    return _index_hint(track, entries)
 
 
-def _number(entry):
+def _as_number(entry):
+    """What the hints read of a row's entry: a text that names a number (``DECIMAL``) as that
+    number, any other text as "" (no label index either way), and in a list (a multilabel
+    annotator's labels) every text as "", so that the file's texts are not held again."""
+    if type(entry) is list:
+        return ["" if type(label) is str else label for label in entry]
     if type(entry) is str:
         return float(entry) if DECIMAL.fullmatch(entry.strip()) else ""
     return entry
 
 
-def _text(entry):
-    return "" if type(entry) is str and not DECIMAL.fullmatch(entry.strip()) else entry
-
-
-def _index_hint(track: Track, values: list):
-    """On an ordinal track whose labels are not 0..K-1, when every entry of the rows that are lists is a
-    whole number in 0..K-1: the hint that these look like label indices, and how to write the labels."""
+def _index_hint(track: Track, entries: list) -> Optional[str]:
+    """On an ordinal track whose labels are not 0..K-1, when every entry of the rows is a whole
+    number in 0..K-1: the hint that these look like label indices, and how to write the labels."""
     k = len(track.labels)
-    numbers = track.label_set.numbers
-    indices = dict(zip(map(float, range(k)), range(k)))
-    if track.scale != "ordinal" or numbers == {i: value for value, i in indices.items()}:
+    numbers = track.label_set.numbers  # label index -> its value
+    if track.scale != "ordinal" or numbers == dict(enumerate(range(k))):
         return None
-    entries = [entry for value in values if type(value) is list for entry in value]
-    if not entries or not all(is_number(entry) and entry in indices for entry in entries):
+    if not all(is_number(entry) and entry in range(k) for entry in entries):
         return None
     shifts = {value - i for i, value in numbers.items()}
     shift = shifts.pop() if len(shifts) == 1 and len(numbers) == k else None
+    here = f", here index {'+' if shift >= 0 else '-'} {abs(shift):g}" if shift is not None else ""
     return (
-        f"every entry of the file is a whole number in 0..{k - 1}: these look like label indices; write the "
-        f"label values {track.labels[0]}..{track.labels[-1]} instead (value = labels[index]"
-        + (
-            f", here index {'+' if shift >= 0 else '-'} {abs(shift):g})"
-            if shift is not None
-            else ")"
-        )
+        f"every entry of the file is a whole number in 0..{k - 1}: these look like label indices; "
+        f"write the label values {track.labels[0]}..{track.labels[-1]} instead (value = "
+        f"labels[index]{here})"
     )
 
 
-def _multilabel_hint(track: Track, column: list) -> Optional[str]:
+def _multilabel_hint(track: Track, entries: list) -> Optional[str]:
     """When every entry of the rows is a list of distinct whole numbers in 0..K-1 (a set of labels),
     some above 1 (so no 0/1 vector): the hint that each annotator's labels look written as indices."""
-    entries = [entry for row in column if type(row) is list for entry in row]
     k = len(track.labels)
-    if not entries or not all(_label_set(entry) for entry in entries):
+    if not all(_label_set(entry) for entry in entries):
         return None
     numbers = [x for entry in entries for x in entry]
     if not all(type(x) in (int, float) and x in range(k) for x in numbers) or max(numbers) < 2:

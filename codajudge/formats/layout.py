@@ -16,7 +16,7 @@ import numpy as np
 from .. import kinds
 from ..errors import SubmissionError, counted, plural
 from ..tracks import Track
-from .textfile import Lines, shorten
+from .textfile import Lines, Rule, shorten
 from .values import COMMA_DECIMAL, is_decimal, json_or_none, parse_numbers
 
 # index: GLUE's index<TAB>prediction; idx: HF datasets
@@ -36,6 +36,13 @@ COLUMN_NAME = re.compile(r"[^\W\d][\w .-]*")
 FLOAT_WORDS = ("nan", "inf", "infinity")
 #: Whitespace as ``str.split`` separates fields (the same characters as ``str.isspace``).
 INNER_SPACE = re.compile(r"\s")
+ONLY_COMMENTS = Rule("the file holds only comment lines (starting with '#')", "one line per item")
+#: pandas' ``to_csv`` writes an unnamed first column, the DataFrame's index, by default.
+INDEX_COLUMN = Rule(
+    "the file has an extra first column, a DataFrame's index: its header line starts with a tab",
+    "ID<TAB>VALUE lines, after at most one header line such as id<TAB>label",
+    "write the file with index=False (df.to_csv(path, sep='\\t', index=False))",
+)
 JSON_LINES_NOTE = 'the file was read as JSON lines, one object {"id": ID, "any name": VALUE} a line (CLUE\'s layout)'
 
 
@@ -54,18 +61,10 @@ def without_comments(
         return numbers, texts, []
     comment = [text.lstrip().startswith("#") for text in texts]
     if all(comment):
-        raise SubmissionError.single(
-            display,
-            "the file holds only comment lines (starting with '#')",
-            expected="one line per item",
-            found=counted(len(texts), "comment line"),
-        )
+        raise ONLY_COMMENTS.error(display, counted(len(texts), "comment line"))
+    comments = list(compress(numbers, comment))
     kept = [not c for c in comment]
-    return (
-        list(compress(numbers, kept)),
-        list(compress(texts, kept)),
-        list(compress(numbers, comment)),
-    )
+    return list(compress(numbers, kept)), list(compress(texts, kept)), comments
 
 
 def records_array(numbers: Sequence[int], texts: List[str]) -> Lines:
@@ -76,9 +75,8 @@ def records_array(numbers: Sequence[int], texts: List[str]) -> Lines:
     records = json_or_none(texts[0])
     if not (isinstance(records, list) and records and all(isinstance(r, dict) for r in records)):
         return Lines(numbers, texts)
-    return Lines(
-        [numbers[0]] * len(records), [json.dumps(record, ensure_ascii=False) for record in records]
-    )
+    lines = [json.dumps(record, ensure_ascii=False) for record in records]
+    return Lines([numbers[0]] * len(lines), lines)
 
 
 def refuse_one_line_of_values(
@@ -121,15 +119,7 @@ def refuse_index_column(numbers: Sequence[int], texts: List[str], display: str) 
     header of an unnamed first column, the index pandas' ``to_csv`` writes by default (``index=True``)."""
     fields = texts[0].split("\t")
     if len(fields) >= 3 and not fields[0].strip() and all(map(str.strip, fields[1:])):
-        raise SubmissionError.single(
-            display,
-            "the file has an extra first column, a DataFrame's index: its header "
-            "line starts with a tab",
-            line=numbers[0],
-            expected="ID<TAB>VALUE lines, after at most one header line such as id<TAB>label",
-            found=repr(shorten(texts[0])),
-            hint="write the file with index=False (df.to_csv(path, sep='\\t', index=False))",
-        )
+        raise INDEX_COLUMN.error(display, repr(shorten(texts[0])), numbers[0])
 
 
 class Columns:

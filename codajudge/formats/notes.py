@@ -6,34 +6,47 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from operator import attrgetter
-from typing import List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence
 
 from ..errors import counted
 from ..kinds.soft_label import LEADING_BIN_LAYOUT, SUM_TOLERANCE
 
+#: The words a kind's text names by a field (``NoteKind``), besides those agreeing with the count.
+_WORDS = {
+    "tolerance": SUM_TOLERANCE,
+    "leading_bin": LEADING_BIN_LAYOUT,
+    "listed": (
+        "per name of the release's annotators list (an annotator repeated once per label given)"
+    ),
+    "pool": "per annotator of the dataset's whole pool",
+    "first_entries": (
+        "as the LeWiDi 2025 official scorer did (annotator alignment official_2025), each row's "
+        "first entries were scored against the item's annotators in order, the others dropped"
+    ),
+}
+
 
 @dataclass(frozen=True, eq=False)
 class NoteKind:
-    """A kind of note and its warning: the number of notes of that kind, then ``one`` (for one
-    note) or ``several``. A kind whose notes carry a mass (``ReadNote.mass``) names the largest
-    one in its text as ``{mass}``; a kind whose notes carry an alignment (``ReadNote.alignment``)
-    ends with each alignment and its number of items, the most frequent first."""
+    """A kind of note and its warning: the number of notes of that kind, then ``text`` with the
+    words agreeing with that number (``{s}``: a plural's "s", ``{was}``: was or were, ``{a}``: "a "
+    for one) and those of ``_WORDS``. A kind whose notes carry a mass (``ReadNote.mass``) names the
+    largest one as ``{mass}``; a kind whose notes carry an alignment (``ReadNote.alignment``) ends
+    with each alignment and its number of items, the most frequent first."""
 
-    one: str
-    several: str
-    carries_mass: bool = False
+    text: str
     carries_alignment: bool = False
 
-    def warning(self, count: int, notes: Sequence[ReadNote]) -> str:
-        """The warning of the ``count`` notes of this kind among ``notes``."""
-        text = self.one if count == 1 else self.several
-        if self.carries_alignment:
-            return f"{count} {text}: {_alignments(self, notes)}"
-        if not self.carries_mass:
-            return f"{count} {text}"
-        largest = max(note.mass for note in notes if note.kind is self)
-        return f"{count} {text.format(mass=largest)}"
+    def words(self, count: int, mass: float = 0.0) -> str:
+        """``text`` for ``count`` notes, of which the largest mass is ``mass``."""
+        one = count == 1
+        agreeing = {"s": "" if one else "s", "was": "was" if one else "were", "a": "a " * one}
+        return self.text.format(mass=mass, **agreeing, **_WORDS)
+
+    def warning(self, notes: Sequence[ReadNote]) -> str:
+        """The warning of ``notes``, this kind's notes (at least one)."""
+        text = f"{len(notes)} {self.words(len(notes), max(n.mass or 0.0 for n in notes))}"
+        return f"{text}: {_alignments(notes)}" if self.carries_alignment else text
 
 
 @dataclass(frozen=True)
@@ -51,56 +64,35 @@ class ReadNote:
 SHOWN_ALIGNMENTS = 4
 
 
-def _alignments(kind: NoteKind, notes: Sequence[ReadNote]) -> str:
-    """``kind``'s notes' alignments, each with its number of items, the most frequent first."""
-    counts = Counter(note.alignment for note in notes if note.kind is kind).most_common()
+def _alignments(notes: Sequence[ReadNote]) -> str:
+    """The ``notes``' alignments, each with its number of items, the most frequent first."""
+    counts = Counter(note.alignment for note in notes).most_common()
     shown = [f"{alignment} ({counted(n, 'item')})" for alignment, n in counts[:SHOWN_ALIGNMENTS]]
     rest = sum(n for _, n in counts[SHOWN_ALIGNMENTS:])
     return "; ".join(shown + ([f"other alignments ({counted(rest, 'item')})"] if rest else []))
 
 
-RENORMALISED = NoteKind(
-    f"soft label summed to within {SUM_TOLERANCE} of 1 and was renormalised",
-    f"soft labels summed to within {SUM_TOLERANCE} of 1 and were renormalised",
-)
+RENORMALISED = NoteKind("soft label{s} summed to within {tolerance} of 1 and {was} renormalised")
 EMPTY_LEADING_BIN = NoteKind(
-    f"soft label had an extra, empty leading bin ({LEADING_BIN_LAYOUT}) that was dropped",
-    f"soft labels had an extra, empty leading bin ({LEADING_BIN_LAYOUT}) that was dropped",
+    "soft label{s} had an extra, empty leading bin ({leading_bin}) that was dropped"
 )
 PYTHON_LITERAL = NoteKind(
-    "value was not JSON but a Python literal (str() of a list: single quotes, tuples) and was "
-    "read as such; json.dumps(x) writes JSON",
-    "values were not JSON but Python literals (str() of a list: single quotes, tuples) and "
-    "were read as such; json.dumps(x) writes JSON",
+    "value{s} {was} not JSON but {a}Python literal{s} (str() of a list: single quotes, tuples) "
+    "and {was} read as such; json.dumps(x) writes JSON"
 )
 LEADING_BIN_WITH_MASS = NoteKind(
-    f"soft label had an extra leading bin ({LEADING_BIN_LAYOUT}) holding a little "
-    "probability, at most {mass:.2g}; it was dropped and the row renormalised",
-    f"soft labels had an extra leading bin ({LEADING_BIN_LAYOUT}) holding a little "
-    "probability, at most {mass:.2g}; it was dropped and the rows renormalised",
-    carries_mass=True,
+    "soft label{s} had an extra leading bin ({leading_bin}) holding a little probability, at most "
+    "{mass:.2g}; it was dropped and the row{s} renormalised"
 )
-_LISTED = "per name of the release's annotators list (an annotator repeated once per label given)"
-_POOL = "per annotator of the dataset's whole pool"
-_FIRST_ENTRIES = (
-    "as the LeWiDi 2025 official scorer did (annotator alignment official_2025), each row's "
-    "first entries were scored against the item's annotators in order, the others dropped"
+ANNOTATORS_LIST = NoteKind(
+    "row{s} had one entry {listed}; the repeated entries were merged, by name", True
 )
-
-
-def _layout_kind(layout: str, reading: str) -> NoteKind:
-    """The note of rows with one entry ``layout``, read as ``reading`` says."""
-    return NoteKind(
-        f"row had one entry {layout}; {reading}",
-        f"rows had one entry {layout}; {reading}",
-        carries_alignment=True,
-    )
-
-
-ANNOTATORS_LIST = _layout_kind(_LISTED, "the repeated entries were merged, by name")
-ANNOTATOR_POOL = _layout_kind(_POOL, "the entries of each item's own annotators were kept, by name")
-ANNOTATORS_LIST_FIRST = _layout_kind(_LISTED, _FIRST_ENTRIES)
-ANNOTATOR_POOL_FIRST = _layout_kind(_POOL, _FIRST_ENTRIES)
+ANNOTATOR_POOL = NoteKind(
+    "row{s} had one entry {pool}; the entries of each item's own annotators were kept, by name",
+    True,
+)
+ANNOTATORS_LIST_FIRST = NoteKind("row{s} had one entry {listed}; {first_entries}", True)
+ANNOTATOR_POOL_FIRST = NoteKind("row{s} had one entry {pool}; {first_entries}", True)
 
 #: The kinds of notes a value's rules leave (``values``, ``soft``), in the order of their warnings.
 VALUE_NOTES = (RENORMALISED, EMPTY_LEADING_BIN, PYTHON_LITERAL, LEADING_BIN_WITH_MASS)
@@ -112,5 +104,7 @@ NOTE_KINDS = VALUE_NOTES + LAYOUT_NOTES
 
 def note_warnings(notes: Sequence[ReadNote], kinds: Sequence[NoteKind] = NOTE_KINDS) -> List[str]:
     """One warning per kind among ``kinds`` that ``notes`` hold, in the order of ``kinds``."""
-    counts = Counter(map(attrgetter("kind"), notes))
-    return [kind.warning(counts[kind], notes) for kind in kinds if counts[kind]]
+    by_kind: Dict[NoteKind, List[ReadNote]] = {}
+    for note in notes:
+        by_kind.setdefault(note.kind, []).append(note)
+    return [kind.warning(by_kind[kind]) for kind in kinds if kind in by_kind]

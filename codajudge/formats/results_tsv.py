@@ -37,12 +37,9 @@ def layout_files(tracks) -> Dict[str, List[str]]:
 
 
 def reads_results_layout(track: Track, lines: Lines) -> bool:
-    """Whether ``track`` takes the layout and the file's first line has its 1 + K fields."""
-    return (
-        track.results_layout == LAYOUT
-        and bool(lines.texts)
-        and len(lines.texts[0].split("\t")) == len(track.labels) + 1
-    )
+    """Whether ``track`` takes the layout and the file's first line (``textfile.read_texts`` gives
+    one at least) has its 1 + K fields."""
+    return track.results_layout == LAYOUT and lines.texts[0].count("\t") == len(track.labels)
 
 
 def results_rows(

@@ -15,6 +15,21 @@ from typing import List, NamedTuple, Optional, Sequence
 
 from ..errors import SubmissionError
 
+
+class Rule(NamedTuple):
+    """A refusal rule stated once: its message, what was expected and how to fix it."""
+
+    message: str
+    expected: Optional[str] = None
+    hint: Optional[str] = None
+
+    def error(self, display: str, found: str = None, line: int = None) -> SubmissionError:
+        """This rule's refusal of the file ``display`` (at ``line``), having found ``found``."""
+        return SubmissionError.single(
+            display, self.message, line=line, expected=self.expected, found=found, hint=self.hint
+        )
+
+
 #: Largest accepted prediction file and line. A million-item similarity track is about 20 MB; a
 #: perspectivist line with a thousand annotators is about 20 kB.
 MAX_FILE_BYTES = 512 * 1024 * 1024
@@ -33,6 +48,25 @@ _OTHER_BOMS = (
 #: A file whose first line holds only '[' or '{': one JSON document over many lines (``json.dump(records,
 #: indent=2)``, pandas' ``to_json(orient="records", indent=2)``), whatever its size, named before any bound.
 _PRETTY_JSON = re.compile(rb"[ \t\r\n]*([\[{])[ \t]*\r?\n")
+PRETTY_JSON = Rule(
+    "the file is one JSON document over many lines (pretty-printed), not one prediction a line",
+    'one line per item: JSON lines, one object {"id": ID, "label": VALUE} a line, or ID<TAB>VALUE lines',
+    'write one object a line, without indent: to_json(orient="records", lines=True)',
+)
+EMPTY_FILE = Rule("file is empty", "one line per item", "check that predictions were written")
+#: The rules a line may break after its length (``MAX_LINE_BYTES``), in the order ``_refuse_broken``
+#: checks them.
+BINARY = Rule("file is binary, not text", "UTF-8 text")
+NOT_UTF8 = Rule(
+    "file is not UTF-8 text",
+    "UTF-8",
+    "save the file as UTF-8 (Latin-1 and other encodings are refused)",
+)
+INNER_CR = Rule(
+    "line holds a carriage return (CR) in the middle",
+    "lines ending in LF or CRLF",
+    "save the file with Unix (LF) or Windows (CRLF) line endings",
+)
 
 
 def shorten(text: str, limit: int = 60) -> str:
@@ -105,39 +139,22 @@ def cannot_read(display: str, error: OSError) -> SubmissionError:
 def read_texts(path: Path, display: str, n_items: int) -> Lines:
     """A file's non-blank lines. ``n_items``, the track's size, bounds the file's lines and bytes."""
     display = safe_display(display)
-    max_lines = LINES_PER_ITEM * n_items + LINE_SLACK
     try:
         refuse_large_file(path, display, n_items)
         with open(path, "rb") as f:
-            lines = _read_lines(f, display, max_lines, n_items)
+            lines = _read_lines(f, display, n_items)
     except OSError as e:
         raise cannot_read(display, e)
     if not lines.texts:
-        raise SubmissionError.single(
-            display,
-            "file is empty",
-            expected="one line per item",
-            found="no content",
-            hint="check that predictions were written",
-        )
+        raise EMPTY_FILE.error(display, "no content")
     return lines
 
 
-def _read_lines(f, display: str, max_lines: int, n_items: int) -> Lines:
+def _read_lines(f, display: str, n_items: int) -> Lines:
     """``read_texts`` of an open binary file: its lines in order, each checked by ``_refuse_broken``
     (a bounded ``readline``: a 1 GB line is refused after about one line's budget)."""
-    head = f.read(max(MAX_LINE_BYTES, 4))
-    for boms, encoding in _OTHER_BOMS:  # named as such: their NUL bytes would read as 'binary'
-        if head.startswith(boms):
-            raise SubmissionError.single(
-                display,
-                f"file is {encoding} text",
-                expected="UTF-8 text",
-                found=f"a {encoding} byte-order mark",
-                hint="save the file as UTF-8",
-            )
-    offset = len(codecs.BOM_UTF8) if head.startswith(codecs.BOM_UTF8) else 0
-    _refuse_json_document(head[offset:], display)
+    max_lines = LINES_PER_ITEM * n_items + LINE_SLACK
+    offset = _text_start(f.read(max(MAX_LINE_BYTES, 4)), display)
     f.seek(offset)
     texts: List[str] = []
     numbers: Optional[List[int]] = None  # a list once a blank line is met, else 1..len(texts)
@@ -162,18 +179,25 @@ def _read_lines(f, display: str, max_lines: int, n_items: int) -> Lines:
     return Lines(range(1, len(texts) + 1) if numbers is None else numbers, texts)
 
 
-def _refuse_json_document(block: bytes, display: str) -> None:
-    """Refuse a file that opens as a JSON document over many lines (``_PRETTY_JSON``) by its layout."""
-    start = _PRETTY_JSON.match(block)
+def _text_start(head: bytes, display: str) -> int:
+    """The offset of a file's text after its UTF-8 BOM, if any, given its first bytes (``head``);
+    a file of another Unicode encoding (by its BOM) or that opens as a JSON document over many
+    lines (``_PRETTY_JSON``) is refused by its layout."""
+    for boms, encoding in _OTHER_BOMS:  # named as such: their NUL bytes would read as 'binary'
+        if head.startswith(boms):
+            raise SubmissionError.single(
+                display,
+                f"file is {encoding} text",
+                expected="UTF-8 text",
+                found=f"a {encoding} byte-order mark",
+                hint="save the file as UTF-8",
+            )
+    offset = len(codecs.BOM_UTF8) if head.startswith(codecs.BOM_UTF8) else 0
+    start = _PRETTY_JSON.match(head, offset)
     if start:
-        raise SubmissionError.single(
-            display,
-            "the file is one JSON document over many lines (pretty-printed), not one prediction a line",
-            line=block.count(b"\n", 0, start.start(1)) + 1,
-            found=f"a line holding only {chr(block[start.start(1)])!r}",
-            expected='one line per item: JSON lines, one object {"id": ID, "label": VALUE} a line, or ID<TAB>VALUE lines',
-            hint='write one object a line, without indent: to_json(orient="records", lines=True)',
-        )
+        found = f"a line holding only {chr(head[start.start(1)])!r}"
+        raise PRETTY_JSON.error(display, found, head.count(b"\n", offset, start.start(1)) + 1)
+    return offset
 
 
 def _refuse_broken(line: bytes, number: int, offset: int, display: str) -> str:
@@ -191,31 +215,12 @@ def _refuse_broken(line: bytes, number: int, offset: int, display: str) -> str:
         )
     at = line.find(b"\x00")
     if at >= 0:
-        raise SubmissionError.single(
-            display,
-            "file is binary, not text",
-            line=number,
-            expected="UTF-8 text",
-            found=f"a NUL byte at offset {offset + at}",
-        )
+        raise BINARY.error(display, f"a NUL byte at offset {offset + at}", number)
     try:
         text = line.decode("utf-8").removesuffix("\n").removesuffix("\r")
     except UnicodeDecodeError as e:
-        raise SubmissionError.single(
-            display,
-            "file is not UTF-8 text",
-            line=number,
-            expected="UTF-8",
-            found=f"byte 0x{line[e.start]:02x} at offset {offset + e.start}",
-            hint="save the file as UTF-8 (Latin-1 and other encodings are refused)",
-        )
+        found = f"byte 0x{line[e.start]:02x} at offset {offset + e.start}"
+        raise NOT_UTF8.error(display, found, number)
     if "\r" in text:
-        raise SubmissionError.single(
-            display,
-            "line holds a carriage return (CR) in the middle",
-            line=number,
-            expected="lines ending in LF or CRLF",
-            found="CR inside the line (old Mac line endings?)",
-            hint="save the file with Unix (LF) or Windows (CRLF) line endings",
-        )
+        raise INNER_CR.error(display, "CR inside the line (old Mac line endings?)", number)
     return text
