@@ -339,6 +339,11 @@ LEGACY_CASES = {
         legacy_phase(2, start_date="2027-01-01 12:00:00"),
         "must start more than a day after the previous one",
     ),
+    "v1.5 phase without an integer phasenumber": (
+        legacy_phase(2, phasenumber="two"),
+        "phases: a v1.5 bundle needs a mapping of phases, each with an integer 'phasenumber'",
+    ),
+    "v1.5 phase without a label": (legacy_phase(1, label=""), "a phase needs a 'label'"),
     "v1.5 pages without terms": (
         edit_yaml(lambda d: d["html"].pop("terms")),
         "the pages need a 'terms' entry",
