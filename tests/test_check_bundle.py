@@ -239,6 +239,10 @@ V2_CASES = {
         add_column(title="Again", key="primary", index=98),
         "column keys must be unique",
     ),
+    "duplicate column indexes": (
+        add_column(title="Again", key="again", index=0),
+        "column indexes must be unique, found 0 more than once",
+    ),
     "unknown submission rule": (
         edit_yaml(lambda d: d["leaderboards"][0].update(submission_rule="Force Last")),
         "unknown submission_rule",
