@@ -99,16 +99,16 @@ def quantise(values) -> np.ndarray:
 
 
 def entropy_bits(stream: np.ndarray) -> float:
-    """Bits per value: the smaller of the marginal entropy and the entropy given the previous value
-    (so long runs of one value, as in sorted data, count as little information)."""
+    """Bits per value of a stream of two values or more (a probe's gold has ``MIN_ITEMS`` or more;
+    a by-id column is judged with two distinct ones at least): the smaller of the marginal entropy
+    and the entropy given the previous value (so long runs of one value, as in sorted data, count
+    as little information)."""
 
     def entropy(keys) -> float:
         _, counts = np.unique(keys, return_counts=True, axis=0)
         p = counts / counts.sum()
         return float(-(p * np.log2(p)).sum())
 
-    if len(stream) < 2:
-        return 0.0
     pairs = np.stack([stream[:-1], stream[1:]], axis=1)
     return min(entropy(stream), entropy(pairs) - entropy(stream[:-1]))
 
