@@ -115,9 +115,8 @@ BLOCKS = {
 }
 
 
-def _line(line: str, open_kind: str) -> Tuple[str, str]:
-    """The kind of block a page's ``line`` belongs to (a key of ``BLOCKS``, or "more": the rest of
-    the open list's item) and its text."""
+def _line(line: str) -> Tuple[str, str]:
+    """The kind of block a page's ``line`` belongs to (a key of ``BLOCKS``) and its text."""
     stripped = line.strip()
     heading = re.match(r"(#{1,6})\s+(.*)", stripped)
     if re.fullmatch(r"<!--.*-->", stripped):  # a one-line comment (the generated marker) stays one
@@ -131,8 +130,6 @@ def _line(line: str, open_kind: str) -> Tuple[str, str]:
         return "table", stripped
     if re.match(r"[-*]\s+", stripped):
         return "list", re.sub(r"^[-*]\s+", "", stripped)
-    if open_kind == "list" and line.startswith((" ", "\t")):
-        return "more", stripped
     return "paragraph", stripped
 
 
@@ -148,8 +145,9 @@ def markdown_to_html(text: str, title: str) -> str:
             body += BLOCKS[kind](texts)
             kind, texts = "blank" if kind == "code" else "code", []
             continue
-        new, line_text = ("code", line) if kind == "code" else _line(line, kind)
-        if new == "more":
+        new, line_text = ("code", line) if kind == "code" else _line(line)
+        if kind == "list" and new == "paragraph" and line.startswith((" ", "\t")):
+            # an indented line continues the list's item
             texts[-1] += " " + line_text
             continue
         if new != kind:
