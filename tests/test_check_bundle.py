@@ -239,6 +239,10 @@ V2_CASES = {
         add_column(title="Again", key="primary", index=98),
         "column keys must be unique",
     ),
+    "duplicate column indexes": (
+        add_column(title="Again", key="again", index=0),
+        "column indexes must be unique, found 0 more than once",
+    ),
     "unknown submission rule": (
         edit_yaml(lambda d: d["leaderboards"][0].update(submission_rule="Force Last")),
         "unknown submission_rule",
@@ -339,6 +343,11 @@ LEGACY_CASES = {
         legacy_phase(2, start_date="2027-01-01 12:00:00"),
         "must start more than a day after the previous one",
     ),
+    "v1.5 phase without an integer phasenumber": (
+        legacy_phase(2, phasenumber="two"),
+        "phases: a v1.5 bundle needs a mapping of phases, each with an integer 'phasenumber'",
+    ),
+    "v1.5 phase without a label": (legacy_phase(1, label=""), "a phase needs a 'label'"),
     "v1.5 pages without terms": (
         edit_yaml(lambda d: d["html"].pop("terms")),
         "the pages need a 'terms' entry",

@@ -131,7 +131,9 @@ def test_every_kind_finds_its_own_gold_exact_and_the_leak_probe_reads_its_values
     for pattern in probe.patterns:
         assert pattern, "every scored item has gold values to look for"
         if not probe.numeric:
-            assert set(pattern) <= set(track.labels)
+            assert set(pattern) <= set(probe.codebook.values())
+    if not probe.numeric:
+        assert set(probe.codebook) == set(track.labels)
 
 
 @pytest.mark.parametrize(

@@ -42,7 +42,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path, PurePosixPath
-from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -99,16 +99,16 @@ def quantise(values) -> np.ndarray:
 
 
 def entropy_bits(stream: np.ndarray) -> float:
-    """Bits per value: the smaller of the marginal entropy and the entropy given the previous value
-    (so long runs of one value, as in sorted data, count as little information)."""
+    """Bits per value of a stream of two values or more (a probe's gold has ``MIN_ITEMS`` or more;
+    a by-id column is judged with two distinct ones at least): the smaller of the marginal entropy
+    and the entropy given the previous value (so long runs of one value, as in sorted data, count
+    as little information)."""
 
     def entropy(keys) -> float:
         _, counts = np.unique(keys, return_counts=True, axis=0)
         p = counts / counts.sum()
         return float(-(p * np.log2(p)).sum())
 
-    if len(stream) < 2:
-        return 0.0
     pairs = np.stack([stream[:-1], stream[1:]], axis=1)
     return min(entropy(stream), entropy(pairs) - entropy(stream[:-1]))
 
@@ -116,43 +116,18 @@ def entropy_bits(stream: np.ndarray) -> float:
 # --- the gold of a hidden track ------------------------------------------------------------------
 
 
-@dataclass
-class Probe:
-    """What a track's hidden gold looks like in text: one pattern of values per scored item."""
+class Probe(NamedTuple):
+    """What a track's hidden gold looks like in text: one pattern of values per scored item, as
+    integers (quantised numbers, or the codes of labels)."""
 
     ids: List[str]
-    patterns: List[Tuple]  # quantised numbers (ints) or label strings
+    patterns: List[Tuple[int, ...]]
     numeric: bool
-    labels: frozenset
-    runs: dict = field(default_factory=dict, repr=False)  # Reading -> its gold_runs
-
-    @cached_property
-    def codebook(self) -> Dict[str, int]:
-        """Each label's code (1, 2, ...; 0 is no label), in sorted order."""
-        return {label: code for code, label in enumerate(sorted(self.labels), start=1)}
-
-    @cached_property
-    def coded_patterns(self) -> List[List[int]]:
-        """The patterns as integers: quantised numbers as they are, labels by their codes."""
-        if self.numeric:
-            return [list(pattern) for pattern in self.patterns]
-        return [[self.codebook[v] for v in pattern] for pattern in self.patterns]
-
-    @cached_property
-    def gold(self) -> np.ndarray:
-        """Every item's values in order, as codes."""
-        return np.asarray([v for pattern in self.coded_patterns for v in pattern], dtype=np.int64)
-
-    @cached_property
-    def owner(self) -> np.ndarray:
-        """The item of each value of ``gold``."""
-        return np.repeat(np.arange(len(self.patterns)), [len(p) for p in self.patterns])
-
-    @cached_property
-    def chance(self) -> float:
-        """Probability that two items drawn at random have the same gold."""
-        counts = np.asarray(list(Counter(self.patterns).values()))
-        return float(((counts / len(self.patterns)) ** 2).sum())
+    codebook: Dict[str, int]  # each label's code (1, 2, ...; 0 is no label), in sorted order
+    gold: np.ndarray  # every item's values in order
+    owner: np.ndarray  # the item of each value of ``gold``
+    chance: float  # probability that two items drawn at random have the same gold
+    runs: dict  # Reading -> its gold_runs, computed once (``share_by_order``)
 
 
 def probe_for(gold: GoldTrack, items: Sequence[dict]) -> Optional[Probe]:
@@ -161,11 +136,23 @@ def probe_for(gold: GoldTrack, items: Sequence[dict]) -> Optional[Probe]:
     keep = [i for i in range(len(gold.ids)) if gold.scored[i]]
     if len(keep) < MIN_ITEMS:
         return None
-    patterns = [tuple(kind.gold_in_text(gold, items, i)) for i in keep]
+    values = [kind.gold_in_text(gold, items, i) for i in keep]
+    codebook = {label: code for code, label in enumerate(sorted(set(gold.track.labels)), start=1)}
     if kind.gold_is_numeric:
-        patterns = [tuple(quantise(pattern).tolist()) for pattern in patterns]
-    labels = frozenset(gold.track.labels)
-    return Probe([gold.ids[i] for i in keep], patterns, kind.gold_is_numeric, labels)
+        patterns = [tuple(quantise(pattern).tolist()) for pattern in values]
+    else:
+        patterns = [tuple(codebook[value] for value in pattern) for pattern in values]
+    counts = np.asarray(list(Counter(patterns).values()))
+    return Probe(
+        [gold.ids[i] for i in keep],
+        patterns,
+        kind.gold_is_numeric,
+        codebook,
+        np.asarray([value for pattern in patterns for value in pattern], dtype=np.int64),
+        np.repeat(np.arange(len(patterns)), [len(pattern) for pattern in patterns]),
+        float(((counts / len(patterns)) ** 2).sum()),
+        {},
+    )
 
 
 # --- a public text ---------------------------------------------------------------------------------
@@ -263,7 +250,7 @@ def exact_by_id(probe: Probe, text: TextValues) -> float:
     per value (for a vector the values may be interleaved with keys, as ``{"0": 0.4, "1": 0.6}``)."""
     stream = text.exact(probe)
     positions, values = stream.positions.tolist(), stream.values.tolist()
-    patterns = dict(zip(probe.ids, probe.coded_patterns))
+    patterns = dict(zip(probe.ids, probe.patterns))
     found = 0
     for item_id in text.id_positions.keys() & patterns.keys():
         pattern = patterns[item_id]
@@ -326,7 +313,7 @@ def best_relabelling(gold: np.ndarray, tokens: np.ndarray) -> int:
 
 def relabelling_bits(probe: Probe) -> float:
     """Bits a relabelling can add to chance agreement: log2 of the number of one-to-one maps."""
-    return math.log2(math.factorial(max(1, len(probe.labels))))
+    return math.log2(math.factorial(max(1, len(probe.codebook))))
 
 
 def order_bits(gold: np.ndarray) -> float:
@@ -530,7 +517,7 @@ class HiddenSplit:
     """A track's gold on a split no public file may reveal, with the items it was built from."""
 
     gold: GoldTrack
-    items: List[dict] = field(default_factory=list)
+    items: List[dict]
 
     @cached_property
     def text_keys(self) -> List[tuple]:

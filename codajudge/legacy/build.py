@@ -115,9 +115,8 @@ BLOCKS = {
 }
 
 
-def _line(line: str, open_kind: str) -> Tuple[str, str]:
-    """The kind of block a page's ``line`` belongs to (a key of ``BLOCKS``, or "more": the rest of
-    the open list's item) and its text."""
+def _line(line: str) -> Tuple[str, str]:
+    """The kind of block a page's ``line`` belongs to (a key of ``BLOCKS``) and its text."""
     stripped = line.strip()
     heading = re.match(r"(#{1,6})\s+(.*)", stripped)
     if re.fullmatch(r"<!--.*-->", stripped):  # a one-line comment (the generated marker) stays one
@@ -131,40 +130,31 @@ def _line(line: str, open_kind: str) -> Tuple[str, str]:
         return "table", stripped
     if re.match(r"[-*]\s+", stripped):
         return "list", re.sub(r"^[-*]\s+", "", stripped)
-    if open_kind == "list" and line.startswith((" ", "\t")):
-        return "more", stripped
     return "paragraph", stripped
-
-
-def _blocks(lines: List[str]) -> List[str]:
-    """The HTML of a page's lines outside code blocks: a block ends at a line of another kind."""
-    out: List[str] = []
-    kind, texts = "blank", []
-    for line in lines + [""]:  # a blank line ends the last block
-        new, text = _line(line, kind)
-        if new == "more":
-            texts[-1] += " " + text
-            continue
-        if new != kind:
-            out += BLOCKS[kind](texts)
-            kind, texts = new, []
-        texts.append(text)
-    return out
 
 
 def markdown_to_html(text: str, title: str) -> str:
     """A small, dependency-free renderer: headings, paragraphs, lists, tables, fenced code blocks and
-    inline marks."""
-    parts: List[List[str]] = [[]]  # the lines between fences: Markdown, code, Markdown, ...
+    inline marks. A block ends at a line of another kind, or at a fence; an unclosed fence's code
+    block ends with the page."""
+    body: List[str] = []
+    kind, texts = "blank", []
     # not splitlines: U+2028 or U+0085 quoted from an item is text ("\r" is stripped)
     for line in text.split("\n"):
         if line.strip().startswith("```"):
-            parts.append([])
-        else:
-            parts[-1].append(line)
-    body = []
-    for index, lines in enumerate(parts):  # an unclosed fence ends with the page
-        body += BLOCKS["code"](lines) if index % 2 else _blocks(lines)
+            body += BLOCKS[kind](texts)
+            kind, texts = "blank" if kind == "code" else "code", []
+            continue
+        new, line_text = ("code", line) if kind == "code" else _line(line)
+        if kind == "list" and new == "paragraph" and line.startswith((" ", "\t")):
+            # an indented line continues the list's item
+            texts[-1] += " " + line_text
+            continue
+        if new != kind:
+            body += BLOCKS[kind](texts)
+            kind, texts = new, []
+        texts.append(line_text)
+    body += BLOCKS[kind](texts)
     return (
         f'<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>{html.escape(title)}</title></head>\n'
         "<body>\n" + "\n".join(body) + "\n</body></html>\n"

@@ -57,24 +57,16 @@ def _check_html(html, root: Path, findings: Findings) -> None:
 
 
 def _check_phases(phases, root: Path, findings: Findings) -> None:
-    if (
-        not isinstance(phases, dict)
-        or not phases
-        or not all(isinstance(p, dict) for p in phases.values())
-    ):
-        findings.add(
-            "phases", "a v1.5 bundle needs a mapping of numbered phases", found=repr(phases)[:60]
-        )
-        return
-    if not all(is_int(p.get("phasenumber")) for p in phases.values()):
+    listed = list(phases.values()) if isinstance(phases, dict) else []
+    if not listed or not all(isinstance(p, dict) and is_int(p.get("phasenumber")) for p in listed):
         findings.add(
             "phases",
-            "every phase needs an integer 'phasenumber'",
-            found=str([p.get("phasenumber") for p in phases.values()]),
+            "a v1.5 bundle needs a mapping of phases, each with an integer 'phasenumber'",
+            found=repr(phases)[:60],
         )
         return
     starts = []
-    for phase in sorted(phases.values(), key=lambda p: p["phasenumber"]):
+    for phase in sorted(listed, key=lambda p: p["phasenumber"]):
         where = f"phases[{phase['phasenumber']}]"
         starts.append((where, _check_phase(phase, where, root, findings)))
     for (where, start), (next_where, next_start) in zip(starts, starts[1:]):
@@ -89,13 +81,12 @@ def _check_phases(phases, root: Path, findings: Findings) -> None:
 
 def _check_phase(phase: dict, where: str, root: Path, findings: Findings):
     """One v1.5 phase's label, start date and files; its start (None when missing or bad)."""
-    if not phase.get("label"):
-        findings.add(where, "a phase needs a 'label'")
+    for key in ("label", "start_date"):
+        if not phase.get(key):
+            findings.add(where, f"a phase needs a {key!r}")
     start = None
     if phase.get("start_date"):
         start = parse_date(phase["start_date"], f"{where}.start_date", findings)
-    else:
-        findings.add(where, "a phase needs a 'start_date'")
     if "scoring_program" not in phase:
         findings.add(where, "the phase has no scoring_program")
     # a v1.5 phase takes result submissions only: for a phase with an ingestion program the site

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import shutil
 import tempfile
 from dataclasses import dataclass
 from functools import cached_property
@@ -64,10 +63,14 @@ class Reference:
     def spec(self):
         return read_spec(self.folder)
 
-    def items(self, dataset: str) -> List[dict]:
-        """The items of ``dataset`` (reference data holds no texts), with the texts of the input
-        items of the same ids, so that a public file holding them under new ids is found by its
-        texts; the items as they are without them."""
+    @cached_property
+    def items(self) -> Dict[str, List[dict]]:
+        """Each dataset's items, read once (reference data holds no texts), with the texts of the
+        input items of the same ids, so that a public file holding them under new ids is found by
+        its texts; the items as they are without them."""
+        return {dataset: self._read(dataset) for dataset in {t.dataset for t in self.spec.tracks}}
+
+    def _read(self, dataset: str) -> List[dict]:
         where = f"{self.where}/{dataset}.jsonl"
         items = read_items(self.folder / f"{dataset}.jsonl", where, texts=False)
         path = self.inputs / f"{dataset}.jsonl" if self.inputs is not None else None
@@ -81,8 +84,10 @@ class Reference:
 
 
 def check_content(doc: dict, root: Path, findings: Findings, platform: ModuleType) -> None:
-    work = Path(tempfile.mkdtemp(prefix="codajudge-check-content-"))
-    try:
+    with tempfile.TemporaryDirectory(
+        prefix="codajudge-content-", ignore_cleanup_errors=True
+    ) as tmp:
+        work = Path(tmp)
         references = _references(doc, platform, root, work, findings)
         expected = platform.score_keys(doc)
         for reference in references.values():
@@ -91,8 +96,6 @@ def check_content(doc: dict, root: Path, findings: Findings, platform: ModuleTyp
             _check_leaks(doc, platform, root, references, work, findings)
         if not findings.problems and platform.HAS_PHASE_ENDS:
             check_rescored(_scored_phases(doc, references), findings)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
 
 
 def _references(
@@ -166,7 +169,7 @@ def _check_leaks(
         seen.add(digest)
         golds = load_gold(spec, reference.folder)
         for track in spec.tracks:
-            items = reference.items(track.dataset)
+            items = reference.items[track.dataset]
             hidden[f"{track.id} ({reference.where})"] = HiddenSplit(golds[track.id], items)
     if not hidden:
         return
@@ -247,8 +250,8 @@ def _scored_phases(doc: dict, references: Dict[str, Reference]) -> List[ScoredPh
     for phase, task in scored_tasks(doc):
         reference = references[task["reference_data"]]
         spec = reference.spec
-        datasets = {t.dataset for t in spec.tracks} if spec.hide_gold else set()
-        keys = {(d, item_key(item)) for d in datasets for item in reference.items(d)}
+        hidden = reference.items.items() if spec.hide_gold else ()
+        keys = {(dataset, item_key(item)) for dataset, items in hidden for item in items}
         start, end = phase_dates(phase, reference.where, Findings())
         name = str(phase.get("name"))
         scored.append(

@@ -39,8 +39,7 @@ def relative_path(root: Path, value) -> Optional[Path]:
     if not isinstance(value, str) or not value.strip() or os.path.isabs(value):
         return None
     full = (root / value).resolve()
-    base = root.resolve()
-    return full if full == base or base in full.parents else None
+    return full if full.is_relative_to(root.resolve()) else None
 
 
 UTC = dt.timezone.utc

@@ -67,13 +67,11 @@ def check_leaderboard(board, where: str, findings: Findings) -> None:
     columns = [column for column in columns if isinstance(column, dict)]
     indexes = [c["index"] for c in columns if is_int(c.get("index")) and c["index"] >= 0]
     keys = [str(c["key"]) for c in columns if c.get("key") not in (None, "")]
-    if len(set(indexes)) != len(indexes):
-        findings.add(where, "column indexes must be unique", found=str(indexes))
-    if len(set(keys)) != len(keys):
-        duplicated = sorted({k for k in keys if keys.count(k) > 1})
-        findings.add(
-            where, "column keys must be unique", found=f"{', '.join(duplicated)} more than once"
-        )
+    for what, values in (("indexes", indexes), ("keys", keys)):
+        duplicated = sorted({value for value in values if values.count(value) > 1})
+        if duplicated:
+            found = f"{', '.join(map(str, duplicated))} more than once"
+            findings.add(where, f"column {what} must be unique", found=found)
     computed = [column.get("computation_indexes") for column in columns]
     named = [("primary_index", board.get("primary_index", 0))]
     named += [("a computation index", i) for c in computed if isinstance(c, list) for i in c]
