@@ -10,7 +10,7 @@ from functools import partial
 
 import numpy as np
 
-from .base import HIGHER, ONE_HOT, Metric, mean_from_sums, register
+from .base import HIGHER, ONE_HOT, Metric, register
 
 
 def accuracy_stats(gold, pred):
@@ -69,11 +69,7 @@ _CLASSIFICATION = partial(
     applies_to=(("classification", None),),
 )
 
-register(
-    _CLASSIFICATION(
-        name="accuracy", title="Accuracy", item_stats=accuracy_stats, from_stats=mean_from_sums
-    )
-)
+register(_CLASSIFICATION(name="accuracy", title="Accuracy", item_stats=accuracy_stats))
 register(
     _CLASSIFICATION(
         name="macro_f1",
@@ -95,8 +91,4 @@ register(
         stats_form=ONE_HOT,
     )
 )
-register(
-    _CLASSIFICATION(
-        name="micro_f1", title="Micro-F1", item_stats=accuracy_stats, from_stats=mean_from_sums
-    )
-)
+register(_CLASSIFICATION(name="micro_f1", title="Micro-F1", item_stats=accuracy_stats))

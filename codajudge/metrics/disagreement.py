@@ -95,9 +95,7 @@ def mer_stats(gold: PerAnnotator, pred: PerAnnotator):
 
 #: What every LeWiDi 2025 metric is: lower is better, from 0, a mean of per-item values (paired
 #: test: Wilcoxon's); the soft-label ones round the mean as the official code does.
-_PERSPECTIVIST = partial(
-    Metric, direction=LOWER, lower=0.0, from_stats=mean_from_sums, significance=WILCOXON
-)
+_PERSPECTIVIST = partial(Metric, direction=LOWER, lower=0.0, significance=WILCOXON)
 _SOFT_LABEL = partial(_PERSPECTIVIST, from_stats=_rounded_mean_from_sums)
 
 register(

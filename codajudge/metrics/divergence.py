@@ -24,7 +24,7 @@ from functools import partial
 
 import numpy as np
 
-from .base import LOWER, Metric, mean_from_sums, register
+from .base import LOWER, Metric, register
 
 #: The script's floor under a probability (``normalize_dist``, ``model_label_dist``).
 FLOOR = 1e-15
@@ -75,7 +75,6 @@ _CHAOSNLI = partial(
     Metric,
     direction=LOWER,
     lower=0.0,
-    from_stats=mean_from_sums,
     applies_to=(("soft_label", "categorical"),),
 )
 
