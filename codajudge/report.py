@@ -119,8 +119,8 @@ def score_meanings(spec) -> Dict[str, str]:
         for m in t.metrics
     }
     primary = [(get_metric(t.main_metric), len(t.labels)) for t in spec.primary_tracks]
-    if primary:
-        meanings["primary"] = _meaning(primary)
+    # a task spec has at least one primary track (``spec.check_primary_direction``)
+    meanings["primary"] = _meaning(primary)
     return meanings
 
 
@@ -171,10 +171,7 @@ def primary_sentence(result: Result) -> str:
     """The primary score and the rule behind it (an unranked run's has none)."""
     rule = result.spec.primary_rule
     if not result.ranked:
-        return (
-            f"Primary score: none (primary tracks not submitted: {', '.join(result.stand_ins)}; "
-            f"by this edition's rule a missing primary track {rule.missing_words()})."
-        )
+        return f"Primary score: none ({rule.missing_note(result.stand_ins)})."
     return (
         f"Primary score: {_fmt(result.primary)} ({MEAN_WORDS[rule.mean]}; a missing primary track "
         f"{rule.missing_words()})."

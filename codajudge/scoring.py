@@ -26,7 +26,7 @@ from .formats.submission import ItemKeys, Prediction, read_prediction
 from .formats.textfile import safe_display
 from .gold import GoldTrack, gold_fields, gold_from_columns
 from .metrics import PerAnnotator, get as get_metric
-from .spec import BASELINE, UNRANKED, TaskSpec
+from .spec import BASELINE, UNRANKED, PrimaryRule, TaskSpec
 from .tracks import PRIMARY_KEY, Track, score_key
 
 
@@ -186,20 +186,13 @@ def stand_in(spec: TaskSpec, track: Track):
     return get_metric(track.main_metric).worst(len(track.labels)), "worst value"
 
 
-def coverage_notes(missing: List[str], primary: PrimaryScore) -> List[str]:
+def coverage_notes(missing: List[str], primary: PrimaryScore, rule: PrimaryRule) -> List[str]:
     """The notes on the tracks a run did not submit, and what stood in for the primary ones."""
     if not missing:
         return []
     notes = ["tracks not covered by this submission: " + ", ".join(missing)]
-    listed = "; ".join(f"{track}: {what}" for track, what in primary.stand_ins.items())
-    if primary.stand_ins and not primary.ranked:
-        notes.append(
-            f"primary tracks not submitted ({', '.join(primary.stand_ins)}): by the edition's rule "
-            "'unranked' this run has no primary score and is ranked only on the tracks it "
-            "submitted (the leaderboard's primary column gets the worst value, so it sorts last)"
-        )
-    elif primary.stand_ins:
-        notes.append(f"primary tracks not submitted count in the primary score as: {listed}")
+    if primary.stand_ins:
+        notes.append(rule.missing_note(primary.stand_ins))
     return notes
 
 
@@ -273,7 +266,7 @@ def score_folder(
     given = {track: safe_display(name) for track, name in shown.items()}
     warnings = unread + archive.ignored_file_notes(unclaimed, spec.tracks, given=given)
     primary = primary_score(spec, results)
-    warnings += coverage_notes(missing, primary)
+    warnings += coverage_notes(missing, primary, spec.primary_rule)
     return Result(
         spec, results, missing, primary.value, warnings, primary.stand_ins, primary.ranked
     )

@@ -76,6 +76,14 @@ class PrimaryRule:
         """What a primary track a run does not submit counts as, in words (``MISSING_WORDS``)."""
         return MISSING_WORDS[self.missing].format(baseline=self.baseline)
 
+    def missing_note(self, tracks) -> str:
+        """The primary ``tracks`` a run did not submit and what each counts as, in words (the
+        scoring program's note and the results page's primary score)."""
+        return (
+            f"primary tracks not submitted: {', '.join(tracks)}; by this edition's rule a missing "
+            f"primary track {self.missing_words()}"
+        )
+
     def spec_entry(self) -> dict:
         """``{"primary_score": ...}`` for task.json, or nothing when the rule is the default; its
         ``missing`` as the edition config writes it: ``worst``, ``baseline NAME`` or ``unranked``."""
