@@ -175,5 +175,11 @@ def register(metric: Metric) -> Metric:
     return metric
 
 
+def registered(**fields) -> Metric:
+    """``register(Metric(**fields))``: the kit's modules declare each metric's shared fields once,
+    as ``partial(registered, ...)``."""
+    return register(Metric(**fields))
+
+
 def get(name: str) -> Metric:
     return REGISTRY[name]

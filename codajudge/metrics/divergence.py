@@ -24,7 +24,7 @@ from functools import partial
 
 import numpy as np
 
-from .base import LOWER, Metric, register
+from .base import LOWER, registered
 
 #: The script's floor under a probability (``normalize_dist``, ``model_label_dist``).
 FLOOR = 1e-15
@@ -72,19 +72,17 @@ def kl_stats(gold, pred):
 
 #: What both ChaosNLI metrics are: lower is better, from 0, the mean of per-item values.
 _CHAOSNLI = partial(
-    Metric,
+    registered,
     direction=LOWER,
     lower=0.0,
     applies_to=(("soft_label", "categorical"),),
 )
 
-register(
-    _CHAOSNLI(
-        name="jsd",
-        title="Jensen-Shannon distance",
-        short_title="JS distance",
-        upper=JSD_UPPER,
-        item_stats=jsd_stats,
-    )
+_CHAOSNLI(
+    name="jsd",
+    title="Jensen-Shannon distance",
+    short_title="JS distance",
+    upper=JSD_UPPER,
+    item_stats=jsd_stats,
 )
-register(_CHAOSNLI(name="kl", title="KL divergence", upper=KL_UPPER, item_stats=kl_stats))
+_CHAOSNLI(name="kl", title="KL divergence", upper=KL_UPPER, item_stats=kl_stats)
