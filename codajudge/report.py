@@ -246,13 +246,8 @@ def detailed_html(result: Result, baselines: Dict[str, Dict[str, float]]) -> str
         f"<h1>{_e(spec.title)}</h1>",
         f"<p>Phase: <b>{_e(spec.phase)}</b>. {_e(primary_sentence(result))}</p>",
     ]
-    if hidden:
-        parts.append(f"<p class='sig'>{_e(HIDDEN_GOLD_NOTE)}</p>")
-    else:
-        parts.append(
-            f"<p class='sig'>Every item's gold, prediction and error: {DETAILED_CSV}, beside this "
-            "page in the scoring output.</p>"
-        )
+    csv_note = f"Every item's gold, prediction and error: {DETAILED_CSV}, beside this page in the scoring output."
+    parts.append(f"<p class='sig'>{_e(HIDDEN_GOLD_NOTE if hidden else csv_note)}</p>")
     notes = submission_notes(result)
     # first, beside the scores they explain (files ignored, tracks missing, lines skipped)
     if notes:
