@@ -48,13 +48,6 @@ class Box(NamedTuple):
         return self.top + self.height - _share(value, axis.lo, axis.hi) * self.height
 
 
-class AxisLabels(NamedTuple):
-    """The labels along one side of a heat map, and their title."""
-
-    title: str
-    labels: Sequence[str]
-
-
 class IntervalRow(NamedTuple):
     """One row of an interval chart: its label, its value, its interval ``(low, high)`` or None,
     and its group (a ranking's significance cluster, numbered from 0), which gives its colour."""
@@ -208,18 +201,22 @@ def _blue(share: float) -> str:
 
 
 def heatmap(
-    cells: Sequence[Sequence[float]], rows: AxisLabels, columns: AxisLabels, title: str
+    cells: Sequence[Sequence[float]],
+    labels: Sequence[str],
+    row_title: str,
+    column_title: str,
+    title: str,
 ) -> str:
-    """A matrix of counts: darker is larger.
+    """A square matrix of counts, ``labels`` along both sides: darker is larger.
 
     Rows run top to bottom, columns left to right; every count is printed in its cell.
-    Cells are as wide as the longest column label needs.
+    Cells are as wide as the longest label needs.
     """
-    row_labels, col_labels = rows.labels, columns.labels
-    n_rows, n_cols = len(row_labels), len(col_labels)
-    cell_w = int(max(46, 7 * max([len(str(c)) for c in col_labels] + [1]) + 10))
+    n_rows = n_cols = len(labels)
+    longest = max([len(str(label)) for label in labels] + [1])
+    cell_w = int(max(46, 7 * longest + 10))
     cell_h = 40
-    left = 8 + 7 * max([len(str(r)) for r in row_labels] + [4]) + 22
+    left = 8 + 7 * max(longest, 4) + 22
     top = 58
     width = max(left + n_cols * cell_w + 12, 8 * len(title) + 20)
     height = top + n_rows * cell_h + 12
@@ -227,16 +224,16 @@ def heatmap(
     body = []
     for i, row in enumerate(cells):
         y = top + i * cell_h
-        body.append(_text(left - 6, f"{y + cell_h / 2 + 4:.0f}", row_labels[i], "end"))
+        body.append(_text(left - 6, f"{y + cell_h / 2 + 4:.0f}", labels[i], "end"))
         body.extend(
             _heat_cell(Box(left + j * cell_w, y, cell_w, cell_h), value, top_value)
             for j, value in enumerate(row)
         )
-    for j, label in enumerate(col_labels):
+    for j, label in enumerate(labels):
         body.append(_text(f"{left + j * cell_w + cell_w / 2:.0f}", top - 6, label))
     italic = " font-style='italic'"
-    body.append(_text(f"{left + n_cols * cell_w / 2:.0f}", top - 24, columns.title, extra=italic))
-    body.append(_rotated(10, top + n_rows * cell_h / 2, rows.title, italic))
+    body.append(_text(f"{left + n_cols * cell_w / 2:.0f}", top - 24, column_title, extra=italic))
+    body.append(_rotated(10, top + n_rows * cell_h / 2, row_title, italic))
     return _svg(width, height, title, body)
 
 

@@ -246,8 +246,11 @@ def detailed_html(result: Result, baselines: Dict[str, Dict[str, float]]) -> str
         f"<h1>{_e(spec.title)}</h1>",
         f"<p>Phase: <b>{_e(spec.phase)}</b>. {_e(primary_sentence(result))}</p>",
     ]
-    csv_note = f"Every item's gold, prediction and error: {DETAILED_CSV}, beside this page in the scoring output."
-    parts.append(f"<p class='sig'>{_e(HIDDEN_GOLD_NOTE if hidden else csv_note)}</p>")
+    csv_note = (
+        f"Every item's gold, prediction and error: {DETAILED_CSV}, beside this page in the "
+        "scoring output."
+    )
+    parts.append(f"<p class='sig'>{_e(HIDDEN_GOLD_NOTE) if hidden else csv_note}</p>")
     notes = submission_notes(result)
     # first, beside the scores they explain (files ignored, tracks missing, lines skipped)
     if notes:
@@ -431,12 +434,8 @@ def _scatter_figure(tr, gold, pred) -> str:
 def _confusion_figure(tr, gold, pred) -> str:
     labels = list(tr.track.labels)
     counts = summaries.confusion_counts(gold, pred, len(labels))
-    return plots.heatmap(
-        counts.tolist(),
-        plots.AxisLabels("gold label", labels),
-        plots.AxisLabels("predicted label", labels),
-        "Confusion matrix (items)",
-    )
+    title = "Confusion matrix (items)"
+    return plots.heatmap(counts.tolist(), labels, "gold label", "predicted label", title)
 
 
 def _distribution_figure(tr, gold, pred) -> str:
