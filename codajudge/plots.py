@@ -212,14 +212,14 @@ def heatmap(
     Rows run top to bottom, columns left to right; every count is printed in its cell.
     Cells are as wide as the longest label needs.
     """
-    n_rows = n_cols = len(labels)
+    n = len(labels)
     longest = max([len(str(label)) for label in labels] + [1])
     cell_w = int(max(46, 7 * longest + 10))
     cell_h = 40
     left = 8 + 7 * max(longest, 4) + 22
     top = 58
-    width = max(left + n_cols * cell_w + 12, 8 * len(title) + 20)
-    height = top + n_rows * cell_h + 12
+    width = max(left + n * cell_w + 12, 8 * len(title) + 20)
+    height = top + n * cell_h + 12
     top_value = max([v for row in cells for v in row] + [0]) or 1.0
     body = []
     for i, row in enumerate(cells):
@@ -232,8 +232,8 @@ def heatmap(
     for j, label in enumerate(labels):
         body.append(_text(f"{left + j * cell_w + cell_w / 2:.0f}", top - 6, label))
     italic = " font-style='italic'"
-    body.append(_text(f"{left + n_cols * cell_w / 2:.0f}", top - 24, column_title, extra=italic))
-    body.append(_rotated(10, top + n_rows * cell_h / 2, row_title, italic))
+    body.append(_text(f"{left + n * cell_w / 2:.0f}", top - 24, column_title, extra=italic))
+    body.append(_rotated(10, top + n * cell_h / 2, row_title, italic))
     return _svg(width, height, title, body)
 
 
