@@ -79,12 +79,7 @@ class LabelSet:
     def collisions(self) -> List[Tuple[str, str]]:
         """The pairs of declared names (labels, then aliases) that normalise to one key, the name
         declared first first."""
-        seen: Dict[object, str] = {}
-        found: List[Tuple[str, str]] = []
-        for name in list(self.labels) + list(self.aliases):
-            key = label_key(name)
-            if key in seen:
-                found.append((seen[key], name))
-            else:
-                seen[key] = name
-        return found
+        names = list(self.labels) + list(self.aliases)
+        keys = [label_key(name) for name in names]
+        first = [keys.index(key) for key in keys]  # the position of the first name of each key
+        return [(names[f], name) for i, (f, name) in enumerate(zip(first, names)) if f < i]

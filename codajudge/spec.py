@@ -24,10 +24,8 @@ PHASES = ("practice", "evaluation", "post-campaign")
 
 #: The missing-track rules of the primary score (``primary_score: {missing: ...}``).
 WORST, BASELINE, UNRANKED = "worst", "baseline", "unranked"
-MISSING_RULES = (WORST, BASELINE, UNRANKED)
 #: How the primary tracks' scores are averaged (``primary_score: {mean: ...}``).
 PLAIN, NORMALISED = "plain", "normalised"
-MEAN_RULES = (PLAIN, NORMALISED)
 
 #: Each missing-track rule in words: what a primary track a run does not submit counts as
 #: (``{baseline}``: the rule's baseline). Data, not a template file: the scoring program prints
@@ -97,7 +95,7 @@ class PrimaryRule:
 
 
 def primary_rule_problem(text) -> Optional[str]:
-    """What is wrong with a ``missing`` rule's text (None when it is one of MISSING_RULES)."""
+    """What is wrong with a ``missing`` rule's text (None when it is one of the rules of ``MISSING_WORDS``)."""
     parts = str(text).split()
     if parts in ([WORST], [UNRANKED]) or (len(parts) == 2 and parts[0] == BASELINE):
         return None
@@ -117,7 +115,7 @@ PRIMARY_SCORE_FIELDS = {
     ),
     "mean": choice(
         "plain | normalised mean of the primary tracks' main metric (README: Primary score)",
-        MEAN_RULES,
+        tuple(MEAN_WORDS),
         default=PLAIN,
     ),
 }
