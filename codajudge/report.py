@@ -551,8 +551,7 @@ def worst_items_table(tr) -> str:
     if not order.size:
         return ""
     worst = index[order]
-    gold = kind.item_texts(tr.track, tr.gold.gold, worst)
-    predicted = kind.item_texts(tr.track, tr.prediction.values, worst)
+    gold, predicted = item_value_texts(tr, worst)
     texts = [tr.gold.texts[i] for i in worst.tolist()] if tr.gold.texts else []
     show_texts = any(texts)
     rows = []
@@ -571,19 +570,22 @@ def worst_items_table(tr) -> str:
 CSV_COLUMNS = ("track", "id", "gold", "prediction", "error")
 
 
+def item_value_texts(tr, index) -> Tuple[List[str], List[str]]:
+    """The gold and the predicted value of each item at ``index``, as the track's kind writes them."""
+    kind = kinds.of(tr.track)
+    return tuple(kind.item_texts(tr.track, v, index) for v in (tr.gold.gold, tr.prediction.values))
+
+
 def track_csv_rows(tr) -> List[tuple]:
     """One row per item of the track: gold is empty for an item without gold, and the error for
     an item without gold or whose error is undefined."""
-    kind = kinds.of(tr.track)
     every = np.arange(len(tr.gold.ids))
     index, errors = item_errors(tr)
     error_text = np.full(len(every), "", dtype=object)
     error_text[index] = [format(e, ".10g") for e in errors.tolist()]
-    gold = kind.item_texts(tr.track, tr.gold.gold, every)
+    gold, predicted = item_value_texts(tr, every)
     gold = [text if has_gold else "" for text, has_gold in zip(gold, tr.gold.scored.tolist())]
-    predicted = kind.item_texts(tr.track, tr.prediction.values, every)
-    track_id = tr.track.id
-    return list(zip([track_id] * len(every), tr.gold.ids, gold, predicted, error_text.tolist()))
+    return list(zip([tr.track.id] * len(every), tr.gold.ids, gold, predicted, error_text.tolist()))
 
 
 def write_item_csv(output_dir: Path, result: Result) -> None:
