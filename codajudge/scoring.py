@@ -34,7 +34,6 @@ from .tracks import PRIMARY_KEY, Track, score_key
 class TrackResult:
     track: Track
     scores: Dict[str, float]
-    n_items: int
     n_scored: int
     file: str
     warnings: List[str] = field(default_factory=list)
@@ -47,7 +46,6 @@ class TrackResult:
 class Result:
     spec: TaskSpec
     tracks: Dict[str, TrackResult]
-    missing: List[str]
     primary: float
     warnings: List[str] = field(default_factory=list)
     #: primary track id -> what stood in for it (the run did not submit it), e.g. "worst value"
@@ -127,9 +125,7 @@ def score_track(gold: GoldTrack, prediction: Prediction, file: str) -> TrackResu
             warnings.append(f"{metric.title}: {result.warning}")
         scores[name] = result.value
         stats[name] = result.stats
-    return TrackResult(
-        gold.track, scores, len(gold.ids), gold.n_scored, file, warnings, stats, gold, prediction
-    )
+    return TrackResult(gold.track, scores, gold.n_scored, file, warnings, stats, gold, prediction)
 
 
 class PrimaryScore(NamedTuple):
@@ -267,6 +263,4 @@ def score_folder(
     warnings = unread + archive.ignored_file_notes(unclaimed, spec.tracks, given=given)
     primary = primary_score(spec, results)
     warnings += coverage_notes(missing, primary, spec.primary_rule)
-    return Result(
-        spec, results, missing, primary.value, warnings, primary.stand_ins, primary.ranked
-    )
+    return Result(spec, results, primary.value, warnings, primary.stand_ins, primary.ranked)
