@@ -23,10 +23,9 @@ import re
 import shlex
 import sys
 import tempfile
-from dataclasses import dataclass
 from itertools import chain, compress
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -271,8 +270,7 @@ def detailed_html(result: Result, baselines: Dict[str, Dict[str, float]]) -> str
     return html_page(f"{spec.title}: detailed results", "\n".join(parts))
 
 
-@dataclass(frozen=True)
-class PageContext:
+class PageContext(NamedTuple):
     """What every track's section of one page shares: the resamples asked for, the seed, the phase,
     whether the gold is public (intervals, plots and items shown) and the baselines' scores."""
 
