@@ -10,7 +10,7 @@ metric through one code path: resample items, sum their rows, call ``from_stats`
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Dict, Optional, Tuple
+from typing import Callable, Dict, NamedTuple, Optional, Tuple
 
 import numpy as np
 
@@ -156,8 +156,7 @@ class Metric:
         return MetricValue(value, None, stats)
 
 
-@dataclass(frozen=True)
-class MetricValue:
+class MetricValue(NamedTuple):
     """A track's score, the warning if it was undefined, and the per-item statistics behind it."""
 
     value: float
