@@ -138,11 +138,9 @@ class KitError(Exception):
         return cls([Problem(file, message, **kw)])
 
     def render(self) -> str:
-        lines = [p.render() for p in self.problems]
-        if self.omitted:
-            more = counted(self.omitted, "more problem")
-            lines.append(f"... and {more} of other kinds not shown")
-        return "\n".join(lines)
+        # ``omitted`` counts one file's problems (``ProblemCollector``), named after the first's file
+        file = self.problems[0].file if self.problems else ""
+        return "\n".join(_capped(self.problems, len(self.problems), file, self.omitted))
 
 
 class SubmissionError(KitError):

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import List, Mapping, Optional, Sequence, Tuple
 
 #: A decimal number as a label or a submitted number may be written: sign, digits with an optional
 #: fraction, exponent (no nan, inf, hex, underscores or other scripts).
@@ -51,9 +51,8 @@ class LabelSet:
     def __post_init__(self):
         named = [(label, code) for code, label in enumerate(self.labels)]
         named += [(a, self.labels.index(b)) for a, b in self.aliases.items() if b in self.labels]
-        table: Dict[object, int] = {}  # label_key -> code, the name declared first
-        for name, code in named:
-            table.setdefault(label_key(name), code)
+        # label_key -> code: built from the last name declared, so that the first declared wins
+        table = {label_key(name): code for name, code in reversed(named)}
         object.__setattr__(self, "_table", table)
         object.__setattr__(self, "_exact", dict(named))
         #: Code -> value of each label (not alias) that is a finite decimal number.
@@ -79,12 +78,7 @@ class LabelSet:
     def collisions(self) -> List[Tuple[str, str]]:
         """The pairs of declared names (labels, then aliases) that normalise to one key, the name
         declared first first."""
-        seen: Dict[object, str] = {}
-        found: List[Tuple[str, str]] = []
-        for name in list(self.labels) + list(self.aliases):
-            key = label_key(name)
-            if key in seen:
-                found.append((seen[key], name))
-            else:
-                seen[key] = name
-        return found
+        names = list(self.labels) + list(self.aliases)
+        keys = [label_key(name) for name in names]
+        first = [keys.index(key) for key in keys]  # the position of the first name of each key
+        return [(names[f], name) for i, (f, name) in enumerate(zip(first, names)) if f < i]

@@ -48,13 +48,6 @@ class Box(NamedTuple):
         return self.top + self.height - _share(value, axis.lo, axis.hi) * self.height
 
 
-class AxisLabels(NamedTuple):
-    """The labels along one side of a heat map, and their title."""
-
-    title: str
-    labels: Sequence[str]
-
-
 class IntervalRow(NamedTuple):
     """One row of an interval chart: its label, its value, its interval ``(low, high)`` or None,
     and its group (a ranking's significance cluster, numbered from 0), which gives its colour."""
@@ -79,16 +72,16 @@ def _line(x1, y1, x2, y2, stroke: str, extra: str = "") -> str:
     return f"<line x1='{x1}' y1='{y1}' x2='{x2}' y2='{y2}' stroke='{stroke}'{extra}/>"
 
 
-def _rect(box: "Box", fill: str, extra: str = "") -> str:
-    """A rectangle over ``box``, its numbers as given."""
+def _rect(box: "Box", fill: str, extra: str = "", tooltip: str = "") -> str:
+    """A rectangle over ``box``, its numbers as given; ``tooltip`` (HTML) its title, if any."""
     left, top, width, height = box
-    return f"<rect x='{left}' y='{top}' width='{width}' height='{height}' fill='{fill}'{extra}/>"
+    start = f"<rect x='{left}' y='{top}' width='{width}' height='{height}' fill='{fill}'{extra}"
+    return f"{start}><title>{tooltip}</title></rect>" if tooltip else f"{start}/>"
 
 
-def nice_ticks(lo: float, hi: float, count: int = 5) -> List[float]:
-    """About ``count`` round tick values covering [lo, hi]."""
-    steps = max(count - 1, 1)
-    raw = hi / steps - lo / steps  # each divided first: hi - lo overflows near the largest float
+def nice_ticks(lo: float, hi: float) -> List[float]:
+    """About 5 round tick values covering [lo, hi]."""
+    raw = hi / 4 - lo / 4  # each divided first: hi - lo overflows near the largest float
     if not (math.isfinite(lo) and math.isfinite(raw)) or raw <= 0:
         return [lo] if math.isfinite(lo) else [0.0]
     magnitude = 10 ** math.floor(math.log10(raw))
@@ -147,7 +140,8 @@ def scatter(x: Sequence[float], y: Sequence[float], x_label: str, y_label: str, 
     box = Box(left, top, SCATTER_WIDTH - left - right, SCATTER_HEIGHT - top - bottom)
     x_axis = Axis(*_padded_range(x), x_label)
     y_axis = Axis(*_padded_range(y), y_label)
-    body = _axes(box, x_axis, y_axis)
+    body = [_rect(box, "none", " stroke='#999'")] + _x_ticks(box, x_axis, grid=False)
+    body += _y_ticks(box, y_axis, grid=False) + [_x_title(box, x_label), _y_title(box, y_label)]
     body.append(f"<g fill='{PALETTE[0]}' fill-opacity='0.55'>")
     body.extend(
         f"<circle cx='{_num(box.x(a, x_axis))}' cy='{_num(box.y(b, y_axis))}' r='2.5'/>"
@@ -179,17 +173,24 @@ def _share(value: float, lo: float, hi: float) -> float:
     return (value / 2 - lo / 2) / (hi / 2 - lo / 2)
 
 
-def _axes(box: Box, x_axis: Axis, y_axis: Axis) -> List[str]:
-    """The frame of the plot's ``box``, each axis's ticks and labels, and each axis's label."""
-    left, top, plot_w, plot_h = box
-    body = [_rect(box, "none", " stroke='#999'")] + _x_ticks(box, x_axis, grid=False)
-    for t in nice_ticks(y_axis.lo, y_axis.hi):
-        y = box.y(t, y_axis)
-        body.append(
-            _line(left - 4, _num(y), left, _num(y), "#666")
-            + _text(left - 6, _num(y + 4), _tick_label(t), "end")
-        )
-    return body + [_x_title(box, x_axis.label), _rotated(12, top + plot_h / 2, y_axis.label)]
+def _y_title(box: Box, label) -> str:
+    """A y axis's title, along the left edge, centred on the plot's ``box``."""
+    return _rotated(12, box.top + box.height / 2, label)
+
+
+def _y_ticks(box: Box, axis: Axis, grid: bool = True) -> List[str]:
+    """The ticks and labels of a y axis along the plot's left edge: each a grid line across the
+    plot, or (not ``grid``) a short mark left of it."""
+    left = box.left
+    start, end, colour, gap = (
+        (left, left + box.width, "#eee", 5) if grid else (left - 4, left, "#666", 6)
+    )
+    ys = [(box.y(t, axis), t) for t in nice_ticks(axis.lo, axis.hi)]
+    return [
+        _line(start, _num(y), end, _num(y), colour)
+        + _text(left - gap, _num(y + 4), _tick_label(t), "end")
+        for y, t in ys
+    ]
 
 
 def _blue(share: float) -> str:
@@ -200,35 +201,39 @@ def _blue(share: float) -> str:
 
 
 def heatmap(
-    cells: Sequence[Sequence[float]], rows: AxisLabels, columns: AxisLabels, title: str
+    cells: Sequence[Sequence[float]],
+    labels: Sequence[str],
+    row_title: str,
+    column_title: str,
+    title: str,
 ) -> str:
-    """A matrix of counts: darker is larger.
+    """A square matrix of counts, ``labels`` along both sides: darker is larger.
 
     Rows run top to bottom, columns left to right; every count is printed in its cell.
-    Cells are as wide as the longest column label needs.
+    Cells are as wide as the longest label needs.
     """
-    row_labels, col_labels = rows.labels, columns.labels
-    n_rows, n_cols = len(row_labels), len(col_labels)
-    cell_w = int(max(46, 7 * max([len(str(c)) for c in col_labels] + [1]) + 10))
+    n = len(labels)
+    longest = max([len(str(label)) for label in labels] + [1])
+    cell_w = int(max(46, 7 * longest + 10))
     cell_h = 40
-    left = 8 + 7 * max([len(str(r)) for r in row_labels] + [4]) + 22
+    left = 8 + 7 * max(longest, 4) + 22
     top = 58
-    width = max(left + n_cols * cell_w + 12, 8 * len(title) + 20)
-    height = top + n_rows * cell_h + 12
+    width = max(left + n * cell_w + 12, 8 * len(title) + 20)
+    height = top + n * cell_h + 12
     top_value = max([v for row in cells for v in row] + [0]) or 1.0
     body = []
     for i, row in enumerate(cells):
         y = top + i * cell_h
-        body.append(_text(left - 6, f"{y + cell_h / 2 + 4:.0f}", row_labels[i], "end"))
+        body.append(_text(left - 6, f"{y + cell_h / 2 + 4:.0f}", labels[i], "end"))
         body.extend(
             _heat_cell(Box(left + j * cell_w, y, cell_w, cell_h), value, top_value)
             for j, value in enumerate(row)
         )
-    for j, label in enumerate(col_labels):
+    for j, label in enumerate(labels):
         body.append(_text(f"{left + j * cell_w + cell_w / 2:.0f}", top - 6, label))
     italic = " font-style='italic'"
-    body.append(_text(f"{left + n_cols * cell_w / 2:.0f}", top - 24, columns.title, extra=italic))
-    body.append(_rotated(10, top + n_rows * cell_h / 2, rows.title, italic))
+    body.append(_text(f"{left + n * cell_w / 2:.0f}", top - 24, column_title, extra=italic))
+    body.append(_rotated(10, top + n * cell_h / 2, row_title, italic))
     return _svg(width, height, title, body)
 
 
@@ -237,9 +242,10 @@ def _heat_cell(box: Box, value: float, top_value: float) -> str:
     x, y, cell_w, cell_h = box
     share = value / top_value
     colour = "#fff" if share > 0.55 else "#222"
-    return _rect(box, _blue(share), " stroke='#fff'") + (
-        f"<text x='{x + cell_w / 2:.0f}' y='{y + cell_h / 2 + 4:.0f}' "
-        f"text-anchor='middle' fill='{colour}' {_FONT}>{_e(_tick_label(value))}</text>"
+    count = _tick_label(value)
+    centre_x, centre_y = f"{x + cell_w / 2:.0f}", f"{y + cell_h / 2 + 4:.0f}"
+    return _rect(box, _blue(share), " stroke='#fff'") + _text(
+        centre_x, centre_y, count, extra=f" fill='{colour}'"
     )
 
 
@@ -257,58 +263,32 @@ def bar_chart(
     group_w = max(18 * n_series + 10, 34)
     left, right, top, bottom = 52, 12, 40, 64
     width = max(300, left + right + max(n_cat, 1) * group_w)
-    plot_w, plot_h = width - left - right, BAR_CHART_HEIGHT - top - bottom
+    box = Box(left, top, width - left - right, BAR_CHART_HEIGHT - top - bottom)
+    base = top + box.height
     values = [float(v) for name in names for v in series[name] if math.isfinite(float(v))]
     hi = y_max if y_max is not None else (max(values) if values and max(values) > 0 else 1.0)
-    hi = hi if hi > 0 else 1.0
-
-    def py(v):
-        return top + plot_h - min(max(v, 0.0), hi) / hi * plot_h
-
-    body = [
-        _line(left, top + plot_h, left + plot_w, top + plot_h, "#666"),
-        _line(left, top, left, top + plot_h, "#666"),
-    ]
-    for t in nice_ticks(0.0, hi):
-        body.append(
-            _line(left, _num(py(t)), left + plot_w, _num(py(t)), "#eee")
-            + _text(left - 5, _num(py(t) + 4), _tick_label(t), "end")
-        )
-    slot = plot_w / max(n_cat, 1)
+    axis = Axis(0.0, hi if hi > 0 else 1.0, y_label)
+    body = [_line(left, base, left + box.width, base, "#666"), _line(left, top, left, base, "#666")]
+    body += _y_ticks(box, axis)
+    slot = box.width / max(n_cat, 1)
     bar_w = max(min((slot - 8) / n_series, 24), 2)
     for c, category in enumerate(categories):
         x0 = left + c * slot + (slot - bar_w * n_series) / 2
         for s, name in enumerate(names):
             v = float(series[name][c])
             if math.isfinite(v):  # a bar a pixel narrower than its slot, from the base up
-                box = Box(x0 + s * bar_w, py(v), bar_w - 1, top + plot_h - py(v))
-                body.append(_bar(box, s, f"{_e(name)} {_e(category)}", v))
-        cx, cy = f"{left + c * slot + slot / 2:.0f}", top + plot_h + 12
+                y = box.y(min(max(v, 0.0), axis.hi), axis)
+                bar = Box(*map(_num, (x0 + s * bar_w, y, bar_w - 1, base - y)))
+                tooltip = f"{_e(name)} {_e(category)}: {_e(_tick_label(v))}"
+                body.append(_rect(bar, PALETTE[s % len(PALETTE)], tooltip=tooltip))
+        cx, cy = f"{left + c * slot + slot / 2:.0f}", base + 12
         body.append(_text(cx, cy, category, "end", f" transform='rotate(-35 {cx} {cy})'"))
-    body.extend(_legend(names, left, top))
-    body.append(_rotated(12, top + plot_h / 2, y_label))
-    return _svg(width, BAR_CHART_HEIGHT, title, body)
-
-
-def _bar(box: Box, s: int, what: str, value: float) -> str:
-    """Series ``s``'s bar, its tooltip ``what: value``."""
-    return (
-        f"<rect x='{_num(box.left)}' y='{_num(box.top)}' width='{_num(box.width)}' "
-        f"height='{_num(box.height)}' fill='{PALETTE[s % len(PALETTE)]}'>"
-        f"<title>{what}: {_e(_tick_label(value))}</title></rect>"
+    body.extend(
+        _rect(Box(left + s * 120, top - 16, 10, 10), PALETTE[s % len(PALETTE)])
+        + _text(left + s * 120 + 14, top - 7, name, "start")
+        for s, name in enumerate(names)
     )
-
-
-def _legend(names: List[str], left: int, top: int) -> List[str]:
-    """One coloured square and name per series, in a row above the plot."""
-    body = []
-    for s, name in enumerate(names):
-        x = left + s * 120
-        body.append(
-            _rect(Box(x, top - 16, 10, 10), PALETTE[s % len(PALETTE)])
-            + f"<text x='{x + 14}' y='{top - 7}' {_FONT}>{_e(name)}</text>"
-        )
-    return body
+    return _svg(width, BAR_CHART_HEIGHT, title, body + [_y_title(box, y_label)])
 
 
 def interval_chart(rows: Sequence[IntervalRow], title: str, x_label: str) -> str:

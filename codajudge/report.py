@@ -23,10 +23,9 @@ import re
 import shlex
 import sys
 import tempfile
-from dataclasses import dataclass
 from itertools import chain, compress
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -119,8 +118,8 @@ def score_meanings(spec) -> Dict[str, str]:
         for m in t.metrics
     }
     primary = [(get_metric(t.main_metric), len(t.labels)) for t in spec.primary_tracks]
-    if primary:
-        meanings["primary"] = _meaning(primary)
+    # a task spec has at least one primary track (``spec.check_primary_direction``)
+    meanings["primary"] = _meaning(primary)
     return meanings
 
 
@@ -171,10 +170,7 @@ def primary_sentence(result: Result) -> str:
     """The primary score and the rule behind it (an unranked run's has none)."""
     rule = result.spec.primary_rule
     if not result.ranked:
-        return (
-            f"Primary score: none (primary tracks not submitted: {', '.join(result.stand_ins)}; "
-            f"by this edition's rule a missing primary track {rule.missing_words()})."
-        )
+        return f"Primary score: none ({rule.missing_note(result.stand_ins)})."
     return (
         f"Primary score: {_fmt(result.primary)} ({MEAN_WORDS[rule.mean]}; a missing primary track "
         f"{rule.missing_words()})."
@@ -249,13 +245,11 @@ def detailed_html(result: Result, baselines: Dict[str, Dict[str, float]]) -> str
         f"<h1>{_e(spec.title)}</h1>",
         f"<p>Phase: <b>{_e(spec.phase)}</b>. {_e(primary_sentence(result))}</p>",
     ]
-    if hidden:
-        parts.append(f"<p class='sig'>{_e(HIDDEN_GOLD_NOTE)}</p>")
-    else:
-        parts.append(
-            f"<p class='sig'>Every item's gold, prediction and error: {DETAILED_CSV}, beside this "
-            "page in the scoring output.</p>"
-        )
+    csv_note = (
+        f"Every item's gold, prediction and error: {DETAILED_CSV}, beside this page in the "
+        "scoring output."
+    )
+    parts.append(f"<p class='sig'>{_e(HIDDEN_GOLD_NOTE) if hidden else csv_note}</p>")
     notes = submission_notes(result)
     # first, beside the scores they explain (files ignored, tracks missing, lines skipped)
     if notes:
@@ -276,8 +270,7 @@ def detailed_html(result: Result, baselines: Dict[str, Dict[str, float]]) -> str
     return html_page(f"{spec.title}: detailed results", "\n".join(parts))
 
 
-@dataclass(frozen=True)
-class PageContext:
+class PageContext(NamedTuple):
     """What every track's section of one page shares: the resamples asked for, the seed, the phase,
     whether the gold is public (intervals, plots and items shown) and the baselines' scores."""
 
@@ -439,12 +432,8 @@ def _scatter_figure(tr, gold, pred) -> str:
 def _confusion_figure(tr, gold, pred) -> str:
     labels = list(tr.track.labels)
     counts = summaries.confusion_counts(gold, pred, len(labels))
-    return plots.heatmap(
-        counts.tolist(),
-        plots.AxisLabels("gold label", labels),
-        plots.AxisLabels("predicted label", labels),
-        "Confusion matrix (items)",
-    )
+    title = "Confusion matrix (items)"
+    return plots.heatmap(counts.tolist(), labels, "gold label", "predicted label", title)
 
 
 def _distribution_figure(tr, gold, pred) -> str:
@@ -560,8 +549,7 @@ def worst_items_table(tr) -> str:
     if not order.size:
         return ""
     worst = index[order]
-    gold = kind.item_texts(tr.track, tr.gold.gold, worst)
-    predicted = kind.item_texts(tr.track, tr.prediction.values, worst)
+    gold, predicted = item_value_texts(tr, worst)
     texts = [tr.gold.texts[i] for i in worst.tolist()] if tr.gold.texts else []
     show_texts = any(texts)
     rows = []
@@ -580,19 +568,22 @@ def worst_items_table(tr) -> str:
 CSV_COLUMNS = ("track", "id", "gold", "prediction", "error")
 
 
+def item_value_texts(tr, index) -> Tuple[List[str], List[str]]:
+    """The gold and the predicted value of each item at ``index``, as the track's kind writes them."""
+    kind = kinds.of(tr.track)
+    return tuple(kind.item_texts(tr.track, v, index) for v in (tr.gold.gold, tr.prediction.values))
+
+
 def track_csv_rows(tr) -> List[tuple]:
     """One row per item of the track: gold is empty for an item without gold, and the error for
     an item without gold or whose error is undefined."""
-    kind = kinds.of(tr.track)
     every = np.arange(len(tr.gold.ids))
     index, errors = item_errors(tr)
     error_text = np.full(len(every), "", dtype=object)
     error_text[index] = [format(e, ".10g") for e in errors.tolist()]
-    gold = kind.item_texts(tr.track, tr.gold.gold, every)
+    gold, predicted = item_value_texts(tr, every)
     gold = [text if has_gold else "" for text, has_gold in zip(gold, tr.gold.scored.tolist())]
-    predicted = kind.item_texts(tr.track, tr.prediction.values, every)
-    track_id = tr.track.id
-    return list(zip([track_id] * len(every), tr.gold.ids, gold, predicted, error_text.tolist()))
+    return list(zip([tr.track.id] * len(every), tr.gold.ids, gold, predicted, error_text.tolist()))
 
 
 def write_item_csv(output_dir: Path, result: Result) -> None:

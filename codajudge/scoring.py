@@ -26,7 +26,7 @@ from .formats.submission import ItemKeys, Prediction, read_prediction
 from .formats.textfile import safe_display
 from .gold import GoldTrack, gold_fields, gold_from_columns
 from .metrics import PerAnnotator, get as get_metric
-from .spec import BASELINE, UNRANKED, TaskSpec
+from .spec import BASELINE, UNRANKED, PrimaryRule, TaskSpec
 from .tracks import PRIMARY_KEY, Track, score_key
 
 
@@ -34,7 +34,6 @@ from .tracks import PRIMARY_KEY, Track, score_key
 class TrackResult:
     track: Track
     scores: Dict[str, float]
-    n_items: int
     n_scored: int
     file: str
     warnings: List[str] = field(default_factory=list)
@@ -47,7 +46,6 @@ class TrackResult:
 class Result:
     spec: TaskSpec
     tracks: Dict[str, TrackResult]
-    missing: List[str]
     primary: float
     warnings: List[str] = field(default_factory=list)
     #: primary track id -> what stood in for it (the run did not submit it), e.g. "worst value"
@@ -127,9 +125,7 @@ def score_track(gold: GoldTrack, prediction: Prediction, file: str) -> TrackResu
             warnings.append(f"{metric.title}: {result.warning}")
         scores[name] = result.value
         stats[name] = result.stats
-    return TrackResult(
-        gold.track, scores, len(gold.ids), gold.n_scored, file, warnings, stats, gold, prediction
-    )
+    return TrackResult(gold.track, scores, gold.n_scored, file, warnings, stats, gold, prediction)
 
 
 class PrimaryScore(NamedTuple):
@@ -186,20 +182,13 @@ def stand_in(spec: TaskSpec, track: Track):
     return get_metric(track.main_metric).worst(len(track.labels)), "worst value"
 
 
-def coverage_notes(missing: List[str], primary: PrimaryScore) -> List[str]:
+def coverage_notes(missing: List[str], primary: PrimaryScore, rule: PrimaryRule) -> List[str]:
     """The notes on the tracks a run did not submit, and what stood in for the primary ones."""
     if not missing:
         return []
     notes = ["tracks not covered by this submission: " + ", ".join(missing)]
-    listed = "; ".join(f"{track}: {what}" for track, what in primary.stand_ins.items())
-    if primary.stand_ins and not primary.ranked:
-        notes.append(
-            f"primary tracks not submitted ({', '.join(primary.stand_ins)}): by the edition's rule "
-            "'unranked' this run has no primary score and is ranked only on the tracks it "
-            "submitted (the leaderboard's primary column gets the worst value, so it sorts last)"
-        )
-    elif primary.stand_ins:
-        notes.append(f"primary tracks not submitted count in the primary score as: {listed}")
+    if primary.stand_ins:
+        notes.append(rule.missing_note(primary.stand_ins))
     return notes
 
 
@@ -273,7 +262,5 @@ def score_folder(
     given = {track: safe_display(name) for track, name in shown.items()}
     warnings = unread + archive.ignored_file_notes(unclaimed, spec.tracks, given=given)
     primary = primary_score(spec, results)
-    warnings += coverage_notes(missing, primary)
-    return Result(
-        spec, results, missing, primary.value, warnings, primary.stand_ins, primary.ranked
-    )
+    warnings += coverage_notes(missing, primary, spec.primary_rule)
+    return Result(spec, results, primary.value, warnings, primary.stand_ins, primary.ranked)

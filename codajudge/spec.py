@@ -24,10 +24,8 @@ PHASES = ("practice", "evaluation", "post-campaign")
 
 #: The missing-track rules of the primary score (``primary_score: {missing: ...}``).
 WORST, BASELINE, UNRANKED = "worst", "baseline", "unranked"
-MISSING_RULES = (WORST, BASELINE, UNRANKED)
 #: How the primary tracks' scores are averaged (``primary_score: {mean: ...}``).
 PLAIN, NORMALISED = "plain", "normalised"
-MEAN_RULES = (PLAIN, NORMALISED)
 
 #: Each missing-track rule in words: what a primary track a run does not submit counts as
 #: (``{baseline}``: the rule's baseline). Data, not a template file: the scoring program prints
@@ -76,6 +74,14 @@ class PrimaryRule:
         """What a primary track a run does not submit counts as, in words (``MISSING_WORDS``)."""
         return MISSING_WORDS[self.missing].format(baseline=self.baseline)
 
+    def missing_note(self, tracks) -> str:
+        """The primary ``tracks`` a run did not submit and what each counts as, in words (the
+        scoring program's note and the results page's primary score)."""
+        return (
+            f"primary tracks not submitted: {', '.join(tracks)}; by this edition's rule a missing "
+            f"primary track {self.missing_words()}"
+        )
+
     def spec_entry(self) -> dict:
         """``{"primary_score": ...}`` for task.json, or nothing when the rule is the default; its
         ``missing`` as the edition config writes it: ``worst``, ``baseline NAME`` or ``unranked``."""
@@ -89,7 +95,7 @@ class PrimaryRule:
 
 
 def primary_rule_problem(text) -> Optional[str]:
-    """What is wrong with a ``missing`` rule's text (None when it is one of MISSING_RULES)."""
+    """What is wrong with a ``missing`` rule's text (None when it is one of the rules of ``MISSING_WORDS``)."""
     parts = str(text).split()
     if parts in ([WORST], [UNRANKED]) or (len(parts) == 2 and parts[0] == BASELINE):
         return None
@@ -109,7 +115,7 @@ PRIMARY_SCORE_FIELDS = {
     ),
     "mean": choice(
         "plain | normalised mean of the primary tracks' main metric (README: Primary score)",
-        MEAN_RULES,
+        tuple(MEAN_WORDS),
         default=PLAIN,
     ),
 }

@@ -352,9 +352,7 @@ def test_a_failed_prediction_step_shows_its_message_as_text(tmp_path, capsys):
 
 def test_plot_labels_are_escaped():
     nasty = "<b>&\"x'"
-    svg = plots.heatmap(
-        [[1, 0]], plots.AxisLabels(nasty, [nasty]), plots.AxisLabels(nasty, [nasty, "b"]), nasty
-    )
+    svg = plots.heatmap([[1, 0], [0, 1]], [nasty, "b"], nasty, nasty, nasty)
     svg += plots.bar_chart([nasty], {nasty: [0.5]}, nasty, nasty)
     svg += plots.scatter([1, 2], [2, 1], nasty, nasty, nasty)
     assert "<b>" not in svg and "&lt;b&gt;&amp;&quot;x&#x27;" in svg

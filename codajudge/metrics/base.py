@@ -10,7 +10,7 @@ metric through one code path: resample items, sum their rows, call ``from_stats`
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Dict, Optional, Tuple
+from typing import Callable, Dict, NamedTuple, Optional, Tuple
 
 import numpy as np
 
@@ -68,6 +68,7 @@ class Metric:
 
     ``upper`` is the worst (or best) value of the range; a callable takes the track's number of
     labels, for metrics whose range depends on the scale (Wasserstein distance on K bins: K - 1).
+    ``from_stats`` is by default the mean of a one-column statistic (``mean_from_sums``).
     ``stats_form`` (MEAN, MOMENTS, ONE_HOT) says what ``item_stats`` returns and so whether the
     metric has per-item losses and how a bootstrap sums its rows; ``significance`` is the paired test
     that applies to it (WILLIAMS, WILCOXON or BOOTSTRAP); ``percent`` says tables print it x 100.
@@ -89,7 +90,7 @@ class Metric:
     lower: float
     upper: object
     item_stats: Callable
-    from_stats: Callable
+    from_stats: Callable = mean_from_sums
     description: str = ""
     undefined_note: str = ""
     short_title: str = ""  # for leaderboard columns whose full title would not fit (default: title)
@@ -155,8 +156,7 @@ class Metric:
         return MetricValue(value, None, stats)
 
 
-@dataclass(frozen=True)
-class MetricValue:
+class MetricValue(NamedTuple):
     """A track's score, the warning if it was undefined, and the per-item statistics behind it."""
 
     value: float
@@ -172,6 +172,12 @@ def register(metric: Metric) -> Metric:
         raise ValueError(f"metric {metric.name!r} registered twice")
     REGISTRY[metric.name] = metric
     return metric
+
+
+def registered(**fields) -> Metric:
+    """``register(Metric(**fields))``: the kit's modules declare each metric's shared fields once,
+    as ``partial(registered, ...)``."""
+    return register(Metric(**fields))
 
 
 def get(name: str) -> Metric:

@@ -10,7 +10,7 @@ from functools import partial
 
 import numpy as np
 
-from .base import HIGHER, ONE_HOT, Metric, mean_from_sums, register
+from .base import HIGHER, ONE_HOT, registered
 
 
 def accuracy_stats(gold, pred):
@@ -61,7 +61,7 @@ def _balanced_accuracy_from_sums(sums, n):
 
 #: What every classification metric is: higher is better, in [0, 1], shown x 100.
 _CLASSIFICATION = partial(
-    Metric,
+    registered,
     direction=HIGHER,
     lower=0.0,
     upper=1.0,
@@ -69,34 +69,22 @@ _CLASSIFICATION = partial(
     applies_to=(("classification", None),),
 )
 
-register(
-    _CLASSIFICATION(
-        name="accuracy", title="Accuracy", item_stats=accuracy_stats, from_stats=mean_from_sums
-    )
-)
-register(
-    _CLASSIFICATION(
-        name="macro_f1",
-        title="Macro-F1",
-        item_stats=f1_stats,
-        from_stats=_macro_f1_from_sums,
-        stats_form=ONE_HOT,
-    )
+_CLASSIFICATION(name="accuracy", title="Accuracy", item_stats=accuracy_stats)
+_CLASSIFICATION(
+    name="macro_f1",
+    title="Macro-F1",
+    item_stats=f1_stats,
+    from_stats=_macro_f1_from_sums,
+    stats_form=ONE_HOT,
 )
 
 
-register(
-    _CLASSIFICATION(
-        name="balanced_accuracy",
-        title="Balanced accuracy",
-        short_title="Bal. acc.",
-        item_stats=f1_stats,
-        from_stats=_balanced_accuracy_from_sums,
-        stats_form=ONE_HOT,
-    )
+_CLASSIFICATION(
+    name="balanced_accuracy",
+    title="Balanced accuracy",
+    short_title="Bal. acc.",
+    item_stats=f1_stats,
+    from_stats=_balanced_accuracy_from_sums,
+    stats_form=ONE_HOT,
 )
-register(
-    _CLASSIFICATION(
-        name="micro_f1", title="Micro-F1", item_stats=accuracy_stats, from_stats=mean_from_sums
-    )
-)
+_CLASSIFICATION(name="micro_f1", title="Micro-F1", item_stats=accuracy_stats)

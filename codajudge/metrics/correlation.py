@@ -11,7 +11,7 @@ from functools import partial
 
 import numpy as np
 
-from .base import HIGHER, MOMENTS, WILLIAMS, Metric, register
+from .base import HIGHER, MOMENTS, WILLIAMS, registered
 
 _CONSTANT_NOTE = (
     "correlation is undefined because the predictions (or the gold) are constant; reported as 0.0"
@@ -84,7 +84,7 @@ def spearman_stats(gold, pred):
 
 #: What both correlations are: higher is better, in [-1, 1], from summed moments, shown x 100.
 _CORRELATION = partial(
-    Metric,
+    registered,
     direction=HIGHER,
     lower=-1.0,
     upper=1.0,
@@ -95,17 +95,13 @@ _CORRELATION = partial(
     undefined_note=_CONSTANT_NOTE,
 )
 
-register(
-    _CORRELATION(
-        name="pearson",
-        title="Pearson r",
-        short_title="Pearson",
-        item_stats=pearson_stats,
-        significance=WILLIAMS,
-    )
+_CORRELATION(
+    name="pearson",
+    title="Pearson r",
+    short_title="Pearson",
+    item_stats=pearson_stats,
+    significance=WILLIAMS,
 )
-register(
-    _CORRELATION(
-        name="spearman", title="Spearman rho", short_title="Spearman", item_stats=spearman_stats
-    )
+_CORRELATION(
+    name="spearman", title="Spearman rho", short_title="Spearman", item_stats=spearman_stats
 )

@@ -20,7 +20,7 @@ import math
 
 import numpy as np
 
-from .base import LOWER, Metric, mean_from_sums, register
+from .base import LOWER, Metric, register
 
 #: The organisers' clipping of predictions and the constant added inside the log.
 CLIP = 1e-12
@@ -54,7 +54,6 @@ CROSS_ENTROPY = register(
         lower=CE_LOWER,
         upper=CE_UPPER,
         item_stats=cross_entropy_stats,
-        from_stats=mean_from_sums,
         on_gold=gold_entropy,
         # the 1e-9 in the log adds g ln(1 + 1e-9 / g) <= 1e-9 per class; 11 labels at most here
         on_gold_tolerance=2e-8,

@@ -16,7 +16,7 @@ from typing import Optional, Tuple
 
 import numpy as np
 
-from .base import LOWER, WILCOXON, Metric, mean_from_sums, register, round5
+from .base import LOWER, WILCOXON, mean_from_sums, registered, round5
 
 
 @dataclass(frozen=True)
@@ -57,14 +57,10 @@ def amd_stats(gold, pred):
 def awd_stats(gold, pred):
     """Per item: 1-Wasserstein distance on unit-spaced bins, sum_j |cumsum(t)_j - cumsum(p)_j|.
 
-    Walked bin by bin: the running difference of the two cumulative sums, added up in bin order."""
-    diff = np.asarray(gold, float) - np.asarray(pred, float)
-    running = np.zeros(diff.shape[0])
-    total = np.zeros(diff.shape[0])
-    for j in range(diff.shape[1]):
-        running += diff[:, j]
-        total += np.abs(running)
-    return total[:, None]
+    Both sums run bin by bin (``cumsum``): the running difference of the two cumulative sums, its
+    absolute values added up in bin order."""
+    running = np.cumsum(np.asarray(gold, float) - np.asarray(pred, float), axis=1)
+    return np.cumsum(np.abs(running), axis=1)[:, -1:]
 
 
 def mamd_stats(gold, pred):
@@ -95,67 +91,53 @@ def mer_stats(gold: PerAnnotator, pred: PerAnnotator):
 
 #: What every LeWiDi 2025 metric is: lower is better, from 0, a mean of per-item values (paired
 #: test: Wilcoxon's); the soft-label ones round the mean as the official code does.
-_PERSPECTIVIST = partial(
-    Metric, direction=LOWER, lower=0.0, from_stats=mean_from_sums, significance=WILCOXON
-)
+_PERSPECTIVIST = partial(registered, direction=LOWER, lower=0.0, significance=WILCOXON)
 _SOFT_LABEL = partial(_PERSPECTIVIST, from_stats=_rounded_mean_from_sums)
 
-register(
-    _SOFT_LABEL(
-        name="amd",
-        title="Avg Manhattan dist",
-        short_title="Avg Manhattan",
-        upper=2.0,
-        item_stats=amd_stats,
-        applies_to=(("soft_label", "categorical"),),
-    )
+_SOFT_LABEL(
+    name="amd",
+    title="Avg Manhattan dist",
+    short_title="Avg Manhattan",
+    upper=2.0,
+    item_stats=amd_stats,
+    applies_to=(("soft_label", "categorical"),),
 )
-register(
-    _SOFT_LABEL(
-        name="awd",
-        title="Avg Wasserstein dist",
-        short_title="Avg Wasserstein",
-        upper=lambda k: max(k - 1, 1),
-        item_stats=awd_stats,
-        applies_to=(("soft_label", "ordinal"),),
-    )
+_SOFT_LABEL(
+    name="awd",
+    title="Avg Wasserstein dist",
+    short_title="Avg Wasserstein",
+    upper=lambda k: max(k - 1, 1),
+    item_stats=awd_stats,
+    applies_to=(("soft_label", "ordinal"),),
 )
-register(
-    _SOFT_LABEL(
-        name="mamd",
-        title="Multilabel avg Manhattan",
-        short_title="ML avg Manhattan",
-        upper=2.0,
-        item_stats=mamd_stats,
-        applies_to=(("soft_label", "multilabel"),),
-    )
+_SOFT_LABEL(
+    name="mamd",
+    title="Multilabel avg Manhattan",
+    short_title="ML avg Manhattan",
+    upper=2.0,
+    item_stats=mamd_stats,
+    applies_to=(("soft_label", "multilabel"),),
 )
-register(
-    _PERSPECTIVIST(
-        name="error_rate",
-        title="Error rate",
-        upper=1.0,
-        item_stats=error_rate_stats,
-        applies_to=(("perspectivist", "categorical"),),
-    )
+_PERSPECTIVIST(
+    name="error_rate",
+    title="Error rate",
+    upper=1.0,
+    item_stats=error_rate_stats,
+    applies_to=(("perspectivist", "categorical"),),
 )
-register(
-    _PERSPECTIVIST(
-        name="anad",
-        title="Avg norm abs dist",
-        short_title="Norm abs dist",
-        upper=lambda k: (k - 1) / k if k else 1.0,
-        item_stats=anad_stats,
-        applies_to=(("perspectivist", "ordinal"),),
-    )
+_PERSPECTIVIST(
+    name="anad",
+    title="Avg norm abs dist",
+    short_title="Norm abs dist",
+    upper=lambda k: (k - 1) / k if k else 1.0,
+    item_stats=anad_stats,
+    applies_to=(("perspectivist", "ordinal"),),
 )
-register(
-    _PERSPECTIVIST(
-        name="mer",
-        title="Multilabel error rate",
-        short_title="ML error rate",
-        upper=1.0,
-        item_stats=mer_stats,
-        applies_to=(("perspectivist", "multilabel"),),
-    )
+_PERSPECTIVIST(
+    name="mer",
+    title="Multilabel error rate",
+    short_title="ML error rate",
+    upper=1.0,
+    item_stats=mer_stats,
+    applies_to=(("perspectivist", "multilabel"),),
 )

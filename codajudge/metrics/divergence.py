@@ -24,7 +24,7 @@ from functools import partial
 
 import numpy as np
 
-from .base import LOWER, Metric, mean_from_sums, register
+from .base import LOWER, registered
 
 #: The script's floor under a probability (``normalize_dist``, ``model_label_dist``).
 FLOOR = 1e-15
@@ -49,11 +49,15 @@ def rel_entr(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return scipy_rel_entr(x, y)
 
 
+def _normalised_twice(gold, pred):
+    """Both ``normalize_dist``'s rows, each divided by its sum once more as scipy's ``jensenshannon``
+    and ``entropy`` divide them (kept for the same bits)."""
+    return [rows / rows.sum(axis=1, keepdims=True) for rows in map(normalize_dist, (gold, pred))]
+
+
 def jsd_stats(gold, pred):
     """Per item: the Jensen-Shannon distance (natural log) of the normalised rows; NaN counts as 0."""
-    p, q = normalize_dist(gold), normalize_dist(pred)
-    p = p / p.sum(axis=1, keepdims=True)  # scipy's own normalisation, kept for the same bits
-    q = q / q.sum(axis=1, keepdims=True)
+    p, q = _normalised_twice(gold, pred)
     m = (p + q) / 2.0
     # numpy sums a row of a few values left to right, as scipy does
     js = np.sum(rel_entr(p, m), axis=1) + np.sum(rel_entr(q, m), axis=1)
@@ -64,28 +68,23 @@ def jsd_stats(gold, pred):
 
 def kl_stats(gold, pred):
     """Per item: KL(human || model) = sum_k h_k ln(h_k / m_k) of the normalised rows (nats)."""
-    h, m = normalize_dist(gold), normalize_dist(pred)
-    m = m / m.sum(axis=1, keepdims=True)  # scipy's entropy normalises both again
-    h = h / h.sum(axis=1, keepdims=True)
+    h, m = _normalised_twice(gold, pred)
     return np.sum(rel_entr(h, m), axis=1)[:, None]
 
 
 #: What both ChaosNLI metrics are: lower is better, from 0, the mean of per-item values.
 _CHAOSNLI = partial(
-    Metric,
+    registered,
     direction=LOWER,
     lower=0.0,
-    from_stats=mean_from_sums,
     applies_to=(("soft_label", "categorical"),),
 )
 
-register(
-    _CHAOSNLI(
-        name="jsd",
-        title="Jensen-Shannon distance",
-        short_title="JS distance",
-        upper=JSD_UPPER,
-        item_stats=jsd_stats,
-    )
+_CHAOSNLI(
+    name="jsd",
+    title="Jensen-Shannon distance",
+    short_title="JS distance",
+    upper=JSD_UPPER,
+    item_stats=jsd_stats,
 )
-register(_CHAOSNLI(name="kl", title="KL divergence", upper=KL_UPPER, item_stats=kl_stats))
+_CHAOSNLI(name="kl", title="KL divergence", upper=KL_UPPER, item_stats=kl_stats)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import sys
 import traceback
 import types
-from typing import Dict, List, NamedTuple, Tuple
+from typing import Dict, List, Tuple
 
 import numpy as np
 
@@ -22,15 +22,9 @@ from ..errors import ConfigError
 from .base import MEAN, ONE_HOT, REGISTRY, Metric
 
 
-class LoadedModule(NamedTuple):
-    """An edition metrics module run in this process: its file name and the metrics it registered."""
-
-    file_name: str
-    names: Tuple[str, ...]
-
-
-#: The text of every edition metrics module run in this process -> what running it gave.
-LOADED: Dict[str, LoadedModule] = {}
+#: The text of every edition metrics module run in this process -> its file name and the names of
+#: the metrics it registered.
+LOADED: Dict[str, Tuple[str, Tuple[str, ...]]] = {}
 
 
 def load_entry(entry, where: str) -> Tuple[str, ...]:
@@ -51,7 +45,7 @@ def load_source(source: str, file_name: str) -> Tuple[str, ...]:
     """Run an edition's metrics module ``source`` (``file_name`` in messages) once per process;
     the names of the metrics it registered."""
     if source in LOADED:
-        return LOADED[source].names
+        return LOADED[source][1]
     before = set(REGISTRY)
     module = types.ModuleType(f"codajudge_edition_metrics_{len(LOADED)}")
     module.__file__ = file_name
@@ -68,20 +62,19 @@ def load_source(source: str, file_name: str) -> Tuple[str, ...]:
         )
     for problem in filter(None, map(_registration_problem, map(REGISTRY.get, names))):
         raise ConfigError.single(file_name, problem)
-    LOADED[source] = LoadedModule(file_name, names)
+    LOADED[source] = (file_name, names)
     return names
 
 
 def metrics_of(source: str) -> Tuple[str, ...]:
     """The names of the metrics the module ``source`` registered in this process (none if not run)."""
-    loaded = LOADED.get(source)
-    return loaded.names if loaded else ()
+    return LOADED.get(source, ("", ()))[1]
 
 
 def loaded_modules() -> List[Tuple[str, str]]:
     """Every edition metrics module run in this process, as (source, file name): what a worker
     process started by spawn or forkserver runs again before it unpickles anything naming them."""
-    return [(source, loaded.file_name) for source, loaded in LOADED.items()]
+    return [(source, file_name) for source, (file_name, _) in LOADED.items()]
 
 
 def _failure(error: Exception, file_name: str) -> str:
