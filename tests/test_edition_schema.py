@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -221,3 +222,15 @@ def test_an_unquoted_yaml_date_is_accepted_as_that_day_at_midnight():
     config["phases"][1]["start"] = yaml.safe_load("start: 2027-03-01")["start"]
     assert problems_of(config) == ""
     assert config_date(config["phases"][1]["start"]) == config_date("2027-03-01 00:00:00")
+
+
+def test_an_unknown_key_in_a_track_is_named_once(tmp_path):
+    folder = tmp_path / "ed"
+    shutil.copytree(REPO / "editions" / "default", folder)
+    config = yaml.safe_load((folder / "edition.yaml").read_text(encoding="utf-8"))
+    config["tracks"][0]["titel"] = config["tracks"][0].pop("title")
+    (folder / "edition.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    with pytest.raises(ConfigError) as caught:
+        load_edition(folder)
+    unknown = [p for p in caught.value.problems if p.message == "unknown key 'titel'"]
+    assert len(unknown) == 1 and "Did you mean 'title'?" in unknown[0].render()

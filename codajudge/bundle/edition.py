@@ -279,7 +279,9 @@ def _cross_checked(
     found.extend(text_problems(raw))
     rule = _primary_rule(raw, top["baselines"], display, found)
     ranking = _ranking(raw, tracks, display, found)
-    problems.extend(in_file(p, display) for p in found)
+    # The schema has already named a track's unknown key, which the track's own check names again
+    located = (in_file(p, display) for p in found)
+    problems.extend(dict.fromkeys(p for p in located if p not in problems))
     # The top-level keys an Edition holds as written (or as their schema default), then the others.
     written = {f.name: top[f.name] for f in dataclasses.fields(Edition) if f.name in top}
     return Edition(
