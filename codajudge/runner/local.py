@@ -26,10 +26,12 @@ from ..formats.archive import nothing_at_path, safe_extract
 from ..untrusted import copy_tree
 from .bundle_view import PhaseTask
 from . import sandbox
-from .guard import FORBIDDEN_ENV
 from .worker import StepResult, program_command, run_step
 
+#: Where there is no sandbox, the prediction step's Python loads ``guard_site/sitecustomize.py``,
+#: which refuses Python-level reads below the path in FORBIDDEN_ENV (the reference data).
 GUARD_SITE = Path(__file__).resolve().parent / "guard_site"
+FORBIDDEN_ENV = "CODAJUDGE_FORBIDDEN"
 ENGINE = Path(__file__).resolve().parents[1]
 #: How messages name the prediction step's output folder.
 PREDICTION_OUTPUT = "the prediction output (/app/output)"
