@@ -85,19 +85,6 @@ def _plain_scalar(value):
     return Foreign(value)
 
 
-def as_sequence(predictions, display: str) -> list:
-    """``predict``'s return value (through ``plain_data``: numpy arrays and tuples as lists) as a
-    list."""
-    if isinstance(predictions, list):
-        return predictions
-    raise SubmissionError.single(
-        display,
-        "predict() must return a list with one value per item",
-        expected="a list",
-        found=type_name(predictions),
-    )
-
-
 def value_text(value, value_type: ValueType) -> str:
     """A model's value as the text a submission file gives it: a score or label as written, a list
     as JSON."""
@@ -142,7 +129,14 @@ def _written(track: Track, item: dict, text: str, notes: List[ReadNote], pool) -
 
 def prediction_lines(track: Track, items: List[dict], predictions, display: str) -> List[str]:
     """``id<TAB>value`` lines for ``items``; a SubmissionError names the item, expected and found."""
-    values = as_sequence(plain_data(predictions), display)
+    values = plain_data(predictions)  # numpy arrays and tuples as lists
+    if not isinstance(values, list):
+        raise SubmissionError.single(
+            display,
+            "predict() must return a list with one value per item",
+            expected="a list",
+            found=type_name(values),
+        )
     if len(values) != len(items):
         raise SubmissionError.single(
             display,
