@@ -122,19 +122,19 @@ def _step_error(name: str, step: StepResult) -> KitError:
 
 
 def read_scores(result: RunResult) -> Dict[str, float]:
-    if result.prediction is not None and result.prediction.timed_out:
+    if result.prediction.timed_out:
         during = last_progress(result.prediction.stdout)
         limit_note = "locally, --time-limit sets the limit of each step"
         raise past_time_limit(result.prediction.time_limit, during, limit_note)
     for name, step in (("prediction step", result.prediction), ("scoring step", result.scoring)):
-        if step is not None and step.exit_code != 0:
+        if step.exit_code != 0:
             raise _step_error(name, step)
     return json.loads((result.output / "scores.json").read_text(encoding="utf-8"))
 
 
 def step_notes(result: RunResult) -> List[str]:
     """The notes both steps printed for the participant (files ignored, rows read another way), once each."""
-    steps = [step for step in (result.prediction, result.scoring) if step is not None]
+    steps = (result.prediction, result.scoring)
     lines = [line for step in steps for line in step.stdout.splitlines()]
     return list(dict.fromkeys(line[6:] for line in lines if line.startswith("note: ")))
 
