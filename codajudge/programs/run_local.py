@@ -140,12 +140,11 @@ def step_notes(result: RunResult) -> List[str]:
 
 
 def leaderboard_row(scores: Dict[str, float], task: PhaseTask) -> str:
-    """One line per leaderboard column of ``task``: its title, the score (n/a when the track was
-    not submitted) and its direction and range (``report.score_meanings`` of the phase's
-    task.json, in its reference data, which a phase the kit scores has)."""
-    reference = task.reference_data
-    has_spec = reference is not None and (reference / "task.json").is_file()
-    meanings = score_meanings(read_spec(reference)) if has_spec else {}
+    """One line per leaderboard column of ``task``, whose scoring step ran: its title, the score
+    (n/a when the track was not submitted) and its direction and range (``report.score_meanings``
+    of the phase's task.json, in its reference data, which the scoring step read; read while a
+    zipped bundle's extracted copy still exists)."""
+    meanings = score_meanings(read_spec(task.reference_data))
     width = max((len(c["title"]) for c in task.columns), default=10)
     lines = []
     for column in task.columns:
@@ -190,7 +189,7 @@ def kit_phase_task(bundle: Path, phase: str) -> PhaseTask:
             expected=_expected_phase(scored),
             hint=None if scored else CHECK_HINT.format(phase=""),
         )
-    if task is not None and (task.reference_data is None or _holds_gold(task)):
+    if task is not None and _holds_gold(task):
         return task
     cannot = "this phase's gold is hidden, so this starting kit cannot score it"
     raise UsageError.single(
@@ -202,7 +201,9 @@ def kit_phase_task(bundle: Path, phase: str) -> PhaseTask:
 
 
 def _holds_gold(task: PhaseTask) -> bool:
-    return task.reference_data is not None and task.reference_data.is_dir()
+    """Whether a starting kit's phase has its gold (every phase of a kit names its reference data,
+    whose folder the kit leaves out where the gold is hidden)."""
+    return task.reference_data.is_dir()
 
 
 def _kit_phase_list(phases: List[str], scored: List[str]) -> str:
