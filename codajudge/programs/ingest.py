@@ -14,7 +14,7 @@ minus 60 s kept for scoring, the smaller wins). ``<track_id>.tsv`` files reach O
 every track succeeded; ``ingestion_status.json`` always says ``ok`` or
 ``failed`` with a message, and the scoring program refuses to score a failed prediction step.
 What the code prints is read from pipes, echoed to the log and kept (capped) in
-``participant_output.txt`` in OUTPUT, with the failure's message (``programs.participant``); the file
+``participant_output.txt`` in OUTPUT, with the failure's message (``programs.supervisor``); the file
 is kept up to date while the code runs, so that a step killed from outside leaves it too.
 """
 
@@ -44,10 +44,9 @@ from ..formats.textfile import MAX_FILE_BYTES, safe_display, shorten
 from ..spec import TaskSpec, read_spec
 from ..untrusted import TreeLimits, copy_regular, prune_tree, read_head, remove_entry
 from .child import BASELINE_PREFIX, ChildPaths, load_dataset, nothing_predicted
-from .supervisor import run_child
+from .supervisor import ParticipantOutput, run_child
 from .common import argument_parser, run_guarded
 from .opening import open_submission
-from .participant import ParticipantOutput
 from .status import FAILED, OK, IngestionStatus, write_status
 
 PROGRAM = "ingestion program"

@@ -30,8 +30,7 @@ from ..spec import read_spec
 from ..runner.bundle_view import PhaseTask, phase_task, read_competition
 from ..runner.local import PREDICTION_OUTPUT, RunResult, run_submission
 from ..runner.worker import StepResult
-from .supervisor import last_progress, past_time_limit
-from .participant import code_printed
+from .supervisor import code_printed, last_progress, past_time_limit
 from ..untrusted import copy_tree
 from .common import BUNDLE_PROBLEM, REFUSED, argument_parser, own_words, run_guarded
 
