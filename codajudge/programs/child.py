@@ -237,23 +237,16 @@ def load_model_class(root: Path) -> type:
     sys.modules["model"] = module
     call_participant("importing model.py", root, spec.loader.exec_module, module)
     model_class = getattr(module, "Model", None)
-    found = [] if isinstance(model_class, type) else _model_like_classes(module)
-    if found:
-        listed = ", ".join(f"class {name}" for name in found[:5])
-        raise SubmissionError.single(
-            MODEL_FILE,
-            "no class named Model",
-            expected="class Model",
-            found=f"{listed} (with fit and predict)",
-            hint=f"rename it Model, or add the line 'Model = {found[0]}' after it",
-        )
     if not isinstance(model_class, type):
+        alike = _model_like_classes(module)
+        if alike:  # the class is there under another name
+            found = ", ".join(f"class {name}" for name in alike[:5]) + " (with fit and predict)"
+            hint = f"rename it Model, or add the line 'Model = {alike[0]}' after it"
+        else:
+            found = f"Model = {model_class!r}"[:80] if model_class is not None else "nothing"
+            hint = INTERFACE_HINT
         raise SubmissionError.single(
-            MODEL_FILE,
-            "no class named Model",
-            expected="class Model",
-            found=f"Model = {model_class!r}"[:80] if model_class is not None else "nothing",
-            hint=INTERFACE_HINT,
+            MODEL_FILE, "no class named Model", expected="class Model", found=found, hint=hint
         )
     missing = [
         name for name in ("fit", "predict") if not callable(getattr(model_class, name, None))
