@@ -144,6 +144,7 @@ def nothing_predicted(advice: str = "") -> SubmissionError:
     )
 
 
+#: What a model.py that does not follow the interface is told.
 INTERFACE_HINT = (
     "model.py must define class Model with __init__(self, track), fit(self, train_items) and "
     "predict(self, items); for example 'from codajudge.baselines import CosineBow as Model'"
@@ -162,11 +163,8 @@ def call_participant(what: str, root: Optional[Path], function: Callable, *args)
     except KeyboardInterrupt:
         raise
     except BaseException as error:  # noqa: BLE001 - participant code may raise anything
-        refused = (
-            errno.EROFS,
-            errno.EACCES,
-            errno.EPERM,
-        )  # a read-only folder, as the submission's
+        # a read-only folder, as the submission's is
+        refused = (errno.EROFS, errno.EACCES, errno.EPERM)
         unwritable = isinstance(error, OSError) and error.errno in refused and error.filename
         hints = [
             _raised_at(error, root),
