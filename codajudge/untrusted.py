@@ -224,19 +224,14 @@ def prune_tree(
     """Remove from ``folder`` every entry that is neither a regular file nor a folder (links,
     FIFOs, sockets, devices: never followed) and every regular file whose name ``unwanted``
     accepts; more than ``TreeLimits().entries`` entries is the submission's problem (named
-    ``display``). Returns (relative path, what it was) of each removed entry."""
-    removed, seen, limit = [], 0, TreeLimits().entries
+    ``display``), refused as ``copy_tree`` refuses it. Returns (relative path, what it was) of each
+    removed entry."""
+    removed, budget = [], _Budget(display, TreeLimits())
     for current, folders, files in os.walk(folder):  # links are listed, never followed
-        seen += len(folders) + len(files)
-        if seen > limit:
-            raise SubmissionError.single(
-                display,
-                f"the folder holds more than {limit} entries",
-                expected=f"at most {limit}",
-                hint="write fewer files",
-            )
         for name in folders + files:
             path = os.path.join(current, name)
+            relative = os.path.relpath(path, folder)
+            budget.take(relative, 0)
             try:
                 mode = os.lstat(path).st_mode
             except OSError:  # gone, or in a folder that can be listed but not searched
@@ -245,7 +240,7 @@ def prune_tree(
                 continue
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(path)
-                removed.append((os.path.relpath(path, folder), kind_of(mode)))
+                removed.append((relative, kind_of(mode)))
     return removed
 
 

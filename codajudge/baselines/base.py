@@ -7,13 +7,14 @@ learns from exactly the soft labels and per-annotator labels the scorer compares
 from __future__ import annotations
 
 from collections import Counter
-from typing import Dict, Hashable, Iterable, List, Optional, Tuple
+from typing import Dict, Hashable, Iterable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from .. import kinds
 from ..formats.annotators import annotator_names
 from ..gold import GoldTrack, build_gold
+from ..kinds.base import annotator_label
 from ..stats.bootstrap import DEFAULT_SEED
 from ..tracks import Track, track_from_dict
 
@@ -52,6 +53,17 @@ class BaselineModel:
 
     def fit(self, train_items: List[dict]) -> "BaselineModel":
         return self
+
+    def predict_by_bin(self, items: List[dict], bins: Sequence[int]) -> list:
+        """The predictions of ``items`` from what ``fit`` kept per bin of items (``per_bin``: the
+        kind's constant prediction, or an ``AnnotatorMajority`` when the kind predicts per
+        annotator), ``bins`` being each item's bin."""
+        if not self.kind.predicts_per_annotator:
+            return [self.per_bin[b] for b in bins]
+        return [
+            [annotator_label(self.track, self.per_bin[b].label(a)) for a in item_annotators(item)]
+            for item, b in zip(items, bins)
+        ]
 
     def predict(self, items: List[dict]) -> list:
         raise NotImplementedError

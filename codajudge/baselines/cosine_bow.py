@@ -19,8 +19,7 @@ from typing import List, Sequence
 
 import numpy as np
 
-from ..kinds.base import annotator_label
-from .base import AnnotatorMajority, BaselineModel, item_annotator_labels, item_annotators
+from .base import AnnotatorMajority, BaselineModel, item_annotator_labels
 from .tokenize import tokenize
 
 N_BINS = 5
@@ -103,13 +102,4 @@ class CosineBow(BaselineModel):
         cosines = np.array([item_cosine(it) for it in items], dtype=float)
         if self.kind.predicts_from_similarity:
             return [self.kind.prediction_from_similarity(c) for c in cosines]
-        bins = self._bins(cosines)
-        if self.kind.predicts_per_annotator:
-            return [
-                [
-                    annotator_label(self.track, self.per_bin[b].label(a))
-                    for a in item_annotators(item)
-                ]
-                for item, b in zip(items, bins)
-            ]
-        return [self.per_bin[b] for b in bins]
+        return self.predict_by_bin(items, self._bins(cosines))

@@ -1,18 +1,14 @@
-"""The code-submission interface at run time: loading ``model.py``, calling it safely, and turning
-what it returns into ``id<TAB>value`` lines checked by the scorer's own value parsers.
+"""The code-submission interface at run time: turning what a model returns into ``id<TAB>value``
+lines checked by the scorer's own value parsers (``programs.child`` loads and calls the model).
 
 The interface itself is described in the package docstring (``codajudge.baselines``).
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import numbers
-import sys
-import traceback
-from pathlib import Path
-from typing import Callable, List, Optional
+from typing import List
 
 import numpy as np
 
@@ -28,85 +24,11 @@ from ..tracks import Track
 from .base import item_annotators
 
 MODEL_FILE = "model.py"
-MAX_ERROR_CHARS = 400
-INTERFACE_HINT = (
-    "model.py must define class Model with __init__(self, track), fit(self, train_items) and "
-    "predict(self, items); for example 'from codajudge.baselines import CosineBow as Model'"
-)
 
 
 def track_settings(track: Track, seed: int) -> dict:
     """The ``track`` dict a Model receives: the track's declaration plus the run's seed."""
     return {**track.to_dict(), "seed": int(seed)}
-
-
-def _exception_line(error: BaseException) -> str:
-    """The last line of the exception, as Python would print it (never the whole traceback)."""
-    if isinstance(error, SystemExit):
-        return f"SystemExit({error.code!r}): the code called sys.exit()"
-    line = traceback.format_exception_only(type(error), error)[-1].strip()
-    return line if len(line) <= MAX_ERROR_CHARS else line[:MAX_ERROR_CHARS] + "..."
-
-
-def _raised_at(error: BaseException, root: Optional[Path]) -> Optional[str]:
-    """'model.py, line 12': the innermost frame inside the submission folder, if any."""
-    if root is None:
-        return None
-    frames = traceback.extract_tb(error.__traceback__)
-    if isinstance(error, SyntaxError) and error.filename:
-        frames.append(traceback.FrameSummary(error.filename, error.lineno or 0, "<module>"))
-    inside = [(Path(f.filename).resolve(), f.lineno) for f in frames]
-    inside = [(path, line) for path, line in inside if path.is_relative_to(root)]
-    if not inside:
-        return None
-    path, line = inside[-1]
-    return f"{path.relative_to(root).as_posix()}, line {line}"
-
-
-def call_participant(what: str, root: Optional[Path], function: Callable, *args):
-    """Call participant code; any exception (even SystemExit) becomes a one-line SubmissionError."""
-    try:
-        return function(*args)
-    except KeyboardInterrupt:
-        raise
-    except BaseException as error:  # noqa: BLE001 - participant code may raise anything
-        where = _raised_at(error, root)
-        raise SubmissionError.single(
-            MODEL_FILE,
-            f"{what} failed with {_exception_line(error)}",
-            hint=f"the error was raised at {where}" if where else None,
-        ) from None
-
-
-def load_model_class(folder: Path) -> type:
-    """Import ``folder/model.py`` (with ``folder`` on sys.path for its own helper modules) and
-    return its ``Model`` class."""
-    folder = Path(folder).resolve()
-    sys.path.insert(0, str(folder))
-    spec = importlib.util.spec_from_file_location("model", folder / MODEL_FILE)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["model"] = module
-    call_participant("importing model.py", folder, spec.loader.exec_module, module)
-    model_class = getattr(module, "Model", None)
-    if not isinstance(model_class, type):
-        raise SubmissionError.single(
-            MODEL_FILE,
-            "no class named Model",
-            expected="class Model",
-            found=f"Model = {model_class!r}"[:80] if model_class is not None else "nothing",
-            hint=INTERFACE_HINT,
-        )
-    missing = [
-        name for name in ("fit", "predict") if not callable(getattr(model_class, name, None))
-    ]
-    if missing:
-        raise SubmissionError.single(
-            MODEL_FILE,
-            "class Model lacks " + " and ".join(missing),
-            expected="methods fit and predict",
-            hint=INTERFACE_HINT,
-        )
-    return model_class
 
 
 class Foreign:
@@ -163,19 +85,6 @@ def _plain_scalar(value):
     return Foreign(value)
 
 
-def as_sequence(predictions, display: str) -> list:
-    """``predict``'s return value (through ``plain_data``: numpy arrays and tuples as lists) as a
-    list."""
-    if isinstance(predictions, list):
-        return predictions
-    raise SubmissionError.single(
-        display,
-        "predict() must return a list with one value per item",
-        expected="a list",
-        found=type_name(predictions),
-    )
-
-
 def value_text(value, value_type: ValueType) -> str:
     """A model's value as the text a submission file gives it: a score or label as written, a list
     as JSON."""
@@ -220,7 +129,14 @@ def _written(track: Track, item: dict, text: str, notes: List[ReadNote], pool) -
 
 def prediction_lines(track: Track, items: List[dict], predictions, display: str) -> List[str]:
     """``id<TAB>value`` lines for ``items``; a SubmissionError names the item, expected and found."""
-    values = as_sequence(plain_data(predictions), display)
+    values = plain_data(predictions)  # numpy arrays and tuples as lists
+    if not isinstance(values, list):
+        raise SubmissionError.single(
+            display,
+            "predict() must return a list with one value per item",
+            expected="a list",
+            found=type_name(values),
+        )
     if len(values) != len(items):
         raise SubmissionError.single(
             display,

@@ -22,7 +22,6 @@ from typing import List
 
 from ..formats.annotators import annotator_pool
 from ..kinds.perspectivist import OFFICIAL_2025
-from ..kinds.base import annotator_label
 from .base import AnnotatorMajority, BaselineModel, item_annotator_labels, item_annotators
 
 
@@ -34,7 +33,7 @@ class MostFrequent(BaselineModel):
     def fit(self, train_items: List[dict]) -> "MostFrequent":
         gold = self.training_gold(train_items)
         if not self.kind.predicts_per_annotator:
-            self.constant = self.kind.constant_prediction(self.track, gold)
+            self.per_bin = [self.kind.constant_prediction(self.track, gold)]
         elif self.multilabel:
             rows = item_annotator_labels(gold)
             self.per_label = [
@@ -42,22 +41,16 @@ class MostFrequent(BaselineModel):
                 for j in range(len(self.track.labels))
             ]
         else:
-            self.majority = AnnotatorMajority(
-                (name, key) for _, name, key in item_annotator_labels(gold)
-            )
+            rows = item_annotator_labels(gold)
+            self.per_bin = [AnnotatorMajority((name, key) for _, name, key in rows)]
         return self
 
     def predict(self, items: List[dict]) -> list:
-        if not self.kind.predicts_per_annotator:
-            return [self.constant for _ in items]
-        if self.multilabel:
-            return [
-                [[majority.label(a) for a in names] for majority in self.per_label]
-                for names in self._row_annotators(items)
-            ]
+        if not (self.kind.predicts_per_annotator and self.multilabel):
+            return self.predict_by_bin(items, [0] * len(items))  # one bin: the whole split
         return [
-            [annotator_label(self.track, self.majority.label(a)) for a in item_annotators(item)]
-            for item in items
+            [[majority.label(a) for a in names] for majority in self.per_label]
+            for names in self._row_annotators(items)
         ]
 
     def _row_annotators(self, items: List[dict]) -> List[List[str]]:

@@ -15,21 +15,16 @@ from __future__ import annotations
 import copy
 import dataclasses
 import errno
+import importlib.util
 import json
 import os
 import sys
 import time
+import traceback
 from pathlib import Path
 from typing import Callable, Dict, List, Optional
 
-from ..baselines.interface import (
-    MODEL_FILE,
-    call_participant,
-    load_model_class,
-    plain_data,
-    prediction_lines,
-    track_settings,
-)
+from ..baselines.interface import MODEL_FILE, plain_data, prediction_lines, track_settings
 from ..errors import ConfigError, FileRefusals, KitError, SubmissionError, counted, first_few
 from ..formats.items import public_view, read_items
 from ..formats.textfile import safe_display, shorten
@@ -40,8 +35,6 @@ from ..tracks import Track
 #: The participant's traceback in a message: its last frames, and at most this many characters.
 MAX_FRAMES = 20
 MAX_PARTICIPANT_TRACEBACK = 4000
-#: interface.load_model_class's refusal when model.py defines no class Model.
-NO_MODEL_CLASS = "no class named Model"
 #: The kit's own package: its frames are left out of a participant's traceback.
 KIT = Path(__file__).resolve().parents[1]
 BASELINE_PREFIX = "baseline:"
@@ -151,23 +144,62 @@ def nothing_predicted(advice: str = "") -> SubmissionError:
     )
 
 
-def with_traceback(error: SubmissionError, root: Optional[Path]) -> SubmissionError:
-    """``error`` (raised by ``call_participant``, whose context is the participant's exception)
-    with the traceback of the participant's frames (``participant_traceback``) added to its
-    hints, after RETURN_PREDICTIONS_HINT when the code could not write a file; ``error`` itself
-    when it has no such context, or neither applies."""
-    raised = error.__context__
-    refused = (errno.EROFS, errno.EACCES, errno.EPERM)  # a read-only folder, as the submission's is
-    unwritable = isinstance(raised, OSError) and raised.errno in refused and raised.filename
-    trace = participant_traceback(raised, root) if raised is not None and root else None
-    added = "; ".join(filter(None, (RETURN_PREDICTIONS_HINT if unwritable else None, trace)))
-    if not added:
-        return error
-    problems = [
-        dataclasses.replace(p, hint=f"{p.hint + '; ' if p.hint else ''}{added}")
-        for p in error.problems
-    ]
-    return SubmissionError(problems, error.omitted)
+#: What a model.py that does not follow the interface is told.
+INTERFACE_HINT = (
+    "model.py must define class Model with __init__(self, track), fit(self, train_items) and "
+    "predict(self, items); for example 'from codajudge.baselines import CosineBow as Model'"
+)
+#: The longest exception line quoted in a message (characters).
+MAX_ERROR_CHARS = 400
+
+
+def call_participant(what: str, root: Optional[Path], function: Callable, *args):
+    """Call participant code (``root``: the submission's folder, None for a built-in baseline);
+    any exception (even SystemExit) becomes a one-line SubmissionError. Its hint says where in the
+    submission it was raised, gives RETURN_PREDICTIONS_HINT when the code could not write a file,
+    and the traceback of the participant's own frames (``participant_traceback``)."""
+    try:
+        return function(*args)
+    except KeyboardInterrupt:
+        raise
+    except BaseException as error:  # noqa: BLE001 - participant code may raise anything
+        # a read-only folder, as the submission's is
+        refused = (errno.EROFS, errno.EACCES, errno.EPERM)
+        unwritable = isinstance(error, OSError) and error.errno in refused and error.filename
+        hints = [
+            _raised_at(error, root),
+            RETURN_PREDICTIONS_HINT if unwritable else None,
+            participant_traceback(error, root) if root else None,
+        ]
+        raise SubmissionError.single(
+            MODEL_FILE,
+            f"{what} failed with {_exception_line(error)}",
+            hint="; ".join(filter(None, hints)) or None,
+        ) from None
+
+
+def _exception_line(error: BaseException) -> str:
+    """The last line of the exception, as Python would print it (never the whole traceback)."""
+    if isinstance(error, SystemExit):
+        return f"SystemExit({error.code!r}): the code called sys.exit()"
+    line = traceback.format_exception_only(type(error), error)[-1].strip()
+    return line if len(line) <= MAX_ERROR_CHARS else line[:MAX_ERROR_CHARS] + "..."
+
+
+def _raised_at(error: BaseException, root: Optional[Path]) -> Optional[str]:
+    """'the error was raised at model.py, line 12': the innermost frame inside the submission
+    folder, if any."""
+    if root is None:
+        return None
+    frames = traceback.extract_tb(error.__traceback__)
+    if isinstance(error, SyntaxError) and error.filename:
+        frames.append(traceback.FrameSummary(error.filename, error.lineno or 0, "<module>"))
+    inside = [(Path(f.filename).resolve(), f.lineno) for f in frames]
+    inside = [(path, line) for path, line in inside if path.is_relative_to(root)]
+    if not inside:
+        return None
+    path, line = inside[-1]
+    return f"the error was raised at {path.relative_to(root).as_posix()}, line {line}"
 
 
 def _is_kit_frame(filename: str) -> bool:
@@ -179,8 +211,6 @@ def participant_traceback(error: BaseException, root: Path) -> Optional[str]:
     submission's files named relative to ``root``; at most MAX_FRAMES frames and
     MAX_PARTICIPANT_TRACEBACK characters (its end is kept). None when no frame is left (and the
     error is no SyntaxError, which names its own line)."""
-    import traceback
-
     frames = [
         frame
         for frame in traceback.extract_tb(error.__traceback__)
@@ -195,24 +225,38 @@ def participant_traceback(error: BaseException, root: Path) -> Optional[str]:
     return f"your code's traceback, most recent call last (the kit's frames left out):\n{text}"
 
 
-def _load_model_class(root: Path) -> type:
-    """``load_model_class``; when model.py defines no ``Model`` but classes of other names with
-    ``fit`` and ``predict``, the refusal names them and says how to rename."""
-    try:
-        return load_model_class(root)
-    except SubmissionError as error:
-        no_model = error.problems[0].message == NO_MODEL_CLASS
-        found = _model_like_classes(sys.modules.get("model")) if no_model else []
-        if not found:
-            raise with_traceback(error, root) from None
-        listed = ", ".join(f"class {name}" for name in found[:5])
+def load_model_class(root: Path) -> type:
+    """Import ``root/model.py`` (with ``root`` on sys.path for its own helper modules) and return
+    its ``Model`` class; when it defines no ``Model`` but classes of other names with ``fit`` and
+    ``predict``, the refusal names them and says how to rename."""
+    sys.path.insert(0, str(root))
+    spec = importlib.util.spec_from_file_location("model", root / MODEL_FILE)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["model"] = module
+    call_participant("importing model.py", root, spec.loader.exec_module, module)
+    model_class = getattr(module, "Model", None)
+    if not isinstance(model_class, type):
+        alike = _model_like_classes(module)
+        if alike:  # the class is there under another name
+            found = ", ".join(f"class {name}" for name in alike[:5]) + " (with fit and predict)"
+            hint = f"rename it Model, or add the line 'Model = {alike[0]}' after it"
+        else:
+            found = f"Model = {model_class!r}"[:80] if model_class is not None else "nothing"
+            hint = INTERFACE_HINT
+        raise SubmissionError.single(
+            MODEL_FILE, "no class named Model", expected="class Model", found=found, hint=hint
+        )
+    missing = [
+        name for name in ("fit", "predict") if not callable(getattr(model_class, name, None))
+    ]
+    if missing:
         raise SubmissionError.single(
             MODEL_FILE,
-            NO_MODEL_CLASS,
-            expected="class Model",
-            found=f"{listed} (with fit and predict)",
-            hint=f"rename it Model, or add the line 'Model = {found[0]}' after it",
-        ) from None
+            "class Model lacks " + " and ".join(missing),
+            expected="methods fit and predict",
+            hint=INTERFACE_HINT,
+        )
+    return model_class
 
 
 def _model_like_classes(module) -> List[str]:
@@ -247,7 +291,7 @@ class _Run:
         else:
             self.written.install()
             self.root = Path(source).resolve()
-            self.model_class = _load_model_class(self.root)
+            self.model_class = load_model_class(self.root)
 
     def step(self, track: Track, what: str) -> None:
         """Which track and step the run is on (read by the supervisor at a time-out)."""
@@ -261,13 +305,9 @@ class _Run:
 
     def call(self, track: Track, what: str, function: Callable, *args):
         """``function(*args)`` of the participant's code, ``what`` it is on ``track`` (the step the
-        run is on from now); its one-line error gets the traceback of the participant's own frames
-        in its hint (``with_traceback``)."""
+        run is on from now), through ``call_participant``."""
         self.step(track, what)
-        try:
-            return call_participant(f"track '{track.id}': {what}", self.root, function, *args)
-        except SubmissionError as error:
-            raise with_traceback(error, self.root) from None
+        return call_participant(f"track '{track.id}': {what}", self.root, function, *args)
 
 
 def run_models(
@@ -348,8 +388,6 @@ def child_main(argv: List[str]) -> int:
         kind = "config" if isinstance(error, ConfigError) else "submission"
         report, code = {"status": "failed", "kind": kind, "message": error.render()}, 2
     except BaseException as error:  # noqa: BLE001 - reported to the parent, which explains it
-        import traceback
-
         paths.internal_error.write_text(traceback.format_exc(), encoding="utf-8")
         message = f"{error.__class__.__name__}: {error}"[:400]
         report, code = {"status": "failed", "kind": "internal", "message": message}, 3

@@ -7,7 +7,7 @@ import contextlib
 import sys
 import traceback
 from pathlib import Path
-from typing import Callable, Optional, Tuple
+from typing import Callable, Optional
 
 from ..errors import (
     EXIT_DATA_ERROR,
@@ -47,16 +47,6 @@ def own_words(message: str) -> str:
     return message.strip()
 
 
-def kit_error_message(error: KitError, program: str) -> Tuple[str, int]:
-    """How ``program`` says a KitError, and its exit code: a usage error plainly, a bundle
-    problem as the organisers' and anything else as a refused submission."""
-    if isinstance(error, UsageError):
-        return f"{program}: {error.render()}", EXIT_DATA_ERROR
-    if isinstance(error, ConfigError):
-        return f"{program}{BUNDLE_PROBLEM}{error.render()}", EXIT_USAGE_ERROR
-    return f"{program}{REFUSED}{error.render()}", EXIT_DATA_ERROR
-
-
 def run_guarded(
     body: Callable[[], int],
     program: str,
@@ -65,13 +55,19 @@ def run_guarded(
 ) -> int:
     """Run ``body``; turn every failure into one clear message on stderr and a non-zero exit code.
 
-    A KitError is the user's (or the organiser's) to fix and is printed as is. Anything else is a
-    bug in the kit: a one-line message, with the traceback saved to ``details_dir`` for organisers.
+    A KitError is the user's (or the organiser's) to fix and is printed as is: a usage error
+    plainly, a bundle problem as the organisers' and anything else as a refused submission.
+    Anything else is a bug in the kit: a one-line message, with the traceback saved to
+    ``details_dir`` for organisers.
     """
     try:
         return body()
-    except KitError as e:
-        message, code = kit_error_message(e, program)
+    except UsageError as e:
+        message, code = f"{program}: {e.render()}", EXIT_DATA_ERROR
+    except ConfigError as e:  # a bundle problem: the organisers'
+        message, code = f"{program}{BUNDLE_PROBLEM}{e.render()}", EXIT_USAGE_ERROR
+    except KitError as e:  # anything else is a refused submission
+        message, code = f"{program}{REFUSED}{e.render()}", EXIT_DATA_ERROR
     except KeyboardInterrupt:
         message, code = f"{program}: interrupted", EXIT_INTERRUPTED
     except MemoryError:

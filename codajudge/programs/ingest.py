@@ -14,7 +14,7 @@ minus 60 s kept for scoring, the smaller wins). ``<track_id>.tsv`` files reach O
 every track succeeded; ``ingestion_status.json`` always says ``ok`` or
 ``failed`` with a message, and the scoring program refuses to score a failed prediction step.
 What the code prints is read from pipes, echoed to the log and kept (capped) in
-``participant_output.txt`` in OUTPUT, with the failure's message (``programs.participant``); the file
+``participant_output.txt`` in OUTPUT, with the failure's message (``programs.supervisor``); the file
 is kept up to date while the code runs, so that a step killed from outside leaves it too.
 """
 
@@ -44,10 +44,9 @@ from ..formats.textfile import MAX_FILE_BYTES, safe_display, shorten
 from ..spec import TaskSpec, read_spec
 from ..untrusted import TreeLimits, copy_regular, prune_tree, read_head, remove_entry
 from .child import BASELINE_PREFIX, ChildPaths, load_dataset, nothing_predicted
-from .supervisor import run_child
+from .supervisor import ParticipantOutput, run_child
 from .common import argument_parser, run_guarded
 from .opening import open_submission
-from .participant import ParticipantOutput
 from .status import FAILED, OK, IngestionStatus, write_status
 
 PROGRAM = "ingestion program"
@@ -85,12 +84,22 @@ def time_limit_of(spec: TaskSpec, option: Optional[float]) -> Optional[float]:
     return min(limits) if limits else None
 
 
-def clean_output(output_dir: Path) -> None:
-    """Delete from the prediction output every ``*.html`` file and everything that is neither a
-    regular file nor a folder (links, FIFOs, sockets: never followed): Codabench's worker copies
-    a submission without a ``metadata`` file into this folder, shows its html as the detailed
-    results while the step runs, and uploads and zips the folder afterwards (a zip stores a
-    link's target); only the scoring program writes that page."""
+def clear_output(output_dir: Path, names: List[str]) -> None:
+    """Remove whatever stands at ``names`` in the prediction output (names this program writes: a
+    previous run's files, or a submission's folder or link of that name, copied there by the
+    worker), then every ``*.html`` file and everything that is neither a regular file nor a folder
+    (links, FIFOs, sockets: never followed): Codabench's worker copies a submission without a
+    ``metadata`` file into this folder, shows its html as the detailed results while the step
+    runs, and uploads and zips the folder afterwards (a zip stores a link's target); only the
+    scoring program writes that page. It runs before the code runs, again after (code can write
+    here, and its processes are stopped by then), and on a failure."""
+    for name in names:
+        kind = remove_entry(output_dir / name)
+        if kind not in (None, "a regular file"):
+            print(
+                f"note: removed {name!r} from the prediction output: it was {kind}, and the "
+                "ingestion program writes that name"
+            )
     is_page = lambda name: name.lower().endswith((".html", ".htm"))  # noqa: E731
     for relative, kind in prune_tree(output_dir, is_page, "the prediction output"):
         if kind == "a regular file":
@@ -98,22 +107,6 @@ def clean_output(output_dir: Path) -> None:
         else:
             why = f"it was {kind}, and only regular files are kept"
         print(f"note: removed {relative!r} from the prediction output: {why}")
-
-
-def clear_output(output_dir: Path, spec: TaskSpec) -> None:
-    """Remove whatever stands at the names this program writes in the output (a previous run's
-    files, or a submission's folder or link of that name, copied there by the worker), then what
-    ``clean_output`` removes. It runs before the code runs and again after (code can write here,
-    and its processes are stopped by then)."""
-    track_files = [f"{t.id}.tsv" for t in spec.tracks]
-    for name in [INGESTION_STATUS, archive.PARTICIPANT_OUTPUT, *track_files]:
-        kind = remove_entry(output_dir / name)
-        if kind not in (None, "a regular file"):
-            print(
-                f"note: removed {name!r} from the prediction output: it was {kind}, and the "
-                "ingestion program writes that name"
-            )
-    clean_output(output_dir)
 
 
 def public_keys(items: List[dict]) -> ItemKeys:
@@ -211,16 +204,16 @@ def find_model_folder(folder: Path) -> Optional[Path]:
 class Ingestion:
     """One run of the ingestion program: its input and output folders, what the code prints
     (``output``, saved by the caller on failure), the seed and the time limit given on the
-    command line (None: task.json's), the files written to the output folder so far (removed on
-    failure), and the notes and each track's file name as the participant wrote it (for the
-    status file)."""
+    command line (None: task.json's), the names of the files written to the output folder so far
+    (removed on failure), and the notes and each track's file name as the participant wrote it
+    (for the status file)."""
 
     input_dir: Path
     output_dir: Path
     output: ParticipantOutput
     seed: Optional[int] = None
     time_limit: Optional[float] = None
-    written: List[Path] = field(default_factory=list)
+    written: List[str] = field(default_factory=list)
     notes: List[str] = field(default_factory=list)
     names: Dict[str, str] = field(default_factory=dict)
 
@@ -232,7 +225,9 @@ def ingest(run: Ingestion, submission: Optional[Path], baseline: Optional[str]) 
     spec = read_spec(run.input_dir)
     started = time.monotonic()
     output_dir = run.output_dir
-    clear_output(output_dir, spec)
+    own_names = [INGESTION_STATUS, archive.PARTICIPANT_OUTPUT]
+    own_names += [f"{t.id}.tsv" for t in spec.tracks]
+    clear_output(output_dir, own_names)
     with tempfile.TemporaryDirectory(prefix="codajudge-ingest-") as tmp:
         work = Path(tmp)
         paths = ChildPaths(run.input_dir, work / "predictions", work)
@@ -243,13 +238,13 @@ def ingest(run: Ingestion, submission: Optional[Path], baseline: Optional[str]) 
         else:
             tracks, what = _predict_submission(run, spec, submission, paths)
         # the code has run and its processes are stopped; on the platform it could write here
-        clear_output(output_dir, spec)
+        clear_output(output_dir, own_names)
         for track in tracks:  # only the tracks' files: anything else the code left stays behind
             name = f"{track}.tsv"
             copy_regular(
                 paths.out_dir / name, output_dir / name, "code submission", PREDICTION_LIMITS
             )
-            run.written.append(output_dir / name)
+            run.written.append(name)
         run.output.keep()
     message = f"{what}: predictions written for track(s) {', '.join(tracks)}"
     status = IngestionStatus(OK, message, tuple(tracks), tuple(run.notes), run.names)
@@ -393,11 +388,8 @@ def main(argv: Optional[List[str]] = None, prog: str = "ingest.py") -> int:
         return ingest(run, submission, args.baseline)
 
     def on_error(message: str) -> None:
-        for path in run.written:
-            remove_entry(path)
-        remove_entry(output_dir / INGESTION_STATUS)
         try:
-            clean_output(output_dir)
+            clear_output(output_dir, [INGESTION_STATUS, *run.written])
             remove_entry(output_dir / archive.PARTICIPANT_OUTPUT)
             output.keep(failure=message)
         finally:

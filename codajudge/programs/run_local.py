@@ -30,8 +30,7 @@ from ..spec import read_spec
 from ..runner.bundle_view import PhaseTask, phase_task, read_competition
 from ..runner.local import PREDICTION_OUTPUT, RunResult, run_submission
 from ..runner.worker import StepResult
-from .supervisor import last_progress, past_time_limit
-from .participant import code_printed
+from .supervisor import code_printed, last_progress, past_time_limit
 from ..untrusted import copy_tree
 from .common import BUNDLE_PROBLEM, REFUSED, argument_parser, own_words, run_guarded
 
@@ -122,30 +121,29 @@ def _step_error(name: str, step: StepResult) -> KitError:
 
 
 def read_scores(result: RunResult) -> Dict[str, float]:
-    if result.prediction is not None and result.prediction.timed_out:
+    if result.prediction.timed_out:
         during = last_progress(result.prediction.stdout)
         limit_note = "locally, --time-limit sets the limit of each step"
         raise past_time_limit(result.prediction.time_limit, during, limit_note)
     for name, step in (("prediction step", result.prediction), ("scoring step", result.scoring)):
-        if step is not None and step.exit_code != 0:
+        if step.exit_code != 0:
             raise _step_error(name, step)
     return json.loads((result.output / "scores.json").read_text(encoding="utf-8"))
 
 
 def step_notes(result: RunResult) -> List[str]:
     """The notes both steps printed for the participant (files ignored, rows read another way), once each."""
-    steps = [step for step in (result.prediction, result.scoring) if step is not None]
+    steps = (result.prediction, result.scoring)
     lines = [line for step in steps for line in step.stdout.splitlines()]
     return list(dict.fromkeys(line[6:] for line in lines if line.startswith("note: ")))
 
 
 def leaderboard_row(scores: Dict[str, float], task: PhaseTask) -> str:
-    """One line per leaderboard column of ``task``: its title, the score (n/a when the track was
-    not submitted) and its direction and range (``report.score_meanings`` of the phase's
-    task.json, in its reference data, which a phase the kit scores has)."""
-    reference = task.reference_data
-    has_spec = reference is not None and (reference / "task.json").is_file()
-    meanings = score_meanings(read_spec(reference)) if has_spec else {}
+    """One line per leaderboard column of ``task``, whose scoring step ran: its title, the score
+    (n/a when the track was not submitted) and its direction and range (``report.score_meanings``
+    of the phase's task.json, in its reference data, which the scoring step read; read while a
+    zipped bundle's extracted copy still exists)."""
+    meanings = score_meanings(read_spec(task.reference_data))
     width = max((len(c["title"]) for c in task.columns), default=10)
     lines = []
     for column in task.columns:
@@ -190,7 +188,7 @@ def kit_phase_task(bundle: Path, phase: str) -> PhaseTask:
             expected=_expected_phase(scored),
             hint=None if scored else CHECK_HINT.format(phase=""),
         )
-    if task is not None and (task.reference_data is None or _holds_gold(task)):
+    if task is not None and _holds_gold(task):
         return task
     cannot = "this phase's gold is hidden, so this starting kit cannot score it"
     raise UsageError.single(
@@ -202,7 +200,9 @@ def kit_phase_task(bundle: Path, phase: str) -> PhaseTask:
 
 
 def _holds_gold(task: PhaseTask) -> bool:
-    return task.reference_data is not None and task.reference_data.is_dir()
+    """Whether a starting kit's phase has its gold (every phase of a kit names its reference data,
+    whose folder the kit leaves out where the gold is hidden)."""
+    return task.reference_data.is_dir()
 
 
 def _kit_phase_list(phases: List[str], scored: List[str]) -> str:

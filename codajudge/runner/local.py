@@ -26,10 +26,12 @@ from ..formats.archive import nothing_at_path, safe_extract
 from ..untrusted import copy_tree
 from .bundle_view import PhaseTask
 from . import sandbox
-from .guard import FORBIDDEN_ENV
 from .worker import StepResult, program_command, run_step
 
+#: Where there is no sandbox, the prediction step's Python loads ``guard_site/sitecustomize.py``,
+#: which refuses Python-level reads below the path in FORBIDDEN_ENV (the reference data).
 GUARD_SITE = Path(__file__).resolve().parent / "guard_site"
+FORBIDDEN_ENV = "CODAJUDGE_FORBIDDEN"
 ENGINE = Path(__file__).resolve().parents[1]
 #: How messages name the prediction step's output folder.
 PREDICTION_OUTPUT = "the prediction output (/app/output)"
@@ -37,7 +39,7 @@ PREDICTION_OUTPUT = "the prediction output (/app/output)"
 
 @dataclass
 class RunResult:
-    prediction: Optional[StepResult]
+    prediction: StepResult
     scoring: StepResult
     output: Path
     predictions: Path
@@ -107,18 +109,14 @@ def run_isolated(task: PhaseTask, submission: Path, work: Path) -> Tuple[Path, S
 
 def predict(
     task: PhaseTask, submission: str, step: Path, limit: int
-) -> Tuple[Optional[StepResult], Optional[str]]:
+) -> Tuple[StepResult, Optional[str]]:
     """The prediction step in the ``app/...`` folders of ``step``, ``limit`` seconds at most: its
-    result (None for a phase without an ingestion program, whose submission is its output) and,
-    when it ran without isolation, why."""
+    result and, when it ran without isolation, why (every task the kit builds has an ingestion
+    program and input data)."""
     for folder in ("app/output", "app/shared"):
         (step / folder).mkdir(parents=True)
-    if task.ingestion_program is None:
-        place_submission(submission, step / "app/output")
-        return None, None
     copy_program(task.ingestion_program, step / "app/program")
-    if task.input_data is not None:
-        shutil.copytree(task.input_data, step / "app/input_data")
+    shutil.copytree(task.input_data, step / "app/input_data")
     submitted = step / "app/ingested_program"
     place_submission(submission, submitted)
     # the worker copies a submission without a metadata file into the prediction output (it is
@@ -128,17 +126,16 @@ def predict(
     return run_prediction_step(task, step, limit)
 
 
-def prediction_output(work: Path, prediction: Optional[StepResult]) -> Path:
+def prediction_output(work: Path, prediction: StepResult) -> Path:
     """/app/input/res of the scoring step in ``work``: what the prediction step left in its
     /app/output, copied as regular files only once its processes have ended, and the worker's
     ``metadata`` (exit code, seconds)."""
     res = work / "score/app/input/res"
     copy_tree(work / "predict/app/output", res, PREDICTION_OUTPUT)
-    if prediction is not None:
-        code, seconds = prediction.exit_code, round(prediction.seconds, 3)
-        metadata = {"exitCode": code, "elapsedTime": seconds}
-        metadata.update(ingestionExitCode=code, ingestionElapsedTime=seconds)
-        (res / "metadata").write_text(json.dumps(metadata) + "\n")
+    code, seconds = prediction.exit_code, round(prediction.seconds, 3)
+    metadata = {"exitCode": code, "elapsedTime": seconds}
+    metadata.update(ingestionExitCode=code, ingestionElapsedTime=seconds)
+    (res / "metadata").write_text(json.dumps(metadata) + "\n")
     return res
 
 

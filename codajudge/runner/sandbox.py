@@ -1,8 +1,8 @@
 """The local prediction step in a sandbox: bubblewrap (``bwrap``) when the machine has a working one.
 
-Organisers re-run participants' code on their own machines, where the audit hook of ``guard`` is
-only a guard against mistakes (``os.link`` + ``open``, ``ctypes`` or a child program get round
-it). Inside the sandbox the code sees only what the step needs, at Codabench's paths:
+Organisers re-run participants' code on their own machines, where the audit hook of
+``guard_site`` is only a guard against mistakes (``os.link`` + ``open``, ``ctypes`` or a child
+program get round it). Inside the sandbox the code sees only what the step needs, at Codabench's paths:
 
 - ``/app/program`` (the ingestion program), ``/app/input_data`` (the phase's public input) and
   ``/app/ingested_program`` (the submission), read-only; ``/app/output`` and ``/app/shared``
