@@ -35,7 +35,7 @@ from codajudge.stats.ranking import (
     tie_groups,
 )
 from codajudge.stats.bootstrap import Interval
-from codajudge.stats.csv_table import render_csv
+from codajudge.stats.tables import render_csv
 from codajudge.stats.latex import latex_escape, render_latex
 from codajudge.stats.markdown import render_markdown
 from codajudge.spec import TaskSpec

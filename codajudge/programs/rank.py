@@ -21,8 +21,8 @@ scoring program would note on a ranked one (files ignored, tracks not covered, m
 listed per submission (stderr, ranking.md, and ranking.csv rows ``submission_note``). The gold is
 read once; ``--jobs`` processes (default: one per core, at most 4) score the submissions. Progress
 goes to stderr. Written to ``--out`` (default: the current folder): ``ranking.md``, ``ranking.csv``,
-``ranking.tex`` and ``ranking.html``, the tables of ``codajudge.stats.tables`` rendered by
-``stats.markdown``, ``stats.csv_table``, ``stats.latex`` and ``ranking_page``, each beginning with the ``codajudge rank`` command, every option spelled out, that reproduces it.
+``ranking.tex`` and ``ranking.html``, the tables of ``codajudge.stats.tables`` (which writes the CSV)
+rendered by ``stats.markdown``, ``stats.latex`` and ``ranking_page``, each beginning with the ``codajudge rank`` command, every option spelled out, that reproduces it.
 
 Per track, systems are ranked on the main metric with statistical ties (``codajudge.stats.ranking``):
 ``auto`` uses Williams' t-test for Pearson r, Wilcoxon signed-rank on per-item losses for the
@@ -77,10 +77,9 @@ from ..stats.ranking import (
     rank_track,
 )
 from ..ranking_page import render_html
-from ..stats.csv_table import render_csv
 from ..stats.latex import LATEX_WIDTHS, render_latex
 from ..stats.markdown import render_markdown
-from ..stats.tables import GroupTable, RankingReport, Settings, undecodable_as_text
+from ..stats.tables import GroupTable, RankingReport, Settings, render_csv, undecodable_as_text
 from ..runner.bundle_view import PhaseTask, phase_task
 from ..runner.local import require_sandbox, run_isolated
 from ..runner.worker import StepResult
