@@ -468,13 +468,28 @@ def build_report(
         settings,
         runs=dict(runs or {}),
         groups=group_tables(spec, results, rankings),
-        stand_ins={name: r.stand_ins for name, r in results.items() if r.ranked and r.stand_ins},
-        unranked={
-            name: [t.id for t in spec.tracks if t.id in r.tracks]
-            for name, r in results.items()
-            if not r.ranked
-        },
+        rule_notes=primary_rule_notes(spec, results),
     )
+
+
+def primary_rule_notes(spec: TaskSpec, results: Dict[str, Result]) -> List[Tuple[str, str]]:
+    """Which of the ranked runs (name -> Result) the missing-track rule applied to, as
+    (run, plain-text note) pairs: what stood in for each primary track a run did not submit, then
+    the runs left without a primary score and the tracks they are ranked on."""
+    notes = [
+        (name, "; ".join(f"{track} counted as {what}" for track, what in r.stand_ins.items()))
+        for name, r in results.items()
+        if r.ranked and r.stand_ins
+    ]
+    for name, r in results.items():
+        if not r.ranked:
+            submitted = ", ".join(t.id for t in spec.tracks if t.id in r.tracks) or "no track"
+            notes.append((name, f"{UNRANKED_NOTE}; ranked on {submitted}"))
+    return notes
+
+
+#: What the tables say of a run left without a primary score.
+UNRANKED_NOTE = "no primary score (not every primary track submitted), so not in the overall table"
 
 
 def write_report(report: RankingReport, out_dir: Path) -> List[Path]:

@@ -87,10 +87,8 @@ class RankingReport:
     notes: Dict[str, List[str]] = field(default_factory=dict)
     settings: Settings = Settings()
     runs: Dict[str, str] = field(default_factory=dict)
-    #: run -> {primary track it did not submit: what stood in for it}
-    stand_ins: Dict[str, Dict[str, str]] = field(default_factory=dict)
-    #: runs without a primary score (rule ``unranked``) -> the tracks they submitted
-    unranked: Dict[str, List[str]] = field(default_factory=dict)
+    #: (run, note) of each run the missing-track rule applied to (``programs.rank.primary_rule_notes``)
+    rule_notes: List[Tuple[str, str]] = field(default_factory=list)
     #: the groups of tracks' own overall tables, in the edition's order
     groups: List[GroupTable] = field(default_factory=list)
 
@@ -190,26 +188,9 @@ def group_text(report: RankingReport, group: GroupTable) -> str:
 NORMALISED_WORDS = ", each normalised to 0-1 by its metric's range on the track"
 
 
-def primary_rule_notes(report: RankingReport) -> List[Tuple[str, str]]:
-    """Which runs the missing-track rule applied to, as (run, plain-text note) pairs: what stood in
-    for each primary track a run did not submit, and the runs left without a primary score."""
-    notes = [
-        (name, "; ".join(f"{track} counted as {what}" for track, what in tracks.items()))
-        for name, tracks in report.stand_ins.items()
-    ]
-    return notes + [
-        (
-            name,
-            "no primary score (not every primary track submitted), so not in the overall "
-            f"table; ranked on {', '.join(tracks) or 'no track'}",
-        )
-        for name, tracks in report.unranked.items()
-    ]
-
-
 def primary_rule_lines(report: RankingReport) -> List[str]:
     """``primary_rule_notes`` as one "run: note" line each."""
-    return [f"{name}: {note}" for name, note in primary_rule_notes(report)]
+    return [f"{name}: {note}" for name, note in report.rule_notes]
 
 
 #: The heading of the section that lists the runs the missing-track rule applied to.
@@ -551,8 +532,7 @@ def render_csv(report: RankingReport) -> str:
     for tid in report.track_order():
         records += track_table(report.rankings[tid]).records
     records += [
-        dict(table="primary_rule", system=name, note=note)
-        for name, note in primary_rule_notes(report)
+        dict(table="primary_rule", system=name, note=note) for name, note in report.rule_notes
     ]
     records += [dict(table="team_run", system=team, note=run) for team, run in report.runs.items()]
     records += [
