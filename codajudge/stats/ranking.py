@@ -18,7 +18,7 @@ although A's primary score is higher (tests/test_ranking.py shows such a run).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Optional, Sequence
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -70,22 +70,26 @@ def order_best_first(scores: Dict[str, float], higher_is_better: bool) -> List[s
 
 def tie_groups(
     order: Sequence[str], p_values: Callable[[str, Sequence[str]], Sequence[float]], alpha: float
-) -> Dict[str, int]:
+) -> Tuple[Dict[str, int], Dict[str, float]]:
     """Competition ranks with statistical ties (see the module docstring).
 
     ``order`` is best first; ``p_values(leader, others)`` tests the leader against each of the
-    others (all at once, so the tests can share their work). Returns name -> rank.
+    others (all at once, so the tests can share their work). Returns name -> rank, and each other
+    system's p-value against the best (its first leader, tested once for both).
     """
     ranks: Dict[str, int] = {}
+    against_best: Dict[str, float] = {}
     remaining = list(order)
     position = 1
     while remaining:
         leader, others = remaining[0], remaining[1:]
-        group = [leader] + [s for s, p in zip(others, p_values(leader, others)) if p > alpha]
+        tested = dict(zip(others, p_values(leader, others)))
+        against_best = tested if position == 1 else against_best
+        group = [leader] + [s for s in others if tested[s] > alpha]
         ranks.update(dict.fromkeys(group, position))
         position += len(group)
         remaining = [s for s in remaining if s not in ranks]
-    return ranks
+    return ranks, against_best
 
 
 def rank_track(
@@ -105,8 +109,7 @@ def rank_track(
     order = order_best_first(scores, metric.higher_is_better)
     raws = shared_resamples(metric_name, submitted, resamples, seed)
     tests = TrackTests(chosen, metric_name, submitted, raws)
-    ranks = tie_groups(order, tests.p_values, alpha)
-    against_best = dict(zip(order[1:], tests.p_values(order[0], order[1:]))) if order else {}
+    ranks, against_best = tie_groups(order, tests.p_values, alpha)
     rows = []
     for name in sorted(order, key=lambda s: (ranks[s], order.index(s))):
         ci = percentile_interval(raws[name], scores[name]) if raws else None
