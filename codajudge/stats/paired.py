@@ -49,8 +49,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -98,8 +97,7 @@ def permutation_p_value(metric, stats_a, stats_b) -> float:
     return max(float(extreme) / deltas.size, p_floor(n))
 
 
-@dataclass(frozen=True)
-class TestResult:
+class TestResult(NamedTuple):
     """A test statistic (None when the test has none), its p-value and the test's name."""
 
     statistic: object
