@@ -830,7 +830,7 @@ def test_shared_resamples_give_the_intervals_and_p_values_of_each_pair_alone(sma
     spec, _, _, results, _ = _scored_small_phase(small_phase)
     for track in spec.tracks:
         for test in ("bootstrap", "auto"):
-            ranking = rank_track(track, results, test, 0.05, 150, 11)
+            ranking = rank_track(track, results, Settings(test, 0.05, 150, 11))
             submitted = {n: r.tracks[track.id] for n, r in results.items() if track.id in r.tracks}
             _assert_intervals_and_p_values_match_alone(ranking, submitted)
             _assert_every_pair_matches_alone(ranking, submitted, track.id)

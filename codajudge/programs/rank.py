@@ -366,8 +366,7 @@ def rank_tracks(
     rankings = {}
     for track in spec.tracks:
         started = time.monotonic()
-        options = settings.test, settings.alpha, settings.resamples, settings.seed
-        ranking = rank_track(track, results, *options)
+        ranking = rank_track(track, results, settings)
         rankings[track.id] = ranking
         said = f"{len(ranking.rows)} systems, test {ranking.test}"
         log(f"ranked track {track.id} ({said}) in {time.monotonic() - started:.1f} s")

@@ -23,12 +23,7 @@ from typing import Callable, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..metrics import get as get_metric
-from .bootstrap import (
-    DEFAULT_RESAMPLES,
-    DEFAULT_SEED,
-    Interval,
-    percentile_interval,
-)
+from .bootstrap import Interval, percentile_interval
 from .paired import TrackTests, choose_test, shared_resamples
 
 
@@ -92,24 +87,18 @@ def tie_groups(
     return ranks, against_best
 
 
-def rank_track(
-    track,
-    results: Dict[str, object],
-    test: str = "auto",
-    alpha: float = 0.05,
-    resamples: int = DEFAULT_RESAMPLES,
-    seed: int = DEFAULT_SEED,
-) -> TrackRanking:
-    """Rank the systems (name -> ``scoring.Result``) that submitted ``track``."""
+def rank_track(track, results: Dict[str, object], settings) -> TrackRanking:
+    """Rank the systems (name -> ``scoring.Result``) that submitted ``track`` with the test, level,
+    resamples and seed of ``settings`` (``tables.Settings``)."""
     metric_name = track.main_metric
     metric = get_metric(metric_name)
     submitted = {name: r.tracks[track.id] for name, r in results.items() if track.id in r.tracks}
-    chosen, note = choose_test(metric_name, test, _items(submitted, metric_name))
+    chosen, note = choose_test(metric_name, settings.test, _items(submitted, metric_name))
     scores = {name: tr.scores[metric_name] for name, tr in submitted.items()}
     order = order_best_first(scores, metric.higher_is_better)
-    raws = shared_resamples(metric_name, submitted, resamples, seed)
+    raws = shared_resamples(metric_name, submitted, settings.resamples, settings.seed)
     tests = TrackTests(chosen, metric_name, submitted, raws)
-    ranks, against_best = tie_groups(order, tests.p_values, alpha)
+    ranks, against_best = tie_groups(order, tests.p_values, settings.alpha)
     rows = []
     for name in sorted(order, key=lambda s: (ranks[s], order.index(s))):
         ci = percentile_interval(raws[name], scores[name]) if raws else None
