@@ -75,14 +75,14 @@ def tie_groups(
     ranks: Dict[str, int] = {}
     against_best: Dict[str, float] = {}
     remaining = list(order)
-    position = 1
     while remaining:
         leader, others = remaining[0], remaining[1:]
         tested = dict(zip(others, p_values(leader, others)))
-        against_best = tested if position == 1 else against_best
+        if not ranks:
+            against_best = tested
         group = [leader] + [s for s in others if tested[s] > alpha]
-        ranks.update(dict.fromkeys(group, position))
-        position += len(group)
+        # a competition rank: one more than the systems ranked before the group
+        ranks.update(dict.fromkeys(group, len(ranks) + 1))
         remaining = [s for s in remaining if s not in ranks]
     return ranks, against_best
 
