@@ -23,6 +23,7 @@ from codajudge.programs.rank import score_all
 from codajudge.spec import read_spec
 from codajudge.stats.paired import TrackTests, choose_test, shared_resamples
 from codajudge.stats.ranking import rank_track
+from codajudge.stats.tables import Settings
 
 from . import synth
 from .cases import sized
@@ -177,7 +178,7 @@ def ranking_case(workdir: Path) -> List[dict]:
         if failures:
             raise RuntimeError(f"synthetic submissions were refused: {failures[:2]}")
         for track in spec.tracks:
-            rank_track(track, results, "auto", 0.05, RESAMPLES, spec.seed)
+            rank_track(track, results, Settings("auto", 0.05, RESAMPLES, spec.seed))
         clock.lap("ranks with intervals")
         tests = all_pair_tests(spec, results)
         clock.lap(f"{tests} paired tests")

@@ -17,6 +17,7 @@ from codajudge.stats.ranking import (
     rank_group,
     rank_track,
 )
+from codajudge.stats.tables import Settings
 from codajudge.tracks import tracks_from_list
 
 N = 60
@@ -72,7 +73,9 @@ def _results():
 def test_the_published_example_mean_tie_aware_rank_1_5_is_first():
     """The LeWiDi 2025 Task B winner: ranks 1, 1, 2 (2-way tie) and 2 (4-way tie), mean 1.5."""
     results = _results()
-    rankings = {d: rank_track(TRACKS[d], results, "wilcoxon", 0.05, 200, 1) for d in DATASETS}
+    rankings = {
+        d: rank_track(TRACKS[d], results, Settings("wilcoxon", 0.05, 200, 1)) for d in DATASETS
+    }
     ranks = {d: next(r.rank for r in rankings[d].rows if r.system == "W") for d in DATASETS}
     assert ranks == {"csc": 1, "mp": 1, "par": 2, "ven": 2}
     tied = {d: [r.system for r in rankings[d].rows if r.rank == ranks[d]] for d in ("par", "ven")}

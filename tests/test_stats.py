@@ -24,9 +24,9 @@ from codajudge.stats.paired import (
     permutation_test,
     signed_rank_test,
 )
-from codajudge.stats.exact import EXACT_MAX_ITEMS, p_floor, permutation_p_value, swap_masks
+from codajudge.stats.paired import EXACT_MAX_ITEMS, p_floor, permutation_p_value, swap_masks
 from codajudge.stats.summaries import confusion_counts, group_scores, mean_distributions
-from codajudge.stats.williams import williams_t, williams_test
+from codajudge.stats.paired import williams_t, williams_test
 
 
 def interval(metric, stats, value, resamples, seed):

@@ -21,8 +21,8 @@ scoring program would note on a ranked one (files ignored, tracks not covered, m
 listed per submission (stderr, ranking.md, and ranking.csv rows ``submission_note``). The gold is
 read once; ``--jobs`` processes (default: one per core, at most 4) score the submissions. Progress
 goes to stderr. Written to ``--out`` (default: the current folder): ``ranking.md``, ``ranking.csv``,
-``ranking.tex`` and ``ranking.html``, the tables of ``codajudge.stats.tables`` rendered by
-``stats.markdown``, ``stats.csv_table``, ``stats.latex`` and ``ranking_page``, each beginning with the ``codajudge rank`` command, every option spelled out, that reproduces it.
+``ranking.tex`` and ``ranking.html``, the tables of ``codajudge.stats.tables`` (which writes the CSV)
+rendered by ``stats.markdown``, ``stats.latex`` and ``ranking_page``, each beginning with the ``codajudge rank`` command, every option spelled out, that reproduces it.
 
 Per track, systems are ranked on the main metric with statistical ties (``codajudge.stats.ranking``):
 ``auto`` uses Williams' t-test for Pearson r, Wilcoxon signed-rank on per-item losses for the
@@ -77,10 +77,9 @@ from ..stats.ranking import (
     rank_track,
 )
 from ..ranking_page import render_html
-from ..stats.csv_table import render_csv
 from ..stats.latex import LATEX_WIDTHS, render_latex
 from ..stats.markdown import render_markdown
-from ..stats.tables import GroupTable, RankingReport, Settings, undecodable_as_text
+from ..stats.tables import GroupTable, RankingReport, Settings, render_csv, undecodable_as_text
 from ..runner.bundle_view import PhaseTask, phase_task
 from ..runner.local import require_sandbox, run_isolated
 from ..runner.worker import StepResult
@@ -367,8 +366,7 @@ def rank_tracks(
     rankings = {}
     for track in spec.tracks:
         started = time.monotonic()
-        options = settings.test, settings.alpha, settings.resamples, settings.seed
-        ranking = rank_track(track, results, *options)
+        ranking = rank_track(track, results, settings)
         rankings[track.id] = ranking
         said = f"{len(ranking.rows)} systems, test {ranking.test}"
         log(f"ranked track {track.id} ({said}) in {time.monotonic() - started:.1f} s")
@@ -469,13 +467,28 @@ def build_report(
         settings,
         runs=dict(runs or {}),
         groups=group_tables(spec, results, rankings),
-        stand_ins={name: r.stand_ins for name, r in results.items() if r.ranked and r.stand_ins},
-        unranked={
-            name: [t.id for t in spec.tracks if t.id in r.tracks]
-            for name, r in results.items()
-            if not r.ranked
-        },
+        rule_notes=primary_rule_notes(spec, results),
     )
+
+
+def primary_rule_notes(spec: TaskSpec, results: Dict[str, Result]) -> List[Tuple[str, str]]:
+    """Which of the ranked runs (name -> Result) the missing-track rule applied to, as
+    (run, plain-text note) pairs: what stood in for each primary track a run did not submit, then
+    the runs left without a primary score and the tracks they are ranked on."""
+    notes = [
+        (name, "; ".join(f"{track} counted as {what}" for track, what in r.stand_ins.items()))
+        for name, r in results.items()
+        if r.ranked and r.stand_ins
+    ]
+    for name, r in results.items():
+        if not r.ranked:
+            submitted = ", ".join(t.id for t in spec.tracks if t.id in r.tracks) or "no track"
+            notes.append((name, f"{UNRANKED_NOTE}; ranked on {submitted}"))
+    return notes
+
+
+#: What the tables say of a run left without a primary score.
+UNRANKED_NOTE = "no primary score (not every primary track submitted), so not in the overall table"
 
 
 def write_report(report: RankingReport, out_dir: Path) -> List[Path]:

@@ -1,25 +1,171 @@
-"""Paired tests of two systems on the same items: paired bootstrap (any metric), Wilcoxon
-signed-rank on per-item losses (LeWiDi 2025's test for statistical ties) and the exact paired
-permutation test (any metric, few items). All are two-sided, and none reports a p-value below the
-exact floor 2 x 0.5^n of n items (``exact``).
+"""Paired tests of two systems on the same items: paired bootstrap (any metric), Williams' t-test
+for Pearson r, Wilcoxon signed-rank on per-item losses (LeWiDi 2025's test for statistical ties)
+and the exact paired permutation test (any metric, few items). All are two-sided, and none reports
+a p-value below the exact floor 2 x 0.5^n of n items (``p_floor``).
 
 ``choose_test`` picks the test of a metric for ``--test auto`` from its registration
 (``Metric.significance``): Williams for Pearson r, Wilcoxon for the lower-is-better LeWiDi metrics,
-the paired bootstrap otherwise; on a track of at most ``exact.EXACT_MAX_ITEMS`` items, the exact
-test whatever was asked. No metric is named here.
+the paired bootstrap otherwise; on a track of at most ``EXACT_MAX_ITEMS`` items, the exact test
+whatever was asked. No metric is named here.
+
+The small-sample rule. Under "the two systems are exchangeable" each of the n items' two outputs
+may be swapped: 2^n arrangements, equally likely. The observed one and its full swap are always as
+extreme as the observation, so an exact two-sided p-value is at least 2 / 2^n (``p_floor``; the
+exact sign test's 2 x 0.5^n when one system wins every item). Every test of the kit reports at
+least that: without it, the paired bootstrap would say 1 / (resamples + 1) = 0.001 on a single
+item, where no test can say anything (p = 1). Up to ``EXACT_MAX_ITEMS`` items a ranking uses no
+approximate test (Williams' t, the normal approximation of Wilcoxon's test, the bootstrap with its
+1 / (resamples + 1) resolution) but the exact paired permutation test on the track's main metric
+(``permutation_p_value``): every one of the 2^n swaps is enumerated and
+p = #{|delta'| >= |delta|} / 2^n, with delta the oriented difference of the two systems' scores
+and delta' its value after the swap.
+
+Williams' t-test compares two dependent Pearson correlations that share the gold (metrics.md §7).
+Systems 2 and 3 are each correlated with the same gold (variable 1): r12 and r13, with r23 the
+correlation between the two systems' predictions. Under H0 (r12 = r13)
+
+    t = (r12 - r13) * sqrt((n-1)(1+r23)) / sqrt(2 ((n-1)/(n-3)) |R| + ((r12+r13)^2 / 4) (1-r23)^3)
+
+with |R| = 1 - r12^2 - r13^2 - r23^2 + 2 r12 r13 r23, follows Student's t with n - 3 degrees of
+freedom (Williams 1959; used by SemEval-2017 STS and WMT). The kit's tests are two-sided.
+
+Degenerate cases, where the formula divides 0 by 0 (or by rounding noise), are decided explicitly
+(``_degenerate``), in this order:
+
+- n <= 3: no test (p = 1).
+- r12 = r13: the correlations are equal (t = 0, p = 1), whatever else holds.
+- a constant system (its r undefined, scored 0): the other system's r is tested against 0 with
+  Pearson's t = r sqrt((n-2)/(1-r^2)), n - 2 degrees of freedom (a constant's r does not vary).
+- |r23| = 1 (to ``AFFINE_TOLERANCE``): one system is an affine map of the other. With r23 = +1
+  their correlations with the gold are equal (a tie, p = 1); with r23 = -1 they are opposite
+  (r13 = -r12), so they differ exactly when r12 differs from 0: r12 is tested against 0 as above,
+  with t signed as r12 - r13.
+
+Its two-sided p-value is never below ``p_floor(n)``, 2 x 0.5^n: no paired test on n items can say
+more (a t distribution would, for a perfect system against its negation on 30 items: p = 0).
 """
 
 from __future__ import annotations
 
+import math
 import warnings
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ..metrics import BOOTSTRAP, WILCOXON, WILLIAMS, Metric, get as get_metric
 from .bootstrap import scores_from_sums, systems_bootstrap_scores, undefined_as_zero
-from .exact import EXACT_MAX_ITEMS, PERMUTATION, p_floor, permutation_p_value
-from .williams import TestResult, williams_test
+
+#: The test ``permutation_p_value`` computes, as a ranking names it.
+PERMUTATION = "permutation"
+#: Tracks of at most this many items use the exact permutation test (4,096 arrangements), whatever
+#: test was asked: below it the floor 2 / 2^n exceeds the default bootstrap's resolution 1 / 1001.
+EXACT_MAX_ITEMS = 12
+#: Two swapped differences closer than this (relative, at least 1) are equal: rounding of the
+#: swapped sums, which the full swap of the observation would otherwise miss.
+SWAP_TOLERANCE = 1e-9
+
+
+def p_floor(n_items: int) -> float:
+    """The smallest two-sided p-value a paired test on ``n_items`` items can honestly report:
+    2 x 0.5^n (1.0 for one item or none)."""
+    return min(1.0, 2.0 * 0.5 ** max(int(n_items), 0))
+
+
+def swap_masks(n_items: int) -> np.ndarray:
+    """(2^n, n) floats: row j swaps item k when bit k of j is set; row 0 is the observation."""
+    rows = np.arange(2**n_items, dtype=np.int64)[:, None]
+    return ((rows >> np.arange(n_items, dtype=np.int64)) & 1).astype(float)
+
+
+def permutation_p_value(metric, stats_a, stats_b) -> float:
+    """The exact two-sided p-value of A against B (per-item statistics (n, S) on the same n items,
+    n at most ``EXACT_MAX_ITEMS``) on ``metric``: the share of the 2^n swaps of the two systems'
+    rows whose oriented difference is at least the observed one in size. An undefined score counts
+    as 0.0, as scoring does."""
+    a = np.asarray(stats_a, dtype=float).reshape(len(stats_a), -1)
+    b = np.asarray(stats_b, dtype=float).reshape(len(stats_b), -1)
+    n = a.shape[0]
+    if n > EXACT_MAX_ITEMS:
+        raise ValueError(f"the exact test enumerates 2^n swaps: n = {n} > {EXACT_MAX_ITEMS}")
+    moved = swap_masks(n) @ (b - a)  # what each arrangement moves from A's sums to B's
+    score_a = scores_from_sums(metric, a.sum(axis=0) + moved, n)
+    score_b = scores_from_sums(metric, b.sum(axis=0) - moved, n)
+    deltas = np.abs(undefined_as_zero(score_a) - undefined_as_zero(score_b))
+    observed = deltas[0]
+    extreme = np.count_nonzero(deltas >= observed - SWAP_TOLERANCE * max(1.0, observed))
+    return max(float(extreme) / deltas.size, p_floor(n))
+
+
+class TestResult(NamedTuple):
+    """A test statistic (None when the test has none), its p-value and the test's name."""
+
+    statistic: object
+    p_value: float
+    test: str
+
+
+def williams_t(r12: float, r13: float, r23: float, n: int) -> float:
+    """Williams' t statistic (positive when r12 > r13); needs n > 3.
+
+    Identical systems (r23 = 1, r12 = r13) give 0.0; a zero denominator with a non-zero
+    difference (impossible in exact arithmetic) gives an infinite t of the difference's sign.
+    """
+    det_r = 1.0 - r12 * r12 - r13 * r13 - r23 * r23 + 2.0 * r12 * r13 * r23
+    det_r = max(det_r, 0.0)  # a correlation matrix is positive semi-definite; clip rounding noise
+    numerator = (r12 - r13) * math.sqrt(max((n - 1) * (1.0 + r23), 0.0))
+    denominator_sq = 2.0 * ((n - 1) / (n - 3)) * det_r + ((r12 + r13) ** 2 / 4.0) * (1.0 - r23) ** 3
+    if denominator_sq <= 0.0:
+        return 0.0 if numerator == 0.0 else math.copysign(math.inf, numerator)
+    return numerator / math.sqrt(denominator_sq)
+
+
+#: |r23| within this of 1 means one system is an affine map of the other: the Williams formula
+#: would divide rounding noise by rounding noise (r computed in floats is exact to about 1e-15).
+AFFINE_TOLERANCE = 1e-12
+
+
+def pearson_against_zero_t(r: float, n: int) -> float:
+    """Pearson's t = r sqrt((n-2)/(1-r^2)) for r against 0 (n - 2 degrees of freedom); |r| = 1
+    gives an infinite t of r's sign."""
+    if abs(r) >= 1.0:
+        return math.copysign(math.inf, r)
+    return r * math.sqrt((n - 2) / (1.0 - r * r))
+
+
+def _degenerate(
+    r12: float, r13: float, r23: float, n: int, constant_a: bool, constant_b: bool
+) -> Optional[Tuple[float, int]]:
+    """(t, degrees of freedom) of a degenerate case (the module docstring), None otherwise; t is
+    signed as r12 - r13. Needs n > 3."""
+    if r12 == r13:
+        return 0.0, n - 3
+    if constant_a or constant_b:
+        r, sign = (r13, -1.0) if constant_a else (r12, 1.0)
+        return sign * pearson_against_zero_t(r, n), n - 2
+    if r23 >= 1.0 - AFFINE_TOLERANCE:
+        return 0.0, n - 3
+    if r23 <= -1.0 + AFFINE_TOLERANCE:
+        return pearson_against_zero_t(r12, n), n - 2
+    return None
+
+
+def williams_test(
+    r12: float, r13: float, r23: float, n: int, constant_a: bool = False, constant_b: bool = False
+) -> TestResult:
+    """Two-sided Williams' test of A (r12 with the gold) against B (r13 with the gold, r23 with A;
+    ``constant_a``, ``constant_b``: the system is constant): a degenerate case's (t, degrees of
+    freedom), else Williams' t with n - 3, its p never below ``p_floor(n)``."""
+    if n <= 3:
+        return TestResult(None, 1.0, "williams")
+    # imported here: the builder and the programs import this module, and few of them run a test
+    from scipy.stats import t as student_t
+
+    found = _degenerate(r12, r13, r23, n, constant_a, constant_b)
+    t, df = found if found is not None else (williams_t(r12, r13, r23, n), n - 3)
+    p = min(max(2.0 * float(student_t.sf(abs(t), df)), p_floor(n)), 1.0)
+    return TestResult(t, p, "williams")
+
 
 TESTS = (WILLIAMS, BOOTSTRAP, WILCOXON, "auto")
 #: Each test's proper name, as the ranking tables print it.
@@ -67,7 +213,7 @@ def bootstrap_p_value(
     Degenerate cases: equal scores (identical systems, or equal to rounding: delta 0) and no
     resamples give p = 1; a delta that every resample reproduces (B's per-item values a constant
     shift of A's on a mean metric) gives the smallest p, 1 / (resamples + 1), or the exact floor
-    2 x 0.5^n of the n items when that is larger (``exact.p_floor``: 1 on one item). A resample on
+    2 x 0.5^n of the n items when that is larger (``p_floor``: 1 on one item). A resample on
     which a score is undefined counts it as 0.0, as scoring does.
     """
     resamples = raw_a.shape[0]
@@ -81,7 +227,7 @@ def bootstrap_p_value(
 
 
 def permutation_test(metric: Metric, stats_a, stats_b) -> TestResult:
-    """The exact paired permutation test of A against B (``exact.permutation_p_value``; at most
+    """The exact paired permutation test of A against B (``permutation_p_value``; at most
     ``EXACT_MAX_ITEMS`` items); ``statistic`` is the observed oriented delta, and equal scores
     (to rounding) give p = 1."""
     delta = oriented_difference(metric, stats_a, stats_b)
@@ -108,7 +254,7 @@ def signed_rank_test(losses_a, losses_b) -> TestResult:
     systems, or two constant ones with the same loss: the systems are indistinguishable) gives
     statistic 0 and p = 1; a NaN difference (an undefined loss) gives a NaN statistic and p = 1, as
     does a p-value scipy leaves undefined. Every p is at least the exact floor 2 x 0.5^n
-    (``exact.p_floor``), which the normal approximation on a few tied differences would undercut."""
+    (``p_floor``), which the normal approximation on a few tied differences would undercut."""
     diff = np.asarray(losses_a, dtype=float) - np.asarray(losses_b, dtype=float)
     if np.isnan(diff).any():
         return TestResult(float("nan"), 1.0, WILCOXON)

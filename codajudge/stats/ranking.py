@@ -18,17 +18,12 @@ although A's primary score is higher (tests/test_ranking.py shows such a run).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Optional, Sequence
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from ..metrics import get as get_metric
-from .bootstrap import (
-    DEFAULT_RESAMPLES,
-    DEFAULT_SEED,
-    Interval,
-    percentile_interval,
-)
+from .bootstrap import Interval, percentile_interval
 from .paired import TrackTests, choose_test, shared_resamples
 
 
@@ -70,43 +65,40 @@ def order_best_first(scores: Dict[str, float], higher_is_better: bool) -> List[s
 
 def tie_groups(
     order: Sequence[str], p_values: Callable[[str, Sequence[str]], Sequence[float]], alpha: float
-) -> Dict[str, int]:
+) -> Tuple[Dict[str, int], Dict[str, float]]:
     """Competition ranks with statistical ties (see the module docstring).
 
     ``order`` is best first; ``p_values(leader, others)`` tests the leader against each of the
-    others (all at once, so the tests can share their work). Returns name -> rank.
+    others (all at once, so the tests can share their work). Returns name -> rank, and each other
+    system's p-value against the best (its first leader, tested once for both).
     """
     ranks: Dict[str, int] = {}
+    against_best: Dict[str, float] = {}
     remaining = list(order)
-    position = 1
     while remaining:
         leader, others = remaining[0], remaining[1:]
-        group = [leader] + [s for s, p in zip(others, p_values(leader, others)) if p > alpha]
-        ranks.update(dict.fromkeys(group, position))
-        position += len(group)
+        tested = dict(zip(others, p_values(leader, others)))
+        if not ranks:
+            against_best = tested
+        group = [leader] + [s for s in others if tested[s] > alpha]
+        # a competition rank: one more than the systems ranked before the group
+        ranks.update(dict.fromkeys(group, len(ranks) + 1))
         remaining = [s for s in remaining if s not in ranks]
-    return ranks
+    return ranks, against_best
 
 
-def rank_track(
-    track,
-    results: Dict[str, object],
-    test: str = "auto",
-    alpha: float = 0.05,
-    resamples: int = DEFAULT_RESAMPLES,
-    seed: int = DEFAULT_SEED,
-) -> TrackRanking:
-    """Rank the systems (name -> ``scoring.Result``) that submitted ``track``."""
+def rank_track(track, results: Dict[str, object], settings) -> TrackRanking:
+    """Rank the systems (name -> ``scoring.Result``) that submitted ``track`` with the test, level,
+    resamples and seed of ``settings`` (``tables.Settings``)."""
     metric_name = track.main_metric
     metric = get_metric(metric_name)
     submitted = {name: r.tracks[track.id] for name, r in results.items() if track.id in r.tracks}
-    chosen, note = choose_test(metric_name, test, _items(submitted, metric_name))
+    chosen, note = choose_test(metric_name, settings.test, _items(submitted, metric_name))
     scores = {name: tr.scores[metric_name] for name, tr in submitted.items()}
     order = order_best_first(scores, metric.higher_is_better)
-    raws = shared_resamples(metric_name, submitted, resamples, seed)
+    raws = shared_resamples(metric_name, submitted, settings.resamples, settings.seed)
     tests = TrackTests(chosen, metric_name, submitted, raws)
-    ranks = tie_groups(order, tests.p_values, alpha)
-    against_best = dict(zip(order[1:], tests.p_values(order[0], order[1:]))) if order else {}
+    ranks, against_best = tie_groups(order, tests.p_values, settings.alpha)
     rows = []
     for name in sorted(order, key=lambda s: (ranks[s], order.index(s))):
         ci = percentile_interval(raws[name], scores[name]) if raws else None

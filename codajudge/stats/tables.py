@@ -1,8 +1,8 @@
 """The official ranking as a table model: each table (overall, a group's, a track's) built once as
 columns (their heads, scales and the metric they show) and rows of cells, with each row's exact
-values, and the sentences that explain them. Renderers write it: ``stats.markdown``,
-``stats.csv_table`` and ``stats.latex`` as text for the task paper, ``ranking_page`` as a
-self-contained HTML page. No files are written here.
+values, and the sentences that explain them. Renderers write it: ``stats.markdown``, ``render_csv``
+(here) and ``stats.latex`` as text for the task paper, ``ranking_page`` as a self-contained HTML
+page. No files are written here.
 
 Every output begins with the command that reproduces it. Then the overall table (rank, system, the
 primary score, each track's main score, the best of a track in bold and every system not
@@ -17,6 +17,8 @@ CSV keeps full precision (``Table.records``).
 
 from __future__ import annotations
 
+import csv
+import io
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterable, List, NamedTuple, Optional, Tuple
 
@@ -85,10 +87,8 @@ class RankingReport:
     notes: Dict[str, List[str]] = field(default_factory=dict)
     settings: Settings = Settings()
     runs: Dict[str, str] = field(default_factory=dict)
-    #: run -> {primary track it did not submit: what stood in for it}
-    stand_ins: Dict[str, Dict[str, str]] = field(default_factory=dict)
-    #: runs without a primary score (rule ``unranked``) -> the tracks they submitted
-    unranked: Dict[str, List[str]] = field(default_factory=dict)
+    #: (run, note) of each run the missing-track rule applied to (``programs.rank.primary_rule_notes``)
+    rule_notes: List[Tuple[str, str]] = field(default_factory=list)
     #: the groups of tracks' own overall tables, in the edition's order
     groups: List[GroupTable] = field(default_factory=list)
 
@@ -188,26 +188,9 @@ def group_text(report: RankingReport, group: GroupTable) -> str:
 NORMALISED_WORDS = ", each normalised to 0-1 by its metric's range on the track"
 
 
-def primary_rule_notes(report: RankingReport) -> List[Tuple[str, str]]:
-    """Which runs the missing-track rule applied to, as (run, plain-text note) pairs: what stood in
-    for each primary track a run did not submit, and the runs left without a primary score."""
-    notes = [
-        (name, "; ".join(f"{track} counted as {what}" for track, what in tracks.items()))
-        for name, tracks in report.stand_ins.items()
-    ]
-    return notes + [
-        (
-            name,
-            "no primary score (not every primary track submitted), so not in the overall "
-            f"table; ranked on {', '.join(tracks) or 'no track'}",
-        )
-        for name, tracks in report.unranked.items()
-    ]
-
-
 def primary_rule_lines(report: RankingReport) -> List[str]:
     """``primary_rule_notes`` as one "run: note" line each."""
-    return [f"{name}: {note}" for name, note in primary_rule_notes(report)]
+    return [f"{name}: {note}" for name, note in report.rule_notes]
 
 
 #: The heading of the section that lists the runs the missing-track rule applied to.
@@ -330,7 +313,7 @@ SYSTEM = Column("System", names=True)
 @dataclass
 class Table:
     """One table: its columns, each row's cells as printed, and each row's exact values for the
-    CSV (``stats.csv_table.CSV_COLUMNS`` -> a number at full precision, a text, or None)."""
+    CSV (``CSV_COLUMNS`` -> a number at full precision, a text, or None)."""
 
     columns: List[Column]
     rows: List[List[Cell]]
@@ -498,3 +481,68 @@ def _track_record(ranking: TrackRanking, row: RankedSystem, cluster: int) -> Dic
         cluster=cluster,
         title=track_title(ranking),
     )
+
+
+CSV_COLUMNS = (
+    "table",
+    "rank",
+    "system",
+    "metric",
+    "value",
+    "ci_low",
+    "ci_high",
+    "test",
+    "p_vs_best",
+    "tied_with_best",
+    "mean_rank",
+    "primary",
+    "note",
+    "cluster",
+    "title",
+)
+
+
+#: A spreadsheet reads a cell starting with one of these as a formula (OWASP "CSV injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _cell(value) -> object:
+    """A record's value as its CSV cell: a flag as 0 or 1, a float by ``repr`` (full precision),
+    None empty, and a text (a name, a reason) as a spreadsheet shows text: a leading quote before
+    a formula start, as OWASP advises (a negative score, a number, stays a number)."""
+    if value is None:
+        return ""
+    if isinstance(value, str):
+        return "'" + value if value.startswith(FORMULA_STARTS) else value
+    if isinstance(value, bool):
+        return int(value)
+    return repr(value) if isinstance(value, float) else value
+
+
+def render_csv(report: RankingReport) -> str:
+    """The official ranking as one CSV table (``ranking.csv``): the command first (table
+    ``command``, in ``note``), then one row per system overall, per group and per (track, system),
+    then the missing-track rule's runs, the runs kept per team, the notes and the failures; empty
+    cells where not applicable. Numbers at full precision (``repr``); every text cell made safe for
+    spreadsheets (``_cell``)."""
+    records = [dict(table="command", note=report.settings.command or report.signature)]
+    records += overall_table(report).records
+    for group in report.groups:
+        records += group_table(report, group).records
+    for tid in report.track_order():
+        records += track_table(report.rankings[tid]).records
+    records += [
+        dict(table="primary_rule", system=name, note=note) for name, note in report.rule_notes
+    ]
+    records += [dict(table="team_run", system=team, note=run) for team, run in report.runs.items()]
+    records += [
+        dict(table="submission_note", system=name, note=note)
+        for name, notes in report.notes.items()
+        for note in notes
+    ]
+    records += [dict(table="not_ranked", system=name, note=why) for name, why in report.failures]
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    writer.writerows([_cell(record.get(name)) for name in CSV_COLUMNS] for record in records)
+    return buffer.getvalue()
