@@ -229,11 +229,14 @@ V2_CASES = {
     ),
     "leaderboard key the scorer never writes": (
         add_column(title="Bogus", key="bogus", index=99, sorting="desc"),
-        "column key 'bogus' is never written by the scoring program",
+        "differ from the leaderboard columns; expected primary, sim_pearson, sim_spearman, "
+        "nli_accuracy, nli_macro_f1, nli_soft_amd, sar_soft_awd, sar_pe_anad, var_soft_mamd, "
+        "var_pe_mer, bogus, found",
     ),
     "scorer key no column shows": (
         edit_yaml(lambda d: d["leaderboards"][0]["columns"].pop()),
-        "which no leaderboard column shows",
+        "var_soft_mamd, found primary, sim_pearson, sim_spearman, nli_accuracy, nli_macro_f1, "
+        "nli_soft_amd, sar_soft_awd, sar_pe_anad, var_soft_mamd, var_pe_mer",
     ),
     "duplicate column keys": (
         add_column(title="Again", key="primary", index=98),

@@ -75,11 +75,11 @@ def test_micro_f1_against_scikit_learn():
 
 
 def test_the_gold_self_check_allows_cross_entropy_its_gold_entropy_and_nothing_else():
-    """The builder's check (``imperfect_scores``) reads the metric's value on the gold: the gold's
+    """The builder's check (``gold_problems``) reads the metric's value on the gold: the gold's
     entropy for cross-entropy (its range's lower end would refuse every non-one-hot gold)."""
     from types import SimpleNamespace
 
-    from codajudge.bundle.build import imperfect_scores
+    from codajudge.bundle.build import gold_problems
     from codajudge.tracks import track_from_dict
 
     track = track_from_dict(
@@ -96,8 +96,8 @@ def test_the_gold_self_check_allows_cross_entropy_its_gold_entropy_and_nothing_e
 
     def result(value):
         scored = SimpleNamespace(track=track, gold=held, scores={"cross_entropy": value})
-        return SimpleNamespace(tracks={"t": scored})
+        return SimpleNamespace(tracks={"t": scored}, scores=lambda: {"cross_entropy": value})
 
-    assert imperfect_scores(result(ce(gold, gold)), "ref") == []
-    (problem,) = imperfect_scores(result(ce(gold, gold) + 1e-4), "ref")
+    assert gold_problems(result(ce(gold, gold)), ["cross_entropy"], "ref") == []
+    (problem,) = gold_problems(result(ce(gold, gold) + 1e-4), ["cross_entropy"], "ref")
     assert "track 't'" in problem.message and problem.expected.startswith("cross_entropy = 0.4")

@@ -355,10 +355,25 @@ def _scores_on_gold(result):
             yield track_id, name, value, gold, len(tr.track.labels)
 
 
-def imperfect_scores(result, where: str) -> List[Problem]:
-    """The tracks whose metric is not at its value on the gold although the gold was submitted (the
-    best end of its range, or what the metric states, ``Metric.gold_value``, within its tolerance)."""
+def gold_problems(result, columns: List[str], where: str, in_order: bool = True) -> List[Problem]:
+    """The problems of ``result``, the gold of ``where`` scored as a submission: the scorer's keys
+    must be the leaderboard's ``columns`` (in their order when ``in_order``; the checker asks a
+    bundle it did not build only for the same keys), and every metric at its value on the gold (the
+    best end of its range, or what the metric states, ``Metric.gold_value``, within its
+    tolerance)."""
+    written = list(result.scores())
+    same = written == columns if in_order else set(written) == set(columns)
     problems = []
+    if not same:
+        problems.append(
+            Problem(
+                "leaderboard",
+                "the scorer's keys differ from the leaderboard columns",
+                expected=", ".join(columns),
+                found=", ".join(written),
+                hint=f"checked on {where}",
+            )
+        )
     for track_id, name, value, gold, n_labels in _scores_on_gold(result):
         metric = get_metric(name)
         best = metric.gold_value(gold, n_labels)
@@ -403,16 +418,8 @@ def check_keys_with_gold(edition: Edition, phase: Phase, root: Path) -> None:
             edition.metrics_module["file"],
             f"scoring the gold of phase {phase.id!r} raises {type(error).__name__}: {error}",
         ) from None
-    written = list(result.scores())
-    expected = [key for key, _, _ in score_rows(edition.tracks)]  # the leaderboard's columns
-    if written != expected:
-        raise ConfigError.single(
-            "leaderboard",
-            "the scorer's keys differ from the leaderboard columns",
-            expected=", ".join(expected),
-            found=", ".join(written),
-        )
-    problems = imperfect_scores(result, f"reference_data/{phase.id}")
+    columns = [key for key, _, _ in score_rows(edition.tracks)]
+    problems = gold_problems(result, columns, f"reference_data/{phase.id}")
     problems += own_metric_problems(edition, result)
     if problems:
         raise ConfigError(problems[:1])

@@ -22,7 +22,7 @@ from ...formats.archive import safe_extract
 from ...formats.items import read_items
 from ...scoring import load_gold
 from ...spec import read_spec
-from ..build import imperfect_scores, score_gold
+from ..build import gold_problems, score_gold
 from ..leaks import HiddenSplit, check_public_tree, read_known_leaks, text_key
 from ..phase_gold import later_hidden_pairs
 from .findings import Findings, relative_path
@@ -120,7 +120,7 @@ def _references(
 
 
 def _check_perfect_submission(
-    where: str, folder: Path, expected: List[str], findings: Findings
+    where: str, folder: Path, columns: List[str], findings: Findings
 ) -> None:
     try:
         result = score_gold(folder)
@@ -128,23 +128,7 @@ def _check_perfect_submission(
         for problem in e.problems:
             findings.add(where, problem.render())
         return
-    written = list(result.scores())
-    for key in expected:
-        if key not in written:
-            findings.add(
-                "leaderboards",
-                f"column key {key!r} is never written by the scoring program",
-                expected="one of the keys a perfect submission gets: " + ", ".join(written),
-                hint=f"checked on {where}",
-            )
-    for key in written:
-        if key not in expected:
-            findings.add(
-                "leaderboards",
-                f"the scoring program writes {key!r}, which no leaderboard column shows",
-                hint=f"checked on {where}",
-            )
-    findings.problems += imperfect_scores(result, where)
+    findings.problems += gold_problems(result, columns, where, in_order=False)
 
 
 def _check_leaks(
