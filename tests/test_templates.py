@@ -146,16 +146,3 @@ def test_a_metrics_text_is_its_template_and_an_editions_template_replaces_it(tmp
     (own / "pearson.md").write_text("Pearson's r of predictions and gold.\n", encoding="utf-8")
     after = pages.evaluation_page(dataclasses.replace(edition, folder=tmp_path), NO_LOCAL)
     assert after == before.replace(kit_text, "Pearson's r of predictions and gold.")
-
-
-def test_a_refusal_template_gives_the_message_and_the_details_its_fields_fill():
-    """``refusals/NAME``: the first line is the message, then ``expected:``, ``found:`` and
-    ``hint:`` lines; a detail whose fields leave it empty is left out, and a line break inside a
-    field's value stays in its part."""
-    fields = dict(earlier="'a'", later="'b'", why="x\ny", first="dev", second="test")
-    problem = prose.refusal("refusals/rescored", "phases (a)", found="", **fields)
-    assert problem.file == "phases (a)" and problem.found is None
-    assert problem.message.startswith("phase 'a' scores items") and "(x\ny)" in problem.message
-    assert problem.expected == "phase 'a' scoring no item of phase 'b'"
-    assert problem.hint.startswith("make the dev and test splits disjoint")
-    assert prose.refusal("refusals/rescored", "f", found="3 items", **fields).found == "3 items"

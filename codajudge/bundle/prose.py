@@ -8,7 +8,6 @@ fields each template receives: docs/edition-config.md, "Page templates")."""
 
 from __future__ import annotations
 
-import re
 import string
 from dataclasses import dataclass
 from pathlib import Path
@@ -86,7 +85,6 @@ def refusal(name: str, file: str, /, item: Optional[str] = None, **fields: objec
     """A refusal of ``file`` worded by the kit's template ``name`` (``refusals/NAME``): its first
     line is the message, each further line one detail (``expected: ...``, ``found: ...``,
     ``hint: ...``), left out where its fields leave it empty."""
-    # a line break inside a field's value stays in its part
-    message, *lines = re.split(r"\n(?=(?:expected|found|hint): )", Templates().fill(name, **fields))
+    message, *lines = Templates().fill(name, **fields).split("\n")
     details = dict(line.split(": ", 1) for line in lines)
     return Problem(file, message, item=item, **{k: v for k, v in details.items() if v})
