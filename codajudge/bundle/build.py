@@ -63,7 +63,7 @@ from .pages import (
     generated_pages,
     render,
 )
-from .prose import Templates, refusal
+from .prose import Templates
 from .sample import held_out, sampled_items
 from .zipdet import tree_files, write_zip
 
@@ -273,15 +273,16 @@ def count_repeats(dataset: str, split: str, items, public: Dict[str, List[dict]]
 
 def _repeat_problem(repeats: Repeats, public: List[str]) -> Problem:
     scored_id, public_split, public_id = repeats.example
-    return refusal(
-        "refusals/repeats",
+    return Problem(
         f"datasets '{repeats.dataset}'",
+        f"{repeats.split} items with the texts of items of a public split ({', '.join(public)}): "
+        f"{repeats.found}, more than the {repeats.declared} declared, so their gold would leak",
         item=scored_id,
-        public=", ".join(public),
-        scored=repr(scored_id),
-        public_split=public_split,
-        public_id=repr(public_id),
-        **repeats._asdict(),
+        expected=f"at most {repeats.declared} repeated items ('{REPEATS_KEY}')",
+        found=f"{repeats.split} item {scored_id!r} has the texts of {public_split} item "
+        f"{public_id!r}",
+        hint=f"remove the repeated items, or declare the release's real repeats with "
+        f"'{REPEATS_KEY}: {{{repeats.split}: {repeats.found}}}' on the dataset",
     )
 
 

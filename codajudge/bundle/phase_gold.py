@@ -25,7 +25,7 @@ from typing import Dict, List, Sequence, Set, Tuple
 
 from ..errors import Problem
 from .leaks import text_key
-from .prose import listed, refusal
+from .prose import listed
 
 TRAIN = "train"
 PUBLISH_KEY = "public_gold"
@@ -102,31 +102,35 @@ def _published_problems(phases: Sequence, split: str, publisher, datasets) -> Li
 
 
 def _public_on_hidden_split(publisher, hiders: Sequence) -> Problem:
-    return refusal(
-        "refusals/public_on_hidden_split",
+    return Problem(
         f"phases ({publisher.id})",
-        phase=repr(publisher.id),
-        split=publisher.split,
-        hide=_hide(hiders),
+        f"phase {publisher.id!r} publishes the gold of the {publisher.split} split "
+        f"({PUBLISH_KEY}: true), which {_hide(hiders)}: the starting kit would hold that gold "
+        "from day one",
+        expected=f"{PUBLISH_KEY}: false on phase {publisher.id!r}, or another split",
+        found=f"{PUBLISH_KEY}: true, split: {publisher.split}",
+        hint="Codabench offers every phase's files from day one; to publish test gold after the "
+        "evaluation, rebuild then with the evaluation phase's gold public and upload that bundle "
+        "(README, 'publishing the test gold after the evaluation')",
     )
 
 
 def _public_sample(dataset: str, why: str, split: str, publisher, hiders: Sequence) -> Problem:
-    """``publisher``: the phase publishing ``split``'s gold, None for the training split."""
+    hidden = hiders[0].split
     if publisher is None:
-        shown, unpublish = "the training split is public", ""
+        shown, fix = "the training split is public", "sample a split no phase hides"
     else:
         shown = f"phase {publisher.id!r} publishes the {split} gold ({PUBLISH_KEY}: true)"
-        unpublish = f"set {PUBLISH_KEY}: false on phase {publisher.id!r}, or "
-    return refusal(
-        "refusals/public_sample",
+        fix = (
+            f"set {PUBLISH_KEY}: false on phase {publisher.id!r}, or sample a split no phase hides"
+        )
+    return Problem(
         f"datasets '{dataset}'",
-        why=why,
-        hide=_hide(hiders),
-        hidden=hiders[0].split,
-        split=split,
-        shown=shown,
-        unpublish=unpublish,
+        f"{why}; {_hide(hiders)} the gold of the {hidden} split and {shown}: a split sharing "
+        "items with a hidden split is never public",
+        expected=f"a public {split} split that holds none of the {hidden} split's items",
+        hint=f"{fix}, or make the splits disjoint (exclude: {{{hidden}: {split}}} leaves the "
+        f"{split} items out of the {hidden} split)",
     )
 
 
@@ -149,15 +153,20 @@ def _rescored_problems(phases: Sequence, datasets: Dict[str, dict]) -> List[Prob
 
 
 def _rescored(earlier, later, dataset: str, why: str, example: str = "") -> Problem:
-    return refusal(
-        "refusals/rescored",
-        f"datasets '{dataset}'" if dataset else f"phases ({earlier.id})",
-        earlier=repr(earlier.id),
-        later=repr(later.id),
-        why=why,
-        found=example,
-        first=earlier.split,
-        second=later.split,
+    where = f"datasets '{dataset}'" if dataset else f"phases ({earlier.id})"
+    first, second = earlier.split, later.split
+    return Problem(
+        where,
+        f"phase {earlier.id!r} scores items that the later phase {later.id!r} scores, both with "
+        f"gold hidden ({why}): the scores of its submissions would reveal the gold of phase "
+        f"{later.id!r} before the evaluation ends",
+        expected=f"phase {earlier.id!r} scoring no item of phase {later.id!r}",
+        found=example or None,
+        hint=f"make the {first} and {second} splits disjoint: exclude: {{{second}: {first}}} "
+        f"leaves the {first} items out of the {second} split (exclude: {{{first}: {second}}} the "
+        f"reverse); or score a held-out part of train in phase {earlier.id!r} (sample: {{{first}: "
+        f"{{of: train, ...}}}} with exclude: {{train: {first}}}). A phase that starts after the "
+        "evaluation ends (post-campaign) may score them again",
     )
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import List, Optional, Tuple
 
-from ..errors import ConfigError, Problem
+from ..errors import ConfigError
 from ..kinds import Kind
 
 #: The kit's templates, shipped in the package (package data of the wheel).
@@ -79,12 +79,3 @@ def kind_text(templates: Templates, kind: Kind, part: str, **fields: object) -> 
     """A kind's own text, template ``kinds/KIND_PART``, filled with ``fields`` and the kind's
     ``page_fields``."""
     return templates.fill(f"kinds/{kind.name}_{part}", **kind.page_fields, **fields)
-
-
-def refusal(name: str, file: str, /, item: Optional[str] = None, **fields: object) -> Problem:
-    """A refusal of ``file`` worded by the kit's template ``name`` (``refusals/NAME``): its first
-    line is the message, each further line one detail (``expected: ...``, ``found: ...``,
-    ``hint: ...``), left out where its fields leave it empty."""
-    message, *lines = Templates().fill(name, **fields).split("\n")
-    details = dict(line.split(": ", 1) for line in lines)
-    return Problem(file, message, item=item, **{k: v for k, v in details.items() if v})
