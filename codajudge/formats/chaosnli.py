@@ -28,7 +28,7 @@ from ..errors import ProblemCollector, SubmissionError, counted, plural
 from ..kinds.base import DISTRIBUTION, LABEL
 from ..tracks import Track
 from ..untrusted import read_head
-from .coverage import UNKNOWN_ID, missing_items
+from .coverage import missing_items, unknown_id
 from .notes import VALUE_NOTES, note_warnings
 from .soft import soft_label
 from .textfile import NOT_UTF8, cannot_read, refuse_large_file, shorten
@@ -127,9 +127,7 @@ def _positions(records: dict, ids: List[str], problems: ProblemCollector):
         )
         return position, [warning]
     for uid in others:
-        problems.add(
-            UNKNOWN_ID, item=shorten(uid), hint=f"ids look like {ids[0]!r}" if ids else None
-        )
+        unknown_id(problems, uid, ids)
     missing_items(ids, sorted(position.values()), problems)
     return position, []
 

@@ -22,7 +22,7 @@ from ..errors import ProblemCollector, SubmissionError, counted
 from ..tracks import Track
 from .annotators import RowFit, per_annotator
 from .chaosnli import is_chaosnli_document, read_chaosnli
-from .coverage import UNKNOWN_ID, OtherPhases, missing_items, with_phase_hint
+from .coverage import OtherPhases, missing_items, unknown_id, with_phase_hint
 from .index_hints import labels_as_indices_hint
 from .layout import JSON_LINES_NOTE, Columns, comments_note, layout_of
 from .notes import ReadNote, note_warnings
@@ -265,12 +265,7 @@ def _id_problems(
                 ),
             )
         else:
-            problems.add(
-                UNKNOWN_ID,
-                line=lines[j],
-                item=shorten(heads[j]),
-                hint=f"ids look like {keys.ids[0]!r}" if keys.ids else None,
-            )
+            unknown_id(problems, heads[j], keys.ids, lines[j])
     if len(first) or not problems:  # no line gave an item: its lines' problems say why
         given = position[first].tolist() + _items_named_by(untabbed, keys.ids)
         missing_items(keys.ids, given, problems)
