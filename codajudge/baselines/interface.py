@@ -60,10 +60,8 @@ def plain_data(value):
     """
     if type(value) in _IMMUTABLE:
         return value
-    if isinstance(value, np.ndarray):
+    if isinstance(value, (np.ndarray, np.generic)):  # a numpy scalar's tolist() is its item()
         return plain_data(value.tolist())
-    if isinstance(value, np.generic):
-        return plain_data(value.item())
     if isinstance(value, (list, tuple)):
         return [plain_data(v) for v in value]
     if isinstance(value, dict):
