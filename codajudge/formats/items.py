@@ -144,7 +144,9 @@ def _is_item(
     if type(item_id) is not str:
         problems.add("each line must be a JSON object with a string 'id'", line=line)
         return None
-    if not first_seen(item_id, line, first_lines, problems):
+    first = first_lines.setdefault(item_id, line)
+    if first != line:
+        problems.add("duplicate id", line=line, item=item_id, hint=f"first seen on line {first}")
         return value
     texts = value.get("texts", None if need_texts else [])
     if type(texts) is not list or not all(type(text) is str for text in texts):
@@ -152,15 +154,6 @@ def _is_item(
     if value.get("annotators") is not None and value.get("annotations") is not None:
         annotation_count(value["annotators"], value["annotations"], problems, line, item_id)
     return value
-
-
-def first_seen(item_id: str, line: int, first_lines: Dict[str, int], problems) -> bool:
-    """Whether ``item_id`` is first seen on ``line`` (``first_lines``: id -> the line it was first
-    seen on, updated); else the "duplicate id" problem, naming that line, is added to ``problems``."""
-    first = first_lines.setdefault(item_id, line)
-    if first != line:
-        problems.add("duplicate id", line=line, item=item_id, hint=f"first seen on line {first}")
-    return first == line
 
 
 def annotation_count(names, given, problems: ProblemCollector, line, item: str) -> int:

@@ -19,7 +19,6 @@ from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
 from ..confine import lexical_escapes, require_inside
 from ..errors import ConfigError, Problem, plural
-from ..formats.items import first_seen
 from ..labels import LabelSet
 from .cut import split_of
 
@@ -94,8 +93,15 @@ def unique_items(rows: Iterable[Tuple[int, dict]], build: Callable, problems) ->
     first_line: Dict[str, int] = {}
     for lineno, row in rows:
         item = build(row, problems.at(lineno))
-        if item is not None and first_seen(item["id"], lineno, first_line, problems):
+        if item is None:
+            continue
+        first = first_line.setdefault(item["id"], lineno)
+        if first == lineno:
             items.append(item)
+        else:
+            problems.add(
+                "duplicate id", line=lineno, item=item["id"], hint=f"first seen on line {first}"
+            )
     return items
 
 
