@@ -111,12 +111,7 @@ def _label_gold(track: Track, column: dict, ids: List[str], problems: ProblemCol
     codes = np.array(track.label_set.codes(values), dtype=np.int64).reshape(len(values))
     for row in np.flatnonzero(codes < 0).tolist():
         if values[row] is not None:
-            problems.add(
-                "gold label outside the track's label set",
-                item=ids[row],
-                expected=", ".join(track.labels),
-                found=repr(values[row]),
-            )
+            _outside_label_set("gold label", values[row], track, problems, ids[row])
     return codes, codes >= 0, []
 
 
@@ -237,13 +232,19 @@ def _codes(values: list, shown: list, track: Track, problems: ProblemCollector, 
     codes = track.label_set.codes(values)
     for code, text in zip(codes, shown) if min(codes, default=0) < 0 else ():
         if code < 0:
-            problems.add(
-                "annotation outside the track's label set",
-                item=item,
-                expected=", ".join(track.labels),
-                found=repr(text),
-            )
+            _outside_label_set("annotation", text, track, problems, item)
     return codes
+
+
+def _outside_label_set(what: str, value, track: Track, problems: ProblemCollector, item: str):
+    """The problem of ``what`` (a gold label, an annotation) of ``item`` whose ``value`` is outside
+    the track's label set."""
+    problems.add(
+        f"{what} outside the track's label set",
+        item=item,
+        expected=", ".join(track.labels),
+        found=repr(value),
+    )
 
 
 def _soft_from_rows(

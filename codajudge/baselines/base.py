@@ -54,6 +54,31 @@ class BaselineModel:
     def fit(self, train_items: List[dict]) -> "BaselineModel":
         return self
 
+    def fit_bins(self, gold: GoldTrack, bins: Optional[np.ndarray] = None, n_bins: int = 1) -> None:
+        """Keep in ``per_bin``, per bin of the training items (``bins``: each item's bin; None: one
+        bin, the whole split), the kind's constant prediction for the bin's items (the whole
+        split's for a bin without gold), or, when the kind predicts per annotator, each
+        annotator's majority in the bin, else over the whole split."""
+        if self.kind.predicts_per_annotator:
+            rows = item_annotator_labels(gold)
+            overall = AnnotatorMajority((name, key) for _, name, key in rows)
+        else:
+            overall = self.kind.constant_prediction(self.track, gold)
+        if bins is None:
+            self.per_bin = [overall]
+        elif self.kind.predicts_per_annotator:
+            self.per_bin = [
+                AnnotatorMajority(((name, key) for i, name, key in rows if bins[i] == b), overall)
+                for b in range(n_bins)
+            ]
+        else:
+            self.per_bin = [
+                self.kind.constant_prediction(self.track, gold, bins == b)
+                if (gold.scored & (bins == b)).any()
+                else overall
+                for b in range(n_bins)
+            ]
+
     def predict_by_bin(self, items: List[dict], bins: Sequence[int]) -> list:
         """The predictions of ``items`` from what ``fit`` kept per bin of items (``per_bin``: the
         kind's constant prediction, or an ``AnnotatorMajority`` when the kind predicts per

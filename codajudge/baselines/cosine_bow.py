@@ -19,7 +19,7 @@ from typing import List, Sequence
 
 import numpy as np
 
-from .base import AnnotatorMajority, BaselineModel, item_annotator_labels
+from .base import BaselineModel
 from .tokenize import tokenize
 
 N_BINS = 5
@@ -68,32 +68,8 @@ class CosineBow(BaselineModel):
         cosines = np.array([item_cosine(it) for it in train_items])
         self.edges = quantile_edges(cosines)
         bins = self._bins(cosines)
-        n_bins = len(self.edges) + 1
-        if self.kind.predicts_per_annotator:
-            self._fit_annotators(gold, bins, n_bins)
-        else:
-            self._fit_constants(gold, bins, n_bins)
+        self.fit_bins(gold, bins, len(self.edges) + 1)
         return self
-
-    def _fit_constants(self, gold, bins: np.ndarray, n_bins: int) -> None:
-        """Per bin, the kind's constant prediction for its training items; the whole split's for a
-        bin without gold."""
-        overall = self.kind.constant_prediction(self.track, gold)
-        self.per_bin = [
-            self.kind.constant_prediction(self.track, gold, bins == b)
-            if (gold.scored & (bins == b)).any()
-            else overall
-            for b in range(n_bins)
-        ]
-
-    def _fit_annotators(self, gold, bins: np.ndarray, n_bins: int) -> None:
-        """Per bin, each annotator's majority in the bin, else over the whole split."""
-        rows = item_annotator_labels(gold)
-        overall = AnnotatorMajority((name, key) for _, name, key in rows)
-        self.per_bin = [
-            AnnotatorMajority(((name, key) for i, name, key in rows if bins[i] == b), overall)
-            for b in range(n_bins)
-        ]
 
     def _bins(self, cosines: np.ndarray) -> np.ndarray:
         return np.searchsorted(self.edges, cosines, side="right")

@@ -17,7 +17,7 @@ from ..errors import ProblemCollector, SubmissionError
 from ..formats.annotators import annotator_pool, parse_per_annotator
 from ..formats.notes import VALUE_NOTES, ReadNote, note_warnings
 from ..formats.submission import READERS
-from ..formats.values import ValueProblem
+from ..formats.values import ValueProblem, add_problem
 from ..formats.write import per_annotator_value
 from ..kinds.base import ANNOTATOR_ROW, LABEL, SCORE, ValueType
 from ..tracks import Track
@@ -60,10 +60,8 @@ def plain_data(value):
     """
     if type(value) in _IMMUTABLE:
         return value
-    if isinstance(value, np.ndarray):
+    if isinstance(value, (np.ndarray, np.generic)):  # a numpy scalar's tolist() is its item()
         return plain_data(value.tolist())
-    if isinstance(value, np.generic):
-        return plain_data(value.item())
     if isinstance(value, (list, tuple)):
         return [plain_data(v) for v in value]
     if isinstance(value, dict):
@@ -153,10 +151,8 @@ def prediction_lines(track: Track, items: List[dict], predictions, display: str)
         try:  # the scorer's reader of the value, then the VALUE text of what it accepted
             written = _written(track, item, value_text(value, kind.value_type), notes, pool)
             lines.append(f"{item['id']}\t{kind.prediction_text(written)}")
-        except ValueProblem as p:
-            problems.add(
-                p.message, item=item["id"], expected=p.expected, found=p.found, hint=p.hint
-            )
+        except ValueProblem as problem:
+            add_problem(problems, problem, item=item["id"])
     problems.raise_if_any()
     for warning in note_warnings(notes, VALUE_NOTES):
         print(f"note: {display}: {warning}")

@@ -32,17 +32,14 @@ class MostFrequent(BaselineModel):
 
     def fit(self, train_items: List[dict]) -> "MostFrequent":
         gold = self.training_gold(train_items)
-        if not self.kind.predicts_per_annotator:
-            self.per_bin = [self.kind.constant_prediction(self.track, gold)]
-        elif self.multilabel:
-            rows = item_annotator_labels(gold)
-            self.per_label = [
-                AnnotatorMajority((name, key[j]) for _, name, key in rows)
-                for j in range(len(self.track.labels))
-            ]
-        else:
-            rows = item_annotator_labels(gold)
-            self.per_bin = [AnnotatorMajority((name, key) for _, name, key in rows)]
+        if not (self.kind.predicts_per_annotator and self.multilabel):
+            self.fit_bins(gold)
+            return self
+        rows = item_annotator_labels(gold)
+        self.per_label = [
+            AnnotatorMajority((name, key[j]) for _, name, key in rows)
+            for j in range(len(self.track.labels))
+        ]
         return self
 
     def predict(self, items: List[dict]) -> list:

@@ -28,10 +28,10 @@ from ..errors import ProblemCollector, SubmissionError, counted, plural
 from ..kinds.base import DISTRIBUTION, LABEL
 from ..tracks import Track
 from ..untrusted import read_head
-from .coverage import UNKNOWN_ID, missing_items
+from .coverage import missing_items, unknown_id
 from .notes import VALUE_NOTES, note_warnings
 from .soft import soft_label
-from .textfile import cannot_read, refuse_large_file, shorten
+from .textfile import NOT_UTF8, cannot_read, refuse_large_file, shorten
 from .values import (
     ValueProblem,
     add_problem,
@@ -127,9 +127,7 @@ def _positions(records: dict, ids: List[str], problems: ProblemCollector):
         )
         return position, [warning]
     for uid in others:
-        problems.add(
-            UNKNOWN_ID, item=shorten(uid), hint=f"ids look like {ids[0]!r}" if ids else None
-        )
+        unknown_id(problems, uid, ids)
     missing_items(ids, sorted(position.values()), problems)
     return position, []
 
@@ -159,12 +157,7 @@ def _document(path: Path, display: str, n_items: int):
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        raise SubmissionError.single(
-            display,
-            "file is not UTF-8 text",
-            found=f"byte {data[e.start]:#04x} at offset {e.start}",
-            hint="save the file as UTF-8",
-        )
+        raise NOT_UTF8.error(display, f"byte 0x{data[e.start]:02x} at offset {e.start}")
     try:
         most = ENTRIES_PER_ITEM * n_items + ENTRY_SLACK
         holder = (

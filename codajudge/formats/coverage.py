@@ -13,8 +13,15 @@ import numpy as np
 
 from ..errors import ProblemCollector, SubmissionError, counted, plural
 from ..untrusted import read_head
+from .textfile import shorten
 
 UNKNOWN_ID = "unknown id: not an item of this track"
+
+
+def unknown_id(problems: ProblemCollector, head: str, ids: List[str], line: int = None) -> None:
+    """Add the problem of a record (at ``line``, if known) naming ``head``, no item of ``ids``."""
+    hint = f"ids look like {ids[0]!r}" if ids else None
+    problems.add(UNKNOWN_ID, line=line, item=shorten(head), hint=hint)
 
 
 #: How many ids of the items without a prediction a refusal lists.

@@ -123,20 +123,27 @@ def refuse_index_column(numbers: Sequence[int], texts: List[str], display: str) 
 
 
 class Columns:
-    """A file's lines (``numbers``, ``texts``; ``comments``: the numbers of the comment lines skipped) and,
-    after its header line if any (``header``: 1, else 0; ``_is_header``), each line's number (``lines``)
-    and parts around its first tab (``heads``, stripped; ``rests``; ``tabbed``), with each head's item
-    index (``position``, -1 for none)."""
+    """The layout of a file of ``track`` read against its item ``ids``, decided once: its lines
+    (``numbers``, ``texts``) without comments (``comments``: the numbers of the comment lines
+    skipped) and a one-line JSON array read as records, after refusing the layouts refused as one
+    problem (pandas' index column, the values of many items on one line); then, after its header
+    line if any (``header``: 1, else 0; ``_is_header``, by the track's ``is_value``), each line's
+    number (``lines``) and parts around its first tab (``heads``, stripped; ``rests``;
+    ``tabbed``), with each head's item index (``position``, -1 for none)."""
 
     def __init__(
         self,
-        numbers: Sequence[int],
-        texts: List[str],
+        lines: Lines,
+        track: Track,
         ids: List[str],
-        comments: Sequence[int] = (),
-        is_value: Callable[[str], bool] = bool,
+        display: str,
+        is_value: Callable[[str], bool],
     ):
-        self.numbers, self.texts, self.ids, self.comments = numbers, texts, ids, comments
+        numbers, texts, self.comments = without_comments(*lines, track, ids, display)
+        numbers, texts = records_array(numbers, texts)
+        refuse_index_column(numbers, texts, display)
+        refuse_one_line_of_values(numbers, texts, track, ids, display)
+        self.numbers, self.texts, self.ids = numbers, texts, ids
         self.json_lines = bool(
             texts[0].lstrip().startswith("{")
             and not any(map(str.__contains__, texts, repeat("\t")))

@@ -22,18 +22,9 @@ from ..errors import ProblemCollector, SubmissionError, counted
 from ..tracks import Track
 from .annotators import RowFit, per_annotator
 from .chaosnli import is_chaosnli_document, read_chaosnli
-from .coverage import UNKNOWN_ID, OtherPhases, missing_items, with_phase_hint
+from .coverage import OtherPhases, missing_items, unknown_id, with_phase_hint
 from .index_hints import labels_as_indices_hint
-from .layout import (
-    comments_note,
-    JSON_LINES_NOTE,
-    Columns,
-    layout_of,
-    records_array,
-    refuse_index_column,
-    refuse_one_line_of_values,
-    without_comments,
-)
+from .layout import JSON_LINES_NOTE, Columns, comments_note, layout_of
 from .notes import ReadNote, note_warnings
 from .perspectivist import annotator_entries, annotator_values, as_annotator_array
 from .results_tsv import NOTE as RESULTS_NOTE, reads_results_layout, results_rows
@@ -148,11 +139,7 @@ def _table_rows(lines, track: Track, keys: ItemKeys, problems: ProblemCollector)
     """(rows, layout, warnings) of a file of ``ID<TAB>VALUE`` lines or, for a positional track,
     SemEval positional ones; the layout is "id" or "positional"."""
     display = problems.file
-    numbers, texts, comments = without_comments(*lines, track, keys.ids, display)
-    numbers, texts = records_array(numbers, texts)
-    refuse_index_column(numbers, texts, display)
-    refuse_one_line_of_values(numbers, texts, track, keys.ids, display)
-    columns = Columns(numbers, texts, keys.ids, comments, lambda text: _is_value(track, keys, text))
+    columns = Columns(lines, track, keys.ids, display, lambda text: _is_value(track, keys, text))
     layout = "id"
     if track.positional and not columns.json_lines:
         layout = layout_of(columns, keys.ids, display)
@@ -161,7 +148,7 @@ def _table_rows(lines, track: Track, keys: ItemKeys, problems: ProblemCollector)
     header = columns.header if layout == "id" else columns.positional_header
     release = layout == "positional" and len(columns.positional_firsts) > len(keys.ids)
     warnings = [  # each that applies, in this order
-        comments and comments_note(len(comments)),
+        columns.comments and comments_note(len(columns.comments)),
         header and "the first line was read as a header and skipped",
         columns.json_lines and JSON_LINES_NOTE,
         release and RELEASE_LINES_NOTE.format(track.release_lines, len(keys.ids)),
@@ -278,12 +265,7 @@ def _id_problems(
                 ),
             )
         else:
-            problems.add(
-                UNKNOWN_ID,
-                line=lines[j],
-                item=shorten(heads[j]),
-                hint=f"ids look like {keys.ids[0]!r}" if keys.ids else None,
-            )
+            unknown_id(problems, heads[j], keys.ids, lines[j])
     if len(first) or not problems:  # no line gave an item: its lines' problems say why
         given = position[first].tolist() + _items_named_by(untabbed, keys.ids)
         missing_items(keys.ids, given, problems)

@@ -48,6 +48,7 @@ from pathlib import Path, PurePosixPath
 from typing import Dict, List, Optional, Tuple
 
 from ..errors import ConfigError, PlacedProblems, ProblemCollector
+from ..formats.archive import is_ignored
 from . import utf8_text
 
 #: Largest accepted gap between a released soft-label value and the share rebuilt from the
@@ -118,11 +119,6 @@ def load_split(source: dict, root: Path, split: str) -> List[dict]:
 # --- locating and reading the split file -------------------------------------------------------
 
 
-def _is_junk(member: str) -> bool:
-    parts = PurePosixPath(member).parts
-    return "__MACOSX" in parts or parts[-1].startswith("._") or parts[-1] == ".DS_Store"
-
-
 def read_release_file(source: dict, root: Path, dataset: Dataset, split: str) -> Tuple[bytes, str]:
     """The bytes of the split's file and a display name, from a folder or a zip (read in place);
     the schema has checked ``path`` and ``files``."""
@@ -149,10 +145,11 @@ def read_release_file(source: dict, root: Path, dataset: Dataset, split: str) ->
 
 
 def _member(where: str, members: List[str], dataset: Dataset, split: str, name: str) -> str:
-    """The member of a release (a folder's files or a zip's members, macOS junk left out) that
-    ``name`` names: that path, else the one file so named in the dataset's folder
-    (``<Dataset>/`` or ``<Dataset>_dataset/``), else anywhere; none or several are refused."""
-    members = [m for m in members if not _is_junk(m)]
+    """The member of a release (a folder's files or a zip's members, macOS junk and dotfiles left
+    out, as a submission's are: ``formats.archive.is_ignored``) that ``name`` names: that path,
+    else the one file so named in the dataset's folder (``<Dataset>/`` or ``<Dataset>_dataset/``),
+    else anywhere; none or several are refused."""
+    members = [m for m in members if not is_ignored(PurePosixPath(m))]
     by_name = [m for m in members if PurePosixPath(m).name == PurePosixPath(name).name]
     folders = (dataset.name, f"{dataset.name}_dataset")
     under_dataset = [m for m in by_name if PurePosixPath(m).parts[0] in folders]

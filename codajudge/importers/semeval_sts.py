@@ -115,9 +115,11 @@ def _load_release(source: dict, root: Path) -> List[dict]:
     ]
 
 
-def _load_fallback(source: dict, root: Path, split: str) -> List[dict]:
-    """Items of a split the release lacks, from the source named under ``fallback`` (any importer;
-    the schema has checked that it maps train/dev to dataset sources)."""
+def load_split(source: dict, root: Path, split: str) -> List[dict]:
+    """Items of ``split``: the release for ``test``, the ``fallback`` source for ``train``/``dev``
+    (any importer; the schema has checked that it maps train/dev to dataset sources)."""
+    if split == RELEASE_SPLIT:
+        return _load_release(source, root)
     fallback = source.get("fallback") or {}
     if split not in fallback:
         raise SplitAbsent.single(
@@ -128,10 +130,3 @@ def _load_fallback(source: dict, root: Path, split: str) -> List[dict]:
             hint="e.g. fallback: {%s: {importer: stsb, path: data/stsbenchmark}}" % split,
         )
     return load_any(fallback[split], root, split, where=f"{WHERE}, fallback.{split}")
-
-
-def load_split(source: dict, root: Path, split: str) -> List[dict]:
-    """Items of ``split``: the release for ``test``, the ``fallback`` source for ``train``/``dev``."""
-    if split == RELEASE_SPLIT:
-        return _load_release(source, root)
-    return _load_fallback(source, root, split)

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Callable, Dict, Iterator, List, Optional, Tuple
 
 from ..errors import ConfigError, PlacedProblems, ProblemCollector
+from ..fields import ITEM_FIELDS
 from ..formats.items import parsed_json_lines
 from ..formats.textfile import shorten
 from ..formats.values import json_or_none
@@ -422,9 +423,11 @@ def _kept(row: dict, item: dict, where: dict) -> bool:
     return all(value_matches(_text(values[key]), wanted) for key, wanted in where.items())
 
 
-def read_table(source: dict, path: Path, labels: Optional[LabelSet]) -> List[dict]:
-    """The items of one table file, ``where`` applied; duplicate ids and bad cells are problems;
-    ``labels``: the label set of the dataset's tracks (see ``majority``)."""
+def load_split(source: dict, root: Path, split: str, labels: Optional[LabelSet]) -> List[dict]:
+    """The items of ``split``'s file (the whole file when the dataset cuts it with ``split``),
+    ``where`` applied; duplicate ids and bad cells are problems; ``labels``: the label set of the
+    dataset's tracks, in which a majority is taken (see ``majority``), None when they have none."""
+    path = Path(root) / _file(source, split)
     problems = ProblemCollector(str(path))
     where = source.get("where") or {}
 
@@ -474,17 +477,10 @@ def _check_header(source: dict, header: List[str], path: Path) -> None:
             expected="columns among " + ", ".join(map(repr, header)),
             hint="correct the dataset's 'columns' to the file's header",
         )
-    fields = ("id", "lang", "genre", "label", "score")
-    unknown = [k for k in source.get("where") or {} if k not in header and k not in fields]
+    unknown = [k for k in source.get("where") or {} if k not in header and k not in ITEM_FIELDS]
     if unknown:
         raise ConfigError.single(
             str(path),
             f"'where' names no column of the file: {', '.join(map(repr, unknown))}",
             expected="one of " + ", ".join(header),
         )
-
-
-def load_split(source: dict, root: Path, split: str, labels: Optional[LabelSet]) -> List[dict]:
-    """The items of ``split`` (the whole file when the dataset cuts it with ``split``); ``labels``:
-    the label set of the dataset's tracks, None when they have none."""
-    return read_table(source, Path(root) / _file(source, split), labels)
