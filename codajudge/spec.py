@@ -201,14 +201,10 @@ def spec_from_dict(raw: dict, where: str) -> TaskSpec:
     hide_gold = raw.get("hide_gold", True)
     if type(hide_gold) is not bool:  # a quoted "false" would otherwise show per-item gold
         raise ConfigError([boolean_problem(where, "'hide_gold'", hide_gold)])
+    plain = {key: raw[key] for key in PLAIN_KEYS if key in raw}  # as the builder wrote them
     return TaskSpec(
-        edition=str(raw["edition"]),
-        title=str(raw.get("title", raw["edition"])),
-        phase=str(raw["phase"]),
+        **{"title": raw["edition"], **plain},
         tracks=tracks,
-        hide_gold=hide_gold,
-        kit_version=str(raw.get("kit_version", __version__)),
-        seed=int(raw.get("seed", DEFAULT_SEED)),
         extra={k: v for k, v in raw.items() if k not in (*PLAIN_KEYS, "tracks", "primary_score")},
         primary_rule=primary_rule_from_dict(raw.get("primary_score"), where),
     )
