@@ -592,17 +592,23 @@ def write_item_csv(output_dir: Path, result: Result) -> None:
     run's): a per-item file of a hidden-gold phase would tell single items' gold."""
     if result.spec.hide_gold:
         return
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
+    scored = [result.tracks[t.id] for t in result.spec.tracks if t.id in result.tracks]
     try:
-        for t in result.spec.tracks:
-            if t.id in result.tracks:
-                writer.writerows(track_csv_rows(result.tracks[t.id]))
+        rows = [row for track_result in scored for row in track_csv_rows(track_result)]
     except Exception as e:  # noqa: BLE001 - the scores are written whatever happens to this file
         print(
             f"note: {DETAILED_CSV} could not be written ({e.__class__.__name__}: {e})",
             file=sys.stderr,
         )
         return
-    atomic_write(Path(output_dir) / DETAILED_CSV, out.getvalue())
+    atomic_write(Path(output_dir) / DETAILED_CSV, csv_text(CSV_COLUMNS, rows))
+
+
+def csv_text(columns: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
+    """A CSV table of ``columns`` and ``rows`` (lines ending in \\n, as every CSV file the kit
+    writes)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(columns)
+    writer.writerows(rows)
+    return out.getvalue()
