@@ -136,9 +136,7 @@ def write_outputs(output_dir: Path, result: Result, html_text: str) -> None:
     output_dir = Path(output_dir)
     output_dir.mkdir(parents=True, exist_ok=True)
     scores = published_scores(result)
-    for key, value in scores.items():
-        if not isinstance(value, float) or not math.isfinite(value):
-            raise ValueError(f"refusing to write a non-finite score {key}={value!r}")
+    # a non-finite score is refused (ValueError) before anything is written
     json_text = json.dumps(scores, indent=1, allow_nan=False) + "\n"
     atomic_write(output_dir / DETAILED_HTML, html_text)
     write_item_csv(output_dir, result)
