@@ -272,7 +272,7 @@ def _run_code(run: Ingestion, spec: TaskSpec, paths: ChildPaths, source: str) ->
     limit = time_limit_of(spec, run.time_limit)
     # every other track's file is copied from the child's folder, as a regular file (its report
     # could be forged, its files be missing, links or pipes)
-    skipped = run_child(paths, source, seed, limit, run.output_dir, run.output)
+    skipped = run_child(paths, source, seed, limit, run.output)
     tracks = [t.id for t in spec.tracks if t.id not in skipped]
     if not tracks:  # the child refuses it first; its report could be forged
         raise nothing_predicted()
