@@ -24,7 +24,7 @@ from typing import Dict, List, Optional, Union
 from ..bundle.prose import listed
 from ..confine import slug
 from ..errors import ConfigError, KitError, SubmissionError, UsageError
-from ..formats.archive import PARTICIPANT_OUTPUT, safe_extract
+from ..formats.archive import PARTICIPANT_OUTPUT
 from ..report import score_meanings
 from ..spec import PHASES, read_spec
 from ..runner.bundle_view import PhaseTask, phase_task, read_competition
@@ -32,19 +32,18 @@ from ..runner.local import PREDICTION_OUTPUT, RunResult, run_submission
 from ..runner.worker import StepResult
 from .supervisor import code_printed, last_progress, past_time_limit
 from ..untrusted import copy_tree
+from .opening import open_submission
 from .common import BUNDLE_PROBLEM, REFUSED, argument_parser, own_words, run_guarded
 
 KEPT_OUTPUTS = ("scores.json", "scores.txt", "detailed_results.html", "detailed_results.csv")
 
 
 def open_bundle(path: Path, work: Path) -> Path:
+    """The bundle folder at ``path``, or the zip at ``path`` safely extracted into ``work``."""
     if path.is_dir():
         return path
     if path.is_file():
-        target = work / "bundle"
-        target.mkdir()
-        safe_extract(path, target, path.name)
-        return target
+        return open_submission(path, work).folder
     raise SubmissionError.single(str(path), "bundle not found", expected="a bundle folder or zip")
 
 
