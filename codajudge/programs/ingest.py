@@ -33,7 +33,7 @@ from typing import Dict, List, Optional
 
 from ..baselines.base import item_annotators
 from ..baselines.interface import MODEL_FILE
-from ..errors import FileRefusals, SubmissionError, UsageError, plural
+from ..errors import ConfigError, FileRefusals, SubmissionError, UsageError, plural
 from ..formats import archive
 from ..formats.archive import INGESTION_STATUS
 from ..formats.coverage import OtherPhases, other_phase_ids
@@ -70,11 +70,16 @@ def code_time_limit(phase_limit: float) -> float:
 
 def time_limit_of(spec: TaskSpec, option: Optional[float]) -> Optional[float]:
     """Seconds the code submission may run: the smaller of --time-limit and code_time_limit() of
-    task.json's ``execution_time_limit`` (the phase's, a positive integer: the builder writes it
-    from the edition's schema-checked phase)."""
+    task.json's ``execution_time_limit`` (the phase's)."""
     limits = [] if option is None else [float(option)]
     raw = spec.extra.get("execution_time_limit")
     if raw is not None:
+        if isinstance(raw, bool) or not isinstance(raw, (int, float)) or not raw > 0:
+            raise ConfigError.single(
+                "task.json",
+                "'execution_time_limit' must be a positive number of seconds",
+                found=repr(raw),
+            )
         limits.append(code_time_limit(float(raw)))
     return min(limits) if limits else None
 
