@@ -144,9 +144,10 @@ def write_outputs(output_dir: Path, result: Result, html_text: str) -> None:
     atomic_write(output_dir / SCORES_JSON, json_text)
 
 
-def failure_html(title: str, message: str) -> str:
-    """A detailed-results page for a submission that could not be scored."""
-    return html_page(title, f"<h2>Submission not scored</h2><pre class='err'>{_e(message)}</pre>")
+def failure_html(message: str) -> str:
+    """A detailed-results page for a submission that could not be scored, for ``message``."""
+    title = "Submission not scored"
+    return html_page(title, f"<h2>{title}</h2><pre class='err'>{_e(message)}</pre>")
 
 
 _CSS = """body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:1.5em;color:#222;max-width:70em}

@@ -177,9 +177,7 @@ def main(argv: Optional[List[str]] = None, prog: str = "score.py") -> int:
         return score_submission(input_dir, output_dir)
 
     def on_error(message: str) -> None:
-        report.atomic_write(
-            output_dir / report.DETAILED_HTML, report.failure_html("Submission not scored", message)
-        )
+        report.atomic_write(output_dir / report.DETAILED_HTML, report.failure_html(message))
 
     program = "scoring program" if prog == "score.py" else prog
     return run_guarded(body, program, on_error=on_error, details_dir=output_dir)
