@@ -78,23 +78,20 @@ def path_problem(value, base: Path, where: str, key: str, base_name: str) -> Opt
 
 
 def require_inside(value, base: Path, where: str, key: str, base_name: str) -> Path:
-    """``base / value`` after checking it (and any link below it) stays inside ``base``; ConfigError if not."""
+    """``base / value`` after checking it and every link below it (``path_problem``: a link below
+    is named by its path in ``base``) stays inside ``base``; ConfigError if not."""
     problem = path_problem(value, base, where, key, base_name)
+    # os.walk does not descend into linked folders; they are checked here (nothing is walked when
+    # the target is outside or no folder)
+    for current, dirs, files in os.walk(Path(base) / value) if problem is None else ():
+        for link in (
+            Path(current, name) for name in dirs + files if Path(current, name).is_symlink()
+        ):
+            inside = link.relative_to(base).as_posix()
+            problem = problem or path_problem(inside, base, where, key, base_name)
     if problem is not None:
         raise ConfigError([problem])
-    target = Path(base) / value
-    # os.walk does not descend into linked folders; they are checked here (nothing is walked when
-    # the target is no folder)
-    for current, dirs, files in os.walk(target):
-        for link in (Path(current) / name for name in dirs + files):
-            if link.is_symlink() and not _inside(link, Path(base)):
-                raise ConfigError.single(
-                    where,
-                    f"'{key}' holds a symbolic link that leads outside {base_name}",
-                    found=f"{link} -> {link.resolve()}",
-                    hint="copy the file into the folder instead of linking to it",
-                )
-    return target
+    return Path(base) / value
 
 
 def string_leaves(value, key: str = "") -> Iterator[tuple]:

@@ -136,9 +136,7 @@ def write_outputs(output_dir: Path, result: Result, html_text: str) -> None:
     output_dir = Path(output_dir)
     output_dir.mkdir(parents=True, exist_ok=True)
     scores = published_scores(result)
-    for key, value in scores.items():
-        if not isinstance(value, float) or not math.isfinite(value):
-            raise ValueError(f"refusing to write a non-finite score {key}={value!r}")
+    # a non-finite score is refused (ValueError) before anything is written
     json_text = json.dumps(scores, indent=1, allow_nan=False) + "\n"
     atomic_write(output_dir / DETAILED_HTML, html_text)
     write_item_csv(output_dir, result)
@@ -146,9 +144,10 @@ def write_outputs(output_dir: Path, result: Result, html_text: str) -> None:
     atomic_write(output_dir / SCORES_JSON, json_text)
 
 
-def failure_html(title: str, message: str) -> str:
-    """A detailed-results page for a submission that could not be scored."""
-    return html_page(title, f"<h2>Submission not scored</h2><pre class='err'>{_e(message)}</pre>")
+def failure_html(message: str) -> str:
+    """A detailed-results page for a submission that could not be scored, for ``message``."""
+    title = "Submission not scored"
+    return html_page(title, f"<h2>{title}</h2><pre class='err'>{_e(message)}</pre>")
 
 
 _CSS = """body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:1.5em;color:#222;max-width:70em}
@@ -592,17 +591,23 @@ def write_item_csv(output_dir: Path, result: Result) -> None:
     run's): a per-item file of a hidden-gold phase would tell single items' gold."""
     if result.spec.hide_gold:
         return
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(CSV_COLUMNS)
+    scored = [result.tracks[t.id] for t in result.spec.tracks if t.id in result.tracks]
     try:
-        for t in result.spec.tracks:
-            if t.id in result.tracks:
-                writer.writerows(track_csv_rows(result.tracks[t.id]))
+        rows = [row for track_result in scored for row in track_csv_rows(track_result)]
     except Exception as e:  # noqa: BLE001 - the scores are written whatever happens to this file
         print(
             f"note: {DETAILED_CSV} could not be written ({e.__class__.__name__}: {e})",
             file=sys.stderr,
         )
         return
-    atomic_write(Path(output_dir) / DETAILED_CSV, out.getvalue())
+    atomic_write(Path(output_dir) / DETAILED_CSV, csv_text(CSV_COLUMNS, rows))
+
+
+def csv_text(columns: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
+    """A CSV table of ``columns`` and ``rows`` (lines ending in \\n, as every CSV file the kit
+    writes)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(columns)
+    writer.writerows(rows)
+    return out.getvalue()

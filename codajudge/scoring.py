@@ -26,7 +26,7 @@ from .formats.submission import ItemKeys, Prediction, read_prediction
 from .formats.textfile import safe_display
 from .gold import GoldTrack, gold_fields, gold_from_columns
 from .metrics import PerAnnotator, get as get_metric
-from .spec import BASELINE, UNRANKED, PrimaryRule, TaskSpec
+from .spec import BASELINE, UNRANKED, TaskSpec
 from .tracks import PRIMARY_KEY, Track, score_key
 
 
@@ -182,16 +182,6 @@ def stand_in(spec: TaskSpec, track: Track):
     return get_metric(track.main_metric).worst(len(track.labels)), "worst value"
 
 
-def coverage_notes(missing: List[str], primary: PrimaryScore, rule: PrimaryRule) -> List[str]:
-    """The notes on the tracks a run did not submit, and what stood in for the primary ones."""
-    if not missing:
-        return []
-    notes = ["tracks not covered by this submission: " + ", ".join(missing)]
-    if primary.stand_ins:
-        notes.append(rule.missing_note(primary.stand_ins))
-    return notes
-
-
 def ingested_track_files(res_dir: Path, spec: TaskSpec, declared: List[str]):
     """The files the ingestion program wrote: ``<track>.tsv`` at the root for each declared track.
 
@@ -261,6 +251,9 @@ def score_folder(
     missing = [t.id for t in spec.tracks if t.id not in results]
     given = {track: safe_display(name) for track, name in shown.items()}
     warnings = unread + archive.ignored_file_notes(unclaimed, spec.tracks, given=given)
+    if missing:  # the tracks the run did not submit, then what stood in for the primary ones
+        warnings.append("tracks not covered by this submission: " + ", ".join(missing))
     primary = primary_score(spec, results)
-    warnings += coverage_notes(missing, primary, spec.primary_rule)
+    if primary.stand_ins:
+        warnings.append(spec.primary_rule.missing_note(primary.stand_ins))
     return Result(spec, results, primary.value, warnings, primary.stand_ins, primary.ranked)

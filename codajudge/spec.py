@@ -136,8 +136,8 @@ def primary_rule_from_dict(raw, where: str) -> PrimaryRule:
     return PrimaryRule(parts[0], parts[1] if len(parts) == 2 else None, mean, scores)
 
 
-#: The keys of task.json that are a field of ``TaskSpec`` as they are.
-PLAIN_KEYS = ("edition", "title", "phase", "hide_gold", "kit_version", "seed")
+#: The keys of task.json that are a field of ``TaskSpec`` as they are, each with its type.
+PLAIN_KEYS = dict(edition=str, title=str, phase=str, hide_gold=bool, kit_version=str, seed=int)
 
 
 @dataclass(frozen=True)
@@ -201,14 +201,10 @@ def spec_from_dict(raw: dict, where: str) -> TaskSpec:
     hide_gold = raw.get("hide_gold", True)
     if type(hide_gold) is not bool:  # a quoted "false" would otherwise show per-item gold
         raise ConfigError([boolean_problem(where, "'hide_gold'", hide_gold)])
+    plain = {key: read(raw[key]) for key, read in PLAIN_KEYS.items() if key in raw}
     return TaskSpec(
-        edition=str(raw["edition"]),
-        title=str(raw.get("title", raw["edition"])),
-        phase=str(raw["phase"]),
+        **{"title": str(raw["edition"]), **plain},
         tracks=tracks,
-        hide_gold=hide_gold,
-        kit_version=str(raw.get("kit_version", __version__)),
-        seed=int(raw.get("seed", DEFAULT_SEED)),
         extra={k: v for k, v in raw.items() if k not in (*PLAIN_KEYS, "tracks", "primary_score")},
         primary_rule=primary_rule_from_dict(raw.get("primary_score"), where),
     )

@@ -164,12 +164,10 @@ def run(args) -> int:
     edition, data_root, data = checked_data(edition_path(args.edition), args.data)
     if args.dry_run:
         return dry_run(edition, data_root, data)
-    if args.legacy:
-        from ..legacy.build import build_legacy
-
-        print(build_legacy(edition, data_root, Path(args.out), data).render())
-        return 0
-    print(build(edition, data_root, Path(args.out), data).render())
+    builder = build
+    if args.legacy:  # CodaLab v1.5's builder, imported only for it
+        from ..legacy.build import build_legacy as builder
+    print(builder(edition, data_root, Path(args.out), data).render())
     return 0
 
 

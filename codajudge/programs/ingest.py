@@ -277,7 +277,7 @@ def _run_code(run: Ingestion, spec: TaskSpec, paths: ChildPaths, source: str) ->
     limit = time_limit_of(spec, run.time_limit)
     # every other track's file is copied from the child's folder, as a regular file (its report
     # could be forged, its files be missing, links or pipes)
-    skipped = run_child(paths, source, seed, limit, run.output_dir, run.output)
+    skipped = run_child(paths, source, seed, limit, run.output)
     tracks = [t.id for t in spec.tracks if t.id not in skipped]
     if not tracks:  # the child refuses it first; its report could be forged
         raise nothing_predicted()
@@ -303,29 +303,25 @@ def _note_result_files_beside_code(spec: TaskSpec, folder: Path, notes: List[str
     print(f"note: {note}")
 
 
+#: The program's arguments -> their ``argparse`` settings; the folders default to the platform's.
+ARGUMENTS = {
+    "input_data": dict(
+        nargs="?", default="/app/input_data", help="folder with task.json and items"
+    ),
+    "output": dict(nargs="?", default="/app/output", help="folder for <track_id>.tsv files"),
+    "submission": dict(
+        nargs="?", help=f"the submission folder or zip (default {PLATFORM_SUBMISSION})"
+    ),
+    "--baseline": dict(help="run a built-in baseline instead: random, most_frequent, cosine_bow"),
+    "--seed": dict(type=int, help="seed given to the model (default: task.json's seed)"),
+    "--time-limit": dict(type=float, metavar="SECONDS", help="kill the code submission after this"),
+}
+
+
 def parse_arguments(argv: Optional[List[str]], prog: str = "ingest.py") -> argparse.Namespace:
     parser = argument_parser(prog, __doc__)
-    parser.add_argument(
-        "input_data", nargs="?", default="/app/input_data", help="folder with task.json and items"
-    )
-    parser.add_argument(
-        "output", nargs="?", default="/app/output", help="folder for <track_id>.tsv files"
-    )
-    parser.add_argument(
-        "submission",
-        nargs="?",
-        default=None,
-        help=f"the submission folder or zip (default {PLATFORM_SUBMISSION})",
-    )
-    parser.add_argument(
-        "--baseline", help="run a built-in baseline instead: random, most_frequent, cosine_bow"
-    )
-    parser.add_argument(
-        "--seed", type=int, help="seed given to the model (default: task.json's seed)"
-    )
-    parser.add_argument(
-        "--time-limit", type=float, metavar="SECONDS", help="kill the code submission after this"
-    )
+    for name, settings in ARGUMENTS.items():
+        parser.add_argument(name, **settings)
     args = parser.parse_args(argv)
     if args.baseline is not None:
         from ..baselines import known_baseline

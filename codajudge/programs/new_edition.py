@@ -12,8 +12,6 @@ kit's templates ``templates/new_edition/`` (``config``, ``overview``, ``terms``)
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import shutil
 import sys
@@ -24,21 +22,22 @@ from ..assets import kit_root
 from ..bundle.prose import Templates
 from ..confine import slug_problem
 from ..errors import ConfigError
+from ..report import csv_text
 from .common import argument_parser, run_guarded
 
 
 def example_csv() -> str:
     """The example table: the default edition's English sample pairs."""
     folder = kit_root() / "editions" / "default" / "data" / "sts_en"
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["id", "sentence1", "sentence2", "score"])
-    for split in ("train", "dev", "test"):
-        for line in (folder / f"{split}.jsonl").read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                item = json.loads(line)
-                writer.writerow([item["id"], item["texts"][0], item["texts"][1], item["score"]])
-    return out.getvalue()
+    lines = [
+        line
+        for split in ("train", "dev", "test")
+        for line in (folder / f"{split}.jsonl").read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
+    items = map(json.loads, lines)
+    rows = [[item["id"], *item["texts"][:2], item["score"]] for item in items]
+    return csv_text(["id", "sentence1", "sentence2", "score"], rows)
 
 
 def write_edition(name: str, out: Path) -> Path:

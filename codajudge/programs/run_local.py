@@ -24,27 +24,26 @@ from typing import Dict, List, Optional, Union
 from ..bundle.prose import listed
 from ..confine import slug
 from ..errors import ConfigError, KitError, SubmissionError, UsageError
-from ..formats.archive import PARTICIPANT_OUTPUT, safe_extract
+from ..formats.archive import PARTICIPANT_OUTPUT
 from ..report import score_meanings
-from ..spec import read_spec
+from ..spec import PHASES, read_spec
 from ..runner.bundle_view import PhaseTask, phase_task, read_competition
 from ..runner.local import PREDICTION_OUTPUT, RunResult, run_submission
 from ..runner.worker import StepResult
 from .supervisor import code_printed, last_progress, past_time_limit
 from ..untrusted import copy_tree
+from .opening import open_submission
 from .common import BUNDLE_PROBLEM, REFUSED, argument_parser, own_words, run_guarded
 
 KEPT_OUTPUTS = ("scores.json", "scores.txt", "detailed_results.html", "detailed_results.csv")
 
 
 def open_bundle(path: Path, work: Path) -> Path:
+    """The bundle folder at ``path``, or the zip at ``path`` safely extracted into ``work``."""
     if path.is_dir():
         return path
     if path.is_file():
-        target = work / "bundle"
-        target.mkdir()
-        safe_extract(path, target, path.name)
-        return target
+        return open_submission(path, work).folder
     raise SubmissionError.single(str(path), "bundle not found", expected="a bundle folder or zip")
 
 
@@ -156,10 +155,6 @@ def leaderboard_row(scores: Dict[str, float], task: PhaseTask) -> str:
     return "\n".join(lines)
 
 
-#: The platform's phases, which a starting kit may not hold (their gold is hidden).
-PLATFORM_PHASES = ("practice", "evaluation", "post-campaign")
-
-
 #: What a starting kit offers for a phase whose gold it does not hold (``{phase}``: the words
 #: naming that phase, or none).
 CHECK_HINT = (
@@ -181,7 +176,7 @@ def kit_phase_task(bundle: Path, phase: str) -> PhaseTask:
     tasks = {slug(name): phase_task(bundle, name, doc) for name in names}
     scored = [name for name, task in tasks.items() if _holds_gold(task)]
     task = tasks.get(slug(phase))
-    if task is None and slug(phase) not in PLATFORM_PHASES:
+    if task is None and slug(phase) not in PHASES:  # the platform's, which a kit may not hold
         raise UsageError.single(
             "--phase",
             f"no such phase: {phase}; {_kit_phase_list(list(tasks), scored)}",

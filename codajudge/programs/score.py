@@ -7,8 +7,10 @@ prediction step failed, in which case that failure is reported instead of scorin
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
+import zipfile
 from pathlib import Path
 from typing import Dict, List, Optional
 
@@ -18,7 +20,7 @@ from typing import Dict, List, Optional
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from ..errors import ConfigError, SubmissionError  # noqa: E402
-from ..formats.archive import INGESTION_STATUS  # noqa: E402
+from ..formats.archive import INGESTION_STATUS, READ_ERRORS, safe_extract  # noqa: E402
 from ..formats.textfile import safe_lines, shorten  # noqa: E402
 from ..gold import GoldTrack  # noqa: E402
 from .. import report  # noqa: E402
@@ -26,7 +28,7 @@ from ..scoring import Result, score_folder  # noqa: E402
 from ..spec import TaskSpec, read_spec  # noqa: E402
 from .common import argument_parser, own_words, run_guarded  # noqa: E402
 from .opening import open_submission  # noqa: E402
-from .status import UNREADABLE, IngestionStatus, read_small_text, read_status  # noqa: E402
+from .status import MAX_STATUS_BYTES, UNREADABLE, IngestionStatus, read_small_text, read_status  # noqa: E402
 
 
 #: How many characters of the prediction step's message the scoring program repeats.
@@ -77,30 +79,47 @@ def check_prediction_step(res_dir: Path, status: Optional[IngestionStatus]) -> N
         )
 
 
+#: The prediction step's status files, read from the root of a zip (its extraction leaves them out).
+STATUS_FILES = (INGESTION_STATUS, "metadata")
+
+
 def score_submission_folder(
     spec: TaskSpec, ref_dir: Path, res_dir: Path, gold: Optional[Dict[str, GoldTrack]] = None
 ) -> Result:
-    """Score a submission folder (INPUT/res) as the scoring program does; the ranking tool shares it.
+    """Score a submission folder (INPUT/res) as the scoring program does; the ranking tool shares
+    it, and gives it zips too, read as the folder the platform extracts from one.
 
     A failed prediction step is refused. A prediction output scores only the tracks its ingestion
-    status lists; otherwise a folder holding only a zip is read through a safe extraction. The
-    result's warnings begin with the extraction's (entries skipped) and the prediction step's notes.
-    ``gold``: ``load_gold`` of every track, read once by the caller (else only the needed gold is read).
+    status lists; otherwise a zip, or a folder holding only a zip, is read through a safe
+    extraction. The result's warnings begin with the extraction's (entries skipped) and the
+    prediction step's notes. ``gold``: ``load_gold`` of every track, read once by the caller (else
+    only the needed gold is read).
     """
-    status = read_status(res_dir)
-    check_prediction_step(res_dir, status)
-    ingested = ingested_tracks(status)
     with tempfile.TemporaryDirectory(prefix="codajudge-res-") as tmp:
-        if ingested is not None:
-            folder, archive_warnings = res_dir, []
-        else:
+        folder = res_dir if res_dir.is_dir() else copy_status_files(res_dir, Path(tmp))
+        status = read_status(folder)
+        check_prediction_step(folder, status)
+        ingested, archive_warnings = ingested_tracks(status), []
+        if ingested is None:
             opened = open_submission(res_dir, Path(tmp), spec.tracks)
             folder, archive_warnings = opened.folder, opened.warnings
+        elif folder != res_dir:  # a zipped prediction output: its entries skipped are no one's
+            safe_extract(res_dir, folder, res_dir.name)
         names = status.names if status is not None else {}
         result = score_folder(spec, ref_dir, folder, ingested, gold, names)
     notes = list(status.notes) if status is not None else []
     result.warnings[:0] = archive_warnings + notes
     return result
+
+
+def copy_status_files(archive: Path, folder: Path) -> Path:
+    """``folder``, into which the prediction step's status files at the zip's root were copied;
+    a zip that cannot be read has none (its extraction then says what is wrong with it)."""
+    with contextlib.suppress(*READ_ERRORS), zipfile.ZipFile(archive) as zf:
+        for info in zf.infolist():
+            if info.filename in STATUS_FILES and info.file_size <= MAX_STATUS_BYTES:
+                (folder / info.filename).write_bytes(zf.read(info))
+    return folder
 
 
 def ingested_tracks(status: Optional[IngestionStatus]) -> Optional[List[str]]:
@@ -158,9 +177,7 @@ def main(argv: Optional[List[str]] = None, prog: str = "score.py") -> int:
         return score_submission(input_dir, output_dir)
 
     def on_error(message: str) -> None:
-        report.atomic_write(
-            output_dir / report.DETAILED_HTML, report.failure_html("Submission not scored", message)
-        )
+        report.atomic_write(output_dir / report.DETAILED_HTML, report.failure_html(message))
 
     program = "scoring program" if prog == "score.py" else prog
     return run_guarded(body, program, on_error=on_error, details_dir=output_dir)

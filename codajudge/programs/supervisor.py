@@ -180,7 +180,6 @@ def run_child(
     source: str,
     seed: int,
     time_limit: Optional[float],
-    details_dir: Path,
     output: ParticipantOutput,
 ) -> List[str]:
     """Run the models in a child process under ``time_limit``; raise its failure as a KitError.
@@ -189,9 +188,9 @@ def run_child(
 
     ``source`` is ``baseline:NAME`` (the kit's own code) or the absolute path of a code submission.
     What the child prints on stdout and stderr (the participant's code) is read from pipes into
-    ``output`` (capped, echoed); the kit's own lines (progress, notes) come through a third pipe
-    and are printed here, capped too (``KitLines``: no flood of other lines drops a progress
-    line)."""
+    ``output`` (capped, echoed; a baseline's internal error is kept in its folder, ``saved_in``);
+    the kit's own lines (progress, notes) come through a third pipe and are printed here, capped
+    too (``KitLines``: no flood of other lines drops a progress line)."""
     kit_read, kit_write = os.pipe()
     try:
         process = _start_child(paths, source, seed, kit_write)
@@ -212,7 +211,7 @@ def run_child(
         limit_note = "code gets the phase's time limit minus up to 60 s kept for scoring"
         raise past_time_limit(time_limit, _during(paths), limit_note)
     trusted = source.startswith(BASELINE_PREFIX)
-    skipped = _child_report(paths, process.returncode, details_dir, trusted).get("skipped")
+    skipped = _child_report(paths, process.returncode, output.saved_in, trusted).get("skipped")
     return [t for t in skipped if isinstance(t, str)] if isinstance(skipped, list) else []
 
 

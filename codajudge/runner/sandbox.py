@@ -70,10 +70,9 @@ TURNED_OFF = ("", "none", "off", "0")
 
 
 def bwrap_binary() -> Optional[str]:
-    """The bwrap CODAJUDGE_BWRAP names (default ``bwrap``), or None when it turns the sandbox off
-    or that bwrap is not installed."""
-    chosen = os.environ.get(BWRAP_ENV, "bwrap")
-    return None if chosen.lower() in TURNED_OFF else shutil.which(chosen)
+    """The bwrap CODAJUDGE_BWRAP names (default ``bwrap``) as PATH finds it, or None when it is
+    not installed (whether it turns the sandbox off is ``probe``'s)."""
+    return shutil.which(os.environ.get(BWRAP_ENV, "bwrap"))
 
 
 def _python_paths() -> List[Path]:
