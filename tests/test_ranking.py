@@ -739,14 +739,15 @@ def _assert_same_stats(track_result, other_result) -> None:
 def test_gold_loaded_once_gives_the_scores_of_each_submission_alone(small_phase):
     """The ranking tool reads the gold once; every score and per-item statistic equals scoring
     each submission on its own."""
-    from codajudge.programs.rank import find_submissions, score_submission
+    from codajudge.programs.rank import find_submissions
+    from codajudge.programs.score import score_submission_folder
 
     spec, ref, subs, results, failures = _scored_small_phase(small_phase)
     assert sorted(results) == ["folder_run", "good", "sim_only", "weak"] and len(failures) == 3
     for name, path in find_submissions(subs):
         if name not in results:
             continue
-        alone = score_submission(path, spec, ref)  # reads the gold itself
+        alone = score_submission_folder(spec, ref, path)  # reads the gold itself
         assert alone.scores() == results[name].scores()
         for tid, tr in alone.tracks.items():
             _assert_same_stats(tr, results[name].tracks[tid])
@@ -844,7 +845,7 @@ def test_a_prediction_output_is_ranked_with_the_scoring_program_s_scores_and_not
     files the worker may leave beside them (which would otherwise give a track two files)."""
     import shutil
 
-    from codajudge.programs.rank import score_submission
+    from codajudge.programs.score import score_submission_folder
     from codajudge.programs.score import main as score_main
     from codajudge.report import published_scores
     from codajudge.spec import read_spec
@@ -878,7 +879,7 @@ def test_a_prediction_output_is_ranked_with_the_scoring_program_s_scores_and_not
     assert "model.py: cache.bin ignored" in notes
     spec = read_spec(ref)
     for submission in (folder, tmp_path / "output.zip"):
-        result = score_submission(submission, spec, ref)
+        result = score_submission_folder(spec, ref, submission)
         # the phase hides its gold, so scores.json holds the scores at the leaderboard's precision
         assert json.loads(json.dumps(published_scores(result))) == scores
         assert submission_notes(result) == notes
@@ -888,7 +889,7 @@ def test_a_folder_holding_only_a_result_zip_is_ranked_as_the_zip(small_phase, tm
     """As score.py reads INPUT/res holding just the submitted zip (a submission copied as is)."""
     import shutil
 
-    from codajudge.programs.rank import score_submission
+    from codajudge.programs.score import score_submission_folder
     from codajudge.spec import read_spec
 
     ref, subs, _ = small_phase
@@ -896,8 +897,8 @@ def test_a_folder_holding_only_a_result_zip_is_ranked_as_the_zip(small_phase, tm
     (tmp_path / "copied").mkdir()
     shutil.copy(subs / "good.zip", tmp_path / "copied" / "good.zip")
     assert (
-        score_submission(tmp_path / "copied", spec, ref).scores()
-        == score_submission(subs / "good.zip", spec, ref).scores()
+        score_submission_folder(spec, ref, tmp_path / "copied").scores()
+        == score_submission_folder(spec, ref, subs / "good.zip").scores()
     )
 
 

@@ -57,7 +57,7 @@ from typing import Dict, Iterator, List, Optional, Tuple, Union
 
 from ..baselines.interface import MODEL_FILE
 from ..errors import ConfigError, KitError, SubmissionError, counted
-from ..formats.archive import INGESTION_STATUS, READ_ERRORS, safe_extract
+from ..formats.archive import INGESTION_STATUS, READ_ERRORS
 from ..metrics import get as get_metric
 from ..metrics.edition_module import load_source, loaded_modules
 from ..report import atomic_write, submission_notes
@@ -84,8 +84,8 @@ from ..runner.bundle_view import PhaseTask, phase_task
 from ..runner.local import require_sandbox, run_isolated
 from ..runner.worker import StepResult
 from .common import argument_parser, run_guarded
-from .score import ingested_tracks, score_submission_folder
-from .status import MAX_STATUS_BYTES, read_status
+from .score import score_submission_folder
+from .status import read_status
 from .teams import read_teams, teams_of
 
 OUTPUT_FILES = ("ranking.md", "ranking.csv", "ranking.tex", "ranking.html")
@@ -119,47 +119,6 @@ def find_submissions(folder: Path) -> List[Tuple[str, Path]]:
     ]
 
 
-#: Files of the platform that extraction leaves out but that tell whether the prediction step failed.
-STATUS_FILES = (INGESTION_STATUS, "metadata")
-
-
-def copy_status_files(archive: Path, folder: Path) -> None:
-    """Copy the prediction step's status files from the zip's root (safe_extract skips them); a zip
-    that cannot be read has none (its extraction then says what is wrong with it)."""
-    try:
-        with zipfile.ZipFile(archive) as zf:
-            for info in zf.infolist():
-                if info.filename in STATUS_FILES and info.file_size <= MAX_STATUS_BYTES:
-                    (folder / info.filename).write_bytes(zf.read(info))
-    except READ_ERRORS:
-        return
-
-
-def score_submission(
-    path: Path, spec: TaskSpec, ref_dir: Path, gold: Optional[Dict[str, GoldTrack]] = None
-) -> Result:
-    """Score one zip or folder against the reference (or its ``gold``, loaded once for every
-    submission) as the scoring program scores it as INPUT/res; KitError when it cannot be scored.
-
-    A zip is read as the platform gives it to the scoring program: a result submission through a
-    safe extraction of the tracks' files (the result's warnings begin with the entries skipped); a
-    prediction output (``ingestion_status.json`` at its root) as the folder the worker extracts,
-    of which only the files its ingestion status lists are scored.
-    """
-    with tempfile.TemporaryDirectory(prefix="codajudge-rank-") as tmp:
-        folder, extraction = path, []
-        if path.is_file():
-            folder = Path(tmp)
-            copy_status_files(path, folder)
-            if ingested_tracks(read_status(folder)) is None:
-                extraction = safe_extract(path, folder, path.name, spec.tracks)
-            else:  # a prediction output: notes on the entries skipped are not the participant's
-                safe_extract(path, folder, path.name)
-        result = score_submission_folder(spec, ref_dir, folder, gold)
-        result.warnings[:0] = extraction
-        return result
-
-
 def score_one(
     path: Path, spec: TaskSpec, ref_dir: Path, gold: Dict[str, GoldTrack]
 ) -> Tuple[Union[Result, str], float]:
@@ -167,7 +126,7 @@ def score_one(
     ConfigError (the reference data is wrong) propagates."""
     started = time.monotonic()
     try:
-        outcome: Union[Result, str] = score_submission(path, spec, ref_dir, gold)
+        outcome: Union[Result, str] = score_submission_folder(spec, ref_dir, path, gold)
     except ConfigError:
         raise  # the reference data is wrong: no submission can be ranked
     except KitError as e:
