@@ -167,7 +167,7 @@ def parse_value(text: str, track: Track, notes: List[ReadNote], row_length: int 
     """A submitted value: JSON or, where it is not, a Python literal of lists (``python_literal``: pandas'
     to_csv of a list column writes ``str(list)``), noted; else the JSON problem, with a hint on its cause.
     A value of more entries than ``most_entries(track, row_length)`` is refused unparsed."""
-    example = _example(track)
+    example = track.example.partition("<TAB>")[2]  # a valid value of the track, for messages
     hint = f"write the item's own value, such as {example}"
     holder = "value holds more entries than a value of this track"
     refuse_many_entries(text, most_entries(track, row_length), holder, hint)
@@ -180,11 +180,6 @@ def parse_value(text: str, track: Track, notes: List[ReadNote], row_length: int 
             raise
     notes.append(ReadNote(PYTHON_LITERAL))
     return value
-
-
-def _example(track: Track) -> str:
-    """A valid value of the track, for a message."""
-    return track.example.partition("<TAB>")[2]
 
 
 def refuse_many_entries(text: str, most: int, holder: str, hint: str) -> None:
