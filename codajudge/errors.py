@@ -4,7 +4,7 @@ what was found, and how to fix it. Only the command-line edges turn them into ex
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 #: Stop collecting problems in one file after this many; the rest are summarised as a count.
 MAX_PROBLEMS_PER_FILE = 20
@@ -191,8 +191,7 @@ class ProblemCollector:
             raise error_type(self.problems, self.omitted)
 
 
-@dataclass(frozen=True)
-class PlacedProblems:
+class PlacedProblems(NamedTuple):
     """The problems of one record of a file: each added to ``collector`` at its ``line`` and
     ``item`` (None: the record has no such place)."""
 
@@ -205,7 +204,7 @@ class PlacedProblems:
 
     def of_item(self, item: str) -> "PlacedProblems":
         """These problems, now known to be of ``item``."""
-        return replace(self, item=item)
+        return self._replace(item=item)
 
 
 #: YAML 1.1's other words for a boolean, read as words (``bundle.config_yaml.ConfigLoader``).

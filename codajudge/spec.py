@@ -15,7 +15,6 @@ from . import __version__
 from .errors import ConfigError, Problem, boolean_problem
 from .fields import ANY, OBJECT, STR, Field, Walk, check_value, choice
 from .metrics import get as get_metric
-from .metrics.edition_module import load_entry
 from .stats.bootstrap import DEFAULT_SEED
 from .tracks import Track, tracks_from_list
 
@@ -195,6 +194,8 @@ def spec_from_dict(raw: dict, where: str) -> TaskSpec:
     if missing:
         raise ConfigError([Problem(where, f"missing key '{k}'") for k in missing])
     if "metrics_module" in raw:  # the edition's own metrics, registered before tracks name them
+        from .metrics.edition_module import load_entry  # only an edition with its own module
+
         load_entry(raw["metrics_module"], where)
     tracks = tracks_from_list(raw["tracks"], where=f"{where}: tracks")
     check_primary_direction(tracks, where)

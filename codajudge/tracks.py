@@ -93,6 +93,12 @@ class Track:
         """The track's labels under the one label policy (``codajudge.labels``)."""
         return LabelSet(self.labels, dict(self.label_aliases))
 
+    @cached_property
+    def example(self) -> str:
+        """A line of the track's file with a valid value (``ID<TAB>VALUE``), for messages: its
+        kind's, written once per track rather than once per value read."""
+        return kinds.of(self).example_value(self)
+
     def to_dict(self) -> dict:
         """The track as tracks.json holds it: tuples as lists, the aliases as a mapping, and the
         ``OPTIONAL_KEYS`` left unset absent."""

@@ -20,7 +20,7 @@ import stat
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, List, Optional, Tuple
+from typing import Callable, List, NamedTuple, Optional, Tuple
 
 from .errors import SubmissionError
 
@@ -40,8 +40,7 @@ _CHUNK = 1024 * 1024
 STOP_WAIT = 5.0
 
 
-@dataclass(frozen=True)
-class TreeLimits:
+class TreeLimits(NamedTuple):
     """Bounds of a folder copied from what participant code left: entries (files and folders),
     bytes in all, bytes of one file, folder depth."""
 

@@ -79,6 +79,21 @@ def read_item_columns(path: Path, display: str, defaults: Dict[str, object]) -> 
     }
 
 
+#: The JSON reader of item lines, whose C scanner ``scanned_json`` calls.
+LINE_DECODER = json.JSONDecoder()
+
+
+def scanned_json(text: str, decoder: json.JSONDecoder, decode: Callable[[str], object]):
+    """``decode(text)`` (``decoder.decode`` or ``json.loads``): a text that is one JSON value, then
+    at most a line end, by ``decoder``'s C scanner alone (json's Python wrapper around it costs as
+    much as scanning a short line); any other text, and its errors, by ``decode``."""
+    try:
+        value, end = decoder.scan_once(text, 0)
+    except StopIteration:
+        return decode(text)
+    return value if text[end:] in ("", "\n") else decode(text)
+
+
 def parsed_json_lines(
     lines: Iterable[str], problems: ProblemCollector, start: int = 1
 ) -> Iterator[Tuple[int, object]]:
@@ -88,7 +103,7 @@ def parsed_json_lines(
         if not line.strip():
             continue
         try:
-            yield lineno, json.loads(line)
+            yield lineno, scanned_json(line, LINE_DECODER, json.loads)
         except json.JSONDecodeError as e:
             problems.add(f"not valid JSON ({e.msg})", line=lineno)
         except RecursionError:

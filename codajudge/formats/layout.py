@@ -92,7 +92,7 @@ def refuse_one_line_of_values(
             found=repr(shorten(texts[0])),
             expected=f"one line per item ({len(ids):,} items): "
             + ("one score per line in input order, or " if track.positional else "")
-            + f"lines such as {kinds.of(track).example_value(track)}",
+            + f"lines such as {track.example}",
             hint=kinds.of(track).one_line_fix,
         )
 

@@ -5,8 +5,7 @@ another layout), and the warnings a file's notes give: one per kind of note, wit
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, NamedTuple, Optional, Sequence
 
 from ..errors import counted
 from ..kinds.soft_label import LEADING_BIN_LAYOUT, SUM_TOLERANCE
@@ -26,8 +25,7 @@ _WORDS = {
 }
 
 
-@dataclass(frozen=True, eq=False)
-class NoteKind:
+class NoteKind(NamedTuple):
     """A kind of note and its warning: the number of notes of that kind, then ``text`` with the
     words agreeing with that number (``{s}``: a plural's "s", ``{was}``: was or were, ``{a}``: "a "
     for one) and those of ``_WORDS``. A kind whose notes carry a mass (``ReadNote.mass``) names the
@@ -49,8 +47,7 @@ class NoteKind:
         return f"{text}: {_alignments(notes)}" if self.carries_alignment else text
 
 
-@dataclass(frozen=True)
-class ReadNote:
+class ReadNote(NamedTuple):
     """One value accepted in another form than the plain one: the ``kind`` of that form and, for a
     dropped leading bin that held probability, its ``mass`` (a probability, at most ``SUM_TOLERANCE``)."""
 

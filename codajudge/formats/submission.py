@@ -233,7 +233,7 @@ def _id_problems(
 ) -> None:
     """The messages of the rows ``_id_rows`` flagged, in line order, and of the items without a line."""
     heads, lines, position = columns.heads, columns.lines, columns.position
-    example = kinds.of(track).example_value(track)
+    example = track.example
     if len(heads) and columns.tabbed.all() and (position < 0).all():
         raise SubmissionError.single(
             problems.file,

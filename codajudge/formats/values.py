@@ -12,6 +12,7 @@ from typing import List, Optional, Sequence
 from .. import kinds
 from ..labels import DECIMAL
 from ..tracks import Track
+from .items import scanned_json
 from .notes import PYTHON_LITERAL, ReadNote
 from .textfile import shorten
 
@@ -125,7 +126,7 @@ def parse_json(text: str, expected: str = "a JSON value"):
     try:
         if text.startswith("\ufeff"):  # as json.loads refuses it
             raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
-        return _DECODER.decode(text)
+        return scanned_json(text, _DECODER, _DECODER.decode)
     except ValueProblem:
         raise
     except (ValueError, RecursionError) as e:  # JSONDecodeError is a ValueError
@@ -166,7 +167,7 @@ def parse_value(text: str, track: Track, notes: List[ReadNote], row_length: int 
     """A submitted value: JSON or, where it is not, a Python literal of lists (``python_literal``: pandas'
     to_csv of a list column writes ``str(list)``), noted; else the JSON problem, with a hint on its cause.
     A value of more entries than ``most_entries(track, row_length)`` is refused unparsed."""
-    example = _example(track)
+    example = track.example.partition("<TAB>")[2]  # a valid value of the track, for messages
     hint = f"write the item's own value, such as {example}"
     holder = "value holds more entries than a value of this track"
     refuse_many_entries(text, most_entries(track, row_length), holder, hint)
@@ -179,11 +180,6 @@ def parse_value(text: str, track: Track, notes: List[ReadNote], row_length: int 
             raise
     notes.append(ReadNote(PYTHON_LITERAL))
     return value
-
-
-def _example(track: Track) -> str:
-    """A valid value of the track, for a message."""
-    return kinds.of(track).example_value(track).partition("<TAB>")[2]
 
 
 def refuse_many_entries(text: str, most: int, holder: str, hint: str) -> None:

@@ -9,8 +9,7 @@ compares a track's kind: it asks ``kinds.of(track)`` and calls what the kind sup
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, NamedTuple, Optional, Tuple
 
 import numpy as np
 
@@ -174,8 +173,7 @@ class Kind:
 # --- gold and submitted values ---
 
 
-@dataclass(frozen=True, eq=False)
-class ValueType:
+class ValueType(NamedTuple):
     """A kind of value, declared once by each kind (``Kind.value_type``): its ``name`` and whether
     one value is itself a list (``is_row``: a one-line file of a JSON list is then the values of
     many items only when each entry is a list). Its reading rule is

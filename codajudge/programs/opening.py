@@ -8,9 +8,8 @@ refused with the same message by both programs, and a path at which nothing exis
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import List, Optional, Sequence
+from typing import List, NamedTuple, Optional, Sequence
 
 from ..errors import SubmissionError
 from ..formats.archive import ARCHIVE_SUFFIXES, nothing_at_path, safe_extract, submission_files
@@ -21,12 +20,11 @@ from ..tracks import Track
 EXTRACTED = "submission"
 
 
-@dataclass
-class OpenedSubmission:
+class OpenedSubmission(NamedTuple):
     """The submission as a folder, and the extraction's warnings (entries skipped)."""
 
     folder: Path
-    warnings: List[str] = field(default_factory=list)
+    warnings: List[str]
 
 
 def open_submission(
@@ -40,7 +38,7 @@ def open_submission(
         raise nothing_at_path(str(path))
     archive, display = _lone_archive(path)
     if archive is None:
-        return OpenedSubmission(path)
+        return OpenedSubmission(path, [])
     target = work / EXTRACTED
     target.mkdir()
     return OpenedSubmission(target, safe_extract(archive, target, display, tracks))

@@ -16,8 +16,7 @@ undefined (a constant resample for a correlation) counts as 0.0, the value scori
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -36,8 +35,7 @@ CHUNK_BYTES = 4 * 1024**2
 GATHER_COLUMNS = 2
 
 
-@dataclass(frozen=True)
-class Interval:
+class Interval(NamedTuple):
     """A score and its percentile bootstrap interval (``DEFAULT_CONFIDENCE``)."""
 
     value: float
