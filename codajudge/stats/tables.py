@@ -17,8 +17,8 @@ CSV keeps full precision (``Table.records``).
 
 from __future__ import annotations
 
-from ..report import csv_text
-
+import csv
+import io
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterable, List, NamedTuple, Optional, Tuple
 
@@ -541,5 +541,8 @@ def render_csv(report: RankingReport) -> str:
         for note in notes
     ]
     records += [dict(table="not_ranked", system=name, note=why) for name, why in report.failures]
-    rows = ([_cell(record.get(name)) for name in CSV_COLUMNS] for record in records)
-    return csv_text(CSV_COLUMNS, rows)
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    writer.writerows([_cell(record.get(name)) for name in CSV_COLUMNS] for record in records)
+    return buffer.getvalue()
