@@ -273,7 +273,7 @@ def _track_row(prose: Templates, t) -> str:
         file=t.file_names[0],
         kind=kind,
         values=md_cell(_track_values(prose, t)),
-        example=md_cell(kinds.of(t).example_value(t).replace("\t", " ")),
+        example=md_cell(t.example.replace("\t", " ")),
     )
 
 
