@@ -11,7 +11,7 @@ import math
 import os
 import shutil
 from pathlib import Path
-from typing import Callable, Dict, List
+from typing import Callable
 
 from codajudge.formats.items import read_items
 from codajudge.scoring import read_track_file
@@ -86,7 +86,7 @@ def write_phase(root: Path, case: synth.TrackCase, positional: bool = False, noi
     return track
 
 
-def loop_ratios(track, ref: Path, res: Path) -> Dict[str, float]:
+def loop_ratios(track, ref: Path, res: Path) -> dict[str, float]:
     """Per LeWiDi metric of the track: per-item loop time over the kit's time, on the same data."""
     out = {}
     gold = build_gold(track, read_items(ref / f"{track.dataset}.jsonl", texts=False), "gold")
@@ -104,7 +104,7 @@ def loop_ratios(track, ref: Path, res: Path) -> Dict[str, float]:
     return out
 
 
-def scoring_case(name: str, workdir: Path) -> List[dict]:
+def scoring_case(name: str, workdir: Path) -> list[dict]:
     """The scoring program end to end against the parse floor on one big track, both programs run
     in fresh interpreters and compared by CPU time (user + system)."""
     case, positional = SCORING[name]
@@ -130,7 +130,7 @@ def scoring_case(name: str, workdir: Path) -> List[dict]:
     return [row]
 
 
-def bootstrap_case(workdir: Path) -> List[dict]:
+def bootstrap_case(workdir: Path) -> list[dict]:
     """1,000 resamples of a 100,000-item track against scoring it once, for every kind and scale."""
     rows = []
     for name, settings in BOOTSTRAP.items():
@@ -160,7 +160,7 @@ def bootstrap_case(workdir: Path) -> List[dict]:
     return rows
 
 
-CASES: Dict[str, Callable[[Path], List[dict]]] = {
+CASES: dict[str, Callable[[Path], list[dict]]] = {
     **{
         f"score_{name}": (lambda workdir, name=name: scoring_case(name, workdir))
         for name in SCORING
@@ -169,7 +169,7 @@ CASES: Dict[str, Callable[[Path], List[dict]]] = {
 }
 
 
-def lazy_cases() -> Dict[str, Callable[[Path], List[dict]]]:
+def lazy_cases() -> dict[str, Callable[[Path], list[dict]]]:
     """Every case, including those defined in other modules (imported when asked for)."""
     from .editions import EDITIONS, edition_case
     from .ranking import ranking_case

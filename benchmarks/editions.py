@@ -16,7 +16,6 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import List, Optional
 
 from .measure import REPO, interleaved, run_imports, run_scorer
 
@@ -35,7 +34,7 @@ IMPORT_RATIO_MAX = 1.8
 BASELINE_ORDER = ("cosine_bow", "most_frequent", "random")
 
 
-def edition_bundle(name: str, workdir: Path) -> Optional[Path]:
+def edition_bundle(name: str, workdir: Path) -> Path | None:
     """The built bundle folder of edition ``name``; None when its release data is absent."""
     if BUNDLES:
         return Path(BUNDLES) / name / name
@@ -58,13 +57,13 @@ def write_submission(bundle: Path, res: Path) -> str:
     return baseline
 
 
-def imports_of(spec: dict) -> List[str]:
+def imports_of(spec: dict) -> list[str]:
     """What the scoring program of this phase must import: numpy, PyYAML and its metrics' scipy."""
     metrics = {m for track in spec["tracks"] for m in track["metrics"]}
     return [*BASE_IMPORTS, *sorted({SCIPY_BY_METRIC[m] for m in metrics & set(SCIPY_BY_METRIC)})]
 
 
-def edition_case(name: str, workdir: Path) -> List[dict]:
+def edition_case(name: str, workdir: Path) -> list[dict]:
     """One row: the scoring program's CPU time on the edition's evaluation phase over the imports'."""
     bundle = edition_bundle(name, workdir)
     if bundle is None:

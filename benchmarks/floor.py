@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Callable, List
+from typing import Callable
 
 FLOOR_SCRIPT = Path(__file__).resolve()
 
@@ -27,7 +27,7 @@ def read_gold(path: Path) -> list:
         return [json.loads(line) for line in f if line.strip()]
 
 
-def _values(path: Path, convert: Callable[[str], object]) -> List[object]:
+def _values(path: Path, convert: Callable[[str], object]) -> list[object]:
     with open(path, encoding="utf-8") as f:
         positional = "\t" not in f.readline()
         f.seek(0)

@@ -9,12 +9,12 @@ if anything, an underestimate.
 
 from __future__ import annotations
 
-from typing import Callable, Dict, List
+from typing import Callable
 
 import numpy as np
 
 
-def amd(targets: List[List[float]], predictions: List[List[float]]) -> float:
+def amd(targets: list[list[float]], predictions: list[list[float]]) -> float:
     distances = []
     for target, prediction in zip(targets, predictions):
         distance = 0.0
@@ -24,7 +24,7 @@ def amd(targets: List[List[float]], predictions: List[List[float]]) -> float:
     return round(sum(distances) / len(distances), 5)
 
 
-def awd(targets: List[List[float]], predictions: List[List[float]]) -> float:
+def awd(targets: list[list[float]], predictions: list[list[float]]) -> float:
     distances = []
     for target, prediction in zip(targets, predictions):
         distance, cum_t, cum_p = 0.0, 0.0, 0.0
@@ -36,7 +36,7 @@ def awd(targets: List[List[float]], predictions: List[List[float]]) -> float:
     return round(sum(distances) / len(distances), 5)
 
 
-def mamd(targets: List[List[List[float]]], predictions: List[List[List[float]]]) -> float:
+def mamd(targets: list[list[list[float]]], predictions: list[list[list[float]]]) -> float:
     scores = []
     for target, prediction in zip(targets, predictions):
         per_label = []
@@ -46,7 +46,7 @@ def mamd(targets: List[List[List[float]]], predictions: List[List[List[float]]])
     return round(sum(scores) / len(scores), 5)
 
 
-def error_rate(targets: List[List[int]], predictions: List[List[int]]) -> float:
+def error_rate(targets: list[list[int]], predictions: list[list[int]]) -> float:
     errors = []
     for target, prediction in zip(targets, predictions):
         wrong = 0
@@ -57,7 +57,7 @@ def error_rate(targets: List[List[int]], predictions: List[List[int]]) -> float:
     return sum(errors) / len(errors)
 
 
-def anad(targets: List[List[int]], predictions: List[List[int]], n_labels: int) -> float:
+def anad(targets: list[list[int]], predictions: list[list[int]], n_labels: int) -> float:
     distances = []
     for target, prediction in zip(targets, predictions):
         total = 0.0
@@ -67,7 +67,7 @@ def anad(targets: List[List[int]], predictions: List[List[int]], n_labels: int) 
     return sum(distances) / len(distances)
 
 
-def mer(targets: List[List[List[int]]], predictions: List[List[List[int]]]) -> float:
+def mer(targets: list[list[list[int]]], predictions: list[list[list[int]]]) -> float:
     """Per item, ``targets[i][k]`` is annotator k's 0/1 choice of every label."""
     errors = []
     for target, prediction in zip(targets, predictions):
@@ -93,7 +93,7 @@ def per_item_lists(per_annotator) -> list:
 
 def loop_metric(name: str) -> Callable:
     """The loop implementation of a LeWiDi metric, as ``f(gold, pred)`` over kit arrays turned into lists."""
-    table: Dict[str, Callable] = {
+    table: dict[str, Callable] = {
         "amd": amd,
         "awd": awd,
         "mamd": mamd,

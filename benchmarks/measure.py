@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass
 from operator import attrgetter
 from pathlib import Path
-from typing import Callable, List, Tuple
+from typing import Callable
 
 REPO = Path(__file__).resolve().parents[1]
 SCORER = REPO / "scoring_program" / "score.py"
@@ -56,7 +56,7 @@ class Run:
     stderr: str
 
 
-def run_program(argv: List[str], scratch: Path) -> Run:
+def run_program(argv: list[str], scratch: Path) -> Run:
     """``python3 ARGV...`` in a fresh interpreter, as the platform starts a program (the garbage
     collector in its default state); ``scratch`` names the files its stderr and peak go to."""
     err_path = scratch.parent / f".{scratch.name}.stderr"
@@ -83,18 +83,18 @@ def run_scorer(input_dir: Path, output_dir: Path) -> Run:
     return run_program([str(SCORER), str(input_dir), str(output_dir)], output_dir)
 
 
-def run_imports(modules: List[str], scratch: Path) -> Run:
+def run_imports(modules: list[str], scratch: Path) -> Run:
     """``python3 -c "import MODULES"``: the start-up a program importing them cannot avoid."""
     script = scratch.parent / f".{scratch.name}.py"
     script.write_text(f"import {', '.join(modules)}\n")
     return run_program([str(script)], scratch)
 
 
-def interleaved(first: Callable[[], Run], second: Callable[[], Run]) -> Tuple[Run, Run]:
+def interleaved(first: Callable[[], Run], second: Callable[[], Run]) -> tuple[Run, Run]:
     """The run of least CPU time of each, measured in turns so that both see the same load;
     as many turns as ``repeats_for`` the first's time. Raises if a run fails."""
-    firsts: List[Run] = []
-    seconds: List[Run] = []
+    firsts: list[Run] = []
+    seconds: list[Run] = []
     while len(firsts) < repeats_for(firsts[0].seconds if firsts else 0.0):
         firsts.append(first())
         seconds.append(second())
@@ -107,7 +107,7 @@ def interleaved(first: Callable[[], Run], second: Callable[[], Run]) -> Tuple[Ru
     return min(firsts, key=by_cpu), min(seconds, key=by_cpu)
 
 
-def best_of(repeat: int, action: Callable[[], object]) -> Tuple[float, object]:
+def best_of(repeat: int, action: Callable[[], object]) -> tuple[float, object]:
     """The shortest wall time of ``repeat`` runs of ``action`` (seconds) and the last result.
 
     As ``timeit`` does, the garbage collector is off while ``action`` runs (its passes would land

@@ -15,7 +15,6 @@ import resource
 import threading
 import time
 from pathlib import Path
-from typing import List, Tuple
 
 import numpy as np
 
@@ -102,11 +101,11 @@ class Clock:
     """Wall and CPU seconds of consecutive parts (CPU of this process and of its finished children)."""
 
     def __init__(self):
-        self.parts: List[Tuple[str, float, float]] = []
+        self.parts: list[tuple[str, float, float]] = []
         self._last = self._now()
 
     @staticmethod
-    def _now() -> Tuple[float, float]:
+    def _now() -> tuple[float, float]:
         children = resource.getrusage(resource.RUSAGE_CHILDREN)
         return time.perf_counter(), time.process_time() + children.ru_utime + children.ru_stime
 
@@ -145,7 +144,7 @@ class MemorySampler:
             self.peak = max(self.peak, sum(_pss_mb(pid) for pid in pids))
 
 
-def _children(pid: int) -> List[int]:
+def _children(pid: int) -> list[int]:
     found = []
     for children in Path(f"/proc/{pid}/task").glob("*/children"):
         try:
@@ -165,7 +164,7 @@ def _pss_mb(pid: int) -> float:
     return 0.0
 
 
-def ranking_case(workdir: Path) -> List[dict]:
+def ranking_case(workdir: Path) -> list[dict]:
     root = workdir / "ranking"
     write_systems(root)
     spec = read_spec(root / "ref")

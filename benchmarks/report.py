@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import platform
-from typing import List
 
 LOOP_RATIO_MIN = 20.0
 BOOTSTRAP_RATIO_MAX = 20.0
@@ -32,7 +31,7 @@ def _ratios(row: dict) -> str:
     return ", ".join(parts)
 
 
-def render_table(rows: List[dict]) -> str:
+def render_table(rows: list[dict]) -> str:
     """One Markdown row per case: time, peak memory and the ratios that apply to it."""
     lines = [
         "| case | items | time (s) | peak (MB) | floor (s) | floor ratio | bootstrap / scoring once "
@@ -61,7 +60,7 @@ def render_table(rows: List[dict]) -> str:
     return "\n".join(lines)
 
 
-def check_targets(rows: List[dict], total_seconds: float, complete: bool = True) -> List[str]:
+def check_targets(rows: list[dict], total_seconds: float, complete: bool = True) -> list[str]:
     """Every missed target, as a sentence; empty when all are met."""
     misses = []
     for row in rows:
@@ -71,7 +70,7 @@ def check_targets(rows: List[dict], total_seconds: float, complete: bool = True)
     return misses
 
 
-def _row_misses(row: dict) -> List[str]:
+def _row_misses(row: dict) -> list[str]:
     """The missed targets of one benchmark case, as sentences."""
     misses = []
     name = row["case"]

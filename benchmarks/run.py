@@ -32,7 +32,6 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import List, Optional
 
 REPO = Path(__file__).resolve().parents[1]
 if str(REPO) not in sys.path:
@@ -56,7 +55,7 @@ ORDER = (
 MARK = "BENCH-ROWS "
 
 
-def run_worker(case: str, workdir: Path) -> List[dict]:
+def run_worker(case: str, workdir: Path) -> list[dict]:
     """Run one case in a fresh interpreter; its rows, or one failed row with the error's end."""
     proc = subprocess.run(
         [
@@ -90,7 +89,7 @@ def worker(case: str, workdir: Path) -> int:
     return 0
 
 
-def main(argv: Optional[List[str]] = None, prog: Optional[str] = None) -> int:
+def main(argv: list[str] | None = None, prog: str | None = None) -> int:
     parser = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", nargs="+", choices=ORDER, help="run only these cases")
     parser.add_argument("--list", action="store_true", help="list the cases and exit")
@@ -119,7 +118,7 @@ def main(argv: Optional[List[str]] = None, prog: Optional[str] = None) -> int:
         os.environ["CODAJUDGE_BENCH_BUNDLES"] = str(args.bundles.resolve())
     print(machine_line() + (f", sizes x {args.scale:g}" if args.scale != 1 else ""), flush=True)
     started = time.perf_counter()
-    rows: List[dict] = []
+    rows: list[dict] = []
     workdir = Path(tempfile.mkdtemp(prefix="codajudge-bench-"))
     try:
         for case in args.only or ORDER:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -54,7 +54,7 @@ class TrackCase:
         return track_from_dict(self.track)
 
 
-def sentence_pool(rng: random.Random, size: int, words: int) -> List[str]:
+def sentence_pool(rng: random.Random, size: int, words: int) -> list[str]:
     """``size`` sentences of about ``words`` words, capitalised, with a clitic now and then."""
     out = []
     for _ in range(size):
@@ -67,7 +67,7 @@ def sentence_pool(rng: random.Random, size: int, words: int) -> List[str]:
     return out
 
 
-def text_pairs(n: int, words: int, seed: int) -> List[List[str]]:
+def text_pairs(n: int, words: int, seed: int) -> list[list[str]]:
     """``n`` text pairs whose second text rewrites part of the first (graded word overlap)."""
     rng = random.Random(seed)
     pool = sentence_pool(rng, 4000, words)
@@ -89,7 +89,7 @@ def _annotator_sets(n_items: int, per_item: int, pool: int, rng: np.random.Gener
     return (start[:, None] + stride[:, None] * np.arange(per_item)[None, :]) % pool
 
 
-def gold_items(case: TrackCase, seed: int = SEED) -> List[dict]:
+def gold_items(case: TrackCase, seed: int = SEED) -> list[dict]:
     """Kit items with gold for ``case``: texts, lang, annotators and annotations, score or label; a
     genre as STS Benchmark and OCNLI have one (similarity, classification), none as LeWiDi has none."""
     rng = np.random.default_rng(seed)
@@ -191,7 +191,7 @@ def _soft_predictions(items, labels, scale, noise, rng) -> list:
     return (p / p.sum(axis=1, keepdims=True)).tolist()
 
 
-def task_spec(tracks: Sequence[Track], extra: Optional[dict] = None) -> TaskSpec:
+def task_spec(tracks: Sequence[Track], extra: dict | None = None) -> TaskSpec:
     """The evaluation phase's spec (gold hidden, as on the platform's main phase)."""
     return TaskSpec(
         edition="bench",
@@ -204,7 +204,7 @@ def task_spec(tracks: Sequence[Track], extra: Optional[dict] = None) -> TaskSpec
     )
 
 
-def write_reference(ref: Path, spec: TaskSpec, items_by_dataset: Dict[str, List[dict]]) -> None:
+def write_reference(ref: Path, spec: TaskSpec, items_by_dataset: dict[str, list[dict]]) -> None:
     """INPUT/ref: task.json and one gold ``<dataset>.jsonl`` per dataset, as the kit's builder writes
     reference data (``reference_view``: no texts, which are public inputs)."""
     ref.mkdir(parents=True, exist_ok=True)
@@ -227,7 +227,7 @@ def write_submission(
     return path
 
 
-def english_pairs(n: int, seed: int = SEED) -> List[dict]:
+def english_pairs(n: int, seed: int = SEED) -> list[dict]:
     """Public items of a similarity track: ``n`` English text pairs (the cosine baseline's input)."""
     return [
         {"id": f"pair-{i:07d}", "texts": pair, "lang": "en"}

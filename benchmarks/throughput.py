@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
-from typing import List
 
 from codajudge.baselines import CosineBow
 
@@ -20,7 +19,7 @@ from .measure import best_of, peak_mb, reset_peak
 N_PAIRS = sized(100_000)
 
 
-def set_cosine_floor(items: List[dict]) -> List[float]:
+def set_cosine_floor(items: list[dict]) -> list[float]:
     out = []
     for item in items:
         a, b = item["texts"]
@@ -29,7 +28,7 @@ def set_cosine_floor(items: List[dict]) -> List[float]:
     return out
 
 
-def cosine_case(workdir: Path) -> List[dict]:
+def cosine_case(workdir: Path) -> list[dict]:
     items = synth.english_pairs(N_PAIRS)
     model = CosineBow({"id": "sts", "kind": "similarity", "dataset": "sts"})
     model.fit([])

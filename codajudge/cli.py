@@ -16,7 +16,6 @@
 from __future__ import annotations
 
 import sys
-from typing import List, Optional
 
 from . import __version__
 
@@ -50,7 +49,7 @@ def usage() -> str:
     return "\n".join(lines)
 
 
-def main(argv: Optional[List[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     if not argv or argv[0] in ("-h", "--help", "help"):
         print(usage())

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path, PureWindowsPath
-from typing import Iterator, Optional
+from collections.abc import Iterator
 
 from .errors import ConfigError, Problem
 
@@ -31,7 +31,7 @@ def slug(text) -> str:
     return "-".join(re.findall(r"[a-z0-9]+", str(text).lower()))
 
 
-def slug_problem(value, where: str, key: str) -> Optional[Problem]:
+def slug_problem(value, where: str, key: str) -> Problem | None:
     """A Problem if ``value`` is not a safe slug (usable as one file or folder name), else None."""
     if isinstance(value, str) and SLUG_PATTERN.match(value):
         return None
@@ -57,7 +57,7 @@ def _inside(path: Path, base: Path) -> bool:
         return False
 
 
-def path_problem(value, base: Path, where: str, key: str, base_name: str) -> Optional[Problem]:
+def path_problem(value, base: Path, where: str, key: str, base_name: str) -> Problem | None:
     """A Problem unless ``value`` is a relative path that stays inside ``base`` once symlinks are resolved."""
     if not isinstance(value, str) or not value or "\0" in value or _escapes_lexically(value):
         return Problem(

@@ -4,7 +4,8 @@ what was found, and how to fix it. Only the command-line edges turn them into ex
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
+from typing import NamedTuple
+from collections.abc import Sequence
 
 #: Stop collecting problems in one file after this many; the rest are summarised as a count.
 MAX_PROBLEMS_PER_FILE = 20
@@ -17,7 +18,7 @@ EXIT_USAGE_ERROR = 1
 EXIT_INTERRUPTED = 130
 
 
-def plural(count: int, singular: str, plural_form: Optional[str] = None) -> str:
+def plural(count: int, singular: str, plural_form: str | None = None) -> str:
     """``singular`` when ``count`` is 1, else ``plural_form`` (default: ``singular`` + "s"): the
     word, or verb, that agrees with a count in a message."""
     if count == 1:
@@ -25,7 +26,7 @@ def plural(count: int, singular: str, plural_form: Optional[str] = None) -> str:
     return plural_form if plural_form is not None else singular + "s"
 
 
-def counted(count: int, singular: str, plural_form: Optional[str] = None) -> str:
+def counted(count: int, singular: str, plural_form: str | None = None) -> str:
     """``1 item``, ``3 items``: a count and the word agreeing with it (``plural``)."""
     return f"{count} {plural(count, singular, plural_form)}"
 
@@ -42,9 +43,9 @@ def first_few(texts: Sequence[str], shown: int = MAX_PLACES_SHOWN) -> str:
 def problem_text(
     where: str,
     message: str,
-    expected: Optional[str] = None,
-    found: Optional[str] = None,
-    hint: Optional[str] = None,
+    expected: str | None = None,
+    found: str | None = None,
+    hint: str | None = None,
     hint_in_brackets: bool = False,
 ) -> str:
     """The one layout of a problem: ``where: message; expected X, found Y`` then the hint (each
@@ -70,14 +71,14 @@ class Problem:
 
     file: str
     message: str
-    line: Optional[int] = None
-    item: Optional[str] = None
-    expected: Optional[str] = None
-    found: Optional[str] = None
-    hint: Optional[str] = None
+    line: int | None = None
+    item: str | None = None
+    expected: str | None = None
+    found: str | None = None
+    hint: str | None = None
     count: int = 1
-    lines: Tuple[int, ...] = ()
-    items: Tuple[str, ...] = ()
+    lines: tuple[int, ...] = ()
+    items: tuple[str, ...] = ()
 
     @property
     def place(self) -> str:
@@ -114,7 +115,7 @@ class Problem:
             found += f" on line {self.line}" if by_line else f" on item {self.item!r}"
         return problem_text(self.file, message, self.expected, found, self.hint)
 
-    def joined(self, other: "Problem") -> "Problem":
+    def joined(self, other: Problem) -> Problem:
         """This problem, counted once more at ``other``'s line and item."""
         lines = tuple(self.lines) if self.line is None else (tuple(self.lines) or (self.line,))
         items = tuple(self.items) if self.item is None else (tuple(self.items) or (self.item,))
@@ -128,13 +129,13 @@ class Problem:
 class KitError(Exception):
     """A failure with one or more user-facing problems. ``str()`` is the full message."""
 
-    def __init__(self, problems: List[Problem], omitted: int = 0):
+    def __init__(self, problems: list[Problem], omitted: int = 0):
         self.problems = list(problems)
         self.omitted = omitted
         super().__init__(self.render())
 
     @classmethod
-    def single(cls, file: str, message: str, **kw) -> "KitError":
+    def single(cls, file: str, message: str, **kw) -> KitError:
         return cls([Problem(file, message, **kw)])
 
     def render(self) -> str:
@@ -164,9 +165,9 @@ class ProblemCollector:
     counted."""
 
     file: str
-    problems: List[Problem] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
     omitted: int = 0
-    _index: Dict[str, int] = field(default_factory=dict, repr=False)
+    _index: dict[str, int] = field(default_factory=dict, repr=False)
 
     def add(self, message: str, **kw) -> None:
         problem = Problem(self.file, message, **kw)
@@ -179,7 +180,7 @@ class ProblemCollector:
         else:
             self.omitted += 1
 
-    def at(self, line: Optional[int] = None, item: Optional[str] = None) -> "PlacedProblems":
+    def at(self, line: int | None = None, item: str | None = None) -> PlacedProblems:
         """This collector's problems at one ``line`` and ``item`` (one record of a file)."""
         return PlacedProblems(self, line, item)
 
@@ -196,13 +197,13 @@ class PlacedProblems(NamedTuple):
     ``item`` (None: the record has no such place)."""
 
     collector: ProblemCollector
-    line: Optional[int] = None
-    item: Optional[str] = None
+    line: int | None = None
+    item: str | None = None
 
     def add(self, message: str, **details) -> None:
         self.collector.add(message, line=self.line, item=self.item, **details)
 
-    def of_item(self, item: str) -> "PlacedProblems":
+    def of_item(self, item: str) -> PlacedProblems:
         """These problems, now known to be of ``item``."""
         return self._replace(item=item)
 
@@ -237,7 +238,7 @@ class SeveralFilesError(SubmissionError):
     ``unit``) of one submission, grouped by file: each file's first ``MAX_PROBLEMS_SHOWN_PER_FILE``
     problems, at most ``MAX_FILES_SHOWN`` files, the rest counted."""
 
-    def __init__(self, errors: List[KitError], unit: str = "file"):
+    def __init__(self, errors: list[KitError], unit: str = "file"):
         self.errors = list(errors)
         self.unit = unit
         shown = [
@@ -264,7 +265,7 @@ class FileRefusals:
     """Reads a submission's files one by one and keeps each file's refusal instead of stopping at the
     first, so that one run names every broken file (``raise_if_any``)."""
 
-    errors: List[KitError] = field(default_factory=list)
+    errors: list[KitError] = field(default_factory=list)
     #: what each refusal is of, in the message: "file", or "track" for a code submission's tracks
     unit: str = "file"
 
@@ -286,7 +287,7 @@ class FileRefusals:
             raise SeveralFilesError(self.errors, self.unit)
 
 
-def _capped(problems: List[Problem], shown: int, file: str, omitted: int = 0) -> List[str]:
+def _capped(problems: list[Problem], shown: int, file: str, omitted: int = 0) -> list[str]:
     """The first ``shown`` of one file's ``problems``, rendered, and a line counting the others
     (and ``omitted`` more)."""
     lines = [p.render() for p in problems[:shown]]
@@ -301,12 +302,12 @@ class BuildProblems(ConfigError):
     each file's first ``MAX_PROBLEMS_PER_FILE`` and the count of the rest; ``unchecked`` says what
     was not checked because of them (the checks they make meaningless)."""
 
-    def __init__(self, problems: List[Problem], unchecked: Optional[str] = None):
+    def __init__(self, problems: list[Problem], unchecked: str | None = None):
         self.unchecked = unchecked
         super().__init__(problems)
 
     def render(self) -> str:
-        files: Dict[str, List[Problem]] = {}
+        files: dict[str, list[Problem]] = {}
         for problem in self.problems:
             # the file without the key path or the dataset that follow it
             # (``edition.yaml: phases[1]``, ``data/items.csv (dataset 'pairs', dev split)``)

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable
+from collections.abc import Sequence
 
 from .errors import Problem, boolean_problem, counted, plural
 
@@ -31,7 +32,7 @@ class Type:
 
     name: str
     check: Callable[..., None]
-    json: Optional[dict] = None
+    json: dict | None = None
 
 
 @dataclass(frozen=True)
@@ -51,13 +52,13 @@ class Field:
     required: bool = False
     default: object = None
     choices: Sequence = ()
-    minimum: Optional[float] = None
-    maximum: Optional[float] = None
-    length: Optional[int] = None
-    items: Optional["Field"] = None
-    keys: Tuple[str, ...] = ()
+    minimum: float | None = None
+    maximum: float | None = None
+    length: int | None = None
+    items: Field | None = None
+    keys: tuple[str, ...] = ()
     schema: object = None
-    check: Optional[Callable[[object], Optional[str]]] = None
+    check: Callable[[object], str | None] | None = None
     what: str = ""
     example: str = ""
 
@@ -67,7 +68,7 @@ class Walk:
     """The state of one validation: the file's name and the problems found so far."""
 
     display: str
-    problems: List[Problem] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
 
     def place(self, where: str) -> str:
         return f"{self.display}: {where}" if where else self.display
@@ -88,7 +89,7 @@ def shown(value) -> str:
     return repr(value)[:80]
 
 
-def _example(spec: Field) -> Optional[str]:
+def _example(spec: Field) -> str | None:
     return f"e.g. {spec.example}" if spec.example else None
 
 
@@ -96,7 +97,7 @@ def _join(where: str, part: str) -> str:
     return f"{where} {part}" if where else part
 
 
-def did_you_mean(key, known: Sequence) -> Optional[str]:
+def did_you_mean(key, known: Sequence) -> str | None:
     """The hint naming the known key closest to ``key`` in any case (a misspelling, or the same in
     another case), or None."""
     import difflib  # imported here: only a refusal needs it, and the scoring program imports this
@@ -163,7 +164,7 @@ def _check_number(walk: Walk, where: str, label: str, value, spec: Field) -> Non
 DURATION_UNITS = {"s": 1, "sec": 1, "m": 60, "min": 60, "h": 3600, "d": 86400}
 
 
-def _number_hint(value, spec: Field) -> Optional[str]:
+def _number_hint(value, spec: Field) -> str | None:
     """How to write a number key given text: without quotes, or in the unit the key takes (a
     duration in seconds: ``10m`` is 600)."""
     if not isinstance(value, str):
@@ -294,7 +295,7 @@ def check_value(walk: Walk, where: str, label: str, value, spec: Field) -> None:
         spec.type.check(walk, where, label, value, spec)
 
 
-def check_object(walk: Walk, where: str, value: dict, fields: Dict[str, Field]) -> None:
+def check_object(walk: Walk, where: str, value: dict, fields: dict[str, Field]) -> None:
     """A mapping against its table of fields: unknown keys, required keys, then each value."""
     for key in value:
         if key not in fields:
@@ -307,7 +308,7 @@ def check_object(walk: Walk, where: str, value: dict, fields: Dict[str, Field]) 
             walk.add(where, f"'{key}' is required", expected=expected, hint=_example(spec))
 
 
-def with_defaults(raw: Optional[dict], fields: Dict[str, Field]) -> Dict[str, object]:
+def with_defaults(raw: dict | None, fields: dict[str, Field]) -> dict[str, object]:
     """Every key of ``fields``: its value in ``raw`` (a mapping that passed the schema, or None),
     else its declared default (None when it has none)."""
     given = raw or {}
@@ -324,7 +325,7 @@ def choice(
     doc: str,
     choices: Sequence[str],
     what: str = "",
-    default: Optional[str] = None,
+    default: str | None = None,
     required: bool = False,
 ) -> Field:
     """A string that must be one of ``choices``; ``what`` names a bad one in messages."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 import sys
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional
 
 import numpy as np
 
@@ -32,33 +31,33 @@ class GoldTrack:
     ``scored`` marks those with gold (classification items without a majority are not scored)."""
 
     track: Track
-    ids: List[str]
+    ids: list[str]
     scored: np.ndarray
     gold: object
     #: per item, its annotators' names in order (perspectivist tracks), else empty
-    annotators: List[List[str]] = field(default_factory=list)
-    groups: Dict[str, List[str]] = field(default_factory=dict)  # 'lang'/'genre' -> value per item
+    annotators: list[list[str]] = field(default_factory=list)
+    groups: dict[str, list[str]] = field(default_factory=dict)  # 'lang'/'genre' -> value per item
     #: per item, the release's own annotators list when it repeats names (``annotators_listed``), else None
-    listed: List[Optional[List[str]]] = field(default_factory=list)
+    listed: list[list[str] | None] = field(default_factory=list)
     #: per item, its texts where the reference data holds them (a public-gold phase), else None
-    texts: List[Optional[List[str]]] = field(default_factory=list)
+    texts: list[list[str] | None] = field(default_factory=list)
 
     @property
     def n_scored(self) -> int:
         return int(self.scored.sum())
 
 
-def gold_fields(track: Track) -> Dict[str, object]:
+def gold_fields(track: Track) -> dict[str, object]:
     """The item fields the gold of ``track`` is built from, each with its value when an item has none."""
     return {**kinds.of(track).gold_fields, "lang": "", "genre": "", "annotators_listed": None}
 
 
-def build_gold(track: Track, items: List[dict], display: str) -> GoldTrack:
+def build_gold(track: Track, items: list[dict], display: str) -> GoldTrack:
     """Gold arrays for ``track`` from its dataset's items (dicts); organiser data errors raise ConfigError."""
     return gold_from_columns(track, item_columns(items, gold_fields(track)), display)
 
 
-def gold_from_columns(track: Track, columns: Dict[str, list], display: str) -> GoldTrack:
+def gold_from_columns(track: Track, columns: dict[str, list], display: str) -> GoldTrack:
     """Gold arrays for ``track`` from its items' columns (``id`` and the ``gold_fields`` some item has,
     as ``items.read_item_columns`` reads them); every item's problems, in item order, are raised
     together as one ConfigError."""
@@ -83,7 +82,7 @@ def gold_from_columns(track: Track, columns: Dict[str, list], display: str) -> G
     )
 
 
-def _score_gold(track: Track, column: dict, ids: List[str], problems: ProblemCollector):
+def _score_gold(track: Track, column: dict, ids: list[str], problems: ProblemCollector):
     """(gold scores, every item scored, no annotators): an item whose ``score`` is not a finite
     number (an int or float, ``10**400`` is not) is a problem."""
     values = column["score"]
@@ -104,7 +103,7 @@ def _as_float(value) -> float:
     return float(value)
 
 
-def _label_gold(track: Track, column: dict, ids: List[str], problems: ProblemCollector):
+def _label_gold(track: Track, column: dict, ids: list[str], problems: ProblemCollector):
     """(majority labels as indices, the items with one scored, no annotators): null (no
     majority) is -1 and not scored; a label outside the label set is a problem."""
     values = column["label"]
@@ -115,7 +114,7 @@ def _label_gold(track: Track, column: dict, ids: List[str], problems: ProblemCol
     return codes, codes >= 0, []
 
 
-def _distribution_gold(track: Track, column: dict, ids: List[str], problems: ProblemCollector):
+def _distribution_gold(track: Track, column: dict, ids: list[str], problems: ProblemCollector):
     """(soft labels, the items with annotations or a given ``distribution``, no annotators: a soft
     label is the item's, not an annotator's)."""
     rows, counts, scored = _annotation_rows(track, column, ids, problems)
@@ -124,7 +123,7 @@ def _distribution_gold(track: Track, column: dict, ids: List[str], problems: Pro
     return gold, scored, []
 
 
-def _annotator_row_gold(track: Track, column: dict, ids: List[str], problems: ProblemCollector):
+def _annotator_row_gold(track: Track, column: dict, ids: list[str], problems: ProblemCollector):
     """(each annotator's label, the items with annotations, their annotators)."""
     rows, counts, scored = _annotation_rows(track, column, ids, problems)
     names = [annotator_names(names) for names in column["annotators"]]
@@ -144,23 +143,23 @@ GOLD_OF = {
 }
 
 
-def listed_annotators(items: List[dict]) -> List[Optional[List[str]]]:
+def listed_annotators(items: list[dict]) -> list[list[str] | None]:
     """Per item its ``annotators_listed`` (public: the release's annotators list, which may repeat
     an annotator once per label given), or None; an empty list when no item has one."""
     return _listed(item_columns(items, {"annotators_listed": None}).get("annotators_listed", []))
 
 
-def _listed(values: list) -> List[Optional[List[str]]]:
+def _listed(values: list) -> list[list[str] | None]:
     """Per item its ``annotators_listed`` as names (``annotator_names``), or None where it is none."""
     return [annotator_names(v) if isinstance(v, list) else None for v in values]
 
 
-def _texts(values: list) -> List[str]:
+def _texts(values: list) -> list[str]:
     """Each item's group value (lang, genre) as text; null is no group (""), as a missing value is."""
     return ["" if v is None else str(v) for v in values]
 
 
-def _annotation_rows(track: Track, column: dict, ids: List[str], problems: ProblemCollector):
+def _annotation_rows(track: Track, column: dict, ids: list[str], problems: ProblemCollector):
     """(one row per annotation, each item's number of annotations, the scored mask) from one
     annotation per annotator; an item without annotations (an OCNLI train
     item without votes) is not scored. Read once for the tracks of a dataset that share labels and
@@ -184,7 +183,7 @@ def _annotation_rows(track: Track, column: dict, ids: List[str], problems: Probl
 
 
 def _given_distributions(
-    track: Track, values: list, gold: np.ndarray, scored: np.ndarray, ids: List[str], problems
+    track: Track, values: list, gold: np.ndarray, scored: np.ndarray, ids: list[str], problems
 ) -> None:
     """Items with a ``distribution`` (an object label -> probability, or a list in the track's label
     order) take it as their soft-label gold, in place of their annotations' shares; one that breaks
@@ -205,7 +204,7 @@ def _given_distributions(
             scored[row] = True
 
 
-def _in_label_order(value, labels: List[str]):
+def _in_label_order(value, labels: list[str]):
     """An object label -> probability as a list in the order of ``labels`` (its keys must be the
     labels); any other value as it is, for the soft labels' rules to judge."""
     if isinstance(value, dict):

@@ -17,14 +17,14 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from typing import List, Mapping, Optional, Sequence, Tuple
+from collections.abc import Mapping, Sequence
 
 #: A decimal number as a label or a submitted number may be written: sign, digits with an optional
 #: fraction, exponent (no nan, inf, hex, underscores or other scripts).
 DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
 
 
-def label_key(value) -> Optional[object]:
+def label_key(value) -> object | None:
     """The normalised key of a text or JSON number: a float for a finite number (written as a decimal
     number, or a JSON int or float), else the text without surrounding whitespace; None for any other
     value (a bool, a list, an object)."""
@@ -45,7 +45,7 @@ def label_key(value) -> Optional[object]:
 class LabelSet:
     """A track's labels in their order (a label's code is its position) and the aliases naming them."""
 
-    labels: Tuple[str, ...]
+    labels: tuple[str, ...]
     aliases: Mapping[str, str] = field(default_factory=dict)
 
     def __post_init__(self):
@@ -66,7 +66,7 @@ class LabelSet:
         """The code (0..K-1) of the label ``value`` names, or -1 when it names none."""
         return self.codes([value])[0]
 
-    def codes(self, values: Sequence) -> List[int]:
+    def codes(self, values: Sequence) -> list[int]:
         """The code of the label each value names, -1 for a value that names none: a text written
         exactly as a label or alias by one lookup, any other value by its ``label_key``."""
         exact, table = self._exact, self._table
@@ -75,7 +75,7 @@ class LabelSet:
             for v in values
         ]
 
-    def collisions(self) -> List[Tuple[str, str]]:
+    def collisions(self) -> list[tuple[str, str]]:
         """The pairs of declared names (labels, then aliases) that normalise to one key, the name
         declared first first."""
         names = list(self.labels) + list(self.aliases)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
-from typing import Dict
 
 from .programs.run_local import kit_phase_task, open_bundle
 from .programs.score import score_submission_folder
@@ -14,7 +13,7 @@ from .report import published_scores
 from .spec import read_spec
 
 
-def score_predictions(bundle, predictions, phase: str) -> Dict[str, float]:
+def score_predictions(bundle, predictions, phase: str) -> dict[str, float]:
     """The scores.json of ``predictions`` on ``phase`` of ``bundle``: ``{"primary": ..., "<track
     id>_<metric>": ...}``, the leaderboard's keys, each metric's direction its own (the edition's
     Evaluation page says which).

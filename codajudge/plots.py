@@ -10,7 +10,8 @@ from __future__ import annotations
 import html
 import math
 import sys
-from typing import Dict, List, NamedTuple, Optional, Sequence
+from typing import NamedTuple
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -54,7 +55,7 @@ class IntervalRow(NamedTuple):
 
     label: str
     value: float
-    interval: Optional[Sequence[float]]
+    interval: Sequence[float] | None
     group: int
 
 
@@ -72,14 +73,14 @@ def _line(x1, y1, x2, y2, stroke: str, extra: str = "") -> str:
     return f"<line x1='{x1}' y1='{y1}' x2='{x2}' y2='{y2}' stroke='{stroke}'{extra}/>"
 
 
-def _rect(box: "Box", fill: str, extra: str = "", tooltip: str = "") -> str:
+def _rect(box: Box, fill: str, extra: str = "", tooltip: str = "") -> str:
     """A rectangle over ``box``, its numbers as given; ``tooltip`` (HTML) its title, if any."""
     left, top, width, height = box
     start = f"<rect x='{left}' y='{top}' width='{width}' height='{height}' fill='{fill}'{extra}"
     return f"{start}><title>{tooltip}</title></rect>" if tooltip else f"{start}/>"
 
 
-def nice_ticks(lo: float, hi: float) -> List[float]:
+def nice_ticks(lo: float, hi: float) -> list[float]:
     """About 5 round tick values covering [lo, hi]."""
     raw = hi / 4 - lo / 4  # each divided first: hi - lo overflows near the largest float
     if not (math.isfinite(lo) and math.isfinite(raw)) or raw <= 0:
@@ -115,7 +116,7 @@ def _x_title(box: Box, label) -> str:
     return _text(f"{box.left + box.width / 2:.0f}", box.top + box.height + 32, label)
 
 
-def _svg(width: int, height: int, title: str, body: List[str]) -> str:
+def _svg(width: int, height: int, title: str, body: list[str]) -> str:
     return (
         f"<svg width='{width}' height='{height}' "
         f"viewBox='0 0 {width} {height}' role='img' aria-label='{_e(title)}' class='plot'>"
@@ -178,7 +179,7 @@ def _y_title(box: Box, label) -> str:
     return _rotated(12, box.top + box.height / 2, label)
 
 
-def _y_ticks(box: Box, axis: Axis, grid: bool = True) -> List[str]:
+def _y_ticks(box: Box, axis: Axis, grid: bool = True) -> list[str]:
     """The ticks and labels of a y axis along the plot's left edge: each a grid line across the
     plot, or (not ``grid``) a short mark left of it."""
     left = box.left
@@ -251,10 +252,10 @@ def _heat_cell(box: Box, value: float, top_value: float) -> str:
 
 def bar_chart(
     categories: Sequence[str],
-    series: Dict[str, Sequence[float]],
+    series: dict[str, Sequence[float]],
     title: str,
     y_label: str,
-    y_max: Optional[float] = None,
+    y_max: float | None = None,
 ) -> str:
     """Grouped vertical bars: one group per category, one bar per series (with a legend); the
     value axis from 0 to ``y_max`` (by default the largest value)."""
@@ -310,7 +311,7 @@ def interval_chart(rows: Sequence[IntervalRow], title: str, x_label: str) -> str
     return _svg(width, height, title, body)
 
 
-def _x_ticks(box: Box, axis: Axis, grid: bool = True) -> List[str]:
+def _x_ticks(box: Box, axis: Axis, grid: bool = True) -> list[str]:
     """The ticks and labels of an x axis along the plot's bottom edge: each a grid line across the
     plot, or (not ``grid``) a short mark below it."""
     bottom = box.top + box.height

@@ -8,7 +8,6 @@ files are written here.
 from __future__ import annotations
 
 import html
-from typing import List
 
 from . import plots
 from .report import html_page, html_table
@@ -41,7 +40,7 @@ def render_html(report: RankingReport) -> str:
     return html_page(f"{report.spec.title}: official ranking", "\n".join(parts))
 
 
-def _section(heading: str, intro: str, items: List[str]) -> List[str]:
+def _section(heading: str, intro: str, items: list[str]) -> list[str]:
     """A section listing ``items`` (escaped) under its heading and ``intro`` (HTML); nothing
     without items."""
     listed = "".join(f"<li>{_e(item)}</li>" for item in items)

@@ -25,7 +25,8 @@ import sys
 import tempfile
 from itertools import chain, compress
 from pathlib import Path
-from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple
+from typing import NamedTuple
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -65,7 +66,7 @@ def atomic_write(path: Path, text: str) -> None:
         raise
 
 
-def scores_txt_text(scores: Dict[str, float]) -> str:
+def scores_txt_text(scores: dict[str, float]) -> str:
     return "".join(f"{key}: {value!r}\n" for key, value in scores.items())
 
 
@@ -75,7 +76,7 @@ def leaderboard_rounded(value: float) -> float:
     return round(float(value), PRECISION) + 0.0
 
 
-def published_scores(result: Result) -> Dict[str, float]:
+def published_scores(result: Result) -> dict[str, float]:
     """The scores as the participant sees them (scores.json, scores.txt, the page, the log): where
     the phase hides its gold (``spec.hide_gold``, from task.json), at the leaderboard's precision,
     since further digits of a score over hidden items would tell those items' gold to crafted
@@ -90,14 +91,14 @@ def published_scores(result: Result) -> Dict[str, float]:
 LOG_DECIMALS = 6
 
 
-def score_log_lines(result: Result) -> List[str]:
+def score_log_lines(result: Result) -> list[str]:
     """The scoring program's log of the scores, ``key: value``: to ``LOG_DECIMALS`` decimals where
     the gold is public, to the leaderboard's precision where it is hidden."""
     decimals = PRECISION if result.spec.hide_gold else LOG_DECIMALS
     return [f"{key}: {value:.{decimals}f}" for key, value in published_scores(result).items()]
 
 
-def submission_notes(result: Result) -> List[str]:
+def submission_notes(result: Result) -> list[str]:
     """Every note on a scored submission, as the scoring program prints them first and the page
     shows them at its top: the submission's own (archive entries skipped, files ignored, tracks
     not covered), then each track's (lines skipped, values read in another form), after its file."""
@@ -108,7 +109,7 @@ def submission_notes(result: Result) -> List[str]:
     ]
 
 
-def score_meanings(spec) -> Dict[str, str]:
+def score_meanings(spec) -> dict[str, str]:
     """Each scores.json key's direction and range, as the terminal shows them beside the score:
     ``higher is better, -1 to 1``; the primary score's range is that of the mean of the primary
     tracks' main metric."""
@@ -123,7 +124,7 @@ def score_meanings(spec) -> Dict[str, str]:
     return meanings
 
 
-def _meaning(metrics: List[tuple]) -> str:
+def _meaning(metrics: list[tuple]) -> str:
     """``<direction> is better, <low> to <high>`` of the mean of (metric, number of labels) pairs'
     values (one direction: the primary tracks share theirs)."""
     low, high = (float(np.mean(side)) for side in zip(*(m.bounds(n) for m, n in metrics)))
@@ -208,7 +209,7 @@ HIDDEN_GOLD_NOTE = (
 )
 
 
-def read_baseline_scores(ref_dir: Path) -> Dict[str, Dict[str, float]]:
+def read_baseline_scores(ref_dir: Path) -> dict[str, dict[str, float]]:
     """The baselines' scores of the phase (``BASELINE_SCORES`` in its reference data), or {} when
     the file is absent or not the builder's ``{baseline: {key: number}}`` (the page then has no
     baselines column: a hand-edited file never stops the scoring)."""
@@ -226,7 +227,7 @@ def read_baseline_scores(ref_dir: Path) -> Dict[str, Dict[str, float]]:
     }
 
 
-def detailed_html(result: Result, baselines: Dict[str, Dict[str, float]]) -> str:
+def detailed_html(result: Result, baselines: dict[str, dict[str, float]]) -> str:
     """Per-track scores with bootstrap intervals and the baselines' scores, plots, breakdowns, the
     worst items and warnings.
 
@@ -277,7 +278,7 @@ class PageContext(NamedTuple):
     seed: int
     phase: str
     public: bool
-    baselines: Dict[str, Dict[str, float]]
+    baselines: dict[str, dict[str, float]]
 
 
 def _track_section(tr, page: PageContext) -> str:
@@ -293,7 +294,7 @@ def _track_section(tr, page: PageContext) -> str:
 
 
 #: A column of an HTML table: its head (HTML) and whether it aligns left (text) or right (numbers).
-HtmlColumn = Tuple[str, bool]
+HtmlColumn = tuple[str, bool]
 LEFT, RIGHT = True, False
 
 
@@ -518,7 +519,7 @@ def _breakdowns(tr) -> str:
 WORST_ITEMS = 10
 
 
-def item_errors(tr) -> Tuple[np.ndarray, np.ndarray]:
+def item_errors(tr) -> tuple[np.ndarray, np.ndarray]:
     """The items of the track that have gold and a finite error (indices into the gold's items),
     and each one's error as the track's kind defines it."""
     errors = np.asarray(
@@ -532,7 +533,7 @@ def item_errors(tr) -> Tuple[np.ndarray, np.ndarray]:
 TEXT_CHARS = 300
 
 
-def item_text_cell(texts: Optional[List[str]]) -> str:
+def item_text_cell(texts: list[str] | None) -> str:
     """An item's texts for a table cell: each on its own line, cut at ``TEXT_CHARS`` characters."""
     shown = (t if len(t) <= TEXT_CHARS else t[:TEXT_CHARS] + "\u2026" for t in texts or [])
     return "<br>".join(map(html.escape, shown))
@@ -567,13 +568,13 @@ def worst_items_table(tr) -> str:
 CSV_COLUMNS = ("track", "id", "gold", "prediction", "error")
 
 
-def item_value_texts(tr, index) -> Tuple[List[str], List[str]]:
+def item_value_texts(tr, index) -> tuple[list[str], list[str]]:
     """The gold and the predicted value of each item at ``index``, as the track's kind writes them."""
     kind = kinds.of(tr.track)
     return tuple(kind.item_texts(tr.track, v, index) for v in (tr.gold.gold, tr.prediction.values))
 
 
-def track_csv_rows(tr) -> List[tuple]:
+def track_csv_rows(tr) -> list[tuple]:
     """One row per item of the track: gold is empty for an item without gold, and the error for
     an item without gold or whose error is undefined."""
     every = np.arange(len(tr.gold.ids))

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Dict, Iterable, List, NamedTuple, Optional, Sequence
+from typing import NamedTuple
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -33,27 +34,27 @@ from .tracks import PRIMARY_KEY, Track, score_key
 @dataclass
 class TrackResult:
     track: Track
-    scores: Dict[str, float]
+    scores: dict[str, float]
     n_scored: int
     file: str
-    warnings: List[str] = field(default_factory=list)
-    stats: Dict[str, np.ndarray] = field(default_factory=dict)  # metric -> per-item statistics
-    gold: Optional[GoldTrack] = None
-    prediction: Optional[Prediction] = None
+    warnings: list[str] = field(default_factory=list)
+    stats: dict[str, np.ndarray] = field(default_factory=dict)  # metric -> per-item statistics
+    gold: GoldTrack | None = None
+    prediction: Prediction | None = None
 
 
 @dataclass
 class Result:
     spec: TaskSpec
-    tracks: Dict[str, TrackResult]
+    tracks: dict[str, TrackResult]
     primary: float
-    warnings: List[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
     #: primary track id -> what stood in for it (the run did not submit it), e.g. "worst value"
-    stand_ins: Dict[str, str] = field(default_factory=dict)
+    stand_ins: dict[str, str] = field(default_factory=dict)
     #: False when the edition's rule is ``unranked`` and a primary track is missing
     ranked: bool = True
 
-    def scores(self) -> Dict[str, float]:
+    def scores(self) -> dict[str, float]:
         """The flat scores.json mapping: the primary score, then every covered track's metrics."""
         out = {PRIMARY_KEY: self.primary}
         for t in self.spec.tracks:
@@ -64,13 +65,13 @@ class Result:
 
 
 def load_gold(
-    spec: TaskSpec, ref_dir: Path, track_ids: Optional[Iterable[str]] = None
-) -> Dict[str, GoldTrack]:
+    spec: TaskSpec, ref_dir: Path, track_ids: Iterable[str] | None = None
+) -> dict[str, GoldTrack]:
     """Gold of every track (or only of ``track_ids``), reading each dataset file needed once, and of
     it only the columns those tracks score, and the items' texts where the phase's gold is public
     (for the worst items on the results page; reference data may leave them out)."""
     tracks = [t for t in spec.tracks if track_ids is None or t.id in set(track_ids)]
-    gold: Dict[str, GoldTrack] = {}
+    gold: dict[str, GoldTrack] = {}
     for dataset in dict.fromkeys(t.dataset for t in tracks):
         path = Path(ref_dir) / f"{dataset}.jsonl"
         fields = {
@@ -100,7 +101,7 @@ class ScoredSubset(NamedTuple):
 
     gold: object
     predicted: object
-    keep: Optional[np.ndarray]
+    keep: np.ndarray | None
 
 
 def scored_subset(gold: GoldTrack, pred_values) -> ScoredSubset:
@@ -132,11 +133,11 @@ class PrimaryScore(NamedTuple):
     """The primary score, what stood in for each missing primary track, and whether it ranks."""
 
     value: float
-    stand_ins: Dict[str, str]
+    stand_ins: dict[str, str]
     ranked: bool
 
 
-def primary_score(spec: TaskSpec, results: Dict[str, TrackResult]) -> PrimaryScore:
+def primary_score(spec: TaskSpec, results: dict[str, TrackResult]) -> PrimaryScore:
     """The primary score of ``results`` by the spec's ``PrimaryRule`` (see the module docstring)."""
     rule = spec.primary_rule
     values, stand_ins = [], {}
@@ -182,7 +183,7 @@ def stand_in(spec: TaskSpec, track: Track):
     return get_metric(track.main_metric).worst(len(track.labels)), "worst value"
 
 
-def ingested_track_files(res_dir: Path, spec: TaskSpec, declared: List[str]):
+def ingested_track_files(res_dir: Path, spec: TaskSpec, declared: list[str]):
     """The files the ingestion program wrote: ``<track>.tsv`` at the root for each declared track.
 
     The worker may also copy a result submission's own files into the prediction output; only the
@@ -208,9 +209,9 @@ def score_folder(
     spec: TaskSpec,
     ref_dir: Path,
     res_dir: Path,
-    ingested: Optional[List[str]] = None,
-    gold: Optional[Dict[str, GoldTrack]] = None,
-    names: Optional[Dict[str, str]] = None,
+    ingested: list[str] | None = None,
+    gold: dict[str, GoldTrack] | None = None,
+    names: dict[str, str] | None = None,
 ) -> Result:
     """Score every track file found in ``res_dir`` against the gold in ``ref_dir``.
 
@@ -219,8 +220,8 @@ def score_folder(
     ranking tool loads it once for all submissions) is given. ``names``: track id -> the file's name as
     the participant wrote it, shown instead of the ingested copy's ``<track_id>.tsv``.
     """
-    unread: List[str] = []  # the notes of files too large to be read as documents
-    every: Dict[str, GoldTrack] = {}  # every track's gold, when documents are claimed by their ids
+    unread: list[str] = []  # the notes of files too large to be read as documents
+    every: dict[str, GoldTrack] = {}  # every track's gold, when documents are claimed by their ids
 
     def ids_of(dataset: str) -> Sequence[str]:
         if not every:
@@ -235,7 +236,7 @@ def score_folder(
         archive.refuse_no_track_file("submission", spec.tracks, unclaimed)
     gold = gold or every or load_gold(spec, ref_dir, files)
     shown = {track: (names or {}).get(track, str(relative)) for track, relative in files.items()}
-    results: Dict[str, TrackResult] = {}
+    results: dict[str, TrackResult] = {}
     refusals, phases = FileRefusals(), other_phase_ids(ref_dir)
     for track in (t for t in spec.tracks if t.id in files):
         name = shown[track.id]

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional
 
 from . import __version__
 from .errors import ConfigError, Problem, boolean_problem
@@ -55,9 +54,9 @@ class PrimaryRule:
     """
 
     missing: str = WORST
-    baseline: Optional[str] = None
+    baseline: str | None = None
     mean: str = PLAIN
-    baseline_scores: Dict[str, float] = field(default_factory=dict)
+    baseline_scores: dict[str, float] = field(default_factory=dict)
 
     @property
     def normalised(self) -> bool:
@@ -93,7 +92,7 @@ class PrimaryRule:
         return {"primary_score": entry}
 
 
-def primary_rule_problem(text) -> Optional[str]:
+def primary_rule_problem(text) -> str | None:
     """What is wrong with a ``missing`` rule's text (None when it is one of the rules of ``MISSING_WORDS``)."""
     parts = str(text).split()
     if parts in ([WORST], [UNRANKED]) or (len(parts) == 2 and parts[0] == BASELINE):
@@ -146,7 +145,7 @@ class TaskSpec:
     edition: str
     title: str
     phase: str
-    tracks: List[Track]
+    tracks: list[Track]
     hide_gold: bool = True
     kit_version: str = __version__
     seed: int = DEFAULT_SEED
@@ -154,7 +153,7 @@ class TaskSpec:
     primary_rule: PrimaryRule = PrimaryRule()
 
     @property
-    def primary_tracks(self) -> List[Track]:
+    def primary_tracks(self) -> list[Track]:
         return [t for t in self.tracks if t.primary]
 
     def to_dict(self) -> dict:
@@ -166,7 +165,7 @@ class TaskSpec:
         }
 
 
-def check_primary_direction(tracks: List[Track], where: str) -> None:
+def check_primary_direction(tracks: list[Track], where: str) -> None:
     """The primary score averages the primary tracks' main metrics: they must share a direction."""
     primary = [t for t in tracks if t.primary]
     if not primary:

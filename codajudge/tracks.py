@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import asdict, dataclass
 from functools import cached_property
-from typing import Dict, List, Optional, Sequence, Tuple
+from collections.abc import Sequence
 
 from . import kinds
 from .fields import BOOL, INT, LIST, NUMBER, STR
@@ -51,27 +51,27 @@ class Track:
     kind: str
     dataset: str
     title: str = ""
-    scale: Optional[str] = None
-    labels: Tuple[str, ...] = ()
-    metrics: Tuple[str, ...] = ()
+    scale: str | None = None
+    labels: tuple[str, ...] = ()
+    metrics: tuple[str, ...] = ()
     primary: bool = True
-    files: Tuple[str, ...] = ()
+    files: tuple[str, ...] = ()
     positional: bool = False  # accept the SemEval one-score-per-line format (similarity only)
     #: A positional track's release input lines when only its first items have gold (STS 2017 track 6:
     #: 500 lines, gold for the first 250): a positional file of that many lines is scored on its first ones.
-    release_lines: Optional[int] = None
+    release_lines: int | None = None
     #: Similarity gold's declared scale (lowest, highest); None means ``kinds.base.SIMILARITY_RANGE``.
-    range: Optional[Tuple[float, float]] = None
+    range: tuple[float, float] | None = None
     #: (alias, label) pairs: other texts naming a label (ChaosNLI's e, n, c), read by ``label_set``.
-    label_aliases: Tuple[Tuple[str, str], ...] = ()
+    label_aliases: tuple[tuple[str, str], ...] = ()
     #: How a perspectivist row wider than its item's annotators is scored (``Kind.alignments``);
     #: None: the kind's default.
-    annotator_alignment: Optional[str] = None
+    annotator_alignment: str | None = None
     #: Another task's submission layout the track also reads (``RESULTS_LAYOUTS``; None: the kit's).
-    results_layout: Optional[str] = None
+    results_layout: str | None = None
 
     @property
-    def score_range(self) -> Tuple[float, float]:
+    def score_range(self) -> tuple[float, float]:
         """The lowest and highest gold score of a similarity track (higher = more similar)."""
         return self.range if self.range is not None else SIMILARITY_RANGE
 
@@ -80,11 +80,11 @@ class Track:
         return self.metrics[0]
 
     @property
-    def keys(self) -> List[str]:
+    def keys(self) -> list[str]:
         return [score_key(self.id, m) for m in self.metrics]
 
     @property
-    def file_names(self) -> Tuple[str, ...]:
+    def file_names(self) -> tuple[str, ...]:
         """Accepted submission file names, the canonical one first."""
         return (f"{self.id}.tsv",) + tuple(f for f in self.files if f != f"{self.id}.tsv")
 
@@ -107,7 +107,7 @@ class Track:
         return {k: v for k, v in d.items() if v is not None or k not in OPTIONAL_KEYS}
 
 
-def _id_problem(value) -> Optional[str]:
+def _id_problem(value) -> str | None:
     if isinstance(value, str) and TRACK_ID_PATTERN.match(value):
         return None
     return "'id' must be lowercase letters, digits and underscores|e.g. id: en_en"
@@ -266,7 +266,7 @@ def _check_misplaced_keys(kind, raw: dict, positional: bool, walk: Walk) -> None
             walk.refuse(problem, expected=expected.get(key), found=repr(raw[key])[:80])
 
 
-def _checked_aliases(kind, labels: Tuple[str, ...], raw, walk: Walk) -> Tuple[Tuple[str, str], ...]:
+def _checked_aliases(kind, labels: tuple[str, ...], raw, walk: Walk) -> tuple[tuple[str, str], ...]:
     """The track's ``label_aliases`` as (alias, label) pairs: absent, or alias text -> one of the
     track's labels, on a kind with labels (``_check_collisions`` checks them with the labels)."""
     if raw is None:
@@ -303,7 +303,7 @@ def _check_collisions(labels: LabelSet, walk: Walk) -> None:
         )
 
 
-def _checked_metrics(kind, scale, metrics: Tuple[str, ...], walk: Walk) -> Tuple[str, ...]:
+def _checked_metrics(kind, scale, metrics: tuple[str, ...], walk: Walk) -> tuple[str, ...]:
     """The track's ``metrics``: the kind's defaults when absent, else only metrics that apply to it."""
     scale = scale if kind.has_scale else None
     allowed = kind.applicable_metrics(scale)
@@ -315,18 +315,18 @@ def _checked_metrics(kind, scale, metrics: Tuple[str, ...], walk: Walk) -> Tuple
     return metrics
 
 
-def tracks_from_list(raw: Sequence[dict], where: str = "tracks") -> List[Track]:
+def tracks_from_list(raw: Sequence[dict], where: str = "tracks") -> list[Track]:
     if not isinstance(raw, list) or not raw:
         raise ConfigError.single(where, "'tracks' must be a non-empty list", found=repr(raw)[:80])
     walk = Walk(where)
-    tracks: List[Track] = []
+    tracks: list[Track] = []
     for i, item in enumerate(raw):
         try:
             tracks.append(track_from_dict(item, f"{where}[{i}]"))
         except ConfigError as e:
             walk.problems.extend(e.problems)
-    seen: Dict[str, Track] = {}
-    names: Dict[str, str] = {}
+    seen: dict[str, Track] = {}
+    names: dict[str, str] = {}
     for t in tracks:
         if t.id in seen:
             walk.refuse(f"track id '{t.id}' is declared twice")
@@ -348,7 +348,7 @@ def tracks_from_list(raw: Sequence[dict], where: str = "tracks") -> List[Track]:
     return tracks
 
 
-def dataset_label_set(tracks: Sequence[Track], dataset: str) -> Optional[LabelSet]:
+def dataset_label_set(tracks: Sequence[Track], dataset: str) -> LabelSet | None:
     """The label set an item's majority ``label`` of ``dataset`` is taken in: that of the first of its
     tracks whose gold is that label, else of the first with labels; None when none has labels."""
     labelled = [t for t in tracks if t.dataset == dataset and t.labels]

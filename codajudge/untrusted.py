@@ -20,7 +20,7 @@ import stat
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, List, NamedTuple, Optional, Tuple
+from typing import Callable, NamedTuple
 
 from .errors import SubmissionError
 
@@ -67,7 +67,7 @@ def kind_of(mode: int) -> str:
     return _KINDS.get(stat.filemode(mode)[0], "a special file")
 
 
-def open_regular(path, dir_fd: Optional[int] = None) -> int:
+def open_regular(path, dir_fd: int | None = None) -> int:
     """A read-only descriptor of ``path`` if it is a regular file and not a symbolic link; never
     blocks (a FIFO opens at once and is then refused). Raises OSError (EINVAL for a file of
     another kind, ELOOP for a link)."""
@@ -81,7 +81,7 @@ def open_regular(path, dir_fd: Optional[int] = None) -> int:
     return fd
 
 
-def read_head(path, limit: int) -> Optional[bytes]:
+def read_head(path, limit: int) -> bytes | None:
     """At most the first ``limit`` bytes of a regular file; None when it is absent, a link or no
     regular file."""
     try:
@@ -219,7 +219,7 @@ def _copy_folder(dir_fd: int, folder: Path, prefix: str, depth: int, budget: _Bu
 
 def prune_tree(
     folder: Path, unwanted: Callable[[str], bool], display: str
-) -> List[Tuple[str, str]]:
+) -> list[tuple[str, str]]:
     """Remove from ``folder`` every entry that is neither a regular file nor a folder (links,
     FIFOs, sockets, devices: never followed) and every regular file whose name ``unwanted``
     accepts; more than ``TreeLimits().entries`` entries is the submission's problem (named
@@ -243,7 +243,7 @@ def prune_tree(
     return removed
 
 
-def remove_entry(path: Path) -> Optional[str]:
+def remove_entry(path: Path) -> str | None:
     """Remove whatever is at ``path`` (a folder with its contents, a link itself, a file);
     returns what it was, or None when nothing was there."""
     import shutil
@@ -266,7 +266,7 @@ def remove_entry(path: Path) -> Optional[str]:
 _Process = collections.namedtuple("_Process", "pid parent group session")
 
 
-def _processes() -> List[_Process]:
+def _processes() -> list[_Process]:
     """Every live process (zombies aside) this user can see, from /proc (Linux; none elsewhere)."""
     found = []
     for name in os.listdir("/proc") if os.path.isdir("/proc") else []:
@@ -324,7 +324,7 @@ def stop_session(leader: int) -> None:
         time.sleep(0.02)
 
 
-def wait_then_stop(process, time_limit: Optional[float]) -> bool:
+def wait_then_stop(process, time_limit: float | None) -> bool:
     """Wait for ``process`` (a ``subprocess.Popen`` started in a session of its own) for at most
     ``time_limit`` seconds (None: no limit), then kill it and every process of its session
     (``stop_session``; past the limit, its descendants in other sessions too: ``stop_tree``) and

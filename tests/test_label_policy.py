@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import shutil
 from pathlib import Path
-from typing import Optional
 
 import numpy as np
 import pytest
@@ -36,7 +35,7 @@ LABEL_SETS = (
 )
 
 
-def _track(kind: str, labels, aliases, scale: Optional[str] = None):
+def _track(kind: str, labels, aliases, scale: str | None = None):
     raw = {"id": kind, "kind": kind, "labels": labels, "label_aliases": aliases}
     return track_from_dict({**raw, "scale": scale} if scale else raw)
 
@@ -83,7 +82,7 @@ def _row(track, value):
         return None
 
 
-def _one_chosen(row) -> Optional[int]:
+def _one_chosen(row) -> int | None:
     """The label index of a 0/1 row choosing exactly one label, else None."""
     chosen = np.flatnonzero(np.asarray(row))
     return int(chosen[0]) if len(chosen) == 1 else None

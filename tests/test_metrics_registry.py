@@ -8,7 +8,6 @@ are multiples of 1/16, so sums are exact and summation order cannot move a round
 
 import math
 from dataclasses import dataclass
-from typing import List
 
 import numpy as np
 import pytest
@@ -71,8 +70,8 @@ class Case:
     name: str
     family: str
     n_labels: int
-    gold_items: List
-    pred_items: List
+    gold_items: list
+    pred_items: list
 
     def arrays(self, order=None, perfect=False):
         order = list(range(len(self.gold_items))) if order is None else list(order)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import random
 from itertools import chain
-from typing import Dict, List, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pytest
@@ -53,7 +53,7 @@ def test_k_empty_lists_for_k_annotators_mean_each_chose_no_label():
         assert _per_row(text, track, []).shape == (0, 3)
 
 
-def _file(tmp_path, track_id: str, edits: Dict[int, str]):
+def _file(tmp_path, track_id: str, edits: dict[int, str]):
     lines = edition.valid_lines(track_id)
     for index, value in edits.items():
         lines[index] = lines[index].split("\t")[0] + "\t" + value
@@ -143,15 +143,15 @@ def test_an_object_of_0_1_vectors_is_not_read_label_major():
     assert problem.value.found == "'[1, 0, 0]'"
 
 
-def _pool_by_definition(annotators: Sequence[Sequence[str]]) -> List[str]:
+def _pool_by_definition(annotators: Sequence[Sequence[str]]) -> list[str]:
     """``annotator_pool`` by its definition, slowly (quadratic): place the first annotator, in
     first-appearance order, whose predecessors in every item are all placed; when none is left to
     place, the items' orders disagree and the pool is in first-appearance order."""
-    before: Dict[str, set] = {}
+    before: dict[str, set] = {}
     for names in annotators:
         for k, name in enumerate(names):
             before.setdefault(name, set()).update(names[k - 1 : k])
-    placed: List[str] = []
+    placed: list[str] = []
     while len(placed) < len(before):
         ready = [name for name in before if name not in placed and before[name] <= set(placed)]
         if not ready:

@@ -4,7 +4,6 @@ a built ``competition.yaml`` give the same verdict, with the same message, on th
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Optional
 
 import pytest
 
@@ -35,11 +34,11 @@ SCHEDULES = {
 }
 
 
-def _dates(start: str, end: Optional[str]) -> dict:
+def _dates(start: str, end: str | None) -> dict:
     return {"start": start} if end is None else {"start": start, "end": end}
 
 
-def edition_problems(schedule) -> List[Problem]:
+def edition_problems(schedule) -> list[Problem]:
     raw = [
         {"id": pid, **_dates(*dates)} for pid, dates in zip(("practice", "evaluation"), schedule)
     ]
@@ -48,7 +47,7 @@ def edition_problems(schedule) -> List[Problem]:
     return problems
 
 
-def competition_yaml_messages(schedule) -> List[str]:
+def competition_yaml_messages(schedule) -> list[str]:
     phases = [
         {"index": i, "name": name, "tasks": [0], **_dates(*dates)}
         for i, (name, dates) in enumerate(zip(NAMES, schedule))

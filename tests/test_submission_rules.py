@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import List
 
 import numpy as np
 import pytest
@@ -25,28 +24,28 @@ from codajudge.errors import SubmissionError
 from codajudge.metrics import PerAnnotator
 
 
-def read(tmp_path: Path, track_id: str, lines: List[str]):
+def read(tmp_path: Path, track_id: str, lines: list[str]):
     """The track file of ``lines`` read as the hostile edition's track ``track_id``."""
     path = tmp_path / f"{track_id}.tsv"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return reading.read(path, track_id)
 
 
-def valid(track_id: str) -> List[str]:
+def valid(track_id: str) -> list[str]:
     return edition.valid_lines(track_id)
 
 
-def values(track_id: str) -> List[tuple]:
+def values(track_id: str) -> list[tuple]:
     """(id, value read from JSON) of each valid line."""
     return [(i, json.loads(v)) for i, v in (line.split("\t") for line in valid(track_id))]
 
 
-def with_values(track_id: str, change) -> List[str]:
+def with_values(track_id: str, change) -> list[str]:
     """The valid lines with each value replaced by ``change(value)``, written as JSON."""
     return [f"{i}\t{json.dumps(change(v))}" for i, v in values(track_id)]
 
 
-def label_major(track_id: str) -> List[list]:
+def label_major(track_id: str) -> list[list]:
     """Each multilabel item's choices as one 0/1 vector per label over its annotators."""
     labels = TRACKS[track_id].labels
     return [
@@ -238,7 +237,7 @@ def _refusal_cases():
     )
 
 
-def with_values_text(track_id: str) -> List[str]:
+def with_values_text(track_id: str) -> list[str]:
     """The valid lines with each (text) value written as a JSON string."""
     return [f"{i}\t{json.dumps(v)}" for i, v in (line.split("\t") for line in valid(track_id))]
 

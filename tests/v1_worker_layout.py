@@ -25,7 +25,6 @@ import io
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Optional
 
 import yaml
 
@@ -35,7 +34,7 @@ class Container:
     """A container the v1 worker starts that runs participant code, and the host folders it mounts."""
 
     why: str
-    mounts: List[Path]
+    mounts: list[Path]
 
 
 def _unzip(data: bytes, into: Path) -> None:
@@ -44,7 +43,7 @@ def _unzip(data: bytes, into: Path) -> None:
         archive.extractall(into)
 
 
-def _metadata(program: Path) -> Optional[dict]:
+def _metadata(program: Path) -> dict | None:
     path = program / "metadata"
     if not path.is_file():
         return None
@@ -53,7 +52,7 @@ def _metadata(program: Path) -> Optional[dict]:
 
 def prediction_containers(
     bundle: Path, phase: dict, submission: bytes, tmp: Path
-) -> List[Container]:
+) -> list[Container]:
     """The containers running participant code in a submission's prediction step on v1.5, laid out
     under ``tmp`` (the worker's ``SUBMISSION_TEMP_DIR``) from the legacy bundle folder ``bundle``
     and its competition.yaml ``phase``; none when the site skips the step."""
@@ -86,14 +85,14 @@ def _file_bytes(path: Path) -> set:
         return {archive.read(n) for n in archive.namelist() if not n.endswith("/")}
 
 
-def reachable_gold(bundle: Path, phase: dict, containers: List[Container]) -> Dict[str, List[str]]:
+def reachable_gold(bundle: Path, phase: dict, containers: list[Container]) -> dict[str, list[str]]:
     """For each container, the files under its mounts whose bytes are those of a file of the
     phase's reference data that its public input data does not also hold (``task.json``): what
     participant code there could read of the gold."""
     gold = _file_bytes(bundle / phase["reference_data"])
     if phase.get("input_data"):
         gold -= _file_bytes(bundle / phase["input_data"])
-    found: Dict[str, List[str]] = {}
+    found: dict[str, list[str]] = {}
     for container in containers:
         for mount in container.mounts:
             for path in sorted(mount.rglob("*")):

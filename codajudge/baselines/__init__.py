@@ -54,7 +54,6 @@ byte-identical predictions. Run one with ``python3 -m codajudge.programs.ingest 
 
 from __future__ import annotations
 
-from typing import Dict, Type
 
 from ..errors import SubmissionError
 from .base import BaselineModel
@@ -62,19 +61,19 @@ from .cosine_bow import CosineBow
 from .most_frequent import MostFrequent
 from .random_guess import Random
 
-BASELINES: Dict[str, Type[BaselineModel]] = {
+BASELINES: dict[str, type[BaselineModel]] = {
     "random": Random,
     "most_frequent": MostFrequent,
     "cosine_bow": CosineBow,
 }
 
 
-def baseline_class(name: str) -> Type[BaselineModel]:
+def baseline_class(name: str) -> type[BaselineModel]:
     """The baseline called ``name`` (``most-frequent`` and ``most_frequent`` are the same); KeyError if unknown."""
     return BASELINES[name.strip().lower().replace("-", "_")]
 
 
-def known_baseline(name: str, given: str, prefix: str = "") -> Type[BaselineModel]:
+def known_baseline(name: str, given: str, prefix: str = "") -> type[BaselineModel]:
     """The baseline called ``name``; when there is none, a SubmissionError located at ``given``
     (what the user wrote) that lists the known names, each written after ``prefix``."""
     try:

@@ -7,7 +7,7 @@ learns from exactly the soft labels and per-annotator labels the scorer compares
 from __future__ import annotations
 
 from collections import Counter
-from typing import Dict, Hashable, Iterable, List, Optional, Sequence, Tuple
+from collections.abc import Hashable, Iterable, Sequence
 
 import numpy as np
 
@@ -42,7 +42,7 @@ class BaselineModel:
     def multilabel(self) -> bool:
         return self.track.scale == "multilabel"
 
-    def training_gold(self, train_items: List[dict]) -> GoldTrack:
+    def training_gold(self, train_items: list[dict]) -> GoldTrack:
         """Gold of the training split, refusing an empty one when this model needs training data."""
         if self.needs_training and not train_items:
             raise ValueError(
@@ -51,10 +51,10 @@ class BaselineModel:
             )
         return build_gold(self.track, train_items, f"training split of track '{self.track.id}'")
 
-    def fit(self, train_items: List[dict]) -> "BaselineModel":
+    def fit(self, train_items: list[dict]) -> BaselineModel:
         return self
 
-    def fit_bins(self, gold: GoldTrack, bins: Optional[np.ndarray] = None, n_bins: int = 1) -> None:
+    def fit_bins(self, gold: GoldTrack, bins: np.ndarray | None = None, n_bins: int = 1) -> None:
         """Keep in ``per_bin``, per bin of the training items (``bins``: each item's bin; None: one
         bin, the whole split), the kind's constant prediction for the bin's items (the whole
         split's for a bin without gold), or, when the kind predicts per annotator, each
@@ -79,7 +79,7 @@ class BaselineModel:
                 for b in range(n_bins)
             ]
 
-    def predict_by_bin(self, items: List[dict], bins: Sequence[int]) -> list:
+    def predict_by_bin(self, items: list[dict], bins: Sequence[int]) -> list:
         """The predictions of ``items`` from what ``fit`` kept per bin of items (``per_bin``: the
         kind's constant prediction, or an ``AnnotatorMajority`` when the kind predicts per
         annotator), ``bins`` being each item's bin."""
@@ -90,11 +90,11 @@ class BaselineModel:
             for item, b in zip(items, bins)
         ]
 
-    def predict(self, items: List[dict]) -> list:
+    def predict(self, items: list[dict]) -> list:
         raise NotImplementedError
 
 
-def item_annotator_labels(gold: GoldTrack) -> List[Tuple[int, str, Hashable]]:
+def item_annotator_labels(gold: GoldTrack) -> list[tuple[int, str, Hashable]]:
     """Every annotation of the training gold as (item index, annotator, label key), in training order.
 
     The key is a label index, or a tuple of 0/1 choices over the labels on multilabel tracks. (Not
@@ -112,10 +112,10 @@ class AnnotatorMajority:
     ``fallback``'s answer when one is given."""
 
     def __init__(
-        self, rows: Iterable[Tuple[str, Hashable]], fallback: Optional["AnnotatorMajority"] = None
+        self, rows: Iterable[tuple[str, Hashable]], fallback: AnnotatorMajority | None = None
     ):
         self.fallback = fallback
-        per_annotator: Dict[str, Counter] = {}
+        per_annotator: dict[str, Counter] = {}
         overall: Counter = Counter()
         for name, key in rows:
             per_annotator.setdefault(name, Counter())[key] += 1
@@ -137,7 +137,7 @@ def _first(counts: Counter):
     return counts.most_common(1)[0][0]
 
 
-def item_annotators(item: dict) -> List[str]:
+def item_annotators(item: dict) -> list[str]:
     """An item's annotators, in its order, as the names a per-annotator prediction follows: the
     names ``formats.annotators.annotator_names`` gives, as gold's and the scorer's."""
     return annotator_names(item.get("annotators"))

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import List, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -61,7 +61,7 @@ class CosineBow(BaselineModel):
         super().__init__(track)
         self.needs_training = not self.kind.predicts_from_similarity
 
-    def fit(self, train_items: List[dict]) -> "CosineBow":
+    def fit(self, train_items: list[dict]) -> CosineBow:
         if self.kind.predicts_from_similarity:
             return self
         gold = self.training_gold(train_items)
@@ -74,7 +74,7 @@ class CosineBow(BaselineModel):
     def _bins(self, cosines: np.ndarray) -> np.ndarray:
         return np.searchsorted(self.edges, cosines, side="right")
 
-    def predict(self, items: List[dict]) -> list:
+    def predict(self, items: list[dict]) -> list:
         cosines = np.array([item_cosine(it) for it in items], dtype=float)
         if self.kind.predicts_from_similarity:
             return [self.kind.prediction_from_similarity(c) for c in cosines]

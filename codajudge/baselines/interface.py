@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import numbers
-from typing import List
 
 import numpy as np
 
@@ -113,7 +112,7 @@ def _scalar_text(value, what: str) -> str:
     )
 
 
-def _written(track: Track, item: dict, text: str, notes: List[ReadNote], pool) -> object:
+def _written(track: Track, item: dict, text: str, notes: list[ReadNote], pool) -> object:
     """The value to write for a model's value ``text``, read by the scorer's reader of its value
     type (``formats.submission.READERS``); a row of annotator labels is read against the item's
     annotators or the items' whole ``pool``."""
@@ -125,7 +124,7 @@ def _written(track: Track, item: dict, text: str, notes: List[ReadNote], pool) -
     return track.labels[value] if value_type is LABEL else value
 
 
-def prediction_lines(track: Track, items: List[dict], predictions, display: str) -> List[str]:
+def prediction_lines(track: Track, items: list[dict], predictions, display: str) -> list[str]:
     """``id<TAB>value`` lines for ``items``; a SubmissionError names the item, expected and found."""
     values = plain_data(predictions)  # numpy arrays and tuples as lists
     if not isinstance(values, list):
@@ -143,7 +142,7 @@ def prediction_lines(track: Track, items: List[dict], predictions, display: str)
             found=f"{len(values)}",
         )
     problems = ProblemCollector(display)
-    notes: List[ReadNote] = []
+    notes: list[ReadNote] = []
     lines = []
     pool = annotator_pool([item_annotators(item) for item in items])
     kind = kinds.of(track)

@@ -18,7 +18,6 @@
 
 from __future__ import annotations
 
-from typing import List
 
 from ..formats.annotators import annotator_pool
 from ..kinds.perspectivist import OFFICIAL_2025
@@ -30,7 +29,7 @@ class MostFrequent(BaselineModel):
 
     needs_training = True
 
-    def fit(self, train_items: List[dict]) -> "MostFrequent":
+    def fit(self, train_items: list[dict]) -> MostFrequent:
         gold = self.training_gold(train_items)
         if not (self.kind.predicts_per_annotator and self.multilabel):
             self.fit_bins(gold)
@@ -42,7 +41,7 @@ class MostFrequent(BaselineModel):
         ]
         return self
 
-    def predict(self, items: List[dict]) -> list:
+    def predict(self, items: list[dict]) -> list:
         if not (self.kind.predicts_per_annotator and self.multilabel):
             return self.predict_by_bin(items, [0] * len(items))  # one bin: the whole split
         return [
@@ -50,7 +49,7 @@ class MostFrequent(BaselineModel):
             for names in self._row_annotators(items)
         ]
 
-    def _row_annotators(self, items: List[dict]) -> List[List[str]]:
+    def _row_annotators(self, items: list[dict]) -> list[list[str]]:
         """Per item, the annotators its multilabel row is written over: the item's own, or the whole
         pool on a track scored as the 2025 scorer (as the 2025 starter kit wrote VariErrNLI's rows)."""
         own = [item_annotators(item) for item in items]

@@ -15,7 +15,6 @@ every ``predict`` call, and draws follow the items' order.
 
 from __future__ import annotations
 
-from typing import List
 
 import numpy as np
 
@@ -25,7 +24,7 @@ from .base import BaselineModel, item_annotators
 class Random(BaselineModel):
     """Uniform random predictions; ``fit`` learns nothing."""
 
-    def predict(self, items: List[dict]) -> list:
+    def predict(self, items: list[dict]) -> list:
         rng = np.random.default_rng(self.seed)
         return [
             self.kind.random_prediction(self.track, len(item_annotators(item)), rng)

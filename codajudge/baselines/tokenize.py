@@ -18,7 +18,6 @@ import re
 import sys
 import unicodedata
 from itertools import groupby
-from typing import List
 
 # Han (with extensions and compatibility ideographs), Hiragana, Katakana and CJK symbols.
 _CJK = (
@@ -59,7 +58,7 @@ _TOKEN = re.compile(
 )
 
 
-def tokenize(text: str) -> List[str]:
+def tokenize(text: str) -> list[str]:
     """Lowercased Penn Treebank-style tokens of ``text``, punctuation kept as tokens."""
     # Dotted capital I is Turkish or Azeri only; lower() would leave a combining dot behind it.
     text = unicodedata.normalize("NFKC", text).replace("\u0130", "i").lower()

@@ -19,7 +19,6 @@ import json
 import tempfile
 from dataclasses import replace
 from pathlib import Path
-from typing import Dict, Optional
 
 from ..errors import ConfigError, KitError
 from ..report import BASELINE_SCORES
@@ -42,13 +41,13 @@ Model = baseline_class("{name}")
 SAMPLE_BASELINE = "cosine_bow"
 
 #: phase id -> the ``prediction_files`` of SAMPLE_BASELINE on that phase (``baseline_scores``)
-Samples = Dict[str, Dict[str, bytes]]
+Samples = dict[str, dict[str, bytes]]
 #: ``scores[phase id][baseline][key]``: the baselines' scores on each phase (``baseline_scores``)
-BaselineScores = Dict[str, Dict[str, Dict[str, float]]]
+BaselineScores = dict[str, dict[str, dict[str, float]]]
 
 
 def run_baseline(
-    name: str, input_dir: Path, output_dir: Path, seed: int, datasets: Optional[dict] = None
+    name: str, input_dir: Path, output_dir: Path, seed: int, datasets: dict | None = None
 ) -> None:
     """Predictions of baseline ``name`` for one phase, written into ``output_dir`` by the code the
     ingestion program's child process runs (``run_models``), called in this process: a built-in
@@ -71,12 +70,12 @@ def run_baseline(
             ) from None
 
 
-def prediction_files(folder: Path) -> Dict[str, bytes]:
+def prediction_files(folder: Path) -> dict[str, bytes]:
     """The prediction files ``run_baseline`` wrote into ``folder``, by name."""
     return {path.name: path.read_bytes() for path in sorted(folder.iterdir()) if path.is_file()}
 
 
-def baseline_predictions(name: str, input_dir: Path, seed: int) -> Dict[str, bytes]:
+def baseline_predictions(name: str, input_dir: Path, seed: int) -> dict[str, bytes]:
     """The ``prediction_files`` of baseline ``name`` on one phase's ``input_dir``."""
     with tempfile.TemporaryDirectory(prefix="codajudge-sample-") as tmp:
         run_baseline(name, input_dir, Path(tmp), seed)
@@ -102,7 +101,7 @@ def baseline_scores(edition: Edition, root: Path, samples: Samples) -> BaselineS
     return scores
 
 
-def _phase_scores(edition: Edition, root: Path, phase, samples) -> Dict[str, Dict[str, float]]:
+def _phase_scores(edition: Edition, root: Path, phase, samples) -> dict[str, dict[str, float]]:
     """baseline -> key -> its score on ``phase`` (``samples``: as ``baseline_scores``)."""
     ref = root / "reference_data" / phase.id
     spec = read_spec(ref)

@@ -15,7 +15,7 @@ import shutil
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Dict, List, NamedTuple, Optional, Tuple
+from typing import Callable, NamedTuple
 
 import yaml
 
@@ -76,28 +76,28 @@ CACHES = ("__pycache__", "*.pyc")
 class EditionData:
     """Items per split and dataset: ``splits['train']['sts_en'] -> [item, ...]``, and their gold."""
 
-    splits: Dict[str, Dict[str, List[dict]]]
+    splits: dict[str, dict[str, list[dict]]]
     #: every track's gold on every split read that has its dataset's items (``split_golds``)
     golds: Golds
-    repeats: List["Repeats"] = field(default_factory=list)
+    repeats: list[Repeats] = field(default_factory=list)
     baseline_scores: BaselineScores = field(default_factory=dict)
     #: baseline -> why it is not run (it learns from a training split the edition does not have)
-    skipped_baselines: Dict[str, str] = field(default_factory=dict)
+    skipped_baselines: dict[str, str] = field(default_factory=dict)
     #: baseline -> why it cannot differ from another on some tracks (the Baselines page says it)
-    alike_baselines: Dict[str, str] = field(default_factory=dict)
+    alike_baselines: dict[str, str] = field(default_factory=dict)
     #: the leaks found in the files the edition's ``known_leaks`` declares (built on purpose)
-    known_leaks: List[Problem] = field(default_factory=list)
+    known_leaks: list[Problem] = field(default_factory=list)
     #: the kit's local phase's items (``local_splits``), None when it has none
-    local: Optional[Dict[str, Dict[str, List[dict]]]] = None
+    local: dict[str, dict[str, list[dict]]] | None = None
 
 
-def baseline_reasons(edition: Edition, data: EditionData) -> Tuple[Dict[str, str], Dict[str, str]]:
+def baseline_reasons(edition: Edition, data: EditionData) -> tuple[dict[str, str], dict[str, str]]:
     """(the edition's baselines that need training data on a track whose dataset has none, and
     why; those that cannot differ from another on some tracks, their items having fewer texts than
     the baseline compares (cosine_bow on one text), and why)."""
     prose = Templates.of(edition.folder)
-    skipped: Dict[str, str] = {}
-    alike: Dict[str, str] = {}
+    skipped: dict[str, str] = {}
+    alike: dict[str, str] = {}
     for name in edition.baselines:
         model = baseline_class(name)
         untrained = [
@@ -143,14 +143,14 @@ def split_source(source: dict, split: str) -> dict:
 
 
 def import_data(
-    edition: Edition, data_root: Path, found: Optional[List[Problem]] = None
+    edition: Edition, data_root: Path, found: list[Problem] | None = None
 ) -> EditionData:
     """Read every split every phase needs (and train, unless a dataset has none) through the
     datasets' importers, and check every dataset's files, every split and every track's gold
     together (``split_golds`` builds each track's gold of each split read); ``found``: the
     config's problems, reported with theirs in one ``BuildProblems``."""
     needed = ["train"] + sorted({p.split for p in edition.phases})
-    problems: List[Problem] = list(found or []) + missing_releases(edition.datasets, data_root)
+    problems: list[Problem] = list(found or []) + missing_releases(edition.datasets, data_root)
     splits = _load_splits(edition, data_root, needed, problems)
     places = data_places(edition, data_root)
     for split in needed:
@@ -168,10 +168,10 @@ def import_data(
     return EditionData(splits, golds, repeats=repeats, local=local_splits(edition, splits["train"]))
 
 
-def data_places(edition: Edition, data_root: Path) -> Dict[str, Dict[str, str]]:
+def data_places(edition: Edition, data_root: Path) -> dict[str, dict[str, str]]:
     """dataset -> split -> where its items come from, for the data checks' messages: the file and
     the dataset's key (``data/items.csv (dataset 'pairs', dev split)``)."""
-    places: Dict[str, Dict[str, str]] = {}
+    places: dict[str, dict[str, str]] = {}
     for key, source in edition.datasets.items():
         for split in ("train", "dev", "test", "local"):
             path = split_source(source, split).get("path")
@@ -190,16 +190,16 @@ def located(problem: Problem, dataset: str, source, config: str) -> Problem:
     return dataclasses.replace(problem, file=f"{config}: datasets '{dataset}'{reading}")
 
 
-def _load_splits(edition: Edition, data_root: Path, needed: List[str], problems):
+def _load_splits(edition: Edition, data_root: Path, needed: list[str], problems):
     """split -> dataset -> items of every dataset whose release is there (``missing_releases``);
     their problems added to ``problems``, each naming its dataset."""
-    splits: Dict[str, Dict[str, List[dict]]] = {s: {} for s in needed}
+    splits: dict[str, dict[str, list[dict]]] = {s: {} for s in needed}
     for dataset, source in sorted(edition.datasets.items()):
         if missing_releases({dataset: source}, data_root):
             continue
         where = f"datasets '{dataset}'"
         labels = dataset_label_set(edition.tracks, dataset)
-        found: List[Problem] = []
+        found: list[Problem] = []
         read = _dataset_splits(source, data_root, needed, where, labels, found)
         for split, items in read.items():
             splits[split][dataset] = items
@@ -208,13 +208,13 @@ def _load_splits(edition: Edition, data_root: Path, needed: List[str], problems)
     return splits
 
 
-def _dataset_splits(source, data_root: Path, needed: List[str], where: str, labels, problems):
+def _dataset_splits(source, data_root: Path, needed: list[str], where: str, labels, problems):
     """split -> items of one dataset: each split read, then its ``exclude`` applied (the items
     whose texts the excluded split holds, as read, left out). A split's problems are added to
     ``problems`` and do not stop the others from being read; the rows a table could read are kept
     (``PartlyRead``), a split that could not be read at all is left out. ``labels``: the dataset's
     tracks' label set."""
-    read: Dict[str, List[dict]] = {}
+    read: dict[str, list[dict]] = {}
     # ``train: none``: ChaosNLI's participants train on SNLI and MNLI themselves
     wanted = [s for s in needed if not (s == "train" and source.get("train") == "none")]
     excluded = [split for split in (source.get("exclude") or {}).values() if split not in wanted]
@@ -231,7 +231,7 @@ def _dataset_splits(source, data_root: Path, needed: List[str], where: str, labe
     return {split: _without(read[split], read, source, split) for split in wanted if split in read}
 
 
-def _without(items: List[dict], read: Dict[str, List[dict]], source, split: str) -> List[dict]:
+def _without(items: list[dict], read: dict[str, list[dict]], source, split: str) -> list[dict]:
     """``items`` less those whose texts the split ``exclude`` names for ``split`` holds."""
     other = (source.get("exclude") or {}).get(split)
     if other is None:
@@ -252,17 +252,17 @@ class Repeats(NamedTuple):
     split: str
     found: int
     declared: int
-    example: Optional[Tuple[str, str, str]] = None
+    example: tuple[str, str, str] | None = None
 
     def render(self) -> str:
         """The build summary's line (``builder/repeats``)."""
         return Templates().fill("builder/repeats", **self._asdict())
 
 
-def count_repeats(dataset: str, split: str, items, public: Dict[str, List[dict]], declared: int):
+def count_repeats(dataset: str, split: str, items, public: dict[str, list[dict]], declared: int):
     """The items of ``split`` whose texts are those of an item of a ``public`` split, whatever the ids
     (releases copy items under new ids); items without texts left out."""
-    first: Dict[tuple, Tuple[str, str]] = {}  # texts -> (the first public split, its item's id)
+    first: dict[tuple, tuple[str, str]] = {}  # texts -> (the first public split, its item's id)
     for name, rows in sorted(public.items()):
         for row in rows:
             first.setdefault(text_key(row), (name, str(row["id"])))
@@ -271,7 +271,7 @@ def count_repeats(dataset: str, split: str, items, public: Dict[str, List[dict]]
     return Repeats(dataset, split, len(repeated), declared, example)
 
 
-def _repeat_problem(repeats: Repeats, public: List[str]) -> Problem:
+def _repeat_problem(repeats: Repeats, public: list[str]) -> Problem:
     scored_id, public_split, public_id = repeats.example
     return Problem(
         f"datasets '{repeats.dataset}'",
@@ -286,12 +286,12 @@ def _repeat_problem(repeats: Repeats, public: List[str]) -> Problem:
     )
 
 
-def check_repeats(edition: Edition, splits, problems: List[Problem]) -> List[Repeats]:
+def check_repeats(edition: Edition, splits, problems: list[Problem]) -> list[Repeats]:
     """Public splits (train and any split whose gold is public) against every hidden-gold split, by
     texts: repeats beyond a dataset's ``known_repeats`` are refused; all of them are reported."""
     hidden = sorted(hidden_splits(edition.phases))
     public = {"train"} | {p.split for p in edition.phases if p.public_gold} - set(hidden)
-    report: List[Repeats] = []
+    report: list[Repeats] = []
     for dataset, source in sorted(edition.datasets.items()):
         # the schema has checked its shape: splits to whole numbers from 0
         declared = source.get(REPEATS_KEY) or {}
@@ -356,7 +356,7 @@ def _scores_on_gold(result):
             yield track_id, name, value, gold, len(tr.track.labels)
 
 
-def gold_problems(result, columns: List[str], where: str, in_order: bool = True) -> List[Problem]:
+def gold_problems(result, columns: list[str], where: str, in_order: bool = True) -> list[Problem]:
     """The problems of ``result``, the gold of ``where`` scored as a submission: the scorer's keys
     must be the leaderboard's ``columns`` (in their order when ``in_order``; the checker asks a
     bundle it did not build only for the same keys), and every metric at its value on the gold (the
@@ -390,7 +390,7 @@ def gold_problems(result, columns: List[str], where: str, in_order: bool = True)
     return problems
 
 
-def own_metric_problems(edition: Edition, result) -> List[Problem]:
+def own_metric_problems(edition: Edition, result) -> list[Problem]:
     """The edition's own metrics (``metrics_module``) on each track's gold that names them: the
     registry's basic properties (``metrics.edition_module.property_problems``)."""
     own = metrics_of(edition.metrics_module.get("source"))
@@ -434,7 +434,7 @@ def copy_program(name: str, destination: Path) -> None:
     shutil.copytree(PACKAGE, destination / "codajudge", ignore=engine)
 
 
-def write_pages(edition: Edition, data: EditionData, root: Path) -> List[dict]:
+def write_pages(edition: Edition, data: EditionData, root: Path) -> list[dict]:
     """The logo and every page (the terms, the edition's own pages, the generated ones), each
     marked as generated; returns the pages' entries of competition.yaml, the terms last."""
     (root / "pages").mkdir(parents=True, exist_ok=True)
@@ -482,7 +482,7 @@ def write_yaml(path: Path, doc: dict, edition: Edition) -> None:
     Path(path).write_text(f"# {generated_marker(edition)}\n" + text, encoding="utf-8")
 
 
-def hidden_gold(edition: Edition, data: EditionData) -> Dict[str, HiddenSplit]:
+def hidden_gold(edition: Edition, data: EditionData) -> dict[str, HiddenSplit]:
     """Gold that no public file may contain: every split some phase hides, whatever other phases
     do with it (``phase_gold``)."""
     return {
@@ -495,7 +495,7 @@ def hidden_gold(edition: Edition, data: EditionData) -> Dict[str, HiddenSplit]:
 
 
 def write_starting_kit(
-    edition: Edition, data: EditionData, root: Path, bundle_pages: List[dict], samples: Samples
+    edition: Edition, data: EditionData, root: Path, bundle_pages: list[dict], samples: Samples
 ) -> None:
     """The starting kit is itself a small bundle of the practice phase, so the local runner works on it:
     programs with the engine, the practice input data (and its gold when public), run_local.py,
@@ -528,13 +528,13 @@ def write_starting_kit(
     (kit / "README.md").write_text(readme, encoding="utf-8")
 
 
-def local_splits(edition: Edition, train: Dict[str, List[dict]]):
+def local_splits(edition: Edition, train: dict[str, list[dict]]):
     """The kit's local phase's items: ``{'local': held-out ``train`` items, 'train': the rest}`` per
     dataset of a track; None when the edition declares no ``local`` split or a dataset has too
     little training data for one."""
     if edition.local is None:
         return None
-    splits: Dict[str, Dict[str, List[dict]]] = {LOCAL_PHASE: {}, "train": {}}
+    splits: dict[str, dict[str, list[dict]]] = {LOCAL_PHASE: {}, "train": {}}
     for dataset in sorted({t.dataset for t in edition.tracks}):
         local, rest = held_out(train.get(dataset, []), edition.local)
         if not local:
@@ -587,21 +587,21 @@ def local_score(edition: Edition, data: EditionData) -> LocalScore:
     )
 
 
-def same_items(items: Dict[str, List[dict]]) -> List[Tuple[str, ...]]:
+def same_items(items: dict[str, list[dict]]) -> list[tuple[str, ...]]:
     """The groups of two or more datasets whose ``items`` are equal (ids, texts and gold alike), each
     group's names sorted, the groups in the order of their first name."""
-    groups: Dict[str, List[str]] = {}
+    groups: dict[str, list[str]] = {}
     for dataset in sorted(items):
         key = json.dumps(items[dataset], sort_keys=True)
         groups.setdefault(key, []).append(dataset)
     return [tuple(names) for names in groups.values() if len(names) > 1]
 
 
-def fewer_scored(edition: Edition, items: Dict[str, List[dict]], golds: Golds) -> Dict[str, int]:
+def fewer_scored(edition: Edition, items: dict[str, list[dict]], golds: Golds) -> dict[str, int]:
     """track title -> how many of its dataset's ``items`` (held out of train) it scores, for the
     tracks that score fewer than all (the others lack the track's gold: no majority label, fewer
     annotations); ``golds``: as ``split_golds``, whose train gold marks each item scored or not."""
-    fewer: Dict[str, int] = {}
+    fewer: dict[str, int] = {}
     for track in [track for track in edition.tracks if items.get(track.dataset)]:
         gold = golds[("train", track.id)]
         scored_ids = {item_id for item_id, scored in zip(gold.ids, gold.scored) if scored}
@@ -611,11 +611,11 @@ def fewer_scored(edition: Edition, items: Dict[str, List[dict]], golds: Golds) -
     return fewer
 
 
-def one_file_per_kind(edition: Edition, files: Dict[str, bytes]) -> Dict[str, str]:
+def one_file_per_kind(edition: Edition, files: dict[str, bytes]) -> dict[str, str]:
     """file name -> its first line, for the first non-empty file of each kind of track in
     ``files``, in name order (the zip's): the README shows these."""
     kind_of = {t.file_names[0]: kinds.of(t) for t in edition.tracks}
-    shown: Dict[str, str] = {}
+    shown: dict[str, str] = {}
     for name, content in sorted(files.items()):
         kind = kind_of.get(name)
         if kind is not None and content and kind not in map(kind_of.get, shown):
@@ -629,9 +629,9 @@ class BuildSummary:
     tree: Path
     zip_path: Path
     sha256: str
-    sizes: Dict[str, int]
-    notes: List[str] = field(default_factory=list)  # what the organiser should know: no train split
-    repeats: List[Repeats] = field(default_factory=list)
+    sizes: dict[str, int]
+    notes: list[str] = field(default_factory=list)  # what the organiser should know: no train split
+    repeats: list[Repeats] = field(default_factory=list)
     #: ``scores[phase id][baseline][key]`` (``baseline_scores``)
     baseline_scores: BaselineScores = field(default_factory=dict)
     #: what the platform takes, printed last (a legacy bundle's: result submissions only)
@@ -736,7 +736,7 @@ def publish(out_dir: Path, name: str, write: Callable[[Path], Edition]) -> Build
 
 
 def build(
-    edition: Edition, data_root: Path, out_dir: Path, data: Optional[EditionData] = None
+    edition: Edition, data_root: Path, out_dir: Path, data: EditionData | None = None
 ) -> BuildSummary:
     """Validate everything, then write ``OUT/<edition>/`` and ``OUT/<edition>.zip`` (replacing old
     ones); ``data``: the edition's data when already read (``import_data``)."""
@@ -748,7 +748,7 @@ def build(
     return summary
 
 
-def build_notes(edition: Edition, data: EditionData) -> List[str]:
+def build_notes(edition: Edition, data: EditionData) -> list[str]:
     """The datasets without a training split (none declared, or an empty one), and the baselines
     left out for it."""
     prose = Templates.of(edition.folder)
@@ -765,7 +765,7 @@ def build_notes(edition: Edition, data: EditionData) -> List[str]:
     return notes + known_leak_notes(edition, data) + kit_warnings(edition, data)
 
 
-def kit_warnings(edition: Edition, data: EditionData) -> List[str]:
+def kit_warnings(edition: Edition, data: EditionData) -> list[str]:
     """A warning when the starting kit can score no phase and the edition does not say why
     (``kit_scores_no_phase``): its participants could check no submission before uploading it."""
     if local_score(edition, data).first_phase or edition.kit_scores_no_phase:
@@ -773,7 +773,7 @@ def kit_warnings(edition: Edition, data: EditionData) -> List[str]:
     return [Templates.of(edition.folder).fill("builder/kit_scores_no_phase")]
 
 
-def known_leak_notes(edition: Edition, data: EditionData) -> List[str]:
+def known_leak_notes(edition: Edition, data: EditionData) -> list[str]:
     """Each file of the edition's ``known_leaks``, why it is published, and the hidden gold the leak
     check found in it (or that it found none)."""
     prose = Templates.of(edition.folder)

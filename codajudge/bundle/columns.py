@@ -7,7 +7,7 @@ no title is ever cut inside a word.
 
 from __future__ import annotations
 
-from typing import List, Optional, Sequence
+from collections.abc import Sequence
 
 from ..errors import Problem
 from ..metrics import get as get_metric
@@ -16,7 +16,7 @@ from ..tracks import Track
 MAX_COLUMN_TITLE = 36
 
 
-def column_title(track: Track, metric: str) -> Optional[str]:
+def column_title(track: Track, metric: str) -> str | None:
     """The column title of one metric of one track, or None when even the short form is too long."""
     found = get_metric(metric)
     for name in (found.title, found.short_title or found.title):
@@ -26,7 +26,7 @@ def column_title(track: Track, metric: str) -> Optional[str]:
     return None
 
 
-def column_title_problems(tracks: Sequence[Track], where: str) -> List[Problem]:
+def column_title_problems(tracks: Sequence[Track], where: str) -> list[Problem]:
     """One problem per track whose title leaves no room for a metric's (short) title."""
     problems = []
     for track in tracks:

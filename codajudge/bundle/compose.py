@@ -7,7 +7,7 @@ apart.
 
 from __future__ import annotations
 
-from typing import List, Optional, Sequence, Tuple
+from collections.abc import Sequence
 
 from ..metrics import get as get_metric
 from ..tracks import PRECISION, PRIMARY_KEY, Track
@@ -15,16 +15,16 @@ from .columns import column_title
 from .edition import Edition, Phase
 
 
-def score_rows(tracks: Sequence[Track]) -> List[Tuple[str, Optional[Track], str]]:
+def score_rows(tracks: Sequence[Track]) -> list[tuple[str, Track | None, str]]:
     """(score key, its track, its metric's name) of every score, in leaderboard order: the primary
     score first (no track; the first primary track's main metric), then every track's metrics in
     declaration order. The leaderboard's columns and the pages' score tables are these rows."""
     primary_metric = next(t for t in tracks if t.primary).main_metric
-    rows: List[Tuple[str, Optional[Track], str]] = [(PRIMARY_KEY, None, primary_metric)]
+    rows: list[tuple[str, Track | None, str]] = [(PRIMARY_KEY, None, primary_metric)]
     return rows + [(key, t, metric) for t in tracks for key, metric in zip(t.keys, t.metrics)]
 
 
-def leaderboard_columns(edition: Edition) -> List[dict]:
+def leaderboard_columns(edition: Edition) -> list[dict]:
     """The leaderboard's columns (``score_rows``), titled within Codabench's limit."""
     return [
         {
@@ -39,7 +39,7 @@ def leaderboard_columns(edition: Edition) -> List[dict]:
 
 
 def competition_yaml(
-    edition: Edition, pages: List[dict], kit_phases: Optional[List[Phase]] = None
+    edition: Edition, pages: list[dict], kit_phases: list[Phase] | None = None
 ) -> dict:
     """The bundle's competition.yaml mapping, its baselines written as solutions
     (``solutions/NAME``); with ``kit_phases``, the starting kit's own (those phases only, no
@@ -97,7 +97,7 @@ def competition_yaml(
     return doc
 
 
-def _phase_entry(phase: Phase, index: int, starting_kit: Optional[str]) -> dict:
+def _phase_entry(phase: Phase, index: int, starting_kit: str | None) -> dict:
     """A phase of competition.yaml: dates, limits, its task, the starting kit and its public data
     (no ``end`` for a phase that stays open, no ``starting_kit`` in the kit's own file)."""
     entry = {

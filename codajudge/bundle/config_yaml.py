@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Tuple
 
 import yaml
 
@@ -81,7 +80,7 @@ def bounded_document(loader: yaml.SafeLoader):
         loader.dispose()
 
 
-def load_config_yaml(path: Path) -> Tuple[Path, dict]:
+def load_config_yaml(path: Path) -> tuple[Path, dict]:
     """The edition config's file (``edition.yaml`` inside a folder ``path``) and its YAML mapping,
     or ConfigError naming the file and what is wrong with it."""
     path = Path(path) / "edition.yaml" if Path(path).is_dir() else Path(path)

@@ -15,7 +15,6 @@ check's (``build._check_disjoint``).
 
 from __future__ import annotations
 
-from typing import Dict, List, Tuple
 
 import numpy as np
 
@@ -33,10 +32,10 @@ EXAMPLES = {
 
 
 #: (split, track id) -> the track's gold on that split
-Golds = Dict[Tuple[str, str], GoldTrack]
+Golds = dict[tuple[str, str], GoldTrack]
 
 
-def range_problems(track: Track, gold: GoldTrack, where: str) -> List[Problem]:
+def range_problems(track: Track, gold: GoldTrack, where: str) -> list[Problem]:
     """For a kind with ``has_range``, ``gold`` outside the track's declared ``range`` (default 0-5)."""
     if not kinds.of(track).has_range:
         return []
@@ -56,10 +55,10 @@ def range_problems(track: Track, gold: GoldTrack, where: str) -> List[Problem]:
 
 
 def split_golds(
-    tracks: List[Track],
-    splits: Dict[str, Dict[str, List[dict]]],
-    places: Dict[str, Dict[str, str]],
-    problems: List[Problem],
+    tracks: list[Track],
+    splits: dict[str, dict[str, list[dict]]],
+    places: dict[str, dict[str, str]],
+    problems: list[Problem],
 ) -> Golds:
     """The gold of every track on every split of its dataset that has items, train included; every
     problem of those splits (ids repeated, gold unreadable or out of range) added to ``problems``.
@@ -78,7 +77,7 @@ def split_golds(
     return golds
 
 
-def _split_problems(source: dict, where: str) -> List[Problem]:
+def _split_problems(source: dict, where: str) -> list[Problem]:
     """``split``'s shares add up to 1, and ``split`` and ``splits`` are not both given."""
     if "split" not in source:
         return []
@@ -91,7 +90,7 @@ def _split_problems(source: dict, where: str) -> List[Problem]:
     return problems
 
 
-def _other_split_problems(source: dict, where: str) -> List[Problem]:
+def _other_split_problems(source: dict, where: str) -> list[Problem]:
     """``exclude: {SPLIT: OTHER}`` and ``sample: {SPLIT: {of: OTHER, ...}}`` name another split
     than SPLIT, and a sample's OTHER is no sample itself."""
     samples = source.get("sample", {})
@@ -112,7 +111,7 @@ def _other_split_problems(source: dict, where: str) -> List[Problem]:
     return problems
 
 
-def _table_problems(source: dict, where: str) -> List[Problem]:
+def _table_problems(source: dict, where: str) -> list[Problem]:
     """A table names its file(s): one for all splits, or one per split."""
     if source.get("importer") != "table" or "path" in source or "splits" in source:
         return []
@@ -123,9 +122,9 @@ def _table_problems(source: dict, where: str) -> List[Problem]:
 DATASET_RULES = (_split_problems, _other_split_problems, _table_problems)
 
 
-def dataset_problems(datasets: Dict[str, dict], display: str) -> List[Problem]:
+def dataset_problems(datasets: dict[str, dict], display: str) -> list[Problem]:
     """The rules spanning several options of each ``datasets`` entry (each passed the schema)."""
-    problems: List[Problem] = []
+    problems: list[Problem] = []
     for dataset_id, source in sorted(datasets.items()):
         for rule in DATASET_RULES:
             problems.extend(rule(source, f"{display}: datasets '{dataset_id}'"))

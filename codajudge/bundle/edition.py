@@ -16,7 +16,6 @@ import datetime as dt
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, List, Optional
 
 from ..confine import path_problem, slug_problem
 from ..errors import BuildProblems, ConfigError, Problem
@@ -39,7 +38,7 @@ class Phase:
     id: str
     name: str
     start: dt.datetime
-    end: Optional[dt.datetime]
+    end: dt.datetime | None
     split: str
     description: str = ""
     max_submissions_per_day: int = 5
@@ -51,7 +50,7 @@ class Phase:
     def hide_gold(self) -> bool:
         return not self.public_gold
 
-    def date_text(self, which: str) -> Optional[str]:
+    def date_text(self, which: str) -> str | None:
         value = self.start if which == "start" else self.end
         return value.strftime(DATE_FORMAT) if value else None
 
@@ -62,35 +61,35 @@ class Edition:
     title: str
     description: str
     folder: Path
-    phases: List[Phase]
-    datasets: Dict[str, dict]
-    tracks: List[Track]
-    pages: List[dict]
+    phases: list[Phase]
+    datasets: dict[str, dict]
+    tracks: list[Track]
+    pages: list[dict]
     terms: str
     logo: str
     docker_image: str
-    leaderboard: Dict[str, str]
-    baselines: List[str]
+    leaderboard: dict[str, str]
+    baselines: list[str]
     seed: int
     bootstrap_resamples: int  # behind the detailed results' 95% intervals; 0 turns them off
-    public_files: List[str]
+    public_files: list[str]
     #: public file (its path in the bundle) -> why it holds hidden gold on purpose
-    known_leaks: Dict[str, str]
-    contact_email: Optional[str]
+    known_leaks: dict[str, str]
+    contact_email: str | None
     #: why the starting kit can score no phase, when it cannot (the builder warns otherwise)
-    kit_scores_no_phase: Optional[str]
+    kit_scores_no_phase: str | None
     #: the config file, as the messages name it
     config: str
     #: the starting kit's ``local`` phase: a seeded slice of train (None: the kit has none)
-    local: Optional[LocalSplit]
+    local: LocalSplit | None
     #: a Codabench queue (its vhost UUID) for the organiser's own compute workers
-    queue: Optional[str]
+    queue: str | None
     #: the primary score's rules (``primary_score``); the builder adds the baseline's scores
     primary_rule: PrimaryRule
     #: the official ranking's settings (``ranking``: groups of tracks), passed on in task.json
-    ranking: Dict[str, dict]
+    ranking: dict[str, dict]
     #: the edition's own metrics module (``metrics_module``): its file name and text, in task.json
-    metrics_module: Dict[str, str]
+    metrics_module: dict[str, str]
 
     def spec(self, phase: Phase) -> TaskSpec:
         return TaskSpec(
@@ -126,7 +125,7 @@ def _phase(raw: dict) -> Phase:
     return Phase(**{**values, "start": config_date(given["start"]), "end": end})
 
 
-def _phases(raw: List[dict], problems: List[Problem]) -> List[Phase]:
+def _phases(raw: list[dict], problems: list[Problem]) -> list[Phase]:
     """The phases ``raw`` lists (each passed the schema), with the problems of their ids (unique)
     and of their schedule (``schedule.schedule_problems``) added to ``problems``."""
     phases = [_phase(entry) for entry in raw]
@@ -141,7 +140,7 @@ def _phases(raw: List[dict], problems: List[Problem]) -> List[Phase]:
     return phases
 
 
-def _edition_file(value, folder: Path, where: str, key: str, problems: List[Problem]) -> bool:
+def _edition_file(value, folder: Path, where: str, key: str, problems: list[Problem]) -> bool:
     """A file the config names must be a regular file inside the edition folder (links resolved)."""
     problem = path_problem(value, folder, where, key, "the edition folder")
     if problem is None and not (folder / value).is_file():
@@ -151,14 +150,14 @@ def _edition_file(value, folder: Path, where: str, key: str, problems: List[Prob
     return problem is None
 
 
-def _check_names(raw: dict, display: str, problems: List[Problem]) -> None:
+def _check_names(raw: dict, display: str, problems: list[Problem]) -> None:
     """The names that become file or folder names: the edition's name and the dataset ids."""
     found = [slug_problem(raw["name"], display, "name")]
     found += [slug_problem(d, f"{display}: datasets", "dataset id") for d in raw["datasets"]]
     problems.extend(problem for problem in found if problem is not None)
 
 
-def _check_files(raw: dict, folder: Path, display: str, problems: List[Problem]) -> List[dict]:
+def _check_files(raw: dict, folder: Path, display: str, problems: list[Problem]) -> list[dict]:
     """terms, logo, pages and public_files (copied into the starting kit, and leak-checked): regular
     files inside the edition folder; the terms and pages none a placeholder or a default page
     (``placeholders.page_problems``). Returns the pages whose file is one."""
@@ -176,7 +175,7 @@ def _check_files(raw: dict, folder: Path, display: str, problems: List[Problem])
     return pages
 
 
-def _tracks(raw: dict, display: str, problems: List[Problem]) -> List[Track]:
+def _tracks(raw: dict, display: str, problems: list[Problem]) -> list[Track]:
     try:
         tracks = tracks_from_list(raw["tracks"], where=f"{display}: tracks")
         check_primary_direction(tracks, f"{display}: tracks")
@@ -215,7 +214,7 @@ AFTER_SCHEMA = (
 AFTER_CONFIG = "the data, which is read through the tracks and datasets above; fix them first"
 
 
-def data_checkable(edition: "Edition", problems: List[Problem]) -> bool:
+def data_checkable(edition: Edition, problems: list[Problem]) -> bool:
     """Whether the edition's data can be read despite ``problems``: its tracks, phases and datasets
     were read whole (the schema has checked each phase's split)."""
     concerned = any(
@@ -225,14 +224,14 @@ def data_checkable(edition: "Edition", problems: List[Problem]) -> bool:
     return bool(edition.tracks) and not concerned
 
 
-def load_edition(path: Path, collected: Optional[List[Problem]] = None) -> Edition:
+def load_edition(path: Path, collected: list[Problem] | None = None) -> Edition:
     """Read and validate ``edition.yaml`` (or a folder holding one), every problem reported at once.
     With ``collected``, the problems that leave the data readable (``data_checkable``) are added to
     it and the edition returned, so that its data is checked in the same run."""
     path, raw = load_config_yaml(path)
     display, folder = str(path), path.parent
     own_metrics = _own_metrics(raw.get("metrics_module"), folder, display)
-    problems: List[Problem] = validate_config(raw, display)
+    problems: list[Problem] = validate_config(raw, display)
     # A misspelt or unknown key leaves the config readable without it (its right name is most
     # often a key with a default), so the other checks still mean something.
     if not all(p.message.startswith("unknown key ") for p in problems):
@@ -245,13 +244,13 @@ def load_edition(path: Path, collected: Optional[List[Problem]] = None) -> Editi
     return edition
 
 
-def _own_metrics(value, folder: Path, display: str) -> Dict[str, str]:
+def _own_metrics(value, folder: Path, display: str) -> dict[str, str]:
     """``metrics_module``, registered before the tracks naming its metrics are read: its file name
     and text (``metrics.edition_module``), or nothing when absent or not a string (the schema says
     so)."""
     if not isinstance(value, str):
         return {}
-    problems: List[Problem] = []
+    problems: list[Problem] = []
     if not _edition_file(value, folder, f"{display}: metrics_module", "metrics_module", problems):
         raise BuildProblems(problems)
     try:
@@ -263,12 +262,12 @@ def _own_metrics(value, folder: Path, display: str) -> Dict[str, str]:
 
 
 def _cross_checked(
-    raw: dict, display: str, folder: Path, problems: List[Problem], own_metrics: Dict[str, str]
+    raw: dict, display: str, folder: Path, problems: list[Problem], own_metrics: dict[str, str]
 ) -> Edition:
     """The edition ``raw`` describes (with its ``metrics_module`` entry ``own_metrics``, already
     registered), the cross-field rules' problems added to ``problems``."""
     top = with_defaults(raw, TOP_LEVEL_FIELDS)
-    found: List[Problem] = []
+    found: list[Problem] = []
     _check_names(raw, display, found)
     phases = _phases(raw["phases"], found)
     tracks, datasets = _tracks(raw, display, found), raw["datasets"]
@@ -307,7 +306,7 @@ def _cross_checked(
     )
 
 
-def _ranking(raw: dict, tracks: List[Track], display: str, problems: List[Problem]) -> dict:
+def _ranking(raw: dict, tracks: list[Track], display: str, problems: list[Problem]) -> dict:
     """``ranking`` (validated by the schema): every group's tracks must be the edition's."""
     ranking = dict(raw.get("ranking") or {})
     known = [t.id for t in tracks]
@@ -327,7 +326,7 @@ def _ranking(raw: dict, tracks: List[Track], display: str, problems: List[Proble
 
 
 def _primary_rule(
-    raw: dict, baselines: List[str], display: str, problems: List[Problem]
+    raw: dict, baselines: list[str], display: str, problems: list[Problem]
 ) -> PrimaryRule:
     """``primary_score`` (validated by the schema); ``baseline NAME`` must name one of
     ``baselines``, the edition's."""

@@ -42,7 +42,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path, PurePosixPath
-from typing import Callable, Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Callable, NamedTuple
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
@@ -75,7 +76,7 @@ HINT = (
 )
 
 
-def text_key(item: dict) -> Tuple[str, ...]:
+def text_key(item: dict) -> tuple[str, ...]:
     """An item's texts as compared across splits and public files: each NFKC-normalised, with runs of
     white space read as one space and the ends stripped (a copy re-encoded or re-wrapped is the same
     item); case and punctuation count."""
@@ -120,17 +121,17 @@ class Probe(NamedTuple):
     """What a track's hidden gold looks like in text: one pattern of values per scored item, as
     integers (quantised numbers, or the codes of labels)."""
 
-    ids: List[str]
-    patterns: List[Tuple[int, ...]]
+    ids: list[str]
+    patterns: list[tuple[int, ...]]
     numeric: bool
-    codebook: Dict[str, int]  # each label's code (1, 2, ...; 0 is no label), in sorted order
+    codebook: dict[str, int]  # each label's code (1, 2, ...; 0 is no label), in sorted order
     gold: np.ndarray  # every item's values in order
     owner: np.ndarray  # the item of each value of ``gold``
     chance: float  # probability that two items drawn at random have the same gold
     runs: dict  # Reading -> its gold_runs, computed once (``share_by_order``)
 
 
-def probe_for(gold: GoldTrack, items: Sequence[dict]) -> Optional[Probe]:
+def probe_for(gold: GoldTrack, items: Sequence[dict]) -> Probe | None:
     """The probe of a hidden track, or None when it has too few scored items to judge."""
     kind = kinds.of(gold.track)
     keep = [i for i in range(len(gold.ids)) if gold.scored[i]]
@@ -184,7 +185,7 @@ class Stream:
         ends = np.r_[self._line_starts()[1:], len(self.lines)] - 1
         return self.values[ends[ends >= 0]]
 
-    def in_order(self) -> List[np.ndarray]:
+    def in_order(self) -> list[np.ndarray]:
         """The values in the text's order, and column after column (``by_column``)."""
         return [self.values, self.by_column()]
 
@@ -212,7 +213,7 @@ class TextValues:
         is_id = np.zeros(len(values), dtype=bool)
         is_id[list(id_of)] = True
         found = self._select(np.arange(len(values)), is_id)
-        self.id_positions: Dict[str, List[int]] = {}
+        self.id_positions: dict[str, list[int]] = {}
         for pos, code in zip(found.positions.tolist(), found.values.tolist()):
             self.id_positions.setdefault(id_of[code], []).append(pos)
 
@@ -265,7 +266,7 @@ def exact_by_id(probe: Probe, text: TextValues) -> float:
     return found / len(probe.ids)
 
 
-def id_columns(stream: Stream, positions: np.ndarray, lines: np.ndarray) -> Dict[str, np.ndarray]:
+def id_columns(stream: Stream, positions: np.ndarray, lines: np.ndarray) -> dict[str, np.ndarray]:
     """For ids at token ``positions`` on ``lines``: column name -> the index in ``stream`` of each
     id's value in that column (-1 where it has none)."""
     after = np.searchsorted(stream.positions, positions, side="right")
@@ -353,7 +354,7 @@ def _label_share(probe: Probe, gold: np.ndarray, rows: np.ndarray, values: np.nd
     return share if share >= leak_threshold(probe.chance) else 0.0
 
 
-def encoded_by_id(probe: Probe, text: TextValues) -> Tuple[float, str]:
+def encoded_by_id(probe: Probe, text: TextValues) -> tuple[float, str]:
     """(share of the probe's items, column) of the best column beside the items' ids (their first
     occurrence) whose values are the gold transformed; (0, '') when none is. Items whose gold is one
     value only."""
@@ -413,7 +414,7 @@ def repeat_hashes(values: np.ndarray, k: int) -> np.ndarray:
     return _hash_columns(inside, m)
 
 
-def _label_streams(text: TextValues, probe: Probe) -> List[np.ndarray]:
+def _label_streams(text: TextValues, probe: Probe) -> list[np.ndarray]:
     """The probe's labels and the numbers' tokens (indices) in order and by column, and any token
     last on its line (letters, other names)."""
     streams = text.labels(probe).in_order() + text.number_codes.in_order()
@@ -430,7 +431,7 @@ class Reading:
     #: hash runs by their repetition pattern (what a relabelling keeps); a run must then carry the
     #: relabellings' bits beyond ``ORDER_BITS``
     relabelled: bool
-    streams: Callable[[TextValues, Probe], List[np.ndarray]]
+    streams: Callable[[TextValues, Probe], list[np.ndarray]]
 
     def encode(self, values: np.ndarray) -> np.ndarray:
         return step_codes(values) if self.steps else values
@@ -446,7 +447,7 @@ MONOTONE = Reading(
 RELABELLED = Reading("transformed, in their order", False, True, _label_streams)
 
 
-def gold_runs(probe: Probe, reading: Reading) -> Optional[Tuple[int, np.ndarray]]:
+def gold_runs(probe: Probe, reading: Reading) -> tuple[int, np.ndarray] | None:
     """(k, the hashes of the gold's runs of ``k`` codes of a reading, every orientation's
     concatenated), or None when the gold has too few values for runs that cannot match by chance
     (the by-id reading alone decides)."""
@@ -490,7 +491,7 @@ def share_by_order(probe: Probe, text: TextValues, reading: Reading) -> float:
     return float(np.mean(missing == 0))
 
 
-def gold_in_text(probe: Probe, text: TextValues) -> Optional[Tuple[float, str]]:
+def gold_in_text(probe: Probe, text: TextValues) -> tuple[float, str] | None:
     """(share of the probe's items, how) when ``text`` holds the probe's gold, as it is or
     transformed, beside the items' ids or in their order; None when it does not."""
     share = exact_by_id(probe, text)
@@ -517,15 +518,15 @@ class HiddenSplit:
     """A track's gold on a split no public file may reveal, with the items it was built from."""
 
     gold: GoldTrack
-    items: List[dict]
+    items: list[dict]
 
     @cached_property
-    def text_keys(self) -> List[tuple]:
+    def text_keys(self) -> list[tuple]:
         """``text_key`` of each item (empty for items without texts)."""
         return [text_key(item) for item in self.items]
 
     @cached_property
-    def probe(self) -> Optional[Probe]:
+    def probe(self) -> Probe | None:
         """The gold as a text's content is searched for it (``probe_for``)."""
         return probe_for(self.gold, self.items)
 
@@ -541,7 +542,7 @@ def _is_text(path: Path) -> bool:
         return b"\0" not in f.read(8192)
 
 
-def _candidates(root: Path) -> List[Path]:
+def _candidates(root: Path) -> list[Path]:
     """The files to scan under ``root``, or ``root`` itself when it is a file (a CodaLab v1.5
     bundle publishes its pages and kits as single files and zips)."""
     root = Path(root)
@@ -556,7 +557,7 @@ def _candidates(root: Path) -> List[Path]:
     )
 
 
-def _check_item_file(path: Path, display: str, problems: List[Problem]) -> None:
+def _check_item_file(path: Path, display: str, problems: list[Problem]) -> None:
     """A public input item file: one JSON object of public fields a line (the first line that is
     not, refused)."""
     lines = path.read_bytes().decode("utf-8", errors="replace").split("\n")  # U+2028 is text
@@ -601,18 +602,18 @@ def _as_submission(path: Path, display: str, gold: GoldTrack) -> str:
     return f"{share:.0%} of items exact" if share >= SUBMISSION_SHARE else ""
 
 
-def _by_texts_and_ids(items: List[dict]) -> Dict[tuple, dict]:
+def _by_texts_and_ids(items: list[dict]) -> dict[tuple, dict]:
     """A public item file's items by their texts (``text_key``, the first item of each) and, those
     without texts (reference data has none), by ``(None, id)``: found once, whatever the hidden
     tracks."""
-    public: Dict[tuple, dict] = {}
+    public: dict[tuple, dict] = {}
     for item in items:
         key = text_key(item) if "texts" in item else (None, item["id"])
         public.setdefault(key, item)
     return public
 
 
-def _same_items(split: HiddenSplit, public: Dict[tuple, dict]) -> List[Tuple[dict, dict]]:
+def _same_items(split: HiddenSplit, public: dict[tuple, dict]) -> list[tuple[dict, dict]]:
     """(hidden item, public item) pairs that are the same item: the same texts, whatever the ids (a
     copy under a new id is the same item), or the same id when the public item has no texts
     (``public``: ``_by_texts_and_ids``)."""
@@ -631,9 +632,9 @@ class Scan:
     content already read (the same training file ships in every phase and the starting kit: it is
     read once)."""
 
-    hidden: Dict[str, HiddenSplit]
-    problems: List[Problem] = field(default_factory=list)
-    seen: Dict[tuple, List[Problem]] = field(default_factory=dict)
+    hidden: dict[str, HiddenSplit]
+    problems: list[Problem] = field(default_factory=list)
+    seen: dict[tuple, list[Problem]] = field(default_factory=dict)
 
     def file(self, path: Path, display: str, in_input_data: bool) -> None:
         if path.suffix.lower() == ".zip":
@@ -679,7 +680,7 @@ class Scan:
             self.file(target, f"{zip_display}:{safe_display(info.filename)}", in_input_data=False)
         target.unlink()
 
-    def contents(self, path: Path, display: str, problems: List[Problem], in_input_data: bool):
+    def contents(self, path: Path, display: str, problems: list[Problem], in_input_data: bool):
         """A file's problems: a public input item file's fields; else an item file's items
         (``item_file``) and its text (``text``)."""
         if path.suffix == ".jsonl" and in_input_data and not path.name.endswith(".train.jsonl"):
@@ -697,7 +698,7 @@ class Scan:
         as_submission = items is None or all(len(item) <= 2 for item in items[1:])
         self.text(path, display, problems, as_submission)
 
-    def text(self, path: Path, display: str, problems: List[Problem], as_submission: bool):
+    def text(self, path: Path, display: str, problems: list[Problem], as_submission: bool):
         """The file against each hidden track: read as a submission (``_as_submission``) when
         ``as_submission``, and by its text, read once, where that finds nothing
         (``gold_in_text``)."""
@@ -713,7 +714,7 @@ class Scan:
                 message = f"public file reproduces the hidden gold of track '{track_id}'"
                 problems.append(_leak(display, message, found))
 
-    def item_file(self, items: List[dict], display: str, problems: List[Problem]) -> None:
+    def item_file(self, items: list[dict], display: str, problems: list[Problem]) -> None:
         """A public item file with gold fields (a starting kit's reference data, a training file, a
         public file) must not carry the hidden gold of most items of a track (e.g. dev and test
         share items, or test items copied under new ids), even with some items left out
@@ -743,14 +744,14 @@ class Scan:
 KNOWN_LEAKS_FILE = "known_leaks.json"
 
 
-def write_known_leaks(root: Path, known: Dict[str, str]) -> None:
+def write_known_leaks(root: Path, known: dict[str, str]) -> None:
     """``root/known_leaks.json`` when the edition declares leaks; nothing otherwise."""
     if known:
         text = json.dumps(known, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
         (root / KNOWN_LEAKS_FILE).write_text(text, encoding="utf-8")
 
 
-def read_known_leaks(root: Path) -> Dict[str, str]:
+def read_known_leaks(root: Path) -> dict[str, str]:
     """The leaks a bundle's build declared (``write_known_leaks``); empty without the file or when
     it is not a JSON object of strings."""
     path = root / KNOWN_LEAKS_FILE
@@ -769,7 +770,7 @@ def concerns_file(problem: Problem, name: str) -> bool:
     return problem.file == name or problem.file.startswith(f"{name}:")
 
 
-def _unknown_exceptions(known: Dict[str, str], scanned: set) -> List[Problem]:
+def _unknown_exceptions(known: dict[str, str], scanned: set) -> list[Problem]:
     return [
         Problem(
             f"known_leaks {name!r}",
@@ -784,12 +785,12 @@ def _unknown_exceptions(known: Dict[str, str], scanned: set) -> List[Problem]:
 
 
 def check_public_tree(
-    public_roots: List[Path],
-    hidden: Dict[str, HiddenSplit],
+    public_roots: list[Path],
+    hidden: dict[str, HiddenSplit],
     base: Path,
-    known: Optional[Dict[str, str]] = None,
+    known: dict[str, str] | None = None,
     known_must_exist: bool = True,
-) -> List[Problem]:
+) -> list[Problem]:
     """Raise ConfigError if any public file leaks hidden gold (``hidden``: track (split) -> its
     gold). ``known``: the edition's declared exceptions (a public file's path relative to ``base``
     -> why it holds hidden gold on purpose); their files' leaks are returned, for the build

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Tuple
 
 from .. import kinds
 from ..formats.results_tsv import layout_files
@@ -56,9 +55,9 @@ class LocalScore:
 
     first_phase: str
     practice_public: bool
-    local_items: Dict[str, int]
-    local_scored: Dict[str, int] = field(default_factory=dict)
-    shared: List[Tuple[str, ...]] = field(default_factory=list)
+    local_items: dict[str, int]
+    local_scored: dict[str, int] = field(default_factory=dict)
+    shared: list[tuple[str, ...]] = field(default_factory=list)
 
     @property
     def has_local(self) -> bool:
@@ -70,7 +69,7 @@ class LocalScore:
         return "public" if self.practice_public else "hidden"
 
 
-def _page(prose: Templates, pages: List[dict], name: str) -> str:
+def _page(prose: Templates, pages: list[dict], name: str) -> str:
     """The bundle's page ``pages/NAME`` (the builder always writes data, evaluation and terms)."""
     page = next(page for page in pages if page["file"] == f"pages/{name}")
     return prose.fill("kit_readme/page", **page)
@@ -90,7 +89,7 @@ def _intro(prose: Templates, score: LocalScore) -> str:
     return prose.fill("kit_readme/intro", held=held)
 
 
-def _first_commands(prose: Templates, score: LocalScore, baselines: List[str]) -> str:
+def _first_commands(prose: Templates, score: LocalScore, baselines: list[str]) -> str:
     if not score.first_phase:
         return nothing_scored(prose, "kit_readme/first_commands_nothing") + "\n"
     names = [name for name in FIRST_BASELINES if name in baselines] or ["random"]
@@ -161,7 +160,7 @@ def nothing_scored(prose: Templates, template: str) -> str:
     return prose.fill(template, nothing_scored=why, format_check=FORMAT_CHECK)
 
 
-def example_baseline(baselines: List[str]) -> str:
+def example_baseline(baselines: list[str]) -> str:
     """A baseline the edition runs, for the commands the pages show (cosine_bow when run)."""
     return "cosine_bow" if "cosine_bow" in baselines or not baselines else baselines[0]
 
@@ -169,8 +168,8 @@ def example_baseline(baselines: List[str]) -> str:
 def render(
     edition: Edition,
     score: LocalScore,
-    examples: Dict[str, str],
-    pages: List[dict],
+    examples: dict[str, str],
+    pages: list[dict],
     sample_baseline: str,
 ) -> str:
     """The README for one edition from template ``kit_readme``: ``score``, what its kit can score;
@@ -205,7 +204,7 @@ def render(
     return text + "\n"
 
 
-def _other_names(prose: Templates, edition: Edition, pages: List[dict]) -> str:
+def _other_names(prose: Templates, edition: Edition, pages: list[dict]) -> str:
     """The tracks' other accepted file names, and the first page, which explains them."""
     # tracks of one file share its names
     names = list(dict.fromkeys(name for t in edition.tracks for name in t.file_names[1:]))
@@ -222,7 +221,7 @@ def md_cell(text: str) -> str:
     return " ".join(str(text).replace("\\", "\\\\").replace("|", "\\|").split())
 
 
-def score_titles(tracks, primary: str) -> List[Tuple[str, str]]:
+def score_titles(tracks, primary: str) -> list[tuple[str, str]]:
     """(score key, title) of every score (``compose.score_rows``): the primary score titled
     ``primary``, each track's metric "track title metric title"."""
     return [
@@ -231,7 +230,7 @@ def score_titles(tracks, primary: str) -> List[Tuple[str, str]]:
     ]
 
 
-def _kinds(edition: Edition) -> List[Kind]:
+def _kinds(edition: Edition) -> list[Kind]:
     """The kinds of the edition's tracks, in registry order."""
     present = [kinds.of(t) for t in edition.tracks]
     return [kind for kind in kinds.REGISTRY.values() if kind in present]
@@ -250,10 +249,10 @@ def _track_values(prose: Templates, t) -> str:
     return ", ".join(names)
 
 
-def _alignment_paragraphs(prose: Templates, edition: Edition) -> List[str]:
+def _alignment_paragraphs(prose: Templates, edition: Edition) -> list[str]:
     """Per annotator-alignment rule the tracks declare (``annotator_alignment``), its paragraph
     (``kinds/KIND_alignment_RULE``) and the tracks that declare it."""
-    declared: Dict[str, List[str]] = {}  # paragraph -> track ids
+    declared: dict[str, list[str]] = {}  # paragraph -> track ids
     for t in edition.tracks:
         if t.annotator_alignment is not None:
             text = kind_text(prose, kinds.of(t), f"alignment_{t.annotator_alignment}")
@@ -277,7 +276,7 @@ def _track_row(prose: Templates, t) -> str:
     )
 
 
-def _results_layout(prose: Templates, edition: Edition) -> List[str]:
+def _results_layout(prose: Templates, edition: Edition) -> list[str]:
     """The paragraph on the LeWiDi 2023 layout, naming its files and the tracks each one gives
     (nothing when no track declares it)."""
     files = layout_files(edition.tracks)
@@ -309,7 +308,7 @@ def data_page(edition: Edition) -> str:
     return page + "\n"
 
 
-def _gold_sources(prose: Templates, edition: Edition) -> List[str]:
+def _gold_sources(prose: Templates, edition: Edition) -> list[str]:
     """Per dataset whose importer options choose its gold (``importers.gold_choices``), one line:
     the parts' templates, filled."""
     chosen = []
@@ -320,9 +319,9 @@ def _gold_sources(prose: Templates, edition: Edition) -> List[str]:
     return ["", prose.fill("data/gold", sources="\n".join(chosen))] if chosen else []
 
 
-def _range_sentences(prose: Templates, edition: Edition) -> List[str]:
+def _range_sentences(prose: Templates, edition: Edition) -> list[str]:
     """Per kind with a gold ``range``, one sentence on the gold scale of its tracks."""
-    lines: List[str] = []
+    lines: list[str] = []
     for kind in (kind for kind in _kinds(edition) if kind.has_range):
         tracks = [t for t in edition.tracks if kinds.of(t) is kind]
         low, high = tracks[0].score_range
@@ -334,7 +333,7 @@ def _range_sentences(prose: Templates, edition: Edition) -> List[str]:
     return lines
 
 
-def _phases(prose: Templates, names: List[str]) -> str:
+def _phases(prose: Templates, names: list[str]) -> str:
     """``the practice phase``, ``the evaluation and post-campaign phases``."""
     return prose.fill(
         "evaluation/phases" if len(names) > 1 else "evaluation/phase", phases=listed(names)
@@ -371,7 +370,7 @@ def _normalised_text(prose: Templates, edition: Edition) -> str:
     return "\n\n" + prose.fill("evaluation/normalised", ranges="; ".join(ranges))
 
 
-def _primary_tracks(prose: Templates, edition: Edition, template: str) -> List[str]:
+def _primary_tracks(prose: Templates, edition: Edition, template: str) -> list[str]:
     """Template ``template`` filled for each primary track: its title, its main metric's title and
     the bounds of that metric's range on it (``_metric_fields``)."""
     return [
@@ -381,14 +380,14 @@ def _primary_tracks(prose: Templates, edition: Edition, template: str) -> List[s
     ]
 
 
-def _metric_fields(name: str, *tracks) -> Dict[str, str]:
+def _metric_fields(name: str, *tracks) -> dict[str, str]:
     """A metric's title and the bounds of its range (for the most labels ``tracks`` have)."""
     metric = get_metric(name)
     lower, upper = metric.bounds(max((len(t.labels) for t in tracks), default=0))
     return {"metric": metric.title, "lower": f"{lower:g}", "upper": f"{upper:g}"}
 
 
-def _metric_rows(prose: Templates, edition: Edition) -> List[str]:
+def _metric_rows(prose: Templates, edition: Edition) -> list[str]:
     """One row per metric the tracks use, in the order of first use; a metric's text is its
     template ``metrics/NAME``, else its registration's ``description``."""
     rows = []
@@ -467,8 +466,8 @@ def timeline_page(edition: Edition, page: str = "timeline", row: str = "timeline
 
 
 def _score_table(
-    prose: Templates, edition: Edition, by_baseline: Dict[str, Dict[str, float]]
-) -> List[str]:
+    prose: Templates, edition: Edition, by_baseline: dict[str, dict[str, float]]
+) -> list[str]:
     """One row per score some baseline has, primary first: track title and metric title."""
     names = list(by_baseline)
     no_score = prose.fill("baselines/no_score")
@@ -482,7 +481,7 @@ def _score_table(
     return lines
 
 
-def scoring_yourself(edition: Edition, score: LocalScore) -> List[str]:
+def scoring_yourself(edition: Edition, score: LocalScore) -> list[str]:
     """The Baselines page's section on scoring with the starting kit alone (``LocalScore``)."""
     prose = Templates.of(edition.folder)
     lines = [prose.fill("baselines/scoring_yourself"), ""]
@@ -498,8 +497,8 @@ def scoring_yourself(edition: Edition, score: LocalScore) -> List[str]:
 
 
 def _baseline_lines(
-    prose: Templates, edition: Edition, skipped: Dict[str, str], alike: Dict[str, str]
-) -> List[str]:
+    prose: Templates, edition: Edition, skipped: dict[str, str], alike: dict[str, str]
+) -> list[str]:
     """What each baseline does, then the ones not run and the ones alike, with the reason."""
     # the schema has checked each is a built-in baseline, whose text is templates/baseline/NAME.md
     lines = [prose.fill(f"baseline/{n}") for n in list(edition.baselines) + list(skipped)]
@@ -516,10 +515,10 @@ def _baseline_lines(
 
 def baselines_page(
     edition: Edition,
-    scores: Dict[str, Dict[str, Dict[str, float]]],
+    scores: dict[str, dict[str, dict[str, float]]],
     score: LocalScore,
-    skipped: Optional[Dict[str, str]] = None,
-    alike: Optional[Dict[str, str]] = None,
+    skipped: dict[str, str] | None = None,
+    alike: dict[str, str] | None = None,
 ) -> str:
     """``scores[phase][baseline][key]``: the baselines' scores computed at build time; ``score``:
     what the starting kit can score (``LocalScore``); ``skipped``: baselines not run, with the
@@ -536,7 +535,7 @@ def baselines_page(
 
 def generated_pages(
     edition: Edition, baseline_scores, score: LocalScore, skipped=None, alike=None
-) -> List[Tuple[str, str, str]]:
+) -> list[tuple[str, str, str]]:
     """(title, file name, text) of every generated page, in the order they appear; ``score``:
     what the starting kit can score (``LocalScore``)."""
     baselines = baselines_page(edition, baseline_scores, score, skipped, alike)

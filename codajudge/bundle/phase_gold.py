@@ -21,7 +21,7 @@ makes two splits disjoint (``sample`` + ``exclude`` hold a part out of a split).
 from __future__ import annotations
 
 import itertools
-from typing import Dict, List, Sequence, Set, Tuple
+from collections.abc import Sequence
 
 from ..errors import Problem
 from .leaks import text_key
@@ -31,12 +31,12 @@ TRAIN = "train"
 PUBLISH_KEY = "public_gold"
 
 
-def hidden_splits(phases: Sequence) -> Set[str]:
+def hidden_splits(phases: Sequence) -> set[str]:
     """The splits some phase hides the gold of (a split is hidden when any phase hides it)."""
     return {phase.split for phase in phases if phase.hide_gold}
 
 
-def post_campaign(phases: Sequence) -> Set[str]:
+def post_campaign(phases: Sequence) -> set[str]:
     """The ids of the phases that start after the evaluation ends: the end of the phase
     ``evaluation``, else of the last phase that has an end (none when no phase has one)."""
     ends = [phase.end for phase in phases if phase.end is not None]
@@ -64,16 +64,16 @@ def shared_items(source: dict, first: str, second: str) -> str:
     return ""
 
 
-def _dataset_sharing(datasets: Dict[str, dict], first: str, second: str) -> List[Tuple[str, str]]:
+def _dataset_sharing(datasets: dict[str, dict], first: str, second: str) -> list[tuple[str, str]]:
     """(dataset, why) of the datasets whose splits ``first`` and ``second`` share items."""
     reasons = [(name, shared_items(source, first, second)) for name, source in datasets.items()]
     return [(name, why) for name, why in sorted(reasons) if why]
 
 
-def config_problems(phases: Sequence, datasets: Dict[str, dict]) -> List[Problem]:
+def config_problems(phases: Sequence, datasets: dict[str, dict]) -> list[Problem]:
     """Rules 1, 2 and 3 on the config, each problem naming both phases (or the dataset and the
     phase) and the key to change."""
-    problems: List[Problem] = []
+    problems: list[Problem] = []
     # (split, the phase publishing its gold) of every public split: train (no phase) first
     for split, publisher in [(TRAIN, None)] + [(p.split, p) for p in phases if p.public_gold]:
         problems.extend(_published_problems(phases, split, publisher, datasets))
@@ -87,7 +87,7 @@ def _hide(phases: Sequence) -> str:
     return f"phase {quoted[0]} hides" if len(quoted) == 1 else f"phases {listed(quoted)} hide"
 
 
-def _published_problems(phases: Sequence, split: str, publisher, datasets) -> List[Problem]:
+def _published_problems(phases: Sequence, split: str, publisher, datasets) -> list[Problem]:
     """The problems of one public split: a phase hiding the same split (rule 1), or a hidden split
     the public one is a sample of, or that is a sample of it (rule 2)."""
     problems = []
@@ -134,14 +134,14 @@ def _public_sample(dataset: str, why: str, split: str, publisher, hiders: Sequen
     )
 
 
-def later_hidden_pairs(phases: Sequence) -> List[Tuple[object, object]]:
+def later_hidden_pairs(phases: Sequence) -> list[tuple[object, object]]:
     """(earlier, later) hidden-gold phases, the later one not post-campaign."""
     after = post_campaign(phases)
     pairs = itertools.combinations([p for p in phases if p.hide_gold], 2)
     return [(earlier, later) for earlier, later in pairs if later.id not in after]
 
 
-def _rescored_problems(phases: Sequence, datasets: Dict[str, dict]) -> List[Problem]:
+def _rescored_problems(phases: Sequence, datasets: dict[str, dict]) -> list[Problem]:
     problems = []
     for earlier, later in later_hidden_pairs(phases):
         if earlier.split == later.split:
@@ -170,7 +170,7 @@ def _rescored(earlier, later, dataset: str, why: str, example: str = "") -> Prob
     )
 
 
-def item_problems(phases: Sequence, splits: Dict[str, Dict[str, List[dict]]]) -> List[Problem]:
+def item_problems(phases: Sequence, splits: dict[str, dict[str, list[dict]]]) -> list[Problem]:
     """Rule 3 on the items read (``splits``: split -> dataset -> items), by texts: what the config
     cannot tell (one release file read as two splits, a release repeating items across splits)."""
     problems = []

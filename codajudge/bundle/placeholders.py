@@ -5,7 +5,6 @@ data's, the wrong ones for any other edition)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List
 
 from ..assets import kit_root
 from ..errors import Problem
@@ -34,7 +33,7 @@ def _default_texts() -> dict:
     }
 
 
-def page_problems(edition_name: str, folder: Path, files: List[str]) -> List[Problem]:
+def page_problems(edition_name: str, folder: Path, files: list[str]) -> list[Problem]:
     """One problem per page file (relative to ``folder``, each a regular file inside it) that is a
     placeholder or a default page."""
     defaults = _default_texts() if edition_name != "default" else {}
@@ -56,7 +55,7 @@ def page_problems(edition_name: str, folder: Path, files: List[str]) -> List[Pro
     return problems
 
 
-def text_problems(raw: dict) -> List[Problem]:
+def text_problems(raw: dict) -> list[Problem]:
     """One problem per config key (``title``, ``description``) still holding the text
     ``codajudge new`` wrote there: it would ship in ``competition.yaml``."""
     return [

@@ -11,7 +11,6 @@ from __future__ import annotations
 import string
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List, Optional, Tuple
 
 from ..errors import ConfigError
 from ..kinds import Kind
@@ -26,15 +25,15 @@ EDITION_TEMPLATES = "templates"
 class Templates:
     """Where templates are looked up: the edition's own folder first, then the kit's."""
 
-    folders: Tuple[Path, ...] = (KIT_TEMPLATES,)
+    folders: tuple[Path, ...] = (KIT_TEMPLATES,)
 
     @classmethod
-    def of(cls, edition_folder: Path) -> "Templates":
+    def of(cls, edition_folder: Path) -> Templates:
         """The templates of an edition whose folder is ``edition_folder``: its ``templates/``
         before the kit's."""
         return cls((Path(edition_folder) / EDITION_TEMPLATES, KIT_TEMPLATES))
 
-    def path(self, name: str) -> Optional[Path]:
+    def path(self, name: str) -> Path | None:
         """The file of template ``name`` (``evaluation``, ``kinds/similarity_format``), None when
         neither the edition nor the kit has one."""
         for folder in self.folders:
@@ -70,7 +69,7 @@ class Templates:
             ) from None
 
 
-def listed(names: List[str]) -> str:
+def listed(names: list[str]) -> str:
     """``a, b and c``."""
     return "".join(names) if len(names) < 2 else f"{', '.join(names[:-1])} and {names[-1]}"
 

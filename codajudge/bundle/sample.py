@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import hashlib
 import math
-from typing import List, NamedTuple, Optional, Tuple
+from typing import NamedTuple
 
 from ..errors import ConfigError
 
 
-def smallest_keys(items: List[dict], seed: int, count: int) -> List[int]:
+def smallest_keys(items: list[dict], seed: int, count: int) -> list[int]:
     """The positions of the ``count`` items whose hex SHA-256 of ``"<seed>:<id>"`` is smallest, in
     the release's order."""
     hashes = {
@@ -28,7 +28,7 @@ def smallest_keys(items: List[dict], seed: int, count: int) -> List[int]:
     return sorted(sorted(hashes, key=hashes.get)[:count])
 
 
-def sampled_items(items: List[dict], split: str, sample: dict, where: str) -> List[dict]:
+def sampled_items(items: list[dict], split: str, sample: dict, where: str) -> list[dict]:
     """Split ``split``: the ``items`` of split ``of`` that ``smallest_keys`` chooses by ``seed``, as
     many as ``sample`` (the dataset's ``sample: {SPLIT: {of, items, seed}}`` entry, its shape checked
     by the schema, its ``of`` by ``data_checks.dataset_problems``) asks for, in their release order."""
@@ -51,14 +51,14 @@ class LocalSplit(NamedTuple):
     seed: int
 
 
-def declared_local(raw) -> Optional[LocalSplit]:
+def declared_local(raw) -> LocalSplit | None:
     """The edition's ``local: {fraction, seed}`` (its shape checked by the schema), None if absent."""
     if not isinstance(raw, dict):
         return None
     return LocalSplit(float(raw["fraction"]), int(raw.get("seed", 0)))
 
 
-def held_out(items: List[dict], local: LocalSplit) -> Tuple[List[dict], List[dict]]:
+def held_out(items: list[dict], local: LocalSplit) -> tuple[list[dict], list[dict]]:
     """(the local items, the training items left), each in the release's order; ([], items) when
     the training split has fewer than two items."""
     if len(items) < 2:

@@ -6,7 +6,8 @@ built ``competition.yaml`` (``check.v2``) both apply it."""
 from __future__ import annotations
 
 import datetime as dt
-from typing import List, NamedTuple, Optional, Sequence
+from typing import NamedTuple
+from collections.abc import Sequence
 
 from ..errors import Problem
 
@@ -31,12 +32,12 @@ class ScheduledPhase(NamedTuple):
 
     where: str  # the caller's name for the phase in a message (its key path in the file)
     name: str  # the phase's name as participants see it
-    start: Optional[dt.datetime]
-    end: Optional[dt.datetime]
+    start: dt.datetime | None
+    end: dt.datetime | None
     has_end: bool
 
 
-def schedule_problems(schedule: Sequence[ScheduledPhase]) -> List[Problem]:
+def schedule_problems(schedule: Sequence[ScheduledPhase]) -> list[Problem]:
     """The problems of ``schedule`` (phases in order): ends before starts first, then each pair of
     consecutive phases (a missing end, an overlap)."""
     problems = [_ends_before_start(phase) for phase in schedule]
@@ -45,7 +46,7 @@ def schedule_problems(schedule: Sequence[ScheduledPhase]) -> List[Problem]:
     return [problem for problem in problems if problem is not None]
 
 
-def _ends_before_start(phase: ScheduledPhase) -> Optional[Problem]:
+def _ends_before_start(phase: ScheduledPhase) -> Problem | None:
     if phase.start is None or phase.end is None or phase.end > phase.start:
         return None
     return Problem(
@@ -56,7 +57,7 @@ def _ends_before_start(phase: ScheduledPhase) -> Optional[Problem]:
     )
 
 
-def _gap_problem(phase: ScheduledPhase, following: ScheduledPhase) -> Optional[Problem]:
+def _gap_problem(phase: ScheduledPhase, following: ScheduledPhase) -> Problem | None:
     """A phase followed by another needs an end strictly before the next one starts."""
     if not phase.has_end:
         return Problem(

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import dataclasses
 import uuid
-from typing import Dict, List, Optional
 
 from ..errors import Problem
 from .. import kinds
@@ -65,7 +64,7 @@ DATE = Type(
 )
 
 
-def validate_config(raw: dict, display: str) -> List[Problem]:
+def validate_config(raw: dict, display: str) -> list[Problem]:
     """Every problem of a loaded edition config (a mapping: ``config_yaml.load_config_yaml``) against the
     schema (empty when it conforms)."""
     walk = Walk(display)
@@ -76,12 +75,12 @@ def validate_config(raw: dict, display: str) -> List[Problem]:
 # --- the tables ------------------------------------------------------------------------------------
 
 
-def _objects(doc: str, fields: Dict[str, Field], required: bool = False) -> Field:
+def _objects(doc: str, fields: dict[str, Field], required: bool = False) -> Field:
     """A list of mappings, each of ``fields``."""
     return Field(LIST, doc, required=required, items=Field(OBJECT, schema=fields))
 
 
-def _object(doc: str, fields: Dict[str, Field], example: str = "") -> Field:
+def _object(doc: str, fields: dict[str, Field], example: str = "") -> Field:
     return Field(OBJECT, doc, schema=fields, example=example)
 
 
@@ -94,7 +93,7 @@ def _count(doc: str, minimum: int = 0, maximum: int = MAX_COUNT, default=None) -
     return Field(INT, doc, minimum=minimum, maximum=maximum, default=default)
 
 
-def _uuid_check(value) -> Optional[str]:
+def _uuid_check(value) -> str | None:
     try:
         uuid.UUID(value.strip() if isinstance(value, str) else "")
         return None
@@ -221,7 +220,7 @@ TABLE_COLUMNS = {
 }
 
 
-def dataset_fields(value) -> Dict[str, Field]:
+def dataset_fields(value) -> dict[str, Field]:
     """The fields of one dataset entry, chosen by its ``importer``."""
     importer = value.get("importer", "kit") if isinstance(value, dict) else "kit"
     if isinstance(importer, str) and importer in IMPORTER_OPTIONS:
@@ -234,7 +233,7 @@ def dataset_fields(value) -> Dict[str, Field]:
 
 
 #: importer -> its own options (``path`` included); the common ones are in ``common_fields``.
-IMPORTER_OPTIONS: Dict[str, Dict[str, Field]] = {
+IMPORTER_OPTIONS: dict[str, dict[str, Field]] = {
     "kit": {"path": _path()},
     "semeval_sts": {
         "path": _path(),
@@ -319,7 +318,7 @@ SPLIT_FIELDS = {
 }
 
 
-def common_fields(options: Dict[str, Field]) -> Dict[str, Field]:
+def common_fields(options: dict[str, Field]) -> dict[str, Field]:
     """Options every dataset takes, whatever its importer; a split's own options (``splits``) are
     the importer's ``options``, none required."""
     override = {
@@ -465,7 +464,7 @@ def _json_shape(spec: Field) -> dict:
     return {"type": "array", "items": _json_field(spec.items)}
 
 
-def json_object(fields: Dict[str, Field]) -> dict:
+def json_object(fields: dict[str, Field]) -> dict:
     return {
         "type": "object",
         "properties": {key: _json_field(spec) for key, spec in fields.items()},
@@ -513,7 +512,7 @@ def _cell(text) -> str:
     return " ".join(str(text).replace("|", "\\|").split())
 
 
-def markdown_table(title: str, fields: Dict[str, Field]) -> List[str]:
+def markdown_table(title: str, fields: dict[str, Field]) -> list[str]:
     """One table of fields: key, type, required, default, allowed values, meaning."""
     lines = [f"#### {title}", "", "| key | type | required | default | allowed | meaning |"]
     lines.append("|---|---|---|---|---|---|")
@@ -529,7 +528,7 @@ def markdown_table(title: str, fields: Dict[str, Field]) -> List[str]:
     return lines + [""]
 
 
-def reference_tables() -> Dict[str, Dict[str, Field]]:
+def reference_tables() -> dict[str, dict[str, Field]]:
     """Every table of the schema by its title in docs/edition-config.md."""
     return {
         "Top level": TOP_LEVEL_FIELDS,
@@ -554,7 +553,7 @@ def markdown_reference() -> str:
     return "\n".join(parts + metrics_table())
 
 
-def metrics_table() -> List[str]:
+def metrics_table() -> list[str]:
     """Per kind and scale: the metrics scored by default, and those a track may name in ``metrics``."""
     lines = ["#### Metrics per kind (the `metrics` key of a track)", ""]
     lines += ["| kind | scale | default (main first) | may be chosen |", "|---|---|---|---|"]

@@ -5,19 +5,18 @@ from __future__ import annotations
 import os
 import zipfile
 from pathlib import Path
-from typing import Dict, Union
 
 FIXED_TIME = (1980, 1, 1, 0, 0, 0)
 
 
-def tree_files(root: Path) -> Dict[str, Path]:
+def tree_files(root: Path) -> dict[str, Path]:
     """Every file below ``root`` by its POSIX path relative to it, sorted; caches skipped."""
     found = {path.relative_to(root).as_posix(): path for path in root.rglob("*") if path.is_file()}
     caches = {name for name in found if "__pycache__" in name.split("/") or name.endswith(".pyc")}
     return {name: found[name] for name in sorted(found.keys() - caches)}
 
 
-def write_zip(files: Dict[str, Union[Path, bytes]], zip_path: Path) -> None:
+def write_zip(files: dict[str, Path | bytes], zip_path: Path) -> None:
     """Zip ``files`` (name in the zip -> a file, or its bytes: ``tree_files`` of a folder zips its
     contents at the zip root) deterministically, in name order; a .py or .sh file keeps its
     executable bit."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections import Counter
 from heapq import heappop, heappush
-from typing import Dict, List, Optional, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -60,15 +60,15 @@ def per_annotator(values: np.ndarray, counts: np.ndarray, n_labels: int) -> PerA
     )
 
 
-def annotator_names(annotators) -> List[str]:
+def annotator_names(annotators) -> list[str]:
     """An item's annotators (its ``annotators`` field) as names, in order; none for null or absent."""
     return list(map(str, annotators or []))
 
 
-def annotator_pool(annotators: Sequence[Sequence[str]]) -> List[str]:
+def annotator_pool(annotators: Sequence[Sequence[str]]) -> list[str]:
     """Every annotator of the items, in an order every item's own order follows when one exists
     (a stable topological order: ties by first appearance), else in first-appearance order."""
-    after: Dict[str, set] = {}  # each annotator's successors, in first-appearance order
+    after: dict[str, set] = {}  # each annotator's successors, in first-appearance order
     for names in annotators:
         for k, name in enumerate(names):
             after.setdefault(name, set()).update(names[k + 1 : k + 2])
@@ -102,7 +102,7 @@ class RowFit:
         self,
         annotators,
         listed=(),
-        lengths: Optional[Dict[int, int]] = None,
+        lengths: dict[int, int] | None = None,
         first_entries: bool = False,
     ):
         self.annotators, self.listed = annotators, listed or [None] * len(annotators)
@@ -114,7 +114,7 @@ class RowFit:
         decisive = {fits[0] for fits in layouts if len(fits) == 1}
         self.mode = decisive.pop() if len(decisive) == 1 else POOL  # for rows that fit both layouts
 
-    def fit(self, i: int, entries: list, notes: List[ReadNote]) -> list:
+    def fit(self, i: int, entries: list, notes: list[ReadNote]) -> list:
         """Item ``i``'s entries, one per annotator in order; ValueProblem if the row cannot fit."""
         names, listed, m = self.annotators[i], self.listed[i], len(entries)
         if m == len(names):
@@ -139,7 +139,7 @@ class RowFit:
         notes.append(ReadNote(_NOTES[layout, self.first_entries], alignment=alignment))
         return [entries[p] for p in positions]
 
-    def _columns(self, i: int, layout: str, entries: list) -> List[int]:
+    def _columns(self, i: int, layout: str, entries: list) -> list[int]:
         """Which entries of item i's row (0-based), in the ``layout`` it fits, are its annotators'
         in order."""
         if self.first_entries:
@@ -148,13 +148,13 @@ class RowFit:
             return _listed_positions(entries, self.annotators[i], self.listed[i])
         return self._positions(i)
 
-    def _layouts(self, i: int, m: int) -> List[str]:
+    def _layouts(self, i: int, m: int) -> list[str]:
         """The layouts a row of ``m`` entries (not item i's number of annotators) fits."""
         fits = [LISTED] if self.listed[i] is not None and m == len(self.listed[i]) else []
         by_pool = self.first_entries or self._positions(i) is not None  # by name: pool order
         return fits + [POOL] if m == len(self.pool) and by_pool else fits
 
-    def _positions(self, i: int) -> Optional[List[int]]:
+    def _positions(self, i: int) -> list[int] | None:
         """Pool positions of item i's annotators when all are in the pool, in its order; else None."""
         positions = [self.pool.get(name, -1) for name in self.annotators[i]]
         return positions if all(a < b for a, b in zip([-1] + positions, positions)) else None
@@ -166,10 +166,10 @@ def _same(a, b) -> bool:
     )
 
 
-def _listed_positions(entries: list, names: Sequence[str], listed: Sequence[str]) -> List[int]:
+def _listed_positions(entries: list, names: Sequence[str], listed: Sequence[str]) -> list[int]:
     """Each annotator's first position in the release's annotators list, whose repeated entries must
     agree (ValueProblem otherwise)."""
-    first: Dict[str, int] = {}
+    first: dict[str, int] = {}
     for k, name in enumerate(listed):
         if name in first and not _same(entries[k], entries[first[name]]):
             raise ValueProblem(

@@ -15,7 +15,8 @@ import zlib
 from collections import Counter
 from fnmatch import fnmatchcase
 from pathlib import Path, PurePosixPath
-from typing import Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
+from typing import Callable
+from collections.abc import Iterator, Mapping, Sequence
 
 from ..errors import SubmissionError, first_few
 from ..tracks import Track
@@ -70,9 +71,9 @@ NO_PREDICTION_FILE = Rule(
 )
 
 #: Track id -> the one file read for it, relative to the submission's folder.
-TrackFiles = Dict[str, PurePosixPath]
+TrackFiles = dict[str, PurePosixPath]
 #: The zip entries to extract, each with its relative path.
-Entries = List[Tuple[zipfile.ZipInfo, PurePosixPath]]
+Entries = list[tuple[zipfile.ZipInfo, PurePosixPath]]
 
 #: What reading a damaged or unusual zip raises (CRC, truncation, compression, encryption, names the
 #: OS refuses); an unsupported compression's NotImplementedError is a RuntimeError.
@@ -130,18 +131,18 @@ def _check_file(
 
 
 def _plan(
-    infos: List[zipfile.ZipInfo], display: str, tracks: Optional[Sequence[Track]] = None
-) -> Tuple[Entries, List[str]]:
+    infos: list[zipfile.ZipInfo], display: str, tracks: Sequence[Track] | None = None
+) -> tuple[Entries, list[str]]:
     """The entries to extract and the warnings; raises before anything is written. With ``tracks``, only
     each track's one file is extracted: what is written is bounded by them, whatever else the zip holds."""
     if len(infos) > MAX_ENTRIES:
         raise TOO_MANY_ENTRIES.error(display, str(len(infos)))
-    warnings: List[str] = []
+    warnings: list[str] = []
     plan: Entries = []
     #: relative path -> entry name, of every file neither skipped nor nested
-    files: Dict[PurePosixPath, str] = {}
+    files: dict[PurePosixPath, str] = {}
     claimed: TrackFiles = {}
-    nested: List[str] = []  # the archives inside, as shown
+    nested: list[str] = []  # the archives inside, as shown
     total = compressed = 0
     # an ignored root ``metadata`` is kept in a zip extracted whole (a code submission's): its
     # ``command`` tells a submission written for another platform
@@ -181,9 +182,9 @@ def refuse_no_track_file(
     display: str,
     tracks: Sequence[Track],
     unclaimed: Sequence[str],
-    shown: Optional[Sequence[str]] = None,
+    shown: Sequence[str] | None = None,
     code_file: str = "",
-    hint: Optional[str] = None,
+    hint: str | None = None,
 ) -> None:
     """Refuse a submission without any track's file (nor ``code_file``, where code is accepted too);
     ``shown``: its files as shown (default: ``unclaimed``); ``hint`` (default: how to name the files)."""
@@ -216,8 +217,8 @@ def nothing_at_path(path: str) -> SubmissionError:
 
 
 def safe_extract(
-    archive: Path, target: Path, display: str = None, tracks: Optional[Sequence[Track]] = None
-) -> List[str]:
+    archive: Path, target: Path, display: str = None, tracks: Sequence[Track] | None = None
+) -> list[str]:
     """Extract a zip into ``target`` (only the ``tracks``' files if given); returns warnings on skipped entries."""
     display = safe_display(display or Path(archive).name)
     try:
@@ -250,7 +251,7 @@ def safe_extract(
     return warnings
 
 
-def _walk(folder: Path) -> Iterator[Tuple[PurePosixPath, str]]:
+def _walk(folder: Path) -> Iterator[tuple[PurePosixPath, str]]:
     """Every non-directory entry of a folder (relative, ignored ones skipped) and what it is if not a regular file."""
     for root, dirs, files in os.walk(folder):  # links to folders are listed in dirs, never followed
         dirs.sort()
@@ -263,7 +264,7 @@ def _walk(folder: Path) -> Iterator[Tuple[PurePosixPath, str]]:
             yield relative, "" if stat.S_ISREG(mode) else kind_of(mode)
 
 
-def submission_files(folder: Path) -> List[PurePosixPath]:
+def submission_files(folder: Path) -> list[PurePosixPath]:
     """Every regular file of a submission folder, relative, skipping ignored entries and links."""
     return [relative for relative, irregular in _walk(Path(folder)) if not irregular]
 
@@ -290,11 +291,11 @@ def _give(claimed: TrackFiles, relative: PurePosixPath, track_ids: Sequence[str]
         claimed[tid] = relative
 
 
-def locate_track_files(folder: Path, tracks: Sequence[Track]) -> Tuple[TrackFiles, List[str]]:
+def locate_track_files(folder: Path, tracks: Sequence[Track]) -> tuple[TrackFiles, list[str]]:
     """Map track id -> the one file for it (at the root or inside folders); returns it and the names
     of files no track claims. A track file that is not a regular file is refused (never opened)."""
     claimed: TrackFiles = {}
-    unclaimed: List[str] = []
+    unclaimed: list[str] = []
     for relative, irregular in _walk(Path(folder)):
         if not _claim(claimed, relative, tracks):
             unclaimed.append(safe_display(str(relative)))
@@ -308,10 +309,10 @@ def locate_track_files(folder: Path, tracks: Sequence[Track]) -> Tuple[TrackFile
     return claimed, unclaimed
 
 
-def _document_tracks(tracks: Sequence[Track]) -> Dict[str, List[Track]]:
+def _document_tracks(tracks: Sequence[Track]) -> dict[str, list[Track]]:
     """dataset -> its tracks that take a JSON document by name (a ``*.json`` file pattern, as
     ``snli*.json``): a document named otherwise is theirs when its ids are the dataset's."""
-    out: Dict[str, List[Track]] = {}
+    out: dict[str, list[Track]] = {}
     for track in tracks:
         if any(pattern.lower().endswith(".json") for pattern in track.files):
             out.setdefault(track.dataset, []).append(track)
@@ -322,8 +323,8 @@ def find_track_files(
     folder: Path,
     tracks: Sequence[Track],
     ids_of: Callable[[str], Sequence[str]],
-    notes: Optional[List[str]] = None,
-) -> Tuple[TrackFiles, List[str]]:
+    notes: list[str] | None = None,
+) -> tuple[TrackFiles, list[str]]:
     """``locate_track_files``, then, for the tracks that take a JSON document (``_document_tracks``),
     each file no name claims that is a ChaosNLI document (``formats.chaosnli``) whose ids are most of
     all a dataset's (``ids_of(dataset)``, called only then); returns track id -> its file and the
@@ -335,7 +336,7 @@ def find_track_files(
     if not (unclaimed and wanted):
         return claimed, unclaimed
     n_items = max(len(ids_of(dataset)) for dataset in wanted)
-    left: List[str] = []
+    left: list[str] = []
     for name in unclaimed:
         uids = _document_uids(Path(folder) / name, name, n_items, notes)
         dataset = _dataset_of_ids(uids, wanted, ids_of) if uids else None
@@ -346,7 +347,7 @@ def find_track_files(
     return claimed, left
 
 
-def _document_uids(path: Path, name: str, n_items: int, notes: Optional[List[str]]):
+def _document_uids(path: Path, name: str, n_items: int, notes: list[str] | None):
     """``chaosnli.document_uids`` of an unclaimed regular ``.json`` file (a link is never opened) no
     larger than a document for ``n_items`` items, else None (a note for a larger one)."""
     if not (name.lower().endswith(".json") and path.is_file() and not path.is_symlink()):
@@ -359,7 +360,7 @@ def _document_uids(path: Path, name: str, n_items: int, notes: Optional[List[str
     return None
 
 
-def _dataset_of_ids(uids: set, wanted: Dict[str, List[Track]], ids_of) -> Optional[str]:
+def _dataset_of_ids(uids: set, wanted: dict[str, list[Track]], ids_of) -> str | None:
     """The one dataset holding the most of ``uids`` (at least one), else None."""
     overlap = Counter({dataset: len(uids.intersection(ids_of(dataset))) for dataset in wanted})
     ranked = overlap.most_common(2) + [(None, 0)]  # a runner-up of 0 beside a lone dataset
@@ -377,7 +378,7 @@ def _loose(name: str) -> str:
     return re.sub(r"[-.\s]+", "_", name.rsplit(".", 1)[0].lower())
 
 
-def _meant_track(name: str, tracks: Sequence[Track]) -> Optional[Track]:
+def _meant_track(name: str, tracks: Sequence[Track]) -> Track | None:
     """The track a file no track claims was probably meant for, else None: the same name loosely
     (``en-en.tsv``) or, failing that, a name holding every word of one track's name or pattern
     (``VEN_test_pe_teamX.tsv`` for ``ven_*_pe.tsv``, ``STS.out.track5.en-en.txt`` for
@@ -407,7 +408,7 @@ NEAR_MISSES_SHOWN = 5
 
 def _near_misses(
     unclaimed: Sequence[str], tracks: Sequence[Track], say: Callable[[str, Track], str], more: str
-) -> Tuple[List[str], List[str]]:
+) -> tuple[list[str], list[str]]:
     """``say(name, track)`` of the first ``NEAR_MISSES_SHOWN`` files of ``unclaimed`` probably
     meant for a track, then ``more`` with the number of the others; and the files meant for none."""
     meant = {name: _meant_track(name, tracks) for name in unclaimed}
@@ -419,8 +420,8 @@ def _near_misses(
 
 
 def ignored_file_notes(
-    unclaimed: Sequence[str], tracks: Sequence[Track], given: Optional[Mapping[str, str]] = None
-) -> List[str]:
+    unclaimed: Sequence[str], tracks: Sequence[Track], given: Mapping[str, str] | None = None
+) -> list[str]:
     """The notes about files no track claims: one per near miss (``_near_misses``), one for the
     rest. ``given``: track id -> the file read for it; a near miss of such a track is not told to
     take that file's name (sts2017's ``es_es.tsv`` renamed ``sp-en.tsv`` beside ``es_en.tsv``): the

@@ -19,7 +19,6 @@ from __future__ import annotations
 import codecs
 import re
 from pathlib import Path
-from typing import List, Optional
 
 import numpy as np
 
@@ -69,7 +68,7 @@ def is_chaosnli_document(path: Path) -> bool:
     return bool(_OPENING.match(head.removeprefix(codecs.BOM_UTF8)))
 
 
-def document_uids(path: Path, n_items: int) -> Optional[set]:
+def document_uids(path: Path, n_items: int) -> set | None:
     """The uids of a ChaosNLI document's one model, or None for any file that is not one, or is
     larger than one for a track of ``n_items`` items (the reader then names its problem when a
     track claims it)."""
@@ -82,7 +81,7 @@ def document_uids(path: Path, n_items: int) -> Optional[set]:
     return set(records)
 
 
-def read_chaosnli(path: Path, display: str, track: Track, ids: List[str]):
+def read_chaosnli(path: Path, display: str, track: Track, ids: list[str]):
     """(values aligned with ``ids``, warnings) for ``track``: probabilities ``(N, K)`` in the track's
     label order for a soft-label track (``soft.soft_label``'s rules, a record's logits turned into
     probabilities), label indices ``(N,)`` for a classification track (``predicted_label``, by the
@@ -109,7 +108,7 @@ def read_chaosnli(path: Path, display: str, track: Track, ids: List[str]):
     return values, [NOTE.format(shorten(model))] + skipped + note_warnings(notes, VALUE_NOTES)
 
 
-def _positions(records: dict, ids: List[str], problems: ProblemCollector):
+def _positions(records: dict, ids: list[str], problems: ProblemCollector):
     """(uid -> item index of the records whose uid is an item of the track, warnings). A document
     holding a record for every item of the track may hold more (a whole ChaosNLI part, where a phase
     scores a part of it): those records are left out, with a warning naming how many and one of

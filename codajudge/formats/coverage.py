@@ -7,7 +7,7 @@ import json
 import re
 from dataclasses import replace
 from pathlib import Path, PurePosixPath
-from typing import Dict, Iterable, List, Mapping, Optional, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
@@ -18,7 +18,7 @@ from .textfile import shorten
 UNKNOWN_ID = "unknown id: not an item of this track"
 
 
-def unknown_id(problems: ProblemCollector, head: str, ids: List[str], line: int = None) -> None:
+def unknown_id(problems: ProblemCollector, head: str, ids: list[str], line: int = None) -> None:
     """Add the problem of a record (at ``line``, if known) naming ``head``, no item of ``ids``."""
     hint = f"ids look like {ids[0]!r}" if ids else None
     problems.add(UNKNOWN_ID, line=line, item=shorten(head), hint=hint)
@@ -28,7 +28,7 @@ def unknown_id(problems: ProblemCollector, head: str, ids: List[str], line: int 
 MISSING_SHOWN = 5
 
 
-def missing_items(ids: List[str], given: Sequence[int], problems: ProblemCollector) -> None:
+def missing_items(ids: list[str], given: Sequence[int], problems: ProblemCollector) -> None:
     """Add the problem of the items of ``ids`` whose index is not in ``given`` (distinct item
     indices), if any: how many, how many the file has, and the first ``MISSING_SHOWN`` ids."""
     missing = np.setdiff1d(np.arange(len(ids)), np.asarray(given, dtype=np.int64))
@@ -61,7 +61,7 @@ def id_hash(item_id: str) -> str:
 
 
 def write_other_phase_ids(
-    ref_dir: Path, own_split: str, phases: Iterable, splits: Mapping[str, Mapping[str, List[dict]]]
+    ref_dir: Path, own_split: str, phases: Iterable, splits: Mapping[str, Mapping[str, list[dict]]]
 ) -> None:
     """``ref_dir/other_phase_ids.json``: for every phase (``id``, ``split``) whose split differs from
     ``own_split``, each dataset's sorted id hashes."""
@@ -78,7 +78,7 @@ def write_other_phase_ids(
     )
 
 
-def other_phase_ids(ref_dir: Path) -> Dict[str, Dict[str, frozenset]]:
+def other_phase_ids(ref_dir: Path) -> dict[str, dict[str, frozenset]]:
     """``write_other_phase_ids``'s document read back (phase -> dataset -> id hashes); empty when the
     reference data has none (a bundle built before it was written)."""
     path = Path(ref_dir) / OTHER_PHASE_IDS
@@ -103,14 +103,14 @@ class OtherPhases:
     first ids (called with them) or, for a positional file, by its number of lines; never a hint
     when ``phases`` (``other_phase_ids``) is empty or None."""
 
-    def __init__(self, track, phases: Optional[Mapping[str, Mapping[str, frozenset]]]):
+    def __init__(self, track, phases: Mapping[str, Mapping[str, frozenset]] | None):
         self.dataset, self.phases = track.dataset, phases or {}
         self.fix = (
             f"submit predictions for this phase's items (input_data {track.dataset}.jsonl of "
             "this phase)"
         )
 
-    def __call__(self, heads: Sequence[str]) -> Optional[str]:
+    def __call__(self, heads: Sequence[str]) -> str | None:
         """The hint for a file whose first ids (``heads``; the first of several may be a header's)
         are all ids of another phase's items of the track's dataset, else None."""
         looked_up = [id_hash(head) for head in heads[:IDS_LOOKED_UP]]
@@ -121,7 +121,7 @@ class OtherPhases:
                 return f"these are the ids of the {phase} phase; {self.fix}"
         return None
 
-    def of_line_count(self, lines: int) -> Optional[str]:
+    def of_line_count(self, lines: int) -> str | None:
         """The hint for a positional file of ``lines`` lines, as many as another phase's items."""
         for phase, datasets in self.phases.items():
             if len(datasets.get(self.dataset, ())) == lines:
@@ -131,7 +131,7 @@ class OtherPhases:
                 )
         return None
 
-    def of_file(self, path: Path) -> Optional[str]:
+    def of_file(self, path: Path) -> str | None:
         """The hint for a file refused before its ids were read (too many lines, say), from the
         ids of its first lines."""
         data = read_head(path, HEAD_BYTES)
@@ -158,7 +158,7 @@ def with_phase_hint(error: SubmissionError, path: Path, elsewhere) -> Submission
 TEST_SUBMISSION_NAMES = {"ocnli_50k_predict.json": "CLUE's OCNLI test set (its leaderboard's file)"}
 
 
-def test_submission_warning(file_name: str) -> Optional[str]:
+def test_submission_warning(file_name: str) -> str | None:
     """The warning for a file named as another benchmark's test-set submission, else None."""
     name = PurePosixPath(file_name).name.lower()
     if name not in TEST_SUBMISSION_NAMES:

@@ -6,14 +6,14 @@ vectors."""
 from __future__ import annotations
 
 import json
-from typing import Iterable, Optional
+from collections.abc import Iterable
 
 from ..tracks import Track
 from ..labels import DECIMAL
 from .values import entry_count, is_number, json_or_none
 
 
-def labels_as_indices_hint(track: Track, texts: Iterable[str], most: int) -> Optional[str]:
+def labels_as_indices_hint(track: Track, texts: Iterable[str], most: int) -> str | None:
     """The hint that a perspectivist file's rows (their value ``texts``; a row of over ``most``
     entries is not read) hold label indices, or None."""
     entries: list = []  # of every row that is a list
@@ -39,7 +39,7 @@ def _as_number(entry):
     return entry
 
 
-def _index_hint(track: Track, entries: list) -> Optional[str]:
+def _index_hint(track: Track, entries: list) -> str | None:
     """On an ordinal track whose labels are not 0..K-1, when every entry of the rows is a whole
     number in 0..K-1: the hint that these look like label indices, and how to write the labels."""
     k = len(track.labels)
@@ -58,7 +58,7 @@ def _index_hint(track: Track, entries: list) -> Optional[str]:
     )
 
 
-def _multilabel_hint(track: Track, entries: list) -> Optional[str]:
+def _multilabel_hint(track: Track, entries: list) -> str | None:
     """When every entry of the rows is a list of distinct whole numbers in 0..K-1 (a set of labels),
     some above 1 (so no 0/1 vector): the hint that each annotator's labels look written as indices."""
     k = len(track.labels)

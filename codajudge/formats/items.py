@@ -19,7 +19,8 @@ import sys
 from contextlib import suppress
 from itertools import chain, repeat
 from pathlib import Path
-from typing import Callable, Dict, Iterable, Iterator, List, Optional, Tuple
+from typing import Callable
+from collections.abc import Iterable, Iterator
 
 from ..errors import ConfigError, ProblemCollector
 
@@ -40,19 +41,19 @@ def public_view(item: dict) -> dict:
     return {k: item[k] for k in PUBLIC_FIELDS if k in item}
 
 
-def reference_view(item: dict, fields: Tuple[str, ...] = REFERENCE_FIELDS) -> dict:
+def reference_view(item: dict, fields: tuple[str, ...] = REFERENCE_FIELDS) -> dict:
     return {k: item[k] for k in fields if k in item}
 
 
-def read_items(path: Path, display: str = None, texts: bool = True) -> List[dict]:
+def read_items(path: Path, display: str = None, texts: bool = True) -> list[dict]:
     """The checked items of a ``.jsonl`` file (organiser data: ConfigError); ``texts=False`` reads
     reference data, whose items may leave their texts out."""
-    items: List[dict] = []
+    items: list[dict] = []
     _read_checked(path, display or str(path), texts, items.extend)
     return items
 
 
-def item_columns(items: List[dict], defaults: Dict[str, object]) -> Dict[str, list]:
+def item_columns(items: list[dict], defaults: dict[str, object]) -> dict[str, list]:
     """``id`` and each field of ``defaults`` some item has, as columns (per item its value or the
     default); group values (lang, genre) are interned: a million items share a few strings."""
     columns = {"id": list(map(dict.get, items, repeat("id")))}
@@ -64,10 +65,10 @@ def item_columns(items: List[dict], defaults: Dict[str, object]) -> Dict[str, li
     return columns
 
 
-def read_item_columns(path: Path, display: str, defaults: Dict[str, object]) -> Dict[str, list]:
+def read_item_columns(path: Path, display: str, defaults: dict[str, object]) -> dict[str, list]:
     """The ``item_columns`` of reference data (checked as ``read_items(texts=False)`` checks it), taken a
     chunk at a time (never a dict per item at once) and joined, a field a chunk lacks being its default there."""
-    chunks: List[Dict[str, list]] = []
+    chunks: list[dict[str, list]] = []
     _read_checked(path, display, False, lambda items: chunks.append(item_columns(items, defaults)))
     return {
         name: list(
@@ -96,7 +97,7 @@ def scanned_json(text: str, decoder: json.JSONDecoder, decode: Callable[[str], o
 
 def parsed_json_lines(
     lines: Iterable[str], problems: ProblemCollector, start: int = 1
-) -> Iterator[Tuple[int, object]]:
+) -> Iterator[tuple[int, object]]:
     """(line number, value) of every non-blank line; a line that is not JSON, or JSON Python cannot
     read (nested too deeply, an integer of more digits than it converts), is a located problem."""
     for lineno, line in enumerate(lines, start=start):
@@ -123,7 +124,7 @@ def parsed_json_lines(
 
 
 def _read_checked(
-    path: Path, display: str, need_texts: bool, keep: Callable[[List[dict]], None]
+    path: Path, display: str, need_texts: bool, keep: Callable[[list[dict]], None]
 ) -> None:
     """Check the file a chunk of about ``CHUNK_CHARS`` at a time (the text is never held whole),
     handing each chunk's objects with a string id to ``keep``; problems are raised in line order as
@@ -150,8 +151,8 @@ def _read_checked(
 
 
 def _is_item(
-    value, line: int, need_texts: bool, first_lines: Dict[str, int], problems: ProblemCollector
-) -> Optional[dict]:
+    value, line: int, need_texts: bool, first_lines: dict[str, int], problems: ProblemCollector
+) -> dict | None:
     """One line's ``value`` when it is an object with a string id (else None), after adding its
     problems. An id seen on an earlier line (``first_lines``: id -> its first line) is a duplicate,
     whose other rules are not checked."""

@@ -9,7 +9,8 @@ import json
 import re
 from functools import cached_property
 from itertools import compress, count, repeat
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -47,8 +48,8 @@ JSON_LINES_NOTE = 'the file was read as JSON lines, one object {"id": ID, "any n
 
 
 def without_comments(
-    numbers: Sequence[int], texts: List[str], track: Track, ids: List[str], display: str
-) -> Tuple[Sequence[int], List[str], List[int]]:
+    numbers: Sequence[int], texts: list[str], track: Track, ids: list[str], display: str
+) -> tuple[Sequence[int], list[str], list[int]]:
     """A file's lines (numbers, texts) without its comments, and the numbers of the comment lines
     skipped: on a positional (SemEval) track, a line whose first non-blank character is '#' is a
     comment, skipped as the official scorer skips it, unless an item id of the track starts with
@@ -67,7 +68,7 @@ def without_comments(
     return list(compress(numbers, kept)), list(compress(texts, kept)), comments
 
 
-def records_array(numbers: Sequence[int], texts: List[str]) -> Lines:
+def records_array(numbers: Sequence[int], texts: list[str]) -> Lines:
     """A file of one line holding a JSON array of objects (``json.dump(records)``, pandas'
     ``to_json(orient="records")`` without ``lines=True``) as JSON lines, each object on that line."""
     if len(texts) != 1 or not texts[0].lstrip().startswith("["):
@@ -80,7 +81,7 @@ def records_array(numbers: Sequence[int], texts: List[str]) -> Lines:
 
 
 def refuse_one_line_of_values(
-    numbers: Sequence[int], texts: List[str], track: Track, ids: List[str], display: str
+    numbers: Sequence[int], texts: list[str], track: Track, ids: list[str], display: str
 ):
     """Refuse, as one problem, a file of one line holding the values of many items (``_values_on_one_line``)."""
     count = _values_on_one_line(texts, track, ids)
@@ -97,7 +98,7 @@ def refuse_one_line_of_values(
         )
 
 
-def _values_on_one_line(texts: List[str], track: Track, ids: List[str]) -> int:
+def _values_on_one_line(texts: list[str], track: Track, ids: list[str]) -> int:
     """How many items' values a one-line file holds (0: it is no such file), unless that line is an item's:
     a JSON list of two or more scores or labels, or three or more numbers apart (``print(list(scores))``,
     ``np.savetxt`` of a row); on tracks whose value is itself a list, a JSON list of one row per item."""
@@ -114,7 +115,7 @@ def _values_on_one_line(texts: List[str], track: Track, ids: List[str]) -> int:
     return len(parts) if numbers else 0
 
 
-def refuse_index_column(numbers: Sequence[int], texts: List[str], display: str) -> None:
+def refuse_index_column(numbers: Sequence[int], texts: list[str], display: str) -> None:
     """Refuse, as one problem, a file whose header line starts with a tab before two or more names: the
     header of an unnamed first column, the index pandas' ``to_csv`` writes by default (``index=True``)."""
     fields = texts[0].split("\t")
@@ -135,7 +136,7 @@ class Columns:
         self,
         lines: Lines,
         track: Track,
-        ids: List[str],
+        ids: list[str],
         display: str,
         is_value: Callable[[str], bool],
     ):
@@ -180,7 +181,7 @@ class Columns:
         )
 
     @cached_property
-    def positional_firsts(self) -> List[str]:
+    def positional_firsts(self) -> list[str]:
         """The first whitespace-separated field of each line (its score) as a positional reading sees
         them, after ``positional_header``."""
         lines = self.texts[1:] if self.positional_header else self.texts
@@ -190,7 +191,7 @@ class Columns:
         return firsts
 
     @cached_property
-    def positional_split(self) -> Dict[int, List[str]]:
+    def positional_split(self) -> dict[int, list[str]]:
         """The fields (a score, then optionally a confidence) of each positional line holding more
         than one, by its index among the lines after ``positional_header`` (a per-line list for every
         line would cost the garbage collector a pass over each)."""
@@ -199,12 +200,12 @@ class Columns:
         return {j: lines[j].split() for j in split}
 
     @cached_property
-    def positional_scores(self) -> Optional[List[float]]:
+    def positional_scores(self) -> list[float] | None:
         """Each positional line's first field as a number when every one is (``values.parse_numbers``), else None."""
         return parse_numbers(self.positional_firsts)
 
 
-def _is_header(text: str, ids: List[str], is_value: Callable[[str], bool]) -> bool:
+def _is_header(text: str, ids: list[str], is_value: Callable[[str], bool]) -> bool:
     """Whether a file's first line is a header: its first field is no item id and is a header name
     (``HEADER_NAMES``, any case) or, as pandas writes its column names (``dataset_idx<TAB>pred``), both its
     fields are names (``COLUMN_NAME``) and the second is no value of the track (``is_value``)."""
@@ -229,7 +230,7 @@ def _id_tab_value(text: str) -> str:
     return f"{line['id']}\t{value if isinstance(value, str) else json.dumps(value)}"
 
 
-def layout_of(columns: Columns, ids: List[str], display: str) -> str:
+def layout_of(columns: Columns, ids: list[str], display: str) -> str:
     """How a file of a positional track is read, "id" or "positional", decided once for the whole file.
 
     Ids only when every first-column value is a known id, each once (a header line aside): numeric ids
@@ -278,7 +279,7 @@ def _reads_positionally(columns: Columns) -> bool:
     return 2 * numbers >= len(firsts)
 
 
-def _refuse_row_numbers(columns: Columns, ids: List[str], display: str) -> None:
+def _refuse_row_numbers(columns: Columns, ids: list[str], display: str) -> None:
     """Refuse a positional reading whose first column holds whole numbers, each once, some above 5: ids
     or line numbers, which would be read as scores (and the scores as confidences)."""
     firsts = columns.positional_scores

@@ -5,7 +5,8 @@ another layout), and the warnings a file's notes give: one per kind of note, wit
 from __future__ import annotations
 
 from collections import Counter
-from typing import Dict, List, NamedTuple, Optional, Sequence
+from typing import NamedTuple
+from collections.abc import Sequence
 
 from ..errors import counted
 from ..kinds.soft_label import LEADING_BIN_LAYOUT, SUM_TOLERANCE
@@ -52,9 +53,9 @@ class ReadNote(NamedTuple):
     dropped leading bin that held probability, its ``mass`` (a probability, at most ``SUM_TOLERANCE``)."""
 
     kind: NoteKind
-    mass: Optional[float] = None
+    mass: float | None = None
     #: For a row fitted to its item's annotators: which of its entries were scored against whom.
-    alignment: Optional[str] = None
+    alignment: str | None = None
 
 
 #: At most this many distinct alignments are named in one warning.
@@ -99,9 +100,9 @@ LAYOUT_NOTES = (ANNOTATORS_LIST, ANNOTATOR_POOL, ANNOTATORS_LIST_FIRST, ANNOTATO
 NOTE_KINDS = VALUE_NOTES + LAYOUT_NOTES
 
 
-def note_warnings(notes: Sequence[ReadNote], kinds: Sequence[NoteKind] = NOTE_KINDS) -> List[str]:
+def note_warnings(notes: Sequence[ReadNote], kinds: Sequence[NoteKind] = NOTE_KINDS) -> list[str]:
     """One warning per kind among ``kinds`` that ``notes`` hold, in the order of ``kinds``."""
-    by_kind: Dict[NoteKind, List[ReadNote]] = {}
+    by_kind: dict[NoteKind, list[ReadNote]] = {}
     for note in notes:
         by_kind.setdefault(note.kind, []).append(note)
     return [kind.warning(by_kind[kind]) for kind in kinds if kind in by_kind]

@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from typing import Callable, List, Optional, Sequence
+from typing import Callable
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -38,8 +39,8 @@ def annotator_entries(
     text: str,
     track: Track,
     annotators: Sequence[str],
-    notes: Optional[List[ReadNote]] = None,
-    row_length: Optional[int] = None,
+    notes: list[ReadNote] | None = None,
+    row_length: int | None = None,
 ) -> list:
     """A row's entries as written (label-major rows as 0/1 rows): a list in the item's annotator
     order, or an object annotator -> entry. ``annotators.RowFit`` fits them to the item's annotators, rows of
@@ -71,7 +72,7 @@ def annotator_entries(
 
 
 def annotator_values(
-    entries: list, track: Track, hint: Callable[[], Optional[str]] = lambda: None
+    entries: list, track: Track, hint: Callable[[], str | None] = lambda: None
 ) -> list:
     """Label indices, or on multilabel tracks rows of K 0/1 choices, of a row's entries, one per
     entry (``hint``: called for a label outside the set, ``index_hints.labels_as_indices_hint``'s)."""
@@ -125,7 +126,7 @@ def _label_major(value: list, track: Track) -> np.ndarray:
     )
 
 
-def _multilabel_choice(value, track: Track) -> List[float]:
+def _multilabel_choice(value, track: Track) -> list[float]:
     parts = split_multilabel(value) if isinstance(value, str) else value
     if not (isinstance(parts, list) and all(isinstance(v, str) for v in parts)):
         raise ValueProblem(

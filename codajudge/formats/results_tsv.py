@@ -9,7 +9,6 @@ has two: ``ID<TAB>VALUE``)."""
 from __future__ import annotations
 
 import json
-from typing import Dict, List, Optional, Tuple
 
 from .. import kinds
 from ..kinds.base import LABEL
@@ -25,10 +24,10 @@ NOTE = (
 )
 
 
-def layout_files(tracks) -> Dict[str, List[str]]:
+def layout_files(tracks) -> dict[str, list[str]]:
     """The layout's files among ``tracks``' file names, each with the ids of the tracks it gives
     (the Data page lists them)."""
-    files: Dict[str, List[str]] = {}
+    files: dict[str, list[str]] = {}
     for track in tracks:
         if track.results_layout == LAYOUT:
             for name in track.files:
@@ -47,8 +46,8 @@ def results_rows(
     lines: Lines,
     n_items: int,
     problems: ProblemCollector,
-    elsewhere: Optional[OtherPhases] = None,
-) -> Tuple[range, List[int], List[str]]:
+    elsewhere: OtherPhases | None = None,
+) -> tuple[range, list[int], list[str]]:
     """(item index, line number, value text) of each row, the value text being the track's part of
     the row: the label, or the probabilities as a JSON list. A row count other than the track's
     number of items is refused, naming the other phase (``elsewhere``) that has that many items, if any."""

@@ -4,7 +4,6 @@ value and raises the first rule it breaks; ``parse_soft`` reads one from its tex
 from __future__ import annotations
 
 import math
-from typing import List, Tuple
 
 import numpy as np
 
@@ -16,7 +15,7 @@ from .values import NUMBER_TYPES, ValueProblem, is_number, parse_value, show, sh
 
 
 #: A row of floats (a soft label's probabilities as read).
-Row = List[float]
+Row = list[float]
 
 
 def _total(row: Row) -> float:
@@ -67,7 +66,7 @@ def _probabilities(value, length: int, what: str, chosen: bool = False) -> Row:
     return row
 
 
-def _summing_to_one(value, length: int, what: str) -> Tuple[Row, float]:
+def _summing_to_one(value, length: int, what: str) -> tuple[Row, float]:
     """``_probabilities`` whose sum is within ``SUM_TOLERANCE`` of 1 (the last rule, checked after
     theirs), and that sum."""
     row = _probabilities(value, length, what)
@@ -82,14 +81,14 @@ def _summing_to_one(value, length: int, what: str) -> Tuple[Row, float]:
     return row, total
 
 
-def _normalised(row: Row, total: float, quiet: bool = False) -> Tuple[Row, List[ReadNote]]:
+def _normalised(row: Row, total: float, quiet: bool = False) -> tuple[Row, list[ReadNote]]:
     """The row divided by its sum ``total``, and a note when it was renormalised (a sum off by more
     than 1e-6) unless ``quiet`` (a row whose change another note announces)."""
     notes = [] if quiet or abs(total - 1) <= 1e-6 else [ReadNote(RENORMALISED)]
     return [x / total for x in row], notes
 
 
-def soft_label(value, track: Track) -> Tuple[list, List[ReadNote]]:
+def soft_label(value, track: Track) -> tuple[list, list[ReadNote]]:
     """A soft label (a JSON value) as a list of K probabilities in the track's label order (multilabel:
     K pairs [P(not chosen), P(chosen)]), and the notes of what was done to it (renormalised,
     a bin dropped); ValueProblem names the first rule it breaks. Ordinal tracks also take K+1 values
@@ -104,7 +103,7 @@ def soft_label(value, track: Track) -> Tuple[list, List[ReadNote]]:
     return _normalised(*_summing_to_one(value, k, "soft label"))
 
 
-def _without_leading_bin(value: list, track: Track) -> Tuple[list, List[ReadNote]]:
+def _without_leading_bin(value: list, track: Track) -> tuple[list, list[ReadNote]]:
     """An ordinal soft label of K+1 values whose first is a number: a bin to drop when it holds at
     most ``SUM_TOLERANCE``, else refused, naming ``PRACTICE_PHASE_LAYOUT``."""
     k, first = len(track.labels), float(value[0])
@@ -125,7 +124,7 @@ def _without_leading_bin(value: list, track: Track) -> Tuple[list, List[ReadNote
     return probabilities, notes + [ReadNote(LEADING_BIN_WITH_MASS, first)]
 
 
-def _multilabel(value, track: Track) -> Tuple[list, List[ReadNote]]:
+def _multilabel(value, track: Track) -> tuple[list, list[ReadNote]]:
     """``soft_label`` on a multilabel track: K pairs [P(not chosen), P(chosen)] ``(K, 2)``, given as
     such or as K numbers P(chosen)."""
     k = len(track.labels)
@@ -145,7 +144,7 @@ def _multilabel(value, track: Track) -> Tuple[list, List[ReadNote]]:
     return pairs, notes
 
 
-def parse_soft(text: str, track: Track, notes: List[ReadNote]) -> list:
+def parse_soft(text: str, track: Track, notes: list[ReadNote]) -> list:
     """One soft label by ``soft_label``, or an object label -> probability keyed as releases key theirs:
     a number label also by value ("0.0", MP dev), a multilabel pair as {"0": .., "1": ..} (VariErrNLI)."""
     value = parse_value(text, track, notes)

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from functools import cache, cached_property
 from itertools import chain
 from pathlib import Path
-from typing import List, NamedTuple, Optional, Sequence, Tuple
+from typing import NamedTuple
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -63,10 +64,10 @@ class ItemKeys:
     ``elsewhere``: the hints naming the other phase a file is of, by its ids or its number of
     lines (``coverage.OtherPhases``), or None."""
 
-    ids: List[str]
+    ids: list[str]
     annotators: Sequence[Sequence[str]] = ()
-    listed: Sequence[Optional[Sequence[str]]] = ()
-    elsewhere: Optional[OtherPhases] = None
+    listed: Sequence[Sequence[str] | None] = ()
+    elsewhere: OtherPhases | None = None
 
     @cached_property
     def counts(self) -> np.ndarray:
@@ -86,7 +87,7 @@ class Prediction(NamedTuple):
     """A submission's values for one track, aligned with ``ItemKeys.ids``, and how it was read."""
 
     values: object
-    warnings: List[str]
+    warnings: list[str]
     format: str  # "id", "positional" or "chaosnli"
 
 
@@ -98,7 +99,7 @@ class Rows(NamedTuple):
     line: Sequence[int]
     texts: Sequence[str]
     starts: Sequence[int]
-    scores: Optional[Sequence[float]] = None  # the values as numbers, where the layout read them
+    scores: Sequence[float] | None = None  # the values as numbers, where the layout read them
 
     def text(self, j: int) -> str:
         """Row j's value text."""
@@ -244,7 +245,7 @@ def _id_problems(
         )
     first_line = dict(zip(position[first].tolist(), map(lines.__getitem__, first.tolist())))
     batch = _batch_runs(position)
-    untabbed: List[str] = []
+    untabbed: list[str] = []
     for j in np.setdiff1d(np.arange(len(heads)), first).tolist():
         if not columns.tabbed[j]:
             text = columns.texts[columns.header + j]
@@ -271,7 +272,7 @@ def _id_problems(
         missing_items(keys.ids, given, problems)
 
 
-def _items_named_by(untabbed: List[str], ids: List[str]) -> List[int]:
+def _items_named_by(untabbed: list[str], ids: list[str]) -> list[int]:
     """The items whose id starts one of the ``untabbed`` lines (then a space, comma or semicolon):
     their line's "no tab" problem says why they have no prediction, so they are not also listed
     as items without a line."""
@@ -294,7 +295,7 @@ def _batch_runs(position: np.ndarray) -> int:
     return int(runs[0]) if len(np.unique(position[np.concatenate(([0], ends))])) == len(runs) else 0
 
 
-def _no_tab(text: str, json_lines: bool, example: str) -> Tuple[str, dict]:
+def _no_tab(text: str, json_lines: bool, example: str) -> tuple[str, dict]:
     """(problem, details) of a line without a tab, with the separator it has if any (a comma: CSV, or
     spaces); in a JSON-lines file, a line that is no object of an ``"id"`` and one value
     (``_id_tab_value``), named by the keys it has."""
@@ -337,7 +338,7 @@ def _values(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemCollector
         scores = rows.scores or parse_numbers(list(map(rows.text, range(len(rows.item)))))
         if scores is not None:
             return np.array(scores, dtype=float), []
-    notes: List[ReadNote] = []
+    notes: list[ReadNote] = []
     values = []
     for j in range(len(rows.item)):
         try:
@@ -359,7 +360,7 @@ def _annotator_rows(track: Track, keys: ItemKeys, rows: Rows, problems: ProblemC
     the track's items: each row's entries as written (``annotator_entries``), fitted to its item's
     annotators (``RowFit``, which reads other layouts), then their labels (``annotator_values``); a
     refused row's problem is added."""
-    notes: List[ReadNote] = []
+    notes: list[ReadNote] = []
     most = most_entries(track, keys.longest_row)
     # the hint that the rows hold label indices: looked for over the whole file once, if needed
     hint = cache(lambda: labels_as_indices_hint(track, map(rows.text, range(len(rows.item))), most))

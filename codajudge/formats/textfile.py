@@ -11,7 +11,8 @@ import codecs
 import re
 from functools import partial
 from pathlib import Path
-from typing import List, NamedTuple, Optional, Sequence
+from typing import NamedTuple
+from collections.abc import Sequence
 
 from ..errors import SubmissionError
 
@@ -20,8 +21,8 @@ class Rule(NamedTuple):
     """A refusal rule stated once: its message, what was expected and how to fix it."""
 
     message: str
-    expected: Optional[str] = None
-    hint: Optional[str] = None
+    expected: str | None = None
+    hint: str | None = None
 
     def error(self, display: str, found: str = None, line: int = None) -> SubmissionError:
         """This rule's refusal of the file ``display`` (at ``line``), having found ``found``."""
@@ -94,7 +95,7 @@ class Lines(NamedTuple):
     is blank) and their ``texts``."""
 
     numbers: Sequence[int]
-    texts: List[str]
+    texts: list[str]
 
 
 def max_file_bytes(n_items: int) -> int:
@@ -156,8 +157,8 @@ def _read_lines(f, display: str, n_items: int) -> Lines:
     max_lines = LINES_PER_ITEM * n_items + LINE_SLACK
     offset = _text_start(f.read(max(MAX_LINE_BYTES, 4)), display)
     f.seek(offset)
-    texts: List[str] = []
-    numbers: Optional[List[int]] = None  # a list once a blank line is met, else 1..len(texts)
+    texts: list[str] = []
+    numbers: list[int] | None = None  # a list once a blank line is met, else 1..len(texts)
     for number, line in enumerate(iter(partial(f.readline, MAX_LINE_BYTES + 1), b""), start=1):
         if number > max_lines:
             raise SubmissionError.single(

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import List, Optional, Sequence
+from collections.abc import Sequence
 
 from .. import kinds
 from ..labels import DECIMAL
@@ -53,7 +53,7 @@ def show_json(value) -> str:
         return "a value too deeply nested to show"
 
 
-def parse_numbers(texts: Sequence[str]) -> Optional[List[float]]:
+def parse_numbers(texts: Sequence[str]) -> list[float] | None:
     """The rule of a number, over a column of texts at once: each text finite, decimal, in ASCII
     digits (``DECIMAL``, spaces around it aside). The texts as floats when every one is, else None
     (``parse_number`` names the problem of one text)."""
@@ -64,7 +64,7 @@ def parse_numbers(texts: Sequence[str]) -> Optional[List[float]]:
     return values if all(map(math.isfinite, values)) else None
 
 
-def parse_number(text: str, track: Track = None, notes: List[ReadNote] = None) -> float:
+def parse_number(text: str, track: Track = None, notes: list[ReadNote] = None) -> float:
     """One number by the rule of ``parse_numbers``, or its problem: not a number, or not finite
     (``track`` and ``notes``, unused, make the signature of a value type's reader)."""
     value = parse_numbers([text])
@@ -163,7 +163,7 @@ def most_entries(track: Track, row_length: int = 0) -> int:
     return kinds.of(track).most_value_entries(track, row_length) + ENTRY_SLACK
 
 
-def parse_value(text: str, track: Track, notes: List[ReadNote], row_length: int = 0):
+def parse_value(text: str, track: Track, notes: list[ReadNote], row_length: int = 0):
     """A submitted value: JSON or, where it is not, a Python literal of lists (``python_literal``: pandas'
     to_csv of a list column writes ``str(list)``), noted; else the JSON problem, with a hint on its cause.
     A value of more entries than ``most_entries(track, row_length)`` is refused unparsed."""
@@ -251,7 +251,7 @@ def _literal_as_json(text: str):
     return None if opened else " ".join(parts)
 
 
-def _closes(opened: list, bracket: str, parts: List[str]) -> bool:
+def _closes(opened: list, bracket: str, parts: list[str]) -> bool:
     """Close the innermost bracket with ``bracket`` (a trailing comma dropped); False when it does not
     match, or closes a parenthesised value without a comma (``(0.5)`` is 0.5, no tuple)."""
     if not opened:
@@ -323,7 +323,7 @@ def outside_label_set(value, track: Track, shown: str, hint: str = None) -> Valu
     )
 
 
-def parse_label(text: str, track: Track, notes: List[ReadNote]) -> int:
+def parse_label(text: str, track: Track, notes: list[ReadNote]) -> int:
     """One label by the track's label policy (``LabelSet``); ``notes``, unused, makes the signature
     of a value type's reader."""
     code = track.label_set.code(text)

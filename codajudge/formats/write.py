@@ -5,7 +5,7 @@ and its gold self-check)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 

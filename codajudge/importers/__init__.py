@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import importlib
 from pathlib import Path
-from typing import Callable, Dict, Iterable, List, Optional, Tuple
+from typing import Callable
+from collections.abc import Iterable
 
 from ..confine import lexical_escapes, require_inside
 from ..errors import ConfigError, Problem, plural
@@ -26,7 +27,7 @@ SPLITS = ("train", "dev", "test")
 
 #: importer name -> (the release it reads and the files it expects under the dataset's ``path``,
 #: where the release is published), for the "release not found" messages.
-RELEASES: Dict[str, tuple] = {
+RELEASES: dict[str, tuple] = {
     "kit": (
         "kit item files train.jsonl, dev.jsonl, test.jsonl (see codajudge/formats/items.py)",
         "the edition's own data folder",
@@ -84,13 +85,13 @@ def utf8_text(data: bytes, display: str) -> str:
         ) from None
 
 
-def unique_items(rows: Iterable[Tuple[int, dict]], build: Callable, problems) -> List[dict]:
+def unique_items(rows: Iterable[tuple[int, dict]], build: Callable, problems) -> list[dict]:
     """The items ``build(row, at)`` makes of a release file's ``rows`` ((line number, row) pairs;
     ``at``: the problems of that line, None: no item), in order, each id once: a repeated id is a
     located problem naming the line where the id was first seen (``problems``: the file's
     ProblemCollector)."""
-    items: List[dict] = []
-    first_line: Dict[str, int] = {}
+    items: list[dict] = []
+    first_line: dict[str, int] = {}
     for lineno, row in rows:
         item = build(row, problems.at(lineno))
         if item is None:
@@ -109,7 +110,7 @@ class PartlyRead(ConfigError):
     """A release file's problems, with the ``items`` of its rows that had none, so that the data
     checks still check those in the same run (``bundle.build.import_data``)."""
 
-    def __init__(self, problems: List[Problem], omitted: int, items: List[dict]):
+    def __init__(self, problems: list[Problem], omitted: int, items: list[dict]):
         self.items = items
         super().__init__(problems, omitted)
 
@@ -128,10 +129,10 @@ def _release_sources(source: dict):
         yield {**source, **sub}
 
 
-def missing_releases(datasets: dict, root: Path) -> List[Problem]:
+def missing_releases(datasets: dict, root: Path) -> list[Problem]:
     """One problem per release folder or file that is not under the --data folder ``root`` (not one per
     track or split), naming the folder searched, what was expected there and where it is published."""
-    missing: Dict[str, Tuple[str, List[str]]] = {}  # path -> its importer, the datasets naming it
+    missing: dict[str, tuple[str, list[str]]] = {}  # path -> its importer, the datasets naming it
     for key, source in datasets.items():
         for sub in _release_sources(source):
             path = sub.get("path")
@@ -154,7 +155,7 @@ def missing_releases(datasets: dict, root: Path) -> List[Problem]:
     return problems
 
 
-def gold_choices(source: dict) -> List[Tuple[str, Dict[str, str]]]:
+def gold_choices(source: dict) -> list[tuple[str, dict[str, str]]]:
     """What the dataset's options choose as its gold, for the Data page: per part, the name of its
     template under ``templates/importers/`` (``IMPORTER_PART``) and its fields; none when the
     importer states no choices (its own ``gold_choices``) or the options choose the default."""
@@ -163,8 +164,8 @@ def gold_choices(source: dict) -> List[Tuple[str, Dict[str, str]]]:
 
 
 def load_split(
-    source: dict, root: Path, split: str, where: str = "datasets", labels: Optional[LabelSet] = None
-) -> List[dict]:
+    source: dict, root: Path, split: str, where: str = "datasets", labels: LabelSet | None = None
+) -> list[dict]:
     """The items of ``split``; ``labels``: the label set of the dataset's tracks, for an importer that
     takes a majority of annotations (``READS_LABELS``), None when its tracks have no labels."""
     check_source_paths(source, Path(root), where)
@@ -179,7 +180,7 @@ def load_split(
         raise
 
 
-def _filtered(module, source: dict, root: Path, split: str, labels) -> List[dict]:
+def _filtered(module, source: dict, root: Path, split: str, labels) -> list[dict]:
     """The importer's items of ``split``, with the dataset's ``where`` applied."""
     if getattr(module, "READS_LABELS", False):
         items = module.load_split(source, root, split, labels)
@@ -190,7 +191,7 @@ def _filtered(module, source: dict, root: Path, split: str, labels) -> List[dict
     return items
 
 
-def cut_release(module, source: dict, root: Path, split: str, where: str, labels) -> List[dict]:
+def cut_release(module, source: dict, root: Path, split: str, where: str, labels) -> list[dict]:
     """The items ``split: {...}`` assigns to ``split`` from one release (``where`` applied first)."""
     shares = source["split"]
     if not shares.get(split):
@@ -207,12 +208,12 @@ def cut_release(module, source: dict, root: Path, split: str, where: str, labels
     return _cut(items, shares, split)
 
 
-def _cut(items: List[dict], shares: dict, split: str) -> List[dict]:
+def _cut(items: list[dict], shares: dict, split: str) -> list[dict]:
     """The ``items`` of one release that ``shares`` assigns to ``split``."""
     return [it for it in items if split_of(it["id"], shares) == split]
 
 
-def keep_where(items: List[dict], where: dict, display: str) -> List[dict]:
+def keep_where(items: list[dict], where: dict, display: str) -> list[dict]:
     """The items whose field matches ``where`` (a value or a list of values per field); a field no
     item has is refused rather than keeping nothing without a word."""
     for key in where:

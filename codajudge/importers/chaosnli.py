@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
-from typing import List, Optional
 
 from ..errors import ConfigError, PlacedProblems, first_few
 from .ocnli import read_json_records, split_file
@@ -35,7 +34,7 @@ CODES = ("e", "n", "c")
 NAMES = {"e": "entailment", "n": "neutral", "c": "contradiction"}
 
 
-def _counts(record: dict, at: PlacedProblems) -> Optional[List[int]]:
+def _counts(record: dict, at: PlacedProblems) -> list[int] | None:
     """The vote counts in [e, n, c] order, or None after recording a located problem."""
     counts = record["label_count"]
     if (
@@ -61,7 +60,7 @@ def _counts(record: dict, at: PlacedProblems) -> Optional[List[int]]:
     return counts
 
 
-def _majority(record: dict, counts: List[int], at: PlacedProblems):
+def _majority(record: dict, counts: list[int], at: PlacedProblems):
     """The full name of ``majority_label`` if it is a most-voted class, else None (problem recorded)."""
     code = record["majority_label"]
     if code not in NAMES or counts[CODES.index(code)] != max(counts):
@@ -74,7 +73,7 @@ def _majority(record: dict, counts: List[int], at: PlacedProblems):
     return NAMES[code]
 
 
-def _build_item(record: dict, at: PlacedProblems) -> Optional[dict]:
+def _build_item(record: dict, at: PlacedProblems) -> dict | None:
     """The kit item of one ChaosNLI record, or None after recording a located problem."""
     example = record["example"]
     texts = [example.get(k) for k in ("premise", "hypothesis")] if isinstance(example, dict) else []
@@ -100,12 +99,12 @@ def _build_item(record: dict, at: PlacedProblems) -> Optional[dict]:
     return item
 
 
-def load_split(source: dict, root: Path, split: str) -> List[dict]:
+def load_split(source: dict, root: Path, split: str) -> list[dict]:
     """The ChaosNLI items of ``split``: 100 expanded votes each and the majority ``label``."""
     folder = Path(root) / source["path"]
     names = split_file(source, split, {}, WHERE)
     names = [names] if isinstance(names, str) else names
-    items: List[dict] = []
+    items: list[dict] = []
     for name in names:
         items.extend(read_json_records(folder / name, FIELDS, _build_item))
     repeated = [key for key, count in Counter(item["id"] for item in items).items() if count > 1]

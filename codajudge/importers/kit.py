@@ -4,13 +4,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List
 
 from ..formats.items import read_items
 from . import SplitAbsent
 
 
-def load_split(source: dict, root: Path, split: str) -> List[dict]:
+def load_split(source: dict, root: Path, split: str) -> list[dict]:
     path = Path(root) / source["path"] / f"{split}.jsonl"
     if not path.is_file():
         raise SplitAbsent.single(

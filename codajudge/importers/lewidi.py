@@ -45,7 +45,6 @@ import zipfile
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Dict, List, Optional, Tuple
 
 from ..errors import ConfigError, PlacedProblems, ProblemCollector
 from ..formats.archive import is_ignored
@@ -62,17 +61,17 @@ class Dataset:
     2023 release), ordered labels and scale."""
 
     name: str
-    text_fields: Tuple[str, ...]
-    labels: Tuple[str, ...]
+    text_fields: tuple[str, ...]
+    labels: tuple[str, ...]
     scale: str  # categorical | ordinal | multilabel (as in codajudge.kinds.SCALES)
-    genre_field: Optional[str] = None  # key of other_info holding an obvious genre
+    genre_field: str | None = None  # key of other_info holding an obvious genre
 
     @property
     def multilabel(self) -> bool:
         return self.scale == "multilabel"
 
 
-DATASETS: Dict[str, Dataset] = {
+DATASETS: dict[str, Dataset] = {
     "CSC": Dataset("CSC", ("context", "response"), tuple(str(v) for v in range(1, 7)), "ordinal"),
     "MP": Dataset("MP", ("post", "reply"), ("0", "1"), "categorical", genre_field="source"),
     "Paraphrase": Dataset(
@@ -91,7 +90,7 @@ DATASETS: Dict[str, Dataset] = {
 }
 
 
-def load_split(source: dict, root: Path, split: str) -> List[dict]:
+def load_split(source: dict, root: Path, split: str) -> list[dict]:
     """The kit items of one split (train, dev or test) of one LeWiDi dataset, in file order; the
     schema has checked the source's options (see the module docstring)."""
     dataset = DATASETS[source["dataset"]]
@@ -119,7 +118,7 @@ def load_split(source: dict, root: Path, split: str) -> List[dict]:
 # --- locating and reading the split file -------------------------------------------------------
 
 
-def read_release_file(source: dict, root: Path, dataset: Dataset, split: str) -> Tuple[bytes, str]:
+def read_release_file(source: dict, root: Path, dataset: Dataset, split: str) -> tuple[bytes, str]:
     """The bytes of the split's file and a display name, from a folder or a zip (read in place);
     the schema has checked ``path`` and ``files``."""
     name = str((source.get("files") or {}).get(split) or f"{dataset.name}_{split}.json")
@@ -144,7 +143,7 @@ def read_release_file(source: dict, root: Path, dataset: Dataset, split: str) ->
     )
 
 
-def _member(where: str, members: List[str], dataset: Dataset, split: str, name: str) -> str:
+def _member(where: str, members: list[str], dataset: Dataset, split: str, name: str) -> str:
     """The member of a release (a folder's files or a zip's members, macOS junk and dotfiles left
     out, as a submission's are: ``formats.archive.is_ignored``) that ``name`` names: that path,
     else the one file so named in the dataset's folder (``<Dataset>/`` or ``<Dataset>_dataset/``),
@@ -167,7 +166,7 @@ def _member(where: str, members: List[str], dataset: Dataset, split: str, name: 
     return chosen[0]
 
 
-def _missing(where: str, dataset: Dataset, split: str, name: str, present: List[str]) -> None:
+def _missing(where: str, dataset: Dataset, split: str, name: str, present: list[str]) -> None:
     hint = "name the file in the source's 'files' mapping (split -> file name)"
     if split == "train" and dataset.name in ("CSC", "MP"):
         hint = (
@@ -186,8 +185,8 @@ def _missing(where: str, dataset: Dataset, split: str, name: str, present: List[
     )
 
 
-def _parse_json(raw: bytes, display: str) -> Dict[str, dict]:
-    duplicates: List[str] = []
+def _parse_json(raw: bytes, display: str) -> dict[str, dict]:
+    duplicates: list[str] = []
 
     def refuse_duplicates(pairs):
         duplicates.extend(key for key, count in Counter(k for k, _ in pairs).items() if count > 1)
@@ -217,8 +216,8 @@ def _parse_json(raw: bytes, display: str) -> Dict[str, dict]:
 
 
 def record_to_item(
-    record, dataset: Dataset, at: PlacedProblems, label_map: Dict[str, str]
-) -> Optional[dict]:
+    record, dataset: Dataset, at: PlacedProblems, label_map: dict[str, str]
+) -> dict | None:
     """One kit item (id, texts, lang, genre, annotators, annotations), or None after a problem."""
     if not isinstance(record, dict):
         at.add("an item must be a JSON object", found=type(record).__name__)
@@ -253,7 +252,7 @@ def record_to_item(
     return item
 
 
-def _texts(text, dataset: Dataset) -> Optional[List[str]]:
+def _texts(text, dataset: Dataset) -> list[str] | None:
     """The item's texts: the one string (2023) or the dataset's fields of the dict (2025)."""
     if not dataset.text_fields:
         return [text] if isinstance(text, str) else None
@@ -284,7 +283,7 @@ def _annotator_labels(record: dict, dataset: Dataset, at: PlacedProblems, label_
     return checked if pairs else None
 
 
-def _delimited_pairs(record: dict, at: PlacedProblems) -> Optional[List[Tuple[str, str]]]:
+def _delimited_pairs(record: dict, at: PlacedProblems) -> list[tuple[str, str]] | None:
     """The 2023 layout: ``annotators`` and ``annotations`` two comma-separated strings, paired in order."""
     names = _listed_names(record) or []
     labels = [a.strip() for a in record["annotations"].split(",") if a.strip()]
@@ -299,15 +298,15 @@ def _delimited_pairs(record: dict, at: PlacedProblems) -> Optional[List[Tuple[st
     return list(zip(names, labels))
 
 
-def _listed_names(record: dict) -> Optional[List[str]]:
+def _listed_names(record: dict) -> list[str] | None:
     listed = record.get("annotators")
     return [n.strip() for n in listed.split(",") if n.strip()] if isinstance(listed, str) else None
 
 
-def _keyed_pairs(record: dict, dataset: Dataset, at: PlacedProblems) -> Optional[list]:
+def _keyed_pairs(record: dict, dataset: Dataset, at: PlacedProblems) -> list | None:
     """The 2025 layout: ``annotations`` an object {annotator: label}, in the order the
     ``annotators`` field lists them when it does."""
-    by_name: Dict[str, object] = {}
+    by_name: dict[str, object] = {}
     for key, label in record["annotations"].items():
         name = str(key).strip()  # CSC practice-phase keys have a leading space
         if name in by_name:
@@ -371,7 +370,7 @@ GOLD_CHOICES = {
 }
 
 
-def gold_choices(source: dict) -> List[Tuple[str, Dict[str, str]]]:
+def gold_choices(source: dict) -> list[tuple[str, dict[str, str]]]:
     """What the source's options choose as gold, for the Data page (none: the defaults): per part,
     the name of its template ``templates/importers/NAME.md`` and the fields it takes (the schema
     has checked the options' types)."""
@@ -401,7 +400,7 @@ def _add_gold(item: dict, record: dict, dataset: Dataset, source: dict, at: Plac
     return True
 
 
-def majority_label(labels: List[str]) -> Optional[str]:
+def majority_label(labels: list[str]) -> str | None:
     """The label most annotators gave, or None when two or more tie at the top."""
     counts = Counter(labels).most_common()
     if len(counts) > 1 and counts[0][1] == counts[1][1]:
@@ -461,7 +460,7 @@ def _released_hard_label(record: dict, dataset: Dataset, at: PlacedProblems):
 # --- the released soft label, as a consistency check only -------------------------------------
 
 
-def released_soft_label(record: dict, dataset: Dataset) -> Optional[List]:
+def released_soft_label(record: dict, dataset: Dataset) -> list | None:
     """The release's own ``soft_label`` in label order: K shares, or per label [P(not), P(chosen)]
     for VariErrNLI; None if absent. Normalises the key quirks ("0.0" for "0"; CSC's extra "0" bin
     is dropped only when empty). Raises ValueError when the keys do not fit the dataset."""
@@ -488,7 +487,7 @@ def _canonical_key(key: str) -> str:
     return str(int(number)) if number.is_integer() else str(key).strip()
 
 
-def _check_soft_label(item: dict, released: List, dataset: Dataset, at: PlacedProblems) -> None:
+def _check_soft_label(item: dict, released: list, dataset: Dataset, at: PlacedProblems) -> None:
     """A problem when the ``released`` soft label is further than ``SOFT_LABEL_TOLERANCE`` from the
     shares of the item's annotations."""
     # per label, the share of the item's annotations choosing it (multilabel: among their labels)

@@ -15,7 +15,7 @@ Files need not end with a newline; ``lang`` is ``zh``.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable
 
 from ..errors import ConfigError, PlacedProblems, ProblemCollector
 from . import SplitAbsent, unique_items
@@ -33,7 +33,7 @@ FIELDS = ("id", "sentence1", "sentence2", "label")
 DEFAULT_FILES = {"dev": "dev.json", "train": "train.10k.json"}
 
 
-def split_file(source: dict, split: str, defaults: Dict[str, object], where: str):
+def split_file(source: dict, split: str, defaults: dict[str, object], where: str):
     """The file name (or list of names) of ``split`` from the ``files`` option (a mapping split ->
     names, as the schema has checked), else SplitAbsent."""
     files = source.get("files", defaults)
@@ -50,8 +50,8 @@ def split_file(source: dict, split: str, defaults: Dict[str, object], where: str
 
 
 def read_json_records(
-    path: Path, fields: Tuple[str, ...], build: Callable[[dict, PlacedProblems], Optional[dict]]
-) -> List[dict]:
+    path: Path, fields: tuple[str, ...], build: Callable[[dict, PlacedProblems], dict | None]
+) -> list[dict]:
     """Items built from each JSON object line of ``path`` that has every one of ``fields`` (the
     first: the item's id) by ``build(record, at)`` (``at``: the problems of the record's line and
     item).
@@ -60,7 +60,7 @@ def read_json_records(
     located problems; all problems of the file are raised together as one ConfigError."""
     problems = ProblemCollector(str(path))
 
-    def complete_item(record: dict, at: PlacedProblems) -> Optional[dict]:
+    def complete_item(record: dict, at: PlacedProblems) -> dict | None:
         missing = [name for name in fields if name not in record]
         if missing:
             at.add("missing field(s)", expected=", ".join(fields), found="no " + ", ".join(missing))
@@ -73,7 +73,7 @@ def read_json_records(
     return items
 
 
-def _votes(record: dict, at: PlacedProblems) -> List[Tuple[str, str]]:
+def _votes(record: dict, at: PlacedProblems) -> list[tuple[str, str]]:
     """(annotator, label) for each vote in the three classes, in vote order."""
     votes = []
     for position in range(N_VOTES):
@@ -89,7 +89,7 @@ def _votes(record: dict, at: PlacedProblems) -> List[Tuple[str, str]]:
     return votes
 
 
-def _build_item(record: dict, at: PlacedProblems) -> Optional[dict]:
+def _build_item(record: dict, at: PlacedProblems) -> dict | None:
     """The kit item of one OCNLI record, or None after recording a located problem."""
     label = record["label"]
     if label not in LABELS and label != NO_MAJORITY:
@@ -118,7 +118,7 @@ def _build_item(record: dict, at: PlacedProblems) -> Optional[dict]:
     return item
 
 
-def load_split(source: dict, root: Path, split: str) -> List[dict]:
+def load_split(source: dict, root: Path, split: str) -> list[dict]:
     """The OCNLI items of ``split`` (majority ``label`` and the individual 3-class votes)."""
     folder = Path(root) / source["path"]
     name = split_file(source, split, DEFAULT_FILES, WHERE)

@@ -20,7 +20,7 @@ line marks a pair without gold, as in the 2012-2016 releases.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Iterator, List, Tuple
+from collections.abc import Iterator
 
 from ..errors import ConfigError, ProblemCollector
 from ..formats.values import ValueProblem, parse_number
@@ -31,7 +31,7 @@ WHERE = "datasets (importer semeval_sts)"
 RELEASE_SPLIT = "test"
 
 
-def read_release_lines(path: Path) -> List[str]:
+def read_release_lines(path: Path) -> list[str]:
     """The physical lines of a UTF-8 release file (BOM and CR removed; no line after a final newline).
 
     Line *k* (1-based, as in messages) is ``lines[k - 1]``; blank lines are kept because positional
@@ -55,7 +55,7 @@ def parse_gold_score(text: str, lineno: int, problems: ProblemCollector):
         return None
 
 
-def _read_gold(path: Path) -> List[object]:
+def _read_gold(path: Path) -> list[object]:
     """Gold scores by 0-based line; None where the line is blank (pair without gold)."""
     problems = ProblemCollector(str(path))
     lines = enumerate(read_release_lines(path), start=1)
@@ -65,8 +65,8 @@ def _read_gold(path: Path) -> List[object]:
 
 
 def tab_fields(
-    path: Path, names: Tuple[str, ...], problems: ProblemCollector, more: bool = False
-) -> Iterator[Tuple[int, List[str]]]:
+    path: Path, names: tuple[str, ...], problems: ProblemCollector, more: bool = False
+) -> Iterator[tuple[int, list[str]]]:
     """(0-based line index, its fields ``names``) of each line of ``path`` cut at TAB alone (no CSV
     quoting: sentences contain ``"``): as many fields as ``names`` (at least as many, the first
     taken, when ``more``); another count is a located problem."""
@@ -84,7 +84,7 @@ def tab_fields(
         )
 
 
-def _read_pairs(path: Path) -> List[List[str]]:
+def _read_pairs(path: Path) -> list[list[str]]:
     """[sentence1, sentence2] per input line, in line order."""
     problems = ProblemCollector(str(path))
     pairs = [fields for _, fields in tab_fields(path, ("sentence1", "sentence2"), problems)]
@@ -92,7 +92,7 @@ def _read_pairs(path: Path) -> List[List[str]]:
     return pairs
 
 
-def _load_release(source: dict, root: Path) -> List[dict]:
+def _load_release(source: dict, root: Path) -> list[dict]:
     """The test items of one track: pairs aligned with gold by line, pairs without gold left out."""
     folder = Path(root) / source["path"]
     track = source["track"]
@@ -115,7 +115,7 @@ def _load_release(source: dict, root: Path) -> List[dict]:
     ]
 
 
-def load_split(source: dict, root: Path, split: str) -> List[dict]:
+def load_split(source: dict, root: Path, split: str) -> list[dict]:
     """Items of ``split``: the release for ``test``, the ``fallback`` source for ``train``/``dev``
     (any importer; the schema has checked that it maps train/dev to dataset sources)."""
     if split == RELEASE_SPLIT:

@@ -14,7 +14,6 @@ dev). Every item has ``lang`` ``en`` and its ``score`` (0-5, higher = more simil
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List
 
 from ..errors import ConfigError, ProblemCollector
 from .semeval_sts import parse_gold_score, tab_fields
@@ -24,7 +23,7 @@ FIELDS = ("genre", "file", "year", "id", "score", "sentence1", "sentence2")
 GENRE_SPELLINGS = {"main-forum": "main-forums"}
 
 
-def load_split(source: dict, root: Path, split: str) -> List[dict]:
+def load_split(source: dict, root: Path, split: str) -> list[dict]:
     """The STS-B items of ``split`` with their gold similarity ``score``."""
     folder = Path(root) / source["path"]
     path = folder / (source.get("files") or {}).get(split, f"sts-{split}.csv")

@@ -37,7 +37,8 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Dict, Iterator, List, Optional, Tuple
+from typing import Callable
+from collections.abc import Iterator
 
 from ..errors import ConfigError, PlacedProblems, ProblemCollector
 from ..fields import ITEM_FIELDS
@@ -66,7 +67,7 @@ APPLIES_WHERE = True
 READS_LABELS = True
 
 #: (line number, row): one record of the file, a mapping column -> value.
-Row = Tuple[int, dict]
+Row = tuple[int, dict]
 
 
 def _file(source: dict, split: str) -> str:
@@ -93,7 +94,7 @@ def _format(source: dict, path: Path) -> str:
     )
 
 
-def json_rows(lines: List[str], fmt: str, id_column: str, problems) -> Tuple[List[str], List[Row]]:
+def json_rows(lines: list[str], fmt: str, id_column: str, problems) -> tuple[list[str], list[Row]]:
     """JSON lines, or one JSON document (``_document_entries``; an object's keys are written to
     ``id_column``): the header is every record's keys, in the order first seen (a key may be absent
     from some records: its cell is then empty)."""
@@ -113,7 +114,7 @@ def json_rows(lines: List[str], fmt: str, id_column: str, problems) -> Tuple[Lis
 _SPACE = re.compile(r"[ \t\n\r]*")
 
 
-def _document_entries(text: str, problems) -> Iterator[Tuple[int, Optional[str], object]]:
+def _document_entries(text: str, problems) -> Iterator[tuple[int, str | None, object]]:
     """(line, key or None, value) of each entry of one JSON document: an object keyed by id (the
     key is the item's id) or a list of records; a repeated key is an entry of its own. The line is
     that of the entry's value, found by decoding one entry after another."""
@@ -135,7 +136,7 @@ def _document_entries(text: str, problems) -> Iterator[Tuple[int, Optional[str],
         at = _SPACE.match(text, at + 1).end() if text[at] == "," else at
 
 
-def _parse_document(text: str, problems) -> Optional[object]:
+def _parse_document(text: str, problems) -> object | None:
     """The document if it is valid JSON and an object or a list, else None (a problem added)."""
     try:
         document = json.loads(text)
@@ -156,7 +157,7 @@ def _parse_document(text: str, problems) -> Optional[object]:
     return document
 
 
-def _looks_like(lines: List[str]) -> Optional[str]:
+def _looks_like(lines: list[str]) -> str | None:
     """The form a table's first non-blank line shows: a JSON list, or an object not whole on its
     line (or of objects only), begins one document; a whole object is a line of JSON lines; else
     TSV when it holds a tab, CSV a comma. None when it shows none."""
@@ -176,7 +177,7 @@ def _a_record(line: str) -> bool:
     return isinstance(value, dict) and not all(isinstance(v, dict) for v in value.values())
 
 
-def _refuse_other_form(source: dict, path: Path, fmt: str, lines: List[str]) -> None:
+def _refuse_other_form(source: dict, path: Path, fmt: str, lines: list[str]) -> None:
     """One problem in place of a file's many when it reads badly as ``fmt`` and looks like
     another form (a pretty-printed JSON document read as JSON lines, a TSV file read as CSV)."""
     form = _looks_like(lines)
@@ -190,11 +191,11 @@ def _refuse_other_form(source: dict, path: Path, fmt: str, lines: List[str]) -> 
     )
 
 
-def _csv_rows(lines: List[str], delimiter: str, problems) -> Tuple[List[str], List[Row]]:
+def _csv_rows(lines: list[str], delimiter: str, problems) -> tuple[list[str], list[Row]]:
     """CSV and TSV: the header is the first row. A line the csv module cannot read stops the file
     there, its problem raised with those found before it."""
     reader = csv.DictReader(io.StringIO("\n".join(lines)), delimiter=delimiter)
-    header: List[str] = []
+    header: list[str] = []
     rows = []
     try:
         header = list(reader.fieldnames or [])
@@ -233,7 +234,7 @@ def _csv_problem(error: str, lineno: int, line_count: int) -> dict:
     return dict(message=f"not valid CSV ({error})", line=lineno)
 
 
-def _text(value) -> Optional[str]:
+def _text(value) -> str | None:
     """A cell as text: strings as they are, JSON numbers written out; empty and null are None."""
     if value is None or isinstance(value, bool):
         return None if value is None else str(value).lower()
@@ -241,7 +242,7 @@ def _text(value) -> Optional[str]:
     return text if text.strip() else None
 
 
-def _score(row: dict, column: str, at: PlacedProblems) -> Optional[float]:
+def _score(row: dict, column: str, at: PlacedProblems) -> float | None:
     """The score cell as a finite float; None (a problem recorded) for anything else, a number
     beyond the float range (a JSON integer of hundreds of digits) included."""
     value = row.get(column)
@@ -265,7 +266,7 @@ def _shown(value) -> str:
     return text if len(text) <= 60 else f"{shorten(text)} ({len(text):,} characters)"
 
 
-def majority(labels: List[str], label_set: Optional[LabelSet] = None) -> Optional[str]:
+def majority(labels: list[str], label_set: LabelSet | None = None) -> str | None:
     """The label given by more than half of ``labels``, as ``label_set`` writes it; None when no label
     has that many. Votes are counted by label: texts naming one label of the set (``2.0`` and ``2``,
     an alias and its label) are one label; a text naming none (every text, without a set) counts
@@ -281,7 +282,7 @@ def majority(labels: List[str], label_set: Optional[LabelSet] = None) -> Optiona
     return label_set.labels[key] if named else labels[votes.index(vote)]
 
 
-def _vote(label: str, label_set: Optional[LabelSet]) -> Tuple[bool, object]:
+def _vote(label: str, label_set: LabelSet | None) -> tuple[bool, object]:
     """(True, code) for a text naming a label of ``label_set``, else (False, its ``label_key``)."""
     code = label_set.code(label) if label_set is not None else -1
     return (True, code) if code >= 0 else (False, label_key(label))
@@ -295,7 +296,7 @@ class Delimited:
     column: str
     sep: str = ","
 
-    def parts(self, row: dict) -> List[str]:
+    def parts(self, row: dict) -> list[str]:
         cell = row.get(self.column)
         if isinstance(cell, list):
             return [_text(value) or "" for value in cell]
@@ -303,7 +304,7 @@ class Delimited:
         return [] if text is None else [part.strip() for part in text.split(self.sep)]
 
 
-def _delimited(value) -> Optional[Delimited]:
+def _delimited(value) -> Delimited | None:
     """``{column: NAME, sep: SEP}`` (``sep`` default ``,``) as a Delimited, else None."""
     if not isinstance(value, dict) or not set(value) <= {"column", "sep"}:
         return None
@@ -318,7 +319,7 @@ def one_column_or(key: str, plain: str, is_plain: Callable[[object], bool]) -> C
     ``plain`` (a value ``is_plain`` accepts) or as one column holding a list (``{column: NAME, sep:
     SEP}``, read by ``_delimited``); a ``message|expected`` or None."""
 
-    def check(value) -> Optional[str]:
+    def check(value) -> str | None:
         if is_plain(value) or _delimited(value) is not None:
             return None
         expected = f'{plain}, or {{column: NAME, sep: ","}}'
@@ -327,7 +328,7 @@ def one_column_or(key: str, plain: str, is_plain: Callable[[object], bool]) -> C
     return check
 
 
-def _annotations(columns: dict, row: dict, at: PlacedProblems) -> Dict[str, list]:
+def _annotations(columns: dict, row: dict, at: PlacedProblems) -> dict[str, list]:
     """``annotators`` and ``annotations`` of the row (empty cells left out), or {} without any. The
     annotators are those the annotators column names, else the annotations columns' names; the
     annotations of one column holding a list are named by an annotators column only."""
@@ -357,7 +358,7 @@ def _annotations(columns: dict, row: dict, at: PlacedProblems) -> Dict[str, list
     return {**named, "annotations": [cell for _, cell in given]}
 
 
-def _names_problem(names: List[str], cells: int) -> str:
+def _names_problem(names: list[str], cells: int) -> str:
     """Why a row's annotator names do not fit its annotations cells ('' when they do)."""
     if len(names) != cells:
         return "the annotators column does not name one annotator per annotations column"
@@ -366,7 +367,7 @@ def _names_problem(names: List[str], cells: int) -> str:
     return ""
 
 
-def _item(source: dict, row: dict, at: PlacedProblems, labels) -> Optional[dict]:
+def _item(source: dict, row: dict, at: PlacedProblems, labels) -> dict | None:
     """The kit's item of one row (None when its id or score is refused); ``labels``: the tracks'
     label set, in which the annotations' majority is taken."""
     columns = source["columns"]
@@ -423,7 +424,7 @@ def _kept(row: dict, item: dict, where: dict) -> bool:
     return all(value_matches(_text(values[key]), wanted) for key, wanted in where.items())
 
 
-def load_split(source: dict, root: Path, split: str, labels: Optional[LabelSet]) -> List[dict]:
+def load_split(source: dict, root: Path, split: str, labels: LabelSet | None) -> list[dict]:
     """The items of ``split``'s file (the whole file when the dataset cuts it with ``split``),
     ``where`` applied; duplicate ids and bad cells are problems; ``labels``: the label set of the
     dataset's tracks, in which a majority is taken (see ``majority``), None when they have none."""
@@ -431,7 +432,7 @@ def load_split(source: dict, root: Path, split: str, labels: Optional[LabelSet])
     problems = ProblemCollector(str(path))
     where = source.get("where") or {}
 
-    def kept_item(row: dict, at: PlacedProblems) -> Optional[dict]:
+    def kept_item(row: dict, at: PlacedProblems) -> dict | None:
         item = _item(source, row, at, labels)
         return item if item is not None and _kept(row, item, where) else None
 
@@ -441,7 +442,7 @@ def load_split(source: dict, root: Path, split: str, labels: Optional[LabelSet])
     return items
 
 
-def _read_rows(source: dict, path: Path, problems) -> List[Row]:
+def _read_rows(source: dict, path: Path, problems) -> list[Row]:
     """(line number, row) of every record of the file in its format, its columns
     checked; a file that reads badly so and looks like another form is refused once
     (``_refuse_other_form``)."""
@@ -462,7 +463,7 @@ def _read_rows(source: dict, path: Path, problems) -> List[Row]:
     return rows
 
 
-def _check_header(source: dict, header: List[str], path: Path) -> None:
+def _check_header(source: dict, header: list[str], path: Path) -> None:
     """Every column ``columns`` names is in the file's ``header``, and every key of ``where`` is a
     column of the file or a field of the kit's item."""
     columns = source["columns"]

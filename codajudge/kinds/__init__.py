@@ -7,12 +7,11 @@ what the kind supplies.
 
 from __future__ import annotations
 
-from typing import Dict
 
 from . import classification, perspectivist, similarity, soft_label
 from .base import SCALES, Kind
 
-REGISTRY: Dict[str, Kind] = {
+REGISTRY: dict[str, Kind] = {
     module.KIND.name: module.KIND
     for module in (similarity, classification, soft_label, perspectivist)
 }

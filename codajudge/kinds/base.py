@@ -9,7 +9,7 @@ compares a track's kind: it asks ``kinds.of(track)`` and calls what the kind sup
 from __future__ import annotations
 
 import json
-from typing import Dict, List, NamedTuple, Optional, Tuple
+from typing import NamedTuple
 
 import numpy as np
 
@@ -41,7 +41,7 @@ class Kind:
     #: The name a config's ``kind`` gives (also the key of the registry).
     name: str = ""
     #: The scales a track of this kind may declare; ``(None,)`` for a kind without scales.
-    scales: Tuple[Optional[str], ...] = (None,)
+    scales: tuple[str | None, ...] = (None,)
     #: Whether the kind's tracks have labels (and so need at least two).
     has_labels: bool = False
     #: Whether the kind's tracks may declare a gold ``range`` (similarity's scale of scores).
@@ -52,18 +52,18 @@ class Kind:
     #: the track's main metric. Registering a new metric must not change these (every edition
     #: without ``metrics`` would silently score differently). The other metrics a track may choose
     #: with ``metrics`` are those registered as applying to its kind and scale (``Metric.applies_to``).
-    default_metrics: Dict[Optional[str], Tuple[str, ...]] = {}
+    default_metrics: dict[str | None, tuple[str, ...]] = {}
     #: The annotator-alignment rules a track may declare (``annotator_alignment``: how a row with more
     #: entries than its item's annotators is scored), the default first, each with its paragraph
     #: for the Data and Evaluation pages (``templates/kinds/KIND_alignment_RULE.md``); none for a
     #: kind without per-annotator rows.
-    alignments: Tuple[str, ...] = ()
+    alignments: tuple[str, ...] = ()
 
     @property
     def has_scale(self) -> bool:
         return None not in self.scales
 
-    def applicable_metrics(self, scale: Optional[str]) -> Tuple[str, ...]:
+    def applicable_metrics(self, scale: str | None) -> tuple[str, ...]:
         """Every metric a track of this kind and scale may choose, the defaults first."""
         defaults = self.default_metrics.get(scale, ())
         applying = [name for name, m in REGISTRY.items() if (self.name, scale) in m.applies_to]
@@ -71,12 +71,12 @@ class Kind:
 
     # --- gold and submitted values (gold, formats) ---
     #: The item fields gold is built from, each with its value when an item has none.
-    gold_fields: Dict[str, object] = {"annotators": [], "annotations": []}
+    gold_fields: dict[str, object] = {"annotators": [], "annotations": []}
 
     #: What one value of this kind is (``ValueType``): how a submission's value is read
     #: (``formats.submission``) and what a model predicts for one item (``baselines``); None only
     #: for the stand-in of an unknown kind (``tracks``), which is refused.
-    value_type: Optional["ValueType"] = None
+    value_type: ValueType | None = None
     #: The fix named when a file holds the values of many items on one line.
     one_line_fix: str = "write one line per item"
 
@@ -95,7 +95,7 @@ class Kind:
     #: ``KIND_alignment_RULE.md`` per rule of ``alignments``.
     #:
     #: Values the kind's templates receive as fields (``$name``).
-    page_fields: Dict[str, str] = {}
+    page_fields: dict[str, str] = {}
     #: Whether the kind's public items list their annotators (``annotators``, in order): the
     #: disagreement kinds.
     lists_annotators: bool = False
@@ -106,7 +106,7 @@ class Kind:
         """A short example of a valid line of ``track``'s submission file (``ID<TAB>VALUE``), for
         hints and the participant pages."""
 
-    def gold_in_text(self, gold, items: List[dict], index: int) -> Tuple:
+    def gold_in_text(self, gold, items: list[dict], index: int) -> tuple:
         """How the gold of scored item ``index`` of ``gold`` (a ``gold.GoldTrack`` built from
         ``items``) may appear in a public text: its values in order, numbers (unrounded, when
         ``gold_is_numeric``) or label names. The leak check looks for them."""
@@ -135,7 +135,7 @@ class Kind:
         ``predicts_from_similarity``."""
         raise TypeError(f"a {self.name} prediction is not a function of a similarity")
 
-    def constant_prediction(self, track, gold, among: Optional[np.ndarray] = None):
+    def constant_prediction(self, track, gold, among: np.ndarray | None = None):
         """The one prediction that best fits the training gold ``gold`` (a ``gold.GoldTrack`` of
         ``track``) of the items marked by the boolean mask ``among`` (all items when None), for a
         kind that does not predict per annotator. ValueError when those items have no gold."""
@@ -152,7 +152,7 @@ class Kind:
     #: (``report.FIGURES``): "scatter", "confusion", "mean_distribution" or "annotator_errors".
     report_figure: str = ""
     #: Per scale, what the error of one annotator's label is (kinds with each annotator's label).
-    row_error_units: Dict[Optional[str], str] = {}
+    row_error_units: dict[str | None, str] = {}
 
     def item_error_unit(self, track) -> str:
         """What an item's error on the results page and in detailed_results.csv is measured in."""
@@ -203,7 +203,7 @@ def numpy_json(value):
     raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
-def selected(gold, among: Optional[np.ndarray]) -> np.ndarray:
+def selected(gold, among: np.ndarray | None) -> np.ndarray:
     """The items of a GoldTrack that have gold and are marked by ``among`` (all when None)."""
     return gold.scored if among is None else gold.scored & among
 

@@ -3,7 +3,7 @@ accuracy and macro-F1."""
 
 from __future__ import annotations
 
-from typing import List, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -60,7 +60,7 @@ class Classification(Kind):
         errors[gold < 0] = np.nan  # no majority label: not scored
         return errors
 
-    def item_texts(self, track, values, items: Sequence[int]) -> List[str]:
+    def item_texts(self, track, values, items: Sequence[int]) -> list[str]:
         names = list(track.labels) + [""]  # code -1 (no label) picks the last entry
         return [names[code] for code in np.asarray(values)[items].tolist()]
 

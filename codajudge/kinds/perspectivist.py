@@ -4,7 +4,7 @@ label and are scored by error rate or normalised absolute distance (lower is bet
 from __future__ import annotations
 
 import json
-from typing import List, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -95,7 +95,7 @@ class Perspectivist(Kind):
         with np.errstate(divide="ignore", invalid="ignore"):
             return totals / counts  # NaN for an item without annotations
 
-    def item_texts(self, track, values, items: Sequence[int]) -> List[str]:
+    def item_texts(self, track, values, items: Sequence[int]) -> list[str]:
         """Per item its annotators' labels in the item's annotator order (multilabel: each
         annotator's chosen labels), as a JSON list."""
         starts = values.offsets.tolist()  # rows grouped by item, as gold and the readers give them

@@ -4,7 +4,7 @@ the track says otherwise); systems are scored by correlation with the gold score
 from __future__ import annotations
 
 import math
-from typing import List, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -87,7 +87,7 @@ class Similarity(Kind):
         gold = np.asarray(gold, dtype=float)
         return np.abs(gold - on_gold_scale(np.asarray(predicted, dtype=float), gold))
 
-    def item_texts(self, track, values, items: Sequence[int]) -> List[str]:
+    def item_texts(self, track, values, items: Sequence[int]) -> list[str]:
         return [repr(v) for v in np.asarray(values, dtype=float)[items].tolist()]
 
 

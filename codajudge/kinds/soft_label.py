@@ -4,7 +4,7 @@ distribution and are scored by a distance to the human one (lower is better)."""
 from __future__ import annotations
 
 import json
-from typing import List, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -99,7 +99,7 @@ class SoftLabel(Kind):
             stats = get_metric(track.main_metric).item_stats(gold, predicted)
         return np.asarray(stats, dtype=float).reshape(len(stats), -1)[:, 0]
 
-    def item_texts(self, track, values, items: Sequence[int]) -> List[str]:
+    def item_texts(self, track, values, items: Sequence[int]) -> list[str]:
         """Per item its distribution over the labels (multilabel: P(label chosen) per label), 4
         decimals, in the track's label order."""
         values = np.asarray(values, dtype=float)[items]

@@ -47,7 +47,6 @@ import html
 import re
 import shutil
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
 
 import yaml
 
@@ -90,7 +89,7 @@ def _inline(text: str) -> str:
     return re.sub(r"&lt;(https?://[^\s&]+)&gt;", r'<a href="\1">\1</a>', out)
 
 
-def _table(rows: List[str]) -> List[str]:
+def _table(rows: list[str]) -> list[str]:
     cells = [[c.strip() for c in re.split(r"(?<!\\)\|", row.strip().strip("|"))] for row in rows]
     body = [r for r in cells[1:] if not all(re.fullmatch(r":?-+:?", c) for c in r)]
     out = ["<table>", "<tr>" + "".join(f"<th>{_inline(c)}</th>" for c in cells[0]) + "</tr>"]
@@ -115,7 +114,7 @@ BLOCKS = {
 }
 
 
-def _line(line: str) -> Tuple[str, str]:
+def _line(line: str) -> tuple[str, str]:
     """The kind of block a page's ``line`` belongs to (a key of ``BLOCKS``) and its text."""
     stripped = line.strip()
     heading = re.match(r"(#{1,6})\s+(.*)", stripped)
@@ -137,7 +136,7 @@ def markdown_to_html(text: str, title: str) -> str:
     """A small, dependency-free renderer: headings, paragraphs, lists, tables, fenced code blocks and
     inline marks. A block ends at a line of another kind, or at a fence; an unclosed fence's code
     block ends with the page."""
-    body: List[str] = []
+    body: list[str] = []
     kind, texts = "blank", []
     # not splitlines: U+2028 or U+0085 quoted from an item is text ("\r" is stripped)
     for line in text.split("\n"):
@@ -164,7 +163,7 @@ def markdown_to_html(text: str, title: str) -> str:
 # --- the legacy tree -------------------------------------------------------------------------------
 
 
-def page_texts(edition: Edition, v2_root: Path) -> Dict[str, tuple]:
+def page_texts(edition: Edition, v2_root: Path) -> dict[str, tuple]:
     """Page key (the file's name: overview, data, evaluation, ...) -> (title, Markdown text) of the v2
     bundle's pages, with an overview in any case."""
     doc = yaml.safe_load((v2_root / "competition.yaml").read_text(encoding="utf-8"))
@@ -179,7 +178,7 @@ def page_texts(edition: Edition, v2_root: Path) -> Dict[str, tuple]:
     return pages
 
 
-def write_html_pages(edition: Edition, v2_root: Path, root: Path) -> Dict[str, str]:
+def write_html_pages(edition: Edition, v2_root: Path, root: Path) -> dict[str, str]:
     """The v2 bundle's pages as HTML files, the data page ending with the CodaLab note
     ``legacy/submitting``; returns the ``html`` mapping (page key -> file). The pages v1.5 requires
     keep their fixed keys (it labels them itself); the others are keyed by their title, which both
@@ -190,7 +189,7 @@ def write_html_pages(edition: Edition, v2_root: Path, root: Path) -> Dict[str, s
     pages["data"] = (data_title, data_text + "\n" + submitting + "\n")
     legacy_timeline = timeline_page(edition, "legacy/timeline", "legacy/timeline_phase")
     pages["timeline"] = (pages.get("timeline", ("Timeline",))[0], legacy_timeline)
-    mapping: Dict[str, str] = {}
+    mapping: dict[str, str] = {}
     for name in list(REQUIRED_PAGES) + [k for k in pages if k not in REQUIRED_PAGES]:
         title, text = pages[name]
         (root / f"{name}.html").write_text(
@@ -252,7 +251,7 @@ def legacy_leaderboard(edition: Edition) -> dict:
     return {"leaderboards": {edition.leaderboard["title"]: board}, "columns": columns}
 
 
-def placement_keys(rule: str) -> Tuple[dict, dict]:
+def placement_keys(rule: str) -> tuple[dict, dict]:
     """The v1.5 keys standing for Codabench's ``submission_rule``: (competition keys, each phase's keys).
 
     v1.5 keeps one board entry per participant (CodaLab's ``add_submission_to_leaderboard``).
@@ -268,7 +267,7 @@ def placement_keys(rule: str) -> Tuple[dict, dict]:
     return {}, {}
 
 
-def legacy_yaml(edition: Edition, pages: Dict[str, str], phases: List[dict]) -> dict:
+def legacy_yaml(edition: Edition, pages: dict[str, str], phases: list[dict]) -> dict:
     competition_keys, phase_keys = placement_keys(edition.leaderboard["submission_rule"])
     doc = {
         "title": edition.title,
@@ -324,7 +323,7 @@ def write_legacy_tree(edition: Edition, v2_root: Path, root: Path) -> None:
 
 
 def build_legacy(
-    edition: Edition, data_root: Path, out_dir: Path, data: Optional[EditionData] = None
+    edition: Edition, data_root: Path, out_dir: Path, data: EditionData | None = None
 ) -> BuildSummary:
     """Validate and build as for v2, then write ``OUT/<edition>-legacy/`` and
     ``OUT/<edition>-legacy.zip``; ``data``: the edition's data when already read (``import_data``)."""

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
-from typing import List, Optional, Tuple
 
 from ..bundle.check.findings import (
     Findings,
@@ -143,12 +142,12 @@ def _check_leaderboard(board, findings: Findings) -> None:
     check_leaderboard(converted, "leaderboard", findings)
 
 
-def score_keys(doc: dict) -> List[str]:
+def score_keys(doc: dict) -> list[str]:
     columns = doc["leaderboard"]["columns"]  # the checks found every column a mapping
     return [str(k) for k, v in columns.items() if not v.get("computed")]
 
 
-def references(doc: dict) -> List[Tuple[str, str, Optional[str]]]:
+def references(doc: dict) -> list[tuple[str, str, str | None]]:
     phases = sorted((doc.get("phases") or {}).values(), key=lambda p: p["phasenumber"])
     return [
         (str(p.get("label")), p["reference_data"], p.get("input_data"))
@@ -157,7 +156,7 @@ def references(doc: dict) -> List[Tuple[str, str, Optional[str]]]:
     ]
 
 
-def published_paths(doc: dict) -> List[str]:
+def published_paths(doc: dict) -> list[str]:
     """The pages, and each phase's starting kit, public data and input data."""
     values = list((doc.get("html") or {}).values())
     for phase in (doc.get("phases") or {}).values():

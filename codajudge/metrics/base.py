@@ -10,7 +10,7 @@ metric through one code path: resample items, sum their rows, call ``from_stats`
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Dict, NamedTuple, Optional, Tuple
+from typing import Callable, NamedTuple
 
 import numpy as np
 
@@ -97,9 +97,9 @@ class Metric:
     stats_form: str = MEAN
     significance: str = BOOTSTRAP
     percent: bool = False
-    on_gold: Optional[Callable] = None
+    on_gold: Callable | None = None
     on_gold_tolerance: float = 1e-9
-    applies_to: Tuple[Tuple[str, Optional[str]], ...] = ()
+    applies_to: tuple[tuple[str, str | None], ...] = ()
 
     def __post_init__(self):
         if (
@@ -124,7 +124,7 @@ class Metric:
         """True when the score is a mean of one per-item value (a loss, once oriented)."""
         return self.stats_form == MEAN
 
-    def bounds(self, n_labels: int = 0) -> Tuple[float, float]:
+    def bounds(self, n_labels: int = 0) -> tuple[float, float]:
         upper = self.upper(n_labels) if callable(self.upper) else self.upper
         return float(self.lower), float(upper)
 
@@ -140,7 +140,7 @@ class Metric:
         """What the gold submitted as a prediction scores: ``on_gold(gold)``, else the best value."""
         return self.best(n_labels) if self.on_gold is None else float(self.on_gold(gold))
 
-    def score(self, gold, pred, keep=None) -> "MetricValue":
+    def score(self, gold, pred, keep=None) -> MetricValue:
         """The score of a whole track; an undefined value (NaN) becomes 0.0 with a warning.
 
         ``keep`` (a boolean mask over items) drops items without gold after per-item statistics.
@@ -160,11 +160,11 @@ class MetricValue(NamedTuple):
     """A track's score, the warning if it was undefined, and the per-item statistics behind it."""
 
     value: float
-    warning: Optional[str]
-    stats: Optional[np.ndarray] = None
+    warning: str | None
+    stats: np.ndarray | None = None
 
 
-REGISTRY: Dict[str, Metric] = {}
+REGISTRY: dict[str, Metric] = {}
 
 
 def register(metric: Metric) -> Metric:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import partial
-from typing import Optional, Tuple
 
 import numpy as np
 
@@ -32,10 +31,10 @@ class PerAnnotator:
     item: np.ndarray
     n_items: int
     n_labels: int
-    offsets: Optional[np.ndarray] = None
+    offsets: np.ndarray | None = None
 
 
-def _per_item_sums(rows: np.ndarray, per: PerAnnotator) -> Tuple[np.ndarray, np.ndarray]:
+def _per_item_sums(rows: np.ndarray, per: PerAnnotator) -> tuple[np.ndarray, np.ndarray]:
     """(sums, row counts) per item of per-row values ``(M,)`` or ``(M, L)``. Every row holds whole
     numbers (label codes, their distances, 0/1 mistakes), so the float sums are exact in any order."""
     counts = np.bincount(per.item, minlength=per.n_items)

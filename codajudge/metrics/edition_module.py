@@ -14,7 +14,6 @@ from __future__ import annotations
 import sys
 import traceback
 import types
-from typing import Dict, List, Tuple
 
 import numpy as np
 
@@ -24,10 +23,10 @@ from .base import MEAN, ONE_HOT, REGISTRY, Metric
 
 #: The text of every edition metrics module run in this process -> its file name and the names of
 #: the metrics it registered.
-LOADED: Dict[str, Tuple[str, Tuple[str, ...]]] = {}
+LOADED: dict[str, tuple[str, tuple[str, ...]]] = {}
 
 
-def load_entry(entry, where: str) -> Tuple[str, ...]:
+def load_entry(entry, where: str) -> tuple[str, ...]:
     """Register the metrics of a task.json's ``metrics_module`` entry (once per process)."""
     if not isinstance(entry, dict) or not all(
         isinstance(entry.get(key), str) for key in ("file", "source")
@@ -41,7 +40,7 @@ def load_entry(entry, where: str) -> Tuple[str, ...]:
     return load_source(entry["source"], entry["file"])
 
 
-def load_source(source: str, file_name: str) -> Tuple[str, ...]:
+def load_source(source: str, file_name: str) -> tuple[str, ...]:
     """Run an edition's metrics module ``source`` (``file_name`` in messages) once per process;
     the names of the metrics it registered."""
     if source in LOADED:
@@ -66,12 +65,12 @@ def load_source(source: str, file_name: str) -> Tuple[str, ...]:
     return names
 
 
-def metrics_of(source: str) -> Tuple[str, ...]:
+def metrics_of(source: str) -> tuple[str, ...]:
     """The names of the metrics the module ``source`` registered in this process (none if not run)."""
     return LOADED.get(source, ("", ()))[1]
 
 
-def loaded_modules() -> List[Tuple[str, str]]:
+def loaded_modules() -> list[tuple[str, str]]:
     """Every edition metrics module run in this process, as (source, file name): what a worker
     process started by spawn or forkserver runs again before it unpickles anything naming them."""
     return [(source, file_name) for source, (file_name, _) in LOADED.items()]
@@ -100,7 +99,7 @@ def _registration_problem(metric: Metric) -> str:
     return ""
 
 
-def property_problems(metric: Metric, gold, n_labels: int) -> List[str]:
+def property_problems(metric: Metric, gold, n_labels: int) -> list[str]:
     """What breaks the registry's basic properties on ``gold`` (a track's scored gold, as the metric
     takes it), against a prediction other than the gold where the gold is an array (each item
     predicted as its neighbour's gold): one statistics row per item in the declared form, a finite
@@ -132,7 +131,7 @@ def property_problems(metric: Metric, gold, n_labels: int) -> List[str]:
     return problems
 
 
-def _form_problems(metric: Metric, stats: np.ndarray) -> List[str]:
+def _form_problems(metric: Metric, stats: np.ndarray) -> list[str]:
     if metric.stats_form == MEAN and stats.shape[1] != 1:
         return [f"stats_form MEAN needs one column per item, item_stats gives {stats.shape[1]}"]
     if metric.stats_form == ONE_HOT and not (

@@ -6,7 +6,7 @@ Every function raises ``ValueError`` naming the argument, the item and what was 
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 

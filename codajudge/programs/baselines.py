@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import tempfile
 from pathlib import Path
-from typing import Dict, List, Optional
 
 from ..bundle.build import build
 from ..bundle.edition import load_edition
@@ -23,7 +22,7 @@ from .build import edition_path
 from .common import argument_parser, run_guarded
 
 
-def score_table(edition, results: Dict[str, Dict[str, float]]) -> str:
+def score_table(edition, results: dict[str, dict[str, float]]) -> str:
     """Rows: the primary score, then each track's metrics; one column per baseline."""
     names = list(results)
     keys = score_titles(edition.tracks, "primary score")
@@ -61,7 +60,7 @@ def run(args) -> int:
     return 0
 
 
-def main(argv: Optional[List[str]] = None, prog: str = "codajudge baselines") -> int:
+def main(argv: list[str] | None = None, prog: str = "codajudge baselines") -> int:
     parser = argument_parser(prog, __doc__)
     parser.add_argument("edition", nargs="?", default="default", help="edition name or folder")
     parser.add_argument("--data", help="folder the edition's dataset paths are relative to")

@@ -13,7 +13,6 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
-from typing import Dict, List, Optional
 
 from ..bundle.build import (
     REPO_ROOT,
@@ -77,7 +76,7 @@ def edition_path(value: str) -> Path:
     )
 
 
-def _contents(path: Path) -> Dict[str, bytes]:
+def _contents(path: Path) -> dict[str, bytes]:
     """The file at ``path`` (key ''), or every file below the folder at ``path`` by its relative
     path (caches left out); nothing when there is nothing at ``path``."""
     if path.is_file():
@@ -124,10 +123,10 @@ def sync_root(check_only: bool) -> int:
         return 0
 
 
-def checked_data(config: Path, data: Optional[str]):
+def checked_data(config: Path, data: str | None):
     """The edition at ``config``, its data root (``data``, default its folder) and its data: every
     problem of the configuration and the data is raised together (``bundle.build.import_data``)."""
-    found: List[Problem] = []
+    found: list[Problem] = []
     edition = load_edition(config, found)
     data_root = Path(data) if data else edition.folder
     return edition, data_root, import_data(edition, data_root, found)
@@ -171,7 +170,7 @@ def run(args) -> int:
     return 0
 
 
-def main(argv: Optional[List[str]] = None, prog: str = "build_bundle.py") -> int:
+def main(argv: list[str] | None = None, prog: str = "build_bundle.py") -> int:
     parser = argument_parser(prog, __doc__, epilog=__doc__)
     parser.add_argument(
         "--edition", default="default", help="edition name (editions/NAME) or a config path"

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import List, Optional
 
 from ..errors import UsageError, counted
 from .common import argument_parser, run_guarded
@@ -26,7 +25,7 @@ def is_edition_config(path: Path) -> bool:
     return path.suffix in (".yaml", ".yml") and path.name != "competition.yaml"
 
 
-def check_edition(path: Path, data: Optional[str] = None) -> int:
+def check_edition(path: Path, data: str | None = None) -> int:
     """The edition config against the schema and the cross-field rules, as the builder reads it;
     with ``data``, its data and the built bundle too, as the build's dry run."""
     from ..bundle.edition import load_edition
@@ -44,7 +43,7 @@ def check_edition(path: Path, data: Optional[str] = None) -> int:
     return dry_run(edition, data_root, read, then)
 
 
-def check_any_bundle(path: Path) -> List[str]:
+def check_any_bundle(path: Path) -> list[str]:
     """Every problem of a Codabench v2 or a CodaLab v1.5 bundle, one line each (``check_bundle``
     with both forms of ``competition.yaml``)."""
     from ..bundle.check import check_bundle, v2
@@ -53,7 +52,7 @@ def check_any_bundle(path: Path) -> List[str]:
     return check_bundle(path, (v2, legacy_check))
 
 
-def check(bundle: str, data: Optional[str] = None) -> int:
+def check(bundle: str, data: str | None = None) -> int:
 
     if is_edition_config(Path(bundle)):
         return check_edition(Path(bundle), data)
@@ -74,7 +73,7 @@ def check(bundle: str, data: Optional[str] = None) -> int:
     return 0
 
 
-def main(argv: Optional[List[str]] = None, prog: str = "codajudge check") -> int:
+def main(argv: list[str] | None = None, prog: str = "codajudge check") -> int:
     parser = argument_parser(prog, __doc__, epilog=__doc__.split("\n\n", 1)[1])
     parser.add_argument(
         "bundle",

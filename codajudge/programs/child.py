@@ -22,7 +22,7 @@ import sys
 import time
 import traceback
 from pathlib import Path
-from typing import Callable, Dict, List, Optional
+from typing import Callable
 
 from ..baselines.interface import MODEL_FILE, plain_data, prediction_lines, track_settings
 from ..errors import ConfigError, FileRefusals, KitError, SubmissionError, counted, first_few
@@ -65,7 +65,7 @@ class ChildPaths:
 
 def load_dataset(
     input_dir: Path, dataset: str, say: Callable[[str], None]
-) -> Dict[str, List[dict]]:
+) -> dict[str, list[dict]]:
     """The public items and the training items (with gold) of one dataset; no training file = [].
     ``say`` tells what the participant should know (no training split)."""
     public = read_items(input_dir / f"{dataset}.jsonl", f"input data {dataset}.jsonl")
@@ -100,7 +100,7 @@ class WrittenFiles:
 
     def __init__(self, work: Path):
         self.kit = str(Path(work).resolve())
-        self.paths: List[str] = []
+        self.paths: list[str] = []
 
     def install(self) -> None:
         sys.addaudithook(self._hook)
@@ -153,7 +153,7 @@ INTERFACE_HINT = (
 MAX_ERROR_CHARS = 400
 
 
-def call_participant(what: str, root: Optional[Path], function: Callable, *args):
+def call_participant(what: str, root: Path | None, function: Callable, *args):
     """Call participant code (``root``: the submission's folder, None for a built-in baseline);
     any exception (even SystemExit) becomes a one-line SubmissionError. Its hint says where in the
     submission it was raised, gives RETURN_PREDICTIONS_HINT when the code could not write a file,
@@ -186,7 +186,7 @@ def _exception_line(error: BaseException) -> str:
     return line if len(line) <= MAX_ERROR_CHARS else line[:MAX_ERROR_CHARS] + "..."
 
 
-def _raised_at(error: BaseException, root: Optional[Path]) -> Optional[str]:
+def _raised_at(error: BaseException, root: Path | None) -> str | None:
     """'the error was raised at model.py, line 12': the innermost frame inside the submission
     folder, if any."""
     if root is None:
@@ -206,7 +206,7 @@ def _is_kit_frame(filename: str) -> bool:
     return filename.startswith("<frozen ") or Path(filename).resolve().is_relative_to(KIT)
 
 
-def participant_traceback(error: BaseException, root: Path) -> Optional[str]:
+def participant_traceback(error: BaseException, root: Path) -> str | None:
     """The traceback of ``error`` without the kit's frames (nor the import machinery's), the
     submission's files named relative to ``root``; at most MAX_FRAMES frames and
     MAX_PARTICIPANT_TRACEBACK characters (its end is kept). None when no frame is left (and the
@@ -259,7 +259,7 @@ def load_model_class(root: Path) -> type:
     return model_class
 
 
-def _model_like_classes(module) -> List[str]:
+def _model_like_classes(module) -> list[str]:
     """The names of the classes defined in ``module`` (not imported) that have fit and predict."""
     try:
         return [
@@ -283,7 +283,7 @@ class _Run:
         self.paths, self.seed, self.say = paths, seed, say
         self.written = WrittenFiles(paths.work)
         self.refusals = FileRefusals(unit="track")
-        self.root: Optional[Path] = None
+        self.root: Path | None = None
         if source.startswith(BASELINE_PREFIX):
             from ..baselines import baseline_class
 
@@ -297,7 +297,7 @@ class _Run:
         """Which track and step the run is on (read by the supervisor at a time-out)."""
         self.paths.progress.write_text(f"{track.id}\n{what}", encoding="utf-8")
 
-    def own_copy(self, items: List[dict]) -> List[dict]:
+    def own_copy(self, items: list[dict]) -> list[dict]:
         """``items`` for a model to keep or change: a fresh copy for participant code (the kit
         reads the items after it, and the next track's model gets them too), the items themselves
         for a built-in baseline (the kit's own code, which changes nothing it is given)."""
@@ -315,8 +315,8 @@ def run_models(
     source: str,
     seed: int,
     say: Callable[[str], None],
-    datasets: Optional[Dict[str, Dict[str, List[dict]]]] = None,
-) -> List[str]:
+    datasets: dict[str, dict[str, list[dict]]] | None = None,
+) -> list[str]:
     """Fit and run one Model per track; write ``<track_id>.tsv`` into ``paths.out_dir``. Returns the
     tracks the model skipped (``predict`` returned None). ``say`` prints the kit's progress lines.
     ``datasets`` (dataset -> its items, as ``load_dataset`` reads them from ``paths.input_dir``) is
@@ -324,7 +324,7 @@ def run_models(
     spec = read_spec(paths.input_dir)
     run = _Run(paths, source, seed, say)
     datasets = {} if datasets is None else datasets
-    skipped: List[str] = []
+    skipped: list[str] = []
     for track in spec.tracks:
         run.step(track, "loading its data")
         if track.dataset not in datasets:
@@ -337,7 +337,7 @@ def run_models(
     return skipped
 
 
-def _run_track(run: _Run, track: Track, data: Dict[str, List[dict]]) -> bool:
+def _run_track(run: _Run, track: Track, data: dict[str, list[dict]]) -> bool:
     """Run one track and write its prediction file; True when the model skipped the track
     (``predict`` returned None). Refused predictions write no file: the refusal is kept in
     ``run.refusals``, so that the other tracks still run and one message names every track's
@@ -372,7 +372,7 @@ def _run_track(run: _Run, track: Track, data: Dict[str, List[dict]]) -> bool:
     return False
 
 
-def child_main(argv: List[str]) -> int:
+def child_main(argv: list[str]) -> int:
     """Entry of the child process (``INPUT OUT WORK SOURCE SEED KIT_FD``, see ``ChildPaths`` and
     ``run_models``); reports through ``WORK/report.json``, never with a traceback."""
     input_dir, out_dir, work, source, seed, kit_fd = argv

@@ -7,7 +7,7 @@ import contextlib
 import sys
 import traceback
 from pathlib import Path
-from typing import Callable, Optional
+from typing import Callable
 
 from ..errors import (
     EXIT_DATA_ERROR,
@@ -24,7 +24,7 @@ REFUSED = ": the submission was not accepted:\n"
 BUNDLE_PROBLEM = ": the bundle or its data has a problem (organisers must fix it):\n"
 
 
-def argument_parser(prog: str, doc: str, epilog: Optional[str] = None) -> argparse.ArgumentParser:
+def argument_parser(prog: str, doc: str, epilog: str | None = None) -> argparse.ArgumentParser:
     """A program's parser: ``prog`` in the usage line, the first paragraph of its docstring ``doc``
     on one line as the description, and ``epilog`` (some of ``doc``) after the options as written."""
     description = " ".join(doc.strip().split("\n\n")[0].split())
@@ -50,8 +50,8 @@ def own_words(message: str) -> str:
 def run_guarded(
     body: Callable[[], int],
     program: str,
-    on_error: Optional[Callable[[str], None]] = None,
-    details_dir: Optional[Path] = None,
+    on_error: Callable[[str], None] | None = None,
+    details_dir: Path | None = None,
 ) -> int:
     """Run ``body``; turn every failure into one clear message on stderr and a non-zero exit code.
 

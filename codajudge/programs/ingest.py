@@ -29,7 +29,6 @@ import tempfile
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
-from typing import Dict, List, Optional
 
 from ..baselines.base import item_annotators
 from ..baselines.interface import MODEL_FILE
@@ -68,7 +67,7 @@ def code_time_limit(phase_limit: float) -> float:
     return phase_limit - min(SCORING_MARGIN, phase_limit / 4)
 
 
-def time_limit_of(spec: TaskSpec, option: Optional[float]) -> Optional[float]:
+def time_limit_of(spec: TaskSpec, option: float | None) -> float | None:
     """Seconds the code submission may run: the smaller of --time-limit and code_time_limit() of
     task.json's ``execution_time_limit`` (the phase's)."""
     limits = [] if option is None else [float(option)]
@@ -84,7 +83,7 @@ def time_limit_of(spec: TaskSpec, option: Optional[float]) -> Optional[float]:
     return min(limits) if limits else None
 
 
-def clear_output(output_dir: Path, names: List[str]) -> None:
+def clear_output(output_dir: Path, names: list[str]) -> None:
     """Remove whatever stands at ``names`` in the prediction output (names this program writes: a
     previous run's files, or a submission's folder or link of that name, copied there by the
     worker), then every ``*.html`` file and everything that is neither a regular file nor a folder
@@ -109,7 +108,7 @@ def clear_output(output_dir: Path, names: List[str]) -> None:
         print(f"note: removed {relative!r} from the prediction output: {why}")
 
 
-def public_keys(items: List[dict]) -> ItemKeys:
+def public_keys(items: list[dict]) -> ItemKeys:
     """The public items' ids and annotators, so that result files are checked by the scorer's own
     reader (``read_prediction``) without any gold."""
     return ItemKeys(
@@ -117,7 +116,7 @@ def public_keys(items: List[dict]) -> ItemKeys:
     )
 
 
-def check_result_files(run: Ingestion, spec: TaskSpec, folder: Path, out_dir: Path) -> List[str]:
+def check_result_files(run: Ingestion, spec: TaskSpec, folder: Path, out_dir: Path) -> list[str]:
     """A result submission: check each track file by the scorer's reader and copy it as
     ``<track_id>.tsv``; every broken file is named in one refusal (``FileRefusals``). What the
     participant should know (files ignored) is appended to ``run.notes``, and each track's file
@@ -125,10 +124,10 @@ def check_result_files(run: Ingestion, spec: TaskSpec, folder: Path, out_dir: Pa
     page)."""
 
     @functools.cache
-    def items_of(dataset: str) -> List[dict]:
+    def items_of(dataset: str) -> list[dict]:
         return read_items(run.input_dir / f"{dataset}.jsonl", f"input data {dataset}.jsonl")
 
-    unread: List[str] = []
+    unread: list[str] = []
     ids_of = lambda dataset: [item["id"] for item in items_of(dataset)]  # noqa: E731
     files, unclaimed = archive.find_track_files(folder, spec.tracks, ids_of, unread)
     if not files:
@@ -170,7 +169,7 @@ MODEL_PY_HINT = (
 )
 
 
-def other_platform_entry_points(folder: Path, unclaimed: List[str]) -> List[str]:
+def other_platform_entry_points(folder: Path, unclaimed: list[str]) -> list[str]:
     """What shows a code submission written for another platform, as shown in a message: a root
     ``metadata`` with a ``command:`` line (CodaLab's, which this competition does not run) and any
     ``run.py`` or ``main.py``; [] when there is none."""
@@ -183,7 +182,7 @@ def other_platform_entry_points(folder: Path, unclaimed: List[str]) -> List[str]
     return found
 
 
-def find_model_folder(folder: Path) -> Optional[Path]:
+def find_model_folder(folder: Path) -> Path | None:
     """The folder holding the submission's model.py (at the root, or alone one level down)."""
     found = [f for f in archive.submission_files(folder) if f.name == MODEL_FILE]
     if not found:
@@ -211,14 +210,14 @@ class Ingestion:
     input_dir: Path
     output_dir: Path
     output: ParticipantOutput
-    seed: Optional[int] = None
-    time_limit: Optional[float] = None
-    written: List[str] = field(default_factory=list)
-    notes: List[str] = field(default_factory=list)
-    names: Dict[str, str] = field(default_factory=dict)
+    seed: int | None = None
+    time_limit: float | None = None
+    written: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    names: dict[str, str] = field(default_factory=dict)
 
 
-def ingest(run: Ingestion, submission: Optional[Path], baseline: Optional[str]) -> int:
+def ingest(run: Ingestion, submission: Path | None, baseline: str | None) -> int:
     """The whole prediction step of ``submission`` (or of the built-in ``baseline``). Files reach
     ``run.output_dir`` only at the end, when all succeeded; what the code printed is kept in
     ``run.output`` (saved here on success, by the caller on failure)."""
@@ -270,7 +269,7 @@ def _predict_submission(run: Ingestion, spec: TaskSpec, submission: Path, paths:
     return _run_code(run, spec, paths, str(model_folder.resolve())), "code submission"
 
 
-def _run_code(run: Ingestion, spec: TaskSpec, paths: ChildPaths, source: str) -> List[str]:
+def _run_code(run: Ingestion, spec: TaskSpec, paths: ChildPaths, source: str) -> list[str]:
     """The tracks predicted by ``source`` (see ``run_child``) run in the child process, under the
     time limit of ``time_limit_of``; every track not skipped has its file in ``paths.out_dir``."""
     seed = spec.seed if run.seed is None else run.seed
@@ -284,7 +283,7 @@ def _run_code(run: Ingestion, spec: TaskSpec, paths: ChildPaths, source: str) ->
     return tracks
 
 
-def _note_result_files_beside_code(spec: TaskSpec, folder: Path, notes: List[str]) -> None:
+def _note_result_files_beside_code(spec: TaskSpec, folder: Path, notes: list[str]) -> None:
     """A note when a code submission also holds files named like the tracks' prediction files:
     they are not what is scored (the code's predictions are), which the participant may not expect."""
     try:
@@ -318,7 +317,7 @@ ARGUMENTS = {
 }
 
 
-def parse_arguments(argv: Optional[List[str]], prog: str = "ingest.py") -> argparse.Namespace:
+def parse_arguments(argv: list[str] | None, prog: str = "ingest.py") -> argparse.Namespace:
     parser = argument_parser(prog, __doc__)
     for name, settings in ARGUMENTS.items():
         parser.add_argument(name, **settings)
@@ -337,7 +336,7 @@ def parse_arguments(argv: Optional[List[str]], prog: str = "ingest.py") -> argpa
     return args
 
 
-def submission_path(given: Optional[str], prog: str) -> Path:
+def submission_path(given: str | None, prog: str) -> Path:
     """The SUBMISSION argument, or PLATFORM_SUBMISSION, where the platform mounts it; a usage
     error when neither is given (the program run by hand without a submission)."""
     if given is not None:
@@ -369,7 +368,7 @@ def check_input_folder(input_data: Path) -> None:
     )
 
 
-def main(argv: Optional[List[str]] = None, prog: str = "ingest.py") -> int:
+def main(argv: list[str] | None = None, prog: str = "ingest.py") -> int:
     """``prog`` names the command in usage and error lines (``codajudge ingest`` from the CLI); the
     platform's script says "ingestion program" in the messages its logs and status file show."""
     args = parse_arguments(argv, prog)

@@ -16,7 +16,6 @@ import json
 import shutil
 import sys
 from pathlib import Path
-from typing import List, Optional
 
 from ..assets import kit_root
 from ..bundle.prose import Templates
@@ -78,7 +77,7 @@ def run(args) -> int:
     return 0
 
 
-def main(argv: Optional[List[str]] = None, prog: str = "codajudge new") -> int:
+def main(argv: list[str] | None = None, prog: str = "codajudge new") -> int:
     parser = argument_parser(prog, __doc__)
     parser.add_argument("name", help="the edition's name (a plain folder name)")
     parser.add_argument("--out", default=".", help="the folder to write NAME/ in (default: .)")

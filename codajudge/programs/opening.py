@@ -9,7 +9,8 @@ refused with the same message by both programs, and a path at which nothing exis
 from __future__ import annotations
 
 from pathlib import Path, PurePosixPath
-from typing import List, NamedTuple, Optional, Sequence
+from typing import NamedTuple
+from collections.abc import Sequence
 
 from ..errors import SubmissionError
 from ..formats.archive import ARCHIVE_SUFFIXES, nothing_at_path, safe_extract, submission_files
@@ -24,11 +25,11 @@ class OpenedSubmission(NamedTuple):
     """The submission as a folder, and the extraction's warnings (entries skipped)."""
 
     folder: Path
-    warnings: List[str]
+    warnings: list[str]
 
 
 def open_submission(
-    path: Path, work: Path, tracks: Optional[Sequence[Track]] = None
+    path: Path, work: Path, tracks: Sequence[Track] | None = None
 ) -> OpenedSubmission:
     """``path`` as a folder: a zip, or a folder holding only a zip, is extracted into
     ``work/submission`` (only the ``tracks``' files when given, else every file); any other folder

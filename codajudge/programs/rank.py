@@ -53,7 +53,7 @@ import zipfile
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import fields
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Tuple, Union
+from collections.abc import Iterator
 
 from ..baselines.interface import MODEL_FILE
 from ..errors import ConfigError, KitError, SubmissionError, counted
@@ -96,7 +96,7 @@ def log(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def find_submissions(folder: Path) -> List[Tuple[str, Path]]:
+def find_submissions(folder: Path) -> list[tuple[str, Path]]:
     """(system name, path) of every zip and sub-folder, sorted by name; hidden entries skipped. A
     name's bytes that are not UTF-8 are written as their values (``caf\\xe9``), in every table.
     ConfigError when there is none, or no such folder."""
@@ -120,13 +120,13 @@ def find_submissions(folder: Path) -> List[Tuple[str, Path]]:
 
 
 def score_one(
-    path: Path, spec: TaskSpec, ref_dir: Path, gold: Dict[str, GoldTrack]
-) -> Tuple[Union[Result, str], float]:
+    path: Path, spec: TaskSpec, ref_dir: Path, gold: dict[str, GoldTrack]
+) -> tuple[Result | str, float]:
     """(its Result, or why it is not scored, and the seconds it took) for one submission; a
     ConfigError (the reference data is wrong) propagates."""
     started = time.monotonic()
     try:
-        outcome: Union[Result, str] = score_submission_folder(spec, ref_dir, path, gold)
+        outcome: Result | str = score_submission_folder(spec, ref_dir, path, gold)
     except ConfigError:
         raise  # the reference data is wrong: no submission can be ranked
     except KitError as e:
@@ -185,8 +185,8 @@ def code_task(reference: Path, spec: TaskSpec) -> PhaseTask:
 
 
 def run_code_submissions(
-    submissions: List[Tuple[str, Path]], reference: Path, spec: TaskSpec, work: Path
-) -> Tuple[List[Tuple[str, Path]], List[Tuple[str, str]]]:
+    submissions: list[tuple[str, Path]], reference: Path, spec: TaskSpec, work: Path
+) -> tuple[list[tuple[str, Path]], list[tuple[str, str]]]:
     """``--run-code``: each code submission replaced by its prediction output, made by running it
     through the phase's prediction step in the sandbox (``runner.local.run_isolated``), one at a
     time, in ``work``; the others as they are. Returns them, and (name, reason) of those whose
@@ -215,7 +215,7 @@ def run_code_submissions(
     return kept, failures
 
 
-def run_code(task: PhaseTask, submission: Path, work: Path) -> Tuple[Optional[Path], str]:
+def run_code(task: PhaseTask, submission: Path, work: Path) -> tuple[Path | None, str]:
     """(the prediction output, what its step says) of one code submission run in the sandbox;
     (None, why) when it left none to score."""
     try:
@@ -243,15 +243,15 @@ def default_jobs() -> int:
 
 
 def score_all(
-    submissions: List[Tuple[str, Path]], spec: TaskSpec, ref_dir: Path, jobs: int = 1
-) -> Tuple[Dict[str, Result], List[Tuple[str, str]]]:
+    submissions: list[tuple[str, Path]], spec: TaskSpec, ref_dir: Path, jobs: int = 1
+) -> tuple[dict[str, Result], list[tuple[str, str]]]:
     """Score every submission against the phase's gold, read once, in ``jobs`` worker processes
     (each holding the gold); a failure is logged and recorded, and the others go on. A reference
     that cannot be read stops everything (ConfigError). Results are those of scoring each
     submission on its own, in the submissions' order, sharing the parent's gold."""
     gold = load_gold(spec, ref_dir)
-    results: Dict[str, Result] = {}
-    failures: List[Tuple[str, str]] = []
+    results: dict[str, Result] = {}
+    failures: list[tuple[str, str]] = []
     outcomes = _outcomes([path for _, path in submissions], spec, ref_dir, gold, jobs)
     for number, ((name, _), (value, seconds)) in enumerate(zip(submissions, outcomes), start=1):
         prefix = f"[{number}/{len(submissions)}] {name}"
@@ -267,8 +267,8 @@ def score_all(
 
 
 def _outcomes(
-    paths: List[Path], spec: TaskSpec, ref_dir: Path, gold, jobs: int
-) -> Iterator[Tuple[Union[Result, str], float]]:
+    paths: list[Path], spec: TaskSpec, ref_dir: Path, gold, jobs: int
+) -> Iterator[tuple[Result | str, float]]:
     """``score_one`` of each path, in order: here, or in a pool of ``jobs`` processes."""
     if jobs <= 1 or len(paths) < 2:
         yield from (score_one(path, spec, ref_dir, gold) for path in paths)
@@ -284,17 +284,17 @@ def _outcomes(
             yield value, seconds
 
 
-_WORKER: Dict[str, object] = {}
+_WORKER: dict[str, object] = {}
 
 
-def _start_worker(edition_metrics: List[Tuple[str, str]], payload: bytes) -> None:
+def _start_worker(edition_metrics: list[tuple[str, str]], payload: bytes) -> None:
     for source, file_name in edition_metrics:
         load_source(source, file_name)
     spec, ref_dir, gold = pickle.loads(payload)
     _WORKER.update(spec=spec, ref_dir=ref_dir, gold=gold)
 
 
-def _score_in_worker(path: Path) -> Tuple[object, Optional[float]]:
+def _score_in_worker(path: Path) -> tuple[object, float | None]:
     """``score_one`` in a worker, its Result returned without the gold (the parent holds it); a
     ConfigError travels as its problems with no seconds (exceptions with user-facing problems do
     not pickle)."""
@@ -309,7 +309,7 @@ def _score_in_worker(path: Path) -> Tuple[object, Optional[float]]:
     return value, seconds
 
 
-def _with_gold(result: Result, spec: TaskSpec, gold: Dict[str, GoldTrack]) -> Result:
+def _with_gold(result: Result, spec: TaskSpec, gold: dict[str, GoldTrack]) -> Result:
     """A result scored in a worker, given back the parent's spec and gold (the same objects as
     scoring here would hold)."""
     result.spec = spec
@@ -319,8 +319,8 @@ def _with_gold(result: Result, spec: TaskSpec, gold: Dict[str, GoldTrack]) -> Re
 
 
 def rank_tracks(
-    spec: TaskSpec, results: Dict[str, Result], settings: Settings
-) -> Dict[str, object]:
+    spec: TaskSpec, results: dict[str, Result], settings: Settings
+) -> dict[str, object]:
     """Every track's ranking (track id -> ``TrackRanking``)."""
     rankings = {}
     for track in spec.tracks:
@@ -332,7 +332,7 @@ def rank_tracks(
     return rankings
 
 
-def overall_order(spec: TaskSpec, results: Dict[str, Result], settings: Settings) -> List[str]:
+def overall_order(spec: TaskSpec, results: dict[str, Result], settings: Settings) -> list[str]:
     """Every system, best first, by the overall rule (the primary score needs no track ranking)."""
     unranked = sorted(name for name, r in results.items() if not r.ranked)
     if settings.overall == BY_PRIMARY:
@@ -341,7 +341,7 @@ def overall_order(spec: TaskSpec, results: Dict[str, Result], settings: Settings
     return [row.system for row in rows] + unranked
 
 
-def primary_scores(results: Dict[str, Result]) -> Dict[str, float]:
+def primary_scores(results: dict[str, Result]) -> dict[str, float]:
     """The primary score of every run that has one."""
     return {name: r.primary for name, r in results.items() if r.ranked}
 
@@ -352,16 +352,16 @@ def higher_is_better(spec: TaskSpec) -> bool:
 
 
 def overall_rows(
-    spec: TaskSpec, results: Dict[str, Result], rankings: Dict[str, object], rule: str
-) -> List[OverallRow]:
+    spec: TaskSpec, results: dict[str, Result], rankings: dict[str, object], rule: str
+) -> list[OverallRow]:
     """The overall table's rows by ``rule``, over the runs that have a primary score."""
     primary = [t.id for t in spec.primary_tracks]
     return rank_overall(primary, rankings, primary_scores(results), higher_is_better(spec), rule)
 
 
 def group_tables(
-    spec: TaskSpec, results: Dict[str, Result], rankings: Dict[str, object]
-) -> List[GroupTable]:
+    spec: TaskSpec, results: dict[str, Result], rankings: dict[str, object]
+) -> list[GroupTable]:
     """The tables of the groups of tracks the phase's task.json declares (``ranking: {groups:
     {NAME: {tracks: [...], order: mean_rank | mean_score}}}``), each over every scored run; by the
     rule ``unranked``, a run that did not submit every track of a group is left out of its table.
@@ -391,9 +391,9 @@ def group_tables(
     return tables
 
 
-def best_runs(order: List[str], team_of: Dict[str, str]) -> Dict[str, str]:
+def best_runs(order: list[str], team_of: dict[str, str]) -> dict[str, str]:
     """Team -> its first run in ``order`` (best first), teams in the order of their best runs."""
-    runs: Dict[str, str] = {}
+    runs: dict[str, str] = {}
     for system in order:
         runs.setdefault(team_of[system], system)
     return runs
@@ -401,10 +401,10 @@ def best_runs(order: List[str], team_of: Dict[str, str]) -> Dict[str, str]:
 
 def build_report(
     spec: TaskSpec,
-    results: Dict[str, Result],
+    results: dict[str, Result],
     failures,
     settings: Settings,
-    runs: Optional[Dict[str, str]] = None,
+    runs: dict[str, str] | None = None,
 ) -> RankingReport:
     """The ranking of ``results``; with ``runs`` (team -> run), of those runs under their teams'
     names."""
@@ -430,7 +430,7 @@ def build_report(
     )
 
 
-def primary_rule_notes(spec: TaskSpec, results: Dict[str, Result]) -> List[Tuple[str, str]]:
+def primary_rule_notes(spec: TaskSpec, results: dict[str, Result]) -> list[tuple[str, str]]:
     """Which of the ranked runs (name -> Result) the missing-track rule applied to, as
     (run, plain-text note) pairs: what stood in for each primary track a run did not submit, then
     the runs left without a primary score and the tracks they are ranked on."""
@@ -450,7 +450,7 @@ def primary_rule_notes(spec: TaskSpec, results: Dict[str, Result]) -> List[Tuple
 UNRANKED_NOTE = "no primary score (not every primary track submitted), so not in the overall table"
 
 
-def write_report(report: RankingReport, out_dir: Path) -> List[Path]:
+def write_report(report: RankingReport, out_dir: Path) -> list[Path]:
     out_dir.mkdir(parents=True, exist_ok=True)
     texts = [render(report) for render in RENDERERS]
     paths = [out_dir / name for name in OUTPUT_FILES]
@@ -472,7 +472,7 @@ def _within(convert, low, high, name: str, strict: bool = False):
     return parse
 
 
-def option_table() -> Dict[str, dict]:
+def option_table() -> dict[str, dict]:
     """``codajudge rank``'s options: flag -> ``argparse`` settings."""
     jobs = default_jobs()
     return {
@@ -523,7 +523,7 @@ def option_table() -> Dict[str, dict]:
     }
 
 
-def parse_args(argv: Optional[List[str]], prog: str = "rank_submissions.py") -> argparse.Namespace:
+def parse_args(argv: list[str] | None, prog: str = "rank_submissions.py") -> argparse.Namespace:
     parser = argument_parser(prog, __doc__, epilog=__doc__.split("\n\n", 2)[2])
     parser.add_argument(
         "submissions", type=Path, help="folder of final submissions (one zip per team or run)"
@@ -565,12 +565,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def score_submissions(
-    submissions: List[Tuple[str, Path]], spec: TaskSpec, args: argparse.Namespace
-) -> Tuple[Dict[str, Result], List[Tuple[str, str]]]:
+    submissions: list[tuple[str, Path]], spec: TaskSpec, args: argparse.Namespace
+) -> tuple[dict[str, Result], list[tuple[str, str]]]:
     """``score_all`` of the submissions; with ``--run-code``, of their code's prediction outputs
     (``run_code_submissions``), whose failures to run come first among the failures."""
     with tempfile.TemporaryDirectory(prefix="codajudge-rank-code-") as tmp:
-        not_run: List[Tuple[str, str]] = []
+        not_run: list[tuple[str, str]] = []
         if args.run_code:
             submissions, not_run = run_code_submissions(
                 submissions, args.reference, spec, Path(tmp)
@@ -597,6 +597,6 @@ def command_line(args: argparse.Namespace, seed: int) -> str:
     return " ".join(shlex.quote(part) for part in parts)
 
 
-def main(argv: Optional[List[str]] = None, prog: str = "rank_submissions.py") -> int:
+def main(argv: list[str] | None = None, prog: str = "rank_submissions.py") -> int:
     args = parse_args(argv, prog)
     return run_guarded(lambda: run(args), prog)

@@ -19,7 +19,6 @@ import json
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Dict, List, Optional, Union
 
 from ..bundle.prose import listed
 from ..confine import slug
@@ -50,11 +49,11 @@ def open_bundle(path: Path, work: Path) -> Path:
 def run_once(
     bundle_dir: Path,
     submission: str,
-    phase: Union[str, PhaseTask],
-    time_limit: Optional[int] = None,
-    output: Optional[Path] = None,
-    notes: Optional[List[str]] = None,
-) -> Dict[str, float]:
+    phase: str | PhaseTask,
+    time_limit: int | None = None,
+    output: Path | None = None,
+    notes: list[str] | None = None,
+) -> dict[str, float]:
     """Run one submission through both steps of a bundle folder (see ``open_bundle``) on ``phase``
     (its name, or its ``phase_task`` when the caller has read it already); returns its scores or
     raises with the failing step's message. The steps' notes are appended to ``notes``."""
@@ -85,7 +84,7 @@ def keep_outputs(result: RunResult, output: Path) -> None:
     copy_tree(result.predictions, predictions, PREDICTION_OUTPUT)
 
 
-def kept_names(output: Path) -> List[str]:
+def kept_names(output: Path) -> list[str]:
     """What ``keep_outputs`` left in ``output``, as found there: the scoring step's files, the
     prediction output's folder (which it always copies) and, in it, what the code printed."""
     names = [name for name in KEPT_OUTPUTS if (output / name).is_file()]
@@ -95,7 +94,7 @@ def kept_names(output: Path) -> List[str]:
     return names
 
 
-def say_where_the_output_is(result: RunResult, output: Optional[Path]) -> None:
+def say_where_the_output_is(result: RunResult, output: Path | None) -> None:
     """Print where the prediction step kept what the submitted code printed (if it printed; a file
     of the ingestion program's message alone is not named, that message is said anyway)."""
     if not code_printed(result.predictions / PARTICIPANT_OUTPUT):
@@ -119,7 +118,7 @@ def _step_error(name: str, step: StepResult) -> KitError:
     return SubmissionError.single(name, reason, found=tail or "no message")
 
 
-def read_scores(result: RunResult) -> Dict[str, float]:
+def read_scores(result: RunResult) -> dict[str, float]:
     if result.prediction.timed_out:
         during = last_progress(result.prediction.stdout)
         limit_note = "locally, --time-limit sets the limit of each step"
@@ -130,14 +129,14 @@ def read_scores(result: RunResult) -> Dict[str, float]:
     return json.loads((result.output / "scores.json").read_text(encoding="utf-8"))
 
 
-def step_notes(result: RunResult) -> List[str]:
+def step_notes(result: RunResult) -> list[str]:
     """The notes both steps printed for the participant (files ignored, rows read another way), once each."""
     steps = (result.prediction, result.scoring)
     lines = [line for step in steps for line in step.stdout.splitlines()]
     return list(dict.fromkeys(line[6:] for line in lines if line.startswith("note: ")))
 
 
-def leaderboard_row(scores: Dict[str, float], task: PhaseTask) -> str:
+def leaderboard_row(scores: dict[str, float], task: PhaseTask) -> str:
     """One line per leaderboard column of ``task``, whose scoring step ran: its title, the score
     (n/a when the track was not submitted) and its direction and range (``report.score_meanings``
     of the phase's task.json, in its reference data, which the scoring step read; read while a
@@ -200,7 +199,7 @@ def _holds_gold(task: PhaseTask) -> bool:
     return task.reference_data.is_dir()
 
 
-def _kit_phase_list(phases: List[str], scored: List[str]) -> str:
+def _kit_phase_list(phases: list[str], scored: list[str]) -> str:
     """The kit's phases as a participant may pass them: those it scores, the others named apart
     (their gold is hidden, so the kit refuses them)."""
     hidden = [name for name in phases if name not in scored]
@@ -212,7 +211,7 @@ def _kit_phase_list(phases: List[str], scored: List[str]) -> str:
     return f"this starting kit can score: {', '.join(scored)}{apart}"
 
 
-def _expected_phase(scored: List[str]) -> Optional[str]:
+def _expected_phase(scored: list[str]) -> str | None:
     return "--phase " + " or ".join(scored) if scored else None
 
 
@@ -220,7 +219,7 @@ def run(args) -> int:
     with tempfile.TemporaryDirectory(prefix="codajudge-bundle-") as tmp:
         bundle = open_bundle(Path(args.bundle), Path(tmp))
         task = kit_phase_task(bundle, args.phase)
-        notes: List[str] = []
+        notes: list[str] = []
         output = Path(args.output) if args.output else None
         scores = run_once(bundle, args.submission, task, args.time_limit, output, notes)
         # read while a zipped bundle's extracted copy, with its task.json, still exists
@@ -242,7 +241,7 @@ PHASE_HELP = (
 )
 
 
-def main(argv: Optional[List[str]] = None, prog: str = "run_local.py") -> int:
+def main(argv: list[str] | None = None, prog: str = "run_local.py") -> int:
     parser = argument_parser(prog, __doc__, epilog=__doc__)
     parser.add_argument("bundle", help="bundle folder or zip (or the starting kit folder)")
     parser.add_argument("submission", help="result zip/folder, code submission, or baseline:NAME")

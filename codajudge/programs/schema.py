@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 import json
-from typing import List, Optional
 
 from ..bundle.schema import json_schema, markdown_reference
 from .common import argument_parser, run_guarded
@@ -23,7 +22,7 @@ def run(markdown: bool) -> int:
     return 0
 
 
-def main(argv: Optional[List[str]] = None, prog: str = "codajudge schema") -> int:
+def main(argv: list[str] | None = None, prog: str = "codajudge schema") -> int:
     parser = argument_parser(prog, __doc__)
     parser.add_argument(
         "--markdown", action="store_true", help="the key reference as Markdown tables instead"

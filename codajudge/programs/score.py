@@ -12,7 +12,6 @@ import os
 import tempfile
 import zipfile
 from pathlib import Path
-from typing import Dict, List, Optional
 
 # One BLAS thread, set before numpy is first imported (an organiser's own setting wins): scoring is
 # element-wise work, and more OpenBLAS threads would only start, busy-wait and take CPU from the
@@ -35,7 +34,7 @@ from .status import MAX_STATUS_BYTES, UNREADABLE, IngestionStatus, read_small_te
 STATUS_MESSAGE_CHARS = 2000
 
 
-def _metadata_failure(res_dir: Path) -> Optional[str]:
+def _metadata_failure(res_dir: Path) -> str | None:
     """The non-zero exit code the worker recorded in res/metadata, or None."""
     text = read_small_text(res_dir / "metadata")
     if text is None:
@@ -55,7 +54,7 @@ def _metadata_failure(res_dir: Path) -> Optional[str]:
     return None
 
 
-def check_prediction_step(res_dir: Path, status: Optional[IngestionStatus]) -> None:
+def check_prediction_step(res_dir: Path, status: IngestionStatus | None) -> None:
     """Refuse to score when the prediction step (ingestion or submitted code) failed; ``status``
     is ``read_status(res_dir)``."""
     if status is not None and not status.ok:
@@ -84,7 +83,7 @@ STATUS_FILES = (INGESTION_STATUS, "metadata")
 
 
 def score_submission_folder(
-    spec: TaskSpec, ref_dir: Path, res_dir: Path, gold: Optional[Dict[str, GoldTrack]] = None
+    spec: TaskSpec, ref_dir: Path, res_dir: Path, gold: dict[str, GoldTrack] | None = None
 ) -> Result:
     """Score a submission folder (INPUT/res) as the scoring program does; the ranking tool shares
     it, and gives it zips too, read as the folder the platform extracts from one.
@@ -122,7 +121,7 @@ def copy_status_files(archive: Path, folder: Path) -> Path:
     return folder
 
 
-def ingested_tracks(status: Optional[IngestionStatus]) -> Optional[List[str]]:
+def ingested_tracks(status: IngestionStatus | None) -> list[str] | None:
     """The tracks a successful prediction step reports writing (only they are scored), or None for
     a plain result submission (no status, or one listing no tracks)."""
     if status is None or not status.ok or status.tracks is None:
@@ -163,7 +162,7 @@ def _prepare_output(output_dir: Path) -> None:
         )
 
 
-def main(argv: Optional[List[str]] = None, prog: str = "score.py") -> int:
+def main(argv: list[str] | None = None, prog: str = "score.py") -> int:
     """``prog`` names the command in usage and error lines (``codajudge score`` from the CLI); the
     platform's script says "scoring program" in the messages its logs show."""
     parser = argument_parser(prog, __doc__)

@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Dict, Optional, Tuple
 
 from ..formats.archive import INGESTION_STATUS
 from ..formats.textfile import safe_display, shorten
@@ -45,9 +44,9 @@ class IngestionStatus:
 
     status: str
     message: str
-    tracks: Optional[Tuple[str, ...]] = None
-    notes: Tuple[str, ...] = ()
-    names: Dict[str, str] = field(default_factory=dict)
+    tracks: tuple[str, ...] | None = None
+    notes: tuple[str, ...] = ()
+    names: dict[str, str] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -61,7 +60,7 @@ def write_status(output_dir: Path, status: IngestionStatus) -> None:
     atomic_write(output_dir / INGESTION_STATUS, text)
 
 
-def read_small_text(path: Path, limit: int = MAX_STATUS_BYTES) -> Optional[str]:
+def read_small_text(path: Path, limit: int = MAX_STATUS_BYTES) -> str | None:
     """The text of a small status file (``limit`` bytes at most; undecodable bytes replaced), or
     None when it is absent, a link, no regular file or larger."""
     data = read_head(path, limit + 1)
@@ -70,7 +69,7 @@ def read_small_text(path: Path, limit: int = MAX_STATUS_BYTES) -> Optional[str]:
     return data.decode("utf-8", errors="replace")
 
 
-def read_status(folder: Path) -> Optional[IngestionStatus]:
+def read_status(folder: Path) -> IngestionStatus | None:
     """The status file in ``folder``; None when there is none (a plain result submission), a status
     ``unreadable`` when something stands at its name that is no small JSON object."""
     path = folder / INGESTION_STATUS
@@ -88,7 +87,7 @@ def read_status(folder: Path) -> Optional[IngestionStatus]:
     )
 
 
-def read_json_object(path: Path, limit: int = MAX_STATUS_BYTES) -> Optional[dict]:
+def read_json_object(path: Path, limit: int = MAX_STATUS_BYTES) -> dict | None:
     """The JSON object in a small file written where participant code could write (``limit``
     bytes at most, undecodable bytes replaced), or None when it is absent, a link, no regular
     file, larger or no JSON object."""
@@ -100,19 +99,19 @@ def read_json_object(path: Path, limit: int = MAX_STATUS_BYTES) -> Optional[dict
     return document if isinstance(document, dict) else None
 
 
-def _track_ids(value: object) -> Optional[Tuple[str, ...]]:
+def _track_ids(value: object) -> tuple[str, ...] | None:
     if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
         return None
     return tuple(value)
 
 
-def _notes(value: object) -> Tuple[str, ...]:
+def _notes(value: object) -> tuple[str, ...]:
     if not isinstance(value, list):
         return ()
     return tuple(shorten(safe_display(str(note)), NOTE_CHARS) for note in value[:MAX_NOTES])
 
 
-def _names(value: object) -> Dict[str, str]:
+def _names(value: object) -> dict[str, str]:
     if not isinstance(value, dict):
         return {}
     return {

@@ -27,7 +27,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
-from typing import BinaryIO, List, Optional
+from typing import BinaryIO
 
 from ..errors import ConfigError, SubmissionError
 from ..formats.archive import PARTICIPANT_OUTPUT
@@ -107,10 +107,10 @@ class ParticipantOutput:
     def __init__(self, saved_in: Path):
         self.capture = CappedOutput(on_head_full=_head_full)
         self.saved_in = saved_in
-        self._saver: Optional[threading.Thread] = None
+        self._saver: threading.Thread | None = None
         self._stop_saving = threading.Event()
 
-    def drain(self, stdout: BinaryIO, stderr: BinaryIO) -> List[threading.Thread]:
+    def drain(self, stdout: BinaryIO, stderr: BinaryIO) -> list[threading.Thread]:
         """Read the child's two pipes into the one capture, in the order the lines come, each
         echoed on this program's stream of the same name; keep the file saved meanwhile. Called
         once, when the child started."""
@@ -141,7 +141,7 @@ class ParticipantOutput:
             self._saver.join()
         self.capture.echo_tail()
 
-    def save(self, failure: Optional[str] = None) -> None:
+    def save(self, failure: str | None = None) -> None:
         """Write PARTICIPANT_OUTPUT into ``saved_in`` when the code printed anything or failed
         after it started; ``failure``: the program's message, which ends the file."""
         text = self.capture.text()
@@ -150,7 +150,7 @@ class ParticipantOutput:
         if text:
             atomic_write(self.saved_in / PARTICIPANT_OUTPUT, text)
 
-    def keep(self, failure: Optional[str] = None) -> None:
+    def keep(self, failure: str | None = None) -> None:
         """``save``, then say where the file is when the code printed anything."""
         self.save(failure)
         if self.capture.bytes > 0:
@@ -179,9 +179,9 @@ def run_child(
     paths: ChildPaths,
     source: str,
     seed: int,
-    time_limit: Optional[float],
+    time_limit: float | None,
     output: ParticipantOutput,
-) -> List[str]:
+) -> list[str]:
     """Run the models in a child process under ``time_limit``; raise its failure as a KitError.
     Returns the tracks the model skipped (its report's word: skipping gains nothing, so a forged
     list only withdraws tracks).

@@ -29,7 +29,7 @@ import io
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+from collections.abc import Iterator, Sequence
 
 from ..errors import ConfigError, counted, plural
 
@@ -47,7 +47,7 @@ EXPECTED = (
 
 
 #: (where, exact keys, file names, team) of one row: where is {"line": n} or {"item": "#n"}.
-Row = Tuple[Dict[str, object], List[str], List[str], str]
+Row = tuple[dict[str, object], list[str], list[str], str]
 #: Places listed in a note or an error about a name given by several rows.
 PLACES_SHOWN = 3
 
@@ -59,10 +59,10 @@ class Teams:
     the name -> the first place (``line 3``, ``item #3``) that does."""
 
     path: Path
-    exact: Dict[str, str] = field(default_factory=dict)
-    files: Dict[str, Dict[str, str]] = field(default_factory=dict)
+    exact: dict[str, str] = field(default_factory=dict)
+    files: dict[str, dict[str, str]] = field(default_factory=dict)
 
-    def team_of(self, name: str) -> Optional[str]:
+    def team_of(self, name: str) -> str | None:
         """The team of a ranked submission: by exact name first, then by a file name that one
         team gave; None when neither finds it."""
         if name in self.exact:
@@ -70,7 +70,7 @@ class Teams:
         owners = self.files.get(name, {})
         return next(iter(owners)) if len(owners) == 1 else None
 
-    def notes(self) -> List[str]:
+    def notes(self) -> list[str]:
         """A note per file name left unused: given by several teams, or an exact name's (an id's)
         with another team. A name and the same name without ``.zip``, given by the same rows, get
         one note."""
@@ -83,7 +83,7 @@ class Teams:
                 notes.append(self._note(name, owners, shadowed))
         return notes
 
-    def _note(self, name: str, owners: Dict[str, str], shadowed: bool) -> str:
+    def _note(self, name: str, owners: dict[str, str], shadowed: bool) -> str:
         given = _places(owners)
         if shadowed:
             return (
@@ -96,7 +96,7 @@ class Teams:
         )
 
 
-def _places(owners: Dict[str, str]) -> str:
+def _places(owners: dict[str, str]) -> str:
     """``'alpha' on line 2, 'beta' on line 5``, the first ``PLACES_SHOWN`` of them."""
     shown = [f"{team!r} on {place}" for team, place in list(owners.items())[:PLACES_SHOWN]]
     return ", ".join(shown) + (" ..." if len(owners) > PLACES_SHOWN else "")
@@ -128,11 +128,11 @@ def read_teams(path: Path) -> Teams:
     return teams
 
 
-def _place(where: Dict[str, object]) -> str:
+def _place(where: dict[str, object]) -> str:
     return f"line {where['line']}" if "line" in where else f"item {where['item']}"
 
 
-def _names(*keys: str) -> List[str]:
+def _names(*keys: str) -> list[str]:
     """The names a submission may go by: each key, and a file name without ``.zip``."""
     names = []
     for key in keys:
@@ -176,7 +176,7 @@ def _csv_rows(path: Path, text: str) -> Iterator[Row]:
         yield where, _names(_cell(row, exact)), _names(_cell(row, files)), owner
 
 
-def _cell(row: List[str], column: Optional[int]) -> str:
+def _cell(row: list[str], column: int | None) -> str:
     """The cell of ``column``, stripped; '' when there is no such column or the row is short."""
     return row[column].strip() if column is not None and column < len(row) else ""
 
@@ -205,7 +205,7 @@ def _json_rows(path: Path, text: str) -> Iterator[Row]:
         yield {"item": f"#{number}"}, _names(*exact), _names(*files), owner.strip()
 
 
-def teams_of(systems: Sequence[str], teams: Teams) -> Tuple[Dict[str, str], List[str]]:
+def teams_of(systems: Sequence[str], teams: Teams) -> tuple[dict[str, str], list[str]]:
     """System name -> team for every ranked system, and the notes on file names left unused;
     ConfigError listing the systems found by no name, or only by an ambiguous file name."""
     found = {name: teams.team_of(name) for name in systems}

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional
 
 import yaml
 
@@ -17,9 +16,9 @@ class PhaseTask:
     name: str
     time_limit: int
     scoring_program: Path
-    ingestion_program: Optional[Path]
+    ingestion_program: Path | None
     reference_data: Path
-    input_data: Optional[Path]
+    input_data: Path | None
     columns: list
 
 
@@ -35,7 +34,7 @@ def read_competition(bundle: Path) -> dict:
     return yaml.safe_load(path.read_text(encoding="utf-8"))
 
 
-def phase_task(bundle: Path, phase: str, doc: Optional[dict] = None) -> PhaseTask:
+def phase_task(bundle: Path, phase: str, doc: dict | None = None) -> PhaseTask:
     """The (single) task of the named phase; names match as ``confine.slug``s (case and punctuation
     aside). ``doc``: the bundle's ``read_competition``, when the caller has read it already."""
     doc = read_competition(bundle) if doc is None else doc
@@ -50,7 +49,7 @@ def phase_task(bundle: Path, phase: str, doc: Optional[dict] = None) -> PhaseTas
         )
     task = next(t for t in doc.get("tasks") or [] if t["index"] == entry["tasks"][0])
 
-    def where(key: str) -> Optional[Path]:
+    def where(key: str) -> Path | None:
         return bundle / task[key] if task.get(key) else None
 
     columns = (doc.get("leaderboards") or [{}])[0].get("columns", [])

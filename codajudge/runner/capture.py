@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import threading
 from collections import deque
-from typing import BinaryIO, Callable, Deque, List, Optional, Tuple
+from typing import BinaryIO, Callable
 
 #: Bytes of output kept from the start and from the end (the rest is counted, not kept).
 HEAD_BYTES = 512 * 1024
@@ -35,18 +35,18 @@ class CappedOutput:
         self,
         head_bytes: int = HEAD_BYTES,
         tail_bytes: int = TAIL_BYTES,
-        on_head_full: Optional[Callable[[], None]] = None,
+        on_head_full: Callable[[], None] | None = None,
     ):
         self.head_bytes, self.tail_bytes = head_bytes, tail_bytes
         self.on_head_full = on_head_full
-        self.head: List[bytes] = []
-        self.tail: Deque[Tuple[bytes, Optional[Echo]]] = deque()
+        self.head: list[bytes] = []
+        self.tail: deque[tuple[bytes, Echo | None]] = deque()
         self.kept_head = self.kept_tail = 0
         self.cut_lines = self.cut_bytes = 0
         self.lines = self.bytes = 0
         self._lock = threading.Lock()
 
-    def add(self, line: bytes, echo: Optional[Echo] = None) -> None:
+    def add(self, line: bytes, echo: Echo | None = None) -> None:
         with self._lock:
             self.lines, self.bytes = self.lines + 1, self.bytes + len(line)
             if not self.tail and self.kept_head + len(line) <= self.head_bytes:

@@ -17,7 +17,6 @@ import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Optional, Tuple
 
 from ..baselines import known_baseline
 from ..bundle.baselines_run import SOLUTION_TEMPLATE
@@ -73,7 +72,7 @@ def copy_program(source: Path, target: Path) -> None:
 
 
 def run_submission(
-    task: PhaseTask, submission: str, work: Path, time_limit: Optional[int] = None
+    task: PhaseTask, submission: str, work: Path, time_limit: int | None = None
 ) -> RunResult:
     """Both steps of ``submission`` on ``task`` in ``work``, each step in a folder of its own
     (``predict``, ``score``) holding the ``app/...`` folders the worker mounts for it."""
@@ -97,7 +96,7 @@ def run_submission(
     return RunResult(prediction, scoring, scores_out, res)
 
 
-def run_isolated(task: PhaseTask, submission: Path, work: Path) -> Tuple[Path, StepResult]:
+def run_isolated(task: PhaseTask, submission: Path, work: Path) -> tuple[Path, StepResult]:
     """The prediction output of ``submission`` (a code submission's zip or folder) run through the
     phase's ingestion program in the sandbox, under the phase's time limit (seconds): the folder
     the scoring step reads as /app/input/res, with the worker's ``metadata``; and the step's
@@ -109,7 +108,7 @@ def run_isolated(task: PhaseTask, submission: Path, work: Path) -> Tuple[Path, S
 
 def predict(
     task: PhaseTask, submission: str, step: Path, limit: int
-) -> Tuple[StepResult, Optional[str]]:
+) -> tuple[StepResult, str | None]:
     """The prediction step in the ``app/...`` folders of ``step``, ``limit`` seconds at most: its
     result and, when it ran without isolation, why (every task the kit builds has an ingestion
     program and input data)."""
@@ -139,7 +138,7 @@ def prediction_output(work: Path, prediction: StepResult) -> Path:
     return res
 
 
-def sandbox_refusal(task: PhaseTask) -> Optional[str]:
+def sandbox_refusal(task: PhaseTask) -> str | None:
     """Why the prediction step of ``task`` cannot run in the sandbox here, or None when it can."""
     return sandbox.probe() or sandbox.exposed_secret([task.reference_data, task.scoring_program])
 
@@ -156,9 +155,7 @@ def require_sandbox(task: PhaseTask) -> None:
         )
 
 
-def run_prediction_step(
-    task: PhaseTask, step: Path, limit: int
-) -> Tuple[StepResult, Optional[str]]:
+def run_prediction_step(task: PhaseTask, step: Path, limit: int) -> tuple[StepResult, str | None]:
     """Run the ingestion program, in the sandbox if this machine has one; returns its result and,
     when it ran without isolation, why (after saying so once on stderr)."""
     program = step / "app/program"

@@ -25,7 +25,7 @@ import site
 import subprocess
 import sys
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Sequence, Tuple
+from collections.abc import Iterable, Sequence
 
 BWRAP_ENV = "CODAJUDGE_BWRAP"
 #: System folders the interpreter and its libraries may need (mounted read-only when present).
@@ -69,13 +69,13 @@ UNISOLATED_NOTE = (
 TURNED_OFF = ("", "none", "off", "0")
 
 
-def bwrap_binary() -> Optional[str]:
+def bwrap_binary() -> str | None:
     """The bwrap CODAJUDGE_BWRAP names (default ``bwrap``) as PATH finds it, or None when it is
     not installed (whether it turns the sandbox off is ``probe``'s)."""
     return shutil.which(os.environ.get(BWRAP_ENV, "bwrap"))
 
 
-def _python_paths() -> List[Path]:
+def _python_paths() -> list[Path]:
     """Folders of the running Python installation (interpreter, standard library, site-packages)."""
     paths = {
         sys.prefix,
@@ -98,7 +98,7 @@ def interpreter() -> str:
     return os.path.join(folder, os.path.basename(sys.executable))
 
 
-def _system_mounts() -> List[Tuple[str, str]]:
+def _system_mounts() -> list[tuple[str, str]]:
     """(source, target) of the read-only system mounts; links such as /bin -> usr/bin stay links."""
     mounts = []
     for path in SYSTEM_DIRS + ETC_FILES:
@@ -111,7 +111,7 @@ def _system_mounts() -> List[Tuple[str, str]]:
     return mounts
 
 
-def exposed_secret(secrets: Iterable[Path]) -> Optional[str]:
+def exposed_secret(secrets: Iterable[Path]) -> str | None:
     """A reason not to sandbox: a mount the sandbox needs would contain one of ``secrets``."""
     secrets = [Path(os.path.realpath(s)) for s in secrets]
     for _, source, _target in (m for m in _system_mounts() if m[0] == "--ro-bind"):
@@ -121,7 +121,7 @@ def exposed_secret(secrets: Iterable[Path]) -> Optional[str]:
     return None
 
 
-def command(bwrap: str, args: Sequence[str], root: Optional[Path]) -> List[str]:
+def command(bwrap: str, args: Sequence[str], root: Path | None) -> list[str]:
     """The bwrap command running ``args`` (with /app paths) in a sandbox that mounts the
     ``APP_MOUNTS`` found in the step's folder ``root`` (its ``app/...``; None: none), in the
     environment of ``step_env``."""
@@ -138,7 +138,7 @@ def command(bwrap: str, args: Sequence[str], root: Optional[Path]) -> List[str]:
     return out + ["--"] + program + list(args[1:])
 
 
-def step_env() -> Dict[str, str]:
+def step_env() -> dict[str, str]:
     """The sandboxed step's whole environment: nothing of the runner's but the locale."""
     env = {
         "PATH": "/usr/local/bin:/usr/bin:/bin",
@@ -152,7 +152,7 @@ def step_env() -> Dict[str, str]:
     return env
 
 
-def probe() -> Optional[str]:
+def probe() -> str | None:
     """None if bwrap can run the kit's Python in a sandbox here, else the reason it cannot
     (turned off or not installed, as the environment says now; user namespaces refused, ...)."""
     if os.environ.get(BWRAP_ENV, "bwrap").lower() in TURNED_OFF:
@@ -162,7 +162,7 @@ def probe() -> Optional[str]:
 
 
 @functools.lru_cache(maxsize=4)
-def _probe_binary(bwrap: str) -> Optional[str]:
+def _probe_binary(bwrap: str) -> str | None:
     """``probe`` of an installed bwrap: it runs the kit's Python once per process."""
     args = command(bwrap, [sys.executable, "-c", "import numpy"], None)
     try:
@@ -175,7 +175,7 @@ def _probe_binary(bwrap: str) -> Optional[str]:
     return None
 
 
-_warned: List[str] = []
+_warned: list[str] = []
 
 
 def warn_unisolated(reason: str) -> None:

@@ -11,7 +11,6 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, Optional
 
 import yaml
 
@@ -31,7 +30,7 @@ class StepResult:
     time_limit: float
 
 
-def legacy_paths(is_scoring: bool) -> Dict[str, str]:
+def legacy_paths(is_scoring: bool) -> dict[str, str]:
     """The legacy ``$`` variables the worker substitutes in a command -> the /app folder each
     stands for, in the scoring step when ``is_scoring`` (else the ingestion step)."""
     return {
@@ -72,7 +71,7 @@ def program_command(program: Path, root: str, is_scoring: bool) -> list:
 
 
 def run_step(
-    args: list, cwd: Path, time_limit: int, env: Optional[Dict[str, str]] = None
+    args: list, cwd: Path, time_limit: int, env: dict[str, str] | None = None
 ) -> StepResult:
     """Run one step; at the limit every process descended from it is killed (sessions of their own
     included), and after it ends its process group is, as the worker removes containers. Its

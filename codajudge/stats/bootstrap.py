@@ -16,7 +16,8 @@ undefined (a constant resample for a correlation) counts as 0.0, the value scori
 
 from __future__ import annotations
 
-from typing import Dict, Iterator, List, NamedTuple, Optional, Sequence, Tuple
+from typing import NamedTuple
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
@@ -44,7 +45,7 @@ class Interval(NamedTuple):
 
 
 def signature_text(
-    resamples: int, seed: int, test: Optional[str] = None, alpha: Optional[float] = None
+    resamples: int, seed: int, test: str | None = None, alpha: float | None = None
 ) -> str:
     """The reproducibility signature printed beside every interval and ranking (as sacrebleu
     does): the settings behind a set of intervals or significance tests, with which anyone
@@ -99,8 +100,8 @@ def scores_from_sums(metric: Metric, sums: np.ndarray, n_items: int) -> np.ndarr
 
 
 def bootstrap_scores(
-    scored: Sequence[Tuple[Metric, np.ndarray]], resamples: int, seed: int
-) -> List[np.ndarray]:
+    scored: Sequence[tuple[Metric, np.ndarray]], resamples: int, seed: int
+) -> list[np.ndarray]:
     """Resampled scores of several (metric, per-item statistics) pairs on the same resamples.
 
     All statistics arrays ``(N, S)`` must have their rows on the same N items: two systems on one
@@ -109,7 +110,7 @@ def bootstrap_scores(
     """
     prepared = [(metric, np.asarray(s, dtype=float).reshape(len(s), -1)) for metric, s in scored]
     n_items = prepared[0][1].shape[0]
-    out: List[List[np.ndarray]] = [[] for _ in prepared]
+    out: list[list[np.ndarray]] = [[] for _ in prepared]
     for index in resample_draws(n_items, resamples, seed):
         counts = None
         for k, (metric, stats) in enumerate(prepared):
@@ -124,7 +125,7 @@ def bootstrap_scores(
 
 def systems_bootstrap_scores(
     metric: Metric, stats: Sequence[np.ndarray], resamples: int, seed: int
-) -> List[np.ndarray]:
+) -> list[np.ndarray]:
     """Several systems' resampled scores of one metric on the same resamples (a ranking's track).
 
     The systems' (N, S) statistics stand side by side, a column that equals the first system's
@@ -138,7 +139,7 @@ def systems_bootstrap_scores(
         return bootstrap_scores([(metric, s) for s in prepared], resamples, seed)
     n_items = prepared[0].shape[0]  # every system's statistics are over the track's items
     distinct, where = _distinct_columns(prepared)
-    out: List[np.ndarray] = []
+    out: list[np.ndarray] = []
     for index in resample_draws(n_items, resamples, seed):
         sums = (_cell_counts(index, n_items) @ distinct)[:, where]  # (b, systems, S)
         out.append(scores_from_sums(metric, sums, n_items).reshape(len(sums), -1))
@@ -146,7 +147,7 @@ def systems_bootstrap_scores(
     return [np.ascontiguousarray(scores[:, k]) for k in range(len(prepared))]
 
 
-def _distinct_columns(prepared: List[np.ndarray]) -> Tuple[np.ndarray, np.ndarray]:
+def _distinct_columns(prepared: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """The systems' statistics columns side by side (N, K), a column equal to the first system's
     kept once, and ``where`` (systems, S): the position of each system's column j among them."""
     first = prepared[0]
@@ -180,7 +181,7 @@ def track_intervals(
     track_result,
     resamples: int = DEFAULT_RESAMPLES,
     seed: int = DEFAULT_SEED,
-) -> Dict[str, Interval]:
+) -> dict[str, Interval]:
     """Intervals of every metric of a ``scoring.TrackResult``, all metrics on the same resamples.
 
     Empty when the track has fewer than two scored items or ``resamples`` is 0.

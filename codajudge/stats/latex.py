@@ -7,7 +7,7 @@ pdfLaTeX cannot set is written as a marked stand-in (``latex_system``)."""
 from __future__ import annotations
 
 import re
-from typing import Iterable, List
+from collections.abc import Iterable
 
 from ..metrics import get as get_metric
 from . import tables
@@ -131,7 +131,7 @@ def _interval(text: str) -> str:
 
 def _latex_table(
     report: RankingReport, table: Table, caption: str, label: str, may_span: bool = True
-) -> List[str]:
+) -> list[str]:
     """A booktabs table in ``\\small`` of the columns the paper shows, fitted to its width
     (``LATEX_FIT``); across both columns of a two-column page (``table*``) when it ``may_span``
     and is wide (``latex_wide``)."""
@@ -167,7 +167,7 @@ def _latex_table(
     ]
 
 
-def latex_wide(report: RankingReport, header: List[str], rows: List[List[str]]) -> bool:
+def latex_wide(report: RankingReport, header: list[str], rows: list[list[str]]) -> bool:
     """Whether a table spans both columns of the page (``table*``): by ``--latex-width``, or, when
     automatic, when its estimated width exceeds one column of an ACL page."""
     if report.settings.latex_width == "auto":
@@ -183,7 +183,7 @@ SMALL_CHARACTER_PT = 5.0
 COLUMN_GAP_PT = 2 * 2.5
 
 
-def estimated_width(header: List[str], rows: List[List[str]]) -> float:
+def estimated_width(header: list[str], rows: list[list[str]]) -> float:
     """A table's width in points, estimated from the widest text of each column (a stacked head
     counts its longer line; LaTeX commands count nothing)."""
     widths = [0] * len(header)
@@ -200,7 +200,7 @@ def _visible_length(cell: str) -> int:
     return max(len(line) for line in plain)
 
 
-def _latex_overall(report: RankingReport) -> List[str]:
+def _latex_overall(report: RankingReport) -> list[str]:
     track_ids = tables.paper_tracks(report)
     tests = ", ".join(dict.fromkeys(TEST_TITLES[report.rankings[t].test] for t in track_ids))
     named = "; ".join(
@@ -218,7 +218,7 @@ def _latex_overall(report: RankingReport) -> List[str]:
     return _latex_table(report, tables.overall_table(report), caption, "tab:ranking-overall")
 
 
-def _latex_group(report: RankingReport, group: GroupTable) -> List[str]:
+def _latex_group(report: RankingReport, group: GroupTable) -> list[str]:
     names = [row.system for row in group.rows]
     caption = f"{latex_escape(tables.group_text(report, group))}{_stand_in_note(names)}"
     label = f"tab:ranking-group-{latex_label(group.name)}"
@@ -234,7 +234,7 @@ def latex_stack(text: str) -> str:
     return f"\\begin{{tabular}}[b]{{@{{}}c@{{}}}}{text[:cut]}\\\\{text[cut + 1 :]}\\end{{tabular}}"
 
 
-def _latex_track(report: RankingReport, ranking: TrackRanking) -> List[str]:
+def _latex_track(report: RankingReport, ranking: TrackRanking) -> list[str]:
     missing = (
         " Not submitted: " + ", ".join(latex_system(report, m) for m in ranking.missing) + "."
         if ranking.missing

@@ -6,7 +6,6 @@ name is escaped (``_md``)."""
 from __future__ import annotations
 
 import re
-from typing import List
 
 from . import tables
 from .ranking import TrackRanking
@@ -35,7 +34,7 @@ def md_code(text) -> str:
 STYLE = Style(_md, "**{}**", "\\" + tables.MARK)
 
 
-def markdown_table(table: Table) -> List[str]:
+def markdown_table(table: Table) -> list[str]:
     """A GFM table: a column's head with its metric's label after a colon; names and intervals
     aligned left, the rest right."""
     header = [
@@ -75,7 +74,7 @@ def render_markdown(report: RankingReport) -> str:
     return "\n".join(out) + "\n"
 
 
-def _markdown_group(report: RankingReport, group: GroupTable) -> List[str]:
+def _markdown_group(report: RankingReport, group: GroupTable) -> list[str]:
     out = ["", f"## {_md(group.name)}", "", _md(tables.group_text(report, group)), ""]
     return out + markdown_table(tables.group_table(report, group))
 
@@ -87,7 +86,7 @@ NOTES_INTRO = (
 )
 
 
-def _section(heading: str, intro: str, items: List[str]) -> List[str]:
+def _section(heading: str, intro: str, items: list[str]) -> list[str]:
     """A section listing ``items`` (escaped) under its heading and ``intro`` (the kit's text, as
     it is); nothing without items."""
     if not items:
@@ -96,7 +95,7 @@ def _section(heading: str, intro: str, items: List[str]) -> List[str]:
     return out + [f"- {_md(item)}" for item in items]
 
 
-def _markdown_track(report: RankingReport, ranking: TrackRanking) -> List[str]:
+def _markdown_track(report: RankingReport, ranking: TrackRanking) -> list[str]:
     primary = "" if ranking.track.id in report.primary_tracks else ", not primary"
     out = [
         "",

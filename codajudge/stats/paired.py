@@ -49,7 +49,8 @@ from __future__ import annotations
 
 import math
 import warnings
-from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
+from typing import NamedTuple
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -135,7 +136,7 @@ def pearson_against_zero_t(r: float, n: int) -> float:
 
 def _degenerate(
     r12: float, r13: float, r23: float, n: int, constant_a: bool, constant_b: bool
-) -> Optional[Tuple[float, int]]:
+) -> tuple[float, int] | None:
     """(t, degrees of freedom) of a degenerate case (the module docstring), None otherwise; t is
     signed as r12 - r13. Needs n > 3."""
     if r12 == r13:
@@ -235,7 +236,7 @@ def permutation_test(metric: Metric, stats_a, stats_b) -> TestResult:
     return TestResult(delta, p, PERMUTATION)
 
 
-def per_item_losses(metric: Metric, stats) -> Optional[np.ndarray]:
+def per_item_losses(metric: Metric, stats) -> np.ndarray | None:
     """Per-item losses (lower is better) of a metric whose score is a mean of per-item values
     (``Metric.has_item_losses``: accuracy and the six LeWiDi metrics); None for the others."""
     stats = np.asarray(stats, dtype=float)
@@ -271,8 +272,8 @@ def signed_rank_test(losses_a, losses_b) -> TestResult:
 
 
 def choose_test(
-    metric_name: str, requested: str = "auto", n_items: Optional[int] = None
-) -> Tuple[str, Optional[str]]:
+    metric_name: str, requested: str = "auto", n_items: int | None = None
+) -> tuple[str, str | None]:
     """The test to run for a metric on ``n_items`` items (None: any number) and the note to print
     when the requested one does not apply (the paired bootstrap then runs); at most
     ``EXACT_MAX_ITEMS`` items, the exact test."""
@@ -295,8 +296,8 @@ def choose_test(
 
 
 def shared_resamples(
-    metric_name: str, submitted: Dict[str, object], resamples: int, seed: int
-) -> Dict[str, np.ndarray]:
+    metric_name: str, submitted: dict[str, object], resamples: int, seed: int
+) -> dict[str, np.ndarray]:
     """Every system's resampled main score on one set of resamples of the track (seeded, so the
     very resamples each pairwise test and interval would draw on its own), summed for all systems
     at once (``bootstrap.systems_bootstrap_scores``). Empty when there is nothing to resample."""
@@ -313,11 +314,11 @@ class TrackTests:
     on ``metric_name``. A paired bootstrap reads the track's shared resamples (``raws``, from
     ``shared_resamples``); the exact test never does."""
 
-    def __init__(self, test: str, metric_name: str, submitted: Dict[str, object], raws):
+    def __init__(self, test: str, metric_name: str, submitted: dict[str, object], raws):
         self.test, self.metric_name, self.metric = test, metric_name, get_metric(metric_name)
         self.submitted, self.raws = submitted, raws
 
-    def p_values(self, leader: str, others: Sequence[str]) -> List[float]:
+    def p_values(self, leader: str, others: Sequence[str]) -> list[float]:
         return [self.pair(leader, other).p_value for other in others]
 
     def pair(self, leader: str, other: str) -> TestResult:

@@ -18,7 +18,8 @@ although A's primary score is higher (tests/test_ranking.py shows such a run).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -35,8 +36,8 @@ class RankedSystem:
     value: float
     rank: int
     tied_with_best: bool
-    p_value: Optional[float] = None  # against the best system (None for the best itself)
-    interval: Optional[Interval] = None
+    p_value: float | None = None  # against the best system (None for the best itself)
+    interval: Interval | None = None
 
 
 @dataclass
@@ -44,9 +45,9 @@ class TrackRanking:
     track: object  # tracks.Track
     metric: str
     test: str
-    note: Optional[str]
-    rows: List[RankedSystem]
-    missing: List[str] = field(default_factory=list)
+    note: str | None
+    rows: list[RankedSystem]
+    missing: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -57,7 +58,7 @@ class OverallRow:
     primary: float
 
 
-def order_best_first(scores: Dict[str, float], higher_is_better: bool) -> List[str]:
+def order_best_first(scores: dict[str, float], higher_is_better: bool) -> list[str]:
     """System names from best to worst score; equal scores in name order (deterministic)."""
     sign = -1.0 if higher_is_better else 1.0
     return sorted(scores, key=lambda name: (sign * scores[name], name))
@@ -65,15 +66,15 @@ def order_best_first(scores: Dict[str, float], higher_is_better: bool) -> List[s
 
 def tie_groups(
     order: Sequence[str], p_values: Callable[[str, Sequence[str]], Sequence[float]], alpha: float
-) -> Tuple[Dict[str, int], Dict[str, float]]:
+) -> tuple[dict[str, int], dict[str, float]]:
     """Competition ranks with statistical ties (see the module docstring).
 
     ``order`` is best first; ``p_values(leader, others)`` tests the leader against each of the
     others (all at once, so the tests can share their work). Returns name -> rank, and each other
     system's p-value against the best (its first leader, tested once for both).
     """
-    ranks: Dict[str, int] = {}
-    against_best: Dict[str, float] = {}
+    ranks: dict[str, int] = {}
+    against_best: dict[str, float] = {}
     remaining = list(order)
     while remaining:
         leader, others = remaining[0], remaining[1:]
@@ -87,7 +88,7 @@ def tie_groups(
     return ranks, against_best
 
 
-def rank_track(track, results: Dict[str, object], settings) -> TrackRanking:
+def rank_track(track, results: dict[str, object], settings) -> TrackRanking:
     """Rank the systems (name -> ``scoring.Result``) that submitted ``track`` with the test, level,
     resamples and seed of ``settings`` (``tables.Settings``)."""
     metric_name = track.main_metric
@@ -108,7 +109,7 @@ def rank_track(track, results: Dict[str, object], settings) -> TrackRanking:
     return TrackRanking(track, metric_name, chosen, note, rows, missing)
 
 
-def _items(submitted: Dict[str, object], metric_name: str) -> Optional[int]:
+def _items(submitted: dict[str, object], metric_name: str) -> int | None:
     """How many items the systems of a track are compared on (None when none submitted it)."""
     stats = [np.asarray(tr.stats[metric_name]) for tr in submitted.values()]
     return next((len(s) for s in stats if s.ndim > 0), None)
@@ -123,11 +124,11 @@ OVERALL_RULES = (BY_PRIMARY, BY_MEAN_RANK)
 
 def rank_overall(
     primary_track_ids: Sequence[str],
-    rankings: Dict[str, TrackRanking],
-    primary_scores: Dict[str, float],
+    rankings: dict[str, TrackRanking],
+    primary_scores: dict[str, float],
     primary_higher_is_better: bool = True,
     rule: str = BY_PRIMARY,
-) -> List[OverallRow]:
+) -> list[OverallRow]:
     """Overall ranks by ``rule``; every row also holds the system's mean rank over the primary
     tracks (a track it did not submit counts as after every system that did).
 
@@ -172,11 +173,11 @@ class GroupRow:
     system: str
     rank: int
     value: float
-    track_ranks: Dict[str, int]
-    stand_ins: List[str] = field(default_factory=list)
+    track_ranks: dict[str, int]
+    stand_ins: list[str] = field(default_factory=list)
 
 
-def stand_in_rank(ranking: TrackRanking, value: Optional[float]) -> int:
+def stand_in_rank(ranking: TrackRanking, value: float | None) -> int:
     """The rank of a run that did not submit the track: with a stand-in score ``value`` (a
     baseline's), one more than the systems whose score is strictly better (no test: the stand-in
     has no per-item values); without one, after every system that did."""
@@ -189,11 +190,11 @@ def stand_in_rank(ranking: TrackRanking, value: Optional[float]) -> int:
 
 def rank_group(
     track_ids: Sequence[str],
-    rankings: Dict[str, TrackRanking],
+    rankings: dict[str, TrackRanking],
     systems: Sequence[str],
-    stand_ins: Dict[str, float],
+    stand_ins: dict[str, float],
     order: str = GROUP_MEAN_RANK,
-) -> List[GroupRow]:
+) -> list[GroupRow]:
     """A group's table: ``systems`` ordered by their mean tie-aware rank over ``track_ids`` (a
     track's cluster shares its leader's rank; ``GROUP_MEAN_SCORE``: by the mean main score, whose
     direction the tracks share), equal means sharing a place (competition ranks 1, 1, 3), then by

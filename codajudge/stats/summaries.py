@@ -8,7 +8,7 @@ it would tell that gold.
 from __future__ import annotations
 
 import math
-from typing import List, Optional, Sequence, Tuple
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -23,7 +23,7 @@ def confusion_counts(gold, pred, n_labels: int) -> np.ndarray:
     return counts
 
 
-def mean_distributions(gold, pred) -> Tuple[np.ndarray, np.ndarray]:
+def mean_distributions(gold, pred) -> tuple[np.ndarray, np.ndarray]:
     """Mean gold and predicted soft label per bin (or, multilabel, mean P(chosen) per label)."""
     gold = np.asarray(gold, dtype=float)
     pred = np.asarray(pred, dtype=float)
@@ -47,7 +47,7 @@ def per_row_errors(gold, pred, scale: str) -> np.ndarray:
 
 def per_annotator_errors(
     gold, pred, annotator_of_row: Sequence[str], scale: str
-) -> List[Tuple[str, int, float]]:
+) -> list[tuple[str, int, float]]:
     """(annotator, number of their labels, mean error) from ``PerAnnotator`` gold and prediction,
     the error of a label as ``per_row_errors`` gives it."""
     error = per_row_errors(gold, pred, scale)
@@ -62,7 +62,7 @@ def per_annotator_errors(
 
 def group_scores(
     metric: Metric, stats, groups: Sequence[str]
-) -> List[Tuple[str, int, Optional[float]]]:
+) -> list[tuple[str, int, float | None]]:
     """(group value, items, score) of each group of items; score None when undefined there."""
     stats = np.asarray(stats, dtype=float).reshape(len(stats), -1)
     values = np.asarray(list(groups), dtype=object)

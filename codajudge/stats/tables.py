@@ -20,7 +20,8 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass, field
-from typing import Callable, Dict, Iterable, List, NamedTuple, Optional, Tuple
+from typing import Callable, NamedTuple
+from collections.abc import Iterable
 
 from ..metrics import get as get_metric
 from .paired import TEST_TITLES
@@ -50,9 +51,9 @@ class GroupTable:
 
     name: str
     order: str
-    track_ids: List[str]
-    rows: List[GroupRow]
-    left_out: List[str] = field(default_factory=list)
+    track_ids: list[str]
+    rows: list[GroupRow]
+    left_out: list[str] = field(default_factory=list)
     #: how a track a run did not submit is ranked, in words
     stand_in_rank: str = "is after every system that submitted it"
 
@@ -81,23 +82,23 @@ class RankingReport:
 
     spec: object  # spec.TaskSpec: the edition's title, phase, primary tracks and primary rule
     signature: str
-    rankings: Dict[str, TrackRanking]
-    overall: List[OverallRow]
-    failures: List[Tuple[str, str]] = field(default_factory=list)
-    notes: Dict[str, List[str]] = field(default_factory=dict)
+    rankings: dict[str, TrackRanking]
+    overall: list[OverallRow]
+    failures: list[tuple[str, str]] = field(default_factory=list)
+    notes: dict[str, list[str]] = field(default_factory=dict)
     settings: Settings = Settings()
-    runs: Dict[str, str] = field(default_factory=dict)
+    runs: dict[str, str] = field(default_factory=dict)
     #: (run, note) of each run the missing-track rule applied to (``programs.rank.primary_rule_notes``)
-    rule_notes: List[Tuple[str, str]] = field(default_factory=list)
+    rule_notes: list[tuple[str, str]] = field(default_factory=list)
     #: the groups of tracks' own overall tables, in the edition's order
-    groups: List[GroupTable] = field(default_factory=list)
+    groups: list[GroupTable] = field(default_factory=list)
 
     @property
-    def primary_tracks(self) -> List[str]:
+    def primary_tracks(self) -> list[str]:
         """The primary tracks' ids, in the edition's order."""
         return [t.id for t in self.spec.primary_tracks]
 
-    def track_order(self) -> List[str]:
+    def track_order(self) -> list[str]:
         """Track ids, the primary tracks first, each group in the edition's order."""
         primary = [t for t in self.rankings if t in self.primary_tracks]
         return primary + [t for t in self.rankings if t not in self.primary_tracks]
@@ -114,7 +115,7 @@ class Scale:
     def percent(self) -> bool:
         return self.factor == 100.0
 
-    def show(self, value: Optional[float]) -> str:
+    def show(self, value: float | None) -> str:
         return "-" if value is None else f"{self.factor * value:.{self.digits}f}"
 
     def interval(self, low: float, high: float) -> str:
@@ -131,7 +132,7 @@ def scale_of(metric_names: Iterable[str]) -> Scale:
     return PERCENT if names and all(get_metric(m).percent for m in names) else AS_IS
 
 
-def clusters(ranking: TrackRanking) -> Dict[str, int]:
+def clusters(ranking: TrackRanking) -> dict[str, int]:
     """Each system's significance cluster on a track, numbered 1, 2, ... from the best."""
     ranks = list(dict.fromkeys(row.rank for row in ranking.rows))  # one per cluster, best first
     return {row.system: ranks.index(row.rank) + 1 for row in ranking.rows}
@@ -188,7 +189,7 @@ def group_text(report: RankingReport, group: GroupTable) -> str:
 NORMALISED_WORDS = ", each normalised to 0-1 by its metric's range on the track"
 
 
-def primary_rule_lines(report: RankingReport) -> List[str]:
+def primary_rule_lines(report: RankingReport) -> list[str]:
     """``primary_rule_notes`` as one "run: note" line each."""
     return [f"{name}: {note}" for name, note in report.rule_notes]
 
@@ -259,7 +260,7 @@ def metric_label(metric_name: str, escape: Callable[[str], str] = str, times: st
     return f"{title} ({times})" if scale_of([metric_name]).percent else title
 
 
-def paper_tracks(report: RankingReport) -> List[str]:
+def paper_tracks(report: RankingReport) -> list[str]:
     """The track columns of the paper's overall table: every track, or the primary ones only when
     groups have tables of their own (LeWiDi's 8 tracks would not fit a page's width)."""
     if report.groups:
@@ -276,7 +277,7 @@ class Cell(NamedTuple):
     text: str
     best: bool = False
     marked: bool = False
-    rank: Optional[int] = None
+    rank: int | None = None
 
 
 @dataclass(frozen=True)
@@ -292,7 +293,7 @@ class Column:
     metric: str = ""
     names: bool = False
     interval: bool = False
-    paper: Optional[str] = None
+    paper: str | None = None
     in_paper: bool = True
     wraps: bool = False
 
@@ -315,9 +316,9 @@ class Table:
     """One table: its columns, each row's cells as printed, and each row's exact values for the
     CSV (``CSV_COLUMNS`` -> a number at full precision, a text, or None)."""
 
-    columns: List[Column]
-    rows: List[List[Cell]]
-    records: List[Dict[str, object]]
+    columns: list[Column]
+    rows: list[list[Cell]]
+    records: list[dict[str, object]]
 
 
 @dataclass(frozen=True)
@@ -331,7 +332,7 @@ class Style:
     mark: str
     ranks: bool = True
 
-    def rows(self, table: Table) -> List[List[str]]:
+    def rows(self, table: Table) -> list[list[str]]:
         return [
             [self.cell(c, cell) for c, cell in zip(table.columns, cells)] for cells in table.rows
         ]
@@ -379,7 +380,7 @@ def primary_column(report: RankingReport) -> Column:
     return Column("Primary score", percent=scale_of(metrics).percent, wraps=True)
 
 
-def _overall_record(report: RankingReport, row: OverallRow) -> Dict[str, object]:
+def _overall_record(report: RankingReport, row: OverallRow) -> dict[str, object]:
     return dict(
         table="overall",
         rank=row.rank,
@@ -422,7 +423,7 @@ def _track_rank(row: GroupRow, track_id: str) -> str:
     return f"{row.track_ranks[track_id]}{STAND_IN_RANK if track_id in row.stand_ins else ''}"
 
 
-def _group_record(group: GroupTable, row: GroupRow) -> Dict[str, object]:
+def _group_record(group: GroupTable, row: GroupRow) -> dict[str, object]:
     """A group's row in the CSV (table ``group``, its name in ``title``): the mean rank in
     ``mean_rank`` or the mean score in ``value``, and each track's rank in ``note``."""
     by_rank = group.order == GROUP_MEAN_RANK
@@ -465,7 +466,7 @@ def track_table(ranking: TrackRanking) -> Table:
     return Table(columns, rows, [_track_record(ranking, r, number[r.system]) for r in ranking.rows])
 
 
-def _track_record(ranking: TrackRanking, row: RankedSystem, cluster: int) -> Dict[str, object]:
+def _track_record(ranking: TrackRanking, row: RankedSystem, cluster: int) -> dict[str, object]:
     return dict(
         table=ranking.track.id,
         rank=row.rank,

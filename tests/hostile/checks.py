@@ -18,7 +18,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List, Optional, Sequence
+from collections.abc import Sequence
 
 REPO = Path(__file__).resolve().parents[2]
 SCORE_PY = REPO / "scoring_program" / "score.py"
@@ -87,7 +87,7 @@ def _finite_json(text: str):
     return json.loads(text, parse_constant=refuse)
 
 
-def scores_problems(outcome: Outcome, keys: Sequence[str]) -> List[str]:
+def scores_problems(outcome: Outcome, keys: Sequence[str]) -> list[str]:
     """Why the scores.json of an accepted run is not a complete, finite set of leaderboard scores."""
     raw = outcome.outputs.get("scores.json")
     if raw is None:
@@ -113,7 +113,7 @@ def scores_problems(outcome: Outcome, keys: Sequence[str]) -> List[str]:
     return problems
 
 
-def refusal_problems(outcome: Outcome, file_names: Sequence[str]) -> List[str]:
+def refusal_problems(outcome: Outcome, file_names: Sequence[str]) -> list[str]:
     """Why a refusal is not one clear message: the header, then problem lines whose location (before
     the first ': ') names one of ``file_names``; and no scores may be left behind."""
     problems = []
@@ -140,8 +140,8 @@ def violations(
     outcome: Outcome,
     keys: Sequence[str],
     file_names: Sequence[str],
-    expected_code: Optional[int] = None,
-) -> List[str]:
+    expected_code: int | None = None,
+) -> list[str]:
     """Every broken promise of one run (empty when all hold)."""
     found = []
     for stream, text in (("stdout", outcome.stdout), ("stderr", outcome.stderr)):

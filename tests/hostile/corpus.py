@@ -16,7 +16,6 @@ import re
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
 
 try:
     from . import edition as ed
@@ -37,21 +36,21 @@ class Case:
 
     name: str
     group: str  # a track id, or archive / folder / ingestion / multi
-    files: Dict[str, bytes] = field(default_factory=dict)  # path in res -> content
+    files: dict[str, bytes] = field(default_factory=dict)  # path in res -> content
     exit_code: int = FAIL
     pattern: str = ""  # regex on stderr (refusal) or stdout (accepted)
-    links: Dict[str, str] = field(
+    links: dict[str, str] = field(
         default_factory=dict
     )  # path in res -> target ('@ref/..', '@outside/..')
-    fifos: Tuple[str, ...] = ()
-    sparse: Dict[str, int] = field(default_factory=dict)  # path in res -> size
+    fifos: tuple[str, ...] = ()
+    sparse: dict[str, int] = field(default_factory=dict)  # path in res -> size
     without_res: bool = False
-    escapes: Tuple[
+    escapes: tuple[
         str, ...
     ] = ()  # file names an escaping write would create outside the work folder
-    hostile: Tuple[str, ...] = ()  # raw strings that must never appear unescaped in the HTML
+    hostile: tuple[str, ...] = ()  # raw strings that must never appear unescaped in the HTML
 
-    def fingerprint(self) -> Tuple:
+    def fingerprint(self) -> tuple:
         return (
             tuple(sorted(self.files.items())),
             tuple(sorted(self.links.items())),
@@ -61,7 +60,7 @@ class Case:
         )
 
 
-def at(file: str, line: Optional[int] = None, item: Optional[str] = None) -> str:
+def at(file: str, line: int | None = None, item: str | None = None) -> str:
     """Regex of a rendered problem's location prefix, at the start of a stderr line."""
     where = (
         file
@@ -75,7 +74,7 @@ def _file(track_id: str) -> str:
     return f"{track_id}.tsv"
 
 
-def _lines_to_bytes(lines: List[str], end: str = "\n") -> bytes:
+def _lines_to_bytes(lines: list[str], end: str = "\n") -> bytes:
     return (end.join(lines) + end).encode("utf-8")
 
 
@@ -98,7 +97,7 @@ CORE_FILE_CASES = (
 CORE_JSON_VALUES = ("NaN", "1e999")
 
 
-def _file_cases(tid: str) -> List[Case]:
+def _file_cases(tid: str) -> list[Case]:
     f = _file(tid)
     lines = ed.valid_lines(tid)
     ids = [it["id"] for it in ed.items_of(tid)]
@@ -301,7 +300,7 @@ _JSON_COMMON = [
 ]
 
 
-def _sim_values() -> List[Tuple[str, str]]:
+def _sim_values() -> list[tuple[str, str]]:
     bad = [
         "nan",
         "NaN",
@@ -335,7 +334,7 @@ def _sim_values() -> List[Tuple[str, str]]:
     return cases
 
 
-def _cls_values() -> List[Tuple[str, str]]:
+def _cls_values() -> list[tuple[str, str]]:
     bad = [
         "nan",
         "NaN",
@@ -357,7 +356,7 @@ def _cls_values() -> List[Tuple[str, str]]:
     return [(v, _LABEL + ".*found " + re.escape(repr(v))) for v in bad]
 
 
-def _soft_values(scale: str) -> List[Tuple[str, str]]:
+def _soft_values(scale: str) -> list[tuple[str, str]]:
     k = 6 if scale == "ordinal" else 3
     rest = ", ".join(["0"] * (k - 1))
     half = ", ".join(["0.5"] + ["0.5"] + ["0"] * (k - 2))
@@ -412,7 +411,7 @@ def _soft_values(scale: str) -> List[Tuple[str, str]]:
     return cases
 
 
-def _persp_values(scale: str, n: int) -> List[Tuple[str, str]]:
+def _persp_values(scale: str, n: int) -> list[tuple[str, str]]:
     first = ed.NLI[0] if scale != "ordinal" else "2"
     fill = lambda v: (
         "["
@@ -475,7 +474,7 @@ def _persp_values(scale: str, n: int) -> List[Tuple[str, str]]:
     return cases
 
 
-def _value_cases(tid: str) -> List[Case]:
+def _value_cases(tid: str) -> list[Case]:
     track = ed.TRACK_BY_ID[tid]
     kind, scale = track["kind"], track.get("scale")
     item = ed.items_of(tid)[ed.BAD_INDEX]
@@ -512,7 +511,7 @@ def _value_cases(tid: str) -> List[Case]:
 # accepted variants: what must NOT be refused
 
 
-def _accepted_cases() -> List[Case]:
+def _accepted_cases() -> list[Case]:
     sim = ed.valid_lines("sim")
     soft = ed.valid_lines("soft_ord")
     all_files = {_file(t["id"]): ed.valid_file(t["id"]) for t in ed.TRACKS}
@@ -735,7 +734,7 @@ def _accepted_cases() -> List[Case]:
 # archives, folders and the prediction step
 
 
-def _archive_cases() -> List[Case]:
+def _archive_cases() -> list[Case]:
     sim = ed.valid_file("sim")
     z = "submission.zip"
     escape = lambda name: at(z) + r"entry path escapes the archive.*" + re.escape(repr(name))  # noqa: E731
@@ -948,7 +947,7 @@ def _archive_cases() -> List[Case]:
     ]
 
 
-def _folder_cases() -> List[Case]:
+def _folder_cases() -> list[Case]:
     sim = ed.valid_file("sim")
     return [
         Case(
@@ -1025,7 +1024,7 @@ def _folder_cases() -> List[Case]:
     ]
 
 
-def _ingestion_cases() -> List[Case]:
+def _ingestion_cases() -> list[Case]:
     sim = ed.valid_file("sim")
     status = "ingestion_status.json"
     failed = at(status) + "the prediction step failed: "
@@ -1113,9 +1112,9 @@ def _ingestion_cases() -> List[Case]:
     ]
 
 
-def cases() -> List[Case]:
+def cases() -> list[Case]:
     """Every case, with unique names of the form group/name."""
-    out: List[Case] = []
+    out: list[Case] = []
     for track in ed.TRACKS:
         out += _file_cases(track["id"]) + _value_cases(track["id"])
     out += _accepted_cases() + _archive_cases() + _folder_cases() + _ingestion_cases()
@@ -1124,7 +1123,7 @@ def cases() -> List[Case]:
     return out
 
 
-def materialise(case: Case, root: Path, phase: str = "evaluation") -> Tuple[Path, Path]:
+def materialise(case: Case, root: Path, phase: str = "evaluation") -> tuple[Path, Path]:
     """Lay ``case`` out under ``root`` as the platform would; returns (INPUT, OUTPUT) folders.
 
     ``root/outside`` holds a valid prediction file that a followed link would reach."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
-from typing import Dict, List
 
 NLI = ["entailment", "neutral", "contradiction"]
 ORDINAL = ["1", "2", "3", "4", "5", "6"]
@@ -92,12 +91,12 @@ def spec(phase: str = "evaluation") -> dict:
     }  # intervals stay seeded and tested, at a fifth of the default cost
 
 
-def _annotators(rng: random.Random, index: int) -> List[str]:
+def _annotators(rng: random.Random, index: int) -> list[str]:
     n = 3 if index == SMALL_INDEX else 7
     return sorted(rng.sample(ANNOTATOR_POOL, n), key=ANNOTATOR_POOL.index)
 
 
-def _dataset_items(dataset: str) -> List[dict]:
+def _dataset_items(dataset: str) -> list[dict]:
     rng = random.Random(f"hostile-{dataset}")
     items = []
     for i in range(N_ITEMS):
@@ -144,10 +143,10 @@ def _empty_item(dataset: str, rng: random.Random) -> dict:
     return item
 
 
-GOLD: Dict[str, List[dict]] = {d: _dataset_items(d) for d in PREFIX}
+GOLD: dict[str, list[dict]] = {d: _dataset_items(d) for d in PREFIX}
 
 
-def items_of(track_id: str) -> List[dict]:
+def items_of(track_id: str) -> list[dict]:
     return GOLD[TRACK_BY_ID[track_id]["dataset"]]
 
 
@@ -187,7 +186,7 @@ def valid_value(track_id: str, index: int) -> str:
     return json.dumps([[NLI[k % 3]] if k % 2 else [NLI[0], NLI[2]] for k in range(len(names))])
 
 
-def valid_lines(track_id: str) -> List[str]:
+def valid_lines(track_id: str) -> list[str]:
     """ID<TAB>VALUE lines for every item of the track, in gold order, without line ends."""
     return [f"{it['id']}\t{valid_value(track_id, i)}" for i, it in enumerate(items_of(track_id))]
 
@@ -196,7 +195,7 @@ def valid_file(track_id: str) -> bytes:
     return ("\n".join(valid_lines(track_id)) + "\n").encode("utf-8")
 
 
-def gold_markers(strict: bool = True) -> List[str]:
+def gold_markers(strict: bool = True) -> list[str]:
     """Strings that would reveal gold: similarity scores (6 and 4 decimals), the JSON of every item's
     annotations, and (``strict``) soft-label probabilities: 7ths at 4 decimals, 3rds at 6 (the
     format's own example shows 0.3333)."""

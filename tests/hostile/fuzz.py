@@ -21,7 +21,6 @@ import tempfile
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Dict, List
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -82,7 +81,7 @@ HOSTILE_TOKENS = [
 ]
 
 
-def _json_values(labels: List[str], names: List[str]):
+def _json_values(labels: list[str], names: list[str]):
     scalars = (
         st.none()
         | st.booleans()
@@ -235,7 +234,7 @@ class Arena:
         (self.res / f"{track_id}.tsv").write_bytes(data)
         return checks.run_in_process(self.input, self.output)
 
-    def violations(self, track_id: str, outcome: checks.Outcome) -> List[str]:
+    def violations(self, track_id: str, outcome: checks.Outcome) -> list[str]:
         found = checks.violations(outcome, self.keys, [f"{track_id}.tsv"])
         if outcome.code not in (0, 2):
             found.append(f"exit code {outcome.code}")
@@ -279,7 +278,7 @@ def main(argv=None) -> int:
     parser.add_argument("--kinds", nargs="*", default=list(KINDS), choices=KINDS)
     args = parser.parse_args(argv)
     counts: Counter = Counter()
-    failed: Dict[str, str] = {}
+    failed: dict[str, str] = {}
     root = Path(tempfile.mkdtemp(prefix="codajudge-fuzz-"))
     try:
         arena = Arena(root)

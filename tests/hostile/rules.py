@@ -10,7 +10,7 @@ rendered message lacks: one of its lines must contain the phrase, start with the
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, List, Optional
+from typing import Callable
 
 from codajudge.errors import ConfigError, SubmissionError
 
@@ -21,8 +21,8 @@ class Refusal:
 
     file: str
     phrase: str
-    line: Optional[int] = None
-    item: Optional[str] = None
+    line: int | None = None
+    item: str | None = None
     expected: str = ""
     found: str = ""
 
@@ -36,7 +36,7 @@ class Refusal:
             text += f", item {self.item!r}"
         return text + ": "
 
-    def check(self, message: str) -> List[str]:
+    def check(self, message: str) -> list[str]:
         """What ``message`` lacks of this refusal (empty when it states the rule where it should)."""
         stated = [line for line in message.split("\n") if self.phrase in line]
         if not stated:

@@ -11,7 +11,8 @@ import stat
 import struct
 import warnings
 import zipfile
-from typing import List, Sequence, Tuple, Union
+from typing import Union
+from collections.abc import Sequence
 
 #: field -> (offset in the central record, offset in the local header, struct format)
 _FIELDS = {
@@ -22,7 +23,7 @@ _FIELDS = {
     "file_size": (24, 22, "<I"),
 }
 
-Entry = Union[Tuple[str, bytes], Tuple[str, bytes, dict]]
+Entry = Union[tuple[str, bytes], tuple[str, bytes, dict]]
 
 
 def make_zip(entries: Sequence[Entry], compression: int = zipfile.ZIP_DEFLATED) -> bytes:
@@ -50,7 +51,7 @@ def make_zip(entries: Sequence[Entry], compression: int = zipfile.ZIP_DEFLATED) 
     return buffer.getvalue()
 
 
-def _records(data: bytes) -> List[Tuple[int, int]]:
+def _records(data: bytes) -> list[tuple[int, int]]:
     """(central record offset, local header offset) of every entry."""
     eocd = data.rfind(b"PK\x05\x06")
     count = struct.unpack_from("<H", data, eocd + 10)[0]

@@ -34,14 +34,14 @@ from __future__ import annotations
 
 from pathlib import Path
 from types import ModuleType
-from typing import List, Sequence
+from collections.abc import Sequence
 
 from . import v2
 from .findings import Findings
 from .opening import load_competition_yaml, opened_bundle
 
 
-def check_bundle(path: Path, platforms: Sequence[ModuleType] = (v2,)) -> List[str]:
+def check_bundle(path: Path, platforms: Sequence[ModuleType] = (v2,)) -> list[str]:
     """Every problem of the bundle at ``path`` (folder or zip), one line each; [] when it is fine.
     ``platforms`` are the forms of ``competition.yaml`` it may take, chosen by its ``version``."""
     findings = Findings()

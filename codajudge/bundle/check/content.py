@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from types import ModuleType
-from typing import Dict, List, Optional, Set
 
 from ...errors import KitError
 from ...formats.archive import safe_extract
@@ -36,7 +35,7 @@ def _gold_digest(folder: Path) -> str:
     return digest.hexdigest()
 
 
-def _folder(root: Path, value, work: Path) -> Optional[Path]:
+def _folder(root: Path, value, work: Path) -> Path | None:
     """A folder of the bundle as it is, a zip extracted into a new folder of ``work`` (as a
     submission is: ``safe_extract``); None when it is not there or cannot be extracted."""
     path = relative_path(root, value) if value else None
@@ -57,20 +56,20 @@ class Reference:
 
     where: str
     folder: Path
-    inputs: Optional[Path]
+    inputs: Path | None
 
     @cached_property
     def spec(self):
         return read_spec(self.folder)
 
     @cached_property
-    def items(self) -> Dict[str, List[dict]]:
+    def items(self) -> dict[str, list[dict]]:
         """Each dataset's items, read once (reference data holds no texts), with the texts of the
         input items of the same ids, so that a public file holding them under new ids is found by
         its texts; the items as they are without them."""
         return {dataset: self._read(dataset) for dataset in {t.dataset for t in self.spec.tracks}}
 
-    def _read(self, dataset: str) -> List[dict]:
+    def _read(self, dataset: str) -> list[dict]:
         where = f"{self.where}/{dataset}.jsonl"
         items = read_items(self.folder / f"{dataset}.jsonl", where, texts=False)
         path = self.inputs / f"{dataset}.jsonl" if self.inputs is not None else None
@@ -100,9 +99,9 @@ def check_content(doc: dict, root: Path, findings: Findings, platform: ModuleTyp
 
 def _references(
     doc: dict, platform: ModuleType, root: Path, work: Path, findings: Findings
-) -> Dict[str, Reference]:
+) -> dict[str, Reference]:
     """reference_data path -> its Reference, for every scored phase's that has a task.json."""
-    references: Dict[str, Reference] = {}
+    references: dict[str, Reference] = {}
     for phase, value, inputs in platform.references(doc):
         if value in references:
             continue
@@ -120,7 +119,7 @@ def _references(
 
 
 def _check_perfect_submission(
-    where: str, folder: Path, columns: List[str], findings: Findings
+    where: str, folder: Path, columns: list[str], findings: Findings
 ) -> None:
     try:
         result = score_gold(folder)
@@ -135,12 +134,12 @@ def _check_leaks(
     doc: dict,
     platform: ModuleType,
     root: Path,
-    references: Dict[str, Reference],
+    references: dict[str, Reference],
     work: Path,
     findings: Findings,
 ) -> None:
     public_gold = _public_gold_digests(root, work)
-    hidden: Dict[str, HiddenSplit] = {}
+    hidden: dict[str, HiddenSplit] = {}
     seen = set()
     for reference in references.values():
         digest = _gold_digest(reference.folder)
@@ -165,7 +164,7 @@ def _check_leaks(
         findings.problems += e.problems
 
 
-def _public_gold_digests(root: Path, work: Path) -> Dict[str, str]:
+def _public_gold_digests(root: Path, work: Path) -> dict[str, str]:
     """Gold shipped on purpose in the starting kit (a public-gold phase's), by digest -> the kit's
     folder holding it."""
     kits = {name: _folder(root, name, work) for name in ("starting_kit", "starting_kit.zip")}
@@ -222,13 +221,13 @@ class ScoredPhase:
     id: str
     name: str
     where: str
-    start: Optional[dt.datetime]
-    end: Optional[dt.datetime]
+    start: dt.datetime | None
+    end: dt.datetime | None
     hide_gold: bool
-    keys: Set[tuple]
+    keys: set[tuple]
 
 
-def _scored_phases(doc: dict, references: Dict[str, Reference]) -> List[ScoredPhase]:
+def _scored_phases(doc: dict, references: dict[str, Reference]) -> list[ScoredPhase]:
     """The v2 phases with reference data, in order, the items of the hidden-gold ones read."""
     scored = []
     for phase, task in scored_tasks(doc):
@@ -249,7 +248,7 @@ def item_key(item: dict) -> tuple:
     return key if any(key) else ("id", str(item["id"]))
 
 
-def check_rescored(phases: List[ScoredPhase], findings: Findings) -> None:
+def check_rescored(phases: list[ScoredPhase], findings: Findings) -> None:
     """A finding for each (earlier, later) pair of hidden-gold phases, the later one not
     post-campaign, that score items in common."""
     dated = [p for p in phases if p.start is not None]

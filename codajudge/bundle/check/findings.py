@@ -6,7 +6,7 @@ import datetime as dt
 import os
 import re
 from pathlib import Path
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Optional
 
 from ...errors import Problem, problem_text
 
@@ -15,7 +15,7 @@ class Findings:
     """The problems found in a bundle, in the order found, each shown as one line (``lines``)."""
 
     def __init__(self):
-        self.problems: List[Problem] = []
+        self.problems: list[Problem] = []
         self.checked: set = set()  # what was checked once already (a program shared by every task)
 
     def add(self, where: str, message: str, **details) -> None:
@@ -23,7 +23,7 @@ class Findings:
         hint."""
         self.problems.append(Problem(where, message, **details))
 
-    def lines(self) -> List[str]:
+    def lines(self) -> list[str]:
         """Each problem as ``errors.problem_text`` lays it out, the hint in brackets, on one line."""
         lines = []
         for p in self.problems:
@@ -34,7 +34,7 @@ class Findings:
         return lines
 
 
-def relative_path(root: Path, value) -> Optional[Path]:
+def relative_path(root: Path, value) -> Path | None:
     """A path inside the bundle, or None when it is absolute or leaves the bundle."""
     if not isinstance(value, str) or not value.strip() or os.path.isabs(value):
         return None
@@ -92,7 +92,7 @@ def check_choice(mapping: dict, key: str, where: str, findings: Findings, allowe
 Rule = Optional[Callable[[dict, str, str, Findings], None]]
 
 
-def check_keys(value, rules: Dict[str, Rule], where: str, what: str, findings: Findings) -> bool:
+def check_keys(value, rules: dict[str, Rule], where: str, what: str, findings: Findings) -> bool:
     """``value`` a mapping of ``rules``' keys only, each checked by its rule (None: by the caller).
     False (after saying so) when it is not a mapping, so that nothing more is checked."""
     if not isinstance(value, dict):
@@ -108,7 +108,7 @@ def check_keys(value, rules: Dict[str, Rule], where: str, what: str, findings: F
     return True
 
 
-def parse_date(value, where: str, findings: Findings) -> Optional[dt.datetime]:
+def parse_date(value, where: str, findings: Findings) -> dt.datetime | None:
     """A quoted 'YYYY-MM-DD HH:MM:SS' (UTC). An unquoted YAML timestamp loses its time of day on
     Codabench (it keeps only the date) and a UTC offset is ignored, so both are refused."""
     if isinstance(value, dt.datetime):
@@ -141,7 +141,7 @@ def parse_date(value, where: str, findings: Findings) -> Optional[dt.datetime]:
 
 def check_in_bundle(
     root: Path, value, where: str, what: str, findings: Findings, zip_only: bool = False
-) -> Optional[Path]:
+) -> Path | None:
     """A folder or zip inside the bundle (a plain file cannot be unpacked by the compute worker)."""
     path = relative_path(root, value)
     if path is None:

@@ -11,7 +11,7 @@ import tempfile
 import zipfile
 from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
-from typing import Iterator, Optional
+from collections.abc import Iterator
 
 import yaml
 
@@ -25,7 +25,7 @@ def _unsafe(name: str) -> bool:
 
 
 @contextmanager
-def opened_bundle(path: Path, findings: Findings) -> Iterator[Optional[Path]]:
+def opened_bundle(path: Path, findings: Findings) -> Iterator[Path | None]:
     """The bundle's root folder, or None (with the reason in ``findings``)."""
     if path.is_dir():
         yield _root(path.resolve(), str(path), findings)
@@ -46,7 +46,7 @@ def opened_bundle(path: Path, findings: Findings) -> Iterator[Optional[Path]]:
         yield _root(Path(tmp), path.name, findings) if extracted else None
 
 
-def _root(folder: Path, name: str, findings: Findings) -> Optional[Path]:
+def _root(folder: Path, name: str, findings: Findings) -> Path | None:
     """``folder`` when it holds competition.yaml at its root, else None (with the reason in
     ``findings``)."""
     if (folder / "competition.yaml").is_file():
@@ -109,7 +109,7 @@ def _mapping(loader, node, deep=False):
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping)
 
 
-def load_competition_yaml(root: Path, findings: Findings) -> Optional[dict]:
+def load_competition_yaml(root: Path, findings: Findings) -> dict | None:
     path = root / "competition.yaml"
     try:
         text = path.read_bytes().decode("utf-8")

@@ -7,7 +7,6 @@ import re
 import shlex
 import zipfile
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
 
 import yaml
 
@@ -24,7 +23,7 @@ SHELL_SYNTAX = re.compile(r"(&&|\|\||[|;<>`]|\$\()")
 
 
 def check_bundle_files(
-    named: Dict[str, object], where: str, root: Path, findings: Findings, legacy: bool = False
+    named: dict[str, object], where: str, root: Path, findings: Findings, legacy: bool = False
 ) -> None:
     """The folders or zips a task or phase names (``named``: key -> path, in the order checked),
     each program's also as a program (``check_program``). A CodaLab v1.5 phase (``legacy``) gives
@@ -38,7 +37,7 @@ def check_bundle_files(
             check_program(path, where, key.replace("_", " "), findings, metadata_names)
 
 
-def program_files(path: Path) -> Tuple[List[str], callable]:
+def program_files(path: Path) -> tuple[list[str], callable]:
     """The program's file names (relative, '/'-separated) and a reader of one of them."""
     if path.is_dir():
         names = [p.relative_to(path).as_posix() for p in path.rglob("*") if p.is_file()]
@@ -53,7 +52,7 @@ def check_program(
     where: str,
     what: str,
     findings: Findings,
-    metadata_names: Tuple[str, ...] = METADATA,
+    metadata_names: tuple[str, ...] = METADATA,
 ) -> None:
     """The program's metadata and command (problems in ``findings``). A program shared by several
     tasks or phases is checked (and reported) once."""
@@ -72,8 +71,8 @@ def check_program(
 
 
 def _metadata_file(
-    names: List[str], metadata_names: Tuple[str, ...], where: str, what: str, findings: Findings
-) -> Optional[str]:
+    names: list[str], metadata_names: tuple[str, ...], where: str, what: str, findings: Findings
+) -> str | None:
     """The metadata file the worker reads at the program's root, or None (with the problem in ``findings``)."""
     found = [n for n in metadata_names if n in names]
     if not found:
@@ -94,7 +93,7 @@ def _metadata_file(
     return found[0]
 
 
-def _metadata_command(read, name: str, where: str, what: str, findings: Findings) -> Optional[str]:
+def _metadata_command(read, name: str, where: str, what: str, findings: Findings) -> str | None:
     """The ``command`` of the metadata file ``name``, or None (with the problem in ``findings``)."""
     try:
         meta = bounded_document(yaml.SafeLoader(read(name).decode("utf-8")))
@@ -116,7 +115,7 @@ def _metadata_command(read, name: str, where: str, what: str, findings: Findings
 
 
 def _check_command(
-    command: str, names: List[str], where: str, what: str, findings: Findings
+    command: str, names: list[str], where: str, what: str, findings: Findings
 ) -> None:
     effective = re.sub(r"\$(ingestion_)?program", "/app/program", command)
     try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from functools import partial
 from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Tuple
+from collections.abc import Iterator
 
 from ..schedule import ScheduledPhase, schedule_problems
 from .findings import (
@@ -128,7 +128,7 @@ def _check_pages(doc: dict, root: Path, findings: Findings) -> None:
     check_page_file(root, doc.get("terms"), "terms", findings)
 
 
-def _indexed(rows, what: str, findings: Findings) -> Dict[object, dict]:
+def _indexed(rows, what: str, findings: Findings) -> dict[object, dict]:
     """``rows`` (tasks or phases) by their integer ``index``: a non-empty list of mappings, each
     with an index of its own; {} (after saying so) when they are not."""
     listed = rows if isinstance(rows, list) and rows else [None]
@@ -146,7 +146,7 @@ def _indexed(rows, what: str, findings: Findings) -> Dict[object, dict]:
     return {row["index"]: row for row in rows}
 
 
-def _check_tasks(tasks, root: Path, findings: Findings) -> Dict[object, dict]:
+def _check_tasks(tasks, root: Path, findings: Findings) -> dict[object, dict]:
     known = _indexed(tasks, "tasks", findings)
     for number, task in enumerate(known.values()):
         where = f"tasks[{number}]"
@@ -178,7 +178,7 @@ def _check_no_code_beside_gold(task: dict, where: str, findings: Findings) -> No
         )
 
 
-def _check_solutions(solutions, tasks: Dict[object, dict], root: Path, findings: Findings) -> None:
+def _check_solutions(solutions, tasks: dict[object, dict], root: Path, findings: Findings) -> None:
     if solutions in (None, []):
         return
     for number, solution in enumerate(_indexed(solutions, "solutions", findings).values()):
@@ -189,7 +189,7 @@ def _check_solutions(solutions, tasks: Dict[object, dict], root: Path, findings:
             check_in_bundle(root, solution.get("path"), where, "solution path", findings)
 
 
-def _check_task_refs(refs, tasks: Dict[object, dict], where: str, what: str, findings: Findings):
+def _check_task_refs(refs, tasks: dict[object, dict], where: str, what: str, findings: Findings):
     """A phase's or a solution's ``tasks``: a non-empty list of the indexes of tasks (when the tasks
     are sound: otherwise their own finding says so)."""
     refs = refs if isinstance(refs, list) and refs else [refs]
@@ -204,7 +204,7 @@ def _check_task_refs(refs, tasks: Dict[object, dict], where: str, what: str, fin
 
 
 def _check_phases(
-    phases, tasks: Dict[object, dict], root: Path, findings: Findings, has_queue: bool
+    phases, tasks: dict[object, dict], root: Path, findings: Findings, has_queue: bool
 ) -> None:
     schedule = [
         _check_phase(phase, number, tasks, root, findings, has_queue)
@@ -216,7 +216,7 @@ def _check_phases(
 def _check_phase(
     phase: dict,
     number: int,
-    tasks: Dict[object, dict],
+    tasks: dict[object, dict],
     root: Path,
     findings: Findings,
     has_queue: bool,
@@ -253,7 +253,7 @@ def phase_dates(phase: dict, where: str, findings: Findings) -> tuple:
     )
 
 
-def scored_tasks(doc: dict) -> Iterator[Tuple[dict, dict]]:
+def scored_tasks(doc: dict) -> Iterator[tuple[dict, dict]]:
     """(phase, task) of every task with reference data, in phase order (of a bundle whose yaml
     the v2 check found sound)."""
     tasks = {task["index"]: task for task in doc["tasks"]}
@@ -263,21 +263,21 @@ def scored_tasks(doc: dict) -> Iterator[Tuple[dict, dict]]:
                 yield phase, tasks[ref]
 
 
-def score_keys(doc: dict) -> List[str]:
+def score_keys(doc: dict) -> list[str]:
     """The keys the scoring program must write: the columns of the (first) leaderboard that the
     platform does not compute (of a yaml the checks found sound)."""
     columns = doc["leaderboards"][0]["columns"]
     return [str(c["key"]) for c in columns if c.get("key") and not c.get("computation")]
 
 
-def references(doc: dict) -> List[Tuple[str, str, Optional[str]]]:
+def references(doc: dict) -> list[tuple[str, str, str | None]]:
     return [
         (str(phase.get("name")), task["reference_data"], task.get("input_data"))
         for phase, task in scored_tasks(doc)
     ]
 
 
-def published_paths(doc: dict) -> List[str]:
+def published_paths(doc: dict) -> list[str]:
     """Pages, starting kits, public data, the input data participant code runs on, solutions, and
     the programs when the bundle makes them available."""
     values = [p.get("file") for p in doc.get("pages") or [] if isinstance(p, dict)]
