@@ -100,8 +100,8 @@ def run_isolated(task: PhaseTask, submission: Path, work: Path) -> tuple[Path, S
     """The prediction output of ``submission`` (a code submission's zip or folder) run through the
     phase's ingestion program in the sandbox, under the phase's time limit (seconds): the folder
     the scoring step reads as /app/input/res, with the worker's ``metadata``; and the step's
-    result. A ConfigError before anything runs when the sandbox cannot (``require_sandbox``)."""
-    require_sandbox(task)
+    result. Its caller makes sure, before any submission runs, that the sandbox runs here
+    (``require_sandbox``)."""
     prediction, _ = predict(task, str(submission), work / "predict", task.time_limit)
     return prediction_output(work, prediction), prediction
 
