@@ -81,7 +81,7 @@ from ..stats.latex import LATEX_WIDTHS, render_latex
 from ..stats.markdown import render_markdown
 from ..stats.tables import GroupTable, RankingReport, Settings, render_csv, undecodable_as_text
 from ..runner.bundle_view import PhaseTask, phase_task
-from ..runner.local import require_sandbox, run_isolated
+from ..runner.local import predict, require_sandbox
 from .common import argument_parser, run_guarded
 from .score import score_submission_folder
 from .status import read_status
@@ -187,7 +187,7 @@ def run_code_submissions(
     submissions: list[tuple[str, Path]], reference: Path, spec: TaskSpec, work: Path
 ) -> tuple[list[tuple[str, Path]], list[tuple[str, str]]]:
     """``--run-code``: each code submission replaced by its prediction output, made by running it
-    through the phase's prediction step in the sandbox (``runner.local.run_isolated``), one at a
+    through the phase's prediction step in the sandbox (``runner.local.predict``), one at a
     time, in ``work``; the others as they are. Returns them, and (name, reason) of those whose
     step left no prediction output to score. A ConfigError before any runs when the sandbox
     cannot run here."""
@@ -216,7 +216,7 @@ def run_code(task: PhaseTask, submission: Path, work: Path) -> tuple[Path | None
     """(the prediction output, what its step says) of one code submission run in the sandbox;
     (None, why) when it left none to score."""
     try:
-        output, step = run_isolated(task, submission, work)
+        output, step, _ = predict(task, str(submission), work, task.time_limit)
     except SubmissionError as e:  # a zip that cannot be extracted
         return None, " / ".join(e.render().splitlines())
     status = read_status(output)

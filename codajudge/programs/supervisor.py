@@ -78,12 +78,8 @@ MESSAGE_HEADER = "--- the ingestion program's message ---"
 def code_printed(path: Path) -> bool:
     """Whether the PARTICIPANT_OUTPUT at ``path`` holds what the code printed, not only the
     program's message (a file of that message alone begins with MESSAGE_HEADER's line)."""
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            start = f.read(len(MESSAGE_HEADER) + 2)
-    except OSError:
-        return False
-    return bool(start) and start != f"\n{MESSAGE_HEADER}\n"
+    start = read_head(path, len(MESSAGE_HEADER) + 2)
+    return bool(start) and start != f"\n{MESSAGE_HEADER}\n".encode()
 
 
 def _echo(stream, line: bytes) -> None:
@@ -126,12 +122,11 @@ class ParticipantOutput:
         """Save the capture every SAVE_SECONDS when it holds new lines, until ``finish``."""
         saved_lines = 0
         while not self._stop_saving.wait(SAVE_SECONDS):
-            if self.capture.lines == saved_lines:
-                continue
-            saved_lines = self.capture.lines
-            # OSError: the code put a folder at that name; the final save replaces it
-            with contextlib.suppress(OSError):
-                self.save()
+            if self.capture.lines != saved_lines:
+                saved_lines = self.capture.lines
+                # OSError: the code put a folder at that name; the final save replaces it
+                with contextlib.suppress(OSError):
+                    self.save()
 
     def finish(self) -> None:
         """After the child ended: stop saving while it runs, echo the note on what was cut and
