@@ -220,15 +220,13 @@ def run_code(task: PhaseTask, submission: Path, work: Path) -> tuple[Path | None
     except SubmissionError as e:  # a zip that cannot be extracted
         return None, " / ".join(e.render().splitlines())
     status = read_status(output)
-    if status is None and step.timed_out:
+    if status is not None:
+        said = status.message.splitlines()[0] if status.message else "no message"
+        return output, f"prediction step {status.status} in {step.seconds:.1f} s: {said}"
+    if step.timed_out:
         return None, f"its code ran past the phase's time limit of {step.time_limit:g} s"
-    if status is None:
-        return (
-            None,
-            f"the prediction step ended (exit code {step.exit_code}) without an ingestion status",
-        )
-    said = status.message.splitlines()[0] if status.message else "no message"
-    return output, f"prediction step {status.status} in {step.seconds:.1f} s: {said}"
+    exit_code = step.exit_code
+    return None, f"the prediction step ended (exit code {exit_code}) without an ingestion status"
 
 
 def score_all(
