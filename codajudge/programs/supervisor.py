@@ -264,13 +264,10 @@ def _while_running(track: str, step: str) -> str:
 def last_progress(log: str) -> str:
     """ " (while running track 'T': fitting)" from the last of the kit's progress lines in the
     ingestion program's ``log`` (its stdout), '' when there is none or the track was done."""
-    for line in reversed(log.splitlines()):
-        match = _PROGRESS_LINE.match(line)
-        if match is None:
-            continue
-        step = match.group(2)
-        return _while_running(match.group(1), step) if step else ""
-    return ""
+    found = [match for match in map(_PROGRESS_LINE.match, log.splitlines()) if match]
+    if not found or not found[-1].group(2):
+        return ""
+    return _while_running(*found[-1].groups())
 
 
 def _child_report(paths: ChildPaths, returncode: int, details_dir: Path, trusted: bool) -> dict:
@@ -311,8 +308,7 @@ def _child_report(paths: ChildPaths, returncode: int, details_dir: Path, trusted
             "failure in that process is counted as the submission's; if you believe "
             "it is the kit's, send the ingestion log to the organisers",
         )
-    if kind == "config":
-        raise ConfigError.single("", str(message))
-    if kind == "submission":
-        raise SubmissionError.single("", str(message))
+    refusal = {"config": ConfigError, "submission": SubmissionError}.get(kind)
+    if refusal is not None:
+        raise refusal.single("", str(message))
     raise RuntimeError(str(message or "the ingestion child process failed"))
