@@ -8,6 +8,7 @@ import shutil
 import sys
 import zipfile
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -161,8 +162,9 @@ def test_a_run_stopped_at_the_phase_limit_is_told_so(tmp_path, monkeypatch):
     output = tmp_path / "res"
     output.mkdir()
     stopped = StepResult(-9, "", "", True, 600.2, 600)
-    monkeypatch.setattr(rank, "run_isolated", lambda task, path, work: (output, stopped))
-    assert rank.run_code(None, tmp_path / "a.zip", tmp_path / "w") == (
+    monkeypatch.setattr(rank, "predict", lambda task, path, work, limit: (output, stopped, None))
+    task = SimpleNamespace(time_limit=600)
+    assert rank.run_code(task, tmp_path / "a.zip", tmp_path / "w") == (
         None,
         "its code ran past the phase's time limit of 600 s",
     )

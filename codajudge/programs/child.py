@@ -106,10 +106,14 @@ class WrittenFiles:
         sys.addaudithook(self._hook)
 
     def _hook(self, event: str, args: tuple) -> None:
-        if event != "open" or len(args) != 3 or not _opens_for_writing(args[1], args[2]):
+        if event != "open" or len(args) != 3 or len(self.paths) >= 100:
             return
-        target = args[0]
-        if isinstance(target, int) or target is None or len(self.paths) >= 100:
+        target, mode, flags = args  # open()'s mode, os.open's flags
+        if isinstance(mode, str):
+            writes = any(c in mode for c in "wax+")
+        else:
+            writes = isinstance(flags, int) and bool(flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT))
+        if not writes or isinstance(target, int) or target is None:
             return
         name = os.fsdecode(target)
         full = os.path.abspath(name)
@@ -125,13 +129,6 @@ class WrittenFiles:
         displayed = [safe_display(p) for p in self.paths]
         ends = [repr(p if len(p) <= 80 else "..." + p[-80:]) for p in displayed]
         return f"your code wrote {first_few(ends, WRITTEN_SHOWN)}, but {RETURN_PREDICTIONS_HINT}"
-
-
-def _opens_for_writing(mode, flags) -> bool:
-    """Whether an ``open`` audit event (``open()``'s mode, ``os.open``'s flags) may write."""
-    if isinstance(mode, str):
-        return any(c in mode for c in "wax+")
-    return isinstance(flags, int) and bool(flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT))
 
 
 def nothing_predicted(advice: str = "") -> SubmissionError:
@@ -202,10 +199,6 @@ def _raised_at(error: BaseException, root: Path | None) -> str | None:
     return f"the error was raised at {path.relative_to(root).as_posix()}, line {line}"
 
 
-def _is_kit_frame(filename: str) -> bool:
-    return filename.startswith("<frozen ") or Path(filename).resolve().is_relative_to(KIT)
-
-
 def participant_traceback(error: BaseException, root: Path) -> str | None:
     """The traceback of ``error`` without the kit's frames (nor the import machinery's), the
     submission's files named relative to ``root``; at most MAX_FRAMES frames and
@@ -214,7 +207,8 @@ def participant_traceback(error: BaseException, root: Path) -> str | None:
     frames = [
         frame
         for frame in traceback.extract_tb(error.__traceback__)
-        if not _is_kit_frame(frame.filename)
+        if not frame.filename.startswith("<frozen ")
+        and not Path(frame.filename).resolve().is_relative_to(KIT)
     ][-MAX_FRAMES:]
     if not frames and not isinstance(error, SyntaxError):
         return None

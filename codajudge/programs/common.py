@@ -28,13 +28,9 @@ def argument_parser(prog: str, doc: str, epilog: str | None = None) -> argparse.
     """A program's parser: ``prog`` in the usage line, the first paragraph of its docstring ``doc``
     on one line as the description, and ``epilog`` (some of ``doc``) after the options as written."""
     description = " ".join(doc.strip().split("\n\n")[0].split())
-    if epilog is None:
-        return argparse.ArgumentParser(prog=prog, description=description)
+    as_written = argparse.HelpFormatter if epilog is None else argparse.RawDescriptionHelpFormatter
     return argparse.ArgumentParser(
-        prog=prog,
-        description=description,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-        epilog=epilog,
+        prog=prog, description=description, formatter_class=as_written, epilog=epilog
     )
 
 

@@ -81,8 +81,7 @@ from ..stats.latex import LATEX_WIDTHS, render_latex
 from ..stats.markdown import render_markdown
 from ..stats.tables import GroupTable, RankingReport, Settings, render_csv, undecodable_as_text
 from ..runner.bundle_view import PhaseTask, phase_task
-from ..runner.local import require_sandbox, run_isolated
-from ..runner.worker import StepResult
+from ..runner.local import predict, require_sandbox
 from .common import argument_parser, run_guarded
 from .score import score_submission_folder
 from .status import read_status
@@ -188,7 +187,7 @@ def run_code_submissions(
     submissions: list[tuple[str, Path]], reference: Path, spec: TaskSpec, work: Path
 ) -> tuple[list[tuple[str, Path]], list[tuple[str, str]]]:
     """``--run-code``: each code submission replaced by its prediction output, made by running it
-    through the phase's prediction step in the sandbox (``runner.local.run_isolated``), one at a
+    through the phase's prediction step in the sandbox (``runner.local.predict``), one at a
     time, in ``work``; the others as they are. Returns them, and (name, reason) of those whose
     step left no prediction output to score. A ConfigError before any runs when the sandbox
     cannot run here."""
@@ -199,19 +198,17 @@ def run_code_submissions(
     task = code_task(reference, spec)
     require_sandbox(task)
     kept, failures = [], []
+    limit = f"phase {task.name}, {task.time_limit} s"
     for number, (name, path) in enumerate(submissions):
-        if name not in code:
-            kept.append((name, path))
-            continue
-        prefix = f"[{code.index(name) + 1}/{len(code)}] {name}"
-        log(f"{prefix}: running its code in the sandbox (phase {task.name}, {task.time_limit} s)")
-        output, said = run_code(task, path, work / str(number))
-        if output is None:
+        if name in code:
+            prefix = f"[{code.index(name) + 1}/{len(code)}] {name}"
+            log(f"{prefix}: running its code in the sandbox ({limit})")
+            path, said = run_code(task, path, work / str(number))
+            log(f"{prefix}: {'NOT RUN: ' if path is None else ''}{said}")
+        if path is None:
             failures.append((name, said))
-            said = f"NOT RUN: {said}"
         else:
-            kept.append((name, output))
-        log(f"{prefix}: {said}")
+            kept.append((name, path))
     return kept, failures
 
 
@@ -219,27 +216,17 @@ def run_code(task: PhaseTask, submission: Path, work: Path) -> tuple[Path | None
     """(the prediction output, what its step says) of one code submission run in the sandbox;
     (None, why) when it left none to score."""
     try:
-        output, step = run_isolated(task, submission, work)
+        output, step, _ = predict(task, str(submission), work, task.time_limit)
     except SubmissionError as e:  # a zip that cannot be extracted
         return None, " / ".join(e.render().splitlines())
     status = read_status(output)
-    if status is None:
-        return None, unfinished_step(step)
-    said = status.message.splitlines()[0] if status.message else "no message"
-    return output, f"prediction step {status.status} in {step.seconds:.1f} s: {said}"
-
-
-def unfinished_step(step: StepResult) -> str:
-    """Why a prediction step wrote no ingestion status: the phase's time limit, or its exit."""
+    if status is not None:
+        said = status.message.splitlines()[0] if status.message else "no message"
+        return output, f"prediction step {status.status} in {step.seconds:.1f} s: {said}"
     if step.timed_out:
-        return f"its code ran past the phase's time limit of {step.time_limit:g} s"
-    return f"the prediction step ended (exit code {step.exit_code}) without an ingestion status"
-
-
-def default_jobs() -> int:
-    """Worker processes for scoring: one per core this process may use, at most 4."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return max(1, min(4, cores or 1))
+        return None, f"its code ran past the phase's time limit of {step.time_limit:g} s"
+    exit_code = step.exit_code
+    return None, f"the prediction step ended (exit code {exit_code}) without an ingestion status"
 
 
 def score_all(
@@ -252,30 +239,36 @@ def score_all(
     gold = load_gold(spec, ref_dir)
     results: dict[str, Result] = {}
     failures: list[tuple[str, str]] = []
-    outcomes = _outcomes([path for _, path in submissions], spec, ref_dir, gold, jobs)
+    paths = [path for _, path in submissions]
+    if jobs <= 1 or len(paths) < 2:
+        outcomes = (score_one(path, spec, ref_dir, gold) for path in paths)
+    else:
+        outcomes = _pooled_outcomes(paths, (spec, ref_dir, gold), jobs)
     for number, ((name, _), (value, seconds)) in enumerate(zip(submissions, outcomes), start=1):
         prefix = f"[{number}/{len(submissions)}] {name}"
         if isinstance(value, str):
             failures.append((name, value))
             log(f"{prefix}: NOT SCORED: {value}")
             continue
-        results[name] = _with_gold(value, spec, gold)
+        # a worker's result comes without the spec and gold, which the parent holds
+        value.spec = spec
+        for track_id, track_result in value.tracks.items():
+            track_result.gold = gold[track_id]
+        results[name] = value
         log(f"{prefix}: scored ({', '.join(sorted(value.tracks))}) in {seconds:.1f} s")
         for note in submission_notes(value):
             log(f"  note: {note}")
     return results, failures
 
 
-def _outcomes(
-    paths: list[Path], spec: TaskSpec, ref_dir: Path, gold, jobs: int
+def _pooled_outcomes(
+    paths: list[Path], spec_ref_gold: tuple, jobs: int
 ) -> Iterator[tuple[Result | str, float]]:
-    """``score_one`` of each path, in order: here, or in a pool of ``jobs`` processes."""
-    if jobs <= 1 or len(paths) < 2:
-        yield from (score_one(path, spec, ref_dir, gold) for path in paths)
-        return
+    """``score_one`` of each path with ``spec_ref_gold``, in order, in a pool of ``jobs``
+    processes."""
     # pickled here and unpickled in the worker after the edition's own metrics are registered
     # there: a worker started by spawn or forkserver has not run their module
-    initargs = (loaded_modules(), pickle.dumps((spec, ref_dir, gold)))
+    initargs = (loaded_modules(), pickle.dumps(spec_ref_gold))
     workers = min(jobs, len(paths))
     with ProcessPoolExecutor(workers, initializer=_start_worker, initargs=initargs) as pool:
         for value, seconds in pool.map(_score_in_worker, paths):
@@ -290,8 +283,7 @@ _WORKER: dict[str, object] = {}
 def _start_worker(edition_metrics: list[tuple[str, str]], payload: bytes) -> None:
     for source, file_name in edition_metrics:
         load_source(source, file_name)
-    spec, ref_dir, gold = pickle.loads(payload)
-    _WORKER.update(spec=spec, ref_dir=ref_dir, gold=gold)
+    _WORKER["spec_ref_gold"] = pickle.loads(payload)
 
 
 def _score_in_worker(path: Path) -> tuple[object, float | None]:
@@ -299,7 +291,7 @@ def _score_in_worker(path: Path) -> tuple[object, float | None]:
     ConfigError travels as its problems with no seconds (exceptions with user-facing problems do
     not pickle)."""
     try:
-        value, seconds = score_one(path, _WORKER["spec"], _WORKER["ref_dir"], _WORKER["gold"])
+        value, seconds = score_one(path, *_WORKER["spec_ref_gold"])
     except ConfigError as e:
         return (e.problems, e.omitted), None
     if isinstance(value, Result):
@@ -307,15 +299,6 @@ def _score_in_worker(path: Path) -> tuple[object, float | None]:
         for track_result in value.tracks.values():
             track_result.gold = None
     return value, seconds
-
-
-def _with_gold(result: Result, spec: TaskSpec, gold: dict[str, GoldTrack]) -> Result:
-    """A result scored in a worker, given back the parent's spec and gold (the same objects as
-    scoring here would hold)."""
-    result.spec = spec
-    for track_id, track_result in result.tracks.items():
-        track_result.gold = gold[track_id]
-    return result
 
 
 def rank_tracks(
@@ -336,27 +319,24 @@ def overall_order(spec: TaskSpec, results: dict[str, Result], settings: Settings
     """Every system, best first, by the overall rule (the primary score needs no track ranking)."""
     unranked = sorted(name for name, r in results.items() if not r.ranked)
     if settings.overall == BY_PRIMARY:
-        return order_best_first(primary_scores(results), higher_is_better(spec)) + unranked
+        return order_best_first(*primary_scores(spec, results)) + unranked
     rows = overall_rows(spec, results, rank_tracks(spec, results, settings), settings.overall)
     return [row.system for row in rows] + unranked
 
 
-def primary_scores(results: dict[str, Result]) -> dict[str, float]:
-    """The primary score of every run that has one."""
-    return {name: r.primary for name, r in results.items() if r.ranked}
-
-
-def higher_is_better(spec: TaskSpec) -> bool:
-    """The primary score's direction, that of the primary tracks' main metric."""
-    return get_metric(spec.primary_tracks[0].main_metric).higher_is_better
+def primary_scores(spec: TaskSpec, results: dict[str, Result]) -> tuple[dict[str, float], bool]:
+    """The primary score of every run that has one, and whether higher is better (the direction
+    of the primary tracks' main metric)."""
+    scores = {name: r.primary for name, r in results.items() if r.ranked}
+    return scores, get_metric(spec.primary_tracks[0].main_metric).higher_is_better
 
 
 def overall_rows(
     spec: TaskSpec, results: dict[str, Result], rankings: dict[str, object], rule: str
 ) -> list[OverallRow]:
     """The overall table's rows by ``rule``, over the runs that have a primary score."""
-    primary = [t.id for t in spec.primary_tracks]
-    return rank_overall(primary, rankings, primary_scores(results), higher_is_better(spec), rule)
+    track_ids = [t.id for t in spec.primary_tracks]
+    return rank_overall(track_ids, rankings, *primary_scores(spec, results), rule)
 
 
 def group_tables(
@@ -391,23 +371,15 @@ def group_tables(
     return tables
 
 
-def best_runs(order: list[str], team_of: dict[str, str]) -> dict[str, str]:
-    """Team -> its first run in ``order`` (best first), teams in the order of their best runs."""
-    runs: dict[str, str] = {}
-    for system in order:
-        runs.setdefault(team_of[system], system)
-    return runs
-
-
 def build_report(
     spec: TaskSpec,
     results: dict[str, Result],
     failures,
     settings: Settings,
-    runs: dict[str, str] | None = None,
+    runs: dict[str, str],
 ) -> RankingReport:
-    """The ranking of ``results``; with ``runs`` (team -> run), of those runs under their teams'
-    names."""
+    """The ranking of ``results``; with ``runs`` (team -> run; {}: ranking runs), of those runs
+    under their teams' names."""
     if runs:
         results = {team: results[run] for team, run in runs.items()}
     rankings = rank_tracks(spec, results, settings)
@@ -424,7 +396,7 @@ def build_report(
         failures,
         {name: lines for name, lines in notes.items() if lines},
         settings,
-        runs=dict(runs or {}),
+        runs=runs,
         groups=group_tables(spec, results, rankings),
         rule_notes=primary_rule_notes(spec, results),
     )
@@ -450,15 +422,6 @@ def primary_rule_notes(spec: TaskSpec, results: dict[str, Result]) -> list[tuple
 UNRANKED_NOTE = "no primary score (not every primary track submitted), so not in the overall table"
 
 
-def write_report(report: RankingReport, out_dir: Path) -> list[Path]:
-    out_dir.mkdir(parents=True, exist_ok=True)
-    texts = [render(report) for render in RENDERERS]
-    paths = [out_dir / name for name in OUTPUT_FILES]
-    for path, text in zip(paths, texts):
-        atomic_write(path, text)
-    return paths
-
-
 def _within(convert, low, high, name: str, strict: bool = False):
     """An argparse type: ``convert(text)`` from ``low`` to ``high`` (both excluded when ``strict``)."""
 
@@ -474,7 +437,9 @@ def _within(convert, low, high, name: str, strict: bool = False):
 
 def option_table() -> dict[str, dict]:
     """``codajudge rank``'s options: flag -> ``argparse`` settings."""
-    jobs = default_jobs()
+    # scoring processes: one per core this process may use, at most 4
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    jobs = max(1, min(4, cores or 1))
     return {
         "--out": dict(type=Path, default=Path("."), help="folder for the tables (default: .)"),
         "--test": dict(choices=TESTS, default="auto", help="significance test (default: auto)"),
@@ -547,17 +512,20 @@ def run(args: argparse.Namespace) -> int:
     seed = spec.seed if args.seed is None else args.seed
     options = {setting.name: getattr(args, setting.name, None) for setting in fields(Settings)}
     settings = Settings(**dict(options, seed=seed, command=command_line(args, seed)))
-    runs = None
+    runs: dict[str, str] = {}  # team -> its best run, teams in the order of their best runs
     if teams is not None:
         team_of, notes = teams_of(list(results), teams)
         for note in notes:
             log(f"note: {args.teams}: {note}")
-        runs = best_runs(overall_order(spec, results, settings), team_of)
+        for system in overall_order(spec, results, settings):  # best first
+            runs.setdefault(team_of[system], system)
         ranked = counted(len(runs), "team")
         log(f"ranking {ranked} by their best run: " + ", ".join(runs.values()))
     report = build_report(spec, results, failures, settings, runs)
-    for path in write_report(report, args.out):
-        log(f"wrote {path}")
+    args.out.mkdir(parents=True, exist_ok=True)
+    for name, render in zip(OUTPUT_FILES, RENDERERS):
+        atomic_write(args.out / name, render(report))
+        log(f"wrote {args.out / name}")
     if failures:
         unranked = counted(len(failures), "submission")
         log(f"{unranked} not ranked: " + ", ".join(name for name, _ in failures))

@@ -22,13 +22,12 @@ from pathlib import Path
 
 from ..bundle.prose import listed
 from ..confine import slug
-from ..errors import ConfigError, KitError, SubmissionError, UsageError
+from ..errors import ConfigError, SubmissionError, UsageError
 from ..formats.archive import PARTICIPANT_OUTPUT
 from ..report import score_meanings
 from ..spec import PHASES, read_spec
 from ..runner.bundle_view import PhaseTask, phase_task, read_competition
 from ..runner.local import PREDICTION_OUTPUT, RunResult, run_submission
-from ..runner.worker import StepResult
 from .supervisor import code_printed, last_progress, past_time_limit
 from ..untrusted import copy_tree
 from .opening import open_submission
@@ -63,8 +62,9 @@ def run_once(
         if output is not None:
             keep_outputs(result, Path(output))
         say_where_the_output_is(result, output)
-        if notes is not None:
-            notes.extend(step_notes(result))
+        if notes is not None:  # the notes both steps printed for the participant, once each
+            lines = f"{result.prediction.stdout}\n{result.scoring.stdout}".splitlines()
+            notes.extend(dict.fromkeys(line[6:] for line in lines if line.startswith("note: ")))
         return read_scores(result)
 
 
@@ -84,16 +84,6 @@ def keep_outputs(result: RunResult, output: Path) -> None:
     copy_tree(result.predictions, predictions, PREDICTION_OUTPUT)
 
 
-def kept_names(output: Path) -> list[str]:
-    """What ``keep_outputs`` left in ``output``, as found there: the scoring step's files, the
-    prediction output's folder (which it always copies) and, in it, what the code printed."""
-    names = [name for name in KEPT_OUTPUTS if (output / name).is_file()]
-    names.append("predictions/")
-    if (output / "predictions" / PARTICIPANT_OUTPUT).is_file():
-        names.append(f"predictions/{PARTICIPANT_OUTPUT}")
-    return names
-
-
 def say_where_the_output_is(result: RunResult, output: Path | None) -> None:
     """Print where the prediction step kept what the submitted code printed (if it printed; a file
     of the ingestion program's message alone is not named, that message is said anyway)."""
@@ -108,32 +98,23 @@ def say_where_the_output_is(result: RunResult, output: Path | None) -> None:
         )
 
 
-def _step_error(name: str, step: StepResult) -> KitError:
-    """The failed step's own message, said once (not wrapped in a second "not accepted")."""
-    for marker, error_type in ((REFUSED, SubmissionError), (BUNDLE_PROBLEM, ConfigError)):
-        if marker in step.stderr:
-            return error_type.single("", own_words(step.stderr))
-    reason = f"the {name} exited with code {step.exit_code}"
-    tail = "\n".join(step.stderr.strip().splitlines()[-25:])
-    return SubmissionError.single(name, reason, found=tail or "no message")
-
-
 def read_scores(result: RunResult) -> dict[str, float]:
+    """The scores of a run whose steps succeeded; else the failed step's message, its own said
+    once (not wrapped in a second "not accepted")."""
     if result.prediction.timed_out:
         during = last_progress(result.prediction.stdout)
         limit_note = "locally, --time-limit sets the limit of each step"
         raise past_time_limit(result.prediction.time_limit, during, limit_note)
     for name, step in (("prediction step", result.prediction), ("scoring step", result.scoring)):
-        if step.exit_code != 0:
-            raise _step_error(name, step)
+        if step.exit_code == 0:
+            continue
+        for marker, error_type in ((REFUSED, SubmissionError), (BUNDLE_PROBLEM, ConfigError)):
+            if marker in step.stderr:
+                raise error_type.single("", own_words(step.stderr))
+        tail = "\n".join(step.stderr.strip().splitlines()[-25:])
+        reason = f"the {name} exited with code {step.exit_code}"
+        raise SubmissionError.single(name, reason, found=tail or "no message")
     return json.loads((result.output / "scores.json").read_text(encoding="utf-8"))
-
-
-def step_notes(result: RunResult) -> list[str]:
-    """The notes both steps printed for the participant (files ignored, rows read another way), once each."""
-    steps = (result.prediction, result.scoring)
-    lines = [line for step in steps for line in step.stdout.splitlines()]
-    return list(dict.fromkeys(line[6:] for line in lines if line.startswith("note: ")))
 
 
 def leaderboard_row(scores: dict[str, float], task: PhaseTask) -> str:
@@ -173,30 +154,27 @@ def kit_phase_task(bundle: Path, phase: str) -> PhaseTask:
         return phase_task(bundle, phase, doc)
     names = [p.get("name", "") for p in doc.get("phases") or []]
     tasks = {slug(name): phase_task(bundle, name, doc) for name in names}
-    scored = [name for name, task in tasks.items() if _holds_gold(task)]
+    # every phase of a kit names its reference data, whose folder it leaves out where the gold is
+    # hidden
+    scored = [name for name, task in tasks.items() if task.reference_data.is_dir()]
+    expected = "--phase " + " or ".join(scored) if scored else None
     task = tasks.get(slug(phase))
     if task is None and slug(phase) not in PHASES:  # the platform's, which a kit may not hold
         raise UsageError.single(
             "--phase",
             f"no such phase: {phase}; {_kit_phase_list(list(tasks), scored)}",
-            expected=_expected_phase(scored),
+            expected=expected,
             hint=None if scored else CHECK_HINT.format(phase=""),
         )
-    if task is not None and _holds_gold(task):
+    if task is not None and task.reference_data.is_dir():
         return task
     cannot = "this phase's gold is hidden, so this starting kit cannot score it"
     raise UsageError.single(
         f"--phase {phase}",
         cannot if scored else f"{cannot}, nor any other phase",
-        expected=_expected_phase(scored),
+        expected=expected,
         hint=CHECK_HINT.format(phase=" for that phase"),
     )
-
-
-def _holds_gold(task: PhaseTask) -> bool:
-    """Whether a starting kit's phase has its gold (every phase of a kit names its reference data,
-    whose folder the kit leaves out where the gold is hidden)."""
-    return task.reference_data.is_dir()
 
 
 def _kit_phase_list(phases: list[str], scored: list[str]) -> str:
@@ -209,10 +187,6 @@ def _kit_phase_list(phases: list[str], scored: list[str]) -> str:
     if not scored:
         return f"this starting kit can score no phase{apart}"
     return f"this starting kit can score: {', '.join(scored)}{apart}"
-
-
-def _expected_phase(scored: list[str]) -> str | None:
-    return "--phase " + " or ".join(scored) if scored else None
 
 
 def run(args) -> int:
@@ -228,8 +202,11 @@ def run(args) -> int:
         print(f"note: {note}")
     print(f"{args.submission} on the {args.phase} phase:")
     print(row)
-    if args.output:
-        print(f"kept {listed(kept_names(Path(args.output)))} in {args.output}")
+    if output is not None:  # what keep_outputs left there, as found
+        kept = [name for name in KEPT_OUTPUTS if (output / name).is_file()] + ["predictions/"]
+        if (output / "predictions" / PARTICIPANT_OUTPUT).is_file():
+            kept.append(f"predictions/{PARTICIPANT_OUTPUT}")
+        print(f"kept {listed(kept)} in {args.output}")
     return 0
 
 

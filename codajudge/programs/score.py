@@ -98,7 +98,10 @@ def score_submission_folder(
         folder = res_dir if res_dir.is_dir() else copy_status_files(res_dir, Path(tmp))
         status = read_status(folder)
         check_prediction_step(folder, status)
-        ingested, archive_warnings = ingested_tracks(status), []
+        # a successful prediction step's tracks (only they are scored); None for a plain result
+        # submission (no status, or one listing no tracks)
+        ingested = list(status.tracks) if status and status.tracks is not None else None
+        archive_warnings = []
         if ingested is None:
             opened = open_submission(res_dir, Path(tmp), spec.tracks)
             folder, archive_warnings = opened.folder, opened.warnings
@@ -119,14 +122,6 @@ def copy_status_files(archive: Path, folder: Path) -> Path:
             if info.filename in STATUS_FILES and info.file_size <= MAX_STATUS_BYTES:
                 (folder / info.filename).write_bytes(zf.read(info))
     return folder
-
-
-def ingested_tracks(status: IngestionStatus | None) -> list[str] | None:
-    """The tracks a successful prediction step reports writing (only they are scored), or None for
-    a plain result submission (no status, or one listing no tracks)."""
-    if status is None or not status.ok or status.tracks is None:
-        return None
-    return list(status.tracks)
 
 
 def score_submission(input_dir: Path, output_dir: Path) -> int:

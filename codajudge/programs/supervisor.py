@@ -78,12 +78,8 @@ MESSAGE_HEADER = "--- the ingestion program's message ---"
 def code_printed(path: Path) -> bool:
     """Whether the PARTICIPANT_OUTPUT at ``path`` holds what the code printed, not only the
     program's message (a file of that message alone begins with MESSAGE_HEADER's line)."""
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            start = f.read(len(MESSAGE_HEADER) + 2)
-    except OSError:
-        return False
-    return bool(start) and start != f"\n{MESSAGE_HEADER}\n"
+    start = read_head(path, len(MESSAGE_HEADER) + 2)
+    return bool(start) and start != f"\n{MESSAGE_HEADER}\n".encode()
 
 
 def _echo(stream, line: bytes) -> None:
@@ -126,12 +122,11 @@ class ParticipantOutput:
         """Save the capture every SAVE_SECONDS when it holds new lines, until ``finish``."""
         saved_lines = 0
         while not self._stop_saving.wait(SAVE_SECONDS):
-            if self.capture.lines == saved_lines:
-                continue
-            saved_lines = self.capture.lines
-            # OSError: the code put a folder at that name; the final save replaces it
-            with contextlib.suppress(OSError):
-                self.save()
+            if self.capture.lines != saved_lines:
+                saved_lines = self.capture.lines
+                # OSError: the code put a folder at that name; the final save replaces it
+                with contextlib.suppress(OSError):
+                    self.save()
 
     def finish(self) -> None:
         """After the child ended: stop saving while it runs, echo the note on what was cut and
@@ -269,13 +264,10 @@ def _while_running(track: str, step: str) -> str:
 def last_progress(log: str) -> str:
     """ " (while running track 'T': fitting)" from the last of the kit's progress lines in the
     ingestion program's ``log`` (its stdout), '' when there is none or the track was done."""
-    for line in reversed(log.splitlines()):
-        match = _PROGRESS_LINE.match(line)
-        if match is None:
-            continue
-        step = match.group(2)
-        return _while_running(match.group(1), step) if step else ""
-    return ""
+    found = [match for match in map(_PROGRESS_LINE.match, log.splitlines()) if match]
+    if not found or not found[-1].group(2):
+        return ""
+    return _while_running(*found[-1].groups())
 
 
 def _child_report(paths: ChildPaths, returncode: int, details_dir: Path, trusted: bool) -> dict:
@@ -316,8 +308,7 @@ def _child_report(paths: ChildPaths, returncode: int, details_dir: Path, trusted
             "failure in that process is counted as the submission's; if you believe "
             "it is the kit's, send the ingestion log to the organisers",
         )
-    if kind == "config":
-        raise ConfigError.single("", str(message))
-    if kind == "submission":
-        raise SubmissionError.single("", str(message))
+    refusal = {"config": ConfigError, "submission": SubmissionError}.get(kind)
+    if refusal is not None:
+        raise refusal.single("", str(message))
     raise RuntimeError(str(message or "the ingestion child process failed"))

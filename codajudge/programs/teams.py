@@ -62,38 +62,29 @@ class Teams:
     exact: dict[str, str] = field(default_factory=dict)
     files: dict[str, dict[str, str]] = field(default_factory=dict)
 
-    def team_of(self, name: str) -> str | None:
-        """The team of a ranked submission: by exact name first, then by a file name that one
-        team gave; None when neither finds it."""
-        if name in self.exact:
-            return self.exact[name]
-        owners = self.files.get(name, {})
-        return next(iter(owners)) if len(owners) == 1 else None
 
-    def notes(self) -> list[str]:
-        """A note per file name left unused: given by several teams, or an exact name's (an id's)
-        with another team. A name and the same name without ``.zip``, given by the same rows, get
-        one note."""
-        notes, seen = [], set()
-        for name, owners in self.files.items():
-            shadowed = name in self.exact and set(owners) != {self.exact[name]}
-            rows = (shadowed, tuple(owners.items()))
-            if (len(owners) > 1 or shadowed) and rows not in seen:
-                seen.add(rows)
-                notes.append(self._note(name, owners, shadowed))
-        return notes
-
-    def _note(self, name: str, owners: dict[str, str], shadowed: bool) -> str:
-        given = _places(owners)
+def _unused_file_names(teams: Teams) -> list[str]:
+    """A note per file name left unused: given by several teams, or an exact name's (an id's)
+    with another team. A name and the same name without ``.zip``, given by the same rows, get
+    one note."""
+    notes, seen = [], set()
+    for name, owners in teams.files.items():
+        shadowed = name in teams.exact and set(owners) != {teams.exact[name]}
+        rows = (shadowed, tuple(owners.items()))
+        if (len(owners) == 1 and not shadowed) or rows in seen:
+            continue
+        seen.add(rows)
         if shadowed:
-            return (
-                f"file name {name!r} ({given}) is also the id of a submission of "
-                f"{self.exact[name]!r}: {name!r} is read as that id"
+            notes.append(
+                f"file name {name!r} ({_places(owners)}) is also the id of a submission of "
+                f"{teams.exact[name]!r}: {name!r} is read as that id"
             )
-        return (
-            f"file name {name!r} is given by {counted(len(owners), 'team')} ({given}): it finds "
-            "no submission (ids do)"
-        )
+        else:
+            notes.append(
+                f"file name {name!r} is given by {counted(len(owners), 'team')} "
+                f"({_places(owners)}): it finds no submission (ids do)"
+            )
+    return notes
 
 
 def _places(owners: dict[str, str]) -> str:
@@ -123,13 +114,10 @@ def read_teams(path: Path) -> Teams:
                     found=f"{teams.exact[name]!r} and {team!r}",
                     hint="give each submission one team",
                 )
+        place = f"line {where['line']}" if "line" in where else f"item {where['item']}"
         for name in files:
-            teams.files.setdefault(name, {}).setdefault(team, _place(where))
+            teams.files.setdefault(name, {}).setdefault(team, place)
     return teams
-
-
-def _place(where: dict[str, object]) -> str:
-    return f"line {where['line']}" if "line" in where else f"item {where['item']}"
 
 
 def _names(*keys: str) -> list[str]:
@@ -208,7 +196,11 @@ def _json_rows(path: Path, text: str) -> Iterator[Row]:
 def teams_of(systems: Sequence[str], teams: Teams) -> tuple[dict[str, str], list[str]]:
     """System name -> team for every ranked system, and the notes on file names left unused;
     ConfigError listing the systems found by no name, or only by an ambiguous file name."""
-    found = {name: teams.team_of(name) for name in systems}
+    # by exact name first, then by a file name that one team gave
+    found = {}
+    for name in systems:
+        owners = teams.files.get(name, {})
+        found[name] = teams.exact.get(name, next(iter(owners)) if len(owners) == 1 else None)
     ambiguous = [n for n in systems if found[n] is None and len(teams.files.get(n, {})) > 1]
     if ambiguous:
         raise ConfigError.single(
@@ -227,4 +219,4 @@ def teams_of(systems: Sequence[str], teams: Teams) -> tuple[dict[str, str], list
             f"no team: {shown}",
             hint="add a row for each (its zip or folder name, or its Codabench id or file name)",
         )
-    return {name: found[name] for name in systems}, teams.notes()
+    return found, _unused_file_names(teams)

@@ -77,8 +77,7 @@ def run_submission(
     """Both steps of ``submission`` on ``task`` in ``work``, each step in a folder of its own
     (``predict``, ``score``) holding the ``app/...`` folders the worker mounts for it."""
     limit = time_limit or task.time_limit
-    prediction, unisolated = predict(task, submission, work / "predict", limit)
-    res = prediction_output(work, prediction)
+    res, prediction, unisolated = predict(task, submission, work, limit)
     step = work / "score"
     program = step / "app/program"
     reference = step / "app/input/ref"
@@ -96,22 +95,17 @@ def run_submission(
     return RunResult(prediction, scoring, scores_out, res)
 
 
-def run_isolated(task: PhaseTask, submission: Path, work: Path) -> tuple[Path, StepResult]:
-    """The prediction output of ``submission`` (a code submission's zip or folder) run through the
-    phase's ingestion program in the sandbox, under the phase's time limit (seconds): the folder
-    the scoring step reads as /app/input/res, with the worker's ``metadata``; and the step's
-    result. A ConfigError before anything runs when the sandbox cannot (``require_sandbox``)."""
-    require_sandbox(task)
-    prediction, _ = predict(task, str(submission), work / "predict", task.time_limit)
-    return prediction_output(work, prediction), prediction
-
-
 def predict(
-    task: PhaseTask, submission: str, step: Path, limit: int
-) -> tuple[StepResult, str | None]:
-    """The prediction step in the ``app/...`` folders of ``step``, ``limit`` seconds at most: its
-    result and, when it ran without isolation, why (every task the kit builds has an ingestion
-    program and input data)."""
+    task: PhaseTask, submission: str, work: Path, limit: int
+) -> tuple[Path, StepResult, str | None]:
+    """The prediction step of ``submission`` in the ``app/...`` folders of ``work/predict``,
+    ``limit`` seconds at most (every task the kit builds has an ingestion program and input
+    data). Returns the folder the scoring step in ``work`` reads as /app/input/res, which holds
+    what the step left in its /app/output, copied as regular files only once its processes have
+    ended, and the worker's ``metadata`` (exit code, seconds); the step's result; and, when it ran
+    without isolation, why (``--run-code`` of the ranking runs code only where ``require_sandbox``
+    passed first)."""
+    step = work / "predict"
     for folder in ("app/output", "app/shared"):
         (step / folder).mkdir(parents=True)
     copy_program(task.ingestion_program, step / "app/program")
@@ -122,20 +116,14 @@ def predict(
     # run as a "program" that has no command), beside what the ingestion program writes
     if not any((submitted / name).is_file() for name in ("metadata", "metadata.yaml")):
         shutil.copytree(submitted, step / "app/output", dirs_exist_ok=True, symlinks=True)
-    return run_prediction_step(task, step, limit)
-
-
-def prediction_output(work: Path, prediction: StepResult) -> Path:
-    """/app/input/res of the scoring step in ``work``: what the prediction step left in its
-    /app/output, copied as regular files only once its processes have ended, and the worker's
-    ``metadata`` (exit code, seconds)."""
+    prediction, unisolated = run_prediction_step(task, step, limit)
     res = work / "score/app/input/res"
-    copy_tree(work / "predict/app/output", res, PREDICTION_OUTPUT)
+    copy_tree(step / "app/output", res, PREDICTION_OUTPUT)
     code, seconds = prediction.exit_code, round(prediction.seconds, 3)
     metadata = {"exitCode": code, "elapsedTime": seconds}
     metadata.update(ingestionExitCode=code, ingestionElapsedTime=seconds)
     (res / "metadata").write_text(json.dumps(metadata) + "\n")
-    return res
+    return res, prediction, unisolated
 
 
 def sandbox_refusal(task: PhaseTask) -> str | None:
