@@ -139,9 +139,7 @@ def parse_date(value, where: str, findings: Findings) -> dt.datetime | None:
     return None
 
 
-def check_in_bundle(
-    root: Path, value, where: str, what: str, findings: Findings, zip_only: bool = False
-) -> Path | None:
+def check_in_bundle(root: Path, value, where: str, what: str, findings: Findings) -> Path | None:
     """A folder or zip inside the bundle (a plain file cannot be unpacked by the compute worker)."""
     path = relative_path(root, value)
     if path is None:
@@ -149,11 +147,6 @@ def check_in_bundle(
         return None
     if not path.exists():
         findings.add(where, f"{what} not found in the bundle", found=repr(value))
-        return None
-    if path.is_dir() and zip_only:
-        findings.add(
-            where, f"{what} must be a zip in a CodaLab v1.5 bundle", found=f"folder {value!r}"
-        )
         return None
     if path.is_file() and path.suffix.lower() != ".zip":
         findings.add(
