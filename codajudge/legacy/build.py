@@ -60,7 +60,7 @@ from ..bundle.build import (
     write_yaml,
 )
 from ..bundle.compose import leaderboard_columns
-from ..bundle.edition import Edition, Phase
+from ..bundle.edition import Edition
 from ..bundle.pages import timeline_page
 from ..bundle.prose import Templates
 from ..bundle.zipdet import tree_files, write_zip
@@ -212,27 +212,6 @@ def legacy_metadata(program: Path) -> None:
     (program / LEGACY_METADATA).write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
 
 
-def _phase_entry(number: int, phase: Phase, v2_root: Path, root: Path) -> dict:
-    files = {kind: f"{kind}_{phase.id}.zip" for kind in ("reference_data", "input_data")}
-    for kind, name in files.items():
-        write_zip(tree_files(v2_root / kind / phase.id), root / name)
-    return {
-        "phasenumber": number,
-        "label": phase.name,
-        "description": phase.description or phase.name,
-        "start_date": phase.date_text("start"),
-        "max_submissions": phase.max_submissions,
-        "max_submissions_per_day": phase.max_submissions_per_day,
-        "execution_time_limit": phase.execution_time_limit,
-        "scoring_program": "scoring_program.zip",
-        **RESULTS_ONLY_PHASE,
-        "reference_data": files["reference_data"],
-        "input_data": files["input_data"],
-        "public_data": files["input_data"],
-        "starting_kit": "starting_kit.zip",
-    }
-
-
 def legacy_leaderboard(edition: Edition) -> dict:
     """``leaderboard: {leaderboards: {TITLE: {label, rank}}, columns: {key: {leaderboard: *TITLE, ...}}}``.
 
@@ -267,7 +246,7 @@ def placement_keys(rule: str) -> tuple[dict, dict]:
     return {}, {}
 
 
-def legacy_yaml(edition: Edition, pages: dict[str, str], phases: list[dict]) -> dict:
+def legacy_yaml(edition: Edition, pages: dict[str, str]) -> dict:
     competition_keys, phase_keys = placement_keys(edition.leaderboard["submission_rule"])
     doc = {
         "title": edition.title,
@@ -282,7 +261,24 @@ def legacy_yaml(edition: Edition, pages: dict[str, str], phases: list[dict]) -> 
     if edition.phases[-1].end is not None:
         doc["end_date"] = edition.phases[-1].date_text("end")
     doc["html"] = pages
-    doc["phases"] = {entry["phasenumber"]: {**entry, **phase_keys} for entry in phases}
+    doc["phases"] = {}
+    for number, phase in enumerate(edition.phases, start=1):
+        doc["phases"][number] = {
+            "phasenumber": number,
+            "label": phase.name,
+            "description": phase.description or phase.name,
+            "start_date": phase.date_text("start"),
+            "max_submissions": phase.max_submissions,
+            "max_submissions_per_day": phase.max_submissions_per_day,
+            "execution_time_limit": phase.execution_time_limit,
+            "scoring_program": "scoring_program.zip",
+            **RESULTS_ONLY_PHASE,
+            "reference_data": f"reference_data_{phase.id}.zip",
+            "input_data": f"input_data_{phase.id}.zip",
+            "public_data": f"input_data_{phase.id}.zip",
+            "starting_kit": "starting_kit.zip",
+            **phase_keys,
+        }
     doc["leaderboard"] = legacy_leaderboard(edition)
     return doc
 
@@ -315,11 +311,10 @@ def write_legacy_tree(edition: Edition, v2_root: Path, root: Path) -> None:
     readme = v2_root / "starting_kit" / "README.md"
     readme.write_text(legacy_kit_readme(readme.read_text("utf-8"), submitting), "utf-8")
     write_zip(tree_files(v2_root / "starting_kit"), root / "starting_kit.zip")
-    phases = [
-        _phase_entry(number, phase, v2_root, root)
-        for number, phase in enumerate(edition.phases, start=1)
-    ]
-    write_yaml(root / "competition.yaml", legacy_yaml(edition, pages, phases), edition)
+    for phase in edition.phases:
+        for kind in ("reference_data", "input_data"):
+            write_zip(tree_files(v2_root / kind / phase.id), root / f"{kind}_{phase.id}.zip")
+    write_yaml(root / "competition.yaml", legacy_yaml(edition, pages), edition)
 
 
 def build_legacy(
