@@ -8,7 +8,8 @@ import re
 from pathlib import Path
 from typing import Callable, Optional
 
-from ...errors import Problem, problem_text
+from ...errors import ConfigError, Problem, problem_text
+from ...importers import utf8_text
 
 
 class Findings:
@@ -166,9 +167,9 @@ def check_page_file(root: Path, value, where: str, findings: Findings) -> None:
         findings.add(where, "page file is empty", found=repr(value))
         return
     try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        findings.add(where, "page file is not UTF-8", found=repr(value))
+        utf8_text(data, value)
+    except ConfigError as e:
+        findings.problems += e.problems
 
 
 #: The first bytes of a PNG, a JPEG and a GIF file.
