@@ -192,13 +192,10 @@ def write_html_pages(edition: Edition, v2_root: Path, root: Path) -> dict[str, s
     mapping: dict[str, str] = {}
     for name in list(REQUIRED_PAGES) + [k for k in pages if k not in REQUIRED_PAGES]:
         title, text = pages[name]
-        (root / f"{name}.html").write_text(
-            markdown_to_html(text, f"{edition.title}: {title}"), encoding="utf-8"
-        )
-        key = (
-            name if name in REQUIRED_PAGES or title in mapping or title in REQUIRED_PAGES else title
-        )
-        mapping[key] = f"{name}.html"
+        page = markdown_to_html(text, f"{edition.title}: {title}")
+        (root / f"{name}.html").write_text(page, encoding="utf-8")
+        keyed_by_name = name in REQUIRED_PAGES or title in mapping or title in REQUIRED_PAGES
+        mapping[name if keyed_by_name else title] = f"{name}.html"
     return mapping
 
 

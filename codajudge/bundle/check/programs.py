@@ -120,9 +120,8 @@ def _check_command(
             found=repr(command),
             hint="wrap it in bash -c '...'",
         )
-    leftover = [
-        v for v in re.findall(r"\$\{?[A-Za-z_]\w*", effective) if v not in legacy_paths(True)
-    ]
+    expanded = legacy_paths(True)
+    leftover = [v for v in re.findall(r"\$\{?[A-Za-z_]\w*", effective) if v not in expanded]
     if leftover:
         findings.add(
             where,
