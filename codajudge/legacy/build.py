@@ -101,7 +101,7 @@ def _table(rows: list[str]) -> list[str]:
 
 
 #: How each kind of block is written from its lines' texts: a paragraph, a list's items, a
-#: table's rows, a fenced code block's lines (kept verbatim), lines already HTML, blank lines.
+#: table's rows, a fenced code block's lines (kept verbatim), lines already HTML (or blank).
 BLOCKS = {
     "paragraph": lambda texts: [f"<p>{_inline(' '.join(texts))}</p>"],
     "list": lambda texts: ["<ul>" + "".join(f"<li>{_inline(i)}</li>" for i in texts) + "</ul>"],
@@ -109,8 +109,7 @@ BLOCKS = {
     "code": lambda texts: [
         "<pre><code>" + html.escape("\n".join(texts), quote=False) + "</code></pre>"
     ],
-    "html": lambda texts: texts,
-    "blank": lambda texts: [],
+    "html": lambda texts: [text for text in texts if text],
 }
 
 
@@ -118,13 +117,12 @@ def _line(line: str) -> tuple[str, str]:
     """The kind of block a page's ``line`` belongs to (a key of ``BLOCKS``) and its text."""
     stripped = line.strip()
     heading = re.match(r"(#{1,6})\s+(.*)", stripped)
-    if re.fullmatch(r"<!--.*-->", stripped):  # a one-line comment (the generated marker) stays one
+    # a one-line comment (the generated marker) stays one; a blank line is HTML of nothing
+    if re.fullmatch(r"<!--.*-->", stripped) or not stripped:
         return "html", stripped
     if heading:
         level = len(heading.group(1))
         return "html", f"<h{level}>{_inline(heading.group(2))}</h{level}>"
-    if not stripped:
-        return "blank", ""
     if stripped.startswith("|"):
         return "table", stripped
     if re.match(r"[-*]\s+", stripped):
@@ -137,12 +135,12 @@ def markdown_to_html(text: str, title: str) -> str:
     inline marks. A block ends at a line of another kind, or at a fence; an unclosed fence's code
     block ends with the page."""
     body: list[str] = []
-    kind, texts = "blank", []
+    kind, texts = "html", []
     # not splitlines: U+2028 or U+0085 quoted from an item is text ("\r" is stripped)
     for line in text.split("\n"):
         if line.strip().startswith("```"):
             body += BLOCKS[kind](texts)
-            kind, texts = "blank" if kind == "code" else "code", []
+            kind, texts = "html" if kind == "code" else "code", []
             continue
         new, line_text = ("code", line) if kind == "code" else _line(line)
         if kind == "list" and new == "paragraph" and line.startswith((" ", "\t")):
