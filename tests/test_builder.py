@@ -645,7 +645,7 @@ def test_the_legacy_yaml_places_submissions_as_the_rule_says(rule, competition, 
     edition = dataclasses.replace(
         default, leaderboard={**default.leaderboard, "submission_rule": rule}
     )
-    doc = legacy_yaml(edition, {}, [{"phasenumber": 1}, {"phasenumber": 2}])
+    doc = legacy_yaml(edition, {})
     keys = ("force_submission_to_leaderboard", "force_best_submission_to_leaderboard")
     assert {k: doc[k] for k in keys if k in doc} == competition
     assert all({k: p[k] for k in keys if k in p} == phase for p in doc["phases"].values())

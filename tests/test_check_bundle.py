@@ -98,6 +98,13 @@ def write_file(relative: str, text: str):
     return mutate
 
 
+def write_bytes(relative: str, data: bytes):
+    def mutate(tree: Path):
+        own(tree / relative).write_bytes(data)
+
+    return mutate
+
+
 def remove(relative: str):
     def mutate(tree: Path):
         (tree / relative).unlink()
@@ -256,6 +263,14 @@ V2_CASES = {
     ),
     "logo missing": (remove("logo.png"), "the competition logo is required"),
     "empty terms page": (write_file("pages/terms.md", "\n"), "page file is empty"),
+    "terms page not UTF-8": (
+        write_bytes("pages/terms.md", b"# Terms\n\nCaf\xe9\n"),
+        "pages/terms.md, line 3: file is not UTF-8 text; expected UTF-8, found byte 0xe9",
+    ),
+    "competition.yaml not UTF-8": (
+        write_bytes("competition.yaml", b"version: 2\ntitle: Caf\xe9\n"),
+        "competition.yaml, line 2: file is not UTF-8 text; expected UTF-8, found byte 0xe9",
+    ),
     "unsupported version": (edit_text("version: 2", "version: 2.0"), "unsupported 'version'"),
     "empty docker image": (
         edit_yaml(lambda d: d.update(docker_image="")),

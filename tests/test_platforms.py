@@ -272,16 +272,21 @@ def test_the_v2_prediction_step_never_receives_reference_data(edition):
 
 def test_the_checker_refuses_a_task_that_ingests_beside_the_reference_data():
     from codajudge.bundle.check.findings import Findings
-    from codajudge.bundle.check.v2 import _check_no_code_beside_gold
+    from codajudge.bundle.check.v2 import _check_tasks
 
     findings = Findings()
-    task = {"ingestion_program": "ingestion_program", "ingestion_only_during_scoring": True}
-    _check_no_code_beside_gold(task, "tasks[0]", findings)
-    assert findings.lines() == [
+    task = {
+        "index": 0,
+        "name": "t",
+        "ingestion_program": "p",
+        "ingestion_only_during_scoring": True,
+    }
+    _check_tasks([task], Path("."), findings)
+    assert findings.lines()[0] == (
         "tasks[0]: ingestion_only_during_scoring runs the ingestion program, and the participant "
         "code it runs, in the scoring step beside the reference data; expected "
         "ingestion_only_during_scoring absent or false, found true"
-    ]
+    )
 
 
 # ---------------------------------------------------------------- CodaLab v1.5 (legacy) bundles

@@ -60,7 +60,7 @@ from ..bundle.build import (
     write_yaml,
 )
 from ..bundle.compose import leaderboard_columns
-from ..bundle.edition import Edition, Phase
+from ..bundle.edition import Edition
 from ..bundle.pages import timeline_page
 from ..bundle.prose import Templates
 from ..bundle.zipdet import tree_files, write_zip
@@ -101,7 +101,7 @@ def _table(rows: list[str]) -> list[str]:
 
 
 #: How each kind of block is written from its lines' texts: a paragraph, a list's items, a
-#: table's rows, a fenced code block's lines (kept verbatim), lines already HTML, blank lines.
+#: table's rows, a fenced code block's lines (kept verbatim), lines already HTML (or blank).
 BLOCKS = {
     "paragraph": lambda texts: [f"<p>{_inline(' '.join(texts))}</p>"],
     "list": lambda texts: ["<ul>" + "".join(f"<li>{_inline(i)}</li>" for i in texts) + "</ul>"],
@@ -109,8 +109,7 @@ BLOCKS = {
     "code": lambda texts: [
         "<pre><code>" + html.escape("\n".join(texts), quote=False) + "</code></pre>"
     ],
-    "html": lambda texts: texts,
-    "blank": lambda texts: [],
+    "html": lambda texts: [text for text in texts if text],
 }
 
 
@@ -118,13 +117,12 @@ def _line(line: str) -> tuple[str, str]:
     """The kind of block a page's ``line`` belongs to (a key of ``BLOCKS``) and its text."""
     stripped = line.strip()
     heading = re.match(r"(#{1,6})\s+(.*)", stripped)
-    if re.fullmatch(r"<!--.*-->", stripped):  # a one-line comment (the generated marker) stays one
+    # a one-line comment (the generated marker) stays one; a blank line is HTML of nothing
+    if re.fullmatch(r"<!--.*-->", stripped) or not stripped:
         return "html", stripped
     if heading:
         level = len(heading.group(1))
         return "html", f"<h{level}>{_inline(heading.group(2))}</h{level}>"
-    if not stripped:
-        return "blank", ""
     if stripped.startswith("|"):
         return "table", stripped
     if re.match(r"[-*]\s+", stripped):
@@ -137,12 +135,12 @@ def markdown_to_html(text: str, title: str) -> str:
     inline marks. A block ends at a line of another kind, or at a fence; an unclosed fence's code
     block ends with the page."""
     body: list[str] = []
-    kind, texts = "blank", []
+    kind, texts = "html", []
     # not splitlines: U+2028 or U+0085 quoted from an item is text ("\r" is stripped)
     for line in text.split("\n"):
         if line.strip().startswith("```"):
             body += BLOCKS[kind](texts)
-            kind, texts = "blank" if kind == "code" else "code", []
+            kind, texts = "html" if kind == "code" else "code", []
             continue
         new, line_text = ("code", line) if kind == "code" else _line(line)
         if kind == "list" and new == "paragraph" and line.startswith((" ", "\t")):
@@ -192,13 +190,10 @@ def write_html_pages(edition: Edition, v2_root: Path, root: Path) -> dict[str, s
     mapping: dict[str, str] = {}
     for name in list(REQUIRED_PAGES) + [k for k in pages if k not in REQUIRED_PAGES]:
         title, text = pages[name]
-        (root / f"{name}.html").write_text(
-            markdown_to_html(text, f"{edition.title}: {title}"), encoding="utf-8"
-        )
-        key = (
-            name if name in REQUIRED_PAGES or title in mapping or title in REQUIRED_PAGES else title
-        )
-        mapping[key] = f"{name}.html"
+        page = markdown_to_html(text, f"{edition.title}: {title}")
+        (root / f"{name}.html").write_text(page, encoding="utf-8")
+        keyed_by_name = name in REQUIRED_PAGES or title in mapping or title in REQUIRED_PAGES
+        mapping[name if keyed_by_name else title] = f"{name}.html"
     return mapping
 
 
@@ -210,27 +205,6 @@ def legacy_metadata(program: Path) -> None:
     data["command"] = SCORING_COMMAND
     v2_meta.unlink()  # one command only: Codabench would prefer metadata.yaml over metadata
     (program / LEGACY_METADATA).write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
-
-
-def _phase_entry(number: int, phase: Phase, v2_root: Path, root: Path) -> dict:
-    files = {kind: f"{kind}_{phase.id}.zip" for kind in ("reference_data", "input_data")}
-    for kind, name in files.items():
-        write_zip(tree_files(v2_root / kind / phase.id), root / name)
-    return {
-        "phasenumber": number,
-        "label": phase.name,
-        "description": phase.description or phase.name,
-        "start_date": phase.date_text("start"),
-        "max_submissions": phase.max_submissions,
-        "max_submissions_per_day": phase.max_submissions_per_day,
-        "execution_time_limit": phase.execution_time_limit,
-        "scoring_program": "scoring_program.zip",
-        **RESULTS_ONLY_PHASE,
-        "reference_data": files["reference_data"],
-        "input_data": files["input_data"],
-        "public_data": files["input_data"],
-        "starting_kit": "starting_kit.zip",
-    }
 
 
 def legacy_leaderboard(edition: Edition) -> dict:
@@ -267,7 +241,7 @@ def placement_keys(rule: str) -> tuple[dict, dict]:
     return {}, {}
 
 
-def legacy_yaml(edition: Edition, pages: dict[str, str], phases: list[dict]) -> dict:
+def legacy_yaml(edition: Edition, pages: dict[str, str]) -> dict:
     competition_keys, phase_keys = placement_keys(edition.leaderboard["submission_rule"])
     doc = {
         "title": edition.title,
@@ -282,7 +256,24 @@ def legacy_yaml(edition: Edition, pages: dict[str, str], phases: list[dict]) -> 
     if edition.phases[-1].end is not None:
         doc["end_date"] = edition.phases[-1].date_text("end")
     doc["html"] = pages
-    doc["phases"] = {entry["phasenumber"]: {**entry, **phase_keys} for entry in phases}
+    doc["phases"] = {}
+    for number, phase in enumerate(edition.phases, start=1):
+        doc["phases"][number] = {
+            "phasenumber": number,
+            "label": phase.name,
+            "description": phase.description or phase.name,
+            "start_date": phase.date_text("start"),
+            "max_submissions": phase.max_submissions,
+            "max_submissions_per_day": phase.max_submissions_per_day,
+            "execution_time_limit": phase.execution_time_limit,
+            "scoring_program": "scoring_program.zip",
+            **RESULTS_ONLY_PHASE,
+            "reference_data": f"reference_data_{phase.id}.zip",
+            "input_data": f"input_data_{phase.id}.zip",
+            "public_data": f"input_data_{phase.id}.zip",
+            "starting_kit": "starting_kit.zip",
+            **phase_keys,
+        }
     doc["leaderboard"] = legacy_leaderboard(edition)
     return doc
 
@@ -315,11 +306,10 @@ def write_legacy_tree(edition: Edition, v2_root: Path, root: Path) -> None:
     readme = v2_root / "starting_kit" / "README.md"
     readme.write_text(legacy_kit_readme(readme.read_text("utf-8"), submitting), "utf-8")
     write_zip(tree_files(v2_root / "starting_kit"), root / "starting_kit.zip")
-    phases = [
-        _phase_entry(number, phase, v2_root, root)
-        for number, phase in enumerate(edition.phases, start=1)
-    ]
-    write_yaml(root / "competition.yaml", legacy_yaml(edition, pages, phases), edition)
+    for phase in edition.phases:
+        for kind in ("reference_data", "input_data"):
+            write_zip(tree_files(v2_root / kind / phase.id), root / f"{kind}_{phase.id}.zip")
+    write_yaml(root / "competition.yaml", legacy_yaml(edition, pages), edition)
 
 
 def build_legacy(

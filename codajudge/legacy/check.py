@@ -108,23 +108,20 @@ def _check_phase(phase: dict, where: str, root: Path, findings: Findings):
 
 
 def _check_leaderboard(board, findings: Findings) -> None:
-    if (
-        not isinstance(board, dict)
-        or not isinstance(board.get("leaderboards"), dict)
-        or not isinstance(board.get("columns"), dict)
-        or not board["columns"]
-    ):
+    """The v1.5 leaderboard's own form, then its first board and columns as Codabench's v1
+    unpacker converts them (title = ``label``, sorting = ``sort`` or desc), checked as a v2 one."""
+    boards = board.get("leaderboards") if isinstance(board, dict) else None
+    columns = board.get("columns") if isinstance(board, dict) else None
+    if not isinstance(boards, dict) or not isinstance(columns, dict) or not columns:
         findings.add(
             "leaderboard",
             "a v1.5 leaderboard needs 'leaderboards' and 'columns' mappings",
             found=repr(board)[:60],
         )
         return
-    labels = {
-        str(b.get("label")).lower() for b in board["leaderboards"].values() if isinstance(b, dict)
-    }
-    columns = []
-    for index, (key, column) in enumerate(board["columns"].items()):
+    labels = {str(b.get("label")).lower() for b in boards.values() if isinstance(b, dict)}
+    converted = []
+    for index, (key, column) in enumerate(columns.items()):
         column = column if isinstance(column, dict) else {}
         target = column.get("leaderboard")
         if not isinstance(target, dict) or str(target.get("label")).lower() not in labels:
@@ -134,12 +131,12 @@ def _check_leaderboard(board, findings: Findings) -> None:
                 expected="leaderboard: *ANCHOR of a leaderboard with a label",
             )
         sorting = column.get("sort") or "desc"
-        columns.append(
+        converted.append(
             {"title": column.get("label", key), "key": key, "index": index, "sorting": sorting}
         )
-    first = next(iter(board["leaderboards"]), "")
-    converted = {"title": first, "key": str(first), "columns": columns}
-    check_leaderboard(converted, "leaderboard", findings)
+    first = next(iter(boards), "")
+    v2_board = {"title": first, "key": str(first), "columns": converted}
+    check_leaderboard(v2_board, "leaderboard", findings)
 
 
 def score_keys(doc: dict) -> list[str]:

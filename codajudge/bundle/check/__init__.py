@@ -46,26 +46,29 @@ def check_bundle(path: Path, platforms: Sequence[ModuleType] = (v2,)) -> list[st
     ``platforms`` are the forms of ``competition.yaml`` it may take, chosen by its ``version``."""
     findings = Findings()
     with opened_bundle(Path(path), findings) as root:
-        if root is None:
-            return findings.lines()
-        doc = load_competition_yaml(root, findings)
-        if doc is None:
-            return findings.lines()
-        version = str(doc.get("version", "1"))
-        platform = next((p for p in platforms if version in p.VERSIONS), None)
-        if platform is None:
-            others = "".join(f" (or {p.VERSION_TEXT})" for p in platforms[1:])
-            findings.add(
-                "competition.yaml",
-                "unsupported 'version'",
-                expected=platforms[0].VERSION_TEXT + others,
-                found=repr(doc.get("version")),
-            )
-            return findings.lines()
-        platform.check(doc, root, findings)
-        from .content import check_content, check_reference_files
+        doc = None if root is None else load_competition_yaml(root, findings)
+        platform = None if doc is None else _platform(doc, platforms, findings)
+        if platform is not None:
+            platform.check(doc, root, findings)
+            from .content import check_content, check_reference_files
 
-        check_reference_files(root, findings)
-        if not findings.problems:  # the content checks need a sound layout
-            check_content(doc, root, findings, platform)
+            check_reference_files(root, findings)
+            if not findings.problems:  # the content checks need a sound layout
+                check_content(doc, root, findings, platform)
     return findings.lines()
+
+
+def _platform(doc: dict, platforms: Sequence[ModuleType], findings: Findings) -> ModuleType | None:
+    """The form of ``competition.yaml`` that reads its ``version`` (a missing one reads "1"), or
+    None (after saying so)."""
+    version = str(doc.get("version", "1"))
+    platform = next((p for p in platforms if version in p.VERSIONS), None)
+    if platform is None:
+        others = "".join(f" (or {p.VERSION_TEXT})" for p in platforms[1:])
+        findings.add(
+            "competition.yaml",
+            "unsupported 'version'",
+            expected=platforms[0].VERSION_TEXT + others,
+            found=repr(doc.get("version")),
+        )
+    return platform

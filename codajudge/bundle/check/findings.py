@@ -8,7 +8,8 @@ import re
 from pathlib import Path
 from typing import Callable, Optional
 
-from ...errors import Problem, problem_text
+from ...errors import ConfigError, Problem, problem_text
+from ...importers import utf8_text
 
 
 class Findings:
@@ -139,9 +140,7 @@ def parse_date(value, where: str, findings: Findings) -> dt.datetime | None:
     return None
 
 
-def check_in_bundle(
-    root: Path, value, where: str, what: str, findings: Findings, zip_only: bool = False
-) -> Path | None:
+def check_in_bundle(root: Path, value, where: str, what: str, findings: Findings) -> Path | None:
     """A folder or zip inside the bundle (a plain file cannot be unpacked by the compute worker)."""
     path = relative_path(root, value)
     if path is None:
@@ -149,11 +148,6 @@ def check_in_bundle(
         return None
     if not path.exists():
         findings.add(where, f"{what} not found in the bundle", found=repr(value))
-        return None
-    if path.is_dir() and zip_only:
-        findings.add(
-            where, f"{what} must be a zip in a CodaLab v1.5 bundle", found=f"folder {value!r}"
-        )
         return None
     if path.is_file() and path.suffix.lower() != ".zip":
         findings.add(
@@ -173,9 +167,9 @@ def check_page_file(root: Path, value, where: str, findings: Findings) -> None:
         findings.add(where, "page file is empty", found=repr(value))
         return
     try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        findings.add(where, "page file is not UTF-8", found=repr(value))
+        utf8_text(data, value)
+    except ConfigError as e:
+        findings.problems += e.problems
 
 
 #: The first bytes of a PNG, a JPEG and a GIF file.

@@ -15,6 +15,8 @@ from collections.abc import Iterator
 
 import yaml
 
+from ...errors import ConfigError
+from ...importers import utf8_text
 from ..config_yaml import bounded_document
 from .findings import Findings
 
@@ -110,11 +112,10 @@ _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping
 
 
 def load_competition_yaml(root: Path, findings: Findings) -> dict | None:
-    path = root / "competition.yaml"
     try:
-        text = path.read_bytes().decode("utf-8")
-    except UnicodeDecodeError:
-        findings.add("competition.yaml", "not UTF-8 text")
+        text = utf8_text((root / "competition.yaml").read_bytes(), "competition.yaml")
+    except ConfigError as e:
+        findings.problems += e.problems
         return None
     loader = _Loader(text)
     loader.duplicates = []

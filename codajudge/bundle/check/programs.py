@@ -31,49 +31,35 @@ def check_bundle_files(
     ``metadata``."""
     metadata_names = ("metadata",) if legacy else METADATA
     for key, value in named.items():
-        zip_only = legacy and key != "starting_kit"
-        path = check_in_bundle(root, value, where, key, findings, zip_only)
-        if path is not None and key in PROGRAMS:
+        path = check_in_bundle(root, value, where, key, findings)
+        if path is not None and path.is_dir() and legacy and key != "starting_kit":
+            findings.add(
+                where, f"{key} must be a zip in a CodaLab v1.5 bundle", found=f"folder {value!r}"
+            )
+        elif path is not None and key in PROGRAMS:
             check_program(path, where, key.replace("_", " "), findings, metadata_names)
 
 
-def program_files(path: Path) -> tuple[list[str], callable]:
-    """The program's file names (relative, '/'-separated) and a reader of one of them."""
-    if path.is_dir():
-        names = [p.relative_to(path).as_posix() for p in path.rglob("*") if p.is_file()]
-        return names, lambda name: (path / name).read_bytes()
-    archive = zipfile.ZipFile(path)
-    names = [n for n in archive.namelist() if not n.endswith("/")]
-    return names, archive.read
-
-
 def check_program(
-    path: Path,
-    where: str,
-    what: str,
-    findings: Findings,
-    metadata_names: tuple[str, ...] = METADATA,
+    path: Path, where: str, what: str, findings: Findings, metadata_names: tuple[str, ...]
 ) -> None:
-    """The program's metadata and command (problems in ``findings``). A program shared by several
-    tasks or phases is checked (and reported) once."""
+    """The program's metadata file, the one the worker reads at its root, and its command
+    (problems in ``findings``). A program shared by several tasks or phases is checked (and
+    reported) once."""
     if (path, metadata_names) in findings.checked:
         return
     findings.checked.add((path, metadata_names))
-    try:
-        names, read = program_files(path)
-    except zipfile.BadZipFile:
-        findings.add(where, f"{what} is not a readable zip", found=path.name)
-        return
-    name = _metadata_file(names, metadata_names, where, what, findings)
-    command = _metadata_command(read, name, where, what, findings) if name is not None else None
-    if command is not None:
-        _check_command(command, names, where, what, findings)
-
-
-def _metadata_file(
-    names: list[str], metadata_names: tuple[str, ...], where: str, what: str, findings: Findings
-) -> str | None:
-    """The metadata file the worker reads at the program's root, or None (with the problem in ``findings``)."""
+    if path.is_dir():
+        names = [p.relative_to(path).as_posix() for p in path.rglob("*") if p.is_file()]
+        read = lambda name: (path / name).read_bytes()
+    else:
+        try:
+            archive = zipfile.ZipFile(path)
+        except zipfile.BadZipFile:
+            findings.add(where, f"{what} is not a readable zip", found=path.name)
+            return
+        names = [n for n in archive.namelist() if not n.endswith("/")]
+        read = archive.read
     found = [n for n in metadata_names if n in names]
     if not found:
         near = sorted(n for n in names if n.count("/") <= 1 and n.split("/")[-1] in METADATA)
@@ -84,13 +70,15 @@ def _metadata_file(
             hint="the worker reads the command from that file only: zip the program folder's "
             "contents",
         )
-        return None
+        return
     if len(found) == 2:
         findings.add(
             where,
             f"{what} has both metadata.yaml and metadata; the worker reads only metadata.yaml",
         )
-    return found[0]
+    command = _metadata_command(read, found[0], where, what, findings)
+    if command is not None:
+        _check_command(command, names, where, what, findings)
 
 
 def _metadata_command(read, name: str, where: str, what: str, findings: Findings) -> str | None:
@@ -132,9 +120,8 @@ def _check_command(
             found=repr(command),
             hint="wrap it in bash -c '...'",
         )
-    leftover = [
-        v for v in re.findall(r"\$\{?[A-Za-z_]\w*", effective) if v not in legacy_paths(True)
-    ]
+    expanded = legacy_paths(True)
+    leftover = [v for v in re.findall(r"\$\{?[A-Za-z_]\w*", effective) if v not in expanded]
     if leftover:
         findings.add(
             where,

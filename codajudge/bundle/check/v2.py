@@ -155,27 +155,23 @@ def _check_tasks(tasks, root: Path, findings: Findings) -> dict[object, dict]:
         )
         if "key" in task:
             continue  # an existing task on the platform, by its UUID
-        _check_no_code_beside_gold(task, where, findings)
+        # Participant code runs in the prediction step, which Codabench gives the input data only
+        # (codabench src/apps/competitions/tasks.py:173-181). With ingestion_only_during_scoring
+        # the ingestion program runs in the scoring step instead, whose containers mount
+        # /app/input with the reference data (compute_worker/compute_worker.py:926-944, 1148-1157).
+        if task.get("ingestion_only_during_scoring") is True and task.get("ingestion_program"):
+            findings.add(
+                where,
+                "ingestion_only_during_scoring runs the ingestion program, and the participant "
+                "code it runs, in the scoring step beside the reference data",
+                expected="ingestion_only_during_scoring absent or false",
+                found="true",
+            )
         if "scoring_program" not in task:
             findings.add(where, "the task has no scoring_program")
         files = {key: task[key] for key in PROGRAMS + TASK_DATA if key in task}
         check_bundle_files(files, where, root, findings)
     return known
-
-
-def _check_no_code_beside_gold(task: dict, where: str, findings: Findings) -> None:
-    """Participant code runs in the prediction step, which Codabench gives the input data only
-    (codabench src/apps/competitions/tasks.py:173-181). With ``ingestion_only_during_scoring`` the
-    ingestion program runs in the scoring step instead, whose containers mount ``/app/input`` with
-    the reference data (compute_worker/compute_worker.py:926-944, 1148-1157)."""
-    if task.get("ingestion_only_during_scoring") is True and task.get("ingestion_program"):
-        findings.add(
-            where,
-            "ingestion_only_during_scoring runs the ingestion program, and the participant code it "
-            "runs, in the scoring step beside the reference data",
-            expected="ingestion_only_during_scoring absent or false",
-            found="true",
-        )
 
 
 def _check_solutions(solutions, tasks: dict[object, dict], root: Path, findings: Findings) -> None:
