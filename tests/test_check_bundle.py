@@ -112,6 +112,12 @@ def remove(relative: str):
     return mutate
 
 
+def symlink_loop_logo(tree: Path):
+    """The logo named through a link to itself: resolving the path fails rather than ends."""
+    (tree / "loop").symlink_to("loop")
+    edit_yaml(lambda d: d.update(image="loop/logo.png"))(tree)
+
+
 def phase(index: int, **changes):
     def change(doc):
         for key, value in changes.items():
@@ -262,6 +268,11 @@ V2_CASES = {
         "'title' is longer than 36 characters",
     ),
     "logo missing": (remove("logo.png"), "the competition logo is required"),
+    "logo path holding a NUL byte": (
+        edit_yaml(lambda d: d.update(image="logo\0.png")),
+        "found 'logo\\x00.png'",
+    ),
+    "logo path through a symlink loop": (symlink_loop_logo, "found 'loop/logo.png'"),
     "empty terms page": (write_file("pages/terms.md", "\n"), "page file is empty"),
     "terms page not UTF-8": (
         write_bytes("pages/terms.md", b"# Terms\n\nCaf\xe9\n"),

@@ -36,10 +36,14 @@ class Findings:
 
 
 def relative_path(root: Path, value) -> Path | None:
-    """A path inside the bundle, or None when it is absolute or leaves the bundle."""
-    if not isinstance(value, str) or not value.strip() or os.path.isabs(value):
+    """A path inside the bundle, or None when it is absolute, holds a NUL byte, leaves the bundle or
+    cannot be resolved."""
+    if not isinstance(value, str) or not value.strip() or "\0" in value or os.path.isabs(value):
         return None
-    full = (root / value).resolve()
+    try:
+        full = (root / value).resolve()
+    except (OSError, RuntimeError):  # RuntimeError: a symlink loop (Python < 3.13)
+        return None
     return full if full.is_relative_to(root.resolve()) else None
 
 
