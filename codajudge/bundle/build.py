@@ -217,7 +217,8 @@ def _dataset_splits(source, data_root: Path, needed: list[str], where: str, labe
     read: dict[str, list[dict]] = {}
     # ``train: none``: ChaosNLI's participants train on SNLI and MNLI themselves
     wanted = [s for s in needed if not (s == "train" and source.get("train") == "none")]
-    excluded = [split for split in (source.get("exclude") or {}).values() if split not in wanted]
+    excluded_by = source.get("exclude") or {}
+    excluded = [split for split in excluded_by.values() if split not in wanted]
     for split in wanted + sorted(set(excluded)):
         sample = source.get("sample", {}).get(split)  # a seeded sample of another split's items
         try:
@@ -228,16 +229,12 @@ def _dataset_splits(source, data_root: Path, needed: list[str], where: str, labe
             if isinstance(e, PartlyRead):  # the rows read are checked too
                 read[split] = e.items
             problems.extend(p for p in e.problems if p not in problems)
-    return {split: _without(read[split], read, source, split) for split in wanted if split in read}
-
-
-def _without(items: list[dict], read: dict[str, list[dict]], source, split: str) -> list[dict]:
-    """``items`` less those whose texts the split ``exclude`` names for ``split`` holds."""
-    other = (source.get("exclude") or {}).get(split)
-    if other is None:
-        return items
-    texts = {text_key(item) for item in read.get(other, [])}
-    return [item for item in items if text_key(item) not in texts]
+    kept = {split: read[split] for split in wanted if split in read}
+    for split, other in excluded_by.items():
+        if split in kept:
+            texts = {text_key(item) for item in read.get(other, [])}
+            kept[split] = [item for item in kept[split] if text_key(item) not in texts]
+    return kept
 
 
 REPEATS_KEY = "known_repeats"
@@ -257,18 +254,6 @@ class Repeats(NamedTuple):
     def render(self) -> str:
         """The build summary's line (``builder/repeats``)."""
         return Templates().fill("builder/repeats", **self._asdict())
-
-
-def count_repeats(dataset: str, split: str, items, public: dict[str, list[dict]], declared: int):
-    """The items of ``split`` whose texts are those of an item of a ``public`` split, whatever the ids
-    (releases copy items under new ids); items without texts left out."""
-    first: dict[tuple, tuple[str, str]] = {}  # texts -> (the first public split, its item's id)
-    for name, rows in sorted(public.items()):
-        for row in rows:
-            first.setdefault(text_key(row), (name, str(row["id"])))
-    repeated = [item for item in items if any(text_key(item)) and text_key(item) in first]
-    example = (str(repeated[0]["id"]), *first[text_key(repeated[0])]) if repeated else None
-    return Repeats(dataset, split, len(repeated), declared, example)
 
 
 def _repeat_problem(repeats: Repeats, public: list[str]) -> Problem:
@@ -303,11 +288,17 @@ def check_repeats(edition: Edition, splits, problems: list[Problem]) -> list[Rep
                     expected=", ".join(hidden) or "a split of a hidden-gold phase",
                 )
             )
-        shown = {name: splits.get(name, {}).get(dataset, []) for name in public}
+        # texts -> (the first public split holding them, its item's id), whatever the ids (releases
+        # copy items under new ids); items without texts left out
+        first: dict[tuple, tuple[str, str]] = {}
+        for name in sorted(public):
+            for row in splits.get(name, {}).get(dataset, []):
+                first.setdefault(text_key(row), (name, str(row["id"])))
         for split in hidden:
-            repeats = count_repeats(
-                dataset, split, splits[split][dataset], shown, declared.get(split, 0)
-            )
+            items = splits[split][dataset]
+            repeated = [item for item in items if any(text_key(item)) and text_key(item) in first]
+            example = (str(repeated[0]["id"]), *first[text_key(repeated[0])]) if repeated else None
+            repeats = Repeats(dataset, split, len(repeated), declared.get(split, 0), example)
             if repeats.found > repeats.declared:
                 problems.append(_repeat_problem(repeats, sorted(public)))
             if repeats.found or repeats.declared:
@@ -319,7 +310,7 @@ def write_phase_data(edition: Edition, data: EditionData, phase: Phase, root: Pa
     """reference_data/<phase>/ (gold) and input_data/<phase>/ (public items + training split)."""
     splits = data.splits
     # the other phases' ids are public (both programs name them), the kit's local phase's too
-    phases = edition.phases + ([local_phase(edition)] if data.local else [])
+    phases = edition.phases + local_phases(edition, data)
     every_split = {**splits, **(data.local or {})}
     spec = edition.spec(phase)
     ref, inp = root / "reference_data" / phase.id, root / "input_data" / phase.id
@@ -364,17 +355,14 @@ def gold_problems(result, columns: list[str], where: str, in_order: bool = True)
     tolerance)."""
     written = list(result.scores())
     same = written == columns if in_order else set(written) == set(columns)
-    problems = []
-    if not same:
-        problems.append(
-            Problem(
-                "leaderboard",
-                "the scorer's keys differ from the leaderboard columns",
-                expected=", ".join(columns),
-                found=", ".join(written),
-                hint=f"checked on {where}",
-            )
-        )
+    differ = Problem(
+        "leaderboard",
+        "the scorer's keys differ from the leaderboard columns",
+        expected=", ".join(columns),
+        found=", ".join(written),
+        hint=f"checked on {where}",
+    )
+    problems = [] if same else [differ]
     for track_id, name, value, gold, n_labels in _scores_on_gold(result):
         metric = get_metric(name)
         best = metric.gold_value(gold, n_labels)
@@ -506,7 +494,13 @@ def write_starting_kit(
     kit = root / "starting_kit"
     shutil.copytree(REPO_ROOT / "starting_kit", kit, ignore=shutil.ignore_patterns(*CACHES))
     practice = [p for p in edition.phases if p.public_gold] or edition.phases[:1]
-    local = write_local_phase(edition, data, kit, samples)
+    local = local_phases(edition, data)
+    # the local phase's data (its training files leave its items out) and the baselines' scores
+    # there, which its results page shows
+    for phase in local:
+        local_data = dataclasses.replace(data, splits={**data.splits, **data.local})
+        write_phase_data(edition, local_data, phase, kit)
+        baseline_scores(dataclasses.replace(edition, phases=local), kit, samples)
     for name in PROGRAMS:  # as the bundle's, written already
         shutil.copytree(root / name, kit / name)
     for phase in practice:
@@ -543,33 +537,24 @@ def local_splits(edition: Edition, train: dict[str, list[dict]]):
     return splits
 
 
-def local_phase(edition: Edition) -> Phase:
-    """The starting kit's phase scoring the local split (never a platform phase)."""
-    first = edition.phases[0]
-    return Phase(
-        id=LOCAL_PHASE,
-        name="Local",
-        start=first.start,
-        end=None,
-        split=LOCAL_PHASE,
-        description="A validation split held out of the training data, gold public (starting kit only)",
-        execution_time_limit=first.execution_time_limit,
-        public_gold=True,
-    )
-
-
-def write_local_phase(edition: Edition, data: EditionData, kit: Path, samples: Samples):
-    """The kit's local phase data (``input_data/local``, ``reference_data/local`` with the
-    baselines' scores, which its results page shows), whose training files leave the local items
-    out; [] when there is none, else [that phase]. ``samples``: as ``baseline_scores``."""
+def local_phases(edition: Edition, data: EditionData) -> list[Phase]:
+    """[the starting kit's phase scoring the local split] (never a platform phase), [] when the kit
+    has no local split."""
     if data.local is None:
         return []
-    phase = local_phase(edition)
-    # its items and the training items left, in place of the edition's train split
-    local_data = dataclasses.replace(data, splits={**data.splits, **data.local})
-    write_phase_data(edition, local_data, phase, kit)
-    baseline_scores(dataclasses.replace(edition, phases=[phase]), kit, samples)
-    return [phase]
+    first = edition.phases[0]
+    return [
+        Phase(
+            id=LOCAL_PHASE,
+            name="Local",
+            start=first.start,
+            end=None,
+            split=LOCAL_PHASE,
+            description="A validation split held out of the training data, gold public (starting kit only)",
+            execution_time_limit=first.execution_time_limit,
+            public_gold=True,
+        )
+    ]
 
 
 def local_score(edition: Edition, data: EditionData) -> LocalScore:
