@@ -414,14 +414,6 @@ def check_keys_with_gold(edition: Edition, phase: Phase, root: Path) -> None:
         raise ConfigError(problems[:1])
 
 
-def copy_program(name: str, destination: Path) -> None:
-    """A program folder as Codabench mounts it: its own files plus the engine beside them (without
-    the page templates, which only the builder reads)."""
-    shutil.copytree(REPO_ROOT / name, destination, ignore=shutil.ignore_patterns(*CACHES))
-    engine = shutil.ignore_patterns(*CACHES, "_kit", "templates")
-    shutil.copytree(PACKAGE, destination / "codajudge", ignore=engine)
-
-
 def write_pages(edition: Edition, data: EditionData, root: Path) -> list[dict]:
     """The logo and every page (the terms, the edition's own pages, the generated ones), each
     marked as generated; returns the pages' entries of competition.yaml, the terms last."""
@@ -507,9 +499,8 @@ def write_starting_kit(
         shutil.copytree(root / "input_data" / phase.id, kit / "input_data" / phase.id)
         if phase.public_gold:
             shutil.copytree(root / "reference_data" / phase.id, kit / "reference_data" / phase.id)
-    (kit / "pages").mkdir(exist_ok=True)
-    for name in ["logo.png"] + [page["file"] for page in bundle_pages]:
-        shutil.copyfile(root / name, kit / name)
+    shutil.copytree(root / "pages", kit / "pages")  # the bundle's pages (``write_pages``)
+    shutil.copyfile(root / "logo.png", kit / "logo.png")
     kit_yaml = competition_yaml(edition, bundle_pages, kit_phases=local + practice)
     write_yaml(kit / "competition.yaml", kit_yaml, edition)
     # load_edition has checked they are relative paths inside the edition folder
@@ -679,8 +670,11 @@ def write_tree(edition: Edition, data: EditionData, root: Path) -> Edition:
     data.baseline_scores = baseline_scores(edition, root, samples)
     write_missing_track_scores(edition, root, data.baseline_scores)
     pages = write_pages(edition, data, root)
-    for name in PROGRAMS:
-        copy_program(name, root / name)
+    for name in PROGRAMS:  # as Codabench mounts it: its own files, and the engine beside them
+        shutil.copytree(REPO_ROOT / name, root / name, ignore=shutil.ignore_patterns(*CACHES))
+        # without the page templates, which only the builder reads
+        engine = shutil.ignore_patterns(*CACHES, "_kit", "templates")
+        shutil.copytree(PACKAGE, root / name / "codajudge", ignore=engine)
     write_solutions(edition, root)
     write_starting_kit(edition, data, root, pages, samples)
     write_yaml(root / "competition.yaml", competition_yaml(edition, pages), edition)
