@@ -33,7 +33,7 @@ from ..formats.items import (
 )
 from ..formats.write import write_prediction
 from ..gold import gold_as_values
-from ..importers import PartlyRead, load_split, missing_releases
+from ..importers import PartlyRead, load_split, missing_releases, utf8_text
 from ..metrics import get as get_metric
 from ..metrics.edition_module import metrics_of, property_problems
 from ..scoring import load_gold, score_folder, scored_subset
@@ -438,14 +438,8 @@ def write_pages(edition: Edition, data: EditionData, root: Path) -> list[dict]:
 
 def own_page_text(edition: Edition, source: str) -> str:
     """The text of the edition's page ``source`` (relative to its folder), refused unless UTF-8."""
-    try:
-        return (edition.folder / source).read_text(encoding="utf-8")
-    except UnicodeDecodeError as e:
-        raise ConfigError.single(
-            str(edition.folder / source),
-            "a page must be UTF-8 text",
-            found=f"byte {e.object[e.start]:#04x} at offset {e.start}",
-        ) from None
+    path = edition.folder / source
+    return utf8_text(path.read_bytes(), str(path))
 
 
 def generated_marker(edition: Edition) -> str:
