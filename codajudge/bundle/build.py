@@ -151,7 +151,18 @@ def import_data(
     config's problems, reported with theirs in one ``BuildProblems``."""
     needed = ["train"] + sorted({p.split for p in edition.phases})
     problems: list[Problem] = list(found or []) + missing_releases(edition.datasets, data_root)
-    splits = _load_splits(edition, data_root, needed, problems)
+    splits: dict[str, dict[str, list[dict]]] = {s: {} for s in needed}
+    for dataset, source in sorted(edition.datasets.items()):
+        if missing_releases({dataset: source}, data_root):
+            continue  # reported above
+        labels = dataset_label_set(edition.tracks, dataset)
+        read, read_problems = _dataset_splits(
+            source, data_root, needed, f"datasets '{dataset}'", labels
+        )
+        for split, items in read.items():
+            splits[split][dataset] = items
+        new = [located(p, dataset, source, edition.config) for p in read_problems]
+        problems.extend(p for p in new if p not in problems)
     places = data_places(edition, data_root)
     for split in needed:
         for dataset, items in splits[split].items():
@@ -190,31 +201,14 @@ def located(problem: Problem, dataset: str, source, config: str) -> Problem:
     return dataclasses.replace(problem, file=f"{config}: datasets '{dataset}'{reading}")
 
 
-def _load_splits(edition: Edition, data_root: Path, needed: list[str], problems):
-    """split -> dataset -> items of every dataset whose release is there (``missing_releases``);
-    their problems added to ``problems``, each naming its dataset."""
-    splits: dict[str, dict[str, list[dict]]] = {s: {} for s in needed}
-    for dataset, source in sorted(edition.datasets.items()):
-        if missing_releases({dataset: source}, data_root):
-            continue
-        where = f"datasets '{dataset}'"
-        labels = dataset_label_set(edition.tracks, dataset)
-        found: list[Problem] = []
-        read = _dataset_splits(source, data_root, needed, where, labels, found)
-        for split, items in read.items():
-            splits[split][dataset] = items
-        new = [located(p, dataset, source, edition.config) for p in found]
-        problems.extend(p for p in new if p not in problems)
-    return splits
-
-
-def _dataset_splits(source, data_root: Path, needed: list[str], where: str, labels, problems):
+def _dataset_splits(source, data_root: Path, needed: list[str], where: str, labels):
     """split -> items of one dataset: each split read, then its ``exclude`` applied (the items
     whose texts the excluded split holds, as read, left out). A split's problems are added to
     ``problems`` and do not stop the others from being read; the rows a table could read are kept
     (``PartlyRead``), a split that could not be read at all is left out. ``labels``: the dataset's
-    tracks' label set."""
+    tracks' label set. Returns (the items, the problems)."""
     read: dict[str, list[dict]] = {}
+    problems: list[Problem] = []
     # ``train: none``: ChaosNLI's participants train on SNLI and MNLI themselves
     wanted = [s for s in needed if not (s == "train" and source.get("train") == "none")]
     excluded_by = source.get("exclude") or {}
@@ -234,7 +228,7 @@ def _dataset_splits(source, data_root: Path, needed: list[str], where: str, labe
         if split in kept:
             texts = {text_key(item) for item in read.get(other, [])}
             kept[split] = [item for item in kept[split] if text_key(item) not in texts]
-    return kept
+    return kept, problems
 
 
 REPEATS_KEY = "known_repeats"
