@@ -96,23 +96,18 @@ def baseline_reasons(edition: Edition, data: EditionData) -> tuple[dict[str, str
     why; those that cannot differ from another on some tracks, their items having fewer texts than
     the baseline compares (cosine_bow on one text), and why)."""
     prose = Templates.of(edition.folder)
-    skipped: dict[str, str] = {}
-    alike: dict[str, str] = {}
+    without_train = [t for t in edition.tracks if not data.splits["train"].get(t.dataset)]
+    most_texts = {t.dataset: _most_texts(data, t.dataset) for t in edition.tracks}
+    skipped, alike = {}, {}
     for name in edition.baselines:
         model = baseline_class(name)
-        untrained = [
-            t
-            for t in edition.tracks
-            if not data.splits["train"].get(t.dataset) and model(t.to_dict()).needs_training
-        ]
+        untrained = [t for t in without_train if model(t.to_dict()).needs_training]
         if untrained:
             first = untrained[0]
             skipped[name] = prose.fill(
                 "baselines/untrained_reason", dataset=first.dataset, track=first.title
             )
-        short = [
-            t.title for t in edition.tracks if _most_texts(data, t.dataset) < model.texts_compared
-        ]
+        short = [t.title for t in edition.tracks if most_texts[t.dataset] < model.texts_compared]
         if short:
             alike[name] = prose.fill(
                 "baselines/alike_reason",
