@@ -662,9 +662,8 @@ def write_tree(edition: Edition, data: EditionData, root: Path) -> Edition:
     write_starting_kit(edition, data, root, pages, samples)
     write_yaml(root / "competition.yaml", competition_yaml(edition, pages), edition)
     public = [root / "input_data", root / "starting_kit", root / "pages", root / "solutions"]
-    data.known_leaks = check_public_tree(
-        public, hidden_gold(edition, data), root, edition.known_leaks
-    )
+    hidden = hidden_gold(edition, data)
+    data.known_leaks = check_public_tree(public, hidden, root, edition.known_leaks)
     write_known_leaks(root, edition.known_leaks)
     return edition
 
