@@ -367,26 +367,9 @@ def gold_problems(result, columns: list[str], where: str, in_order: bool = True)
     return problems
 
 
-def own_metric_problems(edition: Edition, result) -> list[Problem]:
-    """The edition's own metrics (``metrics_module``) on each track's gold that names them: the
-    registry's basic properties (``metrics.edition_module.property_problems``)."""
-    own = metrics_of(edition.metrics_module.get("source"))
-    problems = []
-    for track_id, name, _, gold, n_labels in _scores_on_gold(result):
-        if name not in own:
-            continue
-        try:
-            found = property_problems(get_metric(name), gold, n_labels)
-        except Exception as error:  # the organiser's code: its failure is theirs to fix
-            found = [f"raises {type(error).__name__}: {error}"]
-        where = f"{edition.metrics_module['file']}: metric {name!r} on track {track_id!r}"
-        problems.extend(Problem(where, message) for message in found)
-    return problems
-
-
 def check_keys_with_gold(edition: Edition, phase: Phase, root: Path) -> None:
     """Score the gold as a submission: the scorer's keys must be the leaderboard's, every score perfect,
-    the edition's own metrics well behaved on it."""
+    the edition's own metrics well behaved on it (``metrics.edition_module.property_problems``)."""
     try:
         result = score_gold(root / "reference_data" / phase.id)
     except Exception as error:  # an edition's own metric failing on its gold is the edition's
@@ -398,7 +381,18 @@ def check_keys_with_gold(edition: Edition, phase: Phase, root: Path) -> None:
         ) from None
     columns = [key for key, _, _ in score_rows(edition.tracks)]
     problems = gold_problems(result, columns, f"reference_data/{phase.id}")
-    problems += own_metric_problems(edition, result)
+    # the edition's own metrics (``metrics_module``) on each track's gold that names them: the
+    # registry's basic properties
+    own = metrics_of(edition.metrics_module.get("source"))
+    for track_id, name, _, gold, n_labels in _scores_on_gold(result):
+        if name not in own:
+            continue
+        try:
+            found = property_problems(get_metric(name), gold, n_labels)
+        except Exception as error:  # the organiser's code: its failure is theirs to fix
+            found = [f"raises {type(error).__name__}: {error}"]
+        where = f"{edition.metrics_module['file']}: metric {name!r} on track {track_id!r}"
+        problems.extend(Problem(where, message) for message in found)
     if problems:
         raise ConfigError(problems[:1])
 
