@@ -707,12 +707,9 @@ def build_notes(edition: Edition, data: EditionData) -> list[str]:
     """The datasets without a training split (none declared, or an empty one), and the baselines
     left out for it."""
     prose = Templates.of(edition.folder)
-    datasets = sorted({track.dataset for track in edition.tracks})
-    notes = [
-        prose.fill("builder/no_train", dataset=name)
-        for name in datasets
-        if not data.splits["train"].get(name)
-    ]
+    train = data.splits["train"]
+    without_train = sorted({t.dataset for t in edition.tracks if not train.get(t.dataset)})
+    notes = [prose.fill("builder/no_train", dataset=name) for name in without_train]
     notes += [
         prose.fill("builder/not_run", name=name, reason=why)
         for name, why in data.skipped_baselines.items()
