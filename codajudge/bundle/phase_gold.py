@@ -115,13 +115,10 @@ def _public_on_hidden_split(publisher, hiders: Sequence) -> Problem:
 
 def _public_sample(dataset: str, why: str, split: str, publisher, hiders: Sequence) -> Problem:
     hidden = hiders[0].split
-    if publisher is None:
-        shown, fix = "the training split is public", "sample a split no phase hides"
-    else:
+    shown, fix = "the training split is public", "sample a split no phase hides"
+    if publisher is not None:
         shown = f"phase {publisher.id!r} publishes the {split} gold ({PUBLISH_KEY}: true)"
-        fix = (
-            f"set {PUBLISH_KEY}: false on phase {publisher.id!r}, or sample a split no phase hides"
-        )
+        fix = f"set {PUBLISH_KEY}: false on phase {publisher.id!r}, or {fix}"
     return Problem(
         f"datasets '{dataset}'",
         f"{why}; {_hide(hiders)} the gold of the {hidden} split and {shown}: a split sharing "
