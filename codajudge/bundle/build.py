@@ -33,7 +33,7 @@ from ..formats.items import (
 )
 from ..formats.write import write_prediction
 from ..gold import gold_as_values
-from ..importers import PartlyRead, load_split, missing_releases
+from ..importers import PartlyRead, load_split, missing_releases, utf8_text
 from ..metrics import get as get_metric
 from ..metrics.edition_module import metrics_of, property_problems
 from ..scoring import load_gold, score_folder, scored_subset
@@ -96,23 +96,18 @@ def baseline_reasons(edition: Edition, data: EditionData) -> tuple[dict[str, str
     why; those that cannot differ from another on some tracks, their items having fewer texts than
     the baseline compares (cosine_bow on one text), and why)."""
     prose = Templates.of(edition.folder)
-    skipped: dict[str, str] = {}
-    alike: dict[str, str] = {}
+    without_train = [t for t in edition.tracks if not data.splits["train"].get(t.dataset)]
+    most_texts = {t.dataset: _most_texts(data, t.dataset) for t in edition.tracks}
+    skipped, alike = {}, {}
     for name in edition.baselines:
         model = baseline_class(name)
-        untrained = [
-            t
-            for t in edition.tracks
-            if not data.splits["train"].get(t.dataset) and model(t.to_dict()).needs_training
-        ]
+        untrained = [t for t in without_train if model(t.to_dict()).needs_training]
         if untrained:
             first = untrained[0]
             skipped[name] = prose.fill(
                 "baselines/untrained_reason", dataset=first.dataset, track=first.title
             )
-        short = [
-            t.title for t in edition.tracks if _most_texts(data, t.dataset) < model.texts_compared
-        ]
+        short = [t.title for t in edition.tracks if most_texts[t.dataset] < model.texts_compared]
         if short:
             alike[name] = prose.fill(
                 "baselines/alike_reason",
@@ -151,7 +146,18 @@ def import_data(
     config's problems, reported with theirs in one ``BuildProblems``."""
     needed = ["train"] + sorted({p.split for p in edition.phases})
     problems: list[Problem] = list(found or []) + missing_releases(edition.datasets, data_root)
-    splits = _load_splits(edition, data_root, needed, problems)
+    splits: dict[str, dict[str, list[dict]]] = {s: {} for s in needed}
+    for dataset, source in sorted(edition.datasets.items()):
+        if missing_releases({dataset: source}, data_root):
+            continue  # reported above
+        labels = dataset_label_set(edition.tracks, dataset)
+        read, read_problems = _dataset_splits(
+            source, data_root, needed, f"datasets '{dataset}'", labels
+        )
+        for split, items in read.items():
+            splits[split][dataset] = items
+        new = [located(p, dataset, source, edition.config) for p in read_problems]
+        problems.extend(p for p in new if p not in problems)
     places = data_places(edition, data_root)
     for split in needed:
         for dataset, items in splits[split].items():
@@ -190,34 +196,18 @@ def located(problem: Problem, dataset: str, source, config: str) -> Problem:
     return dataclasses.replace(problem, file=f"{config}: datasets '{dataset}'{reading}")
 
 
-def _load_splits(edition: Edition, data_root: Path, needed: list[str], problems):
-    """split -> dataset -> items of every dataset whose release is there (``missing_releases``);
-    their problems added to ``problems``, each naming its dataset."""
-    splits: dict[str, dict[str, list[dict]]] = {s: {} for s in needed}
-    for dataset, source in sorted(edition.datasets.items()):
-        if missing_releases({dataset: source}, data_root):
-            continue
-        where = f"datasets '{dataset}'"
-        labels = dataset_label_set(edition.tracks, dataset)
-        found: list[Problem] = []
-        read = _dataset_splits(source, data_root, needed, where, labels, found)
-        for split, items in read.items():
-            splits[split][dataset] = items
-        new = [located(p, dataset, source, edition.config) for p in found]
-        problems.extend(p for p in new if p not in problems)
-    return splits
-
-
-def _dataset_splits(source, data_root: Path, needed: list[str], where: str, labels, problems):
+def _dataset_splits(source, data_root: Path, needed: list[str], where: str, labels):
     """split -> items of one dataset: each split read, then its ``exclude`` applied (the items
     whose texts the excluded split holds, as read, left out). A split's problems are added to
     ``problems`` and do not stop the others from being read; the rows a table could read are kept
     (``PartlyRead``), a split that could not be read at all is left out. ``labels``: the dataset's
-    tracks' label set."""
+    tracks' label set. Returns (the items, the problems)."""
     read: dict[str, list[dict]] = {}
+    problems: list[Problem] = []
     # ``train: none``: ChaosNLI's participants train on SNLI and MNLI themselves
     wanted = [s for s in needed if not (s == "train" and source.get("train") == "none")]
-    excluded = [split for split in (source.get("exclude") or {}).values() if split not in wanted]
+    excluded_by = source.get("exclude") or {}
+    excluded = [split for split in excluded_by.values() if split not in wanted]
     for split in wanted + sorted(set(excluded)):
         sample = source.get("sample", {}).get(split)  # a seeded sample of another split's items
         try:
@@ -228,16 +218,12 @@ def _dataset_splits(source, data_root: Path, needed: list[str], where: str, labe
             if isinstance(e, PartlyRead):  # the rows read are checked too
                 read[split] = e.items
             problems.extend(p for p in e.problems if p not in problems)
-    return {split: _without(read[split], read, source, split) for split in wanted if split in read}
-
-
-def _without(items: list[dict], read: dict[str, list[dict]], source, split: str) -> list[dict]:
-    """``items`` less those whose texts the split ``exclude`` names for ``split`` holds."""
-    other = (source.get("exclude") or {}).get(split)
-    if other is None:
-        return items
-    texts = {text_key(item) for item in read.get(other, [])}
-    return [item for item in items if text_key(item) not in texts]
+    kept = {split: read[split] for split in wanted if split in read}
+    for split, other in excluded_by.items():
+        if split in kept:
+            texts = {text_key(item) for item in read.get(other, [])}
+            kept[split] = [item for item in kept[split] if text_key(item) not in texts]
+    return kept, problems
 
 
 REPEATS_KEY = "known_repeats"
@@ -257,18 +243,6 @@ class Repeats(NamedTuple):
     def render(self) -> str:
         """The build summary's line (``builder/repeats``)."""
         return Templates().fill("builder/repeats", **self._asdict())
-
-
-def count_repeats(dataset: str, split: str, items, public: dict[str, list[dict]], declared: int):
-    """The items of ``split`` whose texts are those of an item of a ``public`` split, whatever the ids
-    (releases copy items under new ids); items without texts left out."""
-    first: dict[tuple, tuple[str, str]] = {}  # texts -> (the first public split, its item's id)
-    for name, rows in sorted(public.items()):
-        for row in rows:
-            first.setdefault(text_key(row), (name, str(row["id"])))
-    repeated = [item for item in items if any(text_key(item)) and text_key(item) in first]
-    example = (str(repeated[0]["id"]), *first[text_key(repeated[0])]) if repeated else None
-    return Repeats(dataset, split, len(repeated), declared, example)
 
 
 def _repeat_problem(repeats: Repeats, public: list[str]) -> Problem:
@@ -303,11 +277,17 @@ def check_repeats(edition: Edition, splits, problems: list[Problem]) -> list[Rep
                     expected=", ".join(hidden) or "a split of a hidden-gold phase",
                 )
             )
-        shown = {name: splits.get(name, {}).get(dataset, []) for name in public}
+        # texts -> (the first public split holding them, its item's id), whatever the ids (releases
+        # copy items under new ids); items without texts left out
+        first: dict[tuple, tuple[str, str]] = {}
+        for name in sorted(public):
+            for row in splits.get(name, {}).get(dataset, []):
+                first.setdefault(text_key(row), (name, str(row["id"])))
         for split in hidden:
-            repeats = count_repeats(
-                dataset, split, splits[split][dataset], shown, declared.get(split, 0)
-            )
+            items = splits[split][dataset]
+            repeated = [item for item in items if any(text_key(item)) and text_key(item) in first]
+            example = (str(repeated[0]["id"]), *first[text_key(repeated[0])]) if repeated else None
+            repeats = Repeats(dataset, split, len(repeated), declared.get(split, 0), example)
             if repeats.found > repeats.declared:
                 problems.append(_repeat_problem(repeats, sorted(public)))
             if repeats.found or repeats.declared:
@@ -319,7 +299,7 @@ def write_phase_data(edition: Edition, data: EditionData, phase: Phase, root: Pa
     """reference_data/<phase>/ (gold) and input_data/<phase>/ (public items + training split)."""
     splits = data.splits
     # the other phases' ids are public (both programs name them), the kit's local phase's too
-    phases = edition.phases + ([local_phase(edition)] if data.local else [])
+    phases = edition.phases + local_phases(edition, data)
     every_split = {**splits, **(data.local or {})}
     spec = edition.spec(phase)
     ref, inp = root / "reference_data" / phase.id, root / "input_data" / phase.id
@@ -364,17 +344,14 @@ def gold_problems(result, columns: list[str], where: str, in_order: bool = True)
     tolerance)."""
     written = list(result.scores())
     same = written == columns if in_order else set(written) == set(columns)
-    problems = []
-    if not same:
-        problems.append(
-            Problem(
-                "leaderboard",
-                "the scorer's keys differ from the leaderboard columns",
-                expected=", ".join(columns),
-                found=", ".join(written),
-                hint=f"checked on {where}",
-            )
-        )
+    differ = Problem(
+        "leaderboard",
+        "the scorer's keys differ from the leaderboard columns",
+        expected=", ".join(columns),
+        found=", ".join(written),
+        hint=f"checked on {where}",
+    )
+    problems = [] if same else [differ]
     for track_id, name, value, gold, n_labels in _scores_on_gold(result):
         metric = get_metric(name)
         best = metric.gold_value(gold, n_labels)
@@ -390,26 +367,9 @@ def gold_problems(result, columns: list[str], where: str, in_order: bool = True)
     return problems
 
 
-def own_metric_problems(edition: Edition, result) -> list[Problem]:
-    """The edition's own metrics (``metrics_module``) on each track's gold that names them: the
-    registry's basic properties (``metrics.edition_module.property_problems``)."""
-    own = metrics_of(edition.metrics_module.get("source"))
-    problems = []
-    for track_id, name, _, gold, n_labels in _scores_on_gold(result):
-        if name not in own:
-            continue
-        try:
-            found = property_problems(get_metric(name), gold, n_labels)
-        except Exception as error:  # the organiser's code: its failure is theirs to fix
-            found = [f"raises {type(error).__name__}: {error}"]
-        where = f"{edition.metrics_module['file']}: metric {name!r} on track {track_id!r}"
-        problems.extend(Problem(where, message) for message in found)
-    return problems
-
-
 def check_keys_with_gold(edition: Edition, phase: Phase, root: Path) -> None:
     """Score the gold as a submission: the scorer's keys must be the leaderboard's, every score perfect,
-    the edition's own metrics well behaved on it."""
+    the edition's own metrics well behaved on it (``metrics.edition_module.property_problems``)."""
     try:
         result = score_gold(root / "reference_data" / phase.id)
     except Exception as error:  # an edition's own metric failing on its gold is the edition's
@@ -421,17 +381,20 @@ def check_keys_with_gold(edition: Edition, phase: Phase, root: Path) -> None:
         ) from None
     columns = [key for key, _, _ in score_rows(edition.tracks)]
     problems = gold_problems(result, columns, f"reference_data/{phase.id}")
-    problems += own_metric_problems(edition, result)
+    # the edition's own metrics (``metrics_module``) on each track's gold that names them: the
+    # registry's basic properties
+    own = metrics_of(edition.metrics_module.get("source"))
+    for track_id, name, _, gold, n_labels in _scores_on_gold(result):
+        if name not in own:
+            continue
+        try:
+            found = property_problems(get_metric(name), gold, n_labels)
+        except Exception as error:  # the organiser's code: its failure is theirs to fix
+            found = [f"raises {type(error).__name__}: {error}"]
+        where = f"{edition.metrics_module['file']}: metric {name!r} on track {track_id!r}"
+        problems.extend(Problem(where, message) for message in found)
     if problems:
         raise ConfigError(problems[:1])
-
-
-def copy_program(name: str, destination: Path) -> None:
-    """A program folder as Codabench mounts it: its own files plus the engine beside them (without
-    the page templates, which only the builder reads)."""
-    shutil.copytree(REPO_ROOT / name, destination, ignore=shutil.ignore_patterns(*CACHES))
-    engine = shutil.ignore_patterns(*CACHES, "_kit", "templates")
-    shutil.copytree(PACKAGE, destination / "codajudge", ignore=engine)
 
 
 def write_pages(edition: Edition, data: EditionData, root: Path) -> list[dict]:
@@ -458,14 +421,8 @@ def write_pages(edition: Edition, data: EditionData, root: Path) -> list[dict]:
 
 def own_page_text(edition: Edition, source: str) -> str:
     """The text of the edition's page ``source`` (relative to its folder), refused unless UTF-8."""
-    try:
-        return (edition.folder / source).read_text(encoding="utf-8")
-    except UnicodeDecodeError as e:
-        raise ConfigError.single(
-            str(edition.folder / source),
-            "a page must be UTF-8 text",
-            found=f"byte {e.object[e.start]:#04x} at offset {e.start}",
-        ) from None
+    path = edition.folder / source
+    return utf8_text(path.read_bytes(), str(path))
 
 
 def generated_marker(edition: Edition) -> str:
@@ -506,16 +463,21 @@ def write_starting_kit(
     kit = root / "starting_kit"
     shutil.copytree(REPO_ROOT / "starting_kit", kit, ignore=shutil.ignore_patterns(*CACHES))
     practice = [p for p in edition.phases if p.public_gold] or edition.phases[:1]
-    local = write_local_phase(edition, data, kit, samples)
+    local = local_phases(edition, data)
+    # the local phase's data (its training files leave its items out) and the baselines' scores
+    # there, which its results page shows
+    for phase in local:
+        local_data = dataclasses.replace(data, splits={**data.splits, **data.local})
+        write_phase_data(edition, local_data, phase, kit)
+        baseline_scores(dataclasses.replace(edition, phases=local), kit, samples)
     for name in PROGRAMS:  # as the bundle's, written already
         shutil.copytree(root / name, kit / name)
     for phase in practice:
         shutil.copytree(root / "input_data" / phase.id, kit / "input_data" / phase.id)
         if phase.public_gold:
             shutil.copytree(root / "reference_data" / phase.id, kit / "reference_data" / phase.id)
-    (kit / "pages").mkdir(exist_ok=True)
-    for name in ["logo.png"] + [page["file"] for page in bundle_pages]:
-        shutil.copyfile(root / name, kit / name)
+    shutil.copytree(root / "pages", kit / "pages")  # the bundle's pages (``write_pages``)
+    shutil.copyfile(root / "logo.png", kit / "logo.png")
     kit_yaml = competition_yaml(edition, bundle_pages, kit_phases=local + practice)
     write_yaml(kit / "competition.yaml", kit_yaml, edition)
     # load_edition has checked they are relative paths inside the edition folder
@@ -543,33 +505,24 @@ def local_splits(edition: Edition, train: dict[str, list[dict]]):
     return splits
 
 
-def local_phase(edition: Edition) -> Phase:
-    """The starting kit's phase scoring the local split (never a platform phase)."""
-    first = edition.phases[0]
-    return Phase(
-        id=LOCAL_PHASE,
-        name="Local",
-        start=first.start,
-        end=None,
-        split=LOCAL_PHASE,
-        description="A validation split held out of the training data, gold public (starting kit only)",
-        execution_time_limit=first.execution_time_limit,
-        public_gold=True,
-    )
-
-
-def write_local_phase(edition: Edition, data: EditionData, kit: Path, samples: Samples):
-    """The kit's local phase data (``input_data/local``, ``reference_data/local`` with the
-    baselines' scores, which its results page shows), whose training files leave the local items
-    out; [] when there is none, else [that phase]. ``samples``: as ``baseline_scores``."""
+def local_phases(edition: Edition, data: EditionData) -> list[Phase]:
+    """[the starting kit's phase scoring the local split] (never a platform phase), [] when the kit
+    has no local split."""
     if data.local is None:
         return []
-    phase = local_phase(edition)
-    # its items and the training items left, in place of the edition's train split
-    local_data = dataclasses.replace(data, splits={**data.splits, **data.local})
-    write_phase_data(edition, local_data, phase, kit)
-    baseline_scores(dataclasses.replace(edition, phases=[phase]), kit, samples)
-    return [phase]
+    first = edition.phases[0]
+    return [
+        Phase(
+            id=LOCAL_PHASE,
+            name="Local",
+            start=first.start,
+            end=None,
+            split=LOCAL_PHASE,
+            description="A validation split held out of the training data, gold public (starting kit only)",
+            execution_time_limit=first.execution_time_limit,
+            public_gold=True,
+        )
+    ]
 
 
 def local_score(edition: Edition, data: EditionData) -> LocalScore:
@@ -694,15 +647,17 @@ def write_tree(edition: Edition, data: EditionData, root: Path) -> Edition:
     data.baseline_scores = baseline_scores(edition, root, samples)
     write_missing_track_scores(edition, root, data.baseline_scores)
     pages = write_pages(edition, data, root)
-    for name in PROGRAMS:
-        copy_program(name, root / name)
+    for name in PROGRAMS:  # as Codabench mounts it: its own files, and the engine beside them
+        shutil.copytree(REPO_ROOT / name, root / name, ignore=shutil.ignore_patterns(*CACHES))
+        # without the page templates, which only the builder reads
+        engine = shutil.ignore_patterns(*CACHES, "_kit", "templates")
+        shutil.copytree(PACKAGE, root / name / "codajudge", ignore=engine)
     write_solutions(edition, root)
     write_starting_kit(edition, data, root, pages, samples)
     write_yaml(root / "competition.yaml", competition_yaml(edition, pages), edition)
     public = [root / "input_data", root / "starting_kit", root / "pages", root / "solutions"]
-    data.known_leaks = check_public_tree(
-        public, hidden_gold(edition, data), root, edition.known_leaks
-    )
+    hidden = hidden_gold(edition, data)
+    data.known_leaks = check_public_tree(public, hidden, root, edition.known_leaks)
     write_known_leaks(root, edition.known_leaks)
     return edition
 
@@ -752,12 +707,9 @@ def build_notes(edition: Edition, data: EditionData) -> list[str]:
     """The datasets without a training split (none declared, or an empty one), and the baselines
     left out for it."""
     prose = Templates.of(edition.folder)
-    datasets = sorted({track.dataset for track in edition.tracks})
-    notes = [
-        prose.fill("builder/no_train", dataset=name)
-        for name in datasets
-        if not data.splits["train"].get(name)
-    ]
+    train = data.splits["train"]
+    without_train = sorted({t.dataset for t in edition.tracks if not train.get(t.dataset)})
+    notes = [prose.fill("builder/no_train", dataset=name) for name in without_train]
     notes += [
         prose.fill("builder/not_run", name=name, reason=why)
         for name, why in data.skipped_baselines.items()

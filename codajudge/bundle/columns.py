@@ -30,20 +30,18 @@ def column_title_problems(tracks: Sequence[Track], where: str) -> list[Problem]:
     """One problem per track whose title leaves no room for a metric's (short) title."""
     problems = []
     for track in tracks:
-        for metric in track.metrics:
-            if column_title(track, metric) is None:
-                shortest = get_metric(metric).short_title or get_metric(metric).title
-                room = MAX_COLUMN_TITLE - len(shortest) - 1
-                problems.append(
-                    Problem(
-                        f"{where} '{track.id}'",
-                        f"the track's title is too long for the leaderboard "
-                        f"column of metric '{metric}' ('<title> {shortest}' must fit in "
-                        f"{MAX_COLUMN_TITLE} characters)",
-                        expected=f"a title of at most {room} characters",
-                        found=f"{track.title!r} ({len(track.title)} characters)",
-                        hint="set a shorter 'title' on the track",
-                    )
-                )
-                break
+        too_long = [metric for metric in track.metrics if column_title(track, metric) is None]
+        if not too_long:
+            continue
+        shortest = get_metric(too_long[0]).short_title or get_metric(too_long[0]).title
+        problems.append(
+            Problem(
+                f"{where} '{track.id}'",
+                f"the track's title is too long for the leaderboard column of metric "
+                f"'{too_long[0]}' ('<title> {shortest}' must fit in {MAX_COLUMN_TITLE} characters)",
+                expected=f"a title of at most {MAX_COLUMN_TITLE - len(shortest) - 1} characters",
+                found=f"{track.title!r} ({len(track.title)} characters)",
+                hint="set a shorter 'title' on the track",
+            )
+        )
     return problems

@@ -110,32 +110,26 @@ def load_config_yaml(path: Path) -> tuple[Path, dict]:
 
 
 #: The YAML parser's commonest complaints (by words of its message) in plain words, with a fix.
-YAML_FIXES = (
-    (
-        "flow sequence",
+YAML_FIXES = {
+    "flow sequence": (
         "a list [...] is not closed",
         "close the list opened on line {opened} with ]",
     ),
-    (
-        "flow mapping",
-        "a mapping {{...}} is not closed",
+    "flow mapping": (
+        "a mapping {...} is not closed",
         "close the mapping opened on line {opened} with }}",
     ),
-    ("found character '\\t'", "a tab in the indentation", "indent with spaces: YAML takes no tabs"),
-    (
-        "mapping values are not allowed",
+    "found character '\\t'": ("a tab in the indentation", "indent with spaces: YAML takes no tabs"),
+    "mapping values are not allowed": (
         "a ': ' where no key can start",
         "quote a value that holds ': ', or indent this key as the keys beside it",
     ),
-    ("quoted scalar", "a quote is not closed", "close the quote opened on line {opened}"),
-    ("indentation", "the indentation is inconsistent", "indent one mapping's keys alike"),
-    ("block mapping", "the indentation is inconsistent", "indent one mapping's keys alike"),
-)
+    "quoted scalar": ("a quote is not closed", "close the quote opened on line {opened}"),
+    "indentation": ("the indentation is inconsistent", "indent one mapping's keys alike"),
+    "block mapping": ("the indentation is inconsistent", "indent one mapping's keys alike"),
+}
 #: What is said when the parser's complaint is none of the above.
-YAML_OTHER = (
-    "not valid YAML",
-    "check the brackets, quotes and indentation on this line and the one before it",
-)
+YAML_OTHER = (None, "check the brackets, quotes and indentation on this line and the one before it")
 
 
 def yaml_problem(error, text: str, display: str) -> Problem:
@@ -146,15 +140,12 @@ def yaml_problem(error, text: str, display: str) -> Problem:
     line = mark.line + 1 if mark is not None else None
     opened = opened_at.line + 1 if opened_at is not None else line
     words = " ".join(str(getattr(error, part, "") or "") for part in ("context", "problem"))
-    message, fix = next(
-        ((f"not valid YAML: {what}", fix) for key, what, fix in YAML_FIXES if key in words),
-        YAML_OTHER,
-    )
+    what, fix = next((pair for key, pair in YAML_FIXES.items() if key in words), YAML_OTHER)
     lines = text.splitlines()
     shown = lines[line - 1].strip() if line and line <= len(lines) else ""
     return Problem(
         display,
-        message.format(),
+        f"not valid YAML: {what}" if what else "not valid YAML",
         line=line,
         found=repr(shown[:80]) if shown else None,
         hint=fix.format(opened=opened),

@@ -74,10 +74,22 @@ def config_problems(phases: Sequence, datasets: dict[str, dict]) -> list[Problem
     """Rules 1, 2 and 3 on the config, each problem naming both phases (or the dataset and the
     phase) and the key to change."""
     problems: list[Problem] = []
-    # (split, the phase publishing its gold) of every public split: train (no phase) first
+    # (split, the phase publishing its gold) of every public split: train (no phase) first; a
+    # phase hiding the same split (rule 1), or a hidden split sharing items with it (rule 2)
     for split, publisher in [(TRAIN, None)] + [(p.split, p) for p in phases if p.public_gold]:
-        problems.extend(_published_problems(phases, split, publisher, datasets))
-    problems.extend(_rescored_problems(phases, datasets))
+        for hidden in sorted(hidden_splits(phases)):
+            hiders = [p for p in phases if p.hide_gold and p.split == hidden]
+            if hidden == split:
+                problems.append(_public_on_hidden_split(publisher, hiders))
+                continue
+            for name, why in _dataset_sharing(datasets, split, hidden):
+                problems.append(_public_sample(name, why, split, publisher, hiders))
+    for earlier, later in later_hidden_pairs(phases):  # rule 3
+        if earlier.split == later.split:
+            problems.append(_rescored(earlier, later, "", f"both score the {later.split} split"))
+            continue
+        for dataset, why in _dataset_sharing(datasets, earlier.split, later.split):
+            problems.append(_rescored(earlier, later, dataset, why))
     return problems
 
 
@@ -85,20 +97,6 @@ def _hide(phases: Sequence) -> str:
     """ "phase 'evaluation' hides" or "phases 'evaluation' and 'post-campaign' hide"."""
     quoted = [repr(phase.id) for phase in phases]
     return f"phase {quoted[0]} hides" if len(quoted) == 1 else f"phases {listed(quoted)} hide"
-
-
-def _published_problems(phases: Sequence, split: str, publisher, datasets) -> list[Problem]:
-    """The problems of one public split: a phase hiding the same split (rule 1), or a hidden split
-    the public one is a sample of, or that is a sample of it (rule 2)."""
-    problems = []
-    for hidden in sorted(hidden_splits(phases)):
-        hiders = [p for p in phases if p.hide_gold and p.split == hidden]
-        if hidden == split:
-            problems.append(_public_on_hidden_split(publisher, hiders))
-            continue
-        for name, why in _dataset_sharing(datasets, split, hidden):
-            problems.append(_public_sample(name, why, split, publisher, hiders))
-    return problems
 
 
 def _public_on_hidden_split(publisher, hiders: Sequence) -> Problem:
@@ -117,13 +115,10 @@ def _public_on_hidden_split(publisher, hiders: Sequence) -> Problem:
 
 def _public_sample(dataset: str, why: str, split: str, publisher, hiders: Sequence) -> Problem:
     hidden = hiders[0].split
-    if publisher is None:
-        shown, fix = "the training split is public", "sample a split no phase hides"
-    else:
+    shown, fix = "the training split is public", "sample a split no phase hides"
+    if publisher is not None:
         shown = f"phase {publisher.id!r} publishes the {split} gold ({PUBLISH_KEY}: true)"
-        fix = (
-            f"set {PUBLISH_KEY}: false on phase {publisher.id!r}, or sample a split no phase hides"
-        )
+        fix = f"set {PUBLISH_KEY}: false on phase {publisher.id!r}, or {fix}"
     return Problem(
         f"datasets '{dataset}'",
         f"{why}; {_hide(hiders)} the gold of the {hidden} split and {shown}: a split sharing "
@@ -139,17 +134,6 @@ def later_hidden_pairs(phases: Sequence) -> list[tuple[object, object]]:
     after = post_campaign(phases)
     pairs = itertools.combinations([p for p in phases if p.hide_gold], 2)
     return [(earlier, later) for earlier, later in pairs if later.id not in after]
-
-
-def _rescored_problems(phases: Sequence, datasets: dict[str, dict]) -> list[Problem]:
-    problems = []
-    for earlier, later in later_hidden_pairs(phases):
-        if earlier.split == later.split:
-            problems.append(_rescored(earlier, later, "", f"both score the {later.split} split"))
-            continue
-        for dataset, why in _dataset_sharing(datasets, earlier.split, later.split):
-            problems.append(_rescored(earlier, later, dataset, why))
-    return problems
 
 
 def _rescored(earlier, later, dataset: str, why: str, example: str = "") -> Problem:

@@ -21,11 +21,8 @@ from ..errors import ConfigError
 def smallest_keys(items: list[dict], seed: int, count: int) -> list[int]:
     """The positions of the ``count`` items whose hex SHA-256 of ``"<seed>:<id>"`` is smallest, in
     the release's order."""
-    hashes = {
-        i: hashlib.sha256(f"{seed}:{item['id']}".encode("utf-8")).hexdigest()
-        for i, item in enumerate(items)
-    }
-    return sorted(sorted(hashes, key=hashes.get)[:count])
+    digests = [hashlib.sha256(f"{seed}:{item['id']}".encode("utf-8")).hexdigest() for item in items]
+    return sorted(sorted(range(len(items)), key=digests.__getitem__)[:count])
 
 
 def sampled_items(items: list[dict], split: str, sample: dict, where: str) -> list[dict]:

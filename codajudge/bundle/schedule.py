@@ -41,8 +41,7 @@ def schedule_problems(schedule: Sequence[ScheduledPhase]) -> list[Problem]:
     """The problems of ``schedule`` (phases in order): ends before starts first, then each pair of
     consecutive phases (a missing end, an overlap)."""
     problems = [_ends_before_start(phase) for phase in schedule]
-    for phase, following in zip(schedule, schedule[1:]):
-        problems.append(_gap_problem(phase, following))
+    problems += [_gap_problem(phase, following) for phase, following in zip(schedule, schedule[1:])]
     return [problem for problem in problems if problem is not None]
 
 
