@@ -94,6 +94,14 @@ def test_a_stray_dollar_sign_in_a_template_is_a_config_error_with_the_fix(tmp_pa
         pages.timeline_page(edition)
 
 
+def test_an_editions_template_that_is_not_utf8_is_a_located_config_error(tmp_path):
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "templates" / "timeline.md").write_bytes(b"Dates\n$phases caf\xe9\n")
+    edition = dataclasses.replace(default_edition(), folder=tmp_path)
+    with pytest.raises(ConfigError, match=r"timeline.md, line 2: file is not UTF-8 text.*0xe9"):
+        pages.timeline_page(edition)
+
+
 def test_a_missing_template_is_named():
     with pytest.raises(ConfigError, match="templates/kinds/nothing_format.md"):
         prose.Templates().fill("kinds/nothing_format")

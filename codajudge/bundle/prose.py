@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ConfigError
+from ..importers import utf8_text
 from ..kinds import Kind
 
 #: The kit's templates, shipped in the package (package data of the wheel).
@@ -54,7 +55,10 @@ class Templates:
                 expected=f"the file in the edition's {EDITION_TEMPLATES}/ folder or in the kit's "
                 f"{KIT_TEMPLATES}",
             )
-        text = path.read_text(encoding="utf-8").removesuffix("\n")
+        try:
+            text = path.read_text(encoding="utf-8").removesuffix("\n")
+        except UnicodeDecodeError:
+            utf8_text(path.read_bytes(), str(path))  # raises, naming the line and the byte
         try:
             return string.Template(text).substitute(fields)
         except KeyError as unknown:
