@@ -13,7 +13,7 @@ from ..metrics import get as get_metric
 from . import tables
 from .paired import TEST_TITLES
 from .ranking import TrackRanking
-from .tables import GroupTable, RankingReport, Style, Table
+from .tables import RankingReport, Style, Table
 
 NAMED_SPECIALS = ("backslash", "asciitilde", "asciicircum", "bar", "less", "greater")
 #: TeX's special characters, each as a command or escaped; ``| < >`` too, which the default font
@@ -110,7 +110,10 @@ def render_latex(report: RankingReport) -> str:
     ]
     lines += _latex_overall(report)
     for group in report.groups:
-        lines += _latex_group(report, group)
+        stand_ins = _stand_in_note(row.system for row in group.rows)
+        caption = f"{latex_escape(tables.group_text(report, group))}{stand_ins}"
+        label = f"tab:ranking-group-{latex_label(group.name)}"
+        lines += _latex_table(report, tables.group_table(report, group), caption, label)
     for tid in report.track_order():
         lines += _latex_track(report, report.rankings[tid])
     return "\n".join(lines) + "\n"
@@ -204,13 +207,6 @@ def _latex_overall(report: RankingReport) -> list[str]:
         + f" Columns: {named}."
     )
     return _latex_table(report, tables.overall_table(report), caption, "tab:ranking-overall")
-
-
-def _latex_group(report: RankingReport, group: GroupTable) -> list[str]:
-    names = [row.system for row in group.rows]
-    caption = f"{latex_escape(tables.group_text(report, group))}{_stand_in_note(names)}"
-    label = f"tab:ranking-group-{latex_label(group.name)}"
-    return _latex_table(report, tables.group_table(report, group), caption, label)
 
 
 def latex_stack(text: str) -> str:
