@@ -100,12 +100,10 @@ class RankingReport:
 
     def track_order(self) -> list[str]:
         """Track ids, the primary tracks first, each group in the edition's order."""
-        primary = [t for t in self.rankings if t in self.primary_tracks]
-        return primary + [t for t in self.rankings if t not in self.primary_tracks]
+        return sorted(self.rankings, key=lambda t: t not in self.primary_tracks)  # a stable sort
 
 
-@dataclass(frozen=True)
-class Scale:
+class Scale(NamedTuple):
     """How a column prints its values: multiplied by ``factor``, with ``digits`` decimals."""
 
     factor: float
@@ -280,8 +278,7 @@ class Cell(NamedTuple):
     rank: int | None = None
 
 
-@dataclass(frozen=True)
-class Column:
+class Column(NamedTuple):
     """A table's column. ``head`` is its title; ``percent``: its values are printed x 100, said
     after the head; ``metric``: the metric whose label (and scale) the pages show with the head.
     ``names``: it holds systems' names; ``interval``: 95% intervals ``[low, high]`` (the paper
@@ -321,8 +318,7 @@ class Table:
     records: list[dict[str, object]]
 
 
-@dataclass(frozen=True)
-class Style:
+class Style(NamedTuple):
     """How an output writes cells: a name through ``name`` (the output's escaping), the best score
     in ``bold`` (a format string), ``mark`` after a marked one, and the track's rank after a score
     when ``ranks``."""
