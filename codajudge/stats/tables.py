@@ -504,16 +504,13 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def _cell(value) -> object:
-    """A record's value as its CSV cell: a flag as 0 or 1, a float by ``repr`` (full precision),
-    None empty, and a text (a name, a reason) as a spreadsheet shows text: a leading quote before
-    a formula start, as OWASP advises (a negative score, a number, stays a number)."""
-    if value is None:
-        return ""
+    """A record's value as its CSV cell: a flag as 0 or 1, and a text (a name, a reason) as a
+    spreadsheet shows text: a leading quote before a formula start, as OWASP advises (a negative
+    score, a number, stays a number). The csv module writes the rest: a float by ``repr`` (full
+    precision), None empty."""
     if isinstance(value, str):
         return "'" + value if value.startswith(FORMULA_STARTS) else value
-    if isinstance(value, bool):
-        return int(value)
-    return repr(value) if isinstance(value, float) else value
+    return int(value) if isinstance(value, bool) else value
 
 
 def render_csv(report: RankingReport) -> str:
