@@ -26,11 +26,10 @@ BAR_CHART_HEIGHT = 280
 
 
 class Axis(NamedTuple):
-    """A numeric axis: the values it shows, from ``lo`` to ``hi``, and its label."""
+    """A numeric axis: the values it shows, from ``lo`` to ``hi`` (its title is drawn apart)."""
 
     lo: float
     hi: float
-    label: str
 
 
 class Box(NamedTuple):
@@ -139,8 +138,8 @@ def scatter(x: Sequence[float], y: Sequence[float], x_label: str, y_label: str, 
         title = f"{title} (every {step}th point)"
     left, right, top, bottom = 48, 12, 24, 40
     box = Box(left, top, SCATTER_WIDTH - left - right, SCATTER_HEIGHT - top - bottom)
-    x_axis = Axis(*_padded_range(x), x_label)
-    y_axis = Axis(*_padded_range(y), y_label)
+    x_axis = Axis(*_padded_range(x))
+    y_axis = Axis(*_padded_range(y))
     body = [_rect(box, "none", " stroke='#999'")] + _x_ticks(box, x_axis, grid=False)
     body += _y_ticks(box, y_axis, grid=False) + [_x_title(box, x_label), _y_title(box, y_label)]
     body.append(f"<g fill='{PALETTE[0]}' fill-opacity='0.55'>")
@@ -268,7 +267,7 @@ def bar_chart(
     base = top + box.height
     values = [float(v) for name in names for v in series[name] if math.isfinite(float(v))]
     hi = y_max if y_max is not None else (max(values) if values and max(values) > 0 else 1.0)
-    axis = Axis(0.0, hi if hi > 0 else 1.0, y_label)
+    axis = Axis(0.0, hi if hi > 0 else 1.0)
     body = [_line(left, base, left + box.width, base, "#666"), _line(left, top, left, base, "#666")]
     body += _y_ticks(box, axis)
     slot = box.width / max(n_cat, 1)
@@ -303,7 +302,7 @@ def interval_chart(rows: Sequence[IntervalRow], title: str, x_label: str) -> str
     box = Box(left, top, width - left - right, height - top - bottom)
     ends = [float(v) for row in rows if row.interval is not None for v in row.interval]
     values = np.asarray([float(row.value) for row in rows] + ends, dtype=float)
-    axis = Axis(*_padded_range(values), x_label)
+    axis = Axis(*_padded_range(values))
     body = [_rect(box, "none", " stroke='#999'")] + _x_ticks(box, axis)
     for k, row in enumerate(rows):
         body.append(_interval_row(top + k * row_h + row_h / 2, box, axis, row))

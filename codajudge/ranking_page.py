@@ -13,7 +13,7 @@ from . import plots
 from .report import html_page, html_table
 from .stats import tables
 from .stats.ranking import TrackRanking
-from .stats.tables import GroupTable, RankingReport, Style, Table
+from .stats.tables import RankingReport, Style, Table
 
 _e = html.escape
 STYLE = Style(_e, "<b>{}</b>", tables.MARK)
@@ -28,7 +28,9 @@ def render_html(report: RankingReport) -> str:
         f"<p>{_e(tables.overall_text(report))} {tables.MARK} {tables.MARK_LEGEND}</p>",
         _table(tables.overall_table(report)),
     ]
-    parts += [_group_section(report, group) for group in report.groups]
+    for group in report.groups:
+        heading = f"<h2>{_e(group.name)}</h2><p>{_e(tables.group_text(report, group))}</p>"
+        parts.append(heading + _table(tables.group_table(report, group)))
     parts += [_track_section(report, report.rankings[t]) for t in report.track_order()]
     runs = [f"{team}: {run}" for team, run in report.runs.items()]
     parts += _section("Runs ranked", "<p>Each team's best run by the overall order:</p>", runs)
@@ -54,11 +56,6 @@ def _table(table: Table) -> str:
         for c in table.columns
     ]
     return html_table(columns, STYLE.rows(table))
-
-
-def _group_section(report: RankingReport, group: GroupTable) -> str:
-    heading = f"<h2>{_e(group.name)}</h2><p>{_e(tables.group_text(report, group))}</p>"
-    return heading + _table(tables.group_table(report, group))
 
 
 def _track_section(report: RankingReport, ranking: TrackRanking) -> str:

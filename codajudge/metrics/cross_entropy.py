@@ -20,7 +20,7 @@ import math
 
 import numpy as np
 
-from .base import LOWER, Metric, register
+from .base import LOWER, registered
 
 #: The organisers' clipping of predictions and the constant added inside the log.
 CLIP = 1e-12
@@ -46,17 +46,15 @@ def gold_entropy(gold) -> float:
     return float(entropy(np.asarray(gold, dtype=float), axis=1).mean()) if len(gold) else 0.0
 
 
-CROSS_ENTROPY = register(
-    Metric(
-        name="cross_entropy",
-        title="Cross-entropy",
-        direction=LOWER,
-        lower=CE_LOWER,
-        upper=CE_UPPER,
-        item_stats=cross_entropy_stats,
-        on_gold=gold_entropy,
-        # the 1e-9 in the log adds g ln(1 + 1e-9 / g) <= 1e-9 per class; 11 labels at most here
-        on_gold_tolerance=2e-8,
-        applies_to=(("soft_label", "categorical"), ("soft_label", "ordinal")),
-    )
+registered(
+    name="cross_entropy",
+    title="Cross-entropy",
+    direction=LOWER,
+    lower=CE_LOWER,
+    upper=CE_UPPER,
+    item_stats=cross_entropy_stats,
+    on_gold=gold_entropy,
+    # the 1e-9 in the log adds g ln(1 + 1e-9 / g) <= 1e-9 per class; 11 labels at most here
+    on_gold_tolerance=2e-8,
+    applies_to=(("soft_label", "categorical"), ("soft_label", "ordinal")),
 )

@@ -50,18 +50,10 @@ def signature_text(
     """The reproducibility signature printed beside every interval and ranking (as sacrebleu
     does): the settings behind a set of intervals or significance tests, with which anyone
     recomputes the same intervals, e.g.
-    ``codajudge 0.1.0|bootstrap 1000|seed 12345|ci 95%`` (plus the test and alpha when set)."""
-    parts = [
-        f"codajudge {__version__}",
-        f"bootstrap {resamples}",
-        f"seed {seed}",
-        f"ci {DEFAULT_CONFIDENCE * 100:g}%",
-    ]
-    if test is not None:
-        parts.append(f"test {test}")
-    if alpha is not None:
-        parts.append(f"alpha {alpha:g}")
-    return "|".join(parts)
+    ``codajudge 0.1.0|bootstrap 1000|seed 12345|ci 95%`` (plus the test and its level alpha, a
+    ranking's, given together)."""
+    text = f"codajudge {__version__}|bootstrap {resamples}|seed {seed}|ci {DEFAULT_CONFIDENCE:.0%}"
+    return text if test is None else f"{text}|test {test}|alpha {alpha:g}"
 
 
 def chunk_rows(n_items: int, resamples: int) -> int:
@@ -71,15 +63,12 @@ def chunk_rows(n_items: int, resamples: int) -> int:
 
 def resample_draws(n_items: int, resamples: int, seed: int) -> Iterator[np.ndarray]:
     """Yield ``(rows, n_items)`` int arrays of drawn item indices; over all chunks, ``resamples`` rows."""
-    if n_items <= 0 or resamples <= 0:
+    if n_items <= 0:
         return
     rng = np.random.default_rng(seed)
     rows = chunk_rows(n_items, resamples)
-    done = 0
-    while done < resamples:
-        b = min(rows, resamples - done)
-        yield rng.integers(0, n_items, size=(b, n_items))
-        done += b
+    for done in range(0, resamples, rows):
+        yield rng.integers(0, n_items, size=(min(rows, resamples - done), n_items))
 
 
 def _cell_counts(cells: np.ndarray, n_cells: int) -> np.ndarray:
@@ -186,16 +175,10 @@ def track_intervals(
 
     Empty when the track has fewer than two scored items or ``resamples`` is 0.
     """
-    names = [
-        name
-        for name, stats in track_result.stats.items()
-        if stats is not None and np.ndim(stats) > 0 and len(stats) >= 2
-    ]
-    if not names or resamples < 1:
+    stats = track_result.stats  # every metric's over the same scored items
+    if resamples < 1 or min(map(len, stats.values())) < 2:
         return {}
-    raws = bootstrap_scores(
-        [(get_metric(n), track_result.stats[n]) for n in names], resamples, seed
-    )
+    raws = bootstrap_scores([(get_metric(n), s) for n, s in stats.items()], resamples, seed)
     return {
-        name: percentile_interval(raw, track_result.scores[name]) for name, raw in zip(names, raws)
+        name: percentile_interval(raw, track_result.scores[name]) for name, raw in zip(stats, raws)
     }

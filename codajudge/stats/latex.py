@@ -13,7 +13,7 @@ from ..metrics import get as get_metric
 from . import tables
 from .paired import TEST_TITLES
 from .ranking import TrackRanking
-from .tables import GroupTable, RankingReport, Style, Table
+from .tables import RankingReport, Style, Table
 
 NAMED_SPECIALS = ("backslash", "asciitilde", "asciicircum", "bar", "less", "greater")
 #: TeX's special characters, each as a command or escaped; ``| < >`` too, which the default font
@@ -42,7 +42,7 @@ LATEX_FIT = (
     "\\resizebox{\\linewidth}{!}{\\usebox{\\cjfitbox}}\\else\\usebox{\\cjfitbox}\\fi}\\fi"
 )
 #: ``--latex-width`` (``Settings.latex_width``): the page's columns a wide table may span; auto
-#: sets a table across both columns of a two-column page by its width (``latex_wide``).
+#: sets a table across both columns of a two-column page by its width (``estimated_width``).
 LATEX_WIDTHS = ("auto", "1", "2")
 
 
@@ -110,7 +110,10 @@ def render_latex(report: RankingReport) -> str:
     ]
     lines += _latex_overall(report)
     for group in report.groups:
-        lines += _latex_group(report, group)
+        stand_ins = _stand_in_note(row.system for row in group.rows)
+        caption = f"{latex_escape(tables.group_text(report, group))}{stand_ins}"
+        label = f"tab:ranking-group-{latex_label(group.name)}"
+        lines += _latex_table(report, tables.group_table(report, group), caption, label)
     for tid in report.track_order():
         lines += _latex_track(report, report.rankings[tid])
     return "\n".join(lines) + "\n"
@@ -124,30 +127,29 @@ def _latex_head(column) -> str:
     return latex_stack(text) if column.wraps else text
 
 
-def _interval(text: str) -> str:
-    """``[low, high]`` as ``low--high`` (``n/a`` as it is)."""
-    return text.strip("[]").replace(", ", "--")
-
-
 def _latex_table(
     report: RankingReport, table: Table, caption: str, label: str, may_span: bool = True
 ) -> list[str]:
     """A booktabs table in ``\\small`` of the columns the paper shows, fitted to its width
     (``LATEX_FIT``); across both columns of a two-column page (``table*``) when it ``may_span``
-    and is wide (``latex_wide``)."""
+    and is wide: by ``--latex-width``, or, when automatic, when its estimated width exceeds one
+    column of an ACL page."""
     style = Style(lambda name: latex_system(report, name), "\\textbf{{{}}}", "$^{\\ast}$", False)
     shown = [c for c in table.columns if c.in_paper]
     columns = "".join("l" if c.left else "r" for c in shown)
     header = [_latex_head(c) for c in shown]
+    # an interval ``[low, high]`` as ``low--high`` (``n/a`` as it is)
     rows = [
         [
-            _interval(text) if c.interval else text
+            text.strip("[]").replace(", ", "--") if c.interval else text
             for c, text in zip(table.columns, cells)
             if c.in_paper
         ]
         for cells in style.rows(table)
     ]
-    env = "table*" if may_span and latex_wide(report, header, rows) else "table"
+    span = report.settings.latex_width  # --latex-width: auto, by the estimated width; 1 or 2
+    wide = estimated_width(header, rows) > ACL_COLUMN_PT if span == "auto" else span == "2"
+    env = "table*" if may_span and wide else "table"
     return [
         "",
         f"\\begin{{{env}}}[t]",
@@ -167,14 +169,6 @@ def _latex_table(
     ]
 
 
-def latex_wide(report: RankingReport, header: list[str], rows: list[list[str]]) -> bool:
-    """Whether a table spans both columns of the page (``table*``): by ``--latex-width``, or, when
-    automatic, when its estimated width exceeds one column of an ACL page."""
-    if report.settings.latex_width == "auto":
-        return estimated_width(header, rows) > ACL_COLUMN_PT
-    return report.settings.latex_width == "2"
-
-
 #: One column of an ACL two-column page (A4, 2.5 cm margins, 0.6 cm apart), in points.
 ACL_COLUMN_PT = 219.0
 #: Roughly the width of one character of ``\\small`` text in an 11 pt document, in points.
@@ -186,10 +180,7 @@ COLUMN_GAP_PT = 2 * 2.5
 def estimated_width(header: list[str], rows: list[list[str]]) -> float:
     """A table's width in points, estimated from the widest text of each column (a stacked head
     counts its longer line; LaTeX commands count nothing)."""
-    widths = [0] * len(header)
-    for cells in [header] + rows:
-        for k, cell in enumerate(cells):
-            widths[k] = max(widths[k], _visible_length(cell))
+    widths = [max(map(_visible_length, column)) for column in zip(header, *rows)]
     return SMALL_CHARACTER_PT * sum(widths) + COLUMN_GAP_PT * len(header)
 
 
@@ -216,13 +207,6 @@ def _latex_overall(report: RankingReport) -> list[str]:
         + f" Columns: {named}."
     )
     return _latex_table(report, tables.overall_table(report), caption, "tab:ranking-overall")
-
-
-def _latex_group(report: RankingReport, group: GroupTable) -> list[str]:
-    names = [row.system for row in group.rows]
-    caption = f"{latex_escape(tables.group_text(report, group))}{_stand_in_note(names)}"
-    label = f"tab:ranking-group-{latex_label(group.name)}"
-    return _latex_table(report, tables.group_table(report, group), caption, label)
 
 
 def latex_stack(text: str) -> str:

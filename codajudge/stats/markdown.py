@@ -9,7 +9,7 @@ import re
 
 from . import tables
 from .ranking import TrackRanking
-from .tables import GroupTable, RankingReport, Style, Table
+from .tables import RankingReport, Style, Table
 
 #: Characters CommonMark/GFM give a meaning to inside a line (emphasis, code, links, images, table
 #: cells, strikethrough, headings, math), each made literal by a backslash, and ``& < > "`` as HTML
@@ -61,7 +61,8 @@ def render_markdown(report: RankingReport) -> str:
     ]
     out += markdown_table(tables.overall_table(report))
     for group in report.groups:
-        out += _markdown_group(report, group)
+        out += ["", f"## {_md(group.name)}", "", _md(tables.group_text(report, group)), ""]
+        out += markdown_table(tables.group_table(report, group))
     for tid in report.track_order():
         out.extend(_markdown_track(report, report.rankings[tid]))
     runs = [f"{team}: {run}" for team, run in report.runs.items()]
@@ -72,11 +73,6 @@ def render_markdown(report: RankingReport) -> str:
     out += _section("Notes", NOTES_INTRO, notes)
     out += _section("Not ranked", "", [f"{name}: {why}" for name, why in report.failures])
     return "\n".join(out) + "\n"
-
-
-def _markdown_group(report: RankingReport, group: GroupTable) -> list[str]:
-    out = ["", f"## {_md(group.name)}", "", _md(tables.group_text(report, group)), ""]
-    return out + markdown_table(tables.group_table(report, group))
 
 
 #: What the notes section lists.

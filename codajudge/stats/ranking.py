@@ -94,7 +94,9 @@ def rank_track(track, results: dict[str, object], settings) -> TrackRanking:
     metric_name = track.main_metric
     metric = get_metric(metric_name)
     submitted = {name: r.tracks[track.id] for name, r in results.items() if track.id in r.tracks}
-    chosen, note = choose_test(metric_name, settings.test, _items(submitted, metric_name))
+    # the items the systems are compared on (None when no system submitted the track)
+    n_items = next((len(tr.stats[metric_name]) for tr in submitted.values()), None)
+    chosen, note = choose_test(metric_name, settings.test, n_items)
     scores = {name: tr.scores[metric_name] for name, tr in submitted.items()}
     order = order_best_first(scores, metric.higher_is_better)
     raws = shared_resamples(metric_name, submitted, settings.resamples, settings.seed)
@@ -107,12 +109,6 @@ def rank_track(track, results: dict[str, object], settings) -> TrackRanking:
         rows.append(RankedSystem(name, scores[name], rank, rank == 1, against_best.get(name), ci))
     missing = sorted(name for name in results if name not in submitted)
     return TrackRanking(track, metric_name, chosen, note, rows, missing)
-
-
-def _items(submitted: dict[str, object], metric_name: str) -> int | None:
-    """How many items the systems of a track are compared on (None when none submitted it)."""
-    stats = [np.asarray(tr.stats[metric_name]) for tr in submitted.values()]
-    return next((len(s) for s in stats if s.ndim > 0), None)
 
 
 #: The overall orders ``rank_overall`` knows: the primary score (the default, which no third system

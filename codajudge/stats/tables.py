@@ -100,12 +100,10 @@ class RankingReport:
 
     def track_order(self) -> list[str]:
         """Track ids, the primary tracks first, each group in the edition's order."""
-        primary = [t for t in self.rankings if t in self.primary_tracks]
-        return primary + [t for t in self.rankings if t not in self.primary_tracks]
+        return sorted(self.rankings, key=lambda t: t not in self.primary_tracks)  # a stable sort
 
 
-@dataclass(frozen=True)
-class Scale:
+class Scale(NamedTuple):
     """How a column prints its values: multiplied by ``factor``, with ``digits`` decimals."""
 
     factor: float
@@ -280,8 +278,7 @@ class Cell(NamedTuple):
     rank: int | None = None
 
 
-@dataclass(frozen=True)
-class Column:
+class Column(NamedTuple):
     """A table's column. ``head`` is its title; ``percent``: its values are printed x 100, said
     after the head; ``metric``: the metric whose label (and scale) the pages show with the head.
     ``names``: it holds systems' names; ``interval``: 95% intervals ``[low, high]`` (the paper
@@ -321,8 +318,7 @@ class Table:
     records: list[dict[str, object]]
 
 
-@dataclass(frozen=True)
-class Style:
+class Style(NamedTuple):
     """How an output writes cells: a name through ``name`` (the output's escaping), the best score
     in ``bold`` (a format string), ``mark`` after a marked one, and the track's rank after a score
     when ``ranks``."""
@@ -508,16 +504,13 @@ FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
 def _cell(value) -> object:
-    """A record's value as its CSV cell: a flag as 0 or 1, a float by ``repr`` (full precision),
-    None empty, and a text (a name, a reason) as a spreadsheet shows text: a leading quote before
-    a formula start, as OWASP advises (a negative score, a number, stays a number)."""
-    if value is None:
-        return ""
+    """A record's value as its CSV cell: a flag as 0 or 1, and a text (a name, a reason) as a
+    spreadsheet shows text: a leading quote before a formula start, as OWASP advises (a negative
+    score, a number, stays a number). The csv module writes the rest: a float by ``repr`` (full
+    precision), None empty."""
     if isinstance(value, str):
         return "'" + value if value.startswith(FORMULA_STARTS) else value
-    if isinstance(value, bool):
-        return int(value)
-    return repr(value) if isinstance(value, float) else value
+    return int(value) if isinstance(value, bool) else value
 
 
 def render_csv(report: RankingReport) -> str:
