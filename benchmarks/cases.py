@@ -19,7 +19,7 @@ from codajudge.gold import build_gold
 from codajudge.metrics import get as get_metric
 from codajudge.scoring import score_folder
 from codajudge.spec import read_spec
-from codajudge.stats import track_intervals
+from codajudge.stats.bootstrap import track_intervals
 
 from . import floor, loops, synth
 from .measure import best_of, interleaved, peak_mb, reset_peak, run_program, run_scorer

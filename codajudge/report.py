@@ -34,7 +34,8 @@ from .formats.textfile import safe_display
 from .formats.values import is_number
 from .scoring import Result, scored_subset
 from .spec import MEAN_WORDS
-from .stats import DEFAULT_RESAMPLES, signature_text, summaries, track_intervals
+from .stats import summaries
+from .stats.bootstrap import DEFAULT_RESAMPLES, signature_text, track_intervals
 from .stats.tables import csv_text
 from .tracks import PRECISION, score_key
 

@@ -8,7 +8,7 @@ import numpy as np
 
 from codajudge import report
 from codajudge.metrics import get as get_metric
-from codajudge.stats import signature_text, track_intervals
+from codajudge.stats.bootstrap import signature_text, track_intervals
 from codajudge.tracks import track_from_dict
 
 

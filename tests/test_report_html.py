@@ -18,7 +18,7 @@ from codajudge import plots, report
 from codajudge.programs.score import main as score_main
 from codajudge.scoring import score_folder
 from codajudge.spec import read_spec
-from codajudge.stats import signature_text, track_intervals
+from codajudge.stats.bootstrap import signature_text, track_intervals
 from codajudge.stats.bootstrap import DEFAULT_SEED
 
 CHROMIUM = Path("/usr/bin/chromium")

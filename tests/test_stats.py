@@ -13,7 +13,7 @@ import pytest
 from scipy import stats as sps
 
 from codajudge.metrics import get as get_metric
-from codajudge.stats import signature_text, track_intervals
+from codajudge.stats.bootstrap import signature_text, track_intervals
 from codajudge.stats.bootstrap import bootstrap_scores, percentile_interval, resample_draws
 from codajudge.stats.bootstrap import CHUNK_BYTES, chunk_rows
 from codajudge.stats.paired import (

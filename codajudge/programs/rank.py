@@ -64,7 +64,7 @@ from ..report import atomic_write, submission_notes
 from ..gold import GoldTrack
 from ..scoring import Result, load_gold
 from ..spec import BASELINE, UNRANKED, TaskSpec, read_spec
-from ..stats import DEFAULT_RESAMPLES, signature_text
+from ..stats.bootstrap import DEFAULT_RESAMPLES, signature_text
 from ..stats.paired import TESTS
 from ..stats.ranking import (
     BY_PRIMARY,

@@ -3,8 +3,3 @@
 Every metric exposes ``item_stats`` (per-item rows) and ``from_stats`` (score from column sums), so
 one resampling code path serves every metric. Nothing here reads or writes files.
 """
-
-from .bootstrap import DEFAULT_RESAMPLES, signature_text, track_intervals
-from . import summaries
-
-__all__ = ["DEFAULT_RESAMPLES", "signature_text", "summaries", "track_intervals"]
