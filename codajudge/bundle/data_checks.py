@@ -94,12 +94,12 @@ def _other_split_problems(source: dict, where: str) -> list[Problem]:
     """``exclude: {SPLIT: OTHER}`` and ``sample: {SPLIT: {of: OTHER, ...}}`` name another split
     than SPLIT, and a sample's OTHER is no sample itself."""
     samples = source.get("sample", {})
-    named = {
-        f"exclude.{split}": (split, other) for split, other in source.get("exclude", {}).items()
-    }
-    named.update({f"sample.{split}.of": (split, entry["of"]) for split, entry in samples.items()})
+    named = [
+        (f"exclude.{split}", split, other) for split, other in source.get("exclude", {}).items()
+    ]
+    named += [(f"sample.{split}.of", split, entry["of"]) for split, entry in samples.items()]
     problems = []
-    for key, (split, other) in sorted(named.items()):
+    for key, split, other in sorted(named):
         if other == split:
             message = f"'{key}' must name another split"
         elif key.startswith("sample") and other in samples:
@@ -111,21 +111,14 @@ def _other_split_problems(source: dict, where: str) -> list[Problem]:
     return problems
 
 
-def _table_problems(source: dict, where: str) -> list[Problem]:
-    """A table names its file(s): one for all splits, or one per split."""
-    if source.get("importer") != "table" or "path" in source or "splits" in source:
-        return []
-    message = "a table dataset needs 'path' (one file) or 'splits' (a file per split)"
-    return [Problem(where, message, hint="e.g. path: data/items.csv")]
-
-
-DATASET_RULES = (_split_problems, _other_split_problems, _table_problems)
-
-
 def dataset_problems(datasets: dict[str, dict], display: str) -> list[Problem]:
-    """The rules spanning several options of each ``datasets`` entry (each passed the schema)."""
+    """The rules spanning several options of each ``datasets`` entry (each passed the schema); a
+    table names its file(s): one for all splits, or one per split."""
     problems: list[Problem] = []
     for dataset_id, source in sorted(datasets.items()):
-        for rule in DATASET_RULES:
-            problems.extend(rule(source, f"{display}: datasets '{dataset_id}'"))
+        where = f"{display}: datasets '{dataset_id}'"
+        problems += _split_problems(source, where) + _other_split_problems(source, where)
+        if source.get("importer") == "table" and "path" not in source and "splits" not in source:
+            message = "a table dataset needs 'path' (one file) or 'splits' (a file per split)"
+            problems.append(Problem(where, message, hint="e.g. path: data/items.csv"))
     return problems
