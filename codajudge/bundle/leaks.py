@@ -39,7 +39,7 @@ import zipfile
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from pathlib import Path, PurePosixPath
-from typing import Callable, NamedTuple
+from typing import NamedTuple
 from collections.abc import Sequence
 
 import numpy as np
@@ -123,9 +123,8 @@ class Probe(NamedTuple):
     numeric: bool
     codebook: dict[str, int]  # each label's code (1, 2, ...; 0 is no label), in sorted order
     gold: np.ndarray  # every item's values in order
-    owner: np.ndarray  # the item of each value of ``gold``
     chance: float  # probability that two items drawn at random have the same gold
-    runs: dict  # Reading -> its gold_runs, computed once (``share_by_order``)
+    runs: dict  # encoded or not -> its gold_runs, computed once (``share_by_order``)
 
 
 def probe_for(gold: GoldTrack, items: Sequence[dict]) -> Probe | None:
@@ -147,7 +146,6 @@ def probe_for(gold: GoldTrack, items: Sequence[dict]) -> Probe | None:
         kind.gold_is_numeric,
         codebook,
         np.asarray([value for pattern in patterns for value in pattern], dtype=np.int64),
-        np.repeat(np.arange(len(patterns)), [len(pattern) for pattern in patterns]),
         float(((counts / len(patterns)) ** 2).sum()),
         {},
     )
@@ -373,56 +371,41 @@ def run_hashes(codes: np.ndarray, k: int, relabelled: bool) -> np.ndarray:
     return h
 
 
-class Reading(NamedTuple):
-    """One way a track's gold may be written in order, and the file's streams that may carry it."""
-
-    how: str
-    #: compare the steps between values (down, equal, up: what a strictly monotone map keeps, a
-    #: decreasing one turning down into up), in both directions
-    steps: bool
-    #: hash runs by their repetition pattern (what a relabelling keeps); a run must then carry the
-    #: relabellings' bits beyond ``ORDER_BITS``
-    relabelled: bool
-    streams: Callable[[TextValues, Probe], list[np.ndarray]]
-
-    def encode(self, values: np.ndarray) -> np.ndarray:
-        """0, 1, 2 for each step down, equal, up between consecutive values (``steps``), else the
-        values."""
-        if not self.steps:
-            return values
-        return (np.sign(np.diff(values.astype(float))) + 1).astype(np.int64)
+def step_codes(values: np.ndarray) -> np.ndarray:
+    """0, 1, 2 for each step down, equal, up between consecutive values: what every strictly
+    monotone map keeps (a decreasing one turns 0 into 2)."""
+    return (np.sign(np.diff(values.astype(float))) + 1).astype(np.int64)
 
 
-EXACT = Reading("in their order", False, False, lambda text, probe: text.exact(probe).in_order())
-MONOTONE = Reading(
-    "transformed, in their order", True, False, lambda text, probe: text.numbers.in_order()
-)
-
-
-def _label_streams(text: TextValues, probe: Probe) -> list[np.ndarray]:
-    """The probe's labels and the numbers' tokens (codes) in order and by column, and any token
-    last on its line (letters, other names)."""
+def order_streams(probe: Probe, text: TextValues, encoded: bool) -> list[np.ndarray]:
+    """The file's streams that may carry the probe's gold in order, each in the text's order and
+    column after column: its values that can be the gold as it is; ``encoded``, its numbers (for
+    numeric gold), or the probe's labels, the numbers' tokens (codes) and any token last on its
+    line (letters, other names)."""
+    if not encoded:
+        return text.exact(probe).in_order()
+    if probe.numeric:
+        return text.numbers.in_order()
     streams = text.labels(probe).in_order() + text.number_codes.in_order()
     return streams + [text.token_stream.line_ends()]
 
 
-RELABELLED = Reading("transformed, in their order", False, True, _label_streams)
-
-
-def gold_runs(probe: Probe, reading: Reading) -> tuple[int, np.ndarray] | None:
-    """(k, the hashes of the gold's runs of ``k`` codes of a reading, every orientation's
-    concatenated), or None when the gold has too few values for runs that cannot match by chance
-    (the by-id reading alone decides)."""
-    codes = reading.encode(probe.gold)
+def gold_runs(probe: Probe, encoded: bool) -> tuple[int, np.ndarray] | None:
+    """(k, the hashes of the gold's runs of ``k`` codes, every orientation's concatenated), or None
+    when the gold has too few values for runs that cannot match by chance (the by-id reading alone
+    decides). ``encoded``: numbers by their steps (``step_codes``), in both directions; labels by
+    their repetition pattern, whose runs must carry the relabellings' bits beyond ``ORDER_BITS``."""
+    steps, relabelled = encoded and probe.numeric, encoded and not probe.numeric
+    codes = step_codes(probe.gold) if steps else probe.gold
     bits = entropy_bits(codes)
     if bits <= 0:
         return None
-    extra_bits = relabelling_bits(probe) if reading.relabelled else 0.0
+    extra_bits = relabelling_bits(probe) if relabelled else 0.0
     k = max(3, math.ceil((ORDER_BITS + extra_bits) / bits))
     if len(codes) < 4 * k:
         return None
-    orientations = [codes, 2 - codes] if reading.steps else [codes]
-    return k, np.concatenate([run_hashes(c, k, reading.relabelled) for c in orientations])
+    orientations = [codes, 2 - codes] if steps else [codes]
+    return k, np.concatenate([run_hashes(c, k, relabelled) for c in orientations])
 
 
 def _among(gold_hashes: np.ndarray, hashes: np.ndarray) -> np.ndarray:
@@ -434,22 +417,26 @@ def _among(gold_hashes: np.ndarray, hashes: np.ndarray) -> np.ndarray:
     return np.isin(gold_hashes, hashes[table[hashes & low]])
 
 
-def share_by_order(probe: Probe, text: TextValues, reading: Reading) -> float:
-    """Share of the probe's items whose values all lie within runs of the gold found in the file."""
-    if reading not in probe.runs:  # computed once per probe and reading
-        probe.runs[reading] = gold_runs(probe, reading)
-    if probe.runs[reading] is None:
+def share_by_order(probe: Probe, text: TextValues, encoded: bool) -> float:
+    """Share of the probe's items whose values all lie within runs of the gold found in the file,
+    as it is or ``encoded`` (``gold_runs``)."""
+    if encoded not in probe.runs:  # computed once per probe and reading
+        probe.runs[encoded] = gold_runs(probe, encoded)
+    if probe.runs[encoded] is None:
         return 0.0
-    k, gold_hashes = probe.runs[reading]
+    k, gold_hashes = probe.runs[encoded]
+    steps, relabelled = encoded and probe.numeric, encoded and not probe.numeric
     found = np.zeros(len(gold_hashes), dtype=bool)
-    for values in reading.streams(text, probe):
-        found |= _among(gold_hashes, run_hashes(reading.encode(values), k, reading.relabelled))
+    for values in order_streams(probe, text, encoded):
+        codes = step_codes(values) if steps else values
+        found |= _among(gold_hashes, run_hashes(codes, k, relabelled))
     n = len(probe.gold)
-    span = k + int(reading.steps)  # k steps between values span k + 1 values
+    span = k + int(steps)  # k steps between values span k + 1 values
     # runs found, by their first value (each orientation's runs in turn), and the values they span
     starts = np.bincount(np.flatnonzero(found) % (n - span + 1), minlength=n)
     covered = np.convolve(starts, np.ones(span, dtype=np.int64))[:n] > 0
-    missing = np.bincount(probe.owner[~covered], minlength=len(probe.patterns))
+    owner = np.repeat(np.arange(len(probe.patterns)), list(map(len, probe.patterns)))
+    missing = np.bincount(owner[~covered], minlength=len(probe.patterns))
     return float(np.mean(missing == 0))
 
 
@@ -458,13 +445,12 @@ def gold_in_text(probe: Probe, text: TextValues) -> str:
     transformed, beside the items' ids or in their order; '' when it does not."""
     share, how = exact_by_id(probe, text), "next to their ids"
     if share < leak_threshold(probe.chance):
-        share, how = share_by_order(probe, text, EXACT), EXACT.how
+        share, how = share_by_order(probe, text, encoded=False), "in their order"
     if share < LEAK_SHARE_MIN:
         share, column = encoded_by_id(probe, text)
         how = f"transformed, in {column}"
     if share <= 0:
-        encoded = MONOTONE if probe.numeric else RELABELLED
-        share, how = share_by_order(probe, text, encoded), encoded.how
+        share, how = share_by_order(probe, text, encoded=True), "transformed, in their order"
     return f"the gold of {share:.0%} of its items, {how}" if share >= LEAK_SHARE_MIN else ""
 
 
