@@ -40,7 +40,7 @@ from bisect import bisect_left, bisect_right
 from collections import Counter
 from pathlib import Path, PurePosixPath
 from typing import NamedTuple
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 
@@ -478,7 +478,6 @@ def _is_text(path: Path) -> bool:
 def _candidates(root: Path) -> list[Path]:
     """The files to scan under ``root``, or ``root`` itself when it is a file (a CodaLab v1.5
     bundle publishes its pages and kits as single files and zips)."""
-    root = Path(root)
     return sorted(
         p
         for p in ([root] if root.is_file() else root.rglob("*"))
@@ -544,6 +543,34 @@ def _same_items(split: HiddenSplit, keys: list[tuple], public: dict[tuple, dict]
     return shared
 
 
+def _zip_texts(path: Path, display: str) -> Iterator[tuple[Path, str]]:
+    """(a file holding it while it is scanned, its display) of every regular text entry of a public
+    zip, whatever its name: a participant's unzip tool opens the dotfiles and ``__MACOSX`` entries
+    a submission's extraction leaves out, and the readable entries of a zip that extraction refuses
+    as a whole. At most ``MAX_ENTRIES`` entries, each within ``MAX_SCANNED_BYTES``, each written
+    alone into a temporary folder under its own name's safe form (its suffix says how it is read);
+    the engine's files and archives inside are not read."""
+    try:
+        archive = zipfile.ZipFile(path)
+    except READ_ERRORS:
+        return
+    with archive, tempfile.TemporaryDirectory(prefix="codajudge-leak-") as tmp:
+        for info in archive.infolist()[:MAX_ENTRIES]:
+            name = PurePosixPath(info.filename)
+            if info.is_dir() or info.file_size > MAX_SCANNED_BYTES or "codajudge" in name.parts:
+                continue
+            if name.suffix.lower() in ARCHIVE_SUFFIXES:
+                continue
+            target = Path(tmp, re.sub(r"[^\w.-]", "_", name.name)[:100].strip(".") or "entry")
+            try:  # zipfile yields at most the declared size, then checks the CRC
+                target.write_bytes(archive.read(info))
+            except READ_ERRORS:
+                continue
+            if _is_text(target):
+                yield target, f"{display}:{safe_display(info.filename)}"
+            target.unlink()
+
+
 class Scan:
     """One check of public files: the hidden gold (``hidden``: track (split) -> its gold), what is
     looked for of it (each track's probe and items' texts, computed once), the problems found, and
@@ -560,46 +587,10 @@ class Scan:
         self.seen: dict[tuple, list[Problem]] = {}
 
     def file(self, path: Path, display: str, in_input_data: bool) -> None:
-        if path.suffix.lower() == ".zip":
-            self.zip(path, display)
-            return
         key = (hashlib.sha256(path.read_bytes()).hexdigest(), path.name, in_input_data)
         if key not in self.seen:
             self.seen[key] = self.contents(path, display, in_input_data)
         self.problems.extend(dataclasses.replace(p, file=display) for p in self.seen[key])
-
-    def zip(self, path: Path, display: str) -> None:
-        """Every regular entry of a public zip, whatever its name: a participant's unzip tool opens
-        the dotfiles and ``__MACOSX`` entries a submission's extraction leaves out, and the
-        readable entries of a zip that extraction refuses as a whole. At most ``MAX_ENTRIES``
-        entries, each within ``MAX_SCANNED_BYTES``; the engine's files and archives inside are not
-        read."""
-        with tempfile.TemporaryDirectory(prefix="codajudge-leak-") as tmp:
-            try:
-                with zipfile.ZipFile(path) as archive:
-                    for info in archive.infolist()[:MAX_ENTRIES]:
-                        self.entry(archive, info, Path(tmp), display)
-            except READ_ERRORS:
-                return
-
-    def entry(
-        self, archive: zipfile.ZipFile, info: zipfile.ZipInfo, folder: Path, zip_display: str
-    ):
-        """One entry of a public zip, written alone into ``folder`` under its own name's safe form
-        (its suffix says how it is read) and removed once scanned."""
-        name = PurePosixPath(info.filename)
-        if info.is_dir() or info.file_size > MAX_SCANNED_BYTES or "codajudge" in name.parts:
-            return
-        if name.suffix.lower() in ARCHIVE_SUFFIXES:
-            return
-        target = folder / (re.sub(r"[^\w.-]", "_", name.name)[:100].strip(".") or "entry")
-        try:  # zipfile yields at most the declared size, then checks the CRC
-            target.write_bytes(archive.read(info))
-        except READ_ERRORS:
-            return
-        if _is_text(target):
-            self.file(target, f"{zip_display}:{safe_display(info.filename)}", in_input_data=False)
-        target.unlink()
 
     def contents(self, path: Path, display: str, in_input_data: bool) -> list[Problem]:
         """A file's problems: a public input item file's fields; else an item file's items
@@ -714,7 +705,11 @@ def check_public_tree(
         for path in _candidates(root):
             relative = path.relative_to(base)
             scanned.add(relative.as_posix())
-            scan.file(path, relative.as_posix(), in_input_data="input_data" in relative.parts)
+            if path.suffix.lower() == ".zip":
+                for entry, display in _zip_texts(path, relative.as_posix()):
+                    scan.file(entry, display, in_input_data=False)
+            else:
+                scan.file(path, relative.as_posix(), in_input_data="input_data" in relative.parts)
     known = known or {}
     excused = [p for p in scan.problems if any(concerns_file(p, name) for name in known)]
     problems = [p for p in scan.problems if p not in excused]
