@@ -630,10 +630,9 @@ class Scan:
         public file) must not carry the hidden gold of most items of a track (e.g. dev and test
         share items, or test items copied under new ids), even with some items left out
         (``_same_items``)."""
+        # each public item by its texts (the first of each), those without (reference data) by id
         public: dict[tuple, dict] = {}
-        for (
-            item
-        ) in items:  # by texts (the first item of each), without texts (reference data) by id
+        for item in items:
             public.setdefault(text_key(item) if "texts" in item else (None, item["id"]), item)
         problems = []
         for track_id, split in self.hidden.items():
