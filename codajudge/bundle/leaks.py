@@ -123,6 +123,7 @@ class Probe(NamedTuple):
     numeric: bool
     codebook: dict[str, int]  # each label's code (1, 2, ...; 0 is no label), in sorted order
     gold: np.ndarray  # every item's values in order
+    owner: np.ndarray  # the item of each value of ``gold``
     chance: float  # probability that two items drawn at random have the same gold
     runs: dict  # encoded or not -> its gold_runs, computed once (``share_by_order``)
 
@@ -146,6 +147,7 @@ def probe_for(gold: GoldTrack, items: Sequence[dict]) -> Probe | None:
         kind.gold_is_numeric,
         codebook,
         np.asarray([value for pattern in patterns for value in pattern], dtype=np.int64),
+        np.repeat(np.arange(len(patterns)), [len(pattern) for pattern in patterns]),
         float(((counts / len(patterns)) ** 2).sum()),
         {},
     )
@@ -194,9 +196,12 @@ class TextValues:
         self.number_codes = self._select(np.arange(len(values)), usable)
         self.quantised = self._select(quantise(np.where(usable, values, 0.0)), usable)
         id_of = {self.index[i]: i for i in hidden_ids if i in self.index}
+        is_id = np.zeros(len(values), dtype=bool)
+        is_id[list(id_of)] = True
+        found = self._select(np.arange(len(values)), is_id)
         self.id_positions: dict[str, list[int]] = {}
-        for position in np.flatnonzero(np.isin(self.codes, list(id_of))).tolist():
-            self.id_positions.setdefault(id_of[int(self.codes[position])], []).append(position)
+        for position, code in zip(found.positions.tolist(), found.values.tolist()):
+            self.id_positions.setdefault(id_of[code], []).append(position)
 
     def _select(self, values: np.ndarray, keep: np.ndarray) -> Stream:
         """The tokens whose entry of ``keep`` (one per distinct token) is true, with their entry of
@@ -232,10 +237,12 @@ def exact_by_id(probe: Probe, text: TextValues) -> float:
     per value (for a vector the values may be interleaved with keys, as ``{"0": 0.4, "1": 0.6}``)."""
     stream = text.exact(probe)
     positions, values = stream.positions.tolist(), stream.values.tolist()
+    patterns = dict(zip(probe.ids, probe.patterns))
     found = 0
-    for item_id, pattern in zip(probe.ids, probe.patterns):
+    for item_id in text.id_positions.keys() & patterns.keys():
+        pattern = patterns[item_id]
         width = 1 if len(pattern) == 1 else 2 * len(pattern)
-        for pos in text.id_positions.get(item_id, ()):
+        for pos in text.id_positions[item_id]:
             after, before = bisect_right(positions, pos), bisect_left(positions, pos)
             if _in_order(pattern, values[after : after + width]) or _in_order(
                 pattern, values[max(0, before - width) : before]
@@ -263,13 +270,18 @@ def id_columns(stream: Stream, positions: np.ndarray, lines: np.ndarray) -> dict
 ID_COLUMNS = 4  # id_columns
 
 
+def _abs_correlation(x: np.ndarray, y: np.ndarray) -> float:
+    """|Pearson r|, 0 when either side is constant (no correlation to speak of)."""
+    x, y = x - x.mean(), y - y.mean()
+    denominator = math.sqrt(float((x * x).sum()) * float((y * y).sum()))
+    return abs(float((x * y).sum())) / denominator if denominator > 0 else 0.0
+
+
 def perfectly_correlated(gold: np.ndarray, values: np.ndarray) -> bool:
-    """Pearson |r| or Spearman |rho| of ``values`` with ``gold`` at least ``PERFECT`` (neither, when
-    one side is constant: no correlation to speak of)."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        pearson = np.corrcoef(gold, values)[0, 1]
-        spearman = np.corrcoef(average_ranks(gold), average_ranks(values))[0, 1]
-    return abs(pearson) >= PERFECT or abs(spearman) >= PERFECT
+    """Pearson |r| or Spearman |rho| of ``values`` with ``gold`` at least ``PERFECT``."""
+    if _abs_correlation(gold, values) >= PERFECT:
+        return True
+    return _abs_correlation(average_ranks(gold), average_ranks(values)) >= PERFECT
 
 
 def best_relabelling(gold: np.ndarray, tokens: np.ndarray) -> int:
@@ -435,8 +447,7 @@ def share_by_order(probe: Probe, text: TextValues, encoded: bool) -> float:
     # runs found, by their first value (each orientation's runs in turn), and the values they span
     starts = np.bincount(np.flatnonzero(found) % (n - span + 1), minlength=n)
     covered = np.convolve(starts, np.ones(span, dtype=np.int64))[:n] > 0
-    owner = np.repeat(np.arange(len(probe.patterns)), list(map(len, probe.patterns)))
-    missing = np.bincount(owner[~covered], minlength=len(probe.patterns))
+    missing = np.bincount(probe.owner[~covered], minlength=len(probe.patterns))
     return float(np.mean(missing == 0))
 
 
