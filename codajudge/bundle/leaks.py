@@ -227,8 +227,8 @@ class TextValues:
 
 def _in_order(pattern: Sequence, window: Sequence) -> bool:
     """``pattern`` appears in ``window`` in order (other values may come between)."""
-    it = iter(window)
-    return all(any(value == candidate for candidate in it) for value in pattern)
+    rest = iter(window)
+    return all(value in rest for value in pattern)  # each ``in`` consumes up to its match
 
 
 def exact_by_id(probe: Probe, text: TextValues) -> float:
