@@ -454,6 +454,7 @@ def share_by_order(probe: Probe, text: TextValues, encoded: bool) -> float:
 def gold_in_text(probe: Probe, text: TextValues) -> str:
     """'the gold of N% of its items, how' when ``text`` holds the probe's gold, as it is or
     transformed, beside the items' ids or in their order; '' when it does not."""
+    # each reading in turn while none finds enough (a by-id encoded share is 0 or enough)
     share, how = exact_by_id(probe, text), "next to their ids"
     if share < leak_threshold(probe.chance):
         share, how = share_by_order(probe, text, encoded=False), "in their order"

@@ -8,8 +8,10 @@ texts for them."""
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import tempfile
+from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from types import ModuleType
@@ -48,12 +50,14 @@ def _folder(root: Path, value, work: Path) -> Path | None:
     return target
 
 
+@dataclass
 class Reference:
     """A scored phase's reference data: ``where`` its path in the bundle, ``folder`` its files (a
     zip extracted), ``inputs`` the folder of the same task's input data (None without one)."""
 
-    def __init__(self, where: str, folder: Path, inputs: Path | None):
-        self.where, self.folder, self.inputs = where, folder, inputs
+    where: str
+    folder: Path
+    inputs: Path | None
 
     @cached_property
     def spec(self):
@@ -201,7 +205,7 @@ def check_reference_files(root: Path, findings: Findings) -> None:
 
 
 class ScoredPhase(NamedTuple):
-    """One dated phase of the bundle with reference data, as ``phase_gold.later_hidden_pairs``
+    """One phase of the bundle with reference data, as ``phase_gold.later_hidden_pairs``
     reads it: ``id`` its kit id (task.json's ``phase``), ``where`` its reference data's path,
     ``keys`` (dataset, key) of each item it scores (of a hidden-gold phase only: the public phases'
     items are not the rule's concern), by texts (``text_key``), else by id."""
@@ -209,8 +213,8 @@ class ScoredPhase(NamedTuple):
     id: str
     name: str
     where: str
-    start: object
-    end: object
+    start: dt.datetime | None
+    end: dt.datetime | None
     hide_gold: bool
     keys: set[tuple]
 
