@@ -9,8 +9,8 @@ Then every split an edition ships is checked like gold, the public training spli
 in the track's set, gold of a kind with a ``range`` (similarity) inside the track's (``split_golds``,
 which returns the gold it builds for the rest of the build). An id twice within a split is refused
 by the importer reading it. Ids may repeat across splits (OCNLI numbers each file from 0; ocnli
-scores its dev file as test too); an item shared between a public and a scored split is the leak
-check's (``build._check_disjoint``).
+scores its dev file as test too); an item shared between a public and a hidden-gold split is
+refused by ``build.check_repeats``.
 """
 
 from __future__ import annotations
@@ -23,13 +23,6 @@ from ..errors import ConfigError, Problem, counted, first_few
 from ..gold import GoldTrack, build_gold
 from ..importers.cut import shares_problem
 from ..tracks import Track
-
-#: How each option naming another split is written.
-EXAMPLES = {
-    "exclude": "exclude: {test: dev}",
-    "sample": "sample: {dev: {of: test, items: 300, seed: 2020}}",
-}
-
 
 #: (split, track id) -> the track's gold on that split
 Golds = dict[tuple[str, str], GoldTrack]
@@ -94,38 +87,30 @@ def _other_split_problems(source: dict, where: str) -> list[Problem]:
     """``exclude: {SPLIT: OTHER}`` and ``sample: {SPLIT: {of: OTHER, ...}}`` name another split
     than SPLIT, and a sample's OTHER is no sample itself."""
     samples = source.get("sample", {})
-    named = {
-        f"exclude.{split}": (split, other) for split, other in source.get("exclude", {}).items()
-    }
-    named.update({f"sample.{split}.of": (split, entry["of"]) for split, entry in samples.items()})
+    exclude = "exclude: {test: dev}"  # how each option naming another split is written
+    sample = "sample: {dev: {of: test, items: 300, seed: 2020}}"
+    named = [(f"exclude.{s}", s, other, exclude) for s, other in source.get("exclude", {}).items()]
+    named += [(f"sample.{s}.of", s, entry["of"], sample) for s, entry in samples.items()]
     problems = []
-    for key, (split, other) in sorted(named.items()):
+    for key, split, other, example in sorted(named):
         if other == split:
             message = f"'{key}' must name another split"
         elif key.startswith("sample") and other in samples:
             message = f"'{key}' names a split that is itself a sample"
         else:
             continue
-        expected = "e.g. " + EXAMPLES[key.split(".")[0]]
-        problems.append(Problem(where, message, expected=expected, found=repr(other)))
+        problems.append(Problem(where, message, expected=f"e.g. {example}", found=repr(other)))
     return problems
 
 
-def _table_problems(source: dict, where: str) -> list[Problem]:
-    """A table names its file(s): one for all splits, or one per split."""
-    if source.get("importer") != "table" or "path" in source or "splits" in source:
-        return []
-    message = "a table dataset needs 'path' (one file) or 'splits' (a file per split)"
-    return [Problem(where, message, hint="e.g. path: data/items.csv")]
-
-
-DATASET_RULES = (_split_problems, _other_split_problems, _table_problems)
-
-
 def dataset_problems(datasets: dict[str, dict], display: str) -> list[Problem]:
-    """The rules spanning several options of each ``datasets`` entry (each passed the schema)."""
+    """The rules spanning several options of each ``datasets`` entry (each passed the schema); a
+    table names its file(s): one for all splits, or one per split."""
     problems: list[Problem] = []
     for dataset_id, source in sorted(datasets.items()):
-        for rule in DATASET_RULES:
-            problems.extend(rule(source, f"{display}: datasets '{dataset_id}'"))
+        where = f"{display}: datasets '{dataset_id}'"
+        problems += _split_problems(source, where) + _other_split_problems(source, where)
+        if source.get("importer") == "table" and "path" not in source and "splits" not in source:
+            message = "a table dataset needs 'path' (one file) or 'splits' (a file per split)"
+            problems.append(Problem(where, message, hint="e.g. path: data/items.csv"))
     return problems

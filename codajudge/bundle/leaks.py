@@ -33,16 +33,13 @@ import hashlib
 import json
 import math
 import re
-import shutil
 import tempfile
-import zipfile
 import unicodedata
+import zipfile
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from dataclasses import dataclass, field
-from functools import cached_property
 from pathlib import Path, PurePosixPath
-from typing import Callable, NamedTuple
+from typing import NamedTuple
 from collections.abc import Iterator, Sequence
 
 import numpy as np
@@ -128,13 +125,13 @@ class Probe(NamedTuple):
     gold: np.ndarray  # every item's values in order
     owner: np.ndarray  # the item of each value of ``gold``
     chance: float  # probability that two items drawn at random have the same gold
-    runs: dict  # Reading -> its gold_runs, computed once (``share_by_order``)
+    runs: dict  # encoded or not -> its gold_runs, computed once (``share_by_order``)
 
 
 def probe_for(gold: GoldTrack, items: Sequence[dict]) -> Probe | None:
     """The probe of a hidden track, or None when it has too few scored items to judge."""
     kind = kinds.of(gold.track)
-    keep = [i for i in range(len(gold.ids)) if gold.scored[i]]
+    keep = np.flatnonzero(gold.scored).tolist()
     if len(keep) < MIN_ITEMS:
         return None
     values = [kind.gold_in_text(gold, items, i) for i in keep]
@@ -159,8 +156,7 @@ def probe_for(gold: GoldTrack, items: Sequence[dict]) -> Probe | None:
 # --- a public text ---------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Stream:
+class Stream(NamedTuple):
     """Values of a text that may carry a track's gold: their token positions and lines, and the
     values (floats, or integer codes: equal tokens equal codes)."""
 
@@ -168,32 +164,22 @@ class Stream:
     lines: np.ndarray
     values: np.ndarray
 
-    def _line_starts(self) -> np.ndarray:
-        """The index of each line's first value."""
-        return np.flatnonzero(np.r_[True, self.lines[1:] != self.lines[:-1]])
-
-    def by_column(self) -> np.ndarray:
-        """The values read as a table, column after column: the first value of every line, then the
-        second, ..."""
-        starts = self._line_starts()
-        sizes = np.diff(np.r_[starts, len(self.lines)])
-        column = np.arange(len(self.lines)) - np.repeat(starts, sizes)
-        return self.values[np.lexsort((self.lines, column))]
+    def in_order(self) -> list[np.ndarray]:
+        """The values in the text's order, and read as a table, column after column: the first
+        value of every line, then the second, ..."""
+        index = np.arange(len(self.lines))
+        starts = np.diff(self.lines, prepend=-1) != 0
+        column = index - np.maximum.accumulate(np.where(starts, index, 0))
+        return [self.values, self.values[np.lexsort((self.lines, column))]]
 
     def line_ends(self) -> np.ndarray:
         """The last value of each line that has one."""
-        ends = np.r_[self._line_starts()[1:], len(self.lines)] - 1
-        return self.values[ends[ends >= 0]]
-
-    def in_order(self) -> list[np.ndarray]:
-        """The values in the text's order, and column after column (``by_column``)."""
-        return [self.values, self.by_column()]
+        return self.values[np.diff(self.lines, append=np.inf) != 0]
 
 
 class TextValues:
     """A text's tokens with their lines, its numbers, and where each hidden id occurs. Each distinct
-    token (``vocabulary``) is read once; a token is its code, its index in the vocabulary (in the
-    order of first occurrence)."""
+    token (``index``: token -> its code, in the order of first occurrence) is read once."""
 
     def __init__(self, text: str, hidden_ids=frozenset()):
         pieces = PIECE.findall(text)
@@ -214,8 +200,8 @@ class TextValues:
         is_id[list(id_of)] = True
         found = self._select(np.arange(len(values)), is_id)
         self.id_positions: dict[str, list[int]] = {}
-        for pos, code in zip(found.positions.tolist(), found.values.tolist()):
-            self.id_positions.setdefault(id_of[code], []).append(pos)
+        for position, code in zip(found.positions.tolist(), found.values.tolist()):
+            self.id_positions.setdefault(id_of[code], []).append(position)
 
     def _select(self, values: np.ndarray, keep: np.ndarray) -> Stream:
         """The tokens whose entry of ``keep`` (one per distinct token) is true, with their entry of
@@ -241,8 +227,8 @@ class TextValues:
 
 def _in_order(pattern: Sequence, window: Sequence) -> bool:
     """``pattern`` appears in ``window`` in order (other values may come between)."""
-    it = iter(window)
-    return all(any(value == candidate for candidate in it) for value in pattern)
+    rest = iter(window)
+    return all(value in rest for value in pattern)  # each ``in`` consumes up to its match
 
 
 def exact_by_id(probe: Probe, text: TextValues) -> float:
@@ -336,19 +322,19 @@ def id_floor_bits(probe: Probe) -> float:
     return ID_BITS + math.log2(ID_COLUMNS) + maps
 
 
-def _numeric_share(probe: Probe, gold: np.ndarray, rows: np.ndarray, values: np.ndarray) -> float:
-    if len(rows) < max(MIN_CORRELATED, LEAK_SHARE_MIN * len(probe.ids)):
+def _numeric_share(probe: Probe, gold: np.ndarray, values: np.ndarray) -> float:
+    if len(gold) < max(MIN_CORRELATED, LEAK_SHARE_MIN * len(probe.ids)):
         return 0.0
-    if order_bits(gold[rows]) < id_floor_bits(probe):
+    if order_bits(gold) < id_floor_bits(probe):
         return 0.0
-    return len(rows) / len(probe.ids) if perfectly_correlated(gold[rows], values) else 0.0
+    return len(gold) / len(probe.ids) if perfectly_correlated(gold, values) else 0.0
 
 
-def _label_share(probe: Probe, gold: np.ndarray, rows: np.ndarray, values: np.ndarray) -> float:
-    if len(np.unique(gold[rows])) < 2:
+def _label_share(probe: Probe, gold: np.ndarray, values: np.ndarray) -> float:
+    if len(np.unique(gold)) < 2:
         return 0.0
-    agree = best_relabelling(gold[rows], values)
-    if agree * entropy_bits(gold[rows]) < id_floor_bits(probe):
+    agree = best_relabelling(gold, values)
+    if agree * entropy_bits(gold) < id_floor_bits(probe):
         return 0.0
     share = agree / len(probe.ids)
     return share if share >= leak_threshold(probe.chance) else 0.0
@@ -362,36 +348,39 @@ def encoded_by_id(probe: Probe, text: TextValues) -> tuple[float, str]:
         return 0.0, ""
     rows = [row for row, item_id in enumerate(probe.ids) if item_id in text.id_positions]
     positions = np.asarray([text.id_positions[probe.ids[row]][0] for row in rows], dtype=np.int64)
-    rows = np.asarray(rows, dtype=np.int64)
+    gold = probe.gold[rows]
     stream = text.numbers if probe.numeric else text.token_stream
     share_of = _numeric_share if probe.numeric else _label_share
     best = (0.0, "")
     for name, index in id_columns(stream, positions, text.lines[positions]).items():
         keep = index >= 0
-        share = share_of(probe, probe.gold, rows[keep], stream.values[index[keep]])
-        best = max(best, (share, name))
+        best = max(best, (share_of(probe, gold[keep], stream.values[index[keep]]), name))
     return best
 
 
 # --- by order --------------------------------------------------------------------------------------
 
 
-def _hash_columns(columns: Iterator[np.ndarray], m: int) -> np.ndarray:
-    """A 64-bit hash of each of ``m`` runs, from the columns of their codes (the j-th code of every
-    run, for j = 0, 1, ...)."""
+def run_hashes(codes: np.ndarray, k: int, relabelled: bool) -> np.ndarray:
+    """A 64-bit hash of every run of ``k`` consecutive codes; ``relabelled``: of its repetition
+    pattern (which earlier value of the run each value repeats), the same for every relabelling of
+    the values."""
+    m = len(codes) - k + 1
     if m <= 0:
         return np.zeros(0, dtype=np.uint64)
+    if relabelled:  # each value's distance back to the previous equal value (0: none)
+        order = np.lexsort((np.arange(len(codes)), codes))
+        same = codes[order[1:]] == codes[order[:-1]]
+        codes = np.zeros(len(codes), dtype=np.int64)
+        codes[order[1:][same]] = (order[1:] - order[:-1])[same]
     h = np.zeros(m, dtype=np.uint64)
     with np.errstate(over="ignore"):
-        for column in columns:
+        for j in range(k):
+            column = codes[j : j + m]
+            if relabelled:  # a repeat of a value before the run is no repeat inside it
+                column = np.where(column <= j, column, 0)
             h = h * np.uint64(1_000_003) + column.astype(np.uint64) + np.uint64(0x9E3779B97F4A7C15)
     return h
-
-
-def run_hashes(values: np.ndarray, k: int) -> np.ndarray:
-    """A 64-bit hash of every run of ``k`` consecutive values."""
-    m = len(values) - k + 1
-    return _hash_columns((values[j : j + m] for j in range(k)), m)
 
 
 def step_codes(values: np.ndarray) -> np.ndarray:
@@ -400,67 +389,35 @@ def step_codes(values: np.ndarray) -> np.ndarray:
     return (np.sign(np.diff(values.astype(float))) + 1).astype(np.int64)
 
 
-def repeat_hashes(values: np.ndarray, k: int) -> np.ndarray:
-    """A hash of every run of ``k`` values by its repetition pattern (which earlier value of the run
-    each value repeats), the same for every relabelling of the values."""
-    order = np.lexsort((np.arange(len(values)), values))
-    gaps = np.zeros(len(values), dtype=np.int64)
-    same = values[order[1:]] == values[order[:-1]]
-    gaps[order[1:][same]] = (order[1:] - order[:-1])[same]
-    m = len(gaps) - k + 1
-    windows = (gaps[j : j + m] for j in range(k))
-    # a repeat of a value before the run is no repeat inside it
-    inside = (np.where(window <= j, window, 0) for j, window in enumerate(windows))
-    return _hash_columns(inside, m)
-
-
-def _label_streams(text: TextValues, probe: Probe) -> list[np.ndarray]:
-    """The probe's labels and the numbers' tokens (indices) in order and by column, and any token
-    last on its line (letters, other names)."""
+def order_streams(probe: Probe, text: TextValues, encoded: bool) -> list[np.ndarray]:
+    """The file's streams that may carry the probe's gold in order, each in the text's order and
+    column after column: its values that can be the gold as it is; ``encoded``, its numbers (for
+    numeric gold), or the probe's labels, the numbers' tokens (codes) and any token last on its
+    line (letters, other names)."""
+    if not encoded:
+        return text.exact(probe).in_order()
+    if probe.numeric:
+        return text.numbers.in_order()
     streams = text.labels(probe).in_order() + text.number_codes.in_order()
     return streams + [text.token_stream.line_ends()]
 
 
-@dataclass(frozen=True)
-class Reading:
-    """One way a track's gold may be written in order, and the file's streams that may carry it."""
-
-    how: str
-    #: compare the steps between values (what a strictly monotone map keeps), in both directions
-    steps: bool
-    #: hash runs by their repetition pattern (what a relabelling keeps); a run must then carry the
-    #: relabellings' bits beyond ``ORDER_BITS``
-    relabelled: bool
-    streams: Callable[[TextValues, Probe], list[np.ndarray]]
-
-    def encode(self, values: np.ndarray) -> np.ndarray:
-        return step_codes(values) if self.steps else values
-
-    def hashes(self, codes: np.ndarray, k: int) -> np.ndarray:
-        return repeat_hashes(codes, k) if self.relabelled else run_hashes(codes, k)
-
-
-EXACT = Reading("in their order", False, False, lambda text, probe: text.exact(probe).in_order())
-MONOTONE = Reading(
-    "transformed, in their order", True, False, lambda text, probe: text.numbers.in_order()
-)
-RELABELLED = Reading("transformed, in their order", False, True, _label_streams)
-
-
-def gold_runs(probe: Probe, reading: Reading) -> tuple[int, np.ndarray] | None:
-    """(k, the hashes of the gold's runs of ``k`` codes of a reading, every orientation's
-    concatenated), or None when the gold has too few values for runs that cannot match by chance
-    (the by-id reading alone decides)."""
-    codes = reading.encode(probe.gold)
+def gold_runs(probe: Probe, encoded: bool) -> tuple[int, np.ndarray] | None:
+    """(k, the hashes of the gold's runs of ``k`` codes, every orientation's concatenated), or None
+    when the gold has too few values for runs that cannot match by chance (the by-id reading alone
+    decides). ``encoded``: numbers by their steps (``step_codes``), in both directions; labels by
+    their repetition pattern, whose runs must carry the relabellings' bits beyond ``ORDER_BITS``."""
+    steps, relabelled = encoded and probe.numeric, encoded and not probe.numeric
+    codes = step_codes(probe.gold) if steps else probe.gold
     bits = entropy_bits(codes)
     if bits <= 0:
         return None
-    extra_bits = relabelling_bits(probe) if reading.relabelled else 0.0
+    extra_bits = relabelling_bits(probe) if relabelled else 0.0
     k = max(3, math.ceil((ORDER_BITS + extra_bits) / bits))
     if len(codes) < 4 * k:
         return None
-    orientations = [codes, 2 - codes] if reading.steps else [codes]
-    return k, np.concatenate([reading.hashes(c, k) for c in orientations])
+    orientations = [codes, 2 - codes] if steps else [codes]
+    return k, np.concatenate([run_hashes(c, k, relabelled) for c in orientations])
 
 
 def _among(gold_hashes: np.ndarray, hashes: np.ndarray) -> np.ndarray:
@@ -472,18 +429,21 @@ def _among(gold_hashes: np.ndarray, hashes: np.ndarray) -> np.ndarray:
     return np.isin(gold_hashes, hashes[table[hashes & low]])
 
 
-def share_by_order(probe: Probe, text: TextValues, reading: Reading) -> float:
-    """Share of the probe's items whose values all lie within runs of the gold found in the file."""
-    if reading not in probe.runs:  # computed once per probe and reading
-        probe.runs[reading] = gold_runs(probe, reading)
-    if probe.runs[reading] is None:
+def share_by_order(probe: Probe, text: TextValues, encoded: bool) -> float:
+    """Share of the probe's items whose values all lie within runs of the gold found in the file,
+    as it is or ``encoded`` (``gold_runs``)."""
+    if encoded not in probe.runs:  # computed once per probe and reading
+        probe.runs[encoded] = gold_runs(probe, encoded)
+    if probe.runs[encoded] is None:
         return 0.0
-    k, gold_hashes = probe.runs[reading]
+    k, gold_hashes = probe.runs[encoded]
+    steps, relabelled = encoded and probe.numeric, encoded and not probe.numeric
     found = np.zeros(len(gold_hashes), dtype=bool)
-    for values in reading.streams(text, probe):
-        found |= _among(gold_hashes, reading.hashes(reading.encode(values), k))
+    for values in order_streams(probe, text, encoded):
+        codes = step_codes(values) if steps else values
+        found |= _among(gold_hashes, run_hashes(codes, k, relabelled))
     n = len(probe.gold)
-    span = k + int(reading.steps)  # k steps between values span k + 1 values
+    span = k + int(steps)  # k steps between values span k + 1 values
     # runs found, by their first value (each orientation's runs in turn), and the values they span
     starts = np.bincount(np.flatnonzero(found) % (n - span + 1), minlength=n)
     covered = np.convolve(starts, np.ones(span, dtype=np.int64))[:n] > 0
@@ -491,44 +451,29 @@ def share_by_order(probe: Probe, text: TextValues, reading: Reading) -> float:
     return float(np.mean(missing == 0))
 
 
-def gold_in_text(probe: Probe, text: TextValues) -> tuple[float, str] | None:
-    """(share of the probe's items, how) when ``text`` holds the probe's gold, as it is or
-    transformed, beside the items' ids or in their order; None when it does not."""
-    share = exact_by_id(probe, text)
-    if share >= leak_threshold(probe.chance):
-        return share, "next to their ids"
-    share = share_by_order(probe, text, EXACT)
-    if share >= LEAK_SHARE_MIN:
-        return share, EXACT.how
-    share, column = encoded_by_id(probe, text)
-    if share > 0:
-        return share, f"transformed, in {column}"
-    encoded = MONOTONE if probe.numeric else RELABELLED
-    share = share_by_order(probe, text, encoded)
-    if share >= LEAK_SHARE_MIN:
-        return share, encoded.how
-    return None
+def gold_in_text(probe: Probe, text: TextValues) -> str:
+    """'the gold of N% of its items, how' when ``text`` holds the probe's gold, as it is or
+    transformed, beside the items' ids or in their order; '' when it does not."""
+    # each reading in turn while none finds enough (a by-id encoded share is 0 or enough)
+    share, how = exact_by_id(probe, text), "next to their ids"
+    if share < leak_threshold(probe.chance):
+        share, how = share_by_order(probe, text, encoded=False), "in their order"
+    if share < LEAK_SHARE_MIN:
+        share, column = encoded_by_id(probe, text)
+        how = f"transformed, in {column}"
+    if share <= 0:
+        share, how = share_by_order(probe, text, encoded=True), "transformed, in their order"
+    return f"the gold of {share:.0%} of its items, {how}" if share >= LEAK_SHARE_MIN else ""
 
 
 # --- the public files ------------------------------------------------------------------------------
 
 
-@dataclass
-class HiddenSplit:
+class HiddenSplit(NamedTuple):
     """A track's gold on a split no public file may reveal, with the items it was built from."""
 
     gold: GoldTrack
     items: list[dict]
-
-    @cached_property
-    def text_keys(self) -> list[tuple]:
-        """``text_key`` of each item (empty for items without texts)."""
-        return [text_key(item) for item in self.items]
-
-    @cached_property
-    def probe(self) -> Probe | None:
-        """The gold as a text's content is searched for it (``probe_for``)."""
-        return probe_for(self.gold, self.items)
 
 
 def exact_share(gold: GoldTrack, values) -> float:
@@ -545,7 +490,6 @@ def _is_text(path: Path) -> bool:
 def _candidates(root: Path) -> list[Path]:
     """The files to scan under ``root``, or ``root`` itself when it is a file (a CodaLab v1.5
     bundle publishes its pages and kits as single files and zips)."""
-    root = Path(root)
     return sorted(
         p
         for p in ([root] if root.is_file() else root.rglob("*"))
@@ -557,29 +501,24 @@ def _candidates(root: Path) -> list[Path]:
     )
 
 
-def _check_item_file(path: Path, display: str, problems: list[Problem]) -> None:
+def _public_fields_problems(path: Path, display: str) -> list[Problem]:
     """A public input item file: one JSON object of public fields a line (the first line that is
     not, refused)."""
     lines = path.read_bytes().decode("utf-8", errors="replace").split("\n")  # U+2028 is text
     for number, line in enumerate(lines, start=1):
-        found = _beyond_public_fields(line) if line.strip() else ""
+        try:
+            record = json.loads(line) if line.strip() else {}
+        except ValueError:
+            record = None
+        if isinstance(record, dict):
+            found = ", ".join(sorted(set(record) - set(PUBLIC_FIELDS)))
+        else:
+            found = repr(line[:60])
         if found:
             expected = f"one JSON object a line, of the fields {', '.join(PUBLIC_FIELDS)}"
             message = "public input item is not a JSON object of public fields"
-            problems.append(Problem(display, message, line=number, expected=expected, found=found))
-            return
-
-
-def _beyond_public_fields(line: str) -> str:
-    """What a line of a public input item file holds beyond an item's public fields ('' when
-    nothing)."""
-    try:
-        record = json.loads(line)
-    except ValueError:
-        record = None
-    if not isinstance(record, dict):
-        return repr(line[:60])
-    return ", ".join(sorted(set(record) - set(PUBLIC_FIELDS)))
+            return [Problem(display, message, line=number, expected=expected, found=found)]
+    return []
 
 
 def _leak(display: str, message: str, found: str, hint: str = HINT) -> Problem:
@@ -602,23 +541,13 @@ def _as_submission(path: Path, display: str, gold: GoldTrack) -> str:
     return f"{share:.0%} of items exact" if share >= SUBMISSION_SHARE else ""
 
 
-def _by_texts_and_ids(items: list[dict]) -> dict[tuple, dict]:
-    """A public item file's items by their texts (``text_key``, the first item of each) and, those
-    without texts (reference data has none), by ``(None, id)``: found once, whatever the hidden
-    tracks."""
-    public: dict[tuple, dict] = {}
-    for item in items:
-        key = text_key(item) if "texts" in item else (None, item["id"])
-        public.setdefault(key, item)
-    return public
-
-
-def _same_items(split: HiddenSplit, public: dict[tuple, dict]) -> list[tuple[dict, dict]]:
-    """(hidden item, public item) pairs that are the same item: the same texts, whatever the ids (a
-    copy under a new id is the same item), or the same id when the public item has no texts
-    (``public``: ``_by_texts_and_ids``)."""
+def _same_items(split: HiddenSplit, keys: list[tuple], public: dict[tuple, dict]) -> list[tuple]:
+    """(hidden item, public item) pairs that are the same item: the same texts (``keys``: the
+    hidden items' ``text_key``), whatever the ids (a copy under a new id is the same item), or the
+    same id when the public item has no texts (``public``: each public item by its texts, those
+    without texts by ``(None, id)``)."""
     shared = []
-    for item, key in zip(split.items, split.text_keys):
+    for item, key in zip(split.items, keys):
         other = public.get(key) if any(key) else None
         other = other or public.get((None, item["id"]))
         if other is not None:
@@ -626,102 +555,100 @@ def _same_items(split: HiddenSplit, public: dict[tuple, dict]) -> list[tuple[dic
     return shared
 
 
-@dataclass
-class Scan:
-    """One check of public files: the hidden gold, the problems found, and the problems of each
-    content already read (the same training file ships in every phase and the starting kit: it is
-    read once)."""
+def _zip_texts(path: Path, display: str) -> Iterator[tuple[Path, str]]:
+    """(a file holding it while it is scanned, its display) of every regular text entry of a public
+    zip, whatever its name: a participant's unzip tool opens the dotfiles and ``__MACOSX`` entries
+    a submission's extraction leaves out, and the readable entries of a zip that extraction refuses
+    as a whole. At most ``MAX_ENTRIES`` entries, each within ``MAX_SCANNED_BYTES``, each written
+    alone into a temporary folder under its own name's safe form (its suffix says how it is read);
+    the engine's files and archives inside are not read."""
+    try:
+        archive = zipfile.ZipFile(path)
+    except READ_ERRORS:
+        return
+    with archive, tempfile.TemporaryDirectory(prefix="codajudge-leak-") as tmp:
+        for info in archive.infolist()[:MAX_ENTRIES]:
+            name = PurePosixPath(info.filename)
+            if info.is_dir() or info.file_size > MAX_SCANNED_BYTES or "codajudge" in name.parts:
+                continue
+            if name.suffix.lower() in ARCHIVE_SUFFIXES:
+                continue
+            target = Path(tmp, re.sub(r"[^\w.-]", "_", name.name)[:100].strip(".") or "entry")
+            try:  # zipfile yields at most the declared size, then checks the CRC
+                target.write_bytes(archive.read(info))
+            except READ_ERRORS:
+                continue
+            if _is_text(target):
+                yield target, f"{display}:{safe_display(info.filename)}"
+            target.unlink()
 
-    hidden: dict[str, HiddenSplit]
-    problems: list[Problem] = field(default_factory=list)
-    seen: dict[tuple, list[Problem]] = field(default_factory=dict)
+
+class Scan:
+    """One check of public files: the hidden gold (``hidden``: track (split) -> its gold), what is
+    looked for of it (each track's probe and items' texts, computed once), the problems found, and
+    the problems of each content already read (the same training file ships in every phase and the
+    starting kit: it is read once)."""
+
+    def __init__(self, hidden: dict[str, HiddenSplit]):
+        self.hidden = hidden
+        self.probes = {track: probe_for(split.gold, split.items) for track, split in hidden.items()}
+        probes = [probe for probe in self.probes.values() if probe is not None]
+        self.hidden_ids = frozenset().union(*(probe.ids for probe in probes))
+        self.keys = {track: list(map(text_key, split.items)) for track, split in hidden.items()}
+        self.problems: list[Problem] = []
+        self.seen: dict[tuple, list[Problem]] = {}
 
     def file(self, path: Path, display: str, in_input_data: bool) -> None:
-        if path.suffix.lower() == ".zip":
-            self.zip(path, display)
-            return
         key = (hashlib.sha256(path.read_bytes()).hexdigest(), path.name, in_input_data)
         if key not in self.seen:
-            self.seen[key] = []
-            self.contents(path, display, self.seen[key], in_input_data)
+            self.seen[key] = self.contents(path, display, in_input_data)
         self.problems.extend(dataclasses.replace(p, file=display) for p in self.seen[key])
 
-    def zip(self, path: Path, display: str) -> None:
-        """Every regular entry of a public zip, whatever its name: a participant's unzip tool opens
-        the dotfiles and ``__MACOSX`` entries a submission's extraction leaves out, and the
-        readable entries of a zip that extraction refuses as a whole. At most ``MAX_ENTRIES``
-        entries, each within ``MAX_SCANNED_BYTES``; the engine's files and archives inside are not
-        read."""
-        with tempfile.TemporaryDirectory(prefix="codajudge-leak-") as tmp:
-            try:
-                with zipfile.ZipFile(path) as archive:
-                    for info in archive.infolist()[:MAX_ENTRIES]:
-                        self.entry(archive, info, Path(tmp), display)
-            except READ_ERRORS:
-                return
-
-    def entry(
-        self, archive: zipfile.ZipFile, info: zipfile.ZipInfo, folder: Path, zip_display: str
-    ):
-        """One entry of a public zip, written alone into ``folder`` under its own name's safe form
-        (its suffix says how it is read) and removed once scanned."""
-        name = PurePosixPath(info.filename)
-        if info.is_dir() or info.file_size > MAX_SCANNED_BYTES or "codajudge" in name.parts:
-            return
-        if name.suffix.lower() in ARCHIVE_SUFFIXES:
-            return
-        target = folder / (re.sub(r"[^\w.-]", "_", name.name)[:100].strip(".") or "entry")
-        try:  # zipfile yields at most the declared size, then checks the CRC
-            with archive.open(info) as source, open(target, "wb") as sink:
-                shutil.copyfileobj(source, sink, 1 << 20)
-        except READ_ERRORS:
-            return
-        if _is_text(target):
-            self.file(target, f"{zip_display}:{safe_display(info.filename)}", in_input_data=False)
-        target.unlink()
-
-    def contents(self, path: Path, display: str, problems: list[Problem], in_input_data: bool):
+    def contents(self, path: Path, display: str, in_input_data: bool) -> list[Problem]:
         """A file's problems: a public input item file's fields; else an item file's items
         (``item_file``) and its text (``text``)."""
         if path.suffix == ".jsonl" and in_input_data and not path.name.endswith(".train.jsonl"):
-            _check_item_file(path, display, problems)
-            return
-        items = None
+            return _public_fields_problems(path, display)
+        problems, items = [], None
         if path.suffix == ".jsonl":  # and its content too: gold in other fields, or transformed
             try:
                 items = read_items(path, display, texts=False)  # reference data holds no texts
-                self.item_file(items, display, problems)
             except (ConfigError, UnicodeDecodeError):
                 pass  # not an item file of the kit's format
+            else:
+                problems = self.item_file(items, display)
         # a submission's JSON line holds an id and one value: the reader refuses items with more;
         # the first line is left out, as the reader may take it for a header (formats.layout)
         as_submission = items is None or all(len(item) <= 2 for item in items[1:])
-        self.text(path, display, problems, as_submission)
+        return problems + self.text(path, display, as_submission)
 
-    def text(self, path: Path, display: str, problems: list[Problem], as_submission: bool):
+    def text(self, path: Path, display: str, as_submission: bool) -> list[Problem]:
         """The file against each hidden track: read as a submission (``_as_submission``) when
         ``as_submission``, and by its text, read once, where that finds nothing
         (``gold_in_text``)."""
-        probes = [split.probe for split in self.hidden.values() if split.probe is not None]
-        hidden_ids = frozenset().union(*(probe.ids for probe in probes))
-        text = TextValues(path.read_bytes().decode("utf-8", errors="replace"), hidden_ids)
+        text = TextValues(path.read_bytes().decode("utf-8", errors="replace"), self.hidden_ids)
+        problems = []
         for track_id, split in self.hidden.items():
             found = _as_submission(path, display, split.gold) if as_submission else ""
-            if not found and split.probe is not None:
-                share, how = gold_in_text(split.probe, text) or (0.0, "")
-                found = f"the gold of {share:.0%} of its items, {how}" if how else ""
+            if not found and self.probes[track_id] is not None:
+                found = gold_in_text(self.probes[track_id], text)
             if found:
                 message = f"public file reproduces the hidden gold of track '{track_id}'"
                 problems.append(_leak(display, message, found))
+        return problems
 
-    def item_file(self, items: list[dict], display: str, problems: list[Problem]) -> None:
+    def item_file(self, items: list[dict], display: str) -> list[Problem]:
         """A public item file with gold fields (a starting kit's reference data, a training file, a
         public file) must not carry the hidden gold of most items of a track (e.g. dev and test
         share items, or test items copied under new ids), even with some items left out
         (``_same_items``)."""
-        public = _by_texts_and_ids(items)
+        # each public item by its texts (the first of each), those without (reference data) by id
+        public: dict[tuple, dict] = {}
+        for item in items:
+            public.setdefault(text_key(item) if "texts" in item else (None, item["id"]), item)
+        problems = []
         for track_id, split in self.hidden.items():
-            shared = _same_items(split, public)
+            shared = _same_items(split, self.keys[track_id], public)
             if len(shared) < MIN_ITEMS:
                 continue
             try:
@@ -737,6 +664,7 @@ class Scan:
                     "set 'public_gold: false' on the practice phase"
                 )
                 problems.append(_leak(display, message, f"{share:.0%} of items exact", hint))
+        return problems
 
 
 #: A built bundle's record of its edition's ``known_leaks`` (public path -> why), at the bundle's
@@ -770,20 +698,6 @@ def concerns_file(problem: Problem, name: str) -> bool:
     return problem.file == name or problem.file.startswith(f"{name}:")
 
 
-def _unknown_exceptions(known: dict[str, str], scanned: set) -> list[Problem]:
-    return [
-        Problem(
-            f"known_leaks {name!r}",
-            "names no public file of the bundle",
-            expected="a public file's path in the bundle, as the leak check names it "
-            "(e.g. starting_kit/extra/labels.tsv for public_files: [extra/labels.tsv])",
-            found=name,
-            hint="correct the path, or remove the entry",
-        )
-        for name in sorted(set(known) - scanned)
-    ]
-
-
 def check_public_tree(
     public_roots: list[Path],
     hidden: dict[str, HiddenSplit],
@@ -802,12 +716,26 @@ def check_public_tree(
         for path in _candidates(root):
             relative = path.relative_to(base)
             scanned.add(relative.as_posix())
-            scan.file(path, relative.as_posix(), in_input_data="input_data" in relative.parts)
+            if path.suffix.lower() == ".zip":
+                for entry, display in _zip_texts(path, relative.as_posix()):
+                    scan.file(entry, display, in_input_data=False)
+            else:
+                scan.file(path, relative.as_posix(), in_input_data="input_data" in relative.parts)
     known = known or {}
     excused = [p for p in scan.problems if any(concerns_file(p, name) for name in known)]
     problems = [p for p in scan.problems if p not in excused]
-    if known_must_exist:
-        problems += _unknown_exceptions(known, scanned)
+    unknown = sorted(set(known) - scanned) if known_must_exist else []
+    problems += [
+        Problem(
+            f"known_leaks {name!r}",
+            "names no public file of the bundle",
+            expected="a public file's path in the bundle, as the leak check names it "
+            "(e.g. starting_kit/extra/labels.tsv for public_files: [extra/labels.tsv])",
+            found=name,
+            hint="correct the path, or remove the entry",
+        )
+        for name in unknown
+    ]
     if problems:
         raise ConfigError(problems)
     return excused

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 from types import ModuleType
+from typing import NamedTuple
 
 from ...errors import KitError
 from ...formats.archive import safe_extract
@@ -90,11 +91,17 @@ def check_content(doc: dict, root: Path, findings: Findings, platform: ModuleTyp
         references = _references(doc, platform, root, work, findings)
         expected = platform.score_keys(doc)
         for reference in references.values():
-            _check_perfect_submission(reference.where, reference.folder, expected, findings)
+            try:
+                result = score_gold(reference.folder)
+            except KitError as e:
+                for problem in e.problems:
+                    findings.add(reference.where, problem.render())
+                continue
+            findings.problems += gold_problems(result, expected, reference.where, in_order=False)
         if not findings.problems:
             _check_leaks(doc, platform, root, references, work, findings)
         if not findings.problems and platform.HAS_PHASE_ENDS:
-            check_rescored(_scored_phases(doc, references), findings)
+            check_rescored(doc, references, findings)
 
 
 def _references(
@@ -118,18 +125,6 @@ def _references(
     return references
 
 
-def _check_perfect_submission(
-    where: str, folder: Path, columns: list[str], findings: Findings
-) -> None:
-    try:
-        result = score_gold(folder)
-    except KitError as e:
-        for problem in e.problems:
-            findings.add(where, problem.render())
-        return
-    findings.problems += gold_problems(result, columns, where, in_order=False)
-
-
 def _check_leaks(
     doc: dict,
     platform: ModuleType,
@@ -138,16 +133,26 @@ def _check_leaks(
     work: Path,
     findings: Findings,
 ) -> None:
+    """No public file carries the gold of a phase, except the starting kit a public-gold phase's
+    (``_public_gold_digests``), and no phase hides the gold the starting kit holds."""
     public_gold = _public_gold_digests(root, work)
     hidden: dict[str, HiddenSplit] = {}
-    seen = set()
+    seen = set(public_gold)
     for reference in references.values():
         digest = _gold_digest(reference.folder)
         spec = reference.spec
         if spec.hide_gold and digest in public_gold:
-            _hidden_gold_in_kit(reference.where, spec.phase, public_gold[digest], findings)
-            continue
-        if digest in public_gold or digest in seen:
+            kit = public_gold[digest]
+            findings.add(
+                reference.where,
+                f"phase {spec.phase!r} hides its gold (task.json: hide_gold), but {kit}, which "
+                "participants have from day one, holds the same gold",
+                expected=f"no public-gold phase on the split phase {spec.phase!r} hides",
+                found=f"{kit} equal to {reference.where}",
+                hint="in the edition, set public_gold: false on the phase whose gold the kit "
+                "holds (or give it another split) and rebuild",
+            )
+        if digest in seen:
             continue
         seen.add(digest)
         golds = load_gold(spec, reference.folder)
@@ -177,19 +182,6 @@ def _public_gold_digests(root: Path, work: Path) -> dict[str, str]:
     }
 
 
-def _hidden_gold_in_kit(where: str, phase: str, kit_folder: str, findings: Findings) -> None:
-    """A phase that hides its gold (task.json) while the starting kit holds the same gold."""
-    findings.add(
-        where,
-        f"phase {phase!r} hides its gold (task.json: hide_gold), but {kit_folder}, which "
-        "participants have from day one, holds the same gold",
-        expected=f"no public-gold phase on the split phase {phase!r} hides",
-        found=f"{kit_folder} equal to {where}",
-        hint="in the edition, set public_gold: false on the phase whose gold the kit holds (or "
-        "give it another split) and rebuild",
-    )
-
-
 def check_reference_files(root: Path, findings: Findings) -> None:
     """Every reference file a phase's ``task.json`` names (each track's ``DATASET.jsonl``) is there,
     whatever else is wrong: a missing one is a located problem beside ``competition.yaml``'s."""
@@ -212,11 +204,11 @@ def check_reference_files(root: Path, findings: Findings) -> None:
                 )
 
 
-@dataclass
-class ScoredPhase:
-    """One phase of the bundle with reference data: ``id`` its kit id (task.json's ``phase``),
-    ``where`` its reference data's path, ``keys`` (dataset, key) of each item it scores (of a
-    hidden-gold phase only: the public phases' items are not the rule's concern)."""
+class ScoredPhase(NamedTuple):
+    """One phase of the bundle with reference data, as ``phase_gold.later_hidden_pairs``
+    reads it: ``id`` its kit id (task.json's ``phase``), ``where`` its reference data's path,
+    ``keys`` (dataset, key) of each item it scores (of a hidden-gold phase only: the public phases'
+    items are not the rule's concern), by texts (``text_key``), else by id."""
 
     id: str
     name: str
@@ -227,32 +219,26 @@ class ScoredPhase:
     keys: set[tuple]
 
 
-def _scored_phases(doc: dict, references: dict[str, Reference]) -> list[ScoredPhase]:
-    """The v2 phases with reference data, in order, the items of the hidden-gold ones read."""
-    scored = []
-    for phase, task in scored_tasks(doc):
-        reference = references[task["reference_data"]]
-        spec = reference.spec
-        hidden = reference.items.items() if spec.hide_gold else ()
-        keys = {(dataset, item_key(item)) for dataset, items in hidden for item in items}
-        start, end = phase_dates(phase, reference.where, Findings())
-        name = str(phase.get("name"))
-        scored.append(
-            ScoredPhase(spec.phase, name, reference.where, start, end, spec.hide_gold, keys)
-        )
-    return scored
-
-
-def item_key(item: dict) -> tuple:
+def _item_key(item: dict) -> tuple:
     key = text_key(item)
     return key if any(key) else ("id", str(item["id"]))
 
 
-def check_rescored(phases: list[ScoredPhase], findings: Findings) -> None:
-    """A finding for each (earlier, later) pair of hidden-gold phases, the later one not
+def check_rescored(doc: dict, references: dict[str, Reference], findings: Findings) -> None:
+    """A finding for each (earlier, later) pair of the dated hidden-gold phases, the later one not
     post-campaign, that score items in common."""
-    dated = [p for p in phases if p.start is not None]
-    for earlier, later in later_hidden_pairs(dated):
+    phases = []
+    for phase, task in scored_tasks(doc):
+        reference = references[task["reference_data"]]
+        spec = reference.spec
+        hidden = reference.items.items() if spec.hide_gold else ()
+        keys = {(dataset, _item_key(item)) for dataset, items in hidden for item in items}
+        start, end = phase_dates(phase, reference.where, Findings())
+        name = str(phase.get("name"))
+        phases.append(
+            ScoredPhase(spec.phase, name, reference.where, start, end, spec.hide_gold, keys)
+        )
+    for earlier, later in later_hidden_pairs([p for p in phases if p.start is not None]):
         shared = len(earlier.keys & later.keys)
         if not shared:
             continue
