@@ -86,7 +86,7 @@ def _score_gold(track: Track, column: dict, ids: list[str], problems: ProblemCol
     """(gold scores, every item scored, no annotators): an item whose ``score`` is not a finite
     number (an int or float, ``10**400`` is not) is a problem."""
     values = column["score"]
-    gold = np.array(list(map(_as_float, values)), dtype=float).reshape(len(values))
+    gold = np.array(list(map(_as_float, values)), dtype=float)
     wrong = np.flatnonzero(~np.isfinite(gold))
     for row in wrong.tolist():
         problems.add(
@@ -107,7 +107,7 @@ def _label_gold(track: Track, column: dict, ids: list[str], problems: ProblemCol
     """(majority labels as indices, the items with one scored, no annotators): null (no
     majority) is -1 and not scored; a label outside the label set is a problem."""
     values = column["label"]
-    codes = np.array(track.label_set.codes(values), dtype=np.int64).reshape(len(values))
+    codes = np.array(track.label_set.codes(values), dtype=np.int64)
     for row in np.flatnonzero(codes < 0).tolist():
         if values[row] is not None:
             _outside_label_set("gold label", values[row], track, problems, ids[row])
@@ -191,8 +191,11 @@ def _given_distributions(
     for row, value in enumerate(values):
         if value is None:
             continue
+        ordered = value  # an object label -> probability, in label order (its keys the labels)
+        if isinstance(value, dict):
+            ordered = [value[k] for k in track.labels] if set(value) == set(track.labels) else None
         try:
-            gold[row] = soft_label(_in_label_order(value, track.labels), track)[0]
+            gold[row] = soft_label(ordered, track)[0]
         except ValueProblem as problem:
             problems.add(
                 f"gold 'distribution': {problem.message}",
@@ -202,14 +205,6 @@ def _given_distributions(
             )
         else:
             scored[row] = True
-
-
-def _in_label_order(value, labels: list[str]):
-    """An object label -> probability as a list in the order of ``labels`` (its keys must be the
-    labels); any other value as it is, for the soft labels' rules to judge."""
-    if isinstance(value, dict):
-        return [value[label] for label in labels] if set(value) == set(labels) else None
-    return value
 
 
 def _annotation_values(track: Track, given: list, problems: ProblemCollector, item: str) -> list:

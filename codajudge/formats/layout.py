@@ -184,8 +184,7 @@ class Columns:
     def positional_firsts(self) -> list[str]:
         """The first whitespace-separated field of each line (its score) as a positional reading sees
         them, after ``positional_header``."""
-        lines = self.texts[1:] if self.positional_header else self.texts
-        firsts = list(map(str.strip, lines))
+        firsts = list(map(str.strip, self.texts[self.positional_header :]))
         for j, fields in self.positional_split.items():
             firsts[j] = fields[0]
         return firsts
@@ -195,7 +194,7 @@ class Columns:
         """The fields (a score, then optionally a confidence) of each positional line holding more
         than one, by its index among the lines after ``positional_header`` (a per-line list for every
         line would cost the garbage collector a pass over each)."""
-        lines = self.texts[1:] if self.positional_header else self.texts
+        lines = self.texts[self.positional_header :]
         split = compress(count(), map(INNER_SPACE.search, map(str.strip, lines)))
         return {j: lines[j].split() for j in split}
 

@@ -98,12 +98,12 @@ class Rows(NamedTuple):
     item: Sequence[int]
     line: Sequence[int]
     texts: Sequence[str]
-    starts: Sequence[int]
+    starts: Sequence[int] = ()  # none: each text is the value
     scores: Sequence[float] | None = None  # the values as numbers, where the layout read them
 
     def text(self, j: int) -> str:
         """Row j's value text."""
-        return self.texts[j][self.starts[j] :]
+        return self.texts[j][self.starts[j] :] if self.starts else self.texts[j]
 
 
 def read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> Prediction:
@@ -122,18 +122,14 @@ def _read_prediction(path: Path, display: str, track: Track, keys: ItemKeys) -> 
         return Prediction(values, warnings, "chaosnli")
     lines = read_texts(path, display, len(keys.ids))
     problems = ProblemCollector(display)
-    read_rows = _results_rows if reads_results_layout(track, lines) else _table_rows
-    rows, layout, warnings = read_rows(lines, track, keys, problems)
+    if reads_results_layout(track, lines):  # another task's layout the track declares
+        rows = Rows(*results_rows(track, lines, len(keys.ids), problems, keys.elsewhere))
+        layout, warnings = "positional", [RESULTS_NOTE]
+    else:
+        rows, layout, warnings = _table_rows(lines, track, keys, problems)
     values, notes = _values(track, keys, rows, problems)
     problems.raise_if_any()
     return Prediction(values, warnings + note_warnings(notes), layout)
-
-
-def _results_rows(lines, track: Track, keys: ItemKeys, problems: ProblemCollector):
-    """(rows, layout, warnings) of a file in another task's layout the track declares
-    (``formats.results_tsv``)."""
-    items, numbers, texts = results_rows(track, lines, len(keys.ids), problems, keys.elsewhere)
-    return Rows(items, numbers, texts, [0] * len(texts)), "positional", [RESULTS_NOTE]
 
 
 def _table_rows(lines, track: Track, keys: ItemKeys, problems: ProblemCollector):
@@ -163,7 +159,7 @@ def _is_value(track: Track, keys: ItemKeys, text: str) -> bool:
     if kinds.of(track).value_type is ANNOTATOR_ROW:
         return isinstance(json_or_none(text), (list, dict))
     problems = ProblemCollector("")
-    _values(track, keys, Rows([0], [1], [text], [0]), problems)
+    _values(track, keys, Rows([0], [1], [text]), problems)
     return not problems
 
 
@@ -171,20 +167,18 @@ def _positional_rows(
     columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCollector
 ) -> Rows:
     """The scores of a SemEval positional file, one per line in item order (a confidence must be a number)."""
-    every, fields = columns.numbers, columns.positional_firsts
+    every, fields, n = columns.numbers, columns.positional_firsts, len(keys.ids)
     numbers = every[columns.positional_header :]  # the header's line stays in the blank-line check
-    release = track.release_lines if (track.release_lines or 0) > len(keys.ids) else None
-    if len(fields) != len(keys.ids) and len(fields) != release:
+    release = track.release_lines if (track.release_lines or 0) > n else None
+    if len(fields) not in (n, release):
+        expected = f"{n} lines (one score per pair, in input order)"
+        if release:
+            expected += f", or the release's {release} lines, of which the first {n} are scored"
         other_phase = keys.elsewhere and keys.elsewhere.of_line_count(len(fields))
         raise SubmissionError.single(
             problems.file,
             "wrong number of lines for the SemEval positional format",
-            expected=f"{len(keys.ids)} lines (one score per pair, in input order)"
-            + (
-                f", or the release's {release} lines, of which the first {len(keys.ids)} are scored"
-                if release
-                else ""
-            ),
+            expected=expected,
             found=counted(len(fields), "non-blank line")
             + (" besides comments" if columns.comments else ""),
             hint="; ".join(
@@ -193,9 +187,8 @@ def _positional_rows(
         )
     lines = every
     if columns.comments:  # a comment line before the last line is a line too
-        lines = sorted([*every, *(n for n in columns.comments if n < every[-1])])
+        lines = sorted([*every, *(k for k in columns.comments if k < every[-1])])
     refuse_blank_line(problems.file, lines, "positional")
-    n = len(keys.ids)
     # the release's lines: read on the first n, as the official scorer reads them
     firsts, numbers = fields[:n], numbers[:n]
     for j, line in columns.positional_split.items():
@@ -209,7 +202,7 @@ def _positional_rows(
     problems.raise_if_any()
     scores = columns.positional_scores  # parsed once, by the layout's decision
     scores = scores[:n] if scores is not None else None
-    return Rows(range(len(firsts)), numbers, firsts, [0] * len(firsts), scores)
+    return Rows(range(len(firsts)), numbers, firsts, scores=scores)
 
 
 def _id_rows(columns: Columns, track: Track, keys: ItemKeys, problems: ProblemCollector) -> Rows:

@@ -168,9 +168,10 @@ def parse_value(text: str, track: Track, notes: list[ReadNote], row_length: int 
     to_csv of a list column writes ``str(list)``), noted; else the JSON problem, with a hint on its cause.
     A value of more entries than ``most_entries(track, row_length)`` is refused unparsed."""
     example = track.example.partition("<TAB>")[2]  # a valid value of the track, for messages
-    hint = f"write the item's own value, such as {example}"
-    holder = "value holds more entries than a value of this track"
-    refuse_many_entries(text, most_entries(track, row_length), holder, hint)
+    most = most_entries(track, row_length)
+    if len(text) > most:  # a text no longer than ``most`` holds no more entries
+        holder = "value holds more entries than a value of this track"
+        refuse_many_entries(text, most, holder, f"write the item's own value, such as {example}")
     try:
         return parse_json(text, expected=f"a JSON list such as {example}")
     except ValueProblem as problem:
@@ -184,8 +185,8 @@ def parse_value(text: str, track: Track, notes: list[ReadNote], row_length: int 
 
 def refuse_many_entries(text: str, most: int, holder: str, hint: str) -> None:
     """Refuse, unparsed, a text of more than ``most`` entries (``entry_count``): ``holder`` says
-    what holds it and what it can hold (a text no longer than ``most`` holds no more)."""
-    count = entry_count(text) if len(text) > most else 0
+    what holds it and what it can hold."""
+    count = entry_count(text)
     if count > most:
         raise ValueProblem(
             f"the {holder} can",
