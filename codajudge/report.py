@@ -13,7 +13,9 @@ aggregates from ``stats``."""
 
 from __future__ import annotations
 
+import csv
 import html
+import io
 import json
 import math
 import os
@@ -36,7 +38,6 @@ from .scoring import Result, scored_subset
 from .spec import MEAN_WORDS
 from .stats import summaries
 from .stats.bootstrap import DEFAULT_RESAMPLES, signature_text, track_intervals
-from .stats.tables import csv_text
 from .tracks import PRECISION, score_key
 
 SCORES_JSON = "scores.json"
@@ -601,3 +602,13 @@ def write_item_csv(output_dir: Path, result: Result) -> None:
         )
         return
     atomic_write(Path(output_dir) / DETAILED_CSV, csv_text(CSV_COLUMNS, rows))
+
+
+def csv_text(columns: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
+    """A CSV table of ``columns`` and ``rows`` (lines ending in \\n, as every CSV file the kit
+    writes)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(columns)
+    writer.writerows(rows)
+    return out.getvalue()

@@ -21,7 +21,7 @@ from ..assets import kit_root
 from ..bundle.prose import Templates
 from ..confine import slug_problem
 from ..errors import ConfigError
-from ..stats.tables import csv_text
+from ..report import csv_text
 from .common import argument_parser, run_guarded
 
 

@@ -21,7 +21,7 @@ import csv
 import io
 from dataclasses import dataclass, field
 from typing import Callable, NamedTuple
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 from ..metrics import get as get_metric
 from .paired import TEST_TITLES
@@ -535,16 +535,8 @@ def render_csv(report: RankingReport) -> str:
         for note in notes
     ]
     records += [dict(table="not_ranked", system=name, note=why) for name, why in report.failures]
-    return csv_text(
-        CSV_COLUMNS, ([_cell(record.get(name)) for name in CSV_COLUMNS] for record in records)
-    )
-
-
-def csv_text(columns: Sequence[str], rows: Iterable[Sequence[object]]) -> str:
-    """A CSV table of ``columns`` and ``rows`` (lines ending in \\n, as every CSV file the kit
-    writes)."""
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(columns)
-    writer.writerows(rows)
-    return out.getvalue()
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    writer.writerows([_cell(record.get(name)) for name in CSV_COLUMNS] for record in records)
+    return buffer.getvalue()
