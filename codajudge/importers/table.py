@@ -35,7 +35,6 @@ import json
 import math
 import re
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 from collections.abc import Iterator
@@ -288,39 +287,38 @@ def _vote(label: str, label_set: LabelSet | None) -> tuple[bool, object]:
     return (True, code) if code >= 0 else (False, label_key(label))
 
 
-@dataclass(frozen=True)
-class Delimited:
-    """One column holding a list (``{column: NAME, sep: SEP}``): a JSON record's list, or text cut
-    at ``sep``, each part stripped."""
-
-    column: str
-    sep: str = ","
-
-    def parts(self, row: dict) -> list[str]:
-        cell = row.get(self.column)
-        if isinstance(cell, list):
-            return [_text(value) or "" for value in cell]
-        text = _text(cell)
-        return [] if text is None else [part.strip() for part in text.split(self.sep)]
+def _column_and_sep(spec) -> tuple[str, str]:
+    """The column and separator of a list held in one column: its name (comma-separated) or
+    ``{column: NAME, sep: SEP}`` (``sep`` default ``,``; the schema has checked it)."""
+    return (spec, ",") if isinstance(spec, str) else (spec["column"], spec.get("sep", ","))
 
 
-def _delimited(value) -> Delimited | None:
-    """``{column: NAME, sep: SEP}`` (``sep`` default ``,``) as a Delimited, else None."""
+def _parts(row: dict, spec) -> list[str]:
+    """The list one column holds (``_column_and_sep``): a JSON record's list, or text cut at the
+    separator, each part stripped."""
+    column, sep = _column_and_sep(spec)
+    cell = row.get(column)
+    if isinstance(cell, list):
+        return [_text(value) or "" for value in cell]
+    text = _text(cell)
+    return [] if text is None else [part.strip() for part in text.split(sep)]
+
+
+def _is_one_column(value) -> bool:
+    """Whether ``value`` is ``{column: NAME, sep: SEP}`` (``sep`` optional), both non-empty text."""
     if not isinstance(value, dict) or not set(value) <= {"column", "sep"}:
-        return None
+        return False
     column, sep = value.get("column"), value.get("sep", ",")
-    if not (isinstance(column, str) and column and isinstance(sep, str) and sep):
-        return None
-    return Delimited(column, sep)
+    return isinstance(column, str) and column != "" and isinstance(sep, str) and sep != ""
 
 
 def one_column_or(key: str, plain: str, is_plain: Callable[[object], bool]) -> Callable:
     """The schema's check (``fields.Field.check``) of the ``columns`` option ``key``: written
     ``plain`` (a value ``is_plain`` accepts) or as one column holding a list (``{column: NAME, sep:
-    SEP}``, read by ``_delimited``); a ``message|expected`` or None."""
+    SEP}``, read by ``_parts``); a ``message|expected`` or None."""
 
     def check(value) -> str | None:
-        if is_plain(value) or _delimited(value) is not None:
+        if is_plain(value) or _is_one_column(value):
             return None
         expected = f'{plain}, or {{column: NAME, sep: ","}}'
         return f"'{key}' is neither {plain} nor one column holding a list|{expected}"
@@ -332,23 +330,23 @@ def _annotations(columns: dict, row: dict, at: PlacedProblems) -> dict[str, list
     """``annotators`` and ``annotations`` of the row (empty cells left out), or {} without any. The
     annotators are those the annotators column names, else the annotations columns' names; the
     annotations of one column holding a list are named by an annotators column only."""
-    one_column = _delimited(columns.get("annotations"))
-    if one_column is not None:  # None for an empty cell or part (not labelled)
-        cells, names = [part or None for part in one_column.parts(row)], None
+    spec = columns.get("annotations")
+    if isinstance(spec, dict):  # None for an empty cell or part (not labelled)
+        cells, names = [part or None for part in _parts(row, spec)], None
     else:
-        names = columns.get("annotations") or []
+        names = spec or []
         cells = [_text(row.get(column)) for column in names]
     listed = columns.get("annotators")  # comma-separated unless it says its own ``sep``
-    names_column = Delimited(listed) if isinstance(listed, str) else _delimited(listed)
     problem = ""
-    if names_column is not None:
-        names = names_column.parts(row)
+    if listed is not None:
+        names = _parts(row, listed)
         problem = _names_problem(names, len(cells))
     if problem:
+        column, sep = _column_and_sep(listed)
         at.add(
             problem,
-            expected=f"{len(cells)} different names separated by {names_column.sep!r}",
-            found=repr(row.get(names_column.column))[:80],
+            expected=f"{len(cells)} different names separated by {sep!r}",
+            found=repr(row.get(column))[:80],
         )
         return {}
     given = [(k, cell) for k, cell in enumerate(cells) if cell is not None]
@@ -468,7 +466,7 @@ def _check_header(source: dict, header: list[str], path: Path) -> None:
     column of the file or a field of the kit's item."""
     columns = source["columns"]
     wanted = [v for v in columns.values() if isinstance(v, str)]
-    wanted += [listed.column for listed in map(_delimited, columns.values()) if listed]
+    wanted += [spec["column"] for spec in columns.values() if isinstance(spec, dict)]
     wanted += [c for v in columns.values() if isinstance(v, list) for c in v]
     missing = [c for c in wanted if c not in header]
     if missing:
