@@ -49,8 +49,6 @@ from . import PartlyRead, SplitAbsent, unique_items, value_matches
 from .semeval_sts import read_release_lines
 
 WHERE = "datasets (importer table)"
-#: The longest cell the csv module reads (its ``field_size_limit``).
-CELL_LIMIT = csv.field_size_limit()
 SUFFIXES = {".csv": "csv", ".tsv": "tsv", ".jsonl": "jsonl", ".json": "jsonl"}
 #: Each form of table (the ``format`` option), as messages name it.
 FORMS = {
@@ -59,11 +57,6 @@ FORMS = {
     "jsonl": "JSON lines (one JSON object per line)",
     "json": "one JSON document (an object keyed by id, or a list of records)",
 }
-JSON_FORMATS = ("jsonl", "json")
-#: The importer applies ``where`` to the rows itself, so that it may name any column of the file.
-APPLIES_WHERE = True
-#: The majority label is taken in the label set of the dataset's tracks (``importers.load_split``).
-READS_LABELS = True
 
 #: (line number, row): one record of the file, a mapping column -> value.
 Row = tuple[int, dict]
@@ -216,7 +209,7 @@ def _csv_problem(error: str, lineno: int, line_count: int) -> dict:
         return dict(
             message="a cell longer than the CSV reader's limit",
             line=lineno,
-            expected=f"cells of at most {CELL_LIMIT:,} characters",
+            expected=f"cells of at most {csv.field_size_limit():,} characters",
             found="a longer cell",
             hint="a quote that is never closed runs on to the end of the file: check the quotes "
             "of this line and the lines before it",
@@ -273,18 +266,14 @@ def majority(labels: list[str], label_set: LabelSet | None = None) -> str | None
     (gold's check then refuses it)."""
     if not labels:
         return None
-    votes = [_vote(label, label_set) for label in labels]
+    # (True, code) for a text naming a label of the set, else (False, its ``label_key``)
+    codes = label_set.codes(labels) if label_set is not None else [-1] * len(labels)
+    votes = [(c >= 0, c if c >= 0 else label_key(text)) for text, c in zip(labels, codes)]
     vote, count = Counter(votes).most_common(1)[0]
     if 2 * count <= len(labels):
         return None
     named, key = vote
     return label_set.labels[key] if named else labels[votes.index(vote)]
-
-
-def _vote(label: str, label_set: LabelSet | None) -> tuple[bool, object]:
-    """(True, code) for a text naming a label of ``label_set``, else (False, its ``label_key``)."""
-    code = label_set.code(label) if label_set is not None else -1
-    return (True, code) if code >= 0 else (False, label_key(label))
 
 
 def _column_and_sep(spec) -> tuple[str, str]:
@@ -447,7 +436,7 @@ def _read_rows(source: dict, path: Path, problems) -> list[Row]:
     fmt = _format(source, path)
     lines = read_release_lines(path)
     try:
-        if fmt in JSON_FORMATS:  # an object keyed by id gives its keys to the id column
+        if fmt in ("jsonl", "json"):  # an object keyed by id gives its keys to the id column
             header, rows = json_rows(lines, fmt, source["columns"]["id"], problems)
         else:
             header, rows = _csv_rows(lines, "\t" if fmt == "tsv" else ",", problems)
