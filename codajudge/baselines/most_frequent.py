@@ -29,9 +29,14 @@ class MostFrequent(BaselineModel):
 
     needs_training = True
 
+    @property
+    def _per_label(self) -> bool:
+        """Each label is decided separately: a multilabel track predicted per annotator."""
+        return self.kind.predicts_per_annotator and self.track.scale == "multilabel"
+
     def fit(self, train_items: list[dict]) -> MostFrequent:
         gold = self.training_gold(train_items)
-        if not (self.kind.predicts_per_annotator and self.multilabel):
+        if not self._per_label:
             self.fit_bins(gold)
             return self
         rows = item_annotator_labels(gold)
@@ -42,7 +47,7 @@ class MostFrequent(BaselineModel):
         return self
 
     def predict(self, items: list[dict]) -> list:
-        if not (self.kind.predicts_per_annotator and self.multilabel):
+        if not self._per_label:
             return self.predict_by_bin(items, [0] * len(items))  # one bin: the whole split
         return [
             [[majority.label(a) for a in names] for majority in self.per_label]
