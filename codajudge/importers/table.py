@@ -363,7 +363,7 @@ def _item(source: dict, row: dict, at: PlacedProblems, labels) -> dict | None:
         at.add("empty id", hint=f"every row needs a value in {columns['id']!r}")
         return None
     texts = [_text(row.get(c)) or "" for c in columns["texts"]]
-    at = at.of_item(item_id)
+    at = at._replace(item=item_id)
     item: dict = {"id": item_id, "texts": texts}
     for field in ("lang", "genre"):
         value = _text(row.get(columns[field])) if columns.get(field) else source.get(field)
