@@ -4,8 +4,6 @@ lines checked by the scorer's own value parsers (``programs.child`` loads and ca
 The interface itself is described in the package docstring (``codajudge.baselines``).
 """
 
-from __future__ import annotations
-
 import json
 import numbers
 

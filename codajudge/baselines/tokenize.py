@@ -12,8 +12,6 @@ Rules (after NFKC normalisation and lowercasing):
 - scripts written without spaces (Chinese, Japanese kana) give one token per character.
 """
 
-from __future__ import annotations
-
 import re
 import sys
 import unicodedata

@@ -17,8 +17,6 @@ reads only as many lines as there are gold scores), so that track yields 250 ite
 line marks a pair without gold, as in the 2012-2016 releases.
 """
 
-from __future__ import annotations
-
 from pathlib import Path
 from collections.abc import Iterator
 
