@@ -32,11 +32,8 @@ class BaselineModel:
         settings = dict(track)
         self.seed = int(settings.pop("seed", DEFAULT_SEED))
         self.track: Track = track_from_dict(settings, where="track")
-
-    @property
-    def kind(self) -> kinds.Kind:
-        """The track's kind, which says what a prediction is (see ``codajudge.kinds.base``)."""
-        return kinds.of(self.track)
+        #: The track's kind, which says what a prediction is (see ``codajudge.kinds.base``).
+        self.kind: kinds.Kind = kinds.of(self.track)
 
     def training_gold(self, train_items: list[dict]) -> GoldTrack:
         """Gold of the training split, refusing an empty one when this model needs training data."""
