@@ -91,11 +91,9 @@ class Problem:
         return where
 
     def render(self) -> str:
-        if self.count > 1:
-            return self._render_many()
-        return problem_text(self.place, self.message, self.expected, self.found, self.hint)
-
-    def _render_many(self) -> str:
+        """The problem in one line; one met several times names its count and first places."""
+        if self.count == 1:
+            return problem_text(self.place, self.message, self.expected, self.found, self.hint)
         # several items on one line (a one-line JSON array of records) are counted as items
         unit = "lines" if len(self.lines) > 1 or (self.lines and not self.items) else "items"
         more = ", ..." if self.count > MAX_PLACES_SHOWN else ""
