@@ -6,8 +6,6 @@ In a source checkout they sit beside the ``codajudge`` package; ``pip install .`
 package as ``codajudge/_kit/`` (see setup.py), so ``codajudge build`` works from any folder.
 """
 
-from __future__ import annotations
-
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent

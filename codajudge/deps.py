@@ -1,8 +1,6 @@
 """The runtime libraries every entry point needs, checked before anything imports them, so that a
 missing one is one line saying what to install instead of a ModuleNotFoundError traceback."""
 
-from __future__ import annotations
-
 import importlib.util
 import os
 import sys

@@ -91,11 +91,9 @@ class Problem:
         return where
 
     def render(self) -> str:
-        if self.count > 1:
-            return self._render_many()
-        return problem_text(self.place, self.message, self.expected, self.found, self.hint)
-
-    def _render_many(self) -> str:
+        """The problem in one line; one met several times names its count and first places."""
+        if self.count == 1:
+            return problem_text(self.place, self.message, self.expected, self.found, self.hint)
         # several items on one line (a one-line JSON array of records) are counted as items
         unit = "lines" if len(self.lines) > 1 or (self.lines and not self.items) else "items"
         more = ", ..." if self.count > MAX_PLACES_SHOWN else ""
@@ -203,27 +201,20 @@ class PlacedProblems(NamedTuple):
     def add(self, message: str, **details) -> None:
         self.collector.add(message, line=self.line, item=self.item, **details)
 
-    def of_item(self, item: str) -> PlacedProblems:
-        """These problems, now known to be of ``item``."""
-        return self._replace(item=item)
-
-
-#: YAML 1.1's other words for a boolean, read as words (``bundle.config_yaml.ConfigLoader``).
-_BOOLEAN_WORDS = ("yes", "no", "on", "off")
-_BOOLEAN_WORDS_HINT = "write true or false: yes, no, on and off are read as words, not booleans"
-
 
 def boolean_problem(where: str, label: str, value) -> Problem:
     """The one message for a value where a boolean is expected (``label`` names the key): the
     edition schema and a task.json's ``hide_gold`` (``spec.spec_from_dict``) both use it."""
     text = isinstance(value, str)
+    # YAML 1.1's other words for a boolean are read as words (``bundle.config_yaml.ConfigLoader``)
+    yaml_word = text and value.lower() in ("yes", "no", "on", "off")
     return Problem(
         where,
         f"{label} must be a boolean",
         expected="true or false",
         found=f"the string {value!r}"[:80] if text else repr(value)[:80],
-        hint=_BOOLEAN_WORDS_HINT
-        if text and value.lower() in _BOOLEAN_WORDS
+        hint="write true or false: yes, no, on and off are read as words, not booleans"
+        if yaml_word
         else "write true or false without quotes",
     )
 

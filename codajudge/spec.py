@@ -172,16 +172,15 @@ def check_primary_direction(tracks: list[Track], where: str) -> None:
         raise ConfigError.single(
             where, "no track has 'primary: true'; the primary score needs at least one"
         )
-    directions = {get_metric(t.main_metric).direction for t in primary}
-    if len(directions) > 1:
-        detail = ", ".join(
-            f"{t.id} ({t.main_metric}: {get_metric(t.main_metric).direction} is better)"
-            for t in primary
-        )
+    directions = [get_metric(t.main_metric).direction for t in primary]
+    if len(set(directions)) > 1:
         raise ConfigError.single(
             where,
             "primary tracks mix higher-is-better and lower-is-better metrics",
-            found=detail,
+            found=", ".join(
+                f"{t.id} ({t.main_metric}: {direction} is better)"
+                for t, direction in zip(primary, directions)
+            ),
             hint="mark only tracks of one direction as primary",
         )
 

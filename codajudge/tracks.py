@@ -212,23 +212,20 @@ def _check_needed_keys(kind, raw: dict, walk: Walk) -> None:
     """The keys a track of ``kind`` must have: a ``scale`` (soft-label and perspectivist kinds) and
     ``labels``, at least two, for the kinds that have labels (``_check_collisions`` refuses two
     naming one label)."""
-    needed = {
-        "scale": (
-            kind.has_scale,
-            " | ".join(map(str, kind.scales)),
-            f"scale: {kind.scales[0]} (or another)",
-        ),
-        "labels": (kind.has_labels, "two or more labels, quoted, in order", 'labels: ["L1", ...]'),
-    }
-    for key, (needs, expected, example) in needed.items():
-        if needs and key not in raw:
-            walk.refuse(
-                f"'{key}' is missing: kind {kind.name} needs one",
-                expected=expected,
-                hint=f"add {example} to the track",
-            )
+    if kind.has_scale and "scale" not in raw:
+        walk.refuse(
+            f"'scale' is missing: kind {kind.name} needs one",
+            expected=" | ".join(map(str, kind.scales)),
+            hint=f"add scale: {kind.scales[0]} (or another) to the track",
+        )
     labels = raw.get("labels")
-    if kind.has_labels and labels is not None and len(labels) < 2:
+    if kind.has_labels and labels is None:
+        walk.refuse(
+            f"'labels' is missing: kind {kind.name} needs one",
+            expected="two or more labels, quoted, in order",
+            hint='add labels: ["L1", ...] to the track',
+        )
+    elif kind.has_labels and len(labels) < 2:
         walk.refuse("'labels' must list at least two labels", found=repr(labels))
 
 

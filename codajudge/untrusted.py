@@ -286,9 +286,8 @@ def stop_tree(root: int) -> None:
     """Kill ``root``, every process descended from it and the sessions and process groups they
     lead or belong to (a child that runs participant code in a session of its own included),
     while ``root`` still lives, so that the line of descent can still be followed."""
-    processes = _processes()
     children: dict = {}
-    for process in processes:
+    for process in _processes():
         children.setdefault(process.parent, []).append(process)
     groups, pending = {root}, [root]
     while pending:

@@ -52,9 +52,6 @@ see each module for what it predicts per kind. All are deterministic: the same s
 byte-identical predictions. Run one with ``python3 -m codajudge.programs.ingest --baseline NAME``.
 """
 
-from __future__ import annotations
-
-
 from ..errors import SubmissionError
 from .base import BaselineModel
 from .cosine_bow import CosineBow

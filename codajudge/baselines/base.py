@@ -32,15 +32,8 @@ class BaselineModel:
         settings = dict(track)
         self.seed = int(settings.pop("seed", DEFAULT_SEED))
         self.track: Track = track_from_dict(settings, where="track")
-
-    @property
-    def kind(self) -> kinds.Kind:
-        """The track's kind, which says what a prediction is (see ``codajudge.kinds.base``)."""
-        return kinds.of(self.track)
-
-    @property
-    def multilabel(self) -> bool:
-        return self.track.scale == "multilabel"
+        #: The track's kind, which says what a prediction is (see ``codajudge.kinds.base``).
+        self.kind: kinds.Kind = kinds.of(self.track)
 
     def training_gold(self, train_items: list[dict]) -> GoldTrack:
         """Gold of the training split, refusing an empty one when this model needs training data."""
@@ -90,9 +83,6 @@ class BaselineModel:
             for item, b in zip(items, bins)
         ]
 
-    def predict(self, items: list[dict]) -> list:
-        raise NotImplementedError
-
 
 def item_annotator_labels(gold: GoldTrack) -> list[tuple[int, str, Hashable]]:
     """Every annotation of the training gold as (item index, annotator, label key), in training order.
@@ -121,8 +111,8 @@ class AnnotatorMajority:
             per_annotator.setdefault(name, Counter())[key] += 1
             overall[key] += 1
         # most_common keeps the first met of equal counts (a Counter is ordered, max takes the first)
-        self.by_annotator = {name: _first(counts) for name, counts in per_annotator.items()}
-        self.overall = _first(overall) if overall else None
+        self.by_annotator = {name: c.most_common(1)[0][0] for name, c in per_annotator.items()}
+        self.overall = overall.most_common(1)[0][0] if overall else None
 
     def label(self, annotator: str):
         if annotator in self.by_annotator:
@@ -130,11 +120,6 @@ class AnnotatorMajority:
         if self.fallback is not None:
             return self.fallback.label(annotator)
         return self.overall
-
-
-def _first(counts: Counter):
-    """The most frequent key; among equals, the one seen first."""
-    return counts.most_common(1)[0][0]
 
 
 def item_annotators(item: dict) -> list[str]:

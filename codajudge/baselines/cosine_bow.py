@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
 
 import numpy as np
 
@@ -45,12 +44,6 @@ def item_cosine(item: dict) -> float:
     return cosine_bow(texts[0], texts[1]) if len(texts) >= 2 else 0.0
 
 
-def quantile_edges(values: Sequence[float]) -> np.ndarray:
-    """Inner bin edges at the 1/n .. (n-1)/n quantiles of the training split's ``values`` (never
-    empty: ``training_gold`` refuses an empty split), duplicates removed (ties make fewer bins)."""
-    return np.unique(np.quantile(np.asarray(values, dtype=float), np.arange(1, N_BINS) / N_BINS))
-
-
 class CosineBow(BaselineModel):
     """Word-overlap cosine, scaled for similarity and mapped through training bins otherwise."""
 
@@ -65,17 +58,16 @@ class CosineBow(BaselineModel):
         if self.kind.predicts_from_similarity:
             return self
         gold = self.training_gold(train_items)
-        cosines = np.array([item_cosine(it) for it in train_items])
-        self.edges = quantile_edges(cosines)
-        bins = self._bins(cosines)
+        cosines = np.array([item_cosine(it) for it in train_items], dtype=float)
+        # inner bin edges at the 1/n .. (n-1)/n quantiles of the training split (never empty:
+        # ``training_gold`` refuses an empty split), duplicates removed (ties make fewer bins)
+        self.edges = np.unique(np.quantile(cosines, np.arange(1, N_BINS) / N_BINS))
+        bins = np.searchsorted(self.edges, cosines, side="right")
         self.fit_bins(gold, bins, len(self.edges) + 1)
         return self
-
-    def _bins(self, cosines: np.ndarray) -> np.ndarray:
-        return np.searchsorted(self.edges, cosines, side="right")
 
     def predict(self, items: list[dict]) -> list:
         cosines = np.array([item_cosine(it) for it in items], dtype=float)
         if self.kind.predicts_from_similarity:
             return [self.kind.prediction_from_similarity(c) for c in cosines]
-        return self.predict_by_bin(items, self._bins(cosines))
+        return self.predict_by_bin(items, np.searchsorted(self.edges, cosines, side="right"))

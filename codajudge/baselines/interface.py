@@ -4,8 +4,6 @@ lines checked by the scorer's own value parsers (``programs.child`` loads and ca
 The interface itself is described in the package docstring (``codajudge.baselines``).
 """
 
-from __future__ import annotations
-
 import json
 import numbers
 
@@ -85,29 +83,25 @@ def _plain_scalar(value):
 def value_text(value, value_type: ValueType) -> str:
     """A model's value as the text a submission file gives it: a score or label as written, a list
     as JSON."""
-    if value_type in (SCORE, LABEL):
-        return _scalar_text(value, "number" if value_type is SCORE else "label")
-    try:
-        return json.dumps(value, ensure_ascii=False)
-    except (TypeError, ValueError, RecursionError):
-        raise ValueProblem(
-            "the value cannot be written as JSON",
-            expected="a list of numbers or labels",
-            found=type_name(value),
-        )
-
-
-def _scalar_text(value, what: str) -> str:
+    if value_type not in (SCORE, LABEL):
+        try:
+            return json.dumps(value, ensure_ascii=False)
+        except (TypeError, ValueError, RecursionError):
+            raise ValueProblem(
+                "the value cannot be written as JSON",
+                expected="a list of numbers or labels",
+                found=type_name(value),
+            )
     if isinstance(value, str):
         return value
     if isinstance(value, numbers.Real) and not isinstance(value, bool):
         try:
-            return repr(float(value)) if what == "number" else str(value)
+            return repr(float(value)) if value_type is SCORE else str(value)
         except OverflowError:
             pass
     raise ValueProblem(
-        f"not a {what}",
-        expected="a float" if what == "number" else "a label string",
+        "not a number" if value_type is SCORE else "not a label",
+        expected="a float" if value_type is SCORE else "a label string",
         found=f"{type_name(value)} {str(value)[:40]!r}",
     )
 

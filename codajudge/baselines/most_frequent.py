@@ -29,9 +29,14 @@ class MostFrequent(BaselineModel):
 
     needs_training = True
 
+    @property
+    def _per_label(self) -> bool:
+        """Each label is decided separately: a multilabel track predicted per annotator."""
+        return self.kind.predicts_per_annotator and self.track.scale == "multilabel"
+
     def fit(self, train_items: list[dict]) -> MostFrequent:
         gold = self.training_gold(train_items)
-        if not (self.kind.predicts_per_annotator and self.multilabel):
+        if not self._per_label:
             self.fit_bins(gold)
             return self
         rows = item_annotator_labels(gold)
@@ -42,17 +47,13 @@ class MostFrequent(BaselineModel):
         return self
 
     def predict(self, items: list[dict]) -> list:
-        if not (self.kind.predicts_per_annotator and self.multilabel):
+        if not self._per_label:
             return self.predict_by_bin(items, [0] * len(items))  # one bin: the whole split
+        # each row over its item's annotators, or over the whole pool on a track scored as the
+        # 2025 scorer (as the 2025 starter kit wrote VariErrNLI's rows)
+        rows = [item_annotators(item) for item in items]
+        if self.track.annotator_alignment == OFFICIAL_2025:
+            rows = [annotator_pool(rows)] * len(items)
         return [
-            [[majority.label(a) for a in names] for majority in self.per_label]
-            for names in self._row_annotators(items)
+            [[majority.label(a) for a in names] for majority in self.per_label] for names in rows
         ]
-
-    def _row_annotators(self, items: list[dict]) -> list[list[str]]:
-        """Per item, the annotators its multilabel row is written over: the item's own, or the whole
-        pool on a track scored as the 2025 scorer (as the 2025 starter kit wrote VariErrNLI's rows)."""
-        own = [item_annotators(item) for item in items]
-        if self.track.annotator_alignment != OFFICIAL_2025:
-            return own
-        return [annotator_pool(own)] * len(items)

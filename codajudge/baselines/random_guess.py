@@ -13,9 +13,6 @@ Same seed, same predictions: the generator is ``numpy.random.default_rng(seed)``
 every ``predict`` call, and draws follow the items' order.
 """
 
-from __future__ import annotations
-
-
 import numpy as np
 
 from .base import BaselineModel, item_annotators

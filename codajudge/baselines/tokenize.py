@@ -12,8 +12,6 @@ Rules (after NFKC normalisation and lowercasing):
 - scripts written without spaces (Chinese, Japanese kana) give one token per character.
 """
 
-from __future__ import annotations
-
 import re
 import sys
 import unicodedata
@@ -36,10 +34,7 @@ def _combining_mark_ranges() -> str:
     marks = [c for c in range(0x300, top + 1) if unicodedata.category(chr(c))[0] == "M"]
     # consecutive code points keep the same difference from their position in ``marks``
     runs = [[c for _, c in run] for _, run in groupby(enumerate(marks), lambda p: p[1] - p[0])]
-    return "".join(
-        re.escape(chr(run[0])) + (f"-{re.escape(chr(run[-1]))}" if len(run) > 1 else "")
-        for run in runs
-    )
+    return "".join(f"{re.escape(chr(run[0]))}-{re.escape(chr(run[-1]))}" for run in runs)
 
 
 _MARKS = _combining_mark_ranges()

@@ -6,9 +6,9 @@ quirks and nothing about Codabench. A new one is a module here, named in ``RELEA
 
 Contract of every importer module: ``load_split(source: dict, root: Path, split: str) -> List[dict]``
 where ``source`` is the dataset's mapping from the edition config (``path`` relative to ``root``,
-plus the importer's own options), raising ``ConfigError`` with the file and the problem. An importer
-that takes an item's label from its annotations' majority sets ``READS_LABELS = True`` and takes a
-fourth argument, the tracks' ``LabelSet`` (or None), so that texts naming one label are one vote.
+plus the importer's own options), raising ``ConfigError`` with the file and the problem. The table
+importer, which takes an item's label from its annotations' majority, takes a fourth argument, the
+tracks' ``LabelSet`` (or None), so that texts naming one label are one vote.
 """
 
 from __future__ import annotations
@@ -167,8 +167,15 @@ def load_split(
     source: dict, root: Path, split: str, where: str = "datasets", labels: LabelSet | None = None
 ) -> list[dict]:
     """The items of ``split``; ``labels``: the label set of the dataset's tracks, for an importer that
-    takes a majority of annotations (``READS_LABELS``), None when its tracks have no labels."""
-    check_source_paths(source, Path(root), where)
+    takes a majority of annotations (the table importer), None when its tracks have no labels."""
+    # everything an importer reads lies inside ``root``: no option absolute or climbing with '..',
+    # the release ``path`` (every file below it) inside once links are resolved; nested sources
+    # (``fallback``) are checked when their own turn comes
+    problems = list(lexical_escapes(source, where, "the data folder"))
+    if problems:
+        raise ConfigError(problems)
+    if "path" in source:
+        require_inside(source["path"], root, where, "path", f"the data folder ({root})")
     module = importlib.import_module(f"{__name__}.{source.get('importer', 'kit')}")
     try:
         if isinstance(source.get("split"), dict):
@@ -181,12 +188,13 @@ def load_split(
 
 
 def _filtered(module, source: dict, root: Path, split: str, labels) -> list[dict]:
-    """The importer's items of ``split``, with the dataset's ``where`` applied."""
-    if getattr(module, "READS_LABELS", False):
-        items = module.load_split(source, root, split, labels)
-    else:
-        items = module.load_split(source, root, split)
-    if source.get("where") and not getattr(module, "APPLIES_WHERE", False):
+    """The importer's items of ``split``, with the dataset's ``where`` applied: by the table importer
+    to its rows (so that it may name any column of the file), which also takes the majority label in
+    ``labels``."""
+    if module.__name__ == f"{__name__}.table":
+        return module.load_split(source, root, split, labels)
+    items = module.load_split(source, root, split)
+    if source.get("where"):
         items = keep_where(items, source["where"], f"datasets (importer {source.get('importer')})")
     return items
 
@@ -230,15 +238,3 @@ def value_matches(value, wanted) -> bool:
     """Whether ``value`` (None: no value) is ``wanted``, a value or a list of values of ``where``."""
     allowed = wanted if isinstance(wanted, list) else [wanted]
     return value is not None and str(value) in allowed
-
-
-def check_source_paths(source: dict, root: Path, where: str) -> None:
-    """Everything an importer reads must lie inside ``root`` (``--data``, or the edition folder):
-    no option may be absolute or climb with '..', and the release ``path`` (with every file below it)
-    must stay inside ``root`` once symbolic links are resolved. Nested sources (``fallback``) are
-    checked when their own turn comes."""
-    problems = list(lexical_escapes(source, where, "the data folder"))
-    if problems:
-        raise ConfigError(problems)
-    if "path" in source:
-        require_inside(source["path"], root, where, "path", f"the data folder ({root})")

@@ -16,8 +16,6 @@ hash (a binomial spread: about ``sqrt(share x (1 - share) x N)``), not exact one
 be empty for a small release, which the builder then refuses. Ids must be unique in the release.
 """
 
-from __future__ import annotations
-
 import hashlib
 from itertools import accumulate
 

@@ -1,8 +1,6 @@
 """The kit's own format: ``<path>/<split>.jsonl`` item files (see ``formats.items``). Without a
 ``train.jsonl`` the dataset has no training split (an optional one)."""
 
-from __future__ import annotations
-
 from pathlib import Path
 
 from ..formats.items import read_items

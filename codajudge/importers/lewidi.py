@@ -392,20 +392,13 @@ def _add_gold(item: dict, record: dict, dataset: Dataset, source: dict, at: Plac
     (``check_soft_label``); False after a problem."""
     if not _add_released_soft_label(item, record, dataset, source, at):
         return False
-    if source.get("hard_gold") == "majority":
-        item["label"] = majority_label(item["annotations"])
+    if source.get("hard_gold") == "majority":  # the label most annotators gave, None on a tie
+        top = Counter(item["annotations"]).most_common(2)
+        item["label"] = None if len(top) > 1 and top[0][1] == top[1][1] else top[0][0]
     if source.get("hard_gold") == "release":
         item["label"] = _released_hard_label(record, dataset, at)
         return item["label"] is not None
     return True
-
-
-def majority_label(labels: list[str]) -> str | None:
-    """The label most annotators gave, or None when two or more tie at the top."""
-    counts = Counter(labels).most_common()
-    if len(counts) > 1 and counts[0][1] == counts[1][1]:
-        return None
-    return counts[0][0]
 
 
 def _add_released_soft_label(

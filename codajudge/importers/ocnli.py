@@ -65,7 +65,7 @@ def read_json_records(
         if missing:
             at.add("missing field(s)", expected=", ".join(fields), found="no " + ", ".join(missing))
             return None
-        return build(record, at.of_item(str(record[fields[0]])))
+        return build(record, at._replace(item=str(record[fields[0]])))
 
     _, records = json_rows(read_release_lines(path), "jsonl", "", problems)
     items = unique_items(records, complete_item, problems)

@@ -17,8 +17,6 @@ reads only as many lines as there are gold scores), so that track yields 250 ite
 line marks a pair without gold, as in the 2012-2016 releases.
 """
 
-from __future__ import annotations
-
 from pathlib import Path
 from collections.abc import Iterator
 
@@ -55,15 +53,6 @@ def parse_gold_score(text: str, lineno: int, problems: ProblemCollector):
         return None
 
 
-def _read_gold(path: Path) -> list[object]:
-    """Gold scores by 0-based line; None where the line is blank (pair without gold)."""
-    problems = ProblemCollector(str(path))
-    lines = enumerate(read_release_lines(path), start=1)
-    scores = [parse_gold_score(line, n, problems) if line.strip() else None for n, line in lines]
-    problems.raise_if_any(ConfigError)
-    return scores
-
-
 def tab_fields(
     path: Path, names: tuple[str, ...], problems: ProblemCollector, more: bool = False
 ) -> Iterator[tuple[int, list[str]]]:
@@ -84,14 +73,6 @@ def tab_fields(
         )
 
 
-def _read_pairs(path: Path) -> list[list[str]]:
-    """[sentence1, sentence2] per input line, in line order."""
-    problems = ProblemCollector(str(path))
-    pairs = [fields for _, fields in tab_fields(path, ("sentence1", "sentence2"), problems)]
-    problems.raise_if_any(ConfigError)
-    return pairs
-
-
 def _load_release(source: dict, root: Path) -> list[dict]:
     """The test items of one track: pairs aligned with gold by line, pairs without gold left out."""
     folder = Path(root) / source["path"]
@@ -99,8 +80,13 @@ def _load_release(source: dict, root: Path) -> list[dict]:
     lang = source.get("lang") or track.rsplit(".", 1)[-1]
     input_path = folder / f"STS.input.{track}.txt"
     gold_path = folder / f"STS.gs.{track}.txt"
-    pairs = _read_pairs(input_path)
-    scores = _read_gold(gold_path)
+    problems = ProblemCollector(str(input_path))
+    pairs = [fields for _, fields in tab_fields(input_path, ("sentence1", "sentence2"), problems)]
+    problems.raise_if_any(ConfigError)
+    problems = ProblemCollector(str(gold_path))  # gold by line; None where the line is blank
+    lines = enumerate(read_release_lines(gold_path), start=1)
+    scores = [parse_gold_score(line, n, problems) if line.strip() else None for n, line in lines]
+    problems.raise_if_any(ConfigError)
     if len(scores) > len(pairs):
         raise ConfigError.single(
             str(gold_path),

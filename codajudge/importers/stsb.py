@@ -11,8 +11,6 @@ licence credits); only the first 7 are used. The genre ``main-forum`` of train i
 dev). Every item has ``lang`` ``en`` and its ``score`` (0-5, higher = more similar).
 """
 
-from __future__ import annotations
-
 from pathlib import Path
 
 from ..errors import ConfigError, ProblemCollector

@@ -35,7 +35,6 @@ import json
 import math
 import re
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 from collections.abc import Iterator
@@ -50,8 +49,6 @@ from . import PartlyRead, SplitAbsent, unique_items, value_matches
 from .semeval_sts import read_release_lines
 
 WHERE = "datasets (importer table)"
-#: The longest cell the csv module reads (its ``field_size_limit``).
-CELL_LIMIT = csv.field_size_limit()
 SUFFIXES = {".csv": "csv", ".tsv": "tsv", ".jsonl": "jsonl", ".json": "jsonl"}
 #: Each form of table (the ``format`` option), as messages name it.
 FORMS = {
@@ -60,11 +57,6 @@ FORMS = {
     "jsonl": "JSON lines (one JSON object per line)",
     "json": "one JSON document (an object keyed by id, or a list of records)",
 }
-JSON_FORMATS = ("jsonl", "json")
-#: The importer applies ``where`` to the rows itself, so that it may name any column of the file.
-APPLIES_WHERE = True
-#: The majority label is taken in the label set of the dataset's tracks (``importers.load_split``).
-READS_LABELS = True
 
 #: (line number, row): one record of the file, a mapping column -> value.
 Row = tuple[int, dict]
@@ -217,7 +209,7 @@ def _csv_problem(error: str, lineno: int, line_count: int) -> dict:
         return dict(
             message="a cell longer than the CSV reader's limit",
             line=lineno,
-            expected=f"cells of at most {CELL_LIMIT:,} characters",
+            expected=f"cells of at most {csv.field_size_limit():,} characters",
             found="a longer cell",
             hint="a quote that is never closed runs on to the end of the file: check the quotes "
             "of this line and the lines before it",
@@ -274,7 +266,9 @@ def majority(labels: list[str], label_set: LabelSet | None = None) -> str | None
     (gold's check then refuses it)."""
     if not labels:
         return None
-    votes = [_vote(label, label_set) for label in labels]
+    # (True, code) for a text naming a label of the set, else (False, its ``label_key``)
+    codes = label_set.codes(labels) if label_set is not None else [-1] * len(labels)
+    votes = [(c >= 0, c if c >= 0 else label_key(text)) for text, c in zip(labels, codes)]
     vote, count = Counter(votes).most_common(1)[0]
     if 2 * count <= len(labels):
         return None
@@ -282,45 +276,38 @@ def majority(labels: list[str], label_set: LabelSet | None = None) -> str | None
     return label_set.labels[key] if named else labels[votes.index(vote)]
 
 
-def _vote(label: str, label_set: LabelSet | None) -> tuple[bool, object]:
-    """(True, code) for a text naming a label of ``label_set``, else (False, its ``label_key``)."""
-    code = label_set.code(label) if label_set is not None else -1
-    return (True, code) if code >= 0 else (False, label_key(label))
+def _column_and_sep(spec) -> tuple[str, str]:
+    """The column and separator of a list held in one column: its name (comma-separated) or
+    ``{column: NAME, sep: SEP}`` (``sep`` default ``,``; the schema has checked it)."""
+    return (spec, ",") if isinstance(spec, str) else (spec["column"], spec.get("sep", ","))
 
 
-@dataclass(frozen=True)
-class Delimited:
-    """One column holding a list (``{column: NAME, sep: SEP}``): a JSON record's list, or text cut
-    at ``sep``, each part stripped."""
-
-    column: str
-    sep: str = ","
-
-    def parts(self, row: dict) -> list[str]:
-        cell = row.get(self.column)
-        if isinstance(cell, list):
-            return [_text(value) or "" for value in cell]
-        text = _text(cell)
-        return [] if text is None else [part.strip() for part in text.split(self.sep)]
+def _parts(row: dict, spec) -> list[str]:
+    """The list one column holds (``_column_and_sep``): a JSON record's list, or text cut at the
+    separator, each part stripped."""
+    column, sep = _column_and_sep(spec)
+    cell = row.get(column)
+    if isinstance(cell, list):
+        return [_text(value) or "" for value in cell]
+    text = _text(cell)
+    return [] if text is None else [part.strip() for part in text.split(sep)]
 
 
-def _delimited(value) -> Delimited | None:
-    """``{column: NAME, sep: SEP}`` (``sep`` default ``,``) as a Delimited, else None."""
+def _is_one_column(value) -> bool:
+    """Whether ``value`` is ``{column: NAME, sep: SEP}`` (``sep`` optional), both non-empty text."""
     if not isinstance(value, dict) or not set(value) <= {"column", "sep"}:
-        return None
+        return False
     column, sep = value.get("column"), value.get("sep", ",")
-    if not (isinstance(column, str) and column and isinstance(sep, str) and sep):
-        return None
-    return Delimited(column, sep)
+    return isinstance(column, str) and column != "" and isinstance(sep, str) and sep != ""
 
 
 def one_column_or(key: str, plain: str, is_plain: Callable[[object], bool]) -> Callable:
     """The schema's check (``fields.Field.check``) of the ``columns`` option ``key``: written
     ``plain`` (a value ``is_plain`` accepts) or as one column holding a list (``{column: NAME, sep:
-    SEP}``, read by ``_delimited``); a ``message|expected`` or None."""
+    SEP}``, read by ``_parts``); a ``message|expected`` or None."""
 
     def check(value) -> str | None:
-        if is_plain(value) or _delimited(value) is not None:
+        if is_plain(value) or _is_one_column(value):
             return None
         expected = f'{plain}, or {{column: NAME, sep: ","}}'
         return f"'{key}' is neither {plain} nor one column holding a list|{expected}"
@@ -332,23 +319,23 @@ def _annotations(columns: dict, row: dict, at: PlacedProblems) -> dict[str, list
     """``annotators`` and ``annotations`` of the row (empty cells left out), or {} without any. The
     annotators are those the annotators column names, else the annotations columns' names; the
     annotations of one column holding a list are named by an annotators column only."""
-    one_column = _delimited(columns.get("annotations"))
-    if one_column is not None:  # None for an empty cell or part (not labelled)
-        cells, names = [part or None for part in one_column.parts(row)], None
+    spec = columns.get("annotations")
+    if isinstance(spec, dict):  # None for an empty cell or part (not labelled)
+        cells, names = [part or None for part in _parts(row, spec)], None
     else:
-        names = columns.get("annotations") or []
+        names = spec or []
         cells = [_text(row.get(column)) for column in names]
     listed = columns.get("annotators")  # comma-separated unless it says its own ``sep``
-    names_column = Delimited(listed) if isinstance(listed, str) else _delimited(listed)
     problem = ""
-    if names_column is not None:
-        names = names_column.parts(row)
+    if listed is not None:
+        names = _parts(row, listed)
         problem = _names_problem(names, len(cells))
     if problem:
+        column, sep = _column_and_sep(listed)
         at.add(
             problem,
-            expected=f"{len(cells)} different names separated by {names_column.sep!r}",
-            found=repr(row.get(names_column.column))[:80],
+            expected=f"{len(cells)} different names separated by {sep!r}",
+            found=repr(row.get(column))[:80],
         )
         return {}
     given = [(k, cell) for k, cell in enumerate(cells) if cell is not None]
@@ -376,7 +363,7 @@ def _item(source: dict, row: dict, at: PlacedProblems, labels) -> dict | None:
         at.add("empty id", hint=f"every row needs a value in {columns['id']!r}")
         return None
     texts = [_text(row.get(c)) or "" for c in columns["texts"]]
-    at = at.of_item(item_id)
+    at = at._replace(item=item_id)
     item: dict = {"id": item_id, "texts": texts}
     for field in ("lang", "genre"):
         value = _text(row.get(columns[field])) if columns.get(field) else source.get(field)
@@ -449,7 +436,7 @@ def _read_rows(source: dict, path: Path, problems) -> list[Row]:
     fmt = _format(source, path)
     lines = read_release_lines(path)
     try:
-        if fmt in JSON_FORMATS:  # an object keyed by id gives its keys to the id column
+        if fmt in ("jsonl", "json"):  # an object keyed by id gives its keys to the id column
             header, rows = json_rows(lines, fmt, source["columns"]["id"], problems)
         else:
             header, rows = _csv_rows(lines, "\t" if fmt == "tsv" else ",", problems)
@@ -468,7 +455,7 @@ def _check_header(source: dict, header: list[str], path: Path) -> None:
     column of the file or a field of the kit's item."""
     columns = source["columns"]
     wanted = [v for v in columns.values() if isinstance(v, str)]
-    wanted += [listed.column for listed in map(_delimited, columns.values()) if listed]
+    wanted += [spec["column"] for spec in columns.values() if isinstance(spec, dict)]
     wanted += [c for v in columns.values() if isinstance(v, list) for c in v]
     missing = [c for c in wanted if c not in header]
     if missing:
