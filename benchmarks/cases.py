@@ -5,8 +5,6 @@ apply ``floor_seconds`` / ``floor_ratio``, ``loop_ratios`` (metric -> ratio), ``
 ``throughput`` and a free-text ``detail``.
 """
 
-from __future__ import annotations
-
 import math
 import os
 import shutil

@@ -11,8 +11,6 @@ default state (enabled, default thresholds): the scoring program sets no collect
 own, so both pay the collector's passes over the objects they create.
 """
 
-from __future__ import annotations
-
 import json
 import sys
 from pathlib import Path

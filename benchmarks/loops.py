@@ -7,8 +7,6 @@ cumulative-sum form rather than an optimal-transport solver: the loop ratio the 
 if anything, an underestimate.
 """
 
-from __future__ import annotations
-
 from typing import Callable
 
 import numpy as np

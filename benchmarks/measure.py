@@ -9,8 +9,6 @@ through ``/proc/self/clear_refs``; where the reset is not possible, the process'
 ``ru_maxrss`` (an upper bound).
 """
 
-from __future__ import annotations
-
 import gc
 import os
 import resource

@@ -8,8 +8,6 @@ scoring (in two processes), ranks with intervals, and the paired tests. Targets:
 600 MB in all (every process, shared pages counted once: ``MemorySampler``).
 """
 
-from __future__ import annotations
-
 import os
 import resource
 import threading

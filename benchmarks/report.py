@@ -1,7 +1,5 @@
 """The benchmark's table (Markdown, as pasted in the README) and its targets."""
 
-from __future__ import annotations
-
 import os
 import platform
 

@@ -5,8 +5,6 @@ work any word-overlap cosine can do. The baseline does the same with its Penn Tr
 Unicode tokenizer (normalisation, lowercasing, clitics, punctuation) on the same pairs.
 """
 
-from __future__ import annotations
-
 import math
 from pathlib import Path
 

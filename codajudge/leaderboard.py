@@ -2,8 +2,6 @@
 scoring program does: the leaderboard's numbers, without running the two steps.
 """
 
-from __future__ import annotations
-
 import tempfile
 from pathlib import Path
 

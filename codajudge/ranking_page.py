@@ -5,8 +5,6 @@ are those of ``stats.tables``' model, as the other outputs show them; every name
 files are written here.
 """
 
-from __future__ import annotations
-
 import html
 
 from . import plots

@@ -10,8 +10,6 @@ codajudge: the release is read as the script reads it (``uid``, ``label_dist``, 
 ``{model_name: {uid: {"predicted_probabilities" | "logits", "predicted_label"}}}``.
 """
 
-from __future__ import annotations
-
 import json
 from pathlib import Path
 

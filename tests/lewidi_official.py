@@ -5,8 +5,6 @@ starter kit and the official metrics (``../shared/docs/metrics.md`` §3, §4, §
 official layouts. Nothing here imports codajudge.
 """
 
-from __future__ import annotations
-
 import json
 import zipfile
 from pathlib import Path

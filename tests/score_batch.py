@@ -8,8 +8,6 @@ for every case. Writes ``[code, stdout, stderr]`` per job to JOBS.json's ``.out`
 tests still start real processes where the process itself is under test (test_hostile.py).
 """
 
-from __future__ import annotations
-
 import io
 import json
 import os

@@ -1,7 +1,5 @@
 """The import directions of docs/architecture.md: no module imports from a layer above its own."""
 
-from __future__ import annotations
-
 import ast
 import functools
 from pathlib import Path

@@ -2,8 +2,6 @@
 found with its own message, a clean bundle (folder and zip) has none, and the command line prints
 one line per problem and exits 1. Built from a small generated edition, so ../shared is not needed."""
 
-from __future__ import annotations
-
 import hashlib
 import json
 import os

@@ -2,8 +2,6 @@
 its version, the dry run, and the one-line message every entry point gives when numpy, scipy or
 PyYAML is missing (never a traceback)."""
 
-from __future__ import annotations
-
 import os
 import importlib
 import subprocess

@@ -2,8 +2,6 @@
 mean"), every value of the wrong type refused without coercion, all problems of a config reported at
 once naming the file and the key path, and the published JSON Schema the same table."""
 
-from __future__ import annotations
-
 import copy
 import json
 import shutil

@@ -1,8 +1,6 @@
 """``ingestion_status.json`` (programs/status.py): one schema, written by the ingestion program and
 read, as untrusted, by the scoring program and the ranking tool."""
 
-from __future__ import annotations
-
 import json
 import os
 

@@ -1,8 +1,6 @@
 """What every registered kind declares for the generated pages, data and leak checks, and that a
 kind registered without editing ``codajudge.bundle`` reaches the generated pages."""
 
-from __future__ import annotations
-
 import dataclasses
 import json
 from pathlib import Path

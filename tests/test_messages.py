@@ -3,8 +3,6 @@
 Each family has a test of the exact text and a test that 700 identical problems give one line.
 """
 
-from __future__ import annotations
-
 import json
 from pathlib import Path
 

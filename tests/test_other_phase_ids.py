@@ -2,8 +2,6 @@
 laid out: by its ids (ID<TAB>VALUE lines, a header first, JSON lines; refused for its ids or for
 having too many lines) or, a positional file, by its number of lines (issue 39)."""
 
-from __future__ import annotations
-
 import json
 
 import pytest

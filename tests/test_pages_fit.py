@@ -2,8 +2,6 @@
 track, titles rather than keys on the Baselines page, Markdown table characters escaped; and
 metrics chosen per track, so that a newly registered metric changes no existing edition."""
 
-from __future__ import annotations
-
 import dataclasses
 from pathlib import Path
 

@@ -1,8 +1,6 @@
 """The one layout of a problem (``errors.problem_text``): a reader's problem and the bundle checker's
 line, ``where: message; expected X, found Y`` and the hint."""
 
-from __future__ import annotations
-
 from codajudge.bundle.check.findings import Findings
 from codajudge.errors import Problem
 

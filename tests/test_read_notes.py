@@ -2,8 +2,6 @@
 ``ReadNote`` of a registered kind, one warning per kind in the registry's order, and the words of
 the extra leading bin written once (``kinds.soft_label``)."""
 
-from __future__ import annotations
-
 from pathlib import Path
 
 import pytest

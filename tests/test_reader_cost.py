@@ -6,8 +6,6 @@ thread, not seconds of wall time, so a loaded machine does not decide), or the w
 from a message built on their values.
 """
 
-from __future__ import annotations
-
 import json
 import time
 import warnings

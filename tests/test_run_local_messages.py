@@ -2,8 +2,6 @@
 submission in which no file matches a track is refused, a refusal is said once, baseline:NAME
 checks its name."""
 
-from __future__ import annotations
-
 import html
 import io
 import json

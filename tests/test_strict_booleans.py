@@ -3,8 +3,6 @@
 boolean is expected is a ConfigError naming the file, the key's path and the fix, wherever the kit
 reads one (edition.yaml's phases and tracks, a dataset source, task.json)."""
 
-from __future__ import annotations
-
 import json
 import shutil
 from pathlib import Path

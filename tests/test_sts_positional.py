@@ -5,8 +5,6 @@ taken for ID<TAB>SCORE lines because its integer scores look like ids: the layou
 per file. Gold is the sts2017 release's en-en track (skipped when ../shared is absent).
 """
 
-from __future__ import annotations
-
 from pathlib import Path
 
 import numpy as np

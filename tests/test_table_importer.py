@@ -3,8 +3,6 @@ lines; columns, constants, annotations with empty cells, majority labels), ``whe
 by a hash of (seed, id) with counts that add up, an optional train split, and every split validated
 like gold (labels in the set, similarity inside ``range``, no repeated id)."""
 
-from __future__ import annotations
-
 import csv
 import hashlib
 import io

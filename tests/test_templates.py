@@ -2,8 +2,6 @@
 sentence is changed by editing one template file, in the kit or in an edition's own templates/
 folder; docs/templates.md lists every template with the fields it receives."""
 
-from __future__ import annotations
-
 import dataclasses
 import re
 import shutil

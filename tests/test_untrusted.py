@@ -2,8 +2,6 @@
 a link, never blocking, bounded in entries and bytes; its processes are stopped first (issue 22,
 items 3, 4, 7)."""
 
-from __future__ import annotations
-
 import os
 import subprocess
 import sys

@@ -8,8 +8,6 @@ number of distinct nodes), and only a value of at most ``MAX_EXPANDED_NODES`` no
 Aliases themselves stay allowed: configs use them to share a source between datasets.
 """
 
-from __future__ import annotations
-
 import re
 from pathlib import Path
 

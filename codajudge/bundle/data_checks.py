@@ -13,9 +13,6 @@ scores its dev file as test too); an item shared between a public and a hidden-g
 refused by ``build.check_repeats``.
 """
 
-from __future__ import annotations
-
-
 import numpy as np
 
 from .. import kinds

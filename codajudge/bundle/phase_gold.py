@@ -18,8 +18,6 @@ A dataset's ``exclude: {SPLIT: OTHER}`` leaves out of SPLIT the items whose text
 makes two splits disjoint (``sample`` + ``exclude`` hold a part out of a split).
 """
 
-from __future__ import annotations
-
 import itertools
 from collections.abc import Sequence
 

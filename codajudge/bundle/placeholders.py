@@ -2,8 +2,6 @@
 edition's overview or terms under another edition's name (their text, data and licence are the sample
 data's, the wrong ones for any other edition)."""
 
-from __future__ import annotations
-
 from pathlib import Path
 
 from ..assets import kit_root

@@ -1,8 +1,6 @@
 """The rules of a soft label (a probability vector, or multilabel pairs): ``soft_label`` reads one
 value and raises the first rule it breaks; ``parse_soft`` reads one from its text."""
 
-from __future__ import annotations
-
 import math
 
 import numpy as np

@@ -2,8 +2,6 @@
 a Python value into submission text (ingestion program, baselines, the builder's sample submissions
 and its gold self-check)."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from collections.abc import Iterable, Sequence
 

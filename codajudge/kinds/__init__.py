@@ -5,9 +5,6 @@ Outside this package no code compares a track's kind: it asks ``of(track)`` for 
 what the kind supplies.
 """
 
-from __future__ import annotations
-
-
 from . import classification, perspectivist, similarity, soft_label
 from .base import SCALES, Kind
 

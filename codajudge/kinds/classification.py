@@ -1,8 +1,6 @@
 """Classification (NLI): one gold label per item, the annotators' majority; systems are scored by
 accuracy and macro-F1."""
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 
 import numpy as np

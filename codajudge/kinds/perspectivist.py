@@ -1,8 +1,6 @@
 """Perspectivist (LeWiDi): each annotator's own label per item; systems predict every annotator's
 label and are scored by error rate or normalised absolute distance (lower is better)."""
 
-from __future__ import annotations
-
 import json
 from collections.abc import Sequence
 

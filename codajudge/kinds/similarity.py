@@ -1,8 +1,6 @@
 """Graded similarity (SemEval STS): each pair has a real score on the track's range (0-5 unless
 the track says otherwise); systems are scored by correlation with the gold scores."""
 
-from __future__ import annotations
-
 import math
 from collections.abc import Sequence
 

@@ -1,8 +1,6 @@
 """Soft labels (LeWiDi): per item the distribution of the annotators' labels; systems predict a
 distribution and are scored by a distance to the human one (lower is better)."""
 
-from __future__ import annotations
-
 import json
 from collections.abc import Sequence
 

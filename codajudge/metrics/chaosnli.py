@@ -7,8 +7,6 @@ in the track's label order), as ChaosNLI's official script and the scoring progr
 0.4645
 """
 
-from __future__ import annotations
-
 from .plain import official_score, rows
 
 

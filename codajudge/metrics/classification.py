@@ -4,8 +4,6 @@ Gold and predictions are label indices (ints); items without a gold majority are
 scoring layer before these functions see them.
 """
 
-from __future__ import annotations
-
 from functools import partial
 
 import numpy as np

@@ -5,8 +5,6 @@ the sums agrees with scipy to about 1e-15 even on long tracks (uncentred raw mom
 Pearson is unchanged by the shift, and a resample's own mean is corrected for in ``from_stats``.
 """
 
-from __future__ import annotations
-
 from functools import partial
 
 import numpy as np

@@ -14,8 +14,6 @@ predicted exactly scores about -1e-9, the range's lower end); a class the humans
 model gave 0 costs its share x -ln(1e-12 + 1e-9), about 20.72, the range's upper end.
 """
 
-from __future__ import annotations
-
 import math
 
 import numpy as np

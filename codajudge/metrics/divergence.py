@@ -17,8 +17,6 @@ Gold and predictions are arrays ``(N, K)`` of probabilities in the track's label
   [0, -ln 1e-15] (about 34.54) since no model probability is below 1e-15.
 """
 
-from __future__ import annotations
-
 import math
 from functools import partial
 

@@ -9,8 +9,6 @@ checks each of them on the edition's gold (``property_problems``): the registry'
 with numpy alone.
 """
 
-from __future__ import annotations
-
 import sys
 import traceback
 import types

@@ -13,8 +13,6 @@ vector over the item's annotators per label (the 2025 files' layout).
 1.0
 """
 
-from __future__ import annotations
-
 from .plain import official_score, per_annotator_pair, rows
 
 

@@ -7,8 +7,6 @@ range [0, 1] (the leaderboard shows them x 100). Leave out the items without a g
 0.5
 """
 
-from __future__ import annotations
-
 import numpy as np
 
 from .plain import official_score, same_length

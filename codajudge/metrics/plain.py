@@ -4,8 +4,6 @@ participant-facing modules (``lewidi``, ``sts``, ``nli``, ``chaosnli``).
 Every function raises ``ValueError`` naming the argument, the item and what was expected and found.
 """
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 
 import numpy as np

@@ -7,8 +7,6 @@ predictions, or all gold scores, equal) makes a correlation undefined: 0.0, as o
 1.0
 """
 
-from __future__ import annotations
-
 from .plain import official_score, rows
 
 

@@ -4,8 +4,6 @@ tracks first, each a booktabs table with its caption and label, fitted to the li
 (``LATEX_FIT``) and across both columns of the page when wide. Every name is escaped; a name
 pdfLaTeX cannot set is written as a marked stand-in (``latex_system``)."""
 
-from __future__ import annotations
-
 import re
 from collections.abc import Iterable
 

@@ -3,8 +3,6 @@ command that reproduces it, the overall table, each group's and each track's, th
 the missing-track rule's runs, the scoring program's notes and the submissions not ranked. Every
 name is escaped (``_md``)."""
 
-from __future__ import annotations
-
 import re
 
 from . import tables

@@ -5,8 +5,6 @@ Gold similarity scores carry six distinctive decimals, and soft-label gold is bu
 annotators, so that a message echoing a gold value is easy to spot.
 """
 
-from __future__ import annotations
-
 import json
 import random
 from pathlib import Path

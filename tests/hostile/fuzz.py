@@ -11,8 +11,6 @@ The large run (CI runs a small seeded sample through tests/test_fuzz.py):
     python3 tests/hostile/fuzz.py --cases 10000          # per track kind; prints counts
 """
 
-from __future__ import annotations
-
 import argparse
 import json
 import shutil

@@ -4,8 +4,6 @@
 fields in both its local header and its central-directory record, as a hostile tool would.
 """
 
-from __future__ import annotations
-
 import io
 import stat
 import struct

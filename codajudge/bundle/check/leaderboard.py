@@ -1,7 +1,5 @@
 """The leaderboard and its columns, as Codabench's leaderboard serializer and models validate them."""
 
-from __future__ import annotations
-
 from functools import partial
 
 from .findings import Findings, check_bool, check_choice, check_keys, check_text, is_int
