@@ -20,6 +20,7 @@ from pathlib import Path
 from ..confine import path_problem, slug_problem
 from ..errors import BuildProblems, ConfigError, Problem
 from ..spec import BASELINE, PrimaryRule, TaskSpec, check_primary_direction, primary_rule_from_dict
+from ..importers import utf8_text
 from ..metrics.edition_module import load_source
 from ..tracks import Track, tracks_from_list
 from .columns import column_title_problems
@@ -253,12 +254,9 @@ def _own_metrics(value, folder: Path, display: str) -> dict[str, str]:
     problems: list[Problem] = []
     if not _edition_file(value, folder, f"{display}: metrics_module", "metrics_module", problems):
         raise BuildProblems(problems)
-    try:
-        entry = {"file": value, "source": (folder / value).read_text(encoding="utf-8")}
-    except UnicodeDecodeError as error:
-        raise ConfigError.single(str(folder / value), f"not UTF-8 text ({error.reason})") from None
-    load_source(entry["source"], str(folder / value))
-    return entry
+    source = utf8_text((folder / value).read_bytes(), str(folder / value))
+    load_source(source, str(folder / value))
+    return {"file": value, "source": source}
 
 
 def _cross_checked(

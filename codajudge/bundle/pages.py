@@ -29,6 +29,7 @@ from ..tracks import PRIMARY_KEY
 from .compose import score_rows
 from .edition import DATE_FORMAT, Edition
 from .prose import Templates, kind_text, listed
+from .schema import md_cell
 
 #: How long before the next phase starts Codabench's conversion of a CodaLab v1.5 bundle ends one.
 ONE_DAY = dt.timedelta(days=1)
@@ -208,11 +209,6 @@ def _other_names(prose: Templates, edition: Edition, pages: list[dict]) -> str:
     where = " " + prose.fill("kit_readme/other_names_where", **pages[0])
     listed_names = ", ".join(f"`{n}`" for n in names)
     return " " + prose.fill("kit_readme/other_names", names=listed_names, where=where)
-
-
-def md_cell(text: str) -> str:
-    """Text that stays inside one cell of a Markdown table (``|`` escaped, line ends as spaces)."""
-    return " ".join(str(text).replace("\\", "\\\\").replace("|", "\\|").split())
 
 
 def score_titles(tracks, primary: str) -> list[tuple[str, str]]:

@@ -508,8 +508,10 @@ def _type_text(spec: Field) -> str:
     return spec.type.name
 
 
-def _cell(text) -> str:
-    return " ".join(str(text).replace("|", "\\|").split())
+def md_cell(text) -> str:
+    """Text that stays inside one cell of a Markdown table (``\\`` and ``|`` escaped, line ends as
+    spaces)."""
+    return " ".join(str(text).replace("\\", "\\\\").replace("|", "\\|").split())
 
 
 def markdown_table(title: str, fields: dict[str, Field]) -> list[str]:
@@ -522,8 +524,8 @@ def markdown_table(title: str, fields: dict[str, Field]) -> list[str]:
             allowed = f"{spec.minimum} to {spec.maximum or ''}"
         default = "" if spec.default is None else f"`{spec.default}`"
         lines.append(
-            f"| `{key}` | {_cell(_type_text(spec))} | {'yes' if spec.required else ''} | {default} "
-            f"| {_cell(allowed)} | {_cell(spec.doc)} |"
+            f"| `{key}` | {md_cell(_type_text(spec))} | {'yes' if spec.required else ''} | {default} "
+            f"| {md_cell(allowed)} | {md_cell(spec.doc)} |"
         )
     return lines + [""]
 
@@ -561,6 +563,6 @@ def metrics_table() -> list[str]:
         for scale in kind.scales:
             default = ", ".join(f"`{m}`" for m in kind.default_metrics[scale])
             names = kind.applicable_metrics(scale)
-            chosen = ", ".join(f"`{m}` ({_cell(METRICS[m].title)})" for m in names)
+            chosen = ", ".join(f"`{m}` ({md_cell(METRICS[m].title)})" for m in names)
             lines.append(f"| {kind.name} | {scale or ''} | {default} | {chosen} |")
     return lines + [""]
