@@ -25,7 +25,7 @@ from ..errors import Problem
 from .. import kinds
 from ..baselines import BASELINES
 from ..fields import ANY, BOOL, INT, LIST, MAP, NUMBER, OBJECT, STR, STR_OR_LIST
-from ..fields import Field, Type, Walk, check_object, choice, resolve, shown, string_map, strings
+from ..fields import Field, Type, Walk, check_object, choice, shown, string_map, strings
 from ..importers import IMPORTERS, SPLITS
 from ..importers.lewidi import DATASETS as LEWIDI_DATASETS
 from ..importers.table import FORMS as TABLE_FORMS, one_column_or
@@ -222,7 +222,7 @@ TABLE_COLUMNS = {
 
 def dataset_fields(value) -> dict[str, Field]:
     """The fields of one dataset entry, chosen by its ``importer``."""
-    importer = value.get("importer", "kit") if isinstance(value, dict) else "kit"
+    importer = value.get("importer", "kit")
     if isinstance(importer, str) and importer in IMPORTER_OPTIONS:
         options = IMPORTER_OPTIONS[importer]
         return {**common_fields(options), **options}
@@ -436,17 +436,15 @@ def _json_field(spec: Field) -> dict:
     """One field as a JSON Schema (draft 2020-12) fragment."""
     out: dict = {"description": spec.doc} if spec.doc else {}
     out.update(_json_shape(spec) if spec.type.json is None else spec.type.json)
-    bounds = {"minimum": spec.minimum, "maximum": spec.maximum}
     if spec.type == LIST:
         bounds = {
             "minItems": spec.length or (1 if spec.required else None),
             "maxItems": spec.length,
         }
-    out.update((key, bound) for key, bound in bounds.items() if bound is not None)
-    if spec.choices:
-        out["enum"] = list(spec.choices)
-    if spec.default is not None:
-        out["default"] = spec.default
+    else:
+        bounds = {"minimum": spec.minimum, "maximum": spec.maximum}
+    extra = {**bounds, "enum": list(spec.choices) or None, "default": spec.default}
+    out.update((key, value) for key, value in extra.items() if value is not None)
     return out
 
 
@@ -455,7 +453,7 @@ def _json_shape(spec: Field) -> dict:
     if spec.type == OBJECT:
         if spec.schema is dataset_fields:
             return {"$ref": "#/$defs/dataset"}
-        return json_object(resolve(spec.schema, {}))
+        return json_object(spec.schema)
     if spec.type == MAP and spec.keys:
         properties = dict.fromkeys(spec.keys, _json_field(spec.items))
         return {"type": "object", "properties": properties, "additionalProperties": False}
