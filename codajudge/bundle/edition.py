@@ -113,17 +113,16 @@ class Edition:
 def _phase(raw: dict) -> Phase:
     """The phase ``raw`` describes (a ``phases`` entry that passed the schema: a key given is not
     None); a Phase's fields are the phase's keys."""
-    given = with_defaults(raw, PHASE_FIELDS)
-    pid = given["id"]
+    pid = raw["id"]
     by_id = {
         "name": pid.capitalize(),  # Practice, Evaluation, Post-campaign
         "split": "dev" if pid == "practice" else "test",
         "description": "",
         "public_gold": pid == "practice",
     }
-    values = {key: by_id.get(key) if value is None else value for key, value in given.items()}
-    end = given["end"] and config_date(given["end"])
-    return Phase(**{**values, "start": config_date(given["start"]), "end": end})
+    values = with_defaults({**by_id, **raw}, PHASE_FIELDS)
+    end = values["end"] and config_date(values["end"])
+    return Phase(**{**values, "start": config_date(values["start"]), "end": end})
 
 
 def _phases(raw: list[dict], problems: list[Problem]) -> list[Phase]:
@@ -208,19 +207,9 @@ AFTER_SCHEMA = (
 AFTER_CONFIG = "the data, which is read through the tracks and datasets above; fix them first"
 
 
-def data_checkable(edition: Edition, problems: list[Problem]) -> bool:
-    """Whether the edition's data can be read despite ``problems``: its tracks, phases and datasets
-    were read whole (the schema has checked each phase's split)."""
-    concerned = any(
-        ": tracks" in p.file or ": datasets" in p.file or p.file.endswith("phases")
-        for p in problems
-    )
-    return bool(edition.tracks) and not concerned
-
-
 def load_edition(path: Path, collected: list[Problem] | None = None) -> Edition:
     """Read and validate ``edition.yaml`` (or a folder holding one), every problem reported at once.
-    With ``collected``, the problems that leave the data readable (``data_checkable``) are added to
+    With ``collected``, the problems that leave the data readable are added to
     it and the edition returned, so that its data is checked in the same run."""
     path, raw = load_config_yaml(path)
     display, folder = str(path), path.parent
@@ -231,7 +220,13 @@ def load_edition(path: Path, collected: list[Problem] | None = None) -> Edition:
     if not all(p.message.startswith("unknown key ") for p in problems):
         raise BuildProblems(problems, unchecked=AFTER_SCHEMA)
     edition = _cross_checked(raw, display, folder, problems, own_metrics)
-    if problems and (collected is None or not data_checkable(edition, problems)):
+    # The data is read through the tracks, phases and datasets: it can be checked when they were
+    # read whole (the schema has checked each phase's split).
+    concerned = any(
+        ": tracks" in p.file or ": datasets" in p.file or p.file.endswith("phases")
+        for p in problems
+    )
+    if problems and (collected is None or concerned or not edition.tracks):
         raise BuildProblems(problems, unchecked=None if collected is None else AFTER_CONFIG)
     if collected is not None:
         collected.extend(problems)

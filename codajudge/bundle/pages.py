@@ -71,8 +71,8 @@ class LocalScore:
 
 
 def _page(prose: Templates, pages: list[dict], name: str) -> str:
-    """The bundle's page ``pages/NAME`` (the builder always writes data, evaluation and terms)."""
-    page = next(page for page in pages if page["file"] == f"pages/{name}")
+    """The bundle's page ``pages/NAME.md`` (the builder always writes data, evaluation and terms)."""
+    page = next(page for page in pages if page["file"] == f"pages/{name}.md")
     return prose.fill("kit_readme/page", **page)
 
 
@@ -186,9 +186,7 @@ def render(
         check_command=run_command(score, "my_submission.zip"),
         check_note="" if score.first_phase else prose.fill("kit_readme/check_note") + "\n\n",
         evaluation_baseline=example_baseline(edition.baselines),
-        data_page=_page(prose, pages, "data.md"),
-        evaluation_page=_page(prose, pages, "evaluation.md"),
-        terms_page=_page(prose, pages, "terms.md"),
+        **{f"{name}_page": _page(prose, pages, name) for name in ("data", "evaluation", "terms")},
         examples="\n\n".join(blocks),
         # the sample result submission the README's check command takes
         checked_sample=LOCAL_SAMPLE if score.has_local else PRACTICE_SAMPLE,
@@ -431,9 +429,7 @@ def timeline_page(edition: Edition, page: str = "timeline", row: str = "timeline
     rows = []
     for phase, following in zip(edition.phases, [*edition.phases[1:], None]):
         end = phase.date_text("end") or prose.fill("timeline/open")
-        limits = prose.fill(
-            "timeline/limits", per_day=phase.max_submissions_per_day, total=phase.max_submissions
-        )
+        per_day, total = phase.max_submissions_per_day, phase.max_submissions
         rows.append(
             prose.fill(
                 row,
@@ -443,7 +439,7 @@ def timeline_page(edition: Edition, page: str = "timeline", row: str = "timeline
                 until=following.date_text("start") if following else end,
                 ends=(following.start - ONE_DAY).strftime(DATE_FORMAT) if following else end,
                 split=phase.split,
-                limits=limits,
+                limits=prose.fill("timeline/limits", per_day=per_day, total=total),
             )
         )
     return prose.fill(page, phases="\n".join(rows)) + "\n"
