@@ -528,27 +528,26 @@ def markdown_table(title: str, fields: dict[str, Field]) -> list[str]:
     return lines + [""]
 
 
-def reference_tables() -> dict[str, dict[str, Field]]:
-    """Every table of the schema by its title in docs/edition-config.md."""
-    return {
-        "Top level": TOP_LEVEL_FIELDS,
-        "A phase (`phases[...]`)": PHASE_FIELDS,
-        "A track (`tracks[...]`)": TRACK_FIELDS,
-        "A page (`pages[...]`)": PAGE_FIELDS,
-        "`leaderboard`": LEADERBOARD_FIELDS,
-        "`local`": LOCAL_FIELDS,
-        "`primary_score`": PRIMARY_SCORE_FIELDS,
-        "`ranking`": RANKING_FIELDS,
-        "Every dataset (`datasets: {ID: ...}`), whatever its importer": common_fields({}),
-        "`split` of a dataset": SPLIT_FIELDS,
-        **{f"Importer `{name}`: its own options": opts for name, opts in IMPORTER_OPTIONS.items()},
-        "`columns` of a `table` dataset": TABLE_COLUMNS,
-    }
+#: Every table of the schema by its title in docs/edition-config.md.
+REFERENCE_TABLES = {
+    "Top level": TOP_LEVEL_FIELDS,
+    "A phase (`phases[...]`)": PHASE_FIELDS,
+    "A track (`tracks[...]`)": TRACK_FIELDS,
+    "A page (`pages[...]`)": PAGE_FIELDS,
+    "`leaderboard`": LEADERBOARD_FIELDS,
+    "`local`": LOCAL_FIELDS,
+    "`primary_score`": PRIMARY_SCORE_FIELDS,
+    "`ranking`": RANKING_FIELDS,
+    "Every dataset (`datasets: {ID: ...}`), whatever its importer": common_fields({}),
+    "`split` of a dataset": SPLIT_FIELDS,
+    **{f"Importer `{name}`: its own options": opts for name, opts in IMPORTER_OPTIONS.items()},
+    "`columns` of a `table` dataset": TABLE_COLUMNS,
+}
 
 
 def markdown_reference() -> str:
     """Every table of the schema, as the reference section of docs/edition-config.md."""
-    tables = reference_tables().items()
+    tables = REFERENCE_TABLES.items()
     parts = [line for title, fields in tables for line in markdown_table(title, fields)]
     return "\n".join(parts + metrics_table())
 
