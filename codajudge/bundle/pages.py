@@ -314,11 +314,9 @@ def _range_sentences(prose: Templates, edition: Edition) -> list[str]:
     for kind in (kind for kind in _kinds(edition) if kind.has_range):
         tracks = [t for t in edition.tracks if kinds.of(t) is kind]
         low, high = tracks[0].score_range
-        per_track = ", ".join(
-            f"{t.title} {t.score_range[0]:g}-{t.score_range[1]:g}" for t in tracks
-        )
+        per_track = [f"{t.title} {t.score_range[0]:g}-{t.score_range[1]:g}" for t in tracks]
         part = "range" if len({t.score_range for t in tracks}) == 1 else "ranges"
-        fields = {"low": f"{low:g}", "high": f"{high:g}", "per_track": per_track}
+        fields = {"low": f"{low:g}", "high": f"{high:g}", "per_track": ", ".join(per_track)}
         sentences.append(kind_text(prose, kind, part, **fields))
     return sentences
 
