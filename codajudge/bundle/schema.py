@@ -437,10 +437,8 @@ def _json_field(spec: Field) -> dict:
     out: dict = {"description": spec.doc} if spec.doc else {}
     out.update(_json_shape(spec) if spec.type.json is None else spec.type.json)
     if spec.type == LIST:
-        bounds = {
-            "minItems": spec.length or (1 if spec.required else None),
-            "maxItems": spec.length,
-        }
+        fewest = spec.length or (1 if spec.required else None)
+        bounds = {"minItems": fewest, "maxItems": spec.length}
     else:
         bounds = {"minimum": spec.minimum, "maximum": spec.maximum}
     extra = {**bounds, "enum": list(spec.choices) or None, "default": spec.default}
