@@ -84,7 +84,7 @@ def _object(doc: str, fields: dict[str, Field], example: str = "") -> Field:
     return Field(OBJECT, doc, schema=fields, example=example)
 
 
-def _per_split(doc: str, items: Field, example: str) -> Field:
+def _per_split(doc: str, items: Field, example: str = "") -> Field:
     """A mapping from some of the splits to ``items``."""
     return Field(MAP, doc, keys=SPLITS, items=items, example=example)
 
@@ -339,18 +339,14 @@ def common_fields(options: dict[str, Field]) -> dict[str, Field]:
             SPLIT_FIELDS,
             "split: {train: 0.8, dev: 0.1, test: 0.1}",
         ),
-        "splits": Field(
-            MAP,
+        "splits": _per_split(
             "split -> the options that change for it",
-            keys=SPLITS,
-            items=_object("", override, "splits: {train: {path: release/train.zip}}"),
+            _object("", override, "splits: {train: {path: release/train.zip}}"),
         ),
         "train": choice("'none': no training split (see 'Data' above)", ("none",), "value"),
-        "sample": Field(
-            MAP,
+        "sample": _per_split(
             "split -> {of, items, seed}: a seeded sample of another split (see 'Data' above)",
-            keys=SPLITS,
-            items=_object("", SAMPLE_FIELDS, "sample: {dev: {of: test, items: 300, seed: 1}}"),
+            _object("", SAMPLE_FIELDS, "sample: {dev: {of: test, items: 300, seed: 1}}"),
         ),
         # Read by bundle/build.py (_without) and bundle/phase_gold.py, which uses it to tell two
         # splits apart; data_checks refuses a split excluding itself.
