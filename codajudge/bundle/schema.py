@@ -328,11 +328,10 @@ def common_fields(options: dict[str, Field]) -> dict[str, Field]:
     }
     return {
         "importer": choice("the release format", IMPORTERS, "importer", default="kit"),
-        "where": Field(
-            MAP,
+        "where": string_map(
             "column or field -> the value (or list of values) of the items kept",
-            items=Field(STR_OR_LIST),
-            example="where: {genre: main-captions}",
+            "where: {genre: main-captions}",
+            Field(STR_OR_LIST),
         ),
         "split": _object(
             "cut one release into train/dev/test by shares",
