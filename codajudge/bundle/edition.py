@@ -254,19 +254,20 @@ def _cross_checked(
     registered), the cross-field rules' problems added to ``problems``."""
     top = with_defaults(raw, TOP_LEVEL_FIELDS)
     # the names that become file or folder names: the edition's name and the dataset ids
-    found = [slug_problem(raw["name"], display, "name")]
-    found += [slug_problem(d, f"{display}: datasets", "dataset id") for d in raw["datasets"]]
+    names = [slug_problem(raw["name"], display, "name")]
+    names += [slug_problem(d, f"{display}: datasets", "dataset id") for d in raw["datasets"]]
+    found = [problem for problem in names if problem is not None]
     phases = _phases(raw["phases"], found)
     tracks, datasets = _tracks(raw, display, found), raw["datasets"]
     found.extend(dataset_problems(datasets, display))
-    if not any(found):  # which gold may be public, and which phases may score the same items
+    if not found:  # which gold may be public, and which phases may score the same items
         found.extend(config_problems(phases, datasets))
     pages = _check_files(raw, folder, display, found)
     found.extend(text_problems(raw))
     rule = _primary_rule(raw, top["baselines"], display, found)
     ranking = _ranking(raw, tracks, display, found)
     # The schema has already named a track's unknown key, which the track's own check names again
-    located = (in_file(p, display) for p in found if p is not None)
+    located = (in_file(p, display) for p in found)
     problems.extend(dict.fromkeys(p for p in located if p not in problems))
     # The top-level keys an Edition holds as written (or as their schema default), then the others.
     written = {f.name: top[f.name] for f in dataclasses.fields(Edition) if f.name in top}
