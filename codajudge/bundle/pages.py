@@ -71,7 +71,7 @@ class LocalScore:
 
 
 def _page(prose: Templates, pages: list[dict], name: str) -> str:
-    """The bundle's page ``pages/NAME.md`` (the builder always writes data, evaluation and terms)."""
+    """The bundle's page ``pages/NAME.md`` (the builder always writes data, evaluation, terms)."""
     page = next(page for page in pages if page["file"] == f"pages/{name}.md")
     return prose.fill("kit_readme/page", **page)
 
@@ -174,7 +174,6 @@ def render(
     prose = Templates.of(edition.folder)
     # a track taking one value per line in input order, as SemEval's
     positional = any(kinds.of(t).positional_by_default for t in edition.tracks)
-    blocks = [f"`{name}`:\n\n```\n{line}\n```" for name, line in examples.items()]
     text = prose.fill(
         "kit_readme",
         intro=_intro(prose, score),
@@ -187,7 +186,7 @@ def render(
         check_note="" if score.first_phase else prose.fill("kit_readme/check_note") + "\n\n",
         evaluation_baseline=example_baseline(edition.baselines),
         **{f"{name}_page": _page(prose, pages, name) for name in ("data", "evaluation", "terms")},
-        examples="\n\n".join(blocks),
+        examples="\n\n".join(f"`{name}`:\n\n```\n{line}\n```" for name, line in examples.items()),
         # the sample result submission the README's check command takes
         checked_sample=LOCAL_SAMPLE if score.has_local else PRACTICE_SAMPLE,
         samples=_samples(prose, score, sample_baseline),

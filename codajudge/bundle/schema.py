@@ -514,8 +514,9 @@ def markdown_table(title: str, fields: dict[str, Field]) -> list[str]:
         if spec.minimum is not None:
             allowed = f"{spec.minimum} to {spec.maximum or ''}"
         default = "" if spec.default is None else f"`{spec.default}`"
+        type_text = md_cell(_type_text(spec))
         lines.append(
-            f"| `{key}` | {md_cell(_type_text(spec))} | {'yes' if spec.required else ''} | {default} "
+            f"| `{key}` | {type_text} | {'yes' if spec.required else ''} | {default} "
             f"| {md_cell(allowed)} | {md_cell(spec.doc)} |"
         )
     return lines + [""]
