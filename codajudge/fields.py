@@ -151,12 +151,10 @@ def _check_number(walk: Walk, where: str, label: str, value, spec: Field) -> Non
     hi = spec.maximum if spec.maximum is not None else float("inf")
     if numeric and lo <= value <= hi:
         return
-    if whole and spec.maximum is None:
-        message = f"{label} must be a whole number of at least {lo:,}"
-    elif whole:
-        message = f"{label} must be a whole number from {lo:,} to {hi:,}"
-    else:
-        message = f"{label} must be a number"
+    message = f"{label} must be a number"
+    if whole:
+        bounds = f"of at least {lo:,}" if spec.maximum is None else f"from {lo:,} to {hi:,}"
+        message = f"{label} must be a whole number {bounds}"
     walk.add(where, message, found=shown(value), hint=_number_hint(value, spec))
 
 

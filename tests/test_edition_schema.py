@@ -14,6 +14,7 @@ from codajudge.bundle import schema as S
 from codajudge.bundle.schema import IMPORTER_OPTIONS, dataset_fields
 from codajudge.bundle.edition import load_edition
 from codajudge.errors import ConfigError
+from codajudge.fields import resolve
 from codajudge.importers import IMPORTERS
 
 REPO = Path(__file__).resolve().parents[1]
@@ -42,7 +43,7 @@ def sample(spec: S.Field):
     if spec.type == S.MAP:
         return {(spec.keys or ("k",))[0]: sample(spec.items)} if spec.items else {}
     if spec.type == S.OBJECT:
-        return minimal(S.resolve(spec.schema, {}))
+        return minimal(resolve(spec.schema, {}))
     return None
 
 

@@ -174,6 +174,17 @@ def test_a_module_that_registers_no_sound_metric_is_refused_naming_its_file_and_
     assert "Traceback" not in text
 
 
+def test_a_metrics_module_that_is_not_utf8_is_refused_naming_its_line_and_byte(tmp_path):
+    from codajudge.bundle.edition import load_edition
+
+    folder = edition_naming(tmp_path / "ed", "pearson", "# caf\xe9\n")
+    (folder / "metrics.py").write_bytes("# metrics\n# caf\xe9\n".encode("latin-1"))
+    with pytest.raises(ConfigError) as refused:
+        load_edition(folder)
+    text = refused.value.render()
+    assert "metrics.py" in text and "not UTF-8" in text and "line 2" in text and "0xe9" in text
+
+
 def test_loading_the_same_module_twice_registers_its_metric_once():
     source = mae_module("twice_mae")
     assert load_source(source, "a/metrics.py") == ("twice_mae",)

@@ -20,6 +20,7 @@ from pathlib import Path
 from ..confine import path_problem, slug_problem
 from ..errors import BuildProblems, ConfigError, Problem
 from ..spec import BASELINE, PrimaryRule, TaskSpec, check_primary_direction, primary_rule_from_dict
+from ..importers import utf8_text
 from ..metrics.edition_module import load_source
 from ..tracks import Track, tracks_from_list
 from .columns import column_title_problems
@@ -112,17 +113,16 @@ class Edition:
 def _phase(raw: dict) -> Phase:
     """The phase ``raw`` describes (a ``phases`` entry that passed the schema: a key given is not
     None); a Phase's fields are the phase's keys."""
-    given = with_defaults(raw, PHASE_FIELDS)
-    pid = given["id"]
+    pid = raw["id"]
     by_id = {
         "name": pid.capitalize(),  # Practice, Evaluation, Post-campaign
         "split": "dev" if pid == "practice" else "test",
         "description": "",
         "public_gold": pid == "practice",
     }
-    values = {key: by_id.get(key) if value is None else value for key, value in given.items()}
-    end = given["end"] and config_date(given["end"])
-    return Phase(**{**values, "start": config_date(given["start"]), "end": end})
+    values = with_defaults({**by_id, **raw}, PHASE_FIELDS)
+    end = values["end"] and config_date(values["end"])
+    return Phase(**{**values, "start": config_date(values["start"]), "end": end})
 
 
 def _phases(raw: list[dict], problems: list[Problem]) -> list[Phase]:
@@ -148,13 +148,6 @@ def _edition_file(value, folder: Path, where: str, key: str, problems: list[Prob
     if problem is not None:
         problems.append(problem)
     return problem is None
-
-
-def _check_names(raw: dict, display: str, problems: list[Problem]) -> None:
-    """The names that become file or folder names: the edition's name and the dataset ids."""
-    found = [slug_problem(raw["name"], display, "name")]
-    found += [slug_problem(d, f"{display}: datasets", "dataset id") for d in raw["datasets"]]
-    problems.extend(problem for problem in found if problem is not None)
 
 
 def _check_files(raw: dict, folder: Path, display: str, problems: list[Problem]) -> list[dict]:
@@ -214,19 +207,9 @@ AFTER_SCHEMA = (
 AFTER_CONFIG = "the data, which is read through the tracks and datasets above; fix them first"
 
 
-def data_checkable(edition: Edition, problems: list[Problem]) -> bool:
-    """Whether the edition's data can be read despite ``problems``: its tracks, phases and datasets
-    were read whole (the schema has checked each phase's split)."""
-    concerned = any(
-        ": tracks" in p.file or ": datasets" in p.file or p.file.endswith("phases")
-        for p in problems
-    )
-    return bool(edition.tracks) and not concerned
-
-
 def load_edition(path: Path, collected: list[Problem] | None = None) -> Edition:
     """Read and validate ``edition.yaml`` (or a folder holding one), every problem reported at once.
-    With ``collected``, the problems that leave the data readable (``data_checkable``) are added to
+    With ``collected``, the problems that leave the data readable are added to
     it and the edition returned, so that its data is checked in the same run."""
     path, raw = load_config_yaml(path)
     display, folder = str(path), path.parent
@@ -237,7 +220,13 @@ def load_edition(path: Path, collected: list[Problem] | None = None) -> Edition:
     if not all(p.message.startswith("unknown key ") for p in problems):
         raise BuildProblems(problems, unchecked=AFTER_SCHEMA)
     edition = _cross_checked(raw, display, folder, problems, own_metrics)
-    if problems and (collected is None or not data_checkable(edition, problems)):
+    # The data is read through the tracks, phases and datasets: it can be checked when they were
+    # read whole (the schema has checked each phase's split).
+    concerned = any(
+        ": tracks" in p.file or ": datasets" in p.file or p.file.endswith("phases")
+        for p in problems
+    )
+    if problems and (collected is None or concerned or not edition.tracks):
         raise BuildProblems(problems, unchecked=None if collected is None else AFTER_CONFIG)
     if collected is not None:
         collected.extend(problems)
@@ -253,12 +242,9 @@ def _own_metrics(value, folder: Path, display: str) -> dict[str, str]:
     problems: list[Problem] = []
     if not _edition_file(value, folder, f"{display}: metrics_module", "metrics_module", problems):
         raise BuildProblems(problems)
-    try:
-        entry = {"file": value, "source": (folder / value).read_text(encoding="utf-8")}
-    except UnicodeDecodeError as error:
-        raise ConfigError.single(str(folder / value), f"not UTF-8 text ({error.reason})") from None
-    load_source(entry["source"], str(folder / value))
-    return entry
+    source = utf8_text((folder / value).read_bytes(), str(folder / value))
+    load_source(source, str(folder / value))
+    return {"file": value, "source": source}
 
 
 def _cross_checked(
@@ -267,8 +253,10 @@ def _cross_checked(
     """The edition ``raw`` describes (with its ``metrics_module`` entry ``own_metrics``, already
     registered), the cross-field rules' problems added to ``problems``."""
     top = with_defaults(raw, TOP_LEVEL_FIELDS)
-    found: list[Problem] = []
-    _check_names(raw, display, found)
+    # the names that become file or folder names: the edition's name and the dataset ids
+    names = [slug_problem(raw["name"], display, "name")]
+    names += [slug_problem(d, f"{display}: datasets", "dataset id") for d in raw["datasets"]]
+    found = [problem for problem in names if problem is not None]
     phases = _phases(raw["phases"], found)
     tracks, datasets = _tracks(raw, display, found), raw["datasets"]
     found.extend(dataset_problems(datasets, display))

@@ -29,6 +29,7 @@ from ..tracks import PRIMARY_KEY
 from .compose import score_rows
 from .edition import DATE_FORMAT, Edition
 from .prose import Templates, kind_text, listed
+from .schema import md_cell
 
 #: How long before the next phase starts Codabench's conversion of a CodaLab v1.5 bundle ends one.
 ONE_DAY = dt.timedelta(days=1)
@@ -70,8 +71,8 @@ class LocalScore:
 
 
 def _page(prose: Templates, pages: list[dict], name: str) -> str:
-    """The bundle's page ``pages/NAME`` (the builder always writes data, evaluation and terms)."""
-    page = next(page for page in pages if page["file"] == f"pages/{name}")
+    """The bundle's page ``pages/NAME.md`` (the builder always writes data, evaluation, terms)."""
+    page = next(page for page in pages if page["file"] == f"pages/{name}.md")
     return prose.fill("kit_readme/page", **page)
 
 
@@ -98,46 +99,40 @@ def _first_commands(prose: Templates, score: LocalScore, baselines: list[str]) -
     return prose.fill("kit_readme/first_commands", commands="\n".join(lines), scored=scored) + "\n"
 
 
-def _sizes(prose: Templates, score: LocalScore) -> str:
-    """The local items per dataset, and the tracks that score fewer (``kit_readme/sizes_fewer``)."""
+def what_is_scored(prose: Templates, score: LocalScore, subject: str) -> str:
+    """One paragraph on the phase the kit scores (``kit_readme/scored_PHASE``, the kit's first
+    phase: local or practice), opening with ``subject`` ("They score"): the local items per
+    dataset, the tracks that score fewer (``kit_readme/sizes_fewer``) and the datasets whose local
+    items are the same."""
     sizes = ", ".join(f"{d} {n}" for d, n in sorted(score.local_items.items()))
     fewer = [
         prose.fill("kit_readme/track_scores", track=title, count=n)
         for title, n in score.local_scored.items()
     ]
-    template = "kit_readme/sizes_fewer" if fewer else "kit_readme/sizes"
-    return prose.fill(template, sizes=sizes, fewer=listed(fewer))
-
-
-def what_is_scored(prose: Templates, score: LocalScore, subject: str) -> str:
-    """One paragraph on the phase the kit scores (``kit_readme/scored_PHASE``, the kit's first
-    phase: local or practice), opening with ``subject`` ("They score")."""
-    practice = prose.fill(f"kit_readme/local_practice_{score.practice_gold}")
+    sizes_template = "kit_readme/sizes_fewer" if fewer else "kit_readme/sizes"
     groups = "; ".join(listed(list(group)) for group in score.shared)
-    # the datasets whose local items are the same
-    shared = " " + prose.fill("kit_readme/shared", groups=groups) if score.shared else ""
     return prose.fill(
         f"kit_readme/scored_{score.first_phase}",
         subject=subject,
-        sizes=_sizes(prose, score),
-        shared=shared,
-        practice=practice,
+        sizes=prose.fill(sizes_template, sizes=sizes, fewer=listed(fewer)),
+        shared=" " + prose.fill("kit_readme/shared", groups=groups) if score.shared else "",
+        practice=prose.fill(f"kit_readme/local_practice_{score.practice_gold}"),
     )
 
 
 def _samples(prose: Templates, score: LocalScore, baseline: str) -> str:
     """What each sample result submission is for (``baseline``'s predictions), with a command that
     takes it: ``kit_readme/samples_PHASE``, the kit's first phase (local, practice, or nothing)."""
-    practice = prose.fill("kit_readme/sample_practice", sample=PRACTICE_SAMPLE, baseline=baseline)
-    note = prose.fill(f"kit_readme/practice_note_{score.practice_gold}")
     return prose.fill(
         f"kit_readme/samples_{score.first_phase or 'nothing'}",
         local_sample=LOCAL_SAMPLE,
         sample=PRACTICE_SAMPLE,
         format_check=FORMAT_CHECK,
         baseline=baseline,
-        practice=practice,
-        practice_note=note,
+        practice=prose.fill(
+            "kit_readme/sample_practice", sample=PRACTICE_SAMPLE, baseline=baseline
+        ),
+        practice_note=prose.fill(f"kit_readme/practice_note_{score.practice_gold}"),
     )
 
 
@@ -179,7 +174,6 @@ def render(
     prose = Templates.of(edition.folder)
     # a track taking one value per line in input order, as SemEval's
     positional = any(kinds.of(t).positional_by_default for t in edition.tracks)
-    blocks = [f"`{name}`:\n\n```\n{line}\n```" for name, line in examples.items()]
     text = prose.fill(
         "kit_readme",
         intro=_intro(prose, score),
@@ -191,10 +185,8 @@ def render(
         check_command=run_command(score, "my_submission.zip"),
         check_note="" if score.first_phase else prose.fill("kit_readme/check_note") + "\n\n",
         evaluation_baseline=example_baseline(edition.baselines),
-        data_page=_page(prose, pages, "data.md"),
-        evaluation_page=_page(prose, pages, "evaluation.md"),
-        terms_page=_page(prose, pages, "terms.md"),
-        examples="\n\n".join(blocks),
+        **{f"{name}_page": _page(prose, pages, name) for name in ("data", "evaluation", "terms")},
+        examples="\n\n".join(f"`{name}`:\n\n```\n{line}\n```" for name, line in examples.items()),
         # the sample result submission the README's check command takes
         checked_sample=LOCAL_SAMPLE if score.has_local else PRACTICE_SAMPLE,
         samples=_samples(prose, score, sample_baseline),
@@ -216,11 +208,6 @@ def _other_names(prose: Templates, edition: Edition, pages: list[dict]) -> str:
     return " " + prose.fill("kit_readme/other_names", names=listed_names, where=where)
 
 
-def md_cell(text: str) -> str:
-    """Text that stays inside one cell of a Markdown table (``|`` escaped, line ends as spaces)."""
-    return " ".join(str(text).replace("\\", "\\\\").replace("|", "\\|").split())
-
-
 def score_titles(tracks, primary: str) -> list[tuple[str, str]]:
     """(score key, title) of every score (``compose.score_rows``): the primary score titled
     ``primary``, each track's metric "track title metric title"."""
@@ -236,17 +223,33 @@ def _kinds(edition: Edition) -> list[Kind]:
     return [kind for kind in kinds.REGISTRY.values() if kind in present]
 
 
-def _track_values(prose: Templates, t) -> str:
-    """What a track's gold is: the scale of its scores for a kind with a ``range``, else its labels,
-    each with the aliases the track declares for it (``entailment (or e)``)."""
+def _track_row(prose: Templates, t) -> str:
+    """A track's row of the Data page; its values are the scale of its gold for a kind with a
+    ``range``, else its labels, each with the aliases the track declares for it (``entailment (or
+    e)``)."""
     if kinds.of(t).has_range:
-        lo, hi = t.score_range
-        return prose.fill("data/scale", low=f"{lo:g}", high=f"{hi:g}")
-    names = []
-    for label in t.labels:
-        aliases = ", ".join(alias for alias, named in t.label_aliases if named == label)
-        names.append(prose.fill("data/aliases", label=label, aliases=aliases) if aliases else label)
-    return ", ".join(names)
+        values = prose.fill("data/scale", low=f"{t.score_range[0]:g}", high=f"{t.score_range[1]:g}")
+    else:
+        names = []
+        for label in t.labels:
+            aliases = ", ".join(alias for alias, named in t.label_aliases if named == label)
+            names.append(
+                prose.fill("data/aliases", label=label, aliases=aliases) if aliases else label
+            )
+        values = ", ".join(names)
+    return prose.fill(
+        "data/track",
+        title=md_cell(t.title),
+        file=t.file_names[0],
+        kind=kinds.of(t).name + (f" ({t.scale})" if t.scale else ""),
+        values=md_cell(values),
+        example=md_cell(t.example.replace("\t", " ")),
+    )
+
+
+def _paragraphs(texts: list[str]) -> str:
+    """``texts`` as paragraphs, each after a blank line."""
+    return "".join("\n\n" + text for text in texts)
 
 
 def _alignment_paragraphs(prose: Templates, edition: Edition) -> list[str]:
@@ -258,54 +261,17 @@ def _alignment_paragraphs(prose: Templates, edition: Edition) -> list[str]:
             text = kind_text(prose, kinds.of(t), f"alignment_{t.annotator_alignment}")
             declared.setdefault(text, []).append(f"`{t.id}`")
     return [
-        line
+        prose.fill("data/alignment", alignment=text, tracks=", ".join(ids))
         for text, ids in declared.items()
-        for line in ("", prose.fill("data/alignment", alignment=text, tracks=", ".join(ids)))
     ]
-
-
-def _track_row(prose: Templates, t) -> str:
-    kind = kinds.of(t).name + (f" ({t.scale})" if t.scale else "")
-    return prose.fill(
-        "data/track",
-        title=md_cell(t.title),
-        file=t.file_names[0],
-        kind=kind,
-        values=md_cell(_track_values(prose, t)),
-        example=md_cell(t.example.replace("\t", " ")),
-    )
 
 
 def _results_layout(prose: Templates, edition: Edition) -> list[str]:
     """The paragraph on the LeWiDi 2023 layout, naming its files and the tracks each one gives
     (nothing when no track declares it)."""
     files = layout_files(edition.tracks)
-    if not files:
-        return []
     given = [f"`{name}`: " + ", ".join(f"`{i}`" for i in ids) for name, ids in files.items()]
-    return ["", prose.fill("data/results_layout", files="; ".join(given))]
-
-
-def data_page(edition: Edition) -> str:
-    prose = Templates.of(edition.folder)
-    present = _kinds(edition)
-    disagreement = any(kind.lists_annotators for kind in present)
-    formats = [kind_text(prose, kind, "format") for kind in present]
-    formats += _alignment_paragraphs(prose, edition)
-    formats += _results_layout(prose, edition)
-    if any(kind.has_labels for kind in present):  # the label policy
-        formats += ["", prose.fill("data/labels")]
-    formats += _gold_sources(prose, edition)
-    page = prose.fill(
-        "data",
-        annotators=", " + prose.fill("data/annotators") if disagreement else "",
-        tracks="\n".join(_track_row(prose, t) for t in edition.tracks),
-        formats_heading=prose.fill(
-            "data/formats_heading" if len(present) > 1 else "data/format_heading"
-        ),
-        formats="\n".join(formats),
-    )
-    return page + "\n"
+    return [prose.fill("data/results_layout", files="; ".join(given))] if files else []
 
 
 def _gold_sources(prose: Templates, edition: Edition) -> list[str]:
@@ -316,21 +282,42 @@ def _gold_sources(prose: Templates, edition: Edition) -> list[str]:
         parts = [prose.fill(f"importers/{part}", **fields) for part, fields in gold_choices(source)]
         if parts:
             chosen.append(prose.fill("data/gold_source", dataset=name, text="; ".join(parts) + "."))
-    return ["", prose.fill("data/gold", sources="\n".join(chosen))] if chosen else []
+    return [prose.fill("data/gold", sources="\n".join(chosen))] if chosen else []
+
+
+def data_page(edition: Edition) -> str:
+    prose = Templates.of(edition.folder)
+    present = _kinds(edition)
+    notes = _alignment_paragraphs(prose, edition) + _results_layout(prose, edition)
+    if any(kind.has_labels for kind in present):  # the label policy
+        notes.append(prose.fill("data/labels"))
+    notes += _gold_sources(prose, edition)
+    formats = "\n".join(kind_text(prose, kind, "format") for kind in present)
+    disagreement = any(kind.lists_annotators for kind in present)
+    page = prose.fill(
+        "data",
+        annotators=", " + prose.fill("data/annotators") if disagreement else "",
+        tracks="\n".join(_track_row(prose, t) for t in edition.tracks),
+        formats_heading=prose.fill(
+            "data/formats_heading" if len(present) > 1 else "data/format_heading"
+        ),
+        formats=formats + _paragraphs(notes),
+    )
+    return page + "\n"
 
 
 def _range_sentences(prose: Templates, edition: Edition) -> list[str]:
-    """Per kind with a gold ``range``, one sentence on the gold scale of its tracks."""
-    lines: list[str] = []
+    """Per kind with a gold ``range``, one sentence on the gold scale of its tracks: one range for
+    all its tracks (``kinds/KIND_range``), or each track's (``kinds/KIND_ranges``)."""
+    sentences = []
     for kind in (kind for kind in _kinds(edition) if kind.has_range):
         tracks = [t for t in edition.tracks if kinds.of(t) is kind]
         low, high = tracks[0].score_range
         per_track = [f"{t.title} {t.score_range[0]:g}-{t.score_range[1]:g}" for t in tracks]
-        # one range for all its tracks (kinds/KIND_range), or each track's (kinds/KIND_ranges)
         part = "range" if len({t.score_range for t in tracks}) == 1 else "ranges"
         fields = {"low": f"{low:g}", "high": f"{high:g}", "per_track": ", ".join(per_track)}
-        lines += ["", kind_text(prose, kind, part, **fields)]
-    return lines
+        sentences.append(kind_text(prose, kind, part, **fields))
+    return sentences
 
 
 def _phases(prose: Templates, names: list[str]) -> str:
@@ -340,11 +327,10 @@ def _phases(prose: Templates, names: list[str]) -> str:
     )
 
 
-def details_sentence(edition: Edition, score: LocalScore) -> str:
+def details_sentence(prose: Templates, edition: Edition, score: LocalScore) -> str:
     """What the detailed results show, by phase: the phases whose gold is public (the edition's,
     and the starting kit's local phase when it has one) also show intervals, plots and breakdowns,
     which the phases with hidden gold leave out."""
-    prose = Templates.of(edition.folder)
     public = [p.id for p in edition.phases if p.public_gold]
     hidden = [p.id for p in edition.phases if not p.public_gold]
     shown = [_phases(prose, public)] if public else []
@@ -360,14 +346,6 @@ def details_sentence(edition: Edition, score: LocalScore) -> str:
             "evaluation/details_hidden", phases=_phases(prose, hidden), hides=hides
         )
     return prose.fill("evaluation/details", shown=listed(shown), extras=extras, hidden=hidden_part)
-
-
-def _normalised_text(prose: Templates, edition: Edition) -> str:
-    """The normalised mean's formula and each primary track's range (nothing for a plain mean)."""
-    if edition.primary_rule.mean != NORMALISED:
-        return ""
-    ranges = _primary_tracks(prose, edition, "evaluation/normalised_range")
-    return "\n\n" + prose.fill("evaluation/normalised", ranges="; ".join(ranges))
 
 
 def _primary_tracks(prose: Templates, edition: Edition, template: str) -> list[str]:
@@ -412,28 +390,29 @@ def evaluation_page(edition: Edition, score: LocalScore) -> str:
     """``score``: what the starting kit can score (``LocalScore``), whose local phase shows what a
     public-gold phase shows."""
     prose = Templates.of(edition.folder)
-    primary = _primary_tracks(prose, edition, "evaluation/primary_track")
     edges = [
         kind_text(prose, kind, "edge_cases")
         for kind in _kinds(edition)
         if prose.has(f"kinds/{kind.name}_edge_cases")
     ]
-    notes = ["", prose.fill("evaluation/edge_cases", edge_cases=" ".join(edges))] if edges else []
-    notes += _alignment_paragraphs(prose, edition)
-    notes += _range_sentences(prose, edition)
+    notes = [prose.fill("evaluation/edge_cases", edge_cases=" ".join(edges))] if edges else []
+    notes += _alignment_paragraphs(prose, edition) + _range_sentences(prose, edition)
+    normalised = ""
+    if edition.primary_rule.mean == NORMALISED:  # its formula and each primary track's range
+        ranges = _primary_tracks(prose, edition, "evaluation/normalised_range")
+        normalised = _paragraphs([prose.fill("evaluation/normalised", ranges="; ".join(ranges))])
     # what the missing-track rule promises about incomplete runs
     by_baseline = edition.primary_rule.missing == BASELINE
-    consequence = " " + prose.fill("evaluation/missing_baseline") if by_baseline else ""
     page = prose.fill(
         "evaluation",
         primary_key=PRIMARY_KEY,
-        primary_tracks=", ".join(primary),
+        primary_tracks=", ".join(_primary_tracks(prose, edition, "evaluation/primary_track")),
         missing_rule=edition.primary_rule.missing_words(),
-        missing_consequence=consequence,
-        normalised=_normalised_text(prose, edition),
+        missing_consequence=" " + prose.fill("evaluation/missing_baseline") if by_baseline else "",
+        normalised=normalised,
         metrics="\n".join(_metric_rows(prose, edition)),
-        notes="".join("\n" + line for line in notes),
-        details=details_sentence(edition, score),
+        notes=_paragraphs(notes),
+        details=details_sentence(prose, edition, score),
     )
     return page + "\n"
 
@@ -447,9 +426,7 @@ def timeline_page(edition: Edition, page: str = "timeline", row: str = "timeline
     rows = []
     for phase, following in zip(edition.phases, [*edition.phases[1:], None]):
         end = phase.date_text("end") or prose.fill("timeline/open")
-        limits = prose.fill(
-            "timeline/limits", per_day=phase.max_submissions_per_day, total=phase.max_submissions
-        )
+        per_day, total = phase.max_submissions_per_day, phase.max_submissions
         rows.append(
             prose.fill(
                 row,
@@ -459,7 +436,7 @@ def timeline_page(edition: Edition, page: str = "timeline", row: str = "timeline
                 until=following.date_text("start") if following else end,
                 ends=(following.start - ONE_DAY).strftime(DATE_FORMAT) if following else end,
                 split=phase.split,
-                limits=limits,
+                limits=prose.fill("timeline/limits", per_day=per_day, total=total),
             )
         )
     return prose.fill(page, phases="\n".join(rows)) + "\n"
@@ -481,9 +458,8 @@ def _score_table(
     return lines
 
 
-def scoring_yourself(edition: Edition, score: LocalScore) -> list[str]:
+def _scoring_yourself(prose: Templates, edition: Edition, score: LocalScore) -> list[str]:
     """The Baselines page's section on scoring with the starting kit alone (``LocalScore``)."""
-    prose = Templates.of(edition.folder)
     lines = [prose.fill("baselines/scoring_yourself"), ""]
     if not score.first_phase:
         return lines + [nothing_scored(prose, "baselines/nothing_scored"), ""]
@@ -496,23 +472,6 @@ def scoring_yourself(edition: Edition, score: LocalScore) -> list[str]:
     ]
 
 
-def _baseline_lines(
-    prose: Templates, edition: Edition, skipped: dict[str, str], alike: dict[str, str]
-) -> list[str]:
-    """What each baseline does, then the ones not run and the ones alike, with the reason."""
-    # the schema has checked each is a built-in baseline, whose text is templates/baseline/NAME.md
-    lines = [prose.fill(f"baseline/{n}") for n in list(edition.baselines) + list(skipped)]
-    lines += [
-        prose.fill("baselines/not_run", name=name, reason=why) for name, why in skipped.items()
-    ]
-    lines += [
-        prose.fill("baselines/alike", name=name, reason=why)
-        for name, why in alike.items()
-        if name in edition.baselines
-    ]
-    return lines
-
-
 def baselines_page(
     edition: Edition,
     scores: dict[str, dict[str, dict[str, float]]],
@@ -520,13 +479,23 @@ def baselines_page(
     skipped: dict[str, str] | None = None,
     alike: dict[str, str] | None = None,
 ) -> str:
-    """``scores[phase][baseline][key]``: the baselines' scores computed at build time; ``score``:
-    what the starting kit can score (``LocalScore``); ``skipped``: baselines not run, with the
-    reason (they need a training split the edition lacks); ``alike``: baselines that cannot differ
-    from another on some tracks, with the reason."""
+    """What each baseline does, then the ones not run and the ones alike, with the reason, the
+    section on scoring yourself and one score table per phase. ``scores[phase][baseline][key]``:
+    the baselines' scores computed at build time; ``score``: what the starting kit can score
+    (``LocalScore``); ``skipped``: baselines not run, with the reason (they need a training split
+    the edition lacks); ``alike``: baselines that cannot differ from another on some tracks, with
+    the reason."""
     prose = Templates.of(edition.folder)
-    lines = _baseline_lines(prose, edition, skipped or {}, alike or {})
-    lines += [""] + scoring_yourself(edition, score)
+    skipped, alike = skipped or {}, alike or {}
+    # the schema has checked each is a built-in baseline, whose text is templates/baseline/NAME.md
+    lines = [prose.fill(f"baseline/{n}") for n in [*edition.baselines, *skipped]]
+    lines += [prose.fill("baselines/not_run", name=n, reason=why) for n, why in skipped.items()]
+    lines += [
+        prose.fill("baselines/alike", name=name, reason=why)
+        for name, why in alike.items()
+        if name in edition.baselines
+    ]
+    lines += [""] + _scoring_yourself(prose, edition, score)
     for phase_id, by_baseline in scores.items():
         if by_baseline:
             lines += [f"## {phase_id}", ""] + _score_table(prose, edition, by_baseline) + [""]

@@ -25,7 +25,7 @@ from ..errors import Problem
 from .. import kinds
 from ..baselines import BASELINES
 from ..fields import ANY, BOOL, INT, LIST, MAP, NUMBER, OBJECT, STR, STR_OR_LIST
-from ..fields import Field, Type, Walk, check_object, choice, resolve, shown, string_map, strings
+from ..fields import Field, Type, Walk, check_object, choice, shown, string_map, strings
 from ..importers import IMPORTERS, SPLITS
 from ..importers.lewidi import DATASETS as LEWIDI_DATASETS
 from ..importers.table import FORMS as TABLE_FORMS, one_column_or
@@ -84,7 +84,7 @@ def _object(doc: str, fields: dict[str, Field], example: str = "") -> Field:
     return Field(OBJECT, doc, schema=fields, example=example)
 
 
-def _per_split(doc: str, items: Field, example: str) -> Field:
+def _per_split(doc: str, items: Field, example: str = "") -> Field:
     """A mapping from some of the splits to ``items``."""
     return Field(MAP, doc, keys=SPLITS, items=items, example=example)
 
@@ -222,7 +222,7 @@ TABLE_COLUMNS = {
 
 def dataset_fields(value) -> dict[str, Field]:
     """The fields of one dataset entry, chosen by its ``importer``."""
-    importer = value.get("importer", "kit") if isinstance(value, dict) else "kit"
+    importer = value.get("importer", "kit")
     if isinstance(importer, str) and importer in IMPORTER_OPTIONS:
         options = IMPORTER_OPTIONS[importer]
         return {**common_fields(options), **options}
@@ -328,29 +328,24 @@ def common_fields(options: dict[str, Field]) -> dict[str, Field]:
     }
     return {
         "importer": choice("the release format", IMPORTERS, "importer", default="kit"),
-        "where": Field(
-            MAP,
+        "where": string_map(
             "column or field -> the value (or list of values) of the items kept",
-            items=Field(STR_OR_LIST),
-            example="where: {genre: main-captions}",
+            "where: {genre: main-captions}",
+            Field(STR_OR_LIST),
         ),
         "split": _object(
             "cut one release into train/dev/test by shares",
             SPLIT_FIELDS,
             "split: {train: 0.8, dev: 0.1, test: 0.1}",
         ),
-        "splits": Field(
-            MAP,
+        "splits": _per_split(
             "split -> the options that change for it",
-            keys=SPLITS,
-            items=_object("", override, "splits: {train: {path: release/train.zip}}"),
+            _object("", override, "splits: {train: {path: release/train.zip}}"),
         ),
         "train": choice("'none': no training split (see 'Data' above)", ("none",), "value"),
-        "sample": Field(
-            MAP,
+        "sample": _per_split(
             "split -> {of, items, seed}: a seeded sample of another split (see 'Data' above)",
-            keys=SPLITS,
-            items=_object("", SAMPLE_FIELDS, "sample: {dev: {of: test, items: 300, seed: 1}}"),
+            _object("", SAMPLE_FIELDS, "sample: {dev: {of: test, items: 300, seed: 1}}"),
         ),
         # Read by bundle/build.py (_without) and bundle/phase_gold.py, which uses it to tell two
         # splits apart; data_checks refuses a split excluding itself.
@@ -436,17 +431,13 @@ def _json_field(spec: Field) -> dict:
     """One field as a JSON Schema (draft 2020-12) fragment."""
     out: dict = {"description": spec.doc} if spec.doc else {}
     out.update(_json_shape(spec) if spec.type.json is None else spec.type.json)
-    bounds = {"minimum": spec.minimum, "maximum": spec.maximum}
     if spec.type == LIST:
-        bounds = {
-            "minItems": spec.length or (1 if spec.required else None),
-            "maxItems": spec.length,
-        }
-    out.update((key, bound) for key, bound in bounds.items() if bound is not None)
-    if spec.choices:
-        out["enum"] = list(spec.choices)
-    if spec.default is not None:
-        out["default"] = spec.default
+        fewest = spec.length or (1 if spec.required else None)
+        bounds = {"minItems": fewest, "maxItems": spec.length}
+    else:
+        bounds = {"minimum": spec.minimum, "maximum": spec.maximum}
+    extra = {**bounds, "enum": list(spec.choices) or None, "default": spec.default}
+    out.update((key, value) for key, value in extra.items() if value is not None)
     return out
 
 
@@ -455,7 +446,7 @@ def _json_shape(spec: Field) -> dict:
     if spec.type == OBJECT:
         if spec.schema is dataset_fields:
             return {"$ref": "#/$defs/dataset"}
-        return json_object(resolve(spec.schema, {}))
+        return json_object(spec.schema)
     if spec.type == MAP and spec.keys:
         properties = dict.fromkeys(spec.keys, _json_field(spec.items))
         return {"type": "object", "properties": properties, "additionalProperties": False}
@@ -508,8 +499,10 @@ def _type_text(spec: Field) -> str:
     return spec.type.name
 
 
-def _cell(text) -> str:
-    return " ".join(str(text).replace("|", "\\|").split())
+def md_cell(text) -> str:
+    """Text that stays inside one cell of a Markdown table (``\\`` and ``|`` escaped, line ends as
+    spaces)."""
+    return " ".join(str(text).replace("\\", "\\\\").replace("|", "\\|").split())
 
 
 def markdown_table(title: str, fields: dict[str, Field]) -> list[str]:
@@ -521,34 +514,34 @@ def markdown_table(title: str, fields: dict[str, Field]) -> list[str]:
         if spec.minimum is not None:
             allowed = f"{spec.minimum} to {spec.maximum or ''}"
         default = "" if spec.default is None else f"`{spec.default}`"
+        type_text = md_cell(_type_text(spec))
         lines.append(
-            f"| `{key}` | {_cell(_type_text(spec))} | {'yes' if spec.required else ''} | {default} "
-            f"| {_cell(allowed)} | {_cell(spec.doc)} |"
+            f"| `{key}` | {type_text} | {'yes' if spec.required else ''} | {default} "
+            f"| {md_cell(allowed)} | {md_cell(spec.doc)} |"
         )
     return lines + [""]
 
 
-def reference_tables() -> dict[str, dict[str, Field]]:
-    """Every table of the schema by its title in docs/edition-config.md."""
-    return {
-        "Top level": TOP_LEVEL_FIELDS,
-        "A phase (`phases[...]`)": PHASE_FIELDS,
-        "A track (`tracks[...]`)": TRACK_FIELDS,
-        "A page (`pages[...]`)": PAGE_FIELDS,
-        "`leaderboard`": LEADERBOARD_FIELDS,
-        "`local`": LOCAL_FIELDS,
-        "`primary_score`": PRIMARY_SCORE_FIELDS,
-        "`ranking`": RANKING_FIELDS,
-        "Every dataset (`datasets: {ID: ...}`), whatever its importer": common_fields({}),
-        "`split` of a dataset": SPLIT_FIELDS,
-        **{f"Importer `{name}`: its own options": opts for name, opts in IMPORTER_OPTIONS.items()},
-        "`columns` of a `table` dataset": TABLE_COLUMNS,
-    }
+#: Every table of the schema by its title in docs/edition-config.md.
+REFERENCE_TABLES = {
+    "Top level": TOP_LEVEL_FIELDS,
+    "A phase (`phases[...]`)": PHASE_FIELDS,
+    "A track (`tracks[...]`)": TRACK_FIELDS,
+    "A page (`pages[...]`)": PAGE_FIELDS,
+    "`leaderboard`": LEADERBOARD_FIELDS,
+    "`local`": LOCAL_FIELDS,
+    "`primary_score`": PRIMARY_SCORE_FIELDS,
+    "`ranking`": RANKING_FIELDS,
+    "Every dataset (`datasets: {ID: ...}`), whatever its importer": common_fields({}),
+    "`split` of a dataset": SPLIT_FIELDS,
+    **{f"Importer `{name}`: its own options": opts for name, opts in IMPORTER_OPTIONS.items()},
+    "`columns` of a `table` dataset": TABLE_COLUMNS,
+}
 
 
 def markdown_reference() -> str:
     """Every table of the schema, as the reference section of docs/edition-config.md."""
-    tables = reference_tables().items()
+    tables = REFERENCE_TABLES.items()
     parts = [line for title, fields in tables for line in markdown_table(title, fields)]
     return "\n".join(parts + metrics_table())
 
@@ -561,6 +554,6 @@ def metrics_table() -> list[str]:
         for scale in kind.scales:
             default = ", ".join(f"`{m}`" for m in kind.default_metrics[scale])
             names = kind.applicable_metrics(scale)
-            chosen = ", ".join(f"`{m}` ({_cell(METRICS[m].title)})" for m in names)
+            chosen = ", ".join(f"`{m}` ({md_cell(METRICS[m].title)})" for m in names)
             lines.append(f"| {kind.name} | {scale or ''} | {default} | {chosen} |")
     return lines + [""]
