@@ -1,5 +1,6 @@
 """Program folders and zips: the compute worker runs the command of the ``metadata.yaml`` (or
-``metadata``) file at the program's root, from /app/program, without a shell."""
+``metadata``) file at the program's root, from /app/program, without a shell, its legacy ``$``
+variables substituted (``legacy_paths``, which the local runner substitutes too)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ from pathlib import Path
 
 import yaml
 
-from ...runner.worker import legacy_paths
 from .findings import Findings, check_in_bundle
 from ..config_yaml import bounded_document
 
@@ -20,6 +20,22 @@ PROGRAMS = ("scoring_program", "ingestion_program")
 METADATA = ("metadata.yaml", "metadata")
 SCRIPT = re.compile(r"\.(py|sh|R|r|jl|pl)$")
 SHELL_SYNTAX = re.compile(r"(&&|\|\||[|;<>`]|\$\()")
+
+
+def legacy_paths(is_scoring: bool) -> dict[str, str]:
+    """The legacy ``$`` variables the worker substitutes in a command -> the /app folder each
+    stands for, in the scoring step when ``is_scoring`` (else the ingestion step)."""
+    return {
+        "$input": "/app/input" if is_scoring else "/app/input_data",
+        "$output": "/app/output",
+        "$tmp": "/app/output",
+        "$program": "/app/program",
+        "$ingestion_program": "/app/program",
+        "$hidden": "/app/input/ref",
+        "$shared": "/app/shared",
+        "$submission_program": "/app/ingested_program",
+        "$predictions": "/app/input/res" if is_scoring else "/app/output",
+    }
 
 
 def check_bundle_files(
