@@ -31,7 +31,7 @@ import yaml
 
 from ..baselines import known_baseline
 from ..bundle.baselines_run import SOLUTION_TEMPLATE
-from ..bundle.check.programs import METADATA, legacy_paths
+from ..bundle.check.programs import METADATA
 from ..confine import slug
 from ..errors import ConfigError
 from ..formats.archive import nothing_at_path, safe_extract
@@ -110,6 +110,22 @@ class StepResult:
     seconds: float
     #: The step's time limit in seconds.
     time_limit: float
+
+
+def legacy_paths(is_scoring: bool) -> dict[str, str]:
+    """The legacy ``$`` variables the worker substitutes in a command -> the /app folder each
+    stands for, in the scoring step when ``is_scoring`` (else the ingestion step)."""
+    return {
+        "$input": "/app/input" if is_scoring else "/app/input_data",
+        "$output": "/app/output",
+        "$tmp": "/app/output",
+        "$program": "/app/program",
+        "$ingestion_program": "/app/program",
+        "$hidden": "/app/input/ref",
+        "$shared": "/app/shared",
+        "$submission_program": "/app/ingested_program",
+        "$predictions": "/app/input/res" if is_scoring else "/app/output",
+    }
 
 
 def program_command(program: Path, root: str, is_scoring: bool) -> list:

@@ -1,6 +1,6 @@
 """Program folders and zips: the compute worker runs the command of the ``metadata.yaml`` (or
 ``metadata``) file at the program's root, from /app/program, without a shell, its legacy ``$``
-variables substituted (``legacy_paths``, which the local runner substitutes too)."""
+variables substituted (``runner.local.legacy_paths``)."""
 
 from __future__ import annotations
 
@@ -20,22 +20,6 @@ PROGRAMS = ("scoring_program", "ingestion_program")
 METADATA = ("metadata.yaml", "metadata")
 SCRIPT = re.compile(r"\.(py|sh|R|r|jl|pl)$")
 SHELL_SYNTAX = re.compile(r"(&&|\|\||[|;<>`]|\$\()")
-
-
-def legacy_paths(is_scoring: bool) -> dict[str, str]:
-    """The legacy ``$`` variables the worker substitutes in a command -> the /app folder each
-    stands for, in the scoring step when ``is_scoring`` (else the ingestion step)."""
-    return {
-        "$input": "/app/input" if is_scoring else "/app/input_data",
-        "$output": "/app/output",
-        "$tmp": "/app/output",
-        "$program": "/app/program",
-        "$ingestion_program": "/app/program",
-        "$hidden": "/app/input/ref",
-        "$shared": "/app/shared",
-        "$submission_program": "/app/ingested_program",
-        "$predictions": "/app/input/res" if is_scoring else "/app/output",
-    }
 
 
 def check_bundle_files(
@@ -136,6 +120,8 @@ def _check_command(
             found=repr(command),
             hint="wrap it in bash -c '...'",
         )
+    from ...runner.local import legacy_paths  # here: runner.local imports this module
+
     expanded = legacy_paths(True)
     leftover = [v for v in re.findall(r"\$\{?[A-Za-z_]\w*", effective) if v not in expanded]
     if leftover:
