@@ -271,6 +271,5 @@ def test_the_bundle_checker_refuses_a_hidden_phase_scoring_a_later_hidden_phase_
     assert [line.split(":")[0] for line in problems] == ["reference_data/practice"], problems
     assert (
         "phase 'Practice' scores items that the later phase 'Evaluation' scores, both with gold "
-        "hidden (its reference data and reference_data/evaluation hold the same items)"
+        "hidden (reference_data/evaluation holds 56 of its items)"
     ) in problems[0]
-    assert "found 56 such items" in problems[0]

@@ -137,8 +137,8 @@ def later_hidden_pairs(phases: Sequence) -> list[tuple[object, object]]:
 def rescored(where: str, earlier: str, later: str, why: str, found: str, hint: str) -> Problem:
     """Rule 3's problem at ``where``: phase ``earlier`` scores items that the later phase ``later``
     scores, both with gold hidden (phases named as the caller shows them), ``why`` saying how they
-    share items, ``found`` how many ('' when unknown). The builder's ``hint`` says how to change
-    the config, the bundle checker's to rebuild."""
+    share items, ``found`` an example ('' when none). The builder's ``hint`` says how to change
+    the config, the bundle checker's to rebuild; both are told of the post-campaign exemption."""
     return Problem(
         where,
         f"phase {earlier!r} scores items that the later phase {later!r} scores, both with gold "
@@ -146,7 +146,7 @@ def rescored(where: str, earlier: str, later: str, why: str, found: str, hint: s
         f"{later!r} before the evaluation ends",
         expected=f"phase {earlier!r} scoring no item of phase {later!r}",
         found=found or None,
-        hint=hint,
+        hint=f"{hint}; a phase starting after the evaluation ends may score them again",
     )
 
 
@@ -157,8 +157,7 @@ def _rescored(earlier, later, dataset: str, why: str, example: str = "") -> Prob
         f"make the {first} and {second} splits disjoint: exclude: {{{second}: {first}}} leaves the "
         f"{first} items out of the {second} split (exclude: {{{first}: {second}}} the reverse); or "
         f"score a held-out part of train in phase {earlier.id!r} (sample: {{{first}: {{of: train, "
-        f"...}}}} with exclude: {{train: {first}}}). A phase that starts after the evaluation ends "
-        "(post-campaign) may score them again"
+        f"...}}}} with exclude: {{train: {first}}})"
     )
     return rescored(where, earlier.id, later.id, why, example, hint)
 

@@ -242,13 +242,9 @@ def check_rescored(doc: dict, references: dict[str, Reference], findings: Findin
         shared = len(earlier.keys & later.keys)
         if not shared:
             continue
-        why = f"its reference data and {later.where} hold the same items"
-        hint = (
-            "rebuild from an edition whose earlier phase scores items of its own (exclude, sample; "
-            "docs/participant-checks.md); a phase starting after the evaluation ends may score "
-            "them again"
+        why = f"{later.where} holds {shared} of its items"
+        fix = (
+            "rebuild from an edition whose earlier phase scores items of its own (exclude, "
+            "sample; docs/participant-checks.md)"
         )
-        problem = rescored(
-            earlier.where, earlier.name, later.name, why, f"{shared} such items", hint
-        )
-        findings.problems.append(problem)
+        findings.problems.append(rescored(earlier.where, earlier.name, later.name, why, "", fix))
