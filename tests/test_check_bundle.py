@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from codajudge.bundle.check import check_bundle
-from codajudge.programs.check import check_any_bundle
+from codajudge.bundle.check import check_bundle, v2
+from codajudge.legacy import check as legacy_check
 from codajudge.programs.check import main as check_main
 from codajudge.bundle.zipdet import tree_files, write_zip
 
@@ -439,7 +439,8 @@ def test_each_v2_defect_is_found(case, small, tmp_path):
 @pytest.mark.parametrize("case", sorted(LEGACY_CASES))
 def test_each_legacy_defect_is_found(case, small, tmp_path):
     mutate, expected = LEGACY_CASES[case]
-    problems = check_any_bundle(broken_copy(small[1].tree, mutate, tmp_path / "bundle"))
+    bundle = broken_copy(small[1].tree, mutate, tmp_path / "bundle")
+    problems = check_bundle(bundle, (v2, legacy_check))
     assert any(expected in line for line in problems), "\n".join(problems) or "no problem found"
 
 

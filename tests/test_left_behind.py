@@ -286,7 +286,7 @@ def test_the_runner_copies_only_regular_files_of_the_prediction_output(tmp_path,
 
 
 def test_run_step_ends_what_a_step_left_running(tmp_path):
-    from codajudge.runner.worker import run_step
+    from codajudge.runner.local import run_step
 
     code = (
         "import os, sys, time\n"

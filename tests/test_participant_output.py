@@ -15,7 +15,7 @@ import pytest
 
 from codajudge.programs.ingest import main
 from codajudge.runner.capture import CappedOutput
-from codajudge.runner.worker import run_step
+from codajudge.runner.local import run_step
 from codajudge.scoring import score_folder
 from codajudge.spec import read_spec
 from test_ingestion import SMALL_TRACKS, make_phase, status_of, write_submission

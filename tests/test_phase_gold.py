@@ -270,6 +270,6 @@ def test_the_bundle_checker_refuses_a_hidden_phase_scoring_a_later_hidden_phase_
     problems = check_bundle(tree)
     assert [line.split(":")[0] for line in problems] == ["reference_data/practice"], problems
     assert (
-        "phase 'Practice' scores 56 items that the later phase 'Evaluation' "
-        "(reference_data/evaluation) scores, both with gold hidden"
+        "phase 'Practice' scores items that the later phase 'Evaluation' scores, both with gold "
+        "hidden (reference_data/evaluation holds 56 of its items)"
     ) in problems[0]

@@ -366,7 +366,8 @@ def test_the_v15_emulation_finds_the_gold_beside_an_ingestion_program(legacy_tre
     """The emulation's own check, on the layout the legacy bundle had before issue 22: a phase with
     an ingestion program puts the reference data in the ingestion container, and codajudge check
     refuses such a phase."""
-    from codajudge.programs.check import check_any_bundle
+    from codajudge.bundle.check import check_bundle, v2
+    from codajudge.legacy import check as legacy_check
     from v1_worker_layout import prediction_containers, reachable_gold
 
     tree = tmp_path / "bundle"
@@ -388,7 +389,7 @@ def test_the_v15_emulation_finds_the_gold_beside_an_ingestion_program(legacy_tre
     assert all("/hidden_ref/" in path for path in found["the ingestion program running model.py"])
     doc["phases"][2] = phase
     (tree / "competition.yaml").write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
-    problems = check_any_bundle(tree)
+    problems = check_bundle(tree, (v2, legacy_check))
     assert len(problems) == 1 and problems[0].startswith("phases[2]: a CodaLab v1.5 phase with an")
     assert "found ingestion_program: ingestion_program.zip" in problems[0]
 

@@ -14,7 +14,7 @@ import pytest
 
 from codajudge.cli import main as cli
 from codajudge.runner import sandbox
-from codajudge.runner.bundle_view import phase_task
+from codajudge.runner.local import phase_task
 from codajudge.runner.local import sandbox_refusal
 
 REPO = Path(__file__).resolve().parents[1]
@@ -157,7 +157,7 @@ def test_a_run_stopped_at_the_phase_limit_is_told_so(tmp_path, monkeypatch):
     """The ingestion program stops code before the phase's limit and says so; a step killed at the
     phase's limit itself leaves no ingestion status, and the run is reported with that limit."""
     from codajudge.programs import rank
-    from codajudge.runner.worker import StepResult
+    from codajudge.runner.local import StepResult
 
     output = tmp_path / "res"
     output.mkdir()

@@ -220,7 +220,7 @@ def test_one_slug_rule_names_phases_and_legacy_pages(tmp_path):
 
     from codajudge.legacy.build import page_texts
     from codajudge.confine import slug
-    from codajudge.runner.bundle_view import phase_task
+    from codajudge.runner.local import phase_task
 
     assert slug("Post-campaign") == slug(" post_CAMPAIGN!") == "post-campaign"
     assert slug("Data and formats") == "data-and-formats" and slug("-_-") == ""

@@ -16,7 +16,7 @@ import pytest
 
 from codajudge.programs import run_local
 from codajudge.runner import sandbox
-from codajudge.runner.bundle_view import phase_task
+from codajudge.runner.local import phase_task
 from codajudge.runner.local import run_submission
 
 SANDBOX_REASON = sandbox.probe()

@@ -134,22 +134,32 @@ def later_hidden_pairs(phases: Sequence) -> list[tuple[object, object]]:
     return [(earlier, later) for earlier, later in pairs if later.id not in after]
 
 
+def rescored(where: str, earlier: str, later: str, why: str, found: str, hint: str) -> Problem:
+    """Rule 3's problem at ``where``: phase ``earlier`` scores items that the later phase ``later``
+    scores, both with gold hidden (phases named as the caller shows them), ``why`` saying how they
+    share items, ``found`` an example ('' when none). The builder's ``hint`` says how to change
+    the config, the bundle checker's to rebuild; both are told of the post-campaign exemption."""
+    return Problem(
+        where,
+        f"phase {earlier!r} scores items that the later phase {later!r} scores, both with gold "
+        f"hidden ({why}): the scores of its submissions would reveal the gold of phase "
+        f"{later!r} before the evaluation ends",
+        expected=f"phase {earlier!r} scoring no item of phase {later!r}",
+        found=found or None,
+        hint=f"{hint}; a phase starting after the evaluation ends may score them again",
+    )
+
+
 def _rescored(earlier, later, dataset: str, why: str, example: str = "") -> Problem:
     where = f"datasets '{dataset}'" if dataset else f"phases ({earlier.id})"
     first, second = earlier.split, later.split
-    return Problem(
-        where,
-        f"phase {earlier.id!r} scores items that the later phase {later.id!r} scores, both with "
-        f"gold hidden ({why}): the scores of its submissions would reveal the gold of phase "
-        f"{later.id!r} before the evaluation ends",
-        expected=f"phase {earlier.id!r} scoring no item of phase {later.id!r}",
-        found=example or None,
-        hint=f"make the {first} and {second} splits disjoint: exclude: {{{second}: {first}}} "
-        f"leaves the {first} items out of the {second} split (exclude: {{{first}: {second}}} the "
-        f"reverse); or score a held-out part of train in phase {earlier.id!r} (sample: {{{first}: "
-        f"{{of: train, ...}}}} with exclude: {{train: {first}}}). A phase that starts after the "
-        "evaluation ends (post-campaign) may score them again",
+    hint = (
+        f"make the {first} and {second} splits disjoint: exclude: {{{second}: {first}}} leaves the "
+        f"{first} items out of the {second} split (exclude: {{{first}: {second}}} the reverse); or "
+        f"score a held-out part of train in phase {earlier.id!r} (sample: {{{first}: {{of: train, "
+        f"...}}}} with exclude: {{train: {first}}})"
     )
+    return rescored(where, earlier.id, later.id, why, example, hint)
 
 
 def item_problems(phases: Sequence, splits: dict[str, dict[str, list[dict]]]) -> list[Problem]:

@@ -43,17 +43,8 @@ def check_edition(path: Path, data: str | None = None) -> int:
     return dry_run(edition, data_root, read, then)
 
 
-def check_any_bundle(path: Path) -> list[str]:
-    """Every problem of a Codabench v2 or a CodaLab v1.5 bundle, one line each (``check_bundle``
-    with both forms of ``competition.yaml``)."""
-    from ..bundle.check import check_bundle, v2
-    from ..legacy import check as legacy_check
-
-    return check_bundle(path, (v2, legacy_check))
-
-
 def check(bundle: str, data: str | None = None) -> int:
-
+    """A bundle (Codabench v2 or CodaLab v1.5) or an edition checked, its problems printed."""
     if is_edition_config(Path(bundle)):
         return check_edition(Path(bundle), data)
     if data is not None:
@@ -62,7 +53,10 @@ def check(bundle: str, data: str | None = None) -> int:
             "--data is for an edition (a folder holding edition.yaml), not a built bundle",
             hint="drop --data, or name the edition's folder",
         )
-    problems = check_any_bundle(Path(bundle))
+    from ..bundle.check import check_bundle, v2
+    from ..legacy import check as legacy_check
+
+    problems = check_bundle(Path(bundle), (v2, legacy_check))
     for line in problems:
         print(line)
     if problems:

@@ -80,8 +80,7 @@ from ..ranking_page import render_html
 from ..stats.latex import LATEX_WIDTHS, render_latex
 from ..stats.markdown import render_markdown
 from ..stats.tables import GroupTable, RankingReport, Settings, render_csv, undecodable_as_text
-from ..runner.bundle_view import PhaseTask, phase_task
-from ..runner.local import predict, require_sandbox
+from ..runner.local import PhaseTask, phase_task, predict, require_sandbox
 from .common import argument_parser, run_guarded
 from .score import score_submission_folder
 from .status import read_status

@@ -26,8 +26,8 @@ from ..errors import ConfigError, SubmissionError, UsageError
 from ..formats.archive import PARTICIPANT_OUTPUT
 from ..report import score_meanings
 from ..spec import PHASES, read_spec
-from ..runner.bundle_view import PhaseTask, phase_task, read_competition
-from ..runner.local import PREDICTION_OUTPUT, RunResult, run_submission
+from ..runner.local import PREDICTION_OUTPUT, PhaseTask, RunResult, run_submission
+from ..runner.local import phase_task, read_competition
 from .supervisor import code_printed, last_progress, past_time_limit
 from ..untrusted import copy_tree
 from .opening import open_submission

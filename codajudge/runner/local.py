@@ -1,4 +1,9 @@
-"""The two steps of a submission on a participant's machine, laid out as on Codabench.
+"""The two steps of a submission on a participant's machine, laid out as on Codabench, read from
+a bundle's phase (``phase_task``).
+
+Each step runs as Codabench's compute worker runs a program: the ``command`` of its metadata.yaml,
+legacy ``$`` variables substituted, split without a shell, working folder the program, a time limit
+for the whole step. The worker's ``/app/...`` folders are mapped to temporary ones.
 
 Prediction step: /app/program = ingestion program, /app/input_data = the phase's input data,
 /app/ingested_program = the submission, /app/output = predictions. It runs in a bubblewrap sandbox
@@ -14,18 +19,25 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import shutil
+import subprocess
+import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import yaml
+
 from ..baselines import known_baseline
 from ..bundle.baselines_run import SOLUTION_TEMPLATE
+from ..bundle.check.programs import METADATA
+from ..confine import slug
 from ..errors import ConfigError
 from ..formats.archive import nothing_at_path, safe_extract
-from ..untrusted import copy_tree
-from .bundle_view import PhaseTask
+from ..untrusted import copy_tree, wait_then_stop
 from . import sandbox
-from .worker import StepResult, program_command, run_step
+from .capture import JOIN_SECONDS, CappedOutput, drain
 
 #: Where there is no sandbox, the prediction step's Python loads ``guard_site/sitecustomize.py``,
 #: which refuses Python-level reads below the path in FORBIDDEN_ENV (the reference data).
@@ -34,6 +46,138 @@ FORBIDDEN_ENV = "CODAJUDGE_FORBIDDEN"
 ENGINE = Path(__file__).resolve().parents[1]
 #: How messages name the prediction step's output folder.
 PREDICTION_OUTPUT = "the prediction output (/app/output)"
+
+
+@dataclass(frozen=True)
+class PhaseTask:
+    name: str
+    time_limit: int
+    scoring_program: Path
+    ingestion_program: Path | None
+    reference_data: Path
+    input_data: Path | None
+    columns: list
+
+
+def read_competition(bundle: Path) -> dict:
+    """The bundle's competition.yaml."""
+    path = bundle / "competition.yaml"
+    if not path.is_file():
+        raise ConfigError.single(
+            str(bundle),
+            "not a bundle: competition.yaml is missing",
+            hint="give the bundle folder or zip built by build_bundle.py, or the starting kit",
+        )
+    return yaml.safe_load(path.read_text(encoding="utf-8"))
+
+
+def phase_task(bundle: Path, phase: str, doc: dict | None = None) -> PhaseTask:
+    """The (single) task of the named phase; names match as ``confine.slug``s (case and punctuation
+    aside). ``doc``: the bundle's ``read_competition``, when the caller has read it already."""
+    doc = read_competition(bundle) if doc is None else doc
+    phases = doc.get("phases") or []
+    entry = next((p for p in phases if slug(p.get("name")) == slug(phase)), None)
+    if entry is None:
+        raise ConfigError.single(
+            str(bundle / "competition.yaml"),
+            "no such phase in this bundle",
+            expected=" | ".join(str(p.get("name")) for p in phases),
+            found=repr(phase),
+        )
+    task = next(t for t in doc.get("tasks") or [] if t["index"] == entry["tasks"][0])
+
+    def where(key: str) -> Path | None:
+        return bundle / task[key] if task.get(key) else None
+
+    columns = (doc.get("leaderboards") or [{}])[0].get("columns", [])
+    return PhaseTask(
+        name=str(entry.get("name")),
+        time_limit=int(entry.get("execution_time_limit", 600)),
+        scoring_program=where("scoring_program"),
+        ingestion_program=where("ingestion_program"),
+        reference_data=where("reference_data"),
+        input_data=where("input_data"),
+        columns=columns,
+    )
+
+
+@dataclass
+class StepResult:
+    exit_code: int
+    stdout: str
+    stderr: str
+    timed_out: bool
+    seconds: float
+    #: The step's time limit in seconds.
+    time_limit: float
+
+
+def legacy_paths(is_scoring: bool) -> dict[str, str]:
+    """The legacy ``$`` variables the worker substitutes in a command -> the /app folder each
+    stands for, in the scoring step when ``is_scoring`` (else the ingestion step)."""
+    return {
+        "$input": "/app/input" if is_scoring else "/app/input_data",
+        "$output": "/app/output",
+        "$tmp": "/app/output",
+        "$program": "/app/program",
+        "$ingestion_program": "/app/program",
+        "$hidden": "/app/input/ref",
+        "$shared": "/app/shared",
+        "$submission_program": "/app/ingested_program",
+        "$predictions": "/app/input/res" if is_scoring else "/app/output",
+    }
+
+
+def program_command(program: Path, root: str, is_scoring: bool) -> list:
+    """The program's command with legacy variables replaced and each ``/app/...`` path moved
+    under ``root`` (the step's local folder holding its ``app``; '' in the sandbox, which mounts
+    them at /app)."""
+    meta_path = next((program / n for n in METADATA if (program / n).is_file()), None)
+    if meta_path is None:
+        raise ConfigError.single(
+            str(program), "program has no metadata.yaml", hint="each program needs a command"
+        )
+    meta = yaml.safe_load(meta_path.read_text(encoding="utf-8")) or {}
+    command = meta.get("command")
+    if not isinstance(command, str) or not command.strip():
+        raise ConfigError.single(str(meta_path), "metadata has no 'command'")
+    legacy = legacy_paths(is_scoring)
+    for var in sorted(legacy, key=len, reverse=True):
+        command = command.replace(var, legacy[var])
+    args = [root + arg if arg.startswith("/app/") else arg for arg in shlex.split(command)]
+    if args and args[0] in ("python", "python3"):
+        args[0] = sys.executable
+    return args
+
+
+def run_step(
+    args: list, cwd: Path, time_limit: int, env: dict[str, str] | None = None
+) -> StepResult:
+    """Run one step; at the limit every process descended from it is killed (sessions of their own
+    included), and after it ends its process group is, as the worker removes containers. Its
+    stdout and stderr are kept capped (``capture.CappedOutput``: head, tail, a note on the cut).
+    ``env``: the step's whole environment (default: this process's, its output unbuffered)."""
+    start = time.monotonic()
+    process = subprocess.Popen(
+        args,
+        cwd=cwd,
+        env=dict(os.environ, PYTHONUNBUFFERED="1") if env is None else env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    out, err = CappedOutput(), CappedOutput()
+    readers = [drain(process.stdout, out.add), drain(process.stderr, err.add)]
+    # as the worker removes the container: nothing of the step lives on
+    timed_out = wait_then_stop(process, time_limit)
+    for reader in readers:
+        reader.join(JOIN_SECONDS)
+    seconds = time.monotonic() - start
+    stderr = err.text()
+    if timed_out:
+        stderr += f"\nExecution Time Limit exceeded. Limit was {time_limit} seconds\n"
+    code = -9 if timed_out else process.returncode
+    return StepResult(code, out.text(), stderr, timed_out, seconds, time_limit)
 
 
 @dataclass

@@ -24,7 +24,7 @@ from ...scoring import load_gold
 from ...spec import read_spec
 from ..build import gold_problems, score_gold
 from ..leaks import HiddenSplit, check_public_tree, read_known_leaks, text_key
-from ..phase_gold import later_hidden_pairs
+from ..phase_gold import later_hidden_pairs, rescored
 from .findings import Findings, relative_path
 from .v2 import phase_dates, scored_tasks
 
@@ -242,13 +242,9 @@ def check_rescored(doc: dict, references: dict[str, Reference], findings: Findin
         shared = len(earlier.keys & later.keys)
         if not shared:
             continue
-        findings.add(
-            earlier.where,
-            f"phase {earlier.name!r} scores {shared} items that the later phase {later.name!r} "
-            f"({later.where}) scores, both with gold hidden: the scores of its submissions would "
-            f"reveal the gold of phase {later.name!r} before the evaluation ends",
-            expected=f"phase {earlier.name!r} scoring no item of phase {later.name!r}",
-            hint="rebuild from an edition whose earlier phase scores items of its own (exclude, "
-            "sample; docs/participant-checks.md); a phase starting after the evaluation ends may "
-            "score them again",
+        why = f"{later.where} holds {shared} of its items"
+        fix = (
+            "rebuild from an edition whose earlier phase scores items of its own (exclude, "
+            "sample; docs/participant-checks.md)"
         )
+        findings.problems.append(rescored(earlier.where, earlier.name, later.name, why, "", fix))

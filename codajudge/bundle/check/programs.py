@@ -1,5 +1,6 @@
 """Program folders and zips: the compute worker runs the command of the ``metadata.yaml`` (or
-``metadata``) file at the program's root, from /app/program, without a shell."""
+``metadata``) file at the program's root, from /app/program, without a shell, its legacy ``$``
+variables substituted (``runner.local.legacy_paths``)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ from pathlib import Path
 
 import yaml
 
-from ...runner.worker import legacy_paths
 from .findings import Findings, check_in_bundle
 from ..config_yaml import bounded_document
 
@@ -120,6 +120,8 @@ def _check_command(
             found=repr(command),
             hint="wrap it in bash -c '...'",
         )
+    from ...runner.local import legacy_paths  # here: runner.local imports this module
+
     expanded = legacy_paths(True)
     leftover = [v for v in re.findall(r"\$\{?[A-Za-z_]\w*", effective) if v not in expanded]
     if leftover:
