@@ -33,7 +33,8 @@ from ..formats.items import (
 )
 from ..formats.write import write_prediction
 from ..gold import gold_as_values
-from ..importers import PartlyRead, load_split, missing_releases, utf8_text
+from ..importers import PartlyRead, load_split, missing_releases
+from ..formats.textfile import utf8_text
 from ..metrics import get as get_metric
 from ..metrics.edition_module import metrics_of, property_problems
 from ..scoring import load_gold, score_folder, scored_subset

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ConfigError
-from ..importers import utf8_text
+from ..formats.textfile import utf8_text
 from ..kinds import Kind
 
 #: The kit's templates, shipped in the package (package data of the wheel).

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from ...errors import ConfigError, Problem, problem_text
-from ...importers import utf8_text
+from ...formats.textfile import utf8_text
 
 
 class Findings:

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 import yaml
 
 from ...errors import ConfigError
-from ...importers import utf8_text
+from ...formats.textfile import utf8_text
 from ..config_yaml import bounded_document
 from .findings import Findings
 
